@@ -1,0 +1,130 @@
+"""Shared machinery for the tree-sitter extractors: parsers, query files, positions.
+
+Extraction rules are data: each language keeps its tree-sitter queries in
+``indexer/queries/<language>/*.scm``; an extractor runs them with :func:`run_query` and assembles the
+captures into :mod:`indexer.model` records. Python walks a tree only where a query cannot express the
+rule, and the extractor says so where it does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Protocol
+
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter_language_pack import get_language, get_parser
+
+from indexer.model import FileExtraction
+
+__all__ = ["Extractor", "SourceText", "language", "parser", "query", "run_query", "parse_errors"]
+
+QUERY_DIR = Path(__file__).resolve().parent.parent / "queries"
+
+
+class Extractor(Protocol):
+    """What every language module exposes as ``EXTRACTOR``.
+
+    ``language`` is the ripplegraph language name (``python``, ``java``, ``typescript``,
+    ``javascript``); ``extensions`` the file suffixes it claims (``.py``); ``extract(path, source)``
+    takes the repository-relative POSIX path and the file's bytes and returns a
+    :class:`~indexer.model.FileExtraction`. It must not raise on bad source: syntax errors go to
+    ``FileExtraction.errors`` and extraction continues over what parsed.
+    """
+
+    language: str
+    extensions: tuple[str, ...]
+
+    def extract(self, path: str, source: bytes) -> FileExtraction: ...
+
+
+@functools.cache
+def language(grammar: str) -> Language:
+    """The tree-sitter ``Language`` bundled in tree-sitter-language-pack (no download)."""
+    return get_language(grammar)  # type: ignore[arg-type]
+
+
+@functools.cache
+def parser(grammar: str) -> Parser:
+    """A cached parser for ``grammar`` (parsers are not thread-safe; extraction runs one per process)."""
+    return get_parser(grammar)  # type: ignore[arg-type]
+
+
+@functools.cache
+def query(grammar: str, folder: str, name: str) -> Query:
+    """Compile ``indexer/queries/<folder>/<name>.scm`` for ``grammar``.
+
+    Raises ``tree_sitter.QueryError`` with the file name when the query does not compile.
+    """
+    text = (QUERY_DIR / folder / f"{name}.scm").read_text(encoding="utf-8")
+    return Query(language(grammar), text)
+
+
+def run_query(q: Query, node: Node) -> Iterator[tuple[int, dict[str, list[Node]]]]:
+    """Yield ``(pattern_index, {capture_name: [nodes]})`` for every match under ``node``."""
+    yield from QueryCursor(q).matches(node)
+
+
+class SourceText:
+    """A file's bytes with position helpers.
+
+    ``col(node)`` converts tree-sitter's byte column to the IR's 0-based code-point column, and
+    ``line(node)`` gives the 1-based line. ``text(node)`` decodes a node's bytes leniently
+    (invalid UTF-8 becomes U+FFFD so a file in another encoding is still extracted).
+    """
+
+    __slots__ = ("data", "_line_starts")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        starts = [0]
+        find = data.find
+        i = find(b"\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = find(b"\n", i + 1)
+        self._line_starts = starts
+
+    def text(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    @staticmethod
+    def line(node: Node) -> int:
+        return node.start_point[0] + 1
+
+    def col(self, node: Node) -> int:
+        row, byte_col = node.start_point
+        return self.point_col(row, byte_col)
+
+    def end_col(self, node: Node) -> int:
+        row, byte_col = node.end_point
+        return self.point_col(row, byte_col)
+
+    def point_col(self, row: int, byte_col: int) -> int:
+        start = self._line_starts[row] if row < len(self._line_starts) else 0
+        prefix = self.data[start : start + byte_col]
+        if prefix.isascii():
+            return byte_col
+        return len(prefix.decode("utf-8", "replace"))
+
+
+def parse_errors(root: Node, src: SourceText, limit: int = 20) -> list[str]:
+    """``"line:col: syntax error"`` / ``"line:col: missing X"`` for the first ``limit`` ERROR and
+    MISSING nodes (a tree walk: queries cannot select MISSING nodes reliably)."""
+    if not root.has_error:
+        return []
+    out: list[str] = []
+    stack = [root]
+    while stack and len(out) < limit:
+        n = stack.pop()
+        if n.is_missing:
+            out.append(f"{n.start_point[0] + 1}:{src.col(n)}: missing {n.type}")
+        elif n.is_error:
+            out.append(f"{n.start_point[0] + 1}:{src.col(n)}: syntax error")
+            continue
+        if n.has_error:
+            stack.extend(reversed(n.children))
+    return out

@@ -1,0 +1,266 @@
+"""The extraction IR: what a language extractor reports about one file.
+
+An extractor (one module per language under ``indexer/languages/``) turns the bytes of one file into a
+:class:`FileExtraction`. Nothing here is bound yet: call sites name their callee by short name and
+receiver *text*, types are *type texts* as written. :mod:`indexer.resolve` binds them across files.
+
+Conventions every extractor follows (the resolver relies on them):
+
+* Positions: ``line`` is 1-based, ``col`` is 0-based and counts Unicode code points (not bytes, not
+  UTF-16 units); the language server converts to the client's encoding at its edge.
+* ``qualname`` is the dotted path of a definition inside its file: ``Outer.Inner.method``; a function
+  nested in a function is ``outer.inner``. Module-level code has no qualname (``None``).
+* Constructor names are the language's own: Java ``Foo`` (qualname ``Foo.Foo``), TypeScript / JavaScript
+  ``constructor``, Python ``__init__`` (kind ``constructor``).
+* ``CallSite.caller`` is the qualname of the innermost enclosing *named* function, method or
+  constructor; calls inside lambdas and anonymous / arrow callbacks belong to that enclosing function.
+  A call in a field initialiser or class body belongs to the class; at module level, ``None``.
+* Receiver text is normalised: no whitespace, generic arguments dropped. ``self`` / ``this`` / ``super``
+  stand for themselves; Python ``super()`` and ``super(X, self)`` are written ``super``; a chained call
+  receiver is written with ``()``: ``a.b().c()`` has receiver ``a.b()``.
+* Type texts drop generic arguments, array / nullable markers and qualifiers the resolver cannot use:
+  ``List<Owner>`` -> ``List``, ``Owner[]`` -> ``Owner``, ``Optional[Owner]`` stays ``Optional[Owner]``
+  only in ``Param.type`` as written; use :func:`base_type` to reduce.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = [
+    "CALLABLE_KINDS",
+    "TYPE_KINDS",
+    "Param",
+    "Definition",
+    "CallSite",
+    "Import",
+    "Export",
+    "Binding",
+    "TypeUse",
+    "Injection",
+    "FileExtraction",
+    "base_type",
+]
+
+CALLABLE_KINDS = frozenset({"method", "function", "constructor"})
+TYPE_KINDS = frozenset({"class", "interface", "enum"})
+
+
+@dataclass(slots=True)
+class Param:
+    """One formal parameter.
+
+    ``type`` is the declared type text or ``None``; ``variadic`` is ``"*"`` (``*args``, ``...rest``,
+    Java varargs), ``"**"`` (``**kwargs``) or ``None``. Python's ``self`` / ``cls`` are *not* listed.
+    """
+
+    name: str
+    type: str | None = None
+    has_default: bool = False
+    variadic: str | None = None
+
+
+@dataclass(slots=True)
+class Definition:
+    """A class, interface, enum, method, function, constructor or field defined in the file.
+
+    ``kind`` is one of ``class | interface | enum | method | function | constructor | field``.
+    ``parent`` is the qualname of the enclosing definition (``None`` at top level).
+    ``start_*`` / ``end_*`` span the whole definition (decorators included); ``name_line`` /
+    ``name_col`` point at the identifier. ``signature`` is the header as written up to the body
+    (``def save(self, force_insert=False)``, ``public void save(Owner owner)``), whitespace collapsed.
+    ``decorators`` are decorator / annotation texts without the ``@`` (``Autowired``,
+    ``app.get("/x")``, ``GetMapping("/owners/{id}")``). ``bases`` / ``implements`` are the type texts a
+    class extends / implements (Python: every base expression goes in ``bases``; a Java or TypeScript
+    interface's ``extends`` list goes in ``bases``). ``field_type`` is a field's declared type text.
+    ``exported`` marks JS/TS top-level declarations that are exported (``export default`` too).
+    """
+
+    kind: str
+    name: str
+    qualname: str
+    parent: str | None
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    name_line: int
+    name_col: int
+    signature: str = ""
+    params: list[Param] = field(default_factory=list)
+    return_type: str | None = None
+    modifiers: list[str] = field(default_factory=list)
+    decorators: list[str] = field(default_factory=list)
+    bases: list[str] = field(default_factory=list)
+    implements: list[str] = field(default_factory=list)
+    field_type: str | None = None
+    docstring: str | None = None
+    exported: bool = False
+
+    @property
+    def min_arity(self) -> int:
+        """Positional arguments a call must pass (parameters without default, not variadic)."""
+        return sum(1 for p in self.params if not p.has_default and p.variadic is None)
+
+    @property
+    def max_arity(self) -> int | None:
+        """Most arguments a call may pass; ``None`` when a variadic parameter accepts any number."""
+        if any(p.variadic for p in self.params):
+            return None
+        return len(self.params)
+
+
+@dataclass(slots=True)
+class CallSite:
+    """One call expression (or ``new`` expression, ``is_new=True``).
+
+    ``name`` is the callee's short name (for ``new Foo()`` / Python ``Foo()`` the class name);
+    ``receiver`` the normalised receiver text or ``None`` for a bare call; ``arity`` the number of
+    arguments written, or ``-1`` when a spread / ``*args`` / ``**kwargs`` makes it unknown.
+    ``line`` / ``col`` point at the callee name.
+    """
+
+    caller: str | None
+    name: str
+    receiver: str | None
+    arity: int
+    line: int
+    col: int
+    is_new: bool = False
+
+
+@dataclass(slots=True)
+class Import:
+    """A name bound by an import statement.
+
+    ``local`` is the bound name (``"*"`` for star / wildcard imports). ``module`` is the module as
+    written: Python dotted without leading dots (``level`` counts them: ``from .. import x`` is
+    ``module=""``, ``level=2``); JS/TS the specifier (``"./util"``, ``"react"``); Java the package or
+    outer type (``import org.x.Foo`` -> ``module="org.x"``, ``name="Foo"``;
+    ``import static org.x.Foo.bar`` -> ``module="org.x.Foo"``, ``name="bar"``; ``import org.x.*`` ->
+    ``module="org.x"``, ``name=None``, ``local="*"``). ``name`` is the imported member, or ``None`` when
+    the module itself is bound (``import os.path`` binds ``local="os"``, ``module="os"``; ``import
+    os.path as p`` binds ``local="p"``, ``module="os.path"``; JS ``import * as ns``). JS default imports
+    use ``name="default"``.
+    """
+
+    local: str
+    module: str
+    name: str | None
+    level: int = 0
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Export:
+    """A JS/TS export that is not just an ``export`` keyword on a declaration.
+
+    ``export { f as g }`` -> ``Export("g", local="f")``; ``export default f`` ->
+    ``Export("default", local="f")``; ``export { x as y } from "./m"`` ->
+    ``Export("y", local=None, module="./m", name="x")``; ``export * from "./m"`` ->
+    ``Export("*", module="./m")``.
+    """
+
+    exported: str
+    local: str | None = None
+    module: str | None = None
+    name: str | None = None
+
+
+@dataclass(slots=True)
+class Binding:
+    """A name bound to a type or to another name inside a scope.
+
+    ``scope`` is the qualname of the function / class whose body binds it (``None``: module level).
+    ``name`` is the bound name as receivers spell it: ``x``, ``self.repo``, ``this.repo``; a Java or TS
+    field declared with a type is bound as ``this.repo`` *and* as ``repo`` in its class scope.
+    ``how`` is ``declared`` (a written type: annotation, Java/TS declaration, parameter type, field
+    type), ``constructed`` (assigned ``Foo(...)`` / ``new Foo(...)``: ``type`` is ``Foo``) or ``alias``
+    (assigned another name without call: ``g = f``, ``const g = f``; ``type`` holds the name text ``f``).
+    """
+
+    scope: str | None
+    name: str
+    type: str
+    how: str
+    line: int = 0
+
+
+@dataclass(slots=True)
+class TypeUse:
+    """A type named in a declaration: parameter, return, field, local variable, ``new``, cast, generic.
+
+    ``owner`` is the qualname of the innermost enclosing definition (method, field or class).
+    """
+
+    owner: str | None
+    type: str
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class Injection:
+    """A dependency injected into a class (Spring @Autowired / @Inject / @Resource field or setter,
+    or a constructor parameter of a class whose constructor is injected: Spring's single constructor
+    or one annotated @Autowired / @Inject). ``owner`` is the class qualname, ``type`` the type text,
+    ``via`` is ``field`` or ``constructor``."""
+
+    owner: str
+    type: str
+    via: str
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class FileExtraction:
+    """Everything one extractor saw in one file. ``errors`` lists parse problems as
+    ``"line:col: message"`` strings: a file with syntax errors is still extracted as far as it goes."""
+
+    path: str
+    language: str
+    package: str | None = None
+    definitions: list[Definition] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    exports: list[Export] = field(default_factory=list)
+    bindings: list[Binding] = field(default_factory=list)
+    type_uses: list[TypeUse] = field(default_factory=list)
+    injections: list[Injection] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+_GENERIC = re.compile(r"<[^<>]*>")
+
+
+def base_type(text: str | None) -> str | None:
+    """Reduce a type text to the name the resolver looks up, or ``None`` if nothing is left.
+
+    ``List<Map<K, V>>`` -> ``List``; ``Owner[]`` -> ``Owner``; ``Owner | None`` / ``Optional[Owner]``
+    / ``Owner?`` -> ``Owner``; ``"Owner"`` (a Python forward reference) -> ``Owner``;
+    ``java.util.List<X>`` -> ``java.util.List``. Primitive and built-in names are returned as they are;
+    callers decide whether to look them up.
+    """
+    if not text:
+        return None
+    t = text.strip().strip("\"'")
+    prev = None
+    while prev != t:
+        prev = t
+        t = _GENERIC.sub("", t)
+    for prefix in ("Optional[", "typing.Optional["):
+        if t.startswith(prefix) and t.endswith("]"):
+            t = t[len(prefix) : -1]
+    if "|" in t:
+        parts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
+        if len(parts) != 1:
+            return None
+        t = parts[0]
+    if "[" in t:
+        t = t.split("[", 1)[0]
+    t = t.rstrip("?").replace("...", "").strip().strip("\"'")
+    if t.startswith(("readonly ", "final ")):
+        t = t.split(" ", 1)[1]
+    return t or None

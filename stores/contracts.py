@@ -1,0 +1,261 @@
+"""Store contracts: the records the indexer writes and the two stores every backend implements.
+
+Structure lives in a :class:`GraphStore` (traversed), meaning in a :class:`SearchIndex` (ranked).
+Every method takes lists and returns dicts or lists: one call per step, never one per hit. Backends
+convert their driver's exceptions into :mod:`stores.errors` at the boundary.
+
+Identifiers: a node's ``id`` is its FQN, unique per repository and stable across runs:
+``repo:path/without/suffix.Qual.name(sig)`` for callables (``sig`` is the parameter types in Java,
+the arity elsewhere), ``repo:path/without/suffix.Qual.name`` for types and fields, ``repo:path`` for a
+File. Lines are 1-based; columns 0-based code points.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "NODE_LABELS",
+    "EDGE_KINDS",
+    "RESOLUTIONS",
+    "Node",
+    "Edge",
+    "UnresolvedCall",
+    "Chunk",
+    "FileRecord",
+    "IndexedFile",
+    "SearchFilters",
+    "ScoredChunk",
+    "GraphStore",
+    "SearchIndex",
+]
+
+NODE_LABELS = (
+    "Repository", "File", "Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field",
+    "Endpoint", "Topic",
+)
+EDGE_KINDS = (
+    "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
+    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES",
+)
+# How a CALLS edge was bound (design: exact = import/type known; inferred = receiver type inferred or
+# reached through inheritance; name = short name + arity fallback).
+RESOLUTIONS = ("exact", "inferred", "name")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A graph node. ``label`` is one of :data:`NODE_LABELS`. ``qualname`` is the dotted name inside
+    its file (``Outer.Inner.method``; the path for a File). ``props`` holds label-specific
+    properties: ``signature``, ``arity``, ``min_arity``, ``max_arity``, ``modifiers``, ``decorators``,
+    ``type`` (fields), ``language``, ``checksum`` (files) — JSON-serialisable values only."""
+
+    id: str
+    label: str
+    name: str
+    qualname: str
+    repo: str
+    file: str
+    start_line: int
+    start_col: int
+    end_line: int
+    end_col: int
+    props: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A directed edge ``src -> dst`` of ``kind`` (one of :data:`EDGE_KINDS`).
+
+    An edge is *owned* by the file it was found in (``repo`` / ``file``): replacing that file
+    replaces its edges, wherever their ends live. ``line`` / ``col`` locate the occurrence (the call
+    site for CALLS, the type mention for USES_TYPE) or are 0 when there is none (CONTAINS).
+    ``resolution`` is set on CALLS (one of :data:`RESOLUTIONS`), ``None`` otherwise.
+    """
+
+    kind: str
+    src: str
+    dst: str
+    repo: str
+    file: str
+    line: int = 0
+    col: int = 0
+    resolution: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnresolvedCall:
+    """A call site nothing bound, kept so a later file can bind it: ``caller`` is the calling node's
+    id, ``name`` / ``arity`` / ``receiver`` as in :class:`indexer.model.CallSite`."""
+
+    caller: str
+    name: str
+    arity: int
+    receiver: str | None
+    repo: str
+    file: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A search chunk (design: search chunk). ``kind`` is ``method | class | function |
+    file_section | config | sql | doc``; ``fqn`` names the graph node the chunk stands for (a File id
+    for file sections). ``embedding`` is 384 floats or ``None`` until computed."""
+
+    id: str
+    repo: str
+    product: str
+    file: str
+    language: str
+    kind: str
+    name: str
+    fqn: str
+    parent: str | None
+    start_line: int
+    end_line: int
+    text: str
+    checksum: str
+    embedding: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    """Per-file bookkeeping: ``checksum`` is the hex SHA-256 of the file's bytes."""
+
+    repo: str
+    path: str
+    language: str
+    checksum: str
+    size: int
+
+
+@dataclass(slots=True)
+class IndexedFile:
+    """Everything the index holds for one file, written (and replaced) as one unit."""
+
+    file: FileRecord
+    nodes: list[Node] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    unresolved: list[UnresolvedCall] = field(default_factory=list)
+    chunks: list[Chunk] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    """Restrict a search; ``None`` means no restriction on that field."""
+
+    product: str | None = None
+    repo: str | None = None
+    language: str | None = None
+    kind: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredChunk:
+    """One ranked hit of one list (BM25 or kNN): ``rank`` is 1-based; ``score`` is the list's own
+    score (higher is better; BM25 scores are positive)."""
+
+    chunk_id: str
+    score: float
+    rank: int
+
+
+class GraphStore(abc.ABC):
+    """The code graph. Implementations must be safe to call from one thread at a time."""
+
+    @abc.abstractmethod
+    def replace_files(self, files: Sequence[IndexedFile]) -> None:
+        """Replace, for each file, its File record, nodes, owned edges and unresolved calls.
+
+        A file's old nodes that are absent from the new version go, with every edge that pointed to
+        them from anywhere. Each file is replaced atomically (a reader never sees half a file).
+        Raises :class:`stores.errors.StoreUnavailable` when the backend cannot be reached.
+        """
+
+    @abc.abstractmethod
+    def delete_files(self, repo: str, paths: Iterable[str]) -> None:
+        """Remove the files, their nodes, their owned edges and every edge into their nodes."""
+
+    @abc.abstractmethod
+    def file_checksums(self, repo: str) -> dict[str, str]:
+        """``{path: checksum}`` of every indexed file of ``repo``."""
+
+    @abc.abstractmethod
+    def repos(self) -> list[str]:
+        """Names of the repositories present in the store, sorted."""
+
+    @abc.abstractmethod
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
+        """``{id: Node}`` for the ids that exist; missing ids are absent from the dict."""
+
+    @abc.abstractmethod
+    def find_symbols(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[Node]]:
+        """``{name: [Node]}`` for nodes whose short ``name`` equals one of ``names`` (case-sensitive),
+        optionally restricted to ``labels``; each list sorted by id."""
+
+    @abc.abstractmethod
+    def nodes_in_file(self, repo: str, path: str) -> list[Node]:
+        """Every node of the file (File node first, then by start line, start col, id)."""
+
+    @abc.abstractmethod
+    def incoming(
+        self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+    ) -> dict[str, list[Edge]]:
+        """``{dst_id: [Edge]}``: edges of the given kinds ending at each id, sorted by
+        (repo, file, line, col, src). ``resolutions`` restricts CALLS edges by how they were bound."""
+
+    @abc.abstractmethod
+    def outgoing(
+        self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+    ) -> dict[str, list[Edge]]:
+        """``{src_id: [Edge]}``: edges of the given kinds leaving each id, same order as incoming."""
+
+    @abc.abstractmethod
+    def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:
+        """``{callee_name: [UnresolvedCall]}`` kept for the given short names."""
+
+    @abc.abstractmethod
+    def stats(self) -> dict[str, Any]:
+        """Counts: ``{"files": {language: n}, "nodes": {label: n}, "edges": {kind: n},
+        "calls_by_resolution": {resolution: n}, "unresolved_calls": n}``."""
+
+    def close(self) -> None:
+        """Release connections; the default does nothing."""
+
+
+class SearchIndex(abc.ABC):
+    """The chunk index: BM25 over an analysed ``name`` (x3), ``fqn`` (x2) and ``text`` (x1), and dense
+    kNN over normalised 384-d embeddings. Fusion (RRF) happens above the backends."""
+
+    @abc.abstractmethod
+    def replace_chunks(self, files: Sequence[IndexedFile]) -> None:
+        """Replace every chunk of each file with ``IndexedFile.chunks`` (atomically per file)."""
+
+    @abc.abstractmethod
+    def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Best ``limit`` chunks by BM25 for ``query`` analysed with :func:`stores.analyzer.analyze`,
+        best first. An empty or all-punctuation query returns ``[]``."""
+
+    @abc.abstractmethod
+    def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Nearest ``limit`` embedded chunks by cosine similarity, best first (``[]`` if none)."""
+
+    @abc.abstractmethod
+    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        """``{id: Chunk}`` for the ids that exist."""
+
+    @abc.abstractmethod
+    def set_embeddings(self, vectors: dict[str, Sequence[float]]) -> None:
+        """Store embeddings by chunk id; unknown ids are ignored."""
+
+    @abc.abstractmethod
+    def chunk_count(self) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}``."""
+
+    def close(self) -> None:
+        """Release connections; the default does nothing."""
