@@ -1,0 +1,103 @@
+"""Chunking: cut a file into search chunks that carry their real source text.
+
+One chunk per method, function and constructor (its full source, capped), one per class / interface
+/ enum (the header and docstring up to the first member, then one line per member signature), and
+``file_section`` chunks for top-level code outside every definition (windows of at most
+:data:`SECTION_LINES` lines, blank-only windows dropped). A chunk's ``fqn`` is the id of the graph
+node it stands for (a File id for file sections).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, FileExtraction
+from indexer.symbols import definition_ids, file_id
+from stores.contracts import Chunk
+
+__all__ = ["MAX_CHUNK_CHARS", "SECTION_LINES", "chunk_file"]
+
+MAX_CHUNK_CHARS = 6_000
+"""Chunk text cap (characters); longer bodies are cut and end with a ``…`` line."""
+
+SECTION_LINES = 60
+"""Largest file section, in lines."""
+
+
+def _cap(text: str) -> str:
+    return text if len(text) <= MAX_CHUNK_CHARS else text[:MAX_CHUNK_CHARS] + "\n…"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str) -> list[Chunk]:
+    """Chunks of one file, in source order.
+
+    ``source`` is the decoded file text (the extractor's lenient decoding: invalid bytes as U+FFFD).
+    Lines in chunks are 1-based and inclusive.
+    """
+    lines = source.splitlines()
+    ids = definition_ids(repo, extraction)
+    path, lang = extraction.path, extraction.language
+    fid = file_id(repo, path)
+    by_qualname = {d.qualname: i for i, d in enumerate(extraction.definitions)}
+    chunks: list[Chunk] = []
+    covered = [False] * (len(lines) + 2)
+    children: dict[str | None, list[int]] = {}
+    for i, d in enumerate(extraction.definitions):
+        children.setdefault(d.parent, []).append(i)
+
+    for i, d in enumerate(extraction.definitions):
+        parent_fqn = ids[by_qualname[d.parent]] if d.parent in by_qualname else None
+        if d.kind in CALLABLE_KINDS:
+            text = "\n".join(lines[d.start_line - 1 : d.end_line])
+            kind = "method" if d.kind in ("method", "constructor") else "function"
+        elif d.kind in TYPE_KINDS:
+            members = [extraction.definitions[j] for j in children.get(d.qualname, ())]
+            first = min((m.start_line for m in members), default=d.end_line + 1)
+            header = lines[d.start_line - 1 : max(d.start_line, first - 1)]
+            sigs = [m.signature or m.name for m in members if m.kind in CALLABLE_KINDS]
+            fields = [f"{m.name}: {m.field_type}" if m.field_type else m.name for m in members if m.kind == "field"]
+            text = "\n".join([*header, *fields, *sigs])
+            kind = "class"
+        else:
+            continue
+        if d.parent is None:
+            for n in range(d.start_line, min(d.end_line, len(lines)) + 1):
+                covered[n] = True
+        text = _cap(text)
+        chunks.append(Chunk(
+            id=ids[i], repo=repo, product=product, file=path, language=lang, kind=kind, name=d.name,
+            fqn=ids[i], parent=parent_fqn, start_line=d.start_line, end_line=d.end_line,
+            text=text, checksum=_digest(text),
+        ))
+
+    for start, end in _uncovered_windows(covered, len(lines)):
+        body = lines[start - 1 : end]
+        if not any(line.strip() for line in body):
+            continue
+        text = _cap("\n".join(body))
+        chunks.append(Chunk(
+            id=f"{fid}#L{start}-{end}", repo=repo, product=product, file=path, language=lang,
+            kind="file_section", name=path.rsplit("/", 1)[-1], fqn=fid, parent=None,
+            start_line=start, end_line=end, text=text, checksum=_digest(text),
+        ))
+    chunks.sort(key=lambda c: (c.start_line, c.id))
+    return chunks
+
+
+def _uncovered_windows(covered: list[bool], n_lines: int) -> list[tuple[int, int]]:
+    """Runs of lines outside every top-level definition, cut into windows of SECTION_LINES."""
+    windows = []
+    start = None
+    for n in range(1, n_lines + 2):
+        inside = n <= n_lines and not covered[n]
+        if inside and start is None:
+            start = n
+        elif not inside and start is not None:
+            for s in range(start, n, SECTION_LINES):
+                windows.append((s, min(s + SECTION_LINES - 1, n - 1)))
+            start = None
+    return windows

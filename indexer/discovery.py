@@ -1,0 +1,195 @@
+"""Discovery: which files of a source tree get indexed, and why the others do not.
+
+Walks a root directory, honours ``.gitignore`` files at every level (gitwildmatch semantics through
+the ``pathspec`` library), prunes vendored and generated trees, and classifies every file it passes
+over with a reason, so a run can say exactly what it skipped. Only suffix and size are checked here;
+binary and encoding checks need the bytes and happen when the file is read (:func:`read_source`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from indexer.languages import extractor_for_path
+
+__all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "PRUNED_DIRS",
+    "SourceFile",
+    "Discovery",
+    "discover",
+    "read_source",
+    "SkipFile",
+]
+
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+"""Files larger than this (bytes) are skipped as ``too_large``; generated bundles live above it."""
+
+PRUNED_DIRS = frozenset({
+    ".git", ".hg", ".svn", ".ripple", "node_modules", "bower_components", "jspm_packages",
+    "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv",
+    ".eggs", "site-packages", "build", "dist", "out", "target", ".gradle", ".next", ".nuxt",
+    ".svelte-kit", "coverage", ".idea", ".vscode", "vendor", "third_party",
+})
+"""Directory names never descended into: VCS metadata, dependencies, caches and build output."""
+
+_GENERATED_SUFFIXES = (".min.js", ".bundle.js", ".min.mjs", ".d.ts", ".d.mts", ".d.cts")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file to index: ``path`` is repository-relative POSIX, ``abs_path`` absolute, ``size`` bytes."""
+
+    path: str
+    abs_path: str
+    language: str
+    size: int
+
+
+@dataclass(slots=True)
+class Discovery:
+    """The outcome of a walk: files to index (sorted by path) and skipped files counted by reason.
+
+    Reasons: ``gitignored``, ``pruned_dir`` (files under a pruned directory are not counted one by
+    one: the directory counts once), ``no_extractor``, ``generated``, ``too_large``, ``symlink_loop``,
+    ``unreadable``. ``skipped_examples`` keeps up to five paths per reason for the summary.
+    """
+
+    files: list[SourceFile] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+    skipped_examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def skip(self, reason: str, path: str) -> None:
+        """Count ``path`` as skipped for ``reason``."""
+        self.skipped[reason] += 1
+        examples = self.skipped_examples.setdefault(reason, [])
+        if len(examples) < 5:
+            examples.append(path)
+
+
+class SkipFile(Exception):
+    """Raised by :func:`read_source` when a file's bytes rule it out; ``reason`` is the counter key."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+def _load_gitignore(directory: str) -> pathspec.GitIgnoreSpec | None:
+    path = os.path.join(directory, ".gitignore")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    return spec if len(spec) else None
+
+
+def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Discovery:
+    """Walk ``root`` and return the files to index with every skipped file counted by reason.
+
+    ``.gitignore`` files apply to their own directory and below, patterns relative to it, as git does.
+    Symbolic links to files are followed; a symbolic link to a directory is followed unless it leads
+    back to a directory already on the walk (``symlink_loop``). Raises ``NotADirectoryError`` when
+    ``root`` is not a directory.
+    """
+    root_path = Path(root).resolve()
+    if not root_path.is_dir():
+        raise NotADirectoryError(f"not a directory: {root}")
+    result = Discovery()
+    # Stack of (absolute dir, relative dir, inherited ignore specs [(base_rel, spec)], real paths on walk).
+    stack: list[tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]] = [
+        (str(root_path), "", [], frozenset({str(root_path)}))
+    ]
+    while stack:
+        abs_dir, rel_dir, specs, ancestors = stack.pop()
+        own = _load_gitignore(abs_dir)
+        if own is not None:
+            specs = [*specs, (rel_dir, own)]
+        try:
+            entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
+        except OSError:
+            result.skip("unreadable", rel_dir or ".")
+            continue
+        subdirs = []
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                result.skip("unreadable", rel)
+                continue
+            if _ignored(specs, rel, is_dir):
+                result.skip("gitignored", rel + ("/" if is_dir else ""))
+                continue
+            if is_dir:
+                if entry.name in PRUNED_DIRS or entry.name.endswith(".egg-info"):
+                    result.skip("pruned_dir", rel + "/")
+                    continue
+                real = os.path.realpath(entry.path)
+                if entry.is_symlink() and (real in ancestors or _is_ancestor(real, ancestors)):
+                    result.skip("symlink_loop", rel + "/")
+                    continue
+                subdirs.append((entry.path, rel, specs, ancestors | {real}))
+                continue
+            _classify_file(entry, rel, max_file_bytes, result)
+        stack.extend(reversed(subdirs))
+    result.files.sort(key=lambda f: f.path)
+    return result
+
+
+def _is_ancestor(real: str, ancestors: frozenset[str]) -> bool:
+    return any(a == real or a.startswith(real + os.sep) for a in ancestors)
+
+
+def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
+    # As git does: the deepest .gitignore with a matching pattern decides, so a nested file's
+    # "!pattern" re-includes what a parent's pattern excluded.
+    for base, spec in reversed(specs):
+        sub = rel[len(base) + 1 :] if base else rel
+        verdict = spec.check_file(sub + "/" if is_dir else sub).include
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, result: Discovery) -> None:
+    extractor = extractor_for_path(entry.name)
+    if extractor is None:
+        result.skip("no_extractor", rel)
+        return
+    if entry.name.lower().endswith(_GENERATED_SUFFIXES):
+        result.skip("generated", rel)
+        return
+    try:
+        size = entry.stat().st_size
+    except OSError:
+        # A dangling symlink or a file removed under us.
+        result.skip("unreadable", rel)
+        return
+    if size > max_file_bytes:
+        result.skip("too_large", rel)
+        return
+    result.files.append(SourceFile(rel, entry.path, extractor.language, size))
+
+
+def read_source(abs_path: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bytes:
+    """Read a file for extraction. Raises :class:`SkipFile` with reason ``unreadable``, ``too_large``
+    (it grew since discovery) or ``binary`` (a NUL byte in the first 8 KiB). Bytes that are not
+    UTF-8 are returned as they are: extractors decode leniently."""
+    try:
+        with open(abs_path, "rb") as fh:
+            data = fh.read(max_file_bytes + 1)
+    except OSError as exc:
+        raise SkipFile("unreadable", str(exc)) from exc
+    if len(data) > max_file_bytes:
+        raise SkipFile("too_large", f"{len(data)} bytes")
+    if b"\x00" in data[:8192]:
+        raise SkipFile("binary", "NUL byte in the first 8 KiB")
+    return data

@@ -1,0 +1,222 @@
+"""The ``ripple`` command line.
+
+Each command opens the configured store, makes one call of the indexer or analysis API, and renders
+the answer as text (rich) or, with ``--json``, as one JSON document on stdout. Locations print as
+``path:line:col`` with 1-based line and column (the convention compilers and editors parse).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from indexer.discovery import DEFAULT_MAX_FILE_BYTES
+from indexer.pipeline import IndexOptions, IndexReport, index_repository
+from stores.errors import StoreError
+from stores.factory import DB_ENV, default_db_path, find_db, open_store
+from stores.navigation import Reference, callers, dotted_name, find_targets, references
+
+__all__ = ["main"]
+
+err = Console(stderr=True)
+out = Console(highlight=False, soft_wrap=True)
+
+
+class _RichProgress:
+    """Renders pipeline phases as rich progress bars on stderr."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.task: Any = None
+
+    def start(self, phase: str, total: int | None) -> None:
+        self.task = self.progress.add_task(phase, total=total)
+
+    def advance(self, n: int = 1) -> None:
+        self.progress.advance(self.task, n)
+
+    def done(self, phase: str) -> None:
+        task = self.progress.tasks[-1]
+        self.progress.update(self.task, total=task.completed or 1, completed=task.completed or 1)
+
+
+@contextmanager
+def _store(db: str | None) -> Iterator[Any]:
+    path = Path(db) if db else find_db(Path.cwd())
+    if path is None:
+        raise click.ClickException(
+            f"no index found in this directory or its parents; run `ripple index PATH` first or pass --db (or set {DB_ENV})"
+        )
+    if not path.exists():
+        raise click.ClickException(f"no index at {path}; run `ripple index PATH` first")
+    try:
+        store = open_store(path)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        yield store
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        store.close()
+
+
+def _emit_json(data: object) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-v", "--verbose", count=True, help="Log more (-v: skipped files, -vv: debug).")
+@click.version_option(package_name="ripplegraph")
+def main(verbose: int) -> None:
+    """ripplegraph: what breaks if I change this? A code graph and search index of your repositories."""
+    level = logging.WARNING - 10 * verbose
+    logging.basicConfig(level=max(level, logging.DEBUG), format="%(levelname)s %(name)s: %(message)s")
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--repo", help="Repository name used in node ids (default: the folder's name).")
+@click.option("--product", help="Product the repository belongs to (default: the repository name).")
+@click.option("--db", envvar=DB_ENV, help="Index file (default: PATH/.ripple/index.db).")
+@click.option("--max-file-size", type=int, default=DEFAULT_MAX_FILE_BYTES, show_default=True, help="Skip files larger than this many bytes.")
+@click.option("--jobs", "-j", type=int, default=None, help="Extraction processes (default: one per core).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None, as_json: bool) -> None:
+    """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the embedded store."""
+    root = path.resolve()
+    repo_name = repo or root.name
+    db_path = Path(db) if db else default_db_path(root)
+    try:
+        store = open_store(db_path, create=True)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs)
+    columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
+            report = index_repository(root, store, store, options, _RichProgress(bar))
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        store.close()
+    if as_json:
+        _emit_json({**report.as_dict(), "db": str(db_path)})
+    else:
+        _print_report(report, db_path)
+
+
+def _print_report(r: IndexReport, db_path: Path) -> None:
+    table = Table(title=f"ripple index {r.root} -> {db_path}", show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column()
+    langs = ", ".join(f"{k} {v:,}" for k, v in sorted(r.files_by_language.items()))
+    table.add_row("files indexed", f"{r.files_indexed:,} ({langs})" if langs else "0")
+    if r.files_with_parse_errors:
+        table.add_row("with syntax errors", f"{r.files_with_parse_errors:,} (extracted as far as they parse)")
+    table.add_row("skipped", ", ".join(f"{k} {v:,}" for k, v in sorted(r.skipped.items())) or "none")
+    if r.files_deleted:
+        table.add_row("removed (gone from disk)", f"{r.files_deleted:,}")
+    table.add_row("nodes", ", ".join(f"{k} {v:,}" for k, v in sorted(r.nodes.items())))
+    table.add_row("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(r.edges.items())))
+    table.add_row("call sites", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
+    table.add_row("chunks", f"{r.chunks:,}")
+    table.add_row("time", ", ".join(f"{k} {v:.1f}s" for k, v in r.phases.items()))
+    table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items()))
+    out.print(table)
+
+
+def _ref_json(r: Reference) -> dict[str, object]:
+    return {
+        "target": r.target, "kind": r.kind, "repo": r.repo, "path": r.file, "line": r.line, "column": r.col + 1,
+        "from": r.source.id, "from_name": dotted_name(r.source) if r.source.label != "File" else r.source.file,
+        "resolution": r.resolution,
+    }
+
+
+def _print_refs(symbol: str, targets: list[Any], refs: list[Reference], noun: str) -> None:
+    if not targets:
+        raise click.ClickException(f"no symbol matches {symbol!r} (try a qualified name such as Class.method, or an id from `ripple stats`)")
+    multi_repo = len({r.repo for r in refs}) > 1
+    for t in targets:
+        out.print(f"[bold]{t.id}[/bold]  ({t.label.lower()}, {t.file}:{t.start_line})")
+    out.print(f"{len(refs)} {noun}")
+    for r in refs:
+        where = f"{r.repo}/{r.file}" if multi_repo else r.file
+        tag = f"  [{r.resolution}]" if r.resolution else ""
+        kind = "" if r.kind == "CALLS" else f"  {r.kind}"
+        src = dotted_name(r.source) if r.source.label != "File" else "<module>"
+        out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}", markup=False)
+
+
+@main.command(name="callers")
+@click.argument("symbol")
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--resolution", "resolutions", multiple=True, type=click.Choice(["exact", "inferred", "name"]), help="Keep only calls bound this way (repeatable).")
+@click.option("--json", "as_json", is_flag=True)
+def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_json: bool) -> None:
+    """Direct callers of SYMBOL (Class.method, module.function, or a node id)."""
+    with _store(db) as store:
+        targets = find_targets(store, symbol)
+        refs = callers(store, targets, list(resolutions) or None)
+    if as_json:
+        _emit_json({"targets": [t.id for t in targets], "callers": [_ref_json(r) for r in refs]})
+        if not targets:
+            sys.exit(1)
+        return
+    _print_refs(symbol, targets, refs, "call sites")
+
+
+@main.command(name="references")
+@click.argument("symbol")
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--include-declaration", is_flag=True, help="List the declarations too.")
+@click.option("--json", "as_json", is_flag=True)
+def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_json: bool) -> None:
+    """Every reference to SYMBOL: call sites, type uses, injections, subclasses, overrides."""
+    with _store(db) as store:
+        targets = find_targets(store, symbol)
+        refs = references(store, targets, include_declaration)
+    if as_json:
+        _emit_json({"targets": [t.id for t in targets], "references": [_ref_json(r) for r in refs]})
+        if not targets:
+            sys.exit(1)
+        return
+    _print_refs(symbol, targets, refs, "references")
+
+
+@main.command()
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--json", "as_json", is_flag=True)
+def stats(db: str | None, as_json: bool) -> None:
+    """Counts of files, nodes, edges and chunks in the index."""
+    with _store(db) as store:
+        data = {"repos": store.repos(), **store.stats(), **store.chunk_count()}
+    if as_json:
+        _emit_json(data)
+        return
+    table = Table(show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for key, value in data.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items()))
+        elif isinstance(value, list):
+            value = ", ".join(map(str, value))
+        table.add_row(key, str(value))
+    out.print(table)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(prog_name=os.path.basename(sys.argv[0]))

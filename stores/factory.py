@@ -1,0 +1,46 @@
+"""Which store to open: the one place that maps configuration to a backend.
+
+Today the embedded SQLite store is the only backend; the team backends (Memgraph, Elasticsearch)
+plug in here, selected by configuration, without the front ends changing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from stores.embedded import EmbeddedStore
+
+__all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store"]
+
+DB_ENV = "RIPPLE_DB"
+"""Environment variable naming the index file (overrides discovery)."""
+
+INDEX_DIR = ".ripple"
+
+
+def default_db_path(root: Path) -> Path:
+    """``<root>/.ripple/index.db``: where ``ripple index ROOT`` writes by default."""
+    return root / INDEX_DIR / "index.db"
+
+
+def find_db(start: Path) -> Path | None:
+    """The index named by ``$RIPPLE_DB``, else the nearest ``.ripple/index.db`` in ``start`` or a
+    parent folder (as git finds ``.git``), else ``None``."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return Path(env)
+    for folder in (start, *start.parents):
+        candidate = default_db_path(folder)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def open_store(path: Path, create: bool = False) -> EmbeddedStore:
+    """Open the embedded store at ``path`` (created, with its folder, when ``create``).
+
+    Raises :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`."""
+    if create:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return EmbeddedStore(path)

@@ -1,0 +1,60 @@
+"""The resolution test helper: ``check(fixture, expected)`` over a multi-file fixture.
+
+A fixture is one string holding several files, each introduced by a marker line
+``# --- path: pkg/mod.py ---`` (``//`` works too). Every file is extracted with its language's
+extractor and the whole set resolved as repository ``t``. Edges render as
+``src -> dst [resolution]`` with ids shortened by dropping the ``t:`` prefix, so an expectation reads
+``app/main.run(0) -> app/service.Service.save(1) [exact]``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import textwrap
+
+from indexer.languages import extractor_for_path
+from indexer.resolve import ResolvedRepository, resolve_repository
+
+REPO = "t"
+_MARKER = re.compile(r"^(?:#|//) --- path: (\S+) ---\s*$", re.M)
+
+
+def split_fixture(fixture: str) -> dict[str, str]:
+    """``{path: source}`` from a multi-file fixture string."""
+    text = textwrap.dedent(fixture)
+    parts = _MARKER.split(text)
+    return {parts[i]: parts[i + 1].lstrip("\n") for i in range(1, len(parts), 2)}
+
+
+def resolve_fixture(fixture: str) -> ResolvedRepository:
+    """Extract and resolve every file of ``fixture``."""
+    extractions = []
+    for path, source in split_fixture(fixture).items():
+        ex = extractor_for_path(path)
+        assert ex is not None, path
+        data = source.encode("utf-8")
+        extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    return resolve_repository(REPO, extractions)
+
+
+def short(node_id: str) -> str:
+    return node_id.removeprefix(f"{REPO}:")
+
+
+def edges(result: ResolvedRepository, kind: str = "CALLS") -> list[str]:
+    """Sorted ``src -> dst [resolution]`` strings of every ``kind`` edge (deduplicated)."""
+    out = set()
+    for f in result.files:
+        for e in f.edges:
+            if e.kind == kind:
+                tag = f" [{e.resolution}]" if e.resolution else ""
+                out.add(f"{short(e.src)} -> {short(e.dst)}{tag}")
+    return sorted(out)
+
+
+def check(fixture: str, expected: list[str], kind: str = "CALLS") -> ResolvedRepository:
+    """Assert that the fixture's ``kind`` edges are exactly ``expected`` (order-insensitive)."""
+    result = resolve_fixture(fixture)
+    assert edges(result, kind) == sorted(expected)
+    return result

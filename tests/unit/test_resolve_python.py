@@ -1,0 +1,320 @@
+"""Python call resolution: every hard case of the core issue, one named test each."""
+
+from tests.resolution_harness import check, edges, resolve_fixture
+
+
+def test_absolute_import_of_function_and_module():
+    check(
+        """
+        # --- path: app/__init__.py ---
+        # --- path: app/util.py ---
+        def helper(x):
+            return x
+        # --- path: app/main.py ---
+        import app.util
+        from app.util import helper as h
+
+        def run():
+            h(1)
+            app.util.helper(2)
+        """,
+        [
+            "app/main.run(0) -> app/util.helper(1) [exact]",
+        ],
+    )
+
+
+def test_relative_imports_including_from_dot_import_module():
+    check(
+        """
+        # --- path: pkg/__init__.py ---
+        # --- path: pkg/models.py ---
+        def load():
+            pass
+        # --- path: pkg/sub/__init__.py ---
+        from .. import models
+
+        def init():
+            models.load()
+        # --- path: pkg/sub/views.py ---
+        from . import init
+        from ..models import load
+
+        def view():
+            init()
+            load()
+        """,
+        [
+            "pkg/sub/__init__.init(0) -> pkg/models.load(0) [exact]",
+            "pkg/sub/views.view(0) -> pkg/sub/__init__.init(0) [exact]",
+            "pkg/sub/views.view(0) -> pkg/models.load(0) [exact]",
+        ],
+    )
+
+
+def test_self_calls_and_constructor():
+    check(
+        """
+        # --- path: svc.py ---
+        class Service:
+            def __init__(self, repo):
+                self.repo = repo
+
+            def save(self, item):
+                self.validate(item)
+
+            def validate(self, item):
+                pass
+
+        def make():
+            return Service(None)
+        """,
+        [
+            "svc.Service.save(1) -> svc.Service.validate(1) [exact]",
+            "svc.make(0) -> svc.Service.__init__(1) [exact]",
+        ],
+    )
+
+
+def test_receiver_types_from_annotation_constructor_and_field():
+    check(
+        """
+        # --- path: repo.py ---
+        class Repo:
+            def find(self, key):
+                pass
+        # --- path: svc.py ---
+        from repo import Repo
+
+        class Service:
+            def __init__(self, backup: Repo):
+                self.repo = Repo()
+                self.backup = backup
+
+            def get(self):
+                self.repo.find(1)
+                self.backup.find(2)
+
+        def by_param(r: Repo):
+            r.find(3)
+
+        def by_constructor():
+            r = Repo()
+            r.find(4)
+        """,
+        [
+            # Repo has no __init__: instantiation binds to the class itself.
+            "svc.Service.__init__(1) -> repo.Repo [exact]",
+            "svc.by_constructor(0) -> repo.Repo [exact]",
+            "svc.Service.get(0) -> repo.Repo.find(1) [inferred]",
+            "svc.Service.get(0) -> repo.Repo.find(1) [exact]",
+            "svc.by_param(1) -> repo.Repo.find(1) [exact]",
+            "svc.by_constructor(0) -> repo.Repo.find(1) [inferred]",
+        ],
+    )
+
+
+def test_inherited_method_through_self_in_subclass():
+    check(
+        """
+        # --- path: m.py ---
+        class Base:
+            def audit(self):
+                pass
+
+        class Child(Base):
+            def run(self):
+                self.audit()
+        """,
+        ["m.Child.run(0) -> m.Base.audit(0) [inferred]"],
+    )
+
+
+def test_call_through_base_type_reaches_overrides():
+    check(
+        """
+        # --- path: shapes.py ---
+        class Shape:
+            def area(self):
+                raise NotImplementedError
+
+        class Square(Shape):
+            def area(self):
+                return 4
+
+        class Circle(Shape):
+            def area(self):
+                return 3
+
+        def total(s: Shape):
+            return s.area()
+        """,
+        [
+            "shapes.total(1) -> shapes.Circle.area(0) [inferred]",
+            "shapes.total(1) -> shapes.Shape.area(0) [exact]",
+            "shapes.total(1) -> shapes.Square.area(0) [inferred]",
+        ],
+    )
+
+
+def test_super_call_binds_to_base_method():
+    check(
+        """
+        # --- path: m.py ---
+        class Base:
+            def save(self):
+                pass
+
+        class Child(Base):
+            def save(self):
+                super().save()
+        """,
+        ["m.Child.save(0) -> m.Base.save(0) [inferred]"],
+    )
+
+
+def test_nested_class_caller_is_outer_inner_method():
+    check(
+        """
+        # --- path: m.py ---
+        def helper():
+            pass
+
+        class Outer:
+            class Inner:
+                def method(self):
+                    helper()
+        """,
+        ["m.Outer.Inner.method(0) -> m.helper(0) [exact]"],
+    )
+
+
+def test_calls_in_lambdas_and_comprehensions_belong_to_enclosing_function():
+    check(
+        """
+        # --- path: m.py ---
+        def target(x):
+            return x
+
+        def outer(items):
+            fn = lambda v: target(v)
+            return [target(i) for i in items]
+        """,
+        ["m.outer(1) -> m.target(1) [exact]"],
+    )
+
+
+def test_known_receiver_type_never_binds_unrelated_same_name_method():
+    result = check(
+        """
+        # --- path: m.py ---
+        class Invoice:
+            def save(self):
+                pass
+
+        class Order:
+            def submit(self):
+                pass
+
+        def run(o: Order):
+            o.save()
+        """,
+        [],
+    )
+    unresolved = [u.name for f in result.files for u in f.unresolved]
+    assert unresolved == ["save"]
+
+
+def test_unknown_receiver_falls_back_to_unique_name_and_arity():
+    check(
+        """
+        # --- path: m.py ---
+        class Ledger:
+            def reconcile_entries(self, a, b=None):
+                pass
+
+        class Other:
+            def post(self):
+                pass
+
+        class Third:
+            def post(self):
+                pass
+
+        def run(ledger, x):
+            ledger.reconcile_entries(1)
+            x.post()
+        """,
+        ["m.run(2) -> m.Ledger.reconcile_entries(2) [name]"],
+    )
+
+
+def test_alias_assignment_and_nested_function():
+    check(
+        """
+        # --- path: m.py ---
+        def f():
+            pass
+
+        g = f
+
+        def outer():
+            def inner():
+                g()
+            inner()
+        """,
+        [
+            "m.outer(0) -> m.outer.inner(0) [exact]",
+            "m.outer.inner(0) -> m.f(0) [exact]",
+        ],
+    )
+
+
+def test_reexport_through_package_init_and_external_calls_are_not_unresolved():
+    result = check(
+        """
+        # --- path: lib/__init__.py ---
+        from lib.core import Engine
+        # --- path: lib/core.py ---
+        class Engine:
+            def start(self):
+                pass
+        # --- path: app.py ---
+        import os
+        from lib import Engine
+
+        def main():
+            e = Engine()
+            e.start()
+            os.path.join("a", "b")
+            len([])
+        """,
+        [
+            "app.main(0) -> lib/core.Engine [exact]",
+            "app.main(0) -> lib/core.Engine.start(0) [inferred]",
+        ],
+    )
+    assert result.call_outcomes == {"exact": 1, "inferred": 1, "external": 2}
+
+
+def test_structure_edges_extends_overrides_contains():
+    result = resolve_fixture(
+        """
+        # --- path: m.py ---
+        class Base:
+            def run(self):
+                pass
+
+        class Child(Base):
+            def run(self):
+                pass
+        """
+    )
+    assert edges(result, "EXTENDS") == ["m.Child -> m.Base"]
+    assert edges(result, "OVERRIDES") == ["m.Child.run(0) -> m.Base.run(0)"]
+    assert edges(result, "CONTAINS") == [
+        "m.Base -> m.Base.run(0)",
+        "m.Child -> m.Child.run(0)",
+        "m.py -> m.Base",
+        "m.py -> m.Child",
+    ]
