@@ -1,0 +1,246 @@
+"""Java call resolution: every hard case of the core issue, one named test each."""
+
+from tests.resolution_harness import check, edges, resolve_fixture
+
+REPOSITORY = """
+// --- path: src/com/shop/repo/OwnerRepository.java ---
+package com.shop.repo;
+
+public interface OwnerRepository {
+    Owner findById(int id);
+    void save(Owner owner);
+}
+// --- path: src/com/shop/repo/JdbcOwnerRepository.java ---
+package com.shop.repo;
+
+public class JdbcOwnerRepository implements OwnerRepository {
+    public Owner findById(int id) { return null; }
+    public void save(Owner owner) { }
+}
+// --- path: src/com/shop/repo/Owner.java ---
+package com.shop.repo;
+
+public class Owner {
+    public Owner() { }
+    public Owner(String name) { }
+    public String getName() { return ""; }
+}
+"""
+
+
+def test_import_field_type_and_interface_reaches_implementations():
+    check(
+        REPOSITORY
+        + """
+// --- path: src/com/shop/web/OwnerController.java ---
+package com.shop.web;
+
+import com.shop.repo.OwnerRepository;
+
+public class OwnerController {
+    private final OwnerRepository owners;
+
+    public OwnerController(OwnerRepository owners) { this.owners = owners; }
+
+    public void show(int id) {
+        owners.findById(id);
+        this.owners.save(null);
+    }
+}
+""",
+        [
+            "src/com/shop/web/OwnerController.OwnerController.show(int) -> src/com/shop/repo/OwnerRepository.OwnerRepository.findById(int) [exact]",
+            "src/com/shop/web/OwnerController.OwnerController.show(int) -> src/com/shop/repo/JdbcOwnerRepository.JdbcOwnerRepository.findById(int) [inferred]",
+            "src/com/shop/web/OwnerController.OwnerController.show(int) -> src/com/shop/repo/OwnerRepository.OwnerRepository.save(Owner) [exact]",
+            "src/com/shop/web/OwnerController.OwnerController.show(int) -> src/com/shop/repo/JdbcOwnerRepository.JdbcOwnerRepository.save(Owner) [inferred]",
+        ],
+    )
+
+
+def test_same_package_class_without_import_and_overloaded_constructors():
+    check(
+        REPOSITORY
+        + """
+// --- path: src/com/shop/repo/Seeder.java ---
+package com.shop.repo;
+
+class Seeder {
+    void seed() {
+        Owner a = new Owner();
+        Owner b = new Owner("x");
+        b.getName();
+    }
+}
+""",
+        [
+            "src/com/shop/repo/Seeder.Seeder.seed() -> src/com/shop/repo/Owner.Owner.Owner() [exact]",
+            "src/com/shop/repo/Seeder.Seeder.seed() -> src/com/shop/repo/Owner.Owner.Owner(String) [exact]",
+            "src/com/shop/repo/Seeder.Seeder.seed() -> src/com/shop/repo/Owner.Owner.getName() [exact]",
+        ],
+    )
+
+
+def test_this_bare_and_inherited_calls():
+    check(
+        """
+// --- path: p/Base.java ---
+package p;
+
+public abstract class Base {
+    protected void log(String m) { }
+}
+// --- path: p/Job.java ---
+package p;
+
+public class Job extends Base {
+    void run() {
+        step();
+        this.step();
+        log("x");
+        super.log("y");
+    }
+    private void step() { }
+}
+""",
+        [
+            "p/Job.Job.run() -> p/Job.Job.step() [exact]",
+            "p/Job.Job.run() -> p/Base.Base.log(String) [inferred]",
+        ],
+    )
+
+
+def test_nested_class_caller_and_outer_method():
+    check(
+        """
+// --- path: p/Outer.java ---
+package p;
+
+public class Outer {
+    void helper() { }
+
+    static class Inner {
+        void method() {
+            helper();
+        }
+    }
+}
+""",
+        ["p/Outer.Outer.Inner.method() -> p/Outer.Outer.helper() [exact]"],
+    )
+
+
+def test_lambda_and_anonymous_class_calls_belong_to_enclosing_method():
+    check(
+        """
+// --- path: p/Sched.java ---
+package p;
+
+import java.util.List;
+
+public class Sched {
+    void tick(int n) { }
+
+    void start(List<Integer> items) {
+        items.forEach(i -> tick(i));
+        Runnable r = new Runnable() {
+            public void run() { tick(0); }
+        };
+    }
+}
+""",
+        ["p/Sched.Sched.start(List) -> p/Sched.Sched.tick(int) [exact]"],
+    )
+
+
+def test_known_type_never_binds_unrelated_class_method():
+    result = check(
+        """
+// --- path: p/A.java ---
+package p;
+
+public class A {
+    void close() { }
+}
+// --- path: p/B.java ---
+package p;
+
+public class B {
+    void open() { }
+}
+// --- path: p/Use.java ---
+package p;
+
+public class Use {
+    void go(B b) {
+        b.close();
+    }
+}
+""",
+        [],
+    )
+    assert [u.name for f in result.files for u in f.unresolved] == ["close"]
+
+
+def test_static_call_through_class_name_and_static_import():
+    check(
+        """
+// --- path: p/util/Strings.java ---
+package p.util;
+
+public final class Strings {
+    public static String trim(String s) { return s; }
+}
+// --- path: p/App.java ---
+package p;
+
+import p.util.Strings;
+import static p.util.Strings.trim;
+
+public class App {
+    void main() {
+        Strings.trim("a");
+        trim("b");
+    }
+}
+""",
+        [
+            "p/App.App.main() -> p/util/Strings.Strings.trim(String) [exact]",
+        ],
+    )
+
+
+def test_spring_injection_and_type_edges():
+    result = resolve_fixture(
+        REPOSITORY
+        + """
+// --- path: src/com/shop/web/VisitController.java ---
+package com.shop.web;
+
+import com.shop.repo.OwnerRepository;
+import com.shop.repo.Owner;
+import org.springframework.beans.factory.annotation.Autowired;
+
+@RestController
+public class VisitController {
+    @Autowired
+    private OwnerRepository repo;
+
+    public Owner latest() { return null; }
+}
+"""
+    )
+    assert edges(result, "INJECTS") == [
+        "src/com/shop/web/VisitController.VisitController -> src/com/shop/repo/OwnerRepository.OwnerRepository"
+    ]
+    assert edges(result, "IMPLEMENTS") == [
+        "src/com/shop/repo/JdbcOwnerRepository.JdbcOwnerRepository -> src/com/shop/repo/OwnerRepository.OwnerRepository"
+    ]
+    assert edges(result, "OVERRIDES") == [
+        "src/com/shop/repo/JdbcOwnerRepository.JdbcOwnerRepository.findById(int) -> src/com/shop/repo/OwnerRepository.OwnerRepository.findById(int)",
+        "src/com/shop/repo/JdbcOwnerRepository.JdbcOwnerRepository.save(Owner) -> src/com/shop/repo/OwnerRepository.OwnerRepository.save(Owner)",
+    ]
+    uses = [e for e in edges(result, "USES_TYPE") if e.startswith("src/com/shop/web/")]
+    assert uses == [
+        "src/com/shop/web/VisitController.VisitController.latest() -> src/com/shop/repo/Owner.Owner",
+        "src/com/shop/web/VisitController.VisitController.repo -> src/com/shop/repo/OwnerRepository.OwnerRepository",
+    ]
