@@ -313,11 +313,25 @@ class _Resolver:
                 return v
         return None
 
-    def module_member(self, lang: str, key: str, name: str, seen: frozenset[str] = frozenset()) -> Value:
-        """The value a module exports under ``name`` (following re-exports), or ``None``."""
-        if key in seen:
+    def module_member(self, lang: str, key: str, name: str) -> Value:
+        """The value a module exports under ``name`` (following re-exports), or ``None``.
+
+        Cached; an import cycle (``a`` re-exports ``x`` from ``b``, which imports it from ``a``)
+        yields ``None`` for the cyclic path."""
+        ck = (0, key, name, "member:" + _module_namespace(lang))
+        if ck in self._name_cache:
+            return self._name_cache[ck]
+        if ck in self._in_progress:
             return None
-        seen = seen | {key}
+        self._in_progress.add(ck)
+        try:
+            v = self._module_member(lang, key, name)
+        finally:
+            self._in_progress.discard(ck)
+        self._name_cache[ck] = v
+        return v
+
+    def _module_member(self, lang: str, key: str, name: str) -> Value:
         files = self.module_files(lang, key)
         ns = _module_namespace(lang)
         if ns == "python":
@@ -337,7 +351,7 @@ class _Resolver:
                 for imp in fc.star_imports:
                     target = self._absolute_python_module(fc, imp)
                     if target and target in self.packages["python"]:
-                        v = self.module_member(lang, target, name, seen)
+                        v = self.module_member(lang, target, name)
                         if v is not None:
                             return v
             return None
@@ -358,7 +372,7 @@ class _Resolver:
                     target = self.resolve_specifier(fc, ex.module)
                     if target is None:
                         return EXTERNAL
-                    return ModuleV("ecmascript", target) if ex.name is None else self.module_member(lang, target, ex.name, seen)
+                    return ModuleV("ecmascript", target) if ex.name is None else self.module_member(lang, target, ex.name)
                 if ex.local is not None:
                     return self.resolve_name(fc, None, ex.local)
             for rd in fc.defs:
@@ -370,7 +384,7 @@ class _Resolver:
                 if ex.exported == "*" and ex.module is not None:
                     target = self.resolve_specifier(fc, ex.module)
                     if target is not None:
-                        v = self.module_member(lang, target, name, seen)
+                        v = self.module_member(lang, target, name)
                         if v is not None:
                             return v
             if name != "default":

@@ -156,7 +156,7 @@ def _print_refs(symbol: str, targets: list[Any], refs: list[Reference], noun: st
         where = f"{r.repo}/{r.file}" if multi_repo else r.file
         tag = f"  [{r.resolution}]" if r.resolution else ""
         kind = "" if r.kind == "CALLS" else f"  {r.kind}"
-        src = dotted_name(r.source) if r.source.label != "File" else "<module>"
+        src = r.source.qualname if r.source.label != "File" else "<module>"
         out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}", markup=False)
 
 

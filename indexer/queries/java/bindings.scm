@@ -1,0 +1,14 @@
+; Names bound to a type inside a method (parameters, locals, loop / catch / pattern / resource
+; variables). Fields are bound from the definitions; untyped lambda parameters bind nothing.
+
+(formal_parameter type: (_) @type name: (identifier) @name) @declared
+(spread_parameter
+  [(type_identifier) (scoped_type_identifier) (generic_type) (array_type)] @type
+  (variable_declarator name: (identifier) @name)) @declared
+(local_variable_declaration
+  type: (_) @type
+  declarator: (variable_declarator name: (identifier) @name value: (_)? @value)) @local
+(enhanced_for_statement type: (_) @type name: (identifier) @name) @declared
+(catch_formal_parameter (catch_type) @type name: (identifier) @name) @declared
+(instanceof_expression right: (_) @type name: (identifier) @name) @declared
+(resource type: (_) @type name: (identifier) @name) @declared
