@@ -1,0 +1,17 @@
+; Python assignments that bind a name or a `self.<attr>`: the source of bindings, class fields
+; (`x = 1`, `x: int = 0`, `x: int` in a class body; `self.x = ...` in a method) and annotation type
+; uses. Whether a target is a field depends on the enclosing definition, computed in Python.
+; Tuple targets (`a, b = ...`) are not matched; in a chain `x = y = Foo()` each name is matched.
+
+(assignment
+  left: (identifier) @target
+  type: (type)? @type
+  right: (_)? @value) @assign
+
+(assignment
+  left: (attribute
+    object: (identifier) @self
+    attribute: (identifier) @attr) @target
+  type: (type)? @type
+  right: (_)? @value
+  (#eq? @self "self")) @assign

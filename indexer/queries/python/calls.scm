@@ -1,0 +1,12 @@
+; Python call sites: a bare call `f(x)` and a call through an attribute `recv.f(x)`.
+; Calls whose callee is neither (`f()()`, `handlers[k]()`, `(lambda: 0)()`) have no short name and
+; are not reported.
+(call
+  function: (identifier) @name
+  arguments: (_) @args) @call
+
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @name)
+  arguments: (_) @args) @call
