@@ -25,18 +25,22 @@ __all__ = [
     "discover",
     "read_source",
     "SkipFile",
+    "to_utf8",
 ]
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 """Files larger than this (bytes) are skipped as ``too_large``; generated bundles live above it."""
 
 PRUNED_DIRS = frozenset({
-    ".git", ".hg", ".svn", ".ripple", "node_modules", "bower_components", "jspm_packages",
+    ".git", ".hg", ".svn", "node_modules", "bower_components", "jspm_packages",
     "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv",
     ".eggs", "site-packages", "build", "dist", "out", "target", ".gradle", ".next", ".nuxt",
     ".svelte-kit", "coverage", ".idea", ".vscode", "vendor", "third_party",
 })
 """Directory names never descended into: VCS metadata, dependencies, caches and build output."""
+
+OWN_DIR = ".ripple"
+"""The folder ripplegraph keeps its index in, never walked."""
 
 _GENERATED_SUFFIXES = (".min.js", ".bundle.js", ".min.mjs", ".d.ts", ".d.mts", ".d.cts")
 
@@ -129,6 +133,8 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
                 result.skip("gitignored", rel + ("/" if is_dir else ""))
                 continue
             if is_dir:
+                if entry.name == OWN_DIR:
+                    continue  # our own index: not source, not worth a skip count
                 if entry.name in PRUNED_DIRS or entry.name.endswith(".egg-info"):
                     result.skip("pruned_dir", rel + "/")
                     continue
@@ -193,3 +199,26 @@ def read_source(abs_path: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
     if b"\x00" in data[:8192]:
         raise SkipFile("binary", "NUL byte in the first 8 KiB")
     return data
+
+
+def to_utf8(data: bytes) -> tuple[bytes, str]:
+    """The file's text as UTF-8 bytes for the parser, and the encoding it was read as.
+
+    UTF-8 (a leading BOM dropped) passes through unchanged; anything else is decoded as cp1252,
+    falling back to latin-1 (which accepts every byte), and re-encoded, so a legacy-encoded file is
+    extracted with its identifiers intact instead of as syntax errors. Line numbers are unchanged;
+    columns count code points either way.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        data.decode("utf-8")
+        return data, "utf-8"
+    except UnicodeDecodeError:
+        pass
+    for encoding in ("cp1252", "latin-1"):
+        try:
+            return data.decode(encoding).encode("utf-8"), encoding
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes every byte")  # pragma: no cover

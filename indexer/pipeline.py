@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from indexer.chunking import chunk_file
-from indexer.discovery import DEFAULT_MAX_FILE_BYTES, SkipFile, SourceFile, discover, read_source
+from indexer.discovery import DEFAULT_MAX_FILE_BYTES, SkipFile, SourceFile, discover, read_source, to_utf8
 from indexer.languages import extractor_for_path
 from indexer.model import FileExtraction
 from indexer.resolve import resolve_repository
@@ -134,9 +134,12 @@ def _extract_one(args: tuple[SourceFile, str, str, int]) -> _Extracted:
     extractor = extractor_for_path(sf.path)
     if extractor is None:  # discovery filtered these; a race with a rename lands here
         return _Extracted(sf.path, skip_reason="no_extractor")
+    text, encoding = to_utf8(data)
+    if encoding != "utf-8":
+        log.info("%s is not UTF-8: read as %s", sf.path, encoding)
     try:
-        extraction = extractor.extract(sf.path, data)
-        chunks = chunk_file(repo, product, extraction, data.decode("utf-8", "replace"))
+        extraction = extractor.extract(sf.path, text)
+        chunks = chunk_file(repo, product, extraction, text.decode("utf-8", "replace"))
     except RecursionError:
         return _Extracted(sf.path, skip_reason="too_deep", detail="nesting too deep to extract")
     except Exception as exc:  # an extractor bug must cost one file, not the run

@@ -202,7 +202,7 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_js
 def stats(db: str | None, as_json: bool) -> None:
     """Counts of files, nodes, edges and chunks in the index."""
     with _store(db) as store:
-        data = {"repos": store.repos(), **store.stats(), **store.chunk_count()}
+        data = {**store.stats(), **store.chunk_count(), "repos": store.repos()}
     if as_json:
         _emit_json(data)
         return

@@ -1,0 +1,178 @@
+"""End to end: ``ripple index`` / ``callers`` / ``references`` / ``stats`` on a fixture workspace
+holding good files, bad files and files that must be skipped."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lsp_server.cli import main
+
+FILES = {
+    "app/__init__.py": "",
+    "app/repo.py": '''
+class OwnerRepository:
+    def find_by_last_name(self, name):
+        return []
+
+    def save(self, owner):
+        pass
+''',
+    "app/service.py": '''
+from app.repo import OwnerRepository
+
+
+class OwnerService:
+    def __init__(self, repo: OwnerRepository):
+        self.repo = repo
+
+    def rename(self, owner, name):
+        found = self.repo.find_by_last_name(name)
+        self.repo.save(owner)
+        return found
+''',
+    "app/cli.py": '''
+from app.service import OwnerService
+from app.repo import OwnerRepository
+
+
+def main():
+    service = OwnerService(OwnerRepository())
+    service.rename(None, "x")
+''',
+    # Syntax error in the middle: the functions around it are still indexed.
+    "app/broken.py": '''
+def before():
+    OwnerRepository().save(1)
+
+def broken(:
+    pass
+
+def after():
+    pass
+''',
+    "src/Owner.java": '''
+package shop;
+
+public class Owner {
+    public String getName() { return ""; }
+}
+''',
+    "src/OwnerController.java": '''
+package shop;
+
+public class OwnerController {
+    private final Owner owner = new Owner();
+
+    public String show() {
+        return owner.getName();
+    }
+}
+''',
+    "web/client.ts": '''
+export function fetchOwners(url: string) { return url; }
+export class Page {
+  load() { return fetchOwners("/owners"); }
+}
+''',
+    "ignored/skip.py": "def hidden(): pass\n",
+    "node_modules/lib/index.js": "function vendored() {}\n",
+    "notes.txt": "not code\n",
+    ".gitignore": "ignored/\n*.log\n",
+}
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("ws") / "shop"
+    for rel, text in FILES.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text.lstrip("\n"), encoding="utf-8")
+    (root / "app" / "latin1.py").write_bytes("# caf\xe9\ndef café():\n    return 1\n".encode("latin-1"))
+    (root / "app" / "blob.py").write_bytes(b"\x00\x01\x02binary")
+    (root / "app" / "huge.py").write_text("x = 1\n" * 50_000, encoding="utf-8")
+    os.symlink(root / "app", root / "app" / "loop")
+    return root
+
+
+def run(*args: str) -> dict:
+    result = CliRunner().invoke(main, [*args, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def indexed(workspace: Path) -> dict:
+    return run("index", str(workspace), "--max-file-size", "100000", "--jobs", "1")
+
+
+def test_index_summary_counts_files_and_skips(indexed: dict) -> None:
+    assert indexed["files_indexed"] == 9
+    assert indexed["files_by_language"] == {"python": 6, "java": 2, "typescript": 1}
+    assert indexed["files_with_parse_errors"] == 1
+    assert indexed["skipped"] == {
+        "binary": 1, "gitignored": 1, "no_extractor": 2, "pruned_dir": 1, "symlink_loop": 1, "too_large": 1,
+    }
+    assert indexed["skipped_examples"]["symlink_loop"] == ["app/loop/"]
+    assert indexed["skipped_examples"]["gitignored"] == ["ignored/"]
+    assert indexed["skipped_examples"]["no_extractor"] == [".gitignore", "notes.txt"]
+    assert indexed["skipped_examples"]["pruned_dir"] == ["node_modules/"]
+
+
+def test_callers_across_files_with_resolution(workspace: Path, indexed: dict) -> None:
+    out = run("callers", "OwnerRepository.save", "--db", str(workspace / ".ripple" / "index.db"))
+    assert out["targets"] == ["shop:app/repo.OwnerRepository.save(1)"]
+    assert [(c["path"], c["line"], c["column"], c["from"], c["resolution"]) for c in out["callers"]] == [
+        ("app/broken.py", 2, 23, "shop:app/broken.before(0)", "name"),
+        ("app/service.py", 10, 19, "shop:app/service.OwnerService.rename(2)", "exact"),
+    ]
+
+
+def test_callers_of_java_and_typescript_methods(workspace: Path, indexed: dict) -> None:
+    db = str(workspace / ".ripple" / "index.db")
+    java = run("callers", "Owner.getName", "--db", db)
+    assert [(c["path"], c["line"], c["from"], c["resolution"]) for c in java["callers"]] == [
+        ("src/OwnerController.java", 7, "shop:src/OwnerController.OwnerController.show()", "exact"),
+    ]
+    ts = run("callers", "fetchOwners", "--db", db)
+    assert [(c["path"], c["line"], c["from"]) for c in ts["callers"]] == [
+        ("web/client.ts", 3, "shop:web/client.Page.load(0)"),
+    ]
+
+
+def test_references_include_type_uses_and_declaration(workspace: Path, indexed: dict) -> None:
+    out = run("references", "app.repo.OwnerRepository", "--include-declaration",
+              "--db", str(workspace / ".ripple" / "index.db"))
+    assert [(r["kind"], r["path"], r["line"], r["from"]) for r in out["references"]] == [
+        ("DECLARATION", "app/repo.py", 1, "shop:app/repo.OwnerRepository"),
+        ("CALLS", "app/cli.py", 6, "shop:app/cli.main(0)"),
+        ("USES_TYPE", "app/service.py", 5, "shop:app/service.OwnerService.__init__(1)"),
+    ]
+
+
+def test_latin1_file_is_decoded_leniently_and_indexed(workspace: Path, indexed: dict) -> None:
+    out = run("stats", "--db", str(workspace / ".ripple" / "index.db"))
+    assert out["repos"] == ["shop"]
+    assert out["files"] == {"java": 2, "python": 6, "typescript": 1}
+    # before, broken (recovered from its syntax error), after, main, fetchOwners, and café from the
+    # latin-1 file, read as cp1252 so the identifier survives.
+    assert out["nodes"]["Function"] == 6
+    found = run("callers", "app.latin1.café", "--db", str(workspace / ".ripple" / "index.db"))
+    assert found["targets"] == ["shop:app/latin1.café(0)"]
+
+
+def test_unknown_symbol_is_a_clear_error(workspace: Path, indexed: dict) -> None:
+    result = CliRunner().invoke(main, ["callers", "NoSuchThing", "--db", str(workspace / ".ripple" / "index.db")])
+    assert result.exit_code == 1
+    assert "no symbol matches 'NoSuchThing'" in result.output
+
+
+def test_missing_index_is_a_clear_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 1
+    assert "no index at" in result.output
