@@ -1,0 +1,15 @@
+; Names bound to a type or to another name (model.Binding). @name is the bound name (an identifier,
+; or `this.x` as a member expression); the capture holding the type says how it was bound:
+;   @constructed  the constructor of a `new` expression
+;   @alias        a name or member expression assigned without a call (calls are dropped in Python)
+
+; const x = new Foo()
+(variable_declarator name: (identifier) @name value: (new_expression constructor: (_) @constructed))
+
+; const g = f / const g = a.b
+(variable_declarator name: (identifier) @name value: [(identifier) (member_expression)] @alias)
+
+; this.x = new Foo()   (bound in the class scope)
+(assignment_expression
+  left: (member_expression object: (this)) @name
+  right: (new_expression constructor: (_) @constructed))

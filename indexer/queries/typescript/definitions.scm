@@ -1,0 +1,28 @@
+; Definitions in TypeScript / TSX. Every pattern captures the definition node under a capture named
+; after its kind (@class, @interface, @enum, @function, @method, @field) and its name as @name.
+; Anonymous `export default function () {}` / `export default class {}` have no @name ("default").
+
+(class_declaration name: (_) @name) @class
+(abstract_class_declaration name: (_) @name) @class
+(export_statement value: (class) @class)
+(interface_declaration name: (_) @name) @interface
+(enum_declaration name: (_) @name) @enum
+
+(function_declaration name: (_) @name) @function
+(generator_function_declaration name: (_) @name) @function
+(export_statement value: [(function_expression) (generator_function)] @function)
+
+; `const f = () => ...`, `let f = function () {}`, `var g = function* () {}` (any scope).
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @function
+
+; Class members. Overload signatures (method_signature in a class body, function_signature) are
+; not matched: the implementation carries the definition.
+(class_body (method_definition name: (_) @name) @method)
+(class_body (abstract_method_signature name: (_) @name) @method)
+(class_body (public_field_definition name: (_) @name) @field)
+
+; Interface members: method signatures (modifier "abstract") and property signatures (fields).
+(interface_body (method_signature name: (_) @name) @method)
+(interface_body (property_signature name: (_) @name) @field)
