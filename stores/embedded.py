@@ -1,0 +1,720 @@
+"""The embedded default backend: graph, BM25 and vectors in one SQLite file per workspace.
+
+:class:`EmbeddedStore` implements both :class:`~stores.contracts.GraphStore` and
+:class:`~stores.contracts.SearchIndex` over a single SQLite database (stdlib :mod:`sqlite3`, WAL
+journal, ``synchronous=NORMAL``):
+
+* ``files``, ``nodes``, ``edges`` (indexed on ``(dst, kind)``, ``(src, kind)``, ``(repo, file)``),
+  ``unresolved`` (indexed on ``name``): the graph;
+* ``chunks`` and ``chunks_fts``, an FTS5 table whose columns ``name``, ``fqn`` and ``text`` hold the
+  chunk's fields *analysed* by :func:`stores.analyzer.analyze` (tokens joined by spaces; the
+  ``unicode61`` tokenizer with ``tokenchars`` :data:`stores.analyzer.FTS_TOKENCHARS` keeps every
+  analysed token whole); BM25 via ``bm25(chunks_fts, 3, 2, 1)``;
+* embeddings as normalised float32 blobs on the chunk rows, searched by exact cosine in process
+  (numpy), with an in-memory matrix reloaded lazily after any write;
+* ``meta``: the schema version. A file that is not a ripplegraph index, or one of another schema
+  version, raises :class:`~stores.errors.StoreCorrupt` (delete it and re-index).
+
+:meth:`EmbeddedStore.replace_files` writes the graph *and* the chunks of every file of the call in one
+transaction, so graph and search never disagree.
+
+Threads and processes: one instance serialises its calls with a lock, so it may be shared between
+threads, but it is meant for one writer. Readers that want to run concurrently with the writer
+open their own :class:`EmbeddedStore` on the same path (WAL lets readers proceed while one writer
+commits). A writer blocked by another process's write waits up to ``busy_timeout`` seconds, then
+raises :class:`~stores.errors.StoreUnavailable`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from stores.analyzer import FTS_TOKENCHARS, analyze, analyze_joined
+from stores.contracts import (
+    Chunk,
+    Edge,
+    GraphStore,
+    IndexedFile,
+    Node,
+    ScoredChunk,
+    SearchFilters,
+    SearchIndex,
+    UnresolvedCall,
+)
+from stores.errors import QueryFailed, StoreCorrupt, StoreError, StoreUnavailable
+
+__all__ = ["EmbeddedStore", "SCHEMA_VERSION"]
+
+#: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
+#: rebuilt.
+SCHEMA_VERSION = 1
+_APPLICATION = "ripplegraph"
+
+_SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files (
+    repo TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL, checksum TEXT NOT NULL,
+    size INTEGER NOT NULL, PRIMARY KEY (repo, path)
+) WITHOUT ROWID;
+CREATE TABLE nodes (
+    id TEXT PRIMARY KEY, label TEXT NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
+    repo TEXT NOT NULL, file TEXT NOT NULL,
+    start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    end_col INTEGER NOT NULL, props TEXT
+);
+CREATE INDEX nodes_name ON nodes (name);
+CREATE INDEX nodes_file ON nodes (repo, file);
+CREATE TABLE edges (
+    kind TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, repo TEXT NOT NULL, file TEXT NOT NULL,
+    line INTEGER NOT NULL, col INTEGER NOT NULL, resolution TEXT
+);
+CREATE INDEX edges_dst ON edges (dst, kind);
+CREATE INDEX edges_src ON edges (src, kind);
+CREATE INDEX edges_file ON edges (repo, file);
+CREATE TABLE unresolved (
+    caller TEXT NOT NULL, name TEXT NOT NULL, arity INTEGER NOT NULL, receiver TEXT,
+    repo TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL
+);
+CREATE INDEX unresolved_name ON unresolved (name);
+CREATE INDEX unresolved_file ON unresolved (repo, file);
+CREATE TABLE chunks (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, repo TEXT NOT NULL, product TEXT NOT NULL,
+    file TEXT NOT NULL, language TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+    fqn TEXT NOT NULL, parent TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    text TEXT NOT NULL, checksum TEXT NOT NULL, embedding BLOB
+);
+CREATE INDEX chunks_file ON chunks (repo, file);
+CREATE VIRTUAL TABLE chunks_fts USING fts5 (
+    name, fqn, text, tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
+);
+"""
+
+_BM25_WEIGHTS = (3.0, 2.0, 1.0)  # name, fqn, text
+_IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any number of keys
+
+_NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
+_EDGE_COLS = "kind, src, dst, repo, file, line, col, resolution"
+_UNRESOLVED_COLS = "caller, name, arity, receiver, repo, file, line, col"
+_CHUNK_COLS = (
+    "id, repo, product, file, language, kind, name, fqn, parent, start_line, end_line, text, checksum,"
+    " embedding"
+)
+_EDGE_ORDER = "ORDER BY repo, file, line, col, src, dst, kind"
+
+_T = TypeVar("_T")
+
+
+def _map_error(exc: sqlite3.Error, path: Path) -> StoreError:
+    """Translate a sqlite3 exception into the store error tree."""
+    msg = str(exc).lower()
+    if isinstance(exc, sqlite3.OperationalError) and any(
+        s in msg for s in ("locked", "busy", "unable to open", "disk i/o", "readonly", "read-only", "full")
+    ):
+        return StoreUnavailable(f"index {path} is unavailable ({exc}); is another ripple process writing it?")
+    if any(s in msg for s in ("not a database", "malformed", "corrupt", "no such table", "no such column")):
+        return StoreCorrupt(
+            f"index {path} cannot be read as a ripplegraph index ({exc}); delete it and re-index"
+        )
+    return QueryFailed(f"index {path}: {exc}")
+
+
+def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
+    """Serialise a public method on the instance lock and map sqlite3 errors at the boundary."""
+
+    @functools.wraps(method)
+    def wrapper(self: EmbeddedStore, *args: Any, **kwargs: Any) -> _T:
+        with self._lock:
+            if self._conn is None:
+                raise StoreUnavailable(f"index {self.path} is closed")
+            try:
+                return method(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                raise _map_error(exc, self.path) from exc
+
+    return wrapper
+
+
+def _normalised_blob(vector: Sequence[float]) -> bytes:
+    """``vector`` as a unit-length float32 blob (a zero vector stays zero)."""
+    v = np.asarray(vector, dtype=np.float32).ravel()
+    norm = float(np.linalg.norm(v))
+    if norm > 0.0:
+        v = v / np.float32(norm)
+    return v.astype(np.float32, copy=False).tobytes()
+
+
+class EmbeddedStore(GraphStore, SearchIndex):
+    """Graph store and search index in one SQLite file (see the module docstring).
+
+    ``EmbeddedStore(path)`` opens ``path``, creating the file and its parent folders if needed.
+    Raises :class:`~stores.errors.StoreUnavailable` when the file cannot be created or opened (no
+    permission, parent not creatable, locked longer than ``busy_timeout`` seconds) and
+    :class:`~stores.errors.StoreCorrupt` when it is not a ripplegraph index of
+    :data:`SCHEMA_VERSION`. Every method maps sqlite3 errors the same way; other failures raise
+    :class:`~stores.errors.QueryFailed`.
+
+    Grouping methods (:meth:`incoming`, :meth:`outgoing`, :meth:`find_symbols`,
+    :meth:`unresolved_calls`) return a key for every requested id / name, with ``[]`` when nothing
+    matches; :meth:`get_nodes` / :meth:`get_chunks` omit missing ids, as documented.
+    """
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        self._generation = 0  # bumped by every write of this instance
+        self._vectors: _VectorCache | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot create the folder of index {self.path}: {exc}") from exc
+        try:
+            conn = sqlite3.connect(
+                str(self.path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"cannot open index {self.path}: {exc}") from exc
+        try:
+            self._conn = conn
+            self._open(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            self._conn = None
+            raise _map_error(exc, self.path) from exc
+        except StoreError:
+            conn.close()
+            self._conn = None
+            raise
+
+    # ----------------------------------------------------------------------------------- lifecycle
+
+    @staticmethod
+    def default_path(root: str | Path) -> Path:
+        """``<root>/.ripple/index.db``, the workspace's default index file (the folder is created when
+        the store is opened, not here)."""
+        return Path(root) / ".ripple" / "index.db"
+
+    def _open(self, conn: sqlite3.Connection) -> None:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                # Another process may have created the schema between our check and the lock.
+                if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.executemany(
+                        "INSERT INTO meta (key, value) VALUES (?, ?)",
+                        [("application", _APPLICATION), ("schema_version", str(SCHEMA_VERSION))],
+                    )
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "meta" not in tables:
+            raise StoreCorrupt(
+                f"{self.path} is not a ripplegraph index (no meta table); delete it and re-index"
+            )
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("application") != _APPLICATION:
+            raise StoreCorrupt(f"{self.path} is not a ripplegraph index; delete it and re-index")
+        if meta.get("schema_version") != str(SCHEMA_VERSION):
+            raise StoreCorrupt(
+                f"index {self.path} has schema version {meta.get('schema_version')!r}, this ripplegraph "
+                f"needs {SCHEMA_VERSION}; delete it and re-index"
+            )
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA temp_store = MEMORY")
+        conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
+        # Per-connection document frequencies of the FTS terms (see bm25).
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ripple_vocab USING fts5vocab(main, chunks_fts, 'row')")
+
+    def close(self) -> None:
+        """Close the connection (idempotent); later calls raise StoreUnavailable."""
+        with self._lock:
+            if self._conn is not None:
+                try:
+                    self._conn.close()
+                finally:
+                    self._conn = None
+                    self._vectors = None
+
+    def __enter__(self) -> EmbeddedStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        assert self._conn is not None
+        return self._conn
+
+    def _write(self, body: Callable[[sqlite3.Connection], None]) -> None:
+        """Run ``body`` in one ``BEGIN IMMEDIATE`` transaction; roll back on any error."""
+        conn = self._db
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            body(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        finally:
+            self._generation += 1
+
+    # ------------------------------------------------------------------------------------- writing
+
+    @_guarded
+    def replace_files(self, files: Sequence[IndexedFile]) -> None:
+        """Replace, for every file, its File record, nodes, owned edges, unresolved calls *and
+        chunks*, all files of the call in one transaction.
+
+        Old nodes of a file absent from the new version (and from every other file of the call) are
+        deleted with every edge into or out of them, whichever file owns the edge (the semantics of
+        a graph database's ``DETACH DELETE``). A file given twice counts once (the last one wins).
+        Raises StoreUnavailable when the index is locked by another writer beyond the busy timeout.
+        """
+        batch = self._dedupe(files)
+        if not batch:
+            return
+
+        def body(conn: sqlite3.Connection) -> None:
+            self._replace_graph(conn, batch)
+            self._replace_chunks(conn, batch)
+
+        self._write(body)
+
+    @_guarded
+    def replace_chunks(self, files: Sequence[IndexedFile]) -> None:
+        """Replace every chunk of each file with ``IndexedFile.chunks`` (one transaction for the
+        call); the graph is untouched."""
+        batch = self._dedupe(files)
+        if batch:
+            self._write(lambda conn: self._replace_chunks(conn, batch))
+
+    @_guarded
+    def delete_files(self, repo: str, paths: Iterable[str]) -> None:
+        """Remove the files, their nodes (with every edge into or out of them), their owned edges,
+        unresolved calls and chunks, in one transaction."""
+        keys = [(repo, p) for p in dict.fromkeys(paths)]
+        if not keys:
+            return
+
+        def body(conn: sqlite3.Connection) -> None:
+            removed: list[str] = []
+            for key in keys:
+                removed.extend(r[0] for r in conn.execute("SELECT id FROM nodes WHERE repo = ? AND file = ?", key))
+            self._delete_owned(conn, keys)
+            self._detach(conn, removed)
+            conn.executemany("DELETE FROM files WHERE repo = ? AND path = ?", keys)
+            self._delete_chunks(conn, keys)
+
+        self._write(body)
+
+    @staticmethod
+    def _dedupe(files: Sequence[IndexedFile]) -> list[IndexedFile]:
+        by_key: dict[tuple[str, str], IndexedFile] = {}
+        for f in files:
+            by_key[(f.file.repo, f.file.path)] = f
+        return list(by_key.values())
+
+    @staticmethod
+    def _delete_owned(conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
+        conn.executemany("DELETE FROM edges WHERE repo = ? AND file = ?", keys)
+        conn.executemany("DELETE FROM unresolved WHERE repo = ? AND file = ?", keys)
+        conn.executemany("DELETE FROM nodes WHERE repo = ? AND file = ?", keys)
+
+    @staticmethod
+    def _detach(conn: sqlite3.Connection, removed: list[str]) -> None:
+        if removed:
+            rows = [(i,) for i in removed]
+            conn.executemany("DELETE FROM edges WHERE dst = ?", rows)
+            conn.executemany("DELETE FROM edges WHERE src = ?", rows)
+
+    def _replace_graph(self, conn: sqlite3.Connection, batch: list[IndexedFile]) -> None:
+        keys = [(f.file.repo, f.file.path) for f in batch]
+        new_ids = {n.id for f in batch for n in f.nodes}
+        removed: list[str] = []
+        for key in keys:
+            for (node_id,) in conn.execute("SELECT id FROM nodes WHERE repo = ? AND file = ?", key):
+                if node_id not in new_ids:
+                    removed.append(node_id)
+        self._delete_owned(conn, keys)
+        self._detach(conn, removed)
+
+        conn.executemany(
+            "INSERT OR REPLACE INTO files (repo, path, language, checksum, size) VALUES (?, ?, ?, ?, ?)",
+            [(f.file.repo, f.file.path, f.file.language, f.file.checksum, f.file.size) for f in batch],
+        )
+        dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+        conn.executemany(
+            f"INSERT OR REPLACE INTO nodes ({_NODE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (n.id, n.label, n.name, n.qualname, n.repo, n.file, n.start_line, n.start_col,
+                 n.end_line, n.end_col, dumps(n.props) if n.props else None)
+                for f in batch
+                for n in f.nodes
+            ],
+        )
+        conn.executemany(
+            f"INSERT INTO edges ({_EDGE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (e.kind, e.src, e.dst, e.repo, e.file, e.line, e.col, e.resolution)
+                for f in batch
+                for e in dict.fromkeys(f.edges)
+            ],
+        )
+        conn.executemany(
+            f"INSERT INTO unresolved ({_UNRESOLVED_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (u.caller, u.name, u.arity, u.receiver, u.repo, u.file, u.line, u.col)
+                for f in batch
+                for u in f.unresolved
+            ],
+        )
+
+    @staticmethod
+    def _delete_chunks(conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
+        conn.executemany(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ? AND file = ?)", keys
+        )
+        conn.executemany("DELETE FROM chunks WHERE repo = ? AND file = ?", keys)
+
+    def _replace_chunks(self, conn: sqlite3.Connection, batch: list[IndexedFile]) -> None:
+        keys = [(f.file.repo, f.file.path) for f in batch]
+        self._delete_chunks(conn, keys)
+        chunks = list({c.id: c for f in batch for c in f.chunks}.values())
+        if not chunks:
+            return
+        # A chunk id owned by a file outside this batch moves here: drop the old row first.
+        ids = json.dumps([c.id for c in chunks])
+        conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE id IN ({_IDS_PARAM}))", (ids,))
+        conn.execute(f"DELETE FROM chunks WHERE id IN ({_IDS_PARAM})", (ids,))
+        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0] + 1
+        conn.executemany(
+            f"INSERT INTO chunks (rowid, {_CHUNK_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (start + i, c.id, c.repo, c.product, c.file, c.language, c.kind, c.name, c.fqn, c.parent,
+                 c.start_line, c.end_line, c.text, c.checksum,
+                 _normalised_blob(c.embedding) if c.embedding is not None else None)
+                for i, c in enumerate(chunks)
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
+            [
+                (start + i, analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text))
+                for i, c in enumerate(chunks)
+            ],
+        )
+
+    @_guarded
+    def set_embeddings(self, vectors: dict[str, Sequence[float]]) -> None:
+        """Store (normalised) embeddings by chunk id in one transaction; unknown ids are ignored."""
+        if not vectors:
+            return
+        rows = [(_normalised_blob(v), chunk_id) for chunk_id, v in vectors.items()]
+        self._write(lambda conn: conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", rows))
+
+    # ------------------------------------------------------------------------------- graph reading
+
+    @staticmethod
+    def _node(row: tuple[Any, ...]) -> Node:
+        return Node(*row[:10], props=json.loads(row[10]) if row[10] else {})
+
+    @_guarded
+    def file_checksums(self, repo: str) -> dict[str, str]:
+        """``{path: checksum}`` of every indexed file of ``repo``."""
+        return dict(self._db.execute("SELECT path, checksum FROM files WHERE repo = ?", (repo,)).fetchall())
+
+    @_guarded
+    def repos(self) -> list[str]:
+        """Repositories with a file, a node or a chunk in the store, sorted."""
+        rows = self._db.execute(
+            "SELECT repo FROM files UNION SELECT repo FROM nodes UNION SELECT repo FROM chunks ORDER BY 1"
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    @_guarded
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
+        """``{id: Node}`` for the ids that exist; missing ids are absent."""
+        if not ids:
+            return {}
+        rows = self._db.execute(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ({_IDS_PARAM})", (json.dumps(list(ids)),)
+        ).fetchall()
+        return {r[0]: self._node(r) for r in rows}
+
+    @_guarded
+    def find_symbols(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[Node]]:
+        """``{name: [Node]}`` for every requested name (``[]`` when none), nodes whose short name
+        equals it (case-sensitive), optionally restricted to ``labels``; each list sorted by id."""
+        result: dict[str, list[Node]] = {n: [] for n in names}
+        if not result or (labels is not None and not labels):
+            return result
+        sql = f"SELECT {_NODE_COLS} FROM nodes WHERE name IN ({_IDS_PARAM})"
+        params: list[Any] = [json.dumps(list(result))]
+        if labels is not None:
+            sql += f" AND label IN ({_IDS_PARAM})"
+            params.append(json.dumps(list(labels)))
+        for row in self._db.execute(sql + " ORDER BY id", params):
+            result[row[2]].append(self._node(row))
+        return result
+
+    @_guarded
+    def nodes_in_file(self, repo: str, path: str) -> list[Node]:
+        """Every node of the file: the File node first, then by start line, start col, id."""
+        rows = self._db.execute(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE repo = ? AND file = ?"
+            " ORDER BY label <> 'File', start_line, start_col, id",
+            (repo, path),
+        ).fetchall()
+        return [self._node(r) for r in rows]
+
+    def _edges(
+        self, end: str, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None
+    ) -> dict[str, list[Edge]]:
+        result: dict[str, list[Edge]] = {i: [] for i in ids}
+        if not result or not kinds:
+            return result
+        sql = f"SELECT {_EDGE_COLS} FROM edges WHERE {end} IN ({_IDS_PARAM}) AND kind IN ({_IDS_PARAM})"
+        params: list[Any] = [json.dumps(list(result)), json.dumps(list(dict.fromkeys(kinds)))]
+        if resolutions is not None:
+            sql += f" AND (kind <> 'CALLS' OR resolution IN ({_IDS_PARAM}))"
+            params.append(json.dumps(list(resolutions)))
+        key = 1 if end == "src" else 2
+        for row in self._db.execute(sql + " " + _EDGE_ORDER, params):
+            result[row[key]].append(Edge(*row))
+        return result
+
+    @_guarded
+    def incoming(
+        self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+    ) -> dict[str, list[Edge]]:
+        """``{dst_id: [Edge]}`` for every requested id (``[]`` when none): edges of ``kinds`` ending
+        there, sorted by (repo, file, line, col, src, dst, kind). ``resolutions`` restricts CALLS
+        edges only; other kinds pass. Empty ``kinds`` selects nothing."""
+        return self._edges("dst", ids, kinds, resolutions)
+
+    @_guarded
+    def outgoing(
+        self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+    ) -> dict[str, list[Edge]]:
+        """``{src_id: [Edge]}`` for every requested id, as :meth:`incoming` but leaving each id."""
+        return self._edges("src", ids, kinds, resolutions)
+
+    @_guarded
+    def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:
+        """``{callee_name: [UnresolvedCall]}`` for every requested name (``[]`` when none), sorted by
+        (repo, file, line, col, caller)."""
+        result: dict[str, list[UnresolvedCall]] = {n: [] for n in names}
+        if not result:
+            return result
+        rows = self._db.execute(
+            f"SELECT {_UNRESOLVED_COLS} FROM unresolved WHERE name IN ({_IDS_PARAM})"
+            " ORDER BY repo, file, line, col, caller, arity",
+            (json.dumps(list(result)),),
+        )
+        for row in rows:
+            result[row[1]].append(UnresolvedCall(*row))
+        return result
+
+    @_guarded
+    def stats(self) -> dict[str, Any]:
+        """``{"files": {language: n}, "nodes": {label: n}, "edges": {kind: n},
+        "calls_by_resolution": {resolution: n}, "unresolved_calls": n, "repos": n, "chunks": n,
+        "embedded": n}``; the dicts hold only non-zero counts, keys sorted."""
+        db = self._db
+
+        def grouped(sql: str) -> dict[str, int]:
+            return {k: n for k, n in db.execute(sql)}
+
+        return {
+            "files": grouped("SELECT language, count(*) FROM files GROUP BY 1 ORDER BY 1"),
+            "nodes": grouped("SELECT label, count(*) FROM nodes GROUP BY 1 ORDER BY 1"),
+            "edges": grouped("SELECT kind, count(*) FROM edges GROUP BY 1 ORDER BY 1"),
+            "calls_by_resolution": grouped(
+                "SELECT coalesce(resolution, 'none'), count(*) FROM edges WHERE kind = 'CALLS' GROUP BY 1 ORDER BY 1"
+            ),
+            "unresolved_calls": db.execute("SELECT count(*) FROM unresolved").fetchone()[0],
+            "repos": db.execute(
+                "SELECT count(*) FROM (SELECT repo FROM files UNION SELECT repo FROM nodes"
+                " UNION SELECT repo FROM chunks)"
+            ).fetchone()[0],
+            **self._chunk_count(),
+        }
+
+    # ------------------------------------------------------------------------------ search reading
+
+    @staticmethod
+    def _filter_sql(filters: SearchFilters | None, alias: str) -> tuple[str, list[Any]]:
+        if filters is None:
+            return "", []
+        clauses, params = [], []
+        for column in ("product", "repo", "language", "kind"):
+            value = getattr(filters, column)
+            if value is not None:
+                clauses.append(f"{alias}.{column} = ?")
+                params.append(value)
+        return "".join(" AND " + c for c in clauses), params
+
+    @_guarded
+    def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Best ``limit`` chunks by BM25 (weights name 3, fqn 2, text 1) for ``query`` analysed with
+        :func:`stores.analyzer.analyze`, any token matching (OR); best first, ties by chunk id.
+        Scores are positive. An empty or all-punctuation query, or ``limit <= 0``, returns ``[]``.
+
+        Query tokens found in at least half of the chunks are dropped when a rarer token remains:
+        SQLite's BM25 gives them an IDF of 1e-6 anyway, and matching them costs a scan of most of
+        the index (a chunk matching *only* such tokens therefore cannot fill the tail of a short
+        result list)."""
+        tokens = list(dict.fromkeys(analyze(query)))
+        if not tokens or limit <= 0:
+            return []
+        tokens = self._prune_common(tokens)
+        match = " OR ".join('"' + t + '"' for t in tokens)
+        where, params = self._filter_sql(filters, "c")
+        w_name, w_fqn, w_text = _BM25_WEIGHTS
+        score = f"bm25(chunks_fts, {w_name}, {w_fqn}, {w_text})"
+        if where:
+            sql = (
+                f"SELECT c.id, {score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid"
+                f" WHERE chunks_fts MATCH ?{where} ORDER BY s, c.id LIMIT ?"
+            )
+        else:  # rank inside FTS5 first, join only the winners
+            sql = (
+                f"SELECT c.id, f.s FROM (SELECT rowid, {score} AS s FROM chunks_fts WHERE chunks_fts MATCH ?"
+                " ORDER BY s, rowid LIMIT ?) AS f JOIN chunks c ON c.rowid = f.rowid ORDER BY f.s, c.id"
+            )
+        rows = self._db.execute(sql, [match, *params, int(limit)]).fetchall()
+        return [ScoredChunk(chunk_id=cid, score=-s, rank=i) for i, (cid, s) in enumerate(rows, 1)]
+
+    def _prune_common(self, tokens: list[str]) -> list[str]:
+        """``tokens`` without those present in >= half of the chunks, unless none would remain."""
+        if len(tokens) < 2:
+            return tokens
+        db = self._db
+        total = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        if total < 2:
+            return tokens
+        rows = db.execute(
+            f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(tokens),)
+        ).fetchall()
+        common = {term for term, docs in rows if 2 * docs >= total}
+        kept = [t for t in tokens if t not in common]
+        return kept or tokens
+
+    def _vector_cache(self) -> _VectorCache:
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        cache = self._vectors
+        if cache is None or cache.generation != self._generation or cache.data_version != version:
+            rows = self._db.execute(
+                "SELECT id, product, repo, language, kind, embedding FROM chunks WHERE embedding IS NOT NULL"
+            ).fetchall()
+            cache = _VectorCache(self._generation, version, rows)
+            self._vectors = cache
+        return cache
+
+    @_guarded
+    def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Nearest ``limit`` embedded chunks to ``vector`` by cosine similarity (exact, in process),
+        best first, ties by chunk id; ``[]`` when nothing is embedded. Only stored vectors of the
+        query's dimension are considered. The first call after a write reloads the vectors."""
+        if limit <= 0:
+            return []
+        q = np.frombuffer(_normalised_blob(vector), dtype=np.float32)
+        cache = self._vector_cache()
+        matrix, ids, mask = cache.select(q.shape[0], filters)
+        if matrix is None or not len(ids):
+            return []
+        scores = matrix @ q
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+            n = int(mask.sum())
+        else:
+            n = len(ids)
+        if n == 0:
+            return []
+        k = min(limit, n)
+        if k < len(scores):
+            threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
+            cand = np.nonzero(scores >= threshold)[0]
+        else:
+            cand = np.nonzero(scores > -np.inf)[0]
+        order = sorted(cand.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
+        return [ScoredChunk(chunk_id=ids[i], score=float(scores[i]), rank=r) for r, i in enumerate(order, 1)]
+
+    @_guarded
+    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        """``{id: Chunk}`` for the ids that exist; ``embedding`` is the stored (normalised) vector
+        or ``None``."""
+        if not ids:
+            return {}
+        rows = self._db.execute(
+            f"SELECT {_CHUNK_COLS} FROM chunks WHERE id IN ({_IDS_PARAM})", (json.dumps(list(ids)),)
+        ).fetchall()
+        result = {}
+        for r in rows:
+            emb = tuple(np.frombuffer(r[13], dtype=np.float32).tolist()) if r[13] is not None else None
+            result[r[0]] = Chunk(*r[:13], embedding=emb)
+        return result
+
+    def _chunk_count(self) -> dict[str, int]:
+        n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunks").fetchone()
+        return {"chunks": n, "embedded": m}
+
+    @_guarded
+    def chunk_count(self) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}``."""
+        return self._chunk_count()
+
+
+class _VectorCache:
+    """The embedded chunks of one database state: a normalised float32 matrix per dimension, plus
+    the filter columns."""
+
+    def __init__(self, generation: int, data_version: int, rows: list[tuple[Any, ...]]) -> None:
+        self.generation = generation
+        self.data_version = data_version
+        self._by_dim: dict[int, tuple[np.ndarray, list[str], dict[str, np.ndarray]]] = {}
+        groups: dict[int, list[tuple[Any, ...]]] = {}
+        for row in rows:
+            groups.setdefault(len(row[5]) // 4, []).append(row)
+        for dim, group in groups.items():
+            matrix = np.frombuffer(b"".join(r[5] for r in group), dtype=np.float32).reshape(len(group), dim)
+            columns = {
+                name: np.array([r[i] for r in group], dtype=object)
+                for i, name in enumerate(("product", "repo", "language", "kind"), 1)
+            }
+            self._by_dim[dim] = (matrix, [r[0] for r in group], columns)
+
+    def select(
+        self, dim: int, filters: SearchFilters | None
+    ) -> tuple[np.ndarray | None, list[str], np.ndarray | None]:
+        """``(matrix, ids, mask)`` of the vectors of ``dim``; ``mask`` is ``None`` without filters."""
+        entry = self._by_dim.get(dim)
+        if entry is None:
+            return None, [], None
+        matrix, ids, columns = entry
+        mask = None
+        if filters is not None:
+            for name, column in columns.items():
+                value = getattr(filters, name)
+                if value is not None:
+                    hit = column == value
+                    mask = hit if mask is None else (mask & hit)
+        return matrix, ids, mask

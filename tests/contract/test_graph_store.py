@@ -1,0 +1,397 @@
+"""GraphStore contract: every backend returns exactly these answers for the same writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+
+SHOP = "shop"
+BILLING = "billing"
+
+OWNERS = "src/owners.py"
+SERVICE = "src/service.py"
+WEB = "src/web.py"
+SPECIAL = "src/special.py"
+PAY = "app/pay.ts"
+
+REPO_CLS = "shop:src/owners.OwnerRepository"
+FIND = "shop:src/owners.OwnerRepository.find(1)"
+SAVE = "shop:src/owners.OwnerRepository.save(1)"
+DELETE = "shop:src/owners.OwnerRepository.delete(1)"
+SVC_CLS = "shop:src/service.OwnerService"
+LOOKUP = "shop:src/service.OwnerService.lookup(1)"
+HANDLER = "shop:src/web.handler(0)"
+SPECIAL_SAVE = "shop:src/special.SpecialRepository.save(1)"
+PAY_FN = "billing:app/pay.pay(1)"
+
+
+def node(id: str, label: str, repo: str, file: str, line: int, col: int = 0, **props: Any) -> Node:
+    """A node whose name / qualname derive from its id."""
+    qual = id.split(":", 1)[1]
+    if label == "File":
+        name = qualname = file
+    else:
+        qualname = qual.split("/")[-1].split(".", 1)[1].split("(")[0]
+        name = qualname.split(".")[-1]
+    return Node(id, label, name, qualname, repo, file, line, col, line + 5, 0, props)
+
+
+def file_node(repo: str, path: str, language: str) -> Node:
+    return node(f"{repo}:{path}", "File", repo, path, 1, language=language)
+
+
+def owners_v1() -> IndexedFile:
+    return IndexedFile(
+        FileRecord(SHOP, OWNERS, "python", "a" * 64, 120),
+        nodes=[
+            file_node(SHOP, OWNERS, "python"),
+            node(REPO_CLS, "Class", SHOP, OWNERS, 3),
+            node(FIND, "Method", SHOP, OWNERS, 4, 4, arity=1, signature="def find(self, id)"),
+            node(SAVE, "Method", SHOP, OWNERS, 8, 4, arity=1),
+        ],
+        edges=[
+            Edge("CONTAINS", f"{SHOP}:{OWNERS}", REPO_CLS, SHOP, OWNERS),
+            Edge("CONTAINS", REPO_CLS, FIND, SHOP, OWNERS),
+            Edge("CONTAINS", REPO_CLS, SAVE, SHOP, OWNERS),
+            Edge("CALLS", SAVE, FIND, SHOP, OWNERS, 9, 8, "exact"),
+        ],
+    )
+
+
+def owners_v2() -> IndexedFile:
+    """``save`` is gone, ``delete`` is new, ``find`` stays."""
+    return IndexedFile(
+        FileRecord(SHOP, OWNERS, "python", "b" * 64, 130),
+        nodes=[
+            file_node(SHOP, OWNERS, "python"),
+            node(REPO_CLS, "Class", SHOP, OWNERS, 3),
+            node(FIND, "Method", SHOP, OWNERS, 4, 4, arity=1),
+            node(DELETE, "Method", SHOP, OWNERS, 8, 4, arity=1),
+        ],
+        edges=[
+            Edge("CONTAINS", f"{SHOP}:{OWNERS}", REPO_CLS, SHOP, OWNERS),
+            Edge("CONTAINS", REPO_CLS, FIND, SHOP, OWNERS),
+            Edge("CONTAINS", REPO_CLS, DELETE, SHOP, OWNERS),
+            Edge("CALLS", DELETE, FIND, SHOP, OWNERS, 9, 8, "exact"),
+        ],
+    )
+
+
+def service() -> IndexedFile:
+    return IndexedFile(
+        FileRecord(SHOP, SERVICE, "python", "c" * 64, 200),
+        nodes=[
+            file_node(SHOP, SERVICE, "python"),
+            node(SVC_CLS, "Class", SHOP, SERVICE, 2),
+            node(LOOKUP, "Method", SHOP, SERVICE, 4, 4, arity=1),
+        ],
+        edges=[
+            Edge("CONTAINS", f"{SHOP}:{SERVICE}", SVC_CLS, SHOP, SERVICE),
+            Edge("CONTAINS", SVC_CLS, LOOKUP, SHOP, SERVICE),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 9, 15, "inferred"),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 5, 8, "exact"),
+            Edge("CALLS", LOOKUP, SAVE, SHOP, SERVICE, 6, 8, "name"),
+            Edge("USES_TYPE", LOOKUP, REPO_CLS, SHOP, SERVICE, 4, 20),
+        ],
+        unresolved=[UnresolvedCall(LOOKUP, "render", 2, "self.view", SHOP, SERVICE, 7, 8)],
+    )
+
+
+def web() -> IndexedFile:
+    return IndexedFile(
+        FileRecord(SHOP, WEB, "python", "d" * 64, 80),
+        nodes=[file_node(SHOP, WEB, "python"), node(HANDLER, "Function", SHOP, WEB, 3)],
+        edges=[Edge("CALLS", HANDLER, LOOKUP, SHOP, WEB, 4, 11, "exact")],
+        unresolved=[
+            UnresolvedCall(HANDLER, "render", 1, None, SHOP, WEB, 5, 4),
+            UnresolvedCall(HANDLER, "jsonify", 1, None, SHOP, WEB, 6, 4),
+        ],
+    )
+
+
+def special() -> IndexedFile:
+    """An edge owned by this file whose *destination* lives in owners.py (``save``), and one owned
+    by this file whose *source* is ``save``'s override."""
+    return IndexedFile(
+        FileRecord(SHOP, SPECIAL, "python", "e" * 64, 60),
+        nodes=[file_node(SHOP, SPECIAL, "python"), node(SPECIAL_SAVE, "Method", SHOP, SPECIAL, 3, 4)],
+        edges=[Edge("OVERRIDES", SPECIAL_SAVE, SAVE, SHOP, SPECIAL, 3, 8)],
+    )
+
+
+def pay() -> IndexedFile:
+    return IndexedFile(
+        FileRecord(BILLING, PAY, "typescript", "f" * 64, 90),
+        nodes=[file_node(BILLING, PAY, "typescript"), node(PAY_FN, "Function", BILLING, PAY, 2)],
+        edges=[Edge("CALLS", PAY_FN, FIND, BILLING, PAY, 3, 2, "name")],
+    )
+
+
+def load(store) -> None:
+    store.replace_files([owners_v1(), service(), web()])
+    store.replace_files([special(), pay()])
+
+
+# --------------------------------------------------------------------------------------- nodes
+
+
+def test_empty_store(graph_store):
+    assert graph_store.repos() == []
+    assert graph_store.file_checksums(SHOP) == {}
+    assert graph_store.get_nodes([FIND]) == {}
+    assert graph_store.incoming([FIND], ["CALLS"]) == {FIND: []}
+    stats = graph_store.stats()
+    assert (stats["files"], stats["nodes"], stats["edges"], stats["calls_by_resolution"],
+            stats["unresolved_calls"]) == ({}, {}, {}, {}, 0)
+
+
+def test_get_nodes_round_trips_and_omits_missing(graph_store):
+    load(graph_store)
+    got = graph_store.get_nodes([FIND, "shop:nope.x(0)", PAY_FN])
+    assert set(got) == {FIND, PAY_FN}
+    assert got[FIND] == Node(FIND, "Method", "find", "OwnerRepository.find", SHOP, OWNERS, 4, 4, 9, 0)
+    assert got[FIND].props == {"arity": 1, "signature": "def find(self, id)"}
+    assert got[PAY_FN].props == {}
+    assert graph_store.get_nodes([]) == {}
+
+
+def test_nodes_in_file_order(graph_store):
+    extra = IndexedFile(
+        FileRecord(SHOP, "src/order.py", "python", "0" * 64, 10),
+        nodes=[
+            node("shop:src/order.b(0)", "Function", SHOP, "src/order.py", 5, 0),
+            node("shop:src/order.a(0)", "Function", SHOP, "src/order.py", 5, 0),
+            node("shop:src/order.c(0)", "Function", SHOP, "src/order.py", 2, 9),
+            node("shop:src/order.d(0)", "Function", SHOP, "src/order.py", 2, 3),
+            file_node(SHOP, "src/order.py", "python"),
+        ],
+    )
+    graph_store.replace_files([extra])
+    assert [n.id for n in graph_store.nodes_in_file(SHOP, "src/order.py")] == [
+        "shop:src/order.py",
+        "shop:src/order.d(0)",
+        "shop:src/order.c(0)",
+        "shop:src/order.a(0)",
+        "shop:src/order.b(0)",
+    ]
+    assert graph_store.nodes_in_file(SHOP, "src/none.py") == []
+
+
+def test_find_symbols(graph_store):
+    load(graph_store)
+    got = graph_store.find_symbols(["save", "OwnerRepository", "ownerrepository", "missing"])
+    assert {k: [n.id for n in v] for k, v in got.items()} == {
+        "save": [SAVE, SPECIAL_SAVE],
+        "OwnerRepository": [REPO_CLS],
+        "ownerrepository": [],
+        "missing": [],
+    }
+    got = graph_store.find_symbols(["save", "OwnerRepository"], labels=["Class"])
+    assert {k: [n.id for n in v] for k, v in got.items()} == {"save": [], "OwnerRepository": [REPO_CLS]}
+
+
+def test_file_checksums_and_repos(graph_store):
+    load(graph_store)
+    assert graph_store.file_checksums(SHOP) == {
+        OWNERS: "a" * 64, SERVICE: "c" * 64, WEB: "d" * 64, SPECIAL: "e" * 64,
+    }
+    assert graph_store.file_checksums(BILLING) == {PAY: "f" * 64}
+    assert graph_store.repos() == [BILLING, SHOP]
+
+
+# --------------------------------------------------------------------------------------- edges
+
+
+def test_incoming_order_and_resolution_filter(graph_store):
+    load(graph_store)
+    got = graph_store.incoming([FIND, LOOKUP, "shop:none"], ["CALLS"])
+    assert got == {
+        FIND: [
+            Edge("CALLS", PAY_FN, FIND, BILLING, PAY, 3, 2, "name"),
+            Edge("CALLS", SAVE, FIND, SHOP, OWNERS, 9, 8, "exact"),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 5, 8, "exact"),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 9, 15, "inferred"),
+        ],
+        LOOKUP: [Edge("CALLS", HANDLER, LOOKUP, SHOP, WEB, 4, 11, "exact")],
+        "shop:none": [],
+    }
+    got = graph_store.incoming([FIND], ["CALLS"], resolutions=["exact", "inferred"])
+    assert [(e.src, e.line) for e in got[FIND]] == [(SAVE, 9), (LOOKUP, 5), (LOOKUP, 9)]
+    got = graph_store.incoming([FIND], ["CALLS"], resolutions=["name"])
+    assert [(e.src, e.line) for e in got[FIND]] == [(PAY_FN, 3)]
+
+
+def test_incoming_kinds(graph_store):
+    load(graph_store)
+    assert graph_store.incoming([REPO_CLS], ["USES_TYPE"]) == {
+        REPO_CLS: [Edge("USES_TYPE", LOOKUP, REPO_CLS, SHOP, SERVICE, 4, 20)]
+    }
+    got = graph_store.incoming([REPO_CLS, FIND], ["CONTAINS", "USES_TYPE"])
+    assert got == {
+        REPO_CLS: [
+            Edge("CONTAINS", f"{SHOP}:{OWNERS}", REPO_CLS, SHOP, OWNERS),
+            Edge("USES_TYPE", LOOKUP, REPO_CLS, SHOP, SERVICE, 4, 20),
+        ],
+        FIND: [Edge("CONTAINS", REPO_CLS, FIND, SHOP, OWNERS)],
+    }
+    assert graph_store.incoming([FIND], []) == {FIND: []}
+
+
+def test_outgoing_order_and_filters(graph_store):
+    load(graph_store)
+    got = graph_store.outgoing([LOOKUP], ["CALLS"])
+    assert got == {
+        LOOKUP: [
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 5, 8, "exact"),
+            Edge("CALLS", LOOKUP, SAVE, SHOP, SERVICE, 6, 8, "name"),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 9, 15, "inferred"),
+        ]
+    }
+    # The resolution filter restricts CALLS edges only; other kinds pass.
+    got = graph_store.outgoing([LOOKUP, REPO_CLS], ["CALLS", "USES_TYPE"], resolutions=["exact"])
+    assert got == {
+        LOOKUP: [
+            Edge("USES_TYPE", LOOKUP, REPO_CLS, SHOP, SERVICE, 4, 20),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 5, 8, "exact"),
+        ],
+        REPO_CLS: [],
+    }
+    assert graph_store.outgoing([REPO_CLS], ["CONTAINS"]) == {
+        REPO_CLS: [
+            Edge("CONTAINS", REPO_CLS, FIND, SHOP, OWNERS),
+            Edge("CONTAINS", REPO_CLS, SAVE, SHOP, OWNERS),
+        ]
+    }
+
+
+def test_duplicate_edges_in_one_file_are_stored_once(graph_store):
+    f = web()
+    f.edges.append(Edge("CALLS", HANDLER, LOOKUP, SHOP, WEB, 4, 11, "exact"))
+    graph_store.replace_files([f])
+    assert graph_store.outgoing([HANDLER], ["CALLS"]) == {
+        HANDLER: [Edge("CALLS", HANDLER, LOOKUP, SHOP, WEB, 4, 11, "exact")]
+    }
+
+
+def test_unresolved_calls(graph_store):
+    load(graph_store)
+    assert graph_store.unresolved_calls(["render", "jsonify", "nothing"]) == {
+        "render": [
+            UnresolvedCall(LOOKUP, "render", 2, "self.view", SHOP, SERVICE, 7, 8),
+            UnresolvedCall(HANDLER, "render", 1, None, SHOP, WEB, 5, 4),
+        ],
+        "jsonify": [UnresolvedCall(HANDLER, "jsonify", 1, None, SHOP, WEB, 6, 4)],
+        "nothing": [],
+    }
+
+
+# ------------------------------------------------------------------------------- replace / delete
+
+
+def test_replace_file_again(graph_store):
+    load(graph_store)
+    graph_store.replace_files([owners_v2()])
+
+    # Old nodes absent from the new version are gone, new ones are there, kept ones stay.
+    assert set(graph_store.get_nodes([FIND, SAVE, DELETE])) == {FIND, DELETE}
+    assert [n.id for n in graph_store.nodes_in_file(SHOP, OWNERS)] == [
+        f"{SHOP}:{OWNERS}", REPO_CLS, FIND, DELETE,
+    ]
+    assert graph_store.get_nodes([FIND])[FIND].props == {"arity": 1}
+    assert graph_store.file_checksums(SHOP)[OWNERS] == "b" * 64
+
+    # Edges into the removed node are gone from every file (service.py's call, special.py's
+    # override); edges into kept nodes, owned by other files, are kept.
+    assert graph_store.incoming([SAVE], ["CALLS", "OVERRIDES", "CONTAINS"]) == {SAVE: []}
+    assert graph_store.outgoing([LOOKUP], ["CALLS"]) == {
+        LOOKUP: [
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 5, 8, "exact"),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 9, 15, "inferred"),
+        ]
+    }
+    assert graph_store.incoming([FIND], ["CALLS"]) == {
+        FIND: [
+            Edge("CALLS", PAY_FN, FIND, BILLING, PAY, 3, 2, "name"),
+            Edge("CALLS", DELETE, FIND, SHOP, OWNERS, 9, 8, "exact"),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 5, 8, "exact"),
+            Edge("CALLS", LOOKUP, FIND, SHOP, SERVICE, 9, 15, "inferred"),
+        ]
+    }
+    assert graph_store.outgoing([SPECIAL_SAVE], ["OVERRIDES"]) == {SPECIAL_SAVE: []}
+    assert graph_store.incoming([REPO_CLS], ["USES_TYPE"])[REPO_CLS] == [
+        Edge("USES_TYPE", LOOKUP, REPO_CLS, SHOP, SERVICE, 4, 20)
+    ]
+    # The file's own old edges were replaced.
+    assert graph_store.outgoing([REPO_CLS], ["CONTAINS"]) == {
+        REPO_CLS: [
+            # Ties on (repo, file, line, col, src) break on dst, then kind.
+            Edge("CONTAINS", REPO_CLS, DELETE, SHOP, OWNERS),
+            Edge("CONTAINS", REPO_CLS, FIND, SHOP, OWNERS),
+        ]
+    }
+    assert graph_store.stats()["edges"] == {"CALLS": 5, "CONTAINS": 5, "USES_TYPE": 1}
+
+
+def test_replace_same_file_twice_is_idempotent(graph_store):
+    load(graph_store)
+    before = graph_store.stats()
+    graph_store.replace_files([service()])
+    graph_store.replace_files([service()])
+    assert graph_store.stats() == before
+    # Edges other files own into the file's kept nodes survive a re-replace.
+    assert graph_store.incoming([LOOKUP], ["CALLS"])[LOOKUP] == [
+        Edge("CALLS", HANDLER, LOOKUP, SHOP, WEB, 4, 11, "exact")
+    ]
+
+
+def test_removed_node_takes_outgoing_edges_owned_elsewhere(graph_store):
+    """Like a graph database's DETACH DELETE: a node that goes takes every edge touching it."""
+    load(graph_store)
+    graph_store.replace_files([IndexedFile(FileRecord(SHOP, SPECIAL, "python", "9" * 64, 1),
+                                           nodes=[file_node(SHOP, SPECIAL, "python")])])
+    elsewhere = IndexedFile(
+        FileRecord(SHOP, "src/other.py", "python", "8" * 64, 1),
+        nodes=[file_node(SHOP, "src/other.py", "python")],
+        edges=[Edge("CALLS", SAVE, LOOKUP, SHOP, "src/other.py", 1, 0, "name")],
+    )
+    graph_store.replace_files([elsewhere])
+    assert graph_store.incoming([LOOKUP], ["CALLS"])[LOOKUP][0].src == SAVE
+    graph_store.replace_files([owners_v2()])
+    assert graph_store.incoming([LOOKUP], ["CALLS"])[LOOKUP] == [
+        Edge("CALLS", HANDLER, LOOKUP, SHOP, WEB, 4, 11, "exact")
+    ]
+
+
+def test_delete_files(graph_store):
+    load(graph_store)
+    graph_store.delete_files(SHOP, [SERVICE, "src/never-indexed.py"])
+    assert graph_store.file_checksums(SHOP) == {OWNERS: "a" * 64, WEB: "d" * 64, SPECIAL: "e" * 64}
+    assert graph_store.get_nodes([SVC_CLS, LOOKUP, FIND]).keys() == {FIND}
+    assert graph_store.nodes_in_file(SHOP, SERVICE) == []
+    # Owned edges gone (service -> find), edges into its nodes gone (web -> lookup).
+    assert graph_store.incoming([FIND], ["CALLS"])[FIND] == [
+        Edge("CALLS", PAY_FN, FIND, BILLING, PAY, 3, 2, "name"),
+        Edge("CALLS", SAVE, FIND, SHOP, OWNERS, 9, 8, "exact"),
+    ]
+    assert graph_store.outgoing([HANDLER], ["CALLS"]) == {HANDLER: []}
+    assert graph_store.incoming([REPO_CLS], ["USES_TYPE"]) == {REPO_CLS: []}
+    assert graph_store.unresolved_calls(["render"])["render"] == [
+        UnresolvedCall(HANDLER, "render", 1, None, SHOP, WEB, 5, 4)
+    ]
+    # Same path in another repo is untouched; deleting nothing is fine.
+    graph_store.delete_files(BILLING, [])
+    graph_store.delete_files(BILLING, [SERVICE])
+    assert graph_store.file_checksums(BILLING) == {PAY: "f" * 64}
+    graph_store.delete_files(BILLING, [PAY])
+    assert graph_store.repos() == [SHOP]
+
+
+def test_stats_exact(graph_store):
+    load(graph_store)
+    stats = graph_store.stats()
+    assert stats["files"] == {"python": 4, "typescript": 1}
+    assert stats["nodes"] == {"Class": 2, "File": 5, "Function": 2, "Method": 4}
+    assert stats["edges"] == {"CALLS": 6, "CONTAINS": 5, "OVERRIDES": 1, "USES_TYPE": 1}
+    assert stats["calls_by_resolution"] == {"exact": 3, "inferred": 1, "name": 2}
+    assert stats["unresolved_calls"] == 3
