@@ -49,11 +49,17 @@ class ProgressSink(Protocol):
     ``done(phase)``. The CLI renders it with rich; the language server maps it to
     window/workDoneProgress."""
 
-    def start(self, phase: str, total: int | None) -> None: ...
+    def start(self, phase: str, total: int | None) -> None:
+        """A phase begins; ``total`` units of work, or ``None`` when unknown."""
+        ...
 
-    def advance(self, n: int = 1) -> None: ...
+    def advance(self, n: int = 1) -> None:
+        """``n`` more units of the current phase are done."""
+        ...
 
-    def done(self, phase: str) -> None: ...
+    def done(self, phase: str) -> None:
+        """The phase is over."""
+        ...
 
 
 class _NoProgress:

@@ -36,7 +36,9 @@ class Extractor(Protocol):
     language: str
     extensions: tuple[str, ...]
 
-    def extract(self, path: str, source: bytes) -> FileExtraction: ...
+    def extract(self, path: str, source: bytes) -> FileExtraction:
+        """Extract one file; never raises on bad source."""
+        ...
 
 
 @functools.cache
@@ -87,23 +89,28 @@ class SourceText:
         self._line_starts = starts
 
     def text(self, node: Node | None) -> str:
+        """The node's source text, leniently decoded ("" for ``None``)."""
         if node is None:
             return ""
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     @staticmethod
     def line(node: Node) -> int:
+        """1-based line where ``node`` starts."""
         return node.start_point[0] + 1
 
     def col(self, node: Node) -> int:
+        """0-based code-point column where ``node`` starts."""
         row, byte_col = node.start_point
         return self.point_col(row, byte_col)
 
     def end_col(self, node: Node) -> int:
+        """0-based code-point column where ``node`` ends."""
         row, byte_col = node.end_point
         return self.point_col(row, byte_col)
 
     def point_col(self, row: int, byte_col: int) -> int:
+        """Convert a (0-based row, byte column) point to a 0-based code-point column."""
         start = self._line_starts[row] if row < len(self._line_starts) else 0
         prefix = self.data[start : start + byte_col]
         if prefix.isascii():
