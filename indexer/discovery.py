@@ -67,10 +67,12 @@ class Discovery:
     files: list[SourceFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
     skipped_examples: dict[str, list[str]] = field(default_factory=dict)
+    skipped_log: list[tuple[str, str]] = field(default_factory=list)
 
     def skip(self, reason: str, path: str) -> None:
-        """Count ``path`` as skipped for ``reason``."""
+        """Count ``path`` as skipped for ``reason`` (every skip is kept in ``skipped_log``)."""
         self.skipped[reason] += 1
+        self.skipped_log.append((reason, path))
         examples = self.skipped_examples.setdefault(reason, [])
         if len(examples) < 5:
             examples.append(path)

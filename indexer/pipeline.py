@@ -192,6 +192,9 @@ def index_repository(
     progress.start("discover", None)
     found = discover(root, options.max_file_bytes)
     report.skipped.update(found.skipped)
+    if log.isEnabledFor(logging.INFO):
+        for reason, path in found.skipped_log:
+            log.info("skipped %s: %s", path, reason)
     report.skipped_examples = dict(found.skipped_examples)
     progress.done("discover")
     t1 = time.perf_counter()

@@ -759,12 +759,14 @@ class _Resolver:
 
         for rd in fc.defs:
             d = rd.d
+            props = _props(fc.lang, d)
+            if fc.module_key and fc.lang in ("python", "java"):
+                props["module"] = fc.module_key
             nodes.append(Node(rd.id, LABELS[d.kind], d.name, d.qualname, repo, path, d.start_line, d.start_col,
-                              d.end_line, d.end_col, _props(fc.lang, d)))
+                              d.end_line, d.end_col, props))
             parent = fc.def_at(d.parent, d.start_line) if d.parent else None
             add("CONTAINS", parent.id if parent else fid, rd.id)
             if rd.is_type:
-                base_kind = "IMPLEMENTS" if fc.lang != "python" else "EXTENDS"
                 for text in d.bases:
                     t = self.resolve_type(fc, d.parent, text)
                     if isinstance(t, ClassV) and t.c is not rd:
@@ -772,7 +774,7 @@ class _Resolver:
                 for text in d.implements:
                     t = self.resolve_type(fc, d.parent, text)
                     if isinstance(t, ClassV) and t.c is not rd:
-                        add(base_kind, rd.id, t.c.id, d.name_line, d.name_col)
+                        add("IMPLEMENTS", rd.id, t.c.id, d.name_line, d.name_col)
             elif d.kind == "method" and parent is not None and parent.is_type:
                 for base in self.bases(parent):
                     found, _ = self.lookup(base, d.name)

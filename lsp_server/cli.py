@@ -18,6 +18,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.logging import RichHandler
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -25,7 +26,8 @@ from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.pipeline import IndexOptions, IndexReport, index_repository
 from stores.errors import StoreError
 from stores.factory import DB_ENV, default_db_path, find_db, open_store
-from stores.navigation import Reference, callers, dotted_name, find_targets, references
+from stores.contracts import Node
+from stores.navigation import Reference, callers, dotted_name, find_targets, references, symbol_candidates
 
 __all__ = ["main"]
 
@@ -82,7 +84,9 @@ def _emit_json(data: object) -> None:
 def main(verbose: int) -> None:
     """ripplegraph: what breaks if I change this? A code graph and search index of your repositories."""
     level = logging.WARNING - 10 * verbose
-    logging.basicConfig(level=max(level, logging.DEBUG), format="%(levelname)s %(name)s: %(message)s")
+    # RichHandler shares the progress bars' console, so log lines do not tear the bars.
+    logging.basicConfig(level=max(level, logging.DEBUG), format="%(message)s",
+                        handlers=[RichHandler(console=err, show_time=False, show_path=False)])
 
 
 @main.command()
@@ -130,11 +134,13 @@ def _print_report(r: IndexReport, db_path: Path) -> None:
         table.add_row("removed (gone from disk)", f"{r.files_deleted:,}")
     table.add_row("nodes", ", ".join(f"{k} {v:,}" for k, v in sorted(r.nodes.items())))
     table.add_row("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(r.edges.items())))
-    table.add_row("call sites", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
+    table.add_row("call sites by outcome", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
     table.add_row("chunks", f"{r.chunks:,}")
     table.add_row("time", ", ".join(f"{k} {v:.1f}s" for k, v in r.phases.items()))
-    table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items()))
+    table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items() if v))
     out.print(table)
+    if r.files_indexed == 0:
+        err.print(f"[yellow]warning: no Java, Python, TypeScript or JavaScript files found under {r.root}[/yellow]")
 
 
 def _ref_json(r: Reference) -> dict[str, object]:
@@ -145,62 +151,81 @@ def _ref_json(r: Reference) -> dict[str, object]:
     }
 
 
-def _print_refs(symbol: str, targets: list[Any], refs: list[Reference], noun: str) -> None:
+def _plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], noun: str) -> None:
     if not targets:
-        raise click.ClickException(f"no symbol matches {symbol!r} (try a qualified name such as Class.method, or an id from `ripple stats`)")
+        raise click.ClickException(
+            f"no symbol matches {symbol!r}; try a qualified name such as Class.method or package.module.function, "
+            "or a node id as printed by ripple callers/references"
+        )
     multi_repo = len({r.repo for r in refs}) > 1
     for t in targets:
         out.print(f"[bold]{t.id}[/bold]  ({t.label.lower()}, {t.file}:{t.start_line})")
-    out.print(f"{len(refs)} {noun}")
+    if others:
+        names = ", ".join(dotted_name(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
+        out.print(f"[dim]also named {symbol!r}, not shown: {names} (qualify the name to choose)[/dim]")
+    out.print(_plural(len(refs), noun))
+    names = {t.id: t.qualname for t in targets}
     for r in refs:
         where = f"{r.repo}/{r.file}" if multi_repo else r.file
         tag = f"  [{r.resolution}]" if r.resolution else ""
         kind = "" if r.kind == "CALLS" else f"  {r.kind}"
         src = r.source.qualname if r.source.label != "File" else "<module>"
-        out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}", markup=False)
+        into = f"  -> {names.get(r.target, r.target)}" if len(targets) > 1 else ""
+        out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}{into}", markup=False)
+
+
+def _lookup(store: Any, symbol: str) -> tuple[list[Node], list[Node]]:
+    """Targets for ``symbol`` and the other candidates a bare name also matched."""
+    targets = find_targets(store, symbol)
+    chosen = {t.id for t in targets}
+    return targets, [n for n in symbol_candidates(store, symbol) if n.id not in chosen]
 
 
 @main.command(name="callers")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--resolution", "resolutions", multiple=True, type=click.Choice(["exact", "inferred", "name"]), help="Keep only calls bound this way (repeatable).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_json: bool) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, or a node id)."""
     with _store(db) as store:
-        targets = find_targets(store, symbol)
+        targets, others = _lookup(store, symbol)
         refs = callers(store, targets, list(resolutions) or None)
     if as_json:
         _emit_json({"targets": [t.id for t in targets], "callers": [_ref_json(r) for r in refs]})
         if not targets:
             sys.exit(1)
         return
-    _print_refs(symbol, targets, refs, "call sites")
+    _print_refs(symbol, targets, others, refs, "call site")
 
 
 @main.command(name="references")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--include-declaration", is_flag=True, help="List the declarations too.")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_json: bool) -> None:
     """Every reference to SYMBOL: call sites, type uses, injections, subclasses, overrides."""
     with _store(db) as store:
-        targets = find_targets(store, symbol)
+        targets, others = _lookup(store, symbol)
         refs = references(store, targets, include_declaration)
     if as_json:
         _emit_json({"targets": [t.id for t in targets], "references": [_ref_json(r) for r in refs]})
         if not targets:
             sys.exit(1)
         return
-    _print_refs(symbol, targets, refs, "references")
+    _print_refs(symbol, targets, others, refs, "reference")
 
 
 @main.command()
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def stats(db: str | None, as_json: bool) -> None:
-    """Counts of files, nodes, edges and chunks in the index."""
+    """Counts of files, nodes, edges (CALLS edges by resolution) and chunks in the index."""
     with _store(db) as store:
         data = {**store.stats(), **store.chunk_count(), "repos": store.repos()}
     if as_json:

@@ -43,4 +43,11 @@ def open_store(path: Path, create: bool = False) -> EmbeddedStore:
     Raises :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`."""
     if create:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent.name == INDEX_DIR:
+            ignore = path.parent / ".gitignore"
+            if not ignore.exists():
+                try:
+                    ignore.write_text("# written by ripplegraph: the index is not source\n*\n", encoding="utf-8")
+                except OSError:
+                    pass  # a read-only folder: the store's own open reports the real problem
     return EmbeddedStore(path)

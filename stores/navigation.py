@@ -12,7 +12,10 @@ from dataclasses import dataclass
 
 from stores.contracts import Edge, GraphStore, Node
 
-__all__ = ["CALLABLE_LABELS", "TYPE_LABELS", "Reference", "find_targets", "callers", "references", "dotted_name"]
+__all__ = [
+    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "find_targets", "callers", "references",
+    "dotted_name",
+]
 
 CALLABLE_LABELS = ("Method", "Function", "Constructor")
 TYPE_LABELS = ("Class", "Interface", "Enum")
@@ -36,35 +39,56 @@ class Reference:
 
 
 def dotted_name(node: Node) -> str:
-    """``django/db/models/base.py`` + ``Model.save`` -> ``django.db.models.base.Model.save``."""
-    path = node.file
+    """The name a developer would write: the module (Python dotted module, Java package) and the
+    qualname when the node records its module (``django.db.models.base.Model.save``,
+    ``org.example.OwnerController.show``), else the path without suffix, dotted
+    (``src.v4.core.util.joinValues``)."""
+    module = node.props.get("module")
+    if module:
+        return f"{module}.{node.qualname}"
+    return f"{_path_module(node.file)}.{node.qualname}"
+
+
+def _path_module(path: str) -> str:
     slash, dot = path.rfind("/"), path.rfind(".")
-    module = path[:dot] if dot > slash + 1 else path
-    return f"{module.replace('/', '.')}.{node.qualname}"
+    return (path[:dot] if dot > slash + 1 else path).replace("/", ".")
 
 
-def find_targets(graph: GraphStore, symbol: str) -> list[Node]:
-    """Nodes a user's ``symbol`` names, best matches only, sorted by id.
+def _matches(node: Node, text: str) -> bool:
+    for full in (dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"):
+        if full == text or full.endswith("." + text):
+            return True
+    return False
 
-    Accepted forms: a node id (``repo:path/mod.Class.method(1)``); a qualname (``Model.save``,
-    ``save``); a module-qualified name (``django.db.models.base.Model.save``). A trailing ``(…)``
-    is ignored. Exact qualname matches win over suffix matches of the module-qualified name.
-    Returns ``[]`` when nothing matches.
-    """
+
+def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
+    """Every code node ``symbol`` could name (its last dotted part as the short name, then any
+    qualname / dotted-name suffix match), sorted by id; ``[]`` when none."""
     symbol = symbol.strip()
     if ":" in symbol:
         exact = graph.get_nodes([symbol])
         if exact:
             return list(exact.values())
-    text = symbol.split("(", 1)[0].rstrip(".")
+    text = symbol.split("(", 1)[0].strip().strip(".")
     if not text:
         return []
     short = text.rsplit(".", 1)[-1]
-    candidates = graph.find_symbols([short], _CODE_LABELS).get(short, [])
+    return [n for n in graph.find_symbols([short], _CODE_LABELS).get(short, []) if _matches(n, text)]
+
+
+def find_targets(graph: GraphStore, symbol: str) -> list[Node]:
+    """The nodes a user's ``symbol`` names, best matches only, sorted by id.
+
+    Accepted forms: a node id (``repo:path/mod.Class.method(1)``); a qualname (``Model.save``,
+    ``save``); a module-qualified name (``django.db.models.base.Model.save``, or the path with dots).
+    A trailing ``(…)`` is ignored. Among the :func:`symbol_candidates`, those whose qualname equals
+    the text win (``make_response`` names the function, not ``Flask.make_response``); otherwise all
+    candidates are returned. ``[]`` when nothing matches.
+    """
+    candidates = symbol_candidates(graph, symbol)
+    text = symbol.strip().split("(", 1)[0].strip().strip(".")
     exact_q = [n for n in candidates if n.qualname == text]
-    if exact_q:
-        return exact_q
-    return [n for n in candidates if dotted_name(n).endswith("." + text) or dotted_name(n) == text]
+    return exact_q or candidates
 
 
 def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference]:
@@ -83,13 +107,26 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
     """Direct call sites of ``targets`` (for a class: calls to it and to its constructors), sorted by
     location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
     """
-    ids = [n.id for n in targets]
+    by_target = graph.incoming([n.id for n in targets], ["CALLS"], resolutions)
+    for class_id, ctor_ids in _constructors(graph, targets).items():
+        calls = graph.incoming(ctor_ids, ["CALLS"], resolutions)
+        by_target[class_id] = by_target.get(class_id, []) + [e for c in ctor_ids for e in calls.get(c, [])]
+    return _hits(graph, by_target)
+
+
+def _constructors(graph: GraphStore, targets: Sequence[Node]) -> dict[str, list[str]]:
+    """``{class id: [constructor ids]}`` for the type targets that declare constructors (2 calls)."""
     types = [n.id for n in targets if n.label in TYPE_LABELS]
-    if types:
-        ctors = graph.outgoing(types, ["CONTAINS"])
-        members = graph.get_nodes([e.dst for t in types for e in ctors.get(t, [])])
-        ids += [m.id for m in members.values() if m.label == "Constructor"]
-    return _hits(graph, graph.incoming(ids, ["CALLS"], resolutions))
+    if not types:
+        return {}
+    contains = graph.outgoing(types, ["CONTAINS"])
+    members = graph.get_nodes([e.dst for t in types for e in contains.get(t, [])])
+    out: dict[str, list[str]] = {}
+    for t in types:
+        ctors = [e.dst for e in contains.get(t, []) if e.dst in members and members[e.dst].label == "Constructor"]
+        if ctors:
+            out[t] = ctors
+    return out
 
 
 def references(graph: GraphStore, targets: Sequence[Node], include_declaration: bool = False) -> list[Reference]:
@@ -97,7 +134,12 @@ def references(graph: GraphStore, targets: Sequence[Node], include_declaration: 
     implementations (EXTENDS / IMPLEMENTS) and overriding methods, sorted by location. With
     ``include_declaration`` the targets themselves come first as ``DECLARATION`` references."""
     kinds = ["CALLS", "USES_TYPE", "INJECTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES"]
-    refs = _hits(graph, graph.incoming([n.id for n in targets], kinds))
+    by_target = graph.incoming([n.id for n in targets], kinds)
+    # Instantiations of a class are calls to its constructors: report them against the class.
+    for class_id, ctor_ids in _constructors(graph, targets).items():
+        calls = graph.incoming(ctor_ids, ["CALLS"])
+        by_target[class_id] = by_target.get(class_id, []) + [e for c in ctor_ids for e in calls.get(c, [])]
+    refs = _hits(graph, by_target)
     if include_declaration:
         decl = [Reference(n.id, "DECLARATION", n, n.repo, n.file, n.start_line, n.start_col, None) for n in targets]
         refs = decl + refs

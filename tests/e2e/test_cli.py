@@ -176,3 +176,18 @@ def test_missing_index_is_a_clear_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "none.db")])
     assert result.exit_code == 1
     assert "no index at" in result.output
+
+
+def test_index_folder_ignores_itself(workspace: Path, indexed: dict) -> None:
+    assert (workspace / ".ripple" / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+
+
+def test_bare_name_prefers_exact_qualname_and_names_the_others(workspace: Path, indexed: dict) -> None:
+    (workspace / "app" / "extra.py").write_text("def save(x):\n    pass\n", encoding="utf-8")
+    run("index", str(workspace), "--jobs", "1")
+    result = CliRunner().invoke(main, ["callers", "save", "--db", str(workspace / ".ripple" / "index.db")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "shop:app/extra.save(1)  (function, app/extra.py:1)"
+    assert lines[1] == "also named 'save', not shown: app.repo.OwnerRepository.save (qualify the name to choose)"
+    assert lines[2] == "0 call sites"
