@@ -19,7 +19,9 @@ instance of a class, a function, or "external" — known to live outside the rep
    its declaration, parameter, field or a constructor call assigned to it; ``a.b().c`` follows the
    return type of ``b``.
 4. A method is looked up in the receiver's class, then its bases (depth-first, left to right); a call
-   through a base or interface type also reaches every override in the subclasses.
+   through a base or interface type also reaches every override in the subclasses — unless the
+   receiver was built by calling the class itself (``Repo()``, ``new Repo()``, not ``cls()``): its
+   run-time class is then known and no subclass override can run.
 
 Every CALLS edge records how it was bound (design, "Data model"): ``exact`` when the import or the
 declared type fixes the target; ``inferred`` when the receiver type was inferred from a constructor
@@ -99,12 +101,14 @@ class ModuleV:
 @dataclass(frozen=True, slots=True)
 class ClassV:
     c: Def
+    dynamic: bool = False  # ``cls`` in a class: any subclass of ``c`` at run time
 
 
 @dataclass(frozen=True, slots=True)
 class InstV:
     c: Def
     how: str  # exact | inferred
+    concrete: bool = False  # built by calling the class itself: its run-time class is ``c``, no subclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +147,7 @@ class FileCtx:
             if rd.d.parent is not None:
                 for parent in self.by_qualname.get(rd.d.parent, ()):
                     parent.members.setdefault(rd.d.name, []).append(rd)
+        self.lexical_parent = {rd.d.qualname: self._lexical_parent(rd.d) for rd in self.defs}
         for imp in ex.imports:
             if imp.local == "*":
                 self.star_imports.append(imp)
@@ -151,13 +156,29 @@ class FileCtx:
         for b in ex.bindings:
             self.bindings[(b.scope, b.name)].append(b)
 
+    def _lexical_parent(self, d: Definition) -> str | None:
+        """The definition whose body holds ``d``'s text. Usually ``d.parent``; not for a JS function
+        assigned to a property (``res.send = function () {}``, ``View.prototype.lookup = …``), whose
+        owner is ``parent`` but whose body sees the names of where it is written."""
+        parents = self.by_qualname.get(d.parent or "")
+        if parents and any(_spans(p.d, d) for p in parents):
+            return d.parent
+        if d.parent is None:
+            return None
+        best: Definition | None = None
+        for rd in self.defs:
+            o = rd.d
+            if o is not d and (o.kind in CALLABLE_KINDS or o.kind in TYPE_KINDS) and _spans(o, d):
+                if best is None or _spans(best, o):
+                    best = o
+        return best.qualname if best else None
+
     def parent_scope(self, scope: str | None) -> str | None:
-        """The qualname of the definition enclosing ``scope`` (``None`` at top level)."""
+        """The qualname of the scope lexically enclosing ``scope`` (``None`` at top level)."""
         if scope is None:
             return None
-        defs = self.by_qualname.get(scope)
-        if defs:
-            return defs[0].d.parent
+        if scope in self.lexical_parent:
+            return self.lexical_parent[scope]
         return scope.rpartition(".")[0] or None
 
     def def_at(self, qualname: str | None, line: int) -> Def | None:
@@ -527,7 +548,7 @@ class _Resolver:
             v = InstV(cls, "exact") if cls is not None else None
         elif name == "cls" and fc.lang == "python":
             cls = self.enclosing_class(fc, scope)
-            v = ClassV(cls) if cls is not None else None
+            v = ClassV(cls, dynamic=True) if cls is not None else None
         else:
             v = self.resolve_name(fc, scope, name)
             if v is None and fc.lang == "java" and len(segments) > 1:
@@ -547,7 +568,7 @@ class _Resolver:
 
     def call_result(self, v: Value, how: str) -> Value:
         if isinstance(v, ClassV):
-            return InstV(v.c, how)
+            return InstV(v.c, how, concrete=not v.dynamic)
         if isinstance(v, FuncV):
             rt = v.f.d.return_type
             if not rt:
@@ -717,7 +738,7 @@ class _Resolver:
         methods = _by_arity(methods, cs.arity)
         how = "inferred" if inherited else inst.how
         out = [(m, how) for m in methods]
-        if dispatch:
+        if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
             for m in methods:
                 for o in self.overriders(m):
@@ -808,6 +829,14 @@ class _Resolver:
                 add("USES_TYPE", owner.id if owner else fid, t.c.id, use.line, use.col)
         record = FileRecord(repo, path, fc.lang, fc.checksum, fc.size)
         return IndexedFile(record, nodes, list(edges.values()), unresolved)
+
+
+def _spans(outer: Definition, inner: Definition) -> bool:
+    """Whether ``outer``'s text strictly contains ``inner``'s."""
+    if outer is inner:
+        return False
+    return (outer.start_line, outer.start_col) <= (inner.start_line, inner.start_col) and (
+        inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
 
 
 def _split_dotted(text: str) -> list[str]:

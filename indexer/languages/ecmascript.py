@@ -20,6 +20,14 @@ Python looks at the tree itself only where a query cannot express the rule, each
   matched node's own fields and children; its JSDoc and, in TypeScript, a class member's decorators
   from the siblings before it (the grammar puts them there);
 * receiver texts are normalised recursively (``a.b<T>().c`` -> ``a.b().c``).
+
+Functions assigned to a property (CommonJS / prototype style, at any level) are definitions too:
+``X.prototype.m = function () {}`` is the method ``X.m`` and ``obj.m = function () {}`` the function
+``obj.m``; their ``parent`` is the owner's qualname (``X``, ``obj``), whether or not the file defines
+it, so ``qualname == parent + "." + name`` holds and the name never lands among the top-level names.
+The owner is the innermost visible definition of that name, else the name under the enclosing
+definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
+(with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.
 """
 
 from __future__ import annotations
@@ -181,6 +189,7 @@ class _FileRun:
         self.root = base.parser(grammar).parse(source).root_node
         self.index = _ScopeIndex()
         self.def_ids: set[int] = set()  # ids of the nodes the definitions query matched
+        self.qualnames: set[str] = set()  # qualnames defined so far (owners of assigned functions)
         self.injecting_classes: set[str] = set()
         self.type_params: set[str] = set()  # TypeScript type parameter names: never bound, never used
 
@@ -237,24 +246,30 @@ class _FileRun:
     # -- definitions ------------------------------------------------------------------------------
 
     def _definitions(self, matches: list[dict[str, list[Node]]]) -> None:
-        found: list[tuple[Node, str, Node | None]] = []
+        found: list[tuple[Node, str, dict[str, list[Node]]]] = []
         for caps in matches:
             kind = next(k for k in _KIND_CAPTURES if k in caps)
-            name = caps.get("name")
-            found.append((caps[kind][0], kind, name[0] if name else None))
+            found.append((caps[kind][0], kind, caps))
         # Parents before children, so that a definition's scope is known when its members come.
         found.sort(key=lambda f: (f[0].start_byte, -f[0].end_byte))
-        for node, kind, name_node in found:
+        for node, kind, caps in found:
             if node.id not in self.def_ids:
                 self.def_ids.add(node.id)
-                self._definition(node, kind, name_node)
+                self._definition(node, kind, caps)
 
-    def _definition(self, node: Node, kind: str, name_node: Node | None) -> None:
+    def _definition(self, node: Node, kind: str, caps: dict[str, list[Node]]) -> None:
+        """Emit the definition matched at ``node`` (its ``kind`` capture) and register its scope."""
         parent_index = self.index.find(node.start_byte)
         parent = self.index.scopes[parent_index] if parent_index >= 0 else None
+        name_node = caps["name"][0] if "name" in caps else None
         name = self.text(name_node) if name_node is not None else "default"
+        parent_qualname = parent.qualname if parent else None
         fn = node  # the node holding parameters / body / return type
-        if node.type in ("variable_declarator", "public_field_definition", "field_definition"):
+        if node.type == "assignment_expression":  # `X.prototype.m = ...`, `obj.m = ...`, `exports.m = ...`
+            fn = node.child_by_field_name("right") or node
+            owner = caps.get("owner")
+            parent_qualname = self._owner_qualname(self.text(owner[0]), parent_index) if owner else None
+        elif node.type in ("variable_declarator", "public_field_definition", "field_definition"):
             value = node.child_by_field_name("value")
             if value is not None and value.type in _FUNCTION_VALUES:
                 fn = value
@@ -262,7 +277,7 @@ class _FileRun:
                     kind = "method"
         if kind == "method" and name == "constructor" and node.type == "method_definition":
             kind = "constructor"
-        qualname = f"{parent.qualname}.{name}" if parent else name
+        qualname = f"{parent_qualname}.{name}" if parent_qualname else name
         outer = _outer(node)
         member_decorators = _leading_decorators(node)
         start = member_decorators[0] if member_decorators else outer
@@ -272,7 +287,7 @@ class _FileRun:
             kind=kind,
             name=name,
             qualname=qualname,
-            parent=parent.qualname if parent else None,
+            parent=parent_qualname,
             start_line=self.src.line(start),
             start_col=self.src.col(start),
             end_line=outer.end_point[0] + 1,
@@ -283,18 +298,21 @@ class _FileRun:
             modifiers=self._modifiers(node, fn, kind),
             decorators=decorators,
             docstring=self._jsdoc(start),
-            exported=_exported(node),
+            exported=_exported(node) or "exports" in caps,
         )
         if kind in ("class", "interface", "enum"):
             self._heritage(node, d)
             class_qualname: str | None = qualname
             if any(_decorator_name(x) in _INJECTING_DECORATORS for x in decorators):
                 self.injecting_classes.add(qualname)
+        elif "_prototype" in caps:  # `this` in `X.prototype.m` is an X
+            class_qualname = parent_qualname
         else:
             class_qualname = parent.class_qualname if parent else None
         code_scope = parent.code_scope if (kind == "field" and parent) else qualname
         scope = _Scope(qualname, kind, code_scope, class_qualname)
         self.index.add(node, scope, parent_index, _own_decorator_ranges(node, fn))
+        self.qualnames.add(qualname)
         self.out.definitions.append(d)
 
         if kind == "field":
@@ -304,6 +322,20 @@ class _FileRun:
         elif kind in ("function", "method", "constructor"):
             d.params = self._params(fn, qualname, kind == "constructor", parent)
             d.return_type = self.type_text(fn.child_by_field_name("return_type"))
+
+    def _owner_qualname(self, owner: str, scope_index: int) -> str:
+        """The qualname of ``owner`` (the ``X`` of ``X.prototype.m = ...`` / ``X.m = ...``) seen from
+        scope ``scope_index``: the innermost definition of that name visible there (defined earlier
+        in the file), else ``owner`` under the innermost enclosing definition (bare at top level)."""
+        i = scope_index
+        while i >= 0:
+            candidate = f"{self.index.scopes[i].qualname}.{owner}"
+            if candidate in self.qualnames:
+                return candidate
+            i = self.index.parents[i]
+        if owner in self.qualnames or scope_index < 0:
+            return owner
+        return f"{self.index.scopes[scope_index].qualname}.{owner}"
 
     def _signature(self, node: Node, fn: Node) -> str:
         """The header as written up to the body (decorators and ``export`` left out)."""
@@ -525,6 +557,8 @@ class _FileRun:
                 exported = (caps.get("exported") or caps["local"])[0]
                 local = (caps.get("local") or caps["exported"])[0]
                 exports.append(Export(_unquote(self.text(exported)), local=self.text(local)))
+        # One record per export: `exports.m = function () {}` written twice (in `if` / `else`) is one.
+        exports[:] = list({(e.exported, e.local, e.module, e.name): e for e in exports}.values())
 
     # -- bindings and type uses -------------------------------------------------------------------
 
@@ -595,6 +629,8 @@ def _outer(node: Node) -> Node:
     n = node
     if n.type == "variable_declarator" and _single_declarator(n):
         n = n.parent  # type: ignore[assignment]
+    elif n.type == "assignment_expression" and n.parent is not None and n.parent.type == "expression_statement":
+        n = n.parent  # `X.prototype.m = function () {};`: the statement, for its span and JSDoc
     if n.parent is not None and n.parent.type == "export_statement":
         n = n.parent
     return n

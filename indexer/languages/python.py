@@ -98,6 +98,7 @@ class _DefMatch:
     decorated: Node | None = None
     decorators: list[Node] = field(default_factory=list)
     is_async: bool = False
+    is_overload: bool = False
     return_type: Node | None = None
     bases: list[Node] = field(default_factory=list)
     docstring: Node | None = None
@@ -184,6 +185,7 @@ class _FileExtractor:
             self._collect_def(caps, by_node)
         defs = [d for d in by_node.values() if d.node is not None and d.name is not None]
         defs.sort(key=lambda d: d.node.start_byte)
+        defs = self._without_overload_stubs(defs)
         stack: list[int] = []  # scopes enclosing the current position, innermost last
         for d in defs:
             start = d.node.start_byte
@@ -208,6 +210,8 @@ class _FileExtractor:
         d = by_node.setdefault(caps["def"][0].id, _DefMatch())
         if "decorated" in caps:
             d.decorated, d.decorators = caps["decorated"][0], caps["decorator"]
+        elif "overload" in caps:
+            d.is_overload = True
         elif "param" in caps:
             d.params.append((caps["param"][0], caps))
         elif "async" in caps:
@@ -218,6 +222,27 @@ class _FileExtractor:
             d.bases.append(caps["base"][0])
         elif "docstring" in caps:
             d.docstring = caps["docstring"][0]
+
+    def _without_overload_stubs(self, defs: list[_DefMatch]) -> list[_DefMatch]:
+        """Drop ``@overload`` stubs (``defs`` in source order): where their block also defines the
+        implementation only it stays; a block of stubs only (a ``.pyi`` file) keeps the first stub of
+        each name. A stub's parameters, annotations and body are dropped with it."""
+
+        def key(d: _DefMatch) -> tuple[int, str]:
+            block = (d.decorated or d.node).parent  # the statement's own block: a local look
+            return (block.id if block is not None else -1, self.src.text(d.name))
+
+        implemented = {key(d) for d in defs if not d.is_overload}
+        kept: list[_DefMatch] = []
+        stubs_seen: set[tuple[int, str]] = set()
+        for d in defs:
+            if d.is_overload:
+                k = key(d)
+                if k in implemented or k in stubs_seen:
+                    continue
+                stubs_seen.add(k)
+            kept.append(d)
+        return kept
 
     def _add_definition(self, d: _DefMatch, parent: int) -> int:
         """Emit the Definition for ``d`` nested in scope ``parent``; return its scope index."""
@@ -433,9 +458,13 @@ class _FileExtractor:
     # ------------------------------------------------------------------ assignments
 
     def assignments(self) -> None:
-        """Bindings of names and ``self.<attr>``, class fields and annotation type uses."""
+        """Bindings of names and ``self.<attr>`` (assignments and ``with ... as``), class fields and
+        annotation type uses."""
         fields: list[_FieldCandidate] = []
         for _, caps in run_query(query(_GRAMMAR, "python", "assignments"), self.root):
+            if "with" in caps:
+                self._with_binding(caps)
+                continue
             candidate = self._assignment(caps)
             if candidate is not None:
                 fields.append(candidate)
@@ -479,6 +508,16 @@ class _FileExtractor:
                 # are bound as this.<name>).
                 self.out.bindings.append(Binding(binding_scope, "self." + bound, type_text, how, line))
         return candidate
+
+    def _with_binding(self, caps: dict[str, list[Node]]) -> None:
+        """``with X(...) as y``: ``y`` bound ``constructed`` to the callee text ``X`` (dotted names only)."""
+        src = self.src
+        callee = _WS.sub("", src.text(caps["with.callee"][0]))
+        if not _DOTTED.fullmatch(callee):
+            return  # `with a[0]() as y` / `with f()() as y`: no type to name
+        target = caps["with.target"][0]
+        scope = self.scopes.qualname(self.scopes.at(caps["with"][0].start_byte))
+        self.out.bindings.append(Binding(scope, src.text(target), callee, "constructed", src.line(target)))
 
     def _binding_type(
         self, type_node: Node | None, value: Node | None, method: _Scope | None

@@ -174,3 +174,97 @@ def test_bad_input_never_raises() -> None:
     assert [(c.name, c.col) for c in latin1.calls] == [("f", 15)]  # one U+FFFD per invalid byte
 
     assert extract("") == FileExtraction(path="src/app.js", language="javascript")
+
+
+PROTOTYPE_SRC = """\
+var resolve = require("path").resolve;
+
+function View(name) {
+  this.root = name;
+}
+
+/** Look the view up. */
+View.prototype.lookup = function lookup(name) {
+  return this.resolve(name);
+};
+View.prototype.resolve = async (dir) => tryStat(resolve(dir));
+app.render = function render(name, cb) {
+  tryRender(name, cb);
+};
+exports.compile = function (val) { return build(val); };
+module.exports.send = function* send() {};
+if (legacy) {
+  exports.compile = function (val) {};
+}
+function setup() {
+  Widget.prototype.draw = function () { paint(); };
+}
+module.exports = function () {};
+"""
+
+
+def test_prototype_and_property_assigned_functions() -> None:
+    r = extract(PROTOTYPE_SRC)
+    assert r.errors == []
+    assert r.definitions == [
+        Definition(
+            kind="function", name="View", qualname="View", parent=None,
+            start_line=3, start_col=0, end_line=5, end_col=1, name_line=3, name_col=9,
+            signature="function View(name)", params=[Param("name")],
+        ),
+        Definition(
+            kind="method", name="lookup", qualname="View.lookup", parent="View",
+            start_line=8, start_col=0, end_line=10, end_col=2, name_line=8, name_col=15,
+            signature="View.prototype.lookup = function lookup(name)", params=[Param("name")],
+            docstring="Look the view up.",
+        ),
+        Definition(
+            kind="method", name="resolve", qualname="View.resolve", parent="View",
+            start_line=11, start_col=0, end_line=11, end_col=62, name_line=11, name_col=15,
+            signature="View.prototype.resolve = async (dir) =>", params=[Param("dir")],
+            modifiers=["async"],
+        ),
+        # The owner need not be a definition of the file: `app` is the parent all the same.
+        Definition(
+            kind="function", name="render", qualname="app.render", parent="app",
+            start_line=12, start_col=0, end_line=14, end_col=2, name_line=12, name_col=4,
+            signature="app.render = function render(name, cb)", params=[Param("name"), Param("cb")],
+        ),
+        Definition(
+            kind="function", name="compile", qualname="compile", parent=None,
+            start_line=15, start_col=0, end_line=15, end_col=56, name_line=15, name_col=8,
+            signature="exports.compile = function (val)", params=[Param("val")], exported=True,
+        ),
+        Definition(
+            kind="function", name="send", qualname="send", parent=None,
+            start_line=16, start_col=0, end_line=16, end_col=42, name_line=16, name_col=15,
+            signature="module.exports.send = function* send()", exported=True,
+        ),
+        Definition(
+            kind="function", name="compile", qualname="compile", parent=None,
+            start_line=18, start_col=2, end_line=18, end_col=38, name_line=18, name_col=10,
+            signature="exports.compile = function (val)", params=[Param("val")], exported=True,
+        ),
+        Definition(
+            kind="function", name="setup", qualname="setup", parent=None,
+            start_line=20, start_col=0, end_line=22, end_col=1, name_line=20, name_col=9,
+            signature="function setup()",
+        ),
+        # An owner not defined in the file, assigned inside a function: under that function.
+        Definition(
+            kind="method", name="draw", qualname="setup.Widget.draw", parent="setup.Widget",
+            start_line=21, start_col=2, end_line=21, end_col=51, name_line=21, name_col=19,
+            signature="Widget.prototype.draw = function ()",
+        ),
+        # `module.exports = function () {}` is not a named definition.
+    ]
+    assert r.calls == [
+        CallSite("View.lookup", "resolve", "this", 1, 9, 14),
+        CallSite("View.resolve", "tryStat", None, 1, 11, 40),
+        CallSite("View.resolve", "resolve", None, 1, 11, 48),
+        CallSite("app.render", "tryRender", None, 2, 13, 2),
+        CallSite("compile", "build", None, 1, 15, 42),
+        CallSite("setup.Widget.draw", "paint", None, 0, 21, 40),
+    ]
+    assert r.exports == [Export("compile", local="compile"), Export("send", local="send")]
+    assert r.imports == [Import("resolve", "path", "resolve", line=1)]

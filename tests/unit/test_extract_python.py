@@ -454,3 +454,77 @@ def test_docstring_variants():
         ("E", "Implicit concat."),
         ("g", "Bad \\d escape."),
     ]
+
+
+WITH_SRC = '''\
+import sessions
+
+
+def request(method, url):
+    with sessions.Session() as session:
+        return session.request(method, url)
+
+
+async def copy(p, lock):
+    with open(p) as f, lock, Pool(2) as (a, b), make()() as g:
+        pass
+    async with (Client(p) as client, x.y.Tx() as tx):
+        pass
+'''
+
+
+def test_with_as_binds_the_called_name():
+    out = extract(WITH_SRC)
+    assert out.errors == []
+    assert out.bindings == [
+        Binding("request", "session", "sessions.Session", "constructed", 5),
+        Binding("copy", "f", "open", "constructed", 10),
+        # `lock` binds nothing; a tuple target and a callee that is a call are skipped.
+        Binding("copy", "client", "Client", "constructed", 12),
+        Binding("copy", "tx", "x.y.Tx", "constructed", 12),
+    ]
+
+
+OVERLOAD_SRC = '''\
+import typing
+import typing as t
+from typing import overload
+
+
+class Api:
+    @overload
+    def get(self, key: int) -> Row: ...
+    @typing.overload
+    def get(self, key: str) -> Row: ...
+    @t.overload
+    def get(self, key: Key, default: Row) -> Row: ...
+    def get(self, key, default=None):
+        return lookup(key)
+
+
+@overload
+def only_stubs(x: Foo) -> Foo: ...
+@overload
+def only_stubs(x: Bar) -> Bar: ...
+'''
+
+
+def test_overload_stubs_are_not_definitions():
+    out = extract(OVERLOAD_SRC)
+    assert out.errors == []
+    assert out.definitions == [
+        D("class", "Api", None, (6, 0), (14, 26), (6, 6), signature="class Api"),
+        D("method", "Api.get", "Api", (13, 4), (14, 26), (13, 8),
+          signature="def get(self, key, default=None)",
+          params=[Param("key"), Param("default", has_default=True)]),
+        # No implementation in the block (a .pyi-style stub): the first stub stands for it.
+        D("function", "only_stubs", None, (17, 0), (18, 34), (18, 4),
+          signature="def only_stubs(x: Foo) -> Foo", params=[Param("x", "Foo")], return_type="Foo",
+          decorators=["overload"]),
+    ]
+    assert out.bindings == [Binding("only_stubs", "x", "Foo", "declared", 18)]
+    assert out.type_uses == [
+        TypeUse("only_stubs", "Foo", 18, 18),
+        TypeUse("only_stubs", "Foo", 18, 26),
+    ]
+    assert out.calls == [CallSite("Api.get", "lookup", None, 1, 14, 15)]

@@ -318,3 +318,84 @@ def test_structure_edges_extends_overrides_contains():
         "m.py -> m.Base",
         "m.py -> m.Child",
     ]
+
+
+def test_with_as_binds_context_manager_instance():
+    # requests src/requests/api.py: `with sessions.Session() as session: return session.request(...)`
+    check(
+        """
+        # --- path: requests/__init__.py ---
+        # --- path: requests/sessions.py ---
+        class Session:
+            def request(self, method, url):
+                pass
+        # --- path: requests/api.py ---
+        from . import sessions
+
+        def request(method, url):
+            with sessions.Session() as session:
+                return session.request(method, url)
+        """,
+        [
+            "requests/api.request(2) -> requests/sessions.Session [exact]",
+            "requests/api.request(2) -> requests/sessions.Session.request(2) [inferred]",
+        ],
+    )
+
+
+def test_overload_stubs_leave_one_node():
+    result = check(
+        """
+        # --- path: m.py ---
+        from typing import overload
+
+        @overload
+        def f(x: int) -> int: ...
+        @overload
+        def f(x: str) -> str: ...
+        def f(x):
+            return x
+
+        def main():
+            f(1)
+        """,
+        ["m.main(0) -> m.f(1) [exact]"],
+    )
+    assert [n.id for f in result.files for n in f.nodes if n.label == "Function"] == ["t:m.f(1)", "t:m.main(0)"]
+
+
+def test_constructed_receiver_does_not_dispatch_to_subclass_overrides():
+    # django tests/backends/base/test_operations.py: `self.ops = BaseDatabaseOperations(...)` then
+    # `self.ops.adapt_datetimefield_value(None)` runs the base method, never the Oracle override.
+    # A receiver typed by annotation or `self`, or built through `cls()`, may still be a subclass.
+    check(
+        """
+        # --- path: ops.py ---
+        class BaseOps:
+            def adapt(self, value):
+                return value
+
+            @classmethod
+            def build(cls):
+                return cls().adapt(0)
+
+        class OracleOps(BaseOps):
+            def adapt(self, value):
+                return str(value)
+
+        def by_constructor():
+            ops = BaseOps()
+            ops.adapt(1)
+
+        def by_annotation(ops: BaseOps):
+            ops.adapt(2)
+        """,
+        [
+            "ops.by_constructor(0) -> ops.BaseOps [exact]",
+            "ops.by_constructor(0) -> ops.BaseOps.adapt(1) [inferred]",
+            "ops.by_annotation(1) -> ops.BaseOps.adapt(1) [exact]",
+            "ops.by_annotation(1) -> ops.OracleOps.adapt(1) [inferred]",
+            "ops.BaseOps.build(0) -> ops.BaseOps.adapt(1) [exact]",
+            "ops.BaseOps.build(0) -> ops.OracleOps.adapt(1) [inferred]",
+        ],
+    )

@@ -1,6 +1,6 @@
 """TypeScript / JavaScript call resolution: every hard case of the core issue, one named test each."""
 
-from tests.resolution_harness import check
+from tests.resolution_harness import check, edges
 
 
 def test_named_import_with_alias_and_js_extension_specifier():
@@ -195,3 +195,66 @@ def test_typescript_imports_javascript_module():
         """,
         ["app.f(0) -> legacy.old(0) [exact]"],
     )
+
+
+def test_prototype_and_property_assigned_functions_in_javascript():
+    # express 5: lib/view.js, lib/application.js, lib/utils.js
+    result = check(
+        """
+        // --- path: lib/view.js ---
+        var resolve = require("path").resolve;
+        function View(name) { this.name = name; }
+        View.prototype.lookup = function lookup(name) { return this.resolve(name, "x"); };
+        View.prototype.resolve = function resolve(dir, file) { return tryStat(dir); };
+        function tryStat(path) { return path; }
+        module.exports = View;
+        // --- path: lib/utils.js ---
+        exports.compileETag = function (val) { return val; };
+        // --- path: lib/application.js ---
+        var View = require("./view");
+        var utils = require("./utils");
+        var app = exports = module.exports = {};
+        app.render = function render(name) {
+          var view = new View(name);  // `require` of a `module.exports = View` module: not bound yet
+          utils.compileETag(name);
+          tryRender(view);
+        };
+        function tryRender(view) { view.render(); }
+        """,
+        [
+            "lib/view.View.lookup(1) -> lib/view.View.resolve(2) [name]",
+            "lib/view.View.resolve(2) -> lib/view.tryStat(1) [exact]",
+            "lib/application.app.render(1) -> lib/utils.compileETag(1) [exact]",
+            "lib/application.app.render(1) -> lib/application.tryRender(1) [exact]",
+        ],
+    )
+    assert edges(result, "CONTAINS") == [
+        "lib/application.js -> lib/application.app.render(1)",
+        "lib/application.js -> lib/application.tryRender(1)",
+        "lib/utils.js -> lib/utils.compileETag(1)",
+        "lib/view.View(1) -> lib/view.View.lookup(1)",
+        "lib/view.View(1) -> lib/view.View.resolve(2)",
+        "lib/view.js -> lib/view.View(1)",
+        "lib/view.js -> lib/view.tryStat(1)",
+    ]
+
+
+def test_property_assigned_function_sees_module_scope_not_sibling_properties():
+    # express lib/response.js: inside res.sendFile, `send(...)` is the required package, not res.send.
+    result = check(
+        """
+        // --- path: response.js ---
+        var send = require("send");
+        var res = Object.create(null);
+
+        res.send = function send(body) { return body; };
+
+        res.sendFile = function sendFile(path) {
+          var file = send(path);
+          this.send(file);
+        };
+        """,
+        # `this` has no class here, so this.send binds by unique name, which is right.
+        ["response.res.sendFile(1) -> response.res.send(1) [name]"],
+    )
+    assert result.call_outcomes == {"external": 1, "name": 1, "unresolved": 1}  # + Object.create

@@ -84,6 +84,18 @@
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 
+; exports.a = function () {} / module.exports.a = () => {}: the function defined as `a` (definitions.scm)
+(assignment_expression
+  left: (member_expression
+    object: [
+      (identifier) @_exports
+      (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    ]
+    property: (property_identifier) @exported)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#eq? @_exports "exports")
+  (#eq? @_module "module"))
+
 ; TypeScript's CommonJS output for `export * from "./m"`: __exportStar(require("./m"), exports)
 (call_expression
   function: (identifier) @_helper

@@ -15,3 +15,11 @@
   type: (type)? @type
   right: (_)? @value
   (#eq? @self "self")) @assign
+
+; with X(...) as y / async with X(...) as y: `y` is bound to what the call builds (the resolver takes
+; `__enter__` to return the instance, as it does for most context managers). Only a call of a plain
+; or dotted name binds; `with f() as (a, b)` and `with lock:` bind nothing.
+(with_item
+  value: (as_pattern
+    (call function: [(identifier) (attribute)] @with.callee)
+    alias: (as_pattern_target (identifier) @with.target))) @with

@@ -12,6 +12,14 @@
   (decorator (_) @decorator)+
   definition: (_) @def) @decorated
 
+; `@overload` / `@typing.overload` / `@t.overload` stubs: signatures for type checkers only. The
+; extractor drops them when the same block defines the implementation (and keeps one per name
+; otherwise, as in a `.pyi` stub).
+(decorated_definition
+  (decorator [(identifier) (attribute)] @overload)
+  definition: (function_definition) @def
+  (#match? @overload "^((typing|typing_extensions|t)[.])?overload$"))
+
 ; Header details.
 (function_definition "async" @async) @def
 (function_definition return_type: (type) @return_type) @def

@@ -17,6 +17,37 @@
   name: (identifier) @name
   value: [(arrow_function) (function_expression) (generator_function)]) @function
 
+; Functions assigned to a property (any level). @owner is the object the function is reached through.
+;   `X.prototype.m = function () {}`  -> method `X.m`, parent `X`
+;   `obj.m = function () {}`          -> function `obj.m`, parent `obj` (a definition or not)
+;   `exports.m = ...` / `module.exports.m = ...` (@exports) -> the module's exported function `m`
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @owner
+      property: (property_identifier) @_prototype)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#eq? @_prototype "prototype")) @method
+
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @owner
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#not-match? @owner "^(exports|module)$")) @function
+
+(assignment_expression
+  left: (member_expression
+    object: [
+      (identifier) @exports
+      (member_expression object: (identifier) @_module property: (property_identifier) @exports)
+    ]
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#eq? @exports "exports")
+  (#eq? @_module "module")) @function
+
 ; Class members. Overload signatures (method_signature in a class body, function_signature) are
 ; not matched: the implementation carries the definition.
 (class_body (method_definition name: (_) @name) @method)
