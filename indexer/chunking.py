@@ -38,7 +38,11 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
     ``source`` is the decoded file text (the extractor's lenient decoding: invalid bytes as U+FFFD).
     Lines in chunks are 1-based and inclusive.
     """
-    lines = source.splitlines()
+    # Split on "\n" only, as the parser counts lines (str.splitlines also splits on form feeds,
+    # U+2028 and other separators, which would shift every chunk after one).
+    lines = [line.removesuffix("\r") for line in source.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
     ids = definition_ids(repo, extraction)
     path, lang = extraction.path, extraction.language
     fid = file_id(repo, path)

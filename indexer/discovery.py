@@ -60,7 +60,9 @@ class Discovery:
     """The outcome of a walk: files to index (sorted by path) and skipped files counted by reason.
 
     Reasons: ``gitignored``, ``pruned_dir`` (files under a pruned directory are not counted one by
-    one: the directory counts once), ``no_extractor``, ``generated``, ``too_large``, ``symlink_loop``,
+    one: the directory counts once), ``no_extractor``, ``generated``, ``too_large``, ``symlink_loop``
+    (a link back to a folder on the walk), ``symlink_duplicate`` (a second link to a folder already
+    walked), ``undecodable_name`` (a file name that is not UTF-8 or holds a line break),
     ``unreadable``. ``skipped_examples`` keeps up to five paths per reason for the summary.
     """
 
@@ -113,6 +115,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
     stack: list[tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]] = [
         (str(root_path), "", [], frozenset({str(root_path)}))
     ]
+    walked: set[str] = {str(root_path)}
     while stack:
         abs_dir, rel_dir, specs, ancestors = stack.pop()
         own = _load_gitignore(abs_dir)
@@ -126,6 +129,11 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
         subdirs = []
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            if not _utf8_name(rel):
+                # Bytes that are not UTF-8 in a file name (os.scandir keeps them as surrogates):
+                # the path cannot be stored, shown or sent to an editor.
+                result.skip("undecodable_name", rel.encode("utf-8", "backslashreplace").decode("ascii"))
+                continue
             try:
                 is_dir = entry.is_dir()
             except OSError:
@@ -141,15 +149,28 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
                     result.skip("pruned_dir", rel + "/")
                     continue
                 real = os.path.realpath(entry.path)
-                if entry.is_symlink() and (real in ancestors or _is_ancestor(real, ancestors)):
-                    result.skip("symlink_loop", rel + "/")
-                    continue
+                if entry.is_symlink():
+                    if real in ancestors or _is_ancestor(real, ancestors):
+                        result.skip("symlink_loop", rel + "/")
+                        continue
+                    if real in walked:  # two links to one folder: index it once
+                        result.skip("symlink_duplicate", rel + "/")
+                        continue
+                walked.add(real)
                 subdirs.append((entry.path, rel, specs, ancestors | {real}))
                 continue
             _classify_file(entry, rel, max_file_bytes, result)
         stack.extend(reversed(subdirs))
     result.files.sort(key=lambda f: f.path)
     return result
+
+
+def _utf8_name(rel: str) -> bool:
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\n" not in rel and "\r" not in rel
 
 
 def _is_ancestor(real: str, ancestors: frozenset[str]) -> bool:
@@ -198,6 +219,8 @@ def read_source(abs_path: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
         raise SkipFile("unreadable", str(exc)) from exc
     if len(data) > max_file_bytes:
         raise SkipFile("too_large", f"{len(data)} bytes")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data  # UTF-16 with a byte-order mark: NUL bytes are expected; to_utf8 decodes it
     if b"\x00" in data[:8192]:
         raise SkipFile("binary", "NUL byte in the first 8 KiB")
     return data
@@ -206,13 +229,26 @@ def read_source(abs_path: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
 def to_utf8(data: bytes) -> tuple[bytes, str]:
     """The file's text as UTF-8 bytes for the parser, and the encoding it was read as.
 
-    UTF-8 (a leading BOM dropped) passes through unchanged; anything else is decoded as cp1252,
+    UTF-8 (a leading BOM dropped) passes through unchanged; UTF-16 with a byte-order mark is
+    decoded; CR-only line endings become LF; anything else is decoded as cp1252,
     falling back to latin-1 (which accepts every byte), and re-encoded, so a legacy-encoded file is
     extracted with its identifiers intact instead of as syntax errors. Line numbers are unchanged;
     columns count code points either way.
     """
+    text, encoding = _decode(data)
+    if b"\r" in text and b"\n" not in text:
+        text = text.replace(b"\r", b"\n")  # classic Mac line endings: the parser counts only \n
+    return text, encoding
+
+
+def _decode(data: bytes) -> tuple[bytes, str]:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16").encode("utf-8"), "utf-16"
+        except UnicodeDecodeError:
+            pass
     try:
         data.decode("utf-8")
         return data, "utf-8"

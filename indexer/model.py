@@ -41,7 +41,17 @@ __all__ = [
     "Injection",
     "FileExtraction",
     "base_type",
+    "MAX_RECEIVER_LINKS",
+    "LONG_RECEIVER",
 ]
+
+MAX_RECEIVER_LINKS = 16
+"""Receivers are normalised through at most this many attribute / call links; a longer chain (a
+generated builder, minified code) is written :data:`LONG_RECEIVER`. Bounds extraction time, which
+would otherwise grow with the square of the chain length."""
+
+LONG_RECEIVER = "…"
+"""Receiver text of a chain longer than :data:`MAX_RECEIVER_LINKS`: the resolver cannot bind it."""
 
 CALLABLE_KINDS = frozenset({"method", "function", "constructor"})
 TYPE_KINDS = frozenset({"class", "interface", "enum"})
@@ -230,6 +240,11 @@ class FileExtraction:
     type_uses: list[TypeUse] = field(default_factory=list)
     injections: list[Injection] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    id_path: str | None = None
+    """The path node ids are built from; ``None``: ``path`` without its suffix. The pipeline sets it
+    to the full path when another file of the repository has the same path but another suffix
+    (``util.ts`` beside ``util.js``, ``mod.py`` beside ``mod.pyi``), so their ids cannot collide.
+    Extractors leave it alone."""
 
 
 _GENERIC = re.compile(r"<[^<>]*>")

@@ -34,6 +34,7 @@ from indexer.discovery import DEFAULT_MAX_FILE_BYTES, SkipFile, SourceFile, disc
 from indexer.languages import extractor_for_path
 from indexer.model import FileExtraction
 from indexer.resolve import resolve_repository
+from indexer.symbols import module_path
 from stores.contracts import Chunk, GraphStore, IndexedFile, SearchIndex
 
 __all__ = ["IndexOptions", "IndexReport", "ProgressSink", "index_repository"]
@@ -130,9 +131,10 @@ class _Extracted:
     detail: str = ""
 
 
-def _extract_one(args: tuple[SourceFile, str, str, int]) -> _Extracted:
-    """Worker: read, extract and chunk one file; every failure becomes a skip reason."""
-    sf, repo, product, max_bytes = args
+def _extract_one(args: tuple[SourceFile, str, str, int, bool]) -> _Extracted:
+    """Worker: read, extract and chunk one file; every failure becomes a skip reason.
+    ``keep_suffix``: another file shares this one's path up to the suffix (ids keep the suffix)."""
+    sf, repo, product, max_bytes, keep_suffix = args
     try:
         data = read_source(sf.abs_path, max_bytes)
     except SkipFile as exc:
@@ -145,6 +147,8 @@ def _extract_one(args: tuple[SourceFile, str, str, int]) -> _Extracted:
         log.info("%s is not UTF-8: read as %s", sf.path, encoding)
     try:
         extraction = extractor.extract(sf.path, text)
+        if keep_suffix:
+            extraction.id_path = sf.path
         chunks = chunk_file(repo, product, extraction, text.decode("utf-8", "replace"))
     except RecursionError:
         return _Extracted(sf.path, skip_reason="too_deep", detail="nesting too deep to extract")
@@ -158,7 +162,8 @@ def _extract_all(
     files: Sequence[SourceFile], options: IndexOptions, product: str, progress: ProgressSink
 ) -> Iterator[_Extracted]:
     jobs = options.jobs or os.cpu_count() or 1
-    work = [(sf, options.repo, product, options.max_file_bytes) for sf in files]
+    stems = Counter(module_path(sf.path) for sf in files)
+    work = [(sf, options.repo, product, options.max_file_bytes, stems[module_path(sf.path)] > 1) for sf in files]
     if jobs <= 1 or len(work) < 64:
         for item in work:
             yield _extract_one(item)
@@ -238,8 +243,10 @@ def index_repository(
     report.files_indexed = len(indexed)
 
     progress.start("write", len(indexed))
-    on_disk = {sf.path for sf in found.files}
-    gone = sorted(set(graph.file_checksums(options.repo)) - on_disk)
+    # A file indexed before that is gone, or that can no longer be read or extracted, loses its old
+    # graph: answers from a version of the file that no longer exists would be wrong.
+    current = {item.path for item in extracted}
+    gone = sorted(set(graph.file_checksums(options.repo)) - current)
     if gone:
         graph.delete_files(options.repo, gone)
         report.files_deleted = len(gone)

@@ -136,7 +136,7 @@ class FileCtx:
         self.imports: dict[str, list[Import]] = defaultdict(list)
         self.star_imports: list[Import] = []
         self.bindings: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
-        ids = definition_ids(repo, ex)
+        ids = definition_ids(repo, ex)  # honours ex.id_path
         for d, node_id in zip(ex.definitions, ids):
             rd = Def(node_id, d, self)
             self.defs.append(rd)
@@ -260,7 +260,7 @@ class _Resolver:
         self._name_cache: dict[_Key, Value] = {}
         self._expr_cache: dict[_Key, Value] = {}
         self._in_progress: set[_Key] = set()
-        self._overriders: dict[int, list[Def]] = {}
+        self._overriders: dict[tuple[int, int], list[Def]] = {}
         for fc in files:
             for rd in fc.defs:
                 if rd.is_type:
@@ -443,7 +443,11 @@ class _Resolver:
     def _resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
         s = scope
         while True:
-            bindings = fc.bindings.get((s, name))
+            # Python: a class body's names are not visible from the functions nested in it (a bare
+            # ``tuple(...)`` in method ``tuple`` is the builtin); its nested types stay visible, as
+            # annotations in a method's signature are evaluated in the class body.
+            hidden_class = fc.lang == "python" and s != scope and s is not None and _is_class_scope(fc, s)
+            bindings = None if hidden_class else fc.bindings.get((s, name))
             if bindings:
                 v = self.binding_value(fc, bindings)
                 if v is not None:
@@ -452,6 +456,8 @@ class _Resolver:
                 defs = fc.top.get(name)
             else:
                 defs = fc.by_qualname.get(f"{s}.{name}")
+                if defs and hidden_class:
+                    defs = [rd for rd in defs if rd.is_type]
             if defs:
                 return self.def_value(defs[-1])
             if s is None:
@@ -639,17 +645,22 @@ class _Resolver:
                 return members, x is not c
         return [], False
 
-    def overriders(self, m: Def) -> list[Def]:
-        """Methods in subclasses (transitively) of ``m``'s class with ``m``'s name and a compatible
-        arity: the targets dynamic dispatch may reach through a call to ``m``."""
-        cached = self._overriders.get(id(m))
+    def overriders(self, m: Def, below: Def | None = None) -> list[Def]:
+        """Methods in subclasses (transitively) of ``below`` — by default ``m``'s class — with
+        ``m``'s name and a compatible arity: the targets dynamic dispatch may reach through a call
+        to ``m`` on a receiver typed ``below``. (A receiver typed ``Child`` that inherits ``m`` from
+        ``Base`` never reaches the override in ``Child``'s sibling.)"""
+        ck = (id(m), id(below))
+        cached = self._overriders.get(ck)
         if cached is not None:
             return cached
         out: list[Def] = []
-        owner = m.file.by_qualname.get(m.d.parent or "")
-        if owner and owner[0].is_type:
+        if below is None:
+            owner = m.file.by_qualname.get(m.d.parent or "")
+            below = owner[0] if owner else None
+        if below is not None and below.is_type:
             seen: set[int] = set()
-            stack = list(owner[0].subclasses)
+            stack = list(below.subclasses)
             while stack:
                 s = stack.pop()
                 if id(s) in seen:
@@ -659,7 +670,7 @@ class _Resolver:
                     if o.is_callable and _same_arity(o.d, m.d):
                         out.append(o)
                 stack.extend(s.subclasses)
-        self._overriders[id(m)] = out
+        self._overriders[ck] = out
         return out
 
     # -- call sites --------------------------------------------------------------------------------
@@ -741,7 +752,7 @@ class _Resolver:
         if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
             for m in methods:
-                for o in self.overriders(m):
+                for o in self.overriders(m, inst.c):
                     if id(o) not in seen:
                         seen.add(id(o))
                         out.append((o, "inferred"))
@@ -837,6 +848,11 @@ def _spans(outer: Definition, inner: Definition) -> bool:
         return False
     return (outer.start_line, outer.start_col) <= (inner.start_line, inner.start_col) and (
         inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+
+
+def _is_class_scope(fc: FileCtx, qualname: str) -> bool:
+    defs = fc.by_qualname.get(qualname)
+    return bool(defs) and defs[0].is_type
 
 
 def _split_dotted(text: str) -> list[str]:

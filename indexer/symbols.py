@@ -53,7 +53,7 @@ def signature_part(language: str, d: Definition) -> str:
 
 def definition_ids(repo: str, extraction: FileExtraction) -> list[str]:
     """Ids for ``extraction.definitions``, in the same order."""
-    prefix = f"{repo}:{module_path(extraction.path)}."
+    prefix = f"{repo}:{extraction.id_path or module_path(extraction.path)}."
     seen: dict[str, int] = {}
     out = []
     for d in extraction.definitions:

@@ -94,8 +94,10 @@ def main(verbose: int) -> None:
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name).")
 @click.option("--product", help="Product the repository belongs to (default: the repository name).")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: PATH/.ripple/index.db).")
-@click.option("--max-file-size", type=int, default=DEFAULT_MAX_FILE_BYTES, show_default=True, help="Skip files larger than this many bytes.")
-@click.option("--jobs", "-j", type=int, default=None, help="Extraction processes (default: one per core).")
+@click.option("--max-file-size", type=click.IntRange(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
+              help="Skip files larger than this many bytes (1 to 1 GiB).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Extraction processes, 1 to 64 (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None, as_json: bool) -> None:
     """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the embedded store."""

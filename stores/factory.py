@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from stores.embedded import EmbeddedStore
+from stores.errors import StoreUnavailable
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store"]
 
@@ -42,7 +43,10 @@ def open_store(path: Path, create: bool = False) -> EmbeddedStore:
 
     Raises :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`."""
     if create:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot create the folder of index {path}: {exc}") from exc
         if path.parent.name == INDEX_DIR:
             ignore = path.parent / ".gitignore"
             if not ignore.exists():

@@ -8,7 +8,9 @@ rule, and the extractor says so where it does.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
@@ -20,6 +22,7 @@ from indexer.model import FileExtraction
 
 __all__ = ["Extractor", "SourceText", "language", "parser", "query", "run_query", "parse_errors"]
 
+_CONTINUATION = re.compile(rb"[\x80-\xbf]")
 QUERY_DIR = Path(__file__).resolve().parent.parent / "queries"
 
 
@@ -76,7 +79,7 @@ class SourceText:
     (invalid UTF-8 becomes U+FFFD so a file in another encoding is still extracted).
     """
 
-    __slots__ = ("data", "_line_starts")
+    __slots__ = ("data", "_line_starts", "_continuations")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
@@ -87,6 +90,7 @@ class SourceText:
             starts.append(i + 1)
             i = find(b"\n", i + 1)
         self._line_starts = starts
+        self._continuations: dict[int, tuple[int, ...]] = {}
 
     def text(self, node: Node | None) -> str:
         """The node's source text, leniently decoded ("" for ``None``)."""
@@ -110,12 +114,23 @@ class SourceText:
         return self.point_col(row, byte_col)
 
     def point_col(self, row: int, byte_col: int) -> int:
-        """Convert a (0-based row, byte column) point to a 0-based code-point column."""
-        start = self._line_starts[row] if row < len(self._line_starts) else 0
-        prefix = self.data[start : start + byte_col]
-        if prefix.isascii():
+        """Convert a (0-based row, byte column) point to a 0-based code-point column.
+
+        Each line is scanned once: an ASCII line maps bytes to columns one to one; otherwise the
+        offsets of its UTF-8 continuation bytes are kept and a column is the byte column minus the
+        continuation bytes before it (a bisection), so a long minified line costs linear time.
+        """
+        cont = self._continuations.get(row)
+        if cont is None:
+            starts = self._line_starts
+            begin = starts[row] if row < len(starts) else 0
+            end = starts[row + 1] if row + 1 < len(starts) else len(self.data)
+            line = self.data[begin:end]
+            cont = () if line.isascii() else tuple(m.start() for m in _CONTINUATION.finditer(line))
+            self._continuations[row] = cont
+        if not cont:
             return byte_col
-        return len(prefix.decode("utf-8", "replace"))
+        return byte_col - bisect.bisect_left(cont, byte_col)
 
 
 def parse_errors(root: Node, src: SourceText, limit: int = 20) -> list[str]:

@@ -42,6 +42,8 @@ from tree_sitter import Node, Query
 
 from indexer.languages import base
 from indexer.model import (
+    LONG_RECEIVER,
+    MAX_RECEIVER_LINKS,
     Binding,
     CallSite,
     Definition,
@@ -498,21 +500,30 @@ class _FileRun:
     def receiver(self, node: Node) -> str:
         """Normalised receiver text: no whitespace, no generic arguments, calls written ``()``.
 
-        Recursive over the receiver expression: a query cannot rewrite text.
+        Walks down the receiver's chain of members and calls (a query cannot rewrite text), at most
+        MAX_RECEIVER_LINKS links: a longer chain is written LONG_RECEIVER.
         """
-        t = node.type
-        if t == "member_expression":
-            obj = node.child_by_field_name("object")
-            prop = node.child_by_field_name("property")
-            if obj is not None and prop is not None:
-                return f"{self.receiver(obj)}.{self.text(prop)}"
-        elif t == "call_expression":
-            fn = node.child_by_field_name("function")
-            if fn is not None:
-                return f"{self.receiver(fn)}()"
-        elif t == "non_null_expression" and node.named_children:
-            return self.receiver(node.named_children[0])
-        return _WS.sub("", self.text(node))
+        parts: list[str] = []
+        for _ in range(MAX_RECEIVER_LINKS + 1):
+            t = node.type
+            if t == "member_expression":
+                obj = node.child_by_field_name("object")
+                prop = node.child_by_field_name("property")
+                if obj is not None and prop is not None:
+                    parts.append("." + self.text(prop))
+                    node = obj
+                    continue
+            elif t == "call_expression":
+                fn = node.child_by_field_name("function")
+                if fn is not None:
+                    parts.append("()")
+                    node = fn
+                    continue
+            elif t == "non_null_expression" and node.named_children:
+                node = node.named_children[0]
+                continue
+            return _WS.sub("", self.text(node)) + "".join(reversed(parts))
+        return LONG_RECEIVER
 
     # -- imports / exports ------------------------------------------------------------------------
 

@@ -26,7 +26,17 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
-from indexer.model import Binding, CallSite, Definition, FileExtraction, Import, Param, TypeUse
+from indexer.model import (
+    LONG_RECEIVER,
+    MAX_RECEIVER_LINKS,
+    Binding,
+    CallSite,
+    Definition,
+    FileExtraction,
+    Import,
+    Param,
+    TypeUse,
+)
 
 __all__ = ["EXTRACTOR", "PythonExtractor"]
 
@@ -419,7 +429,7 @@ class _FileExtractor:
         written as its text without whitespace.
         """
         parts: list[str] = []
-        while True:
+        for _ in range(MAX_RECEIVER_LINKS + 1):
             kind = node.type
             if kind == "identifier":
                 parts.append(self.src.text(node))
@@ -438,6 +448,8 @@ class _FileExtractor:
                 continue
             parts.append(_WS.sub("", self.src.text(node)))
             break
+        else:
+            return LONG_RECEIVER
         return "".join(reversed(parts))
 
     @staticmethod

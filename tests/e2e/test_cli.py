@@ -191,3 +191,16 @@ def test_bare_name_prefers_exact_qualname_and_names_the_others(workspace: Path, 
     assert lines[0] == "shop:app/extra.save(1)  (function, app/extra.py:1)"
     assert lines[1] == "also named 'save', not shown: app.repo.OwnerRepository.save (qualify the name to choose)"
     assert lines[2] == "0 call sites"
+
+
+def test_bad_options_and_unusable_db_path_are_clear_errors(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f():\n    pass\n", encoding="utf-8")
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    for args, message in [
+        (["--max-file-size", "0"], "Invalid value for '--max-file-size'"),
+        (["--jobs", "0"], "Invalid value for '--jobs'"),
+        (["--db", str(tmp_path / "afile" / "x.db")], "cannot create the folder of index"),
+    ]:
+        result = CliRunner().invoke(main, ["index", str(tmp_path), *args])
+        assert result.exit_code in (1, 2), result.output
+        assert message in result.output

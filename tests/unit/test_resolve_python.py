@@ -399,3 +399,68 @@ def test_constructed_receiver_does_not_dispatch_to_subclass_overrides():
             "ops.BaseOps.build(0) -> ops.OracleOps.adapt(1) [inferred]",
         ],
     )
+
+
+def test_inherited_method_dispatch_reaches_only_overrides_below_the_receiver_class():
+    # django/db/models/expressions.py: `self.copy()` in Lookup / OrderBy (inheriting
+    # BaseExpression.copy) never runs Case.copy, which overrides it in a sibling branch.
+    check(
+        """
+        # --- path: expr.py ---
+        class BaseExpression:
+            def copy(self):
+                return self
+
+        class Case(BaseExpression):
+            def copy(self):
+                return self
+
+        class Lookup(BaseExpression):
+            def resolve(self):
+                return self.copy()
+
+        class Exact(Lookup):
+            def copy(self):
+                return self
+
+        def clone(e: BaseExpression):
+            return e.copy()
+        """,
+        [
+            "expr.Lookup.resolve(0) -> expr.BaseExpression.copy(0) [inferred]",
+            "expr.Lookup.resolve(0) -> expr.Exact.copy(0) [inferred]",
+            "expr.clone(1) -> expr.BaseExpression.copy(0) [exact]",
+            "expr.clone(1) -> expr.Case.copy(0) [inferred]",
+            "expr.clone(1) -> expr.Exact.copy(0) [inferred]",
+        ],
+    )
+
+
+def test_class_body_names_are_invisible_from_its_methods():
+    # django/contrib/gis/gdal/geometries.py: `def tuple(self): return tuple(...)` inside a class
+    # calls the builtin, not the method itself (class scope is not an enclosing scope in Python).
+    check(
+        """
+        # --- path: geom.py ---
+        def helper():
+            pass
+
+        class Polygon:
+            def helper(self):
+                pass
+
+            def tuple(self):
+                helper()
+                return tuple(self.helper())
+
+            class Ring:
+                pass
+
+            def ring(self, r: Ring):
+                return r
+        """,
+        [
+            "geom.Polygon.tuple(0) -> geom.helper(0) [exact]",
+            "geom.Polygon.tuple(0) -> geom.Polygon.helper(0) [exact]",
+        ],
+    )
