@@ -1,10 +1,12 @@
 """Extraction shared by the TypeScript and JavaScript extractors.
 
 The tree-sitter grammars for TypeScript, TSX and JavaScript name their nodes alike, so one assembler
-serves all three; what differs is data: each language keeps its own query files in
-``indexer/queries/<folder>/`` (``definitions``, ``calls``, ``imports``, ``exports``, ``bindings`` and,
-for TypeScript only, ``type_uses``). The queries select the records; this module turns their captures
-into :mod:`indexer.model` records.
+serves all three; what differs is data. Rules valid in both grammars live once in
+``indexer/queries/ecmascript/`` (``definitions``, ``calls``, ``imports``, ``exports``); each dialect
+adds its own in ``indexer/queries/<folder>/`` (``bindings`` for both; TypeScript's interfaces, enums,
+abstract members, ``import x = require()``, ``export =`` and ``type_uses``; JavaScript's class
+fields). The queries select the records; this module turns their captures into :mod:`indexer.model`
+records.
 
 Speed: the query files of a language are compiled once (cached) as *one* query -- the files stay
 separate as data, a pattern's byte offset tells which file it came from -- so a file's tree is
@@ -126,8 +128,19 @@ class _ScopeIndex:
 
 @functools.cache
 def _combined_query(grammar: str, folder: str, names: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
-    """The query files ``names`` of ``folder`` compiled as one query, and each pattern's file name."""
-    texts = [(base.QUERY_DIR / folder / f"{n}.scm").read_text(encoding="utf-8") + "\n" for n in names]
+    """The query files ``names`` compiled as one query, and each pattern's file name.
+
+    Each name reads ``queries/ecmascript/<name>.scm`` (rules valid in both grammars) and then
+    ``queries/<folder>/<name>.scm`` (the dialect's own), whichever exist.
+    """
+    texts: list[str] = []
+    owners: list[str] = []
+    for n in names:
+        for d in (_SHARED_FOLDER, folder):
+            path = base.QUERY_DIR / d / f"{n}.scm"
+            if path.exists():
+                texts.append(path.read_text(encoding="utf-8") + "\n")
+                owners.append(n)
     bounds: list[int] = []
     offset = 0
     for text in texts:
@@ -135,8 +148,11 @@ def _combined_query(grammar: str, folder: str, names: tuple[str, ...]) -> tuple[
         bounds.append(offset)
     q = Query(base.language(grammar), "".join(texts))
     starts = (q.start_byte_for_pattern(i) for i in range(q.pattern_count))
-    sections = tuple(names[bisect.bisect_right(bounds, start)] for start in starts)
+    sections = tuple(owners[bisect.bisect_right(bounds, start)] for start in starts)
     return q, sections
+
+
+_SHARED_FOLDER = "ecmascript"
 
 
 class EcmaScriptExtractor:

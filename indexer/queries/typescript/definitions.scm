@@ -1,56 +1,13 @@
-; Definitions in TypeScript / TSX. Every pattern captures the definition node under a capture named
-; after its kind (@class, @interface, @enum, @function, @method, @field) and its name as @name.
-; Anonymous `export default function () {}` / `export default class {}` have no @name ("default").
+; TypeScript-only definitions; the shared ECMAScript ones are in ../ecmascript/definitions.scm.
+; Captures as there: the definition node under its kind (@class, @interface, @enum, @method, @field),
+; its name as @name.
 
-(class_declaration name: (_) @name) @class
 (abstract_class_declaration name: (_) @name) @class
-(export_statement value: (class) @class)
 (interface_declaration name: (_) @name) @interface
 (enum_declaration name: (_) @name) @enum
 
-(function_declaration name: (_) @name) @function
-(generator_function_declaration name: (_) @name) @function
-(export_statement value: [(function_expression) (generator_function)] @function)
-
-; `const f = () => ...`, `let f = function () {}`, `var g = function* () {}` (any scope).
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function) (function_expression) (generator_function)]) @function
-
-; Functions assigned to a property (any level). @owner is the object the function is reached through.
-;   `X.prototype.m = function () {}`  -> method `X.m`, parent `X`
-;   `obj.m = function () {}`          -> function `obj.m`, parent `obj` (a definition or not)
-;   `exports.m = ...` / `module.exports.m = ...` (@exports) -> the module's exported function `m`
-(assignment_expression
-  left: (member_expression
-    object: (member_expression
-      object: (identifier) @owner
-      property: (property_identifier) @_prototype)
-    property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (generator_function)]
-  (#eq? @_prototype "prototype")) @method
-
-(assignment_expression
-  left: (member_expression
-    object: (identifier) @owner
-    property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (generator_function)]
-  (#not-match? @owner "^(exports|module)$")) @function
-
-(assignment_expression
-  left: (member_expression
-    object: [
-      (identifier) @exports
-      (member_expression object: (identifier) @_module property: (property_identifier) @exports)
-    ]
-    property: (property_identifier) @name)
-  right: [(arrow_function) (function_expression) (generator_function)]
-  (#eq? @exports "exports")
-  (#eq? @_module "module")) @function
-
 ; Class members. Overload signatures (method_signature in a class body, function_signature) are
 ; not matched: the implementation carries the definition.
-(class_body (method_definition name: (_) @name) @method)
 (class_body (abstract_method_signature name: (_) @name) @method)
 (class_body (public_field_definition name: (_) @name) @field)
 

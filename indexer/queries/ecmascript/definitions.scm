@@ -1,0 +1,49 @@
+; Definitions shared by JavaScript / JSX and TypeScript / TSX (each dialect adds its own in its
+; folder). Every pattern captures the definition node under a capture named after its kind (@class,
+; @function, @method, @field) and its name as @name.
+; Anonymous `export default function () {}` / `export default class {}` have no @name ("default").
+
+(class_declaration name: (_) @name) @class
+(export_statement value: (class) @class)
+
+(function_declaration name: (_) @name) @function
+(generator_function_declaration name: (_) @name) @function
+(export_statement value: [(function_expression) (generator_function)] @function)
+
+; `const f = () => ...`, `let f = function () {}`, `var g = function* () {}` (any scope).
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @function
+
+; Functions assigned to a property (any level). @owner is the object the function is reached through.
+;   `X.prototype.m = function () {}`  -> method `X.m`, parent `X`
+;   `obj.m = function () {}`          -> function `obj.m`, parent `obj` (a definition or not)
+;   `exports.m = ...` / `module.exports.m = ...` (@exports) -> the module's exported function `m`
+(assignment_expression
+  left: (member_expression
+    object: (member_expression
+      object: (identifier) @owner
+      property: (property_identifier) @_prototype)
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#eq? @_prototype "prototype")) @method
+
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @owner
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#not-match? @owner "^(exports|module)$")) @function
+
+(assignment_expression
+  left: (member_expression
+    object: [
+      (identifier) @exports
+      (member_expression object: (identifier) @_module property: (property_identifier) @exports)
+    ]
+    property: (property_identifier) @name)
+  right: [(arrow_function) (function_expression) (generator_function)]
+  (#eq? @exports "exports")
+  (#eq? @_module "module")) @function
+
+(class_body (method_definition name: (_) @name) @method)
