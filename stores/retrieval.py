@@ -1,0 +1,131 @@
+"""Hybrid retrieval: BM25 and dense kNN fused by Reciprocal Rank Fusion, then graph context.
+
+The :class:`QueryEngine` is the one place search happens, whatever the backends: it asks the
+:class:`~stores.contracts.SearchIndex` for a BM25 list and (when an embedder is configured and chunks
+are embedded) a kNN list, fuses them client-side so every backend ranks identically, then makes one
+batched call for the chunks and one for their graph nodes. A hit whose node is missing (a half-finished
+run) is dropped.
+
+RRF: ``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))``, ``k = 60``
+(Cormack, Clarke and Buettcher, "Reciprocal Rank Fusion outperforms Condorcet and individual rank
+learning methods", SIGIR 2009).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
+
+__all__ = ["RRF_K", "FusedHit", "SearchHit", "SearchResult", "reciprocal_rank_fusion", "QueryEngine"]
+
+RRF_K = 60
+"""The RRF constant k (Cormack et al., SIGIR 2009)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FusedHit:
+    """One fused result: ``score`` is the RRF score; ``ranks`` maps each list's name (``bm25``,
+    ``knn``) to the 1-based rank the chunk had there (absent when the list did not return it)."""
+
+    chunk_id: str
+    score: float
+    ranks: Mapping[str, int]
+
+
+def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = RRF_K) -> list[FusedHit]:
+    """Fuse ranked lists by RRF. Ties break by the best single rank, then by chunk id, so the order
+    is deterministic. Returns every chunk of every list, best first."""
+    scores: dict[str, float] = {}
+    ranks: dict[str, dict[str, int]] = {}
+    for name, hits in lists.items():
+        for hit in hits:
+            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (k + hit.rank)
+            ranks.setdefault(hit.chunk_id, {})[name] = hit.rank
+    order = sorted(scores, key=lambda c: (-scores[c], min(ranks[c].values()), c))
+    return [FusedHit(c, scores[c], ranks[c]) for c in order]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """A search result with its source and structure: the chunk (real source text), the graph node
+    it stands for, the fused score and per-list ranks, and the node's direct caller count."""
+
+    chunk: Chunk
+    node: Node
+    score: float
+    ranks: Mapping[str, int]
+    callers: int
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Hits best first, plus what the answer rests on: ``lists`` names the ranked lists fused
+    (``["bm25"]`` alone when nothing is embedded yet), ``embedded`` / ``chunks`` how many chunks have
+    an embedding, ``dropped`` how many hits lost their graph node, and human-readable ``notes``."""
+
+    hits: list[SearchHit]
+    lists: list[str]
+    embedded: int
+    chunks: int
+    dropped: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class QueryEngine:
+    """Hybrid search over one graph store and one search index.
+
+    ``embed_query`` maps a query string to a normalised 384-d vector (the embedder's); ``None``
+    disables the dense side. ``candidates`` is how deep each list is read before fusion.
+    """
+
+    def __init__(
+        self,
+        graph: GraphStore,
+        index: SearchIndex,
+        embed_query: Callable[[str], Sequence[float]] | None = None,
+        candidates: int = 50,
+    ) -> None:
+        self.graph = graph
+        self.index = index
+        self.embed_query = embed_query
+        self.candidates = candidates
+
+    def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
+        """The best ``limit`` hits for ``query`` (natural language or identifiers)."""
+        counts = self.index.chunk_count()
+        lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
+        if self.embed_query is not None and counts["embedded"]:
+            lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
+        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
+
+    def similar(self, chunk_id: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
+        """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded); empty with a note
+        when that chunk has no embedding yet."""
+        counts = self.index.chunk_count()
+        chunk = self.index.get_chunks([chunk_id]).get(chunk_id)
+        if chunk is None or chunk.embedding is None:
+            return SearchResult([], [], counts["embedded"], counts["chunks"], notes=[f"{chunk_id} has no embedding yet"])
+        hits = [h for h in self.index.knn(chunk.embedding, limit + 1, filters) if h.chunk_id != chunk_id]
+        ranked = [ScoredChunk(h.chunk_id, h.score, i + 1) for i, h in enumerate(hits)]
+        return self._assemble(reciprocal_rank_fusion({"knn": ranked}), limit, ["knn"], counts)
+
+    def _assemble(self, fused: list[FusedHit], limit: int, lists: list[str], counts: Mapping[str, int]) -> SearchResult:
+        head = fused[: max(limit * 2, limit + 10)]  # room for hits dropped below
+        chunks = self.index.get_chunks([f.chunk_id for f in head])
+        nodes = self.graph.get_nodes(sorted({c.fqn for c in chunks.values()}))
+        kept = [(f, chunks[f.chunk_id]) for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn in nodes]
+        kept = kept[:limit]
+        callers = self.graph.incoming([c.fqn for _, c in kept], ["CALLS"])
+        hits = [
+            SearchHit(c, nodes[c.fqn], f.score, dict(f.ranks), len({e.src for e in callers.get(c.fqn, [])}))
+            for f, c in kept
+        ]
+        notes = []
+        if counts["embedded"] < counts["chunks"]:
+            notes.append(
+                f"{counts['embedded']:,} of {counts['chunks']:,} chunks embedded: the rest are found by BM25 only"
+            )
+        dropped = sum(1 for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn not in nodes)
+        return SearchResult(hits, lists, counts["embedded"], counts["chunks"], dropped, notes)
