@@ -254,6 +254,17 @@ class SearchIndex(abc.ABC):
         """Store embeddings by chunk id; unknown ids are ignored."""
 
     @abc.abstractmethod
+    def pending_chunks(self, limit: int) -> list[Chunk]:
+        """Up to ``limit`` chunks that have no embedding yet, one per distinct text (``checksum``),
+        shortest text first (so embedding batches hold texts of similar length)."""
+
+    @abc.abstractmethod
+    def set_embedding_model(self, model: str) -> bool:
+        """Record which model the embeddings come from. When another model was recorded, every
+        embedding (and any cache of them) is dropped and ``True`` returned: vectors of two models
+        cannot be compared."""
+
+    @abc.abstractmethod
     def chunk_count(self) -> dict[str, int]:
         """``{"chunks": n, "embedded": m}``."""
 

@@ -55,7 +55,7 @@ __all__ = ["EmbeddedStore", "SCHEMA_VERSION"]
 
 #: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
 #: rebuilt.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: embedding_cache
 _APPLICATION = "ripplegraph"
 
 _SCHEMA = f"""
@@ -92,6 +92,10 @@ CREATE TABLE chunks (
     text TEXT NOT NULL, checksum TEXT NOT NULL, embedding BLOB
 );
 CREATE INDEX chunks_file ON chunks (repo, file);
+CREATE INDEX chunks_checksum ON chunks (checksum);
+-- Content-addressed: an embedding is computed once per distinct chunk text (its checksum) and
+-- survives re-indexing, and is cleared when the embedding model changes (meta 'embedding_model').
+CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (
     name, fqn, text, tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
 );
@@ -421,14 +425,59 @@ class EmbeddedStore(GraphStore, SearchIndex):
                 for i, c in enumerate(chunks)
             ],
         )
+        # Texts embedded before (this run or an earlier one) get their vector back without a model call.
+        conn.execute(
+            "UPDATE chunks SET embedding = (SELECT e.embedding FROM embedding_cache e WHERE e.checksum = chunks.checksum)"
+            " WHERE rowid >= ? AND embedding IS NULL AND checksum IN (SELECT checksum FROM embedding_cache)",
+            (start,),
+        )
 
     @_guarded
     def set_embeddings(self, vectors: dict[str, Sequence[float]]) -> None:
-        """Store (normalised) embeddings by chunk id in one transaction; unknown ids are ignored."""
+        """Store (normalised) embeddings by chunk id in one transaction; unknown ids are ignored.
+
+        Each vector also goes to the content-addressed cache under the chunk's checksum, and to every
+        other chunk with the same text that has none yet."""
         if not vectors:
             return
         rows = [(_normalised_blob(v), chunk_id) for chunk_id, v in vectors.items()]
-        self._write(lambda conn: conn.executemany("UPDATE chunks SET embedding = ? WHERE id = ?", rows))
+
+        def body(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT OR REPLACE INTO embedding_cache (checksum, embedding)"
+                " SELECT checksum, ? FROM chunks WHERE id = ?", rows)
+            conn.executemany(
+                "UPDATE chunks SET embedding = ? WHERE id = ?"
+                " OR (embedding IS NULL AND checksum = (SELECT checksum FROM chunks WHERE id = ?))",
+                [(blob, cid, cid) for blob, cid in rows])
+
+        self._write(body)
+
+    @_guarded
+    def pending_chunks(self, limit: int) -> list[Chunk]:
+        """Up to ``limit`` chunks without an embedding, one per distinct text, shortest first."""
+        rows = self._db.execute(
+            f"SELECT {_CHUNK_COLS} FROM chunks WHERE rowid IN (SELECT min(rowid) FROM chunks"
+            " WHERE embedding IS NULL GROUP BY checksum) ORDER BY length(text), id LIMIT ?", (int(limit),)
+        ).fetchall()
+        return [Chunk(*r[:13]) for r in rows]
+
+    @_guarded
+    def set_embedding_model(self, model: str) -> bool:
+        """Record the embedding model; when it differs from the recorded one, drop every embedding and
+        the cache (vectors of two models are not comparable) and return ``True``."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+        if row is not None and row[0] == model:
+            return False
+
+        def body(conn: sqlite3.Connection) -> None:
+            if row is not None:
+                conn.execute("UPDATE chunks SET embedding = NULL WHERE embedding IS NOT NULL")
+                conn.execute("DELETE FROM embedding_cache")
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('embedding_model', ?)", (model,))
+
+        self._write(body)
+        return row is not None
 
     # ------------------------------------------------------------------------------- graph reading
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 
 import pytest
@@ -13,7 +14,9 @@ DIM = 384
 
 def chunk(id: str, name: str, fqn: str, text: str, *, repo: str = "shop", product: str = "petclinic",
           file: str = "src/owners.py", language: str = "python", kind: str = "method") -> Chunk:
-    return Chunk(id, repo, product, file, language, kind, name, fqn, None, 1, 10, text, "0" * 64)
+    # The checksum is the text's digest, as the indexer writes it: equal texts share embeddings.
+    return Chunk(id, repo, product, file, language, kind, name, fqn, None, 1, 10, text,
+                 hashlib.sha1(text.encode()).hexdigest())
 
 
 OWNER_REPO = chunk(
@@ -191,3 +194,37 @@ def test_chunk_with_embedding_is_searchable_at_once(search_index):
     search_index.replace_chunks(files(embedded, OWNER_REPO))
     assert search_index.chunk_count() == {"chunks": 2, "embedded": 1}
     assert ids(search_index.knn(unit((2, 1.0)), 5)) == ["find-by"]
+
+
+# ------------------------------------------------------------------ embedding queue and content cache
+
+
+def test_pending_chunks_one_per_text_shortest_first(search_index):
+    twin = Chunk(**{**{f: getattr(SERVICE, f) for f in SERVICE.__dataclass_fields__},
+                    "id": "service-copy", "file": "src/copy.py"})
+    search_index.replace_chunks(files(OWNER_REPO, FIND_BY, SERVICE, twin))
+    pending = search_index.pending_chunks(10)
+    assert [c.id for c in pending] == ["owner-repo", "find-by", "service"]  # by text length; the twin is the same text
+    assert [c.id for c in search_index.pending_chunks(1)] == ["owner-repo"]
+    search_index.set_embeddings({"service": unit((3, 1.0))})
+    assert search_index.chunk_count() == {"chunks": 4, "embedded": 2}  # the twin got it too
+    assert [c.id for c in search_index.pending_chunks(10)] == ["owner-repo", "find-by"]
+
+
+def test_embeddings_survive_reindexing_of_unchanged_text(search_index):
+    search_index.replace_chunks(files(OWNER_REPO, FIND_BY))
+    search_index.set_embeddings({"find-by": unit((4, 1.0))})
+    search_index.replace_chunks(files(OWNER_REPO, FIND_BY))  # the file indexed again, text unchanged
+    assert search_index.chunk_count() == {"chunks": 2, "embedded": 1}
+    assert ids(search_index.knn(unit((4, 1.0)), 1)) == ["find-by"]
+
+
+def test_changing_the_embedding_model_drops_every_vector(search_index):
+    assert search_index.set_embedding_model("model-a") is False
+    search_index.replace_chunks(files(OWNER_REPO))
+    search_index.set_embeddings({"owner-repo": unit((0, 1.0))})
+    assert search_index.set_embedding_model("model-a") is False
+    assert search_index.set_embedding_model("model-b") is True
+    assert search_index.chunk_count() == {"chunks": 1, "embedded": 0}
+    search_index.replace_chunks(files(OWNER_REPO))  # the cache was dropped with the old model
+    assert search_index.chunk_count() == {"chunks": 1, "embedded": 0}

@@ -40,7 +40,7 @@ def node(id: str, name: str) -> Node:
 
 
 def chunk(id: str, name: str, text: str, vec: tuple[float, ...] | None) -> Chunk:
-    return Chunk(id, "r", "r", "m.py", "python", "function", name, id, None, 1, 2, text, "c", vec)
+    return Chunk(id, "r", "r", "m.py", "python", "function", name, id, None, 1, 2, text, id, vec)
 
 
 @pytest.fixture
