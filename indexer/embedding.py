@@ -1,0 +1,93 @@
+"""The embedding phase: give every chunk that lacks one a 384-d vector, after the graph and BM25 are
+committed.
+
+It drains :meth:`stores.contracts.SearchIndex.pending_chunks` (one chunk per distinct text, shortest
+first, so each model batch holds texts of similar length and little padding) and writes vectors back
+with ``set_embeddings``, which also fills the content-addressed cache: a text is embedded once, ever.
+Interrupting it loses at most one fetch; the next run resumes where it stopped. Until a chunk is
+embedded, search finds it through BM25 alone (:class:`stores.retrieval.QueryEngine` says so).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from stores.contracts import SearchIndex
+
+__all__ = ["TextEmbedder", "EmbedReport", "embed_pending", "DEFAULT_BATCH", "FETCH"]
+
+DEFAULT_BATCH = 16
+"""Texts per model call. Small length-sorted batches are the fastest here and keep memory flat
+(fastembed's default of 256 costs about 4 GB on these machines and is slower)."""
+
+FETCH = 1024
+"""Chunks read from the index per round (each round ends with one ``set_embeddings`` write)."""
+
+
+class TextEmbedder(Protocol):
+    """What the phase needs of an embedder: ``model_id`` names the model (stored with the vectors)
+    and ``embed`` returns one normalised vector per text, shape ``(len(texts), dim)``."""
+
+    model_id: str
+
+    def embed(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH) -> Sequence[Sequence[float]]:
+        """Vectors for ``texts``, in order."""
+        ...
+
+
+class _Progress(Protocol):
+    def start(self, phase: str, total: int | None) -> None: ...
+
+    def advance(self, n: int = 1) -> None: ...
+
+    def done(self, phase: str) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedReport:
+    """``embedded``: texts sent to the model this run; ``reused``: chunks that got a vector from the
+    cache or from a twin text; ``seconds``: wall time of the phase; ``chunks_per_s``: model
+    throughput (``embedded / seconds``)."""
+
+    embedded: int
+    reused: int
+    seconds: float
+
+    @property
+    def chunks_per_s(self) -> float:
+        """Texts embedded per second of the phase (0 when nothing was embedded)."""
+        return self.embedded / self.seconds if self.seconds > 0 and self.embedded else 0.0
+
+
+def embed_pending(
+    index: SearchIndex, embedder: TextEmbedder, progress: _Progress | None = None, batch_size: int = DEFAULT_BATCH
+) -> EmbedReport:
+    """Embed every chunk of ``index`` that has no vector yet. Records ``embedder.model_id`` first
+    (vectors of another model are dropped, see ``set_embedding_model``). Raises what the embedder or
+    the store raises; vectors already written stay."""
+    t0 = time.perf_counter()
+    index.set_embedding_model(embedder.model_id)
+    before = index.chunk_count()
+    initial = before["embedded"]
+    missing = before["chunks"] - initial
+    if progress is not None:
+        progress.start("embed", missing)
+    embedded = 0
+    while True:
+        batch = index.pending_chunks(FETCH)
+        if not batch:
+            break
+        vectors = embedder.embed([c.text for c in batch], batch_size)
+        index.set_embeddings({c.id: v for c, v in zip(batch, vectors)})
+        embedded += len(batch)
+        if progress is not None:
+            after = index.chunk_count()
+            progress.advance(after["embedded"] - before["embedded"])
+            before = after
+    if progress is not None:
+        progress.done("embed")
+    filled = index.chunk_count()["embedded"] - initial
+    return EmbedReport(embedded, filled - embedded, time.perf_counter() - t0)
