@@ -85,6 +85,10 @@ class Definition:
     class extends / implements (Python: every base expression goes in ``bases``; a Java or TypeScript
     interface's ``extends`` list goes in ``bases``). ``field_type`` is a field's declared type text.
     ``exported`` marks JS/TS top-level declarations that are exported (``export default`` too).
+    ``inferred_return`` is the callee text of the call(s) a function without ``return_type`` returns
+    (``def get(): return Resolver(x)`` -> ``Resolver``; ``a.b`` for ``return a.b(x)``): set only when
+    *every* ``return`` with a value in the function's own body (not in nested definitions or lambdas)
+    returns a call of that same plain or dotted name; ``None`` otherwise (and for generators).
     """
 
     kind: str
@@ -107,6 +111,7 @@ class Definition:
     field_type: str | None = None
     docstring: str | None = None
     exported: bool = False
+    inferred_return: str | None = None
 
     @property
     def min_arity(self) -> int:

@@ -578,7 +578,17 @@ class _Resolver:
         if isinstance(v, FuncV):
             rt = v.f.d.return_type
             if not rt:
-                return None
+                # No annotation: what every ``return`` of the function calls, resolved in its own body.
+                # The key stops functions returning each other's results (``f`` -> ``g()`` -> ``f()``).
+                ir = v.f.d.inferred_return
+                key = (id(v.f), v.f.d.qualname, ir or "", "return")
+                if not ir or key in self._in_progress:
+                    return None
+                self._in_progress.add(key)
+                try:
+                    return self.call_result(self.resolve_expr(v.f.file, v.f.d.qualname, ir), "inferred")
+                finally:
+                    self._in_progress.discard(key)
             t = self.resolve_type(v.f.file, v.f.d.parent, rt)
             return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
         if v is EXTERNAL:

@@ -136,6 +136,7 @@ class _Scope:
     kind: str
     parent: int  # index of the enclosing scope, -1 at module level
     param_types: dict[str, str] = field(default_factory=dict)
+    definition: Definition | None = None
 
 
 class _Scopes:
@@ -180,6 +181,7 @@ class _FileExtractor:
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
         self.definitions()
+        self.returns()
         self.calls()
         self.assignments()
         self.imports()
@@ -300,7 +302,7 @@ class _FileExtractor:
         if d.return_type is not None:
             self._type_uses(d.return_type, qualname)
         body = d.node.child_by_field_name("body") or d.node
-        return self.scopes.add(_Scope(body.start_byte, body.end_byte, qualname, kind, parent, param_types))
+        return self.scopes.add(_Scope(body.start_byte, body.end_byte, qualname, kind, parent, param_types, definition))
 
     def _params(self, d: _DefMatch, drop_first: bool) -> list[Param]:
         """The formal parameters in order; a method's first (``self`` / ``cls``) is dropped."""
@@ -362,6 +364,33 @@ class _FileExtractor:
                 return body.strip()
         value = _literal_string(text)
         return value.strip() if value is not None else None
+
+    def returns(self) -> None:
+        """``inferred_return`` of functions without a return annotation: the callee text when every
+        ``return`` with a value in the function's own body returns a call of that same dotted name
+        and the function is no generator."""
+        src, scopes = self.src, self.scopes
+        callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
+        generators: set[int] = set()
+        for _, caps in run_query(query(_GRAMMAR, "python", "returns"), self.root):
+            if "yield" in caps:
+                generators.add(scopes.at(caps["yield"][0].start_byte))
+                continue
+            value = caps["return.value"][0]
+            if value.type == "comment":
+                continue
+            index = scopes.at(caps["return"][0].start_byte)
+            callee = None
+            if value.type == "call":
+                text = _WS.sub("", src.text(value.child_by_field_name("function")))
+                callee = text if _DOTTED.fullmatch(text) else None
+            callees[index] = callee if callees.get(index, callee) == callee else None
+        for index, callee in callees.items():
+            if callee is None or index < 0 or index in generators:
+                continue
+            definition = scopes.items[index].definition
+            if definition is not None and definition.kind != "class" and definition.return_type is None:
+                definition.inferred_return = callee
 
     # ------------------------------------------------------------------ type uses
 
@@ -534,13 +563,16 @@ class _FileExtractor:
     def _binding_type(
         self, type_node: Node | None, value: Node | None, method: _Scope | None
     ) -> tuple[str, str] | None:
-        """``(type, how)`` of a binding: an annotation, a constructor-style call, an annotated
-        parameter (``self.x = p`` in ``method``) or an alias of a dotted name; ``None`` otherwise."""
+        """``(type, how)`` of a binding: an annotation, a constructor-style call (also the call in
+        ``a or Foo()`` / ``Foo() if c else y``), an annotated parameter (``self.x = p`` in ``method``)
+        or an alias of a dotted name; ``None`` otherwise."""
         if type_node is not None:
             return _collapse(self.src.text(type_node)), "declared"
         # `x = y = Foo()`: the value of the innermost assignment (a few levels at most).
         while value is not None and value.type == "assignment":
             value = value.child_by_field_name("right")
+        if value is not None and value.type in ("boolean_operator", "conditional_expression"):
+            value = self._call_operand(value)
         if value is None:
             return None
         if value.type == "call":
@@ -551,6 +583,23 @@ class _FileExtractor:
             if method is not None and value.type == "identifier" and text in method.param_types:
                 return method.param_types[text], "declared"
             return (text, "alias") if _DOTTED.fullmatch(text) else None
+        return None
+
+    @staticmethod
+    def _call_operand(value: Node) -> Node | None:
+        """The call a value may evaluate to: the right operand of ``a or Foo()``, else the first branch
+        of ``Foo() if c else y`` / ``y if c else Foo()`` that is a call; ``None`` otherwise. Reads the
+        operator's own children (a local look, no walk)."""
+        if value.type == "boolean_operator":
+            operator, right = value.child_by_field_name("operator"), value.child_by_field_name("right")
+            if operator is not None and operator.type == "or" and right is not None and right.type == "call":
+                return right
+            return None
+        parts = [c for c in value.named_children if c.type != "comment"]  # body, condition, alternative
+        if len(parts) == 3:
+            for branch in (parts[0], parts[2]):
+                if branch.type == "call":
+                    return branch
         return None
 
     def _fields(self, candidates: list[_FieldCandidate]) -> None:

@@ -516,7 +516,7 @@ def test_overload_stubs_are_not_definitions():
         D("class", "Api", None, (6, 0), (14, 26), (6, 6), signature="class Api"),
         D("method", "Api.get", "Api", (13, 4), (14, 26), (13, 8),
           signature="def get(self, key, default=None)",
-          params=[Param("key"), Param("default", has_default=True)]),
+          params=[Param("key"), Param("default", has_default=True)], inferred_return="lookup"),
         # No implementation in the block (a .pyi-style stub): the first stub stands for it.
         D("function", "only_stubs", None, (17, 0), (18, 34), (18, 4),
           signature="def only_stubs(x: Foo) -> Foo", params=[Param("x", "Foo")], return_type="Foo",
@@ -528,3 +528,126 @@ def test_overload_stubs_are_not_definitions():
         TypeUse("only_stubs", "Foo", 18, 26),
     ]
     assert out.calls == [CallSite("Api.get", "lookup", None, 1, 14, 15)]
+
+
+INFERRED_RETURN_SRC = '''\
+def get_resolver(urlconf=None):
+    if urlconf is None:
+        urlconf = settings.ROOT_URLCONF
+    return _get_cached_resolver(urlconf)
+
+
+@functools.cache
+def _get_cached_resolver(urlconf=None):
+    return URLResolver(RegexPattern(r"^/"), urlconf)
+
+
+def annotated() -> Resolver:
+    return URLResolver()
+
+
+def same_dotted_name(flag):
+    if flag:
+        return resolvers.URLResolver(1)
+    return resolvers.URLResolver(2)
+
+
+def two_names(flag):
+    if flag:
+        return Foo()
+    return Bar()
+
+
+def not_only_calls(flag):
+    if flag:
+        return Foo()
+    return None
+
+
+def nested_returns_do_not_count(flag):
+    if flag:
+        return
+    def inner():
+        return 1
+    key = lambda x: Other(x)
+    return Foo()
+
+
+def generator():
+    yield 1
+    return Foo()
+
+
+def call_of_a_call():
+    return make()()
+
+
+class Repo:
+    def get(self):
+        return self.build()
+
+    @classmethod
+    def create(cls):
+        return cls()
+
+    def build(self):
+        pass
+'''
+
+
+def test_inferred_return_of_functions_returning_calls():
+    out = extract(INFERRED_RETURN_SRC)
+    assert out.errors == []
+    assert [(d.qualname, d.inferred_return) for d in out.definitions] == [
+        ("get_resolver", "_get_cached_resolver"),
+        ("_get_cached_resolver", "URLResolver"),
+        ("annotated", None),  # the annotation says what it returns
+        ("same_dotted_name", "resolvers.URLResolver"),
+        ("two_names", None),
+        ("not_only_calls", None),
+        ("nested_returns_do_not_count", "Foo"),  # bare `return`, inner's and the lambda's ignored
+        ("nested_returns_do_not_count.inner", None),
+        ("generator", None),
+        ("call_of_a_call", None),  # callee `make()` is not a dotted name
+        ("Repo", None),
+        ("Repo.get", "self.build"),
+        ("Repo.create", "cls"),
+        ("Repo.build", None),
+    ]
+    assert out.definitions[1] == D(
+        "function", "_get_cached_resolver", None, (7, 0), (9, 52), (8, 4),
+        signature="def _get_cached_resolver(urlconf=None)", params=[Param("urlconf", has_default=True)],
+        decorators=["functools.cache"], inferred_return="URLResolver",
+    )
+
+
+OR_CONDITIONAL_SRC = '''\
+class MigrationAutodetector:
+    def __init__(self, from_state, questioner=None, loader=None):
+        self.questioner = questioner or MigrationQuestioner()
+        self.loader = loader if loader else loaders.Loader(1)
+        self.cache = Cache() if big else SmallCache()
+        self.both = a and Foo()
+        self.left = Foo() or a
+        self.plain = a or b
+
+
+x = a or b or Foo()
+y = y if c else Foo()
+z = a or make()()
+w = (a or Foo())
+'''
+
+
+def test_bindings_of_or_and_conditional_calls():
+    out = extract(OR_CONDITIONAL_SRC)
+    assert out.errors == []
+    assert out.bindings == [
+        Binding("MigrationAutodetector", "self.questioner", "MigrationQuestioner", "constructed", 3),
+        Binding("MigrationAutodetector", "self.loader", "loaders.Loader", "constructed", 4),
+        Binding("MigrationAutodetector", "self.cache", "Cache", "constructed", 5),  # first branch
+        # `and`, a call on the left of `or`, no call at all: nothing bound.
+        Binding(None, "x", "Foo", "constructed", 11),
+        Binding(None, "y", "Foo", "constructed", 12),
+        # `make()()` has no dotted callee; a parenthesised operator is not looked into.
+    ]

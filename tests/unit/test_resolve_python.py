@@ -464,3 +464,101 @@ def test_class_body_names_are_invisible_from_its_methods():
             "geom.Polygon.tuple(0) -> geom.Polygon.helper(0) [exact]",
         ],
     )
+
+
+def test_unannotated_function_returning_a_constructor_call_types_its_result():
+    # django/urls/base.py: `get_resolver(urlconf).resolve(path)`, where `get_resolver` returns
+    # `_get_cached_resolver(urlconf)`, which returns `URLResolver(...)`; neither is annotated.
+    # The chain ends on a class: an inferred, concrete instance (no dispatch to subclasses). A
+    # function returning its own result (through another) resolves to nothing and terminates.
+    check(
+        """
+        # --- path: django/__init__.py ---
+        # --- path: django/urls/__init__.py ---
+        # --- path: django/urls/resolvers.py ---
+        import functools
+
+        class URLResolver:
+            def __init__(self, pattern, urlconf_name=None):
+                self.pattern = pattern
+
+            def resolve(self, path):
+                pass
+
+        class LocaleResolver(URLResolver):
+            def resolve(self, path):
+                pass
+
+        def get_resolver(urlconf=None):
+            if urlconf is None:
+                urlconf = settings.ROOT_URLCONF
+            return _get_cached_resolver(urlconf)
+
+        @functools.cache
+        def _get_cached_resolver(urlconf=None):
+            return URLResolver(r"^/", urlconf)
+
+        def ping():
+            return pong()
+
+        def pong():
+            return ping()
+        # --- path: django/urls/base.py ---
+        from .resolvers import get_resolver, ping
+
+        def resolve(path, urlconf=None):
+            return get_resolver(urlconf).resolve(path)
+
+        def reverse(viewname, urlconf=None):
+            resolver = get_resolver(urlconf)
+            return resolver.resolve(viewname)
+
+        def cycle():
+            return ping().lookup()
+        """,
+        [
+            "django/urls/base.resolve(2) -> django/urls/resolvers.get_resolver(1) [exact]",
+            "django/urls/base.resolve(2) -> django/urls/resolvers.URLResolver.resolve(1) [inferred]",
+            "django/urls/base.reverse(2) -> django/urls/resolvers.get_resolver(1) [exact]",
+            "django/urls/base.reverse(2) -> django/urls/resolvers.URLResolver.resolve(1) [inferred]",
+            "django/urls/base.cycle(0) -> django/urls/resolvers.ping(0) [exact]",
+            "django/urls/resolvers.get_resolver(1) -> django/urls/resolvers._get_cached_resolver(1) [exact]",
+            "django/urls/resolvers._get_cached_resolver(1) -> django/urls/resolvers.URLResolver.__init__(2) [exact]",
+            "django/urls/resolvers.ping(0) -> django/urls/resolvers.pong(0) [exact]",
+            "django/urls/resolvers.pong(0) -> django/urls/resolvers.ping(0) [exact]",
+        ],
+    )
+
+
+def test_or_default_and_conditional_constructor_bind_the_attribute():
+    # django/db/migrations/autodetector.py: `self.questioner = questioner or MigrationQuestioner()`,
+    # then `self.questioner.ask_rename(...)` in another method.
+    check(
+        """
+        # --- path: questioner.py ---
+        class MigrationQuestioner:
+            def ask_rename(self, model_name, old_name):
+                return False
+
+        class Loader:
+            def load(self):
+                pass
+        # --- path: autodetector.py ---
+        from questioner import Loader, MigrationQuestioner
+
+        class MigrationAutodetector:
+            def __init__(self, questioner=None, loader=None):
+                self.questioner = questioner or MigrationQuestioner()
+                self.loader = loader if loader is not None else Loader()
+
+            def detect(self):
+                if self.questioner.ask_rename("m", "old"):
+                    self.loader.load()
+        """,
+        [
+            "autodetector.MigrationAutodetector.__init__(2) -> questioner.MigrationQuestioner [exact]",
+            "autodetector.MigrationAutodetector.__init__(2) -> questioner.Loader [exact]",
+            "autodetector.MigrationAutodetector.detect(0) -> questioner.MigrationQuestioner.ask_rename(2) [inferred]",
+            "autodetector.MigrationAutodetector.detect(0) -> questioner.Loader.load(0) [inferred]",
+        ],
+    )
