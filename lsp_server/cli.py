@@ -25,7 +25,10 @@ from rich.table import Table
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.pipeline import IndexOptions, IndexReport, index_repository
 from stores.errors import StoreError
-from stores.factory import DB_ENV, default_db_path, find_db, open_store
+from indexer.embedding import embed_pending
+from stores.contracts import SearchFilters
+from stores.embedder import EmbedderError
+from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, open_store, query_engine
 from stores.contracts import Node
 from stores.navigation import Reference, callers, dotted_name, find_targets, references, symbol_candidates
 
@@ -98,9 +101,15 @@ def main(verbose: int) -> None:
               help="Skip files larger than this many bytes (1 to 1 GiB).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Extraction processes, 1 to 64 (default: one per core).")
+@click.option("--embed/--no-embed", default=True, show_default=True,
+              help="After the graph is written, compute embeddings for semantic search (resume with `ripple embed`).")
+@click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None, as_json: bool) -> None:
-    """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the embedded store."""
+def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None,
+          embed: bool, model: str | None, as_json: bool) -> None:
+    """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the embedded store.
+
+    The graph and BM25 index are committed first and answer at once; embeddings follow."""
     root = path.resolve()
     repo_name = repo or root.name
     db_path = Path(db) if db else default_db_path(root)
@@ -112,18 +121,35 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
-            report = index_repository(root, store, store, options, _RichProgress(bar))
+            progress = _RichProgress(bar)
+            report = index_repository(root, store, store, options, progress)
+            embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
         store.close()
     if as_json:
-        _emit_json({**report.as_dict(), "db": str(db_path)})
+        _emit_json({**report.as_dict(), "embeddings": embedded, "db": str(db_path)})
     else:
-        _print_report(report, db_path)
+        _print_report(report, db_path, embedded)
 
 
-def _print_report(r: IndexReport, db_path: Path) -> None:
+def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, Any]:
+    """Run the embedding phase; a model that cannot load or a Ctrl-C costs the vectors, not the graph."""
+    try:
+        embedder = open_embedder(model)
+        result = embed_pending(store, embedder, progress)
+    except EmbedderError as exc:
+        err.print(f"[yellow]warning: no embeddings ({exc}); search uses BM25 alone[/yellow]")
+        return {"skipped": str(exc)}
+    except KeyboardInterrupt:
+        err.print("[yellow]embedding interrupted: the graph and BM25 index are complete; run `ripple embed` to finish[/yellow]")
+        return {"skipped": "interrupted"}
+    return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
+            "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1)}
+
+
+def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> None:
     table = Table(title=f"ripple index {r.root} -> {db_path}", show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
@@ -138,6 +164,11 @@ def _print_report(r: IndexReport, db_path: Path) -> None:
     table.add_row("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(r.edges.items())))
     table.add_row("call sites by outcome", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
     table.add_row("chunks", f"{r.chunks:,}")
+    if "skipped" in embedded:
+        table.add_row("embeddings", f"skipped ({embedded['skipped']})")
+    else:
+        table.add_row("embeddings", f"{embedded['embedded']:,} embedded, {embedded['reused']:,} reused, "
+                                    f"{embedded['chunks_per_s']:.0f} chunks/s, {embedded['seconds']:.1f}s")
     table.add_row("time", ", ".join(f"{k} {v:.1f}s" for k, v in r.phases.items()))
     table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items() if v))
     out.print(table)
@@ -221,6 +252,61 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_js
             sys.exit(1)
         return
     _print_refs(symbol, targets, others, refs, "reference")
+
+
+@main.command()
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def embed(db: str | None, model: str | None, as_json: bool) -> None:
+    """Compute the embeddings still missing (after `ripple index --no-embed` or an interruption)."""
+    columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with _store(db) as store, Progress(*columns, console=err, transient=as_json) as bar:
+        result = _embed(store, model, _RichProgress(bar))
+        counts = store.chunk_count()
+    if as_json:
+        _emit_json({**result, **counts})
+    elif "skipped" not in result:
+        out.print(f"{result['embedded']:,} embedded, {result['reused']:,} reused; "
+                  f"{counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings")
+
+
+@main.command()
+@click.argument("query")
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--repo", help="Only this repository.")
+@click.option("--product", help="Only this product.")
+@click.option("--language", help="Only this language (python, java, typescript, javascript).")
+@click.option("--kind", type=click.Choice(["method", "function", "class", "file_section"]), help="Only this chunk kind.")
+@click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
+@click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def search(query: str, db: str | None, repo: str | None, product: str | None, language: str | None,
+           kind: str | None, limit: int, model: str | None, as_json: bool) -> None:
+    """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
+    filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
+    with _store(db) as store:
+        try:
+            result = query_engine(store, model).search(query, limit, filters)
+        except EmbedderError as exc:
+            raise click.ClickException(str(exc)) from exc
+    if as_json:
+        _emit_json({
+            "query": query, "lists": result.lists, "embedded": result.embedded, "chunks": result.chunks,
+            "notes": result.notes,
+            "hits": [{"repo": h.chunk.repo, "path": h.chunk.file, "line": h.chunk.start_line,
+                      "end_line": h.chunk.end_line, "kind": h.chunk.kind, "fqn": h.node.id, "score": h.score,
+                      "ranks": dict(h.ranks), "callers": h.callers} for h in result.hits],
+        })
+        return
+    for note in result.notes:
+        err.print(f"[dim]{note}[/dim]")
+    if not result.hits:
+        out.print("no results")
+    for h in result.hits:
+        ranks = " ".join(f"{name}#{h.ranks[name]}" if name in h.ranks else f"{name}:-" for name in result.lists)
+        out.print(f"{h.chunk.file}:{h.chunk.start_line}  {h.chunk.kind:<12} {h.node.id}  "
+                  f"{h.score:.4f}  {ranks}  callers {h.callers}", markup=False)
 
 
 @main.command()

@@ -49,7 +49,7 @@ from stores.contracts import (
     SearchIndex,
     UnresolvedCall,
 )
-from stores.errors import QueryFailed, StoreCorrupt, StoreError, StoreUnavailable
+from stores.errors import QueryFailed, StoreCorrupt, StoreError, StoreOutdated, StoreUnavailable
 
 __all__ = ["EmbeddedStore", "SCHEMA_VERSION"]
 
@@ -234,9 +234,9 @@ class EmbeddedStore(GraphStore, SearchIndex):
         if meta.get("application") != _APPLICATION:
             raise StoreCorrupt(f"{self.path} is not a ripplegraph index; delete it and re-index")
         if meta.get("schema_version") != str(SCHEMA_VERSION):
-            raise StoreCorrupt(
+            raise StoreOutdated(
                 f"index {self.path} has schema version {meta.get('schema_version')!r}, this ripplegraph "
-                f"needs {SCHEMA_VERSION}; delete it and re-index"
+                f"needs {SCHEMA_VERSION}; run `ripple index` again to rebuild it"
             )
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")

@@ -9,7 +9,8 @@ import pytest
 
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore
-from stores.errors import StoreCorrupt, StoreUnavailable
+from stores.errors import StoreCorrupt, StoreOutdated, StoreUnavailable
+from stores.factory import open_store
 
 
 def indexed(path: str, *, chunk_text: str = "def handle(request): return render(request)") -> IndexedFile:
@@ -73,8 +74,24 @@ def test_other_schema_version_is_corrupt(tmp_path):
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
     conn.commit()
     conn.close()
-    with pytest.raises(StoreCorrupt, match="re-index"):
+    with pytest.raises(StoreOutdated, match="run `ripple index` again"):
         EmbeddedStore(path)
+    # Opening to read keeps refusing; opening to (re)build replaces the outdated index.
+    with pytest.raises(StoreOutdated):
+        open_store(path)
+    open_store(path, create=True).close()
+    EmbeddedStore(path).close()
+
+
+def test_a_file_that_is_not_an_index_is_never_replaced(tmp_path):
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE precious (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreCorrupt):
+        open_store(path, create=True)
+    assert sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall() == [("precious",)]
 
 
 def test_uncreatable_folder_is_unavailable(tmp_path):
