@@ -25,7 +25,8 @@ from pathlib import Path
 def _one_run(path: Path, jobs: int | None) -> dict:
     """Index ``path`` in a child process (fresh memory figures per run) and return its report."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [sys.executable, "-m", "lsp_server.cli", "index", str(path), "--db", f"{tmp}/index.db", "--json"]
+        cmd = [sys.executable, "-m", "lsp_server.cli", "index", str(path), "--db", f"{tmp}/index.db", "--json",
+               "--no-embed"]  # graph + BM25 only: embeddings are measured by bench/search_bench.py
         if jobs:
             cmd += ["--jobs", str(jobs)]
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout

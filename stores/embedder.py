@@ -12,9 +12,11 @@ named in configuration (any fastembed text model of 384 dimensions) must already
 cache (``cache_dir``, else ``FASTEMBED_CACHE_PATH``, else fastembed's default); when it is not, the
 constructor raises :class:`EmbedderError` instead of reaching the network.
 
-Note on dynamic quantisation: activations are quantised per batch at run time, so a text's vector
-can differ very slightly (cosine > 0.999) with the other texts of its batch. Vectors are compared by
-cosine, never for equality across batches.
+Note on dynamic quantisation: activations are quantised per tensor at run time, over the whole
+batch, so a text's vector depends a little on the other texts of its batch (measured on Django
+functions: mean cosine 0.994, min 0.984 between a text embedded in a length-sorted batch of 16 and
+alone). Fidelity to the fp32 model is the same either way (mean cosine 0.994 at batch 1 and 16).
+Compare vectors by cosine, never for equality across batches.
 """
 
 from __future__ import annotations

@@ -62,7 +62,6 @@ import hashlib
 import importlib.metadata as md
 import json
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -270,6 +269,7 @@ def onnx_vectors(model_path: Path, tokenizer_dir: Path, texts: list[str], batch_
 
 
 def sha256sums(out: Path) -> str:
+    """SHA256SUMS text (sha256sum format, sorted by path) for every file under ``out`` but itself."""
     lines = []
     for path in sorted(p for p in out.rglob("*") if p.is_file() and p.name != "SHA256SUMS"):
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -347,7 +347,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.out}: {size / 1e6:.1f} MB")
     for name, value in cosines.items():
         print(f"mean cosine to sentence-transformers fp32 over {len(REFERENCE_TEXTS)} texts, {name}: {value:.5f}")
-    shutil.rmtree(args.out / "__pycache__", ignore_errors=True)
     return 0
 
 

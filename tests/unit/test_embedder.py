@@ -45,9 +45,12 @@ def test_embeddings_are_float32_unit_vectors_in_input_order(embedder: Embedder) 
     vecs = embedder.embed(texts, batch_size=2)
     assert vecs.shape == (4, DIM) and vecs.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
-    # Row i belongs to texts[i] although batches are formed by length.
-    for i, t in enumerate(texts):
-        assert float(vecs[i] @ embedder.embed([t])[0]) > 0.97
+    # Row i belongs to texts[i] although batches are formed by length (alone, a text's int8 vector
+    # differs a little from its vector in a batch: activations are quantised per batch).
+    alone = np.stack([embedder.embed([t])[0] for t in texts])
+    similarity = vecs @ alone.T
+    assert list(similarity.argmax(axis=1)) == [0, 1, 2, 3]
+    assert similarity.diagonal().min() > 0.97
     assert embedder.embed([]).shape == (0, DIM)
     assert embedder.model_id.startswith("ripplegraph/all-MiniLM-L6-v2-int8@")
 
