@@ -13,6 +13,7 @@ File. Lines are 1-based; columns 0-based code points.
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,9 @@ __all__ = [
     "ScoredChunk",
     "GraphStore",
     "SearchIndex",
+    "symbol_parts",
+    "query_parts",
+    "symbol_match_rank",
 ]
 
 NODE_LABELS = (
@@ -165,6 +169,52 @@ class ScoredChunk:
     rank: int
 
 
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_QUERY_PART = re.compile(r"[A-Z][a-z]*|[a-z]+|[0-9]+")
+
+
+def symbol_parts(text: str) -> list[str]:
+    """A *name* cut into parts at non-alphanumeric characters and camel humps, case kept:
+    ``OwnerController`` -> ``["Owner", "Controller"]``, ``__init__`` -> ``["init"]``,
+    ``HTTPServer2`` -> ``["HTTP", "Server", "2"]``."""
+    return _PART.findall(text)
+
+
+def query_parts(query: str) -> list[str]:
+    """A workspace-symbol *query* cut into lowercased parts: as :func:`symbol_parts`, except that
+    every capital starts a part (``OC`` -> ``["o", "c"]``, ``OwnCon`` -> ``["own", "con"]``,
+    ``owner con`` -> ``["owner", "con"]``)."""
+    return [p.lower() for p in _QUERY_PART.findall(query)]
+
+
+def symbol_match_rank(query: str, parts_q: Sequence[str], name: str, parts_n: Sequence[str] | None = None) -> int | None:
+    """How ``name`` matches a workspace-symbol ``query`` (the rule of
+    :meth:`GraphStore.search_symbols`): 0 exact, 1 exact ignoring case and separators, 2 prefix,
+    3 part match, ``None`` no match. ``parts_q`` is :func:`query_parts` of the query and ``parts_n``
+    the lowercased :func:`symbol_parts` of the name (computed when ``None``); backends share this
+    function so they rank alike."""
+    if name == query:
+        return 0
+    if parts_n is None:
+        parts_n = [p.lower() for p in symbol_parts(name)]
+    flat_q = "".join(parts_q)
+    flat_n = "".join(parts_n)
+    if flat_n == flat_q:
+        return 1
+    if flat_n.startswith(flat_q):
+        return 2
+    if not parts_n or not parts_q or not parts_n[0].startswith(parts_q[0]):
+        return None
+    i = 1
+    for q in parts_q[1:]:
+        while i < len(parts_n) and not parts_n[i].startswith(q):
+            i += 1
+        if i == len(parts_n):
+            return None
+        i += 1
+    return 3
+
+
 class GraphStore(abc.ABC):
     """The code graph. Implementations must be safe to call from one thread at a time."""
 
@@ -214,6 +264,25 @@ class GraphStore(abc.ABC):
         self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
     ) -> dict[str, list[Edge]]:
         """``{src_id: [Edge]}``: edges of the given kinds leaving each id, same order as incoming."""
+
+    @abc.abstractmethod
+    def search_symbols(self, query: str, limit: int) -> list[Node]:
+        """Up to ``limit`` code nodes (every label but File and Repository) whose short ``name``
+        matches ``query``, best first (workspace symbol search).
+
+        Matching rule (:func:`symbol_match_rank`): the query and each name are cut into lowercased
+        *parts* at non-alphanumeric characters (spaces, ``_``, ``.``) and camel humps
+        (``OwnerController`` -> ``owner``, ``controller``; ``HTTPServer`` -> ``http``, ``server``;
+        leading underscores ignored; in the query every capital starts a part: ``OC`` -> ``o``,
+        ``c``). A name matches when either the query's alphanumeric text,
+        lowercased, is a prefix of the name's alphanumeric text lowercased (``ownercon``), or the
+        query's parts are case-insensitive prefixes of the name's parts *in order*, the first query
+        part matching the name's first part and later ones any later part (``OwnCon``,
+        ``owner con`` and ``OC`` find ``OwnerController``; ``Con`` and ``ctrl`` do not).
+
+        Order: exact name (case-sensitive), then exact ignoring case, then prefix, then part match;
+        ties by name length, name, id. An empty or all-punctuation query, or ``limit <= 0``,
+        returns ``[]``."""
 
     @abc.abstractmethod
     def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:

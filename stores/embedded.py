@@ -48,6 +48,9 @@ from stores.contracts import (
     SearchFilters,
     SearchIndex,
     UnresolvedCall,
+    query_parts,
+    symbol_match_rank,
+    symbol_parts,
 )
 from stores.errors import QueryFailed, StoreCorrupt, StoreError, StoreOutdated, StoreUnavailable
 
@@ -176,6 +179,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
         self._conn: sqlite3.Connection | None = None
         self._generation = 0  # bumped by every write of this instance
         self._vectors: _VectorCache | None = None
+        self._names: tuple[tuple[int, int], dict[str, list[tuple[str, list[str]]]]] | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -254,6 +258,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
                 finally:
                     self._conn = None
                     self._vectors = None
+                    self._names = None
 
     def __enter__(self) -> EmbeddedStore:
         return self
@@ -565,6 +570,48 @@ class EmbeddedStore(GraphStore, SearchIndex):
     ) -> dict[str, list[Edge]]:
         """``{src_id: [Edge]}`` for every requested id, as :meth:`incoming` but leaving each id."""
         return self._edges("src", ids, kinds, resolutions)
+
+    @_guarded
+    def search_symbols(self, query: str, limit: int) -> list[Node]:
+        """Up to ``limit`` code nodes whose name matches ``query`` (the rule of
+        :meth:`GraphStore.search_symbols`), best first.
+
+        The distinct names of the index, cut into parts and bucketed by the first letter of their
+        first part, are cached in memory (rebuilt lazily after any write, like the vectors); the rule
+        runs over one bucket, then one query fetches the nodes of the best names."""
+        parts = query_parts(query)
+        if not parts or limit <= 0:
+            return []
+        ranked = []
+        for name, name_parts in self._symbol_names().get(parts[0][0], ()):
+            rank = symbol_match_rank(query, parts, name, name_parts)
+            if rank is not None:
+                ranked.append((rank, len(name), name))
+        ranked.sort()
+        order = {name: (rank, n) for rank, n, name in ranked[:limit]}
+        if not order:
+            return []
+        rows = self._db.execute(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE name IN ({_IDS_PARAM}) AND label NOT IN ('File', 'Repository')",
+            (json.dumps(list(order)),),
+        ).fetchall()
+        nodes = [self._node(r) for r in rows]
+        nodes.sort(key=lambda n: (*order[n.name], n.name, n.id))
+        return nodes[:limit]
+
+    def _symbol_names(self) -> dict[str, list[tuple[str, list[str]]]]:
+        """``{first character of the first part: [(name, lowercased parts)]}`` of every code node name."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        cached = self._names
+        if cached is not None and cached[0] == (self._generation, version):
+            return cached[1]
+        buckets: dict[str, list[tuple[str, list[str]]]] = {}
+        for (name,) in self._db.execute("SELECT DISTINCT name FROM nodes WHERE label NOT IN ('File', 'Repository')"):
+            parts = [p.lower() for p in symbol_parts(name)]
+            if parts:
+                buckets.setdefault(parts[0][0], []).append((name, parts))
+        self._names = ((self._generation, version), buckets)
+        return buckets
 
     @_guarded
     def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:

@@ -7,14 +7,27 @@ number of hits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from stores.contracts import Edge, GraphStore, Node
+from stores.contracts import (
+    Edge,
+    GraphStore,
+    IndexedFile,
+    Node,
+    UnresolvedCall,
+    query_parts,
+    symbol_match_rank,
+)
+from stores.errors import QueryFailed
+
+_T = TypeVar("_T")
 
 __all__ = [
     "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "find_targets", "callers", "references",
-    "dotted_name",
+    "dotted_name", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
+    "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
 
 CALLABLE_LABELS = ("Method", "Function", "Constructor")
@@ -144,3 +157,260 @@ def references(graph: GraphStore, targets: Sequence[Node], include_declaration: 
         decl = [Reference(n.id, "DECLARATION", n, n.repo, n.file, n.start_line, n.start_col, None) for n in targets]
         refs = decl + refs
     return refs
+
+
+# ----------------------------------------------------------------------------- editor navigation
+# Used by the language server; positions are 1-based lines and 0-based code-point columns as stored.
+
+REFERENCE_KINDS = ("CALLS", "USES_TYPE", "INJECTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """One occurrence: ``repo`` / ``file`` / ``line`` (1-based) / ``col`` (0-based code points)."""
+
+    repo: str
+    file: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class CallGroup:
+    """The calls between ``node`` and the item asked about: for incoming calls ``node`` is a caller
+    and ``sites`` its call sites (in the caller's file); for outgoing calls ``node`` is a callee and
+    ``sites`` the call sites in the asking node's body. Sites sorted by location."""
+
+    node: Node
+    sites: tuple[Site, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolTree:
+    """A document symbol: ``node`` and the definitions nested in it (by qualname), in source order."""
+
+    node: Node
+    children: tuple[SymbolTree, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Impact:
+    """The blast radius of changing ``node``: ``call_sites`` and distinct ``direct_callers``, and
+    ``callers_by_hop[i]`` the number of callers first reached at hop ``i + 1`` (hop 1 = direct)."""
+
+    node: Node
+    call_sites: int
+    direct_callers: int
+    callers_by_hop: tuple[int, ...]
+
+    @property
+    def transitive_callers(self) -> int:
+        """Distinct callers within all hops computed."""
+        return sum(self.callers_by_hop)
+
+
+def _code(nodes: Sequence[Node]) -> list[Node]:
+    return [n for n in nodes if n.label in _CODE_LABELS]
+
+
+def _contains(n: Node, line: int, col: int) -> bool:
+    return (n.start_line, n.start_col) <= (line, col) <= (n.end_line, n.end_col)
+
+
+def node_at(graph: GraphStore, repo: str, path: str, line: int, col: int) -> Node | None:
+    """The innermost code node (class, method, function, field…) of ``repo``/``path`` whose span
+    contains the position, or ``None`` (module-level code, or a file not indexed). One store call."""
+    inside = [n for n in _code(graph.nodes_in_file(repo, path)) if _contains(n, line, col)]
+    return max(inside, key=lambda n: (n.start_line, n.start_col), default=None)
+
+
+def symbol_at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
+    """What the identifier ``word`` starting at ``line`` / ``col`` of ``repo``/``path`` stands for,
+    sorted by id: the targets of the references recorded there (a call site: its callees; a type
+    mention: the type), else the definition of that name whose span contains it; ``[]`` when
+    neither. Three store calls at most, whatever the file's size."""
+    nodes = graph.nodes_in_file(repo, path)
+    end = col + max(len(word), 1)
+    out = graph.outgoing([n.id for n in nodes], REFERENCE_KINDS)
+    dst = sorted({e.dst for edges in out.values() for e in edges if e.line == line and col <= e.col < end})
+    if dst:
+        found = graph.get_nodes(dst)
+        return [found[i] for i in dst if i in found]
+    defs = [n for n in _code(nodes) if n.name == word and _contains(n, line, col)]
+    inner = max(defs, key=lambda n: (n.start_line, n.start_col), default=None)
+    return [inner] if inner else []
+
+
+def _group(nodes: dict[str, Node], pairs: list[tuple[str, Site]]) -> list[CallGroup]:
+    groups: dict[str, list[Site]] = {}
+    for key, site in pairs:
+        if key in nodes:
+            groups.setdefault(key, []).append(site)
+    out = [CallGroup(nodes[k], tuple(sorted(set(s), key=lambda x: (x.repo, x.file, x.line, x.col))))
+           for k, s in groups.items()]
+    out.sort(key=lambda g: (g.sites[0].repo, g.sites[0].file, g.sites[0].line, g.sites[0].col, g.node.id))
+    return out
+
+
+def incoming_calls(graph: GraphStore, node: Node) -> list[CallGroup]:
+    """Callers of ``node`` (for a class: of its constructors too), one group per caller with its
+    call sites, sorted by first call site. Module-level callers are File nodes."""
+    refs = callers(graph, [node])
+    return _group({r.source.id: r.source for r in refs},
+                  [(r.source.id, Site(r.repo, r.file, r.line, r.col)) for r in refs])
+
+
+def outgoing_calls(graph: GraphStore, node: Node) -> list[CallGroup]:
+    """Callees of ``node``, one group per callee with the call sites in ``node``'s body, sorted by
+    first call site. Two store calls."""
+    edges = graph.outgoing([node.id], ["CALLS"]).get(node.id, [])
+    callees = graph.get_nodes(sorted({e.dst for e in edges}))
+    return _group(callees, [(e.dst, Site(e.repo, e.file, e.line, e.col)) for e in edges])
+
+
+def document_symbols(graph: GraphStore, repo: str, path: str) -> list[SymbolTree]:
+    """The definitions of ``repo``/``path`` as a tree (nesting by qualname), in source order."""
+    nodes = _code(graph.nodes_in_file(repo, path))
+    by_qual = {n.qualname: n for n in nodes}
+    children: dict[str | None, list[Node]] = {}
+    for n in nodes:
+        parent = n.qualname.rsplit(".", 1)[0] if "." in n.qualname else None
+        children.setdefault(parent if parent in by_qual else None, []).append(n)
+
+    def build(key: str | None) -> tuple[SymbolTree, ...]:
+        return tuple(SymbolTree(n, build(n.qualname)) for n in children.get(key, []))
+
+    return list(build(None))
+
+
+def transitive_callers(graph: GraphStore, ids: Sequence[str], hops: int) -> list[set[str]]:
+    """Callers of ``ids`` level by level: element ``i`` holds the node ids first reached at hop
+    ``i + 1`` (a node is counted at its nearest hop; ``ids`` themselves are never counted). One
+    batched ``incoming`` call per hop; stops early when a level is empty."""
+    seen = set(ids)
+    frontier = list(dict.fromkeys(ids))
+    levels: list[set[str]] = []
+    for _ in range(hops):
+        if not frontier:
+            break
+        edges = graph.incoming(frontier, ["CALLS"])
+        level = {e.src for es in edges.values() for e in es} - seen
+        if not level:
+            break
+        levels.append(level)
+        seen |= level
+        frontier = sorted(level)
+    return levels
+
+
+def impact(graph: GraphStore, node: Node, hops: int = 3) -> Impact:
+    """Direct call sites and callers of ``node`` (a class counts calls to its constructors) and the
+    callers reached within ``hops`` hops. About ``hops + 3`` store calls."""
+    direct = callers(graph, [node])
+    first = {r.source.id for r in direct}
+    levels = [first] if first else []
+    if first and hops > 1:
+        ctors = [c for cs in _constructors(graph, [node]).values() for c in cs]
+        seen = {node.id, *ctors}
+        levels += transitive_callers(graph, sorted(first | seen), hops - 1)
+        levels = [levels[0]] + [lvl - first - seen for lvl in levels[1:]]
+        levels = [lvl for lvl in levels if lvl]
+    return Impact(node, len(direct), len(first), tuple(len(lvl) for lvl in levels))
+
+
+class UnionGraph(GraphStore):
+    """A read-only view of several graph stores as one (the language server's workspace folders,
+    each with its own index): every read asks each store once and merges the answers in the
+    contract's order. Writes raise :class:`stores.errors.QueryFailed`."""
+
+    def __init__(self, stores: Sequence[GraphStore]) -> None:
+        self.stores = list(stores)
+
+    def replace_files(self, files: Sequence[IndexedFile]) -> None:
+        """Not supported: write through one store."""
+        raise QueryFailed("a union of indexes is read-only")
+
+    def delete_files(self, repo: str, paths: Iterable[str]) -> None:
+        """Not supported: write through one store."""
+        raise QueryFailed("a union of indexes is read-only")
+
+    def file_checksums(self, repo: str) -> dict[str, str]:
+        """Merged ``{path: checksum}``."""
+        return {k: v for s in self.stores for k, v in s.file_checksums(repo).items()}
+
+    def repos(self) -> list[str]:
+        """Every store's repositories, sorted."""
+        return sorted({r for s in self.stores for r in s.repos()})
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
+        """Merged; the first store holding an id wins."""
+        out: dict[str, Node] = {}
+        for s in self.stores:
+            for k, v in s.get_nodes(ids).items():
+                out.setdefault(k, v)
+        return out
+
+    def find_symbols(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[Node]]:
+        """Merged lists, sorted by id."""
+        return self._merge([s.find_symbols(names, labels) for s in self.stores], lambda n: n.id)
+
+    def nodes_in_file(self, repo: str, path: str) -> list[Node]:
+        """The first store that holds the file answers."""
+        for s in self.stores:
+            nodes = s.nodes_in_file(repo, path)
+            if nodes:
+                return nodes
+        return []
+
+    def incoming(self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+                 ) -> dict[str, list[Edge]]:
+        """Merged, in the contract's edge order."""
+        return self._merge([s.incoming(ids, kinds, resolutions) for s in self.stores], _edge_key)
+
+    def outgoing(self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+                 ) -> dict[str, list[Edge]]:
+        """Merged, in the contract's edge order."""
+        return self._merge([s.outgoing(ids, kinds, resolutions) for s in self.stores], _edge_key)
+
+    def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:
+        """Merged."""
+        return self._merge([s.unresolved_calls(names) for s in self.stores],
+                           lambda u: (u.repo, u.file, u.line, u.col, u.caller, u.arity))
+
+    def search_symbols(self, query: str, limit: int) -> list[Node]:
+        """Every store's best ``limit``, re-ranked together by the shared rule."""
+        parts = query_parts(query)
+        hits = [n for s in self.stores for n in s.search_symbols(query, limit)]
+
+        def key(n: Node) -> tuple[Any, ...]:
+            rank = symbol_match_rank(query, parts, n.name)
+            return (3 if rank is None else rank, len(n.name), n.name, n.id)
+
+        return sorted(hits, key=key)[:limit]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts summed over the stores."""
+        total: dict[str, Any] = {}
+        for s in self.stores:
+            for k, v in s.stats().items():
+                if isinstance(v, dict):
+                    slot = total.setdefault(k, {})
+                    for kk, vv in v.items():
+                        slot[kk] = slot.get(kk, 0) + vv
+                else:
+                    total[k] = total.get(k, 0) + v
+        return total
+
+    @staticmethod
+    def _merge(parts: list[dict[str, list[_T]]], key: Callable[[_T], Any]) -> dict[str, list[_T]]:
+        if len(parts) == 1:
+            return parts[0]
+        out: dict[str, list[_T]] = {}
+        for p in parts:
+            for k, v in p.items():
+                out.setdefault(k, []).extend(v)
+        return {k: sorted(v, key=key) for k, v in out.items()}
+
+
+def _edge_key(e: Edge) -> tuple[Any, ...]:
+    return (e.repo, e.file, e.line, e.col, e.src, e.dst, e.kind)

@@ -395,3 +395,44 @@ def test_stats_exact(graph_store):
     assert stats["edges"] == {"CALLS": 6, "CONTAINS": 5, "OVERRIDES": 1, "USES_TYPE": 1}
     assert stats["calls_by_resolution"] == {"exact": 3, "inferred": 1, "name": 2}
     assert stats["unresolved_calls"] == 3
+
+
+def symbols_file() -> IndexedFile:
+    path = "src/ctrl.py"
+    ids = [
+        ("shop:src/ctrl.OwnerController", "Class"),
+        ("shop:src/ctrl.OwnerController.show(1)", "Method"),
+        ("shop:src/ctrl.OwnerRepository", "Class"),
+        ("shop:src/ctrl.owner_controller_factory(0)", "Function"),
+        ("shop:src/ctrl._owner_cache", "Field"),
+        ("shop:src/ctrl.HTTPServer", "Class"),
+        ("shop:src/ctrl.Controller", "Class"),
+    ]
+    nodes = [file_node(SHOP, path, "python")]
+    nodes += [node(i, label, SHOP, path, n * 10) for n, (i, label) in enumerate(ids, 1)]
+    return IndexedFile(FileRecord(SHOP, path, "python", "c" * 64, 10), nodes=nodes)
+
+
+def _names(nodes: list[Node]) -> list[str]:
+    return [n.id.split(":", 1)[1] for n in nodes]
+
+
+def test_search_symbols_camel_humps(graph_store):
+    graph_store.replace_files([symbols_file()])
+    both = ["src/ctrl.OwnerController", "src/ctrl.owner_controller_factory(0)"]
+    assert _names(graph_store.search_symbols("OwnCon", 10)) == both
+    assert _names(graph_store.search_symbols("owner con", 10)) == both
+    assert _names(graph_store.search_symbols("OC", 10)) == ["src/ctrl._owner_cache", *both]  # owner, cache
+    assert _names(graph_store.search_symbols("ownercon", 10)) == both
+    # exact name first, then prefix (shorter name first), then part matches
+    assert _names(graph_store.search_symbols("Controller", 10)) == ["src/ctrl.Controller"]
+    assert _names(graph_store.search_symbols("owner", 10)) == [
+        "src/ctrl._owner_cache", "src/ctrl.OwnerController", "src/ctrl.OwnerRepository",
+        "src/ctrl.owner_controller_factory(0)",
+    ]
+    assert _names(graph_store.search_symbols("owner", 2)) == ["src/ctrl._owner_cache", "src/ctrl.OwnerController"]
+    assert _names(graph_store.search_symbols("HTTPServer", 10)) == ["src/ctrl.HTTPServer"]
+    assert _names(graph_store.search_symbols("HS", 10)) == ["src/ctrl.HTTPServer"]
+    assert _names(graph_store.search_symbols("Con", 10)) == ["src/ctrl.Controller"]  # first part must match
+    assert graph_store.search_symbols("  _. ", 10) == []
+    assert graph_store.search_symbols("owner", 0) == []
