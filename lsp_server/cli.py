@@ -331,5 +331,20 @@ def stats(db: str | None, as_json: bool) -> None:
     out.print(table)
 
 
+@main.command()
+@click.option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio (e.g. 127.0.0.1:2087).")
+def serve(tcp: str | None) -> None:
+    """Run the language server (stdio by default) for the editor's workspace folders."""
+    from lsp_server.server import serve as run
+
+    address = None
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        if not host or not port.isdigit():
+            raise click.BadParameter("expected HOST:PORT", param_hint="--tcp")
+        address = (host, int(port))
+    run(address)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

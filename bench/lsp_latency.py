@@ -1,0 +1,94 @@
+"""Latency of `ripple serve` over stdio on an indexed repository: p50 / p95 per request kind, and the
+server's resident memory.
+
+    ripple index /tmp/corpora/django-5.2.8 --db /tmp/lsp_work/django.db --no-embed
+    python bench/lsp_latency.py /tmp/corpora/django-5.2.8 --db /tmp/lsp_work/django.db [-n 200]
+
+Targets: 200 methods / functions with callers, sampled with a fixed seed; requests are sent at each
+target's name in its definition (prepare + incomingCalls as one measurement, references, hover) and
+workspace/symbol for prefixes and camel humps of their names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import psutil
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+
+def targets(db: Path, n: int) -> list[tuple[str, int, str]]:
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT DISTINCT n.file, n.start_line, n.name FROM nodes n JOIN edges e ON e.dst = n.id AND e.kind = 'CALLS'"
+        " WHERE n.label IN ('Method', 'Function') ORDER BY n.id").fetchall()
+    random.Random(7).shuffle(rows)
+    return rows[:n]
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("root", type=Path)
+    ap.add_argument("--db", type=Path, required=True)
+    ap.add_argument("-n", type=int, default=200)
+    args = ap.parse_args()
+    root = args.root.resolve()
+    client = LanguageClient("bench", "1")
+    await client.start_io(sys.executable, "-m", "lsp_server.cli", "serve", env={**os.environ, "RIPPLE_DB": str(args.db)})
+    await client.initialize_async(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)]))
+    client.initialized(types.InitializedParams())
+    times: dict[str, list[float]] = {"prepare+incoming": [], "references": [], "hover": [], "workspace/symbol": []}
+    await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="warmup"))
+    answered = 0
+    for path, line, name in targets(args.db, args.n):
+        text = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        lno = next((i for i in range(line - 1, min(line + 20, len(text))) if f"def {name}" in text[i]), line - 1)
+        col = text[lno].find(name)
+        doc = types.TextDocumentIdentifier((root / path).as_uri())
+        pos = types.Position(lno, col + 1)
+        t = time.perf_counter()
+        items = await client.text_document_prepare_call_hierarchy_async(types.CallHierarchyPrepareParams(doc, pos))
+        if items:
+            calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(items[0]))
+            answered += bool(calls)
+        times["prepare+incoming"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        await client.text_document_references_async(types.ReferenceParams(
+            text_document=doc, position=pos, context=types.ReferenceContext(include_declaration=False)))
+        times["references"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        await client.text_document_hover_async(types.HoverParams(doc, pos))
+        times["hover"].append(time.perf_counter() - t)
+        humps = "".join(p[:2].capitalize() for p in name.strip("_").split("_")[:2]) or name
+        for query in (name[:3], humps):
+            t = time.perf_counter()
+            await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
+            times["workspace/symbol"].append(time.perf_counter() - t)
+    rss = psutil.Process(client._server.pid).memory_info().rss / 2**20  # type: ignore[union-attr]
+    print(f"{'request':<18} {'n':>5} {'p50 ms':>8} {'p95 ms':>8}")
+    for kind, values in times.items():
+        ms = [v * 1000 for v in values]
+        print(f"{kind:<18} {len(ms):>5} {statistics.median(ms):>8.1f} {pct(ms, 95):>8.1f}")
+    print(f"server RSS: {rss:.0f} MiB; incoming calls found for {answered} of {len(times['hover'])} targets")
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,51 @@
+"""textDocument/prepareCallHierarchy, callHierarchy/incomingCalls and callHierarchy/outgoingCalls,
+across every indexed repository; follow-ups re-resolve the item from the node id in ``data``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, outgoing_calls, symbol_at
+
+if TYPE_CHECKING:
+    from lsp_server.server import RippleServer
+
+__all__ = ["FEATURES"]
+
+
+def prepare(ls: RippleServer, params: types.CallHierarchyPrepareParams) -> list[types.CallHierarchyItem] | None:
+    """The callables (and classes: their constructors' callers) named at the cursor."""
+    repo, path = ls.locate(params.text_document.uri)
+    conv = ls.converter()
+    at = conv.from_position(repo, path, params.position)
+    if at is None:
+        return None
+    nodes = [n for n in symbol_at(ls.graph(), repo, path, *at) if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)]
+    return [conv.call_item(n) for n in nodes] or None
+
+
+def incoming(ls: RippleServer, params: types.CallHierarchyIncomingCallsParams) -> list[types.CallHierarchyIncomingCall]:
+    """Callers of the item, ``fromRanges`` = their call sites."""
+    node = ls.node_of(params.item)
+    if node is None:
+        return []
+    conv = ls.converter()
+    return [conv.incoming_call(g, node) for g in incoming_calls(ls.graph(), node)]
+
+
+def outgoing(ls: RippleServer, params: types.CallHierarchyOutgoingCallsParams) -> list[types.CallHierarchyOutgoingCall]:
+    """Callees of the item, ``fromRanges`` = the call sites in its body."""
+    node = ls.node_of(params.item)
+    if node is None:
+        return []
+    conv = ls.converter()
+    return [conv.outgoing_call(g) for g in outgoing_calls(ls.graph(), node)]
+
+
+FEATURES = [
+    (types.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY, None, prepare),
+    (types.CALL_HIERARCHY_INCOMING_CALLS, None, incoming),
+    (types.CALL_HIERARCHY_OUTGOING_CALLS, None, outgoing),
+]

@@ -1,0 +1,36 @@
+"""workspace/symbol (camelCase-aware, every indexed repository) and textDocument/documentSymbol."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from stores.navigation import document_symbols
+
+if TYPE_CHECKING:
+    from lsp_server.server import RippleServer
+
+__all__ = ["FEATURES", "LIMIT"]
+
+LIMIT = 100
+"""Workspace symbols per answer (clients filter further as the user types)."""
+
+
+def workspace_symbol(ls: RippleServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
+    """Symbols whose name matches the query (rule: :meth:`stores.contracts.GraphStore.search_symbols`)."""
+    conv = ls.converter()
+    return [conv.symbol_information(n) for n in ls.graph().search_symbols(params.query, LIMIT)]
+
+
+def document_symbol(ls: RippleServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    """The document's definitions, nested."""
+    repo, path = ls.locate(params.text_document.uri)
+    conv = ls.converter()
+    return [conv.document_symbol(t) for t in document_symbols(ls.graph(), repo, path)]
+
+
+FEATURES = [
+    (types.WORKSPACE_SYMBOL, None, workspace_symbol),
+    (types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol),
+]

@@ -1,0 +1,348 @@
+"""The ripplegraph language server (pygls): session state and the registry of LSP features.
+
+The session (:class:`RippleServer`) owns the workspace folders and their indexes; every feature lives
+in its own module under :mod:`lsp_server.features` as short handlers that convert (with
+:mod:`lsp_server.convert`), make one :mod:`stores.navigation` call and convert back. This module only
+registers them (:func:`build_server`) and wraps each in :func:`_guarded`, which turns store failures
+into an LSP error response with a clear message (plus one ``window/showMessage`` per distinct failure),
+so the server never dies of a broken index.
+
+Indexes: the folder ``F`` of a workspace is served from ``F/.ripple/index.db`` (the file ``ripple
+index F`` writes); when there is none (or it was written by another schema version) it is built in a
+background thread, reported with ``window/workDoneProgress``, while requests answer from what has
+been written so far. ``$RIPPLE_DB``, when set, names the index of every folder (a one-folder
+workspace indexed elsewhere). A file outside every workspace folder is never read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from indexer.pipeline import IndexOptions, index_repository
+from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
+from stores.contracts import GraphStore, Node
+from stores.embedded import EmbeddedStore
+from stores.errors import StoreError
+from stores.factory import DB_ENV, default_db_path, open_store
+from stores.navigation import UnionGraph
+
+__all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
+
+log = logging.getLogger(__name__)
+
+REQUEST_FAILED = -32803
+"""LSP ``RequestFailed``: the answer for a store that is down or an index that cannot be read."""
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+@dataclass(eq=False)
+class Folder:
+    """A workspace folder: its ``root``, ``repo`` name, index file ``db``, the reader ``store``
+    (``None`` when it cannot be opened), ``state`` (``ready`` / ``indexing`` / ``error``) and the
+    last ``error`` message."""
+
+    uri: str
+    root: Path
+    repo: str
+    db: Path
+    store: EmbeddedStore | None = None
+    state: str = "ready"
+    error: str | None = None
+    phase: str | None = None
+    thread: threading.Thread | None = field(default=None, repr=False)
+
+
+class _WorkDoneProgress:
+    """The indexer's :class:`indexer.pipeline.ProgressSink` as ``window/workDoneProgress``; called
+    from the indexing thread, it hands every message to the server's event loop."""
+
+    def __init__(self, server: RippleServer, folder: Folder) -> None:
+        self.server, self.folder = server, folder
+        self.token = f"ripple-index-{folder.repo}-{id(self)}"
+        self.total: int | None = None
+        self.count = 0
+        self.last = -1
+        self.begun = False
+        self.ended: str | None = None
+
+    def open(self) -> None:
+        """Create the token; ``begin`` follows the client's answer (reports before it are dropped)."""
+        def begun(*_: Any) -> None:
+            self.begun = True
+            self.server.work_done_progress.begin(self.token, types.WorkDoneProgressBegin(
+                title=f"ripple: indexing {self.folder.repo}", cancellable=False, percentage=0))
+            if self.ended is not None:
+                self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=self.ended))
+
+        def send() -> None:
+            if self.server.progress_supported:
+                self.server.work_done_progress.create(self.token, begun)
+        self.begun, self.ended = False, None
+        self.server.call_soon(send)
+
+    def start(self, phase: str, total: int | None) -> None:
+        """A pipeline phase begins."""
+        self.folder.phase, self.total, self.count, self.last = phase, total, 0, -1
+        self._report(f"{phase}…")
+
+    def advance(self, n: int = 1) -> None:
+        """Progress within the phase (reported at most once per percent)."""
+        self.count += n
+        if self.total:
+            pct = min(100, 100 * self.count // self.total)
+            if pct != self.last:
+                self.last = pct
+                self._report(f"{self.folder.phase} {self.count}/{self.total}", pct)
+
+    def done(self, phase: str) -> None:
+        """A pipeline phase is over."""
+
+    def close(self, message: str) -> None:
+        """Send ``end`` (after ``begin``, whenever the client answers)."""
+        def send() -> None:
+            if self.begun:
+                self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
+            else:
+                self.ended = message
+        self.server.call_soon(send)
+
+    def _report(self, message: str, pct: int | None = None) -> None:
+        def send() -> None:
+            if self.begun and self.ended is None:
+                self.server.work_done_progress.report(
+                    self.token, types.WorkDoneProgressReport(message=message, percentage=pct))
+        self.server.call_soon(send)
+
+
+class RippleServer(LanguageServer):
+    """The session: workspace folders with their indexes, the negotiated position encoding, and the
+    helpers every feature handler uses (:meth:`graph`, :meth:`locate`, :meth:`converter`,
+    :meth:`node_of`)."""
+
+    hops = 3
+    """Hops of the transitive caller count shown on hover."""
+
+    def __init__(self) -> None:
+        super().__init__("ripplegraph", "0.1.0")
+        self.folders: list[Folder] = []
+        self.progress_supported = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._reported: set[str] = set()
+        self._lines: OrderedDict[Path, tuple[tuple[int, int], list[str] | None]] = OrderedDict()
+
+    # -------------------------------------------------------------------------------- lifecycle
+
+    def call_soon(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the server's event loop (from any thread)."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(fn)
+
+    def add_folder(self, uri: str) -> Folder | None:
+        """Open (or start building) the index of the workspace folder ``uri``."""
+        path = to_fs_path(uri)
+        if not path or not Path(path).is_dir():
+            self.report(f"ripple: workspace folder {uri} is not a local directory; skipped")
+            return None
+        root = Path(path).resolve()
+        db = Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else default_db_path(root)
+        folder = Folder(uri, root, root.name, db)
+        existed = folder.db.is_file()
+        try:
+            folder.store = open_store(folder.db, create=True)
+            repos = folder.store.repos()
+            if len(repos) == 1:
+                folder.repo = repos[0]
+            elif existed and not repos:
+                existed = False  # an empty (or just rebuilt) index: build it
+        except StoreError as exc:
+            folder.state, folder.error = "error", str(exc)
+            self.report(f"ripple: {exc}")
+        self.folders.append(folder)
+        if folder.store is not None and not (existed and folder.store.repos()):
+            self.reindex(folder)
+        return folder
+
+    def remove_folder(self, uri: str) -> None:
+        """Forget the folder ``uri`` (its index file stays on disk)."""
+        for folder in [f for f in self.folders if f.uri.rstrip("/") == uri.rstrip("/")]:
+            self.folders.remove(folder)
+            if folder.store is not None and folder.state != "indexing":
+                folder.store.close()
+
+    def reindex(self, folder: Folder) -> bool:
+        """Index ``folder`` again in a background thread; ``False`` when a run is under way."""
+        if folder.state == "indexing":
+            return False
+        folder.state, folder.error = "indexing", None
+        sink = _WorkDoneProgress(self, folder)
+        folder.thread = threading.Thread(target=self._index, args=(folder, sink), daemon=True,
+                                         name=f"ripple-index-{folder.repo}")
+        folder.thread.start()
+        return True
+
+    def _index(self, folder: Folder, sink: _WorkDoneProgress) -> None:
+        sink.open()
+        try:
+            writer = open_store(folder.db, create=True)
+            try:
+                # One process: forking extraction workers from a threaded server is not safe. Large
+                # repositories are faster indexed beforehand with `ripple index` (parallel).
+                report = index_repository(folder.root, writer, writer, IndexOptions(repo=folder.repo, jobs=1), sink)
+            finally:
+                writer.close()
+            folder.state = "ready"
+            sink.close(f"{report.files_indexed} files indexed")
+            self.call_soon(self._refresh_lenses)
+        except Exception as exc:  # a failed run costs this folder's index, never the server
+            log.exception("indexing %s failed", folder.root)
+            folder.state, folder.error = "error", f"indexing {folder.root} failed: {exc}"
+            sink.close("failed")
+            self.call_soon(lambda: self.report(f"ripple: {folder.error}"))
+
+    def _refresh_lenses(self) -> None:
+        lens_refresh = self.client_capabilities.workspace and self.client_capabilities.workspace.code_lens
+        if lens_refresh and lens_refresh.refresh_support:
+            self.workspace_code_lens_refresh(None)
+
+    def report(self, message: str, kind: types.MessageType = types.MessageType.Error) -> None:
+        """``window/showMessage``, once per distinct message."""
+        if message in self._reported:
+            return
+        self._reported.add(message)
+        log.warning("%s", message)
+        self.window_show_message(types.ShowMessageParams(kind, message))
+
+    # ---------------------------------------------------------------------------- for features
+
+    def graph(self) -> GraphStore:
+        """Every folder's index as one read-only graph (folders whose index failed are left out;
+        when none can be read the request fails with their error)."""
+        stores = [f.store for f in self.folders if f.store is not None and f.state != "error"]
+        if not stores:
+            errors = "; ".join(f.error for f in self.folders if f.error) or "no workspace folder is indexed"
+            raise StoreError(errors)
+        return UnionGraph(stores)
+
+    def folder_of_path(self, path: Path) -> Folder | None:
+        """The innermost workspace folder containing ``path``."""
+        inside = [f for f in self.folders if path == f.root or path.is_relative_to(f.root)]
+        return max(inside, key=lambda f: len(f.root.parts), default=None)
+
+    def locate(self, uri: str) -> tuple[str, str]:
+        """``(repo, path)`` of a document URI (``file:`` inside a workspace folder, or ``ripple:``);
+        raises InvalidParams for a file outside every workspace folder."""
+        ripple = parse_ripple_uri(uri)
+        if ripple is not None:
+            return ripple
+        fs = to_fs_path(uri) if uri.startswith("file:") else None
+        folder = self.folder_of_path(Path(fs).resolve()) if fs else None
+        if folder is None:
+            raise JsonRpcInvalidParams(f"{uri} is not inside a workspace folder of this server")
+        return folder.repo, Path(fs).resolve().relative_to(folder.root).as_posix()  # type: ignore[arg-type]
+
+    def converter(self) -> Converter:
+        """A :class:`Converter` for one request, in the negotiated position encoding."""
+        return Converter(str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16), self._file_text)
+
+    def node_of(self, item: types.CallHierarchyItem) -> Node | None:
+        """Re-resolve a call-hierarchy item from the node id in its ``data``."""
+        node_id = item.data.get("id") if isinstance(item.data, dict) else getattr(item.data, "id", None)
+        if not isinstance(node_id, str):
+            raise JsonRpcInvalidParams("call hierarchy item without ripple data (prepare it again)")
+        return self.graph().get_nodes([node_id]).get(node_id)
+
+    def _file_text(self, repo: str, path: str) -> FileText:
+        folder = next((f for f in self.folders if f.repo == repo), None)
+        if folder is None:
+            return FileText(ripple_uri(repo, path), None)
+        abs_path = (folder.root / path).resolve()
+        if not abs_path.is_relative_to(folder.root):  # never read outside the workspace
+            return FileText(ripple_uri(repo, path), None)
+        uri = from_fs_path(str(abs_path)) or ripple_uri(repo, path)
+        disk = self.disk_lines(abs_path)
+        doc = self.workspace.text_documents.get(uri)
+        if doc is None or disk is None:
+            return FileText(uri, disk)
+        buffer = doc.source.splitlines()
+        if buffer == disk:
+            return FileText(uri, disk)
+        return FileText(uri, disk, buffer, LineMap(buffer, disk))
+
+    def disk_lines(self, path: Path) -> list[str] | None:
+        """The lines of ``path`` (cached while its mtime and size hold), ``None`` when unreadable.
+        Callers check ``path`` is inside a workspace folder."""
+        try:
+            st = path.stat()
+        except OSError:
+            return None
+        key = (st.st_mtime_ns, st.st_size)
+        hit = self._lines.get(path)
+        if hit is not None and hit[0] == key:
+            self._lines.move_to_end(path)
+            return hit[1]
+        try:
+            lines: list[str] | None = path.read_bytes().decode("utf-8", "replace").splitlines()
+        except OSError:
+            lines = None
+        self._lines[path] = (key, lines)
+        if len(self._lines) > 2000:
+            self._lines.popitem(last=False)
+        return lines
+
+
+def _guarded(server: RippleServer, handler: _F) -> _F:
+    """``handler`` guarded (pygls passes the session as its ``ls`` argument); a store failure becomes an LSP
+    ``RequestFailed`` error with its message (and one ``window/showMessage``); another exception is
+    logged and answered with InternalError. Protocol errors (InvalidParams…) pass unchanged."""
+
+    @functools.wraps(handler)
+    def wrapper(*args: Any) -> Any:
+        try:
+            return handler(*args)  # pygls passes the session first: the handler's first parameter is `ls`
+        except JsonRpcException:
+            raise
+        except StoreError as exc:
+            server.report(f"ripple: {exc}")
+            raise JsonRpcException(f"ripple: {exc}", REQUEST_FAILED) from exc
+        except Exception as exc:
+            log.exception("%s failed", handler.__qualname__)
+            raise JsonRpcInternalError(f"ripple: internal error in {handler.__module__}: {exc}") from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
+def build_server() -> RippleServer:
+    """A server with every feature registered."""
+    from lsp_server.features import call_hierarchy, code_lens, custom, hover, lifecycle, references, symbols
+
+    server = RippleServer()
+    for module in (lifecycle, call_hierarchy, references, hover, code_lens, symbols, custom):
+        for method, options, handler in module.FEATURES:
+            server.feature(method, options)(_guarded(server, handler))
+        for name, handler in getattr(module, "COMMANDS", ()):
+            server.command(name)(_guarded(server, handler))
+    return server
+
+
+def serve(tcp: tuple[str, int] | None = None) -> None:
+    """Run the server over stdio, or over TCP on ``(host, port)``."""
+    server = build_server()
+    if tcp is None:
+        server.start_io()
+    else:
+        server.start_tcp(*tcp)

@@ -1,0 +1,225 @@
+"""End to end: ``ripple serve`` over stdio driven by pytest-lsp's typed client, on a workspace of two
+repositories (a Java service and a Python client) whose indexes the server builds itself, plus a
+folder whose index is corrupt. Exact items and ranges (LSP: 0-based lines, UTF-16 columns unless
+the client offers UTF-8)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+WORKSPACE = Path(__file__).parent / "workspace"
+SERVER = [sys.executable, "-m", "lsp_server.cli", "serve"]
+JAVA = "petclinic/src/main/java/org/example"
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+def make_workspace(root: Path) -> Path:
+    shutil.copytree(WORKSPACE, root, dirs_exist_ok=True)
+    broken = root / "broken"
+    (broken / ".ripple").mkdir(parents=True)
+    (broken / ".ripple" / "index.db").write_bytes(b"this is not an index" * 100)
+    return root
+
+
+async def start(client: LanguageClient, root: Path, encodings: list[str] | None) -> None:
+    caps = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
+        window=types.WindowClientCapabilities(work_done_progress=True),
+    )
+    folders = [types.WorkspaceFolder((root / n).as_uri(), n) for n in ("petclinic", "client", "broken")]
+    await client.initialize_session(types.InitializeParams(capabilities=caps, workspace_folders=folders))
+    for _ in range(200):  # the server indexes both repositories in the background
+        status = await client.protocol.send_request_async("ripple/indexStatus", {})
+        if all(f.state != "indexing" for f in status.folders):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"indexing did not finish: {status}")
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient, request):
+    root = make_workspace(request.getfixturevalue("tmp_path_factory").mktemp("ws16"))
+    lsp_client.root = root  # type: ignore[attr-defined]
+    await start(lsp_client, root, None)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def client8(lsp_client: LanguageClient, request):
+    root = make_workspace(request.getfixturevalue("tmp_path_factory").mktemp("ws8"))
+    lsp_client.root = root  # type: ignore[attr-defined]
+    await start(lsp_client, root, ["utf-8", "utf-16"])
+    yield
+    await lsp_client.shutdown_session()
+
+
+def uri(client: LanguageClient, rel: str) -> str:
+    return (client.root / rel).as_uri()  # type: ignore[attr-defined]
+
+
+def rng(l1: int, c1: int, l2: int, c2: int) -> types.Range:
+    return types.Range(types.Position(l1, c1), types.Position(l2, c2))
+
+
+def doc(client: LanguageClient, rel: str) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri(client, rel))
+
+
+async def prepare(client: LanguageClient, rel: str, line: int, char: int) -> list[types.CallHierarchyItem]:
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(doc(client, rel), types.Position(line, char)))
+    return items or []
+
+
+def brief(item: types.CallHierarchyItem) -> tuple[str, str, types.Range, types.Range]:
+    return item.name, item.uri.rsplit("/", 1)[-1], item.range, item.selection_range
+
+
+async def test_index_status_and_progress(client: LanguageClient):
+    status = await client.protocol.send_request_async("ripple/indexStatus", {})
+    states = {f.repo: (f.state, f.files) if f.state != "error" else (f.state, "index.db" in f.error) for f in status.folders}
+    assert states == {"petclinic": ("ready", 3), "client": ("ready", 3), "broken": ("error", True)}
+    kinds = {tok: [type(v).__name__ for v in values][::max(1, len(values) - 1)] for tok, values in client.progress_reports.items()}
+    assert sorted(kinds.values()) == [["WorkDoneProgressBegin", "WorkDoneProgressEnd"]] * 2
+    assert any("cannot be read as a ripplegraph index" in m.message or "not a ripplegraph index" in m.message
+               for m in client.messages)
+
+
+async def test_call_hierarchy_java(client: LanguageClient):
+    # OwnerController.show: `Owner owner = repository.findById(id);` -> findById
+    [item] = await prepare(client, f"{JAVA}/OwnerController.java", 10, 36)
+    assert brief(item) == ("findById", "OwnerRepository.java", rng(3, 4, 5, 5), rng(3, 17, 3, 25))
+    assert item.data == {"id": "petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)"}
+    calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item))
+    assert [(brief(c.from_), list(c.from_ranges)) for c in calls] == [
+        (("show", "OwnerController.java", rng(9, 4, 12, 5), rng(9, 17, 9, 21)), [rng(10, 33, 10, 41)])]
+    [show] = await prepare(client, f"{JAVA}/OwnerController.java", 9, 18)
+    callers = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(show))
+    assert [(c.from_.name, list(c.from_ranges)) for c in callers] == [("showName", [rng(15, 26, 15, 30)])]
+    [show_name] = await prepare(client, f"{JAVA}/OwnerController.java", 14, 20)
+    out = await client.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(show_name))
+    assert [(c.to.name, c.to.uri.rsplit("/", 1)[-1], list(c.from_ranges)) for c in out] == [
+        ("show", "OwnerController.java", [rng(15, 26, 15, 30)]), ("getId", "Owner.java", [rng(15, 35, 15, 40)])]
+
+
+async def test_call_hierarchy_python_utf16_after_emoji(client: LanguageClient):
+    # `    title = "所有者 😀 " + str(client.fetch_owner(owner_id))`: code point 34 is UTF-16 unit 35
+    [item] = await prepare(client, "client/client/report.py", 5, 37)
+    assert brief(item) == ("fetch_owner", "api.py", rng(7, 4, 8, 47), rng(7, 8, 7, 19))
+    calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item))
+    assert [(brief(c.from_), list(c.from_ranges)) for c in calls] == [
+        (("render", "report.py", rng(3, 0, 6, 16), rng(3, 4, 3, 10)), [rng(5, 35, 5, 46)])]
+    # a class: its constructor's callers, at the class name
+    [cls] = await prepare(client, "client/client/report.py", 4, 16)
+    assert cls.name == "__init__"
+    calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(cls))
+    assert [(c.from_.name, list(c.from_ranges)) for c in calls] == [("render", [rng(4, 13, 4, 24)])]
+
+
+async def test_utf8_client_gets_byte_columns(client8: LanguageClient):
+    # 所有者 is 9 bytes, 😀 is 4: code point 34 is byte 43
+    [item] = await prepare(client8, "client/client/report.py", 5, 45)
+    assert item.name == "fetch_owner"
+    calls = await client8.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item))
+    assert [list(c.from_ranges) for c in calls] == [[rng(5, 43, 5, 54)]]
+
+
+async def test_references_include_declaration(client: LanguageClient):
+    params = types.ReferenceParams(text_document=doc(client, f"{JAVA}/Owner.java"), position=types.Position(2, 15),
+                                   context=types.ReferenceContext(include_declaration=True))
+    locs = await client.text_document_references_async(params)
+    assert [(loc.uri.rsplit("/", 1)[-1], loc.range) for loc in locs] == [
+        ("Owner.java", rng(2, 13, 2, 18)),
+        ("OwnerController.java", rng(9, 11, 9, 16)),
+        ("OwnerController.java", rng(10, 8, 10, 13)),
+        ("OwnerRepository.java", rng(3, 11, 3, 16)),
+        ("OwnerRepository.java", rng(4, 19, 4, 24)),
+    ]
+    params.context.include_declaration = False
+    locs = await client.text_document_references_async(params)
+    assert len(locs) == 4 and locs[0].uri.endswith("OwnerController.java")
+
+
+async def test_hover_impact(client: LanguageClient):
+    hover = await client.text_document_hover_async(
+        types.HoverParams(doc(client, f"{JAVA}/OwnerRepository.java"), types.Position(3, 20)))
+    assert hover.range == rng(3, 17, 3, 25)
+    assert hover.contents.value == (
+        "```\npublic Owner findById(int id)\n```\n`org.example.OwnerRepository.findById` · petclinic\n\n"
+        "**Impact:** 1 call site from 1 direct caller; 2 callers within 3 hops (1 / 1 by hop)")
+
+
+async def test_code_lens_resolved_lazily(client: LanguageClient):
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(doc(client, f"{JAVA}/OwnerController.java")))
+    assert [(lens.range, lens.command) for lens in lenses] == [
+        (rng(2, 13, 2, 28), None), (rng(5, 11, 5, 26), None), (rng(9, 17, 9, 21), None), (rng(14, 18, 14, 26), None)]
+    titles = [(await client.code_lens_resolve_async(lens)).command.title for lens in lenses]
+    assert titles == ["0 callers", "0 callers", "1 caller", "0 callers"]
+
+
+async def test_workspace_symbol_camel_case(client: LanguageClient):
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="OwnCon"))
+    assert [(s.name, s.kind, s.location.uri.rsplit("/", 1)[-1], s.location.range) for s in found] == [
+        ("OwnerController", types.SymbolKind.Class, "OwnerController.java", rng(2, 13, 2, 28)),
+        ("OwnerController", types.SymbolKind.Constructor, "OwnerController.java", rng(5, 11, 5, 26)),
+    ]
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="owner cl"))
+    assert [(s.name, s.container_name) for s in found] == [("OwnerClient", "client · client.api")]
+
+
+async def test_document_symbols(client: LanguageClient):
+    syms = await client.text_document_document_symbol_async(types.DocumentSymbolParams(doc(client, "client/client/api.py")))
+    assert [(s.name, s.range, [(c.name, c.selection_range) for c in s.children]) for s in syms] == [
+        ("OwnerClient", rng(3, 0, 11, 44), [("__init__", rng(4, 8, 4, 16)), ("base_url", rng(5, 13, 5, 21)),
+                                             ("fetch_owner", rng(7, 8, 7, 19)), ("_get", rng(10, 8, 10, 12))])]
+
+
+async def test_buffer_differs_from_disk(client: LanguageClient):
+    path = client.root / "client/client/report.py"  # type: ignore[attr-defined]
+    text = "import os\n# edited, not saved\n" + path.read_text(encoding="utf-8")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(path.as_uri(), "python", 1, text)))
+    try:
+        [item] = await prepare(client, "client/client/api.py", 7, 10)
+        calls = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item))
+        assert [(c.from_.selection_range, list(c.from_ranges)) for c in calls] == [(rng(5, 4, 5, 10), [rng(7, 35, 7, 46)])]
+        [again] = await prepare(client, "client/client/report.py", 7, 37)
+        assert again.name == "fetch_owner"
+    finally:
+        client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(path.as_uri())))
+
+
+async def test_search_and_file_content(client: LanguageClient):
+    result = await client.protocol.send_request_async("ripple/search", {"query": "fetch owner", "limit": 3})
+    assert result.hits[0].id == "client:client/api.OwnerClient.fetch_owner(1)"
+    content = await client.protocol.send_request_async("ripple/fileContent", {"uri": uri(client, "client/client/api.py")})
+    assert content.text.startswith('"""HTTP client for the owners service."""\n')
+
+
+async def test_errors_are_answers_not_crashes(client: LanguageClient, tmp_path: Path):
+    outside = tmp_path / "secret.py"
+    outside.write_text("def secret(): pass\n")
+    with pytest.raises(JsonRpcInvalidParams, match="not inside a workspace folder"):
+        await client.text_document_references_async(types.ReferenceParams(
+            text_document=types.TextDocumentIdentifier(outside.as_uri()), position=types.Position(0, 5),
+            context=types.ReferenceContext(False)))
+    [item] = await prepare(client, "client/client/report.py", 10, 12)
+    item.data = None
+    with pytest.raises(JsonRpcInvalidParams, match="without ripple data"):
+        await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item))
+    with pytest.raises(JsonRpcInvalidParams):
+        await client.protocol.send_request_async("ripple/search", {"limit": 3})
+    # still alive
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="render"))
+    assert [s.name for s in found] == ["render"]
