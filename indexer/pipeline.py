@@ -125,6 +125,7 @@ class _Extracted:
     path: str
     extraction: FileExtraction | None = None
     chunks: list[Chunk] = field(default_factory=list)
+    text: str = ""
     checksum: str = ""
     size: int = 0
     skip_reason: str | None = None
@@ -149,13 +150,14 @@ def _extract_one(args: tuple[SourceFile, str, str, int, bool]) -> _Extracted:
         extraction = extractor.extract(sf.path, text)
         if keep_suffix:
             extraction.id_path = sf.path
-        chunks = chunk_file(repo, product, extraction, text.decode("utf-8", "replace"))
+        source = text.decode("utf-8", "replace")
+        chunks = chunk_file(repo, product, extraction, source)
     except RecursionError:
         return _Extracted(sf.path, skip_reason="too_deep", detail="nesting too deep to extract")
     except Exception as exc:  # an extractor bug must cost one file, not the run
         log.exception("extractor failed on %s", sf.path)
         return _Extracted(sf.path, skip_reason="extract_failed", detail=f"{type(exc).__name__}: {exc}")
-    return _Extracted(sf.path, extraction, chunks, hashlib.sha256(data).hexdigest(), len(data))
+    return _Extracted(sf.path, extraction, chunks, source, hashlib.sha256(data).hexdigest(), len(data))
 
 
 def _extract_all(
@@ -232,6 +234,7 @@ def index_repository(
     indexed: list[IndexedFile] = []
     for item, out in zip(extracted, resolved.files):
         out.chunks = item.chunks
+        out.text = item.text
         indexed.append(out)
         assert item.extraction is not None
         report.files_by_language[item.extraction.language] += 1

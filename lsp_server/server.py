@@ -268,8 +268,9 @@ class RippleServer(LanguageServer):
 
     def _file_text(self, repo: str, path: str) -> FileText:
         folder = next((f for f in self.folders if f.repo == repo), None)
-        if folder is None:
-            return FileText(ripple_uri(repo, path), None)
+        if folder is None:  # a repository not on this disk: the text kept in the index
+            stored = self.graph().file_text(repo, path)
+            return FileText(ripple_uri(repo, path), stored.splitlines() if stored is not None else None)
         abs_path = (folder.root / path).resolve()
         if not abs_path.is_relative_to(folder.root):  # never read outside the workspace
             return FileText(ripple_uri(repo, path), None)

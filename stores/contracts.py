@@ -147,6 +147,9 @@ class IndexedFile:
     edges: list[Edge] = field(default_factory=list)
     unresolved: list[UnresolvedCall] = field(default_factory=list)
     chunks: list[Chunk] = field(default_factory=list)
+    text: str | None = None
+    """The file's source as indexed (decoded), kept so editors can open files of repositories that
+    are not on their disk (``ripple:`` URIs); ``None`` keeps no text."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +233,11 @@ class GraphStore(abc.ABC):
     @abc.abstractmethod
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
         """Remove the files, their nodes, their owned edges and every edge into their nodes."""
+
+    @abc.abstractmethod
+    def file_text(self, repo: str, path: str) -> str | None:
+        """The source of an indexed file as it was indexed, or ``None`` (unknown file, or indexed
+        without text)."""
 
     @abc.abstractmethod
     def file_checksums(self, repo: str) -> dict[str, str]:

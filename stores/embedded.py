@@ -58,15 +58,15 @@ __all__ = ["EmbeddedStore", "SCHEMA_VERSION"]
 
 #: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
 #: rebuilt.
-SCHEMA_VERSION = 2  # 2: embedding_cache
+SCHEMA_VERSION = 3  # 2: embedding_cache, 3: files.text
 _APPLICATION = "ripplegraph"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE files (
     repo TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL, checksum TEXT NOT NULL,
-    size INTEGER NOT NULL, PRIMARY KEY (repo, path)
-) WITHOUT ROWID;
+    size INTEGER NOT NULL, text TEXT, PRIMARY KEY (repo, path)
+);
 CREATE TABLE nodes (
     id TEXT PRIMARY KEY, label TEXT NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
     repo TEXT NOT NULL, file TEXT NOT NULL,
@@ -105,6 +105,11 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5 (
 """
 
 _BM25_WEIGHTS = (3.0, 2.0, 1.0)  # name, fqn, text
+_COMMON_FRACTION = 0.5  # query tokens in at least this fraction of the chunks are pruned (see bm25)
+_POSTINGS_BUDGET = 40_000
+"""Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
+most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
+BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any number of keys
 
 _NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
@@ -179,6 +184,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
         self._conn: sqlite3.Connection | None = None
         self._generation = 0  # bumped by every write of this instance
         self._vectors: _VectorCache | None = None
+        self._counts: tuple[int, int, dict[str, int]] | None = None  # (generation, data_version, counts)
         self._names: tuple[tuple[int, int], dict[str, list[tuple[str, list[str]]]]] | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -366,8 +372,8 @@ class EmbeddedStore(GraphStore, SearchIndex):
         self._detach(conn, removed)
 
         conn.executemany(
-            "INSERT OR REPLACE INTO files (repo, path, language, checksum, size) VALUES (?, ?, ?, ?, ?)",
-            [(f.file.repo, f.file.path, f.file.language, f.file.checksum, f.file.size) for f in batch],
+            "INSERT OR REPLACE INTO files (repo, path, language, checksum, size, text) VALUES (?, ?, ?, ?, ?, ?)",
+            [(f.file.repo, f.file.path, f.file.language, f.file.checksum, f.file.size, f.text) for f in batch],
         )
         dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
         conn.executemany(
@@ -489,6 +495,12 @@ class EmbeddedStore(GraphStore, SearchIndex):
     @staticmethod
     def _node(row: tuple[Any, ...]) -> Node:
         return Node(*row[:10], props=json.loads(row[10]) if row[10] else {})
+
+    @_guarded
+    def file_text(self, repo: str, path: str) -> str | None:
+        """The file's source as indexed, or ``None``."""
+        row = self._db.execute("SELECT text FROM files WHERE repo = ? AND path = ?", (repo, path)).fetchone()
+        return row[0] if row else None
 
     @_guarded
     def file_checksums(self, repo: str) -> dict[str, str]:
@@ -677,7 +689,9 @@ class EmbeddedStore(GraphStore, SearchIndex):
         Query tokens found in at least half of the chunks are dropped when a rarer token remains:
         SQLite's BM25 gives them an IDF of 1e-6 anyway, and matching them costs a scan of most of
         the index (a chunk matching *only* such tokens therefore cannot fill the tail of a short
-        result list)."""
+        result list). Likewise, when the kept tokens together match more than ``_POSTINGS_BUDGET``
+        chunks, the most common of them are dropped until they fit (the rarest token always stays):
+        they weigh least in the score and cost the most to score."""
         tokens = list(dict.fromkeys(analyze(query)))
         if not tokens or limit <= 0:
             return []
@@ -704,15 +718,25 @@ class EmbeddedStore(GraphStore, SearchIndex):
         if len(tokens) < 2:
             return tokens
         db = self._db
-        total = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        total = self._chunk_count()["chunks"]
         if total < 2:
             return tokens
         rows = db.execute(
             f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(tokens),)
         ).fetchall()
-        common = {term for term, docs in rows if 2 * docs >= total}
-        kept = [t for t in tokens if t not in common]
-        return kept or tokens
+        df = dict(rows)
+        common = {term for term, docs in df.items() if docs >= _COMMON_FRACTION * total}
+        kept = [t for t in tokens if t not in common] or tokens
+        # Bounded work: FTS5 scores every chunk matching any token, so the postings of the kept
+        # tokens are the cost. Over budget, drop the most common tokens (the lowest IDF) first.
+        postings = sum(df.get(t, 0) for t in kept)
+        if postings > _POSTINGS_BUDGET:
+            for t in sorted(kept, key=lambda t: -df.get(t, 0)):
+                if postings <= _POSTINGS_BUDGET or len(kept) == 1:
+                    break
+                kept.remove(t)
+                postings -= df.get(t, 0)
+        return kept
 
     def _vector_cache(self) -> _VectorCache:
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -770,7 +794,15 @@ class EmbeddedStore(GraphStore, SearchIndex):
         return result
 
     def _chunk_count(self) -> dict[str, int]:
+        # count(embedding) reads every row past its text (the blob sits in overflow pages): about
+        # 150 ms at 100k chunks, paid by every search. Cached like the vector matrix, until this
+        # instance writes or another connection commits (PRAGMA data_version).
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        cached = self._counts
+        if cached is not None and cached[0] == self._generation and cached[1] == version:
+            return dict(cached[2])
         n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunks").fetchone()
+        self._counts = (self._generation, version, {"chunks": n, "embedded": m})
         return {"chunks": n, "embedded": m}
 
     @_guarded

@@ -334,6 +334,14 @@ class UnionGraph(GraphStore):
         """Not supported: write through one store."""
         raise QueryFailed("a union of indexes is read-only")
 
+    def file_text(self, repo: str, path: str) -> str | None:
+        """The first store holding the file answers."""
+        for s in self.stores:
+            text = s.file_text(repo, path)
+            if text is not None:
+                return text
+        return None
+
     def file_checksums(self, repo: str) -> dict[str, str]:
         """Merged ``{path: checksum}``."""
         return {k: v for s in self.stores for k, v in s.file_checksums(repo).items()}

@@ -61,7 +61,8 @@ def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
 
 
 def file_content(ls: RippleServer, params: Any) -> dict[str, Any]:
-    """``{uri}`` -> ``{text}`` of a file of an indexed repository (only inside a workspace folder)."""
+    """``{uri}`` -> ``{text}`` of a file of an indexed repository: from disk inside a workspace
+    folder, else (a ``ripple:`` URI) the text kept in the index."""
     repo, path = ls.locate(_param(params, "uri", str))
     lines = ls.converter().text(repo, path).disk
     if lines is None:

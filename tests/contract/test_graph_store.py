@@ -436,3 +436,14 @@ def test_search_symbols_camel_humps(graph_store):
     assert _names(graph_store.search_symbols("Con", 10)) == ["src/ctrl.Controller"]  # first part must match
     assert graph_store.search_symbols("  _. ", 10) == []
     assert graph_store.search_symbols("owner", 0) == []
+
+
+def test_file_text_is_kept_for_files_not_on_disk(graph_store):
+    with_text = owners_v1()
+    with_text.text = "class Owner:\n    pass\n"
+    graph_store.replace_files([with_text, service()])
+    assert graph_store.file_text(with_text.file.repo, with_text.file.path) == "class Owner:\n    pass\n"
+    assert graph_store.file_text(service().file.repo, service().file.path) is None  # indexed without text
+    assert graph_store.file_text("shop", "no/such/file.py") is None
+    graph_store.delete_files(with_text.file.repo, [with_text.file.path])
+    assert graph_store.file_text(with_text.file.repo, with_text.file.path) is None
