@@ -333,7 +333,9 @@ def stats(db: str | None, as_json: bool) -> None:
 
 @main.command()
 @click.option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio (e.g. 127.0.0.1:2087).")
-def serve(tcp: str | None) -> None:
+@click.option("--embed/--no-embed", default=True, show_default=True,
+              help="Compute embeddings in the background after indexing a workspace folder.")
+def serve(tcp: str | None, embed: bool) -> None:
     """Run the language server (stdio by default) for the editor's workspace folders."""
     from lsp_server.server import serve as run
 
@@ -343,7 +345,7 @@ def serve(tcp: str | None) -> None:
         if not host or not port.isdigit():
             raise click.BadParameter("expected HOST:PORT", param_hint="--tcp")
         address = (host, int(port))
-    run(address)
+    run(address, embed=embed)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -32,12 +32,14 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInva
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
+from indexer.embedding import embed_pending
 from indexer.pipeline import IndexOptions, index_repository
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from stores.contracts import GraphStore, Node
 from stores.embedded import EmbeddedStore
 from stores.errors import StoreError
-from stores.factory import DB_ENV, default_db_path, open_store
+from stores.embedder import EmbedderError
+from stores.factory import DB_ENV, default_db_path, open_embedder, open_store
 from stores.navigation import UnionGraph
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
@@ -113,12 +115,14 @@ class _WorkDoneProgress:
         """A pipeline phase is over."""
 
     def close(self, message: str) -> None:
-        """Send ``end`` (after ``begin``, whenever the client answers)."""
+        """Send ``end`` (after ``begin``, whenever the client answers); the folder's phase becomes
+        ``done`` on the event loop, after the message, so ``ripple/indexStatus`` never runs ahead."""
         def send() -> None:
             if self.begun:
                 self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
             else:
                 self.ended = message
+            self.folder.phase = "done"
         self.server.call_soon(send)
 
     def _report(self, message: str, pct: int | None = None) -> None:
@@ -136,6 +140,9 @@ class RippleServer(LanguageServer):
 
     hops = 3
     """Hops of the transitive caller count shown on hover."""
+
+    embed = True
+    """Compute embeddings in the background after indexing (``ripple serve --no-embed`` turns it off)."""
 
     def __init__(self) -> None:
         super().__init__("ripplegraph", "0.1.0")
@@ -175,6 +182,10 @@ class RippleServer(LanguageServer):
         self.folders.append(folder)
         if folder.store is not None and not (existed and folder.store.repos()):
             self.reindex(folder)
+        elif folder.store is not None and self.embed:
+            counts = folder.store.chunk_count()
+            if counts["embedded"] < counts["chunks"]:  # indexed with --no-embed, or interrupted
+                self._background(folder, self._embed_only)
         return folder
 
     def remove_folder(self, uri: str) -> None:
@@ -189,11 +200,33 @@ class RippleServer(LanguageServer):
         if folder.state == "indexing":
             return False
         folder.state, folder.error = "indexing", None
+        self._background(folder, self._index)
+        return True
+
+    def _background(self, folder: Folder, work: Callable[[Folder, _WorkDoneProgress], None]) -> None:
         sink = _WorkDoneProgress(self, folder)
-        folder.thread = threading.Thread(target=self._index, args=(folder, sink), daemon=True,
+        folder.thread = threading.Thread(target=work, args=(folder, sink), daemon=True,
                                          name=f"ripple-index-{folder.repo}")
         folder.thread.start()
-        return True
+
+    def _embed_only(self, folder: Folder, sink: _WorkDoneProgress) -> None:
+        sink.open()
+        self._embed(folder, sink)
+        sink.close("embeddings ready")
+
+    def _embed(self, folder: Folder, sink: _WorkDoneProgress) -> None:
+        """Give the folder's chunks their vectors, after the graph answers (search uses BM25 for the
+        rest meanwhile). A model that cannot load costs semantic search, never the server."""
+        try:
+            embedder = open_embedder()
+            writer = open_store(folder.db)
+            try:
+                embed_pending(writer, embedder, sink)
+            finally:
+                writer.close()
+        except (EmbedderError, StoreError) as exc:
+            message = f"ripple: no embeddings for {folder.repo} ({exc}); search uses BM25 alone"
+            self.call_soon(lambda: self.report(message, types.MessageType.Warning))
 
     def _index(self, folder: Folder, sink: _WorkDoneProgress) -> None:
         sink.open()
@@ -206,8 +239,10 @@ class RippleServer(LanguageServer):
             finally:
                 writer.close()
             folder.state = "ready"
-            sink.close(f"{report.files_indexed} files indexed")
             self.call_soon(self._refresh_lenses)
+            if self.embed:
+                self._embed(folder, sink)
+            sink.close(f"{report.files_indexed} files indexed")
         except Exception as exc:  # a failed run costs this folder's index, never the server
             log.exception("indexing %s failed", folder.root)
             folder.state, folder.error = "error", f"indexing {folder.root} failed: {exc}"
@@ -340,9 +375,11 @@ def build_server() -> RippleServer:
     return server
 
 
-def serve(tcp: tuple[str, int] | None = None) -> None:
-    """Run the server over stdio, or over TCP on ``(host, port)``."""
+def serve(tcp: tuple[str, int] | None = None, embed: bool = True) -> None:
+    """Run the server over stdio, or over TCP on ``(host, port)``; ``embed=False`` leaves chunks
+    without embeddings (search is BM25 alone)."""
     server = build_server()
+    server.embed = embed
     if tcp is None:
         server.start_io()
     else:

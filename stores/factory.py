@@ -6,6 +6,7 @@ plug in here, selected by configuration, without the front ends changing.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from pathlib import Path
@@ -87,6 +88,13 @@ def query_engine(store: EmbeddedStore, model_name: str | None = None) -> QueryEn
     :class:`stores.embedder.EmbedderError`."""
     embed_query = None
     if store.chunk_count()["embedded"]:
-        embedder = open_embedder(model_name)
+        embedder = _query_embedder(model_name or os.environ.get(MODEL_ENV) or None)
         embed_query = lambda q: embedder.embed([q])[0]  # noqa: E731
     return QueryEngine(store, store, embed_query)
+
+
+@functools.lru_cache(maxsize=2)
+def _query_embedder(model_name: str | None) -> Embedder:
+    # Loading a model takes about a second: a long-lived process (the language server) loads it
+    # once for its queries. Bulk embedding opens its own instance (Embedder is not thread-safe).
+    return Embedder(model_name)

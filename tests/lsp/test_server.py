@@ -38,10 +38,10 @@ async def start(client: LanguageClient, root: Path, encodings: list[str] | None)
     )
     folders = [types.WorkspaceFolder((root / n).as_uri(), n) for n in ("petclinic", "client", "broken")]
     await client.initialize_session(types.InitializeParams(capabilities=caps, workspace_folders=folders))
-    for _ in range(200):  # the server indexes both repositories in the background
+    for _ in range(600):  # the server indexes (and embeds) both repositories in the background
         status = await client.protocol.send_request_async("ripple/indexStatus", {})
-        if all(f.state != "indexing" for f in status.folders):
-            return
+        if all(f.state == "error" or f.phase == "done" for f in status.folders):
+            return  # indexed and embedded: search answers are then stable
         await asyncio.sleep(0.05)
     raise AssertionError(f"indexing did not finish: {status}")
 
