@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import resource
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -146,7 +147,8 @@ def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, 
         err.print("[yellow]embedding interrupted: the graph and BM25 index are complete; run `ripple embed` to finish[/yellow]")
         return {"skipped": "interrupted"}
     return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
-            "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1)}
+            "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 
 def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> None:
@@ -168,7 +170,8 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
         table.add_row("embeddings", f"skipped ({embedded['skipped']})")
     else:
         table.add_row("embeddings", f"{embedded['embedded']:,} embedded, {embedded['reused']:,} reused, "
-                                    f"{embedded['chunks_per_s']:.0f} chunks/s, {embedded['seconds']:.1f}s")
+                                    f"{embedded['chunks_per_s']:.0f} chunks/s, {embedded['seconds']:.1f}s, "
+                                    f"peak {embedded['peak_rss_mb']:,.0f} MiB")
     table.add_row("time", ", ".join(f"{k} {v:.1f}s" for k, v in r.phases.items()))
     table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items() if v))
     out.print(table)
