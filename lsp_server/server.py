@@ -40,7 +40,7 @@ from stores.embedded import EmbeddedStore
 from stores.errors import StoreError
 from stores.embedder import EmbedderError
 from stores.factory import DB_ENV, default_db_path, open_embedder, open_store
-from stores.navigation import UnionGraph
+from stores.navigation import UnionGraph, symbol_at
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
 
@@ -67,6 +67,18 @@ class Folder:
     error: str | None = None
     phase: str | None = None
     thread: threading.Thread | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """A resolved text-document position: ``at`` is (1-based line, 0-based code-point column)."""
+
+    repo: str
+    path: str
+    at: tuple[int, int]
+    conv: Converter
+    graph: GraphStore
+    symbols: list[Node]
 
 
 class _WorkDoneProgress:
@@ -289,6 +301,17 @@ class RippleServer(LanguageServer):
         if folder is None:
             raise JsonRpcInvalidParams(f"{uri} is not inside a workspace folder of this server")
         return folder.repo, Path(fs).resolve().relative_to(folder.root).as_posix()  # type: ignore[arg-type]
+
+    def at_cursor(self, uri: str, position: types.Position) -> Cursor | None:
+        """What a position request is about: the file, the converter, the graph and the symbols
+        (innermost first) at ``position``; ``None`` when the position is not in the file."""
+        repo, path = self.locate(uri)
+        conv = self.converter()
+        at = conv.from_position(repo, path, position)
+        if at is None:
+            return None
+        graph = self.graph()
+        return Cursor(repo, path, at, conv, graph, symbol_at(graph, repo, path, *at))
 
     def converter(self) -> Converter:
         """A :class:`Converter` for one request, in the negotiated position encoding."""

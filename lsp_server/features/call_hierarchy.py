@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, outgoing_calls, symbol_at
+from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, outgoing_calls
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -17,13 +17,10 @@ __all__ = ["FEATURES"]
 
 def prepare(ls: RippleServer, params: types.CallHierarchyPrepareParams) -> list[types.CallHierarchyItem] | None:
     """The callables (and classes: their constructors' callers) named at the cursor."""
-    repo, path = ls.locate(params.text_document.uri)
-    conv = ls.converter()
-    at = conv.from_position(repo, path, params.position)
-    if at is None:
+    cur = ls.at_cursor(params.text_document.uri, params.position)
+    if cur is None:
         return None
-    nodes = [n for n in symbol_at(ls.graph(), repo, path, *at) if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)]
-    return [conv.call_item(n) for n in nodes] or None
+    return [cur.conv.call_item(n) for n in cur.symbols if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)] or None
 
 
 def incoming(ls: RippleServer, params: types.CallHierarchyIncomingCallsParams) -> list[types.CallHierarchyIncomingCall]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, Impact, dotted_name, impact, symbol_at
+from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, Impact, dotted_name, impact
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -35,17 +35,12 @@ def _n(n: int, noun: str) -> str:
 
 def hover(ls: RippleServer, params: types.HoverParams) -> types.Hover | None:
     """Impact summary of the symbol at the cursor."""
-    repo, path = ls.locate(params.text_document.uri)
-    conv = ls.converter()
-    at = conv.from_position(repo, path, params.position)
-    if at is None:
+    cur = ls.at_cursor(params.text_document.uri, params.position)
+    nodes = [n for n in cur.symbols if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)] if cur else []
+    if not cur or not nodes:
         return None
-    graph = ls.graph()
-    nodes = [n for n in symbol_at(graph, repo, path, *at) if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)]
-    if not nodes:
-        return None
-    text = "\n\n---\n\n".join(markdown(impact(graph, n, ls.hops), ls.hops) for n in nodes[:3])
-    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), conv.word_range(repo, path, *at))
+    text = "\n\n---\n\n".join(markdown(impact(cur.graph, n, ls.hops), ls.hops) for n in nodes[:3])
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), cur.conv.word_range(cur.repo, cur.path, *cur.at))
 
 
 FEATURES = [(types.TEXT_DOCUMENT_HOVER, None, hover)]

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from stores.navigation import references as find_references
-from stores.navigation import symbol_at
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -18,16 +17,12 @@ __all__ = ["FEATURES"]
 
 def references(ls: RippleServer, params: types.ReferenceParams) -> list[types.Location] | None:
     """Every reference to the symbol at the cursor, sorted by location."""
-    repo, path = ls.locate(params.text_document.uri)
-    conv = ls.converter()
-    at = conv.from_position(repo, path, params.position)
-    if at is None:
+    cur = ls.at_cursor(params.text_document.uri, params.position)
+    if cur is None:
         return None
-    graph = ls.graph()
-    targets = symbol_at(graph, repo, path, *at)
-    refs = find_references(graph, targets, params.context.include_declaration)
-    by_id = {t.id: t for t in targets}
-    locations = [conv.reference_location(r, by_id) for r in refs]
+    refs = find_references(cur.graph, cur.symbols, params.context.include_declaration)
+    by_id = {t.id: t for t in cur.symbols}
+    locations = [cur.conv.reference_location(r, by_id) for r in refs]
     # `new Owner(…)` is a type use and a constructor call at one place: one location
     return list({(loc.uri, str(loc.range)): loc for loc in locations}.values())
 
