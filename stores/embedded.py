@@ -714,7 +714,8 @@ class EmbeddedStore(GraphStore, SearchIndex):
         return [ScoredChunk(chunk_id=cid, score=-s, rank=i) for i, (cid, s) in enumerate(rows, 1)]
 
     def _prune_common(self, tokens: list[str]) -> list[str]:
-        """``tokens`` without those present in >= half of the chunks, unless none would remain."""
+        """``tokens`` without those present in >= half of the chunks, unless none would remain; then,
+        while their postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays)."""
         if len(tokens) < 2:
             return tokens
         db = self._db
@@ -726,7 +727,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
         ).fetchall()
         df = dict(rows)
         common = {term for term, docs in df.items() if docs >= _COMMON_FRACTION * total}
-        kept = [t for t in tokens if t not in common] or tokens
+        kept = [t for t in tokens if t not in common] or list(tokens)
         # Bounded work: FTS5 scores every chunk matching any token, so the postings of the kept
         # tokens are the cost. Over budget, drop the most common tokens (the lowest IDF) first.
         postings = sum(df.get(t, 0) for t in kept)
