@@ -227,3 +227,29 @@ def test_bm25_drops_tokens_found_in_half_the_chunks_when_a_rarer_one_remains(tmp
         assert [h.chunk_id for h in store.bm25("rare word0", 10)] == [
             "chunk:r:rare.handle(1)", "chunk:r:f0.handle(1)",
         ]
+
+
+def test_chunk_counts_follow_another_connections_commit(tmp_path):
+    path = tmp_path / "index.db"
+    reader, writer = EmbeddedStore(path), EmbeddedStore(path)
+    assert reader.chunk_count() == {"chunks": 0, "embedded": 0}  # now cached in the reader
+    writer.replace_files([indexed("a.py")])
+    assert reader.chunk_count() == {"chunks": 1, "embedded": 0}
+    writer.set_embeddings({"chunk:r:a.handle(1)": [1.0] + [0.0] * 383})
+    assert reader.chunk_count() == {"chunks": 1, "embedded": 1}
+    reader.close()
+    writer.close()
+
+
+def test_bm25_drops_the_most_common_token_over_the_postings_budget(tmp_path, monkeypatch):
+    store = EmbeddedStore(tmp_path / "index.db")
+    files = [indexed(f"m{i}.py", chunk_text=f"def handle(request): return cache_lookup(request, {i})") for i in range(4)]
+    files += [indexed(f"other{i}.py", chunk_text=f"def unrelated_{i}(): pass") for i in range(6)]
+    files += [indexed("rare.py", chunk_text="def handle(request): return zeppelin_launch(request)")]
+    store.replace_files(files)
+    both = sorted(h.chunk_id for h in store.bm25("cache_lookup zeppelin_launch", 20))
+    assert both == ["chunk:r:m0.handle(1)", "chunk:r:m1.handle(1)", "chunk:r:m2.handle(1)",
+                    "chunk:r:m3.handle(1)", "chunk:r:rare.handle(1)"]
+    monkeypatch.setattr("stores.embedded._POSTINGS_BUDGET", 3)
+    assert [h.chunk_id for h in store.bm25("cache_lookup zeppelin_launch", 20)] == ["chunk:r:rare.handle(1)"]
+    store.close()
