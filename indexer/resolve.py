@@ -207,7 +207,18 @@ def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     'a.b'
     """
     paths = list(paths)
-    packages = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
+    regular = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
+    # A folder without __init__.py inside a package is a namespace subpackage (PEP 420), as
+    # flask/sansio/ is: it continues the chain. A top-level folder without one does not.
+    packages = set(regular)
+    for p in paths:
+        d = posixpath.dirname(p)
+        chain = []
+        while d and d not in regular:
+            chain.append(d)
+            d = posixpath.dirname(d)
+        if d:
+            packages.update(chain)
     keys = {}
     for p in paths:
         directory, base = posixpath.split(module_path(p))

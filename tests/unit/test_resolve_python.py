@@ -562,3 +562,32 @@ def test_or_default_and_conditional_constructor_bind_the_attribute():
             "autodetector.MigrationAutodetector.detect(0) -> questioner.Loader.load(0) [inferred]",
         ],
     )
+
+
+def test_namespace_subpackage_inside_a_package():
+    # flask 3.1: src/flask/sansio/ has no __init__.py; flask/app.py does `from .sansio.app import App`.
+    check(
+        """
+        # --- path: src/flask/__init__.py ---
+        from .app import Flask as Flask
+        # --- path: src/flask/sansio/app.py ---
+        class App:
+            def register_blueprint(self, bp):
+                pass
+        # --- path: src/flask/app.py ---
+        from .sansio.app import App
+
+        class Flask(App):
+            pass
+        # --- path: examples/flaskr/__init__.py ---
+        from flask import Flask
+
+        def create_app():
+            app = Flask()
+            app.register_blueprint(None)
+        """,
+        [
+            "examples/flaskr/__init__.create_app(0) -> src/flask/app.Flask [exact]",
+            "examples/flaskr/__init__.create_app(0) -> src/flask/sansio/app.App.register_blueprint(1) [inferred]",
+        ],
+    )
