@@ -279,7 +279,7 @@ def embed(db: str | None, model: str | None, as_json: bool) -> None:
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--repo", help="Only this repository.")
 @click.option("--product", help="Only this product.")
-@click.option("--language", help="Only this language (python, java, typescript, javascript).")
+@click.option("--language", type=click.Choice(["python", "java", "typescript", "javascript"]), help="Only this language.")
 @click.option("--kind", type=click.Choice(["method", "function", "class", "file_section"]), help="Only this chunk kind.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")

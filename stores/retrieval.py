@@ -13,12 +13,15 @@ learning methods", SIGIR 2009).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
 
 __all__ = ["RRF_K", "FusedHit", "SearchHit", "SearchResult", "reciprocal_rank_fusion", "QueryEngine"]
+
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
 RRF_K = 60
 """The RRF constant k (Cormack et al., SIGIR 2009)."""
@@ -93,12 +96,35 @@ class QueryEngine:
         self.candidates = candidates
 
     def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
-        """The best ``limit`` hits for ``query`` (natural language or identifiers)."""
+        """The best ``limit`` hits for ``query`` (natural language or identifiers).
+
+        A query that is one identifier (``url_for``, ``Config.from_envvar``) adds a third ranked list,
+        ``name``: the symbols of exactly that name, most-called first, so the definition a developer
+        types is not outvoted by the many chunks that merely mention it."""
         counts = self.index.chunk_count()
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         if self.embed_query is not None and counts["embedded"]:
             lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
+        named = self._exact_names(query.strip(), filters)
+        if named:
+            lists["name"] = named
         return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
+
+    def _exact_names(self, query: str, filters: SearchFilters | None) -> list[ScoredChunk]:
+        if not _IDENTIFIER.fullmatch(query):
+            return []
+        name = query.rsplit(".", 1)[-1]
+        nodes = [n for n in self.graph.find_symbols([name]).get(name, []) if n.label != "File"]
+        if "." in query:
+            nodes = [n for n in nodes if n.qualname.endswith(query) or f"{n.file}:{n.qualname}".endswith(query)]
+        if filters is not None and nodes:
+            chunks = self.index.get_chunks([n.id for n in nodes[: self.candidates]])
+            nodes = [n for n in nodes if n.id in chunks and _passes(chunks[n.id], filters)]
+        if not nodes:
+            return []
+        fan_in = self.graph.incoming([n.id for n in nodes[: self.candidates]], ["CALLS"])
+        ranked = sorted(nodes[: self.candidates], key=lambda n: (-len(fan_in.get(n.id, [])), n.id))
+        return [ScoredChunk(n.id, float(len(fan_in.get(n.id, []))), i) for i, n in enumerate(ranked, 1)]
 
     def similar(self, chunk_id: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
         """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded); empty with a note
@@ -129,3 +155,8 @@ class QueryEngine:
             )
         dropped = sum(1 for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn not in nodes)
         return SearchResult(hits, lists, counts["embedded"], counts["chunks"], dropped, notes)
+
+
+def _passes(chunk: Chunk, f: SearchFilters) -> bool:
+    return all(want is None or getattr(chunk, field) == want
+               for field, want in (("product", f.product), ("repo", f.repo), ("language", f.language), ("kind", f.kind)))

@@ -85,3 +85,18 @@ def test_similar_excludes_the_chunk_itself(store: EmbeddedStore) -> None:
     assert [h.node.name for h in result.hits] == ["validate_order"]
     missing = QueryEngine(store, store).similar("r:m.ship(1)")
     assert missing.hits == [] and missing.notes == ["r:m.ship(1) has no embedding yet"]
+
+
+def test_identifier_query_adds_an_exact_name_list_most_called_first(store: EmbeddedStore) -> None:
+    result = QueryEngine(store, store).search("validate_order", limit=3)
+    assert result.lists == ["bm25", "name"]
+    assert result.hits[0].node.name == "validate_order"
+    assert result.hits[0].ranks == {"bm25": 1, "name": 1}
+    assert QueryEngine(store, store).search("which order is validated", limit=3).lists == ["bm25"]
+
+
+def test_exact_name_list_honours_filters(store: EmbeddedStore) -> None:
+    from stores.contracts import SearchFilters
+
+    assert QueryEngine(store, store).search("validate_order", 3, SearchFilters(language="java")).lists == ["bm25"]
+    assert QueryEngine(store, store).search("validate_order", 3, SearchFilters(language="python")).lists == ["bm25", "name"]
