@@ -54,6 +54,9 @@ from stores.embedded import EmbeddedStore  # noqa: E402
 from stores.embedder import Embedder  # noqa: E402
 from stores.retrieval import QueryEngine  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from retrieval_eval import _RecordingStore  # noqa: E402  (the same recording store as the quality eval)
+
 SUFFIXES = ["cached", "async", "legacy", "batch", "safe", "raw", "v2", "local", "remote", "strict", "lazy",
             "fast", "inner", "outer", "pending", "draft", "shadow", "mirror", "proxy", "compat"]
 
@@ -68,18 +71,6 @@ def rss_mb() -> float:
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-class _RecordingStore(EmbeddedStore):
-    """An EmbeddedStore that keeps every IndexedFile the pipeline writes."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(path)
-        self.files: list[IndexedFile] = []
-
-    def replace_files(self, files: Sequence[IndexedFile]) -> None:  # noqa: D102
-        self.files.extend(files)
-        super().replace_files(files)
 
 
 def index_corpora(roots: Sequence[Path], tmp: Path) -> list[IndexedFile]:
