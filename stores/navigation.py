@@ -146,8 +146,7 @@ def references(graph: GraphStore, targets: Sequence[Node], include_declaration: 
     """Every reference to ``targets``: call sites, type uses, injections, subclasses and
     implementations (EXTENDS / IMPLEMENTS) and overriding methods, sorted by location. With
     ``include_declaration`` the targets themselves come first as ``DECLARATION`` references."""
-    kinds = ["CALLS", "USES_TYPE", "INJECTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES"]
-    by_target = graph.incoming([n.id for n in targets], kinds)
+    by_target = graph.incoming([n.id for n in targets], list(REFERENCE_KINDS))
     # Instantiations of a class are calls to its constructors: report them against the class.
     for class_id, ctor_ids in _constructors(graph, targets).items():
         calls = graph.incoming(ctor_ids, ["CALLS"])
