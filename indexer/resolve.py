@@ -36,7 +36,7 @@ from __future__ import annotations
 import builtins
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Import, base_type
@@ -268,8 +268,7 @@ class _Resolver:
                 if rd.d.kind in ("method", "function"):
                     self.callables_by_name[(ns, rd.d.name)].append(rd)
         _Key = tuple[int, str | None, str, str]
-        self._name_cache: dict[_Key, Value] = {}
-        self._expr_cache: dict[_Key, Value] = {}
+        self._memo: dict[_Key, Value] = {}
         self._in_progress: set[_Key] = set()
         self._overriders: dict[tuple[int, int], list[Def]] = {}
         for fc in files:
@@ -350,17 +349,22 @@ class _Resolver:
 
         Cached; an import cycle (``a`` re-exports ``x`` from ``b``, which imports it from ``a``)
         yields ``None`` for the cyclic path."""
-        ck = (0, key, name, "member:" + _module_namespace(lang))
-        if ck in self._name_cache:
-            return self._name_cache[ck]
-        if ck in self._in_progress:
+        return self._memoised((0, key, name, "member:" + _module_namespace(lang)),
+                              lambda: self._module_member(lang, key, name))
+
+    def _memoised(self, key: tuple[int, str | None, str, str], compute: Callable[[], Value]) -> Value:
+        """``compute()`` once per key; a key met again while it is being computed (a cycle through
+        imports, aliases or return types) yields ``None`` on that path instead of recursing."""
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._in_progress:
             return None
-        self._in_progress.add(ck)
+        self._in_progress.add(key)
         try:
-            v = self._module_member(lang, key, name)
+            v = compute()
         finally:
-            self._in_progress.discard(ck)
-        self._name_cache[ck] = v
+            self._in_progress.discard(key)
+        self._memo[key] = v
         return v
 
     def _module_member(self, lang: str, key: str, name: str) -> Value:
@@ -438,18 +442,7 @@ class _Resolver:
         return None
 
     def resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
-        key = (id(fc), scope, name, "name")
-        if key in self._name_cache:
-            return self._name_cache[key]
-        if key in self._in_progress:
-            return None
-        self._in_progress.add(key)
-        try:
-            v = self._resolve_name(fc, scope, name)
-        finally:
-            self._in_progress.discard(key)
-        self._name_cache[key] = v
-        return v
+        return self._memoised((id(fc), scope, name, "name"), lambda: self._resolve_name(fc, scope, name))
 
     def _resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
         s = scope
@@ -537,18 +530,7 @@ class _Resolver:
         return None
 
     def resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
-        key = (id(fc), scope, text, "expr")
-        if key in self._expr_cache:
-            return self._expr_cache[key]
-        if key in self._in_progress:
-            return None
-        self._in_progress.add(key)
-        try:
-            v = self._resolve_expr(fc, scope, text)
-        finally:
-            self._in_progress.discard(key)
-        self._expr_cache[key] = v
-        return v
+        return self._memoised((id(fc), scope, text, "expr"), lambda: self._resolve_expr(fc, scope, text))
 
     def _resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
         segments = _split_dotted(text)
@@ -592,14 +574,11 @@ class _Resolver:
                 # No annotation: what every ``return`` of the function calls, resolved in its own body.
                 # The key stops functions returning each other's results (``f`` -> ``g()`` -> ``f()``).
                 ir = v.f.d.inferred_return
-                key = (id(v.f), v.f.d.qualname, ir or "", "return")
-                if not ir or key in self._in_progress:
+                if not ir:
                     return None
-                self._in_progress.add(key)
-                try:
-                    return self.call_result(self.resolve_expr(v.f.file, v.f.d.qualname, ir), "inferred")
-                finally:
-                    self._in_progress.discard(key)
+                f = v.f
+                return self._memoised((id(f), f.d.qualname, ir, "return"),
+                                      lambda: self.call_result(self.resolve_expr(f.file, f.d.qualname, ir), "inferred"))
             t = self.resolve_type(v.f.file, v.f.d.parent, rt)
             return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
         if v is EXTERNAL:
