@@ -214,6 +214,17 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
         out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}{into}", markup=False)
 
 
+def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], key: str,
+                 as_json: bool) -> None:
+    """JSON (``{"targets": [...], key: [...]}``, exit 1 when nothing matched) or text."""
+    if as_json:
+        _emit_json({"targets": [t.id for t in targets], key: [_ref_json(r) for r in refs]})
+        if not targets:
+            sys.exit(1)
+        return
+    _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
+
+
 def _lookup(store: Any, symbol: str) -> tuple[list[Node], list[Node]]:
     """Targets for ``symbol`` and the other candidates a bare name also matched."""
     targets = find_targets(store, symbol)
@@ -231,12 +242,7 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_js
     with _store(db) as store:
         targets, others = _lookup(store, symbol)
         refs = callers(store, targets, list(resolutions) or None)
-    if as_json:
-        _emit_json({"targets": [t.id for t in targets], "callers": [_ref_json(r) for r in refs]})
-        if not targets:
-            sys.exit(1)
-        return
-    _print_refs(symbol, targets, others, refs, "call site")
+    _render_refs(symbol, targets, others, refs, "callers", as_json)
 
 
 @main.command(name="references")
@@ -249,12 +255,7 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_js
     with _store(db) as store:
         targets, others = _lookup(store, symbol)
         refs = references(store, targets, include_declaration)
-    if as_json:
-        _emit_json({"targets": [t.id for t in targets], "references": [_ref_json(r) for r in refs]})
-        if not targets:
-            sys.exit(1)
-        return
-    _print_refs(symbol, targets, others, refs, "reference")
+    _render_refs(symbol, targets, others, refs, "references", as_json)
 
 
 @main.command()
