@@ -31,7 +31,7 @@ from stores.contracts import SearchFilters
 from stores.embedder import EmbedderError
 from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, open_store, query_engine
 from stores.contracts import Node
-from stores.navigation import Reference, callers, dotted_name, find_targets, references, symbol_candidates
+from stores.navigation import Reference, best_targets, callers, dotted_name, references, symbol_candidates
 
 __all__ = ["main"]
 
@@ -227,9 +227,10 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
 
 def _lookup(store: Any, symbol: str) -> tuple[list[Node], list[Node]]:
     """Targets for ``symbol`` and the other candidates a bare name also matched."""
-    targets = find_targets(store, symbol)
+    candidates = symbol_candidates(store, symbol)
+    targets = best_targets(symbol, candidates)
     chosen = {t.id for t in targets}
-    return targets, [n for n in symbol_candidates(store, symbol) if n.id not in chosen]
+    return targets, [n for n in candidates if n.id not in chosen]
 
 
 @main.command(name="callers")

@@ -25,7 +25,7 @@ from stores.errors import QueryFailed
 _T = TypeVar("_T")
 
 __all__ = [
-    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "find_targets", "callers", "references",
+    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "best_targets", "find_targets", "callers", "references",
     "dotted_name", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
@@ -98,10 +98,13 @@ def find_targets(graph: GraphStore, symbol: str) -> list[Node]:
     the text win (``make_response`` names the function, not ``Flask.make_response``); otherwise all
     candidates are returned. ``[]`` when nothing matches.
     """
-    candidates = symbol_candidates(graph, symbol)
+    return best_targets(symbol, symbol_candidates(graph, symbol))
+
+
+def best_targets(symbol: str, candidates: Sequence[Node]) -> list[Node]:
+    """Of ``symbol``'s candidates, those whose qualname is the text itself, else all of them."""
     text = symbol.strip().split("(", 1)[0].strip().strip(".")
-    exact_q = [n for n in candidates if n.qualname == text]
-    return exact_q or candidates
+    return [n for n in candidates if n.qualname == text] or list(candidates)
 
 
 def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference]:
