@@ -39,6 +39,13 @@ __all__ = [
     "Binding",
     "TypeUse",
     "Injection",
+    "Template",
+    "Route",
+    "Router",
+    "Mount",
+    "HttpCall",
+    "TopicUse",
+    "StringConstant",
     "FileExtraction",
     "base_type",
     "MAX_RECEIVER_LINKS",
@@ -229,6 +236,140 @@ class Injection:
     col: int
 
 
+# --- framework facts (HTTP routes and clients, Kafka) ------------------------------------------------
+# Found per file by the detectors of :mod:`indexer.frameworks`; :mod:`indexer.frameworks.link` joins
+# them across files (router prefixes, constants, configuration placeholders) into Endpoint / Topic
+# nodes and EXPOSES / CALLS_HTTP / PRODUCES / CONSUMES edges.
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A string as the code builds it, in pieces. ``parts`` is a tuple of ``(kind, text)``:
+
+    * ``("lit", "/owners/")``: literal text;
+    * ``("ref", "Paths.OWNERS")``: a constant named by an expression, resolved across files through
+      :class:`StringConstant` (Java ``static final`` fields, Python / JS module-level constants);
+    * ``("hole", "ownerId")``: a value not known statically (a variable, a call); in a URL path it
+      becomes a path variable ``{}``; the text is the expression, for display only.
+
+    Spring ``${a.b:default}`` placeholders stay inside ``lit`` text; the linker resolves them from
+    ``application.yml`` / ``.properties``. ``Template.of("/x")`` builds a literal-only template.
+    """
+
+    parts: tuple[tuple[str, str], ...] = ()
+
+    @staticmethod
+    def of(*literals: str) -> Template:
+        """A template of literal pieces only."""
+        return Template(tuple(("lit", t) for t in literals if t))
+
+    def __add__(self, other: Template) -> Template:
+        return Template(self.parts + other.parts)
+
+    def literal(self) -> str | None:
+        """The whole text when every part is literal, else ``None``."""
+        if all(k == "lit" for k, _ in self.parts):
+            return "".join(t for _, t in self.parts)
+        return None
+
+
+@dataclass(slots=True)
+class Route:
+    """An HTTP endpoint this file exposes.
+
+    ``framework``: ``spring``, ``jaxrs``, ``servlet``, ``fastapi``, ``flask``, ``django``, ``express``,
+    ``nest``. ``methods``: upper-case HTTP methods, ``["*"]`` when any method is accepted.
+    ``path``: the route's path *including* prefixes declared in the same class (Spring / JAX-RS /
+    Nest class-level mappings), but *not* prefixes of a router mounted elsewhere. ``handler``: the
+    qualname, in this file, of the function or method that handles it; ``handler_ref``: otherwise an
+    expression naming it (Django ``views.owner_list``, ``OwnerView.as_view()``), resolved like a call's
+    callee. ``router``: expression of the router object the route hangs on (``router``, ``bp``,
+    ``app``), ``None`` when the path is absolute (Spring, JAX-RS, Nest). Django routes use
+    ``router="urlpatterns"``: the module's pattern list is its router.
+    """
+
+    framework: str
+    methods: list[str]
+    path: Template
+    handler: str | None
+    line: int
+    col: int
+    handler_ref: str | None = None
+    router: str | None = None
+
+
+@dataclass(slots=True)
+class Router:
+    """A router object defined at module level: ``name`` is the variable (``router``, ``bp``,
+    ``urlpatterns``), ``prefix`` its own prefix (FastAPI ``APIRouter(prefix=...)``, Flask
+    ``Blueprint(url_prefix=...)``; empty when none)."""
+
+    framework: str
+    name: str
+    prefix: Template
+    line: int
+
+
+@dataclass(slots=True)
+class Mount:
+    """A router mounted under a prefix: FastAPI ``app.include_router(items.router, prefix="/api")``,
+    Flask ``app.register_blueprint(bp, url_prefix="/x")``, Express ``app.use("/api", router)``, Django
+    ``path("api/", include("shop.urls"))``.
+
+    ``parent``: expression of the router mounted into (``app``; Django ``"urlpatterns"``).
+    ``child``: expression of the mounted router (``items.router``), or ``None`` with
+    ``child_module`` the dotted module named by a string (Django ``include("shop.urls")``: that
+    module's ``urlpatterns``). ``prefix`` is added before the child's own prefix.
+    """
+
+    framework: str
+    parent: str
+    child: str | None
+    prefix: Template
+    line: int
+    col: int
+    child_module: str | None = None
+
+
+@dataclass(slots=True)
+class HttpCall:
+    """An outgoing HTTP request: ``framework`` is the client (``resttemplate``, ``webclient``,
+    ``feign``, ``requests``, ``httpx``, ``fetch``, ``axios``, ``angular``); ``method`` upper-case or
+    ``"*"`` when unknown; ``url`` the URL as built (scheme and host included when written, e.g. a
+    Feign client's ``http://customers-service`` + its mapping); ``caller`` the qualname of the
+    enclosing function or method (a Feign interface method for Feign)."""
+
+    framework: str
+    method: str
+    url: Template
+    caller: str | None
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class TopicUse:
+    """A Kafka topic produced to or consumed from: ``role`` is ``produces`` or ``consumes``;
+    ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``; ``owner`` the
+    qualname of the producing / consuming function or method (the listener method)."""
+
+    framework: str
+    role: str
+    topic: Template
+    owner: str | None
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class StringConstant:
+    """A string constant other files may name: ``qualname`` is ``Class.NAME`` (Java ``static final``
+    fields, class attributes) or ``NAME`` (module-level Python / JS / TS constants)."""
+
+    qualname: str
+    value: Template
+
+
 @dataclass(slots=True)
 class FileExtraction:
     """Everything one extractor saw in one file. ``errors`` lists parse problems as
@@ -245,6 +386,12 @@ class FileExtraction:
     type_uses: list[TypeUse] = field(default_factory=list)
     injections: list[Injection] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    routes: list[Route] = field(default_factory=list)
+    routers: list[Router] = field(default_factory=list)
+    mounts: list[Mount] = field(default_factory=list)
+    http_calls: list[HttpCall] = field(default_factory=list)
+    topics: list[TopicUse] = field(default_factory=list)
+    constants: list[StringConstant] = field(default_factory=list)
     id_path: str | None = None
     """The path node ids are built from; ``None``: ``path`` without its suffix. The pipeline sets it
     to the full path when another file of the repository has the same path but another suffix

@@ -35,6 +35,10 @@ __all__ = [
     "symbol_parts",
     "query_parts",
     "symbol_match_rank",
+    "SHARED_LABELS",
+    "normalise_path",
+    "endpoint_id",
+    "topic_id",
 ]
 
 NODE_LABELS = (
@@ -45,6 +49,10 @@ EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
     "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES",
 )
+# Nodes no file owns: Endpoint and Topic nodes are shared by every file (of any repository) whose
+# edges point to them. They have ``repo == file == ""``; a backend upserts them by id and removes one
+# when no edge touches it any more.
+SHARED_LABELS = ("Endpoint", "Topic")
 # How a CALLS edge was bound (design: exact = import/type known; inferred = receiver type inferred or
 # reached through inheritance; name = short name + arity fallback).
 RESOLUTIONS = ("exact", "inferred", "name")
@@ -77,7 +85,11 @@ class Edge:
     An edge is *owned* by the file it was found in (``repo`` / ``file``): replacing that file
     replaces its edges, wherever their ends live. ``line`` / ``col`` locate the occurrence (the call
     site for CALLS, the type mention for USES_TYPE) or are 0 when there is none (CONTAINS).
-    ``resolution`` is set on CALLS (one of :data:`RESOLUTIONS`), ``None`` otherwise.
+    ``resolution`` is set on CALLS (one of :data:`RESOLUTIONS`), ``None`` otherwise. ``props`` holds
+    JSON-serialisable facts of service-boundary edges: ``framework`` on EXPOSES / CALLS_HTTP /
+    PRODUCES / CONSUMES; on CALLS_HTTP also ``url`` (the URL template as written) and ``service``
+    (the host or service name the URL addresses, ``None`` for a relative URL). Every one of those four
+    kinds has the method as ``src`` and the shared Endpoint / Topic node as ``dst``.
     """
 
     kind: str
@@ -88,6 +100,7 @@ class Edge:
     line: int = 0
     col: int = 0
     resolution: str | None = None
+    props: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +185,82 @@ class ScoredChunk:
     rank: int
 
 
+_URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*")
+_PATH_VARIABLE = re.compile(
+    r"\{[^{}]*\}"  # {id}, {id:[0-9]+} (Spring, JAX-RS, FastAPI, Nest templates)
+    r"|<[^<>]*>"  # <id>, <int:id> (Flask, Django path())
+    r"|\(\?P<[^>]*>(?:[^()]|\([^()]*\))*\)"  # (?P<id>[0-9]+) (Django re_path)
+    r"|(?<=/):[A-Za-z_][A-Za-z0-9_]*\??"  # :id (Express)
+    r"|\$\{[^{}]*\}"  # ${id} (template literal holes)
+)
+
+
+def normalise_path(path: str) -> str:
+    """The key an HTTP path template is matched by (design: ``/owners/{id}`` == ``/owners/{ownerId}``).
+
+    Drops a scheme and host (``http://customers-service/owners`` -> ``/owners``), the query string and
+    fragment, regex anchors (``^``, ``$``: Django ``re_path``) and repeated or trailing slashes; every
+    path variable (``{id}``, ``{id:\\d+}``, ``<int:id>``, ``(?P<id>\\d+)``, ``:id``, ``${id}``) becomes
+    ``{}``. The result starts with ``/``; the root is ``/``. Case is kept (paths are case-sensitive).
+    """
+    p = _URL_BASE.sub("", path.strip())
+    p = _PATH_VARIABLE.sub("{}", p)
+    p = p.split("?", 1)[0].split("#", 1)[0]
+    p = p.replace("^", "").replace("$", "")
+    segments = [seg for seg in p.split("/") if seg]
+    return "/" + "/".join(segments)
+
+
+def endpoint_id(http_method: str, path: str) -> str:
+    """Id (and name after the ``endpoint:`` prefix) of the shared Endpoint node for an upper-case
+    HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``."""
+    return f"endpoint:{http_method.upper()} {normalise_path(path)}"
+
+
+def topic_id(name: str) -> str:
+    """Id of the shared Topic node of a Kafka topic: ``topic:orders``."""
+    return f"topic:{name}"
+
+
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_QUERY_PART = re.compile(r"[A-Z][a-z]*|[a-z]+|[0-9]+")
+_QUERY_URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*")
+_PATH_VARIABLE = re.compile(
+    r"\{[^{}]*\}"  # {id}, {id:[0-9]+} (Spring, JAX-RS, FastAPI, Nest templates)
+    r"|<[^<>]*>"  # <id>, <int:id> (Flask, Django path())
+    r"|\(\?P<[^>]*>(?:[^()]|\([^()]*\))*\)"  # (?P<id>[0-9]+) (Django re_path)
+    r"|(?<=/):[A-Za-z_][A-Za-z0-9_]*\??"  # :id (Express)
+    r"|\$\{[^{}]*\}"  # ${id} (template literal holes)
+)
+
+
+def normalise_path(path: str) -> str:
+    """The key an HTTP path template is matched by (design: ``/owners/{id}`` == ``/owners/{ownerId}``).
+
+    Drops a scheme and host (``http://customers-service/owners`` -> ``/owners``), the query string and
+    fragment, regex anchors (``^``, ``$``: Django ``re_path``) and repeated or trailing slashes; every
+    path variable (``{id}``, ``{id:\\d+}``, ``<int:id>``, ``(?P<id>\\d+)``, ``:id``, ``${id}``) becomes
+    ``{}``. The result starts with ``/``; the root is ``/``. Case is kept (paths are case-sensitive).
+    """
+    p = _URL_BASE.sub("", path.strip())
+    p = _PATH_VARIABLE.sub("{}", p)
+    p = p.split("?", 1)[0].split("#", 1)[0]
+    p = p.replace("^", "").replace("$", "")
+    segments = [seg for seg in p.split("/") if seg]
+    return "/" + "/".join(segments)
+
+
+def endpoint_id(http_method: str, path: str) -> str:
+    """Id (and name after the ``endpoint:`` prefix) of the shared Endpoint node for an upper-case
+    HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``."""
+    return f"endpoint:{http_method.upper()} {normalise_path(path)}"
+
+
+def topic_id(name: str) -> str:
+    """Id of the shared Topic node of a Kafka topic: ``topic:orders``."""
+    return f"topic:{name}"
+
+
+_PART = re.compile(r"[A-Z][a-z]*|[a-z]+|[0-9]+")
 
 
 def symbol_parts(text: str) -> list[str]:

@@ -42,6 +42,7 @@ from pathlib import PurePosixPath
 
 from tree_sitter import Node, Query
 
+from indexer.frameworks import run_detectors
 from indexer.languages import base
 from indexer.model import (
     LONG_RECEIVER,
@@ -190,7 +191,9 @@ class EcmaScriptExtractor:
         result = FileExtraction(path=path, language=self.language)
         grammar = self.grammar_for(path)
         try:
-            _FileRun(self, grammar, source, result).run()
+            fr = _FileRun(self, grammar, source, result)
+            fr.run()
+            run_detectors(self.language, fr.root, fr.src, result)
         except Exception as exc:  # noqa: BLE001 - a bug must not stop indexing the other files
             result.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return result

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from indexer.frameworks import run_detectors
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     TYPE_KINDS,
@@ -131,7 +132,9 @@ class JavaExtractor:
         """
         out = FileExtraction(path=path, language=self.language)
         try:
-            _FileExtractor(source, out).run()
+            fx = _FileExtractor(source, out)
+            fx.run()
+            run_detectors(self.language, fx.root, fx.src, out)
         except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
             out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out

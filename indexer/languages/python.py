@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from indexer.frameworks import run_detectors
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
@@ -663,7 +664,9 @@ class PythonExtractor:
         out = FileExtraction(path=path, language=self.language)
         try:
             tree = parser(_GRAMMAR).parse(source)
-            _FileExtractor(tree.root_node, SourceText(source), out).run()
+            src = SourceText(source)
+            _FileExtractor(tree.root_node, src, out).run()
+            run_detectors(self.language, tree.root_node, src, out)
         except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise
             out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return out
