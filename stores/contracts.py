@@ -223,44 +223,7 @@ def topic_id(name: str) -> str:
 
 
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_QUERY_URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*")
-_PATH_VARIABLE = re.compile(
-    r"\{[^{}]*\}"  # {id}, {id:[0-9]+} (Spring, JAX-RS, FastAPI, Nest templates)
-    r"|<[^<>]*>"  # <id>, <int:id> (Flask, Django path())
-    r"|\(\?P<[^>]*>(?:[^()]|\([^()]*\))*\)"  # (?P<id>[0-9]+) (Django re_path)
-    r"|(?<=/):[A-Za-z_][A-Za-z0-9_]*\??"  # :id (Express)
-    r"|\$\{[^{}]*\}"  # ${id} (template literal holes)
-)
-
-
-def normalise_path(path: str) -> str:
-    """The key an HTTP path template is matched by (design: ``/owners/{id}`` == ``/owners/{ownerId}``).
-
-    Drops a scheme and host (``http://customers-service/owners`` -> ``/owners``), the query string and
-    fragment, regex anchors (``^``, ``$``: Django ``re_path``) and repeated or trailing slashes; every
-    path variable (``{id}``, ``{id:\\d+}``, ``<int:id>``, ``(?P<id>\\d+)``, ``:id``, ``${id}``) becomes
-    ``{}``. The result starts with ``/``; the root is ``/``. Case is kept (paths are case-sensitive).
-    """
-    p = _URL_BASE.sub("", path.strip())
-    p = _PATH_VARIABLE.sub("{}", p)
-    p = p.split("?", 1)[0].split("#", 1)[0]
-    p = p.replace("^", "").replace("$", "")
-    segments = [seg for seg in p.split("/") if seg]
-    return "/" + "/".join(segments)
-
-
-def endpoint_id(http_method: str, path: str) -> str:
-    """Id (and name after the ``endpoint:`` prefix) of the shared Endpoint node for an upper-case
-    HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``."""
-    return f"endpoint:{http_method.upper()} {normalise_path(path)}"
-
-
-def topic_id(name: str) -> str:
-    """Id of the shared Topic node of a Kafka topic: ``topic:orders``."""
-    return f"topic:{name}"
-
-
-_PART = re.compile(r"[A-Z][a-z]*|[a-z]+|[0-9]+")
+_QUERY_PART = re.compile(r"[A-Z][a-z]*|[a-z]+|[0-9]+")
 
 
 def symbol_parts(text: str) -> list[str]:
