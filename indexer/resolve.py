@@ -38,10 +38,14 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Import, base_type
 from indexer.symbols import LABELS, definition_ids, file_id, module_path
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+
+if TYPE_CHECKING:
+    from indexer.frameworks.link import LinkOptions
 
 __all__ = ["ResolvedRepository", "resolve_repository", "python_module_keys"]
 
@@ -246,6 +250,7 @@ class ResolvedRepository:
 
     files: list[IndexedFile]
     call_outcomes: dict[str, int]
+    link_outcomes: dict[str, int] = field(default_factory=dict)
 
 
 class _Resolver:
@@ -918,13 +923,15 @@ def _props(lang: str, d: Definition) -> dict[str, object]:
 
 
 def resolve_repository(
-    repo: str, extractions: Sequence[tuple[FileExtraction, str, int]]
+    repo: str, extractions: Sequence[tuple[FileExtraction, str, int]], link: LinkOptions | None = None
 ) -> ResolvedRepository:
     """Resolve one repository.
 
     ``extractions`` holds ``(extraction, checksum, size)`` per file (checksum: hex SHA-256 of the
     bytes; size in bytes). Returns one :class:`IndexedFile` per file, in input order, with nodes,
-    owned edges and unresolved calls (no chunks), plus counters of call outcomes.
+    owned edges and unresolved calls (no chunks), plus counters of call outcomes and of framework
+    linking (:mod:`indexer.frameworks.link`; ``link`` gives its configuration properties and service
+    map).
     """
     py_keys = python_module_keys(ex.path for ex, _, _ in extractions if ex.language == "python")
     ctxs = []
@@ -939,4 +946,20 @@ def resolve_repository(
     resolver = _Resolver(repo, ctxs)
     outcomes: dict[str, int] = defaultdict(int)
     files = [resolver.file_output(fc, outcomes) for fc in ctxs]
-    return ResolvedRepository(files, dict(outcomes))
+    links = _add_framework_links(resolver, ctxs, files, link)
+    return ResolvedRepository(files, dict(outcomes), links)
+
+
+def _add_framework_links(
+    resolver: _Resolver, ctxs: Sequence[FileCtx], files: Sequence[IndexedFile], link: LinkOptions | None
+) -> dict[str, int]:
+    """Merge the framework linker's shared nodes and edges into the file outputs (``files[i]`` is
+    ``ctxs[i]``'s) and return its outcome counters. Every path that produces file outputs must call
+    this once over all files."""
+    from indexer.frameworks.link import link_frameworks  # the linker builds on this module
+
+    linked = link_frameworks(resolver, ctxs, link)
+    for fc, out in zip(ctxs, files):
+        out.nodes.extend(linked.nodes.get(fc.path, ()))
+        out.edges.extend(linked.edges.get(fc.path, ()))
+    return dict(sorted(linked.outcomes.items()))

@@ -1,0 +1,412 @@
+"""Join the framework facts of every file of a repository into Endpoint / Topic nodes and edges.
+
+Detectors (:mod:`indexer.frameworks`) see one file. What an endpoint's full path is, which function
+handles a Django route, what ``Paths.OWNERS`` or ``${kafka.topic}`` says: that takes other files. This
+module runs inside the resolve phase, with the resolver's module and name lookup, and produces per
+file the shared nodes and the edges that file owns:
+
+* ``EXPOSES`` handler -> ``Endpoint``: one per HTTP method and per full path. A route's full paths are
+  the prefixes of every chain of mounts leading to its router (FastAPI ``include_router``, Flask
+  ``register_blueprint``, Express ``app.use``, Django ``include``), each followed by the router's own
+  prefix and the route's path. A handler named elsewhere (Django ``views.detail``,
+  ``DetailView.as_view()``) is resolved like a callee; a class-based view exposes through each of its
+  ``get`` / ``post`` / ... methods. A route without a named handler (an inline callback) is exposed by
+  the File node, whose module-level code owns the callback's calls.
+* ``CALLS_HTTP`` caller -> ``Endpoint``: the URL's constants are resolved, Spring ``${...}``
+  placeholders filled from the repository's configuration, then the scheme and host (or a prefix named
+  in the service map) are cut off and recorded as ``props["service"]``. A URL whose start is unknown
+  (``base + "/owners"`` with ``base`` a parameter) keeps its known path and no service.
+* ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``.
+
+An edge is owned by the file whose fact it comes from (a Django ``urls.py`` owns the EXPOSES edges of
+the views it routes). Endpoint and Topic nodes are shared (``stores.contracts.SHARED_LABELS``).
+Everything that cannot be linked is counted in :attr:`LinkResult.outcomes`, never raised.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+
+from indexer.model import HttpCall, Import, Route, Template, TopicUse
+from indexer.symbols import file_id
+from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
+
+if TYPE_CHECKING:
+    from indexer.resolve import FileCtx, _Resolver
+
+__all__ = ["LinkOptions", "LinkResult", "link_frameworks", "split_url"]
+
+MAX_DEPTH = 8
+"""Constants referring to constants, and mounts of mounts, are followed at most this deep."""
+MAX_PREFIXES = 64
+"""At most this many full prefixes per router (a router mounted in many places)."""
+
+_HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+_SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@]*@)?([^/:?#]*)(?::\d+)?")
+_REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
+_AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
+_HOLE = "\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOptions:
+    """``properties``: the repository's flattened Spring configuration (``a.b -> value``), for
+    ``${a.b}`` placeholders. ``services``: a URL prefix, host or service name -> service (repository)
+    name map; the longest matching prefix of a client URL is cut off and names the service the call
+    goes to (``{"http://localhost:8081": "customers-service", "/api/customer": "customers-service"}``).
+    """
+
+    properties: Mapping[str, str] = field(default_factory=dict)
+    services: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class LinkResult:
+    """Per file path, the shared nodes and the edges it owns; ``outcomes`` counts what was linked
+    (``exposes``, ``calls_http``, ``produces``, ``consumes``) and what was not (``unlinked_handler``,
+    ``unlinked_url``, ``unlinked_topic``)."""
+
+    nodes: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
+    edges: dict[str, list[Edge]] = field(default_factory=lambda: defaultdict(list))
+    outcomes: Counter[str] = field(default_factory=Counter)
+
+
+def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """``(service, path)`` of a client URL whose unknown pieces are written ``\\x00``.
+
+    The longest key of ``services`` that prefixes the URL is cut off and its value is the service;
+    otherwise a scheme and host (``http://customers-service:8080``, ``lb://visits``) are cut off and
+    the host is the service. A URL starting with an unknown piece loses everything up to its first
+    ``/`` after it (the base is unknown; no service). Remaining unknown pieces become path variables.
+    Returns ``(None, None)`` when nothing of a path is left.
+    """
+    service: str | None = None
+    best = max((k for k in services if k and url.startswith(k)), key=len, default=None)
+    if best is not None:
+        service, url = services[best], url[len(best) :]
+    else:
+        m = _SCHEME_HOST.match(url)
+        if m:
+            host = m.group(1)
+            service = services.get(host, host) or None
+            url = url[m.end() :]
+        elif url.startswith(_HOLE):
+            slash = url.find("/")
+            if slash < 0:
+                return None, None
+            url = url[slash:]
+    path = url.replace(_HOLE, "{}")
+    if not path.strip("/{}") and "{}" in path:
+        return service, None  # nothing but unknowns
+    return service, path
+
+
+class _Linker:
+    def __init__(self, resolver: _Resolver, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
+        self.r = resolver
+        self.ctxs = ctxs
+        self.options = options
+        self.by_path = {fc.path: fc for fc in ctxs}
+        self.constants: dict[tuple[str, str], Template] = {}
+        self.routers: dict[tuple[str, str], tuple[str, Template]] = {}  # key -> (framework, prefix)
+        self.mounts: dict[tuple[str, str], list[tuple[tuple[str, str], str, str]]] = defaultdict(list)
+        self.result = LinkResult()
+        self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
+
+    # -- lookup ------------------------------------------------------------------------------------
+
+    def import_target(self, fc: FileCtx, imp: Import) -> tuple[list[FileCtx], str | None]:
+        """Files of the module an import names, and the member it imports (``None``: the module
+        itself, as in ``import shop.urls`` or ``from shop import urls`` when ``urls`` is a module)."""
+        r = self.r
+        if fc.lang == "python":
+            key = r._absolute_python_module(fc, imp)
+            if key is None:
+                return [], None
+            if imp.name is not None:
+                sub = f"{key}.{imp.name}" if key else imp.name
+                if sub in r.packages["python"]:
+                    return r.module_files("python", sub), None
+            return r.module_files("python", key), imp.name
+        if fc.lang in ("javascript", "typescript"):
+            key = r.resolve_specifier(fc, imp.module)
+            if key is None:
+                return [], None
+            files = r.module_files(fc.lang, key)
+            return files, (_default_export(files) if imp.name == "default" else imp.name)
+        return [], None
+
+    def locate(self, fc: FileCtx, scope: str | None, expr: str, depth: int = 0) -> tuple[FileCtx, str] | None:
+        """The file and qualname a constant or router expression names, or ``None``.
+
+        Tried in order: a name of this file (inside the enclosing classes of ``scope`` first, for
+        Java and TypeScript class constants), an imported name (following the exporting module's own
+        imports), a class prefix resolved by the resolver (``Paths.OWNERS``), a Java static import."""
+        if depth > MAX_DEPTH or not expr:
+            return None
+        known = self._known
+        s = scope
+        while s:
+            if known(fc.path, f"{s}.{expr}"):
+                return fc, f"{s}.{expr}"
+            s = s.rpartition(".")[0]
+        if known(fc.path, expr):
+            return fc, expr
+        m = _REQUIRE.match(expr)
+        if m:
+            files, _ = self.import_target(fc, Import("", m.group(1), None))
+            return self._module_router(files)
+        head, _, rest = expr.partition(".")
+        imps = fc.imports.get(head)
+        if imps:
+            imp = imps[-1]
+            if fc.lang == "java":
+                v = self.r.java_path(fc, imp.module) if imp.name else None
+                c = getattr(v, "c", None)
+                if c is not None:
+                    q = f"{c.d.qualname}.{expr}"
+                    if known(c.file.path, q):
+                        return c.file, q
+            else:
+                files, member = self.import_target(fc, imp)
+                if member is None:
+                    return self.locate_in(files, rest, depth) if rest else self._module_router(files)
+                return self.locate_in(files, f"{member}.{rest}" if rest else member, depth)
+        if "." in expr:
+            prefix, _, last = expr.rpartition(".")
+            v = self.r.resolve_expr(fc, scope, prefix)
+            c = getattr(v, "c", None)
+            if c is not None and type(v).__name__ == "ClassV":
+                q = f"{c.d.qualname}.{last}"
+                if known(c.file.path, q):
+                    return c.file, q
+            key = getattr(v, "key", None)
+            if key is not None and type(v).__name__ == "ModuleV":
+                return self.locate_in(self.r.module_files(fc.lang, key), last, depth)
+        return None
+
+    def locate_in(self, files: Sequence[FileCtx], qualname: str, depth: int) -> tuple[FileCtx, str] | None:
+        """``qualname`` as a module-level name of one of ``files`` (following their imports)."""
+        for target in files:
+            found = self.locate(target, None, qualname, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _known(self, path: str, qualname: str) -> bool:
+        return (path, qualname) in self.constants or (path, qualname) in self.routers
+
+    def _module_router(self, files: Sequence[FileCtx]) -> tuple[FileCtx, str] | None:
+        """The router a whole module stands for (``app.use("/x", require("./r"))``): its default
+        export when that is a router, else its only router."""
+        for fc in files:
+            default = _default_export([fc])
+            if default and (fc.path, default) in self.routers:
+                return fc, default
+            mine = [name for (path, name) in self.routers if path == fc.path]
+            if len(mine) == 1:
+                return fc, mine[0]
+        return None
+
+    # -- templates ---------------------------------------------------------------------------------
+
+    def render(self, fc: FileCtx, scope: str | None, tpl: Template, depth: int = 0) -> str:
+        """The template's text with constants substituted; unknown pieces are ``\\x00``."""
+        out: list[str] = []
+        for kind, text in tpl.parts:
+            if kind == "lit":
+                out.append(text)
+                continue
+            value = None
+            if kind == "ref" and depth < MAX_DEPTH:
+                found = self.locate(fc, scope, text)
+                if found is not None and (found[0].path, found[1]) in self.constants:
+                    target, q = found
+                    value = self.render(target, q.rpartition(".")[0] or None,
+                                        self.constants[(target.path, q)], depth + 1)
+            out.append(_HOLE if value is None else value)
+        text = "".join(out)
+        if "${" in text and self.options.properties:
+            from indexer.frameworks.spring_config import resolve_placeholders
+
+            text = resolve_placeholders(text, dict(self.options.properties))
+        return text
+
+    # -- the run -----------------------------------------------------------------------------------
+
+    def run(self) -> LinkResult:
+        for fc in self.ctxs:
+            for c in fc.ex.constants:
+                self.constants[(fc.path, c.qualname)] = c.value
+            for rt in fc.ex.routers:
+                self.routers[(fc.path, rt.name)] = (rt.framework, rt.prefix)
+        for fc in self.ctxs:
+            for m in fc.ex.mounts:
+                parent = self._router_key(fc, m.parent)
+                child: tuple[str, str] | None
+                if m.child_module is not None:
+                    files = self.r.module_files(fc.lang, m.child_module) if fc.lang == "python" else []
+                    child = (files[0].path, "urlpatterns") if files else None
+                elif m.child is not None:
+                    found = self.locate(fc, None, m.child)
+                    child = (found[0].path, found[1]) if found else None
+                else:
+                    child = None
+                if child is None:
+                    self.result.outcomes["unlinked_mount"] += 1
+                    continue
+                self.mounts[child].append((parent, self.render(fc, None, m.prefix), m.framework))
+        for fc in self.ctxs:
+            for route in fc.ex.routes:
+                self.route(fc, route)
+            for call in fc.ex.http_calls:
+                self.http_call(fc, call)
+            for use in fc.ex.topics:
+                self.topic(fc, use)
+        return self.result
+
+    def _router_key(self, fc: FileCtx, expr: str) -> tuple[str, str]:
+        found = self.locate(fc, None, expr)
+        return (found[0].path, found[1]) if found else (fc.path, expr)
+
+    def prefixes(self, key: tuple[str, str], seen: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
+        """Every full prefix of a router: its mount chains' prefixes, then its own prefix."""
+        framework, own_tpl = self.routers.get(key, ("", Template()))
+        fc = self.by_path.get(key[0])
+        own = self.render(fc, None, own_tpl) if fc is not None else ""
+        mounts = self.mounts.get(key)
+        if not mounts or key in seen or len(seen) > MAX_DEPTH:
+            return [own]
+        out: list[str] = []
+        for parent, prefix, mount_framework in mounts:
+            for pp in self.prefixes(parent, seen | {key}):
+                # Flask: a url_prefix given to register_blueprint replaces the blueprint's own.
+                tail = prefix if (mount_framework == "flask" and prefix) else _join(prefix, own)
+                out.append(_join(pp, tail))
+        return list(dict.fromkeys(out))[:MAX_PREFIXES]
+
+    def _emit(self, fc: FileCtx, node_id: str, node: Node) -> None:
+        if node_id not in self._endpoint_nodes[fc.path]:
+            self._endpoint_nodes[fc.path].add(node_id)
+            self.result.nodes[fc.path].append(node)
+
+    def _endpoint(self, fc: FileCtx, method: str, path: str) -> str:
+        eid = endpoint_id(method, path)
+        name = eid.removeprefix("endpoint:")
+        self._emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
+                                 {"http_method": method.upper(), "path": normalise_path(path)}))
+        return eid
+
+    def _edge(self, fc: FileCtx, kind: str, src: str, dst: str, line: int, col: int, **props: object) -> None:
+        self.result.edges[fc.path].append(
+            Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None})
+        )
+
+    def _owner_id(self, fc: FileCtx, qualname: str | None, line: int) -> str:
+        rd = fc.def_at(qualname, line) if qualname else None
+        return rd.id if rd is not None else file_id(fc.repo, fc.path)
+
+    def route(self, fc: FileCtx, route: Route) -> None:
+        handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
+        scope = route.handler.rpartition(".")[0] or None if route.handler else None
+        if route.handler is not None:
+            handlers.append((self._owner_id(fc, route.handler, route.line), route.methods))
+        elif route.handler_ref is not None:
+            handlers = self._resolve_handler(fc, route.handler_ref, route.methods)
+            if not handlers:
+                self.result.outcomes["unlinked_handler"] += 1
+                return
+        else:
+            handlers.append((file_id(fc.repo, fc.path), route.methods))
+        own = self.render(fc, scope, route.path)
+        if _HOLE in own:
+            own = own.replace(_HOLE, "{}")
+        bases = self.prefixes(self._router_key(fc, route.router)) if route.router else [""]
+        for base in bases:
+            full = _join(base, own).replace(_HOLE, "{}")
+            for handler, methods in handlers:
+                for method in methods:
+                    eid = self._endpoint(fc, method, full)
+                    self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework)
+                    self.result.outcomes["exposes"] += 1
+
+    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str]) -> list[tuple[str, list[str]]]:
+        is_view = bool(_AS_VIEW.search(ref))
+        expr = _AS_VIEW.sub("", ref)
+        v = self.r.resolve_expr(fc, None, expr)
+        kind = type(v).__name__
+        if kind == "FuncV":
+            return [(v.f.id, methods)]  # type: ignore[union-attr]
+        if kind == "ClassV":
+            c = v.c  # type: ignore[union-attr]
+            verbs = [(m.id, [verb.upper()]) for verb in _HTTP_VERBS for m in self._members(c, verb)]
+            if verbs and (is_view or methods == ["*"]):
+                return verbs
+            return [(c.id, methods)]
+        return []
+
+    def _members(self, c: object, name: str) -> list:
+        found, _ = self.r.lookup(c, name)  # type: ignore[arg-type]
+        return [m for m in found if m.is_callable and m.file.repo == self.r.repo]
+
+    def http_call(self, fc: FileCtx, call: HttpCall) -> None:
+        scope = call.caller
+        url = self.render(fc, scope, call.url)
+        service, path = split_url(url, self.options.services)
+        if path is None:
+            self.result.outcomes["unlinked_url"] += 1
+            return
+        method = "GET" if call.method == "*" else call.method
+        eid = self._endpoint(fc, method, path)
+        shown = url.replace(_HOLE, "{}")
+        self._edge(fc, "CALLS_HTTP", self._owner_id(fc, call.caller, call.line), eid, call.line, call.col,
+                   framework=call.framework, url=shown, service=service)
+        self.result.outcomes["calls_http"] += 1
+
+    def topic(self, fc: FileCtx, use: TopicUse) -> None:
+        name = self.render(fc, use.owner, use.topic)
+        if not name or name == _HOLE or name.strip(_HOLE) == "":
+            self.result.outcomes["unlinked_topic"] += 1
+            return
+        name = name.replace(_HOLE, "{}")
+        tid = topic_id(name)
+        self._emit(fc, tid, Node(tid, "Topic", name, name, "", "", 0, 0, 0, 0, {}))
+        kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
+        self._edge(fc, kind, self._owner_id(fc, use.owner, use.line), tid, use.line, use.col, framework=use.framework)
+        self.result.outcomes[use.role] += 1
+
+
+def _level(module: str) -> int:
+    return len(module) - len(module.lstrip("."))
+
+
+def _default_export(files: Sequence[FileCtx]) -> str | None:
+    for fc in files:
+        for ex in fc.ex.exports:
+            if ex.exported == "default" and ex.local:
+                return ex.local
+    return None
+
+
+def _join(a: str, b: str) -> str:
+    """Join two path pieces with exactly one ``/`` between them when both are non-empty."""
+    if not a:
+        return b
+    if not b:
+        return a
+    return a.rstrip("/") + "/" + b.lstrip("/")
+
+
+def link_frameworks(resolver: _Resolver, ctxs: Sequence[FileCtx], options: LinkOptions | None = None) -> LinkResult:
+    """Link the framework facts of ``ctxs`` (every file of one repository) through ``resolver``.
+
+    Returns the shared Endpoint / Topic nodes and the EXPOSES / CALLS_HTTP / PRODUCES / CONSUMES
+    edges per owning file path, and outcome counters. Never raises on odd facts: what cannot be
+    linked is counted."""
+    return _Linker(resolver, ctxs, options or LinkOptions()).run()
+
