@@ -29,7 +29,28 @@ if TYPE_CHECKING:
 
 __all__ = ["DETECTOR_MODULES", "detectors_for", "run_detectors"]
 
-DETECTOR_MODULES: tuple[str, ...] = ()
+DETECTOR_MODULES: tuple[str, ...] = (
+    # Python
+    "fastapi",
+    "flask",
+    "django_urls",
+    "python_http_clients",
+    "python_kafka",
+    "python_constants",
+    # Java
+    "spring_web",
+    "jaxrs",
+    "servlet",
+    "java_http_clients",
+    "spring_kafka",
+    "java_constants",
+    # JavaScript / TypeScript
+    "express",
+    "nest",
+    "js_http_clients",
+    "kafkajs",
+    "js_constants",
+)
 """Modules under :mod:`indexer.frameworks`, each exposing ``LANGUAGES`` and ``detect``."""
 
 

@@ -1,0 +1,512 @@
+"""Helpers shared by the Python framework detectors (not a detector: not in the registry).
+
+* :func:`template` turns an expression into a :class:`~indexer.model.Template` (string literals,
+  f-strings, ``+`` concatenation, ``%`` and ``str.format`` formatting, names);
+* :func:`scope_of` names the innermost definition whose *body* holds a node, exactly as the extractor
+  names a call's caller (``Class.method``, ``outer.inner``; a class body is the class; ``None`` at
+  module level; decorators and defaults belong to the enclosing scope);
+* :class:`Args` splits an argument list into positional and keyword arguments;
+* :class:`ImportTable` qualifies a name through the file's imports (``hx.Client`` -> ``httpx.Client``
+  after ``import httpx as hx``; ``get`` -> ``requests.get`` after ``from requests import get``);
+* :class:`BindingTable` answers "what was this receiver bound to?" from the extractor's
+  :class:`~indexer.model.Binding` records (locals, enclosing functions, module, ``self.<attr>``).
+
+Position convention of every Python detector: a fact sits at the *callee name* of the call that
+declares it (``get`` in ``@app.get("/x")``, ``path`` in ``path("x/", v)``, ``send`` in
+``producer.send(...)``), as :class:`~indexer.model.CallSite` does.
+
+These read small subtrees (an expression, an argument list) and walk up a node's parents: a query
+cannot build a template out of nested expressions nor name the enclosing scope.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from indexer.languages.base import SourceText
+from indexer.model import CALLABLE_KINDS, Binding, FileExtraction, Import, Template, base_type
+
+__all__ = [
+    "Args",
+    "BindingTable",
+    "Context",
+    "ImportTable",
+    "compact",
+    "has_hole",
+    "join",
+    "library_kind",
+    "ref_text",
+    "scope_of",
+    "string_value",
+    "string_list",
+    "template",
+]
+
+_WS = re.compile(r"\s+")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_PERCENT = re.compile(r"%%|%(?:\([^)]*\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa]")
+_BRACES = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+_MAX_DEPTH = 48  # nesting of parentheses / calls a template follows; deeper becomes a hole
+_DEFINITIONS = ("function_definition", "class_definition")
+
+
+def compact(src: SourceText, node: Node | None) -> str:
+    """The node's text without whitespace (``app . get`` -> ``app.get``)."""
+    return _WS.sub("", src.text(node))
+
+
+def _collapsed(src: SourceText, node: Node) -> str:
+    """The node's text with whitespace runs collapsed to one space (hole texts, for display)."""
+    return _WS.sub(" ", src.text(node)).strip()
+
+
+def scope_of(node: Node, src: SourceText) -> str | None:
+    """Qualname of the innermost function / class whose body contains ``node`` (``None``: module).
+
+    Walks up the parents (a local walk; a query cannot name the enclosing definition)."""
+    names: list[str] = []
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type in _DEFINITIONS:
+            body = parent.child_by_field_name("body")
+            if body is not None and body.id == child.id:
+                names.append(src.text(parent.child_by_field_name("name")))
+        child, parent = parent, parent.parent
+    return ".".join(reversed(names)) or None
+
+
+def ref_text(src: SourceText, node: Node) -> str:
+    """An expression naming a handler, normalised like a receiver: whitespace dropped, every call in
+    a chain written ``()`` (``X.as_view("n")`` -> ``X.as_view()``, ``views . f`` -> ``views.f``)."""
+    parts: list[str] = []
+    for _ in range(_MAX_DEPTH):
+        if node.type == "identifier":
+            parts.append(src.text(node))
+            break
+        if node.type == "attribute":
+            parts.append("." + src.text(node.child_by_field_name("attribute")))
+            node = node.child_by_field_name("object")
+            continue
+        if node.type == "call":
+            parts.append("()")
+            node = node.child_by_field_name("function")
+            continue
+        parts.append(compact(src, node))
+        break
+    return "".join(reversed(parts))
+
+
+# ---------------------------------------------------------------------------------------- strings
+
+
+def _string_parts(node: Node) -> tuple[Node, Node] | None:
+    """The ``string_start`` / ``string_end`` tokens of a complete string literal, else ``None``."""
+    if node.child_count < 2:
+        return None
+    start, end = node.children[0], node.children[-1]
+    if start.type != "string_start" or end.type != "string_end":
+        return None
+    return start, end
+
+
+def _decode(prefix: str, open_quote: str, close_quote: str, body: str) -> str:
+    """The value of a literal piece ``body`` written between the given quotes with ``prefix``
+    (``r`` or nothing; ``f`` removed by the caller); the raw text when it does not decode."""
+    if "\\" not in body or "r" in prefix:
+        return body
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            value = ast.literal_eval(prefix + open_quote + body + close_quote)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return body
+    return value if isinstance(value, str) else body
+
+
+def string_value(src: SourceText, node: Node | None) -> str | None:
+    """The value of a plain string literal (implicit concatenation and parentheses too); ``None`` for
+    anything else (f-strings, bytes, names, calls)."""
+    if node is None:
+        return None
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        return string_value(src, node.named_children[0])
+    if node.type == "concatenated_string":
+        values = [string_value(src, c) for c in node.named_children if c.type != "comment"]
+        return None if any(v is None for v in values) else "".join(values)  # type: ignore[arg-type]
+    if node.type != "string":
+        return None
+    ends = _string_parts(node)
+    if ends is None:
+        return None
+    start, end = ends
+    opening = src.text(start)
+    quote_at = min(i for i in (opening.find('"'), opening.find("'"), len(opening)) if i >= 0)
+    prefix = opening[:quote_at].lower()
+    if "f" in prefix or "b" in prefix:
+        return None
+    body = src.data[start.end_byte : end.start_byte].decode("utf-8", "replace")
+    return _decode(prefix.replace("u", ""), opening[quote_at:], src.text(end), body)
+
+
+def string_list(src: SourceText, node: Node | None) -> list[str] | None:
+    """The values of a list / tuple / set of string literals, or of one string; ``None`` when any
+    element is not a plain string literal."""
+    if node is None:
+        return None
+    if node.type in ("list", "tuple", "set"):
+        values = [string_value(src, c) for c in node.named_children if c.type != "comment"]
+        return None if any(v is None for v in values) else values  # type: ignore[return-value]
+    value = string_value(src, node)
+    return None if value is None else [value]
+
+
+# ---------------------------------------------------------------------------------------- templates
+
+
+def _merge(parts: Iterable[tuple[str, str]]) -> Template:
+    """A template with adjacent literal pieces joined and empty literals dropped."""
+    out: list[tuple[str, str]] = []
+    for kind, text in parts:
+        if kind == "lit":
+            if not text:
+                continue
+            if out and out[-1][0] == "lit":
+                out[-1] = ("lit", out[-1][1] + text)
+                continue
+        out.append((kind, text))
+    return Template(tuple(out))
+
+
+def template(src: SourceText, node: Node | None) -> Template:
+    """The template an expression builds (``Template()`` for ``None``).
+
+    String literal -> ``lit``; f-string -> its literal pieces, ``ref`` for a plain or dotted name in
+    braces and ``hole`` for any other expression; ``a + b`` -> the parts of both; ``"%s/x" % v`` and
+    ``"{}/x".format(v)`` -> literal pieces with a ``hole`` per placeholder; a plain or dotted name ->
+    ``ref``; anything else -> one ``hole`` with the expression's text."""
+    if node is None:
+        return Template()
+    return _merge(_parts(src, node, 0))
+
+
+def join(*templates: Template) -> Template:
+    """The templates one after the other, adjacent literal pieces joined."""
+    return _merge(part for t in templates for part in t.parts)
+
+
+def has_hole(t: Template) -> bool:
+    """Whether the template holds a value not known statically."""
+    return any(kind == "hole" for kind, _ in t.parts)
+
+
+def _parts(src: SourceText, node: Node, depth: int) -> list[tuple[str, str]]:
+    """Template parts of ``node`` (unmerged); ``depth`` bounds the recursion."""
+    kind = node.type
+    if depth > _MAX_DEPTH:
+        return [("hole", _collapsed(src, node))]
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _parts(src, node.named_children[0], depth + 1)
+    if kind == "string":
+        value = string_value(src, node)
+        if value is not None:
+            return [("lit", value)]
+        fparts = _fstring_parts(src, node)
+        return fparts if fparts is not None else [("hole", _collapsed(src, node))]
+    if kind == "concatenated_string":
+        out: list[tuple[str, str]] = []
+        for child in node.named_children:
+            if child.type != "comment":
+                out.extend(_parts(src, child, depth + 1))
+        return out
+    if kind == "binary_operator":
+        return _binary_parts(src, node, depth)
+    if kind == "call":
+        formatted = _format_parts(src, node)
+        if formatted is not None:
+            return formatted
+    if kind in ("identifier", "attribute"):
+        text = compact(src, node)
+        if _DOTTED.fullmatch(text):
+            return [("ref", text)]
+    return [("hole", _collapsed(src, node))]
+
+
+def _binary_parts(src: SourceText, node: Node, depth: int) -> list[tuple[str, str]]:
+    """``a + b + c`` (flattened without recursion on the left-nested chain) and ``"fmt" % args``."""
+    operator = node.child_by_field_name("operator")
+    op = operator.type if operator is not None else ""
+    if op == "%":
+        fmt = string_value(src, node.child_by_field_name("left"))
+        if fmt is not None:
+            return _placeholders(fmt, _PERCENT)
+        return [("hole", _collapsed(src, node))]
+    if op != "+":
+        return [("hole", _collapsed(src, node))]
+    operands: list[Node] = []
+    current: Node | None = node
+    while current is not None and current.type == "binary_operator":
+        op_node = current.child_by_field_name("operator")
+        if op_node is None or op_node.type != "+":
+            break
+        right = current.child_by_field_name("right")
+        if right is not None:
+            operands.append(right)
+        current = current.child_by_field_name("left")
+    if current is not None:
+        operands.append(current)
+    out: list[tuple[str, str]] = []
+    for operand in reversed(operands):
+        out.extend(_parts(src, operand, depth + 1))
+    return out
+
+
+def _format_parts(src: SourceText, call: Node) -> list[tuple[str, str]] | None:
+    """``"/owners/{}".format(x)``: literal pieces and a hole per placeholder; ``None`` otherwise."""
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != "attribute" or src.text(callee.child_by_field_name("attribute")) != "format":
+        return None
+    fmt = string_value(src, callee.child_by_field_name("object"))
+    if fmt is None:
+        return None
+    return _placeholders(fmt, _BRACES)
+
+
+def _placeholders(fmt: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    """Cut a format string at its placeholders; each placeholder becomes a hole whose text is the
+    placeholder itself (``{id}``, ``%s``: the arguments are not matched to them); ``{{`` / ``}}`` and
+    ``%%`` stay literal."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for m in pattern.finditer(fmt):
+        piece = m.group(0)
+        out.append(("lit", fmt[pos : m.start()]))
+        out.append(("lit", piece[0]) if piece in ("{{", "}}", "%%") else ("hole", piece))
+        pos = m.end()
+    out.append(("lit", fmt[pos:]))
+    return out
+
+
+def _fstring_parts(src: SourceText, node: Node) -> list[tuple[str, str]] | None:
+    """Parts of an f-string: literal runs between interpolations, a ``ref`` per plain / dotted name
+    interpolated as it is, a ``hole`` per other expression or converted / formatted one (``{x!r}``,
+    ``{n:>3}``); ``None`` for bytes or a broken literal."""
+    ends = _string_parts(node)
+    if ends is None:
+        return None
+    start, end = ends
+    opening = src.text(start)
+    quote_at = min(i for i in (opening.find('"'), opening.find("'"), len(opening)) if i >= 0)
+    prefix = opening[:quote_at].lower()
+    if "f" not in prefix or "b" in prefix:
+        return None
+    prefix = prefix.replace("f", "")
+    quote, closing = opening[quote_at:], src.text(end)
+    data = src.data
+    out: list[tuple[str, str]] = []
+
+    def literal(begin: int, stop: int) -> None:
+        body = data[begin:stop].decode("utf-8", "replace")
+        out.append(("lit", _decode(prefix, quote, closing, body).replace("{{", "{").replace("}}", "}")))
+
+    pos = start.end_byte
+    for child in node.children[1:-1]:
+        if child.type != "interpolation":
+            continue
+        literal(pos, child.start_byte)
+        expr = child.child_by_field_name("expression")
+        text = compact(src, expr) if expr is not None else ""
+        formatted = any(c.type in ("type_conversion", "format_specifier") for c in child.children)
+        if expr is not None and expr.type in ("identifier", "attribute") and _DOTTED.fullmatch(text) and not formatted:
+            out.append(("ref", text))
+        else:
+            out.append(("hole", _collapsed(src, expr) if expr is not None else ""))
+        pos = child.end_byte
+    literal(pos, end.start_byte)
+    return out
+
+
+# ---------------------------------------------------------------------------------------- arguments
+
+
+@dataclass(slots=True)
+class Args:
+    """An argument list: ``positional`` nodes in order and ``keywords`` by name (``*x`` / ``**x``
+    set ``splat`` and are not listed)."""
+
+    positional: list[Node] = field(default_factory=list)
+    keywords: dict[str, Node] = field(default_factory=dict)
+    splat: bool = False
+
+    @staticmethod
+    def of(src: SourceText, node: Node | None) -> Args:
+        """Split an ``argument_list`` node (anything else, e.g. a generator argument: no arguments)."""
+        args = Args()
+        if node is None or node.type != "argument_list":
+            return args
+        for child in node.named_children:
+            kind = child.type
+            if kind == "keyword_argument":
+                name, value = child.child_by_field_name("name"), child.child_by_field_name("value")
+                if name is not None and value is not None:
+                    args.keywords[src.text(name)] = value
+            elif kind in ("list_splat", "dictionary_splat"):
+                args.splat = True
+            elif kind != "comment":
+                args.positional.append(child)
+        return args
+
+    def get(self, index: int, name: str) -> Node | None:
+        """The argument passed as keyword ``name``, else the ``index``-th positional one (``-1``:
+        keyword only), else ``None``."""
+        if name in self.keywords:
+            return self.keywords[name]
+        if 0 <= index < len(self.positional):
+            return self.positional[index]
+        return None
+
+
+# ---------------------------------------------------------------------------------------- names
+
+
+class ImportTable:
+    """The file's imports, for qualifying a name as its library spells it."""
+
+    def __init__(self, imports: Iterable[Import]) -> None:
+        self.by_local: dict[str, Import] = {}
+        self.packages: set[str] = set()
+        for imp in imports:
+            if imp.level == 0 and imp.module:
+                self.packages.add(imp.module.split(".", 1)[0])
+            if imp.local != "*":
+                self.by_local.setdefault(imp.local, imp)
+
+    def uses(self, *packages: str) -> bool:
+        """Whether the file imports from one of the top-level ``packages`` (absolute imports)."""
+        return any(p in self.packages for p in packages)
+
+    def is_imported(self, name: str) -> bool:
+        """Whether ``name`` (the head of a dotted expression) is bound by an import."""
+        return name.split(".", 1)[0] in self.by_local
+
+    def qualify(self, text: str) -> str:
+        """``text`` with its head replaced by what the import binding it names: ``hx.Client`` ->
+        ``httpx.Client`` (``import httpx as hx``), ``Session`` -> ``requests.Session`` (``from
+        requests import Session``). Unchanged when the head is not imported or is imported relatively."""
+        head, dot, rest = text.partition(".")
+        imp = self.by_local.get(head)
+        if imp is None or imp.level:
+            return text
+        base = imp.module if imp.name is None else f"{imp.module}.{imp.name}"
+        return base + dot + rest
+
+
+def library_kind(qualified: str | None, table: dict[tuple[str, str], str]) -> str | None:
+    """``table[(top-level package, last name)]`` for a qualified name (``httpx._client.Client`` ->
+    ``("httpx", "Client")``), or ``None``."""
+    if not qualified:
+        return None
+    head = qualified.split(".", 1)[0]
+    last = qualified.rsplit(".", 1)[-1]
+    return table.get((head, last))
+
+
+class BindingTable:
+    """The extractor's bindings by scope, for resolving a receiver to the type it was bound to."""
+
+    def __init__(self, bindings: Iterable[Binding], class_scopes: Iterable[str]) -> None:
+        self.by_key: dict[tuple[str | None, str], list[Binding]] = {}
+        for b in bindings:
+            self.by_key.setdefault((b.scope, b.name), []).append(b)
+        self.classes = set(class_scopes)
+
+    def lookup(self, scope: str | None, receiver: str) -> list[Binding]:
+        """Bindings of ``receiver`` seen from ``scope``: the innermost scope binding it wins. A plain
+        name is looked up in the scope, its enclosing functions and the module (class bodies are not
+        visible from their methods); ``self.x`` / ``cls.x`` in the enclosing classes (as ``self.x``
+        or as a class attribute ``x``)."""
+        head, _, attr = receiver.partition(".")
+        is_self = head in ("self", "cls") and attr and "." not in attr
+        current = scope
+        while True:
+            if is_self:
+                hits = self.by_key.get((current, "self." + attr)) or (
+                    self.by_key.get((current, attr)) if current in self.classes else None
+                )
+            elif current is None or current == scope or current not in self.classes:
+                hits = self.by_key.get((current, receiver))
+            else:
+                hits = None
+            if hits:
+                return hits
+            if current is None:
+                return []
+            current = current.rpartition(".")[0] or None
+
+    def types(self, imports: ImportTable, scope: str | None, receiver: str) -> list[tuple[str, Binding]]:
+        """``(qualified type, binding)`` for each binding of ``receiver`` seen from ``scope``."""
+        out = []
+        for b in self.lookup(scope, receiver):
+            if b.how == "alias":
+                continue
+            t = base_type(b.type)
+            if t:
+                out.append((imports.qualify(t), b))
+        return out
+
+
+class Context:
+    """What a detector needs besides the tree: the source, the extraction so far, its imports,
+    bindings (built on first use) and callables (qualname -> kind, on first use)."""
+
+    def __init__(self, src: SourceText, out: FileExtraction) -> None:
+        self.src = src
+        self.out = out
+        self.imports = ImportTable(out.imports)
+        self._bindings: BindingTable | None = None
+        self._kinds: dict[str, str] | None = None
+
+    @property
+    def kinds(self) -> dict[str, str]:
+        """``{qualname: kind}`` of the file's definitions."""
+        if self._kinds is None:
+            self._kinds = {d.qualname: d.kind for d in self.out.definitions}
+        return self._kinds
+
+    @property
+    def bindings(self) -> BindingTable:
+        """The file's bindings (see :class:`BindingTable`)."""
+        if self._bindings is None:
+            classes = (q for q, k in self.kinds.items() if k == "class")
+            self._bindings = BindingTable(self.out.bindings, classes)
+        return self._bindings
+
+    def bound_to(self, scope: str | None, receiver: str, table: dict[tuple[str, str], str]) -> str | None:
+        """The ``table`` value of the library type ``receiver`` is bound to seen from ``scope``."""
+        for qualified, _ in self.bindings.types(self.imports, scope, receiver):
+            kind = library_kind(qualified, table)
+            if kind is not None:
+                return kind
+        return None
+
+    def handler(self, node: Node, scope: str | None) -> tuple[str | None, str | None]:
+        """``(handler, handler_ref)`` of a view passed by expression: the qualname of a function or
+        method of this file that the name reaches from ``scope`` (``fn``; ``Class.method`` through
+        the class name), else ``(None, normalised expression)``."""
+        text = compact(self.src, node)
+        if node.type in ("identifier", "attribute") and _DOTTED.fullmatch(text):
+            kinds = self.kinds
+            current = scope
+            while True:
+                candidate = f"{current}.{text}" if current else text
+                if kinds.get(candidate) in CALLABLE_KINDS:
+                    return candidate, None
+                if current is None:
+                    break
+                current = current.rpartition(".")[0] or None
+        return None, ref_text(self.src, node)

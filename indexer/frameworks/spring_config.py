@@ -1,0 +1,229 @@
+"""Spring configuration: flat properties from ``application*.yml`` / ``.properties``, and ``${...}``
+placeholders resolved against them. The linker (:mod:`indexer.frameworks.link`) fills URLs and topics
+with these; nothing here is a detector.
+
+:func:`load_properties` reads every ``application*.yml`` / ``.yaml`` / ``.properties`` and
+``bootstrap*`` file under a repository (not under build output, VCS or virtualenv folders:
+:data:`SKIP_DIRS`) into one ``{dotted.key: value}`` map: YAML through PyYAML (nested maps joined with
+``.``, lists as ``key[0]``, booleans ``true`` / ``false``, null ``""``, timestamps kept as written,
+as Spring Boot reads them), ``.properties`` through ``javaproperties`` (the full
+``java.util.Properties`` syntax). Multi-document files (YAML ``---``, properties ``#---`` / ``!---``)
+are read document by document.
+
+Which value wins when several documents set a key (the profiles active at run time are not known):
+
+1. default documents of ``application*`` files;
+2. default documents of ``bootstrap*`` files (Spring Cloud's bootstrap context ranks below);
+3. profile-specific documents: a file ``application-<profile>.*`` / ``bootstrap-<profile>.*`` or a
+   document setting ``spring.config.activate.on-profile`` / ``spring.profiles``: they only fill keys
+   no default document sets;
+4. anything under a ``test`` / ``tests`` directory (test resources), last.
+
+Within one rank a later file in path order wins, ``.properties`` over ``.yml`` in the same folder
+(as Spring has it), a later document of a file over an earlier one. A file that cannot be read or
+parsed is skipped (what parsed before a YAML error is kept).
+
+:func:`resolve_placeholders` replaces ``${a.b}`` and ``${a.b:default}`` as Spring's
+``PropertyPlaceholderHelper`` does: nested placeholders in keys and defaults, values resolved
+recursively, a cycle or an unknown key without default left as written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import javaproperties
+import yaml
+
+__all__ = [
+    "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "load_properties", "load_module_properties",
+    "resolve_placeholders",
+]
+
+CONFIG_SUFFIXES = (".yml", ".yaml", ".properties")
+SKIP_DIRS = frozenset({"build", "target", "node_modules", ".git", ".gradle", ".venv", "venv", ".tox", "__pycache__"})
+MAX_FILE_BYTES = 2_000_000
+MAX_KEYS = 50_000  # per document: bounds alias expansion ("billion laughs")
+MAX_DEPTH = 32  # placeholder nesting followed
+_PROFILE_KEYS = ("spring.config.activate.on-profile", "spring.profiles")
+_PROPS_SEPARATOR = re.compile(r"^[#!]---[ \t]*$", re.M)
+_TEST_DIRS = frozenset({"test", "tests"})
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe YAML without the timestamp resolver: ``2024-01-01`` stays the text Spring sees."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def config_files(repo_root: Path) -> list[Path]:
+    """The Spring configuration files under ``repo_root`` (sorted; build output and VCS folders skipped)."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(repo_root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        for name in files:
+            if name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES):
+                found.append(Path(folder) / name)
+    return sorted(found)
+
+
+def _scalar(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _flatten(value: object, prefix: str, out: dict[str, str]) -> None:
+    if len(out) >= MAX_KEYS:
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            key = _scalar(k)
+            _flatten(v, key if not prefix else (prefix + key if key.startswith("[") else f"{prefix}.{key}"), out)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _flatten(v, f"{prefix}[{i}]", out)
+    elif prefix:
+        out[prefix] = _scalar(value)
+
+
+def _yaml_documents(text: str) -> Iterator[dict[str, str]]:
+    try:
+        for doc in yaml.load_all(text, Loader=_Loader):  # noqa: S506 - a SafeLoader subclass
+            if isinstance(doc, dict):
+                flat: dict[str, str] = {}
+                _flatten(doc, "", flat)
+                yield flat
+    except (yaml.YAMLError, ValueError, RecursionError):
+        return
+
+
+def _properties_documents(text: str) -> Iterator[dict[str, str]]:
+    for chunk in _PROPS_SEPARATOR.split(text):
+        try:
+            yield dict(javaproperties.loads(chunk))
+        except (ValueError, javaproperties.InvalidUEscapeError):
+            continue
+
+
+def _documents(path: Path) -> list[dict[str, str]]:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return []
+        data = path.read_bytes()
+    except OSError:
+        return []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    if path.suffix == ".properties":
+        return list(_properties_documents(text))
+    return list(_yaml_documents(text))
+
+
+def load_properties(repo_root: Path) -> dict[str, str]:
+    """The repository's Spring configuration as one flat ``{dotted.key: value}`` map (precedence rules
+    in the module docstring). Never raises on unreadable or malformed files."""
+    root = Path(repo_root)
+    ranked: list[tuple[tuple[int, str, int, str, int], dict[str, str]]] = []
+    for path in config_files(root):
+        stem = path.name.rsplit(".", 1)[0]
+        named_profile = "-" in stem
+        under_test = any(part in _TEST_DIRS for part in path.relative_to(root).parts[:-1])
+        ext_rank = 1 if path.suffix == ".properties" else 0
+        for index, doc in enumerate(_documents(path)):
+            if under_test:
+                rank = 4
+            elif named_profile or any(k in doc for k in _PROFILE_KEYS):
+                rank = 3
+            else:
+                rank = 1 if stem.startswith("application") else 2
+            ranked.append(((-rank, str(path.parent), ext_rank, path.name, index), doc))
+    props: dict[str, str] = {}
+    for _, doc in sorted(ranked, key=lambda r: r[0]):
+        props.update(doc)
+    return props
+
+
+def load_module_properties(repo_root: Path) -> dict[str, dict[str, str]]:
+    """Per module of a multi-module repository (several services in one tree), that module's
+    configuration: ``{module_dir: properties}`` with ``module_dir`` repository-relative and POSIX
+    (``""`` for the root). A module's folder is the one holding ``src/main/resources`` (Maven /
+    Gradle layout) or, failing that, the folder of the configuration file. Each map is
+    :func:`load_properties` of that folder. Never raises on unreadable or malformed files."""
+    root = Path(repo_root)
+    modules: set[str] = set()
+    for path in config_files(root):
+        rel = path.relative_to(root).as_posix()
+        head, sep, _ = rel.partition("src/main/resources/")
+        if sep:
+            modules.add(head.rstrip("/"))
+        elif not any(part in _TEST_DIRS for part in path.relative_to(root).parts[:-1]):
+            modules.add(path.parent.relative_to(root).as_posix().removeprefix("."))
+    return {m: load_properties(root / m) if m else load_properties(root) for m in sorted(modules)}
+
+
+def _closing(text: str, start: int) -> int:
+    """Index of the ``}`` closing the ``${`` at ``start`` (nested ``${...}`` and ``{...}`` counted), or -1."""
+    depth = 0
+    i = start + 2
+    while i < len(text):
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return -1
+
+
+def _resolve(text: str, props: Mapping[str, str], active: frozenset[str], depth: int) -> str:
+    if "${" not in text or depth > MAX_DEPTH:
+        return text
+    out: list[str] = []
+    pos = 0
+    while True:
+        start = text.find("${", pos)
+        if start < 0:
+            break
+        end = _closing(text, start)
+        if end < 0:
+            break
+        out.append(text[pos:start])
+        raw = text[start : end + 1]
+        inner = _resolve(text[start + 2 : end], props, active, depth + 1)
+        key, value = inner, props.get(inner)
+        if value is None and ":" in inner:
+            key, default = inner.split(":", 1)
+            value = props.get(key, default)
+        if value is None or key in active:
+            out.append(raw)
+        else:
+            out.append(_resolve(value, props, active | {key}, depth + 1))
+        pos = end + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def resolve_placeholders(text: str, props: Mapping[str, str]) -> str:
+    """``text`` with its ``${key}`` / ``${key:default}`` placeholders replaced from ``props``.
+
+    Placeholders nest (``${a:${b}}``, ``${${env}.url}``); a value is itself resolved; a placeholder
+    whose key is unknown and has no default, or that refers back to itself, stays as written.
+
+    >>> resolve_placeholders("http://${host:localhost}:${port}/x", {"port": "8080"})
+    'http://localhost:8080/x'
+    """
+    return _resolve(text, props, frozenset(), 0)

@@ -1,0 +1,29 @@
+; FastAPI: route decorators, router / app construction and the calls that add routes or mount
+; routers. Whether a receiver is a FastAPI app or router is decided in Python (bindings, imports).
+
+; @<receiver>.get("/x") ... / @<receiver>.api_route("/x", methods=[...]) on a function.
+(decorated_definition
+  (decorator
+    (call
+      function: (attribute
+        object: (_) @receiver
+        attribute: (identifier) @verb)
+      arguments: (_) @args))
+  definition: (function_definition name: (identifier) @handler)
+  (#any-of? @verb "get" "post" "put" "delete" "patch" "head" "options" "trace" "api_route")) @route
+
+; NAME = FastAPI(...) / APIRouter(...) / fastapi.APIRouter(...)
+(assignment
+  left: (identifier) @router.name
+  right: (call
+    function: [(identifier) (attribute)] @router.callee
+    arguments: (_) @args)
+  (#match? @router.callee "(^|[.])(FastAPI|APIRouter)$")) @router
+
+; <receiver>.include_router(child, prefix=...) / .add_api_route(path, fn) / .mount(path, sub_app)
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @call.name)
+  arguments: (_) @args
+  (#any-of? @call.name "include_router" "add_api_route" "mount")) @call
