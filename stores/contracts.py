@@ -201,13 +201,14 @@ def normalise_path(path: str) -> str:
     Drops a scheme and host (``http://customers-service/owners`` -> ``/owners``), the query string and
     fragment, regex anchors (``^``, ``$``: Django ``re_path``) and repeated or trailing slashes; every
     path variable (``{id}``, ``{id:\\d+}``, ``<int:id>``, ``(?P<id>\\d+)``, ``:id``, ``${id}``) becomes
-    ``{}``. The result starts with ``/``; the root is ``/``. Case is kept (paths are case-sensitive).
+    ``{}``, and so does a ``*`` segment (an Ant-style wildcard, ``/owners/*/pets``). The result starts
+    with ``/``; the root is ``/``. Case is kept (paths are case-sensitive).
     """
     p = _URL_BASE.sub("", path.strip())
     p = _PATH_VARIABLE.sub("{}", p)
     p = p.split("?", 1)[0].split("#", 1)[0]
     p = p.replace("^", "").replace("$", "")
-    segments = [seg for seg in p.split("/") if seg]
+    segments = ["{}" if seg == "*" else seg for seg in p.split("/") if seg]
     return "/" + "/".join(segments)
 
 
@@ -276,13 +277,16 @@ class GraphStore(abc.ABC):
         """Replace, for each file, its File record, nodes, owned edges and unresolved calls.
 
         A file's old nodes that are absent from the new version go, with every edge that pointed to
-        them from anywhere. Each file is replaced atomically (a reader never sees half a file).
+        them from anywhere. Nodes of :data:`SHARED_LABELS` are upserted by id, belong to no file
+        (``repo == file == ""``) and go when, after the call, no edge touches them. ``Edge.props``
+        is stored and returned by :meth:`incoming` / :meth:`outgoing`. Each file is replaced atomically (a reader never sees half a file).
         Raises :class:`stores.errors.StoreUnavailable` when the backend cannot be reached.
         """
 
     @abc.abstractmethod
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
-        """Remove the files, their nodes, their owned edges and every edge into their nodes."""
+        """Remove the files, their nodes, their owned edges and every edge into their nodes; shared
+        nodes no edge touches any more go too."""
 
     @abc.abstractmethod
     def file_text(self, repo: str, path: str) -> str | None:
@@ -325,7 +329,7 @@ class GraphStore(abc.ABC):
 
     @abc.abstractmethod
     def search_symbols(self, query: str, limit: int) -> list[Node]:
-        """Up to ``limit`` code nodes (every label but File and Repository) whose short ``name``
+        """Up to ``limit`` code nodes (every label but File, Repository and :data:`SHARED_LABELS`) whose short ``name``
         matches ``query``, best first (workspace symbol search).
 
         Matching rule (:func:`symbol_match_rank`): the query and each name are cut into lowercased
@@ -362,6 +366,11 @@ class SearchIndex(abc.ABC):
     @abc.abstractmethod
     def replace_chunks(self, files: Sequence[IndexedFile]) -> None:
         """Replace every chunk of each file with ``IndexedFile.chunks`` (atomically per file)."""
+
+    @abc.abstractmethod
+    def delete_files(self, repo: str, paths: Iterable[str]) -> None:
+        """Remove every chunk of the files (files deleted from the repository). A backend that is also
+        the :class:`GraphStore` removes their graph in the same call (the embedded store does)."""
 
     @abc.abstractmethod
     def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:

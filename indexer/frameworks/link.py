@@ -18,6 +18,9 @@ file the shared nodes and the edges that file owns:
   (``base + "/owners"`` with ``base`` a parameter) keeps its known path and no service.
 * ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``.
 
+An EXPOSES edge carries ``props["service"]`` when the file's module configuration names its
+application (``spring.application.name``), so a client's ``service`` can be matched to it.
+
 An edge is owned by the file whose fact it comes from (a Django ``urls.py`` owns the EXPOSES edges of
 the views it routes). Endpoint and Topic nodes are shared (``stores.contracts.SHARED_LABELS``).
 Everything that cannot be linked is counted in :attr:`LinkResult.outcomes`, never raised.
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 
+from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
@@ -56,13 +60,23 @@ _HOLE = "\x00"
 @dataclass(frozen=True, slots=True)
 class LinkOptions:
     """``properties``: the repository's flattened Spring configuration (``a.b -> value``), for
-    ``${a.b}`` placeholders. ``services``: a URL prefix, host or service name -> service (repository)
+    ``${a.b}`` placeholders; ``modules``: per module folder of a multi-service repository, its own
+    configuration (which also names the module's service: ``spring.application.name``, and its
+    ``server.servlet.context-path``). ``services``: a URL prefix, host or service name -> service (repository)
     name map; the longest matching prefix of a client URL is cut off and names the service the call
     goes to (``{"http://localhost:8081": "customers-service", "/api/customer": "customers-service"}``).
     """
 
     properties: Mapping[str, str] = field(default_factory=dict)
     services: Mapping[str, str] = field(default_factory=dict)
+    modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def properties_for(self, path: str) -> Mapping[str, str]:
+        """The configuration a file sees: that of the innermost module folder holding it
+        (``modules``, from :func:`indexer.frameworks.spring_config.load_module_properties`), else the
+        repository-wide ``properties``."""
+        best = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
+        return self.modules[best] if best is not None else self.properties
 
 
 @dataclass(slots=True)
@@ -231,10 +245,9 @@ class _Linker:
                                         self.constants[(target.path, q)], depth + 1)
             out.append(_HOLE if value is None else value)
         text = "".join(out)
-        if "${" in text and self.options.properties:
-            from indexer.frameworks.spring_config import resolve_placeholders
-
-            text = resolve_placeholders(text, dict(self.options.properties))
+        props = self.options.properties_for(fc.path)
+        if "${" in text and props:
+            text = resolve_placeholders(text, props)
         return text
 
     # -- the run -----------------------------------------------------------------------------------
@@ -326,13 +339,19 @@ class _Linker:
         own = self.render(fc, scope, route.path)
         if _HOLE in own:
             own = own.replace(_HOLE, "{}")
-        bases = self.prefixes(self._router_key(fc, route.router)) if route.router else [""]
+        props = self.options.properties_for(fc.path)
+        if route.router:
+            bases = self.prefixes(self._router_key(fc, route.router))
+        else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
+            bases = [props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""]
+        service = props.get("spring.application.name") or None
         for base in bases:
             full = _join(base, own).replace(_HOLE, "{}")
             for handler, methods in handlers:
                 for method in methods:
                     eid = self._endpoint(fc, method, full)
-                    self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework)
+                    self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
+                               service=service)
                     self.result.outcomes["exposes"] += 1
 
     def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str]) -> list[tuple[str, list[str]]]:

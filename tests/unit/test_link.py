@@ -240,3 +240,40 @@ def test_split_url_service_map_host_and_unknown_base() -> None:
     assert split_url("\x00/owners/\x00/pets", services) == (None, "/owners/{}/pets")
     assert split_url("\x00", services) == (None, None)
     assert split_url("api/owners", services) == (None, "api/owners")
+
+
+def test_module_configuration_gives_context_path_and_service_name() -> None:
+    modules = {
+        "": {"app.topic": "root-events"},
+        "src/com": {"server.servlet.context-path": "/shop", "spring.application.name": "owners-service",
+                    "app.topic": "owner-events"},
+    }
+    result = _run(JAVA, {
+        "src/com/shop/OwnerController.java": {
+            "routes": [Route("spring", ["GET"], Template.of("/owners"), "OwnerController.show", 6, 4)],
+            "topics": [TopicUse("spring-kafka", "consumes", Template.of("${app.topic}"), "OwnerController.onEvent", 8, 4)],
+        },
+    }, LinkOptions(modules=modules))
+    assert _edges(result) == [
+        ("src/com/shop/OwnerController.java", "CONSUMES", "src/com/shop/OwnerController.OwnerController.onEvent(String)",
+         "topic:owner-events", 8, {"framework": "spring-kafka"}),
+        ("src/com/shop/OwnerController.java", "EXPOSES", "src/com/shop/OwnerController.OwnerController.show(int)",
+         "endpoint:GET /shop/owners", 6, {"framework": "spring", "service": "owners-service"}),
+    ]
+    assert LinkOptions(modules=modules).properties_for("srcx/A.java") == {"app.topic": "root-events"}
+
+
+def test_load_module_properties_one_map_per_service_module(tmp_path) -> None:
+    from indexer.frameworks.spring_config import load_module_properties
+
+    for svc, port in (("customers-service", 8081), ("visits-service", 8082)):
+        res = tmp_path / svc / "src" / "main" / "resources"
+        res.mkdir(parents=True)
+        (res / "application.yml").write_text(f"spring:\n  application:\n    name: {svc}\nserver:\n  port: {port}\n")
+    (tmp_path / "docker").mkdir()
+    (tmp_path / "docker" / "application.properties").write_text("a.b=c\n")
+    assert load_module_properties(tmp_path) == {
+        "customers-service": {"spring.application.name": "customers-service", "server.port": "8081"},
+        "docker": {"a.b": "c"},
+        "visits-service": {"spring.application.name": "visits-service", "server.port": "8082"},
+    }
