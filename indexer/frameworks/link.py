@@ -32,10 +32,11 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 
-from indexer.frameworks.spring_config import resolve_placeholders
+from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
@@ -71,6 +72,18 @@ class LinkOptions:
     services: Mapping[str, str] = field(default_factory=dict)
     modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
+    @classmethod
+    def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
+        """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
+        and per module) and a service map made of the Spring Cloud Gateway routes it declares
+        (:func:`~indexer.frameworks.spring_config.gateway_routes`) overridden by ``services`` (the
+        user's configuration). Never raises on unreadable configuration files."""
+        modules = load_module_properties(Path(root))
+        derived: dict[str, str] = {}
+        for props in modules.values():
+            derived.update(gateway_routes(props))
+        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules)
+
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it
         (``modules``, from :func:`indexer.frameworks.spring_config.load_module_properties`), else the
@@ -100,6 +113,8 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
     Returns ``(None, None)`` when nothing of a path is left.
     """
     service: str | None = None
+    if url and not url.startswith(("/", _HOLE)) and not _SCHEME_HOST.match(url):
+        url = "/" + url  # a relative URL ("api/owners"): relative to the page, i.e. the site root
     best = max((k for k in services if k and url.startswith(k)), key=len, default=None)
     if best is not None:
         service, url = services[best], url[len(best) :]

@@ -40,7 +40,7 @@ import yaml
 
 __all__ = [
     "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "load_properties", "load_module_properties",
-    "resolve_placeholders",
+    "resolve_placeholders", "gateway_routes",
 ]
 
 CONFIG_SUFFIXES = (".yml", ".yaml", ".properties")
@@ -171,6 +171,41 @@ def load_module_properties(repo_root: Path) -> dict[str, dict[str, str]]:
         elif not any(part in _TEST_DIRS for part in path.relative_to(root).parts[:-1]):
             modules.add(path.parent.relative_to(root).as_posix().removeprefix("."))
     return {m: load_properties(root / m) if m else load_properties(root) for m in sorted(modules)}
+
+
+_GATEWAY_ROUTE = re.compile(r"^spring\.cloud\.gateway(?:\.server\.(?:webflux|webmvc))?\.routes\[(\d+)\]\.(.+)$")
+
+
+def gateway_routes(props: Mapping[str, str]) -> dict[str, str]:
+    """Spring Cloud Gateway routes of one application's configuration as a service map for HTTP
+    linking: ``{"/api/customer": "customers-service"}`` for a route with ``uri: lb://customers-service``,
+    ``predicates: [Path=/api/customer/**]`` and ``filters: [StripPrefix=2]``.
+
+    Only routes whose ``StripPrefix`` removes exactly the path predicate's fixed prefix are kept (the
+    map's contract is "cut this prefix off, the rest is the service's path"); routes with other
+    filters (``RewritePath``, no strip) are left out. Shortcut (``Path=...``) and fully expanded
+    (``name: Path`` + ``args``) forms are both read."""
+    routes: dict[str, dict[str, str]] = {}
+    for key, value in props.items():
+        m = _GATEWAY_ROUTE.match(key)
+        if m:
+            routes.setdefault(m.group(1), {})[m.group(2)] = value
+    out: dict[str, str] = {}
+    for route in routes.values():
+        uri = route.get("uri", "")
+        service = uri.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0] if "://" in uri else ""
+        paths = [v.split("=", 1)[1] for k, v in route.items() if k.startswith("predicates[") and v.startswith("Path=")]
+        paths += [v for k, v in route.items() if k.startswith("predicates[") and ".args." in k
+                  and route.get(k.split(".args.", 1)[0] + ".name") == "Path"]
+        strips = [v.split("=", 1)[1] for k, v in route.items() if k.startswith("filters[") and v.startswith("StripPrefix=")]
+        for pattern in (p.strip() for ps in paths for p in ps.split(",")):
+            prefix = pattern.removesuffix("/**").rstrip("/")
+            if not service or not prefix or "*" in prefix or "{" in prefix:
+                continue
+            segments = len([seg for seg in prefix.split("/") if seg])
+            if strips and strips[0].strip().isdigit() and int(strips[0]) == segments:
+                out[prefix] = service
+    return out
 
 
 def _closing(text: str, start: int) -> int:

@@ -239,7 +239,8 @@ def test_split_url_service_map_host_and_unknown_base() -> None:
     assert split_url("http://localhost:8082/pets/visits", services) == ("visits-service", "/pets/visits")
     assert split_url("\x00/owners/\x00/pets", services) == (None, "/owners/{}/pets")
     assert split_url("\x00", services) == (None, None)
-    assert split_url("api/owners", services) == (None, "api/owners")
+    assert split_url("api/owners", services) == (None, "/api/owners")
+    assert split_url("api/customer/owners/\x00", services) == ("customers-service", "/owners/{}")
 
 
 def test_module_configuration_gives_context_path_and_service_name() -> None:
@@ -277,3 +278,22 @@ def test_load_module_properties_one_map_per_service_module(tmp_path) -> None:
         "docker": {"a.b": "c"},
         "visits-service": {"spring.application.name": "visits-service", "server.port": "8082"},
     }
+
+
+def test_gateway_routes_become_a_service_map() -> None:
+    from indexer.frameworks.spring_config import gateway_routes
+
+    props = {
+        "spring.cloud.gateway.server.webflux.routes[0].id": "vets-service",
+        "spring.cloud.gateway.server.webflux.routes[0].uri": "lb://vets-service",
+        "spring.cloud.gateway.server.webflux.routes[0].predicates[0]": "Path=/api/vet/**",
+        "spring.cloud.gateway.server.webflux.routes[0].filters[0]": "StripPrefix=2",
+        "spring.cloud.gateway.routes[1].uri": "http://customers:8081",
+        "spring.cloud.gateway.routes[1].predicates[0].name": "Path",
+        "spring.cloud.gateway.routes[1].predicates[0].args.pattern": "/api/customer/**",
+        "spring.cloud.gateway.routes[1].filters[0]": "StripPrefix=2",
+        "spring.cloud.gateway.routes[2].uri": "lb://genai",
+        "spring.cloud.gateway.routes[2].predicates[0]": "Path=/api/genai/**",
+        "spring.cloud.gateway.routes[2].filters[0]": "RewritePath=/api/genai/(?<s>.*), /${s}",
+    }
+    assert gateway_routes(props) == {"/api/vet": "vets-service", "/api/customer": "customers"}
