@@ -4,8 +4,10 @@
 :class:`~stores.contracts.SearchIndex` over a single SQLite database (stdlib :mod:`sqlite3`, WAL
 journal, ``synchronous=NORMAL``):
 
-* ``files``, ``nodes``, ``edges`` (indexed on ``(dst, kind)``, ``(src, kind)``, ``(repo, file)``),
-  ``unresolved`` (indexed on ``name``): the graph;
+* ``files``, ``nodes``, ``edges`` (indexed on ``(dst, kind)``, ``(src, kind)``, ``(repo, file)``;
+  ``props`` as JSON), ``unresolved`` (indexed on ``name``): the graph. Shared nodes
+  (:data:`~stores.contracts.SHARED_LABELS`: Endpoint, Topic) are stored with ``repo = file = ''``,
+  so no file's replacement or deletion takes them; a write removes those it left without an edge;
 * ``chunks`` and ``chunks_fts``, an FTS5 table whose columns ``name``, ``fqn`` and ``text`` hold the
   chunk's fields *analysed* by :func:`stores.analyzer.analyze` (tokens joined by spaces; the
   ``unicode61`` tokenizer with ``tokenchars`` :data:`stores.analyzer.FTS_TOKENCHARS` keeps every
@@ -48,6 +50,7 @@ from stores.contracts import (
     SearchFilters,
     SearchIndex,
     UnresolvedCall,
+    SHARED_LABELS,
     query_parts,
     symbol_match_rank,
     symbol_parts,
@@ -58,7 +61,7 @@ __all__ = ["EmbeddedStore", "SCHEMA_VERSION"]
 
 #: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
 #: rebuilt.
-SCHEMA_VERSION = 3  # 2: embedding_cache, 3: files.text
+SCHEMA_VERSION = 4  # 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes
 _APPLICATION = "ripplegraph"
 
 _SCHEMA = f"""
@@ -77,7 +80,7 @@ CREATE INDEX nodes_name ON nodes (name);
 CREATE INDEX nodes_file ON nodes (repo, file);
 CREATE TABLE edges (
     kind TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, repo TEXT NOT NULL, file TEXT NOT NULL,
-    line INTEGER NOT NULL, col INTEGER NOT NULL, resolution TEXT
+    line INTEGER NOT NULL, col INTEGER NOT NULL, resolution TEXT, props TEXT
 );
 CREATE INDEX edges_dst ON edges (dst, kind);
 CREATE INDEX edges_src ON edges (src, kind);
@@ -113,7 +116,7 @@ BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunk
 _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any number of keys
 
 _NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
-_EDGE_COLS = "kind, src, dst, repo, file, line, col, resolution"
+_EDGE_COLS = "kind, src, dst, repo, file, line, col, resolution, props"
 _UNRESOLVED_COLS = "caller, name, arity, receiver, repo, file, line, col"
 _CHUNK_COLS = (
     "id, repo, product, file, language, kind, name, fqn, parent, start_line, end_line, text, checksum,"
@@ -301,6 +304,8 @@ class EmbeddedStore(GraphStore, SearchIndex):
         Old nodes of a file absent from the new version (and from every other file of the call) are
         deleted with every edge into or out of them, whichever file owns the edge (the semantics of
         a graph database's ``DETACH DELETE``). A file given twice counts once (the last one wins).
+        Shared nodes (Endpoint, Topic) in ``IndexedFile.nodes`` are upserted by id, stored with
+        ``repo = file = ''`` whatever the record says, and deleted once no edge touches them.
         Raises StoreUnavailable when the index is locked by another writer beyond the busy timeout.
         """
         batch = self._dedupe(files)
@@ -324,7 +329,8 @@ class EmbeddedStore(GraphStore, SearchIndex):
     @_guarded
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
         """Remove the files, their nodes (with every edge into or out of them), their owned edges,
-        unresolved calls and chunks, in one transaction."""
+        unresolved calls and chunks, in one transaction; shared nodes left without an edge go too. This
+        one method is both contracts' ``delete_files`` (GraphStore and SearchIndex)."""
         keys = [(repo, p) for p in dict.fromkeys(paths)]
         if not keys:
             return
@@ -333,8 +339,10 @@ class EmbeddedStore(GraphStore, SearchIndex):
             removed: list[str] = []
             for key in keys:
                 removed.extend(r[0] for r in conn.execute("SELECT id FROM nodes WHERE repo = ? AND file = ?", key))
+            shared = self._shared_touched(conn, keys, removed)
             self._delete_owned(conn, keys)
             self._detach(conn, removed)
+            self._prune_shared(conn, shared)
             conn.executemany("DELETE FROM files WHERE repo = ? AND path = ?", keys)
             self._delete_chunks(conn, keys)
 
@@ -368,6 +376,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
             for (node_id,) in conn.execute("SELECT id FROM nodes WHERE repo = ? AND file = ?", key):
                 if node_id not in new_ids:
                     removed.append(node_id)
+        shared = self._shared_touched(conn, keys, removed)
         self._delete_owned(conn, keys)
         self._detach(conn, removed)
 
@@ -379,16 +388,16 @@ class EmbeddedStore(GraphStore, SearchIndex):
         conn.executemany(
             f"INSERT OR REPLACE INTO nodes ({_NODE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (n.id, n.label, n.name, n.qualname, n.repo, n.file, n.start_line, n.start_col,
-                 n.end_line, n.end_col, dumps(n.props) if n.props else None)
+                (n.id, n.label, n.name, n.qualname, *(("", "") if n.label in SHARED_LABELS else (n.repo, n.file)),
+                 n.start_line, n.start_col, n.end_line, n.end_col, dumps(n.props) if n.props else None)
                 for f in batch
                 for n in f.nodes
             ],
         )
         conn.executemany(
-            f"INSERT INTO edges ({_EDGE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO edges ({_EDGE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (e.kind, e.src, e.dst, e.repo, e.file, e.line, e.col, e.resolution)
+                (e.kind, e.src, e.dst, e.repo, e.file, e.line, e.col, e.resolution, dumps(e.props) if e.props else None)
                 for f in batch
                 for e in dict.fromkeys(f.edges)
             ],
@@ -401,6 +410,36 @@ class EmbeddedStore(GraphStore, SearchIndex):
                 for u in f.unresolved
             ],
         )
+        shared |= {n.id for f in batch for n in f.nodes if n.label in SHARED_LABELS}
+        self._prune_shared(conn, shared)
+
+    @staticmethod
+    def _shared_touched(conn: sqlite3.Connection, keys: list[tuple[str, str]], removed: list[str]) -> set[str]:
+        """Ids of the shared nodes at either end of an edge the files ``keys`` own or of an edge of a
+        ``removed`` node: the only shared nodes a write can leave without an edge."""
+        labels = json.dumps(SHARED_LABELS)
+        found: set[str] = set()
+        for repo, path in keys:
+            found.update(r[0] for r in conn.execute(
+                f"SELECT id FROM nodes WHERE label IN ({_IDS_PARAM}) AND id IN"
+                " (SELECT dst FROM edges WHERE repo = ? AND file = ? UNION SELECT src FROM edges WHERE repo = ? AND file = ?)",
+                (labels, repo, path, repo, path)))
+        if removed:
+            ids = json.dumps(removed)
+            found.update(r[0] for r in conn.execute(
+                f"SELECT id FROM nodes WHERE label IN ({_IDS_PARAM}) AND id IN (SELECT dst FROM edges WHERE src IN"
+                f" ({_IDS_PARAM}) UNION SELECT src FROM edges WHERE dst IN ({_IDS_PARAM}))", (labels, ids, ids)))
+        return found
+
+    @staticmethod
+    def _prune_shared(conn: sqlite3.Connection, candidates: set[str]) -> None:
+        """Delete the shared nodes among ``candidates`` that no edge touches any more."""
+        if candidates:
+            conn.execute(
+                f"DELETE FROM nodes WHERE id IN ({_IDS_PARAM}) AND label IN ({_IDS_PARAM})"
+                " AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = nodes.id)"
+                " AND NOT EXISTS (SELECT 1 FROM edges WHERE src = nodes.id)",
+                (json.dumps(sorted(candidates)), json.dumps(SHARED_LABELS)))
 
     @staticmethod
     def _delete_chunks(conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
@@ -511,7 +550,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
     def repos(self) -> list[str]:
         """Repositories with a file, a node or a chunk in the store, sorted."""
         rows = self._db.execute(
-            "SELECT repo FROM files UNION SELECT repo FROM nodes UNION SELECT repo FROM chunks ORDER BY 1"
+            "SELECT repo FROM files UNION SELECT repo FROM nodes WHERE repo <> '' UNION SELECT repo FROM chunks ORDER BY 1"
         ).fetchall()
         return [r[0] for r in rows]
 
@@ -564,7 +603,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
             params.append(json.dumps(list(resolutions)))
         key = 1 if end == "src" else 2
         for row in self._db.execute(sql + " " + _EDGE_ORDER, params):
-            result[row[key]].append(Edge(*row))
+            result[row[key]].append(Edge(*row[:8], props=json.loads(row[8]) if row[8] else {}))
         return result
 
     @_guarded
@@ -604,7 +643,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
         if not order:
             return []
         rows = self._db.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE name IN ({_IDS_PARAM}) AND label NOT IN ('File', 'Repository')",
+            f"SELECT {_NODE_COLS} FROM nodes WHERE name IN ({_IDS_PARAM}) AND label NOT IN ('File', 'Repository', 'Endpoint', 'Topic')",
             (json.dumps(list(order)),),
         ).fetchall()
         nodes = [self._node(r) for r in rows]
@@ -618,7 +657,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
         if cached is not None and cached[0] == (self._generation, version):
             return cached[1]
         buckets: dict[str, list[tuple[str, list[str]]]] = {}
-        for (name,) in self._db.execute("SELECT DISTINCT name FROM nodes WHERE label NOT IN ('File', 'Repository')"):
+        for (name,) in self._db.execute("SELECT DISTINCT name FROM nodes WHERE label NOT IN ('File', 'Repository', 'Endpoint', 'Topic')"):
             parts = [p.lower() for p in symbol_parts(name)]
             if parts:
                 buckets.setdefault(parts[0][0], []).append((name, parts))
@@ -660,7 +699,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
             ),
             "unresolved_calls": db.execute("SELECT count(*) FROM unresolved").fetchone()[0],
             "repos": db.execute(
-                "SELECT count(*) FROM (SELECT repo FROM files UNION SELECT repo FROM nodes"
+                "SELECT count(*) FROM (SELECT repo FROM files UNION SELECT repo FROM nodes WHERE repo <> ''"
                 " UNION SELECT repo FROM chunks)"
             ).fetchone()[0],
             **self._chunk_count(),

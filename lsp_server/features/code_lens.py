@@ -1,5 +1,6 @@
-"""textDocument/codeLens ("N callers" above each method, function and class), resolved lazily by
-codeLens/resolve; the client is asked to refresh them when an index run ends."""
+"""textDocument/codeLens ("N callers · M endpoints" above each method, function and class: direct
+callers and the endpoints of its blast radius), resolved lazily by codeLens/resolve; the client is
+asked to refresh them when an index run ends."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls
+from lsp_server.features.hover import impact_of
+from stores.impact import summary_text
+from stores.navigation import CALLABLE_LABELS, TYPE_LABELS
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -28,12 +31,11 @@ def code_lens(ls: RippleServer, params: types.CodeLensParams) -> list[types.Code
 
 
 def resolve(ls: RippleServer, lens: types.CodeLens) -> types.CodeLens:
-    """Count the callers of the lens's node."""
+    """Summarise the blast radius of the lens's node (a node gone since: no callers, no endpoints)."""
     node_id = lens.data.get("id") if isinstance(lens.data, dict) else getattr(lens.data, "id", None)
     node = ls.graph().get_nodes([node_id]).get(node_id) if isinstance(node_id, str) else None
-    n = len(incoming_calls(ls.graph(), node)) if node is not None else 0
+    title = summary_text(impact_of(ls, node)) if node is not None else "0 callers · 0 endpoints"
     uri = ls.converter().text(node.repo, node.file).uri if node is not None else ""
-    title = f"{n} caller" + ("" if n == 1 else "s")
     lens.command = types.Command(title=title, command=SHOW_CALLERS, arguments=[uri, lens.range.start])
     return lens
 

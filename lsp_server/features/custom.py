@@ -1,20 +1,24 @@
-"""Custom requests ``ripple/search``, ``ripple/indexStatus``, ``ripple/fileContent`` and the
-``ripple.reindex`` command (workspace/executeCommand)."""
+"""Custom requests ``ripple/search``, ``ripple/blastRadius``, ``ripple/indexStatus``,
+``ripple/fileContent`` and the ``ripple.reindex`` command (workspace/executeCommand)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from stores.factory import query_engine
+from stores.factory import query_engine, service_map
+from stores.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius, render_markdown, report_json
+from stores.navigation import dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
-__all__ = ["FEATURES", "COMMANDS", "SEARCH", "INDEX_STATUS", "FILE_CONTENT", "REINDEX"]
+__all__ = ["FEATURES", "COMMANDS", "SEARCH", "BLAST_RADIUS", "INDEX_STATUS", "FILE_CONTENT", "REINDEX"]
 
 SEARCH = "ripple/search"
+BLAST_RADIUS = "ripple/blastRadius"
 INDEX_STATUS = "ripple/indexStatus"
 FILE_CONTENT = "ripple/fileContent"
 REINDEX = "ripple.reindex"
@@ -28,8 +32,8 @@ def _param(params: Any, name: str, kind: type, default: Any = None) -> Any:
 
 
 def search(ls: RippleServer, params: Any) -> dict[str, Any]:
-    """``{query, limit?}`` -> ``{hits: [{uri, range, name, kind, score, callers}]}`` by hybrid
-    search over every ready folder's index, best first."""
+    """``{query, limit?}`` -> ``{hits: [{uri, range, name, fqn, id, kind, score, callers}]}`` by hybrid
+    search over every ready folder's index, best first (``fqn``: the dotted name, for display)."""
     query, limit = _param(params, "query", str), _param(params, "limit", int, 20)
     conv = ls.converter()
     hits = []
@@ -40,8 +44,45 @@ def search(ls: RippleServer, params: Any) -> dict[str, Any]:
     return {"hits": [{
         "uri": conv.text(h.chunk.repo, h.chunk.file).uri,
         "range": conv.range(h.chunk.repo, h.chunk.file, h.chunk.start_line, 0, h.chunk.end_line + 1, 0),
-        "name": h.node.name, "id": h.node.id, "kind": h.chunk.kind, "score": h.score, "callers": h.callers,
+        "name": h.node.name, "fqn": dotted_name(h.node), "id": h.node.id, "kind": h.chunk.kind, "score": h.score,
+        "callers": h.callers,
     } for h in hits[:limit]]}
+
+
+def _field(params: Any, name: str) -> Any:
+    return params.get(name) if isinstance(params, dict) else getattr(params, name, None)
+
+
+def blast_radius_request(ls: RippleServer, params: Any) -> dict[str, Any]:
+    """``{textDocument: {uri}, position: {line, character}, depth?}`` or ``{symbol, depth?}`` ->
+    ``{markdown, report}``: the blast radius (:func:`stores.impact.blast_radius`) of the symbol at the
+    position or of the named one, over every indexed repository, rendered with ``[path:line](uri#Lline)``
+    links, and as data (:func:`stores.impact.report_json`). Nothing found is a report without targets;
+    ``$RIPPLE_SERVICES`` is the service map."""
+    depth = _param(params, "depth", int, DEFAULT_DEPTH)
+    if not 1 <= depth <= 20:
+        raise JsonRpcInvalidParams("'depth' must be between 1 and 20")
+    conv = ls.converter()
+    query: SymbolQuery | PositionQuery | NodesQuery
+    if _field(params, "symbol") is not None:
+        query = SymbolQuery(_param(params, "symbol", str))
+    else:
+        doc, pos = _field(params, "textDocument"), _field(params, "position")
+        if doc is None or pos is None:
+            raise JsonRpcInvalidParams("give 'symbol', or 'textDocument' and 'position'")
+        repo, path = ls.locate(_param(doc, "uri", str))
+        at = conv.from_position(repo, path, types.Position(_param(pos, "line", int), _param(pos, "character", int)))
+        query = PositionQuery(repo, path, *at) if at is not None else NodesQuery(())
+    try:
+        services = service_map()
+    except ValueError as exc:
+        raise JsonRpcException(f"ripple: $RIPPLE_SERVICES: {exc}", -32803) from exc
+    report = blast_radius(ls.graph(), query, depth=depth, services=services)
+
+    def link(repo: str, path: str, line: int) -> str:
+        return f"[{path}:{line}]({conv.text(repo, path).uri}#L{line})"
+
+    return {"markdown": render_markdown(report, link), "report": report_json(report)}
 
 
 def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
@@ -75,5 +116,6 @@ def reindex(ls: RippleServer, *args: Any) -> dict[str, Any]:
     return {"started": [f.repo for f in ls.folders if f.store is not None and ls.reindex(f)]}
 
 
-FEATURES = [(SEARCH, None, search), (INDEX_STATUS, None, index_status), (FILE_CONTENT, None, file_content)]
+FEATURES = [(SEARCH, None, search), (BLAST_RADIUS, None, blast_radius_request), (INDEX_STATUS, None, index_status),
+            (FILE_CONTENT, None, file_content)]
 COMMANDS = [(REINDEX, reindex)]

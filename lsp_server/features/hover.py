@@ -1,5 +1,6 @@
-"""textDocument/hover on a method, function or class: its signature and impact summary (call sites,
-direct callers, callers within :attr:`lsp_server.server.RippleServer.hops` hops)."""
+"""textDocument/hover on a method, function or class: its signature and blast-radius summary
+("N callers · M endpoints", call sites, callers by hop within
+:attr:`lsp_server.server.RippleServer.hops` hops, the endpoints reached)."""
 
 from __future__ import annotations
 
@@ -7,25 +8,45 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, Impact, dotted_name, impact
+from stores.contracts import Node
+from stores.factory import service_map
+from stores.impact import BlastRadius, NodesQuery, blast_radius, summary_text
+from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
-__all__ = ["FEATURES", "markdown"]
+__all__ = ["FEATURES", "markdown", "impact_of"]
+
+_ENDPOINTS_SHOWN = 5
 
 
-def markdown(summary: Impact, hops: int) -> str:
-    """The hover text of an impact summary."""
-    node = summary.node
+def impact_of(ls: RippleServer, node: Node) -> BlastRadius:
+    """The blast radius of ``node`` as hover and code lens summarise it (``ls.hops`` deep; the
+    service map of ``$RIPPLE_SERVICES``, ignored when malformed)."""
+    try:
+        services = service_map()
+    except ValueError:
+        services = {}
+    return blast_radius(ls.graph(), NodesQuery((node,)), depth=ls.hops, services=services)
+
+
+def markdown(node: Node, report: BlastRadius) -> str:
+    """The hover text of ``node`` and its blast radius."""
     signature = node.props.get("signature") or f"{node.label.lower()} {node.name}"
     lines = [f"```\n{signature}\n```", f"`{dotted_name(node)}` · {node.repo}", ""]
-    if not summary.call_sites:
-        lines.append("**Impact:** no known callers")
-    else:
-        lines.append(f"**Impact:** {_n(summary.call_sites, 'call site')} from {_n(summary.direct_callers, 'direct caller')}; "
-                     f"{_n(summary.transitive_callers, 'caller')} within {hops} hops "
-                     f"({' / '.join(str(n) for n in summary.callers_by_hop)} by hop)")
+    head = f"**Impact:** {summary_text(report)}"
+    if report.reached:
+        head += (f" — {_n(report.call_sites, 'call site')}; {_n(report.reached, 'caller')} within {report.depth} hops "
+                 f"({' / '.join(str(n) for n in report.callers_by_hop)} by hop)")
+    lines.append(head)
+    if report.endpoints:
+        shown = ", ".join(f"`{h.http_method} {h.path}` ({h.repo}, {_n(h.hops, 'hop')})"
+                          for h in report.endpoints[:_ENDPOINTS_SHOWN])
+        more = f" and {len(report.endpoints) - _ENDPOINTS_SHOWN} more" if len(report.endpoints) > _ENDPOINTS_SHOWN else ""
+        lines += ["", f"Endpoints: {shown}{more}"]
+    if len(report.services) > 1:
+        lines += ["", "Services: " + ", ".join(s.repo for s in report.services)]
     return "\n".join(lines)
 
 
@@ -34,12 +55,12 @@ def _n(n: int, noun: str) -> str:
 
 
 def hover(ls: RippleServer, params: types.HoverParams) -> types.Hover | None:
-    """Impact summary of the symbol at the cursor."""
+    """Signature and blast-radius summary of the symbol at the cursor."""
     cur = ls.at_cursor(params.text_document.uri, params.position)
     nodes = [n for n in cur.symbols if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)] if cur else []
     if not cur or not nodes:
         return None
-    text = "\n\n---\n\n".join(markdown(impact(cur.graph, n, ls.hops), ls.hops) for n in nodes[:3])
+    text = "\n\n---\n\n".join(markdown(n, impact_of(ls, n)) for n in nodes[:3])
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), cur.conv.word_range(cur.repo, cur.path, *cur.at))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
@@ -447,3 +448,123 @@ def test_file_text_is_kept_for_files_not_on_disk(graph_store):
     assert graph_store.file_text("shop", "no/such/file.py") is None
     graph_store.delete_files(with_text.file.repo, [with_text.file.path])
     assert graph_store.file_text(with_text.file.repo, with_text.file.path) is None
+
+
+# ------------------------------------------------------------------------- shared nodes and props
+
+API = "src/api.py"
+URLS = "src/urls.py"
+CLIENT = "app/client.ts"
+SHOW = "shop:src/api.show(1)"
+LIST = "shop:src/api.list_owners(0)"
+FETCH = "billing:app/client.fetchOwner(1)"
+EP = "endpoint:GET /owners/{}"
+EP_LIST = "endpoint:GET /owners"
+TOPIC = "topic:owners"
+
+
+def endpoint(id: str) -> Node:
+    name = id.removeprefix("endpoint:")
+    method, path = name.split(" ", 1)
+    return Node(id, "Endpoint", name, name, "", "", 0, 0, 0, 0, {"http_method": method, "path": path})
+
+
+def topic(name: str) -> Node:
+    return Node(f"topic:{name}", "Topic", name, name, "", "", 0, 0, 0, 0)
+
+
+def api(exposes: bool = True) -> IndexedFile:
+    edges = [Edge("PRODUCES", SHOW, TOPIC, SHOP, API, 6, 8, props={"framework": "kafka-python"})]
+    if exposes:
+        edges.append(Edge("EXPOSES", SHOW, EP, SHOP, API, 3, 0, props={"framework": "flask"}))
+    return IndexedFile(
+        FileRecord(SHOP, API, "python", "1" * 64, 50),
+        # The shared nodes travel with the file whose edges point to them (repo/file as sent are ignored).
+        nodes=[file_node(SHOP, API, "python"), node(SHOW, "Function", SHOP, API, 4), endpoint(EP),
+               replace(topic("owners"), repo=SHOP, file=API)],
+        edges=edges,
+    )
+
+
+def urls() -> IndexedFile:
+    """A Django-style urls.py: owns the EXPOSES edge of a view that lives in api.py."""
+    return IndexedFile(
+        FileRecord(SHOP, URLS, "python", "2" * 64, 20),
+        nodes=[file_node(SHOP, URLS, "python"), endpoint(EP_LIST)],
+        edges=[Edge("EXPOSES", LIST, EP_LIST, SHOP, URLS, 3, 4, props={"framework": "django"})],
+    )
+
+
+def client() -> IndexedFile:
+    return IndexedFile(
+        FileRecord(BILLING, CLIENT, "typescript", "3" * 64, 70),
+        nodes=[file_node(BILLING, CLIENT, "typescript"), node(FETCH, "Function", BILLING, CLIENT, 2), endpoint(EP)],
+        edges=[Edge("CALLS_HTTP", FETCH, EP, BILLING, CLIENT, 3, 9,
+                    props={"framework": "axios", "url": "http://owners/owners/${id}", "service": "owners"})],
+    )
+
+
+def test_shared_node_is_one_node_for_two_repositories(graph_store):
+    graph_store.replace_files([api()])
+    graph_store.replace_files([client()])
+    assert graph_store.get_nodes([EP]) == {EP: Node(EP, "Endpoint", "GET /owners/{}", "GET /owners/{}", "", "", 0, 0, 0, 0)}
+    assert graph_store.get_nodes([EP])[EP].props == {"http_method": "GET", "path": "/owners/{}"}
+    assert graph_store.get_nodes([TOPIC])[TOPIC].repo == ""
+    assert graph_store.incoming([EP], ["EXPOSES", "CALLS_HTTP"]) == {EP: [
+        Edge("CALLS_HTTP", FETCH, EP, BILLING, CLIENT, 3, 9),
+        Edge("EXPOSES", SHOW, EP, SHOP, API, 3, 0),
+    ]}
+    assert [n.id for n in graph_store.nodes_in_file(SHOP, API)] == [f"{SHOP}:{API}", SHOW]
+    assert graph_store.repos() == [BILLING, SHOP]
+    assert graph_store.find_symbols(["GET /owners/{}"]) == {"GET /owners/{}": [graph_store.get_nodes([EP])[EP]]}
+    assert graph_store.search_symbols("owners", 10) == []  # shared nodes are not code symbols
+    stats = graph_store.stats()
+    assert stats["nodes"] == {"Endpoint": 1, "File": 2, "Function": 2, "Topic": 1}
+    assert stats["edges"] == {"CALLS_HTTP": 1, "EXPOSES": 1, "PRODUCES": 1}
+
+
+def test_edge_props_round_trip(graph_store):
+    graph_store.replace_files([api(), client()])
+    [http] = graph_store.outgoing([FETCH], ["CALLS_HTTP"])[FETCH]
+    assert http.props == {"framework": "axios", "url": "http://owners/owners/${id}", "service": "owners"}
+    got = graph_store.outgoing([SHOW], ["EXPOSES", "PRODUCES"])[SHOW]
+    assert [(e.kind, e.props) for e in got] == [
+        ("EXPOSES", {"framework": "flask"}), ("PRODUCES", {"framework": "kafka-python"})]
+    graph_store.replace_files([service()])
+    assert [e.props for e in graph_store.outgoing([LOOKUP], ["CALLS"])[LOOKUP]] == [{}, {}, {}]
+
+
+def test_shared_node_outlives_one_file_and_goes_with_the_last_edge(graph_store):
+    graph_store.replace_files([api(), client()])
+    graph_store.delete_files(BILLING, [CLIENT])
+    assert graph_store.incoming([EP], ["EXPOSES", "CALLS_HTTP"])[EP] == [Edge("EXPOSES", SHOW, EP, SHOP, API, 3, 0)]
+    assert set(graph_store.get_nodes([EP, TOPIC])) == {EP, TOPIC}
+    graph_store.delete_files(SHOP, [API])
+    assert graph_store.get_nodes([EP, TOPIC]) == {}
+    assert graph_store.stats()["nodes"] == {}
+    assert graph_store.repos() == []
+
+
+def test_shared_node_goes_when_replaced_files_drop_their_edges(graph_store):
+    graph_store.replace_files([api(), client()])
+    graph_store.replace_files([api(exposes=False)])  # the endpoint is still called from billing
+    assert set(graph_store.get_nodes([EP, TOPIC])) == {EP, TOPIC}
+    graph_store.delete_files(BILLING, [CLIENT])
+    assert set(graph_store.get_nodes([EP, TOPIC])) == {TOPIC}
+    graph_store.replace_files([IndexedFile(FileRecord(SHOP, API, "python", "4" * 64, 10),
+                                           nodes=[file_node(SHOP, API, "python"), topic("owners")])])
+    assert graph_store.get_nodes([EP, TOPIC]) == {}  # listed by the file, but no edge touches it
+    assert graph_store.stats()["nodes"] == {"File": 1}
+
+
+def test_shared_node_goes_when_its_only_edge_is_detached_elsewhere(graph_store):
+    """urls.py owns the EXPOSES edge of a view in api.py: the view's removal detaches it."""
+    graph_store.replace_files([api(), urls()])
+    graph_store.replace_files([IndexedFile(FileRecord(SHOP, API, "python", "1" * 64, 50),
+                                           nodes=[file_node(SHOP, API, "python"), node(LIST, "Function", SHOP, API, 9)])])
+    assert graph_store.incoming([EP_LIST], ["EXPOSES"])[EP_LIST] == [Edge("EXPOSES", LIST, EP_LIST, SHOP, URLS, 3, 4)]
+    assert set(graph_store.get_nodes([EP, EP_LIST, TOPIC])) == {EP_LIST}
+    graph_store.replace_files([IndexedFile(FileRecord(SHOP, API, "python", "5" * 64, 5),
+                                           nodes=[file_node(SHOP, API, "python")])])
+    assert graph_store.incoming([EP_LIST], ["EXPOSES"])[EP_LIST] == []
+    assert graph_store.get_nodes([EP_LIST]) == {}

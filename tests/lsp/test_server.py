@@ -157,7 +157,7 @@ async def test_hover_impact(client: LanguageClient):
     assert hover.range == rng(3, 17, 3, 25)
     assert hover.contents.value == (
         "```\npublic Owner findById(int id)\n```\n`org.example.OwnerRepository.findById` · petclinic\n\n"
-        "**Impact:** 1 call site from 1 direct caller; 2 callers within 3 hops (1 / 1 by hop)")
+        "**Impact:** 1 caller · 0 endpoints — 1 call site; 2 callers within 5 hops (1 / 1 by hop)")
 
 
 async def test_code_lens_resolved_lazily(client: LanguageClient):
@@ -165,7 +165,40 @@ async def test_code_lens_resolved_lazily(client: LanguageClient):
     assert [(lens.range, lens.command) for lens in lenses] == [
         (rng(2, 13, 2, 28), None), (rng(5, 11, 5, 26), None), (rng(9, 17, 9, 21), None), (rng(14, 18, 14, 26), None)]
     titles = [(await client.code_lens_resolve_async(lens)).command.title for lens in lenses]
-    assert titles == ["0 callers", "0 callers", "1 caller", "0 callers"]
+    assert titles == ["0 callers · 0 endpoints", "0 callers · 0 endpoints", "1 caller · 0 endpoints",
+                      "0 callers · 0 endpoints"]
+
+
+async def test_blast_radius_request(client: LanguageClient):
+    # On the name of OwnerRepository.findById: a position request.
+    result = await client.protocol.send_request_async("ripple/blastRadius", {
+        "textDocument": {"uri": uri(client, f"{JAVA}/OwnerRepository.java")}, "position": {"line": 3, "character": 20}})
+    report = result.report
+    assert [(t.id, t.role) for t in report.targets] == [
+        ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)", "selected")]
+    assert [(c.id, [(s.path, s.line, s.col, s.resolution) for s in c.sites]) for c in report.callers] == [
+        ("petclinic:src/main/java/org/example/OwnerController.OwnerController.show(int)",
+         [("src/main/java/org/example/OwnerController.java", 11, 33, "exact")])]
+    assert (report.callers_by_hop, report.endpoints, report.truncated) == ([1, 1], [], [])
+    assert [(s.repo, s.nodes, s.endpoints, s.hops) for s in report.services] == [("petclinic", 3, 0, 0)]
+    assert report.summary.text == "1 caller · 0 endpoints"
+    assert [s.name for s in report.steps] == [
+        "Targets", "Direct callers", "Upward walk", "Attach endpoints and topics", "Report"]
+    assert result.markdown.startswith("# Blast radius of `OwnerRepository.findById`\n\n**1 caller · 0 endpoints**")
+    controller = uri(client, f"{JAVA}/OwnerController.java")
+    assert (f"- `OwnerController.show` · petclinic · [src/main/java/org/example/OwnerController.java:11]"
+            f"({controller}#L11) (exact)") in result.markdown
+    # By name, across the other repository, with a depth.
+    result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "OwnerClient.fetch_owner"})
+    assert [(p.id, p.kinds, p.hops) for p in result.report.entry_points] == [("client:client/report.main(0)", ["main"], 2)]
+    result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "OwnerClient.fetch_owner", "depth": 1})
+    assert [c.id for c in result.report.callers] == ["client:client/report.render(1)"]
+    assert result.report.truncated == ["depth 1 reached: 1 caller at hop 2 not followed"]
+    result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "NoSuch.thing"})
+    assert (result.report.targets, result.report.summary.text) == ([], "0 callers · 0 endpoints")
+    for bad in ({"symbol": "x", "depth": 0}, {}, {"symbol": 3}, {"textDocument": {"uri": 1}, "position": {"line": 0, "character": 0}}):
+        with pytest.raises(JsonRpcInvalidParams):
+            await client.protocol.send_request_async("ripple/blastRadius", bad)
 
 
 async def test_workspace_symbol_camel_case(client: LanguageClient):
@@ -202,7 +235,8 @@ async def test_buffer_differs_from_disk(client: LanguageClient):
 
 async def test_search_and_file_content(client: LanguageClient):
     result = await client.protocol.send_request_async("ripple/search", {"query": "fetch owner", "limit": 3})
-    assert result.hits[0].id == "client:client/api.OwnerClient.fetch_owner(1)"
+    assert (result.hits[0].id, result.hits[0].fqn) == ("client:client/api.OwnerClient.fetch_owner(1)",
+                                                       "client.api.OwnerClient.fetch_owner")
     content = await client.protocol.send_request_async("ripple/fileContent", {"uri": uri(client, "client/client/api.py")})
     assert content.text.startswith('"""HTTP client for the owners service."""\n')
 
@@ -223,3 +257,18 @@ async def test_errors_are_answers_not_crashes(client: LanguageClient, tmp_path: 
     # still alive
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="render"))
     assert [s.name for s in found] == ["render"]
+
+
+async def test_commands_through_execute_command(client8: LanguageClient):
+    # Editors send the arguments (VS Code an empty list too); pygls converts them by the handler's hints.
+    lens = [uri(client8, f"{JAVA}/OwnerRepository.java"), {"line": 3, "character": 17}]
+    assert await client8.workspace_execute_command_async(types.ExecuteCommandParams("ripple.showCallers", lens)) is None
+    started = await client8.workspace_execute_command_async(types.ExecuteCommandParams("ripple.reindex", []))
+    assert started == {"started": ["petclinic", "client"]}
+    for _ in range(600):
+        status = await client8.protocol.send_request_async("ripple/indexStatus", {})
+        if all(f.state == "error" or f.state == "ready" and f.phase == "done" for f in status.folders):
+            break
+        await asyncio.sleep(0.05)
+    assert [(f.repo, f.state, getattr(f, "files", None)) for f in status.folders] == [
+        ("petclinic", "ready", 3), ("client", "ready", 3), ("broken", "error", None)]

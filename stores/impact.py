@@ -1,0 +1,905 @@
+"""Impact analysis ("blast radius"): what breaks if this changes, across repositories and services.
+
+Protocol-independent: the CLI (``ripple impact``) and the language server (``ripple/blastRadius``,
+hover, code lens) call :func:`blast_radius` and render the frozen :class:`BlastRadius` it returns
+(:func:`render_markdown`, :func:`report_json`). It uses :class:`~stores.contracts.GraphStore` contract
+calls only, so it runs on any backend and on :class:`stores.navigation.UnionGraph`. The design's five
+steps, each a fixed number of batched calls whatever the number of hits:
+
+1. **Targets**: the symbol a name, a node id or a cursor position names (through
+   :mod:`stores.navigation`; a name nothing matches goes to a hybrid search of about ten candidates
+   when a :class:`~stores.retrieval.QueryEngine` is given, filtered to matching names); then its
+   overloads (the members of its parent with the same qualified name), the declarations it
+   OVERRIDES (interface or abstract methods) and their other implementations, and a type's
+   constructors (four or five calls: parents, members and overrides, overrides of overloads,
+   overriders, nodes).
+2. **Direct callers**: one ``outgoing`` (the targets' own EXPOSES / CONSUMES / CALLS_HTTP / PRODUCES
+   edges) and ONE ``incoming`` for CALLS into every target (plus the crossings below).
+3. **Upward walk**, breadth first, one hop per level up to ``depth`` (default 5): per level one
+   ``outgoing`` of the service edges of the level's methods and one ``incoming`` of the CALLS into
+   them, of the CALLS_HTTP into the endpoints they EXPOSE and of the PRODUCES into the topics they
+   CONSUME. So a service boundary is crossed like a call: an HTTP client in another repository is
+   one hop above the handler of the endpoint it calls, a producer one hop above the consumer of its
+   topic. A client whose ``props["service"]`` the service map assigns to another repository than
+   the one exposing the endpoint is not followed. A node is reached once, at its nearest hop, from
+   the first node (in contract order) that reached it; cycles end there. The walk does not stop at
+   an entry point: a handler another handler calls breaks both, so its callers are still followed
+   (entry points end the *example paths* only because nothing calls them). The last level is asked
+   once more for callers only to count what the depth cut off; ``max_nodes`` caps the nodes reached.
+4. **Attach**: one ``get_nodes`` for every node, endpoint and topic reached; endpoints (per exposing
+   repository), topics, entry points (EXPOSES, CONSUMES, scheduler / listener / task decorators,
+   ``main``, module-level code) and services are assembled from the edges collected on the way.
+5. **Report**: :class:`BlastRadius`, with each step's time and number of store calls.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from stores.contracts import Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank
+from stores.navigation import (
+    CALLABLE_LABELS,
+    TYPE_LABELS,
+    REFERENCE_KINDS,
+    best_targets,
+    dotted_name,
+    symbol_candidates,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from stores.retrieval import QueryEngine
+
+__all__ = [
+    "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
+    "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
+    "CountingGraph", "blast_radius", "render_markdown", "report_json", "plain_link", "file_candidates",
+    "summary_text",
+]
+
+DEFAULT_DEPTH = 5
+"""Hops walked upward from the targets (the design's default)."""
+DEFAULT_MAX_NODES = 5000
+"""Most nodes (callers, clients, producers) one report reaches; the rest is counted as truncated."""
+SEARCH_CANDIDATES = 10
+"""How many hybrid-search hits a name that nothing matches by name is looked for in."""
+
+_CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
+_SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES")
+_UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
+_ANY_METHOD = "endpoint:* "
+_HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
+_POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
+_ROLES = ("selected", "overload", "declaration", "implementation", "constructor")
+# Decorators / annotations (last dotted part of their name) that make a callable an entry point.
+_ENTRY_DECORATORS = {
+    "Scheduled": "scheduled", "Schedules": "scheduled", "Cron": "scheduled", "Interval": "scheduled",
+    "scheduled_job": "scheduled", "periodic_task": "scheduled", "shared_task": "task", "task": "task",
+    "KafkaListener": "listener", "RabbitListener": "listener", "JmsListener": "listener",
+    "SqsListener": "listener", "EventListener": "listener", "EventPattern": "listener",
+    "MessagePattern": "listener", "StreamListener": "listener",
+}
+
+
+# ------------------------------------------------------------------------------------ queries
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolQuery:
+    """A symbol by ``text``: a node id, a qualname (``Class.method``) or a dotted name
+    (:func:`stores.navigation.find_targets`'s forms)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PositionQuery:
+    """A position in ``repo``/``path``: 1-based ``line``, 0-based code-point ``col`` of the
+    identifier ``word`` written there (what :func:`stores.navigation.symbol_at` takes). Without
+    ``col`` the innermost definition whose lines contain ``line`` is meant (``PATH:LINE``)."""
+
+    repo: str
+    path: str
+    line: int
+    col: int | None = None
+    word: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NodesQuery:
+    """Nodes already resolved (a hover's or code lens's symbol): no lookup."""
+
+    nodes: tuple[Node, ...]
+
+
+Query = SymbolQuery | PositionQuery | NodesQuery
+
+
+# ------------------------------------------------------------------------------------- report
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A node the change is about; ``role`` is ``selected`` (what was asked for), ``overload``,
+    ``declaration`` (an interface / abstract method a selected one overrides), ``implementation``
+    (another override of such a declaration) or ``constructor`` (of a selected type)."""
+
+    node: Node
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """A call of ``target`` (node id) at ``repo``/``file``, 1-based ``line``, 0-based ``col``,
+    bound as ``resolution`` (``exact`` / ``inferred`` / ``name``)."""
+
+    target: str
+    repo: str
+    file: str
+    line: int
+    col: int
+    resolution: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """A direct caller (a File node for module-level code) and its call sites, sorted by location."""
+
+    node: Node
+    sites: tuple[CallSite, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PathStep:
+    """One node of an example path: ``name`` is the qualname of a code node, the path of a File, the
+    name of an endpoint (``GET /owners/{}``) or ``topic:<name>``; ``line`` is 0 for shared nodes."""
+
+    id: str
+    name: str
+    label: str
+    repo: str
+    file: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointHit:
+    """An HTTP endpoint whose handler the change reaches: ``http_method`` and normalised ``path``,
+    the ``repo`` exposing it (one hit per exposing repository), its ``handler``, ``hops`` from the
+    nearest target to the handler, and one shortest ``example`` path in call order, from the
+    endpoint down to a target."""
+
+    id: str
+    http_method: str
+    path: str
+    repo: str
+    handler: Node
+    hops: int
+    example: tuple[PathStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TopicHit:
+    """A Kafka topic a reached method consumes or produces: ``consumers`` / ``producers`` among the
+    reached methods, ``hops`` of the nearest of them, and an ``example`` path in call order (from the
+    topic when a consumer is reached, else from the nearest producer)."""
+
+    id: str
+    name: str
+    consumers: tuple[Node, ...]
+    producers: tuple[Node, ...]
+    hops: int
+    example: tuple[PathStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryPoint:
+    """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
+    ``kafka`` (CONSUMES), ``scheduled`` / ``listener`` / ``task`` (decorators, annotations),
+    ``main`` and ``module`` (module-level code)."""
+
+    node: Node
+    kinds: tuple[str, ...]
+    hops: int
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceHit:
+    """A repository the change reaches: how many of its code nodes (targets included), how many
+    endpoints it exposes among the hits, and the nearest hop."""
+
+    repo: str
+    nodes: int
+    endpoints: int
+    hops: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepRun:
+    """One step as executed: wall time in milliseconds, store contract calls, a one-line result."""
+
+    name: str
+    ms: float
+    round_trips: int
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class BlastRadius:
+    """The report. ``callers_by_hop[i]`` counts the nodes first reached at hop ``i + 1`` (direct
+    callers, HTTP clients and producers alike); ``truncated`` says what was not followed."""
+
+    query: str
+    depth: int
+    targets: tuple[Target, ...]
+    callers: tuple[Caller, ...]
+    endpoints: tuple[EndpointHit, ...]
+    topics: tuple[TopicHit, ...]
+    entry_points: tuple[EntryPoint, ...]
+    services: tuple[ServiceHit, ...]
+    callers_by_hop: tuple[int, ...]
+    truncated: tuple[str, ...]
+    steps: tuple[StepRun, ...] = field(default=())
+
+    @property
+    def reached(self) -> int:
+        """Nodes reached above the targets, all hops."""
+        return sum(self.callers_by_hop)
+
+    @property
+    def call_sites(self) -> int:
+        """Direct call sites of the targets."""
+        return sum(len(c.sites) for c in self.callers)
+
+    @property
+    def ms(self) -> float:
+        """Total time of the steps."""
+        return sum(s.ms for s in self.steps)
+
+    @property
+    def round_trips(self) -> int:
+        """Total store contract calls of the steps."""
+        return sum(s.round_trips for s in self.steps)
+
+
+# ------------------------------------------------------------------------------ counting store
+
+
+class CountingGraph(GraphStore):
+    """A :class:`GraphStore` that forwards every call to ``inner`` and counts them in ``calls``
+    (one contract call = one round trip to each store behind ``inner``)."""
+
+    def __init__(self, inner: GraphStore) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    def _count(self) -> GraphStore:
+        self.calls += 1
+        return self.inner
+
+    def replace_files(self, files: Sequence[IndexedFile]) -> None:
+        """Forwarded."""
+        self._count().replace_files(files)
+
+    def delete_files(self, repo: str, paths: Iterable[str]) -> None:
+        """Forwarded."""
+        self._count().delete_files(repo, paths)
+
+    def file_text(self, repo: str, path: str) -> str | None:
+        """Forwarded."""
+        return self._count().file_text(repo, path)
+
+    def file_checksums(self, repo: str) -> dict[str, str]:
+        """Forwarded."""
+        return self._count().file_checksums(repo)
+
+    def repos(self) -> list[str]:
+        """Forwarded."""
+        return self._count().repos()
+
+    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
+        """Forwarded."""
+        return self._count().get_nodes(ids)
+
+    def find_symbols(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[Node]]:
+        """Forwarded."""
+        return self._count().find_symbols(names, labels)
+
+    def nodes_in_file(self, repo: str, path: str) -> list[Node]:
+        """Forwarded."""
+        return self._count().nodes_in_file(repo, path)
+
+    def incoming(self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+                 ) -> dict[str, list[Edge]]:
+        """Forwarded."""
+        return self._count().incoming(ids, kinds, resolutions)
+
+    def outgoing(self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
+                 ) -> dict[str, list[Edge]]:
+        """Forwarded."""
+        return self._count().outgoing(ids, kinds, resolutions)
+
+    def search_symbols(self, query: str, limit: int) -> list[Node]:
+        """Forwarded."""
+        return self._count().search_symbols(query, limit)
+
+    def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:
+        """Forwarded."""
+        return self._count().unresolved_calls(names)
+
+    def stats(self) -> dict[str, Any]:
+        """Forwarded."""
+        return self._count().stats()
+
+
+class _Clock:
+    """Times the steps and counts their store calls."""
+
+    def __init__(self, graph: CountingGraph) -> None:
+        self.graph = graph
+        self.steps: list[StepRun] = []
+        self._t = time.perf_counter()
+        self._calls = graph.calls
+
+    def lap(self, name: str, detail: str, extra_calls: int = 0) -> None:
+        now = time.perf_counter()
+        calls = self.graph.calls - self._calls + extra_calls
+        self.steps.append(StepRun(name, round((now - self._t) * 1000, 3), calls, detail))
+        self._t, self._calls = now, self.graph.calls
+
+
+# ---------------------------------------------------------------------------- step 1: targets
+
+
+def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple[list[Node], int]:
+    """The nodes ``query`` names, and how many searches were run (counted as one call each)."""
+    if isinstance(query, NodesQuery):
+        return list(query.nodes), 0
+    if isinstance(query, PositionQuery):
+        if query.col is None:
+            inside = [n for n in graph.nodes_in_file(query.repo, query.path)
+                      if n.label in _CODE_LABELS and n.start_line <= query.line <= n.end_line]
+            best = max(inside, key=lambda n: (n.start_line, n.start_col), default=None)
+            return ([best] if best else []), 0
+        return _at(graph, query.repo, query.path, query.line, query.col, query.word), 0
+    found = best_targets(query.text, symbol_candidates(graph, query.text))
+    if found or engine is None:
+        return found, 0
+    short = query.text.strip().split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1]
+    parts = query_parts(short)
+    hits = engine.search(query.text, SEARCH_CANDIDATES).hits
+    matching = {}
+    for h in hits:
+        rank = symbol_match_rank(short, parts, h.node.name)
+        if h.node.label in _CODE_LABELS and rank is not None and rank <= 1:  # the name, up to case and separators
+            matching[h.node.id] = h.node
+    return sorted(matching.values(), key=lambda n: n.id), 1
+
+
+def _contains(n: Node, line: int, col: int) -> bool:
+    return (n.start_line, n.start_col) <= (line, col) <= (n.end_line, n.end_col)
+
+
+def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
+    """What the identifier ``word`` at ``line`` / ``col`` names, as
+    :func:`stores.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
+    definition of that name around it), except that an overriding method's name means that method
+    (``symbol_at`` answers the declaration it overrides, from the OVERRIDES edge written at the
+    name); else the innermost definition around the position. Two or three store calls."""
+    nodes = graph.nodes_in_file(repo, path)
+    end = col + max(len(word), 1)
+    out = graph.outgoing([n.id for n in nodes], _POSITION_KINDS)
+    dst = sorted({e.dst for es in out.values() for e in es if e.line == line and col <= e.col < end})
+    if dst:
+        found = graph.get_nodes(dst)
+        hits = [found[i] for i in dst if i in found and found[i].label in _CODE_LABELS]
+        if hits:
+            return hits
+    code = [n for n in nodes if n.label in _CODE_LABELS and _contains(n, line, col)]
+    named = [n for n in code if n.name == word] or code
+    inner = max(named, key=lambda n: (n.start_line, n.start_col), default=None)
+    return [inner] if inner is not None else []
+
+
+def _stem(node_id: str) -> str:
+    """A callable's id without its ``(signature)``: what its overloads share (``repo:path.Class.name``)."""
+    cut = node_id.rfind("(")
+    return node_id[:cut] if cut > 0 else node_id
+
+
+def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
+    """Seeds plus overloads, overridden declarations, their other implementations, constructors.
+
+    Overloads are found among the members of the seed's parent (CONTAINS), by id (the same
+    ``repo:path.Qual.name`` before the signature), not by name across the index: a name as common as
+    ``get`` or ``__init__`` would fetch thousands of nodes. Four store calls, five with overloads."""
+    targets: dict[str, Target] = {n.id: Target(n, "selected") for n in seeds}
+    if not targets:
+        return []
+    seed_ids = list(targets)
+    callables = [n.id for n in seeds if n.label in CALLABLE_LABELS]
+    types = [n.id for n in seeds if n.label in TYPE_LABELS]
+    contained = graph.incoming(callables, ["CONTAINS"]) if callables else {}
+    parents = sorted({e.src for es in contained.values() for e in es} - set(targets))
+    out = graph.outgoing(seed_ids + parents, ["CONTAINS", "OVERRIDES"])
+    stems = {_stem(i) for i in callables}
+    overloads = sorted({e.dst for p in [*parents, *seed_ids] for e in out.get(p, [])
+                        if e.kind == "CONTAINS" and e.dst not in targets and _stem(e.dst) in stems})
+    declared = [e.dst for i in seed_ids for e in out.get(i, []) if e.kind == "OVERRIDES"]
+    if overloads:
+        more = graph.outgoing(overloads, ["OVERRIDES"])
+        declared += [e.dst for o in overloads for e in more.get(o, [])]
+    declarations = [d for d in dict.fromkeys(declared) if d not in targets and d not in overloads]
+    members = [e.dst for t in types for e in out.get(t, []) if e.kind == "CONTAINS" and e.dst not in targets]
+    base = seed_ids + overloads + declarations
+    overriders = graph.incoming(base, ["OVERRIDES"])
+    known = set(base)
+    implementations = list(dict.fromkeys(e.src for i in base for e in overriders.get(i, []) if e.src not in known))
+    wanted = list(dict.fromkeys(overloads + declarations + implementations + members))
+    nodes = graph.get_nodes(wanted) if wanted else {}
+    for role, group in (("overload", overloads), ("declaration", declarations), ("implementation", implementations)):
+        for i in group:
+            if i in nodes and i not in targets and (role != "overload" or nodes[i].label in CALLABLE_LABELS):
+                targets[i] = Target(nodes[i], role)
+    for m in members:
+        if m in nodes and nodes[m].label == "Constructor" and m not in targets:
+            targets[m] = Target(nodes[m], "constructor")
+    return sorted(targets.values(), key=lambda t: (_ROLES.index(t.role), t.node.id))
+
+
+# --------------------------------------------------------------------------- steps 2-3: walk
+
+
+@dataclass
+class _Walk:
+    """Breadth-first state: ``hop`` and ``parent`` (toward the targets) of every id reached,
+    Endpoint and Topic ids included."""
+
+    graph: GraphStore
+    services: Mapping[str, str]
+    resolutions: Sequence[str] | None
+    max_nodes: int
+    hop: dict[str, int] = field(default_factory=dict)
+    parent: dict[str, str] = field(default_factory=dict)
+    service_edges: list[Edge] = field(default_factory=list)
+    direct: list[Edge] = field(default_factory=list)
+    exposed_by: dict[str, set[str]] = field(default_factory=dict)
+    exposed_as: dict[str, set[str]] = field(default_factory=dict)
+    beyond_depth: set[str] = field(default_factory=set)
+    beyond_cap: set[str] = field(default_factory=set)
+    skipped_clients: set[tuple[str, str]] = field(default_factory=set)
+    nodes_reached: int = 0
+
+    def level(self, ids: list[str], hop: int, last: bool) -> list[str]:
+        """One hop: the service edges of ``ids`` (reached at ``hop``), then everything one hop above
+        them; returns the next level (empty when ``last``: only counted)."""
+        out = self.graph.outgoing(ids, _SERVICE_KINDS)
+        cross: list[str] = []
+        grown: set[str] = set()
+        for i in ids:
+            for e in out.get(i, []):
+                self.service_edges.append(e)
+                if e.kind == "EXPOSES":
+                    repos = self.exposed_by.setdefault(e.dst, set())
+                    if isinstance(e.props.get("service"), str):
+                        self.exposed_as.setdefault(e.dst, set()).add(e.props["service"])
+                    if e.repo not in repos:
+                        repos.add(e.repo)
+                        grown.add(e.dst)
+                if e.kind in ("EXPOSES", "CONSUMES") and e.dst not in self.hop:
+                    self.hop[e.dst], self.parent[e.dst] = hop, i
+                    cross.append(e.dst)
+                    # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
+                    # @RequestMapping without method) is reached by clients of every method.
+                    if e.kind == "EXPOSES" and e.dst.startswith(_ANY_METHOD):
+                        path = e.dst.removeprefix(_ANY_METHOD)
+                        for method in _HTTP_METHODS:
+                            alias = f"endpoint:{method} {path}"
+                            if alias not in self.hop:
+                                self.hop[alias], self.parent[alias] = hop, e.dst
+                                self.exposed_by[alias] = self.exposed_by[e.dst]
+                                self.exposed_as[alias] = self.exposed_as.setdefault(e.dst, set())
+                                cross.append(alias)
+        cross += sorted(grown - set(cross))
+        ask = ids + cross
+        incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
+        nxt: list[str] = []
+        for dst in ask:
+            for e in incoming.get(dst, []):
+                if e.kind == "CALLS" and hop == 0:
+                    if e.src not in self.hop or self.hop[e.src] != 0:
+                        self.direct.append(e)
+                if e.kind == "CALLS_HTTP" and not self._follows(e):
+                    continue
+                if e.src in self.hop:
+                    continue
+                if last:
+                    self.beyond_depth.add(e.src)
+                elif self.nodes_reached >= self.max_nodes:
+                    self.beyond_cap.add(e.src)
+                else:
+                    self.hop[e.src], self.parent[e.src] = hop + 1, dst
+                    self.nodes_reached += 1
+                    nxt.append(e.src)
+        return nxt
+
+    def _follows(self, e: Edge) -> bool:
+        """Whether an HTTP client is followed (otherwise counted in ``skipped_clients``). A client
+        naming no service is followed. One whose service the service map assigns to a repository is
+        followed when that repository exposes the endpoint; an unmapped service name is followed when
+        it is one of the names the exposing applications declare (EXPOSES ``props["service"]``, e.g.
+        ``spring.application.name``) or when they declare none."""
+        service = e.props.get("service")
+        if not isinstance(service, str):
+            return True
+        repo = self.services.get(service)
+        if repo is not None:
+            ok = repo in self.exposed_by.get(e.dst, ())
+        else:
+            names = self.exposed_as.get(e.dst)
+            ok = not names or service in names
+        if not ok:
+            self.skipped_clients.add((e.src, e.dst))
+        return ok
+
+
+# ------------------------------------------------------------------------- steps 4-5: report
+
+
+def _step(node: Node | None, id: str) -> PathStep:
+    if node is None:
+        name = id.removeprefix("endpoint:") if id.startswith("endpoint:") else id
+        return PathStep(id, name, "Endpoint" if id.startswith("endpoint:") else "Topic", "", "", 0)
+    if node.label == "Topic":
+        return PathStep(node.id, f"topic:{node.name}", node.label, "", "", 0)
+    name = node.file if node.label == "File" else node.name if node.label == "Endpoint" else node.qualname
+    return PathStep(node.id, name, node.label, node.repo, node.file, node.start_line)
+
+
+def _decorator_kinds(node: Node) -> list[str]:
+    kinds = []
+    for deco in node.props.get("decorators") or ():
+        name = str(deco).lstrip("@").split("(", 1)[0].strip().rsplit(".", 1)[-1]
+        kind = _ENTRY_DECORATORS.get(name)
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    return kinds
+
+
+def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tuple[
+        tuple[Caller, ...], tuple[EndpointHit, ...], tuple[TopicHit, ...], tuple[EntryPoint, ...], tuple[ServiceHit, ...]]:
+    hop, parent = walk.hop, walk.parent
+    target_ids = {t.node.id for t in targets}
+
+    memo: dict[str, tuple[PathStep, ...]] = {}
+
+    def chain(start: str) -> tuple[PathStep, ...]:
+        """``start`` and its parents down to a target (memoised: paths share their tails)."""
+        path: list[str] = []
+        tail: tuple[PathStep, ...] = ()
+        cur = start
+        while True:
+            if cur in memo:
+                tail = memo[cur]
+                break
+            path.append(cur)
+            if cur in target_ids or cur not in parent:
+                break
+            cur = parent[cur]
+        for i in reversed(path):
+            tail = (_step(nodes.get(i), i), *tail)
+            memo[i] = tail
+        return tail
+
+    # Direct callers, one entry per caller with its sites.
+    sites: dict[str, list[CallSite]] = {}
+    for e in walk.direct:
+        if e.src in nodes:
+            sites.setdefault(e.src, []).append(CallSite(e.dst, e.repo, e.file, e.line, e.col, e.resolution))
+    callers = [Caller(nodes[k], tuple(sorted(set(v), key=lambda s: (s.repo, s.file, s.line, s.col, s.target))))
+               for k, v in sites.items()]
+    callers.sort(key=lambda c: (c.sites[0].repo, c.sites[0].file, c.sites[0].line, c.sites[0].col, c.node.id))
+
+    # Endpoints, one per (endpoint, exposing repository), from the nearest handler.
+    hits: dict[tuple[str, str], EndpointHit] = {}
+    consumers: dict[str, list[str]] = {}
+    producers: dict[str, list[str]] = {}
+    kinds: dict[str, list[str]] = {}
+    for e in walk.service_edges:
+        src = nodes.get(e.src)
+        if src is None:
+            continue
+        if e.kind == "EXPOSES":
+            kinds.setdefault(e.src, []).append("http")
+            repo = src.repo or e.repo
+            key = (e.dst, repo)
+            if key not in hits or hop[e.src] < hits[key].hops:
+                ep = nodes.get(e.dst)
+                name = ep.name if ep is not None else e.dst.removeprefix("endpoint:")
+                method, _, path = name.partition(" ")
+                if ep is not None:
+                    method = str(ep.props.get("http_method") or method)
+                    path = str(ep.props.get("path") or path)
+                hits[key] = EndpointHit(e.dst, method, path, repo, src, hop[e.src], (_step(ep, e.dst), *chain(e.src)))
+        elif e.kind == "CONSUMES":
+            kinds.setdefault(e.src, []).append("kafka")
+            consumers.setdefault(e.dst, []).append(e.src)
+        elif e.kind == "PRODUCES":
+            producers.setdefault(e.dst, []).append(e.src)
+    endpoints = sorted(hits.values(), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id))
+
+    topics = []
+    for tid in sorted(set(consumers) | set(producers)):
+        cons = sorted(dict.fromkeys(consumers.get(tid, [])), key=lambda i: (hop[i], i))
+        prods = sorted(dict.fromkeys(producers.get(tid, [])), key=lambda i: (hop[i], i))
+        node = nodes.get(tid)
+        name = node.name if node is not None else tid.removeprefix("topic:")
+        near = min(hop[i] for i in cons + prods)
+        example = (_step(node, tid), *chain(cons[0])) if cons else chain(prods[0])
+        topics.append(TopicHit(tid, name, tuple(nodes[i] for i in cons), tuple(nodes[i] for i in prods), near, example))
+    topics.sort(key=lambda t: (t.hops, t.name))
+
+    # Entry points and services over every code node reached (targets included).
+    reached = [nodes[i] for i in hop if i in nodes and nodes[i].label not in ("Endpoint", "Topic")]
+    entries = []
+    for n in reached:
+        k = list(dict.fromkeys(kinds.get(n.id, [])))
+        k += [d for d in _decorator_kinds(n) if d not in k]
+        if n.name == "main" and n.label in CALLABLE_LABELS:
+            k.append("main")
+        if n.label == "File":
+            k.append("module")
+        if k:
+            entries.append(EntryPoint(n, tuple(k), hop[n.id]))
+    entries.sort(key=lambda p: (p.hops, p.node.repo, p.node.file, p.node.start_line, p.node.id))
+    by_repo: dict[str, list[int]] = {}
+    for n in reached:
+        by_repo.setdefault(n.repo, []).append(hop[n.id])
+    services = [ServiceHit(repo, len(hops), sum(1 for h in endpoints if h.repo == repo), min(hops))
+                for repo, hops in by_repo.items()]
+    services.sort(key=lambda s: (s.hops, s.repo))
+    return tuple(callers), tuple(endpoints), tuple(topics), tuple(entries), tuple(services)
+
+
+def _query_text(query: Query) -> str:
+    if isinstance(query, SymbolQuery):
+        return query.text
+    if isinstance(query, PositionQuery):
+        return f"{query.repo}/{query.path}:{query.line}" + (f":{query.col + 1}" if query.col is not None else "")
+    return ", ".join(n.id for n in query.nodes)
+
+
+def _n(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {plural or noun + 's'}"
+
+
+def blast_radius(
+    graph: GraphStore,
+    query: Query,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    services: Mapping[str, str] | None = None,
+    resolutions: Sequence[str] | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    engine: QueryEngine | None = None,
+) -> BlastRadius:
+    """The blast radius of what ``query`` names (see the module docstring for the steps).
+
+    ``depth``: hops walked upward (>= 1); ``services``: service name (an HTTP client edge's
+    ``props["service"]``) -> repository, so that a client addressing another service than the one
+    exposing a same-path endpoint is not followed; ``resolutions``: follow only CALLS edges bound
+    that way; ``max_nodes``: most nodes reached; ``engine``: widens a name nothing matches to a
+    hybrid search. A query that names nothing gives a report without targets. Store failures raise
+    :class:`stores.errors.StoreError`; a ``depth`` below 1 raises :class:`ValueError`.
+    """
+    if depth < 1:
+        raise ValueError(f"depth must be at least 1, not {depth}")
+    counted = CountingGraph(graph)
+    clock = _Clock(counted)
+    seeds, searches = _seeds(counted, query, engine)
+    targets = _expand(counted, seeds)
+    roles = [r for r in _ROLES if any(t.role == r for t in targets)]
+    clock.lap("Targets", ", ".join(_n(sum(1 for t in targets if t.role == r), r) for r in roles) or "nothing found",
+              searches)
+    if not targets:
+        return BlastRadius(_query_text(query), depth, (), (), (), (), (), (), (), (), tuple(clock.steps))
+
+    walk = _Walk(counted, services or {}, resolutions, max_nodes)
+    level = [t.node.id for t in targets]
+    for i in level:
+        walk.hop[i] = 0
+    level = walk.level(level, 0, last=False)
+    direct = {e.src for e in walk.direct}
+    clock.lap("Direct callers", f"{_n(len(direct), 'caller')}, {_n(len(walk.direct), 'call site')}")
+
+    by_hop = [len(level)] if level else []
+    hop = 1
+    while level:
+        level = walk.level(sorted(level), hop, last=hop >= depth)
+        hop += 1
+        if level:
+            by_hop.append(len(level))
+    clock.lap("Upward walk", f"{_n(walk.nodes_reached, 'node')} reached in {_n(len(by_hop), 'hop')}")
+
+    wanted = [i for i in walk.hop if i not in {t.node.id for t in targets}]
+    nodes = {t.node.id: t.node for t in targets}
+    nodes.update(counted.get_nodes(wanted) if wanted else {})
+    callers, endpoints, topics, entries, service_hits = _assemble(walk, nodes, targets)
+    clock.lap("Attach endpoints and topics",
+              f"{_n(len(endpoints), 'endpoint')}, {_n(len(topics), 'topic')}, {_n(len(service_hits), 'service')}")
+
+    truncated = []
+    if walk.beyond_depth:
+        truncated.append(f"depth {depth} reached: {_n(len(walk.beyond_depth), 'caller')} at hop {depth + 1} not followed")
+    if walk.beyond_cap:
+        truncated.append(f"node cap {max_nodes:,} reached: {_n(len(walk.beyond_cap), 'caller')} not followed")
+    if walk.skipped_clients:
+        truncated.append(f"{_n(len(walk.skipped_clients), 'HTTP client call')} to another service's endpoint "
+                         "of the same path not followed (service map)")
+    clock.lap("Report", f"{len(truncated)} truncation notes" if truncated else "complete")
+    return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
+                       tuple(by_hop), tuple(truncated), tuple(clock.steps))
+
+
+# --------------------------------------------------------------------------------- rendering
+
+
+def plain_link(repo: str, path: str, line: int) -> str:
+    """``path:line``: how the CLI prints a location."""
+    return f"{path}:{line}"
+
+
+def summary_text(report: BlastRadius) -> str:
+    """``N callers · M endpoints`` (direct callers; endpoints reached within the depth)."""
+    return f"{_n(len(report.callers), 'caller')} · {_n(len(report.endpoints), 'endpoint')}"
+
+
+def _signature(node_id: str) -> str:
+    """The ``(…)`` that ends a callable's id (overloads differ there), else ``""``."""
+    return node_id[node_id.rfind("("):] if node_id.endswith(")") and "(" in node_id else ""
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _path_text(example: Sequence[PathStep]) -> str:
+    return " → ".join(f"`{s.name}`" for s in example)
+
+
+def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50) -> str:
+    """The report as markdown: Targets, Direct callers, Reachable endpoints (a table), Topics, Other
+    entry points (when any), Services affected, Truncated, Steps executed. Locations go through
+    ``link(repo, path, line)``; lists longer than ``limit`` rows are cut (the data keeps them all)."""
+    name = report.targets[0].node.qualname if report.targets else report.query
+    lines = [f"# Blast radius of `{name}`", ""]
+    if not report.targets:
+        lines += [f"No symbol matches `{report.query}`.", ""]
+    else:
+        lines += [f"**{summary_text(report)}** · {_n(len(report.services), 'service')} · "
+                  f"{_n(report.reached, 'node')} reached within {report.depth} hops", ""]
+
+    def more(items: Sequence[Any]) -> list[str]:
+        return [f"- … and {len(items) - limit:,} more"] if len(items) > limit else []
+
+    lines += ["## Targets", ""]
+    for t in report.targets[:limit]:
+        n = t.node
+        lines.append(f"- `{dotted_name(n)}` ({n.label.lower()}, {t.role}) · {n.repo} · {link(n.repo, n.file, n.start_line)}")
+    lines += more(report.targets) or ([] if report.targets else ["- none"])
+
+    lines += ["", "## Direct callers", ""]
+    names = {t.node.id: t.node.qualname + _signature(t.node.id) for t in report.targets} if len(report.targets) > 1 else {}
+    for c in report.callers[:limit]:
+        at = ", ".join(link(s.repo, s.file, s.line) + (f" ({s.resolution})" if s.resolution else "") for s in c.sites)
+        who = c.node.file if c.node.label == "File" else c.node.qualname
+        into = sorted({names.get(s.target, s.target) for s in c.sites})
+        calls = " → " + ", ".join(f"`{i}`" for i in into) if names else ""
+        lines.append(f"- `{who}` · {c.node.repo} · {at}{calls}")
+    lines += more(report.callers) or ([] if report.callers else ["- none"])
+
+    lines += ["", "## Reachable endpoints", ""]
+    if report.endpoints:
+        lines += ["| Method | Path | Repository | Hops | Example path |", "|---|---|---|---|---|"]
+        for h in report.endpoints[:limit]:
+            lines.append(f"| {h.http_method} | `{_cell(h.path)}` | {h.repo} | {h.hops} | {_cell(_path_text(h.example))} |")
+        lines += more(report.endpoints)
+    else:
+        lines.append("- none")
+
+    lines += ["", "## Topics", ""]
+    for tp in report.topics[:limit]:
+        roles = []
+        if tp.consumers:
+            roles.append("consumed by " + ", ".join(f"`{n.qualname}` ({n.repo})" for n in tp.consumers))
+        if tp.producers:
+            roles.append("produced by " + ", ".join(f"`{n.qualname}` ({n.repo})" for n in tp.producers))
+        lines.append(f"- `{tp.name}`: {'; '.join(roles)} · {_n(tp.hops, 'hop')} · {_path_text(tp.example)}")
+    lines += more(report.topics) or ([] if report.topics else ["- none"])
+
+    others = [p for p in report.entry_points if not {"http", "kafka"} & set(p.kinds)]
+    if others:
+        lines += ["", "## Other entry points", ""]
+        for p in others[:limit]:
+            who = p.node.file if p.node.label == "File" else p.node.qualname
+            kinds = ", ".join(p.kinds)
+            lines.append(f"- `{who}` ({kinds}) · {p.node.repo} · {_n(p.hops, 'hop')} · "
+                         f"{link(p.node.repo, p.node.file, p.node.start_line)}")
+        lines += more(others)
+
+    lines += ["", "## Services affected", ""]
+    if report.services:
+        lines += ["| Repository | Nodes | Endpoints | Nearest hop |", "|---|---|---|---|"]
+        lines += [f"| {s.repo} | {s.nodes} | {s.endpoints} | {s.hops} |" for s in report.services]
+    else:
+        lines.append("- none")
+
+    lines += ["", "## Truncated", ""]
+    lines += [f"- {t}" for t in report.truncated] or [f"- nothing: every caller within {report.depth} hops was followed"]
+
+    lines += ["", "## Steps executed", "", "| # | Step | Time | Store calls | Result |", "|---|---|---|---|---|"]
+    for i, s in enumerate(report.steps, 1):
+        lines.append(f"| {i} | {s.name} | {s.ms:.1f} ms | {s.round_trips} | {_cell(s.detail)} |")
+    lines.append(f"| | Total | {report.ms:.1f} ms | {report.round_trips} | |")
+    return "\n".join(lines) + "\n"
+
+
+def _node_json(n: Node) -> dict[str, Any]:
+    return {"id": n.id, "name": n.name, "qualname": n.qualname, "label": n.label, "repo": n.repo, "path": n.file,
+            "line": n.start_line, "col": n.start_col}
+
+
+def _path_json(example: Sequence[PathStep]) -> list[dict[str, Any]]:
+    return [{"id": s.id, "name": s.name, "label": s.label, "repo": s.repo, "path": s.file, "line": s.line}
+            for s in example]
+
+
+def report_json(report: BlastRadius) -> dict[str, Any]:
+    """The report as JSON-ready data (lines 1-based, columns 0-based code points, as stored)."""
+    return {
+        "query": report.query,
+        "depth": report.depth,
+        "summary": {"callers": len(report.callers), "call_sites": report.call_sites, "endpoints": len(report.endpoints),
+                    "topics": len(report.topics), "services": len(report.services), "reached": report.reached,
+                    "text": summary_text(report)},
+        "targets": [{**_node_json(t.node), "role": t.role} for t in report.targets],
+        "callers": [{**_node_json(c.node), "sites": [
+            {"target": s.target, "repo": s.repo, "path": s.file, "line": s.line, "col": s.col,
+             "resolution": s.resolution} for s in c.sites]} for c in report.callers],
+        "endpoints": [{"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "hops": h.hops,
+                       "handler": _node_json(h.handler), "example": _path_json(h.example)} for h in report.endpoints],
+        "topics": [{"id": t.id, "name": t.name, "consumers": [n.id for n in t.consumers],
+                    "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example)}
+                   for t in report.topics],
+        "entry_points": [{**_node_json(p.node), "kinds": list(p.kinds), "hops": p.hops} for p in report.entry_points],
+        "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops}
+                     for s in report.services],
+        "callers_by_hop": list(report.callers_by_hop),
+        "truncated": list(report.truncated),
+        "steps": [{"name": s.name, "ms": s.ms, "round_trips": s.round_trips, "detail": s.detail} for s in report.steps],
+        "ms": round(report.ms, 3),
+        "round_trips": report.round_trips,
+    }
+
+
+def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
+    """The indexed files ``path`` can mean, sorted: the ``(repo, indexed path)`` pairs sharing the
+    most trailing path parts with ``path`` (an absolute path, one relative to anywhere, ``repo/path``
+    or a bare file name). One call per repository plus one."""
+    parts = tuple(p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("/", "."))
+    best: list[tuple[str, str]] = []
+    size = 0
+    for repo in graph.repos():
+        for indexed in graph.file_checksums(repo):
+            ip = tuple(indexed.split("/"))
+            k = min(len(ip), len(parts))
+            if k and k >= size and parts[len(parts) - k:] == ip[len(ip) - k:]:
+                if k > size:
+                    best, size = [], k
+                best.append((repo, indexed))
+    return sorted(best)
