@@ -73,6 +73,7 @@ _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 _SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
+_RESOLUTION_ORDER = {"exact": 0, "inferred": 1, "name": 2}
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor")
@@ -796,7 +797,13 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     lines += ["", "## Direct callers", ""]
     names = {t.node.id: t.node.qualname + _signature(t.node.id) for t in report.targets} if len(report.targets) > 1 else {}
     for c in report.callers[:limit]:
-        at = ", ".join(link(s.repo, s.file, s.line) + (f" ({s.resolution})" if s.resolution else "") for s in c.sites)
+        # One entry per call site: a call bound to several targets (an interface method and its
+        # implementations) is one place in the code, shown with its strongest resolution.
+        sites: dict[tuple[str, str, int, int], Any] = {}
+        for s in sorted(c.sites, key=lambda s: _RESOLUTION_ORDER.get(s.resolution or "", 3)):
+            sites.setdefault((s.repo, s.file, s.line, s.col), s)
+        at = ", ".join(link(s.repo, s.file, s.line) + (f" ({s.resolution})" if s.resolution else "")
+                       for _, s in sorted(sites.items(), key=lambda kv: kv[0]))
         who = c.node.file if c.node.label == "File" else c.node.qualname
         into = sorted({names.get(s.target, s.target) for s in c.sites})
         calls = " → " + ", ".join(f"`{i}`" for i in into) if names else ""
