@@ -1,16 +1,22 @@
-"""The full index pipeline: discover -> extract + chunk (worker processes) -> resolve -> write.
+"""The index pipeline: discover -> read -> extract + chunk (worker processes) -> resolve -> write.
 
 Phases and what each owns:
 
 1. **discover** (:mod:`indexer.discovery`): the files to index and every skipped file by reason.
-2. **extract** (worker processes, one file at a time): read the bytes, reject binaries, run the
-   language's extractor, cut chunks (:mod:`indexer.chunking`), hash the bytes. A file that cannot be
-   read or whose extractor fails is counted with its reason; it never stops the run.
-3. **resolve** (:mod:`indexer.resolve`, in this process: it needs every file's symbols).
-4. **write**: each file's nodes, edges, unresolved calls and chunks replaced through the store
-   contracts, in batches; files indexed before but gone from disk are deleted.
+2. **read**: hash each file's bytes; a file whose extraction is cached for these bytes
+   (:mod:`indexer.extract_cache`) is not parsed again.
+3. **extract** (worker processes, one file at a time): read the bytes, reject binaries, run the
+   language's extractor, cut chunks (:mod:`indexer.chunking`), hash the bytes, cache the extraction.
+   A file that cannot be read or whose extractor fails is counted with its reason; it never stops
+   the run.
+4. **resolve** (:mod:`indexer.resolve`, in this process: it needs every file's symbols).
+5. **write**: the files whose output differs from what the index holds (a digest per file) are
+   replaced through the store contracts, in batches; files indexed before but gone are deleted.
 
-Embeddings are not computed here (the search issue adds them after the graph is committed).
+Every run is incremental (:mod:`indexer.incremental` holds the engine; this module its options,
+report and extraction workers): a second run over an unchanged tree parses and writes nothing, and a
+run killed at any point resumes where it stopped. Embeddings are not computed here
+(:mod:`indexer.embedding` runs after the graph is committed).
 """
 
 from __future__ import annotations
@@ -19,23 +25,21 @@ import hashlib
 import logging
 import multiprocessing
 import os
-import resource
 import sys
-import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Mapping, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from indexer.chunking import chunk_file
-from indexer.discovery import DEFAULT_MAX_FILE_BYTES, SkipFile, SourceFile, discover, read_source, to_utf8
+from indexer.discovery import DEFAULT_MAX_FILE_BYTES, SkipFile, SourceFile, read_source, to_utf8
+from indexer.extract_cache import ExtractionCache
 from indexer.languages import extractor_for_path
 from indexer.model import FileExtraction
-from indexer.resolve import resolve_repository
 from indexer.symbols import module_path
-from stores.contracts import Chunk, GraphStore, IndexedFile, SearchIndex
+from stores.contracts import Chunk, GraphStore, SearchIndex
 
 __all__ = ["IndexOptions", "IndexReport", "ProgressSink", "index_repository"]
 
@@ -78,18 +82,31 @@ class _NoProgress:
 class IndexOptions:
     """``repo``: repository name (node ids start with it); ``product``: the product it belongs to
     (defaults to ``repo``); ``max_file_bytes``: larger files are skipped; ``jobs``: extraction
-    processes (``None``: one per core; 1: in this process)."""
+    processes (``None``: one per core; 1: in this process); ``state_dir``: a folder for the
+    extraction cache and the write journal (``stores.factory.state_dir`` of the index; ``None``:
+    no cache, every run parses every file, and a run killed mid-write cannot tell which files it
+    left to re-bind); ``http_services``: URL prefix, host or service name -> service (repository)
+    name, for matching HTTP clients to endpoints (added to the Spring Cloud Gateway routes the
+    repository declares: :meth:`indexer.frameworks.link.LinkOptions.for_repository`)."""
 
     repo: str
     product: str | None = None
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     jobs: int | None = None
+    state_dir: str | None = None
+    http_services: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
 class IndexReport:
-    """What a run did. Times are seconds per phase; ``peak_rss_mb`` is the largest resident set of
-    this process and of the largest worker, in MiB."""
+    """What a run did. ``files_indexed`` / ``files_by_language`` / ``files_with_parse_errors``
+    describe every file of the repository after the run; ``files_changed`` counts files whose bytes
+    differ from the index (added or edited), ``files_extracted`` those parsed (the others came from
+    the extraction cache or from memory), ``files_resolved`` those bound again, ``files_written`` those
+    whose output differed and was replaced (``nodes`` / ``edges`` / ``chunks`` count what was
+    written), ``files_resumed`` those an interrupted run had left to write. Times are seconds per
+    phase; ``peak_rss_mb`` is the largest resident set of this process and of the largest worker, in
+    MiB."""
 
     repo: str
     root: str
@@ -99,6 +116,11 @@ class IndexReport:
     skipped: Counter[str] = field(default_factory=Counter)
     skipped_examples: dict[str, list[str]] = field(default_factory=dict)
     files_deleted: int = 0
+    files_changed: int = 0
+    files_extracted: int = 0
+    files_resolved: int = 0
+    files_written: int = 0
+    files_resumed: int = 0
     nodes: Counter[str] = field(default_factory=Counter)
     edges: Counter[str] = field(default_factory=Counter)
     calls: dict[str, int] = field(default_factory=dict)
@@ -113,7 +135,10 @@ class IndexReport:
             "files_by_language": dict(self.files_by_language),
             "files_with_parse_errors": self.files_with_parse_errors,
             "skipped": dict(self.skipped), "skipped_examples": self.skipped_examples,
-            "files_deleted": self.files_deleted, "nodes": dict(self.nodes), "edges": dict(self.edges),
+            "files_deleted": self.files_deleted, "files_changed": self.files_changed,
+            "files_extracted": self.files_extracted, "files_resolved": self.files_resolved,
+            "files_written": self.files_written, "files_resumed": self.files_resumed,
+            "nodes": dict(self.nodes), "edges": dict(self.edges),
             "calls": self.calls, "chunks": self.chunks,
             "phases_s": {k: round(v, 3) for k, v in self.phases.items()},
             "peak_rss_mb": self.peak_rss_mb,
@@ -122,6 +147,8 @@ class IndexReport:
 
 @dataclass(slots=True)
 class _Extracted:
+    """One file's extraction result; ``chunks`` were cut with ``id_path`` as the extraction's."""
+
     path: str
     extraction: FileExtraction | None = None
     chunks: list[Chunk] = field(default_factory=list)
@@ -130,12 +157,33 @@ class _Extracted:
     size: int = 0
     skip_reason: str | None = None
     detail: str = ""
+    id_path: str | None = None
 
 
-def _extract_one(args: tuple[SourceFile, str, str, int, bool]) -> _Extracted:
+_CACHES: dict[tuple[int, str], ExtractionCache] = {}
+
+
+def _process_cache(directory: str) -> ExtractionCache:
+    """This process's handle on the extraction cache in ``directory`` (workers open their own)."""
+    key = (os.getpid(), directory)
+    cache = _CACHES.get(key)
+    if cache is None:
+        cache = _CACHES[key] = ExtractionCache(directory)
+    return cache
+
+
+def close_process_cache(directory: str) -> None:
+    """Close this process's handle on the extraction cache in ``directory``, if open."""
+    cache = _CACHES.pop((os.getpid(), directory), None)
+    if cache is not None:
+        cache.close()
+
+
+def _extract_one(args: tuple[SourceFile, str, str, int, bool, str | None]) -> _Extracted:
     """Worker: read, extract and chunk one file; every failure becomes a skip reason.
-    ``keep_suffix``: another file shares this one's path up to the suffix (ids keep the suffix)."""
-    sf, repo, product, max_bytes, keep_suffix = args
+    ``keep_suffix``: another file shares this one's path up to the suffix (ids keep the suffix);
+    ``cache_dir``: the extraction cache to fill (``None``: none)."""
+    sf, repo, product, max_bytes, keep_suffix, cache_dir = args
     try:
         data = read_source(sf.abs_path, max_bytes)
     except SkipFile as exc:
@@ -146,8 +194,11 @@ def _extract_one(args: tuple[SourceFile, str, str, int, bool]) -> _Extracted:
     text, encoding = to_utf8(data)
     if encoding != "utf-8":
         log.info("%s is not UTF-8: read as %s", sf.path, encoding)
+    checksum = hashlib.sha256(data).hexdigest()
     try:
         extraction = extractor.extract(sf.path, text)
+        if cache_dir is not None:
+            _process_cache(cache_dir).put(sf.path, checksum, extraction)
         if keep_suffix:
             extraction.id_path = sf.path
         source = text.decode("utf-8", "replace")
@@ -157,15 +208,21 @@ def _extract_one(args: tuple[SourceFile, str, str, int, bool]) -> _Extracted:
     except Exception as exc:  # an extractor bug must cost one file, not the run
         log.exception("extractor failed on %s", sf.path)
         return _Extracted(sf.path, skip_reason="extract_failed", detail=f"{type(exc).__name__}: {exc}")
-    return _Extracted(sf.path, extraction, chunks, source, hashlib.sha256(data).hexdigest(), len(data))
+    return _Extracted(sf.path, extraction, chunks, source, checksum, len(data), id_path=extraction.id_path)
 
 
 def _extract_all(
-    files: Sequence[SourceFile], options: IndexOptions, product: str, progress: ProgressSink
+    files: Sequence[SourceFile], options: IndexOptions, product: str, progress: ProgressSink,
+    keep_suffix: Collection[str] | None = None,
 ) -> Iterator[_Extracted]:
+    """Extract ``files`` (in worker processes when there are many); ``keep_suffix``: paths whose ids
+    keep their suffix (default: computed among ``files``)."""
     jobs = options.jobs or os.cpu_count() or 1
-    stems = Counter(module_path(sf.path) for sf in files)
-    work = [(sf, options.repo, product, options.max_file_bytes, stems[module_path(sf.path)] > 1) for sf in files]
+    if keep_suffix is None:
+        stems = Counter(module_path(sf.path) for sf in files)
+        keep_suffix = {sf.path for sf in files if stems[module_path(sf.path)] > 1}
+    work = [(sf, options.repo, product, options.max_file_bytes, sf.path in keep_suffix, options.state_dir and
+             str(Path(options.state_dir) / "extract")) for sf in files]
     if jobs <= 1 or len(work) < 64:
         for item in work:
             yield _extract_one(item)
@@ -185,86 +242,18 @@ def index_repository(
     options: IndexOptions,
     progress: ProgressSink | None = None,
 ) -> IndexReport:
-    """Index the source tree at ``root`` as repository ``options.repo`` into ``graph`` and ``search``
-    (the same object for the embedded store, whose ``replace_files`` also writes chunks).
+    """Bring the index of the source tree at ``root`` (repository ``options.repo``) in ``graph`` and
+    ``search`` (the same object for the embedded store, whose ``replace_files`` also writes chunks) in
+    line with the tree: files added, edited or gone since the last run are indexed or removed, and
+    the files whose bindings they change are re-bound (:class:`indexer.incremental.RepositoryIndex`).
 
     Returns an :class:`IndexReport`. Raises ``NotADirectoryError`` if ``root`` is not a directory and
     :class:`stores.errors.StoreError` if the store fails; bad files never raise.
     """
-    progress = progress or _NoProgress()
-    product = options.product or options.repo
-    report = IndexReport(options.repo, str(Path(root).resolve()))
-    t0 = time.perf_counter()
+    from indexer.incremental import RepositoryIndex  # the engine builds on this module's workers
 
-    progress.start("discover", None)
-    found = discover(root, options.max_file_bytes)
-    report.skipped.update(found.skipped)
-    if log.isEnabledFor(logging.INFO):
-        for reason, path in found.skipped_log:
-            log.info("skipped %s: %s", path, reason)
-    report.skipped_examples = dict(found.skipped_examples)
-    progress.done("discover")
-    t1 = time.perf_counter()
-    report.phases["discover"] = t1 - t0
-
-    progress.start("extract", len(found.files))
-    extracted: list[_Extracted] = []
-    for item in _extract_all(found.files, options, product, progress):
-        if item.skip_reason is not None:
-            report.skipped[item.skip_reason] += 1
-            report.skipped_examples.setdefault(item.skip_reason, [])
-            if len(report.skipped_examples[item.skip_reason]) < 5:
-                report.skipped_examples[item.skip_reason].append(item.path)
-            log.info("skipped %s: %s %s", item.path, item.skip_reason, item.detail)
-            continue
-        extracted.append(item)
-    progress.done("extract")
-    t2 = time.perf_counter()
-    report.phases["extract"] = t2 - t1
-
-    progress.start("resolve", None)
-    resolved = resolve_repository(
-        options.repo, [(e.extraction, e.checksum, e.size) for e in extracted if e.extraction is not None]
-    )
-    report.calls = dict(sorted(resolved.call_outcomes.items()))
-    progress.done("resolve")
-    t3 = time.perf_counter()
-    report.phases["resolve"] = t3 - t2
-
-    indexed: list[IndexedFile] = []
-    for item, out in zip(extracted, resolved.files):
-        out.chunks = item.chunks
-        out.text = item.text
-        indexed.append(out)
-        assert item.extraction is not None
-        report.files_by_language[item.extraction.language] += 1
-        if item.extraction.errors:
-            report.files_with_parse_errors += 1
-        report.nodes.update(n.label for n in out.nodes)
-        report.edges.update(e.kind for e in out.edges)
-        report.chunks += len(out.chunks)
-    report.files_indexed = len(indexed)
-
-    progress.start("write", len(indexed))
-    # A file indexed before that is gone, or that can no longer be read or extracted, loses its old
-    # graph: answers from a version of the file that no longer exists would be wrong.
-    current = {item.path for item in extracted}
-    gone = sorted(set(graph.file_checksums(options.repo)) - current)
-    if gone:
-        graph.delete_files(options.repo, gone)
-        report.files_deleted = len(gone)
-    for start in range(0, len(indexed), WRITE_BATCH_FILES):
-        batch = indexed[start : start + WRITE_BATCH_FILES]
-        graph.replace_files(batch)
-        if search is not graph:
-            search.replace_chunks(batch)
-        progress.advance(len(batch))
-    progress.done("write")
-    t4 = time.perf_counter()
-    report.phases["write"] = t4 - t3
-    report.phases["total"] = t4 - t0
-    report.peak_rss_mb = {
-        "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        "largest_worker": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
-    }
-    return report
+    index = RepositoryIndex(root, graph, search, options)
+    try:
+        return index.sync(progress)
+    finally:
+        index.close()

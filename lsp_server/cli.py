@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import resource
 import sys
 from collections.abc import Iterator
@@ -32,6 +33,9 @@ from stores.embedder import EmbedderError
 from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, open_store, query_engine
 from stores.contracts import Node
 from stores.navigation import Reference, best_targets, callers, dotted_name, references, symbol_candidates
+from stores.factory import SERVICES_ENV, service_map
+from stores.impact import DEFAULT_DEPTH, PositionQuery, SymbolQuery, blast_radius, file_candidates, render_markdown, report_json
+from stores.retrieval import QueryEngine
 
 __all__ = ["main"]
 
@@ -108,27 +112,34 @@ def main(verbose: int) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None,
           embed: bool, model: str | None, as_json: bool) -> None:
-    """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the embedded store.
+    """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the configured stores
+    (the embedded store by default; see `ripple doctor` and .ripple/config.toml).
 
     The graph and BM25 index are committed first and answer at once; embeddings follow."""
+    from stores.config import load_config
+    from stores.factory import open_stores
+
     root = path.resolve()
     repo_name = repo or root.name
-    db_path = Path(db) if db else default_db_path(root)
     try:
-        store = open_store(db_path, create=True)
+        config = load_config(root)
+        db_path = Path(db) if db else (config.db or default_db_path(root))
+        stores = open_stores(config, db_path, product=product or repo_name, create=True)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    store = stores.search  # the embedded store is both; embeddings go to the search index
+    model = model or config.embedding_model
     options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
             progress = _RichProgress(bar)
-            report = index_repository(root, store, store, options, progress)
+            report = index_repository(root, stores.graph, store, options, progress)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
-        store.close()
+        stores.close()
     if as_json:
         _emit_json({**report.as_dict(), "embeddings": embedded, "db": str(db_path)})
     else:
@@ -259,6 +270,56 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_js
     _render_refs(symbol, targets, others, refs, "references", as_json)
 
 
+_PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
+
+
+def _impact_query(store: Any, target: str) -> SymbolQuery | PositionQuery:
+    """``PATH:LINE[:COL]`` (a file of the index, matched by its trailing path parts) or a symbol."""
+    m = _PATH_LINE.fullmatch(target.strip())
+    if m is None:
+        return SymbolQuery(target)
+    path = Path(m["path"]).expanduser()
+    found = file_candidates(store, str(path.resolve()) if path.exists() else m["path"])
+    if not found:
+        raise click.ClickException(f"{m['path']} is not a file of the index")
+    if len(found) > 1:
+        raise click.ClickException(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
+                                   + "; give more of its path")
+    (repo, rel), line = found[0], int(m["line"])
+    col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
+    return PositionQuery(repo, rel, line, col)
+
+
+@main.command(name="impact")
+@click.argument("target")
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--depth", type=click.IntRange(1, 20), default=DEFAULT_DEPTH, show_default=True,
+              help="Hops walked upward from the targets (1 to 20).")
+@click.option("--service", "services", multiple=True, metavar="NAME=REPO",
+              help=f"An HTTP service name and the repository serving it (repeatable; default ${SERVICES_ENV}).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], as_json: bool) -> None:
+    """Blast radius of TARGET (Class.method, module.function, a node id, or PATH:LINE[:COL]): its
+    callers, the endpoints and topics they reach across services, and the services affected."""
+    try:
+        service_repos = service_map(list(services) if services else None)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--service") from exc
+    with _store(db) as store:
+        query = _impact_query(store, target)
+        # BM25 and exact names only: a name nothing matches is searched without loading a model.
+        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, store))
+    if as_json:
+        _emit_json(report_json(report))
+        if not report.targets:
+            sys.exit(1)
+        return
+    if not report.targets:
+        raise click.ClickException(
+            f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
+    out.print(render_markdown(report), markup=False, end="")
+
+
 @main.command()
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
@@ -334,6 +395,25 @@ def stats(db: str | None, as_json: bool) -> None:
             value = ", ".join(map(str, value))
         table.add_row(key, str(value))
     out.print(table)
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def doctor(path: Path | None, as_json: bool) -> None:
+    """Check the configuration and every configured store (index, Memgraph, Elasticsearch, model) as
+    seen from PATH (default: here); say what is wrong and how to fix it. Exit 1 on a problem."""
+    from stores.doctor import render, run_checks
+
+    checks = run_checks(path or Path.cwd())
+    ok = all(c.status != "fail" for c in checks)
+    if as_json:
+        _emit_json({"ok": ok, "checks": [c.as_dict() for c in checks]})
+    else:
+        for line in render(checks):
+            click.echo(line)
+    if not ok:
+        sys.exit(1)
 
 
 @main.command()

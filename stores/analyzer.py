@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["analyze", "analyze_joined", "fts_query", "FTS_TOKENCHARS"]
+__all__ = ["analyze", "analyze_joined", "fts_query", "FTS_TOKENCHARS", "TOKEN_PATTERN", "PART_PATTERN"]
 
 #: Non-alphanumeric characters an FTS5 ``unicode61`` tokenizer must treat as token characters so that
 #: analysed tokens (``django.db.models``, ``snake_case``, ``$scope``, ``a:b``, ``owner-service``)
@@ -41,6 +41,13 @@ _SEGMENT_SPLIT_RE = re.compile(r"[./:\-_$]+")
 #   an all-caps run with trailing digits (URL, ID, HTTP2),
 #   a run of digits (404, the 2 of 2fa).
 _CASE_PART_RE = re.compile(r"[A-Z]+[0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
+
+TOKEN_PATTERN = _TOKEN_RE.pattern
+"""The token regular expression (also valid Java: the Elasticsearch mapping's pattern tokenizer uses it)."""
+PART_PATTERN = _CASE_PART_RE.pattern
+"""The case-part regular expression; applied to a whole token it finds the same parts as splitting on the
+connectors first, since no alternative matches a connector (the Elasticsearch mapping's
+``pattern_capture`` filter uses it)."""
 
 _CACHE: dict[str, tuple[str, ...]] = {}
 _CACHE_MAX = 500_000

@@ -1,7 +1,10 @@
 """Which store to open: the one place that maps configuration to a backend.
 
-Today the embedded SQLite store is the only backend; the team backends (Memgraph, Elasticsearch)
-plug in here, selected by configuration, without the front ends changing.
+:func:`open_stores` builds the graph store and the search index that :mod:`stores.config` selects:
+the embedded SQLite store (one object serving both contracts), a Memgraph per product
+(:mod:`stores.memgraph`), an Elasticsearch cluster (:mod:`stores.elasticsearch`), in any combination.
+The server backends are imported only when configured. :func:`open_store` / :func:`find_db` keep
+opening the embedded store directly (``$RIPPLE_DB``, ``.ripple/index.db``).
 """
 
 from __future__ import annotations
@@ -9,14 +12,20 @@ from __future__ import annotations
 import functools
 import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
+from dataclasses import dataclass
+
+from stores.config import Config, ConfigError
+from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import Embedder
 from stores.errors import StoreOutdated, StoreUnavailable
 from stores.retrieval import QueryEngine
 
-__all__ = ["DB_ENV", "MODEL_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "query_engine"]
+__all__ = ["DB_ENV", "MODEL_ENV", "SERVICES_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder",
+           "query_engine", "service_map", "Stores", "open_stores"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -27,6 +36,26 @@ MODEL_ENV = "RIPPLE_EMBEDDING_MODEL"
 """Environment variable naming a fastembed model to use instead of the bundled one."""
 
 INDEX_DIR = ".ripple"
+
+SERVICES_ENV = "RIPPLE_SERVICES"
+"""Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
+by spaces or commas (the HTTP service an URL names -> the repository that serves it)."""
+
+
+def service_map(entries: Sequence[str] | None = None) -> dict[str, str]:
+    """``{service: repository}`` from ``NAME=REPO`` ``entries`` (each may hold several, separated by
+    spaces or commas), else from ``$RIPPLE_SERVICES``. Raises :class:`ValueError` on an entry
+    without ``=`` or with an empty side."""
+    if entries is None:
+        entries = [os.environ.get(SERVICES_ENV, "")]
+    out: dict[str, str] = {}
+    for entry in entries:
+        for item in entry.replace(",", " ").split():
+            name, eq, repo = item.partition("=")
+            if not eq or not name or not repo:
+                raise ValueError(f"expected NAME=REPO in the service map, got {item!r}")
+            out[name] = repo
+    return out
 
 
 def default_db_path(root: Path) -> Path:
@@ -82,15 +111,86 @@ def open_embedder(model_name: str | None = None) -> Embedder:
     return Embedder(model_name or os.environ.get(MODEL_ENV) or None)
 
 
-def query_engine(store: EmbeddedStore, model_name: str | None = None) -> QueryEngine:
-    """A :class:`QueryEngine` over ``store``. The embedder is loaded only when the index holds
+def query_engine(store: GraphStore, model_name: str | None = None, index: SearchIndex | None = None) -> QueryEngine:
+    """A :class:`QueryEngine` over the graph ``store`` and the search ``index`` (default: ``store``
+    itself, the embedded store being both). The embedder is loaded only when the index holds
     embeddings (otherwise search is BM25 alone and says so); a model that cannot be loaded raises
     :class:`stores.embedder.EmbedderError`."""
+    if index is None:
+        assert isinstance(store, SearchIndex), "a graph-only store needs its search index"
+        index = store
     embed_query = None
-    if store.chunk_count()["embedded"]:
+    if index.chunk_count()["embedded"]:
         embedder = _query_embedder(model_name or os.environ.get(MODEL_ENV) or None)
         embed_query = lambda q: embedder.embed([q])[0]  # noqa: E731
-    return QueryEngine(store, store, embed_query)
+    return QueryEngine(store, index, embed_query)
+
+
+@dataclass
+class Stores:
+    """The configured graph store and search index (the same object for the embedded store)."""
+
+    graph: GraphStore
+    search: SearchIndex
+
+    def close(self) -> None:
+        """Close both (once when they are the same object)."""
+        try:
+            self.graph.close()
+        finally:
+            if self.search is not self.graph:
+                self.search.close()
+
+
+def open_stores(config: Config, db: Path | None = None, product: str | None = None, create: bool = False) -> Stores:
+    """The stores ``config`` selects. ``db`` is the embedded index file (needed when either backend
+    is ``embedded``; ``None``: ``config.db``); ``product`` picks the product's Memgraph
+    (``[graph.products]``); ``create`` as in :func:`open_store`. Nothing is sent to a server here
+    (``ripple doctor`` pings them). Raises :class:`stores.config.ConfigError` for a configuration
+    the backends refuse, and what :func:`open_store` raises."""
+    db = db if db is not None else config.db
+    embedded: EmbeddedStore | None = None
+    if "embedded" in (config.graph.backend, config.search.backend):
+        if db is None:
+            raise ConfigError("the embedded store needs an index file: run `ripple index PATH` first, or set "
+                              f"{DB_ENV} / [embedded] db")
+        embedded = open_store(db, create=create)
+    try:
+        graph: GraphStore = embedded if embedded is not None and config.graph.backend == "embedded" else _memgraph(config, product)
+        try:
+            search: SearchIndex = (embedded if embedded is not None and config.search.backend == "embedded"
+                                   else _elasticsearch(config))
+        except BaseException:
+            if graph is not embedded:
+                graph.close()
+            raise
+    except BaseException:
+        if embedded is not None:
+            embedded.close()
+        raise
+    return Stores(graph, search)
+
+
+def _memgraph(config: Config, product: str | None) -> GraphStore:
+    from stores.memgraph import MemgraphGraphStore
+
+    g = config.graph
+    try:
+        return MemgraphGraphStore(g.uri_for(product), user=g.user, password=g.password, database=g.database,
+                                  dialect=g.dialect, max_concurrency=g.max_concurrency)
+    except ValueError as exc:
+        raise ConfigError(f"graph ({config.source_of('graph.uri')}): {exc}") from exc
+
+
+def _elasticsearch(config: Config) -> SearchIndex:
+    from stores.elasticsearch import ElasticsearchSearchIndex
+
+    s = config.search
+    try:
+        return ElasticsearchSearchIndex(s.url, api_key=s.api_key, user=s.user, password=s.password,
+                                        index_prefix=s.index_prefix, replicas=s.replicas, ca_certs=s.ca_certs)
+    except ValueError as exc:
+        raise ConfigError(f"search ({config.source_of('search.index_prefix')}): {exc}") from exc
 
 
 @functools.lru_cache(maxsize=2)

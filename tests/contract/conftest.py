@@ -6,7 +6,9 @@ backend always runs. A server backend plugs in by adding a factory that returns 
 store (e.g. a unique database or index name per test) and is skipped unless its environment
 variable names a running server:
 
-* ``RIPPLE_TEST_MEMGRAPH_URI`` (Bolt URI: Memgraph, or ArcadeDB's Bolt plugin) for a GraphStore,
+* ``RIPPLE_TEST_BOLT_URI`` (Bolt URI of ArcadeDB, as ``tools/arcadedb_server.py`` prints it; ``.ci/run``
+  starts one) for :class:`stores.memgraph.MemgraphGraphStore` in the ``neo4j`` dialect,
+* ``RIPPLE_TEST_MEMGRAPH_URI`` (Bolt URI of a Memgraph) for the same class in the ``memgraph`` dialect,
 * ``RIPPLE_TEST_ES_URL`` for an Elasticsearch SearchIndex.
 
 Each factory may return an object with a ``close()``; the fixture closes it after the test.
@@ -41,6 +43,41 @@ def _embedded(tmp_path: Path) -> EmbeddedStore:
     return EmbeddedStore(tmp_path / "index.db")
 
 
+def _bolt(env: str, dialect: str) -> Callable[[Path], Any]:
+    """A MemgraphGraphStore on the server ``$env`` names, emptied first (one clean graph per test)."""
+
+    def factory(tmp_path: Path) -> Any:
+        from stores.memgraph import MemgraphGraphStore
+
+        store = MemgraphGraphStore(os.environ[env], dialect=dialect)
+        try:
+            store.clear()
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    return factory
+
+
+def _elasticsearch(tmp_path: Path) -> Any:
+    """An ElasticsearchSearchIndex on ``$RIPPLE_TEST_ES_URL`` (``$RIPPLE_TEST_ES_API_KEY`` if the
+    cluster wants one) under a fresh index prefix; its indices are deleted when the test closes it."""
+    import uuid
+
+    from stores.elasticsearch import ElasticsearchSearchIndex
+
+    class ThrowawayIndex(ElasticsearchSearchIndex):
+        def close(self) -> None:
+            try:
+                self.drop()
+            finally:
+                super().close()
+
+    return ThrowawayIndex(os.environ["RIPPLE_TEST_ES_URL"], api_key=os.environ.get("RIPPLE_TEST_ES_API_KEY"),
+                          index_prefix=f"ripple-test-{uuid.uuid4().hex[:12]}")
+
+
 def _not_yet(name: str) -> Callable[[Path], Any]:
     def factory(tmp_path: Path) -> Any:
         pytest.skip(f"the {name} backend is not implemented yet")
@@ -50,8 +87,9 @@ def _not_yet(name: str) -> Callable[[Path], Any]:
 
 BACKENDS: list[Backend] = [
     Backend("embedded", _embedded),
-    Backend("memgraph", _not_yet("memgraph"), search=False, env="RIPPLE_TEST_MEMGRAPH_URI"),
-    Backend("elasticsearch", _not_yet("elasticsearch"), graph=False, env="RIPPLE_TEST_ES_URL"),
+    Backend("bolt", _bolt("RIPPLE_TEST_BOLT_URI", "neo4j"), search=False, env="RIPPLE_TEST_BOLT_URI"),
+    Backend("memgraph", _bolt("RIPPLE_TEST_MEMGRAPH_URI", "memgraph"), search=False, env="RIPPLE_TEST_MEMGRAPH_URI"),
+    Backend("elasticsearch", _elasticsearch, graph=False, env="RIPPLE_TEST_ES_URL"),
 ]
 
 

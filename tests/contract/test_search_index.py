@@ -228,3 +228,19 @@ def test_changing_the_embedding_model_drops_every_vector(search_index):
     assert search_index.chunk_count() == {"chunks": 1, "embedded": 0}
     search_index.replace_chunks(files(OWNER_REPO))  # the cache was dropped with the old model
     assert search_index.chunk_count() == {"chunks": 1, "embedded": 0}
+
+
+# ------------------------------------------------------------------------------------- delete
+
+
+def test_delete_files_removes_their_chunks_only(loaded):
+    loaded.set_embeddings({"owner-repo": unit((0, 1.0)), "service": unit((1, 1.0))})
+    loaded.delete_files("shop", ["src/owners.py", "README.md", "no/such/file.py"])
+    assert loaded.get_chunks(["owner-repo", "find-by", "readme", "service"]).keys() == {"service"}
+    assert loaded.chunk_count() == {"chunks": 23, "embedded": 1}
+    assert ids(loaded.bm25("owner repository", 10)) == ["service"]
+    assert ids(loaded.knn(unit((0, 1.0)), 5)) == ["service"]
+    loaded.delete_files("vets", ["src/owners.py"])  # same path, another repository: nothing of shop goes
+    assert loaded.chunk_count() == {"chunks": 23, "embedded": 1}
+    loaded.delete_files("shop", [])
+    assert loaded.chunk_count() == {"chunks": 23, "embedded": 1}

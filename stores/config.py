@@ -1,0 +1,334 @@
+"""Configuration: which backends hold the graph and the chunks, where they run and how to reach them.
+
+Sources, highest precedence first (each key comes from the first source that sets it; tables merge
+key by key, so a workspace file that sets only ``[search] url`` keeps the user's ``api_key``):
+
+1. environment variables (:data:`ENVIRONMENT`; an empty variable counts as unset);
+2. ``$RIPPLE_CONFIG``: a TOML file named explicitly;
+3. ``<workspace>/.ripple/config.toml``: the nearest such file in the workspace folder or a parent
+   (found as the index is, like git finds ``.git``);
+4. ``$XDG_CONFIG_HOME/ripple/config.toml`` (default ``~/.config/ripple/config.toml``): the user's
+   defaults;
+5. built-in defaults: the embedded store for both graph and search (one SQLite file per workspace).
+
+The file (every key optional)::
+
+    [graph]
+    backend = "memgraph"              # embedded | memgraph
+    uri = "bolt://127.0.0.1:7687"     # the Memgraph of products not listed below
+    user = "ripple"
+    password = "..."
+    database = "memgraph"
+    dialect = "auto"                  # memgraph | neo4j | auto (asks the server)
+    max_concurrency = 16              # Bolt requests in flight
+
+    [graph.products]                  # one Memgraph per product
+    petclinic = "bolt://memgraph-petclinic:7687"
+
+    [search]
+    backend = "elasticsearch"         # embedded | elasticsearch
+    url = "http://127.0.0.1:9200"
+    api_key = "..."                   # or user + password
+    index_prefix = "ripple"           # indices: <prefix>-chunks.<content>.<product>, ...
+    replicas = 0
+    ca_certs = "/etc/ripple/ca.pem"
+
+    [embedded]
+    db = ".ripple/index.db"           # the embedded index file (relative to the workspace)
+
+    [embedding]
+    model = "BAAI/bge-small-en-v1.5"  # a 384-d fastembed model in the local cache; default: bundled
+
+An unknown table or key, a value of the wrong type or an unknown backend raises :class:`ConfigError`
+naming the file (or variable) and the key: a typo never silently falls back to a default. A file
+holding a password that other users can read adds a warning (``ripple doctor`` shows it).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stores.errors import StoreError
+
+__all__ = [
+    "ConfigError",
+    "GraphConfig",
+    "SearchConfig",
+    "Config",
+    "ENVIRONMENT",
+    "CONFIG_ENV",
+    "GRAPH_BACKENDS",
+    "SEARCH_BACKENDS",
+    "load_config",
+    "find_workspace_file",
+    "user_config_file",
+]
+
+CONFIG_ENV = "RIPPLE_CONFIG"
+"""Environment variable naming a configuration file (above the workspace and user files)."""
+GRAPH_BACKENDS = ("embedded", "memgraph")
+SEARCH_BACKENDS = ("embedded", "elasticsearch")
+DIALECTS = ("memgraph", "neo4j", "auto")
+
+ENVIRONMENT: dict[str, str] = {
+    "RIPPLE_GRAPH_BACKEND": "graph.backend",
+    "RIPPLE_MEMGRAPH_URI": "graph.uri",
+    "RIPPLE_MEMGRAPH_USER": "graph.user",
+    "RIPPLE_MEMGRAPH_PASSWORD": "graph.password",
+    "RIPPLE_MEMGRAPH_DATABASE": "graph.database",
+    "RIPPLE_MEMGRAPH_DIALECT": "graph.dialect",
+    "RIPPLE_MEMGRAPH_CONCURRENCY": "graph.max_concurrency",
+    "RIPPLE_SEARCH_BACKEND": "search.backend",
+    "RIPPLE_ES_URL": "search.url",
+    "RIPPLE_ES_API_KEY": "search.api_key",
+    "RIPPLE_ES_USER": "search.user",
+    "RIPPLE_ES_PASSWORD": "search.password",
+    "RIPPLE_ES_INDEX_PREFIX": "search.index_prefix",
+    "RIPPLE_ES_REPLICAS": "search.replicas",
+    "RIPPLE_ES_CA_CERTS": "search.ca_certs",
+    "RIPPLE_DB": "embedded.db",
+    "RIPPLE_EMBEDDING_MODEL": "embedding.model",
+}
+"""Environment variable -> configuration key."""
+
+# key -> (type, default); "products" is a table of strings.
+_SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
+    "graph": {
+        "backend": (str, "embedded"), "uri": (str, "bolt://127.0.0.1:7687"), "products": (dict, {}),
+        "user": (str, None), "password": (str, None), "database": (str, None), "dialect": (str, "auto"),
+        "max_concurrency": (int, 16),
+    },
+    "search": {
+        "backend": (str, "embedded"), "url": (str, "http://127.0.0.1:9200"), "api_key": (str, None),
+        "user": (str, None), "password": (str, None), "index_prefix": (str, "ripple"), "replicas": (int, 0),
+        "ca_certs": (str, None),
+    },
+    "embedded": {"db": (str, None)},
+    "embedding": {"model": (str, None)},
+}
+_SECRETS = {"graph.password", "search.password", "search.api_key"}
+
+
+class ConfigError(StoreError):
+    """The configuration cannot be used; the message names the file or variable, the key and the fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class GraphConfig:
+    """Where the graph lives: ``backend`` is ``embedded`` or ``memgraph``; for Memgraph, ``uri`` (or
+    the product's entry in ``products``), credentials, ``database``, ``dialect`` and the bound on
+    requests in flight."""
+
+    backend: str = "embedded"
+    uri: str = "bolt://127.0.0.1:7687"
+    products: Mapping[str, str] = field(default_factory=dict)
+    user: str | None = None
+    password: str | None = None
+    database: str | None = None
+    dialect: str = "auto"
+    max_concurrency: int = 16
+
+    def uri_for(self, product: str | None) -> str:
+        """The Bolt URI of ``product``'s graph: its ``[graph.products]`` entry, else ``uri``."""
+        if product is not None and product in self.products:
+            return self.products[product]
+        return self.uri
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Where the chunks live: ``backend`` is ``embedded`` or ``elasticsearch``; for Elasticsearch,
+    ``url``, credentials (``api_key``, or ``user`` + ``password``), the index prefix, the replica
+    count of new indices and a CA bundle for TLS."""
+
+    backend: str = "embedded"
+    url: str = "http://127.0.0.1:9200"
+    api_key: str | None = None
+    user: str | None = None
+    password: str | None = None
+    index_prefix: str = "ripple"
+    replicas: int = 0
+    ca_certs: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The merged configuration. ``db`` is the embedded index file when one is configured (``None``:
+    the default, ``<workspace>/.ripple/index.db``, found as ``ripple`` finds it); ``embedding_model``
+    a fastembed model name (``None``: the bundled model). ``files`` are the configuration files read,
+    highest precedence first; ``origin`` maps every key that is not a default (``"search.url"``) to
+    where it came from (a file path, or ``$RIPPLE_ES_URL``); ``warnings`` say what is risky."""
+
+    graph: GraphConfig = field(default_factory=GraphConfig)
+    search: SearchConfig = field(default_factory=SearchConfig)
+    db: Path | None = None
+    embedding_model: str | None = None
+    files: tuple[Path, ...] = ()
+    origin: Mapping[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    def source_of(self, key: str) -> str:
+        """Where ``key`` (``"graph.uri"``) was set: a file, ``$VARIABLE``, or ``default``."""
+        return self.origin.get(key, "default")
+
+
+def user_config_file(env: Mapping[str, str]) -> Path:
+    """``$XDG_CONFIG_HOME/ripple/config.toml``, else ``~/.config/ripple/config.toml``."""
+    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME") or Path.home()) / ".config")
+    return Path(base) / "ripple" / "config.toml"
+
+
+def find_workspace_file(start: Path) -> Path | None:
+    """The nearest ``.ripple/config.toml`` in ``start`` or a parent folder, or ``None``."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        candidate = folder / ".ripple" / "config.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}; fix the file or remove it") from exc
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration file {path}: {exc.strerror or exc}") from exc
+
+
+def _flatten(path: Path, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``{"table.key": value}`` of a parsed file, every key and type checked against the schema."""
+    flat: dict[str, Any] = {}
+    for table, values in data.items():
+        if table not in _SCHEMA:
+            raise ConfigError(f"{path}: unknown table [{table}]; known tables: {', '.join(f'[{t}]' for t in _SCHEMA)}")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"{path}: {table} must be a table ([{table}]), not a {type(values).__name__}")
+        for key, value in values.items():
+            if key not in _SCHEMA[table]:
+                raise ConfigError(f"{path}: unknown key {key!r} in [{table}]; known keys: {', '.join(_SCHEMA[table])}")
+            flat[f"{table}.{key}"] = _checked(f"{path}: {table}.{key}", _SCHEMA[table][key][0], value)
+    return flat
+
+
+def _checked(where: str, kind: type, value: Any) -> Any:
+    if kind is dict:
+        if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
+            raise ConfigError(f"{where} must be a table of strings (product = \"bolt://host:7687\")")
+        return dict(value)
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where} must be an integer, not {value!r}")
+        return value
+    if not isinstance(value, str):
+        raise ConfigError(f"{where} must be a string, not {value!r}")
+    return value
+
+
+def _from_env(env: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
+    values: dict[str, Any] = {}
+    origin: dict[str, str] = {}
+    for var, key in ENVIRONMENT.items():
+        raw = env.get(var)
+        if not raw:
+            continue
+        table, name = key.split(".")
+        if _SCHEMA[table][name][0] is int:
+            try:
+                values[key] = int(raw)
+            except ValueError:
+                raise ConfigError(f"${var} must be an integer, not {raw!r}") from None
+        else:
+            values[key] = raw
+        origin[key] = f"${var}"
+    return values, origin
+
+
+def _readable_by_others(path: Path) -> bool:
+    try:
+        return bool(path.stat().st_mode & (stat.S_IRGRP | stat.S_IROTH))
+    except OSError:
+        return False
+
+
+def load_config(start: Path | None = None, env: Mapping[str, str] | None = None) -> Config:
+    """The configuration seen from the folder ``start`` (default: the current folder) under the
+    environment ``env`` (default: ``os.environ``): sources merged by the precedence of the module
+    docstring. Raises :class:`ConfigError`."""
+    env = os.environ if env is None else env
+    start = Path.cwd() if start is None else start
+    files: list[Path] = []
+    if env.get(CONFIG_ENV):
+        explicit = Path(env[CONFIG_ENV])
+        if not explicit.is_file():
+            raise ConfigError(f"${CONFIG_ENV} names {explicit}, which is not a file; fix the variable or unset it")
+        files.append(explicit)
+    workspace = find_workspace_file(start)
+    if workspace is not None:
+        files.append(workspace)
+    user = user_config_file(env)
+    if user.is_file():
+        files.append(user)
+
+    values, origin = _from_env(env)
+    warnings: list[str] = []
+    for path in files:  # highest precedence first: keep what is already set
+        flat = _flatten(path, _read(path))
+        for key, value in flat.items():
+            if key not in values:
+                values[key] = value
+                origin[key] = str(path)
+        secrets = sorted(k for k in flat if k in _SECRETS)
+        if secrets and _readable_by_others(path):
+            warnings.append(f"{path} holds {', '.join(secrets)} and other users can read it; run chmod 600 {path}")
+    return _build(values, origin, tuple(files), tuple(warnings), workspace)
+
+
+def _build(values: Mapping[str, Any], origin: Mapping[str, str], files: tuple[Path, ...], warnings: tuple[str, ...],
+           workspace: Path | None) -> Config:
+    def get(key: str) -> Any:
+        table, name = key.split(".")
+        return values.get(key, _SCHEMA[table][name][1])
+
+    def choice(key: str, allowed: tuple[str, ...]) -> str:
+        value = get(key)
+        if value not in allowed:
+            raise ConfigError(f"{origin.get(key, 'default')}: {key} must be one of {', '.join(allowed)}, not {value!r}")
+        return value
+
+    def at_least(key: str, low: int) -> int:
+        value = get(key)
+        if value < low:
+            raise ConfigError(f"{origin.get(key, 'default')}: {key} must be >= {low}, not {value}")
+        return value
+
+    graph = GraphConfig(
+        backend=choice("graph.backend", GRAPH_BACKENDS), uri=get("graph.uri"), products=get("graph.products"),
+        user=get("graph.user"), password=get("graph.password"), database=get("graph.database"),
+        dialect=choice("graph.dialect", DIALECTS), max_concurrency=at_least("graph.max_concurrency", 1),
+    )
+    search = SearchConfig(
+        backend=choice("search.backend", SEARCH_BACKENDS), url=get("search.url"), api_key=get("search.api_key"),
+        user=get("search.user"), password=get("search.password"), index_prefix=get("search.index_prefix"),
+        replicas=at_least("search.replicas", 0), ca_certs=get("search.ca_certs"),
+    )
+    db: Path | None = None
+    if values.get("embedded.db"):
+        db = Path(values["embedded.db"]).expanduser()
+        source = origin.get("embedded.db", "")
+        if not db.is_absolute() and not source.startswith("$"):
+            # A file's relative path is relative to its workspace (the folder holding .ripple/),
+            # or to the file's own folder for a user or explicit file.
+            base = Path(source).parent
+            if workspace is not None and Path(source) == workspace:
+                base = workspace.parent.parent
+            db = base / db
+    return Config(graph, search, db, get("embedding.model"), files, dict(origin), warnings)

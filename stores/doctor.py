@@ -1,0 +1,227 @@
+"""``ripple doctor``: check every configured store and say exactly what is wrong and how to fix it.
+
+:func:`run_checks` returns one :class:`Check` per thing checked, in order: the configuration (files,
+variables, risky permissions), the graph store (the embedded index file: present, readable, this
+schema version; or each configured Memgraph: reachable, credentials, version), the search index
+(embedded: chunks and embeddings; Elasticsearch: reachable, credentials, major version, chunk indices
+present with this mapping version) and the embedding model (the bundled files against their
+``SHA256SUMS``, or a configured fastembed model loadable offline). A failed check carries the fix;
+the front end prints them and exits non-zero when any check failed (warnings do not fail).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from stores.config import Config, ConfigError, load_config
+from stores.embedded import SCHEMA_VERSION, EmbeddedStore
+from stores.embedder import BUNDLED_MODEL_DIR, Embedder, EmbedderError
+from stores.errors import StoreCorrupt, StoreError, StoreOutdated
+
+__all__ = ["Check", "run_checks", "render"]
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One finding: ``name`` is ``config``, ``graph``, ``search`` or ``model``; ``status`` is
+    ``ok``, ``warn`` or ``fail``; ``detail`` says what was found; ``fix`` how to repair a problem."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable view."""
+        return asdict(self)
+
+
+def render(checks: list[Check]) -> list[str]:
+    """The report as text lines: ``STATUS  name    detail``, a ``fix:`` line under a problem, and a
+    summary line."""
+    lines = []
+    for c in checks:
+        detail = " ".join(c.detail.split())  # one line per check, whatever the driver's message holds
+        lines.append(f"{c.status.upper() if c.status == FAIL else c.status:<5} {c.name:<7} {detail}")
+        if c.fix:
+            lines.append(f"{'':13} fix: {c.fix}")
+    failed = sum(c.status == FAIL for c in checks)
+    lines.append("all checks passed" if not failed else f"{failed} problem{'s' if failed > 1 else ''} found")
+    return lines
+
+
+def run_checks(start: Path, env: Mapping[str, str] | None = None) -> list[Check]:
+    """Check the configuration seen from the folder ``start`` and every store it selects."""
+    try:
+        config = load_config(start, env)
+    except ConfigError as exc:
+        return [Check("config", FAIL, str(exc), "fix the file or environment variable named above")]
+    checks = [_config_check(config)]
+    checks += [Check("config", WARN, w) for w in config.warnings]
+    db = config.db or _nearest_index(start)
+    checks += _graph_checks(config, db)
+    checks += _search_checks(config, db)
+    checks.append(_model_check(config))
+    return checks
+
+
+def _nearest_index(start: Path) -> Path | None:
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        candidate = folder / ".ripple" / "index.db"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _config_check(config: Config) -> Check:
+    variables = sorted({o[1:] for o in config.origin.values() if o.startswith("$")})
+    parts = [str(f) for f in config.files] or ["no configuration file"]
+    if variables:
+        parts.append("environment " + ", ".join(variables))
+    return Check("config", OK, f"{'; '.join(parts)}: graph {config.graph.backend}, search {config.search.backend}")
+
+
+def _embedded_check(name: str, db: Path | None, what: str) -> tuple[Check, EmbeddedStore | None]:
+    fix_index = "run `ripple index PATH` in the workspace (or name the index file with RIPPLE_DB / [embedded] db)"
+    if db is None:
+        return Check(name, FAIL, "embedded: no index file (.ripple/index.db) in this folder or its parents", fix_index), None
+    if not db.is_file():
+        return Check(name, FAIL, f"embedded: no index at {db}", fix_index), None
+    try:
+        store = EmbeddedStore(db)
+    except StoreOutdated as exc:
+        return Check(name, FAIL, f"embedded {db}: {exc}", "run `ripple index PATH` again: it rebuilds the index"), None
+    except StoreCorrupt as exc:
+        return Check(name, FAIL, f"embedded {db}: {exc}", f"delete {db} and run `ripple index PATH`"), None
+    except StoreError as exc:
+        return Check(name, FAIL, f"embedded {db}: {exc}"), None
+    return Check(name, OK, f"embedded {db}: schema {SCHEMA_VERSION}, {what}"), store
+
+
+def _graph_checks(config: Config, db: Path | None) -> list[Check]:
+    if config.graph.backend == "embedded":
+        check, store = _embedded_check("graph", db, "")
+        if store is not None:
+            try:
+                stats = store.stats()
+                files = sum(stats["files"].values())
+                nodes = sum(stats["nodes"].values())
+                edges = sum(stats["edges"].values())
+                check = Check("graph", OK, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}, {_n(edges, 'edge')}")
+            finally:
+                store.close()
+        return [check]
+    from stores.memgraph import MemgraphGraphStore
+
+    g = config.graph
+    targets = [("", g.uri)] + [(f" (product {p})", uri) for p, uri in sorted(g.products.items())]
+    checks = []
+    for label, uri in targets:
+        try:
+            store = MemgraphGraphStore(uri, user=g.user, password=g.password, database=g.database, dialect=g.dialect,
+                                       max_concurrency=g.max_concurrency)
+        except ValueError as exc:
+            checks.append(Check("graph", FAIL, f"memgraph{label}: {exc}", "fix [graph] uri / RIPPLE_MEMGRAPH_URI"))
+            continue
+        try:
+            info = store.ping()
+            version = " ".join(str(v) for v in (info.get("product"), info.get("version")) if v)
+            checks.append(Check("graph", OK, f"memgraph{label} {info.get('uri', uri)}: {version or 'version unknown'}"
+                                             f" (dialect {info.get('dialect')})"))
+        except StoreError as exc:
+            checks.append(Check("graph", FAIL, f"memgraph{label}: {exc}"))
+        finally:
+            store.close()
+    return checks
+
+
+def _search_checks(config: Config, db: Path | None) -> list[Check]:
+    if config.search.backend == "embedded":
+        check, store = _embedded_check("search", db, "")
+        if store is None:
+            return [] if config.graph.backend == "embedded" else [check]  # the graph check said it already
+        try:
+            counts = store.chunk_count()
+        finally:
+            store.close()
+        return _count_checks(f"embedded {db}", counts)
+    from stores.elasticsearch import ElasticsearchSearchIndex
+
+    s = config.search
+    try:
+        index = ElasticsearchSearchIndex(s.url, api_key=s.api_key, user=s.user, password=s.password,
+                                         index_prefix=s.index_prefix, replicas=s.replicas, ca_certs=s.ca_certs,
+                                         max_retries=0, request_timeout=10.0)
+    except (ValueError, StoreError) as exc:
+        return [Check("search", FAIL, f"elasticsearch: {exc}", "fix [search] url / index_prefix (RIPPLE_ES_URL / "
+                                                               "RIPPLE_ES_INDEX_PREFIX)")]
+    # The transport logs a warning per failed attempt; the check reports the failure itself.
+    transport_log = logging.getLogger("elastic_transport")
+    level = transport_log.level
+    transport_log.setLevel(logging.ERROR)
+    try:
+        info = index.ping()
+        status = index.index_status()
+    except StoreError as exc:
+        return [Check("search", FAIL, f"elasticsearch: {exc}")]
+    finally:
+        index.close()
+        transport_log.setLevel(level)
+    where = f"elasticsearch {info['url']} ({info['version']}, cluster {info['cluster']})"
+    if not status["indices"]:
+        return [Check("search", FAIL, f"{where}: no chunk index {index.chunk_pattern} yet",
+                      "run `ripple index PATH` with this configuration (indices are created on first write)")]
+    if status["outdated"]:
+        return [Check("search", FAIL, f"{where}: {', '.join(status['outdated'])} were created by another ripplegraph "
+                                      "version (mapping differs)",
+                      "delete those indices (or use a new [search] index_prefix) and run `ripple index PATH`")]
+    return _count_checks(f"{where}: {len(status['indices'])} chunk indices", status)
+
+
+def _count_checks(where: str, counts: Mapping[str, Any]) -> list[Check]:
+    chunks, embedded = int(counts["chunks"]), int(counts["embedded"])
+    checks = [Check("search", OK, f"{where}, {_n(chunks, 'chunk')}, {embedded:,} embedded")]
+    if embedded < chunks:
+        missing = chunks - embedded
+        checks.append(Check("search", WARN, f"{_n(missing, 'chunk')} {'has' if missing == 1 else 'have'} no embedding "
+                                            "yet: search finds them by BM25 alone", "run `ripple embed`"))
+    return checks
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
+
+
+def _model_check(config: Config) -> Check:
+    if config.embedding_model:
+        try:
+            embedder = Embedder(config.embedding_model)
+        except EmbedderError as exc:
+            return Check("model", FAIL, str(exc))
+        return Check("model", OK, f"{embedder.model_id}: loads offline, {embedder.dim}-d")
+    sums = BUNDLED_MODEL_DIR / "SHA256SUMS"
+    fix = "reinstall ripplegraph (pip install --force-reinstall ripplegraph), or rebuild the model with " \
+          "tools/build_embedding_model.py"
+    try:
+        entries = [line.split("  ", 1) for line in sums.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except OSError:
+        return Check("model", FAIL, f"bundled model: {sums} is missing", fix)
+    for digest, name in entries:
+        path = BUNDLED_MODEL_DIR / name
+        if not path.is_file():
+            return Check("model", FAIL, f"bundled model: {name} is missing from {BUNDLED_MODEL_DIR}", fix)
+        h = hashlib.sha256()
+        with path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+        if h.hexdigest() != digest:
+            return Check("model", FAIL, f"bundled model: {name} does not match its SHA256SUMS entry (damaged file)", fix)
+    return Check("model", OK, f"bundled {BUNDLED_MODEL_DIR.name}: {len(entries)} files, checksums ok")
