@@ -39,6 +39,10 @@ The file (every key optional)::
     [embedding]
     model = "BAAI/bge-small-en-v1.5"  # a 384-d fastembed model in the local cache; default: bundled
 
+    [http.services]                   # HTTP client URL prefix / host -> service (repository) name
+    "http://localhost:8081" = "customers-service"
+    "/api/customer" = "customers-service"   # a gateway prefix, cut off before matching paths
+
 An unknown table or key, a value of the wrong type or an unknown backend raises :class:`ConfigError`
 naming the file (or variable) and the key: a typo never silently falls back to a default. A file
 holding a password that other users can read adds a warning (``ripple doctor`` shows it).
@@ -111,6 +115,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     },
     "embedded": {"db": (str, None)},
     "embedding": {"model": (str, None)},
+    "http": {"services": (dict, {})},
 }
 _SECRETS = {"graph.password", "search.password", "search.api_key"}
 
@@ -161,7 +166,9 @@ class SearchConfig:
 class Config:
     """The merged configuration. ``db`` is the embedded index file when one is configured (``None``:
     the default, ``<workspace>/.ripple/index.db``, found as ``ripple`` finds it); ``embedding_model``
-    a fastembed model name (``None``: the bundled model). ``files`` are the configuration files read,
+    a fastembed model name (``None``: the bundled model); ``http_services`` the ``[http.services]``
+    map (client URL prefix or host -> service name, also the service name -> repository map of
+    blast-radius reports). ``files`` are the configuration files read,
     highest precedence first; ``origin`` maps every key that is not a default (``"search.url"``) to
     where it came from (a file path, or ``$RIPPLE_ES_URL``); ``warnings`` say what is risky."""
 
@@ -172,6 +179,7 @@ class Config:
     files: tuple[Path, ...] = ()
     origin: Mapping[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    http_services: Mapping[str, str] = field(default_factory=dict)
 
     def source_of(self, key: str) -> str:
         """Where ``key`` (``"graph.uri"``) was set: a file, ``$VARIABLE``, or ``default``."""
@@ -331,4 +339,4 @@ def _build(values: Mapping[str, Any], origin: Mapping[str, str], files: tuple[Pa
             if workspace is not None and Path(source) == workspace:
                 base = workspace.parent.parent
             db = base / db
-    return Config(graph, search, db, get("embedding.model"), files, dict(origin), warnings)
+    return Config(graph, search, db, get("embedding.model"), files, dict(origin), warnings, get("http.services"))

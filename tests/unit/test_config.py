@@ -127,7 +127,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
-                              r"\[embedded\], \[embedding\]$"),
+                              r"\[embedded\], \[embedding\], \[http\]$"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
@@ -197,3 +197,14 @@ def test_open_stores_refuses_what_the_backends_refuse(tmp_path):
     with pytest.raises(ConfigError, match=r"^the embedded store needs an index file"):
         open_stores(Config())
     assert not os.path.exists(tmp_path / "i.db-wal")  # the embedded store opened first was closed again
+
+
+def test_http_services_table(tmp_path) -> None:
+    from stores.config import load_config
+
+    (tmp_path / ".ripple").mkdir()
+    (tmp_path / ".ripple" / "config.toml").write_text(
+        '[http.services]\n"/api/customer" = "customers-service"\n"http://localhost:8082" = "visits-service"\n')
+    config = load_config(tmp_path, env={"HOME": str(tmp_path / "home")})
+    assert config.http_services == {"/api/customer": "customers-service", "http://localhost:8082": "visits-service"}
+    assert load_config(tmp_path / "..", env={"HOME": str(tmp_path / "home")}).http_services == {}
