@@ -1,0 +1,28 @@
+; Express (indexer/frameworks/express.py). Which receivers are Express applications or routers is
+; decided in Python (created by express() / Router() in the file, typed Express / Router, or named
+; like one); these patterns only select the candidates.
+
+; app.get("/x", h) / router.post(...) / app.all(...) / app.use("/api", router) / router.route("/x")
+; and every link of a chain router.route("/x").get(h).post(h2): @object is what the verb is called on.
+(call_expression
+  function: (member_expression
+    object: (_) @object
+    property: (property_identifier) @verb)
+  arguments: (arguments) @args
+  (#any-of? @verb "get" "post" "put" "delete" "patch" "all" "options" "head" "use")) @call
+
+; const app = express() / const router = express.Router() / Router() / require("express").Router()
+; (also `const app = module.exports = express()`): @factory is the callee.
+(variable_declarator
+  name: (identifier) @name
+  value: [
+    (call_expression function: (_) @factory)
+    (assignment_expression right: (call_expression function: (_) @factory))
+  ]
+  (#match? @factory "(^|[.)])(express|Router)$")) @declarator
+
+; this.app = express() / app = express()
+(assignment_expression
+  left: [(identifier) (member_expression)] @name
+  right: (call_expression function: (_) @factory)
+  (#match? @factory "(^|[.)])(express|Router)$"))
