@@ -182,6 +182,9 @@ class EndpointHit:
     handler: Node
     hops: int
     example: tuple[PathStep, ...]
+    service: str | None = None
+    """The application exposing it when its configuration names one (``spring.application.name``):
+    several services can live in one repository."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +221,9 @@ class ServiceHit:
     nodes: int
     endpoints: int
     hops: int
+    applications: tuple[str, ...] = ()
+    """Names of the applications of this repository whose endpoints are hit (sorted; empty when
+    their configuration names none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -626,7 +632,9 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
                 if ep is not None:
                     method = str(ep.props.get("http_method") or method)
                     path = str(ep.props.get("path") or path)
-                hits[key] = EndpointHit(e.dst, method, path, repo, src, hop[e.src], (_step(ep, e.dst), *chain(e.src)))
+                service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
+                hits[key] = EndpointHit(e.dst, method, path, repo, src, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
+                                        service)
         elif e.kind == "CONSUMES":
             kinds.setdefault(e.src, []).append("kafka")
             consumers.setdefault(e.dst, []).append(e.src)
@@ -661,7 +669,8 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
     by_repo: dict[str, list[int]] = {}
     for n in reached:
         by_repo.setdefault(n.repo, []).append(hop[n.id])
-    services = [ServiceHit(repo, len(hops), sum(1 for h in endpoints if h.repo == repo), min(hops))
+    services = [ServiceHit(repo, len(hops), sum(1 for h in endpoints if h.repo == repo), min(hops),
+                           tuple(sorted({h.service for h in endpoints if h.repo == repo and h.service})))
                 for repo, hops in by_repo.items()]
     services.sort(key=lambda s: (s.hops, s.repo))
     return tuple(callers), tuple(endpoints), tuple(topics), tuple(entries), tuple(services)
@@ -705,7 +714,7 @@ def blast_radius(
     seeds, searches = _seeds(counted, query, engine)
     targets = _expand(counted, seeds)
     roles = [r for r in _ROLES if any(t.role == r for t in targets)]
-    clock.lap("Targets", ", ".join(_n(sum(1 for t in targets if t.role == r), r) for r in roles) or "nothing found",
+    clock.lap("Targets", ", ".join(_n(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",
               searches)
     if not targets:
         return BlastRadius(_query_text(query), depth, (), (), (), (), (), (), (), (), tuple(clock.steps))
@@ -814,7 +823,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     if report.endpoints:
         lines += ["| Method | Path | Repository | Hops | Example path |", "|---|---|---|---|---|"]
         for h in report.endpoints[:limit]:
-            lines.append(f"| {h.http_method} | `{_cell(h.path)}` | {h.repo} | {h.hops} | {_cell(_path_text(h.example))} |")
+            where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
+            lines.append(f"| {h.http_method} | `{_cell(h.path)}` | {_cell(where)} | {h.hops} | {_cell(_path_text(h.example))} |")
         lines += more(report.endpoints)
     else:
         lines.append("- none")
@@ -842,7 +852,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     lines += ["", "## Services affected", ""]
     if report.services:
         lines += ["| Repository | Nodes | Endpoints | Nearest hop |", "|---|---|---|---|"]
-        lines += [f"| {s.repo} | {s.nodes} | {s.endpoints} | {s.hops} |" for s in report.services]
+        lines += [f"| {s.repo}{' (' + ', '.join(a for a in s.applications) + ')' if s.applications and s.applications != (s.repo,) else ''}"
+                  f" | {s.nodes} | {s.endpoints} | {s.hops} |" for s in report.services]
     else:
         lines.append("- none")
 
@@ -878,13 +889,15 @@ def report_json(report: BlastRadius) -> dict[str, Any]:
         "callers": [{**_node_json(c.node), "sites": [
             {"target": s.target, "repo": s.repo, "path": s.file, "line": s.line, "col": s.col,
              "resolution": s.resolution} for s in c.sites]} for c in report.callers],
-        "endpoints": [{"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "hops": h.hops,
+        "endpoints": [{"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
+                       "hops": h.hops,
                        "handler": _node_json(h.handler), "example": _path_json(h.example)} for h in report.endpoints],
         "topics": [{"id": t.id, "name": t.name, "consumers": [n.id for n in t.consumers],
                     "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example)}
                    for t in report.topics],
         "entry_points": [{**_node_json(p.node), "kinds": list(p.kinds), "hops": p.hops} for p in report.entry_points],
-        "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops}
+        "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops,
+                      "applications": list(s.applications)}
                      for s in report.services],
         "callers_by_hop": list(report.callers_by_hop),
         "truncated": list(report.truncated),

@@ -237,6 +237,8 @@ class _Linker:
             default = _default_export([fc])
             if default and (fc.path, default) in self.routers:
                 return fc, default
+            if (fc.path, "default") in self.routers:  # export default Router().use(...)
+                return fc, "default"
             mine = [name for (path, name) in self.routers if path == fc.path]
             if len(mine) == 1:
                 return fc, mine[0]

@@ -383,7 +383,7 @@ def test_report_json(store):
     assert data["summary"] == {"callers": 2, "call_sites": 2, "endpoints": 3, "topics": 1, "services": 3,
                                "reached": 11, "text": "2 callers · 3 endpoints"}
     assert data["endpoints"][0] | {"handler": None, "example": None} == {
-        "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "repo": OWNERS, "hops": 2,
+        "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "repo": OWNERS, "service": None, "hops": 2,
         "handler": None, "example": None}
     assert data["callers"][0]["sites"] == [
         {"target": DECL, "repo": OWNERS, "path": SERVICE, "line": 13, "col": 25, "resolution": "exact"}]
