@@ -150,8 +150,8 @@ class RippleServer(LanguageServer):
     helpers every feature handler uses (:meth:`graph`, :meth:`locate`, :meth:`converter`,
     :meth:`node_of`)."""
 
-    hops = 3
-    """Hops of the transitive caller count shown on hover."""
+    hops = 5
+    """Depth of the blast radius that hover and code lens summarise (the design's default)."""
 
     embed = True
     """Compute embeddings in the background after indexing (``ripple serve --no-embed`` turns it off)."""
@@ -394,8 +394,21 @@ def build_server() -> RippleServer:
         for method, options, handler in module.FEATURES:
             server.feature(method, options)(_guarded(server, handler))
         for name, handler in getattr(module, "COMMANDS", ()):
-            server.command(name)(_guarded(server, handler))
+            server.command(name)(_command(_guarded(server, handler)))
     return server
+
+
+def _command(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A command handler as pygls dispatches ``workspace/executeCommand``: pygls reads the type hints
+    of the handler it is given to convert the arguments, and the features' hints name the session
+    only for type checkers; this wrapper's own hints are the ones it reads, the arguments go through
+    as they came."""
+
+    def run(ls: RippleServer, *args: Any) -> Any:
+        return handler(ls, *args)
+
+    run.__name__ = run.__qualname__ = getattr(handler, "__name__", "command")
+    return run
 
 
 def serve(tcp: tuple[str, int] | None = None, embed: bool = True) -> None:

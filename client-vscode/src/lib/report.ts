@@ -1,0 +1,109 @@
+/**
+ * The blast radius report (`ripple/blastRadius` -> `{markdown, report}`) as a webview page, without
+ * VS Code: markdown-it renders the markdown, and every location link `[path:line](<uri>#L<line>)`
+ * is rewritten to a `command:` link that opens the location in the editor (webviews run commands,
+ * not `file:` or `ripple:` links). Raw HTML in the markdown is escaped; no script runs in the page.
+ */
+import MarkdownIt from 'markdown-it';
+import { parseLocationTarget, type Location } from './locations';
+
+/** The command a location link runs: arguments `[uri, line]` (1-based line). */
+export const OPEN_LOCATION_COMMAND = 'ripplegraph.openLocation';
+
+/** The `command:` href that opens `location`. */
+export function openLocationHref(location: Location): string {
+  return `command:${OPEN_LOCATION_COMMAND}?${encodeURIComponent(JSON.stringify([location.uri, location.line]))}`;
+}
+
+/** The arguments of {@link OPEN_LOCATION_COMMAND} checked: `[uri, line]`, else `undefined`. */
+export function locationArgs(args: readonly unknown[]): Location | undefined {
+  const [uri, line] = args;
+  return typeof uri === 'string' && typeof line === 'number' && Number.isInteger(line) && line >= 1
+    ? { uri, line }
+    : undefined;
+}
+
+function markdownIt(): MarkdownIt {
+  const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+  const validate = md.validateLink.bind(md);
+  // markdown-it refuses `file:` links; location links are kept (and rewritten below).
+  md.validateLink = (url: string): boolean => parseLocationTarget(url) !== undefined || validate(url);
+  const render = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const location = parseLocationTarget(token.attrGet('href') ?? '');
+    if (location !== undefined) {
+      token.attrSet('href', openLocationHref(location));
+      token.attrSet('title', `${location.uri}:${location.line}`);
+    }
+    return render(tokens, idx, options, env, self);
+  };
+  return md;
+}
+
+/** The locations a report links to, in order (what the page's links open). */
+export function reportLocations(markdown: string): Location[] {
+  const found: Location[] = [];
+  const md = markdownIt();
+  const walk = (tokens: ReturnType<MarkdownIt['parse']>): void => {
+    for (const token of tokens) {
+      if (token.type === 'link_open') {
+        const location = parseLocationTarget(token.attrGet('href') ?? '');
+        if (location !== undefined) {
+          found.push(location);
+        }
+      }
+      if (token.children) {
+        walk(token.children);
+      }
+    }
+  };
+  walk(md.parse(markdown, {}));
+  return found;
+}
+
+/** The report's markdown as HTML, location links rewritten to {@link OPEN_LOCATION_COMMAND}. */
+export function renderReport(markdown: string): string {
+  return markdownIt().render(markdown);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The whole webview page: a strict content security policy (no scripts), the title, the report. */
+export function reportPage(markdown: string, title: string, cspSource: string): string {
+  const csp = `default-src 'none'; style-src ${cspSource} 'unsafe-inline'; img-src ${cspSource} https: data:;`;
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="UTF-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
+    `<title>${escapeHtml(title)}</title>`,
+    '<style>body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);line-height:1.5;padding:0 16px}'
+      + 'code,pre{font-family:var(--vscode-editor-font-family)}a{color:var(--vscode-textLink-foreground)}'
+      + 'table{border-collapse:collapse}th,td{border:1px solid var(--vscode-panel-border);padding:2px 8px;text-align:left}</style>',
+    '</head>',
+    `<body>\n${renderReport(markdown)}</body>`,
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** The panel title of a report: its first heading as plain text, else `Blast radius`. */
+export function reportTitle(markdown: string): string {
+  const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(markdown);
+  if (heading === null) {
+    return 'Blast radius';
+  }
+  const text = heading[1].replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, '').trim();
+  return text || 'Blast radius';
+}
+
+/** `false` when a `ripple/blastRadius` report found no symbol (its `report.targets` is empty). */
+export function hasTargets(report: unknown): boolean {
+  const targets = (report as { targets?: unknown } | null | undefined)?.targets;
+  return !Array.isArray(targets) || targets.length > 0;
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { hasTargets, locationArgs, openLocationHref, renderReport, reportLocations, reportPage, reportTitle } from '../../src/lib/report';
+
+const MD = [
+  '# Blast radius of `OwnerRepository.findById`',
+  '',
+  '- [petclinic/src/Owner.java:11](file:///ws/petclinic/src/Owner.java#L11) `show`',
+  '- [billing/service.py:3](ripple:/billing/billing/service.py#L3) charge_owner',
+  '- [docs](https://example.com/docs) and [bad](javascript:alert(1)) and <script>alert(1)</script>',
+  '',
+].join('\n');
+
+describe('report', () => {
+  it('location links become command links; others stay; html is escaped', () => {
+    const show = encodeURIComponent(JSON.stringify(['file:///ws/petclinic/src/Owner.java', 11]));
+    const charge = encodeURIComponent(JSON.stringify(['ripple:/billing/billing/service.py', 3]));
+    expect(renderReport(MD)).toBe([
+      '<h1>Blast radius of <code>OwnerRepository.findById</code></h1>',
+      '<ul>',
+      `<li><a href="command:ripplegraph.openLocation?${show}" title="file:///ws/petclinic/src/Owner.java:11">petclinic/src/Owner.java:11</a> <code>show</code></li>`,
+      `<li><a href="command:ripplegraph.openLocation?${charge}" title="ripple:/billing/billing/service.py:3">billing/service.py:3</a> charge_owner</li>`,
+      '<li><a href="https://example.com/docs">docs</a> and [bad](javascript:alert(1)) and &lt;script&gt;alert(1)&lt;/script&gt;</li>',
+      '</ul>',
+      '',
+    ].join('\n'));
+  });
+
+  it('the command href carries [uri, line] and locationArgs reads it back', () => {
+    const href = openLocationHref({ uri: 'file:///a%20b/x.py', line: 4 });
+    expect(href).toBe('command:ripplegraph.openLocation?%5B%22file%3A%2F%2F%2Fa%2520b%2Fx.py%22%2C4%5D');
+    expect(locationArgs(JSON.parse(decodeURIComponent(href.split('?')[1])))).toEqual({ uri: 'file:///a%20b/x.py', line: 4 });
+    expect([locationArgs(['x', 0]), locationArgs(['x', 1.5]), locationArgs([3, 1]), locationArgs([])]).toEqual(
+      [undefined, undefined, undefined, undefined]);
+  });
+
+  it('lists the locations a report links to, in order', () => {
+    expect(reportLocations(MD)).toEqual([
+      { uri: 'file:///ws/petclinic/src/Owner.java', line: 11 },
+      { uri: 'ripple:/billing/billing/service.py', line: 3 },
+    ]);
+  });
+
+  it('title from the first heading', () => {
+    expect(reportTitle(MD)).toBe('Blast radius of OwnerRepository.findById');
+    expect(reportTitle('## [x](file:///a#L1) impact ##\n# second')).toBe('x impact');
+    expect(reportTitle('no heading')).toBe('Blast radius');
+  });
+
+  it('the page has a strict CSP and no script', () => {
+    const page = reportPage('# A <b>', 'A <b>', 'vscode-webview://abc');
+    expect(page).toBe([
+      '<!DOCTYPE html>',
+      '<html lang="en">',
+      '<head>',
+      '<meta charset="UTF-8">',
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src vscode-webview://abc 'unsafe-inline'; img-src vscode-webview://abc https: data:;">`,
+      '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
+      '<title>A &lt;b&gt;</title>',
+      page.split('\n')[7],
+      '</head>',
+      '<body>',
+      '<h1>A &lt;b&gt;</h1>',
+      '</body>',
+      '</html>',
+      '',
+    ].join('\n'));
+    expect(page.split('\n')[7]).toMatch(/^<style>body\{.*<\/style>$/);
+    expect(page).not.toContain('<script');
+  });
+
+  it('a report without targets found nothing', () => {
+    expect([hasTargets({ targets: [] }), hasTargets({ targets: [{ id: 'x' }] }), hasTargets({}), hasTargets(null)])
+      .toEqual([false, true, true, true]);
+  });
+});
