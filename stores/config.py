@@ -6,7 +6,8 @@ key by key, so a workspace file that sets only ``[search] url`` keeps the user's
 1. environment variables (:data:`ENVIRONMENT`; an empty variable counts as unset);
 2. ``$RIPPLE_CONFIG``: a TOML file named explicitly;
 3. ``<workspace>/.ripple/config.toml``: the nearest such file in the workspace folder or a parent
-   (found as the index is, like git finds ``.git``);
+   (found as the index is, like git finds ``.git``), unless another user owns it (ignored with a
+   warning, as git's ``safe.directory``: name it with ``$RIPPLE_CONFIG`` to use it);
 4. ``$XDG_CONFIG_HOME/ripple/config.toml`` (default ``~/.config/ripple/config.toml``): the user's
    defaults;
 5. built-in defaults: the embedded store for both graph and search (one SQLite file per workspace).
@@ -20,14 +21,14 @@ The file (every key optional)::
     password = "..."
     database = "memgraph"
     dialect = "auto"                  # memgraph | neo4j | auto (asks the server)
-    max_concurrency = 16              # Bolt requests in flight
+    max_concurrency = 16              # Bolt requests in flight (1 to 1,024)
 
     [graph.products]                  # one Memgraph per product
     petclinic = "bolt://memgraph-petclinic:7687"
 
     [search]
     backend = "elasticsearch"         # embedded | elasticsearch
-    url = "http://127.0.0.1:9200"
+    url = "http://127.0.0.1:9200"     # or several nodes: "http://es1:9200,http://es2:9200"
     api_key = "..."                   # or user + password
     index_prefix = "ripple"           # indices: <prefix>-chunks.<content>.<product>, ...
     replicas = 0
@@ -43,9 +44,11 @@ The file (every key optional)::
     "http://localhost:8081" = "customers-service"
     "/api/customer" = "customers-service"   # a gateway prefix, cut off before matching paths
 
-An unknown table or key, a value of the wrong type or an unknown backend raises :class:`ConfigError`
-naming the file (or variable) and the key: a typo never silently falls back to a default. A file
-holding a password that other users can read adds a warning (``ripple doctor`` shows it).
+The file is TOML in UTF-8 (a byte-order mark is ignored), at most 1 MiB. An unknown table or key, a
+value of the wrong type, an empty string, a number out of range or an unknown backend raises
+:class:`ConfigError` naming the file (or variable) and the key: a typo never silently falls back to a
+default. A file holding a password that other users can read adds a warning (``ripple doctor`` shows
+it).
 """
 
 from __future__ import annotations
@@ -79,6 +82,11 @@ CONFIG_ENV = "RIPPLE_CONFIG"
 GRAPH_BACKENDS = ("embedded", "memgraph")
 SEARCH_BACKENDS = ("embedded", "elasticsearch")
 DIALECTS = ("memgraph", "neo4j", "auto")
+MAX_CONCURRENCY = 1024
+"""Most Bolt requests in flight (each may hold a thread and a connection)."""
+MAX_REPLICAS = 100
+MAX_FILE_BYTES = 1 << 20
+"""A configuration file larger than this is refused (it is not a configuration file)."""
 
 ENVIRONMENT: dict[str, str] = {
     "RIPPLE_GRAPH_BACKEND": "graph.backend",
@@ -186,9 +194,17 @@ class Config:
         return self.origin.get(key, "default")
 
 
-def user_config_file(env: Mapping[str, str]) -> Path:
-    """``$XDG_CONFIG_HOME/ripple/config.toml``, else ``~/.config/ripple/config.toml``."""
-    base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME") or Path.home()) / ".config")
+def user_config_file(env: Mapping[str, str]) -> Path | None:
+    """``$XDG_CONFIG_HOME/ripple/config.toml``, else ``~/.config/ripple/config.toml``; ``None`` when
+    the user has no home folder (no ``$HOME`` and no password entry, as in a container run under an
+    arbitrary uid)."""
+    base = env.get("XDG_CONFIG_HOME")
+    if not base:
+        try:
+            home = env.get("HOME") or str(Path.home())
+        except RuntimeError:  # "Could not determine home directory"
+            return None
+        base = str(Path(home) / ".config")
     return Path(base) / "ripple" / "config.toml"
 
 
@@ -205,11 +221,21 @@ def find_workspace_file(start: Path) -> Path | None:
 def _read(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path} is not valid TOML: {exc}; fix the file or remove it") from exc
+            data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read configuration file {path}: {exc.strerror or exc}") from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(f"{path} is larger than {MAX_FILE_BYTES:,} bytes, too large for a configuration file: "
+                          "is it the right file?")
+    try:
+        text = data.decode("utf-8-sig")  # a byte-order mark (Windows editors write one) is not content
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x}); a configuration "
+                          "file is TOML saved as UTF-8: fix the file or remove it") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}; fix the file or remove it") from exc
 
 
 def _flatten(path: Path, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -227,10 +253,15 @@ def _flatten(path: Path, data: Mapping[str, Any]) -> dict[str, Any]:
     return flat
 
 
+_TABLE_EXAMPLES = {"graph.products": 'product = "bolt://host:7687"',
+                   "http.services": '"http://localhost:8081" = "customers-service"'}
+
+
 def _checked(where: str, kind: type, value: Any) -> Any:
+    key = where.rsplit(": ", 1)[-1]
     if kind is dict:
         if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
-            raise ConfigError(f"{where} must be a table of strings (product = \"bolt://host:7687\")")
+            raise ConfigError(f"{where} must be a table of strings ({_TABLE_EXAMPLES[key]})")
         return dict(value)
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -238,6 +269,9 @@ def _checked(where: str, kind: type, value: Any) -> Any:
         return value
     if not isinstance(value, str):
         raise ConfigError(f"{where} must be a string, not {value!r}")
+    if not value.strip() or "\x00" in value:
+        raise ConfigError(f"{where} must not be empty or hold a NUL character, not {value!r}; remove the key to use "
+                          "the default")
     return value
 
 
@@ -253,7 +287,8 @@ def _from_env(env: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
             try:
                 values[key] = int(raw)
             except ValueError:
-                raise ConfigError(f"${var} must be an integer, not {raw!r}") from None
+                shown = raw if len(raw) <= 40 else raw[:40] + "..."
+                raise ConfigError(f"${var} must be an integer, not {shown!r}") from None
         else:
             values[key] = raw
         origin[key] = f"${var}"
@@ -267,6 +302,17 @@ def _readable_by_others(path: Path) -> bool:
         return False
 
 
+def _owned_by_us(path: Path) -> bool:
+    """Whether ``path`` belongs to this process's user (or to root, who can write anywhere anyway)."""
+    if not hasattr(os, "getuid"):
+        return True
+    try:
+        owner = path.stat().st_uid
+    except OSError:
+        return False
+    return owner in (os.getuid(), 0)
+
+
 def load_config(start: Path | None = None, env: Mapping[str, str] | None = None) -> Config:
     """The configuration seen from the folder ``start`` (default: the current folder) under the
     environment ``env`` (default: ``os.environ``): sources merged by the precedence of the module
@@ -275,19 +321,26 @@ def load_config(start: Path | None = None, env: Mapping[str, str] | None = None)
     start = Path.cwd() if start is None else start
     files: list[Path] = []
     if env.get(CONFIG_ENV):
-        explicit = Path(env[CONFIG_ENV])
+        # Absolute, so that a relative [embedded] db in it stays where it was when the process changes folder.
+        explicit = Path(env[CONFIG_ENV]).expanduser().absolute()
         if not explicit.is_file():
             raise ConfigError(f"${CONFIG_ENV} names {explicit}, which is not a file; fix the variable or unset it")
         files.append(explicit)
+    warnings: list[str] = []
     workspace = find_workspace_file(start)
+    if workspace is not None and not _owned_by_us(workspace):
+        # As git's safe.directory: a file another user could plant above the workspace (/tmp/.ripple)
+        # would otherwise send this user's source and credentials to a server of their choosing.
+        warnings.append(f"{workspace} is ignored: it belongs to another user; name it with ${CONFIG_ENV} "
+                        "to use it anyway")
+        workspace = None
     if workspace is not None:
         files.append(workspace)
     user = user_config_file(env)
-    if user.is_file():
+    if user is not None and user.is_file():
         files.append(user)
 
     values, origin = _from_env(env)
-    warnings: list[str] = []
     for path in files:  # highest precedence first: keep what is already set
         flat = _flatten(path, _read(path))
         for key, value in flat.items():
@@ -312,21 +365,21 @@ def _build(values: Mapping[str, Any], origin: Mapping[str, str], files: tuple[Pa
             raise ConfigError(f"{origin.get(key, 'default')}: {key} must be one of {', '.join(allowed)}, not {value!r}")
         return value
 
-    def at_least(key: str, low: int) -> int:
+    def between(key: str, low: int, high: int) -> int:
         value = get(key)
-        if value < low:
-            raise ConfigError(f"{origin.get(key, 'default')}: {key} must be >= {low}, not {value}")
+        if not low <= value <= high:
+            raise ConfigError(f"{origin.get(key, 'default')}: {key} must be between {low} and {high:,}, not {value}")
         return value
 
     graph = GraphConfig(
         backend=choice("graph.backend", GRAPH_BACKENDS), uri=get("graph.uri"), products=get("graph.products"),
         user=get("graph.user"), password=get("graph.password"), database=get("graph.database"),
-        dialect=choice("graph.dialect", DIALECTS), max_concurrency=at_least("graph.max_concurrency", 1),
+        dialect=choice("graph.dialect", DIALECTS), max_concurrency=between("graph.max_concurrency", 1, MAX_CONCURRENCY),
     )
     search = SearchConfig(
         backend=choice("search.backend", SEARCH_BACKENDS), url=get("search.url"), api_key=get("search.api_key"),
         user=get("search.user"), password=get("search.password"), index_prefix=get("search.index_prefix"),
-        replicas=at_least("search.replicas", 0), ca_certs=get("search.ca_certs"),
+        replicas=between("search.replicas", 0, MAX_REPLICAS), ca_certs=get("search.ca_certs"),
     )
     db: Path | None = None
     if values.get("embedded.db"):

@@ -11,16 +11,18 @@ the front end prints them and exits non-zero when any check failed (warnings do 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from stores.config import Config, ConfigError, load_config
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore
-from stores.embedder import BUNDLED_MODEL_DIR, Embedder, EmbedderError
+from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, _bundled_model_digest
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated
 
 __all__ = ["Check", "run_checks", "render"]
@@ -93,8 +95,18 @@ def _embedded_check(name: str, db: Path | None, what: str) -> tuple[Check, Embed
     fix_index = "run `ripple index PATH` in the workspace (or name the index file with RIPPLE_DB / [embedded] db)"
     if db is None:
         return Check(name, FAIL, "embedded: no index file (.ripple/index.db) in this folder or its parents", fix_index), None
+    if db.is_dir():
+        return Check(name, FAIL, f"embedded: {db} is a folder, not an index file",
+                     f"name the index file itself in RIPPLE_DB / [embedded] db (such as {db / 'index.db'})"), None
     if not db.is_file():
         return Check(name, FAIL, f"embedded: no index at {db}", fix_index), None
+    wal = Path(f"{db}-wal")
+    if db.stat().st_size == 0 and not (wal.is_file() and wal.stat().st_size > 0):
+        # Opening it would write a new, empty index into it: say what it is instead.
+        return Check(name, FAIL, f"embedded {db}: the file is empty (0 bytes), not an index", fix_index), None
+    if not os.access(db, os.R_OK):
+        return Check(name, FAIL, f"embedded {db}: this user cannot read the index file",
+                     f"give this user read and write access to {db} (chmod u+rw), or run as its owner"), None
     try:
         store = EmbeddedStore(db)
     except StoreOutdated as exc:
@@ -102,8 +114,54 @@ def _embedded_check(name: str, db: Path | None, what: str) -> tuple[Check, Embed
     except StoreCorrupt as exc:
         return Check(name, FAIL, f"embedded {db}: {exc}", f"delete {db} and run `ripple index PATH`"), None
     except StoreError as exc:
-        return Check(name, FAIL, f"embedded {db}: {exc}"), None
+        if not (os.access(db.parent, os.W_OK) and os.access(db, os.W_OK)):
+            # SQLite's WAL mode writes <db>-wal and <db>-shm beside the index, even to read it.
+            return Check(name, FAIL, f"embedded {db}: the index or its folder is read-only",
+                         f"make {db.parent} and {db.name} writable (SQLite keeps {db.name}-wal and {db.name}-shm "
+                         "beside the index, even to read it), or copy the index to a writable folder and set "
+                         "RIPPLE_DB"), None
+        return Check(name, FAIL, f"embedded {db}: {exc}",
+                     "stop other ripple processes writing this index and retry; if it persists, delete "
+                     f"{db} and run `ripple index PATH`"), None
     return Check(name, OK, f"embedded {db}: schema {SCHEMA_VERSION}, {what}"), store
+
+
+@contextlib.contextmanager
+def _quiet(*loggers: str) -> Iterator[None]:
+    """Silence the named loggers (every level) while a check runs: the check reports a failure
+    itself, so a driver's log line (a retry, a routing error) would only say it twice."""
+    saved = [(logging.getLogger(name), logging.getLogger(name).level) for name in loggers]
+    for log, _ in saved:
+        log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for log, level in saved:
+            log.setLevel(level)
+
+
+@contextlib.contextmanager
+def _quiet_fastembed() -> Iterator[None]:
+    """fastembed logs through loguru (``ERROR ... Could not find model``) before raising; the model
+    check reports the failure itself."""
+    try:
+        from loguru import logger
+    except ImportError:  # pragma: no cover - a fastembed dependency
+        yield
+        return
+    logger.disable("fastembed")
+    try:
+        yield
+    finally:
+        logger.enable("fastembed")
+
+
+def _fix_setting(config: Config, key: str, setting: str) -> str:
+    """"fix <setting> in <file>", or "fix $VARIABLE" when the environment set ``key``."""
+    source = config.source_of(key)
+    if source.startswith("$"):
+        return f"fix {source}"
+    return f"fix {setting} in {source}" if source != "default" else f"set {setting}"
 
 
 def _graph_checks(config: Config, db: Path | None) -> list[Check]:
@@ -122,17 +180,20 @@ def _graph_checks(config: Config, db: Path | None) -> list[Check]:
     from stores.memgraph import MemgraphGraphStore
 
     g = config.graph
-    targets = [("", g.uri)] + [(f" (product {p})", uri) for p, uri in sorted(g.products.items())]
+    targets = [("", g.uri, _fix_setting(config, "graph.uri", "[graph] uri"))]
+    targets += [(f" (product {p})", uri, _fix_setting(config, "graph.products", f"[graph.products] {p}"))
+                for p, uri in sorted(g.products.items())]
     checks = []
-    for label, uri in targets:
+    for label, uri, fix in targets:
         try:
             store = MemgraphGraphStore(uri, user=g.user, password=g.password, database=g.database, dialect=g.dialect,
                                        max_concurrency=g.max_concurrency)
         except ValueError as exc:
-            checks.append(Check("graph", FAIL, f"memgraph{label}: {exc}", "fix [graph] uri / RIPPLE_MEMGRAPH_URI"))
+            checks.append(Check("graph", FAIL, f"memgraph{label}: {exc}", fix))
             continue
         try:
-            info = store.ping()
+            with _quiet("neo4j"):
+                info = store.ping()
             version = " ".join(str(v) for v in (info.get("product"), info.get("version")) if v)
             checks.append(Check("graph", OK, f"memgraph{label} {info.get('uri', uri)}: {version or 'version unknown'}"
                                              f" (dialect {info.get('dialect')})"))
@@ -161,20 +222,17 @@ def _search_checks(config: Config, db: Path | None) -> list[Check]:
                                          index_prefix=s.index_prefix, replicas=s.replicas, ca_certs=s.ca_certs,
                                          max_retries=0, request_timeout=10.0)
     except (ValueError, StoreError) as exc:
-        return [Check("search", FAIL, f"elasticsearch: {exc}", "fix [search] url / index_prefix (RIPPLE_ES_URL / "
-                                                               "RIPPLE_ES_INDEX_PREFIX)")]
-    # The transport logs a warning per failed attempt; the check reports the failure itself.
-    transport_log = logging.getLogger("elastic_transport")
-    level = transport_log.level
-    transport_log.setLevel(logging.ERROR)
+        return [Check("search", FAIL, f"elasticsearch: {exc}", "fix [search] url / index_prefix / ca_certs "
+                                                               "(RIPPLE_ES_URL / RIPPLE_ES_INDEX_PREFIX / "
+                                                               "RIPPLE_ES_CA_CERTS)")]
     try:
-        info = index.ping()
-        status = index.index_status()
+        with _quiet("elastic_transport"):  # it logs a warning per failed attempt
+            info = index.ping()
+            status = index.index_status()
     except StoreError as exc:
         return [Check("search", FAIL, f"elasticsearch: {exc}")]
     finally:
         index.close()
-        transport_log.setLevel(level)
     where = f"elasticsearch {info['url']} ({info['version']}, cluster {info['cluster']})"
     if not status["indices"]:
         return [Check("search", FAIL, f"{where}: no chunk index {index.chunk_pattern} yet",
@@ -183,7 +241,25 @@ def _search_checks(config: Config, db: Path | None) -> list[Check]:
         return [Check("search", FAIL, f"{where}: {', '.join(status['outdated'])} were created by another ripplegraph "
                                       "version (mapping differs)",
                       "delete those indices (or use a new [search] index_prefix) and run `ripple index PATH`")]
-    return _count_checks(f"{where}: {len(status['indices'])} chunk indices", status)
+    checks = _count_checks(f"{where}: {len(status['indices'])} chunk indices", status)
+    recorded, configured = status.get("embedding_model"), _model_id(config)
+    if status["embedded"] and recorded and configured and recorded != configured:
+        checks.append(Check("search", FAIL, f"the stored embeddings come from {recorded}, but this configuration "
+                                            f"embeds queries with {configured}: semantic search compares vectors of "
+                                            "two models", "run `ripple index PATH` with this configuration (it "
+                                                          "re-embeds every chunk), or configure the model the index "
+                                                          "was built with ([embedding] model / RIPPLE_EMBEDDING_MODEL)"))
+    return checks
+
+
+def _model_id(config: Config) -> str | None:
+    """The ``model_id`` the configured embedder records with its vectors (``None``: unknown)."""
+    if config.embedding_model:
+        return f"fastembed:{config.embedding_model}"
+    try:
+        return f"{BUNDLED_MODEL}@{_bundled_model_digest()}"
+    except EmbedderError:
+        return None  # the model check says what is wrong
 
 
 def _count_checks(where: str, counts: Mapping[str, Any]) -> list[Check]:
@@ -203,7 +279,8 @@ def _n(count: int, noun: str) -> str:
 def _model_check(config: Config) -> Check:
     if config.embedding_model:
         try:
-            embedder = Embedder(config.embedding_model)
+            with _quiet_fastembed():
+                embedder = Embedder(config.embedding_model)
         except EmbedderError as exc:
             return Check("model", FAIL, str(exc))
         return Check("model", OK, f"{embedder.model_id}: loads offline, {embedder.dim}-d")
@@ -211,9 +288,17 @@ def _model_check(config: Config) -> Check:
     fix = "reinstall ripplegraph (pip install --force-reinstall ripplegraph), or rebuild the model with " \
           "tools/build_embedding_model.py"
     try:
-        entries = [line.split("  ", 1) for line in sums.read_text(encoding="utf-8").splitlines() if line.strip()]
+        lines = [line for line in sums.read_text(encoding="utf-8").splitlines() if line.strip()]
     except OSError:
         return Check("model", FAIL, f"bundled model: {sums} is missing", fix)
+    except UnicodeDecodeError:
+        return Check("model", FAIL, f"bundled model: {sums} is damaged (not text)", fix)
+    entries = [line.split("  ", 1) for line in lines]
+    bad = [line for line, entry in zip(lines, entries) if len(entry) != 2 or len(entry[0]) != 64
+           or Path(entry[1]).name != entry[1]]
+    if bad or not entries:
+        what = f"line {bad[0]!r} is not '<sha256>  <file name>'" if bad else "it lists no file"
+        return Check("model", FAIL, f"bundled model: {sums} is damaged ({what})", fix)
     for digest, name in entries:
         path = BUNDLED_MODEL_DIR / name
         if not path.is_file():

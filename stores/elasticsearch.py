@@ -22,7 +22,10 @@ Lucene: a ``pattern`` tokenizer with :data:`stores.analyzer.TOKEN_PATTERN` (the 
 ``pattern_capture`` filter with ``preserve_original`` and :data:`stores.analyzer.PART_PATTERN` (emits
 the token, then each case part: ``parseURLPath`` -> ``parseURLPath``, ``parse``, ``URL``, ``Path``; a
 part spanning the whole token is not repeated, as in ``analyze``), then ``lowercase`` (split first,
-lowercase after). Queries are analysed in Python with :func:`~stores.analyzer.analyze`, exactly as
+lowercase after), then a ``length`` filter that drops a token over Lucene's 32,766-byte term limit
+(a hex or base64url blob: the chunker cuts texts at 6,000 characters, but a name, an FQN or a chunk
+from another writer has no such bound), which would otherwise make Elasticsearch reject the whole
+chunk (the embedded store indexes such a token; no query ever names one). Queries are analysed in Python with :func:`~stores.analyzer.analyze`, exactly as
 the embedded store does, and sent as the distinct tokens joined by spaces; the fields' search
 analyzer (``ripple_terms``) only splits on whitespace, so both backends look up the same terms.
 Where Elasticsearch and the Python analyzer differ: the case parts sit at the original token's
@@ -64,6 +67,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -92,18 +96,46 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+
+class _NoRetryTracebacks(logging.Filter):
+    """The transport logs a warning with the full traceback for every retried request; this store
+    reports the failure itself (:mod:`stores.errors`), so the warning keeps one line: the message and
+    the error (the traceback stays available at DEBUG level, ``ripple -vv``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None and not logging.getLogger(record.name).isEnabledFor(
+                logging.DEBUG):
+            exc = record.exc_info[1]
+            record.msg = f"{record.getMessage()}: {type(exc).__name__}: {exc}"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+_TRANSPORT_LOG = logging.getLogger("elastic_transport.transport")
+if not any(isinstance(f, _NoRetryTracebacks) for f in _TRANSPORT_LOG.filters):
+    _TRANSPORT_LOG.addFilter(_NoRetryTracebacks())
+
 CLIENT_VERSION = _CLIENT_VERSION
 """Version of the installed ``elasticsearch`` client (pinned in pyproject.toml)."""
 CLIENT_MAJOR = int(CLIENT_VERSION.split(".")[0])
 """The server's major version must be this one (the client sends ``compatible-with`` headers)."""
-MAPPING_VERSION = 1
-"""Bumped whenever the chunk mapping or analysis settings change: older indices must be rebuilt."""
+MAPPING_VERSION = 2
+"""Bumped whenever the chunk mapping or analysis settings change: older indices must be rebuilt
+(2: the ``ripple_max_term`` filter)."""
+MAX_TERM_BYTES = 32766
+"""Lucene's limit on one indexed term: a document holding a longer one is rejected whole."""
 DEFAULT_PREFIX = "ripple"
 DIMS = 384
 BULK_DOCS = 500
 """Documents per bulk request."""
 MAX_WINDOW = 10_000
 """Elasticsearch's default ``index.max_result_window``: most hits one search returns."""
+MAX_TERMS = 65_536
+"""Elasticsearch's default ``index.max_terms_count``: most values one ``terms`` query may hold."""
+VECTORS_PER_WRITE = 1024
+"""Vectors per ``set_embeddings`` round (about 8 MB of JSON, far below ``http.max_content_length``)."""
 _CONTENT_KINDS = {"doc": "doc", "config": "config"}  # every other chunk kind is "code"
 _PREFIX_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
 _SLUG_BAD = re.compile(r"[^a-z0-9_-]")
@@ -151,11 +183,13 @@ def index_settings(replicas: int = 0) -> dict[str, Any]:
             "filter": {
                 "ripple_code_parts": {
                     "type": "pattern_capture", "preserve_original": True, "patterns": [f"({PART_PATTERN})"],
-                }
+                },
+                "ripple_max_term": {"type": "length", "max": MAX_TERM_BYTES},
             },
             "analyzer": {
                 "ripple_code": {
-                    "type": "custom", "tokenizer": "ripple_code_tokens", "filter": ["ripple_code_parts", "lowercase"],
+                    "type": "custom", "tokenizer": "ripple_code_tokens",
+                    "filter": ["ripple_code_parts", "lowercase", "ripple_max_term"],
                 },
                 "ripple_terms": {"type": "custom", "tokenizer": "whitespace"},
             },
@@ -263,7 +297,8 @@ class ElasticsearchSearchIndex(SearchIndex):
     """The chunk index in an Elasticsearch cluster (see the module docstring for indices, analysis
     and ranking).
 
-    ``url`` is one node URL or several (``http://127.0.0.1:9200``); authenticate with ``api_key`` or
+    ``url`` is one node URL or several (a list, or one string separated by commas:
+    ``http://es1:9200,http://es2:9200``); authenticate with ``api_key`` or
     ``user`` + ``password`` (or neither, for a cluster with security off). ``index_prefix`` names
     this deployment's indices; ``replicas`` is the replica count of new indices; ``dims`` the vector
     size. ``client_options`` go to :class:`elasticsearch.Elasticsearch` as they are (tests pass a
@@ -293,7 +328,7 @@ class ElasticsearchSearchIndex(SearchIndex):
                 f"index prefix {index_prefix!r} is not a valid Elasticsearch index name part: use lowercase "
                 "letters, digits, '-' and '_', starting with a letter or digit (at most 100 characters)"
             )
-        urls = [url] if isinstance(url, str) else list(url)
+        urls = [u.strip() for u in url.split(",") if u.strip()] if isinstance(url, str) else list(url)
         self.url = ", ".join(_public_url(u) for u in urls)
         self.prefix = index_prefix
         self.replicas = replicas
@@ -308,6 +343,9 @@ class ElasticsearchSearchIndex(SearchIndex):
         elif user is not None:
             options["basic_auth"] = (user, password or "")
         if ca_certs:
+            if not os.path.isfile(ca_certs):
+                raise StoreUnavailable(f"the CA bundle {ca_certs} ([search] ca_certs / RIPPLE_ES_CA_CERTS) is not a "
+                                       "file; name the PEM file of the cluster's CA")
             options["ca_certs"] = ca_certs
         options.update(client_options or {})
         try:
@@ -354,10 +392,14 @@ class ElasticsearchSearchIndex(SearchIndex):
             ) from exc
         except elastic_transport.ConnectionError as exc:
             text = " ".join(dict.fromkeys([str(exc.message), *(str(e) for e in exc.errors)]))
-            if isinstance(exc, elastic_transport.TlsError):
+            if isinstance(exc, elastic_transport.TlsError) and "WRONG_VERSION_NUMBER" in text:
+                reason = "TLS failed: the server does not speak TLS on this port; use an http:// URL"
+            elif isinstance(exc, elastic_transport.TlsError):
                 reason = f"TLS failed: {text}; set [search] ca_certs (or RIPPLE_ES_CA_CERTS) to the cluster's CA"
             elif "refused" in text.lower():
                 reason = "connection refused"
+            elif "http://" in self.url and ("RemoteDisconnected" in text or "reset by peer" in text):
+                reason = f"the server closed the connection: {text}; if the cluster uses TLS, use an https:// URL"
             else:
                 reason = text
             raise StoreUnavailable(
@@ -368,15 +410,29 @@ class ElasticsearchSearchIndex(SearchIndex):
             raise StoreUnavailable(f"Elasticsearch at {self.url} failed ({what}): {exc}") from exc
 
     def _api_error(self, what: str, status: int, etype: str, reason: str) -> StoreError:
+        reason = " ".join(reason.split())
+        if len(reason) > 300:
+            reason = reason[:300] + "..."
+        cause = f"{status} {etype}: {reason}" if etype else f"{status}: {reason}"
         if status == 401:
             return StoreUnavailable(
-                f"Elasticsearch at {self.url} refused the credentials (401 {etype}: {reason}); set RIPPLE_ES_API_KEY, "
+                f"Elasticsearch at {self.url} refused the credentials ({cause}); set RIPPLE_ES_API_KEY, "
                 "or RIPPLE_ES_USER and RIPPLE_ES_PASSWORD ([search] api_key / user / password in the configuration)"
             )
         if status == 403:
             return QueryFailed(
-                f"Elasticsearch at {self.url} does not allow this user to {what} (403 {etype}: {reason}); grant it "
+                f"Elasticsearch at {self.url} does not allow this user to {what} ({cause}); grant it "
                 f"read, write and create_index on the indices {self.prefix}-*"
+            )
+        if status == 429:
+            return StoreUnavailable(
+                f"Elasticsearch at {self.url} is overloaded and refused to {what} ({cause}); retry later, or give "
+                "it more memory (ES_JAVA_OPTS in docker/compose.yml)"
+            )
+        if status in (502, 503, 504):
+            return StoreUnavailable(
+                f"Elasticsearch at {self.url} is not ready to {what} ({cause}); wait until GET /_cluster/health "
+                "reports yellow or green, then retry"
             )
         if etype == "media_type_header_exception" or "compatible-with" in reason:
             return StoreUnavailable(
@@ -385,19 +441,31 @@ class ElasticsearchSearchIndex(SearchIndex):
             )
         if etype == "index_not_found_exception":
             return QueryFailed(f"cannot {what}: {reason}; run `ripple index` to create the index")
-        return QueryFailed(f"Elasticsearch refused to {what}: {status} {etype}: {reason}".rstrip(": "))
+        return QueryFailed(f"Elasticsearch refused to {what}: {cause}".rstrip(": "))
 
-    def _ensure_index(self, name: str, mappings: Mapping[str, Any], settings: Mapping[str, Any]) -> None:
-        """Create ``name`` unless this instance created or saw it before (an index that already exists
-        is fine: another writer made it)."""
+    def _ensure_index(self, name: str, mappings: Mapping[str, Any], settings: Mapping[str, Any],
+                      versioned: bool = False) -> None:
+        """Create ``name`` unless this instance created or saw it before. An index that already exists
+        is fine (another writer made it), unless ``versioned`` and its mapping is of another version:
+        then :class:`~stores.errors.QueryFailed`, instead of writing documents it would reject or
+        analyse differently."""
         if name in self._known:
             return
-        self._call(f"create index {name}", self._client.indices.create, exists_ok=True, index=name, settings=settings,
-                   mappings=mappings)
+        created = self._call(f"create index {name}", self._client.indices.create, exists_ok=True, index=name,
+                             settings=settings, mappings=mappings)
+        if created is None and versioned:  # it already existed
+            body = self._call(f"read the mapping of {name}", self._client.indices.get_mapping, index=name)
+            version = next(iter(body.values()), {}).get("mappings", {}).get("_meta", {}).get("ripplegraph_mapping")
+            if version != MAPPING_VERSION:
+                raise QueryFailed(
+                    f"index {name} has mapping version {version!r}, this ripplegraph writes version "
+                    f"{MAPPING_VERSION}; delete the indices `ripple doctor` lists as outdated (or set a new [search] "
+                    "index_prefix) and index again"
+                )
         self._known.add(name)
 
     def _ensure_chunk_index(self, name: str) -> None:
-        self._ensure_index(name, chunk_mappings(self.dims), index_settings(self.replicas))
+        self._ensure_index(name, chunk_mappings(self.dims), index_settings(self.replicas), versioned=True)
 
     def _ensure_side_index(self, name: str) -> None:
         self._ensure_index(name, _SIDE_MAPPINGS, {"number_of_shards": 1, "number_of_replicas": self.replicas})
@@ -495,12 +563,39 @@ class ElasticsearchSearchIndex(SearchIndex):
     def replace_chunks(self, files: Sequence[IndexedFile]) -> None:
         """Replace every chunk of each file with ``IndexedFile.chunks``: index the new chunks (bulk,
         a chunk with no embedding gets its text's cached vector), then delete the file's other chunks
-        and any older copy of a new chunk id in another index (one ``delete_by_query``). Raises
-        :class:`BulkIndexError` after the deletion when documents were rejected."""
+        and any older copy of a new chunk id in another index (one ``delete_by_query``; files holding
+        more than :data:`MAX_TERMS` chunks in all are written in groups under that bound). Raises
+        :class:`BulkIndexError` after the deletion when documents were rejected, and
+        :class:`~stores.errors.QueryFailed` before any request for an embedding of another dimension."""
         by_key = {(f.file.repo, f.file.path): f for f in files}
         if not by_key:
             return
         batch = list(by_key.values())
+        for f in batch:  # before any request: Elasticsearch would reject the document after the old ones go
+            for c in f.chunks:
+                if c.embedding is not None and len(c.embedding) != self.dims:
+                    raise QueryFailed(f"the embedding of chunk {c.id} has {len(c.embedding)} dimensions; the index "
+                                      f"stores {self.dims}")
+        groups: list[list[IndexedFile]] = [[]]
+        size = 0
+        for f in batch:
+            if groups[-1] and (size + len(f.chunks) > MAX_TERMS or len(groups[-1]) >= MAX_TERMS):
+                groups.append([])
+                size = 0
+            groups[-1].append(f)
+            size += len(f.chunks)
+        failures: list[tuple[str, int, str]] = []
+        total = 0
+        for group in groups:
+            rejected, sent = self._replace_group(group)
+            failures += rejected
+            total += sent
+        if failures:
+            raise BulkIndexError("index chunks", failures, total)
+
+    def _replace_group(self, batch: Sequence[IndexedFile]) -> tuple[list[tuple[str, int, str]], int]:
+        """:meth:`replace_chunks` for files holding at most :data:`MAX_TERMS` chunks: the rejected
+        documents and the number sent."""
         chunks = list({c.id: c for f in batch for c in f.chunks}.values())
         cached = self._cached_vectors(c.checksum for c in chunks if c.embedding is None)
         actions: list[tuple[dict[str, Any], dict[str, Any]]] = []
@@ -520,8 +615,7 @@ class ElasticsearchSearchIndex(SearchIndex):
                           query=self._stale_query(batch, new_ids), refresh=True, conflicts="proceed",
                           allow_no_indices=True, ignore_unavailable=True)
         self._check_by_query("delete replaced chunks", body)
-        if failures:
-            raise BulkIndexError("index chunks", failures, len(actions))
+        return failures, len(actions)
 
     @staticmethod
     def _stale_query(batch: Sequence[IndexedFile], new_ids: Mapping[str, list[str]]) -> dict[str, Any]:
@@ -570,18 +664,24 @@ class ElasticsearchSearchIndex(SearchIndex):
     def set_embeddings(self, vectors: dict[str, Sequence[float]]) -> None:
         """Store (normalised) embeddings by chunk id; unknown ids are ignored. Each vector also goes
         to the content cache under the chunk's checksum, and to every chunk with the same text that has
-        none yet: one search (the ids' checksums), one bulk (the cache), one ``update_by_query``.
-        Raises :class:`~stores.errors.QueryFailed` for a zero vector or one of another dimension."""
+        none yet: one search (the ids' checksums), one bulk (the cache), one ``update_by_query`` per
+        :data:`VECTORS_PER_WRITE` vectors. Raises :class:`~stores.errors.QueryFailed` for a zero vector
+        or one of another dimension (before any request)."""
         units: dict[str, list[float]] = {}
         for chunk_id, vector in vectors.items():
             unit = _unit(vector)
             if unit is None:
-                raise QueryFailed(f"the embedding of chunk {chunk_id} is a zero vector; cosine similarity needs a direction")
+                raise QueryFailed(f"the embedding of chunk {chunk_id} is a zero vector or not finite (NaN, infinity); "
+                                  "cosine similarity needs a direction")
             if len(unit) != self.dims:
                 raise QueryFailed(f"the embedding of chunk {chunk_id} has {len(unit)} dimensions; the index stores {self.dims}")
             units[chunk_id] = unit
-        if not units:
-            return
+        items = list(units.items())
+        for start in range(0, len(items), VECTORS_PER_WRITE):
+            self._store_vectors(dict(items[start : start + VECTORS_PER_WRITE]))
+
+    def _store_vectors(self, units: Mapping[str, list[float]]) -> None:
+        """One round of :meth:`set_embeddings` over unit vectors."""
         found = self._checksums(list(units))
         if not found:
             return

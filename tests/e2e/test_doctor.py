@@ -152,3 +152,182 @@ def test_broken_configuration_file(workspace, tmp_path):
         "1 problem found",
     ]
     assert result.exit_code == 1
+
+
+# ---------------------------------------------------------------------------- hostile setups (issue 7)
+
+
+def test_an_empty_or_random_index_file(tmp_path):
+    ws = tmp_path / "ws"
+    (ws / ".ripple").mkdir(parents=True)
+    db = ws / ".ripple" / "index.db"
+    db.write_bytes(b"")
+    result = run(ws, tmp_path)
+    assert result.stdout.splitlines()[1:3] == [
+        f"FAIL  graph   embedded {db}: the file is empty (0 bytes), not an index", INDEX_FIX]
+    assert result.exit_code == 1
+    assert db.read_bytes() == b""  # the check did not write an index into it
+    db.write_bytes(bytes(range(256)) * 64)
+    result = run(ws, tmp_path)
+    assert result.stdout.splitlines()[1:3] == [
+        f"FAIL  graph   embedded {db}: index {db} cannot be read as a ripplegraph index (file is not a database); "
+        "delete it and re-index",
+        f"              fix: delete {db} and run `ripple index PATH`"]
+    assert (result.exit_code, result.stderr) == (1, "")
+
+
+def test_a_read_only_index_folder(workspace, tmp_path, monkeypatch):
+    # As root, chmod cannot make a folder read-only: the store's open failure and os.access are simulated.
+    import stores.doctor as doctor
+    from stores.errors import StoreUnavailable
+
+    db = workspace / ".ripple" / "index.db"
+
+    def refuse(path):
+        raise StoreUnavailable(f"index {path} is unavailable (unable to open database file); is another ripple "
+                               "process writing it?")
+
+    monkeypatch.setattr(doctor, "EmbeddedStore", refuse)
+    monkeypatch.setattr(doctor.os, "access", lambda path, mode: not mode & doctor.os.W_OK)
+    result = run(workspace, tmp_path)
+    assert result.stdout.splitlines()[1:3] == [
+        f"FAIL  graph   embedded {db}: the index or its folder is read-only",
+        f"              fix: make {db.parent} and index.db writable (SQLite keeps index.db-wal and index.db-shm "
+        "beside the index, even to read it), or copy the index to a writable folder and set RIPPLE_DB"]
+    assert result.exit_code == 1
+    monkeypatch.setattr(doctor.os, "access", lambda path, mode: True)  # writable: another cause, another fix
+    result = run(workspace, tmp_path)
+    assert result.stdout.splitlines()[2] == (
+        f"              fix: stop other ripple processes writing this index and retry; if it persists, delete {db} "
+        "and run `ripple index PATH`")
+
+
+def test_a_routing_uri_on_a_closed_port_logs_nothing(workspace, tmp_path):
+    port = closed_port()
+    result = run(workspace, tmp_path, RIPPLE_GRAPH_BACKEND="memgraph", RIPPLE_MEMGRAPH_URI=f"neo4j://127.0.0.1:{port}")
+    assert result.stdout.splitlines()[1].startswith(f"FAIL  graph   memgraph: graph store neo4j://127.0.0.1:{port} is "
+                                                    "unreachable")
+    assert result.exit_code == 1
+    assert result.stderr == ""  # the driver's "Unable to retrieve routing information" is not repeated
+
+
+def test_a_plain_http_server_is_not_elasticsearch(workspace, tmp_path):
+    import functools
+    import http.server
+    import threading
+
+    empty = tmp_path / "www"
+    empty.mkdir()
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(empty)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL=url)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.stdout.splitlines()[2] == (
+        f"FAIL  search  elasticsearch: {url} answered, but it is not Elasticsearch (The client noticed that the server "
+        "is not Elasticsearch and we do not support this unknown product); point RIPPLE_ES_URL / [search] url at an "
+        "Elasticsearch node")
+    assert (result.exit_code, result.stderr) == (1, "")
+
+
+def test_elasticsearch_vectors_of_another_model(workspace, tmp_path, monkeypatch):
+    from stores.elasticsearch import ElasticsearchSearchIndex
+    from stores.embedder import BUNDLED_MODEL, _bundled_model_digest
+
+    status = {"indices": ["ripple-chunks.code.p"], "outdated": [], "chunks": 3, "embedded": 3,
+              "embedding_model": "fastembed:BAAI/bge-small-en-v1.5"}
+    monkeypatch.setattr(ElasticsearchSearchIndex, "ping",
+                        lambda self: {"url": self.url, "version": "9.3.0", "cluster": "team"})
+    monkeypatch.setattr(ElasticsearchSearchIndex, "index_status", lambda self: status)
+    result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL="http://es.test:9200")
+    assert result.stdout.splitlines()[2:6] == [
+        "ok    search  elasticsearch http://es.test:9200 (9.3.0, cluster team): 1 chunk indices, 3 chunks, 3 embedded",
+        "FAIL  search  the stored embeddings come from fastembed:BAAI/bge-small-en-v1.5, but this configuration embeds "
+        f"queries with {BUNDLED_MODEL}@{_bundled_model_digest()}: semantic search compares vectors of two models",
+        "              fix: run `ripple index PATH` with this configuration (it re-embeds every chunk), or configure "
+        "the model the index was built with ([embedding] model / RIPPLE_EMBEDDING_MODEL)",
+        MODEL,
+    ]
+    assert result.exit_code == 1
+    status["embedding_model"] = f"{BUNDLED_MODEL}@{_bundled_model_digest()}"
+    result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL="http://es.test:9200")
+    assert (result.stdout.splitlines()[-1], result.exit_code) == ("all checks passed", 0)
+
+
+@pytest.mark.parametrize(("sums", "files", "problem"), [
+    ("{a}  a.json\n{b}  b.txt\n", {"a.json": b"{}", "b.txt": b"tampered"}, "b.txt does not match its SHA256SUMS entry "
+                                                                            "(damaged file)"),
+    ("{a}  a.json\n{b}  b.txt\n", {"a.json": b"{}"}, "b.txt is missing from {dir}"),
+    ("{a}a.json\n", {"a.json": b"{}"}, "{dir}/SHA256SUMS is damaged (line '{a}a.json' is not '<sha256>  <file name>')"),
+    ("{a}  ../../etc/passwd\n", {}, "{dir}/SHA256SUMS is damaged (line '{a}  ../../etc/passwd' is not '<sha256>  "
+                                    "<file name>')"),
+    ("\n", {}, "{dir}/SHA256SUMS is damaged (it lists no file)"),
+    (b"\xff\xfe\x00binary", {}, "{dir}/SHA256SUMS is damaged (not text)"),
+])
+def test_a_tampered_model_folder(workspace, tmp_path, monkeypatch, sums, files, problem):
+    import hashlib
+
+    import stores.doctor as doctor
+
+    folder = tmp_path / "model"  # a stand-in for the installed folder, never modified
+    folder.mkdir()
+    digests = {"a": hashlib.sha256(b"{}").hexdigest(), "b": hashlib.sha256(b"original").hexdigest()}
+    if isinstance(sums, str):
+        (folder / "SHA256SUMS").write_text(sums.format(**digests), encoding="utf-8")
+    else:
+        (folder / "SHA256SUMS").write_bytes(sums)
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    monkeypatch.setattr(doctor, "BUNDLED_MODEL_DIR", folder)
+    result = run(workspace, tmp_path)
+    assert result.stdout.splitlines()[-3:] == [
+        "FAIL  model   bundled model: " + " ".join(problem.format(dir=folder, **digests).split()),  # one line
+        "              fix: reinstall ripplegraph (pip install --force-reinstall ripplegraph), or rebuild the model "
+        "with tools/build_embedding_model.py",
+        "1 problem found"]
+    assert (result.exit_code, result.stderr) == (1, "")
+
+
+def test_a_bad_product_uri_names_the_product_entry(workspace, tmp_path):
+    config = tmp_path / "team.toml"
+    config.write_text('[graph]\nbackend = "memgraph"\n[graph.products]\nshop = "http://mg:7687"\n', encoding="utf-8")
+    result = run(workspace, tmp_path, RIPPLE_CONFIG=str(config), RIPPLE_MEMGRAPH_URI="mg:7687")
+    assert result.stdout.splitlines()[1:5] == [
+        "FAIL  graph   memgraph: not a Bolt URI: 'mg:7687'; expected bolt://host:7687 (schemes: bolt, bolt+s, bolt+ssc, "
+        "neo4j, neo4j+s, neo4j+ssc)",
+        "              fix: fix $RIPPLE_MEMGRAPH_URI",
+        "FAIL  graph   memgraph (product shop): not a Bolt URI: 'http://mg:7687'; expected bolt://host:7687 (schemes: "
+        "bolt, bolt+s, bolt+ssc, neo4j, neo4j+s, neo4j+ssc)",
+        f"              fix: fix [graph.products] shop in {config}",
+    ]
+    assert result.exit_code == 1
+
+
+def test_ripple_db_naming_a_folder(workspace, tmp_path):
+    folder = workspace / ".ripple"
+    result = run(workspace, tmp_path, RIPPLE_DB=str(folder))
+    assert result.stdout.splitlines()[1:3] == [
+        f"FAIL  graph   embedded: {folder} is a folder, not an index file",
+        f"              fix: name the index file itself in RIPPLE_DB / [embedded] db (such as {folder / 'index.db'})"]
+    assert result.exit_code == 1
+
+
+def test_a_model_missing_from_the_cache_is_reported_once(workspace, tmp_path, capfd):
+    result = run(workspace, tmp_path, RIPPLE_EMBEDDING_MODEL="BAAI/bge-small-en-v1.5",
+                 FASTEMBED_CACHE_PATH=str(tmp_path / "empty-cache"))
+    assert result.stdout.splitlines()[-2:] == [
+        "FAIL  model   cannot load fastembed model 'BAAI/bge-small-en-v1.5' offline: Could not load model "
+        "BAAI/bge-small-en-v1.5 from any source.. Models are never downloaded at run time: put it in fastembed's cache "
+        "first (FASTEMBED_CACHE_PATH, or the configured cache_dir), or remove the setting to use the bundled "
+        "all-MiniLM-L6-v2",
+        "1 problem found"]
+    assert result.exit_code == 1
+    # fastembed's own loguru lines ("ERROR ... Could not find model in cache_dir") go to the real stderr.
+    assert "Could not find" not in capfd.readouterr().err

@@ -131,7 +131,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
-    ("[graph]\nmax_concurrency = 0\n", r"config\.toml: graph\.max_concurrency must be >= 1, not 0$"),
+    ("[graph]\nmax_concurrency = 0\n", r"config\.toml: graph\.max_concurrency must be between 1 and 1,024, not 0$"),
     ('[search]\nbackend = "opensearch"\n', r"config\.toml: search\.backend must be one of embedded, elasticsearch, "
                                            r"not 'opensearch'$"),
     ('[graph]\nbackend = "neo4j"\n', r"config\.toml: graph\.backend must be one of embedded, memgraph, not 'neo4j'$"),
@@ -208,3 +208,98 @@ def test_http_services_table(tmp_path) -> None:
     config = load_config(tmp_path, env={"HOME": str(tmp_path / "home")})
     assert config.http_services == {"/api/customer": "customers-service", "http://localhost:8082": "visits-service"}
     assert load_config(tmp_path / "..", env={"HOME": str(tmp_path / "home")}).http_services == {}
+
+
+# ---------------------------------------------------------------------- hostile files (issue 7)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (bytes(range(256)), r"config\.toml is not UTF-8 text \(byte 128 is 0x80\); a configuration file is TOML saved as "
+                        r"UTF-8: fix the file or remove it$"),
+    ('[graph]\nbackend = "memgraph"\n'.encode("utf-16"), r"config\.toml is not UTF-8 text \(byte 0 is 0xff\)"),
+    (b"#" * (1 << 20) + b"\n", r"config\.toml is larger than 1,048,576 bytes, too large for a configuration file: "
+                               r"is it the right file\?$"),
+    (b'[embedded]\ndb = ""\n', r"config\.toml: embedded\.db must not be empty or hold a NUL character, not ''; "
+                               r"remove the key to use the default$"),
+    (b'[embedded]\ndb = "a\\u0000b"\n', r"config\.toml: embedded\.db must not be empty or hold a NUL character, "
+                                        r"not 'a\\x00b'"),
+    (b'[embedding]\nmodel = "  "\n', r"config\.toml: embedding\.model must not be empty"),
+    (b"[http]\nservices = 1\n", r"config\.toml: http\.services must be a table of strings "
+                                r"\(\"http://localhost:8081\" = \"customers-service\"\)$"),
+    (b"[graph]\nmax_concurrency = 99999999999999999999\n", r"config\.toml: graph\.max_concurrency must be between 1 "
+                                                           r"and 1,024, not 99999999999999999999$"),
+    (b"[search]\nreplicas = 1000\n", r"config\.toml: search\.replicas must be between 0 and 100, not 1000$"),
+])
+def test_files_that_are_not_configuration(workspace, home, data, message):
+    path = workspace / ".ripple" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(data)
+    with pytest.raises(ConfigError, match=message):
+        load_config(workspace, {"HOME": str(home)})
+
+
+def test_a_byte_order_mark_and_an_empty_file_are_fine(workspace, home):
+    path = write(workspace / ".ripple" / "config.toml", '\ufeff[graph]\nbackend = "memgraph"\n')
+    assert path.read_bytes()[:3] == b"\xef\xbb\xbf"
+    assert load_config(workspace, {"HOME": str(home)}).graph.backend == "memgraph"
+    path.write_bytes(b"")
+    assert load_config(workspace, {"HOME": str(home)}).graph == GraphConfig()
+
+
+def test_environment_garbage(workspace, home):
+    with pytest.raises(ConfigError, match=r"^\$RIPPLE_MEMGRAPH_CONCURRENCY must be an integer, not 'abc'$"):
+        load_config(workspace, {"HOME": str(home), "RIPPLE_MEMGRAPH_CONCURRENCY": "abc"})
+    with pytest.raises(ConfigError, match=r"^\$RIPPLE_MEMGRAPH_CONCURRENCY: graph\.max_concurrency must be between 1 "
+                                          r"and 1,024, not -1$"):
+        load_config(workspace, {"HOME": str(home), "RIPPLE_MEMGRAPH_CONCURRENCY": "-1"})
+    with pytest.raises(ConfigError, match=r"^\$RIPPLE_ES_REPLICAS must be an integer, not '9{40}\.\.\.'$"):
+        load_config(workspace, {"HOME": str(home), "RIPPLE_ES_REPLICAS": "9" * 5000})
+    with pytest.raises(ConfigError, match=rf"^\$RIPPLE_CONFIG names {workspace}, which is not a file"):
+        load_config(workspace, {"HOME": str(home), "RIPPLE_CONFIG": str(workspace)})  # a folder
+
+
+def test_a_relative_explicit_file_keeps_its_db_when_the_folder_changes(tmp_path, home, monkeypatch):
+    write(tmp_path / "conf" / "ripple.toml", '[embedded]\ndb = "indexes/main.db"\n')
+    monkeypatch.chdir(tmp_path)
+    config = load_config(tmp_path / "elsewhere", {"HOME": str(home), "RIPPLE_CONFIG": "conf/ripple.toml"})
+    assert config.files == (tmp_path / "conf" / "ripple.toml",)
+    assert config.db == tmp_path / "conf" / "indexes" / "main.db"
+    monkeypatch.chdir(home)
+    assert config.db.resolve() == tmp_path.resolve() / "conf" / "indexes" / "main.db"
+
+
+def test_a_user_without_a_home_folder(workspace, monkeypatch):
+    # A container run under an arbitrary uid: no $HOME and no password entry.
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert load_config(workspace, {}) == Config()
+    write(workspace / ".ripple" / "config.toml", '[graph]\nbackend = "memgraph"\n')
+    assert load_config(workspace, {}).graph.backend == "memgraph"
+
+
+def test_open_stores_names_the_product_entry_of_a_bad_uri(tmp_path, home):
+    path = write(tmp_path / "team.toml", '[graph]\nbackend = "memgraph"\n[graph.products]\nshop = "http://mg:7687"\n')
+    config = load_config(tmp_path, {"HOME": str(home), "RIPPLE_CONFIG": str(path)})
+    with pytest.raises(ConfigError) as info:
+        open_stores(config, tmp_path / "index.db", product="shop", create=True)
+    assert str(info.value) == (f"graph ([graph.products] shop in {path}): not a Bolt URI: 'http://mg:7687'; expected "
+                               "bolt://host:7687 (schemes: bolt, bolt+s, bolt+ssc, neo4j, neo4j+s, neo4j+ssc)")
+    open_stores(config, tmp_path / "index.db", product="billing", create=True).close()  # the default URI is fine
+
+
+def test_a_workspace_file_of_another_user_is_ignored_with_a_warning(tmp_path, monkeypatch) -> None:
+    import stores.config as config_module
+    from stores.config import load_config
+
+    (tmp_path / ".ripple").mkdir()
+    (tmp_path / ".ripple" / "config.toml").write_text('[search]\nbackend = "elasticsearch"\n')
+    monkeypatch.setattr(config_module, "_owned_by_us", lambda path: False)
+    config = load_config(tmp_path, env={"HOME": str(tmp_path / "home")})
+    assert config.search.backend == "embedded"
+    assert config.warnings == (f"{tmp_path}/.ripple/config.toml is ignored: it belongs to another user; "
+                               "name it with $RIPPLE_CONFIG to use it anyway",)
+    explicit = load_config(tmp_path, env={"HOME": str(tmp_path / "home"),
+                                          "RIPPLE_CONFIG": str(tmp_path / ".ripple" / "config.toml")})
+    assert explicit.search.backend == "elasticsearch"

@@ -66,14 +66,16 @@ def test_compose_config_services_pins_and_security(tmp_path):
     assert services["ripple"]["environment"] == {
         "RIPPLE_GRAPH_BACKEND": "memgraph", "RIPPLE_MEMGRAPH_URI": "bolt://memgraph:7687",
         "RIPPLE_MEMGRAPH_DIALECT": "memgraph", "RIPPLE_SEARCH_BACKEND": "elasticsearch",
-        "RIPPLE_ES_URL": "http://elasticsearch:9200"}
+        "RIPPLE_ES_URL": "http://elasticsearch:9200", "RIPPLE_DB": "/home/ripple/state/index.db"}
     assert services["ripple"]["depends_on"] == {
         "memgraph": {"condition": "service_healthy", "required": True},
         "elasticsearch": {"condition": "service_healthy", "required": True},
     }
-    assert [(v["source"], v["target"], v.get("read_only")) for v in services["ripple"]["volumes"]] == [
-        (str(ROOT), "/repos", True)]
-    assert sorted(config["volumes"]) == ["es-data", "memgraph-data"]
+    # The repositories are read-only, so the indexer's lock, extraction cache and journal (beside
+    # RIPPLE_DB) go to a volume: `ripple index /repos/x` could not create /repos/x/.ripple/.
+    assert [(v["type"], v["source"], v["target"], v.get("read_only")) for v in services["ripple"]["volumes"]] == [
+        ("bind", str(ROOT), "/repos", True), ("volume", "ripple-state", "/home/ripple/state", None)]
+    assert sorted(config["volumes"]) == ["es-data", "memgraph-data", "ripple-state"]
 
 
 def test_dockerfile_installs_the_package_with_its_model():
@@ -81,5 +83,8 @@ def test_dockerfile_installs_the_package_with_its_model():
     assert "FROM python:3.11.11-slim-bookworm" in dockerfile
     assert "RUN pip install . " in dockerfile
     assert 'ENTRYPOINT ["ripple"]' in dockerfile
+    # The state volume's mount point exists in the image, owned by the user the container runs as.
+    assert "install -d -o ripple -g ripple /home/ripple/state" in dockerfile
+    assert dockerfile.index("install -d -o ripple") < dockerfile.index("USER ripple")
     ignore = (ROOT / "docker" / "Dockerfile.dockerignore").read_text(encoding="utf-8").split()
     assert {"!stores/**", "!indexer/**", "!lsp_server/**", "!pyproject.toml", "!README.md"} <= set(ignore)

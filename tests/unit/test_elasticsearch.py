@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import socket
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ class Request:
 
 
 class Cluster:
-    """Scripted replies (status + JSON document, or an exception to raise) and the requests seen."""
+    """Scripted replies (status + JSON document or raw bytes, or an exception to raise) and the requests seen."""
 
     def __init__(self) -> None:
         self.replies: list[tuple[int, Any] | Exception] = []
@@ -74,7 +75,8 @@ class Cluster:
                 status, payload, response_headers = reply
                 meta = ApiResponseMeta(status=status, http_version="1.1", headers=HttpHeaders(response_headers),
                                        duration=0.001, node=self.config)
-                return NodeApiResponse(meta, json.dumps(payload).encode("utf-8"))
+                raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+                return NodeApiResponse(meta, raw)
 
         return ScriptedNode
 
@@ -143,17 +145,18 @@ CHUNK_INDEX_BODY = {
                 "type": "pattern", "pattern": r"[A-Za-z0-9_$]+(?:[./:\-]+[A-Za-z0-9_$]+)*", "group": 0}},
             "filter": {"ripple_code_parts": {
                 "type": "pattern_capture", "preserve_original": True,
-                "patterns": [r"([A-Z]+[0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+)"]}},
+                "patterns": [r"([A-Z]+[0-9]*(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+)"]},
+                "ripple_max_term": {"type": "length", "max": 32766}},
             "analyzer": {
                 "ripple_code": {"type": "custom", "tokenizer": "ripple_code_tokens",
-                                "filter": ["ripple_code_parts", "lowercase"]},
+                                "filter": ["ripple_code_parts", "lowercase", "ripple_max_term"]},
                 "ripple_terms": {"type": "custom", "tokenizer": "whitespace"},
             },
         },
     },
     "mappings": {
         "dynamic": "strict",
-        "_meta": {"ripplegraph_mapping": 1},
+        "_meta": {"ripplegraph_mapping": 2},
         "properties": {
             "id": {"type": "keyword"}, "repo": {"type": "keyword"}, "product": {"type": "keyword"},
             "file": {"type": "keyword"}, "language": {"type": "keyword"}, "kind": {"type": "keyword"},
@@ -170,7 +173,7 @@ CHUNK_INDEX_BODY = {
 
 SIDE_INDEX_BODY = {
     "settings": {"number_of_shards": 1, "number_of_replicas": 0},
-    "mappings": {"dynamic": False, "_meta": {"ripplegraph_mapping": 1}, "properties": {}},
+    "mappings": {"dynamic": False, "_meta": {"ripplegraph_mapping": 2}, "properties": {}},
 }
 
 E0 = [1.0] + [0.0] * 383
@@ -245,10 +248,13 @@ def test_cached_vectors_fill_new_chunks_and_known_indices_are_not_created_again(
                                   "type": "resource_already_exists_exception",
                                   "reason": "index [ripple-chunks.code.shop/x1] already exists",
                                   "index_uuid": "x1", "index": "ripple-chunks.code.shop"}, "status": 400})
+    # Another writer made it: its mapping is this version's, so it is used.
+    cluster.reply(200, {"ripple-chunks.code.shop": {"mappings": CHUNK_INDEX_BODY["mappings"]}})
     cluster.reply(200, {"took": 2, "errors": False, "items": [bulk_item("ripple-chunks.code.shop", "c1")]})
     cluster.reply(200, by_query_reply())
     store.replace_chunks([indexed("src/a.py", a)])
-    assert cluster.requests[2].body == [{"index": {"_index": "ripple-chunks.code.shop", "_id": "c1"}}, source(a, E1)]
+    assert (cluster.requests[2].method, cluster.requests[2].path) == ("GET", "/ripple-chunks.code.shop/_mapping")
+    assert cluster.requests[3].body == [{"index": {"_index": "ripple-chunks.code.shop", "_id": "c1"}}, source(a, E1)]
 
     cluster.requests.clear()
     cluster.reply(200, {"docs": [{"_index": "ripple-embedding-cache", "_id": a.checksum, "found": False}]})
@@ -501,6 +507,10 @@ def test_set_embeddings_cache_and_update_by_query(cluster, store):
 def test_set_embeddings_rejects_bad_vectors_and_ignores_unknown_ids(cluster, store):
     with pytest.raises(QueryFailed, match="^the embedding of chunk a is a zero vector"):
         store.set_embeddings({"a": [0.0] * 384})
+    with pytest.raises(QueryFailed) as info:
+        store.set_embeddings({"a": [float("nan")] + [0.5] * 383})
+    assert str(info.value) == ("the embedding of chunk a is a zero vector or not finite (NaN, infinity); cosine "
+                               "similarity needs a direction")
     with pytest.raises(QueryFailed, match="^the embedding of chunk a has 2 dimensions; the index stores 384$"):
         store.set_embeddings({"a": [1.0, 0.0]})
     store.set_embeddings({})
@@ -644,7 +654,7 @@ def test_not_elasticsearch(cluster, store):
 
 
 def test_index_status_lists_outdated_mappings(cluster, store):
-    cluster.reply(200, {"ripple-chunks.code.shop": {"mappings": {"_meta": {"ripplegraph_mapping": 1}}},
+    cluster.reply(200, {"ripple-chunks.code.shop": {"mappings": {"_meta": {"ripplegraph_mapping": 2}}},
                         "ripple-chunks.doc.shop": {"mappings": {"dynamic": "strict", "properties": {}}}})
     cluster.reply(200, {"took": 1, "timed_out": False, "_shards": shards(2),
                         "hits": {"total": {"value": 9, "relation": "eq"}, "max_score": None, "hits": []},
@@ -675,8 +685,9 @@ def lucene_analyze(settings: dict[str, Any], text: str) -> list[str]:
     chain = analysis["analyzer"]["ripple_code"]
     tokenizer = analysis["tokenizer"][chain["tokenizer"]]
     capture = analysis["filter"][chain["filter"][0]]
-    assert (tokenizer["type"], tokenizer["group"], capture["type"], capture["preserve_original"], chain["filter"][1]) == (
-        "pattern", 0, "pattern_capture", True, "lowercase")
+    longest = analysis["filter"][chain["filter"][2]]
+    assert (tokenizer["type"], tokenizer["group"], capture["type"], capture["preserve_original"], chain["filter"][1],
+            longest["type"], len(chain["filter"])) == ("pattern", 0, "pattern_capture", True, "lowercase", "length", 3)
     patterns = [re.compile(p) for p in capture["patterns"]]
     out: list[str] = []
     for token in re.compile(tokenizer["pattern"]).findall(text):
@@ -688,7 +699,7 @@ def lucene_analyze(settings: dict[str, Any], text: str) -> list[str]:
                     if start == end or (start == 0 and end == len(token)):
                         continue
                     out.append(token[start:end])
-    return [t.lower() for t in out]
+    return [t.lower() for t in out if len(t) <= longest["max"]]
 
 
 IDENTIFIERS = [
@@ -722,3 +733,175 @@ def test_drop_deletes_the_prefix_indices_by_name(cluster, store):
     assert (delete.method, delete.path, delete.params) == (
         "DELETE", "/ripple-chunks.code.shop,ripple-chunks.doc.shop,ripple-embedding-cache,ripple-meta",
         {"allow_no_indices": "true", "ignore_unavailable": "true"})
+
+
+# ------------------------------------------------------------------------- hostile input (issue 7)
+
+
+def test_a_token_over_lucenes_term_limit_is_dropped_not_the_chunk():
+    # A 40,001-character run of word characters (a hex or base64url blob) is one token; Lucene rejects a
+    # document holding a term over 32,766 bytes, so the analyzer drops that token and keeps its parts.
+    from stores.elasticsearch import index_settings
+
+    blob = "a" + "1b" * 20000
+    assert lucene_analyze(index_settings(), f"x = '{blob}'") == ["x", "a1"] + ["b1"] * 19999 + ["b"]
+    assert lucene_analyze(index_settings(), "k" * 32766) == ["k" * 32766]  # the longest term Lucene takes
+
+
+def test_an_embedding_of_another_dimension_fails_before_any_request(cluster, store):
+    wrong = chunk("c1", "def f(): pass", embedding=(1.0,) * 768)
+    with pytest.raises(QueryFailed) as info:
+        store.replace_chunks([indexed("src/a.py", wrong)])
+    assert str(info.value) == "the embedding of chunk c1 has 768 dimensions; the index stores 384"
+    assert cluster.requests == []  # the file's old chunks are still there
+
+
+def test_an_existing_index_of_another_mapping_version_is_not_written(cluster, store):
+    exists = {"type": "resource_already_exists_exception", "reason": "index [ripple-chunks.code.shop/x1] already exists",
+              "index_uuid": "x1", "index": "ripple-chunks.code.shop"}
+    cluster.reply(200, {"docs": []})
+    cluster.reply(400, {"error": {"root_cause": [exists], **exists}, "status": 400})
+    cluster.reply(200, {"ripple-chunks.code.shop": {"mappings": {"dynamic": "strict",
+                                                                 "_meta": {"ripplegraph_mapping": 1}}}})
+    with pytest.raises(QueryFailed) as info:
+        store.replace_chunks([indexed("src/a.py", chunk("c1", "def f(): pass"))])
+    assert str(info.value) == (
+        "index ripple-chunks.code.shop has mapping version 1, this ripplegraph writes version 2; delete the indices "
+        "`ripple doctor` lists as outdated (or set a new [search] index_prefix) and index again")
+    assert [(r.method, r.path) for r in cluster.requests] == [
+        ("POST", "/ripple-embedding-cache/_mget"), ("PUT", "/ripple-chunks.code.shop"),
+        ("GET", "/ripple-chunks.code.shop/_mapping")]  # no bulk, no delete
+
+
+def test_delete_files_matches_paths_exactly_never_as_patterns(cluster, store):
+    paths = ['src/it\'s "quoted".py', "src/*.py", "src/a?.py", "src/[ab].py", "dir\\file.py", "ünï/cødé.py"]
+    cluster.reply(200, by_query_reply())
+    store.delete_files("shop*", paths)
+    (req,) = cluster.requests
+    assert req.body == {"query": {"bool": {"filter": [{"term": {"repo": "shop*"}}, {"terms": {"file": paths}}]}}}
+
+
+def test_index_names_of_hostile_product_names(store):
+    assert store.chunk_index("Shop", "method") == "ripple-chunks.code.shop"
+    assert store.chunk_index("Pet Clinic/v2", "doc") == "ripple-chunks.doc.pet_clinic_v2"
+    assert store.chunk_index("Café*?\"<>|,#:", "config") == "ripple-chunks.config.caf__________"
+    assert store.chunk_index("", "sql") == "ripple-chunks.code._"
+    long_name = "P" * 300
+    assert store.chunk_index(long_name, "method") == (
+        "ripple-chunks.code." + "p" * 80 + "-" + hashlib.sha256(long_name.encode()).hexdigest()[:16])
+    for name in ("Shop", "Pet Clinic/v2", "Café*?\"<>|,#:", "", long_name):
+        index = store.chunk_index(name, "doc")
+        assert index == index.lower() and len(index.encode()) <= 255 and re.fullmatch(r"[a-z0-9_.-]+", index)
+
+
+def test_overloaded_and_not_ready_clusters_are_unavailable(cluster, store):
+    busy = "rejected execution of coordinating operation [coordinating_and_primary_bytes=104857600]"
+    cluster.reply(429, {"error": {"root_cause": [{"type": "es_rejected_execution_exception", "reason": busy}],
+                                  "type": "es_rejected_execution_exception", "reason": busy}, "status": 429})
+    with pytest.raises(StoreUnavailable) as info:
+        store.chunk_count()
+    assert str(info.value) == (
+        f"Elasticsearch at http://es.test:9200 is overloaded and refused to count chunks (429 "
+        f"es_rejected_execution_exception: {busy}); retry later, or give it more memory (ES_JAVA_OPTS in "
+        "docker/compose.yml)")
+    block = "blocked by: [SERVICE_UNAVAILABLE/1/state not recovered / initialized];"
+    cluster.reply(503, {"error": {"root_cause": [{"type": "cluster_block_exception", "reason": block}],
+                                  "type": "cluster_block_exception", "reason": block}, "status": 503})
+    with pytest.raises(StoreUnavailable) as info:
+        store.ping()
+    assert str(info.value) == (
+        f"Elasticsearch at http://es.test:9200 is not ready to read the server version (503 cluster_block_exception: "
+        f"{block}); wait until GET /_cluster/health reports yellow or green, then retry")
+
+
+def test_a_proxy_refusing_credentials_with_an_html_page(cluster, store):
+    page = "<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>" + "x" * 400 + "</body></html>"
+    cluster.reply(401, page.encode(), headers={"content-type": "text/html", "www-authenticate": 'Basic realm="es"'})
+    with pytest.raises(StoreUnavailable) as info:
+        store.ping()
+    shown = ("<html> <head><title>401 Authorization Required</title></head> <body>" + "x" * 400)[:300]
+    assert str(info.value) == (
+        f"Elasticsearch at http://es.test:9200 refused the credentials (401: {shown}...); set RIPPLE_ES_API_KEY, or "
+        "RIPPLE_ES_USER and RIPPLE_ES_PASSWORD ([search] api_key / user / password in the configuration)")
+
+
+def test_tls_to_a_plain_http_port_says_to_use_http(cluster, store):
+    cluster.fail(elastic_transport.TlsError(
+        "TLS error caused by: SSLError([SSL: WRONG_VERSION_NUMBER] wrong version number (_ssl.c:1006))"))
+    with pytest.raises(StoreUnavailable) as info:
+        store.ping()
+    assert str(info.value) == (
+        "Elasticsearch at http://es.test:9200 is unreachable (TLS failed: the server does not speak TLS on this port; "
+        "use an http:// URL); start it (docker compose -f docker/compose.yml up -d elasticsearch) or point "
+        "RIPPLE_ES_URL / [search] url at a running node")
+
+
+def test_several_node_urls_in_one_string_and_a_missing_ca_bundle(tmp_path):
+    store = ElasticsearchSearchIndex("http://es1:9200, http://elastic:secret@es2:9200,")
+    assert store.url == "http://es1:9200, http://es2:9200"
+    assert sorted(str(n.config.host) for n in store._client.transport.node_pool.all()) == ["es1", "es2"]
+    store.close()
+    missing = tmp_path / "ca.pem"
+    with pytest.raises(StoreUnavailable) as info:
+        ElasticsearchSearchIndex("https://es1:9200", ca_certs=str(missing))
+    assert str(info.value) == (f"the CA bundle {missing} ([search] ca_certs / RIPPLE_ES_CA_CERTS) is not a file; name "
+                               "the PEM file of the cluster's CA")
+
+
+def test_retry_warnings_carry_the_error_not_a_traceback(caplog):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    store = ElasticsearchSearchIndex(f"http://127.0.0.1:{port}", max_retries=1)
+    with caplog.at_level(logging.WARNING, logger="elastic_transport"), pytest.raises(StoreUnavailable):
+        store.chunk_count()
+    store.close()
+    retries = [r for r in caplog.records if r.name == "elastic_transport.transport"]
+    assert [r.getMessage().split(": ", 1)[0] for r in retries] == ["Retrying request after failure (attempt 0 of 1)"]
+    assert retries[0].getMessage().split(": ", 2)[1] == "ConnectionError"
+    assert "Connection refused" in retries[0].getMessage()
+    assert [r.exc_info for r in retries] == [None]
+    assert "Traceback" not in caplog.text
+
+
+def test_batches_over_the_terms_limit_are_written_in_groups(cluster, store, monkeypatch):
+    # A terms query holds at most index.max_terms_count (65,536) values; 3 here, so a, b+c, d go apart.
+    import stores.elasticsearch as es
+
+    monkeypatch.setattr(es, "MAX_TERMS", 3)
+    files = [indexed("a.py", *(chunk(f"a{i}", f"def a{i}(): pass", file="a.py") for i in range(3))),
+             indexed("b.py", chunk("b0", "def b0(): pass", file="b.py")),
+             indexed("c.py", chunk("c0", "def c0(): pass", file="c.py")),
+             indexed("d.py", *(chunk(f"d{i}", f"def d{i}(): pass", file="d.py") for i in range(3)))]
+    for n in (3, 2, 3):
+        cluster.reply(200, {"docs": []})
+        if n == 3 and not cluster.replies[1:]:
+            cluster.reply(200, created("ripple-chunks.code.shop"))  # the first group creates the index
+        cluster.reply(200, {"took": 1, "errors": False, "items": [bulk_item("ripple-chunks.code.shop", "x")] * n})
+        cluster.reply(200, by_query_reply())
+    store.replace_chunks(files)
+    assert [(r.method, r.path) for r in cluster.requests] == [
+        ("POST", "/ripple-embedding-cache/_mget"), ("PUT", "/ripple-chunks.code.shop"), ("PUT", "/_bulk"),
+        ("POST", "/ripple-chunks.*/_delete_by_query"),
+    ] + [("POST", "/ripple-embedding-cache/_mget"), ("PUT", "/_bulk"), ("POST", "/ripple-chunks.*/_delete_by_query")] * 2
+    deletes = [r.body["query"]["bool"]["should"] for r in cluster.requests if r.path.endswith("/_delete_by_query")]
+    assert [d[0]["bool"]["filter"][1]["terms"]["file"] for d in deletes] == [["a.py"], ["b.py", "c.py"], ["d.py"]]
+    assert [d[1]["terms"]["id"] for d in deletes] == [["a0", "a1", "a2"], ["b0", "c0"], ["d0", "d1", "d2"]]
+    assert cluster.replies == []
+
+
+def test_set_embeddings_writes_rounds_of_bounded_size(cluster, store, monkeypatch):
+    import stores.elasticsearch as es
+
+    monkeypatch.setattr(es, "VECTORS_PER_WRITE", 2)
+    for ids in (["a", "b"], ["c"]):
+        cluster.reply(200, search_reply([{"_index": "ripple-chunks.code.shop", "_id": i, "_score": 1.0,
+                                          "_source": {"id": i, "checksum": f"sum-{i}"}} for i in ids]))
+        if ids == ["a", "b"]:
+            cluster.reply(200, created("ripple-embedding-cache"))
+        cluster.reply(200, {"took": 1, "errors": False, "items": [bulk_item("ripple-embedding-cache", "x")] * len(ids)})
+        cluster.reply(200, by_query_reply(updated=len(ids)))
+    store.set_embeddings({"a": E0, "b": E1, "c": E0})
+    updates = [r for r in cluster.requests if r.path.endswith("/_update_by_query")]
+    assert [sorted(r.body["script"]["params"]["vectors"]) for r in updates] == [["a", "b"], ["c"]]
+    assert cluster.replies == []
