@@ -14,6 +14,13 @@ export const VIEW_TYPE = 'ripplegraph.blastRadius';
 /** One report panel, reused by every run. */
 export class BlastRadiusPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+  private runs = 0;
+
+  /** A new run begins: the returned check is `true` while no later run has begun. */
+  begin(): () => boolean {
+    const run = ++this.runs;
+    return () => run === this.runs;
+  }
 
   /** Show `markdown` (a new panel beside the editor, or the existing one). */
   show(markdown: string): vscode.WebviewPanel {
@@ -41,26 +48,36 @@ export class BlastRadiusPanel implements vscode.Disposable {
   }
 }
 
-/** Run the report for the cursor of the active editor and show it. */
+/**
+ * Run the report for the cursor of the active editor and show it. When the command runs again before
+ * the answer came, only the last run's answer (or error) is shown.
+ */
 export async function showBlastRadius(session: Session, panel: BlastRadiusPanel): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined) {
     void vscode.window.showInformationMessage('ripplegraph: put the cursor on a method in an editor first.');
     return;
   }
+  const latest = panel.begin();
+  const uri = editor.document.uri.toString();
+  const { line, character } = editor.selection.active;
   const client = await session.ready();
   if (client === undefined) {
     return;
   }
-  const { line, character } = editor.selection.active;
   let result;
   try {
     result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'ripple: blast radius' },
-      () => blastRadius(client, editor.document.uri.toString(), { line, character }, session.current.depth),
+      () => blastRadius(client, uri, { line, character }, session.current.depth),
     );
   } catch (error) {
-    void vscode.window.showErrorMessage(errorMessage(error));
+    if (latest()) {
+      void vscode.window.showErrorMessage(errorMessage(error));
+    }
+    return;
+  }
+  if (!latest()) {
     return;
   }
   if (result === null || result === undefined || !hasTargets(result.report)) {

@@ -12,7 +12,7 @@ import { BlastRadiusPanel, showBlastRadius } from './blastRadius';
 import { errorMessage } from './lib/errors';
 import { RIPPLE_SCHEME } from './lib/locations';
 import { OPEN_LOCATION_COMMAND, locationArgs } from './lib/report';
-import { openLocation, RippleContentProvider } from './open';
+import { RippleContentProvider, tryOpenLocation } from './open';
 import { reindex } from './requests';
 import { semanticSearch } from './search';
 import { Session } from './session';
@@ -54,7 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Ripple
     vscode.commands.registerCommand(COMMANDS.openLocation, async (...args: unknown[]) => {
       const location = locationArgs(args);
       if (location !== undefined) {
-        await openLocation(location);
+        await tryOpenLocation(location);
       }
     }),
   );

@@ -3,6 +3,7 @@
  * gives `ripple:` documents their text through `ripple/fileContent`.
  */
 import * as vscode from 'vscode';
+import { errorMessage } from './lib/errors';
 import type { Location } from './lib/locations';
 import { fileContent } from './requests';
 import type { Session } from './session';
@@ -17,6 +18,16 @@ export async function openLocation(location: Location): Promise<vscode.TextEdito
     selection: new vscode.Range(at, at),
     preview: true,
   });
+}
+
+/** {@link openLocation}, a failure (a file deleted since it was indexed, a source not kept) said in a message. */
+export async function tryOpenLocation(location: Location): Promise<vscode.TextEditor | undefined> {
+  try {
+    return await openLocation(location);
+  } catch (error) {
+    void vscode.window.showErrorMessage(errorMessage(error));
+    return undefined;
+  }
 }
 
 /** The text of `ripple:` documents: files of indexed repositories that are not on this disk. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from './lib/errors';
 import { LiveSearch } from './lib/debounce';
 import { searchItems, type HitItem, type SearchResult } from './lib/searchItems';
-import { openLocation } from './open';
+import { tryOpenLocation } from './open';
 import { search } from './requests';
 import type { Session } from './session';
 
@@ -58,7 +58,7 @@ export async function semanticSearch(session: Session): Promise<void> {
     const hit = pick.selectedItems[0]?.hit;
     if (hit !== undefined) {
       pick.hide();
-      void openLocation({ uri: hit.uri, line: hit.line + 1 });
+      void tryOpenLocation({ uri: hit.uri, line: hit.line + 1 });
     }
   });
   pick.onDidHide(() => {

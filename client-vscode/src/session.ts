@@ -1,17 +1,20 @@
 /**
  * The language client's life: settings -> `ripple serve` command line, start, restart on a setting
- * change, a clear message when the server is missing, and the middleware that routes the server's
+ * change, one clear message when the server is missing or fails at start, a few restarts of a server
+ * that stops by itself (then one message, no loop), and the middleware that routes the server's
  * progress to the status bar, switches code lenses off and maps the lens command to VS Code's call
  * hierarchy.
  */
+import { createInterface } from 'node:readline';
 import * as vscode from 'vscode';
 import {
   CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn, State,
   type CodeLensProviderShape, type LanguageClientOptions, type Middleware, type ServerOptions,
 } from 'vscode-languageclient/node';
+import { OutputTail, RestartPolicy } from './lib/lifecycle';
 import {
-  RESTART_KEYS, findExecutable, missingServerMessage, pythonProblem, readSettings, serverLaunch,
-  type RippleSettings, type ServerLaunch,
+  RESTART_KEYS, locateExecutable, missingServerMessage, pythonProblem, readSettings, serverLaunch, stoppedServerMessage,
+  type LaunchProblem, type RippleSettings, type ServerLaunch,
 } from './lib/settings';
 import { RIPPLE_SCHEME } from './lib/locations';
 import type { ProgressValue } from './lib/status';
@@ -33,13 +36,31 @@ export function currentSettings(): RippleSettings {
   return readSettings((key) => config.get(key));
 }
 
+/** What `ready` says when the server is not running and nothing more is known. */
+export const NOT_RUNNING = 'ripplegraph: the language server is not running; run "Ripple: Restart Server".';
+
+/** How long to wait for a stopped server's last words on stderr before saying why it stopped. */
+const LAST_WORDS_MS = 2000;
+
+/**
+ * The language client, with the failures it would announce itself (start failed, connection closed,
+ * restart failed) only logged: the session says what went wrong in one message of its own.
+ */
+class RippleClient extends LanguageClient {
+  override error(message: string, data?: unknown, _showNotification?: boolean | 'force'): void {
+    super.error(message, data, false);
+  }
+}
+
 /** The language client and its state; commands ask {@link Session.ready} for a running client. */
 export class Session implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient | undefined> | undefined;
   private missing: string | undefined;
+  private disposed = false;
   private settings: RippleSettings = currentSettings();
   private readonly output: vscode.LogOutputChannel;
+  private readonly stderr = new OutputTail();
   private readonly disposables: vscode.Disposable[] = [];
 
   /** The index in the status bar. */
@@ -58,11 +79,14 @@ export class Session implements vscode.Disposable {
     return this.starting;
   }
 
-  /** The running client, or `undefined` after telling the user why there is none. */
+  /** The running client (waiting for a restart under way), or `undefined` after telling the user why there is none. */
   async ready(): Promise<LanguageClient | undefined> {
     const client = await this.start();
+    if (client !== undefined && client.state === State.Starting) {
+      await client.start().catch(() => undefined);
+    }
     if (client === undefined || client.state !== State.Running) {
-      void vscode.window.showErrorMessage(this.missing ?? 'ripplegraph: the language server is not running.');
+      void vscode.window.showErrorMessage(this.missing ?? NOT_RUNNING);
       return undefined;
     }
     return client;
@@ -78,59 +102,75 @@ export class Session implements vscode.Disposable {
     return this.settings;
   }
 
-  /** Stop the server and start it again with the current settings. */
+  /** Stop the server (whatever its state) and start it again with the current settings. */
   async restart(): Promise<LanguageClient | undefined> {
     const previous = await this.starting;
     this.starting = undefined;
-    if (previous !== undefined && previous.state === State.Running) {
-      await previous.stop().catch(() => undefined);
+    if (this.client === previous) {
+      this.client = undefined;
     }
-    this.settings = currentSettings();
+    await previous?.dispose().catch(() => undefined);
     return this.start();
   }
 
   /** Stop the server. */
   async dispose(): Promise<void> {
+    this.disposed = true;
     for (const d of this.disposables.splice(0)) {
       d.dispose();
     }
     const client = this.client;
     this.client = undefined;
-    if (client !== undefined && client.state === State.Running) {
-      await client.stop().catch(() => undefined);
-    }
+    await client?.dispose().catch(() => undefined);
   }
 
   private async launch(): Promise<LanguageClient | undefined> {
     this.settings = currentSettings();
     this.missing = undefined;
     const launch = serverLaunch(this.settings);
-    const command = findExecutable(launch.command, process.env.PATH);
-    if (command === undefined) {
-      return this.fail(launch);
+    const found = locateExecutable(launch.command, process.env.PATH);
+    if (!('path' in found)) {
+      return this.fail(launch, found);
     }
-    const problem = this.settings.pythonPath ? await pythonProblem(command, { ...process.env, ...launch.env }) : undefined;
+    // The server's environment is VS Code's plus the settings' (a bare `env` would replace it all:
+    // no PATH, no HOME, no credentials exported in the shell).
+    const env = { ...process.env, ...launch.env };
+    const problem = this.settings.pythonPath ? await pythonProblem(found.path, env) : undefined;
     if (problem !== undefined) {
-      return this.fail(launch, problem);
+      return this.fail(launch, { kind: 'python', detail: problem });
     }
     this.status.starting();
-    const serverOptions: ServerOptions = { command, args: launch.args, options: { env: launch.env } };
-    const client = new LanguageClient(SECTION, 'ripplegraph', serverOptions, this.clientOptions());
+    const life = { started: false };
+    const serverOptions: ServerOptions = { command: found.path, args: launch.args, options: { env } };
+    const client = new RippleClient(SECTION, 'ripplegraph', serverOptions, this.clientOptions(life));
     this.client = client;
     try {
       await client.start();
     } catch (error) {
+      await this.stderr.settled(LAST_WORDS_MS);
       await client.dispose().catch(() => undefined);
-      this.client = undefined;
-      return this.fail(launch, error instanceof Error ? error.message : String(error));
+      if (this.client === client) {
+        this.client = undefined;
+      }
+      return this.fail(launch, { kind: 'exited', detail: this.stderr.problem() ?? (error instanceof Error ? error.message : String(error)) });
     }
-    this.output.info(`ripplegraph: started ${command} ${launch.args.join(' ')}`);
+    life.started = true;
+    if (this.disposed) {
+      await client.dispose().catch(() => undefined);
+      return undefined;
+    }
+    this.output.info(`ripplegraph: started ${found.path} ${launch.args.join(' ')}`);
+    client.onDidChangeState(({ newState }) => {
+      if (newState === State.Running) { // started again after it stopped
+        void this.status.refresh();
+      }
+    });
     void this.status.refresh();
     return client;
   }
 
-  private fail(launch: ServerLaunch, detail?: string): undefined {
-    this.missing = missingServerMessage(launch, detail);
+  private fail(launch: ServerLaunch, problem: LaunchProblem): undefined {
+    this.missing = missingServerMessage(launch, problem);
     this.output.error(this.missing);
     this.status.missing(this.missing);
     void vscode.window.showErrorMessage(this.missing, 'Open Settings').then((choice) => {
@@ -141,7 +181,21 @@ export class Session implements vscode.Disposable {
     return undefined;
   }
 
-  private clientOptions(): LanguageClientOptions {
+  /** A server that was running stopped again after the restarts `policy` allows: one message, no more restarts. */
+  private async stoppedForGood(policy: RestartPolicy): Promise<void> {
+    await this.stderr.settled(LAST_WORDS_MS);
+    this.missing = stoppedServerMessage(policy.max, policy.windowMs / 60_000, this.stderr.problem());
+    this.output.error(this.missing);
+    this.status.missing(this.missing);
+    const choice = await vscode.window.showErrorMessage(this.missing, 'Show Output', 'Restart Server');
+    if (choice === 'Show Output') {
+      this.output.show(true);
+    } else if (choice === 'Restart Server') {
+      await this.restart();
+    }
+  }
+
+  private clientOptions(life: { started: boolean }): LanguageClientOptions {
     const middleware: Middleware = {
       provideCodeLenses: (document, token, next) => (this.settings.codeLens ? next(document, token) : []),
       handleWorkDoneProgress: (token, params, next) => {
@@ -155,30 +209,34 @@ export class Session implements vscode.Disposable {
         return next(command, args);
       },
     };
-    let restarts = 0;
+    const restarts = new RestartPolicy();
     return {
       documentSelector: [
         ...LANGUAGES.map((language) => ({ scheme: 'file', language })),
         { scheme: RIPPLE_SCHEME },
       ],
       outputChannel: this.output,
-      // Failures reach the user once: the server's own window/showMessage, the commands' messages and
-      // the missing-server message; the client logs the rest to the output.
+      // Failures reach the user once: the server's own window/showMessage, the commands' messages,
+      // the message of a server that cannot start or stopped for good; the rest goes to the output.
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       initializationFailedHandler: () => false,
       middleware,
+      stdioOptions: {
+        stdout: (input, channel) => createInterface({ input, crlfDelay: Infinity }).on('line', (line) => channel.info(line)),
+        stderr: (input, channel) => this.stderr.follow(input, (line) => channel.error(line)),
+      },
       errorHandler: {
-        error: () => ({ action: ErrorAction.Continue }),
+        error: () => ({ action: ErrorAction.Continue, handled: true }),
         closed: () => {
-          restarts += 1;
-          if (this.client?.state !== State.Running) {
+          if (!life.started || this.disposed) {
             return { action: CloseAction.DoNotRestart, handled: true }; // at start: launch() says why
           }
-          if (restarts > 3) {
-            this.status.missing('ripplegraph: the language server stopped');
-            return { action: CloseAction.DoNotRestart, message: 'ripplegraph: the language server stopped; see the "ripplegraph" output.' };
+          if (restarts.stopped()) {
+            this.status.restarting();
+            return { action: CloseAction.Restart, handled: true };
           }
-          return { action: CloseAction.Restart };
+          void this.stoppedForGood(restarts);
+          return { action: CloseAction.DoNotRestart, handled: true };
         },
       },
     };

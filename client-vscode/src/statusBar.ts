@@ -42,7 +42,16 @@ export class IndexStatusBar implements vscode.Disposable {
   /** The server cannot run: `message` says why and how to install it. */
   missing(message: string): void {
     this.stopPolling();
+    this.tracker.clear();
     this.show({ text: '$(warning) ripple: no server', tooltip: message, busy: false, error: true });
+  }
+
+  /** The server stopped and is being started again: the progress it reported will not end. */
+  restarting(): void {
+    this.stopPolling();
+    this.tracker.clear();
+    this.show({ text: '$(sync~spin) ripple: restarting', tooltip: 'ripplegraph: the language server stopped; starting it again',
+      busy: true, error: false });
   }
 
   /** A work-done progress value from the server. */

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -22,6 +24,17 @@ BLAST_RADIUS = "ripple/blastRadius"
 INDEX_STATUS = "ripple/indexStatus"
 FILE_CONTENT = "ripple/fileContent"
 REINDEX = "ripple.reindex"
+
+
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>]")
+
+
+def markdown_link(path: str, uri: str, line: int) -> str:
+    """``[path:line](<uri#Lline>)``: the text markdown-escaped (a path may hold ``] * _ `` or
+    backticks) and the destination inside ``<...>`` so parentheses and spaces cannot end it
+    (CommonMark link destinations)."""
+    text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), f"{path}:{line}")
+    return f"[{text}](<{uri.replace('<', '%3C').replace('>', '%3E')}#L{line}>)"
 
 
 def _param(params: Any, name: str, kind: type, default: Any = None) -> Any:
@@ -80,13 +93,14 @@ def blast_radius_request(ls: RippleServer, params: Any) -> dict[str, Any]:
     report = blast_radius(ls.graph(), query, depth=depth, services=services)
 
     def link(repo: str, path: str, line: int) -> str:
-        return f"[{path}:{line}]({conv.text(repo, path).uri}#L{line})"
+        return markdown_link(path, conv.text(repo, path).uri, line)
 
     return {"markdown": render_markdown(report, link), "report": report_json(report)}
 
 
 def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
-    """Every folder: ``{uri, repo, db, state (ready | indexing | error), phase, error, files, nodes}``."""
+    """Every folder: ``{uri, repo, db, state (ready | indexing | error), phase, error, watching, files,
+    nodes}`` (``watching``: its watcher is armed: saved files are re-indexed)."""
     out = []
     for f in ls.folders:
         counts: dict[str, Any] = {}
@@ -97,7 +111,7 @@ def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
             except Exception as exc:  # a broken index is reported, not raised
                 counts = {"error": str(exc)}
         out.append({"uri": f.uri, "repo": f.repo, "db": str(f.db), "state": f.state, "phase": f.phase,
-                    "error": f.error, **counts})
+                    "error": f.error, "watching": f.watcher is not None and f.watcher.ready.is_set(), **counts})
     return {"folders": out}
 
 

@@ -52,7 +52,7 @@ def test_neovim_call_hierarchy_and_references(tmp_path: Path) -> None:
             for r in answers["references"]] == [("OwnerController.java", 9, 17), ("OwnerController.java", 15, 26)]
     assert answers["search"][0] == {"file": str(ws / "client/client/api.py"), "lnum": 8,
                                     "text": "method client.api.OwnerClient.fetch_owner"}
-    caller = f"[src/main/java/org/example/OwnerController.java:11]({java}/OwnerController.java#L11)"
+    caller = f"[src/main/java/org/example/OwnerController.java:11](<{java}/OwnerController.java#L11>)"
     assert answers["blast"][:3] == ["# Blast radius of `OwnerRepository.findById`", "",
                                     "**1 caller · 0 endpoints** · 1 service · 2 nodes reached within 3 hops"]
     assert f"- `OwnerController.show` · petclinic · {caller} (exact)" in answers["blast"]

@@ -187,7 +187,7 @@ async def test_blast_radius_request(client: LanguageClient):
     assert result.markdown.startswith("# Blast radius of `OwnerRepository.findById`\n\n**1 caller · 0 endpoints**")
     controller = uri(client, f"{JAVA}/OwnerController.java")
     assert (f"- `OwnerController.show` · petclinic · [src/main/java/org/example/OwnerController.java:11]"
-            f"({controller}#L11) (exact)") in result.markdown
+            f"(<{controller}#L11>) (exact)") in result.markdown
     # By name, across the other repository, with a depth.
     result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "OwnerClient.fetch_owner"})
     assert [(p.id, p.kinds, p.hops) for p in result.report.entry_points] == [("client:client/report.main(0)", ["main"], 2)]

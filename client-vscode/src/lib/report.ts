@@ -2,7 +2,12 @@
  * The blast radius report (`ripple/blastRadius` -> `{markdown, report}`) as a webview page, without
  * VS Code: markdown-it renders the markdown, and every location link `[path:line](<uri>#L<line>)`
  * is rewritten to a `command:` link that opens the location in the editor (webviews run commands,
- * not `file:` or `ripple:` links). Raw HTML in the markdown is escaped; no script runs in the page.
+ * not `file:` or `ripple:` links).
+ *
+ * The markdown quotes the indexed code (names, paths, endpoint paths), which may come from anyone:
+ * raw HTML is escaped, only location links stay links (any other link or image is its text: no
+ * `https:` request or other command leaves the page), and the page's content security policy
+ * allows no script, image or other resource.
  */
 import MarkdownIt from 'markdown-it';
 import { parseLocationTarget, type Location } from './locations';
@@ -28,27 +33,50 @@ function markdownIt(): MarkdownIt {
   const validate = md.validateLink.bind(md);
   // markdown-it refuses `file:` links; location links are kept (and rewritten below).
   md.validateLink = (url: string): boolean => parseLocationTarget(url) !== undefined || validate(url);
-  const render = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-    const token = tokens[idx];
-    const location = parseLocationTarget(token.attrGet('href') ?? '');
-    if (location !== undefined) {
-      token.attrSet('href', openLocationHref(location));
-      token.attrSet('title', `${location.uri}:${location.line}`);
+  md.core.ruler.push('ripple_locations', (state) => {
+    for (const block of state.tokens) {
+      if (block.type === 'inline' && block.children !== null) {
+        block.children = locationLinksOnly(block.children, (text) => Object.assign(new state.Token('text', '', 0), { content: text }));
+      }
     }
-    return render(tokens, idx, options, env, self);
-  };
+  });
   return md;
+}
+
+type Tokens = ReturnType<MarkdownIt['parse']>;
+
+/** Inline tokens with location links rewritten to commands, other links unwrapped, images as their alt text. */
+function locationLinksOnly(tokens: Tokens, text: (content: string) => Tokens[number]): Tokens {
+  const out: Tokens = [];
+  let unwrapping = false; // inside a link that is not a location (links do not nest)
+  for (const token of tokens) {
+    if (token.type === 'link_open') {
+      const location = parseLocationTarget(token.attrGet('href') ?? '');
+      if (location === undefined) {
+        unwrapping = true;
+        continue;
+      }
+      token.attrs = [['href', openLocationHref(location)], ['title', `${location.uri}:${location.line}`]];
+    } else if (token.type === 'link_close' && unwrapping) {
+      unwrapping = false;
+      continue;
+    } else if (token.type === 'image') {
+      out.push(text(token.content));
+      continue;
+    }
+    out.push(token);
+  }
+  return out;
 }
 
 /** The locations a report links to, in order (what the page's links open). */
 export function reportLocations(markdown: string): Location[] {
   const found: Location[] = [];
-  const md = markdownIt();
-  const walk = (tokens: ReturnType<MarkdownIt['parse']>): void => {
+  const walk = (tokens: Tokens): void => {
     for (const token of tokens) {
-      if (token.type === 'link_open') {
-        const location = parseLocationTarget(token.attrGet('href') ?? '');
+      const href = token.type === 'link_open' ? token.attrGet('href') ?? '' : '';
+      if (href.startsWith(`command:${OPEN_LOCATION_COMMAND}?`)) {
+        const location = locationArgs(JSON.parse(decodeURIComponent(href.slice(href.indexOf('?') + 1))) as unknown[]);
         if (location !== undefined) {
           found.push(location);
         }
@@ -58,7 +86,7 @@ export function reportLocations(markdown: string): Location[] {
       }
     }
   };
-  walk(md.parse(markdown, {}));
+  walk(markdownIt().parse(markdown, {}));
   return found;
 }
 
@@ -71,9 +99,9 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The whole webview page: a strict content security policy (no scripts), the title, the report. */
+/** The whole webview page: a strict content security policy (inline style only), the title, the report. */
 export function reportPage(markdown: string, title: string, cspSource: string): string {
-  const csp = `default-src 'none'; style-src ${cspSource} 'unsafe-inline'; img-src ${cspSource} https: data:;`;
+  const csp = `default-src 'none'; style-src ${cspSource} 'unsafe-inline';`;
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -92,13 +120,12 @@ export function reportPage(markdown: string, title: string, cspSource: string): 
   ].join('\n');
 }
 
-/** The panel title of a report: its first heading as plain text, else `Blast radius`. */
+/** The panel title of a report: the plain text of its first heading, else `Blast radius`. */
 export function reportTitle(markdown: string): string {
-  const heading = /^#{1,6}[ \t]+(.+?)[ \t#]*$/m.exec(markdown);
-  if (heading === null) {
-    return 'Blast radius';
-  }
-  const text = heading[1].replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, '').trim();
+  const tokens = markdownIt().parse(markdown, {});
+  const heading = tokens.findIndex((t) => t.type === 'heading_open');
+  const inline = heading >= 0 ? tokens[heading + 1].children ?? [] : [];
+  const text = inline.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('').trim();
   return text || 'Blast radius';
 }
 

@@ -10,6 +10,8 @@
  * needs the server to know.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import which from 'which';
 
 /** The `ripplegraph.*` settings (package.json `contributes.configuration` declares them). */
@@ -59,6 +61,9 @@ export const DEFAULT_SETTINGS: RippleSettings = {
   codeLens: true,
 };
 
+/** The deepest blast radius the server computes (`ripple/blastRadius` refuses more). */
+export const MAX_DEPTH = 20;
+
 /** Setting keys (under `ripplegraph.`) of each field. */
 export const SETTING_KEYS: Record<keyof RippleSettings, string> = {
   serverCommand: 'server.command',
@@ -99,7 +104,16 @@ function stringEntries(value: object): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
-/** Read settings through `get(key)` (a `WorkspaceConfiguration` in VS Code); bad values fall back to defaults. */
+/** `path` with a leading `~/` (or a lone `~`) replaced by `home`; any other value as it is. */
+export function expandHome(path: string, home: string = homedir()): string {
+  return path === '~' ? home : path.startsWith('~/') ? `${home}${path.slice(1)}` : path;
+}
+
+/**
+ * Read settings through `get(key)` (a `WorkspaceConfiguration` in VS Code); values of the wrong type
+ * fall back to defaults, paths starting with `~/` are under the home folder, and depth is a whole
+ * number of hops between 1 and {@link MAX_DEPTH} (larger values are cut to it).
+ */
 export function readSettings(get: (key: string) => unknown): RippleSettings {
   const out: Record<string, unknown> = {};
   for (const [field, key] of Object.entries(SETTING_KEYS) as [keyof RippleSettings, string][]) {
@@ -108,9 +122,11 @@ export function readSettings(get: (key: string) => unknown): RippleSettings {
     out[field] = typeof value === typeof fallback && value !== null ? value : fallback;
   }
   const settings = out as unknown as RippleSettings;
-  settings.serverCommand = settings.serverCommand.trim() || DEFAULT_SETTINGS.serverCommand;
-  settings.pythonPath = settings.pythonPath.trim();
-  settings.depth = Number.isInteger(settings.depth) && settings.depth >= 1 ? settings.depth : DEFAULT_SETTINGS.depth;
+  settings.serverCommand = expandHome(settings.serverCommand.trim() || DEFAULT_SETTINGS.serverCommand);
+  settings.pythonPath = expandHome(settings.pythonPath.trim());
+  settings.db = expandHome(settings.db.trim());
+  settings.config = expandHome(settings.config.trim());
+  settings.depth = Number.isInteger(settings.depth) && settings.depth >= 1 ? Math.min(settings.depth, MAX_DEPTH) : DEFAULT_SETTINGS.depth;
   settings.env = stringEntries(settings.env);
   settings.services = stringEntries(settings.services);
   return settings;
@@ -160,6 +176,36 @@ export function findExecutable(command: string, path: string | undefined): strin
   return which.sync(command, { nothrow: true, path: path ?? '' }) ?? undefined;
 }
 
+/** Why the server could not be started. */
+export type LaunchProblem =
+  /** The command is not on `PATH`, or its path names no file. */
+  | { kind: 'not-found' }
+  /** The path names a file that cannot be executed (no `x` permission, or a folder). */
+  | { kind: 'not-executable' }
+  /** The Python interpreter cannot import the server (`detail`: the error it printed). */
+  | { kind: 'python'; detail: string }
+  /** The server started and exited before it answered (`detail`: what it printed last). */
+  | { kind: 'exited'; detail: string };
+
+/** The executable of `command` (see {@link findExecutable}), or why there is none. */
+export function locateExecutable(command: string, path: string | undefined): { path: string } | LaunchProblem {
+  const found = findExecutable(command, path);
+  if (found !== undefined) {
+    return { path: found };
+  }
+  return { kind: command.includes('/') && existsSync(command) ? 'not-executable' : 'not-found' };
+}
+
+/**
+ * The line of a program's output that says what went wrong: the last line naming an error
+ * (`ModuleNotFoundError: No module named 'lsp_server'`, not the `Traceback` heading), else the last
+ * line, else `undefined`.
+ */
+export function problemLine(output: string): string | undefined {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return [...lines].reverse().find((l) => /Error\b/.test(l) && !l.startsWith('Traceback')) ?? lines.at(-1);
+}
+
 /**
  * Why `python` cannot run the server (the error it printed, e.g. `ModuleNotFoundError: No module
  * named 'lsp_server'`), or `undefined` when it imports `lsp_server.cli`.
@@ -171,22 +217,36 @@ export function pythonProblem(python: string, env: NodeJS.ProcessEnv = process.e
         resolve(undefined);
         return;
       }
-      const lines = `${stderr}\n${stdout}`.split('\n').map((l) => l.trim()).filter((l) => l !== '');
       const code = typeof error.code === 'number' ? `exit status ${error.code}` : error.message;
-      resolve(lines.find((l) => /Error\b/.test(l) && !l.startsWith('Traceback')) ?? lines.at(-1) ?? code);
+      resolve(problemLine(`${stdout}\n${stderr}`) ?? code);
     });
   });
 }
 
-/** The message shown when the server cannot be started: what is missing and how to install it. */
-export function missingServerMessage(launch: ServerLaunch, detail?: string): string {
+/** The message shown when the server cannot be started: what went wrong, and how to install it. */
+export function missingServerMessage(launch: ServerLaunch, problem: LaunchProblem = { kind: 'not-found' }): string {
   const python = launch.args[0] === '-m';
-  const what = python
-    ? `the Python interpreter "${launch.command}" (ripplegraph.server.pythonPath) cannot run ripplegraph`
-    : `"${launch.command}" was not found (ripplegraph.server.command)`;
-  const then = python
-    ? 'ripplegraph.server.pythonPath to the full path of .venv/bin/python'
-    : 'ripplegraph.server.command to the full path of .venv/bin/ripple';
+  const setting = python ? 'ripplegraph.server.pythonPath' : 'ripplegraph.server.command';
+  const what = {
+    'not-found': `"${launch.command}" was not found (${setting})`,
+    'not-executable': `"${launch.command}" is not an executable file (${setting})`,
+    python: `the Python interpreter "${launch.command}" (${setting}) cannot run ripplegraph`,
+    exited: `"${[launch.command, ...launch.args].join(' ')}" failed at start`,
+  }[problem.kind];
+  const said = 'detail' in problem ? [problem.detail] : [];
+  const more = problem.kind === 'exited' ? ['more in the "ripplegraph" output'] : [];
+  const detail = [...said, ...more].filter((d) => d !== '').join('; ');
+  const then = python ? `${setting} to the full path of .venv/bin/python` : `${setting} to the full path of .venv/bin/ripple`;
   return `ripplegraph: the language server cannot start: ${what}${detail ? ` (${detail})` : ''}. `
     + `Install it from a clone of ripplegraph with \`${INSTALL_COMMAND}\`, then set ${then}.`;
+}
+
+/**
+ * The message shown when a server that was running stopped again after `restarts` restarts in
+ * `minutes` minutes (`detail`: what it printed last), and is left stopped.
+ */
+export function stoppedServerMessage(restarts: number, minutes: number, detail: string | undefined): string {
+  return `ripplegraph: the language server stopped again after ${restarts} restart${restarts === 1 ? '' : 's'} within `
+    + `${minutes} minutes${detail ? ` (last: ${detail})` : ''} and is not started again. See the "ripplegraph" output, `
+    + 'then run "Ripple: Restart Server".';
 }

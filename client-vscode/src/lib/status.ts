@@ -105,6 +105,11 @@ export class ProgressTracker {
     return false;
   }
 
+  /** Forget every running progress (their server stopped: no `end` will come). */
+  clear(): void {
+    this.running.clear();
+  }
+
   /** The view of the first running progress, or `undefined` when none runs. */
   view(): StatusView | undefined {
     const first = this.running.values().next();

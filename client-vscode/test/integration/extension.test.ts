@@ -73,6 +73,8 @@ let api: any;
 let context: Context;
 /** Every request the extension sent through the language client, with its answer. */
 const sent: { method: string; params: any; result?: any }[] = [];
+/** Milliseconds to hold the next answer of a method back (then forgotten). */
+const delayNext = new Map<string, number>();
 const originalLoad = (Module as any)._load;
 const uriOf = (rel: string) => URI.file(join(root, rel)).toString();
 const idle = () => {
@@ -88,8 +90,12 @@ async function activate(): Promise<any> {
     const sendRequest = client.sendRequest.bind(client);
     client.sendRequest = async (type: any, params: any, ...rest: unknown[]) => {
       const entry: { method: string; params: any; result?: any } = { method: typeof type === 'string' ? type : type.method, params };
+      const delay = delayNext.get(entry.method) ?? 0;
+      delayNext.delete(entry.method);
       sent.push(entry);
-      entry.result = await sendRequest(type, params, ...rest);
+      const result = await sendRequest(type, params, ...rest);
+      await new Promise((r) => setTimeout(r, delay));
+      entry.result = result;
       return entry.result;
     };
   }
@@ -209,6 +215,21 @@ describe('the extension against ripple serve', () => {
     await stub.vscode.commands.executeCommand('ripplegraph.openLocation', ...links[1]);
     expect(stub.recorder.opened).toMatchObject([{ uri: show.uri, selection: { line: 10, character: 0 }, viewColumn: 1 }]);
     expect(stub.recorder.opened[0].text.split('\n')[10]).toBe('        Owner owner = repository.findById(id);');
+  });
+
+  it('Blast Radius run twice quickly: the panel shows the last run\'s report, never the slower first one', async () => {
+    const panels = stub.recorder.panels.length;
+    const panel = stub.recorder.panels.at(-1)!;
+    sent.length = 0;
+    delayNext.set('ripple/blastRadius', 1000); // the first answer arrives a second late
+    stub.setCursor(join(root, JAVA, 'OwnerRepository.java'), 3, 20);
+    const first = stub.vscode.commands.executeCommand('ripplegraph.blastRadius');
+    stub.setCursor(join(root, JAVA, 'OwnerController.java'), 9, 18);
+    const second = stub.vscode.commands.executeCommand('ripplegraph.blastRadius');
+    await Promise.all([first, second]);
+    expect(sent.map((s) => s.params.position)).toEqual([{ line: 3, character: 20 }, { line: 9, character: 18 }]);
+    expect([stub.recorder.panels.length, panel.title]).toEqual([panels, 'Blast radius of OwnerController.show']);
+    expect(panel.webview.html).toBe(reportPage(sent[1].result.markdown, panel.title, 'vscode-webview://stub'));
   });
 
   it('Blast Radius where there is no method: a message, no report', async () => {

