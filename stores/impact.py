@@ -25,7 +25,8 @@ steps, each a fixed number of batched calls whatever the number of hits:
    the first node (in contract order) that reached it; cycles end there. The walk does not stop at
    an entry point: a handler another handler calls breaks both, so its callers are still followed
    (entry points end the *example paths* only because nothing calls them). The last level is asked
-   once more for callers only to count what the depth cut off; ``max_nodes`` caps the nodes reached.
+   once more for callers only to count what the depth cut off; ``max_nodes`` caps the nodes reached
+   (followed further); every direct caller is listed all the same (step 2's answer is complete).
 4. **Attach**: one ``get_nodes`` for every node, endpoint and topic reached; endpoints (per exposing
    repository), topics, entry points (EXPOSES, CONSUMES, scheduler / listener / task decorators,
    ``main``, module-level code) and services are assembled from the edges collected on the way.
@@ -34,6 +35,7 @@ steps, each a fixed number of batched calls whatever the number of hits:
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +75,7 @@ _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 _SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
+_BACKTICKS = re.compile(r"`+")
 _RESOLUTION_ORDER = {"exact": 0, "inferred": 1, "name": 2}
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
@@ -703,7 +706,8 @@ def blast_radius(
     ``depth``: hops walked upward (>= 1); ``services``: service name (an HTTP client edge's
     ``props["service"]``) -> repository, so that a client addressing another service than the one
     exposing a same-path endpoint is not followed; ``resolutions``: follow only CALLS edges bound
-    that way; ``max_nodes``: most nodes reached; ``engine``: widens a name nothing matches to a
+    that way; ``max_nodes``: most nodes reached and followed (every direct caller is listed all
+    the same); ``engine``: widens a name nothing matches to a
     hybrid search. A query that names nothing gives a report without targets. Store failures raise
     :class:`stores.errors.StoreError`; a ``depth`` below 1 raises :class:`ValueError`.
     """
@@ -736,7 +740,10 @@ def blast_radius(
             by_hop.append(len(level))
     clock.lap("Upward walk", f"{_n(walk.nodes_reached, 'node')} reached in {_n(len(by_hop), 'hop')}")
 
-    wanted = [i for i in walk.hop if i not in {t.node.id for t in targets}]
+    target_ids = {t.node.id for t in targets}
+    # Direct callers beyond the node cap are not followed, but they are listed.
+    wanted = list(dict.fromkeys([*(i for i in walk.hop if i not in target_ids),
+                                 *(e.src for e in walk.direct if e.src not in walk.hop)]))
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
     callers, endpoints, topics, entries, service_hits = _assemble(walk, nodes, targets)
@@ -751,7 +758,7 @@ def blast_radius(
     if walk.skipped_clients:
         truncated.append(f"{_n(len(walk.skipped_clients), 'HTTP client call')} to another service's endpoint "
                          "of the same path not followed (service map)")
-    clock.lap("Report", f"{len(truncated)} truncation notes" if truncated else "complete")
+    clock.lap("Report", _n(len(truncated), "truncation note") if truncated else "complete")
     return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
                        tuple(by_hop), tuple(truncated), tuple(clock.steps))
 
@@ -778,8 +785,20 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _code(text: str) -> str:
+    """``text`` as one markdown code span on one line, whatever it holds (names and paths come from
+    the indexed code): line breaks become spaces; the fence is one backtick longer than the longest
+    run of backticks inside, with a space inside it when the text starts or ends with a backtick."""
+    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    if not text:
+        return "` `"
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _path_text(example: Sequence[PathStep]) -> str:
-    return " → ".join(f"`{s.name}`" for s in example)
+    return " → ".join(_code(s.name) for s in example)
 
 
 def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50) -> str:
@@ -787,9 +806,9 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     entry points (when any), Services affected, Truncated, Steps executed. Locations go through
     ``link(repo, path, line)``; lists longer than ``limit`` rows are cut (the data keeps them all)."""
     name = report.targets[0].node.qualname if report.targets else report.query
-    lines = [f"# Blast radius of `{name}`", ""]
+    lines = [f"# Blast radius of {_code(name)}", ""]
     if not report.targets:
-        lines += [f"No symbol matches `{report.query}`.", ""]
+        lines += [f"No symbol matches {_code(report.query)}.", ""]
     else:
         lines += [f"**{summary_text(report)}** · {_n(len(report.services), 'service')} · "
                   f"{_n(report.reached, 'node')} reached within {report.depth} hops", ""]
@@ -800,7 +819,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     lines += ["## Targets", ""]
     for t in report.targets[:limit]:
         n = t.node
-        lines.append(f"- `{dotted_name(n)}` ({n.label.lower()}, {t.role}) · {n.repo} · {link(n.repo, n.file, n.start_line)}")
+        lines.append(f"- {_code(dotted_name(n))} ({n.label.lower()}, {t.role}) · {n.repo} · {link(n.repo, n.file, n.start_line)}")
     lines += more(report.targets) or ([] if report.targets else ["- none"])
 
     lines += ["", "## Direct callers", ""]
@@ -815,8 +834,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                        for _, s in sorted(sites.items(), key=lambda kv: kv[0]))
         who = c.node.file if c.node.label == "File" else c.node.qualname
         into = sorted({names.get(s.target, s.target) for s in c.sites})
-        calls = " → " + ", ".join(f"`{i}`" for i in into) if names else ""
-        lines.append(f"- `{who}` · {c.node.repo} · {at}{calls}")
+        calls = " → " + ", ".join(_code(i) for i in into) if names else ""
+        lines.append(f"- {_code(who)} · {c.node.repo} · {at}{calls}")
     lines += more(report.callers) or ([] if report.callers else ["- none"])
 
     lines += ["", "## Reachable endpoints", ""]
@@ -824,7 +843,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         lines += ["| Method | Path | Repository | Hops | Example path |", "|---|---|---|---|---|"]
         for h in report.endpoints[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
-            lines.append(f"| {h.http_method} | `{_cell(h.path)}` | {_cell(where)} | {h.hops} | {_cell(_path_text(h.example))} |")
+            lines.append(f"| {_cell(h.http_method)} | {_cell(_code(h.path))} | {_cell(where)} | {h.hops} | {_cell(_path_text(h.example))} |")
         lines += more(report.endpoints)
     else:
         lines.append("- none")
@@ -833,10 +852,10 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     for tp in report.topics[:limit]:
         roles = []
         if tp.consumers:
-            roles.append("consumed by " + ", ".join(f"`{n.qualname}` ({n.repo})" for n in tp.consumers))
+            roles.append("consumed by " + ", ".join(f"{_code(n.qualname)} ({n.repo})" for n in tp.consumers))
         if tp.producers:
-            roles.append("produced by " + ", ".join(f"`{n.qualname}` ({n.repo})" for n in tp.producers))
-        lines.append(f"- `{tp.name}`: {'; '.join(roles)} · {_n(tp.hops, 'hop')} · {_path_text(tp.example)}")
+            roles.append("produced by " + ", ".join(f"{_code(n.qualname)} ({n.repo})" for n in tp.producers))
+        lines.append(f"- {_code(tp.name)}: {'; '.join(roles)} · {_n(tp.hops, 'hop')} · {_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
     others = [p for p in report.entry_points if not {"http", "kafka"} & set(p.kinds)]
@@ -845,14 +864,14 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         for p in others[:limit]:
             who = p.node.file if p.node.label == "File" else p.node.qualname
             kinds = ", ".join(p.kinds)
-            lines.append(f"- `{who}` ({kinds}) · {p.node.repo} · {_n(p.hops, 'hop')} · "
+            lines.append(f"- {_code(who)} ({kinds}) · {p.node.repo} · {_n(p.hops, 'hop')} · "
                          f"{link(p.node.repo, p.node.file, p.node.start_line)}")
         lines += more(others)
 
     lines += ["", "## Services affected", ""]
     if report.services:
         lines += ["| Repository | Nodes | Endpoints | Nearest hop |", "|---|---|---|---|"]
-        lines += [f"| {s.repo}{' (' + ', '.join(a for a in s.applications) + ')' if s.applications and s.applications != (s.repo,) else ''}"
+        lines += [f"| {_cell(s.repo + (' (' + ', '.join(s.applications) + ')' if s.applications and s.applications != (s.repo,) else ''))}"
                   f" | {s.nodes} | {s.endpoints} | {s.hops} |" for s in report.services]
     else:
         lines.append("- none")

@@ -47,12 +47,19 @@ if TYPE_CHECKING:
 __all__ = ["LinkOptions", "LinkResult", "link_frameworks", "split_url"]
 
 MAX_DEPTH = 8
-"""Constants referring to constants, and mounts of mounts, are followed at most this deep."""
+"""Imports of imports, and mounts of mounts, are followed at most this deep."""
+MAX_CONSTANT_DEPTH = 128
+"""Constants referring to constants are followed at most this deep; a deeper one is unknown."""
 MAX_PREFIXES = 64
 """At most this many full prefixes per router (a router mounted in many places)."""
+MAX_PREFIX_STEPS = 10_000
+"""At most this many routers are visited to work out one router's prefixes (a lattice of mounts);
+what lies beyond is not followed."""
 
 _HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
-_SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@]*@)?([^/:?#]*)(?::\d+)?")
+_SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@?#]*@)?(\[[^\]/?#]*\]|[^/:?#]*)(?::[^/?#]*)?")
+# An unresolved Spring placeholder (one level of nesting: ``${a:${b}}``).
+_PLACEHOLDER = re.compile(r"\$\{(?:[^{}]|\{[^{}]*\})*\}")
 _REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
 _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
 _HOLE = "\x00"
@@ -106,24 +113,30 @@ class LinkResult:
 def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | None]:
     """``(service, path)`` of a client URL whose unknown pieces are written ``\\x00``.
 
-    The longest key of ``services`` that prefixes the URL is cut off and its value is the service;
-    otherwise a scheme and host (``http://customers-service:8080``, ``lb://visits``) are cut off and
-    the host is the service. A URL starting with an unknown piece loses everything up to its first
+    The longest key of ``services`` that prefixes the URL up to a path boundary (``/api/customer``
+    prefixes ``/api/customer/owners``, not ``/api/customers``) is cut off and its value is the service;
+    otherwise a scheme and host (``http://customers-service:8080``, ``lb://visits``,
+    ``http://[::1]:8080``) are cut off and the host is the service (none when the host is not known
+    in full: ``f"http://{host}/x"``). A URL starting with an unknown piece loses everything up to its first
     ``/`` after it (the base is unknown; no service). Remaining unknown pieces become path variables.
     Returns ``(None, None)`` when nothing of a path is left.
     """
     service: str | None = None
     if url and not url.startswith(("/", _HOLE)) and not _SCHEME_HOST.match(url):
         url = "/" + url  # a relative URL ("api/owners"): relative to the page, i.e. the site root
-    best = max((k for k in services if k and url.startswith(k)), key=len, default=None)
+    best = max((k for k in services if _prefixes_url(k, url)), key=len, default=None)
     if best is not None:
         service, url = services[best], url[len(best) :]
     else:
         m = _SCHEME_HOST.match(url)
         if m:
             host = m.group(1)
-            service = services.get(host, host) or None
             url = url[m.end() :]
+            if _HOLE in host:  # "http://" + host + "/owners": the path is known, the service is not
+                if not url.split("?", 1)[0].split("#", 1)[0]:
+                    return None, None  # "http://svc" + path: nothing of the path is known
+            else:
+                service = services.get(host, host) or None
         elif url.startswith(_HOLE):
             slash = url.find("/")
             if slash < 0:
@@ -133,6 +146,14 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
     if not path.strip("/{}") and "{}" in path:
         return service, None  # nothing but unknowns
     return service, path
+
+
+def _prefixes_url(key: str, url: str) -> bool:
+    """Whether the service-map ``key`` is a prefix of ``url`` ending at a path boundary (the end, ``/``,
+    ``?``, ``#`` or an unknown piece)."""
+    if not key or not url.startswith(key):
+        return False
+    return len(url) == len(key) or key.endswith("/") or url[len(key)] in ("/", "?", "#", _HOLE)
 
 
 class _Linker:
@@ -146,6 +167,10 @@ class _Linker:
         self.mounts: dict[tuple[str, str], list[tuple[tuple[str, str], str, str]]] = defaultdict(list)
         self.result = LinkResult()
         self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
+        self._values: dict[tuple[str, str], str] = {}  # constant -> its rendered value
+        self._prefixes: dict[tuple[str, str], list[str]] = {}  # router -> its full prefixes
+        self._complete: dict[tuple[str, str], list[str]] = {}  # router -> chains found without a cut
+        self._steps = 0
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -246,26 +271,54 @@ class _Linker:
 
     # -- templates ---------------------------------------------------------------------------------
 
-    def render(self, fc: FileCtx, scope: str | None, tpl: Template, depth: int = 0) -> str:
-        """The template's text with constants substituted; unknown pieces are ``\\x00``."""
+    def render(self, fc: FileCtx, scope: str | None, tpl: Template) -> str:
+        """The template's text with constants substituted; unknown pieces are ``\\x00``.
+
+        A constant whose value refers back to itself (``A = B + "/a"``, ``B = A + "/b"``) or lies
+        deeper than :data:`MAX_CONSTANT_DEPTH` has no known value: the reference to it is a hole."""
         out: list[str] = []
         for kind, text in tpl.parts:
             if kind == "lit":
                 out.append(text)
                 continue
             value = None
-            if kind == "ref" and depth < MAX_DEPTH:
-                found = self.locate(fc, scope, text)
-                if found is not None and (found[0].path, found[1]) in self.constants:
-                    target, q = found
-                    value = self.render(target, q.rpartition(".")[0] or None,
-                                        self.constants[(target.path, q)], depth + 1)
+            if kind == "ref":
+                try:
+                    value = self._value(fc, scope, text, ())
+                except _Unknown:
+                    value = None
             out.append(_HOLE if value is None else value)
-        text = "".join(out)
+        return self._placeholders(fc, "".join(out))
+
+    def _placeholders(self, fc: FileCtx, text: str) -> str:
         props = self.options.properties_for(fc.path)
         if "${" in text and props:
             text = resolve_placeholders(text, props)
         return text
+
+    def _value(self, fc: FileCtx, scope: str | None, expr: str, stack: tuple[tuple[str, str], ...]) -> str | None:
+        """The rendered value of the constant ``expr`` names (``None``: not a known constant); raises
+        :class:`_Unknown` through every constant of ``stack`` when it depends on itself."""
+        found = self.locate(fc, scope, expr)
+        key = (found[0].path, found[1]) if found is not None else None
+        if key is None or key not in self.constants:
+            return None
+        if key in self._values:
+            return self._values[key]
+        if key in stack or len(stack) >= MAX_CONSTANT_DEPTH:
+            raise _Unknown(key)
+        target, q = found  # type: ignore[misc]
+        owner = q.rpartition(".")[0] or None
+        out: list[str] = []
+        for kind, text in self.constants[key].parts:
+            if kind == "lit":
+                out.append(text)
+                continue
+            value = self._value(target, owner, text, (*stack, key)) if kind == "ref" else None
+            out.append(_HOLE if value is None else value)
+        value = self._placeholders(target, "".join(out))
+        self._values[key] = value
+        return value
 
     # -- the run -----------------------------------------------------------------------------------
 
@@ -304,21 +357,53 @@ class _Linker:
         found = self.locate(fc, None, expr)
         return (found[0].path, found[1]) if found else (fc.path, expr)
 
-    def prefixes(self, key: tuple[str, str], seen: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
-        """Every full prefix of a router: its mount chains' prefixes, then its own prefix."""
-        framework, own_tpl = self.routers.get(key, ("", Template()))
+    def prefixes(self, key: tuple[str, str]) -> list[str]:
+        """Every full prefix of a router: its mount chains' prefixes, then its own prefix.
+
+        A chain that comes back to a router already on it (``a.use("/b", b)``, ``b.use("/a", a)``; a
+        Django ``urls.py`` including itself) leads to no application and is dropped; a router whose
+        every chain loops so is taken as mounted nowhere (its own prefix). Chains longer than
+        :data:`MAX_DEPTH` are cut there."""
+        if key not in self._prefixes:
+            self._steps = 0
+            found = self._chains(key, frozenset())[0]
+            self._prefixes[key] = found or [self._own(key)]
+        return self._prefixes[key]
+
+    def _own(self, key: tuple[str, str]) -> str:
         fc = self.by_path.get(key[0])
-        own = self.render(fc, None, own_tpl) if fc is not None else ""
+        return self.render(fc, None, self.routers.get(key, ("", Template()))[1]) if fc is not None else ""
+
+    def _chains(self, key: tuple[str, str], seen: frozenset[tuple[str, str]]) -> tuple[list[str], bool]:
+        """The full prefixes of ``key`` through mount chains that do not revisit ``seen``, and whether
+        none was cut (a loop, the depth, the step budget): only then does the answer not depend on
+        ``seen`` and is it remembered."""
+        if key in self._complete:
+            return self._complete[key], True
+        own = self._own(key)
         mounts = self.mounts.get(key)
-        if not mounts or key in seen or len(seen) > MAX_DEPTH:
-            return [own]
+        if not mounts:
+            self._complete[key] = [own]
+            return [own], True
+        self._steps += 1
+        if len(seen) >= MAX_DEPTH or self._steps > MAX_PREFIX_STEPS:
+            return [own], False
         out: list[str] = []
+        complete = True
+        inner = seen | {key}
         for parent, prefix, mount_framework in mounts:
-            for pp in self.prefixes(parent, seen | {key}):
-                # Flask: a url_prefix given to register_blueprint replaces the blueprint's own.
-                tail = prefix if (mount_framework == "flask" and prefix) else _join(prefix, own)
-                out.append(_join(pp, tail))
-        return list(dict.fromkeys(out))[:MAX_PREFIXES]
+            if parent in inner:
+                complete = False
+                continue
+            found, ok = self._chains(parent, inner)
+            complete = complete and ok
+            # Flask: a url_prefix given to register_blueprint replaces the blueprint's own.
+            tail = prefix if (mount_framework == "flask" and prefix) else _join(prefix, own)
+            out.extend(_join(pp, tail) for pp in found)
+        result = list(dict.fromkeys(out))[:MAX_PREFIXES]
+        if complete:
+            self._complete[key] = result
+        return result, complete
 
     def _emit(self, fc: FileCtx, node_id: str, node: Node) -> None:
         if node_id not in self._endpoint_nodes[fc.path]:
@@ -392,14 +477,17 @@ class _Linker:
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
         scope = call.caller
-        url = self.render(fc, scope, call.url)
+        rendered = self.render(fc, scope, call.url)
+        # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
+        # read without that key) is an unknown piece of the URL, not a path segment.
+        url = _PLACEHOLDER.sub(_HOLE, rendered) if "${" in rendered else rendered
         service, path = split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1
             return
         method = "GET" if call.method == "*" else call.method
         eid = self._endpoint(fc, method, path)
-        shown = url.replace(_HOLE, "{}")
+        shown = rendered.replace(_HOLE, "{}")
         self._edge(fc, "CALLS_HTTP", self._owner_id(fc, call.caller, call.line), eid, call.line, call.col,
                    framework=call.framework, url=shown, service=service)
         self.result.outcomes["calls_http"] += 1
@@ -415,6 +503,10 @@ class _Linker:
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
         self._edge(fc, kind, self._owner_id(fc, use.owner, use.line), tid, use.line, use.col, framework=use.framework)
         self.result.outcomes[use.role] += 1
+
+
+class _Unknown(Exception):
+    """A constant whose value depends on itself (or lies too deep): it has no known value."""
 
 
 def _level(module: str) -> int:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 import javaproperties
@@ -48,6 +48,8 @@ SKIP_DIRS = frozenset({"build", "target", "node_modules", ".git", ".gradle", ".v
 MAX_FILE_BYTES = 2_000_000
 MAX_KEYS = 50_000  # per document: bounds alias expansion ("billion laughs")
 MAX_DEPTH = 32  # placeholder nesting followed
+MAX_RESOLVED = 10_000  # characters a resolved text may grow to (``a: ${b}${b}``, ``b: ${c}${c}``, ...)
+MAX_STEPS = 10_000  # placeholders one resolution looks at (``a: ${b:${b}}``, ``b: ${c:${c}}``, ...)
 _PROFILE_KEYS = ("spring.config.activate.on-profile", "spring.profiles")
 _PROPS_SEPARATOR = re.compile(r"^[#!]---[ \t]*$", re.M)
 _TEST_DIRS = frozenset({"test", "tests"})
@@ -63,11 +65,13 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
-def config_files(repo_root: Path) -> list[Path]:
-    """The Spring configuration files under ``repo_root`` (sorted; build output and VCS folders skipped)."""
+def config_files(repo_root: Path, exclude: Collection[Path] = ()) -> list[Path]:
+    """The Spring configuration files under ``repo_root`` (sorted; build output and VCS folders
+    skipped, and the folders ``exclude`` names)."""
     found: list[Path] = []
+    skip = {Path(p) for p in exclude}
     for folder, dirs, files in os.walk(repo_root):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and Path(folder) / d not in skip)
         for name in files:
             if name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES):
                 found.append(Path(folder) / name)
@@ -131,12 +135,13 @@ def _documents(path: Path) -> list[dict[str, str]]:
     return list(_yaml_documents(text))
 
 
-def load_properties(repo_root: Path) -> dict[str, str]:
+def load_properties(repo_root: Path, exclude: Collection[Path] = ()) -> dict[str, str]:
     """The repository's Spring configuration as one flat ``{dotted.key: value}`` map (precedence rules
-    in the module docstring). Never raises on unreadable or malformed files."""
+    in the module docstring), leaving out the folders ``exclude`` names (other modules). Never raises
+    on unreadable or malformed files."""
     root = Path(repo_root)
     ranked: list[tuple[tuple[int, str, int, str, int], dict[str, str]]] = []
-    for path in config_files(root):
+    for path in config_files(root, exclude):
         stem = path.name.rsplit(".", 1)[0]
         named_profile = "-" in stem
         under_test = any(part in _TEST_DIRS for part in path.relative_to(root).parts[:-1])
@@ -159,8 +164,11 @@ def load_module_properties(repo_root: Path) -> dict[str, dict[str, str]]:
     """Per module of a multi-module repository (several services in one tree), that module's
     configuration: ``{module_dir: properties}`` with ``module_dir`` repository-relative and POSIX
     (``""`` for the root). A module's folder is the one holding ``src/main/resources`` (Maven /
-    Gradle layout) or, failing that, the folder of the configuration file. Each map is
-    :func:`load_properties` of that folder. Never raises on unreadable or malformed files."""
+    Gradle layout) or, failing that, the folder of the configuration file (the one above it for a
+    ``config`` folder, which Spring Boot reads as the application's own). Each map is
+    :func:`load_properties` of that folder without the modules nested in it (a root module's
+    configuration is not that of the services below it). Never raises on unreadable or malformed
+    files."""
     root = Path(repo_root)
     modules: set[str] = set()
     for path in config_files(root):
@@ -169,8 +177,15 @@ def load_module_properties(repo_root: Path) -> dict[str, dict[str, str]]:
         if sep:
             modules.add(head.rstrip("/"))
         elif not any(part in _TEST_DIRS for part in path.relative_to(root).parts[:-1]):
-            modules.add(path.parent.relative_to(root).as_posix().removeprefix("."))
-    return {m: load_properties(root / m) if m else load_properties(root) for m in sorted(modules)}
+            folder = path.parent
+            if folder.name == "config" and folder != root:  # ./config/application.yml: Spring reads it too
+                folder = folder.parent
+            modules.add(folder.relative_to(root).as_posix().removeprefix("."))
+    out: dict[str, dict[str, str]] = {}
+    for m in sorted(modules):
+        nested = [root / n for n in modules if n != m and (not m or n.startswith(m + "/"))]
+        out[m] = load_properties(root / m if m else root, nested)
+    return out
 
 
 _GATEWAY_ROUTE = re.compile(r"^spring\.cloud\.gateway(?:\.server\.(?:webflux|webmvc))?\.routes\[(\d+)\]\.(.+)$")
@@ -224,9 +239,14 @@ def _closing(text: str, start: int) -> int:
     return -1
 
 
-def _resolve(text: str, props: Mapping[str, str], active: frozenset[str], depth: int) -> str:
+class _TooLong(Exception):
+    """A resolution that grows past :data:`MAX_RESOLVED` characters or :data:`MAX_STEPS` placeholders."""
+
+
+def _resolve(text: str, props: Mapping[str, str], active: frozenset[str], depth: int, steps: list[int]) -> str:
     if "${" not in text or depth > MAX_DEPTH:
         return text
+    size = 0
     out: list[str] = []
     pos = 0
     while True:
@@ -238,15 +258,19 @@ def _resolve(text: str, props: Mapping[str, str], active: frozenset[str], depth:
             break
         out.append(text[pos:start])
         raw = text[start : end + 1]
-        inner = _resolve(text[start + 2 : end], props, active, depth + 1)
+        steps[0] += 1
+        if steps[0] > MAX_STEPS:
+            raise _TooLong
+        inner = _resolve(text[start + 2 : end], props, active, depth + 1, steps)
         key, value = inner, props.get(inner)
         if value is None and ":" in inner:
             key, default = inner.split(":", 1)
             value = props.get(key, default)
-        if value is None or key in active:
-            out.append(raw)
-        else:
-            out.append(_resolve(value, props, active | {key}, depth + 1))
+        piece = raw if value is None or key in active else _resolve(value, props, active | {key}, depth + 1, steps)
+        size += (start - pos) + len(piece)
+        if size > MAX_RESOLVED:
+            raise _TooLong
+        out.append(piece)
         pos = end + 1
     out.append(text[pos:])
     return "".join(out)
@@ -256,9 +280,14 @@ def resolve_placeholders(text: str, props: Mapping[str, str]) -> str:
     """``text`` with its ``${key}`` / ``${key:default}`` placeholders replaced from ``props``.
 
     Placeholders nest (``${a:${b}}``, ``${${env}.url}``); a value is itself resolved; a placeholder
-    whose key is unknown and has no default, or that refers back to itself, stays as written.
+    whose key is unknown and has no default, or that refers back to itself, stays as written. So does
+    the whole text when resolving it would make it longer than :data:`MAX_RESOLVED` characters or
+    take more than :data:`MAX_STEPS` placeholders (values or defaults that double at each level).
 
     >>> resolve_placeholders("http://${host:localhost}:${port}/x", {"port": "8080"})
     'http://localhost:8080/x'
     """
-    return _resolve(text, props, frozenset(), 0)
+    try:
+        return _resolve(text, props, frozenset(), 0, [0])
+    except _TooLong:
+        return text

@@ -485,3 +485,43 @@ def test_any_method_endpoint_and_application_names_without_a_service_map(tmp_pat
     assert report.truncated == (
         "1 HTTP client call to another service's endpoint of the same path not followed (service map)",)
     s.close()
+
+
+def test_direct_callers_beyond_the_node_cap_are_listed_not_followed(store):
+    """The cap bounds the walk, not step 2's answer: both direct callers are listed (and counted by
+    the summary) although only findLegacy (first in contract order: it calls the overload) is
+    followed; find, which leads to the endpoints, is not."""
+    report = blast_radius(store, SymbolQuery(JPA_FIND), max_nodes=1)
+    assert [c.node.id for c in report.callers] == [FIND, LEGACY]
+    assert summary_text(report) == "2 callers · 0 endpoints"
+    assert report.callers_by_hop == (1,)
+    assert report.truncated == ("node cap 1 reached: 1 caller not followed",)
+    assert [s.repo for s in report.services] == [OWNERS]
+
+
+def test_markdown_code_spans_hold_backticks_pipes_and_line_breaks(tmp_path: Path):
+    """Names and paths come from the indexed code: a backtick, a pipe or a line break in them must
+    neither end a code span nor break a list item or a table row."""
+    r = Repo("odd", "javascript")
+    path = "src/we`ird|dir/a.js"
+    fn = r.node(path, "größe", "0", 1, 2, label="Function")
+    handler = r.node(path, "h", "2", 4, 6, label="Function")
+    r.edge("CALLS", handler, fn, path, 5, 4, "exact")
+    ep = endpoint("GET", "/a|b/`x`/\n| injected |")
+    r.shared(path, ep)
+    r.edge("EXPOSES", handler, ep.id, path, 4, 0, framework="express")
+    tp = topic("``orders``")
+    r.shared(path, tp)
+    r.edge("PRODUCES", handler, tp.id, path, 5, 8, framework="kafkajs")
+    s = EmbeddedStore(tmp_path / "odd.db")
+    s.replace_files(list(r.files.values()))
+    text = render_markdown(blast_radius(s, SymbolQuery(fn)))
+    s.close()
+    lines = text.splitlines()
+    assert lines[0] == "# Blast radius of `größe`"
+    assert "- ``src.we`ird|dir.a.größe`` (function, selected) · odd · src/we`ird|dir/a.js:1" in lines
+    assert "- `größe` · odd · src/we`ird|dir/a.js:1" not in lines
+    assert "- `h` · odd · src/we`ird|dir/a.js:5 (exact)" in lines
+    assert ("| GET | ``/a\\|b/`x`/ \\| injected \\|`` | odd | 1 | ``GET /a\\|b/`x`/ \\| injected \\|`` → `h` → `größe` |"
+            in lines)
+    assert "- ``` ``orders`` ```: produced by `h` (odd) · 1 hop · `h` → `größe`" in lines

@@ -297,3 +297,221 @@ def test_gateway_routes_become_a_service_map() -> None:
         "spring.cloud.gateway.routes[2].filters[0]": "RewritePath=/api/genai/(?<s>.*), /${s}",
     }
     assert gateway_routes(props) == {"/api/vet": "vets-service", "/api/customer": "customers"}
+
+
+CYCLES = """
+# --- path: app/__init__.py ---
+# --- path: app/consts.py ---
+A = B + "/a"
+B = A + "/b"
+D = "/d" + D
+DEEP = "..."
+# --- path: app/client.py ---
+import requests
+from app.consts import A, D, DEEP
+
+def call_a():
+    return requests.get(A)
+
+def call_host_then_a():
+    return requests.get("http://svc" + A)
+
+def call_d():
+    return requests.post("/x/" + D)
+
+def call_deep():
+    return requests.get(DEEP)
+"""
+
+
+def test_constants_that_refer_to_themselves_are_unknown_and_deep_chains_are_followed() -> None:
+    """``A = B + "/a"; B = A + "/b"`` and ``D = "/d" + D`` have no value: a URL made of them alone is
+    not linked, one with a known piece keeps only that (no ``/b/a/b/a/...`` unrolled eight times, no
+    service named ``svc\\x00``); a chain of 100 constants is followed to its end."""
+    chain = [StringConstant("C0", Template.of("/api"))]
+    chain += [StringConstant(f"C{i}", Template((("ref", f"C{i - 1}"), ("lit", f"/{i}")))) for i in range(1, 101)]
+    result = _run(CYCLES, {
+        "app/consts.py": {"constants": [
+            StringConstant("A", Template((("ref", "B"), ("lit", "/a")))),
+            StringConstant("B", Template((("ref", "A"), ("lit", "/b")))),
+            StringConstant("D", Template((("lit", "/d"), ("ref", "D")))),
+            *chain,
+            StringConstant("DEEP", Template((("ref", "C100"),))),
+        ]},
+        "app/client.py": {"http_calls": [
+            HttpCall("requests", "GET", Template((("ref", "A"),)), "call_a", 5, 11),
+            HttpCall("requests", "GET", Template((("lit", "http://svc"), ("ref", "A"))), "call_host_then_a", 8, 11),
+            HttpCall("requests", "POST", Template((("lit", "/x/"), ("ref", "D"))), "call_d", 11, 11),
+            HttpCall("requests", "GET", Template((("ref", "DEEP"),)), "call_deep", 14, 11),
+        ]},
+    })
+    deep = "/api/" + "/".join(str(i) for i in range(1, 101))
+    assert _edges(result) == [
+        ("app/client.py", "CALLS_HTTP", "app/client.call_d(0)", "endpoint:POST /x/{}", 11,
+         {"framework": "requests", "url": "/x/{}"}),
+        ("app/client.py", "CALLS_HTTP", "app/client.call_deep(0)", f"endpoint:GET {deep}", 14,
+         {"framework": "requests", "url": deep}),
+    ]
+    assert result.link_outcomes == {"calls_http": 2, "unlinked_url": 2}
+
+
+MOUNT_CYCLES = """
+// --- path: server/app.js ---
+const express = require("express");
+const app = express();
+const a = express.Router();
+const b = express.Router();
+const c = express.Router();
+const d = express.Router();
+a.use("/b", b);
+b.use("/a", a);
+app.use("/v1", a);
+c.use("/d", d);
+d.use("/c", c);
+"""
+
+
+def test_mount_cycles_keep_only_chains_that_reach_an_application() -> None:
+    """``a`` mounts ``b`` and ``b`` mounts ``a``: the chain ``b -> a -> b`` leads to no application
+    (no ``/b/a/ping``); a pair mounted only into each other is taken as mounted nowhere."""
+    routers = [Router("express", name, Template(), 2) for name in ("app", "a", "b", "c", "d")]
+    mounts = [Mount("express", "a", "b", Template.of("/b"), 7, 0), Mount("express", "b", "a", Template.of("/a"), 8, 0),
+              Mount("express", "app", "a", Template.of("/v1"), 9, 0), Mount("express", "c", "d", Template.of("/d"), 10, 0),
+              Mount("express", "d", "c", Template.of("/c"), 11, 0)]
+    routes = [Route("express", ["GET"], Template.of("/ping"), None, 12, 0, router="a"),
+              Route("express", ["GET"], Template.of("/pong"), None, 13, 0, router="b"),
+              Route("express", ["GET"], Template.of("/x"), None, 14, 0, router="c")]
+    result = _run(MOUNT_CYCLES, {"server/app.js": {"routers": routers, "mounts": mounts, "routes": routes}})
+    assert [(e[3], e[4]) for e in _edges(result)] == [
+        ("endpoint:GET /v1/b/pong", 13), ("endpoint:GET /v1/ping", 12), ("endpoint:GET /x", 14)]
+
+
+DJANGO_SELF = """
+# --- path: shop/__init__.py ---
+# --- path: shop/urls.py ---
+from django.urls import include, path
+from shop import views
+
+urlpatterns = [path("again/", include("shop.urls")), path("items/", views.items)]
+# --- path: shop/views.py ---
+def items(request):
+    return 1
+"""
+
+
+def test_django_urls_including_itself_is_its_own_root() -> None:
+    result = _run(DJANGO_SELF, {"shop/urls.py": {
+        "routers": [Router("django", "urlpatterns", Template(), 4)],
+        "mounts": [Mount("django", "urlpatterns", None, Template.of("again/"), 4, 20, child_module="shop.urls")],
+        "routes": [Route("django", ["*"], Template.of("items/"), None, 4, 53, "views.items", "urlpatterns")],
+    }})
+    assert [(e[2], e[3]) for e in _edges(result)] == [("shop/views.items(1)", "endpoint:* /items")]
+
+
+def test_a_lattice_of_mounts_is_linked_in_bounded_time() -> None:
+    """Ten levels of six routers, each mounted into every router of the level above: 6**9 chains. The
+    prefixes are worked out once per router (not once per chain) and capped at MAX_PREFIXES."""
+    import time
+
+    from indexer.frameworks.link import MAX_PREFIXES
+
+    levels, width = 10, 6
+    routers = [Router("fastapi", "app", Template(), 1)]
+    routers += [Router("fastapi", f"r{i}_{j}", Template.of(f"/l{i}n{j}"), 2) for i in range(levels) for j in range(width)]
+    mounts = [Mount("fastapi", "app", f"r0_{j}", Template(), 3, 0) for j in range(width)]
+    mounts += [Mount("fastapi", f"r{i - 1}_{k}", f"r{i}_{j}", Template(), 4, 0)
+               for i in range(1, levels) for j in range(width) for k in range(width)]
+    routes = [Route("fastapi", ["GET"], Template.of(f"/leaf{n}"), "leaf", 7, 0, router=f"r{levels - 1}_0")
+              for n in range(50)]
+    started = time.perf_counter()
+    result = _run("# --- path: app.py ---\ndef leaf():\n    return 1\n",
+                  {"app.py": {"routers": routers, "mounts": mounts, "routes": routes}})
+    assert time.perf_counter() - started < 5  # was 35 s for one route
+    assert result.link_outcomes == {"exposes": 50 * MAX_PREFIXES}
+
+
+def test_split_url_hosts_ports_and_prefix_boundaries() -> None:
+    services = {"/api/customer": "customers-service", "http://localhost:8081": "customers-service"}
+    # IPv6 literals and user info are part of the authority, not of the path.
+    assert split_url("http://user:pw@[::1]:8080/items/5?x=1", services) == ("[::1]", "/items/5?x=1")
+    assert split_url("http://[2001:db8::1]/owners/\x00", services) == ("[2001:db8::1]", "/owners/{}")
+    # A host (or port) not known in full names no service.
+    assert split_url("http://\x00/items/\x00", services) == (None, "/items/{}")
+    assert split_url("http://svc\x00", services) == (None, None)
+    assert split_url("http://svc:\x00/owners", services) == ("svc", "/owners")
+    # A service-map key matches up to a path boundary only.
+    assert split_url("/api/customers/1", services) == (None, "/api/customers/1")
+    assert split_url("http://localhost:80812/x", services) == ("localhost", "/x")
+    assert split_url("/api/customer?x=1", services) == ("customers-service", "?x=1")
+    assert split_url("/api/customer\x00", services) == ("customers-service", None)
+
+
+FEIGN = """
+// --- path: src/p/Client.java ---
+package p;
+
+public interface Client {
+    String owner(int id);
+}
+"""
+
+
+def test_an_unresolved_placeholder_base_is_an_unknown_base() -> None:
+    """``@FeignClient(url = "${customers.url}")`` with no such key in the configuration: the path
+    after it is known, the base (and service) is not; the URL shown keeps the placeholder."""
+    result = _run(FEIGN, {"src/p/Client.java": {"http_calls": [
+        HttpCall("feign", "GET", Template.of("${customers.url}/owners/{id}"), "Client.owner", 4, 4),
+        HttpCall("feign", "GET", Template.of("${api.base:${api.root}}/pets"), "Client.owner", 4, 4),
+    ]}})
+    assert _edges(result) == [
+        ("src/p/Client.java", "CALLS_HTTP", "src/p/Client.Client.owner(int)", "endpoint:GET /owners/{}", 4,
+         {"framework": "feign", "url": "${customers.url}/owners/{id}"}),
+        ("src/p/Client.java", "CALLS_HTTP", "src/p/Client.Client.owner(int)", "endpoint:GET /pets", 4,
+         {"framework": "feign", "url": "${api.base:${api.root}}/pets"}),
+    ]
+
+
+def test_normalise_path_regex_variables() -> None:
+    from stores.contracts import normalise_path
+
+    assert normalise_path("/re/{id:[0-9]{3}}/x") == "/re/{}/x"  # Spring: braces inside the regex
+    assert normalise_path("/users/:id(\\d+)") == "/users/{}"  # Express: a regex after the name
+    assert normalise_path("/users/:id(\\d+)?/x") == "/users/{}/x"
+    assert normalise_path("/users/:id(a|(b))") == "/users/{}"
+    assert normalise_path("/opt/:id?") == "/opt/{}"
+    assert normalise_path("/d/(?P<pk>[0-9]{4})/") == "/d/{}"
+
+
+def test_module_configuration_leaves_out_nested_modules(tmp_path) -> None:
+    """A root module (its own src/main/resources) does not take the name and context path of a
+    service module below it; a ``config`` folder beside a module belongs to that module."""
+    from indexer.frameworks.spring_config import load_module_properties
+
+    (tmp_path / "src" / "main" / "resources").mkdir(parents=True)
+    (tmp_path / "src" / "main" / "resources" / "application.yml").write_text("spring.application.name: root-app\n")
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "application.properties").write_text("app.topic=root-events\n")
+    sub = tmp_path / "sub" / "src" / "main" / "resources"
+    sub.mkdir(parents=True)
+    (sub / "application.yml").write_text("spring:\n  application:\n    name: sub-app\nserver.servlet.context-path: /sub\n")
+    assert load_module_properties(tmp_path) == {
+        "": {"spring.application.name": "root-app", "app.topic": "root-events"},
+        "sub": {"spring.application.name": "sub-app", "server.servlet.context-path": "/sub"},
+    }
+
+
+def test_placeholders_that_double_at_each_level_are_left_as_written() -> None:
+    """``k0: ${k1}${k1}``, ``k1: ${k2}${k2}``, ... (or the same through defaults) would take 2**40
+    steps: resolution stops at MAX_RESOLVED characters / MAX_STEPS placeholders, in milliseconds."""
+    import time
+
+    from indexer.frameworks.spring_config import resolve_placeholders
+
+    doubling = {f"k{i}": f"${{k{i + 1}}}${{k{i + 1}}}" for i in range(40)} | {"k40": "x"}
+    defaults = {f"k{i}": f"${{k{i + 1}:${{k{i + 1}}}}}" for i in range(40)} | {"k40": "x"}
+    started = time.perf_counter()
+    assert resolve_placeholders("/${k0}", doubling) == "/${k0}"
+    assert resolve_placeholders("/${k0}", defaults) == "/${k0}"
+    assert resolve_placeholders("/${k30}", doubling) == "/" + "x" * 1024
+    assert resolve_placeholders("/${k36}", defaults) == "/x"
+    assert time.perf_counter() - started < 2
