@@ -79,7 +79,7 @@ _BACKTICKS = re.compile(r"`+")
 _RESOLUTION_ORDER = {"exact": 0, "inferred": 1, "name": 2}
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
-_ROLES = ("selected", "overload", "declaration", "implementation", "constructor")
+_ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
 # Decorators / annotations (last dotted part of their name) that make a callable an entry point.
 _ENTRY_DECORATORS = {
     "Scheduled": "scheduled", "Schedules": "scheduled", "Cron": "scheduled", "Interval": "scheduled",
@@ -131,7 +131,8 @@ Query = SymbolQuery | PositionQuery | NodesQuery
 class Target:
     """A node the change is about; ``role`` is ``selected`` (what was asked for), ``overload``,
     ``declaration`` (an interface / abstract method a selected one overrides), ``implementation``
-    (another override of such a declaration) or ``constructor`` (of a selected type)."""
+    (another override of such a declaration), ``constructor`` (of a selected type) or ``member``
+    (a method of a selected interface)."""
 
     node: Node
     role: str
@@ -423,7 +424,8 @@ def _stem(node_id: str) -> str:
 
 
 def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
-    """Seeds plus overloads, overridden declarations, their other implementations, constructors.
+    """Seeds plus overloads, overridden declarations, their other implementations, constructors (of
+    a selected type) and methods (of a selected interface).
 
     Overloads are found among the members of the seed's parent (CONTAINS), by id (the same
     ``repo:path.Qual.name`` before the signature), not by name across the index: a name as common as
@@ -456,9 +458,17 @@ def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
         for i in group:
             if i in nodes and i not in targets and (role != "overload" or nodes[i].label in CALLABLE_LABELS):
                 targets[i] = Target(nodes[i], role)
-    for m in members:
-        if m in nodes and nodes[m].label == "Constructor" and m not in targets:
-            targets[m] = Target(nodes[m], "constructor")
+    interfaces = {n.id for n in seeds if n.label == "Interface"}
+    for t in types:
+        for e in out.get(t, []):
+            m = e.dst
+            if e.kind != "CONTAINS" or m not in nodes or m in targets:
+                continue
+            if nodes[m].label == "Constructor":
+                targets[m] = Target(nodes[m], "constructor")
+            elif t in interfaces and nodes[m].label in CALLABLE_LABELS:
+                # An interface is used through its methods: changing it changes every one of them.
+                targets[m] = Target(nodes[m], "member")
     return sorted(targets.values(), key=lambda t: (_ROLES.index(t.role), t.node.id))
 
 

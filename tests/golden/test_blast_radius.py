@@ -82,3 +82,15 @@ def test_python_http_client_reaches_the_fastapi_endpoint_and_the_front_end(store
     report = blast_radius(store, SymbolQuery("owner_name"))
     assert _endpoints(report) == [("GET", "/api/visits/{}", "visits-service", 1)]
     _check("owner_name", render_markdown(report))
+
+
+def test_interface_target_is_used_through_its_methods(store) -> None:
+    report = blast_radius(store, SymbolQuery("OwnerRepository"))
+    assert [(t.node.name, t.role) for t in report.targets] == [
+        ("OwnerRepository", "selected"), ("findById", "member"), ("save", "member")]
+    assert _endpoints(report) == [
+        ("GET", "/api/owners/{}", "owners-service", 2),
+        ("PUT", "/api/owners/{}", "owners-service", 2),
+        ("GET", "/api/visits/{}", "visits-service", 4),
+    ]
+    _check("owner_repository_interface", render_markdown(report))
