@@ -23,6 +23,7 @@ __all__ = [
     "SourceFile",
     "Discovery",
     "discover",
+    "classify_path",
     "read_source",
     "SkipFile",
     "to_utf8",
@@ -163,6 +164,51 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
         stack.extend(reversed(subdirs))
     result.files.sort(key=lambda f: f.path)
     return result
+
+
+def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile | str:
+    """What :func:`discover` would say of the one file ``rel`` (repository-relative, POSIX) under the
+    resolved ``root``: its :class:`SourceFile`, or the reason it is not indexed (a skip reason, or
+    ``own_dir`` for the index folder, ``missing`` when no regular file is there). The watcher asks
+    this for each path it sees change instead of walking the tree again."""
+    if not _utf8_name(rel):
+        return "undecodable_name"
+    root_path = Path(root)
+    parts = rel.split("/")
+    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+    for i, name in enumerate(parts[:-1]):
+        base = "/".join(parts[:i])
+        own = _load_gitignore(str(root_path / base) if base else str(root_path))
+        if own is not None:
+            specs.append((base, own))
+        if _ignored(specs, "/".join(parts[: i + 1]), True):
+            return "gitignored"
+        if name == OWN_DIR:
+            return "own_dir"
+        if name in PRUNED_DIRS or name.endswith(".egg-info"):
+            return "pruned_dir"
+    base = "/".join(parts[:-1])
+    own = _load_gitignore(str(root_path / base) if base else str(root_path))
+    if own is not None:
+        specs.append((base, own))
+    if _ignored(specs, rel, False):
+        return "gitignored"
+    path = root_path / rel
+    name = parts[-1]
+    if not path.is_file():
+        return "missing"
+    extractor = extractor_for_path(name)
+    if extractor is None:
+        return "no_extractor"
+    if name.lower().endswith(_GENERATED_SUFFIXES):
+        return "generated"
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return "unreadable"
+    if size > max_file_bytes:
+        return "too_large"
+    return SourceFile(rel, str(path), extractor.language, size)
 
 
 def _utf8_name(rel: str) -> bool:

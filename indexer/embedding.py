@@ -4,7 +4,9 @@ committed.
 It drains :meth:`stores.contracts.SearchIndex.pending_chunks` (one chunk per distinct text, shortest
 first, so each model batch holds texts of similar length and little padding) and writes vectors back
 with ``set_embeddings``, which also fills the content-addressed cache: a text is embedded once, ever.
-Interrupting it loses at most one fetch; the next run resumes where it stopped. Until a chunk is
+Interrupting it loses at most one fetch; the next run resumes where it stopped. It may run while an
+incremental update replaces chunks: a vector whose chunk's text changed during the model call is
+dropped (the new text stays pending). Until a chunk is
 embedded, search finds it through BM25 alone (:class:`stores.retrieval.QueryEngine` says so).
 """
 
@@ -81,7 +83,11 @@ def embed_pending(
         if not batch:
             break
         vectors = embedder.embed([c.text for c in batch], batch_size)
-        index.set_embeddings({c.id: v for c, v in zip(batch, vectors)})
+        # A chunk an update replaced meanwhile (a watcher runs beside this phase) must not get, nor
+        # put in the content-addressed cache, the vector of its old text.
+        now = index.get_chunks([c.id for c in batch])
+        index.set_embeddings({c.id: v for c, v in zip(batch, vectors)
+                              if c.id in now and now[c.id].checksum == c.checksum})
         embedded += len(batch)
         if progress is not None:
             after = index.chunk_count()

@@ -11,7 +11,7 @@ Phases and what each owns:
    the run.
 4. **resolve** (:mod:`indexer.resolve`, in this process: it needs every file's symbols).
 5. **write**: the files whose output differs from what the index holds (a digest per file) are
-   replaced through the store contracts, in batches; files indexed before but gone are deleted.
+   replaced through the store contracts in one transaction; files indexed before but gone are deleted.
 
 Every run is incremental (:mod:`indexer.incremental` holds the engine; this module its options,
 report and extraction workers): a second run over an unchanged tree parses and writes nothing, and a
@@ -44,9 +44,6 @@ from stores.contracts import Chunk, GraphStore, SearchIndex
 __all__ = ["IndexOptions", "IndexReport", "ProgressSink", "index_repository"]
 
 log = logging.getLogger(__name__)
-
-WRITE_BATCH_FILES = 250
-"""Files per store write call (one transaction each in the embedded store)."""
 
 
 class ProgressSink(Protocol):
@@ -253,6 +250,7 @@ def index_repository(
     from indexer.incremental import RepositoryIndex  # the engine builds on this module's workers
 
     index = RepositoryIndex(root, graph, search, options)
+    index.skip_unchanged = True
     try:
         return index.sync(progress)
     finally:

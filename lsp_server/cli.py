@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import filelock
 from rich.console import Console
 from rich.logging import RichHandler
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -30,10 +31,11 @@ from stores.errors import StoreError
 from indexer.embedding import embed_pending
 from stores.contracts import SearchFilters
 from stores.embedder import EmbedderError
-from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, open_store, query_engine
+from stores.factory import state_dir, writer_lock
+from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, query_engine
 from stores.contracts import Node
 from stores.navigation import Reference, best_targets, callers, dotted_name, references, symbol_candidates
-from stores.factory import SERVICES_ENV, service_map
+from stores.factory import SERVICES_ENV, Stores, open_stores, service_map
 from stores.impact import DEFAULT_DEPTH, PositionQuery, SymbolQuery, blast_radius, file_candidates, render_markdown, report_json
 from stores.retrieval import QueryEngine
 
@@ -63,23 +65,42 @@ class _RichProgress:
 
 @contextmanager
 def _store(db: str | None) -> Iterator[Any]:
-    path = Path(db) if db else find_db(Path.cwd())
-    if path is None:
+    """The embedded index (``--db``, ``$RIPPLE_DB``, or found here or in a parent folder) as one
+    object that is both graph and search index; with a team configuration (another graph or search
+    backend), see :func:`_stores`."""
+    with _stores(db) as stores:
+        yield stores.graph
+
+
+@contextmanager
+def _stores(db: str | None) -> Iterator[Stores]:
+    """The configured graph store and search index (:func:`stores.factory.open_stores`): the embedded
+    index by default; Memgraph and / or Elasticsearch when the configuration selects them. Every
+    store error becomes a one-line ClickException."""
+    from stores.config import load_config
+
+    try:
+        config = load_config()
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    needs_file = "embedded" in (config.graph.backend, config.search.backend)
+    path = Path(db) if db else (config.db or find_db(Path.cwd()))
+    if needs_file and path is None:
         raise click.ClickException(
             f"no index found in this directory or its parents; run `ripple index PATH` first or pass --db (or set {DB_ENV})"
         )
-    if not path.exists():
+    if needs_file and path is not None and not path.exists():
         raise click.ClickException(f"no index at {path}; run `ripple index PATH` first")
     try:
-        store = open_store(path)
+        stores = open_stores(config, path if needs_file else None)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     try:
-        yield store
+        yield stores
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:
-        store.close()
+        stores.close()
 
 
 def _emit_json(data: object) -> None:
@@ -129,12 +150,14 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
         raise click.ClickException(str(exc)) from exc
     store = stores.search  # the embedded store is both; embeddings go to the search index
     model = model or config.embedding_model
-    options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs)
+    options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs,
+                           http_services=config.http_services, state_dir=str(state_dir(db_path)))
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
             progress = _RichProgress(bar)
-            report = index_repository(root, stores.graph, store, options, progress)
+            with _writing(db_path):  # one writer per index; embedding below runs beside others
+                report = index_repository(root, stores.graph, store, options, progress)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -144,6 +167,21 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
         _emit_json({**report.as_dict(), "embeddings": embedded, "db": str(db_path)})
     else:
         _print_report(report, db_path, embedded)
+
+
+@contextmanager
+def _writing(db_path: Path) -> Iterator[None]:
+    """Hold the index's writer lock (waiting, with a note, while another ripple process writes)."""
+    lock = writer_lock(db_path)
+    try:
+        lock.acquire(timeout=0.5)
+    except filelock.Timeout:
+        err.print(f"[dim]waiting for another ripple process writing {db_path}…[/dim]")
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, Any]:
@@ -296,19 +334,25 @@ def _impact_query(store: Any, target: str) -> SymbolQuery | PositionQuery:
 @click.option("--depth", type=click.IntRange(1, 20), default=DEFAULT_DEPTH, show_default=True,
               help="Hops walked upward from the targets (1 to 20).")
 @click.option("--service", "services", multiple=True, metavar="NAME=REPO",
-              help=f"An HTTP service name and the repository serving it (repeatable; default ${SERVICES_ENV}).")
+              help=f"An HTTP service name and the repository serving it (repeatable; added to ${SERVICES_ENV} "
+                   "and the [http.services] table of the configuration).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], as_json: bool) -> None:
     """Blast radius of TARGET (Class.method, module.function, a node id, or PATH:LINE[:COL]): its
     callers, the endpoints and topics they reach across services, and the services affected."""
+    from stores.config import load_config
+
     try:
-        service_repos = service_map(list(services) if services else None)
+        service_repos = {**load_config().http_services, **service_map(list(services) if services else None)}
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--service") from exc
-    with _store(db) as store:
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    with _stores(db) as stores:
+        store = stores.graph
         query = _impact_query(store, target)
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
-        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, store))
+        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search))
     if as_json:
         _emit_json(report_json(report))
         if not report.targets:
@@ -327,9 +371,9 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
 def embed(db: str | None, model: str | None, as_json: bool) -> None:
     """Compute the embeddings still missing (after `ripple index --no-embed` or an interruption)."""
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with _store(db) as store, Progress(*columns, console=err, transient=as_json) as bar:
-        result = _embed(store, model, _RichProgress(bar))
-        counts = store.chunk_count()
+    with _stores(db) as stores, Progress(*columns, console=err, transient=as_json) as bar:
+        result = _embed(stores.search, model, _RichProgress(bar))
+        counts = stores.search.chunk_count()
     if as_json:
         _emit_json({**result, **counts})
     elif "skipped" not in result:
@@ -351,9 +395,9 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
            kind: str | None, limit: int, model: str | None, as_json: bool) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
-    with _store(db) as store:
+    with _stores(db) as stores:
         try:
-            result = query_engine(store, model).search(query, limit, filters)
+            result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
         except EmbedderError as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -380,8 +424,8 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def stats(db: str | None, as_json: bool) -> None:
     """Counts of files, nodes, edges (CALLS edges by resolution) and chunks in the index."""
-    with _store(db) as store:
-        data = {**store.stats(), **store.chunk_count(), "repos": store.repos()}
+    with _stores(db) as stores:
+        data = {**stores.graph.stats(), **stores.search.chunk_count(), "repos": stores.graph.repos()}
     if as_json:
         _emit_json(data)
         return
@@ -414,6 +458,104 @@ def doctor(path: Path | None, as_json: bool) -> None:
             click.echo(line)
     if not ok:
         sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--repo", help="Repository name used in node ids (default: the folder's name; one PATH only).")
+@click.option("--product", help="Product the repositories belong to (default: each repository's name).")
+@click.option("--db", envvar=DB_ENV, help="Index file of every PATH (default: PATH/.ripple/index.db each).")
+@click.option("--max-file-size", type=click.IntRange(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
+              help="Skip files larger than this many bytes (1 to 1 GiB).")
+@click.option("--embed/--no-embed", default=True, show_default=True,
+              help="Embed new and changed chunks after each update (unchanged chunks keep their vectors).")
+@click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per update.")
+def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: str | None, max_file_size: int,
+          embed: bool, model: str | None, as_json: bool) -> None:
+    """Index each PATH, then keep its index current as files are saved, added, deleted or renamed,
+    until Ctrl-C. Bursts (a branch switch) are batched; each update re-binds only what the change
+    affects. Other ripple processes may read the index meanwhile; writers take turns."""
+    import threading
+
+    from indexer.incremental import RepositoryIndex
+    from indexer.watch import Watcher
+    from stores.config import load_config
+    from stores.factory import open_stores
+
+    if repo and len(paths) > 1:
+        raise click.BadParameter("names one repository: give one PATH", param_hint="--repo")
+    stop = threading.Event()
+    runs: list[tuple[threading.Thread, Any]] = []
+    failures: list[str] = []
+    try:
+        for path in dict.fromkeys(p.resolve() for p in paths):
+            name = repo or path.name
+            config = load_config(path)
+            db_path = Path(db) if db else (config.db or default_db_path(path))
+            stores = open_stores(config, db_path, product=product or name, create=True)
+            options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
+                                   jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
+                                   state_dir=str(state_dir(db_path)))
+            watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
+                              lock=lambda db_path=db_path: writer_lock(db_path),
+                              on_update=_update_printer(name, stores.search, embed, model or config.embedding_model,
+                                                        as_json))
+            thread = threading.Thread(target=_watch_thread, args=(watcher, stop, failures), daemon=True,
+                                      name=f"ripple-watch-{name}")
+            runs.append((thread, stores))
+            thread.start()
+        if not as_json:
+            err.print(f"[dim]watching {', '.join(str(p) for p in paths)} (Ctrl-C stops)[/dim]")
+        while any(t.is_alive() for t, _ in runs) and not failures:
+            for t, _ in runs:
+                t.join(0.2)
+    except KeyboardInterrupt:
+        pass
+    except StoreError as exc:
+        failures.append(str(exc))
+    finally:
+        stop.set()
+        for t, stores in runs:
+            t.join()
+            stores.close()
+    if failures:
+        raise click.ClickException("; ".join(failures))
+
+
+def _watch_thread(watcher: Any, stop: Any, failures: list[str]) -> None:
+    try:
+        watcher.run(stop)
+    except Exception as exc:  # the first sync failed: say why and stop every watch
+        failures.append(f"{watcher.index.root}: {exc}")
+    finally:
+        watcher.index.close()
+
+
+def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_json: bool) -> Any:
+    """The watcher's callback for one repository: a line per update, after embedding new chunks."""
+    state: dict[str, Any] = {"embedder": None, "embed": embed}
+
+    def on_update(report: IndexReport) -> None:
+        vectors = 0
+        if state["embed"] and report.chunks:
+            try:
+                state["embedder"] = state["embedder"] or open_embedder(model)
+                vectors = embed_pending(search, state["embedder"]).embedded
+            except EmbedderError as exc:
+                err.print(f"[yellow]warning: no embeddings ({exc}); search uses BM25 alone[/yellow]")
+                state["embed"] = False
+        ms = round(1000 * report.phases.get("total", 0.0))
+        if as_json:
+            click.echo(json.dumps({"repo": name, "files_changed": report.files_changed,
+                                   "files_resolved": report.files_resolved, "files_written": report.files_written,
+                                   "files_deleted": report.files_deleted, "embedded": vectors, "ms": ms}))
+        else:
+            out.print(f"{name}: {report.files_changed} changed, {report.files_resolved} re-bound, "
+                      f"{report.files_written} written, {report.files_deleted} removed in {ms} ms"
+                      + (f"; {vectors} chunks embedded" if vectors else ""), markup=False)
+
+    return on_update
 
 
 @main.command()

@@ -8,10 +8,18 @@ into an LSP error response with a clear message (plus one ``window/showMessage``
 so the server never dies of a broken index.
 
 Indexes: the folder ``F`` of a workspace is served from ``F/.ripple/index.db`` (the file ``ripple
-index F`` writes); when there is none (or it was written by another schema version) it is built in a
-background thread, reported with ``window/workDoneProgress``, while requests answer from what has
-been written so far. ``$RIPPLE_DB``, when set, names the index of every folder (a one-folder
-workspace indexed elsewhere). A file outside every workspace folder is never read.
+index F`` writes). A background thread per folder brings it up to date (built when missing or of
+another schema version, else only what changed since), reported with ``window/workDoneProgress``,
+while requests answer from what has been written so far; then it watches the folder
+(:class:`indexer.watch.Watcher`) and re-indexes saved, added, deleted and renamed files, holding the
+index's writer lock around each update, while a second thread embeds new chunks. ``$RIPPLE_DB``,
+when set, names the index of every folder (a one-folder workspace indexed elsewhere). A file outside
+every workspace folder is never read.
+
+Code lenses follow the index: every half second the server compares each folder's
+``version_token`` (which moves when any process commits to the index) with the last one seen and
+sends ``workspace/codeLens/refresh`` when it moved (at most once a second); its own watcher's
+updates ask at once.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ import functools
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,13 +42,15 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from indexer.embedding import embed_pending
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.incremental import RepositoryIndex
+from indexer.pipeline import IndexOptions, IndexReport
+from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from stores.contracts import GraphStore, Node
 from stores.embedded import EmbeddedStore
-from stores.errors import StoreError
+from stores.errors import StoreError, StoreUnavailable
 from stores.embedder import EmbedderError
-from stores.factory import DB_ENV, default_db_path, open_embedder, open_store
+from stores.factory import DB_ENV, default_db_path, open_embedder, open_store, state_dir, writer_lock
 from stores.navigation import UnionGraph, symbol_at
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
@@ -48,6 +59,9 @@ log = logging.getLogger(__name__)
 
 REQUEST_FAILED = -32803
 """LSP ``RequestFailed``: the answer for a store that is down or an index that cannot be read."""
+
+POLL_SECONDS = 0.5
+"""How often the server looks whether another process changed an index."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -67,6 +81,11 @@ class Folder:
     error: str | None = None
     phase: str | None = None
     thread: threading.Thread | None = field(default=None, repr=False)
+    watcher: Watcher | None = field(default=None, repr=False)
+    stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    embed_wanted: threading.Event = field(default_factory=threading.Event, repr=False)
+    token: str | None = field(default=None, repr=False)
+    refreshed: float = field(default=0.0, repr=False)
 
 
 @dataclass(frozen=True)
@@ -163,6 +182,7 @@ class RippleServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._reported: set[str] = set()
         self._lines: OrderedDict[Path, tuple[tuple[int, int], list[str] | None]] = OrderedDict()
+        self._poller: threading.Thread | None = None
 
     # -------------------------------------------------------------------------------- lifecycle
 
@@ -180,86 +200,156 @@ class RippleServer(LanguageServer):
         root = Path(path).resolve()
         db = Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else default_db_path(root)
         folder = Folder(uri, root, root.name, db)
-        existed = folder.db.is_file()
         try:
             folder.store = open_store(folder.db, create=True)
             repos = folder.store.repos()
             if len(repos) == 1:
                 folder.repo = repos[0]
-            elif existed and not repos:
-                existed = False  # an empty (or just rebuilt) index: build it
         except StoreError as exc:
             folder.state, folder.error = "error", str(exc)
             self.report(f"ripple: {exc}")
         self.folders.append(folder)
-        if folder.store is not None and not (existed and folder.store.repos()):
-            self.reindex(folder)
-        elif folder.store is not None and self.embed:
-            counts = folder.store.chunk_count()
-            if counts["embedded"] < counts["chunks"]:  # indexed with --no-embed, or interrupted
-                self._background(folder, self._embed_only)
+        if folder.store is not None:
+            self._start(folder)
+        self._poll_index_changes()
         return folder
 
     def remove_folder(self, uri: str) -> None:
-        """Forget the folder ``uri`` (its index file stays on disk)."""
+        """Forget the folder ``uri`` and stop watching it (its index file stays on disk)."""
         for folder in [f for f in self.folders if f.uri.rstrip("/") == uri.rstrip("/")]:
             self.folders.remove(folder)
-            if folder.store is not None and folder.state != "indexing":
+            folder.stop.set()
+            if folder.store is not None:
                 folder.store.close()
 
     def reindex(self, folder: Folder) -> bool:
-        """Index ``folder`` again in a background thread; ``False`` when a run is under way."""
+        """Bring ``folder``'s index in line with the whole tree again (a full sync in its watcher's
+        thread); ``False`` when the first run is still under way."""
         if folder.state == "indexing":
             return False
-        folder.state, folder.error = "indexing", None
-        self._background(folder, self._index)
+        if folder.watcher is not None and folder.thread is not None and folder.thread.is_alive():
+            folder.watcher.request_sync()
+            return True
+        if folder.store is None:
+            return False
+        self._start(folder)
         return True
 
-    def _background(self, folder: Folder, work: Callable[[Folder, _WorkDoneProgress], None]) -> None:
+    def _start(self, folder: Folder) -> None:
+        folder.state, folder.error = "indexing", None
+        folder.stop = threading.Event()
         sink = _WorkDoneProgress(self, folder)
-        folder.thread = threading.Thread(target=work, args=(folder, sink), daemon=True,
-                                         name=f"ripple-index-{folder.repo}")
+        folder.thread = threading.Thread(target=self._watch, args=(folder, sink), daemon=True,
+                                         name=f"ripple-watch-{folder.repo}")
         folder.thread.start()
 
-    def _embed_only(self, folder: Folder, sink: _WorkDoneProgress) -> None:
-        sink.open()
-        self._embed(folder, sink)
-        sink.close("embeddings ready")
-
-    def _embed(self, folder: Folder, sink: _WorkDoneProgress) -> None:
-        """Give the folder's chunks their vectors, after the graph answers (search uses BM25 for the
-        rest meanwhile). A model that cannot load costs semantic search, never the server."""
-        try:
-            embedder = open_embedder()
-            writer = open_store(folder.db)
-            try:
-                embed_pending(writer, embedder, sink)
-            finally:
-                writer.close()
-        except (EmbedderError, StoreError) as exc:
-            message = f"ripple: no embeddings for {folder.repo} ({exc}); search uses BM25 alone"
-            self.call_soon(lambda: self.report(message, types.MessageType.Warning))
-
-    def _index(self, folder: Folder, sink: _WorkDoneProgress) -> None:
+    def _watch(self, folder: Folder, sink: _WorkDoneProgress) -> None:
+        """The folder's thread: sync its index, then keep it current until the folder goes."""
         sink.open()
         try:
             writer = open_store(folder.db, create=True)
-            try:
-                # One process: forking extraction workers from a threaded server is not safe. Large
-                # repositories are faster indexed beforehand with `ripple index` (parallel).
-                report = index_repository(folder.root, writer, writer, IndexOptions(repo=folder.repo, jobs=1), sink)
-            finally:
-                writer.close()
+        except StoreError as exc:
+            self._failed(folder, sink, exc)
+            return
+        # One process: forking extraction workers from a threaded server is not safe. Large
+        # repositories are faster indexed beforehand with `ripple index` (parallel, same cache).
+        options = IndexOptions(repo=folder.repo, jobs=1, state_dir=str(state_dir(folder.db)),
+                               http_services=_http_services(folder.root))
+        index = RepositoryIndex(folder.root, writer, writer, options)
+        lock = writer_lock(folder.db)
+        folder.watcher = Watcher(index, lock=lambda: lock, on_update=lambda r: self._updated(folder, sink, r))
+        try:
+            folder.watcher.run(folder.stop, sink)
+        except Exception as exc:  # the first run failed: this folder's index, never the server
+            self._failed(folder, sink, exc)
+        finally:
+            index.close()
+            writer.close()
+
+    def _failed(self, folder: Folder, sink: _WorkDoneProgress, exc: Exception) -> None:
+        log.error("indexing %s failed: %s", folder.root, exc, exc_info=not isinstance(exc, StoreError))
+        folder.state, folder.error = "error", f"indexing {folder.root} failed: {exc}"
+        sink.close("failed")
+        self.call_soon(lambda: self.report(f"ripple: {folder.error}"))
+
+    def _updated(self, folder: Folder, sink: _WorkDoneProgress, report: IndexReport) -> None:
+        """After the first sync and after each update that wrote something (watcher thread)."""
+        if folder.state == "indexing":
             folder.state = "ready"
-            self.call_soon(self._refresh_lenses)
+            message = f"{report.files_indexed} files indexed"
             if self.embed:
-                self._embed(folder, sink)
-            sink.close(f"{report.files_indexed} files indexed")
-        except Exception as exc:  # a failed run costs this folder's index, never the server
-            log.exception("indexing %s failed", folder.root)
-            folder.state, folder.error = "error", f"indexing {folder.root} failed: {exc}"
-            sink.close("failed")
-            self.call_soon(lambda: self.report(f"ripple: {folder.error}"))
+                threading.Thread(target=self._embed_loop, args=(folder, sink, message), daemon=True,
+                                 name=f"ripple-embed-{folder.repo}").start()
+            else:
+                sink.close(message)
+        else:
+            folder.embed_wanted.set()
+        self.call_soon(lambda: self._index_changed(folder, now=True))
+
+    def _embed_loop(self, folder: Folder, sink: _WorkDoneProgress, message: str) -> None:
+        """Give the folder's chunks their vectors after the graph answers (search uses BM25 for the
+        rest meanwhile), then the chunks of every update. A model that cannot load costs semantic
+        search, never the server."""
+        try:
+            embedder = open_embedder()
+            writer = open_store(folder.db)
+        except (EmbedderError, StoreError) as exc:
+            sink.close(message)
+            warning = f"ripple: no embeddings for {folder.repo} ({exc}); search uses BM25 alone"
+            self.call_soon(lambda: self.report(warning, types.MessageType.Warning))
+            return
+        closed = False
+        try:
+            embed_pending(writer, embedder, sink)
+            sink.close(message)
+            closed = True
+            while not folder.stop.is_set():
+                if folder.embed_wanted.wait(0.5):
+                    folder.embed_wanted.clear()
+                    try:
+                        embed_pending(writer, embedder)
+                    except StoreUnavailable:  # another process holds the index a while: retry
+                        folder.embed_wanted.set()
+                        time.sleep(1.0)
+        except (EmbedderError, StoreError) as exc:
+            log.warning("embedding %s stopped: %s", folder.repo, exc)
+        finally:
+            if not closed:
+                sink.close(message)
+            writer.close()
+
+    def _poll_index_changes(self) -> None:
+        """Start (once) the thread that looks for index changes made by any process."""
+        if self._poller is not None:
+            return
+
+        def poll() -> None:
+            while True:
+                time.sleep(POLL_SECONDS)
+                for folder in list(self.folders):
+                    self.call_soon(lambda f=folder: self._index_changed(f))  # type: ignore[misc]
+
+        self._poller = threading.Thread(target=poll, daemon=True, name="ripple-index-poller")
+        self._poller.start()
+
+    def _index_changed(self, folder: Folder, now: bool = False) -> None:
+        """On the event loop: refresh code lenses when the folder's index moved since last seen (at
+        most once a second unless ``now``: this server's own update)."""
+        if folder.store is None or folder.state == "error" or folder not in self.folders:
+            return
+        try:
+            token = folder.store.version_token()
+        except StoreError:
+            return
+        if token == folder.token:
+            return
+        first = folder.token is None
+        if not first and not now and time.monotonic() - folder.refreshed < 1.0:
+            return  # the next poll sends it
+        folder.token = token
+        if not first or now:
+            folder.refreshed = time.monotonic()
+            self._refresh_lenses()
 
     def _refresh_lenses(self) -> None:
         lens_refresh = self.client_capabilities.workspace and self.client_capabilities.workspace.code_lens
@@ -362,6 +452,17 @@ class RippleServer(LanguageServer):
         if len(self._lines) > 2000:
             self._lines.popitem(last=False)
         return lines
+
+
+def _http_services(root: Path) -> dict[str, str]:
+    """The ``[http.services]`` map of the folder's configuration (none when it cannot be read)."""
+    from stores.config import load_config
+
+    try:
+        return dict(load_config(root).http_services)
+    except StoreError as exc:
+        log.warning("configuration of %s unreadable (%s): HTTP links without a service map", root, exc)
+        return {}
 
 
 def _guarded(server: RippleServer, handler: _F) -> _F:

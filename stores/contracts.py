@@ -187,10 +187,10 @@ class ScoredChunk:
 
 _URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*")
 _PATH_VARIABLE = re.compile(
-    r"\{[^{}]*\}"  # {id}, {id:[0-9]+} (Spring, JAX-RS, FastAPI, Nest templates)
+    r"\{(?:[^{}]|\{[^{}]*\})*\}"  # {id}, {id:[0-9]+}, {id:[0-9]{3}} (Spring, JAX-RS, FastAPI, Nest templates)
     r"|<[^<>]*>"  # <id>, <int:id> (Flask, Django path())
     r"|\(\?P<[^>]*>(?:[^()]|\([^()]*\))*\)"  # (?P<id>[0-9]+) (Django re_path)
-    r"|(?<=/):[A-Za-z_][A-Za-z0-9_]*\??"  # :id (Express)
+    r"|(?<=/):[A-Za-z_][A-Za-z0-9_]*(?:\((?:[^()]|\([^()]*\))*\))?\??"  # :id, :id(\\d+), :id? (Express)
     r"|\$\{[^{}]*\}"  # ${id} (template literal holes)
 )
 
@@ -200,9 +200,10 @@ def normalise_path(path: str) -> str:
 
     Drops a scheme and host (``http://customers-service/owners`` -> ``/owners``), the query string and
     fragment, regex anchors (``^``, ``$``: Django ``re_path``) and repeated or trailing slashes; every
-    path variable (``{id}``, ``{id:\\d+}``, ``<int:id>``, ``(?P<id>\\d+)``, ``:id``, ``${id}``) becomes
-    ``{}``, and so does a ``*`` segment (an Ant-style wildcard, ``/owners/*/pets``). The result starts
-    with ``/``; the root is ``/``. Case is kept (paths are case-sensitive).
+    path variable (``{id}``, ``{id:\\d+}``, ``{id:[0-9]{3}}``, ``<int:id>``, ``(?P<id>\\d+)``, ``:id``,
+    ``:id(\\d+)``, ``${id}``) becomes ``{}``, and so does a ``*`` segment (an Ant-style wildcard,
+    ``/owners/*/pets``). The result starts with ``/``; the root is ``/``. Case is kept (paths are
+    case-sensitive).
     """
     p = _URL_BASE.sub("", path.strip())
     p = _PATH_VARIABLE.sub("{}", p)
@@ -354,6 +355,14 @@ class GraphStore(abc.ABC):
     def stats(self) -> dict[str, Any]:
         """Counts: ``{"files": {language: n}, "nodes": {label: n}, "edges": {kind: n},
         "calls_by_resolution": {resolution: n}, "unresolved_calls": n}``."""
+
+    def version_token(self) -> str | None:
+        """A value that changes whenever the store's content may have changed since the last call:
+        a write by this instance, or a commit by another connection or process; reads never change
+        it. Cheap enough to poll (the language server does, about twice a second, to refresh code
+        lenses after another process re-indexed). ``None``, the default, when the backend cannot
+        tell: then it is ``None`` always."""
+        return None
 
     def close(self) -> None:
         """Release connections; the default does nothing."""

@@ -846,6 +846,13 @@ class EmbeddedStore(GraphStore, SearchIndex):
         return {"chunks": n, "embedded": m}
 
     @_guarded
+    def version_token(self) -> str | None:
+        """``"<data_version>:<generation>"``: SQLite's ``PRAGMA data_version`` moves when another
+        connection commits, the generation when this instance writes."""
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        return f"{version}:{self._generation}"
+
+    @_guarded
     def chunk_count(self) -> dict[str, int]:
         """``{"chunks": n, "embedded": m}``."""
         return self._chunk_count()

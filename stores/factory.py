@@ -17,6 +17,8 @@ from pathlib import Path
 
 from dataclasses import dataclass
 
+import filelock
+
 from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
@@ -25,7 +27,7 @@ from stores.errors import StoreOutdated, StoreUnavailable
 from stores.retrieval import QueryEngine
 
 __all__ = ["DB_ENV", "MODEL_ENV", "SERVICES_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder",
-           "query_engine", "service_map", "Stores", "open_stores"]
+           "query_engine", "service_map", "Stores", "open_stores", "state_dir", "writer_lock"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -61,6 +63,24 @@ def service_map(entries: Sequence[str] | None = None) -> dict[str, str]:
 def default_db_path(root: Path) -> Path:
     """``<root>/.ripple/index.db``: where ``ripple index ROOT`` writes by default."""
     return root / INDEX_DIR / "index.db"
+
+
+def state_dir(db: Path) -> Path:
+    """``<db>-state``: the folder beside index file ``db`` where the indexer keeps its extraction
+    cache and write journal (:class:`indexer.pipeline.IndexOptions` ``state_dir``)."""
+    return db.with_name(db.name + "-state")
+
+
+def writer_lock(db: Path) -> filelock.FileLock:
+    """The lock every writer of index ``db`` holds while it indexes (``<db>.lock``), so that a
+    ``ripple index`` and a language server's or ``ripple watch``'s updates never interleave;
+    readers never take it (WAL lets them read while one writer commits). One object per thread
+    that uses it. Raises :class:`stores.errors.StoreUnavailable` when the folder cannot be made."""
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot create the folder of index {db}: {exc}") from exc
+    return filelock.FileLock(f"{db}.lock")
 
 
 def find_db(start: Path) -> Path | None:
@@ -179,7 +199,10 @@ def _memgraph(config: Config, product: str | None) -> GraphStore:
         return MemgraphGraphStore(g.uri_for(product), user=g.user, password=g.password, database=g.database,
                                   dialect=g.dialect, max_concurrency=g.max_concurrency)
     except ValueError as exc:
-        raise ConfigError(f"graph ({config.source_of('graph.uri')}): {exc}") from exc
+        key = "graph.products" if product is not None and product in g.products else "graph.uri"
+        where = f"[graph.products] {product} in {config.source_of(key)}" if key == "graph.products" else \
+            config.source_of(key)
+        raise ConfigError(f"graph ({where}): {exc}") from exc
 
 
 def _elasticsearch(config: Config) -> SearchIndex:

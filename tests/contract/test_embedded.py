@@ -253,3 +253,21 @@ def test_bm25_drops_the_most_common_token_over_the_postings_budget(tmp_path, mon
     monkeypatch.setattr("stores.embedded._POSTINGS_BUDGET", 3)
     assert [h.chunk_id for h in store.bm25("cache_lookup zeppelin_launch", 20)] == ["chunk:r:rare.handle(1)"]
     store.close()
+
+
+def test_version_token_sees_another_process_commit(tmp_path):
+    path = tmp_path / "index.db"
+    with EmbeddedStore(path) as reader, EmbeddedStore(path) as writer:
+        seen = reader.version_token()
+        assert reader.version_token() == seen
+        writer.replace_files([indexed("a.py")])
+        moved = reader.version_token()
+        assert moved != seen
+        reader.get_nodes(["r:a.py"])
+        assert reader.version_token() == moved
+        # another process: a plain sqlite3 connection committing through the same file
+        conn = sqlite3.connect(path)
+        conn.execute("UPDATE files SET size = 11")
+        conn.commit()
+        conn.close()
+        assert reader.version_token() not in (seen, moved)

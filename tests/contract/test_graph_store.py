@@ -568,3 +568,24 @@ def test_shared_node_goes_when_its_only_edge_is_detached_elsewhere(graph_store):
                                            nodes=[file_node(SHOP, API, "python")])])
     assert graph_store.incoming([EP_LIST], ["EXPOSES"])[EP_LIST] == []
     assert graph_store.get_nodes([EP_LIST]) == {}
+
+
+# ------------------------------------------------------------------------------ change polling
+
+
+def test_version_token_moves_with_every_write_and_only_then(graph_store):
+    first = graph_store.version_token()
+    if first is None:  # a backend that cannot tell says so, always
+        load(graph_store)
+        assert graph_store.version_token() is None
+        return
+    assert graph_store.version_token() == first
+    graph_store.replace_files([owners_v1()])
+    after_replace = graph_store.version_token()
+    assert after_replace != first
+    graph_store.get_nodes([FIND])
+    graph_store.incoming([FIND], ["CALLS"])
+    graph_store.stats()
+    assert graph_store.version_token() == after_replace  # reads leave it alone
+    graph_store.delete_files(SHOP, [OWNERS])
+    assert graph_store.version_token() not in (first, after_replace)

@@ -1,0 +1,151 @@
+"""Watch a repository's files and keep its index current (``ripple watch``, the language server).
+
+:class:`Watcher` runs :meth:`indexer.incremental.RepositoryIndex.sync` once, then hands every batch
+of file-system changes to :meth:`~indexer.incremental.RepositoryIndex.update`. Changes come from
+``watchfiles`` (inotify / FSEvents / ReadDirectoryChangesW through the Rust ``notify`` crate), which
+debounces them: a batch is yielded once no new change arrived for ``step_ms`` (50 ms), or after
+``debounce_ms`` (1.6 s) of continuous changes; a git checkout of thousands of files thus arrives in a
+few large batches, and a batch of more than :data:`indexer.incremental.RESCAN_THRESHOLD` paths
+rescans the tree instead of classifying each path. Changes that arrive while an update runs are
+queued by ``watchfiles`` and come as the next batch.
+
+Only paths that can matter pass the filter: source files the extractors read, ``.gitignore`` and
+Spring configuration files, and directories (a moved folder is one event); never anything under
+``.ripple/`` or a pruned folder (``node_modules/``, ``.git/``...).
+
+Each run (the first sync, each update) holds ``lock`` (the index's writer lock, see
+:func:`stores.factory.writer_lock`) so that another process writing the same index waits its turn.
+A failing update is logged and the watcher goes on: the next batch or a :meth:`request_sync` repairs
+what it could not write.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+import watchfiles
+
+from indexer.discovery import OWN_DIR, PRUNED_DIRS, discover
+from indexer.incremental import RepositoryIndex, is_config_path
+from indexer.languages import extractor_for_path
+from indexer.pipeline import IndexReport, ProgressSink
+
+__all__ = ["Watcher", "SourceFilter", "STEP_MS", "DEBOUNCE_MS"]
+
+log = logging.getLogger(__name__)
+
+STEP_MS = 50
+"""A batch is handed over once no change arrived for this long."""
+DEBOUNCE_MS = 1600
+"""Longest time changes are gathered into one batch while they keep coming."""
+_WAKE_MS = 200
+"""How often the loop wakes without changes to look at its stop and sync requests."""
+
+
+class SourceFilter(watchfiles.BaseFilter):
+    """Lets through what can change the index: source files, ``.gitignore``, configuration files and
+    directories; never the index folder or pruned folders."""
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        """Whether ``path`` (absolute) may matter."""
+        parts = Path(path).parts
+        if any(p == OWN_DIR or p in PRUNED_DIRS or p.endswith(".egg-info") for p in parts[:-1]):
+            return False
+        name = parts[-1] if parts else ""
+        if name == OWN_DIR or name in PRUNED_DIRS:
+            return False
+        if extractor_for_path(name) is not None or is_config_path(name):
+            return True
+        return "." not in name or Path(path).is_dir()  # a folder (gone ones have no suffix mostly)
+
+
+class Watcher:
+    """Keeps ``index`` current while :meth:`run` runs (in the calling thread).
+
+    ``lock``: a context manager factory held around every run (``None``: none); ``on_update``: called
+    with each run's :class:`IndexReport` (in the watcher's thread, outside the lock) after something
+    was written or deleted, and after the first sync whatever it did; ``progress``: receives the
+    first sync's phases."""
+
+    def __init__(
+        self,
+        index: RepositoryIndex,
+        *,
+        lock: Callable[[], AbstractContextManager[object]] | None = None,
+        on_update: Callable[[IndexReport], None] | None = None,
+        step_ms: int = STEP_MS,
+        debounce_ms: int = DEBOUNCE_MS,
+    ) -> None:
+        self.index = index
+        self.lock = lock or contextlib.nullcontext
+        self.on_update = on_update
+        self.step_ms, self.debounce_ms = step_ms, debounce_ms
+        self.ready = threading.Event()
+        """Set once the first sync is written and the watch is on."""
+        self._resync = threading.Event()
+
+    def request_sync(self) -> None:
+        """Ask for a full :meth:`RepositoryIndex.sync` at the next wake-up (``ripple.reindex``)."""
+        self._resync.set()
+
+    def run(self, stop: threading.Event, progress: ProgressSink | None = None) -> None:
+        """Sync, then apply changes until ``stop`` is set. Raises what the first sync raises (a root
+        that is not a directory, a store that is down); later failures are logged."""
+        started = time.time()
+        with self.lock():
+            report = self.index.sync(progress)
+        self._notify(report, always=True)
+        watch = watchfiles.watch(
+            self.index.root, watch_filter=SourceFilter(), debounce=self.debounce_ms, step=self.step_ms,
+            stop_event=stop, rust_timeout=_WAKE_MS, yield_on_timeout=True, raise_interrupt=False,
+        )
+        for changes in watch:
+            if stop.is_set():
+                break
+            paths = sorted({path for _, path in changes})
+            if not self.ready.is_set():
+                # The watch is armed from its first batch on: catch what changed before.
+                paths = sorted(set(paths) | self._changed_since(started))
+                self.ready.set()
+            if self._resync.is_set():
+                self._resync.clear()
+                self._apply(lambda: self.index.sync())
+            elif paths:
+                self._apply(lambda: self.index.update(paths))  # noqa: B023 - called at once
+
+    def _changed_since(self, since: float) -> set[str]:
+        """Paths edited since ``since`` (seconds since the epoch, with a second of slack for coarse
+        file-system clocks), added or removed relative to the index's files."""
+        found = discover(self.index.root, self.index.options.max_file_bytes)
+        on_disk = {sf.path: sf.abs_path for sf in found.files}
+        out = {str(self.index.root / p) for p in set(self.index.resolver.files) ^ set(on_disk)}
+        for abs_path in on_disk.values():
+            try:
+                if os.stat(abs_path).st_mtime >= since - 1.0:
+                    out.add(abs_path)
+            except OSError:
+                out.add(abs_path)
+        return out
+
+    def _apply(self, work: Callable[[], IndexReport]) -> None:
+        try:
+            with self.lock():
+                report = work()
+        except Exception:  # the watcher outlives one failed update; the next batch retries
+            log.exception("updating the index of %s failed", self.index.root)
+            return
+        self._notify(report)
+
+    def _notify(self, report: IndexReport, always: bool = False) -> None:
+        if self.on_update is not None and (always or report.files_written or report.files_deleted):
+            try:
+                self.on_update(report)
+            except Exception:
+                log.exception("update callback failed")

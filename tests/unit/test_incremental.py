@@ -1,0 +1,319 @@
+"""Incremental indexing: the exact graph after sequences of edits (rename, move, delete then recreate, a
+new file binding an old unresolved call, a file that stops parsing and parses again, a new override),
+what each update re-binds and writes, and a seeded random walk over file versions in which, after every
+update, the index equals a full index of the same tree (``RIPPLE_FUZZ_STEPS`` sets the walk's length)."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from indexer.incremental import RepositoryIndex
+from indexer.pipeline import IndexOptions, index_repository
+from stores.embedded import EmbeddedStore
+from tests.index_dump import calls, dump, problems, unresolved
+
+FILES = {
+    "app/__init__.py": "",
+    "app/repo.py": "class Repo:\n    def save(self, x):\n        pass\n\n    def find(self, n):\n        return n\n",
+    "app/service.py": (
+        "from app.repo import Repo\n\n\nclass Service:\n    def __init__(self):\n        self.repo = Repo()\n\n"
+        "    def run(self):\n        self.repo.save(1)\n        return self.repo.find(2)\n\n"
+        "    def go(self, thing):\n        thing.flush_all()\n"
+    ),
+    "app/base.py": "class Base:\n    def handle(self):\n        pass\n\n\ndef process(b: Base):\n    b.handle()\n",
+    "app/impl.py": "from app.base import Base\n\n\nclass Impl(Base):\n    pass\n",
+    "web/main.js": "import { fmt } from './fmt';\n\nexport function show(x) {\n  return fmt(x);\n}\n",
+    "shop/Owner.java": 'package shop;\n\npublic class Owner {\n    public String getName() { return ""; }\n}\n',
+    "shop/OwnerController.java": (
+        "package shop;\n\npublic class OwnerController {\n    private final Owner owner = new Owner();\n\n"
+        "    public String show() {\n        return owner.getName() + owner.getAge();\n    }\n}\n"
+    ),
+}
+
+BASE_CALLS = [
+    "app/base.process(1) -> app/base.Base.handle(0) [exact]",
+    "app/service.Service.__init__(0) -> app/repo.Repo [exact]",
+    "app/service.Service.run(0) -> app/repo.Repo.find(1) [inferred]",
+    "app/service.Service.run(0) -> app/repo.Repo.save(1) [inferred]",
+    "shop/OwnerController.OwnerController -> shop/Owner.Owner [exact]",
+    "shop/OwnerController.OwnerController.show() -> shop/Owner.Owner.getName() [exact]",
+]
+BASE_UNRESOLVED = ["app/service.py:13 flush_all", "shop/OwnerController.java:7 getAge"]
+
+
+class Workspace:
+    """A source tree, its incrementally maintained index, and a full index to compare with."""
+
+    def __init__(self, tmp: Path, files: dict[str, str]) -> None:
+        self.tmp, self.src, self.db = tmp, tmp / "src", tmp / "inc.db"
+        self.write(files)
+        self.store = EmbeddedStore(self.db)
+        options = IndexOptions(repo="r", jobs=1, state_dir=str(tmp / "state"))
+        self.index = RepositoryIndex(self.src, self.store, self.store, options)
+        self.first = self.index.sync()
+        self.runs = 0
+
+    def write(self, files: dict[str, str | None]) -> None:
+        for rel, text in files.items():
+            path = self.src / rel
+            if text is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+
+    def edit(self, files: dict[str, str | None]):
+        """Write ``files`` (``None``: delete), update with their paths, check against a full index."""
+        self.write(files)
+        report = self.index.update([self.src / rel for rel in files])
+        self.check()
+        return report
+
+    def check(self) -> None:
+        self.runs += 1
+        full = self.tmp / f"full{self.runs}.db"
+        store = EmbeddedStore(full)
+        try:
+            index_repository(self.src, store, store, IndexOptions(repo="r", jobs=1))
+        finally:
+            store.close()
+        assert problems(self.db) == []
+        assert dump(self.db) == dump(full)
+        full.unlink()
+
+    def close(self) -> None:
+        self.index.close()
+        self.store.close()
+
+
+@pytest.fixture
+def ws(tmp_path: Path):
+    w = Workspace(tmp_path, FILES)
+    yield w
+    w.close()
+
+
+def test_first_sync_indexes_everything(ws: Workspace) -> None:
+    assert (ws.first.files_indexed, ws.first.files_written, ws.first.files_extracted) == (8, 8, 8)
+    assert calls(ws.db) == BASE_CALLS
+    assert unresolved(ws.db) == BASE_UNRESOLVED
+    ws.check()
+
+
+def test_rename_loses_callers_and_renaming_back_regains_them(ws: Workspace) -> None:
+    renamed = ws.edit({"app/repo.py": FILES["app/repo.py"].replace("save", "store")})
+    assert (renamed.files_changed, renamed.files_resolved, renamed.files_written) == (1, 2, 2)
+    assert calls(ws.db) == [c for c in BASE_CALLS if "save" not in c]
+    assert unresolved(ws.db) == ["app/service.py:13 flush_all", "app/service.py:9 save", BASE_UNRESOLVED[1]]
+    ws.edit({"app/repo.py": FILES["app/repo.py"]})
+    assert calls(ws.db) == BASE_CALLS
+    assert unresolved(ws.db) == BASE_UNRESOLVED
+
+
+def test_body_edit_rebinds_only_that_file(ws: Workspace) -> None:
+    report = ws.edit({"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 1")})
+    assert (report.files_changed, report.files_resolved, report.files_written) == (1, 1, 1)
+    assert calls(ws.db) == BASE_CALLS
+
+
+def test_move_then_fix_the_import(ws: Workspace) -> None:
+    moved = ws.edit({"app/repo.py": None, "app/storage.py": FILES["app/repo.py"]})
+    assert (moved.files_deleted, moved.files_written) == (1, 2)
+    # service.py imports app.repo, which is gone: its calls now leave the repository (external).
+    assert calls(ws.db) == [c for c in BASE_CALLS if "app/repo" not in c]
+    assert unresolved(ws.db) == BASE_UNRESOLVED
+    ws.edit({"app/service.py": FILES["app/service.py"].replace("app.repo", "app.storage")})
+    assert calls(ws.db) == [c.replace("app/repo", "app/storage") for c in BASE_CALLS]
+
+
+def test_delete_then_recreate(ws: Workspace) -> None:
+    ws.edit({"app/repo.py": None})
+    assert calls(ws.db) == [c for c in BASE_CALLS if "app/repo" not in c]
+    assert ws.store.file_checksums("r").keys() == set(FILES) - {"app/repo.py"}
+    ws.edit({"app/repo.py": FILES["app/repo.py"]})
+    assert calls(ws.db) == BASE_CALLS
+
+
+def test_new_files_satisfy_old_unresolved_calls(ws: Workspace) -> None:
+    ws.edit({"app/cache.py": "class Cache:\n    def flush_all(self):\n        pass\n"})
+    assert "app/service.Service.go(1) -> app/cache.Cache.flush_all(0) [name]" in calls(ws.db)
+    assert unresolved(ws.db) == [BASE_UNRESOLVED[1]]
+    ws.edit({"web/fmt.js": "export function fmt(x) {\n  return x;\n}\n"})  # an import that now resolves
+    assert "web/main.show(1) -> web/fmt.fmt(1) [exact]" in calls(ws.db)
+    ws.edit({"shop/Owner.java": FILES["shop/Owner.java"].replace("}\n}", "}\n    public int getAge() { return 1; }\n}")})
+    assert "shop/OwnerController.OwnerController.show() -> shop/Owner.Owner.getAge() [exact]" in calls(ws.db)
+    assert unresolved(ws.db) == []
+    # A second candidate of the same name makes the name-matched call ambiguous again.
+    ws.edit({"app/cache2.py": "class Other:\n    def flush_all(self):\n        pass\n"})
+    assert unresolved(ws.db) == ["app/service.py:13 flush_all"]
+
+
+def test_file_that_stops_parsing_and_parses_again(ws: Workspace) -> None:
+    broken = ws.edit({"app/service.py": FILES["app/service.py"].replace("def run(self):", "def run(self:")})
+    assert broken.files_with_parse_errors == 1
+    assert [c for c in calls(ws.db) if c.startswith("app/service")] == [
+        "app/service.Service -> app/repo.Repo.find(1) [name]",
+        "app/service.Service -> app/repo.Repo.save(1) [inferred]",
+        "app/service.Service.__init__(0) -> app/repo.Repo [exact]",
+    ]
+    fixed = ws.edit({"app/service.py": FILES["app/service.py"]})
+    assert fixed.files_with_parse_errors == 0
+    assert calls(ws.db) == BASE_CALLS
+    assert unresolved(ws.db) == BASE_UNRESOLVED
+
+
+def test_new_override_gains_the_callers_of_the_base_method(ws: Workspace) -> None:
+    ws.edit({"app/impl.py": FILES["app/impl.py"].replace("    pass\n", "    def handle(self):\n        pass\n")})
+    assert "app/base.process(1) -> app/impl.Impl.handle(0) [inferred]" in calls(ws.db)
+    ws.edit({"app/impl.py": FILES["app/impl.py"]})
+    assert calls(ws.db) == BASE_CALLS
+
+
+def test_second_sync_parses_and_writes_nothing(ws: Workspace) -> None:
+    again = ws.index.sync()
+    assert (again.files_extracted, again.files_written, again.files_deleted) == (0, 0, 0)
+    # A fresh process on the same index and cache: every extraction comes from the cache.
+    other = RepositoryIndex(ws.src, ws.store, ws.store, IndexOptions(repo="r", jobs=1, state_dir=str(ws.tmp / "state")))
+    try:
+        cold = other.sync()
+    finally:
+        other.close()
+    assert (cold.files_indexed, cold.files_extracted, cold.files_resolved, cold.files_written) == (8, 0, 8, 0)
+
+
+def test_one_shot_run_on_an_unchanged_tree_stops_after_hashing(ws: Workspace) -> None:
+    ws.write({"app/broken.py": "def f(:\n    pass\n"})
+    first = index_repository(ws.src, ws.store, ws.store, IndexOptions(repo="r", jobs=1, state_dir=str(ws.tmp / "state")))
+    assert (first.files_written, first.files_with_parse_errors) == (1, 1)
+    again = index_repository(ws.src, ws.store, ws.store, IndexOptions(repo="r", jobs=1, state_dir=str(ws.tmp / "state")))
+    assert (again.files_indexed, again.files_with_parse_errors, again.files_extracted, again.files_resolved,
+            again.files_written) == (9, 1, 0, 0, 0)
+    assert again.files_by_language == {"python": 6, "java": 2, "javascript": 1}
+    ws.check()
+
+
+def test_unchanged_chunks_keep_their_embeddings(ws: Workspace) -> None:
+    chunk_ids = ["r:app/repo.Repo.save(1)", "r:app/repo.Repo.find(1)"]
+    found = ws.store.get_chunks(chunk_ids)
+    assert found.keys() == set(chunk_ids)
+    ws.store.set_embeddings({cid: [1.0, 0.0] for cid in chunk_ids})
+    ws.edit({"app/repo.py": FILES["app/repo.py"].replace("return n", "return n * 2")})
+    after = ws.store.get_chunks(chunk_ids)
+    assert after["r:app/repo.Repo.save(1)"].embedding == (1.0, 0.0)  # same text: vector kept
+    assert after["r:app/repo.Repo.find(1)"].embedding is None  # new text: to embed
+    assert after["r:app/repo.Repo.find(1)"].checksum != found["r:app/repo.Repo.find(1)"].checksum
+
+
+def test_journal_forces_the_files_an_interrupted_run_left(ws: Workspace) -> None:
+    ws.index.journal.write(["app/base.py", "app/impl.py"], ["app/impl.py"])
+    report = ws.index.update([ws.src / "app/repo.py"])  # nothing changed there
+    assert (report.files_resumed, report.files_written) == (1, 1)
+    assert ws.index.journal.read() == (set(), set())
+
+
+def test_paths_outside_the_root_and_unindexable_files_are_ignored(ws: Workspace, tmp_path: Path) -> None:
+    (ws.src / "notes.txt").write_text("hello\n", encoding="utf-8")
+    report = ws.index.update([tmp_path / "elsewhere.py", ws.src / "notes.txt", "../up.py"])
+    assert (report.files_resolved, report.files_written) == (0, 0)
+
+
+def test_directory_move_and_gitignore_rescan(ws: Workspace) -> None:
+    (ws.src / "app").rename(ws.src / "core")
+    report = ws.index.update([ws.src / "app", ws.src / "core"])
+    ws.check()
+    assert report.files_deleted == 5 and "core/repo.py" in ws.store.file_checksums("r")
+    ws.write({".gitignore": "core/\n"})
+    ws.index.update([ws.src / ".gitignore"])
+    ws.check()
+    assert sorted(ws.store.file_checksums("r")) == ["shop/Owner.java", "shop/OwnerController.java", "web/main.js"]
+
+
+# ------------------------------------------------------------------------------- random walk
+
+VARIANTS: dict[str, list[str | None]] = {
+    "app/__init__.py": ["", None],
+    "app/models/__init__.py": ["from app.models.base import Model\n",
+                               "from app.models.base import Model as Model\nfrom app.models.extra import Extra\n", None],
+    "app/models/base.py": [
+        "class Model:\n    def save(self):\n        pass\n\n    def delete(self):\n        pass\n",
+        "class Model:\n    def store(self):\n        pass\n\n    def delete(self):\n        return 1\n",
+        "class Model:\n    def save(self, force=False):\n        pass\n",
+        "class Model:\n    def save(self:\n        pass\n",
+        None],
+    "app/models/extra.py": ["from app.models.base import Model\n\n\nclass Extra(Model):\n    def save(self):\n        super().save()\n",
+                           None, "class Extra:\n    def delete(self):\n        pass\n"],
+    "app/repo.py": [
+        "from app.models import Model\n\n\nclass Repo:\n    def save(self, x):\n        x.save()\n\n    def find(self, n):\n        return Model()\n",
+        "from app.models import Model\n\n\nclass Repo:\n    def store(self, x):\n        x.delete()\n\n"
+        "    def find(self, n):\n        m = Model()\n        m.save()\n        return m\n",
+        "import app.models\n\n\nclass Repo:\n    def save(self, x):\n        app.models.Model().save()\n\n"
+        "    def find(self, n):\n        return self.make()\n\n    def make(self):\n        return app.models.Model()\n",
+        None],
+    "app/storage.py": [None, "from app.models import Model\n\n\nclass Repo:\n    def save(self, x):\n        x.save()\n\n"
+                             "    def find(self, n):\n        return Model()\n"],
+    "app/service.py": [
+        "from app.repo import Repo\n\n\nclass Service:\n    def __init__(self):\n        self.repo = Repo()\n\n"
+        "    def run(self):\n        self.repo.save(1)\n        return self.repo.find(2).delete()\n\n"
+        "    def go(self, thing):\n        thing.flush_all()\n        helper = Repo()\n        helper.find(1)\n",
+        "from app.storage import Repo\n\n\nclass Service:\n    def __init__(self):\n        self.repo = Repo()\n\n"
+        "    def run(self):\n        self.repo.save(1)\n        return self.repo.find(2).save()\n\n"
+        "    def go(self, thing):\n        thing.flush_all()\n",
+        "from app.repo import Repo\nfrom app.models.extra import Extra\n\n\nclass Service:\n    def __init__(self):\n"
+        "        self.repo = Repo()\n\n    def run(self):\n        self.repo.store(1)\n\n"
+        "    def go(self, thing):\n        helper = Extra()\n        helper.save()\n"],
+    "app/cache.py": [None, "class Cache:\n    def flush_all(self):\n        pass\n",
+                     "class Cache:\n    def flush_all(self, deep):\n        pass\n"],
+    "app/cache2.py": [None, "class Cache2:\n    def flush_all(self):\n        pass\n"],
+    "app/base.py": [
+        "class Base:\n    def handle(self):\n        pass\n\n\ndef process(b: Base):\n    b.handle()\n\n\n"
+        "def make():\n    return Base()\n\n\ndef use():\n    make().handle()\n",
+        "class Base:\n    def handle(self):\n        pass\n\n    def other(self):\n        pass\n\n\n"
+        "def process(b: Base):\n    b.handle()\n    b.other()\n\n\ndef make():\n    return Base()\n\n\n"
+        "def use():\n    make().handle()\n"],
+    "app/impl.py": ["from app.base import Base\n\n\nclass Impl(Base):\n    pass\n",
+                    "from app.base import Base\n\n\nclass Impl(Base):\n    def handle(self):\n        pass\n",
+                    "from app.base import Base\n\n\nclass Impl(Base):\n    def other(self):\n        pass\n", None],
+    "app/alias.py": [None, "from app.base import Base as Alias\n", "from app.impl import Impl as Alias\n"],
+    "app/user.py": ["from app.alias import Alias\n\n\ndef run():\n    Alias().handle()\n\n\ndef make():\n    return Alias()\n", None],
+    "app/user2.py": ["from app.user import make\n\n\ndef go():\n    make().handle()\n    make().other()\n"],
+    "web/main.js": ["import { fmt } from './fmt';\nimport * as u from './util';\n\n"
+                    "export function show(x) {\n  u.helper(x);\n  return fmt(x);\n}\n"],
+    "web/fmt.js": [None, "export function fmt(x) {\n  return String(x);\n}\n", "export { fmt2 as fmt } from './fmt2';\n"],
+    "web/fmt2.js": [None, "export function fmt2(x) {\n  return x;\n}\n"],
+    "web/util.js": ["export function helper(x) { return x; }\n", None],
+    "web/util.ts": [None, "export function helper(x: number) { return x; }\n"],
+    "web/index.js": [None, "export * from './util';\n"],
+    "shop/Owner.java": ['package shop;\n\npublic class Owner {\n    public String getName() { return ""; }\n}\n',
+                        'package shop;\n\npublic class Owner {\n    public String getName() { return ""; }\n'
+                        "    public int getAge() { return 1; }\n}\n", None],
+    "shop/OwnerController.java": [FILES["shop/OwnerController.java"]],
+    "shop/Pet.java": [None, 'package shop;\n\npublic class Pet extends Owner {\n    public String getName() { return "pet"; }\n}\n'],
+    "other/Use.java": ["package other;\n\nimport shop.Owner;\n\npublic class Use {\n    void run(Owner o) { o.getName(); }\n}\n"],
+    "svc/__init__.py": [""],
+    "svc/consts.py": ['BASE = "http://owners/api"\n', 'BASE = "http://owners/v2"\n', '# moved\n\nBASE = "http://owners/api"\n', None],
+    "svc/client.py": ['import requests\nfrom svc.consts import BASE\n\n\ndef fetch():\n    return requests.get(BASE + "/owners")\n',
+                      'import requests\nfrom svc.consts import BASE\n\n\ndef fetch():\n    return requests.post(BASE + "/owners/1")\n',
+                      None],
+    "svc/app.py": ['from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get("/api/owners")\ndef owners():\n    return []\n',
+                '"""Moved down."""\nfrom flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get("/api/owners")\ndef owners():\n    return []\n',
+                   'from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.post("/api/owners/<int:id>")\ndef owners(id):\n'
+                   "    return []\n", None],
+}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_edits_keep_the_index_equal_to_a_full_index(tmp_path: Path, seed: int) -> None:
+    steps = int(os.environ.get("RIPPLE_FUZZ_STEPS", "12"))
+    rng = random.Random(seed)
+    start = {rel: versions[0] for rel, versions in VARIANTS.items() if versions[0] is not None}
+    w = Workspace(tmp_path, start)
+    try:
+        for _ in range(steps):
+            picked = rng.sample(sorted(VARIANTS), rng.choice([1, 1, 2, 3]))
+            w.edit({rel: rng.choice(VARIANTS[rel]) for rel in picked})
+    finally:
+        w.close()
