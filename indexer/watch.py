@@ -90,10 +90,19 @@ class Watcher:
         self.ready = threading.Event()
         """Set once the first sync is written and the watch is on."""
         self._resync = threading.Event()
+        self._resync_progress: ProgressSink | None = None
+        self._resync_done: Callable[[IndexReport | None], None] | None = None
 
-    def request_sync(self) -> None:
-        """Ask for a full :meth:`RepositoryIndex.sync` at the next wake-up (``ripple.reindex``)."""
+    def request_sync(self, progress: ProgressSink | None = None,
+                     done: Callable[[IndexReport | None], None] | None = None) -> None:
+        """Ask for a full :meth:`RepositoryIndex.sync` at the next wake-up (``ripple.reindex``);
+        ``progress`` receives its phases and ``done`` is called after it with its report (``None``
+        when it failed). A request made while one waits replaces it (its ``done`` gets ``None``)."""
+        previous = self._resync_done
+        self._resync_progress, self._resync_done = progress, done
         self._resync.set()
+        if previous is not None and previous is not done:
+            previous(None)
 
     def run(self, stop: threading.Event, progress: ProgressSink | None = None) -> None:
         """Sync, then apply changes until ``stop`` is set. Raises what the first sync raises (a root
@@ -116,7 +125,11 @@ class Watcher:
                 self.ready.set()
             if self._resync.is_set():
                 self._resync.clear()
-                self._apply(lambda: self.index.sync())
+                progress, done = self._resync_progress, self._resync_done
+                self._resync_progress = self._resync_done = None
+                report = self._apply(lambda: self.index.sync(progress))  # noqa: B023 - called at once
+                if done is not None:
+                    done(report)
             elif paths:
                 self._apply(lambda: self.index.update(paths))  # noqa: B023 - called at once
 
@@ -134,14 +147,15 @@ class Watcher:
                 out.add(abs_path)
         return out
 
-    def _apply(self, work: Callable[[], IndexReport]) -> None:
+    def _apply(self, work: Callable[[], IndexReport]) -> IndexReport | None:
         try:
             with self.lock():
                 report = work()
         except Exception:  # the watcher outlives one failed update; the next batch retries
             log.exception("updating the index of %s failed", self.index.root)
-            return
+            return None
         self._notify(report)
+        return report
 
     def _notify(self, report: IndexReport, always: bool = False) -> None:
         if self.on_update is not None and (always or report.files_written or report.files_deleted):

@@ -228,7 +228,15 @@ class RippleServer(LanguageServer):
         if folder.state == "indexing":
             return False
         if folder.watcher is not None and folder.thread is not None and folder.thread.is_alive():
-            folder.watcher.request_sync()
+            # Progress like the first run's, so editors show the reindex running and ending.
+            # (folder.state stays "ready": the index keeps answering while it is brought up to date.)
+            sink = _WorkDoneProgress(self, folder)
+            sink.open()
+
+            def done(report: IndexReport | None) -> None:
+                sink.close(f"{report.files_indexed} files indexed" if report is not None else "failed")
+
+            folder.watcher.request_sync(sink, done)
             return True
         if folder.store is None:
             return False
