@@ -450,6 +450,7 @@ class RepositoryIndex:
         pending, done = self.journal.read()
         forced = pending - done
         report.calls = dict(sorted(resolved.call_outcomes.items()))
+        report.links = dict(resolved.link_outcomes)
         report.files_resolved = len(resolved.files)
         stored = self.graph.get_nodes([file_id(self.repo, out.file.path) for out in resolved.files])
         todo: list[IndexedFile] = []
@@ -481,8 +482,10 @@ class RepositoryIndex:
             self.graph.replace_files(ready)
             if self.search is not self.graph:
                 self.search.replace_chunks(ready)
+            shared: set[str] = set()  # Endpoint / Topic nodes: one node however many files point to it
             for out in ready:
-                report.nodes.update(n.label for n in out.nodes)
+                report.nodes.update(n.label for n in out.nodes if n.repo or n.id not in shared)
+                shared.update(n.id for n in out.nodes if not n.repo)
                 report.edges.update(e.kind for e in out.edges)
                 report.chunks += len(out.chunks)
             report.files_written = len(ready)

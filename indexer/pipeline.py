@@ -121,6 +121,9 @@ class IndexReport:
     nodes: Counter[str] = field(default_factory=Counter)
     edges: Counter[str] = field(default_factory=Counter)
     calls: dict[str, int] = field(default_factory=dict)
+    links: dict[str, int] = field(default_factory=dict)
+    """Framework linking outcomes of the files bound this run (``exposes``, ``calls_http``,
+    ``produces``, ``consumes``, ``unlinked_*``: :class:`indexer.frameworks.link.LinkResult`)."""
     chunks: int = 0
     phases: dict[str, float] = field(default_factory=dict)
     peak_rss_mb: dict[str, float] = field(default_factory=dict)
@@ -136,7 +139,7 @@ class IndexReport:
             "files_extracted": self.files_extracted, "files_resolved": self.files_resolved,
             "files_written": self.files_written, "files_resumed": self.files_resumed,
             "nodes": dict(self.nodes), "edges": dict(self.edges),
-            "calls": self.calls, "chunks": self.chunks,
+            "calls": self.calls, "links": self.links, "chunks": self.chunks,
             "phases_s": {k: round(v, 3) for k, v in self.phases.items()},
             "peak_rss_mb": self.peak_rss_mb,
         }

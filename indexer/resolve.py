@@ -1040,7 +1040,13 @@ class _Resolver:
     def _name_fallback(self, fc: FileCtx, cs: CallSite) -> list[tuple[Def, str]] | None:
         ns = _module_namespace(fc.lang)
         self._use(("n", ns, cs.name))
-        candidates = [rd for rd in self.callables_by_name.get((ns, cs.name), ()) if _arity_ok(rd.d, cs.arity)]
+        # A call on a receiver (``rv.update(...)``) is a method call: a free function of that name
+        # is no candidate (README: ``name`` binds to exactly one *method* of that name and arity),
+        # except a JS function assigned to an object's property (``res.send = function () {}``).
+        candidates = [rd for rd in self.callables_by_name.get((ns, cs.name), ())
+                      if _arity_ok(rd.d, cs.arity) and (
+                          cs.receiver is None or rd.d.kind == "method"
+                          or (fc.lang in _JS_LANGS and rd.d.parent is not None))]
         for rd in candidates:
             self._use(("name", rd.file.path, rd.d.name))
         if len(candidates) == 1:

@@ -41,8 +41,8 @@ from stores.retrieval import QueryEngine
 
 __all__ = ["main"]
 
-err = Console(stderr=True)
-out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, emoji=False)
+out = Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 class _RichProgress:
@@ -211,10 +211,18 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     table.add_row("skipped", ", ".join(f"{k} {v:,}" for k, v in sorted(r.skipped.items())) or "none")
     if r.files_deleted:
         table.add_row("removed (gone from disk)", f"{r.files_deleted:,}")
-    table.add_row("nodes", ", ".join(f"{k} {v:,}" for k, v in sorted(r.nodes.items())))
-    table.add_row("edges", ", ".join(f"{k} {v:,}" for k, v in sorted(r.edges.items())))
-    table.add_row("call sites by outcome", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
-    table.add_row("chunks", f"{r.chunks:,}")
+    table.add_row("this run", f"{r.files_changed:,} changed, {r.files_extracted:,} parsed, {r.files_resolved:,} bound, "
+                              f"{r.files_written:,} written" if r.files_written or r.files_deleted or r.files_changed
+                  else "up to date: the index already holds this tree")
+    if r.files_written:
+        table.add_row("written: nodes", ", ".join(f"{k} {v:,}" for k, v in sorted(r.nodes.items())))
+        table.add_row("written: edges", ", ".join(f"{k} {v:,}" for k, v in sorted(r.edges.items())))
+    if r.calls:
+        table.add_row("call sites by outcome", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
+    if r.links:
+        table.add_row("HTTP and Kafka links", ", ".join(f"{k} {v:,}" for k, v in r.links.items()))
+    if r.files_written:
+        table.add_row("chunks written", f"{r.chunks:,}")
     if "skipped" in embedded:
         table.add_row("embeddings", f"skipped ({embedded['skipped']})")
     else:

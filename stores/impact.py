@@ -35,6 +35,8 @@ steps, each a fixed number of batched calls whatever the number of hits:
 
 from __future__ import annotations
 
+from collections import Counter
+
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -490,6 +492,7 @@ class _Walk:
     direct: list[Edge] = field(default_factory=list)
     exposed_by: dict[str, set[str]] = field(default_factory=dict)
     exposed_as: dict[str, set[str]] = field(default_factory=dict)
+    repo_names: frozenset[str] | None = None
     beyond_depth: set[str] = field(default_factory=set)
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
@@ -548,18 +551,29 @@ class _Walk:
                     nxt.append(e.src)
         return nxt
 
+    def _repo_names(self) -> frozenset[str]:
+        """Names of the indexed repositories (one store call, the first time a client names a
+        service)."""
+        if self.repo_names is None:
+            self.repo_names = frozenset(self.graph.repos())
+        return self.repo_names
+
     def _follows(self, e: Edge) -> bool:
         """Whether an HTTP client is followed (otherwise counted in ``skipped_clients``). A client
-        naming no service is followed. One whose service the service map assigns to a repository is
-        followed when that repository exposes the endpoint; an unmapped service name is followed when
+        naming no service is followed. One whose service the service map assigns to a repository, or
+        whose service is the name of an indexed repository (``http://svc-a/...`` and repository
+        ``svc-a``), is followed when that repository exposes the endpoint; another service name is
+        followed when
         it is one of the names the exposing applications declare (EXPOSES ``props["service"]``, e.g.
         ``spring.application.name``) or when they declare none."""
         service = e.props.get("service")
         if not isinstance(service, str):
             return True
         repo = self.services.get(service)
+        if repo is None and service in self._repo_names():
+            repo = service  # a host named like an indexed repository addresses that repository
         if repo is not None:
-            ok = repo in self.exposed_by.get(e.dst, ())
+            ok = repo in self.exposed_by.get(e.dst, ()) or service in self.exposed_as.get(e.dst, ())
         else:
             names = self.exposed_as.get(e.dst)
             ok = not names or service in names
@@ -827,9 +841,11 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         return [f"- … and {len(items) - limit:,} more"] if len(items) > limit else []
 
     lines += ["## Targets", ""]
+    same_name = Counter(dotted_name(t.node) for t in report.targets)
     for t in report.targets[:limit]:
         n = t.node
-        lines.append(f"- {_code(dotted_name(n))} ({n.label.lower()}, {t.role}) · {n.repo} · {link(n.repo, n.file, n.start_line)}")
+        shown = dotted_name(n) + (_signature(n.id) if same_name[dotted_name(n)] > 1 else "")  # overloads apart
+        lines.append(f"- {_code(shown)} ({n.label.lower()}, {t.role}) · {n.repo} · {link(n.repo, n.file, n.start_line)}")
     lines += more(report.targets) or ([] if report.targets else ["- none"])
 
     lines += ["", "## Direct callers", ""]

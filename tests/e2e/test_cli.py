@@ -204,3 +204,12 @@ def test_bad_options_and_unusable_db_path_are_clear_errors(tmp_path: Path) -> No
         result = CliRunner().invoke(main, ["index", str(tmp_path), *args])
         assert result.exit_code in (1, 2), result.output
         assert message in result.output
+
+
+def test_locations_are_printed_literally_never_as_emoji() -> None:
+    # rich turns ":100:" into an emoji code unless told not to: "x.py:100:16" printed "x.py💯16".
+    from lsp_server.cli import out
+
+    with out.capture() as captured:
+        out.print("tests/test_reqctx.py:100:16 src/a.py:1234:0", markup=False)
+    assert captured.get() == "tests/test_reqctx.py:100:16 src/a.py:1234:0\n"

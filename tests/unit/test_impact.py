@@ -397,8 +397,8 @@ MARKDOWN = """\
 
 ## Targets
 
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById` (method, selected) · owners · src/main/java/shop/JpaOwnerRepository.java:5
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById` (method, overload) · owners · src/main/java/shop/JpaOwnerRepository.java:10
+- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(int)` (method, selected) · owners · src/main/java/shop/JpaOwnerRepository.java:5
+- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(long)` (method, overload) · owners · src/main/java/shop/JpaOwnerRepository.java:10
 - `src.main.java.shop.OwnerRepository.OwnerRepository.findById` (method, declaration) · owners · src/main/java/shop/OwnerRepository.java:5
 - `src.main.java.shop.CachedOwnerRepository.CachedOwnerRepository.findById` (method, implementation) · owners · src/main/java/shop/CachedOwnerRepository.java:6
 
@@ -525,3 +525,27 @@ def test_markdown_code_spans_hold_backticks_pipes_and_line_breaks(tmp_path: Path
     assert ("| GET | ``/a\\|b/`x`/ \\| injected \\|`` | odd | 1 | ``GET /a\\|b/`x`/ \\| injected \\|`` → `h` → `größe` |"
             in lines)
     assert "- ``` ``orders`` ```: produced by `h` (odd) · 1 hop · `h` → `größe`" in lines
+
+
+def test_a_host_named_like_a_repository_reaches_only_that_repository(tmp_path: Path):
+    """svc-a and svc-b both expose GET /items/{id}; a client of http://svc-a/items/{} breaks with
+    svc-a's handler, not with svc-b's (no service map needed: the host names an indexed repository)."""
+    a, b, c = Repo("svc-a", "python"), Repo("svc-b", "python"), Repo("client", "python")
+    items = endpoint("GET", "/items/{item_id}")
+    get_a = a.node("a/app.py", "get_item", "1", 3, 4, label="Function")
+    get_b = b.node("b/app.py", "get_item_b", "1", 3, 4, label="Function")
+    for repo, handler, path in ((a, get_a, "a/app.py"), (b, get_b, "b/app.py")):
+        repo.shared(path, items)
+        repo.edge("EXPOSES", handler, items.id, path, 3, 0, framework="fastapi")
+    fetch = c.node("c/client.py", "fetch", "1", 5, 6, label="Function")
+    c.shared("c/client.py", items)
+    c.edge("CALLS_HTTP", fetch, items.id, "c/client.py", 6, 11, framework="httpx",
+           url="http://svc-a/items/{}", service="svc-a")
+    s = EmbeddedStore(tmp_path / "i.db")
+    s.replace_files([*a.files.values(), *b.files.values(), *c.files.values()])
+    assert [sv.repo for sv in blast_radius(s, SymbolQuery(get_a)).services] == ["svc-a", "client"]
+    report_b = blast_radius(s, SymbolQuery(get_b))
+    assert [sv.repo for sv in report_b.services] == ["svc-b"]
+    assert report_b.truncated == (
+        "1 HTTP client call to another service's endpoint of the same path not followed (service map)",)
+    s.close()

@@ -591,3 +591,20 @@ def test_namespace_subpackage_inside_a_package():
             "examples/flaskr/__init__.create_app(0) -> src/flask/sansio/app.App.register_blueprint(1) [inferred]",
         ],
     )
+
+
+def test_name_fallback_never_binds_a_method_call_to_a_free_function():
+    # Flask: `rv.update(processor())` on a dict must not become a call of flaskr.blog.update.
+    check(
+        """
+        # --- path: blog.py ---
+        def update(id):
+            return id
+        # --- path: app.py ---
+        def make_shell_context(processor):
+            rv = {}
+            rv.update(processor())
+            return rv
+        """,
+        [],
+    )
