@@ -192,11 +192,14 @@ def parse_bolt_uri(uri: str) -> tuple[str, str | None, str | None, str | None]:
     password are percent-decoded; the path, if any, names the database. Schemes: ``bolt``,
     ``bolt+s``, ``bolt+ssc``, ``neo4j``, ``neo4j+s``, ``neo4j+ssc``. Raises ``ValueError`` for anything
     else."""
+    if not isinstance(uri, str):
+        raise ValueError(f"not a Bolt URI: {uri!r}; expected bolt://host:7687")
     try:
         parts = urlsplit(uri.strip())
         port = parts.port
-    except ValueError as exc:
-        raise ValueError(f"not a Bolt URI: {uri!r} ({exc})") from exc
+    except ValueError as exc:  # not chained: a port error quotes the netloc, which may hold the password
+        detail = "the port is not a number from 0 to 65535" if "port" in str(exc).lower() else str(exc)
+        raise ValueError(f"not a Bolt URI: {_redact(uri)!r} ({detail})") from None
     if parts.scheme not in _SCHEMES or not parts.hostname:
         raise ValueError(
             f"not a Bolt URI: {_redact(uri)!r}; expected bolt://host:7687 (schemes: {', '.join(_SCHEMES)})"
@@ -212,8 +215,10 @@ def parse_bolt_uri(uri: str) -> tuple[str, str | None, str | None, str | None]:
 
 
 def _redact(uri: str) -> str:
-    """``uri`` with its password replaced by ``***``."""
-    return re.sub(r"(//[^:/@]*:)[^@/]*@", r"\1***@", uri)
+    """``uri`` with its password replaced by ``***``: everything from the first ``:`` of the
+    authority to its last ``@``, so a password holding an unescaped ``@`` or ``/`` is hidden whole
+    (a URI without a password but with an ``@`` later may lose its port in the message, never more)."""
+    return re.sub(r"(//[^:/@]*:).*@", r"\1***@", uri)
 
 
 def _fk(repo: str, path: str) -> str:
@@ -294,7 +299,17 @@ def _boundary(method: Callable[..., _T]) -> Callable[..., _T]:
         except StoreError:
             raise
         except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
-            raise self._map_error(exc) from exc
+            error = self._map_error(exc)
+            if isinstance(error, StoreUnavailable):
+                # The server may come back empty (a Memgraph without persistence, a new ArcadeDB root):
+                # the next call creates the indexes and the unique constraint again (idempotent).
+                self._ready = False
+            raise error from exc
+        except (UnicodeError, OverflowError) as exc:  # the driver could not encode a value
+            raise QueryFailed(
+                f"graph store {self.uri}: a value cannot be sent over Bolt ({type(exc).__name__}: {exc});"
+                " strings must be valid Unicode (no lone surrogates), integers must fit in 64 bits"
+            ) from exc
 
     return wrapper
 
@@ -331,7 +346,10 @@ class MemgraphGraphStore(GraphStore):
     (Memgraph community has only that one). ``dialect`` is ``"memgraph"``, ``"neo4j"`` (ArcadeDB,
     Neo4j) or ``"auto"`` (from the server agent). ``max_concurrency`` bounds the requests in flight
     (and the connection pool). ``connect_timeout`` / ``retry_time`` (seconds) bound a connection
-    attempt and the driver's retries of a transaction.
+    attempt (the TCP connect; with the Bolt handshake and login, three times that) and the driver's
+    retries of a transaction; ``query_timeout`` (seconds, ``None``: no bound)
+    is the longest the server may stay silent while answering one message (a frozen server raises
+    :class:`~stores.errors.StoreUnavailable` after it instead of keeping the call waiting for ever).
 
     Nothing is sent until the first call (or :meth:`ping`); the first call creates the indexes and
     constraints of :data:`DDL` and checks :data:`SCHEMA_VERSION`. Raises ``ValueError`` for a bad URI,
@@ -349,15 +367,21 @@ class MemgraphGraphStore(GraphStore):
         *,
         connect_timeout: float = 5.0,
         retry_time: float = 5.0,
+        query_timeout: float | None = 120.0,
     ) -> None:
         address, uri_user, uri_password, uri_database = parse_bolt_uri(uri)
         if dialect not in (*DIALECTS, "auto"):
             raise ValueError(f"unknown Bolt dialect {dialect!r}; expected one of {', '.join(DIALECTS)} or 'auto'")
         if not isinstance(max_concurrency, int) or max_concurrency < 1:
             raise ValueError(f"max_concurrency must be a positive integer, not {max_concurrency!r}")
+        if query_timeout is not None and (
+            isinstance(query_timeout, bool) or not isinstance(query_timeout, (int, float)) or not query_timeout > 0
+        ):
+            raise ValueError(f"query_timeout must be a positive number of seconds or None, not {query_timeout!r}")
         self.address = address
         self.database = uri_database if uri_database is not None else database
-        self.uri = address if self.database is None else f"{address}/{self.database}"
+        base, query = address.partition("?")[::2]  # the routing context (neo4j://...?k=v) follows the path
+        self.uri = (base if self.database is None else f"{base}/{self.database}") + (f"?{query}" if query else "")
         """The store's URI without credentials (used in messages)."""
         self.dialect: str | None = None if dialect == "auto" else dialect
         self.max_concurrency = max_concurrency
@@ -372,13 +396,20 @@ class MemgraphGraphStore(GraphStore):
                 auth=auth,
                 max_connection_pool_size=max_concurrency,
                 connection_timeout=connect_timeout,
-                connection_acquisition_timeout=max(60.0, 4 * connect_timeout),
+                # Bounds the handshake and login of a new connection too (connection_timeout covers
+                # only the TCP connect): a server that accepts and then stays silent fails in 15 s.
+                # Waiting for a pooled connection never happens: the semaphore admits at most
+                # max_concurrency requests, the pool's size.
+                connection_acquisition_timeout=3 * connect_timeout,
                 max_transaction_retry_time=retry_time,
                 warn_notification_severity=NotificationMinimumSeverity.OFF,
                 user_agent="ripplegraph",
             )
         except neo4j_errors.ConfigurationError as exc:
             raise ValueError(f"cannot use Bolt URI {self.uri}: {exc}") from exc
+        self.query_timeout = query_timeout
+        self.read_timeout_bound = self._bound_reads(query_timeout)
+        """Whether every connection gets ``query_timeout`` as its read timeout (see _bound_reads)."""
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._lock = threading.Lock()
         self._trip_lock = threading.Lock()
@@ -389,21 +420,56 @@ class MemgraphGraphStore(GraphStore):
     # ----------------------------------------------------------------------------------- lifecycle
 
     def close(self) -> None:
-        """Close the driver and the worker threads (idempotent); later calls raise StoreUnavailable."""
+        """Close the driver and the worker threads (idempotent); later calls raise StoreUnavailable.
+
+        Requests already sent finish first (each is bounded by ``query_timeout``): the driver is not
+        safe to close under a request in flight (it writes its goodbye into the middle of that
+        request's message)."""
         with self._lock:
             if self._closed:
                 return
-            self._closed = True
+            self._closed = True  # requests not yet holding a slot now fail with "is closed"
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
                 self._pool = None
-            self._driver.close()
+            for _ in range(self.max_concurrency):  # wait for every request in flight
+                self._slots.acquire()
+            try:
+                self._driver.close()
+            finally:  # a caller waiting for a slot gets one, and "is closed" from _session
+                for _ in range(self.max_concurrency):
+                    self._slots.release()
 
     def __enter__(self) -> MemgraphGraphStore:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def _bound_reads(self, seconds: float | None) -> bool:
+        """Give every connection the driver opens a read timeout of ``seconds``; returns whether it did.
+
+        The neo4j driver has no client-side read timeout, only a server hint
+        (``connection.recv_timeout_seconds``) that neither ArcadeDB nor Memgraph sends, so a server
+        that stops answering (paused, swapping, a network lost without a reset) keeps a call waiting
+        for ever, slot and lock held. The hook wraps the pool's connection opener and sets the
+        timeout through the driver's own socket method (``set_read_timeout``, which the driver uses
+        for that hint); a timed-out read makes the connection defunct, and the driver reports it as
+        ServiceUnavailable / SessionExpired."""
+        pool = getattr(self._driver, "_pool", None)
+        opener = getattr(pool, "opener", None)
+        if seconds is None or not callable(opener):
+            return False
+
+        def opener_with_read_timeout(*args: Any, **kwargs: Any) -> Any:
+            connection = opener(*args, **kwargs)
+            set_read_timeout = getattr(getattr(connection, "socket", None), "set_read_timeout", None)
+            if set_read_timeout is not None:
+                set_read_timeout(seconds)
+            return connection
+
+        pool.opener = opener_with_read_timeout
+        return True
 
     def _count_trip(self) -> None:
         with self._trip_lock:
@@ -425,6 +491,12 @@ class MemgraphGraphStore(GraphStore):
             return StoreUnavailable(
                 f"{where} refused the credentials ({exc.message}); set the Bolt user and password in the"
                 " configuration (or in the URI: bolt://user:password@host:port)"
+            )
+        if _timed_out(exc):
+            limit = "none" if self.query_timeout is None else f"{self.query_timeout:g} s"
+            return StoreUnavailable(
+                f"{where} stopped answering ({exc}: timed out); the server is overloaded, paused or cut"
+                f" off: check it (`ripple doctor`); a slow server needs a longer query timeout (now {limit})"
             )
         if isinstance(exc, (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError)):
             return StoreUnavailable(
@@ -463,8 +535,19 @@ class MemgraphGraphStore(GraphStore):
                     try:
                         session.run(statement).consume()
                     except neo4j_errors.ClientError as exc:
-                        if "already exists" not in (exc.message or "").lower():
+                        if "already exists" in (exc.message or "").lower():
+                            continue
+                        if isinstance(exc, (neo4j_errors.AuthError, neo4j_errors.Forbidden)) or not (
+                            (exc.code or "").endswith("SyntaxError") or "syntax" in (exc.message or "").lower()
+                        ):
                             raise
+                        other = next(d for d in DIALECTS if d != self.dialect)
+                        raise QueryFailed(
+                            f"graph store {self.uri} refused the {self.dialect!r} dialect's index statement"
+                            f" {statement!r} ({exc.code}: {exc.message}); set the Bolt dialect to {other!r}"
+                            " in the configuration if the server is "
+                            + ("Neo4j or ArcadeDB" if other == "neo4j" else "Memgraph")
+                        ) from exc
                 self._count_trip()
                 rows = session.run("MATCH (m:RippleMeta {key: 'schema'}) RETURN m.version").values()
                 if not rows:
@@ -786,6 +869,22 @@ class MemgraphGraphStore(GraphStore):
             "unresolved_calls": unresolved[0][0] if unresolved else 0,
             "repos": repos[0][0] if repos else 0,
         }
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by a socket read or write on an open connection that timed out
+    (see _bound_reads); not by a connection attempt past ``connect_timeout`` (the driver raises those
+    without the cause, or through its SocketDeadlineExceededError)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if type(current).__name__ == "SocketDeadlineExceededError":  # private to the driver
+            return False
+        if isinstance(current, TimeoutError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ if current.__suppress_context__ else current.__context__
+    return False
 
 
 def _unique_violation(exc: neo4j_errors.ClientError) -> bool:

@@ -151,6 +151,20 @@ class ArcadeDBServer:
             "com.arcadedb.server.ArcadeDBServer",
         ]
 
+    def launch_command(self) -> list[str]:
+        """``[java, @<workdir>/java.args]``: :meth:`command` with its options in a Java argument file
+        readable by its owner only, so the root password is not on the process list (``ps`` shows every
+        user the command line of every process)."""
+        java, *args = self.command()
+        assert self.workdir is not None
+        argfile = self.workdir / "java.args"
+        fd = os.open(argfile, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)  # an older file in a reused workdir keeps its mode otherwise
+        with os.fdopen(fd, "w", encoding="utf-8") as out:  # one quoted argument a line (Java argfile syntax)
+            out.writelines('"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"\n' for a in args)
+        return [java, f"@{argfile}"]
+
     def start(self) -> ArcadeDBServer:
         """Start the server and wait until it answers ``RETURN 1`` over Bolt.
 
@@ -164,7 +178,7 @@ class ArcadeDBServer:
         self.bolt_port, self.http_port = _free_port(), _free_port()
         while self.http_port == self.bolt_port:
             self.http_port = _free_port()
-        cmd = self.command()
+        cmd = self.launch_command()
         self._log = self.workdir / "server.out"
         with open(self._log, "wb") as out:
             self._proc = subprocess.Popen(
@@ -180,7 +194,7 @@ class ArcadeDBServer:
         return self
 
     def _wait_ready(self) -> None:
-        from neo4j import GraphDatabase  # noqa: PLC0415
+        from stores.memgraph import MemgraphGraphStore  # noqa: PLC0415 (only when a server starts)
 
         deadline = time.monotonic() + self.startup_timeout
         last: Exception | None = None
@@ -190,12 +204,14 @@ class ArcadeDBServer:
                 raise ArcadeDBError(
                     f"ArcadeDB exited with code {self._proc.returncode} while starting\n{self.log_tail()}"
                 )
+            # ping() sends RETURN 1 and checks the answer; every wait in it is bounded (a server that
+            # accepts the connection and then hangs must not outlive startup_timeout).
+            left = max(1.0, deadline - time.monotonic())
             try:
-                with GraphDatabase.driver(self.address, auth=(USER, self.password), connection_timeout=2) as drv:
-                    with drv.session(database=self.database, disable_auto_commit_retries=True) as session:
-                        record = session.run("RETURN 1 AS one").single()
-                    if record is not None and record["one"] == 1:
-                        return
+                with MemgraphGraphStore(self.uri, max_concurrency=1, connect_timeout=min(2.0, left),
+                                        retry_time=0, query_timeout=min(10.0, left)) as store:
+                    store.ping()
+                    return
             except Exception as exc:  # noqa: BLE001 (any failure means "not ready yet")
                 last = exc
             time.sleep(0.5)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,6 +53,16 @@ def test_parse_bolt_uri():
         parse_bolt_uri("http://localhost:7474")
     with pytest.raises(ValueError, match=r"\*\*\*"):  # the password is never echoed
         parse_bolt_uri("https://u:secret@localhost")
+    # ... not in a port error (urlsplit quotes the netloc), nor when it holds an unescaped @ or /
+    for uri, shown in [("bolt://u:secret@h:99999", "bolt://u:***@h:99999"),
+                       ("bolt://u:sec/ret@h:7687", "bolt://u:***@h:7687"),
+                       ("http://u:se@cret@h", "http://u:***@h")]:
+        with pytest.raises(ValueError) as info:
+            parse_bolt_uri(uri)
+        assert f"not a Bolt URI: {shown!r}" in str(info.value)
+        assert "sec" not in str(info.value) and info.value.__cause__ is None
+    with pytest.raises(ValueError, match="not a Bolt URI: None"):
+        parse_bolt_uri(None)  # type: ignore[arg-type]
 
 
 def test_constructor_rejects_bad_arguments():
@@ -65,6 +77,17 @@ def test_constructor_rejects_bad_arguments():
     store = MemgraphGraphStore("bolt://localhost:7687", database="x")
     assert (store.uri, store.database) == ("bolt://localhost:7687/x", "x")
     store.close()
+    # The routing context of a neo4j:// URI follows the database in the URI shown.
+    with MemgraphGraphStore("neo4j://u:pw@localhost:7687/db?region=eu") as store:
+        assert (store.uri, store.address) == ("neo4j://localhost:7687/db?region=eu", "neo4j://localhost:7687?region=eu")
+    for bad in (0, -1, True, "5"):
+        with pytest.raises(ValueError, match="query_timeout must be a positive number of seconds or None"):
+            MemgraphGraphStore("bolt://localhost:7687", query_timeout=bad)  # type: ignore[arg-type]
+    # Every connection the driver opens gets the read timeout (the driver has none of its own).
+    with MemgraphGraphStore("bolt://localhost:7687", query_timeout=7) as store:
+        assert store.read_timeout_bound and store.query_timeout == 7
+    with MemgraphGraphStore("bolt://localhost:7687", query_timeout=None) as store:
+        assert not store.read_timeout_bound
 
 
 def test_unreachable_server_raises_store_unavailable_naming_the_uri():
@@ -113,6 +136,19 @@ def test_arcadedb_command_line(tmp_path):
         "-Darcadedb.server.defaultDatabases=shop[root]", "-Darcadedb.server.mode=development",
     } <= set(cmd)
     assert server.uri == f"bolt://root:{server.password}@127.0.0.1:7001/shop" and len(server.password) == 24
+    # What is started: java @argfile, the options (and the root password) in a file only its owner
+    # reads; the process list shows every user every command line.
+    launch = server.launch_command()
+    argfile = tmp_path / "java.args"
+    assert launch == [cmd[0], f"@{argfile}"] and server.password not in " ".join(launch)
+    assert argfile.stat().st_mode & 0o777 == 0o600
+    assert argfile.read_text().splitlines() == [f'"{a}"' for a in cmd[1:]]
+    assert f'"-Darcadedb.server.rootPassword={server.password}"' in argfile.read_text().splitlines()
+    odd = ArcadeDBServer(tmp_path / 'a "b" \\c', database="shop")  # quotes and backslashes escaped
+    odd.bolt_port, odd.http_port = 7001, 7002
+    odd.workdir.mkdir()  # type: ignore[union-attr]
+    lines = Path(odd.launch_command()[1][1:]).read_text().splitlines()
+    assert f'"-Darcadedb.server.rootPath={tmp_path}/a \\"b\\" \\\\c/root"' in lines
 
 
 class RecordingTx:
@@ -349,3 +385,223 @@ def test_same_answers_as_embedded_when_edges_point_into_later_batches(bolt, tmp_
         assert bolt._read("MATCH (n:Node) RETURN count(n)") == [[0]]
     finally:
         embedded.close()
+
+
+# ------------------------------------------------------------------- a hostile server and network
+
+
+class BoltProxy:
+    """A TCP proxy in front of the Bolt server. ``frozen`` set: the server's answers are held back
+    (a server that stops answering: paused, swapping, a network lost without a reset).
+    ``cut_after``: once the clients have sent that many bytes in all, every connection is reset
+    (the server killed in the middle of a request). ``sent`` counts the clients' bytes."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.upstream = (host, port)
+        self.frozen = threading.Event()
+        self.cut_after: int | None = None
+        self.sent = 0
+        self._lock = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+                upstream = socket.create_connection(self.upstream, timeout=5)
+                upstream.settimeout(None)
+            except OSError:
+                return
+            with self._lock:
+                self._sockets += [client, upstream]
+            threading.Thread(target=self._pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, False), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket, from_client: bool) -> None:
+        try:
+            while data := src.recv(65536):
+                while not from_client and self.frozen.is_set():
+                    time.sleep(0.02)
+                dst.sendall(data)
+                if from_client:
+                    with self._lock:
+                        self.sent += len(data)
+                        cut = self.cut_after is not None and self.sent >= self.cut_after
+                    if cut:
+                        self.reset()
+                        return
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def reset(self) -> None:
+        """Reset every open connection (RST), as a killed server does."""
+        with self._lock:
+            sockets, self._sockets = self._sockets, []
+        for s in sockets:
+            try:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                s.close()
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.frozen.clear()
+        self._listener.close()
+        self.reset()
+
+
+@pytest.fixture
+def proxy(bolt_uri: str) -> Any:
+    address, _, _, _ = parse_bolt_uri(bolt_uri)
+    host, port = address.split("//")[1].rsplit(":", 1)
+    p = BoltProxy(host, int(port))
+    yield p
+    p.close()
+
+
+def through(proxy: BoltProxy, bolt_uri: str) -> str:
+    """``bolt_uri`` with the proxy's port."""
+    _, user, password, database = parse_bolt_uri(bolt_uri)
+    return f"bolt://{user}:{password}@127.0.0.1:{proxy.port}/{database or ''}"
+
+
+@server
+def test_a_server_that_stops_answering_raises_store_unavailable_then_the_store_reconnects(bolt, bolt_uri, proxy):
+    """The neo4j driver has no read timeout of its own: without the store's, this call waited for ever."""
+    [f] = big_files(3)
+    with MemgraphGraphStore(through(proxy, bolt_uri), connect_timeout=1, retry_time=0, query_timeout=1) as store:
+        store.replace_files([f])
+        proxy.frozen.set()
+        t0 = time.monotonic()
+        with pytest.raises(StoreUnavailable, match=r"stopped answering .* query timeout \(now 1 s\)"):
+            store.get_nodes([f.nodes[1].id])
+        assert time.monotonic() - t0 < 10
+        with pytest.raises(StoreUnavailable):  # a new connection: its handshake is bounded too
+            store.stats()
+        assert time.monotonic() - t0 < 20
+        proxy.frozen.clear()
+        before = store.round_trips
+        assert store.get_nodes([f.nodes[1].id]) == {f.nodes[1].id: f.nodes[1]}
+        # After an outage the schema is checked again (the server may have come back empty).
+        assert store.round_trips - before == len(DDL["neo4j"]) + 2
+
+
+@server
+def test_a_connection_lost_in_the_middle_of_a_write_leaves_nothing_of_it(bolt, bolt_uri, proxy):
+    """The server killed mid-transaction: the caller gets StoreUnavailable (no hang), the server
+    rolls the transaction back, and the store object works again once the server is back."""
+    with MemgraphGraphStore(through(proxy, bolt_uri), retry_time=0) as store:
+        store.replace_files(big_files(2000, repo="a"))
+        before_stats, start = bolt.stats(), proxy.sent
+        store.replace_files(big_files(2000, repo="b"))  # measures the bytes of such a write
+        size = proxy.sent - start
+        store.delete_files("b", [f"m{i}.py" for i in range(10)])
+        assert bolt.stats() == before_stats
+        proxy.cut_after = proxy.sent + int(size * 0.7)  # after the nodes, among the edges
+        t0 = time.monotonic()
+        with pytest.raises(StoreUnavailable, match="is unreachable"):
+            store.replace_files(big_files(2000, repo="b"))
+        assert time.monotonic() - t0 < 30
+        proxy.cut_after = None
+        assert bolt.stats() == before_stats
+        assert bolt.file_checksums("b") == {}
+        assert bolt._read("MATCH (n:Node) WHERE n.repo = 'b' OR n.label IS NULL RETURN count(n)") == [[0]]
+        assert store.file_checksums("a") == {f"m{i}.py": "a" * 64 for i in range(10)}  # reconnected
+
+
+@server
+def test_values_the_driver_cannot_send_are_refused_clearly(bolt):
+    bad_text = IndexedFile(FileRecord("r", "x.py", "python", "c" * 64, 1), text="\ud800")  # lone surrogate
+    with pytest.raises(QueryFailed, match="strings must be valid Unicode"):
+        bolt.replace_files([bad_text])
+    huge = IndexedFile(FileRecord("r", "y.py", "python", "c" * 64, 1),
+                       nodes=[Node("r:y.f", "Function", "f", "f", "r", "y.py", 2**64, 0, 1, 0)])
+    with pytest.raises(QueryFailed, match="integers must fit in 64 bits"):
+        bolt.replace_files([huge])
+    with pytest.raises(QueryFailed, match="valid Unicode"):
+        bolt.get_nodes(["\udfff"])
+    assert bolt.stats()["files"] == {} and bolt.repos() == []  # nothing written, the store still works
+
+
+@server
+def test_close_waits_for_a_write_in_flight(bolt_uri, bolt):
+    """Closing the driver under a request in flight wrote its goodbye into the request (the server
+    failed it: "PackStream map key must be a string") and close() raised AssertionError."""
+    store = MemgraphGraphStore(bolt_uri)
+    store.repos()
+    outcome: list[Any] = []
+
+    def write() -> None:
+        try:
+            store.replace_files(big_files(3000))
+            outcome.append(None)
+        except Exception as exc:  # noqa: BLE001
+            outcome.append(exc)
+
+    thread = threading.Thread(target=write)
+    start = store.round_trips
+    thread.start()
+    deadline = time.monotonic() + 60
+    while store.round_trips < start + 4 and time.monotonic() < deadline:  # the transaction has begun
+        time.sleep(0.005)
+    store.close()
+    assert bolt.stats()["files"] == {"python": 15}  # committed before close() returned
+    thread.join(60)
+    assert outcome == [None]
+    with pytest.raises(StoreUnavailable, match="is closed"):
+        store.repos()
+
+
+@server
+def test_the_wrong_dialect_says_which_to_set(bolt_uri):
+    with MemgraphGraphStore(bolt_uri, dialect="memgraph") as store:
+        with pytest.raises(QueryFailed, match=r"refused the 'memgraph' dialect's index statement 'CREATE INDEX ON "
+                                              r":Node\(id\)' .*set the Bolt dialect to 'neo4j'"):
+            store.repos()
+
+
+@server
+def test_the_session_server_keeps_its_password_off_the_process_list():
+    server_ = conftest._SERVERS.get("RIPPLE_TEST_BOLT_URI")
+    if server_ is None or not Path("/proc").is_dir():
+        pytest.skip("needs RIPPLE_TEST_BOLT_URI=start on Linux")
+    cmdline = Path(f"/proc/{server_._proc.pid}/cmdline").read_bytes().decode()
+    assert server_.password not in cmdline and "java.args" in cmdline
+
+
+@server
+def test_hostile_names_round_trip_and_are_never_query_text(bolt):
+    """Quotes, backslashes, backticks, braces, $, NUL, emoji and 100,000-character names are values
+    (parameters), and Cypher-looking or regex text in a search matches nothing."""
+    weird = "q' \" \\ ` } { $x é 😀 \x00 \n) DETACH DELETE n //"
+    path = f"dir/{weird}.py"
+    fn = Node(f"r:{weird}", "Function", "weird" + weird, weird, "r", path, 1, 0, 2, 0,
+              {"nested": {"a": [1, None, {"b": "x\\y"}]}, "none": None, "long": "z" * 100_000})
+    f = IndexedFile(FileRecord("r", path, "python", "c" * 64, 10),
+                    nodes=[Node(f"r:{path}", "File", path, path, "r", path, 1, 0, 3, 0), fn],
+                    edges=[Edge("CONTAINS", f"r:{path}", fn.id, "r", path),
+                           Edge("CALLS", fn.id, fn.id, "r", path, 1, 2, "exact", props={"k": weird})],
+                    text=weird * 3)
+    bolt.replace_files([f])
+    assert bolt.get_nodes([fn.id]) == {fn.id: fn} and bolt.get_nodes([fn.id])[fn.id].props == fn.props
+    assert bolt.file_text("r", path) == weird * 3
+    assert bolt.outgoing([fn.id], ["CALLS"])[fn.id][0].props == {"k": weird}
+    assert [n.id for n in bolt.search_symbols("weird", 5)] == [fn.id]
+    for query in (".*", "(", "[a-", "') RETURN 1 //", "' OR 1=1", "MATCH (n) DETACH DELETE n", "\\"):
+        assert bolt.search_symbols(query, 5) == []
+    assert bolt.find_symbols(["' OR 1=1", fn.name]) == {"' OR 1=1": [], fn.name: [fn]}
+    ids = [fn.id] + [f"missing-{i}" for i in range(49_999)]
+    before = bolt.round_trips
+    got = bolt.incoming(ids, ["CALLS"])
+    assert bolt.round_trips - before == 10 and len(got) == 50_000 and len(got[fn.id]) == 1
+    bolt.replace_files([])
+    bolt.delete_files("r", ["no/such.py", "../../etc/passwd"])
+    assert bolt.stats()["nodes"] == {"File": 1, "Function": 1}
