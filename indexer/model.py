@@ -26,6 +26,7 @@ Conventions every extractor follows (the resolver relies on them):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -263,8 +264,23 @@ class Template:
         """A template of literal pieces only."""
         return Template(tuple(("lit", t) for t in literals if t))
 
+    @staticmethod
+    def merged(parts: Iterable[tuple[str, str]]) -> Template:
+        """A template of ``parts`` with adjacent literal pieces joined and empty literals dropped
+        (the one normal form every detector builds)."""
+        out: list[tuple[str, str]] = []
+        for kind, text in parts:
+            if kind == "lit":
+                if not text:
+                    continue
+                if out and out[-1][0] == "lit":
+                    out[-1] = ("lit", out[-1][1] + text)
+                    continue
+            out.append((kind, text))
+        return Template(tuple(out))
+
     def __add__(self, other: Template) -> Template:
-        return Template(self.parts + other.parts)
+        return Template.merged(self.parts + other.parts)
 
     def literal(self) -> str | None:
         """The whole text when every part is literal, else ``None``."""

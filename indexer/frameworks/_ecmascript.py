@@ -22,7 +22,6 @@ Python looks at the tree itself only where a query cannot express the rule:
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 from typing import TYPE_CHECKING
@@ -66,25 +65,9 @@ _WRAPPERS = frozenset(
 _ENV_HEADS = ("process.env.", "import.meta.env.")
 
 
-@functools.cache
 def _combined_query(grammar: str, folder: str) -> tuple[Query, tuple[str, ...]]:
     """Every section's query files compiled as one query for ``grammar``, and each pattern's section."""
-    texts: list[str] = []
-    owners: list[str] = []
-    for name in SECTIONS:
-        for d in (_SHARED_FOLDER, folder):
-            path = base.QUERY_DIR / d / f"{name}.scm"
-            if path.exists():
-                texts.append(path.read_text(encoding="utf-8") + "\n")
-                owners.append(name)
-    bounds: list[int] = []
-    offset = 0
-    for text in texts:
-        offset += len(text.encode("utf-8"))
-        bounds.append(offset)
-    q = Query(base.language(grammar), "".join(texts))
-    starts = (q.start_byte_for_pattern(i) for i in range(q.pattern_count))
-    return q, tuple(owners[bisect.bisect_right(bounds, start)] for start in starts)
+    return base.combined_query(grammar, (_SHARED_FOLDER, folder), SECTIONS)
 
 
 @functools.cache
@@ -123,17 +106,8 @@ def js_file(root: Node, src: SourceText, out: FileExtraction) -> JsFile:
 
 
 def merge_parts(parts: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
-    """Adjacent literal pieces joined into one; empty literal pieces dropped."""
-    merged: list[tuple[str, str]] = []
-    for kind, text in parts:
-        if kind == "lit":
-            if not text:
-                continue
-            if merged and merged[-1][0] == "lit":
-                merged[-1] = ("lit", merged[-1][1] + text)
-                continue
-        merged.append((kind, text))
-    return tuple(merged)
+    """Adjacent literal pieces joined into one; empty literal pieces dropped (:meth:`Template.merged`)."""
+    return Template.merged(parts).parts
 
 
 def join_paths(*pieces: Template) -> Template:

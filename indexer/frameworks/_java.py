@@ -144,17 +144,7 @@ def http_method(src: SourceText, node: Node | None) -> str | None:
     return last if last in HTTP_METHODS and node.type in ("identifier", "field_access") else None
 
 
-def _merge(parts: list[tuple[str, str]]) -> Template:
-    out: list[tuple[str, str]] = []
-    for kind, text in parts:
-        if kind == "lit":
-            if not text:
-                continue
-            if out and out[-1][0] == "lit":
-                out[-1] = ("lit", out[-1][1] + text)
-                continue
-        out.append((kind, text))
-    return Template(tuple(out))
+_merge = Template.merged
 
 
 def concat(*templates: Template) -> Template:

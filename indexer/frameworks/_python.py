@@ -169,18 +169,7 @@ def string_list(src: SourceText, node: Node | None) -> list[str] | None:
 # ---------------------------------------------------------------------------------------- templates
 
 
-def _merge(parts: Iterable[tuple[str, str]]) -> Template:
-    """A template with adjacent literal pieces joined and empty literals dropped."""
-    out: list[tuple[str, str]] = []
-    for kind, text in parts:
-        if kind == "lit":
-            if not text:
-                continue
-            if out and out[-1][0] == "lit":
-                out[-1] = ("lit", out[-1][1] + text)
-                continue
-        out.append((kind, text))
-    return Template(tuple(out))
+_merge = Template.merged
 
 
 def template(src: SourceText, node: Node | None) -> Template:

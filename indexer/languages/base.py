@@ -20,7 +20,7 @@ from tree_sitter_language_pack import get_language, get_parser
 
 from indexer.model import FileExtraction
 
-__all__ = ["Extractor", "SourceText", "language", "parser", "query", "run_query", "parse_errors"]
+__all__ = ["Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "parse_errors"]
 
 _CONTINUATION = re.compile(rb"[\x80-\xbf]")
 QUERY_DIR = Path(__file__).resolve().parent.parent / "queries"
@@ -64,6 +64,29 @@ def query(grammar: str, folder: str, name: str) -> Query:
     """
     text = (QUERY_DIR / folder / f"{name}.scm").read_text(encoding="utf-8")
     return Query(language(grammar), text)
+
+
+@functools.cache
+def combined_query(grammar: str, folders: tuple[str, ...], names: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
+    """The query files ``names`` compiled as one query for ``grammar``, and each pattern's file name
+    (so one pass over a tree serves every section). Each name reads ``queries/<folder>/<name>.scm``
+    for every folder of ``folders`` in order, whichever exist."""
+    texts: list[str] = []
+    owners: list[str] = []
+    for n in names:
+        for d in folders:
+            path = QUERY_DIR / d / f"{n}.scm"
+            if path.exists():
+                texts.append(path.read_text(encoding="utf-8") + "\n")
+                owners.append(n)
+    bounds: list[int] = []
+    offset = 0
+    for text in texts:
+        offset += len(text.encode("utf-8"))
+        bounds.append(offset)
+    q = Query(language(grammar), "".join(texts))
+    starts = (q.start_byte_for_pattern(i) for i in range(q.pattern_count))
+    return q, tuple(owners[bisect.bisect_right(bounds, start)] for start in starts)
 
 
 def run_query(q: Query, node: Node) -> Iterator[tuple[int, dict[str, list[Node]]]]:

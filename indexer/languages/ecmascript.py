@@ -35,7 +35,6 @@ definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-leve
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -127,30 +126,11 @@ class _ScopeIndex:
         return -1
 
 
-@functools.cache
 def _combined_query(grammar: str, folder: str, names: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
-    """The query files ``names`` compiled as one query, and each pattern's file name.
-
-    Each name reads ``queries/ecmascript/<name>.scm`` (rules valid in both grammars) and then
-    ``queries/<folder>/<name>.scm`` (the dialect's own), whichever exist.
-    """
-    texts: list[str] = []
-    owners: list[str] = []
-    for n in names:
-        for d in (_SHARED_FOLDER, folder):
-            path = base.QUERY_DIR / d / f"{n}.scm"
-            if path.exists():
-                texts.append(path.read_text(encoding="utf-8") + "\n")
-                owners.append(n)
-    bounds: list[int] = []
-    offset = 0
-    for text in texts:
-        offset += len(text.encode("utf-8"))
-        bounds.append(offset)
-    q = Query(base.language(grammar), "".join(texts))
-    starts = (q.start_byte_for_pattern(i) for i in range(q.pattern_count))
-    sections = tuple(owners[bisect.bisect_right(bounds, start)] for start in starts)
-    return q, sections
+    """The query files ``names`` compiled as one query, and each pattern's file name: each name reads
+    ``queries/ecmascript/<name>.scm`` (rules valid in both grammars) and then
+    ``queries/<folder>/<name>.scm`` (the dialect's own), whichever exist."""
+    return base.combined_query(grammar, (_SHARED_FOLDER, folder), names)
 
 
 _SHARED_FOLDER = "ecmascript"
