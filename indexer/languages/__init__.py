@@ -1,4 +1,9 @@
-"""Language extractors, one module per language, and the registry that maps file suffixes to them."""
+"""The language registry: one package per language (or language family) under this folder.
+
+Each package (``python/``, ``java/``, ``ecmascript/``) holds everything that knows its language and
+exposes ``EXTRACTORS``; this module maps file suffixes to them. Adding a language is one new folder
+plus one line in :data:`LANGUAGE_MODULES` (see ARCHITECTURE.md, "Adding a language").
+"""
 
 from __future__ import annotations
 
@@ -9,12 +14,11 @@ from indexer.languages.base import Extractor
 
 __all__ = ["LANGUAGE_MODULES", "extractor_for_path", "extractors"]
 
-# language -> module under indexer.languages exposing ``EXTRACTOR``.
+# language (family) -> its package under indexer.languages, exposing ``EXTRACTORS``.
 LANGUAGE_MODULES: dict[str, str] = {
     "python": "indexer.languages.python",
     "java": "indexer.languages.java",
-    "typescript": "indexer.languages.typescript",
-    "javascript": "indexer.languages.javascript",
+    "ecmascript": "indexer.languages.ecmascript",  # typescript and javascript
 }
 
 
@@ -23,9 +27,10 @@ def extractors() -> dict[str, Extractor]:
     """``{suffix: extractor}`` for every registered language (modules imported on first use)."""
     table: dict[str, Extractor] = {}
     for module in LANGUAGE_MODULES.values():
-        ex: Extractor = importlib.import_module(module).EXTRACTOR
-        for ext in ex.extensions:
-            table[ext] = ex
+        found: tuple[Extractor, ...] = importlib.import_module(module).EXTRACTORS
+        for ex in found:
+            for ext in ex.extensions:
+                table[ext] = ex
     return table
 
 

@@ -1,6 +1,6 @@
 """FastAPI: routes, routers (``APIRouter(prefix=...)``) and their mounts (``include_router``).
 
-Found (rules in ``indexer/queries/python/fastapi.scm``):
+Found (rules in ``indexer/languages/python/queries/fastapi.scm``):
 
 * ``@R.get("/x")`` / ``.post`` / ``.put`` / ``.delete`` / ``.patch`` / ``.head`` / ``.options`` /
   ``.trace`` on a function -> :class:`~indexer.model.Route` with that method;
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.frameworks._python import Args, Context, compact, library_kind, scope_of, string_list, template
+from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, string_list, template
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, Mount, Route, Router, Template
 
@@ -43,7 +43,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     ctx = Context(src, out)
     if not ctx.imports.uses("fastapi"):
         return
-    for _, caps in run_query(query("python", "python", "fastapi"), root):
+    for _, caps in run_query(query("python", "python/queries", "fastapi"), root):
         if "route" in caps:
             _decorated_route(ctx, caps)
         elif "router" in caps:

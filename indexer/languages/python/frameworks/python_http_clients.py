@@ -1,6 +1,6 @@
 """Outgoing HTTP calls made with requests and httpx.
 
-Found (rules in ``indexer/queries/python/http_clients.scm``), only in a file importing from
+Found (rules in ``indexer/languages/python/queries/http_clients.scm``), only in a file importing from
 ``requests`` or ``httpx``:
 
 * module functions: ``requests.get(url)`` / ``.post`` / ``.put`` / ``.delete`` / ``.patch`` /
@@ -14,7 +14,7 @@ Found (rules in ``indexer/queries/python/http_clients.scm``), only in a file imp
 
 Each yields an :class:`~indexer.model.HttpCall`: framework ``requests`` / ``httpx``, the HTTP method
 upper-case (``"*"`` when ``request()``'s method is not a literal), the URL as a template (see
-:func:`indexer.frameworks._python.template`), ``caller`` the enclosing function's qualname. A client
+:func:`indexer.languages.python.frameworks.common.template`), ``caller`` the enclosing function's qualname. A client
 built with ``base_url=`` (visible in the construction the receiver is bound to) has it prepended to
 a URL that does not start with a literal scheme (``http://``, ``https://``, ``//``), as httpx does.
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.frameworks._python import Args, Context, compact, join, library_kind, scope_of, string_value, template
+from indexer.languages.python.frameworks.common import Args, Context, compact, join, library_kind, scope_of, string_value, template
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, HttpCall, Template
 
@@ -49,7 +49,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         return
     bases: dict[tuple[int, str], Template] = {}
     calls: list[dict[str, list[Node]]] = []
-    for _, caps in run_query(query("python", "python", "http_clients"), root):
+    for _, caps in run_query(query("python", "python/queries", "http_clients"), root):
         if "ctor" in caps:
             key = _bound_name(src, caps["ctor"][0])
             if key is not None:

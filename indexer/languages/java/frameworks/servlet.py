@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._java import JavaFile
+from indexer.languages.java.frameworks.common import JavaFile
 from indexer.model import FileExtraction, Route
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Express routes, routers and mounts (JavaScript and TypeScript).
 
-Facts, from ``indexer/queries/ecmascript/express.scm`` and the rules below:
+Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules below:
 
 * ``Router("express", name, Template(), line)`` for every module-level variable bound to
   ``express()``, ``express.Router()``, ``Router()`` or ``require("express").Router()`` (an
@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._ecmascript import JsFile, arguments, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
 from indexer.model import FileExtraction, Mount, Route, Router, Template
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._java import GRAMMAR, JavaFile
+from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile
 from indexer.languages.base import query, run_query
 from indexer.model import FileExtraction, StringConstant
 
@@ -43,7 +43,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     jf = JavaFile.of(root, src, out)
     injected: dict[int, dict[str, Node]] = {}  # constructor -> @Value parameter -> annotation value
     assigned: list[tuple[Node, str, str]] = []  # (constructor, field, parameter)
-    for _, m in run_query(query(GRAMMAR, "java", "constants"), root):
+    for _, m in run_query(query(GRAMMAR, "java/queries", "constants"), root):
         if "ctor_param" in m:
             injected.setdefault(m["ctor_param"][0].id, {})[src.text(m["param"][0])] = m["ann_value"][0]
             continue

@@ -1,6 +1,6 @@
 """Kafka topics produced and consumed with kafka-python, confluent-kafka and aiokafka.
 
-Found (rules in ``indexer/queries/python/kafka.scm``), only in a file importing from ``kafka``,
+Found (rules in ``indexer/languages/python/queries/kafka.scm``), only in a file importing from ``kafka``,
 ``confluent_kafka`` or ``aiokafka``:
 
 * produces: ``p.send("topic", value)`` / ``p.send_and_wait(...)`` on a kafka-python ``KafkaProducer``
@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from indexer.frameworks._python import Args, Context, compact, library_kind, scope_of, template
+from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, template
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, TopicUse
 
@@ -52,7 +52,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     ctx = Context(src, out)
     if not ctx.imports.uses("kafka", "confluent_kafka", "aiokafka"):
         return
-    for _, caps in run_query(query("python", "python", "kafka"), root):
+    for _, caps in run_query(query("python", "python/queries", "kafka"), root):
         if "ctor" in caps:
             _consumer_construction(ctx, caps)
         else:

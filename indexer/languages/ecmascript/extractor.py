@@ -2,8 +2,8 @@
 
 The tree-sitter grammars for TypeScript, TSX and JavaScript name their nodes alike, so one assembler
 serves all three; what differs is data. Rules valid in both grammars live once in
-``indexer/queries/ecmascript/`` (``definitions``, ``calls``, ``imports``, ``exports``); each dialect
-adds its own in ``indexer/queries/<folder>/`` (``bindings`` for both; TypeScript's interfaces, enums,
+``indexer/languages/ecmascript/queries/`` (``definitions``, ``calls``, ``imports``, ``exports``); each dialect
+adds its own in ``indexer/languages/ecmascript/queries/<folder>/`` (``bindings`` for both; TypeScript's interfaces, enums,
 abstract members, ``import x = require()``, ``export =`` and ``type_uses``; JavaScript's class
 fields). The queries select the records; this module turns their captures into :mod:`indexer.model`
 records.
@@ -42,6 +42,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, Query
 
 from indexer.frameworks import run_detectors
+from indexer.languages.ecmascript.frameworks import detectors_for
 from indexer.languages import base
 from indexer.model import (
     LONG_RECEIVER,
@@ -128,12 +129,12 @@ class _ScopeIndex:
 
 def _combined_query(grammar: str, folder: str, names: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
     """The query files ``names`` compiled as one query, and each pattern's file name: each name reads
-    ``queries/ecmascript/<name>.scm`` (rules valid in both grammars) and then
-    ``queries/<folder>/<name>.scm`` (the dialect's own), whichever exist."""
+    ``ecmascript/queries/<name>.scm`` (rules valid in both grammars) and then
+    ``<folder>/<name>.scm`` (the dialect's own), whichever exist."""
     return base.combined_query(grammar, (_SHARED_FOLDER, folder), names)
 
 
-_SHARED_FOLDER = "ecmascript"
+_SHARED_FOLDER = "ecmascript/queries"
 
 
 class EcmaScriptExtractor:
@@ -173,7 +174,7 @@ class EcmaScriptExtractor:
         try:
             fr = _FileRun(self, grammar, source, result)
             fr.run()
-            run_detectors(self.language, fr.root, fr.src, result)
+            run_detectors(detectors_for(self.language), fr.root, fr.src, result)
         except Exception as exc:  # noqa: BLE001 - a bug must not stop indexing the other files
             result.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return result

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._java import GRAMMAR, Annotation, JavaFile, compact
+from indexer.languages.java.frameworks.common import GRAMMAR, Annotation, JavaFile, compact
 from indexer.languages.base import query, run_query
 from indexer.model import FileExtraction, Template, TopicUse
 
@@ -110,7 +110,7 @@ class _Detector:
         found: list[TopicUse] = []
         if not jf.calls_any(_SEND):
             return found
-        for _, m in run_query(query(GRAMMAR, "java", "kafka"), self.root):
+        for _, m in run_query(query(GRAMMAR, "java/queries", "kafka"), self.root):
             name_node = m["name"][0]
             call = jf.call(name_node)
             caller = call.caller if call is not None else jf.enclosing(name_node)

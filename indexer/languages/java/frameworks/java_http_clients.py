@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._java import (
+from indexer.languages.java.frameworks.common import (
     GRAMMAR,
     HTTP_METHODS,
     Annotation,
@@ -54,7 +54,7 @@ from indexer.frameworks._java import (
     join_path,
     string_value,
 )
-from indexer.frameworks.spring_web import MAPPINGS, mapping_methods, mapping_paths
+from indexer.languages.java.frameworks.spring_web import MAPPINGS, mapping_methods, mapping_paths
 from indexer.languages.base import query, run_query
 from indexer.model import FileExtraction, HttpCall, Template
 
@@ -169,7 +169,7 @@ class _Detector:
     def run(self) -> None:
         matches = []
         if self.jf.calls_any(_CALL_NAMES):
-            matches = list(run_query(query(GRAMMAR, "java", "http_clients"), self.root))
+            matches = list(run_query(query(GRAMMAR, "java/queries", "http_clients"), self.root))
         for _, m in matches:
             if "base_call" in m:
                 self._base(m)

@@ -1,6 +1,6 @@
 """Java extractor: turns one ``.java`` file into a :class:`~indexer.model.FileExtraction`.
 
-The rules live in ``indexer/queries/java/*.scm``:
+The rules live in ``indexer/languages/java/queries/*.scm``:
 
 * ``definitions.scm`` selects type declarations (anywhere) and the members of *named* types, plus
   what each type extends / implements;
@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
+from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     TYPE_KINDS,
@@ -134,7 +135,7 @@ class JavaExtractor:
         try:
             fx = _FileExtractor(source, out)
             fx.run()
-            run_detectors(self.language, fx.root, fx.src, out)
+            run_detectors(detectors_for(self.language), fx.root, fx.src, out)
         except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
             out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
@@ -171,7 +172,7 @@ class _FileExtractor:
     def _collect_strips(self) -> None:
         ranges = sorted(
             (n.start_byte, n.end_byte)
-            for _, m in run_query(query(GRAMMAR, "java", "strip"), self.root)
+            for _, m in run_query(query(GRAMMAR, "java/queries", "strip"), self.root)
             for n in m["strip"]
         )
         self.strip_starts = [s for s, _ in ranges]
@@ -181,7 +182,7 @@ class _FileExtractor:
 
     def _imports(self) -> None:
         text = self.src.text
-        for _, m in run_query(query(GRAMMAR, "java", "imports"), self.root):
+        for _, m in run_query(query(GRAMMAR, "java/queries", "imports"), self.root):
             if "package" in m:
                 self.out.package = _WS.sub("", text(m["package"][0]))
                 continue
@@ -200,7 +201,7 @@ class _FileExtractor:
     def _definitions(self) -> None:
         pending: list[_Def] = []
         heritage: list[tuple[Node, str, Node]] = []
-        for _, m in run_query(query(GRAMMAR, "java", "definitions"), self.root):
+        for _, m in run_query(query(GRAMMAR, "java/queries", "definitions"), self.root):
             if "heritage" in m:
                 key = "base" if "base" in m else "implements"
                 heritage.append((m["heritage"][0], key, m[key][0]))
@@ -441,7 +442,7 @@ class _FileExtractor:
     def _calls(self) -> None:
         src = self.src
         found: list[tuple[Node, str, str | None, Node, bool]] = []  # (name node, name, receiver, args, is_new)
-        for _, m in run_query(query(GRAMMAR, "java", "calls"), self.root):
+        for _, m in run_query(query(GRAMMAR, "java/queries", "calls"), self.root):
             args = m["args"][0]
             if "call" in m:
                 name_node = m["name"][0]
@@ -523,7 +524,7 @@ class _FileExtractor:
     def _bindings(self) -> None:
         src = self.src
         found: list[tuple[Node, str, str]] = []  # (name node, type text, how)
-        for _, m in run_query(query(GRAMMAR, "java", "bindings"), self.root):
+        for _, m in run_query(query(GRAMMAR, "java/queries", "bindings"), self.root):
             name_node, tnode = m["name"][0], m["type"][0]
             if "local" in m and src.text(tnode) == "var":
                 value = m.get("value")
@@ -564,7 +565,7 @@ class _FileExtractor:
         found: list[Node] = []
         seen: set[int] = set()
         type_vars: set[str] = set()
-        for _, m in run_query(query(GRAMMAR, "java", "types"), self.root):
+        for _, m in run_query(query(GRAMMAR, "java/queries", "types"), self.root):
             if "type_param" in m:
                 type_vars.add(src.text(m["type_param"][0]))
                 continue

@@ -2,7 +2,7 @@
 
 A module is a URL configuration when it assigns ``urlpatterns`` at module level. Its module-level
 statements that fill a list (``NAME = [...]``, ``NAME += [...]``, ``NAME.append(...)``,
-``NAME.extend(...)``; rules in ``indexer/queries/python/django_urls.scm``) are read as pattern lists:
+``NAME.extend(...)``; rules in ``indexer/languages/python/queries/django_urls.scm``) are read as pattern lists:
 
 * ``path("owners/<int:pk>/", views.owner_detail, name=...)``, ``re_path(r"^x/(?P<pk>\\d+)/$", v)``,
   ``url(...)`` -> :class:`~indexer.model.Route` (framework ``django``, methods ``["*"]``, handler
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from indexer.frameworks._python import Args, compact, join, ref_text, scope_of, string_value, template
+from indexer.languages.python.frameworks.common import Args, compact, join, ref_text, scope_of, string_value, template
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, Mount, Route, Router, Template
 
@@ -57,7 +57,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if b"urlpatterns" not in src.data:
         return
     lists: dict[str, _List] = {}
-    for _, caps in run_query(query("python", "python", "django_urls"), root):
+    for _, caps in run_query(query("python", "python/queries", "django_urls"), root):
         statement = caps["assign"][0]
         if scope_of(statement, src) is not None:
             continue

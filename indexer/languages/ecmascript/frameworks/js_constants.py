@@ -1,6 +1,6 @@
 """String constants of JavaScript / TypeScript files, for URLs and topics built from them.
 
-Facts (:class:`~indexer.model.StringConstant`), from ``indexer/queries/ecmascript/constants.scm`` and
+Facts (:class:`~indexer.model.StringConstant`), from ``indexer/languages/ecmascript/queries/constants.scm`` and
 the dialects' ``constants.scm``:
 
 * ``const NAME = value`` / ``export const NAME = value`` at module level -> ``NAME``;
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._ecmascript import JsFile, arguments, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
 from indexer.model import FileExtraction, StringConstant, Template
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@
 directly in a class body -> ``Class.NAME`` (``Outer.Inner.NAME`` for a nested class). The value may
 be a literal, an implicit concatenation, a ``+`` of literals and names (``BASE + "/owners"`` ->
 ``ref BASE`` + ``lit /owners``), an f-string interpolating names, or any of these in parentheses;
-rules in ``indexer/queries/python/constants.scm``. Kept only when the template has a literal piece
+rules in ``indexer/languages/python/queries/constants.scm``. Kept only when the template has a literal piece
 and no hole (``"a" * 3``, ``"%s" % x`` are not constants); dunder names (``__version__``) are skipped.
 A name assigned several times keeps its last value. Assignments nested in ``if`` / ``try`` blocks
 and ``A = B`` aliases are not read, nor classes deeper than :data:`MAX_CLASS_DEPTH` in the tree.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from tree_sitter import Node, QueryCursor
 
-from indexer.frameworks._python import has_hole, scope_of, template
+from indexer.languages.python.frameworks.common import has_hole, scope_of, template
 from indexer.languages.base import SourceText, query
 from indexer.model import FileExtraction, StringConstant
 
@@ -34,7 +34,7 @@ decorated ones (2), classes nested in a top-level class or function (3, decorate
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the module- and class-level string constants of one parsed Python file to ``out``."""
     found: dict[str, StringConstant] = {}
-    cursor = QueryCursor(query("python", "python", "constants"))
+    cursor = QueryCursor(query("python", "python/queries", "constants"))
     cursor.set_max_start_depth(MAX_CLASS_DEPTH)
     for _, caps in cursor.matches(root):
         name_node = caps["name"][0]

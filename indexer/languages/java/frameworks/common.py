@@ -323,7 +323,7 @@ class JavaFile:
     def _annotation_table(self) -> dict[int, tuple[Node, list[Annotation]]]:
         if self._annotations is None:
             table: dict[int, tuple[Node, list[Annotation]]] = {}
-            for _, m in run_query(query(GRAMMAR, "java", "annotations"), self.root):
+            for _, m in run_query(query(GRAMMAR, "java/queries", "annotations"), self.root):
                 decl, ann = m["decl"][0], m["annotation"][0]
                 table.setdefault(decl.id, (decl, []))[1].append(Annotation.parse(self.src, ann))
             for _, anns in table.values():
@@ -402,7 +402,7 @@ class JavaFile:
             return found
         decls: dict[str, list[Node | None]] = {}
         assigned: set[str] = set()
-        for _, m in run_query(query(GRAMMAR, "java", "locals"), method):
+        for _, m in run_query(query(GRAMMAR, "java/queries", "locals"), method):
             if "assigned" in m:
                 assigned.add(self.src.text(m["assigned"][0]))
             else:

@@ -1,7 +1,7 @@
 """kafkajs producers and consumers (JavaScript and TypeScript).
 
 Facts (:class:`~indexer.model.TopicUse`, framework ``kafkajs``), from
-``indexer/queries/ecmascript/kafkajs.scm``:
+``indexer/languages/ecmascript/queries/kafkajs.scm``:
 
 * ``produces``: ``P.send({ topic, messages })``, and each ``topic`` of
   ``P.sendBatch({ topicMessages: [{ topic, messages }, ...] })``;
@@ -11,7 +11,7 @@ Facts (:class:`~indexer.model.TopicUse`, framework ``kafkajs``), from
 ``P`` is a producer when the file binds it to ``X.producer(...)`` or ``X.transaction()`` (a
 transaction sends like its producer), or its last part contains ``producer`` (any case); ``C`` a
 consumer when bound to ``X.consumer(...)`` or its last part contains ``consumer``. Topics are
-:meth:`~indexer.frameworks._ecmascript.JsFile.template` values (literal, ``ref`` for constants, a
+:meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal, ``ref`` for constants, a
 shorthand ``{ topic }`` is the ``ref`` ``topic``). ``owner`` follows the extractor's
 ``CallSite.caller`` rule (the enclosing named function); the position is the call's start.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._ecmascript import JsFile, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
 from indexer.model import FileExtraction, Template, TopicUse
 
 if TYPE_CHECKING:

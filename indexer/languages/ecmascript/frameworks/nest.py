@@ -1,6 +1,6 @@
 """NestJS controllers: ``@Controller(prefix)`` classes and their ``@Get`` / ``@Post`` / ... methods.
 
-Facts, from ``indexer/queries/ecmascript/nest.scm``: one :class:`~indexer.model.Route` per HTTP method
+Facts, from ``indexer/languages/ecmascript/queries/nest.scm``: one :class:`~indexer.model.Route` per HTTP method
 decorator on a method of a class decorated ``@Controller``, with ``path`` the class prefix joined to
 the method's path with one ``/`` between them and a leading ``/`` (``@Controller("cats")`` +
 ``@Get(":id")`` -> ``/cats/:id``; ``@Get()`` adds nothing), ``handler`` the method's qualname
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._ecmascript import JsFile, arguments, join_paths, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, join_paths, js_file, unwrap
 from indexer.model import FileExtraction, Route, Template
 
 if TYPE_CHECKING:

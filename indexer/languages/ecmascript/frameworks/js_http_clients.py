@@ -1,6 +1,6 @@
 """Outgoing HTTP calls in JavaScript / TypeScript: ``fetch``, axios and Angular's ``HttpClient``.
 
-Facts (:class:`~indexer.model.HttpCall`), from ``indexer/queries/ecmascript/http_clients.scm``:
+Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/queries/http_clients.scm``:
 
 * ``fetch`` (also ``window.`` / ``globalThis.`` / ``self.fetch``; a bare ``fetch`` only when the file
   does not bind that name itself -- parameter, variable, function, destructuring; imports such as
@@ -26,7 +26,7 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/queries/ecmascript/http
   allowed: AngularJS's injected ``$http`` is read alike, and ``$http({method, url})`` too, whose
   method is ``*`` when not given).
 
-URLs are :meth:`~indexer.frameworks._ecmascript.JsFile.template` values (literal text, ``ref`` for
+URLs are :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal text, ``ref`` for
 names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions).
 ``caller`` follows the extractor's ``CallSite.caller`` rule; the position is the call's start.
 """
@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._ecmascript import JsFile, arguments, js_file, merge_parts, unwrap
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, merge_parts, unwrap
 from indexer.model import FileExtraction, HttpCall, Template
 
 if TYPE_CHECKING:

@@ -3,12 +3,12 @@
 A controller is a class annotated with a stereotype whose name ends in ``Controller``
 (``@RestController``, ``@Controller``, ``@RepositoryRestController``) or with a class-level
 ``@RequestMapping``; interfaces are not controllers (a ``@FeignClient`` interface is a client, see
-:mod:`indexer.frameworks.java_http_clients`). Each method of a controller carrying
+:mod:`indexer.languages.java.frameworks.java_http_clients`). Each method of a controller carrying
 ``@RequestMapping`` / ``@GetMapping`` / ``@PostMapping`` / ``@PutMapping`` / ``@DeleteMapping`` /
 ``@PatchMapping`` gives one route per class path and method path: paths come from ``value``,
 ``path`` or the lone argument, arrays are expanded, a missing path is empty; the class path and the
-method path are joined with one ``/`` and made absolute (:func:`~indexer.frameworks._java.join_path`,
-:func:`~indexer.frameworks._java.rooted`); constants stay ``ref`` pieces for the linker. HTTP methods:
+method path are joined with one ``/`` and made absolute (:func:`~indexer.languages.java.frameworks.common.join_path`,
+:func:`~indexer.languages.java.frameworks.common.rooted`); constants stay ``ref`` pieces for the linker. HTTP methods:
 the verb of ``@XMapping``, or ``@RequestMapping(method = ...)`` (one or an array), united with the
 class-level ``method``; none at all is ``["*"]``. ``handler`` is the method's qualname, ``router``
 ``None`` (the path is absolute).
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._java import Annotation, JavaFile, http_method, join_path, rooted
+from indexer.languages.java.frameworks.common import Annotation, JavaFile, http_method, join_path, rooted
 from indexer.model import FileExtraction, Route, Template
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The Python extractor: definitions, call sites, imports, bindings and type uses of one file.
 
-The rules live in ``indexer/queries/python/*.scm``; this module runs them and assembles the captures
+The rules live in ``indexer/languages/python/queries/*.scm``; this module runs them and assembles the captures
 into :mod:`indexer.model` records. Python code touches the tree only where a query cannot express the
 rule, and says so where it does:
 
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
+from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
@@ -194,7 +195,7 @@ class _FileExtractor:
     def definitions(self) -> None:
         """Classes, functions, methods and constructors, with their parameters and type uses."""
         by_node: dict[int, _DefMatch] = {}
-        for _, caps in run_query(query(_GRAMMAR, "python", "definitions"), self.root):
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "definitions"), self.root):
             self._collect_def(caps, by_node)
         defs = [d for d in by_node.values() if d.node is not None and d.name is not None]
         defs.sort(key=lambda d: d.node.start_byte)
@@ -373,7 +374,7 @@ class _FileExtractor:
         src, scopes = self.src, self.scopes
         callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
         generators: set[int] = set()
-        for _, caps in run_query(query(_GRAMMAR, "python", "returns"), self.root):
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
             if "yield" in caps:
                 generators.add(scopes.at(caps["yield"][0].start_byte))
                 continue
@@ -436,7 +437,7 @@ class _FileExtractor:
         """Every call whose callee is a name or an attribute."""
         src, scopes, out = self.src, self.scopes, self.out.calls
         start = len(out)
-        for _, caps in run_query(query(_GRAMMAR, "python", "calls"), self.root):
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             call, name = caps["call"][0], caps["name"][0]
             receiver = caps.get("receiver")
             out.append(
@@ -503,7 +504,7 @@ class _FileExtractor:
         """Bindings of names and ``self.<attr>`` (assignments and ``with ... as``), class fields and
         annotation type uses."""
         fields: list[_FieldCandidate] = []
-        for _, caps in run_query(query(_GRAMMAR, "python", "assignments"), self.root):
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "assignments"), self.root):
             if "with" in caps:
                 self._with_binding(caps)
                 continue
@@ -635,7 +636,7 @@ class _FileExtractor:
     def imports(self) -> None:
         """Every name bound by an import statement, wherever it is in the file."""
         src, out = self.src, self.out.imports
-        for _, caps in run_query(query(_GRAMMAR, "python", "imports"), self.root):
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "imports"), self.root):
             local = src.text(caps["local"][0]) if "local" in caps else None
             if "prefix" not in caps and "from" not in caps:  # import a.b / import a.b as c
                 module = caps["module"][0]
@@ -666,7 +667,7 @@ class PythonExtractor:
             tree = parser(_GRAMMAR).parse(source)
             src = SourceText(source)
             _FileExtractor(tree.root_node, src, out).run()
-            run_detectors(self.language, tree.root_node, src, out)
+            run_detectors(detectors_for(self.language), tree.root_node, src, out)
         except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise
             out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return out

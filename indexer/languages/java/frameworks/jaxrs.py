@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks._java import Annotation, JavaFile, join_path, rooted
+from indexer.languages.java.frameworks.common import Annotation, JavaFile, join_path, rooted
 from indexer.model import FileExtraction, Route, Template
 
 if TYPE_CHECKING:

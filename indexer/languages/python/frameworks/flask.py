@@ -1,6 +1,6 @@
 """Flask: routes, blueprints (``Blueprint(url_prefix=...)``) and their registration.
 
-Found (rules in ``indexer/queries/python/flask.scm``):
+Found (rules in ``indexer/languages/python/queries/flask.scm``):
 
 * ``@R.route("/x", methods=[...])`` on a function -> :class:`~indexer.model.Route` with the listed
   methods, ``["GET"]`` when none are given (Flask's default; the HEAD / OPTIONS Flask adds are not
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.frameworks._python import Args, Context, compact, library_kind, scope_of, string_list, template
+from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, string_list, template
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, Mount, Route, Router, Template
 
@@ -44,7 +44,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     ctx = Context(src, out)
     if not ctx.imports.uses("flask"):
         return
-    for _, caps in run_query(query("python", "python", "flask"), root):
+    for _, caps in run_query(query("python", "python/queries", "flask"), root):
         if "route" in caps:
             _decorated_route(ctx, caps)
         elif "router" in caps:

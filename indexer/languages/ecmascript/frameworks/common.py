@@ -1,6 +1,6 @@
 """What the JavaScript / TypeScript framework detectors share: one query run per file, scopes, values.
 
-Each detector keeps its rules as data in its own query file, ``indexer/queries/ecmascript/<name>.scm``
+Each detector keeps its rules as data in its own query file, ``indexer/languages/ecmascript/queries/<name>.scm``
 (rules valid in both grammars) plus ``indexer/queries/<dialect>/<name>.scm`` where a dialect adds its
 own. The files of every section are compiled as *one* query per grammar, as the extractor does with
 its own files, so a file's tree is traversed once for all five detectors: the first detector to ask
@@ -39,7 +39,7 @@ __all__ = ["SECTIONS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap
 SECTIONS = ("express", "nest", "http_clients", "kafkajs", "constants")
 """The query files of the ECMAScript detectors, one per detector module."""
 
-_SHARED_FOLDER = "ecmascript"
+_SHARED_FOLDER = "ecmascript/queries"
 _WS = re.compile(r"\s+")
 _MAX_DEPTH = 48  # nesting bound for values and receivers (minified or generated code)
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
@@ -86,8 +86,8 @@ def _assignments_query(grammar: str) -> Query:
 def _grammar(out: FileExtraction) -> tuple[str, str]:
     """(grammar, query folder) of a file, as the extractors choose them (``.tsx`` parses as tsx)."""
     if out.language == "javascript":
-        return "javascript", "javascript"
-    return ("tsx" if out.path.lower().endswith(".tsx") else "typescript"), "typescript"
+        return "javascript", "ecmascript/queries/javascript"
+    return ("tsx" if out.path.lower().endswith(".tsx") else "typescript"), "ecmascript/queries/typescript"
 
 
 _last: list[JsFile] = []
