@@ -2,7 +2,7 @@
 re-doing only the work a change needs, and never leaving a file half-written.
 
 :class:`RepositoryIndex` keeps the resolver state of every file in memory
-(:class:`indexer.resolve.RepositoryResolver`) and writes through the store contracts only.
+(:class:`indexer.resolve.repository.RepositoryResolver`) and writes through the store contracts only.
 
 * :meth:`RepositoryIndex.sync` looks at the whole tree (``ripple index``, a watcher's start, a rescan
   after a directory moved or a ``.gitignore`` changed): every file is hashed; a file whose bytes the
@@ -11,7 +11,7 @@ re-doing only the work a change needs, and never leaving a file half-written.
 * :meth:`RepositoryIndex.update` takes the paths a watcher saw change. Edited, added and deleted files
   are re-extracted (or dropped), then re-bound with the files whose bindings they can change:
 
-  - an edit that leaves the file's *interface* alone (:attr:`indexer.resolve.FileCtx.interface`:
+  - an edit that leaves the file's *interface* alone (:attr:`indexer.resolve.context.FileCtx.interface`:
     its definitions without positions, imports, exports and the bindings other files can reach)
     changes no other file: only it (and the files with framework facts, which the linker always
     reads) is re-bound;
@@ -19,7 +19,7 @@ re-doing only the work a change needs, and never leaving a file half-written.
     exports or reachable bindings changed, a module key it holds or that came or went with it, or
     a short name a callable took or gave up (name-matched calls): the resolver records what every
     file's output read, through every memoised lookup
-    (:meth:`indexer.resolve.RepositoryResolver.dependents`). That covers the files with an edge
+    (:meth:`indexer.resolve.repository.RepositoryResolver.dependents`). That covers the files with an edge
     into a vanished or changed node and those whose unresolved calls a new definition can bind.
     Plus, from the store, the callers of the methods a changed class now overrides (dynamic
     dispatch can reach the override; which classes derive from which is global, no lookup records
@@ -70,7 +70,7 @@ from indexer.pipeline import (
     _NoProgress,
     close_process_cache,
 )
-from indexer.resolve import FileChange, RepositoryResolver, ResolvedRepository
+from indexer.resolve.repository import FileChange, RepositoryResolver, ResolvedRepository
 from indexer.symbols import file_id, module_path
 from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex
 
@@ -138,7 +138,7 @@ def output_digest(out: IndexedFile, product: str) -> str:
 
 _BOOKKEEPING = frozenset({"digest", "indexer", "parse_errors"})
 """File node props the incremental engine adds: what was written, by which version, how it parsed."""
-_VERSIONED = ("resolve.py", "incremental.py", "frameworks/link.py", "frameworks/spring_config.py")
+_VERSIONED = ("resolve/*.py", "incremental.py", "frameworks/link.py", "frameworks/spring_config.py")
 
 
 @functools.cache
@@ -148,7 +148,8 @@ def indexer_version() -> str:
     h = hashlib.sha256(extractor_version().encode())
     here = Path(__file__).resolve().parent
     for rel in _VERSIONED:
-        h.update((here / rel).read_bytes())
+        for path in sorted(here.glob(rel)):
+            h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -1,7 +1,7 @@
 """What the JavaScript / TypeScript framework detectors share: one query run per file, scopes, values.
 
 Each detector keeps its rules as data in its own query file, ``indexer/languages/ecmascript/queries/<name>.scm``
-(rules valid in both grammars) plus ``indexer/queries/<dialect>/<name>.scm`` where a dialect adds its
+(rules valid in both grammars) plus ``indexer/languages/ecmascript/queries/<dialect>/<name>.scm`` where a dialect adds its
 own. The files of every section are compiled as *one* query per grammar, as the extractor does with
 its own files, so a file's tree is traversed once for all five detectors: the first detector to ask
 runs it, the others reuse the matches (:func:`js_file` keeps the last file's :class:`JsFile`).
