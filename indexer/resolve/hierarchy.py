@@ -22,6 +22,9 @@ class ClassHierarchy:
 
     def __init__(self, track: DependencyTracker, resolve_type: Callable[[FileCtx, str | None, str | None], Value]) -> None:
         self.track = track
+        # Bound once: these run on every lookup.
+        self.use = track.use
+        self.use_all = track.use_all
         self.resolve_type = resolve_type
         self._overriders: dict[tuple[int, int], tuple[list[Def], Deps]] = {}
 
@@ -66,8 +69,8 @@ class ClassHierarchy:
         if c.bases is None:
             c.bases = []
             _, c.bases_deps = self.track.tracked(lambda: self._compute_bases(c))
-        self.track.use(("name", c.file.path, c.d.name))
-        self.track.use_all(c.bases_deps)
+        self.use(("name", c.file.path, c.d.name))
+        self.use_all(c.bases_deps)
         return c.bases
 
     def _compute_bases(self, c: Def) -> None:
@@ -100,7 +103,7 @@ class ClassHierarchy:
     def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
         """Members named ``name`` of the first class in ``c``'s MRO that has any, and whether that
         class is an ancestor (inherited) rather than ``c`` itself."""
-        use = self.track.use
+        use = self.use
         for x in self.mro(c):
             use(("name", x.file.path, name))
             members = x.members.get(name)
@@ -116,7 +119,7 @@ class ClassHierarchy:
         ck = (id(m), id(below))
         cached = self._overriders.get(ck)
         if cached is not None:
-            self.track.use_all(cached[1])
+            self.use_all(cached[1])
             return cached[0]
         out, deps = self.track.tracked(lambda: self._compute_overriders(m, below))
         self._overriders[ck] = (out, deps)
@@ -124,7 +127,7 @@ class ClassHierarchy:
 
     def _compute_overriders(self, m: Def, below: Def | None) -> list[Def]:
         out: list[Def] = []
-        use = self.track.use
+        use = self.use
         use(("name", m.file.path, m.d.name))
         if below is None:
             use(("name", m.file.path, (m.d.parent or "").rpartition(".")[2]))

@@ -68,9 +68,11 @@ class Resolver:
         self.use = self.track.use
         self.tracked = self.track.tracked
         self._memoised = self.track.memoised
-        namespaces = {lang: ms.namespace for lang, ms in systems.items()}
         self._by_namespace = {ms.namespace: ms for ms in systems.values()}
-        self.tables = ModuleTables({**namespaces, **{ns: ns for ns in self._by_namespace}})
+        self._namespaces = {**{lang: ms.namespace for lang, ms in systems.items()}, **{ns: ns for ns in self._by_namespace}}
+        self.tables = ModuleTables(self._namespaces)
+        self._modules = self.tables.modules
+        self._packages = self.tables.packages
         self.primitives: frozenset[str] = frozenset().union(*(ms.primitives for ms in systems.values()))
         for fc in self.files:
             self.tables.add(fc)
@@ -113,22 +115,22 @@ class Resolver:
     def has_package(self, ns: str, key: str) -> bool:
         """Whether ``key`` is a dotted package of namespace ``ns`` (recorded)."""
         self.use(("m", ns, key))
-        return key in self.tables.packages[ns]
+        return key in self._packages[ns]
 
     def is_package(self, ns: str, key: str) -> bool:
         """:meth:`has_package` without recording the read."""
-        return key in self.tables.packages[ns]
+        return key in self._packages[ns]
 
     def has_module(self, ns: str, key: str) -> bool:
         """Whether some file holds module ``key`` of namespace ``ns`` (recorded)."""
         self.use(("m", ns, key))
-        return key in self.tables.modules[ns]
+        return key in self._modules[ns]
 
     def module_files(self, lang: str, key: str) -> list[FileCtx]:
         """The files holding module ``key`` of ``lang``'s namespace, in path order."""
-        ns = self.tables.namespace(lang)
+        ns = self._namespaces.get(lang, lang)
         self.use(("m", ns, key))
-        files = self.tables.modules[ns].get(key, [])
+        files = self._modules[ns].get(key, [])
         if self.whole_files:  # the framework linker reads these files' tables directly
             for fc in files:
                 self.use(("file", fc.path, ""))
@@ -143,7 +145,7 @@ class Resolver:
 
         Cached; an import cycle (``a`` re-exports ``x`` from ``b``, which imports it from ``a``)
         yields ``None`` for the cyclic path."""
-        ns = self.tables.namespace(lang)
+        ns = self._namespaces.get(lang, lang)
         return self._memoised((0, key, name, "member:" + ns),
                               lambda: self._by_namespace[ns].module_member(self, key, name))
 
@@ -315,8 +317,9 @@ class Resolver:
             return self.module_member(v.ns, v.key, name)
         if isinstance(v, ClassV | InstV):
             cls = v.c
+            use = self.use
             for c in self.classes.mro(cls):
-                self.use(("name", c.file.path, name))
+                use(("name", c.file.path, name))
                 prefix = c.file.rules.instance_prefix
                 for bound in ((prefix + name, name) if isinstance(v, InstV) else (name,)):
                     bindings = c.file.bindings.get((c.d.qualname, bound))
