@@ -22,12 +22,13 @@ import click
 import filelock
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.pipeline import IndexOptions, IndexReport, index_repository
-from stores.errors import StoreError
+from stores.errors import StoreError, os_error_message
 from indexer.embedding import embed_pending
 from stores.contracts import SearchFilters
 from stores.embedder import EmbedderError
@@ -46,13 +47,16 @@ out = Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 class _RichProgress:
-    """Renders pipeline phases as rich progress bars on stderr."""
+    """Renders pipeline phases as rich progress bars on stderr; ``phase`` is the one under way (what
+    an interruption stopped)."""
 
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
         self.task: Any = None
+        self.phase: str | None = None
 
     def start(self, phase: str, total: int | None) -> None:
+        self.phase = phase
         self.task = self.progress.add_task(phase, total=total)
 
     def advance(self, n: int = 1) -> None:
@@ -148,25 +152,46 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
         stores = open_stores(config, db_path, product=product or repo_name, create=True)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(os_error_message(exc, db_path)) from exc
     store = stores.search  # the embedded store is both; embeddings go to the search index
     model = model or config.embedding_model
     options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs,
                            http_services=config.http_services, state_dir=str(state_dir(db_path)))
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    progress: _RichProgress | None = None
     try:
         with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
             progress = _RichProgress(bar)
             with _writing(db_path):  # one writer per index; embedding below runs beside others
                 report = index_repository(root, stores.graph, store, options, progress)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
+    except KeyboardInterrupt:
+        phase = progress.phase if progress is not None else None
+        if phase in (None, "discover", "read", "extract", "resolve"):
+            kept = (f"nothing of this run was written: {db_path} is as it was before it (files parsed so far are "
+                    "cached)")
+        else:
+            kept = (f"{db_path} holds the index as it was before this run or as this run committed it, never a mix "
+                    "(each write is one transaction)")
+        err.print(f"[yellow]interrupted during {escape(phase or 'start-up')}: {escape(kept)}; run `ripple index` "
+                  "again to finish[/yellow]")
+        sys.exit(130)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    except OSError as exc:  # the state folder (journal, cache, lock) beside the index
+        raise click.ClickException(os_error_message(exc, state_dir(db_path))) from exc
     finally:
         stores.close()
+    interrupted = embedded.get("skipped") == "interrupted"
     if as_json:
         _emit_json({**report.as_dict(), "embeddings": embedded, "db": str(db_path)})
     else:
         _print_report(report, db_path, embedded)
+    if interrupted:
+        err.print("[yellow]interrupted while embedding: the graph and BM25 index are complete and answer; the "
+                  "vectors computed so far are kept; run `ripple embed` to finish[/yellow]")
+        sys.exit(130)
 
 
 @contextmanager
@@ -176,7 +201,7 @@ def _writing(db_path: Path) -> Iterator[None]:
     try:
         lock.acquire(timeout=0.5)
     except filelock.Timeout:
-        err.print(f"[dim]waiting for another ripple process writing {db_path}…[/dim]")
+        err.print(f"[dim]waiting for another ripple process writing {escape(str(db_path))}…[/dim]")
         lock.acquire()
     try:
         yield
@@ -190,10 +215,9 @@ def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, 
         embedder = open_embedder(model)
         result = embed_pending(store, embedder, progress)
     except EmbedderError as exc:
-        err.print(f"[yellow]warning: no embeddings ({exc}); search uses BM25 alone[/yellow]")
+        err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
         return {"skipped": str(exc)}
     except KeyboardInterrupt:
-        err.print("[yellow]embedding interrupted: the graph and BM25 index are complete; run `ripple embed` to finish[/yellow]")
         return {"skipped": "interrupted"}
     return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
             "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
@@ -201,7 +225,7 @@ def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, 
 
 
 def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> None:
-    table = Table(title=f"ripple index {r.root} -> {db_path}", show_header=False, title_justify="left")
+    table = Table(title=escape(f"ripple index {r.root} -> {db_path}"), show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
     langs = ", ".join(f"{k} {v:,}" for k, v in sorted(r.files_by_language.items()))
@@ -224,7 +248,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     if r.files_written:
         table.add_row("chunks written", f"{r.chunks:,}")
     if "skipped" in embedded:
-        table.add_row("embeddings", f"skipped ({embedded['skipped']})")
+        table.add_row("embeddings", escape(f"skipped ({embedded['skipped']})"))
     else:
         table.add_row("embeddings", f"{embedded['embedded']:,} embedded, {embedded['reused']:,} reused, "
                                     f"{embedded['chunks_per_s']:.0f} chunks/s, {embedded['seconds']:.1f}s, "
@@ -233,7 +257,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items() if v))
     out.print(table)
     if r.files_indexed == 0:
-        err.print(f"[yellow]warning: no Java, Python, TypeScript or JavaScript files found under {r.root}[/yellow]")
+        err.print(f"[yellow]warning: no Java, Python, TypeScript or JavaScript files found under {escape(str(r.root))}[/yellow]")
 
 
 def _ref_json(r: Reference) -> dict[str, object]:
@@ -256,10 +280,10 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
         )
     multi_repo = len({r.repo for r in refs}) > 1
     for t in targets:
-        out.print(f"[bold]{t.id}[/bold]  ({t.label.lower()}, {t.file}:{t.start_line})")
+        out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}, {escape(t.file)}:{t.start_line})")
     if others:
         names = ", ".join(dotted_name(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
-        out.print(f"[dim]also named {symbol!r}, not shown: {names} (qualify the name to choose)[/dim]")
+        out.print(f"[dim]also named {escape(repr(symbol))}, not shown: {escape(names)} (qualify the name to choose)[/dim]")
     out.print(_plural(len(refs), noun))
     names = {t.id: t.qualname for t in targets}
     for r in refs:
@@ -387,6 +411,10 @@ def embed(db: str | None, model: str | None, as_json: bool) -> None:
     elif "skipped" not in result:
         out.print(f"{result['embedded']:,} embedded, {result['reused']:,} reused; "
                   f"{counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings")
+    if result.get("skipped") == "interrupted":
+        err.print(f"[yellow]interrupted: {counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings (the "
+                  "vectors computed so far are kept); run `ripple embed` again to finish[/yellow]")
+        sys.exit(130)
 
 
 @main.command()
@@ -418,7 +446,7 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
         })
         return
     for note in result.notes:
-        err.print(f"[dim]{note}[/dim]")
+        err.print(f"[dim]{escape(note)}[/dim]")
     if not result.hits:
         out.print("no results")
     for h in result.hits:
@@ -445,7 +473,7 @@ def stats(db: str | None, as_json: bool) -> None:
             value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items()))
         elif isinstance(value, list):
             value = ", ".join(map(str, value))
-        table.add_row(key, str(value))
+        table.add_row(key, escape(str(value)))
     out.print(table)
 
 
@@ -514,7 +542,7 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
             runs.append((thread, stores))
             thread.start()
         if not as_json:
-            err.print(f"[dim]watching {', '.join(str(p) for p in paths)} (Ctrl-C stops)[/dim]")
+            err.print(f"[dim]watching {escape(', '.join(str(p) for p in paths))} (Ctrl-C stops)[/dim]")
         while any(t.is_alive() for t, _ in runs) and not failures:
             for t, _ in runs:
                 t.join(0.2)
@@ -551,7 +579,7 @@ def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_j
                 state["embedder"] = state["embedder"] or open_embedder(model)
                 vectors = embed_pending(search, state["embedder"]).embedded
             except EmbedderError as exc:
-                err.print(f"[yellow]warning: no embeddings ({exc}); search uses BM25 alone[/yellow]")
+                err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
                 state["embed"] = False
         ms = round(1000 * report.phases.get("total", 0.0))
         if as_json:

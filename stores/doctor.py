@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from stores.config import Config, ConfigError, load_config
-from stores.embedded import SCHEMA_VERSION, EmbeddedStore
+from stores.embedded import SCHEMA_VERSION, EmbeddedStore, is_ripple_index
 from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, _bundled_model_digest
-from stores.errors import StoreCorrupt, StoreError, StoreOutdated
+from stores.errors import NotAnIndex, StoreCorrupt, StoreError, StoreOutdated
 
 __all__ = ["Check", "run_checks", "render"]
 
@@ -111,18 +111,23 @@ def _embedded_check(name: str, db: Path | None, what: str) -> tuple[Check, Embed
         store = EmbeddedStore(db)
     except StoreOutdated as exc:
         return Check(name, FAIL, f"embedded {db}: {exc}", "run `ripple index PATH` again: it rebuilds the index"), None
+    except NotAnIndex as exc:  # someone else's file: never advise deleting it
+        return Check(name, FAIL, f"embedded {db}: {exc}",
+                     "name another index file (RIPPLE_DB / [embedded] db), or move that file away if it is not "
+                     "where it belongs"), None
     except StoreCorrupt as exc:
         return Check(name, FAIL, f"embedded {db}: {exc}", f"delete {db} and run `ripple index PATH`"), None
     except StoreError as exc:
-        if not (os.access(db.parent, os.W_OK) and os.access(db, os.W_OK)):
-            # SQLite's WAL mode writes <db>-wal and <db>-shm beside the index, even to read it.
-            return Check(name, FAIL, f"embedded {db}: the index or its folder is read-only",
-                         f"make {db.parent} and {db.name} writable (SQLite keeps {db.name}-wal and {db.name}-shm "
-                         "beside the index, even to read it), or copy the index to a writable folder and set "
-                         "RIPPLE_DB"), None
-        return Check(name, FAIL, f"embedded {db}: {exc}",
-                     "stop other ripple processes writing this index and retry; if it persists, delete "
-                     f"{db} and run `ripple index PATH`"), None
+        fix = "stop other ripple processes writing this index and retry"
+        if is_ripple_index(db):  # ripple's own file: re-creating it is safe
+            fix += f"; if it persists, delete {db} and run `ripple index PATH`"
+        return Check(name, FAIL, f"embedded {db}: {exc}", fix), None
+    if store.read_only:
+        # Readers work (SQLite read-only / immutable open); `ripple index` cannot update it.
+        return Check(name, WARN, f"embedded {db}: {store.read_only}: opened for reading only, `ripple index` cannot "
+                                 f"update it; schema {SCHEMA_VERSION}, {what}",
+                     f"to update it, make {db.parent} and {db.name} writable, or copy the index to a writable "
+                     "folder and set RIPPLE_DB"), store
     return Check(name, OK, f"embedded {db}: schema {SCHEMA_VERSION}, {what}"), store
 
 
@@ -173,7 +178,8 @@ def _graph_checks(config: Config, db: Path | None) -> list[Check]:
                 files = sum(stats["files"].values())
                 nodes = sum(stats["nodes"].values())
                 edges = sum(stats["edges"].values())
-                check = Check("graph", OK, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}, {_n(edges, 'edge')}")
+                check = Check("graph", check.status, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}, "
+                                                     f"{_n(edges, 'edge')}", check.fix)
             finally:
                 store.close()
         return [check]

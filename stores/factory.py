@@ -23,7 +23,7 @@ from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import Embedder
-from stores.errors import StoreOutdated, StoreUnavailable
+from stores.errors import StoreOutdated, StoreReadOnly, StoreUnavailable
 from stores.retrieval import QueryEngine
 
 __all__ = ["DB_ENV", "MODEL_ENV", "SERVICES_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder",
@@ -99,8 +99,10 @@ def find_db(start: Path) -> Path | None:
 def open_store(path: Path, create: bool = False) -> EmbeddedStore:
     """Open the embedded store at ``path`` (created, with its folder, when ``create``).
 
-    With ``create``, an index of another schema version is an outdated cache: it is deleted and
-    built anew (a file that is not a ripplegraph index is never deleted). Raises
+    With ``create`` (the caller will write), an index of another schema version is an outdated cache:
+    it is deleted and built anew (a file that is not a ripplegraph index is never deleted), and an
+    index that can only be read raises :class:`stores.errors.StoreReadOnly`; without it, a read-only
+    index opens for reading (:attr:`EmbeddedStore.read_only`). Raises
     :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`."""
     if create:
         try:
@@ -115,14 +117,19 @@ def open_store(path: Path, create: bool = False) -> EmbeddedStore:
                 except OSError:
                     pass  # a read-only folder: the store's own open reports the real problem
     try:
-        return EmbeddedStore(path)
+        store = EmbeddedStore(path)
     except StoreOutdated:
         if not create:
             raise
         log.warning("%s was written by another ripplegraph version: rebuilding it", path)
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
-        return EmbeddedStore(path)
+        store = EmbeddedStore(path)
+    if create and store.read_only:
+        store.close()
+        raise StoreReadOnly(f"cannot write index {path}: {store.read_only}; readers (callers, references, search, "
+                            "impact, stats) can still use it; to index, pass a writable --db")
+    return store
 
 
 def open_embedder(model_name: str | None = None) -> Embedder:
