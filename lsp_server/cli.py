@@ -84,7 +84,7 @@ def _stores(db: str | None) -> Iterator[Stores]:
     from stores.config import load_config
 
     try:
-        config = load_config()
+        config = _loaded(load_config())
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     needs_file = "embedded" in (config.graph.backend, config.search.backend)
@@ -105,6 +105,19 @@ def _stores(db: str | None) -> Iterator[Stores]:
         raise click.ClickException(str(exc)) from exc
     finally:
         stores.close()
+
+
+_warned: set[str] = set()
+
+
+def _loaded(config: Any) -> Any:
+    """``config`` after printing its warnings on stderr (an untrusted workspace file's ignored keys, a
+    credential not sent, a secret others can read), each once per process."""
+    for warning in config.warnings:
+        if warning not in _warned:
+            _warned.add(warning)
+            err.print(f"[yellow]warning: {escape(warning)}[/yellow]")
+    return config
 
 
 def _emit_json(data: object) -> None:
@@ -147,7 +160,7 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     root = path.resolve()
     repo_name = repo or root.name
     try:
-        config = load_config(root)
+        config = _loaded(load_config(root))
         db_path = Path(db) if db else (config.db or default_db_path(root))
         stores = open_stores(config, db_path, product=product or repo_name, create=True)
     except StoreError as exc:
@@ -497,6 +510,27 @@ def doctor(path: Path | None, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--remove", is_flag=True, help="Stop trusting PATH.")
+def trust(path: Path, remove: bool) -> None:
+    """Trust the workspace PATH (and the folders below it): its .ripple/config.toml may then choose the
+    graph and search servers, their credentials and the index file. Untrusted workspace files keep only
+    settings that send nothing anywhere. Recorded in [trust] workspaces of your own configuration file."""
+    from stores.config import ConfigError, trust_workspace
+
+    folder = path.resolve()
+    try:
+        written = trust_workspace(folder, remove=remove)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if remove:
+        click.echo(f"no longer trusted: {folder} (in {written})")
+    else:
+        click.echo(f"trusted: {folder} (in {written}); its .ripple/config.toml may now choose servers, credentials "
+                   "and the index file")
+
+
+@main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name; one PATH only).")
 @click.option("--product", help="Product the repositories belong to (default: each repository's name).")
@@ -527,7 +561,7 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
     try:
         for path in dict.fromkeys(p.resolve() for p in paths):
             name = repo or path.name
-            config = load_config(path)
+            config = _loaded(load_config(path))
             db_path = Path(db) if db else (config.db or default_db_path(path))
             stores = open_stores(config, db_path, product=product or name, create=True)
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,

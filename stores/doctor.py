@@ -85,7 +85,9 @@ def _nearest_index(start: Path) -> Path | None:
 
 def _config_check(config: Config) -> Check:
     variables = sorted({o[1:] for o in config.origin.values() if o.startswith("$")})
-    parts = [str(f) for f in config.files] or ["no configuration file"]
+    parts = [str(f) + (" (workspace, trusted)" if f == config.workspace and config.workspace_trusted else
+                       " (workspace, not trusted)" if f == config.workspace else "")
+             for f in config.files] or ["no configuration file"]
     if variables:
         parts.append("environment " + ", ".join(variables))
     return Check("config", OK, f"{'; '.join(parts)}: graph {config.graph.backend}, search {config.search.backend}")
@@ -186,13 +188,14 @@ def _graph_checks(config: Config, db: Path | None) -> list[Check]:
     from stores.memgraph import MemgraphGraphStore
 
     g = config.graph
-    targets = [("", g.uri, _fix_setting(config, "graph.uri", "[graph] uri"))]
-    targets += [(f" (product {p})", uri, _fix_setting(config, "graph.products", f"[graph.products] {p}"))
+    targets = [("", None, g.uri, _fix_setting(config, "graph.uri", "[graph] uri"))]
+    targets += [(f" (product {p})", p, uri, _fix_setting(config, "graph.products", f"[graph.products] {p}"))
                 for p, uri in sorted(g.products.items())]
     checks = []
-    for label, uri, fix in targets:
+    for label, product, uri, fix in targets:
+        user, password = g.credentials_for(product)
         try:
-            store = MemgraphGraphStore(uri, user=g.user, password=g.password, database=g.database, dialect=g.dialect,
+            store = MemgraphGraphStore(uri, user=user, password=password, database=g.database, dialect=g.dialect,
                                        max_concurrency=g.max_concurrency)
         except ValueError as exc:
             checks.append(Check("graph", FAIL, f"memgraph{label}: {exc}", fix))

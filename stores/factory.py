@@ -202,8 +202,9 @@ def _memgraph(config: Config, product: str | None) -> GraphStore:
     from stores.memgraph import MemgraphGraphStore
 
     g = config.graph
+    user, password = g.credentials_for(product)  # only credentials set beside that URI
     try:
-        return MemgraphGraphStore(g.uri_for(product), user=g.user, password=g.password, database=g.database,
+        return MemgraphGraphStore(g.uri_for(product), user=user, password=password, database=g.database,
                                   dialect=g.dialect, max_concurrency=g.max_concurrency)
     except ValueError as exc:
         key = "graph.products" if product is not None and product in g.products else "graph.uri"

@@ -35,6 +35,12 @@ def write(path: Path, text: str, mode: int = 0o600) -> Path:
     return path
 
 
+def trust(home: Path, *folders: Path, extra: str = "") -> Path:
+    """The user's file trusting ``folders`` (their workspace files may choose servers and credentials)."""
+    listed = ", ".join(f'"{f}"' for f in folders)
+    return write(home / ".config" / "ripple" / "config.toml", f"{extra}\n[trust]\nworkspaces = [{listed}]\n")
+
+
 def test_defaults_without_any_source(workspace, home):
     config = load_config(workspace, {"HOME": str(home)})
     assert config == Config()
@@ -45,7 +51,7 @@ def test_defaults_without_any_source(workspace, home):
 
 
 def test_precedence_environment_explicit_workspace_user(workspace, home, tmp_path):
-    user = write(home / ".config" / "ripple" / "config.toml", """
+    user = write(home / ".config" / "ripple" / "config.toml", f"""
 [graph]
 backend = "memgraph"
 uri = "bolt://user-default:7687"
@@ -54,6 +60,8 @@ user = "ripple"
 url = "http://user-default:9200"
 api_key = "user-key"
 index_prefix = "team"
+[trust]
+workspaces = ["{workspace}"]
 """)
     ws_file = write(workspace / ".ripple" / "config.toml", """
 [search]
@@ -71,21 +79,31 @@ uri = "bolt://explicit:7687"
            "RIPPLE_MEMGRAPH_CONCURRENCY": "32", "RIPPLE_ES_USER": ""}
     config = load_config(workspace / "src" / "deep", env)  # found from a subfolder, as the index is
     assert config.files == (explicit, ws_file, user)
-    assert config.graph == GraphConfig(backend="memgraph", uri="bolt://explicit:7687", user="ripple",
-                                       max_concurrency=32)
-    assert config.search == SearchConfig(backend="elasticsearch", url="http://env:9200", api_key="user-key",
-                                         index_prefix="team")
+    # The user's credentials are not sent to URIs set elsewhere (the explicit file, the environment).
+    assert config.graph == GraphConfig(backend="memgraph", uri="bolt://explicit:7687", max_concurrency=32)
+    assert config.search == SearchConfig(backend="elasticsearch", url="http://env:9200", index_prefix="team")
     assert dict(config.origin) == {
         "graph.backend": str(user), "graph.uri": str(explicit), "graph.user": str(user),
         "graph.max_concurrency": "$RIPPLE_MEMGRAPH_CONCURRENCY",
         "search.backend": str(ws_file), "search.url": "$RIPPLE_ES_URL", "search.api_key": str(user),
         "search.index_prefix": str(user),
     }
-    assert config.warnings == ()
+    assert config.warnings == (
+        f"graph.user from {user} is not sent to the graph.uri set in {explicit}: a credential goes only to an "
+        "endpoint set in the same file (or both in the environment); set it beside the URI",
+        f"search.api_key from {user} is not sent to the search.url set in $RIPPLE_ES_URL: a credential goes only to "
+        "an endpoint set in the same file (or both in the environment); set it beside the URL",
+    )
+    assert (config.workspace, config.workspace_trusted, config.ignored) == (ws_file, True, ())
     # Without the environment, the explicit file and then the workspace win.
     config = load_config(workspace, {"HOME": str(home)})
     assert (config.graph.uri, config.search.url, config.graph.max_concurrency) == (
         "bolt://workspace:7687", "http://workspace:9200", 4)
+    assert (config.graph.user, config.search.api_key) == (None, None)
+    # The user's own endpoints get the user's credentials.
+    config = load_config(tmp_path, {"HOME": str(home)})
+    assert (config.graph.uri, config.graph.user, config.search.url, config.search.api_key) == (
+        "bolt://user-default:7687", "ripple", "http://user-default:9200", "user-key")
 
 
 def test_environment_selects_backends_and_keeps_ripple_db_and_model(workspace, home):
@@ -103,6 +121,7 @@ def test_environment_selects_backends_and_keeps_ripple_db_and_model(workspace, h
 
 
 def test_products_and_relative_db_in_a_workspace_file(workspace, home):
+    trust(home, workspace)
     write(workspace / ".ripple" / "config.toml", """
 [graph]
 backend = "memgraph"
@@ -127,7 +146,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
-                              r"\[embedded\], \[embedding\], \[http\]$"),
+                              r"\[embedded\], \[embedding\], \[http\], \[trust\]$"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
@@ -140,6 +159,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
     ("[search\n", r"config\.toml is not valid TOML: .*; fix the file or remove it$"),
 ])
 def test_bad_files_name_the_file_and_the_key(workspace, home, text, message):
+    trust(home, workspace)
     write(workspace / ".ripple" / "config.toml", text)
     with pytest.raises(ConfigError, match=message):
         load_config(workspace, {"HOME": str(home)})
@@ -157,6 +177,7 @@ def test_bad_environment(workspace, home, tmp_path):
 
 
 def test_a_readable_file_with_a_secret_is_a_warning(workspace, home):
+    trust(home, workspace)
     path = write(workspace / ".ripple" / "config.toml", '[search]\napi_key = "k"\n[graph]\npassword = "p"\n', 0o644)
     config = load_config(workspace, {"HOME": str(home)})
     assert config.warnings == (
@@ -239,6 +260,7 @@ def test_files_that_are_not_configuration(workspace, home, data, message):
 
 
 def test_a_byte_order_mark_and_an_empty_file_are_fine(workspace, home):
+    trust(home, workspace)
     path = write(workspace / ".ripple" / "config.toml", '\ufeff[graph]\nbackend = "memgraph"\n')
     assert path.read_bytes()[:3] == b"\xef\xbb\xbf"
     assert load_config(workspace, {"HOME": str(home)}).graph.backend == "memgraph"
@@ -275,8 +297,9 @@ def test_a_user_without_a_home_folder(workspace, monkeypatch):
 
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
     assert load_config(workspace, {}) == Config()
-    write(workspace / ".ripple" / "config.toml", '[graph]\nbackend = "memgraph"\n')
-    assert load_config(workspace, {}).graph.backend == "memgraph"
+    write(workspace / ".ripple" / "config.toml", '[graph]\ndialect = "neo4j"\nbackend = "memgraph"\n')
+    config = load_config(workspace, {})  # no user file, so no trust list: harmless keys only
+    assert (config.graph.backend, config.graph.dialect, config.ignored) == ("embedded", "neo4j", ("graph.backend",))
 
 
 def test_open_stores_names_the_product_entry_of_a_bad_uri(tmp_path, home):
