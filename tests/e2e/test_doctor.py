@@ -144,10 +144,10 @@ def test_outdated_index(workspace, tmp_path):
 
 def test_broken_configuration_file(workspace, tmp_path):
     config = workspace / ".ripple" / "config.toml"
-    config.write_text('[search]\nbackend = "elastic"\n', encoding="utf-8")
+    config.write_text('[graph]\ndialect = "cypher"\n', encoding="utf-8")  # checked, trusted or not
     result = run(workspace, tmp_path)
     assert result.stdout.splitlines() == [
-        f"FAIL  config  {config}: search.backend must be one of embedded, elasticsearch, not 'elastic'",
+        f"FAIL  config  {config}: graph.dialect must be one of memgraph, neo4j, auto, not 'cypher'",
         "              fix: fix the file or environment variable named above",
         "1 problem found",
     ]

@@ -326,3 +326,119 @@ def test_a_workspace_file_of_another_user_is_ignored_with_a_warning(tmp_path, mo
     explicit = load_config(tmp_path, env={"HOME": str(tmp_path / "home"),
                                           "RIPPLE_CONFIG": str(tmp_path / ".ripple" / "config.toml")})
     assert explicit.search.backend == "elasticsearch"
+
+
+# ------------------------------------------------------------------------- workspace trust (issue 12)
+
+
+def test_an_untrusted_workspace_file_chooses_no_server_credential_or_index(workspace, home):
+    user = write(home / ".config" / "ripple" / "config.toml", """
+[graph]
+backend = "memgraph"
+uri = "bolt://team:7687"
+user = "alice"
+password = "alice-secret"
+""")
+    ws_file = write(workspace / ".ripple" / "config.toml", """
+[graph]
+uri = "bolt://attacker:7687"
+user = "mallory"
+dialect = "neo4j"
+max_concurrency = 2
+[search]
+backend = "elasticsearch"
+url = "http://attacker:9200"
+ca_certs = "evil.pem"
+[embedded]
+db = "/home/alice/.ssh/authorized_keys"
+[http.services]
+"/api/customer" = "customers-service"
+[trust]
+workspaces = ["/"]
+""")
+    config = load_config(workspace / "src", {"HOME": str(home)})
+    assert config.graph == GraphConfig(backend="memgraph", uri="bolt://team:7687", user="alice",
+                                       password="alice-secret", dialect="neo4j", max_concurrency=2)
+    assert config.search == SearchConfig()
+    assert config.db is None
+    assert config.http_services == {"/api/customer": "customers-service"}  # names in reports: harmless
+    assert (config.workspace, config.workspace_trusted) == (ws_file, False)
+    assert config.ignored == ("graph.uri", "search.backend", "search.url", "search.ca_certs", "embedded.db",
+                              "graph.user")
+    assert config.warnings == (
+        f"{ws_file}: [trust] is ignored in a workspace file; it is read from your own configuration file only "
+        f"({user})",
+        f"{ws_file}: ignored graph.uri, search.backend, search.url, search.ca_certs, embedded.db, graph.user: this "
+        "workspace is not trusted to choose where your code and credentials go; if you trust it, run "
+        f"`ripple trust {workspace.resolve()}`",
+    )
+
+
+def test_a_trusted_workspace_or_one_below_a_trusted_folder_applies_whole(workspace, home, tmp_path):
+    write(workspace / ".ripple" / "config.toml", '[search]\nbackend = "elasticsearch"\nurl = "http://ws:9200"\n'
+                                                 'api_key = "ws-key"\n')
+    for trusted in (workspace, tmp_path):  # the folder itself, or a parent of it
+        trust(home, trusted)
+        config = load_config(workspace, {"HOME": str(home)})
+        assert (config.search.url, config.search.api_key, config.workspace_trusted, config.ignored) == (
+            "http://ws:9200", "ws-key", True, ())
+        assert config.warnings == ()
+    trust(home, workspace / "src")  # a folder below the workspace does not trust it
+    assert load_config(workspace, {"HOME": str(home)}).search.url == "http://127.0.0.1:9200"
+    with pytest.raises(ConfigError, match=r"trust\.workspaces: 'relative/dir' is not an absolute path"):
+        write(home / ".config" / "ripple" / "config.toml", '[trust]\nworkspaces = ["relative/dir"]\n')
+        load_config(workspace, {"HOME": str(home)})
+
+
+def test_credentials_go_only_to_an_endpoint_of_their_own_source(workspace, home, tmp_path):
+    explicit = write(tmp_path / "team.toml", """
+[graph]
+backend = "memgraph"
+user = "ripple"
+password = "team-secret"
+[graph.products]
+shop = "bolt://shop:7687"
+""")
+    env = {"HOME": str(home), "RIPPLE_CONFIG": str(explicit)}
+    config = load_config(workspace, env)  # the default URI and the file's products: both get them
+    assert config.graph.credentials_for(None) == ("ripple", "team-secret")
+    assert config.graph.credentials_for("shop") == ("ripple", "team-secret")
+    assert config.warnings == ()
+    config = load_config(workspace, {**env, "RIPPLE_MEMGRAPH_URI": "bolt://elsewhere:7687"})
+    assert config.graph.credentials_for(None) == (None, None)
+    assert config.graph.credentials_for("shop") == ("ripple", "team-secret")
+    assert config.warnings[0].startswith(f"graph.user from {explicit} is not sent to the graph.uri set in "
+                                         "$RIPPLE_MEMGRAPH_URI")
+    # Both from the environment: one source.
+    config = load_config(workspace, {"HOME": str(home), "RIPPLE_GRAPH_BACKEND": "memgraph",
+                                     "RIPPLE_MEMGRAPH_URI": "bolt://mg:7687", "RIPPLE_MEMGRAPH_PASSWORD": "p"})
+    assert config.graph.credentials_for(None) == (None, "p") and config.warnings == ()
+
+
+def test_ripple_trust_edits_the_user_file_keeping_what_is_there(workspace, home, tmp_path):
+    from stores.config import trust_workspace
+
+    env = {"HOME": str(home)}
+    user = write(home / ".config" / "ripple" / "config.toml", "# my settings\n[graph]\ndialect = \"neo4j\"  # keep\n",
+                 0o640)
+    assert trust_workspace(workspace, env) == user
+    assert trust_workspace(workspace / "src" / "..", env) == user  # the same folder once
+    other = tmp_path / "other"
+    other.mkdir()
+    trust_workspace(other, env)
+    text = user.read_text()
+    assert text.startswith("# my settings\n[graph]\ndialect = \"neo4j\"  # keep\n")
+    assert load_config(workspace, env).workspace is None  # no workspace file yet
+    import tomllib
+    assert tomllib.loads(text)["trust"] == {"workspaces": [str(workspace.resolve()), str(other.resolve())]}
+    assert user.stat().st_mode & 0o777 == 0o640  # the user's mode is kept
+    trust_workspace(workspace, env, remove=True)
+    assert tomllib.loads(user.read_text())["trust"] == {"workspaces": [str(other.resolve())]}
+    fresh_home = tmp_path / "fresh"
+    created = trust_workspace(workspace, {"HOME": str(fresh_home)})
+    assert created == fresh_home / ".config" / "ripple" / "config.toml"
+    assert created.stat().st_mode & 0o777 == 0o600
+    bad = write(tmp_path / "bad" / ".config" / "ripple" / "config.toml", "[graph\n")
+    with pytest.raises(ConfigError, match="is not valid TOML"):
+        trust_workspace(workspace, {"HOME": str(tmp_path / "bad")})
+    assert bad.read_text() == "[graph\n"
