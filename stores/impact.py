@@ -63,7 +63,7 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "render_markdown", "report_json", "plain_link", "file_candidates",
-    "summary_text",
+    "summary_text", "code_span", "code_block", "markdown_text",
 ]
 
 DEFAULT_DEPTH = 5
@@ -78,6 +78,7 @@ _SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
 _BACKTICKS = re.compile(r"`+")
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>&~]")
 _RESOLUTION_ORDER = {"exact": 0, "inferred": 1, "name": 2}
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
@@ -791,8 +792,9 @@ def blast_radius(
 
 
 def plain_link(repo: str, path: str, line: int) -> str:
-    """``path:line``: how the CLI prints a location."""
-    return f"{path}:{line}"
+    """```path:line```: how the CLI prints a location (a code span: a path is shown as it is, whatever
+    markdown it holds)."""
+    return code_span(f"{path}:{line}")
 
 
 def summary_text(report: BlastRadius) -> str:
@@ -809,11 +811,16 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _code(text: str) -> str:
+def _one_line(text: str) -> str:
+    return text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+
+
+def code_span(text: str) -> str:
     """``text`` as one markdown code span on one line, whatever it holds (names and paths come from
     the indexed code): line breaks become spaces; the fence is one backtick longer than the longest
-    run of backticks inside, with a space inside it when the text starts or ends with a backtick."""
-    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    run of backticks inside, with a space inside it when the text starts or ends with a backtick.
+    Every renderer puts names and paths into markdown through this or :func:`markdown_text`."""
+    text = _one_line(text)
     if not text:
         return "` `"
     fence = "`" * (max((len(run) for run in _BACKTICKS.findall(text)), default=0) + 1)
@@ -821,8 +828,23 @@ def _code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def code_block(text: str, language: str = "") -> str:
+    """``text`` as a fenced code block: the fence is three backticks, or one more than the longest run
+    of backticks inside, so no line of ``text`` can close it early."""
+    fence = "`" * max(3, max((len(run) for run in _BACKTICKS.findall(text)), default=0) + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def markdown_text(text: str) -> str:
+    """``text`` (a name, path or repository from the indexed code) as plain markdown text: every
+    character markdown or HTML would act on (``\\ ` * _ [ ] < > & ~``) backslash-escaped, line breaks
+    made spaces, so it can open no link, emphasis, code span or tag. Table cells also go through
+    ``_cell`` (``|``)."""
+    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), _one_line(text))
+
+
 def _path_text(example: Sequence[PathStep]) -> str:
-    return " → ".join(_code(s.name) for s in example)
+    return " → ".join(code_span(s.name) for s in example)
 
 
 def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50) -> str:
@@ -830,9 +852,9 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     entry points (when any), Services affected, Truncated, Steps executed. Locations go through
     ``link(repo, path, line)``; lists longer than ``limit`` rows are cut (the data keeps them all)."""
     name = report.targets[0].node.qualname if report.targets else report.query
-    lines = [f"# Blast radius of {_code(name)}", ""]
+    lines = [f"# Blast radius of {code_span(name)}", ""]
     if not report.targets:
-        lines += [f"No symbol matches {_code(report.query)}.", ""]
+        lines += [f"No symbol matches {code_span(report.query)}.", ""]
     else:
         lines += [f"**{summary_text(report)}** · {_n(len(report.services), 'service')} · "
                   f"{_n(report.reached, 'node')} reached within {report.depth} hops", ""]
@@ -845,7 +867,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     for t in report.targets[:limit]:
         n = t.node
         shown = dotted_name(n) + (_signature(n.id) if same_name[dotted_name(n)] > 1 else "")  # overloads apart
-        lines.append(f"- {_code(shown)} ({n.label.lower()}, {t.role}) · {n.repo} · {link(n.repo, n.file, n.start_line)}")
+        lines.append(f"- {code_span(shown)} ({n.label.lower()}, {t.role}) · {markdown_text(n.repo)} · "
+                     f"{link(n.repo, n.file, n.start_line)}")
     lines += more(report.targets) or ([] if report.targets else ["- none"])
 
     lines += ["", "## Direct callers", ""]
@@ -860,8 +883,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                        for _, s in sorted(sites.items(), key=lambda kv: kv[0]))
         who = c.node.file if c.node.label == "File" else c.node.qualname
         into = sorted({names.get(s.target, s.target) for s in c.sites})
-        calls = " → " + ", ".join(_code(i) for i in into) if names else ""
-        lines.append(f"- {_code(who)} · {c.node.repo} · {at}{calls}")
+        calls = " → " + ", ".join(code_span(i) for i in into) if names else ""
+        lines.append(f"- {code_span(who)} · {markdown_text(c.node.repo)} · {at}{calls}")
     lines += more(report.callers) or ([] if report.callers else ["- none"])
 
     lines += ["", "## Reachable endpoints", ""]
@@ -869,7 +892,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         lines += ["| Method | Path | Repository | Hops | Example path |", "|---|---|---|---|---|"]
         for h in report.endpoints[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
-            lines.append(f"| {_cell(h.http_method)} | {_cell(_code(h.path))} | {_cell(where)} | {h.hops} | {_cell(_path_text(h.example))} |")
+            lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(code_span(h.path))} | {_cell(markdown_text(where))} "
+                         f"| {h.hops} | {_cell(_path_text(h.example))} |")
         lines += more(report.endpoints)
     else:
         lines.append("- none")
@@ -878,10 +902,10 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     for tp in report.topics[:limit]:
         roles = []
         if tp.consumers:
-            roles.append("consumed by " + ", ".join(f"{_code(n.qualname)} ({n.repo})" for n in tp.consumers))
+            roles.append("consumed by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.consumers))
         if tp.producers:
-            roles.append("produced by " + ", ".join(f"{_code(n.qualname)} ({n.repo})" for n in tp.producers))
-        lines.append(f"- {_code(tp.name)}: {'; '.join(roles)} · {_n(tp.hops, 'hop')} · {_path_text(tp.example)}")
+            roles.append("produced by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.producers))
+        lines.append(f"- {code_span(tp.name)}: {'; '.join(roles)} · {_n(tp.hops, 'hop')} · {_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
     others = [p for p in report.entry_points if not {"http", "kafka"} & set(p.kinds)]
@@ -890,14 +914,14 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         for p in others[:limit]:
             who = p.node.file if p.node.label == "File" else p.node.qualname
             kinds = ", ".join(p.kinds)
-            lines.append(f"- {_code(who)} ({kinds}) · {p.node.repo} · {_n(p.hops, 'hop')} · "
+            lines.append(f"- {code_span(who)} ({kinds}) · {markdown_text(p.node.repo)} · {_n(p.hops, 'hop')} · "
                          f"{link(p.node.repo, p.node.file, p.node.start_line)}")
         lines += more(others)
 
     lines += ["", "## Services affected", ""]
     if report.services:
         lines += ["| Repository | Nodes | Endpoints | Nearest hop |", "|---|---|---|---|"]
-        lines += [f"| {_cell(s.repo + (' (' + ', '.join(s.applications) + ')' if s.applications and s.applications != (s.repo,) else ''))}"
+        lines += [f"| {_cell(markdown_text(s.repo + (' (' + ', '.join(s.applications) + ')' if s.applications and s.applications != (s.repo,) else '')))}"
                   f" | {s.nodes} | {s.endpoints} | {s.hops} |" for s in report.services]
     else:
         lines.append("- none")

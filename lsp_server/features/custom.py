@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-import re
-
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from stores.factory import query_engine, service_map
-from stores.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius, render_markdown, report_json
+from stores.impact import (DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius, markdown_text,
+                           render_markdown, report_json)
 from stores.navigation import dotted_name
 
 if TYPE_CHECKING:
@@ -26,14 +25,11 @@ FILE_CONTENT = "ripple/fileContent"
 REINDEX = "ripple.reindex"
 
 
-_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>]")
-
-
 def markdown_link(path: str, uri: str, line: int) -> str:
-    """``[path:line](<uri#Lline>)``: the text markdown-escaped (a path may hold ``] * _ `` or
-    backticks) and the destination inside ``<...>`` so parentheses and spaces cannot end it
-    (CommonMark link destinations)."""
-    text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), f"{path}:{line}")
+    """``[path:line](<uri#Lline>)``: the text markdown-escaped (:func:`stores.impact.markdown_text`: a
+    path may hold ``] * _ `` or backticks) and the destination inside ``<...>`` so parentheses and
+    spaces cannot end it (CommonMark link destinations)."""
+    text = markdown_text(f"{path}:{line}")
     return f"[{text}](<{uri.replace('<', '%3C').replace('>', '%3E')}#L{line}>)"
 
 

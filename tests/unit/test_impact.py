@@ -397,15 +397,15 @@ MARKDOWN = """\
 
 ## Targets
 
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(int)` (method, selected) · owners · src/main/java/shop/JpaOwnerRepository.java:5
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(long)` (method, overload) · owners · src/main/java/shop/JpaOwnerRepository.java:10
-- `src.main.java.shop.OwnerRepository.OwnerRepository.findById` (method, declaration) · owners · src/main/java/shop/OwnerRepository.java:5
-- `src.main.java.shop.CachedOwnerRepository.CachedOwnerRepository.findById` (method, implementation) · owners · src/main/java/shop/CachedOwnerRepository.java:6
+- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(int)` (method, selected) · owners · `src/main/java/shop/JpaOwnerRepository.java:5`
+- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(long)` (method, overload) · owners · `src/main/java/shop/JpaOwnerRepository.java:10`
+- `src.main.java.shop.OwnerRepository.OwnerRepository.findById` (method, declaration) · owners · `src/main/java/shop/OwnerRepository.java:5`
+- `src.main.java.shop.CachedOwnerRepository.CachedOwnerRepository.findById` (method, implementation) · owners · `src/main/java/shop/CachedOwnerRepository.java:6`
 
 ## Direct callers
 
-- `OwnerService.find` · owners · src/main/java/shop/OwnerService.java:13 (exact) → `OwnerRepository.findById(int)`
-- `OwnerService.findLegacy` · owners · src/main/java/shop/OwnerService.java:23 (inferred) → `JpaOwnerRepository.findById(long)`
+- `OwnerService.find` · owners · `src/main/java/shop/OwnerService.java:13` (exact) → `OwnerRepository.findById(int)`
+- `OwnerService.findLegacy` · owners · `src/main/java/shop/OwnerService.java:23` (inferred) → `JpaOwnerRepository.findById(long)`
 
 ## Reachable endpoints
 
@@ -421,8 +421,8 @@ MARKDOWN = """\
 
 ## Other entry points
 
-- `Jobs.nightly` (scheduled) · owners · 3 hops · src/main/java/shop/Jobs.java:8
-- `main` (main) · web · 5 hops · app/cli.py:5
+- `Jobs.nightly` (scheduled) · owners · 3 hops · `src/main/java/shop/Jobs.java:8`
+- `main` (main) · web · 5 hops · `app/cli.py:5`
 
 ## Services affected
 
@@ -519,9 +519,9 @@ def test_markdown_code_spans_hold_backticks_pipes_and_line_breaks(tmp_path: Path
     s.close()
     lines = text.splitlines()
     assert lines[0] == "# Blast radius of `größe`"
-    assert "- ``src.we`ird|dir.a.größe`` (function, selected) · odd · src/we`ird|dir/a.js:1" in lines
-    assert "- `größe` · odd · src/we`ird|dir/a.js:1" not in lines
-    assert "- `h` · odd · src/we`ird|dir/a.js:5 (exact)" in lines
+    assert "- ``src.we`ird|dir.a.größe`` (function, selected) · odd · ``src/we`ird|dir/a.js:1``" in lines
+    assert "- `größe` · odd · ``src/we`ird|dir/a.js:1``" not in lines
+    assert "- `h` · odd · ``src/we`ird|dir/a.js:5`` (exact)" in lines
     assert ("| GET | ``/a\\|b/`x`/ \\| injected \\|`` | odd | 1 | ``GET /a\\|b/`x`/ \\| injected \\|`` → `h` → `größe` |"
             in lines)
     assert "- ``` ``orders`` ```: produced by `h` (odd) · 1 hop · `h` → `größe`" in lines
