@@ -116,7 +116,7 @@ def _loaded(config: Any) -> Any:
     for warning in config.warnings:
         if warning not in _warned:
             _warned.add(warning)
-            err.print(f"[yellow]warning: {escape(warning)}[/yellow]")
+            err.print(f"[yellow]warning: {escape(warning)}[/yellow]", soft_wrap=True)
     return config
 
 
@@ -188,7 +188,7 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
             kept = (f"{db_path} holds the index as it was before this run or as this run committed it, never a mix "
                     "(each write is one transaction)")
         err.print(f"[yellow]interrupted during {escape(phase or 'start-up')}: {escape(kept)}; run `ripple index` "
-                  "again to finish[/yellow]")
+                  "again to finish[/yellow]", soft_wrap=True)
         sys.exit(130)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
@@ -203,7 +203,7 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
         _print_report(report, db_path, embedded)
     if interrupted:
         err.print("[yellow]interrupted while embedding: the graph and BM25 index are complete and answer; the "
-                  "vectors computed so far are kept; run `ripple embed` to finish[/yellow]")
+                  "vectors computed so far are kept; run `ripple embed` to finish[/yellow]", soft_wrap=True)
         sys.exit(130)
 
 
@@ -426,7 +426,7 @@ def embed(db: str | None, model: str | None, as_json: bool) -> None:
                   f"{counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings")
     if result.get("skipped") == "interrupted":
         err.print(f"[yellow]interrupted: {counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings (the "
-                  "vectors computed so far are kept); run `ripple embed` again to finish[/yellow]")
+                  "vectors computed so far are kept); run `ripple embed` again to finish[/yellow]", soft_wrap=True)
         sys.exit(130)
 
 

@@ -48,7 +48,7 @@ from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from stores.contracts import GraphStore, Node
 from stores.embedded import EmbeddedStore
-from stores.errors import StoreError, StoreUnavailable
+from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
 from stores.embedder import EmbedderError
 from stores.factory import DB_ENV, default_db_path, open_embedder, open_store, state_dir, writer_lock
 from stores.navigation import UnionGraph, symbol_at
@@ -201,7 +201,11 @@ class RippleServer(LanguageServer):
         db = Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else default_db_path(root)
         folder = Folder(uri, root, root.name, db)
         try:
-            folder.store = open_store(folder.db, create=True)
+            try:
+                folder.store = open_store(folder.db, create=True)
+            except StoreReadOnly as exc:  # answered as indexed; never updated (no watcher)
+                folder.store, folder.error = open_store(folder.db), str(exc)
+                self.report(f"ripple: {exc}")
             repos = folder.store.repos()
             if len(repos) == 1:
                 folder.repo = repos[0]
@@ -209,7 +213,7 @@ class RippleServer(LanguageServer):
             folder.state, folder.error = "error", str(exc)
             self.report(f"ripple: {exc}")
         self.folders.append(folder)
-        if folder.store is not None:
+        if folder.store is not None and not folder.store.read_only:
             self._start(folder)
         self._poll_index_changes()
         return folder
@@ -238,7 +242,7 @@ class RippleServer(LanguageServer):
 
             folder.watcher.request_sync(sink, done)
             return True
-        if folder.store is None:
+        if folder.store is None or folder.store.read_only:
             return False
         self._start(folder)
         return True
