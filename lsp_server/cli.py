@@ -596,6 +596,8 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
 def _watch_thread(watcher: Any, stop: Any, failures: list[str]) -> None:
     try:
         watcher.run(stop)
+    except OSError as exc:  # the state folder beside the index: disk full, read-only
+        failures.append(f"{watcher.index.root}: {os_error_message(exc)}")
     except Exception as exc:  # the first sync failed: say why and stop every watch
         failures.append(f"{watcher.index.root}: {exc}")
     finally:

@@ -502,7 +502,8 @@ class TestInterrupt:
                                 start_new_session=True, env={**os.environ, "RIPPLE_DB": ""})
         cache = Path(f"{db}-state")
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) < 256_000:
+        while sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) < 256_000:
+            assert time.monotonic() < deadline and proc.poll() is None, "extraction did not start within 60 s"
             time.sleep(0.05)  # extraction under way: its cache is filling
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
         out, err = proc.communicate(timeout=60)
