@@ -34,10 +34,10 @@ from stores.embedder import EmbedderError
 from stores.factory import state_dir, writer_lock
 from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, query_engine
 from stores.contracts import Node
-from stores.navigation import Reference, best_targets, callers, dotted_name, references, symbol_candidates
+from analysis.navigation import Reference, best_targets, callers, dotted_name, references, symbol_candidates
 from stores.factory import SERVICES_ENV, Stores, open_stores, service_map
-from stores.impact import DEFAULT_DEPTH, PositionQuery, SymbolQuery, blast_radius, file_candidates, render_markdown, report_json
-from stores.retrieval import QueryEngine
+from analysis.impact import DEFAULT_DEPTH, PositionQuery, SymbolQuery, blast_radius, file_candidates, render_markdown, report_json
+from analysis.retrieval import QueryEngine
 
 __all__ = ["main"]
 

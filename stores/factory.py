@@ -24,7 +24,7 @@ from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import Embedder
 from stores.errors import StoreOutdated, StoreUnavailable
-from stores.retrieval import QueryEngine
+from analysis.retrieval import QueryEngine
 
 __all__ = ["DB_ENV", "MODEL_ENV", "SERVICES_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder",
            "query_engine", "service_map", "Stores", "open_stores", "state_dir", "writer_lock"]

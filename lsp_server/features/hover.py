@@ -10,8 +10,8 @@ from lsprotocol import types
 
 from stores.contracts import Node
 from stores.factory import service_map
-from stores.impact import BlastRadius, NodesQuery, blast_radius, summary_text
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
+from analysis.impact import BlastRadius, NodesQuery, blast_radius, summary_text
+from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer

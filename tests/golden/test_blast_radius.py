@@ -19,7 +19,7 @@ import pytest
 
 from indexer.pipeline import IndexOptions, index_repository
 from stores.embedded import EmbeddedStore
-from stores.impact import PositionQuery, SymbolQuery, blast_radius, render_markdown
+from analysis.impact import PositionQuery, SymbolQuery, blast_radius, render_markdown
 
 SERVICES = Path(__file__).resolve().parent.parent / "fixtures" / "services"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"

@@ -1,4 +1,4 @@
-"""Blast radius (stores/impact.py) over an embedded store filled with exact nodes and edges.
+"""Blast radius (analysis/impact.py) over an embedded store filled with exact nodes and edges.
 
 Three services: ``owners`` (Java-like: an interface with two implementations and an overload, a
 service with a cycle, a controller exposing endpoints, a Kafka listener, a scheduled job), ``web``
@@ -28,7 +28,7 @@ import pytest
 
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, endpoint_id, topic_id
 from stores.embedded import EmbeddedStore
-from stores.impact import (
+from analysis.impact import (
     BlastRadius,
     CountingGraph,
     NodesQuery,
@@ -40,7 +40,7 @@ from stores.impact import (
     report_json,
     summary_text,
 )
-from stores.navigation import UnionGraph
+from analysis.navigation import UnionGraph
 
 JAVA = "src/main/java/shop"
 OWNERS, WEB, VISITS = "owners", "web", "visits"

@@ -3,12 +3,12 @@
 Protocol-independent: the CLI (``ripple impact``) and the language server (``ripple/blastRadius``,
 hover, code lens) call :func:`blast_radius` and render the frozen :class:`BlastRadius` it returns
 (:func:`render_markdown`, :func:`report_json`). It uses :class:`~stores.contracts.GraphStore` contract
-calls only, so it runs on any backend and on :class:`stores.navigation.UnionGraph`. The design's five
+calls only, so it runs on any backend and on :class:`analysis.navigation.UnionGraph`. The design's five
 steps, each a fixed number of batched calls whatever the number of hits:
 
 1. **Targets**: the symbol a name, a node id or a cursor position names (through
-   :mod:`stores.navigation`; a name nothing matches goes to a hybrid search of about ten candidates
-   when a :class:`~stores.retrieval.QueryEngine` is given, filtered to matching names); then its
+   :mod:`analysis.navigation`; a name nothing matches goes to a hybrid search of about ten candidates
+   when a :class:`~analysis.retrieval.QueryEngine` is given, filtered to matching names); then its
    overloads (the members of its parent with the same qualified name), the declarations it
    OVERRIDES (interface or abstract methods) and their other implementations, and a type's
    constructors (four or five calls: parents, members and overrides, overrides of overloads,
@@ -45,7 +45,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank
-from stores.navigation import (
+from analysis.navigation import (
     CALLABLE_LABELS,
     TYPE_LABELS,
     REFERENCE_KINDS,
@@ -57,7 +57,7 @@ from stores.navigation import (
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from stores.retrieval import QueryEngine
+    from analysis.retrieval import QueryEngine
 
 __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
@@ -98,7 +98,7 @@ _ENTRY_DECORATORS = {
 @dataclass(frozen=True, slots=True)
 class SymbolQuery:
     """A symbol by ``text``: a node id, a qualname (``Class.method``) or a dotted name
-    (:func:`stores.navigation.find_targets`'s forms)."""
+    (:func:`analysis.navigation.find_targets`'s forms)."""
 
     text: str
 
@@ -106,7 +106,7 @@ class SymbolQuery:
 @dataclass(frozen=True, slots=True)
 class PositionQuery:
     """A position in ``repo``/``path``: 1-based ``line``, 0-based code-point ``col`` of the
-    identifier ``word`` written there (what :func:`stores.navigation.symbol_at` takes). Without
+    identifier ``word`` written there (what :func:`analysis.navigation.symbol_at` takes). Without
     ``col`` the innermost definition whose lines contain ``line`` is meant (``PATH:LINE``)."""
 
     repo: str
@@ -400,7 +400,7 @@ def _contains(n: Node, line: int, col: int) -> bool:
 
 def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` at ``line`` / ``col`` names, as
-    :func:`stores.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
+    :func:`analysis.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
     definition of that name around it), except that an overriding method's name means that method
     (``symbol_at`` answers the declaration it overrides, from the OVERRIDES edge written at the
     name); else the innermost definition around the position. Two or three store calls."""
