@@ -41,7 +41,7 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank
@@ -63,7 +63,7 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "render_markdown", "report_json", "plain_link", "file_candidates",
-    "summary_text",
+    "target_query", "summary_text",
 ]
 
 DEFAULT_DEPTH = 5
@@ -968,3 +968,26 @@ def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
                     best, size = [], k
                 best.append((repo, indexed))
     return sorted(best)
+
+
+_PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
+
+
+def target_query(graph: GraphStore, target: str) -> SymbolQuery | PositionQuery:
+    """The query a user's ``target`` names: ``PATH:LINE[:COL]`` (1-based; a file of the index matched
+    by its trailing path parts, :func:`file_candidates`; a path that exists here is resolved first)
+    is a :class:`PositionQuery`, anything else a :class:`SymbolQuery`. Raises :class:`ValueError`
+    (the message says what to type) when the path is no file of the index or may be several."""
+    m = _PATH_LINE.fullmatch(target.strip())
+    if m is None:
+        return SymbolQuery(target)
+    path = Path(m["path"]).expanduser()
+    found = file_candidates(graph, str(path.resolve()) if path.exists() else m["path"])
+    if not found:
+        raise ValueError(f"{m['path']} is not a file of the index")
+    if len(found) > 1:
+        raise ValueError(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
+                         + "; give more of its path")
+    (repo, rel), line = found[0], int(m["line"])
+    col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
+    return PositionQuery(repo, rel, line, col)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from stores.factory import query_engine, service_map
+from analysis.retrieval import query_engine
+from analysis.services import service_map
 from analysis.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius, render_markdown, report_json
 from analysis.navigation import dotted_name
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from stores.contracts import Node
-from stores.factory import service_map
+from analysis.services import service_map
 from analysis.impact import BlastRadius, NodesQuery, blast_radius, summary_text
 from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
