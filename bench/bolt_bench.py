@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from indexer.pipeline import IndexOptions, index_repository  # noqa: E402
+from indexer.run import IndexOptions  # noqa: E402
+from indexer.pipeline import index_repository  # noqa: E402
 from stores.contracts import IndexedFile  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
 from analysis.impact import SymbolQuery, blast_radius  # noqa: E402

@@ -30,7 +30,8 @@ from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
-from indexer.pipeline import IndexOptions, IndexReport, index_repository
+from indexer.run import IndexOptions, IndexReport
+from indexer.pipeline import index_repository
 from stores.contracts import Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError

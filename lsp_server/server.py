@@ -43,7 +43,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from indexer.embedding import embed_pending
 from indexer.incremental import RepositoryIndex
-from indexer.pipeline import IndexOptions, IndexReport
+from indexer.run import IndexOptions, IndexReport
 from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from stores.contracts import GraphStore, Node
@@ -101,7 +101,7 @@ class Cursor:
 
 
 class _WorkDoneProgress:
-    """The indexer's :class:`indexer.pipeline.ProgressSink` as ``window/workDoneProgress``; called
+    """The indexer's :class:`indexer.run.ProgressSink` as ``window/workDoneProgress``; called
     from the indexing thread, it hands every message to the server's event loop."""
 
     def __init__(self, server: RippleServer, folder: Folder) -> None:

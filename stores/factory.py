@@ -42,7 +42,7 @@ def default_db_path(root: Path) -> Path:
 
 def state_dir(db: Path) -> Path:
     """``<db>-state``: the folder beside index file ``db`` where the indexer keeps its extraction
-    cache and write journal (:class:`indexer.pipeline.IndexOptions` ``state_dir``)."""
+    cache and write journal (:class:`indexer.run.IndexOptions` ``state_dir``)."""
     return db.with_name(db.name + "-state")
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.run import IndexOptions
+from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
 from analysis.impact import PositionQuery, SymbolQuery, blast_radius, render_markdown
 

@@ -9,7 +9,8 @@ import pytest
 
 from indexer.chunking import chunk_file
 from indexer.languages import extractor_for_path
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.run import IndexOptions
+from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
 from analysis.navigation import callers, find_targets
 
