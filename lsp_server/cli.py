@@ -24,7 +24,8 @@ from rich.logging import RichHandler
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from analysis.impact import DEFAULT_DEPTH, blast_radius, render_markdown, report_json, target_query
+from analysis.impact import DEFAULT_DEPTH, blast_radius, target_query
+from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references
 from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from lsp_server.features.hover import impact_of
-from analysis.impact import summary_text
+from analysis.impact_report import summary_text
 from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS
 
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ from lsprotocol import types
 
 from stores.contracts import Node
 from analysis.services import service_map
-from analysis.impact import BlastRadius, NodesQuery, blast_radius, summary_text
+from analysis.impact import BlastRadius, NodesQuery, blast_radius
+from analysis.impact_report import summary_text
 from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
 if TYPE_CHECKING:

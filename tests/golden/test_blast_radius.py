@@ -20,7 +20,8 @@ import pytest
 from indexer.run import IndexOptions
 from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
-from analysis.impact import PositionQuery, SymbolQuery, blast_radius, render_markdown
+from analysis.impact import PositionQuery, SymbolQuery, blast_radius
+from analysis.impact_report import render_markdown
 
 SERVICES = Path(__file__).resolve().parent.parent / "fixtures" / "services"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"

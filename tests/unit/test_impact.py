@@ -36,10 +36,8 @@ from analysis.impact import (
     SymbolQuery,
     blast_radius,
     file_candidates,
-    render_markdown,
-    report_json,
-    summary_text,
 )
+from analysis.impact_report import render_markdown, report_json, summary_text
 from analysis.navigation import UnionGraph
 
 JAVA = "src/main/java/shop"
