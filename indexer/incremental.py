@@ -37,9 +37,8 @@ embedded store replaces each file's graph and chunks, and detaches edges into va
 it), so readers and a run killed at any point see the index as it was before the run or after it:
 every file from one version with its own checksum, every edge with both ends. Deleted files go in a
 second transaction; a journal (:class:`indexer.writer.Journal`, ``journal-*.json`` in the state
-folder, replaced atomically) names the
-files a run set out to write and those committed, and the next run re-writes the rest whatever their
-digest says. Extractions are cached as soon as they are made, so the next run does not parse again
+folder, replaced atomically) names the files a run set out to write and those committed, and the
+next run re-writes the rest whatever their digest says. Extractions are cached as soon as they are made, so the next run does not parse again
 what the killed one parsed, and does not write again what it committed. One writer at a time is the
 caller's business (the front ends hold a file lock around runs).
 """

@@ -95,6 +95,7 @@ def output_digest(out: IndexedFile, product: str) -> str:
 _BOOKKEEPING = frozenset({"digest", "indexer", "parse_errors"})
 """File node props the incremental engine adds: what was written, by which version, how it parsed."""
 _VERSIONED = ("resolve.py", "incremental.py", "writer.py", "frameworks/link.py", "frameworks/spring_config.py")
+"""The sources (globs under ``indexer/``) that bind and write: :func:`indexer_version` digests them."""
 
 
 @functools.cache
@@ -104,7 +105,11 @@ def indexer_version() -> str:
     h = hashlib.sha256(extractor_version().encode())
     here = Path(__file__).resolve().parent
     for rel in _VERSIONED:
-        h.update((here / rel).read_bytes())
+        paths = sorted(here.glob(rel))
+        if not paths:  # a renamed source must not drop out of the version unnoticed
+            raise FileNotFoundError(f"indexer_version: nothing matches {here / rel}")
+        for path in paths:
+            h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 
