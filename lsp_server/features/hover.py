@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from stores.contracts import Node
-from stores.factory import service_map
-from stores.impact import BlastRadius, NodesQuery, blast_radius, code_block, code_span, markdown_text, summary_text
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
+from analysis.services import service_map
+from analysis.impact import BlastRadius, NodesQuery, blast_radius
+from analysis.impact_report import code_block, code_span, markdown_text, summary_text
+from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -33,7 +34,7 @@ def impact_of(ls: RippleServer, node: Node) -> BlastRadius:
 
 def markdown(node: Node, report: BlastRadius) -> str:
     """The hover text of ``node`` and its blast radius (every name and path escaped:
-    :func:`stores.impact.code_span` / :func:`stores.impact.markdown_text`)."""
+    :func:`analysis.impact_report.code_span` / :func:`analysis.impact_report.markdown_text`)."""
     signature = node.props.get("signature") or f"{node.label.lower()} {node.name}"
     lines = [code_block(signature), f"{code_span(dotted_name(node))} · {markdown_text(node.repo)}", ""]
     head = f"**Impact:** {summary_text(report)}"

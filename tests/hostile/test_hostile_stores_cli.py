@@ -246,7 +246,7 @@ class TestMarkdownInjection:
 
     def test_hover_keeps_the_endpoint_path_in_its_code_span(self, hostile_index):
         from lsp_server.features.hover import markdown
-        from stores.impact import NodesQuery, blast_radius
+        from analysis.impact import NodesQuery, blast_radius
 
         with EmbeddedStore(hostile_index) as store:
             node = store.find_symbols(["target"])["target"][0]
@@ -256,7 +256,8 @@ class TestMarkdownInjection:
 
     def test_the_lsp_report_links_have_escaped_text(self, hostile_index):
         from lsp_server.features.custom import markdown_link
-        from stores.impact import SymbolQuery, blast_radius, render_markdown
+        from analysis.impact import SymbolQuery, blast_radius
+        from analysis.impact_report import render_markdown
 
         with EmbeddedStore(hostile_index) as store:
             report = blast_radius(store, SymbolQuery("views.target"))
@@ -268,7 +269,7 @@ class TestMarkdownInjection:
 
     def test_a_signature_with_a_fence_stays_in_its_block(self):
         from lsp_server.features.hover import markdown
-        from stores.impact import BlastRadius
+        from analysis.impact import BlastRadius
 
         node = Node("r:a.f(1)", "Function", "f", "f", "r <b>", "a.py", 1, 0, 2, 0,
                     {"signature": 'def f(x="```\n# heading\n<script>")'})
