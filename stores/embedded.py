@@ -68,28 +68,15 @@ from stores.contracts import (
     symbol_match_rank,
     symbol_parts,
 )
-from stores.errors import (
-    NotAnIndex,
-    QueryFailed,
-    StoreCorrupt,
-    StoreError,
-    StoreOutdated,
-    StoreReadOnly,
-    StoreUnavailable,
-    disk_full_message,
-    read_only_message,
-)
+from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
+from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
 
-__all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index"]
+__all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index"]  # the last two from stores.sqlite_file
 
 #: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
 #: rebuilt.
 SCHEMA_VERSION = 4  # 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes
 _APPLICATION = "ripplegraph"
-APPLICATION_ID = 0x52504C47
-"""``PRAGMA application_id`` of every index this store creates ("RPLG"): the SQLite header says the
-file is ripplegraph's even when its tables cannot be read."""
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -154,61 +141,6 @@ _EDGE_ORDER = "ORDER BY repo, file, line, col, src, dst, kind"
 _T = TypeVar("_T")
 
 
-# SQLite primary result codes (extended codes keep them in their low byte).
-_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
-
-
-def is_ripple_index(path: str | Path) -> bool:
-    """Whether the SQLite header of ``path`` carries :data:`APPLICATION_ID` (indexes created since it
-    was introduced; older ones are recognised by their ``meta`` table once open). Never raises."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(72)
-    except OSError:
-        return False
-    return len(head) == 72 and head.startswith(_SQLITE_MAGIC) and int.from_bytes(head[68:72], "big") == APPLICATION_ID
-
-
-def _not_an_index(path: Path, why: str) -> NotAnIndex:
-    return NotAnIndex(f"{path} is not a ripple index ({why}); ripple did not create it and leaves it alone: pass "
-                      "another --db (or RIPPLE_DB)")
-
-
-def _map_error(exc: sqlite3.Error, path: Path, ours: bool = True) -> StoreError:
-    """Translate a sqlite3 exception into the store error tree, saying what happened: busy, disk full,
-    read-only, damaged (``ours``: the file is known to be a ripplegraph index, so re-indexing is the
-    advice) or not an index at all."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    primary = code & 0xFF if isinstance(code, int) else None
-    msg = str(exc).lower()
-    if primary in (_BUSY, _LOCKED):
-        return StoreUnavailable(f"index {path} is busy ({exc}): another ripple process is writing it; retry when it "
-                                "is done")
-    if primary == _FULL:
-        return StoreUnavailable(f"index {path}: {disk_full_message(path)}")
-    if primary == _READONLY:
-        return StoreReadOnly(f"index {path}: {read_only_message(path)}")
-    if primary == _CANTOPEN:
-        if path.is_dir():
-            return StoreUnavailable(f"{path} is a folder, not an index file; pass the index file (such as "
-                                    f"{path / 'index.db'})")
-        why = read_only_message(path)
-        if why != f"read-only: {path} cannot be written":
-            return StoreReadOnly(f"index {path}: {why}")
-        return StoreUnavailable(f"cannot open index {path} ({exc})")
-    if primary == _IOERR:
-        full = disk_full_message(path)
-        if full.startswith("disk full: 0 bytes free"):
-            return StoreUnavailable(f"index {path}: {full}")
-        return StoreUnavailable(f"index {path}: I/O error ({exc}); check the disk holding it")
-    if primary in (_NOTADB, _CORRUPT) or any(s in msg for s in ("not a database", "malformed", "no such table",
-                                                               "no such column")):
-        if ours or is_ripple_index(path):
-            return StoreCorrupt(f"index {path} is damaged ({exc}); delete it and re-index")
-        return _not_an_index(path, str(exc))
-    return QueryFailed(f"index {path}: {exc}")
-
-
 def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     """Serialise a public method on the instance lock and map sqlite3 errors at the boundary."""
 
@@ -220,7 +152,7 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
             try:
                 return method(self, *args, **kwargs)
             except sqlite3.Error as exc:
-                raise _map_error(exc, self.path) from exc
+                raise map_sqlite_error(exc, self.path) from exc
 
     return wrapper
 
@@ -290,12 +222,12 @@ class EmbeddedStore(GraphStore, SearchIndex):
             conn = sqlite3.connect(target, timeout=busy_timeout, isolation_level=None, check_same_thread=False,
                                    uri=uri)
         except sqlite3.Error as exc:
-            raise _map_error(exc, self.path, ours=False) from exc
+            raise map_sqlite_error(exc, self.path, ours=False) from exc
         try:
             self._open(conn, writable=not uri)
         except sqlite3.Error as exc:
             conn.close()
-            raise _map_error(exc, self.path, ours=False) from exc
+            raise map_sqlite_error(exc, self.path, ours=False) from exc
         except BaseException:
             conn.close()
             raise
@@ -312,7 +244,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
     def _open(self, conn: sqlite3.Connection, writable: bool = True) -> None:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables and not writable:
-            raise _not_an_index(self.path, "an empty database")
+            raise not_an_index(self.path, "an empty database")
         if not tables:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("BEGIN IMMEDIATE")
@@ -336,10 +268,10 @@ class EmbeddedStore(GraphStore, SearchIndex):
         if "meta" not in tables:
             if ours:
                 raise StoreCorrupt(f"index {self.path} is damaged (no meta table); delete it and re-index")
-            raise _not_an_index(self.path, "a SQLite database without ripplegraph's tables")
+            raise not_an_index(self.path, "a SQLite database without ripplegraph's tables")
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("application") != _APPLICATION:
-            raise _not_an_index(self.path, "a SQLite database of another application")
+            raise not_an_index(self.path, "a SQLite database of another application")
         if meta.get("schema_version") != str(SCHEMA_VERSION):
             raise StoreOutdated(
                 f"index {self.path} has schema version {meta.get('schema_version')!r}, this ripplegraph "
