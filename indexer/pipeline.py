@@ -84,7 +84,9 @@ class IndexOptions:
     no cache, every run parses every file, and a run killed mid-write cannot tell which files it
     left to re-bind); ``http_services``: URL prefix, host or service name -> service (repository)
     name, for matching HTTP clients to endpoints (added to the Spring Cloud Gateway routes the
-    repository declares: :meth:`indexer.frameworks.link.LinkOptions.for_repository`)."""
+    repository declares: :meth:`indexer.frameworks.link.LinkOptions.for_repository`);
+    ``follow_external_symlinks``: index what symbolic links out of the root point to (default: they
+    are skipped as ``symlink_outside``, see :mod:`indexer.fsguard`)."""
 
     repo: str
     product: str | None = None
@@ -92,6 +94,7 @@ class IndexOptions:
     jobs: int | None = None
     state_dir: str | None = None
     http_services: Mapping[str, str] = field(default_factory=dict)
+    follow_external_symlinks: bool = False
 
 
 @dataclass(slots=True)
