@@ -21,11 +21,15 @@ run killed at any point resumes where it stopped. Embeddings are not computed he
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
+import signal
 import sys
+import threading
+import time
 from collections import Counter
 from collections.abc import Mapping, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -214,6 +218,33 @@ def _extract_one(args: tuple[SourceFile, str, str, int, bool, str | None]) -> _E
     return _Extracted(sf.path, extraction, chunks, source, checksum, len(data), id_path=extraction.id_path)
 
 
+PARENT_POLL_S = 1.0
+"""How often a worker's watchdog looks whether its parent still lives (where no death signal exists)."""
+
+
+def worker_init(parent_pid: int) -> None:
+    """Initializer of every extraction worker: the worker dies with the process that started it,
+    even after a ``kill -9`` of that process (which runs no clean-up). On Linux the kernel sends it
+    SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon thread checks
+    every :data:`PARENT_POLL_S` seconds that the parent is still its parent and exits otherwise."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # no prctl: the watchdog below still runs
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watchdog() -> None:
+        while True:
+            time.sleep(PARENT_POLL_S)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watchdog, name="ripple-parent-watchdog", daemon=True).start()
+
+
 def _extract_all(
     files: Sequence[SourceFile], options: IndexOptions, product: str, progress: ProgressSink,
     keep_suffix: Collection[str] | None = None,
@@ -232,7 +263,8 @@ def _extract_all(
             progress.advance()
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
+                             initializer=worker_init, initargs=(os.getpid(),)) as pool:
         for result in pool.map(_extract_one, work, chunksize=8):
             yield result
             progress.advance()
