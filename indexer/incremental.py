@@ -533,6 +533,7 @@ class RepositoryIndex:
         report.files_indexed = len(self.resolver.files)
         report.files_by_language = Counter(fc.lang for fc in self.resolver.files.values())
         report.files_with_parse_errors = sum(1 for fc in self.resolver.files.values() if fc.ex.errors)
+        report.partial = Counter(fc.ex.partial for fc in self.resolver.files.values() if fc.ex.partial)
         report.peak_rss_mb = {
             "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "largest_worker": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),

@@ -41,6 +41,7 @@ from indexer.chunking import chunk_file
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES, SkipFile, SourceFile, read_source, to_utf8
 from indexer.extract_cache import ExtractionCache
 from indexer.languages import extractor_for_path
+from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
 from indexer.symbols import module_path
 from stores.contracts import Chunk, GraphStore, SearchIndex
@@ -117,6 +118,9 @@ class IndexReport:
     files_indexed: int = 0
     files_by_language: Counter[str] = field(default_factory=Counter)
     files_with_parse_errors: int = 0
+    partial: Counter[str] = field(default_factory=Counter)
+    """Files indexed only in part, by reason (``too_deep``, ``syntax_errors``, ``time_budget``:
+    :attr:`indexer.model.FileExtraction.partial`)."""
     skipped: Counter[str] = field(default_factory=Counter)
     skipped_examples: dict[str, list[str]] = field(default_factory=dict)
     files_deleted: int = 0
@@ -140,7 +144,7 @@ class IndexReport:
         return {
             "repo": self.repo, "root": self.root, "files_indexed": self.files_indexed,
             "files_by_language": dict(self.files_by_language),
-            "files_with_parse_errors": self.files_with_parse_errors,
+            "files_with_parse_errors": self.files_with_parse_errors, "partial": dict(self.partial),
             "skipped": dict(self.skipped), "skipped_examples": self.skipped_examples,
             "files_deleted": self.files_deleted, "files_changed": self.files_changed,
             "files_extracted": self.files_extracted, "files_resolved": self.files_resolved,
@@ -203,7 +207,11 @@ def _extract_one(args: tuple[SourceFile, str, str, int, bool, str | None]) -> _E
         log.info("%s is not UTF-8: read as %s", sf.path, encoding)
     checksum = hashlib.sha256(data).hexdigest()
     try:
-        extraction = extractor.extract(sf.path, text)
+        with extraction_budget(time_budget(len(text))) as budget:
+            extraction = extractor.extract(sf.path, text)
+        if budget.partial:
+            extraction.partial = budget.partial
+            log.warning("%s indexed in part: %s", sf.path, budget.partial)
         if cache_dir is not None:
             _process_cache(cache_dir).put(sf.path, checksum, extraction)
         if keep_suffix:
@@ -216,6 +224,17 @@ def _extract_one(args: tuple[SourceFile, str, str, int, bool, str | None]) -> _E
         log.exception("extractor failed on %s", sf.path)
         return _Extracted(sf.path, skip_reason="extract_failed", detail=f"{type(exc).__name__}: {exc}")
     return _Extracted(sf.path, extraction, chunks, source, checksum, len(data), id_path=extraction.id_path)
+
+
+BUDGET_BASE_S = 10.0
+"""Time budget of every file's extraction (seconds), plus :data:`BUDGET_PER_MB_S` per MB of source."""
+BUDGET_PER_MB_S = 60.0
+"""Time budget per MB of source (seconds); real files need a few seconds per MB on a loaded machine."""
+
+
+def time_budget(size: int) -> float:
+    """Seconds one file of ``size`` bytes may spend in its extractor's queries."""
+    return BUDGET_BASE_S + BUDGET_PER_MB_S * size / 1_000_000
 
 
 PARENT_POLL_S = 1.0

@@ -211,6 +211,8 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     table.add_row("files indexed", f"{r.files_indexed:,} ({langs})" if langs else "0")
     if r.files_with_parse_errors:
         table.add_row("with syntax errors", f"{r.files_with_parse_errors:,} (extracted as far as they parse)")
+    if r.partial:
+        table.add_row("indexed in part", ", ".join(f"{k} {v:,}" for k, v in sorted(r.partial.items())))
     table.add_row("skipped", ", ".join(f"{k} {v:,}" for k, v in sorted(r.skipped.items())) or "none")
     if r.files_deleted:
         table.add_row("removed (gone from disk)", f"{r.files_deleted:,}")
