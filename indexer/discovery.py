@@ -141,6 +141,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         (root_real, "", [], frozenset({root_real}))
     ]
     walked: set[str] = {root_real}
+    linked: list[tuple[str, tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]]] = []
     while stack:
         abs_dir, rel_dir, specs, ancestors = stack.pop()
         own = load_gitignore(abs_dir)
@@ -182,14 +183,22 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                     if real in ancestors or _is_ancestor(real, ancestors):
                         result.skip("symlink_loop", rel + "/")
                         continue
-                    if real in walked:  # two links to one folder: index it once
-                        result.skip("symlink_duplicate", rel + "/")
-                        continue
+                    # Walked after every real folder: a folder is indexed under its own path, and
+                    # a link only adds folders the walk does not otherwise reach.
+                    linked.append((real, (entry.path, rel, specs, ancestors | {real})))
+                    continue
                 walked.add(real)
                 subdirs.append((entry.path, rel, specs, ancestors | {real}))
                 continue
             _classify_file(entry, rel, max_file_bytes, result)
         stack.extend(reversed(subdirs))
+        while not stack and linked:
+            real, item = linked.pop(0)
+            if real in walked:  # two ways into one folder: index it once
+                result.skip("symlink_duplicate", item[1] + "/")
+                continue
+            walked.add(real)
+            stack.append(item)
     result.files.sort(key=lambda f: f.path)
     return result
 
