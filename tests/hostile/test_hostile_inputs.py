@@ -433,3 +433,50 @@ def test_name_collisions_keep_both_files(tmp_path: Path) -> None:
         assert len(one) == 1 and len(two) == 1
     finally:
         store.close()
+
+
+# ------------------------------------------------------------------------- the shared read rule
+
+
+def test_read_regular_refuses_fifos_devices_and_oversize(tmp_path: Path) -> None:
+    from indexer.fsguard import SkipFile, read_regular
+
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "f").write_bytes(b"x" * 10)
+    t0 = time.perf_counter()
+    for path, reason in ((tmp_path / "pipe", "not_regular"), ("/dev/zero", "not_regular"),
+                         (tmp_path / "missing", "unreadable"), (tmp_path, "not_regular")):
+        with pytest.raises(SkipFile) as info:
+            read_regular(path, 100)
+        assert info.value.reason == reason
+    with pytest.raises(SkipFile) as info:
+        read_regular(tmp_path / "f", 9)
+    assert info.value.reason == "too_large"
+    assert read_regular(tmp_path / "f", 10) == b"x" * 10
+    assert time.perf_counter() - t0 < 5
+
+
+def test_inside_root_edges(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "ab").mkdir()
+    (tmp_path / "a" / "up").symlink_to(tmp_path / "ab")
+    root = str((tmp_path / "a").resolve())
+    assert inside_root(root, tmp_path / "a")
+    assert inside_root(root, tmp_path / "a" / "x.py")  # missing files count where they would be
+    assert not inside_root(root, tmp_path / "ab" / "x.py")  # a sibling sharing the prefix
+    assert not inside_root(root, tmp_path / "a" / "up" / "x.py")
+    assert not inside_root(root, tmp_path / "a" / ".." / "ab")
+    assert inside_root("/", "/etc/passwd")
+
+
+def test_time_budget_cuts_extraction_and_says_so() -> None:
+    from indexer.languages import extractor_for_path
+    from indexer.languages.base import extraction_budget
+
+    src = b"def f():\n    g()\n"
+    with extraction_budget(-1) as budget:  # already spent: no query runs
+        ex = extractor_for_path("m.py").extract("m.py", src)
+    assert budget.partial == "time_budget" and ex.definitions == [] and ex.calls == []
+    with extraction_budget(60) as budget:
+        ex = extractor_for_path("m.py").extract("m.py", src)
+    assert budget.partial is None and [d.name for d in ex.definitions] == ["f"]
