@@ -2,7 +2,8 @@
 
 Walks a root directory, honours ``.gitignore`` files at every level (gitwildmatch semantics through
 the ``pathspec`` library), prunes vendored and generated trees, and classifies every file it passes
-over with a reason, so a run can say exactly what it skipped. Only suffix and size are checked here;
+over with a reason, so a run can say exactly what it skipped. Links out of the root are not followed
+and only regular files are indexed (:mod:`indexer.fsguard`, the rule the language server shares);
 binary and encoding checks need the bytes and happen when the file is read (:func:`read_source`).
 """
 
