@@ -24,7 +24,8 @@ import pytest
 from indexer.discovery import classify_path, discover, inside_root
 from indexer.frameworks.spring_config import load_properties, resolve_placeholders
 from indexer.incremental import RepositoryIndex
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
 from indexer.watch import Watcher
 from stores.embedded import EmbeddedStore
 
