@@ -12,11 +12,15 @@ exception.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
+import signal
 import sys
+import threading
+import time
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -27,13 +31,14 @@ from indexer.chunking import chunk_file
 from indexer.discovery import SkipFile, SourceFile, read_source, to_utf8
 from indexer.extract_cache import ExtractionCache
 from indexer.languages import extractor_for_path
+from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from indexer.symbols import module_path
 from stores.contracts import Chunk
 
 __all__ = ["Extracted", "ExtractStage", "extract_file", "extract_files", "close_process_cache", "suffixed_paths",
-           "file_text"]
+           "file_text", "time_budget", "worker_init"]
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +110,11 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
         log.info("%s is not UTF-8: read as %s", sf.path, encoding)
     checksum = hashlib.sha256(data).hexdigest()
     try:
-        extraction = extractor.extract(sf.path, text)
+        with extraction_budget(time_budget(len(text))) as budget:
+            extraction = extractor.extract(sf.path, text)
+        if budget.partial:
+            extraction.partial = budget.partial
+            log.warning("%s indexed in part: %s", sf.path, budget.partial)
         if cache_dir is not None:
             _process_cache(cache_dir).put(sf.path, checksum, extraction)
         if keep_suffix:
@@ -118,6 +127,44 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
         log.exception("extractor failed on %s", sf.path)
         return Extracted(sf.path, skip_reason="extract_failed", detail=f"{type(exc).__name__}: {exc}")
     return Extracted(sf.path, extraction, chunks, source, checksum, len(data), id_path=extraction.id_path)
+
+
+BUDGET_BASE_S = 10.0
+"""Time budget of every file's extraction (seconds), plus :data:`BUDGET_PER_MB_S` per MB of source."""
+BUDGET_PER_MB_S = 60.0
+"""Time budget per MB of source (seconds); real files need a few seconds per MB on a loaded machine."""
+
+
+def time_budget(size: int) -> float:
+    """Seconds one file of ``size`` bytes may spend in its extractor's queries."""
+    return BUDGET_BASE_S + BUDGET_PER_MB_S * size / 1_000_000
+
+
+PARENT_POLL_S = 1.0
+"""How often a worker's watchdog looks whether its parent still lives (where no death signal exists)."""
+
+
+def worker_init(parent_pid: int) -> None:
+    """Initializer of every extraction worker: the worker dies with the process that started it,
+    even after a ``kill -9`` of that process (which runs no clean-up). On Linux the kernel sends it
+    SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon thread checks
+    every :data:`PARENT_POLL_S` seconds that the parent is still its parent and exits otherwise."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # no prctl: the watchdog below still runs
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watchdog() -> None:
+        while True:
+            time.sleep(PARENT_POLL_S)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watchdog, name="ripple-parent-watchdog", daemon=True).start()
 
 
 def extract_files(
@@ -139,7 +186,8 @@ def extract_files(
             progress.advance()
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
+                             initializer=worker_init, initargs=(os.getpid(),)) as pool:
         for result in pool.map(extract_file, work, chunksize=8):
             yield result
             progress.advance()

@@ -131,7 +131,7 @@ class RepositoryIndex:
         report = IndexReport(self.repo, str(self.root))
         t0 = time.perf_counter()
         progress.start("discover", None)
-        found = discover(self.root, self.options.max_file_bytes)
+        found = discover(self.root, self.options.max_file_bytes, self.options.follow_external_symlinks)
         report.skipped.update(found.skipped)
         if log.isEnabledFor(logging.INFO):
             for reason, path in found.skipped_log:
@@ -229,7 +229,7 @@ class RepositoryIndex:
         to_extract: list[SourceFile] = []
         present: set[str] = set(self.resolver.files)
         for rel in rels:
-            verdict = classify_path(self.root, rel, self.options.max_file_bytes)
+            verdict = classify_path(self.root, rel, self.options.max_file_bytes, self.options.follow_external_symlinks)
             if not isinstance(verdict, SourceFile):
                 if rel in self.resolver.files:
                     removed.append(rel)
@@ -334,6 +334,7 @@ class RepositoryIndex:
         report.files_indexed = len(self.resolver.files)
         report.files_by_language = Counter(fc.lang for fc in self.resolver.files.values())
         report.files_with_parse_errors = sum(1 for fc in self.resolver.files.values() if fc.ex.errors)
+        report.partial = Counter(fc.ex.partial for fc in self.resolver.files.values() if fc.ex.partial)
         report.peak_rss_mb = {
             "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "largest_worker": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),

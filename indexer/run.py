@@ -64,7 +64,9 @@ class IndexOptions:
     no cache, every run parses every file, and a run killed mid-write cannot tell which files it
     left to re-bind); ``http_services``: URL prefix, host or service name -> service (repository)
     name, for matching HTTP clients to endpoints (added to the Spring Cloud Gateway routes the
-    repository declares: :meth:`indexer.frameworks.link.LinkOptions.for_repository`)."""
+    repository declares: :meth:`indexer.frameworks.link.LinkOptions.for_repository`);
+    ``follow_external_symlinks``: index what symbolic links out of the root point to (default: they
+    are skipped as ``symlink_outside``, see :mod:`indexer.fsguard`)."""
 
     repo: str
     product: str | None = None
@@ -72,6 +74,7 @@ class IndexOptions:
     jobs: int | None = None
     state_dir: str | None = None
     http_services: Mapping[str, str] = field(default_factory=dict)
+    follow_external_symlinks: bool = False
 
 
 @dataclass(slots=True)
@@ -90,6 +93,9 @@ class IndexReport:
     files_indexed: int = 0
     files_by_language: Counter[str] = field(default_factory=Counter)
     files_with_parse_errors: int = 0
+    partial: Counter[str] = field(default_factory=Counter)
+    """Files indexed only in part, by reason (``too_deep``, ``syntax_errors``, ``time_budget``:
+    :attr:`indexer.model.FileExtraction.partial`)."""
     skipped: Counter[str] = field(default_factory=Counter)
     skipped_examples: dict[str, list[str]] = field(default_factory=dict)
     files_deleted: int = 0
@@ -122,7 +128,7 @@ class IndexReport:
         return {
             "repo": self.repo, "root": self.root, "files_indexed": self.files_indexed,
             "files_by_language": dict(self.files_by_language),
-            "files_with_parse_errors": self.files_with_parse_errors,
+            "files_with_parse_errors": self.files_with_parse_errors, "partial": dict(self.partial),
             "skipped": dict(self.skipped), "skipped_examples": self.skipped_examples,
             "files_deleted": self.files_deleted, "files_changed": self.files_changed,
             "files_extracted": self.files_extracted, "files_resolved": self.files_resolved,

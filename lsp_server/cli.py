@@ -146,9 +146,11 @@ def main(verbose: int) -> None:
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="After the graph is written, compute embeddings for semantic search (resume with `ripple embed`).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--follow-external-symlinks", is_flag=True,
+              help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None,
-          embed: bool, model: str | None, as_json: bool) -> None:
+          embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the configured stores
     (the embedded store by default; see `ripple doctor` and .ripple/config.toml).
 
@@ -168,7 +170,8 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     store = stores.search  # the embedded store is both; embeddings go to the search index
     model = model or config.embedding_model
     options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs,
-                           http_services=config.http_services, state_dir=str(state_dir(db_path)))
+                           http_services=config.http_services, state_dir=str(state_dir(db_path)),
+                           follow_external_symlinks=follow_external_symlinks)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     progress: _RichProgress | None = None
     try:
@@ -243,6 +246,8 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     table.add_row("files indexed", f"{r.files_indexed:,} ({langs})" if langs else "0")
     if r.files_with_parse_errors:
         table.add_row("with syntax errors", f"{r.files_with_parse_errors:,} (extracted as far as they parse)")
+    if r.partial:
+        table.add_row("indexed in part", ", ".join(f"{k} {v:,}" for k, v in sorted(r.partial.items())))
     table.add_row("skipped", ", ".join(f"{k} {v:,}" for k, v in sorted(r.skipped.items())) or "none")
     if r.files_deleted:
         table.add_row("removed (gone from disk)", f"{r.files_deleted:,}")
@@ -513,9 +518,11 @@ def trust(path: Path, remove: bool) -> None:
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="Embed new and changed chunks after each update (unchanged chunks keep their vectors).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--follow-external-symlinks", is_flag=True,
+              help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per update.")
 def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: str | None, max_file_size: int,
-          embed: bool, model: str | None, as_json: bool) -> None:
+          embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index each PATH, then keep its index current as files are saved, added, deleted or renamed,
     until Ctrl-C. Bursts (a branch switch) are batched; each update re-binds only what the change
     affects. Other ripple processes may read the index meanwhile; writers take turns."""
@@ -538,7 +545,8 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
             stores = open_stores(config, db_path, product=product or name, create=True)
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
-                                   state_dir=str(state_dir(db_path)))
+                                   state_dir=str(state_dir(db_path)),
+                                   follow_external_symlinks=follow_external_symlinks)
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),
                               on_update=_update_printer(name, stores.search, embed, model or config.embedding_model,

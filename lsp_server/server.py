@@ -42,6 +42,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from indexer.embedding import embed_pending
+from indexer.fsguard import SkipFile, inside_root, read_regular
 from indexer.incremental import RepositoryIndex
 from indexer.run import IndexOptions, IndexReport
 from indexer.watch import Watcher
@@ -162,6 +163,10 @@ class _WorkDoneProgress:
                 self.server.work_done_progress.report(
                     self.token, types.WorkDoneProgressReport(message=message, percentage=pct))
         self.server.call_soon(send)
+
+
+DISK_TEXT_CAP = 64_000_000
+"""Largest file (bytes) whose text the server reads from disk."""
 
 
 class RippleServer(LanguageServer):
@@ -431,9 +436,9 @@ class RippleServer(LanguageServer):
         if folder is None:  # a repository not on this disk: the text kept in the index
             stored = self.graph().file_text(repo, path)
             return FileText(ripple_uri(repo, path), stored.splitlines() if stored is not None else None)
-        abs_path = (folder.root / path).resolve()
-        if not abs_path.is_relative_to(folder.root):  # never read outside the workspace
+        if not inside_root(folder.root, folder.root / path):  # the indexer's rule: never read outside
             return FileText(ripple_uri(repo, path), None)
+        abs_path = (folder.root / path).resolve()
         uri = from_fs_path(str(abs_path)) or ripple_uri(repo, path)
         disk = self.disk_lines(abs_path)
         doc = self.workspace.text_documents.get(uri)
@@ -456,9 +461,9 @@ class RippleServer(LanguageServer):
         if hit is not None and hit[0] == key:
             self._lines.move_to_end(path)
             return hit[1]
-        try:
-            lines: list[str] | None = path.read_bytes().decode("utf-8", "replace").splitlines()
-        except OSError:
+        try:  # a FIFO or device is never opened in a way that blocks (indexer.fsguard)
+            lines: list[str] | None = read_regular(path, DISK_TEXT_CAP).decode("utf-8", "replace").splitlines()
+        except SkipFile:
             lines = None
         self._lines[path] = (key, lines)
         if len(self._lines) > 2000:
