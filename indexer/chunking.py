@@ -28,6 +28,19 @@ def _cap(text: str) -> str:
     return text if len(text) <= MAX_CHUNK_CHARS else text[:MAX_CHUNK_CHARS] + "\n…"
 
 
+def _lines_text(lines: list[str], start: int, end: int) -> str:
+    """``"\n".join(lines[start:end])`` built only as far as the cap needs: a definition nested in
+    thousands of others costs the cap, not the file (chunking stays linear in the file's size)."""
+    out: list[str] = []
+    size = 0
+    for i in range(max(start, 0), min(end, len(lines))):
+        out.append(lines[i])
+        size += len(lines[i]) + 1
+        if size > MAX_CHUNK_CHARS:
+            break
+    return "\n".join(out)
+
+
 def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -56,12 +69,12 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
     for i, d in enumerate(extraction.definitions):
         parent_fqn = ids[by_qualname[d.parent]] if d.parent in by_qualname else None
         if d.kind in CALLABLE_KINDS:
-            text = "\n".join(lines[d.start_line - 1 : d.end_line])
+            text = _lines_text(lines, d.start_line - 1, d.end_line)
             kind = "method" if d.kind in ("method", "constructor") else "function"
         elif d.kind in TYPE_KINDS:
             members = [extraction.definitions[j] for j in children.get(d.qualname, ())]
             first = min((m.start_line for m in members), default=d.end_line + 1)
-            header = lines[d.start_line - 1 : max(d.start_line, first - 1)]
+            header = _lines_text(lines, d.start_line - 1, max(d.start_line, first - 1)).split("\n")
             sigs = [m.signature or m.name for m in members if m.kind in CALLABLE_KINDS]
             fields = [f"{m.name}: {m.field_type}" if m.field_type else m.name for m in members if m.kind == "field"]
             text = "\n".join([*header, *fields, *sigs])

@@ -2,19 +2,23 @@
 
 Walks a root directory, honours ``.gitignore`` files at every level (gitwildmatch semantics through
 the ``pathspec`` library), prunes vendored and generated trees, and classifies every file it passes
-over with a reason, so a run can say exactly what it skipped. Only suffix and size are checked here;
+over with a reason, so a run can say exactly what it skipped. Links out of the root are not followed
+and only regular files are indexed (:mod:`indexer.fsguard`, the rule the language server shares);
 binary and encoding checks need the bytes and happen when the file is read (:func:`read_source`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pathspec
 
+from indexer.fsguard import MAX_CONFIG_BYTES, SkipFile, inside_root, read_regular
 from indexer.languages import extractor_for_path
 
 __all__ = [
@@ -27,7 +31,11 @@ __all__ = [
     "read_source",
     "SkipFile",
     "to_utf8",
+    "inside_root",
+    "load_gitignore",
 ]
+
+log = logging.getLogger(__name__)
 
 DEFAULT_MAX_FILE_BYTES = 1_000_000
 """Files larger than this (bytes) are skipped as ``too_large``; generated bundles live above it."""
@@ -62,9 +70,10 @@ class Discovery:
 
     Reasons: ``gitignored``, ``pruned_dir`` (files under a pruned directory are not counted one by
     one: the directory counts once), ``no_extractor``, ``generated``, ``too_large``, ``symlink_loop``
-    (a link back to a folder on the walk), ``symlink_duplicate`` (a second link to a folder already
-    walked), ``undecodable_name`` (a file name that is not UTF-8 or holds a line break),
-    ``unreadable``. ``skipped_examples`` keeps up to five paths per reason for the summary.
+    (a link back to a folder on the walk or to one of its ancestors), ``symlink_duplicate`` (a second
+    link to a folder already walked), ``symlink_outside`` (a link out of the root, not followed by
+    default), ``not_regular`` (a FIFO, socket or device), ``undecodable_name`` (a file name that is not
+    UTF-8 or holds a line break), ``unreadable``. ``skipped_examples`` keeps up to five paths per reason for the summary.
     """
 
     files: list[SourceFile] = field(default_factory=list)
@@ -81,45 +90,62 @@ class Discovery:
             examples.append(path)
 
 
-class SkipFile(Exception):
-    """Raised by :func:`read_source` when a file's bytes rule it out; ``reason`` is the counter key."""
+def load_gitignore(directory: str) -> pathspec.GitIgnoreSpec | None:
+    """The patterns of ``directory``'s ``.gitignore`` (``None``: no file, or no pattern in it).
 
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-
-
-def _load_gitignore(directory: str) -> pathspec.GitIgnoreSpec | None:
+    Read as :func:`indexer.fsguard.read_regular` reads (a FIFO or device is not read; a file over
+    :data:`indexer.fsguard.MAX_CONFIG_BYTES` is ignored, with a warning). A line pathspec rejects
+    (a trailing backslash, a lone ``!``) is dropped with a warning naming the file and line, as git
+    drops it; the other lines keep their order and meaning. Never raises."""
     path = os.path.join(directory, ".gitignore")
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    except OSError:
+        data = read_regular(path, MAX_CONFIG_BYTES)
+    except SkipFile as exc:
+        if exc.reason != "unreadable" or os.path.lexists(path):
+            log.warning("%s ignored: %s", path.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), exc)
         return None
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    lines = data.decode("utf-8", "replace").splitlines()
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    except Exception:  # noqa: BLE001 - pathspec raises several types; find the culprit lines
+        kept = []
+        for number, line in enumerate(lines, 1):
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except Exception as exc:  # noqa: BLE001
+                log.warning("%s:%d: pattern %r ignored (git ignores it too): %s", path, number, line, exc)
+                continue
+            kept.append(line)
+        spec = pathspec.GitIgnoreSpec.from_lines(kept)
     return spec if len(spec) else None
 
 
-def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Discovery:
+def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+             follow_external_symlinks: bool = False) -> Discovery:
     """Walk ``root`` and return the files to index with every skipped file counted by reason.
 
     ``.gitignore`` files apply to their own directory and below, patterns relative to it, as git does.
-    Symbolic links to files are followed; a symbolic link to a directory is followed unless it leads
-    back to a directory already on the walk (``symlink_loop``). Raises ``NotADirectoryError`` when
-    ``root`` is not a directory.
+    Symbolic links are followed while they stay inside ``root``; one that leads out of it is skipped
+    (``symlink_outside``, the rule of :func:`indexer.fsguard.inside_root`) unless
+    ``follow_external_symlinks``. A symbolic link to a directory is not followed when it leads back
+    to a directory on the walk or to one of its ancestors, ``/`` included (``symlink_loop``). Only
+    regular files are indexed (a FIFO, socket or device: ``not_regular``). Raises
+    ``NotADirectoryError`` when ``root`` is not a directory.
     """
     root_path = Path(root).resolve()
     if not root_path.is_dir():
         raise NotADirectoryError(f"not a directory: {root}")
+    root_real = str(root_path)
     result = Discovery()
     # Stack of (absolute dir, relative dir, inherited ignore specs [(base_rel, spec)], real paths on walk).
     stack: list[tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]] = [
-        (str(root_path), "", [], frozenset({str(root_path)}))
+        (root_real, "", [], frozenset({root_real}))
     ]
-    walked: set[str] = {str(root_path)}
+    walked: set[str] = {root_real}
+    linked: list[tuple[str, tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]]] = []
     while stack:
         abs_dir, rel_dir, specs, ancestors = stack.pop()
-        own = _load_gitignore(abs_dir)
+        own = load_gitignore(abs_dir)
         if own is not None:
             specs = [*specs, (rel_dir, own)]
         try:
@@ -133,15 +159,19 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
             if not _utf8_name(rel):
                 # Bytes that are not UTF-8 in a file name (os.scandir keeps them as surrogates):
                 # the path cannot be stored, shown or sent to an editor.
-                result.skip("undecodable_name", rel.encode("utf-8", "backslashreplace").decode("ascii"))
+                result.skip("undecodable_name", printable_path(rel))
                 continue
             try:
                 is_dir = entry.is_dir()
+                is_link = entry.is_symlink()
             except OSError:
                 result.skip("unreadable", rel)
                 continue
             if _ignored(specs, rel, is_dir):
                 result.skip("gitignored", rel + ("/" if is_dir else ""))
+                continue
+            if is_link and not follow_external_symlinks and not inside_root(root_real, entry.path):
+                result.skip("symlink_outside", rel + ("/" if is_dir else ""))
                 continue
             if is_dir:
                 if entry.name == OWN_DIR:
@@ -150,27 +180,36 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> 
                     result.skip("pruned_dir", rel + "/")
                     continue
                 real = os.path.realpath(entry.path)
-                if entry.is_symlink():
+                if is_link:
                     if real in ancestors or _is_ancestor(real, ancestors):
                         result.skip("symlink_loop", rel + "/")
                         continue
-                    if real in walked:  # two links to one folder: index it once
-                        result.skip("symlink_duplicate", rel + "/")
-                        continue
+                    # Walked after every real folder: a folder is indexed under its own path, and
+                    # a link only adds folders the walk does not otherwise reach.
+                    linked.append((real, (entry.path, rel, specs, ancestors | {real})))
+                    continue
                 walked.add(real)
                 subdirs.append((entry.path, rel, specs, ancestors | {real}))
                 continue
             _classify_file(entry, rel, max_file_bytes, result)
         stack.extend(reversed(subdirs))
+        while not stack and linked:
+            real, item = linked.pop(0)
+            if real in walked:  # two ways into one folder: index it once
+                result.skip("symlink_duplicate", item[1] + "/")
+                continue
+            walked.add(real)
+            stack.append(item)
     result.files.sort(key=lambda f: f.path)
     return result
 
 
-def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile | str:
+def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+                  follow_external_symlinks: bool = False) -> SourceFile | str:
     """What :func:`discover` would say of the one file ``rel`` (repository-relative, POSIX) under the
     resolved ``root``: its :class:`SourceFile`, or the reason it is not indexed (a skip reason, or
-    ``own_dir`` for the index folder, ``missing`` when no regular file is there). The watcher asks
-    this for each path it sees change instead of walking the tree again."""
+    ``own_dir`` for the index folder, ``missing`` when nothing is there). The watcher asks this for
+    each path it sees change instead of walking the tree again. Never raises."""
     if not _utf8_name(rel):
         return "undecodable_name"
     root_path = Path(root)
@@ -178,7 +217,7 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
     specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
     for i, name in enumerate(parts[:-1]):
         base = "/".join(parts[:i])
-        own = _load_gitignore(str(root_path / base) if base else str(root_path))
+        own = load_gitignore(str(root_path / base) if base else str(root_path))
         if own is not None:
             specs.append((base, own))
         if _ignored(specs, "/".join(parts[: i + 1]), True):
@@ -188,27 +227,37 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
         if name in PRUNED_DIRS or name.endswith(".egg-info"):
             return "pruned_dir"
     base = "/".join(parts[:-1])
-    own = _load_gitignore(str(root_path / base) if base else str(root_path))
+    own = load_gitignore(str(root_path / base) if base else str(root_path))
     if own is not None:
         specs.append((base, own))
     if _ignored(specs, rel, False):
         return "gitignored"
     path = root_path / rel
     name = parts[-1]
-    if not path.is_file():
+    try:
+        st = path.stat()
+    except OSError:
         return "missing"
+    if stat.S_ISDIR(st.st_mode):
+        return "missing"
+    if not follow_external_symlinks and not inside_root(str(root_path), path):
+        return "symlink_outside"
     extractor = extractor_for_path(name)
     if extractor is None:
         return "no_extractor"
     if name.lower().endswith(_GENERATED_SUFFIXES):
         return "generated"
-    try:
-        size = path.stat().st_size
-    except OSError:
-        return "unreadable"
-    if size > max_file_bytes:
+    if not stat.S_ISREG(st.st_mode):
+        return "not_regular"
+    if st.st_size > max_file_bytes:
         return "too_large"
-    return SourceFile(rel, str(path), extractor.language, size)
+    return SourceFile(rel, str(path), extractor.language, st.st_size)
+
+
+def printable_path(rel: str) -> str:
+    """``rel`` with the bytes that are not UTF-8 (kept by ``os`` as lone surrogates) written as
+    ``\\xNN``: safe to print, log and store."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") if not _utf8_name(rel) else rel
 
 
 def _utf8_name(rel: str) -> bool:
@@ -220,7 +269,9 @@ def _utf8_name(rel: str) -> bool:
 
 
 def _is_ancestor(real: str, ancestors: frozenset[str]) -> bool:
-    return any(a == real or a.startswith(real + os.sep) for a in ancestors)
+    # ``real`` is an ancestor of a folder on the walk (``/`` is everyone's).
+    prefix = real if real.endswith(os.sep) else real + os.sep
+    return any(a == real or a.startswith(prefix) for a in ancestors)
 
 
 def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
@@ -243,11 +294,15 @@ def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, resul
         result.skip("generated", rel)
         return
     try:
-        size = entry.stat().st_size
+        st = entry.stat()
     except OSError:
         # A dangling symlink or a file removed under us.
         result.skip("unreadable", rel)
         return
+    if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device: opening it could block forever
+        result.skip("not_regular", rel)
+        return
+    size = st.st_size
     if size > max_file_bytes:
         result.skip("too_large", rel)
         return
@@ -255,16 +310,11 @@ def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, resul
 
 
 def read_source(abs_path: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bytes:
-    """Read a file for extraction. Raises :class:`SkipFile` with reason ``unreadable``, ``too_large``
-    (it grew since discovery) or ``binary`` (a NUL byte in the first 8 KiB). Bytes that are not
-    UTF-8 are returned as they are: extractors decode leniently."""
-    try:
-        with open(abs_path, "rb") as fh:
-            data = fh.read(max_file_bytes + 1)
-    except OSError as exc:
-        raise SkipFile("unreadable", str(exc)) from exc
-    if len(data) > max_file_bytes:
-        raise SkipFile("too_large", f"{len(data)} bytes")
+    """Read a file for extraction. Raises :class:`SkipFile` with reason ``unreadable``,
+    ``not_regular`` (a FIFO, socket or device, perhaps swapped in since discovery: never blocks),
+    ``too_large`` (it grew since discovery) or ``binary`` (a NUL byte in the first 8 KiB). Bytes
+    that are not UTF-8 are returned as they are: extractors decode leniently."""
+    data = read_regular(abs_path, max_file_bytes)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data  # UTF-16 with a byte-order mark: NUL bytes are expected; to_utf8 decodes it
     if b"\x00" in data[:8192]:

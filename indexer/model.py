@@ -408,6 +408,11 @@ class FileExtraction:
     http_calls: list[HttpCall] = field(default_factory=list)
     topics: list[TopicUse] = field(default_factory=list)
     constants: list[StringConstant] = field(default_factory=list)
+    partial: str | None = None
+    """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
+    deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),
+    ``time_budget`` (the file's time budget ran out); see :class:`indexer.languages.base.Budget`.
+    The pipeline sets it; extractors leave it alone."""
     id_path: str | None = None
     """The path node ids are built from; ``None``: ``path`` without its suffix. The pipeline sets it
     to the full path when another file of the repository has the same path but another suffix

@@ -35,7 +35,7 @@ import watchfiles
 from indexer.discovery import OWN_DIR, PRUNED_DIRS, discover
 from indexer.incremental import RepositoryIndex, is_config_path
 from indexer.languages import extractor_for_path
-from indexer.pipeline import IndexReport, ProgressSink
+from indexer.run import IndexReport, ProgressSink
 
 __all__ = ["Watcher", "SourceFilter", "STEP_MS", "DEBOUNCE_MS"]
 
@@ -45,6 +45,12 @@ STEP_MS = 50
 """A batch is handed over once no change arrived for this long."""
 DEBOUNCE_MS = 1600
 """Longest time changes are gathered into one batch while they keep coming."""
+POLL_DELAY_MS = 500
+"""Polling period when native notifications fail (a tree holding a name that is not UTF-8)."""
+FALLBACK_WITHIN_S = 2.0
+"""A native watch that fails this soon after it starts is replaced by polling."""
+RESTART_DELAY_S = 1.0
+"""Pause before a failed watch is started again."""
 _WAKE_MS = 200
 """How often the loop wakes without changes to look at its stop and sync requests."""
 
@@ -106,22 +112,51 @@ class Watcher:
 
     def run(self, stop: threading.Event, progress: ProgressSink | None = None) -> None:
         """Sync, then apply changes until ``stop`` is set. Raises what the first sync raises (a root
-        that is not a directory, a store that is down); later failures are logged."""
+        that is not a directory, a store that is down); later failures are logged.
+
+        A watch that fails (``watchfiles`` cannot represent a path whose name is not UTF-8: it stops
+        with an error at the first event under it, or at once for inotify) is started again, after
+        a warning naming the cause; what changed meanwhile is caught up from the files' modification
+        times. Native notifications that fail at once are replaced by polling
+        (:data:`POLL_DELAY_MS`), which only fails when such a path itself changes."""
         started = time.time()
         with self.lock():
             report = self.index.sync(progress)
         self._notify(report, always=True)
+        polling = False
+        catch_up: float | None = started
+        while not stop.is_set():
+            armed = time.monotonic()
+            try:
+                self._watch(stop, polling, catch_up)
+                return
+            except RuntimeError as exc:  # watchfiles' internal error (its class is private) derives from it
+                failed = time.time()
+                self.ready.set()  # the watch is (being) re-armed: callers waiting on it go on
+                if not polling and time.monotonic() - armed < FALLBACK_WITHIN_S:
+                    polling = True
+                    log.warning("watching %s: %s; polling every %d ms instead", self.index.root, exc, POLL_DELAY_MS)
+                else:
+                    log.warning("watching %s: %s; watching again", self.index.root, exc)
+                    stop.wait(RESTART_DELAY_S)  # never a hot loop when the same path keeps changing
+                catch_up = failed
+
+    def _watch(self, stop: threading.Event, polling: bool, catch_up: float | None) -> None:
+        """One watch session until ``stop``; on its first batch, paths changed since ``catch_up``
+        (seconds since the epoch) are added. Raises what ``watchfiles`` raises."""
         watch = watchfiles.watch(
             self.index.root, watch_filter=SourceFilter(), debounce=self.debounce_ms, step=self.step_ms,
             stop_event=stop, rust_timeout=_WAKE_MS, yield_on_timeout=True, raise_interrupt=False,
+            force_polling=polling or None, poll_delay_ms=POLL_DELAY_MS,
         )
         for changes in watch:
             if stop.is_set():
                 break
             paths = sorted({path for _, path in changes})
-            if not self.ready.is_set():
+            if catch_up is not None:
                 # The watch is armed from its first batch on: catch what changed before.
-                paths = sorted(set(paths) | self._changed_since(started))
+                paths = sorted(set(paths) | self._changed_since(catch_up))
+                catch_up = None
                 self.ready.set()
             if self._resync.is_set():
                 self._resync.clear()
@@ -136,7 +171,8 @@ class Watcher:
     def _changed_since(self, since: float) -> set[str]:
         """Paths edited since ``since`` (seconds since the epoch, with a second of slack for coarse
         file-system clocks), added or removed relative to the index's files."""
-        found = discover(self.index.root, self.index.options.max_file_bytes)
+        found = discover(self.index.root, self.index.options.max_file_bytes,
+                         self.index.options.follow_external_symlinks)
         on_disk = {sf.path: sf.abs_path for sf in found.files}
         out = {str(self.index.root / p) for p in set(self.index.resolver.files) ^ set(on_disk)}
         for abs_path in on_disk.values():

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import resource
 import sys
 from collections.abc import Iterator
@@ -22,22 +21,23 @@ import click
 import filelock
 from rich.console import Console
 from rich.logging import RichHandler
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from analysis.impact import DEFAULT_DEPTH, blast_radius, target_query
+from analysis.impact_report import render_markdown, report_json
+from analysis.navigation import Reference, callers, dotted_name, lookup, references
+from analysis.retrieval import QueryEngine, query_engine
+from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
-from indexer.pipeline import IndexOptions, IndexReport, index_repository
-from stores.errors import StoreError
 from indexer.embedding import embed_pending
-from stores.contracts import SearchFilters
-from stores.embedder import EmbedderError
-from stores.factory import state_dir, writer_lock
-from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, query_engine
-from stores.contracts import Node
-from stores.navigation import Reference, best_targets, callers, dotted_name, references, symbol_candidates
-from stores.factory import SERVICES_ENV, Stores, open_stores, service_map
-from stores.impact import DEFAULT_DEPTH, PositionQuery, SymbolQuery, blast_radius, file_candidates, render_markdown, report_json
-from stores.retrieval import QueryEngine
+from indexer.run import IndexOptions, IndexReport
+from indexer.pipeline import index_repository
+from stores.contracts import Node, SearchFilters
+from stores.embedder import MODEL_ENV, EmbedderError
+from stores.errors import StoreError, os_error_message
+from stores.factory import DB_ENV, Stores, default_db_path, find_db, open_embedder, open_stores, state_dir, writer_lock
 
 __all__ = ["main"]
 
@@ -46,13 +46,16 @@ out = Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 class _RichProgress:
-    """Renders pipeline phases as rich progress bars on stderr."""
+    """Renders pipeline phases as rich progress bars on stderr; ``phase`` is the one under way (what
+    an interruption stopped)."""
 
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
         self.task: Any = None
+        self.phase: str | None = None
 
     def start(self, phase: str, total: int | None) -> None:
+        self.phase = phase
         self.task = self.progress.add_task(phase, total=total)
 
     def advance(self, n: int = 1) -> None:
@@ -80,7 +83,7 @@ def _stores(db: str | None) -> Iterator[Stores]:
     from stores.config import load_config
 
     try:
-        config = load_config()
+        config = _loaded(load_config())
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     needs_file = "embedded" in (config.graph.backend, config.search.backend)
@@ -101,6 +104,19 @@ def _stores(db: str | None) -> Iterator[Stores]:
         raise click.ClickException(str(exc)) from exc
     finally:
         stores.close()
+
+
+_warned: set[str] = set()
+
+
+def _loaded(config: Any) -> Any:
+    """``config`` after printing its warnings on stderr (an untrusted workspace file's ignored keys, a
+    credential not sent, a secret others can read), each once per process."""
+    for warning in config.warnings:
+        if warning not in _warned:
+            _warned.add(warning)
+            err.print(f"[yellow]warning: {escape(warning)}[/yellow]", soft_wrap=True)
+    return config
 
 
 def _emit_json(data: object) -> None:
@@ -130,43 +146,66 @@ def main(verbose: int) -> None:
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="After the graph is written, compute embeddings for semantic search (resume with `ripple embed`).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--follow-external-symlinks", is_flag=True,
+              help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None,
-          embed: bool, model: str | None, as_json: bool) -> None:
+          embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the configured stores
     (the embedded store by default; see `ripple doctor` and .ripple/config.toml).
 
     The graph and BM25 index are committed first and answer at once; embeddings follow."""
     from stores.config import load_config
-    from stores.factory import open_stores
 
     root = path.resolve()
     repo_name = repo or root.name
     try:
-        config = load_config(root)
+        config = _loaded(load_config(root))
         db_path = Path(db) if db else (config.db or default_db_path(root))
         stores = open_stores(config, db_path, product=product or repo_name, create=True)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        raise click.ClickException(os_error_message(exc, db_path)) from exc
     store = stores.search  # the embedded store is both; embeddings go to the search index
     model = model or config.embedding_model
     options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs,
-                           http_services=config.http_services, state_dir=str(state_dir(db_path)))
+                           http_services=config.http_services, state_dir=str(state_dir(db_path)),
+                           follow_external_symlinks=follow_external_symlinks)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    progress: _RichProgress | None = None
     try:
         with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
             progress = _RichProgress(bar)
             with _writing(db_path):  # one writer per index; embedding below runs beside others
                 report = index_repository(root, stores.graph, store, options, progress)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
+    except KeyboardInterrupt:
+        phase = progress.phase if progress is not None else None
+        if phase in (None, "discover", "read", "extract", "resolve"):
+            kept = (f"nothing of this run was written: {db_path} is as it was before it (files parsed so far are "
+                    "cached)")
+        else:
+            kept = (f"{db_path} holds the index as it was before this run or as this run committed it, never a mix "
+                    "(each write is one transaction)")
+        err.print(f"[yellow]interrupted during {escape(phase or 'start-up')}: {escape(kept)}; run `ripple index` "
+                  "again to finish[/yellow]", soft_wrap=True)
+        sys.exit(130)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    except OSError as exc:  # the state folder (journal, cache, lock) beside the index
+        raise click.ClickException(os_error_message(exc, state_dir(db_path))) from exc
     finally:
         stores.close()
+    interrupted = embedded.get("skipped") == "interrupted"
     if as_json:
         _emit_json({**report.as_dict(), "embeddings": embedded, "db": str(db_path)})
     else:
         _print_report(report, db_path, embedded)
+    if interrupted:
+        err.print("[yellow]interrupted while embedding: the graph and BM25 index are complete and answer; the "
+                  "vectors computed so far are kept; run `ripple embed` to finish[/yellow]", soft_wrap=True)
+        sys.exit(130)
 
 
 @contextmanager
@@ -176,7 +215,7 @@ def _writing(db_path: Path) -> Iterator[None]:
     try:
         lock.acquire(timeout=0.5)
     except filelock.Timeout:
-        err.print(f"[dim]waiting for another ripple process writing {db_path}…[/dim]")
+        err.print(f"[dim]waiting for another ripple process writing {escape(str(db_path))}…[/dim]")
         lock.acquire()
     try:
         yield
@@ -190,10 +229,9 @@ def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, 
         embedder = open_embedder(model)
         result = embed_pending(store, embedder, progress)
     except EmbedderError as exc:
-        err.print(f"[yellow]warning: no embeddings ({exc}); search uses BM25 alone[/yellow]")
+        err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
         return {"skipped": str(exc)}
     except KeyboardInterrupt:
-        err.print("[yellow]embedding interrupted: the graph and BM25 index are complete; run `ripple embed` to finish[/yellow]")
         return {"skipped": "interrupted"}
     return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
             "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
@@ -201,13 +239,15 @@ def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, 
 
 
 def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> None:
-    table = Table(title=f"ripple index {r.root} -> {db_path}", show_header=False, title_justify="left")
+    table = Table(title=escape(f"ripple index {r.root} -> {db_path}"), show_header=False, title_justify="left")
     table.add_column(style="bold")
     table.add_column()
     langs = ", ".join(f"{k} {v:,}" for k, v in sorted(r.files_by_language.items()))
     table.add_row("files indexed", f"{r.files_indexed:,} ({langs})" if langs else "0")
     if r.files_with_parse_errors:
         table.add_row("with syntax errors", f"{r.files_with_parse_errors:,} (extracted as far as they parse)")
+    if r.partial:
+        table.add_row("indexed in part", ", ".join(f"{k} {v:,}" for k, v in sorted(r.partial.items())))
     table.add_row("skipped", ", ".join(f"{k} {v:,}" for k, v in sorted(r.skipped.items())) or "none")
     if r.files_deleted:
         table.add_row("removed (gone from disk)", f"{r.files_deleted:,}")
@@ -224,7 +264,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     if r.files_written:
         table.add_row("chunks written", f"{r.chunks:,}")
     if "skipped" in embedded:
-        table.add_row("embeddings", f"skipped ({embedded['skipped']})")
+        table.add_row("embeddings", escape(f"skipped ({embedded['skipped']})"))
     else:
         table.add_row("embeddings", f"{embedded['embedded']:,} embedded, {embedded['reused']:,} reused, "
                                     f"{embedded['chunks_per_s']:.0f} chunks/s, {embedded['seconds']:.1f}s, "
@@ -233,7 +273,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items() if v))
     out.print(table)
     if r.files_indexed == 0:
-        err.print(f"[yellow]warning: no Java, Python, TypeScript or JavaScript files found under {r.root}[/yellow]")
+        err.print(f"[yellow]warning: no Java, Python, TypeScript or JavaScript files found under {escape(str(r.root))}[/yellow]")
 
 
 def _ref_json(r: Reference) -> dict[str, object]:
@@ -256,10 +296,10 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
         )
     multi_repo = len({r.repo for r in refs}) > 1
     for t in targets:
-        out.print(f"[bold]{t.id}[/bold]  ({t.label.lower()}, {t.file}:{t.start_line})")
+        out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}, {escape(t.file)}:{t.start_line})")
     if others:
         names = ", ".join(dotted_name(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
-        out.print(f"[dim]also named {symbol!r}, not shown: {names} (qualify the name to choose)[/dim]")
+        out.print(f"[dim]also named {escape(repr(symbol))}, not shown: {escape(names)} (qualify the name to choose)[/dim]")
     out.print(_plural(len(refs), noun))
     names = {t.id: t.qualname for t in targets}
     for r in refs:
@@ -282,14 +322,6 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
     _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
 
 
-def _lookup(store: Any, symbol: str) -> tuple[list[Node], list[Node]]:
-    """Targets for ``symbol`` and the other candidates a bare name also matched."""
-    candidates = symbol_candidates(store, symbol)
-    targets = best_targets(symbol, candidates)
-    chosen = {t.id for t in targets}
-    return targets, [n for n in candidates if n.id not in chosen]
-
-
 @main.command(name="callers")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
@@ -298,7 +330,7 @@ def _lookup(store: Any, symbol: str) -> tuple[list[Node], list[Node]]:
 def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_json: bool) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, or a node id)."""
     with _store(db) as store:
-        targets, others = _lookup(store, symbol)
+        targets, others = lookup(store, symbol)
         refs = callers(store, targets, list(resolutions) or None)
     _render_refs(symbol, targets, others, refs, "callers", as_json)
 
@@ -311,29 +343,9 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_js
 def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_json: bool) -> None:
     """Every reference to SYMBOL: call sites, type uses, injections, subclasses, overrides."""
     with _store(db) as store:
-        targets, others = _lookup(store, symbol)
+        targets, others = lookup(store, symbol)
         refs = references(store, targets, include_declaration)
     _render_refs(symbol, targets, others, refs, "references", as_json)
-
-
-_PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
-
-
-def _impact_query(store: Any, target: str) -> SymbolQuery | PositionQuery:
-    """``PATH:LINE[:COL]`` (a file of the index, matched by its trailing path parts) or a symbol."""
-    m = _PATH_LINE.fullmatch(target.strip())
-    if m is None:
-        return SymbolQuery(target)
-    path = Path(m["path"]).expanduser()
-    found = file_candidates(store, str(path.resolve()) if path.exists() else m["path"])
-    if not found:
-        raise click.ClickException(f"{m['path']} is not a file of the index")
-    if len(found) > 1:
-        raise click.ClickException(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
-                                   + "; give more of its path")
-    (repo, rel), line = found[0], int(m["line"])
-    col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
-    return PositionQuery(repo, rel, line, col)
 
 
 @main.command(name="impact")
@@ -358,7 +370,10 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.ClickException(str(exc)) from exc
     with _stores(db) as stores:
         store = stores.graph
-        query = _impact_query(store, target)
+        try:
+            query = target_query(store, target)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
         report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search))
     if as_json:
@@ -387,6 +402,10 @@ def embed(db: str | None, model: str | None, as_json: bool) -> None:
     elif "skipped" not in result:
         out.print(f"{result['embedded']:,} embedded, {result['reused']:,} reused; "
                   f"{counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings")
+    if result.get("skipped") == "interrupted":
+        err.print(f"[yellow]interrupted: {counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings (the "
+                  "vectors computed so far are kept); run `ripple embed` again to finish[/yellow]", soft_wrap=True)
+        sys.exit(130)
 
 
 @main.command()
@@ -418,7 +437,7 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
         })
         return
     for note in result.notes:
-        err.print(f"[dim]{note}[/dim]")
+        err.print(f"[dim]{escape(note)}[/dim]")
     if not result.hits:
         out.print("no results")
     for h in result.hits:
@@ -445,7 +464,7 @@ def stats(db: str | None, as_json: bool) -> None:
             value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items()))
         elif isinstance(value, list):
             value = ", ".join(map(str, value))
-        table.add_row(key, str(value))
+        table.add_row(key, escape(str(value)))
     out.print(table)
 
 
@@ -469,6 +488,27 @@ def doctor(path: Path | None, as_json: bool) -> None:
 
 
 @main.command()
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--remove", is_flag=True, help="Stop trusting PATH.")
+def trust(path: Path, remove: bool) -> None:
+    """Trust the workspace PATH (and the folders below it): its .ripple/config.toml may then choose the
+    graph and search servers, their credentials and the index file. Untrusted workspace files keep only
+    settings that send nothing anywhere. Recorded in [trust] workspaces of your own configuration file."""
+    from stores.config import ConfigError, trust_workspace
+
+    folder = path.resolve()
+    try:
+        written = trust_workspace(folder, remove=remove)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if remove:
+        click.echo(f"no longer trusted: {folder} (in {written})")
+    else:
+        click.echo(f"trusted: {folder} (in {written}); its .ripple/config.toml may now choose servers, credentials "
+                   "and the index file")
+
+
+@main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name; one PATH only).")
 @click.option("--product", help="Product the repositories belong to (default: each repository's name).")
@@ -478,9 +518,11 @@ def doctor(path: Path | None, as_json: bool) -> None:
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="Embed new and changed chunks after each update (unchanged chunks keep their vectors).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--follow-external-symlinks", is_flag=True,
+              help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per update.")
 def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: str | None, max_file_size: int,
-          embed: bool, model: str | None, as_json: bool) -> None:
+          embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index each PATH, then keep its index current as files are saved, added, deleted or renamed,
     until Ctrl-C. Bursts (a branch switch) are batched; each update re-binds only what the change
     affects. Other ripple processes may read the index meanwhile; writers take turns."""
@@ -489,7 +531,6 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
     from stores.config import load_config
-    from stores.factory import open_stores
 
     if repo and len(paths) > 1:
         raise click.BadParameter("names one repository: give one PATH", param_hint="--repo")
@@ -499,12 +540,13 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
     try:
         for path in dict.fromkeys(p.resolve() for p in paths):
             name = repo or path.name
-            config = load_config(path)
+            config = _loaded(load_config(path))
             db_path = Path(db) if db else (config.db or default_db_path(path))
             stores = open_stores(config, db_path, product=product or name, create=True)
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
-                                   state_dir=str(state_dir(db_path)))
+                                   state_dir=str(state_dir(db_path)),
+                                   follow_external_symlinks=follow_external_symlinks)
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),
                               on_update=_update_printer(name, stores.search, embed, model or config.embedding_model,
@@ -514,7 +556,7 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
             runs.append((thread, stores))
             thread.start()
         if not as_json:
-            err.print(f"[dim]watching {', '.join(str(p) for p in paths)} (Ctrl-C stops)[/dim]")
+            err.print(f"[dim]watching {escape(', '.join(str(p) for p in paths))} (Ctrl-C stops)[/dim]")
         while any(t.is_alive() for t, _ in runs) and not failures:
             for t, _ in runs:
                 t.join(0.2)
@@ -534,6 +576,8 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
 def _watch_thread(watcher: Any, stop: Any, failures: list[str]) -> None:
     try:
         watcher.run(stop)
+    except OSError as exc:  # the state folder beside the index: disk full, read-only
+        failures.append(f"{watcher.index.root}: {os_error_message(exc)}")
     except Exception as exc:  # the first sync failed: say why and stop every watch
         failures.append(f"{watcher.index.root}: {exc}")
     finally:
@@ -551,7 +595,7 @@ def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_j
                 state["embedder"] = state["embedder"] or open_embedder(model)
                 vectors = embed_pending(search, state["embedder"]).embedded
             except EmbedderError as exc:
-                err.print(f"[yellow]warning: no embeddings ({exc}); search uses BM25 alone[/yellow]")
+                err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
                 state["embed"] = False
         ms = round(1000 * report.phases.get("total", 0.0))
         if as_json:

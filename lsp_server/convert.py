@@ -27,7 +27,7 @@ from urllib.parse import quote, unquote
 from lsprotocol import types
 
 from stores.contracts import Node
-from stores.navigation import CallGroup, Reference, Site, SymbolTree, dotted_name
+from analysis.navigation import CallGroup, Reference, Site, SymbolTree, dotted_name
 
 __all__ = [
     "FileText", "LineMap", "Converter", "RIPPLE_SCHEME", "ripple_uri", "parse_ripple_uri", "to_client_col",

@@ -2,7 +2,7 @@
 
 The session (:class:`RippleServer`) owns the workspace folders and their indexes; every feature lives
 in its own module under :mod:`lsp_server.features` as short handlers that convert (with
-:mod:`lsp_server.convert`), make one :mod:`stores.navigation` call and convert back. This module only
+:mod:`lsp_server.convert`), make one :mod:`analysis.navigation` call and convert back. This module only
 registers them (:func:`build_server`) and wraps each in :func:`_guarded`, which turns store failures
 into an LSP error response with a clear message (plus one ``window/showMessage`` per distinct failure),
 so the server never dies of a broken index.
@@ -42,16 +42,17 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from indexer.embedding import embed_pending
+from indexer.fsguard import SkipFile, inside_root, read_regular
 from indexer.incremental import RepositoryIndex
-from indexer.pipeline import IndexOptions, IndexReport
+from indexer.run import IndexOptions, IndexReport
 from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from stores.contracts import GraphStore, Node
 from stores.embedded import EmbeddedStore
-from stores.errors import StoreError, StoreUnavailable
+from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
 from stores.embedder import EmbedderError
 from stores.factory import DB_ENV, default_db_path, open_embedder, open_store, state_dir, writer_lock
-from stores.navigation import UnionGraph, symbol_at
+from analysis.navigation import UnionGraph, symbol_at
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
 
@@ -101,7 +102,7 @@ class Cursor:
 
 
 class _WorkDoneProgress:
-    """The indexer's :class:`indexer.pipeline.ProgressSink` as ``window/workDoneProgress``; called
+    """The indexer's :class:`indexer.run.ProgressSink` as ``window/workDoneProgress``; called
     from the indexing thread, it hands every message to the server's event loop."""
 
     def __init__(self, server: RippleServer, folder: Folder) -> None:
@@ -164,6 +165,10 @@ class _WorkDoneProgress:
         self.server.call_soon(send)
 
 
+DISK_TEXT_CAP = 64_000_000
+"""Largest file (bytes) whose text the server reads from disk."""
+
+
 class RippleServer(LanguageServer):
     """The session: workspace folders with their indexes, the negotiated position encoding, and the
     helpers every feature handler uses (:meth:`graph`, :meth:`locate`, :meth:`converter`,
@@ -201,7 +206,11 @@ class RippleServer(LanguageServer):
         db = Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else default_db_path(root)
         folder = Folder(uri, root, root.name, db)
         try:
-            folder.store = open_store(folder.db, create=True)
+            try:
+                folder.store = open_store(folder.db, create=True)
+            except StoreReadOnly as exc:  # answered as indexed; never updated (no watcher)
+                folder.store, folder.error = open_store(folder.db), str(exc)
+                self.report(f"ripple: {exc}")
             repos = folder.store.repos()
             if len(repos) == 1:
                 folder.repo = repos[0]
@@ -209,7 +218,7 @@ class RippleServer(LanguageServer):
             folder.state, folder.error = "error", str(exc)
             self.report(f"ripple: {exc}")
         self.folders.append(folder)
-        if folder.store is not None:
+        if folder.store is not None and not folder.store.read_only:
             self._start(folder)
         self._poll_index_changes()
         return folder
@@ -238,7 +247,7 @@ class RippleServer(LanguageServer):
 
             folder.watcher.request_sync(sink, done)
             return True
-        if folder.store is None:
+        if folder.store is None or folder.store.read_only:
             return False
         self._start(folder)
         return True
@@ -427,9 +436,9 @@ class RippleServer(LanguageServer):
         if folder is None:  # a repository not on this disk: the text kept in the index
             stored = self.graph().file_text(repo, path)
             return FileText(ripple_uri(repo, path), stored.splitlines() if stored is not None else None)
-        abs_path = (folder.root / path).resolve()
-        if not abs_path.is_relative_to(folder.root):  # never read outside the workspace
+        if not inside_root(folder.root, folder.root / path):  # the indexer's rule: never read outside
             return FileText(ripple_uri(repo, path), None)
+        abs_path = (folder.root / path).resolve()
         uri = from_fs_path(str(abs_path)) or ripple_uri(repo, path)
         disk = self.disk_lines(abs_path)
         doc = self.workspace.text_documents.get(uri)
@@ -452,9 +461,9 @@ class RippleServer(LanguageServer):
         if hit is not None and hit[0] == key:
             self._lines.move_to_end(path)
             return hit[1]
-        try:
-            lines: list[str] | None = path.read_bytes().decode("utf-8", "replace").splitlines()
-        except OSError:
+        try:  # a FIFO or device is never opened in a way that blocks (indexer.fsguard)
+            lines: list[str] | None = read_regular(path, DISK_TEXT_CAP).decode("utf-8", "replace").splitlines()
+        except SkipFile:
             lines = None
         self._lines[path] = (key, lines)
         if len(self._lines) > 2000:

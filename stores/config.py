@@ -12,6 +12,24 @@ key by key, so a workspace file that sets only ``[search] url`` keeps the user's
    defaults;
 5. built-in defaults: the embedded store for both graph and search (one SQLite file per workspace).
 
+Workspace trust (a cloned repository must not choose where your code and credentials go): a
+workspace file's *endpoint* keys (:data:`ENDPOINT_KEYS`: the backends, the graph's URI, products and
+database, the search URL, index prefix and CA bundle, the embedded index file) and *credential* keys
+(:data:`CREDENTIAL_KEYS`) apply only when the workspace folder (the folder holding ``.ripple/``) is
+listed, or lies inside a folder listed, in ``[trust] workspaces`` of the user's file or of
+``$RIPPLE_CONFIG`` (``ripple trust PATH`` adds one). Otherwise they are ignored with a warning that
+names the file and the keys (``ripple doctor`` shows it); the other keys (``dialect``,
+``max_concurrency``, ``replicas``, ``[embedding] model``, a model already in the local cache, and
+``[http.services]``, names used in reports) still apply: they change no destination. ``[trust]`` in a
+workspace file is ignored with a warning.
+
+Credentials go only to an endpoint set in the same source: ``graph.user`` / ``graph.password`` apply
+to ``graph.uri`` when both come from the same file (or both from the environment) or the URI is the
+built-in default, and to the ``[graph.products]`` URIs when that table comes from the same source;
+``search.api_key`` / ``user`` / ``password`` likewise to ``search.url``. A credential that would
+reach an endpoint of another source is dropped with a warning (set it beside the endpoint). A
+password written in a URI (``bolt://user:pw@host``) is part of that endpoint.
+
 The file (every key optional)::
 
     [graph]
@@ -44,6 +62,10 @@ The file (every key optional)::
     "http://localhost:8081" = "customers-service"
     "/api/customer" = "customers-service"   # a gateway prefix, cut off before matching paths
 
+    [trust]                           # only in the user's file or $RIPPLE_CONFIG
+    workspaces = ["/home/me/src/shop"]      # workspaces (and folders below) whose .ripple/config.toml may
+                                            # choose servers, credentials and the index file
+
 The file is TOML in UTF-8 (a byte-order mark is ignored), at most 1 MiB. An unknown table or key, a
 value of the wrong type, an empty string, a number out of range or an unknown backend raises
 :class:`ConfigError` naming the file (or variable) and the key: a typo never silently falls back to a
@@ -72,9 +94,12 @@ __all__ = [
     "CONFIG_ENV",
     "GRAPH_BACKENDS",
     "SEARCH_BACKENDS",
+    "ENDPOINT_KEYS",
+    "CREDENTIAL_KEYS",
     "load_config",
     "find_workspace_file",
     "user_config_file",
+    "trust_workspace",
 ]
 
 CONFIG_ENV = "RIPPLE_CONFIG"
@@ -124,8 +149,15 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "embedded": {"db": (str, None)},
     "embedding": {"model": (str, None)},
     "http": {"services": (dict, {})},
+    "trust": {"workspaces": (list, [])},
 }
 _SECRETS = {"graph.password", "search.password", "search.api_key"}
+ENDPOINT_KEYS = ("graph.backend", "graph.uri", "graph.products", "graph.database", "search.backend", "search.url",
+                 "search.index_prefix", "search.ca_certs", "embedded.db")
+"""Keys that choose where code, index data or credentials go: a workspace file sets them only when trusted."""
+CREDENTIAL_KEYS = ("graph.user", "graph.password", "search.api_key", "search.user", "search.password")
+"""Keys sent to a server: they apply only to an endpoint set in the same source."""
+_TRUST_KEY = "trust.workspaces"
 
 
 class ConfigError(StoreError):
@@ -146,12 +178,22 @@ class GraphConfig:
     database: str | None = None
     dialect: str = "auto"
     max_concurrency: int = 16
+    products_user: str | None = None
+    products_password: str | None = None
 
     def uri_for(self, product: str | None) -> str:
         """The Bolt URI of ``product``'s graph: its ``[graph.products]`` entry, else ``uri``."""
         if product is not None and product in self.products:
             return self.products[product]
         return self.uri
+
+    def credentials_for(self, product: str | None) -> tuple[str | None, str | None]:
+        """``(user, password)`` for :meth:`uri_for` ``(product)``: ``user`` / ``password`` go to ``uri``,
+        ``products_user`` / ``products_password`` to the ``[graph.products]`` URIs (each set only when
+        it came from the same source as that endpoint; see the module docstring)."""
+        if product is not None and product in self.products:
+            return self.products_user, self.products_password
+        return self.user, self.password
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +220,9 @@ class Config:
     map (client URL prefix or host -> service name, also the service name -> repository map of
     blast-radius reports). ``files`` are the configuration files read,
     highest precedence first; ``origin`` maps every key that is not a default (``"search.url"``) to
-    where it came from (a file path, or ``$RIPPLE_ES_URL``); ``warnings`` say what is risky."""
+    where it came from (a file path, or ``$RIPPLE_ES_URL``); ``warnings`` say what is risky or was
+    ignored. ``workspace`` is the workspace file read (``None``: none), ``workspace_trusted`` whether
+    its endpoint and credential keys applied, ``ignored`` the keys of it that did not (untrusted)."""
 
     graph: GraphConfig = field(default_factory=GraphConfig)
     search: SearchConfig = field(default_factory=SearchConfig)
@@ -188,6 +232,9 @@ class Config:
     origin: Mapping[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     http_services: Mapping[str, str] = field(default_factory=dict)
+    workspace: Path | None = None
+    workspace_trusted: bool = False
+    ignored: tuple[str, ...] = ()
 
     def source_of(self, key: str) -> str:
         """Where ``key`` (``"graph.uri"``) was set: a file, ``$VARIABLE``, or ``default``."""
@@ -259,6 +306,13 @@ _TABLE_EXAMPLES = {"graph.products": 'product = "bolt://host:7687"',
 
 def _checked(where: str, kind: type, value: Any) -> Any:
     key = where.rsplit(": ", 1)[-1]
+    if kind is list:
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() and "\x00" not in v for v in value):
+            raise ConfigError(f'{where} must be a list of folder paths (["/home/me/src/shop"]), not {value!r}')
+        for v in value:
+            if not Path(v).expanduser().is_absolute():
+                raise ConfigError(f"{where}: {v!r} is not an absolute path; name each trusted folder in full")
+        return list(value)
     if kind is dict:
         if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
             raise ConfigError(f"{where} must be a table of strings ({_TABLE_EXAMPLES[key]})")
@@ -313,19 +367,29 @@ def _owned_by_us(path: Path) -> bool:
     return owner in (os.getuid(), 0)
 
 
+def _trusted(folder: Path, trusted: list[str]) -> bool:
+    """Whether ``folder`` is one of the ``trusted`` folders or lies inside one."""
+    folder = folder.resolve()
+    for entry in trusted:
+        root = Path(entry).expanduser().resolve()
+        if folder == root or root in folder.parents:
+            return True
+    return False
+
+
 def load_config(start: Path | None = None, env: Mapping[str, str] | None = None) -> Config:
     """The configuration seen from the folder ``start`` (default: the current folder) under the
     environment ``env`` (default: ``os.environ``): sources merged by the precedence of the module
-    docstring. Raises :class:`ConfigError`."""
+    docstring, a workspace file's endpoint and credential keys only when the workspace is trusted,
+    credentials only where their endpoint came from the same source. Raises :class:`ConfigError`."""
     env = os.environ if env is None else env
     start = Path.cwd() if start is None else start
-    files: list[Path] = []
+    explicit: Path | None = None
     if env.get(CONFIG_ENV):
         # Absolute, so that a relative [embedded] db in it stays where it was when the process changes folder.
         explicit = Path(env[CONFIG_ENV]).expanduser().absolute()
         if not explicit.is_file():
             raise ConfigError(f"${CONFIG_ENV} names {explicit}, which is not a file; fix the variable or unset it")
-        files.append(explicit)
     warnings: list[str] = []
     workspace = find_workspace_file(start)
     if workspace is not None and not _owned_by_us(workspace):
@@ -334,27 +398,100 @@ def load_config(start: Path | None = None, env: Mapping[str, str] | None = None)
         warnings.append(f"{workspace} is ignored: it belongs to another user; name it with ${CONFIG_ENV} "
                         "to use it anyway")
         workspace = None
-    if workspace is not None:
-        files.append(workspace)
+    if workspace is not None and explicit is not None and workspace.resolve() == explicit.resolve():
+        workspace = None  # named explicitly: read once, as the user's own choice
     user = user_config_file(env)
-    if user is not None and user.is_file():
-        files.append(user)
+    if user is not None and not user.is_file():
+        user = None
+
+    parsed = {path: _flatten(path, _read(path)) for path in (explicit, workspace, user) if path is not None}
+    trusted_folders = [entry for path in (explicit, user) if path is not None
+                       for entry in parsed[path].get(_TRUST_KEY, [])]
+    trusted = False
+    ignored: tuple[str, ...] = ()
+    if workspace is not None:
+        flat = parsed[workspace]
+        if _TRUST_KEY in flat:
+            warnings.append(f"{workspace}: [trust] is ignored in a workspace file; it is read from your own "
+                            f"configuration file only ({user_config_file(env) or '~/.config/ripple/config.toml'})")
+            del flat[_TRUST_KEY]
+        folder = workspace.parent.parent
+        trusted = _trusted(folder, trusted_folders)
+        if not trusted:
+            ignored = tuple(k for k in (*ENDPOINT_KEYS, *CREDENTIAL_KEYS) if k in flat)
+            for key in ignored:
+                del flat[key]
+            if ignored:
+                warnings.append(f"{workspace}: ignored {', '.join(ignored)}: this workspace is not trusted to choose "
+                                "where your code and credentials go; if you trust it, run "
+                                f"`ripple trust {folder.resolve()}`")
 
     values, origin = _from_env(env)
+    files = [path for path in (explicit, workspace, user) if path is not None]
     for path in files:  # highest precedence first: keep what is already set
-        flat = _flatten(path, _read(path))
+        flat = parsed[path]
         for key, value in flat.items():
-            if key not in values:
+            if key not in values and key != _TRUST_KEY:
                 values[key] = value
                 origin[key] = str(path)
         secrets = sorted(k for k in flat if k in _SECRETS)
         if secrets and _readable_by_others(path):
             warnings.append(f"{path} holds {', '.join(secrets)} and other users can read it; run chmod 600 {path}")
-    return _build(values, origin, tuple(files), tuple(warnings), workspace)
+    return _build(values, origin, tuple(files), warnings, workspace, trusted, ignored)
 
 
-def _build(values: Mapping[str, Any], origin: Mapping[str, str], files: tuple[Path, ...], warnings: tuple[str, ...],
-           workspace: Path | None) -> Config:
+def _source(where: str | None) -> str | None:
+    """The source an ``origin`` value names: the file, or ``environment`` for every ``$VARIABLE``."""
+    return "environment" if where is not None and where.startswith("$") else where
+
+
+def _applies(origin: Mapping[str, str], credential: str, endpoint: str) -> bool:
+    """Whether ``credential`` (set) goes to ``endpoint``: both from one source, or the endpoint is
+    the built-in default."""
+    return endpoint not in origin or _source(origin[endpoint]) == _source(origin[credential])
+
+
+def _bind_credentials(values: dict[str, Any], origin: Mapping[str, str], warnings: list[str]) -> dict[str, Any]:
+    """Each credential for the endpoints it may reach: ``{"graph.user": ..., "graph.products_user": ...}``,
+    a credential of another source than its endpoint left out with a warning (only when the backend
+    that would send it is selected)."""
+    bound: dict[str, Any] = {}
+    graph_used = values.get("graph.backend") == "memgraph"
+    search_used = values.get("search.backend") == "elasticsearch"
+    for name in ("user", "password"):
+        key = f"graph.{name}"
+        if key not in values:
+            continue
+        if _applies(origin, key, "graph.uri"):
+            bound[key] = values[key]
+        elif graph_used:
+            warnings.append(f"{key} from {origin[key]} is not sent to the graph.uri set in {origin['graph.uri']}: a "
+                            "credential goes only to an endpoint set in the same file (or both in the environment); "
+                            "set it beside the URI")
+        if values.get("graph.products"):
+            if _source(origin.get("graph.products")) == _source(origin[key]):
+                bound[f"graph.products_{name}"] = values[key]
+            elif graph_used:
+                warnings.append(f"{key} from {origin[key]} is not sent to the [graph.products] URIs set in "
+                                f"{origin['graph.products']}: a credential goes only to an endpoint set in the same "
+                                "file; put the credentials in the URIs or beside them")
+    for name in ("api_key", "user", "password"):
+        key = f"search.{name}"
+        if key not in values:
+            continue
+        if _applies(origin, key, "search.url"):
+            bound[key] = values[key]
+        elif search_used:
+            warnings.append(f"{key} from {origin[key]} is not sent to the search.url set in {origin['search.url']}: "
+                            "a credential goes only to an endpoint set in the same file (or both in the environment); "
+                            "set it beside the URL")
+    return bound
+
+
+def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ...], warnings: list[str],
+           workspace: Path | None, trusted: bool, ignored: tuple[str, ...]) -> Config:
+    credentials = _bind_credentials(values, origin, warnings)
+
     def get(key: str) -> Any:
         table, name = key.split(".")
         return values.get(key, _SCHEMA[table][name][1])
@@ -373,13 +510,16 @@ def _build(values: Mapping[str, Any], origin: Mapping[str, str], files: tuple[Pa
 
     graph = GraphConfig(
         backend=choice("graph.backend", GRAPH_BACKENDS), uri=get("graph.uri"), products=get("graph.products"),
-        user=get("graph.user"), password=get("graph.password"), database=get("graph.database"),
+        user=credentials.get("graph.user"), password=credentials.get("graph.password"), database=get("graph.database"),
         dialect=choice("graph.dialect", DIALECTS), max_concurrency=between("graph.max_concurrency", 1, MAX_CONCURRENCY),
+        products_user=credentials.get("graph.products_user"),
+        products_password=credentials.get("graph.products_password"),
     )
     search = SearchConfig(
-        backend=choice("search.backend", SEARCH_BACKENDS), url=get("search.url"), api_key=get("search.api_key"),
-        user=get("search.user"), password=get("search.password"), index_prefix=get("search.index_prefix"),
-        replicas=between("search.replicas", 0, MAX_REPLICAS), ca_certs=get("search.ca_certs"),
+        backend=choice("search.backend", SEARCH_BACKENDS), url=get("search.url"), api_key=credentials.get("search.api_key"),
+        user=credentials.get("search.user"), password=credentials.get("search.password"),
+        index_prefix=get("search.index_prefix"), replicas=between("search.replicas", 0, MAX_REPLICAS),
+        ca_certs=get("search.ca_certs"),
     )
     db: Path | None = None
     if values.get("embedded.db"):
@@ -392,4 +532,49 @@ def _build(values: Mapping[str, Any], origin: Mapping[str, str], files: tuple[Pa
             if workspace is not None and Path(source) == workspace:
                 base = workspace.parent.parent
             db = base / db
-    return Config(graph, search, db, get("embedding.model"), files, dict(origin), warnings, get("http.services"))
+    return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
+                  workspace, trusted, ignored)
+
+
+def trust_workspace(folder: Path, env: Mapping[str, str] | None = None, remove: bool = False) -> Path:
+    """Add ``folder`` (made absolute and resolved) to ``[trust] workspaces`` of the user's configuration
+    file, or take it out with ``remove``; the file (mode 0600) and its folder are created when
+    missing, and everything else in it is kept as written (tomlkit). Returns the file. Raises
+    :class:`ConfigError` when there is no user folder, or the file is not valid configuration or
+    cannot be written."""
+    import tomlkit  # only here: editing, unlike reading, must keep the user's comments and layout
+
+    env = os.environ if env is None else env
+    path = user_config_file(env)
+    if path is None:
+        raise ConfigError("no user configuration folder ($HOME or $XDG_CONFIG_HOME is not set)")
+    entry = str(folder.expanduser().resolve())
+    text = ""
+    if path.is_file():
+        _flatten(path, _read(path))  # refuse to edit a file that is not valid configuration
+        text = path.read_text(encoding="utf-8-sig")
+    doc = tomlkit.parse(text)
+    table = doc.get("trust")
+    if table is None:
+        table = tomlkit.table()
+        doc["trust"] = table
+    current = [str(v) for v in table.get("workspaces", [])]
+    wanted = [v for v in current if str(Path(v).expanduser().resolve()) != entry] if remove else \
+        current + ([entry] if entry not in current else [])
+    if wanted != current or "workspaces" not in table:
+        array = tomlkit.array()
+        array.extend(wanted)
+        array.multiline(len(wanted) > 1)
+        table["workspaces"] = array
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(tomlkit.dumps(doc))
+        if path.exists():
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
+        tmp.replace(path)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return path

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from stores.config import Config, ConfigError, load_config
-from stores.embedded import SCHEMA_VERSION, EmbeddedStore
-from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, _bundled_model_digest
-from stores.errors import StoreCorrupt, StoreError, StoreOutdated
+from stores.embedded import SCHEMA_VERSION, EmbeddedStore, is_ripple_index
+from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, bundled_model_digest
+from stores.errors import NotAnIndex, StoreCorrupt, StoreError, StoreOutdated
 
 __all__ = ["Check", "run_checks", "render"]
 
@@ -85,7 +85,9 @@ def _nearest_index(start: Path) -> Path | None:
 
 def _config_check(config: Config) -> Check:
     variables = sorted({o[1:] for o in config.origin.values() if o.startswith("$")})
-    parts = [str(f) for f in config.files] or ["no configuration file"]
+    parts = [str(f) + (" (workspace, trusted)" if f == config.workspace and config.workspace_trusted else
+                       " (workspace, not trusted)" if f == config.workspace else "")
+             for f in config.files] or ["no configuration file"]
     if variables:
         parts.append("environment " + ", ".join(variables))
     return Check("config", OK, f"{'; '.join(parts)}: graph {config.graph.backend}, search {config.search.backend}")
@@ -111,18 +113,23 @@ def _embedded_check(name: str, db: Path | None, what: str) -> tuple[Check, Embed
         store = EmbeddedStore(db)
     except StoreOutdated as exc:
         return Check(name, FAIL, f"embedded {db}: {exc}", "run `ripple index PATH` again: it rebuilds the index"), None
+    except NotAnIndex as exc:  # someone else's file: never advise deleting it
+        return Check(name, FAIL, f"embedded {db}: {exc}",
+                     "name another index file (RIPPLE_DB / [embedded] db), or move that file away if it is not "
+                     "where it belongs"), None
     except StoreCorrupt as exc:
         return Check(name, FAIL, f"embedded {db}: {exc}", f"delete {db} and run `ripple index PATH`"), None
     except StoreError as exc:
-        if not (os.access(db.parent, os.W_OK) and os.access(db, os.W_OK)):
-            # SQLite's WAL mode writes <db>-wal and <db>-shm beside the index, even to read it.
-            return Check(name, FAIL, f"embedded {db}: the index or its folder is read-only",
-                         f"make {db.parent} and {db.name} writable (SQLite keeps {db.name}-wal and {db.name}-shm "
-                         "beside the index, even to read it), or copy the index to a writable folder and set "
-                         "RIPPLE_DB"), None
-        return Check(name, FAIL, f"embedded {db}: {exc}",
-                     "stop other ripple processes writing this index and retry; if it persists, delete "
-                     f"{db} and run `ripple index PATH`"), None
+        fix = "stop other ripple processes writing this index and retry"
+        if is_ripple_index(db):  # ripple's own file: re-creating it is safe
+            fix += f"; if it persists, delete {db} and run `ripple index PATH`"
+        return Check(name, FAIL, f"embedded {db}: {exc}", fix), None
+    if store.read_only:
+        # Readers work (SQLite read-only / immutable open); `ripple index` cannot update it.
+        return Check(name, WARN, f"embedded {db}: {store.read_only}: opened for reading only, `ripple index` cannot "
+                                 f"update it; schema {SCHEMA_VERSION}, {what}",
+                     f"to update it, make {db.parent} and {db.name} writable, or copy the index to a writable "
+                     "folder and set RIPPLE_DB"), store
     return Check(name, OK, f"embedded {db}: schema {SCHEMA_VERSION}, {what}"), store
 
 
@@ -173,20 +180,22 @@ def _graph_checks(config: Config, db: Path | None) -> list[Check]:
                 files = sum(stats["files"].values())
                 nodes = sum(stats["nodes"].values())
                 edges = sum(stats["edges"].values())
-                check = Check("graph", OK, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}, {_n(edges, 'edge')}")
+                check = Check("graph", check.status, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}, "
+                                                     f"{_n(edges, 'edge')}", check.fix)
             finally:
                 store.close()
         return [check]
     from stores.memgraph import MemgraphGraphStore
 
     g = config.graph
-    targets = [("", g.uri, _fix_setting(config, "graph.uri", "[graph] uri"))]
-    targets += [(f" (product {p})", uri, _fix_setting(config, "graph.products", f"[graph.products] {p}"))
+    targets = [("", None, g.uri, _fix_setting(config, "graph.uri", "[graph] uri"))]
+    targets += [(f" (product {p})", p, uri, _fix_setting(config, "graph.products", f"[graph.products] {p}"))
                 for p, uri in sorted(g.products.items())]
     checks = []
-    for label, uri, fix in targets:
+    for label, product, uri, fix in targets:
+        user, password = g.credentials_for(product)
         try:
-            store = MemgraphGraphStore(uri, user=g.user, password=g.password, database=g.database, dialect=g.dialect,
+            store = MemgraphGraphStore(uri, user=user, password=password, database=g.database, dialect=g.dialect,
                                        max_concurrency=g.max_concurrency)
         except ValueError as exc:
             checks.append(Check("graph", FAIL, f"memgraph{label}: {exc}", fix))
@@ -257,7 +266,7 @@ def _model_id(config: Config) -> str | None:
     if config.embedding_model:
         return f"fastembed:{config.embedding_model}"
     try:
-        return f"{BUNDLED_MODEL}@{_bundled_model_digest()}"
+        return f"{BUNDLED_MODEL}@{bundled_model_digest()}"
     except EmbedderError:
         return None  # the model check says what is wrong
 

@@ -14,8 +14,19 @@ journal, ``synchronous=NORMAL``):
   analysed token whole); BM25 via ``bm25(chunks_fts, 3, 2, 1)``;
 * embeddings as normalised float32 blobs on the chunk rows, searched by exact cosine in process
   (numpy), with an in-memory matrix reloaded lazily after any write;
-* ``meta``: the schema version. A file that is not a ripplegraph index, or one of another schema
-  version, raises :class:`~stores.errors.StoreCorrupt` (delete it and re-index).
+* ``meta``: the schema version; the SQLite header's ``application_id`` is :data:`APPLICATION_ID`.
+  A ripplegraph index of another schema version raises :class:`~stores.errors.StoreOutdated`
+  (rebuilt by ``ripple index``); a damaged ripplegraph index :class:`~stores.errors.StoreCorrupt`
+  (delete it and re-index); any other file :class:`~stores.errors.NotAnIndex`, whose message never
+  suggests deleting a file ripplegraph did not create.
+
+Read-only indexes: when the file cannot be opened for writing (a read-only mount, a file or folder
+this user may not write, so that SQLite cannot create the ``-wal`` / ``-shm`` files beside it), the
+store opens it read-only (``mode=ro``; when even the ``-shm`` file cannot be created, ``immutable=1``:
+such a reader does not see later writes of another process). Reads work; :attr:`EmbeddedStore.read_only`
+says why, and every write raises :class:`~stores.errors.StoreReadOnly`. Failed writes say what
+happened: ``disk full: N bytes free on MOUNT``, ``read-only: ...``, ``busy: ...``
+(:func:`stores.errors.disk_full_message`, :func:`stores.errors.read_only_message`).
 
 :meth:`EmbeddedStore.replace_files` writes the graph *and* the chunks of every file of the call in one
 transaction, so graph and search never disagree.
@@ -31,8 +42,10 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sqlite3
 import threading
+from urllib.parse import quote
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,9 +68,10 @@ from stores.contracts import (
     symbol_match_rank,
     symbol_parts,
 )
-from stores.errors import QueryFailed, StoreCorrupt, StoreError, StoreOutdated, StoreUnavailable
+from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
+from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
 
-__all__ = ["EmbeddedStore", "SCHEMA_VERSION"]
+__all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index"]  # the last two from stores.sqlite_file
 
 #: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
 #: rebuilt.
@@ -127,20 +141,6 @@ _EDGE_ORDER = "ORDER BY repo, file, line, col, src, dst, kind"
 _T = TypeVar("_T")
 
 
-def _map_error(exc: sqlite3.Error, path: Path) -> StoreError:
-    """Translate a sqlite3 exception into the store error tree."""
-    msg = str(exc).lower()
-    if isinstance(exc, sqlite3.OperationalError) and any(
-        s in msg for s in ("locked", "busy", "unable to open", "disk i/o", "readonly", "read-only", "full")
-    ):
-        return StoreUnavailable(f"index {path} is unavailable ({exc}); is another ripple process writing it?")
-    if any(s in msg for s in ("not a database", "malformed", "corrupt", "no such table", "no such column")):
-        return StoreCorrupt(
-            f"index {path} cannot be read as a ripplegraph index ({exc}); delete it and re-index"
-        )
-    return QueryFailed(f"index {path}: {exc}")
-
-
 def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     """Serialise a public method on the instance lock and map sqlite3 errors at the boundary."""
 
@@ -152,7 +152,7 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
             try:
                 return method(self, *args, **kwargs)
             except sqlite3.Error as exc:
-                raise _map_error(exc, self.path) from exc
+                raise map_sqlite_error(exc, self.path) from exc
 
     return wrapper
 
@@ -183,33 +183,55 @@ class EmbeddedStore(GraphStore, SearchIndex):
 
     def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
         self.path = Path(path)
+        self.read_only: str | None = None
+        """Why the index is open for reading only (``read-only: ...``), or ``None`` (writable)."""
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
         self._generation = 0  # bumped by every write of this instance
         self._vectors: _VectorCache | None = None
         self._counts: tuple[int, int, dict[str, int]] | None = None  # (generation, data_version, counts)
         self._names: tuple[tuple[int, int], dict[str, list[tuple[str, list[str]]]]] | None = None
+        if self.path.is_dir():
+            raise StoreUnavailable(f"{self.path} is a folder, not an index file; pass the index file (such as "
+                                   f"{self.path / 'index.db'})")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(f"cannot create the folder of index {self.path}: {exc}") from exc
         try:
-            conn = sqlite3.connect(
-                str(self.path), timeout=busy_timeout, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as exc:
-            raise StoreUnavailable(f"cannot open index {self.path}: {exc}") from exc
+            self._conn = self._connect(str(self.path), busy_timeout, uri=False)
+        except StoreError as exc:
+            # Not writable (a read-only mount; a file or folder this user may not write): read it.
+            if not isinstance(exc, StoreReadOnly) or not self.path.is_file():
+                raise
+            reason = read_only_message(self.path)
+            target = "file:" + quote(str(self.path.absolute()))
+            try:
+                self._conn = self._connect(target + "?mode=ro", busy_timeout, uri=True)
+            except StoreError:
+                # WAL mode needs <db>-shm even to read; where it cannot be created, nobody is writing.
+                self._conn = self._connect(target + "?mode=ro&immutable=1", busy_timeout, uri=True)
+            self.read_only = reason
+            return
+        if not os.access(self.path, os.W_OK):  # SQLite opened the file read-only by itself
+            self.read_only = read_only_message(self.path)
+
+    def _connect(self, target: str, busy_timeout: float, uri: bool) -> sqlite3.Connection:
+        """A connection to ``target`` that passed :meth:`_open`; raises the mapped store error."""
         try:
-            self._conn = conn
-            self._open(conn)
+            conn = sqlite3.connect(target, timeout=busy_timeout, isolation_level=None, check_same_thread=False,
+                                   uri=uri)
+        except sqlite3.Error as exc:
+            raise map_sqlite_error(exc, self.path, ours=False) from exc
+        try:
+            self._open(conn, writable=not uri)
         except sqlite3.Error as exc:
             conn.close()
-            self._conn = None
-            raise _map_error(exc, self.path) from exc
-        except StoreError:
+            raise map_sqlite_error(exc, self.path, ours=False) from exc
+        except BaseException:
             conn.close()
-            self._conn = None
             raise
+        return conn
 
     # ----------------------------------------------------------------------------------- lifecycle
 
@@ -219,8 +241,10 @@ class EmbeddedStore(GraphStore, SearchIndex):
         the store is opened, not here)."""
         return Path(root) / ".ripple" / "index.db"
 
-    def _open(self, conn: sqlite3.Connection) -> None:
+    def _open(self, conn: sqlite3.Connection, writable: bool = True) -> None:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables and not writable:
+            raise not_an_index(self.path, "an empty database")
         if not tables:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("BEGIN IMMEDIATE")
@@ -234,23 +258,31 @@ class EmbeddedStore(GraphStore, SearchIndex):
                         "INSERT INTO meta (key, value) VALUES (?, ?)",
                         [("application", _APPLICATION), ("schema_version", str(SCHEMA_VERSION))],
                     )
+                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        ours = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         if "meta" not in tables:
-            raise StoreCorrupt(
-                f"{self.path} is not a ripplegraph index (no meta table); delete it and re-index"
-            )
+            if ours:
+                raise StoreCorrupt(f"index {self.path} is damaged (no meta table); delete it and re-index")
+            raise not_an_index(self.path, "a SQLite database without ripplegraph's tables")
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("application") != _APPLICATION:
-            raise StoreCorrupt(f"{self.path} is not a ripplegraph index; delete it and re-index")
+            raise not_an_index(self.path, "a SQLite database of another application")
         if meta.get("schema_version") != str(SCHEMA_VERSION):
             raise StoreOutdated(
                 f"index {self.path} has schema version {meta.get('schema_version')!r}, this ripplegraph "
                 f"needs {SCHEMA_VERSION}; run `ripple index` again to rebuild it"
             )
+        if not writable:
+            conn.execute("PRAGMA temp_store = MEMORY")
+            conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
+            conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ripple_vocab USING fts5vocab(main, chunks_fts, 'row')")
+            conn.execute("PRAGMA query_only = ON")
+            return
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA temp_store = MEMORY")
@@ -281,7 +313,11 @@ class EmbeddedStore(GraphStore, SearchIndex):
         return self._conn
 
     def _write(self, body: Callable[[sqlite3.Connection], None]) -> None:
-        """Run ``body`` in one ``BEGIN IMMEDIATE`` transaction; roll back on any error."""
+        """Run ``body`` in one ``BEGIN IMMEDIATE`` transaction; roll back on any error. Raises
+        :class:`~stores.errors.StoreReadOnly` on an index opened read-only."""
+        if self.read_only:
+            raise StoreReadOnly(f"index {self.path} was opened for reading only ({self.read_only}); nothing was "
+                                "written")
         conn = self._db
         conn.execute("BEGIN IMMEDIATE")
         try:

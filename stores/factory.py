@@ -3,16 +3,16 @@
 :func:`open_stores` builds the graph store and the search index that :mod:`stores.config` selects:
 the embedded SQLite store (one object serving both contracts), a Memgraph per product
 (:mod:`stores.memgraph`), an Elasticsearch cluster (:mod:`stores.elasticsearch`), in any combination.
+It builds stores (and the bulk embedder) only: what is computed over them, the query engine
+included, is the analysis layer's (:mod:`analysis`).
 The server backends are imported only when configured. :func:`open_store` / :func:`find_db` keep
 opening the embedded store directly (``$RIPPLE_DB``, ``.ripple/index.db``).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 from dataclasses import dataclass
@@ -22,43 +22,18 @@ import filelock
 from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
-from stores.embedder import Embedder
-from stores.errors import StoreOutdated, StoreUnavailable
-from stores.retrieval import QueryEngine
+from stores.embedder import MODEL_ENV, Embedder
+from stores.errors import StoreOutdated, StoreReadOnly, StoreUnavailable
 
-__all__ = ["DB_ENV", "MODEL_ENV", "SERVICES_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder",
-           "query_engine", "service_map", "Stores", "open_stores", "state_dir", "writer_lock"]
+__all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
+           "state_dir", "writer_lock"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
 
 log = logging.getLogger(__name__)
 
-MODEL_ENV = "RIPPLE_EMBEDDING_MODEL"
-"""Environment variable naming a fastembed model to use instead of the bundled one."""
-
 INDEX_DIR = ".ripple"
-
-SERVICES_ENV = "RIPPLE_SERVICES"
-"""Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
-by spaces or commas (the HTTP service an URL names -> the repository that serves it)."""
-
-
-def service_map(entries: Sequence[str] | None = None) -> dict[str, str]:
-    """``{service: repository}`` from ``NAME=REPO`` ``entries`` (each may hold several, separated by
-    spaces or commas), else from ``$RIPPLE_SERVICES``. Raises :class:`ValueError` on an entry
-    without ``=`` or with an empty side."""
-    if entries is None:
-        entries = [os.environ.get(SERVICES_ENV, "")]
-    out: dict[str, str] = {}
-    for entry in entries:
-        for item in entry.replace(",", " ").split():
-            name, eq, repo = item.partition("=")
-            if not eq or not name or not repo:
-                raise ValueError(f"expected NAME=REPO in the service map, got {item!r}")
-            out[name] = repo
-    return out
-
 
 def default_db_path(root: Path) -> Path:
     """``<root>/.ripple/index.db``: where ``ripple index ROOT`` writes by default."""
@@ -67,7 +42,7 @@ def default_db_path(root: Path) -> Path:
 
 def state_dir(db: Path) -> Path:
     """``<db>-state``: the folder beside index file ``db`` where the indexer keeps its extraction
-    cache and write journal (:class:`indexer.pipeline.IndexOptions` ``state_dir``)."""
+    cache and write journal (:class:`indexer.run.IndexOptions` ``state_dir``)."""
     return db.with_name(db.name + "-state")
 
 
@@ -99,8 +74,10 @@ def find_db(start: Path) -> Path | None:
 def open_store(path: Path, create: bool = False) -> EmbeddedStore:
     """Open the embedded store at ``path`` (created, with its folder, when ``create``).
 
-    With ``create``, an index of another schema version is an outdated cache: it is deleted and
-    built anew (a file that is not a ripplegraph index is never deleted). Raises
+    With ``create`` (the caller will write), an index of another schema version is an outdated cache:
+    it is deleted and built anew (a file that is not a ripplegraph index is never deleted), and an
+    index that can only be read raises :class:`stores.errors.StoreReadOnly`; without it, a read-only
+    index opens for reading (:attr:`EmbeddedStore.read_only`). Raises
     :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`."""
     if create:
         try:
@@ -115,35 +92,25 @@ def open_store(path: Path, create: bool = False) -> EmbeddedStore:
                 except OSError:
                     pass  # a read-only folder: the store's own open reports the real problem
     try:
-        return EmbeddedStore(path)
+        store = EmbeddedStore(path)
     except StoreOutdated:
         if not create:
             raise
         log.warning("%s was written by another ripplegraph version: rebuilding it", path)
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
-        return EmbeddedStore(path)
+        store = EmbeddedStore(path)
+    if create and store.read_only:
+        store.close()
+        raise StoreReadOnly(f"cannot write index {path}: {store.read_only}; readers (callers, references, search, "
+                            "impact, stats) can still use it; to index, pass a writable --db")
+    return store
 
 
 def open_embedder(model_name: str | None = None) -> Embedder:
     """The configured embedder: ``model_name``, else ``$RIPPLE_EMBEDDING_MODEL``, else the bundled
     int8 all-MiniLM-L6-v2. Raises :class:`stores.embedder.EmbedderError`."""
     return Embedder(model_name or os.environ.get(MODEL_ENV) or None)
-
-
-def query_engine(store: GraphStore, model_name: str | None = None, index: SearchIndex | None = None) -> QueryEngine:
-    """A :class:`QueryEngine` over the graph ``store`` and the search ``index`` (default: ``store``
-    itself, the embedded store being both). The embedder is loaded only when the index holds
-    embeddings (otherwise search is BM25 alone and says so); a model that cannot be loaded raises
-    :class:`stores.embedder.EmbedderError`."""
-    if index is None:
-        assert isinstance(store, SearchIndex), "a graph-only store needs its search index"
-        index = store
-    embed_query = None
-    if index.chunk_count()["embedded"]:
-        embedder = _query_embedder(model_name or os.environ.get(MODEL_ENV) or None)
-        embed_query = lambda q: embedder.embed([q])[0]  # noqa: E731
-    return QueryEngine(store, index, embed_query)
 
 
 @dataclass
@@ -195,8 +162,9 @@ def _memgraph(config: Config, product: str | None) -> GraphStore:
     from stores.memgraph import MemgraphGraphStore
 
     g = config.graph
+    user, password = g.credentials_for(product)  # only credentials set beside that URI
     try:
-        return MemgraphGraphStore(g.uri_for(product), user=g.user, password=g.password, database=g.database,
+        return MemgraphGraphStore(g.uri_for(product), user=user, password=password, database=g.database,
                                   dialect=g.dialect, max_concurrency=g.max_concurrency)
     except ValueError as exc:
         key = "graph.products" if product is not None and product in g.products else "graph.uri"
@@ -214,10 +182,3 @@ def _elasticsearch(config: Config) -> SearchIndex:
                                         index_prefix=s.index_prefix, replicas=s.replicas, ca_certs=s.ca_certs)
     except ValueError as exc:
         raise ConfigError(f"search ({config.source_of('search.index_prefix')}): {exc}") from exc
-
-
-@functools.lru_cache(maxsize=2)
-def _query_embedder(model_name: str | None) -> Embedder:
-    # Loading a model takes about a second: a long-lived process (the language server) loads it
-    # once for its queries. Bulk embedding opens its own instance (Embedder is not thread-safe).
-    return Embedder(model_name)

@@ -12,6 +12,12 @@ Command line (what ``.ci/run`` does)::
 
 prints ``bolt://user:password@127.0.0.1:PORT/DATABASE`` on stdout once the server answers
 ``RETURN 1`` (and writes the same line to ``--uri-file``), then runs until SIGTERM / SIGINT.
+
+``--workdir DIR`` keeps the server's root folder, and in ``DIR/server.json`` (mode 0600) its root
+password and ports: ArcadeDB stores the root user at its first start, so a later start on the same
+folder must use the same password. Started again on that folder (after a stop or a crash: the
+outage tests), the server comes back with the same data, password and, when they are still free,
+the same ports, so the same URI reconnects.
 The URI carries the credentials, which :class:`stores.memgraph.MemgraphGraphStore` accepts. It exits
 non-zero with the server's last log lines on stderr when ArcadeDB cannot start.
 
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import secrets
 import shutil
@@ -83,12 +90,33 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _port_free(port: int) -> bool:
+    """Whether a server could listen on loopback ``port`` now (as Java does, with SO_REUSEADDR, so a
+    port in TIME_WAIT after a stop counts as free)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+STATE_FILE = "server.json"
+"""In the work folder: ``{"password", "bolt_port", "http_port"}`` of the server that uses its root folder."""
+
+
 class ArcadeDBServer:
     """One ArcadeDB server process on loopback; a context manager (``start`` / ``stop``).
 
     ``workdir`` (default: a new temporary folder, removed by :meth:`stop`) holds the server's root
-    folder and its console log. ``database`` is created at start-up and is where the Bolt URI points.
-    ``heap`` is the Java ``-Xmx`` value. ``startup_timeout`` bounds the wait for ``RETURN 1``."""
+    folder, its console log and :data:`STATE_FILE` (the root password and ports, so that a server
+    started again on the same folder, by this object or another, accepts the same password and, ports
+    permitting, keeps its URI). ``password``: the root password (default: the one the work folder
+    recorded, else a new random one; one that differs from the recorded one raises
+    :class:`ArcadeDBError`, as ArcadeDB would refuse it). ``database`` is created at start-up and is
+    where the Bolt URI points. ``heap`` is the Java ``-Xmx`` value. ``startup_timeout`` bounds the
+    wait for ``RETURN 1``."""
 
     def __init__(
         self,
@@ -97,17 +125,44 @@ class ArcadeDBServer:
         database: str = DEFAULT_DATABASE,
         heap: str = "512m",
         startup_timeout: float = 90.0,
+        password: str | None = None,
     ) -> None:
         self.database = database
         self.heap = heap
         self.startup_timeout = startup_timeout
-        self.password = secrets.token_hex(12)
         self._own_workdir = workdir is None
         self.workdir = Path(workdir) if workdir is not None else None
+        saved = self._saved()
+        if password is not None and saved.get("password") not in (None, password):
+            raise ArcadeDBError(f"{self.workdir} was first started with another root password (kept in "
+                                f"{self.workdir / STATE_FILE}); ArcadeDB would refuse this one: omit the password, "
+                                "or use a new folder")
+        self.password = password or saved.get("password") or secrets.token_hex(12)
         self.bolt_port = 0
         self.http_port = 0
+        self._ports = (int(saved.get("bolt_port", 0)), int(saved.get("http_port", 0)))
         self._proc: subprocess.Popen[bytes] | None = None
         self._log: Path | None = None
+
+    def _saved(self) -> dict[str, object]:
+        """What :data:`STATE_FILE` of the work folder records (``{}``: none, or unreadable)."""
+        if self.workdir is None:
+            return {}
+        try:
+            data = json.loads((self.workdir / STATE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _save(self) -> None:
+        """Record the password and ports in :data:`STATE_FILE` (mode 0600: it holds the password)."""
+        assert self.workdir is not None
+        path = self.workdir / STATE_FILE
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump({"password": self.password, "bolt_port": self.bolt_port, "http_port": self.http_port}, out)
 
     # ------------------------------------------------------------------------------------ addresses
 
@@ -175,9 +230,13 @@ class ArcadeDBServer:
         if self.workdir is None:
             self.workdir = Path(tempfile.mkdtemp(prefix="ripple-arcadedb-"))
         (self.workdir / "root").mkdir(parents=True, exist_ok=True)
-        self.bolt_port, self.http_port = _free_port(), _free_port()
+        # The ports of the last start (this object's, else the folder's) when still free: same URI.
+        bolt, http = (self.bolt_port, self.http_port) if self.bolt_port else self._ports
+        self.bolt_port = bolt if bolt and _port_free(bolt) else _free_port()
+        self.http_port = http if http and http != self.bolt_port and _port_free(http) else _free_port()
         while self.http_port == self.bolt_port:
             self.http_port = _free_port()
+        self._save()
         cmd = self.launch_command()
         self._log = self.workdir / "server.out"
         with open(self._log, "wb") as out:
@@ -227,9 +286,9 @@ class ArcadeDBServer:
         text = self._log.read_text(encoding="utf-8", errors="replace").splitlines()
         return "\n".join(text[-lines:])
 
-    def stop(self, grace: float = 20.0) -> None:
-        """Stop the server (SIGTERM, SIGKILL after ``grace`` seconds) and remove a temporary workdir.
-        Idempotent."""
+    def stop(self, grace: float = 20.0, keep_workdir: bool = False) -> None:
+        """Stop the server (SIGTERM, SIGKILL after ``grace`` seconds) and remove a temporary workdir
+        (kept with ``keep_workdir``, so that :meth:`start` brings the same server back). Idempotent."""
         proc, self._proc = self._proc, None
         if proc is not None and proc.poll() is None:
             proc.terminate()
@@ -238,7 +297,7 @@ class ArcadeDBServer:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        if self._own_workdir and self.workdir is not None:
+        if self._own_workdir and self.workdir is not None and not keep_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
 
@@ -260,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=DEFAULT_DATABASE, help="database to create (default %(default)s)")
     parser.add_argument("--heap", default="512m", help="Java -Xmx (default %(default)s)")
     parser.add_argument("--uri-file", type=Path, help="also write the Bolt URI to this file")
-    parser.add_argument("--workdir", type=Path, help="root folder to use (default: a fresh temporary one)")
+    parser.add_argument("--workdir", type=Path, help="root folder to use, kept with its password and ports so that "
+                                                     "a later start on it comes back (default: a fresh temporary one)")
     parser.add_argument("--timeout", type=float, default=90.0, help="start-up timeout in seconds")
     args = parser.parse_args(argv)
 

@@ -30,6 +30,7 @@ recursively, a cycle or an unknown key without default left as written.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from collections.abc import Collection, Iterator, Mapping
@@ -38,10 +39,15 @@ from pathlib import Path
 import javaproperties
 import yaml
 
+from indexer.fsguard import SkipFile, inside_root, read_regular
+
 __all__ = [
     "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "load_properties", "load_module_properties",
     "resolve_placeholders", "gateway_routes",
 ]
+
+log = logging.getLogger(__name__)
+_WARNED: set[tuple[str, str]] = set()
 
 CONFIG_SUFFIXES = (".yml", ".yaml", ".properties")
 SKIP_DIRS = frozenset({"build", "target", "node_modules", ".git", ".gradle", ".venv", "venv", ".tox", "__pycache__"})
@@ -67,14 +73,18 @@ _Loader.yaml_implicit_resolvers = {
 
 def config_files(repo_root: Path, exclude: Collection[Path] = ()) -> list[Path]:
     """The Spring configuration files under ``repo_root`` (sorted; build output and VCS folders
-    skipped, and the folders ``exclude`` names)."""
+    skipped, and the folders ``exclude`` names; a file that is a symbolic link out of the root is
+    left out, as discovery leaves it out: :func:`indexer.fsguard.inside_root`)."""
     found: list[Path] = []
     skip = {Path(p) for p in exclude}
+    real_root = os.path.realpath(repo_root)
     for folder, dirs, files in os.walk(repo_root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and Path(folder) / d not in skip)
         for name in files:
             if name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES):
-                found.append(Path(folder) / name)
+                path = Path(folder) / name
+                if inside_root(real_root, path):
+                    found.append(path)
     return sorted(found)
 
 
@@ -121,10 +131,11 @@ def _properties_documents(text: str) -> Iterator[dict[str, str]]:
 
 def _documents(path: Path) -> list[dict[str, str]]:
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return []
-        data = path.read_bytes()
-    except OSError:
+        data = read_regular(path, MAX_FILE_BYTES)  # a FIFO or /dev/zero is never read
+    except SkipFile as exc:
+        if exc.reason != "unreadable" and (str(path), exc.reason) not in _WARNED:
+            _WARNED.add((str(path), exc.reason))  # configuration is read several times per run
+            log.warning("%s ignored: %s", path, exc)
         return []
     try:
         text = data.decode("utf-8")

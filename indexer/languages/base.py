@@ -9,9 +9,13 @@ rule, and the extractor says so where it does.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import re
+import time
 from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -20,7 +24,15 @@ from tree_sitter_language_pack import get_language, get_parser
 
 from indexer.model import FileExtraction
 
-__all__ = ["Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "parse_errors"]
+__all__ = [
+    "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "parse_errors",
+    "Budget", "extraction_budget", "MAX_TREE_DEPTH",
+]
+
+MAX_TREE_DEPTH = 1500
+"""Syntax-tree depth below which queries do not look (see :class:`Budget`). Real code stays far
+above it (a 500-call builder chain is about 1,000 levels); tree-sitter's query cursor loses track
+past 32,767 levels, and qualified names of nested definitions grow with depth."""
 
 _CONTINUATION = re.compile(rb"[\x80-\xbf]")
 QUERY_DIR = Path(__file__).resolve().parent
@@ -90,9 +102,127 @@ def combined_query(grammar: str, folders: tuple[str, ...], names: tuple[str, ...
     return q, tuple(owners[bisect.bisect_right(bounds, start)] for start in starts)
 
 
+@dataclass(slots=True)
+class Budget:
+    """What extracting one file may cost, and whether it was cut short (``partial``).
+
+    * **depth**: subtrees rooted deeper than ``max_depth`` are left out of every query
+      (:func:`run_query` runs its query on the byte ranges between them), so a file of
+      ``f(f(f(...)))`` 50,000 deep or of 5,000 nested classes is extracted down to that depth, in
+      time and memory linear in its size; ``partial`` becomes ``"too_deep"``;
+    * **width of errors**: an ERROR node with more than :data:`MAX_ERROR_CHILDREN` children (50,000
+      unclosed ``(``) is left out the same way: tree-sitter's query cursor spends time quadratic in
+      that width; ``partial`` becomes ``"syntax_errors"``;
+    * **time**: once ``deadline`` (``time.monotonic()``) has passed, queries return nothing
+      (``partial``: ``"time_budget"``). The check is made before each query, not inside one:
+      tree-sitter 0.26's progress callback crashes the interpreter on some queries.
+
+    What was matched before the cut is kept: the file is indexed as far as it got."""
+
+    deadline: float
+    max_depth: int = MAX_TREE_DEPTH
+    partial: str | None = None
+    _root: int | None = field(default=None, repr=False)
+    _gaps: list[tuple[int, int]] | None = field(default=None, repr=False)
+
+    def expired(self) -> bool:
+        """Whether the time is up (and if so, say so in ``partial``)."""
+        if time.monotonic() > self.deadline:
+            self.partial = "time_budget"
+            return True
+        return False
+
+    def gaps(self, node: Node) -> list[tuple[int, int]] | None:
+        """Byte ranges of ``node``'s tree clear of too-deep subtrees (``None``: the whole tree)."""
+        root = node
+        while root.parent is not None:
+            root = root.parent
+        if self._root != root.id:
+            self._root, self._gaps, reason = root.id, *_shallow_ranges(root, self.max_depth)
+            if reason is not None:
+                self.partial = self.partial or reason
+        return self._gaps
+
+
+_BUDGET: ContextVar[Budget | None] = ContextVar("ripple_extraction_budget", default=None)
+
+
+@contextlib.contextmanager
+def extraction_budget(seconds: float, max_depth: int = MAX_TREE_DEPTH) -> Iterator[Budget]:
+    """Run the block's queries (this thread or task) within a :class:`Budget` of ``seconds`` of
+    wall time from now and trees cut at ``max_depth``; read ``partial`` afterwards."""
+    budget = Budget(time.monotonic() + seconds, max_depth)
+    token = _BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _BUDGET.reset(token)
+
+
+MAX_ERROR_CHILDREN = 4096
+"""An ERROR node with more children than this is left out of queries (see :class:`Budget`)."""
+
+
+def _shallow_ranges(root: Node, max_depth: int) -> tuple[list[tuple[int, int]] | None, str | None]:
+    """The byte ranges of ``root``'s tree between the subtrees rooted at depth ``max_depth + 1`` and
+    the too-wide ERROR nodes (``None`` when there is none), and why something was cut. Only nodes
+    with enough descendants to reach the depth or the width are visited, so a normal tree costs a
+    few hundred steps and any tree at most one step per node."""
+    cut: list[tuple[int, int]] = []
+    reason = None
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > max_depth:
+            cut.append((node.start_byte, node.end_byte))
+            reason = reason or "too_deep"
+            continue
+        if depth + node.descendant_count <= max_depth and node.descendant_count <= MAX_ERROR_CHILDREN:
+            continue  # too few nodes below to reach the limits
+        if node.is_error and node.child_count > MAX_ERROR_CHILDREN:
+            cut.append((node.start_byte, node.end_byte))
+            reason = reason or "syntax_errors"
+            continue
+        stack.extend((child, depth + 1) for child in reversed(node.children))
+    if not cut:
+        return None, None
+    cut.sort()
+    ranges, pos = [], root.start_byte
+    for start, end in cut:
+        if start > pos:
+            ranges.append((pos, start))
+        pos = max(pos, end)
+    if pos < root.end_byte:
+        ranges.append((pos, root.end_byte))
+    return ranges, reason
+
+
 def run_query(q: Query, node: Node) -> Iterator[tuple[int, dict[str, list[Node]]]]:
-    """Yield ``(pattern_index, {capture_name: [nodes]})`` for every match under ``node``."""
-    yield from QueryCursor(q).matches(node)
+    """Yield ``(pattern_index, {capture_name: [nodes]})`` for every match under ``node``, within the
+    current :func:`extraction_budget` if one is set (see :class:`Budget`)."""
+    budget = _BUDGET.get()
+    if budget is None:
+        yield from QueryCursor(q).matches(node)
+        return
+    if budget.expired():
+        return
+    gaps = budget.gaps(node)
+    if gaps is None:
+        yield from QueryCursor(q).matches(node)
+        return
+    seen: set[tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]] = set()
+    for start, end in gaps:
+        lo, hi = max(start, node.start_byte), min(end, node.end_byte)
+        if lo >= hi:
+            continue
+        cursor = QueryCursor(q)
+        cursor.set_byte_range(lo, hi)
+        for pattern, caps in cursor.matches(node):
+            # A match around a cut subtree meets two ranges: yield it once.
+            key = (pattern, tuple(sorted((name, tuple(n.id for n in nodes)) for name, nodes in caps.items())))
+            if key not in seen:
+                seen.add(key)
+                yield pattern, caps
 
 
 class SourceText:

@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
-import re
-
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from stores.factory import query_engine, service_map
-from stores.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius, render_markdown, report_json
-from stores.navigation import dotted_name
+from analysis.retrieval import query_engine
+from analysis.services import service_map
+from analysis.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius
+from analysis.impact_report import markdown_text, render_markdown, report_json
+from analysis.navigation import dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -26,14 +26,11 @@ FILE_CONTENT = "ripple/fileContent"
 REINDEX = "ripple.reindex"
 
 
-_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>]")
-
-
 def markdown_link(path: str, uri: str, line: int) -> str:
-    """``[path:line](<uri#Lline>)``: the text markdown-escaped (a path may hold ``] * _ `` or
-    backticks) and the destination inside ``<...>`` so parentheses and spaces cannot end it
-    (CommonMark link destinations)."""
-    text = _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), f"{path}:{line}")
+    """``[path:line](<uri#Lline>)``: the text markdown-escaped (:func:`analysis.impact_report.markdown_text`: a
+    path may hold ``] * _ `` or backticks) and the destination inside ``<...>`` so parentheses and
+    spaces cannot end it (CommonMark link destinations)."""
+    text = markdown_text(f"{path}:{line}")
     return f"[{text}](<{uri.replace('<', '%3C').replace('>', '%3E')}#L{line}>)"
 
 
@@ -68,9 +65,9 @@ def _field(params: Any, name: str) -> Any:
 
 def blast_radius_request(ls: RippleServer, params: Any) -> dict[str, Any]:
     """``{textDocument: {uri}, position: {line, character}, depth?}`` or ``{symbol, depth?}`` ->
-    ``{markdown, report}``: the blast radius (:func:`stores.impact.blast_radius`) of the symbol at the
+    ``{markdown, report}``: the blast radius (:func:`analysis.impact.blast_radius`) of the symbol at the
     position or of the named one, over every indexed repository, rendered with ``[path:line](uri#Lline)``
-    links, and as data (:func:`stores.impact.report_json`). Nothing found is a report without targets;
+    links, and as data (:func:`analysis.impact_report.report_json`). Nothing found is a report without targets;
     ``$RIPPLE_SERVICES`` is the service map."""
     depth = _param(params, "depth", int, DEFAULT_DEPTH)
     if not 1 <= depth <= 20:

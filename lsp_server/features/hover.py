@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from stores.contracts import Node
-from stores.factory import service_map
-from stores.impact import BlastRadius, NodesQuery, blast_radius, summary_text
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
+from analysis.services import service_map
+from analysis.impact import BlastRadius, NodesQuery, blast_radius
+from analysis.impact_report import code_block, code_span, markdown_text, summary_text
+from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -32,21 +33,22 @@ def impact_of(ls: RippleServer, node: Node) -> BlastRadius:
 
 
 def markdown(node: Node, report: BlastRadius) -> str:
-    """The hover text of ``node`` and its blast radius."""
+    """The hover text of ``node`` and its blast radius (every name and path escaped:
+    :func:`analysis.impact_report.code_span` / :func:`analysis.impact_report.markdown_text`)."""
     signature = node.props.get("signature") or f"{node.label.lower()} {node.name}"
-    lines = [f"```\n{signature}\n```", f"`{dotted_name(node)}` · {node.repo}", ""]
+    lines = [code_block(signature), f"{code_span(dotted_name(node))} · {markdown_text(node.repo)}", ""]
     head = f"**Impact:** {summary_text(report)}"
     if report.reached:
         head += (f" — {_n(report.call_sites, 'call site')}; {_n(report.reached, 'caller')} within {report.depth} hops "
                  f"({' / '.join(str(n) for n in report.callers_by_hop)} by hop)")
     lines.append(head)
     if report.endpoints:
-        shown = ", ".join(f"`{h.http_method} {h.path}` ({h.repo}, {_n(h.hops, 'hop')})"
+        shown = ", ".join(f"{code_span(f'{h.http_method} {h.path}')} ({markdown_text(h.repo)}, {_n(h.hops, 'hop')})"
                           for h in report.endpoints[:_ENDPOINTS_SHOWN])
         more = f" and {len(report.endpoints) - _ENDPOINTS_SHOWN} more" if len(report.endpoints) > _ENDPOINTS_SHOWN else ""
         lines += ["", f"Endpoints: {shown}{more}"]
     if len(report.services) > 1:
-        lines += ["", "Services: " + ", ".join(s.repo for s in report.services)]
+        lines += ["", "Services: " + ", ".join(markdown_text(s.repo) for s in report.services)]
     return "\n".join(lines)
 
 

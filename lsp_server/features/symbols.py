@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import document_symbols
+from analysis.navigation import document_symbols
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer

@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node, SearchFilters
-from stores.embedded import SCHEMA_VERSION, EmbeddedStore
-from stores.errors import StoreCorrupt, StoreOutdated, StoreUnavailable
+from stores.embedded import SCHEMA_VERSION, EmbeddedStore, is_ripple_index
+from stores.errors import NotAnIndex, StoreCorrupt, StoreOutdated, StoreUnavailable
 from stores.factory import open_store
 
 
@@ -50,21 +50,45 @@ def test_wal_and_reopen_keeps_data(tmp_path):
         assert again._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_garbage_file_is_corrupt(tmp_path):
+def test_garbage_file_is_not_an_index_and_never_to_be_deleted(tmp_path):
     path = tmp_path / "index.db"
-    path.write_bytes(b"this is not a database, just some bytes " * 100)
-    with pytest.raises(StoreCorrupt, match="delete it and re-index"):
+    data = b"this is not a database, just some bytes " * 100
+    path.write_bytes(data)
+    with pytest.raises(NotAnIndex) as info:
         EmbeddedStore(path)
+    assert str(info.value) == (f"{path} is not a ripple index (file is not a database); ripple did not create it and "
+                               "leaves it alone: pass another --db (or RIPPLE_DB)")
+    assert path.read_bytes() == data
 
 
-def test_foreign_sqlite_file_is_corrupt(tmp_path):
+def test_foreign_sqlite_file_is_not_an_index(tmp_path):
     path = tmp_path / "other.db"
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE people (name TEXT)")
     conn.commit()
     conn.close()
-    with pytest.raises(StoreCorrupt, match="not a ripplegraph index"):
+    with pytest.raises(NotAnIndex, match="a SQLite database without ripplegraph's tables") as info:
         EmbeddedStore(path)
+    assert "delete" not in str(info.value)
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    conn.execute("INSERT INTO meta VALUES ('application', 'someone-else')")
+    conn.commit()
+    conn.close()
+    with pytest.raises(NotAnIndex, match="a SQLite database of another application"):
+        EmbeddedStore(path)
+
+
+def test_a_damaged_ripple_index_is_corrupt_and_may_be_deleted(tmp_path):
+    path = tmp_path / "index.db"
+    EmbeddedStore(path).close()
+    assert is_ripple_index(path) and not is_ripple_index(tmp_path / "missing.db")
+    head = path.read_bytes()[:100]
+    path.write_bytes(head + b"\xff" * 8092)  # the header says ripplegraph; the pages are gone
+    with pytest.raises(StoreCorrupt) as info:
+        EmbeddedStore(path)
+    assert not isinstance(info.value, NotAnIndex)
+    assert str(info.value).endswith("delete it and re-index")
 
 
 def test_other_schema_version_is_corrupt(tmp_path):
@@ -105,7 +129,8 @@ def test_uncreatable_folder_is_unavailable(tmp_path):
 def test_path_that_is_a_folder_is_unavailable(tmp_path):
     with pytest.raises(StoreUnavailable) as info:
         EmbeddedStore(tmp_path)
-    assert isinstance(info.value.__cause__, sqlite3.Error)
+    assert str(info.value) == (f"{tmp_path} is a folder, not an index file; pass the index file (such as "
+                               f"{tmp_path / 'index.db'})")
 
 
 def test_locked_by_another_writer_is_unavailable(tmp_path):
@@ -114,8 +139,10 @@ def test_locked_by_another_writer_is_unavailable(tmp_path):
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
-        with pytest.raises(StoreUnavailable, match="unavailable") as info:
+        with pytest.raises(StoreUnavailable) as info:
             store.replace_files([indexed("a.py")])
+        assert str(info.value) == (f"index {path} is busy (database is locked): another ripple process is writing "
+                                   "it; retry when it is done")
         assert isinstance(info.value.__cause__, sqlite3.OperationalError)
         assert store.repos() == []  # readers still read under WAL
     finally:

@@ -144,10 +144,10 @@ def test_outdated_index(workspace, tmp_path):
 
 def test_broken_configuration_file(workspace, tmp_path):
     config = workspace / ".ripple" / "config.toml"
-    config.write_text('[search]\nbackend = "elastic"\n', encoding="utf-8")
+    config.write_text('[graph]\ndialect = "cypher"\n', encoding="utf-8")  # checked, trusted or not
     result = run(workspace, tmp_path)
     assert result.stdout.splitlines() == [
-        f"FAIL  config  {config}: search.backend must be one of embedded, elasticsearch, not 'elastic'",
+        f"FAIL  config  {config}: graph.dialect must be one of memgraph, neo4j, auto, not 'cypher'",
         "              fix: fix the file or environment variable named above",
         "1 problem found",
     ]
@@ -170,36 +170,34 @@ def test_an_empty_or_random_index_file(tmp_path):
     db.write_bytes(bytes(range(256)) * 64)
     result = run(ws, tmp_path)
     assert result.stdout.splitlines()[1:3] == [
-        f"FAIL  graph   embedded {db}: index {db} cannot be read as a ripplegraph index (file is not a database); "
-        "delete it and re-index",
-        f"              fix: delete {db} and run `ripple index PATH`"]
+        f"FAIL  graph   embedded {db}: {db} is not a ripple index (file is not a database); ripple did not create it "
+        "and leaves it alone: pass another --db (or RIPPLE_DB)",
+        "              fix: name another index file (RIPPLE_DB / [embedded] db), or move that file away if it is not "
+        "where it belongs"]
     assert (result.exit_code, result.stderr) == (1, "")
 
 
-def test_a_read_only_index_folder(workspace, tmp_path, monkeypatch):
-    # As root, chmod cannot make a folder read-only: the store's open failure and os.access are simulated.
+def test_a_store_that_cannot_be_opened_advises_deleting_only_ripples_own_file(workspace, tmp_path, monkeypatch):
+    # (Read-only indexes open for reading: tests/hostile/test_hostile_stores_cli.py makes one for real.)
     import stores.doctor as doctor
     from stores.errors import StoreUnavailable
 
     db = workspace / ".ripple" / "index.db"
 
     def refuse(path):
-        raise StoreUnavailable(f"index {path} is unavailable (unable to open database file); is another ripple "
-                               "process writing it?")
+        raise StoreUnavailable(f"index {path} is busy (database is locked): another ripple process is writing it; "
+                               "retry when it is done")
 
     monkeypatch.setattr(doctor, "EmbeddedStore", refuse)
-    monkeypatch.setattr(doctor.os, "access", lambda path, mode: not mode & doctor.os.W_OK)
-    result = run(workspace, tmp_path)
-    assert result.stdout.splitlines()[1:3] == [
-        f"FAIL  graph   embedded {db}: the index or its folder is read-only",
-        f"              fix: make {db.parent} and index.db writable (SQLite keeps index.db-wal and index.db-shm "
-        "beside the index, even to read it), or copy the index to a writable folder and set RIPPLE_DB"]
-    assert result.exit_code == 1
-    monkeypatch.setattr(doctor.os, "access", lambda path, mode: True)  # writable: another cause, another fix
     result = run(workspace, tmp_path)
     assert result.stdout.splitlines()[2] == (
         f"              fix: stop other ripple processes writing this index and retry; if it persists, delete {db} "
         "and run `ripple index PATH`")
+    other = tmp_path / "other" / ".ripple" / "index.db"  # not ripple's file: never advise deleting it
+    other.parent.mkdir(parents=True)
+    other.write_bytes(b"SQLite format 3\x00" + bytes(84))
+    result = run(other.parent.parent, tmp_path)
+    assert result.stdout.splitlines()[2] == "              fix: stop other ripple processes writing this index and retry"
 
 
 def test_a_routing_uri_on_a_closed_port_logs_nothing(workspace, tmp_path):
@@ -239,7 +237,7 @@ def test_a_plain_http_server_is_not_elasticsearch(workspace, tmp_path):
 
 def test_elasticsearch_vectors_of_another_model(workspace, tmp_path, monkeypatch):
     from stores.elasticsearch import ElasticsearchSearchIndex
-    from stores.embedder import BUNDLED_MODEL, _bundled_model_digest
+    from stores.embedder import BUNDLED_MODEL, bundled_model_digest
 
     status = {"indices": ["ripple-chunks.code.p"], "outdated": [], "chunks": 3, "embedded": 3,
               "embedding_model": "fastembed:BAAI/bge-small-en-v1.5"}
@@ -250,13 +248,13 @@ def test_elasticsearch_vectors_of_another_model(workspace, tmp_path, monkeypatch
     assert result.stdout.splitlines()[2:6] == [
         "ok    search  elasticsearch http://es.test:9200 (9.3.0, cluster team): 1 chunk indices, 3 chunks, 3 embedded",
         "FAIL  search  the stored embeddings come from fastembed:BAAI/bge-small-en-v1.5, but this configuration embeds "
-        f"queries with {BUNDLED_MODEL}@{_bundled_model_digest()}: semantic search compares vectors of two models",
+        f"queries with {BUNDLED_MODEL}@{bundled_model_digest()}: semantic search compares vectors of two models",
         "              fix: run `ripple index PATH` with this configuration (it re-embeds every chunk), or configure "
         "the model the index was built with ([embedding] model / RIPPLE_EMBEDDING_MODEL)",
         MODEL,
     ]
     assert result.exit_code == 1
-    status["embedding_model"] = f"{BUNDLED_MODEL}@{_bundled_model_digest()}"
+    status["embedding_model"] = f"{BUNDLED_MODEL}@{bundled_model_digest()}"
     result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL="http://es.test:9200")
     assert (result.stdout.splitlines()[-1], result.exit_code) == ("all checks passed", 0)
 

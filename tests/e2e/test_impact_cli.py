@@ -80,11 +80,11 @@ def test_plain_markdown_with_path_line_locations(plain_db: Path) -> None:
 
 ## Targets
 
-- `app.repo.OwnerRepository.find` (method, selected) · shop · app/repo.py:2
+- `app.repo.OwnerRepository.find` (method, selected) · shop · `app/repo.py:2`
 
 ## Direct callers
 
-- `lookup` · shop · app/service.py:5 (exact)
+- `lookup` · shop · `app/service.py:5` (exact)
 
 ## Reachable endpoints
 
@@ -96,7 +96,7 @@ def test_plain_markdown_with_path_line_locations(plain_db: Path) -> None:
 
 ## Other entry points
 
-- `main` (main) · shop · 3 hops · app/cli.py:4
+- `main` (main) · shop · 3 hops · `app/cli.py:4`
 
 ## Services affected
 

@@ -35,6 +35,12 @@ def write(path: Path, text: str, mode: int = 0o600) -> Path:
     return path
 
 
+def trust(home: Path, *folders: Path, extra: str = "") -> Path:
+    """The user's file trusting ``folders`` (their workspace files may choose servers and credentials)."""
+    listed = ", ".join(f'"{f}"' for f in folders)
+    return write(home / ".config" / "ripple" / "config.toml", f"{extra}\n[trust]\nworkspaces = [{listed}]\n")
+
+
 def test_defaults_without_any_source(workspace, home):
     config = load_config(workspace, {"HOME": str(home)})
     assert config == Config()
@@ -45,7 +51,7 @@ def test_defaults_without_any_source(workspace, home):
 
 
 def test_precedence_environment_explicit_workspace_user(workspace, home, tmp_path):
-    user = write(home / ".config" / "ripple" / "config.toml", """
+    user = write(home / ".config" / "ripple" / "config.toml", f"""
 [graph]
 backend = "memgraph"
 uri = "bolt://user-default:7687"
@@ -54,6 +60,8 @@ user = "ripple"
 url = "http://user-default:9200"
 api_key = "user-key"
 index_prefix = "team"
+[trust]
+workspaces = ["{workspace}"]
 """)
     ws_file = write(workspace / ".ripple" / "config.toml", """
 [search]
@@ -71,21 +79,31 @@ uri = "bolt://explicit:7687"
            "RIPPLE_MEMGRAPH_CONCURRENCY": "32", "RIPPLE_ES_USER": ""}
     config = load_config(workspace / "src" / "deep", env)  # found from a subfolder, as the index is
     assert config.files == (explicit, ws_file, user)
-    assert config.graph == GraphConfig(backend="memgraph", uri="bolt://explicit:7687", user="ripple",
-                                       max_concurrency=32)
-    assert config.search == SearchConfig(backend="elasticsearch", url="http://env:9200", api_key="user-key",
-                                         index_prefix="team")
+    # The user's credentials are not sent to URIs set elsewhere (the explicit file, the environment).
+    assert config.graph == GraphConfig(backend="memgraph", uri="bolt://explicit:7687", max_concurrency=32)
+    assert config.search == SearchConfig(backend="elasticsearch", url="http://env:9200", index_prefix="team")
     assert dict(config.origin) == {
         "graph.backend": str(user), "graph.uri": str(explicit), "graph.user": str(user),
         "graph.max_concurrency": "$RIPPLE_MEMGRAPH_CONCURRENCY",
         "search.backend": str(ws_file), "search.url": "$RIPPLE_ES_URL", "search.api_key": str(user),
         "search.index_prefix": str(user),
     }
-    assert config.warnings == ()
+    assert config.warnings == (
+        f"graph.user from {user} is not sent to the graph.uri set in {explicit}: a credential goes only to an "
+        "endpoint set in the same file (or both in the environment); set it beside the URI",
+        f"search.api_key from {user} is not sent to the search.url set in $RIPPLE_ES_URL: a credential goes only to "
+        "an endpoint set in the same file (or both in the environment); set it beside the URL",
+    )
+    assert (config.workspace, config.workspace_trusted, config.ignored) == (ws_file, True, ())
     # Without the environment, the explicit file and then the workspace win.
     config = load_config(workspace, {"HOME": str(home)})
     assert (config.graph.uri, config.search.url, config.graph.max_concurrency) == (
         "bolt://workspace:7687", "http://workspace:9200", 4)
+    assert (config.graph.user, config.search.api_key) == (None, None)
+    # The user's own endpoints get the user's credentials.
+    config = load_config(tmp_path, {"HOME": str(home)})
+    assert (config.graph.uri, config.graph.user, config.search.url, config.search.api_key) == (
+        "bolt://user-default:7687", "ripple", "http://user-default:9200", "user-key")
 
 
 def test_environment_selects_backends_and_keeps_ripple_db_and_model(workspace, home):
@@ -103,6 +121,7 @@ def test_environment_selects_backends_and_keeps_ripple_db_and_model(workspace, h
 
 
 def test_products_and_relative_db_in_a_workspace_file(workspace, home):
+    trust(home, workspace)
     write(workspace / ".ripple" / "config.toml", """
 [graph]
 backend = "memgraph"
@@ -127,7 +146,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
-                              r"\[embedded\], \[embedding\], \[http\]$"),
+                              r"\[embedded\], \[embedding\], \[http\], \[trust\]$"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
@@ -140,6 +159,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
     ("[search\n", r"config\.toml is not valid TOML: .*; fix the file or remove it$"),
 ])
 def test_bad_files_name_the_file_and_the_key(workspace, home, text, message):
+    trust(home, workspace)
     write(workspace / ".ripple" / "config.toml", text)
     with pytest.raises(ConfigError, match=message):
         load_config(workspace, {"HOME": str(home)})
@@ -157,6 +177,7 @@ def test_bad_environment(workspace, home, tmp_path):
 
 
 def test_a_readable_file_with_a_secret_is_a_warning(workspace, home):
+    trust(home, workspace)
     path = write(workspace / ".ripple" / "config.toml", '[search]\napi_key = "k"\n[graph]\npassword = "p"\n', 0o644)
     config = load_config(workspace, {"HOME": str(home)})
     assert config.warnings == (
@@ -239,6 +260,7 @@ def test_files_that_are_not_configuration(workspace, home, data, message):
 
 
 def test_a_byte_order_mark_and_an_empty_file_are_fine(workspace, home):
+    trust(home, workspace)
     path = write(workspace / ".ripple" / "config.toml", '\ufeff[graph]\nbackend = "memgraph"\n')
     assert path.read_bytes()[:3] == b"\xef\xbb\xbf"
     assert load_config(workspace, {"HOME": str(home)}).graph.backend == "memgraph"
@@ -275,8 +297,9 @@ def test_a_user_without_a_home_folder(workspace, monkeypatch):
 
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
     assert load_config(workspace, {}) == Config()
-    write(workspace / ".ripple" / "config.toml", '[graph]\nbackend = "memgraph"\n')
-    assert load_config(workspace, {}).graph.backend == "memgraph"
+    write(workspace / ".ripple" / "config.toml", '[graph]\ndialect = "neo4j"\nbackend = "memgraph"\n')
+    config = load_config(workspace, {})  # no user file, so no trust list: harmless keys only
+    assert (config.graph.backend, config.graph.dialect, config.ignored) == ("embedded", "neo4j", ("graph.backend",))
 
 
 def test_open_stores_names_the_product_entry_of_a_bad_uri(tmp_path, home):
@@ -303,3 +326,119 @@ def test_a_workspace_file_of_another_user_is_ignored_with_a_warning(tmp_path, mo
     explicit = load_config(tmp_path, env={"HOME": str(tmp_path / "home"),
                                           "RIPPLE_CONFIG": str(tmp_path / ".ripple" / "config.toml")})
     assert explicit.search.backend == "elasticsearch"
+
+
+# ------------------------------------------------------------------------- workspace trust (issue 12)
+
+
+def test_an_untrusted_workspace_file_chooses_no_server_credential_or_index(workspace, home):
+    user = write(home / ".config" / "ripple" / "config.toml", """
+[graph]
+backend = "memgraph"
+uri = "bolt://team:7687"
+user = "alice"
+password = "alice-secret"
+""")
+    ws_file = write(workspace / ".ripple" / "config.toml", """
+[graph]
+uri = "bolt://attacker:7687"
+user = "mallory"
+dialect = "neo4j"
+max_concurrency = 2
+[search]
+backend = "elasticsearch"
+url = "http://attacker:9200"
+ca_certs = "evil.pem"
+[embedded]
+db = "/home/alice/.ssh/authorized_keys"
+[http.services]
+"/api/customer" = "customers-service"
+[trust]
+workspaces = ["/"]
+""")
+    config = load_config(workspace / "src", {"HOME": str(home)})
+    assert config.graph == GraphConfig(backend="memgraph", uri="bolt://team:7687", user="alice",
+                                       password="alice-secret", dialect="neo4j", max_concurrency=2)
+    assert config.search == SearchConfig()
+    assert config.db is None
+    assert config.http_services == {"/api/customer": "customers-service"}  # names in reports: harmless
+    assert (config.workspace, config.workspace_trusted) == (ws_file, False)
+    assert config.ignored == ("graph.uri", "search.backend", "search.url", "search.ca_certs", "embedded.db",
+                              "graph.user")
+    assert config.warnings == (
+        f"{ws_file}: [trust] is ignored in a workspace file; it is read from your own configuration file only "
+        f"({user})",
+        f"{ws_file}: ignored graph.uri, search.backend, search.url, search.ca_certs, embedded.db, graph.user: this "
+        "workspace is not trusted to choose where your code and credentials go; if you trust it, run "
+        f"`ripple trust {workspace.resolve()}`",
+    )
+
+
+def test_a_trusted_workspace_or_one_below_a_trusted_folder_applies_whole(workspace, home, tmp_path):
+    write(workspace / ".ripple" / "config.toml", '[search]\nbackend = "elasticsearch"\nurl = "http://ws:9200"\n'
+                                                 'api_key = "ws-key"\n')
+    for trusted in (workspace, tmp_path):  # the folder itself, or a parent of it
+        trust(home, trusted)
+        config = load_config(workspace, {"HOME": str(home)})
+        assert (config.search.url, config.search.api_key, config.workspace_trusted, config.ignored) == (
+            "http://ws:9200", "ws-key", True, ())
+        assert config.warnings == ()
+    trust(home, workspace / "src")  # a folder below the workspace does not trust it
+    assert load_config(workspace, {"HOME": str(home)}).search.url == "http://127.0.0.1:9200"
+    with pytest.raises(ConfigError, match=r"trust\.workspaces: 'relative/dir' is not an absolute path"):
+        write(home / ".config" / "ripple" / "config.toml", '[trust]\nworkspaces = ["relative/dir"]\n')
+        load_config(workspace, {"HOME": str(home)})
+
+
+def test_credentials_go_only_to_an_endpoint_of_their_own_source(workspace, home, tmp_path):
+    explicit = write(tmp_path / "team.toml", """
+[graph]
+backend = "memgraph"
+user = "ripple"
+password = "team-secret"
+[graph.products]
+shop = "bolt://shop:7687"
+""")
+    env = {"HOME": str(home), "RIPPLE_CONFIG": str(explicit)}
+    config = load_config(workspace, env)  # the default URI and the file's products: both get them
+    assert config.graph.credentials_for(None) == ("ripple", "team-secret")
+    assert config.graph.credentials_for("shop") == ("ripple", "team-secret")
+    assert config.warnings == ()
+    config = load_config(workspace, {**env, "RIPPLE_MEMGRAPH_URI": "bolt://elsewhere:7687"})
+    assert config.graph.credentials_for(None) == (None, None)
+    assert config.graph.credentials_for("shop") == ("ripple", "team-secret")
+    assert config.warnings[0].startswith(f"graph.user from {explicit} is not sent to the graph.uri set in "
+                                         "$RIPPLE_MEMGRAPH_URI")
+    # Both from the environment: one source.
+    config = load_config(workspace, {"HOME": str(home), "RIPPLE_GRAPH_BACKEND": "memgraph",
+                                     "RIPPLE_MEMGRAPH_URI": "bolt://mg:7687", "RIPPLE_MEMGRAPH_PASSWORD": "p"})
+    assert config.graph.credentials_for(None) == (None, "p") and config.warnings == ()
+
+
+def test_ripple_trust_edits_the_user_file_keeping_what_is_there(workspace, home, tmp_path):
+    from stores.config import trust_workspace
+
+    env = {"HOME": str(home)}
+    user = write(home / ".config" / "ripple" / "config.toml", "# my settings\n[graph]\ndialect = \"neo4j\"  # keep\n",
+                 0o640)
+    assert trust_workspace(workspace, env) == user
+    assert trust_workspace(workspace / "src" / "..", env) == user  # the same folder once
+    other = tmp_path / "other"
+    other.mkdir()
+    trust_workspace(other, env)
+    text = user.read_text()
+    assert text.startswith("# my settings\n[graph]\ndialect = \"neo4j\"  # keep\n")
+    assert load_config(workspace, env).workspace is None  # no workspace file yet
+    import tomllib
+    assert tomllib.loads(text)["trust"] == {"workspaces": [str(workspace.resolve()), str(other.resolve())]}
+    assert user.stat().st_mode & 0o777 == 0o640  # the user's mode is kept
+    trust_workspace(workspace, env, remove=True)
+    assert tomllib.loads(user.read_text())["trust"] == {"workspaces": [str(other.resolve())]}
+    fresh_home = tmp_path / "fresh"
+    created = trust_workspace(workspace, {"HOME": str(fresh_home)})
+    assert created == fresh_home / ".config" / "ripple" / "config.toml"
+    assert created.stat().st_mode & 0o777 == 0o600
+    bad = write(tmp_path / "bad" / ".config" / "ripple" / "config.toml", "[graph\n")
+    with pytest.raises(ConfigError, match="is not valid TOML"):
+        trust_workspace(workspace, {"HOME": str(tmp_path / "bad")})
+    assert bad.read_text() == "[graph\n"

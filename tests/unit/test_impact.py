@@ -1,4 +1,4 @@
-"""Blast radius (stores/impact.py) over an embedded store filled with exact nodes and edges.
+"""Blast radius (analysis/impact.py) over an embedded store filled with exact nodes and edges.
 
 Three services: ``owners`` (Java-like: an interface with two implementations and an overload, a
 service with a cycle, a controller exposing endpoints, a Kafka listener, a scheduled job), ``web``
@@ -28,7 +28,7 @@ import pytest
 
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, endpoint_id, topic_id
 from stores.embedded import EmbeddedStore
-from stores.impact import (
+from analysis.impact import (
     BlastRadius,
     CountingGraph,
     NodesQuery,
@@ -36,11 +36,10 @@ from stores.impact import (
     SymbolQuery,
     blast_radius,
     file_candidates,
-    render_markdown,
-    report_json,
-    summary_text,
+    target_query,
 )
-from stores.navigation import UnionGraph
+from analysis.impact_report import render_markdown, report_json, summary_text
+from analysis.navigation import UnionGraph, lookup
 
 JAVA = "src/main/java/shop"
 OWNERS, WEB, VISITS = "owners", "web", "visits"
@@ -378,6 +377,43 @@ def test_file_candidates(store):
     assert file_candidates(store, "nope.py") == []
 
 
+def test_target_query_symbol_path_line_and_column(store):
+    assert target_query(store, "OwnerService.refresh") == SymbolQuery("OwnerService.refresh")
+    assert target_query(store, f"{JPA}:5") == PositionQuery(OWNERS, JPA, 5, None)
+    assert target_query(store, " JpaOwnerRepository.java:5:18 ") == PositionQuery(OWNERS, JPA, 5, 17)
+    assert target_query(store, "app/cli.py:3:0") == PositionQuery(WEB, "app/cli.py", 3, None)
+    # a node id holds parentheses: never a PATH:LINE
+    assert target_query(store, f"{JPA_FIND}") == SymbolQuery(JPA_FIND)
+
+
+def test_lookup_targets_and_nothing(store):
+    assert lookup(store, "OwnerService.find") == (ids_nodes(store, [FIND_NAME, FIND]), [])
+    assert lookup(store, "JpaOwnerRepository.findById") == (ids_nodes(store, [JPA_FIND, JPA_FIND_LONG]), [])
+    assert lookup(store, "nothing.here") == ([], [])
+
+
+def ids_nodes(store, node_ids: list[str]) -> list:
+    found = store.get_nodes(node_ids)
+    return [found[i] for i in node_ids]
+
+
+def test_target_query_unknown_or_ambiguous_path(tmp_path: Path):
+    r = Repo("r", "python")
+    r.file("x/util.py")
+    r.file("y/util.py")
+    s = EmbeddedStore(tmp_path / "two.db")
+    try:
+        s.replace_files(list(r.files.values()))
+        with pytest.raises(ValueError, match=r"^nope\.py is not a file of the index$"):
+            target_query(s, "nope.py:3")
+        with pytest.raises(ValueError) as exc:
+            target_query(s, "util.py:1")
+        assert str(exc.value) == "util.py may be any of r/x/util.py, r/y/util.py; give more of its path"
+        assert target_query(s, "y/util.py:1") == PositionQuery("r", "y/util.py", 1, None)
+    finally:
+        s.close()
+
+
 def test_report_json(store):
     data = report_json(at_jpa_find(store))
     assert data["summary"] == {"callers": 2, "call_sites": 2, "endpoints": 3, "topics": 1, "services": 3,
@@ -397,15 +433,15 @@ MARKDOWN = """\
 
 ## Targets
 
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(int)` (method, selected) · owners · src/main/java/shop/JpaOwnerRepository.java:5
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(long)` (method, overload) · owners · src/main/java/shop/JpaOwnerRepository.java:10
-- `src.main.java.shop.OwnerRepository.OwnerRepository.findById` (method, declaration) · owners · src/main/java/shop/OwnerRepository.java:5
-- `src.main.java.shop.CachedOwnerRepository.CachedOwnerRepository.findById` (method, implementation) · owners · src/main/java/shop/CachedOwnerRepository.java:6
+- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(int)` (method, selected) · owners · `src/main/java/shop/JpaOwnerRepository.java:5`
+- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(long)` (method, overload) · owners · `src/main/java/shop/JpaOwnerRepository.java:10`
+- `src.main.java.shop.OwnerRepository.OwnerRepository.findById` (method, declaration) · owners · `src/main/java/shop/OwnerRepository.java:5`
+- `src.main.java.shop.CachedOwnerRepository.CachedOwnerRepository.findById` (method, implementation) · owners · `src/main/java/shop/CachedOwnerRepository.java:6`
 
 ## Direct callers
 
-- `OwnerService.find` · owners · src/main/java/shop/OwnerService.java:13 (exact) → `OwnerRepository.findById(int)`
-- `OwnerService.findLegacy` · owners · src/main/java/shop/OwnerService.java:23 (inferred) → `JpaOwnerRepository.findById(long)`
+- `OwnerService.find` · owners · `src/main/java/shop/OwnerService.java:13` (exact) → `OwnerRepository.findById(int)`
+- `OwnerService.findLegacy` · owners · `src/main/java/shop/OwnerService.java:23` (inferred) → `JpaOwnerRepository.findById(long)`
 
 ## Reachable endpoints
 
@@ -421,8 +457,8 @@ MARKDOWN = """\
 
 ## Other entry points
 
-- `Jobs.nightly` (scheduled) · owners · 3 hops · src/main/java/shop/Jobs.java:8
-- `main` (main) · web · 5 hops · app/cli.py:5
+- `Jobs.nightly` (scheduled) · owners · 3 hops · `src/main/java/shop/Jobs.java:8`
+- `main` (main) · web · 5 hops · `app/cli.py:5`
 
 ## Services affected
 
@@ -519,9 +555,9 @@ def test_markdown_code_spans_hold_backticks_pipes_and_line_breaks(tmp_path: Path
     s.close()
     lines = text.splitlines()
     assert lines[0] == "# Blast radius of `größe`"
-    assert "- ``src.we`ird|dir.a.größe`` (function, selected) · odd · src/we`ird|dir/a.js:1" in lines
-    assert "- `größe` · odd · src/we`ird|dir/a.js:1" not in lines
-    assert "- `h` · odd · src/we`ird|dir/a.js:5 (exact)" in lines
+    assert "- ``src.we`ird|dir.a.größe`` (function, selected) · odd · ``src/we`ird|dir/a.js:1``" in lines
+    assert "- `größe` · odd · ``src/we`ird|dir/a.js:1``" not in lines
+    assert "- `h` · odd · ``src/we`ird|dir/a.js:5`` (exact)" in lines
     assert ("| GET | ``/a\\|b/`x`/ \\| injected \\|`` | odd | 1 | ``GET /a\\|b/`x`/ \\| injected \\|`` → `h` → `größe` |"
             in lines)
     assert "- ``` ``orders`` ```: produced by `h` (odd) · 1 hop · `h` → `größe`" in lines

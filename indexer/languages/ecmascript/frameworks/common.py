@@ -26,7 +26,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query
 
 from indexer.languages import base
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Template
@@ -143,7 +143,7 @@ class JsFile:
         self.grammar = grammar
         q, sections = _combined_query(grammar, folder)
         self._matches: dict[str, list[dict[str, list[Node]]]] = {s: [] for s in SECTIONS}
-        for pattern, caps in QueryCursor(q).matches(root):
+        for pattern, caps in base.run_query(q, root):  # within the file's extraction budget
             self._matches[sections[pattern]].append(caps)
         self._defs = {(d.name_line, d.name_col): d for d in out.definitions}
         self._callables = {d.qualname for d in out.definitions if d.kind in CALLABLE_KINDS}
@@ -417,9 +417,8 @@ class JsFile:
         return found
 
     def _reassigned(self, block: Node, name: str) -> bool:
-        cursor = QueryCursor(_assignments_query(self.grammar))
-        cursor.set_byte_range(block.start_byte, block.end_byte)
-        return any(self.text(n) == name for nodes in cursor.captures(block).values() for n in nodes)
+        found = base.run_query(_assignments_query(self.grammar), block)
+        return any(self.text(n) == name for _, caps in found for nodes in caps.values() for n in nodes)
 
     def _operator(self, node: Node) -> str:
         op = node.child_by_field_name("operator")

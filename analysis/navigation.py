@@ -25,7 +25,7 @@ from stores.errors import QueryFailed
 _T = TypeVar("_T")
 
 __all__ = [
-    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "best_targets", "find_targets", "callers", "references",
+    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "best_targets", "lookup", "find_targets", "callers", "references",
     "dotted_name", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
@@ -105,6 +105,16 @@ def best_targets(symbol: str, candidates: Sequence[Node]) -> list[Node]:
     """Of ``symbol``'s candidates, those whose qualname is the text itself, else all of them."""
     text = symbol.strip().split("(", 1)[0].strip().strip(".")
     return [n for n in candidates if n.qualname == text] or list(candidates)
+
+
+def lookup(graph: GraphStore, symbol: str) -> tuple[list[Node], list[Node]]:
+    """``(targets, others)`` for ``symbol`` as a user typed it: the nodes it means
+    (:func:`best_targets` of :func:`symbol_candidates`) and the other candidates a bare name also
+    matched (to list, so the user can qualify the name). Both empty when nothing matches."""
+    candidates = symbol_candidates(graph, symbol)
+    targets = best_targets(symbol, candidates)
+    chosen = {t.id for t in targets}
+    return targets, [n for n in candidates if n.id not in chosen]
 
 
 def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference]:

@@ -1,0 +1,90 @@
+"""What the indexer (and the language server) may read from disk: the one rule, shared.
+
+A repository is untrusted input. Three rules hold for every file ripplegraph reads:
+
+* **inside the root**: a path whose real location (symbolic links followed) is outside the indexed
+  root is not read unless the user asked for it (``ripple index --follow-external-symlinks``):
+  :func:`inside_root`. ``ripple/fileContent`` in the language server applies the same test;
+* **regular files only**: a FIFO, socket or device with a source suffix (or a ``.gitignore`` linked to
+  ``/dev/zero``) is never opened for reading in a way that can block or never end:
+  :func:`read_regular` checks with ``stat`` before ``open``, opens with ``O_NONBLOCK`` and checks
+  again with ``fstat`` on the open descriptor (closing the race of a file swapped in between);
+* **within a size cap**: at most ``cap`` bytes are read; a larger file is refused, not truncated.
+
+Nothing here imports the rest of the package, so every layer of the indexer can use it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+__all__ = ["SkipFile", "inside_root", "read_regular", "MAX_CONFIG_BYTES"]
+
+MAX_CONFIG_BYTES = 1_000_000
+"""Cap (bytes) on configuration files the indexer reads (``.gitignore``; Spring configuration has its
+own, :data:`indexer.frameworks.spring_config.MAX_FILE_BYTES`)."""
+
+
+class SkipFile(Exception):
+    """A file ruled out by its bytes or its kind; ``reason`` is the skip counter key
+    (``unreadable``, ``not_regular``, ``too_large``, ``binary``, ``symlink_outside``)."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+def inside_root(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
+    """Whether ``path``'s real location (every symbolic link followed) is ``root`` or under it.
+
+    ``root`` must already be a real path (``os.path.realpath`` / ``Path.resolve()``); ``path`` may
+    be absolute or relative to the working directory. A root of ``/`` contains everything. Never
+    raises (a dangling link resolves to where it points)."""
+    real = os.path.realpath(path)
+    base = os.fspath(root)
+    if real == base:
+        return True
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    return real.startswith(prefix)
+
+
+def read_regular(path: str | os.PathLike[str], cap: int) -> bytes:
+    """The bytes of the regular file at ``path`` (symbolic links followed), at most ``cap`` bytes.
+
+    Raises :class:`SkipFile` with reason ``not_regular`` (a FIFO, socket, device or directory: never
+    opened in a way that blocks), ``too_large`` (more than ``cap`` bytes, found by ``fstat`` or
+    while reading: a file that grows is not read past the cap) or ``unreadable`` (any ``OSError``).
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise SkipFile("unreadable", str(exc)) from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise SkipFile("not_regular", f"{os.fspath(path)!r} is not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise SkipFile("unreadable", str(exc)) from exc
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # swapped for a FIFO or device after the first stat
+            raise SkipFile("not_regular", f"{os.fspath(path)!r} is not a regular file")
+        if st.st_size > cap:
+            raise SkipFile("too_large", f"{st.st_size} bytes")
+        parts: list[bytes] = []
+        got = 0
+        while got <= cap:
+            block = os.read(fd, min(1 << 20, cap + 1 - got))
+            if not block:
+                break
+            parts.append(block)
+            got += len(block)
+    except OSError as exc:
+        raise SkipFile("unreadable", str(exc)) from exc
+    finally:
+        os.close(fd)
+    if got > cap:
+        raise SkipFile("too_large", f"more than {cap} bytes")
+    return b"".join(parts)
