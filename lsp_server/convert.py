@@ -27,7 +27,7 @@ from urllib.parse import quote, unquote
 from lsprotocol import types
 
 from stores.contracts import Node
-from stores.navigation import CallGroup, Reference, Site, SymbolTree, dotted_name
+from stores.navigation import CallGroup, Reference, Site, dotted_name
 
 __all__ = [
     "FileText", "LineMap", "Converter", "RIPPLE_SCHEME", "ripple_uri", "parse_ripple_uri", "to_client_col",
@@ -209,8 +209,8 @@ class Converter:
         """The node's name: its first occurrence as a word from the definition's start (after
         decorators / annotations, within the definition), else the definition's start."""
         lines = self.text(node.repo, node.file).disk
-        if lines is not None:
-            for line in range(node.start_line, min(node.end_line, len(lines)) + 1):
+        if lines is not None:  # the name is near the start: a bounded look, whatever the definition's size
+            for line in range(node.start_line, min(node.end_line, len(lines), node.start_line + _NAME_LINES) + 1):
                 text = lines[line - 1]
                 at = text.find(node.name, node.start_col if line == node.start_line else 0)
                 while at >= 0:
@@ -240,7 +240,7 @@ class Converter:
             uri=self.text(node.repo, node.file).uri,
             range=self.node_range(node),
             selection_range=self.selection_range(node) if node.label != "File" else self.node_range(node),
-            detail=f"{node.repo} · {dotted_name(node)}" if node.label != "File" else node.repo,
+            detail=_short(f"{node.repo} · {dotted_name(node)}") if node.label != "File" else node.repo,
             data={"id": node.id},
         )
 
@@ -262,22 +262,50 @@ class Converter:
         return types.SymbolInformation(
             name=node.name, kind=_KINDS.get(node.label, types.SymbolKind.Variable),
             location=types.Location(self.text(node.repo, node.file).uri, self.selection_range(node)),
-            container_name=f"{node.repo} · {parent}",
+            container_name=_short(f"{node.repo} · {parent}"),
         )
 
-    def document_symbol(self, tree: SymbolTree) -> types.DocumentSymbol:
-        """A document symbol with its children."""
-        node = tree.node
-        return types.DocumentSymbol(
-            name=node.name, kind=_KINDS.get(node.label, types.SymbolKind.Variable),
-            range=self.node_range(node), selection_range=self.selection_range(node),
-            detail=str(node.props.get("signature") or ""),
-            children=[self.document_symbol(c) for c in tree.children],
-        )
+    def document_symbols(self, nodes: list[Node], max_depth: int) -> list[types.DocumentSymbol]:
+        """Document symbols of ``nodes`` (one file's definitions, in source order) nested by qualified
+        name: a node's parent is the node whose qualname is its own minus the last part. Built
+        without recursion; a node deeper than ``max_depth`` levels is placed under its ancestor at
+        level ``max_depth``. Children keep the order of ``nodes``."""
+        symbols = {n.id: types.DocumentSymbol(
+            name=n.name, kind=_KINDS.get(n.label, types.SymbolKind.Variable), range=self.node_range(n),
+            selection_range=self.selection_range(n), detail=_short(str(n.props.get("signature") or "")),
+            children=[]) for n in nodes}
+        by_qual = {n.qualname: n for n in nodes}
+        anchor: dict[str, tuple[str | None, int]] = {}  # node id -> (symbol its children join, None: the top; its depth)
+        parent_of: dict[str, str | None] = {}
+        for n in sorted(nodes, key=lambda n: len(n.qualname)):  # a parent's qualname is a strict prefix
+            parent = by_qual.get(n.qualname.rsplit(".", 1)[0]) if "." in n.qualname else None
+            if parent is None or parent.id == n.id or parent.id not in anchor:
+                parent_of[n.id], depth = None, 1
+            else:
+                parent_of[n.id], depth = anchor[parent.id][0], anchor[parent.id][1] + 1
+            anchor[n.id] = (n.id, depth) if depth < max_depth else (parent_of[n.id], depth - 1)
+        roots: list[types.DocumentSymbol] = []
+        for n in nodes:
+            if n.id not in parent_of:
+                continue  # a second node of one id: listed once
+            target = parent_of.pop(n.id)
+            (roots if target is None else symbols[target].children).append(symbols[n.id])  # type: ignore[union-attr]
+        return roots
 
     def site_location(self, site: Site, word: str) -> types.Location:
         """The location of a call site."""
         return self.location(site.repo, site.file, site.line, site.col, word)
+
+
+_NAME_LINES = 200
+"""Lines after a definition's start searched for its name (decorators, annotations, a long signature)."""
+
+DETAIL_CHARS = 300
+"""Longest detail / container text sent (a deeply nested definition's dotted name can be huge)."""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= DETAIL_CHARS else "…" + text[-(DETAIL_CHARS - 1):]
 
 
 def _called_name(callee: Node) -> str:

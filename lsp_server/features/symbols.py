@@ -6,15 +6,24 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import document_symbols
+from stores.navigation import CALLABLE_LABELS, TYPE_LABELS
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
-__all__ = ["FEATURES", "LIMIT"]
+__all__ = ["FEATURES", "LIMIT", "MAX_DOCUMENT_SYMBOLS", "MAX_DEPTH"]
 
 LIMIT = 100
 """Workspace symbols per answer (clients filter further as the user types)."""
+
+MAX_DOCUMENT_SYMBOLS = 5000
+"""Document symbols per answer: the file's first definitions in source order."""
+
+MAX_DEPTH = 32
+"""Nesting levels of document symbols; a definition nested deeper is listed under its ancestor at
+the last level (the answer stays bounded whatever the file's nesting)."""
+
+_SYMBOL_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 
 
 def workspace_symbol(ls: RippleServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
@@ -24,10 +33,12 @@ def workspace_symbol(ls: RippleServer, params: types.WorkspaceSymbolParams) -> l
 
 
 def document_symbol(ls: RippleServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-    """The document's definitions, nested."""
+    """The document's definitions, nested by qualified name (at most :data:`MAX_DOCUMENT_SYMBOLS`,
+    :data:`MAX_DEPTH` levels deep)."""
     repo, path = ls.locate(params.text_document.uri)
     conv = ls.converter()
-    return [conv.document_symbol(t) for t in document_symbols(ls.graph(), repo, path)]
+    nodes = [n for n in ls.graph().nodes_in_file(repo, path) if n.label in _SYMBOL_LABELS]
+    return conv.document_symbols(nodes[:MAX_DOCUMENT_SYMBOLS], MAX_DEPTH)
 
 
 FEATURES = [
