@@ -38,12 +38,14 @@ from collections.abc import Callable
 from typing import Any
 
 from cattrs import transform_error
+from cattrs.v import format_exception
 from cattrs.errors import ClassValidationError
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
-from pygls.protocol import LanguageServerProtocol
+from lsprotocol.types import ResponseErrorMessage
+from pygls.protocol import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol,
+                            default_converter)
 
-__all__ = ["RippleProtocol", "read_frames", "MAX_MESSAGE_BYTES", "MAX_HEADER_BYTES", "MAX_RESPONSE_BYTES",
+__all__ = ["RippleProtocol", "read_frames", "strict_converter", "MAX_MESSAGE_BYTES", "MAX_HEADER_BYTES", "MAX_RESPONSE_BYTES",
            "PARSE_ERROR", "INVALID_REQUEST", "INVALID_PARAMS", "INTERNAL_ERROR", "SERVER_NOT_INITIALIZED",
            "REQUEST_FAILED", "TOKEN_OPTION"]
 
@@ -71,8 +73,37 @@ TOKEN_OPTION = "token"
 _CONTENT_LENGTH = re.compile(rb"content-length:[ \t]*([0-9]{1,20})[ \t]*", re.IGNORECASE)
 
 
+def _describe(exc: BaseException, type_: Any) -> str:
+    """A validation failure as text: a validator's own message (\"depth must be between 1 and
+    20\"), else cattrs' description."""
+    if type(exc) is ValueError and str(exc):
+        return str(exc)
+    return format_exception(exc, type_)
+
+
 def _valid_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def strict_converter() -> Any:
+    """pygls' converter (lsprotocol's hooks) with exact JSON scalars: an ``int`` field takes a JSON
+    integer only (not ``"1"``, ``1.5`` or ``true``), a ``str`` field a string, a ``bool`` field a
+    boolean, a ``float`` field a number; cattrs would otherwise coerce them with ``int()`` /
+    ``str()``."""
+    converter = default_converter()
+
+    def exact(kind: type, accepts: tuple[type, ...]) -> Callable[[Any, Any], Any]:
+        def structure(value: Any, _: Any) -> Any:
+            if isinstance(value, bool) and kind is not bool or not isinstance(value, accepts):
+                raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
+            return kind(value)
+        return structure
+
+    converter.register_structure_hook(int, exact(int, (int,)))
+    converter.register_structure_hook(str, exact(str, (str,)))
+    converter.register_structure_hook(bool, exact(bool, (bool,)))
+    converter.register_structure_hook(float, exact(float, (int, float)))
+    return converter
 
 
 class RippleProtocol(LanguageServerProtocol):
@@ -86,6 +117,14 @@ class RippleProtocol(LanguageServerProtocol):
         self.token: str | None = None
         self.on_refused: Callable[[], None] | None = None
         self.initialized = False
+        self.message_types: dict[str, type] = {}
+        """Request types of custom methods (``{method: attrs class with id, params, method, jsonrpc}``):
+        their params are checked like those of LSP methods."""
+
+    def get_message_type(self, method: str) -> Any:
+        """The type a message of ``method`` is structured into: a custom method's registered one,
+        else lsprotocol's."""
+        return self.message_types.get(method) or super().get_message_type(method)
 
     # ------------------------------------------------------------------------------ receiving
 
@@ -174,11 +213,11 @@ class RippleProtocol(LanguageServerProtocol):
         """The message as its lsprotocol type; ``None`` (after an error response for a request)
         when its params do not fit."""
         try:
-            return super().structure_message(message)
-        except (JsonRpcException, RecursionError, ValueError, TypeError) as exc:
-            cause = exc.__cause__ or exc
+            return self._typed(message)
+        except Exception as exc:  # noqa: BLE001 - whatever the converter raises, the params did not fit
+            cause = exc
             if isinstance(cause, ClassValidationError):
-                detail = "; ".join(transform_error(cause, path="$"))[:300]
+                detail = "; ".join(transform_error(cause, path="$", format_exception=_describe))[:300]
             else:
                 detail = str(cause).splitlines()[0][:300] if str(cause) else type(cause).__name__
             if has_id:
@@ -186,6 +225,16 @@ class RippleProtocol(LanguageServerProtocol):
             else:
                 log.warning("dropped notification %s with invalid params: %s", message["method"], detail)
             return None
+
+    def _typed(self, data: dict[str, Any]) -> Any:
+        """``data`` as its message type (pygls' own choice of types, without its error log)."""
+        if "id" in data:
+            if "error" in data:
+                return self._converter.structure(data, ResponseErrorMessage)
+            if "method" in data:
+                return self._converter.structure(data, self.get_message_type(data["method"]) or JsonRPCRequestMessage)
+            return self._converter.structure(data, self._result_types.pop(data["id"], None) or JsonRPCResponseMessage)
+        return self._converter.structure(data, self.get_message_type(data.get("method", "")) or JsonRPCNotification)
 
     def _dispatch(self, typed: Any) -> None:
         super().handle_message(typed)
@@ -196,8 +245,8 @@ class RippleProtocol(LanguageServerProtocol):
             log.warning("dropped a message without method nor valid id")
             return
         try:
-            typed = super().structure_message(message)
-        except JsonRpcException:
+            typed = self._typed(message)
+        except Exception:  # noqa: BLE001 - a response that does not fit its type still ends its wait
             typed = None
         if typed is None or not hasattr(typed, "id"):
             self._handle_response(message["id"], None, None)  # resolve the waiting future anyway
@@ -249,14 +298,16 @@ class RippleProtocol(LanguageServerProtocol):
             log.error("could not send a message: %s", exc)
 
 
-async def read_frames(reader: asyncio.StreamReader, protocol: RippleProtocol) -> None:
+async def read_frames(reader: asyncio.StreamReader, protocol: RippleProtocol,
+                      closed: Callable[[], bool] | None = None) -> None:
     """Read LSP frames from ``reader`` until EOF and hand each body to ``protocol.handle_body``.
 
     Header lines end with ``\\r\\n`` (a bare ``\\n`` is accepted); ``Content-Length`` is required
     (case-insensitive), other headers are ignored; a header line longer than
     :data:`MAX_HEADER_BYTES` or a block without ``Content-Length`` is skipped. A body over
     :data:`MAX_MESSAGE_BYTES` is read in 1 MiB pieces and discarded, then answered with
-    ``InvalidRequest`` (id ``null``). A body cut short by EOF ends the loop."""
+    ``InvalidRequest`` (id ``null``). A body cut short by EOF ends the loop, and so does
+    ``closed()`` turning true (the connection was refused: what it sent next is not read)."""
     length: int | None = None
     while True:
         try:
@@ -290,4 +341,8 @@ async def read_frames(reader: asyncio.StreamReader, protocol: RippleProtocol) ->
             body = await reader.readexactly(size)
         except asyncio.IncompleteReadError:
             return
+        if closed is not None and closed():
+            return
         protocol.handle_body(body)
+        if closed is not None and closed():
+            return

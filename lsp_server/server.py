@@ -47,7 +47,7 @@ from indexer.incremental import RepositoryIndex
 from indexer.pipeline import IndexOptions, IndexReport
 from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
-from lsp_server.protocol import RippleProtocol, read_frames
+from lsp_server.protocol import RippleProtocol, read_frames, strict_converter
 from stores.contracts import GraphStore, Node
 from stores.embedded import EmbeddedStore
 from stores.errors import StoreError, StoreUnavailable
@@ -90,6 +90,7 @@ class Folder:
     token: str | None = field(default=None, repr=False)
     refreshed: float = field(default=0.0, repr=False)
     db_id: tuple[int, int] | None = field(default=None, repr=False)
+    journal_ids: dict[str, tuple[int, int] | None] = field(default_factory=dict, repr=False)
     embed_thread: threading.Thread | None = field(default=None, repr=False)
     reopening: bool = field(default=False, repr=False)
 
@@ -182,7 +183,7 @@ class RippleServer(LanguageServer):
     """Compute embeddings in the background after indexing (``ripple serve --no-embed`` turns it off)."""
 
     def __init__(self) -> None:
-        super().__init__("ripplegraph", "0.1.0", protocol_cls=RippleProtocol)
+        super().__init__("ripplegraph", "0.1.0", protocol_cls=RippleProtocol, converter_factory=strict_converter)
         self.folders: list[Folder] = []
         self.roots: list[Path] | None = None
         """Folders a workspace folder must lie in (``ripple serve --tcp``); ``None``: any."""
@@ -220,7 +221,7 @@ class RippleServer(LanguageServer):
         folder = Folder(uri, root, root.name, db)
         try:
             folder.store = open_store(folder.db, create=True)
-            folder.db_id = index_identity(folder.db)
+            _remember_identity(folder)
             folder.repo = repository_name(folder.store, folder.db, root)
             claim_repository(folder.store, folder.db, folder.repo, root)
         except StoreError as exc:
@@ -327,14 +328,23 @@ class RippleServer(LanguageServer):
                     writer.close()
                     return
                 busy.append(writer)
+                refused: list[bool] = []
+
+                def refuse() -> None:  # nothing more is read from it, and the next client may come
+                    refused.append(True)
+                    writer.close()
+                    if busy and busy[0] is writer:
+                        busy.clear()
+
                 protocol.set_writer(writer)
-                protocol.on_refused = writer.close
+                protocol.on_refused = refuse
                 try:
-                    await read_frames(reader, protocol)
+                    await read_frames(reader, protocol, closed=lambda: bool(refused))
                 finally:
                     writer.close()
-                    busy.clear()
-                    if protocol.initialized and not done.done():
+                    if busy and busy[0] is writer:
+                        busy.clear()
+                    if protocol.initialized and not refused and not done.done():
                         done.set_result(None)
 
             server = await asyncio.start_server(connection, host, port, limit=1 << 16)
@@ -390,9 +400,13 @@ class RippleServer(LanguageServer):
         store, folder.store = folder.store, None
         if store is not None:
             store.close()
-        if index_identity(folder.db) is None:  # journal files of the deleted index must not meet the new one
-            for suffix in ("-wal", "-shm"):
-                Path(f"{folder.db}{suffix}").unlink(missing_ok=True)
+        # The WAL and shared-memory files this server had open belong to the old file: a connection
+        # to the new one would replay their pages into it. Others' (a live writer of the new file) stay.
+        gone = index_identity(folder.db) is None
+        for suffix, ours in folder.journal_ids.items():
+            journal = Path(f"{folder.db}{suffix}")
+            if gone or (ours is not None and index_identity(journal) == ours):
+                journal.unlink(missing_ok=True)
 
         def restart() -> None:
             if folder not in self.folders or self._closed:
@@ -400,7 +414,7 @@ class RippleServer(LanguageServer):
             folder.token = None
             try:
                 folder.store = open_store(folder.db, create=True)
-                folder.db_id = index_identity(folder.db)
+                _remember_identity(folder)
                 claim_repository(folder.store, folder.db, folder.repo, folder.root)
             except StoreError as exc:
                 folder.state, folder.error, folder.phase = "error", str(exc), None
@@ -673,6 +687,13 @@ class RippleServer(LanguageServer):
         return lines
 
 
+def _remember_identity(folder: Folder) -> None:
+    """Record the identity of ``folder``'s index file and of its WAL / shared-memory files as this
+    server opened them (see :meth:`RippleServer.check_index`)."""
+    folder.db_id = index_identity(folder.db)
+    folder.journal_ids = {suffix: index_identity(Path(f"{folder.db}{suffix}")) for suffix in ("-wal", "-shm")}
+
+
 class _Stopped(Exception):
     """The folder closed while its chunks were being embedded."""
 
@@ -735,7 +756,9 @@ def build_server() -> RippleServer:
     from lsp_server.features import call_hierarchy, code_lens, custom, hover, lifecycle, references, symbols
 
     server = RippleServer()
+    protocol: Any = server.protocol
     for module in (lifecycle, call_hierarchy, references, hover, code_lens, symbols, custom):
+        protocol.message_types.update(getattr(module, "MESSAGE_TYPES", {}))
         for method, options, handler in module.FEATURES:
             server.feature(method, options)(_guarded(server, handler))
         for name, handler in getattr(module, "COMMANDS", ()):
