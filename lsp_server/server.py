@@ -188,6 +188,7 @@ class RippleServer(LanguageServer):
         self.roots: list[Path] | None = None
         """Folders a workspace folder must lie in (``ripple serve --tcp``); ``None``: any."""
         self._closed = False
+        self._reopen_lock = threading.Lock()
         self.progress_supported = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self._reported: set[str] = set()
@@ -242,6 +243,9 @@ class RippleServer(LanguageServer):
         for folder in [f for f in self.folders if f.uri.rstrip("/") == uri.rstrip("/")]:
             self.folders.remove(folder)
             folder.stop.set()
+            store, folder.store = folder.store, None  # on the event loop, where requests read it
+            if store is not None:
+                store.close()
             threading.Thread(target=self._close_folder, args=(folder, 30.0), daemon=True,
                              name=f"ripple-close-{folder.repo}").start()
 
@@ -374,12 +378,13 @@ class RippleServer(LanguageServer):
         """Whether ``folder``'s index file is still the one its stores have open; when it was deleted
         or replaced (another device/inode, or gone), start reopening it (rebuilt when gone), tell
         the editor, and return ``False``. Any thread."""
-        if folder.db_id is None or folder.reopening or folder not in self.folders or self._closed:
-            return folder.db_id is not None and not folder.reopening
-        now = index_identity(folder.db)
-        if now == folder.db_id:
-            return True
-        folder.reopening = True
+        with self._reopen_lock:  # the poller and a watcher thread may look at once: one reopens
+            if folder.db_id is None or folder.reopening or folder not in self.folders or self._closed:
+                return folder.db_id is not None and not folder.reopening
+            now = index_identity(folder.db)
+            if now == folder.db_id:
+                return True
+            folder.reopening = True
         what = "deleted" if now is None else "replaced"
         verb = "rebuilding" if now is None else "reopening"
         message = f"ripple: the index {folder.db} of {folder.repo} was {what} while the server ran; {verb} it"
@@ -397,9 +402,17 @@ class RippleServer(LanguageServer):
         for thread in (folder.thread, folder.embed_thread):
             if thread is not None:
                 thread.join(60.0)
-        store, folder.store = folder.store, None
-        if store is not None:
-            store.close()
+        closed = threading.Event()
+
+        def close_reader() -> None:  # on the event loop, where requests read it
+            store, folder.store = folder.store, None
+            if store is not None:
+                store.close()
+            closed.set()
+
+        self.call_soon(close_reader)
+        if not closed.wait(30.0):
+            log.warning("the reader of %s did not close: the index is reopened anyway", folder.db)
         # The WAL and shared-memory files this server had open belong to the old file: a connection
         # to the new one would replay their pages into it. Others' (a live writer of the new file) stay.
         gone = index_identity(folder.db) is None
