@@ -37,6 +37,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 from cattrs import transform_error
 from cattrs.v import format_exception
 from cattrs.errors import ClassValidationError
@@ -191,6 +192,9 @@ class RippleProtocol(LanguageServerProtocol):
             if has_id:
                 self._error(msg_id, SERVER_NOT_INITIALIZED, f"{method}: the server has not been initialized")
             return
+        if has_id and self._is_notification(method):
+            self._error(msg_id, INVALID_REQUEST, f"{method} is a notification: send it without an id")
+            return
         typed = self._structure(message, has_id)
         if typed is None:
             return
@@ -225,6 +229,12 @@ class RippleProtocol(LanguageServerProtocol):
             else:
                 log.warning("dropped notification %s with invalid params: %s", message["method"], detail)
             return None
+
+    def _is_notification(self, method: str) -> bool:
+        """Whether ``method``'s message type has no id (a request of it would be dispatched as a
+        notification and never answered)."""
+        kind = self.get_message_type(method)
+        return kind is not None and attrs.has(kind) and "id" not in attrs.fields_dict(kind)
 
     def _typed(self, data: dict[str, Any]) -> Any:
         """``data`` as its message type (pygls' own choice of types, without its error log)."""

@@ -563,11 +563,19 @@ _position = st.fixed_dictionaries({"line": _json | st.integers(-5, 10), "charact
 
 @st.composite
 def _params(draw: Any, uri: str) -> Any:
-    shape = draw(st.sampled_from(["json", "doc", "missing"]))
+    shape = draw(st.sampled_from(["json", "doc", "missing", "command", "item"]))
     if shape == "missing":
         return ...
     if shape == "json":
         return draw(_json)
+    if shape == "command":
+        return {"command": draw(st.sampled_from(["ripple.reindex", "ripple.showCallers", "nope", 5])),
+                "arguments": draw(st.lists(_json, max_size=3) | _json)}
+    if shape == "item":
+        rng = {"start": draw(_position), "end": {"line": 0, "character": 0}}
+        item = {"name": "save", "kind": draw(st.sampled_from([12, 0, 99, "x"])), "uri": uri, "range": rng,
+                "selectionRange": rng, "data": draw(st.sampled_from([{"id": "shop:app/repo.save(1)"}, {"id": 5}])) }
+        return {"item": item, "range": rng, "data": item["data"]}
     return {"textDocument": draw(st.sampled_from([{"uri": uri}, {"uri": draw(st.text(max_size=30))}, {}])),
             "position": draw(_position), "query": draw(_json), "uri": draw(st.sampled_from([uri, "file:///etc/passwd"])),
             "context": {"includeDeclaration": draw(_json)}}
@@ -617,7 +625,10 @@ class TestLspFuzz:
             msg["id"] = draw(st.sampled_from([f"s{n}", n + 10_000]))
             return frame(msg), msg["id"]
 
-        @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+        deep = os.environ.get("RIPPLE_FUZZ_EXAMPLES")  # a longer, random run: RIPPLE_FUZZ_EXAMPLES=5000
+
+        @settings(max_examples=int(deep or 120), deadline=None, suppress_health_check=list(HealthCheck),
+                  derandomize=not deep, database=None)
         @given(st.lists(message(), min_size=1, max_size=6))
         def run(batch: list[tuple[bytes, Any]]) -> None:
             before = len(server.client.seen)
@@ -635,5 +646,5 @@ class TestLspFuzz:
 
         t0 = time.monotonic()
         run()
-        assert time.monotonic() - t0 < 120
+        assert deep or time.monotonic() - t0 < 120
         assert server.proc.poll() is None
