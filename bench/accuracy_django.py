@@ -8,7 +8,7 @@ What it does
 2. Samples ``--n`` of them uniformly with ``random.Random(--seed)`` (ids sorted first, so the draw is
    reproducible). No filter on callers: symbols with no caller on either side stay in the sample and
    are counted (they add nothing to precision or recall).
-3. Callers per ripplegraph: ``stores.navigation.callers`` (every CALLS edge into the node, whatever
+3. Callers per ripplegraph: ``analysis.navigation.callers`` (every CALLS edge into the node, whatever
    its resolution: exact, inferred, name).
 4. Callers per jedi: ``jedi.Script(path, project).get_references(line, col)`` at the definition's
    name, keeping the references that are *call sites* (the name followed by ``(`` after optional
@@ -78,7 +78,7 @@ def in_scope(path: str) -> bool:
 
 def ripple_callers(graph, node) -> list[dict]:
     """Call sites of ``node`` per the index: file, line, col, enclosing scope, resolution."""
-    from stores.navigation import callers
+    from analysis.navigation import callers
 
     out = []
     for r in callers(graph, [node]):

@@ -23,7 +23,7 @@ writes).
    included); the embedded store's graph-only figure for comparison; then every batch written again
    into the full graph (each file's old nodes and edges replaced: the cost of a full rewrite; the
    incremental pipeline itself writes only the files that changed).
-4. **Blast radius**: :func:`stores.impact.blast_radius` for each ``--symbols`` entry on both stores;
+4. **Blast radius**: :func:`analysis.impact.blast_radius` for each ``--symbols`` entry on both stores;
    contract calls, server round trips (queries) and wall time on Bolt; the reports must name the
    same callers, endpoints and entry points.
 
@@ -50,10 +50,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from indexer.pipeline import IndexOptions, index_repository  # noqa: E402
+from indexer.run import IndexOptions  # noqa: E402
+from indexer.pipeline import index_repository  # noqa: E402
 from stores.contracts import IndexedFile  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
-from stores.impact import SymbolQuery, blast_radius  # noqa: E402
+from analysis.impact import SymbolQuery, blast_radius  # noqa: E402
 from stores.memgraph import MemgraphGraphStore  # noqa: E402
 from tools.arcadedb_server import ArcadeDBServer  # noqa: E402
 

@@ -17,10 +17,10 @@ Usage::
     controllers, crosses into the clients of higher tiers and climbs there. Defaults: 20 x 500 x 20
     = 200k methods, 800k CALLS + 210k CONTAINS + ~46k service edges, about 1.06M edges.
 (b) Reports: ``--targets`` methods sampled uniformly (seed 0), each asked by node id
-    (:class:`stores.impact.SymbolQuery`) with the default depth 5, node cap 5,000 and a service map
+    (:class:`analysis.impact.SymbolQuery`) with the default depth 5, node cap 5,000 and a service map
     naming every ``svc{j}``; one warm-up pass over ten other methods first. Wall time of
-    :func:`stores.impact.blast_radius` per report (p50 / p95 / max) and store calls per report, counted
-    by :class:`stores.impact.CountingGraph` wrapped around the store.
+    :func:`analysis.impact.blast_radius` per report (p50 / p95 / max) and store calls per report, counted
+    by :class:`analysis.impact.CountingGraph` wrapped around the store.
 (c) RSS of this process (which only opens the index and runs reports, like a language server):
     current and peak (``ru_maxrss``) after the reports.
 (d) The same figures on the fixture of tests/unit/test_impact.py (every callable as a target) and on
@@ -52,7 +52,7 @@ if str(ROOT) not in sys.path:
 
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, endpoint_id, topic_id  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
-from stores.impact import CountingGraph, SymbolQuery, blast_radius  # noqa: E402
+from analysis.impact import CountingGraph, SymbolQuery, blast_radius  # noqa: E402
 
 LAYERS = 5
 BATCH = 250

@@ -54,11 +54,12 @@ if str(ROOT) not in sys.path:
 
 import stores.embedded as embedded_mod  # noqa: E402
 from indexer.embedding import embed_pending  # noqa: E402
-from indexer.pipeline import IndexOptions, index_repository  # noqa: E402
+from indexer.run import IndexOptions  # noqa: E402
+from indexer.pipeline import index_repository  # noqa: E402
 from stores.contracts import Chunk, IndexedFile, ScoredChunk  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
 from stores.embedder import Embedder  # noqa: E402
-from stores.retrieval import RRF_K, QueryEngine  # noqa: E402
+from analysis.retrieval import RRF_K, QueryEngine  # noqa: E402
 
 MIN_DISTRACTORS = 1_000
 MIN_WORDS = 4

@@ -48,11 +48,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from indexer.embedding import embed_pending  # noqa: E402
-from indexer.pipeline import IndexOptions, index_repository  # noqa: E402
+from indexer.run import IndexOptions  # noqa: E402
+from indexer.pipeline import index_repository  # noqa: E402
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, UnresolvedCall  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
 from stores.embedder import Embedder  # noqa: E402
-from stores.retrieval import QueryEngine  # noqa: E402
+from analysis.retrieval import QueryEngine  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from retrieval_eval import _RecordingStore  # noqa: E402  (the same recording store as the quality eval)

@@ -7,7 +7,7 @@ with ``set_embeddings``, which also fills the content-addressed cache: a text is
 Interrupting it loses at most one fetch; the next run resumes where it stopped. It may run while an
 incremental update replaces chunks: a vector whose chunk's text changed during the model call is
 dropped (the new text stays pending). Until a chunk is
-embedded, search finds it through BM25 alone (:class:`stores.retrieval.QueryEngine` says so).
+embedded, search finds it through BM25 alone (:class:`analysis.retrieval.QueryEngine` says so).
 """
 
 from __future__ import annotations

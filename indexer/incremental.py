@@ -26,15 +26,19 @@ re-doing only the work a change needs, and never leaving a file half-written.
     it).
 
 A file whose re-bound output equals what the index holds (a digest kept in its File node's props,
-``digest``) is not written again.
+``digest``: :func:`indexer.writer.output_digest`) is not written again.
+
+Both run the same stages, each in its own module: discover (:mod:`indexer.discovery`), read and hash
+(here), extract (:class:`indexer.extraction.ExtractStage`), resolve and link
+(:class:`indexer.resolve.RepositoryResolver`), chunk and write (:class:`indexer.writer.IndexWriter`).
 
 Crash safety (kill -9 at any moment): a run writes all its files in one store transaction (the
 embedded store replaces each file's graph and chunks, and detaches edges into vanished nodes, inside
 it), so readers and a run killed at any point see the index as it was before the run or after it:
 every file from one version with its own checksum, every edge with both ends. Deleted files go in a
-second transaction; a journal (``journal-*.json`` in the state folder, replaced atomically) names the
-files a run set out to write and those committed, and the next run re-writes the rest whatever their
-digest says. Extractions are cached as soon as they are made, so the next run does not parse again
+second transaction; a journal (:class:`indexer.writer.Journal`, ``journal-*.json`` in the state
+folder, replaced atomically) names the files a run set out to write and those committed, and the
+next run re-writes the rest whatever their digest says. Extractions are cached as soon as they are made, so the next run does not parse again
 what the killed one parsed, and does not write again what it committed. One writer at a time is the
 caller's business (the front ends hold a file lock around runs).
 """
@@ -42,114 +46,32 @@ caller's business (the front ends hold a file lock around runs).
 from __future__ import annotations
 
 import ctypes
-import dataclasses
-import functools
 import gc
 import hashlib
-import json
 import logging
-import os
 import resource
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from indexer.chunking import chunk_file
-from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source, to_utf8
-from indexer.extract_cache import ExtractionCache, extractor_version
+from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source
+from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.model import FileExtraction
-from indexer.pipeline import (
-    IndexOptions,
-    IndexReport,
-    ProgressSink,
-    _Extracted,
-    _extract_all,
-    _NoProgress,
-    close_process_cache,
-)
-from indexer.resolve import FileChange, RepositoryResolver, ResolvedRepository
-from indexer.symbols import file_id, module_path
-from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex
+from indexer.resolve import FileChange, RepositoryResolver
+from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
+from indexer.symbols import file_id
+from indexer.writer import IndexWriter, Journal, indexer_version
+from stores.contracts import GraphStore, SearchIndex
 
-__all__ = ["RepositoryIndex", "Journal", "RESCAN_THRESHOLD", "output_digest", "is_config_path", "indexer_version"]
+__all__ = ["RepositoryIndex", "RESCAN_THRESHOLD", "is_config_path"]
 
 log = logging.getLogger(__name__)
 
 RESCAN_THRESHOLD = 256
 """An update of more paths than this (a branch switch) rescans the tree instead (:meth:`sync`)."""
-
-
-class Journal:
-    """The write journal of one repository's runs: the files a run set out to write (or delete) and
-    those already committed. ``None`` as path: no journal (nothing is remembered across runs)."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-
-    def read(self) -> tuple[set[str], set[str]]:
-        """``(paths, done)`` of an unfinished run, ``(set(), set())`` when none."""
-        if self.path is None:
-            return set(), set()
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            return set(data["paths"]), set(data["done"])
-        except FileNotFoundError:
-            return set(), set()
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("write journal %s unreadable (%s): ignored", self.path, exc)
-            return set(), set()
-
-    def write(self, paths: Iterable[str], done: Iterable[str]) -> None:
-        """Replace the journal atomically (a reader sees the old or the new one, never half)."""
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps({"paths": sorted(paths), "done": sorted(done)}), encoding="utf-8")
-        os.replace(tmp, self.path)
-
-    def clear(self) -> None:
-        """The run finished: forget it."""
-        if self.path is not None:
-            self.path.unlink(missing_ok=True)
-
-
-def output_digest(out: IndexedFile, product: str) -> str:
-    """Digest of what the index holds for one file: its record, nodes, edges and unresolved calls
-    (order-insensitive), the product and the indexer version (which, with the file's checksum, fix
-    its chunks). The bookkeeping props of the File node (``digest``, ``indexer``,
-    ``parse_errors``) are left out."""
-    nodes = list(out.nodes)
-    if nodes and not _BOOKKEEPING.isdisjoint(nodes[0].props):
-        props = {k: v for k, v in nodes[0].props.items() if k not in _BOOKKEEPING}
-        nodes[0] = dataclasses.replace(nodes[0], props=props)
-    h = hashlib.sha256()
-    h.update(repr((indexer_version(), product, out.file)).encode("utf-8", "surrogatepass"))
-    for part in (nodes, out.edges, out.unresolved):
-        h.update(b"\1")
-        for text in sorted(map(repr, part)):
-            h.update(text.encode("utf-8", "surrogatepass"))
-            h.update(b"\0")
-    return h.hexdigest()
-
-
-_BOOKKEEPING = frozenset({"digest", "indexer", "parse_errors"})
-"""File node props the incremental engine adds: what was written, by which version, how it parsed."""
-_VERSIONED = ("resolve.py", "incremental.py", "frameworks/link.py", "frameworks/spring_config.py")
-
-
-@functools.cache
-def indexer_version() -> str:
-    """A digest of the extractor version and the source of the code that binds and writes: stored
-    outputs of another version are bound and compared again, never trusted as they are."""
-    h = hashlib.sha256(extractor_version().encode())
-    here = Path(__file__).resolve().parent
-    for rel in _VERSIONED:
-        h.update((here / rel).read_bytes())
-    return h.hexdigest()[:16]
 
 
 def is_config_path(rel: str) -> bool:
@@ -172,11 +94,6 @@ def _release_memory() -> None:
         pass
 
 
-def _text(data: bytes) -> str:
-    """A file's text as the extractors and chunks see it."""
-    return to_utf8(data)[0].decode("utf-8", "replace")
-
-
 class RepositoryIndex:
     """One repository's index, kept in line with its files (see the module docstring).
 
@@ -190,11 +107,12 @@ class RepositoryIndex:
         self.repo = options.repo
         self.product = options.product or options.repo
         state = Path(options.state_dir) if options.state_dir else None
-        self._cache_dir = str(state / "extract") if state else None
-        self.cache = ExtractionCache(self._cache_dir) if self._cache_dir else None
+        self.extraction = ExtractStage(options, self.product)
         name = hashlib.sha1(self.repo.encode("utf-8", "surrogatepass")).hexdigest()[:12]
         self.journal = Journal(state / f"journal-{name}.json" if state else None)
         self.resolver = RepositoryResolver(self.repo, LinkOptions.for_repository(self.root, options.http_services))
+        self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
+                                  self.journal)
         self.synced = False
         self.skip_unchanged = False
         """A one-shot run (``ripple index``) stops after hashing when the index already holds exactly
@@ -202,17 +120,14 @@ class RepositoryIndex:
 
     def close(self) -> None:
         """Release the extraction cache (the store stays the caller's)."""
-        if self.cache is not None:
-            self.cache.close()
-        if self._cache_dir is not None:
-            close_process_cache(self._cache_dir)
+        self.extraction.close()
 
     # ---------------------------------------------------------------------------------- the tree
 
     def sync(self, progress: ProgressSink | None = None) -> IndexReport:
         """Bring the index in line with the whole tree (what ``ripple index`` runs). Raises
         ``NotADirectoryError`` when the root is not a directory and what the store raises."""
-        progress = progress or _NoProgress()
+        progress = progress or NoProgress()
         report = IndexReport(self.repo, str(self.root))
         t0 = time.perf_counter()
         progress.start("discover", None)
@@ -229,8 +144,7 @@ class RepositoryIndex:
         # The repository's configuration (Spring properties, gateway routes) feeds HTTP linking.
         self.resolver.set_link(LinkOptions.for_repository(self.root, self.options.http_services))
         stored = self.graph.file_checksums(self.repo)
-        stems = Counter(module_path(sf.path) for sf in found.files)
-        keep_suffix = {sf.path for sf in found.files if stems[module_path(sf.path)] > 1}
+        keep_suffix = suffixed_paths(sf.path for sf in found.files)
         progress.start("read", len(found.files))
         hashed: list[tuple[SourceFile, bytes, str]] = []
         for sf in found.files:
@@ -238,7 +152,7 @@ class RepositoryIndex:
             try:
                 data = read_source(sf.abs_path, self.options.max_file_bytes)
             except SkipFile as exc:
-                self._skip(report, sf.path, exc.reason, str(exc))
+                report.skip(sf.path, exc.reason, str(exc))
                 continue
             hashed.append((sf, data, hashlib.sha256(data).hexdigest()))
         if self.skip_unchanged and not self.synced and self._unchanged(hashed, stored, report):
@@ -255,20 +169,20 @@ class RepositoryIndex:
             if known is not None and known.checksum == checksum:
                 current.add(sf.path)
                 continue
-            ex = self.cache.get(sf.path, checksum) if self.cache is not None else None
+            ex = self.extraction.cached(sf.path, checksum)
             if ex is None:
                 to_extract.append(sf)
                 continue
             current.add(sf.path)
             loaded.append((ex, checksum, len(data)))
             if stored.get(sf.path) != checksum:
-                texts[sf.path] = _text(data)
+                texts[sf.path] = file_text(data)
         progress.done("read")
         t2 = time.perf_counter()
         report.phases["read"] = t2 - t1
 
         progress.start("extract", len(to_extract))
-        fresh = self._extract(to_extract, keep_suffix, report, progress, current, loaded)
+        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded)
         progress.done("extract")
         t3 = time.perf_counter()
         report.phases["extract"] = t3 - t2
@@ -283,7 +197,7 @@ class RepositoryIndex:
         report.phases["resolve"] = t4 - t3
 
         gone = sorted(set(stored) - current)
-        self._write(resolved, gone, fresh, texts, report, progress)
+        self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
         del resolved, fresh, texts, loaded, hashed
         _release_memory()
         self.synced = True
@@ -303,7 +217,7 @@ class RepositoryIndex:
         rels = sorted({r for r in (self._relative(p) for p in paths) if r is not None})
         if not self.synced or len(rels) > RESCAN_THRESHOLD or any(self._needs_rescan(r) for r in rels):
             return self.sync(progress)
-        progress = progress or _NoProgress()
+        progress = progress or NoProgress()
         report = IndexReport(self.repo, str(self.root))
         if not rels:
             self._summarise(report)
@@ -324,7 +238,7 @@ class RepositoryIndex:
             try:
                 data = read_source(verdict.abs_path, self.options.max_file_bytes)
             except SkipFile as exc:
-                self._skip(report, rel, exc.reason, str(exc))
+                report.skip(rel, exc.reason, str(exc))
                 if rel in self.resolver.files:
                     removed.append(rel)
                     present.discard(rel)
@@ -334,16 +248,15 @@ class RepositoryIndex:
             known = self.resolver.files.get(rel)
             if known is not None and known.checksum == checksum:
                 continue
-            ex = self.cache.get(rel, checksum) if self.cache is not None else None
+            ex = self.extraction.cached(rel, checksum)
             if ex is None:
                 to_extract.append(verdict)
             else:
                 loaded.append((ex, checksum, len(data)))
-                texts[rel] = _text(data)
-        stems = Counter(module_path(p) for p in present)
-        keep_suffix = {p for p in present if stems[module_path(p)] > 1}
+                texts[rel] = file_text(data)
+        keep_suffix = suffixed_paths(present)
         current = set(self.resolver.files) - set(removed)
-        fresh = self._extract(to_extract, keep_suffix, report, progress, current, loaded)
+        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded)
         removed += [sf.path for sf in to_extract if sf.path not in current and sf.path in self.resolver.files]
         t1 = time.perf_counter()
         report.phases["extract"] = t1 - t0
@@ -359,7 +272,7 @@ class RepositoryIndex:
         t2 = time.perf_counter()
         report.phases["resolve"] = t2 - t1
         gone = sorted({c.path for c in changes if c.new is None})
-        self._write(resolved, gone, fresh, texts, report, progress)
+        self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
         t3 = time.perf_counter()
         report.phases["write"] = t3 - t2
         report.phases["total"] = t3 - t0
@@ -405,30 +318,6 @@ class RepositoryIndex:
 
     # ---------------------------------------------------------------------------------- shared
 
-    def _skip(self, report: IndexReport, path: str, reason: str, detail: str) -> None:
-        report.skipped[reason] += 1
-        examples = report.skipped_examples.setdefault(reason, [])
-        if len(examples) < 5:
-            examples.append(path)
-        log.info("skipped %s: %s %s", path, reason, detail)
-
-    def _extract(
-        self, files: Sequence[SourceFile], keep_suffix: set[str], report: IndexReport, progress: ProgressSink,
-        current: set[str], loaded: list[tuple[FileExtraction, str, int]],
-    ) -> dict[str, _Extracted]:
-        """Parse ``files`` (worker processes when many); good ones join ``current`` and ``loaded``."""
-        fresh: dict[str, _Extracted] = {}
-        for item in _extract_all(files, self.options, self.product, progress, keep_suffix):
-            if item.skip_reason is not None or item.extraction is None:
-                self._skip(report, item.path, item.skip_reason or "extract_failed", item.detail)
-                current.discard(item.path)
-                continue
-            current.add(item.path)
-            loaded.append((item.extraction, item.checksum, item.size))
-            fresh[item.path] = item
-        report.files_extracted += len(fresh)
-        return fresh
-
     def _dependents(self, changes: Sequence[FileChange]) -> set[str]:
         """Other files whose bindings the interface changes in ``changes`` can alter: those whose
         last output read a changed name, module key or short name (which covers every edge into a
@@ -440,94 +329,6 @@ class RepositoryIndex:
             for edges in self.graph.incoming(targets, ["CALLS"]).values():
                 found.update(e.file for e in edges if e.repo == self.repo)
         return found
-
-    def _write(
-        self, resolved: ResolvedRepository, gone: Sequence[str], fresh: dict[str, _Extracted],
-        texts: dict[str, str], report: IndexReport, progress: ProgressSink,
-    ) -> None:
-        """Write the outputs that differ from the index (and those an interrupted run left), delete
-        ``gone``; journal first, clear last."""
-        pending, done = self.journal.read()
-        forced = pending - done
-        report.calls = dict(sorted(resolved.call_outcomes.items()))
-        report.links = dict(resolved.link_outcomes)
-        report.files_resolved = len(resolved.files)
-        stored = self.graph.get_nodes([file_id(self.repo, out.file.path) for out in resolved.files])
-        todo: list[IndexedFile] = []
-        version = indexer_version()
-        for out in resolved.files:
-            digest = output_digest(out, self.product)
-            props = out.nodes[0].props
-            props["digest"], props["indexer"] = digest, version
-            errors = len(self.resolver.files[out.file.path].ex.errors)
-            if errors:
-                props["parse_errors"] = errors
-            old = stored.get(out.nodes[0].id)
-            if out.file.path in forced or old is None or old.props.get("digest") != digest:
-                todo.append(out)
-        report.files_resumed = sum(1 for out in todo if out.file.path in forced)
-        if not todo and not gone:
-            if pending:
-                self.journal.clear()
-            return
-        paths = {out.file.path for out in todo} | set(gone)
-        self.journal.write(paths, ())
-        progress.start("write", len(todo) + len(gone))
-        ready, changed_meanwhile = [], []
-        for out in todo:
-            (ready if self._attach(out, fresh, texts) else changed_meanwhile).append(out)
-        if ready:
-            # One transaction for the whole run: every edge's ends are written together, so a reader
-            # (or a run killed here) sees the index before the run or after it, never a mix.
-            self.graph.replace_files(ready)
-            if self.search is not self.graph:
-                self.search.replace_chunks(ready)
-            shared: set[str] = set()  # Endpoint / Topic nodes: one node however many files point to it
-            for out in ready:
-                report.nodes.update(n.label for n in out.nodes if n.repo or n.id not in shared)
-                shared.update(n.id for n in out.nodes if not n.repo)
-                report.edges.update(e.kind for e in out.edges)
-                report.chunks += len(out.chunks)
-            report.files_written = len(ready)
-            progress.advance(len(ready))
-        if gone:
-            if ready:
-                self.journal.write(paths, {out.file.path for out in ready})
-            self.graph.delete_files(self.repo, gone)
-            if self.search is not self.graph:
-                self.search.replace_chunks([IndexedFile(FileRecord(self.repo, p, "", "", 0)) for p in gone])
-            report.files_deleted = len(gone)
-            progress.advance(len(gone))
-        progress.done("write")
-        if changed_meanwhile:
-            # Edited between read and write: the journal keeps them so the next run writes them.
-            self.journal.write([out.file.path for out in changed_meanwhile], ())
-            log.info("%d files changed while being indexed; the next run takes them", len(changed_meanwhile))
-        else:
-            self.journal.clear()
-
-    def _attach(self, out: IndexedFile, fresh: dict[str, _Extracted], texts: dict[str, str]) -> bool:
-        """Give ``out`` its chunks and text; ``False`` when the file's bytes changed since it was read."""
-        path = out.file.path
-        fc = self.resolver.files[path]
-        item = fresh.get(path)
-        if item is not None and item.checksum == fc.checksum:
-            out.text = item.text
-            same_ids = item.id_path == fc.ex.id_path
-            out.chunks = item.chunks if same_ids else chunk_file(self.repo, self.product, fc.ex, item.text)
-            return True
-        text = texts.get(path)
-        if text is None:
-            try:
-                data = read_source(str(self.root / path), self.options.max_file_bytes)
-            except SkipFile:
-                return False
-            if hashlib.sha256(data).hexdigest() != fc.checksum:
-                return False
-            text = _text(data)
-        out.text = text
-        out.chunks = chunk_file(self.repo, self.product, fc.ex, text)
-        return True
 
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)

@@ -35,7 +35,7 @@ import watchfiles
 from indexer.discovery import OWN_DIR, PRUNED_DIRS, discover
 from indexer.incremental import RepositoryIndex, is_config_path
 from indexer.languages import extractor_for_path
-from indexer.pipeline import IndexReport, ProgressSink
+from indexer.run import IndexReport, ProgressSink
 
 __all__ = ["Watcher", "SourceFilter", "STEP_MS", "DEBOUNCE_MS"]
 

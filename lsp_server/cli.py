@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import resource
 import sys
 from collections.abc import Iterator
@@ -25,19 +24,20 @@ from rich.logging import RichHandler
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from analysis.impact import DEFAULT_DEPTH, blast_radius, target_query
+from analysis.impact_report import render_markdown, report_json
+from analysis.navigation import Reference, callers, dotted_name, lookup, references
+from analysis.retrieval import QueryEngine, query_engine
+from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
-from indexer.pipeline import IndexOptions, IndexReport, index_repository
-from stores.errors import StoreError
 from indexer.embedding import embed_pending
-from stores.contracts import SearchFilters
-from stores.embedder import EmbedderError
-from stores.factory import claim_repository, state_dir, writer_lock
-from stores.factory import DB_ENV, MODEL_ENV, default_db_path, find_db, open_embedder, query_engine
-from stores.contracts import Node
-from stores.navigation import Reference, best_targets, callers, dotted_name, references, symbol_candidates
-from stores.factory import SERVICES_ENV, Stores, open_stores, service_map
-from stores.impact import DEFAULT_DEPTH, PositionQuery, SymbolQuery, blast_radius, file_candidates, render_markdown, report_json
-from stores.retrieval import QueryEngine
+from indexer.run import IndexOptions, IndexReport
+from indexer.pipeline import index_repository
+from stores.contracts import Node, SearchFilters
+from stores.embedder import MODEL_ENV, EmbedderError
+from stores.errors import StoreError
+from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
+                            state_dir, writer_lock)
 
 __all__ = ["main"]
 
@@ -138,7 +138,6 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
 
     The graph and BM25 index are committed first and answer at once; embeddings follow."""
     from stores.config import load_config
-    from stores.factory import open_stores
 
     root = path.resolve()
     repo_name = repo or root.name
@@ -287,14 +286,6 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
     _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
 
 
-def _lookup(store: Any, symbol: str) -> tuple[list[Node], list[Node]]:
-    """Targets for ``symbol`` and the other candidates a bare name also matched."""
-    candidates = symbol_candidates(store, symbol)
-    targets = best_targets(symbol, candidates)
-    chosen = {t.id for t in targets}
-    return targets, [n for n in candidates if n.id not in chosen]
-
-
 @main.command(name="callers")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
@@ -303,7 +294,7 @@ def _lookup(store: Any, symbol: str) -> tuple[list[Node], list[Node]]:
 def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_json: bool) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, or a node id)."""
     with _store(db) as store:
-        targets, others = _lookup(store, symbol)
+        targets, others = lookup(store, symbol)
         refs = callers(store, targets, list(resolutions) or None)
     _render_refs(symbol, targets, others, refs, "callers", as_json)
 
@@ -316,29 +307,9 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_js
 def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_json: bool) -> None:
     """Every reference to SYMBOL: call sites, type uses, injections, subclasses, overrides."""
     with _store(db) as store:
-        targets, others = _lookup(store, symbol)
+        targets, others = lookup(store, symbol)
         refs = references(store, targets, include_declaration)
     _render_refs(symbol, targets, others, refs, "references", as_json)
-
-
-_PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
-
-
-def _impact_query(store: Any, target: str) -> SymbolQuery | PositionQuery:
-    """``PATH:LINE[:COL]`` (a file of the index, matched by its trailing path parts) or a symbol."""
-    m = _PATH_LINE.fullmatch(target.strip())
-    if m is None:
-        return SymbolQuery(target)
-    path = Path(m["path"]).expanduser()
-    found = file_candidates(store, str(path.resolve()) if path.exists() else m["path"])
-    if not found:
-        raise click.ClickException(f"{m['path']} is not a file of the index")
-    if len(found) > 1:
-        raise click.ClickException(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
-                                   + "; give more of its path")
-    (repo, rel), line = found[0], int(m["line"])
-    col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
-    return PositionQuery(repo, rel, line, col)
 
 
 @main.command(name="impact")
@@ -363,7 +334,10 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.ClickException(str(exc)) from exc
     with _stores(db) as stores:
         store = stores.graph
-        query = _impact_query(store, target)
+        try:
+            query = target_query(store, target)
+        except ValueError as exc:
+            raise click.ClickException(str(exc)) from exc
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
         report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search))
     if as_json:
@@ -494,7 +468,6 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
     from stores.config import load_config
-    from stores.factory import open_stores
 
     if repo and len(paths) > 1:
         raise click.BadParameter("names one repository: give one PATH", param_hint="--repo")

@@ -27,7 +27,7 @@ from urllib.parse import quote, unquote
 from lsprotocol import types
 
 from stores.contracts import Node
-from stores.navigation import CallGroup, Reference, Site, dotted_name
+from analysis.navigation import CallGroup, Reference, Site, SymbolTree, dotted_name
 
 __all__ = [
     "FileText", "LineMap", "Converter", "RIPPLE_SCHEME", "ripple_uri", "parse_ripple_uri", "to_client_col",
@@ -265,32 +265,16 @@ class Converter:
             container_name=_short(f"{node.repo} · {parent}"),
         )
 
-    def document_symbols(self, nodes: list[Node], max_depth: int) -> list[types.DocumentSymbol]:
-        """Document symbols of ``nodes`` (one file's definitions, in source order) nested by qualified
-        name: a node's parent is the node whose qualname is its own minus the last part. Built
-        without recursion; a node deeper than ``max_depth`` levels is placed under its ancestor at
-        level ``max_depth``. Children keep the order of ``nodes``."""
-        symbols = {n.id: types.DocumentSymbol(
-            name=n.name, kind=_KINDS.get(n.label, types.SymbolKind.Variable), range=self.node_range(n),
-            selection_range=self.selection_range(n), detail=_short(str(n.props.get("signature") or "")),
-            children=[]) for n in nodes}
-        by_qual = {n.qualname: n for n in nodes}
-        anchor: dict[str, tuple[str | None, int]] = {}  # node id -> (symbol its children join, None: the top; its depth)
-        parent_of: dict[str, str | None] = {}
-        for n in sorted(nodes, key=lambda n: len(n.qualname)):  # a parent's qualname is a strict prefix
-            parent = by_qual.get(n.qualname.rsplit(".", 1)[0]) if "." in n.qualname else None
-            if parent is None or parent.id == n.id or parent.id not in anchor:
-                parent_of[n.id], depth = None, 1
-            else:
-                parent_of[n.id], depth = anchor[parent.id][0], anchor[parent.id][1] + 1
-            anchor[n.id] = (n.id, depth) if depth < max_depth else (parent_of[n.id], depth - 1)
-        roots: list[types.DocumentSymbol] = []
-        for n in nodes:
-            if n.id not in parent_of:
-                continue  # a second node of one id: listed once
-            target = parent_of.pop(n.id)
-            (roots if target is None else symbols[target].children).append(symbols[n.id])  # type: ignore[union-attr]
-        return roots
+    def document_symbol(self, tree: SymbolTree) -> types.DocumentSymbol:
+        """A document symbol with its children (the tree's depth is bounded by
+        :func:`analysis.navigation.document_symbols`)."""
+        node = tree.node
+        return types.DocumentSymbol(
+            name=node.name, kind=_KINDS.get(node.label, types.SymbolKind.Variable),
+            range=self.node_range(node), selection_range=self.selection_range(node),
+            detail=_short(str(node.props.get("signature") or "")),
+            children=[self.document_symbol(c) for c in tree.children],
+        )
 
     def site_location(self, site: Site, word: str) -> types.Location:
         """The location of a call site."""

@@ -2,7 +2,7 @@
 
 The session (:class:`RippleServer`) owns the workspace folders and their indexes; every feature lives
 in its own module under :mod:`lsp_server.features` as short handlers that convert (with
-:mod:`lsp_server.convert`), make one :mod:`stores.navigation` call and convert back. This module only
+:mod:`lsp_server.convert`), make one :mod:`analysis.navigation` call and convert back. This module only
 registers them (:func:`build_server`) and wraps each in :func:`_guarded`, which turns store failures
 into an LSP error response with a clear message (plus one ``window/showMessage`` per distinct failure),
 so the server never dies of a broken index.
@@ -44,7 +44,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from indexer.embedding import embed_pending
 from indexer.incremental import RepositoryIndex
-from indexer.pipeline import IndexOptions, IndexReport
+from indexer.run import IndexOptions, IndexReport
 from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from lsp_server.protocol import RippleProtocol, read_frames, strict_converter
@@ -54,7 +54,7 @@ from stores.errors import StoreError, StoreUnavailable
 from stores.embedder import EmbedderError
 from stores.factory import (DB_ENV, claim_repository, default_db_path, index_identity, open_embedder,
                             open_store, repository_name, state_dir, writer_lock)
-from stores.navigation import UnionGraph, symbol_at
+from analysis.navigation import UnionGraph, symbol_at
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
 
@@ -108,7 +108,7 @@ class Cursor:
 
 
 class _WorkDoneProgress:
-    """The indexer's :class:`indexer.pipeline.ProgressSink` as ``window/workDoneProgress``; called
+    """The indexer's :class:`indexer.run.ProgressSink` as ``window/workDoneProgress``; called
     from the indexing thread, it hands every message to the server's event loop."""
 
     def __init__(self, server: RippleServer, folder: Folder) -> None:

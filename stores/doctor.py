@@ -22,7 +22,7 @@ from typing import Any
 
 from stores.config import Config, ConfigError, load_config
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore
-from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, _bundled_model_digest
+from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, bundled_model_digest
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated
 
 __all__ = ["Check", "run_checks", "render"]
@@ -257,7 +257,7 @@ def _model_id(config: Config) -> str | None:
     if config.embedding_model:
         return f"fastembed:{config.embedding_model}"
     try:
-        return f"{BUNDLED_MODEL}@{_bundled_model_digest()}"
+        return f"{BUNDLED_MODEL}@{bundled_model_digest()}"
     except EmbedderError:
         return None  # the model check says what is wrong
 

@@ -28,7 +28,9 @@ from pathlib import Path
 import numpy as np
 
 __all__ = [
+    "MODEL_ENV",
     "Embedder",
+    "bundled_model_digest",
     "EmbedderError",
     "BUNDLED_MODEL",
     "BUNDLED_MODEL_DIR",
@@ -36,6 +38,9 @@ __all__ = [
     "MAX_TOKENS",
     "DEFAULT_BATCH",
 ]
+
+MODEL_ENV = "RIPPLE_EMBEDDING_MODEL"
+"""Environment variable naming a fastembed model to use instead of the bundled one."""
 
 BUNDLED_MODEL = "ripplegraph/all-MiniLM-L6-v2-int8"
 """fastembed name under which the bundled model is registered (``org/name`` as fastembed wants)."""
@@ -84,7 +89,7 @@ def _register_bundled_model() -> None:
         )
 
 
-def _bundled_model_digest() -> str:
+def bundled_model_digest() -> str:
     """First 12 hex digits of ``model.onnx``'s SHA-256, read from SHA256SUMS (names the model version)."""
     sums = BUNDLED_MODEL_DIR / "SHA256SUMS"
     try:
@@ -132,7 +137,7 @@ class Embedder:
                 )
             _register_bundled_model()
             kwargs["specific_model_path"] = str(BUNDLED_MODEL_DIR)
-            self.model_id = f"{BUNDLED_MODEL}@{_bundled_model_digest()}"
+            self.model_id = f"{BUNDLED_MODEL}@{bundled_model_digest()}"
         else:
             self.model_id = f"fastembed:{model_name}"
         try:

@@ -3,17 +3,17 @@
 :func:`open_stores` builds the graph store and the search index that :mod:`stores.config` selects:
 the embedded SQLite store (one object serving both contracts), a Memgraph per product
 (:mod:`stores.memgraph`), an Elasticsearch cluster (:mod:`stores.elasticsearch`), in any combination.
+It builds stores (and the bulk embedder) only: what is computed over them, the query engine
+included, is the analysis layer's (:mod:`analysis`).
 The server backends are imported only when configured. :func:`open_store` / :func:`find_db` keep
 opening the embedded store directly (``$RIPPLE_DB``, ``.ripple/index.db``).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import os
-from collections.abc import Sequence
 from pathlib import Path
 
 from dataclasses import dataclass
@@ -23,44 +23,18 @@ import filelock
 from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
-from stores.embedder import Embedder
+from stores.embedder import MODEL_ENV, Embedder
 from stores.errors import StoreError, StoreOutdated, StoreUnavailable
-from stores.retrieval import QueryEngine
 
-__all__ = ["DB_ENV", "MODEL_ENV", "SERVICES_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder",
-           "query_engine", "service_map", "Stores", "open_stores", "state_dir", "writer_lock", "RepositoryClash",
-           "repository_name", "claim_repository", "index_identity"]
+__all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
+           "state_dir", "writer_lock", "RepositoryClash", "repository_name", "claim_repository", "index_identity"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
 
 log = logging.getLogger(__name__)
 
-MODEL_ENV = "RIPPLE_EMBEDDING_MODEL"
-"""Environment variable naming a fastembed model to use instead of the bundled one."""
-
 INDEX_DIR = ".ripple"
-
-SERVICES_ENV = "RIPPLE_SERVICES"
-"""Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
-by spaces or commas (the HTTP service an URL names -> the repository that serves it)."""
-
-
-def service_map(entries: Sequence[str] | None = None) -> dict[str, str]:
-    """``{service: repository}`` from ``NAME=REPO`` ``entries`` (each may hold several, separated by
-    spaces or commas), else from ``$RIPPLE_SERVICES``. Raises :class:`ValueError` on an entry
-    without ``=`` or with an empty side."""
-    if entries is None:
-        entries = [os.environ.get(SERVICES_ENV, "")]
-    out: dict[str, str] = {}
-    for entry in entries:
-        for item in entry.replace(",", " ").split():
-            name, eq, repo = item.partition("=")
-            if not eq or not name or not repo:
-                raise ValueError(f"expected NAME=REPO in the service map, got {item!r}")
-            out[name] = repo
-    return out
-
 
 def default_db_path(root: Path) -> Path:
     """``<root>/.ripple/index.db``: where ``ripple index ROOT`` writes by default."""
@@ -69,7 +43,7 @@ def default_db_path(root: Path) -> Path:
 
 def state_dir(db: Path) -> Path:
     """``<db>-state``: the folder beside index file ``db`` where the indexer keeps its extraction
-    cache and write journal (:class:`indexer.pipeline.IndexOptions` ``state_dir``)."""
+    cache and write journal (:class:`indexer.run.IndexOptions` ``state_dir``)."""
     return db.with_name(db.name + "-state")
 
 
@@ -223,21 +197,6 @@ def open_embedder(model_name: str | None = None) -> Embedder:
     return Embedder(model_name or os.environ.get(MODEL_ENV) or None)
 
 
-def query_engine(store: GraphStore, model_name: str | None = None, index: SearchIndex | None = None) -> QueryEngine:
-    """A :class:`QueryEngine` over the graph ``store`` and the search ``index`` (default: ``store``
-    itself, the embedded store being both). The embedder is loaded only when the index holds
-    embeddings (otherwise search is BM25 alone and says so); a model that cannot be loaded raises
-    :class:`stores.embedder.EmbedderError`."""
-    if index is None:
-        assert isinstance(store, SearchIndex), "a graph-only store needs its search index"
-        index = store
-    embed_query = None
-    if index.chunk_count()["embedded"]:
-        embedder = _query_embedder(model_name or os.environ.get(MODEL_ENV) or None)
-        embed_query = lambda q: embedder.embed([q])[0]  # noqa: E731
-    return QueryEngine(store, index, embed_query)
-
-
 @dataclass
 class Stores:
     """The configured graph store and search index (the same object for the embedded store)."""
@@ -306,10 +265,3 @@ def _elasticsearch(config: Config) -> SearchIndex:
                                         index_prefix=s.index_prefix, replicas=s.replicas, ca_certs=s.ca_certs)
     except ValueError as exc:
         raise ConfigError(f"search ({config.source_of('search.index_prefix')}): {exc}") from exc
-
-
-@functools.lru_cache(maxsize=2)
-def _query_embedder(model_name: str | None) -> Embedder:
-    # Loading a model takes about a second: a long-lived process (the language server) loads it
-    # once for its queries. Bulk embedding opens its own instance (Embedder is not thread-safe).
-    return Embedder(model_name)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, outgoing_calls
+from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, outgoing_calls
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from lsp_server.features.hover import impact_of
-from stores.impact import summary_text
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS
+from analysis.impact_report import summary_text
+from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer

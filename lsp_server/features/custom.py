@@ -11,9 +11,11 @@ import attrs
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
-from stores.factory import query_engine, service_map
-from stores.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius, render_markdown, report_json
-from stores.navigation import dotted_name
+from analysis.retrieval import query_engine
+from analysis.services import service_map
+from analysis.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius
+from analysis.impact_report import render_markdown, report_json
+from analysis.navigation import dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -114,9 +116,9 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
 
 def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[str, Any]:
     """``{textDocument: {uri}, position: {line, character}, depth?}`` or ``{symbol, depth?}`` ->
-    ``{markdown, report}``: the blast radius (:func:`stores.impact.blast_radius`) of the symbol at the
+    ``{markdown, report}``: the blast radius (:func:`analysis.impact.blast_radius`) of the symbol at the
     position or of the named one, over every indexed repository, rendered with ``[path:line](uri#Lline)``
-    links, and as data (:func:`stores.impact.report_json`). Nothing found is a report without targets;
+    links, and as data (:func:`analysis.impact_report.report_json`). Nothing found is a report without targets;
     ``$RIPPLE_SERVICES`` is the service map."""
     depth = params.depth
     conv = ls.converter()

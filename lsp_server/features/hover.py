@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from stores.contracts import Node
-from stores.factory import service_map
-from stores.impact import BlastRadius, NodesQuery, blast_radius, summary_text
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
+from analysis.services import service_map
+from analysis.impact import BlastRadius, NodesQuery, blast_radius
+from analysis.impact_report import summary_text
+from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer

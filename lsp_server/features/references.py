@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import references as find_references
+from analysis.navigation import references as find_references
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from stores.navigation import CALLABLE_LABELS, TYPE_LABELS
+from analysis.navigation import document_symbols
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -23,8 +23,6 @@ MAX_DEPTH = 32
 """Nesting levels of document symbols; a definition nested deeper is listed under its ancestor at
 the last level (the answer stays bounded whatever the file's nesting)."""
 
-_SYMBOL_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
-
 
 def workspace_symbol(ls: RippleServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
     """Symbols whose name matches the query (rule: :meth:`stores.contracts.GraphStore.search_symbols`)."""
@@ -37,8 +35,8 @@ def document_symbol(ls: RippleServer, params: types.DocumentSymbolParams) -> lis
     :data:`MAX_DEPTH` levels deep)."""
     repo, path = ls.locate(params.text_document.uri)
     conv = ls.converter()
-    nodes = [n for n in ls.graph().nodes_in_file(repo, path) if n.label in _SYMBOL_LABELS]
-    return conv.document_symbols(nodes[:MAX_DOCUMENT_SYMBOLS], MAX_DEPTH)
+    trees = document_symbols(ls.graph(), repo, path, max_depth=MAX_DEPTH, limit=MAX_DOCUMENT_SYMBOLS)
+    return [conv.document_symbol(t) for t in trees]
 
 
 FEATURES = [

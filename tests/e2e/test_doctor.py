@@ -239,7 +239,7 @@ def test_a_plain_http_server_is_not_elasticsearch(workspace, tmp_path):
 
 def test_elasticsearch_vectors_of_another_model(workspace, tmp_path, monkeypatch):
     from stores.elasticsearch import ElasticsearchSearchIndex
-    from stores.embedder import BUNDLED_MODEL, _bundled_model_digest
+    from stores.embedder import BUNDLED_MODEL, bundled_model_digest
 
     status = {"indices": ["ripple-chunks.code.p"], "outdated": [], "chunks": 3, "embedded": 3,
               "embedding_model": "fastembed:BAAI/bge-small-en-v1.5"}
@@ -250,13 +250,13 @@ def test_elasticsearch_vectors_of_another_model(workspace, tmp_path, monkeypatch
     assert result.stdout.splitlines()[2:6] == [
         "ok    search  elasticsearch http://es.test:9200 (9.3.0, cluster team): 1 chunk indices, 3 chunks, 3 embedded",
         "FAIL  search  the stored embeddings come from fastembed:BAAI/bge-small-en-v1.5, but this configuration embeds "
-        f"queries with {BUNDLED_MODEL}@{_bundled_model_digest()}: semantic search compares vectors of two models",
+        f"queries with {BUNDLED_MODEL}@{bundled_model_digest()}: semantic search compares vectors of two models",
         "              fix: run `ripple index PATH` with this configuration (it re-embeds every chunk), or configure "
         "the model the index was built with ([embedding] model / RIPPLE_EMBEDDING_MODEL)",
         MODEL,
     ]
     assert result.exit_code == 1
-    status["embedding_model"] = f"{BUNDLED_MODEL}@{_bundled_model_digest()}"
+    status["embedding_model"] = f"{BUNDLED_MODEL}@{bundled_model_digest()}"
     result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL="http://es.test:9200")
     assert (result.stdout.splitlines()[-1], result.exit_code) == ("all checks passed", 0)
 

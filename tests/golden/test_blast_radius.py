@@ -17,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.run import IndexOptions
+from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
-from stores.impact import PositionQuery, SymbolQuery, blast_radius, render_markdown
+from analysis.impact import PositionQuery, SymbolQuery, blast_radius
+from analysis.impact_report import render_markdown
 
 SERVICES = Path(__file__).resolve().parent.parent / "fixtures" / "services"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"

@@ -487,6 +487,59 @@ class TestDeepNestingBounded:
         assert server.client.request(4, "ripple/indexStatus", {})["result"]["folders"][0]["state"] == "ready"
 
 
+class TestDocumentSymbolTreeUnit:
+    """:func:`analysis.navigation.document_symbols` on generated nodes: overloads (one qualname, two
+    nodes) both listed with the children under the first, 3,000 levels without recursion, the
+    depth cap placing deeper definitions at the last level in source order, the limit."""
+
+    @staticmethod
+    def graph(qualnames: list[str]) -> Any:
+        from stores.contracts import Node
+
+        nodes = [Node(f"r:f.{q}({i})", "Method" if q.endswith("m") else "Class", q.rsplit(".", 1)[-1], q, "r", "f",
+                      i + 1, 0, i + 1, 1) for i, q in enumerate(qualnames)]
+
+        class Graph:
+            def nodes_in_file(self, repo: str, path: str) -> list[Node]:
+                return nodes
+
+        return Graph()
+
+    @staticmethod
+    def shape(trees: Any) -> list[Any]:
+        out: list[Any] = []
+        stack = [(t, out) for t in reversed(trees)]
+        while stack:
+            tree, into = stack.pop()
+            entry: list[Any] = [tree.node.id, []]
+            into.append(entry)
+            stack.extend((c, entry[1]) for c in reversed(tree.children))
+        return out
+
+    def test_overloads_depth_and_limit(self):
+        from analysis.navigation import document_symbols
+
+        g = self.graph(["A", "A.m", "A.m", "A.B", "A.B.C", "A.B.C.m", "A.B.x", "Z"])
+        assert self.shape(document_symbols(g, "r", "f")) == [
+            ["r:f.A(0)", [["r:f.A.m(1)", []], ["r:f.A.m(2)", []], ["r:f.A.B(3)", [
+                ["r:f.A.B.C(4)", [["r:f.A.B.C.m(5)", []]]], ["r:f.A.B.x(6)", []]]]]], ["r:f.Z(7)", []]]
+        assert self.shape(document_symbols(g, "r", "f", max_depth=2)) == [
+            ["r:f.A(0)", [["r:f.A.m(1)", []], ["r:f.A.m(2)", []], ["r:f.A.B(3)", []], ["r:f.A.B.C(4)", []],
+                          ["r:f.A.B.C.m(5)", []], ["r:f.A.B.x(6)", []]]], ["r:f.Z(7)", []]]
+        assert self.shape(document_symbols(g, "r", "f", max_depth=1, limit=3)) == [
+            ["r:f.A(0)", []], ["r:f.A.m(1)", []], ["r:f.A.m(2)", []]]
+        deep = [".".join(f"K{i}" for i in range(k + 1)) for k in range(3_000)]
+        t0 = time.monotonic()
+        trees = document_symbols(self.graph(deep), "r", "f", max_depth=32)
+        assert time.monotonic() - t0 < 20
+        level, depth = trees, 0
+        while level:
+            depth += 1
+            last = level
+            level = level[0].children if len(level) == 1 else []
+        assert (depth, len(last)) == (32, 3_000 - 31)
+
+
 class TestExitWhileEmbedding:
     """Issue 12 #15: the server aborted (SIGABRT, "terminate called without an active exception")
     when ``exit`` arrived while the embedding thread ran."""

@@ -24,8 +24,10 @@ from pathlib import Path
 import pytest
 
 from indexer.extract_cache import ExtractionCache
-from indexer.incremental import Journal, RepositoryIndex
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.incremental import RepositoryIndex
+from indexer.writer import Journal
+from indexer.run import IndexOptions
+from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
 from tests.index_dump import checksum, dump, problems
 

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from indexer.embedding import embed_pending
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.run import IndexOptions
+from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
 
 

@@ -1,4 +1,4 @@
-"""Blast radius (stores/impact.py) over an embedded store filled with exact nodes and edges.
+"""Blast radius (analysis/impact.py) over an embedded store filled with exact nodes and edges.
 
 Three services: ``owners`` (Java-like: an interface with two implementations and an overload, a
 service with a cycle, a controller exposing endpoints, a Kafka listener, a scheduled job), ``web``
@@ -28,7 +28,7 @@ import pytest
 
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, endpoint_id, topic_id
 from stores.embedded import EmbeddedStore
-from stores.impact import (
+from analysis.impact import (
     BlastRadius,
     CountingGraph,
     NodesQuery,
@@ -36,11 +36,10 @@ from stores.impact import (
     SymbolQuery,
     blast_radius,
     file_candidates,
-    render_markdown,
-    report_json,
-    summary_text,
+    target_query,
 )
-from stores.navigation import UnionGraph
+from analysis.impact_report import render_markdown, report_json, summary_text
+from analysis.navigation import UnionGraph, lookup
 
 JAVA = "src/main/java/shop"
 OWNERS, WEB, VISITS = "owners", "web", "visits"
@@ -376,6 +375,43 @@ def test_file_candidates(store):
     assert file_candidates(store, "app/cli.py") == [(WEB, "app/cli.py")]
     assert file_candidates(store, "api.py") == [(VISITS, "svc/api.py")]
     assert file_candidates(store, "nope.py") == []
+
+
+def test_target_query_symbol_path_line_and_column(store):
+    assert target_query(store, "OwnerService.refresh") == SymbolQuery("OwnerService.refresh")
+    assert target_query(store, f"{JPA}:5") == PositionQuery(OWNERS, JPA, 5, None)
+    assert target_query(store, " JpaOwnerRepository.java:5:18 ") == PositionQuery(OWNERS, JPA, 5, 17)
+    assert target_query(store, "app/cli.py:3:0") == PositionQuery(WEB, "app/cli.py", 3, None)
+    # a node id holds parentheses: never a PATH:LINE
+    assert target_query(store, f"{JPA_FIND}") == SymbolQuery(JPA_FIND)
+
+
+def test_lookup_targets_and_nothing(store):
+    assert lookup(store, "OwnerService.find") == (ids_nodes(store, [FIND_NAME, FIND]), [])
+    assert lookup(store, "JpaOwnerRepository.findById") == (ids_nodes(store, [JPA_FIND, JPA_FIND_LONG]), [])
+    assert lookup(store, "nothing.here") == ([], [])
+
+
+def ids_nodes(store, node_ids: list[str]) -> list:
+    found = store.get_nodes(node_ids)
+    return [found[i] for i in node_ids]
+
+
+def test_target_query_unknown_or_ambiguous_path(tmp_path: Path):
+    r = Repo("r", "python")
+    r.file("x/util.py")
+    r.file("y/util.py")
+    s = EmbeddedStore(tmp_path / "two.db")
+    try:
+        s.replace_files(list(r.files.values()))
+        with pytest.raises(ValueError, match=r"^nope\.py is not a file of the index$"):
+            target_query(s, "nope.py:3")
+        with pytest.raises(ValueError) as exc:
+            target_query(s, "util.py:1")
+        assert str(exc.value) == "util.py may be any of r/x/util.py, r/y/util.py; give more of its path"
+        assert target_query(s, "y/util.py:1") == PositionQuery("r", "y/util.py", 1, None)
+    finally:
+        s.close()
 
 
 def test_report_json(store):

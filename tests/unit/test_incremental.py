@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from indexer.incremental import RepositoryIndex
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.run import IndexOptions
+from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
 from tests.index_dump import calls, dump, problems, unresolved
 

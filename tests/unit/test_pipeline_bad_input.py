@@ -9,9 +9,10 @@ import pytest
 
 from indexer.chunking import chunk_file
 from indexer.languages import extractor_for_path
-from indexer.pipeline import IndexOptions, index_repository
+from indexer.run import IndexOptions
+from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
-from stores.navigation import callers, find_targets
+from analysis.navigation import callers, find_targets
 
 
 def write(root: Path, files: dict[str, str | bytes]) -> None:

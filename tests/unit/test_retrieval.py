@@ -8,7 +8,7 @@ import pytest
 
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node, ScoredChunk
 from stores.embedded import EmbeddedStore
-from stores.retrieval import FusedHit, QueryEngine, reciprocal_rank_fusion
+from analysis.retrieval import FusedHit, QueryEngine, reciprocal_rank_fusion
 
 
 def ranked(*ids: str) -> list[ScoredChunk]:

@@ -12,7 +12,8 @@ from pathlib import Path
 import watchfiles
 
 from indexer.incremental import RepositoryIndex
-from indexer.pipeline import IndexOptions, IndexReport, index_repository
+from indexer.run import IndexOptions, IndexReport
+from indexer.pipeline import index_repository
 from indexer.watch import SourceFilter, Watcher
 from stores.embedded import EmbeddedStore
 from tests.index_dump import calls, dump, problems

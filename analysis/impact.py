@@ -2,13 +2,14 @@
 
 Protocol-independent: the CLI (``ripple impact``) and the language server (``ripple/blastRadius``,
 hover, code lens) call :func:`blast_radius` and render the frozen :class:`BlastRadius` it returns
-(:func:`render_markdown`, :func:`report_json`). It uses :class:`~stores.contracts.GraphStore` contract
-calls only, so it runs on any backend and on :class:`stores.navigation.UnionGraph`. The design's five
+(:mod:`analysis.impact_report`: :func:`~analysis.impact_report.render_markdown`,
+:func:`~analysis.impact_report.report_json`). It uses :class:`~stores.contracts.GraphStore` contract
+calls only, so it runs on any backend and on :class:`analysis.navigation.UnionGraph`. The design's five
 steps, each a fixed number of batched calls whatever the number of hits:
 
 1. **Targets**: the symbol a name, a node id or a cursor position names (through
-   :mod:`stores.navigation`; a name nothing matches goes to a hybrid search of about ten candidates
-   when a :class:`~stores.retrieval.QueryEngine` is given, filtered to matching names); then its
+   :mod:`analysis.navigation`; a name nothing matches goes to a hybrid search of about ten candidates
+   when a :class:`~analysis.retrieval.QueryEngine` is given, filtered to matching names); then its
    overloads (the members of its parent with the same qualified name), the declarations it
    OVERRIDES (interface or abstract methods) and their other implementations, and a type's
    constructors (four or five calls: parents, members and overrides, overrides of overloads,
@@ -35,35 +36,31 @@ steps, each a fixed number of batched calls whatever the number of hits:
 
 from __future__ import annotations
 
-from collections import Counter
-
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank
-from stores.navigation import (
+from analysis.navigation import (
     CALLABLE_LABELS,
     TYPE_LABELS,
     REFERENCE_KINDS,
     best_targets,
-    dotted_name,
     symbol_candidates,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from stores.retrieval import QueryEngine
+    from analysis.retrieval import QueryEngine
 
 __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
-    "CountingGraph", "blast_radius", "render_markdown", "report_json", "plain_link", "file_candidates",
-    "summary_text",
+    "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query",
 ]
 
 DEFAULT_DEPTH = 5
@@ -77,8 +74,6 @@ _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 _SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
-_BACKTICKS = re.compile(r"`+")
-_RESOLUTION_ORDER = {"exact": 0, "inferred": 1, "name": 2}
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
@@ -98,7 +93,7 @@ _ENTRY_DECORATORS = {
 @dataclass(frozen=True, slots=True)
 class SymbolQuery:
     """A symbol by ``text``: a node id, a qualname (``Class.method``) or a dotted name
-    (:func:`stores.navigation.find_targets`'s forms)."""
+    (:func:`analysis.navigation.find_targets`'s forms)."""
 
     text: str
 
@@ -106,7 +101,7 @@ class SymbolQuery:
 @dataclass(frozen=True, slots=True)
 class PositionQuery:
     """A position in ``repo``/``path``: 1-based ``line``, 0-based code-point ``col`` of the
-    identifier ``word`` written there (what :func:`stores.navigation.symbol_at` takes). Without
+    identifier ``word`` written there (what :func:`analysis.navigation.symbol_at` takes). Without
     ``col`` the innermost definition whose lines contain ``line`` is meant (``PATH:LINE``)."""
 
     repo: str
@@ -400,7 +395,7 @@ def _contains(n: Node, line: int, col: int) -> bool:
 
 def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` at ``line`` / ``col`` names, as
-    :func:`stores.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
+    :func:`analysis.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
     definition of that name around it), except that an overriding method's name means that method
     (``symbol_at`` answers the declaration it overrides, from the OVERRIDES edge written at the
     name); else the innermost definition around the position. Two or three store calls."""
@@ -711,7 +706,9 @@ def _query_text(query: Query) -> str:
     return ", ".join(n.id for n in query.nodes)
 
 
-def _n(n: int, noun: str, plural: str | None = None) -> str:
+def count_noun(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 caller``, ``2,000 callers``: ``n`` with thousands separators and ``noun`` or its
+    ``plural`` (default: ``noun`` + ``s``)."""
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {plural or noun + 's'}"
 
 
@@ -742,7 +739,7 @@ def blast_radius(
     seeds, searches = _seeds(counted, query, engine)
     targets = _expand(counted, seeds)
     roles = [r for r in _ROLES if any(t.role == r for t in targets)]
-    clock.lap("Targets", ", ".join(_n(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",
+    clock.lap("Targets", ", ".join(count_noun(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",
               searches)
     if not targets:
         return BlastRadius(_query_text(query), depth, (), (), (), (), (), (), (), (), tuple(clock.steps))
@@ -753,7 +750,7 @@ def blast_radius(
         walk.hop[i] = 0
     level = walk.level(level, 0, last=False)
     direct = {e.src for e in walk.direct}
-    clock.lap("Direct callers", f"{_n(len(direct), 'caller')}, {_n(len(walk.direct), 'call site')}")
+    clock.lap("Direct callers", f"{count_noun(len(direct), 'caller')}, {count_noun(len(walk.direct), 'call site')}")
 
     by_hop = [len(level)] if level else []
     hop = 1
@@ -762,7 +759,7 @@ def blast_radius(
         hop += 1
         if level:
             by_hop.append(len(level))
-    clock.lap("Upward walk", f"{_n(walk.nodes_reached, 'node')} reached in {_n(len(by_hop), 'hop')}")
+    clock.lap("Upward walk", f"{count_noun(walk.nodes_reached, 'node')} reached in {count_noun(len(by_hop), 'hop')}")
 
     target_ids = {t.node.id for t in targets}
     # Direct callers beyond the node cap are not followed, but they are listed.
@@ -772,184 +769,19 @@ def blast_radius(
     nodes.update(counted.get_nodes(wanted) if wanted else {})
     callers, endpoints, topics, entries, service_hits = _assemble(walk, nodes, targets)
     clock.lap("Attach endpoints and topics",
-              f"{_n(len(endpoints), 'endpoint')}, {_n(len(topics), 'topic')}, {_n(len(service_hits), 'service')}")
+              f"{count_noun(len(endpoints), 'endpoint')}, {count_noun(len(topics), 'topic')}, {count_noun(len(service_hits), 'service')}")
 
     truncated = []
     if walk.beyond_depth:
-        truncated.append(f"depth {depth} reached: {_n(len(walk.beyond_depth), 'caller')} at hop {depth + 1} not followed")
+        truncated.append(f"depth {depth} reached: {count_noun(len(walk.beyond_depth), 'caller')} at hop {depth + 1} not followed")
     if walk.beyond_cap:
-        truncated.append(f"node cap {max_nodes:,} reached: {_n(len(walk.beyond_cap), 'caller')} not followed")
+        truncated.append(f"node cap {max_nodes:,} reached: {count_noun(len(walk.beyond_cap), 'caller')} not followed")
     if walk.skipped_clients:
-        truncated.append(f"{_n(len(walk.skipped_clients), 'HTTP client call')} to another service's endpoint "
+        truncated.append(f"{count_noun(len(walk.skipped_clients), 'HTTP client call')} to another service's endpoint "
                          "of the same path not followed (service map)")
-    clock.lap("Report", _n(len(truncated), "truncation note") if truncated else "complete")
+    clock.lap("Report", count_noun(len(truncated), "truncation note") if truncated else "complete")
     return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
                        tuple(by_hop), tuple(truncated), tuple(clock.steps))
-
-
-# --------------------------------------------------------------------------------- rendering
-
-
-def plain_link(repo: str, path: str, line: int) -> str:
-    """``path:line``: how the CLI prints a location."""
-    return f"{path}:{line}"
-
-
-def summary_text(report: BlastRadius) -> str:
-    """``N callers · M endpoints`` (direct callers; endpoints reached within the depth)."""
-    return f"{_n(len(report.callers), 'caller')} · {_n(len(report.endpoints), 'endpoint')}"
-
-
-def _signature(node_id: str) -> str:
-    """The ``(…)`` that ends a callable's id (overloads differ there), else ``""``."""
-    return node_id[node_id.rfind("("):] if node_id.endswith(")") and "(" in node_id else ""
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _code(text: str) -> str:
-    """``text`` as one markdown code span on one line, whatever it holds (names and paths come from
-    the indexed code): line breaks become spaces; the fence is one backtick longer than the longest
-    run of backticks inside, with a space inside it when the text starts or ends with a backtick."""
-    text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-    if not text:
-        return "` `"
-    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def _path_text(example: Sequence[PathStep]) -> str:
-    return " → ".join(_code(s.name) for s in example)
-
-
-def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50) -> str:
-    """The report as markdown: Targets, Direct callers, Reachable endpoints (a table), Topics, Other
-    entry points (when any), Services affected, Truncated, Steps executed. Locations go through
-    ``link(repo, path, line)``; lists longer than ``limit`` rows are cut (the data keeps them all)."""
-    name = report.targets[0].node.qualname if report.targets else report.query
-    lines = [f"# Blast radius of {_code(name)}", ""]
-    if not report.targets:
-        lines += [f"No symbol matches {_code(report.query)}.", ""]
-    else:
-        lines += [f"**{summary_text(report)}** · {_n(len(report.services), 'service')} · "
-                  f"{_n(report.reached, 'node')} reached within {report.depth} hops", ""]
-
-    def more(items: Sequence[Any]) -> list[str]:
-        return [f"- … and {len(items) - limit:,} more"] if len(items) > limit else []
-
-    lines += ["## Targets", ""]
-    same_name = Counter(dotted_name(t.node) for t in report.targets)
-    for t in report.targets[:limit]:
-        n = t.node
-        shown = dotted_name(n) + (_signature(n.id) if same_name[dotted_name(n)] > 1 else "")  # overloads apart
-        lines.append(f"- {_code(shown)} ({n.label.lower()}, {t.role}) · {n.repo} · {link(n.repo, n.file, n.start_line)}")
-    lines += more(report.targets) or ([] if report.targets else ["- none"])
-
-    lines += ["", "## Direct callers", ""]
-    names = {t.node.id: t.node.qualname + _signature(t.node.id) for t in report.targets} if len(report.targets) > 1 else {}
-    for c in report.callers[:limit]:
-        # One entry per call site: a call bound to several targets (an interface method and its
-        # implementations) is one place in the code, shown with its strongest resolution.
-        sites: dict[tuple[str, str, int, int], Any] = {}
-        for s in sorted(c.sites, key=lambda s: _RESOLUTION_ORDER.get(s.resolution or "", 3)):
-            sites.setdefault((s.repo, s.file, s.line, s.col), s)
-        at = ", ".join(link(s.repo, s.file, s.line) + (f" ({s.resolution})" if s.resolution else "")
-                       for _, s in sorted(sites.items(), key=lambda kv: kv[0]))
-        who = c.node.file if c.node.label == "File" else c.node.qualname
-        into = sorted({names.get(s.target, s.target) for s in c.sites})
-        calls = " → " + ", ".join(_code(i) for i in into) if names else ""
-        lines.append(f"- {_code(who)} · {c.node.repo} · {at}{calls}")
-    lines += more(report.callers) or ([] if report.callers else ["- none"])
-
-    lines += ["", "## Reachable endpoints", ""]
-    if report.endpoints:
-        lines += ["| Method | Path | Repository | Hops | Example path |", "|---|---|---|---|---|"]
-        for h in report.endpoints[:limit]:
-            where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
-            lines.append(f"| {_cell(h.http_method)} | {_cell(_code(h.path))} | {_cell(where)} | {h.hops} | {_cell(_path_text(h.example))} |")
-        lines += more(report.endpoints)
-    else:
-        lines.append("- none")
-
-    lines += ["", "## Topics", ""]
-    for tp in report.topics[:limit]:
-        roles = []
-        if tp.consumers:
-            roles.append("consumed by " + ", ".join(f"{_code(n.qualname)} ({n.repo})" for n in tp.consumers))
-        if tp.producers:
-            roles.append("produced by " + ", ".join(f"{_code(n.qualname)} ({n.repo})" for n in tp.producers))
-        lines.append(f"- {_code(tp.name)}: {'; '.join(roles)} · {_n(tp.hops, 'hop')} · {_path_text(tp.example)}")
-    lines += more(report.topics) or ([] if report.topics else ["- none"])
-
-    others = [p for p in report.entry_points if not {"http", "kafka"} & set(p.kinds)]
-    if others:
-        lines += ["", "## Other entry points", ""]
-        for p in others[:limit]:
-            who = p.node.file if p.node.label == "File" else p.node.qualname
-            kinds = ", ".join(p.kinds)
-            lines.append(f"- {_code(who)} ({kinds}) · {p.node.repo} · {_n(p.hops, 'hop')} · "
-                         f"{link(p.node.repo, p.node.file, p.node.start_line)}")
-        lines += more(others)
-
-    lines += ["", "## Services affected", ""]
-    if report.services:
-        lines += ["| Repository | Nodes | Endpoints | Nearest hop |", "|---|---|---|---|"]
-        lines += [f"| {_cell(s.repo + (' (' + ', '.join(s.applications) + ')' if s.applications and s.applications != (s.repo,) else ''))}"
-                  f" | {s.nodes} | {s.endpoints} | {s.hops} |" for s in report.services]
-    else:
-        lines.append("- none")
-
-    lines += ["", "## Truncated", ""]
-    lines += [f"- {t}" for t in report.truncated] or [f"- nothing: every caller within {report.depth} hops was followed"]
-
-    lines += ["", "## Steps executed", "", "| # | Step | Time | Store calls | Result |", "|---|---|---|---|---|"]
-    for i, s in enumerate(report.steps, 1):
-        lines.append(f"| {i} | {s.name} | {s.ms:.1f} ms | {s.round_trips} | {_cell(s.detail)} |")
-    lines.append(f"| | Total | {report.ms:.1f} ms | {report.round_trips} | |")
-    return "\n".join(lines) + "\n"
-
-
-def _node_json(n: Node) -> dict[str, Any]:
-    return {"id": n.id, "name": n.name, "qualname": n.qualname, "label": n.label, "repo": n.repo, "path": n.file,
-            "line": n.start_line, "col": n.start_col}
-
-
-def _path_json(example: Sequence[PathStep]) -> list[dict[str, Any]]:
-    return [{"id": s.id, "name": s.name, "label": s.label, "repo": s.repo, "path": s.file, "line": s.line}
-            for s in example]
-
-
-def report_json(report: BlastRadius) -> dict[str, Any]:
-    """The report as JSON-ready data (lines 1-based, columns 0-based code points, as stored)."""
-    return {
-        "query": report.query,
-        "depth": report.depth,
-        "summary": {"callers": len(report.callers), "call_sites": report.call_sites, "endpoints": len(report.endpoints),
-                    "topics": len(report.topics), "services": len(report.services), "reached": report.reached,
-                    "text": summary_text(report)},
-        "targets": [{**_node_json(t.node), "role": t.role} for t in report.targets],
-        "callers": [{**_node_json(c.node), "sites": [
-            {"target": s.target, "repo": s.repo, "path": s.file, "line": s.line, "col": s.col,
-             "resolution": s.resolution} for s in c.sites]} for c in report.callers],
-        "endpoints": [{"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
-                       "hops": h.hops,
-                       "handler": _node_json(h.handler), "example": _path_json(h.example)} for h in report.endpoints],
-        "topics": [{"id": t.id, "name": t.name, "consumers": [n.id for n in t.consumers],
-                    "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example)}
-                   for t in report.topics],
-        "entry_points": [{**_node_json(p.node), "kinds": list(p.kinds), "hops": p.hops} for p in report.entry_points],
-        "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops,
-                      "applications": list(s.applications)}
-                     for s in report.services],
-        "callers_by_hop": list(report.callers_by_hop),
-        "truncated": list(report.truncated),
-        "steps": [{"name": s.name, "ms": s.ms, "round_trips": s.round_trips, "detail": s.detail} for s in report.steps],
-        "ms": round(report.ms, 3),
-        "round_trips": report.round_trips,
-    }
 
 
 def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
@@ -968,3 +800,26 @@ def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
                     best, size = [], k
                 best.append((repo, indexed))
     return sorted(best)
+
+
+_PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
+
+
+def target_query(graph: GraphStore, target: str) -> SymbolQuery | PositionQuery:
+    """The query a user's ``target`` names: ``PATH:LINE[:COL]`` (1-based; a file of the index matched
+    by its trailing path parts, :func:`file_candidates`; a path that exists here is resolved first)
+    is a :class:`PositionQuery`, anything else a :class:`SymbolQuery`. Raises :class:`ValueError`
+    (the message says what to type) when the path is no file of the index or may be several."""
+    m = _PATH_LINE.fullmatch(target.strip())
+    if m is None:
+        return SymbolQuery(target)
+    path = Path(m["path"]).expanduser()
+    found = file_candidates(graph, str(path.resolve()) if path.exists() else m["path"])
+    if not found:
+        raise ValueError(f"{m['path']} is not a file of the index")
+    if len(found) > 1:
+        raise ValueError(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
+                         + "; give more of its path")
+    (repo, rel), line = found[0], int(m["line"])
+    col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
+    return PositionQuery(repo, rel, line, col)

@@ -4,7 +4,8 @@ The :class:`QueryEngine` is the one place search happens, whatever the backends:
 :class:`~stores.contracts.SearchIndex` for a BM25 list and (when an embedder is configured and chunks
 are embedded) a kNN list, fuses them client-side so every backend ranks identically, then makes one
 batched call for the chunks and one for their graph nodes. A hit whose node is missing (a half-finished
-run) is dropped.
+run) is dropped. :func:`query_engine` builds one over the configured stores, loading the embedding
+model only when the index holds embeddings.
 
 RRF: ``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))``, ``k = 60``
 (Cormack, Clarke and Buettcher, "Reciprocal Rank Fusion outperforms Condorcet and individual rank
@@ -13,13 +14,16 @@ learning methods", SIGIR 2009).
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
+from stores.embedder import MODEL_ENV, Embedder
 
-__all__ = ["RRF_K", "FusedHit", "SearchHit", "SearchResult", "reciprocal_rank_fusion", "QueryEngine"]
+__all__ = ["RRF_K", "FusedHit", "SearchHit", "SearchResult", "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
@@ -160,3 +164,25 @@ class QueryEngine:
 def _passes(chunk: Chunk, f: SearchFilters) -> bool:
     return all(want is None or getattr(chunk, field) == want
                for field, want in (("product", f.product), ("repo", f.repo), ("language", f.language), ("kind", f.kind)))
+
+
+def query_engine(store: GraphStore, model_name: str | None = None, index: SearchIndex | None = None) -> QueryEngine:
+    """A :class:`QueryEngine` over the graph ``store`` and the search ``index`` (default: ``store``
+    itself, the embedded store being both). The embedder is loaded only when the index holds
+    embeddings (otherwise search is BM25 alone and says so); a model that cannot be loaded raises
+    :class:`stores.embedder.EmbedderError`."""
+    if index is None:
+        assert isinstance(store, SearchIndex), "a graph-only store needs its search index"
+        index = store
+    embed_query = None
+    if index.chunk_count()["embedded"]:
+        embedder = _query_embedder(model_name or os.environ.get(MODEL_ENV) or None)
+        embed_query = lambda q: embedder.embed([q])[0]  # noqa: E731
+    return QueryEngine(store, index, embed_query)
+
+
+@functools.lru_cache(maxsize=2)
+def _query_embedder(model_name: str | None) -> Embedder:
+    # Loading a model takes about a second: a long-lived process (the language server) loads it
+    # once for its queries. Bulk embedding opens its own instance (Embedder is not thread-safe).
+    return Embedder(model_name)

@@ -1,0 +1,186 @@
+"""The extract stage of an index run: parse files into their extraction IR and cut their chunks, in
+worker processes when there are many, through the on-disk extraction cache.
+
+:class:`ExtractStage` is what the orchestrator (:class:`indexer.incremental.RepositoryIndex`) holds
+for one repository: :meth:`~ExtractStage.cached` answers from the cache for bytes seen before;
+:meth:`~ExtractStage.run` parses the rest with :func:`extract_files`. A worker
+(:func:`extract_file`) reads the bytes, rejects binaries, runs the language's extractor, caches the
+extraction, cuts chunks (:mod:`indexer.chunking`) and hashes the bytes; a file that cannot be read or
+whose extractor fails comes back as an :class:`Extracted` with its skip reason, never as an
+exception.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import multiprocessing
+import os
+import sys
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexer.chunking import chunk_file
+from indexer.discovery import SkipFile, SourceFile, read_source, to_utf8
+from indexer.extract_cache import ExtractionCache
+from indexer.languages import extractor_for_path
+from indexer.model import FileExtraction
+from indexer.run import IndexOptions, IndexReport, ProgressSink
+from indexer.symbols import module_path
+from stores.contracts import Chunk
+
+__all__ = ["Extracted", "ExtractStage", "extract_file", "extract_files", "close_process_cache", "suffixed_paths",
+           "file_text"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Extracted:
+    """One file's extraction result; ``chunks`` were cut with ``id_path`` as the extraction's.
+    ``skip_reason`` (with a ``detail`` for the log) is set, and ``extraction`` ``None``, when the
+    file could not be read or extracted."""
+
+    path: str
+    extraction: FileExtraction | None = None
+    chunks: list[Chunk] = field(default_factory=list)
+    text: str = ""
+    checksum: str = ""
+    size: int = 0
+    skip_reason: str | None = None
+    detail: str = ""
+    id_path: str | None = None
+
+
+def file_text(data: bytes) -> str:
+    """A file's text as the extractors and chunks see it (UTF-8, else cp1252 / latin-1)."""
+    return to_utf8(data)[0].decode("utf-8", "replace")
+
+
+def suffixed_paths(paths: Iterable[str]) -> set[str]:
+    """The ``paths`` that share their module path with another (``a.py`` and ``a.ts``): their node
+    ids keep the file suffix."""
+    paths = list(paths)
+    stems = Counter(module_path(p) for p in paths)
+    return {p for p in paths if stems[module_path(p)] > 1}
+
+
+_CACHES: dict[tuple[int, str], ExtractionCache] = {}
+
+
+def _process_cache(directory: str) -> ExtractionCache:
+    """This process's handle on the extraction cache in ``directory`` (workers open their own)."""
+    key = (os.getpid(), directory)
+    cache = _CACHES.get(key)
+    if cache is None:
+        cache = _CACHES[key] = ExtractionCache(directory)
+    return cache
+
+
+def close_process_cache(directory: str) -> None:
+    """Close this process's handle on the extraction cache in ``directory``, if open."""
+    cache = _CACHES.pop((os.getpid(), directory), None)
+    if cache is not None:
+        cache.close()
+
+
+def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Extracted:
+    """Worker: read, extract and chunk one file; every failure becomes a skip reason.
+    ``args``: the file, repository, product, size limit in bytes, ``keep_suffix`` (another file
+    shares this one's path up to the suffix: ids keep the suffix) and ``cache_dir`` (the extraction
+    cache to fill; ``None``: none). One tuple, so that a process pool can map over it."""
+    sf, repo, product, max_bytes, keep_suffix, cache_dir = args
+    try:
+        data = read_source(sf.abs_path, max_bytes)
+    except SkipFile as exc:
+        return Extracted(sf.path, skip_reason=exc.reason, detail=str(exc))
+    extractor = extractor_for_path(sf.path)
+    if extractor is None:  # discovery filtered these; a race with a rename lands here
+        return Extracted(sf.path, skip_reason="no_extractor")
+    text, encoding = to_utf8(data)
+    if encoding != "utf-8":
+        log.info("%s is not UTF-8: read as %s", sf.path, encoding)
+    checksum = hashlib.sha256(data).hexdigest()
+    try:
+        extraction = extractor.extract(sf.path, text)
+        if cache_dir is not None:
+            _process_cache(cache_dir).put(sf.path, checksum, extraction)
+        if keep_suffix:
+            extraction.id_path = sf.path
+        source = text.decode("utf-8", "replace")
+        chunks = chunk_file(repo, product, extraction, source)
+    except RecursionError:
+        return Extracted(sf.path, skip_reason="too_deep", detail="nesting too deep to extract")
+    except Exception as exc:  # an extractor bug must cost one file, not the run
+        log.exception("extractor failed on %s", sf.path)
+        return Extracted(sf.path, skip_reason="extract_failed", detail=f"{type(exc).__name__}: {exc}")
+    return Extracted(sf.path, extraction, chunks, source, checksum, len(data), id_path=extraction.id_path)
+
+
+def extract_files(
+    files: Sequence[SourceFile], options: IndexOptions, product: str, progress: ProgressSink,
+    keep_suffix: Collection[str] | None = None,
+) -> Iterator[Extracted]:
+    """Extract ``files`` in their order (in ``options.jobs`` worker processes when there are 64 or
+    more; in this process otherwise or with ``jobs=1``), advancing ``progress`` once per file.
+    ``keep_suffix``: paths whose ids keep their suffix (default: :func:`suffixed_paths` of
+    ``files``)."""
+    jobs = options.jobs or os.cpu_count() or 1
+    if keep_suffix is None:
+        keep_suffix = suffixed_paths(sf.path for sf in files)
+    work = [(sf, options.repo, product, options.max_file_bytes, sf.path in keep_suffix, options.state_dir and
+             str(Path(options.state_dir) / "extract")) for sf in files]
+    if jobs <= 1 or len(work) < 64:
+        for item in work:
+            yield extract_file(item)
+            progress.advance()
+        return
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+        for result in pool.map(extract_file, work, chunksize=8):
+            yield result
+            progress.advance()
+
+
+class ExtractStage:
+    """The extract stage of one repository's runs: the extraction cache (``options.state_dir``'s
+    ``extract`` folder; none without a state folder) and the workers. :meth:`close` releases the
+    cache handles of this process."""
+
+    def __init__(self, options: IndexOptions, product: str) -> None:
+        self.options, self.product = options, product
+        self.cache_dir = str(Path(options.state_dir) / "extract") if options.state_dir else None
+        self.cache = ExtractionCache(self.cache_dir) if self.cache_dir else None
+
+    def cached(self, path: str, checksum: str) -> FileExtraction | None:
+        """The cached extraction of the file at ``path`` with these bytes (``checksum``), if any."""
+        return self.cache.get(path, checksum) if self.cache is not None else None
+
+    def run(
+        self, files: Sequence[SourceFile], keep_suffix: set[str], report: IndexReport, progress: ProgressSink,
+        current: set[str], loaded: list[tuple[FileExtraction, str, int]],
+    ) -> dict[str, Extracted]:
+        """Parse ``files``: each good one joins ``current`` (paths indexed after the run) and
+        ``loaded`` (``(extraction, checksum, size)`` for the resolver) and is returned by path; each
+        bad one leaves ``current`` and is counted in ``report`` as skipped."""
+        fresh: dict[str, Extracted] = {}
+        for item in extract_files(files, self.options, self.product, progress, keep_suffix):
+            if item.skip_reason is not None or item.extraction is None:
+                report.skip(item.path, item.skip_reason or "extract_failed", item.detail)
+                current.discard(item.path)
+                continue
+            current.add(item.path)
+            loaded.append((item.extraction, item.checksum, item.size))
+            fresh[item.path] = item
+        report.files_extracted += len(fresh)
+        return fresh
+
+    def close(self) -> None:
+        """Release the extraction cache (this process's handles)."""
+        if self.cache is not None:
+            self.cache.close()
+        if self.cache_dir is not None:
+            close_process_cache(self.cache_dir)

@@ -1,0 +1,134 @@
+"""What an index run is given, what it reports and how it shows progress: the vocabulary every stage
+of the run (:mod:`indexer.pipeline` lists them) and every front end share.
+
+* :class:`IndexOptions`: the repository's name and product, limits, worker count, state folder,
+  service map for HTTP linking.
+* :class:`IndexReport`: what a run did (files by outcome, nodes and edges written, call outcomes,
+  time per phase, peak memory).
+* :class:`ProgressSink`: the protocol a front end implements to show the phases (the CLI with rich,
+  the language server as ``window/workDoneProgress``); :class:`NoProgress` shows nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from indexer.discovery import DEFAULT_MAX_FILE_BYTES
+
+__all__ = ["IndexOptions", "IndexReport", "ProgressSink", "NoProgress"]
+
+log = logging.getLogger(__name__)
+
+
+class ProgressSink(Protocol):
+    """Receives progress: ``start(phase, total)`` (total ``None`` when unknown), ``advance(n)``,
+    ``done(phase)``. The CLI renders it with rich; the language server maps it to
+    window/workDoneProgress."""
+
+    def start(self, phase: str, total: int | None) -> None:
+        """A phase begins; ``total`` units of work, or ``None`` when unknown."""
+        ...
+
+    def advance(self, n: int = 1) -> None:
+        """``n`` more units of the current phase are done."""
+        ...
+
+    def done(self, phase: str) -> None:
+        """The phase is over."""
+        ...
+
+
+class NoProgress:
+    """A :class:`ProgressSink` that shows nothing (the default of every run)."""
+
+    def start(self, phase: str, total: int | None) -> None:
+        """Nothing to show."""
+
+    def advance(self, n: int = 1) -> None:
+        """Nothing to show."""
+
+    def done(self, phase: str) -> None:
+        """Nothing to show."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexOptions:
+    """``repo``: repository name (node ids start with it); ``product``: the product it belongs to
+    (defaults to ``repo``); ``max_file_bytes``: larger files are skipped; ``jobs``: extraction
+    processes (``None``: one per core; 1: in this process); ``state_dir``: a folder for the
+    extraction cache and the write journal (``stores.factory.state_dir`` of the index; ``None``:
+    no cache, every run parses every file, and a run killed mid-write cannot tell which files it
+    left to re-bind); ``http_services``: URL prefix, host or service name -> service (repository)
+    name, for matching HTTP clients to endpoints (added to the Spring Cloud Gateway routes the
+    repository declares: :meth:`indexer.frameworks.link.LinkOptions.for_repository`)."""
+
+    repo: str
+    product: str | None = None
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    jobs: int | None = None
+    state_dir: str | None = None
+    http_services: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class IndexReport:
+    """What a run did. ``files_indexed`` / ``files_by_language`` / ``files_with_parse_errors``
+    describe every file of the repository after the run; ``files_changed`` counts files whose bytes
+    differ from the index (added or edited), ``files_extracted`` those parsed (the others came from
+    the extraction cache or from memory), ``files_resolved`` those bound again, ``files_written`` those
+    whose output differed and was replaced (``nodes`` / ``edges`` / ``chunks`` count what was
+    written), ``files_resumed`` those an interrupted run had left to write. Times are seconds per
+    phase; ``peak_rss_mb`` is the largest resident set of this process and of the largest worker, in
+    MiB."""
+
+    repo: str
+    root: str
+    files_indexed: int = 0
+    files_by_language: Counter[str] = field(default_factory=Counter)
+    files_with_parse_errors: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    skipped_examples: dict[str, list[str]] = field(default_factory=dict)
+    files_deleted: int = 0
+    files_changed: int = 0
+    files_extracted: int = 0
+    files_resolved: int = 0
+    files_written: int = 0
+    files_resumed: int = 0
+    nodes: Counter[str] = field(default_factory=Counter)
+    edges: Counter[str] = field(default_factory=Counter)
+    calls: dict[str, int] = field(default_factory=dict)
+    links: dict[str, int] = field(default_factory=dict)
+    """Framework linking outcomes of the files bound this run (``exposes``, ``calls_http``,
+    ``produces``, ``consumes``, ``unlinked_*``: :class:`indexer.frameworks.link.LinkResult`)."""
+    chunks: int = 0
+    phases: dict[str, float] = field(default_factory=dict)
+    peak_rss_mb: dict[str, float] = field(default_factory=dict)
+
+    def skip(self, path: str, reason: str, detail: str) -> None:
+        """Count a file skipped for ``reason`` (kept among the first five examples of that reason);
+        ``detail`` goes to the log only."""
+        self.skipped[reason] += 1
+        examples = self.skipped_examples.setdefault(reason, [])
+        if len(examples) < 5:
+            examples.append(path)
+        log.info("skipped %s: %s %s", path, reason, detail)
+
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-serialisable view (for ``--json``)."""
+        return {
+            "repo": self.repo, "root": self.root, "files_indexed": self.files_indexed,
+            "files_by_language": dict(self.files_by_language),
+            "files_with_parse_errors": self.files_with_parse_errors,
+            "skipped": dict(self.skipped), "skipped_examples": self.skipped_examples,
+            "files_deleted": self.files_deleted, "files_changed": self.files_changed,
+            "files_extracted": self.files_extracted, "files_resolved": self.files_resolved,
+            "files_written": self.files_written, "files_resumed": self.files_resumed,
+            "nodes": dict(self.nodes), "edges": dict(self.edges),
+            "calls": self.calls, "links": self.links, "chunks": self.chunks,
+            "phases_s": {k: round(v, 3) for k, v in self.phases.items()},
+            "peak_rss_mb": self.peak_rss_mb,
+        }

@@ -1,0 +1,219 @@
+"""The chunk and write stages of an index run: give each re-bound file its text and chunks, and write
+the files whose output differs from what the index holds, crash-safely.
+
+* :func:`output_digest` fixes what "differs" means: a digest of one file's record, nodes, edges and
+  unresolved calls, with the product and :func:`indexer_version`; it is kept in the File node's
+  ``digest`` prop.
+* :class:`Journal`: the files a run set out to write and those committed (``journal-*.json`` in the
+  state folder, replaced atomically), so a run killed at any point is finished by the next.
+* :class:`IndexWriter`: the stage itself. Everything a run writes goes to the store in one
+  ``replace_files`` transaction (deletions in a second one), through the store contracts only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from indexer.chunking import chunk_file
+from indexer.discovery import SkipFile, read_source
+from indexer.extract_cache import extractor_version
+from indexer.extraction import Extracted, file_text
+from indexer.run import IndexReport, ProgressSink
+from indexer.symbols import file_id
+from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex
+
+if TYPE_CHECKING:
+    from indexer.resolve import FileCtx, ResolvedRepository
+
+__all__ = ["Journal", "IndexWriter", "output_digest", "indexer_version"]
+
+log = logging.getLogger(__name__)
+
+
+class Journal:
+    """The write journal of one repository's runs: the files a run set out to write (or delete) and
+    those already committed. ``None`` as path: no journal (nothing is remembered across runs)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+
+    def read(self) -> tuple[set[str], set[str]]:
+        """``(paths, done)`` of an unfinished run, ``(set(), set())`` when none."""
+        if self.path is None:
+            return set(), set()
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            return set(data["paths"]), set(data["done"])
+        except FileNotFoundError:
+            return set(), set()
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("write journal %s unreadable (%s): ignored", self.path, exc)
+            return set(), set()
+
+    def write(self, paths: Iterable[str], done: Iterable[str]) -> None:
+        """Replace the journal atomically (a reader sees the old or the new one, never half)."""
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps({"paths": sorted(paths), "done": sorted(done)}), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+    def clear(self) -> None:
+        """The run finished: forget it."""
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+def output_digest(out: IndexedFile, product: str) -> str:
+    """Digest of what the index holds for one file: its record, nodes, edges and unresolved calls
+    (order-insensitive), the product and the indexer version (which, with the file's checksum, fix
+    its chunks). The bookkeeping props of the File node (``digest``, ``indexer``,
+    ``parse_errors``) are left out."""
+    nodes = list(out.nodes)
+    if nodes and not _BOOKKEEPING.isdisjoint(nodes[0].props):
+        props = {k: v for k, v in nodes[0].props.items() if k not in _BOOKKEEPING}
+        nodes[0] = dataclasses.replace(nodes[0], props=props)
+    h = hashlib.sha256()
+    h.update(repr((indexer_version(), product, out.file)).encode("utf-8", "surrogatepass"))
+    for part in (nodes, out.edges, out.unresolved):
+        h.update(b"\1")
+        for text in sorted(map(repr, part)):
+            h.update(text.encode("utf-8", "surrogatepass"))
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+_BOOKKEEPING = frozenset({"digest", "indexer", "parse_errors"})
+"""File node props the incremental engine adds: what was written, by which version, how it parsed."""
+_VERSIONED = ("resolve.py", "incremental.py", "writer.py", "frameworks/link.py", "frameworks/spring_config.py")
+"""The sources (globs under ``indexer/``) that bind and write: :func:`indexer_version` digests them."""
+
+
+@functools.cache
+def indexer_version() -> str:
+    """A digest of the extractor version and the source of the code that binds and writes: stored
+    outputs of another version are bound and compared again, never trusted as they are."""
+    h = hashlib.sha256(extractor_version().encode())
+    here = Path(__file__).resolve().parent
+    for rel in _VERSIONED:
+        paths = sorted(here.glob(rel))
+        if not paths:  # a renamed source must not drop out of the version unnoticed
+            raise FileNotFoundError(f"indexer_version: nothing matches {here / rel}")
+        for path in paths:
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+class IndexWriter:
+    """Writes one repository's re-bound files (:meth:`write`). ``graph`` and ``search`` may be one
+    object (the embedded store); ``root`` and ``max_file_bytes`` are for re-reading the text of files
+    parsed in an earlier run."""
+
+    def __init__(
+        self, root: Path, repo: str, product: str, max_file_bytes: int, graph: GraphStore, search: SearchIndex,
+        journal: Journal,
+    ) -> None:
+        self.root, self.repo, self.product, self.max_file_bytes = root, repo, product, max_file_bytes
+        self.graph, self.search, self.journal = graph, search, journal
+
+    def write(
+        self, resolved: ResolvedRepository, files: Mapping[str, FileCtx], gone: Sequence[str],
+        fresh: Mapping[str, Extracted], texts: Mapping[str, str], report: IndexReport, progress: ProgressSink,
+    ) -> None:
+        """Write the outputs of ``resolved`` that differ from the index (and those an interrupted run
+        left), delete the files ``gone``; journal first, clear last. ``files``: every file's context
+        (path -> :class:`indexer.resolve.FileCtx`: its extraction and checksum); ``fresh``: this run's
+        extractions (their text and chunks), ``texts``: the text of other changed files by path.
+        Fills ``report`` (calls, links, files resolved / written / resumed / deleted, nodes, edges,
+        chunks). Raises what the store raises; the journal then names the files left to write."""
+        pending, done = self.journal.read()
+        forced = pending - done
+        report.calls = dict(sorted(resolved.call_outcomes.items()))
+        report.links = dict(resolved.link_outcomes)
+        report.files_resolved = len(resolved.files)
+        stored = self.graph.get_nodes([file_id(self.repo, out.file.path) for out in resolved.files])
+        todo: list[IndexedFile] = []
+        version = indexer_version()
+        for out in resolved.files:
+            digest = output_digest(out, self.product)
+            props = out.nodes[0].props
+            props["digest"], props["indexer"] = digest, version
+            errors = len(files[out.file.path].ex.errors)
+            if errors:
+                props["parse_errors"] = errors
+            old = stored.get(out.nodes[0].id)
+            if out.file.path in forced or old is None or old.props.get("digest") != digest:
+                todo.append(out)
+        report.files_resumed = sum(1 for out in todo if out.file.path in forced)
+        if not todo and not gone:
+            if pending:
+                self.journal.clear()
+            return
+        paths = {out.file.path for out in todo} | set(gone)
+        self.journal.write(paths, ())
+        progress.start("write", len(todo) + len(gone))
+        ready, changed_meanwhile = [], []
+        for out in todo:
+            (ready if self._attach(out, files[out.file.path], fresh, texts) else changed_meanwhile).append(out)
+        if ready:
+            # One transaction for the whole run: every edge's ends are written together, so a reader
+            # (or a run killed here) sees the index before the run or after it, never a mix.
+            self.graph.replace_files(ready)
+            if self.search is not self.graph:
+                self.search.replace_chunks(ready)
+            shared: set[str] = set()  # Endpoint / Topic nodes: one node however many files point to it
+            for out in ready:
+                report.nodes.update(n.label for n in out.nodes if n.repo or n.id not in shared)
+                shared.update(n.id for n in out.nodes if not n.repo)
+                report.edges.update(e.kind for e in out.edges)
+                report.chunks += len(out.chunks)
+            report.files_written = len(ready)
+            progress.advance(len(ready))
+        if gone:
+            if ready:
+                self.journal.write(paths, {out.file.path for out in ready})
+            self.graph.delete_files(self.repo, gone)
+            if self.search is not self.graph:
+                self.search.replace_chunks([IndexedFile(FileRecord(self.repo, p, "", "", 0)) for p in gone])
+            report.files_deleted = len(gone)
+            progress.advance(len(gone))
+        progress.done("write")
+        if changed_meanwhile:
+            # Edited between read and write: the journal keeps them so the next run writes them.
+            self.journal.write([out.file.path for out in changed_meanwhile], ())
+            log.info("%d files changed while being indexed; the next run takes them", len(changed_meanwhile))
+        else:
+            self.journal.clear()
+
+    def _attach(self, out: IndexedFile, fc: FileCtx, fresh: Mapping[str, Extracted], texts: Mapping[str, str]) -> bool:
+        """The chunk stage of one file (context ``fc``): give ``out`` its text and chunks (those the
+        worker cut when the ids agree, else cut here); ``False`` when the file's bytes changed since
+        it was read."""
+        path = out.file.path
+        item = fresh.get(path)
+        if item is not None and item.checksum == fc.checksum:
+            out.text = item.text
+            same_ids = item.id_path == fc.ex.id_path
+            out.chunks = item.chunks if same_ids else chunk_file(self.repo, self.product, fc.ex, item.text)
+            return True
+        text = texts.get(path)
+        if text is None:
+            try:
+                data = read_source(str(self.root / path), self.max_file_bytes)
+            except SkipFile:
+                return False
+            if hashlib.sha256(data).hexdigest() != fc.checksum:
+                return False
+            text = file_text(data)
+        out.text = text
+        out.chunks = chunk_file(self.repo, self.product, fc.ex, text)
+        return True
