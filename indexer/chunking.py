@@ -36,7 +36,7 @@ def _lines_text(lines: list[str], start: int, end: int) -> str:
     for i in range(max(start, 0), min(end, len(lines))):
         out.append(lines[i])
         size += len(lines[i]) + 1
-        if size > MAX_CHUNK_CHARS:
+        if size - 1 > MAX_CHUNK_CHARS:  # the joined text is size - 1 long: past the cap, _cap marks the cut
             break
     return "\n".join(out)
 
