@@ -32,6 +32,7 @@ from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
+from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
 from stores.contracts import Node, SearchFilters
@@ -414,12 +415,21 @@ def embed(db: str | None, model: str | None, as_json: bool) -> None:
         sys.exit(130)
 
 
+def _known_language(value: str | None) -> str | None:
+    """``value`` if it names a registered language (checked only when given: the registry imports every
+    language package), else a usage error listing them."""
+    if value is not None and value not in language_names():
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(language_names())}", param_hint="'--language'")
+    return value
+
+
 @main.command()
 @click.argument("query")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--repo", help="Only this repository.")
 @click.option("--product", help="Only this product.")
-@click.option("--language", type=click.Choice(["python", "java", "typescript", "javascript"]), help="Only this language.")
+@click.option("--language", callback=lambda ctx, param, value: _known_language(value), metavar="LANGUAGE",
+              help="Only this language (a registered one: java, javascript, python, typescript, ...).")
 @click.option("--kind", type=click.Choice(["method", "function", "class", "file_section"]), help="Only this chunk kind.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")

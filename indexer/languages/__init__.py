@@ -18,7 +18,7 @@ from indexer.languages.base import Extractor
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["LANGUAGE_MODULES", "extractor_for_path", "extractors", "module_systems"]
+__all__ = ["LANGUAGE_MODULES", "extractor_for_path", "extractors", "language_names", "module_systems"]
 
 # language (family) -> its package under indexer.languages (``EXTRACTORS``, ``modules.MODULE_SYSTEM``).
 LANGUAGE_MODULES: dict[str, str] = {
@@ -38,6 +38,12 @@ def extractors() -> dict[str, Extractor]:
             for ext in ex.extensions:
                 table[ext] = ex
     return table
+
+
+def language_names() -> list[str]:
+    """The sorted names of every registered language (``["java", "javascript", ...]``), as chunks and
+    File nodes carry them; imports every language package on first use (about 0.2 s)."""
+    return sorted({ex.language for ex in extractors().values()})
 
 
 def extractor_for_path(path: str) -> Extractor | None:
