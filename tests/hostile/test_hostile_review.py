@@ -8,8 +8,12 @@ round of fixes still let through, kept fixed by a named regression test. Inputs 
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -43,3 +47,61 @@ class TestIndexPathNotAFile:
             assert result.exit_code == 1, result.stdout
             assert " ".join(result.stderr.split()) == f"Error: {info.value}"
         assert {p for p in db.parent.iterdir() if p.name.startswith(db.name)} == beside  # no -journal, -wal
+
+
+ESC_NAMES = ["esc\x1b]0;PWNED\x07.py", "esc\x1b[31mred.py", "c1\x9b2J.py", "del\x7f.py"]
+"""File names holding terminal control sequences (set the title, colour the terminal, clear it)."""
+ENDPOINT = "/x\x1b]52;c;cm0gLXJmIH4K\x07"  # OSC 52: write the clipboard, in a Java string literal
+
+
+@pytest.fixture(scope="module")
+def control_index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ctl")
+    src = write_tree(root / "src", {
+        "target.py": "def hit():\n    return 1\n",
+        "notes\x1b[2J.txt": "skipped (no extractor), named in the -v log\n",
+        **{name: f"from target import hit\n\n\ndef caller{i}():\n    return hit()\n" for i, name in enumerate(ESC_NAMES)},
+        "j/src/main/java/p/C.java": ("package p;\n@RestController\npublic class C {\n  @GetMapping(\""
+                                     + ENDPOINT.replace("\x1b", "\\u001b").replace("\x07", "\\u0007")
+                                     + "\")\n  public String h() { return S.hit(); }\n}\n"),
+        "j/src/main/java/p/S.java": "package p;\npublic class S { public static String hit() { return \"\"; } }\n",
+    })
+    db = root / "x.db"
+    assert ripple("index", str(src), "--db", str(db), "--no-embed").exit_code == 0
+    return src, db
+
+
+class TestTerminalControlCharacters:
+    """Names, paths and endpoint paths come from the indexed repository; before, a file name or a string
+    literal holding ESC sequences reached the user's terminal raw through every text renderer (set its
+    title, colour it, write its clipboard with OSC 52). Text output shows them escaped; JSON keeps them."""
+
+    @pytest.mark.parametrize("args", [["callers", "target.hit"], ["references", "target.hit"],
+                                      ["impact", "target.hit"], ["impact", "C.h"], ["search", "caller0 caller1 hit"],
+                                      ["-v", "index", "{src}", "--no-embed"]])
+    def test_text_output_holds_no_control_character(self, control_index, args):
+        src, db = control_index
+        argv = [*[a.format(src=src) for a in args], "--db", str(db)]
+        if args[0] == "-v":  # log records: in a process of its own (pytest holds the logging of this one)
+            proc = subprocess.run([sys.executable, "-m", "lsp_server.cli", *argv], capture_output=True, text=True,
+                                  env={**os.environ, "RIPPLE_DB": "", "RIPPLE_CONFIG": ""}, timeout=120)
+            result = SimpleNamespace(exit_code=proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
+        else:
+            result = ripple(*argv)
+        assert result.exit_code == 0, result.stderr
+        for stream in (result.stdout, result.stderr):
+            bad = sorted({c for c in stream if (ord(c) < 32 and c not in "\n\t") or 0x7f <= ord(c) <= 0x9f})
+            assert bad == [], (bad, stream)
+        if args[0] == "callers":
+            assert "esc\\x1b]0;PWNED\\x07.py:5:12  caller0  [exact]" in result.stdout
+        if args[1] == "C.h":
+            assert "/x\\x1b]52;c;cm0gLXJmIH4K\\x07" in result.stdout
+        if args[0] == "-v":
+            assert "notes\\x1b[2J.txt" in result.stderr
+
+    def test_json_keeps_the_names_as_they_are(self, control_index):
+        _, db = control_index
+        paths = {c["path"] for c in json.loads(ripple("callers", "target.hit", "--json", "--db", str(db)).stdout)["callers"]}
+        assert paths == set(ESC_NAMES)
+        report = json.loads(ripple("impact", "C.h", "--json", "--db", str(db)).stdout)
+        assert [e["path"] for e in report["endpoints"]] == [ENDPOINT]
