@@ -105,3 +105,48 @@ class TestTerminalControlCharacters:
         assert paths == set(ESC_NAMES)
         report = json.loads(ripple("impact", "C.h", "--json", "--db", str(db)).stdout)
         assert [e["path"] for e in report["endpoints"]] == [ENDPOINT]
+
+
+class _Planted:
+    """What a repository could ship pickled in its extraction cache: unpickling it runs a command."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"echo ran > {self.marker}",))
+
+
+class TestPlantedExtractionCache:
+    """A cloned repository can ship its ``.ripple/`` folder. Before, the extraction cache lived beside the
+    index (``.ripple/index.db-state/extract``) and its entries were unpickled: a planted entry keyed by
+    a file's checksum ran its code at ``ripple index .`` (and when an editor opened the folder)."""
+
+    def test_a_cache_shipped_in_the_repository_is_never_loaded(self, tmp_path):
+        import hashlib
+        import pickle
+
+        from indexer.extract_cache import ExtractionCache
+
+        src = write_tree(tmp_path / "repo", {"a.py": "def f():\n    pass\n"})
+        marker = tmp_path / "ran.txt"
+        for folder in (src / ".ripple" / "index.db-state" / "extract", src / ".ripple" / "extract"):
+            planted = ExtractionCache(folder)
+            checksum = hashlib.sha256((src / "a.py").read_bytes()).hexdigest()
+            planted._cache.set(planted._key("a.py", checksum), pickle.dumps(_Planted(marker)))
+            planted.close()
+        result = ripple("index", ".", "--no-embed", cwd=src)
+        assert result.exit_code == 0, result.stderr
+        assert not marker.exists()
+        assert ripple("callers", "f", cwd=src).exit_code == 0  # the index was written from the file itself
+
+    def test_the_state_folder_is_the_users_never_the_workspaces(self, tmp_path, monkeypatch):
+        from stores.factory import state_dir
+
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        db = tmp_path / "ws" / ".ripple" / "index.db"
+        folder = state_dir(db)
+        assert folder.parent == tmp_path / "cache" / "ripple" / "state"
+        assert folder.name.startswith("index.db-") and len(folder.name) == len("index.db-") + 16
+        assert state_dir(tmp_path / "ws" / ".ripple" / ".." / ".ripple" / "index.db") == folder  # one per real path
+        assert state_dir(tmp_path / "other" / "index.db") != folder
