@@ -63,6 +63,13 @@ LOMBOK_ALL = "AllArgsConstructor"
 
 # Definitions that other definitions nest in (fields do not: members of anonymous classes are not
 # definitions, so nothing named sits inside a field).
+MAX_RECEIVER_CHARS = 2000
+"""Longest receiver text kept for a call (normalised: ``a.b().c()``; real builder chains stay far
+below); a longer one is :data:`LONG_RECEIVER`."""
+LONG_RECEIVER = "…"
+"""The receiver of a call whose receiver text is too long to keep: unknown to the resolver (not a
+name), so the call binds by name as any call on an unknown receiver does."""
+
 _CONTAINER_KINDS = TYPE_KINDS | {"method", "constructor"}
 _ANNOTATIONS = frozenset({"annotation", "marker_annotation"})
 _COMMENTS = frozenset({"line_comment", "block_comment"})
@@ -490,7 +497,10 @@ class _FileExtractor:
         """Normalised receiver text: ``this.repo``, ``a.b()`` for a call, generics and whitespace dropped.
 
         A chain ``a.b().c().d()`` is unrolled iteratively (its links are memoised by node id), so a long
-        builder chain costs linear time and no recursion depth.
+        builder chain costs linear time and no recursion depth. A receiver longer than
+        :data:`MAX_RECEIVER_CHARS` is :data:`LONG_RECEIVER` (an unknown receiver), and so is every link
+        above it: the walk is not cut at the depth queries are, and keeping each link's whole prefix
+        would cost memory quadratic in the chain (20 GB for a 400 KB file).
         """
         cache = self.receiver_cache
         chain: list[Node] = []
@@ -506,15 +516,23 @@ class _FileExtractor:
             # `new Foo<>(x).bar()`: the receiver is written `new Foo()` (the type is what matters).
             prefix = f"new {_drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
             cache[cur.id] = prefix
+        elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
+            prefix = LONG_RECEIVER  # not even read: a receiver that long is unknown anyway
+            cache[cur.id] = prefix
         else:
             prefix = _drop_generics(_WS.sub("", self.src.text(cur)))
+            if len(prefix) > MAX_RECEIVER_CHARS:
+                prefix = LONG_RECEIVER
             cache[cur.id] = prefix
         for link in reversed(chain):
-            if link.type == "method_invocation":
-                name = self.src.text(link.child_by_field_name("name")) + "()"
-            else:
-                name = self.src.text(link.child_by_field_name("field"))
-            prefix = f"{prefix}.{name}" if prefix else name
+            if prefix != LONG_RECEIVER:
+                if link.type == "method_invocation":
+                    name = self.src.text(link.child_by_field_name("name")) + "()"
+                else:
+                    name = self.src.text(link.child_by_field_name("field"))
+                prefix = f"{prefix}.{name}" if prefix else name
+                if len(prefix) > MAX_RECEIVER_CHARS:
+                    prefix = LONG_RECEIVER
             cache[link.id] = prefix
         return prefix
 
