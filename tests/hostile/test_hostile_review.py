@@ -150,3 +150,31 @@ class TestPlantedExtractionCache:
         assert folder.name.startswith("index.db-") and len(folder.name) == len("index.db-") + 16
         assert state_dir(tmp_path / "ws" / ".ripple" / ".." / ".ripple" / "index.db") == folder  # one per real path
         assert state_dir(tmp_path / "other" / "index.db") != folder
+
+
+class TestMinifiedButNotNamedSo:
+    """A minified bundle not named ``.min.js`` is one long line of many functions. Before, every
+    function's chunk was that line's first 6,000 characters (search showed the file's head for each of
+    them), and a 0.9 MB file made 22,000 such chunks: 23 s and 816 MB to index."""
+
+    def test_each_function_on_a_long_line_gets_its_own_text(self):
+        from indexer.chunking import MAX_CHUNK_CHARS, chunk_file
+        from indexer.languages import extractor_for_path
+
+        source = ";".join(f"function f{i}(a){{return f{i - 1}(a)+{i}}}" for i in range(1, 3001)) + "\n"
+        assert len(source) > MAX_CHUNK_CHARS
+        extraction = extractor_for_path("bundle.js").extract("bundle.js", source.encode())
+        chunks = {c.name: c.text for c in chunk_file("r", "r", extraction, source) if c.kind == "function"}
+        assert len(chunks) == 3000
+        assert chunks["f1"] == "function f1(a){return f0(a)+1}"
+        assert chunks["f2999"] == "function f2999(a){return f2998(a)+2999}"
+        assert sum(len(t) for t in chunks.values()) < 2 * len(source)
+
+    def test_code_on_ordinary_lines_keeps_whole_lines(self):
+        from indexer.chunking import chunk_file
+        from indexer.languages import extractor_for_path
+
+        source = "class A:\n    def m(self):  # indented: the chunk keeps its indentation\n        return 1\n"
+        extraction = extractor_for_path("a.py").extract("a.py", source.encode())
+        chunks = {c.name: c.text for c in chunk_file("r", "r", extraction, source)}
+        assert chunks["m"] == "    def m(self):  # indented: the chunk keeps its indentation\n        return 1"
