@@ -178,3 +178,91 @@ class TestMinifiedButNotNamedSo:
         extraction = extractor_for_path("a.py").extract("a.py", source.encode())
         chunks = {c.name: c.text for c in chunk_file("r", "r", extraction, source)}
         assert chunks["m"] == "    def m(self):  # indented: the chunk keeps its indentation\n        return 1"
+
+
+class TestLinkSwappedAfterDiscovery:
+    """Discovery checks where a link leads; the file is read later (hashing, extraction in a worker, a
+    watcher's update). Before, a link swapped in between (another local user writing a shared
+    checkout) was read where it pointed then: a loop flipping ``zz.py`` between a file inside and
+    ``/tmp/outside/secret.py`` put the secret in the index in 3 runs of 4. The read itself now checks
+    where the opened file is."""
+
+    @staticmethod
+    def _tree(tmp_path: Path) -> tuple[Path, Path]:
+        outside = write_tree(tmp_path / "outside", {"secret.py": "TOKEN = 'hunter2'\n", "d/x.py": "SECRET = 1\n"})
+        root = write_tree(tmp_path / "repo", {"inside.py": "def ok():\n    pass\n", "hidden/x.py": "def ok2():\n    pass\n",
+                                             ".gitignore": "hidden/\n"})
+        (root / "zz.py").symlink_to("inside.py")
+        (root / "d").symlink_to("hidden")  # the one way into hidden/: walked through the link
+        return root, outside
+
+    @staticmethod
+    def _swap(link: Path, target: Path) -> None:
+        tmp = link.with_name(".swap")
+        tmp.symlink_to(target)
+        os.replace(tmp, link)
+
+    @pytest.mark.parametrize("swapped", ["zz.py", "d/x.py"])
+    def test_every_reader_refuses_a_file_that_left_the_root(self, tmp_path, swapped):
+        from indexer.discovery import SkipFile, classify_path, discover, read_source
+        from indexer.extraction import extract_file
+
+        root, outside = self._tree(tmp_path)
+        files = {sf.path: sf for sf in discover(root).files}
+        assert sorted(files) == ["d/x.py", "inside.py", "zz.py"]
+        watched = classify_path(root.resolve(), swapped)
+        if swapped == "zz.py":
+            self._swap(root / "zz.py", outside / "secret.py")
+        else:
+            self._swap(root / "d", outside / "d")
+        sf = files[swapped]
+        for source in (sf, watched):
+            with pytest.raises(SkipFile) as info:
+                read_source(source.abs_path, 1_000_000, source.confine)
+            assert info.value.reason == "symlink_outside"
+        result = extract_file((sf, "r", "r", 1_000_000, False, None))
+        assert result.skip_reason == "symlink_outside" and result.extraction is None
+        assert read_source(files["inside.py"].abs_path, 1_000_000, files["inside.py"].confine).startswith(b"def ok")
+
+    def test_following_links_out_was_asked_for(self, tmp_path):
+        from indexer.discovery import discover, read_source
+
+        root, outside = self._tree(tmp_path)
+        self._swap(root / "zz.py", outside / "secret.py")
+        sf = {sf.path: sf for sf in discover(root, follow_external_symlinks=True).files}["zz.py"]
+        assert sf.confine is None
+        assert read_source(sf.abs_path, 1_000_000, sf.confine) == b"TOKEN = 'hunter2'\n"
+
+    def test_gitignore_links_are_not_followed(self, tmp_path, caplog):
+        """As git (2.32 on) does not: before, a ``.gitignore`` linked to a file outside the root was
+        read, its patterns applied and its bad lines printed in warnings."""
+        from indexer.discovery import classify_path, discover
+
+        outside = write_tree(tmp_path / "outside", {"ignore": "a.py\nkey=s3cret\\\n"})
+        root = write_tree(tmp_path / "repo", {"a.py": "def f():\n    pass\n", "sub/b.py": "def g():\n    pass\n",
+                                              "local": "sub/\n"})
+        (root / ".gitignore").symlink_to(outside / "ignore")
+        (root / "sub" / ".gitignore").symlink_to("../local")  # inside the root, still a link: not followed
+        with caplog.at_level("WARNING"):
+            found = discover(root)
+        assert [sf.path for sf in found.files] == ["a.py", "sub/b.py"]
+        assert classify_path(root.resolve(), "a.py") != "gitignored"
+        assert "s3cret" not in caplog.text
+        assert f"{root.resolve()}/.gitignore ignored: a symbolic link (git does not follow it either)" in caplog.text
+
+    def test_spring_configuration_is_read_inside_the_root_only(self, tmp_path, monkeypatch):
+        from indexer.frameworks import spring_config
+
+        outside = write_tree(tmp_path / "outside", {"application.properties": "db.password=s3cret\n"})
+        root = write_tree(tmp_path / "repo", {"src/main/resources/application.properties": "server.port=8081\n"})
+        link = root / "src" / "main" / "resources" / "application-prod.properties"
+        link.symlink_to("application.properties")
+        listed = spring_config.config_files
+
+        def swapped(*args, **kwargs):  # the link is swapped after the listing checked it
+            files = listed(*args, **kwargs)
+            TestLinkSwappedAfterDiscovery._swap(link, outside / "application.properties")
+            return files
+
+        monkeypatch.setattr(spring_config, "config_files", swapped)
+        assert spring_config.load_properties(root) == {"server.port": "8081"}
