@@ -280,19 +280,36 @@ def outgoing_calls(graph: GraphStore, node: Node) -> list[CallGroup]:
     return _group(callees, [(e.dst, Site(e.repo, e.file, e.line, e.col)) for e in edges])
 
 
-def document_symbols(graph: GraphStore, repo: str, path: str) -> list[SymbolTree]:
-    """The definitions of ``repo``/``path`` as a tree (nesting by qualname), in source order."""
+def document_symbols(graph: GraphStore, repo: str, path: str, max_depth: int | None = None,
+                     limit: int | None = None) -> list[SymbolTree]:
+    """The definitions of ``repo``/``path`` as a tree (nesting by qualname: a node's parent is the
+    node whose qualname is its own minus the last part), in source order. Built without recursion,
+    so any nesting works; with ``max_depth`` a node deeper than that many levels is placed under its
+    ancestor at level ``max_depth`` (children keep source order); with ``limit`` only the file's
+    first ``limit`` definitions are listed."""
     nodes = _code(graph.nodes_in_file(repo, path))
-    by_qual = {n.qualname: n for n in nodes}
+    if limit is not None:
+        nodes = nodes[:limit]
+    by_qual: dict[str, Node] = {}
+    for n in nodes:
+        by_qual.setdefault(n.qualname, n)  # children join the first node of their parent's qualname
+    placed: dict[str, tuple[str | None, int]] = {}  # node id -> (qualname it is listed under, its level)
+    joins: dict[str, tuple[str | None, int]] = {}  # qualname -> (where its children go, their level - 1)
+    for n in sorted(nodes, key=lambda n: len(n.qualname)):  # a parent's qualname is a strict prefix
+        parent = n.qualname.rsplit(".", 1)[0] if "." in n.qualname else None
+        at, level = joins[parent] if parent is not None and parent in joins else (None, 0)
+        placed[n.id] = (at, level + 1)
+        if n.qualname not in joins:
+            deeper = max_depth is None or level + 1 < max_depth
+            joins[n.qualname] = (n.qualname, level + 1) if deeper else (at, level)
     children: dict[str | None, list[Node]] = {}
     for n in nodes:
-        parent = n.qualname.rsplit(".", 1)[0] if "." in n.qualname else None
-        children.setdefault(parent if parent in by_qual else None, []).append(n)
-
-    def build(key: str | None) -> tuple[SymbolTree, ...]:
-        return tuple(SymbolTree(n, build(n.qualname)) for n in children.get(key, []))
-
-    return list(build(None))
+        children.setdefault(placed[n.id][0], []).append(n)
+    trees: dict[str, SymbolTree] = {}
+    for n in sorted(nodes, key=lambda n: -placed[n.id][1]):  # the deepest first: children exist before parents
+        kids = children.get(n.qualname, ()) if by_qual[n.qualname] is n else ()
+        trees[n.id] = SymbolTree(n, tuple(trees[c.id] for c in kids))
+    return [trees[n.id] for n in children.get(None, [])]
 
 
 def transitive_callers(graph: GraphStore, ids: Sequence[str], hops: int) -> list[set[str]]:

@@ -44,7 +44,7 @@ def _lines_text(lines: list[str], start: int, end: int, start_col: int = 0, end_
             line = line[start_col if i == start else 0 : end_col if i == end - 1 and end_col is not None else None]
         out.append(line)
         size += len(line) + 1
-        if size > MAX_CHUNK_CHARS:
+        if size - 1 > MAX_CHUNK_CHARS:  # the joined text is size - 1 long: past the cap, _cap marks the cut
             break
     return "\n".join(out)
 

@@ -39,7 +39,8 @@ from indexer.pipeline import index_repository
 from stores.contracts import Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
-from stores.factory import DB_ENV, Stores, default_db_path, find_db, open_embedder, open_stores, state_dir, writer_lock
+from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
+                            state_dir, writer_lock)
 
 __all__ = ["main"]
 
@@ -196,6 +197,11 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:
         raise click.ClickException(os_error_message(exc, db_path)) from exc
+    try:
+        claim_repository(stores.graph, db_path, repo_name, root)  # never take over another folder's repository
+    except StoreError as exc:
+        stores.close()
+        raise click.ClickException(str(exc)) from exc
     store = stores.search  # the embedded store is both; embeddings go to the search index
     model = model or config.embedding_model
     options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs,
@@ -572,6 +578,11 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
             config = _loaded(load_config(path))
             db_path = Path(db) if db else (config.db or default_db_path(path))
             stores = open_stores(config, db_path, product=product or name, create=True)
+            try:
+                claim_repository(stores.graph, db_path, name, path)
+            except StoreError:
+                stores.close()
+                raise
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
                                    state_dir=str(state_dir(db_path)),
@@ -639,21 +650,66 @@ def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_j
     return on_update
 
 
+TOKEN_ENV = "RIPPLE_SERVE_TOKEN"
+"""Environment variable holding the token of ``ripple serve --tcp`` (instead of a generated one)."""
+
+
 @main.command()
-@click.option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio (e.g. 127.0.0.1:2087).")
+@click.option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio, on a loopback address "
+              "(e.g. 127.0.0.1:2087; port 0: any free port). Clients must send the token (see --token-file).")
+@click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path),
+              help=f"With --tcp: the file holding the token clients must send in initializationOptions.token "
+                   f"(default: ${TOKEN_ENV}, else a new one printed on stderr).")
+@click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="With --tcp: workspace folders must lie in this folder (repeatable; default: the current one).")
+@click.option("--allow-remote", is_flag=True, help="With --tcp: allow a HOST that is not a loopback address.")
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="Compute embeddings in the background after indexing a workspace folder.")
-def serve(tcp: str | None, embed: bool) -> None:
+def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], allow_remote: bool, embed: bool) -> None:
     """Run the language server (stdio by default) for the editor's workspace folders."""
+    import ipaddress
+    import secrets
+
     from lsp_server.server import serve as run
 
-    address = None
-    if tcp:
-        host, _, port = tcp.rpartition(":")
-        if not host or not port.isdigit():
-            raise click.BadParameter("expected HOST:PORT", param_hint="--tcp")
-        address = (host, int(port))
-    run(address, embed=embed)
+    if tcp is None:
+        if token_file or roots or allow_remote:
+            raise click.BadParameter("only with --tcp", param_hint="--token-file / --root / --allow-remote")
+        sys.exit(run(None, embed=embed))
+    host, _, port = tcp.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise click.BadParameter("expected HOST:PORT", param_hint="--tcp")
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not allow_remote:
+        raise click.BadParameter(f"{host} is not a loopback address: anyone who reaches it could connect "
+                                 "(use 127.0.0.1, or pass --allow-remote to mean it)", param_hint="--tcp")
+    if token_file is not None:
+        try:
+            token = token_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.BadParameter(f"cannot read {token_file}: {exc}", param_hint="--token-file") from exc
+        source = str(token_file)
+    else:
+        token = os.environ.get(TOKEN_ENV, "").strip()
+        source = f"${TOKEN_ENV}"
+    if token_file is not None or os.environ.get(TOKEN_ENV):
+        if len(token) < 16:
+            raise click.BadParameter(f"the token in {source} must have at least 16 characters",
+                                     param_hint="--token-file")
+        shown = f"the token in {source}"
+    else:
+        token = secrets.token_urlsafe(32)
+        shown = f"token {token}"
+
+    def listening(bound_host: str, bound_port: int) -> None:
+        click.echo(f"ripple serve: listening on {bound_host}:{bound_port}; clients send {shown} in "
+                   "initializationOptions.token", err=True)
+
+    sys.exit(run((host, int(port)), embed=embed, token=token, roots=list(roots) or None, on_listen=listening))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -209,8 +209,8 @@ class Converter:
         """The node's name: its first occurrence as a word from the definition's start (after
         decorators / annotations, within the definition), else the definition's start."""
         lines = self.text(node.repo, node.file).disk
-        if lines is not None:
-            for line in range(node.start_line, min(node.end_line, len(lines)) + 1):
+        if lines is not None:  # the name is near the start: a bounded look, whatever the definition's size
+            for line in range(node.start_line, min(node.end_line, len(lines), node.start_line + _NAME_LINES) + 1):
                 text = lines[line - 1]
                 at = text.find(node.name, node.start_col if line == node.start_line else 0)
                 while at >= 0:
@@ -240,7 +240,7 @@ class Converter:
             uri=self.text(node.repo, node.file).uri,
             range=self.node_range(node),
             selection_range=self.selection_range(node) if node.label != "File" else self.node_range(node),
-            detail=f"{node.repo} · {dotted_name(node)}" if node.label != "File" else node.repo,
+            detail=_short(f"{node.repo} · {dotted_name(node)}") if node.label != "File" else node.repo,
             data={"id": node.id},
         )
 
@@ -262,22 +262,34 @@ class Converter:
         return types.SymbolInformation(
             name=node.name, kind=_KINDS.get(node.label, types.SymbolKind.Variable),
             location=types.Location(self.text(node.repo, node.file).uri, self.selection_range(node)),
-            container_name=f"{node.repo} · {parent}",
+            container_name=_short(f"{node.repo} · {parent}"),
         )
 
     def document_symbol(self, tree: SymbolTree) -> types.DocumentSymbol:
-        """A document symbol with its children."""
+        """A document symbol with its children (the tree's depth is bounded by
+        :func:`analysis.navigation.document_symbols`)."""
         node = tree.node
         return types.DocumentSymbol(
             name=node.name, kind=_KINDS.get(node.label, types.SymbolKind.Variable),
             range=self.node_range(node), selection_range=self.selection_range(node),
-            detail=str(node.props.get("signature") or ""),
+            detail=_short(str(node.props.get("signature") or "")),
             children=[self.document_symbol(c) for c in tree.children],
         )
 
     def site_location(self, site: Site, word: str) -> types.Location:
         """The location of a call site."""
         return self.location(site.repo, site.file, site.line, site.col, word)
+
+
+_NAME_LINES = 200
+"""Lines after a definition's start searched for its name (decorators, annotations, a long signature)."""
+
+DETAIL_CHARS = 300
+"""Longest detail / container text sent (a deeply nested definition's dotted name can be huge)."""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= DETAIL_CHARS else "…" + text[-(DETAIL_CHARS - 1):]
 
 
 def _called_name(callee: Node) -> str:

@@ -28,6 +28,7 @@ import asyncio
 import functools
 import logging
 import os
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -47,11 +48,13 @@ from indexer.incremental import RepositoryIndex
 from indexer.run import IndexOptions, IndexReport
 from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
+from lsp_server.protocol import RippleProtocol, read_frames, strict_converter
 from stores.contracts import GraphStore, Node
 from stores.embedded import EmbeddedStore
 from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
 from stores.embedder import EmbedderError
-from stores.factory import DB_ENV, default_db_path, open_embedder, open_store, state_dir, writer_lock
+from stores.factory import (DB_ENV, claim_repository, default_db_path, index_identity, open_embedder,
+                            open_store, repository_name, state_dir, writer_lock)
 from analysis.navigation import UnionGraph, symbol_at
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
@@ -87,6 +90,10 @@ class Folder:
     embed_wanted: threading.Event = field(default_factory=threading.Event, repr=False)
     token: str | None = field(default=None, repr=False)
     refreshed: float = field(default=0.0, repr=False)
+    db_id: tuple[int, int] | None = field(default=None, repr=False)
+    journal_ids: dict[str, tuple[int, int] | None] = field(default_factory=dict, repr=False)
+    embed_thread: threading.Thread | None = field(default=None, repr=False)
+    reopening: bool = field(default=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -181,8 +188,12 @@ class RippleServer(LanguageServer):
     """Compute embeddings in the background after indexing (``ripple serve --no-embed`` turns it off)."""
 
     def __init__(self) -> None:
-        super().__init__("ripplegraph", "0.1.0")
+        super().__init__("ripplegraph", "0.1.0", protocol_cls=RippleProtocol, converter_factory=strict_converter)
         self.folders: list[Folder] = []
+        self.roots: list[Path] | None = None
+        """Folders a workspace folder must lie in (``ripple serve --tcp``); ``None``: any."""
+        self._closed = False
+        self._reopen_lock = threading.Lock()
         self.progress_supported = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self._reported: set[str] = set()
@@ -197,12 +208,21 @@ class RippleServer(LanguageServer):
             self.loop.call_soon_threadsafe(fn)
 
     def add_folder(self, uri: str) -> Folder | None:
-        """Open (or start building) the index of the workspace folder ``uri``."""
-        path = to_fs_path(uri)
+        """Open (or start building) the index of the workspace folder ``uri``. The folder is indexed
+        under the name recorded for it in the index (:func:`stores.factory.repository_name`), never
+        under the name of a repository indexed from another folder: such a clash leaves the folder
+        in state ``error`` with the reason (and a ``window/showMessage``). With :attr:`roots` set
+        (TCP), a folder outside them is refused."""
+        path = to_fs_path(uri) if isinstance(uri, str) and uri.startswith("file:") else None
         if not path or not Path(path).is_dir():
             self.report(f"ripple: workspace folder {uri} is not a local directory; skipped")
             return None
         root = Path(path).resolve()
+        if self.roots is not None and not any(root == r or root.is_relative_to(r) for r in self.roots):
+            allowed = ", ".join(str(r) for r in self.roots)
+            self.report(f"ripple: workspace folder {root} is outside the folders this server may serve ({allowed}; "
+                        "`ripple serve --root DIR`); skipped")
+            return None
         db = Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else default_db_path(root)
         folder = Folder(uri, root, root.name, db)
         try:
@@ -211,10 +231,14 @@ class RippleServer(LanguageServer):
             except StoreReadOnly as exc:  # answered as indexed; never updated (no watcher)
                 folder.store, folder.error = open_store(folder.db), str(exc)
                 self.report(f"ripple: {exc}")
-            repos = folder.store.repos()
-            if len(repos) == 1:
-                folder.repo = repos[0]
+            _remember_identity(folder)
+            folder.repo = repository_name(folder.store, folder.db, root)
+            if not folder.store.read_only:  # a read-only index is never written: nothing to claim
+                claim_repository(folder.store, folder.db, folder.repo, root)
         except StoreError as exc:
+            if folder.store is not None:
+                folder.store.close()
+                folder.store = None
             folder.state, folder.error = "error", str(exc)
             self.report(f"ripple: {exc}")
         self.folders.append(folder)
@@ -224,16 +248,213 @@ class RippleServer(LanguageServer):
         return folder
 
     def remove_folder(self, uri: str) -> None:
-        """Forget the folder ``uri`` and stop watching it (its index file stays on disk)."""
+        """Forget the folder ``uri`` and stop watching it (its index file stays on disk; its threads
+        end in the background)."""
         for folder in [f for f in self.folders if f.uri.rstrip("/") == uri.rstrip("/")]:
             self.folders.remove(folder)
             folder.stop.set()
-            if folder.store is not None:
-                folder.store.close()
+            store, folder.store = folder.store, None  # on the event loop, where requests read it
+            if store is not None:
+                store.close()
+            threading.Thread(target=self._close_folder, args=(folder, 30.0), daemon=True,
+                             name=f"ripple-close-{folder.repo}").start()
+
+    def _close_folder(self, folder: Folder, timeout: float) -> bool:
+        """Stop ``folder``'s threads, wait for them (at most ``timeout`` seconds in all) and close its
+        reader; ``True`` when every thread ended."""
+        folder.stop.set()
+        deadline = time.monotonic() + timeout
+        ended = True
+        for thread in (folder.thread, folder.embed_thread):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - time.monotonic()))
+                ended = ended and not thread.is_alive()
+        store, folder.store = folder.store, None
+        if store is not None:
+            store.close()
+        return ended
+
+    def close_session(self, timeout: float = 20.0) -> None:
+        """Orderly end (``shutdown`` / ``exit`` / end of input): stop every folder's watcher and
+        embedding thread, wait for them (at most ``timeout`` seconds in all; the embedding stops
+        within one small batch), close every store. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        deadline = time.monotonic() + timeout
+        for folder in self.folders:
+            folder.stop.set()
+        for folder in list(self.folders):
+            if not self._close_folder(folder, max(0.0, deadline - time.monotonic())):
+                log.warning("threads of %s did not stop within %.0f s", folder.root, timeout)
+
+    def shutdown(self) -> None:
+        """pygls' end of the server (after ``exit`` or the end of input): the session first."""
+        self.close_session()
+        super().shutdown()
+
+    # ------------------------------------------------------------------------------ transports
+
+    def run_stdio(self) -> int:
+        """Serve one session over stdin/stdout until ``exit`` or the end of input; the exit code
+        (see :func:`serve`). Frames are read by a daemon thread into an asyncio stream and parsed
+        by :func:`lsp_server.protocol.read_frames`."""
+        from pygls.io_ import StdoutWriter
+
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+        stdin = sys.stdin.fileno()  # raw reads: a buffered reader's lock would trouble the interpreter's exit
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            reader = asyncio.StreamReader(limit=1 << 16)
+
+            def pump() -> None:
+                try:
+                    while chunk := os.read(stdin, 1 << 16):
+                        loop.call_soon_threadsafe(reader.feed_data, chunk)
+                except (OSError, ValueError, RuntimeError):
+                    pass
+                try:
+                    loop.call_soon_threadsafe(reader.feed_eof)
+                except RuntimeError:
+                    pass  # the loop is gone: the session ended first
+
+            threading.Thread(target=pump, daemon=True, name="ripple-stdin").start()
+            await read_frames(reader, self.protocol)  # type: ignore[arg-type]
+
+        return self._run(main())
+
+    def run_tcp(self, host: str, port: int, on_listen: Callable[[str, int], None] | None = None) -> int:
+        """Serve one authenticated session over TCP on ``host``:``port`` (``0``: any free port):
+        connections are taken one at a time; one whose ``initialize`` lacks the token is closed and
+        the next awaited; once a session is initialized other connections are closed at once, and
+        its end ends the server. The exit code (see :func:`serve`)."""
+        self._stop_event = threading.Event()
+        protocol: Any = self.protocol
+        busy: list[asyncio.StreamWriter] = []
+
+        async def main() -> None:
+            done = asyncio.get_running_loop().create_future()
+
+            async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+                if busy or done.done():
+                    writer.close()
+                    return
+                busy.append(writer)
+                refused: list[bool] = []
+
+                def refuse() -> None:  # nothing more is read from it, and the next client may come
+                    refused.append(True)
+                    writer.close()
+                    if busy and busy[0] is writer:
+                        busy.clear()
+
+                protocol.set_writer(writer)
+                protocol.on_refused = refuse
+                try:
+                    await read_frames(reader, protocol, closed=lambda: bool(refused))
+                finally:
+                    writer.close()
+                    if busy and busy[0] is writer:
+                        busy.clear()
+                    if protocol.initialized and not refused and not done.done():
+                        done.set_result(None)
+
+            server = await asyncio.start_server(connection, host, port, limit=1 << 16)
+            bound = server.sockets[0].getsockname()
+            if on_listen is not None:
+                on_listen(str(bound[0]), int(bound[1]))
+            async with server:
+                await done
+
+        return self._run(main())
+
+    def _run(self, main: Any) -> int:
+        code = 1
+        try:
+            asyncio.run(main)
+        except SystemExit as exc:  # pygls' exit handler: 0 after shutdown, 1 without
+            code = exc.code if isinstance(exc.code, int) else 1
+        except BrokenPipeError:
+            log.error("the connection to the client is lost: shutting down")
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.shutdown()
+        return code
+
+    def check_index(self, folder: Folder) -> bool:
+        """Whether ``folder``'s index file is still the one its stores have open; when it was deleted
+        or replaced (another device/inode, or gone), start reopening it (rebuilt when gone), tell
+        the editor, and return ``False``. Any thread."""
+        with self._reopen_lock:  # the poller and a watcher thread may look at once: one reopens
+            if folder.db_id is None or folder.reopening or folder not in self.folders or self._closed:
+                return folder.db_id is not None and not folder.reopening
+            now = index_identity(folder.db)
+            if now == folder.db_id:
+                return True
+            folder.reopening = True
+        what = "deleted" if now is None else "replaced"
+        verb = "rebuilding" if now is None else "reopening"
+        message = f"ripple: the index {folder.db} of {folder.repo} was {what} while the server ran; {verb} it"
+        log.warning("%s", message)
+        self.call_soon(lambda: self.report(message, types.MessageType.Warning))
+        folder.state, folder.phase = "indexing", "reopen"
+        threading.Thread(target=self._reopen, args=(folder,), daemon=True, name=f"ripple-reopen-{folder.repo}").start()
+        return False
+
+    def _reopen(self, folder: Folder) -> None:
+        """Close every connection to the vanished or replaced index file, then open the file now at
+        its path (created when gone) and sync it with the folder in a fresh watcher thread."""
+        old_stop = folder.stop
+        old_stop.set()
+        for thread in (folder.thread, folder.embed_thread):
+            if thread is not None:
+                thread.join(60.0)
+        closed = threading.Event()
+
+        def close_reader() -> None:  # on the event loop, where requests read it
+            store, folder.store = folder.store, None
+            if store is not None:
+                store.close()
+            closed.set()
+
+        self.call_soon(close_reader)
+        if not closed.wait(30.0):
+            log.warning("the reader of %s did not close: the index is reopened anyway", folder.db)
+        # The WAL and shared-memory files this server had open belong to the old file: a connection
+        # to the new one would replay their pages into it. Others' (a live writer of the new file) stay.
+        gone = index_identity(folder.db) is None
+        for suffix, ours in folder.journal_ids.items():
+            journal = Path(f"{folder.db}{suffix}")
+            if gone or (ours is not None and index_identity(journal) == ours):
+                journal.unlink(missing_ok=True)
+
+        def restart() -> None:
+            if folder not in self.folders or self._closed:
+                return
+            folder.token = None
+            try:
+                folder.store = open_store(folder.db, create=True)
+                _remember_identity(folder)
+                claim_repository(folder.store, folder.db, folder.repo, folder.root)
+            except StoreError as exc:
+                folder.state, folder.error, folder.phase = "error", str(exc), None
+                self.report(f"ripple: {exc}")
+                return
+            finally:
+                folder.reopening = False
+            self._start(folder)
+
+        self.call_soon(restart)
 
     def reindex(self, folder: Folder) -> bool:
         """Bring ``folder``'s index in line with the whole tree again (a full sync in its watcher's
-        thread); ``False`` when the first run is still under way."""
+        thread; a rebuild when the index file was deleted or replaced); ``False`` when the first run
+        is still under way."""
+        if not self.check_index(folder):
+            return True
         if folder.state == "indexing":
             return False
         if folder.watcher is not None and folder.thread is not None and folder.thread.is_alive():
@@ -261,7 +482,9 @@ class RippleServer(LanguageServer):
         folder.thread.start()
 
     def _watch(self, folder: Folder, sink: _WorkDoneProgress) -> None:
-        """The folder's thread: sync its index, then keep it current until the folder goes."""
+        """The folder's thread: sync its index, then keep it current until the folder goes (its
+        ``stop`` event is set: closed, removed, or its index file reopened by a new thread)."""
+        stop = folder.stop
         sink.open()
         try:
             writer = open_store(folder.db, create=True)
@@ -274,11 +497,21 @@ class RippleServer(LanguageServer):
                                http_services=_http_services(folder.root))
         index = RepositoryIndex(folder.root, writer, writer, options)
         lock = writer_lock(folder.db)
-        folder.watcher = Watcher(index, lock=lambda: lock, on_update=lambda r: self._updated(folder, sink, r))
+
+        def locked() -> Any:  # before each run: the index file must still be the one open here
+            self.check_index(folder)
+            return lock
+
+        def updated(report: IndexReport) -> None:
+            if not stop.is_set():  # a thread being replaced says nothing more about the folder
+                self._updated(folder, sink, report)
+
+        folder.watcher = Watcher(index, lock=locked, on_update=updated)
         try:
-            folder.watcher.run(folder.stop, sink)
+            folder.watcher.run(stop, sink)
         except Exception as exc:  # the first run failed: this folder's index, never the server
-            self._failed(folder, sink, exc)
+            if not stop.is_set():
+                self._failed(folder, sink, exc)
         finally:
             index.close()
             writer.close()
@@ -295,8 +528,9 @@ class RippleServer(LanguageServer):
             folder.state = "ready"
             message = f"{report.files_indexed} files indexed"
             if self.embed:
-                threading.Thread(target=self._embed_loop, args=(folder, sink, message), daemon=True,
-                                 name=f"ripple-embed-{folder.repo}").start()
+                folder.embed_thread = threading.Thread(target=self._embed_loop, args=(folder, sink, message), daemon=True,
+                                                       name=f"ripple-embed-{folder.repo}")
+                folder.embed_thread.start()
             else:
                 sink.close(message)
         else:
@@ -307,8 +541,9 @@ class RippleServer(LanguageServer):
         """Give the folder's chunks their vectors after the graph answers (search uses BM25 for the
         rest meanwhile), then the chunks of every update. A model that cannot load costs semantic
         search, never the server."""
+        stop = folder.stop
         try:
-            embedder = open_embedder()
+            embedder = _Stoppable(open_embedder(), stop)
             writer = open_store(folder.db)
         except (EmbedderError, StoreError) as exc:
             sink.close(message)
@@ -320,7 +555,7 @@ class RippleServer(LanguageServer):
             embed_pending(writer, embedder, sink)
             sink.close(message)
             closed = True
-            while not folder.stop.is_set():
+            while not stop.is_set():
                 if folder.embed_wanted.wait(0.5):
                     folder.embed_wanted.clear()
                     try:
@@ -328,6 +563,8 @@ class RippleServer(LanguageServer):
                     except StoreUnavailable:  # another process holds the index a while: retry
                         folder.embed_wanted.set()
                         time.sleep(1.0)
+        except _Stopped:
+            log.info("embedding %s stopped: the folder closes", folder.repo)
         except (EmbedderError, StoreError) as exc:
             log.warning("embedding %s stopped: %s", folder.repo, exc)
         finally:
@@ -341,10 +578,11 @@ class RippleServer(LanguageServer):
             return
 
         def poll() -> None:
-            while True:
+            while not self._closed:
                 time.sleep(POLL_SECONDS)
                 for folder in list(self.folders):
-                    self.call_soon(lambda f=folder: self._index_changed(f))  # type: ignore[misc]
+                    if self.check_index(folder):
+                        self.call_soon(lambda f=folder: self._index_changed(f))  # type: ignore[misc]
 
         self._poller = threading.Thread(target=poll, daemon=True, name="ripple-index-poller")
         self._poller.start()
@@ -352,10 +590,11 @@ class RippleServer(LanguageServer):
     def _index_changed(self, folder: Folder, now: bool = False) -> None:
         """On the event loop: refresh code lenses when the folder's index moved since last seen (at
         most once a second unless ``now``: this server's own update)."""
-        if folder.store is None or folder.state == "error" or folder not in self.folders:
+        store = folder.store
+        if store is None or folder.state == "error" or folder not in self.folders:
             return
         try:
-            token = folder.store.version_token()
+            token = store.version_token()
         except StoreError:
             return
         if token == folder.token:
@@ -471,6 +710,38 @@ class RippleServer(LanguageServer):
         return lines
 
 
+def _remember_identity(folder: Folder) -> None:
+    """Record the identity of ``folder``'s index file and of its WAL / shared-memory files as this
+    server opened them (see :meth:`RippleServer.check_index`)."""
+    folder.db_id = index_identity(folder.db)
+    folder.journal_ids = {suffix: index_identity(Path(f"{folder.db}{suffix}")) for suffix in ("-wal", "-shm")}
+
+
+class _Stopped(Exception):
+    """The folder closed while its chunks were being embedded."""
+
+
+class _Stoppable:
+    """An embedder that checks ``stop`` between small batches (so a closing server waits at most
+    one batch of the model, about half a second, instead of a whole fetch) and raises
+    :class:`_Stopped` once it is set."""
+
+    STEP = 64
+
+    def __init__(self, embedder: Any, stop: threading.Event) -> None:
+        self._embedder, self._stop = embedder, stop
+        self.model_id = embedder.model_id
+
+    def embed(self, texts: Any, batch_size: int = 16) -> list[Any]:
+        """Vectors for ``texts`` in order (see :class:`indexer.embedding.TextEmbedder`)."""
+        out: list[Any] = []
+        for at in range(0, len(texts), self.STEP):
+            if self._stop.is_set():
+                raise _Stopped()
+            out.extend(self._embedder.embed(texts[at:at + self.STEP], batch_size))
+        return out
+
+
 def _http_services(root: Path) -> dict[str, str]:
     """The ``[http.services]`` map of the folder's configuration (none when it cannot be read)."""
     from stores.config import load_config
@@ -508,7 +779,9 @@ def build_server() -> RippleServer:
     from lsp_server.features import call_hierarchy, code_lens, custom, hover, lifecycle, references, symbols
 
     server = RippleServer()
+    protocol: Any = server.protocol
     for module in (lifecycle, call_hierarchy, references, hover, code_lens, symbols, custom):
+        protocol.message_types.update(getattr(module, "MESSAGE_TYPES", {}))
         for method, options, handler in module.FEATURES:
             server.feature(method, options)(_guarded(server, handler))
         for name, handler in getattr(module, "COMMANDS", ()):
@@ -529,12 +802,27 @@ def _command(handler: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-def serve(tcp: tuple[str, int] | None = None, embed: bool = True) -> None:
-    """Run the server over stdio, or over TCP on ``(host, port)``; ``embed=False`` leaves chunks
-    without embeddings (search is BM25 alone)."""
+def serve(tcp: tuple[str, int] | None = None, embed: bool = True, token: str | None = None,
+          roots: list[Path] | None = None, on_listen: Callable[[str, int], None] | None = None) -> int:
+    """Run the server over stdio, or over TCP on ``(host, port)`` (one authenticated session: the
+    client must present ``token`` in ``initializationOptions.token``; workspace folders must lie in
+    ``roots``; ``on_listen(host, port)`` is called once listening). ``embed=False`` leaves chunks
+    without embeddings (search is BM25 alone). Returns the exit code: 0 after ``shutdown`` +
+    ``exit``, 1 for ``exit`` without ``shutdown`` or the end of input without ``exit``."""
     server = build_server()
     server.embed = embed
     if tcp is None:
-        server.start_io()
+        code = server.run_stdio()
     else:
-        server.start_tcp(*tcp)
+        if not token:
+            raise ValueError("a TCP server needs a token")
+        server.protocol.token = token  # type: ignore[attr-defined]
+        server.roots = [r.resolve() for r in roots] if roots is not None else [Path.cwd().resolve()]
+        code = server.run_tcp(*tcp, on_listen=on_listen)
+    stuck = [t.name for t in threading.enumerate() if t.name.startswith(("ripple-watch", "ripple-embed")) and t.is_alive()]
+    if stuck:  # a thread in native code (the model, a parser) must not meet the interpreter's teardown
+        log.warning("ending with %s still running", ", ".join(stuck))
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

@@ -12,6 +12,7 @@ opening the embedded store directly (``$RIPPLE_DB``, ``.ripple/index.db``).
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 from collections.abc import Mapping
@@ -25,10 +26,10 @@ from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import MODEL_ENV, Embedder
-from stores.errors import StoreOutdated, StoreReadOnly, StoreUnavailable
+from stores.errors import StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
-           "state_dir", "writer_lock"]
+           "state_dir", "writer_lock", "RepositoryClash", "repository_name", "claim_repository", "index_identity"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -73,6 +74,96 @@ def writer_lock(db: Path) -> filelock.FileLock:
     except OSError as exc:
         raise StoreUnavailable(f"cannot create the folder of index {db}: {exc}") from exc
     return filelock.FileLock(f"{db}.lock")
+
+
+class RepositoryClash(StoreError):
+    """A folder would be indexed under the name of a repository that the index holds from another
+    folder: indexing it would replace (and delete) that repository's files."""
+
+
+REGISTRY = "repositories.json"
+"""File in the index's state folder recording the folder each repository was indexed from:
+``{"<repo>": "<absolute root>"}``."""
+
+
+def _registry(db: Path) -> dict[str, str]:
+    try:
+        data = json.loads((state_dir(db) / REGISTRY).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise StoreUnavailable(f"cannot read {state_dir(db) / REGISTRY} (the folders of the index's repositories): "
+                               f"{exc}") from exc
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise StoreUnavailable(f"{state_dir(db) / REGISTRY} is not a map of repository names to folders")
+    return data
+
+
+def repository_name(store: GraphStore, db: Path, root: Path) -> str:
+    """The name folder ``root`` is indexed under in the index ``db`` (``store``): the repository
+    recorded for this folder (its own name first when several are), else, for the folder's own
+    index (``root/.ripple/index.db``) that holds exactly one repository recorded nowhere (indexed
+    with ``--repo`` by an older version), that one; else the folder's name. Never the name of a
+    repository recorded for another folder. Raises what the store raises."""
+    root = root.resolve()
+    mine = sorted(name for name, where in _registry(db).items() if Path(where) == root)
+    if mine:
+        return root.name if root.name in mine else mine[0]
+    if db.resolve() == default_db_path(root).resolve():
+        repos = store.repos()
+        if len(repos) == 1 and repos[0] not in _registry(db):
+            return repos[0]
+    return root.name
+
+
+def claim_repository(store: GraphStore, db: Path, repo: str, root: Path) -> None:
+    """Record that repository ``repo`` of index ``db`` is indexed from folder ``root``, unless it
+    belongs to another folder: raises :class:`RepositoryClash` when ``repo`` is recorded for another
+    folder, or is in the index unrecorded (an older version wrote it) while ``db`` is not the
+    folder's own index and fewer than half of its indexed files exist under ``root``.
+    Raises :class:`stores.errors.StoreUnavailable` when the record cannot be read or written."""
+    root = root.resolve()
+    state = state_dir(db)
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot create {state}: {exc}") from exc
+    with filelock.FileLock(str(state / (REGISTRY + ".lock"))):
+        registry = _registry(db)
+        owner = registry.get(repo)
+        if owner is not None:
+            if Path(owner) != root:
+                raise RepositoryClash(
+                    f"index {db} already holds repository {repo!r}, indexed from {owner}: {root} cannot be indexed "
+                    f"under the same name (that would replace its files). Give this folder another name "
+                    f"(`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
+            return
+        if repo in store.repos() and db.resolve() != default_db_path(root).resolve():
+            paths = sorted(store.file_checksums(repo))
+            sample = paths[:: max(1, len(paths) // 200)]
+            present = sum((root / p).is_file() for p in sample)
+            if 2 * present < len(sample):
+                raise RepositoryClash(
+                    f"index {db} already holds a repository named {repo!r} whose files are not in {root} "
+                    f"({present} of {len(sample)} found): indexing {root} under that name would replace them. "
+                    f"Give this folder another name (`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
+        registry[repo] = str(root)
+        tmp = state / (REGISTRY + ".tmp")
+        try:
+            tmp.write_text(json.dumps(registry, indent=1, sort_keys=True), encoding="utf-8")
+            os.replace(tmp, state / REGISTRY)
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot write {state / REGISTRY}: {exc}") from exc
+
+
+def index_identity(db: Path) -> tuple[int, int] | None:
+    """``(device, inode)`` of the index file ``db``, ``None`` when it does not exist: a change means
+    the file was deleted or replaced under the processes that have it open."""
+    try:
+        st = os.stat(db)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def find_db(start: Path) -> Path | None:

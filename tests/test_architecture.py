@@ -21,15 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PRODUCT_PACKAGES = ("analysis", "indexer", "stores", "lsp_server")
 MAX_LINES = 1000
 
-# FIXME(issue 13): the resolver split (indexer/resolve.py into a language-neutral core and one folder
-# per language, and frameworks/link.py no longer importing resolve's internals) is under way on its
-# own branch (resolve.py imports link.py inside a function; link.py imports resolve.py's private
-# _Resolver under TYPE_CHECKING, which is why no cycle is listed). Each entry here must disappear with it: the test fails when a listed violation no
-# longer occurs, so this set only shrinks, to empty.
-KNOWN_VIOLATIONS: frozenset[str] = frozenset({
-    "private: indexer.frameworks.link uses indexer.resolve._Resolver",
-    "too long: indexer.resolve",
-})
+# Violations known and accepted, each to be removed when fixed (the test fails when a listed violation
+# no longer occurs, so this set only shrinks). Empty since the resolver split of issue 13.
+KNOWN_VIOLATIONS: frozenset[str] = frozenset()
 
 
 @dataclass

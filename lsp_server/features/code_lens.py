@@ -15,19 +15,34 @@ from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
-__all__ = ["FEATURES", "COMMANDS", "SHOW_CALLERS"]
+__all__ = ["FEATURES", "COMMANDS", "SHOW_CALLERS", "MAX_LENSES", "MAX_ID_BYTES"]
+
+MAX_LENSES = 1000
+"""Code lenses per document: its first definitions in source order."""
+
+MAX_ID_BYTES = 1 << 20
+"""Node ids (the lenses' ``data``) per document, in bytes: a deeply nested definition's id holds
+every enclosing name, so ids can grow with the square of the nesting; lenses stop at this budget."""
 
 SHOW_CALLERS = "ripple.showCallers"
 """The lens's command: arguments ``[uri, position]``; editors map it to their call-hierarchy view."""
 
 
 def code_lens(ls: RippleServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-    """One unresolved lens per callable and type of the document (``data`` holds the node id)."""
+    """One unresolved lens per callable and type of the document (``data`` holds the node id), at
+    most :data:`MAX_LENSES` and :data:`MAX_ID_BYTES` of ids."""
     repo, path = ls.locate(params.text_document.uri)
     conv = ls.converter()
-    nodes = ls.graph().nodes_in_file(repo, path)
-    return [types.CodeLens(conv.selection_range(n), data={"id": n.id})
-            for n in nodes if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)]
+    lenses: list[types.CodeLens] = []
+    budget = MAX_ID_BYTES
+    for n in ls.graph().nodes_in_file(repo, path):
+        if n.label not in (*CALLABLE_LABELS, *TYPE_LABELS):
+            continue
+        budget -= len(n.id)
+        if len(lenses) == MAX_LENSES or budget < 0:
+            break
+        lenses.append(types.CodeLens(conv.selection_range(n), data={"id": n.id}))
+    return lenses
 
 
 def resolve(ls: RippleServer, lens: types.CodeLens) -> types.CodeLens:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import attrs
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
@@ -17,13 +18,69 @@ from analysis.navigation import dotted_name
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
-__all__ = ["FEATURES", "COMMANDS", "SEARCH", "BLAST_RADIUS", "INDEX_STATUS", "FILE_CONTENT", "REINDEX"]
+__all__ = ["FEATURES", "COMMANDS", "MESSAGE_TYPES", "SEARCH", "BLAST_RADIUS", "INDEX_STATUS", "FILE_CONTENT", "REINDEX",
+           "SearchParams", "BlastRadiusParams", "FileContentParams", "IndexStatusParams"]
 
 SEARCH = "ripple/search"
 BLAST_RADIUS = "ripple/blastRadius"
 INDEX_STATUS = "ripple/indexStatus"
 FILE_CONTENT = "ripple/fileContent"
 REINDEX = "ripple.reindex"
+
+
+def _at_least_one(instance: Any, attribute: Any, value: int) -> None:
+    if not 1 <= value <= 1000:
+        raise ValueError(f"{attribute.name} must be between 1 and 1000")
+
+
+def _depth(instance: Any, attribute: Any, value: int) -> None:
+    if not 1 <= value <= 20:
+        raise ValueError("depth must be between 1 and 20")
+
+
+@attrs.define
+class SearchParams:
+    """``ripple/search`` params: ``query`` and ``limit`` (1 to 1000, default 20)."""
+
+    query: str = attrs.field(validator=attrs.validators.instance_of(str))
+    limit: int = attrs.field(default=20, validator=[attrs.validators.instance_of(int), _at_least_one])
+
+
+@attrs.define
+class BlastRadiusParams:
+    """``ripple/blastRadius`` params: ``symbol``, or ``textDocument`` and ``position``; ``depth`` 1 to 20."""
+
+    text_document: types.TextDocumentIdentifier | None = attrs.field(default=None)
+    position: types.Position | None = attrs.field(default=None)
+    symbol: str | None = attrs.field(default=None)
+    depth: int = attrs.field(default=DEFAULT_DEPTH, validator=[attrs.validators.instance_of(int), _depth])
+
+
+@attrs.define
+class FileContentParams:
+    """``ripple/fileContent`` params: the ``uri`` of an indexed file."""
+
+    uri: str = attrs.field(validator=attrs.validators.instance_of(str))
+
+
+@attrs.define
+class IndexStatusParams:
+    """``ripple/indexStatus`` params: none."""
+
+
+def _request_type(method: str, params: type, optional: bool = False) -> type:
+    """The JSON-RPC request type of ``method`` with typed ``params``: the protocol structures a
+    request into it before the handler runs, so bad params are answered with InvalidParams there
+    (:class:`lsp_server.protocol.RippleProtocol`)."""
+    annotation = params | None if optional else params
+    fields = {
+        "id": attrs.field(type=int | str),
+        "params": attrs.field(type=annotation, default=None) if optional else attrs.field(type=annotation),
+        "method": attrs.field(type=str, default=method),
+        "jsonrpc": attrs.field(type=str, default="2.0"),
+    }
+    attrs.resolve_types(params, globals())
+    return attrs.make_class(params.__name__.replace("Params", "Request"), fields)
 
 
 def markdown_link(path: str, uri: str, line: int) -> str:
@@ -34,17 +91,10 @@ def markdown_link(path: str, uri: str, line: int) -> str:
     return f"[{text}](<{uri.replace('<', '%3C').replace('>', '%3E')}#L{line}>)"
 
 
-def _param(params: Any, name: str, kind: type, default: Any = None) -> Any:
-    value = params.get(name, default) if isinstance(params, dict) else getattr(params, name, default)
-    if value is None and default is None or not isinstance(value, kind):
-        raise JsonRpcInvalidParams(f"{name!r} must be a {kind.__name__}")
-    return value
-
-
-def search(ls: RippleServer, params: Any) -> dict[str, Any]:
+def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
     """``{query, limit?}`` -> ``{hits: [{uri, range, name, fqn, id, kind, score, callers}]}`` by hybrid
     search over every ready folder's index, best first (``fqn``: the dotted name, for display)."""
-    query, limit = _param(params, "query", str), _param(params, "limit", int, 20)
+    query, limit = params.query, params.limit
     conv = ls.converter()
     hits = []
     for folder in ls.folders:
@@ -59,29 +109,22 @@ def search(ls: RippleServer, params: Any) -> dict[str, Any]:
     } for h in hits[:limit]]}
 
 
-def _field(params: Any, name: str) -> Any:
-    return params.get(name) if isinstance(params, dict) else getattr(params, name, None)
-
-
-def blast_radius_request(ls: RippleServer, params: Any) -> dict[str, Any]:
+def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[str, Any]:
     """``{textDocument: {uri}, position: {line, character}, depth?}`` or ``{symbol, depth?}`` ->
     ``{markdown, report}``: the blast radius (:func:`analysis.impact.blast_radius`) of the symbol at the
     position or of the named one, over every indexed repository, rendered with ``[path:line](uri#Lline)``
     links, and as data (:func:`analysis.impact_report.report_json`). Nothing found is a report without targets;
     ``$RIPPLE_SERVICES`` is the service map."""
-    depth = _param(params, "depth", int, DEFAULT_DEPTH)
-    if not 1 <= depth <= 20:
-        raise JsonRpcInvalidParams("'depth' must be between 1 and 20")
+    depth = params.depth
     conv = ls.converter()
     query: SymbolQuery | PositionQuery | NodesQuery
-    if _field(params, "symbol") is not None:
-        query = SymbolQuery(_param(params, "symbol", str))
+    if params.symbol is not None:
+        query = SymbolQuery(params.symbol)
     else:
-        doc, pos = _field(params, "textDocument"), _field(params, "position")
-        if doc is None or pos is None:
+        if params.text_document is None or params.position is None:
             raise JsonRpcInvalidParams("give 'symbol', or 'textDocument' and 'position'")
-        repo, path = ls.locate(_param(doc, "uri", str))
-        at = conv.from_position(repo, path, types.Position(_param(pos, "line", int), _param(pos, "character", int)))
+        repo, path = ls.locate(params.text_document.uri)
+        at = conv.from_position(repo, path, params.position)
         query = PositionQuery(repo, path, *at) if at is not None else NodesQuery(())
     try:
         services = service_map()
@@ -112,10 +155,10 @@ def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
     return {"folders": out}
 
 
-def file_content(ls: RippleServer, params: Any) -> dict[str, Any]:
+def file_content(ls: RippleServer, params: FileContentParams) -> dict[str, Any]:
     """``{uri}`` -> ``{text}`` of a file of an indexed repository: from disk inside a workspace
     folder, else (a ``ripple:`` URI) the text kept in the index."""
-    repo, path = ls.locate(_param(params, "uri", str))
+    repo, path = ls.locate(params.uri)
     lines = ls.converter().text(repo, path).disk
     if lines is None:
         raise JsonRpcException(f"ripple: the source of {repo}/{path} is not available on this machine", -32803)
@@ -126,6 +169,14 @@ def reindex(ls: RippleServer, *args: Any) -> dict[str, Any]:
     """Index every workspace folder again (in the background); returns the folders started."""
     return {"started": [f.repo for f in ls.folders if f.store is not None and ls.reindex(f)]}
 
+
+MESSAGE_TYPES = {
+    SEARCH: _request_type(SEARCH, SearchParams),
+    BLAST_RADIUS: _request_type(BLAST_RADIUS, BlastRadiusParams),
+    FILE_CONTENT: _request_type(FILE_CONTENT, FileContentParams),
+    INDEX_STATUS: _request_type(INDEX_STATUS, IndexStatusParams, optional=True),
+}
+"""Request types of the custom methods (checked by the protocol before dispatch)."""
 
 FEATURES = [(SEARCH, None, search), (BLAST_RADIUS, None, blast_radius_request), (INDEX_STATUS, None, index_status),
             (FILE_CONTENT, None, file_content)]

@@ -11,10 +11,17 @@ from analysis.navigation import document_symbols
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
-__all__ = ["FEATURES", "LIMIT"]
+__all__ = ["FEATURES", "LIMIT", "MAX_DOCUMENT_SYMBOLS", "MAX_DEPTH"]
 
 LIMIT = 100
 """Workspace symbols per answer (clients filter further as the user types)."""
+
+MAX_DOCUMENT_SYMBOLS = 5000
+"""Document symbols per answer: the file's first definitions in source order."""
+
+MAX_DEPTH = 32
+"""Nesting levels of document symbols; a definition nested deeper is listed under its ancestor at
+the last level (the answer stays bounded whatever the file's nesting)."""
 
 
 def workspace_symbol(ls: RippleServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
@@ -24,10 +31,12 @@ def workspace_symbol(ls: RippleServer, params: types.WorkspaceSymbolParams) -> l
 
 
 def document_symbol(ls: RippleServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
-    """The document's definitions, nested."""
+    """The document's definitions, nested by qualified name (at most :data:`MAX_DOCUMENT_SYMBOLS`,
+    :data:`MAX_DEPTH` levels deep)."""
     repo, path = ls.locate(params.text_document.uri)
     conv = ls.converter()
-    return [conv.document_symbol(t) for t in document_symbols(ls.graph(), repo, path)]
+    trees = document_symbols(ls.graph(), repo, path, max_depth=MAX_DEPTH, limit=MAX_DOCUMENT_SYMBOLS)
+    return [conv.document_symbol(t) for t in trees]
 
 
 FEATURES = [
