@@ -262,6 +262,10 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
     # 20 GB and rising for these 400 KB before it was killed).
     ("Chain.java", "class J { void m() { x" + ".a()" * 100_000 + "; } }\n", "too_deep",
      {"File": 1, "Class": 1, "Method": 1}),
+    # Review: type arguments were dropped one nesting level per pass over the text (quadratic: 77 s for
+    # 60,000 levels, about 5 minutes for these 125,000), past any time budget.
+    ("Generics.java", "class G { " + "List<" * 125_000 + "X" + ">" * 125_000 + " f; void m() { f.a(); } }\n",
+     "too_deep", {"File": 1, "Class": 1, "Field": 1, "Method": 1}),
 ])
 def test_pathological_nesting_costs_linear_time_and_is_indexed_in_part(
         tmp_path: Path, name: str, text: str, partial: str, nodes: dict[str, int]) -> None:

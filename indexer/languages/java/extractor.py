@@ -47,6 +47,7 @@ from indexer.model import (
     Param,
     TypeUse,
     base_type,
+    drop_generics,
 )
 
 __all__ = ["EXTRACTOR", "JavaExtractor"]
@@ -76,7 +77,6 @@ _COMMENTS = frozenset({"line_comment", "block_comment"})
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 
 _WS = re.compile(r"\s+")
-_GENERIC = re.compile(r"<[^<>]*>")
 _OPEN_SP = re.compile(r"([(<\[])\s+")
 _SP_CLOSE = re.compile(r"\s+([)>\],])")
 
@@ -87,15 +87,6 @@ def _collapse(text: str) -> str:
         return text
     text = _WS.sub(" ", text).strip()
     return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", text))
-
-
-def _drop_generics(text: str) -> str:
-    """Remove ``<...>`` groups (nested ones too) from a type or receiver text."""
-    prev = None
-    while prev != text and "<" in text:
-        prev = text
-        text = _GENERIC.sub("", text)
-    return text
 
 
 def _annotation_name(text: str) -> str:
@@ -465,7 +456,7 @@ class _FileExtractor:
                 if tnode.type == "scoped_type_identifier":
                     name_node = tnode.named_children[-1]
                     prefix = src.data[tnode.start_byte : name_node.start_byte].decode("utf-8", "replace")
-                    receiver = _drop_generics(_WS.sub("", prefix)).rstrip(".") or None
+                    receiver = drop_generics(_WS.sub("", prefix)).rstrip(".") or None
                 found.append((name_node, src.text(name_node), receiver, args, True))
             else:
                 name_node = m["name"][0]
@@ -513,13 +504,13 @@ class _FileExtractor:
             prefix = cache[cur.id]
         elif cur.type == "object_creation_expression":
             # `new Foo<>(x).bar()`: the receiver is written `new Foo()` (the type is what matters).
-            prefix = f"new {_drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
+            prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
             cache[cur.id] = prefix
         elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
             prefix = LONG_RECEIVER  # not even read: a receiver that long is unknown anyway
             cache[cur.id] = prefix
         else:
-            prefix = _drop_generics(_WS.sub("", self.src.text(cur)))
+            prefix = drop_generics(_WS.sub("", self.src.text(cur)))
             if len(prefix) > MAX_RECEIVER_CHARS:
                 prefix = LONG_RECEIVER
             cache[cur.id] = prefix
@@ -602,7 +593,7 @@ class _FileExtractor:
         self.out.type_uses = [
             TypeUse(
                 owner.rec.qualname if owner else None,
-                _drop_generics(_WS.sub("", src.text(n))),
+                drop_generics(_WS.sub("", src.text(n))),
                 src.line(n),
                 src.col(n),
             )
