@@ -4,6 +4,18 @@ round of fixes still let through, kept fixed by a named regression test. Inputs 
 - :class:`TestIndexPathNotAFile`: ``--db`` naming a FIFO, a character device (``/dev/null``) or a
   link to one: refused before SQLite touches it (before: an I/O error blamed on the disk, or
   "cannot rollback" after SQLite created ``/dev/null-journal``).
+- :class:`TestTerminalControlCharacters`: ESC sequences in file names and string literals reached the
+  terminal through every text renderer.
+- :class:`TestPlantedExtractionCache`: a repository shipping ``.ripple/index.db-state/extract`` ran
+  code at ``ripple index`` (pickled entries); the state folder is now the user's.
+- :class:`TestMinifiedButNotNamedSo`: every function of a one-line bundle got the line's head as its
+  chunk.
+- :class:`TestLinkSwappedAfterDiscovery`: a link swapped between discovery and the read was read
+  where it then pointed; ``.gitignore`` links were followed.
+
+The pathological Java files of this review (a 100,000-call chain, 125,000 nested type arguments)
+are cases of ``test_pathological_nesting_costs_linear_time_and_is_indexed_in_part`` in
+``test_hostile_inputs.py``.
 """
 
 from __future__ import annotations
