@@ -150,7 +150,7 @@ class RepositoryIndex:
         for sf in found.files:
             progress.advance()
             try:
-                data = read_source(sf.abs_path, self.options.max_file_bytes)
+                data = read_source(sf.abs_path, self.options.max_file_bytes, sf.confine)
             except SkipFile as exc:
                 report.skip(sf.path, exc.reason, str(exc))
                 continue
@@ -236,7 +236,7 @@ class RepositoryIndex:
                     present.discard(rel)
                 continue
             try:
-                data = read_source(verdict.abs_path, self.options.max_file_bytes)
+                data = read_source(verdict.abs_path, self.options.max_file_bytes, verdict.confine)
             except SkipFile as exc:
                 report.skip(rel, exc.reason, str(exc))
                 if rel in self.resolver.files:

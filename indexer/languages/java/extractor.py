@@ -36,6 +36,7 @@ from indexer.frameworks import run_detectors
 from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
+    LONG_RECEIVER,
     TYPE_KINDS,
     Binding,
     CallSite,
@@ -46,6 +47,7 @@ from indexer.model import (
     Param,
     TypeUse,
     base_type,
+    drop_generics,
 )
 
 __all__ = ["EXTRACTOR", "JavaExtractor"]
@@ -64,6 +66,10 @@ LOMBOK_ALL = "AllArgsConstructor"
 
 # Definitions that other definitions nest in (fields do not: members of anonymous classes are not
 # definitions, so nothing named sits inside a field).
+MAX_RECEIVER_CHARS = 2000
+"""Longest receiver text kept for a call (normalised: ``a.b().c()``; real builder chains stay far
+below); a longer one is :data:`indexer.model.LONG_RECEIVER` (unknown to the resolver)."""
+
 _CONTAINER_KINDS = TYPE_KINDS | {"method", "constructor"}
 _ANNOTATIONS = frozenset({"annotation", "marker_annotation"})
 _COMMENTS = frozenset({"line_comment", "block_comment"})
@@ -71,7 +77,6 @@ _COMMENTS = frozenset({"line_comment", "block_comment"})
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 
 _WS = re.compile(r"\s+")
-_GENERIC = re.compile(r"<[^<>]*>")
 _OPEN_SP = re.compile(r"([(<\[])\s+")
 _SP_CLOSE = re.compile(r"\s+([)>\],])")
 
@@ -82,15 +87,6 @@ def _collapse(text: str) -> str:
         return text
     text = _WS.sub(" ", text).strip()
     return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", text))
-
-
-def _drop_generics(text: str) -> str:
-    """Remove ``<...>`` groups (nested ones too) from a type or receiver text."""
-    prev = None
-    while prev != text and "<" in text:
-        prev = text
-        text = _GENERIC.sub("", text)
-    return text
 
 
 def _annotation_name(text: str) -> str:
@@ -460,7 +456,7 @@ class _FileExtractor:
                 if tnode.type == "scoped_type_identifier":
                     name_node = tnode.named_children[-1]
                     prefix = src.data[tnode.start_byte : name_node.start_byte].decode("utf-8", "replace")
-                    receiver = _drop_generics(_WS.sub("", prefix)).rstrip(".") or None
+                    receiver = drop_generics(_WS.sub("", prefix)).rstrip(".") or None
                 found.append((name_node, src.text(name_node), receiver, args, True))
             else:
                 name_node = m["name"][0]
@@ -491,7 +487,10 @@ class _FileExtractor:
         """Normalised receiver text: ``this.repo``, ``a.b()`` for a call, generics and whitespace dropped.
 
         A chain ``a.b().c().d()`` is unrolled iteratively (its links are memoised by node id), so a long
-        builder chain costs linear time and no recursion depth.
+        builder chain costs linear time and no recursion depth. A receiver longer than
+        :data:`MAX_RECEIVER_CHARS` is :data:`LONG_RECEIVER` (an unknown receiver), and so is every link
+        above it: the walk is not cut at the depth queries are, and keeping each link's whole prefix
+        would cost memory quadratic in the chain (20 GB for a 400 KB file).
         """
         cache = self.receiver_cache
         chain: list[Node] = []
@@ -505,17 +504,25 @@ class _FileExtractor:
             prefix = cache[cur.id]
         elif cur.type == "object_creation_expression":
             # `new Foo<>(x).bar()`: the receiver is written `new Foo()` (the type is what matters).
-            prefix = f"new {_drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
+            prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
+            cache[cur.id] = prefix
+        elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
+            prefix = LONG_RECEIVER  # not even read: a receiver that long is unknown anyway
             cache[cur.id] = prefix
         else:
-            prefix = _drop_generics(_WS.sub("", self.src.text(cur)))
+            prefix = drop_generics(_WS.sub("", self.src.text(cur)))
+            if len(prefix) > MAX_RECEIVER_CHARS:
+                prefix = LONG_RECEIVER
             cache[cur.id] = prefix
         for link in reversed(chain):
-            if link.type == "method_invocation":
-                name = self.src.text(link.child_by_field_name("name")) + "()"
-            else:
-                name = self.src.text(link.child_by_field_name("field"))
-            prefix = f"{prefix}.{name}" if prefix else name
+            if prefix != LONG_RECEIVER:
+                if link.type == "method_invocation":
+                    name = self.src.text(link.child_by_field_name("name")) + "()"
+                else:
+                    name = self.src.text(link.child_by_field_name("field"))
+                prefix = f"{prefix}.{name}" if prefix else name
+                if len(prefix) > MAX_RECEIVER_CHARS:
+                    prefix = LONG_RECEIVER
             cache[link.id] = prefix
         return prefix
 
@@ -586,7 +593,7 @@ class _FileExtractor:
         self.out.type_uses = [
             TypeUse(
                 owner.rec.qualname if owner else None,
-                _drop_generics(_WS.sub("", src.text(n))),
+                drop_generics(_WS.sub("", src.text(n))),
                 src.line(n),
                 src.col(n),
             )
