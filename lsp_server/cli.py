@@ -515,13 +515,15 @@ def stats(db: str | None, as_json: bool) -> None:
 
 @main.command()
 @click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--db", envvar=DB_ENV, type=click.Path(path_type=Path),
+              help="Index file to check (default: .ripple/index.db in PATH or a parent folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def doctor(path: Path | None, as_json: bool) -> None:
+def doctor(path: Path | None, db: Path | None, as_json: bool) -> None:
     """Check the configuration and every configured store (index, Memgraph, Elasticsearch, model) as
     seen from PATH (default: here); say what is wrong and how to fix it. Exit 1 on a problem."""
     from stores.doctor import render, run_checks
 
-    checks = run_checks(path or Path.cwd())
+    checks = run_checks(path or Path.cwd(), db=db.expanduser() if db else None)
     ok = all(c.status != "fail" for c in checks)
     if as_json:
         _emit_json({"ok": ok, "checks": [c.as_dict() for c in checks]})

@@ -59,15 +59,17 @@ def render(checks: list[Check]) -> list[str]:
     return lines
 
 
-def run_checks(start: Path, env: Mapping[str, str] | None = None) -> list[Check]:
-    """Check the configuration seen from the folder ``start`` and every store it selects."""
+def run_checks(start: Path, env: Mapping[str, str] | None = None, db: Path | None = None) -> list[Check]:
+    """Check the configuration seen from the folder ``start`` and every store it selects. ``db``
+    names the embedded index file to check (``ripple doctor --db``); it wins over the configured
+    one (``RIPPLE_DB`` / ``[embedded] db``) and over the ``.ripple/index.db`` found from ``start``."""
     try:
         config = load_config(start, env)
     except ConfigError as exc:
         return [Check("config", FAIL, str(exc), "fix the file or environment variable named above")]
     checks = [_config_check(config)]
     checks += [Check("config", WARN, w) for w in config.warnings]
-    db = config.db or _nearest_index(start)
+    db = db or config.db or _nearest_index(start)
     checks += _graph_checks(config, db)
     checks += _search_checks(config, db)
     checks.append(_model_check(config))

@@ -329,3 +329,20 @@ def test_a_model_missing_from_the_cache_is_reported_once(workspace, tmp_path, ca
     assert result.exit_code == 1
     # fastembed's own loguru lines ("ERROR ... Could not find model in cache_dir") go to the real stderr.
     assert "Could not find" not in capfd.readouterr().err
+
+
+def test_db_option_checks_that_index_file(workspace, tmp_path):
+    db = workspace / ".ripple" / "index.db"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run(elsewhere, tmp_path, "--db", str(db))  # no index in or above `elsewhere`: --db names it
+    assert result.stdout.splitlines()[1:3] == [
+        f"ok    graph   embedded {db}: schema {SCHEMA_VERSION}, 1 file, 2 nodes, 1 edge",
+        f"ok    search  embedded {db}, 1 chunk, 1 embedded"]
+    assert result.exit_code == 0
+    missing = tmp_path / "nope.db"
+    result = run(workspace, tmp_path, "--db", str(missing))  # wins over the workspace's own index
+    assert result.stdout.splitlines()[1:3] == [f"FAIL  graph   embedded: no index at {missing}", INDEX_FIX]
+    assert result.exit_code == 1 and not missing.exists()
+    result = run(elsewhere, tmp_path, RIPPLE_DB=str(db))  # the same convention as the other commands
+    assert result.stdout.splitlines()[1] == f"ok    graph   embedded {db}: schema {SCHEMA_VERSION}, 1 file, 2 nodes, 1 edge"
