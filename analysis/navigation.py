@@ -26,7 +26,7 @@ _T = TypeVar("_T")
 
 __all__ = [
     "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "best_targets", "lookup", "find_targets", "callers", "references",
-    "dotted_name", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
+    "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
 
@@ -52,14 +52,45 @@ class Reference:
 
 
 def dotted_name(node: Node) -> str:
-    """The name a developer would write: the module (Python dotted module, Java package) and the
-    qualname when the node records its module (``django.db.models.base.Model.save``,
-    ``org.example.OwnerController.show``), else the path without suffix, dotted
-    (``src.v4.core.util.joinValues``)."""
+    """The name a developer would write, the one display name of a node everywhere (CLI, call
+    hierarchy, workspace symbols, hover, search hits). Display only: node ids and stored qualnames
+    are not this.
+
+    * a language with dotted modules (Python module, Java package, recorded as the node's
+      ``module``): the module and the qualname (``django.db.models.base.Model.save``,
+      ``org.example.OwnerController.show``);
+    * a language whose modules are files (TypeScript, JavaScript: no ``module`` on code nodes): the
+      module-relative name, as its own tools show it (``joinValues``, ``ZodType.parse``); the file is
+      said apart (:func:`container_name`, :func:`symbol_label`);
+    * a File node: its path (``src/app.ts``)."""
+    if node.label == "File":
+        return node.file
     module = node.props.get("module")
     if module:
         return f"{module}.{node.qualname}"
-    return f"{_path_module(node.file)}.{node.qualname}"
+    return node.qualname
+
+
+def container_name(node: Node) -> str:
+    """Where ``node`` lives, for a list that shows its short name beside (workspace symbols): the
+    dotted parent for dotted-module languages (``django.db.models.base.Model``); for file-module
+    languages the path, then the enclosing definitions (``src/types.ts · ZodType``); a File node's
+    folder (``""`` at the root)."""
+    if node.label == "File":
+        return node.file.rsplit("/", 1)[0] if "/" in node.file else ""
+    if node.props.get("module"):
+        return dotted_name(node).rsplit(".", 1)[0]
+    parent = node.qualname.rsplit(".", 1)[0] if "." in node.qualname else ""
+    return f"{node.file} · {parent}" if parent else node.file
+
+
+def symbol_label(node: Node) -> str:
+    """:func:`dotted_name`, with the file in parentheses when the name does not say it (file-module
+    languages): ``joinValues (src/v4/core/util.ts)``; for lists of same-named symbols."""
+    name = dotted_name(node)
+    if node.label == "File" or node.props.get("module"):
+        return name
+    return f"{name} ({node.file})"
 
 
 def _path_module(path: str) -> str:

@@ -29,7 +29,7 @@ from rich.table import Table
 
 from analysis.impact import DEFAULT_DEPTH, blast_radius, target_query
 from analysis.impact_report import render_markdown, report_json
-from analysis.navigation import Reference, callers, dotted_name, lookup, references
+from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
@@ -315,7 +315,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
 def _ref_json(r: Reference) -> dict[str, object]:
     return {
         "target": r.target, "kind": r.kind, "repo": r.repo, "path": r.file, "line": r.line, "column": r.col + 1,
-        "from": r.source.id, "from_name": dotted_name(r.source) if r.source.label != "File" else r.source.file,
+        "from": r.source.id, "from_name": dotted_name(r.source),
         "resolution": r.resolution,
     }
 
@@ -334,7 +334,7 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
     for t in targets:
         out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}, {escape(t.file)}:{t.start_line})")
     if others:
-        names = ", ".join(dotted_name(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
+        names = ", ".join(symbol_label(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
         out.print(f"[dim]also named {escape(repr(symbol))}, not shown: {escape(names)} (qualify the name to choose)[/dim]")
     out.print(_plural(len(refs), noun))
     names = {t.id: t.qualname for t in targets}
@@ -477,7 +477,8 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
             "query": query, "lists": result.lists, "embedded": result.embedded, "chunks": result.chunks,
             "notes": result.notes,
             "hits": [{"repo": h.chunk.repo, "path": h.chunk.file, "line": h.chunk.start_line,
-                      "end_line": h.chunk.end_line, "kind": h.chunk.kind, "fqn": h.node.id, "score": h.score,
+                      "end_line": h.chunk.end_line, "kind": h.chunk.kind, "fqn": h.node.id,
+                      "name": dotted_name(h.node), "score": h.score,
                       "ranks": dict(h.ranks), "callers": h.callers} for h in result.hits],
         })
         return
@@ -485,9 +486,12 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
         err.print(f"[dim]{escape(note)}[/dim]")
     if not result.hits:
         out.print("no results")
+    multi_repo = len({h.chunk.repo for h in result.hits}) > 1
     for h in result.hits:
+        where = f"{h.chunk.repo}/{h.chunk.file}" if multi_repo else h.chunk.file
         ranks = " ".join(f"{name}#{h.ranks[name]}" if name in h.ranks else f"{name}:-" for name in result.lists)
-        out.print(f"{h.chunk.file}:{h.chunk.start_line}  {h.chunk.kind:<12} {h.node.id}  "
+        name = "(top-level code)" if h.node.label == "File" else dotted_name(h.node)  # the path leads the line
+        out.print(f"{where}:{h.chunk.start_line}  {h.chunk.kind:<12} {name}  "
                   f"{h.score:.4f}  {ranks}  callers {h.callers}", markup=False)
 
 

@@ -27,7 +27,7 @@ from urllib.parse import quote, unquote
 from lsprotocol import types
 
 from stores.contracts import Node
-from analysis.navigation import CallGroup, Reference, Site, SymbolTree, dotted_name
+from analysis.navigation import CallGroup, Reference, Site, SymbolTree, container_name, symbol_label
 
 __all__ = [
     "FileText", "LineMap", "Converter", "RIPPLE_SCHEME", "ripple_uri", "parse_ripple_uri", "to_client_col",
@@ -240,7 +240,7 @@ class Converter:
             uri=self.text(node.repo, node.file).uri,
             range=self.node_range(node),
             selection_range=self.selection_range(node) if node.label != "File" else self.node_range(node),
-            detail=_short(f"{node.repo} · {dotted_name(node)}") if node.label != "File" else node.repo,
+            detail=_short(f"{node.repo} · {symbol_label(node)}") if node.label != "File" else node.repo,
             data={"id": node.id},
         )
 
@@ -257,12 +257,11 @@ class Converter:
         return types.CallHierarchyOutgoingCall(self.call_item(group.node), self._site_ranges(group, _called_name(group.node)))
 
     def symbol_information(self, node: Node) -> types.SymbolInformation:
-        """A workspace-symbol entry (container: the repository and dotted parent)."""
-        parent = dotted_name(node).rsplit(".", 1)[0]
+        """A workspace-symbol entry (container: the repository and :func:`analysis.navigation.container_name`)."""
         return types.SymbolInformation(
             name=node.name, kind=_KINDS.get(node.label, types.SymbolKind.Variable),
             location=types.Location(self.text(node.repo, node.file).uri, self.selection_range(node)),
-            container_name=_short(f"{node.repo} · {parent}"),
+            container_name=_short(f"{node.repo} · {container_name(node)}"),
         )
 
     def document_symbol(self, tree: SymbolTree) -> types.DocumentSymbol:

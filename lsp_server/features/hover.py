@@ -36,7 +36,8 @@ def markdown(node: Node, report: BlastRadius) -> str:
     """The hover text of ``node`` and its blast radius (every name and path escaped:
     :func:`analysis.impact_report.code_span` / :func:`analysis.impact_report.markdown_text`)."""
     signature = node.props.get("signature") or f"{node.label.lower()} {node.name}"
-    lines = [code_block(signature), f"{code_span(dotted_name(node))} · {markdown_text(node.repo)}", ""]
+    where = "" if node.props.get("module") else f" in {code_span(node.file)}"  # file-module languages
+    lines = [code_block(signature), f"{code_span(dotted_name(node))}{where} · {markdown_text(node.repo)}", ""]
     head = f"**Impact:** {summary_text(report)}"
     if report.reached:
         head += (f" — {_n(report.call_sites, 'call site')}; {_n(report.reached, 'caller')} within {report.depth} hops "

@@ -224,3 +224,24 @@ def test_search_language_is_checked_against_the_registry(workspace: Path, indexe
     assert result.exit_code == 0, result.output
     hits = json.loads(result.output)["hits"]
     assert hits and {Path(h["path"]).suffix for h in hits} == {".py"}
+
+
+def test_typescript_names_are_module_relative_and_path_forms_still_accepted(workspace: Path, indexed: dict) -> None:
+    db = str(workspace / ".ripple" / "index.db")
+    ts = run("callers", "fetchOwners", "--db", db)
+    assert [(c["from"], c["from_name"]) for c in ts["callers"]] == [("shop:web/client.Page.load(0)", "Page.load")]
+    java = run("callers", "Owner.getName", "--db", db)  # dotted-module languages keep their package
+    assert [c["from_name"] for c in java["callers"]] == ["shop.OwnerController.show"]
+    assert run("callers", "web.client.fetchOwners", "--db", db)["targets"] == ["shop:web/client.fetchOwners(1)"]
+
+
+def test_search_hits_name_the_symbol_and_file_level_hits_do_not_repeat_the_path(workspace: Path, indexed: dict) -> None:
+    db = str(workspace / ".ripple" / "index.db")
+    hits = run("search", "fetchOwners", "--db", db)["hits"]
+    assert [(h["path"], h["kind"], h["name"]) for h in hits if h["kind"] == "function"][0] == (
+        "web/client.ts", "function", "fetchOwners")
+    result = CliRunner().invoke(main, ["search", "service rename None", "--kind", "file_section", "--db", db])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if "file_section" in line]
+    assert lines and all(line.split("  ")[1] == "file_section (top-level code)" for line in lines), lines
+    assert not any("app.cli.app/cli.py" in line or "shop:" in line for line in lines)

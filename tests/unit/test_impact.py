@@ -433,10 +433,10 @@ MARKDOWN = """\
 
 ## Targets
 
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(int)` (method, selected) · owners · `src/main/java/shop/JpaOwnerRepository.java:5`
-- `src.main.java.shop.JpaOwnerRepository.JpaOwnerRepository.findById(long)` (method, overload) · owners · `src/main/java/shop/JpaOwnerRepository.java:10`
-- `src.main.java.shop.OwnerRepository.OwnerRepository.findById` (method, declaration) · owners · `src/main/java/shop/OwnerRepository.java:5`
-- `src.main.java.shop.CachedOwnerRepository.CachedOwnerRepository.findById` (method, implementation) · owners · `src/main/java/shop/CachedOwnerRepository.java:6`
+- `JpaOwnerRepository.findById(int)` (method, selected) · owners · `src/main/java/shop/JpaOwnerRepository.java:5`
+- `JpaOwnerRepository.findById(long)` (method, overload) · owners · `src/main/java/shop/JpaOwnerRepository.java:10`
+- `OwnerRepository.findById` (method, declaration) · owners · `src/main/java/shop/OwnerRepository.java:5`
+- `CachedOwnerRepository.findById` (method, implementation) · owners · `src/main/java/shop/CachedOwnerRepository.java:6`
 
 ## Direct callers
 
@@ -555,7 +555,7 @@ def test_markdown_code_spans_hold_backticks_pipes_and_line_breaks(tmp_path: Path
     s.close()
     lines = text.splitlines()
     assert lines[0] == "# Blast radius of `größe`"
-    assert "- ``src.we`ird|dir.a.größe`` (function, selected) · odd · ``src/we`ird|dir/a.js:1``" in lines
+    assert "- `größe` (function, selected) · odd · ``src/we`ird|dir/a.js:1``" in lines
     assert "- `größe` · odd · ``src/we`ird|dir/a.js:1``" not in lines
     assert "- `h` · odd · ``src/we`ird|dir/a.js:5`` (exact)" in lines
     assert ("| GET | ``/a\\|b/`x`/ \\| injected \\|`` | odd | 1 | ``GET /a\\|b/`x`/ \\| injected \\|`` → `h` → `größe` |"
