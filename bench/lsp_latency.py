@@ -6,7 +6,8 @@ server's resident memory.
 
 Targets: 200 methods / functions with callers, sampled with a fixed seed; requests are sent at each
 target's name in its definition (prepare + incomingCalls as one measurement, references, hover) and
-workspace/symbol for prefixes and camel humps of their names.
+workspace/symbol for prefixes, camel humps and fuzzy abbreviations of their names (``mkrsp`` for
+``make_response``: the first letter, then the next five consonants).
 """
 
 from __future__ import annotations
@@ -52,7 +53,8 @@ async def main() -> None:
     await client.initialize_async(types.InitializeParams(
         capabilities=types.ClientCapabilities(), workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)]))
     client.initialized(types.InitializedParams())
-    times: dict[str, list[float]] = {"prepare+incoming": [], "references": [], "hover": [], "workspace/symbol": []}
+    times: dict[str, list[float]] = {"prepare+incoming": [], "references": [], "hover": [], "workspace/symbol": [],
+                                     "  prefix": [], "  humps": [], "  fuzzy": []}
     await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="warmup"))
     answered = 0
     for path, line, name in targets(args.db, args.n):
@@ -75,10 +77,12 @@ async def main() -> None:
         await client.text_document_hover_async(types.HoverParams(doc, pos))
         times["hover"].append(time.perf_counter() - t)
         humps = "".join(p[:2].capitalize() for p in name.strip("_").split("_")[:2]) or name
-        for query in (name[:3], humps):
+        fuzzy = name.strip("_")[:1] + "".join(c for c in name.strip("_")[1:] if c.lower() not in "aeiou_")[:5]
+        for kind, query in (("  prefix", name[:3]), ("  humps", humps), ("  fuzzy", fuzzy)):
             t = time.perf_counter()
             await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
             times["workspace/symbol"].append(time.perf_counter() - t)
+            times[kind].append(times["workspace/symbol"][-1])
     rss = psutil.Process(client._server.pid).memory_info().rss / 2**20  # type: ignore[union-attr]
     print(f"{'request':<18} {'n':>5} {'p50 ms':>8} {'p95 ms':>8}")
     for kind, values in times.items():

@@ -66,7 +66,7 @@ from stores.contracts import (
     UnresolvedCall,
     SHARED_LABELS,
     query_parts,
-    symbol_match_rank,
+    best_symbol_names,
     symbol_parts,
 )
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
@@ -682,13 +682,8 @@ class EmbeddedStore(GraphStore, SearchIndex):
         parts = query_parts(query)
         if not parts or limit <= 0:
             return []
-        ranked = []
-        for name, name_parts in self._symbol_names().get(parts[0][0], ()):
-            rank = symbol_match_rank(query, parts, name, name_parts)
-            if rank is not None:
-                ranked.append((rank, len(name), name))
-        ranked.sort()
-        order = {name: (rank, n) for rank, n, name in ranked[:limit]}
+        ranked = best_symbol_names(query, parts, self._symbol_names().get(parts[0][0], ()), limit)
+        order = {name: (rank, n) for rank, n, name in ranked}
         if not order:
             return []
         rows = self._db.execute(

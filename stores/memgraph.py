@@ -84,7 +84,7 @@ from stores.contracts import (
     Node,
     UnresolvedCall,
     query_parts,
-    symbol_match_rank,
+    best_symbol_names,
     symbol_parts,
 )
 from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreUnavailable
@@ -808,13 +808,8 @@ class MemgraphGraphStore(GraphStore):
         if not parts or limit <= 0:
             return []
         names = self._read("MATCH (n:Node {sym: $c}) RETURN DISTINCT n.name", c=parts[0][0])
-        ranked = []
-        for (name,) in names:
-            rank = symbol_match_rank(query, parts, name)
-            if rank is not None:
-                ranked.append((rank, len(name), name))
-        ranked.sort()
-        order = {name: (rank, n) for rank, n, name in ranked[:limit]}
+        ranked = best_symbol_names(query, parts, ((name, None) for (name,) in names), limit)
+        order = {name: (rank, n) for rank, n, name in ranked}
         if not order:
             return []
         rows = self._read_batched(

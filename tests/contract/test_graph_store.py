@@ -437,6 +437,13 @@ def test_search_symbols_camel_humps(graph_store):
     assert _names(graph_store.search_symbols("Con", 10)) == ["src/ctrl.Controller"]  # first part must match
     assert graph_store.search_symbols("  _. ", 10) == []
     assert graph_store.search_symbols("owner", 0) == []
+    # fuzzy, as editors match: abbreviations, then scattered letters; the first letter starts the name
+    assert _names(graph_store.search_symbols("ownrep", 10)) == ["src/ctrl.OwnerRepository"]
+    assert _names(graph_store.search_symbols("ocf", 10)) == ["src/ctrl.owner_controller_factory(0)"]
+    assert _names(graph_store.search_symbols("ctrl", 10)) == ["src/ctrl.Controller"]  # not OwnerController
+    assert _names(graph_store.search_symbols("orr", 10)) == [  # own-r-r: OwnerRepository's parts; then scattered
+        "src/ctrl.OwnerRepository", "src/ctrl.OwnerController", "src/ctrl.owner_controller_factory(0)"]
+    assert graph_store.search_symbols("ownz", 10) == []
 
 
 def test_file_text_is_kept_for_files_not_on_disk(graph_store):
