@@ -342,7 +342,7 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
         where = f"{r.repo}/{r.file}" if multi_repo else r.file
         tag = f"  [{r.resolution}]" if r.resolution else ""
         kind = "" if r.kind == "CALLS" else f"  {r.kind}"
-        src = r.source.qualname if r.source.label != "File" else "<module>"
+        src = r.source.qualname if r.source.label != "File" else "(top-level code)"  # the location is the call site
         into = f"  -> {names.get(r.target, r.target)}" if len(targets) > 1 else ""
         out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}{into}", markup=False)
 

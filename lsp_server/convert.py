@@ -232,15 +232,25 @@ class Converter:
         target = targets.get(ref.target)
         return self.location(ref.repo, ref.file, ref.line, ref.col, target.name if target else "")
 
-    def call_item(self, node: Node) -> types.CallHierarchyItem:
-        """A call-hierarchy item; ``data`` holds the node id (follow-ups re-resolve from it)."""
+    def call_item(self, node: Node, site: types.Range | None = None) -> types.CallHierarchyItem:
+        """A call-hierarchy item; ``data`` holds the node id (follow-ups re-resolve from it). A File
+        node (code at module level, a caller outside every definition) is named after its file and
+        selects ``site``, the range of its first call site, so the editor jumps there, not to line 1."""
+        if node.label == "File":
+            base = node.file.rsplit("/", 1)[-1]
+            selected = site if site is not None else self.node_range(node)
+            return types.CallHierarchyItem(
+                name=f"{base} (top-level code)", kind=types.SymbolKind.File, uri=self.text(node.repo, node.file).uri,
+                range=self.node_range(node), selection_range=selected, detail=_short(f"{node.repo} · {node.file}"),
+                data={"id": node.id},
+            )
         return types.CallHierarchyItem(
-            name=node.name if node.label != "File" else f"<module {node.file}>",
+            name=node.name,
             kind=_KINDS.get(node.label, types.SymbolKind.Function),
             uri=self.text(node.repo, node.file).uri,
             range=self.node_range(node),
-            selection_range=self.selection_range(node) if node.label != "File" else self.node_range(node),
-            detail=_short(f"{node.repo} · {symbol_label(node)}") if node.label != "File" else node.repo,
+            selection_range=self.selection_range(node),
+            detail=_short(f"{node.repo} · {symbol_label(node)}"),
             data={"id": node.id},
         )
 
@@ -250,7 +260,8 @@ class Converter:
     def incoming_call(self, group: CallGroup, callee: Node) -> types.CallHierarchyIncomingCall:
         """A caller with ``fromRanges`` = its call sites (the callee's name at each)."""
         name = _called_name(callee)
-        return types.CallHierarchyIncomingCall(self.call_item(group.node), self._site_ranges(group, name))
+        ranges = self._site_ranges(group, name)
+        return types.CallHierarchyIncomingCall(self.call_item(group.node, ranges[0] if ranges else None), ranges)
 
     def outgoing_call(self, group: CallGroup) -> types.CallHierarchyOutgoingCall:
         """A callee with ``fromRanges`` = the call sites in the caller's body."""

@@ -126,6 +126,18 @@ async def test_call_hierarchy_python_utf16_after_emoji(client: LanguageClient):
     assert [(c.from_.name, list(c.from_ranges)) for c in calls] == [("render", [rng(4, 13, 4, 24)])]
 
 
+async def test_a_module_level_caller_selects_its_call_site(client: LanguageClient):
+    # `TITLE = banner()`: the caller is the file's top-level code
+    [item] = await prepare(client, "client/client/report.py", 13, 5)
+    assert item.name == "banner"
+    [call] = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item))
+    assert (call.from_.name, call.from_.detail, call.from_.kind) == (
+        "report.py (top-level code)", "client · client/report.py", types.SymbolKind.File)
+    assert call.from_.selection_range == rng(17, 8, 17, 14) != rng(0, 0, 0, 0)  # the call site, not line 1
+    assert list(call.from_ranges) == [rng(17, 8, 17, 14)]
+    assert call.from_.range.start == types.Position(0, 0)  # the range holds the selection
+
+
 async def test_utf8_client_gets_byte_columns(client8: LanguageClient):
     # 所有者 is 9 bytes, 😀 is 4: code point 34 is byte 43
     [item] = await prepare(client8, "client/client/report.py", 5, 45)
@@ -207,7 +219,11 @@ async def test_workspace_symbol_camel_case(client: LanguageClient):
         ("OwnerController", types.SymbolKind.Constructor, "OwnerController.java", rng(5, 11, 5, 26)),
     ]
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="owner cl"))
-    assert [(s.name, s.container_name) for s in found] == [("OwnerClient", "client · client.api")]
+    assert [(s.name, s.container_name) for s in found] == [  # parts first, then the abbreviation owner-c-l
+        ("OwnerClient", "client · client.api"), ("OwnerController", "petclinic · org.example"),
+        ("OwnerController", "petclinic · org.example.OwnerController")]
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ftchown"))  # fuzzy
+    assert [(s.name, s.container_name) for s in found] == [("fetch_owner", "client · client.api.OwnerClient")]
 
 
 async def test_document_symbols(client: LanguageClient):

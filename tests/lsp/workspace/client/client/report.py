@@ -9,3 +9,10 @@ def render(owner_id):
 
 def main():
     print(render(1))
+
+
+def banner():
+    return "owners"
+
+
+TITLE = banner()
