@@ -138,11 +138,14 @@ def best_targets(symbol: str, candidates: Sequence[Node]) -> list[Node]:
     return [n for n in candidates if n.qualname == text] or list(candidates)
 
 
-def lookup(graph: GraphStore, symbol: str) -> tuple[list[Node], list[Node]]:
+def lookup(graph: GraphStore, symbol: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
     """``(targets, others)`` for ``symbol`` as a user typed it: the nodes it means
     (:func:`best_targets` of :func:`symbol_candidates`) and the other candidates a bare name also
-    matched (to list, so the user can qualify the name). Both empty when nothing matches."""
+    matched (to list, so the user can qualify the name). ``repo``: only candidates of that
+    repository (a name defined in several). Both empty when nothing matches."""
     candidates = symbol_candidates(graph, symbol)
+    if repo is not None:
+        candidates = [n for n in candidates if n.repo == repo]
     targets = best_targets(symbol, candidates)
     chosen = {t.id for t in targets}
     return targets, [n for n in candidates if n.id not in chosen]

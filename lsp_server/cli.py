@@ -27,7 +27,7 @@ from rich.segment import Segment
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from analysis.impact import DEFAULT_DEPTH, blast_radius, target_query
+from analysis.impact import DEFAULT_DEPTH, NodesQuery, SymbolQuery, blast_radius, target_query
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine, query_engine
@@ -348,40 +348,58 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
 
 
 def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], key: str,
-                 as_json: bool) -> None:
-    """JSON (``{"targets": [...], key: [...]}``, exit 1 when nothing matched) or text."""
+                 as_json: bool, repo: str | None) -> None:
+    """JSON (``{"targets": [...], "repos": [...], key: [...]}``, exit 1 when nothing matched) or text;
+    a note on stderr when the targets lie in several repositories (``--repo`` chooses)."""
+    repos = sorted({t.repo for t in targets})
     if as_json:
-        _emit_json({"targets": [t.id for t in targets], key: [_ref_json(r) for r in refs]})
+        _emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
         if not targets:
             sys.exit(1)
         return
+    if not targets and repo is not None:
+        raise click.ClickException(f"no symbol matches {symbol!r} in repository {repo!r}")
+    _note_repos(symbol, repos)
     _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
+
+
+def _note_repos(symbol: str, repos: list[str]) -> None:
+    """Say that ``symbol`` named definitions in several repositories, merged in one answer."""
+    if len(repos) > 1:
+        err.print(f"[yellow]{escape(repr(symbol))} is defined in {len(repos)} repositories ({escape(', '.join(repos))}); "
+                  "the answer covers them all: --repo NAME chooses one[/yellow]", soft_wrap=True)
+
+
+_REPO_HELP = "Only SYMBOL's definitions in this repository (a name defined in several)."
 
 
 @main.command(name="callers")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--resolution", "resolutions", multiple=True, type=click.Choice(["exact", "inferred", "name"]), help="Keep only calls bound this way (repeatable).")
+@click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_json: bool) -> None:
+def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, or a node id)."""
     with _store(db) as store:
-        targets, others = lookup(store, symbol)
+        targets, others = lookup(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
-    _render_refs(symbol, targets, others, refs, "callers", as_json)
+    _render_refs(symbol, targets, others, refs, "callers", as_json, repo)
 
 
 @main.command(name="references")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--include-declaration", is_flag=True, help="List the declarations too.")
+@click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_json: bool) -> None:
+def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool) -> None:
     """Every reference to SYMBOL: call sites, type uses, injections, subclasses, overrides."""
     with _store(db) as store:
-        targets, others = lookup(store, symbol)
+        targets, others = lookup(store, symbol, repo)
         refs = references(store, targets, include_declaration)
-    _render_refs(symbol, targets, others, refs, "references", as_json)
+    _render_refs(symbol, targets, others, refs, "references", as_json, repo)
+
 
 
 @main.command(name="impact")
@@ -392,8 +410,10 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_js
 @click.option("--service", "services", multiple=True, metavar="NAME=REPO",
               help=f"An HTTP service name and the repository serving it (repeatable; added to ${SERVICES_ENV} "
                    "and the [http.services] table of the configuration).")
+@click.option("--repo", help="Only TARGET's definitions in this repository (a name defined in several).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], as_json: bool) -> None:
+def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], repo: str | None,
+               as_json: bool) -> None:
     """Blast radius of TARGET (Class.method, module.function, a node id, or PATH:LINE[:COL]): its
     callers, the endpoints and topics they reach across services, and the services affected."""
     from stores.config import load_config
@@ -410,6 +430,11 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
             query = target_query(store, target)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
+        if repo is not None and isinstance(query, SymbolQuery):  # the repository's definitions only
+            chosen, _ = lookup(store, query.text, repo)
+            if not chosen:
+                raise click.ClickException(f"no symbol matches {target!r} in repository {repo!r}")
+            query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
         report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search))
     if as_json:
@@ -420,6 +445,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
     if not report.targets:
         raise click.ClickException(
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
+    _note_repos(target, sorted({t.node.repo for t in report.targets}))
     out.print(render_markdown(report), markup=False, end="")
 
 

@@ -245,3 +245,33 @@ def test_search_hits_name_the_symbol_and_file_level_hits_do_not_repeat_the_path(
     lines = [line for line in result.stdout.splitlines() if "file_section" in line]
     assert lines and all(line.split("  ")[1] == "file_section (top-level code)" for line in lines), lines
     assert not any("app.cli.app/cli.py" in line or "shop:" in line for line in lines)
+
+
+def test_a_name_in_two_repositories_is_said_and_repo_chooses(tmp_path: Path) -> None:
+    db = str(tmp_path / "two.db")
+    for repo, caller in (("blog", "post_url"), ("shop", "product_url")):
+        (tmp_path / repo / "text").mkdir(parents=True)
+        (tmp_path / repo / "text" / "utils.py").write_text(
+            f"def slugify(value):\n    return value.lower()\n\n\ndef {caller}(title):\n    return slugify(title)\n",
+            encoding="utf-8")
+        run("index", str(tmp_path / repo), "--db", db, "--no-embed", "--jobs", "1")
+    both = run("callers", "slugify", "--db", db)
+    assert (both["targets"], both["repos"]) == (["blog:text/utils.slugify(1)", "shop:text/utils.slugify(1)"],
+                                                ["blog", "shop"])
+    result = CliRunner().invoke(main, ["callers", "slugify", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "'slugify' is defined in 2 repositories (blog, shop); the answer covers them all: --repo NAME chooses one"]
+    one = run("callers", "slugify", "--db", db, "--repo", "shop")
+    assert (one["targets"], [c["from"] for c in one["callers"]]) == (
+        ["shop:text/utils.slugify(1)"], ["shop:text/utils.product_url(1)"])
+    result = CliRunner().invoke(main, ["callers", "slugify", "--db", db, "--repo", "shop"])
+    assert result.stderr == ""
+    refs = run("references", "slugify", "--db", db, "--repo", "blog")
+    assert [r["from"] for r in refs["references"]] == ["blog:text/utils.post_url(1)"]
+    result = CliRunner().invoke(main, ["references", "slugify", "--db", db, "--repo", "nope"])
+    assert (result.exit_code, result.stderr.strip()) == (1, "Error: no symbol matches 'slugify' in repository 'nope'")
+    impact = run("impact", "slugify", "--db", db, "--repo", "blog")
+    assert [t["id"] for t in impact["targets"]] == ["blog:text/utils.slugify(1)"]
+    result = CliRunner().invoke(main, ["impact", "slugify", "--db", db])
+    assert "is defined in 2 repositories (blog, shop)" in result.stderr
