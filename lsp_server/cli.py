@@ -629,7 +629,8 @@ TOKEN_ENV = "RIPPLE_SERVE_TOKEN"
 @click.option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio, on a loopback address "
               "(e.g. 127.0.0.1:2087; port 0: any free port). Clients must send the token (see --token-file).")
 @click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path),
-              help=f"With --tcp: the file holding the token clients must send in initializationOptions.token "
+              help=f"With --tcp: the file (mode 600: no one else may read it) holding the token clients must send "
+                   f"in initializationOptions.token "
                    f"(default: ${TOKEN_ENV}, else a new one printed on stderr).")
 @click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="With --tcp: workspace folders must lie in this folder (repeatable; default: the current one).")
@@ -640,6 +641,7 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
     """Run the language server (stdio by default) for the editor's workspace folders."""
     import ipaddress
     import secrets
+    import stat
 
     from lsp_server.server import serve as run
 
@@ -660,9 +662,13 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
                                  "(use 127.0.0.1, or pass --allow-remote to mean it)", param_hint="--tcp")
     if token_file is not None:
         try:
+            mode = stat.S_IMODE(token_file.stat().st_mode)
             token = token_file.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"cannot read {token_file}: {exc}", param_hint="--token-file") from exc
+        if mode & 0o077:  # as ssh refuses a private key others can read: they could connect as the editor
+            raise click.BadParameter(f"{token_file} can be read or written by other users (mode {mode:o}): "
+                                     f"`chmod 600 {token_file}`", param_hint="--token-file")
         source = str(token_file)
     else:
         token = os.environ.get(TOKEN_ENV, "").strip()

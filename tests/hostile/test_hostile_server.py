@@ -387,6 +387,7 @@ class TestTcpNeedsTokenAndStaysConfined:
     def test_token_file_must_hold_a_real_token(self, tmp_path):
         short = tmp_path / "token"
         short.write_text("abc\n", encoding="utf-8")
+        short.chmod(0o600)  # private, as a token file must be
         result = ripple("serve", "--tcp", "127.0.0.1:0", "--token-file", str(short), timeout=30)
         assert result.returncode == 2
         assert "must have at least 16 characters" in result.stderr
