@@ -582,8 +582,11 @@ class TestFramingUnit:
             def handle_body(self, body: bytes) -> None:
                 bodies.append(body)
 
-            def _error(self, msg_id: Any, code: int, message: str) -> None:
-                errors.append((msg_id, code))
+            def message_limit(self) -> int:
+                return protocol.MAX_MESSAGE_BYTES
+
+            def refuse_oversized(self, size: int) -> None:
+                errors.append((None, size))
 
         async def run() -> None:
             reader = asyncio.StreamReader(limit=1 << 16)
@@ -596,7 +599,7 @@ class TestFramingUnit:
 
         asyncio.run(run())
         assert bodies == [b"{}", b"null"]
-        assert errors == [(None, -32600)]
+        assert errors == [(None, 5000)]
 
 
 hypothesis = pytest.importorskip("hypothesis")
