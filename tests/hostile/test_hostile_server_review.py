@@ -230,3 +230,38 @@ class TestFramingRecovers:
             answer = server.client.request(i, "ripple/indexStatus", {}, timeout=10)
             assert answer is not None and answer["result"]["folders"][0]["repo"] == "shop", answer
         assert not [m for m in server.client.seen if m.get("id") == 5]  # unreadable: unanswerable
+
+
+class TestIndexReplacedByAnImposter:
+    """Issue 12 #2, the careless variants: the index file replaced by a file that is not an index,
+    or by a folder. The folder goes to state ``error`` with the reason (never touching the
+    imposter), ``ripple/indexStatus`` no longer says it watches, and once the imposter is gone the
+    index is rebuilt on its own."""
+
+    @pytest.mark.parametrize("imposter", ["text", "folder"])
+    def test_imposter_then_recovery(self, tmp_path, stdio, imposter):
+        root = write_python(tmp_path / "shop", {"app/repo.py": "def save(x):\n    return x\n"})
+        server = stdio("--no-embed")
+        server.initialize(root)
+        server.wait_for(lambda fs: fs[0]["state"] == "ready" and fs[0]["watching"])
+        db = root / ".ripple" / "index.db"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        if imposter == "text":
+            db.write_text("my notes\n", encoding="utf-8")
+            reason = f"{db} is not a ripple index (file is not a database); ripple did not create it and leaves it alone"
+        else:
+            db.mkdir()
+            reason = f"{db} is a folder, not an index file"
+        [folder] = server.wait_for(lambda fs: fs[0]["state"] == "error", timeout=30)
+        assert folder["error"].startswith(reason), folder
+        # the stopped watcher's thread is gone: saved files are not re-indexed, and the status must say so
+        assert folder["watching"] is False, folder
+        assert db.read_text(encoding="utf-8") == "my notes\n" if imposter == "text" else db.is_dir()
+        if imposter == "text":
+            db.unlink()
+        else:
+            db.rmdir()
+        [folder] = server.wait_for(lambda fs: fs[0]["state"] == "ready" and fs[0]["watching"] and fs[0].get("files") == 1,
+                                   timeout=30)
+        assert folder["error"] is None
