@@ -6,6 +6,7 @@ on loopback). Helpers come from :mod:`tests.hostile.test_hostile_server`; budget
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import subprocess
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.hostile.test_hostile_server import CLEAN_ENV, SERVE, Raw, Server, write_python
+from tests.hostile.test_hostile_server import CLEAN_ENV, SERVE, Raw, Server, ready, write_python
 
 TOKEN = "review-token-0123456789abcdef"
 
@@ -265,3 +266,63 @@ class TestIndexReplacedByAnImposter:
         [folder] = server.wait_for(lambda fs: fs[0]["state"] == "ready" and fs[0]["watching"] and fs[0].get("files") == 1,
                                    timeout=30)
         assert folder["error"] is None
+
+
+class TestClonedStateFolder:
+    """A cloned repository may ship ``.ripple/`` itself (committed by mistake or on purpose): the
+    files ripple keeps there (the repository registry of issue 12 #1, ``.ripple/.gitignore``) must
+    be read and written as ripple's own regular files, never through what the clone put there."""
+
+    @staticmethod
+    def cloned(tmp_path: Path) -> tuple[Path, Path]:
+        root = write_python(tmp_path / "cloned", {"app/repo.py": "def save(x):\n    return x\n"})
+        state = root / ".ripple" / "index.db-state"
+        state.mkdir(parents=True)
+        return root, state
+
+    def test_registry_temp_file_link_overwrites_nothing(self, tmp_path, stdio):
+        # `repositories.json.tmp` linked to ~/.bashrc: opening the folder replaced the user's file
+        # with the registry's JSON (write_text follows the link).
+        victim = tmp_path / "home" / ".bashrc"
+        victim.parent.mkdir()
+        victim.write_text("export IMPORTANT=1\n", encoding="utf-8")
+        root, state = self.cloned(tmp_path)
+        (state / "repositories.json.tmp").symlink_to(victim)
+        server = stdio("--no-embed")
+        server.initialize(root)
+        [folder] = server.wait_for(ready)
+        assert (folder["state"], folder["repo"]) == ("ready", "cloned")
+        assert victim.read_text(encoding="utf-8") == "export IMPORTANT=1\n"
+        registry = state / "repositories.json"
+        assert not registry.is_symlink()
+        assert json.loads(registry.read_text(encoding="utf-8")) == {"cloned": str(root)}
+
+    def test_gitignore_link_creates_nothing(self, tmp_path, stdio):
+        target = tmp_path / "elsewhere" / "created-by-ripple"
+        target.parent.mkdir()
+        root, _ = self.cloned(tmp_path)
+        (root / ".ripple" / ".gitignore").symlink_to(target)  # dangling: exists() said no, write_text followed it
+        server = stdio("--no-embed")
+        server.initialize(root)
+        assert server.wait_for(ready)[0]["state"] == "ready"
+        assert not target.exists()
+
+    @pytest.mark.parametrize("kind", ["fifo", "device"])
+    def test_registry_that_is_not_a_regular_file(self, tmp_path, stdio, kind):
+        # A FIFO blocked initialize forever (the event loop waited in open()); a link to /dev/zero
+        # grew the server by 6.8 GB in 15 s.
+        root, state = self.cloned(tmp_path)
+        registry = state / "repositories.json"
+        if kind == "fifo":
+            os.mkfifo(registry)
+        else:
+            registry.symlink_to("/dev/zero")
+        server = stdio("--no-embed")
+        t0 = time.monotonic()
+        server.initialize(root)
+        [folder] = server.wait_for(ready, timeout=20)
+        assert time.monotonic() - t0 < 20
+        assert folder["state"] == "error"
+        assert folder["error"] == (f"{registry} is not a regular file (the folders of the index's repositories, "
+                                   "written by ripple): remove it")
+        assert server.client.request(99, "ripple/indexStatus", {}, timeout=10)["result"]["folders"][0]["repo"] == "cloned"
