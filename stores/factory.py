@@ -130,34 +130,47 @@ def claim_repository(store: GraphStore, db: Path, repo: str, root: Path) -> None
     belongs to another folder: raises :class:`RepositoryClash` when ``repo`` is recorded for another
     folder, or is in the index unrecorded (an older version wrote it) while ``db`` is not the
     folder's own index and fewer than half of its indexed files exist under ``root``.
-    Raises :class:`stores.errors.StoreUnavailable` when the record cannot be read or written."""
+    Raises :class:`stores.errors.StoreUnavailable` when the record cannot be read, written or locked."""
     root = root.resolve()
     state = state_dir(db)
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreUnavailable(f"cannot create {state}: {exc}") from exc
-    with filelock.FileLock(str(state / (REGISTRY + ".lock"))):
-        registry = _registry(db)
-        owner = registry.get(repo)
-        if owner is not None:
-            if Path(owner) != root:
-                raise RepositoryClash(
-                    f"index {db} already holds repository {repo!r}, indexed from {owner}: {root} cannot be indexed "
-                    f"under the same name (that would replace its files). Give this folder another name "
-                    f"(`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
-            return
-        if repo in store.repos() and db.resolve() != default_db_path(root).resolve():
-            paths = sorted(store.file_checksums(repo))
-            sample = paths[:: max(1, len(paths) // 200)]
-            present = sum((root / p).is_file() for p in sample)
-            if 2 * present < len(sample):
-                raise RepositoryClash(
-                    f"index {db} already holds a repository named {repo!r} whose files are not in {root} "
-                    f"({present} of {len(sample)} found): indexing {root} under that name would replace them. "
-                    f"Give this folder another name (`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
-        registry[repo] = str(root)
-        _write_new(state / REGISTRY, json.dumps(registry, indent=1, sort_keys=True))
+    lock = state / (REGISTRY + ".lock")
+    try:
+        lock_held = filelock.FileLock(str(lock))
+        lock_held.acquire()
+    except OSError as exc:  # a link or folder planted at its name (filelock does not follow links)
+        raise StoreUnavailable(f"cannot lock {lock}: {exc.strerror or exc}; remove it") from exc
+    try:
+        _claim(store, db, repo, root, state)
+    finally:
+        lock_held.release()
+
+
+def _claim(store: GraphStore, db: Path, repo: str, root: Path, state: Path) -> None:
+    """:func:`claim_repository` under the registry's lock."""
+    registry = _registry(db)
+    owner = registry.get(repo)
+    if owner is not None:
+        if Path(owner) != root:
+            raise RepositoryClash(
+                f"index {db} already holds repository {repo!r}, indexed from {owner}: {root} cannot be indexed "
+                f"under the same name (that would replace its files). Give this folder another name "
+                f"(`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
+        return
+    if repo in store.repos() and db.resolve() != default_db_path(root).resolve():
+        paths = sorted(store.file_checksums(repo))
+        sample = paths[:: max(1, len(paths) // 200)]
+        present = sum((root / p).is_file() for p in sample)
+        if 2 * present < len(sample):
+            raise RepositoryClash(
+                f"index {db} already holds a repository named {repo!r} whose files are not in {root} "
+                f"({present} of {len(sample)} found): indexing {root} under that name would replace them. "
+                f"Give this folder another name (`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
+    registry[repo] = str(root)
+    _write_new(state / REGISTRY, json.dumps(registry, indent=1, sort_keys=True))
 
 
 def _write_new(path: Path, text: str) -> None:

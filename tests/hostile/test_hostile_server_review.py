@@ -326,3 +326,18 @@ class TestClonedStateFolder:
         assert folder["error"] == (f"{registry} is not a regular file (the folders of the index's repositories, "
                                    "written by ripple): remove it")
         assert server.client.request(99, "ripple/indexStatus", {}, timeout=10)["result"]["folders"][0]["repo"] == "cloned"
+
+    def test_registry_lock_link_fails_the_folder_not_the_session(self, tmp_path, stdio):
+        # filelock refuses a linked lock file (ELOOP), but the OSError left claim_repository raw:
+        # initialize failed with InternalError and no folder of the workspace was opened.
+        victim = tmp_path / "victim"
+        victim.write_text("keep\n", encoding="utf-8")
+        root, state = self.cloned(tmp_path)
+        (state / "repositories.json.lock").symlink_to(victim)
+        other = write_python(tmp_path / "other", {"o.py": "def o():\n    return 0\n"})
+        server = stdio("--no-embed")
+        server.initialize(root, other)
+        folders = server.wait_for(ready)
+        assert [(f["repo"], f["state"]) for f in folders] == [("cloned", "error"), ("other", "ready")]
+        assert folders[0]["error"].startswith(f"cannot lock {state / 'repositories.json.lock'}: ")
+        assert victim.read_text(encoding="utf-8") == "keep\n"
