@@ -13,7 +13,10 @@ linearly with size.
 * ``deep_calls.ts``: ``const x = f(f(f(...)));`` 50,000 deep (150 KB);
 * ``nested.tsx``: 5,000 classes each nested in the previous one's method (119 KB);
 * ``Parens.java``: a method holding 50,000 unclosed ``(`` (50 KB);
-* ``wide_array.ts``: one array literal of 100,000 elements (200 KB), a wide but legal tree.
+* ``wide_array.ts``: one array literal of 100,000 elements (200 KB), a wide but legal tree;
+* ``Chain.java``: ``x.a().a()...`` 100,000 calls long (400 KB; the second review: 20 GB and rising);
+* ``bundle.js``: 22,000 functions on one line, a minified file not named ``.min.js`` (0.9 MB; the
+  second review: 23 s and 816 MB).
 
 Usage::
 
@@ -40,6 +43,8 @@ def files(scale: float) -> dict[str, str]:
         "nested.tsx": "".join(f"class C{i} {{ m() {{ " for i in range(k)) + "return 1;" + " } }" * k + "\n",
         "Parens.java": "class A { void m() { int x = " + "(" * n + "1; } }\n",
         "wide_array.ts": "export const xs = [" + ",".join(["1"] * (2 * n)) + "];\n",
+        "Chain.java": "class J { void m() { x" + ".a()" * (2 * n) + "; } }\n",
+        "bundle.js": ";".join(f"function f{i}(a){{return f{i - 1}(a)+{i}}}" for i in range(1, int(22_000 * scale))) + "\n",
     }
 
 

@@ -28,15 +28,23 @@ def _cap(text: str) -> str:
     return text if len(text) <= MAX_CHUNK_CHARS else text[:MAX_CHUNK_CHARS] + "\n…"
 
 
-def _lines_text(lines: list[str], start: int, end: int) -> str:
+def _lines_text(lines: list[str], start: int, end: int, start_col: int = 0, end_col: int | None = None) -> str:
     """``"\n".join(lines[start:end])`` built only as far as the cap needs: a definition nested in
-    thousands of others costs the cap, not the file (chunking stays linear in the file's size)."""
+    thousands of others costs the cap, not the file (chunking stays linear in the file's size).
+
+    A line longer than :data:`MAX_CHUNK_CHARS` (minified code: one line, many definitions) keeps only
+    the definition's columns: from ``start_col`` on the first line, up to ``end_col`` (``None``: the
+    line's end) on the last, so each definition's chunk is its own text, not the line's head. Shorter
+    lines are kept whole (indentation included)."""
     out: list[str] = []
     size = 0
     for i in range(max(start, 0), min(end, len(lines))):
-        out.append(lines[i])
-        size += len(lines[i]) + 1
-        if size > MAX_CHUNK_CHARS:
+        line = lines[i]
+        if len(line) > MAX_CHUNK_CHARS:
+            line = line[start_col if i == start else 0 : end_col if i == end - 1 and end_col is not None else None]
+        out.append(line)
+        size += len(line) + 1
+        if size - 1 > MAX_CHUNK_CHARS:  # the joined text is size - 1 long: past the cap, _cap marks the cut
             break
     return "\n".join(out)
 
@@ -69,12 +77,15 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
     for i, d in enumerate(extraction.definitions):
         parent_fqn = ids[by_qualname[d.parent]] if d.parent in by_qualname else None
         if d.kind in CALLABLE_KINDS:
-            text = _lines_text(lines, d.start_line - 1, d.end_line)
+            text = _lines_text(lines, d.start_line - 1, d.end_line, d.start_col, d.end_col)
             kind = "method" if d.kind in ("method", "constructor") else "function"
         elif d.kind in TYPE_KINDS:
             members = [extraction.definitions[j] for j in children.get(d.qualname, ())]
-            first = min((m.start_line for m in members), default=d.end_line + 1)
-            header = _lines_text(lines, d.start_line - 1, max(d.start_line, first - 1)).split("\n")
+            first, first_col = min(((m.start_line, m.start_col) for m in members), default=(d.end_line + 1, 0))
+            header_end = max(d.start_line, first - 1)
+            header = _lines_text(lines, d.start_line - 1, header_end, d.start_col,
+                                 first_col if first == header_end else d.end_col if d.end_line == header_end
+                                 else None).split("\n")
             sigs = [m.signature or m.name for m in members if m.kind in CALLABLE_KINDS]
             fields = [f"{m.name}: {m.field_type}" if m.field_type else m.name for m in members if m.kind == "field"]
             text = "\n".join([*header, *fields, *sigs])

@@ -56,12 +56,15 @@ _GENERATED_SUFFIXES = (".min.js", ".bundle.js", ".min.mjs", ".d.ts", ".d.mts", "
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """A file to index: ``path`` is repository-relative POSIX, ``abs_path`` absolute, ``size`` bytes."""
+    """A file to index: ``path`` is repository-relative POSIX, ``abs_path`` absolute, ``size`` bytes;
+    ``confine`` the real root the file must still lie in when it is read (:func:`read_source`;
+    ``None``: links out of the root were allowed)."""
 
     path: str
     abs_path: str
     language: str
     size: int
+    confine: str | None = None
 
 
 @dataclass(slots=True)
@@ -90,16 +93,21 @@ class Discovery:
             examples.append(path)
 
 
-def load_gitignore(directory: str) -> pathspec.GitIgnoreSpec | None:
+def load_gitignore(directory: str, root: str | None = None) -> pathspec.GitIgnoreSpec | None:
     """The patterns of ``directory``'s ``.gitignore`` (``None``: no file, or no pattern in it).
 
+    A ``.gitignore`` that is a symbolic link is ignored with a warning, as git (2.32 on) ignores it.
     Read as :func:`indexer.fsguard.read_regular` reads (a FIFO or device is not read; a file over
-    :data:`indexer.fsguard.MAX_CONFIG_BYTES` is ignored, with a warning). A line pathspec rejects
+    :data:`indexer.fsguard.MAX_CONFIG_BYTES` is ignored, with a warning; with ``root``, a real path,
+    a file swapped for a link out of it since is not read). A line pathspec rejects
     (a trailing backslash, a lone ``!``) is dropped with a warning naming the file and line, as git
     drops it; the other lines keep their order and meaning. Never raises."""
     path = os.path.join(directory, ".gitignore")
+    if os.path.islink(path):
+        log.warning("%s ignored: a symbolic link (git does not follow it either)", printable_path(path))
+        return None
     try:
-        data = read_regular(path, MAX_CONFIG_BYTES)
+        data = read_regular(path, MAX_CONFIG_BYTES, root)
     except SkipFile as exc:
         if exc.reason != "unreadable" or os.path.lexists(path):
             log.warning("%s ignored: %s", path.encode("utf-8", "surrogateescape").decode("utf-8", "replace"), exc)
@@ -145,7 +153,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     linked: list[tuple[str, tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]]] = []
     while stack:
         abs_dir, rel_dir, specs, ancestors = stack.pop()
-        own = load_gitignore(abs_dir)
+        own = load_gitignore(abs_dir, None if follow_external_symlinks else root_real)
         if own is not None:
             specs = [*specs, (rel_dir, own)]
         try:
@@ -191,7 +199,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                 walked.add(real)
                 subdirs.append((entry.path, rel, specs, ancestors | {real}))
                 continue
-            _classify_file(entry, rel, max_file_bytes, result)
+            _classify_file(entry, rel, max_file_bytes, result, None if follow_external_symlinks else root_real)
         stack.extend(reversed(subdirs))
         while not stack and linked:
             real, item = linked.pop(0)
@@ -213,11 +221,13 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
     if not _utf8_name(rel):
         return "undecodable_name"
     root_path = Path(root)
+    real_root = os.path.realpath(root_path)
+    confine = None if follow_external_symlinks else real_root
     parts = rel.split("/")
     specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
     for i, name in enumerate(parts[:-1]):
         base = "/".join(parts[:i])
-        own = load_gitignore(str(root_path / base) if base else str(root_path))
+        own = load_gitignore(str(root_path / base) if base else str(root_path), confine)
         if own is not None:
             specs.append((base, own))
         if _ignored(specs, "/".join(parts[: i + 1]), True):
@@ -227,7 +237,7 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
         if name in PRUNED_DIRS or name.endswith(".egg-info"):
             return "pruned_dir"
     base = "/".join(parts[:-1])
-    own = load_gitignore(str(root_path / base) if base else str(root_path))
+    own = load_gitignore(str(root_path / base) if base else str(root_path), confine)
     if own is not None:
         specs.append((base, own))
     if _ignored(specs, rel, False):
@@ -251,7 +261,7 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
         return "not_regular"
     if st.st_size > max_file_bytes:
         return "too_large"
-    return SourceFile(rel, str(path), extractor.language, st.st_size)
+    return SourceFile(rel, str(path), extractor.language, st.st_size, confine)
 
 
 def printable_path(rel: str) -> str:
@@ -285,7 +295,8 @@ def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: 
     return False
 
 
-def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, result: Discovery) -> None:
+def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, result: Discovery,
+                   confine: str | None) -> None:
     extractor = extractor_for_path(entry.name)
     if extractor is None:
         result.skip("no_extractor", rel)
@@ -306,15 +317,17 @@ def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, resul
     if size > max_file_bytes:
         result.skip("too_large", rel)
         return
-    result.files.append(SourceFile(rel, entry.path, extractor.language, size))
+    result.files.append(SourceFile(rel, entry.path, extractor.language, size, confine))
 
 
-def read_source(abs_path: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> bytes:
-    """Read a file for extraction. Raises :class:`SkipFile` with reason ``unreadable``,
+def read_source(abs_path: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, confine: str | None = None) -> bytes:
+    """Read a file for extraction (``confine``: :attr:`SourceFile.confine`). Raises :class:`SkipFile`
+    with reason ``unreadable``, ``symlink_outside`` (a link swapped since discovery now leads out of
+    ``confine``: checked on the open file, :func:`indexer.fsguard.read_regular`),
     ``not_regular`` (a FIFO, socket or device, perhaps swapped in since discovery: never blocks),
     ``too_large`` (it grew since discovery) or ``binary`` (a NUL byte in the first 8 KiB). Bytes
     that are not UTF-8 are returned as they are: extractors decode leniently."""
-    data = read_regular(abs_path, max_file_bytes)
+    data = read_regular(abs_path, max_file_bytes, confine)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data  # UTF-16 with a byte-order mark: NUL bytes are expected; to_utf8 decodes it
     if b"\x00" in data[:8192]:

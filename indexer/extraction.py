@@ -99,7 +99,7 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
     cache to fill; ``None``: none). One tuple, so that a process pool can map over it."""
     sf, repo, product, max_bytes, keep_suffix, cache_dir = args
     try:
-        data = read_source(sf.abs_path, max_bytes)
+        data = read_source(sf.abs_path, max_bytes, sf.confine)
     except SkipFile as exc:
         return Extracted(sf.path, skip_reason=exc.reason, detail=str(exc))
     extractor = extractor_for_path(sf.path)

@@ -49,12 +49,18 @@ def inside_root(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> b
     return real.startswith(prefix)
 
 
-def read_regular(path: str | os.PathLike[str], cap: int) -> bytes:
+def read_regular(path: str | os.PathLike[str], cap: int, root: str | None = None) -> bytes:
     """The bytes of the regular file at ``path`` (symbolic links followed), at most ``cap`` bytes.
 
+    ``root`` (a real path; ``None``: anywhere): the file opened must lie inside it
+    (:func:`inside_root`), checked on the open descriptor (``/proc/self/fd``; elsewhere the path is
+    resolved again just after the open), so a link swapped since it was classified is not read where
+    it now points.
+
     Raises :class:`SkipFile` with reason ``not_regular`` (a FIFO, socket, device or directory: never
-    opened in a way that blocks), ``too_large`` (more than ``cap`` bytes, found by ``fstat`` or
-    while reading: a file that grows is not read past the cap) or ``unreadable`` (any ``OSError``).
+    opened in a way that blocks), ``symlink_outside`` (the file opened is outside ``root``),
+    ``too_large`` (more than ``cap`` bytes, found by ``fstat`` or while reading: a file that grows is
+    not read past the cap) or ``unreadable`` (any ``OSError``).
     """
     try:
         st = os.stat(path)
@@ -68,6 +74,8 @@ def read_regular(path: str | os.PathLike[str], cap: int) -> bytes:
     except OSError as exc:
         raise SkipFile("unreadable", str(exc)) from exc
     try:
+        if root is not None and not inside_root(root, _opened_path(fd, path)):
+            raise SkipFile("symlink_outside", f"{os.fspath(path)!r} leads out of {root}")
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):  # swapped for a FIFO or device after the first stat
             raise SkipFile("not_regular", f"{os.fspath(path)!r} is not a regular file")
@@ -88,3 +96,13 @@ def read_regular(path: str | os.PathLike[str], cap: int) -> bytes:
     if got > cap:
         raise SkipFile("too_large", f"more than {cap} bytes")
     return b"".join(parts)
+
+
+def _opened_path(fd: int, path: str | os.PathLike[str]) -> str:
+    """The real path of the file open on ``fd`` (Linux: its ``/proc/self/fd`` link; elsewhere ``path``
+    resolved now)."""
+    try:
+        where = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return os.path.realpath(path)
+    return where if where.startswith(os.sep) else os.path.realpath(path)  # "pipe:[...]", "anon_inode:..."

@@ -2,7 +2,7 @@
 re-doing only the work a change needs, and never leaving a file half-written.
 
 :class:`RepositoryIndex` keeps the resolver state of every file in memory
-(:class:`indexer.resolve.RepositoryResolver`) and writes through the store contracts only.
+(:class:`indexer.resolve.repository.RepositoryResolver`) and writes through the store contracts only.
 
 * :meth:`RepositoryIndex.sync` looks at the whole tree (``ripple index``, a watcher's start, a rescan
   after a directory moved or a ``.gitignore`` changed): every file is hashed; a file whose bytes the
@@ -11,7 +11,7 @@ re-doing only the work a change needs, and never leaving a file half-written.
 * :meth:`RepositoryIndex.update` takes the paths a watcher saw change. Edited, added and deleted files
   are re-extracted (or dropped), then re-bound with the files whose bindings they can change:
 
-  - an edit that leaves the file's *interface* alone (:attr:`indexer.resolve.FileCtx.interface`:
+  - an edit that leaves the file's *interface* alone (:attr:`indexer.resolve.context.FileCtx.interface`:
     its definitions without positions, imports, exports and the bindings other files can reach)
     changes no other file: only it (and the files with framework facts, which the linker always
     reads) is re-bound;
@@ -19,7 +19,7 @@ re-doing only the work a change needs, and never leaving a file half-written.
     exports or reachable bindings changed, a module key it holds or that came or went with it, or
     a short name a callable took or gave up (name-matched calls): the resolver records what every
     file's output read, through every memoised lookup
-    (:meth:`indexer.resolve.RepositoryResolver.dependents`). That covers the files with an edge
+    (:meth:`indexer.resolve.repository.RepositoryResolver.dependents`). That covers the files with an edge
     into a vanished or changed node and those whose unresolved calls a new definition can bind.
     Plus, from the store, the callers of the methods a changed class now overrides (dynamic
     dispatch can reach the override; which classes derive from which is global, no lookup records
@@ -30,7 +30,7 @@ A file whose re-bound output equals what the index holds (a digest kept in its F
 
 Both run the same stages, each in its own module: discover (:mod:`indexer.discovery`), read and hash
 (here), extract (:class:`indexer.extraction.ExtractStage`), resolve and link
-(:class:`indexer.resolve.RepositoryResolver`), chunk and write (:class:`indexer.writer.IndexWriter`).
+(:class:`indexer.resolve.repository.RepositoryResolver`), chunk and write (:class:`indexer.writer.IndexWriter`).
 
 Crash safety (kill -9 at any moment): a run writes all its files in one store transaction (the
 embedded store replaces each file's graph and chunks, and detaches edges into vanished nodes, inside
@@ -60,7 +60,7 @@ from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.model import FileExtraction
-from indexer.resolve import FileChange, RepositoryResolver
+from indexer.resolve.repository import FileChange, RepositoryResolver
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
 from indexer.symbols import file_id
 from indexer.writer import IndexWriter, Journal, indexer_version
@@ -150,7 +150,7 @@ class RepositoryIndex:
         for sf in found.files:
             progress.advance()
             try:
-                data = read_source(sf.abs_path, self.options.max_file_bytes)
+                data = read_source(sf.abs_path, self.options.max_file_bytes, sf.confine)
             except SkipFile as exc:
                 report.skip(sf.path, exc.reason, str(exc))
                 continue
@@ -236,7 +236,7 @@ class RepositoryIndex:
                     present.discard(rel)
                 continue
             try:
-                data = read_source(verdict.abs_path, self.options.max_file_bytes)
+                data = read_source(verdict.abs_path, self.options.max_file_bytes, verdict.confine)
             except SkipFile as exc:
                 report.skip(rel, exc.reason, str(exc))
                 if rel in self.resolver.files:

@@ -25,7 +25,6 @@ Conventions every extractor follows (the resolver relies on them):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -49,6 +48,7 @@ __all__ = [
     "StringConstant",
     "FileExtraction",
     "base_type",
+    "drop_generics",
     "MAX_RECEIVER_LINKS",
     "LONG_RECEIVER",
 ]
@@ -420,7 +420,23 @@ class FileExtraction:
     Extractors leave it alone."""
 
 
-_GENERIC = re.compile(r"<[^<>]*>")
+def drop_generics(text: str) -> str:
+    """``text`` without its ``<...>`` groups (nested ones too); an unbalanced ``<`` or ``>`` stays.
+    ``Map<K, List<V>>.Entry`` -> ``Map.Entry``. One pass, linear in the text (removing the innermost
+    groups pass after pass was quadratic in the nesting: 98 s for 60,000 levels of one Java field)."""
+    if "<" not in text:
+        return text
+    out: list[str] = []
+    opened: list[int] = []  # where each open "<" sits in out
+    for ch in text:
+        if ch == "<":
+            opened.append(len(out))
+            out.append(ch)
+        elif ch == ">" and opened:
+            del out[opened.pop():]
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def base_type(text: str | None) -> str | None:
@@ -433,11 +449,7 @@ def base_type(text: str | None) -> str | None:
     """
     if not text:
         return None
-    t = text.strip().strip("\"'")
-    prev = None
-    while prev != t:
-        prev = t
-        t = _GENERIC.sub("", t)
+    t = drop_generics(text.strip().strip("\"'"))
     for prefix in ("Optional[", "typing.Optional["):
         if t.startswith(prefix) and t.endswith("]"):
             t = t[len(prefix) : -1]

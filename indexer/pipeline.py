@@ -13,7 +13,7 @@ stages in this order, each in its own module; modules import downwards only (thi
    rest are read, parsed by the language's extractor (:mod:`indexer.languages`), cached and chunked.
    A file that cannot be read or whose extractor fails is counted with its reason; it never stops
    the run.
-4. **resolve + link** (:class:`indexer.resolve.RepositoryResolver`, in this process: it needs every
+4. **resolve + link** (:class:`indexer.resolve.repository.RepositoryResolver`, in this process: it needs every
    file's symbols; :mod:`indexer.frameworks.link` inside it): calls, bases, injections and type uses
    bound across files; HTTP and Kafka links.
 5. **chunk + write** (:class:`indexer.writer.IndexWriter`): the files whose output differs from what

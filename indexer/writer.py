@@ -31,7 +31,8 @@ from indexer.symbols import file_id
 from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex
 
 if TYPE_CHECKING:
-    from indexer.resolve import FileCtx, ResolvedRepository
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.repository import ResolvedRepository
 
 __all__ = ["Journal", "IndexWriter", "output_digest", "indexer_version"]
 
@@ -94,7 +95,7 @@ def output_digest(out: IndexedFile, product: str) -> str:
 
 _BOOKKEEPING = frozenset({"digest", "indexer", "parse_errors"})
 """File node props the incremental engine adds: what was written, by which version, how it parsed."""
-_VERSIONED = ("resolve.py", "incremental.py", "writer.py", "frameworks/link.py", "frameworks/spring_config.py")
+_VERSIONED = ("resolve/*.py", "incremental.py", "writer.py", "frameworks/link.py", "frameworks/spring_config.py")
 """The sources (globs under ``indexer/``) that bind and write: :func:`indexer_version` digests them."""
 
 
@@ -131,7 +132,7 @@ class IndexWriter:
     ) -> None:
         """Write the outputs of ``resolved`` that differ from the index (and those an interrupted run
         left), delete the files ``gone``; journal first, clear last. ``files``: every file's context
-        (path -> :class:`indexer.resolve.FileCtx`: its extraction and checksum); ``fresh``: this run's
+        (path -> :class:`indexer.resolve.context.FileCtx`: its extraction and checksum); ``fresh``: this run's
         extractions (their text and chunks), ``texts``: the text of other changed files by path.
         Fills ``report`` (calls, links, files resolved / written / resumed / deleted, nodes, edges,
         chunks). Raises what the store raises; the journal then names the files left to write."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import resource
 import sys
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ import filelock
 from rich.console import Console
 from rich.logging import RichHandler
 from rich.markup import escape
+from rich.segment import Segment
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -32,6 +34,7 @@ from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
+from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
 from stores.contracts import Node, SearchFilters
@@ -42,8 +45,35 @@ from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, f
 
 __all__ = ["main"]
 
-err = Console(stderr=True, emoji=False)
-out = Console(highlight=False, soft_wrap=True, emoji=False)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_text(text: str) -> str:
+    """``text`` with every control character but line feed and tab (C0, DEL, C1) written as ``\\xNN``:
+    names, paths and endpoint paths come from the indexed repository, and an ESC sequence in one must
+    not reach the terminal (set its title, clear it, write its clipboard)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+
+
+class _SafeConsole(Console):
+    """A rich console whose text cannot carry control sequences: strings are escaped before rich parses
+    them (:func:`terminal_text`; rich itself drops only a few control characters), and the text of
+    every segment rendered from other objects (log records, tables) likewise. Rich's own styling and
+    cursor moves are control segments and pass unchanged."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Any:  # noqa: D102 - rich's API
+        return super().render_str(terminal_text(text), **kwargs)
+
+    def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:  # noqa: D102 - rich's API
+        for segment in super().render(renderable, options):
+            if segment.control or not _CONTROL.search(segment.text):
+                yield segment
+            else:
+                yield Segment(terminal_text(segment.text), segment.style, segment.control)
+
+
+err = _SafeConsole(stderr=True, emoji=False)
+out = _SafeConsole(highlight=False, soft_wrap=True, emoji=False)
 
 
 class _RichProgress:
@@ -414,12 +444,21 @@ def embed(db: str | None, model: str | None, as_json: bool) -> None:
         sys.exit(130)
 
 
+def _known_language(value: str | None) -> str | None:
+    """``value`` if it names a registered language (checked only when given: the registry imports every
+    language package), else a usage error listing them."""
+    if value is not None and value not in language_names():
+        raise click.BadParameter(f"{value!r} is not one of {', '.join(language_names())}", param_hint="'--language'")
+    return value
+
+
 @main.command()
 @click.argument("query")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--repo", help="Only this repository.")
 @click.option("--product", help="Only this product.")
-@click.option("--language", type=click.Choice(["python", "java", "typescript", "javascript"]), help="Only this language.")
+@click.option("--language", callback=lambda ctx, param, value: _known_language(value), metavar="LANGUAGE",
+              help="Only this language (a registered one: java, javascript, python, typescript, ...).")
 @click.option("--kind", type=click.Choice(["method", "function", "class", "file_section"]), help="Only this chunk kind.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")

@@ -44,6 +44,7 @@ import functools
 import json
 import os
 import sqlite3
+import stat
 import threading
 from urllib.parse import quote
 from collections.abc import Callable, Iterable, Sequence
@@ -194,6 +195,15 @@ class EmbeddedStore(GraphStore, SearchIndex):
         if self.path.is_dir():
             raise StoreUnavailable(f"{self.path} is a folder, not an index file; pass the index file (such as "
                                    f"{self.path / 'index.db'})")
+        try:
+            mode = self.path.stat().st_mode
+        except OSError:
+            mode = None  # absent (created below) or unreadable (SQLite says why)
+        if mode is not None and not stat.S_ISREG(mode):
+            # A FIFO would block or fail as a "disk I/O error"; /dev/null swallows the schema while SQLite
+            # creates /dev/null-journal beside it. Never hand SQLite anything but a file.
+            raise StoreUnavailable(f"{self.path} is not a regular file (a FIFO or a device), not an index file; "
+                                   "pass another --db (or RIPPLE_DB)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

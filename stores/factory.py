@@ -11,11 +11,13 @@ opening the embedded store directly (``$RIPPLE_DB``, ``.ripple/index.db``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from dataclasses import dataclass
@@ -43,10 +45,25 @@ def default_db_path(root: Path) -> Path:
     return root / INDEX_DIR / "index.db"
 
 
-def state_dir(db: Path) -> Path:
-    """``<db>-state``: the folder beside index file ``db`` where the indexer keeps its extraction
-    cache and write journal (:class:`indexer.run.IndexOptions` ``state_dir``)."""
-    return db.with_name(db.name + "-state")
+def state_dir(db: Path, env: Mapping[str, str] | None = None) -> Path:
+    """The folder where the indexer keeps index ``db``'s extraction cache and write journal
+    (:class:`indexer.run.IndexOptions` ``state_dir``): ``$XDG_CACHE_HOME/ripple/state/<name>-<digest>``
+    (default ``~/.cache/ripple/state/...``), ``<digest>`` the first 16 hex digits of the SHA-256 of
+    ``db``'s real path, so each index has its own folder. Never beside the index: a repository can ship
+    its ``.ripple/`` folder, and the extraction cache holds pickled extractions (loading a planted one
+    runs its code); only the user's own cache folder is trusted. Without a home folder (no ``$HOME``,
+    no password entry): ``<db>-state``, beside the index. ``env`` defaults to ``os.environ``."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            home = env.get("HOME") or str(Path.home())
+        except RuntimeError:  # "Could not determine home directory"
+            return db.with_name(db.name + "-state")
+        base = str(Path(home) / ".cache")
+    real = os.path.realpath(db)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return Path(base) / "ripple" / "state" / f"{Path(real).name}-{digest}"
 
 
 def writer_lock(db: Path) -> filelock.FileLock:

@@ -14,7 +14,7 @@ import re
 import textwrap
 
 from indexer.languages import extractor_for_path
-from indexer.resolve import ResolvedRepository, resolve_repository
+from indexer.resolve.repository import ResolvedRepository, resolve_repository
 
 REPO = "t"
 _MARKER = re.compile(r"^(?:#|//) --- path: (\S+) ---\s*$", re.M)

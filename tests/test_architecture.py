@@ -14,6 +14,7 @@ shown able to find something.
 from __future__ import annotations
 
 import ast
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,15 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PRODUCT_PACKAGES = ("analysis", "indexer", "stores", "lsp_server")
 MAX_LINES = 1000
 
-# FIXME(issue 13): the resolver split (indexer/resolve.py into a language-neutral core and one folder
-# per language, and frameworks/link.py no longer importing resolve's internals) is under way on its
-# own branch (resolve.py imports link.py inside a function; link.py imports resolve.py's private
-# _Resolver under TYPE_CHECKING, which is why no cycle is listed). Each entry here must disappear with it: the test fails when a listed violation no
-# longer occurs, so this set only shrinks, to empty.
-KNOWN_VIOLATIONS: frozenset[str] = frozenset({
-    "private: indexer.frameworks.link uses indexer.resolve._Resolver",
-    "too long: indexer.resolve",
-})
+# Violations known and accepted, each to be removed when fixed (the test fails when a listed violation
+# no longer occurs, so this set only shrinks). Empty since the resolver split of issue 13.
+KNOWN_VIOLATIONS: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -276,3 +271,49 @@ def test_no_new_violations() -> None:
 def test_known_violations_still_occur() -> None:
     fixed = KNOWN_VIOLATIONS - violations(ROOT, PRODUCT_PACKAGES)
     assert not fixed, "fixed, so remove from KNOWN_VIOLATIONS:\n" + "\n".join(sorted(fixed))
+
+
+PLUG_IN_SURFACE = {"indexer.model", "indexer.symbols", "indexer.languages.base", "indexer.frameworks",
+                   "indexer.resolve.values", "indexer.resolve.context", "indexer.resolve.language"}
+"""What a language folder may import of the rest of the indexer (ARCHITECTURE.md, "Adding a language")."""
+
+
+def _language_folders() -> set[str]:
+    base = ROOT / "indexer" / "languages"
+    return {f"indexer.languages.{p.name}" for p in base.iterdir() if (p / "__init__.py").is_file()}
+
+
+def test_every_language_folder_is_in_the_language_contracts() -> None:
+    """A new folder left out of pyproject's import-linter contracts would be checked by neither."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    independence = next(c for c in contracts if c["type"] == "independence" and "Language folders" in c["name"])
+    core = next(c for c in contracts if c.get("source_modules") == ["indexer.resolve", "indexer.frameworks"])
+    folders = _language_folders()
+    assert folders == {"indexer.languages.python", "indexer.languages.java", "indexer.languages.ecmascript"}
+    assert set(independence["modules"]) == folders
+    assert set(core["forbidden_modules"]) == folders
+
+
+def test_language_folders_import_only_the_plug_in_surface() -> None:
+    """A language folder reaches the rest of the indexer only through :data:`PLUG_IN_SURFACE` (the
+    resolver's interpreter, the pipeline or chunking are not its business)."""
+    modules = scan(ROOT, PRODUCT_PACKAGES)
+    outside: set[str] = set()
+    for name, info in modules.items():
+        folder = ".".join(name.split(".")[:3])
+        if folder not in _language_folders():
+            continue
+        outside |= {f"{name} -> {imp}" for imp in info.imports
+                    if imp.startswith("indexer.") and not imp.startswith(folder + ".") and imp != folder
+                    and imp not in PLUG_IN_SURFACE}
+    assert outside == set()
+
+
+def test_plug_in_surface_check_finds_a_stray_import(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "indexer/__init__.py": "", "indexer/chunking.py": "X = 1\n", "indexer/model.py": "M = 1\n",
+        "indexer/languages/__init__.py": "", "indexer/languages/go/__init__.py": "",
+        "indexer/languages/go/modules.py": "from indexer.model import M\nfrom indexer.chunking import X\n",
+    })
+    info = scan(tmp_path, ("indexer",))["indexer.languages.go.modules"]
+    assert {i for i in info.imports if i not in PLUG_IN_SURFACE} == {"indexer.chunking"}

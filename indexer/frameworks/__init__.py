@@ -1,5 +1,8 @@
-"""Framework detectors: HTTP routes, HTTP clients and Kafka topics, one module per framework family.
+"""Framework detection, the language-neutral part: the detector protocol, running detectors, and
+(:mod:`indexer.frameworks.link`) joining their facts across files.
 
+The detectors themselves are tree-sitter rules of one language each and live in that language's
+folder (``indexer/languages/<language>/frameworks/``), which lists them in its ``DETECTOR_MODULES``.
 A detector module exposes ``LANGUAGES`` (the ripplegraph language names it reads) and
 ``detect(root, src, out)``: given a file's tree-sitter root node, its :class:`~indexer.languages.base.SourceText`
 and the :class:`~indexer.model.FileExtraction` the language extractor just filled, it appends
@@ -15,8 +18,8 @@ facts for that file (an ``errors`` entry), never the file's extraction.
 
 from __future__ import annotations
 
-import functools
 import importlib
+from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -27,45 +30,20 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["DETECTOR_MODULES", "detectors_for", "run_detectors"]
-
-DETECTOR_MODULES: tuple[str, ...] = (
-    # Python
-    "fastapi",
-    "flask",
-    "django_urls",
-    "python_http_clients",
-    "python_kafka",
-    "python_constants",
-    # Java
-    "spring_web",
-    "jaxrs",
-    "servlet",
-    "java_http_clients",
-    "spring_kafka",
-    "java_constants",
-    # JavaScript / TypeScript
-    "express",
-    "nest",
-    "js_http_clients",
-    "kafkajs",
-    "js_constants",
-)
-"""Modules under :mod:`indexer.frameworks`, each exposing ``LANGUAGES`` and ``detect``."""
+__all__ = ["load_detectors", "run_detectors"]
 
 
-@functools.cache
-def detectors_for(language: str) -> tuple[ModuleType, ...]:
-    """The detector modules registered for ``language`` (imported on first use), in registry order."""
-    mods = (importlib.import_module(f"indexer.frameworks.{name}") for name in DETECTOR_MODULES)
+def load_detectors(package: str, names: Iterable[str], language: str) -> tuple[ModuleType, ...]:
+    """The modules ``package.<name>`` for ``names`` (imported now) that read ``language``, in order."""
+    mods = (importlib.import_module(f"{package}.{name}") for name in names)
     return tuple(m for m in mods if language in m.LANGUAGES)
 
 
-def run_detectors(language: str, root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Run every detector of ``language`` over one parsed file, appending facts to ``out``.
+def run_detectors(detectors: Sequence[ModuleType], root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Run ``detectors`` (detector modules) over one parsed file, appending facts to ``out``.
 
     Never raises: a detector's exception becomes an ``errors`` entry naming the detector."""
-    for mod in detectors_for(language):
+    for mod in detectors:
         try:
             mod.detect(root, src, out)
         except Exception as exc:  # noqa: BLE001 - a detector bug costs its facts, not the file

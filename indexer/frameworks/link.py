@@ -2,8 +2,10 @@
 
 Detectors (:mod:`indexer.frameworks`) see one file. What an endpoint's full path is, which function
 handles a Django route, what ``Paths.OWNERS`` or ``${kafka.topic}`` says: that takes other files. This
-module runs inside the resolve phase, with the resolver's module and name lookup, and produces per
-file the shared nodes and the edges that file owns:
+module runs in the resolve step, after the file outputs (:class:`indexer.resolve.repository.RepositoryResolver`
+calls it), with the resolver's module and name lookup (:class:`indexer.resolve.language.Lookup`; what
+an import names comes from the file's module system) and produces per file the shared nodes and the
+edges that file owns:
 
 * ``EXPOSES`` handler -> ``Endpoint``: one per HTTP method and per full path. A route's full paths are
   the prefixes of every chain of mounts leading to its router (FastAPI ``include_router``, Flask
@@ -33,16 +35,14 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse
+from indexer.resolve.context import FileCtx, default_export
+from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.values import ClassV, Def, FuncV, ModuleV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
-
-if TYPE_CHECKING:
-    from indexer.resolve import FileCtx, _Resolver
 
 __all__ = ["LinkOptions", "LinkResult", "link_frameworks", "split_url"]
 
@@ -157,7 +157,7 @@ def _prefixes_url(key: str, url: str) -> bool:
 
 
 class _Linker:
-    def __init__(self, resolver: _Resolver, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
+    def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
         self.options = options
@@ -174,26 +174,11 @@ class _Linker:
 
     # -- lookup ------------------------------------------------------------------------------------
 
-    def import_target(self, fc: FileCtx, imp: Import) -> tuple[list[FileCtx], str | None]:
-        """Files of the module an import names, and the member it imports (``None``: the module
-        itself, as in ``import shop.urls`` or ``from shop import urls`` when ``urls`` is a module)."""
-        r = self.r
-        if fc.lang == "python":
-            key = r._absolute_python_module(fc, imp)
-            if key is None:
-                return [], None
-            if imp.name is not None:
-                sub = f"{key}.{imp.name}" if key else imp.name
-                if sub in r.packages["python"]:
-                    return r.module_files("python", sub), None
-            return r.module_files("python", key), imp.name
-        if fc.lang in ("javascript", "typescript"):
-            key = r.resolve_specifier(fc, imp.module)
-            if key is None:
-                return [], None
-            files = r.module_files(fc.lang, key)
-            return files, (_default_export(files) if imp.name == "default" else imp.name)
-        return [], None
+    def import_target(self, fc: FileCtx, imp: Import) -> ImportTarget:
+        """What an import names (:meth:`indexer.resolve.language.ModuleSystem.import_target`): the
+        files of a module and the member it imports (``None``: the module itself, as in ``import
+        shop.urls`` or ``from shop import urls`` when ``urls`` is a module), or a class (Java)."""
+        return fc.rules.import_target(self.r, fc, imp)
 
     def locate(self, fc: FileCtx, scope: str | None, expr: str, depth: int = 0) -> tuple[FileCtx, str] | None:
         """The file and qualname a constant or router expression names, or ``None``.
@@ -213,35 +198,31 @@ class _Linker:
             return fc, expr
         m = _REQUIRE.match(expr)
         if m:
-            files, _ = self.import_target(fc, Import("", m.group(1), None))
-            return self._module_router(files)
+            return self._module_router(self.import_target(fc, Import("", m.group(1), None)).files)
         head, _, rest = expr.partition(".")
         imps = fc.imports.get(head)
         if imps:
-            imp = imps[-1]
-            if fc.lang == "java":
-                v = self.r.java_path(fc, imp.module) if imp.name else None
-                c = getattr(v, "c", None)
+            target = self.import_target(fc, imps[-1])
+            if target.of_class:  # a static import: ``expr`` is a member of that class
+                c = target.owner
                 if c is not None:
                     q = f"{c.d.qualname}.{expr}"
                     if known(c.file.path, q):
                         return c.file, q
             else:
-                files, member = self.import_target(fc, imp)
+                files, member = target.files, target.member
                 if member is None:
                     return self.locate_in(files, rest, depth) if rest else self._module_router(files)
                 return self.locate_in(files, f"{member}.{rest}" if rest else member, depth)
         if "." in expr:
             prefix, _, last = expr.rpartition(".")
             v = self.r.resolve_expr(fc, scope, prefix)
-            c = getattr(v, "c", None)
-            if c is not None and type(v).__name__ == "ClassV":
-                q = f"{c.d.qualname}.{last}"
-                if known(c.file.path, q):
-                    return c.file, q
-            key = getattr(v, "key", None)
-            if key is not None and type(v).__name__ == "ModuleV":
-                return self.locate_in(self.r.module_files(fc.lang, key), last, depth)
+            if isinstance(v, ClassV):
+                q = f"{v.c.d.qualname}.{last}"
+                if known(v.c.file.path, q):
+                    return v.c.file, q
+            if isinstance(v, ModuleV):
+                return self.locate_in(self.r.module_files(fc.lang, v.key), last, depth)
         return None
 
     def locate_in(self, files: Sequence[FileCtx], qualname: str, depth: int) -> tuple[FileCtx, str] | None:
@@ -259,7 +240,7 @@ class _Linker:
         """The router a whole module stands for (``app.use("/x", require("./r"))``): its default
         export when that is a router, else its only router."""
         for fc in files:
-            default = _default_export([fc])
+            default = default_export([fc])
             if default and (fc.path, default) in self.routers:
                 return fc, default
             if (fc.path, "default") in self.routers:  # export default Router().use(...)
@@ -333,7 +314,7 @@ class _Linker:
                 parent = self._router_key(fc, m.parent)
                 child: tuple[str, str] | None
                 if m.child_module is not None:
-                    files = self.r.module_files(fc.lang, m.child_module) if fc.lang == "python" else []
+                    files = fc.rules.module_by_name(self.r, fc, m.child_module)
                     child = (files[0].path, "urlpatterns") if files else None
                 elif m.child is not None:
                     found = self.locate(fc, None, m.child)
@@ -460,19 +441,18 @@ class _Linker:
         is_view = bool(_AS_VIEW.search(ref))
         expr = _AS_VIEW.sub("", ref)
         v = self.r.resolve_expr(fc, None, expr)
-        kind = type(v).__name__
-        if kind == "FuncV":
-            return [(v.f.id, methods)]  # type: ignore[union-attr]
-        if kind == "ClassV":
-            c = v.c  # type: ignore[union-attr]
+        if isinstance(v, FuncV):
+            return [(v.f.id, methods)]
+        if isinstance(v, ClassV):
+            c = v.c
             verbs = [(m.id, [verb.upper()]) for verb in _HTTP_VERBS for m in self._members(c, verb)]
             if verbs and (is_view or methods == ["*"]):
                 return verbs
             return [(c.id, methods)]
         return []
 
-    def _members(self, c: object, name: str) -> list:
-        found, _ = self.r.lookup(c, name)  # type: ignore[arg-type]
+    def _members(self, c: Def, name: str) -> list[Def]:
+        found, _ = self.r.lookup(c, name)
         return [m for m in found if m.is_callable and m.file.repo == self.r.repo]
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
@@ -509,18 +489,6 @@ class _Unknown(Exception):
     """A constant whose value depends on itself (or lies too deep): it has no known value."""
 
 
-def _level(module: str) -> int:
-    return len(module) - len(module.lstrip("."))
-
-
-def _default_export(files: Sequence[FileCtx]) -> str | None:
-    for fc in files:
-        for ex in fc.ex.exports:
-            if ex.exported == "default" and ex.local:
-                return ex.local
-    return None
-
-
 def _join(a: str, b: str) -> str:
     """Join two path pieces with exactly one ``/`` between them when both are non-empty."""
     if not a:
@@ -530,7 +498,7 @@ def _join(a: str, b: str) -> str:
     return a.rstrip("/") + "/" + b.lstrip("/")
 
 
-def link_frameworks(resolver: _Resolver, ctxs: Sequence[FileCtx], options: LinkOptions | None = None) -> LinkResult:
+def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions | None = None) -> LinkResult:
     """Link the framework facts of ``ctxs`` (every file of one repository) through ``resolver``.
 
     Returns the shared Endpoint / Topic nodes and the EXPOSES / CALLS_HTTP / PRODUCES / CONSUMES

@@ -129,9 +129,10 @@ def _properties_documents(text: str) -> Iterator[dict[str, str]]:
             continue
 
 
-def _documents(path: Path) -> list[dict[str, str]]:
+def _documents(path: Path, root: str) -> list[dict[str, str]]:
     try:
-        data = read_regular(path, MAX_FILE_BYTES)  # a FIFO or /dev/zero is never read
+        # A FIFO or /dev/zero is never read, nor a link swapped to lead out of the root since it was listed.
+        data = read_regular(path, MAX_FILE_BYTES, root)
     except SkipFile as exc:
         if exc.reason != "unreadable" and (str(path), exc.reason) not in _WARNED:
             _WARNED.add((str(path), exc.reason))  # configuration is read several times per run
@@ -151,13 +152,14 @@ def load_properties(repo_root: Path, exclude: Collection[Path] = ()) -> dict[str
     in the module docstring), leaving out the folders ``exclude`` names (other modules). Never raises
     on unreadable or malformed files."""
     root = Path(repo_root)
+    real_root = os.path.realpath(root)
     ranked: list[tuple[tuple[int, str, int, str, int], dict[str, str]]] = []
     for path in config_files(root, exclude):
         stem = path.name.rsplit(".", 1)[0]
         named_profile = "-" in stem
         under_test = any(part in _TEST_DIRS for part in path.relative_to(root).parts[:-1])
         ext_rank = 1 if path.suffix == ".properties" else 0
-        for index, doc in enumerate(_documents(path)):
+        for index, doc in enumerate(_documents(path, real_root)):
             if under_test:
                 rank = 4
             elif named_profile or any(k in doc for k in _PROFILE_KEYS):

@@ -1,20 +1,30 @@
-"""Language extractors, one module per language, and the registry that maps file suffixes to them."""
+"""The language registry: one package per language (or language family) under this folder.
+
+Each package (``python/``, ``java/``, ``ecmascript/``) holds everything that knows its language: it
+exposes ``EXTRACTORS`` (this module maps file suffixes to them) and its ``modules`` submodule exposes
+``MODULE_SYSTEM`` (the :class:`~indexer.resolve.language.ModuleSystem` the resolver core plugs in). Adding a language is one new folder
+plus one line in :data:`LANGUAGE_MODULES` (see ARCHITECTURE.md, "Adding a language").
+"""
 
 from __future__ import annotations
 
 import functools
 import importlib
 
+from typing import TYPE_CHECKING
+
 from indexer.languages.base import Extractor
 
-__all__ = ["LANGUAGE_MODULES", "extractor_for_path", "extractors"]
+if TYPE_CHECKING:
+    from indexer.resolve.language import ModuleSystem
 
-# language -> module under indexer.languages exposing ``EXTRACTOR``.
+__all__ = ["LANGUAGE_MODULES", "extractor_for_path", "extractors", "language_names", "module_systems"]
+
+# language (family) -> its package under indexer.languages (``EXTRACTORS``, ``modules.MODULE_SYSTEM``).
 LANGUAGE_MODULES: dict[str, str] = {
     "python": "indexer.languages.python",
     "java": "indexer.languages.java",
-    "typescript": "indexer.languages.typescript",
-    "javascript": "indexer.languages.javascript",
+    "ecmascript": "indexer.languages.ecmascript",  # typescript and javascript
 }
 
 
@@ -23,10 +33,17 @@ def extractors() -> dict[str, Extractor]:
     """``{suffix: extractor}`` for every registered language (modules imported on first use)."""
     table: dict[str, Extractor] = {}
     for module in LANGUAGE_MODULES.values():
-        ex: Extractor = importlib.import_module(module).EXTRACTOR
-        for ext in ex.extensions:
-            table[ext] = ex
+        found: tuple[Extractor, ...] = importlib.import_module(module).EXTRACTORS
+        for ex in found:
+            for ext in ex.extensions:
+                table[ext] = ex
     return table
+
+
+def language_names() -> list[str]:
+    """The sorted names of every registered language (``["java", "javascript", ...]``), as chunks and
+    File nodes carry them; imports every language package on first use (about 0.2 s)."""
+    return sorted({ex.language for ex in extractors().values()})
 
 
 def extractor_for_path(path: str) -> Extractor | None:
@@ -36,3 +53,15 @@ def extractor_for_path(path: str) -> Extractor | None:
     if dot < 0:
         return None
     return extractors().get(lower[dot:])
+
+
+@functools.cache
+def module_systems() -> dict[str, ModuleSystem]:
+    """``{language name: module system}`` for every registered language: each package's
+    ``modules.MODULE_SYSTEM`` (imported on first use), what the resolver core plugs in."""
+    table: dict[str, ModuleSystem] = {}
+    for module in LANGUAGE_MODULES.values():
+        ms: ModuleSystem = importlib.import_module(f"{module}.modules").MODULE_SYSTEM
+        for lang in sorted(ms.languages):
+            table[lang] = ms
+    return table

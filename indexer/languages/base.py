@@ -1,7 +1,7 @@
 """Shared machinery for the tree-sitter extractors: parsers, query files, positions.
 
 Extraction rules are data: each language keeps its tree-sitter queries in
-``indexer/queries/<language>/*.scm``; an extractor runs them with :func:`run_query` and assembles the
+``indexer/languages/<language>/queries/*.scm``; an extractor runs them with :func:`run_query` and assembles the
 captures into :mod:`indexer.model` records. Python walks a tree only where a query cannot express the
 rule, and the extractor says so where it does.
 """
@@ -35,7 +35,8 @@ above it (a 500-call builder chain is about 1,000 levels); tree-sitter's query c
 past 32,767 levels, and qualified names of nested definitions grow with depth."""
 
 _CONTINUATION = re.compile(rb"[\x80-\xbf]")
-QUERY_DIR = Path(__file__).resolve().parent.parent / "queries"
+QUERY_DIR = Path(__file__).resolve().parent
+"""Query folders are named relative to this one (``python/queries``, ``ecmascript/queries/typescript``)."""
 
 
 class Extractor(Protocol):
@@ -70,7 +71,7 @@ def parser(grammar: str) -> Parser:
 
 @functools.cache
 def query(grammar: str, folder: str, name: str) -> Query:
-    """Compile ``indexer/queries/<folder>/<name>.scm`` for ``grammar``.
+    """Compile ``indexer/languages/<folder>/<name>.scm`` for ``grammar`` (``folder``: ``java/queries``).
 
     Raises ``tree_sitter.QueryError`` with the file name when the query does not compile.
     """
@@ -81,7 +82,7 @@ def query(grammar: str, folder: str, name: str) -> Query:
 @functools.cache
 def combined_query(grammar: str, folders: tuple[str, ...], names: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
     """The query files ``names`` compiled as one query for ``grammar``, and each pattern's file name
-    (so one pass over a tree serves every section). Each name reads ``queries/<folder>/<name>.scm``
+    (so one pass over a tree serves every section). Each name reads ``indexer/languages/<folder>/<name>.scm``
     for every folder of ``folders`` in order, whichever exist."""
     texts: list[str] = []
     owners: list[str] = []

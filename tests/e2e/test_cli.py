@@ -213,3 +213,14 @@ def test_locations_are_printed_literally_never_as_emoji() -> None:
     with out.capture() as captured:
         out.print("tests/test_reqctx.py:100:16 src/a.py:1234:0", markup=False)
     assert captured.get() == "tests/test_reqctx.py:100:16 src/a.py:1234:0\n"
+
+
+def test_search_language_is_checked_against_the_registry(workspace: Path, indexed: dict) -> None:
+    db = str(workspace / ".ripple" / "index.db")
+    result = CliRunner().invoke(main, ["search", "rename", "--language", "cobol", "--db", db])
+    assert result.exit_code == 2
+    assert "Invalid value for '--language': 'cobol' is not one of java, javascript, python, typescript" in result.output
+    result = CliRunner().invoke(main, ["search", "rename", "--language", "python", "--db", db, "--json"])
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.output)["hits"]
+    assert hits and {Path(h["path"]).suffix for h in hits} == {".py"}

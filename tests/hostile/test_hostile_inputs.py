@@ -258,6 +258,14 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
     ("nested.tsx", "".join(f"class C{i} {{ m() {{ " for i in range(5000)) + "return 1;" + " } }" * 5000 + "\n",
      "too_deep", {"File": 1, "Class": 375, "Method": 375}),
     ("Parens.java", "class A { void m() { int x = " + "(" * 50_000 + "1; } }\n", "syntax_errors", {"File": 1}),
+    # Review: the depth cut left the Java receiver walk uncut (each link kept its whole prefix: quadratic,
+    # 20 GB and rising for these 400 KB before it was killed).
+    ("Chain.java", "class J { void m() { x" + ".a()" * 100_000 + "; } }\n", "too_deep",
+     {"File": 1, "Class": 1, "Method": 1}),
+    # Review: type arguments were dropped one nesting level per pass over the text (quadratic: 77 s for
+    # 60,000 levels, about 5 minutes for these 125,000), past any time budget.
+    ("Generics.java", "class G { " + "List<" * 125_000 + "X" + ">" * 125_000 + " f; void m() { f.a(); } }\n",
+     "too_deep", {"File": 1, "Class": 1, "Field": 1, "Method": 1}),
 ])
 def test_pathological_nesting_costs_linear_time_and_is_indexed_in_part(
         tmp_path: Path, name: str, text: str, partial: str, nodes: dict[str, int]) -> None:
@@ -271,6 +279,8 @@ def test_pathological_nesting_costs_linear_time_and_is_indexed_in_part(
     assert data["nodes"] == nodes
     assert f"{name} indexed in part: {partial}" in stderr
     assert seconds < 90  # 110-300 s before; about 3 s alone on 2 cores
+    if name == "Chain.java":  # the calls above the cut are kept (before: a MemoryError under the limit lost them all)
+        assert data["files_with_parse_errors"] == 0 and data["calls"] == {"unresolved": 1494}
 
 
 # ------------------------------------------------------------------------------ kill -9 workers

@@ -39,6 +39,7 @@ from lsp_server.cli import main
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from stores.errors import NotAnIndex, StoreReadOnly, StoreUnavailable, os_error_message
+from stores.factory import state_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN_ENV = {"RIPPLE_CONFIG": None, "RIPPLE_DB": None, "XDG_CONFIG_HOME": None, "RIPPLE_GRAPH_BACKEND": None,
@@ -501,7 +502,7 @@ class TestInterrupt:
         proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(src), "--db", str(db),
                                  "--no-embed", "-j", "1"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 start_new_session=True, env={**os.environ, "RIPPLE_DB": ""})
-        cache = Path(f"{db}-state")
+        cache = state_dir(db)
         deadline = time.monotonic() + 60
         while sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) < 256_000:
             assert time.monotonic() < deadline and proc.poll() is None, "extraction did not start within 60 s"

@@ -66,7 +66,8 @@ def test_compose_config_services_pins_and_security(tmp_path):
     assert services["ripple"]["environment"] == {
         "RIPPLE_GRAPH_BACKEND": "memgraph", "RIPPLE_MEMGRAPH_URI": "bolt://memgraph:7687",
         "RIPPLE_MEMGRAPH_DIALECT": "memgraph", "RIPPLE_SEARCH_BACKEND": "elasticsearch",
-        "RIPPLE_ES_URL": "http://elasticsearch:9200", "RIPPLE_DB": "/home/ripple/state/index.db"}
+        "RIPPLE_ES_URL": "http://elasticsearch:9200", "RIPPLE_DB": "/home/ripple/state/index.db",
+        "XDG_CACHE_HOME": "/home/ripple/state/cache"}
     assert services["ripple"]["depends_on"] == {
         "memgraph": {"condition": "service_healthy", "required": True},
         "elasticsearch": {"condition": "service_healthy", "required": True},

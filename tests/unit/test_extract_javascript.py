@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexer.languages import extractor_for_path
-from indexer.languages.javascript import EXTRACTOR
+from indexer.languages.ecmascript.javascript import EXTRACTOR
 from indexer.model import Binding, CallSite, Definition, Export, FileExtraction, Import, Param
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "javascript"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from indexer.languages import extractor_for_path
-from indexer.languages.typescript import EXTRACTOR
+from indexer.languages.ecmascript.typescript import EXTRACTOR
 from indexer.model import (
     Binding,
     CallSite,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.frameworks._ecmascript import join_paths
+from indexer.languages.ecmascript.frameworks.common import join_paths
 from indexer.languages import extractor_for_path
 from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse
 

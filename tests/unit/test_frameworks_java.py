@@ -1,4 +1,4 @@
-"""Unit tests for the Java framework detectors (:mod:`indexer.frameworks.spring_web`, ``jaxrs``,
+"""Unit tests for the Java framework detectors (:mod:`indexer.languages.java.frameworks.spring_web`, ``jaxrs``,
 ``servlet``, ``java_http_clients``, ``spring_kafka``, ``java_constants``) and the Spring
 configuration reader (:mod:`indexer.frameworks.spring_config`): exact facts on small sources."""
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from indexer.frameworks import detectors_for
-from indexer.frameworks._java import join_path, rooted
+from indexer.languages.java.frameworks import detectors_for
+from indexer.languages.java.frameworks.common import join_path, rooted
 from indexer.frameworks.spring_config import load_properties, resolve_placeholders
 from indexer.languages.java import EXTRACTOR
 from indexer.model import FileExtraction, HttpCall, Route, StringConstant, Template, TopicUse

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.frameworks import DETECTOR_MODULES
+from indexer.languages.python.frameworks import DETECTOR_MODULES
 from indexer.languages.python import EXTRACTOR
 from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse
 

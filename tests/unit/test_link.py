@@ -13,7 +13,7 @@ import hashlib
 from indexer.frameworks.link import LinkOptions, split_url
 from indexer.languages import extractor_for_path
 from indexer.model import HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse
-from indexer.resolve import resolve_repository
+from indexer.resolve.repository import resolve_repository
 from tests.resolution_harness import split_fixture
 
 

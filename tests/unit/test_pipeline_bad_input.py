@@ -118,3 +118,21 @@ def test_chunk_lines_follow_the_parser_not_str_splitlines() -> None:
     assert (chunks["bar"].start_line, chunks["bar"].end_line) == (4, 6)
     # The form-feed line between them is blank: no file section.
     assert [c.kind for c in chunk_file("r", "r", extraction, source)] == ["function", "function"]
+
+
+@pytest.mark.parametrize("extra", [-1, 0, 1, 2])
+def test_long_chunk_is_cut_like_the_whole_text_would_be(extra: int) -> None:
+    """A chunk longer than the cap is its first MAX_CHUNK_CHARS characters plus a cut mark, whatever
+    line the cap falls on (the text is built only as far as the cap: lines whose joined length is
+    exactly the cap, with more lines after them, must still be marked as cut)."""
+    from indexer.chunking import MAX_CHUNK_CHARS
+    lines = ["def long():", *["    x = 1  # " + "p" * 87] * (MAX_CHUNK_CHARS // 101 - 1)]
+    filler = MAX_CHUNK_CHARS + extra - len("\n".join(lines)) - 1  # the next line ends at the cap + extra
+    lines += ["    y = 2  # " + "q" * (filler - 13), "    return x"]
+    assert len("\n".join(lines[:-1])) == MAX_CHUNK_CHARS + extra
+    source = "\n".join(lines) + "\n"
+    ex = extractor_for_path("f.py")
+    assert ex is not None
+    chunk = next(c for c in chunk_file("r", "r", ex.extract("f.py", source.encode()), source) if c.name == "long")
+    whole = "\n".join(lines)
+    assert chunk.text == whole[:MAX_CHUNK_CHARS] + "\n…"

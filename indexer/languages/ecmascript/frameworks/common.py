@@ -1,0 +1,489 @@
+"""What the JavaScript / TypeScript framework detectors share: one query run per file, scopes, values.
+
+Each detector keeps its rules as data in its own query file, ``indexer/languages/ecmascript/queries/<name>.scm``
+(rules valid in both grammars) plus ``indexer/languages/ecmascript/queries/<dialect>/<name>.scm`` where a dialect adds its
+own. The files of every section are compiled as *one* query per grammar, as the extractor does with
+its own files, so a file's tree is traversed once for all five detectors: the first detector to ask
+runs it, the others reuse the matches (:func:`js_file` keeps the last file's :class:`JsFile`).
+
+Python looks at the tree itself only where a query cannot express the rule:
+
+* the enclosing definition of a node (``HttpCall.caller``, ``TopicUse.owner``, an inline route
+  handler): "innermost enclosing match" is not a query predicate. The ancestors of the node are
+  walked and each one that can be a definition is looked up, by the position of its name, among the
+  definitions the extractor already reported; so the answer follows the extractor's own rules
+  (``CallSite.caller``: anonymous callbacks belong to the enclosing named function, a field
+  initialiser to its class, module-level code to ``None``);
+* a value as the code builds it (:meth:`JsFile.template`): string and template literals, ``+``
+  concatenation, names, a local variable's initialiser (found by walking up the enclosing blocks);
+  a query cannot rebuild text;
+* receiver texts, normalised as the extractor writes them (``this.http``, ``a.b()``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING
+
+from tree_sitter import Node, Query
+
+from indexer.languages import base
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Template
+
+if TYPE_CHECKING:
+    from indexer.languages.base import SourceText
+
+__all__ = ["SECTIONS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
+
+SECTIONS = ("express", "nest", "http_clients", "kafkajs", "constants")
+"""The query files of the ECMAScript detectors, one per detector module."""
+
+_SHARED_FOLDER = "ecmascript/queries"
+_WS = re.compile(r"\s+")
+_MAX_DEPTH = 48  # nesting bound for values and receivers (minified or generated code)
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+_ESCAPE = re.compile(r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])")
+# Nodes whose definition the extractor reports under the position of their ``name`` field.
+_NAMED_DEFINITIONS = frozenset(
+    {
+        "class_declaration", "abstract_class_declaration", "class", "function_declaration",
+        "generator_function_declaration", "method_definition", "variable_declarator",
+        "public_field_definition", "abstract_method_signature", "interface_declaration",
+        "enum_declaration",
+    }
+)  # fmt: skip
+_ANONYMOUS_DEFINITIONS = frozenset({"function_expression", "generator_function", "class"})
+_FUNCTION_NODES = frozenset(
+    {"function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function",
+     "generator_function_declaration"}
+)  # fmt: skip
+_CLASS_NODES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
+_WRAPPERS = frozenset(
+    {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion"}
+)
+_ENV_HEADS = ("process.env.", "import.meta.env.")
+
+
+def _combined_query(grammar: str, folder: str) -> tuple[Query, tuple[str, ...]]:
+    """Every section's query files compiled as one query for ``grammar``, and each pattern's section."""
+    return base.combined_query(grammar, (_SHARED_FOLDER, folder), SECTIONS)
+
+
+@functools.cache
+def _assignments_query(grammar: str) -> Query:
+    """Names assigned to (``x = ...``, ``x += ...``, ``x++``): a local changed after its initialiser."""
+    return Query(
+        base.language(grammar),
+        """
+        (assignment_expression left: (identifier) @name)
+        (augmented_assignment_expression left: (identifier) @name)
+        (update_expression argument: (identifier) @name)
+        """,
+    )
+
+
+def _grammar(out: FileExtraction) -> tuple[str, str]:
+    """(grammar, query folder) of a file, as the extractors choose them (``.tsx`` parses as tsx)."""
+    if out.language == "javascript":
+        return "javascript", "ecmascript/queries/javascript"
+    return ("tsx" if out.path.lower().endswith(".tsx") else "typescript"), "ecmascript/queries/typescript"
+
+
+_last: list[JsFile] = []
+
+
+def js_file(root: Node, src: SourceText, out: FileExtraction) -> JsFile:
+    """The :class:`JsFile` of this file: built (and the combined query run) once per file.
+
+    Detectors of one file run one after the other with the same ``src`` object; the last file's
+    :class:`JsFile` is kept (a one-entry cache keyed by that object's identity, which it holds)."""
+    if _last and _last[0].src is src and _last[0].out is out:
+        return _last[0]
+    jf = JsFile(root, src, out)
+    _last[:] = [jf]
+    return jf
+
+
+def merge_parts(parts: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Adjacent literal pieces joined into one; empty literal pieces dropped (:meth:`Template.merged`)."""
+    return Template.merged(parts).parts
+
+
+def join_paths(*pieces: Template) -> Template:
+    """URL path pieces joined with exactly one ``/`` between non-empty pieces where their literal ends
+    show it, and a leading ``/`` (Nest: ``@Controller("cats")`` + ``@Get(":id")`` -> ``/cats/:id``)."""
+    parts: list[tuple[str, str]] = [("lit", "/")]
+    for piece in pieces:
+        if not piece.parts:
+            continue
+        p = list(piece.parts)
+        if p[0][0] == "lit":
+            p[0] = ("lit", p[0][1].lstrip("/"))
+        if parts[-1][0] == "lit":
+            parts[-1] = ("lit", parts[-1][1].rstrip("/") + "/")
+        else:
+            parts.append(("lit", "/"))
+        parts.extend(p)
+    merged = list(merge_parts(parts))
+    if merged[-1][0] == "lit" and merged != [("lit", "/")]:
+        merged[-1] = ("lit", merged[-1][1].rstrip("/"))  # no trailing slash: `@Get()` adds nothing
+    return Template(merge_parts(merged))
+
+
+class JsFile:
+    """One JavaScript / TypeScript file as the detectors see it: its matches per section, the
+    extractor's definitions by name position, and helpers for texts, scopes and values."""
+
+    def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
+        self.root = root
+        self.src = src
+        self.out = out
+        grammar, folder = _grammar(out)
+        self.grammar = grammar
+        q, sections = _combined_query(grammar, folder)
+        self._matches: dict[str, list[dict[str, list[Node]]]] = {s: [] for s in SECTIONS}
+        for pattern, caps in base.run_query(q, root):  # within the file's extraction budget
+            self._matches[sections[pattern]].append(caps)
+        self._defs = {(d.name_line, d.name_col): d for d in out.definitions}
+        self._callables = {d.qualname for d in out.definitions if d.kind in CALLABLE_KINDS}
+
+    # -- basics -------------------------------------------------------------------------------------
+
+    def matches(self, section: str) -> list[dict[str, list[Node]]]:
+        """The combined query's matches of one section, in document order."""
+        return self._matches[section]
+
+    def text(self, node: Node | None) -> str:
+        """The node's source text."""
+        return self.src.text(node)
+
+    def flat(self, node: Node | None) -> str:
+        """The node's text with whitespace runs collapsed to one space."""
+        return _WS.sub(" ", self.src.text(node)).strip()
+
+    def pos(self, node: Node) -> tuple[int, int]:
+        """(1-based line, 0-based code-point column) of the node's start."""
+        return self.src.line(node), self.src.col(node)
+
+    def has(self, *needles: bytes) -> bool:
+        """Whether the file's bytes contain any of ``needles`` (a cheap gate before any work)."""
+        data = self.src.data
+        return any(n in data for n in needles)
+
+    def import_locals(self, *modules: str) -> dict[str, str | None]:
+        """Local names bound by imports of any of ``modules``: local -> imported member (``None``:
+        the module itself, ``"default"``: its default export)."""
+        return {i.local: i.name for i in self.out.imports if i.module in modules}
+
+    def imported(self, name: str) -> str | None:
+        """The module a local name is imported from, or ``None``."""
+        for i in self.out.imports:
+            if i.local == name:
+                return i.module
+        return None
+
+    # -- receivers ----------------------------------------------------------------------------------
+
+    def receiver(self, node: Node) -> str:
+        """Normalised receiver text as the extractor writes it: no whitespace, generic arguments
+        dropped, calls written ``()`` (``this.http``, ``axios.create().get`` -> ``axios.create()``)."""
+        parts: list[str] = []
+        for _ in range(_MAX_DEPTH):
+            t = node.type
+            if t == "member_expression":
+                obj = node.child_by_field_name("object")
+                prop = node.child_by_field_name("property")
+                if obj is not None and prop is not None:
+                    parts.append("." + self.text(prop))
+                    node = obj
+                    continue
+            elif t == "call_expression":
+                fn = node.child_by_field_name("function")
+                if fn is not None:
+                    parts.append("()")
+                    node = fn
+                    continue
+            elif t in ("non_null_expression", "parenthesized_expression") and node.named_children:
+                node = node.named_children[0]
+                continue
+            return _WS.sub("", self.text(node)) + "".join(reversed(parts))
+        return "…"
+
+    def name_ref(self, node: Node) -> str | None:
+        """The dotted name an identifier or a chain of property accesses spells (``a``,
+        ``config.api.base``), ``this.x`` as ``<enclosing class>.x``; ``None`` for anything else
+        (calls, subscripts, ``this`` outside a class)."""
+        names: list[str] = []
+        for _ in range(_MAX_DEPTH):
+            t = node.type
+            if t == "member_expression":
+                prop = node.child_by_field_name("property")
+                obj = node.child_by_field_name("object")
+                if (
+                    prop is None
+                    or obj is None
+                    or prop.type not in ("property_identifier", "private_property_identifier")
+                ):
+                    return None
+                names.append(self.text(prop))
+                node = obj
+                continue
+            if t in _WRAPPERS and node.named_children:
+                node = node.named_children[0]
+                continue
+            if t in ("identifier", "shorthand_property_identifier"):
+                head = self.text(node)
+                if head == "undefined" and not names:
+                    return None
+            elif t == "this" and names:
+                cls = self.class_of(node)
+                if cls is None:
+                    return None
+                head = cls
+            else:
+                return None
+            return ".".join([head, *reversed(names)])
+        return None
+
+    # -- scopes -------------------------------------------------------------------------------------
+
+    def _definition(self, node: Node) -> Definition | None:
+        """The extractor's definition for ``node`` when ``node`` is a definition node."""
+        t = node.type
+        name: Node | None = None
+        if t in _NAMED_DEFINITIONS:
+            name = node.child_by_field_name("name")
+        elif t == "field_definition":
+            name = node.child_by_field_name("property")
+        elif t == "assignment_expression":
+            left = node.child_by_field_name("left")
+            name = (
+                left.child_by_field_name("property") if left is not None and left.type == "member_expression" else None
+            )
+        if name is None and t in _ANONYMOUS_DEFINITIONS:
+            name = node
+        if name is None:
+            return None
+        return self._defs.get(self.pos(name))
+
+    def code_scope(self, node: Node) -> str | None:
+        """The qualname code at ``node`` belongs to, by the extractor's ``CallSite.caller`` rule: the
+        innermost enclosing named function / method / constructor; a class for its fields'
+        initialisers and its body; ``None`` at module level."""
+        n = node.parent
+        while n is not None:
+            d = self._definition(n)
+            if d is not None:
+                if d.kind == "field":
+                    return d.parent
+                return d.qualname
+            n = n.parent
+        return None
+
+    def class_of(self, node: Node) -> str | None:
+        """The qualname of the innermost class around ``node`` (for ``this.x``), or ``None`` when a
+        function that is not a method or an arrow function inside one comes first."""
+        n = node.parent
+        while n is not None:
+            t = n.type
+            if t in _CLASS_NODES:
+                d = self._definition(n)
+                return d.qualname if d is not None and d.kind in TYPE_KINDS else None
+            if t in ("function_declaration", "function_expression", "generator_function_declaration",
+                     "generator_function"):  # fmt: skip
+                return None  # `this` is the function's own
+            n = n.parent
+        return None
+
+    def definition_named(self, name_node: Node | None) -> Definition | None:
+        """The definition whose name is written at ``name_node``."""
+        return self._defs.get(self.pos(name_node)) if name_node is not None else None
+
+    def is_callable(self, qualname: str) -> bool:
+        """Whether this file defines a function, method or constructor with that qualname."""
+        return qualname in self._callables
+
+    def local_callable(self, name: str, scope: str | None) -> str | None:
+        """The qualname of the function ``name`` visible from ``scope`` in this file (defined in
+        ``scope`` or one of its enclosing definitions, else at top level), or ``None``."""
+        s = scope
+        while s:
+            if f"{s}.{name}" in self._callables:
+                return f"{s}.{name}"
+            s = s.rpartition(".")[0]
+        return name if name in self._callables else None
+
+    # -- values -------------------------------------------------------------------------------------
+
+    def string(self, node: Node | None) -> str | None:
+        """The value of a string literal or of a template literal without substitutions."""
+        node = unwrap(node)
+        if node is None:
+            return None
+        if node.type == "string":
+            return _unescape(self.text(node)[1:-1])
+        if node.type == "template_string" and not any(c.type == "template_substitution" for c in node.children):
+            return _unescape(self.text(node)[1:-1])
+        return None
+
+    def template(self, node: Node) -> Template:
+        """The value of an expression as a :class:`Template`: string / number literals and template
+        literal text are ``lit``; a local variable of an enclosing function is its initialiser's
+        pieces (:meth:`_local_value`); other names and property chains (:meth:`name_ref`) are
+        ``ref``; ``a + b`` is both sides' pieces; ``process.env.X || "lit"`` (and ``??``) is the
+        literal fallback; any other expression (and a ``${...}`` substitution of one) is a ``hole``
+        with its text."""
+        parts: list[tuple[str, str]] = []
+        self._template(node, parts, 0)
+        return Template(merge_parts(parts))
+
+    def _template(self, node: Node, parts: list[tuple[str, str]], depth: int) -> None:
+        t = node.type
+        if depth > _MAX_DEPTH:
+            parts.append(("hole", self.flat(node)))
+        elif t == "string":
+            parts.append(("lit", _unescape(self.text(node)[1:-1])))
+        elif t == "number":
+            parts.append(("lit", self.text(node)))
+        elif t == "template_string":
+            for c in node.named_children:
+                if c.type == "template_substitution":
+                    inner = [x for x in c.named_children if x.type != "comment"]
+                    if len(inner) == 1:
+                        self._template(inner[0], parts, depth + 1)
+                    else:
+                        parts.append(("hole", self.flat(c)[2:-1].strip()))
+                elif c.type in ("string_fragment", "escape_sequence"):
+                    parts.append(("lit", _unescape(self.text(c))))
+        elif t == "binary_expression" and self._operator(node) == "+":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or right is None:
+                parts.append(("hole", self.flat(node)))
+                return
+            self._template(left, parts, depth + 1)
+            self._template(right, parts, depth + 1)
+        elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._env_default(node):
+            self._template(node.child_by_field_name("right"), parts, depth + 1)  # type: ignore[arg-type]
+        elif t in _WRAPPERS and len(node.named_children) >= 1:
+            self._template(node.named_children[0], parts, depth + 1)
+        else:
+            local = self._local_value(node) if t == "identifier" else None
+            if local is not None:
+                self._template(local, parts, depth + 1)
+                return
+            ref = self.name_ref(node)
+            parts.append(("ref", ref) if ref is not None else ("hole", self.flat(node)))
+
+    def _local_value(self, ident: Node) -> Node | None:
+        """The initialiser of the local variable an identifier names inside a function (``const url =
+        base + "/x"; fetch(url)``): the last declarator of that name in an enclosing block, written
+        before the use, when no assignment in that block changes it and no function in between has a
+        parameter of that name. Module-level names are left to :class:`StringConstant` (``None``)."""
+        name = self.text(ident)
+        pos = ident.start_byte
+        n = ident.parent
+        word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+        while n is not None and n.type != "program":
+            params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
+            if params is not None and n.type in _FUNCTION_NODES and word.search(self.text(params)):
+                return None  # shadowed by a parameter
+            if n.type == "statement_block":
+                found = self._declarator_before(n, name, pos)
+                if found is not None:
+                    value = found.child_by_field_name("value")
+                    if value is None or self._reassigned(n, name):
+                        return None
+                    return value
+            n = n.parent
+        return None
+
+    def _declarator_before(self, block: Node, name: str, pos: int) -> Node | None:
+        found = None
+        for stmt in block.named_children:
+            if stmt.start_byte >= pos:
+                break
+            if stmt.type not in ("lexical_declaration", "variable_declaration"):
+                continue
+            for d in stmt.named_children:
+                target = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+                if (
+                    target is not None
+                    and target.type == "identifier"
+                    and d.end_byte <= pos
+                    and self.text(target) == name
+                ):
+                    found = d
+        return found
+
+    def _reassigned(self, block: Node, name: str) -> bool:
+        found = base.run_query(_assignments_query(self.grammar), block)
+        return any(self.text(n) == name for _, caps in found for nodes in caps.values() for n in nodes)
+
+    def _operator(self, node: Node) -> str:
+        op = node.child_by_field_name("operator")
+        return op.type if op is not None else ""
+
+    def _env_default(self, node: Node) -> bool:
+        """``process.env.X || "/api"``: an environment variable with a literal default."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or self.string(right) is None:
+            return False
+        return self.receiver(left).startswith(_ENV_HEADS)
+
+    def object_pairs(self, node: Node | None) -> dict[str, Node]:
+        """``{a: 1, "b": x, c}`` -> ``{"a": <1>, "b": <x>, "c": <c>}`` (a shorthand property's value is
+        its identifier); ``{}`` when ``node`` is not an object literal."""
+        node = unwrap(node)
+        if node is None or node.type != "object":
+            return {}
+        out: dict[str, Node] = {}
+        for c in node.named_children:
+            if c.type == "pair":
+                key, value = c.child_by_field_name("key"), c.child_by_field_name("value")
+                if key is None or value is None:
+                    continue
+                k = self.string(key) if key.type == "string" else self.text(key)
+                if k is not None:
+                    out[k] = value
+            elif c.type == "shorthand_property_identifier":
+                out[self.text(c)] = c
+        return out
+
+
+def unwrap(node: Node | None) -> Node | None:
+    """The expression inside parentheses, ``as`` / ``satisfies`` casts and ``!``."""
+    for _ in range(_MAX_DEPTH):
+        if node is None or node.type not in _WRAPPERS or not node.named_children:
+            return node
+        node = node.named_children[0]
+    return node
+
+
+def arguments(args: Node | None) -> list[Node]:
+    """The argument expressions of an ``arguments`` node (comments left out)."""
+    if args is None:
+        return []
+    return [a for a in args.named_children if a.type != "comment"]
+
+
+def _unescape(text: str) -> str:
+    """JavaScript string escapes decoded (``\\n``, ``\\x41``, ``\\u{1F600}``, line continuations)."""
+    if "\\" not in text:
+        return text
+
+    def one(m: re.Match[str]) -> str:
+        s = m.group(1)
+        if s[0] == "u" and len(s) > 1:
+            hexa = s[2:-1] if s[1] == "{" else s[1:]
+            try:
+                return chr(int(hexa, 16))
+            except (ValueError, OverflowError):
+                return s
+        if s[0] == "x" and len(s) == 3:
+            return chr(int(s[1:], 16))
+        if s in ("\n", "\r\n", "\r", "\u2028", "\u2029"):
+            return ""
+        return _ESCAPES.get(s, s)
+
+    return _ESCAPE.sub(one, text)

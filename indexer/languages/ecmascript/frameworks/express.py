@@ -1,0 +1,355 @@
+"""Express routes, routers and mounts (JavaScript and TypeScript).
+
+Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules below:
+
+* ``Router("express", name, Template(), line)`` for every module-level variable bound to
+  ``express()``, ``express.Router()``, ``Router()`` or ``require("express").Router()`` (an
+  application can be mounted like a router: ``app.use("/admin", require("./admin"))``).
+* ``Route`` for ``X.get|post|put|delete|patch|options|head|all(path, ...handlers)`` (``all`` ->
+  ``["*"]``) and for each verb of a chain ``X.route(path).get(h).post(h2)``; ``router`` is ``X`` as
+  written. A path given as an array gives one route per element; a regular expression gives none.
+* A chain built on a factory call, ``const api = Router().use(a).get("/x", h)``, is the router
+  ``api``; ``export default Router().use("/api", api)`` (or ``module.exports = ...``) the router
+  ``default`` (a ``Router`` record either way, at module level).
+* ``Mount("express", X, child, prefix)`` for ``X.use([path,] ...children)``: one per child that can be
+  a router: a name, a property chain or ``require("...")`` (kept as written, the linker resolves it
+  through the file's imports), never an inline function, another call (``express.json()``), a
+  function defined in this file, or a name imported from a package (``helmet``, ``cors``). The first
+  argument is the prefix when it is a string or template literal, a concatenation, an array of
+  those, or a name that looks like one (an upper-case last part, ``API_PREFIX``, or one with a
+  word ``path`` / ``prefix`` / ``url`` / ``base``: ``config.basePath``); otherwise the prefix is
+  empty.
+
+``X`` is an Express object when it is (1) bound in this file to one of the factories above (any
+scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / ``Application`` /
+``Router`` / ``IRouter`` in a file importing ``express``, or (3) named ``app`` / ``router`` / ``...Router`` /
+``...router`` (a route file that receives the app: ``module.exports = (app) => { app.get(...) }``);
+in case (3) a route needs a literal path starting with ``/`` and a mount a child.
+
+Handlers: the *last* argument is the handler (the ones before it are middleware). A function
+defined in this file -> ``handler`` its qualname; a name or property chain from elsewhere
+(``controllers.list``, an import) -> ``handler_ref`` that text (``this.list`` -> ``Class.list``); a
+wrapper call (``asyncHandler(controller.list)``, ``h.bind(x)``) is looked through. An inline arrow /
+function -> ``handler`` is the qualname its calls belong to (the extractor's ``CallSite.caller`` rule:
+the enclosing named function), ``None`` at module level, where the linker lets the file expose it.
+Positions: the call's start; a chained verb's property name (the links of a chain share a start).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
+from indexer.model import FileExtraction, Mount, Route, Router, Template
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("javascript", "typescript")
+
+FRAMEWORK = "express"
+_VERBS = frozenset({"get", "post", "put", "delete", "patch", "all", "options", "head"})
+_TYPES = frozenset({"Express", "Application", "Router", "IRouter"})
+_NAMED_LIKE = re.compile(r"^(app|router|\w*Router|\w*router)$")
+_CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+_NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_PATH_WORDS = frozenset({"path", "prefix", "url", "base"})
+_PACKAGE = re.compile(r"^(@[\w.-]+/)?[\w.-]+$")
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+_MODULES = ("express",)
+_REQUIRES = ('require("express")', "require('express')")
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's Express routers, routes and mounts to ``out``."""
+    jf = js_file(root, src, out)
+    matches = jf.matches("express")
+    if not matches:
+        return
+    _Detector(jf, out).run(matches)
+
+
+class _Detector:
+    def __init__(self, jf: JsFile, out: FileExtraction) -> None:
+        self.jf = jf
+        self.out = out
+        locals_ = jf.import_locals(*_MODULES)
+        self.express_imported = bool(locals_) or jf.has(b'require("express")', b"require('express')")
+        self.express_names = {k for k, v in locals_.items() if v in (None, "default")} or {"express"}
+        self.router_names = {k for k, v in locals_.items() if v == "Router"}
+        self.objects: set[str] = set()  # receivers known to be Express applications / routers
+        self.routers: set[str] = set()  # names of the Router records emitted
+
+    def run(self, matches: list[dict[str, list[Node]]]) -> None:
+        calls: list[dict[str, list[Node]]] = []
+        for caps in matches:
+            if "factory" in caps:
+                self._factory(caps)
+            else:
+                calls.append(caps)
+        if self.express_imported:
+            self.objects.update(b.name for b in self.out.bindings if b.how == "declared" and b.type in _TYPES)
+        for caps in calls:
+            verb = self.jf.text(caps["verb"][0])
+            if verb == "use":
+                self._mounts(caps)
+            else:
+                self._route(caps, verb)
+
+    # -- objects ---------------------------------------------------------------------------------
+
+    def _is_factory(self, callee: str) -> bool:
+        """Whether a callee text creates an Express application or router."""
+        head, _, last = callee.rpartition(".")
+        return (
+            callee in self.express_names
+            or callee in self.router_names
+            or (last == "Router" and (head in self.express_names or head in _REQUIRES))
+        )
+
+    def _factory(self, caps: dict[str, list[Node]]) -> None:
+        if not self._is_factory(self.jf.receiver(caps["factory"][0])):
+            return
+        name = self.jf.receiver(caps["name"][0])
+        self.objects.add(name)
+        decl = caps.get("declarator")
+        if decl and _module_level(decl[0]):
+            self._router(name, decl[0])
+
+    def _router(self, name: str, node: Node) -> None:
+        if name not in self.routers:
+            self.routers.add(name)
+            self.out.routers.append(Router(FRAMEWORK, name, Template(), self.jf.src.line(node)))
+
+    def _is_object(self, receiver: str) -> bool:
+        return receiver in self.objects
+
+    def _target(self, caps: dict[str, list[Node]]) -> tuple[str, Node | None, tuple[int, int]] | None:
+        """What a verb / ``use`` call applies to: (router expression, the path of a
+        ``router.route(path)`` chain or ``None``, position), or ``None`` when not Express."""
+        obj = caps["object"][0]
+        if obj.type != "call_expression":
+            return self.jf.receiver(obj), None, self.jf.pos(caps["call"][0])
+        chain = self._chain(obj)
+        if chain is None:
+            return None
+        pos = self.jf.pos(caps["verb"][0])  # the links of a chain share their start
+        if chain[0] == "route":
+            return self.jf.receiver(chain[1]), chain[2], pos
+        owner = self._chain_owner(caps["call"][0])
+        return (owner, None, pos) if owner is not None else None
+
+    def _chain(self, node: Node) -> tuple[str, Node, Node | None] | None:
+        """The object of a chained call, followed down through earlier verb / ``use`` links:
+        ``("route", router, path)`` for ``router.route(path)...``, ``("factory", call, None)`` for
+        ``Router().use(a)...`` / ``express.Router().get(...)``."""
+        jf = self.jf
+        for _ in range(64):
+            if node.type != "call_expression":
+                return None
+            fn = node.child_by_field_name("function")
+            if fn is None:
+                return None
+            if fn.type == "member_expression":
+                name = jf.text(fn.child_by_field_name("property"))
+                obj = fn.child_by_field_name("object")
+                if obj is None:
+                    return None
+                if name == "route":
+                    args = arguments(node.child_by_field_name("arguments"))
+                    return ("route", obj, args[0]) if args else None
+                if name in _VERBS or name == "use":
+                    node = obj
+                    continue
+            return ("factory", node, None) if self._is_factory(jf.receiver(fn)) else None
+        return None
+
+    def _chain_owner(self, call: Node) -> str | None:
+        """The name a chain built on a factory call is bound to: ``const api = Router().use(a)`` ->
+        ``api``; ``export default Router().use(...)`` / ``module.exports = ...`` -> ``default``."""
+        top = call
+        for _ in range(64):
+            member = top.parent
+            if member is None or member.type != "member_expression" or member.parent is None:
+                break
+            if member.parent.type != "call_expression" or member.parent.child_by_field_name("function") != member:
+                break
+            top = member.parent
+        holder = top.parent
+        name: str | None = None
+        if holder is None:
+            return None
+        if holder.type == "variable_declarator" and holder.child_by_field_name("value") == top:
+            name = self.jf.text(holder.child_by_field_name("name"))
+            if _module_level(holder):
+                self._router(name, holder)
+        elif holder.type == "export_statement" and holder.parent is not None and holder.parent.type == "program":
+            name = "default"
+            self._router(name, holder)
+        elif holder.type == "assignment_expression" and holder.child_by_field_name("right") == top:
+            name = self.jf.receiver(holder.child_by_field_name("left"))  # type: ignore[arg-type]
+            if name == "module.exports":
+                name = "default"
+                self._router(name, holder)
+        if name is not None:
+            self.objects.add(name)
+        return name
+
+    # -- routes ----------------------------------------------------------------------------------
+
+    def _route(self, caps: dict[str, list[Node]], verb: str) -> None:
+        args = arguments(caps["args"][0])
+        target = self._target(caps)
+        if target is None:
+            return
+        router, route_path, (line, col) = target
+        if route_path is None:
+            if len(args) < 2:
+                return  # `app.get("env")` reads a setting; a route has a path and a handler
+            route_path, handlers = args[0], args[1:]
+        else:
+            handlers = args
+        if not handlers:
+            return
+        if not self._is_object(router) and not self._named_like(router, route_path):
+            return
+        handler, handler_ref = self._handler(handlers[-1], caps["call"][0])
+        methods = ["*"] if verb == "all" else [verb.upper()]
+        for path in self._paths(route_path):
+            self.out.routes.append(Route(FRAMEWORK, methods, path, handler, line, col, handler_ref, router))
+
+    def _named_like(self, receiver: str, path: Node) -> bool:
+        """Rule (3): a receiver named like an app or router, with a literal path starting with ``/``."""
+        if not _NAMED_LIKE.match(receiver):
+            return False
+        literal = self.jf.template(path).parts
+        return bool(literal) and literal[0][0] == "lit" and literal[0][1].startswith("/")
+
+    def _paths(self, node: Node) -> list[Template]:
+        node = unwrap(node) or node
+        if node.type == "array":
+            out: list[Template] = []
+            for element in node.named_children:
+                out.extend(self._paths(element))
+            return out
+        if node.type == "regex":
+            return []
+        return [self.jf.template(node)]
+
+    def _handler(self, node: Node, call: Node) -> tuple[str | None, str | None]:
+        """(handler, handler_ref) of a route's last argument."""
+        jf = self.jf
+        scope = jf.code_scope(call)
+        for _ in range(8):
+            node = unwrap(node) or node
+            t = node.type
+            if t in _FUNCTIONS:
+                return scope, None
+            if t == "identifier":
+                name = jf.text(node)
+                local = jf.local_callable(name, scope)
+                return (local, None) if local else (None, name)
+            if t == "member_expression":
+                ref = jf.name_ref(node)
+                if ref is None:
+                    return None, jf.receiver(node)
+                if node.child_by_field_name("object").type == "this":  # type: ignore[union-attr]
+                    return (ref, None) if jf.is_callable(ref) else (None, ref)
+                return None, ref
+            if t == "call_expression":
+                fn = node.child_by_field_name("function")
+                if (
+                    fn is not None
+                    and fn.type == "member_expression"
+                    and jf.text(fn.child_by_field_name("property")) == "bind"
+                ):
+                    node = fn.child_by_field_name("object")  # type: ignore[assignment]
+                    continue
+                args = arguments(node.child_by_field_name("arguments"))
+                if not args:
+                    return None, None
+                node = args[-1]
+                continue
+            return None, None
+        return None, None
+
+    # -- mounts ----------------------------------------------------------------------------------
+
+    def _mounts(self, caps: dict[str, list[Node]]) -> None:
+        jf = self.jf
+        target = self._target(caps)
+        if target is None:
+            return
+        parent, route_path, (line, col) = target
+        args = arguments(caps["args"][0])
+        if route_path is not None or not args or not (self._is_object(parent) or _NAMED_LIKE.match(parent)):
+            return
+        prefixes = [Template()]
+        if len(args) > 1 and self._is_path(args[0]):
+            prefixes = self._paths(args[0])
+            args = args[1:]
+        scope = jf.code_scope(caps["call"][0])
+        for arg in args:
+            child = self._child(arg, scope)
+            if child is None:
+                continue
+            for prefix in prefixes:
+                self.out.mounts.append(Mount(FRAMEWORK, parent, child, prefix, line, col))
+
+    def _is_path(self, node: Node) -> bool:
+        node = unwrap(node) or node
+        t = node.type
+        if t in ("string", "template_string", "binary_expression", "regex"):
+            return True
+        if t == "array":
+            return all(self._is_path(e) for e in node.named_children)
+        if t in ("identifier", "member_expression"):
+            ref = self.jf.name_ref(node)
+            if ref is None or self._is_object(ref):
+                return False
+            last = ref.rpartition(".")[2]
+            words = {w.lower() for w in _NAME_PART.findall(last)}
+            return bool(_CONSTANT_NAME.fullmatch(last)) or bool(words & _PATH_WORDS)
+        return False
+
+    def _child(self, node: Node, scope: str | None) -> str | None:
+        """The expression of a ``use`` argument that can be a router, or ``None``."""
+        jf = self.jf
+        node = unwrap(node) or node
+        t = node.type
+        if t == "call_expression":
+            fn = node.child_by_field_name("function")
+            args = arguments(node.child_by_field_name("arguments"))
+            if fn is not None and jf.text(fn) == "require" and len(args) == 1:
+                spec = jf.string(args[0])
+                if spec is not None and not _PACKAGE.match(spec):
+                    return f'require("{spec}")'
+            return None
+        if t not in ("identifier", "member_expression"):
+            return None
+        ref = jf.name_ref(node)
+        if ref is None:
+            return None
+        head = ref.split(".", 1)[0]
+        if t == "identifier" and jf.local_callable(ref, scope):
+            return None  # middleware defined here
+        module = jf.imported(head)
+        if module is not None and _PACKAGE.match(module) and not module.startswith("."):
+            return None  # a package's middleware (helmet, cors, passport)
+        return ref
+
+
+def _module_level(declarator: Node) -> bool:
+    """Whether a variable declarator is a top-level statement's (``export`` included)."""
+    decl = declarator.parent
+    if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+        return False
+    stmt = decl.parent
+    if stmt is not None and stmt.type == "export_statement":
+        stmt = stmt.parent
+    return stmt is not None and stmt.type == "program"

@@ -1,0 +1,101 @@
+"""String constants of JavaScript / TypeScript files, for URLs and topics built from them.
+
+Facts (:class:`~indexer.model.StringConstant`), from ``indexer/languages/ecmascript/queries/constants.scm`` and
+the dialects' ``constants.scm``:
+
+* ``const NAME = value`` / ``export const NAME = value`` at module level -> ``NAME``;
+* properties of a module-level ``const`` object literal (also ``{...} as const`` and
+  ``Object.freeze({...})``), nested up to four levels -> ``NAME.key`` / ``NAME.a.b``: the
+  ``environment.apiUrl`` of an Angular ``environment.ts``, a ``ROUTES.USERS`` table;
+* class fields with an initialiser -> ``Class.X``: ``static readonly X = "..."``, and also instance
+  fields (``private heroesUrl = "api/heroes"``, which a URL names as ``this.heroesUrl``, written
+  ``Class.heroesUrl`` in templates) -- unless the file assigns ``this.X = ...`` / ``Foo.X = ...``
+  anywhere, so a field that changes is not taken for a constant;
+* TypeScript string enum members at module level -> ``Enum.MEMBER``.
+
+A value counts when it is built only from string / number / template literal text and names (a
+``+`` concatenation, a template literal whose substitutions are names, ``process.env.X || "lit"``
+taken as the literal) with at least one literal piece; anything computed (a call, ``a ? b : c``)
+disqualifies it. Names stay ``ref`` pieces the linker resolves across files.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
+from indexer.model import FileExtraction, StringConstant, Template
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("javascript", "typescript")
+
+_MAX_OBJECT_DEPTH = 4
+_VALUE_NODES = frozenset(
+    {"string", "template_string", "binary_expression", "parenthesized_expression", "as_expression",
+     "satisfies_expression"}
+)  # fmt: skip
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's string constants to ``out``."""
+    jf = js_file(root, src, out)
+    matches = jf.matches("constants")
+    if not matches:
+        return
+    assigned = {jf.text(c["assigned"][0]) for c in matches if "assigned" in c}
+    found: list[StringConstant] = []
+    for caps in matches:
+        if "name" in caps:
+            _value(jf, jf.text(caps["name"][0]), caps["value"][0], found, 0)
+        elif "field" in caps:
+            name = jf.text(caps["field"][0])
+            body = caps["field"][0].parent.parent  # type: ignore[union-attr]
+            cls = body.parent if body is not None else None
+            d = jf.definition_named(cls.child_by_field_name("name")) if cls is not None else None
+            if d is None or name in assigned:
+                continue
+            template = _constant(jf, caps["value"][0])
+            if template is not None:
+                found.append(StringConstant(f"{d.qualname}.{name}", template))
+        elif "enum" in caps:
+            template = _constant(jf, caps["value"][0])
+            if template is not None:
+                found.append(StringConstant(f"{jf.text(caps['enum'][0])}.{jf.text(caps['member'][0])}", template))
+    out.constants.extend(found)
+
+
+def _value(jf: JsFile, qualname: str, node: Node, found: list[StringConstant], depth: int) -> None:
+    """A constant's value: a string-like value, or an object literal's properties."""
+    inner = unwrap(node) or node
+    if inner.type == "call_expression" and jf.receiver(inner.child_by_field_name("function")) == "Object.freeze":  # type: ignore[arg-type]
+        args = arguments(inner.child_by_field_name("arguments"))
+        inner = unwrap(args[0]) or args[0] if args else inner
+    if inner.type == "object":
+        if depth < _MAX_OBJECT_DEPTH:
+            for key, value in jf.object_pairs(inner).items():
+                if value.type != "shorthand_property_identifier":
+                    _value(jf, f"{qualname}.{key}", value, found, depth + 1)
+        return
+    template = _constant(jf, node)
+    if template is not None:
+        found.append(StringConstant(qualname, template))
+
+
+def _constant(jf: JsFile, node: Node) -> Template | None:
+    """The value as a template when it is a constant string (see the module's rule), else ``None``."""
+    if node.type not in _VALUE_NODES:
+        return None
+    text = jf.text(node)
+    if '"' not in text and "'" not in text and "`" not in text:
+        return None  # `COUNT + 1`: arithmetic, no string
+    template = jf.template(node)
+    kinds = {k for k, _ in template.parts}
+    if "hole" in kinds or "lit" not in kinds:
+        return None
+    return template

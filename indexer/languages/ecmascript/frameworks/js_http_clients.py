@@ -1,0 +1,238 @@
+"""Outgoing HTTP calls in JavaScript / TypeScript: ``fetch``, axios and Angular's ``HttpClient``.
+
+Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/queries/http_clients.scm``:
+
+* ``fetch`` (also ``window.`` / ``globalThis.`` / ``self.fetch``; a bare ``fetch`` only when the file
+  does not bind that name itself -- parameter, variable, function, destructuring; imports such as
+  ``node-fetch`` do count -- and the first argument is no object literal): ``fetch(url)`` is ``GET``;
+  ``fetch(url, {method: "post"})`` ``POST``; an init that is not an object literal, or a method that is
+  not a literal, ``*``. ``fetch(new Request(url, init))`` reads the request's arguments.
+* axios: the receivers are the names the file imports from ``"axios"`` (default or namespace import,
+  ``require``; a global ``axios`` when nothing is imported), property chains ending in ``axios`` /
+  ``$axios`` (vue-axios ``Vue.axios``, Nuxt ``this.$axios``) and the instances the file creates
+  from them (``const api = axios.create({baseURL})``, ``this.api = axios.create(...)``, any scope).
+  ``axios.get|delete|head|options(url, config)``, ``axios.post|put|patch(url, data, config)``,
+  ``axios(url, config)``, ``axios(config)``, ``axios.request(config)``: the method is the verb, or the
+  config's ``method`` (``GET`` when absent, ``*`` when not a literal), the URL the config's ``url``
+  when not given first. The base (a config's ``baseURL``, else the instance's, else
+  ``axios.defaults.baseURL = ...`` of this file) is put before a URL that has no scheme, with one
+  ``/`` between them where the literal ends show them.
+* Angular ``HttpClient``: ``R.get|post|put|delete|patch|head|options(url, ...)``, ``R.jsonp(url, cb)``
+  (``GET``), ``R.request("GET", url, ...)`` (a request whose method is not a literal is ``*``; one
+  built as ``new HttpRequest(...)`` is skipped). ``R`` (``this.http``) is an HttpClient when (1) the
+  file binds that name to the declared type ``HttpClient`` (constructor parameter, parameter property,
+  field) or to ``inject(HttpClient)``; or (2) no binding gives it another type, it is not an imported
+  name, and its last part is ``http`` / ``httpClient`` (any case, one leading ``_`` or ``$``
+  allowed: AngularJS's injected ``$http`` is read alike, and ``$http({method, url})`` too, whose
+  method is ``*`` when not given).
+
+URLs are :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal text, ``ref`` for
+names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions).
+``caller`` follows the extractor's ``CallSite.caller`` rule; the position is the call's start.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, merge_parts, unwrap
+from indexer.model import FileExtraction, HttpCall, Template
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("javascript", "typescript")
+
+_GLOBALS = frozenset({"window", "globalThis", "self"})
+_AXIOS_PROPERTIES = frozenset({"axios", "$axios"})  # vue-axios `Vue.axios`, Nuxt `this.$axios`
+_AXIOS_URL_FIRST = frozenset({"get", "delete", "head", "options"})
+_AXIOS_DATA_SECOND = frozenset({"post", "put", "patch"})
+_ANGULAR_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
+_HTTP_NAME = re.compile(r"^[_$]?(http|httpclient)$", re.IGNORECASE)
+_ABSOLUTE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*:)?//")
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's fetch / axios / Angular HttpClient calls to ``out``."""
+    jf = js_file(root, src, out)
+    matches = jf.matches("http_clients")
+    if not matches:
+        return
+    _Detector(jf, out).run(matches)
+
+
+class _Detector:
+    def __init__(self, jf: JsFile, out: FileExtraction) -> None:
+        self.jf = jf
+        self.out = out
+        locals_ = jf.import_locals("axios")
+        self.axios = {k for k, v in locals_.items() if v in (None, "default")} or {"axios"}
+        self.instances: dict[str, Template] = {}  # axios instance -> its baseURL (empty: none)
+        self.default_base = Template()
+        self.fetch_bound = False  # the file binds `fetch` itself
+        self.http_clients: set[str] = set()  # receivers bound to HttpClient
+        self.other_types: set[str] = set()  # receivers bound to another type
+        for b in out.bindings:
+            if b.how == "declared":
+                (self.http_clients if b.type == "HttpClient" else self.other_types).add(b.name)
+
+    def run(self, matches: list[dict[str, list[Node]]]) -> None:
+        calls = []
+        for caps in matches:
+            if "instance" in caps:
+                self._instance(caps)
+            elif "default_base" in caps:
+                if self._is_axios(self.jf.receiver(caps["factory"][0])):
+                    self.default_base = self.jf.template(caps["default_base"][0])
+            elif "fetch_binding" in caps:
+                self.fetch_bound = True
+            elif "injected" in caps:
+                if self.jf.text(caps["injected"][0]) == "HttpClient":
+                    self.http_clients.add("this." + self.jf.text(caps["field"][0]))
+            else:
+                calls.append(caps)
+        for caps in calls:
+            found = self._call(caps)
+            if found is not None:
+                framework, method, url = found
+                call = caps["call"][0]
+                line, col = self.jf.pos(call)
+                self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col))
+
+    def _instance(self, caps: dict[str, list[Node]]) -> None:
+        if self.jf.receiver(caps["factory"][0]) not in self.axios:
+            return
+        args = arguments(caps["args"][0])
+        config = self.jf.object_pairs(args[0]) if args else {}
+        base = config.get("baseURL")
+        self.instances[self.jf.receiver(caps["instance"][0])] = self.jf.template(base) if base else Template()
+
+    # -- one call --------------------------------------------------------------------------------
+
+    def _call(self, caps: dict[str, list[Node]]) -> tuple[str, str, Template] | None:
+        jf = self.jf
+        args = arguments(caps["args"][0])
+        if "function" in caps:
+            name = jf.text(caps["function"][0])
+            if name == "fetch":
+                if self.fetch_bound or (args and (unwrap(args[0]) or args[0]).type == "object"):
+                    return None  # a local `fetch`, not the global one (which takes no object literal)
+                return self._fetch(args)
+            if name in self.axios:
+                return self._axios(None, args, self.default_base)
+            if name == "$http" and args:
+                config = jf.object_pairs(args[0])
+                if "url" in config:
+                    method = self._method(config["method"]) if "method" in config else "*"
+                    return "angular", method, jf.template(config["url"])
+            return None
+        receiver = jf.receiver(caps["receiver"][0])
+        method = jf.text(caps["method"][0])
+        if method == "fetch":
+            return self._fetch(args) if receiver in _GLOBALS else None
+        if self._is_axios(receiver):
+            return self._axios(method, args, self.default_base)
+        if receiver in self.instances:
+            return self._axios(method, args, self.instances[receiver])
+        if self._is_http_client(receiver):
+            return self._angular(method, args)
+        return None
+
+    def _fetch(self, args: list[Node]) -> tuple[str, str, Template] | None:
+        if not args:
+            return None
+        target, init = unwrap(args[0]) or args[0], args[1] if len(args) > 1 else None
+        if target.type == "new_expression" and self.jf.text(target.child_by_field_name("constructor")) == "Request":
+            inner = arguments(target.child_by_field_name("arguments"))
+            if not inner:
+                return None
+            target, init = inner[0], inner[1] if len(inner) > 1 else init
+        method = "GET"
+        if init is not None:
+            pairs = self.jf.object_pairs(init)
+            if not pairs and (unwrap(init) or init).type != "object":
+                method = "*"
+            elif "method" in pairs:
+                method = self._method(pairs["method"])
+        return "fetch", method, self.jf.template(target)
+
+    def _axios(self, verb: str | None, args: list[Node], base: Template) -> tuple[str, str, Template] | None:
+        jf = self.jf
+        if not args:
+            return None
+        url_node: Node | None
+        config_node: Node | None
+        if verb is None or verb == "request":
+            first = unwrap(args[0]) or args[0]
+            if first.type == "object":
+                url_node, config_node = None, first
+            elif verb is None:
+                url_node, config_node = args[0], args[1] if len(args) > 1 else None
+            else:
+                return None
+        elif verb in _AXIOS_URL_FIRST:
+            url_node, config_node = args[0], args[1] if len(args) > 1 else None
+        elif verb in _AXIOS_DATA_SECOND:
+            url_node, config_node = args[0], args[2] if len(args) > 2 else None
+        else:
+            return None
+        config = jf.object_pairs(config_node)
+        if url_node is None:
+            url_node = config.get("url")
+            if url_node is None:
+                return None
+        if verb is None or verb == "request":
+            method = self._method(config["method"]) if "method" in config else "GET"
+        else:
+            method = verb.upper()
+        if "baseURL" in config:
+            base = jf.template(config["baseURL"])
+        return "axios", method, _with_base(base, jf.template(url_node))
+
+    def _is_axios(self, receiver: str) -> bool:
+        return receiver in self.axios or receiver.rpartition(".")[2] in _AXIOS_PROPERTIES
+
+    def _is_http_client(self, receiver: str) -> bool:
+        if receiver in self.http_clients:
+            return True
+        if receiver in self.other_types:
+            return False
+        head, _, last = receiver.rpartition(".")
+        if not head and self.jf.imported(receiver) is not None:
+            return False
+        return head in ("", "this") and bool(_HTTP_NAME.match(last))
+
+    def _angular(self, verb: str, args: list[Node]) -> tuple[str, str, Template] | None:
+        if verb in _ANGULAR_VERBS and args:
+            return "angular", verb.upper(), self.jf.template(args[0])
+        if verb == "jsonp" and args:
+            return "angular", "GET", self.jf.template(args[0])
+        if verb == "request" and len(args) >= 2:
+            if (unwrap(args[0]) or args[0]).type == "new_expression":
+                return None
+            return "angular", self._method(args[0]), self.jf.template(args[1])
+        return None
+
+    def _method(self, node: Node) -> str:
+        value = self.jf.string(node)
+        return value.strip().upper() if value else "*"
+
+
+def _with_base(base: Template, url: Template) -> Template:
+    """``base`` put before ``url`` (axios ``combineURLs``) unless ``url`` starts with a scheme or ``//``."""
+    if not base.parts:
+        return url
+    first = url.parts[0] if url.parts else ("lit", "")
+    if first[0] == "lit" and _ABSOLUTE.match(first[1]):
+        return url
+    b, u = list(base.parts), list(url.parts)
+    if b[-1][0] == "lit" and (not u or u[0][0] == "lit"):
+        b[-1] = ("lit", b[-1][1].rstrip("/"))
+        if u:
+            u[0] = ("lit", "/" + u[0][1].lstrip("/"))
+    return Template(merge_parts(b + u))

@@ -1,0 +1,140 @@
+"""The ECMAScript module system (JavaScript and TypeScript share it) and scoping rules, as the
+resolver core (:mod:`indexer.resolve`) uses them.
+
+A file's module key is its path without the suffix; ``dir/index`` is also ``dir``. An import
+specifier is relative to the importing file (``./x``, ``./x.js`` naming ``x.ts``); a bare specifier is
+a package (external). A module's member ``n`` is an explicit export (``export { a as n }``, re-exports
+from another module), an exported declaration, a star re-export, then any top-level name (CommonJS).
+A bare call may be a method of the enclosing classes (implicit ``this``); a function assigned to a
+property (``res.send = function () {}``) can be a method call's target in the name fallback.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+
+from indexer.model import FileExtraction, Import
+from indexer.resolve.context import FileCtx, default_export
+from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.values import EXTERNAL, ModuleV, Value
+from indexer.symbols import module_path
+
+__all__ = ["MODULE_SYSTEM", "EcmaScriptModuleSystem", "resolve_specifier"]
+
+_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+def resolve_specifier(r: Lookup, fc: FileCtx, spec: str) -> str | None:
+    """Module key named by a JS/TS import specifier from ``fc``, or ``None`` (a package)."""
+    if not spec.startswith("."):
+        return None
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(fc.path), spec))
+    if r.has_module("ecmascript", target):
+        return target
+    for suffix in _SUFFIXES:
+        if target.endswith(suffix):
+            if r.has_module("ecmascript", target[: -len(suffix)]):
+                return target[: -len(suffix)]
+    return None
+
+
+class EcmaScriptModuleSystem:
+    """JavaScript's and TypeScript's :class:`~indexer.resolve.language.ModuleSystem`."""
+
+    languages = frozenset({"typescript", "javascript"})
+    namespace = "ecmascript"
+    dotted_packages = False
+    layout_suffixes: tuple[str, ...] = ()
+    primitives = frozenset({"string", "number", "bigint", "boolean", "any", "unknown", "never", "undefined",
+                            "null", "object", "symbol", "void"})
+    constructor_name = "constructor"
+    instance_prefix = "this."
+    class_body_hidden = False
+    class_receiver = None
+    implicit_this = True
+    property_functions = True
+
+    def is_builtin(self, name: str) -> bool:
+        """Globals are not told apart from unbound names."""
+        return False
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """ECMAScript module keys do not depend on the file set."""
+        return {}
+
+    def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
+        """The path without its suffix."""
+        return module_path(ex.path)
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """The module key, and ``dir`` for ``dir/index``."""
+        keys = [fc.module_key]
+        if posixpath.basename(fc.module_key) == "index":
+            keys.append(posixpath.dirname(fc.module_key))
+        return keys
+
+    def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
+        """A relative specifier's module (namespace import) or member; a package is external."""
+        key = resolve_specifier(r, fc, imp.module)
+        if key is None:
+            return EXTERNAL
+        if imp.name is None:
+            return ModuleV("ecmascript", key)
+        return r.module_member("ecmascript", key, imp.name)
+
+    def module_member(self, r: Lookup, key: str, name: str) -> Value:
+        """Explicit exports, exported declarations, star re-exports, then any top-level name."""
+        for fc in r.module_files("ecmascript", key):
+            r.use(("name", fc.path, name))
+            r.use(("name", fc.path, "*"))
+            for ex in fc.ex.exports:
+                if ex.exported != name:
+                    continue
+                if ex.module is not None:
+                    target = resolve_specifier(r, fc, ex.module)
+                    if target is None:
+                        return EXTERNAL
+                    return ModuleV("ecmascript", target) if ex.name is None else r.module_member("ecmascript", target, ex.name)
+                if ex.local is not None:
+                    return r.resolve_name(fc, None, ex.local)
+            for rd in fc.defs:
+                if rd.d.parent is None and rd.d.exported and (
+                    rd.d.name == name or (name == "default" and "default" in rd.d.modifiers)
+                ):
+                    return r.def_value(rd)
+            for ex in fc.ex.exports:
+                if ex.exported == "*" and ex.module is not None:
+                    target = resolve_specifier(r, fc, ex.module)
+                    if target is not None:
+                        v = r.module_member("ecmascript", target, name)
+                        if v is not None:
+                            return v
+            if name != "default":
+                defs = fc.top.get(name)
+                if defs:
+                    return r.def_value(defs[-1])
+        return None
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """Nothing beyond scopes and named imports."""
+        return None
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """ECMAScript has no fully qualified names."""
+        return None
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """The module's files and the member (``default``: the name exported as default)."""
+        key = resolve_specifier(r, fc, imp.module)
+        if key is None:
+            return ImportTarget()
+        files = r.module_files(fc.lang, key)
+        return ImportTarget(files, default_export(files) if imp.name == "default" else imp.name)
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """ECMAScript names modules by specifiers only."""
+        return []
+
+
+MODULE_SYSTEM = EcmaScriptModuleSystem()

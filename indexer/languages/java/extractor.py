@@ -1,0 +1,660 @@
+"""Java extractor: turns one ``.java`` file into a :class:`~indexer.model.FileExtraction`.
+
+The rules live in ``indexer/languages/java/queries/*.scm``:
+
+* ``definitions.scm`` selects type declarations (anywhere) and the members of *named* types, plus
+  what each type extends / implements;
+* ``calls.scm`` selects method invocations, ``new`` expressions and ``this(...)`` / ``super(...)``;
+* ``imports.scm`` the package and import declarations;
+* ``bindings.scm`` typed names inside method bodies (parameters, locals, loop / catch / pattern /
+  resource variables);
+* ``types.scm`` the places where a type is named (the type subtrees are searched for class names);
+* ``strip.scm`` annotations and comments, left out of signatures.
+
+Python assembles the captures. Nesting (qualnames, the caller of a call, the owner of a type use,
+the scope of a binding) is decided by one sorted sweep over the definitions' byte ranges rather than
+by walking parents, so the work per file is ``O(n log n)`` in the number of captures.
+
+Spring / JSR-330 injection: fields and setter-style methods annotated ``@Autowired`` / ``@Inject`` /
+``@Resource`` inject their types (``via="field"``); constructor parameters are injected
+(``via="constructor"``) when the constructor is annotated ``@Autowired`` / ``@Inject``, or when the
+class is a stereotype bean (``@Component``, ``@Service``, ...) with exactly one constructor; a
+stereotype bean without an explicit constructor but with Lombok ``@RequiredArgsConstructor`` (its
+final, non-static, uninitialised fields) or ``@AllArgsConstructor`` (its non-static fields) injects
+those fields' types through the generated constructor.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from indexer.frameworks import run_detectors
+from indexer.languages.java.frameworks import detectors_for
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.model import (
+    LONG_RECEIVER,
+    TYPE_KINDS,
+    Binding,
+    CallSite,
+    Definition,
+    FileExtraction,
+    Import,
+    Injection,
+    Param,
+    TypeUse,
+    base_type,
+    drop_generics,
+)
+
+__all__ = ["EXTRACTOR", "JavaExtractor"]
+
+GRAMMAR = "java"
+
+# Annotations (last dotted segment) that mark an injection point on a field, setter or constructor.
+FIELD_INJECT = frozenset({"Autowired", "Inject", "Resource"})
+CTOR_INJECT = frozenset({"Autowired", "Inject"})
+# Class annotations that make the class a container-managed bean (single-constructor injection).
+STEREOTYPES = frozenset(
+    {"Component", "Service", "Repository", "Controller", "RestController", "Configuration", "Named", "Singleton"}
+)
+LOMBOK_REQUIRED = "RequiredArgsConstructor"
+LOMBOK_ALL = "AllArgsConstructor"
+
+# Definitions that other definitions nest in (fields do not: members of anonymous classes are not
+# definitions, so nothing named sits inside a field).
+MAX_RECEIVER_CHARS = 2000
+"""Longest receiver text kept for a call (normalised: ``a.b().c()``; real builder chains stay far
+below); a longer one is :data:`indexer.model.LONG_RECEIVER` (unknown to the resolver)."""
+
+_CONTAINER_KINDS = TYPE_KINDS | {"method", "constructor"}
+_ANNOTATIONS = frozenset({"annotation", "marker_annotation"})
+_COMMENTS = frozenset({"line_comment", "block_comment"})
+# Node types whose text is a class name in a type position.
+_TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
+
+_WS = re.compile(r"\s+")
+_OPEN_SP = re.compile(r"([(<\[])\s+")
+_SP_CLOSE = re.compile(r"\s+([)>\],])")
+
+
+def _collapse(text: str) -> str:
+    """Collapse whitespace runs to one space and drop spaces just inside brackets / before commas."""
+    if not _WS.search(text):
+        return text
+    text = _WS.sub(" ", text).strip()
+    return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", text))
+
+
+def _annotation_name(text: str) -> str:
+    """``GetMapping("/x")`` -> ``GetMapping``; ``org.x.Autowired`` -> ``Autowired``."""
+    return text.split("(", 1)[0].strip().rsplit(".", 1)[-1]
+
+
+def _spread_type(param: Node) -> Node | None:
+    """The element type of a varargs ``spread_parameter`` (the grammar gives it no field name)."""
+    return next((c for c in param.named_children if c.type not in ("modifiers", "variable_declarator")), None)
+
+
+@dataclass(slots=True)
+class _Def:
+    """A definition under construction: the IR record plus the nodes and ranges used to finish it."""
+
+    rec: Definition
+    node: Node
+    # Bytes in which this definition is the owner of what is found (calls, type uses, bindings).
+    scope_start: int
+    scope_end: int
+    index: int = 0
+    annotations: tuple[str, ...] = ()
+    parent_def: _Def | None = None
+    type_node: Node | None = None
+    has_initializer: bool = False
+
+
+class JavaExtractor:
+    """The Java :class:`~indexer.languages.base.Extractor` (``EXTRACTOR`` in this module)."""
+
+    language = "java"
+    extensions = (".java",)
+
+    def extract(self, path: str, source: bytes) -> FileExtraction:
+        """Extract definitions, calls, imports, bindings, type uses and injections from ``source``.
+
+        Never raises on bad input: syntax errors are listed in ``errors`` and the rest of the file is
+        still extracted; an unexpected failure leaves an ``internal error`` entry and what was found.
+        """
+        out = FileExtraction(path=path, language=self.language)
+        try:
+            fx = _FileExtractor(source, out)
+            fx.run()
+            run_detectors(detectors_for(self.language), fx.root, fx.src, out)
+        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
+            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
+        return out
+
+
+class _FileExtractor:
+    """The per-file work of :class:`JavaExtractor`."""
+
+    def __init__(self, source: bytes, out: FileExtraction) -> None:
+        self.src = SourceText(source)
+        self.out = out
+        self.root = parser(GRAMMAR).parse(source).root_node
+        self.defs: list[_Def] = []
+        # Sorted (start, end) byte ranges of annotations and comments, for signatures.
+        self.strip_starts: list[int] = []
+        self.strip_ends: list[int] = []
+        self.receiver_cache: dict[int, str] = {}
+        self._scopes: list[_Def] | None = None
+
+    # ------------------------------------------------------------------ driver
+
+    def run(self) -> None:
+        """Run every query and fill ``self.out``."""
+        out, src = self.out, self.src
+        out.errors.extend(parse_errors(self.root, src))
+        self._collect_strips()
+        self._imports()
+        self._definitions()
+        self._calls()
+        self._bindings()
+        self._type_uses()
+        self._injections()
+
+    def _collect_strips(self) -> None:
+        ranges = sorted(
+            (n.start_byte, n.end_byte)
+            for _, m in run_query(query(GRAMMAR, "java/queries", "strip"), self.root)
+            for n in m["strip"]
+        )
+        self.strip_starts = [s for s, _ in ranges]
+        self.strip_ends = [e for _, e in ranges]
+
+    # ------------------------------------------------------------------ imports
+
+    def _imports(self) -> None:
+        text = self.src.text
+        for _, m in run_query(query(GRAMMAR, "java/queries", "imports"), self.root):
+            if "package" in m:
+                self.out.package = _WS.sub("", text(m["package"][0]))
+                continue
+            node = m["import"][0]
+            dotted = _WS.sub("", text(m["path"][0]))
+            line = self.src.line(node)
+            if "wildcard" in m:
+                self.out.imports.append(Import(local="*", module=dotted, name=None, line=line))
+            else:
+                module, _, name = dotted.rpartition(".")
+                self.out.imports.append(Import(local=name, module=module, name=name, line=line))
+        self.out.imports.sort(key=lambda i: i.line)
+
+    # ------------------------------------------------------------------ definitions
+
+    def _definitions(self) -> None:
+        pending: list[_Def] = []
+        heritage: list[tuple[Node, str, Node]] = []
+        for _, m in run_query(query(GRAMMAR, "java/queries", "definitions"), self.root):
+            if "heritage" in m:
+                key = "base" if "base" in m else "implements"
+                heritage.append((m["heritage"][0], key, m[key][0]))
+                continue
+            for cap, nodes in m.items():
+                if cap.startswith("def."):
+                    pending.extend(self._make_defs(cap[4:], nodes[0]))
+        pending.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.index))
+        self._nest(pending)
+        self.defs = pending
+        types = {d.node.id: d for d in pending if d.rec.kind in TYPE_KINDS}
+        for owner, key, tnode in sorted(heritage, key=lambda h: h[2].start_byte):
+            d = types.get(owner.id)
+            if d is not None:
+                getattr(d.rec, "bases" if key == "base" else "implements").append(self._type_text(tnode))
+        for d in pending:
+            if d.rec.kind == "method" and d.parent_def is not None and d.parent_def.rec.kind == "interface":
+                if d.node.child_by_field_name("body") is None and "abstract" not in d.rec.modifiers:
+                    d.rec.modifiers.append("abstract")
+        self.out.definitions = [d.rec for d in pending]
+
+    def _nest(self, defs: list[_Def]) -> None:
+        """Give each definition its parent and qualname (one sweep over start-sorted definitions)."""
+        stack: list[_Def] = []
+        for d in defs:
+            start = d.node.start_byte
+            while stack and stack[-1].node.end_byte <= start:
+                stack.pop()
+            parent = stack[-1] if stack else None
+            d.parent_def = parent
+            d.rec.parent = parent.rec.qualname if parent else None
+            d.rec.qualname = f"{parent.rec.qualname}.{d.rec.name}" if parent else d.rec.name
+            if d.node.type == "enum_constant" and parent is not None:
+                d.rec.field_type = parent.rec.name
+            if d.rec.kind in _CONTAINER_KINDS:
+                stack.append(d)
+
+    def _make_defs(self, cap: str, node: Node) -> list[_Def]:
+        """Build the record(s) for one captured definition node (a field declaration may declare several)."""
+        if cap in ("class", "interface", "enum"):
+            return [self._type_def(cap, node)]
+        if cap in ("method", "constructor"):
+            return [self._callable_def(cap, node)]
+        if cap == "field":
+            return self._field_defs(node)
+        if cap == "component":
+            return [self._component_def(node)]
+        if cap == "constant":
+            return [self._constant_def(node)]
+        return []
+
+    def _new_def(self, kind: str, node: Node, name_node: Node | None) -> Definition:
+        src = self.src
+        name_node = name_node or node
+        end_row, end_byte_col = node.end_point
+        return Definition(
+            kind=kind,
+            name=src.text(name_node),
+            qualname="",
+            parent=None,
+            start_line=src.line(node),
+            start_col=src.col(node),
+            end_line=end_row + 1,
+            end_col=src.point_col(end_row, end_byte_col),
+            name_line=src.line(name_node),
+            name_col=src.col(name_node),
+            docstring=self._javadoc(node),
+        )
+
+    def _modifiers(self, node: Node, rec: Definition) -> tuple[str, ...]:
+        """Fill ``modifiers`` / ``decorators`` from the node's ``modifiers`` child; return annotation names."""
+        mods = node.named_child(0) if node.named_child_count else None
+        if mods is None or mods.type != "modifiers":
+            return ()
+        names: list[str] = []
+        for child in mods.children:
+            if child.type in _ANNOTATIONS:
+                deco = _collapse(self.src.text(child)[1:])
+                rec.decorators.append(deco)
+                names.append(_annotation_name(deco))
+            elif child.type not in _COMMENTS:
+                rec.modifiers.append(self.src.text(child))
+        return tuple(names)
+
+    def _type_def(self, kind: str, node: Node) -> _Def:
+        body = node.child_by_field_name("body")
+        rec = self._new_def(kind, node, node.child_by_field_name("name"))
+        anns = self._modifiers(node, rec)
+        rec.signature = self._signature(node.start_byte, body.start_byte if body else node.end_byte)
+        return _Def(rec, node, node.start_byte, node.end_byte, annotations=anns)
+
+    def _callable_def(self, kind: str, node: Node) -> _Def:
+        body = node.child_by_field_name("body")
+        rec = self._new_def(kind, node, node.child_by_field_name("name"))
+        anns = self._modifiers(node, rec)
+        header_end = body.start_byte if body else node.end_byte
+        rec.signature = self._signature(node.start_byte, header_end).rstrip(";").rstrip()
+        if kind == "method":
+            rtype = node.child_by_field_name("type")
+            rec.return_type = self._type_text(rtype) if rtype else None
+        params = node.child_by_field_name("parameters")
+        if params is not None:
+            rec.params = self._params(params)
+        elif node.type == "compact_constructor_declaration":
+            # The compact canonical constructor takes the record's components.
+            rec_params = node.parent.parent.child_by_field_name("parameters") if node.parent else None
+            if rec_params is not None:
+                rec.params = self._params(rec_params)
+        return _Def(rec, node, node.start_byte, node.end_byte, annotations=anns)
+
+    def _params(self, params: Node) -> list[Param]:
+        out: list[Param] = []
+        for p in params.named_children:
+            if p.type == "formal_parameter":
+                ptype = p.child_by_field_name("type")
+                out.append(Param(self.src.text(p.child_by_field_name("name")), self._type_text(ptype)))
+            elif p.type == "spread_parameter":
+                decl = next((c for c in p.named_children if c.type == "variable_declarator"), None)
+                name = self.src.text(decl.child_by_field_name("name")) if decl else ""
+                out.append(Param(name, self._type_text(_spread_type(p)), variadic="*"))
+        return out
+
+    def _field_defs(self, node: Node) -> list[_Def]:
+        """One field per variable declarator; the first also owns the shared modifiers and type."""
+        tnode = node.child_by_field_name("type")
+        ftype = self._type_text(tnode)
+        head = self._signature(node.start_byte, tnode.end_byte) if tnode else ""
+        out: list[_Def] = []
+        declarators = node.children_by_field_name("declarator")
+        for i, decl in enumerate(declarators):
+            name_node = decl.child_by_field_name("name")
+            rec = self._new_def("field", node, name_node)
+            anns = self._modifiers(node, rec)
+            rec.field_type = ftype
+            rec.signature = f"{head} {self.src.text(name_node)}".strip()
+            scope_start = node.start_byte if i == 0 else decl.start_byte
+            scope_end = node.end_byte if i == len(declarators) - 1 else decl.end_byte
+            out.append(
+                _Def(
+                    rec,
+                    node,
+                    scope_start,
+                    scope_end,
+                    index=i,
+                    annotations=anns,
+                    type_node=tnode,
+                    has_initializer=decl.child_by_field_name("value") is not None,
+                )
+            )
+        return out
+
+    def _component_def(self, node: Node) -> _Def:
+        """A record component: a (final) field of the record."""
+        tnode = node.child_by_field_name("type")
+        rec = self._new_def("field", node, node.child_by_field_name("name"))
+        rec.docstring = None
+        anns = self._modifiers(node, rec)
+        rec.field_type = self._type_text(tnode)
+        rec.signature = self._signature(node.start_byte, node.end_byte)
+        return _Def(rec, node, node.start_byte, node.end_byte, annotations=anns, type_node=tnode)
+
+    def _constant_def(self, node: Node) -> _Def:
+        """An enum constant: a field whose type is the enum (set in :meth:`_nest`)."""
+        rec = self._new_def("field", node, node.child_by_field_name("name"))
+        self._modifiers(node, rec)
+        rec.signature = rec.name
+        return _Def(rec, node, node.start_byte, node.end_byte, has_initializer=True)
+
+    def _javadoc(self, node: Node) -> str | None:
+        prev = node.prev_named_sibling
+        if prev is None or prev.type != "block_comment":
+            return None
+        text = self.src.text(prev)
+        if not text.startswith("/**") or text.startswith("/**/"):
+            return None
+        lines = [ln.strip() for ln in text[3:-2].splitlines()]
+        lines = [ln[1:].strip() if ln.startswith("*") else ln for ln in lines]
+        doc = "\n".join(lines).strip()
+        return doc or None
+
+    def _signature(self, start: int, end: int) -> str:
+        """The source text in ``[start, end)`` without annotations and comments, whitespace collapsed."""
+        data = self.src.data
+        pieces: list[bytes] = []
+        pos = start
+        i = bisect.bisect_left(self.strip_starts, start)
+        starts, ends = self.strip_starts, self.strip_ends
+        while i < len(starts) and starts[i] < end:
+            if starts[i] >= pos:
+                pieces.append(data[pos : starts[i]])
+            pos = max(pos, ends[i])
+            i += 1
+        if pos < end:
+            pieces.append(data[pos:end])
+        return _collapse(b" ".join(pieces).decode("utf-8", "replace"))
+
+    def _type_text(self, node: Node | None) -> str | None:
+        """A type as written (annotations dropped, whitespace collapsed)."""
+        if node is None:
+            return None
+        return self._signature(node.start_byte, node.end_byte) or None
+
+    # ------------------------------------------------------------------ ownership
+
+    def _owners(self, positions: list[int]) -> list[_Def | None]:
+        """The innermost definition whose scope range contains each byte position (one sorted sweep)."""
+        if self._scopes is None:
+            self._scopes = sorted(self.defs, key=lambda d: (d.scope_start, -d.scope_end))
+        scopes = self._scopes
+        order = sorted(range(len(positions)), key=positions.__getitem__)
+        result: list[_Def | None] = [None] * len(positions)
+        stack: list[_Def] = []
+        j = 0
+        for i in order:
+            pos = positions[i]
+            while j < len(scopes) and scopes[j].scope_start <= pos:
+                nxt = scopes[j]
+                while stack and stack[-1].scope_end <= nxt.scope_start:
+                    stack.pop()
+                stack.append(nxt)
+                j += 1
+            while stack and stack[-1].scope_end <= pos:
+                stack.pop()
+            result[i] = stack[-1] if stack else None
+        return result
+
+    @staticmethod
+    def _code_scope(d: _Def | None) -> str | None:
+        """Qualname of the method / constructor / class whose code contains a position owned by ``d``."""
+        if d is None:
+            return None
+        if d.rec.kind == "field":
+            return d.rec.parent
+        return d.rec.qualname
+
+    # ------------------------------------------------------------------ calls
+
+    def _calls(self) -> None:
+        src = self.src
+        found: list[tuple[Node, str, str | None, Node, bool]] = []  # (name node, name, receiver, args, is_new)
+        for _, m in run_query(query(GRAMMAR, "java/queries", "calls"), self.root):
+            args = m["args"][0]
+            if "call" in m:
+                name_node = m["name"][0]
+                recv = m.get("receiver")
+                found.append((name_node, src.text(name_node), self._receiver(recv[0]) if recv else None, args, False))
+            elif "new" in m:
+                tnode = m["type"][0]
+                while tnode.type in ("generic_type", "annotated_type"):
+                    inner = next((c for c in tnode.named_children if c.type in _TYPE_NAMES), None)
+                    if inner is None:
+                        break
+                    tnode = inner
+                name_node = tnode
+                receiver = None
+                if tnode.type == "scoped_type_identifier":
+                    name_node = tnode.named_children[-1]
+                    prefix = src.data[tnode.start_byte : name_node.start_byte].decode("utf-8", "replace")
+                    receiver = drop_generics(_WS.sub("", prefix)).rstrip(".") or None
+                found.append((name_node, src.text(name_node), receiver, args, True))
+            else:
+                name_node = m["name"][0]
+                found.append((name_node, src.text(name_node), None, args, False))
+        found.sort(key=lambda f: f[0].start_byte)
+        owners = self._owners([f[0].start_byte for f in found])
+        self.out.calls = [
+            CallSite(
+                caller=self._code_scope(owner),
+                name=name,
+                receiver=receiver,
+                arity=self._arity(args),
+                line=src.line(name_node),
+                col=src.col(name_node),
+                is_new=is_new,
+            )
+            for (name_node, name, receiver, args, is_new), owner in zip(found, owners)
+        ]
+
+    def _arity(self, args: Node) -> int:
+        """Arguments in an ``argument_list``; comments count only when one lies inside it."""
+        i = bisect.bisect_left(self.strip_starts, args.start_byte)
+        if i < len(self.strip_starts) and self.strip_starts[i] < args.end_byte:
+            return sum(1 for a in args.named_children if a.type not in _COMMENTS)
+        return args.named_child_count
+
+    def _receiver(self, node: Node) -> str:
+        """Normalised receiver text: ``this.repo``, ``a.b()`` for a call, generics and whitespace dropped.
+
+        A chain ``a.b().c().d()`` is unrolled iteratively (its links are memoised by node id), so a long
+        builder chain costs linear time and no recursion depth. A receiver longer than
+        :data:`MAX_RECEIVER_CHARS` is :data:`LONG_RECEIVER` (an unknown receiver), and so is every link
+        above it: the walk is not cut at the depth queries are, and keeping each link's whole prefix
+        would cost memory quadratic in the chain (20 GB for a 400 KB file).
+        """
+        cache = self.receiver_cache
+        chain: list[Node] = []
+        cur: Node | None = node
+        while cur is not None and cur.id not in cache and cur.type in ("method_invocation", "field_access"):
+            chain.append(cur)
+            cur = cur.child_by_field_name("object")
+        if cur is None:
+            prefix = ""
+        elif cur.id in cache:
+            prefix = cache[cur.id]
+        elif cur.type == "object_creation_expression":
+            # `new Foo<>(x).bar()`: the receiver is written `new Foo()` (the type is what matters).
+            prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
+            cache[cur.id] = prefix
+        elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
+            prefix = LONG_RECEIVER  # not even read: a receiver that long is unknown anyway
+            cache[cur.id] = prefix
+        else:
+            prefix = drop_generics(_WS.sub("", self.src.text(cur)))
+            if len(prefix) > MAX_RECEIVER_CHARS:
+                prefix = LONG_RECEIVER
+            cache[cur.id] = prefix
+        for link in reversed(chain):
+            if prefix != LONG_RECEIVER:
+                if link.type == "method_invocation":
+                    name = self.src.text(link.child_by_field_name("name")) + "()"
+                else:
+                    name = self.src.text(link.child_by_field_name("field"))
+                prefix = f"{prefix}.{name}" if prefix else name
+                if len(prefix) > MAX_RECEIVER_CHARS:
+                    prefix = LONG_RECEIVER
+            cache[link.id] = prefix
+        return prefix
+
+    # ------------------------------------------------------------------ bindings
+
+    def _bindings(self) -> None:
+        src = self.src
+        found: list[tuple[Node, str, str]] = []  # (name node, type text, how)
+        for _, m in run_query(query(GRAMMAR, "java/queries", "bindings"), self.root):
+            name_node, tnode = m["name"][0], m["type"][0]
+            if "local" in m and src.text(tnode) == "var":
+                value = m.get("value")
+                if not value or value[0].type != "object_creation_expression":
+                    continue
+                ctype = base_type(self._type_text(value[0].child_by_field_name("type")))
+                if ctype:
+                    found.append((name_node, ctype, "constructed"))
+                continue
+            ttext = self._type_text(tnode)
+            if ttext:
+                found.append((name_node, ttext, "declared"))
+        found.sort(key=lambda f: f[0].start_byte)
+        owners = self._owners([f[0].start_byte for f in found])
+        bindings: list[tuple[int, Binding]] = []
+        for (name_node, ttext, how), owner in zip(found, owners):
+            if owner is not None and owner.node.type == "formal_parameter":
+                continue  # a record component: bound below as a field
+            bindings.append(
+                (
+                    name_node.start_byte,
+                    Binding(self._code_scope(owner), src.text(name_node), ttext, how, src.line(name_node)),
+                )
+            )
+        for d in self.defs:
+            if d.rec.kind == "field" and d.rec.field_type and d.parent_def is not None:
+                scope, ftype, line = d.rec.parent, d.rec.field_type, d.rec.name_line
+                pos = d.scope_start
+                bindings.append((pos, Binding(scope, f"this.{d.rec.name}", ftype, "declared", line)))
+                bindings.append((pos, Binding(scope, d.rec.name, ftype, "declared", line)))
+        bindings.sort(key=lambda b: b[0])
+        self.out.bindings = [b for _, b in bindings]
+
+    # ------------------------------------------------------------------ type uses
+
+    def _type_uses(self) -> None:
+        src = self.src
+        found: list[Node] = []
+        seen: set[int] = set()
+        type_vars: set[str] = set()
+        for _, m in run_query(query(GRAMMAR, "java/queries", "types"), self.root):
+            if "type_param" in m:
+                type_vars.add(src.text(m["type_param"][0]))
+                continue
+            # A type subtree is small; descending it here finds `Owner` in `Map<String, List<Owner>>`.
+            stack = [m["type"][0]]
+            while stack:
+                n = stack.pop()
+                if n.type in _TYPE_NAMES:
+                    if n.id not in seen:
+                        seen.add(n.id)
+                        found.append(n)
+                elif n.type not in _ANNOTATIONS:
+                    stack.extend(n.named_children)
+        type_vars.add("var")
+        found = [n for n in found if not (n.type == "type_identifier" and src.text(n) in type_vars)]
+        found.sort(key=lambda n: n.start_byte)
+        owners = self._owners([n.start_byte for n in found])
+        self.out.type_uses = [
+            TypeUse(
+                owner.rec.qualname if owner else None,
+                drop_generics(_WS.sub("", src.text(n))),
+                src.line(n),
+                src.col(n),
+            )
+            for n, owner in zip(found, owners)
+        ]
+
+    # ------------------------------------------------------------------ injections
+
+    def _injections(self) -> None:
+        src = self.src
+        out = self.out.injections
+        members: dict[int, list[_Def]] = {}
+        for d in self.defs:
+            if d.parent_def is not None:
+                members.setdefault(id(d.parent_def), []).append(d)
+        for cls in self.defs:
+            if cls.rec.kind != "class":
+                continue
+            owner = cls.rec.qualname
+            mine = members.get(id(cls), [])
+            ctors = [d for d in mine if d.rec.kind == "constructor"]
+            stereotype = any(a in STEREOTYPES for a in cls.annotations)
+            for d in mine:
+                if d.rec.kind == "field" and FIELD_INJECT.intersection(d.annotations) and d.rec.field_type:
+                    at = d.type_node or d.node
+                    out.append(Injection(owner, d.rec.field_type, "field", src.line(at), src.col(at)))
+                elif d.rec.kind == "method" and FIELD_INJECT.intersection(d.annotations):
+                    self._param_injections(owner, d, "field")
+                elif d.rec.kind == "constructor" and (
+                    CTOR_INJECT.intersection(d.annotations) or (stereotype and len(ctors) == 1)
+                ):
+                    self._param_injections(owner, d, "constructor")
+            if stereotype and not ctors:
+                lombok_all = LOMBOK_ALL in cls.annotations
+                if lombok_all or LOMBOK_REQUIRED in cls.annotations:
+                    for d in mine:
+                        if d.rec.kind != "field" or not d.rec.field_type or d.node.type != "field_declaration":
+                            continue
+                        if "static" in d.rec.modifiers:
+                            continue
+                        if not lombok_all and ("final" not in d.rec.modifiers or d.has_initializer):
+                            continue
+                        at = d.type_node or d.node
+                        out.append(Injection(owner, d.rec.field_type, "constructor", src.line(at), src.col(at)))
+        out.sort(key=lambda i: (i.line, i.col))
+
+    def _param_injections(self, owner: str, d: _Def, via: str) -> None:
+        """One injection per typed parameter of ``d`` (positions of the parameter type nodes)."""
+        params = d.node.child_by_field_name("parameters")
+        if params is None:
+            return
+        for p in params.named_children:
+            if p.type == "formal_parameter":
+                tnode = p.child_by_field_name("type")
+            elif p.type == "spread_parameter":
+                tnode = _spread_type(p)
+            else:
+                continue
+            ttext = self._type_text(tnode)
+            if tnode is not None and ttext:
+                self.out.injections.append(Injection(owner, ttext, via, self.src.line(tnode), self.src.col(tnode)))
+
+
+EXTRACTOR = JavaExtractor()

@@ -1,0 +1,676 @@
+"""The Python extractor: definitions, call sites, imports, bindings and type uses of one file.
+
+The rules live in ``indexer/languages/python/queries/*.scm``; this module runs them and assembles the captures
+into :mod:`indexer.model` records. Python code touches the tree only where a query cannot express the
+rule, and says so where it does:
+
+* nesting (qualname, parent, ``method`` vs ``function``, the caller of a call, the scope of a
+  binding) comes from the *body ranges* of the definitions: sorted once, then looked up by bisection
+  (:class:`_Scopes`), never by walking parents per capture;
+* a call's receiver text and arity and the type names inside an annotation are read from small
+  subtrees (a chain of attributes / calls, an argument list, an annotation).
+
+Scoping follows :mod:`indexer.model`: a definition's *body* is its scope, so decorators, default
+values and annotations of a method belong to the class, those of a top-level function to the module.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from indexer.frameworks import run_detectors
+from indexer.languages.python.frameworks import detectors_for
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.model import (
+    LONG_RECEIVER,
+    MAX_RECEIVER_LINKS,
+    Binding,
+    CallSite,
+    Definition,
+    FileExtraction,
+    Import,
+    Param,
+    TypeUse,
+)
+
+__all__ = ["EXTRACTOR", "PythonExtractor"]
+
+_GRAMMAR = "python"
+_WS = re.compile(r"\s+")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_TRAILING_COMMA = re.compile(r",\s+\)")  # `def f(\n  a,\n)`: the comma before a closing line
+
+# Decorators that become modifiers.
+_MODIFIER_DECORATORS = {
+    "staticmethod": "staticmethod",
+    "classmethod": "classmethod",
+    "property": "property",
+    "cached_property": "property",
+    "functools.cached_property": "property",
+    "abc.abstractproperty": "property",
+    "abstractproperty": "property",
+}
+
+# Names inside annotations that are not worth a TypeUse (builtins and typing constructs).
+_NOT_USER_TYPES = frozenset(
+    """
+    None int float complex str bytes bytearray bool object type list dict set frozenset tuple range
+    slice memoryview Ellipsis NotImplemented
+    Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator
+    AsyncIterable AsyncIterator AsyncGenerator Awaitable Coroutine Sequence MutableSequence Mapping
+    MutableMapping Collection Container Hashable Sized Reversible AbstractSet MutableSet KeysView
+    ValuesView ItemsView ClassVar Final Literal Annotated TypeVar Generic Protocol NoReturn Never Self
+    TypeAlias TypeGuard TypeIs ParamSpec Concatenate Unpack Required NotRequired ReadOnly
+    LiteralString IO TextIO BinaryIO Pattern Match DefaultDict OrderedDict Counter Deque ChainMap
+    NamedTuple TypedDict AnyStr SupportsInt SupportsFloat SupportsIndex SupportsAbs ContextManager
+    AsyncContextManager
+    """.split()
+)
+_TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "t.")
+
+
+def _collapse(text: str) -> str:
+    """Collapse runs of whitespace to one space and drop it just inside brackets."""
+    text = _WS.sub(" ", text).strip()
+    return text.replace("( ", "(").replace(" )", ")").replace("[ ", "[").replace(" ]", "]")
+
+
+def _is_user_type(name: str) -> bool:
+    """Whether an annotation name is worth a TypeUse (not a builtin / typing construct)."""
+    if name in _NOT_USER_TYPES:
+        return False
+    return not name.startswith(_TYPING_MODULES)
+
+
+def _literal_string(text: str) -> str | None:
+    """The value of a Python string literal text, or ``None`` (bytes, f-strings, bad escapes)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return value if isinstance(value, str) else None
+
+
+@dataclass(slots=True)
+class _DefMatch:
+    """Captures of one class / function definition, gathered from several query matches."""
+
+    node: Node | None = None
+    is_class: bool = False
+    name: Node | None = None
+    decorated: Node | None = None
+    decorators: list[Node] = field(default_factory=list)
+    is_async: bool = False
+    is_overload: bool = False
+    return_type: Node | None = None
+    bases: list[Node] = field(default_factory=list)
+    docstring: Node | None = None
+    params: list[tuple[Node, dict[str, list[Node]]]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _FieldCandidate:
+    """An assignment that may declare a field of the class at scope index ``class_index``."""
+
+    class_index: int
+    in_class_body: bool  # False: a `self.<attr>` assignment in a method
+    statement: Node
+    name: Node
+    annotation: Node | None
+
+
+@dataclass(slots=True)
+class _Scope:
+    """A definition body: the scope of the calls, bindings and nested definitions inside it."""
+
+    start: int
+    end: int
+    qualname: str
+    kind: str
+    parent: int  # index of the enclosing scope, -1 at module level
+    param_types: dict[str, str] = field(default_factory=dict)
+    definition: Definition | None = None
+
+
+class _Scopes:
+    """Definition bodies in source order, for "innermost enclosing definition" look-ups.
+
+    Bodies nest properly, so the innermost body containing an offset is the last body starting at or
+    before it, or one of that body's ancestors: a bisection plus a walk of a few nesting levels.
+    """
+
+    def __init__(self) -> None:
+        self.items: list[_Scope] = []
+        self._starts: list[int] = []
+
+    def add(self, scope: _Scope) -> int:
+        """Append a scope (callers add them in source order) and return its index."""
+        self.items.append(scope)
+        self._starts.append(scope.start)
+        return len(self.items) - 1
+
+    def at(self, offset: int) -> int:
+        """Index of the innermost scope whose body contains byte ``offset``, or -1 (module level)."""
+        i = bisect_right(self._starts, offset) - 1
+        items = self.items
+        while i >= 0 and items[i].end <= offset:
+            i = items[i].parent
+        return i
+
+    def qualname(self, index: int) -> str | None:
+        """The qualname of scope ``index`` (``None`` for -1, the module)."""
+        return self.items[index].qualname if index >= 0 else None
+
+
+class _FileExtractor:
+    """Extraction state for one file: the source, the scopes found so far and the output."""
+
+    def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
+        self.root = root
+        self.src = src
+        self.out = out
+        self.scopes = _Scopes()
+
+    def run(self) -> None:
+        """Fill ``out``; definitions first, since every other record is scoped by them."""
+        self.definitions()
+        self.returns()
+        self.calls()
+        self.assignments()
+        self.imports()
+        self.out.definitions.sort(key=lambda d: (d.start_line, d.start_col, d.name_line, d.name_col))
+        self.out.errors.extend(parse_errors(self.root, self.src))
+
+    # ------------------------------------------------------------------ definitions
+
+    def definitions(self) -> None:
+        """Classes, functions, methods and constructors, with their parameters and type uses."""
+        by_node: dict[int, _DefMatch] = {}
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "definitions"), self.root):
+            self._collect_def(caps, by_node)
+        defs = [d for d in by_node.values() if d.node is not None and d.name is not None]
+        defs.sort(key=lambda d: d.node.start_byte)
+        defs = self._without_overload_stubs(defs)
+        stack: list[int] = []  # scopes enclosing the current position, innermost last
+        for d in defs:
+            start = d.node.start_byte
+            while stack and self.scopes.items[stack[-1]].end <= start:
+                stack.pop()
+            parent = stack[-1] if stack else -1
+            index = self._add_definition(d, parent)
+            if index >= 0:
+                stack.append(index)
+
+    @staticmethod
+    def _collect_def(caps: dict[str, list[Node]], by_node: dict[int, _DefMatch]) -> None:
+        """Merge one definitions.scm match into the record of the definition it describes."""
+        if "class" in caps:
+            d = by_node.setdefault(caps["class"][0].id, _DefMatch())
+            d.node, d.name, d.is_class = caps["class"][0], caps["class.name"][0], True
+            return
+        if "function" in caps:
+            d = by_node.setdefault(caps["function"][0].id, _DefMatch())
+            d.node, d.name = caps["function"][0], caps["function.name"][0]
+            return
+        d = by_node.setdefault(caps["def"][0].id, _DefMatch())
+        if "decorated" in caps:
+            d.decorated, d.decorators = caps["decorated"][0], caps["decorator"]
+        elif "overload" in caps:
+            d.is_overload = True
+        elif "param" in caps:
+            d.params.append((caps["param"][0], caps))
+        elif "async" in caps:
+            d.is_async = True
+        elif "return_type" in caps:
+            d.return_type = caps["return_type"][0]
+        elif "base" in caps:
+            d.bases.append(caps["base"][0])
+        elif "docstring" in caps:
+            d.docstring = caps["docstring"][0]
+
+    def _without_overload_stubs(self, defs: list[_DefMatch]) -> list[_DefMatch]:
+        """Drop ``@overload`` stubs (``defs`` in source order): where their block also defines the
+        implementation only it stays; a block of stubs only (a ``.pyi`` file) keeps the first stub of
+        each name. A stub's parameters, annotations and body are dropped with it."""
+
+        def key(d: _DefMatch) -> tuple[int, str]:
+            block = (d.decorated or d.node).parent  # the statement's own block: a local look
+            return (block.id if block is not None else -1, self.src.text(d.name))
+
+        implemented = {key(d) for d in defs if not d.is_overload}
+        kept: list[_DefMatch] = []
+        stubs_seen: set[tuple[int, str]] = set()
+        for d in defs:
+            if d.is_overload:
+                k = key(d)
+                if k in implemented or k in stubs_seen:
+                    continue
+                stubs_seen.add(k)
+            kept.append(d)
+        return kept
+
+    def _add_definition(self, d: _DefMatch, parent: int) -> int:
+        """Emit the Definition for ``d`` nested in scope ``parent``; return its scope index."""
+        src = self.src
+        name = src.text(d.name)
+        if not name:  # a MISSING identifier in a broken header
+            return -1
+        parent_scope = self.scopes.items[parent] if parent >= 0 else None
+        parent_qual = parent_scope.qualname if parent_scope else None
+        qualname = f"{parent_qual}.{name}" if parent_qual else name
+        decorators = [_collapse(src.text(n)) for n in d.decorators]
+        modifiers = (["async"] if d.is_async else []) + [
+            _MODIFIER_DECORATORS[t] for t in decorators if t in _MODIFIER_DECORATORS
+        ]
+        if d.is_class:
+            kind = "class"
+        elif parent_scope is not None and parent_scope.kind == "class":
+            kind = "constructor" if name == "__init__" else "method"
+        else:
+            kind = "function"
+        drop_self = kind != "function" and "staticmethod" not in modifiers
+        params = [] if d.is_class else self._params(d, drop_first=drop_self)
+        outer = d.decorated or d.node
+        definition = Definition(
+            kind=kind,
+            name=name,
+            qualname=qualname,
+            parent=parent_qual,
+            start_line=src.line(outer),
+            start_col=src.col(outer),
+            end_line=outer.end_point[0] + 1,
+            end_col=src.end_col(outer),
+            name_line=src.line(d.name),
+            name_col=src.col(d.name),
+            signature=self._signature(d),
+            params=params,
+            return_type=_collapse(src.text(d.return_type)) if d.return_type else None,
+            modifiers=modifiers,
+            decorators=decorators,
+            bases=[_collapse(src.text(b)) for b in d.bases],
+            docstring=self._docstring(d.docstring) if d.docstring else None,
+        )
+        self.out.definitions.append(definition)
+        param_types = self._param_records(d, qualname)
+        if d.return_type is not None:
+            self._type_uses(d.return_type, qualname)
+        body = d.node.child_by_field_name("body") or d.node
+        return self.scopes.add(_Scope(body.start_byte, body.end_byte, qualname, kind, parent, param_types, definition))
+
+    def _params(self, d: _DefMatch, drop_first: bool) -> list[Param]:
+        """The formal parameters in order; a method's first (``self`` / ``cls``) is dropped."""
+        d.params.sort(key=lambda p: p[0].start_byte)
+        params: list[Param] = []
+        for _, caps in d.params:
+            variadic = "*" if "param.star" in caps else "**" if "param.starstar" in caps else None
+            type_node = caps.get("param.type")
+            params.append(
+                Param(
+                    name=self.src.text(caps["param.name"][0]),
+                    type=_collapse(self.src.text(type_node[0])) if type_node else None,
+                    has_default="param.default" in caps,
+                    variadic=variadic,
+                )
+            )
+        if drop_first and params and params[0].variadic is None:
+            del params[0]
+        return params
+
+    def _param_records(self, d: _DefMatch, qualname: str) -> dict[str, str]:
+        """Bindings and type uses of annotated parameters; returns ``{name: annotation}``."""
+        types: dict[str, str] = {}
+        for _, caps in d.params:
+            type_node = caps.get("param.type")
+            if not type_node:
+                continue
+            self._type_uses(type_node[0], qualname)
+            if "param.star" in caps or "param.starstar" in caps:
+                continue  # `*args: T` binds a tuple of T, not a T
+            name_node = caps["param.name"][0]
+            name, type_text = self.src.text(name_node), _collapse(self.src.text(type_node[0]))
+            types[name] = type_text
+            self.out.bindings.append(Binding(qualname, name, type_text, "declared", self.src.line(name_node)))
+        return types
+
+    def _signature(self, d: _DefMatch) -> str:
+        """The header from ``def`` / ``class`` to the end of the parameters, return type or bases."""
+        node = d.node
+        end = d.name.end_byte
+        for field_name in ("type_parameters", "parameters", "return_type", "superclasses"):
+            child = node.child_by_field_name(field_name)
+            if child is not None and child.end_byte > end:
+                end = child.end_byte
+        header = self.src.data[node.start_byte : end].decode("utf-8", "replace")
+        return _collapse(_TRAILING_COMMA.sub(")", header))
+
+    def _docstring(self, node: Node) -> str | None:
+        """The decoded, stripped value of a docstring literal (``None`` for f-strings / bytes)."""
+        text = self.src.text(node)
+        if node.type == "string" and node.child_count >= 2:
+            # Fast path without ast: read the string's first / last tokens (a local look, no walk).
+            start, end = node.children[0], node.children[-1]
+            prefix = self.src.text(start).lower()
+            if "f" in prefix or "b" in prefix:
+                return None
+            body = self.src.data[start.end_byte : end.start_byte].decode("utf-8", "replace")
+            if "\\" not in body or "r" in prefix:
+                return body.strip()
+        value = _literal_string(text)
+        return value.strip() if value is not None else None
+
+    def returns(self) -> None:
+        """``inferred_return`` of functions without a return annotation: the callee text when every
+        ``return`` with a value in the function's own body returns a call of that same dotted name
+        and the function is no generator."""
+        src, scopes = self.src, self.scopes
+        callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
+        generators: set[int] = set()
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
+            if "yield" in caps:
+                generators.add(scopes.at(caps["yield"][0].start_byte))
+                continue
+            value = caps["return.value"][0]
+            if value.type == "comment":
+                continue
+            index = scopes.at(caps["return"][0].start_byte)
+            callee = None
+            if value.type == "call":
+                text = _WS.sub("", src.text(value.child_by_field_name("function")))
+                callee = text if _DOTTED.fullmatch(text) else None
+            callees[index] = callee if callees.get(index, callee) == callee else None
+        for index, callee in callees.items():
+            if callee is None or index < 0 or index in generators:
+                continue
+            definition = scopes.items[index].definition
+            if definition is not None and definition.kind != "class" and definition.return_type is None:
+                definition.inferred_return = callee
+
+    # ------------------------------------------------------------------ type uses
+
+    def _type_uses(self, annotation: Node, owner: str | None) -> None:
+        """One TypeUse per user type name inside an annotation (``Optional[Foo]`` -> ``Foo``)."""
+        src = self.src
+        for node in self._type_names(annotation):
+            text = _WS.sub("", src.text(node))
+            if _is_user_type(text):
+                self.out.type_uses.append(TypeUse(owner, text, src.line(node), src.col(node)))
+
+    @staticmethod
+    def _type_names(annotation: Node) -> Iterator[Node]:
+        """Name nodes inside an annotation, in source order.
+
+        A tree walk: queries cannot select "any identifier at any depth under this annotation, but
+        not inside an attribute or a ``Literal[...]``". Annotations are small subtrees.
+        """
+        stack = [annotation]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind in ("identifier", "attribute"):
+                yield node
+            elif kind == "string":
+                # A forward reference "Foo": the text between the quotes, if it is a dotted name.
+                content = node.named_children[1] if node.named_child_count == 3 else None
+                if content is not None and content.type == "string_content":
+                    if _DOTTED.fullmatch(content.text.decode("utf-8", "replace")):
+                        yield content
+            elif kind == "generic_type" and node.named_child_count and node.named_children[0].text in (
+                b"Literal",
+                b"typing.Literal",
+            ):
+                continue
+            else:
+                stack.extend(reversed(node.named_children))
+
+    # ------------------------------------------------------------------ calls
+
+    def calls(self) -> None:
+        """Every call whose callee is a name or an attribute."""
+        src, scopes, out = self.src, self.scopes, self.out.calls
+        start = len(out)
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
+            call, name = caps["call"][0], caps["name"][0]
+            receiver = caps.get("receiver")
+            out.append(
+                CallSite(
+                    caller=scopes.qualname(scopes.at(call.start_byte)),
+                    name=src.text(name),
+                    receiver=self._receiver(receiver[0]) if receiver else None,
+                    arity=self._arity(caps["args"][0]),
+                    line=src.line(name),
+                    col=src.col(name),
+                )
+            )
+        out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
+
+    def _receiver(self, node: Node) -> str:
+        """Normalised receiver text: ``a.b``, ``self``, ``super``, ``a.b()`` (arguments dropped).
+
+        Reads down the receiver's chain of attributes and calls (a local walk: the normalisation
+        rewrites every call in the chain, which a query capture cannot do); anything else is
+        written as its text without whitespace.
+        """
+        parts: list[str] = []
+        for _ in range(MAX_RECEIVER_LINKS + 1):
+            kind = node.type
+            if kind == "identifier":
+                parts.append(self.src.text(node))
+                break
+            if kind == "attribute":
+                parts.append("." + self.src.text(node.child_by_field_name("attribute")))
+                node = node.child_by_field_name("object")
+                continue
+            if kind == "call":
+                callee = node.child_by_field_name("function")
+                if callee.type == "identifier" and callee.text == b"super":
+                    parts.append("super")
+                    break
+                parts.append("()")
+                node = callee
+                continue
+            parts.append(_WS.sub("", self.src.text(node)))
+            break
+        else:
+            return LONG_RECEIVER
+        return "".join(reversed(parts))
+
+    @staticmethod
+    def _arity(args: Node) -> int:
+        """Arguments written (positional + keyword); -1 with ``*x`` / ``**x``. Reads the argument
+        list's children (one level, no walk)."""
+        if args.type != "argument_list":  # f(x for x in y)
+            return 1
+        count = 0
+        for child in args.named_children:
+            kind = child.type
+            if kind in ("list_splat", "dictionary_splat"):
+                return -1
+            if kind != "comment":
+                count += 1
+        return count
+
+    # ------------------------------------------------------------------ assignments
+
+    def assignments(self) -> None:
+        """Bindings of names and ``self.<attr>`` (assignments and ``with ... as``), class fields and
+        annotation type uses."""
+        fields: list[_FieldCandidate] = []
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "assignments"), self.root):
+            if "with" in caps:
+                self._with_binding(caps)
+                continue
+            candidate = self._assignment(caps)
+            if candidate is not None:
+                fields.append(candidate)
+        self._fields(fields)
+
+    def _assignment(self, caps: dict[str, list[Node]]) -> _FieldCandidate | None:
+        """Record the binding and type uses of one assignment; return the field it declares, if any
+        (a name assigned in a class body, or ``self.<attr>`` assigned directly in a method)."""
+        src, scopes = self.src, self.scopes
+        assign = caps["assign"][0]
+        type_node = caps["type"][0] if "type" in caps else None
+        index = scopes.at(assign.start_byte)
+        scope = scopes.items[index] if index >= 0 else None
+        method: _Scope | None = None
+        if "attr" in caps:
+            if scope is None or scope.kind not in ("method", "constructor"):
+                return None  # self.x outside a method (e.g. in a nested function): not a field
+            method, name_node = scope, caps["attr"][0]
+            bound = "self." + src.text(name_node)
+            candidate = _FieldCandidate(scope.parent, False, assign, name_node, type_node)
+        else:
+            name_node = caps["target"][0]
+            bound = src.text(name_node)
+            in_class = scope is not None and scope.kind == "class"
+            candidate = _FieldCandidate(index, True, assign, name_node, type_node) if in_class else None
+        if candidate is not None:
+            binding_scope = scopes.qualname(candidate.class_index)
+            owner = f"{binding_scope}.{src.text(name_node)}"
+        else:
+            binding_scope = owner = scopes.qualname(index)
+        if type_node is not None:
+            self._type_uses(type_node, owner)
+        value = caps["value"][0] if "value" in caps else None
+        binding = self._binding_type(type_node, value, method)
+        if binding is not None:
+            type_text, how = binding
+            line = src.line(name_node)
+            self.out.bindings.append(Binding(binding_scope, bound, type_text, how, line))
+            if candidate is not None and candidate.in_class_body and how == "declared":
+                # An annotated class-body field is also reachable as self.<name> (as Java / TS fields
+                # are bound as this.<name>).
+                self.out.bindings.append(Binding(binding_scope, "self." + bound, type_text, how, line))
+        return candidate
+
+    def _with_binding(self, caps: dict[str, list[Node]]) -> None:
+        """``with X(...) as y``: ``y`` bound ``constructed`` to the callee text ``X`` (dotted names only)."""
+        src = self.src
+        callee = _WS.sub("", src.text(caps["with.callee"][0]))
+        if not _DOTTED.fullmatch(callee):
+            return  # `with a[0]() as y` / `with f()() as y`: no type to name
+        target = caps["with.target"][0]
+        scope = self.scopes.qualname(self.scopes.at(caps["with"][0].start_byte))
+        self.out.bindings.append(Binding(scope, src.text(target), callee, "constructed", src.line(target)))
+
+    def _binding_type(
+        self, type_node: Node | None, value: Node | None, method: _Scope | None
+    ) -> tuple[str, str] | None:
+        """``(type, how)`` of a binding: an annotation, a constructor-style call (also the call in
+        ``a or Foo()`` / ``Foo() if c else y``), an annotated parameter (``self.x = p`` in ``method``)
+        or an alias of a dotted name; ``None`` otherwise."""
+        if type_node is not None:
+            return _collapse(self.src.text(type_node)), "declared"
+        # `x = y = Foo()`: the value of the innermost assignment (a few levels at most).
+        while value is not None and value.type == "assignment":
+            value = value.child_by_field_name("right")
+        if value is not None and value.type in ("boolean_operator", "conditional_expression"):
+            value = self._call_operand(value)
+        if value is None:
+            return None
+        if value.type == "call":
+            callee = _WS.sub("", self.src.text(value.child_by_field_name("function")))
+            return (callee, "constructed") if _DOTTED.fullmatch(callee) else None
+        if value.type in ("identifier", "attribute"):
+            text = _WS.sub("", self.src.text(value))
+            if method is not None and value.type == "identifier" and text in method.param_types:
+                return method.param_types[text], "declared"
+            return (text, "alias") if _DOTTED.fullmatch(text) else None
+        return None
+
+    @staticmethod
+    def _call_operand(value: Node) -> Node | None:
+        """The call a value may evaluate to: the right operand of ``a or Foo()``, else the first branch
+        of ``Foo() if c else y`` / ``y if c else Foo()`` that is a call; ``None`` otherwise. Reads the
+        operator's own children (a local look, no walk)."""
+        if value.type == "boolean_operator":
+            operator, right = value.child_by_field_name("operator"), value.child_by_field_name("right")
+            if operator is not None and operator.type == "or" and right is not None and right.type == "call":
+                return right
+            return None
+        parts = [c for c in value.named_children if c.type != "comment"]  # body, condition, alternative
+        if len(parts) == 3:
+            for branch in (parts[0], parts[2]):
+                if branch.type == "call":
+                    return branch
+        return None
+
+    def _fields(self, candidates: list[_FieldCandidate]) -> None:
+        """Field definitions: class-body assignments first, then ``self.x`` ones; one per name."""
+        seen: set[tuple[int, str]] = set()
+        candidates.sort(key=lambda c: not c.in_class_body)  # stable: source order kept within
+        src = self.src
+        for c in candidates:
+            name = src.text(c.name)
+            if c.class_index < 0 or (c.class_index, name) in seen:
+                continue
+            seen.add((c.class_index, name))
+            class_qual = self.scopes.items[c.class_index].qualname
+            self.out.definitions.append(
+                Definition(
+                    kind="field",
+                    name=name,
+                    qualname=f"{class_qual}.{name}",
+                    parent=class_qual,
+                    start_line=src.line(c.statement),
+                    start_col=src.col(c.statement),
+                    end_line=c.statement.end_point[0] + 1,
+                    end_col=src.end_col(c.statement),
+                    name_line=src.line(c.name),
+                    name_col=src.col(c.name),
+                    field_type=_collapse(src.text(c.annotation)) if c.annotation is not None else None,
+                )
+            )
+
+    # ------------------------------------------------------------------ imports
+
+    def imports(self) -> None:
+        """Every name bound by an import statement, wherever it is in the file."""
+        src, out = self.src, self.out.imports
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "imports"), self.root):
+            local = src.text(caps["local"][0]) if "local" in caps else None
+            if "prefix" not in caps and "from" not in caps:  # import a.b / import a.b as c
+                module = caps["module"][0]
+                text = _WS.sub("", src.text(module))
+                out.append(Import(local or text, text, None, 0, src.line(module)))
+                continue
+            from_module = _WS.sub("", src.text(caps["from"][0])) if "from" in caps else ""
+            level = src.text(caps["prefix"][0]).count(".") if "prefix" in caps else 0
+            if "star" in caps:
+                out.append(Import("*", from_module, None, level, src.line(caps["star"][0])))
+                continue
+            name_node = caps["name"][0]
+            name = _WS.sub("", src.text(name_node))
+            out.append(Import(local or name, from_module, name, level, src.line(name_node)))
+
+
+class PythonExtractor:
+    """Extracts :class:`~indexer.model.FileExtraction` records from Python source (``.py``, ``.pyi``)."""
+
+    language = "python"
+    extensions = (".py", ".pyi")
+
+    def extract(self, path: str, source: bytes) -> FileExtraction:
+        """Extract one file. Never raises: syntax errors (and, defensively, any internal failure)
+        are reported in ``errors`` and whatever was extracted is kept."""
+        out = FileExtraction(path=path, language=self.language)
+        try:
+            tree = parser(_GRAMMAR).parse(source)
+            src = SourceText(source)
+            _FileExtractor(tree.root_node, src, out).run()
+            run_detectors(detectors_for(self.language), tree.root_node, src, out)
+        except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise
+            out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
+        return out
+
+
+EXTRACTOR = PythonExtractor()

@@ -1,0 +1,30 @@
+"""Python framework detectors: one module per framework family, registered in :data:`DETECTOR_MODULES`.
+
+``common`` holds what they share. The detector protocol and the runner are language-neutral
+(:mod:`indexer.frameworks`).
+"""
+
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+
+from indexer.frameworks import load_detectors
+
+__all__ = ["DETECTOR_MODULES", "detectors_for"]
+
+DETECTOR_MODULES: tuple[str, ...] = (
+    "fastapi",
+    "flask",
+    "django_urls",
+    "python_http_clients",
+    "python_kafka",
+    "python_constants",
+)
+"""Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
+
+
+@functools.cache
+def detectors_for(language: str) -> tuple[ModuleType, ...]:
+    """The detector modules registered for ``language`` (imported on first use), in registry order."""
+    return load_detectors(__name__, DETECTOR_MODULES, language)

@@ -1,0 +1,187 @@
+"""Django URL configurations: ``path()`` / ``re_path()`` / ``url()`` routes and ``include()`` mounts.
+
+A module is a URL configuration when it assigns ``urlpatterns`` at module level. Its module-level
+statements that fill a list (``NAME = [...]``, ``NAME += [...]``, ``NAME.append(...)``,
+``NAME.extend(...)``; rules in ``indexer/languages/python/queries/django_urls.scm``) are read as pattern lists:
+
+* ``path("owners/<int:pk>/", views.owner_detail, name=...)``, ``re_path(r"^x/(?P<pk>\\d+)/$", v)``,
+  ``url(...)`` -> :class:`~indexer.model.Route` (framework ``django``, methods ``["*"]``, handler
+  ``None``, ``handler_ref`` the view expression normalised: ``views.owner_detail``, ``fn``,
+  ``OwnerView.as_view()``; an old-style dotted string view is its value; a lambda has none),
+  ``router`` the list's name;
+* ``path("api/", include("shop.urls"))`` -> :class:`~indexer.model.Mount` (``child`` ``None``,
+  ``child_module`` ``"shop.urls"``); ``include(extra_patterns)`` / ``include(router.urls)`` /
+  ``path("admin/", admin.site.urls)`` -> a Mount whose ``child`` is that expression; an
+  ``include((patterns, "app"))`` tuple reads its first element, ``include(*obj.urls)`` the unpacked
+  expression; ``include([...])`` of an inline list yields that list's routes with the prefix
+  prepended, on the enclosing list;
+* a name or attribute placed directly in a pattern list (``urlpatterns += router.urls``,
+  ``[*extra, path(...)]``) -> a Mount with an empty prefix;
+* one :class:`~indexer.model.Router` (empty prefix) per pattern list: ``urlpatterns`` always, any
+  other module-level list only when it holds a ``path()`` / ``re_path()`` / ``url()`` call.
+
+A list comprehension contributes its element pattern. Calls wrapping patterns (``i18n_patterns(...)``, ``format_suffix_patterns([...])``) are looked
+through; their own prefix (a language code) is not known statically and is not recorded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from indexer.languages.python.frameworks.common import Args, compact, join, ref_text, scope_of, string_value, template
+from indexer.languages.base import SourceText, query, run_query
+from indexer.model import FileExtraction, Mount, Route, Router, Template
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("python",)
+
+_FRAMEWORK = "django"
+_ROUTE_CALLS = frozenset({"path", "re_path", "url"})
+_MAX_DEPTH = 32
+
+
+@dataclass(slots=True)
+class _List:
+    """Facts found in the statements filling one module-level list."""
+
+    line: int
+    has_patterns: bool = False
+    facts: list[tuple[int, Route | Mount]] = field(default_factory=list)
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the Django routes, mounts and pattern-list routers of one parsed Python file to ``out``."""
+    if b"urlpatterns" not in src.data:
+        return
+    lists: dict[str, _List] = {}
+    for _, caps in run_query(query("python", "python/queries", "django_urls"), root):
+        statement = caps["assign"][0]
+        if scope_of(statement, src) is not None:
+            continue
+        name = src.text(caps["name"][0])
+        target = lists.setdefault(name, _List(src.line(statement)))
+        _Walker(src, name, target).walk(caps["value"][0], Template(), 0)
+    if "urlpatterns" not in lists:
+        return
+    facts: list[tuple[int, Route | Mount]] = []
+    for name, found in lists.items():
+        if name == "urlpatterns" or found.has_patterns:
+            out.routers.append(Router(_FRAMEWORK, name, Template(), found.line))
+            facts.extend(found.facts)
+    facts.sort(key=lambda f: f[0])
+    for _, fact in facts:
+        (out.routes if isinstance(fact, Route) else out.mounts).append(fact)
+
+
+def _callee_name(src: SourceText, call: Node) -> str:
+    """Short name of a call's callee (``path`` for ``path(...)`` and ``urls.path(...)``), or ``""``."""
+    callee = call.child_by_field_name("function")
+    if callee is None:
+        return ""
+    if callee.type == "attribute":
+        callee = callee.child_by_field_name("attribute")
+    return src.text(callee) if callee is not None and callee.type == "identifier" else ""
+
+
+class _Walker:
+    """Reads one pattern-list value; a tree walk over the list structure, since the prefix of a
+    pattern is accumulated through the ``include()`` calls around it."""
+
+    def __init__(self, src: SourceText, router: str, target: _List) -> None:
+        self.src = src
+        self.router = router
+        self.target = target
+
+    def walk(self, node: Node, prefix: Template, depth: int) -> None:
+        """Facts of a list element or list-valued expression under ``prefix``."""
+        if depth > _MAX_DEPTH:
+            return
+        kind = node.type
+        if kind in ("list", "tuple", "expression_list", "parenthesized_expression", "list_splat"):
+            for child in node.named_children:
+                self.walk(child, prefix, depth + 1)
+        elif kind == "list_comprehension":  # [path(f"{n}/", v) for n in names]: its element
+            body = node.child_by_field_name("body")
+            if body is not None:
+                self.walk(body, prefix, depth + 1)
+        elif kind == "binary_operator":
+            for side in ("left", "right"):
+                child = node.child_by_field_name(side)
+                if child is not None:
+                    self.walk(child, prefix, depth + 1)
+        elif kind == "call":
+            name = _callee_name(self.src, node)
+            if name in _ROUTE_CALLS:
+                self.pattern(node, name, prefix, depth)
+            else:  # i18n_patterns(...), format_suffix_patterns([...]): look through, at patterns
+                # only (a name passed to such a call is an argument, not a pattern list)
+                for arg in Args.of(self.src, node.child_by_field_name("arguments")).positional:
+                    if arg.type in ("list", "tuple", "call", "binary_operator", "parenthesized_expression"):
+                        self.walk(arg, prefix, depth + 1)
+        elif kind in ("identifier", "attribute") and self.src.text(node) != self.router:
+            self.mount(node, node, prefix, None)
+
+    def pattern(self, call: Node, name: str, prefix: Template, depth: int) -> None:
+        """One ``path()`` / ``re_path()`` / ``url()`` call."""
+        src = self.src
+        self.target.has_patterns = True
+        args = Args.of(src, call.child_by_field_name("arguments"))
+        route = args.get(0, "route") or args.keywords.get("regex")
+        view = args.get(1, "view")
+        if route is None or view is None:
+            return
+        full = join(prefix, template(src, route))
+        callee = call.child_by_field_name("function")
+        at = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+        if view.type == "call" and _callee_name(src, view) == "include":
+            self.include(view, full, depth)
+        elif view.type == "tuple":
+            self.included(view, view, full, depth)
+        elif view.type == "attribute" and src.text(view.child_by_field_name("attribute")) == "urls":
+            self.mount(at, view, full, None)
+        else:
+            value = string_value(src, view)
+            ref = value if value is not None else None if view.type == "lambda" else ref_text(src, view)
+            fact = Route(_FRAMEWORK, ["*"], full, None, src.line(at), src.col(at), ref, self.router)
+            self.target.facts.append((call.start_byte, fact))
+
+    def include(self, call: Node, prefix: Template, depth: int) -> None:
+        """``include(arg)`` under ``prefix``."""
+        arguments = call.child_by_field_name("arguments")
+        arg = Args.of(self.src, arguments).get(0, "arg")
+        if arg is None and arguments is not None:  # include(*obj.urls): the unpacked expression
+            splat = next((c for c in arguments.named_children if c.type == "list_splat"), None)
+            arg = splat.named_children[0] if splat is not None and splat.named_child_count else None
+        if arg is not None:
+            callee = call.child_by_field_name("function")
+            at = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+            self.included(at, arg, prefix, depth)
+
+    def included(self, at: Node, arg: Node, prefix: Template, depth: int) -> None:
+        """What an include names: a module string, a ``(patterns, app_name)`` tuple, an inline list
+        or an expression naming a pattern list."""
+        if depth > _MAX_DEPTH:
+            return
+        if arg.type == "tuple":
+            first = next((c for c in arg.named_children if c.type != "comment"), None)
+            if first is not None:
+                self.included(at, first, prefix, depth + 1)
+            return
+        if arg.type == "list":
+            self.walk(arg, prefix, depth + 1)
+            return
+        module = string_value(self.src, arg)
+        if module is not None:
+            self.mount(at, None, prefix, module)
+        elif arg.type != "string":
+            self.mount(at, arg, prefix, None)
+
+    def mount(self, at: Node, child: Node | None, prefix: Template, module: str | None) -> None:
+        """Record a Mount at ``at`` (its callee name) of ``child`` or of ``module``'s urlpatterns."""
+        src = self.src
+        text = compact(src, child) if child is not None else None
+        fact = Mount(_FRAMEWORK, self.router, text, prefix, src.line(at), src.col(at), module)
+        self.target.facts.append((at.start_byte, fact))

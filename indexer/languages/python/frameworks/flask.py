@@ -1,0 +1,154 @@
+"""Flask: routes, blueprints (``Blueprint(url_prefix=...)``) and their registration.
+
+Found (rules in ``indexer/languages/python/queries/flask.scm``):
+
+* ``@R.route("/x", methods=[...])`` on a function -> :class:`~indexer.model.Route` with the listed
+  methods, ``["GET"]`` when none are given (Flask's default; the HEAD / OPTIONS Flask adds are not
+  listed); ``@R.get`` / ``.post`` / ``.put`` / ``.delete`` / ``.patch`` (Flask 2) -> that method.
+  ``handler`` is the decorated function's qualname, ``router`` ``R`` as written.
+* ``R.add_url_rule("/x", endpoint, view_func=f, methods=...)`` -> a Route whose handler is the
+  function of this file ``f`` names, else ``handler_ref`` (``X.as_view()`` for a class-based view,
+  arguments dropped). Without ``methods=``: ``["GET"]`` for a function; for ``X.as_view(...)`` the
+  HTTP-verb methods class ``X`` defines in this file (a ``MethodView``), else ``["*"]``.
+* ``NAME = Blueprint("name", __name__, url_prefix="/bp")`` / ``NAME = Flask(__name__)`` at module
+  level -> :class:`~indexer.model.Router` (an app's prefix is empty).
+* ``R.register_blueprint(bp, url_prefix="/x")`` -> :class:`~indexer.model.Mount` (prefix empty when
+  not given). Flask's ``url_prefix`` given at registration *replaces* the blueprint's own prefix;
+  the Mount records it as written and leaves that to the linker.
+
+Receivers ``R`` count, only in a file importing from ``flask``, when bound (seen from the decorator or
+call) to a ``flask`` ``Flask`` / ``Blueprint`` or when their head is an imported name
+(``from . import bp``; ``from app import app``). Decorated classes (flask-restx resources) are not
+routes.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, string_list, template
+from indexer.languages.base import SourceText, query, run_query
+from indexer.model import FileExtraction, Mount, Route, Router, Template
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("python",)
+
+_FRAMEWORK = "flask"
+_TYPES = {("flask", "Flask"): "app", ("flask", "Blueprint"): "blueprint"}
+_VERBS = ("get", "post", "put", "delete", "patch", "head", "options")  # MethodView's, in this order
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the Flask routes, blueprints and registrations of one parsed Python file to ``out``."""
+    ctx = Context(src, out)
+    if not ctx.imports.uses("flask"):
+        return
+    for _, caps in run_query(query("python", "python/queries", "flask"), root):
+        if "route" in caps:
+            _decorated_route(ctx, caps)
+        elif "router" in caps:
+            _router(ctx, caps)
+        elif "call" in caps:
+            _call(ctx, caps)
+
+
+def _is_app(ctx: Context, receiver: str, scope: str | None) -> bool:
+    """The receiver rule of the module docstring."""
+    return ctx.bound_to(scope, receiver, _TYPES) is not None or ctx.imports.is_imported(receiver)
+
+
+def _methods(src: SourceText, node: Node | None) -> list[str] | None:
+    """``methods=[...]`` upper-cased; ``None`` when absent, ``["*"]`` when not literal."""
+    if node is None:
+        return None
+    values = string_list(src, node)
+    return [v.upper() for v in values] if values else ["*"]
+
+
+def _decorated_route(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    src = ctx.src
+    decorated = caps["route"][0]
+    scope = scope_of(decorated, src)
+    receiver = compact(src, caps["receiver"][0])
+    if not _is_app(ctx, receiver, scope):
+        return
+    verb_node = caps["verb"][0]
+    verb = src.text(verb_node)
+    args = Args.of(src, caps["args"][0])
+    if verb == "route":
+        methods = _methods(src, args.keywords.get("methods")) or ["GET"]
+    else:
+        methods = [verb.upper()]
+    name = src.text(caps["handler"][0])
+    ctx.out.routes.append(
+        Route(
+            framework=_FRAMEWORK,
+            methods=methods,
+            path=template(src, args.get(0, "rule")),
+            handler=f"{scope}.{name}" if scope else name,
+            line=src.line(verb_node),
+            col=src.col(verb_node),
+            router=receiver,
+        )
+    )
+
+
+def _router(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    src = ctx.src
+    assign = caps["router"][0]
+    if scope_of(assign, src) is not None:
+        return
+    kind = library_kind(ctx.imports.qualify(compact(src, caps["router.callee"][0])), _TYPES)
+    if kind is None:
+        return
+    args = Args.of(src, caps["args"][0])
+    prefix = template(src, args.get(5, "url_prefix")) if kind == "blueprint" else Template()
+    ctx.out.routers.append(Router(_FRAMEWORK, src.text(caps["router.name"][0]), prefix, src.line(assign)))
+
+
+def _view_methods(ctx: Context, view: Node, scope: str | None) -> list[str]:
+    """Default methods of a view passed without ``methods=``: ``["GET"]`` for a function; for
+    ``X.as_view(...)`` the verbs class ``X`` of this file defines, else ``["*"]``."""
+    if view.type != "call":
+        return ["GET"]
+    callee = view.child_by_field_name("function")
+    if callee is None or callee.type != "attribute" or ctx.src.text(callee.child_by_field_name("attribute")) != "as_view":
+        return ["*"]
+    cls_text = compact(ctx.src, callee.child_by_field_name("object"))
+    kinds = ctx.kinds
+    current = scope
+    while True:
+        cls = f"{current}.{cls_text}" if current else cls_text
+        if kinds.get(cls) == "class":
+            verbs = [v.upper() for v in _VERBS if kinds.get(f"{cls}.{v}") == "method"]
+            return verbs or ["*"]
+        if current is None:
+            return ["*"]
+        current = current.rpartition(".")[0] or None
+
+
+def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    src = ctx.src
+    call = caps["call"][0]
+    scope = scope_of(call, src)
+    receiver = compact(src, caps["receiver"][0])
+    if not _is_app(ctx, receiver, scope):
+        return
+    name_node = caps["call.name"][0]
+    args = Args.of(src, caps["args"][0])
+    line, col = src.line(name_node), src.col(name_node)
+    if src.text(name_node) == "add_url_rule":
+        view = args.get(2, "view_func")
+        if view is None:  # a rule bound to an endpoint name only (@app.endpoint): no handler here
+            return
+        handler, ref = ctx.handler(view, scope)
+        methods = _methods(src, args.keywords.get("methods")) or _view_methods(ctx, view, scope)
+        path = template(src, args.get(0, "rule"))
+        ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver))
+        return
+    child = args.get(0, "blueprint")
+    if child is None:
+        return
+    prefix = template(src, args.keywords.get("url_prefix"))
+    ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col))

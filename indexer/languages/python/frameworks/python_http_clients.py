@@ -1,0 +1,141 @@
+"""Outgoing HTTP calls made with requests and httpx.
+
+Found (rules in ``indexer/languages/python/queries/http_clients.scm``), only in a file importing from
+``requests`` or ``httpx``:
+
+* module functions: ``requests.get(url)`` / ``.post`` / ``.put`` / ``.delete`` / ``.patch`` /
+  ``.head`` / ``.options``, ``requests.request("GET", url)``, ``httpx.stream("GET", url)``, the module
+  imported under any alias or the function imported by name (``from requests import get``);
+* calls on a session or client: ``requests.Session()`` / ``requests.session()``, ``httpx.Client()``,
+  ``httpx.AsyncClient()``, whether built in the call's receiver (``httpx.Client().get(url)``) or bound
+  to the receiver as the extractor's bindings record it: a local or enclosing-function variable, a
+  module variable, ``with ... as c``, an annotated parameter, ``self.x = ...`` in a method or a class
+  attribute (``self.x`` seen from the class's methods).
+
+Each yields an :class:`~indexer.model.HttpCall`: framework ``requests`` / ``httpx``, the HTTP method
+upper-case (``"*"`` when ``request()``'s method is not a literal), the URL as a template (see
+:func:`indexer.languages.python.frameworks.common.template`), ``caller`` the enclosing function's qualname. A client
+built with ``base_url=`` (visible in the construction the receiver is bound to) has it prepended to
+a URL that does not start with a literal scheme (``http://``, ``https://``, ``//``), as httpx does.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from indexer.languages.python.frameworks.common import Args, Context, compact, join, library_kind, scope_of, string_value, template
+from indexer.languages.base import SourceText, query, run_query
+from indexer.model import FileExtraction, HttpCall, Template
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("python",)
+
+_LIBRARIES = ("requests", "httpx")
+_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
+_CLIENTS = {
+    ("requests", "Session"): "requests",
+    ("requests", "session"): "requests",
+    ("httpx", "Client"): "httpx",
+    ("httpx", "AsyncClient"): "httpx",
+}
+_ABSOLUTE = ("http://", "https://", "//")
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the requests / httpx calls of one parsed Python file to ``out``."""
+    ctx = Context(src, out)
+    if not ctx.imports.uses(*_LIBRARIES):
+        return
+    bases: dict[tuple[int, str], Template] = {}
+    calls: list[dict[str, list[Node]]] = []
+    for _, caps in run_query(query("python", "python/queries", "http_clients"), root):
+        if "ctor" in caps:
+            key = _bound_name(src, caps["ctor"][0])
+            if key is not None:
+                bases[key] = template(src, caps["base"][0])
+        else:
+            calls.append(caps)
+    for caps in calls:
+        _call(ctx, caps, bases)
+
+
+def _bound_name(src: SourceText, ctor: Node) -> tuple[int, str] | None:
+    """``(line, name)`` of the binding a construction is assigned to, as the extractor's
+    :class:`~indexer.model.Binding` records it (``x`` / ``self.x`` at its attribute's line; the
+    target of ``with ... as x``); ``None`` when it is not bound to a name."""
+    parent = ctor.parent
+    if parent is None:
+        return None
+    if parent.type == "assignment":
+        left = parent.child_by_field_name("left")
+        if left is None:
+            return None
+        if left.type == "identifier":
+            return src.line(left), src.text(left)
+        if left.type == "attribute":
+            obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+            if obj is not None and attr is not None and src.text(obj) == "self":
+                return src.line(attr), "self." + src.text(attr)
+        return None
+    if parent.type == "as_pattern":
+        alias = parent.child_by_field_name("alias")
+        target = alias.named_children[0] if alias is not None and alias.named_child_count else None
+        if target is not None and target.type == "identifier":
+            return src.line(target), src.text(target)
+    return None
+
+
+def _client(ctx: Context, receiver: Node, scope: str | None, bases: dict[tuple[int, str], Template]) -> tuple[str, Template] | None:
+    """``(library, base URL)`` when ``receiver`` is the requests / httpx module or a session / client;
+    ``None`` otherwise."""
+    src, imports = ctx.src, ctx.imports
+    text = compact(src, receiver)
+    qualified = imports.qualify(text)
+    if qualified in _LIBRARIES or qualified == "requests.api":
+        return qualified.split(".", 1)[0], Template()
+    if receiver.type == "call":  # httpx.Client(base_url=...).get(url)
+        callee = receiver.child_by_field_name("function")
+        library = library_kind(imports.qualify(compact(src, callee)), _CLIENTS)
+        if library is None:
+            return None
+        base = Args.of(src, receiver.child_by_field_name("arguments")).keywords.get("base_url")
+        return library, template(src, base)
+    for bound_type, binding in ctx.bindings.types(imports, scope, text):
+        library = library_kind(bound_type, _CLIENTS)
+        if library is not None:
+            return library, bases.get((binding.line, binding.name), Template())
+    return None
+
+
+def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str], Template]) -> None:
+    src = ctx.src
+    call, verb_node = caps["call"][0], caps["verb"][0]
+    scope = scope_of(call, src)
+    if "receiver" in caps:
+        found = _client(ctx, caps["receiver"][0], scope, bases)
+        if found is None:
+            return
+        library, base = found
+        verb = src.text(verb_node)
+    else:  # a bare call: a function imported from the library
+        qualified = ctx.imports.qualify(src.text(verb_node))
+        library, _, verb = qualified.rpartition(".")
+        if library.split(".", 1)[0] not in _LIBRARIES or "." not in qualified:
+            return
+        library, base = library.split(".", 1)[0], Template()
+    args = Args.of(src, caps["args"][0])
+    if verb in _VERBS:
+        method, url = verb.upper(), args.get(0, "url")
+    elif verb == "request" or (verb == "stream" and library == "httpx"):
+        literal = string_value(src, args.get(0, "method"))
+        method, url = (literal.upper() if literal else "*"), args.get(1, "url")
+    else:
+        return
+    if url is None:
+        return
+    url_t = template(src, url)
+    first = url_t.parts[0] if url_t.parts else ("lit", "")
+    if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
+        url_t = join(base, url_t)
+    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope, src.line(verb_node), src.col(verb_node)))

@@ -1,0 +1,172 @@
+"""Python's module system and scoping rules, as the resolver core (:mod:`indexer.resolve`) uses them.
+
+Modules are dotted names: a file's package chain is the run of parent folders holding an
+``__init__.py`` (a folder without one inside a package continues it, PEP 420), so module keys depend
+on the whole file set (:func:`python_module_keys`). Imports are absolute or relative by level;
+``from pkg import sub`` may name a submodule; ``import *`` brings a module's names. A class body's
+names are not visible from its methods; ``cls`` is the class or a subclass; builtins are external.
+"""
+
+from __future__ import annotations
+
+import builtins
+import posixpath
+from collections.abc import Iterable, Mapping
+
+from indexer.model import FileExtraction, Import
+from indexer.resolve.context import FileCtx
+from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.values import EXTERNAL, ModuleV, Value
+from indexer.symbols import module_path
+
+__all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
+
+_BUILTINS = frozenset(dir(builtins))
+
+
+def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
+    """``{path: dotted module}`` for Python files: a file's package chain is the run of parent
+    directories holding an ``__init__.py``; ``pkg/__init__.py`` is module ``pkg``.
+
+    >>> python_module_keys(["a/__init__.py", "a/b.py", "tests/t.py"])["a/b.py"]
+    'a.b'
+    """
+    paths = list(paths)
+    regular = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
+    # A folder without __init__.py inside a package is a namespace subpackage (PEP 420), as
+    # flask/sansio/ is: it continues the chain. A top-level folder without one does not.
+    packages = set(regular)
+    for p in paths:
+        d = posixpath.dirname(p)
+        chain = []
+        while d and d not in regular:
+            chain.append(d)
+            d = posixpath.dirname(d)
+        if d:
+            packages.update(chain)
+    keys = {}
+    for p in paths:
+        directory, base = posixpath.split(module_path(p))
+        parts = [] if base == "__init__" else [base]
+        while directory and directory in packages:
+            directory, name = posixpath.split(directory)
+            parts.append(name)
+        keys[p] = ".".join(reversed(parts))
+    return keys
+
+
+def absolute_module(fc: FileCtx, imp: Import) -> str | None:
+    """The dotted module a Python import names from ``fc`` (relative levels applied), ``None`` when
+    a relative import climbs above the top package."""
+    if imp.level == 0:
+        return imp.module
+    parts = fc.module_key.split(".") if fc.module_key else []
+    is_package = posixpath.basename(fc.path).startswith("__init__.")
+    drop = imp.level - (1 if is_package else 0)
+    if drop > len(parts):
+        return None
+    base = parts[: len(parts) - drop] if drop else parts
+    return ".".join([*base, *([imp.module] if imp.module else [])])
+
+
+class PythonModuleSystem:
+    """Python's :class:`~indexer.resolve.language.ModuleSystem`."""
+
+    languages = frozenset({"python"})
+    namespace = "python"
+    dotted_packages = True
+    layout_suffixes = (".py", ".pyi")
+    primitives = frozenset({"int", "float", "str", "bytes", "bool", "None", "list", "dict", "set", "tuple",
+                            "frozenset", "type", "object"})
+    constructor_name = "__init__"
+    instance_prefix = "self."
+    class_body_hidden = True
+    class_receiver = "cls"
+    implicit_this = False
+    property_functions = False
+
+    def is_builtin(self, name: str) -> bool:
+        """Whether ``name`` is a Python builtin."""
+        return name in _BUILTINS
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """:func:`python_module_keys`."""
+        return python_module_keys(paths)
+
+    def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
+        """The dotted module of the file, from the package layout."""
+        return layout[ex.path]
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """The file's dotted module."""
+        return [fc.module_key]
+
+    def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
+        """``import a.b`` binds a module; ``from a import x`` a member of ``a`` or its submodule ``a.x``."""
+        key = absolute_module(fc, imp)
+        if key is None:
+            return EXTERNAL
+        if imp.name is None:
+            return ModuleV("python", key) if r.has_package("python", key) else EXTERNAL
+        if not r.has_package("python", key):
+            return EXTERNAL
+        return r.module_member("python", key, imp.name)
+
+    def module_member(self, r: Lookup, key: str, name: str) -> Value:
+        """A module-level definition, import or binding of the module's file, else its submodule
+        ``key.name``, else what its star imports bring."""
+        files = r.module_files("python", key)
+        if files:
+            fc = files[0]
+            r.use(("name", fc.path, name))
+            defs = fc.top.get(name)
+            if defs:
+                return r.def_value(defs[-1])
+            if name in fc.imports:
+                return r.resolve_import(fc, fc.imports[name][-1])
+            if (None, name) in fc.bindings:
+                return r.binding_value(fc, fc.bindings[(None, name)])
+        sub = f"{key}.{name}" if key else name
+        if r.has_package("python", sub):
+            return ModuleV("python", sub)
+        for fc in files:
+            r.use(("name", fc.path, "*"))
+            for imp in fc.star_imports:
+                target = absolute_module(fc, imp)
+                if target and r.has_package("python", target):
+                    v = r.module_member("python", target, name)
+                    if v is not None:
+                        return v
+        return None
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """What the file's ``import *`` statements bring under ``name``."""
+        for imp in fc.star_imports:
+            target = absolute_module(fc, imp)
+            if target and r.has_package("python", target):
+                v = r.module_member("python", target, name)
+                if v is not None:
+                    return v
+        return None
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """Python has no fully qualified names without an import."""
+        return None
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """The module's files and the member (``from shop import urls``: the submodule itself)."""
+        key = absolute_module(fc, imp)
+        if key is None:
+            return ImportTarget()
+        if imp.name is not None:
+            sub = f"{key}.{imp.name}" if key else imp.name
+            if r.is_package("python", sub):
+                return ImportTarget(r.module_files("python", sub), None)
+        return ImportTarget(r.module_files("python", key), imp.name)
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """The files of the dotted module ``name``."""
+        return r.module_files("python", name)
+
+
+MODULE_SYSTEM = PythonModuleSystem()

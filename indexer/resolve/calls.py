@@ -1,0 +1,156 @@
+"""Binding call sites to their targets, with how each was bound (``exact`` / ``inferred`` /
+``name``): receivers, ``super``, constructors, dynamic dispatch and the short-name fallback.
+Language-neutral; the language's differences come from ``FileCtx.rules``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.model import CallSite, Definition
+from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, Value
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.interpreter import Resolver
+
+__all__ = ["CallBinder", "Targets", "arity_ok", "by_arity"]
+
+Targets = list[tuple[Def, str]] | External | None
+"""A call's targets with their resolution; ``EXTERNAL``: the callee lives outside the repository;
+``None``: nothing could bind it."""
+
+
+class CallBinder:
+    """Binds the call sites of files through a :class:`~indexer.resolve.interpreter.Resolver`."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.r = resolver
+        self.classes = resolver.classes
+
+    def bind_call(self, fc: FileCtx, cs: CallSite) -> Targets:
+        """Targets of a call site with their resolution, ``EXTERNAL`` when the callee is known to
+        live outside the repository, ``None`` when nothing could bind it."""
+        r, classes, rules = self.r, self.classes, fc.rules
+        scope = cs.caller
+        recv = cs.receiver
+        if recv is None:
+            if cs.name in ("super", "this") and rules.implicit_this:
+                cls = r.enclosing_class(fc, scope)
+                if cls is None:
+                    return None
+                if cs.name == "this":
+                    return self._constructors(cls, cs.arity, "exact")
+                bases = classes.bases(cls)
+                if not bases:
+                    return EXTERNAL if cls.external_base else None
+                return self._constructors(bases[0], cs.arity, "inferred")
+            v = r.resolve_name(fc, scope, cs.name)
+            if v is None and rules.implicit_this:
+                # Java / TS implicit ``this``: the enclosing class, then the classes enclosing it.
+                outcome: Targets = None
+                cls = r.enclosing_class(fc, scope)
+                while cls is not None:
+                    t = self._method_targets(InstV(cls, "exact"), cs)
+                    if isinstance(t, list) and t:
+                        return t
+                    outcome = outcome or t
+                    cls = r.enclosing_class(fc, cls.d.parent)
+                return outcome
+            if v is None and rules.is_builtin(cs.name):
+                return EXTERNAL
+            return self._callee_targets(v, cs, "exact")
+        if recv == "super":
+            cls = r.enclosing_class(fc, scope)
+            if cls is None:
+                return None
+            for base in classes.bases(cls):
+                t = self._method_targets(InstV(base, "inferred"), cs, dispatch=False)
+                if t:
+                    return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
+            return EXTERNAL if classes.has_external_ancestor(cls) else None
+        rv = r.resolve_expr(fc, scope, recv)
+        if rv is EXTERNAL:
+            return EXTERNAL
+        if rv is None:
+            return self._name_fallback(fc, cs)
+        if isinstance(rv, InstV):
+            return self._method_targets(rv, cs)
+        v = r.attr(rv, cs.name)
+        if v is None:
+            return None
+        return self._callee_targets(v, cs, "exact", dispatch=False)
+
+    def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False) -> Targets:
+        if v is None or v is EXTERNAL:
+            return v
+        if isinstance(v, FuncV):
+            out = [(v.f, how)]
+            if dispatch:
+                out += [(o, "inferred") for o in self.classes.overriders(v.f)]
+            return out
+        if isinstance(v, ClassV):
+            return self._constructors(v.c, cs.arity, how)
+        return None
+
+    def _method_targets(self, inst: InstV, cs: CallSite, dispatch: bool = True) -> Targets:
+        classes = self.classes
+        members, inherited = classes.lookup(inst.c, cs.name)
+        methods = [m for m in members if m.is_callable]
+        if not methods:
+            if members:  # a field holding a callable, a nested class: call its value
+                return self._callee_targets(self.r.def_value(members[-1]), cs, inst.how)
+            return EXTERNAL if classes.has_external_ancestor(inst.c) else None
+        methods = by_arity(methods, cs.arity)
+        how = "inferred" if inherited else inst.how
+        out = [(m, how) for m in methods]
+        if dispatch and not inst.concrete:
+            seen = {id(m) for m in methods}
+            for m in methods:
+                for o in classes.overriders(m, inst.c):
+                    if id(o) not in seen:
+                        seen.add(id(o))
+                        out.append((o, "inferred"))
+        return out
+
+    def _constructors(self, c: Def, arity: int, how: str) -> list[tuple[Def, str]]:
+        name = c.file.rules.constructor_name or c.d.name
+        members, inherited = self.classes.lookup(c, name)
+        ctors = [m for m in members if m.d.kind == "constructor" or (m.is_callable and m.d.name == name)]
+        if not ctors:
+            return [(c, how)]
+        return [(m, "inferred" if inherited else how) for m in by_arity(ctors, arity)]
+
+    def _name_fallback(self, fc: FileCtx, cs: CallSite) -> list[tuple[Def, str]] | None:
+        r = self.r
+        ns = fc.rules.namespace
+        r.use(("n", ns, cs.name))
+        # A call on a receiver (``rv.update(...)``) is a method call: a free function of that name
+        # is no candidate (README: ``name`` binds to exactly one *method* of that name and arity),
+        # except a JS function assigned to an object's property (``res.send = function () {}``).
+        properties = fc.rules.property_functions
+        candidates = [rd for rd in r.tables.callables_by_name.get((ns, cs.name), ())
+                      if arity_ok(rd.d, cs.arity) and (
+                          cs.receiver is None or rd.d.kind == "method"
+                          or (properties and rd.d.parent is not None))]
+        for rd in candidates:
+            r.use(("name", rd.file.path, rd.d.name))
+        if len(candidates) == 1:
+            return [(candidates[0], "name")]
+        return None
+
+
+def arity_ok(d: Definition, arity: int) -> bool:
+    """Whether a call with ``arity`` arguments (negative: unknown) fits ``d``'s parameters."""
+    if arity < 0:
+        return True
+    hi = d.max_arity
+    return d.min_arity <= arity and (hi is None or arity <= hi)
+
+
+def by_arity(defs: list[Def], arity: int) -> list[Def]:
+    """Overloads whose arity accepts the call; all of them when none does (varargs, defaults we
+    could not see)."""
+    if len(defs) <= 1:
+        return defs
+    fitting = [rd for rd in defs if arity_ok(rd.d, arity)]
+    return fitting or defs

@@ -1,0 +1,219 @@
+"""One file as the resolver sees it: its extraction, lookup tables and interface digests.
+
+:class:`FileCtx` indexes a :class:`~indexer.model.FileExtraction` for lookups (top-level names,
+qualnames, imports, bindings per scope, lexical nesting) and digests what other files can read of it
+(:attr:`FileCtx.interface`, per name :attr:`FileCtx.names`), which incremental updates compare.
+Language-neutral: what differs by language is in ``FileCtx.rules`` (the language's
+:class:`~indexer.resolve.language.ModuleSystem`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Binding, Definition, FileExtraction, Import
+from indexer.resolve.values import Def
+from indexer.symbols import definition_ids
+
+if TYPE_CHECKING:
+    from indexer.resolve.language import ModuleSystem
+
+__all__ = ["FileCtx", "default_export", "spans"]
+
+
+class FileCtx:
+    """One file's extraction with the lookup tables the resolver needs, and its language's rules
+    (``rules``: a :class:`~indexer.resolve.language.ModuleSystem`)."""
+
+    def __init__(self, repo: str, ex: FileExtraction, module_key: str, checksum: str, size: int,
+                 rules: ModuleSystem) -> None:
+        self.repo = repo
+        self.rules = rules
+        """The language's module system and scoping rules."""
+        self.ex = ex
+        self.path = ex.path
+        self.lang = ex.language
+        self.module_key = module_key
+        self.checksum = checksum
+        self.size = size
+        self.defs: list[Def] = []
+        self.top: dict[str, list[Def]] = defaultdict(list)
+        self.by_qualname: dict[str, list[Def]] = defaultdict(list)
+        self.imports: dict[str, list[Import]] = defaultdict(list)
+        self.star_imports: list[Import] = []
+        self.bindings: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
+        ids = definition_ids(repo, ex)  # honours ex.id_path
+        self.defs = [Def(node_id, d, self) for d, node_id in zip(ex.definitions, ids)]
+        self._index_defs()
+        self.lexical_parent = {rd.d.qualname: self._lexical_parent(rd.d) for rd in self.defs}
+        for imp in ex.imports:
+            if imp.local == "*":
+                self.star_imports.append(imp)
+            else:
+                self.imports[imp.local].append(imp)
+        for b in ex.bindings:
+            self.bindings[(b.scope, b.name)].append(b)
+
+    def _index_defs(self) -> None:
+        self.top, self.by_qualname = defaultdict(list), defaultdict(list)
+        self.types = [rd for rd in self.defs if rd.is_type]
+        for rd in self.defs:
+            self.by_qualname[rd.d.qualname].append(rd)
+            if rd.d.parent is None:
+                self.top[rd.d.name].append(rd)
+        for rd in self.defs:
+            if rd.d.parent is not None:
+                for parent in self.by_qualname.get(rd.d.parent, ()):
+                    parent.members.setdefault(rd.d.name, []).append(rd)
+
+    def reuse_defs(self, old: FileCtx, names: set[str]) -> list[Def]:
+        """Take over ``old``'s :class:`Def` objects for the definitions whose name group is among
+        ``names`` (unchanged between the versions: same meaning for every other file), so that what
+        the resolver memoised about them stays true; returns ``old``'s Defs not taken over (gone,
+        or changed)."""
+        olds: dict[tuple[str, int], Def] = {}
+        seen: Counter[str] = Counter()
+        for rd in old.defs:
+            olds[(rd.d.qualname, seen[rd.d.qualname])] = rd
+            seen[rd.d.qualname] += 1
+        seen.clear()
+        kept: set[int] = set()
+        for i, rd in enumerate(self.defs):
+            od = olds.get((rd.d.qualname, seen[rd.d.qualname]))
+            seen[rd.d.qualname] += 1
+            if od is not None and od.id == rd.id and rd.d.name in names:
+                od.d, od.file, od.members = rd.d, self, {}
+                self.defs[i] = od
+                kept.add(id(od))
+        for rd in self.defs:
+            rd.members = {}
+        self._index_defs()
+        return [rd for rd in old.defs if id(rd) not in kept]
+
+    @functools.cached_property
+    def interface(self) -> str:
+        """Digest of everything the resolution of *another* file can read from this one: the
+        definitions without their positions, docstrings and bodies, the imports, exports, module key
+        and package, the lexical nesting, and the bindings of the scopes other files reach (module
+        level, classes, and the scopes enclosing a class or a function whose return is inferred):
+        :attr:`structure` plus :attr:`names`. Two versions with the same interface bind every other
+        file's references identically."""
+        summary = (self.structure, sorted(self.names.items()))
+        return hashlib.sha1(repr(summary).encode("utf-8", "surrogatepass")).hexdigest()
+
+    @functools.cached_property
+    def structure(self) -> str:
+        """Digest of what concerns every name of the file: language, module key, package and id
+        path (node ids)."""
+        summary = (self.lang, self.module_key, self.ex.package, self.ex.id_path)
+        return hashlib.sha1(repr(summary).encode("utf-8", "surrogatepass")).hexdigest()
+
+    @functools.cached_property
+    def names(self) -> dict[str, str]:
+        """Per name, a digest of what other files can read under it here: the definitions of that
+        short name (top level or member, with the scope lexically enclosing each), imports bound to
+        it (``*``: star imports), exports of it
+        (``*``: star re-exports; ``default``), bindings of it in the scopes other files reach
+        (``self.x`` / ``this.x`` count as ``x``). The resolver records a read of name ``n`` of this
+        file as the token ``("name", path, n)``."""
+        exposed: set[str | None] = {None}
+        for rd in self.defs:
+            if rd.is_type or (rd.is_callable and rd.d.inferred_return) or rd.d.kind == "field":
+                s: str | None = rd.d.qualname if rd.d.kind != "field" else rd.d.parent
+                while s is not None and s not in exposed:
+                    exposed.add(s)
+                    s = self.parent_scope(s)
+        groups: dict[str, list[tuple[object, ...]]] = defaultdict(list)
+        for d in self.ex.definitions:
+            groups[d.name].append(
+                ("def", d.kind, d.qualname, d.parent, self.lexical_parent.get(d.qualname), d.signature,
+                 [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
+                 d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return))
+            if "default" in d.modifiers:
+                groups["default"].append(("default", d.qualname))
+        for i in self.ex.imports:
+            groups[i.local].append(("import", i.module, i.name, i.level))
+        for e in self.ex.exports:
+            groups[e.exported].append(("export", e.local, e.module, e.name))
+        for b in self.ex.bindings:
+            if b.scope in exposed:
+                name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.")) else b.name
+                groups[name].append(("binding", b.scope, b.name, b.type, b.how))
+        return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
+
+    def adopt(self, new: FileCtx) -> None:
+        """Become ``new`` (a later version of the same file with the same :attr:`interface`) while
+        keeping this object and its :class:`Def` objects, which other files' memoised resolutions
+        hold: positions, bodies, call sites and framework facts are taken over."""
+        self.ex, self.checksum, self.size = new.ex, new.checksum, new.size
+        for rd, nd in zip(self.defs, new.defs):
+            rd.d = nd.d
+        self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
+        self.lexical_parent = new.lexical_parent
+        for key in ("interface", "structure", "names"):
+            self.__dict__[key] = getattr(new, key)
+
+    def _lexical_parent(self, d: Definition) -> str | None:
+        """The definition whose body holds ``d``'s text. Usually ``d.parent``; not for a JS function
+        assigned to a property (``res.send = function () {}``, ``View.prototype.lookup = …``), whose
+        owner is ``parent`` but whose body sees the names of where it is written."""
+        parents = self.by_qualname.get(d.parent or "")
+        if parents and any(spans(p.d, d) for p in parents):
+            return d.parent
+        if d.parent is None:
+            return None
+        best: Definition | None = None
+        for rd in self.defs:
+            o = rd.d
+            if o is not d and (o.kind in CALLABLE_KINDS or o.kind in TYPE_KINDS) and spans(o, d):
+                if best is None or spans(best, o):
+                    best = o
+        return best.qualname if best else None
+
+    def parent_scope(self, scope: str | None) -> str | None:
+        """The qualname of the scope lexically enclosing ``scope`` (``None`` at top level)."""
+        if scope is None:
+            return None
+        if scope in self.lexical_parent:
+            return self.lexical_parent[scope]
+        return scope.rpartition(".")[0] or None
+
+    def is_class_scope(self, qualname: str) -> bool:
+        """Whether the scope ``qualname`` is a class body."""
+        defs = self.by_qualname.get(qualname)
+        return bool(defs) and defs[0].is_type
+
+    def def_at(self, qualname: str | None, line: int) -> Def | None:
+        """The definition named ``qualname`` whose span holds ``line`` (the first one otherwise)."""
+        if qualname is None:
+            return None
+        defs = self.by_qualname.get(qualname)
+        if not defs:
+            return None
+        if len(defs) > 1:
+            for rd in defs:
+                if rd.d.start_line <= line <= rd.d.end_line:
+                    return rd
+        return defs[0]
+
+
+def spans(outer: Definition, inner: Definition) -> bool:
+    """Whether ``outer``'s text strictly contains ``inner``'s."""
+    if outer is inner:
+        return False
+    return (outer.start_line, outer.start_col) <= (inner.start_line, inner.start_col) and (
+        inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+
+
+def default_export(files: Sequence[FileCtx]) -> str | None:
+    """The local name the first of ``files`` exporting one exports as ``default`` (``export default
+    x``, ``module.exports = x``), or ``None``."""
+    for fc in files:
+        for ex in fc.ex.exports:
+            if ex.exported == "default" and ex.local:
+                return ex.local
+    return None

@@ -1,0 +1,155 @@
+"""Classes and inheritance: resolved bases, subclasses, method resolution order, member lookup,
+and the overrides a call can reach by dynamic dispatch. Language-neutral."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from indexer.model import Definition, base_type
+from indexer.resolve.values import ClassV, Def, Deps, Value
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.tracking import DependencyTracker
+
+__all__ = ["ClassHierarchy", "same_arity"]
+
+
+class ClassHierarchy:
+    """Bases (resolved lazily, each class once, with what resolving them read), subclasses, MRO,
+    lookup and overriders. ``resolve_type(fc, scope, text)`` evaluates a base's type text."""
+
+    def __init__(self, track: DependencyTracker, resolve_type: Callable[[FileCtx, str | None, str | None], Value]) -> None:
+        self.track = track
+        # Bound once: these run on every lookup.
+        self.use = track.use
+        self.use_all = track.use_all
+        self.resolve_type = resolve_type
+        self._overriders: dict[tuple[int, int], tuple[list[Def], Deps]] = {}
+
+    def reset(self, files: Sequence[FileCtx]) -> None:
+        """Forget every class's bases (FileCtx objects outlive a resolver) and link subclasses anew."""
+        for fc in files:
+            for rd in fc.defs:
+                rd.bases, rd.external_base, rd.subclasses, rd.bases_deps = None, False, [], ()
+        for fc in files:
+            for rd in fc.defs:
+                rd.subclasses = []
+        for fc in files:
+            for rd in fc.defs:
+                if rd.is_type:
+                    for base in self.bases(rd):
+                        base.subclasses.append(rd)
+
+    def renew(self, files: Sequence[FileCtx], tokens: set[tuple[str, str, str]], dead: Sequence[Def]) -> None:
+        """After an update: drop dispatch targets, unlink ``dead`` classes from their bases, and
+        resolve again the bases that read one of ``tokens`` or pointed at a dead class."""
+        self._overriders.clear()
+        for rd in dead:
+            for base in rd.bases or ():
+                base.subclasses = [x for x in base.subclasses if x is not rd]
+        dead_ids = {id(rd) for rd in dead}
+        renew = []
+        for fc in files:
+            for rd in fc.types:
+                if rd.bases is None:
+                    renew.append(rd)
+                elif not tokens.isdisjoint(rd.bases_deps) or any(id(b) in dead_ids for b in rd.bases):
+                    for base in rd.bases:
+                        base.subclasses = [x for x in base.subclasses if x is not rd]
+                    rd.bases, rd.external_base, rd.bases_deps = None, False, ()
+                    renew.append(rd)
+        for rd in renew:
+            for base in self.bases(rd):
+                base.subclasses.append(rd)
+
+    def bases(self, c: Def) -> list[Def]:
+        """The repository classes ``c`` extends or implements, in declaration order."""
+        if c.bases is None:
+            c.bases = []
+            _, c.bases_deps = self.track.tracked(lambda: self._compute_bases(c))
+        self.use(("name", c.file.path, c.d.name))
+        self.use_all(c.bases_deps)
+        return c.bases
+
+    def _compute_bases(self, c: Def) -> None:
+        assert c.bases is not None
+        for text in (*c.d.bases, *c.d.implements):
+            t = self.resolve_type(c.file, c.d.parent, text)
+            if isinstance(t, ClassV) and t.c is not c:
+                c.bases.append(t.c)
+            elif base_type(text) not in ("object", "Object"):
+                c.external_base = True
+
+    def mro(self, c: Def) -> list[Def]:
+        """``c`` and its ancestors, depth-first, left to right, each once."""
+        out: list[Def] = []
+        seen: set[int] = set()
+        stack = [c]
+        while stack:
+            x = stack.pop()
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
+            out.append(x)
+            stack.extend(reversed(self.bases(x)))  # records x's file and what its bases read
+        return out
+
+    def has_external_ancestor(self, c: Def) -> bool:
+        """Whether ``c`` or an ancestor extends a class from outside the repository."""
+        return any(x.external_base for x in self.mro(c))
+
+    def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
+        """Members named ``name`` of the first class in ``c``'s MRO that has any, and whether that
+        class is an ancestor (inherited) rather than ``c`` itself."""
+        use = self.use
+        for x in self.mro(c):
+            use(("name", x.file.path, name))
+            members = x.members.get(name)
+            if members:
+                return members, x is not c
+        return [], False
+
+    def overriders(self, m: Def, below: Def | None = None) -> list[Def]:
+        """Methods in subclasses (transitively) of ``below`` — by default ``m``'s class — with
+        ``m``'s name and a compatible arity: the targets dynamic dispatch may reach through a call
+        to ``m`` on a receiver typed ``below``. (A receiver typed ``Child`` that inherits ``m`` from
+        ``Base`` never reaches the override in ``Child``'s sibling.)"""
+        ck = (id(m), id(below))
+        cached = self._overriders.get(ck)
+        if cached is not None:
+            self.use_all(cached[1])
+            return cached[0]
+        out, deps = self.track.tracked(lambda: self._compute_overriders(m, below))
+        self._overriders[ck] = (out, deps)
+        return out
+
+    def _compute_overriders(self, m: Def, below: Def | None) -> list[Def]:
+        out: list[Def] = []
+        use = self.use
+        use(("name", m.file.path, m.d.name))
+        if below is None:
+            use(("name", m.file.path, (m.d.parent or "").rpartition(".")[2]))
+            owner = m.file.by_qualname.get(m.d.parent or "")
+            below = owner[0] if owner else None
+        if below is not None and below.is_type:
+            seen: set[int] = set()
+            stack = list(below.subclasses)
+            while stack:
+                s = stack.pop()
+                if id(s) in seen:
+                    continue
+                seen.add(id(s))
+                use(("name", s.file.path, s.d.name))
+                use(("name", s.file.path, m.d.name))
+                for o in s.members.get(m.d.name, ()):
+                    if o.is_callable and same_arity(o.d, m.d):
+                        out.append(o)
+                stack.extend(s.subclasses)
+        return out
+
+
+def same_arity(a: Definition, b: Definition) -> bool:
+    """Whether two callables can stand for each other (same parameter count, or one is variadic)."""
+    return len(a.params) == len(b.params) or a.max_arity is None or b.max_arity is None

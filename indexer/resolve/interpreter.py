@@ -1,0 +1,359 @@
+"""The resolver core: a small abstract interpreter over values, the same for every language.
+
+How a name is bound, in order (values: a module, a class, an instance of a class, a function, or
+"external" — known to live outside the repository; :mod:`indexer.resolve.values`):
+
+1. Lexical scope: bindings and nested definitions of the enclosing function, then its enclosing
+   scopes, then the file's top level, then its imports; then what the language adds
+   (:meth:`~indexer.resolve.language.ModuleSystem.resolve_unbound`: Java's same-package types and
+   wildcard imports, Python's star imports).
+2. Imports follow the language's module system (``FileCtx.rules``, a
+   :class:`~indexer.resolve.language.ModuleSystem` from the language's folder): Python dotted
+   modules, JS/TS specifiers and re-exports, Java packages and nested types.
+3. Receivers: ``self`` / ``this`` is an instance of the enclosing class; a variable's type comes from
+   its declaration, parameter, field or a constructor call assigned to it; ``a.b().c`` follows the
+   return type of ``b``.
+4. A method is looked up in the receiver's class, then its bases (depth-first, left to right); a call
+   through a base or interface type also reaches every override in the subclasses — unless the
+   receiver was built by calling the class itself (``Repo()``, ``new Repo()``, not ``cls()``): its
+   run-time class is then known and no subclass override can run
+   (:mod:`indexer.resolve.hierarchy`, :mod:`indexer.resolve.calls`).
+
+Every CALLS edge records how it was bound (design, "Data model"): ``exact`` when the import or the
+declared type fixes the target; ``inferred`` when the receiver type was inferred from a constructor
+call or a return type, or the target was reached through inheritance (inherited method, ``super``,
+an override reached by dynamic dispatch); ``name`` when the receiver is unknown and exactly one
+callable of that short name and a compatible arity exists in the repository. A receiver whose type is
+known never falls back to a name match: when its class lacks the method the call stays unresolved.
+
+Every lookup is memoised and records what it read (:mod:`indexer.resolve.tracking`), so that
+:class:`~indexer.resolve.repository.RepositoryResolver` can keep one :class:`Resolver` across
+incremental updates and redo only what a change touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from indexer.model import Binding, Import, base_type
+from indexer.resolve.calls import CallBinder
+from indexer.resolve.context import FileCtx
+from indexer.resolve.hierarchy import ClassHierarchy
+from indexer.resolve.output import file_output
+from indexer.resolve.tables import ModuleTables
+from indexer.resolve.tracking import DependencyTracker
+from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, Token, Value
+from stores.contracts import IndexedFile
+
+if TYPE_CHECKING:
+    from indexer.resolve.language import ModuleSystem
+
+__all__ = ["Resolver"]
+
+
+class Resolver:
+    """Evaluates the names and expressions of one repository's files to values.
+
+    ``systems`` maps each language name to its module system. Implements
+    :class:`~indexer.resolve.language.Lookup` (what module systems and the framework linker use).
+    Owns the tables (:class:`~indexer.resolve.tables.ModuleTables`), the class hierarchy
+    (:attr:`classes`), the call binder (:attr:`calls`) and the dependency tracker (:attr:`track`)."""
+
+    def __init__(self, repo: str, files: Sequence[FileCtx], systems: Mapping[str, ModuleSystem]) -> None:
+        self.repo = repo
+        self.files = list(files)
+        self.track = DependencyTracker()
+        # Bound once: these run on every lookup.
+        self.use = self.track.use
+        self.tracked = self.track.tracked
+        self._memoised = self.track.memoised
+        self._by_namespace = {ms.namespace: ms for ms in systems.values()}
+        self._namespaces = {**{lang: ms.namespace for lang, ms in systems.items()}, **{ns: ns for ns in self._by_namespace}}
+        self.tables = ModuleTables(self._namespaces)
+        self._modules = self.tables.modules
+        self._packages = self.tables.packages
+        self.primitives: frozenset[str] = frozenset().union(*(ms.primitives for ms in systems.values()))
+        for fc in self.files:
+            self.tables.add(fc)
+        self.whole_files = False
+        """While set (the framework linker runs), files looked up by module key count as read whole."""
+        self.classes = ClassHierarchy(self.track, self.resolve_type)
+        self.calls = CallBinder(self)
+        self.classes.reset(self.files)
+
+    def apply(self, removed: Sequence[FileCtx], added: Sequence[FileCtx], tokens: set[Token],
+              dead: Sequence[Def]) -> None:
+        """Swap the contexts ``removed`` for ``added`` (new versions of files, new files; every other
+        file unchanged) and forget exactly what read one of ``tokens`` (the names, module keys and
+        short names the change touched, see :mod:`indexer.resolve.tracking`): memoised lookups,
+        bases, dispatch targets. ``dead``: the definitions of ``removed`` that ``added`` did not take
+        over (:meth:`FileCtx.reuse_defs`); whatever holds one of them read its name, which is among
+        ``tokens``. What read none of them holds in the new state too, and stays."""
+        gone = {id(fc) for fc in removed}
+        for fc in removed:
+            self.tables.remove(fc)
+        self.track.drop(removed)
+        self.track.drop(dead)
+        for fc in added:
+            self.tables.add(fc)
+        self.files = sorted([fc for fc in self.files if id(fc) not in gone] + list(added), key=lambda f: f.path)
+        self.track.advance(tokens)
+        self.classes.renew(self.files, tokens, dead)
+
+    def forget(self, fc: FileCtx) -> None:
+        """Drop what was memoised about names and expressions *inside* ``fc`` (keyed by the file);
+        entries other files computed through ``fc``'s interface stay (see RepositoryResolver)."""
+        self.track.drop([fc])
+
+    def file_output(self, fc: FileCtx, outcomes: dict[str, int]) -> IndexedFile:
+        """``fc``'s graph output (:func:`indexer.resolve.output.file_output`)."""
+        return file_output(self, self.calls, fc, outcomes)
+
+    # -- modules (the Lookup surface) --------------------------------------------------------------
+
+    def has_package(self, ns: str, key: str) -> bool:
+        """Whether ``key`` is a dotted package of namespace ``ns`` (recorded)."""
+        self.use(("m", ns, key))
+        return key in self._packages[ns]
+
+    def is_package(self, ns: str, key: str) -> bool:
+        """:meth:`has_package` without recording the read."""
+        return key in self._packages[ns]
+
+    def has_module(self, ns: str, key: str) -> bool:
+        """Whether some file holds module ``key`` of namespace ``ns`` (recorded)."""
+        self.use(("m", ns, key))
+        return key in self._modules[ns]
+
+    def module_files(self, lang: str, key: str) -> list[FileCtx]:
+        """The files holding module ``key`` of ``lang``'s namespace, in path order."""
+        ns = self._namespaces.get(lang, lang)
+        self.use(("m", ns, key))
+        files = self._modules[ns].get(key, [])
+        if self.whole_files:  # the framework linker reads these files' tables directly
+            for fc in files:
+                self.use(("file", fc.path, ""))
+        return files
+
+    def resolve_import(self, fc: FileCtx, imp: Import) -> Value:
+        """The value an import of ``fc`` binds (through the file's module system)."""
+        return fc.rules.resolve_import(self, fc, imp)
+
+    def module_member(self, lang: str, key: str, name: str) -> Value:
+        """The value a module exports under ``name`` (following re-exports), or ``None``.
+
+        Cached; an import cycle (``a`` re-exports ``x`` from ``b``, which imports it from ``a``)
+        yields ``None`` for the cyclic path."""
+        ns = self._namespaces.get(lang, lang)
+        return self._memoised((0, key, name, "member:" + ns),
+                              lambda: self._by_namespace[ns].module_member(self, key, name))
+
+    def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
+        """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
+        return self.classes.lookup(c, name)
+
+    def mro(self, c: Def) -> list[Def]:
+        """``c`` and its ancestors, depth-first, left to right, each once."""
+        return self.classes.mro(c)
+
+    # -- names and expressions ---------------------------------------------------------------------
+
+    def def_value(self, rd: Def) -> Value:
+        """The value a definition stands for: a class, a function, a typed field's instance."""
+        self.use(("name", rd.file.path, rd.d.name))
+        if rd.is_type:
+            return ClassV(rd)
+        if rd.is_callable:
+            return FuncV(rd)
+        if rd.d.kind == "field" and rd.d.field_type:
+            t = self.resolve_type(rd.file, rd.d.parent, rd.d.field_type)
+            return InstV(t.c, "exact") if isinstance(t, ClassV) else t
+        return None
+
+    def resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
+        """The value ``name`` has in ``scope`` (a qualname; ``None``: top level) of ``fc``."""
+        return self._memoised((id(fc), scope, name, "name"), lambda: self._resolve_name(fc, scope, name))
+
+    def _resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
+        use = self.use
+        use(("name", fc.path, name))
+        class_body_hidden = fc.rules.class_body_hidden
+        s = scope
+        while True:
+            if s is not None:  # the scopes' own definitions: their kinds and nesting decide
+                use(("name", fc.path, s.rpartition(".")[2]))
+            # Python: a class body's names are not visible from the functions nested in it (a bare
+            # ``tuple(...)`` in method ``tuple`` is the builtin); its nested types stay visible, as
+            # annotations in a method's signature are evaluated in the class body.
+            hidden_class = class_body_hidden and s != scope and s is not None and fc.is_class_scope(s)
+            bindings = None if hidden_class else fc.bindings.get((s, name))
+            if bindings:
+                v = self.binding_value(fc, bindings)
+                if v is not None:
+                    return v
+            if s is None:
+                defs = fc.top.get(name)
+            else:
+                defs = fc.by_qualname.get(f"{s}.{name}")
+                if defs and hidden_class:
+                    defs = [rd for rd in defs if rd.is_type]
+            if defs:
+                return self.def_value(defs[-1])
+            if s is None:
+                break
+            s = fc.parent_scope(s)
+        imps = fc.imports.get(name)
+        if imps:
+            return self.resolve_import(fc, imps[-1])
+        use(("name", fc.path, "*"))
+        return fc.rules.resolve_unbound(self, fc, name)
+
+    def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
+        """Value of a name from its bindings: a declared type beats a constructor call beats an alias."""
+        for how in ("declared", "constructed", "alias"):
+            for b in bindings:
+                if b.how != how:
+                    continue
+                if how == "declared":
+                    t = self.resolve_type(fc, b.scope, b.type)
+                    v: Value = InstV(t.c, "exact") if isinstance(t, ClassV) else t
+                elif how == "constructed":
+                    v = self.call_result(self.resolve_expr(fc, b.scope, b.type), "inferred")
+                else:
+                    v = self.resolve_expr(fc, b.scope, b.type)
+                if v is not None:
+                    return v
+        return None
+
+    def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
+        """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""
+        s = scope
+        while s is not None:
+            self.use(("name", fc.path, s.rpartition(".")[2]))
+            rd = fc.by_qualname.get(s)
+            if rd and rd[0].is_type:
+                return rd[0]
+            s = fc.parent_scope(s)
+        return None
+
+    def resolve_type(self, fc: FileCtx, scope: str | None, text: str | None) -> Value:
+        """A type text to ``ClassV`` (a class of the repository), ``EXTERNAL`` or ``None``."""
+        t = base_type(text)
+        if not t:
+            return None
+        if t in self.primitives:
+            return EXTERNAL
+        v = self.resolve_expr(fc, scope, t)
+        if isinstance(v, ClassV) or v is EXTERNAL:
+            return v
+        return None
+
+    def resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
+        """The value of a dotted expression text (``a.b().c``) in ``scope`` of ``fc``."""
+        return self._memoised((id(fc), scope, text, "expr"), lambda: self._resolve_expr(fc, scope, text))
+
+    def _resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
+        segments = split_dotted(text)
+        if not segments:
+            return None
+        head = segments[0]
+        called = head.endswith("()")
+        name = head[:-2] if called else head
+        if not name.isidentifier() and not name.replace("$", "_").isidentifier():
+            return None
+        v: Value
+        if name in ("self", "this"):
+            cls = self.enclosing_class(fc, scope)
+            v = InstV(cls, "exact") if cls is not None else None
+        elif name == fc.rules.class_receiver:
+            cls = self.enclosing_class(fc, scope)
+            v = ClassV(cls, dynamic=True) if cls is not None else None
+        else:
+            v = self.resolve_name(fc, scope, name)
+            if v is None and len(segments) > 1 and not called:
+                q = fc.rules.qualified_name(self, fc, text.split("(", 1)[0])
+                if q is not None:
+                    return q
+        if called:
+            v = self.call_result(v, "exact")
+        for seg in segments[1:]:
+            if v is None or v is EXTERNAL:
+                return v
+            called = seg.endswith("()")
+            v = self.attr(v, seg[:-2] if called else seg)
+            if called:
+                v = self.call_result(v, "exact")
+        return v
+
+    def call_result(self, v: Value, how: str) -> Value:
+        """The value calling ``v`` yields: an instance of a class, a function's (inferred) return."""
+        if isinstance(v, ClassV):
+            return InstV(v.c, how, concrete=not v.dynamic)
+        if isinstance(v, FuncV):
+            self.use(("name", v.f.file.path, v.f.d.name))
+            rt = v.f.d.return_type
+            if not rt:
+                # No annotation: what every ``return`` of the function calls, resolved in its own body.
+                # The key stops functions returning each other's results (``f`` -> ``g()`` -> ``f()``).
+                ir = v.f.d.inferred_return
+                if not ir:
+                    return None
+                f = v.f
+                return self._memoised((id(f), f.d.qualname, ir, "return"),
+                                      lambda: self.call_result(self.resolve_expr(f.file, f.d.qualname, ir), "inferred"))
+            t = self.resolve_type(v.f.file, v.f.d.parent, rt)
+            return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
+        if v is EXTERNAL:
+            return EXTERNAL
+        return None
+
+    def attr(self, v: Value, name: str) -> Value:
+        """Member ``name`` of ``v``: a module's export, a class's or instance's attribute (its
+        bindings in the class body or through ``self.`` / ``this.``, then members, inherited too)."""
+        if v is None or v is EXTERNAL:
+            return v
+        if isinstance(v, ModuleV):
+            return self.module_member(v.ns, v.key, name)
+        if isinstance(v, ClassV | InstV):
+            cls = v.c
+            use = self.use
+            for c in self.classes.mro(cls):
+                use(("name", c.file.path, name))
+                prefix = c.file.rules.instance_prefix
+                for bound in ((prefix + name, name) if isinstance(v, InstV) else (name,)):
+                    bindings = c.file.bindings.get((c.d.qualname, bound))
+                    if bindings:
+                        bv = self.binding_value(c.file, bindings)
+                        if bv is not None:
+                            return bv
+            members, _ = self.classes.lookup(cls, name)
+            if members:
+                return self.def_value(members[-1])
+            return EXTERNAL if self.classes.has_external_ancestor(cls) else None
+        return None
+
+
+def split_dotted(text: str) -> list[str]:
+    """``a.b().c`` -> ``["a", "b()", "c"]``; arguments inside parentheses are dropped."""
+    out: list[str] = []
+    depth = 0
+    cur: list[str] = []
+    for ch in text:
+        if ch == "(":
+            if depth == 0:
+                cur.append("()")
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif depth:
+            continue
+        elif ch == ".":
+            out.append("".join(cur))
+            cur = []
+        elif ch == "?":
+            continue
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [s for s in out if s]

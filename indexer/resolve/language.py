@@ -1,0 +1,179 @@
+"""The interface between the language-neutral resolver core and each language.
+
+A language folder (``indexer/languages/<language>/modules.py``) implements :class:`ModuleSystem`:
+how the language's files are keyed as modules, how an import, an export or a qualified name
+resolves, and the few scoping rules in which languages differ (Python hides a class body's names
+from its methods; Java and TypeScript call through an implicit ``this``). The core
+(:mod:`indexer.resolve.interpreter`) evaluates names, expressions, receivers and inheritance for
+every language alike and calls the file's ``ModuleSystem`` (``FileCtx.rules``) at exactly those
+points. A module system works through :class:`Lookup`, the resolver's public surface, so every
+lookup it makes is memoised and recorded for incremental updates like the core's own.
+
+The registry (:func:`indexer.languages.module_systems`) maps each language name to its module system;
+the core never imports a language folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from indexer.model import Binding, FileExtraction, Import
+from indexer.resolve.values import Def, Token, Value
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+
+__all__ = ["ImportTarget", "Lookup", "ModuleSystem"]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportTarget:
+    """What an import names, as the framework linker follows it to constants and routers: the
+    ``files`` of a module and the ``member`` imported from them (``None``: the module itself); or,
+    when ``of_class`` (a Java static import), the class ``owner`` whose static members it names."""
+
+    files: Sequence[FileCtx] = ()
+    member: str | None = None
+    of_class: bool = False
+    owner: Def | None = None
+
+
+class Lookup(Protocol):
+    """The resolver as a module system and the framework linker see it. Every method records what
+    it read (see :class:`indexer.resolve.tracking.DependencyTracker`) unless it says otherwise."""
+
+    repo: str
+
+    def use(self, token: Token) -> None:
+        """Record that the computation under way read ``token``."""
+        ...
+
+    def module_files(self, lang: str, key: str) -> list[FileCtx]:
+        """The files holding module ``key`` of ``lang``'s namespace (path order; empty: none)."""
+        ...
+
+    def has_module(self, ns: str, key: str) -> bool:
+        """Whether some file holds module ``key`` of namespace ``ns``."""
+        ...
+
+    def has_package(self, ns: str, key: str) -> bool:
+        """Whether ``key`` is a package (a dotted prefix of some module key) of namespace ``ns``."""
+        ...
+
+    def is_package(self, ns: str, key: str) -> bool:
+        """:meth:`has_package` without recording the read (the caller records what it uses)."""
+        ...
+
+    def module_member(self, lang: str, key: str, name: str) -> Value:
+        """The value module ``key`` exports under ``name`` (memoised; ``None`` on an import cycle)."""
+        ...
+
+    def resolve_import(self, fc: FileCtx, imp: Import) -> Value:
+        """The value an import of ``fc`` binds."""
+        ...
+
+    def resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
+        """The value ``name`` has in scope ``scope`` (a qualname; ``None``: top level) of ``fc``."""
+        ...
+
+    def resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
+        """The value of a dotted expression text (``a.b().c``) in ``scope`` of ``fc``."""
+        ...
+
+    def def_value(self, rd: Def) -> Value:
+        """The value a definition stands for (a class, a function, a typed field's instance)."""
+        ...
+
+    def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
+        """The value of a name from its bindings in one scope."""
+        ...
+
+    def attr(self, v: Value, name: str) -> Value:
+        """Member ``name`` of a value (module member, class or instance attribute, inherited)."""
+        ...
+
+    def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
+        """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
+        ...
+
+
+class ModuleSystem(Protocol):
+    """What a language plugs into the resolver core (one instance per language folder, its
+    ``MODULE_SYSTEM``). Attributes are read on hot paths: keep them plain values."""
+
+    languages: frozenset[str]
+    """The ripplegraph language names it serves (``typescript`` and ``javascript`` share one)."""
+    namespace: str
+    """The module namespace its files share (``ecmascript`` for TypeScript and JavaScript)."""
+    dotted_packages: bool
+    """Module keys are dotted names and every dotted prefix is a package (Python, Java); definition
+    nodes then carry the module key as ``props["module"]``."""
+    layout_suffixes: tuple[str, ...]
+    """Suffixes of the files whose coming or going changes other files' module keys (Python:
+    ``__init__.py`` decides packages): :meth:`layout_keys` is then computed again."""
+    primitives: frozenset[str]
+    """Type names that never name a repository class. The core treats the union over all languages
+    as such, in every language."""
+    constructor_name: str | None
+    """The name of a class's constructor method (``__init__``, ``constructor``); ``None``: the class's
+    own name (Java)."""
+    instance_prefix: str
+    """How a method writes an attribute of its instance in a binding's name (``self.``, ``this.``)."""
+    class_body_hidden: bool
+    """A class body's names are not visible from the functions nested in it (Python)."""
+    class_receiver: str | None
+    """The receiver name that means "this class or a subclass" inside a class (Python ``cls``)."""
+    implicit_this: bool
+    """A bare call may be a method of the enclosing classes (``this.`` implied), and ``super(...)`` /
+    ``this(...)`` are constructor calls (Java, TypeScript, JavaScript)."""
+    property_functions: bool
+    """A function assigned to an object's property (``res.send = function () {}``) can be a method
+    call's target in the name fallback (JavaScript, TypeScript)."""
+
+    def is_builtin(self, name: str) -> bool:
+        """Whether an unbound bare name is a builtin of the language (its call is external)."""
+        ...
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """``{path: module key}`` for this language's ``paths`` when keys depend on the file set
+        (see :attr:`layout_suffixes`); ``{}`` otherwise."""
+        ...
+
+    def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
+        """The module key of a file (``layout``: the last :meth:`layout_keys`)."""
+        ...
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """Every key under which other files find ``fc`` (its module key first; a JS ``dir/index``
+        file is also ``dir``)."""
+        ...
+
+    def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
+        """The value an import of ``fc`` binds (``EXTERNAL``: outside the repository)."""
+        ...
+
+    def module_member(self, r: Lookup, key: str, name: str) -> Value:
+        """The value module ``key`` exports under ``name`` (following re-exports), or ``None``.
+        Called once per ``(key, name)`` (the core memoises it)."""
+        ...
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """A name bound in no enclosing scope and by no named import: the language's other sources
+        (Java's own package and ``.*`` imports, Python's ``import *``), or ``None``."""
+        ...
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """A dotted name whose head is not bound, read as a fully qualified name (Java
+        ``java.util.List``, ``com.acme.Paths.OWNERS``), or ``None``."""
+        ...
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """What ``imp`` names for the framework linker (module files and member, or a class)."""
+        ...
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """The files of the module a string names (Django ``include("shop.urls")``); ``[]`` when
+        the language has no such thing."""
+        ...

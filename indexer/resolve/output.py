@@ -1,0 +1,107 @@
+"""One file's graph output: its nodes, the edges it owns (CONTAINS, EXTENDS, IMPLEMENTS, OVERRIDES,
+CALLS, INJECTS, USES_TYPE) and the call sites nothing bound. Language-neutral."""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from indexer.model import CALLABLE_KINDS, Definition
+from indexer.resolve.hierarchy import same_arity
+from indexer.resolve.values import EXTERNAL, ClassV
+from indexer.symbols import LABELS, file_id
+from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+
+if TYPE_CHECKING:
+    from indexer.resolve.calls import CallBinder
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.interpreter import Resolver
+
+__all__ = ["file_output", "node_props"]
+
+
+def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str, int]) -> IndexedFile:
+    """The :class:`IndexedFile` of ``fc`` (no chunks) resolved through ``r``; each call site's
+    outcome (``exact`` / ``inferred`` / ``name`` / ``external`` / ``unresolved``) is counted in
+    ``outcomes``."""
+    repo, path = r.repo, fc.path
+    fid = file_id(repo, path)
+    nodes = [Node(fid, "File", posixpath.basename(path), path, repo, path, 1, 0, 1, 0,
+                  {"language": fc.lang, "checksum": fc.checksum, "module": fc.module_key})]
+    edges: dict[tuple[str, str, str, int, int], Edge] = {}
+
+    def add(kind: str, src: str, dst: str, line: int = 0, col: int = 0, resolution: str | None = None) -> None:
+        k = (kind, src, dst, line, col)
+        if k not in edges:
+            edges[k] = Edge(kind, src, dst, repo, path, line, col, resolution)
+
+    classes = r.classes
+    for rd in fc.defs:
+        d = rd.d
+        props = node_props(fc.lang, d)
+        if fc.module_key and fc.rules.dotted_packages:
+            props["module"] = fc.module_key
+        nodes.append(Node(rd.id, LABELS[d.kind], d.name, d.qualname, repo, path, d.start_line, d.start_col,
+                          d.end_line, d.end_col, props))
+        parent = fc.def_at(d.parent, d.start_line) if d.parent else None
+        add("CONTAINS", parent.id if parent else fid, rd.id)
+        if rd.is_type:
+            for text in d.bases:
+                t = r.resolve_type(fc, d.parent, text)
+                if isinstance(t, ClassV) and t.c is not rd:
+                    add("EXTENDS", rd.id, t.c.id, d.name_line, d.name_col)
+            for text in d.implements:
+                t = r.resolve_type(fc, d.parent, text)
+                if isinstance(t, ClassV) and t.c is not rd:
+                    add("IMPLEMENTS", rd.id, t.c.id, d.name_line, d.name_col)
+        elif d.kind == "method" and parent is not None and parent.is_type:
+            for base in classes.bases(parent):
+                found, _ = classes.lookup(base, d.name)
+                for m in found:
+                    if m.is_callable and same_arity(m.d, d):
+                        add("OVERRIDES", rd.id, m.id, d.name_line, d.name_col)
+    unresolved: list[UnresolvedCall] = []
+    for cs in fc.ex.calls:
+        caller = fc.def_at(cs.caller, cs.line)
+        src = caller.id if caller else fid
+        targets = binder.bind_call(fc, cs)
+        if targets is EXTERNAL:
+            outcomes["external"] += 1
+        elif not targets:
+            outcomes["unresolved"] += 1
+            unresolved.append(UnresolvedCall(src, cs.name, cs.arity, cs.receiver, repo, path, cs.line, cs.col))
+        else:
+            assert isinstance(targets, list)
+            for target, how in targets:
+                add("CALLS", src, target.id, cs.line, cs.col, how)
+            outcomes[targets[0][1]] += 1
+    for inj in fc.ex.injections:
+        owner = fc.def_at(inj.owner, inj.line)
+        t = r.resolve_type(fc, inj.owner, inj.type)
+        if owner is not None and isinstance(t, ClassV):
+            add("INJECTS", owner.id, t.c.id, inj.line, inj.col)
+    for use in fc.ex.type_uses:
+        owner = fc.def_at(use.owner, use.line)
+        t = r.resolve_type(fc, use.owner, use.type)
+        if isinstance(t, ClassV):
+            add("USES_TYPE", owner.id if owner else fid, t.c.id, use.line, use.col)
+    record = FileRecord(repo, path, fc.lang, fc.checksum, fc.size)
+    return IndexedFile(record, nodes, list(edges.values()), unresolved)
+
+
+def node_props(lang: str, d: Definition) -> dict[str, object]:
+    """The properties of a definition's node."""
+    props: dict[str, object] = {"language": lang}
+    if d.kind in CALLABLE_KINDS:
+        props.update(signature=d.signature, arity=len(d.params), min_arity=d.min_arity, max_arity=d.max_arity)
+    if d.modifiers:
+        props["modifiers"] = list(d.modifiers)
+    if d.decorators:
+        props["decorators"] = list(d.decorators)
+    if d.field_type:
+        props["type"] = d.field_type
+    if d.return_type:
+        props["return_type"] = d.return_type
+    if d.exported:
+        props["exported"] = True
+    return props

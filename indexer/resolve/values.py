@@ -1,0 +1,97 @@
+"""The values of the resolver's abstract interpreter, and the definitions they point at.
+
+A name or expression of a file evaluates to one of: a module (:class:`ModuleV`), a class
+(:class:`ClassV`), an instance of a class (:class:`InstV`), a function (:class:`FuncV`),
+:data:`EXTERNAL` (known to live outside the repository) or ``None`` (unknown). Every language shares
+these; a language's module system (:class:`indexer.resolve.language.ModuleSystem`) builds them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+
+__all__ = ["EXTERNAL", "External", "Def", "ModuleV", "ClassV", "InstV", "FuncV", "Value", "Token", "Deps"]
+
+Token = tuple[str, str, str]
+"""What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
+whole file), ``("m", namespace, key)`` (a module key), ``("n", namespace, short name)`` (a name
+matched by name)."""
+Deps = tuple[Token, ...]
+"""Everything one computation read (see :class:`indexer.resolve.tracking.DependencyTracker`)."""
+
+
+class External:
+    """A value known to come from outside the repository (an unresolved import, a library type)."""
+
+    def __repr__(self) -> str:
+        return "EXTERNAL"
+
+
+EXTERNAL = External()
+"""The one :class:`External` value."""
+
+
+@dataclass(eq=False, slots=True)
+class Def:
+    """A definition with its id and the file it lives in; classes carry their members."""
+
+    id: str
+    d: Definition
+    file: FileCtx
+    members: dict[str, list[Def]] = field(default_factory=dict)
+    bases: list[Def] | None = None
+    external_base: bool = False
+    subclasses: list[Def] = field(default_factory=list)
+    bases_deps: Deps = ()  # what resolving ``bases`` read (see ClassHierarchy)
+
+    @property
+    def is_type(self) -> bool:
+        """Whether this is a class, interface or enum."""
+        return self.d.kind in TYPE_KINDS
+
+    @property
+    def is_callable(self) -> bool:
+        """Whether this is a method, function or constructor."""
+        return self.d.kind in CALLABLE_KINDS
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleV:
+    """A module: ``ns`` the module namespace (``python`` | ``java`` | ``ecmascript``), ``key`` its key."""
+
+    ns: str
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClassV:
+    """A class; ``dynamic``: ``cls`` in a class, any subclass of ``c`` at run time."""
+
+    c: Def
+    dynamic: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class InstV:
+    """An instance of ``c``; ``how`` (``exact`` | ``inferred``) says how its type is known;
+    ``concrete``: built by calling the class itself, so its run-time class is ``c`` (no subclass)."""
+
+    c: Def
+    how: str
+    concrete: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FuncV:
+    """A function or method."""
+
+    f: Def
+
+
+Value = ModuleV | ClassV | InstV | FuncV | External | None

@@ -1,0 +1,86 @@
+"""The language registry: one folder per language, each plugging an extractor, its detectors and a
+module system into the language-neutral core (ARCHITECTURE.md, "Adding a language")."""
+
+from __future__ import annotations
+
+import fnmatch
+import inspect
+import tomllib
+from pathlib import Path
+
+from indexer.languages import LANGUAGE_MODULES, extractor_for_path, extractors, module_systems
+from indexer.languages.ecmascript.frameworks import detectors_for as ecmascript_detectors
+from indexer.languages.java.frameworks import detectors_for as java_detectors
+from indexer.languages.python.frameworks import detectors_for as python_detectors
+from indexer.resolve.language import ModuleSystem
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES_DIR = ROOT / "indexer" / "languages"
+
+
+def missing_members(obj: object) -> list[str]:
+    """The members the ModuleSystem protocol declares that ``obj`` lacks (attributes and methods)."""
+    declared = set(ModuleSystem.__annotations__) | {
+        n for n, v in vars(ModuleSystem).items() if inspect.isfunction(v) and not n.startswith("_")}
+    return sorted(n for n in declared if not hasattr(obj, n))
+
+
+def test_registry_lists_one_package_per_folder() -> None:
+    folders = sorted(p.name for p in LANGUAGES_DIR.iterdir() if (p / "__init__.py").exists())
+    assert folders == ["ecmascript", "java", "python"]
+    assert LANGUAGE_MODULES == {f: f"indexer.languages.{f}" for f in folders}
+
+
+def test_every_extracted_language_has_its_module_system() -> None:
+    languages = {ex.language for ex in extractors().values()}
+    assert languages == {"python", "java", "typescript", "javascript"}
+    systems = module_systems()
+    assert set(systems) == languages
+    assert systems["typescript"] is systems["javascript"]  # one ECMAScript family
+    assert {lang: ms.namespace for lang, ms in systems.items()} == {
+        "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript"}
+    assert type(systems["python"]).__module__ == "indexer.languages.python.modules"
+    assert extractor_for_path("a/b.d.ts").language == "typescript"
+    assert extractor_for_path("a/b.go") is None
+
+
+def test_module_systems_implement_the_protocol() -> None:
+    assert missing_members(object()) != []  # the checker can fail
+    assert "resolve_import" in missing_members(object())
+    for lang, ms in module_systems().items():
+        assert missing_members(ms) == [], lang
+        assert lang in ms.languages
+
+
+def test_primitives_union_is_the_former_shared_set() -> None:
+    union = frozenset().union(*(ms.primitives for ms in module_systems().values()))
+    assert union == {
+        "int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var",
+        "string", "number", "bigint", "any", "unknown", "never", "undefined", "null", "object", "symbol",
+        "str", "bytes", "bool", "None", "list", "dict", "set", "tuple", "frozenset", "type", "Object",
+        "String", "Integer", "Long", "Boolean", "Double", "List", "Map", "Set", "Optional",
+    }
+
+
+def test_detectors_live_in_their_language_folder() -> None:
+    for lang, find in (("python", python_detectors), ("java", java_detectors),
+                       ("typescript", ecmascript_detectors), ("javascript", ecmascript_detectors)):
+        folder = "ecmascript" if lang in ("typescript", "javascript") else lang
+        mods = find(lang)
+        assert mods, lang
+        assert all(m.__name__.startswith(f"indexer.languages.{folder}.frameworks.") for m in mods), lang
+    assert java_detectors("python") == ()
+
+
+def test_every_query_file_is_package_data() -> None:
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["indexer"]
+
+    def shipped(rel: str) -> bool:
+        return any(fnmatch.fnmatch(rel, p) and rel.count("/") == p.count("/") for p in patterns)
+
+    assert not shipped("languages/go/queries/a/b/c.scm")  # the checker can fail
+    assert not shipped("queries/python/calls.scm")
+    found = sorted(p.relative_to(ROOT / "indexer").as_posix() for p in LANGUAGES_DIR.rglob("*.scm"))
+    assert len(found) == 42
+    assert [rel for rel in found if not shipped(rel)] == []
+    assert not (ROOT / "indexer" / "queries").exists()
