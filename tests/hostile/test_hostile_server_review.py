@@ -269,26 +269,36 @@ class TestIndexReplacedByAnImposter:
 
 
 class TestClonedStateFolder:
-    """A cloned repository may ship ``.ripple/`` itself (committed by mistake or on purpose): the
-    files ripple keeps there (the repository registry of issue 12 #1, ``.ripple/.gitignore``) must
-    be read and written as ripple's own regular files, never through what the clone put there."""
+    """Files ripple keeps for an index must be read and written as its own regular files, never
+    through what another party put at their names: ``.ripple/.gitignore`` lives in the workspace (a
+    clone may ship it); the repository registry of issue 12 #1 lives in the index's state folder
+    (``stores.factory.state_dir``: the user's cache since the pickle fix, beside the index without a
+    home folder), where a crashed tool, a careless user or, without a home, a clone leaves odd
+    files."""
 
     @staticmethod
     def cloned(tmp_path: Path) -> tuple[Path, Path]:
+        from stores.factory import default_db_path, state_dir
+
         root = write_python(tmp_path / "cloned", {"app/repo.py": "def save(x):\n    return x\n"})
-        state = root / ".ripple" / "index.db-state"
+        state = state_dir(default_db_path(root), {"XDG_CACHE_HOME": str(tmp_path / "cache")})
         state.mkdir(parents=True)
         return root, state
 
+    @staticmethod
+    def env(tmp_path: Path) -> dict[str, str]:
+        return {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+
     def test_registry_temp_file_link_overwrites_nothing(self, tmp_path, stdio):
         # `repositories.json.tmp` linked to ~/.bashrc: opening the folder replaced the user's file
-        # with the registry's JSON (write_text follows the link).
+        # with the registry's JSON (write_text follows the link; found while the state folder was
+        # still the clone's `.ripple/index.db-state`).
         victim = tmp_path / "home" / ".bashrc"
         victim.parent.mkdir()
         victim.write_text("export IMPORTANT=1\n", encoding="utf-8")
         root, state = self.cloned(tmp_path)
         (state / "repositories.json.tmp").symlink_to(victim)
-        server = stdio("--no-embed")
+        server = stdio("--no-embed", env=self.env(tmp_path))
         server.initialize(root)
         [folder] = server.wait_for(ready)
         assert (folder["state"], folder["repo"]) == ("ready", "cloned")
@@ -301,8 +311,9 @@ class TestClonedStateFolder:
         target = tmp_path / "elsewhere" / "created-by-ripple"
         target.parent.mkdir()
         root, _ = self.cloned(tmp_path)
+        (root / ".ripple").mkdir()
         (root / ".ripple" / ".gitignore").symlink_to(target)  # dangling: exists() said no, write_text followed it
-        server = stdio("--no-embed")
+        server = stdio("--no-embed", env=self.env(tmp_path))
         server.initialize(root)
         assert server.wait_for(ready)[0]["state"] == "ready"
         assert not target.exists()
@@ -317,7 +328,7 @@ class TestClonedStateFolder:
             os.mkfifo(registry)
         else:
             registry.symlink_to("/dev/zero")
-        server = stdio("--no-embed")
+        server = stdio("--no-embed", env=self.env(tmp_path))
         t0 = time.monotonic()
         server.initialize(root)
         [folder] = server.wait_for(ready, timeout=20)
@@ -335,7 +346,7 @@ class TestClonedStateFolder:
         root, state = self.cloned(tmp_path)
         (state / "repositories.json.lock").symlink_to(victim)
         other = write_python(tmp_path / "other", {"o.py": "def o():\n    return 0\n"})
-        server = stdio("--no-embed")
+        server = stdio("--no-embed", env=self.env(tmp_path))
         server.initialize(root, other)
         folders = server.wait_for(ready)
         assert [(f["repo"], f["state"]) for f in folders] == [("cloned", "error"), ("other", "ready")]
