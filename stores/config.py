@@ -4,7 +4,8 @@ Sources, highest precedence first (each key comes from the first source that set
 key by key, so a workspace file that sets only ``[search] url`` keeps the user's ``api_key``):
 
 1. environment variables (:data:`ENVIRONMENT`; an empty variable counts as unset);
-2. ``$RIPPLE_CONFIG``: a TOML file named explicitly;
+2. ``$RIPPLE_CONFIG``: a TOML file named explicitly, by an absolute path (a relative one would name a
+   file inside whichever repository a command runs in, and is refused);
 3. ``<workspace>/.ripple/config.toml``: the nearest such file in the workspace folder or a parent
    (found as the index is, like git finds ``.git``), unless another user owns it (ignored with a
    warning, as git's ``safe.directory``: name it with ``$RIPPLE_CONFIG`` to use it);
@@ -17,7 +18,8 @@ workspace file's *endpoint* keys (:data:`ENDPOINT_KEYS`: the backends, the graph
 database, the search URL, index prefix and CA bundle, the embedded index file) and *credential* keys
 (:data:`CREDENTIAL_KEYS`) apply only when the workspace folder (the folder holding ``.ripple/``) is
 listed, or lies inside a folder listed, in ``[trust] workspaces`` of the user's file or of
-``$RIPPLE_CONFIG`` (``ripple trust PATH`` adds one). Otherwise they are ignored with a warning that
+``$RIPPLE_CONFIG`` (``ripple trust PATH`` adds one; ``/`` and the home folder are refused: they would
+trust every repository cloned below them). Otherwise they are ignored with a warning that
 names the file and the keys (``ripple doctor`` shows it); the other keys (``dialect``,
 ``max_concurrency``, ``replicas``, ``[embedding] model``, a model already in the local cache, and
 ``[http.services]``, names used in reports) still apply: they change no destination. ``[trust]`` in a
@@ -367,6 +369,19 @@ def _owned_by_us(path: Path) -> bool:
     return owner in (os.getuid(), 0)
 
 
+def _too_broad_to_trust(folder: Path, env: Mapping[str, str] | None = None) -> str | None:
+    """Why trusting ``folder`` would trust far more than a workspace (it is ``/`` or the user's home
+    folder, ``$HOME`` of ``env`` or of the process, so every repository ever cloned below it), or ``None``."""
+    resolved = folder.expanduser().resolve()
+    if resolved == Path(resolved.anchor):
+        return "is the file system's root: trusting it would trust every repository on the machine; name the workspace folders"
+    homes = {Path(h).resolve() for h in ((env or {}).get("HOME"), os.environ.get("HOME")) if h}
+    if resolved in homes:
+        return ("is your home folder: trusting it would trust every repository cloned below it; name the workspace "
+                "folders")
+    return None
+
+
 def _trusted(folder: Path, trusted: list[str]) -> bool:
     """Whether ``folder`` is one of the ``trusted`` folders or lies inside one."""
     folder = folder.resolve()
@@ -386,8 +401,13 @@ def load_config(start: Path | None = None, env: Mapping[str, str] | None = None)
     start = Path.cwd() if start is None else start
     explicit: Path | None = None
     if env.get(CONFIG_ENV):
-        # Absolute, so that a relative [embedded] db in it stays where it was when the process changes folder.
-        explicit = Path(env[CONFIG_ENV]).expanduser().absolute()
+        named = Path(env[CONFIG_ENV]).expanduser()
+        if not named.is_absolute():
+            # A relative name means a file inside whichever folder a command runs in: a repository's own
+            # file would then be trusted as the user's.
+            raise ConfigError(f"${CONFIG_ENV} must be an absolute path, not {env[CONFIG_ENV]!r} (relative to whichever "
+                              "folder a command runs in, it would name a repository's own file)")
+        explicit = named
         if not explicit.is_file():
             raise ConfigError(f"${CONFIG_ENV} names {explicit}, which is not a file; fix the variable or unset it")
     warnings: list[str] = []
@@ -407,6 +427,11 @@ def load_config(start: Path | None = None, env: Mapping[str, str] | None = None)
     parsed = {path: _flatten(path, _read(path)) for path in (explicit, workspace, user) if path is not None}
     trusted_folders = [entry for path in (explicit, user) if path is not None
                        for entry in parsed[path].get(_TRUST_KEY, [])]
+    for path in (explicit, user):
+        for entry in parsed[path].get(_TRUST_KEY, []) if path is not None else ():
+            broad = _too_broad_to_trust(Path(entry), env)
+            if broad:
+                raise ConfigError(f"{path}: trust.workspaces: {entry!r} {broad}")
     trusted = False
     ignored: tuple[str, ...] = ()
     if workspace is not None:
@@ -549,6 +574,9 @@ def trust_workspace(folder: Path, env: Mapping[str, str] | None = None, remove: 
     if path is None:
         raise ConfigError("no user configuration folder ($HOME or $XDG_CONFIG_HOME is not set)")
     entry = str(folder.expanduser().resolve())
+    broad = None if remove else _too_broad_to_trust(folder, env)
+    if broad:
+        raise ConfigError(f"{entry} {broad}")
     text = ""
     if path.is_file():
         _flatten(path, _read(path))  # refuse to edit a file that is not valid configuration

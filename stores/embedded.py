@@ -252,6 +252,9 @@ class EmbeddedStore(GraphStore, SearchIndex):
         return Path(root) / ".ripple" / "index.db"
 
     def _open(self, conn: sqlite3.Connection, writable: bool = True) -> None:
+        # An index file may come with a repository: its schema (views, triggers, defaults) must not be
+        # able to call functions with side effects (SQLite's trusted_schema, off as its docs advise).
+        conn.execute("PRAGMA trusted_schema = OFF")
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables and not writable:
             raise not_an_index(self.path, "an empty database")

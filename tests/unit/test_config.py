@@ -280,10 +280,10 @@ def test_environment_garbage(workspace, home):
         load_config(workspace, {"HOME": str(home), "RIPPLE_CONFIG": str(workspace)})  # a folder
 
 
-def test_a_relative_explicit_file_keeps_its_db_when_the_folder_changes(tmp_path, home, monkeypatch):
+def test_an_explicit_file_keeps_its_relative_db_when_the_folder_changes(tmp_path, home, monkeypatch):
     write(tmp_path / "conf" / "ripple.toml", '[embedded]\ndb = "indexes/main.db"\n')
     monkeypatch.chdir(tmp_path)
-    config = load_config(tmp_path / "elsewhere", {"HOME": str(home), "RIPPLE_CONFIG": "conf/ripple.toml"})
+    config = load_config(tmp_path / "elsewhere", {"HOME": str(home), "RIPPLE_CONFIG": str(tmp_path / "conf/ripple.toml")})
     assert config.files == (tmp_path / "conf" / "ripple.toml",)
     assert config.db == tmp_path / "conf" / "indexes" / "main.db"
     monkeypatch.chdir(home)
@@ -442,3 +442,24 @@ def test_ripple_trust_edits_the_user_file_keeping_what_is_there(workspace, home,
     with pytest.raises(ConfigError, match="is not valid TOML"):
         trust_workspace(workspace, {"HOME": str(tmp_path / "bad")})
     assert bad.read_text() == "[graph\n"
+
+
+def test_trust_of_the_root_or_the_home_folder_is_refused(workspace, home, tmp_path):
+    from stores.config import trust_workspace
+
+    env = {"HOME": str(home)}
+    for folder, why in [(Path("/"), "is the file system's root"), (home, "is your home folder")]:
+        with pytest.raises(ConfigError, match=why):
+            trust_workspace(folder, env)
+        # written by hand into the user's file, the entry is refused too (it would trust every clone below it)
+        write(home / ".config" / "ripple" / "config.toml", f'[trust]\nworkspaces = ["{folder}"]\n')
+        with pytest.raises(ConfigError, match=why):
+            load_config(workspace, env)
+    (home / ".config" / "ripple" / "config.toml").unlink()
+    assert trust_workspace(home / "src", env)  # a folder below home is a workspace like any other
+
+
+def test_a_relative_ripple_config_is_refused(workspace, home):
+    write(workspace / ".ripple" / "config.toml", '[graph]\nbackend = "memgraph"\n')
+    with pytest.raises(ConfigError, match=r"\$RIPPLE_CONFIG must be an absolute path, not '.ripple/config.toml'"):
+        load_config(workspace, {"HOME": str(home), "RIPPLE_CONFIG": ".ripple/config.toml"})
