@@ -26,7 +26,12 @@ import pytest
 
 SERVE = [sys.executable, "-m", "lsp_server.cli", "serve"]
 RIPPLE = [sys.executable, "-m", "lsp_server.cli"]
-CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("RIPPLE_")}
+
+
+def clean_env() -> dict[str, str]:
+    """The environment without ``RIPPLE_*``, read when a process starts (so the session's
+    ``$XDG_CACHE_HOME`` of tests/conftest.py is inherited: state folders never land in ~/.cache)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("RIPPLE_")}
 
 
 def frame(obj: Any) -> bytes:
@@ -100,7 +105,7 @@ class Server:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
         self.proc = subprocess.Popen([*SERVE, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env={**CLEAN_ENV, **(env or {})}, cwd=cwd)
+                                     stderr=subprocess.PIPE, env={**clean_env(), **(env or {})}, cwd=cwd)
         self.stderr: list[bytes] = []
         threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()  # type: ignore[arg-type]
 
@@ -183,7 +188,7 @@ def files_of(db: Path) -> list[tuple[str, str]]:
 def ripple(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 120) \
         -> subprocess.CompletedProcess[str]:
     return subprocess.run([*RIPPLE, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout,
-                          env={**CLEAN_ENV, **(env or {})})
+                          env={**clean_env(), **(env or {})})
 
 
 def ready(folders: list[dict[str, Any]]) -> bool:
@@ -304,7 +309,7 @@ class TestTcpNeedsTokenAndStaysConfined:
     def tcp(self, tmp_path):
         root = write_python(tmp_path / "allowed" / "shop", {"app/repo.py": "def save(x):\n    return x\n"})
         proc = subprocess.Popen([*SERVE, "--no-embed", "--tcp", "127.0.0.1:0", "--root", str(tmp_path / "allowed")],
-                                stderr=subprocess.PIPE, env=CLEAN_ENV, cwd=tmp_path)
+                                stderr=subprocess.PIPE, env=clean_env(), cwd=tmp_path)
         line = proc.stderr.readline().decode()  # type: ignore[union-attr]
         m = re.fullmatch(r"ripple serve: listening on 127\.0\.0\.1:(\d+); clients send token (\S{40,}) in "
                          r"initializationOptions\.token\n", line)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.hostile.test_hostile_server import CLEAN_ENV, SERVE, Raw, Server, ready, write_python
+from tests.hostile.test_hostile_server import SERVE, Raw, Server, clean_env, ready, write_python
 
 TOKEN = "review-token-0123456789abcdef"
 
@@ -26,7 +26,7 @@ class TcpServer:
 
     def __init__(self, root: Path, env: dict[str, str] | None = None) -> None:
         self.proc = subprocess.Popen([*SERVE, "--no-embed", "--tcp", "127.0.0.1:0", "--root", str(root)],
-                                     stderr=subprocess.PIPE, env={**CLEAN_ENV, "RIPPLE_SERVE_TOKEN": TOKEN, **(env or {})},
+                                     stderr=subprocess.PIPE, env={**clean_env(), "RIPPLE_SERVE_TOKEN": TOKEN, **(env or {})},
                                      cwd=root)
         line = self.proc.stderr.readline().decode()  # type: ignore[union-attr]
         m = re.fullmatch(r"ripple serve: listening on 127\.0\.0\.1:(\d+); clients send the token in \$RIPPLE_SERVE_TOKEN "
@@ -187,7 +187,7 @@ class TestTokenFile:
         token.write_text(TOKEN + "\n", encoding="utf-8")
         token.chmod(mode)
         proc = subprocess.Popen([*SERVE, "--tcp", "127.0.0.1:0", "--token-file", str(token)], stderr=subprocess.PIPE,
-                                env=CLEAN_ENV, cwd=tmp_path)
+                                env=clean_env(), cwd=tmp_path)
         try:
             _, err = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
@@ -202,7 +202,7 @@ class TestTokenFile:
         token.write_text(TOKEN + "\n", encoding="utf-8")
         token.chmod(0o600)
         proc = subprocess.Popen([*SERVE, "--tcp", "127.0.0.1:0", "--token-file", str(token)], stderr=subprocess.PIPE,
-                                env=CLEAN_ENV, cwd=tmp_path)
+                                env=clean_env(), cwd=tmp_path)
         try:
             line = proc.stderr.readline().decode()  # type: ignore[union-attr]
             assert line.startswith("ripple serve: listening on 127.0.0.1:") and f"the token in {token}" in line, line
