@@ -127,16 +127,16 @@ def _registry(db: Path) -> dict[str, str]:
 
 def repository_name(store: GraphStore, db: Path, root: Path) -> str:
     """The name folder ``root`` is indexed under in the index ``db`` (``store``): the repository
-    recorded for this folder (its own name first when several are), else, for the folder's own
+    recorded for this folder and held by the index (its own name first when several are), else, for the folder's own
     index (``root/.ripple/index.db``) that holds exactly one repository recorded nowhere (indexed
     with ``--repo`` by an older version), that one; else the folder's name. Never the name of a
     repository recorded for another folder. Raises what the store raises."""
     root = root.resolve()
-    mine = sorted(name for name, where in _registry(db).items() if Path(where) == root)
+    repos = store.repos()
+    mine = sorted(name for name, where in _registry(db).items() if Path(where) == root and name in repos)
     if mine:
         return root.name if root.name in mine else mine[0]
     if db.resolve() == default_db_path(root).resolve():
-        repos = store.repos()
         if len(repos) == 1 and repos[0] not in _registry(db):
             return repos[0]
     return root.name
@@ -168,7 +168,10 @@ def claim_repository(store: GraphStore, db: Path, repo: str, root: Path) -> None
 
 def _claim(store: GraphStore, db: Path, repo: str, root: Path, state: Path) -> None:
     """:func:`claim_repository` under the registry's lock."""
-    registry = _registry(db)
+    held = set(store.repos())
+    # The record outlives the index (it is in the user's cache folder): an entry counts only for a
+    # repository the index still holds, so a deleted and re-created index starts with no claims.
+    registry = {name: folder for name, folder in _registry(db).items() if name in held}
     owner = registry.get(repo)
     if owner is not None:
         if Path(owner) != root:
@@ -177,7 +180,7 @@ def _claim(store: GraphStore, db: Path, repo: str, root: Path, state: Path) -> N
                 f"under the same name (that would replace its files). Give this folder another name "
                 f"(`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
         return
-    if repo in store.repos() and db.resolve() != default_db_path(root).resolve():
+    if repo in held and db.resolve() != default_db_path(root).resolve():
         paths = sorted(store.file_checksums(repo))
         sample = paths[:: max(1, len(paths) // 200)]
         present = sum((root / p).is_file() for p in sample)

@@ -243,6 +243,22 @@ class TestNoRepositoryTakeover:
         assert f"already holds repository 'other', indexed from {other}" in result.stderr
         assert files_of(db) == [("other", "pkg/o.py")]
 
+    def test_a_deleted_index_keeps_no_claims(self, shared, tmp_path):
+        # The record of which folder a repository came from lives in the user's cache folder and
+        # outlives the index: once the index is deleted, a same-named folder elsewhere may use the
+        # name, and then it is that folder's.
+        other, db = shared
+        for leftover in db.parent.glob(db.name + "*"):
+            leftover.unlink()
+        second = write_python(tmp_path / "b" / "other", {"pkg/i.py": "def second():\n    return 0\n"})
+        result = ripple("index", str(second), "--db", str(db), "--no-embed", timeout=60)
+        assert result.returncode == 0, result.stderr
+        assert files_of(db) == [("other", "pkg/i.py")]
+        result = ripple("index", str(other), "--db", str(db), "--no-embed", timeout=60)
+        assert result.returncode == 1
+        assert f"already holds repository 'other', indexed from {second}" in result.stderr
+        assert files_of(db) == [("other", "pkg/i.py")]
+
     def test_a_folder_indexed_under_another_name_keeps_it(self, tmp_path, servers):
         # `ripple index F --repo shop` then the editor opens F: served as `shop`, not as a second copy
         root = write_python(tmp_path / "checkout", {"app/a.py": "def a():\n    return 1\n"})
