@@ -41,7 +41,7 @@ from stores.contracts import Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
-                            state_dir, writer_lock)
+                            repository_name, state_dir, writer_lock)
 
 __all__ = ["main"]
 
@@ -199,6 +199,8 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     except OSError as exc:
         raise click.ClickException(os_error_message(exc, db_path)) from exc
     try:
+        # The name this folder was indexed under before (`--repo` once, remembered), as the server does.
+        repo_name = repo or repository_name(stores.graph, db_path, root)
         claim_repository(stores.graph, db_path, repo_name, root)  # never take over another folder's repository
     except StoreError as exc:
         stores.close()
@@ -589,6 +591,7 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
             db_path = Path(db) if db else (config.db or default_db_path(path))
             stores = open_stores(config, db_path, product=product or name, create=True)
             try:
+                name = repo or repository_name(stores.graph, db_path, path)
                 claim_repository(stores.graph, db_path, name, path)
             except StoreError:
                 stores.close()

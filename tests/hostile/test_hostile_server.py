@@ -259,6 +259,17 @@ class TestNoRepositoryTakeover:
         assert f"already holds repository 'other', indexed from {second}" in result.stderr
         assert files_of(db) == [("other", "pkg/i.py")]
 
+    def test_the_cli_keeps_a_folders_name_too(self, tmp_path):
+        # `ripple index F --repo shop`, then `ripple index F`: the same repository again, not a second copy
+        root = write_python(tmp_path / "checkout", {"app/a.py": "def a():\n    return 1\n"})
+        assert ripple("index", str(root), "--repo", "shop", "--no-embed").returncode == 0
+        result = ripple("index", str(root), "--no-embed")
+        assert result.returncode == 0, result.stderr
+        assert files_of(root / ".ripple" / "index.db") == [("shop", "app/a.py")]
+        result = ripple("index", str(root), "--repo", "other-name", "--no-embed")  # asked for: a second name
+        assert result.returncode == 0, result.stderr
+        assert files_of(root / ".ripple" / "index.db") == [("other-name", "app/a.py"), ("shop", "app/a.py")]
+
     def test_a_folder_indexed_under_another_name_keeps_it(self, tmp_path, servers):
         # `ripple index F --repo shop` then the editor opens F: served as `shop`, not as a second copy
         root = write_python(tmp_path / "checkout", {"app/a.py": "def a():\n    return 1\n"})
