@@ -177,7 +177,7 @@ async def test_blast_radius_request(client: LanguageClient):
         ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)", "selected")]
     assert [(c.id, [(s.path, s.line, s.col, s.resolution) for s in c.sites]) for c in report.callers] == [
         ("petclinic:src/main/java/org/example/OwnerController.OwnerController.show(int)",
-         [("src/main/java/org/example/OwnerController.java", 11, 33, "exact")])]
+         [("src/main/java/org/example/OwnerController.java", 11, 34, "exact")])]  # 1-based column
     assert (report.callers_by_hop, report.endpoints, report.truncated) == ([1, 1], [], [])
     assert [(s.repo, s.nodes, s.endpoints, s.hops) for s in report.services] == [("petclinic", 3, 0, 0)]
     assert report.summary.text == "1 caller · 0 endpoints"
