@@ -62,7 +62,7 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query",
-    "TESTS_MODES", "CERTAINTIES", "Reached",
+    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
 ]
 
 DEFAULT_DEPTH = 5
@@ -426,6 +426,15 @@ def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple
         if h.node.label in _CODE_LABELS and rank is not None and rank <= 1:  # the name, up to case and separators
             matching[h.node.id] = h.node
     return sorted(matching.values(), key=lambda n: n.id), 1
+
+
+def query_nodes(graph: GraphStore, query: PositionQuery | NodesQuery) -> list[Node]:
+    """The nodes a position (or a node list) names, as :func:`blast_radius` reads it before widening
+    them to overloads and implementations: with a column, what the identifier there names (the callees
+    of a call site, a mentioned type, an overriding method itself, else the innermost definition);
+    without, the innermost definition whose lines hold ``line``. Empty when nothing is there. Two or
+    three store calls."""
+    return _seeds(graph, query, None)[0]
 
 
 def _contains(n: Node, line: int, col: int) -> bool:

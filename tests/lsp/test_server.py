@@ -156,7 +156,7 @@ async def test_hover_impact(client: LanguageClient):
     assert hover.range == rng(3, 17, 3, 25)
     assert hover.contents.value == (
         "```\npublic Owner findById(int id)\n```\n`org.example.OwnerRepository.findById` · petclinic\n\n"
-        "**Impact:** 1 caller · 0 endpoints — 1 call site; 2 callers within 5 hops (1 / 1 by hop)")
+        "**Impact:** 1 caller · 0 endpoints — 1 call site; 2 nodes reached within 5 hops (1 / 1 by hop)")
 
 
 async def test_code_lens_resolved_lazily(client: LanguageClient):
