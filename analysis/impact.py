@@ -856,17 +856,20 @@ def blast_radius(
     for i in level:
         walk.hop[i] = 0
     level = walk.level(level, 0, last=False)
-    direct = {e.src for e in walk.direct}
-    clock.lap("Direct callers", f"{count_noun(len(direct), 'caller')}, {count_noun(len(walk.direct), 'call site')}")
+    # The details count what the report shows: tests apart (or alone), each call site once.
+    only = tests == "only"
+    shown = [e for e in walk.direct if (e.src in walk.test_ids) == only]
+    places = {(e.repo, e.file, e.line, e.col) for e in shown}
+    clock.lap("Direct callers", f"{count_noun(len({e.src for e in shown}), 'caller')}, {count_noun(len(places), 'call site')}")
 
-    by_hop = [len(level)] if level else []
     hop = 1
     while level:
         level = walk.level(sorted(level), hop, last=hop >= depth)
         hop += 1
-        if level:
-            by_hop.append(len(level))
-    clock.lap("Upward walk", f"{count_noun(walk.nodes_reached, 'node')} reached in {count_noun(len(by_hop), 'hop')}")
+    kept = [i for i in walk.order if (i in walk.test_ids) == only]
+    apart = f" ({count_noun(len(walk.order) - len(kept), 'test node')} apart)" if tests == "apart" and len(kept) < len(walk.order) else ""
+    clock.lap("Upward walk", f"{count_noun(len(kept), 'node')} reached in "
+              f"{count_noun(max((walk.hop[i] for i in kept), default=0), 'hop')}{apart}")
 
     target_ids = {t.node.id for t in targets}
     # Direct callers beyond the node cap are not followed, but they are listed.
