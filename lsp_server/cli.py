@@ -41,7 +41,7 @@ from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
-                            state_dir, writer_lock)
+                            repository_name, state_dir, writer_lock)
 
 __all__ = ["main"]
 
@@ -199,6 +199,8 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     except OSError as exc:
         raise click.ClickException(os_error_message(exc, db_path)) from exc
     try:
+        # The name this folder was indexed under before (`--repo` once, remembered), as the server does.
+        repo_name = repo or repository_name(stores.graph, db_path, root)
         claim_repository(stores.graph, db_path, repo_name, root)  # never take over another folder's repository
     except StoreError as exc:
         stores.close()
@@ -610,6 +612,7 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
             db_path = Path(db) if db else (config.db or default_db_path(path))
             stores = open_stores(config, db_path, product=product or name, create=True)
             try:
+                name = repo or repository_name(stores.graph, db_path, path)
                 claim_repository(stores.graph, db_path, name, path)
             except StoreError:
                 stores.close()
@@ -689,7 +692,8 @@ TOKEN_ENV = "RIPPLE_SERVE_TOKEN"
 @click.option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio, on a loopback address "
               "(e.g. 127.0.0.1:2087; port 0: any free port). Clients must send the token (see --token-file).")
 @click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path),
-              help=f"With --tcp: the file holding the token clients must send in initializationOptions.token "
+              help=f"With --tcp: the file (mode 600: no one else may read it) holding the token clients must send "
+                   f"in initializationOptions.token "
                    f"(default: ${TOKEN_ENV}, else a new one printed on stderr).")
 @click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="With --tcp: workspace folders must lie in this folder (repeatable; default: the current one).")
@@ -700,6 +704,7 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
     """Run the language server (stdio by default) for the editor's workspace folders."""
     import ipaddress
     import secrets
+    import stat
 
     from lsp_server.server import serve as run
 
@@ -720,9 +725,13 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
                                  "(use 127.0.0.1, or pass --allow-remote to mean it)", param_hint="--tcp")
     if token_file is not None:
         try:
+            mode = stat.S_IMODE(token_file.stat().st_mode)
             token = token_file.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"cannot read {token_file}: {exc}", param_hint="--token-file") from exc
+        if mode & 0o077:  # as ssh refuses a private key others can read: they could connect as the editor
+            raise click.BadParameter(f"{token_file} can be read or written by other users (mode {mode:o}): "
+                                     f"`chmod 600 {token_file}`", param_hint="--token-file")
         source = str(token_file)
     else:
         token = os.environ.get(TOKEN_ENV, "").strip()

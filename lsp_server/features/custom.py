@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
 __all__ = ["FEATURES", "COMMANDS", "MESSAGE_TYPES", "SEARCH", "BLAST_RADIUS", "INDEX_STATUS", "FILE_CONTENT", "REINDEX",
-           "SearchParams", "BlastRadiusParams", "FileContentParams", "IndexStatusParams"]
+           "SearchParams", "BlastRadiusParams", "FileContentParams", "IndexStatusParams", "watching"]
 
 SEARCH = "ripple/search"
 BLAST_RADIUS = "ripple/blastRadius"
@@ -153,8 +153,16 @@ def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
             except Exception as exc:  # a broken index is reported, not raised
                 counts = {"error": str(exc)}
         out.append({"uri": f.uri, "repo": f.repo, "db": str(f.db), "state": f.state, "phase": f.phase,
-                    "error": f.error, "watching": f.watcher is not None and f.watcher.ready.is_set(), **counts})
+                    "error": f.error, "watching": watching(f), **counts})
     return {"folders": out}
+
+
+def watching(folder: Any) -> bool:
+    """Whether ``folder``'s watcher is armed and its thread alive (a watcher stopped by a reopen
+    or a failure keeps its ``ready`` flag, but re-indexes nothing)."""
+    thread = folder.thread
+    return (folder.watcher is not None and folder.watcher.ready.is_set() and thread is not None
+            and thread.is_alive() and not folder.stop.is_set())
 
 
 def file_content(ls: RippleServer, params: FileContentParams) -> dict[str, Any]:
