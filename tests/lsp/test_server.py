@@ -195,7 +195,12 @@ async def test_blast_radius_request(client: LanguageClient):
     assert result.report.truncated == ["depth 1 reached: 1 caller at hop 2 not followed"]
     result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "NoSuch.thing"})
     assert (result.report.targets, result.report.summary.text) == ([], "0 callers · 0 endpoints")
-    for bad in ({"symbol": "x", "depth": 0}, {}, {"symbol": 3}, {"textDocument": {"uri": 1}, "position": {"line": 0, "character": 0}}):
+    # The tests param is ripple impact's --tests.
+    assert result.report.tests_mode == "apart"
+    result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "OwnerClient.fetch_owner", "tests": "only"})
+    assert (result.report.tests_mode, result.report.callers, result.report.endpoints) == ("only", [], [])
+    for bad in ({"symbol": "x", "depth": 0}, {}, {"symbol": 3}, {"textDocument": {"uri": 1}, "position": {"line": 0, "character": 0}},
+                {"symbol": "x", "tests": "skip"}, {"symbol": "x", "tests": 1}):
         with pytest.raises(JsonRpcInvalidParams):
             await client.protocol.send_request_async("ripple/blastRadius", bad)
 
