@@ -27,8 +27,9 @@ from rich.segment import Segment
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from analysis.impact import DEFAULT_DEPTH, NodesQuery, SymbolQuery, blast_radius, target_query
-from analysis.impact_report import render_markdown, report_json
+from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
+                             query_nodes, target_query)
+from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
@@ -37,7 +38,7 @@ from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
-from stores.contracts import Node, SearchFilters
+from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
@@ -375,6 +376,20 @@ def _note_repos(symbol: str, repos: list[str]) -> None:
 _REPO_HELP = "Only SYMBOL's definitions in this repository (a name defined in several)."
 
 
+def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
+    """What ``symbol`` names, as ``ripple impact`` reads it (:func:`analysis.impact.target_query`):
+    ``PATH:LINE[:COL]`` (1-based) is the symbol written there (with a column) or the innermost
+    definition around the line; anything else goes to :func:`analysis.navigation.lookup` (only
+    ``repo``'s definitions when given)."""
+    try:
+        query = target_query(store, symbol)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if isinstance(query, PositionQuery):
+        return query_nodes(store, query), []
+    return lookup(store, symbol, repo)
+
+
 @main.command(name="callers")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
@@ -382,9 +397,9 @@ _REPO_HELP = "Only SYMBOL's definitions in this repository (a name defined in se
 @click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool) -> None:
-    """Direct callers of SYMBOL (Class.method, module.function, or a node id)."""
+    """Direct callers of SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL])."""
     with _store(db) as store:
-        targets, others = lookup(store, symbol, repo)
+        targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
     _render_refs(symbol, targets, others, refs, "callers", as_json, repo)
 
@@ -396,9 +411,10 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
 @click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool) -> None:
-    """Every reference to SYMBOL: call sites, type uses, injections, subclasses, overrides."""
+    """Every reference to SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL]): call
+    sites, type uses, injections, subclasses, overrides."""
     with _store(db) as store:
-        targets, others = lookup(store, symbol, repo)
+        targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
     _render_refs(symbol, targets, others, refs, "references", as_json, repo)
 
@@ -412,10 +428,15 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo:
 @click.option("--service", "services", multiple=True, metavar="NAME=REPO",
               help=f"An HTTP service name and the repository serving it (repeatable; added to ${SERVICES_ENV} "
                    "and the [http.services] table of the configuration).")
+@click.option("--tests", "tests", type=click.Choice(TESTS_MODES), default="apart", show_default=True,
+              help="Test code (tests/, test_*.py, *.test.ts, src/test/java/, *Test.java, ...): in its own section "
+                   "(apart), counted as callers (include), not walked (exclude), or alone (only).")
+@click.option("--per-hop", type=click.IntRange(1, 10000), default=DEFAULT_PER_HOP, show_default=True,
+              help="Callers named per hop; the rest of each hop is counted.")
 @click.option("--repo", help="Only TARGET's definitions in this repository (a name defined in several).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], repo: str | None,
-               as_json: bool) -> None:
+def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], tests: str, per_hop: int,
+               repo: str | None, as_json: bool) -> None:
     """Blast radius of TARGET (Class.method, module.function, a node id, or PATH:LINE[:COL]): its
     callers, the endpoints and topics they reach across services, and the services affected."""
     from stores.config import load_config
@@ -438,9 +459,10 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
                 raise click.ClickException(f"no symbol matches {target!r} in repository {repo!r}")
             query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
-        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search))
+        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search),
+                              tests=tests)
     if as_json:
-        _emit_json(report_json(report))
+        _emit_json(report_json(report, per_hop))
         if not report.targets:
             sys.exit(1)
         return
@@ -448,7 +470,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.ClickException(
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
-    out.print(render_markdown(report), markup=False, end="")
+    out.print(render_markdown(report, per_hop=per_hop), markup=False, end="")
 
 
 @main.command()

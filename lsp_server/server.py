@@ -55,6 +55,7 @@ from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
 from stores.embedder import EmbedderError
 from stores.factory import (DB_ENV, claim_repository, default_db_path, index_identity, open_embedder,
                             open_store, repository_name, state_dir, writer_lock)
+from analysis.impact import DEFAULT_DEPTH
 from analysis.navigation import UnionGraph, symbol_at
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
@@ -185,8 +186,9 @@ class RippleServer(LanguageServer):
     helpers every feature handler uses (:meth:`graph`, :meth:`locate`, :meth:`converter`,
     :meth:`node_of`)."""
 
-    hops = 5
-    """Depth of the blast radius that hover and code lens summarise (the design's default)."""
+    hops = DEFAULT_DEPTH
+    """Depth of the blast radius that hover and code lens summarise: the report's default, so they show
+    its numbers."""
 
     embed = True
     """Compute embeddings in the background after indexing (``ripple serve --no-embed`` turns it off)."""

@@ -11,7 +11,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from analysis.retrieval import query_engine
 from analysis.services import service_map
-from analysis.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius
+from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
 from analysis.impact_report import markdown_text, render_markdown, report_json
 from analysis.navigation import dotted_name
 
@@ -48,12 +48,14 @@ class SearchParams:
 
 @attrs.define
 class BlastRadiusParams:
-    """``ripple/blastRadius`` params: ``symbol``, or ``textDocument`` and ``position``; ``depth`` 1 to 20."""
+    """``ripple/blastRadius`` params: ``symbol``, or ``textDocument`` and ``position``; ``depth`` 1 to 20;
+    ``tests`` one of :data:`analysis.impact.TESTS_MODES` (default ``apart``), as ``ripple impact --tests``."""
 
     text_document: types.TextDocumentIdentifier | None = attrs.field(default=None)
     position: types.Position | None = attrs.field(default=None)
     symbol: str | None = attrs.field(default=None)
     depth: int = attrs.field(default=DEFAULT_DEPTH, validator=[attrs.validators.instance_of(int), _depth])
+    tests: str = attrs.field(default="apart", validator=attrs.validators.in_(TESTS_MODES))
 
 
 @attrs.define
@@ -110,7 +112,7 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
 
 
 def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[str, Any]:
-    """``{textDocument: {uri}, position: {line, character}, depth?}`` or ``{symbol, depth?}`` ->
+    """``{textDocument: {uri}, position: {line, character}, depth?, tests?}`` or ``{symbol, depth?, tests?}`` ->
     ``{markdown, report}``: the blast radius (:func:`analysis.impact.blast_radius`) of the symbol at the
     position or of the named one, over every indexed repository, rendered with ``[path:line](uri#Lline)``
     links, and as data (:func:`analysis.impact_report.report_json`). Nothing found is a report without targets;
@@ -130,7 +132,7 @@ def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[st
         services = service_map()
     except ValueError as exc:
         raise JsonRpcException(f"ripple: $RIPPLE_SERVICES: {exc}", -32803) from exc
-    report = blast_radius(ls.graph(), query, depth=depth, services=services)
+    report = blast_radius(ls.graph(), query, depth=depth, services=services, tests=params.tests)
 
     def link(repo: str, path: str, line: int) -> str:
         return markdown_link(path, conv.text(repo, path).uri, line)
