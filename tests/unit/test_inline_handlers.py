@@ -208,3 +208,42 @@ def test_navigation_on_an_indexed_handler(tmp_path) -> None:
         ]
     finally:
         store.close()
+
+
+FLASK = """
+# --- path: app/__init__.py ---
+# --- path: app/views.py ---
+from flask import Flask, Blueprint
+from app import store
+
+bp = Blueprint("orders", __name__, url_prefix="/orders")
+bp.add_url_rule("/<int:id>", "show", view_func=lambda id: store.load(id))
+bp.add_url_rule("/<int:id>", "drop", view_func=lambda id: store.drop(id) or store.log(id), methods=["DELETE"])
+
+
+def register(app: Flask) -> None:
+    app.add_url_rule("/health", view_func=lambda: store.ping())
+    app.register_blueprint(bp)
+    store.log(0)
+# --- path: app/store.py ---
+def load(i): ...
+def drop(i): ...
+def log(i): ...
+def ping(): ...
+"""
+
+
+def test_flask_lambda_views_are_their_own_nodes() -> None:
+    result = resolve_fixture(FLASK)
+    assert edges(result, "CALLS") == [
+        "app/views.DELETE /<int:id>(1) -> app/store.drop(1) [exact]",
+        "app/views.DELETE /<int:id>(1) -> app/store.log(1) [exact]",
+        "app/views.GET /<int:id>(1) -> app/store.load(1) [exact]",
+        "app/views.register(1) -> app/store.log(1) [exact]",  # outside the lambda: stays with register
+        "app/views.register.GET /health(0) -> app/store.ping(0) [exact]",
+    ]
+    assert edges(result, "EXPOSES") == [  # before: the file / `register` exposed them
+        "app/views.DELETE /<int:id>(1) -> endpoint:DELETE /orders/{}",
+        "app/views.GET /<int:id>(1) -> endpoint:GET /orders/{}",
+        "app/views.register.GET /health(0) -> endpoint:GET /health",
+    ]
