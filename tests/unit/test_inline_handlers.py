@@ -247,3 +247,68 @@ def test_flask_lambda_views_are_their_own_nodes() -> None:
         "app/views.GET /<int:id>(1) -> endpoint:GET /orders/{}",
         "app/views.register.GET /health(0) -> endpoint:GET /health",
     ]
+
+
+FASTIFY = """
+// --- path: server.js ---
+const Fastify = require("fastify");
+const { getUser, removeUser, listUsers, ping } = require("./users");
+const app = Fastify({ logger: true });
+
+app.get("/users/:id", async (request, reply) => getUser(request.params.id));
+app.delete("/users/:id", { schema: {} }, async function (request, reply) {
+  await removeUser(request.params.id);
+});
+app.get("/users", { schema: {}, handler: async (request) => listUsers() });
+app.route({ method: ["GET", "HEAD"], url: "/ping", handler: async () => ping() });
+app.get("env");
+// --- path: plugin.ts ---
+import { FastifyInstance } from "fastify";
+import { listUsers } from "./users";
+export default async function routes(fastify: FastifyInstance) {
+  fastify.post("/users/import", async (request, reply) => { listUsers(); });
+  cache.get("/users", listUsers);
+}
+// --- path: users.js ---
+async function getUser(id) {}
+async function removeUser(id) {}
+async function listUsers() {}
+function ping() {}
+module.exports = { getUser, removeUser, listUsers, ping };
+"""
+
+
+def test_fastify_inline_handlers_shorthand_options_and_route_object() -> None:
+    result = resolve_fixture(FASTIFY)
+    assert edges(result, "CALLS") == [
+        "plugin.routes.POST /users/import(2) -> users.listUsers(0) [exact]",
+        "server.DELETE /users/:id(2) -> users.removeUser(1) [exact]",
+        "server.GET /users(1) -> users.listUsers(0) [exact]",
+        "server.GET /users/:id(2) -> users.getUser(1) [exact]",
+        "server.GET|HEAD /ping(0) -> users.ping(0) [exact]",
+    ]
+    assert edges(result, "EXPOSES") == [
+        "plugin.routes.POST /users/import(2) -> endpoint:POST /users/import",
+        "server.DELETE /users/:id(2) -> endpoint:DELETE /users/{}",
+        "server.GET /users(1) -> endpoint:GET /users",
+        "server.GET /users/:id(2) -> endpoint:GET /users/{}",
+        "server.GET|HEAD /ping(0) -> endpoint:GET /ping",
+        "server.GET|HEAD /ping(0) -> endpoint:HEAD /ping",
+    ]
+
+
+def test_fastify_route_facts_are_fastify_only() -> None:
+    """Express's name rule (an `app` with a literal path) leaves a Fastify file to fastify.py."""
+    from tests.resolution_harness import split_fixture
+    from indexer.languages import extractor_for_path
+
+    files = split_fixture(FASTIFY)
+    out = extractor_for_path("server.js").extract("server.js", files["server.js"].encode())
+    assert [(r.framework, r.methods, r.path.literal(), r.handler, r.handler_ref, r.line, r.col) for r in out.routes] == [
+        ("fastify", ["GET"], "/users/:id", "GET /users/:id", None, 5, 0),
+        ("fastify", ["DELETE"], "/users/:id", "DELETE /users/:id", None, 6, 0),
+        ("fastify", ["GET"], "/users", "GET /users", None, 9, 0),
+        ("fastify", ["GET", "HEAD"], "/ping", "GET|HEAD /ping", None, 10, 0),
+    ]
+    plugin = extractor_for_path("plugin.ts").extract("plugin.ts", files["plugin.ts"].encode())
+    assert [(r.framework, r.handler, r.line) for r in plugin.routes] == [("fastify", "routes.POST /users/import", 4)]

@@ -3,7 +3,7 @@
 Each detector keeps its rules as data in its own query file, ``indexer/languages/ecmascript/queries/<name>.scm``
 (rules valid in both grammars) plus ``indexer/languages/ecmascript/queries/<dialect>/<name>.scm`` where a dialect adds its
 own. The files of every section are compiled as *one* query per grammar, as the extractor does with
-its own files, so a file's tree is traversed once for all five detectors: the first detector to ask
+its own files, so a file's tree is traversed once for all the detectors: the first detector to ask
 runs it, the others reuse the matches (:func:`js_file` keeps the last file's :class:`JsFile`).
 
 Python looks at the tree itself only where a query cannot express the rule:
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SECTIONS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
-SECTIONS = ("express", "nest", "http_clients", "kafkajs", "constants")
+SECTIONS = ("express", "fastify", "nest", "http_clients", "kafkajs", "constants")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"

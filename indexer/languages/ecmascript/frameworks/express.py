@@ -24,7 +24,8 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
 scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / ``Application`` /
 ``Router`` / ``IRouter`` in a file importing ``express``, or (3) named ``app`` / ``router`` / ``...Router`` /
 ``...router`` (a route file that receives the app: ``module.exports = (app) => { app.get(...) }``);
-in case (3) a route needs a literal path starting with ``/`` and a mount a child.
+in case (3) a route needs a literal path starting with ``/`` and a mount a child, and the file must not
+import ``fastify`` without ``express`` (``fastify.py`` reads those).
 
 Handlers: the *last* argument is the handler (the ones before it are middleware). A function
 defined in this file -> ``handler`` its qualname; a name or property chain from elsewhere
@@ -86,6 +87,10 @@ class _Detector:
         self.router_names = {k for k, v in locals_.items() if v == "Router"}
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
+        # a Fastify file's `app.get("/x", h)` is Fastify's (fastify.py), unless the file uses Express too
+        self.by_name = self.express_imported or not (
+            jf.import_locals("fastify") or jf.has(b'require("fastify")', b"require('fastify')")
+        )
 
     def run(self, matches: list[dict[str, list[Node]]]) -> None:
         calls: list[dict[str, list[Node]]] = []
@@ -230,7 +235,7 @@ class _Detector:
 
     def _named_like(self, receiver: str, path: Node) -> bool:
         """Rule (3): a receiver named like an app or router, with a literal path starting with ``/``."""
-        if not _NAMED_LIKE.match(receiver):
+        if not self.by_name or not _NAMED_LIKE.match(receiver):
             return False
         literal = self.jf.template(path).parts
         return bool(literal) and literal[0][0] == "lit" and literal[0][1].startswith("/")
