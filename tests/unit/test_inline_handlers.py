@@ -312,3 +312,44 @@ def test_fastify_route_facts_are_fastify_only() -> None:
     ]
     plugin = extractor_for_path("plugin.ts").extract("plugin.ts", files["plugin.ts"].encode())
     assert [(r.framework, r.handler, r.line) for r in plugin.routes] == [("fastify", "routes.POST /users/import", 4)]
+
+
+KAFKAJS = """
+// --- path: consumer.js ---
+const { Kafka } = require("kafkajs");
+const { notify, connectMetrics } = require("./work");
+const kafka = new Kafka({ brokers: ["k:9092"] });
+const consumer = kafka.consumer({ groupId: "g" });
+
+async function start() {
+  connectMetrics();
+  await consumer.subscribe({ topics: ["orders", "refunds"] });
+  await consumer.run({ eachMessage: async ({ message }) => { notify(message.value); } });
+}
+module.exports = { start };
+// --- path: work.js ---
+function notify(v) {}
+function connectMetrics() {}
+module.exports = { notify, connectMetrics };
+"""
+
+
+def test_kafkajs_each_message_handler_owns_its_calls_and_the_subscription() -> None:
+    from tests.resolution_harness import split_fixture
+    from indexer.languages import extractor_for_path
+
+    source = split_fixture(KAFKAJS)["consumer.js"].encode()
+    out = extractor_for_path("consumer.js").extract("consumer.js", source)
+    assert [(t.role, t.topic.literal(), t.owner, t.line) for t in out.topics] == [
+        ("consumes", "orders", "start.eachMessage orders|refunds", 8),
+        ("consumes", "refunds", "start.eachMessage orders|refunds", 8),
+    ]
+    result = resolve_fixture(KAFKAJS)
+    assert edges(result, "CALLS") == [
+        "consumer.start(0) -> work.connectMetrics(0) [exact]",
+        "consumer.start.eachMessage orders|refunds(1) -> work.notify(1) [exact]",
+    ]
+    assert edges(result, "CONSUMES") == [
+        "consumer.start.eachMessage orders|refunds(1) -> topic:orders",
+        "consumer.start.eachMessage orders|refunds(1) -> topic:refunds",
+    ]
