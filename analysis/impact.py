@@ -44,6 +44,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank
+from analysis.testcode import is_test_path
 from analysis.navigation import (
     CALLABLE_LABELS,
     TYPE_LABELS,
@@ -61,12 +62,22 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query",
+    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
 ]
 
 DEFAULT_DEPTH = 5
 """Hops walked upward from the targets (the design's default)."""
 DEFAULT_MAX_NODES = 5000
 """Most nodes (callers, clients, producers) one report reaches; the rest is counted as truncated."""
+TESTS_MODES = ("apart", "include", "exclude", "only")
+"""How a report treats test code (:func:`analysis.testcode.is_test_path`): ``apart`` (default: listed
+in its own section, never among callers, endpoints or services), ``include`` (as production code),
+``exclude`` (not walked, only counted) or ``only`` (the tests alone)."""
+CERTAINTIES = ("exact", "inferred", "name")
+"""How sure a path is, surest first: the weakest CALLS binding on it (HTTP and Kafka links count as
+``exact``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
+``name`` is also the weakest the graph holds (an ambiguous name is not bound at all)."""
+_RANK = {c: i for i, c in enumerate(CERTAINTIES)}
 SEARCH_CANDIDATES = 10
 """How many hybrid-search hits a name that nothing matches by name is looked for in."""
 
@@ -136,6 +147,18 @@ class Target:
 
 
 @dataclass(frozen=True, slots=True)
+class Reached:
+    """A code node reached above the targets: ``hops`` from the nearest target, ``parent`` the id of
+    the node one hop below on the path that explains it (a target, a caller, an endpoint or topic
+    crossed), and ``certainty`` of that path (:data:`CERTAINTIES`)."""
+
+    node: Node
+    hops: int
+    parent: str
+    certainty: str
+
+
+@dataclass(frozen=True, slots=True)
 class CallSite:
     """A call of ``target`` (node id) at ``repo``/``file``, 1-based ``line``, 0-based ``col``,
     bound as ``resolution`` (``exact`` / ``inferred`` / ``name``)."""
@@ -154,6 +177,12 @@ class Caller:
 
     node: Node
     sites: tuple[CallSite, ...]
+
+    @property
+    def locations(self) -> int:
+        """Distinct call sites: a call bound to an interface method and to its implementations is
+        one place in the code, counted once."""
+        return len({(s.repo, s.file, s.line, s.col) for s in self.sites})
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +215,8 @@ class EndpointHit:
     service: str | None = None
     """The application exposing it when its configuration names one (``spring.application.name``):
     several services can live in one repository."""
+    certainty: str = "exact"
+    """How sure the example path is (:data:`CERTAINTIES`): the weakest binding on it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +284,14 @@ class BlastRadius:
     callers_by_hop: tuple[int, ...]
     truncated: tuple[str, ...]
     steps: tuple[StepRun, ...] = field(default=())
+    hops: tuple[tuple[Reached, ...], ...] = ()
+    """``hops[i]``: the nodes first reached at hop ``i + 1`` (what ``callers_by_hop[i]`` counts),
+    sorted by location."""
+    tests: tuple[Reached, ...] = ()
+    """Test code reached (``tests`` mode ``apart`` or ``only``), nearest first."""
+    tests_mode: str = "apart"
+    excluded_tests: int = 0
+    """Test callers not walked (``tests`` mode ``exclude``)."""
 
     @property
     def reached(self) -> int:
@@ -261,8 +300,8 @@ class BlastRadius:
 
     @property
     def call_sites(self) -> int:
-        """Direct call sites of the targets."""
-        return sum(len(c.sites) for c in self.callers)
+        """Direct call sites of the targets, each place in the code once (:attr:`Caller.locations`)."""
+        return sum(c.locations for c in self.callers)
 
     @property
     def ms(self) -> float:
@@ -389,6 +428,15 @@ def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple
     return sorted(matching.values(), key=lambda n: n.id), 1
 
 
+def query_nodes(graph: GraphStore, query: PositionQuery | NodesQuery) -> list[Node]:
+    """The nodes a position (or a node list) names, as :func:`blast_radius` reads it before widening
+    them to overloads and implementations: with a column, what the identifier there names (the callees
+    of a call site, a mentioned type, an overriding method itself, else the innermost definition);
+    without, the innermost definition whose lines hold ``line``. Empty when nothing is there. Two or
+    three store calls."""
+    return _seeds(graph, query, None)[0]
+
+
 def _contains(n: Node, line: int, col: int) -> bool:
     return (n.start_line, n.start_col) <= (line, col) <= (n.end_line, n.end_col)
 
@@ -475,7 +523,10 @@ def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
 @dataclass
 class _Walk:
     """Breadth-first state: ``hop`` and ``parent`` (toward the targets) of every id reached,
-    Endpoint and Topic ids included."""
+    Endpoint and Topic ids included. ``tests`` (:data:`TESTS_MODES`): with ``apart`` and ``only``
+    test code (:func:`analysis.testcode.is_test_path` of the caller's file) is walked and marked in
+    ``test_ids``, with ``exclude`` not walked (counted in ``excluded_tests``); production code is never
+    reached through a test."""
 
     graph: GraphStore
     services: Mapping[str, str]
@@ -492,6 +543,13 @@ class _Walk:
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
     nodes_reached: int = 0
+    tests: str = "apart"
+    test_ids: set[str] = field(default_factory=set)
+    excluded_tests: set[str] = field(default_factory=set)
+    weak: dict[str, int] = field(default_factory=dict)
+    """Per id reached: the weakest binding (index in :data:`CERTAINTIES`) on its surest shortest path."""
+    order: list[str] = field(default_factory=list)
+    """Code nodes reached above the targets, in the order reached."""
 
     def level(self, ids: list[str], hop: int, last: bool) -> list[str]:
         """One hop: the service edges of ``ids`` (reached at ``hop``), then everything one hop above
@@ -510,7 +568,7 @@ class _Walk:
                         repos.add(e.repo)
                         grown.add(e.dst)
                 if e.kind in ("EXPOSES", "CONSUMES") and e.dst not in self.hop:
-                    self.hop[e.dst], self.parent[e.dst] = hop, i
+                    self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, self.weak.get(i, 0)
                     cross.append(e.dst)
                     # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
                     # @RequestMapping without method) is reached by clients of every method.
@@ -520,6 +578,7 @@ class _Walk:
                             alias = f"endpoint:{method} {path}"
                             if alias not in self.hop:
                                 self.hop[alias], self.parent[alias] = hop, e.dst
+                                self.weak[alias] = self.weak[e.dst]
                                 self.exposed_by[alias] = self.exposed_by[e.dst]
                                 self.exposed_as[alias] = self.exposed_as.setdefault(e.dst, set())
                                 cross.append(alias)
@@ -529,21 +588,34 @@ class _Walk:
         nxt: list[str] = []
         for dst in ask:
             for e in incoming.get(dst, []):
+                test = self.tests != "include" and (e.src in self.test_ids or is_test_path(e.file))
+                if test and self.tests == "exclude":
+                    self.excluded_tests.add(e.src)
+                    continue
+                if dst in self.test_ids and not test:
+                    continue  # production code reached only through a test is not affected
+                if test:
+                    self.test_ids.add(e.src)
                 if e.kind == "CALLS" and hop == 0:
                     if e.src not in self.hop or self.hop[e.src] != 0:
                         self.direct.append(e)
                 if e.kind == "CALLS_HTTP" and not self._follows(e):
                     continue
+                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS" else 0, self.weak.get(dst, 0))
                 if e.src in self.hop:
+                    if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
+                        # The surest of the paths of the same length explains the node.
+                        self.weak[e.src], self.parent[e.src] = weak, dst
                     continue
                 if last:
                     self.beyond_depth.add(e.src)
                 elif self.nodes_reached >= self.max_nodes:
                     self.beyond_cap.add(e.src)
                 else:
-                    self.hop[e.src], self.parent[e.src] = hop + 1, dst
+                    self.hop[e.src], self.parent[e.src], self.weak[e.src] = hop + 1, dst, weak
                     self.nodes_reached += 1
                     nxt.append(e.src)
+                    self.order.append(e.src)
         return nxt
 
     def _repo_names(self) -> frozenset[str]:
@@ -600,10 +672,39 @@ def _decorator_kinds(node: Node) -> list[str]:
     return kinds
 
 
+def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Reached, ...], ...], tuple[Reached, ...]]:
+    """The nodes reached, per hop (those the report shows: test code with ``tests="only"``,
+    the rest otherwise), and the test code reached, nearest first."""
+    only = walk.tests == "only"
+    by_hop: list[list[Reached]] = []
+    tests: list[Reached] = []
+    for i in walk.order:
+        n = nodes.get(i)
+        if n is None:
+            continue
+        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)])
+        test = i in walk.test_ids
+        if test:
+            tests.append(r)
+        if test == only:
+            while len(by_hop) < r.hops:
+                by_hop.append([])
+            by_hop[r.hops - 1].append(r)
+
+    def key(r: Reached) -> tuple[Any, ...]:
+        return (r.hops, r.node.repo, r.node.file, r.node.start_line, r.node.start_col, r.node.id)
+
+    return tuple(tuple(sorted(h, key=key)) for h in by_hop), tuple(sorted(tests, key=key))
+
+
 def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tuple[
         tuple[Caller, ...], tuple[EndpointHit, ...], tuple[TopicHit, ...], tuple[EntryPoint, ...], tuple[ServiceHit, ...]]:
     hop, parent = walk.hop, walk.parent
     target_ids = {t.node.id for t in targets}
+    only = walk.tests == "only"
+
+    def shown(i: str) -> bool:
+        return (i in walk.test_ids) == only
 
     memo: dict[str, tuple[PathStep, ...]] = {}
 
@@ -628,7 +729,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
     # Direct callers, one entry per caller with its sites.
     sites: dict[str, list[CallSite]] = {}
     for e in walk.direct:
-        if e.src in nodes:
+        if e.src in nodes and shown(e.src):
             sites.setdefault(e.src, []).append(CallSite(e.dst, e.repo, e.file, e.line, e.col, e.resolution))
     callers = [Caller(nodes[k], tuple(sorted(set(v), key=lambda s: (s.repo, s.file, s.line, s.col, s.target))))
                for k, v in sites.items()]
@@ -641,7 +742,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
     kinds: dict[str, list[str]] = {}
     for e in walk.service_edges:
         src = nodes.get(e.src)
-        if src is None:
+        if src is None or not shown(e.src) or (only and e.src in target_ids):
             continue
         if e.kind == "EXPOSES":
             kinds.setdefault(e.src, []).append("http")
@@ -656,7 +757,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
                     path = str(ep.props.get("path") or path)
                 service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
                 hits[key] = EndpointHit(e.dst, method, path, repo, src, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                        service)
+                                        service, CERTAINTIES[walk.weak.get(e.src, 0)])
         elif e.kind == "CONSUMES":
             kinds.setdefault(e.src, []).append("kafka")
             consumers.setdefault(e.dst, []).append(e.src)
@@ -676,7 +777,8 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
     topics.sort(key=lambda t: (t.hops, t.name))
 
     # Entry points and services over every code node reached (targets included).
-    reached = [nodes[i] for i in hop if i in nodes and nodes[i].label not in ("Endpoint", "Topic")]
+    reached = [nodes[i] for i in hop if i in nodes and nodes[i].label not in ("Endpoint", "Topic") and shown(i)
+               and not (only and i in target_ids)]
     entries = []
     for n in reached:
         k = list(dict.fromkeys(kinds.get(n.id, [])))
@@ -721,6 +823,7 @@ def blast_radius(
     resolutions: Sequence[str] | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
     engine: QueryEngine | None = None,
+    tests: str = "apart",
 ) -> BlastRadius:
     """The blast radius of what ``query`` names (see the module docstring for the steps).
 
@@ -729,11 +832,15 @@ def blast_radius(
     exposing a same-path endpoint is not followed; ``resolutions``: follow only CALLS edges bound
     that way; ``max_nodes``: most nodes reached and followed (every direct caller is listed all
     the same); ``engine``: widens a name nothing matches to a
-    hybrid search. A query that names nothing gives a report without targets. Store failures raise
-    :class:`stores.errors.StoreError`; a ``depth`` below 1 raises :class:`ValueError`.
+    hybrid search; ``tests``: how test code is treated (:data:`TESTS_MODES`). A query that names
+    nothing gives a report without targets. Store failures raise
+    :class:`stores.errors.StoreError`; a ``depth`` below 1 or an unknown ``tests`` mode raises
+    :class:`ValueError`.
     """
     if depth < 1:
         raise ValueError(f"depth must be at least 1, not {depth}")
+    if tests not in TESTS_MODES:
+        raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
     counted = CountingGraph(graph)
     clock = _Clock(counted)
     seeds, searches = _seeds(counted, query, engine)
@@ -742,24 +849,27 @@ def blast_radius(
     clock.lap("Targets", ", ".join(count_noun(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",
               searches)
     if not targets:
-        return BlastRadius(_query_text(query), depth, (), (), (), (), (), (), (), (), tuple(clock.steps))
+        return BlastRadius(_query_text(query), depth, (), (), (), (), (), (), (), (), tuple(clock.steps), tests_mode=tests)
 
-    walk = _Walk(counted, services or {}, resolutions, max_nodes)
+    walk = _Walk(counted, services or {}, resolutions, max_nodes, tests=tests)
     level = [t.node.id for t in targets]
     for i in level:
         walk.hop[i] = 0
     level = walk.level(level, 0, last=False)
-    direct = {e.src for e in walk.direct}
-    clock.lap("Direct callers", f"{count_noun(len(direct), 'caller')}, {count_noun(len(walk.direct), 'call site')}")
+    # The details count what the report shows: tests apart (or alone), each call site once.
+    only = tests == "only"
+    shown = [e for e in walk.direct if (e.src in walk.test_ids) == only]
+    places = {(e.repo, e.file, e.line, e.col) for e in shown}
+    clock.lap("Direct callers", f"{count_noun(len({e.src for e in shown}), 'caller')}, {count_noun(len(places), 'call site')}")
 
-    by_hop = [len(level)] if level else []
     hop = 1
     while level:
         level = walk.level(sorted(level), hop, last=hop >= depth)
         hop += 1
-        if level:
-            by_hop.append(len(level))
-    clock.lap("Upward walk", f"{count_noun(walk.nodes_reached, 'node')} reached in {count_noun(len(by_hop), 'hop')}")
+    kept = [i for i in walk.order if (i in walk.test_ids) == only]
+    apart = f" ({count_noun(len(walk.order) - len(kept), 'test node')} apart)" if tests == "apart" and len(kept) < len(walk.order) else ""
+    clock.lap("Upward walk", f"{count_noun(len(kept), 'node')} reached in "
+              f"{count_noun(max((walk.hop[i] for i in kept), default=0), 'hop')}{apart}")
 
     target_ids = {t.node.id for t in targets}
     # Direct callers beyond the node cap are not followed, but they are listed.
@@ -768,6 +878,7 @@ def blast_radius(
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
     callers, endpoints, topics, entries, service_hits = _assemble(walk, nodes, targets)
+    hop_lists, test_hits = _reached_lists(walk, nodes)
     clock.lap("Attach endpoints and topics",
               f"{count_noun(len(endpoints), 'endpoint')}, {count_noun(len(topics), 'topic')}, {count_noun(len(service_hits), 'service')}")
 
@@ -779,9 +890,12 @@ def blast_radius(
     if walk.skipped_clients:
         truncated.append(f"{count_noun(len(walk.skipped_clients), 'HTTP client call')} to another service's endpoint "
                          "of the same path not followed (service map)")
+    if walk.excluded_tests:
+        truncated.append(f"{count_noun(len(walk.excluded_tests), 'test caller')} not followed (tests excluded)")
     clock.lap("Report", count_noun(len(truncated), "truncation note") if truncated else "complete")
     return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
-                       tuple(by_hop), tuple(truncated), tuple(clock.steps))
+                       tuple(len(h) for h in hop_lists), tuple(truncated), tuple(clock.steps), hop_lists, test_hits,
+                       tests, len(walk.excluded_tests))
 
 
 def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:

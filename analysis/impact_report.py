@@ -11,11 +11,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.impact import BlastRadius, PathStep, count_noun
+from analysis.impact import BlastRadius, PathStep, Reached, count_noun
 from analysis.navigation import dotted_name
 from stores.contracts import Node
 
-__all__ = ["plain_link", "summary_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text"]
+__all__ = ["plain_link", "summary_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
+           "mermaid_text", "mermaid_diagram", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
+
+DEFAULT_PER_HOP = 10
+"""Callers named per hop (markdown and JSON); the rest of the hop is counted ("and M more")."""
+MERMAID_MAX_NODES = 40
+"""Most nodes the diagram draws one by one; a larger blast radius is drawn grouped by hop, with counts."""
 
 _BACKTICKS = re.compile(r"`+")
 _MD_SPECIAL = re.compile(r"[\\`*_\[\]<>&~]")
@@ -29,8 +35,12 @@ def plain_link(repo: str, path: str, line: int) -> str:
 
 
 def summary_text(report: BlastRadius) -> str:
-    """``N callers · M endpoints`` (direct callers; endpoints reached within the depth)."""
-    return f"{count_noun(len(report.callers), 'caller')} · {count_noun(len(report.endpoints), 'endpoint')}"
+    """``N callers · M endpoints`` (direct callers, tests apart; endpoints reached within the depth),
+    then `` · K tests`` when test code is kept apart and some is reached (``tests`` mode ``apart``)."""
+    text = f"{count_noun(len(report.callers), 'caller')} · {count_noun(len(report.endpoints), 'endpoint')}"
+    if report.tests and report.tests_mode == "apart":
+        text += f" · {count_noun(len(report.tests), 'test')}"
+    return text
 
 
 def _signature(node_id: str) -> str:
@@ -74,14 +84,121 @@ def markdown_text(text: str) -> str:
     return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), _one_line(text))
 
 
+_MERMAID_ESCAPES = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "&": "#amp;", "`": "#96;"}
+_MERMAID_SPECIAL = re.compile("[" + re.escape("".join(_MERMAID_ESCAPES)) + "]")
+
+
+def mermaid_text(text: str) -> str:
+    """``text`` (a name or path from the indexed code) as the inside of a quoted Mermaid label
+    (``id["…"]``): line breaks become spaces; ``# " < > & ``` become Mermaid entity codes
+    (``#35;``, ``#quot;``, ``#lt;``, ...), so no label can end the string, open HTML, start a
+    markdown string, or close the fenced block around the diagram (no backtick is left)."""
+    return _MERMAID_SPECIAL.sub(lambda m: _MERMAID_ESCAPES[m.group(0)], _one_line(text))
+
+
+def _who(node: Node) -> str:
+    return node.file if node.label == "File" else node.qualname
+
+
+def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> str:
+    """The blast radius as a Mermaid flowchart (left to right, without the fence): targets -> callers
+    by hop -> endpoints and topics, each code node inside a subgraph of its service (repository).
+    Drawn node by node when targets, callers, endpoints and topics number at most ``max_nodes``;
+    otherwise grouped: one node per hop (``hop 2 · 37 callers``) and one per hop's endpoints and
+    topics, with counts, and the services named in one node. Labels go through :func:`mermaid_text`."""
+    out = ["flowchart LR"]
+    callers = [r for hop in report.hops for r in hop]
+    size = len(report.targets) + len(callers) + len(report.endpoints) + len(report.topics)
+    if not report.targets:
+        return "\n".join([*out, '  none["nothing found"]'])
+    if size <= max_nodes:
+        ids: dict[str, str] = {}
+        for i, t in enumerate(report.targets):
+            ids[t.node.id] = f"t{i}"
+        for i, r in enumerate(callers):
+            ids[r.node.id] = f"c{i}"
+        for i, h in enumerate(report.endpoints):
+            ids.setdefault(h.id, f"e{i}")
+        for i, tp in enumerate(report.topics):
+            ids[tp.id] = f"k{i}"
+        by_repo: dict[str, list[str]] = {}
+        for t in report.targets:
+            by_repo.setdefault(t.node.repo, []).append(f'{ids[t.node.id]}(["{mermaid_text(_who(t.node))}"])')
+        for r in callers:
+            by_repo.setdefault(r.node.repo, []).append(f'{ids[r.node.id]}["{mermaid_text(_who(r.node))}"]')
+        for n, (repo, items) in enumerate(by_repo.items()):
+            out.append(f'  subgraph s{n}["{mermaid_text(repo)}"]')
+            out += [f"    {item}" for item in items]
+            out.append("  end")
+        drawn: set[str] = set()
+        for h in report.endpoints:
+            if h.id not in drawn:
+                drawn.add(h.id)
+                out.append(f'  {ids[h.id]}{{{{"{mermaid_text(h.http_method + " " + h.path)}"}}}}')
+        for tp in report.topics:
+            out.append(f'  {ids[tp.id]}[("{mermaid_text("topic " + tp.name)}")]')
+        edges: list[str] = []
+        for r in callers:
+            below = ids.get(r.parent)
+            if below is None and r.parent.startswith("endpoint:"):  # a client of one method of an any-method endpoint
+                below = ids.get("endpoint:* " + r.parent.removeprefix("endpoint:").partition(" ")[2])
+            if below is not None:
+                edges.append(f"  {below} --> {ids[r.node.id]}")
+        for h in report.endpoints:
+            if h.handler.id in ids:
+                edges.append(f"  {ids[h.handler.id]} --> {ids[h.id]}")
+        parents = {r.node.id: r.parent for r in callers}
+        for tp in report.topics:
+            for n in (*tp.consumers, *tp.producers):
+                # A producer reached through the topic hangs below it already (topic --> producer).
+                if n.id in ids and parents.get(n.id) != tp.id:
+                    edges.append(f"  {ids[n.id]} --> {ids[tp.id]}")
+        out += list(dict.fromkeys(edges))
+        return "\n".join(out)
+    first = report.targets[0].node
+    more = f" +{len(report.targets) - 1}" if len(report.targets) > 1 else ""
+    out.append(f'  t0(["{mermaid_text(_who(first) + more)}"])')
+    below = "t0"
+    for k, hop in enumerate(report.hops, 1):
+        out.append(f'  h{k}["{mermaid_text(f"hop {k} · " + count_noun(len(hop), "caller"))}"]')
+        out.append(f"  {below} --> h{k}")
+        below = f"h{k}"
+    for k in range(0, len(report.hops) + 1):
+        eps = [h for h in report.endpoints if h.hops == k]
+        tps = [tp for tp in report.topics if tp.hops == k]
+        src = "t0" if k == 0 else f"h{k}"
+        if eps:
+            out.append(f'  e{k}{{{{"{mermaid_text(count_noun(len(eps), "endpoint"))}"}}}}')
+            out.append(f"  {src} --> e{k}")
+        if tps:
+            out.append(f'  k{k}[("{mermaid_text(count_noun(len(tps), "topic"))}")]')
+            out.append(f"  {src} --> k{k}")
+    if report.services:
+        names = ", ".join(s.repo for s in report.services)
+        out.append(f'  s["{mermaid_text(count_noun(len(report.services), "service") + ": " + names)}"]')
+    return "\n".join(out)
+
+
 def _path_text(example: Sequence[PathStep]) -> str:
     return " → ".join(code_span(s.name) for s in example)
 
 
-def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50) -> str:
-    """The report as markdown: Targets, Direct callers, Reachable endpoints (a table), Topics, Other
-    entry points (when any), Services affected, Truncated, Steps executed. Locations go through
-    ``link(repo, path, line)``; lists longer than ``limit`` rows are cut (the data keeps them all)."""
+_CERTAINTY_NOTE = {"inferred": "inferred binding on the path", "name": "through a name binding"}
+
+
+def _reached_line(r: Reached, link: Callable[[str, str, int], str]) -> str:
+    note = f" · {_CERTAINTY_NOTE[r.certainty]}" if r.certainty in _CERTAINTY_NOTE else ""
+    return (f"- {code_span(_who(r.node))} · {markdown_text(r.node.repo)} · "
+            f"{link(r.node.repo, r.node.file, r.node.start_line)}{note}")
+
+
+def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50,
+                    per_hop: int = DEFAULT_PER_HOP) -> str:
+    """The report as markdown: Targets, Direct callers, Callers by hop (the first ``per_hop`` of each
+    hop by name and location, then "and M more"), Reachable endpoints (a table, with how sure each
+    path is), Topics, Other entry points (when any), Tests affected, Services affected, Diagram (Mermaid,
+    :func:`mermaid_diagram`), Truncated, Steps executed. Locations go through ``link(repo, path, line)``
+    (lines 1-based); other lists longer than ``limit`` rows are cut (the data keeps them all)."""
     name = report.targets[0].node.qualname if report.targets else report.query
     lines = [f"# Blast radius of {code_span(name)}", ""]
     if not report.targets:
@@ -118,13 +235,25 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         lines.append(f"- {code_span(who)} · {markdown_text(c.node.repo)} · {at}{calls}")
     lines += more(report.callers) or ([] if report.callers else ["- none"])
 
+    lines += ["", "## Callers by hop", ""]
+    for k, hop in enumerate(report.hops, 1):
+        lines.append(f"### Hop {k} · {count_noun(len(hop), 'caller')}")
+        lines.append("")
+        lines += [_reached_line(r, link) for r in hop[:per_hop]]
+        lines += [f"- … and {len(hop) - per_hop:,} more"] if len(hop) > per_hop else []
+        lines += [] if hop else ["- none"]
+        lines.append("")
+    if not report.hops:
+        lines += ["- none", ""]
+    lines.pop()
+
     lines += ["", "## Reachable endpoints", ""]
     if report.endpoints:
-        lines += ["| Method | Path | Repository | Hops | Example path |", "|---|---|---|---|---|"]
+        lines += ["| Method | Path | Repository | Hops | Certainty | Example path |", "|---|---|---|---|---|---|"]
         for h in report.endpoints[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
             lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(code_span(h.path))} | {_cell(markdown_text(where))} "
-                         f"| {h.hops} | {_cell(_path_text(h.example))} |")
+                         f"| {h.hops} | {h.certainty} | {_cell(_path_text(h.example))} |")
         lines += more(report.endpoints)
     else:
         lines.append("- none")
@@ -149,6 +278,16 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                          f"{link(p.node.repo, p.node.file, p.node.start_line)}")
         lines += more(others)
 
+    lines += ["", f"## Tests affected · {len(report.tests):,}", ""]
+    if report.tests_mode == "include":
+        lines.append("- counted with the callers (tests included)")
+    elif report.tests_mode == "exclude":
+        lines.append(f"- {count_noun(report.excluded_tests, 'test caller')} not followed (tests excluded)")
+    else:
+        lines += [_reached_line(r, link)[:2] + f"hop {r.hops} · " + _reached_line(r, link)[2:]
+                  for r in report.tests[:limit]]
+        lines += more(report.tests) or ([] if report.tests else ["- none"])
+
     lines += ["", "## Services affected", ""]
     if report.services:
         lines += ["| Repository | Nodes | Endpoints | Nearest hop |", "|---|---|---|---|"]
@@ -156,6 +295,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                   f" | {s.nodes} | {s.endpoints} | {s.hops} |" for s in report.services]
     else:
         lines.append("- none")
+
+    lines += ["", "## Diagram", "", code_block(mermaid_diagram(report), "mermaid")]
 
     lines += ["", "## Truncated", ""]
     lines += [f"- {t}" for t in report.truncated] or [f"- nothing: every caller within {report.depth} hops was followed"]
@@ -169,28 +310,48 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
 
 def _node_json(n: Node) -> dict[str, Any]:
     return {"id": n.id, "name": n.name, "qualname": n.qualname, "label": n.label, "repo": n.repo, "path": n.file,
-            "line": n.start_line, "col": n.start_col}
+            "line": n.start_line, "col": n.start_col + 1}
 
 
 def _path_json(example: Sequence[PathStep]) -> list[dict[str, Any]]:
-    return [{"id": s.id, "name": s.name, "label": s.label, "repo": s.repo, "path": s.file, "line": s.line}
+    return [{"id": s.id, "name": s.name, "label": s.label, "repo": s.repo, "path": s.file, "line": s.line or None}
             for s in example]
 
 
-def report_json(report: BlastRadius) -> dict[str, Any]:
-    """The report as JSON-ready data (lines 1-based, columns 0-based code points, as stored)."""
+def _reached_json(r: Reached) -> dict[str, Any]:
+    return {**_node_json(r.node), "hops": r.hops, "parent": r.parent, "certainty": r.certainty}
+
+
+def _sites_json(sites: Sequence[Any]) -> list[dict[str, Any]]:
+    """One entry per place in the code; ``targets`` are every target bound there (an interface method
+    and its implementations), ``resolution`` the strongest binding."""
+    grouped: dict[tuple[str, str, int, int], list[Any]] = {}
+    for s in sorted(sites, key=lambda s: _RESOLUTION_ORDER.get(s.resolution or "", 3)):
+        grouped.setdefault((s.repo, s.file, s.line, s.col), []).append(s)
+    return [{"target": group[0].target, "targets": sorted({s.target for s in group}), "repo": repo, "path": path,
+             "line": line, "col": col + 1, "resolution": group[0].resolution}
+            for (repo, path, line, col), group in sorted(grouped.items(), key=lambda kv: kv[0])]
+
+
+def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str, Any]:
+    """The report as JSON-ready data. Positions are 1-based, lines and columns alike (columns count
+    code points); a path step of a shared node (endpoint, topic) has ``line`` null. ``hops`` names
+    the first ``per_hop`` callers of each hop (``more``: how many are left out); ``tests`` lists all
+    the test code reached; ``mermaid`` is the diagram of the markdown report."""
     return {
         "query": report.query,
         "depth": report.depth,
+        "tests_mode": report.tests_mode,
         "summary": {"callers": len(report.callers), "call_sites": report.call_sites, "endpoints": len(report.endpoints),
                     "topics": len(report.topics), "services": len(report.services), "reached": report.reached,
-                    "text": summary_text(report)},
+                    "tests": len(report.tests), "excluded_tests": report.excluded_tests, "text": summary_text(report)},
         "targets": [{**_node_json(t.node), "role": t.role} for t in report.targets],
-        "callers": [{**_node_json(c.node), "sites": [
-            {"target": s.target, "repo": s.repo, "path": s.file, "line": s.line, "col": s.col,
-             "resolution": s.resolution} for s in c.sites]} for c in report.callers],
+        "callers": [{**_node_json(c.node), "sites": _sites_json(c.sites)} for c in report.callers],
+        "hops": [{"hop": k, "count": len(hop), "callers": [_reached_json(r) for r in hop[:per_hop]],
+                  "more": max(0, len(hop) - per_hop)} for k, hop in enumerate(report.hops, 1)],
+        "tests": [_reached_json(r) for r in report.tests],
         "endpoints": [{"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
-                       "hops": h.hops,
+                       "hops": h.hops, "certainty": h.certainty,
                        "handler": _node_json(h.handler), "example": _path_json(h.example)} for h in report.endpoints],
         "topics": [{"id": t.id, "name": t.name, "consumers": [n.id for n in t.consumers],
                     "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example)}
@@ -201,6 +362,7 @@ def report_json(report: BlastRadius) -> dict[str, Any]:
                      for s in report.services],
         "callers_by_hop": list(report.callers_by_hop),
         "truncated": list(report.truncated),
+        "mermaid": mermaid_diagram(report),
         "steps": [{"name": s.name, "ms": s.ms, "round_trips": s.round_trips, "detail": s.detail} for s in report.steps],
         "ms": round(report.ms, 3),
         "round_trips": report.round_trips,

@@ -27,8 +27,8 @@ from rich.segment import Segment
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from analysis.impact import DEFAULT_DEPTH, blast_radius, target_query
-from analysis.impact_report import render_markdown, report_json
+from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, PositionQuery, blast_radius, query_nodes, target_query
+from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references
 from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
@@ -37,11 +37,11 @@ from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
-from stores.contracts import Node, SearchFilters
+from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
-                            state_dir, writer_lock)
+                            repository_name, state_dir, writer_lock)
 
 __all__ = ["main"]
 
@@ -199,6 +199,8 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     except OSError as exc:
         raise click.ClickException(os_error_message(exc, db_path)) from exc
     try:
+        # The name this folder was indexed under before (`--repo` once, remembered), as the server does.
+        repo_name = repo or repository_name(stores.graph, db_path, root)
         claim_repository(stores.graph, db_path, repo_name, root)  # never take over another folder's repository
     except StoreError as exc:
         stores.close()
@@ -358,15 +360,28 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
     _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
 
 
+def _lookup_target(store: GraphStore, symbol: str) -> tuple[list[Node], list[Node]]:
+    """What ``symbol`` names, as ``ripple impact`` reads it (:func:`analysis.impact.target_query`):
+    ``PATH:LINE[:COL]`` (1-based) is the symbol written there (with a column) or the innermost
+    definition around the line; anything else goes to :func:`analysis.navigation.lookup`."""
+    try:
+        query = target_query(store, symbol)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if isinstance(query, PositionQuery):
+        return query_nodes(store, query), []
+    return lookup(store, symbol)
+
+
 @main.command(name="callers")
 @click.argument("symbol")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--resolution", "resolutions", multiple=True, type=click.Choice(["exact", "inferred", "name"]), help="Keep only calls bound this way (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_json: bool) -> None:
-    """Direct callers of SYMBOL (Class.method, module.function, or a node id)."""
+    """Direct callers of SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL])."""
     with _store(db) as store:
-        targets, others = lookup(store, symbol)
+        targets, others = _lookup_target(store, symbol)
         refs = callers(store, targets, list(resolutions) or None)
     _render_refs(symbol, targets, others, refs, "callers", as_json)
 
@@ -377,9 +392,10 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], as_js
 @click.option("--include-declaration", is_flag=True, help="List the declarations too.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_json: bool) -> None:
-    """Every reference to SYMBOL: call sites, type uses, injections, subclasses, overrides."""
+    """Every reference to SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL]): call
+    sites, type uses, injections, subclasses, overrides."""
     with _store(db) as store:
-        targets, others = lookup(store, symbol)
+        targets, others = _lookup_target(store, symbol)
         refs = references(store, targets, include_declaration)
     _render_refs(symbol, targets, others, refs, "references", as_json)
 
@@ -392,8 +408,14 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, as_js
 @click.option("--service", "services", multiple=True, metavar="NAME=REPO",
               help=f"An HTTP service name and the repository serving it (repeatable; added to ${SERVICES_ENV} "
                    "and the [http.services] table of the configuration).")
+@click.option("--tests", "tests", type=click.Choice(TESTS_MODES), default="apart", show_default=True,
+              help="Test code (tests/, test_*.py, *.test.ts, src/test/java/, *Test.java, ...): in its own section "
+                   "(apart), counted as callers (include), not walked (exclude), or alone (only).")
+@click.option("--per-hop", type=click.IntRange(1, 10000), default=DEFAULT_PER_HOP, show_default=True,
+              help="Callers named per hop; the rest of each hop is counted.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], as_json: bool) -> None:
+def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], tests: str, per_hop: int,
+               as_json: bool) -> None:
     """Blast radius of TARGET (Class.method, module.function, a node id, or PATH:LINE[:COL]): its
     callers, the endpoints and topics they reach across services, and the services affected."""
     from stores.config import load_config
@@ -411,16 +433,17 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
-        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search))
+        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search),
+                              tests=tests)
     if as_json:
-        _emit_json(report_json(report))
+        _emit_json(report_json(report, per_hop))
         if not report.targets:
             sys.exit(1)
         return
     if not report.targets:
         raise click.ClickException(
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
-    out.print(render_markdown(report), markup=False, end="")
+    out.print(render_markdown(report, per_hop=per_hop), markup=False, end="")
 
 
 @main.command()
@@ -589,6 +612,7 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
             db_path = Path(db) if db else (config.db or default_db_path(path))
             stores = open_stores(config, db_path, product=product or name, create=True)
             try:
+                name = repo or repository_name(stores.graph, db_path, path)
                 claim_repository(stores.graph, db_path, name, path)
             except StoreError:
                 stores.close()
@@ -668,7 +692,8 @@ TOKEN_ENV = "RIPPLE_SERVE_TOKEN"
 @click.option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio, on a loopback address "
               "(e.g. 127.0.0.1:2087; port 0: any free port). Clients must send the token (see --token-file).")
 @click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path),
-              help=f"With --tcp: the file holding the token clients must send in initializationOptions.token "
+              help=f"With --tcp: the file (mode 600: no one else may read it) holding the token clients must send "
+                   f"in initializationOptions.token "
                    f"(default: ${TOKEN_ENV}, else a new one printed on stderr).")
 @click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="With --tcp: workspace folders must lie in this folder (repeatable; default: the current one).")
@@ -679,6 +704,7 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
     """Run the language server (stdio by default) for the editor's workspace folders."""
     import ipaddress
     import secrets
+    import stat
 
     from lsp_server.server import serve as run
 
@@ -699,9 +725,13 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
                                  "(use 127.0.0.1, or pass --allow-remote to mean it)", param_hint="--tcp")
     if token_file is not None:
         try:
+            mode = stat.S_IMODE(token_file.stat().st_mode)
             token = token_file.read_text(encoding="utf-8").strip()
         except (OSError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"cannot read {token_file}: {exc}", param_hint="--token-file") from exc
+        if mode & 0o077:  # as ssh refuses a private key others can read: they could connect as the editor
+            raise click.BadParameter(f"{token_file} can be read or written by other users (mode {mode:o}): "
+                                     f"`chmod 600 {token_file}`", param_hint="--token-file")
         source = str(token_file)
     else:
         token = os.environ.get(TOKEN_ENV, "").strip()

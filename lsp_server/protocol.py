@@ -10,9 +10,10 @@ sends nothing when a result cannot be serialised, and allocates whatever a ``Con
 claims. :class:`RippleProtocol` replaces those paths:
 
 * :func:`read_frames` reads ``Content-Length`` frames from an :class:`asyncio.StreamReader` (stdio
-  is fed into one by a daemon thread; TCP gives one): header lines of at most
-  :data:`MAX_HEADER_BYTES`, bodies of at most :data:`MAX_MESSAGE_BYTES` (a larger one is read
-  in pieces and discarded, answered with an ``InvalidRequest`` error of id ``null``).
+  is fed into one by a daemon thread; TCP gives one): bodies of at most :data:`MAX_MESSAGE_BYTES`
+  (a larger one is read in pieces and discarded, answered with an ``InvalidRequest`` error of id
+  ``null``), at most :data:`MAX_UNAUTHENTICATED_BYTES` before a token-protected ``initialize``;
+  after a header it cannot size it finds the next frame's header again.
 * :meth:`RippleProtocol.handle_body` parses the JSON *without* structuring, so the id is known
   before anything can fail: not JSON -> ``ParseError`` (id ``null``, as JSON-RPC 2.0 says); not a
   request object -> ``InvalidRequest``; params that do not structure into the method's lsprotocol
@@ -22,7 +23,8 @@ claims. :class:`RippleProtocol` replaces those paths:
   ``InvalidRequest``; after ``shutdown`` every request but ``exit`` gets ``InvalidRequest``.
 * ``initialize`` must carry the session's token in ``initializationOptions.token`` when the server
   was given one (``ripple serve --tcp``): without it the request is refused and the connection
-  closed (compared in constant time).
+  closed (compared in constant time, on the UTF-8 bytes). Whatever fails while a message is handled
+  costs that message an ``InternalError``, never the session.
 * A result that cannot be serialised, or whose JSON exceeds :data:`MAX_RESPONSE_BYTES`, is replaced
   by an error response for the same id (``InternalError`` / ``RequestFailed``).
 """
@@ -46,7 +48,8 @@ from lsprotocol.types import ResponseErrorMessage
 from pygls.protocol import (JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol,
                             default_converter)
 
-__all__ = ["RippleProtocol", "read_frames", "strict_converter", "MAX_MESSAGE_BYTES", "MAX_HEADER_BYTES", "MAX_RESPONSE_BYTES",
+__all__ = ["RippleProtocol", "read_frames", "strict_converter", "MAX_MESSAGE_BYTES", "MAX_UNAUTHENTICATED_BYTES",
+           "MAX_HEADER_BYTES", "MAX_RESPONSE_BYTES",
            "PARSE_ERROR", "INVALID_REQUEST", "INVALID_PARAMS", "INTERNAL_ERROR", "SERVER_NOT_INITIALIZED",
            "REQUEST_FAILED", "TOKEN_OPTION"]
 
@@ -55,8 +58,13 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 64 << 20
 """Largest message body read (64 MiB); a larger one is discarded unread and answered with an error."""
 
+MAX_UNAUTHENTICATED_BYTES = 1 << 20
+"""Largest message body read before a token-protected connection has initialized (1 MiB: an
+``initialize`` is a few KiB); a larger one is answered with an error and the connection closed
+unread, so an unauthenticated peer cannot make the server allocate and parse 64 MiB."""
+
 MAX_HEADER_BYTES = 8 << 10
-"""Longest header line (8 KiB); a longer one is skipped."""
+"""Bytes of a header line searched for ``Content-Length`` (its last 8 KiB)."""
 
 MAX_RESPONSE_BYTES = 32 << 20
 """Largest answer sent (32 MiB of JSON); a larger one becomes a ``RequestFailed`` error."""
@@ -71,7 +79,10 @@ REQUEST_FAILED = -32803
 TOKEN_OPTION = "token"
 """Key of ``initializationOptions`` that carries the session token (``ripple serve --tcp``)."""
 
-_CONTENT_LENGTH = re.compile(rb"content-length:[ \t]*([0-9]{1,20})[ \t]*", re.IGNORECASE)
+_CONTENT_LENGTH = re.compile(rb"(?:^|[^a-z0-9-])content-length:[ \t]*([0-9]{1,20})[ \t]*$", re.IGNORECASE)
+"""A ``Content-Length`` header: at the start of its line, or at the end of a line that began
+inside a frame the reader could not size (the next frame's header follows the unsized body
+without a line break: finding it there resynchronises the stream)."""
 
 
 def _describe(exc: BaseException, type_: Any) -> str:
@@ -142,7 +153,28 @@ class RippleProtocol(LanguageServerProtocol):
         except (ValueError, RecursionError) as exc:
             self._error(None, PARSE_ERROR, f"not a JSON message: {str(exc)[:200]}")
             return
-        self.handle_message(raw)
+        try:
+            self.handle_message(raw)
+        except Exception as exc:  # noqa: BLE001 - a bug here must cost one answer, never the session
+            log.exception("could not handle a message")
+            if isinstance(raw, dict) and "method" in raw and _valid_id(raw.get("id")):
+                self._error(raw["id"], INTERNAL_ERROR, f"the message could not be handled ({type(exc).__name__})")
+
+    def message_limit(self) -> int:
+        """The largest message body read now: :data:`MAX_UNAUTHENTICATED_BYTES` while a token is
+        required and ``initialize`` has not passed (the peer may be any local process), else
+        :data:`MAX_MESSAGE_BYTES`."""
+        return MAX_UNAUTHENTICATED_BYTES if self.token is not None and not self.initialized else MAX_MESSAGE_BYTES
+
+    def refuse_oversized(self, size: int) -> None:
+        """Answer a message of ``size`` bytes over :meth:`message_limit` (``InvalidRequest``, id
+        ``null``); before authentication the connection is closed too (its body is never read)."""
+        if self.token is not None and not self.initialized:
+            self._error(None, INVALID_REQUEST, f"message of {size} bytes before initialize exceeds the limit of "
+                                               f"{MAX_UNAUTHENTICATED_BYTES} bytes")
+            self._refuse()
+        else:
+            self._error(None, INVALID_REQUEST, f"message of {size} bytes exceeds the limit of {MAX_MESSAGE_BYTES} bytes")
 
     def handle_message(self, message: Any) -> None:
         """Validate, check the session state, structure into the method's type and dispatch; every
@@ -207,7 +239,9 @@ class RippleProtocol(LanguageServerProtocol):
             return True
         options = params.get("initializationOptions") if isinstance(params, dict) else None
         given = options.get(TOKEN_OPTION) if isinstance(options, dict) else None
-        return isinstance(given, str) and hmac.compare_digest(given.encode(), self.token.encode())
+        # surrogatepass: JSON may carry a lone surrogate ("\ud800"), which strict UTF-8 cannot encode
+        return isinstance(given, str) and hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                                                              self.token.encode("utf-8", "surrogatepass"))
 
     def _refuse(self) -> None:
         if self.on_refused is not None:
@@ -313,10 +347,14 @@ async def read_frames(reader: asyncio.StreamReader, protocol: RippleProtocol,
     """Read LSP frames from ``reader`` until EOF and hand each body to ``protocol.handle_body``.
 
     Header lines end with ``\\r\\n`` (a bare ``\\n`` is accepted); ``Content-Length`` is required
-    (case-insensitive), other headers are ignored; a header line longer than
-    :data:`MAX_HEADER_BYTES` or a block without ``Content-Length`` is skipped. A body over
+    (case-insensitive), other headers are ignored; a block without a usable ``Content-Length``
+    (negative, not a number, missing) is skipped, and so is its body, up to a ``Content-Length``
+    header at the end of a line (the next frame's: the stream resynchronises there; a line is
+    searched in its last :data:`MAX_HEADER_BYTES`). A body over
     :data:`MAX_MESSAGE_BYTES` is read in 1 MiB pieces and discarded, then answered with
-    ``InvalidRequest`` (id ``null``). A body cut short by EOF ends the loop, and so does
+    ``InvalidRequest`` (id ``null``); before authentication one over
+    :data:`MAX_UNAUTHENTICATED_BYTES` is answered and the connection refused, unread
+    (:meth:`RippleProtocol.message_limit`). A body cut short by EOF ends the loop, and so does
     ``closed()`` turning true (the connection was refused: what it sent next is not read)."""
     length: int | None = None
     while True:
@@ -327,16 +365,19 @@ async def read_frames(reader: asyncio.StreamReader, protocol: RippleProtocol,
         except asyncio.LimitOverrunError as exc:  # a header line without end: skip it
             await reader.readexactly(exc.consumed)
             continue
-        if len(line) > MAX_HEADER_BYTES:
-            continue
         if line.strip():
-            m = _CONTENT_LENGTH.fullmatch(line.rstrip(b"\r\n"))
+            # a long line is only searched at its end (an unsized body glued to the next header)
+            m = _CONTENT_LENGTH.search(line[-MAX_HEADER_BYTES:].rstrip(b"\r\n"))
             if m is not None:
                 length = int(m.group(1))
             continue
         if length is None:
             continue  # an empty line without a Content-Length before it: noise between frames
         size, length = length, None
+        limit = protocol.message_limit()
+        if limit < MAX_MESSAGE_BYTES and size > limit:
+            protocol.refuse_oversized(size)  # before authentication: closed, never read
+            return
         if size > MAX_MESSAGE_BYTES:
             left = size
             try:
@@ -345,7 +386,7 @@ async def read_frames(reader: asyncio.StreamReader, protocol: RippleProtocol,
                     left -= len(piece)
             except asyncio.IncompleteReadError:
                 return
-            protocol._error(None, INVALID_REQUEST, f"message of {size} bytes exceeds the limit of {MAX_MESSAGE_BYTES} bytes")
+            protocol.refuse_oversized(size)
             continue
         try:
             body = await reader.readexactly(size)

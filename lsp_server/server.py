@@ -55,6 +55,7 @@ from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
 from stores.embedder import EmbedderError
 from stores.factory import (DB_ENV, claim_repository, default_db_path, index_identity, open_embedder,
                             open_store, repository_name, state_dir, writer_lock)
+from analysis.impact import DEFAULT_DEPTH
 from analysis.navigation import UnionGraph, symbol_at
 
 __all__ = ["RippleServer", "Folder", "build_server", "serve", "REQUEST_FAILED"]
@@ -66,6 +67,10 @@ REQUEST_FAILED = -32803
 
 POLL_SECONDS = 0.5
 """How often the server looks whether another process changed an index."""
+
+INITIALIZE_SECONDS = 10.0
+"""Over TCP, how long a connection may take to send an ``initialize`` with the token: one that has
+not by then is closed, so an idle or hostile peer cannot keep the session's client out."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -181,8 +186,9 @@ class RippleServer(LanguageServer):
     helpers every feature handler uses (:meth:`graph`, :meth:`locate`, :meth:`converter`,
     :meth:`node_of`)."""
 
-    hops = 5
-    """Depth of the blast radius that hover and code lens summarise (the design's default)."""
+    hops = DEFAULT_DEPTH
+    """Depth of the blast radius that hover and code lens summarise: the report's default, so they show
+    its numbers."""
 
     embed = True
     """Compute embeddings in the background after indexing (``ripple serve --no-embed`` turns it off)."""
@@ -327,9 +333,10 @@ class RippleServer(LanguageServer):
 
     def run_tcp(self, host: str, port: int, on_listen: Callable[[str, int], None] | None = None) -> int:
         """Serve one authenticated session over TCP on ``host``:``port`` (``0``: any free port):
-        connections are taken one at a time; one whose ``initialize`` lacks the token is closed and
-        the next awaited; once a session is initialized other connections are closed at once, and
-        its end ends the server. The exit code (see :func:`serve`)."""
+        connections are taken one at a time; one whose ``initialize`` lacks the token, or that has
+        not initialized within :data:`INITIALIZE_SECONDS`, is closed and the next awaited; once a
+        session is initialized other connections are closed at once, and its end ends the server.
+        The exit code (see :func:`serve`)."""
         self._stop_event = threading.Event()
         protocol: Any = self.protocol
         busy: list[asyncio.StreamWriter] = []
@@ -350,11 +357,19 @@ class RippleServer(LanguageServer):
                     if busy and busy[0] is writer:
                         busy.clear()
 
+                def too_late() -> None:
+                    if not protocol.initialized and not refused:
+                        log.warning("a TCP connection sent no initialize with the token within %.0f s: closed",
+                                    INITIALIZE_SECONDS)
+                        refuse()
+
                 protocol.set_writer(writer)
                 protocol.on_refused = refuse
+                deadline = asyncio.get_running_loop().call_later(INITIALIZE_SECONDS, too_late)
                 try:
                     await read_frames(reader, protocol, closed=lambda: bool(refused))
                 finally:
+                    deadline.cancel()
                     writer.close()
                     if busy and busy[0] is writer:
                         busy.clear()

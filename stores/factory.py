@@ -15,6 +15,8 @@ import hashlib
 import json
 import logging
 import os
+import stat
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -86,14 +88,38 @@ REGISTRY = "repositories.json"
 ``{"<repo>": "<absolute root>"}``."""
 
 
-def _registry(db: Path) -> dict[str, str]:
+REGISTRY_MAX_BYTES = 16 << 20
+"""Largest registry read (16 MiB: a name and a folder per repository)."""
+
+
+def _read_registry(path: Path) -> bytes | None:
+    """The registry's bytes (``None``: there is none). Opened without blocking and read only when a
+    regular file, at most :data:`REGISTRY_MAX_BYTES`: the state folder may come from a clone, and a
+    FIFO there would block the caller, ``/dev/zero`` fill its memory."""
     try:
-        data = json.loads((state_dir(db) / REGISTRY).read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        raise StoreUnavailable(f"cannot read {state_dir(db) / REGISTRY} (the folders of the index's repositories): "
-                               f"{exc}") from exc
+        return None
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot read {path} (the folders of the index's repositories): {exc}") from exc
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise StoreUnavailable(f"{path} is not a regular file (the folders of the index's repositories, written by "
+                                   "ripple): remove it")
+        data = fh.read(REGISTRY_MAX_BYTES + 1)
+    if len(data) > REGISTRY_MAX_BYTES:
+        raise StoreUnavailable(f"{path} is larger than {REGISTRY_MAX_BYTES:,} bytes: not the registry ripple writes "
+                               "(the folders of the index's repositories); remove it")
+    return data
+
+
+def _registry(db: Path) -> dict[str, str]:
+    path = state_dir(db) / REGISTRY
+    try:
+        raw = _read_registry(path)
+        data = json.loads(raw) if raw is not None else {}
+    except ValueError as exc:
+        raise StoreUnavailable(f"cannot read {path} (the folders of the index's repositories): {exc}") from exc
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise StoreUnavailable(f"{state_dir(db) / REGISTRY} is not a map of repository names to folders")
     return data
@@ -121,42 +147,68 @@ def claim_repository(store: GraphStore, db: Path, repo: str, root: Path) -> None
     belongs to another folder: raises :class:`RepositoryClash` when ``repo`` is recorded for another
     folder, or is in the index unrecorded (an older version wrote it) while ``db`` is not the
     folder's own index and fewer than half of its indexed files exist under ``root``.
-    Raises :class:`stores.errors.StoreUnavailable` when the record cannot be read or written."""
+    Raises :class:`stores.errors.StoreUnavailable` when the record cannot be read, written or locked."""
     root = root.resolve()
     state = state_dir(db)
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreUnavailable(f"cannot create {state}: {exc}") from exc
-    with filelock.FileLock(str(state / (REGISTRY + ".lock"))):
-        held = set(store.repos())
-        # The record outlives the index (it is in the user's cache folder): an entry counts only for a
-        # repository the index still holds, so a deleted and re-created index starts with no claims.
-        registry = {name: folder for name, folder in _registry(db).items() if name in held}
-        owner = registry.get(repo)
-        if owner is not None:
-            if Path(owner) != root:
-                raise RepositoryClash(
-                    f"index {db} already holds repository {repo!r}, indexed from {owner}: {root} cannot be indexed "
-                    f"under the same name (that would replace its files). Give this folder another name "
-                    f"(`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
-            return
-        if repo in held and db.resolve() != default_db_path(root).resolve():
-            paths = sorted(store.file_checksums(repo))
-            sample = paths[:: max(1, len(paths) // 200)]
-            present = sum((root / p).is_file() for p in sample)
-            if 2 * present < len(sample):
-                raise RepositoryClash(
-                    f"index {db} already holds a repository named {repo!r} whose files are not in {root} "
-                    f"({present} of {len(sample)} found): indexing {root} under that name would replace them. "
-                    f"Give this folder another name (`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
-        registry[repo] = str(root)
-        tmp = state / (REGISTRY + ".tmp")
-        try:
-            tmp.write_text(json.dumps(registry, indent=1, sort_keys=True), encoding="utf-8")
-            os.replace(tmp, state / REGISTRY)
-        except OSError as exc:
-            raise StoreUnavailable(f"cannot write {state / REGISTRY}: {exc}") from exc
+    lock = state / (REGISTRY + ".lock")
+    try:
+        lock_held = filelock.FileLock(str(lock))
+        lock_held.acquire()
+    except OSError as exc:  # a link or folder planted at its name (filelock does not follow links)
+        raise StoreUnavailable(f"cannot lock {lock}: {exc.strerror or exc}; remove it") from exc
+    try:
+        _claim(store, db, repo, root, state)
+    finally:
+        lock_held.release()
+
+
+def _claim(store: GraphStore, db: Path, repo: str, root: Path, state: Path) -> None:
+    """:func:`claim_repository` under the registry's lock."""
+    held = set(store.repos())
+    # The record outlives the index (it is in the user's cache folder): an entry counts only for a
+    # repository the index still holds, so a deleted and re-created index starts with no claims.
+    registry = {name: folder for name, folder in _registry(db).items() if name in held}
+    owner = registry.get(repo)
+    if owner is not None:
+        if Path(owner) != root:
+            raise RepositoryClash(
+                f"index {db} already holds repository {repo!r}, indexed from {owner}: {root} cannot be indexed "
+                f"under the same name (that would replace its files). Give this folder another name "
+                f"(`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
+        return
+    if repo in held and db.resolve() != default_db_path(root).resolve():
+        paths = sorted(store.file_checksums(repo))
+        sample = paths[:: max(1, len(paths) // 200)]
+        present = sum((root / p).is_file() for p in sample)
+        if 2 * present < len(sample):
+            raise RepositoryClash(
+                f"index {db} already holds a repository named {repo!r} whose files are not in {root} "
+                f"({present} of {len(sample)} found): indexing {root} under that name would replace them. "
+                f"Give this folder another name (`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
+    registry[repo] = str(root)
+    _write_new(state / REGISTRY, json.dumps(registry, indent=1, sort_keys=True))
+
+
+def _write_new(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` atomically through a temporary file of a fresh random name
+    (``O_EXCL``): a name planted beside it (a link to a user's file) is never opened, so nothing
+    outside is written. Raises :class:`stores.errors.StoreUnavailable`."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot write {path}: {exc}") from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise StoreUnavailable(f"cannot write {path}: {exc}") from exc
 
 
 def index_identity(db: Path) -> tuple[int, int] | None:
@@ -197,11 +249,12 @@ def open_store(path: Path, create: bool = False) -> EmbeddedStore:
             raise StoreUnavailable(f"cannot create the folder of index {path}: {exc}") from exc
         if path.parent.name == INDEX_DIR:
             ignore = path.parent / ".gitignore"
-            if not ignore.exists():
-                try:
-                    ignore.write_text("# written by ripplegraph: the index is not source\n*\n", encoding="utf-8")
-                except OSError:
-                    pass  # a read-only folder: the store's own open reports the real problem
+            try:  # O_EXCL | O_NOFOLLOW: a planted link (even a dangling one) is never written through
+                fd = os.open(ignore, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
+                    out.write("# written by ripplegraph: the index is not source\n*\n")
+            except OSError:
+                pass  # there already, or a read-only folder: the store's own open reports the real problem
     try:
         store = EmbeddedStore(path)
     except StoreOutdated:

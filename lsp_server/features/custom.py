@@ -11,7 +11,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from analysis.retrieval import query_engine
 from analysis.services import service_map
-from analysis.impact import DEFAULT_DEPTH, NodesQuery, PositionQuery, SymbolQuery, blast_radius
+from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
 from analysis.impact_report import markdown_text, render_markdown, report_json
 from analysis.navigation import dotted_name
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
 __all__ = ["FEATURES", "COMMANDS", "MESSAGE_TYPES", "SEARCH", "BLAST_RADIUS", "INDEX_STATUS", "FILE_CONTENT", "REINDEX",
-           "SearchParams", "BlastRadiusParams", "FileContentParams", "IndexStatusParams"]
+           "SearchParams", "BlastRadiusParams", "FileContentParams", "IndexStatusParams", "watching"]
 
 SEARCH = "ripple/search"
 BLAST_RADIUS = "ripple/blastRadius"
@@ -48,12 +48,14 @@ class SearchParams:
 
 @attrs.define
 class BlastRadiusParams:
-    """``ripple/blastRadius`` params: ``symbol``, or ``textDocument`` and ``position``; ``depth`` 1 to 20."""
+    """``ripple/blastRadius`` params: ``symbol``, or ``textDocument`` and ``position``; ``depth`` 1 to 20;
+    ``tests`` one of :data:`analysis.impact.TESTS_MODES` (default ``apart``), as ``ripple impact --tests``."""
 
     text_document: types.TextDocumentIdentifier | None = attrs.field(default=None)
     position: types.Position | None = attrs.field(default=None)
     symbol: str | None = attrs.field(default=None)
     depth: int = attrs.field(default=DEFAULT_DEPTH, validator=[attrs.validators.instance_of(int), _depth])
+    tests: str = attrs.field(default="apart", validator=attrs.validators.in_(TESTS_MODES))
 
 
 @attrs.define
@@ -110,7 +112,7 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
 
 
 def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[str, Any]:
-    """``{textDocument: {uri}, position: {line, character}, depth?}`` or ``{symbol, depth?}`` ->
+    """``{textDocument: {uri}, position: {line, character}, depth?, tests?}`` or ``{symbol, depth?, tests?}`` ->
     ``{markdown, report}``: the blast radius (:func:`analysis.impact.blast_radius`) of the symbol at the
     position or of the named one, over every indexed repository, rendered with ``[path:line](uri#Lline)``
     links, and as data (:func:`analysis.impact_report.report_json`). Nothing found is a report without targets;
@@ -130,7 +132,7 @@ def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[st
         services = service_map()
     except ValueError as exc:
         raise JsonRpcException(f"ripple: $RIPPLE_SERVICES: {exc}", -32803) from exc
-    report = blast_radius(ls.graph(), query, depth=depth, services=services)
+    report = blast_radius(ls.graph(), query, depth=depth, services=services, tests=params.tests)
 
     def link(repo: str, path: str, line: int) -> str:
         return markdown_link(path, conv.text(repo, path).uri, line)
@@ -151,8 +153,16 @@ def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
             except Exception as exc:  # a broken index is reported, not raised
                 counts = {"error": str(exc)}
         out.append({"uri": f.uri, "repo": f.repo, "db": str(f.db), "state": f.state, "phase": f.phase,
-                    "error": f.error, "watching": f.watcher is not None and f.watcher.ready.is_set(), **counts})
+                    "error": f.error, "watching": watching(f), **counts})
     return {"folders": out}
+
+
+def watching(folder: Any) -> bool:
+    """Whether ``folder``'s watcher is armed and its thread alive (a watcher stopped by a reopen
+    or a failure keeps its ``ready`` flag, but re-indexes nothing)."""
+    thread = folder.thread
+    return (folder.watcher is not None and folder.watcher.ready.is_set() and thread is not None
+            and thread.is_alive() and not folder.stop.is_set())
 
 
 def file_content(ls: RippleServer, params: FileContentParams) -> dict[str, Any]:

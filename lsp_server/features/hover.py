@@ -1,5 +1,6 @@
-"""textDocument/hover on a method, function or class: its signature and blast-radius summary
-("N callers · M endpoints", call sites, callers by hop within
+"""textDocument/hover on a method, function or class: its signature and blast-radius summary, in the
+numbers and words of the ``ripple impact`` report (same defaults: tests apart, a call site bound to an
+interface and its implementations counted once): "N callers · M endpoints", call sites, nodes by hop within
 :attr:`lsp_server.server.RippleServer.hops` hops, the endpoints reached)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from lsprotocol import types
 
 from stores.contracts import Node
 from analysis.services import service_map
-from analysis.impact import BlastRadius, NodesQuery, blast_radius
+from analysis.impact import BlastRadius, NodesQuery, blast_radius, count_noun
 from analysis.impact_report import code_block, code_span, markdown_text, summary_text
 from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
 
@@ -39,8 +40,10 @@ def markdown(node: Node, report: BlastRadius) -> str:
     lines = [code_block(signature), f"{code_span(dotted_name(node))} · {markdown_text(node.repo)}", ""]
     head = f"**Impact:** {summary_text(report)}"
     if report.reached:
-        head += (f" — {_n(report.call_sites, 'call site')}; {_n(report.reached, 'caller')} within {report.depth} hops "
-                 f"({' / '.join(str(n) for n in report.callers_by_hop)} by hop)")
+        # The report's own numbers and words (render_markdown's headline): call sites counted once
+        # per place, tests apart.
+        head += (f" — {count_noun(report.call_sites, 'call site')}; {count_noun(report.reached, 'node')} reached "
+                 f"within {report.depth} hops ({' / '.join(f'{n:,}' for n in report.callers_by_hop)} by hop)")
     lines.append(head)
     if report.endpoints:
         shown = ", ".join(f"{code_span(f'{h.http_method} {h.path}')} ({markdown_text(h.repo)}, {_n(h.hops, 'hop')})"

@@ -86,6 +86,20 @@ def test_plain_markdown_with_path_line_locations(plain_db: Path) -> None:
 
 - `lookup` · shop · `app/service.py:5` (exact)
 
+## Callers by hop
+
+### Hop 1 · 1 caller
+
+- `lookup` · shop · `app/service.py:4`
+
+### Hop 2 · 1 caller
+
+- `rename` · shop · `app/service.py:8`
+
+### Hop 3 · 1 caller
+
+- `main` · shop · `app/cli.py:4`
+
 ## Reachable endpoints
 
 - none
@@ -98,11 +112,30 @@ def test_plain_markdown_with_path_line_locations(plain_db: Path) -> None:
 
 - `main` (main) · shop · 3 hops · `app/cli.py:4`
 
+## Tests affected · 0
+
+- none
+
 ## Services affected
 
 | Repository | Nodes | Endpoints | Nearest hop |
 |---|---|---|---|
 | shop | 4 | 0 | 0 |
+
+## Diagram
+
+```mermaid
+flowchart LR
+  subgraph s0["shop"]
+    t0(["OwnerRepository.find"])
+    c0["lookup"]
+    c1["rename"]
+    c2["main"]
+  end
+  t0 --> c0
+  c0 --> c1
+  c1 --> c2
+```
 
 ## Truncated
 
@@ -139,7 +172,10 @@ def test_cross_service_report_with_service_map(services_db: Path) -> None:
     # Without the service map the client of the vets service is followed too.
     assert json.loads(impact(*args))["callers_by_hop"] == [2, 3, 4, 2, 1]
     text = impact(FIND, "--db", str(services_db), "--service", "owners-service=owners,vets-service=vets")
-    assert "| GET | `/owners/{}` | owners | 1 | `GET /owners/{}` → `OwnerController.show` → `OwnerService.find` |" in text
+    assert "| GET | `/owners/{}` | owners | 1 | exact | `GET /owners/{}` → `OwnerController.show` → `OwnerService.find` |" in text
+    # The test that reaches main is kept apart from the callers: named in its own section, counted in the headline.
+    assert "**3 callers · 3 endpoints · 1 test** · 3 services" in text
+    assert "## Tests affected · 1\n\n- hop 5 · `test_main` · web · `tests/test_cli.py:3`\n" in text
 
 
 def test_errors_are_clear(plain_db: Path, services_db: Path) -> None:

@@ -26,7 +26,12 @@ import pytest
 
 SERVE = [sys.executable, "-m", "lsp_server.cli", "serve"]
 RIPPLE = [sys.executable, "-m", "lsp_server.cli"]
-CLEAN_ENV = {k: v for k, v in os.environ.items() if not k.startswith("RIPPLE_")}
+
+
+def clean_env() -> dict[str, str]:
+    """The environment without ``RIPPLE_*``, read when a process starts (so the session's
+    ``$XDG_CACHE_HOME`` of tests/conftest.py is inherited: state folders never land in ~/.cache)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("RIPPLE_")}
 
 
 def frame(obj: Any) -> bytes:
@@ -100,7 +105,7 @@ class Server:
 
     def __init__(self, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
         self.proc = subprocess.Popen([*SERVE, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env={**CLEAN_ENV, **(env or {})}, cwd=cwd)
+                                     stderr=subprocess.PIPE, env={**clean_env(), **(env or {})}, cwd=cwd)
         self.stderr: list[bytes] = []
         threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()  # type: ignore[arg-type]
 
@@ -183,7 +188,7 @@ def files_of(db: Path) -> list[tuple[str, str]]:
 def ripple(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 120) \
         -> subprocess.CompletedProcess[str]:
     return subprocess.run([*RIPPLE, *args], capture_output=True, text=True, cwd=cwd, timeout=timeout,
-                          env={**CLEAN_ENV, **(env or {})})
+                          env={**clean_env(), **(env or {})})
 
 
 def ready(folders: list[dict[str, Any]]) -> bool:
@@ -254,6 +259,17 @@ class TestNoRepositoryTakeover:
         assert f"already holds repository 'other', indexed from {second}" in result.stderr
         assert files_of(db) == [("other", "pkg/i.py")]
 
+    def test_the_cli_keeps_a_folders_name_too(self, tmp_path):
+        # `ripple index F --repo shop`, then `ripple index F`: the same repository again, not a second copy
+        root = write_python(tmp_path / "checkout", {"app/a.py": "def a():\n    return 1\n"})
+        assert ripple("index", str(root), "--repo", "shop", "--no-embed").returncode == 0
+        result = ripple("index", str(root), "--no-embed")
+        assert result.returncode == 0, result.stderr
+        assert files_of(root / ".ripple" / "index.db") == [("shop", "app/a.py")]
+        result = ripple("index", str(root), "--repo", "other-name", "--no-embed")  # asked for: a second name
+        assert result.returncode == 0, result.stderr
+        assert files_of(root / ".ripple" / "index.db") == [("other-name", "app/a.py"), ("shop", "app/a.py")]
+
     def test_a_folder_indexed_under_another_name_keeps_it(self, tmp_path, servers):
         # `ripple index F --repo shop` then the editor opens F: served as `shop`, not as a second copy
         root = write_python(tmp_path / "checkout", {"app/a.py": "def a():\n    return 1\n"})
@@ -320,7 +336,7 @@ class TestTcpNeedsTokenAndStaysConfined:
     def tcp(self, tmp_path):
         root = write_python(tmp_path / "allowed" / "shop", {"app/repo.py": "def save(x):\n    return x\n"})
         proc = subprocess.Popen([*SERVE, "--no-embed", "--tcp", "127.0.0.1:0", "--root", str(tmp_path / "allowed")],
-                                stderr=subprocess.PIPE, env=CLEAN_ENV, cwd=tmp_path)
+                                stderr=subprocess.PIPE, env=clean_env(), cwd=tmp_path)
         line = proc.stderr.readline().decode()  # type: ignore[union-attr]
         m = re.fullmatch(r"ripple serve: listening on 127\.0\.0\.1:(\d+); clients send token (\S{40,}) in "
                          r"initializationOptions\.token\n", line)
@@ -403,6 +419,7 @@ class TestTcpNeedsTokenAndStaysConfined:
     def test_token_file_must_hold_a_real_token(self, tmp_path):
         short = tmp_path / "token"
         short.write_text("abc\n", encoding="utf-8")
+        short.chmod(0o600)  # private, as a token file must be
         result = ripple("serve", "--tcp", "127.0.0.1:0", "--token-file", str(short), timeout=30)
         assert result.returncode == 2
         assert "must have at least 16 characters" in result.stderr
@@ -597,8 +614,11 @@ class TestFramingUnit:
             def handle_body(self, body: bytes) -> None:
                 bodies.append(body)
 
-            def _error(self, msg_id: Any, code: int, message: str) -> None:
-                errors.append((msg_id, code))
+            def message_limit(self) -> int:
+                return protocol.MAX_MESSAGE_BYTES
+
+            def refuse_oversized(self, size: int) -> None:
+                errors.append((None, size))
 
         async def run() -> None:
             reader = asyncio.StreamReader(limit=1 << 16)
@@ -611,7 +631,7 @@ class TestFramingUnit:
 
         asyncio.run(run())
         assert bodies == [b"{}", b"null"]
-        assert errors == [(None, -32600)]
+        assert errors == [(None, 5000)]
 
 
 hypothesis = pytest.importorskip("hypothesis")

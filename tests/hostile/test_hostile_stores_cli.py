@@ -264,7 +264,8 @@ class TestMarkdownInjection:
             report = blast_radius(store, SymbolQuery("views.target"))
         text = render_markdown(report, lambda repo, path, line: markdown_link(path, f"https://w/{line}", line))
         links = [t for t in _tokens(text) if t.type == "link_open"]
-        assert [t.attrs["href"] for t in links] == ["https://w/6#L6", "https://w/12#L12"]  # ours, no other
+        # ours, no other: the call site, the caller (callers by hop, at its definition), the target
+        assert [t.attrs["href"] for t in links] == ["https://w/6#L6", "https://w/12#L12", "https://w/10#L10"]
         texts = [t.content for t in _tokens(text) if t.type == "text" and "views.py" in t.content]
         assert f"{HOSTILE_DIR}/views.py:6" in texts
 

@@ -156,7 +156,7 @@ async def test_hover_impact(client: LanguageClient):
     assert hover.range == rng(3, 17, 3, 25)
     assert hover.contents.value == (
         "```\npublic Owner findById(int id)\n```\n`org.example.OwnerRepository.findById` · petclinic\n\n"
-        "**Impact:** 1 caller · 0 endpoints — 1 call site; 2 callers within 5 hops (1 / 1 by hop)")
+        "**Impact:** 1 caller · 0 endpoints — 1 call site; 2 nodes reached within 5 hops (1 / 1 by hop)")
 
 
 async def test_code_lens_resolved_lazily(client: LanguageClient):
@@ -177,7 +177,7 @@ async def test_blast_radius_request(client: LanguageClient):
         ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)", "selected")]
     assert [(c.id, [(s.path, s.line, s.col, s.resolution) for s in c.sites]) for c in report.callers] == [
         ("petclinic:src/main/java/org/example/OwnerController.OwnerController.show(int)",
-         [("src/main/java/org/example/OwnerController.java", 11, 33, "exact")])]
+         [("src/main/java/org/example/OwnerController.java", 11, 34, "exact")])]  # 1-based column
     assert (report.callers_by_hop, report.endpoints, report.truncated) == ([1, 1], [], [])
     assert [(s.repo, s.nodes, s.endpoints, s.hops) for s in report.services] == [("petclinic", 3, 0, 0)]
     assert report.summary.text == "1 caller · 0 endpoints"
@@ -195,7 +195,12 @@ async def test_blast_radius_request(client: LanguageClient):
     assert result.report.truncated == ["depth 1 reached: 1 caller at hop 2 not followed"]
     result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "NoSuch.thing"})
     assert (result.report.targets, result.report.summary.text) == ([], "0 callers · 0 endpoints")
-    for bad in ({"symbol": "x", "depth": 0}, {}, {"symbol": 3}, {"textDocument": {"uri": 1}, "position": {"line": 0, "character": 0}}):
+    # The tests param is ripple impact's --tests.
+    assert result.report.tests_mode == "apart"
+    result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "OwnerClient.fetch_owner", "tests": "only"})
+    assert (result.report.tests_mode, result.report.callers, result.report.endpoints) == ("only", [], [])
+    for bad in ({"symbol": "x", "depth": 0}, {}, {"symbol": 3}, {"textDocument": {"uri": 1}, "position": {"line": 0, "character": 0}},
+                {"symbol": "x", "tests": "skip"}, {"symbol": "x", "tests": 1}):
         with pytest.raises(JsonRpcInvalidParams):
             await client.protocol.send_request_async("ripple/blastRadius", bad)
 

@@ -417,12 +417,31 @@ def test_target_query_unknown_or_ambiguous_path(tmp_path: Path):
 def test_report_json(store):
     data = report_json(at_jpa_find(store))
     assert data["summary"] == {"callers": 2, "call_sites": 2, "endpoints": 3, "topics": 1, "services": 3,
-                               "reached": 11, "text": "2 callers · 3 endpoints"}
+                               "reached": 11, "tests": 0, "excluded_tests": 0, "text": "2 callers · 3 endpoints"}
     assert data["endpoints"][0] | {"handler": None, "example": None} == {
         "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "repo": OWNERS, "service": None, "hops": 2,
-        "handler": None, "example": None}
+        "certainty": "exact", "handler": None, "example": None}
+    # Positions are 1-based in JSON, columns included (the store keeps 0-based columns: 25 and 4).
     assert data["callers"][0]["sites"] == [
-        {"target": DECL, "repo": OWNERS, "path": SERVICE, "line": 13, "col": 25, "resolution": "exact"}]
+        {"target": DECL, "targets": [DECL], "repo": OWNERS, "path": SERVICE, "line": 13, "col": 26, "resolution": "exact"}]
+    assert data["endpoints"][0]["handler"] | {"id": None} == {
+        "id": None, "name": "show", "qualname": "OwnerController.show", "label": "Method", "repo": OWNERS,
+        "path": CONTROLLER, "line": 14, "col": 5}
+    assert [s["line"] for s in data["endpoints"][0]["example"]] == [None, 14, 12, 5]
+    assert [(h["hop"], h["count"], [c["qualname"] for c in h["callers"]], h["more"]) for h in data["hops"]] == [
+        (1, 2, ["OwnerService.find", "OwnerService.findLegacy"], 0),
+        (2, 3, ["OwnerController.show", "OwnerEventsListener.onVisit", "OwnerService.refresh"], 0),
+        (3, 3, ["Jobs.nightly", "VisitPublisher.publish", "OwnersClient.get_owner"], 0),
+        (4, 2, ["create_visit", "owner_page"], 0),
+        (5, 1, ["main"], 0),
+    ]
+    assert data["hops"][0]["callers"][1] | {"id": None} == {
+        "id": None, "name": "findLegacy", "qualname": "OwnerService.findLegacy", "label": "Method", "repo": OWNERS,
+        "path": SERVICE, "line": 22, "col": 5, "hops": 1, "parent": JPA_FIND_LONG, "certainty": "inferred"}
+    cut = report_json(at_jpa_find(store), per_hop=2)["hops"]
+    assert [(h["count"], len(h["callers"]), h["more"]) for h in cut] == [(2, 2, 0), (3, 2, 1), (3, 2, 1), (2, 2, 0), (1, 1, 0)]
+    assert data["tests"] == [] and data["tests_mode"] == "apart"
+    assert data["mermaid"].startswith("flowchart LR\n")
     assert data["round_trips"] == 20
 
 
@@ -443,13 +462,41 @@ MARKDOWN = """\
 - `OwnerService.find` · owners · `src/main/java/shop/OwnerService.java:13` (exact) → `OwnerRepository.findById(int)`
 - `OwnerService.findLegacy` · owners · `src/main/java/shop/OwnerService.java:23` (inferred) → `JpaOwnerRepository.findById(long)`
 
+## Callers by hop
+
+### Hop 1 · 2 callers
+
+- `OwnerService.find` · owners · `src/main/java/shop/OwnerService.java:12`
+- `OwnerService.findLegacy` · owners · `src/main/java/shop/OwnerService.java:22` · inferred binding on the path
+
+### Hop 2 · 3 callers
+
+- `OwnerController.show` · owners · `src/main/java/shop/OwnerController.java:14`
+- `OwnerEventsListener.onVisit` · owners · `src/main/java/shop/OwnerEventsListener.java:9`
+- `OwnerService.refresh` · owners · `src/main/java/shop/OwnerService.java:26`
+
+### Hop 3 · 3 callers
+
+- `Jobs.nightly` · owners · `src/main/java/shop/Jobs.java:8`
+- `VisitPublisher.publish` · visits · `svc/publisher.py:6`
+- `OwnersClient.get_owner` · web · `app/clients.py:10`
+
+### Hop 4 · 2 callers
+
+- `create_visit` · visits · `svc/api.py:12`
+- `owner_page` · web · `app/views.py:8`
+
+### Hop 5 · 1 caller
+
+- `main` · web · `app/cli.py:5`
+
 ## Reachable endpoints
 
-| Method | Path | Repository | Hops | Example path |
-|---|---|---|---|---|
-| GET | `/owners/{}` | owners | 2 | `GET /owners/{}` → `OwnerController.show` → `OwnerService.find` → `OwnerRepository.findById` |
-| POST | `/visits` | visits | 4 | `POST /visits` → `create_visit` → `VisitPublisher.publish` → `topic:visits` → `OwnerEventsListener.onVisit` → `OwnerService.find` → `OwnerRepository.findById` |
-| GET | `/pages/owner/{}` | web | 4 | `GET /pages/owner/{}` → `owner_page` → `OwnersClient.get_owner` → `GET /owners/{}` → `OwnerController.show` → `OwnerService.find` → `OwnerRepository.findById` |
+| Method | Path | Repository | Hops | Certainty | Example path |
+|---|---|---|---|---|---|
+| GET | `/owners/{}` | owners | 2 | exact | `GET /owners/{}` → `OwnerController.show` → `OwnerService.find` → `OwnerRepository.findById` |
+| POST | `/visits` | visits | 4 | exact | `POST /visits` → `create_visit` → `VisitPublisher.publish` → `topic:visits` → `OwnerEventsListener.onVisit` → `OwnerService.find` → `OwnerRepository.findById` |
+| GET | `/pages/owner/{}` | web | 4 | exact | `GET /pages/owner/{}` → `owner_page` → `OwnersClient.get_owner` → `GET /owners/{}` → `OwnerController.show` → `OwnerService.find` → `OwnerRepository.findById` |
 
 ## Topics
 
@@ -460,6 +507,10 @@ MARKDOWN = """\
 - `Jobs.nightly` (scheduled) · owners · 3 hops · `src/main/java/shop/Jobs.java:8`
 - `main` (main) · web · 5 hops · `app/cli.py:5`
 
+## Tests affected · 0
+
+- none
+
 ## Services affected
 
 | Repository | Nodes | Endpoints | Nearest hop |
@@ -467,6 +518,52 @@ MARKDOWN = """\
 | owners | 10 | 1 | 0 |
 | visits | 2 | 1 | 3 |
 | web | 3 | 1 | 3 |
+
+## Diagram
+
+```mermaid
+flowchart LR
+  subgraph s0["owners"]
+    t0(["JpaOwnerRepository.findById"])
+    t1(["JpaOwnerRepository.findById"])
+    t2(["OwnerRepository.findById"])
+    t3(["CachedOwnerRepository.findById"])
+    c0["OwnerService.find"]
+    c1["OwnerService.findLegacy"]
+    c2["OwnerController.show"]
+    c3["OwnerEventsListener.onVisit"]
+    c4["OwnerService.refresh"]
+    c5["Jobs.nightly"]
+  end
+  subgraph s1["visits"]
+    c6["VisitPublisher.publish"]
+    c8["create_visit"]
+  end
+  subgraph s2["web"]
+    c7["OwnersClient.get_owner"]
+    c9["owner_page"]
+    c10["main"]
+  end
+  e0{{"GET /owners/{}"}}
+  e1{{"POST /visits"}}
+  e2{{"GET /pages/owner/{}"}}
+  k0[("topic visits")]
+  t2 --> c0
+  t1 --> c1
+  c0 --> c2
+  c0 --> c3
+  c0 --> c4
+  c4 --> c5
+  k0 --> c6
+  e0 --> c7
+  c6 --> c8
+  c7 --> c9
+  c9 --> c10
+  c2 --> e0
+  c8 --> e1
+  c9 --> e2
+  c3 --> k0
+```
 
 ## Truncated
 
@@ -558,8 +655,14 @@ def test_markdown_code_spans_hold_backticks_pipes_and_line_breaks(tmp_path: Path
     assert "- ``src.we`ird|dir.a.größe`` (function, selected) · odd · ``src/we`ird|dir/a.js:1``" in lines
     assert "- `größe` · odd · ``src/we`ird|dir/a.js:1``" not in lines
     assert "- `h` · odd · ``src/we`ird|dir/a.js:5`` (exact)" in lines
-    assert ("| GET | ``/a\\|b/`x`/ \\| injected \\|`` | odd | 1 | ``GET /a\\|b/`x`/ \\| injected \\|`` → `h` → `größe` |"
+    assert ("| GET | ``/a\\|b/`x`/ \\| injected \\|`` | odd | 1 | exact | ``GET /a\\|b/`x`/ \\| injected \\|`` → `h` → `größe` |"
             in lines)
+    # The diagram's labels hold no backtick, quote or line break: the fence and the strings stay closed.
+    diagram = text[text.index("```mermaid\n"):]
+    diagram = diagram[:diagram.index("\n```\n") + 5]
+    assert diagram.count("`") == 6
+    assert '  e0{{"GET /a|b/#96;x#96;/ | injected |"}}' in diagram
+    assert '  k0[("topic #96;#96;orders#96;#96;")]' in diagram
     assert "- ``` ``orders`` ```: produced by `h` (odd) · 1 hop · `h` → `größe`" in lines
 
 

@@ -1,0 +1,40 @@
+"""What counts as test code: the one rule the blast radius (:mod:`analysis.impact`) uses to keep tests
+apart from production callers. A node is test code when the file holding it is a test file by the path
+conventions of its language's usual tools (see :func:`is_test_path`); nothing else (function names,
+decorators) is looked at, so the answer is the same for every node of a file.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_test_path"]
+
+# Folders whose whole content is tests (any level of the path).
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "__mocks__"})
+# File names, per convention: pytest (test_x.py, x_test.py, conftest.py), Go (x_test.go),
+# Jest / Vitest / Mocha / Jasmine (x.test.ts, x.spec.js, ...), JUnit / TestNG / Spock (XTest.java,
+# XTests.java, XIT.java, TestX.java, XSpec.groovy), RSpec (x_spec.rb).
+_TEST_FILE = re.compile(
+    r"^(?:test_.+\.py|.+_test\.py|conftest\.py|.+_test\.go|.+_spec\.rb"
+    r"|.+\.(?:test|spec|e2e-spec|e2e-test)\.(?:[cm]?[jt]sx?)"
+    r"|(?:.+(?:Tests?|IT|ITCase|Spec)|Test[A-Z].*)\.(?:java|kt|groovy|scala))$"
+)
+
+
+def is_test_path(path: str) -> bool:
+    """Whether ``path`` (a repository-relative file path, ``/`` or ``\\`` separated) holds test code:
+    a folder of the path is a test folder (``test/``, ``tests/``, ``__tests__/``, ``testing/``,
+    ``spec/``, ``specs/``, ``e2e/``, ``__mocks__/``; this covers Maven / Gradle ``src/test/java/``
+    and ``src/test/kotlin/``), or the file name follows a test-file convention: Python ``test_*.py``,
+    ``*_test.py``, ``conftest.py``; Go ``*_test.go``; JavaScript / TypeScript ``*.test.*`` and
+    ``*.spec.*`` (``js``, ``jsx``, ``ts``, ``tsx``, ``mjs``, ``cjs``, ``mts``, ``cts``); Java / Kotlin /
+    Groovy / Scala ``*Test``, ``*Tests``, ``*IT``, ``*ITCase``, ``*Spec`` and ``Test*`` (a capital
+    after ``Test``: ``TestUtils.java`` is a test, ``Testimonial.java`` is not); Ruby ``*_spec.rb``.
+    Folder names compare case-insensitively; file names as written. The empty path is no test."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p]
+    if not parts:
+        return False
+    if any(p.lower() in _TEST_DIRS for p in parts[:-1]):
+        return True
+    return _TEST_FILE.match(parts[-1]) is not None
