@@ -13,7 +13,10 @@ Conventions every extractor follows (the resolver relies on them):
 * Constructor names are the language's own: Java ``Foo`` (qualname ``Foo.Foo``), TypeScript / JavaScript
   ``constructor``, Python ``__init__`` (kind ``constructor``).
 * ``CallSite.caller`` is the qualname of the innermost enclosing *named* function, method or
-  constructor; calls inside lambdas and anonymous / arrow callbacks belong to that enclosing function.
+  constructor; calls inside lambdas and anonymous / arrow callbacks belong to that enclosing function,
+  except in an inline handler a framework detector made a definition of its own (a route's or a
+  message consumer's anonymous function, named after the route: :mod:`indexer.symbols`), which the
+  detector gives its calls.
   A call in a field initialiser or class body belongs to the class; at module level, ``None``.
 * Receiver text is normalised: no whitespace, generic arguments dropped. ``self`` / ``this`` / ``super``
   stand for themselves; Python ``super()`` and ``super(X, self)`` are written ``super``; a chained call

@@ -5,13 +5,23 @@ file path without its suffix, the definition's qualname, and for callables a sig
 overloads apart — the erased parameter types in Java (``save(Owner,int)``), the parameter count
 elsewhere (``save(2)``). A qualname defined twice in one file (conditional definitions) gets ``#2``,
 ``#3`` … in source order, so every id is unique per repository and stable while the file is unchanged.
+
+Inline handlers: an anonymous function or lambda passed to a route registration (Express
+``router.delete("/x/:id", auth, async (req, res) => {...})``, Flask ``add_url_rule(view_func=lambda:
+...)``) is a definition of its own, kind ``function``, named by :func:`handler_name` after the route
+as its file writes it (``DELETE /x/:id``; the prefix of a router mounted elsewhere is not part of the
+name), nested like any function under the definition whose body holds it (``parent``; ``None`` at
+module level). Its qualname is that name under the parent (``setup.GET /x`` inside ``setup``), so
+its id is ``repo:src/routes/orders.DELETE /x/:id(2)`` (the parameter count as for every callable). A
+second handler of the same name in one file is ``DELETE /x/:id #2``, ``#3`` … in source order. Its
+span is the function's, its name position the function's start; it owns the calls in its body.
 """
 
 from __future__ import annotations
 
-from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, base_type
+from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
 
-__all__ = ["LABELS", "file_id", "module_path", "definition_ids", "signature_part"]
+__all__ = ["LABELS", "file_id", "module_path", "definition_ids", "signature_part", "handler_name"]
 
 LABELS = {
     "class": "Class",
@@ -63,4 +73,20 @@ def definition_ids(repo: str, extraction: FileExtraction) -> list[str]:
         n = seen.get(base, 0) + 1
         seen[base] = n
         out.append(base if n == 1 else f"{base}#{n}")
+    return out
+
+
+def handler_name(methods: list[str], path: Template, taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """The name of an inline route handler: ``"DELETE /orders/:id"``: the methods joined by ``|``
+    (``*`` -> ``ALL``), a space, the path as written (a constant reference as ``{Name}``, an unknown
+    value as ``{}``; ``/`` when empty). When that name is in ``taken`` (names already given in the
+    same scope of the file) the first free ``"<name> #2"``, ``#3`` … is returned."""
+    verbs = "|".join("ALL" if m == "*" else m for m in methods) or "ALL"
+    text = "".join(t if k == "lit" else ("{" + t + "}" if k == "ref" else "{}") for k, t in path.parts) or "/"
+    name = f"{verbs} {text}"
+    n = 1
+    out = name
+    while out in taken:
+        n += 1
+        out = f"{name} #{n}"
     return out

@@ -411,7 +411,10 @@ class _Linker:
         handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
-            handlers.append((self._owner_id(fc, route.handler, route.line), route.methods))
+            rd = fc.def_at(route.handler, route.line)
+            if rd is not None:  # an inline handler's name may hold dots (`GET /a.json`): ask its parent
+                scope = rd.d.parent
+            handlers.append((rd.id if rd is not None else file_id(fc.repo, fc.path), route.methods))
         elif route.handler_ref is not None:
             handlers = self._resolve_handler(fc, route.handler_ref, route.methods)
             if not handlers:

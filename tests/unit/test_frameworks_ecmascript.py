@@ -67,7 +67,7 @@ def test_express_javascript_router_routes_chain_and_mounts() -> None:
     assert r.routers == [Router("express", "app", Template(), 3), Router("express", "router", Template(), 4)]
     assert r.routes == [
         Route("express", ["GET"], lit("/:id"), "list", 6, 0, router="router"),
-        Route("express", ["POST"], lit("/"), None, 7, 0, router="router"),
+        Route("express", ["POST"], lit("/"), "POST /", 7, 0, router="router"),  # the inline handler's node
         Route("express", ["GET"], lit("/books"), None, 9, 3, "controllers.books.list", "router"),
         Route("express", ["PUT"], lit("/books"), None, 10, 3, "controllers.books.update", "router"),
         Route("express", ["*"], lit("*"), None, 11, 0, "notFound", "router"),
@@ -83,8 +83,8 @@ def test_express_typescript_typed_router_parameter_inline_handler_and_constant_p
     r = extract("src/app.ts", EXPRESS_TS)
     assert r.routers == [Router("express", "app", Template(), 3), Router("express", "api", Template(), 4)]
     assert r.routes == [
-        # an inline callback: its calls belong to `register`, so `register` handles the route
-        Route("express", ["GET"], lit("/health"), "register", 6, 2, router="r"),
+        # an inline callback is a function of its own, under `register`, owning the calls in its body
+        Route("express", ["GET"], lit("/health"), "register.GET /health", 6, 2, router="r"),
         Route("express", ["DELETE"], Template((("lit", "/items/"), ("ref", "ITEM"))), None, 8, 0, "remove", "api"),
     ]
     assert r.mounts == [

@@ -15,6 +15,7 @@ __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
 DETECTOR_MODULES: tuple[str, ...] = (
     "express",
+    "fastify",
     "nest",
     "js_http_clients",
     "kafkajs",

@@ -3,7 +3,7 @@
 Each detector keeps its rules as data in its own query file, ``indexer/languages/ecmascript/queries/<name>.scm``
 (rules valid in both grammars) plus ``indexer/languages/ecmascript/queries/<dialect>/<name>.scm`` where a dialect adds its
 own. The files of every section are compiled as *one* query per grammar, as the extractor does with
-its own files, so a file's tree is traversed once for all five detectors: the first detector to ask
+its own files, so a file's tree is traversed once for all the detectors: the first detector to ask
 runs it, the others reuse the matches (:func:`js_file` keeps the last file's :class:`JsFile`).
 
 Python looks at the tree itself only where a query cannot express the rule:
@@ -29,14 +29,14 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node, Query
 
 from indexer.languages import base
-from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Template
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Param, Template
 
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
 __all__ = ["SECTIONS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
-SECTIONS = ("express", "nest", "http_clients", "kafkajs", "constants")
+SECTIONS = ("express", "fastify", "nest", "http_clients", "kafkajs", "constants")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"
@@ -53,7 +53,7 @@ _NAMED_DEFINITIONS = frozenset(
         "enum_declaration",
     }
 )  # fmt: skip
-_ANONYMOUS_DEFINITIONS = frozenset({"function_expression", "generator_function", "class"})
+_ANONYMOUS_DEFINITIONS = frozenset({"function_expression", "generator_function", "class", "arrow_function"})
 _FUNCTION_NODES = frozenset(
     {"function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function",
      "generator_function_declaration"}
@@ -280,6 +280,65 @@ class JsFile:
                 return d.qualname
             n = n.parent
         return None
+
+    def inline_function(self, fn: Node, name: str) -> str:
+        """Make the anonymous function ``fn`` (an arrow or function expression passed to a route or
+        event registration) a definition of its own and return its qualname (the convention is in
+        :mod:`indexer.symbols`): kind ``function``, named ``name`` (made unique in its scope with
+        ``#2`` …), under the definition whose code holds it, spanning the function, its name position
+        the function's start. The calls in its body that belonged to the enclosing scope (the
+        extractor's ``CallSite.caller`` rule) now belong to it; calls inside named functions nested in
+        it keep theirs. Asked twice for one function (one handler for several routes), it returns the
+        first answer."""
+        known = self._defs.get(self.pos(fn))
+        if known is not None:
+            return known.qualname
+        parent = self.code_scope(fn)
+        taken = {d.name for d in self.out.definitions if d.parent == parent}
+        unique = name
+        n = 1
+        while unique in taken:
+            n += 1
+            unique = f"{name} #{n}"
+        qualname = f"{parent}.{unique}" if parent else unique
+        line, col = self.pos(fn)
+        end = (fn.end_point[0] + 1, self.src.end_col(fn))
+        params_node = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        params: list[Param] = []
+        if params_node is not None:
+            plist = [params_node] if params_node.type == "identifier" else params_node.named_children
+            for p in plist:
+                if p.type == "comment":
+                    continue
+                pattern = p.child_by_field_name("pattern") if p.type != "identifier" else p
+                rest = pattern is not None and pattern.type == "rest_pattern"
+                params.append(Param(self.text(pattern or p), variadic="*" if rest else None,
+                                    has_default=p.type == "optional_parameter"
+                                    or (p.child_by_field_name("value") is not None)))
+        body = fn.child_by_field_name("body")
+        header = self.src.data[fn.start_byte : body.start_byte] if body is not None else b""
+        d = Definition(
+            kind="function",
+            name=unique,
+            qualname=qualname,
+            parent=parent,
+            start_line=line,
+            start_col=col,
+            end_line=end[0],
+            end_col=end[1],
+            name_line=line,
+            name_col=col,
+            signature=_WS.sub(" ", header.decode("utf-8", "replace")).strip().removesuffix("=>").strip(),
+            params=params,
+            modifiers=["async"] if any(c.type == "async" for c in fn.children) else [],
+        )
+        self.out.definitions.append(d)
+        self._defs[(line, col)] = d
+        self._callables.add(qualname)
+        for c in self.out.calls:
+            if c.caller == parent and (line, col) <= (c.line, c.col) < end:
+                c.caller = qualname
+        return qualname
 
     def class_of(self, node: Node) -> str | None:
         """The qualname of the innermost class around ``node`` (for ``this.x``), or ``None`` when a

@@ -24,14 +24,16 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
 scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / ``Application`` /
 ``Router`` / ``IRouter`` in a file importing ``express``, or (3) named ``app`` / ``router`` / ``...Router`` /
 ``...router`` (a route file that receives the app: ``module.exports = (app) => { app.get(...) }``);
-in case (3) a route needs a literal path starting with ``/`` and a mount a child.
+in case (3) a route needs a literal path starting with ``/`` and a mount a child, and the file must not
+import ``fastify`` without ``express`` (``fastify.py`` reads those).
 
 Handlers: the *last* argument is the handler (the ones before it are middleware). A function
 defined in this file -> ``handler`` its qualname; a name or property chain from elsewhere
 (``controllers.list``, an import) -> ``handler_ref`` that text (``this.list`` -> ``Class.list``); a
 wrapper call (``asyncHandler(controller.list)``, ``h.bind(x)``) is looked through. An inline arrow /
-function -> ``handler`` is the qualname its calls belong to (the extractor's ``CallSite.caller`` rule:
-the enclosing named function), ``None`` at module level, where the linker lets the file expose it.
+function (wrapped or not) becomes a definition of its own, named after the route (``DELETE /:id``,
+the first path of an array; :mod:`indexer.symbols` has the scheme), which owns the calls in its body;
+``handler`` is its qualname.
 Positions: the call's start; a chained verb's property name (the links of a chain share a start).
 """
 
@@ -42,6 +44,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
 from indexer.model import FileExtraction, Mount, Route, Router, Template
+from indexer.symbols import handler_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -84,6 +87,10 @@ class _Detector:
         self.router_names = {k for k, v in locals_.items() if v == "Router"}
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
+        # a Fastify file's `app.get("/x", h)` is Fastify's (fastify.py), unless the file uses Express too
+        self.by_name = self.express_imported or not (
+            jf.import_locals("fastify") or jf.has(b'require("fastify")', b"require('fastify')")
+        )
 
     def run(self, matches: list[dict[str, list[Node]]]) -> None:
         calls: list[dict[str, list[Node]]] = []
@@ -218,14 +225,17 @@ class _Detector:
             return
         if not self._is_object(router) and not self._named_like(router, route_path):
             return
-        handler, handler_ref = self._handler(handlers[-1], caps["call"][0])
         methods = ["*"] if verb == "all" else [verb.upper()]
-        for path in self._paths(route_path):
+        paths = self._paths(route_path)
+        if not paths:
+            return
+        handler, handler_ref = self._handler(handlers[-1], caps["call"][0], handler_name(methods, paths[0]))
+        for path in paths:
             self.out.routes.append(Route(FRAMEWORK, methods, path, handler, line, col, handler_ref, router))
 
     def _named_like(self, receiver: str, path: Node) -> bool:
         """Rule (3): a receiver named like an app or router, with a literal path starting with ``/``."""
-        if not _NAMED_LIKE.match(receiver):
+        if not self.by_name or not _NAMED_LIKE.match(receiver):
             return False
         literal = self.jf.template(path).parts
         return bool(literal) and literal[0][0] == "lit" and literal[0][1].startswith("/")
@@ -241,15 +251,16 @@ class _Detector:
             return []
         return [self.jf.template(node)]
 
-    def _handler(self, node: Node, call: Node) -> tuple[str | None, str | None]:
-        """(handler, handler_ref) of a route's last argument."""
+    def _handler(self, node: Node, call: Node, name: str) -> tuple[str | None, str | None]:
+        """(handler, handler_ref) of a route's last argument; an inline function becomes the
+        definition ``name`` (:meth:`JsFile.inline_function`)."""
         jf = self.jf
         scope = jf.code_scope(call)
         for _ in range(8):
             node = unwrap(node) or node
             t = node.type
             if t in _FUNCTIONS:
-                return scope, None
+                return jf.inline_function(node, name), None
             if t == "identifier":
                 name = jf.text(node)
                 local = jf.local_callable(name, scope)

@@ -2,13 +2,14 @@
 ; Python (created by .producer() / .consumer() / .transaction() in the file, or named like one).
 
 ; producer.send({ topic, messages }) / producer.sendBatch({ topicMessages }) /
-; consumer.subscribe({ topic }) / consumer.subscribe({ topics: [...] })
+; consumer.subscribe({ topic }) / consumer.subscribe({ topics: [...] }) /
+; consumer.run({ eachMessage: async (...) => ... })
 (call_expression
   function: (member_expression
     object: (_) @receiver
     property: (property_identifier) @method)
   arguments: (arguments . (object) @config)
-  (#any-of? @method "send" "sendBatch" "subscribe")) @call
+  (#any-of? @method "send" "sendBatch" "subscribe" "run")) @call
 
 ; const producer = kafka.producer() / const consumer = kafka.consumer({ groupId }) /
 ; const tx = await producer.transaction() / this.producer = kafka.producer(): @made is the name.

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText
-from indexer.model import CALLABLE_KINDS, Binding, FileExtraction, Import, Template, base_type
+from indexer.model import CALLABLE_KINDS, Binding, Definition, FileExtraction, Import, Param, Template, base_type
 
 __all__ = [
     "Args",
@@ -482,6 +482,50 @@ class Context:
             if kind is not None:
                 return kind
         return None
+
+    def inline_function(self, node: Node, name: str, scope: str | None) -> str:
+        """Make the ``lambda`` at ``node`` (a view passed inline) a definition of its own and return
+        its qualname (the convention is in :mod:`indexer.symbols`): kind ``function``, named ``name``
+        (made unique among ``scope``'s definitions with ``#2`` …), under ``scope`` (the qualname of the
+        code around it, ``None`` at module level), spanning the lambda, its name position the
+        lambda's start. The calls in its body that belonged to ``scope`` now belong to it."""
+        line, col = self.src.line(node), self.src.col(node)
+        for d in self.out.definitions:
+            if d.kind == "function" and (d.name_line, d.name_col) == (line, col) and d.parent == scope:
+                return d.qualname  # asked twice for one lambda
+        taken = {d.name for d in self.out.definitions if d.parent == scope}
+        unique, n = name, 1
+        while unique in taken:
+            n += 1
+            unique = f"{name} #{n}"
+        qualname = f"{scope}.{unique}" if scope else unique
+        end = (node.end_point[0] + 1, self.src.end_col(node))
+        params: list[Param] = []
+        plist = node.child_by_field_name("parameters")
+        for p in plist.named_children if plist is not None else ():
+            if p.type == "identifier":
+                params.append(Param(self.src.text(p)))
+            elif p.type == "default_parameter":
+                params.append(Param(self.src.text(p.child_by_field_name("name")), has_default=True))
+            elif p.type == "list_splat_pattern":
+                params.append(Param(self.src.text(p).lstrip("*"), variadic="*"))
+            elif p.type == "dictionary_splat_pattern":
+                params.append(Param(self.src.text(p).lstrip("*"), variadic="**"))
+        body = node.child_by_field_name("body")
+        header = self.src.data[node.start_byte : body.start_byte] if body is not None else b""
+        self.out.definitions.append(
+            Definition(
+                kind="function", name=unique, qualname=qualname, parent=scope,
+                start_line=line, start_col=col, end_line=end[0], end_col=end[1], name_line=line, name_col=col,
+                signature=" ".join(header.decode("utf-8", "replace").split()).removesuffix(":").strip(),
+                params=params,
+            )
+        )  # fmt: skip
+        self.kinds[qualname] = "function"
+        for c in self.out.calls:
+            if c.caller == scope and (line, col) <= (c.line, c.col) < end:
+                c.caller = qualname
+        return qualname
 
     def handler(self, node: Node, scope: str | None) -> tuple[str | None, str | None]:
         """``(handler, handler_ref)`` of a view passed by expression: the qualname of a function or

@@ -7,7 +7,8 @@ Found (rules in ``indexer/languages/python/queries/flask.scm``):
   listed); ``@R.get`` / ``.post`` / ``.put`` / ``.delete`` / ``.patch`` (Flask 2) -> that method.
   ``handler`` is the decorated function's qualname, ``router`` ``R`` as written.
 * ``R.add_url_rule("/x", endpoint, view_func=f, methods=...)`` -> a Route whose handler is the
-  function of this file ``f`` names, else ``handler_ref`` (``X.as_view()`` for a class-based view,
+  function of this file ``f`` names (a ``lambda`` becomes a function of its own named after the route,
+  ``GET /x``, owning the calls in its body: :mod:`indexer.symbols`), else ``handler_ref`` (``X.as_view()`` for a class-based view,
   arguments dropped). Without ``methods=``: ``["GET"]`` for a function; for ``X.as_view(...)`` the
   HTTP-verb methods class ``X`` defines in this file (a ``MethodView``), else ``["*"]``.
 * ``NAME = Blueprint("name", __name__, url_prefix="/bp")`` / ``NAME = Flask(__name__)`` at module
@@ -29,6 +30,7 @@ from tree_sitter import Node
 from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, string_list, template
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, Mount, Route, Router, Template
+from indexer.symbols import handler_name
 
 __all__ = ["LANGUAGES", "detect"]
 
@@ -142,9 +144,12 @@ def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
         view = args.get(2, "view_func")
         if view is None:  # a rule bound to an endpoint name only (@app.endpoint): no handler here
             return
-        handler, ref = ctx.handler(view, scope)
         methods = _methods(src, args.keywords.get("methods")) or _view_methods(ctx, view, scope)
         path = template(src, args.get(0, "rule"))
+        if view.type == "lambda":
+            handler, ref = ctx.inline_function(view, handler_name(methods, path), scope), None
+        else:
+            handler, ref = ctx.handler(view, scope)
         ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver))
         return
     child = args.get(0, "blueprint")
