@@ -34,7 +34,7 @@ from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
-__all__ = ["SECTIONS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
+__all__ = ["SECTIONS", "FUNCTION_TYPES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
 SECTIONS = ("express", "fastify", "nest", "http_clients", "kafkajs", "constants")
 """The query files of the ECMAScript detectors, one per detector module."""
@@ -129,6 +129,10 @@ def join_paths(*pieces: Template) -> Template:
     if merged[-1][0] == "lit" and merged != [("lit", "/")]:
         merged[-1] = ("lit", merged[-1][1].rstrip("/"))  # no trailing slash: `@Get()` adds nothing
     return Template(merge_parts(merged))
+
+
+FUNCTION_TYPES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+"""Node types of a function written inline (an arrow, a function expression)."""
 
 
 class JsFile:
@@ -279,6 +283,28 @@ class JsFile:
                     return d.parent
                 return d.qualname
             n = n.parent
+        return None
+
+    def handler(self, node: Node, call: Node, name: str) -> tuple[str | None, str | None] | None:
+        """What a registration's handler expression ``node`` (in the call ``call``) names, as
+        ``(handler, handler_ref)``: an inline function becomes the definition ``name``
+        (:meth:`inline_function`); a name is the local callable it binds, else a reference to
+        resolve; ``this.x`` a method of the class when it is callable. ``None`` when ``node`` is none
+        of these (a call, a literal: the caller decides)."""
+        t = node.type
+        if t in FUNCTION_TYPES:
+            return self.inline_function(node, name), None
+        if t == "identifier":
+            text = self.text(node)
+            local = self.local_callable(text, self.code_scope(call))
+            return (local, None) if local else (None, text)
+        if t == "member_expression":
+            ref = self.name_ref(node)
+            if ref is None:
+                return None, self.receiver(node)
+            if node.child_by_field_name("object").type == "this":  # type: ignore[union-attr]
+                return (ref, None) if self.is_callable(ref) else (None, ref)
+            return None, ref
         return None
 
     def inline_function(self, fn: Node, name: str) -> str:

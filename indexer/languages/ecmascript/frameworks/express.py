@@ -63,7 +63,6 @@ _CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
 _NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _PATH_WORDS = frozenset({"path", "prefix", "url", "base"})
 _PACKAGE = re.compile(r"^(@[\w.-]+/)?[\w.-]+$")
-_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _MODULES = ("express",)
 _REQUIRES = ('require("express")', "require('express')")
 
@@ -255,24 +254,12 @@ class _Detector:
         """(handler, handler_ref) of a route's last argument; an inline function becomes the
         definition ``name`` (:meth:`JsFile.inline_function`)."""
         jf = self.jf
-        scope = jf.code_scope(call)
         for _ in range(8):
             node = unwrap(node) or node
-            t = node.type
-            if t in _FUNCTIONS:
-                return jf.inline_function(node, name), None
-            if t == "identifier":
-                name = jf.text(node)
-                local = jf.local_callable(name, scope)
-                return (local, None) if local else (None, name)
-            if t == "member_expression":
-                ref = jf.name_ref(node)
-                if ref is None:
-                    return None, jf.receiver(node)
-                if node.child_by_field_name("object").type == "this":  # type: ignore[union-attr]
-                    return (ref, None) if jf.is_callable(ref) else (None, ref)
-                return None, ref
-            if t == "call_expression":
+            found = jf.handler(node, call, name)
+            if found is not None:
+                return found
+            if node.type == "call_expression":
                 fn = node.child_by_field_name("function")
                 if (
                     fn is not None

@@ -41,7 +41,6 @@ LANGUAGES = ("javascript", "typescript")
 
 FRAMEWORK = "fastify"
 _NAMED = frozenset({"fastify", "server", "instance"})
-_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _REQUIRES = (b'require("fastify")', b"require('fastify')")
 
 
@@ -119,17 +118,4 @@ def _handler(jf: JsFile, node: Node | None, call: Node, name: str) -> tuple[str 
     node = unwrap(node)
     if node is None:
         return None, None
-    if node.type in _FUNCTIONS:
-        return jf.inline_function(node, name), None
-    if node.type == "identifier":
-        text = jf.text(node)
-        local = jf.local_callable(text, jf.code_scope(call))
-        return (local, None) if local else (None, text)
-    if node.type == "member_expression":
-        ref = jf.name_ref(node)
-        if ref is None:
-            return None, jf.receiver(node)
-        if node.child_by_field_name("object").type == "this":  # type: ignore[union-attr]
-            return (ref, None) if jf.is_callable(ref) else (None, ref)
-        return None, ref
-    return None, None
+    return jf.handler(node, call, name) or (None, None)

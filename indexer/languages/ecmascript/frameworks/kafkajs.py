@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.common import FUNCTION_TYPES, JsFile, js_file, unwrap
 from indexer.model import FileExtraction, Template, TopicUse
 
 if TYPE_CHECKING:
@@ -39,7 +39,6 @@ __all__ = ["LANGUAGES", "detect"]
 LANGUAGES = ("javascript", "typescript")
 
 FRAMEWORK = "kafkajs"
-_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -113,7 +112,7 @@ def _run_handlers(jf: JsFile, runs: list[dict[str, list[Node]]], is_a: Callable[
         config = jf.object_pairs(caps["config"][0])
         for key in ("eachMessage", "eachBatch"):
             fn = unwrap(config.get(key))
-            if fn is not None and fn.type in _FUNCTIONS:
+            if fn is not None and fn.type in FUNCTION_TYPES:
                 names: list[str] = []
 
                 def make(
