@@ -151,7 +151,7 @@ describe('the extension against ripple serve', () => {
     // work-done progress begins (its reports are the server's to drop when the client answers late),
     // then the index status once every run has ended
     expect(item.texts.at(-1)).toBe('$(database) ripple: 2 repositories · 7 files');
-    expect(item.tooltip).toBe('petclinic: ready · 3 files · 14 nodes\nclient: ready · 4 files · 13 nodes');
+    expect(item.tooltip).toBe('petclinic: ready · 3 files · 14 nodes\nclient: ready · 4 files · 14 nodes');
     expect(item.command).toBe('ripplegraph.showIndexStatus');
   });
 
@@ -202,14 +202,16 @@ describe('the extension against ripple serve', () => {
     expect(markdown).toContain('\n**1 caller · 0 endpoints** · 1 service · 2 nodes reached within 5 hops\n');
     const repository = { uri: uriOf(`${JAVA}/OwnerRepository.java`), line: 4 };
     const show = { uri: uriOf(`${JAVA}/OwnerController.java`), line: 11 };
-    expect(reportLocations(markdown)).toEqual([repository, show]);
+    // the target, the direct call site, then the callers by hop (hop 1 `show`, hop 2 `showName`, where they are defined)
+    const byHop = [{ uri: show.uri, line: 10 }, { uri: show.uri, line: 15 }];
+    expect(reportLocations(markdown)).toEqual([repository, show, ...byHop]);
     const panel = stub.recorder.panels.at(-1)!;
     expect([panel.viewType, panel.title, panel.options]).toEqual(['ripplegraph.blastRadius', 'Blast radius of OwnerRepository.findById',
       { enableScripts: false, enableCommandUris: ['ripplegraph.openLocation'], localResourceRoots: [] }]);
     expect(panel.webview.html).toBe(reportPage(markdown, panel.title, 'vscode-webview://stub'));
     const links = [...panel.webview.html.matchAll(/href="command:ripplegraph\.openLocation\?([^"]+)"/g)]
       .map((m) => JSON.parse(decodeURIComponent(m[1])));
-    expect(links).toEqual([[repository.uri, 4], [show.uri, 11]]);
+    expect(links).toEqual([[repository.uri, 4], [show.uri, 11], [show.uri, 10], [show.uri, 15]]);
     // a click on the caller's link runs the command with those arguments
     stub.recorder.opened.length = 0;
     await stub.vscode.commands.executeCommand('ripplegraph.openLocation', ...links[1]);

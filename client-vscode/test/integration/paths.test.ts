@@ -84,7 +84,7 @@ describe('paths with spaces, # and non-ASCII letters', () => {
     const links = [...panel.webview.html.matchAll(/href="command:ripplegraph\.openLocation\?([^"]+)"/g)]
       .map((m) => JSON.parse(decodeURIComponent(m[1])));
     const uri = URI.file(join(ws, FILE)).toString();
-    expect(links).toEqual([[uri, 1], [uri, 6]]); // the target, the call site
+    expect(links).toEqual([[uri, 1], [uri, 6], [uri, 5]]); // the target, the call site, the caller (callers by hop)
     stub.recorder.opened.length = 0;
     await stub.vscode.commands.executeCommand('ripplegraph.openLocation', ...links[1]);
     expect(stub.recorder.opened).toMatchObject([{ uri, selection: { line: 5, character: 0 } }]);
