@@ -129,7 +129,8 @@ beforeAll(async () => {
 afterAll(async () => {
   (Module as any)._load = originalLoad;
   if (root) {
-    rmSync(root, { recursive: true, force: true });
+    // a stopped server may still be closing its index (journal files come and go): retry
+    rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   }
 });
 

@@ -27,7 +27,8 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
+  // a stopped server may still be closing its index (journal files come and go): retry
+  rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
 
 let active: Awaited<ReturnType<typeof activate>> | undefined;

@@ -44,7 +44,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await active?.stop();
-  rmSync(root, { recursive: true, force: true });
+  // a stopped server may still be closing its index (journal files come and go): retry
+  rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
 
 async function search(query: string) {
