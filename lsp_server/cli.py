@@ -42,7 +42,7 @@ from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
-                            repository_name, state_dir, writer_lock)
+                            prune_state_dirs, repository_name, state_dir, writer_lock)
 
 __all__ = ["main"]
 
@@ -191,6 +191,8 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
 
     root = path.resolve()
     repo_name = repo or root.name
+    for gone in prune_state_dirs():  # caches of indexes deleted a week ago or more
+        logging.getLogger(__name__).info("removed %s: its index is gone", gone)
     try:
         config = _loaded(load_config(root))
         db_path = Path(db) if db else (config.db or default_db_path(root))

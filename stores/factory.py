@@ -15,8 +15,10 @@ import hashlib
 import json
 import logging
 import os
+import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -31,7 +33,8 @@ from stores.embedder import MODEL_ENV, Embedder
 from stores.errors import StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
-           "state_dir", "writer_lock", "RepositoryClash", "repository_name", "claim_repository", "index_identity"]
+           "state_dir", "prune_state_dirs", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
+           "repository_name", "claim_repository", "index_identity"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -53,17 +56,67 @@ def state_dir(db: Path, env: Mapping[str, str] | None = None) -> Path:
     its ``.ripple/`` folder, and the extraction cache holds pickled extractions (loading a planted one
     runs its code); only the user's own cache folder is trusted. Without a home folder (no ``$HOME``,
     no password entry): ``<db>-state``, beside the index. ``env`` defaults to ``os.environ``."""
+    base = _state_base(env)
+    if base is None:
+        return db.with_name(db.name + "-state")
+    real = os.path.realpath(db)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return base / f"{Path(real).name}-{digest}"
+
+
+def _state_base(env: Mapping[str, str] | None = None) -> Path | None:
+    """``$XDG_CACHE_HOME/ripple/state`` (default ``~/.cache/ripple/state``), ``None`` without a home folder."""
     env = os.environ if env is None else env
     base = env.get("XDG_CACHE_HOME")
     if not base:
         try:
             home = env.get("HOME") or str(Path.home())
         except RuntimeError:  # "Could not determine home directory"
-            return db.with_name(db.name + "-state")
+            return None
         base = str(Path(home) / ".cache")
-    real = os.path.realpath(db)
-    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return Path(base) / "ripple" / "state" / f"{Path(real).name}-{digest}"
+    return Path(base) / "ripple" / "state"
+
+
+STATE_MARKER = "index"
+"""File in a state folder naming, in UTF-8, the real path of the index it serves
+(:func:`prune_state_dirs` removes the folders of indexes that are gone)."""
+
+PRUNE_AFTER_SECONDS = 7 * 24 * 3600
+"""A state folder whose index is gone is removed once it has not changed for this long (a week: an
+index on a drive that is only unmounted keeps its cache a while)."""
+
+
+def prune_state_dirs(env: Mapping[str, str] | None = None, older_than: float = PRUNE_AFTER_SECONDS,
+                     now: float | None = None) -> list[Path]:
+    """Remove the state folders (:func:`state_dir`) of indexes that no longer exist and that have not
+    changed for ``older_than`` seconds (their extraction caches would otherwise pile up, one per
+    index path ever written, temporary ones included); returns the folders removed. Only folders
+    carrying a :data:`STATE_MARKER` are considered; links are never followed. Never raises: a folder
+    that cannot be read or removed is left."""
+    base = _state_base(env)
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(base)) if base is not None else []
+    except OSError:
+        return removed
+    for entry in entries:
+        try:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            marker = Path(entry.path) / STATE_MARKER
+            info = marker.lstat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size > 4096:
+                continue
+            index = marker.read_text(encoding="utf-8", errors="surrogateescape")
+            newest = max(info.st_mtime, entry.stat(follow_symlinks=False).st_mtime)
+            if not index or os.path.lexists(index) or now - newest < older_than:
+                continue
+            shutil.rmtree(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
 
 
 def writer_lock(db: Path) -> filelock.FileLock:
@@ -161,6 +214,17 @@ def claim_repository(store: GraphStore, db: Path, repo: str, root: Path) -> None
     except OSError as exc:  # a link or folder planted at its name (filelock does not follow links)
         raise StoreUnavailable(f"cannot lock {lock}: {exc.strerror or exc}; remove it") from exc
     try:
+        marker = state / STATE_MARKER
+        real = os.path.realpath(db)
+        try:
+            known = marker.read_text(encoding="utf-8", errors="surrogateescape") if marker.is_file() else None
+        except OSError:
+            known = None
+        if known != real:
+            try:
+                _write_new(marker, real)  # what prune_state_dirs checks
+            except UnicodeEncodeError:  # a path that is not UTF-8: its folder is simply never pruned
+                pass
         _claim(store, db, repo, root, state)
     finally:
         lock_held.release()

@@ -278,3 +278,34 @@ class TestLinkSwappedAfterDiscovery:
 
         monkeypatch.setattr(spring_config, "config_files", swapped)
         assert spring_config.load_properties(root) == {"server.port": "8081"}
+
+
+class TestStateFoldersOfDeletedIndexes:
+    """The extraction cache of every index path ever written lives in the user's cache folder: those
+    of indexes that are gone are removed after a week, nothing else."""
+
+    def test_only_folders_of_gone_indexes_past_the_age_are_removed(self, tmp_path, monkeypatch):
+        import time
+
+        from stores.factory import PRUNE_AFTER_SECONDS, STATE_MARKER, claim_repository, prune_state_dirs, state_dir
+        from stores.embedded import EmbeddedStore
+
+        env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+        monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])  # claim_repository reads the process's
+        kept_db, gone_db = tmp_path / "kept" / "index.db", tmp_path / "gone" / "index.db"
+        for db in (kept_db, gone_db):
+            store = EmbeddedStore(db)
+            try:
+                claim_repository(store, db, "r", tmp_path)
+            finally:
+                store.close()
+        kept, gone = state_dir(kept_db, env), state_dir(gone_db, env)
+        assert (gone / STATE_MARKER).read_text(encoding="utf-8") == os.path.realpath(gone_db)
+        stranger = tmp_path / "cache" / "ripple" / "state" / "no-marker"  # not ours to judge
+        stranger.mkdir()
+        for leftover in gone_db.parent.glob("index.db*"):
+            leftover.unlink()
+        now = time.time()
+        assert prune_state_dirs(env, now=now) == []  # too recent
+        assert prune_state_dirs(env, now=now + PRUNE_AFTER_SECONDS + 60) == [gone]
+        assert not gone.exists() and kept.is_dir() and stranger.is_dir()
