@@ -27,7 +27,7 @@ from urllib.parse import quote, unquote
 from lsprotocol import types
 
 from stores.contracts import Node
-from analysis.navigation import CallGroup, Reference, Site, SymbolTree, container_name, symbol_label
+from analysis.navigation import CallGroup, Reference, SymbolTree, container_name, symbol_label
 
 __all__ = [
     "FileText", "LineMap", "Converter", "RIPPLE_SCHEME", "ripple_uri", "parse_ripple_uri", "to_client_col",
@@ -285,10 +285,6 @@ class Converter:
             detail=_short(str(node.props.get("signature") or "")),
             children=[self.document_symbol(c) for c in tree.children],
         )
-
-    def site_location(self, site: Site, word: str) -> types.Location:
-        """The location of a call site."""
-        return self.location(site.repo, site.file, site.line, site.col, word)
 
 
 _NAME_LINES = 200

@@ -186,11 +186,12 @@ def repository_name(store: GraphStore, db: Path, root: Path) -> str:
     repository recorded for another folder. Raises what the store raises."""
     root = root.resolve()
     repos = store.repos()
-    mine = sorted(name for name, where in _registry(db).items() if Path(where) == root and name in repos)
+    registry = _registry(db)
+    mine = sorted(name for name, where in registry.items() if Path(where) == root and name in repos)
     if mine:
         return root.name if root.name in mine else mine[0]
     if db.resolve() == default_db_path(root).resolve():
-        if len(repos) == 1 and repos[0] not in _registry(db):
+        if len(repos) == 1 and repos[0] not in registry:
             return repos[0]
     return root.name
 

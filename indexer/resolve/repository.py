@@ -276,11 +276,6 @@ class RepositoryResolver:
 
     # -- resolving ---------------------------------------------------------------------------------
 
-    def framework_paths(self) -> set[str]:
-        """Paths of the files with framework facts (routes, routers, mounts, HTTP calls, topics,
-        constants): the framework linker reads them all, so every resolve includes them."""
-        return set(self._framework)
-
     def resolve(self, paths: Iterable[str]) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics), against the current state of all
