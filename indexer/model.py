@@ -44,6 +44,9 @@ __all__ = [
     "Injection",
     "Template",
     "Route",
+    "WrapperRef",
+    "Wrapper",
+    "WRAPPER_KINDS",
     "Router",
     "Mount",
     "HttpCall",
@@ -292,6 +295,59 @@ class Template:
         return None
 
 
+WRAPPER_KINDS = frozenset({
+    "filter", "middleware", "interceptor", "guard", "pipe", "hook", "dependency", "error_handler", "decorator",
+})
+"""What cross-cutting code does for the endpoints it wraps: ``filter`` (servlet / Spring / JAX-RS
+filters), ``middleware`` (Express / Koa / Hono / FastAPI / Django middleware), ``interceptor`` (Spring
+``HandlerInterceptor``, Nest interceptors), ``guard`` (Nest guards), ``pipe`` (Nest pipes), ``hook``
+(Flask ``before_request`` / ``after_request`` / ``teardown_*``, Fastify hooks, Spring
+``@ModelAttribute`` in a controller advice), ``dependency`` (FastAPI ``Depends``), ``error_handler``
+(``@ExceptionHandler``, Flask ``errorhandler``, Express error middleware), ``decorator`` (a Python view
+decorator such as ``login_required``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WrapperRef:
+    """Cross-cutting code applied to one route: ``kind`` (:data:`WRAPPER_KINDS`) and ``expr``, the
+    expression naming the function or class that runs, resolved like a call's callee in the route's
+    scope (Express ``auth.required``, Nest ``AuthGuard`` of ``@UseGuards(AuthGuard)``, FastAPI
+    ``get_user`` of ``Depends(get_user)``, Python ``login_required`` of ``@login_required``). A class
+    means the methods the framework calls on it (``doFilter``, ``preHandle``, ``canActivate``, ...)."""
+
+    kind: str
+    expr: str
+
+
+@dataclass(slots=True)
+class Wrapper:
+    """Cross-cutting code registered for many routes at once: an application- or router-wide filter,
+    middleware, interceptor, guard, hook, dependency or error handler.
+
+    ``framework`` as for :class:`Route`; ``kind`` among :data:`WRAPPER_KINDS`. What runs is ``owner``,
+    the qualname in this file of the function, method or class (a ``@Component class JwtFilter extends
+    OncePerRequestFilter`` detected in its own file: ``JwtFilter``), or else ``owner_ref``, an
+    expression naming it resolved like a callee (``app.use(auth)``: ``auth``;
+    ``http.addFilterBefore(jwtFilter, ...)``: ``jwtFilter``; Django ``MIDDLEWARE``'s
+    ``"shop.middleware.Audit"``: the dotted path). ``router`` is the expression of the router object it
+    is registered on (``app``, ``router``, ``bp``): it wraps the routes of that router and of every
+    router mounted into it; ``None`` means every route of the application (the repository, or the
+    module folder of a multi-service repository, that holds the file). ``path`` limits it to routes
+    whose full path starts with that prefix (``app.use("/api", auth)``; a servlet filter's
+    ``urlPatterns = "/api/*"`` as ``/api``); empty: no limit. A router- or app-wide registration whose
+    owner is a class wraps through that class's framework methods (see :class:`WrapperRef`).
+    """
+
+    framework: str
+    kind: str
+    owner: str | None
+    line: int
+    col: int
+    owner_ref: str | None = None
+    router: str | None = None
+    path: Template = field(default_factory=Template)
+
+
 @dataclass(slots=True)
 class Route:
     """An HTTP endpoint this file exposes.
@@ -315,6 +371,12 @@ class Route:
     col: int
     handler_ref: str | None = None
     router: str | None = None
+    wrappers: list[WrapperRef] = field(default_factory=list)
+    """Cross-cutting code applied to this route alone, in the order it runs: an Express / Fastify
+    route's middleware arguments, Nest ``@UseGuards`` / ``@UseInterceptors`` / ``@UsePipes`` on the
+    method or its controller class, FastAPI ``Depends`` in the signature or ``dependencies=[...]``,
+    Python view decorators, Spring ``@ModelAttribute`` / ``@ExceptionHandler`` methods of the same
+    controller."""
 
 
 @dataclass(slots=True)
@@ -406,6 +468,7 @@ class FileExtraction:
     injections: list[Injection] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)
+    wrappers: list[Wrapper] = field(default_factory=list)
     routers: list[Router] = field(default_factory=list)
     mounts: list[Mount] = field(default_factory=list)
     http_calls: list[HttpCall] = field(default_factory=list)
