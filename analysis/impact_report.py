@@ -291,7 +291,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         for w in groups.values():  # "all N endpoints of <application>, through the filter X"
             under = f" under {', '.join(code_span(p) for p in w.paths)}" if w.paths else ""
             path = f"all {count_noun(len(w.endpoints), 'endpoint')} of {markdown_text(w.application)}{under}"
-            lines.append(f"| all | {_cell(path)} | {_cell(markdown_text(w.node.repo))} | {w.hops} | {w.certainty} "
+            lines.append(f"| – | {_cell(path)} | {_cell(markdown_text(w.node.repo))} | {w.hops} | {w.certainty} "
                          f"| {_cell(_via_text(w.kind, w.node) + _path_text(w.example))} |")
         for h in listed[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
