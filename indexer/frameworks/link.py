@@ -558,7 +558,13 @@ class _Linker:
                prefixes: Sequence[str] = (), **props: str | None) -> None:
         """WRAPS edges, owned by ``fc``, from each of ``srcs`` to each endpoint of ``routes`` under one
         of ``prefixes`` (none: no limit); the endpoints' nodes are emitted in ``fc`` too (as a client's
-        are), so the edges never dangle whichever file goes first."""
+        are), so the edges never dangle whichever file goes first.
+
+        Volume: one edge per (callable that runs, endpoint), i.e. wrappers x endpoints, not more: an
+        app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
+        spring-petclinic gains 38 WRAPS (controller ``@ModelAttribute`` / ``@InitBinder`` methods x their
+        controller's routes) beside 823 other edges; the JWT fixture, 30 for 6 endpoints (a filter
+        registered twice, an interceptor of two methods, two exception handlers)."""
         seen = self._wrapped[fc.path]
         for rt in routes:
             for eid, method, full in rt.endpoints:
