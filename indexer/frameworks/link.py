@@ -581,14 +581,25 @@ class _Linker:
     def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str) -> list[str]:
         """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
         request: a function or method itself; a class's (or an instance's class's) framework methods.
-        Empty when it resolves to nothing of this repository."""
+        A call (``jwtFilter()``, ``authenticate({ secret })``) is what it returns: an instance's
+        framework methods, else the function called itself, a factory whose returned closure's calls
+        it owns (calls in anonymous functions belong to the named function around them,
+        :mod:`indexer.model`). Empty when it resolves to nothing of this repository."""
+        expr = expr.strip()
         if expr.startswith("new "):  # Java / TypeScript ``new JwtFilter(...)``: the class
             expr = expr[4:].split("(", 1)[0].strip()
-        v = self.r.resolve_expr(fc, scope, expr)
+        callee = _callee(expr)
+        v = self.r.resolve_expr(fc, scope, expr if callee is None else callee + "()")
         if isinstance(v, FuncV):
             return [v.f.id] if v.f.file.repo == self.r.repo else []
         if isinstance(v, (ClassV, InstV)):
-            return self._framework_methods(v.c)
+            found = self._framework_methods(v.c)
+            if found or callee is None:
+                return found
+        if callee is not None:
+            f = self.r.resolve_expr(fc, scope, callee)
+            if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:
+                return [f.f.id]
         return []
 
     def _framework_methods(self, c: Def) -> list[str]:
@@ -655,6 +666,24 @@ class _Linked:
     router: tuple[str, str] | None
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _callee(expr: str) -> str | None:
+    """``a.make`` of a call expression ``a.make(x, (y))`` (its last, balanced argument list cut off),
+    ``None`` when ``expr`` is no call."""
+    if not expr.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(expr) - 1, -1, -1):
+        ch = expr[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                head = expr[:i].strip()
+                return head or None
+    return None
 
 
 def _scope_at(fc: FileCtx, line: int, col: int) -> str | None:
