@@ -585,9 +585,12 @@ class _Linker:
         """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
         request: a function or method itself; a class's (or an instance's class's) framework methods.
         A call (``jwtFilter()``, ``authenticate({ secret })``) is what it returns: an instance's
-        framework methods, else the function called itself, a factory whose returned closure's calls
-        it owns (calls in anonymous functions belong to the named function around them,
-        :mod:`indexer.model`). Empty when it resolves to nothing of this repository."""
+        framework methods; when the resolver cannot type the result (no return type, no inferred
+        return: a JavaScript or Python factory returning a closure), the function called itself, which
+        owns the returned closure's calls (calls in anonymous functions belong to the named function
+        around them, :mod:`indexer.model`); a library type (``localeChangeInterceptor()`` returning
+        Spring's ``LocaleChangeInterceptor``) is nothing. Empty when it resolves to nothing of this
+        repository."""
         expr = expr.strip()
         if expr.startswith("new "):  # Java / TypeScript ``new JwtFilter(...)``: the class
             expr = expr[4:].split("(", 1)[0].strip()
@@ -596,10 +599,8 @@ class _Linker:
         if isinstance(v, FuncV):
             return [v.f.id] if v.f.file.repo == self.r.repo else []
         if isinstance(v, (ClassV, InstV)):
-            found = self._framework_methods(v.c)
-            if found or callee is None:
-                return found
-        if callee is not None:
+            return self._framework_methods(v.c)
+        if callee is not None and v is None:  # an untyped result: the factory (a library object: nothing)
             f = self.r.resolve_expr(fc, scope, callee)
             if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:
                 return [f.f.id]

@@ -375,3 +375,31 @@ def test_a_wrapper_made_by_a_call_is_its_factory_or_what_the_call_returns() -> N
         ("app/auth.make_auth(1)", "endpoint:GET /"),  # the factory owns the returned lambda's calls
     ]
     assert result.link_outcomes["unlinked_wrapper"] == 1
+
+
+LIBRARY = """
+# --- path: web/WebConfig.java ---
+package web;
+
+import org.springframework.web.servlet.i18n.LocaleChangeInterceptor;
+
+public class WebConfig {
+    public LocaleChangeInterceptor localeChangeInterceptor() {
+        return new LocaleChangeInterceptor();
+    }
+
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(localeChangeInterceptor());
+    }
+
+    public String home() { return ""; }
+}
+"""
+
+
+def test_a_bean_method_returning_a_library_interceptor_is_no_wrapper() -> None:
+    w = Wrapper("spring", "interceptor", None, 11, 17, owner_ref="localeChangeInterceptor()")
+    result = _run(LIBRARY, {"web/WebConfig.java": {
+        "routes": [Route("spring", ["GET"], Template.of("/"), "WebConfig.home", 14, 4)], "wrappers": [w]}})
+    assert _pairs(result) == []  # not the bean method, which runs once at start-up
+    assert result.link_outcomes["unlinked_wrapper"] == 1
