@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank
+from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.counting import CountingGraph
 from analysis.testcode import is_test_path
 from analysis.navigation import (
@@ -270,9 +270,12 @@ class WrapperHit:
 
 @dataclass(frozen=True, slots=True)
 class TopicHit:
-    """A Kafka topic a reached method consumes or produces: ``consumers`` / ``producers`` among the
-    reached methods, ``hops`` of the nearest of them, and an ``example`` path in call order (from the
-    topic when a consumer is reached, else from the nearest producer)."""
+    """A topic, queue or task a reached method consumes or produces: ``consumers`` / ``producers``
+    among the reached methods, ``hops`` of the nearest of them, and an ``example`` path in call order
+    (from the topic when a consumer is reached, else from the nearest producer). ``broker``: the
+    node's broker (``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...); ``match``: how sure the
+    weakest of its reached PRODUCES / CONSUMES links is (``exact`` / ``inferred`` / ``name``; ``None``
+    for Kafka, whose links are by topic name as written)."""
 
     id: str
     name: str
@@ -280,12 +283,14 @@ class TopicHit:
     producers: tuple[Node, ...]
     hops: int
     example: tuple[PathStep, ...]
+    broker: str = "kafka"
+    match: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
     """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
-    ``kafka`` (CONSUMES), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
+    a broker (CONSUMES: ``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
     ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``), ``scheduled`` /
     ``listener`` / ``task`` (decorators, annotations), ``main`` and ``module`` (module-level code)."""
 
@@ -640,10 +645,29 @@ def _step(node: Node | None, id: str) -> PathStep:
     if node is None:
         name = id.removeprefix("endpoint:") if id.startswith("endpoint:") else id
         return PathStep(id, name, "Endpoint" if id.startswith("endpoint:") else "Topic", "", "", 0)
-    if node.label == "Topic":
-        return PathStep(node.id, f"topic:{node.name}", node.label, "", "", 0)
+    if node.label == "Topic":  # its id: topic:<name> (Kafka), topic:<broker>:<name>
+        return PathStep(node.id, node.id, node.label, "", "", 0)
     name = node.file if node.label == "File" else node.name if node.label == "Endpoint" else node.qualname
     return PathStep(node.id, name, node.label, node.repo, node.file, node.start_line)
+
+
+_MATCH_ORDER = ("exact", "inferred", "name")
+
+
+def _note_match(matches: dict[str, str], e: Edge) -> None:
+    """Keep, per topic, the weakest ``match`` of its PRODUCES / CONSUMES edges seen (Kafka's carry none)."""
+    m = e.props.get("match")
+    if isinstance(m, str) and m in _MATCH_ORDER:
+        old = matches.get(e.dst)
+        if old is None or _MATCH_ORDER.index(m) > _MATCH_ORDER.index(old):
+            matches[e.dst] = m
+
+
+def _topic_name(node: Node | None, tid: str) -> tuple[str, str]:
+    """``(broker, name)`` of a Topic node (from its id when the node is not in the index)."""
+    if node is not None:
+        return str(node.props.get("broker") or "kafka"), node.name
+    return topic_parts(tid)
 
 
 def _decorator_kinds(node: Node) -> list[str]:
@@ -725,6 +749,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     # Endpoints, one per (endpoint, exposing repository), from the nearest handler.
     hits: dict[tuple[str, str], EndpointHit] = {}
     consumers: dict[str, list[str]] = {}
+    matches: dict[str, str] = {}  # topic -> the weakest match of its links
     producers: dict[str, list[str]] = {}
     kinds: dict[str, list[str]] = {}
     wrapped: dict[str, list[Edge]] = {}
@@ -760,10 +785,12 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             exposing = sorted(x.src for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
             hit(e, repo, nodes[exposing[0]] if exposing else src, WrapperVia(src, kind, str(e.props.get("scope") or "")))
         elif e.kind == "CONSUMES":
-            kinds.setdefault(e.src, []).append("kafka")
+            kinds.setdefault(e.src, []).append(str(e.props.get("broker") or "kafka"))
             consumers.setdefault(e.dst, []).append(e.src)
+            _note_match(matches, e)
         elif e.kind == "PRODUCES":
             producers.setdefault(e.dst, []).append(e.src)
+            _note_match(matches, e)
     endpoints = sorted(hits.values(), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id))
 
     topics = []
@@ -771,10 +798,11 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         cons = sorted(dict.fromkeys(consumers.get(tid, [])), key=lambda i: (hop[i], i))
         prods = sorted(dict.fromkeys(producers.get(tid, [])), key=lambda i: (hop[i], i))
         node = nodes.get(tid)
-        name = node.name if node is not None else tid.removeprefix("topic:")
+        broker, name = _topic_name(node, tid)
         near = min(hop[i] for i in cons + prods)
         example = (_step(node, tid), *chain(cons[0])) if cons else chain(prods[0])
-        topics.append(TopicHit(tid, name, tuple(nodes[i] for i in cons), tuple(nodes[i] for i in prods), near, example))
+        topics.append(TopicHit(tid, name, tuple(nodes[i] for i in cons), tuple(nodes[i] for i in prods), near, example,
+                               broker, matches.get(tid)))
     topics.sort(key=lambda t: (t.hops, t.name))
 
     # Entry points and services over every code node reached (targets included).

@@ -21,6 +21,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_wrappers",
     "java_http_clients",
     "spring_kafka",
+    "spring_rabbit",
+    "spring_jms",
     "java_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -19,6 +19,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "django_urls",
     "python_http_clients",
     "python_kafka",
+    "celery_tasks",
     "python_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
