@@ -1,0 +1,92 @@
+"""Golden blast-radius reports over queues beyond Kafka (tests/fixtures/queues): a Spring service
+publishing to RabbitMQ (an exchange bound to a queue by a ``BindingBuilder`` bean, and the default
+exchange) and JMS, with a Kafka listener on a topic named like a RabbitMQ queue; a Celery worker
+whose tasks are queued with ``.delay`` / ``.apply_async`` / ``send_task``. Exact topic lists, with
+each topic's broker and how sure its link is, and the negative cases: a ``convertAndSend`` on a
+``SimpMessagingTemplate``, a ``.delay`` on a function that is no task, the Kafka topic ``orders``
+apart from the RabbitMQ queue ``orders``. ``RIPPLE_UPDATE_GOLDEN=1`` rewrites the snapshots."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from analysis.impact import SymbolQuery, blast_radius
+from analysis.impact_report import render_markdown
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "queues"
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+_TIME = re.compile(r"\| \d+\.\d ms \|")
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory):
+    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "queues.db")
+    reports = {name: index_repository(FIXTURE / name, s, s, IndexOptions(repo=name, jobs=1))
+               for name in ("shop", "worker")}
+    yield s, reports
+    s.close()
+
+
+def _check(name: str, markdown: str) -> None:
+    text = _TIME.sub("| – ms |", markdown)
+    snapshot = SNAPSHOTS / f"{name}.md"
+    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
+        snapshot.write_text(text, encoding="utf-8")
+    assert text == snapshot.read_text(encoding="utf-8")
+
+
+def _topics(report) -> list[tuple[str, str, str | None, list[str], list[str]]]:
+    return [(t.id, t.broker, t.match, [n.qualname for n in t.consumers], [n.qualname for n in t.producers])
+            for t in report.topics]
+
+
+def test_rabbit_exchange_and_key_reach_the_bound_queue_not_the_kafka_topic_of_that_name(indexed) -> None:
+    store, _ = indexed
+    report = blast_radius(store, SymbolQuery("Fulfilment.ship"))
+    assert _topics(report) == [
+        ("topic:orders", "kafka", None, ["OrderListeners.onKafkaOrder"], []),
+        # shop.events + order.created -> the binding "order.*" -> queue orders: a pattern, so inferred.
+        # websocket.convertAndSend("orders", ...) on a SimpMessagingTemplate is no producer.
+        ("topic:rabbitmq:orders", "rabbitmq", "inferred", ["OrderListeners.onOrder"], ["OrderService.placeOrder"]),
+    ]
+    assert [(h.http_method, h.path, h.hops) for h in report.endpoints] == [("POST", "/orders", 3)]
+    _check("queues_fulfilment_ship", render_markdown(report))
+
+
+def test_default_exchange_and_jms_destination_link_exactly(indexed) -> None:
+    store, _ = indexed
+    report = blast_radius(store, SymbolQuery("Fulfilment.record"))
+    assert _topics(report) == [
+        ("topic:rabbitmq:audit", "rabbitmq", "exact", ["OrderListeners.onAudit"], ["OrderService.audit"]),
+        ("topic:jms:invoices", "jms", "exact", ["OrderListeners.onInvoice"], ["OrderService.audit"]),
+    ]
+    _check("queues_fulfilment_record", render_markdown(report))
+
+
+def test_celery_callers_of_delay_are_one_hop_above_the_task(indexed) -> None:
+    store, _ = indexed
+    report = blast_radius(store, SymbolQuery("purge_rows"))
+    assert _topics(report) == [
+        ("topic:celery:shop.tasks.cleanup", "celery", "exact", ["cleanup"],
+         ["nightly", "purge"]),
+        # send_task("mail.send") names the task only: matched by name
+        ("topic:celery:mail.send", "celery", "name", [], ["nightly"]),
+    ]
+    # not_a_task.delay() queues nothing: purge reaches purge_rows through cleanup only
+    assert [sorted(r.node.qualname for r in level) for level in report.hops] == [
+        ["cleanup", "not_a_task"], ["nightly", "purge"]]
+    _check("queues_celery_purge_rows", render_markdown(report))
+
+
+def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -> None:
+    _, reports = indexed
+    assert reports["shop"].links == {"consumes": 1, "consumes_jms": 1, "consumes_rabbitmq": 2, "exposes": 1,
+                                     "produces_jms": 1, "produces_rabbitmq": 2}
+    assert reports["worker"].links == {"consumes_celery": 2, "produces_celery": 3, "unlinked_task": 1}
