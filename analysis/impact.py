@@ -77,8 +77,8 @@ TESTS_MODES = ("apart", "include", "exclude", "only")
 in its own section, never among callers, endpoints or services), ``include`` (as production code),
 ``exclude`` (not walked, only counted) or ``only`` (the tests alone)."""
 CERTAINTIES = ("exact", "inferred", "name")
-"""How sure a path is, surest first: the weakest CALLS binding on it (HTTP and Kafka links count as
-``exact``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
+"""How sure a path is, surest first: the weakest CALLS binding or queue link (a PRODUCES edge's
+``match``) on it (HTTP and Kafka links count as ``exact``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
 ``name`` is also the weakest the graph holds (an ambiguous name is not bound at all)."""
 _RANK = {c: i for i, c in enumerate(CERTAINTIES)}
 SEARCH_CANDIDATES = 10
@@ -590,7 +590,7 @@ class _Walk:
                         self.direct.append(e)
                 if e.kind == "CALLS_HTTP" and not self._follows(e):
                     continue
-                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS" else 0, self.weak.get(dst, 0))
+                weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
                         # The surest of the paths of the same length explains the node.
@@ -652,6 +652,16 @@ def _step(node: Node | None, id: str) -> PathStep:
 
 
 _MATCH_ORDER = ("exact", "inferred", "name")
+
+
+def _link_rank(e: Edge) -> int:
+    """How sure one upward step is (index in :data:`CERTAINTIES`): a CALLS edge's ``resolution``, a
+    queue PRODUCES edge's ``match`` (RabbitMQ exchange + key through a pattern: ``inferred``; by name:
+    ``name``); HTTP and Kafka links count as ``exact``."""
+    if e.kind == "CALLS":
+        return _RANK.get(e.resolution or "", 0)
+    m = e.props.get("match") if e.kind == "PRODUCES" else None
+    return _RANK.get(m, 0) if isinstance(m, str) else 0
 
 
 def _note_match(matches: dict[str, str], e: Edge) -> None:

@@ -680,7 +680,8 @@ class _Linker:
             self._queues = QueueLinker(self.r, self.ctxs, self.render, self.options.properties_for)
         found, why = self._queues.destinations(fc, use)
         if not found:
-            self.result.outcomes[why or "unlinked_topic"] += 1
+            if why != "not_celery":
+                self.result.outcomes[why or "unlinked_topic"] += 1
             return
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
         owner = self._owner_id(fc, use.owner, use.line)

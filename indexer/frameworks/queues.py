@@ -16,8 +16,9 @@ its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS
 * **Celery**: a task function consumes the queue of its task name (``name=``, else its module's
   dotted name and the function's: ``shop.tasks.cleanup``). ``cleanup.delay()`` (:attr:`TopicUse.target`)
   is resolved like a callee to the task's function and produces to its task name (``exact``); a
-  target that is no task function is not linked (``unlinked_task``). ``send_task("name")`` names the
-  task (``name``).
+  target that is no task function is not linked (``unlinked_task``; in a repository without any
+  Celery task such a call is no task call at all and is not counted). ``send_task("name")`` names
+  the task (``name``).
 * **Spring Cloud Stream** (:attr:`TopicUse.binding`): a functional binding (``orders-in-0``) or a
   ``StreamBridge.send`` name goes to
   ``spring.cloud.stream.bindings.<binding>.destination`` of the file's configuration (``exact``),
@@ -162,6 +163,8 @@ class QueueLinker:
 
     def _task(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
         assert use.target is not None
+        if not self.tasks:  # no Celery task in this repository: ``x.s()`` / ``x.delay()`` is something else
+            return [], "not_celery"
         v = self.r.resolve_expr(fc, use.owner, use.target)
         if isinstance(v, FuncV):
             name = self.tasks.get((v.f.file.path, v.f.d.qualname))

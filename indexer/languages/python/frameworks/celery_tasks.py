@@ -6,10 +6,11 @@
   named ``app`` / ``celery`` / ``*_app``: the function consumes its task's queue. ``name="..."``
   names the task; without it ``topic`` is empty and the linker names the task after the module and
   the function (``shop.tasks.cleanup``), as Celery does.
-* produces: ``X.delay(...)``, ``X.apply_async(...)``, ``X.s(...)``, ``X.si(...)``,
-  ``X.signature(...)`` with ``X`` a name or dotted name (``target``): the linker resolves ``X`` like a
-  callee and links only when it is a task function (a ``.delay`` on anything else is
-  ``unlinked_task``); ``<app>.send_task("name", ...)``: the task named (the linker matches it by name).
+* produces: ``X.delay(...)``, ``X.apply_async(...)``, ``X.s(...)``, ``X.si(...)`` with ``X`` a name
+  or dotted name (``target``): the linker resolves ``X`` like a callee and links only when it is a
+  task function (a ``.delay`` on anything else is ``unlinked_task``, in a repository that has Celery
+  tasks; ``X.signature(...)`` is left out: ``inspect.signature(f)`` is far more common);
+  ``<app>.send_task("name", ...)``: the task named (the linker matches it by name).
 
 Positions: at the decorator (consumes) and the method name (produces); ``owner`` is the task function
 (consumes) or the function enclosing the call.
@@ -29,7 +30,7 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("python",)
 FRAMEWORK = "celery"
-_PRODUCE = ("delay", "apply_async", "s", "si", "signature")
+_PRODUCE = ("delay", "apply_async", "s", "si")
 _TARGET = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _APP_NAME = re.compile(r"^(?:app|celery|\w+_app|celery_\w+)$")
 
@@ -37,7 +38,7 @@ _APP_NAME = re.compile(r"^(?:app|celery|\w+_app|celery_\w+)$")
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's Celery tasks and the task calls it makes to ``out.topics``."""
     text = src.text(root)
-    if not any(m in text for m in (".delay(", ".apply_async(", ".s(", ".si(", ".signature(", "send_task(", "task")):
+    if not any(m in text for m in (".delay(", ".apply_async(", ".s(", ".si(", "send_task(", "task")):
         return
     ctx = Context(src, out)
     found: list[TopicUse] = []

@@ -10,4 +10,4 @@
     object: (_) @receiver
     attribute: (identifier) @method)
   arguments: (argument_list) @args
-  (#any-of? @method "delay" "apply_async" "s" "si" "signature" "send_task")) @call
+  (#any-of? @method "delay" "apply_async" "s" "si" "send_task")) @call
