@@ -20,6 +20,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_http_clients",
     "python_kafka",
     "celery_tasks",
+    "pika_rabbit",
     "python_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
