@@ -29,7 +29,7 @@ _TIME = re.compile(r"\| \d+\.\d ms \|")
 def indexed(tmp_path_factory: pytest.TempPathFactory):
     s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "queues.db")
     reports = {name: index_repository(FIXTURE / name, s, s, IndexOptions(repo=name, jobs=1))
-               for name in ("shop", "worker")}
+               for name in ("shop", "worker", "notifier")}
     yield s, reports
     s.close()
 
@@ -86,8 +86,20 @@ def test_celery_callers_of_delay_are_one_hop_above_the_task(indexed) -> None:
     _check("queues_celery_purge_rows", render_markdown(report))
 
 
+def test_pika_consumer_reached_from_an_amqplib_publisher_through_a_pika_binding(indexed) -> None:
+    store, _ = indexed
+    report = blast_radius(store, SymbolQuery("deliver"))
+    # notify + email.welcome -> queue_bind(emails, notify, "email.*"), bound in the Python consumer;
+    # bus.publish(...) of the same shape in a file without amqplib is no producer.
+    assert _topics(report) == [
+        ("topic:rabbitmq:emails", "rabbitmq", "inferred", ["on_email"], ["sendWelcome"]),
+    ]
+    _check("queues_pika_deliver", render_markdown(report))
+
+
 def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -> None:
     _, reports = indexed
     assert reports["shop"].links == {"consumes": 1, "consumes_jms": 1, "consumes_rabbitmq": 2, "exposes": 1,
                                      "produces_jms": 1, "produces_rabbitmq": 2}
     assert reports["worker"].links == {"consumes_celery": 2, "produces_celery": 3, "unlinked_task": 1}
+    assert reports["notifier"].links == {"consumes_rabbitmq": 1, "produces_rabbitmq": 1}
