@@ -309,7 +309,10 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
             roles.append("consumed by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.consumers))
         if tp.producers:
             roles.append("produced by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.producers))
-        kind = "" if tp.broker == "kafka" else f" ({markdown_text(tp.broker)}, {markdown_text(tp.match or 'exact')})"
+        # Kafka topics linked by name as written say nothing more (as ever); every other link says its
+        # broker and how sure it is.
+        kind = "" if tp.broker == "kafka" and tp.match is None else \
+            f" ({markdown_text(tp.broker)}, {markdown_text(tp.match or 'exact')})"
         lines.append(f"- {code_span(tp.name)}{kind}: {'; '.join(roles)} · {count_noun(tp.hops, 'hop')} · "
                      f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])

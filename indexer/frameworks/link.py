@@ -689,7 +689,7 @@ class _Linker:
             tid = topic_id(d.name, d.broker)
             self._emit(fc, tid, Node(tid, "Topic", d.name, d.name, "", "", 0, 0, 0, 0, {"broker": d.broker}))
             self._edge(fc, kind, owner, tid, use.line, use.col, framework=use.framework, broker=d.broker, match=d.match)
-            self.result.outcomes[f"{use.role}_{d.broker}"] += 1
+            self.result.outcomes[use.role if d.broker == "kafka" else f"{use.role}_{d.broker}"] += 1
 
 
 @dataclass(slots=True)

@@ -177,20 +177,24 @@ class QueueLinker:
         props = self.props_for(fc.path)
         if not any(k.startswith(("spring.cloud.stream.", "spring.cloud.function.")) for k in props):
             return [], "unlinked_binding"
-        dest = props.get(f"spring.cloud.stream.bindings.{use.binding}.destination")
+        binding = use.binding
+        if not binding:  # StreamBridge.send(name, ...): the name is a template
+            binding = self.render(fc, use.owner, use.topic)
+            if not binding or _HOLE in binding:
+                return [], "unlinked_binding"
+        elif not _declared_function(props, binding):
+            return [], "unlinked_binding"
+        dest = props.get(f"spring.cloud.stream.bindings.{binding}.destination")
         broker = stream_broker(props)
         if dest:
             return [Destination(broker, d.strip(), "exact") for d in dest.split(",") if d.strip()], None
-        if use.framework == "spring-cloud-stream" and re.search(r"-(?:in|out)-\d+$", use.binding):
-            if use.role == "consumes" and not _declared_function(props, use.binding):
-                return [], "unlinked_binding"
-        return [Destination(broker, use.binding, "name")], None
+        return [Destination(broker, binding, "name")], None
 
 
 def _declared_function(props: Mapping[str, str], binding: str) -> bool:
     """Whether the function of a functional binding (``orders-in-0``: ``orders``) is active: named in
     ``spring.cloud.function.definition`` (``a;b``, ``a|b``), or no definition is given (Spring binds
-    the only functional bean)."""
+    the functional beans it finds)."""
     definition = props.get("spring.cloud.function.definition")
     if not definition:
         return True

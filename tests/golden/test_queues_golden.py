@@ -29,7 +29,7 @@ _TIME = re.compile(r"\| \d+\.\d ms \|")
 def indexed(tmp_path_factory: pytest.TempPathFactory):
     s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "queues.db")
     reports = {name: index_repository(FIXTURE / name, s, s, IndexOptions(repo=name, jobs=1))
-               for name in ("shop", "worker", "notifier")}
+               for name in ("shop", "worker", "notifier", "billing")}
     yield s, reports
     s.close()
 
@@ -97,9 +97,23 @@ def test_pika_consumer_reached_from_an_amqplib_publisher_through_a_pika_binding(
     _check("queues_pika_deliver", render_markdown(report))
 
 
+def test_stream_functional_binding_on_the_kafka_binder_meets_a_kafka_template(indexed) -> None:
+    store, _ = indexed
+    report = blast_radius(store, SymbolQuery("Ledger.charge"))
+    # invoices-in-0 -> invoice-events on the Kafka binder: the Kafka topic KafkaTemplate sends to;
+    # StreamBridge.send("invoice-events") names no configured binding: the destination by name.
+    # unused() is a Consumer bean the function definition leaves out: no binding.
+    assert _topics(report) == [
+        ("topic:invoice-events", "kafka", "name", ["BillingFunctions.invoices"],
+         ["InvoiceService.issue", "InvoiceService.reissue"]),
+    ]
+    _check("queues_stream_ledger_charge", render_markdown(report))
+
+
 def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -> None:
     _, reports = indexed
     assert reports["shop"].links == {"consumes": 1, "consumes_jms": 1, "consumes_rabbitmq": 2, "exposes": 1,
                                      "produces_jms": 1, "produces_rabbitmq": 2}
     assert reports["worker"].links == {"consumes_celery": 2, "produces_celery": 3, "unlinked_task": 1}
     assert reports["notifier"].links == {"consumes_rabbitmq": 1, "produces_rabbitmq": 1}
+    assert reports["billing"].links == {"consumes": 1, "produces": 3, "unlinked_binding": 1}

@@ -23,6 +23,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_kafka",
     "spring_rabbit",
     "spring_jms",
+    "spring_cloud_stream",
     "java_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
