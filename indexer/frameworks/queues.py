@@ -28,7 +28,9 @@ its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS
   functional bean in an application with no ``spring.cloud.stream`` configuration is not a binding
   (``unlinked_binding``).
 * Any other use names its destination (JMS, SQS, SNS, NATS, Redis): ``exact`` when the name is a
-  literal or constant.
+  literal or constant. An SQS queue URL or SNS topic ARN stands for its last segment (the queue's or
+  topic's name). A NATS publish also goes to every wildcard subscription of the repository that
+  matches its subject (``orders.*``, ``orders.>``: ``inferred``).
 
 Nothing here raises on odd facts: the caller counts what yields no destination.
 """
@@ -45,7 +47,7 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
 from indexer.resolve.values import FuncV
 
-__all__ = ["Destination", "QueueLinker", "routing_matches", "stream_broker"]
+__all__ = ["Destination", "QueueLinker", "nats_matches", "routing_matches", "stream_broker"]
 
 Render = Callable[[FileCtx, "str | None", Template], str]
 """The linker's template rendering: constants substituted, ``${...}`` filled, unknown pieces ``\\x00``."""
@@ -84,6 +86,19 @@ def routing_matches(pattern: str, key: str) -> bool:
     return len(want) <= 64 and len(have) <= 256 and match(0, 0)
 
 
+def nats_matches(pattern: str, subject: str) -> bool:
+    """Whether a NATS subscription ``pattern`` matches the published ``subject``: tokens split at
+    ``.``, ``*`` matches one token, a final ``>`` one or more. ``orders.*`` matches ``orders.new``,
+    not ``orders`` nor ``orders.new.eu``; ``orders.>`` matches the last two, not ``orders``."""
+    want, have = pattern.split("."), subject.split(".")
+    for i, w in enumerate(want):
+        if w == ">" and i == len(want) - 1:
+            return len(have) > i
+        if i >= len(have) or (w != "*" and w != have[i]):
+            return False
+    return len(have) == len(want)
+
+
 def stream_broker(props: Mapping[str, str]) -> str:
     """The broker a Spring Cloud Stream application's bindings live on, from its configuration:
     ``kafka``, ``rabbitmq``, else ``stream`` (the binder is not named)."""
@@ -107,6 +122,7 @@ class QueueLinker:
         self.props_for = props_for
         self.bindings: dict[str, list[tuple[str, str]]] = defaultdict(list)  # exchange -> (key, queue)
         self.tasks: dict[tuple[str, str], str] = {}  # (path, qualname) of a Celery task -> its name
+        self.subjects: set[str] = set()  # NATS subjects subscribed to with wildcards
         for fc in ctxs:
             for b in fc.ex.queue_bindings:
                 queue, exchange = self._name(fc, b.owner, b.queue), self._name(fc, b.owner, b.exchange)
@@ -114,6 +130,10 @@ class QueueLinker:
                 if queue and exchange is not None and _HOLE not in key:
                     self.bindings[exchange].append((key, queue))
             for use in fc.ex.topics:
+                if use.broker == "nats" and use.role == "consumes":
+                    subject = self.render(fc, use.owner, use.topic)
+                    if _HOLE not in subject and ("*" in subject.split(".") or subject.endswith(">")):
+                        self.subjects.add(subject)
                 if use.broker == "celery" and use.role == "consumes" and use.owner:
                     name = self.render(fc, None, use.topic) if use.topic.parts else f"{fc.module_key}.{use.owner}"
                     if name and _HOLE not in name:
@@ -134,8 +154,15 @@ class QueueLinker:
             task = self.tasks.get((fc.path, use.owner or ""))
             return ([Destination("celery", task, "exact")], None) if task else ([], "unlinked_task")
         name = self.render(fc, use.owner, use.topic)
+        if use.broker in ("sqs", "sns"):  # a queue URL's / topic ARN's last segment is the name
+            name = name.rstrip("/").rsplit("/" if use.broker == "sqs" else ":", 1)[-1]
         if not name or _HOLE in name:
             return [], "unlinked_topic"
+        if use.broker == "nats" and use.role == "produces":
+            found = [Destination("nats", name, "exact")]
+            found += [Destination("nats", s, "inferred") for s in sorted(self.subjects) if s != name
+                      and nats_matches(s, name)]
+            return found, None
         if use.broker == "rabbitmq" and use.role == "produces" and use.exchange is not None:
             return self._rabbit(fc, use, name), None
         match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only

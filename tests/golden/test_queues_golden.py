@@ -29,7 +29,7 @@ _TIME = re.compile(r"\| \d+\.\d ms \|")
 def indexed(tmp_path_factory: pytest.TempPathFactory):
     s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "queues.db")
     reports = {name: index_repository(FIXTURE / name, s, s, IndexOptions(repo=name, jobs=1))
-               for name in ("shop", "worker", "notifier", "billing")}
+               for name in ("shop", "worker", "notifier", "billing", "events")}
     yield s, reports
     s.close()
 
@@ -110,6 +110,27 @@ def test_stream_functional_binding_on_the_kafka_binder_meets_a_kafka_template(in
     _check("queues_stream_ledger_charge", render_markdown(report))
 
 
+def test_nats_publish_reaches_exact_and_wildcard_subscriptions(indexed) -> None:
+    store, _ = indexed
+    report = blast_radius(store, SymbolQuery("record"))
+    assert _topics(report) == [
+        ("topic:nats:orders.*", "nats", "inferred", ["on_order"], ["create_order"]),
+        ("topic:nats:orders.created", "nats", "exact", ["on_created"], ["create_order"]),
+    ]
+    _check("queues_nats_record", render_markdown(report))
+
+
+def test_redis_channel_and_sqs_queue_by_url(indexed) -> None:
+    store, _ = indexed
+    # Bus.publish("alerts") in a file without redis is no producer of the channel
+    assert _topics(blast_radius(store, SymbolQuery("alert"))) == [
+        ("topic:redis:alerts", "redis", "exact", ["listen"], ["shout"])]
+    report = blast_radius(store, SymbolQuery("handle"))
+    assert _topics(report) == [("topic:sqs:orders", "sqs", "exact", ["poll"], ["enqueue"]),
+                               ("topic:sns:billing", "sns", "exact", [], ["enqueue"])]
+    _check("queues_sqs_handle", render_markdown(report))
+
+
 def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -> None:
     _, reports = indexed
     assert reports["shop"].links == {"consumes": 1, "consumes_jms": 1, "consumes_rabbitmq": 2, "exposes": 1,
@@ -117,3 +138,5 @@ def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -
     assert reports["worker"].links == {"consumes_celery": 2, "produces_celery": 3, "unlinked_task": 1}
     assert reports["notifier"].links == {"consumes_rabbitmq": 1, "produces_rabbitmq": 1}
     assert reports["billing"].links == {"consumes": 1, "produces": 3, "unlinked_binding": 1}
+    assert reports["events"].links == {"consumes_nats": 2, "consumes_redis": 1, "consumes_sqs": 1, "produces_nats": 2,
+                                       "produces_redis": 1, "produces_sns": 1, "produces_sqs": 1}

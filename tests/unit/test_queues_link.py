@@ -3,7 +3,7 @@ broker-qualified Topic ids, and the RabbitMQ / Spring Cloud Stream rules of the 
 
 from __future__ import annotations
 
-from indexer.frameworks.queues import routing_matches, stream_broker
+from indexer.frameworks.queues import nats_matches, routing_matches, stream_broker
 from stores.contracts import topic_id, topic_parts
 
 
@@ -36,3 +36,13 @@ def test_stream_binder_from_configuration() -> None:
     assert stream_broker({"spring.cloud.stream.kafka.binder.brokers": "k:9092"}) == "kafka"
     assert stream_broker({"spring.rabbitmq.host": "mq"}) == "rabbitmq"
     assert stream_broker({"spring.cloud.stream.bindings.x-in-0.destination": "x"}) == "stream"
+
+
+def test_nats_subject_wildcards() -> None:
+    assert nats_matches("orders.*", "orders.new")
+    assert not nats_matches("orders.*", "orders")
+    assert not nats_matches("orders.*", "orders.new.eu")
+    assert nats_matches("orders.>", "orders.new.eu")
+    assert not nats_matches("orders.>", "orders")
+    assert nats_matches("orders.new", "orders.new")
+    assert not nats_matches("orders.new", "orders.old")

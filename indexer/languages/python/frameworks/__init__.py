@@ -21,6 +21,9 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_kafka",
     "celery_tasks",
     "pika_rabbit",
+    "boto3_messaging",
+    "nats_messaging",
+    "redis_pubsub",
     "python_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
