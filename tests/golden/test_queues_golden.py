@@ -126,9 +126,19 @@ def test_redis_channel_and_sqs_queue_by_url(indexed) -> None:
     assert _topics(blast_radius(store, SymbolQuery("alert"))) == [
         ("topic:redis:alerts", "redis", "exact", ["listen"], ["shout"])]
     report = blast_radius(store, SymbolQuery("handle"))
-    assert _topics(report) == [("topic:sqs:orders", "sqs", "exact", ["poll"], ["enqueue"]),
+    assert _topics(report) == [("topic:sqs:orders", "sqs", "exact", ["poll"],
+                                ["enqueue", "OrderQueue.requeue", "checkout"]),
                                ("topic:sns:billing", "sns", "exact", [], ["enqueue"])]
     _check("queues_sqs_handle", render_markdown(report))
+
+
+def test_one_sqs_queue_across_boto3_spring_cloud_aws_and_the_js_sdk(indexed) -> None:
+    store, _ = indexed
+    # the queue URL's last segment (Python, TypeScript) and the Java queue name are one node
+    assert _topics(blast_radius(store, SymbolQuery("OrderQueue.audit"))) == [
+        ("topic:sqs:orders", "sqs", "exact", ["OrderQueue.onOrder"], ["enqueue", "OrderQueue.requeue", "checkout"]),
+        ("topic:sns:billing", "sns", "exact", [], ["enqueue"]),
+    ]
 
 
 def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -> None:
@@ -138,5 +148,5 @@ def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -
     assert reports["worker"].links == {"consumes_celery": 2, "produces_celery": 3, "unlinked_task": 1}
     assert reports["notifier"].links == {"consumes_rabbitmq": 1, "produces_rabbitmq": 1}
     assert reports["billing"].links == {"consumes": 1, "produces": 3, "unlinked_binding": 1}
-    assert reports["events"].links == {"consumes_nats": 2, "consumes_redis": 1, "consumes_sqs": 1, "produces_nats": 2,
-                                       "produces_redis": 1, "produces_sns": 1, "produces_sqs": 1}
+    assert reports["events"].links == {"consumes_nats": 2, "consumes_redis": 1, "consumes_sqs": 2, "produces_nats": 2,
+                                       "produces_redis": 1, "produces_sns": 1, "produces_sqs": 3}

@@ -20,6 +20,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "js_http_clients",
     "kafkajs",
     "amqplib",
+    "aws_messaging",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -24,6 +24,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_rabbit",
     "spring_jms",
     "spring_cloud_stream",
+    "spring_sqs",
     "java_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
