@@ -91,6 +91,8 @@ _PLACEHOLDER = re.compile(r"\$\{(?:[^{}]|\{[^{}]*\})*\}")
 _REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
 _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
 _HOLE = "\x00"
+_FACTORY_KINDS = frozenset({"decorator", "middleware"})
+"""Wrapper kinds whose Python function returns the function that runs per request (nested in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,7 +498,7 @@ class _Linker:
         self._linked.append(linked)
         at = _scope_at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
-            srcs = self._wrapper_callables(fc, at, ref.expr)
+            srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
             if not srcs:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
@@ -534,7 +536,7 @@ class _Linker:
                 srcs = self._framework_methods(rd)
         elif w.owner_ref is not None:
             dotted = w.framework == "django"  # a settings string: an absolute import path
-            srcs = self._wrapper_callables(fc, _scope_at(fc, w.line, w.col), w.owner_ref, dotted)
+            srcs = self._wrapper_callables(fc, _scope_at(fc, w.line, w.col), w.owner_ref, dotted, w.kind)
         if not srcs:
             self.result.outcomes["unlinked_wrapper"] += 1
             return
@@ -580,12 +582,15 @@ class _Linker:
                     self._edge(fc, "WRAPS", src, eid, line, col, **props, service=rt.service)
                     self.result.outcomes["wraps"] += 1
 
-    def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str, dotted: bool = False) -> list[str]:
+    def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str, dotted: bool = False,
+                           kind: str = "") -> list[str]:
         """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
         request: a function or method itself; a class's (or an instance's class's) framework methods.
-        ``dotted``: ``expr`` may also be an absolute ``module.name`` path, imported from its module
-        when no name of the file binds it (Django settings). Empty when it resolves to nothing of this
-        repository."""
+        A Python ``decorator`` or ``middleware`` function is a factory: the functions nested in it
+        (``login_required``'s ``wrapped``, a Django middleware factory's ``middleware(request)``)
+        are what runs per request, so they count too. ``dotted``: ``expr`` may also be an absolute
+        ``module.name`` path, imported from its module when no name of the file binds it (Django
+        settings). Empty when it resolves to nothing of this repository."""
         if expr.startswith("new "):  # Java / TypeScript ``new JwtFilter(...)``: the class
             expr = expr[4:].split("(", 1)[0].strip()
         v = self.r.resolve_expr(fc, scope, expr)
@@ -593,7 +598,14 @@ class _Linker:
             module, _, name = expr.rpartition(".")
             v = self.r.resolve_import(fc, Import(name, module, name))
         if isinstance(v, FuncV):
-            return [v.f.id] if v.f.file.repo == self.r.repo else []
+            f = v.f
+            if f.file.repo != self.r.repo:
+                return []
+            if kind not in _FACTORY_KINDS or f.file.lang != "python":
+                return [f.id]
+            self.r.use(("file", f.file.path, ""))  # its nested definitions
+            inner = f.d.qualname + "."
+            return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.d.qualname.startswith(inner))]
         if isinstance(v, (ClassV, InstV)):
             return self._framework_methods(v.c)
         return []

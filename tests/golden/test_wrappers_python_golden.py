@@ -136,6 +136,13 @@ def test_flask_view_decorator_wraps_its_view_only(flask_store) -> None:
     assert _endpoints(report) == [("GET", "/admin/stats", 0, "login_required")]
 
 
+def test_flask_code_called_from_a_decorators_inner_function(flask_store) -> None:
+    # record_view <- login_required.wrapped, the function the decorator returns, that runs per request
+    report = blast_radius(flask_store, SymbolQuery("record_view"))
+    assert _endpoints(report) == [("GET", "/admin/stats", 1, "wrapped")]
+    _check("wrappers_flask_decorator_inner", render_markdown(report))
+
+
 # ------------------------------------------------------------------------------------------ Django
 
 
@@ -152,12 +159,13 @@ def test_django_middleware_reaches_every_endpoint(django_store) -> None:
 
 
 def test_django_function_middleware_factory_reaches_every_endpoint(django_store) -> None:
+    # log_timing <- timing_middleware.middleware, the per-request function the factory returns
     report = blast_radius(django_store, SymbolQuery("log_timing"))
     assert sorted(_endpoints(report)) == [
-        ("*", "/about", 1, "timing_middleware"),
-        ("*", "/polls", 1, "timing_middleware"),
-        ("*", "/polls/{}", 1, "timing_middleware"),
-        ("*", "/polls/{}/results", 1, "timing_middleware"),
+        ("*", "/about", 1, "middleware"),
+        ("*", "/polls", 1, "middleware"),
+        ("*", "/polls/{}", 1, "middleware"),
+        ("*", "/polls/{}/results", 1, "middleware"),
     ]
 
 
