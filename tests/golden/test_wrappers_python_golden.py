@@ -147,13 +147,15 @@ def test_flask_code_called_from_a_decorators_inner_function(flask_store) -> None
 
 
 def test_django_middleware_reaches_every_endpoint(django_store) -> None:
-    # log_request <- AuditMiddleware.__call__, listed in settings.MIDDLEWARE as a dotted path
+    # log_request <- AuditMiddleware.__call__, listed in settings.MIDDLEWARE as a dotted path; sorted:
+    # "*" before "GET"
     report = blast_radius(django_store, SymbolQuery("log_request"))
     assert sorted(_endpoints(report)) == [
         ("*", "/about", 1, "__call__"),
         ("*", "/polls", 1, "__call__"),
         ("*", "/polls/{}", 1, "__call__"),
         ("*", "/polls/{}/results", 1, "__call__"),
+        ("GET", "/polls/stats", 1, "__call__"),
     ]
     _check("wrappers_django_middleware", render_markdown(report))
 
@@ -166,9 +168,18 @@ def test_django_function_middleware_factory_reaches_every_endpoint(django_store)
         ("*", "/polls", 1, "middleware"),
         ("*", "/polls/{}", 1, "middleware"),
         ("*", "/polls/{}/results", 1, "middleware"),
+        ("GET", "/polls/stats", 1, "middleware"),
     ]
 
 
-def test_django_view_decorator_in_the_urlconf(django_store) -> None:
+def test_django_view_decorators_in_the_urlconf_and_on_a_class_based_view(django_store) -> None:
+    # @staff_only on a view of urls.py itself, and method_decorator(staff_only) on views.Stats
     report = blast_radius(django_store, SymbolQuery("staff_only"))
-    assert _endpoints(report) == [("*", "/polls/{}/results", 0, "staff_only")]
+    assert sorted(_endpoints(report)) == [("*", "/polls/{}/results", 0, "staff_only"), ("GET", "/polls/stats", 0, "staff_only")]
+
+
+def test_django_decorator_factory_on_a_view_of_another_file(django_store) -> None:
+    # count_hit <- track("detail").decorator.wrapped on views.detail, routed from polls/urls.py only
+    report = blast_radius(django_store, SymbolQuery("count_hit"))
+    assert _endpoints(report) == [("*", "/polls/{}", 1, "wrapped")]
+    _check("wrappers_django_view_decorator", render_markdown(report))

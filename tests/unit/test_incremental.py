@@ -380,6 +380,17 @@ def test_python_middleware_and_decorator_wrappers_follow_edits(tmp_path: Path) -
         assert audit not in _wraps(ws.db)
         ws.edit({settings: files[settings]})
         assert audit in _wraps(ws.db)
+        # a view's decorator in views.py: the edge belongs to polls/urls.py, which routes the view
+        views = "polls/views.py"
+        hit = ("decorator.wrapped", "endpoint:* /polls/{}")
+        assert hit in _wraps(ws.db)
+        ws.edit({views: files[views].replace('@track("detail")\n', "")})
+        assert hit not in _wraps(ws.db)
+        ws.edit({views: files[views]})
+        assert hit in _wraps(ws.db)
+        ws.edit({views: files[views].replace('@track("detail")', "@staff_only")})  # same lines, other decorator
+        assert hit not in _wraps(ws.db)
+        assert ("r:polls/permissions.staff_only", "endpoint:* /polls/{}") in _wraps(ws.db)
     finally:
         ws.close()
 
