@@ -222,6 +222,7 @@ class _Linker:
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
+        self._modules: dict[str, str | None] = {}  # path -> its module folder
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -598,7 +599,9 @@ class _Linker:
         app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
         spring-petclinic gains 38 WRAPS (controller ``@ModelAttribute`` / ``@InitBinder`` methods x their
         controller's routes) beside 823 other edges; the JWT fixture, 30 for 6 endpoints (a filter
-        registered twice, an interceptor of two methods, two exception handlers)."""
+        registered twice, an interceptor of two methods, two exception handlers); 200 generated Spring
+        controllers of 5 routes with 3 filter beans, 3,000 for 1,000 endpoints (the whole index in
+        1.7 s; the blast radius of a method the three filters call, 0.18 s)."""
         seen = self._wrapped[fc.path]
         for rt in routes:
             for eid, method, full in rt.endpoints:
@@ -616,29 +619,42 @@ class _Linker:
                            kind: str = "") -> list[str]:
         """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
         request: a function or method itself; a class's (or an instance's class's) framework methods.
-        A Python ``decorator`` or ``middleware`` function is a factory: the functions nested in it
-        (``login_required``'s ``wrapped``, a Django middleware factory's ``middleware(request)``)
-        are what runs per request, so they count too. ``dotted``: ``expr`` may also be an absolute
-        ``module.name`` path, imported from its module when no name of the file binds it (Django
-        settings). Empty when it resolves to nothing of this repository."""
+        A call (``jwtFilter()``, ``authenticate({ secret })``) is what it returns: an instance's
+        framework methods; when the resolver cannot type the result (no return type, no inferred
+        return: a JavaScript or Python factory returning a closure), the function called itself, which
+        owns the returned closure's calls (calls in anonymous functions belong to the named function
+        around them, :mod:`indexer.model`); a library type (``localeChangeInterceptor()`` returning
+        Spring's ``LocaleChangeInterceptor``) is nothing. A Python ``decorator`` or ``middleware``
+        function is a factory too: the functions nested in it (``login_required``'s ``wrapped``, a
+        Django middleware factory's ``middleware(request)``) are what runs per request, so they count.
+        ``dotted``: ``expr`` may also be an absolute ``module.name`` path, imported from its module
+        when no name of the file binds it (Django settings). Empty when it resolves to nothing of this
+        repository."""
+        expr = expr.strip()
         if expr.startswith("new "):  # Java / TypeScript ``new JwtFilter(...)``: the class
             expr = expr[4:].split("(", 1)[0].strip()
-        v = self.r.resolve_expr(fc, scope, expr)
-        if v is None and dotted and "." in expr:
+        callee = _callee(expr)
+        v = self.r.resolve_expr(fc, scope, expr if callee is None else callee + "()")
+        if v is None and dotted and callee is None and "." in expr:
             module, _, name = expr.rpartition(".")
             v = self.r.resolve_import(fc, Import(name, module, name))
         if isinstance(v, FuncV):
-            f = v.f
-            if f.file.repo != self.r.repo:
-                return []
-            if kind not in _FACTORY_KINDS or f.file.lang != "python":
-                return [f.id]
-            self.r.use(("file", f.file.path, ""))  # its nested definitions
-            inner = f.d.qualname + "."
-            return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.d.qualname.startswith(inner))]
+            return self._function_ids(v.f, kind) if v.f.file.repo == self.r.repo else []
         if isinstance(v, (ClassV, InstV)):
             return self._framework_methods(v.c)
+        if callee is not None and v is None:  # an untyped result: the factory (a library object: nothing)
+            f = self.r.resolve_expr(fc, scope, callee)
+            if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:
+                return self._function_ids(f.f, kind)
         return []
+
+    def _function_ids(self, f: Def, kind: str) -> list[str]:
+        """``f`` and, for a Python ``decorator`` / ``middleware`` factory, every function nested in it."""
+        if kind not in _FACTORY_KINDS or f.file.lang != "python":
+            return [f.id]
+        self.r.use(("file", f.file.path, ""))  # its nested definitions
+        inner = f.d.qualname + "."
+        return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.d.qualname.startswith(inner))]
 
     def _framework_methods(self, c: Def) -> list[str]:
         """The :data:`WRAPPER_METHODS` class ``c`` has (its own or inherited from a class of this
@@ -663,7 +679,10 @@ class _Linker:
 
     def _module_of(self, path: str) -> str | None:
         """The innermost module folder of :attr:`LinkOptions.modules` holding ``path`` (``None``: none)."""
-        return max((m for m in self.options.modules if not m or path.startswith(m + "/")), key=len, default=None)
+        if path not in self._modules:
+            self._modules[path] = max((m for m in self.options.modules if not m or path.startswith(m + "/")),
+                                      key=len, default=None)
+        return self._modules[path]
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
         scope = call.caller
@@ -704,6 +723,24 @@ class _Linked:
     router: tuple[str, str] | None
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _callee(expr: str) -> str | None:
+    """``a.make`` of a call expression ``a.make(x, (y))`` (its last, balanced argument list cut off),
+    ``None`` when ``expr`` is no call."""
+    if not expr.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(expr) - 1, -1, -1):
+        ch = expr[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                head = expr[:i].strip()
+                return head or None
+    return None
 
 
 def _scope_at(fc: FileCtx, line: int, col: int) -> str | None:
