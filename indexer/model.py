@@ -126,6 +126,11 @@ class Definition:
     docstring: str | None = None
     exported: bool = False
     inferred_return: str | None = None
+    returned_refs: list[str] = field(default_factory=list)
+    """Names of functions the function returns without calling them (Python ``return inner``,
+    ``return _strict if required else _lenient``): dotted names written in its own ``return``
+    statements, in order, without repeats. A factory whose result is such a function (a FastAPI
+    ``Depends(get_current_user_authorizer())``) stands for those functions when it wraps routes."""
 
     @property
     def min_arity(self) -> int:

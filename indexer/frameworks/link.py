@@ -623,7 +623,9 @@ class _Linker:
         framework methods; when the resolver cannot type the result (no return type, no inferred
         return: a JavaScript or Python factory returning a closure), the function called itself, which
         owns the returned closure's calls (calls in anonymous functions belong to the named function
-        around them, :mod:`indexer.model`); a library type (``localeChangeInterceptor()`` returning
+        around them, :mod:`indexer.model`); a factory that returns functions of this repository by name
+        (``return _strict if required else _lenient``: :attr:`indexer.model.Definition.returned_refs`)
+        stands for those, whatever its declared type; a library type (``localeChangeInterceptor()`` returning
         Spring's ``LocaleChangeInterceptor``) is nothing. A Python ``decorator`` or ``middleware``
         function is a factory too: the functions nested in it (``login_required``'s ``wrapped``, a
         Django middleware factory's ``middleware(request)``) are what runs per request, so they count.
@@ -642,11 +644,27 @@ class _Linker:
             return self._function_ids(v.f, kind) if v.f.file.repo == self.r.repo else []
         if isinstance(v, (ClassV, InstV)):
             return self._framework_methods(v.c)
-        if callee is not None and v is None:  # an untyped result: the factory (a library object: nothing)
+        if callee is not None:
             f = self.r.resolve_expr(fc, scope, callee)
             if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:
-                return self._function_ids(f.f, kind)
+                returned = self._returned_functions(f.f)
+                if returned:  # a factory returning functions of this repository by name: those run
+                    return returned
+                if v is None:  # an untyped result: the factory (a library object: nothing)
+                    return self._function_ids(f.f, kind)
         return []
+
+    def _returned_functions(self, f: Def) -> list[str]:
+        """Ids of the functions of this repository factory ``f`` returns uncalled
+        (:attr:`indexer.model.Definition.returned_refs`, resolved in ``f``'s own scope): a FastAPI
+        ``Depends(get_current_user_authorizer())`` runs ``_get_current_user``, which the factory
+        returns, not the factory's body."""
+        out: list[str] = []
+        for ref in f.d.returned_refs:
+            g = self.r.resolve_expr(f.file, f.d.qualname, ref)
+            if isinstance(g, FuncV) and g.f.file.repo == self.r.repo:
+                out.append(g.f.id)
+        return out
 
     def _function_ids(self, f: Def, kind: str) -> list[str]:
         """``f`` and, for a Python ``decorator`` / ``middleware`` factory, every function nested in it."""

@@ -305,6 +305,16 @@ def _dependency_node(ctx: Context, depends: Node, annotation: Node | None) -> No
     return dep
 
 
+def _dependency_text(ctx: Context, depends: Node, dep: Node) -> str:
+    """The expression a route depends on: the name ``dep`` as written, or ``name()`` when the
+    ``Depends`` argument calls it (``Depends(get_current_user_authorizer())`` runs what the factory
+    returns, not the factory; ``Depends(Checker(...))`` an instance of ``Checker``). The linker
+    resolves a call to its result (:mod:`indexer.frameworks.link`)."""
+    arg = Args.of(ctx.src, depends.child_by_field_name("arguments")).get(0, "dependency")
+    text = ref_text(ctx.src, dep)
+    return text + "()" if arg is not None and arg.type == "call" else text
+
+
 def _dependency_list(ctx: Context, node: Node | None) -> list[tuple[str, Node]]:
     """``(expression, Depends call)`` of each dependency of a ``dependencies=[...]`` list."""
     if node is None or node.type not in ("list", "tuple"):
@@ -314,7 +324,7 @@ def _dependency_list(ctx: Context, node: Node | None) -> list[tuple[str, Node]]:
         if _is_depends(ctx, item):
             dep = _dependency_node(ctx, item, None)
             if dep is not None:
-                out.append((ref_text(ctx.src, dep), item))
+                out.append((_dependency_text(ctx, item, dep), item))
     return out
 
 
@@ -431,7 +441,7 @@ def _parameters(
                 continue
             found = True
             if route is not None:
-                route.wrappers.append(WrapperRef("dependency", ref_text(src, dep)))
+                route.wrappers.append(WrapperRef("dependency", _dependency_text(ctx, depends, dep)))
             else:
                 _call_site(ctx, qualname, dep)
         if found or annotation is None or annotation.type not in ("identifier", "attribute"):
