@@ -16,7 +16,7 @@ from analysis.navigation import dotted_name
 from stores.contracts import Node
 
 __all__ = ["plain_link", "summary_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
-           "mermaid_text", "mermaid_diagram", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
+           "mermaid_text", "mermaid_diagram", "diagram_links", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
 
 DEFAULT_PER_HOP = 10
 """Callers named per hop (markdown and JSON); the rest of the hop is counted ("and M more")."""
@@ -100,6 +100,54 @@ def _who(node: Node) -> str:
     return node.file if node.label == "File" else node.qualname
 
 
+def _one_by_one(report: BlastRadius, max_nodes: int) -> bool:
+    """Whether :func:`mermaid_diagram` draws every node of ``report`` (else it groups them by hop)."""
+    size = len(report.targets) + sum(len(hop) for hop in report.hops) + len(report.endpoints) + len(report.topics)
+    return size <= max_nodes
+
+
+def _diagram_ids(report: BlastRadius) -> dict[str, str]:
+    """``{graph node id: diagram node id}`` of a diagram drawn node by node: targets ``t0…``, callers
+    (by hop) ``c0…``, endpoints ``e0…`` (one per endpoint id), topics ``k0…``."""
+    ids: dict[str, str] = {}
+    for i, t in enumerate(report.targets):
+        ids[t.node.id] = f"t{i}"
+    for i, r in enumerate(r for hop in report.hops for r in hop):
+        ids[r.node.id] = f"c{i}"
+    for i, h in enumerate(report.endpoints):
+        ids.setdefault(h.id, f"e{i}")
+    for i, tp in enumerate(report.topics):
+        ids[tp.id] = f"k{i}"
+    return ids
+
+
+def diagram_links(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> list[tuple[str, str, Node]]:
+    """The nodes of :func:`mermaid_diagram` (same ``max_nodes``) that stand for code, as
+    ``(diagram node id, label, code node)`` in drawing order, for front ends that make each node a
+    link to its code: a target or caller is its own node, an endpoint its handler, a topic its first
+    consumer, else its first producer. Drawn grouped, only ``t0`` (the first target) is code; the
+    hop and count nodes are not. The label is the node's text before Mermaid escaping."""
+    if not report.targets:
+        return []
+    if not _one_by_one(report, max_nodes):
+        first = report.targets[0].node
+        more = f" +{len(report.targets) - 1}" if len(report.targets) > 1 else ""
+        return [("t0", _who(first) + more, first)]
+    ids = _diagram_ids(report)
+    links = [(ids[t.node.id], _who(t.node), t.node) for t in report.targets]
+    links += [(ids[r.node.id], _who(r.node), r.node) for hop in report.hops for r in hop]
+    seen: set[str] = set()
+    for h in report.endpoints:
+        if h.id not in seen:
+            seen.add(h.id)
+            links.append((ids[h.id], f"{h.http_method} {h.path}", h.handler))
+    for tp in report.topics:
+        code = (*tp.consumers, *tp.producers)
+        if code:
+            links.append((ids[tp.id], f"topic {tp.name}", code[0]))
+    return links
+
+
 def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> str:
     """The blast radius as a Mermaid flowchart (left to right, without the fence): targets -> callers
     by hop -> endpoints and topics, each code node inside a subgraph of its service (repository).
@@ -108,19 +156,10 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
     topics, with counts, and the services named in one node. Labels go through :func:`mermaid_text`."""
     out = ["flowchart LR"]
     callers = [r for hop in report.hops for r in hop]
-    size = len(report.targets) + len(callers) + len(report.endpoints) + len(report.topics)
     if not report.targets:
         return "\n".join([*out, '  none["nothing found"]'])
-    if size <= max_nodes:
-        ids: dict[str, str] = {}
-        for i, t in enumerate(report.targets):
-            ids[t.node.id] = f"t{i}"
-        for i, r in enumerate(callers):
-            ids[r.node.id] = f"c{i}"
-        for i, h in enumerate(report.endpoints):
-            ids.setdefault(h.id, f"e{i}")
-        for i, tp in enumerate(report.topics):
-            ids[tp.id] = f"k{i}"
+    if _one_by_one(report, max_nodes):
+        ids = _diagram_ids(report)
         by_repo: dict[str, list[str]] = {}
         for t in report.targets:
             by_repo.setdefault(t.node.repo, []).append(f'{ids[t.node.id]}(["{mermaid_text(_who(t.node))}"])')
