@@ -44,6 +44,10 @@ const title = CHROMIUM === undefined
   ? 'the blast-radius view in headless Chromium — SKIPPED: no Chromium installed (apt-get install chromium, or set CHROMIUM)'
   : 'the blast-radius view in headless Chromium';
 
+if (CHROMIUM === undefined) {
+  process.stderr.write('diagram.test.ts: SKIPPED: no Chromium installed (apt-get install chromium, or set CHROMIUM to a Chromium binary)\n');
+}
+
 describe.skipIf(CHROMIUM === undefined)(title, () => {
   let root: string;
   let stub: ReturnType<typeof createVscodeStub>;
