@@ -42,9 +42,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
-from indexer.model import FileExtraction, Mount, Route, Router, Template
-from indexer.symbols import handler_name
+from indexer.languages.ecmascript.frameworks.common import FUNCTION_TYPES, JsFile, arguments, js_file, unwrap
+from indexer.model import FileExtraction, Mount, Route, Router, Template, Wrapper, WrapperRef
+from indexer.symbols import handler_name, path_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -64,6 +64,12 @@ _NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _PATH_WORDS = frozenset({"path", "prefix", "url", "base"})
 _PACKAGE = re.compile(r"^(@[\w.-]+/)?[\w.-]+$")
 _MODULES = ("express",)
+# The last word of a `use` argument's name, or of the module it is imported from, that says router
+# (mounted) or middleware (wrapping): `ordersRouter`, `./routes/users`, `./tag/tag.controller` vs
+# `requireAuth` from `./middleware/auth`.
+_ROUTER_WORDS = re.compile(r"(?i)(router|routes?|app|api|controllers?|endpoints?|handlers?)s?$")
+_ROUTER_MODULE = re.compile(r"(?i)(^|[/.\-_])(routers?|routes?|api|apis|controllers?|endpoints?|app)([/.\-_]|$)")
+_MIDDLEWARE_MODULE = re.compile(r"(?i)(middlewares?|auth\w*|guards?|security|passport|session|cors|logger|logging)")
 _REQUIRES = ('require("express")', "require('express')")
 
 
@@ -87,6 +93,7 @@ class _Detector:
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
         # a Fastify file's `app.get("/x", h)` is Fastify's (fastify.py), unless the file uses Express too
+        self.framework = "koa" if (jf.import_locals("koa") or jf.has(b'require("koa")', b"require('koa')")) and not self.express_imported else FRAMEWORK
         self.by_name = self.express_imported or not (
             jf.import_locals("fastify") or jf.has(b'require("fastify")', b"require('fastify')")
         )
@@ -228,9 +235,33 @@ class _Detector:
         paths = self._paths(route_path)
         if not paths:
             return
-        handler, handler_ref = self._handler(handlers[-1], caps["call"][0], handler_name(methods, paths[0]))
+        name = handler_name(methods, paths[0])
+        wrappers = self._route_wrappers(handlers[:-1], caps["call"][0], name)
+        handler, handler_ref = self._handler(handlers[-1], caps["call"][0], name)
         for path in paths:
-            self.out.routes.append(Route(FRAMEWORK, methods, path, handler, line, col, handler_ref, router))
+            self.out.routes.append(
+                Route(FRAMEWORK, methods, path, handler, line, col, handler_ref, router, list(wrappers))
+            )
+
+    def _route_wrappers(self, nodes: list[Node], call: Node, route_name: str) -> list[WrapperRef]:
+        """A route's middleware arguments (arrays flattened), in the order they run; an inline one
+        becomes the definition ``middleware <route name>``."""
+        out: list[WrapperRef] = []
+        for node in _flatten(nodes):
+            runs = self.jf.runs(node, call, f"middleware {route_name}")
+            if runs is None:
+                continue
+            owner, ref = runs
+            if owner is not None:
+                out.append(WrapperRef(self._kind(owner), owner))
+            elif ref is not None:
+                out.append(WrapperRef("middleware", ref))
+        return out
+
+    def _kind(self, owner: str | None) -> str:
+        """``error_handler`` for a function of four parameters (Express error middleware), else
+        ``middleware``."""
+        return "error_handler" if self.jf.param_count(owner) == 4 else "middleware"
 
     def _named_like(self, receiver: str, path: Node) -> bool:
         """Rule (3): a receiver named like an app or router, with a literal path starting with ``/``."""
@@ -279,6 +310,10 @@ class _Detector:
     # -- mounts ----------------------------------------------------------------------------------
 
     def _mounts(self, caps: dict[str, list[Node]]) -> None:
+        """``X.use([path,] ...args)``: each argument is a mounted router (:class:`Mount`), middleware
+        (:class:`Wrapper`), or, when the file cannot tell, both (the linker keeps what resolves: a
+        mount whose child is no router mounts nothing, a wrapper naming no function wraps nothing);
+        see :meth:`_use_arg`."""
         jf = self.jf
         target = self._target(caps)
         if target is None:
@@ -291,13 +326,74 @@ class _Detector:
         if len(args) > 1 and self._is_path(args[0]):
             prefixes = self._paths(args[0])
             args = args[1:]
-        scope = jf.code_scope(caps["call"][0])
-        for arg in args:
-            child = self._child(arg, scope)
-            if child is None:
-                continue
-            for prefix in prefixes:
-                self.out.mounts.append(Mount(FRAMEWORK, parent, child, prefix, line, col))
+        call = caps["call"][0]
+        scope = jf.code_scope(call)
+        where = f"{parent}.use" + (f" {path_text(prefixes[0])}" if prefixes[0].parts else "")
+        for arg in _flatten(args):
+            child, wraps = self._use_arg(arg, call, scope, where)
+            if child is not None:
+                for prefix in prefixes:
+                    self.out.mounts.append(Mount(FRAMEWORK, parent, child, prefix, line, col))
+            if wraps is not None:
+                owner, ref = wraps
+                kind = self._kind(owner)
+                for prefix in prefixes:
+                    self.out.wrappers.append(
+                        Wrapper(self.framework, kind, owner, line, col, ref, parent, prefix)
+                    )
+
+    def _use_arg(
+        self, node: Node, call: Node, scope: str | None, where: str
+    ) -> tuple[str | None, tuple[str | None, str | None] | None]:
+        """(mounted child, (owner, owner_ref) of middleware) of one ``use`` argument. The rule:
+
+        * an inline function is middleware, a definition of its own named ``middleware <where>``
+          (``error_handler <where>`` with four parameters); a function of this file is middleware;
+        * ``require("./x")`` and ``X.routes()`` (koa-router) are mounts; another call
+          (``express.json()``, ``cors()``, ``auth({...})``) is middleware: its callee, the factory;
+        * a name of a package import (``helmet``, ``passport.initialize``) is middleware;
+        * an Express object of this file (``Router()``-made), a name whose last word says router
+          (``ordersRouter``, ``userRoutes``, ``api``, ``adminApp``) or one imported from a module
+          whose path says so (``./routes/users``, ``./tag/tag.controller``) is a mount;
+        * a name imported from a module whose path says middleware (``./middleware/auth``,
+          ``./auth``, ``./guards``) is middleware;
+        * any other name is both."""
+        jf = self.jf
+        node = unwrap(node) or node
+        t = node.type
+        if t in FUNCTION_TYPES:
+            name = f"middleware {where}"
+            if _arity(node) == 4:
+                name = f"error_handler {where}"
+            return None, (jf.inline_function(node, name), None)
+        if t in ("call_expression", "new_expression"):
+            child = self._child(node, scope)
+            if child is not None:
+                return child, None
+            fn = node.child_by_field_name("function")
+            if fn is not None and fn.type == "member_expression" and jf.text(fn.child_by_field_name("property")) in (
+                "routes", "allowedMethods", "middleware"
+            ):
+                prop = jf.text(fn.child_by_field_name("property"))
+                obj = jf.name_ref(fn.child_by_field_name("object"))  # type: ignore[arg-type]
+                return (obj if prop != "allowedMethods" else None), None
+            if fn is not None and self._is_factory(jf.receiver(fn)):
+                return None, None  # `app.use(Router().get(...))`: a router built in place
+            return None, jf.runs(node, call, f"middleware {where}")
+        if t not in ("identifier", "member_expression"):
+            return None, None
+        child = self._child(node, scope)
+        runs = jf.runs(node, call, f"middleware {where}")
+        if child is None:
+            return None, runs
+        head = child.split(".", 1)[0]
+        module = jf.imported(head) or ""
+        last = child.rpartition(".")[2]
+        if self._is_object(child) or child in self.routers or _ROUTER_WORDS.search(last) or _ROUTER_MODULE.search(module):
+            return child, None
+        if module and _MIDDLEWARE_MODULE.search(module):
+            return None, runs
+        return child, runs
 
     def _is_path(self, node: Node) -> bool:
         node = unwrap(node) or node
@@ -340,6 +436,26 @@ class _Detector:
         if module is not None and _PACKAGE.match(module) and not module.startswith("."):
             return None  # a package's middleware (helmet, cors, passport)
         return ref
+
+
+def _flatten(nodes: list[Node]) -> list[Node]:
+    """Arguments with array literals spread (``app.use([a, b])``, ``router.get("/x", [auth, v], h)``)."""
+    out: list[Node] = []
+    for n in nodes:
+        u = unwrap(n) or n
+        if u.type == "array":
+            out.extend(_flatten([c for c in u.named_children if c.type != "comment"]))
+        else:
+            out.append(n)
+    return out
+
+
+def _arity(fn: Node) -> int:
+    """The number of parameters an inline function declares."""
+    params = fn.child_by_field_name("parameters")
+    if params is None:
+        return 1 if fn.child_by_field_name("parameter") is not None else 0
+    return sum(1 for p in params.named_children if p.type != "comment")
 
 
 def _module_level(declarator: Node) -> bool:

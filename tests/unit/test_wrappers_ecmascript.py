@@ -1,0 +1,113 @@
+"""Cross-cutting code in JavaScript / TypeScript (issue 14, item 2): Express / Koa middleware, Nest
+guards / interceptors / pipes / filters / middleware, Fastify hooks, as :class:`Wrapper` and
+``Route.wrappers`` facts; exact facts per file, negative cases (a mounted router is no wrapper)."""
+
+from __future__ import annotations
+
+from indexer.languages import extractor_for_path
+from indexer.model import FileExtraction, Mount, Template, Wrapper, WrapperRef
+
+
+def extract(path: str, source: str) -> FileExtraction:
+    ex = extractor_for_path(path)
+    assert ex is not None
+    result = ex.extract(path, source.encode("utf-8"))
+    assert [e for e in result.errors if "detector" in e or "failure" in e] == []
+    return result
+
+
+def lit(text: str) -> Template:
+    return Template.of(text)
+
+
+EXPRESS = """\
+import express, { Router } from "express";
+import helmet from "helmet";
+import ordersRouter from "./routes/orders";
+import { requireAuth } from "./middleware/auth";
+import tags from "./tag/tag.controller";
+import audit from "./audit";
+
+const app = express();
+const router = Router();
+function log(req, res, next) { next(); }
+function onError(err, req, res, next) { report(err); }
+app.use(helmet());
+app.use(log);
+app.use("/api", requireAuth, ordersRouter);
+app.use("/api", (req, res, next) => { check(req); next(); });
+app.use(tags);
+app.use(audit);
+router.get("/x", requireAuth, [validate(schema), log], (req, res) => { doX(); });
+router.post("/y", (req, res, next) => { pre(); next(); }, handlers.y);
+app.use(router);
+app.use((err, req, res, next) => { report(err); });
+app.use(onError);
+[1, 2].map((x) => g(x));
+"""
+
+
+def test_express_use_middleware_mounts_and_error_handlers() -> None:
+    r = extract("src/app.ts", EXPRESS)
+    assert r.wrappers == [
+        Wrapper("express", "middleware", None, 12, 0, "helmet", "app"),
+        Wrapper("express", "middleware", "log", 13, 0, None, "app"),
+        Wrapper("express", "middleware", None, 14, 0, "requireAuth", "app", lit("/api")),  # ./middleware/*
+        Wrapper("express", "middleware", "middleware app.use /api", 15, 0, None, "app", lit("/api")),
+        Wrapper("express", "middleware", None, 17, 0, "audit", "app"),  # the file cannot tell: both
+        Wrapper("express", "error_handler", "error_handler app.use", 21, 0, None, "app"),  # 4 parameters
+        Wrapper("express", "error_handler", "onError", 22, 0, None, "app"),
+    ]
+    assert r.mounts == [  # routers are mounts, never wrappers
+        Mount("express", "app", "ordersRouter", lit("/api"), 14, 0),
+        Mount("express", "app", "tags", Template(), 16, 0),  # imported from a *.controller module
+        Mount("express", "app", "audit", Template(), 17, 0),
+        Mount("express", "app", "router", Template(), 20, 0),  # Router() of this file
+    ]
+
+
+def test_express_route_middleware_and_inline_middleware_nodes() -> None:
+    r = extract("src/app.ts", EXPRESS)
+    assert [(r_.methods, r_.path.literal(), r_.handler, r_.handler_ref, r_.wrappers) for r_ in r.routes] == [
+        (["GET"], "/x", "GET /x", None, [
+            WrapperRef("middleware", "requireAuth"), WrapperRef("middleware", "validate"),
+            WrapperRef("middleware", "log"),
+        ]),
+        (["POST"], "/y", None, "handlers.y", [WrapperRef("middleware", "middleware POST /y")]),
+    ]
+    defs = {d.qualname: (d.kind, d.start_line, d.start_col, len(d.params)) for d in r.definitions}
+    assert defs == {
+        "log": ("function", 10, 0, 3),
+        "onError": ("function", 11, 0, 4),
+        "middleware app.use /api": ("function", 15, 16, 3),
+        "GET /x": ("function", 18, 55, 2),
+        "middleware POST /y": ("function", 19, 18, 3),
+        "error_handler app.use": ("function", 21, 8, 4),
+    }  # the callback of `[1, 2].map(...)` is no node
+    callers = sorted((c.caller, c.name) for c in r.calls if c.name in ("check", "doX", "pre", "report", "g"))
+    assert callers == [
+        (None, "g"),
+        ("GET /x", "doX"),
+        ("error_handler app.use", "report"),
+        ("middleware POST /y", "pre"),
+        ("middleware app.use /api", "check"),
+        ("onError", "report"),
+    ]
+
+
+def test_koa_app_use_and_router_routes_mount() -> None:
+    source = """\
+const Koa = require("koa");
+const Router = require("@koa/router");
+const app = new Koa();
+const router = new Router();
+app.use(async (ctx, next) => { await timing(ctx); await next(); });
+app.use(bodyParser());
+app.use(router.routes()).use(router.allowedMethods());
+"""
+    r = extract("server.js", source)
+    assert r.wrappers == [
+        Wrapper("koa", "middleware", "middleware app.use", 5, 0, None, "app"),
+        Wrapper("koa", "middleware", None, 6, 0, "bodyParser", "app"),
+    ]
+    assert r.mounts == [Mount("express", "app", "router", Template(), 7, 0)]
