@@ -111,3 +111,79 @@ app.use(router.routes()).use(router.allowedMethods());
         Wrapper("koa", "middleware", None, 6, 0, "bodyParser", "app"),
     ]
     assert r.mounts == [Mount("express", "app", "router", Template(), 7, 0)]
+
+
+NEST = """\
+import { Controller, Get, Post, UseGuards, UseInterceptors, UsePipes, MiddlewareConsumer, Module } from "@nestjs/common";
+import { APP_GUARD, APP_FILTER } from "@nestjs/core";
+import { AuthGuard } from "@nestjs/passport";
+import { RolesGuard } from "./roles.guard";
+
+class LoggerMiddleware { use(req, res, next) { next(); } }
+
+@Controller("cats")
+@UseGuards(RolesGuard)
+export class CatsController {
+  @Get(":id")
+  @UseGuards(AuthGuard("jwt"), new ThrottleGuard())
+  @UseInterceptors(CacheInterceptor)
+  findOne() {}
+
+  @Post()
+  @UsePipes(ValidationPipe)
+  create() {}
+}
+
+@Module({ providers: [{ provide: APP_GUARD, useClass: RolesGuard }, { provide: APP_FILTER, useExisting: AllFilter }] })
+export class AppModule {
+  configure(consumer: MiddlewareConsumer) {
+    consumer.apply(LoggerMiddleware, cors()).exclude("cats/x").forRoutes("cats", { path: "dogs/*", method: 0 }, CatsController);
+    consumer.apply(Audit).forRoutes("*");
+  }
+}
+
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  app.useGlobalPipes(new ValidationPipe());
+  app.useGlobalGuards(new JwtGuard(reflector), new LoggerMiddleware());
+}
+"""
+
+
+def test_nest_use_decorators_on_class_and_method_in_the_order_nest_runs_them() -> None:
+    r = extract("src/cats.ts", NEST)
+    assert [(x.methods, x.path.literal(), x.handler, x.wrappers) for x in r.routes] == [
+        (["GET"], "/cats/:id", "CatsController.findOne", [
+            WrapperRef("guard", "RolesGuard"),  # the controller's first
+            WrapperRef("guard", "AuthGuard"),  # passport's AuthGuard("jwt"): the factory
+            WrapperRef("guard", "ThrottleGuard"),  # new ThrottleGuard(): the class
+            WrapperRef("interceptor", "CacheInterceptor"),
+        ]),
+        (["POST"], "/cats", "CatsController.create", [WrapperRef("guard", "RolesGuard"), WrapperRef("pipe", "ValidationPipe")]),
+    ]
+
+
+def test_nest_global_wrappers_providers_and_middleware_consumer() -> None:
+    r = extract("src/cats.ts", NEST)
+    assert r.wrappers == [
+        Wrapper("nest", "guard", None, 21, 22, "RolesGuard"),  # { provide: APP_GUARD, useClass }
+        Wrapper("nest", "error_handler", None, 21, 68, "AllFilter"),  # useExisting
+        Wrapper("nest", "middleware", "LoggerMiddleware", 24, 4, None, None, lit("/cats")),  # a class of this file
+        Wrapper("nest", "middleware", None, 24, 4, "cors", None, lit("/cats")),
+        Wrapper("nest", "middleware", "LoggerMiddleware", 24, 4, None, None, lit("/dogs")),  # "dogs/*"
+        Wrapper("nest", "middleware", None, 24, 4, "cors", None, lit("/dogs")),  # CatsController: no path known
+        Wrapper("nest", "middleware", None, 25, 4, "Audit", None, Template()),  # "*": every route
+        Wrapper("nest", "pipe", None, 31, 2, "ValidationPipe"),
+        Wrapper("nest", "guard", None, 32, 2, "JwtGuard"),
+        Wrapper("nest", "guard", "LoggerMiddleware", 32, 2, None),
+    ]
+
+
+def test_nest_use_guards_outside_a_controller_is_no_route_wrapper() -> None:
+    source = """\
+@Injectable()
+@UseGuards(AuthGuard)
+export class CatsService { find() {} }
+"""
+    r = extract("src/cats.service.ts", source)
+    assert (r.routes, r.wrappers) == ([], [])
