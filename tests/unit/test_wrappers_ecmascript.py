@@ -5,7 +5,7 @@ guards / interceptors / pipes / filters / middleware, Fastify hooks, as :class:`
 from __future__ import annotations
 
 from indexer.languages import extractor_for_path
-from indexer.model import FileExtraction, Mount, Template, Wrapper, WrapperRef
+from indexer.model import FileExtraction, Mount, Router, Template, Wrapper, WrapperRef
 
 
 def extract(path: str, source: str) -> FileExtraction:
@@ -187,3 +187,97 @@ export class CatsService { find() {} }
 """
     r = extract("src/cats.service.ts", source)
     assert (r.routes, r.wrappers) == ([], [])
+
+
+FASTIFY = """\
+import Fastify, { FastifyInstance } from "fastify";
+import cors from "@fastify/cors";
+import fp from "fastify-plugin";
+import userRoutes from "./users";
+import { verify, audit } from "./auth";
+
+const app = Fastify();
+app.register(cors);
+app.register(userRoutes, { prefix: "/v1" });
+app.register(require("./orders"), { prefix: "/orders" });
+app.addHook("onRequest", async (request, reply) => { trace(request); });
+app.addHook("onReady", async () => { warm(); });
+app.register(async (instance) => {
+  instance.addHook("preHandler", verify);
+  instance.get("/me", { preHandler: [audit], onError: report }, async (request) => me());
+}, { prefix: "/v2" });
+
+export async function adminRoutes(f: FastifyInstance, opts: object) {
+  f.addHook("onError", logError);
+  f.route({ method: "GET", url: "/stats", preValidation: check, handler: async () => stats() });
+  f.register(nested, { prefix: "/deep" });
+}
+
+export default fp(async (server) => {
+  server.addHook("onSend", stamp);
+});
+"""
+
+
+def test_fastify_hooks_route_hooks_and_plugin_prefixes() -> None:
+    r = extract("src/app.ts", FASTIFY)
+    assert [(x.path.literal(), x.handler, x.router, x.wrappers) for x in r.routes] == [
+        ("/me", "plugin /v2.GET /me", "plugin /v2", [WrapperRef("hook", "audit"), WrapperRef("error_handler", "report")]),
+        ("/stats", "adminRoutes.GET /stats", "adminRoutes", [WrapperRef("hook", "check")]),
+    ]
+    assert r.routers == [Router("fastify", "adminRoutes", Template(), 18), Router("fastify", "plugin /v2", Template(), 13)]
+    assert r.mounts == [  # @fastify/cors is a package's plugin: no mount
+        Mount("fastify", "app", "userRoutes", lit("/v1"), 9, 0),
+        Mount("fastify", "app", 'require("./orders")', lit("/orders"), 10, 0),
+        Mount("fastify", "app", "plugin /v2", lit("/v2"), 13, 0),  # the inline plugin is a node of its own
+        Mount("fastify", "adminRoutes", "nested", lit("/deep"), 21, 2),
+    ]
+    assert r.wrappers == [  # onReady wraps no request
+        Wrapper("fastify", "hook", "hook onRequest", 11, 0, None, "app"),
+        Wrapper("fastify", "hook", None, 14, 2, "verify", "plugin /v2"),
+        Wrapper("fastify", "error_handler", None, 19, 2, "logError", "adminRoutes"),
+        Wrapper("fastify", "hook", None, 25, 2, "stamp", None),  # fastify-plugin: the application's scope
+    ]
+    callers = {c.name: c.caller for c in r.calls if c.name in ("trace", "warm", "me", "stats")}
+    assert callers == {"trace": "hook onRequest", "warm": None, "me": "plugin /v2.GET /me", "stats": "adminRoutes.GET /stats"}
+
+
+FASTIFY_PREFIXES = """
+// --- path: src/server.ts ---
+import Fastify from "fastify";
+import userRoutes from "./users";
+import { orderRoutes } from "./orders";
+const app = Fastify();
+app.register(userRoutes, { prefix: "/v1" });
+app.register(orderRoutes);
+app.register(async (instance) => {
+  instance.get("/ping", async () => "pong");
+}, { prefix: "/v2" });
+app.get("/health", async () => "ok");
+// --- path: src/users.ts ---
+import { FastifyInstance } from "fastify";
+export default async function userRoutes(fastify: FastifyInstance) {
+  fastify.get("/users/:id", async (request) => request.params);
+  fastify.register(adminRoutes, { prefix: "/admin" });
+}
+async function adminRoutes(f: FastifyInstance) {
+  f.delete("/users/:id", async () => null);
+}
+// --- path: src/orders.ts ---
+import { FastifyInstance } from "fastify";
+export async function orderRoutes(server: FastifyInstance) {
+  server.get("/orders", async () => []);
+}
+"""
+
+
+def test_fastify_register_prefixes_reach_the_endpoints() -> None:
+    from tests.resolution_harness import edges, resolve_fixture
+
+    assert edges(resolve_fixture(FASTIFY_PREFIXES), "EXPOSES") == [
+        "src/orders.orderRoutes.GET /orders(0) -> endpoint:GET /orders",
+        "src/server.GET /health(0) -> endpoint:GET /health",
+        "src/server.plugin /v2.GET /ping(0) -> endpoint:GET /v2/ping",
+        "src/users.adminRoutes.DELETE /users/:id(0) -> endpoint:DELETE /v1/admin/users/{}",
+        "src/users.userRoutes.GET /users/:id(1) -> endpoint:GET /v1/users/{}",
+    ]
