@@ -281,3 +281,100 @@ def test_fastify_register_prefixes_reach_the_endpoints() -> None:
         "src/users.adminRoutes.DELETE /users/:id(0) -> endpoint:DELETE /v1/admin/users/{}",
         "src/users.userRoutes.GET /users/:id(1) -> endpoint:GET /v1/users/{}",
     ]
+
+
+HONO = """\
+import { Hono } from "hono";
+import { logger } from "hono/logger";
+import { jwt } from "hono/jwt";
+import posts from "./posts";
+import { listBooks } from "./books";
+
+const app = new Hono().basePath("/v1");
+app.use(logger());
+app.use("/admin/*", jwt({ secret: "s" }), async (c, next) => { audit(c); await next(); });
+app.get("/books", listBooks);
+app.post("/books", validator("json", schema), async (c) => c.json(await createBook(await c.req.json())));
+app.on(["PUT", "PATCH"], "/books/:id", (c) => c.json(updateBook(c.req.param("id"))));
+app.route("/posts", posts);
+export default app;
+"""
+
+
+LISTENERS = """\
+const EventEmitter = require("events");
+const { Server } = require("socket.io");
+const bus = new EventEmitter();
+const io = new Server(httpServer);
+bus.on("order.created", (order) => { notify(order); });
+process.on("SIGTERM", async () => { await shutdown(); });
+io.on("connection", (socket) => {
+  socket.on("chat", function (msg) { broadcast(msg); });
+  join(socket);
+});
+req.on("data", (chunk) => collect(chunk));
+$("#x").on("click", () => clicked());
+[1, 2].map((x) => twice(x));
+promise.on("done", () => finished());
+class Queue extends EventEmitter {
+  start() { this.on("job", (job) => run(job)); }
+}
+"""
+
+
+def test_hono_routes_base_path_mounts_and_middleware() -> None:
+    r = extract("src/app.ts", HONO)
+    assert r.routers == [Router("hono", "app", lit("/v1"), 7)]
+    assert [(x.framework, x.methods, x.path.literal(), x.handler, x.handler_ref, x.router, x.wrappers) for x in r.routes] == [
+        ("hono", ["GET"], "/books", None, "listBooks", "app", []),
+        ("hono", ["POST"], "/books", "POST /books", None, "app", [WrapperRef("middleware", "validator")]),
+        ("hono", ["PUT", "PATCH"], "/books/:id", "PUT|PATCH /books/:id", None, "app", []),
+    ]  # no Express route: Express's name rule is off in a Hono file
+    assert r.mounts == [Mount("hono", "app", "posts", lit("/posts"), 13, 0)]
+    assert r.wrappers == [
+        Wrapper("hono", "middleware", None, 8, 0, "logger", "app"),
+        Wrapper("hono", "middleware", None, 9, 0, "jwt", "app", lit("/admin")),  # "/admin/*"
+        Wrapper("hono", "middleware", "middleware app.use /admin", 9, 0, None, "app", lit("/admin")),
+    ]
+    callers = {c.name: c.caller for c in r.calls if c.name in ("audit", "createBook", "updateBook")}
+    assert callers == {"audit": "middleware app.use /admin", "createBook": "POST /books", "updateBook": "PUT|PATCH /books/:id"}
+
+
+def test_hono_prefixes_through_base_path_and_route() -> None:
+    from tests.resolution_harness import edges, resolve_fixture
+
+    fixture = """
+// --- path: src/app.ts ---
+import { Hono } from "hono";
+import posts from "./posts";
+const app = new Hono().basePath("/v1");
+app.route("/posts", posts);
+export default app;
+// --- path: src/posts.ts ---
+import { Hono } from "hono";
+const posts = new Hono();
+posts.get("/:id", (c) => c.json(find(c.req.param("id"))));
+export default posts;
+function find(id: string) { return id; }
+"""
+    result = resolve_fixture(fixture)
+    assert edges(result, "EXPOSES") == ["src/posts.GET /:id(1) -> endpoint:GET /v1/posts/{}"]
+    assert edges(result, "CALLS") == ["src/posts.GET /:id(1) -> src/posts.find(1) [exact]"]
+
+
+def test_listeners_on_recognisable_emitters_only() -> None:
+    r = extract("src/events.js", LISTENERS)
+    defs = [(d.qualname, d.start_line, d.start_col) for d in r.definitions if d.kind == "function"]
+    assert defs == [
+        ("on order.created", 5, 24),
+        ("on SIGTERM", 6, 22),
+        ("on connection", 7, 20),
+        ("on connection.on chat", 8, 20),  # socket.io: the socket of a connection listener
+        ("Queue.start.on job", 16, 27),  # `this` in an EventEmitter subclass
+    ]  # req.on("data"), $(...).on("click"), promise.on(...), arr.map(...) stay with their scope
+    callers = {c.name: c.caller for c in r.calls if c.name not in ("on", "EventEmitter", "Server", "$", "map")}
+    assert callers == {
+        "notify": "on order.created", "shutdown": "on SIGTERM", "broadcast": "on connection.on chat",
+        "join": "on connection", "collect": None, "clicked": None, "twice": None, "finished": None,
+        "run": "Queue.start.on job",
+    }

@@ -25,7 +25,7 @@ scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / `
 ``Router`` / ``IRouter`` in a file importing ``express``, or (3) named ``app`` / ``router`` / ``...Router`` /
 ``...router`` (a route file that receives the app: ``module.exports = (app) => { app.get(...) }``);
 in case (3) a route needs a literal path starting with ``/`` and a mount a child, and the file must not
-import ``fastify`` without ``express`` (``fastify.py`` reads those).
+import ``fastify`` or ``hono`` without ``express`` (``fastify.py`` and ``hono.py`` read those).
 
 Handlers: the *last* argument is the handler (the ones before it are middleware). A function
 defined in this file -> ``handler`` its qualname; a name or property chain from elsewhere
@@ -95,7 +95,7 @@ class _Detector:
         # a Fastify file's `app.get("/x", h)` is Fastify's (fastify.py), unless the file uses Express too
         self.framework = "koa" if (jf.import_locals("koa") or jf.has(b'require("koa")', b"require('koa')")) and not self.express_imported else FRAMEWORK
         self.by_name = self.express_imported or not (
-            jf.import_locals("fastify") or jf.has(b'require("fastify")', b"require('fastify')")
+            jf.import_locals("fastify", "hono") or jf.has(b'require("fastify")', b"require('fastify')")
         )
 
     def run(self, matches: list[dict[str, list[Node]]]) -> None:
@@ -320,7 +320,9 @@ class _Detector:
             return
         parent, route_path, (line, col) = target
         args = arguments(caps["args"][0])
-        if route_path is not None or not args or not (self._is_object(parent) or _NAMED_LIKE.match(parent)):
+        if route_path is not None or not args:
+            return
+        if not (self._is_object(parent) or (self.by_name and _NAMED_LIKE.match(parent))):
             return
         prefixes = [Template()]
         if len(args) > 1 and self._is_path(args[0]):
