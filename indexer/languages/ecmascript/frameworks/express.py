@@ -34,6 +34,21 @@ wrapper call (``asyncHandler(controller.list)``, ``h.bind(x)``) is looked throug
 function (wrapped or not) becomes a definition of its own, named after the route (``DELETE /:id``,
 the first path of an array; :mod:`indexer.symbols` has the scheme), which owns the calls in its body;
 ``handler`` is its qualname.
+Middleware (issue 14): the arguments of a route before its handler (arrays spread) are its
+``Route.wrappers`` in order (kind ``middleware``; ``error_handler`` for a function of this file with
+four parameters); the code named: a function of this file by its qualname, a name or property chain
+as written (``auth.required``), a call by its callee (``validate(schema)`` -> ``validate``: the
+factory whose returned function runs), an inline function as a definition of its own named
+``middleware <route name>`` (``middleware GET /x``). Each argument of ``X.use([path,] ...)`` is a
+:class:`Mount`, a :class:`Wrapper` (``router`` ``X``, ``path`` the mount path) or both, by the rule of
+:meth:`_Detector._use_arg`: inline functions, functions of this file, calls other than
+``require("./x")`` / ``X.routes()`` and names of package imports are middleware; Express objects
+of this file, names whose last word says router (``ordersRouter``, ``userRoutes``, ``api``) or
+imported from a module whose path says so (``./routes/x``, ``./tag/tag.controller``) are mounts;
+names imported from a module whose path says middleware (``./middleware/auth``) are middleware;
+any other name is both (the linker keeps what resolves). An inline ``use`` function is named
+``middleware X.use /path`` (``error_handler X.use /path`` with four parameters: Express error
+middleware). In a file importing ``koa`` (and not ``express``) the wrappers' framework is ``koa``.
 Positions: the call's start; a chained verb's property name (the links of a chain share a start).
 """
 
