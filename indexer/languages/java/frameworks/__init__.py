@@ -15,8 +15,10 @@ __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
 DETECTOR_MODULES: tuple[str, ...] = (
     "spring_web",
+    "spring_functional",
     "jaxrs",
     "servlet",
+    "spring_wrappers",
     "java_http_clients",
     "spring_kafka",
     "java_constants",
