@@ -378,3 +378,136 @@ def test_listeners_on_recognisable_emitters_only() -> None:
         "join": "on connection", "collect": None, "clicked": None, "twice": None, "finished": None,
         "run": "Queue.start.on job",
     }
+
+
+LINKED = """
+// --- path: src/app.js ---
+const express = require("express");
+const { requireAuth } = require("./middleware/auth");
+const usersRouter = require("./routes/users");
+const { audit } = require("./audit");
+const app = express();
+app.use(audit);
+app.use("/api", requireAuth, usersRouter);
+app.get("/health", (req, res) => res.send("ok"));
+app.use((err, req, res, next) => { report(err); });
+function report(e) {}
+function setup(router) {
+  router.get("/setup.json", (req, res, next) => { next(); }, (req, res) => res.send("x"));
+}
+// --- path: src/audit.js ---
+function audit(req, res, next) { next(); }
+module.exports = { audit };
+// --- path: src/middleware/auth.js ---
+function requireAuth(req, res, next) { next(); }
+module.exports = { requireAuth };
+// --- path: src/routes/users.js ---
+const { Router } = require("express");
+const router = Router();
+router.get("/users", (req, res) => res.json([]));
+router.post("/users.json", (req, res, next) => next(), (req, res) => res.json({}));
+module.exports = router;
+"""
+
+
+def test_express_wrappers_link_to_the_endpoints_they_run_for() -> None:
+    from tests.resolution_harness import edges, resolve_fixture
+
+    result = resolve_fixture(LINKED)
+    assert edges(result, "WRAPS") == [
+        # error middleware on the app: every route of the app and of the routers mounted into it; the
+        # `router` parameter of `setup` is no router the file mounts (GET /setup.json is not under app)
+        "src/app.error_handler app.use(4) -> endpoint:GET /api/users",
+        "src/app.error_handler app.use(4) -> endpoint:GET /health",
+        "src/app.error_handler app.use(4) -> endpoint:POST /api/users.json",
+        "src/app.setup.middleware GET /setup.json(3) -> endpoint:GET /setup.json",  # a route's inline middleware
+        "src/audit.audit(3) -> endpoint:GET /api/users",  # `app.use(audit)`: a name the file cannot tell
+        "src/audit.audit(3) -> endpoint:GET /health",  # is no router: both facts, the wrapper links
+        "src/audit.audit(3) -> endpoint:POST /api/users.json",
+        # `app.use("/api", requireAuth, usersRouter)`: the users router's endpoints, not /health
+        "src/middleware/auth.requireAuth(3) -> endpoint:GET /api/users",
+        "src/middleware/auth.requireAuth(3) -> endpoint:POST /api/users.json",
+        "src/routes/users.middleware POST /users.json(3) -> endpoint:POST /api/users.json",
+    ]
+
+
+LINKED_OTHERS = """
+// --- path: nest/src/main.ts ---
+import { NestFactory } from "@nestjs/core";
+import { AppModule } from "./app.module";
+import { TimingInterceptor } from "./timing.interceptor";
+async function bootstrap() {
+  const app = await NestFactory.create(AppModule);
+  app.useGlobalInterceptors(new TimingInterceptor());
+}
+// --- path: nest/src/app.module.ts ---
+import { Module, MiddlewareConsumer } from "@nestjs/common";
+import { APP_GUARD } from "@nestjs/core";
+import { ThrottleGuard } from "./throttle.guard";
+import { LoggerMiddleware } from "./logger.middleware";
+@Module({ providers: [{ provide: APP_GUARD, useClass: ThrottleGuard }] })
+export class AppModule {
+  configure(consumer: MiddlewareConsumer) {
+    consumer.apply(LoggerMiddleware).forRoutes("cats");
+  }
+}
+// --- path: nest/src/cats.controller.ts ---
+import { Controller, Get } from "@nestjs/common";
+@Controller("cats")
+export class CatsController { @Get() findAll() { return []; } }
+@Controller("dogs")
+export class DogsController { @Get() findAll() { return []; } }
+// --- path: nest/src/timing.interceptor.ts ---
+export class TimingInterceptor { intercept(context, next) { return next.handle(); } }
+// --- path: nest/src/throttle.guard.ts ---
+export class ThrottleGuard { canActivate(context) { return true; } }
+// --- path: nest/src/logger.middleware.ts ---
+export class LoggerMiddleware { use(req, res, next) { next(); } }
+"""
+
+LINKED_FASTIFY_HONO = """
+// --- path: fastify/server.ts ---
+import Fastify from "fastify";
+import users from "./users";
+const app = Fastify();
+app.register(users, { prefix: "/v1" });
+app.get("/health", async () => "ok");
+// --- path: fastify/users.ts ---
+import { FastifyInstance } from "fastify";
+export default async function users(fastify: FastifyInstance) {
+  fastify.addHook("preHandler", async (request) => { check(request); });
+  fastify.get("/users", async () => []);
+}
+function check(r: unknown) {}
+// --- path: hono/app.ts ---
+import { Hono } from "hono";
+const app = new Hono();
+app.use("/admin/*", async (c, next) => { await next(); });
+app.get("/admin/stats", (c) => c.json({}));
+app.get("/public", (c) => c.text("hi"));
+export default app;
+"""
+
+
+def test_fastify_and_hono_wrappers_link_to_their_endpoints() -> None:
+    from tests.resolution_harness import edges, resolve_fixture
+
+    assert edges(resolve_fixture(LINKED_FASTIFY_HONO), "WRAPS") == [
+        # fastify: a plugin's hook wraps the plugin's routes (under its prefix), not the app's /health
+        "fastify/users.users.hook preHandler(1) -> endpoint:GET /v1/users",
+        # hono: `app.use("/admin/*", ...)` limits the middleware to /admin, not /public
+        "hono/app.middleware app.use /admin(2) -> endpoint:GET /admin/stats",
+    ]
+
+
+def test_nest_global_and_consumer_wrappers_link_to_their_endpoints() -> None:
+    from tests.resolution_harness import edges, resolve_fixture
+
+    assert edges(resolve_fixture(LINKED_OTHERS), "WRAPS") == [
+        # nest: consumer.apply(...).forRoutes("cats") only /cats; global guard and interceptor: all
+        "nest/src/logger.middleware.LoggerMiddleware.use(3) -> endpoint:GET /cats",
+        "nest/src/throttle.guard.ThrottleGuard.canActivate(1) -> endpoint:GET /cats",
+        "nest/src/throttle.guard.ThrottleGuard.canActivate(1) -> endpoint:GET /dogs",
+        "nest/src/timing.interceptor.TimingInterceptor.intercept(2) -> endpoint:GET /cats",
+        "nest/src/timing.interceptor.TimingInterceptor.intercept(2) -> endpoint:GET /dogs",
+    ]
