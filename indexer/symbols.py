@@ -20,7 +20,7 @@ Other anonymous functions a detector makes definitions of the same way, named af
 them: inline middleware ``middleware app.use /api`` (``middleware router.use`` without a path; a
 route's own ``middleware GET /x``; Express error middleware ``error_handler app.use``), Fastify hooks
 ``hook onRequest``, event listeners ``on connection`` (``on <event>``; the event as :func:`path_text`
-writes a template), Nest-style ``eachMessage <topics>`` consumers.
+writes a template), inline Fastify plugins ``plugin /v1``, kafkajs ``eachMessage <topics>`` consumers.
 """
 
 from __future__ import annotations
