@@ -44,6 +44,7 @@ app.use(router);
 app.use((err, req, res, next) => { report(err); });
 app.use(onError);
 [1, 2].map((x) => g(x));
+app.use(errorHandler, userRoutes);
 """
 
 
@@ -57,12 +58,15 @@ def test_express_use_middleware_mounts_and_error_handlers() -> None:
         Wrapper("express", "middleware", None, 17, 0, "audit", "app"),  # the file cannot tell: both
         Wrapper("express", "error_handler", "error_handler app.use", 21, 0, None, "app"),  # 4 parameters
         Wrapper("express", "error_handler", "onError", 22, 0, None, "app"),
+        Wrapper("express", "middleware", None, 24, 0, "errorHandler", "app"),  # unknown name: both
     ]
     assert r.mounts == [  # routers are mounts, never wrappers
         Mount("express", "app", "ordersRouter", lit("/api"), 14, 0),
         Mount("express", "app", "tags", Template(), 16, 0),  # imported from a *.controller module
         Mount("express", "app", "audit", Template(), 17, 0),
         Mount("express", "app", "router", Template(), 20, 0),  # Router() of this file
+        Mount("express", "app", "errorHandler", Template(), 24, 0),
+        Mount("express", "app", "userRoutes", Template(), 24, 0),  # named like a router: a mount only
     ]
 
 

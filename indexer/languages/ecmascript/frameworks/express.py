@@ -82,7 +82,7 @@ _MODULES = ("express",)
 # The last word of a `use` argument's name, or of the module it is imported from, that says router
 # (mounted) or middleware (wrapping): `ordersRouter`, `./routes/users`, `./tag/tag.controller` vs
 # `requireAuth` from `./middleware/auth`.
-_ROUTER_WORDS = re.compile(r"(?i)(router|routes?|app|api|controllers?|endpoints?|handlers?)s?$")
+_ROUTER_WORDS = re.compile(r"(?i)(router|routes?|app|api|controllers?|endpoints?)s?$")
 _ROUTER_MODULE = re.compile(r"(?i)(^|[/.\-_])(routers?|routes?|api|apis|controllers?|endpoints?|app)([/.\-_]|$)")
 _MIDDLEWARE_MODULE = re.compile(r"(?i)(middlewares?|auth\w*|guards?|security|passport|session|cors|logger|logging)")
 _REQUIRES = ('require("express")', "require('express')")
