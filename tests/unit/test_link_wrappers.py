@@ -403,3 +403,20 @@ def test_a_bean_method_returning_a_library_interceptor_is_no_wrapper() -> None:
         "routes": [Route("spring", ["GET"], Template.of("/"), "WebConfig.home", 14, 4)], "wrappers": [w]}})
     assert _pairs(result) == []  # not the bean method, which runs once at start-up
     assert result.link_outcomes["unlinked_wrapper"] == 1
+
+
+def test_decorator_refs_of_a_python_definitions_decorator_texts():
+    from indexer.frameworks.link import decorator_refs
+
+    assert decorator_refs("login_required") == ["login_required"]
+    assert decorator_refs('permission_required("polls.view", raise_exception=True)') == ["permission_required"]
+    assert decorator_refs("auth.decorators.check") == ["auth.decorators.check"]
+    assert decorator_refs('method_decorator([login_required, cache_page(60)], name="dispatch")') == [
+        "login_required", "cache_page",
+    ]  # fmt: skip
+    assert decorator_refs("method_decorator(never_cache)", class_level=True) == ["never_cache"]
+    # a class's own decorators do not wrap its view; neither do these; nor text that is no expression
+    assert decorator_refs("dataclass", class_level=True) == []
+    assert [decorator_refs(t) for t in ("staticmethod", "functools.wraps(f)", "method_decorator()", "x[0]", "a(")] == [
+        [], ["functools.wraps"], [], [], [],
+    ]  # fmt: skip
