@@ -385,6 +385,13 @@ class Route:
     method or its controller class, FastAPI ``Depends`` in the signature or ``dependencies=[...]``,
     Python view decorators, Spring ``@ModelAttribute`` / ``@ExceptionHandler`` methods of the same
     controller."""
+    operation: str | None = None
+    """API-first routes, whose method and path come from the repository's OpenAPI specs
+    (:mod:`indexer.frameworks.openapi`) and not from this file: ``"PetsApi.listPets"``, the generated
+    interface or delegate a method of ``handler`` implements and the method's name (an operationId
+    candidate), with ``methods`` and ``path`` empty; or ``"*"`` for a connexion ``add_api``
+    registration, ``path`` naming the spec file: every operation of that spec is handled by the
+    Python function its dotted operationId names."""
 
 
 @dataclass(slots=True)
@@ -434,6 +441,11 @@ class HttpCall:
     caller: str | None
     line: int
     col: int
+    operation: str | None = None
+    """A generated client's call (``framework`` ``openapi-client``), whose method and URL come from the
+    repository's OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the
+    openapi-python-client tag package, then the called name, an operationId candidate); ``method``
+    ``"*"`` and ``url`` empty."""
 
 
 @dataclass(slots=True)
