@@ -23,6 +23,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "amqplib",
     "aws_messaging",
     "listeners",
+    "openapi_clients",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
