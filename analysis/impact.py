@@ -237,6 +237,9 @@ class EndpointHit:
     rather than through its handler: ``handler`` is then the endpoint's handler (not reached; the
     wrapper when the index names none), and the example path runs endpoint -> wrapper -> ... -> target.
     At the same hop, a handler reached wins over a wrapper."""
+    operation_id: str | None = None
+    """The operationId an OpenAPI spec of the exposing repository gives the endpoint (API-first
+    services: the EXPOSES edge's ``operation_id``, else the Endpoint node's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -777,8 +780,11 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             method = str(ep.props.get("http_method") or method)
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
+        op = e.props.get("operation_id") or (ep.props.get("operation_id") if ep is not None else None)
+        # an implementation matched to its operation by name only (no tag) is only as sure as that
+        weak = max(walk.weak.get(e.src, 0), CERTAINTIES.index(e.props["match"]) if e.props.get("match") in CERTAINTIES else 0)
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                service, CERTAINTIES[walk.weak.get(e.src, 0)], through)
+                                service, CERTAINTIES[weak], through, op if isinstance(op, str) and op else None)
 
     for e in walk.service_edges:
         src = nodes.get(e.src)

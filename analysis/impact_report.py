@@ -352,7 +352,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         for h in listed[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
             via = _via_text(h.through.kind, h.through.node) if h.through is not None else ""
-            lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(code_span(h.path))} | {_cell(markdown_text(where))} "
+            shown = code_span(h.path) + (f" (operation {code_span(h.operation_id)})" if h.operation_id else "")
+            lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(shown)} | {_cell(markdown_text(where))} "
                          f"| {h.hops} | {h.certainty} | {_cell(via + _path_text(h.example))} |")
         lines += more(listed)
     else:
@@ -427,7 +428,7 @@ def _endpoint_json(h: EndpointHit) -> dict[str, Any]:
     through = ({**_node_json(h.through.node), "kind": h.through.kind, "scope": h.through.scope}
                if h.through is not None else None)
     return {"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
-            "hops": h.hops, "certainty": h.certainty, "handler": _node_json(h.handler), "example": _path_json(h.example),
+            "operation_id": h.operation_id, "hops": h.hops, "certainty": h.certainty, "handler": _node_json(h.handler), "example": _path_json(h.example),
             "through": through}
 
 

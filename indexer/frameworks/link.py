@@ -58,6 +58,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.openapi import ApiOperation, ApiSpecs, load_operations, match_operations
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse, Wrapper
@@ -118,6 +119,9 @@ class LinkOptions:
     properties: Mapping[str, str] = field(default_factory=dict)
     services: Mapping[str, str] = field(default_factory=dict)
     modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    api: ApiSpecs = field(default_factory=ApiSpecs)
+    """The operations the repository's OpenAPI / Swagger specs declare (:mod:`indexer.frameworks.openapi`),
+    for API-first routes and generated clients (``Route.operation``, ``HttpCall.operation``)."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -129,7 +133,7 @@ class LinkOptions:
         derived: dict[str, str] = {}
         for props in modules.values():
             derived.update(gateway_routes(props))
-        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules)
+        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, load_operations(Path(root)))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it
@@ -232,6 +236,10 @@ class _Linker:
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
         self._queues: QueueLinker | None = None  # built on the first queue use
+        self._operation_ids: dict[str, str] = {}  # endpoint id -> the operationId a spec gives it
+        for op in options.api.operations:
+            if op.operation_id:
+                self._operation_ids.setdefault(endpoint_id(op.method, op.path), op.operation_id)
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -458,8 +466,10 @@ class _Linker:
     def _endpoint(self, fc: FileCtx, method: str, path: str) -> str:
         eid = endpoint_id(method, path)
         name = eid.removeprefix("endpoint:")
-        self._emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
-                                 {"http_method": method.upper(), "path": normalise_path(path)}))
+        props = {"http_method": method.upper(), "path": normalise_path(path)}
+        if eid in self._operation_ids:
+            props["operation_id"] = self._operation_ids[eid]
+        self._emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0, props))
         return eid
 
     def _edge(self, fc: FileCtx, edge_kind: str, src: str, dst: str, line: int, col: int, **props: object) -> None:
@@ -473,6 +483,9 @@ class _Linker:
         return rd.id if rd is not None else file_id(fc.repo, fc.path)
 
     def route(self, fc: FileCtx, route: Route) -> None:
+        if route.operation is not None:
+            self._api_route(fc, route)
+            return
         handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
@@ -716,6 +729,9 @@ class _Linker:
         return self._modules[path]
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
+        if call.operation is not None:
+            self._api_call(fc, call)
+            return
         scope = call.caller
         rendered = self.render(fc, scope, call.url)
         # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
@@ -731,6 +747,80 @@ class _Linker:
         self._edge(fc, "CALLS_HTTP", self._owner_id(fc, call.caller, call.line), eid, call.line, call.col,
                    framework=call.framework, url=shown, service=service)
         self.result.outcomes["calls_http"] += 1
+
+    # -- API-first: operations of the repository's OpenAPI specs ------------------------------------
+
+    def _operations(self, operation: str) -> tuple[list[ApiOperation], str]:
+        """The spec operations an API-first fact names and the match (``exact`` / ``name``); counts
+        ``unlinked_operation`` (no operationId of the specs) or ``unlinked_operation_no_spec`` (the
+        repository has no spec)."""
+        if not self.options.api.operations:
+            self.result.outcomes["unlinked_operation_no_spec"] += 1
+            return [], ""
+        ops, match = match_operations(self.options.api, operation)
+        if not ops:
+            self.result.outcomes["unlinked_operation"] += 1
+        return ops, match
+
+    def _api_route(self, fc: FileCtx, route: Route) -> None:
+        """EXPOSES edges of a method implementing a generated API (each operation its name matches,
+        under the application's context path) or of a connexion ``add_api`` (each operation of the
+        spec, handled by the function its dotted operationId names)."""
+        props = self.options.properties_for(fc.path)
+        service = props.get("spring.application.name") or None
+        linked = _Linked(fc, None, service)
+        pairs: list[tuple[str, ApiOperation, str]] = []  # (handler id, operation, match)
+        if route.operation == "*":
+            spec = self.render(fc, None, route.path)
+            ops = [o for o in self.options.api.operations if o.handler and (not spec or o.spec == spec)]
+            if not ops:
+                self.result.outcomes["unlinked_operation_no_spec"] += 1
+            for op in ops:
+                found = self._dotted_function(fc, op.handler or "")
+                if found is None:
+                    self.result.outcomes["unlinked_handler"] += 1
+                else:
+                    pairs.append((found, op, "exact"))
+            base = ""
+        else:
+            rd = fc.def_at(route.handler, route.line)
+            ops, match = self._operations(route.operation or "")
+            pairs = [(rd.id if rd is not None else file_id(fc.repo, fc.path), op, match) for op in ops]
+            base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+        for handler, op, match in pairs:
+            full = _join(base, op.path)
+            eid = self._endpoint(fc, op.method, full)
+            self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
+                       service=service, operation_id=op.operation_id, spec=op.spec, match=match)
+            self.result.outcomes["exposes"] += 1
+            linked.endpoints.append((eid, op.method, full))
+        self._linked.append(linked)
+
+    def _dotted_function(self, fc: FileCtx, dotted: str) -> str | None:
+        """The id of the function (or ``Class.method``) of this repository an absolute dotted path
+        names (connexion's operationId), or ``None``."""
+        module, _, name = dotted.rpartition(".")
+        if not module:
+            return None
+        v = self.r.resolve_import(fc, Import(name, module, name))
+        if isinstance(v, FuncV) and v.f.file.repo == self.r.repo:
+            return v.f.id
+        owner, _, cls = module.rpartition(".")
+        c = self.r.resolve_import(fc, Import(cls, owner, cls)) if owner else None
+        if isinstance(c, ClassV):
+            members = self._members(c.c, name)
+            return members[0].id if members else None
+        return None
+
+    def _api_call(self, fc: FileCtx, call: HttpCall) -> None:
+        """CALLS_HTTP edges of a generated client's call: to each operation its name matches."""
+        ops, match = self._operations(call.operation or "")
+        caller = self._owner_id(fc, call.caller, call.line)
+        for op in ops:
+            eid = self._endpoint(fc, op.method, op.path)
+            self._edge(fc, "CALLS_HTTP", caller, eid, call.line, call.col, framework=call.framework,
+                       url=op.path, operation_id=op.operation_id, spec=op.spec, match=match)
+            self.result.outcomes["calls_http"] += 1
 
     def topic(self, fc: FileCtx, use: TopicUse) -> None:
         if use.broker != "kafka" or use.binding is not None:

@@ -42,7 +42,7 @@ import yaml
 from indexer.fsguard import SkipFile, inside_root, read_regular
 
 __all__ = [
-    "ApiOperation", "ApiSpecs", "HTTP_METHODS", "MAX_ALIASES", "MAX_DOCUMENTS", "MAX_FILE_BYTES", "MAX_REF_DEPTH",
+    "ApiOperation", "ApiSpecs", "HTTP_METHODS", "api_tag", "match_operations", "MAX_ALIASES", "MAX_DOCUMENTS", "MAX_FILE_BYTES", "MAX_REF_DEPTH",
     "SKIP_DIRS", "SPEC_SUFFIXES", "load_operations", "looks_like_spec", "parse_document", "spec_files",
 ]
 
@@ -330,3 +330,41 @@ def load_operations(root: str | Path) -> ApiSpecs:
             _operations(reader, rel, doc, found)
     ops = tuple(sorted(set(found), key=lambda o: (o.spec, o.path, HTTP_METHODS.index(o.method.lower()), o.operation_id)))
     return ApiSpecs(ops, frozenset(specs | reader.referenced), tuple(sorted(reader.skipped.items())))
+
+
+_SUFFIXES = ("ApiDelegate", "ApiController", "Api", "Service", "Client")
+
+
+def _norm(name: str) -> str:
+    """``listPets``, ``list_pets``, ``ListPets``, ``list-pets`` -> ``listpets``."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def api_tag(api: str) -> str:
+    """The tag a generated class or package stands for, normalised: ``PetsApi``, ``PetsApiDelegate``,
+    ``PetsService`` and the openapi-python-client package ``pets`` -> ``pets``."""
+    for suffix in _SUFFIXES:
+        if api.endswith(suffix) and api != suffix:
+            api = api[: -len(suffix)]
+            break
+    return _norm(api)
+
+
+def match_operations(specs: ApiSpecs, operation: str) -> tuple[list[ApiOperation], str]:
+    """The operations an API-first fact's ``operation`` (``"PetsApi.listPets"``, ``"pets.list_pets"``:
+    the generated class or tag package, then an operationId candidate) names, and how sure the match
+    is: ``exact`` when the class or package also names a tag of the operation (``PetsApi`` / tag
+    ``pets``; ``DefaultApi`` for an operation without tags, as openapi-generator names it), ``name``
+    when only the operationId matches (names compared without case and separators: ``list_pets`` is
+    ``listPets``); ``([], "")`` when no operationId matches. Several operations may match (several
+    specs)."""
+    api, _, name = operation.rpartition(".")
+    want = _norm(name)
+    if not want:
+        return [], ""
+    found = [o for o in specs.operations if o.operation_id and _norm(o.operation_id.rpartition(".")[2]) == want]
+    if not found:
+        return [], ""
+    tag = api_tag(api)
+    tagged = [o for o in found if tag in {_norm(t) for t in o.tags} or (not o.tags and tag == "default")]
+    return (tagged, "exact") if tagged else (found, "name")

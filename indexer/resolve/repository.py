@@ -69,11 +69,11 @@ def _framework_facts(fc: FileCtx | None) -> str:
     if not _has_framework_facts(ex):
         return ""
     return repr((
-        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.wrappers) for r in ex.routes],
+        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.wrappers, r.operation) for r in ex.routes],
         [(w.framework, w.kind, w.owner, w.owner_ref, w.router, w.path) for w in ex.wrappers],
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
-        [(h.framework, h.method, h.url, h.caller) for h in ex.http_calls],
+        [(h.framework, h.method, h.url, h.caller, h.operation) for h in ex.http_calls],
         [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
         [(b.framework, b.queue, b.exchange, b.key) for b in ex.queue_bindings],
         [(c.qualname, c.value) for c in ex.constants],
