@@ -451,3 +451,39 @@ def test_fastapi_dependency_alias_follows_edits(tmp_path: Path) -> None:
         assert alias in _wraps(ws.db)
     finally:
         ws.close()
+
+
+OPENAPI = Path(__file__).resolve().parent.parent / "fixtures" / "openapi" / "petstore"
+
+
+def _api_links(db: Path) -> list[tuple[str, str, str]]:
+    return sorted((kind, src.rsplit(".", 1)[-1].split("(")[0], dst) for kind, src, dst, *_ in dump(db)["edges"]
+                  if kind in ("EXPOSES", "CALLS_HTTP"))
+
+
+def test_api_first_links_follow_spec_edits_new_specs_and_referenced_files(tmp_path: Path) -> None:
+    files = {p.relative_to(OPENAPI).as_posix(): p.read_text(encoding="utf-8")
+             for p in sorted(OPENAPI.rglob("*")) if p.is_file()}
+    ws = Workspace(tmp_path, files)
+    try:
+        listed = ("EXPOSES", "listPets", "endpoint:GET /v1/pets")
+        assert listed in _api_links(ws.db)
+        spec = "api/petstore.yaml"
+        # the base path changes in the spec: every link moves (checked against a full index)
+        ws.edit({spec: files[spec].replace("localhost:8080/v1", "localhost:8080/v2")})
+        assert ("EXPOSES", "listPets", "endpoint:GET /v2/pets") in _api_links(ws.db)
+        assert listed not in _api_links(ws.db)
+        ws.edit({spec: files[spec]})
+        assert listed in _api_links(ws.db)
+        # the referenced path item renames its operation: showPetById exposes nothing any more
+        item = "api/paths/pet.yaml"
+        ws.edit({item: files[item].replace("showPetById", "getPet")})
+        assert not [link for link in _api_links(ws.db) if link[1] == "showPetById"]
+        # the spec goes, then a JSON spec appears elsewhere with a different base path
+        ws.edit({spec: None, item: None})
+        assert not [link for link in _api_links(ws.db) if link[0] == "EXPOSES"]
+        ws.edit({"docs/api.json": '{"openapi": "3.0.0", "servers": [{"url": "/api"}], '
+                                  '"paths": {"/pets": {"get": {"operationId": "listPets", "tags": ["pets"]}}}}'})
+        assert ("EXPOSES", "listPets", "endpoint:GET /api/pets") in _api_links(ws.db)
+    finally:
+        ws.close()
