@@ -238,8 +238,7 @@ class EndpointHit:
     wrapper when the index names none), and the example path runs endpoint -> wrapper -> ... -> target.
     At the same hop, a handler reached wins over a wrapper."""
     operation_id: str | None = None
-    """The operationId an OpenAPI spec of the exposing repository gives the endpoint (API-first
-    services: the EXPOSES edge's ``operation_id``, else the Endpoint node's)."""
+    """The operationId an OpenAPI spec gives the endpoint (the EXPOSES edge's, else the node's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -781,7 +780,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         op = e.props.get("operation_id") or (ep.props.get("operation_id") if ep is not None else None)
-        # an implementation matched to its operation by name only (no tag) is only as sure as that
+        # an implementation matched to its operation by name only (no tag) is only that sure
         weak = max(walk.weak.get(e.src, 0), CERTAINTIES.index(e.props["match"]) if e.props.get("match") in CERTAINTIES else 0)
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
                                 service, CERTAINTIES[weak], through, op if isinstance(op, str) and op else None)
