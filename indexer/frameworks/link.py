@@ -518,8 +518,9 @@ class _Linker:
             if not srcs:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
+            sure = {"match": "inferred"} if self._chosen_at_run_time(fc, at, ref.expr) else {}
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework, kind=ref.kind,
-                        scope="route")
+                        scope="route", **sure)
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
 
@@ -666,6 +667,16 @@ class _Linker:
                 if v is None:  # an untyped result: the factory (a library object: nothing)
                     return self._function_ids(f.f, kind)
         return []
+
+    def _chosen_at_run_time(self, fc: FileCtx, scope: str | None, expr: str) -> bool:
+        """Whether the wrapper ``expr`` is a call of a factory that returns one of several functions
+        (``authorizer(required=False)`` returning ``_strict if required else _lenient``): which one runs
+        depends on the arguments, so its WRAPS edges say ``match: inferred``."""
+        callee = _callee(expr.strip())
+        if callee is None:
+            return False
+        f = self.r.resolve_expr(fc, scope, callee)
+        return isinstance(f, FuncV) and len(f.f.d.returned_refs) > 1
 
     def _returned_functions(self, f: Def) -> list[str]:
         """Ids of the functions of this repository factory ``f`` returns uncalled
