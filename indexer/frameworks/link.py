@@ -67,7 +67,7 @@ from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
 
-__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "split_url", "path_under"]
+__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind", "split_url", "path_under"]
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
@@ -497,7 +497,7 @@ class _Linker:
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
             bases = [props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""]
         service = props.get("spring.application.name") or None
-        linked = _Linked(fc, router_key, service)
+        linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
             full = _join(base, own).replace(_HOLE, "{}")
             for handler, methods in handlers:
@@ -595,7 +595,8 @@ class _Linker:
         else:
             module, ns = self._module_of(fc.path), fc.rules.namespace
             routes = [rt for rt in self._linked
-                      if rt.fc.rules.namespace == ns and self._module_of(rt.fc.path) == module]
+                      if rt.fc.rules.namespace == ns and self._module_of(rt.fc.path) == module
+                      and same_application_kind(w.framework, rt.framework)]
             props = self.options.properties_for(fc.path)
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
             prefixes = [_join(base, limit)] if limit else []
@@ -787,6 +788,25 @@ class _Linked:
     router: tuple[str, str] | None
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
+    framework: str = ""
+
+
+# The web framework families whose application-wide wrappers cannot run for another family's routes:
+# a Django MIDDLEWARE never runs for a FastAPI app of the same repository, a Nest global guard never for
+# a plain Express server beside it. One servlet container runs Spring MVC, JAX-RS and servlets alike.
+_WEB_FAMILY = {
+    "django": "django", "flask": "flask", "fastapi": "starlette", "starlette": "starlette",
+    "express": "express", "koa": "koa", "nest": "nest", "fastify": "fastify", "hono": "hono",
+    "spring": "servlet", "servlet": "servlet", "jaxrs": "servlet",
+}
+
+
+def same_application_kind(wrapper: str, route: str) -> bool:
+    """Whether an application-wide wrapper of framework ``wrapper`` may run for a route of framework
+    ``route``: both web frameworks of one family (:data:`_WEB_FAMILY`), or either one outside the
+    table (a GraphQL or other entry a web application serves: kept, as before)."""
+    a, b = _WEB_FAMILY.get(wrapper), _WEB_FAMILY.get(route)
+    return a is None or b is None or a == b
 
 
 def _callee(expr: str) -> str | None:

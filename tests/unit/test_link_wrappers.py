@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
-from indexer.frameworks.link import LinkOptions, path_under
+from indexer.frameworks.link import LinkOptions, path_under, same_application_kind
 from indexer.languages import extractor_for_path
 from indexer.model import Mount, Route, Router, Template, Wrapper, WrapperRef
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
@@ -494,3 +494,27 @@ def test_a_factory_returning_one_of_several_functions_links_them_as_inferred() -
         ("app/auth._strict(0)", "endpoint:GET /me", "inferred"),
         ("app/auth.authorizer(1)", "endpoint:GET /plain", None),  # the function itself: sure
     ]
+
+
+def test_an_app_wrapper_wraps_only_routes_of_its_own_web_framework_family() -> None:
+    # Hostile review: a Django MIDDLEWARE wrapped a FastAPI route of the same repository, a Nest global
+    # guard a plain Express server's. The ``admin`` routes below are Django's, the rest FastAPI's.
+    facts = _shop()
+    facts["app/admin.py"]["routes"] = [Route("django", ["*"], Template.of("/stats"), "stats", 5, 0,
+                                             router="urlpatterns")]
+    facts["app/admin.py"]["routers"] = []
+    facts["app/deps.py"] = {"wrappers": [Wrapper("django", "middleware", "audit", 7, 0)]}
+    result = _run(SHOP, facts)
+    assert _pairs(result) == [("app/deps.audit(0)", "endpoint:* /stats")]  # none of the FastAPI endpoints
+    facts["app/deps.py"] = {"wrappers": [Wrapper("fastapi", "middleware", "audit", 7, 0)]}
+    result = _run(SHOP, facts)
+    assert _pairs(result) == [("app/deps.audit(0)", e) for e in (
+        "endpoint:GET /api/items", "endpoint:GET /api/items/sub/x", "endpoint:GET /api/items/{}",
+        "endpoint:GET /apiary", "endpoint:GET /health")]  # not the Django /stats
+
+
+def test_same_application_kind() -> None:
+    assert same_application_kind("spring", "jaxrs") and same_application_kind("servlet", "spring")
+    assert same_application_kind("fastapi", "starlette")
+    assert not same_application_kind("django", "fastapi") and not same_application_kind("nest", "express")
+    assert same_application_kind("spring", "dgs")  # a GraphQL layer served by the same application
