@@ -101,6 +101,11 @@ def test_the_report_folds_an_application_wide_filters_endpoints_into_one_line(st
         "`JwtFilter.doFilterInternal` → `TokenService.verify` |",
         "| GET | `/orders/{}` | api | 1 | exact | `GET /orders/{}` → `OrderController.get` → `TokenService.verify` |",
     ]  # AdminFilter wraps one endpoint (and reaches it at hop 2): no line of its own
+    # Past the row limit, the folded lines are cut too (a repository with 200 middleware classes
+    # printed 200 "all N endpoints" rows).
+    cut = render_markdown(report, limit=0).split("## Reachable endpoints", 1)[1].split("## Topics", 1)[0]
+    assert "| – | … and 1 more wrappers reaching whole applications | | | | |" in cut
+    assert "all 3 endpoints" not in cut
     data = report_json(report)
     assert [(e["path"], e["through"] and e["through"]["qualname"]) for e in data["endpoints"]] == [
         ("/admin/stats", "JwtFilter.doFilterInternal"), ("/orders", "JwtFilter.doFilterInternal"), ("/orders/{}", None)]
