@@ -19,6 +19,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "nest",
     "js_http_clients",
     "kafkajs",
+    "grpc_js",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -21,6 +21,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_wrappers",
     "java_http_clients",
     "spring_kafka",
+    "grpc_java",
     "java_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -21,6 +21,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_view_decorators",
     "python_http_clients",
     "python_kafka",
+    "grpc_python",
     "python_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
