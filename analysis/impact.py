@@ -284,7 +284,8 @@ class TopicHit:
 
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
-    """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
+    """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES;
+    ``grpc`` for a gRPC server method, EXPOSES of kind ``grpc``),
     ``kafka`` (CONSUMES), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
     ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``), ``scheduled`` /
     ``listener`` / ``task`` (decorators, annotations), ``main`` and ``module`` (module-level code)."""
@@ -552,7 +553,9 @@ class _Walk:
                     repos.add(e.repo)
                     grown.add(e.dst)
             if e.kind in ("EXPOSES", "WRAPS", "CONSUMES") and e.dst not in self.hop:
-                self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, self.weak.get(i, 0)
+                # a link made by name only (a gRPC servicer matched by service name) weakens the path
+                self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, max(
+                    self.weak.get(i, 0), _RANK.get(str(e.props.get("certainty") or ""), 0))
                 cross.append(e.dst)
                 # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
                 # @RequestMapping without method) is reached by clients of every method.
@@ -585,7 +588,8 @@ class _Walk:
                         self.direct.append(e)
                 if e.kind == "CALLS_HTTP" and not self._follows(e):
                     continue
-                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS" else 0, self.weak.get(dst, 0))
+                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS"
+                           else _RANK.get(str(e.props.get("certainty") or ""), 0), self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
                         # The surest of the paths of the same length explains the node.
@@ -750,7 +754,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         if src is None or not shown(e.src) or (only and e.src in target_ids):
             continue
         if e.kind == "EXPOSES":
-            kinds.setdefault(e.src, []).append("http")
+            kinds.setdefault(e.src, []).append("grpc" if e.props.get("kind") == "grpc" else "http")
             hit(e, src.repo or e.repo, src, None)
         elif e.kind == "WRAPS":
             kind = str(e.props.get("kind") or "wrapper")

@@ -312,7 +312,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         lines.append(f"- {code_span(tp.name)}: {'; '.join(roles)} · {count_noun(tp.hops, 'hop')} · {_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
-    others = [p for p in report.entry_points if not {"http", "kafka"} & set(p.kinds)]
+    others = [p for p in report.entry_points if not {"http", "grpc", "kafka"} & set(p.kinds)]
     if others:
         lines += ["", "## Other entry points", ""]
         for p in others[:limit]:

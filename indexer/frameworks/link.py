@@ -19,6 +19,8 @@ edges that file owns:
   in the service map) are cut off and recorded as ``props["service"]``. A URL whose start is unknown
   (``base + "/owners"`` with ``base`` a parameter) keeps its known path and no service.
 * ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``.
+* gRPC servers ``EXPOSES`` and stubs ``CALLS_HTTP`` (``kind`` ``grpc``) the ``GRPC package.Service/Rpc``
+  endpoints of the repository's ``.proto`` services: :mod:`indexer.frameworks.grpc`.
 * ``WRAPS`` wrapper callable -> ``Endpoint``: cross-cutting code (a filter, middleware, interceptor,
   guard, pipe, hook, dependency, error handler or view decorator) to every endpoint it runs for. What
   runs is the function or method the registration names; a class stands for the methods the framework
@@ -54,6 +56,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
@@ -384,6 +387,7 @@ class _Linker:
                 self.http_call(fc, call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
+        link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)

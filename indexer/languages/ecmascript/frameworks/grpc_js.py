@@ -97,6 +97,11 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             if value.type in FUNCTION_TYPES or value.type == "method_definition":
                 owner = jf.inline_function(value, handler_name([GRPC_METHOD], Template.of(f"{found[0]}/{rpc}")))
                 out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", found[0], rpc, owner, line, col, package=found[1]))
+            elif value.type == "shorthand_property_identifier":  # { getOrder }: the function it names
+                local = jf.local_callable(rpc, jf.code_scope(call))
+                out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", found[0], rpc, local, line, col,
+                                           owner_ref=None if local else rpc, scope=jf.code_scope(call),
+                                           package=found[1]))
             else:
                 handled = jf.handler(value, call, "")
                 if handled is None:
