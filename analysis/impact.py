@@ -555,7 +555,7 @@ class _Walk:
             if e.kind in ("EXPOSES", "WRAPS", "CONSUMES") and e.dst not in self.hop:
                 # a link made by name only (a gRPC servicer matched by service name) weakens the path
                 self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, max(
-                    self.weak.get(i, 0), _RANK.get(str(e.props.get("certainty") or ""), 0))
+                    self.weak.get(i, 0), _edge_rank(e))
                 cross.append(e.dst)
                 # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
                 # @RequestMapping without method) is reached by clients of every method.
@@ -588,8 +588,8 @@ class _Walk:
                         self.direct.append(e)
                 if e.kind == "CALLS_HTTP" and not self._follows(e):
                     continue
-                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS"
-                           else _RANK.get(str(e.props.get("certainty") or ""), 0), self.weak.get(dst, 0))
+                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS" else _edge_rank(e),
+                           self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
                         # The surest of the paths of the same length explains the node.
@@ -638,6 +638,12 @@ class _Walk:
 
 
 # ------------------------------------------------------------------------- steps 4-5: report
+
+
+def _edge_rank(e: Edge) -> int:
+    """How sure a service edge's own link is (:data:`CERTAINTIES` index): its ``certainty`` prop (a
+    gRPC server or stub matched to its ``.proto`` by service name only is ``name``), else ``exact``."""
+    return _RANK.get(str(e.props.get("certainty") or ""), 0)
 
 
 def _step(node: Node | None, id: str) -> PathStep:
@@ -747,7 +753,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                service, CERTAINTIES[walk.weak.get(e.src, 0)], through)
+                                service, CERTAINTIES[max(walk.weak.get(e.src, 0), _edge_rank(e))], through)
 
     for e in walk.service_edges:
         src = nodes.get(e.src)

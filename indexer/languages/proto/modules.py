@@ -16,6 +16,9 @@ from indexer.symbols import module_path
 
 __all__ = ["MODULE_SYSTEM", "ProtoModuleSystem"]
 
+_SCALARS = frozenset({"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
+                      "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes"})
+
 
 class ProtoModuleSystem:
     """The :class:`~indexer.resolve.language.ModuleSystem` of .proto files."""
@@ -24,7 +27,7 @@ class ProtoModuleSystem:
     namespace = "proto"
     dotted_packages = False
     layout_suffixes: tuple[str, ...] = ()
-    primitives = frozenset({"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32", "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes"})
+    primitives: frozenset[str] = frozenset()  # joined over languages by the core: scalars are is_builtin
     constructor_name = None
     instance_prefix = ""
     class_body_hidden = False
@@ -33,8 +36,8 @@ class ProtoModuleSystem:
     property_functions = False
 
     def is_builtin(self, name: str) -> bool:
-        """The scalar types Protocol Buffers define."""
-        return name in self.primitives
+        """The scalar types Protocol Buffers define (``int32``, ``string``, ``bytes``, ...)."""
+        return name in _SCALARS
 
     def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
         """Keys do not depend on the file set."""
