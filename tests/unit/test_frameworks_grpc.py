@@ -9,7 +9,7 @@ import hashlib
 
 from indexer.frameworks.grpc import lower_camel, rpc_names
 from indexer.languages import extractor_for_path
-from indexer.model import RpcService, RpcUse
+from indexer.model import RpcService
 from indexer.resolve.repository import resolve_repository
 from stores.contracts import endpoint_id, normalise_grpc_path
 from tests.resolution_harness import split_fixture
