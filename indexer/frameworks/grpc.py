@@ -13,7 +13,8 @@ calls :func:`link_rpcs` in its run).
   declared by several (other packages) is linked to none: counted ``ambiguous_grpc_service``.
 * A server class EXPOSES each rpc through its method of the rpc's name under the framework's naming
   rule (grpc-java: lowerCamel, ``GetOrder`` -> ``getOrder``; grpcio: as declared; grpc-js: either),
-  its own or inherited from a class of the repository; a server function (a grpc-js handler) the rpc
+  its own or inherited from a class of the repository (not from generated code checked in,
+  :data:`GENERATED`); a server function (a grpc-js handler) the rpc
   it was registered for. A client call CALLS_HTTP the rpc it names (``props["kind"] = "grpc"``), so
   the impact walk crosses it as it crosses HTTP.
 * Counted in :attr:`LinkResult.outcomes`: ``exposes_grpc``, ``calls_grpc``; ``unlinked_grpc_no_proto``
@@ -38,7 +39,12 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["link_rpcs", "lower_camel", "rpc_names"]
+__all__ = ["GENERATED", "link_rpcs", "lower_camel", "rpc_names"]
+
+GENERATED = ("_pb2_grpc.py", "_pb2_grpc.pyi", "Grpc.java", "_grpc_pb.js", "_grpc_pb.ts", "_grpc_pb.d.ts")
+"""Suffixes of generated gRPC code checked in beside the sources: the generated servicer base's
+methods (``raise NotImplementedError``) implement nothing, so a server class inheriting them does
+not expose those rpcs through them."""
 
 _LOWER_CAMEL = frozenset({"grpc-java"})
 _EITHER = frozenset({"grpc-js"})
@@ -96,7 +102,7 @@ class _RpcLinker:
                 svc.paths.add(module_path(fc.path))
 
     def run(self) -> None:
-        served: set[str] = set()  # server classes linked through their own declaration
+        served: set[tuple[str, str]] = set()  # (server class, service) linked through the class's declaration
         deferred: list[tuple[FileCtx, RpcUse]] = []
         for fc in self.ctxs:
             for use in fc.ex.rpc_uses:
@@ -129,7 +135,7 @@ class _RpcLinker:
         self.result.outcomes["ambiguous_grpc_service"] += 1
         return None
 
-    def use(self, fc: FileCtx, use: RpcUse, served: set[str]) -> None:
+    def use(self, fc: FileCtx, use: RpcUse, served: set[tuple[str, str]]) -> None:
         found = self.service(use)
         if found is None:
             return
@@ -160,17 +166,17 @@ class _RpcLinker:
                 self.result.outcomes["exposes_grpc"] += 1
             return
         cls = self._class(fc, use)
-        if cls is None or (use.owner_ref is not None and cls.id in served):
+        if cls is None or (use.owner_ref is not None and (cls.id, svc.full) in served):
             if cls is None:
                 self.result.outcomes["unlinked_grpc_server"] += 1
             return
-        served.add(cls.id)
+        served.add((cls.id, svc.full))
         linked = 0
         for rpc in svc.rpcs:
             for name in rpc_names(use.framework, rpc):
                 found_members, _ = self.r.lookup(cls, name)
                 for m in found_members:
-                    if m.is_callable and m.file.repo == self.r.repo:
+                    if m.is_callable and m.file.repo == self.r.repo and not m.file.path.endswith(GENERATED):
                         self._edge(fc, "EXPOSES", m.id, self._endpoint(fc, svc, rpc), use, certainty)
                         self.result.outcomes["exposes_grpc"] += 1
                         linked += 1

@@ -45,7 +45,7 @@ _NOT_RPCS = frozenset({"close", "getChannel", "waitForReady", "makeUnaryRequest"
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's grpc-js services and client calls to ``out.rpc_uses``."""
-    if b"addService" not in src.data and b"loadPackageDefinition" not in src.data and b"_grpc_pb" not in src.data:
+    if not any(k in src.data for k in (b"addService", b"loadPackageDefinition", b"_grpc_pb", b"credentials")):
         return
     jf = js_file(root, src, out)
     grammar = "tsx" if out.path.lower().endswith(".tsx") else ("javascript" if out.language == "javascript"
@@ -53,13 +53,21 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     packages: dict[str, str] = {}  # variable -> the package its loadPackageDefinition chain names
     objects: dict[str, Node] = {}  # const -> its object literal
     generated = {i.local for i in out.imports if "_grpc_pb" in i.module}
+    # A function of this file wrapping loadPackageDefinition (``_loadProto(path).hipstershop``) loads too.
+    loaders: list[str] = []
+    if b"loadPackageDefinition(" in src.data:
+        starts = [0, 0] + [i + 1 for i, ch in enumerate(src.data) if ch == 0x0A]  # 1-based line -> offset
+        starts.append(len(src.data))
+        loaders = [d.name for d in out.definitions if d.kind in ("function", "method")
+                   and b"loadPackageDefinition(" in src.data[starts[d.start_line]:starts[min(d.end_line + 1, len(starts) - 1)]]]
+    loader = re.compile(r"\b(?:" + "|".join(map(re.escape, loaders)) + r")\(.*\)((?:\.\w+)*)$", re.S) if loaders else None
     adds: list[dict[str, list[Node]]] = []
     news: list[dict[str, list[Node]]] = []
     for _, caps in run_query(query(grammar, "ecmascript/queries", "grpc"), root):
         if "pkg_var" in caps:
             value = unwrap(caps["pkg_value"][0])
             text = jf.flat(value)
-            m = _LOAD.search(text)
+            m = _LOAD.search(text) or (loader.search(text) if loader is not None else None)
             if m is not None and text.rstrip().endswith(m.group(0)):
                 packages[jf.text(caps["pkg_var"][0])] = m.group(1).lstrip(".")
             elif value is not None and value.type == "object":
@@ -103,6 +111,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                                            owner_ref=None if local else rpc, scope=jf.code_scope(call),
                                            package=found[1]))
             else:
+                bound = value.child_by_field_name("function") if value.type == "call_expression" else None
+                if bound is not None and bound.type == "member_expression" and jf.text(
+                        bound.child_by_field_name("property")) == "bind":  # handler.bind(this): the handler
+                    value = bound.child_by_field_name("object") or value
                 handled = jf.handler(value, call, "")
                 if handled is None:
                     continue

@@ -36,9 +36,9 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("java",)
 _FRAMEWORK = "grpc-java"
-_SERVER = re.compile(r"^(?:(\w+)Grpc\.)?(\w+)(?:ImplBase|\.AsyncService)$")
-_STUB = re.compile(r"^(?:(\w+)Grpc\.)?(\w+?)(BlockingV2Stub|BlockingStub|FutureStub|Stub)$")
-_FACTORY = re.compile(r"^(\w+)Grpc\.new(?:BlockingV2|Blocking|Future)?Stub\(\)$")
+_SERVER = re.compile(r"^(?:((?:\w+\.)*)(\w+)Grpc\.)?(\w+)(?:ImplBase|\.AsyncService)$")
+_STUB = re.compile(r"^(?:((?:\w+\.)*)(\w+)Grpc\.)?(\w+?)(BlockingV2Stub|BlockingStub|FutureStub|Stub)$")
+_FACTORY = re.compile(r"^((?:\w+\.)*)(\w+)Grpc\.new(?:BlockingV2|Blocking|Future)?Stub\(\)$")
 _WITH = re.compile(r"(?:\.with\w*\(\))+$")
 _NOT_RPCS = frozenset({"getChannel", "getCallOptions", "build"})
 
@@ -55,9 +55,11 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         m = pattern.match(type_text)
         if m is None:
             return None
-        grpc, name = m.group(1), m.group(2)
+        qualifier, grpc, name = m.group(1), m.group(2), m.group(3)
         if grpc is not None:
-            return (name, grpc_classes.get(grpc + "Grpc", out.package)) if grpc == name else None
+            if grpc != name:
+                return None
+            return name, qualifier[:-1] if qualifier else grpc_classes.get(grpc + "Grpc", out.package)
         head = type_text.split(".", 1)[0]
         if head in nested and nested[head] is not None and type_text == head:
             return name, nested[head]
@@ -79,20 +81,26 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     for _, caps in run_query(query(GRAMMAR, "java/queries", "grpc_java"), root):
         factory = src.text(caps["factory"][0])
         grpc = src.text(caps["grpc"][0])
-        m = _FACTORY.match(f"{grpc}.{factory}()")
+        m = _FACTORY.match(f"{grpc}.{factory}()".replace(" ", ""))
         if m is None:
             continue
         var = src.text(caps["var"][0]).replace(" ", "")
-        stubs[(_scope_at(out, src.line(caps["var"][0])), var)] = (m.group(1), grpc_classes.get(grpc, out.package))
+        stubs[(_scope_at(out, src.line(caps["var"][0])), var)] = _factory_service(m, grpc_classes, out.package)
     for c in out.calls:
         if c.receiver is None or c.name.startswith("with") or c.name in _NOT_RPCS:
             continue
         recv = _WITH.sub("", c.receiver)
         m = _FACTORY.match(recv)
-        found = (m.group(1), grpc_classes.get(m.group(1) + "Grpc", out.package)) if m else _stub(stubs, c.caller, recv)
+        found = _factory_service(m, grpc_classes, out.package) if m else _stub(stubs, c.caller, recv)
         if found is not None:
             out.rpc_uses.append(RpcUse(_FRAMEWORK, "calls", found[0], c.name, c.caller, c.line, c.col,
                                        module=found[1]))
+
+
+def _factory_service(m: re.Match[str], grpc_classes: dict[str, str], package: str | None) -> tuple[str, str | None]:
+    """``(service, Java package)`` of a matched ``[pkg.]FooGrpc.newStub()``."""
+    qualifier, name = m.group(1), m.group(2)
+    return name, qualifier[:-1] if qualifier else grpc_classes.get(name + "Grpc", package)
 
 
 def _stub(stubs: dict[tuple[str | None, str], tuple[str, str | None]], scope: str | None,
