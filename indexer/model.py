@@ -320,8 +320,10 @@ class WrapperRef:
     """Cross-cutting code applied to one route: ``kind`` (:data:`WRAPPER_KINDS`) and ``expr``, the
     expression naming the function or class that runs, resolved like a call's callee in the route's
     scope (Express ``auth.required``, Nest ``AuthGuard`` of ``@UseGuards(AuthGuard)``, FastAPI
-    ``get_user`` of ``Depends(get_user)``, Python ``login_required`` of ``@login_required``). A class
-    means the methods the framework calls on it (``doFilter``, ``preHandle``, ``canActivate``, ...)."""
+    ``get_user`` of ``Depends(get_user)``, Python ``login_required`` of ``@login_required``), or the
+    qualname in the route's file of an inline function a detector made a definition of its own
+    (``middleware GET /x``, :mod:`indexer.symbols`). A class means the methods the framework calls on
+    it (``doFilter``, ``preHandle``, ``canActivate``, ...)."""
 
     kind: str
     expr: str

@@ -69,6 +69,9 @@ __all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "li
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
+_INLINE_NAME = re.compile(r"^(?!new\s)\S+\s")
+"""A ``WrapperRef.expr`` that no expression spells: the qualname, in the route's file, of an inline
+function a detector made a definition of its own (``middleware GET /x``, :mod:`indexer.symbols`)."""
 MAX_CONSTANT_DEPTH = 128
 """Constants referring to constants are followed at most this deep; a deeper one is unknown."""
 MAX_PREFIXES = 64
@@ -505,7 +508,11 @@ class _Linker:
         self._linked.append(linked)
         at = _scope_at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
-            srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
+            inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
+            if inline is not None and inline.is_callable:  # an inline function a detector named
+                srcs = [inline.id]
+            else:
+                srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
             if not srcs:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue

@@ -16,10 +16,12 @@ __all__ = ["DETECTOR_MODULES", "detectors_for"]
 DETECTOR_MODULES: tuple[str, ...] = (
     "express",
     "fastify",
+    "hono",
     "nest",
     "js_http_clients",
     "kafkajs",
     "grpc_js",
+    "listeners",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
