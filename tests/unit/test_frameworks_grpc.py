@@ -196,13 +196,20 @@ def test_node_services_and_clients() -> None:
     out = _extract("src/server.js", JS)
     assert [(u.role, u.service, u.rpc, u.owner, u.owner_ref, u.package, u.line) for u in out.rpc_uses] == [
         ("serves", "OrderService", "getOrder", "getOrder", None, "shop.v1", 15),
-        ("serves", "OrderService", "Watch", "GRPC OrderService/Watch", None, "shop.v1", 15),
+        ("serves", "OrderService", "Watch", "impl.Watch", None, "shop.v1", 15),
         ("calls", "OrderService", "getOrder", "main", None, "shop.v1", 9),
         ("calls", "OrderService", "Watch", "main", None, "shop.v1", 11),
     ]
-    inline = next(d for d in out.definitions if d.qualname == "GRPC OrderService/Watch")
-    assert (inline.kind, inline.start_line) == ("function", 15)
-    assert [c.caller for c in out.calls if c.name == "end"] == ["GRPC OrderService/Watch"]
+    # A function of a named object literal is the extractor's own definition (impl.Watch), made once.
+    assert [d.qualname for d in out.definitions if "Watch" in d.qualname] == ["impl.Watch"]
+    assert [c.caller for c in out.calls if c.name == "end"] == ["impl.Watch"]
+    # One of an anonymous object passed to addService becomes a handler definition of its own.
+    anon = _extract("s.js", "const grpc = require('@grpc/grpc-js');\n"
+                            "const shop = grpc.loadPackageDefinition(d).shop;\n"
+                            "server.addService(shop.Orders.service, { Watch(call) { call.end(); } });\n")
+    assert [(u.rpc, u.owner) for u in anon.rpc_uses] == [("Watch", "GRPC Orders/Watch")]
+    assert [(d.kind, d.qualname, d.start_line) for d in anon.definitions] == [("function", "GRPC Orders/Watch", 3)]
+    assert [c.caller for c in anon.calls if c.name == "end"] == ["GRPC Orders/Watch"]
 
 
 # -- linking -----------------------------------------------------------------------------------------

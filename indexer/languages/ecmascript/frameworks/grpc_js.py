@@ -5,8 +5,9 @@ proto package) or from a generated ``*_grpc_pb`` module. Taken:
 
 * servers: ``server.addService(shop.OrderService.service, { getOrder: handler, ... })``: each property
   of the implementation object (given inline, or a ``const`` of this file holding one) serves the rpc
-  it names (``getOrder`` or ``GetOrder``: grpc-js accepts both); an inline function or method becomes
-  a definition of its own, named ``GRPC OrderService/getOrder`` (:func:`indexer.symbols.handler_name`),
+  it names (``getOrder`` or ``GetOrder``: grpc-js accepts both); a function of a named object is the
+  extractor's definition (``impl.getOrder``), an inline function or method of an anonymous object
+  becomes a definition of its own, named ``GRPC OrderService/getOrder`` (:func:`indexer.symbols.handler_name`),
   a name is the function it binds (resolved by the linker when not in this file);
   ``server.addService(services.OrderServiceService, impl)`` (generated code) alike;
 * clients: ``new shop.OrderService(address, credentials)`` (``new services.OrderServiceClient(...)``
@@ -89,6 +90,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             return last, ".".join(p for p in (packages[root_name], *middle) if p)
         return (last, ".".join(middle) or None) if root_name not in generated else None
 
+    defined = {(d.start_line, d.start_col): d.qualname for d in out.definitions if d.kind in ("function", "method")}
     for caps in adds:
         svc_text = jf.flat(caps["svc"][0])
         found = (service(svc_text.removesuffix(".service"), "") if svc_text.endswith(".service")
@@ -103,7 +105,9 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         for rpc, value in pairs:
             line, col = jf.pos(value)
             if value.type in FUNCTION_TYPES or value.type == "method_definition":
-                owner = jf.inline_function(value, handler_name([GRPC_METHOD], Template.of(f"{found[0]}/{rpc}")))
+                # a function of a named object literal is the extractor's definition already (impl.getOrder)
+                owner = defined.get(jf.pos(value)) or (defined.get(jf.pos(value.parent)) if value.parent else None)
+                owner = owner or jf.inline_function(value, handler_name([GRPC_METHOD], Template.of(f"{found[0]}/{rpc}")))
                 out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", found[0], rpc, owner, line, col, package=found[1]))
             elif value.type == "shorthand_property_identifier":  # { getOrder }: the function it names
                 local = jf.local_callable(rpc, jf.code_scope(call))
