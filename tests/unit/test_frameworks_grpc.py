@@ -212,6 +212,31 @@ def test_node_services_and_clients() -> None:
     assert [c.caller for c in anon.calls if c.name == "end"] == ["GRPC Orders/Watch"]
 
 
+TS_PROTO = """import { credentials, Server } from '@grpc/grpc-js';
+import { OrderServiceClient, OrderServiceService } from './gen/order';
+import { Widget } from './widget';
+
+const client = new OrderServiceClient('h:1', credentials.createInsecure());
+const widget = new Widget('a', credentials.createInsecure());
+
+export function show(id: string) {
+  client.getOrder({ id }, () => {});
+  widget.getOrder({ id });
+}
+
+new Server().addService(OrderServiceService, { getOrder: (call, cb) => cb(null, {}) });
+"""
+
+
+def test_node_generated_code_imported_by_name() -> None:
+    out = _extract("src/app.ts", TS_PROTO)
+    # Widget is no generated client (no Client suffix): its getOrder is no rpc call.
+    assert [(u.role, u.service, u.rpc, u.owner, u.package) for u in out.rpc_uses] == [
+        ("serves", "OrderService", "getOrder", "GRPC OrderService/getOrder", None),
+        ("calls", "OrderService", "getOrder", "show", None),
+    ]
+
+
 # -- linking -----------------------------------------------------------------------------------------
 
 LINKED = """

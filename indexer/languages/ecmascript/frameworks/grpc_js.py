@@ -9,9 +9,10 @@ proto package) or from a generated ``*_grpc_pb`` module. Taken:
   extractor's definition (``impl.getOrder``), an inline function or method of an anonymous object
   becomes a definition of its own, named ``GRPC OrderService/getOrder`` (:func:`indexer.symbols.handler_name`),
   a name is the function it binds (resolved by the linker when not in this file);
-  ``server.addService(services.OrderServiceService, impl)`` (generated code) alike;
-* clients: ``new shop.OrderService(address, credentials)`` (``new services.OrderServiceClient(...)``
-  of generated code) held in a variable or ``this.x``: a call on it (``client.getOrder(req, cb)``)
+  ``server.addService(services.OrderServiceService, impl)`` and ``server.addService(OrderServiceService,
+  impl)`` (generated code: grpc-tools, ts-proto; a name imported as is) alike;
+* clients: ``new shop.OrderService(address, credentials)`` (``new services.OrderServiceClient(...)``,
+  ``new OrderServiceClient(...)`` of generated code imported by name) held in a variable or ``this.x``: a call on it (``client.getOrder(req, cb)``)
   calls the rpc. A ``new a.B(x, y)`` whose root is neither kind of service object counts only when
   its second argument names ``credentials``.
 
@@ -54,6 +55,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     packages: dict[str, str] = {}  # variable -> the package its loadPackageDefinition chain names
     objects: dict[str, Node] = {}  # const -> its object literal
     generated = {i.local for i in out.imports if "_grpc_pb" in i.module}
+    imported = {i.local for i in out.imports}
     # A function of this file wrapping loadPackageDefinition (``_loadProto(path).hipstershop``) loads too.
     loaders: list[str] = []
     if b"loadPackageDefinition(" in src.data:
@@ -81,8 +83,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     def service(chain: str, suffix: str) -> tuple[str, str | None] | None:
         """``(service, package)`` of a service object's expression (``shop.OrderService``)."""
         parts = chain.split(".")
-        if len(parts) < 2:
-            return None
+        if len(parts) < 2:  # generated code imported by name: OrderServiceService, new OrderServiceClient(...)
+            name = parts[0]
+            ok = name in imported and name.endswith(suffix) and len(name) > len(suffix) and suffix
+            return (name[: -len(suffix)], None) if ok else None
         root_name, middle, last = parts[0], parts[1:-1], parts[-1]
         if root_name in generated:
             return (last[: -len(suffix)], None) if last.endswith(suffix) and len(last) > len(suffix) else None

@@ -6,5 +6,5 @@
   function: (member_expression property: (property_identifier) @add)
   arguments: (arguments . (_) @svc . (_) @impl)
   (#eq? @add "addService")) @add_call
-; `new shop.OrderService(address, credentials)`: @ctor, @args, @new.
-(new_expression constructor: (member_expression) @ctor arguments: (arguments) @args) @new
+; `new shop.OrderService(address, credentials)`, `new OrderServiceClient(...)`: @ctor, @args, @new.
+(new_expression constructor: [(member_expression) (identifier)] @ctor arguments: (arguments) @args) @new
