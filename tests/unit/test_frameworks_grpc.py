@@ -121,12 +121,25 @@ class Impl extends OrderServiceGrpc.OrderServiceImplBase {
 }
 class NotImpl extends Base { public void getOrder(Req r) {} }
 class Mismatch extends OrderServiceGrpc.BillingServiceImplBase {}
+class Main {
+  static void main() {
+    Object svc = new OrderServiceGrpc.OrderServiceImplBase() {
+      @Override public void watch(Req r, StreamObserver<Order> o) { helper(); }
+    };
+    Object other = new Runnable() { public void run() {} };
+  }
+}
+class Holder {
+  Object svc = new OrderServiceGrpc.OrderServiceImplBase() { public void getOrder(Req r, StreamObserver<Order> o) {} };
+}
 """
 
 
 def test_java_servers_and_stubs() -> None:
     assert _uses("src/Client.java", JAVA) == [
         ("serves", "OrderService", None, "Impl", None, None, "com.shop.v1", 17),
+        ("serves", "OrderService", "watch", "Main.main", None, None, "com.shop.v1", 25),
+        ("serves", "OrderService", "getOrder", "Holder", None, None, "com.shop.v1", 31),  # a field initialiser's class
         ("calls", "OrderService", "getOrder", "Client.a", None, None, "com.shop.v1", 9),
         ("calls", "OrderService", "watch", "Client.b", None, None, "com.shop.v1", 12),
         ("calls", "BillingService", "charge", "Client.b", None, None, "com.other", 13),

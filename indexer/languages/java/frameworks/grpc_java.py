@@ -6,7 +6,9 @@ name says the service. Taken:
 * servers: a class extending ``OrderServiceGrpc.OrderServiceImplBase`` (or ``OrderServiceImplBase``
   imported from ``...OrderServiceGrpc``), or implementing ``OrderServiceGrpc.AsyncService``, serves
   ``OrderService``: the linker matches its methods to the rpcs (``getOrder`` <- ``GetOrder``, the
-  generator's lowerCamel rule);
+  generator's lowerCamel rule); an anonymous one (``new OrderServiceGrpc.OrderServiceImplBase() {
+  ... }``) serves each rpc it declares a method for through the method holding it, which owns its
+  calls (anonymous classes are no definitions);
 * clients: a call on a stub (``blocking.getOrder(req)``) whose receiver is a field, local or parameter
   declared ``OrderServiceGrpc.OrderServiceBlockingStub`` / ``OrderServiceStub`` /
   ``OrderServiceFutureStub`` (or imported by its simple name), a local assigned
@@ -79,6 +81,14 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if found is not None:
             stubs[(b.scope, b.name)] = found
     for _, caps in run_query(query(GRAMMAR, "java/queries", "grpc_java"), root):
+        if "anon" in caps:  # its methods are no definitions: the code around it owns their calls and serves
+            found = service_of(base_type(src.text(caps["anon_type"][0]).replace(" ", "")) or "", _SERVER)
+            method = caps["anon_method"][0]
+            if found is not None:
+                out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", found[0], src.text(method),
+                                           _scope_at(out, src.line(method)), src.line(method), src.col(method),
+                                           module=found[1]))
+            continue
         factory = src.text(caps["factory"][0])
         grpc = src.text(caps["grpc"][0])
         m = _FACTORY.match(f"{grpc}.{factory}()".replace(" ", ""))
@@ -118,10 +128,11 @@ def _stub(stubs: dict[tuple[str | None, str], tuple[str, str | None]], scope: st
 
 
 def _scope_at(out: FileExtraction, line: int) -> str | None:
-    """The qualname of the innermost callable whose span holds ``line`` (``None``: none)."""
+    """The qualname of the innermost method, constructor or type whose span holds ``line`` (a field
+    initialiser's code belongs to its class; ``None``: none)."""
     best = None
     for d in out.definitions:
-        if d.kind in ("method", "constructor") and d.start_line <= line <= d.end_line:
+        if d.kind in ("method", "constructor", "class", "interface", "enum") and d.start_line <= line <= d.end_line:
             if best is None or d.start_line >= best.start_line:
                 best = d
     return best.qualname if best is not None else None

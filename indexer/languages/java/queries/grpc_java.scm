@@ -8,3 +8,8 @@
 (assignment_expression
   left: [(identifier) (field_access)] @var
   right: (method_invocation object: (_) @grpc name: (identifier) @factory))
+; An anonymous server: `new OrderServiceGrpc.OrderServiceImplBase() { public void getOrder(...) {...} }`.
+; @anon_type is the base, @anon_method each method it declares.
+(object_creation_expression
+  type: (_) @anon_type
+  (class_body (method_declaration name: (identifier) @anon_method))) @anon
