@@ -78,7 +78,7 @@ in its own section, never among callers, endpoints or services), ``include`` (as
 ``exclude`` (not walked, only counted) or ``only`` (the tests alone)."""
 CERTAINTIES = ("exact", "inferred", "name")
 """How sure a path is, surest first: the weakest CALLS binding on it (HTTP and Kafka links count as
-``exact``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
+``exact``, a service edge carrying a ``certainty`` prop as that: a gRPC link by service name is ``name``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
 ``name`` is also the weakest the graph holds (an ambiguous name is not bound at all)."""
 _RANK = {c: i for i, c in enumerate(CERTAINTIES)}
 SEARCH_CANDIDATES = 10

@@ -301,7 +301,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     if r.calls:
         table.add_row("call sites by outcome", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
     if r.links:
-        table.add_row("HTTP and Kafka links", ", ".join(f"{k} {v:,}" for k, v in r.links.items()))
+        table.add_row("service links (HTTP, Kafka, gRPC)", ", ".join(f"{k} {v:,}" for k, v in r.links.items()))
     if r.files_written:
         table.add_row("chunks written", f"{r.chunks:,}")
     if "skipped" in embedded:
