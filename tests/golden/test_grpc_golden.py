@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,21 @@ def test_ambiguous_stub_calls_nothing(store) -> None:
     report = blast_radius(store, SymbolQuery("reserve"))
     assert report.endpoints == ()
     assert report.hops == ()
+
+
+def test_stub_in_another_repository_reaches_the_server_through_its_own_copy_of_the_proto(tmp_path: Path) -> None:
+    for repo, code in (("orders-java", "java"), ("shop-python", "python")):  # each service ships the .proto
+        shutil.copytree(FIXTURE / "proto", tmp_path / repo / "proto")
+        shutil.copytree(FIXTURE / code, tmp_path / repo / code)
+    s = EmbeddedStore(tmp_path / "two.db")
+    try:
+        for repo in ("orders-java", "shop-python"):
+            index_repository(tmp_path / repo, s, s, IndexOptions(repo=repo, jobs=1))
+        report = blast_radius(s, SymbolQuery("lookup"))
+        assert [(h.path, h.repo, h.hops) for h in report.endpoints] == [
+            ("shop.v1.OrderService/GetOrder", "shop-python", 1), ("shop.v1.OrderService/ListOrders", "shop-python", 2)]
+        assert [(r.node.qualname, r.node.repo) for r in report.hops[1]] == [
+            ("CheckoutClient.show", "orders-java"), ("OrderServicer.ListOrders", "shop-python")]
+        assert sorted(sv.repo for sv in report.services) == ["orders-java", "shop-python"]
+    finally:
+        s.close()
