@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank
+from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.counting import CountingGraph
 from analysis.testcode import is_test_path
 from analysis.navigation import (
@@ -77,8 +77,8 @@ TESTS_MODES = ("apart", "include", "exclude", "only")
 in its own section, never among callers, endpoints or services), ``include`` (as production code),
 ``exclude`` (not walked, only counted) or ``only`` (the tests alone)."""
 CERTAINTIES = ("exact", "inferred", "name")
-"""How sure a path is, surest first: the weakest CALLS binding on it (HTTP and Kafka links count as
-``exact``, a service edge carrying a ``certainty`` prop as that: a gRPC link by service name is ``name``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
+"""How sure a path is, surest first: the weakest CALLS binding or queue link (a PRODUCES edge's
+``match``) on it (HTTP and Kafka links count as ``exact``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
 ``name`` is also the weakest the graph holds (an ambiguous name is not bound at all)."""
 _RANK = {c: i for i, c in enumerate(CERTAINTIES)}
 SEARCH_CANDIDATES = 10
@@ -270,9 +270,12 @@ class WrapperHit:
 
 @dataclass(frozen=True, slots=True)
 class TopicHit:
-    """A Kafka topic a reached method consumes or produces: ``consumers`` / ``producers`` among the
-    reached methods, ``hops`` of the nearest of them, and an ``example`` path in call order (from the
-    topic when a consumer is reached, else from the nearest producer)."""
+    """A topic, queue or task a reached method consumes or produces: ``consumers`` / ``producers``
+    among the reached methods, ``hops`` of the nearest of them, and an ``example`` path in call order
+    (from the topic when a consumer is reached, else from the nearest producer). ``broker``: the
+    node's broker (``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...); ``match``: how sure the
+    weakest of its reached PRODUCES / CONSUMES links is (``exact`` / ``inferred`` / ``name``; ``None``
+    for Kafka, whose links are by topic name as written)."""
 
     id: str
     name: str
@@ -280,13 +283,15 @@ class TopicHit:
     producers: tuple[Node, ...]
     hops: int
     example: tuple[PathStep, ...]
+    broker: str = "kafka"
+    match: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
     """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES;
     ``grpc`` for a gRPC server method, EXPOSES of kind ``grpc``),
-    ``kafka`` (CONSUMES), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
+    a broker (CONSUMES: ``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
     ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``), ``scheduled`` /
     ``listener`` / ``task`` (decorators, annotations), ``main`` and ``module`` (module-level code)."""
 
@@ -553,9 +558,8 @@ class _Walk:
                     repos.add(e.repo)
                     grown.add(e.dst)
             if e.kind in ("EXPOSES", "WRAPS", "CONSUMES") and e.dst not in self.hop:
-                # a link made by name only (a gRPC servicer matched by service name) weakens the path
-                self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, max(
-                    self.weak.get(i, 0), _edge_rank(e))
+                self.hop[e.dst], self.parent[e.dst] = hop, i
+                self.weak[e.dst] = max(self.weak.get(i, 0), _link_rank(e))
                 cross.append(e.dst)
                 # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
                 # @RequestMapping without method) is reached by clients of every method.
@@ -588,8 +592,7 @@ class _Walk:
                         self.direct.append(e)
                 if e.kind == "CALLS_HTTP" and not self._follows(e):
                     continue
-                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS" else _edge_rank(e),
-                           self.weak.get(dst, 0))
+                weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
                         # The surest of the paths of the same length explains the node.
@@ -640,20 +643,45 @@ class _Walk:
 # ------------------------------------------------------------------------- steps 4-5: report
 
 
-def _edge_rank(e: Edge) -> int:
-    """How sure a service edge's own link is (:data:`CERTAINTIES` index): its ``certainty`` prop (a
-    gRPC server or stub matched to its ``.proto`` by service name only is ``name``), else ``exact``."""
-    return _RANK.get(str(e.props.get("certainty") or ""), 0)
-
-
 def _step(node: Node | None, id: str) -> PathStep:
     if node is None:
         name = id.removeprefix("endpoint:") if id.startswith("endpoint:") else id
         return PathStep(id, name, "Endpoint" if id.startswith("endpoint:") else "Topic", "", "", 0)
-    if node.label == "Topic":
-        return PathStep(node.id, f"topic:{node.name}", node.label, "", "", 0)
+    if node.label == "Topic":  # its id: topic:<name> (Kafka), topic:<broker>:<name>
+        return PathStep(node.id, node.id, node.label, "", "", 0)
     name = node.file if node.label == "File" else node.name if node.label == "Endpoint" else node.qualname
     return PathStep(node.id, name, node.label, node.repo, node.file, node.start_line)
+
+
+_MATCH_ORDER = ("exact", "inferred", "name")
+
+
+def _link_rank(e: Edge) -> int:
+    """How sure one upward step is (index in :data:`CERTAINTIES`): a CALLS edge's ``resolution``, a
+    queue PRODUCES edge's ``match`` (RabbitMQ exchange + key through a pattern: ``inferred``; by name:
+    ``name``), a WRAPS edge's ``match`` (a factory returning one of several functions: ``inferred``),
+    a gRPC EXPOSES / CALLS_HTTP edge's ``match`` (a server or stub matched to its ``.proto`` by service
+    name only: ``name``); HTTP and Kafka links count as ``exact``."""
+    if e.kind == "CALLS":
+        return _RANK.get(e.resolution or "", 0)
+    m = e.props.get("match") if e.kind in ("PRODUCES", "WRAPS", "EXPOSES", "CALLS_HTTP") else None
+    return _RANK.get(m, 0) if isinstance(m, str) else 0
+
+
+def _note_match(matches: dict[str, str], e: Edge) -> None:
+    """Keep, per topic, the weakest ``match`` of its PRODUCES / CONSUMES edges seen (Kafka's carry none)."""
+    m = e.props.get("match")
+    if isinstance(m, str) and m in _MATCH_ORDER:
+        old = matches.get(e.dst)
+        if old is None or _MATCH_ORDER.index(m) > _MATCH_ORDER.index(old):
+            matches[e.dst] = m
+
+
+def _topic_name(node: Node | None, tid: str) -> tuple[str, str]:
+    """``(broker, name)`` of a Topic node (from its id when the node is not in the index)."""
+    if node is not None:
+        return str(node.props.get("broker") or "kafka"), node.name
+    return topic_parts(tid)
 
 
 def _decorator_kinds(node: Node) -> list[str]:
@@ -735,6 +763,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     # Endpoints, one per (endpoint, exposing repository), from the nearest handler.
     hits: dict[tuple[str, str], EndpointHit] = {}
     consumers: dict[str, list[str]] = {}
+    matches: dict[str, str] = {}  # topic -> the weakest match of its links
     producers: dict[str, list[str]] = {}
     kinds: dict[str, list[str]] = {}
     wrapped: dict[str, list[Edge]] = {}
@@ -753,7 +782,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                service, CERTAINTIES[max(walk.weak.get(e.src, 0), _edge_rank(e))], through)
+                                service, CERTAINTIES[max(walk.weak.get(e.src, 0), _link_rank(e))], through)
 
     for e in walk.service_edges:
         src = nodes.get(e.src)
@@ -770,10 +799,12 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             exposing = sorted(x.src for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
             hit(e, repo, nodes[exposing[0]] if exposing else src, WrapperVia(src, kind, str(e.props.get("scope") or "")))
         elif e.kind == "CONSUMES":
-            kinds.setdefault(e.src, []).append("kafka")
+            kinds.setdefault(e.src, []).append(str(e.props.get("broker") or "kafka"))
             consumers.setdefault(e.dst, []).append(e.src)
+            _note_match(matches, e)
         elif e.kind == "PRODUCES":
             producers.setdefault(e.dst, []).append(e.src)
+            _note_match(matches, e)
     endpoints = sorted(hits.values(), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id))
 
     topics = []
@@ -781,10 +812,11 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         cons = sorted(dict.fromkeys(consumers.get(tid, [])), key=lambda i: (hop[i], i))
         prods = sorted(dict.fromkeys(producers.get(tid, [])), key=lambda i: (hop[i], i))
         node = nodes.get(tid)
-        name = node.name if node is not None else tid.removeprefix("topic:")
+        broker, name = _topic_name(node, tid)
         near = min(hop[i] for i in cons + prods)
         example = (_step(node, tid), *chain(cons[0])) if cons else chain(prods[0])
-        topics.append(TopicHit(tid, name, tuple(nodes[i] for i in cons), tuple(nodes[i] for i in prods), near, example))
+        topics.append(TopicHit(tid, name, tuple(nodes[i] for i in cons), tuple(nodes[i] for i in prods), near, example,
+                               broker, matches.get(tid)))
     topics.sort(key=lambda t: (t.hops, t.name))
 
     # Entry points and services over every code node reached (targets included).

@@ -13,7 +13,7 @@ from typing import Any
 
 from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun
 from analysis.navigation import dotted_name
-from stores.contracts import Node
+from stores.contracts import BROKERS, Node
 
 __all__ = ["plain_link", "summary_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
            "mermaid_text", "mermaid_diagram", "diagram_links", "wrapper_summary", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
@@ -365,10 +365,15 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
             roles.append("consumed by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.consumers))
         if tp.producers:
             roles.append("produced by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.producers))
-        lines.append(f"- {code_span(tp.name)}: {'; '.join(roles)} · {count_noun(tp.hops, 'hop')} · {_path_text(tp.example)}")
+        # Kafka topics linked by name as written say nothing more (as ever); every other link says its
+        # broker and how sure it is.
+        kind = "" if tp.broker == "kafka" and tp.match is None else \
+            f" ({markdown_text(tp.broker)}, {markdown_text(tp.match or 'exact')})"
+        lines.append(f"- {code_span(tp.name)}{kind}: {'; '.join(roles)} · {count_noun(tp.hops, 'hop')} · "
+                     f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
-    others = [p for p in report.entry_points if not {"http", "grpc", "kafka"} & set(p.kinds)]
+    others = [p for p in report.entry_points if not {"http", "grpc", *BROKERS} & set(p.kinds)]
     if others:
         lines += ["", "## Other entry points", ""]
         for p in others[:limit]:
@@ -468,7 +473,8 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
                       "summary": wrapper_summary(w) if w.node.id in _summarised(report) else None}
                      for w in report.wrappers],
         "topics": [{"id": t.id, "name": t.name, "consumers": [n.id for n in t.consumers],
-                    "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example)}
+                    "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example),
+                    "broker": t.broker, "match": t.match}
                    for t in report.topics],
         "entry_points": [{**_node_json(p.node), "kinds": list(p.kinds), "hops": p.hops} for p in report.entry_points],
         "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops,

@@ -45,6 +45,8 @@ __all__ = [
     "normalise_grpc_path",
     "endpoint_id",
     "topic_id",
+    "topic_parts",
+    "BROKERS",
 ]
 
 NODE_LABELS = (
@@ -99,7 +101,9 @@ class Edge:
     from cross-cutting code (a filter, middleware, interceptor, guard, hook, dependency, error handler:
     the function or method that runs) to an Endpoint it runs for; props ``framework``, ``kind`` (one of
     ``indexer.model.WRAPPER_KINDS``), ``scope`` (``route`` | ``router`` | ``app``), ``path`` (the path
-    limit, when any) and ``service``; ``file`` / ``line`` are those of the registration.
+    limit, when any), ``service`` and, when the code cannot tell which of several functions runs (a
+    factory returning one of them), ``match: "inferred"``; ``file`` / ``line`` are those of the
+    registration.
     """
 
     kind: str
@@ -246,9 +250,29 @@ def endpoint_id(http_method: str, path: str) -> str:
     return f"endpoint:{method} {normalise_path(path)}"
 
 
-def topic_id(name: str) -> str:
-    """Id of the shared Topic node of a Kafka topic: ``topic:orders``."""
-    return f"topic:{name}"
+BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis")
+"""The message brokers a Topic node belongs to (its ``props["broker"]``): a topic, queue, channel,
+subject or task of one broker is a different node from the same name on another (:func:`topic_id`).
+``stream`` is a Spring Cloud Stream destination whose binder the configuration does not name."""
+
+
+def topic_id(name: str, broker: str = "kafka") -> str:
+    """Id of the shared Topic node of a destination of ``broker``: a Kafka topic keeps the id it always
+    had, ``topic:orders``; any other broker's destination is ``topic:<broker>:<name>``
+    (``topic:rabbitmq:orders``, ``topic:celery:shop.tasks.cleanup``), so a RabbitMQ queue and a Kafka
+    topic of the same name are two nodes. The node's ``name`` is the bare name and its
+    ``props["broker"]`` the broker (``kafka`` included)."""
+    return f"topic:{name}" if broker == "kafka" else f"topic:{broker}:{name}"
+
+
+def topic_parts(node_id: str) -> tuple[str, str]:
+    """``(broker, name)`` of a Topic id made by :func:`topic_id` (``topic:rabbitmq:orders`` ->
+    ``("rabbitmq", "orders")``; ``topic:orders`` -> ``("kafka", "orders")``). A Kafka topic whose name
+    starts with a broker's name and a colon cannot be told apart from its id alone: read the node's
+    ``props["broker"]`` where the node is at hand."""
+    rest = node_id.removeprefix("topic:")
+    head, sep, tail = rest.partition(":")
+    return (head, tail) if sep and head in BROKERS and head != "kafka" else ("kafka", rest)
 
 
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")

@@ -8,8 +8,8 @@ calls :func:`link_rpcs` in its run).
 * A use is matched to the services of its name. When the code says where its generated code comes
   from (``RpcUse.package``; ``RpcUse.module``: the Java package of ``FooGrpc`` matched to the
   ``.proto``'s ``java_package`` or ``package``, a Python ``*_pb2_grpc`` module matched to the
-  ``.proto`` file's path) and that narrows the candidates to one, the link's certainty is ``exact``;
-  otherwise a service name declared by one ``.proto`` only is linked with certainty ``name``, and one
+  ``.proto`` file's path) and that narrows the candidates to one, the link's ``match`` prop (its certainty, as on queue links) is ``exact``;
+  otherwise a service name declared by one ``.proto`` only is linked with ``match`` ``name``, and one
   declared by several (other packages) is linked to none: counted ``ambiguous_grpc_service``.
 * A server class EXPOSES each rpc through its method of the rpc's name under the framework's naming
   rule (grpc-java: lowerCamel, ``GetOrder`` -> ``getOrder``; grpcio: as declared; grpc-js: either),
@@ -213,7 +213,7 @@ class _RpcLinker:
 
     def _edge(self, fc: FileCtx, kind: str, src: str, dst: str, use: RpcUse, certainty: str) -> None:
         self.result.edges[fc.path].append(Edge(kind, src, dst, fc.repo, fc.path, use.line, use.col, None,
-                                               {"framework": use.framework, "kind": "grpc", "certainty": certainty}))
+                                               {"framework": use.framework, "kind": "grpc", "match": certainty}))
 
 
 def link_rpcs(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,

@@ -18,7 +18,11 @@ edges that file owns:
   placeholders filled from the repository's configuration, then the scheme and host (or a prefix named
   in the service map) are cut off and recorded as ``props["service"]``. A URL whose start is unknown
   (``base + "/owners"`` with ``base`` a parameter) keeps its known path and no service.
-* ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``.
+* ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``: a Kafka topic (``topic:<name>``), or a queue,
+  task, channel or destination of another broker (``topic:<broker>:<name>``), placed by
+  :mod:`indexer.frameworks.queues` (RabbitMQ exchange + routing key through the bindings in the code,
+  Celery task names, Spring Cloud Stream bindings); those edges carry ``broker`` and ``match``
+  (``exact`` / ``inferred`` / ``name``). Every Topic node's ``props["broker"]`` names its broker.
 * gRPC servers ``EXPOSES`` and stubs ``CALLS_HTTP`` (``kind`` ``grpc``) the ``GRPC package.Service/Rpc``
   endpoints of the repository's ``.proto`` services: :mod:`indexer.frameworks.grpc`.
 * ``WRAPS`` wrapper callable -> ``Endpoint``: cross-cutting code (a filter, middleware, interceptor,
@@ -57,6 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.frameworks.grpc import link_rpcs
+from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
@@ -229,6 +234,7 @@ class _Linker:
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
+        self._queues: QueueLinker | None = None  # built on the first queue use
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -516,8 +522,9 @@ class _Linker:
             if not srcs:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
+            sure = {"match": "inferred"} if self._chosen_at_run_time(fc, at, ref.expr) else {}
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework, kind=ref.kind,
-                        scope="route")
+                        scope="route", **sure)
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
 
@@ -665,6 +672,16 @@ class _Linker:
                     return self._function_ids(f.f, kind)
         return []
 
+    def _chosen_at_run_time(self, fc: FileCtx, scope: str | None, expr: str) -> bool:
+        """Whether the wrapper ``expr`` is a call of a factory that returns one of several functions
+        (``authorizer(required=False)`` returning ``_strict if required else _lenient``): which one runs
+        depends on the arguments, so its WRAPS edges say ``match: inferred``."""
+        callee = _callee(expr.strip())
+        if callee is None:
+            return False
+        f = self.r.resolve_expr(fc, scope, callee)
+        return isinstance(f, FuncV) and len(f.f.d.returned_refs) > 1
+
     def _returned_functions(self, f: Def) -> list[str]:
         """Ids of the functions of this repository factory ``f`` returns uncalled
         (:attr:`indexer.model.Definition.returned_refs`, resolved in ``f``'s own scope): a FastAPI
@@ -731,16 +748,38 @@ class _Linker:
         self.result.outcomes["calls_http"] += 1
 
     def topic(self, fc: FileCtx, use: TopicUse) -> None:
+        if use.broker != "kafka" or use.binding is not None:
+            self.queue(fc, use)
+            return
         name = self.render(fc, use.owner, use.topic)
         if not name or name == _HOLE or name.strip(_HOLE) == "":
             self.result.outcomes["unlinked_topic"] += 1
             return
         name = name.replace(_HOLE, "{}")
         tid = topic_id(name)
-        self._emit(fc, tid, Node(tid, "Topic", name, name, "", "", 0, 0, 0, 0, {}))
+        self._emit(fc, tid, Node(tid, "Topic", name, name, "", "", 0, 0, 0, 0, {"broker": "kafka"}))
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
         self._edge(fc, kind, self._owner_id(fc, use.owner, use.line), tid, use.line, use.col, framework=use.framework)
         self.result.outcomes[use.role] += 1
+
+    def queue(self, fc: FileCtx, use: TopicUse) -> None:
+        """PRODUCES / CONSUMES edges of a use of a broker other than Kafka (or of a Spring Cloud Stream
+        binding), to the destinations :class:`~indexer.frameworks.queues.QueueLinker` finds; the
+        edge's ``match`` prop says how sure the link is (``exact`` / ``inferred`` / ``name``)."""
+        if self._queues is None:
+            self._queues = QueueLinker(self.r, self.ctxs, self.render, self.options.properties_for)
+        found, why = self._queues.destinations(fc, use)
+        if not found:
+            if why != "not_celery":
+                self.result.outcomes[why or "unlinked_topic"] += 1
+            return
+        kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
+        owner = self._owner_id(fc, use.owner, use.line)
+        for d in found:
+            tid = topic_id(d.name, d.broker)
+            self._emit(fc, tid, Node(tid, "Topic", d.name, d.name, "", "", 0, 0, 0, 0, {"broker": d.broker}))
+            self._edge(fc, kind, owner, tid, use.line, use.col, framework=use.framework, broker=d.broker, match=d.match)
+            self.result.outcomes[use.role if d.broker == "kafka" else f"{use.role}_{d.broker}"] += 1
 
 
 @dataclass(slots=True)

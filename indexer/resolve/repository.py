@@ -58,7 +58,7 @@ def resolve_repository(
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
     return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
-                or ex.rpc_services or ex.rpc_uses)
+                or ex.queue_bindings or ex.rpc_services or ex.rpc_uses)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -74,7 +74,8 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
         [(h.framework, h.method, h.url, h.caller) for h in ex.http_calls],
-        [(t.framework, t.role, t.topic, t.owner) for t in ex.topics],
+        [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
+        [(b.framework, b.queue, b.exchange, b.key) for b in ex.queue_bindings],
         [(c.qualname, c.value) for c in ex.constants],
         [(s.package, s.name, s.rpcs, s.qualname, s.java_package) for s in ex.rpc_services],
         [(u.framework, u.role, u.service, u.rpc, u.owner, u.owner_ref, u.scope, u.package, u.module)

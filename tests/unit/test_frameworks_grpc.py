@@ -34,7 +34,7 @@ def _link(fixture: str):
         assert ex is not None
         extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
     result = resolve_repository("t", extractions)
-    edges = sorted((e.kind, e.src.removeprefix("t:"), e.dst, e.props.get("certainty")) for f in result.files
+    edges = sorted((e.kind, e.src.removeprefix("t:"), e.dst, e.props.get("match")) for f in result.files
                    for e in f.edges if e.kind in ("EXPOSES", "CALLS_HTTP"))
     grpc = {k: v for k, v in result.link_outcomes.items() if "grpc" in k}
     return edges, grpc

@@ -478,3 +478,19 @@ def test_a_dependency_made_by_a_factory_call_is_the_functions_the_factory_return
         ("app/auth._strict(0)", "endpoint:GET /me"),
         ("app/auth.authorizer(1)", "endpoint:GET /plain"),
     ]
+
+
+def test_a_factory_returning_one_of_several_functions_links_them_as_inferred() -> None:
+    extractions = []
+    for path, source in split_fixture(RETURNED_FUNCTIONS).items():
+        ex = extractor_for_path(path)
+        assert ex is not None
+        extractions.append((ex.extract(path, source.encode()), hashlib.sha256(source.encode()).hexdigest(), len(source)))
+    result = resolve_repository("t", extractions, None)
+    sure = sorted((e.src.removeprefix("t:"), e.dst, e.props.get("match"))
+                  for f in result.files for e in f.edges if e.kind == "WRAPS")
+    assert sure == [
+        ("app/auth._lenient(0)", "endpoint:GET /me", "inferred"),  # which one runs depends on ``required``
+        ("app/auth._strict(0)", "endpoint:GET /me", "inferred"),
+        ("app/auth.authorizer(1)", "endpoint:GET /plain", None),  # the function itself: sure
+    ]

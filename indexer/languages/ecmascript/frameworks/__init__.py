@@ -20,6 +20,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "nest",
     "js_http_clients",
     "kafkajs",
+    "amqplib",
+    "aws_messaging",
     "grpc_js",
     "listeners",
     "js_constants",

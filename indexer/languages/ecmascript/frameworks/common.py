@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SECTIONS", "FUNCTION_TYPES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
-SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "listeners", "constants")
+SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
+            "constants")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"

@@ -21,6 +21,10 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_wrappers",
     "java_http_clients",
     "spring_kafka",
+    "spring_rabbit",
+    "spring_jms",
+    "spring_cloud_stream",
+    "spring_sqs",
     "grpc_java",
     "java_constants",
 )

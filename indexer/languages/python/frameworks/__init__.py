@@ -21,6 +21,11 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_view_decorators",
     "python_http_clients",
     "python_kafka",
+    "celery_tasks",
+    "pika_rabbit",
+    "boto3_messaging",
+    "nats_messaging",
+    "redis_pubsub",
     "grpc_python",
     "python_constants",
 )
