@@ -10,7 +10,7 @@ calls :func:`link_rpcs` in its run).
   ``.proto``'s ``java_package`` or ``package``, a Python ``*_pb2_grpc`` module matched to the
   ``.proto`` file's path) and that narrows the candidates to one, the link's ``match`` prop (its certainty, as on queue links) is ``exact``;
   otherwise a service name declared by one ``.proto`` only is linked with ``match`` ``name``, and one
-  declared by several (other packages) is linked to none: counted ``ambiguous_grpc_service``.
+  declared by several (other packages) is linked to none: counted ``unlinked_grpc_ambiguous``.
 * A server class EXPOSES each rpc through its method of the rpc's name under the framework's naming
   rule (grpc-java: lowerCamel, ``GetOrder`` -> ``getOrder``; grpcio: as declared; grpc-js: either),
   its own or inherited from a class of the repository (not from generated code checked in,
@@ -18,7 +18,7 @@ calls :func:`link_rpcs` in its run).
   it was registered for. A client call CALLS_HTTP the rpc it names (``props["kind"] = "grpc"``), so
   the impact walk crosses it as it crosses HTTP.
 * Counted in :attr:`LinkResult.outcomes`: ``exposes_grpc``, ``calls_grpc``; ``unlinked_grpc_no_proto``
-  (no ``.proto`` of the repository declares the service), ``ambiguous_grpc_service``,
+  (no ``.proto`` of the repository declares the service), ``unlinked_grpc_ambiguous``,
   ``unlinked_grpc_rpc`` (a call or handler naming no rpc of the service), ``unlinked_grpc_server``
   (a server whose implementation resolves to nothing, or implements none of the rpcs).
 """
@@ -132,7 +132,7 @@ class _RpcLinker:
             return narrowed[0], "exact" if (use.package or use.module) else "name"
         if len(candidates) == 1:
             return candidates[0], "name"
-        self.result.outcomes["ambiguous_grpc_service"] += 1
+        self.result.outcomes["unlinked_grpc_ambiguous"] += 1
         return None
 
     def use(self, fc: FileCtx, use: RpcUse, served: set[tuple[str, str]]) -> None:

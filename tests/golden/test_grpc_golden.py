@@ -62,7 +62,7 @@ def test_index_summary_counts_grpc_links_and_the_ambiguous_stub(indexed) -> None
     grpc = {k: v for k, v in report.links.items() if "grpc" in k}
     # 7 server methods (Java 2, Python 2, Node 3) and 7 stub calls (Java 3, Python 3, Node 1); the
     # Node InventoryService client names a service two packages declare: linked to none, counted.
-    assert grpc == {"exposes_grpc": 7, "calls_grpc": 7, "ambiguous_grpc_service": 1}
+    assert grpc == {"exposes_grpc": 7, "calls_grpc": 7, "unlinked_grpc_ambiguous": 1}
 
 
 def test_java_servicer_method_reaches_its_rpc_and_the_java_stub(store) -> None:
