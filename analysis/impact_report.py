@@ -377,7 +377,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                      f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
-    others = [p for p in report.entry_points if not {"http", *BROKERS} & set(p.kinds)]
+    others = [p for p in report.entry_points if not {"http", "grpc", *BROKERS} & set(p.kinds)]
     if others:
         lines += ["", "## Other entry points", ""]
         for p in others[:limit]:
