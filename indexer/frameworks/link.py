@@ -19,6 +19,14 @@ edges that file owns:
   in the service map) are cut off and recorded as ``props["service"]``. A URL whose start is unknown
   (``base + "/owners"`` with ``base`` a parameter) keeps its known path and no service.
 * ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``.
+* GraphQL: a resolver route (methods among :data:`stores.contracts.GRAPHQL_OPERATIONS`) ``EXPOSES``
+  the Endpoint ``<OPERATION> Type.field`` (no router, no context path; the operation re-derived from
+  the rendered type name, :func:`stores.contracts.graphql_operation`); a schema file's field
+  (:data:`indexer.model.GRAPHQL_SCHEMA`) ``DECLARES`` the same node. A constant the repository does
+  not define (Netflix DGS's generated ``DgsConstants``) is read by the code generator's naming rule
+  (:func:`graphql_constant_name`).
+* ``ENTRY`` self-edges on the code an :class:`~indexer.model.EntryRegistration` names (a scheduled
+  task, a command, a ``__main__`` block), owned by the registering file.
 
 An EXPOSES edge carries ``props["service"]`` when the file's module configuration names its
 application (``spring.application.name``), so a client's ``service`` can be matched to it.
@@ -37,14 +45,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
-from indexer.model import HttpCall, Import, Route, Template, TopicUse
+from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, ModuleV
 from indexer.symbols import file_id
-from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
+from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, endpoint_id, graphql_operation, topic_id
 
-__all__ = ["LinkOptions", "LinkResult", "link_frameworks", "split_url"]
+__all__ = ["LinkOptions", "LinkResult", "graphql_constant_name", "link_frameworks", "split_url"]
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
@@ -332,6 +340,8 @@ class _Linker:
                 self.http_call(fc, call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
+            for reg in fc.ex.entries:
+                self.entry(fc, reg)
         return self.result
 
     def _router_key(self, fc: FileCtx, expr: str) -> tuple[str, str]:
@@ -395,7 +405,7 @@ class _Linker:
         eid = endpoint_id(method, path)
         name = eid.removeprefix("endpoint:")
         self._emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
-                                 {"http_method": method.upper(), "path": normalise_path(path)}))
+                                 {"http_method": method.upper(), "path": name.partition(" ")[2]}))
         return eid
 
     def _edge(self, fc: FileCtx, kind: str, src: str, dst: str, line: int, col: int, **props: object) -> None:
@@ -408,6 +418,9 @@ class _Linker:
         return rd.id if rd is not None else file_id(fc.repo, fc.path)
 
     def route(self, fc: FileCtx, route: Route) -> None:
+        if route.methods and all(m in GRAPHQL_OPERATIONS for m in route.methods):
+            self.graphql_route(fc, route)
+            return
         handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
@@ -439,6 +452,75 @@ class _Linker:
                     self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
                                service=service)
                     self.result.outcomes["exposes"] += 1
+
+    def graphql_route(self, fc: FileCtx, route: Route) -> None:
+        """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""
+        scope = route.handler.rpartition(".")[0] or None if route.handler else None
+        if route.handler is not None:
+            rd = fc.def_at(route.handler, route.line)
+            scope = rd.d.parent if rd is not None else scope
+            handlers = [rd.id if rd is not None else file_id(fc.repo, fc.path)]
+        elif route.handler_ref is not None:
+            handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods)]
+        else:
+            handlers = [file_id(fc.repo, fc.path)]
+        text = self._graphql_text(fc, scope, route.path)
+        type_name, _, field_name = (text or "").partition(".")
+        if not handlers or not type_name or not field_name:
+            self.result.outcomes["unlinked_graphql" if handlers else "unlinked_handler"] += 1
+            return
+        eid = self._endpoint(fc, graphql_operation(type_name), text)  # type: ignore[arg-type]
+        kind = "DECLARES" if route.framework == GRAPHQL_SCHEMA else "EXPOSES"
+        for handler in handlers:
+            self._edge(fc, kind, handler, eid, route.line, route.col, framework=route.framework)
+            self.result.outcomes["declares" if kind == "DECLARES" else "exposes"] += 1
+
+    def _graphql_text(self, fc: FileCtx, scope: str | None, tpl: Template) -> str | None:
+        """``Type.field`` of a GraphQL route's template: constants the repository defines are
+        substituted, others read by :func:`graphql_constant_name`; ``None`` when a piece is unknown."""
+        out: list[str] = []
+        for kind, text in tpl.parts:
+            if kind == "lit":
+                out.append(text)
+                continue
+            if kind != "ref":
+                return None
+            try:
+                value = self._value(fc, scope, text, ())
+            except _Unknown:
+                return None
+            out.append(value if value is not None and _HOLE not in value else graphql_constant_name(text))
+        return "".join(out).strip()
+
+    def entry(self, fc: FileCtx, reg: EntryRegistration) -> None:
+        """An ENTRY self-edge on what ``reg`` names (counted ``unlinked_entry`` when nothing)."""
+        if reg.owner is not None:
+            targets = [self._owner_id(fc, reg.owner, reg.line)]
+        elif reg.owner_ref is not None:
+            targets = self._entry_targets(fc, reg.scope, reg.owner_ref)
+        else:
+            targets = [file_id(fc.repo, fc.path)]
+        if not targets:
+            self.result.outcomes["unlinked_entry"] += 1
+            return
+        for t in targets:
+            self._edge(fc, "ENTRY", t, t, reg.line, reg.col, kind=reg.kind, framework=reg.framework,
+                       name=reg.name or None)
+            self.result.outcomes["entry"] += 1
+
+    def _entry_targets(self, fc: FileCtx, scope: str | None, ref: str) -> list[str]:
+        """The callable ``ref`` names from ``scope``; a dotted path no name of the file starts
+        (Celery's ``"pkg.tasks.cleanup"``) is looked up as module path + member."""
+        v = self.r.resolve_expr(fc, scope, ref)
+        if isinstance(v, FuncV):
+            return [v.f.id]
+        head, _, last = ref.rpartition(".")
+        if head and last:
+            for target in fc.rules.module_by_name(self.r, fc, head):
+                m = self.r.resolve_name(target, None, last)
+                if isinstance(m, FuncV):
+                    return [m.f.id]
+        return []
 
     def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str]) -> list[tuple[str, list[str]]]:
         is_view = bool(_AS_VIEW.search(ref))
@@ -490,6 +572,25 @@ class _Linker:
 
 class _Unknown(Exception):
     """A constant whose value depends on itself (or lies too deep): it has no known value."""
+
+
+def graphql_constant_name(ref: str) -> str:
+    """The GraphQL name a constant the repository does not define stands for, by the naming rule of
+    Netflix DGS's code generator (``DgsConstants`` is generated at build time, never committed):
+    ``DgsConstants.QUERY_TYPE`` and ``DgsConstants.QUERY.TYPE_NAME`` -> ``Query`` (the type's upper-
+    cased name, capitalised back: a type named in several words, ``SHOWREVIEW``, comes back as
+    ``Showreview``); a field constant ``DgsConstants.QUERY.Shows`` -> ``shows`` (the generator
+    capitalises the field name; an all-capital ``URL`` stays). Any other constant: its last segment
+    as written."""
+    parts = ref.split(".")
+    last = parts[-1]
+    if last == "TYPE_NAME" and len(parts) > 1:
+        last = parts[-2]
+    elif last.endswith("_TYPE") and len(last) > 5:
+        last = last[:-5]
+    else:
+        return last[:1].lower() + last[1:] if len(last) > 1 and last[1].islower() else last
+    return last[:1].upper() + last[1:].lower() if last.isupper() else last
 
 
 def _join(a: str, b: str) -> str:

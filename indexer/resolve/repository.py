@@ -57,7 +57,7 @@ def resolve_repository(
 
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
-    return bool(ex.routes or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants)
+    return bool(ex.routes or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants or ex.entries)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -74,12 +74,13 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(h.framework, h.method, h.url, h.caller) for h in ex.http_calls],
         [(t.framework, t.role, t.topic, t.owner) for t in ex.topics],
         [(c.qualname, c.value) for c in ex.constants],
+        [(e.framework, e.kind, e.owner, e.owner_ref, e.scope, e.name) for e in ex.entries],
     ))
 
 
 def _owns_framework_edges(ex: FileExtraction) -> bool:
     """Whether the linker can give this file edges (EXPOSES, CALLS_HTTP, PRODUCES, CONSUMES)."""
-    return bool(ex.routes or ex.http_calls or ex.topics)
+    return bool(ex.routes or ex.http_calls or ex.topics or ex.entries)
 
 
 @dataclass(slots=True)

@@ -19,6 +19,9 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "nest",
     "js_http_clients",
     "kafkajs",
+    "apollo",
+    "nest_graphql",
+    "schedulers",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SECTIONS", "FUNCTION_TYPES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
-SECTIONS = ("express", "fastify", "nest", "http_clients", "kafkajs", "constants")
+SECTIONS = ("express", "fastify", "nest", "http_clients", "kafkajs", "constants", "apollo", "nest_graphql", "schedulers")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["LANGUAGES", "decorated_class", "decorated_method", "detect"]
 
 LANGUAGES = ("javascript", "typescript")
 
@@ -46,7 +46,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         name = jf.text(caps["name"][0]).rpartition(".")[2]
         decorator = caps["decorator"][0]
         if name == "Controller":
-            cls = _decorated_class(decorator)
+            cls = decorated_class(decorator)
             if cls is None:
                 continue
             d = jf.definition_named(cls.child_by_field_name("name"))
@@ -55,7 +55,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         else:
             methods.append((name, decorator, caps["args"][0]))
     for verb, decorator, args in methods:
-        method = _decorated_method(decorator)
+        method = decorated_method(decorator)
         if method is None or method.parent is None or method.parent.parent is None:
             continue
         owner = controllers.get(method.parent.parent.id)
@@ -72,7 +72,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 out.routes.append(Route(FRAMEWORK, list(http), join_paths(prefix, path), handler, line, col))
 
 
-def _decorated_class(decorator: Node) -> Node | None:
+def decorated_class(decorator: Node) -> Node | None:
     """The class a class decorator is written on (directly or on its ``export`` statement)."""
     parent = decorator.parent
     if parent is None:
@@ -85,7 +85,7 @@ def _decorated_class(decorator: Node) -> Node | None:
     return None
 
 
-def _decorated_method(decorator: Node) -> Node | None:
+def decorated_method(decorator: Node) -> Node | None:
     """The method a member decorator is written on: its parent in JavaScript; in TypeScript the next
     member of the class body that is not a decorator or a comment."""
     parent = decorator.parent

@@ -19,6 +19,10 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "servlet",
     "java_http_clients",
     "spring_kafka",
+    "spring_graphql",
+    "dgs",
+    "graphql_java",
+    "spring_boot_runners",
     "java_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
