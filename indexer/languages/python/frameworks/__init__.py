@@ -19,6 +19,11 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "django_urls",
     "python_http_clients",
     "python_kafka",
+    "strawberry",
+    "graphene",
+    "ariadne",
+    "python_schedulers",
+    "python_cli",
     "python_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
