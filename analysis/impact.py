@@ -43,7 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from stores.contracts import Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank
+from stores.contracts import (
+    GRAPHQL_OPERATIONS, Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank,
+)
 from analysis.testcode import is_test_path
 from analysis.navigation import (
     CALLABLE_LABELS,
@@ -62,7 +64,7 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query",
-    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
+    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes", "exposes_kind",
 ]
 
 DEFAULT_DEPTH = 5
@@ -82,7 +84,7 @@ SEARCH_CANDIDATES = 10
 """How many hybrid-search hits a name that nothing matches by name is looked for in."""
 
 _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
-_SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES")
+_SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES", "ENTRY")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
@@ -94,7 +96,9 @@ _ENTRY_DECORATORS = {
     "scheduled_job": "scheduled", "periodic_task": "scheduled", "shared_task": "task", "task": "task",
     "KafkaListener": "listener", "RabbitListener": "listener", "JmsListener": "listener",
     "SqsListener": "listener", "EventListener": "listener", "EventPattern": "listener",
-    "MessagePattern": "listener", "StreamListener": "listener",
+    "MessagePattern": "listener", "StreamListener": "listener", "Timeout": "scheduled",
+    # click / Typer commands (`@click.command`, `@cli.command()`, `@app.command()`), nest-commander
+    "command": "cli", "group": "cli", "Command": "cli", "SubCommand": "cli",
 }
 
 
@@ -236,8 +240,12 @@ class TopicHit:
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
     """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
-    ``kafka`` (CONSUMES), ``scheduled`` / ``listener`` / ``task`` (decorators, annotations),
-    ``main`` and ``module`` (module-level code)."""
+    ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` (EXPOSES
+    of a GraphQL operation, :func:`exposes_kind`), ``kafka`` (CONSUMES), ``scheduled`` / ``cli`` /
+    ``main`` (ENTRY edges: registrations by a call or configuration,
+    :class:`indexer.model.EntryRegistration`), ``scheduled`` / ``listener`` / ``task`` / ``cli``
+    (decorators, annotations), ``main`` (a callable named ``main``) and ``module`` (module-level
+    code)."""
 
     node: Node
     kinds: tuple[str, ...]
@@ -662,6 +670,14 @@ def _step(node: Node | None, id: str) -> PathStep:
     return PathStep(node.id, name, node.label, node.repo, node.file, node.start_line)
 
 
+def exposes_kind(endpoint: str) -> str:
+    """The entry-point kind of a handler exposing the Endpoint id ``endpoint``: ``http``, or
+    ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` for a
+    GraphQL operation (:data:`stores.contracts.GRAPHQL_OPERATIONS`)."""
+    method = endpoint.removeprefix("endpoint:").partition(" ")[0]
+    return f"graphql {method.lower()}" if method in GRAPHQL_OPERATIONS else "http"
+
+
 def _decorator_kinds(node: Node) -> list[str]:
     kinds = []
     for deco in node.props.get("decorators") or ():
@@ -744,8 +760,11 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
         src = nodes.get(e.src)
         if src is None or not shown(e.src) or (only and e.src in target_ids):
             continue
+        if e.kind == "ENTRY":
+            kinds.setdefault(e.src, []).append(str(e.props.get("kind") or "entry"))
+            continue
         if e.kind == "EXPOSES":
-            kinds.setdefault(e.src, []).append("http")
+            kinds.setdefault(e.src, []).append(exposes_kind(e.dst))
             repo = src.repo or e.repo
             key = (e.dst, repo)
             if key not in hits or hop[e.src] < hits[key].hops:
@@ -783,7 +802,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
     for n in reached:
         k = list(dict.fromkeys(kinds.get(n.id, [])))
         k += [d for d in _decorator_kinds(n) if d not in k]
-        if n.name == "main" and n.label in CALLABLE_LABELS:
+        if n.name == "main" and n.label in CALLABLE_LABELS and "main" not in k:
             k.append("main")
         if n.label == "File":
             k.append("module")

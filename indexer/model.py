@@ -389,6 +389,9 @@ class Route:
     col: int
     handler_ref: str | None = None
     router: str | None = None
+    scope: str | None = None
+    """The qualname ``handler_ref`` is resolved from (``None``: module level); set where the
+    reference names a field or local (graphql-java's ``fetchers.bookById()`` inside a method)."""
     wrappers: list[WrapperRef] = field(default_factory=list)
     """Cross-cutting code applied to this route alone, in the order it runs: an Express / Fastify
     route's middleware arguments, Nest ``@UseGuards`` / ``@UseInterceptors`` / ``@UsePipes`` on the

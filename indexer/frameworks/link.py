@@ -461,7 +461,7 @@ class _Linker:
             scope = rd.d.parent if rd is not None else scope
             handlers = [rd.id if rd is not None else file_id(fc.repo, fc.path)]
         elif route.handler_ref is not None:
-            handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods)]
+            handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)]
         else:
             handlers = [file_id(fc.repo, fc.path)]
         text = self._graphql_text(fc, scope, route.path)
@@ -504,8 +504,9 @@ class _Linker:
             self.result.outcomes["unlinked_entry"] += 1
             return
         for t in targets:
-            self._edge(fc, "ENTRY", t, t, reg.line, reg.col, kind=reg.kind, framework=reg.framework,
-                       name=reg.name or None)
+            self.result.edges[fc.path].append(Edge(
+                "ENTRY", t, t, fc.repo, fc.path, reg.line, reg.col, None,
+                {"kind": reg.kind, "framework": reg.framework, **({"name": reg.name} if reg.name else {})}))
             self.result.outcomes["entry"] += 1
 
     def _entry_targets(self, fc: FileCtx, scope: str | None, ref: str) -> list[str]:
@@ -522,10 +523,11 @@ class _Linker:
                     return [m.f.id]
         return []
 
-    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str]) -> list[tuple[str, list[str]]]:
+    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str],
+                         scope: str | None = None) -> list[tuple[str, list[str]]]:
         is_view = bool(_AS_VIEW.search(ref))
         expr = _AS_VIEW.sub("", ref)
-        v = self.r.resolve_expr(fc, None, expr)
+        v = self.r.resolve_expr(fc, scope, expr)
         if isinstance(v, FuncV):
             return [(v.f.id, methods)]
         if isinstance(v, ClassV):

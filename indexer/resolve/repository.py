@@ -68,7 +68,7 @@ def _framework_facts(fc: FileCtx | None) -> str:
     if not _has_framework_facts(ex):
         return ""
     return repr((
-        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router) for r in ex.routes],
+        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.scope) for r in ex.routes],
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
         [(h.framework, h.method, h.url, h.caller) for h in ex.http_calls],

@@ -48,7 +48,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         route = graphql_route(FRAMEWORK, Template.of(type_name), Template.of(string_value(src, m["field"][0])),
                               handler or "", src.line(name_node), src.col(name_node))
         if handler is None:
-            route.handler, route.handler_ref = None, ref
+            route.handler, route.handler_ref, route.scope = None, ref, scope
         out.routes.append(route)
 
 
