@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.java.frameworks.common import JavaFile
 from indexer.model import EntryRegistration, FileExtraction, base_type
 
 if TYPE_CHECKING:
