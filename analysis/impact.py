@@ -18,8 +18,10 @@ steps, each a fixed number of batched calls whatever the number of hits:
    edges) and ONE ``incoming`` for CALLS into every target (plus the crossings below).
 3. **Upward walk**, breadth first, one hop per level up to ``depth`` (default 5): per level one
    ``outgoing`` of the service edges of the level's methods and one ``incoming`` of the CALLS into
-   them, of the CALLS_HTTP into the endpoints they EXPOSE and of the PRODUCES into the topics they
-   CONSUME. So a service boundary is crossed like a call: an HTTP client in another repository is
+   them, of the CALLS_HTTP into the endpoints they EXPOSE or WRAP and of the PRODUCES into the topics
+   they CONSUME. Cross-cutting code (a filter, middleware, interceptor, guard, hook, dependency,
+   error handler: WRAPS edges) reaches the endpoints it runs for at its own hop, as a handler reaches
+   the endpoint it EXPOSES. So a service boundary is crossed like a call: an HTTP client in another repository is
    one hop above the handler of the endpoint it calls, a producer one hop above the consumer of its
    topic. A client whose ``props["service"]`` the service map assigns to another repository than
    the one exposing the endpoint is not followed. A node is reached once, at its nearest hop, from
@@ -28,9 +30,11 @@ steps, each a fixed number of batched calls whatever the number of hits:
    (entry points end the *example paths* only because nothing calls them). The last level is asked
    once more for callers only to count what the depth cut off; ``max_nodes`` caps the nodes reached
    (followed further); every direct caller is listed all the same (step 2's answer is complete).
-4. **Attach**: one ``get_nodes`` for every node, endpoint and topic reached; endpoints (per exposing
-   repository), topics, entry points (EXPOSES, CONSUMES, scheduler / listener / task decorators,
-   ``main``, module-level code) and services are assembled from the edges collected on the way.
+4. **Attach**: one ``get_nodes`` for every node, endpoint and topic reached (preceded, when a
+   wrapper was reached, by one ``incoming`` of the EXPOSES of the endpoints it wraps: their handlers);
+   endpoints (per exposing repository), topics, wrappers, entry points (EXPOSES, CONSUMES, WRAPS with
+   the wrapper's kind, scheduler / listener / task decorators, ``main``, module-level code) and services
+   are assembled from the edges collected on the way.
 5. **Report**: :class:`BlastRadius`, with each step's time and number of store calls.
 """
 
@@ -43,9 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from stores.contracts import (
-    GRAPHQL_OPERATIONS, Edge, GraphStore, IndexedFile, Node, UnresolvedCall, query_parts, symbol_match_rank,
-)
+from stores.contracts import GRAPHQL_OPERATIONS, Edge, GraphStore, Node, query_parts, symbol_match_rank
+from analysis.counting import CountingGraph
 from analysis.testcode import is_test_path
 from analysis.navigation import (
     CALLABLE_LABELS,
@@ -56,14 +59,12 @@ from analysis.navigation import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from analysis.retrieval import QueryEngine
 
 __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
-    "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query",
+    "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query", "WrapperVia", "WrapperHit",
     "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes", "exposes_kind",
 ]
 
@@ -84,7 +85,7 @@ SEARCH_CANDIDATES = 10
 """How many hybrid-search hits a name that nothing matches by name is looked for in."""
 
 _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
-_SERVICE_KINDS = ("EXPOSES", "CONSUMES", "CALLS_HTTP", "PRODUCES", "ENTRY")
+_SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES", "ENTRY")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
@@ -203,6 +204,18 @@ class PathStep:
 
 
 @dataclass(frozen=True, slots=True)
+class WrapperVia:
+    """How an endpoint is reached through cross-cutting code: ``node`` (the function or method that
+    runs: ``JwtFilter.doFilterInternal``), ``kind`` (``filter``, ``middleware``, ``interceptor``,
+    ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``) and ``scope`` of
+    the registration (``route``, ``router`` or ``app``)."""
+
+    node: Node
+    kind: str
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
 class EndpointHit:
     """An HTTP endpoint whose handler the change reaches: ``http_method`` and normalised ``path``,
     the ``repo`` exposing it (one hit per exposing repository), its ``handler``, ``hops`` from the
@@ -221,6 +234,40 @@ class EndpointHit:
     several services can live in one repository."""
     certainty: str = "exact"
     """How sure the example path is (:data:`CERTAINTIES`): the weakest binding on it."""
+    through: WrapperVia | None = None
+    """Set when the endpoint is reached through cross-cutting code that runs for it (a WRAPS edge)
+    rather than through its handler: ``handler`` is then the endpoint's handler (not reached; the
+    wrapper when the index names none), and the example path runs endpoint -> wrapper -> ... -> target.
+    At the same hop, a handler reached wins over a wrapper."""
+
+
+@dataclass(frozen=True, slots=True)
+class WrapperHit:
+    """Cross-cutting code reached: ``node`` (what runs), its ``kind`` and ``framework``, the ``scopes``
+    of its registrations (``route`` / ``router`` / ``app``), their path limits (``paths``; empty:
+    none), its ``hops`` and ``endpoints``, the ids of every endpoint it wraps (reached at that hop,
+    even those the report lists through a nearer handler). ``application`` is the service the
+    endpoints belong to when named (``spring.application.name``), else the wrapper's repository.
+    ``app_wide``: registered for the whole application without a path limit (the report says "all N
+    endpoints of <application>")."""
+
+    node: Node
+    kind: str
+    framework: str
+    scopes: tuple[str, ...]
+    paths: tuple[str, ...]
+    hops: int
+    endpoints: tuple[str, ...]
+    application: str
+    certainty: str = "exact"
+    """How sure the path from the wrapper down to a target is (:data:`CERTAINTIES`)."""
+    example: tuple[PathStep, ...] = ()
+    """One shortest path in call order, from the wrapper down to a target."""
+
+    @property
+    def app_wide(self) -> bool:
+        """Registered for the whole application (scope ``app`` only), without a path limit."""
+        return self.scopes == ("app",) and not self.paths
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,11 +288,12 @@ class TopicHit:
 class EntryPoint:
     """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
     ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` (EXPOSES
-    of a GraphQL operation, :func:`exposes_kind`), ``kafka`` (CONSUMES), ``scheduled`` / ``cli`` /
-    ``main`` (ENTRY edges: registrations by a call or configuration,
-    :class:`indexer.model.EntryRegistration`), ``scheduled`` / ``listener`` / ``task`` / ``cli``
-    (decorators, annotations), ``main`` (a callable named ``main``) and ``module`` (module-level
-    code)."""
+    of a GraphQL operation, :func:`exposes_kind`), ``kafka`` (CONSUMES), a wrapper's kind (WRAPS:
+    ``filter``, ``middleware``, ``interceptor``, ``guard``, ``pipe``, ``hook``, ``dependency``,
+    ``error_handler``, ``decorator``), ``scheduled`` / ``cli`` / ``main`` (ENTRY edges: registrations
+    by a call or configuration, :class:`indexer.model.EntryRegistration`), ``scheduled`` /
+    ``listener`` / ``task`` / ``cli`` (decorators, annotations), ``main`` (a callable named ``main``)
+    and ``module`` (module-level code)."""
 
     node: Node
     kinds: tuple[str, ...]
@@ -300,6 +348,8 @@ class BlastRadius:
     tests_mode: str = "apart"
     excluded_tests: int = 0
     """Test callers not walked (``tests`` mode ``exclude``)."""
+    wrappers: tuple[WrapperHit, ...] = ()
+    """Cross-cutting code reached (WRAPS edges), nearest first."""
 
     @property
     def reached(self) -> int:
@@ -320,76 +370,6 @@ class BlastRadius:
     def round_trips(self) -> int:
         """Total store contract calls of the steps."""
         return sum(s.round_trips for s in self.steps)
-
-
-# ------------------------------------------------------------------------------ counting store
-
-
-class CountingGraph(GraphStore):
-    """A :class:`GraphStore` that forwards every call to ``inner`` and counts them in ``calls``
-    (one contract call = one round trip to each store behind ``inner``)."""
-
-    def __init__(self, inner: GraphStore) -> None:
-        self.inner = inner
-        self.calls = 0
-
-    def _count(self) -> GraphStore:
-        self.calls += 1
-        return self.inner
-
-    def replace_files(self, files: Sequence[IndexedFile]) -> None:
-        """Forwarded."""
-        self._count().replace_files(files)
-
-    def delete_files(self, repo: str, paths: Iterable[str]) -> None:
-        """Forwarded."""
-        self._count().delete_files(repo, paths)
-
-    def file_text(self, repo: str, path: str) -> str | None:
-        """Forwarded."""
-        return self._count().file_text(repo, path)
-
-    def file_checksums(self, repo: str) -> dict[str, str]:
-        """Forwarded."""
-        return self._count().file_checksums(repo)
-
-    def repos(self) -> list[str]:
-        """Forwarded."""
-        return self._count().repos()
-
-    def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
-        """Forwarded."""
-        return self._count().get_nodes(ids)
-
-    def find_symbols(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[Node]]:
-        """Forwarded."""
-        return self._count().find_symbols(names, labels)
-
-    def nodes_in_file(self, repo: str, path: str) -> list[Node]:
-        """Forwarded."""
-        return self._count().nodes_in_file(repo, path)
-
-    def incoming(self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
-                 ) -> dict[str, list[Edge]]:
-        """Forwarded."""
-        return self._count().incoming(ids, kinds, resolutions)
-
-    def outgoing(self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
-                 ) -> dict[str, list[Edge]]:
-        """Forwarded."""
-        return self._count().outgoing(ids, kinds, resolutions)
-
-    def search_symbols(self, query: str, limit: int) -> list[Node]:
-        """Forwarded."""
-        return self._count().search_symbols(query, limit)
-
-    def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:
-        """Forwarded."""
-        return self._count().unresolved_calls(names)
-
-    def stats(self) -> dict[str, Any]:
-        """Forwarded."""
-        return self._count().stats()
 
 
 class _Clock:
@@ -565,31 +545,33 @@ class _Walk:
         out = self.graph.outgoing(ids, _SERVICE_KINDS)
         cross: list[str] = []
         grown: set[str] = set()
-        for i in ids:
-            for e in out.get(i, []):
-                self.service_edges.append(e)
-                if e.kind == "EXPOSES":
-                    repos = self.exposed_by.setdefault(e.dst, set())
-                    if isinstance(e.props.get("service"), str):
-                        self.exposed_as.setdefault(e.dst, set()).add(e.props["service"])
-                    if e.repo not in repos:
-                        repos.add(e.repo)
-                        grown.add(e.dst)
-                if e.kind in ("EXPOSES", "CONSUMES") and e.dst not in self.hop:
-                    self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, self.weak.get(i, 0)
-                    cross.append(e.dst)
-                    # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
-                    # @RequestMapping without method) is reached by clients of every method.
-                    if e.kind == "EXPOSES" and e.dst.startswith(_ANY_METHOD):
-                        path = e.dst.removeprefix(_ANY_METHOD)
-                        for method in _HTTP_METHODS:
-                            alias = f"endpoint:{method} {path}"
-                            if alias not in self.hop:
-                                self.hop[alias], self.parent[alias] = hop, e.dst
-                                self.weak[alias] = self.weak[e.dst]
-                                self.exposed_by[alias] = self.exposed_by[e.dst]
-                                self.exposed_as[alias] = self.exposed_as.setdefault(e.dst, set())
-                                cross.append(alias)
+        # A wrapper's endpoints after every handler's: at the same hop, the handler explains the endpoint.
+        edges = [(i, e) for i in ids for e in out.get(i, []) if e.kind != "WRAPS"]
+        edges += [(i, e) for i in ids for e in out.get(i, []) if e.kind == "WRAPS"]
+        for i, e in edges:
+            self.service_edges.append(e)
+            if e.kind in ("EXPOSES", "WRAPS"):  # a wrapper runs in the application exposing the endpoint
+                repos = self.exposed_by.setdefault(e.dst, set())
+                if isinstance(e.props.get("service"), str):
+                    self.exposed_as.setdefault(e.dst, set()).add(e.props["service"])
+                if e.repo not in repos:
+                    repos.add(e.repo)
+                    grown.add(e.dst)
+            if e.kind in ("EXPOSES", "WRAPS", "CONSUMES") and e.dst not in self.hop:
+                self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, self.weak.get(i, 0)
+                cross.append(e.dst)
+                # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
+                # @RequestMapping without method) is reached by clients of every method.
+                if e.kind != "CONSUMES" and e.dst.startswith(_ANY_METHOD):
+                    path = e.dst.removeprefix(_ANY_METHOD)
+                    for method in _HTTP_METHODS:
+                        alias = f"endpoint:{method} {path}"
+                        if alias not in self.hop:
+                            self.hop[alias], self.parent[alias] = hop, e.dst
+                            self.weak[alias] = self.weak[e.dst]
+                            self.exposed_by[alias] = self.exposed_by[e.dst]
+                            self.exposed_as[alias] = self.exposed_as.setdefault(e.dst, set())
+                            cross.append(alias)
         cross += sorted(grown - set(cross))
         ask = ids + cross
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
@@ -713,8 +695,11 @@ def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Rea
     return tuple(tuple(sorted(h, key=key)) for h in by_hop), tuple(sorted(tests, key=key))
 
 
-def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tuple[
-        tuple[Caller, ...], tuple[EndpointHit, ...], tuple[TopicHit, ...], tuple[EntryPoint, ...], tuple[ServiceHit, ...]]:
+def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handlers: Mapping[str, list[Edge]]) -> tuple[
+        tuple[Caller, ...], tuple[EndpointHit, ...], tuple[TopicHit, ...], tuple[EntryPoint, ...], tuple[ServiceHit, ...],
+        tuple[WrapperHit, ...]]:
+    """Callers, endpoints, topics, entry points, services and wrappers from what the walk collected;
+    ``handlers``: the EXPOSES edges into the endpoints wrappers reach (their handlers, for the report)."""
     hop, parent = walk.hop, walk.parent
     target_ids = {t.node.id for t in targets}
     only = walk.tests == "only"
@@ -756,6 +741,24 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
     consumers: dict[str, list[str]] = {}
     producers: dict[str, list[str]] = {}
     kinds: dict[str, list[str]] = {}
+    wrapped: dict[str, list[Edge]] = {}
+
+    def hit(e: Edge, repo: str, handler: Node, through: WrapperVia | None) -> None:
+        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) explains it."""
+        key = (e.dst, repo)
+        old = hits.get(key)
+        if old is not None and (old.hops, old.through is not None) <= (hop[e.src], through is not None):
+            return
+        ep = nodes.get(e.dst)
+        name = ep.name if ep is not None else e.dst.removeprefix("endpoint:")
+        method, _, path = name.partition(" ")
+        if ep is not None:
+            method = str(ep.props.get("http_method") or method)
+            path = str(ep.props.get("path") or path)
+        service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
+        hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
+                                service, CERTAINTIES[walk.weak.get(e.src, 0)], through)
+
     for e in walk.service_edges:
         src = nodes.get(e.src)
         if src is None or not shown(e.src) or (only and e.src in target_ids):
@@ -765,18 +768,14 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
             continue
         if e.kind == "EXPOSES":
             kinds.setdefault(e.src, []).append(exposes_kind(e.dst))
+            hit(e, src.repo or e.repo, src, None)
+        elif e.kind == "WRAPS":
+            kind = str(e.props.get("kind") or "wrapper")
+            kinds.setdefault(e.src, []).append(kind)
+            wrapped.setdefault(e.src, []).append(e)
             repo = src.repo or e.repo
-            key = (e.dst, repo)
-            if key not in hits or hop[e.src] < hits[key].hops:
-                ep = nodes.get(e.dst)
-                name = ep.name if ep is not None else e.dst.removeprefix("endpoint:")
-                method, _, path = name.partition(" ")
-                if ep is not None:
-                    method = str(ep.props.get("http_method") or method)
-                    path = str(ep.props.get("path") or path)
-                service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
-                hits[key] = EndpointHit(e.dst, method, path, repo, src, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                        service, CERTAINTIES[walk.weak.get(e.src, 0)])
+            exposing = sorted(x.src for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
+            hit(e, repo, nodes[exposing[0]] if exposing else src, WrapperVia(src, kind, str(e.props.get("scope") or "")))
         elif e.kind == "CONSUMES":
             kinds.setdefault(e.src, []).append("kafka")
             consumers.setdefault(e.dst, []).append(e.src)
@@ -816,7 +815,17 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target]) -> tup
                            tuple(sorted({h.service for h in endpoints if h.repo == repo and h.service})))
                 for repo, hops in by_repo.items()]
     services.sort(key=lambda s: (s.hops, s.repo))
-    return tuple(callers), tuple(endpoints), tuple(topics), tuple(entries), tuple(services)
+    wrappers = []
+    for i, es in wrapped.items():
+        n = nodes[i]
+        service = next((str(e.props["service"]) for e in es if isinstance(e.props.get("service"), str)), None)
+        wrappers.append(WrapperHit(
+            n, str(es[0].props.get("kind") or "wrapper"), str(es[0].props.get("framework") or ""),
+            tuple(sorted({str(e.props.get("scope") or "") for e in es})),
+            tuple(sorted({str(e.props["path"]) for e in es if e.props.get("path")})),
+            hop[i], tuple(sorted({e.dst for e in es})), service or n.repo, CERTAINTIES[walk.weak.get(i, 0)], chain(i)))
+    wrappers.sort(key=lambda w: (w.hops, w.node.repo, w.node.file, w.node.start_line, w.node.id))
+    return tuple(callers), tuple(endpoints), tuple(topics), tuple(entries), tuple(services), tuple(wrappers)
 
 
 def _query_text(query: Query) -> str:
@@ -894,12 +903,18 @@ def blast_radius(
     # Direct callers beyond the node cap are not followed, but they are listed.
     wanted = list(dict.fromkeys([*(i for i in walk.hop if i not in target_ids),
                                  *(e.src for e in walk.direct if e.src not in walk.hop)]))
+    # The handlers of the endpoints wrappers reach (one more call, only when a wrapper was reached).
+    wrapped = sorted({e.dst for e in walk.service_edges if e.kind == "WRAPS"})
+    handlers = counted.incoming(wrapped, ["EXPOSES"]) if wrapped else {}
+    wanted += list(dict.fromkeys(e.src for es in handlers.values() for e in es if e.src not in walk.hop))
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
-    callers, endpoints, topics, entries, service_hits = _assemble(walk, nodes, targets)
+    callers, endpoints, topics, entries, service_hits, wrapper_hits = _assemble(walk, nodes, targets, handlers)
     hop_lists, test_hits = _reached_lists(walk, nodes)
+    through = f", {count_noun(len(wrapper_hits), 'wrapper')}" if wrapper_hits else ""
     clock.lap("Attach endpoints and topics",
-              f"{count_noun(len(endpoints), 'endpoint')}, {count_noun(len(topics), 'topic')}, {count_noun(len(service_hits), 'service')}")
+              f"{count_noun(len(endpoints), 'endpoint')}{through}, {count_noun(len(topics), 'topic')}, "
+              f"{count_noun(len(service_hits), 'service')}")
 
     truncated = []
     if walk.beyond_depth:
@@ -914,7 +929,7 @@ def blast_radius(
     clock.lap("Report", count_noun(len(truncated), "truncation note") if truncated else "complete")
     return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
                        tuple(len(h) for h in hop_lists), tuple(truncated), tuple(clock.steps), hop_lists, test_hits,
-                       tests, len(walk.excluded_tests))
+                       tests, len(walk.excluded_tests), wrapper_hits)
 
 
 def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:

@@ -11,12 +11,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.impact import BlastRadius, PathStep, Reached, count_noun
+from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun
 from analysis.navigation import dotted_name
 from stores.contracts import Node
 
 __all__ = ["plain_link", "summary_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
-           "mermaid_text", "mermaid_diagram", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
+           "mermaid_text", "mermaid_diagram", "wrapper_summary", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
 
 DEFAULT_PER_HOP = 10
 """Callers named per hop (markdown and JSON); the rest of the hop is counted ("and M more")."""
@@ -100,6 +100,26 @@ def _who(node: Node) -> str:
     return node.file if node.label == "File" else node.qualname
 
 
+def _summarised(report: BlastRadius) -> dict[str, WrapperHit]:
+    """The wrappers whose endpoints the report summarises in one line instead of listing them: those
+    registered for a whole application (scope ``app``, with or without a path limit) wrapping more
+    than one endpoint; by node id."""
+    return {w.node.id: w for w in report.wrappers if w.scopes == ("app",) and len(w.endpoints) > 1}
+
+
+def _through(kind: str, node: Node) -> str:
+    """``through the filter JwtFilter.doFilterInternal`` (plain text; the name as written)."""
+    return f"through the {kind.replace('_', ' ')} {_who(node)}"
+
+
+def wrapper_summary(w: WrapperHit) -> str:
+    """``all 12 endpoints of petclinic, through the filter JwtFilter.doFilterInternal`` (``under /api``
+    after the application when the registration limits the path): the one line that stands for every
+    endpoint an application-wide wrapper runs for. Plain text."""
+    under = f" under {', '.join(w.paths)}" if w.paths else ""
+    return f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}{under}, {_through(w.kind, w.node)}"
+
+
 def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> str:
     """The blast radius as a Mermaid flowchart (left to right, without the fence): targets -> callers
     by hop -> endpoints and topics, each code node inside a subgraph of its service (repository).
@@ -108,7 +128,9 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
     topics, with counts, and the services named in one node. Labels go through :func:`mermaid_text`."""
     out = ["flowchart LR"]
     callers = [r for hop in report.hops for r in hop]
-    size = len(report.targets) + len(callers) + len(report.endpoints) + len(report.topics)
+    groups = _summarised(report)  # an application-wide wrapper's endpoints: one node
+    endpoints = [h for h in report.endpoints if h.through is None or h.through.node.id not in groups]
+    size = len(report.targets) + len(callers) + len(endpoints) + len(groups) + len(report.topics)
     if not report.targets:
         return "\n".join([*out, '  none["nothing found"]'])
     if size <= max_nodes:
@@ -117,7 +139,7 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
             ids[t.node.id] = f"t{i}"
         for i, r in enumerate(callers):
             ids[r.node.id] = f"c{i}"
-        for i, h in enumerate(report.endpoints):
+        for i, h in enumerate(endpoints):
             ids.setdefault(h.id, f"e{i}")
         for i, tp in enumerate(report.topics):
             ids[tp.id] = f"k{i}"
@@ -131,10 +153,14 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
             out += [f"    {item}" for item in items]
             out.append("  end")
         drawn: set[str] = set()
-        for h in report.endpoints:
+        for h in endpoints:
             if h.id not in drawn:
                 drawn.add(h.id)
                 out.append(f'  {ids[h.id]}{{{{"{mermaid_text(h.http_method + " " + h.path)}"}}}}')
+        for i, w in enumerate(groups.values()):
+            label = f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}" + (
+                f" under {', '.join(w.paths)}" if w.paths else "")
+            out.append(f'  w{i}{{{{"{mermaid_text(label)}"}}}}')
         for tp in report.topics:
             out.append(f'  {ids[tp.id]}[("{mermaid_text("topic " + tp.name)}")]')
         edges: list[str] = []
@@ -144,9 +170,13 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
                 below = ids.get("endpoint:* " + r.parent.removeprefix("endpoint:").partition(" ")[2])
             if below is not None:
                 edges.append(f"  {below} --> {ids[r.node.id]}")
-        for h in report.endpoints:
-            if h.handler.id in ids:
-                edges.append(f"  {ids[h.handler.id]} --> {ids[h.id]}")
+        for h in endpoints:
+            via = h.through.node.id if h.through is not None else h.handler.id
+            if via in ids:
+                edges.append(f"  {ids[via]} --> {ids[h.id]}")
+        for i, w in enumerate(groups.values()):
+            if w.node.id in ids:
+                edges.append(f"  {ids[w.node.id]} --> w{i}")
         parents = {r.node.id: r.parent for r in callers}
         for tp in report.topics:
             for n in (*tp.consumers, *tp.producers):
@@ -183,6 +213,11 @@ def _path_text(example: Sequence[PathStep]) -> str:
     return " → ".join(code_span(s.name) for s in example)
 
 
+def _via_text(kind: str, node: Node) -> str:
+    """``through the filter `JwtFilter.doFilterInternal`: `` (markdown, before an example path)."""
+    return f"through the {markdown_text(kind.replace('_', ' '))} {code_span(_who(node))}: "
+
+
 _CERTAINTY_NOTE = {"inferred": "inferred binding on the path", "name": "through a name binding"}
 
 
@@ -202,7 +237,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                     per_hop: int = DEFAULT_PER_HOP) -> str:
     """The report as markdown: Targets, Direct callers, Callers by hop (the first ``per_hop`` of each
     hop by name and location, then "and M more"), Reachable endpoints (a table, with how sure each
-    path is), Topics, Other entry points (when any), Tests affected, Services affected, Diagram (Mermaid,
+    path is; an endpoint reached through cross-cutting code says so, "through the filter `X`: ...",
+    and the endpoints of an application-wide wrapper are one row, "all N endpoints of <application>"), Topics, Other entry points (when any), Tests affected, Services affected, Diagram (Mermaid,
     :func:`mermaid_diagram`), Truncated, Steps executed. Locations go through ``link(repo, path, line)``
     (lines 1-based); other lists longer than ``limit`` rows are cut (the data keeps them all)."""
     name = report.targets[0].node.qualname if report.targets else report.query
@@ -254,13 +290,21 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     lines.pop()
 
     lines += ["", "## Reachable endpoints", ""]
-    if report.endpoints:
+    groups = _summarised(report)
+    listed = [h for h in report.endpoints if h.through is None or h.through.node.id not in groups]
+    if listed or groups:
         lines += ["| Method | Path | Repository | Hops | Certainty | Example path |", "|---|---|---|---|---|---|"]
-        for h in report.endpoints[:limit]:
+        for w in groups.values():  # "all N endpoints of <application>, through the filter X"
+            under = f" under {', '.join(code_span(p) for p in w.paths)}" if w.paths else ""
+            path = f"all {count_noun(len(w.endpoints), 'endpoint')} of {markdown_text(w.application)}{under}"
+            lines.append(f"| – | {_cell(path)} | {_cell(markdown_text(w.node.repo))} | {w.hops} | {w.certainty} "
+                         f"| {_cell(_via_text(w.kind, w.node) + _path_text(w.example))} |")
+        for h in listed[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
+            via = _via_text(h.through.kind, h.through.node) if h.through is not None else ""
             lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(code_span(h.path))} | {_cell(markdown_text(where))} "
-                         f"| {h.hops} | {h.certainty} | {_cell(_path_text(h.example))} |")
-        lines += more(report.endpoints)
+                         f"| {h.hops} | {h.certainty} | {_cell(via + _path_text(h.example))} |")
+        lines += more(listed)
     else:
         lines.append("- none")
 
@@ -324,6 +368,14 @@ def _path_json(example: Sequence[PathStep]) -> list[dict[str, Any]]:
             for s in example]
 
 
+def _endpoint_json(h: EndpointHit) -> dict[str, Any]:
+    through = ({**_node_json(h.through.node), "kind": h.through.kind, "scope": h.through.scope}
+               if h.through is not None else None)
+    return {"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
+            "hops": h.hops, "certainty": h.certainty, "handler": _node_json(h.handler), "example": _path_json(h.example),
+            "through": through}
+
+
 def _reached_json(r: Reached) -> dict[str, Any]:
     return {**_node_json(r.node), "hops": r.hops, "parent": r.parent, "certainty": r.certainty}
 
@@ -343,7 +395,10 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
     """The report as JSON-ready data. Positions are 1-based, lines and columns alike (columns count
     code points); a path step of a shared node (endpoint, topic) has ``line`` null. ``hops`` names
     the first ``per_hop`` callers of each hop (``more``: how many are left out); ``tests`` lists all
-    the test code reached; ``mermaid`` is the diagram of the markdown report."""
+    the test code reached; ``endpoints`` lists every endpoint, each with ``through`` (the wrapper it is
+    reached through: node, ``kind``, ``scope``; null when through its handler); ``wrappers`` the
+    cross-cutting code reached with every endpoint it wraps and, when the markdown folds them into one
+    line, that line (``summary``); ``mermaid`` is the diagram of the markdown report."""
     return {
         "query": report.query,
         "depth": report.depth,
@@ -356,9 +411,12 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
         "hops": [{"hop": k, "count": len(hop), "callers": [_reached_json(r) for r in hop[:per_hop]],
                   "more": max(0, len(hop) - per_hop)} for k, hop in enumerate(report.hops, 1)],
         "tests": [_reached_json(r) for r in report.tests],
-        "endpoints": [{"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
-                       "hops": h.hops, "certainty": h.certainty,
-                       "handler": _node_json(h.handler), "example": _path_json(h.example)} for h in report.endpoints],
+        "endpoints": [_endpoint_json(h) for h in report.endpoints],
+        "wrappers": [{**_node_json(w.node), "kind": w.kind, "framework": w.framework, "scopes": list(w.scopes),
+                      "paths": list(w.paths), "hops": w.hops, "certainty": w.certainty, "application": w.application,
+                      "endpoints": list(w.endpoints), "example": _path_json(w.example),
+                      "summary": wrapper_summary(w) if w.node.id in _summarised(report) else None}
+                     for w in report.wrappers],
         "topics": [{"id": t.id, "name": t.name, "consumers": [n.id for n in t.consumers],
                     "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example)}
                    for t in report.topics],

@@ -246,10 +246,10 @@ class Injection:
     col: int
 
 
-# --- framework facts (HTTP routes and clients, Kafka) ------------------------------------------------
+# --- framework facts (HTTP routes and clients, cross-cutting code, Kafka) -----------------------------
 # Found per file by the detectors of :mod:`indexer.frameworks`; :mod:`indexer.frameworks.link` joins
 # them across files (router prefixes, constants, configuration placeholders) into Endpoint / Topic
-# nodes and EXPOSES / CALLS_HTTP / PRODUCES / CONSUMES edges.
+# nodes and EXPOSES / CALLS_HTTP / PRODUCES / CONSUMES / WRAPS edges.
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ NODE_LABELS = (
 )
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
-    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "DECLARES", "ENTRY",
+    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY",
 )
 # DECLARES: a GraphQL schema file's field -> the Endpoint of the operation it declares (kept even
 # when no resolver EXPOSES it). ENTRY: a self-edge ``src == dst`` on code that something outside
@@ -101,7 +101,11 @@ class Edge:
     JSON-serialisable facts of service-boundary edges: ``framework`` on EXPOSES / CALLS_HTTP /
     PRODUCES / CONSUMES; on CALLS_HTTP also ``url`` (the URL template as written) and ``service``
     (the host or service name the URL addresses, ``None`` for a relative URL). Every one of those four
-    kinds has the method as ``src`` and the shared Endpoint / Topic node as ``dst``.
+    kinds has the method as ``src`` and the shared Endpoint / Topic node as ``dst``. ``WRAPS`` goes
+    from cross-cutting code (a filter, middleware, interceptor, guard, hook, dependency, error handler:
+    the function or method that runs) to an Endpoint it runs for; props ``framework``, ``kind`` (one of
+    ``indexer.model.WRAPPER_KINDS``), ``scope`` (``route`` | ``router`` | ``app``), ``path`` (the path
+    limit, when any) and ``service``; ``file`` / ``line`` are those of the registration.
     """
 
     kind: str

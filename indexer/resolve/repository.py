@@ -57,7 +57,8 @@ def resolve_repository(
 
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
-    return bool(ex.routes or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants or ex.entries)
+    return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
+                or ex.entries)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -68,7 +69,8 @@ def _framework_facts(fc: FileCtx | None) -> str:
     if not _has_framework_facts(ex):
         return ""
     return repr((
-        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.scope) for r in ex.routes],
+        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.wrappers, r.scope) for r in ex.routes],
+        [(w.framework, w.kind, w.owner, w.owner_ref, w.router, w.path) for w in ex.wrappers],
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
         [(h.framework, h.method, h.url, h.caller) for h in ex.http_calls],
@@ -79,8 +81,12 @@ def _framework_facts(fc: FileCtx | None) -> str:
 
 
 def _owns_framework_edges(ex: FileExtraction) -> bool:
-    """Whether the linker can give this file edges (EXPOSES, CALLS_HTTP, PRODUCES, CONSUMES)."""
-    return bool(ex.routes or ex.http_calls or ex.topics or ex.entries)
+    """Whether the linker can give this file edges (EXPOSES, CALLS_HTTP, PRODUCES, CONSUMES, WRAPS, ENTRY).
+
+    A file registering a router- or app-wide wrapper owns WRAPS edges to endpoints other files
+    expose: whenever links may have changed (a route file added, removed, or its routes edited), it is
+    produced again with every other such file (:meth:`RepositoryResolver.resolve`)."""
+    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.entries)
 
 
 @dataclass(slots=True)
@@ -279,7 +285,7 @@ class RepositoryResolver:
 
     def resolve(self, paths: Iterable[str]) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
-        framework facts can own edges (routes, HTTP calls, topics), against the current state of all
+        framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
         files. The linker reads every file with framework facts (constants, routers and mounts too):
         a changed constant or mount re-links the files that use it.
 

@@ -329,3 +329,38 @@ def test_random_edits_keep_the_index_equal_to_a_full_index(tmp_path: Path, seed:
             w.edit({rel: rng.choice(VARIANTS[rel]) for rel in picked})
     finally:
         w.close()
+
+
+JWT = Path(__file__).resolve().parent.parent / "fixtures" / "spring-jwt"
+
+
+def _wraps(db: Path) -> list[tuple[str, str]]:
+    return sorted((src.rsplit(".", 2)[-2] + "." + src.rsplit(".", 2)[-1].split("(")[0], dst)
+                  for kind, src, dst, *_ in dump(db)["edges"] if kind == "WRAPS")
+
+
+def test_app_wide_wrappers_follow_route_files_that_come_go_and_change(tmp_path: Path) -> None:
+    files = {p.relative_to(JWT).as_posix(): p.read_text(encoding="utf-8") for p in sorted(JWT.rglob("*.java"))}
+    ws = Workspace(tmp_path, files)
+    try:
+        filt = ("JwtAuthFilter.doFilterInternal", "endpoint:POST /api/v1/auth/register")
+        assert filt in _wraps(ws.db)
+        auth = "src/main/java/com/example/shop/auth/AuthController.java"
+        ws.edit({auth: None})  # the route file goes: the filter's file loses the edges (checked against a full index)
+        assert filt not in _wraps(ws.db)
+        assert ("JwtAuthFilter.doFilterInternal", "endpoint:GET /api/v1/products") in _wraps(ws.db)
+        ws.edit({auth: files[auth]})  # and comes back
+        assert filt in _wraps(ws.db)
+        orders = "src/main/java/com/example/shop/order/OrderController.java"
+        ws.edit({orders: (
+            "package com.example.shop.order;\n\n@RestController\n@RequestMapping(\"/api/v1/orders\")\n"
+            "public class OrderController {\n    @GetMapping\n    public String list() { return \"\"; }\n}\n")})
+        assert ("JwtAuthFilter.doFilterInternal", "endpoint:GET /api/v1/orders") in _wraps(ws.db)
+        # ... but not the products-only interceptor: its path limit holds.
+        assert ("RequestTimingInterceptor.preHandle", "endpoint:GET /api/v1/orders") not in _wraps(ws.db)
+        web = "src/main/java/com/example/shop/config/WebConfig.java"
+        ws.edit({web: files[web].replace('"/api/v1/products/**"', '"/api/v1/orders/**"')})
+        assert ("RequestTimingInterceptor.preHandle", "endpoint:GET /api/v1/orders") in _wraps(ws.db)
+        assert ("RequestTimingInterceptor.preHandle", "endpoint:GET /api/v1/products") not in _wraps(ws.db)
+    finally:
+        ws.close()

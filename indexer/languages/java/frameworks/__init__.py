@@ -17,6 +17,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_web",
     "jaxrs",
     "servlet",
+    "spring_wrappers",
     "java_http_clients",
     "spring_kafka",
     "spring_graphql",

@@ -5,7 +5,11 @@ HTTP method designator (``@GET``, ``@POST``, ``@PUT``, ``@DELETE``, ``@PATCH``, 
 ``@OPTIONS``) gives one route: the class ``@Path`` joined with the method's own ``@Path`` (when it has
 one) by one ``/`` and made absolute. ``handler`` is the method's qualname, ``router`` ``None``.
 
-Not seen here: sub-resource locators (a method with ``@Path`` and no HTTP method returns another
+A ``@Provider`` class implementing ``ContainerRequestFilter`` or ``ContainerResponseFilter`` is an
+app-wide :class:`~indexer.model.Wrapper` (kind ``filter``, owner the class, at ``Provider``).
+
+Not seen here: name-bound filters (``@NameBinding``: they run for the resources carrying the same
+annotation; taken as app-wide), sub-resource locators (a method with ``@Path`` and no HTTP method returns another
 resource: its routes would need the returned class), the ``@ApplicationPath`` prefix of the
 ``Application`` subclass (another file), custom ``@HttpMethod`` designators, and MicroProfile REST
 client interfaces (``@RegisterRestClient``: clients, skipped).
@@ -16,7 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import Annotation, JavaFile, join_path, rooted
-from indexer.model import FileExtraction, Route, Template
+from indexer.model import FileExtraction, Route, Template, Wrapper, base_type
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -28,6 +32,7 @@ __all__ = ["LANGUAGES", "VERBS", "detect"]
 LANGUAGES = ("java",)
 VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 _RESOURCE_TYPES = frozenset({"class_declaration", "interface_declaration"})
+_FILTERS = frozenset({"ContainerRequestFilter", "ContainerResponseFilter"})
 
 
 def _path(jf: JavaFile, anns: list[Annotation]) -> Template | None:
@@ -39,8 +44,16 @@ def _path(jf: JavaFile, anns: list[Annotation]) -> Template | None:
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the routes of the file's JAX-RS resource methods to ``out.routes``."""
+    """Append the routes of the file's JAX-RS resource methods to ``out.routes`` and its provider
+    filters to ``out.wrappers``."""
     jf = JavaFile.of(root, src, out)
+    for decl, anns in jf.annotated("Provider"):
+        d = jf.definition(decl)
+        if decl.type != "class_declaration" or d is None:
+            continue
+        if any((base_type(t) or "").rsplit(".", 1)[-1] in _FILTERS for t in d.implements):
+            ann = next(a for a in anns if a.name == "Provider")
+            out.wrappers.append(Wrapper("jaxrs", "filter", d.qualname, src.line(ann.name_node), src.col(ann.name_node)))
     for decl, anns in jf.annotated(*VERBS):
         if decl.type != "method_declaration":
             continue

@@ -1,4 +1,5 @@
-"""``@WebServlet`` servlets -> :class:`~indexer.model.Route` (framework ``servlet``).
+"""``@WebServlet`` servlets -> :class:`~indexer.model.Route`, ``@WebFilter`` filters ->
+:class:`~indexer.model.Wrapper` (framework ``servlet``).
 
 A class annotated ``@WebServlet`` maps its URL patterns (``urlPatterns``, ``value`` or the lone
 argument; arrays expanded) to each ``doGet`` / ``doPost`` / ``doPut`` / ``doDelete`` / ``doPatch`` /
@@ -7,7 +8,12 @@ from the name, the handler that method, the position its name. A servlet definin
 overriding ``service`` gets ``["*"]`` routes handled by ``service``. Patterns are kept as written
 (``/owners/*``, ``*.do``).
 
-Not seen here: servlets mapped in ``web.xml`` or registered in code (``ServletRegistrationBean``),
+A class annotated ``@WebFilter`` is an app-wide filter (kind ``filter``, owner the class, at the
+annotation's name), limited to each of its URL patterns (``urlPatterns``, ``value`` or the lone
+argument: ``/api/*``; one wrapper per pattern); without patterns (``servletNames`` only) it is taken
+for every path.
+
+Not seen here: servlets and filters mapped in ``web.xml`` or registered in code (``ServletRegistrationBean``),
 and ``do*`` methods a servlet inherits from a superclass in another file.
 """
 
@@ -16,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import JavaFile
-from indexer.model import FileExtraction, Route
+from indexer.model import FileExtraction, Route, Template, Wrapper
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -38,8 +44,17 @@ HANDLERS = {
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the routes of the file's ``@WebServlet`` classes to ``out.routes``."""
+    """Append the routes of the file's ``@WebServlet`` classes to ``out.routes`` and its
+    ``@WebFilter`` classes to ``out.wrappers``."""
     jf = JavaFile.of(root, src, out)
+    for decl, anns in jf.annotated("WebFilter"):
+        owner = jf.qualname(decl)
+        if decl.type != "class_declaration" or owner is None:
+            continue
+        ann = next(a for a in anns if a.name == "WebFilter")
+        line, col = src.line(ann.name_node), src.col(ann.name_node)
+        for pattern in [jf.template(v) for v in ann.values("urlPatterns", "value") or []] or [Template()]:
+            out.wrappers.append(Wrapper("servlet", "filter", owner, line, col, path=pattern))
     for decl, anns in jf.annotated("WebServlet"):
         if decl.type != "class_declaration":
             continue
