@@ -98,8 +98,9 @@ _ENTRY_DECORATORS = {
     "KafkaListener": "listener", "RabbitListener": "listener", "JmsListener": "listener",
     "SqsListener": "listener", "EventListener": "listener", "EventPattern": "listener",
     "MessagePattern": "listener", "StreamListener": "listener", "Timeout": "scheduled",
-    # click / Typer commands (`@click.command`, `@cli.command()`, `@app.command()`), nest-commander
-    "command": "cli", "group": "cli", "Command": "cli", "SubCommand": "cli",
+    # click / Typer commands (`@click.command`, `@cli.command()`, `@app.command()`), picocli / Spring
+    # Shell command methods (nest-commander's class decorator is an ENTRY on its `run`)
+    "command": "cli", "group": "cli", "Command": "cli", "ShellMethod": "cli",
 }
 
 

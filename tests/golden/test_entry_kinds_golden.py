@@ -8,7 +8,7 @@ repository (tests/fixtures/entry-kinds) indexed with the real pipeline:
 * scheduled jobs: ``@Scheduled``, Celery beat (``beat_schedule``, ``add_periodic_task``),
   APScheduler (``add_job``, ``@scheduled_job``), node-cron and cron;
 * command-line and ``main`` entry points: ``__main__`` blocks, click, argparse, Django management
-  commands, Java ``main``, Spring Boot runners.
+  commands, nest-commander, Java ``main``, Spring Boot runners.
 
 Each test asserts the exact endpoints and entry points a target reaches, and that look-alikes do not
 count (a method named ``owner`` outside a resolver, a ``Query`` key in an object that is no resolver
@@ -222,8 +222,9 @@ def test_spring_jobs_runners_and_main(store) -> None:
 # -------------------------------------------------------------------------------------------- CLI
 
 
-def test_click_argparse_commands(store) -> None:
+def test_click_argparse_nest_commander_commands(store) -> None:
     assert _entries(_report(store, "export_orders")) == [("export", ("cli",), 1)]  # @click.command()
     assert _entries(_report(store, "import_catalogue")) == [("run_import", ("cli",), 1)]  # set_defaults(func=...)
+    assert _entries(_report(store, "seedDatabase")) == [("SeedCommand.run", ("cli",), 1)]  # nest-commander
     data = report_json(_report(store, "import_catalogue"))
     assert [(p["qualname"], p["kinds"], p["hops"]) for p in data["entry_points"]] == [("run_import", ["cli"], 1)]

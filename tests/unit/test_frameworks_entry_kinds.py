@@ -464,3 +464,20 @@ def test_entry_registration_defaults() -> None:
     e = EntryRegistration("x", "main", None, 1, 0)
     assert (e.owner_ref, e.scope, e.name) == (None, None, "")
     assert Template.of("Query.owner").literal() == "Query.owner"
+
+
+def test_nest_commander_run_methods() -> None:
+    src = """\
+import { Command, CommandRunner, SubCommand } from 'nest-commander';
+@Command({ name: 'seed', description: 'x' })
+export class SeedCommand extends CommandRunner {
+  async run(params: string[]) { await seed(); }
+  helper() {}
+}
+@SubCommand({ name: 'sub' })
+class Sub { run() {} }
+class NotACommand { run() {} }
+"""
+    assert [(e.framework, e.kind, e.owner, e.name) for e in extract("src/seed.command.ts", src).entries] == [
+        ("nest-commander", "cli", "SeedCommand.run", "seed"), ("nest-commander", "cli", "Sub.run", "sub")]
+    assert extract("src/x.ts", src.replace("nest-commander", "other")).entries == []

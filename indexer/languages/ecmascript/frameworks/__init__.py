@@ -22,6 +22,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "apollo",
     "nest_graphql",
     "schedulers",
+    "nest_commander",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
