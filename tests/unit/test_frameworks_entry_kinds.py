@@ -481,3 +481,30 @@ class NotACommand { run() {} }
     assert [(e.framework, e.kind, e.owner, e.name) for e in extract("src/seed.command.ts", src).entries] == [
         ("nest-commander", "cli", "SeedCommand.run", "seed"), ("nest-commander", "cli", "Sub.run", "sub")]
     assert extract("src/x.ts", src.replace("nest-commander", "other")).entries == []
+
+
+def test_strawberry_fields_with_a_resolver_function() -> None:
+    src = '''\
+import strawberry
+from .db import load_owner
+
+
+def get_pets(root) -> list[str]:
+    return []
+
+
+@strawberry.type
+class Query:
+    owner: str = strawberry.field(resolver=load_owner)
+    all_pets: list[str] = strawberry.field(resolver=get_pets, name="pets")
+    plain: str = "x"
+    other: str = something(resolver=get_pets)
+
+
+class NotAType:
+    owner: str = strawberry.field(resolver=load_owner)
+'''
+    assert routes(extract("svc/schema.py", src)) == [
+        ("strawberry", ["QUERY"], lit("Query.owner"), None, "load_owner"),
+        ("strawberry", ["QUERY"], lit("Query.pets"), "get_pets", None),
+    ]
