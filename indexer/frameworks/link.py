@@ -226,6 +226,7 @@ class _Linker:
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
+        self._modules: dict[str, str | None] = {}  # path -> its module folder
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -653,7 +654,9 @@ class _Linker:
         app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
         spring-petclinic gains 38 WRAPS (controller ``@ModelAttribute`` / ``@InitBinder`` methods x their
         controller's routes) beside 823 other edges; the JWT fixture, 30 for 6 endpoints (a filter
-        registered twice, an interceptor of two methods, two exception handlers)."""
+        registered twice, an interceptor of two methods, two exception handlers); 200 generated Spring
+        controllers of 5 routes with 3 filter beans, 3,000 for 1,000 endpoints (the whole index in
+        1.7 s; the blast radius of a method the three filters call, 0.18 s)."""
         seen = self._wrapped[fc.path]
         for rt in routes:
             for eid, method, full in rt.endpoints:
@@ -670,14 +673,26 @@ class _Linker:
     def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str) -> list[str]:
         """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
         request: a function or method itself; a class's (or an instance's class's) framework methods.
-        Empty when it resolves to nothing of this repository."""
+        A call (``jwtFilter()``, ``authenticate({ secret })``) is what it returns: an instance's
+        framework methods; when the resolver cannot type the result (no return type, no inferred
+        return: a JavaScript or Python factory returning a closure), the function called itself, which
+        owns the returned closure's calls (calls in anonymous functions belong to the named function
+        around them, :mod:`indexer.model`); a library type (``localeChangeInterceptor()`` returning
+        Spring's ``LocaleChangeInterceptor``) is nothing. Empty when it resolves to nothing of this
+        repository."""
+        expr = expr.strip()
         if expr.startswith("new "):  # Java / TypeScript ``new JwtFilter(...)``: the class
             expr = expr[4:].split("(", 1)[0].strip()
-        v = self.r.resolve_expr(fc, scope, expr)
+        callee = _callee(expr)
+        v = self.r.resolve_expr(fc, scope, expr if callee is None else callee + "()")
         if isinstance(v, FuncV):
             return [v.f.id] if v.f.file.repo == self.r.repo else []
         if isinstance(v, (ClassV, InstV)):
             return self._framework_methods(v.c)
+        if callee is not None and v is None:  # an untyped result: the factory (a library object: nothing)
+            f = self.r.resolve_expr(fc, scope, callee)
+            if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:
+                return [f.f.id]
         return []
 
     def _framework_methods(self, c: Def) -> list[str]:
@@ -703,7 +718,10 @@ class _Linker:
 
     def _module_of(self, path: str) -> str | None:
         """The innermost module folder of :attr:`LinkOptions.modules` holding ``path`` (``None``: none)."""
-        return max((m for m in self.options.modules if not m or path.startswith(m + "/")), key=len, default=None)
+        if path not in self._modules:
+            self._modules[path] = max((m for m in self.options.modules if not m or path.startswith(m + "/")),
+                                      key=len, default=None)
+        return self._modules[path]
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
         scope = call.caller
@@ -744,6 +762,24 @@ class _Linked:
     router: tuple[str, str] | None
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _callee(expr: str) -> str | None:
+    """``a.make`` of a call expression ``a.make(x, (y))`` (its last, balanced argument list cut off),
+    ``None`` when ``expr`` is no call."""
+    if not expr.endswith(")"):
+        return None
+    depth = 0
+    for i in range(len(expr) - 1, -1, -1):
+        ch = expr[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            depth -= 1
+            if depth == 0:
+                head = expr[:i].strip()
+                return head or None
+    return None
 
 
 def _scope_at(fc: FileCtx, line: int, col: int) -> str | None:

@@ -596,3 +596,24 @@ def test_version_token_moves_with_every_write_and_only_then(graph_store):
     assert graph_store.version_token() == after_replace  # reads leave it alone
     graph_store.delete_files(SHOP, [OWNERS])
     assert graph_store.version_token() not in (first, after_replace)
+
+
+def test_wraps_edges_of_a_filter_file_round_trip_and_keep_the_endpoint(graph_store):
+    """A filter's file owns WRAPS edges into an endpoint another file exposes: they round-trip with
+    their props, and the endpoint stays while either file's edge does."""
+    guard = f"{SHOP}:auth.guard(1)"
+    auth = IndexedFile(
+        FileRecord(SHOP, "auth.py", "python", "4" * 64, 30),
+        nodes=[file_node(SHOP, "auth.py", "python"), node(guard, "Function", SHOP, "auth.py", 2), endpoint(EP)],
+        edges=[Edge("WRAPS", guard, EP, SHOP, "auth.py", 9, 0,
+                    props={"framework": "flask", "kind": "hook", "scope": "app", "path": "/owners"})],
+    )
+    graph_store.replace_files([api(), auth])
+    assert [(e.kind, e.src, e.props) for e in graph_store.outgoing([guard], ["WRAPS"])[guard]] == [
+        ("WRAPS", guard, {"framework": "flask", "kind": "hook", "scope": "app", "path": "/owners"})]
+    assert sorted(e.kind for e in graph_store.incoming([EP], ["EXPOSES", "WRAPS"])[EP]) == ["EXPOSES", "WRAPS"]
+    assert graph_store.stats()["edges"] == {"EXPOSES": 1, "PRODUCES": 1, "WRAPS": 1}
+    graph_store.delete_files(SHOP, [API])
+    assert set(graph_store.get_nodes([EP])) == {EP}  # still wrapped
+    graph_store.delete_files(SHOP, ["auth.py"])
+    assert graph_store.get_nodes([EP]) == {}

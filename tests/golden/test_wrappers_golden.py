@@ -98,3 +98,11 @@ def test_a_handler_reached_at_the_same_hop_explains_the_endpoint_not_the_filter(
     report = blast_radius(store, SymbolQuery("JwtService.parseClaims"))
     assert {(h.hops, h.through.node.qualname) for h in report.endpoints} == {(2, "JwtAuthFilter.doFilterInternal")}
     assert len(report.endpoints) == 6
+
+
+def test_global_exception_handler_reaches_every_endpoint(store) -> None:
+    report = blast_radius(store, SymbolQuery("ErrorReporter.report"))
+    via = ("GlobalExceptionHandler.handleIllegalState", "error_handler")
+    assert sorted(_endpoints(report)) == sorted((m, p, 1, *via) for m, p in AUTH + PRODUCTS)
+    assert [(w.scopes, len(w.endpoints)) for w in report.wrappers] == [(("app",), 6)]
+    _check("advice_error_reporter", render_markdown(report))

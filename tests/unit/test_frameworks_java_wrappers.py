@@ -209,14 +209,32 @@ class TokenFilter implements ContainerRequestFilter, ContainerResponseFilter {
 @Provider
 class JsonProvider implements MessageBodyReader<Object> {
 }
+
+@Provider
+class NotFoundMapper implements ExceptionMapper<NotFoundException>, WriterInterceptor {
+    public Response toResponse(NotFoundException e) { return null; }
+}
+
+@Component
+class TraceWebFilter implements WebFilter {
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) { return null; }
+}
+
+@Service
+class Sorter {
+    public List<String> filter(List<String> in) { return in; }
+}
 """
 
 
-def test_web_filters_and_jaxrs_provider_filters() -> None:
+def test_web_filters_jaxrs_providers_and_webflux_filters() -> None:
     fx = extract(SERVLET_AND_JAXRS)
     assert sorted(fx.wrappers, key=lambda w: w.line) == [
         W("servlet", "filter", "ApiFilter", 1, 1, path="/api/*"),
         W("servlet", "filter", "ApiFilter", 1, 1, path="/admin/*"),
         W("servlet", "filter", "AllFilter", 6, 1),
         W("jaxrs", "filter", "TokenFilter", 11, 1),
-    ]  # not JsonProvider (a provider that is no filter)
+        W("jaxrs", "error_handler", "NotFoundMapper.toResponse", 21, 1),
+        W("spring", "filter", "TraceWebFilter", 26, 1),
+    ]  # not JsonProvider (a provider that is no filter), not NotFoundMapper's missing aroundWriteTo, not
+    # Sorter (a bean whose method is named filter but is no filter type)

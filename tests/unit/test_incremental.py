@@ -362,5 +362,12 @@ def test_app_wide_wrappers_follow_route_files_that_come_go_and_change(tmp_path: 
         ws.edit({web: files[web].replace('"/api/v1/products/**"', '"/api/v1/orders/**"')})
         assert ("RequestTimingInterceptor.preHandle", "endpoint:GET /api/v1/orders") in _wraps(ws.db)
         assert ("RequestTimingInterceptor.preHandle", "endpoint:GET /api/v1/products") not in _wraps(ws.db)
+        # The filter class loses its framework method: the security chain's registration (another
+        # file, unchanged) no longer wraps anything through it; it comes back with the method.
+        filt = "src/main/java/com/example/shop/security/JwtAuthFilter.java"
+        ws.edit({filt: files[filt].replace("void doFilterInternal(", "void filterLater(")})
+        assert not [w for w in _wraps(ws.db) if w[0].startswith("JwtAuthFilter.")]
+        ws.edit({filt: files[filt]})
+        assert ("JwtAuthFilter.doFilterInternal", "endpoint:GET /api/v1/orders") in _wraps(ws.db)
     finally:
         ws.close()

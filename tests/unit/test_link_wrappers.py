@@ -340,3 +340,66 @@ def test_incremental_resolve_gives_an_app_wrapper_the_endpoints_of_a_route_file_
     ctrl = next(x for x in every if x[0].path.endswith("OwnerController.java"))
     resolver.update([ctrl])
     assert [f.file.path for f in resolver.resolve([ctrl[0].path]).files] == [ctrl[0].path]
+
+
+FACTORY = """
+# --- path: app/__init__.py ---
+# --- path: app/auth.py ---
+def verify(request, secret):
+    return secret
+
+def make_auth(secret):
+    return lambda request: verify(request, secret)
+
+class Guard:
+    def __call__(self, request):
+        return request
+
+def guard():
+    return Guard()
+# --- path: app/main.py ---
+from app.auth import make_auth, guard
+
+def home():
+    return "home"
+"""
+
+
+def test_a_wrapper_made_by_a_call_is_its_factory_or_what_the_call_returns() -> None:
+    refs = [WrapperRef("middleware", 'make_auth("s3cret")'), WrapperRef("dependency", "guard()"),
+            WrapperRef("middleware", "make_auth"), WrapperRef("middleware", "nothing(1)")]
+    result = _run(FACTORY, {"app/main.py": {
+        "routes": [Route("fastapi", ["GET"], Template.of("/"), "home", 3, 0, router="app", wrappers=refs)]}})
+    assert _pairs(result) == [
+        ("app/auth.Guard.__call__(1)", "endpoint:GET /"),  # guard() returns a Guard: its framework method
+        ("app/auth.make_auth(1)", "endpoint:GET /"),  # the factory owns the returned lambda's calls
+    ]
+    assert result.link_outcomes["unlinked_wrapper"] == 1
+
+
+LIBRARY = """
+# --- path: web/WebConfig.java ---
+package web;
+
+import org.springframework.web.servlet.i18n.LocaleChangeInterceptor;
+
+public class WebConfig {
+    public LocaleChangeInterceptor localeChangeInterceptor() {
+        return new LocaleChangeInterceptor();
+    }
+
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(localeChangeInterceptor());
+    }
+
+    public String home() { return ""; }
+}
+"""
+
+
+def test_a_bean_method_returning_a_library_interceptor_is_no_wrapper() -> None:
+    w = Wrapper("spring", "interceptor", None, 11, 17, owner_ref="localeChangeInterceptor()")
+    result = _run(LIBRARY, {"web/WebConfig.java": {
+        "routes": [Route("spring", ["GET"], Template.of("/"), "WebConfig.home", 14, 4)], "wrappers": [w]}})
+    assert _pairs(result) == []  # not the bean method, which runs once at start-up
+    assert result.link_outcomes["unlinked_wrapper"] == 1

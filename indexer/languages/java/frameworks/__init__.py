@@ -15,6 +15,7 @@ __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
 DETECTOR_MODULES: tuple[str, ...] = (
     "spring_web",
+    "spring_functional",
     "jaxrs",
     "servlet",
     "spring_wrappers",

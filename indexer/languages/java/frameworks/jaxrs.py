@@ -5,8 +5,11 @@ HTTP method designator (``@GET``, ``@POST``, ``@PUT``, ``@DELETE``, ``@PATCH``, 
 ``@OPTIONS``) gives one route: the class ``@Path`` joined with the method's own ``@Path`` (when it has
 one) by one ``/`` and made absolute. ``handler`` is the method's qualname, ``router`` ``None``.
 
-A ``@Provider`` class implementing ``ContainerRequestFilter`` or ``ContainerResponseFilter`` is an
-app-wide :class:`~indexer.model.Wrapper` (kind ``filter``, owner the class, at ``Provider``).
+Providers are app-wide :class:`~indexer.model.Wrapper` s (at ``Provider``): a ``@Provider`` class
+implementing ``ContainerRequestFilter`` or ``ContainerResponseFilter`` (kind ``filter``, owner the
+class: its ``filter`` methods), ``ExceptionMapper`` (kind ``error_handler``, owner its
+``toResponse``), ``ReaderInterceptor`` / ``WriterInterceptor`` (kind ``interceptor``, owner its
+``aroundReadFrom`` / ``aroundWriteTo``).
 
 Not seen here: name-bound filters (``@NameBinding``: they run for the resources carrying the same
 annotation; taken as app-wide), sub-resource locators (a method with ``@Path`` and no HTTP method returns another
@@ -33,6 +36,11 @@ LANGUAGES = ("java",)
 VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 _RESOURCE_TYPES = frozenset({"class_declaration", "interface_declaration"})
 _FILTERS = frozenset({"ContainerRequestFilter", "ContainerResponseFilter"})
+_PROVIDER_METHODS = {  # provider interface -> (kind, the method the runtime calls)
+    "ExceptionMapper": ("error_handler", "toResponse"),
+    "ReaderInterceptor": ("interceptor", "aroundReadFrom"),
+    "WriterInterceptor": ("interceptor", "aroundWriteTo"),
+}
 
 
 def _path(jf: JavaFile, anns: list[Annotation]) -> Template | None:
@@ -51,9 +59,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         d = jf.definition(decl)
         if decl.type != "class_declaration" or d is None:
             continue
-        if any((base_type(t) or "").rsplit(".", 1)[-1] in _FILTERS for t in d.implements):
-            ann = next(a for a in anns if a.name == "Provider")
-            out.wrappers.append(Wrapper("jaxrs", "filter", d.qualname, src.line(ann.name_node), src.col(ann.name_node)))
+        ann = next(a for a in anns if a.name == "Provider")
+        line, col = src.line(ann.name_node), src.col(ann.name_node)
+        implemented = [(base_type(t) or "").rsplit(".", 1)[-1] for t in d.implements]
+        if any(t in _FILTERS for t in implemented):
+            out.wrappers.append(Wrapper("jaxrs", "filter", d.qualname, line, col))
+        for t in implemented:
+            kind, method = _PROVIDER_METHODS.get(t, ("", ""))
+            if kind and any(o.qualname == f"{d.qualname}.{method}" for o in out.definitions):
+                out.wrappers.append(Wrapper("jaxrs", kind, f"{d.qualname}.{method}", line, col))
     for decl, anns in jf.annotated(*VERBS):
         if decl.type != "method_declaration":
             continue

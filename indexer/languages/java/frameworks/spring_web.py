@@ -14,7 +14,8 @@ class-level ``method``; none at all is ``["*"]``. ``handler`` is the method's qu
 ``None`` (the path is absolute).
 
 Not seen here: mappings a controller inherits from an interface or superclass (they sit in another
-file), functional ``RouterFunctions`` routes, and context-path prefixes from configuration
+file), functional ``RouterFunctions`` routes (:mod:`~indexer.languages.java.frameworks.spring_functional`),
+and context-path prefixes from configuration
 (``server.servlet.context-path``, ``spring.webflux.base-path``).
 """
 

@@ -3,7 +3,8 @@
 
 * **Filter beans** (kind ``filter``, app-wide, owner the class): a class annotated ``@Component`` /
   ``@Service`` / ``@Named`` / ``@Configuration`` that extends or implements a servlet filter type
-  (:data:`FILTER_TYPES`: ``OncePerRequestFilter``, ``GenericFilterBean``, ``Filter``, ...) or defines
+  (:data:`FILTER_TYPES`: ``OncePerRequestFilter``, ``GenericFilterBean``, ``Filter``, WebFlux
+  ``WebFilter``, ...) or defines
   ``doFilter`` / ``doFilterInternal`` (a filter whose filter base lies in another file). Spring Boot
   registers every such bean for every request.
 * **``@Bean`` filters**: a ``@Bean`` method returning a filter type (a name ending in ``Filter``)
@@ -33,7 +34,7 @@ Not seen here (over- or under-approximations, said plainly): an advice's ``assig
 ``excludePathPatterns`` and a filter's ``shouldNotFilter`` (everything the registration names is
 wrapped), Spring Security's ``securityMatcher`` / ``requestMatchers`` per filter chain (every chain's
 filters are app-wide), filters registered through ``ServletContext.addFilter`` or ``web.xml``, and
-WebFlux ``WebFilter`` beans.
+WebFlux ``HandlerFilterFunction`` s of functional routes.
 """
 
 from __future__ import annotations
@@ -56,8 +57,10 @@ FILTER_TYPES = frozenset({
     "Filter", "OncePerRequestFilter", "GenericFilterBean", "HttpFilter", "AbstractAuthenticationProcessingFilter",
     "UsernamePasswordAuthenticationFilter", "BasicAuthenticationFilter", "AuthenticationFilter",
     "AbstractRequestLoggingFilter", "CommonsRequestLoggingFilter", "AbstractPreAuthenticatedProcessingFilter",
+    "WebFilter",
 })
-"""Servlet filter types of the Servlet API and Spring (last dotted segment)."""
+"""Servlet filter types of the Servlet API and Spring, and WebFlux's ``WebFilter`` (last dotted
+segment; a WebFlux filter runs through its ``filter`` method)."""
 BEANS = frozenset({"Component", "Service", "Named", "Configuration"})
 """Annotations that make a class a bean Spring Boot registers as a filter when it is one."""
 _FILTER_METHODS = frozenset({"doFilter", "doFilterInternal"})

@@ -1,0 +1,127 @@
+"""The blast radius through cross-cutting code (WRAPS edges): a wrapper reaches the endpoints it runs for
+at its own hop, the walk goes on to those endpoints' HTTP clients in another repository, a handler
+reached at the same hop explains its endpoint instead of the wrapper, and the report folds an
+application-wide wrapper's endpoints into one line ("all N endpoints of X, through the filter Y")
+while JSON lists them. Exact nodes and edges in an embedded store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analysis.impact import SymbolQuery, blast_radius
+from analysis.impact_report import mermaid_diagram, render_markdown, report_json
+from stores.contracts import Edge
+from stores.embedded import EmbeddedStore
+from tests.unit.test_impact import Repo, endpoint
+
+TOKENS = "src/main/java/api/TokenService.java"
+FILTER = "src/main/java/api/JwtFilter.java"
+ADMIN_FILTER = "src/main/java/api/AdminFilter.java"
+ORDERS = "src/main/java/api/OrderController.java"
+ADMIN = "src/main/java/api/AdminController.java"
+CLIENT = "web/client.py"
+
+
+def _wraps(repo: Repo, src: str, dst: str, file: str, line: int, **props: str) -> None:
+    repo.file(file).edges.append(Edge("WRAPS", src, dst, repo.repo, file, line, 1, None, props))
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    api = Repo("api", "java")
+    ids = {
+        "verify": api.node(TOKENS, "TokenService.verify", "String", 3, 5),
+        "filter": api.node(FILTER, "JwtFilter.doFilterInternal", "HttpServletRequest", 8, 14),
+        "admin_filter": api.node(ADMIN_FILTER, "AdminFilter.doFilter", "ServletRequest", 5, 9),
+        "list": api.node(ORDERS, "OrderController.list", "", 10, 12),
+        "get": api.node(ORDERS, "OrderController.get", "long", 14, 17),
+        "stats": api.node(ADMIN, "AdminController.stats", "", 6, 8),
+    }
+    api.edge("CALLS", ids["filter"], ids["verify"], FILTER, 10, 8, "exact")
+    api.edge("CALLS", ids["admin_filter"], ids["filter"], ADMIN_FILTER, 6, 8, "exact")
+    api.edge("CALLS", ids["get"], ids["verify"], ORDERS, 15, 8, "exact")  # a handler calling it too
+    eps = {"list": endpoint("GET", "/orders"), "get": endpoint("GET", "/orders/{id}"), "stats": endpoint("GET", "/admin/stats")}
+    for name, ep in eps.items():
+        path = ADMIN if name == "stats" else ORDERS
+        api.shared(path, ep)
+        api.edge("EXPOSES", ids[name], ep.id, path, 5, 4, framework="spring")
+        api.shared(FILTER, ep)
+        _wraps(api, ids["filter"], ep.id, FILTER, 6, framework="spring", kind="filter", scope="app")
+    api.shared(ADMIN_FILTER, eps["stats"])
+    _wraps(api, ids["admin_filter"], eps["stats"].id, ADMIN_FILTER, 3, framework="servlet", kind="filter", scope="app",
+           path="/admin/*")
+    web = Repo("web", "python")
+    ids["fetch"] = web.node(CLIENT, "fetch_orders", "0", 3, 5, "Function")
+    ids["page"] = web.node(CLIENT, "page", "0", 7, 9, "Function")
+    web.shared(CLIENT, eps["list"])
+    web.edge("CALLS_HTTP", ids["fetch"], eps["list"].id, CLIENT, 4, 11, framework="requests", url="/orders")
+    web.edge("CALLS", ids["page"], ids["fetch"], CLIENT, 8, 4, "exact")
+    s = EmbeddedStore(tmp_path / "w.db")
+    s.replace_files([*api.files.values(), *web.files.values()])
+    yield s, ids
+    s.close()
+
+
+def test_a_filter_reaches_what_it_wraps_and_the_walk_goes_on_to_their_clients(store) -> None:
+    s, ids = store
+    report = blast_radius(s, SymbolQuery("TokenService.verify"))
+    assert [(h.http_method, h.path, h.hops, h.handler.qualname, h.through.node.qualname if h.through else None)
+            for h in report.endpoints] == [
+        ("GET", "/admin/stats", 1, "AdminController.stats", "JwtFilter.doFilterInternal"),
+        ("GET", "/orders", 1, "OrderController.list", "JwtFilter.doFilterInternal"),
+        ("GET", "/orders/{}", 1, "OrderController.get", None),  # its handler calls verify: no wrapper needed
+    ]
+    # The client of GET /orders in another repository, and its caller, one and two hops further.
+    assert [[(r.node.qualname, r.parent) for r in hop] for hop in report.hops] == [
+        [("JwtFilter.doFilterInternal", ids["verify"]), ("OrderController.get", ids["verify"])],
+        [("AdminFilter.doFilter", ids["filter"]), ("fetch_orders", "endpoint:GET /orders")],
+        [("page", ids["fetch"])],
+    ]
+    assert [(w.node.qualname, w.kind, w.scopes, w.paths, w.hops, w.endpoints, w.application) for w in report.wrappers] == [
+        ("JwtFilter.doFilterInternal", "filter", ("app",), (), 1,
+         ("endpoint:GET /admin/stats", "endpoint:GET /orders", "endpoint:GET /orders/{}"), "api"),
+        ("AdminFilter.doFilter", "filter", ("app",), ("/admin/*",), 2, ("endpoint:GET /admin/stats",), "api"),
+    ]
+    assert [(p.node.qualname, p.kinds, p.hops) for p in report.entry_points if p.node.repo == "api"] == [
+        ("JwtFilter.doFilterInternal", ("filter",), 1), ("OrderController.get", ("http",), 1),
+        ("AdminFilter.doFilter", ("filter",), 2)]
+
+
+def test_the_report_folds_an_application_wide_filters_endpoints_into_one_line(store) -> None:
+    s, _ = store
+    report = blast_radius(s, SymbolQuery("TokenService.verify"))
+    md = render_markdown(report)
+    table = md.split("## Reachable endpoints", 1)[1].split("## Topics", 1)[0].strip().splitlines()
+    assert table == [
+        "| Method | Path | Repository | Hops | Certainty | Example path |",
+        "|---|---|---|---|---|---|",
+        "| – | all 3 endpoints of api | api | 1 | exact | through the filter `JwtFilter.doFilterInternal`: "
+        "`JwtFilter.doFilterInternal` → `TokenService.verify` |",
+        "| GET | `/orders/{}` | api | 1 | exact | `GET /orders/{}` → `OrderController.get` → `TokenService.verify` |",
+    ]  # AdminFilter wraps one endpoint (and reaches it at hop 2): no line of its own
+    data = report_json(report)
+    assert [(e["path"], e["through"] and e["through"]["qualname"]) for e in data["endpoints"]] == [
+        ("/admin/stats", "JwtFilter.doFilterInternal"), ("/orders", "JwtFilter.doFilterInternal"), ("/orders/{}", None)]
+    assert [(w["qualname"], w["summary"]) for w in data["wrappers"]] == [
+        ("JwtFilter.doFilterInternal", "all 3 endpoints of api, through the filter JwtFilter.doFilterInternal"),
+        ("AdminFilter.doFilter", None)]
+    diagram = mermaid_diagram(report)
+    assert '  w0{{"all 3 endpoints of api"}}' in diagram
+    assert "c0 --> w0" in diagram  # the filter (first caller of hop 1) to its endpoints
+    assert "endpoint" not in diagram.replace("endpoints of api", "")  # folded: no endpoint of its own but /orders/{}
+    assert 'e0{{"GET /orders/{}"}}' in diagram
+    grouped = mermaid_diagram(report, max_nodes=3)
+    assert '  e1{{"3 endpoints"}}' in grouped
+
+
+def test_a_path_limited_wrapper_is_summarised_under_its_path(store) -> None:
+    s, _ = store
+    report = blast_radius(s, SymbolQuery("JwtFilter.doFilterInternal"))
+    # The target itself wraps 3 endpoints (hop 0); AdminFilter, its caller, 1 endpoint under /admin/*.
+    assert [(w.node.qualname, w.hops, len(w.endpoints)) for w in report.wrappers] == [
+        ("JwtFilter.doFilterInternal", 0, 3), ("AdminFilter.doFilter", 1, 1)]
+    assert [(h.path, h.hops, h.through.node.qualname) for h in report.endpoints if h.through] == [
+        ("/admin/stats", 0, "JwtFilter.doFilterInternal"), ("/orders", 0, "JwtFilter.doFilterInternal"),
+        ("/orders/{}", 0, "JwtFilter.doFilterInternal")]
