@@ -129,6 +129,11 @@ class Definition:
     docstring: str | None = None
     exported: bool = False
     inferred_return: str | None = None
+    returned_refs: list[str] = field(default_factory=list)
+    """Names of functions the function returns without calling them (Python ``return inner``,
+    ``return _strict if required else _lenient``): dotted names written in its own ``return``
+    statements, in order, without repeats. A factory whose result is such a function (a FastAPI
+    ``Depends(get_current_user_authorizer())``) stands for those functions when it wraps routes."""
 
     @property
     def min_arity(self) -> int:
@@ -389,15 +394,15 @@ class Route:
     col: int
     handler_ref: str | None = None
     router: str | None = None
-    scope: str | None = None
-    """The qualname ``handler_ref`` is resolved from (``None``: module level); set where the
-    reference names a field or local (graphql-java's ``fetchers.bookById()`` inside a method)."""
     wrappers: list[WrapperRef] = field(default_factory=list)
     """Cross-cutting code applied to this route alone, in the order it runs: an Express / Fastify
     route's middleware arguments, Nest ``@UseGuards`` / ``@UseInterceptors`` / ``@UsePipes`` on the
     method or its controller class, FastAPI ``Depends`` in the signature or ``dependencies=[...]``,
     Python view decorators, Spring ``@ModelAttribute`` / ``@ExceptionHandler`` methods of the same
     controller."""
+    scope: str | None = None
+    """The qualname ``handler_ref`` is resolved from (``None``: module level); set where the
+    reference names a field or local (graphql-java's ``fetchers.bookById()`` inside a method)."""
 
 
 @dataclass(slots=True)

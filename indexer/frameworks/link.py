@@ -23,7 +23,9 @@ edges that file owns:
   guard, pipe, hook, dependency, error handler or view decorator) to every endpoint it runs for. What
   runs is the function or method the registration names; a class stands for the methods the framework
   calls on it (:data:`WRAPPER_METHODS`: ``doFilter``, ``preHandle``, ``canActivate``, ``__call__``,
-  ...). Scopes: ``route`` (:attr:`Route.wrappers`: that route's endpoints), ``router`` (a
+  ...). A Django ``MIDDLEWARE`` entry names it by its dotted path (``"shop.middleware.Audit"``),
+  resolved as ``from shop.middleware import Audit`` would be. A Python handler defined in another
+  file than its route (a Django view) brings its own decorators (:func:`decorator_refs`). Scopes: ``route`` (:attr:`Route.wrappers`: that route's endpoints), ``router`` (a
   :class:`~indexer.model.Wrapper` on a router: the endpoints of routes on that router and on every
   router mounted into it, transitively), ``app`` (a ``Wrapper`` without router: every endpoint of the
   repository, or of the module folder of :attr:`LinkOptions.modules` that holds the registration's
@@ -53,6 +55,7 @@ Everything that cannot be linked is counted in :attr:`LinkResult.outcomes`, neve
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
@@ -67,8 +70,8 @@ from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import file_id
 from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, endpoint_id, graphql_operation, normalise_path, topic_id
 
-__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "graphql_constant_name", "link_frameworks", "split_url",
-           "path_under"]
+__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "graphql_constant_name", "link_frameworks",
+           "split_url", "path_under"]
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
@@ -99,6 +102,8 @@ _PLACEHOLDER = re.compile(r"\$\{(?:[^{}]|\{[^{}]*\})*\}")
 _REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
 _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
 _HOLE = "\x00"
+_FACTORY_KINDS = frozenset({"decorator", "middleware"})
+"""Wrapper kinds whose Python function returns the function that runs per request (nested in it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,12 +515,40 @@ class _Linker:
         self._linked.append(linked)
         at = _scope_at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
-            srcs = self._wrapper_callables(fc, at, ref.expr)
+            srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
             if not srcs:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework, kind=ref.kind,
                         scope="route")
+        if route.handler is None and route.handler_ref is not None and fc.lang == "python":
+            self._handler_decorators(fc, route, linked)
+
+    def _handler_decorators(self, fc: FileCtx, route: Route, linked: _Linked) -> None:
+        """WRAPS from the view decorators of a Python handler defined in another file (a Django view
+        in ``views.py`` routed from ``urls.py``; the detectors list those of a handler of the route's
+        own file in :attr:`Route.wrappers`): every decorator of a function, resolved in the handler's
+        file; for a class-based view the ``method_decorator(...)`` decorators of the class and the
+        decorators of its ``dispatch``. The route's file owns the edges and depends on the handler's."""
+        v = self.r.resolve_expr(fc, None, _AS_VIEW.sub("", route.handler_ref or ""))
+        if isinstance(v, FuncV):
+            decorated = [(v.f, False)]
+        elif isinstance(v, ClassV):
+            decorated = [(v.c, True), *((m, False) for m in self._members(v.c, "dispatch"))]
+        else:
+            return
+        for rd, class_level in decorated:
+            if rd.file is fc or rd.file.repo != self.r.repo:
+                continue
+            self.r.use(("file", rd.file.path, ""))  # its decorators
+            for text in rd.d.decorators:
+                for expr in decorator_refs(text, class_level):
+                    srcs = self._wrapper_callables(rd.file, rd.d.parent, expr, kind="decorator")
+                    if not srcs:
+                        self.result.outcomes["unlinked_wrapper"] += 1
+                        continue
+                    self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
+                                kind="decorator", scope="route")
 
     def graphql_route(self, fc: FileCtx, route: Route) -> None:
         """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""
@@ -622,7 +655,8 @@ class _Linker:
             elif rd is not None and rd.is_type:
                 srcs = self._framework_methods(rd)
         elif w.owner_ref is not None:
-            srcs = self._wrapper_callables(fc, _scope_at(fc, w.line, w.col), w.owner_ref)
+            dotted = w.framework == "django"  # a settings string: an absolute import path
+            srcs = self._wrapper_callables(fc, _scope_at(fc, w.line, w.col), w.owner_ref, dotted, w.kind)
         if not srcs:
             self.result.outcomes["unlinked_wrapper"] += 1
             return
@@ -670,30 +704,64 @@ class _Linker:
                     self._edge(fc, "WRAPS", src, eid, line, col, **props, service=rt.service)
                     self.result.outcomes["wraps"] += 1
 
-    def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str) -> list[str]:
+    def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str, dotted: bool = False,
+                           kind: str = "") -> list[str]:
         """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
         request: a function or method itself; a class's (or an instance's class's) framework methods.
         A call (``jwtFilter()``, ``authenticate({ secret })``) is what it returns: an instance's
         framework methods; when the resolver cannot type the result (no return type, no inferred
         return: a JavaScript or Python factory returning a closure), the function called itself, which
         owns the returned closure's calls (calls in anonymous functions belong to the named function
-        around them, :mod:`indexer.model`); a library type (``localeChangeInterceptor()`` returning
-        Spring's ``LocaleChangeInterceptor``) is nothing. Empty when it resolves to nothing of this
+        around them, :mod:`indexer.model`); a factory that returns functions of this repository by name
+        (``return _strict if required else _lenient``: :attr:`indexer.model.Definition.returned_refs`)
+        stands for those, whatever its declared type; a library type (``localeChangeInterceptor()`` returning
+        Spring's ``LocaleChangeInterceptor``) is nothing. A Python ``decorator`` or ``middleware``
+        function is a factory too: the functions nested in it (``login_required``'s ``wrapped``, a
+        Django middleware factory's ``middleware(request)``) are what runs per request, so they count.
+        ``dotted``: ``expr`` may also be an absolute ``module.name`` path, imported from its module
+        when no name of the file binds it (Django settings). Empty when it resolves to nothing of this
         repository."""
         expr = expr.strip()
         if expr.startswith("new "):  # Java / TypeScript ``new JwtFilter(...)``: the class
             expr = expr[4:].split("(", 1)[0].strip()
         callee = _callee(expr)
         v = self.r.resolve_expr(fc, scope, expr if callee is None else callee + "()")
+        if v is None and dotted and callee is None and "." in expr:
+            module, _, name = expr.rpartition(".")
+            v = self.r.resolve_import(fc, Import(name, module, name))
         if isinstance(v, FuncV):
-            return [v.f.id] if v.f.file.repo == self.r.repo else []
+            return self._function_ids(v.f, kind) if v.f.file.repo == self.r.repo else []
         if isinstance(v, (ClassV, InstV)):
             return self._framework_methods(v.c)
-        if callee is not None and v is None:  # an untyped result: the factory (a library object: nothing)
+        if callee is not None:
             f = self.r.resolve_expr(fc, scope, callee)
             if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:
-                return [f.f.id]
+                returned = self._returned_functions(f.f)
+                if returned:  # a factory returning functions of this repository by name: those run
+                    return returned
+                if v is None:  # an untyped result: the factory (a library object: nothing)
+                    return self._function_ids(f.f, kind)
         return []
+
+    def _returned_functions(self, f: Def) -> list[str]:
+        """Ids of the functions of this repository factory ``f`` returns uncalled
+        (:attr:`indexer.model.Definition.returned_refs`, resolved in ``f``'s own scope): a FastAPI
+        ``Depends(get_current_user_authorizer())`` runs ``_get_current_user``, which the factory
+        returns, not the factory's body."""
+        out: list[str] = []
+        for ref in f.d.returned_refs:
+            g = self.r.resolve_expr(f.file, f.d.qualname, ref)
+            if isinstance(g, FuncV) and g.f.file.repo == self.r.repo:
+                out.append(g.f.id)
+        return out
+
+    def _function_ids(self, f: Def, kind: str) -> list[str]:
+        """``f`` and, for a Python ``decorator`` / ``middleware`` factory, every function nested in it."""
+        if kind not in _FACTORY_KINDS or f.file.lang != "python":
+            return [f.id]
+        self.r.use(("file", f.file.path, ""))  # its nested definitions
+        inner = f.d.qualname + "."
+        return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.d.qualname.startswith(inner))]
 
     def _framework_methods(self, c: Def) -> list[str]:
         """The :data:`WRAPPER_METHODS` class ``c`` has (its own or inherited from a class of this
@@ -816,6 +884,47 @@ def graphql_constant_name(ref: str) -> str:
     else:
         return last[:1].lower() + last[1:] if len(last) > 1 and last[1].islower() else last
     return last[:1].upper() + last[1:].lower() if last.isupper() else last
+
+
+_NOT_WRAPPING = frozenset({"staticmethod", "classmethod", "property", "abstractmethod", "overload", "override"})
+
+
+def decorator_refs(text: str, class_level: bool = False) -> list[str]:
+    """The callee names a Python decorator's text stands for, as wrappers of the view it decorates:
+    ``login_required`` -> ``login_required``, ``permission_required("x")`` -> ``permission_required``,
+    ``method_decorator([a, b], name="dispatch")`` -> ``a``, ``b``; none for ``staticmethod`` and the
+    like, for anything but ``method_decorator`` on a class (``class_level``), and for text that does
+    not parse as an expression."""
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    name = _dotted(node.func if isinstance(node, ast.Call) else node)
+    if name is None:
+        return []
+    last = name.rsplit(".", 1)[-1]
+    if last == "method_decorator":
+        if not isinstance(node, ast.Call) or not node.args:
+            return []
+        inner = node.args[0]
+        items = inner.elts if isinstance(inner, (ast.List, ast.Tuple)) else [inner]
+        names = (_dotted(i.func if isinstance(i, ast.Call) else i) for i in items)
+        return [n for n in names if n is not None]
+    if class_level or last in _NOT_WRAPPING:
+        return []
+    return [name]
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a name or attribute chain, else ``None``."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def _join(a: str, b: str) -> str:

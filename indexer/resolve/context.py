@@ -132,7 +132,8 @@ class FileCtx:
             groups[d.name].append(
                 ("def", d.kind, d.qualname, d.parent, self.lexical_parent.get(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
-                 d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return))
+                 d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
+                 d.returned_refs))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
         for i in self.ex.imports:

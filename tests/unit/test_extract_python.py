@@ -94,7 +94,7 @@ def test_definitions_exact():
         D("method", "Repo.save", "Repo", (19, 4), (25, 20), (19, 8),
           signature="def save(self, owner, force_insert=False)",
           params=[Param("owner"), Param("force_insert", has_default=True)],
-          docstring="Save the owner.\n\n        Twice."),
+          docstring="Save the owner.\n\n        Twice.", returned_refs=["flush"]),
         D("function", "Repo.save.flush", "Repo.save", (23, 8), (24, 24), (23, 12),
           signature="def flush(batch, /, *rest, **options)",
           params=[Param("batch"), Param("rest", variadic="*"), Param("options", variadic="**")]),

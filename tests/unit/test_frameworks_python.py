@@ -8,7 +8,7 @@ import pytest
 
 from indexer.languages.python.frameworks import DETECTOR_MODULES
 from indexer.languages.python import EXTRACTOR
-from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse
+from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse, WrapperRef
 
 
 def extract(source: str) -> FileExtraction:
@@ -83,7 +83,9 @@ def test_fastapi_routes():
     assert out.routes == [
         Route("fastapi", ["GET"], lit("/{item_id}"), "read_item", 8, 8, router="router"),
         Route("fastapi", ["POST"], lit("/"), "create_item", 13, 8, router="router"),
-        Route("fastapi", ["GET", "POST"], lit("/multi"), "multi", 18, 5, router="app"),
+        # @cache.get(...) is no route but sits below the route decorator: it wraps the handler
+        Route("fastapi", ["GET", "POST"], lit("/multi"), "multi", 18, 5, router="app",
+              wrappers=[WrapperRef("decorator", "cache.get")]),
         Route("fastapi", ["GET"], lit("/default"), "default", 24, 5, router="app"),
         Route("fastapi", ["DELETE"], lit("/users/{id}"), "remove", 29, 14, router="users.router"),
         Route("fastapi", ["HEAD"], lit("/health"), "health", 38, 4, router="app"),

@@ -371,3 +371,59 @@ def test_app_wide_wrappers_follow_route_files_that_come_go_and_change(tmp_path: 
         assert ("JwtAuthFilter.doFilterInternal", "endpoint:GET /api/v1/orders") in _wraps(ws.db)
     finally:
         ws.close()
+
+
+WRAPPERS_DJANGO = Path(__file__).resolve().parent.parent / "fixtures" / "wrappers-django"
+WRAPPERS_FASTAPI = Path(__file__).resolve().parent.parent / "fixtures" / "wrappers-fastapi"
+
+
+def _fixture_files(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.py"))}
+
+
+def test_python_middleware_and_decorator_wrappers_follow_edits(tmp_path: Path) -> None:
+    files = _fixture_files(WRAPPERS_DJANGO)
+    ws = Workspace(tmp_path, files)
+    try:
+        inner = ("timing_middleware.middleware", "endpoint:* /about")
+        audit = ("AuditMiddleware.__call__", "endpoint:* /polls/{}")
+        assert {inner, audit} <= set(_wraps(ws.db))
+        mw = "mysite/middleware.py"
+        # the factory's nested function goes (its middleware file changes, settings do not)
+        ws.edit({mw: files[mw].replace("    def middleware(request):", "    def per_request(request):")})
+        assert inner not in _wraps(ws.db)
+        assert ("timing_middleware.per_request", "endpoint:* /about") in _wraps(ws.db)
+        settings = "mysite/settings.py"
+        ws.edit({settings: files[settings].replace('    "mysite.middleware.AuditMiddleware",\n', "")})
+        assert audit not in _wraps(ws.db)
+        ws.edit({settings: files[settings]})
+        assert audit in _wraps(ws.db)
+        # a view's decorator in views.py: the edge belongs to polls/urls.py, which routes the view
+        views = "polls/views.py"
+        hit = ("decorator.wrapped", "endpoint:* /polls/{}")
+        assert hit in _wraps(ws.db)
+        ws.edit({views: files[views].replace('@track("detail")\n', "")})
+        assert hit not in _wraps(ws.db)
+        ws.edit({views: files[views]})
+        assert hit in _wraps(ws.db)
+        ws.edit({views: files[views].replace('@track("detail")', "@staff_only")})  # same lines, other decorator
+        assert hit not in _wraps(ws.db)
+        assert ("r:polls/permissions.staff_only", "endpoint:* /polls/{}") in _wraps(ws.db)
+    finally:
+        ws.close()
+
+
+def test_fastapi_dependency_alias_follows_edits(tmp_path: Path) -> None:
+    files = _fixture_files(WRAPPERS_FASTAPI)
+    ws = Workspace(tmp_path, files)
+    try:
+        alias = ("r:shop/deps.CurrentUser", "endpoint:GET /orders/{}")  # _wraps keeps the module of a top-level name
+        assert alias in _wraps(ws.db)
+        deps = "shop/deps.py"
+        # the alias becomes a plain type: the route that imports it loses its dependency
+        ws.edit({deps: files[deps].replace("Annotated[dict, Depends(get_current_user)]", "dict")})
+        assert alias not in _wraps(ws.db)
+        ws.edit({deps: files[deps]})
+        assert alias in _wraps(ws.db)
+    finally:
+        ws.close()

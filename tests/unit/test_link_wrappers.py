@@ -403,3 +403,78 @@ def test_a_bean_method_returning_a_library_interceptor_is_no_wrapper() -> None:
         "routes": [Route("spring", ["GET"], Template.of("/"), "WebConfig.home", 14, 4)], "wrappers": [w]}})
     assert _pairs(result) == []  # not the bean method, which runs once at start-up
     assert result.link_outcomes["unlinked_wrapper"] == 1
+
+
+def test_decorator_refs_of_a_python_definitions_decorator_texts():
+    from indexer.frameworks.link import decorator_refs
+
+    assert decorator_refs("login_required") == ["login_required"]
+    assert decorator_refs('permission_required("polls.view", raise_exception=True)') == ["permission_required"]
+    assert decorator_refs("auth.decorators.check") == ["auth.decorators.check"]
+    assert decorator_refs('method_decorator([login_required, cache_page(60)], name="dispatch")') == [
+        "login_required", "cache_page",
+    ]  # fmt: skip
+    assert decorator_refs("method_decorator(never_cache)", class_level=True) == ["never_cache"]
+    # a class's own decorators do not wrap its view; neither do these; nor text that is no expression
+    assert decorator_refs("dataclass", class_level=True) == []
+    assert [decorator_refs(t) for t in ("staticmethod", "functools.wraps(f)", "method_decorator()", "x[0]", "a(")] == [
+        [], ["functools.wraps"], [], [], [],
+    ]  # fmt: skip
+
+
+RETURNED_FUNCTIONS = """
+# --- path: app/__init__.py ---
+# --- path: app/auth.py ---
+from typing import Callable
+
+def lookup_user():
+    return "u"
+
+def _strict():
+    return lookup_user()
+
+def _lenient():
+    return None
+
+def authorizer(*, required: bool = True) -> Callable:
+    token = "t"
+    return _strict if required else (_lenient)
+
+# --- path: app/routes.py ---
+from fastapi import APIRouter, Depends
+from app.auth import authorizer
+
+router = APIRouter()
+
+@router.get("/me")
+def me(user=Depends(authorizer())):
+    return user
+
+@router.get("/plain")
+def plain(user=Depends(authorizer)):
+    return user
+
+@router.get("/open")
+def open_():
+    return "open"
+"""
+
+
+def test_a_dependency_made_by_a_factory_call_is_the_functions_the_factory_returns() -> None:
+    # Real extraction (no facts given by hand): ``Depends(authorizer())`` runs what ``authorizer``
+    # returns by name (both branches of the conditional), not the factory's own body; ``Depends(authorizer)``
+    # runs the factory itself; the route without dependency is wrapped by nothing.
+    extractions = []
+    for path, source in split_fixture(RETURNED_FUNCTIONS).items():
+        ex = extractor_for_path(path)
+        assert ex is not None
+        extractions.append((ex.extract(path, source.encode()), hashlib.sha256(source.encode()).hexdigest(), len(source)))
+    defs = {d.qualname: d for d in extractions[1][0].definitions}
+    assert defs["authorizer"].returned_refs == ["_strict", "_lenient"]
+    assert defs["_strict"].returned_refs == [] and defs["lookup_user"].returned_refs == []
+    result = resolve_repository("t", extractions, None)
+    assert _pairs(result) == [
+        ("app/auth._lenient(0)", "endpoint:GET /me"),
+        ("app/auth._strict(0)", "endpoint:GET /me"),
+        ("app/auth.authorizer(1)", "endpoint:GET /plain"),
+    ]

@@ -20,6 +20,7 @@ import ast
 import re
 import warnings
 from bisect import bisect_right
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -187,6 +188,7 @@ class _FileExtractor:
         self.calls()
         self.assignments()
         self.imports()
+        self.function_refs()
         self.out.definitions.sort(key=lambda d: (d.start_line, d.start_col, d.name_line, d.name_col))
         self.out.errors.extend(parse_errors(self.root, self.src))
 
@@ -373,6 +375,7 @@ class _FileExtractor:
         and the function is no generator."""
         src, scopes = self.src, self.scopes
         callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
+        refs: dict[int, list[str]] = defaultdict(list)  # scope index -> names returned uncalled
         generators: set[int] = set()
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
             if "yield" in caps:
@@ -387,12 +390,45 @@ class _FileExtractor:
                 text = _WS.sub("", src.text(value.child_by_field_name("function")))
                 callee = text if _DOTTED.fullmatch(text) else None
             callees[index] = callee if callees.get(index, callee) == callee else None
+            refs[index].extend(self._returned_names(value))
+        for index, names in refs.items():
+            definition = scopes.items[index].definition if index >= 0 else None
+            if names and definition is not None and definition.kind != "class":
+                definition.returned_refs = list(dict.fromkeys(names))
         for index, callee in callees.items():
             if callee is None or index < 0 or index in generators:
                 continue
             definition = scopes.items[index].definition
             if definition is not None and definition.kind != "class" and definition.return_type is None:
                 definition.inferred_return = callee
+
+    def function_refs(self) -> None:
+        """Keep in ``returned_refs`` only names that can be functions: the first segment names a
+        function or class defined in this file or an imported name, and no parameter of the
+        function. A local variable returned (``return n``) is dropped, so editing it changes nothing
+        other files read (the incremental resolver's digest of this file's names)."""
+        known = {d.name for d in self.out.definitions if d.kind != "field"} | {i.local for i in self.out.imports}
+        for d in self.out.definitions:
+            if d.returned_refs:
+                params = {p.name for p in d.params}
+                d.returned_refs = [r for r in d.returned_refs
+                                   if (head := r.split(".", 1)[0]) in known and head not in params]
+
+    def _returned_names(self, value: Node, depth: int = 0) -> list[str]:
+        """Dotted names a ``return`` value is, uncalled: ``inner`` -> ``["inner"]``; ``a if c else
+        b`` -> both branches (nested conditionals and parentheses at most 8 deep); anything else
+        (a call, a literal, an operator) -> ``[]``."""
+        if depth > 8:
+            return []
+        if value.type in ("identifier", "attribute"):
+            text = _WS.sub("", self.src.text(value))
+            return [text] if _DOTTED.fullmatch(text) and text not in ("None", "True", "False") else []
+        if value.type == "parenthesized_expression" and value.named_child_count == 1:
+            return self._returned_names(value.named_children[0], depth + 1)
+        if value.type == "conditional_expression" and value.named_child_count == 3:
+            yes, _, no = value.named_children
+            return self._returned_names(yes, depth + 1) + self._returned_names(no, depth + 1)
+        return []
 
     # ------------------------------------------------------------------ type uses
 

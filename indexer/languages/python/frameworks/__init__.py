@@ -17,6 +17,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "fastapi",
     "flask",
     "django_urls",
+    "django_settings",
+    "python_view_decorators",
     "python_http_clients",
     "python_kafka",
     "strawberry",

@@ -19,15 +19,59 @@ imports from ``fastapi``, a receiver that is bound, seen from the decorator or c
 ``fastapi`` ``FastAPI`` / ``APIRouter`` (constructed, annotated, ``self.x = APIRouter()``), or whose
 head is an imported name (``from .api import router``, ``items.router``). An app built by a factory
 (``app = create_app()``) is not recognised.
+
+Cross-cutting code (:class:`~indexer.model.WrapperRef` / :class:`~indexer.model.Wrapper`; ``Depends``
+means ``fastapi`` ``Depends`` or ``Security``, also through ``fastapi.params``):
+
+* a route's dependencies -> ``Route.wrappers`` (kind ``dependency``), in the order FastAPI runs them:
+  the decorator's (or ``add_api_route``'s) ``dependencies=[Depends(a)]``, then the handler's
+  parameters in order: ``u = Depends(get_user)``, ``u: Annotated[User, Depends(get_user)]``,
+  ``u: User = Depends()`` / ``Annotated[User, Depends()]`` (the class ``User``), and a parameter
+  annotated with a dependency alias (``u: CurrentUser``) -> the alias's name. The alias is either
+  defined in this file or, unknowable here, a plain name imported from this repository (a relative
+  import or one of the file's own top-level package): such a name is kept as written and the
+  linker drops it when it names no alias nor dependency class. ``expr`` is the dependency as written
+  (``get_user``, ``deps.get_user``); for an instance (``Depends(RateLimiter(times=2))``) the class
+  (``RateLimiter``, whose ``__call__`` runs).
+* ``NAME = Annotated[T, Depends(f)]`` at module level, a dependency alias, becomes a callable
+  definition of its own named ``NAME`` (kind ``function``, spanning the assignment) that calls ``f``:
+  a route annotated with it depends on ``NAME`` and so, through that call, on ``f``.
+* sub-dependencies: a function that is not a route handler of this file and whose parameters depend
+  on something (``def get_current_user(db = Depends(get_db))``, a dependency class's ``__init__``,
+  or a parameter annotated with an alias of this file) gets a :class:`~indexer.model.CallSite` to
+  it at the dependency's name (arity unknown: FastAPI passes keywords). FastAPI calls ``get_db``
+  whenever it runs ``get_current_user``, so the walk from ``get_db`` reaches ``get_current_user``
+  and through its wrapper edges every route that depends on it. (A dependency given as an instance,
+  ``Depends(Checker(...))``, and an imported annotation there are not followed.)
+* ``APIRouter(dependencies=[...])`` / ``FastAPI(dependencies=[...])`` -> a :class:`~indexer.model.Wrapper`
+  per dependency on the assigned name; ``R.include_router(child, dependencies=[...])`` -> on
+  ``child`` as written (kind ``dependency``).
+* ``@R.middleware("http")`` on a function, ``R.add_middleware(Cls, ...)`` and ``FastAPI(middleware=
+  [Middleware(Cls, ...)])`` -> kind ``middleware`` on ``R`` (a class: its ``dispatch`` /
+  ``__call__``); ``@R.exception_handler(Exc)`` / ``R.add_exception_handler(Exc, fn)`` -> kind
+  ``error_handler``.
+
+A Wrapper's ``owner`` is the function / class of this file the expression names, else ``owner_ref``
+the expression; its position is the callee name of the registering call (``Depends``,
+``middleware``, ``add_middleware``, ``Middleware``).
 """
 
 from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, string_list, template
+from indexer.languages.python.frameworks.common import (
+    Args,
+    Context,
+    compact,
+    library_kind,
+    ref_text,
+    scope_of,
+    string_list,
+    template,
+)
 from indexer.languages.base import SourceText, query, run_query
-from indexer.model import FileExtraction, Mount, Route, Router, Template
+from indexer.model import CallSite, Definition, FileExtraction, Mount, Route, Router, Template, Wrapper, WrapperRef
 
 __all__ = ["LANGUAGES", "detect"]
 
@@ -36,6 +80,14 @@ LANGUAGES = ("python",)
 _FRAMEWORK = "fastapi"
 _TYPES = {("fastapi", "FastAPI"): "app", ("fastapi", "APIRouter"): "router"}
 _VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options", "trace"})
+_DEPENDS = frozenset({
+    f"fastapi.{module}{name}"
+    for module in ("", "params.", "param_functions.")
+    for name in ("Depends", "Security")
+})  # fmt: skip
+_ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
+_MIDDLEWARE = frozenset({"starlette.middleware.Middleware", "fastapi.middleware.Middleware"})
+_PARAMS = frozenset({"default_parameter", "typed_parameter", "typed_default_parameter"})
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -43,6 +95,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     ctx = Context(src, out)
     if not ctx.imports.uses("fastapi"):
         return
+    functions: list[dict[str, list[Node]]] = []
+    aliases: dict[str, Node] = {}
     for _, caps in run_query(query("python", "python/queries", "fastapi"), root):
         if "route" in caps:
             _decorated_route(ctx, caps)
@@ -50,6 +104,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _router(ctx, caps)
         elif "call" in caps:
             _call(ctx, caps)
+        elif "hook" in caps:
+            _hook(ctx, caps)
+        elif "function" in caps:
+            functions.append(caps)
+        elif "alias" in caps:
+            _alias(ctx, caps, aliases)
+    handlers = {r.handler: r for r in ctx.out.routes if r.framework == _FRAMEWORK and r.handler}
+    for caps in functions:
+        _parameters(ctx, caps, handlers, aliases)
 
 
 def _is_router(ctx: Context, receiver: str, scope: str | None) -> bool:
@@ -86,6 +149,7 @@ def _decorated_route(ctx: Context, caps: dict[str, list[Node]]) -> None:
             line=src.line(verb_node),
             col=src.col(verb_node),
             router=receiver,
+            wrappers=[WrapperRef("dependency", e) for e, _ in _dependency_list(ctx, args.keywords.get("dependencies"))],
         )
     )
 
@@ -100,7 +164,9 @@ def _router(ctx: Context, caps: dict[str, list[Node]]) -> None:
         return
     args = Args.of(src, caps["args"][0])
     prefix = template(src, args.keywords.get("prefix")) if kind == "router" else Template()
-    ctx.out.routers.append(Router(_FRAMEWORK, src.text(caps["router.name"][0]), prefix, src.line(assign)))
+    name = src.text(caps["router.name"][0])
+    ctx.out.routers.append(Router(_FRAMEWORK, name, prefix, src.line(assign)))
+    _router_wrappers(ctx, args, name, None)
 
 
 def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
@@ -121,12 +187,24 @@ def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
         handler, ref = ctx.handler(endpoint, scope)
         methods = _methods(src, args.keywords.get("methods"))
         path = template(src, args.get(0, "path"))
-        ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver))
+        wrappers = [WrapperRef("dependency", e) for e, _ in _dependency_list(ctx, args.keywords.get("dependencies"))]
+        ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver, wrappers))
+        return
+    if name == "add_middleware":
+        cls = args.get(0, "middleware_class")
+        if cls is not None:
+            _wrapper(ctx, "middleware", cls, scope, receiver, name_node)
+        return
+    if name == "add_exception_handler":
+        fn = args.get(1, "handler")
+        if fn is not None:
+            _wrapper(ctx, "error_handler", fn, scope, receiver, name_node)
         return
     if name == "include_router":
         child = args.get(0, "router")
         if child is None:
             return
+        _router_wrappers(ctx, args, compact(src, child), scope)
         prefix = template(src, args.keywords.get("prefix"))
     else:  # mount("/sub", sub_app): only a named application, not StaticFiles(...) and the like
         child = args.get(1, "app")
@@ -134,3 +212,245 @@ def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
             return
         prefix = template(src, args.get(0, "path"))
     ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col))
+
+
+# ---------------------------------------------------------------------------------- cross-cutting
+
+
+def _hook(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    """``@R.middleware("http")`` / ``@R.exception_handler(Exc)`` on a function."""
+    src = ctx.src
+    scope = scope_of(caps["hook"][0], src)
+    receiver = compact(src, caps["receiver"][0])
+    if not _is_router(ctx, receiver, scope):
+        return
+    name_node = caps["hook.name"][0]
+    kind = "middleware" if src.text(name_node) == "middleware" else "error_handler"
+    name = src.text(caps["handler"][0])
+    owner = f"{scope}.{name}" if scope else name
+    ctx.out.wrappers.append(Wrapper(_FRAMEWORK, kind, owner, src.line(name_node), src.col(name_node), router=receiver))
+
+
+def _wrapper(ctx: Context, kind: str, node: Node, scope: str | None, router: str | None, at: Node) -> None:
+    """A Wrapper of ``kind`` on ``router`` for what the expression ``node`` names, at ``at``."""
+    src = ctx.src
+    if node.type == "call":  # an instance: its class
+        node = node.child_by_field_name("function") or node
+    if node.type not in ("identifier", "attribute"):
+        return
+    owner, ref = _owner(ctx, node, scope)
+    ctx.out.wrappers.append(Wrapper(_FRAMEWORK, kind, owner, src.line(at), src.col(at), ref, router))
+
+
+def _owner(ctx: Context, node: Node, scope: str | None) -> tuple[str | None, str | None]:
+    """``(qualname, None)`` for a function or class of this file the name reaches from ``scope``,
+    else ``(None, expression)``."""
+    owner, ref = ctx.handler(node, scope)
+    if owner is not None:
+        return owner, None
+    text = compact(ctx.src, node)
+    current = scope
+    while True:  # a class of this file (a middleware or dependency class)
+        candidate = f"{current}.{text}" if current else text
+        if ctx.kinds.get(candidate) == "class":
+            return candidate, None
+        if current is None:
+            return None, ref
+        current = current.rpartition(".")[0] or None
+
+
+def _router_wrappers(ctx: Context, args: Args, router: str, scope: str | None) -> None:
+    """``dependencies=[...]`` and ``middleware=[Middleware(Cls)]`` of a router, app or
+    ``include_router`` call: Wrappers on ``router``."""
+    src = ctx.src
+    for _, depends in _dependency_list(ctx, args.keywords.get("dependencies")):
+        dep = _dependency_node(ctx, depends, None)
+        callee = depends.child_by_field_name("function")
+        if dep is not None and callee is not None:
+            at = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+            _wrapper(ctx, "dependency", dep, scope, router, at)
+    middleware = args.keywords.get("middleware")
+    if middleware is None or middleware.type not in ("list", "tuple"):
+        return
+    for item in middleware.named_children:
+        callee = item.child_by_field_name("function") if item.type == "call" else None
+        if callee is None or ctx.imports.qualify(compact(src, callee)) not in _MIDDLEWARE:
+            continue
+        cls = Args.of(src, item.child_by_field_name("arguments")).get(0, "cls")
+        if cls is not None:
+            at = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+            _wrapper(ctx, "middleware", cls, scope, router, at)
+
+
+def _is_depends(ctx: Context, node: Node | None) -> bool:
+    """Whether ``node`` is a ``Depends(...)`` / ``Security(...)`` call of FastAPI's."""
+    if node is None or node.type != "call":
+        return False
+    callee = node.child_by_field_name("function")
+    if callee is None or callee.type not in ("identifier", "attribute"):
+        return False
+    return ctx.imports.qualify(compact(ctx.src, callee)) in _DEPENDS
+
+
+def _dependency_node(ctx: Context, depends: Node, annotation: Node | None) -> Node | None:
+    """What a ``Depends(...)`` call runs: its argument (for an instance ``Checker(...)``, the class
+    ``Checker``), else (``Depends()``) the annotated type when it is a plain or dotted name."""
+    dep = Args.of(ctx.src, depends.child_by_field_name("arguments")).get(0, "dependency")
+    if dep is None:
+        dep = annotation
+    if dep is not None and dep.type == "call":
+        dep = dep.child_by_field_name("function")
+    if dep is None or dep.type not in ("identifier", "attribute"):
+        return None
+    return dep
+
+
+def _dependency_text(ctx: Context, depends: Node, dep: Node) -> str:
+    """The expression a route depends on: the name ``dep`` as written, or ``name()`` when the
+    ``Depends`` argument calls it (``Depends(get_current_user_authorizer())`` runs what the factory
+    returns, not the factory; ``Depends(Checker(...))`` an instance of ``Checker``). The linker
+    resolves a call to its result (:mod:`indexer.frameworks.link`)."""
+    arg = Args.of(ctx.src, depends.child_by_field_name("arguments")).get(0, "dependency")
+    text = ref_text(ctx.src, dep)
+    return text + "()" if arg is not None and arg.type == "call" else text
+
+
+def _dependency_list(ctx: Context, node: Node | None) -> list[tuple[str, Node]]:
+    """``(expression, Depends call)`` of each dependency of a ``dependencies=[...]`` list."""
+    if node is None or node.type not in ("list", "tuple"):
+        return []
+    out = []
+    for item in node.named_children:
+        if _is_depends(ctx, item):
+            dep = _dependency_node(ctx, item, None)
+            if dep is not None:
+                out.append((_dependency_text(ctx, item, dep), item))
+    return out
+
+
+def _annotated(ctx: Context, node: Node | None) -> tuple[Node | None, list[Node]]:
+    """``(type, [Depends calls])`` of an ``Annotated[T, ...]`` expression (a ``subscript``, or the
+    ``generic_type`` it parses as in an annotation); ``(None, [])`` otherwise."""
+    if node is None:
+        return None, []
+    if node.type == "subscript":
+        value = node.child_by_field_name("value")
+        items = node.children_by_field_name("subscript")
+    elif node.type == "generic_type":
+        value = node.named_children[0] if node.named_child_count else None
+        params = next((c for c in node.named_children if c.type == "type_parameter"), None)
+        items = [_unwrap(c) for c in params.named_children] if params is not None else []
+    else:
+        return None, []
+    if value is None or value.type not in ("identifier", "attribute") or not items:
+        return None, []
+    if ctx.imports.qualify(compact(ctx.src, value)) not in _ANNOTATED:
+        return None, []
+    return items[0], [c for c in items[1:] if _is_depends(ctx, c)]
+
+
+def _unwrap(node: Node) -> Node:
+    """The expression of a ``type`` node (the node itself otherwise)."""
+    return node.named_children[0] if node.type == "type" and node.named_child_count == 1 else node
+
+
+def _alias(ctx: Context, caps: dict[str, list[Node]], aliases: dict[str, Node]) -> None:
+    """``NAME = Annotated[T, Depends(f)]`` at module level: a callable definition ``NAME`` that
+    calls ``f`` (see the module docstring)."""
+    src = ctx.src
+    assign = caps["alias"][0]
+    if scope_of(assign, src) is not None:
+        return
+    annotated_type, calls = _annotated(ctx, caps["alias.value"][0])
+    deps = [d for d in (_dependency_node(ctx, c, annotated_type) for c in calls) if d is not None]
+    if not deps:
+        return
+    name_node = caps["alias.name"][0]
+    name = src.text(name_node)
+    if name in aliases or name in ctx.kinds:
+        return
+    aliases[name] = assign
+    line, col = src.line(assign), src.col(assign)
+    end = (assign.end_point[0] + 1, src.end_col(assign))
+    ctx.out.definitions.append(
+        Definition(
+            kind="function", name=name, qualname=name, parent=None,
+            start_line=line, start_col=col, end_line=end[0], end_col=end[1],
+            name_line=src.line(name_node), name_col=src.col(name_node),
+            signature=" ".join(src.text(assign).split()),
+        )
+    )  # fmt: skip
+    ctx.kinds[name] = "function"
+    for c in ctx.out.calls:  # the Depends(...) calls of the alias are its own
+        if c.caller is None and (line, col) <= (c.line, c.col) < end:
+            c.caller = name
+    for dep in deps:
+        _call_site(ctx, name, dep)
+
+
+def _call_site(ctx: Context, caller: str, dep: Node, at: Node | None = None) -> None:
+    """A call from ``caller`` to the dependency ``dep`` (a plain or dotted name), at ``at`` (default:
+    the dependency's last name)."""
+    src = ctx.src
+    if dep.type == "attribute":
+        name_node = dep.child_by_field_name("attribute")
+        receiver = ref_text(src, dep.child_by_field_name("object"))
+    else:
+        name_node, receiver = dep, None
+    pos = at if at is not None else name_node
+    ctx.out.calls.append(CallSite(caller, src.text(name_node), receiver, -1, src.line(pos), src.col(pos)))
+
+
+def _in_repository(ctx: Context, name: str) -> bool:
+    """Whether the head of ``name`` is imported from this repository's code: relatively, or from the
+    file's own top-level package (``app.api.deps`` in ``app/api/routes/items.py``)."""
+    imp = ctx.imports.by_local.get(name.split(".", 1)[0])
+    if imp is None:
+        return False
+    if imp.level:
+        return True
+    top = ctx.out.path.replace("\\", "/").split("/", 1)
+    return len(top) == 2 and imp.module.split(".", 1)[0] == top[0]
+
+
+def _parameters(
+    ctx: Context, caps: dict[str, list[Node]], handlers: dict[str, Route], aliases: dict[str, Node]
+) -> None:
+    """The dependencies a function's parameters declare: ``Route.wrappers`` of a route handler,
+    calls of any other function (module docstring)."""
+    src = ctx.src
+    fn = caps["function"][0]
+    scope = scope_of(fn, src)
+    name = src.text(caps["function.name"][0])
+    qualname = f"{scope}.{name}" if scope else name
+    route = handlers.get(qualname)
+    for param in caps["params"][0].named_children:
+        if param.type not in _PARAMS:
+            continue
+        type_node = param.child_by_field_name("type")
+        annotation = _unwrap(type_node) if type_node is not None else None
+        value = param.child_by_field_name("value")
+        annotated_type, calls = _annotated(ctx, annotation)
+        declared = annotated_type if annotated_type is not None else annotation
+        if _is_depends(ctx, value):
+            calls.append(value)
+        found = False
+        for depends in calls:
+            dep = _dependency_node(ctx, depends, declared)
+            if dep is None:
+                continue
+            found = True
+            if route is not None:
+                route.wrappers.append(WrapperRef("dependency", _dependency_text(ctx, depends, dep)))
+            else:
+                _call_site(ctx, qualname, dep)
+        if found or annotation is None or annotation.type not in ("identifier", "attribute"):
+            continue
+        text = compact(src, annotation)
+        if text in aliases:
+            if route is not None:
+                route.wrappers.append(WrapperRef("dependency", text))
+            else:
+                _call_site(ctx, qualname, annotation)
+        elif route is not None and _in_repository(ctx, text):
+            route.wrappers.append(WrapperRef("dependency", text))

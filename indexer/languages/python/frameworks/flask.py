@@ -17,6 +17,20 @@ Found (rules in ``indexer/languages/python/queries/flask.scm``):
   not given). Flask's ``url_prefix`` given at registration *replaces* the blueprint's own prefix;
   the Mount records it as written and leaves that to the linker.
 
+Cross-cutting code -> :class:`~indexer.model.Wrapper` (``owner`` the decorated function, or for a
+call the function of this file it names, else ``owner_ref`` the expression; position: the method
+name):
+
+* ``@R.before_request`` / ``after_request`` / ``teardown_request`` / ``url_value_preprocessor`` /
+  ``url_defaults`` (kind ``hook``) and ``@R.errorhandler(404)`` (kind ``error_handler``) on an app
+  or a blueprint -> ``router`` ``R`` (a blueprint's hooks run for its own routes only);
+  ``@R.teardown_appcontext`` (an app's) likewise;
+* a blueprint's app-wide ones, ``before_app_request`` / ``after_app_request`` /
+  ``teardown_app_request`` / ``app_url_value_preprocessor`` / ``app_url_defaults`` (``hook``) and
+  ``app_errorhandler`` (``error_handler``) -> ``router`` ``None`` (every route of the application);
+* the same registrations called as functions, ``R.before_request(fn)``,
+  ``R.register_error_handler(404, fn)``.
+
 Receivers ``R`` count, only in a file importing from ``flask``, when bound (seen from the decorator or
 call) to a ``flask`` ``Flask`` / ``Blueprint`` or when their head is an imported name
 (``from . import bp``; ``from app import app``). Decorated classes (flask-restx resources) are not
@@ -29,7 +43,7 @@ from tree_sitter import Node
 
 from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, string_list, template
 from indexer.languages.base import SourceText, query, run_query
-from indexer.model import FileExtraction, Mount, Route, Router, Template
+from indexer.model import FileExtraction, Mount, Route, Router, Template, Wrapper
 from indexer.symbols import handler_name
 
 __all__ = ["LANGUAGES", "detect"]
@@ -39,6 +53,11 @@ LANGUAGES = ("python",)
 _FRAMEWORK = "flask"
 _TYPES = {("flask", "Flask"): "app", ("flask", "Blueprint"): "blueprint"}
 _VERBS = ("get", "post", "put", "delete", "patch", "head", "options")  # MethodView's, in this order
+_APP_WIDE = frozenset({
+    "before_app_request", "after_app_request", "teardown_app_request", "app_url_value_preprocessor",
+    "app_url_defaults", "app_errorhandler",
+})  # fmt: skip
+_ERROR_HANDLERS = frozenset({"errorhandler", "app_errorhandler", "register_error_handler"})
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -53,6 +72,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _router(ctx, caps)
         elif "call" in caps:
             _call(ctx, caps)
+        elif "hook" in caps:
+            _hook(ctx, caps)
+        elif "hook.call" in caps:
+            _hook_call(ctx, caps)
 
 
 def _is_app(ctx: Context, receiver: str, scope: str | None) -> bool:
@@ -157,3 +180,43 @@ def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
         return
     prefix = template(src, args.keywords.get("url_prefix"))
     ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col))
+
+
+def _hook_wrapper(ctx: Context, receiver: str, name_node: Node, owner: str | None, ref: str | None) -> None:
+    """The Wrapper a hook registration named ``name_node`` on ``receiver`` makes (module docstring)."""
+    src = ctx.src
+    name = src.text(name_node)
+    kind = "error_handler" if name in _ERROR_HANDLERS else "hook"
+    router = None if name in _APP_WIDE else receiver
+    ctx.out.wrappers.append(Wrapper(_FRAMEWORK, kind, owner, src.line(name_node), src.col(name_node), ref, router))
+
+
+def _hook(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    """``@R.before_request`` / ``@R.errorhandler(404)`` ... on a function."""
+    src = ctx.src
+    scope = scope_of(caps["hook"][0], src)
+    receiver = compact(src, caps["receiver"][0])
+    if not _is_app(ctx, receiver, scope):
+        return
+    name = src.text(caps["handler"][0])
+    _hook_wrapper(ctx, receiver, caps["hook.name"][0], f"{scope}.{name}" if scope else name, None)
+
+
+def _hook_call(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    """``R.before_request(fn)`` / ``R.register_error_handler(404, fn)`` called as a function (the
+    call a decorator makes, ``@R.errorhandler(404)``, is not one: the decorated function is)."""
+    src = ctx.src
+    call = caps["hook.call"][0]
+    if call.parent is not None and call.parent.type == "decorator":
+        return
+    scope = scope_of(call, src)
+    receiver = compact(src, caps["receiver"][0])
+    if not _is_app(ctx, receiver, scope):
+        return
+    name_node = caps["hook.name"][0]
+    args = Args.of(src, caps["args"][0])
+    fn = args.get(1, "f") if src.text(name_node) == "register_error_handler" else args.get(0, "f")
+    if fn is None or fn.type not in ("identifier", "attribute"):
+        return
+    owner, ref = ctx.handler(fn, scope)
+    _hook_wrapper(ctx, receiver, name_node, owner, ref)

@@ -26,4 +26,25 @@
     object: (_) @receiver
     attribute: (identifier) @call.name)
   arguments: (_) @args
-  (#any-of? @call.name "include_router" "add_api_route" "mount")) @call
+  (#any-of? @call.name "include_router" "add_api_route" "mount" "add_middleware" "add_exception_handler")) @call
+
+; @<receiver>.middleware("http") / @<receiver>.exception_handler(Exc) on a function.
+(decorated_definition
+  (decorator
+    (call
+      function: (attribute
+        object: (_) @receiver
+        attribute: (identifier) @hook.name)
+      arguments: (_) @args))
+  definition: (function_definition name: (identifier) @handler)
+  (#any-of? @hook.name "middleware" "exception_handler")) @hook
+
+; Every function with parameters: where ``Depends(...)`` / ``Security(...)`` parameters are read.
+(function_definition
+  name: (identifier) @function.name
+  parameters: (parameters) @params) @function
+
+; NAME = Annotated[T, Depends(f)] at any level (module-level ones are dependency aliases).
+(assignment
+  left: (identifier) @alias.name
+  right: (subscript) @alias.value) @alias

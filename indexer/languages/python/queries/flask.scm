@@ -27,3 +27,31 @@
     attribute: (identifier) @call.name)
   arguments: (_) @args
   (#any-of? @call.name "register_blueprint" "add_url_rule")) @call
+
+; @<receiver>.before_request / @<receiver>.errorhandler(404) ... on a function (request hooks and
+; error handlers; which names, and whether app-wide, in flask.py).
+(decorated_definition
+  (decorator
+    [(attribute
+       object: (_) @receiver
+       attribute: (identifier) @hook.name)
+     (call
+       function: (attribute
+         object: (_) @receiver
+         attribute: (identifier) @hook.name))])
+  definition: (function_definition name: (identifier) @handler)
+  (#any-of? @hook.name
+    "before_request" "after_request" "teardown_request" "teardown_appcontext" "url_value_preprocessor"
+    "url_defaults" "before_app_request" "after_app_request" "teardown_app_request"
+    "app_url_value_preprocessor" "app_url_defaults" "errorhandler" "app_errorhandler")) @hook
+
+; <receiver>.before_request(fn) / .register_error_handler(404, fn) called as functions.
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @hook.name)
+  arguments: (argument_list) @args
+  (#any-of? @hook.name
+    "before_request" "after_request" "teardown_request" "teardown_appcontext" "url_value_preprocessor"
+    "url_defaults" "before_app_request" "after_app_request" "teardown_app_request"
+    "app_url_value_preprocessor" "app_url_defaults" "register_error_handler")) @hook.call
