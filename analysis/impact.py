@@ -47,7 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from stores.contracts import GRAPHQL_OPERATIONS, Edge, GraphStore, Node, query_parts, symbol_match_rank
+from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
+from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.testcode import is_test_path
 from analysis.navigation import (
@@ -65,7 +66,7 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query", "WrapperVia", "WrapperHit",
-    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes", "exposes_kind",
+    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
 ]
 
 DEFAULT_DEPTH = 5
@@ -77,8 +78,8 @@ TESTS_MODES = ("apart", "include", "exclude", "only")
 in its own section, never among callers, endpoints or services), ``include`` (as production code),
 ``exclude`` (not walked, only counted) or ``only`` (the tests alone)."""
 CERTAINTIES = ("exact", "inferred", "name")
-"""How sure a path is, surest first: the weakest CALLS binding on it (HTTP and Kafka links count as
-``exact``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
+"""How sure a path is, surest first: the weakest CALLS binding or queue link (a PRODUCES edge's
+``match``) on it (HTTP and Kafka links count as ``exact``). The resolver binds by ``name`` only when exactly one callable has that name and arity, so
 ``name`` is also the weakest the graph holds (an ambiguous name is not bound at all)."""
 _RANK = {c: i for i, c in enumerate(CERTAINTIES)}
 SEARCH_CANDIDATES = 10
@@ -91,17 +92,6 @@ _ANY_METHOD = "endpoint:* "
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
-# Decorators / annotations (last dotted part of their name) that make a callable an entry point.
-_ENTRY_DECORATORS = {
-    "Scheduled": "scheduled", "Schedules": "scheduled", "Cron": "scheduled", "Interval": "scheduled",
-    "scheduled_job": "scheduled", "periodic_task": "scheduled", "shared_task": "task", "task": "task",
-    "KafkaListener": "listener", "RabbitListener": "listener", "JmsListener": "listener",
-    "SqsListener": "listener", "EventListener": "listener", "EventPattern": "listener",
-    "MessagePattern": "listener", "StreamListener": "listener", "Timeout": "scheduled",
-    # click / Typer commands (`@click.command`, `@cli.command()`, `@app.command()`), picocli / Spring
-    # Shell command methods (nest-commander's class decorator is an ENTRY on its `run`)
-    "command": "cli", "group": "cli", "Command": "cli", "ShellMethod": "cli",
-}
 
 
 # ------------------------------------------------------------------------------------ queries
@@ -273,9 +263,12 @@ class WrapperHit:
 
 @dataclass(frozen=True, slots=True)
 class TopicHit:
-    """A Kafka topic a reached method consumes or produces: ``consumers`` / ``producers`` among the
-    reached methods, ``hops`` of the nearest of them, and an ``example`` path in call order (from the
-    topic when a consumer is reached, else from the nearest producer)."""
+    """A topic, queue or task a reached method consumes or produces: ``consumers`` / ``producers``
+    among the reached methods, ``hops`` of the nearest of them, and an ``example`` path in call order
+    (from the topic when a consumer is reached, else from the nearest producer). ``broker``: the
+    node's broker (``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...); ``match``: how sure the
+    weakest of its reached PRODUCES / CONSUMES links is (``exact`` / ``inferred`` / ``name``; ``None``
+    for Kafka, whose links are by topic name as written)."""
 
     id: str
     name: str
@@ -283,18 +276,21 @@ class TopicHit:
     producers: tuple[Node, ...]
     hops: int
     example: tuple[PathStep, ...]
+    broker: str = "kafka"
+    match: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
     """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
     ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` (EXPOSES
-    of a GraphQL operation, :func:`exposes_kind`), ``kafka`` (CONSUMES), a wrapper's kind (WRAPS:
-    ``filter``, ``middleware``, ``interceptor``, ``guard``, ``pipe``, ``hook``, ``dependency``,
-    ``error_handler``, ``decorator``), ``scheduled`` / ``cli`` / ``main`` (ENTRY edges: registrations
-    by a call or configuration, :class:`indexer.model.EntryRegistration`), ``scheduled`` /
-    ``listener`` / ``task`` / ``cli`` (decorators, annotations), ``main`` (a callable named ``main``)
-    and ``module`` (module-level code)."""
+    of a GraphQL operation, :func:`analysis.entry_kinds.exposes_kind`), a broker (CONSUMES: ``kafka``, ``rabbitmq``,
+    ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
+    ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``), ``scheduled`` /
+    ``cli`` / ``main`` (ENTRY edges: registrations by a call or configuration,
+    :class:`indexer.model.EntryRegistration`), ``scheduled`` / ``listener`` / ``task`` / ``cli``
+    (decorators, annotations), ``main`` (a callable named ``main``) and ``module`` (module-level
+    code)."""
 
     node: Node
     kinds: tuple[str, ...]
@@ -592,7 +588,7 @@ class _Walk:
                         self.direct.append(e)
                 if e.kind == "CALLS_HTTP" and not self._follows(e):
                     continue
-                weak = max(_RANK.get(e.resolution or "", 0) if e.kind == "CALLS" else 0, self.weak.get(dst, 0))
+                weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
                         # The surest of the paths of the same length explains the node.
@@ -647,28 +643,39 @@ def _step(node: Node | None, id: str) -> PathStep:
     if node is None:
         name = id.removeprefix("endpoint:") if id.startswith("endpoint:") else id
         return PathStep(id, name, "Endpoint" if id.startswith("endpoint:") else "Topic", "", "", 0)
-    if node.label == "Topic":
-        return PathStep(node.id, f"topic:{node.name}", node.label, "", "", 0)
+    if node.label == "Topic":  # its id: topic:<name> (Kafka), topic:<broker>:<name>
+        return PathStep(node.id, node.id, node.label, "", "", 0)
     name = node.file if node.label == "File" else node.name if node.label == "Endpoint" else node.qualname
     return PathStep(node.id, name, node.label, node.repo, node.file, node.start_line)
 
 
-def exposes_kind(endpoint: str) -> str:
-    """The entry-point kind of a handler exposing the Endpoint id ``endpoint``: ``http``, or
-    ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` for a
-    GraphQL operation (:data:`stores.contracts.GRAPHQL_OPERATIONS`)."""
-    method = endpoint.removeprefix("endpoint:").partition(" ")[0]
-    return f"graphql {method.lower()}" if method in GRAPHQL_OPERATIONS else "http"
+_MATCH_ORDER = ("exact", "inferred", "name")
 
 
-def _decorator_kinds(node: Node) -> list[str]:
-    kinds = []
-    for deco in node.props.get("decorators") or ():
-        name = str(deco).lstrip("@").split("(", 1)[0].strip().rsplit(".", 1)[-1]
-        kind = _ENTRY_DECORATORS.get(name)
-        if kind and kind not in kinds:
-            kinds.append(kind)
-    return kinds
+def _link_rank(e: Edge) -> int:
+    """How sure one upward step is (index in :data:`CERTAINTIES`): a CALLS edge's ``resolution``, a
+    queue PRODUCES edge's ``match`` (RabbitMQ exchange + key through a pattern: ``inferred``; by name:
+    ``name``); HTTP and Kafka links count as ``exact``."""
+    if e.kind == "CALLS":
+        return _RANK.get(e.resolution or "", 0)
+    m = e.props.get("match") if e.kind == "PRODUCES" else None
+    return _RANK.get(m, 0) if isinstance(m, str) else 0
+
+
+def _note_match(matches: dict[str, str], e: Edge) -> None:
+    """Keep, per topic, the weakest ``match`` of its PRODUCES / CONSUMES edges seen (Kafka's carry none)."""
+    m = e.props.get("match")
+    if isinstance(m, str) and m in _MATCH_ORDER:
+        old = matches.get(e.dst)
+        if old is None or _MATCH_ORDER.index(m) > _MATCH_ORDER.index(old):
+            matches[e.dst] = m
+
+
+def _topic_name(node: Node | None, tid: str) -> tuple[str, str]:
+    """``(broker, name)`` of a Topic node (from its id when the node is not in the index)."""
+    if node is not None:
+        return str(node.props.get("broker") or "kafka"), node.name
+    return topic_parts(tid)
 
 
 def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Reached, ...], ...], tuple[Reached, ...]]:
@@ -740,6 +747,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     # Endpoints, one per (endpoint, exposing repository), from the nearest handler.
     hits: dict[tuple[str, str], EndpointHit] = {}
     consumers: dict[str, list[str]] = {}
+    matches: dict[str, str] = {}  # topic -> the weakest match of its links
     producers: dict[str, list[str]] = {}
     kinds: dict[str, list[str]] = {}
     wrapped: dict[str, list[Edge]] = {}
@@ -778,10 +786,12 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             exposing = sorted(x.src for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
             hit(e, repo, nodes[exposing[0]] if exposing else src, WrapperVia(src, kind, str(e.props.get("scope") or "")))
         elif e.kind == "CONSUMES":
-            kinds.setdefault(e.src, []).append("kafka")
+            kinds.setdefault(e.src, []).append(str(e.props.get("broker") or "kafka"))
             consumers.setdefault(e.dst, []).append(e.src)
+            _note_match(matches, e)
         elif e.kind == "PRODUCES":
             producers.setdefault(e.dst, []).append(e.src)
+            _note_match(matches, e)
     endpoints = sorted(hits.values(), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id))
 
     topics = []
@@ -789,10 +799,11 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         cons = sorted(dict.fromkeys(consumers.get(tid, [])), key=lambda i: (hop[i], i))
         prods = sorted(dict.fromkeys(producers.get(tid, [])), key=lambda i: (hop[i], i))
         node = nodes.get(tid)
-        name = node.name if node is not None else tid.removeprefix("topic:")
+        broker, name = _topic_name(node, tid)
         near = min(hop[i] for i in cons + prods)
         example = (_step(node, tid), *chain(cons[0])) if cons else chain(prods[0])
-        topics.append(TopicHit(tid, name, tuple(nodes[i] for i in cons), tuple(nodes[i] for i in prods), near, example))
+        topics.append(TopicHit(tid, name, tuple(nodes[i] for i in cons), tuple(nodes[i] for i in prods), near, example,
+                               broker, matches.get(tid)))
     topics.sort(key=lambda t: (t.hops, t.name))
 
     # Entry points and services over every code node reached (targets included).
@@ -801,7 +812,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     entries = []
     for n in reached:
         k = list(dict.fromkeys(kinds.get(n.id, [])))
-        k += [d for d in _decorator_kinds(n) if d not in k]
+        k += [d for d in decorator_kinds(n) if d not in k]
         if n.name == "main" and n.label in CALLABLE_LABELS and "main" not in k:
             k.append("main")
         if n.label == "File":

@@ -13,10 +13,10 @@ from typing import Any
 
 from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun
 from analysis.navigation import dotted_name
-from stores.contracts import Node
+from stores.contracts import BROKERS, Node
 
 __all__ = ["plain_link", "summary_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
-           "mermaid_text", "mermaid_diagram", "wrapper_summary", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
+           "mermaid_text", "mermaid_diagram", "diagram_links", "wrapper_summary", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
 
 DEFAULT_PER_HOP = 10
 """Callers named per hop (markdown and JSON); the rest of the hop is counted ("and M more")."""
@@ -120,6 +120,74 @@ def wrapper_summary(w: WrapperHit) -> str:
     return f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}{under}, {_through(w.kind, w.node)}"
 
 
+def _drawn_endpoints(report: BlastRadius) -> tuple[list[EndpointHit], dict[str, WrapperHit]]:
+    """The endpoints a diagram drawn node by node shows one by one, and the application-wide
+    wrappers (:func:`_summarised`) whose endpoints it shows as one node instead."""
+    groups = _summarised(report)
+    return [h for h in report.endpoints if h.through is None or h.through.node.id not in groups], groups
+
+
+def _group_label(w: WrapperHit) -> str:
+    """The text of an application-wide wrapper's one diagram node: ``all 6 endpoints of petclinic``."""
+    return f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}" + (
+        f" under {', '.join(w.paths)}" if w.paths else "")
+
+
+def _one_by_one(report: BlastRadius, max_nodes: int) -> bool:
+    """Whether :func:`mermaid_diagram` draws every node of ``report`` (else it groups them by hop)."""
+    endpoints, groups = _drawn_endpoints(report)
+    size = (len(report.targets) + sum(len(hop) for hop in report.hops) + len(endpoints) + len(groups)
+            + len(report.topics))
+    return size <= max_nodes
+
+
+def _diagram_ids(report: BlastRadius) -> dict[str, str]:
+    """``{graph node id: diagram node id}`` of a diagram drawn node by node: targets ``t0…``, callers
+    (by hop) ``c0…``, endpoints ``e0…`` (one per endpoint id), topics ``k0…``; the node of an
+    application-wide wrapper's endpoints is ``w0…`` (in :func:`_summarised` order, not in this map)."""
+    ids: dict[str, str] = {}
+    for i, t in enumerate(report.targets):
+        ids[t.node.id] = f"t{i}"
+    for i, r in enumerate(r for hop in report.hops for r in hop):
+        ids[r.node.id] = f"c{i}"
+    for i, h in enumerate(_drawn_endpoints(report)[0]):
+        ids.setdefault(h.id, f"e{i}")
+    for i, tp in enumerate(report.topics):
+        ids[tp.id] = f"k{i}"
+    return ids
+
+
+def diagram_links(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> list[tuple[str, str, Node]]:
+    """The nodes of :func:`mermaid_diagram` (same ``max_nodes``) that stand for code, as
+    ``(diagram node id, label, code node)`` in drawing order, for front ends that make each node a
+    link to its code: a target or caller is its own node, an endpoint its handler, a topic its first
+    consumer, else its first producer, the one node of an application-wide wrapper's endpoints
+    (``all N endpoints of <application>``) the wrapper. Drawn grouped, only ``t0`` (the first
+    target) is code; the hop and count nodes are not. The label is the node's text before Mermaid
+    escaping."""
+    if not report.targets:
+        return []
+    if not _one_by_one(report, max_nodes):
+        first = report.targets[0].node
+        more = f" +{len(report.targets) - 1}" if len(report.targets) > 1 else ""
+        return [("t0", _who(first) + more, first)]
+    ids = _diagram_ids(report)
+    links = [(ids[t.node.id], _who(t.node), t.node) for t in report.targets]
+    links += [(ids[r.node.id], _who(r.node), r.node) for hop in report.hops for r in hop]
+    endpoints, groups = _drawn_endpoints(report)
+    seen: set[str] = set()
+    for h in endpoints:
+        if h.id not in seen:
+            seen.add(h.id)
+            links.append((ids[h.id], f"{h.http_method} {h.path}", h.handler))
+    links += [(f"w{i}", _group_label(w), w.node) for i, w in enumerate(groups.values())]
+    for tp in report.topics:
+        code = (*tp.consumers, *tp.producers)
+        if code:
+            links.append((ids[tp.id], f"topic {tp.name}", code[0]))
+    return links
+
+
 def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> str:
     """The blast radius as a Mermaid flowchart (left to right, without the fence): targets -> callers
     by hop -> endpoints and topics, each code node inside a subgraph of its service (repository).
@@ -128,21 +196,11 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
     topics, with counts, and the services named in one node. Labels go through :func:`mermaid_text`."""
     out = ["flowchart LR"]
     callers = [r for hop in report.hops for r in hop]
-    groups = _summarised(report)  # an application-wide wrapper's endpoints: one node
-    endpoints = [h for h in report.endpoints if h.through is None or h.through.node.id not in groups]
-    size = len(report.targets) + len(callers) + len(endpoints) + len(groups) + len(report.topics)
+    endpoints, groups = _drawn_endpoints(report)  # an application-wide wrapper's endpoints: one node
     if not report.targets:
         return "\n".join([*out, '  none["nothing found"]'])
-    if size <= max_nodes:
-        ids: dict[str, str] = {}
-        for i, t in enumerate(report.targets):
-            ids[t.node.id] = f"t{i}"
-        for i, r in enumerate(callers):
-            ids[r.node.id] = f"c{i}"
-        for i, h in enumerate(endpoints):
-            ids.setdefault(h.id, f"e{i}")
-        for i, tp in enumerate(report.topics):
-            ids[tp.id] = f"k{i}"
+    if _one_by_one(report, max_nodes):
+        ids = _diagram_ids(report)
         by_repo: dict[str, list[str]] = {}
         for t in report.targets:
             by_repo.setdefault(t.node.repo, []).append(f'{ids[t.node.id]}(["{mermaid_text(_who(t.node))}"])')
@@ -158,9 +216,7 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
                 drawn.add(h.id)
                 out.append(f'  {ids[h.id]}{{{{"{mermaid_text(h.http_method + " " + h.path)}"}}}}')
         for i, w in enumerate(groups.values()):
-            label = f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}" + (
-                f" under {', '.join(w.paths)}" if w.paths else "")
-            out.append(f'  w{i}{{{{"{mermaid_text(label)}"}}}}')
+            out.append(f'  w{i}{{{{"{mermaid_text(_group_label(w))}"}}}}')
         for tp in report.topics:
             out.append(f'  {ids[tp.id]}[("{mermaid_text("topic " + tp.name)}")]')
         edges: list[str] = []
@@ -229,8 +285,8 @@ def _reached_line(r: Reached, link: Callable[[str, str, int], str]) -> str:
 
 def _served(kinds: Sequence[str]) -> bool:
     """Whether an entry point of these kinds is listed with the endpoints or topics it serves (HTTP,
-    GraphQL, Kafka) rather than under "Other entry points"."""
-    return any(k in ("http", "kafka") or k.startswith("graphql ") for k in kinds)
+    GraphQL, a broker's topics) rather than under "Other entry points"."""
+    return any(k == "http" or k in BROKERS or k.startswith("graphql ") for k in kinds)
 
 
 def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50,
@@ -315,7 +371,12 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
             roles.append("consumed by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.consumers))
         if tp.producers:
             roles.append("produced by " + ", ".join(f"{code_span(n.qualname)} ({markdown_text(n.repo)})" for n in tp.producers))
-        lines.append(f"- {code_span(tp.name)}: {'; '.join(roles)} · {count_noun(tp.hops, 'hop')} · {_path_text(tp.example)}")
+        # Kafka topics linked by name as written say nothing more (as ever); every other link says its
+        # broker and how sure it is.
+        kind = "" if tp.broker == "kafka" and tp.match is None else \
+            f" ({markdown_text(tp.broker)}, {markdown_text(tp.match or 'exact')})"
+        lines.append(f"- {code_span(tp.name)}{kind}: {'; '.join(roles)} · {count_noun(tp.hops, 'hop')} · "
+                     f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
     others = [p for p in report.entry_points if not _served(p.kinds)]
@@ -418,7 +479,8 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
                       "summary": wrapper_summary(w) if w.node.id in _summarised(report) else None}
                      for w in report.wrappers],
         "topics": [{"id": t.id, "name": t.name, "consumers": [n.id for n in t.consumers],
-                    "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example)}
+                    "producers": [n.id for n in t.producers], "hops": t.hops, "example": _path_json(t.example),
+                    "broker": t.broker, "match": t.match}
                    for t in report.topics],
         "entry_points": [{**_node_json(p.node), "kinds": list(p.kinds), "hops": p.hops} for p in report.entry_points],
         "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops,

@@ -273,9 +273,9 @@ def node_at(graph: GraphStore, repo: str, path: str, line: int, col: int) -> Nod
 def symbol_at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` starting at ``line`` / ``col`` of ``repo``/``path`` stands for,
     sorted by id: the targets of the references recorded there (a call site: its callees; a type
-    mention: the type), else the definition of that name whose span contains it, else the inline
-    handler (an anonymous function named after its route) whose first line holds the position from
-    its start on (its ``async (req, res) =>`` header); ``[]`` when none. Three store calls at most, whatever the file's size."""
+    mention: the type), else the definition of that name whose span contains it, else the innermost
+    function or method whose first line holds the position from its start on (the ``async (req, res)
+    =>`` header of an arrow, an inline handler named after its route); ``[]`` when none. Three store calls at most, whatever the file's size."""
     nodes = graph.nodes_in_file(repo, path)
     end = col + max(len(word), 1)
     out = graph.outgoing([n.id for n in nodes], REFERENCE_KINDS)
@@ -284,16 +284,17 @@ def symbol_at(graph: GraphStore, repo: str, path: str, line: int, col: int, word
         found = graph.get_nodes(dst)
         return [found[i] for i in dst if i in found]
     defs = [n for n in _code(nodes) if n.name == word and _contains(n, line, col)]
-    if not defs:  # the header of an inline handler (`async (req, res) =>`), which has no identifier
-        defs = [n for n in _code(nodes) if _inline_handler(n) and n.start_line == line and _contains(n, line, col)]
+    if not defs:  # a function's header without its name: `async (req, res) =>`, `handle = async () =>`
+        defs = [n for n in _code(nodes) if _header(n, line, col)]
     inner = max(defs, key=lambda n: (n.start_line, n.start_col), default=None)
     return [inner] if inner else []
 
 
-def _inline_handler(n: Node) -> bool:
-    """Whether ``n`` is an anonymous function the indexer named after its route (``DELETE /x/:id``,
-    the scheme of ``indexer/symbols.py``): the only callables whose name holds a space."""
-    return n.label in CALLABLE_LABELS and " " in n.name
+def _header(n: Node, line: int, col: int) -> bool:
+    """Whether ``line`` / ``col`` is on the first line of the callable ``n``, from its start on: the
+    header of an arrow or function expression (``async (req, res) =>``, ``export default () =>``,
+    an inline handler named after its route), where no identifier names it."""
+    return n.label in CALLABLE_LABELS and n.start_line == line and _contains(n, line, col)
 
 
 def _group(nodes: dict[str, Node], pairs: list[tuple[str, Site]]) -> list[CallGroup]:

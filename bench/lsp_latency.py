@@ -8,6 +8,11 @@ Targets: 200 methods / functions with callers, sampled with a fixed seed; reques
 target's name in its definition (prepare + incomingCalls as one measurement, references, hover) and
 workspace/symbol for prefixes, camel humps and fuzzy abbreviations of their names (``mkrsp`` for
 ``make_response``: the first letter, then the next five consonants).
+
+``--baseline SRC`` (a source tree of another version, e.g. ``git archive <rev> | tar -x -C SRC``)
+also starts that version's server on the same index and sends every workspace/symbol query to both,
+alternating which goes first, so the two are timed side by side under the same load; it prints their
+p50 / p95 per query kind and whether every answer was the same.
 """
 
 from __future__ import annotations
@@ -46,16 +51,18 @@ async def main() -> None:
     ap.add_argument("root", type=Path)
     ap.add_argument("--db", type=Path, required=True)
     ap.add_argument("-n", type=int, default=200)
+    ap.add_argument("--baseline", type=Path, help="source tree of the version to compare workspace/symbol with")
     args = ap.parse_args()
     root = args.root.resolve()
-    client = LanguageClient("bench", "1")
-    await client.start_io(sys.executable, "-m", "lsp_server.cli", "serve", env={**os.environ, "RIPPLE_DB": str(args.db)})
-    await client.initialize_async(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)]))
-    client.initialized(types.InitializedParams())
+    client = await start(root, args.db, None)
+    baseline = await start(root, args.db, args.baseline.resolve()) if args.baseline else None
     times: dict[str, list[float]] = {"prepare+incoming": [], "references": [], "hover": [], "workspace/symbol": [],
                                      "  prefix": [], "  humps": [], "  fuzzy": []}
-    await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="warmup"))
+    base_times: dict[str, list[float]] = {"workspace/symbol": [], "  prefix": [], "  humps": [], "  fuzzy": []}
+    differ = 0
+    for c in (client, baseline):
+        if c is not None:
+            await c.workspace_symbol_async(types.WorkspaceSymbolParams(query="warmup"))
     answered = 0
     for path, line, name in targets(args.db, args.n):
         text = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
@@ -79,19 +86,54 @@ async def main() -> None:
         humps = "".join(p[:2].capitalize() for p in name.strip("_").split("_")[:2]) or name
         fuzzy = name.strip("_")[:1] + "".join(c for c in name.strip("_")[1:] if c.lower() not in "aeiou_")[:5]
         for kind, query in (("  prefix", name[:3]), ("  humps", humps), ("  fuzzy", fuzzy)):
-            t = time.perf_counter()
-            await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
-            times["workspace/symbol"].append(time.perf_counter() - t)
-            times[kind].append(times["workspace/symbol"][-1])
+            runs = [(client, times), (baseline, base_times)] if baseline is not None else [(client, times)]
+            if len(times["hover"]) % 2:  # alternate which server is asked first
+                runs.reverse()
+            answers = []
+            for c, into in runs:
+                t = time.perf_counter()
+                answers.append(await c.workspace_symbol_async(types.WorkspaceSymbolParams(query=query)))
+                into["workspace/symbol"].append(time.perf_counter() - t)
+                into[kind].append(into["workspace/symbol"][-1])
+            differ += len(answers) == 2 and answers[0] != answers[1]
     rss = psutil.Process(client._server.pid).memory_info().rss / 2**20  # type: ignore[union-attr]
     print(f"{'request':<18} {'n':>5} {'p50 ms':>8} {'p95 ms':>8}")
     for kind, values in times.items():
         ms = [v * 1000 for v in values]
         print(f"{kind:<18} {len(ms):>5} {statistics.median(ms):>8.1f} {pct(ms, 95):>8.1f}")
     print(f"server RSS: {rss:.0f} MiB; incoming calls found for {answered} of {len(times['hover'])} targets")
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()
+    if baseline is not None:
+        print(f"\nbaseline {args.baseline} on the same queries, interleaved:")
+        print(f"{'request':<18} {'n':>5} {'p50 ms':>8} {'p95 ms':>8}")
+        for kind, values in base_times.items():
+            ms = [v * 1000 for v in values]
+            print(f"{kind:<18} {len(ms):>5} {statistics.median(ms):>8.1f} {pct(ms, 95):>8.1f}")
+        print(f"answers that differ between the two servers: {differ} of {len(base_times['workspace/symbol'])}")
+    for c in (client, baseline):
+        if c is not None:
+            await c.shutdown_async(None)
+            c.exit(None)
+            await c.stop()
+
+
+async def start(root: Path, db: Path, source: Path | None) -> LanguageClient:
+    """A ``ripple serve`` on ``db`` with ``root`` as its folder, initialized; ``source``: run that
+    source tree's server instead of this one's."""
+    client = LanguageClient("bench", "1")
+    env = {**os.environ, "RIPPLE_DB": str(db)}
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    await client.start_io(sys.executable, "-m", "lsp_server.cli", "serve", env=env, cwd=str(source) if source else None)
+    await client.initialize_async(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)]))
+    client.initialized(types.InitializedParams())
+    deadline = time.monotonic() + 1800
+    while time.monotonic() < deadline:  # measure an idle server: wait until its folder check or indexing ended
+        status = await client.protocol.send_request_async("ripple/indexStatus", {})
+        if all(f.state != "indexing" for f in status.folders):
+            break
+        await asyncio.sleep(1)
+    return client
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ __all__ = [
     "TypeUse",
     "Injection",
     "Template",
+    "QueueBinding",
     "Route",
     "WrapperRef",
     "Wrapper",
@@ -320,8 +321,10 @@ class WrapperRef:
     """Cross-cutting code applied to one route: ``kind`` (:data:`WRAPPER_KINDS`) and ``expr``, the
     expression naming the function or class that runs, resolved like a call's callee in the route's
     scope (Express ``auth.required``, Nest ``AuthGuard`` of ``@UseGuards(AuthGuard)``, FastAPI
-    ``get_user`` of ``Depends(get_user)``, Python ``login_required`` of ``@login_required``). A class
-    means the methods the framework calls on it (``doFilter``, ``preHandle``, ``canActivate``, ...)."""
+    ``get_user`` of ``Depends(get_user)``, Python ``login_required`` of ``@login_required``), or the
+    qualname in the route's file of an inline function a detector made a definition of its own
+    (``middleware GET /x``, :mod:`indexer.symbols`). A class means the methods the framework calls on
+    it (``doFilter``, ``preHandle``, ``canActivate``, ...)."""
 
     kind: str
     expr: str
@@ -456,9 +459,19 @@ class HttpCall:
 
 @dataclass(slots=True)
 class TopicUse:
-    """A Kafka topic produced to or consumed from: ``role`` is ``produces`` or ``consumes``;
-    ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``; ``owner`` the
-    qualname of the producing / consuming function or method (the listener method)."""
+    """A topic, queue, channel or task produced to or consumed from: ``role`` is ``produces`` or
+    ``consumes``; ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``,
+    ``spring-rabbit``, ``pika``, ``amqplib``, ``spring-jms``, ``spring-cloud-stream``, ``celery``, ...;
+    ``owner`` the qualname of the producing / consuming function or method (the listener method);
+    ``broker`` one of :data:`stores.contracts.BROKERS`.
+
+    ``topic`` is the destination's name: a Kafka topic, a RabbitMQ queue (consumers) or routing key
+    (producers, with ``exchange`` the exchange they publish to: ``Template()`` for the default
+    exchange, whose routing key is the queue's name; ``None`` for a use that names a queue directly),
+    a JMS destination, a Celery task name. ``target``: an expression naming the consumer itself
+    (Celery ``cleanup.delay()``: ``cleanup``), which the linker resolves to the task's function and its
+    task name; ``topic`` is then empty. ``binding``: a Spring Cloud Stream binding name
+    (``orders-in-0``, a ``StreamBridge.send`` name) the linker maps to its configured destination."""
 
     framework: str
     role: str
@@ -466,6 +479,31 @@ class TopicUse:
     owner: str | None
     line: int
     col: int
+    broker: str = "kafka"
+    exchange: Template | None = None
+    target: str | None = None
+    binding: str | None = None
+
+
+@dataclass(slots=True)
+class QueueBinding:
+    """A RabbitMQ binding declared in code: messages published to ``exchange`` with a routing key
+    matching ``key`` (``#`` / ``*`` wildcards of a topic exchange; empty for a fanout exchange) go to
+    ``queue``. From Spring ``BindingBuilder.bind(queue).to(exchange).with(key)`` beans and
+    ``@QueueBinding``, pika ``queue_bind``, amqplib ``bindQueue``. ``queue`` / ``exchange`` are
+    templates of names, or of expressions naming a ``Queue`` / ``Exchange`` bean (``("ref", ...)``
+    resolved like constants; a bean method's ``new Queue("orders")`` is recorded as a constant of
+    the method's qualname)."""
+
+    framework: str
+    queue: Template
+    exchange: Template
+    key: Template
+    line: int
+    col: int
+    owner: str | None = None
+    """The enclosing method's qualname: where ``ref`` pieces are looked up (a bean parameter
+    ``Queue ordersQueue`` resolves to the class's ``ordersQueue`` bean)."""
 
 
 @dataclass(slots=True)
@@ -535,6 +573,7 @@ class FileExtraction:
     mounts: list[Mount] = field(default_factory=list)
     http_calls: list[HttpCall] = field(default_factory=list)
     topics: list[TopicUse] = field(default_factory=list)
+    queue_bindings: list[QueueBinding] = field(default_factory=list)
     constants: list[StringConstant] = field(default_factory=list)
     entries: list[EntryRegistration] = field(default_factory=list)
     partial: str | None = None

@@ -15,13 +15,19 @@ module level). Its qualname is that name under the parent (``setup.GET /x`` insi
 its id is ``repo:src/routes/orders.DELETE /x/:id(2)`` (the parameter count as for every callable). A
 second handler of the same name in one file is ``DELETE /x/:id #2``, ``#3`` … in source order. Its
 span is the function's, its name position the function's start; it owns the calls in its body.
+
+Other anonymous functions a detector makes definitions of the same way, named after what registers
+them: inline middleware ``middleware app.use /api`` (``middleware router.use`` without a path; a
+route's own ``middleware GET /x``; Express error middleware ``error_handler app.use``), Fastify hooks
+``hook onRequest``, event listeners ``on connection`` (``on <event>``; the event as :func:`path_text`
+writes a template), inline Fastify plugins ``plugin /v1``, kafkajs ``eachMessage <topics>`` consumers.
 """
 
 from __future__ import annotations
 
 from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
 
-__all__ = ["LABELS", "file_id", "module_path", "definition_ids", "signature_part", "handler_name"]
+__all__ = ["LABELS", "file_id", "module_path", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
 
 LABELS = {
     "class": "Class",
@@ -82,8 +88,17 @@ def handler_name(methods: list[str], path: Template, taken: set[str] | frozenset
     value as ``{}``; ``/`` when empty). When that name is in ``taken`` (names already given in the
     same scope of the file) the first free ``"<name> #2"``, ``#3`` … is returned."""
     verbs = "|".join("ALL" if m == "*" else m for m in methods) or "ALL"
-    text = "".join(t if k == "lit" else ("{" + t + "}" if k == "ref" else "{}") for k, t in path.parts) or "/"
-    name = f"{verbs} {text}"
+    return unique_name(f"{verbs} {path_text(path) or '/'}", taken)
+
+
+def path_text(path: Template) -> str:
+    """A template as a name shows it: literal text, a constant reference as ``{Name}``, an unknown
+    value as ``{}`` (``""`` for an empty template)."""
+    return "".join(t if k == "lit" else ("{" + t + "}" if k == "ref" else "{}") for k, t in path.parts)
+
+
+def unique_name(name: str, taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """``name``, or the first of ``"<name> #2"``, ``#3`` … not in ``taken``."""
     n = 1
     out = name
     while out in taken:

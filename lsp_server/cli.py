@@ -300,8 +300,12 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
         table.add_row("written: edges", ", ".join(f"{k} {v:,}" for k, v in sorted(r.edges.items())))
     if r.calls:
         table.add_row("call sites by outcome", ", ".join(f"{k} {v:,}" for k, v in r.calls.items()))
-    if r.links:
-        table.add_row("HTTP and Kafka links", ", ".join(f"{k} {v:,}" for k, v in r.links.items()))
+    linked = {k: v for k, v in r.links.items() if not k.startswith("unlinked_")}
+    unlinked = {k.removeprefix("unlinked_"): v for k, v in r.links.items() if k.startswith("unlinked_")}
+    if linked:
+        table.add_row("HTTP and queue links", ", ".join(f"{k} {v:,}" for k, v in linked.items()))
+    if unlinked:
+        table.add_row("not linked, by reason", ", ".join(f"{k} {v:,}" for k, v in unlinked.items()))
     if r.files_written:
         table.add_row("chunks written", f"{r.chunks:,}")
     if "skipped" in embedded:

@@ -204,6 +204,7 @@ class RippleServer(LanguageServer):
         self.loop: asyncio.AbstractEventLoop | None = None
         self._reported: set[str] = set()
         self._lines: OrderedDict[Path, tuple[tuple[int, int], list[str] | None]] = OrderedDict()
+        self._where: dict[tuple[Path, str], tuple[Path | None, str]] = {}
         self._poller: threading.Thread | None = None
 
     # -------------------------------------------------------------------------------- lifecycle
@@ -690,11 +691,13 @@ class RippleServer(LanguageServer):
         if folder is None:  # a repository not on this disk: the text kept in the index
             stored = self.graph().file_text(repo, path)
             return FileText(ripple_uri(repo, path), stored.splitlines() if stored is not None else None)
-        if not inside_root(folder.root, folder.root / path):  # the indexer's rule: never read outside
-            return FileText(ripple_uri(repo, path), None)
-        abs_path = (folder.root / path).resolve()
-        uri = from_fs_path(str(abs_path)) or ripple_uri(repo, path)
-        disk = self.disk_lines(abs_path)
+        where = self._where.get((folder.root, path))
+        if where is None:
+            where = self._resolve(folder.root, repo, path)
+        abs_path, uri = where
+        if abs_path is None:  # the indexer's rule: never read outside
+            return FileText(uri, None)
+        disk = self.disk_lines(abs_path, folder.root)
         doc = self.workspace.text_documents.get(uri)
         if doc is None or disk is None:
             return FileText(uri, disk)
@@ -703,9 +706,25 @@ class RippleServer(LanguageServer):
             return FileText(uri, disk)
         return FileText(uri, disk, buffer, LineMap(buffer, disk))
 
-    def disk_lines(self, path: Path) -> list[str] | None:
-        """The lines of ``path`` (cached while its mtime and size hold), ``None`` when unreadable.
-        Callers check ``path`` is inside a workspace folder."""
+    def _resolve(self, root: Path, repo: str, path: str) -> tuple[Path | None, str]:
+        """``(real path, uri)`` of ``path`` in the folder at ``root`` (``(None, ripple: uri)`` when its
+        real location is outside ``root``), kept for later requests: resolving costs a system call
+        per path component, and a workspace-symbol answer names up to 100 files. A link changed
+        later keeps its first real path, which was inside ``root``."""
+        if not inside_root(root, root / path):
+            where: tuple[Path | None, str] = (None, ripple_uri(repo, path))
+        else:
+            abs_path = (root / path).resolve()
+            where = (abs_path, from_fs_path(str(abs_path)) or ripple_uri(repo, path))
+        if len(self._where) >= 50_000:
+            self._where.clear()
+        self._where[(root, path)] = where
+        return where
+
+    def disk_lines(self, path: Path, root: Path | None = None) -> list[str] | None:
+        """The lines of ``path`` (cached while its mtime and size hold), ``None`` when unreadable or,
+        with ``root``, when the file opened is not inside ``root`` (a link swapped since ``path`` was
+        resolved). Callers check ``path`` is inside a workspace folder."""
         try:
             st = path.stat()
         except OSError:
@@ -716,7 +735,8 @@ class RippleServer(LanguageServer):
             self._lines.move_to_end(path)
             return hit[1]
         try:  # a FIFO or device is never opened in a way that blocks (indexer.fsguard)
-            lines: list[str] | None = read_regular(path, DISK_TEXT_CAP).decode("utf-8", "replace").splitlines()
+            lines: list[str] | None = read_regular(path, DISK_TEXT_CAP, None if root is None else str(root)).decode(
+                "utf-8", "replace").splitlines()
         except SkipFile:
             lines = None
         self._lines[path] = (key, lines)

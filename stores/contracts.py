@@ -13,6 +13,7 @@ File. Lines are 1-based; columns 0-based code points.
 from __future__ import annotations
 
 import abc
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Sequence
@@ -37,6 +38,7 @@ __all__ = [
     "query_parts",
     "symbol_match_rank",
     "best_symbol_names",
+    "SymbolNameIndex",
     "SHARED_LABELS",
     "normalise_path",
     "GRAPHQL_OPERATIONS",
@@ -44,6 +46,8 @@ __all__ = [
     "normalise_graphql_field",
     "endpoint_id",
     "topic_id",
+    "topic_parts",
+    "BROKERS",
 ]
 
 NODE_LABELS = (
@@ -260,9 +264,29 @@ def endpoint_id(http_method: str, path: str) -> str:
     return f"endpoint:{method} {normalise_path(path)}"
 
 
-def topic_id(name: str) -> str:
-    """Id of the shared Topic node of a Kafka topic: ``topic:orders``."""
-    return f"topic:{name}"
+BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis")
+"""The message brokers a Topic node belongs to (its ``props["broker"]``): a topic, queue, channel,
+subject or task of one broker is a different node from the same name on another (:func:`topic_id`).
+``stream`` is a Spring Cloud Stream destination whose binder the configuration does not name."""
+
+
+def topic_id(name: str, broker: str = "kafka") -> str:
+    """Id of the shared Topic node of a destination of ``broker``: a Kafka topic keeps the id it always
+    had, ``topic:orders``; any other broker's destination is ``topic:<broker>:<name>``
+    (``topic:rabbitmq:orders``, ``topic:celery:shop.tasks.cleanup``), so a RabbitMQ queue and a Kafka
+    topic of the same name are two nodes. The node's ``name`` is the bare name and its
+    ``props["broker"]`` the broker (``kafka`` included)."""
+    return f"topic:{name}" if broker == "kafka" else f"topic:{broker}:{name}"
+
+
+def topic_parts(node_id: str) -> tuple[str, str]:
+    """``(broker, name)`` of a Topic id made by :func:`topic_id` (``topic:rabbitmq:orders`` ->
+    ``("rabbitmq", "orders")``; ``topic:orders`` -> ``("kafka", "orders")``). A Kafka topic whose name
+    starts with a broker's name and a colon cannot be told apart from its id alone: read the node's
+    ``props["broker"]`` where the node is at hand."""
+    rest = node_id.removeprefix("topic:")
+    head, sep, tail = rest.partition(":")
+    return (head, tail) if sep and head in BROKERS and head != "kafka" else ("kafka", rest)
 
 
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -345,6 +369,112 @@ def best_symbol_names(query: str, parts_q: Sequence[str], names: Iterable[tuple[
                 ranked.append((5, size, name))
     ranked.sort()
     return ranked[:limit]
+
+
+class SymbolNameIndex:
+    """The names of an index prepared for workspace-symbol queries: :meth:`best` gives the list
+    :func:`best_symbol_names` gives over the same names, with the per-name work done by the regular
+    expression engine instead of a Python loop over every name.
+
+    Names are bucketed by their first letter (a match's first letter is the query's) and each
+    bucket is sorted by (length, name), the order ranks are tied in; a bucket keeps its names'
+    lowercased alphanumeric texts (``makeresponse``) and their parts (``make response``) as two
+    texts of one line per name. A query then scans a bucket's text in C with one pattern per rank
+    (prefix, part match, subsequence), reads matches in tie order and stops once ``limit`` are
+    found; only the names a pattern matched reach Python, and the fuzzy pass runs only when the
+    exact, prefix and part matches leave room. Build cost: one pass over the names (cache it)."""
+
+    __slots__ = ("_buckets",)
+
+    def __init__(self, names: Iterable[str]) -> None:
+        """Index ``names`` (duplicates kept once; names without a letter or digit are left out)."""
+        grouped: dict[str, list[tuple[int, str, list[str]]]] = {}
+        for name in dict.fromkeys(names):
+            parts = [p.lower() for p in symbol_parts(name)]
+            if parts:
+                grouped.setdefault(parts[0][0], []).append((len(name), name, parts))
+        self._buckets = {key: _NameBucket(sorted(entries)) for key, entries in grouped.items()}
+
+    def __len__(self) -> int:
+        return sum(len(b.names) for b in self._buckets.values())
+
+    def best(self, query: str, parts_q: Sequence[str], limit: int) -> list[tuple[int, int, str]]:
+        """The ``limit`` best ``(rank, len(name), name)`` for ``query`` (``parts_q``: its
+        :func:`query_parts`), best first: equal to :func:`best_symbol_names` over the indexed names."""
+        flat_q = "".join(parts_q)
+        bucket = self._buckets.get(flat_q[:1])
+        if bucket is None or limit <= 0:
+            return []
+        ranked: list[tuple[int, int, str]] = []
+        taken: set[int] = set()
+
+        def take(rank: int, found: Iterable[int], room: int) -> None:
+            for i in found:
+                if len(taken) >= room:
+                    return
+                if i not in taken:
+                    taken.add(i)
+                    ranked.append((rank, len(bucket.names[i]), bucket.names[i]))
+
+        for i in bucket.same_flat.get(flat_q, ()):  # exact, exact ignoring case and separators
+            taken.add(i)
+            ranked.append((0 if bucket.names[i] == query else 1, len(bucket.names[i]), bucket.names[i]))
+        esc = [re.escape(q) for q in parts_q]
+        take(2, bucket.lines(bucket.flat_text, bucket.flat_at, f"^{re.escape(flat_q)}."), limit)
+        if len(parts_q) > 1 and len(taken) < limit:  # a one-part query's part matches are prefixes
+            pattern = f"^{esc[0]}" + "".join(f"(?>[^\\n]*? {q})" for q in esc[1:])  # earliest part each: no backtracking
+            take(3, (i for i in bucket.lines(bucket.parts_text, bucket.parts_at, pattern)
+                     if not bucket.flat[i].startswith(flat_q)), limit)
+        room = limit - len(ranked)
+        if room > 0:
+            abbreviations = 0
+            pattern = "^" + re.escape(flat_q[0]) + "".join(f"[^{re.escape(c)}\\n]*{re.escape(c)}" for c in flat_q[1:])
+            for i in bucket.lines(bucket.flat_text, bucket.flat_at, pattern):
+                if abbreviations >= room:  # every later name is no shorter: it could not be shown
+                    break
+                if i in taken:
+                    continue
+                if _abbreviates(flat_q, bucket.parts[i]):
+                    abbreviations += 1
+                    ranked.append((4, len(bucket.names[i]), bucket.names[i]))
+                else:
+                    ranked.append((5, len(bucket.names[i]), bucket.names[i]))
+        ranked.sort()
+        return ranked[:limit]
+
+
+class _NameBucket:
+    """The names of one first letter, sorted by (length, name), with their texts (see :class:`SymbolNameIndex`)."""
+
+    __slots__ = ("names", "parts", "flat", "same_flat", "flat_text", "flat_at", "parts_text", "parts_at")
+
+    def __init__(self, entries: Sequence[tuple[int, str, list[str]]]) -> None:
+        self.names = [name for _, name, _ in entries]
+        self.parts = [parts for _, _, parts in entries]
+        self.flat = ["".join(parts) for parts in self.parts]
+        self.same_flat: dict[str, list[int]] = {}
+        for i, flat in enumerate(self.flat):
+            self.same_flat.setdefault(flat, []).append(i)
+        self.flat_text, self.flat_at = self._text(self.flat)
+        self.parts_text, self.parts_at = self._text([" ".join(parts) for parts in self.parts])
+
+    @staticmethod
+    def _text(lines: Sequence[str]) -> tuple[str, list[int]]:
+        starts, at = [], 0
+        for line in lines:
+            starts.append(at)
+            at += len(line) + 1
+        return "\n".join(lines) + "\n", starts
+
+    def lines(self, text: str, starts: Sequence[int], pattern: str) -> Iterable[int]:
+        """Indexes of the names whose line of ``text`` matches ``pattern`` (anchored with ``^``), in order."""
+        for m in _multiline(pattern).finditer(text):
+            yield bisect.bisect_right(starts, m.start()) - 1
+
+
+@functools.lru_cache(maxsize=256)
+def _multiline(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.MULTILINE)
 
 
 @functools.lru_cache(maxsize=64)

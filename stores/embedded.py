@@ -65,9 +65,8 @@ from stores.contracts import (
     SearchIndex,
     UnresolvedCall,
     SHARED_LABELS,
+    SymbolNameIndex,
     query_parts,
-    best_symbol_names,
-    symbol_parts,
 )
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
@@ -191,7 +190,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
         self._generation = 0  # bumped by every write of this instance
         self._vectors: _VectorCache | None = None
         self._counts: tuple[int, int, dict[str, int]] | None = None  # (generation, data_version, counts)
-        self._names: tuple[tuple[int, int], dict[str, list[tuple[str, list[str]]]]] | None = None
+        self._names: tuple[tuple[int, int], SymbolNameIndex] | None = None
         if self.path.is_dir():
             raise StoreUnavailable(f"{self.path} is a folder, not an index file; pass the index file (such as "
                                    f"{self.path / 'index.db'})")
@@ -676,13 +675,13 @@ class EmbeddedStore(GraphStore, SearchIndex):
         """Up to ``limit`` code nodes whose name matches ``query`` (the rule of
         :meth:`GraphStore.search_symbols`), best first.
 
-        The distinct names of the index, cut into parts and bucketed by the first letter of their
-        first part, are cached in memory (rebuilt lazily after any write, like the vectors); the rule
-        runs over one bucket, then one query fetches the nodes of the best names."""
+        The distinct names of the index are cached in memory as a :class:`SymbolNameIndex` (rebuilt
+        lazily after any write, like the vectors), which ranks them; then one query fetches the
+        nodes of the best names."""
         parts = query_parts(query)
         if not parts or limit <= 0:
             return []
-        ranked = best_symbol_names(query, parts, self._symbol_names().get(parts[0][0], ()), limit)
+        ranked = self._symbol_names().best(query, parts, limit)
         order = {name: (rank, n) for rank, n, name in ranked}
         if not order:
             return []
@@ -694,19 +693,16 @@ class EmbeddedStore(GraphStore, SearchIndex):
         nodes.sort(key=lambda n: (*order[n.name], n.name, n.id))
         return nodes[:limit]
 
-    def _symbol_names(self) -> dict[str, list[tuple[str, list[str]]]]:
-        """``{first character of the first part: [(name, lowercased parts)]}`` of every code node name."""
+    def _symbol_names(self) -> SymbolNameIndex:
+        """Every code node name, indexed for workspace-symbol queries (cached until the next write)."""
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         cached = self._names
         if cached is not None and cached[0] == (self._generation, version):
             return cached[1]
-        buckets: dict[str, list[tuple[str, list[str]]]] = {}
-        for (name,) in self._db.execute("SELECT DISTINCT name FROM nodes WHERE label NOT IN ('File', 'Repository', 'Endpoint', 'Topic')"):
-            parts = [p.lower() for p in symbol_parts(name)]
-            if parts:
-                buckets.setdefault(parts[0][0], []).append((name, parts))
-        self._names = ((self._generation, version), buckets)
-        return buckets
+        names = SymbolNameIndex(name for (name,) in self._db.execute(
+            "SELECT DISTINCT name FROM nodes WHERE label NOT IN ('File', 'Repository', 'Endpoint', 'Topic')"))
+        self._names = ((self._generation, version), names)
+        return names
 
     @_guarded
     def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:

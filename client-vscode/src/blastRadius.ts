@@ -1,15 +1,24 @@
 /**
  * "Ripple: Blast Radius": `ripple/blastRadius` for the method at the cursor, its markdown report in a
- * webview whose location links open the editor there (lib/report.ts rewrites them to commands).
+ * webview whose location links open the editor there (lib/report.ts rewrites them to commands), and
+ * its diagram drawn by the bundled script out/diagram.js (src/webview/diagram.ts), whose nodes post
+ * `{command: 'open', uri, line}` to open the editor at their code.
  */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { type DiagramLink, diagramLinks, openMessageLocation } from './lib/diagram';
 import { errorMessage } from './lib/errors';
 import { OPEN_LOCATION_COMMAND, hasTargets, reportPage, reportTitle } from './lib/report';
+import { tryOpenLocation } from './open';
 import { blastRadius } from './requests';
 import type { Session } from './session';
 
 /** The webview's view type. */
 export const VIEW_TYPE = 'ripplegraph.blastRadius';
+
+/** The folder of the bundle (out/): the webview may load the diagram script from there, nothing else. */
+const BUNDLE_DIR = __dirname;
 
 /** One report panel, reused by every run. */
 export class BlastRadiusPanel implements vscode.Disposable {
@@ -22,23 +31,36 @@ export class BlastRadiusPanel implements vscode.Disposable {
     return () => run === this.runs;
   }
 
-  /** Show `markdown` (a new panel beside the editor, or the existing one). */
-  show(markdown: string): vscode.WebviewPanel {
+  /**
+   * Show `markdown` (a new panel beside the editor, or the existing one), its diagram's code nodes
+   * linked as `links` say.
+   */
+  show(markdown: string, links: readonly DiagramLink[] = []): vscode.WebviewPanel {
     const title = reportTitle(markdown);
     if (this.panel === undefined) {
-      this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-        enableScripts: false,
+      const panel = vscode.window.createWebviewPanel(VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+        enableScripts: true,
         enableCommandUris: [OPEN_LOCATION_COMMAND],
-        localResourceRoots: [],
+        localResourceRoots: [vscode.Uri.file(BUNDLE_DIR)],
       });
-      this.panel.onDidDispose(() => {
+      const messages = panel.webview.onDidReceiveMessage(async (message: unknown) => {
+        const location = openMessageLocation(message);
+        if (location !== undefined) {
+          await tryOpenLocation(location);
+        }
+      });
+      panel.onDidDispose(() => {
+        messages.dispose();
         this.panel = undefined;
       });
+      this.panel = panel;
     } else {
       this.panel.title = title;
       this.panel.reveal(vscode.ViewColumn.Beside, true);
     }
-    this.panel.webview.html = reportPage(markdown, title, this.panel.webview.cspSource);
+    const webview = this.panel.webview;
+    const scriptUri = webview.asWebviewUri(vscode.Uri.file(join(BUNDLE_DIR, 'diagram.js'))).toString();
+    webview.html = reportPage(markdown, title, webview.cspSource, { scriptUri, nonce: randomBytes(16).toString('base64'), links });
     return this.panel;
   }
 
@@ -84,5 +106,5 @@ export async function showBlastRadius(session: Session, panel: BlastRadiusPanel)
     void vscode.window.showInformationMessage('ripplegraph: no method or function at the cursor.');
     return;
   }
-  panel.show(result.markdown);
+  panel.show(result.markdown, diagramLinks(result.diagram));
 }

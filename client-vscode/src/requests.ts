@@ -13,7 +13,7 @@ export const SEARCH = 'ripple/search';
 export const INDEX_STATUS = 'ripple/indexStatus';
 /** `ripple/fileContent` `{uri}` -> `{text}`. */
 export const FILE_CONTENT = 'ripple/fileContent';
-/** `ripple/blastRadius` `{textDocument, position, depth}` -> `{markdown, report}`. */
+/** `ripple/blastRadius` `{textDocument, position, depth}` -> `{markdown, report, diagram}` (`diagram`: newer servers). */
 export const BLAST_RADIUS = 'ripple/blastRadius';
 /** The server command that indexes every folder again: -> `{started: [repo]}`. */
 export const REINDEX = 'ripple.reindex';
@@ -22,6 +22,8 @@ export const REINDEX = 'ripple.reindex';
 export interface BlastRadiusResult {
   markdown: string;
   report: unknown;
+  /** `{mermaid, links: [{id, label, uri, line}]}`; absent from servers older than the diagram view. */
+  diagram?: unknown;
 }
 
 /** A cancellation token that fires when `signal` aborts. */

@@ -18,7 +18,11 @@ edges that file owns:
   placeholders filled from the repository's configuration, then the scheme and host (or a prefix named
   in the service map) are cut off and recorded as ``props["service"]``. A URL whose start is unknown
   (``base + "/owners"`` with ``base`` a parameter) keeps its known path and no service.
-* ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``.
+* ``PRODUCES`` / ``CONSUMES`` method -> ``Topic``: a Kafka topic (``topic:<name>``), or a queue,
+  task, channel or destination of another broker (``topic:<broker>:<name>``), placed by
+  :mod:`indexer.frameworks.queues` (RabbitMQ exchange + routing key through the bindings in the code,
+  Celery task names, Spring Cloud Stream bindings); those edges carry ``broker`` and ``match``
+  (``exact`` / ``inferred`` / ``name``). Every Topic node's ``props["broker"]`` names its broker.
 * ``WRAPS`` wrapper callable -> ``Endpoint``: cross-cutting code (a filter, middleware, interceptor,
   guard, pipe, hook, dependency, error handler or view decorator) to every endpoint it runs for. What
   runs is the function or method the registration names; a class stands for the methods the framework
@@ -62,6 +66,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
@@ -75,6 +80,9 @@ __all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "gr
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
+_INLINE_NAME = re.compile(r"^(?!new\s)\S+\s")
+"""A ``WrapperRef.expr`` that no expression spells: the qualname, in the route's file, of an inline
+function a detector made a definition of its own (``middleware GET /x``, :mod:`indexer.symbols`)."""
 MAX_CONSTANT_DEPTH = 128
 """Constants referring to constants are followed at most this deep; a deeper one is unknown."""
 MAX_PREFIXES = 64
@@ -232,6 +240,7 @@ class _Linker:
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
+        self._queues: QueueLinker | None = None  # built on the first queue use
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -515,7 +524,11 @@ class _Linker:
         self._linked.append(linked)
         at = _scope_at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
-            srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
+            inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
+            if inline is not None and inline.is_callable:  # an inline function a detector named
+                srcs = [inline.id]
+            else:
+                srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
             if not srcs:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
@@ -809,16 +822,38 @@ class _Linker:
         self.result.outcomes["calls_http"] += 1
 
     def topic(self, fc: FileCtx, use: TopicUse) -> None:
+        if use.broker != "kafka" or use.binding is not None:
+            self.queue(fc, use)
+            return
         name = self.render(fc, use.owner, use.topic)
         if not name or name == _HOLE or name.strip(_HOLE) == "":
             self.result.outcomes["unlinked_topic"] += 1
             return
         name = name.replace(_HOLE, "{}")
         tid = topic_id(name)
-        self._emit(fc, tid, Node(tid, "Topic", name, name, "", "", 0, 0, 0, 0, {}))
+        self._emit(fc, tid, Node(tid, "Topic", name, name, "", "", 0, 0, 0, 0, {"broker": "kafka"}))
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
         self._edge(fc, kind, self._owner_id(fc, use.owner, use.line), tid, use.line, use.col, framework=use.framework)
         self.result.outcomes[use.role] += 1
+
+    def queue(self, fc: FileCtx, use: TopicUse) -> None:
+        """PRODUCES / CONSUMES edges of a use of a broker other than Kafka (or of a Spring Cloud Stream
+        binding), to the destinations :class:`~indexer.frameworks.queues.QueueLinker` finds; the
+        edge's ``match`` prop says how sure the link is (``exact`` / ``inferred`` / ``name``)."""
+        if self._queues is None:
+            self._queues = QueueLinker(self.r, self.ctxs, self.render, self.options.properties_for)
+        found, why = self._queues.destinations(fc, use)
+        if not found:
+            if why != "not_celery":
+                self.result.outcomes[why or "unlinked_topic"] += 1
+            return
+        kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
+        owner = self._owner_id(fc, use.owner, use.line)
+        for d in found:
+            tid = topic_id(d.name, d.broker)
+            self._emit(fc, tid, Node(tid, "Topic", d.name, d.name, "", "", 0, 0, 0, 0, {"broker": d.broker}))
+            self._edge(fc, kind, owner, tid, use.line, use.col, framework=use.framework, broker=d.broker, match=d.match)
+            self.result.outcomes[use.role if d.broker == "kafka" else f"{use.role}_{d.broker}"] += 1
 
 
 @dataclass(slots=True)

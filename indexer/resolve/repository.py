@@ -58,7 +58,7 @@ def resolve_repository(
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
     return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
-                or ex.entries)
+                or ex.entries or ex.queue_bindings)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -74,7 +74,8 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
         [(h.framework, h.method, h.url, h.caller) for h in ex.http_calls],
-        [(t.framework, t.role, t.topic, t.owner) for t in ex.topics],
+        [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
+        [(b.framework, b.queue, b.exchange, b.key) for b in ex.queue_bindings],
         [(c.qualname, c.value) for c in ex.constants],
         [(e.framework, e.kind, e.owner, e.owner_ref, e.scope, e.name) for e in ex.entries],
     ))

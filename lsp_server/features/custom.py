@@ -12,7 +12,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from analysis.retrieval import query_engine
 from analysis.services import service_map
 from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
-from analysis.impact_report import markdown_text, render_markdown, report_json
+from analysis.impact_report import diagram_links, markdown_text, render_markdown, report_json
 from analysis.navigation import dotted_name
 
 if TYPE_CHECKING:
@@ -113,9 +113,12 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
 
 def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[str, Any]:
     """``{textDocument: {uri}, position: {line, character}, depth?, tests?}`` or ``{symbol, depth?, tests?}`` ->
-    ``{markdown, report}``: the blast radius (:func:`analysis.impact.blast_radius`) of the symbol at the
+    ``{markdown, report, diagram}``: the blast radius (:func:`analysis.impact.blast_radius`) of the symbol at the
     position or of the named one, over every indexed repository, rendered with ``[path:line](uri#Lline)``
-    links, and as data (:func:`analysis.impact_report.report_json`). Nothing found is a report without targets;
+    links, and as data (:func:`analysis.impact_report.report_json`). ``diagram`` is what a front end
+    needs to draw the report's Mermaid diagram with each code node a link: ``{mermaid, links: [{id,
+    label, uri, line}]}`` (``id`` the Mermaid node id, ``line`` 1-based; see
+    :func:`analysis.impact_report.diagram_links`). Nothing found is a report without targets;
     ``$RIPPLE_SERVICES`` is the service map."""
     depth = params.depth
     conv = ls.converter()
@@ -137,7 +140,11 @@ def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[st
     def link(repo: str, path: str, line: int) -> str:
         return markdown_link(path, conv.text(repo, path).uri, line)
 
-    return {"markdown": render_markdown(report, link), "report": report_json(report)}
+    data = report_json(report)
+    diagram = {"mermaid": data["mermaid"], "links": [
+        {"id": node_id, "label": label, "uri": conv.text(n.repo, n.file).uri, "line": n.start_line}
+        for node_id, label, n in diagram_links(report)]}
+    return {"markdown": render_markdown(report, link), "report": data, "diagram": diagram}
 
 
 def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from indexer.run import IndexOptions
 from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
 from analysis.impact import PositionQuery, SymbolQuery, blast_radius
-from analysis.impact_report import render_markdown
+from analysis.impact_report import diagram_links, mermaid_diagram, render_markdown
 
 SERVICES = Path(__file__).resolve().parent.parent / "fixtures" / "services"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -96,3 +96,27 @@ def test_interface_target_is_used_through_its_methods(store) -> None:
         ("GET", "/api/visits/{}", "visits-service", 4),
     ]
     _check("owner_repository_interface", render_markdown(report))
+
+
+def test_diagram_links_name_the_code_of_every_drawn_node(store) -> None:
+    report = blast_radius(store, PositionQuery("visits-service", "visits/store.py", 9))
+    links = [(node_id, label, n.repo, n.file, n.start_line) for node_id, label, n in diagram_links(report)]
+    assert links == [
+        ("t0", "forget_owner_name", "visits-service", "visits/store.py", 9),
+        ("c0", "consume_owner_events", "visits-service", "visits/events.py", 7),
+        ("c1", "OwnerEventPublisher.ownerChanged", "owners-service", f"{JAVA}/OwnerEventPublisher.java", 14),
+        ("c2", "OwnerService.rename", "owners-service", f"{JAVA}/OwnerService.java", 19),
+        # a Java method starts at its first annotation (@PutMapping)
+        ("c3", "OwnerController.renameOwner", "owners-service", f"{JAVA}/OwnerController.java", 24),
+        # an endpoint opens its handler, a topic its first consumer
+        ("e0", "PUT /api/owners/{}", "owners-service", f"{JAVA}/OwnerController.java", 24),
+        ("k0", "topic owner-events", "visits-service", "visits/events.py", 7),
+    ]
+    # every drawn node is a link, and no link names a node the diagram does not draw
+    drawn = set(re.findall(r"^  +([tcek]\d+)[\[({]", mermaid_diagram(report), re.M))
+    assert drawn == {node_id for node_id, *_ in links}
+    # grouped past max_nodes: only the first target is code; the hop and count nodes are not links
+    grouped = diagram_links(report, max_nodes=3)
+    assert [(node_id, label) for node_id, label, _ in grouped] == [("t0", "forget_owner_name")]
+    assert "h1[" in mermaid_diagram(report, max_nodes=3)
+    assert diagram_links(blast_radius(store, SymbolQuery("NoSuch.thing"))) == []

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
-from analysis.impact_report import render_markdown, report_json
+from analysis.impact_report import diagram_links, render_markdown, report_json
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
@@ -71,6 +71,13 @@ def test_method_called_only_from_a_filter_reaches_every_endpoint_of_the_applicat
     ])
     assert data["wrappers"][0]["summary"] == "all 6 endpoints of spring-jwt, through the filter JwtAuthFilter.doFilterInternal"
     _check("filter_is_token_valid", markdown)
+    # The diagram's one node for the six endpoints opens the filter (a method starts at its @Override).
+    security = "src/main/java/com/example/shop/security"
+    assert [(node_id, label, n.file, n.start_line) for node_id, label, n in diagram_links(report)] == [
+        ("t0", "JwtService.isTokenValid", f"{security}/JwtService.java", 12),
+        ("c0", "JwtAuthFilter.doFilterInternal", f"{security}/JwtAuthFilter.java", 20),
+        ("w0", "all 6 endpoints of spring-jwt", f"{security}/JwtAuthFilter.java", 20)]
+    assert '  w0{{"all 6 endpoints of spring-jwt"}}' in data["mermaid"].splitlines()
 
 
 def test_interceptor_limited_to_a_path_reaches_those_endpoints_only(store) -> None:

@@ -199,6 +199,14 @@ async def test_blast_radius_request(client: LanguageClient):
     controller = uri(client, f"{JAVA}/OwnerController.java")
     assert (f"- `OwnerController.show` · petclinic · [src/main/java/org/example/OwnerController.java:11]"
             f"(<{controller}#L11>) (exact)") in result.markdown
+    # The diagram as the view draws it: the markdown's Mermaid source and, per code node, where it is (1-based).
+    assert result.diagram.mermaid == report.mermaid
+    assert "```mermaid\n" + report.mermaid + "\n```" in result.markdown
+    repository = uri(client, f"{JAVA}/OwnerRepository.java")
+    assert [(link.id, link.label, link.uri, link.line) for link in result.diagram.links] == [
+        ("t0", "OwnerRepository.findById", repository, 4), ("c0", "OwnerController.show", controller, 10),
+        ("c1", "OwnerController.showName", controller, 15)]
+    assert [line.strip() for line in report.mermaid.splitlines() if "-->" in line] == ["t0 --> c0", "c0 --> c1"]
     # By name, across the other repository, with a depth.
     result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "OwnerClient.fetch_owner"})
     assert [(p.id, p.kinds, p.hops) for p in result.report.entry_points] == [("client:client/report.main(0)", ["main"], 2)]
@@ -207,6 +215,7 @@ async def test_blast_radius_request(client: LanguageClient):
     assert result.report.truncated == ["depth 1 reached: 1 caller at hop 2 not followed"]
     result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "NoSuch.thing"})
     assert (result.report.targets, result.report.summary.text) == ([], "0 callers · 0 endpoints")
+    assert (result.diagram.mermaid, result.diagram.links) == ('flowchart LR\n  none["nothing found"]', [])
     # The tests param is ripple impact's --tests.
     assert result.report.tests_mode == "apart"
     result = await client.protocol.send_request_async("ripple/blastRadius", {"symbol": "OwnerClient.fetch_owner", "tests": "only"})

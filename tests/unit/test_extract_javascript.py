@@ -74,6 +74,15 @@ def test_store_definitions_exact() -> None:
             start_line=24, start_col=2, end_line=24, end_col=62, name_line=24, name_col=8,
             signature="const handler = function (req, res)", params=[Param("req"), Param("res")],
         ),
+        # The functions of an object literal bound to a name are its functions (issue 14): `routes.list`.
+        Definition(
+            kind="function", name="list", qualname="makeApp.routes.list", parent="makeApp.routes",
+            start_line=25, start_col=19, end_line=25, end_col=48, name_line=25, name_col=19, signature="list()",
+        ),
+        Definition(
+            kind="function", name="show", qualname="makeApp.routes.show", parent="makeApp.routes",
+            start_line=25, start_col=50, end_line=25, end_col=72, name_line=25, name_col=50, signature="show: () =>",
+        ),
     ]  # fmt: skip
 
 
@@ -89,8 +98,8 @@ def test_store_calls() -> None:
         CallSite("makeApp", "express", None, 0, 23, 14),
         CallSite("makeApp.handler", "send", "res", 1, 24, 44),
         CallSite("makeApp.handler", "render", None, 0, 24, 49),
-        CallSite("makeApp", "fetchAll", None, 0, 25, 35),  # object-literal method: the function's
-        CallSite("makeApp", "fetchOne", None, 0, 25, 62),
+        CallSite("makeApp.routes.list", "fetchAll", None, 0, 25, 35),  # an object-literal method's own
+        CallSite("makeApp.routes.show", "fetchOne", None, 0, 25, 62),
         CallSite("makeApp", "get", "app", 2, 26, 6),
     ]
 

@@ -7,7 +7,9 @@ import pytest
 
 from indexer.languages.ecmascript.frameworks.common import join_paths
 from indexer.languages import extractor_for_path
-from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse
+from indexer.model import (
+    FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse, Wrapper, WrapperRef,
+)
 
 
 def extract(path: str, source: str) -> FileExtraction:
@@ -69,13 +71,19 @@ def test_express_javascript_router_routes_chain_and_mounts() -> None:
         Route("express", ["GET"], lit("/:id"), "list", 6, 0, router="router"),
         Route("express", ["POST"], lit("/"), "POST /", 7, 0, router="router"),  # the inline handler's node
         Route("express", ["GET"], lit("/books"), None, 9, 3, "controllers.books.list", "router"),
-        Route("express", ["PUT"], lit("/books"), None, 10, 3, "controllers.books.update", "router"),
+        Route("express", ["PUT"], lit("/books"), None, 10, 3, "controllers.books.update", "router",
+              [WrapperRef("middleware", "auth")]),  # the middleware before the handler
         Route("express", ["*"], lit("*"), None, 11, 0, "notFound", "router"),
     ]
     assert r.mounts == [
         Mount("express", "app", 'require("./routes/users")', lit("/api/users"), 16, 0),
         Mount("express", "app", "router", lit("/api"), 17, 0),
         Mount("express", "app", "router", lit("/v1"), 17, 0),
+    ]
+    assert r.wrappers == [  # package middleware: the factory called, or the name; a router is no wrapper
+        Wrapper("express", "middleware", None, 13, 0, "helmet", "app"),
+        Wrapper("express", "middleware", None, 14, 0, "helmet", "app"),
+        Wrapper("express", "middleware", None, 15, 0, "express.json", "app"),
     ]
 
 
@@ -94,6 +102,11 @@ def test_express_typescript_typed_router_parameter_inline_handler_and_constant_p
         Mount("express", "app", "database", Template(), 11, 0),
         Mount("express", "app", "api", Template(), 11, 0),
         Mount("express", "app", "api", Template((("ref", "config.basePath"),)), 12, 0),
+    ]
+    # names the file cannot tell apart are both: the linker keeps the mount or the wrapper that resolves
+    assert r.wrappers == [
+        Wrapper("express", "middleware", None, 11, 0, "authenticate", "app"),
+        Wrapper("express", "middleware", None, 11, 0, "database", "app"),
     ]
 
 

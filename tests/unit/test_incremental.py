@@ -373,6 +373,41 @@ def test_app_wide_wrappers_follow_route_files_that_come_go_and_change(tmp_path: 
         ws.close()
 
 
+QUEUES = Path(__file__).resolve().parent.parent / "fixtures" / "queues"
+
+
+def _queue_links(db: Path) -> list[tuple[str, str, str]]:
+    return sorted((kind, src.split(":", 1)[1].split("(")[0], dst) for kind, src, dst, *_ in dump(db)["edges"]
+                  if kind in ("PRODUCES", "CONSUMES"))
+
+
+def test_queue_links_follow_bindings_and_tasks_in_other_files(tmp_path: Path) -> None:
+    files = {f"shop/{p.relative_to(QUEUES / 'shop').as_posix()}": p.read_text(encoding="utf-8")
+             for p in sorted((QUEUES / "shop").rglob("*.java"))}
+    files.update({f"worker/{p.relative_to(QUEUES / 'worker').as_posix()}": p.read_text(encoding="utf-8")
+                  for p in sorted((QUEUES / "worker").rglob("*.py"))})
+    ws = Workspace(tmp_path, files)
+    try:
+        placed = ("PRODUCES", "shop/src/main/java/org/shop/OrderService.OrderService.placeOrder",
+                  "topic:rabbitmq:orders")
+        assert placed in _queue_links(ws.db)
+        config = "shop/src/main/java/org/shop/RabbitConfig.java"
+        # the binding's key changes in another file: the producer's link goes (checked against a full index)
+        ws.edit({config: files[config].replace('"order.*"', '"invoice.*"')})
+        assert placed not in _queue_links(ws.db)
+        ws.edit({config: files[config]})
+        assert placed in _queue_links(ws.db)
+        tasks = "worker/shop/tasks.py"
+        delayed = ("PRODUCES", "worker/shop/views.purge", "topic:celery:shop.tasks.cleanup")
+        assert delayed in _queue_links(ws.db)
+        ws.edit({tasks: files[tasks].replace("@shared_task\n", "")})  # cleanup is no task any more
+        assert delayed not in _queue_links(ws.db)
+        ws.edit({tasks: files[tasks]})
+        assert delayed in _queue_links(ws.db)
+    finally:
+        ws.close()
+
+
 WRAPPERS_DJANGO = Path(__file__).resolve().parent.parent / "fixtures" / "wrappers-django"
 WRAPPERS_FASTAPI = Path(__file__).resolve().parent.parent / "fixtures" / "wrappers-fastapi"
 

@@ -1,6 +1,7 @@
-"""Workspace-symbol matching (:func:`stores.contracts.symbol_match_rank`, ``best_symbol_names``):
-exact > exact ignoring case > prefix > part match > abbreviation > subsequence, on names taken from
-Django and Flask; negative cases; the fast ranking equals ranking every name and sorting."""
+"""Workspace-symbol matching (:func:`stores.contracts.symbol_match_rank`, ``best_symbol_names``,
+``SymbolNameIndex``): exact > exact ignoring case > prefix > part match > abbreviation > subsequence,
+on names taken from Django and Flask; negative cases; the fast rankings equal ranking every name and
+sorting."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 
 import pytest
 
-from stores.contracts import best_symbol_names, query_parts, symbol_match_rank
+from stores.contracts import SymbolNameIndex, best_symbol_names, query_parts, symbol_match_rank
 
 
 def rank(query: str, name: str) -> int | None:
@@ -57,3 +58,31 @@ def test_fast_ranking_equals_ranking_every_name():
         brute = sorted((r, len(n), n) for n in names if (r := symbol_match_rank(query, parts, n)) is not None)
         for limit in (1, 5, 40, 1000):
             assert best_symbol_names(query, parts, [(n, None) for n in names], limit) == brute[:limit], (query, limit)
+
+
+def test_name_index_ranks_as_ranking_every_name():
+    """SymbolNameIndex (regular expressions over a bucket's text, stopping at ``limit``) gives the
+    brute-force list for every query shape: prefixes, humps, abbreviations, subsequences, several
+    parts, digits, case, names that differ only by case or separators, and no match at all."""
+    rnd = random.Random(5)
+    words = ["make", "response", "get", "name", "test", "migrate", "mark", "skip", "reset", "set", "path", "url",
+             "Http", "HTTP", "server", "2", "v1", "x"]
+    names = {"_".join(rnd.choice(words) for _ in range(rnd.randint(1, 4))) for _ in range(700)}
+    names |= {"".join(w.capitalize() for w in rnd.sample(words, rnd.randint(1, 3))) for _ in range(250)}
+    names |= {"__init__", "make_response", "makeResponse", "MakeResponse", "make__response", "_", "Über", "mk",
+              "make_get_path_get"}
+    index = SymbolNameIndex(sorted(names) + ["make_response"])  # a duplicate is indexed once
+    assert len(index) == len(names) - 1  # "_" has no part ("Über" has one: "ber")
+    queries = ["mkresp", "gtnm", "tstmg", "ms", "m", "mkre", "TeMi", "test", "sp", "urlpath", "xyz", "make_response",
+               "MakeResponse", "makeresponse", "ma re", "MaRe", "HTTPServer", "hs", "h2", "v1", "s2x", "init", "ber",
+               "gnt", "mrmrmr", "getnamegetname", "p u", "x x x x", "ma ge pa", "MaGePa"]
+    queries += ["".join(rnd.choice("aegikmnprstuvx12") for _ in range(rnd.randint(1, 6))) for _ in range(120)]
+    # several parts, a word's prefix each: a part that comes twice in a name must match at its first place
+    queries += [" ".join(rnd.choice(words)[:rnd.randint(1, 3)] for _ in range(rnd.randint(2, 4))) for _ in range(80)]
+    for query in queries:
+        parts = query_parts(query)
+        brute = sorted((r, len(n), n) for n in names if (r := symbol_match_rank(query, parts, n)) is not None)
+        for limit in (1, 3, 40, 100, 5000):
+            assert index.best(query, parts, limit) == brute[:limit], (query, limit)
+    assert index.best("mkresp", query_parts("mkresp"), 0) == []
+    assert SymbolNameIndex([]).best("a", ["a"], 10) == []

@@ -104,7 +104,7 @@ def test_fastapi_route_dependencies_in_the_order_they_run():
         # decorator dependencies first, then the parameters in order; ``id`` and the library
         # ``Session`` are no dependencies; ``ItemIn`` / ``SessionDep`` are imported from this
         # repository and kept for the linker to decide
-        "read_item": dep("audit", "CurrentUser", "get_admin", "deps.get_db", "Params", "RateLimiter", "ItemIn", "SessionDep"),
+        "read_item": dep("audit", "CurrentUser", "get_admin", "deps.get_db", "Params", "RateLimiter()", "ItemIn", "SessionDep"),
         "health": dep("probe"),
     }
 

@@ -4,12 +4,17 @@
  * is rewritten to a `command:` link that opens the location in the editor (webviews run commands,
  * not `file:` or `ripple:` links).
  *
+ * The report's Mermaid block becomes a `figure.ripple-diagram` holding the source, which the page's
+ * one script (out/diagram.js, from src/webview/diagram.ts) draws, each code node a link
+ * (lib/diagram.ts).
+ *
  * The markdown quotes the indexed code (names, paths, endpoint paths), which may come from anyone:
  * raw HTML is escaped, only location links stay links (any other link or image is its text: no
  * `https:` request or other command leaves the page), and the page's content security policy
- * allows no script, image or other resource.
+ * allows no image or other resource and no script but the bundled one, by its nonce.
  */
 import MarkdownIt from 'markdown-it';
+import { linksBlock, type DiagramLink } from './diagram';
 import { parseLocationTarget, type Location } from './locations';
 
 /** The command a location link runs: arguments `[uri, line]` (1-based line). */
@@ -33,6 +38,10 @@ function markdownIt(): MarkdownIt {
   const validate = md.validateLink.bind(md);
   // markdown-it refuses `file:` links; location links are kept (and rewritten below).
   md.validateLink = (url: string): boolean => parseLocationTarget(url) !== undefined || validate(url);
+  const fence = md.renderer.rules.fence!;
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => tokens[idx].info.trim() === 'mermaid'
+    ? `<figure class="ripple-diagram"><pre><code class="language-mermaid">${escapeHtml(tokens[idx].content)}</code></pre></figure>\n`
+    : fence(tokens, idx, options, env, self);
   md.core.ruler.push('ripple_locations', (state) => {
     for (const block of state.tokens) {
       if (block.type === 'inline' && block.children !== null) {
@@ -99,9 +108,27 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The whole webview page: a strict content security policy (inline style only), the title, the report. */
-export function reportPage(markdown: string, title: string, cspSource: string): string {
-  const csp = `default-src 'none'; style-src ${cspSource} 'unsafe-inline';`;
+/** What the page needs to draw its diagram: the script's webview URI, the nonce it loads with, the node links. */
+export interface DiagramScript {
+  scriptUri: string;
+  nonce: string;
+  links: readonly DiagramLink[];
+}
+
+/**
+ * The whole webview page: a strict content security policy (inline style; with `diagram`, the one
+ * script that carries its nonce), the title, the report, and with `diagram` the link table and the script.
+ */
+export function reportPage(markdown: string, title: string, cspSource: string, diagram?: DiagramScript): string {
+  if (diagram !== undefined && !/^[A-Za-z0-9+/=_-]+$/.test(diagram.nonce)) {
+    throw new Error(`not a nonce: ${diagram.nonce}`);
+  }
+  const scripts = diagram === undefined ? '' : ` script-src 'nonce-${diagram.nonce}';`;
+  const csp = `default-src 'none'; style-src ${cspSource} 'unsafe-inline';${scripts}`;
+  const tail = diagram === undefined ? [] : [
+    linksBlock(diagram.links),
+    `<script nonce="${diagram.nonce}" src="${escapeHtml(diagram.scriptUri)}"></script>`,
+  ];
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -112,9 +139,11 @@ export function reportPage(markdown: string, title: string, cspSource: string): 
     `<title>${escapeHtml(title)}</title>`,
     '<style>body{font-family:var(--vscode-font-family);font-size:var(--vscode-font-size);line-height:1.5;padding:0 16px}'
       + 'code,pre{font-family:var(--vscode-editor-font-family)}a{color:var(--vscode-textLink-foreground)}'
-      + 'table{border-collapse:collapse}th,td{border:1px solid var(--vscode-panel-border);padding:2px 8px;text-align:left}</style>',
+      + 'table{border-collapse:collapse}th,td{border:1px solid var(--vscode-panel-border);padding:2px 8px;text-align:left}'
+      + '.ripple-diagram{margin:0}.ripple-diagram-view svg{max-width:100%;height:auto}'
+      + '.ripple-link{cursor:pointer}.ripple-link:focus{outline:1px solid var(--vscode-focusBorder)}</style>',
     '</head>',
-    `<body>\n${renderReport(markdown)}</body>`,
+    `<body>\n${renderReport(markdown)}${tail.map((t) => `${t}\n`).join('')}</body>`,
     '</html>',
     '',
   ].join('\n');

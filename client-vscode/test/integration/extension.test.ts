@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
+import { diagramLinks } from '../../src/lib/diagram';
 import { reportLocations, reportPage } from '../../src/lib/report';
 import { findExecutable } from '../../src/lib/settings';
 import { CancellationTokenSource, Position, createVscodeStub } from './vscodeStub';
@@ -46,6 +47,15 @@ function makeWorkspace(): string {
   }
   rmSync(checkout, { recursive: true });
   return root;
+}
+
+const OUT = resolve(__dirname, '../../out');
+
+/** The page the panel should show for a `ripple/blastRadius` `result` (its nonce taken from `html`, the page shown). */
+function expectedPage(result: { markdown: string; diagram: unknown }, title: string, html: string): string {
+  const nonce = /<script nonce="([^"]+)"/.exec(html)?.[1] ?? 'none';
+  return reportPage(result.markdown, title, 'vscode-webview://stub',
+    { scriptUri: URI.file(join(OUT, 'diagram.js')).toString(), nonce, links: diagramLinks(result.diagram) });
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 120_000): Promise<T> {
@@ -208,8 +218,11 @@ describe('the extension against ripple serve', () => {
     expect(reportLocations(markdown)).toEqual([repository, show, ...byHop]);
     const panel = stub.recorder.panels.at(-1)!;
     expect([panel.viewType, panel.title, panel.options]).toEqual(['ripplegraph.blastRadius', 'Blast radius of OwnerRepository.findById',
-      { enableScripts: false, enableCommandUris: ['ripplegraph.openLocation'], localResourceRoots: [] }]);
-    expect(panel.webview.html).toBe(reportPage(markdown, panel.title, 'vscode-webview://stub'));
+      { enableScripts: true, enableCommandUris: ['ripplegraph.openLocation'], localResourceRoots: [URI.file(OUT)] }]);
+    expect(panel.webview.html).toBe(expectedPage(sent[0].result, panel.title, panel.webview.html));
+    expect(sent[0].result.diagram.links.map((l: any) => [l.id, l.label, l.uri, l.line])).toEqual([
+      ['t0', 'OwnerRepository.findById', repository.uri, 4], ['c0', 'OwnerController.show', show.uri, 10],
+      ['c1', 'OwnerController.showName', show.uri, 15]]);
     const links = [...panel.webview.html.matchAll(/href="command:ripplegraph\.openLocation\?([^"]+)"/g)]
       .map((m) => JSON.parse(decodeURIComponent(m[1])));
     expect(links).toEqual([[repository.uri, 4], [show.uri, 11], [show.uri, 10], [show.uri, 15]]);
@@ -232,7 +245,7 @@ describe('the extension against ripple serve', () => {
     await Promise.all([first, second]);
     expect(sent.map((s) => s.params.position)).toEqual([{ line: 3, character: 20 }, { line: 9, character: 18 }]);
     expect([stub.recorder.panels.length, panel.title]).toEqual([panels, 'Blast radius of OwnerController.show']);
-    expect(panel.webview.html).toBe(reportPage(sent[1].result.markdown, panel.title, 'vscode-webview://stub'));
+    expect(panel.webview.html).toBe(expectedPage(sent[1].result, panel.title, panel.webview.html));
   });
 
   it('Blast Radius where there is no method: a message, no report', async () => {

@@ -198,9 +198,15 @@ export class StubQuickPick {
   }
 }
 
-/** A webview panel: the test reads `webview.html` and `options`. */
+/**
+ * A webview panel: the test reads `webview.html` and `options`, and delivers what the page posts with
+ * `receive`. `asWebviewUri` keeps the `file:` URI, so the page can be opened from a file as it is.
+ */
 export class StubWebviewPanel {
-  readonly webview = { html: '', cspSource: 'vscode-webview://stub' };
+  private readonly messages = new EventEmitter<unknown>();
+  readonly webview = {
+    html: '', cspSource: 'vscode-webview://stub', asWebviewUri: (uri: URI) => uri, onDidReceiveMessage: this.messages.event,
+  };
   private readonly disposes = new EventEmitter<void>();
   readonly onDidDispose = this.disposes.event;
   revealed = 0;
@@ -209,6 +215,11 @@ export class StubWebviewPanel {
 
   reveal(): void {
     this.revealed += 1;
+  }
+
+  /** The page posted `message` (`acquireVsCodeApi().postMessage`): the extension's listeners run. */
+  receive(message: unknown): void {
+    this.messages.fire(message);
   }
 
   dispose(): void {

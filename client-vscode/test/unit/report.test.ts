@@ -101,6 +101,26 @@ describe('report', () => {
     expect(page).not.toContain('<script');
   });
 
+  it('with the diagram script: only that script, by its nonce; the Mermaid block a figure of its escaped source', () => {
+    const md = '# B\n\n```mermaid\nflowchart LR\n  t0(["a#lt;b"]) --> c0["</code></pre><script>x()</script>"]\n```\n\n```\nplain\n```\n';
+    const links = [{ id: 't0', label: 'a<b', uri: 'file:///w/a.py', line: 3 }];
+    const page = reportPage(md, 'B', 'vscode-webview://abc', { scriptUri: 'vscode-resource://x/out/diagram.js?a&b', nonce: 'n0+/=', links });
+    expect(page).toContain(`content="default-src 'none'; style-src vscode-webview://abc 'unsafe-inline'; script-src 'nonce-n0+/=';"`);
+    expect(page).toContain([
+      '<h1>B</h1>',
+      '<figure class="ripple-diagram"><pre><code class="language-mermaid">flowchart LR',
+      '  t0([&quot;a#lt;b&quot;]) --&gt; c0[&quot;&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;x()&lt;/script&gt;&quot;]',
+      '</code></pre></figure>',
+      '<pre><code>plain',
+      '</code></pre>',
+      '<script type="application/json" id="ripple-diagram-links">[{"id":"t0","label":"a\\u003cb","uri":"file:///w/a.py","line":3}]</script>',
+      '<script nonce="n0+/=" src="vscode-resource://x/out/diagram.js?a&amp;b"></script>',
+      '</body>',
+    ].join('\n'));
+    expect(page.match(/<script/g)).toHaveLength(2);
+    expect(() => reportPage(md, 'B', 'c', { scriptUri: 'x', nonce: "a' 'unsafe-inline", links })).toThrow('not a nonce');
+  });
+
   it('a report without targets found nothing', () => {
     expect([hasTargets({ targets: [] }), hasTargets({ targets: [{ id: 'x' }] }), hasTargets({}), hasTargets(null)])
       .toEqual([false, true, true, true]);

@@ -27,6 +27,8 @@ Functions assigned to a property (CommonJS / prototype style, at any level) are 
 ``X.prototype.m = function () {}`` is the method ``X.m`` and ``obj.m = function () {}`` the function
 ``obj.m``; their ``parent`` is the owner's qualname (``X``, ``obj``), whether or not the file defines
 it, so ``qualname == parent + "." + name`` holds and the name never lands among the top-level names.
+The functions of an object literal bound to a name follow the same rule: ``const api = { list: () =>
+..., get() {} }`` defines ``api.list`` and ``api.get`` (parent ``api``).
 The owner is the innermost visible definition of that name, else the name under the enclosing
 definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
 (with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.
@@ -271,6 +273,10 @@ class _FileRun:
             fn = node.child_by_field_name("right") or node
             owner = caps.get("owner")
             parent_qualname = self._owner_qualname(self.text(owner[0]), parent_index) if owner else None
+        elif node.type in ("pair", "method_definition") and "owner" in caps:  # `const api = { list: () => ... }`
+            fn = node.child_by_field_name("value") if node.type == "pair" else node
+            fn = fn or node
+            parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), parent_index)
         elif node.type in ("variable_declarator", "public_field_definition", "field_definition"):
             value = node.child_by_field_name("value")
             if value is not None and value.type in _FUNCTION_VALUES:

@@ -16,9 +16,13 @@ __all__ = ["DETECTOR_MODULES", "detectors_for"]
 DETECTOR_MODULES: tuple[str, ...] = (
     "express",
     "fastify",
+    "hono",
     "nest",
     "js_http_clients",
     "kafkajs",
+    "amqplib",
+    "aws_messaging",
+    "listeners",
     "apollo",
     "nest_graphql",
     "schedulers",

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SECTIONS", "FUNCTION_TYPES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
-SECTIONS = ("express", "fastify", "nest", "http_clients", "kafkajs", "constants", "apollo", "nest_graphql", "schedulers")
+SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
+            "constants", "apollo", "nest_graphql", "schedulers")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"
@@ -305,6 +306,33 @@ class JsFile:
             if node.child_by_field_name("object").type == "this":  # type: ignore[union-attr]
                 return (ref, None) if self.is_callable(ref) else (None, ref)
             return None, ref
+        return None
+
+    def runs(self, node: Node, call: Node, name: str) -> tuple[str | None, str | None] | None:
+        """What a middleware / guard / hook expression ``node`` (an argument of ``call``) names as the
+        code that runs, as ``(owner, owner_ref)``: what :meth:`handler` gives, and for a call
+        (``cors()``, ``passport.authenticate("jwt")``, ``AuthGuard("jwt")``) or ``new X()`` its callee
+        (the factory whose returned function runs: calls in that function belong to the factory by
+        the ``CallSite.caller`` rule). ``None`` for anything else (a literal, an object)."""
+        node = unwrap(node) or node
+        found = self.handler(node, call, name)
+        if found is not None:
+            return found
+        if node.type in ("call_expression", "new_expression"):
+            fn = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+            if fn is None or fn.type not in ("identifier", "member_expression"):
+                return None
+            ref = self.name_ref(fn)
+            return (None, ref) if ref is not None else (None, self.receiver(fn))
+        return None
+
+    def param_count(self, owner: str | None) -> int | None:
+        """The number of parameters of the function ``owner`` of this file (an inline function made a
+        definition too); ``None`` when the file defines no such callable."""
+        if owner is not None:
+            for d in self.out.definitions:
+                if d.qualname == owner and d.kind in CALLABLE_KINDS:
+                    return len(d.params)
         return None
 
     def inline_function(self, fn: Node, name: str) -> str:

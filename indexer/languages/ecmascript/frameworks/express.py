@@ -25,7 +25,7 @@ scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / `
 ``Router`` / ``IRouter`` in a file importing ``express``, or (3) named ``app`` / ``router`` / ``...Router`` /
 ``...router`` (a route file that receives the app: ``module.exports = (app) => { app.get(...) }``);
 in case (3) a route needs a literal path starting with ``/`` and a mount a child, and the file must not
-import ``fastify`` without ``express`` (``fastify.py`` reads those).
+import ``fastify`` or ``hono`` without ``express`` (``fastify.py`` and ``hono.py`` read those).
 
 Handlers: the *last* argument is the handler (the ones before it are middleware). A function
 defined in this file -> ``handler`` its qualname; a name or property chain from elsewhere
@@ -34,6 +34,21 @@ wrapper call (``asyncHandler(controller.list)``, ``h.bind(x)``) is looked throug
 function (wrapped or not) becomes a definition of its own, named after the route (``DELETE /:id``,
 the first path of an array; :mod:`indexer.symbols` has the scheme), which owns the calls in its body;
 ``handler`` is its qualname.
+Middleware (issue 14): the arguments of a route before its handler (arrays spread) are its
+``Route.wrappers`` in order (kind ``middleware``; ``error_handler`` for a function of this file with
+four parameters); the code named: a function of this file by its qualname, a name or property chain
+as written (``auth.required``), a call by its callee (``validate(schema)`` -> ``validate``: the
+factory whose returned function runs), an inline function as a definition of its own named
+``middleware <route name>`` (``middleware GET /x``). Each argument of ``X.use([path,] ...)`` is a
+:class:`Mount`, a :class:`Wrapper` (``router`` ``X``, ``path`` the mount path) or both, by the rule of
+:meth:`_Detector._use_arg`: inline functions, functions of this file, calls other than
+``require("./x")`` / ``X.routes()`` and names of package imports are middleware; Express objects
+of this file, names whose last word says router (``ordersRouter``, ``userRoutes``, ``api``) or
+imported from a module whose path says so (``./routes/x``, ``./tag/tag.controller``) are mounts;
+names imported from a module whose path says middleware (``./middleware/auth``) are middleware;
+any other name is both (the linker keeps what resolves). An inline ``use`` function is named
+``middleware X.use /path`` (``error_handler X.use /path`` with four parameters: Express error
+middleware). In a file importing ``koa`` (and not ``express``) the wrappers' framework is ``koa``.
 Positions: the call's start; a chained verb's property name (the links of a chain share a start).
 """
 
@@ -42,9 +57,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
-from indexer.model import FileExtraction, Mount, Route, Router, Template
-from indexer.symbols import handler_name
+from indexer.languages.ecmascript.frameworks.common import FUNCTION_TYPES, JsFile, arguments, js_file, unwrap
+from indexer.model import FileExtraction, Mount, Route, Router, Template, Wrapper, WrapperRef
+from indexer.symbols import handler_name, path_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -64,6 +79,12 @@ _NAME_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _PATH_WORDS = frozenset({"path", "prefix", "url", "base"})
 _PACKAGE = re.compile(r"^(@[\w.-]+/)?[\w.-]+$")
 _MODULES = ("express",)
+# The last word of a `use` argument's name, or of the module it is imported from, that says router
+# (mounted) or middleware (wrapping): `ordersRouter`, `./routes/users`, `./tag/tag.controller` vs
+# `requireAuth` from `./middleware/auth`.
+_ROUTER_WORDS = re.compile(r"(?i)(router|routes?|app|api|controllers?|endpoints?)s?$")
+_ROUTER_MODULE = re.compile(r"(?i)(^|[/.\-_])(routers?|routes?|api|apis|controllers?|endpoints?|app)([/.\-_]|$)")
+_MIDDLEWARE_MODULE = re.compile(r"(?i)(middlewares?|auth\w*|guards?|security|passport|session|cors|logger|logging)")
 _REQUIRES = ('require("express")', "require('express')")
 
 
@@ -87,8 +108,9 @@ class _Detector:
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
         # a Fastify file's `app.get("/x", h)` is Fastify's (fastify.py), unless the file uses Express too
+        self.framework = "koa" if (jf.import_locals("koa") or jf.has(b'require("koa")', b"require('koa')")) and not self.express_imported else FRAMEWORK
         self.by_name = self.express_imported or not (
-            jf.import_locals("fastify") or jf.has(b'require("fastify")', b"require('fastify')")
+            jf.import_locals("fastify", "hono") or jf.has(b'require("fastify")', b"require('fastify')")
         )
 
     def run(self, matches: list[dict[str, list[Node]]]) -> None:
@@ -228,9 +250,33 @@ class _Detector:
         paths = self._paths(route_path)
         if not paths:
             return
-        handler, handler_ref = self._handler(handlers[-1], caps["call"][0], handler_name(methods, paths[0]))
+        name = handler_name(methods, paths[0])
+        wrappers = self._route_wrappers(handlers[:-1], caps["call"][0], name)
+        handler, handler_ref = self._handler(handlers[-1], caps["call"][0], name)
         for path in paths:
-            self.out.routes.append(Route(FRAMEWORK, methods, path, handler, line, col, handler_ref, router))
+            self.out.routes.append(
+                Route(FRAMEWORK, methods, path, handler, line, col, handler_ref, router, list(wrappers))
+            )
+
+    def _route_wrappers(self, nodes: list[Node], call: Node, route_name: str) -> list[WrapperRef]:
+        """A route's middleware arguments (arrays flattened), in the order they run; an inline one
+        becomes the definition ``middleware <route name>``."""
+        out: list[WrapperRef] = []
+        for node in _flatten(nodes):
+            runs = self.jf.runs(node, call, f"middleware {route_name}")
+            if runs is None:
+                continue
+            owner, ref = runs
+            if owner is not None:
+                out.append(WrapperRef(self._kind(owner), owner))
+            elif ref is not None:
+                out.append(WrapperRef("middleware", ref))
+        return out
+
+    def _kind(self, owner: str | None) -> str:
+        """``error_handler`` for a function of four parameters (Express error middleware), else
+        ``middleware``."""
+        return "error_handler" if self.jf.param_count(owner) == 4 else "middleware"
 
     def _named_like(self, receiver: str, path: Node) -> bool:
         """Rule (3): a receiver named like an app or router, with a literal path starting with ``/``."""
@@ -279,25 +325,92 @@ class _Detector:
     # -- mounts ----------------------------------------------------------------------------------
 
     def _mounts(self, caps: dict[str, list[Node]]) -> None:
+        """``X.use([path,] ...args)``: each argument is a mounted router (:class:`Mount`), middleware
+        (:class:`Wrapper`), or, when the file cannot tell, both (the linker keeps what resolves: a
+        mount whose child is no router mounts nothing, a wrapper naming no function wraps nothing);
+        see :meth:`_use_arg`."""
         jf = self.jf
         target = self._target(caps)
         if target is None:
             return
         parent, route_path, (line, col) = target
         args = arguments(caps["args"][0])
-        if route_path is not None or not args or not (self._is_object(parent) or _NAMED_LIKE.match(parent)):
+        if route_path is not None or not args:
+            return
+        if not (self._is_object(parent) or (self.by_name and _NAMED_LIKE.match(parent))):
             return
         prefixes = [Template()]
         if len(args) > 1 and self._is_path(args[0]):
             prefixes = self._paths(args[0])
             args = args[1:]
-        scope = jf.code_scope(caps["call"][0])
-        for arg in args:
-            child = self._child(arg, scope)
-            if child is None:
-                continue
-            for prefix in prefixes:
-                self.out.mounts.append(Mount(FRAMEWORK, parent, child, prefix, line, col))
+        call = caps["call"][0]
+        scope = jf.code_scope(call)
+        where = f"{parent}.use" + (f" {path_text(prefixes[0])}" if prefixes[0].parts else "")
+        for arg in _flatten(args):
+            child, wraps = self._use_arg(arg, call, scope, where)
+            if child is not None:
+                for prefix in prefixes:
+                    self.out.mounts.append(Mount(FRAMEWORK, parent, child, prefix, line, col))
+            if wraps is not None:
+                owner, ref = wraps
+                kind = self._kind(owner)
+                for prefix in prefixes:
+                    self.out.wrappers.append(
+                        Wrapper(self.framework, kind, owner, line, col, ref, parent, prefix)
+                    )
+
+    def _use_arg(
+        self, node: Node, call: Node, scope: str | None, where: str
+    ) -> tuple[str | None, tuple[str | None, str | None] | None]:
+        """(mounted child, (owner, owner_ref) of middleware) of one ``use`` argument. The rule:
+
+        * an inline function is middleware, a definition of its own named ``middleware <where>``
+          (``error_handler <where>`` with four parameters); a function of this file is middleware;
+        * ``require("./x")`` and ``X.routes()`` (koa-router) are mounts; another call
+          (``express.json()``, ``cors()``, ``auth({...})``) is middleware: its callee, the factory;
+        * a name of a package import (``helmet``, ``passport.initialize``) is middleware;
+        * an Express object of this file (``Router()``-made), a name whose last word says router
+          (``ordersRouter``, ``userRoutes``, ``api``, ``adminApp``) or one imported from a module
+          whose path says so (``./routes/users``, ``./tag/tag.controller``) is a mount;
+        * a name imported from a module whose path says middleware (``./middleware/auth``,
+          ``./auth``, ``./guards``) is middleware;
+        * any other name is both."""
+        jf = self.jf
+        node = unwrap(node) or node
+        t = node.type
+        if t in FUNCTION_TYPES:
+            name = f"middleware {where}"
+            if _arity(node) == 4:
+                name = f"error_handler {where}"
+            return None, (jf.inline_function(node, name), None)
+        if t in ("call_expression", "new_expression"):
+            child = self._child(node, scope)
+            if child is not None:
+                return child, None
+            fn = node.child_by_field_name("function")
+            if fn is not None and fn.type == "member_expression" and jf.text(fn.child_by_field_name("property")) in (
+                "routes", "allowedMethods", "middleware"
+            ):
+                prop = jf.text(fn.child_by_field_name("property"))
+                obj = jf.name_ref(fn.child_by_field_name("object"))  # type: ignore[arg-type]
+                return (obj if prop != "allowedMethods" else None), None
+            if fn is not None and self._is_factory(jf.receiver(fn)):
+                return None, None  # `app.use(Router().get(...))`: a router built in place
+            return None, jf.runs(node, call, f"middleware {where}")
+        if t not in ("identifier", "member_expression"):
+            return None, None
+        child = self._child(node, scope)
+        runs = jf.runs(node, call, f"middleware {where}")
+        if child is None:
+            return None, runs
+        head = child.split(".", 1)[0]
+        module = jf.imported(head) or ""
+        last = child.rpartition(".")[2]
+        if self._is_object(child) or child in self.routers or _ROUTER_WORDS.search(last) or _ROUTER_MODULE.search(module):
+            return child, None
+        if module and _MIDDLEWARE_MODULE.search(module):
+            return None, runs
+        return child, runs
 
     def _is_path(self, node: Node) -> bool:
         node = unwrap(node) or node
@@ -340,6 +453,26 @@ class _Detector:
         if module is not None and _PACKAGE.match(module) and not module.startswith("."):
             return None  # a package's middleware (helmet, cors, passport)
         return ref
+
+
+def _flatten(nodes: list[Node]) -> list[Node]:
+    """Arguments with array literals spread (``app.use([a, b])``, ``router.get("/x", [auth, v], h)``)."""
+    out: list[Node] = []
+    for n in nodes:
+        u = unwrap(n) or n
+        if u.type == "array":
+            out.extend(_flatten([c for c in u.named_children if c.type != "comment"]))
+        else:
+            out.append(n)
+    return out
+
+
+def _arity(fn: Node) -> int:
+    """The number of parameters an inline function declares."""
+    params = fn.child_by_field_name("parameters")
+    if params is None:
+        return 1 if fn.child_by_field_name("parameter") is not None else 0
+    return sum(1 for p in params.named_children if p.type != "comment")
 
 
 def _module_level(declarator: Node) -> bool:

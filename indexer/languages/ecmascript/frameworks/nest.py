@@ -12,6 +12,22 @@ Prefix and path arguments: a string or template literal, a constant (``ref``), `
 combination. The decorator names are matched by their last part (``@common.Get()`` too); routing-
 controllers' ``@Controller`` / ``@Get`` have the same meaning and are read alike.
 Position: the method decorator's ``@``.
+
+Cross-cutting code (issue 14), ``kind`` by decorator: ``@UseGuards`` -> ``guard``,
+``@UseInterceptors`` -> ``interceptor``, ``@UsePipes`` -> ``pipe``, ``@UseFilters`` ->
+``error_handler``. Each argument (``AuthGuard``, ``new AuthGuard()``, passport's ``AuthGuard("jwt")``:
+the class or factory named) is a :class:`~indexer.model.WrapperRef` of every route of the method it
+is written on, or of every route of the controller class; ordered as Nest runs them: guards,
+interceptors, pipes, filters, the class's before the method's. Application-wide
+:class:`~indexer.model.Wrapper` facts (``router`` ``None``): ``app.useGlobalGuards(new X())`` (and
+``useGlobalInterceptors`` / ``useGlobalPipes`` / ``useGlobalFilters``), and a provider
+``{ provide: APP_GUARD, useClass: X }`` (``useExisting`` too; ``APP_INTERCEPTOR``, ``APP_PIPE``,
+``APP_FILTER``). Middleware: ``consumer.apply(A, B).forRoutes("cats", { path: "dogs", method })``
+gives one ``middleware`` wrapper per class and route path (``/cats``; ``"*"`` or a trailing ``*`` /
+``(.*)`` widens to the prefix before it); a controller class given to ``forRoutes`` has no path the
+file knows and is left out, ``.exclude(...)`` is not subtracted (the wrapper over-covers). A class
+defined in this file is the ``owner``, otherwise the ``owner_ref``. Position: the call's (or the
+provider object's) start.
 """
 
 from __future__ import annotations
@@ -19,7 +35,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, join_paths, js_file, unwrap
-from indexer.model import FileExtraction, Route, Template
+from indexer.model import TYPE_KINDS, FileExtraction, Route, Template, Wrapper, WrapperRef
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -32,19 +48,37 @@ LANGUAGES = ("javascript", "typescript")
 
 FRAMEWORK = "nest"
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
+_KINDS = {"Guards": "guard", "Interceptors": "interceptor", "Pipes": "pipe", "Filters": "error_handler"}
+_ORDER = ("guard", "interceptor", "pipe", "error_handler")
+_TOKENS = {"APP_GUARD": "guard", "APP_INTERCEPTOR": "interceptor", "APP_PIPE": "pipe", "APP_FILTER": "error_handler"}
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the routes of the file's Nest controllers to ``out``."""
     jf = js_file(root, src, out)
     matches = jf.matches("nest")
-    if not matches or not jf.has(b"Controller"):
+    if not matches:
+        return
+    _global_wrappers(jf, out, [c for c in matches if "decorator" not in c])
+    if not jf.has(b"Controller"):
         return
     controllers: dict[int, tuple[str, list[Template]]] = {}  # class node id -> (qualname, prefixes)
     methods: list[tuple[str, Node, Node]] = []  # (verb, decorator, args)
+    uses: dict[int, list[tuple[str, WrapperRef]]] = {}  # class / method node id -> (kind, wrapper)
     for caps in matches:
+        if "decorator" not in caps:
+            continue
         name = jf.text(caps["name"][0]).rpartition(".")[2]
         decorator = caps["decorator"][0]
+        if name.startswith("Use"):
+            target = decorated_class(decorator) or decorated_method(decorator)
+            if target is not None:
+                kind = _KINDS[name[3:]]
+                for arg in arguments(caps["args"][0]):
+                    runs = jf.runs(arg, decorator, kind)
+                    if runs is not None and (runs[0] or runs[1]):
+                        uses.setdefault(target.id, []).append((kind, WrapperRef(kind, runs[0] or runs[1] or "")))
+            continue
         if name == "Controller":
             cls = decorated_class(decorator)
             if cls is None:
@@ -67,9 +101,91 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         handler = d.qualname if d is not None else f"{class_qualname}.{jf.text(name_node)}"
         line, col = jf.pos(decorator)
         http = ["*"] if verb == "All" else [verb.upper()]
+        own = uses.get(method.parent.parent.id, []) + uses.get(method.id, [])
+        wrappers = [w for kind in _ORDER for k, w in own if k == kind]
         for prefix in prefixes:
             for path in _paths(jf, args, None):
-                out.routes.append(Route(FRAMEWORK, list(http), join_paths(prefix, path), handler, line, col))
+                out.routes.append(
+                    Route(FRAMEWORK, list(http), join_paths(prefix, path), handler, line, col, wrappers=list(wrappers))
+                )
+
+
+def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, list[Node]]]) -> None:
+    """``useGlobal*`` calls, ``APP_*`` providers and ``consumer.apply(...).forRoutes(...)``."""
+    for caps in matches:
+        if "global" in caps:
+            kind = _KINDS[jf.text(caps["global"][0])[len("useGlobal"):]]
+            call = caps["call"][0]
+            for arg in arguments(caps["args"][0]):
+                _emit(jf, out, kind, arg, call, Template())
+        elif "provider" in caps:
+            kind = _TOKENS[jf.text(caps["token"][0]).rpartition(".")[2]]
+            pairs = jf.object_pairs(caps["provider"][0])
+            value = pairs.get("useClass") or pairs.get("useExisting")
+            if value is not None:
+                _emit(jf, out, kind, value, caps["provider"][0], Template())
+        elif "routes" in caps:
+            applied = _applied(jf, caps["chain"][0])
+            if not applied:
+                continue
+            call = caps["call"][0]
+            for route in arguments(caps["routes"][0]):
+                path = _middleware_path(jf, route)
+                if path is None:
+                    continue
+                for mw in applied:
+                    _emit(jf, out, "middleware", mw, call, path)
+
+
+def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path: Template) -> None:
+    runs = jf.runs(node, at, kind)
+    if runs is None or not (runs[0] or runs[1]):
+        return
+    owner, ref = runs
+    if owner is None and ref is not None and _local_class(jf, ref):
+        owner, ref = ref, None
+    line, col = jf.pos(at)
+    out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, line, col, ref, None, path))
+
+
+def _local_class(jf: JsFile, name: str) -> bool:
+    return any(d.qualname == name and d.kind in TYPE_KINDS for d in jf.out.definitions)
+
+
+def _applied(jf: JsFile, chain: Node) -> list[Node]:
+    """The arguments of the ``apply(...)`` a ``forRoutes`` chain starts from (through ``exclude``)."""
+    node: Node | None = chain
+    for _ in range(8):
+        if node is None or node.type != "call_expression":
+            return []
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type != "member_expression":
+            return []
+        prop = jf.text(fn.child_by_field_name("property"))
+        if prop == "apply":
+            return arguments(node.child_by_field_name("arguments"))
+        if prop != "exclude":
+            return []
+        node = fn.child_by_field_name("object")
+    return []
+
+
+def _middleware_path(jf: JsFile, node: Node) -> Template | None:
+    """The path prefix a ``forRoutes`` argument gives: a string, ``{ path }``; ``None`` for a
+    controller class or anything else."""
+    node = unwrap(node) or node
+    if node.type == "object":
+        value = jf.object_pairs(node).get("path")
+        return _middleware_path(jf, value) if value is not None else None
+    if node.type not in ("string", "template_string"):
+        return None
+    tpl = jf.template(node)
+    text = tpl.literal()
+    if text is not None:
+        for tail in ("(.*)", "*"):
+            text = text.removesuffix(tail)
+        return join_paths(Template.of(text)) if text.strip("/") else Template()
+    return join_paths(tpl)
 
 
 def decorated_class(decorator: Node) -> Node | None:

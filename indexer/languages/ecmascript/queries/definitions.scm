@@ -8,7 +8,7 @@
 
 (function_declaration name: (_) @name) @function
 (generator_function_declaration name: (_) @name) @function
-(export_statement value: [(function_expression) (generator_function)] @function)
+(export_statement value: [(function_expression) (generator_function) (arrow_function)] @function)
 
 ; `const f = () => ...`, `let f = function () {}`, `var g = function* () {}` (any scope).
 (variable_declarator
@@ -47,3 +47,17 @@
   (#eq? @_module "module")) @function
 
 (class_body (method_definition name: (_) @name) @method)
+
+; Functions of an object literal bound to a name (any scope), like `obj.m = function () {}` above:
+;   `const api = { list: () => ..., get: function () {}, post() {} }` -> functions `api.list`,
+;   `api.get`, `api.post`, parent `api` (@owner). Other object literals (arguments, nested objects,
+;   `module.exports = {...}`) are left alone.
+(variable_declarator
+  name: (identifier) @owner
+  value: (object
+    [
+      (pair
+        key: (property_identifier) @name
+        value: [(arrow_function) (function_expression) (generator_function)])
+      (method_definition name: (property_identifier) @name)
+    ] @function))

@@ -2,13 +2,14 @@
 ; is decided in Python (created by Fastify() in the file, or named like one); these patterns only
 ; select the candidates.
 
-; fastify.get("/x", [opts,] handler) / server.route({ method, url, handler }): @object is the receiver.
+; fastify.get("/x", [opts,] handler) / server.route({ method, url, handler }) / fastify.addHook("onRequest", fn)
+; / app.register(plugin, { prefix }): @object is the receiver.
 (call_expression
   function: (member_expression
     object: (_) @object
     property: (property_identifier) @verb)
   arguments: (arguments) @args
-  (#any-of? @verb "get" "post" "put" "delete" "patch" "all" "options" "head" "route")) @call
+  (#any-of? @verb "get" "post" "put" "delete" "patch" "all" "options" "head" "route" "addHook" "register")) @call
 
 ; const app = Fastify({ logger }) / const server = require("fastify")() / fastify.default(): @factory.
 (variable_declarator

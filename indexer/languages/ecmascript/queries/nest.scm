@@ -7,3 +7,33 @@
     function: [(identifier) (member_expression)] @name
     arguments: (arguments) @args)
   (#match? @name "(^|\\.)(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)$")) @decorator
+
+; Cross-cutting code (issue 14): @UseGuards / @UseInterceptors / @UsePipes / @UseFilters(...) on a
+; controller class or a handler method share the captures above (nest.py tells them apart by name).
+(decorator
+  (call_expression
+    function: [(identifier) (member_expression)] @name
+    arguments: (arguments) @args)
+  (#match? @name "(^|\\.)(UseGuards|UseInterceptors|UsePipes|UseFilters)$")) @decorator
+
+; app.useGlobalGuards(new AuthGuard()) / useGlobalInterceptors / useGlobalPipes / useGlobalFilters.
+(call_expression
+  function: (member_expression property: (property_identifier) @global)
+  arguments: (arguments) @args
+  (#match? @global "^useGlobal(Guards|Interceptors|Pipes|Filters)$")) @call
+
+; { provide: APP_GUARD, useClass: RolesGuard } (APP_INTERCEPTOR, APP_PIPE, APP_FILTER).
+(object
+  (pair
+    key: (property_identifier) @_provide
+    value: [(identifier) (member_expression)] @token)
+  (#eq? @_provide "provide")
+  (#match? @token "(^|\\.)APP_(GUARD|INTERCEPTOR|PIPE|FILTER)$")) @provider
+
+; consumer.apply(LoggerMiddleware).forRoutes("cats") (an .exclude(...) link may sit between).
+(call_expression
+  function: (member_expression
+    object: (call_expression) @chain
+    property: (property_identifier) @_for)
+  arguments: (arguments) @routes
+  (#eq? @_for "forRoutes")) @call

@@ -1,0 +1,229 @@
+"""Where a message goes: the queue-side part of the framework linker (:mod:`indexer.frameworks.link`).
+
+A :class:`~indexer.model.TopicUse` of a broker other than Kafka names its destination in one of
+three ways, and :class:`QueueLinker` turns each into the ``(broker, name, match)`` destinations of
+its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS edge's
+``resolution``):
+
+* **RabbitMQ**: a consumer names its queue (``exact``). A producer publishes to an exchange with a
+  routing key (:attr:`TopicUse.exchange`, :attr:`TopicUse.topic`). The default exchange (``""``, or
+  Spring's ``convertAndSend(routingKey, msg)`` without ``spring.rabbitmq.template.exchange``) routes
+  to the queue named by the key (``exact``). A named exchange goes to the queues of the
+  :class:`~indexer.model.QueueBinding` records of the repository on that exchange whose key equals the
+  routing key (``exact``), or matches it as a topic-exchange pattern (``*`` one word, ``#`` any
+  words) or is empty (a fanout binding) (``inferred``). An exchange no binding in the code names
+  leaves the routing key as the queue's name (``name``).
+* **Celery**: a task function consumes the queue of its task name (``name=``, else its module's
+  dotted name and the function's: ``shop.tasks.cleanup``). ``cleanup.delay()`` (:attr:`TopicUse.target`)
+  is resolved like a callee to the task's function and produces to its task name (``exact``); a
+  target that is no task function is not linked (``unlinked_task``; in a repository without any
+  Celery task such a call is no task call at all and is not counted). ``send_task("name")`` names
+  the task (``name``).
+* **Spring Cloud Stream** (:attr:`TopicUse.binding`): a functional binding (``orders-in-0``) or a
+  ``StreamBridge.send`` name goes to
+  ``spring.cloud.stream.bindings.<binding>.destination`` of the file's configuration (``exact``),
+  else to the binding's own name (``name``: Spring uses it as the destination). Its broker is the
+  binder the configuration names (``spring.cloud.stream.kafka.*`` / ``spring.kafka.*``: ``kafka``,
+  ``spring.cloud.stream.rabbit.*`` / ``spring.rabbitmq.*``: ``rabbitmq``), else ``stream``. A
+  functional bean in an application with no ``spring.cloud.stream`` configuration is not a binding
+  (``unlinked_binding``).
+* Any other use names its destination (JMS, SQS, SNS, NATS, Redis): ``exact`` when the name is a
+  literal or constant. An SQS queue URL or SNS topic ARN stands for its last segment (the queue's or
+  topic's name). A NATS publish also goes to every wildcard subscription of the repository that
+  matches its subject (``orders.*``, ``orders.>``: ``inferred``).
+
+Nothing here raises on odd facts: the caller counts what yields no destination.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from indexer.model import Template, TopicUse
+from indexer.resolve.context import FileCtx
+from indexer.resolve.language import Lookup
+from indexer.resolve.values import FuncV
+
+__all__ = ["Destination", "QueueLinker", "nats_matches", "routing_matches", "stream_broker"]
+
+Render = Callable[[FileCtx, "str | None", Template], str]
+"""The linker's template rendering: constants substituted, ``${...}`` filled, unknown pieces ``\\x00``."""
+
+_HOLE = "\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """One destination of a use: the broker, the name (a queue, task, destination) and how sure."""
+
+    broker: str
+    name: str
+    match: str
+
+
+def routing_matches(pattern: str, key: str) -> bool:
+    """Whether a RabbitMQ topic-exchange binding ``pattern`` matches the routing ``key``: words split
+    at ``.``, ``*`` matches exactly one word, ``#`` zero or more. ``orders.*`` matches ``orders.new``,
+    not ``orders`` nor ``orders.new.eu``; ``orders.#`` matches all three."""
+    want, have = pattern.split("."), key.split(".")
+    memo: dict[tuple[int, int], bool] = {}
+
+    def match(i: int, j: int) -> bool:
+        if (i, j) not in memo:
+            memo[(i, j)] = step(i, j)
+        return memo[(i, j)]
+
+    def step(i: int, j: int) -> bool:
+        if i == len(want):
+            return j == len(have)
+        if want[i] == "#":
+            return any(match(i + 1, k) for k in range(j, len(have) + 1))
+        return j < len(have) and (want[i] == "*" or want[i] == have[j]) and match(i + 1, j + 1)
+
+    return len(want) <= 64 and len(have) <= 256 and match(0, 0)
+
+
+def nats_matches(pattern: str, subject: str) -> bool:
+    """Whether a NATS subscription ``pattern`` matches the published ``subject``: tokens split at
+    ``.``, ``*`` matches one token, a final ``>`` one or more. ``orders.*`` matches ``orders.new``,
+    not ``orders`` nor ``orders.new.eu``; ``orders.>`` matches the last two, not ``orders``."""
+    want, have = pattern.split("."), subject.split(".")
+    for i, w in enumerate(want):
+        if w == ">" and i == len(want) - 1:
+            return len(have) > i
+        if i >= len(have) or (w != "*" and w != have[i]):
+            return False
+    return len(have) == len(want)
+
+
+def stream_broker(props: Mapping[str, str]) -> str:
+    """The broker a Spring Cloud Stream application's bindings live on, from its configuration:
+    ``kafka``, ``rabbitmq``, else ``stream`` (the binder is not named)."""
+    keys = list(props)
+    if any(k.startswith(("spring.cloud.stream.kafka.", "spring.kafka.")) for k in keys):
+        return "kafka"
+    if any(k.startswith(("spring.cloud.stream.rabbit.", "spring.rabbitmq.")) for k in keys):
+        return "rabbitmq"
+    return "stream"
+
+
+class QueueLinker:
+    """The destinations of queue uses across the files of one repository (see the module docstring).
+
+    ``render`` is the linker's template rendering; ``props_for(path)`` a file's Spring configuration."""
+
+    def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], render: Render,
+                 props_for: Callable[[str], Mapping[str, str]]) -> None:
+        self.r = resolver
+        self.render = render
+        self.props_for = props_for
+        self.bindings: dict[str, list[tuple[str, str]]] = defaultdict(list)  # exchange -> (key, queue)
+        self.tasks: dict[tuple[str, str], str] = {}  # (path, qualname) of a Celery task -> its name
+        self.subjects: set[str] = set()  # NATS subjects subscribed to with wildcards
+        for fc in ctxs:
+            for b in fc.ex.queue_bindings:
+                queue, exchange = self._name(fc, b.owner, b.queue), self._name(fc, b.owner, b.exchange)
+                key = self.render(fc, b.owner, b.key)
+                if queue and exchange is not None and _HOLE not in key:
+                    self.bindings[exchange].append((key, queue))
+            for use in fc.ex.topics:
+                if use.broker == "nats" and use.role == "consumes":
+                    subject = self.render(fc, use.owner, use.topic)
+                    if _HOLE not in subject and ("*" in subject.split(".") or subject.endswith(">")):
+                        self.subjects.add(subject)
+                if use.broker == "celery" and use.role == "consumes" and use.owner:
+                    name = self.render(fc, None, use.topic) if use.topic.parts else f"{fc.module_key}.{use.owner}"
+                    if name and _HOLE not in name:
+                        self.tasks[(fc.path, use.owner)] = name
+
+    def _name(self, fc: FileCtx, scope: str | None, tpl: Template) -> str | None:
+        """A binding's queue or exchange name (``None``: unknown)."""
+        text = self.render(fc, scope, tpl)
+        return None if _HOLE in text else text
+
+    def destinations(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
+        """The destinations of ``use`` and, when there are none, why (an ``unlinked_*`` outcome)."""
+        if use.broker == "celery" and use.target is not None:
+            return self._task(fc, use)
+        if use.binding is not None:
+            return self._stream(fc, use)
+        if use.broker == "celery" and use.role == "consumes":
+            task = self.tasks.get((fc.path, use.owner or ""))
+            return ([Destination("celery", task, "exact")], None) if task else ([], "unlinked_task")
+        name = self.render(fc, use.owner, use.topic)
+        if use.broker in ("sqs", "sns"):  # a queue URL's / topic ARN's last segment is the name
+            name = name.rstrip("/").rsplit("/" if use.broker == "sqs" else ":", 1)[-1]
+        if not name or _HOLE in name:
+            return [], "unlinked_topic"
+        if use.broker == "nats" and use.role == "produces":
+            found = [Destination("nats", name, "exact")]
+            found += [Destination("nats", s, "inferred") for s in sorted(self.subjects) if s != name
+                      and nats_matches(s, name)]
+            return found, None
+        if use.broker == "rabbitmq" and use.role == "produces" and use.exchange is not None:
+            return self._rabbit(fc, use, name), None
+        match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only
+        return [Destination(use.broker, name, match)], None
+
+    def _rabbit(self, fc: FileCtx, use: TopicUse, key: str) -> list[Destination]:
+        assert use.exchange is not None
+        exchange = self.render(fc, use.owner, use.exchange)
+        if not use.exchange.parts and use.framework == "spring-rabbit":
+            exchange = self.props_for(fc.path).get("spring.rabbitmq.template.exchange", "")
+        if _HOLE in exchange:
+            return [Destination("rabbitmq", key, "name")]
+        if exchange == "":
+            return [Destination("rabbitmq", key, "exact")]
+        bound = self.bindings.get(exchange)
+        if not bound:
+            return [Destination("rabbitmq", key, "name")]
+        out: dict[str, str] = {}
+        for pattern, queue in bound:
+            if pattern == key:
+                out[queue] = "exact"
+            elif (pattern == "" or routing_matches(pattern, key)) and queue not in out:
+                out[queue] = "inferred"
+        return [Destination("rabbitmq", q, m) for q, m in sorted(out.items())]
+
+    def _task(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
+        assert use.target is not None
+        if not self.tasks:  # no Celery task in this repository: ``x.s()`` / ``x.delay()`` is something else
+            return [], "not_celery"
+        v = self.r.resolve_expr(fc, use.owner, use.target)
+        if isinstance(v, FuncV):
+            name = self.tasks.get((v.f.file.path, v.f.d.qualname))
+            if name:
+                return [Destination("celery", name, "exact")], None
+        return [], "unlinked_task"
+
+    def _stream(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
+        assert use.binding is not None
+        props = self.props_for(fc.path)
+        if not any(k.startswith(("spring.cloud.stream.", "spring.cloud.function.")) for k in props):
+            return [], "unlinked_binding"
+        binding = use.binding
+        if not binding:  # StreamBridge.send(name, ...): the name is a template
+            binding = self.render(fc, use.owner, use.topic)
+            if not binding or _HOLE in binding:
+                return [], "unlinked_binding"
+        elif not _declared_function(props, binding):
+            return [], "unlinked_binding"
+        dest = props.get(f"spring.cloud.stream.bindings.{binding}.destination")
+        broker = stream_broker(props)
+        if dest:
+            return [Destination(broker, d.strip(), "exact") for d in dest.split(",") if d.strip()], None
+        return [Destination(broker, binding, "name")], None
+
+
+def _declared_function(props: Mapping[str, str], binding: str) -> bool:
+    """Whether the function of a functional binding (``orders-in-0``: ``orders``) is active: named in
+    ``spring.cloud.function.definition`` (``a;b``, ``a|b``), or no definition is given (Spring binds
+    the functional beans it finds)."""
+    definition = props.get("spring.cloud.function.definition")
+    if not definition:
+        return True
+    name = re.sub(r"-(?:in|out)-\d+$", "", binding)
+    return name in re.split(r"[;|,\s]+", definition)

@@ -1,0 +1,96 @@
+"""Golden blast-radius reports through JavaScript / TypeScript cross-cutting code
+(tests/fixtures/wrappers-js): an Express application whose API router runs a token check and an
+inline audit middleware (``router.use``) and a Nest application with a method guard and a
+controller guard. Code called only from that middleware or guard reaches the endpoints it runs for,
+and not those of another router or controller (issue 14: before, "0 endpoints"). The markdown is
+compared with ``snapshots/<name>.md`` byte for byte, step times masked; ``RIPPLE_UPDATE_GOLDEN=1``
+rewrites the snapshots (review the diff before committing)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from analysis.impact import SymbolQuery, blast_radius
+from analysis.impact_report import render_markdown
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "wrappers-js"
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+_TIME = re.compile(r"\| \d+\.\d ms \|")
+
+
+def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
+    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / f"{name}.db")
+    index_repository(FIXTURES / name, s, s, IndexOptions(repo=f"{name}-app", jobs=1))
+    return s
+
+
+@pytest.fixture(scope="module")
+def express(tmp_path_factory: pytest.TempPathFactory):
+    s = _index(tmp_path_factory, "express")
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def nest(tmp_path_factory: pytest.TempPathFactory):
+    s = _index(tmp_path_factory, "nest")
+    yield s
+    s.close()
+
+
+def _check(name: str, markdown: str) -> None:
+    text = _TIME.sub("| – ms |", markdown)
+    snapshot = SNAPSHOTS / f"{name}.md"
+    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
+        snapshot.write_text(text, encoding="utf-8")
+    assert text == snapshot.read_text(encoding="utf-8")
+
+
+def _endpoints(report) -> list[tuple[str, str, int, str | None, str | None]]:
+    return [(h.http_method, h.path, h.hops, h.through.node.qualname if h.through else None,
+             h.through.kind if h.through else None) for h in report.endpoints]
+
+
+def test_token_check_called_from_router_use_middleware_reaches_that_routers_endpoints(express) -> None:
+    report = blast_radius(express, SymbolQuery("verifyToken"))
+    assert _endpoints(report) == [
+        ("GET", "/api/orders", 1, "requireUser", "middleware"),
+        ("DELETE", "/api/orders/{}", 1, "requireUser", "middleware"),
+    ]  # not GET /admin/stats (another router) nor GET /health (the application's own route)
+    _check("express_router_use_verify_token", render_markdown(report))
+
+
+def test_service_called_from_inline_router_use_middleware(express) -> None:
+    report = blast_radius(express, SymbolQuery("audit"))
+    assert _endpoints(report) == [
+        ("GET", "/api/orders", 1, "middleware router.use", "middleware"),
+        ("DELETE", "/api/orders/{}", 1, "middleware router.use", "middleware"),
+    ]
+    _check("express_inline_middleware_audit", render_markdown(report))
+
+
+def test_service_of_one_inline_handler_is_not_widened_by_middleware(express) -> None:
+    report = blast_radius(express, SymbolQuery("deleteOrder"))
+    assert _endpoints(report) == [("DELETE", "/api/orders/{}", 1, None, None)]
+
+
+def test_method_called_only_from_a_nest_method_guard(nest) -> None:
+    report = blast_radius(nest, SymbolQuery("checkJwt"))
+    assert _endpoints(report) == [("GET", "/cats", 1, "JwtGuard.canActivate", "guard")]  # not POST /cats, /dogs, /birds
+    _check("nest_method_guard_check_jwt", render_markdown(report))
+
+
+def test_method_called_only_from_a_nest_controller_guard(nest) -> None:
+    report = blast_radius(nest, SymbolQuery("hasRole"))
+    assert sorted(_endpoints(report)) == [
+        ("GET", "/dogs", 1, "RolesGuard.canActivate", "guard"),
+        ("GET", "/dogs/{}", 1, "RolesGuard.canActivate", "guard"),
+    ]  # not GET /birds: another controller of the same file
+    _check("nest_controller_guard_has_role", render_markdown(report))
