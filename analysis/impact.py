@@ -555,7 +555,8 @@ class _Walk:
                     repos.add(e.repo)
                     grown.add(e.dst)
             if e.kind in ("EXPOSES", "WRAPS", "CONSUMES") and e.dst not in self.hop:
-                self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, self.weak.get(i, 0)
+                self.hop[e.dst], self.parent[e.dst] = hop, i
+                self.weak[e.dst] = max(self.weak.get(i, 0), _link_rank(e))
                 cross.append(e.dst)
                 # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
                 # @RequestMapping without method) is reached by clients of every method.
@@ -655,10 +656,11 @@ _MATCH_ORDER = ("exact", "inferred", "name")
 def _link_rank(e: Edge) -> int:
     """How sure one upward step is (index in :data:`CERTAINTIES`): a CALLS edge's ``resolution``, a
     queue PRODUCES edge's ``match`` (RabbitMQ exchange + key through a pattern: ``inferred``; by name:
-    ``name``); HTTP and Kafka links count as ``exact``."""
+    ``name``), a WRAPS edge's ``match`` (a factory returning one of several functions: ``inferred``);
+    HTTP and Kafka links count as ``exact``."""
     if e.kind == "CALLS":
         return _RANK.get(e.resolution or "", 0)
-    m = e.props.get("match") if e.kind == "PRODUCES" else None
+    m = e.props.get("match") if e.kind in ("PRODUCES", "WRAPS") else None
     return _RANK.get(m, 0) if isinstance(m, str) else 0
 
 
@@ -766,7 +768,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                service, CERTAINTIES[walk.weak.get(e.src, 0)], through)
+                                service, CERTAINTIES[max(walk.weak.get(e.src, 0), _link_rank(e))], through)
 
     for e in walk.service_edges:
         src = nodes.get(e.src)

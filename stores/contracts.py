@@ -109,7 +109,9 @@ class Edge:
     from cross-cutting code (a filter, middleware, interceptor, guard, hook, dependency, error handler:
     the function or method that runs) to an Endpoint it runs for; props ``framework``, ``kind`` (one of
     ``indexer.model.WRAPPER_KINDS``), ``scope`` (``route`` | ``router`` | ``app``), ``path`` (the path
-    limit, when any) and ``service``; ``file`` / ``line`` are those of the registration.
+    limit, when any), ``service`` and, when the code cannot tell which of several functions runs (a
+    factory returning one of them), ``match: "inferred"``; ``file`` / ``line`` are those of the
+    registration.
     """
 
     kind: str
