@@ -44,7 +44,7 @@ edges that file owns:
   the rendered type name, :func:`stores.contracts.graphql_operation`); a schema file's field
   (:data:`indexer.model.GRAPHQL_SCHEMA`) ``DECLARES`` the same node. A constant the repository does
   not define (Netflix DGS's generated ``DgsConstants``) is read by the code generator's naming rule
-  (:func:`graphql_constant_name`).
+  (:func:`indexer.frameworks.graphql_names.graphql_constant_name`).
 * ``ENTRY`` self-edges on the code an :class:`~indexer.model.EntryRegistration` names (a scheduled
   task, a command, a ``__main__`` block), owned by the registering file.
 
@@ -68,6 +68,7 @@ from pathlib import Path
 
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
+from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
@@ -75,8 +76,8 @@ from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import file_id
 from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, endpoint_id, graphql_operation, normalise_path, topic_id
 
-__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "graphql_constant_name", "link_frameworks",
-           "same_application_kind", "split_url", "path_under"]
+__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
+           "split_url", "path_under"]
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
@@ -932,25 +933,6 @@ def _scope_at(fc: FileCtx, line: int, col: int) -> str | None:
 
 class _Unknown(Exception):
     """A constant whose value depends on itself (or lies too deep): it has no known value."""
-
-
-def graphql_constant_name(ref: str) -> str:
-    """The GraphQL name a constant the repository does not define stands for, by the naming rule of
-    Netflix DGS's code generator (``DgsConstants`` is generated at build time, never committed):
-    ``DgsConstants.QUERY_TYPE`` and ``DgsConstants.QUERY.TYPE_NAME`` -> ``Query`` (the type's upper-
-    cased name, capitalised back: a type named in several words, ``SHOWREVIEW``, comes back as
-    ``Showreview``); a field constant ``DgsConstants.QUERY.Shows`` -> ``shows`` (the generator
-    capitalises the field name; an all-capital ``URL`` stays). Any other constant: its last segment
-    as written."""
-    parts = ref.split(".")
-    last = parts[-1]
-    if last == "TYPE_NAME" and len(parts) > 1:
-        last = parts[-2]
-    elif last.endswith("_TYPE") and len(last) > 5:
-        last = last[:-5]
-    else:
-        return last[:1].lower() + last[1:] if len(last) > 1 and last[1].islower() else last
-    return last[:1].upper() + last[1:].lower() if last.isupper() else last
 
 
 _NOT_WRAPPING = frozenset({"staticmethod", "classmethod", "property", "abstractmethod", "overload", "override"})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from indexer.frameworks.link import graphql_constant_name
+from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.languages import extractor_for_path
 from indexer.languages.python.frameworks.python_graphql import camel_case
 from indexer.model import EntryRegistration, FileExtraction, Template

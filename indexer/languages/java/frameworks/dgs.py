@@ -5,7 +5,7 @@
 field = ...)`` (and each ``@DgsData`` of a ``@DgsData.List``) resolves ``<parentType>.<field>``.
 Names are literals or constants; the constants of DGS's generated ``DgsConstants`` class are not in
 the repository (generated at build time), so the linker reads them by the generator's naming rule
-(:func:`indexer.frameworks.link.graphql_constant_name`: ``DgsConstants.QUERY.Shows`` -> ``shows``).
+(:func:`indexer.frameworks.graphql_names.graphql_constant_name`: ``DgsConstants.QUERY.Shows`` -> ``shows``).
 ``handler`` is the method's qualname. Position: the annotation's name.
 """
 
