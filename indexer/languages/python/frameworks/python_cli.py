@@ -34,9 +34,14 @@ _MAIN = re.compile(r"""^(__name__\s*==\s*(['"])__main__\2|(['"])__main__\3\s*==\
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's ``__main__`` block and argparse command handlers."""
+    data = src.data
+    commands = b"Command" in data
+    if not commands and b"__main__" not in data and b"set_defaults" not in data:
+        return  # nothing below can match: skip building the context
     ctx = Context(src, out)
-    _django_commands(ctx)
-    if b"__main__" not in src.data and b"set_defaults" not in src.data:
+    if commands:
+        _django_commands(ctx)
+    if b"__main__" not in data and b"set_defaults" not in data:
         return
     argparse = ctx.imports.uses("argparse")
     for _, caps in run_query(query("python", "python/queries", "python_cli"), root):

@@ -34,6 +34,10 @@ _SIGNATURES = frozenset({"s", "si", "signature"})
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append an entry registration per scheduled job of the file."""
+    data = src.data
+    if b"beat_schedule" not in data and b"BEAT_SCHEDULE" not in data and b"add_periodic_task" not in data \
+            and b"add_job" not in data:
+        return  # the query below would find nothing: skip it
     ctx = Context(src, out)
     celery = ctx.imports.uses("celery")
     apscheduler = ctx.imports.uses("apscheduler")
