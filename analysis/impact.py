@@ -282,7 +282,8 @@ class TopicHit:
 
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
-    """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
+    """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES;
+    ``grpc`` for a gRPC server method, EXPOSES of kind ``grpc``),
     ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` (EXPOSES
     of a GraphQL operation, :func:`analysis.entry_kinds.exposes_kind`), a broker (CONSUMES: ``kafka``, ``rabbitmq``,
     ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
@@ -656,11 +657,12 @@ _MATCH_ORDER = ("exact", "inferred", "name")
 def _link_rank(e: Edge) -> int:
     """How sure one upward step is (index in :data:`CERTAINTIES`): a CALLS edge's ``resolution``, a
     queue PRODUCES edge's ``match`` (RabbitMQ exchange + key through a pattern: ``inferred``; by name:
-    ``name``), a WRAPS edge's ``match`` (a factory returning one of several functions: ``inferred``);
-    HTTP and Kafka links count as ``exact``."""
+    ``name``), a WRAPS edge's ``match`` (a factory returning one of several functions: ``inferred``),
+    a gRPC EXPOSES / CALLS_HTTP edge's ``match`` (a server or stub matched to its ``.proto`` by service
+    name only: ``name``); HTTP and Kafka links count as ``exact``."""
     if e.kind == "CALLS":
         return _RANK.get(e.resolution or "", 0)
-    m = e.props.get("match") if e.kind in ("PRODUCES", "WRAPS") else None
+    m = e.props.get("match") if e.kind in ("PRODUCES", "WRAPS", "EXPOSES", "CALLS_HTTP") else None
     return _RANK.get(m, 0) if isinstance(m, str) else 0
 
 
@@ -778,7 +780,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             kinds.setdefault(e.src, []).append(str(e.props.get("kind") or "entry"))
             continue
         if e.kind == "EXPOSES":
-            kinds.setdefault(e.src, []).append(exposes_kind(e.dst))
+            kinds.setdefault(e.src, []).append("grpc" if e.props.get("kind") == "grpc" else exposes_kind(e.dst))
             hit(e, src.repo or e.repo, src, None)
         elif e.kind == "WRAPS":
             kind = str(e.props.get("kind") or "wrapper")

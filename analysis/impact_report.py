@@ -285,8 +285,8 @@ def _reached_line(r: Reached, link: Callable[[str, str, int], str]) -> str:
 
 def _served(kinds: Sequence[str]) -> bool:
     """Whether an entry point of these kinds is listed with the endpoints or topics it serves (HTTP,
-    GraphQL, a broker's topics) rather than under "Other entry points"."""
-    return any(k == "http" or k in BROKERS or k.startswith("graphql ") for k in kinds)
+    gRPC, GraphQL, a broker's topics) rather than under "Other entry points"."""
+    return any(k in ("http", "grpc") or k in BROKERS or k.startswith("graphql ") for k in kinds)
 
 
 def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50,

@@ -44,6 +44,8 @@ __all__ = [
     "GRAPHQL_OPERATIONS",
     "graphql_operation",
     "normalise_graphql_field",
+    "GRPC_METHOD",
+    "normalise_grpc_path",
     "endpoint_id",
     "topic_id",
     "topic_parts",
@@ -255,14 +257,29 @@ def normalise_graphql_field(path: str) -> str:
     return "".join(path.split())
 
 
+GRPC_METHOD = "GRPC"
+"""The "method" of a gRPC Endpoint (``endpoint:GRPC shop.v1.OrderService/GetOrder``): never an HTTP
+method, so no HTTP client or any-method alias reaches it."""
+
+
+def normalise_grpc_path(path: str) -> str:
+    """The key a gRPC method is matched by: its wire path ``package.Service/Method`` (``Service/Method``
+    when the .proto declares no package) without whitespace or leading ``/``; case kept, dots kept
+    (never :func:`normalise_path`: a package is not a path segment)."""
+    return "".join(path.split()).lstrip("/")
+
+
 def endpoint_id(http_method: str, path: str) -> str:
     """Id (and name after the ``endpoint:`` prefix) of the shared Endpoint node for an upper-case
     HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``; for a GraphQL
     operation (:data:`GRAPHQL_OPERATIONS`) and ``Type.field``: ``endpoint:QUERY Query.owner``
-    (:func:`normalise_graphql_field`, not :func:`normalise_path`)."""
+    (:func:`normalise_graphql_field`, not :func:`normalise_path`); for :data:`GRPC_METHOD` and a gRPC
+    wire path: ``endpoint:GRPC shop.v1.OrderService/GetOrder`` (:func:`normalise_grpc_path`)."""
     method = http_method.upper()
     if method in GRAPHQL_OPERATIONS:
         return f"endpoint:{method} {normalise_graphql_field(path)}"
+    if method == GRPC_METHOD:
+        return f"endpoint:{method} {normalise_grpc_path(path)}"
     return f"endpoint:{method} {normalise_path(path)}"
 
 

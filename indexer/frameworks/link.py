@@ -23,6 +23,8 @@ edges that file owns:
   :mod:`indexer.frameworks.queues` (RabbitMQ exchange + routing key through the bindings in the code,
   Celery task names, Spring Cloud Stream bindings); those edges carry ``broker`` and ``match``
   (``exact`` / ``inferred`` / ``name``). Every Topic node's ``props["broker"]`` names its broker.
+* gRPC servers ``EXPOSES`` and stubs ``CALLS_HTTP`` (``kind`` ``grpc``) the ``GRPC package.Service/Rpc``
+  endpoints of the repository's ``.proto`` services: :mod:`indexer.frameworks.grpc`.
 * ``WRAPS`` wrapper callable -> ``Endpoint``: cross-cutting code (a filter, middleware, interceptor,
   guard, pipe, hook, dependency, error handler or view decorator) to every endpoint it runs for. What
   runs is the function or method the registration names; a class stands for the methods the framework
@@ -66,6 +68,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.frameworks.graphql_names import graphql_constant_name
@@ -405,6 +408,7 @@ class _Linker:
                 self.topic(fc, use)
             for reg in fc.ex.entries:
                 self.entry(fc, reg)
+        link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)

@@ -25,6 +25,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_jms",
     "spring_cloud_stream",
     "spring_sqs",
+    "grpc_java",
     "spring_graphql",
     "dgs",
     "graphql_java",

@@ -26,6 +26,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "boto3_messaging",
     "nats_messaging",
     "redis_pubsub",
+    "grpc_python",
     "strawberry",
     "graphene",
     "ariadne",
