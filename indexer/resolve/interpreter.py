@@ -202,7 +202,7 @@ class Resolver:
                     defs = [rd for rd in defs if rd.is_type]
             if defs:
                 return self.def_value(defs[-1])
-            if fc.rules.property_functions and fc.owners:
+            if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
                 if q in fc.owners:
                     return ObjV(fc.path, q)
@@ -328,7 +328,7 @@ class Resolver:
             defs = fc.by_qualname.get(q) if fc is not None else None
             if defs:
                 return self.def_value(defs[-1])
-            return ObjV(v.path, q) if fc is not None and q in fc.owners else None
+            return None
         if isinstance(v, ClassV | InstV):
             cls = v.c
             use = self.use

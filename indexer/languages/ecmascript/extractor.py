@@ -203,6 +203,8 @@ class _FileRun:
         self.root = base.parser(grammar).parse(source).root_node
         self.index = _ScopeIndex()
         self.def_ids: set[int] = set()  # ids of the nodes the definitions query matched
+        self.objects: set[tuple[str | None, str]] = set()  # (scope, name) bound as `object`
+        self.value_ids: set[int] = set()  # ids of the declarators of values made definitions (values.scm)
         self.qualnames: set[str] = set()  # qualnames defined so far (owners of assigned functions)
         self.injecting_classes: set[str] = set()
         self.type_params: set[str] = set()  # TypeScript type parameter names: never bound, never used
@@ -271,6 +273,7 @@ class _FileRun:
             if node.id not in self.def_ids:
                 self.def_ids.add(node.id)
                 if kind == "value":
+                    self.value_ids.add(node.id)
                     self._value_definition(node, caps)
                 else:
                     self._definition(node, kind, caps)
@@ -291,6 +294,7 @@ class _FileRun:
             fn = node.child_by_field_name("value") if node.type == "pair" else node
             fn = fn or node
             parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), parent_index)
+            self._object_binding(caps["owner"][0], parent)
         elif node.type in ("variable_declarator", "public_field_definition", "field_definition"):
             value = node.child_by_field_name("value")
             if value is not None and value.type in _FUNCTION_VALUES:
@@ -438,6 +442,7 @@ class _FileRun:
         exported = _exported(node)
         if "owner" in caps:
             parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), -1)
+            self._object_binding(caps["owner"][0], None)
         elif "exports" in caps:
             if name in self.qualnames:
                 return
@@ -466,7 +471,10 @@ class _FileRun:
                 exported=exported,
             )
         )
-        self.index.add(node, _Scope(qualname, "function", qualname, None), self.index.find(node.start_byte), ())
+        # Its scope is the value expression: the name and a declared type stay at module level (a
+        # binding `X: T` of the declarator is the module's, as before).
+        value = caps["call"][0]
+        self.index.add(value, _Scope(qualname, "function", qualname, None), self.index.find(value.start_byte), ())
         self.qualnames.add(qualname)
         for h in caps["handed"]:
             if h.type == "member_expression":
@@ -476,6 +484,15 @@ class _FileRun:
             else:
                 called, receiver, at = self.text(h), None, h
             self.out.calls.append(CallSite(qualname, called, receiver, -1, self.src.line(at), self.src.col(at)))
+
+    def _object_binding(self, owner: Node, scope: _Scope | None) -> None:
+        """Bind ``owner`` (the name of an object literal whose properties are definitions) as an
+        ``object`` in the scope around it, once: the resolver's :class:`~indexer.resolve.values.ObjV`."""
+        scope_name = scope.code_scope if scope else None
+        key = (scope_name, self.text(owner))
+        if key not in self.objects:
+            self.objects.add(key)
+            self.out.bindings.append(Binding(scope_name, key[1], key[1], "object", self.src.line(owner)))
 
     def _owner_qualname(self, owner: str, scope_index: int) -> str:
         """The qualname of ``owner`` (the ``X`` of ``X.prototype.m = ...`` / ``X.m = ...``) seen from
@@ -704,7 +721,11 @@ class _FileRun:
                 exports.append(Export("default", local=self.text(caps["default_local"][0])))
             elif "var" in caps:
                 var = caps["var"][0]
-                if var.parent is not None and var.parent.id not in self.def_ids:  # a function: exported
+                # A declarator the definitions query matched is exported as a definition. A value made a
+                # definition keeps its Export record: an importer resolves the name as before, through
+                # its declared type first (`export const ZodString: $constructor<ZodString> = ...`).
+                parent = var.parent
+                if parent is not None and (parent.id not in self.def_ids or parent.id in self.value_ids):
                     exports.append(Export(self.text(var), local=self.text(var)))
             elif "module" in caps:  # re-export
                 name = caps.get("name")
