@@ -32,6 +32,24 @@ The functions of an object literal bound to a name follow the same rule: ``const
 The owner is the innermost visible definition of that name, else the name under the enclosing
 definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
 (with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.
+The name of an object literal of definitions is bound ``object`` (``Binding.how``) in its scope.
+
+Values handed functions (``values.scm``): a module-level ``const X = call(...)`` (``let`` / ``var``,
+``export`` too), a property ``key: call(...)`` of a module-level ``const X = {...}``, and of
+``module.exports = {...}``, whose call hands over at least one function is a callable definition
+``X`` / ``X.key`` (parent ``X``) / the exported ``key`` (kind ``function``, spanning the declaration
+or the property) with a :class:`~indexer.model.CallSite` (arity -1: the library calls it) to each
+handed name; its scope is the value expression, so the calls written in it (the library call, an
+inline function's body) are its own, while the name and a declared type stay the module's.
+``auth = { required: jwt({ getToken }) }`` used as route middleware then runs ``getToken``.
+What counts as handing a function, decided in this file: an argument (or a value of an object
+literal / array / nested call's argument, at most :data:`MAX_VALUE_DEPTH` levels below the
+argument list) that is a module-level function of the file (``f``, ``api.list``), a name imported
+(plain or dotted: the resolver decides whether the call binds), or an inline arrow, function
+expression or object method. The callee must be a plain or dotted name (a builder chain
+``Router().use(r)`` builds an object); ``require`` is an import. A name the file already defines
+(TypeScript's ``interface X`` merged with ``const X = ...``) is left alone. Nothing else changes:
+``const router = express.Router()``, ``const x = foo(1, "a")``, a call in a function body.
 """
 
 from __future__ import annotations
