@@ -289,7 +289,8 @@ class TopicHit:
 
 @dataclass(frozen=True, slots=True)
 class EntryPoint:
-    """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES),
+    """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES;
+    ``grpc`` for a gRPC server method, EXPOSES of kind ``grpc``),
     a broker (CONSUMES: ``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
     ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``), ``scheduled`` /
     ``listener`` / ``task`` (decorators, annotations), ``main`` and ``module`` (module-level code)."""
@@ -557,7 +558,8 @@ class _Walk:
                     repos.add(e.repo)
                     grown.add(e.dst)
             if e.kind in ("EXPOSES", "WRAPS", "CONSUMES") and e.dst not in self.hop:
-                self.hop[e.dst], self.parent[e.dst], self.weak[e.dst] = hop, i, self.weak.get(i, 0)
+                self.hop[e.dst], self.parent[e.dst] = hop, i
+                self.weak[e.dst] = max(self.weak.get(i, 0), _link_rank(e))
                 cross.append(e.dst)
                 # An endpoint accepting any method ("endpoint:* /p": Django views, Spring
                 # @RequestMapping without method) is reached by clients of every method.
@@ -657,10 +659,12 @@ _MATCH_ORDER = ("exact", "inferred", "name")
 def _link_rank(e: Edge) -> int:
     """How sure one upward step is (index in :data:`CERTAINTIES`): a CALLS edge's ``resolution``, a
     queue PRODUCES edge's ``match`` (RabbitMQ exchange + key through a pattern: ``inferred``; by name:
-    ``name``); HTTP and Kafka links count as ``exact``."""
+    ``name``), a WRAPS edge's ``match`` (a factory returning one of several functions: ``inferred``),
+    a gRPC EXPOSES / CALLS_HTTP edge's ``match`` (a server or stub matched to its ``.proto`` by service
+    name only: ``name``); HTTP and Kafka links count as ``exact``."""
     if e.kind == "CALLS":
         return _RANK.get(e.resolution or "", 0)
-    m = e.props.get("match") if e.kind == "PRODUCES" else None
+    m = e.props.get("match") if e.kind in ("PRODUCES", "WRAPS", "EXPOSES", "CALLS_HTTP") else None
     return _RANK.get(m, 0) if isinstance(m, str) else 0
 
 
@@ -778,14 +782,14 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                service, CERTAINTIES[walk.weak.get(e.src, 0)], through)
+                                service, CERTAINTIES[max(walk.weak.get(e.src, 0), _link_rank(e))], through)
 
     for e in walk.service_edges:
         src = nodes.get(e.src)
         if src is None or not shown(e.src) or (only and e.src in target_ids):
             continue
         if e.kind == "EXPOSES":
-            kinds.setdefault(e.src, []).append("http")
+            kinds.setdefault(e.src, []).append("grpc" if e.props.get("kind") == "grpc" else "http")
             hit(e, src.repo or e.repo, src, None)
         elif e.kind == "WRAPS":
             kind = str(e.props.get("kind") or "wrapper")

@@ -344,11 +344,15 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     listed = [h for h in report.endpoints if h.through is None or h.through.node.id not in groups]
     if listed or groups:
         lines += ["| Method | Path | Repository | Hops | Certainty | Example path |", "|---|---|---|---|---|---|"]
-        for w in groups.values():  # "all N endpoints of <application>, through the filter X"
+        folded = list(groups.values())
+        for w in folded[:limit]:  # "all N endpoints of <application>, through the filter X"
             under = f" under {', '.join(code_span(p) for p in w.paths)}" if w.paths else ""
             path = f"all {count_noun(len(w.endpoints), 'endpoint')} of {markdown_text(w.application)}{under}"
             lines.append(f"| – | {_cell(path)} | {_cell(markdown_text(w.node.repo))} | {w.hops} | {w.certainty} "
                          f"| {_cell(_via_text(w.kind, w.node) + _path_text(w.example))} |")
+        if len(folded) > limit:
+            lines.append(f"| – | {_cell(f'… and {len(folded) - limit:,} more wrappers reaching whole applications')} "
+                         "| | | | |")
         for h in listed[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
             via = _via_text(h.through.kind, h.through.node) if h.through is not None else ""
@@ -373,7 +377,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                      f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
-    others = [p for p in report.entry_points if not {"http", *BROKERS} & set(p.kinds)]
+    others = [p for p in report.entry_points if not {"http", "grpc", *BROKERS} & set(p.kinds)]
     if others:
         lines += ["", "## Other entry points", ""]
         for p in others[:limit]:

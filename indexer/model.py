@@ -53,6 +53,9 @@ __all__ = [
     "HttpCall",
     "TopicUse",
     "StringConstant",
+    "RpcService",
+    "RpcUse",
+    "RPC_ROLES",
     "FileExtraction",
     "base_type",
     "drop_generics",
@@ -499,6 +502,57 @@ class StringConstant:
 
 
 @dataclass(slots=True)
+class RpcService:
+    """A gRPC service a ``.proto`` file declares: ``package`` its ``package`` (``""``: none),
+    ``name`` the service, ``rpcs`` its rpc names in order, ``qualname`` the service's definition
+    (the rpcs are ``<qualname>.<rpc>``), ``java_package`` its ``option java_package`` (``None``: not
+    set; the generated ``<name>Grpc`` class then lies in ``package``)."""
+
+    package: str
+    name: str
+    rpcs: list[str]
+    qualname: str
+    line: int
+    java_package: str | None = None
+
+
+RPC_ROLES = ("serves", "calls")
+"""Roles of an :class:`RpcUse`: ``serves`` (a server implementation EXPOSES the rpc) or ``calls``
+(a client stub CALLS it)."""
+
+
+@dataclass(slots=True)
+class RpcUse:
+    """Code serving or calling a gRPC service, as one file sees it (the linker finds the ``.proto``).
+
+    ``framework``: ``grpc-java``, ``grpc-python``, ``grpc-js``. ``role`` among :data:`RPC_ROLES`.
+    ``service``: the service name the code writes (``OrderService`` of ``OrderServiceGrpc.
+    OrderServiceImplBase``, ``order_pb2_grpc.OrderServiceStub``, ``proto.OrderService``). ``rpc``: the
+    method name as written (``getOrder``, ``GetOrder``; the linker matches it to the rpc ``GetOrder``
+    by the framework's naming rule), ``None`` for a server class: every rpc the class (``owner``)
+    implements. ``owner``: qualname in this file of the implementing class or method, or of the
+    calling function; ``owner_ref``: an expression naming the implementation instead (Python
+    ``add_OrderServiceServicer_to_server(Impl(), server)``, a Node handler named by reference),
+    resolved from ``scope``. ``package``: the proto package when the code names it (a Node
+    ``loadPackageDefinition(def).shop.v1`` chain); ``module``: where the generated code is imported
+    from (the Java package of ``OrderServiceGrpc``, the Python module of ``order_pb2_grpc``), matched to
+    the ``.proto``'s ``java_package`` / file path. Without either, the link is made by service name
+    (certainty ``name``)."""
+
+    framework: str
+    role: str
+    service: str
+    rpc: str | None
+    owner: str | None
+    line: int
+    col: int
+    owner_ref: str | None = None
+    scope: str | None = None
+    package: str | None = None
+    module: str | None = None
+
+
+@dataclass(slots=True)
 class FileExtraction:
     """Everything one extractor saw in one file. ``errors`` lists parse problems as
     ``"line:col: message"`` strings: a file with syntax errors is still extracted as far as it goes."""
@@ -522,6 +576,8 @@ class FileExtraction:
     topics: list[TopicUse] = field(default_factory=list)
     queue_bindings: list[QueueBinding] = field(default_factory=list)
     constants: list[StringConstant] = field(default_factory=list)
+    rpc_services: list[RpcService] = field(default_factory=list)
+    rpc_uses: list[RpcUse] = field(default_factory=list)
     partial: str | None = None
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),

@@ -303,7 +303,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     linked = {k: v for k, v in r.links.items() if not k.startswith("unlinked_")}
     unlinked = {k.removeprefix("unlinked_"): v for k, v in r.links.items() if k.startswith("unlinked_")}
     if linked:
-        table.add_row("HTTP and queue links", ", ".join(f"{k} {v:,}" for k, v in linked.items()))
+        table.add_row("HTTP, queue and gRPC links", ", ".join(f"{k} {v:,}" for k, v in linked.items()))
     if unlinked:
         table.add_row("not linked, by reason", ", ".join(f"{k} {v:,}" for k, v in unlinked.items()))
     if r.files_written:

@@ -41,6 +41,8 @@ __all__ = [
     "SymbolNameIndex",
     "SHARED_LABELS",
     "normalise_path",
+    "GRPC_METHOD",
+    "normalise_grpc_path",
     "endpoint_id",
     "topic_id",
     "topic_parts",
@@ -99,7 +101,9 @@ class Edge:
     from cross-cutting code (a filter, middleware, interceptor, guard, hook, dependency, error handler:
     the function or method that runs) to an Endpoint it runs for; props ``framework``, ``kind`` (one of
     ``indexer.model.WRAPPER_KINDS``), ``scope`` (``route`` | ``router`` | ``app``), ``path`` (the path
-    limit, when any) and ``service``; ``file`` / ``line`` are those of the registration.
+    limit, when any), ``service`` and, when the code cannot tell which of several functions runs (a
+    factory returning one of them), ``match: "inferred"``; ``file`` / ``line`` are those of the
+    registration.
     """
 
     kind: str
@@ -223,10 +227,27 @@ def normalise_path(path: str) -> str:
     return "/" + "/".join(segments)
 
 
+GRPC_METHOD = "GRPC"
+"""The "method" of a gRPC Endpoint (``endpoint:GRPC shop.v1.OrderService/GetOrder``): never an HTTP
+method, so no HTTP client or any-method alias reaches it."""
+
+
+def normalise_grpc_path(path: str) -> str:
+    """The key a gRPC method is matched by: its wire path ``package.Service/Method`` (``Service/Method``
+    when the .proto declares no package) without whitespace or leading ``/``; case kept, dots kept
+    (never :func:`normalise_path`: a package is not a path segment)."""
+    return "".join(path.split()).lstrip("/")
+
+
 def endpoint_id(http_method: str, path: str) -> str:
     """Id (and name after the ``endpoint:`` prefix) of the shared Endpoint node for an upper-case
-    HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``."""
-    return f"endpoint:{http_method.upper()} {normalise_path(path)}"
+    HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``; for
+    :data:`GRPC_METHOD` and a gRPC wire path: ``endpoint:GRPC shop.v1.OrderService/GetOrder``
+    (:func:`normalise_grpc_path`)."""
+    method = http_method.upper()
+    if method == GRPC_METHOD:
+        return f"endpoint:{method} {normalise_grpc_path(path)}"
+    return f"endpoint:{method} {normalise_path(path)}"
 
 
 BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis")

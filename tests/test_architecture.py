@@ -289,7 +289,8 @@ def test_every_language_folder_is_in_the_language_contracts() -> None:
     independence = next(c for c in contracts if c["type"] == "independence" and "Language folders" in c["name"])
     core = next(c for c in contracts if c.get("source_modules") == ["indexer.resolve", "indexer.frameworks"])
     folders = _language_folders()
-    assert folders == {"indexer.languages.python", "indexer.languages.java", "indexer.languages.ecmascript"}
+    assert folders == {"indexer.languages.python", "indexer.languages.java", "indexer.languages.ecmascript",
+                       "indexer.languages.proto"}
     assert set(independence["modules"]) == folders
     assert set(core["forbidden_modules"]) == folders
 

@@ -23,6 +23,8 @@ edges that file owns:
   :mod:`indexer.frameworks.queues` (RabbitMQ exchange + routing key through the bindings in the code,
   Celery task names, Spring Cloud Stream bindings); those edges carry ``broker`` and ``match``
   (``exact`` / ``inferred`` / ``name``). Every Topic node's ``props["broker"]`` names its broker.
+* gRPC servers ``EXPOSES`` and stubs ``CALLS_HTTP`` (``kind`` ``grpc``) the ``GRPC package.Service/Rpc``
+  endpoints of the repository's ``.proto`` services: :mod:`indexer.frameworks.grpc`.
 * ``WRAPS`` wrapper callable -> ``Endpoint``: cross-cutting code (a filter, middleware, interceptor,
   guard, pipe, hook, dependency, error handler or view decorator) to every endpoint it runs for. What
   runs is the function or method the registration names; a class stands for the methods the framework
@@ -58,6 +60,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse, Wrapper
@@ -67,7 +70,7 @@ from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
 
-__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "split_url", "path_under"]
+__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind", "split_url", "path_under"]
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
@@ -393,6 +396,7 @@ class _Linker:
                 self.http_call(fc, call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
+        link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)
@@ -497,7 +501,7 @@ class _Linker:
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
             bases = [props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""]
         service = props.get("spring.application.name") or None
-        linked = _Linked(fc, router_key, service)
+        linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
             full = _join(base, own).replace(_HOLE, "{}")
             for handler, methods in handlers:
@@ -518,8 +522,9 @@ class _Linker:
             if not srcs:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
+            sure = {"match": "inferred"} if self._chosen_at_run_time(fc, at, ref.expr) else {}
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework, kind=ref.kind,
-                        scope="route")
+                        scope="route", **sure)
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
 
@@ -594,7 +599,8 @@ class _Linker:
         else:
             module, ns = self._module_of(fc.path), fc.rules.namespace
             routes = [rt for rt in self._linked
-                      if rt.fc.rules.namespace == ns and self._module_of(rt.fc.path) == module]
+                      if rt.fc.rules.namespace == ns and self._module_of(rt.fc.path) == module
+                      and same_application_kind(w.framework, rt.framework)]
             props = self.options.properties_for(fc.path)
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
             prefixes = [_join(base, limit)] if limit else []
@@ -666,6 +672,16 @@ class _Linker:
                 if v is None:  # an untyped result: the factory (a library object: nothing)
                     return self._function_ids(f.f, kind)
         return []
+
+    def _chosen_at_run_time(self, fc: FileCtx, scope: str | None, expr: str) -> bool:
+        """Whether the wrapper ``expr`` is a call of a factory that returns one of several functions
+        (``authorizer(required=False)`` returning ``_strict if required else _lenient``): which one runs
+        depends on the arguments, so its WRAPS edges say ``match: inferred``."""
+        callee = _callee(expr.strip())
+        if callee is None:
+            return False
+        f = self.r.resolve_expr(fc, scope, callee)
+        return isinstance(f, FuncV) and len(f.f.d.returned_refs) > 1
 
     def _returned_functions(self, f: Def) -> list[str]:
         """Ids of the functions of this repository factory ``f`` returns uncalled
@@ -776,6 +792,25 @@ class _Linked:
     router: tuple[str, str] | None
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
+    framework: str = ""
+
+
+# The web framework families whose application-wide wrappers cannot run for another family's routes:
+# a Django MIDDLEWARE never runs for a FastAPI app of the same repository, a Nest global guard never for
+# a plain Express server beside it. One servlet container runs Spring MVC, JAX-RS and servlets alike.
+_WEB_FAMILY = {
+    "django": "django", "flask": "flask", "fastapi": "starlette", "starlette": "starlette",
+    "express": "express", "koa": "koa", "nest": "nest", "fastify": "fastify", "hono": "hono",
+    "spring": "servlet", "servlet": "servlet", "jaxrs": "servlet",
+}
+
+
+def same_application_kind(wrapper: str, route: str) -> bool:
+    """Whether an application-wide wrapper of framework ``wrapper`` may run for a route of framework
+    ``route``: both web frameworks of one family (:data:`_WEB_FAMILY`), or either one outside the
+    table (a GraphQL or other entry a web application serves: kept, as before)."""
+    a, b = _WEB_FAMILY.get(wrapper), _WEB_FAMILY.get(route)
+    return a is None or b is None or a == b
 
 
 def _callee(expr: str) -> str | None:

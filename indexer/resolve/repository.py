@@ -58,7 +58,7 @@ def resolve_repository(
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
     return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
-                or ex.queue_bindings)
+                or ex.queue_bindings or ex.rpc_services or ex.rpc_uses)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -77,6 +77,9 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
         [(b.framework, b.queue, b.exchange, b.key) for b in ex.queue_bindings],
         [(c.qualname, c.value) for c in ex.constants],
+        [(s.package, s.name, s.rpcs, s.qualname, s.java_package) for s in ex.rpc_services],
+        [(u.framework, u.role, u.service, u.rpc, u.owner, u.owner_ref, u.scope, u.package, u.module)
+         for u in ex.rpc_uses],
     ))
 
 
@@ -86,7 +89,7 @@ def _owns_framework_edges(ex: FileExtraction) -> bool:
     A file registering a router- or app-wide wrapper owns WRAPS edges to endpoints other files
     expose: whenever links may have changed (a route file added, removed, or its routes edited), it is
     produced again with every other such file (:meth:`RepositoryResolver.resolve`)."""
-    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers)
+    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.rpc_uses)
 
 
 @dataclass(slots=True)

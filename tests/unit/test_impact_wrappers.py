@@ -101,6 +101,11 @@ def test_the_report_folds_an_application_wide_filters_endpoints_into_one_line(st
         "`JwtFilter.doFilterInternal` → `TokenService.verify` |",
         "| GET | `/orders/{}` | api | 1 | exact | `GET /orders/{}` → `OrderController.get` → `TokenService.verify` |",
     ]  # AdminFilter wraps one endpoint (and reaches it at hop 2): no line of its own
+    # Past the row limit, the folded lines are cut too (a repository with 200 middleware classes
+    # printed 200 "all N endpoints" rows).
+    cut = render_markdown(report, limit=0).split("## Reachable endpoints", 1)[1].split("## Topics", 1)[0]
+    assert "| – | … and 1 more wrappers reaching whole applications | | | | |" in cut
+    assert "all 3 endpoints" not in cut
     data = report_json(report)
     assert [(e["path"], e["through"] and e["through"]["qualname"]) for e in data["endpoints"]] == [
         ("/admin/stats", "JwtFilter.doFilterInternal"), ("/orders", "JwtFilter.doFilterInternal"), ("/orders/{}", None)]
@@ -125,3 +130,30 @@ def test_a_path_limited_wrapper_is_summarised_under_its_path(store) -> None:
     assert [(h.path, h.hops, h.through.node.qualname) for h in report.endpoints if h.through] == [
         ("/admin/stats", 0, "JwtFilter.doFilterInternal"), ("/orders", 0, "JwtFilter.doFilterInternal"),
         ("/orders/{}", 0, "JwtFilter.doFilterInternal")]
+
+
+def test_a_wrapper_link_marked_inferred_makes_its_endpoints_inferred(tmp_path: Path) -> None:
+    # A factory returning one of several functions: the WRAPS edge says ``match: inferred``, and the
+    # endpoint reached through it is only as sure as that (an exact one stays exact).
+    api = Repo("api", "python")
+    lookup = api.node("app/auth.py", "lookup", "0", 1, 2, "Function")
+    lenient = api.node("app/auth.py", "_lenient", "0", 4, 5, "Function")
+    plain = api.node("app/auth.py", "plain_dep", "0", 7, 8, "Function")
+    me, health = api.node("app/routes.py", "me", "0", 3, 4, "Function"), api.node("app/routes.py", "health", "0", 6, 7, "Function")
+    api.edge("CALLS", lenient, lookup, "app/auth.py", 5, 4, "exact")
+    api.edge("CALLS", plain, lookup, "app/auth.py", 8, 4, "exact")
+    for handler, ep, dep, sure in ((me, endpoint("GET", "/me"), lenient, {"match": "inferred"}),
+                                   (health, endpoint("GET", "/health"), plain, {})):
+        api.shared("app/routes.py", ep)
+        api.edge("EXPOSES", handler, ep.id, "app/routes.py", 2, 0, framework="fastapi")
+        _wraps(api, dep, ep.id, "app/routes.py", 2, framework="fastapi", kind="dependency", scope="route", **sure)
+    s = EmbeddedStore(tmp_path / "w.db")
+    s.replace_files(list(api.files.values()))
+    try:
+        report = blast_radius(s, SymbolQuery("lookup"))
+        assert [(h.http_method, h.path, h.hops, h.certainty) for h in report.endpoints] == [
+            ("GET", "/health", 1, "exact"),
+            ("GET", "/me", 1, "inferred"),
+        ]
+    finally:
+        s.close()

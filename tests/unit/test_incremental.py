@@ -303,6 +303,20 @@ VARIANTS: dict[str, list[str | None]] = {
                 '"""Moved down."""\nfrom flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get("/api/owners")\ndef owners():\n    return []\n',
                    'from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.post("/api/owners/<int:id>")\ndef owners(id):\n'
                    "    return []\n", None],
+    # issue 15: a .proto whose package and rpcs change, a servicer inheriting an rpc method from a class
+    # of another file, a stub calling an rpc that comes and goes
+    "rpc/__init__.py": [""],
+    "rpc/orders.proto": ['syntax = "proto3";\npackage shop;\nservice Orders { rpc Get (R) returns (R); }\n',
+                         'syntax = "proto3";\npackage shop.v2;\nservice Orders {\n  rpc Get (R) returns (R);\n'
+                         '  rpc List (R) returns (R);\n}\n', None],
+    "rpc/base.py": ["class Base:\n    def List(self, request, context):\n        return []\n", "class Base:\n    pass\n",
+                    None],
+    "rpc/server.py": ["from rpc import orders_pb2_grpc\nfrom rpc.base import Base\n\n\nclass Impl(Base, orders_pb2_grpc.OrdersServicer):"
+                      "\n    def Get(self, request, context):\n        return 1\n",
+                      "from rpc import orders_pb2_grpc\n\n\nclass Impl(orders_pb2_grpc.OrdersServicer):\n"
+                      "    def Get(self, request, context):\n        return 1\n", None],
+    "rpc/client.py": ["from rpc import orders_pb2_grpc\n\n\ndef fetch(ch):\n    return orders_pb2_grpc.OrdersStub(ch).List(1)\n",
+                      None],
 }
 
 

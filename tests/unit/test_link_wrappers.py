@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
-from indexer.frameworks.link import LinkOptions, path_under
+from indexer.frameworks.link import LinkOptions, path_under, same_application_kind
 from indexer.languages import extractor_for_path
 from indexer.model import Mount, Route, Router, Template, Wrapper, WrapperRef
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
@@ -478,3 +478,43 @@ def test_a_dependency_made_by_a_factory_call_is_the_functions_the_factory_return
         ("app/auth._strict(0)", "endpoint:GET /me"),
         ("app/auth.authorizer(1)", "endpoint:GET /plain"),
     ]
+
+
+def test_a_factory_returning_one_of_several_functions_links_them_as_inferred() -> None:
+    extractions = []
+    for path, source in split_fixture(RETURNED_FUNCTIONS).items():
+        ex = extractor_for_path(path)
+        assert ex is not None
+        extractions.append((ex.extract(path, source.encode()), hashlib.sha256(source.encode()).hexdigest(), len(source)))
+    result = resolve_repository("t", extractions, None)
+    sure = sorted((e.src.removeprefix("t:"), e.dst, e.props.get("match"))
+                  for f in result.files for e in f.edges if e.kind == "WRAPS")
+    assert sure == [
+        ("app/auth._lenient(0)", "endpoint:GET /me", "inferred"),  # which one runs depends on ``required``
+        ("app/auth._strict(0)", "endpoint:GET /me", "inferred"),
+        ("app/auth.authorizer(1)", "endpoint:GET /plain", None),  # the function itself: sure
+    ]
+
+
+def test_an_app_wrapper_wraps_only_routes_of_its_own_web_framework_family() -> None:
+    # Hostile review: a Django MIDDLEWARE wrapped a FastAPI route of the same repository, a Nest global
+    # guard a plain Express server's. The ``admin`` routes below are Django's, the rest FastAPI's.
+    facts = _shop()
+    facts["app/admin.py"]["routes"] = [Route("django", ["*"], Template.of("/stats"), "stats", 5, 0,
+                                             router="urlpatterns")]
+    facts["app/admin.py"]["routers"] = []
+    facts["app/deps.py"] = {"wrappers": [Wrapper("django", "middleware", "audit", 7, 0)]}
+    result = _run(SHOP, facts)
+    assert _pairs(result) == [("app/deps.audit(0)", "endpoint:* /stats")]  # none of the FastAPI endpoints
+    facts["app/deps.py"] = {"wrappers": [Wrapper("fastapi", "middleware", "audit", 7, 0)]}
+    result = _run(SHOP, facts)
+    assert _pairs(result) == [("app/deps.audit(0)", e) for e in (
+        "endpoint:GET /api/items", "endpoint:GET /api/items/sub/x", "endpoint:GET /api/items/{}",
+        "endpoint:GET /apiary", "endpoint:GET /health")]  # not the Django /stats
+
+
+def test_same_application_kind() -> None:
+    assert same_application_kind("spring", "jaxrs") and same_application_kind("servlet", "spring")
+    assert same_application_kind("fastapi", "starlette")
+    assert not same_application_kind("django", "fastapi") and not same_application_kind("nest", "express")
+    assert same_application_kind("spring", "dgs")  # a GraphQL layer served by the same application

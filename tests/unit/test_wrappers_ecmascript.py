@@ -515,3 +515,24 @@ def test_nest_global_and_consumer_wrappers_link_to_their_endpoints() -> None:
         "nest/src/timing.interceptor.TimingInterceptor.intercept(2) -> endpoint:GET /cats",
         "nest/src/timing.interceptor.TimingInterceptor.intercept(2) -> endpoint:GET /dogs",
     ]
+
+
+def test_a_use_with_a_regular_expression_or_empty_path_list_is_skipped_not_the_file() -> None:
+    # Hostile review: ``app.use(/^\/re/, mw)`` (an SPA fallback) made the detector raise, and the
+    # file lost every route. Such a ``use`` is not modelled; the rest of the file is.
+    for framework, head in (("express", 'const express = require("express"); const app = express();'),
+                            ("koa", 'const Koa = require("koa"); const app = new Koa();')):
+        out = extract("app.js", head + """
+function regex(req, res, next) { next(); }
+function kept(req, res, next) { next(); }
+app.use(/^\\/(?!api).*/, regex);
+app.use([], regex);
+app.use([[]], regex);
+app.use([/a/], regex);
+app.use("/api", kept);
+app.get("/a", function a(req, res) {});
+""")
+        assert out.errors == [], framework
+        assert [(w.owner, w.path) for w in out.wrappers] == [("kept", lit("/api"))], framework
+        if framework == "express":
+            assert [(r.methods, r.path, r.handler) for r in out.routes] == [(["GET"], lit("/a"), "GET /a")]

@@ -22,6 +22,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "kafkajs",
     "amqplib",
     "aws_messaging",
+    "grpc_js",
     "listeners",
     "js_constants",
 )

@@ -343,6 +343,8 @@ class _Detector:
         if len(args) > 1 and self._is_path(args[0]):
             prefixes = self._paths(args[0])
             args = args[1:]
+            if not prefixes:  # a regular expression or an empty array: which paths it covers is not modelled
+                return
         call = caps["call"][0]
         scope = jf.code_scope(call)
         where = f"{parent}.use" + (f" {path_text(prefixes[0])}" if prefixes[0].parts else "")

@@ -25,6 +25,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_jms",
     "spring_cloud_stream",
     "spring_sqs",
+    "grpc_java",
     "java_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -26,6 +26,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "boto3_messaging",
     "nats_messaging",
     "redis_pubsub",
+    "grpc_python",
     "python_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

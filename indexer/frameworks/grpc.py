@@ -1,0 +1,225 @@
+"""Join gRPC servers and stubs (:class:`~indexer.model.RpcUse`) to the ``.proto`` services of the
+repository (:class:`~indexer.model.RpcService`): part of the framework linker (:mod:`indexer.frameworks.link`
+calls :func:`link_rpcs` in its run).
+
+* The Endpoint of an rpc is ``GRPC package.Service/Rpc`` (:data:`stores.contracts.GRPC_METHOD`, the gRPC
+  wire path; ``Service/Rpc`` when the ``.proto`` declares no package). Copies of one ``.proto``
+  (same package and service) are one service.
+* A use is matched to the services of its name. When the code says where its generated code comes
+  from (``RpcUse.package``; ``RpcUse.module``: the Java package of ``FooGrpc`` matched to the
+  ``.proto``'s ``java_package`` or ``package``, a Python ``*_pb2_grpc`` module matched to the
+  ``.proto`` file's path) and that narrows the candidates to one, the link's ``match`` prop (its certainty, as on queue links) is ``exact``;
+  otherwise a service name declared by one ``.proto`` only is linked with ``match`` ``name``, and one
+  declared by several (other packages) is linked to none: counted ``unlinked_grpc_ambiguous``.
+* A server class EXPOSES each rpc through its method of the rpc's name under the framework's naming
+  rule (grpc-java: lowerCamel, ``GetOrder`` -> ``getOrder``; grpcio: as declared; grpc-js: either),
+  its own or inherited from a class of the repository (not from generated code checked in,
+  :data:`GENERATED`); a server function (a grpc-js handler) the rpc
+  it was registered for. A client call CALLS_HTTP the rpc it names (``props["kind"] = "grpc"``), so
+  the impact walk crosses it as it crosses HTTP.
+* Counted in :attr:`LinkResult.outcomes`: ``exposes_grpc``, ``calls_grpc``; ``unlinked_grpc_no_proto``
+  (no ``.proto`` of the repository declares the service), ``unlinked_grpc_ambiguous``,
+  ``unlinked_grpc_rpc`` (a call or handler naming no rpc of the service), ``unlinked_grpc_server``
+  (a server whose implementation resolves to nothing, or implements none of the rpcs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from indexer.model import RpcUse
+from indexer.resolve.values import ClassV, Def, FuncV, InstV
+from indexer.symbols import file_id, module_path
+from stores.contracts import GRPC_METHOD, Edge, Node, endpoint_id
+
+if TYPE_CHECKING:
+    from indexer.frameworks.link import LinkResult
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import Lookup
+
+__all__ = ["GENERATED", "link_rpcs", "lower_camel", "rpc_names"]
+
+GENERATED = ("_pb2_grpc.py", "_pb2_grpc.pyi", "Grpc.java", "_grpc_pb.js", "_grpc_pb.ts", "_grpc_pb.d.ts")
+"""Suffixes of generated gRPC code checked in beside the sources: the generated servicer base's
+methods (``raise NotImplementedError``) implement nothing, so a server class inheriting them does
+not expose those rpcs through them."""
+
+_LOWER_CAMEL = frozenset({"grpc-java"})
+_EITHER = frozenset({"grpc-js"})
+
+
+@dataclass(slots=True)
+class _Service:
+    package: str
+    name: str
+    rpcs: list[str] = field(default_factory=list)
+    java_packages: set[str] = field(default_factory=set)
+    paths: set[str] = field(default_factory=set)
+
+    @property
+    def full(self) -> str:
+        return f"{self.package}.{self.name}" if self.package else self.name
+
+
+def lower_camel(name: str) -> str:
+    """grpc-java's method name for an rpc (its generator's ``MixedLower``): the first letter
+    lower-cased, underscores dropped and the letter after each upper-cased: ``GetOrder`` ->
+    ``getOrder``, ``get_order`` -> ``getOrder``."""
+    out = name[:1].lower()
+    upper = False
+    for ch in name[1:]:
+        if ch == "_":
+            upper = True
+            continue
+        out += ch.upper() if upper else ch
+        upper = False
+    return out
+
+
+def rpc_names(framework: str, rpc: str) -> tuple[str, ...]:
+    """The method names code of ``framework`` gives the rpc ``rpc``: grpc-java lowerCamel, grpc-js the
+    declared name or lowerCamel (both are served and callable), grpcio the declared name."""
+    if framework in _LOWER_CAMEL:
+        return (lower_camel(rpc),)
+    if framework in _EITHER:
+        return tuple(dict.fromkeys((rpc, lower_camel(rpc))))
+    return (rpc,)
+
+
+class _RpcLinker:
+    def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
+                 emit: Callable[[FileCtx, str, Node], None]) -> None:
+        self.r, self.ctxs, self.result, self.emit = r, ctxs, result, emit
+        self.services: dict[str, dict[str, _Service]] = {}  # name -> full name -> service
+        for fc in ctxs:
+            for s in fc.ex.rpc_services:
+                svc = self.services.setdefault(s.name, {}).setdefault(
+                    f"{s.package}.{s.name}" if s.package else s.name, _Service(s.package, s.name))
+                svc.rpcs.extend(r for r in s.rpcs if r not in svc.rpcs)
+                svc.java_packages.add(s.java_package or s.package)
+                svc.paths.add(module_path(fc.path))
+
+    def run(self) -> None:
+        served: set[tuple[str, str]] = set()  # (server class, service) linked through the class's declaration
+        deferred: list[tuple[FileCtx, RpcUse]] = []
+        for fc in self.ctxs:
+            for use in fc.ex.rpc_uses:
+                if use.role == "serves" and use.owner_ref is not None and use.rpc is None:
+                    deferred.append((fc, use))  # add_XServicer_to_server(Impl(), s): after the classes
+                    continue
+                self.use(fc, use, served)
+        for fc, use in deferred:
+            self.use(fc, use, served)
+
+    def service(self, use: RpcUse) -> tuple[_Service, str] | None:
+        """The one service ``use`` names, with the certainty of the match; ``None`` (counted) when none
+        or several."""
+        candidates = list(self.services.get(use.service, {}).values())
+        if not candidates:
+            self.result.outcomes["unlinked_grpc_no_proto"] += 1
+            return None
+        narrowed = candidates
+        if use.package:
+            narrowed = [s for s in candidates if s.package == use.package or s.package.endswith("." + use.package)]
+        elif use.module and use.framework == "grpc-java":
+            narrowed = [s for s in candidates if use.module in s.java_packages]
+        elif use.module:
+            stem = use.module.lstrip(".").removesuffix("_pb2_grpc").replace(".", "/")
+            narrowed = [s for s in candidates if any(p == stem or p.endswith("/" + stem) for p in s.paths)]
+        if len(narrowed) == 1:
+            return narrowed[0], "exact" if (use.package or use.module) else "name"
+        if len(candidates) == 1:
+            return candidates[0], "name"
+        self.result.outcomes["unlinked_grpc_ambiguous"] += 1
+        return None
+
+    def use(self, fc: FileCtx, use: RpcUse, served: set[tuple[str, str]]) -> None:
+        found = self.service(use)
+        if found is None:
+            return
+        svc, certainty = found
+        if use.role == "calls":
+            rpc = self._rpc(svc, use)
+            if rpc is None:
+                return
+            src = self._owner(fc, use.owner, use.line)
+            eid = self._endpoint(fc, svc, rpc)
+            self._edge(fc, "CALLS_HTTP", src, eid, use, certainty)
+            self.result.outcomes["calls_grpc"] += 1
+            return
+        if use.rpc is not None:  # a handler function registered for one rpc
+            rpc = self._rpc(svc, use)
+            if rpc is None:
+                return
+            if use.owner is not None:
+                handlers = [self._owner(fc, use.owner, use.line)]
+            else:
+                v = self.r.resolve_expr(fc, use.scope, use.owner_ref or "")
+                handlers = [v.f.id] if isinstance(v, FuncV) and v.f.file.repo == self.r.repo else []
+            if not handlers:
+                self.result.outcomes["unlinked_grpc_server"] += 1
+                return
+            for h in handlers:
+                self._edge(fc, "EXPOSES", h, self._endpoint(fc, svc, rpc), use, certainty)
+                self.result.outcomes["exposes_grpc"] += 1
+            return
+        cls = self._class(fc, use)
+        if cls is None or (use.owner_ref is not None and (cls.id, svc.full) in served):
+            if cls is None:
+                self.result.outcomes["unlinked_grpc_server"] += 1
+            return
+        served.add((cls.id, svc.full))
+        linked = 0
+        for rpc in svc.rpcs:
+            for name in rpc_names(use.framework, rpc):
+                found_members, _ = self.r.lookup(cls, name)
+                for m in found_members:
+                    if m.is_callable and m.file.repo == self.r.repo and not m.file.path.endswith(GENERATED):
+                        self._edge(fc, "EXPOSES", m.id, self._endpoint(fc, svc, rpc), use, certainty)
+                        self.result.outcomes["exposes_grpc"] += 1
+                        linked += 1
+        if not linked:
+            self.result.outcomes["unlinked_grpc_server"] += 1
+
+    def _class(self, fc: FileCtx, use: RpcUse) -> Def | None:
+        if use.owner is not None:
+            rd = fc.def_at(use.owner, use.line)
+            return rd if rd is not None and rd.is_type else None
+        expr = (use.owner_ref or "").strip()
+        v = self.r.resolve_expr(fc, use.scope, expr)
+        if isinstance(v, (ClassV, InstV)) and v.c.file.repo == self.r.repo:
+            return v.c
+        return None
+
+    def _rpc(self, svc: _Service, use: RpcUse) -> str | None:
+        for rpc in svc.rpcs:
+            if use.rpc in rpc_names(use.framework, rpc):
+                return rpc
+        self.result.outcomes["unlinked_grpc_rpc"] += 1
+        return None
+
+    def _owner(self, fc: FileCtx, qualname: str | None, line: int) -> str:
+        rd = fc.def_at(qualname, line) if qualname else None
+        return rd.id if rd is not None else file_id(fc.repo, fc.path)
+
+    def _endpoint(self, fc: FileCtx, svc: _Service, rpc: str) -> str:
+        eid = endpoint_id(GRPC_METHOD, f"{svc.full}/{rpc}")
+        name = eid.removeprefix("endpoint:")
+        self.emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
+                                {"http_method": GRPC_METHOD, "path": name.partition(" ")[2]}))
+        return eid
+
+    def _edge(self, fc: FileCtx, kind: str, src: str, dst: str, use: RpcUse, certainty: str) -> None:
+        self.result.edges[fc.path].append(Edge(kind, src, dst, fc.repo, fc.path, use.line, use.col, None,
+                                               {"framework": use.framework, "kind": "grpc", "match": certainty}))
+
+
+def link_rpcs(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
+              emit: Callable[[FileCtx, str, Node], None]) -> None:
+    """Add to ``result`` the EXPOSES / CALLS_HTTP edges (owned by the file of each use) and the
+    ``GRPC`` Endpoint nodes (emitted through ``emit(fc, id, node)``, the linker's per-file emitter) of
+    every :class:`~indexer.model.RpcUse` of ``ctxs`` (every file of one repository), matched to the
+    repository's ``.proto`` services as the module docstring says. Never raises on odd facts."""
+    _RpcLinker(r, ctxs, result, emit).run()

@@ -1,0 +1,318 @@
+"""gRPC (issue 15 item 5): the ``.proto`` extractor, the grpc-java / grpcio / grpc-js detectors
+(exact :class:`~indexer.model.RpcUse` facts, look-alikes left out) and the linker joining them to the
+``.proto`` services (:mod:`indexer.frameworks.grpc`): endpoint ids, certainty, and every unlinked
+reason counted."""
+
+from __future__ import annotations
+
+import hashlib
+
+from indexer.frameworks.grpc import lower_camel, rpc_names
+from indexer.languages import extractor_for_path
+from indexer.model import RpcService
+from indexer.resolve.repository import resolve_repository
+from stores.contracts import endpoint_id, normalise_grpc_path
+from tests.resolution_harness import split_fixture
+
+
+def _extract(path: str, source: str):
+    ex = extractor_for_path(path)
+    assert ex is not None
+    return ex.extract(path, source.encode())
+
+
+def _uses(path: str, source: str) -> list[tuple]:
+    return [(u.role, u.service, u.rpc, u.owner, u.owner_ref, u.package, u.module, u.line)
+            for u in _extract(path, source).rpc_uses]
+
+
+def _link(fixture: str):
+    extractions = []
+    for path, source in split_fixture(fixture).items():
+        data = source.encode()
+        ex = extractor_for_path(path)
+        assert ex is not None
+        extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    result = resolve_repository("t", extractions)
+    edges = sorted((e.kind, e.src.removeprefix("t:"), e.dst, e.props.get("match")) for f in result.files
+                   for e in f.edges if e.kind in ("EXPOSES", "CALLS_HTTP"))
+    grpc = {k: v for k, v in result.link_outcomes.items() if "grpc" in k}
+    return edges, grpc
+
+
+# -- ids ---------------------------------------------------------------------------------------------
+
+def test_grpc_endpoint_id_is_the_wire_path_not_a_url_path() -> None:
+    assert endpoint_id("GRPC", "shop.v1.OrderService/GetOrder") == "endpoint:GRPC shop.v1.OrderService/GetOrder"
+    assert endpoint_id("grpc", " /Greeter/SayHello") == "endpoint:GRPC Greeter/SayHello"  # no package
+    assert normalise_grpc_path("/a.B/C") == "a.B/C"
+    # An HTTP endpoint of the same text is normalised as a URL path: another node.
+    assert endpoint_id("GET", "shop.v1.OrderService/GetOrder") == "endpoint:GET /shop.v1.OrderService/GetOrder"
+
+
+def test_rpc_method_names_per_framework() -> None:
+    assert lower_camel("GetOrder") == "getOrder"
+    assert lower_camel("get_order_v2") == "getOrderV2"
+    assert rpc_names("grpc-java", "GetOrder") == ("getOrder",)
+    assert rpc_names("grpc-python", "GetOrder") == ("GetOrder",)
+    assert rpc_names("grpc-js", "GetOrder") == ("GetOrder", "getOrder")
+    assert rpc_names("grpc-js", "getOrder") == ("getOrder",)
+
+
+# -- .proto ------------------------------------------------------------------------------------------
+
+PROTO = """syntax = "proto3";
+package shop.v1;
+option java_package = "com.shop.v1";
+service OrderService {
+  rpc GetOrder (GetOrderRequest) returns (Order);
+  rpc Watch (stream GetOrderRequest) returns (stream Order) {}
+}
+message Order { string id = 1; message Line { int32 n = 1; } }
+service Empty {}
+"""
+
+
+def test_proto_services_rpcs_and_messages() -> None:
+    out = _extract("proto/shop/v1/order.proto", PROTO)
+    assert out.errors == []
+    assert out.package == "shop.v1"
+    assert [(d.kind, d.qualname, d.parent, d.start_line, d.name_col, d.signature) for d in out.definitions] == [
+        ("interface", "OrderService", None, 4, 8, "service OrderService"),
+        ("method", "OrderService.GetOrder", "OrderService", 5, 6, "rpc GetOrder (GetOrderRequest) returns (Order)"),
+        ("method", "OrderService.Watch", "OrderService", 6, 6,
+         "rpc Watch (stream GetOrderRequest) returns (stream Order)"),
+        ("class", "Order", None, 8, 8, "message Order"),
+        ("interface", "Empty", None, 9, 8, "service Empty"),
+    ]
+    assert out.rpc_services == [
+        RpcService("shop.v1", "OrderService", ["GetOrder", "Watch"], "OrderService", 4, "com.shop.v1"),
+        RpcService("shop.v1", "Empty", [], "Empty", 9, "com.shop.v1"),
+    ]
+
+
+def test_proto_with_syntax_errors_keeps_what_parsed() -> None:
+    out = _extract("a.proto", "package p;\nservice S {\n  rpc A (X) returns (Y);\n  rpc ??? \n}\n")
+    assert out.errors
+    assert [s.rpcs for s in out.rpc_services] in ([["A"]], [])
+    assert _extract("empty.proto", "").rpc_services == []
+
+
+# -- detectors ---------------------------------------------------------------------------------------
+
+JAVA = """package com.shop.client;
+import com.shop.v1.OrderServiceGrpc;
+import com.shop.v1.OrderServiceGrpc.OrderServiceStub;
+import com.other.BillingServiceGrpc;
+class Client {
+  private OrderServiceGrpc.OrderServiceBlockingStub blocking;
+  private OrderServiceStub async;
+  private Object plain;
+  void a() { blocking.getOrder(r); blocking.getChannel(); plain.getOrder(r); }
+  void b(Channel ch) {
+    var f = OrderServiceGrpc.newFutureStub(ch);
+    f.withDeadlineAfter(1, SECONDS).watch(r);
+    BillingServiceGrpc.newBlockingStub(ch).charge(r);
+    async.getOrder(r, observer);
+  }
+}
+class Impl extends OrderServiceGrpc.OrderServiceImplBase {
+  public void getOrder(Req r, StreamObserver<Order> o) {}
+}
+class NotImpl extends Base { public void getOrder(Req r) {} }
+class Mismatch extends OrderServiceGrpc.BillingServiceImplBase {}
+class Main {
+  static void main() {
+    Object svc = new OrderServiceGrpc.OrderServiceImplBase() {
+      @Override public void watch(Req r, StreamObserver<Order> o) { helper(); }
+    };
+    Object other = new Runnable() { public void run() {} };
+  }
+}
+class Holder {
+  Object svc = new OrderServiceGrpc.OrderServiceImplBase() { public void getOrder(Req r, StreamObserver<Order> o) {} };
+}
+"""
+
+
+def test_java_servers_and_stubs() -> None:
+    assert _uses("src/Client.java", JAVA) == [
+        ("serves", "OrderService", None, "Impl", None, None, "com.shop.v1", 17),
+        ("serves", "OrderService", "watch", "Main.main", None, None, "com.shop.v1", 25),
+        ("serves", "OrderService", "getOrder", "Holder", None, None, "com.shop.v1", 31),  # a field initialiser's class
+        ("calls", "OrderService", "getOrder", "Client.a", None, None, "com.shop.v1", 9),
+        ("calls", "OrderService", "watch", "Client.b", None, None, "com.shop.v1", 12),
+        ("calls", "BillingService", "charge", "Client.b", None, None, "com.other", 13),
+        ("calls", "OrderService", "getOrder", "Client.b", None, None, "com.shop.v1", 14),
+    ]
+
+
+PYTHON = """import grpc
+from shop.v1 import order_pb2_grpc
+from shop.v1.order_pb2_grpc import OrderServiceStub
+from other import FooStub, BarServicer
+
+class Impl(order_pb2_grpc.OrderServiceServicer):
+    def GetOrder(self, request, context):
+        return None
+
+class Plain(BarServicer):
+    def GetOrder(self, request, context):
+        return None
+
+class Client:
+    def __init__(self, channel):
+        self.stub = OrderServiceStub(channel)
+        self.foo = FooStub(channel)
+
+    def get(self):
+        self.foo.GetOrder(1)
+        self.stub.Watch.future(1)
+        return self.stub.GetOrder(1)
+
+def serve(server):
+    order_pb2_grpc.add_OrderServiceServicer_to_server(Plain(), server)
+    order_pb2_grpc.OrderServiceStub(channel).GetOrder(2)
+"""
+
+
+def test_python_servicers_registrations_and_stubs() -> None:
+    assert _uses("app/client.py", PYTHON) == [
+        ("serves", "OrderService", None, "Impl", None, None, "shop.v1.order_pb2_grpc", 6),
+        ("serves", "OrderService", None, None, "Plain()", None, "shop.v1.order_pb2_grpc", 25),
+        ("calls", "OrderService", "Watch", "Client.get", None, None, "shop.v1.order_pb2_grpc", 21),
+        ("calls", "OrderService", "GetOrder", "Client.get", None, None, "shop.v1.order_pb2_grpc", 22),
+        ("calls", "OrderService", "GetOrder", "serve", None, None, "shop.v1.order_pb2_grpc", 26),
+    ]
+
+
+JS = """const grpc = require('@grpc/grpc-js');
+const loader = require('@grpc/proto-loader');
+const shop = grpc.loadPackageDefinition(loader.loadSync('o.proto')).shop.v1;
+const root = grpc.loadPackageDefinition(loader.loadSync('o.proto'));
+const client = new shop.OrderService('h:1', grpc.credentials.createInsecure());
+const other = new root.shop.v1.OrderService('h:1', creds);
+const notAClient = new lib.Thing('a', 'b');
+function main() {
+  client.getOrder({}, () => {});
+  client.close();
+  other.Watch({});
+  notAClient.getOrder({});
+}
+function getOrder(call, cb) { cb(null, {}); }
+const impl = { getOrder, Watch: (call) => { call.end(); } };
+new grpc.Server().addService(shop.OrderService.service, impl);
+"""
+
+
+def test_node_services_and_clients() -> None:
+    out = _extract("src/server.js", JS)
+    assert [(u.role, u.service, u.rpc, u.owner, u.owner_ref, u.package, u.line) for u in out.rpc_uses] == [
+        ("serves", "OrderService", "getOrder", "getOrder", None, "shop.v1", 15),
+        ("serves", "OrderService", "Watch", "impl.Watch", None, "shop.v1", 15),
+        ("calls", "OrderService", "getOrder", "main", None, "shop.v1", 9),
+        ("calls", "OrderService", "Watch", "main", None, "shop.v1", 11),
+    ]
+    # A function of a named object literal is the extractor's own definition (impl.Watch), made once.
+    assert [d.qualname for d in out.definitions if "Watch" in d.qualname] == ["impl.Watch"]
+    assert [c.caller for c in out.calls if c.name == "end"] == ["impl.Watch"]
+    # One of an anonymous object passed to addService becomes a handler definition of its own.
+    anon = _extract("s.js", "const grpc = require('@grpc/grpc-js');\n"
+                            "const shop = grpc.loadPackageDefinition(d).shop;\n"
+                            "server.addService(shop.Orders.service, { Watch(call) { call.end(); } });\n")
+    assert [(u.rpc, u.owner) for u in anon.rpc_uses] == [("Watch", "GRPC Orders/Watch")]
+    assert [(d.kind, d.qualname, d.start_line) for d in anon.definitions] == [("function", "GRPC Orders/Watch", 3)]
+    assert [c.caller for c in anon.calls if c.name == "end"] == ["GRPC Orders/Watch"]
+
+
+TS_PROTO = """import { credentials, Server } from '@grpc/grpc-js';
+import { OrderServiceClient, OrderServiceService } from './gen/order';
+import { Widget } from './widget';
+
+const client = new OrderServiceClient('h:1', credentials.createInsecure());
+const widget = new Widget('a', credentials.createInsecure());
+
+export function show(id: string) {
+  client.getOrder({ id }, () => {});
+  widget.getOrder({ id });
+}
+
+new Server().addService(OrderServiceService, { getOrder: (call, cb) => cb(null, {}) });
+"""
+
+
+def test_node_generated_code_imported_by_name() -> None:
+    out = _extract("src/app.ts", TS_PROTO)
+    # Widget is no generated client (no Client suffix): its getOrder is no rpc call.
+    assert [(u.role, u.service, u.rpc, u.owner, u.package) for u in out.rpc_uses] == [
+        ("serves", "OrderService", "getOrder", "GRPC OrderService/getOrder", None),
+        ("calls", "OrderService", "getOrder", "show", None),
+    ]
+
+
+# -- linking -----------------------------------------------------------------------------------------
+
+LINKED = """
+# --- path: proto/shop/v1/order.proto ---
+syntax = "proto3";
+package shop.v1;
+option java_package = "com.shop.v1";
+service OrderService { rpc GetOrder (R) returns (R); rpc Watch (R) returns (stream R); }
+# --- path: proto/a/inventory.proto ---
+package a;
+service InventoryService { rpc Reserve (R) returns (R); }
+# --- path: proto/b/inventory.proto ---
+package b;
+service InventoryService { rpc Reserve (R) returns (R); }
+# --- path: proto/copy/order.proto ---
+package shop.v1;
+service OrderService { rpc GetOrder (R) returns (R); }
+# --- path: app/server.py ---
+from shop.v1 import order_pb2_grpc
+import inventory_pb2_grpc
+from a import inventory_pb2_grpc as a_inventory
+import payments_pb2_grpc
+
+class Orders(order_pb2_grpc.OrderServiceServicer):
+    def GetOrder(self, request, context):
+        return None
+
+class Nothing(order_pb2_grpc.OrderServiceServicer):
+    def Other(self, request, context):
+        return None
+
+class Inventory(inventory_pb2_grpc.InventoryServiceServicer):
+    def Reserve(self, request, context):
+        return None
+
+class InventoryA(a_inventory.InventoryServiceServicer):
+    def Reserve(self, request, context):
+        return None
+
+class Pay(payments_pb2_grpc.PaymentServiceServicer):
+    def Charge(self, request, context):
+        return None
+
+def serve(server):
+    order_pb2_grpc.add_OrderServiceServicer_to_server(Orders(), server)
+
+def call(channel):
+    stub = order_pb2_grpc.OrderServiceStub(channel)
+    stub.GetOrder(1)
+    stub.Cancel(1)
+"""
+
+
+def test_linker_certainty_and_unlinked_reasons() -> None:
+    edges, outcomes = _link(LINKED)
+    assert edges == [
+        ("CALLS_HTTP", "app/server.call(1)", "endpoint:GRPC shop.v1.OrderService/GetOrder", "exact"),
+        ("EXPOSES", "app/server.InventoryA.Reserve(2)", "endpoint:GRPC a.InventoryService/Reserve", "exact"),
+        ("EXPOSES", "app/server.Orders.GetOrder(2)", "endpoint:GRPC shop.v1.OrderService/GetOrder", "exact"),
+    ]
+    # Nothing implements no rpc; Inventory's module (inventory_pb2_grpc) matches both inventory.proto
+    # files: ambiguous; PaymentService is in no .proto; Cancel is no rpc of OrderService; the copy of
+    # order.proto (same package and service) is the same service, and the registration of Orders
+    # repeats its class's links without a second edge.
+    assert outcomes == {"calls_grpc": 1, "exposes_grpc": 2, "unlinked_grpc_server": 1,
+                        "unlinked_grpc_ambiguous": 1, "unlinked_grpc_no_proto": 1, "unlinked_grpc_rpc": 1}
