@@ -218,7 +218,11 @@ class Binding:
     field declared with a type is bound as ``this.repo`` *and* as ``repo`` in its class scope.
     ``how`` is ``declared`` (a written type: annotation, Java/TS declaration, parameter type, field
     type), ``constructed`` (assigned ``Foo(...)`` / ``new Foo(...)``: ``type`` is ``Foo``) or ``alias``
-    (assigned another name without call: ``g = f``, ``const g = f``; ``type`` holds the name text ``f``).
+    (assigned another name without call: ``g = f``, ``const g = f``; ``type`` holds the name text ``f``)
+    or ``object`` (JavaScript / TypeScript: declared as an object literal whose properties are
+    definitions, ``const api = { list() {} }``, ``const auth = { required: jwt({ getToken }) }``;
+    ``type`` holds the name itself): the name stands for that object, whose properties resolve to
+    those definitions (:class:`indexer.resolve.values.ObjV`).
     """
 
     scope: str | None

@@ -261,6 +261,8 @@ class JsFile:
             name = node.child_by_field_name("name")
         elif t == "field_definition":
             name = node.child_by_field_name("property")
+        elif t == "pair":  # `const auth = { required: jwt(...) }`: a value the extractor made a definition
+            name = node.child_by_field_name("key")
         elif t == "assignment_expression":
             left = node.child_by_field_name("left")
             name = (
