@@ -72,6 +72,7 @@ from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.frameworks.graphql_names import graphql_constant_name
+from indexer.frameworks.web_families import same_application_kind
 from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
@@ -241,6 +242,7 @@ class _Linker:
         self._complete: dict[tuple[str, str], list[str]] = {}  # router -> chains found without a cut
         self._steps = 0
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
+        self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
@@ -582,6 +584,9 @@ class _Linker:
             handlers = [file_id(fc.repo, fc.path)]
         text = self._graphql_text(fc, scope, route.path)
         type_name, _, field_name = (text or "").partition(".")
+        if type_name and route.framework != GRAPHQL_SCHEMA:
+            type_name = self._schema_type(type_name)
+            text = f"{type_name}.{field_name}"
         if not handlers or not type_name or not field_name:
             self.result.outcomes["unlinked_graphql" if handlers else "unlinked_handler"] += 1
             return
@@ -595,6 +600,20 @@ class _Linker:
             service = self.options.properties_for(fc.path).get("spring.application.name") or None
             self._linked.append(_Linked(fc, None, service, [(eid, method, text)],  # type: ignore[list-item]
                                         framework=route.framework))
+
+    def _schema_type(self, name: str) -> str:
+        """``name`` as the repository's GraphQL schema spells it when only the case differs and one
+        schema type matches (DGS's generated ``ARTICLEPAYLOAD`` constant read as ``Articlepayload``
+        is the schema's ``ArticlePayload``); else ``name``. Records the schema files read."""
+        if self._schema_types is None:
+            self._schema_types = defaultdict(set)
+            for sc in (c for c in self.ctxs if c.ex.language == "graphql"):
+                self.r.use(("file", sc.path, ""))
+                for d in sc.ex.definitions:
+                    if d.parent is None:
+                        self._schema_types[d.name.lower()].add(d.name)
+        found = self._schema_types.get(name.lower(), set())
+        return next(iter(found)) if len(found) == 1 and name not in found else name
 
     def _graphql_text(self, fc: FileCtx, scope: str | None, tpl: Template) -> str | None:
         """``Type.field`` of a GraphQL route's template: constants the repository defines are
@@ -884,24 +903,6 @@ class _Linked:
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
     framework: str = ""
-
-
-# The web framework families whose application-wide wrappers cannot run for another family's routes:
-# a Django MIDDLEWARE never runs for a FastAPI app of the same repository, a Nest global guard never for
-# a plain Express server beside it. One servlet container runs Spring MVC, JAX-RS and servlets alike.
-_WEB_FAMILY = {
-    "django": "django", "flask": "flask", "fastapi": "starlette", "starlette": "starlette",
-    "express": "express", "koa": "koa", "nest": "nest", "fastify": "fastify", "hono": "hono",
-    "spring": "servlet", "servlet": "servlet", "jaxrs": "servlet",
-}
-
-
-def same_application_kind(wrapper: str, route: str) -> bool:
-    """Whether an application-wide wrapper of framework ``wrapper`` may run for a route of framework
-    ``route``: both web frameworks of one family (:data:`_WEB_FAMILY`), or either one outside the
-    table (a GraphQL or other entry a web application serves: kept, as before)."""
-    a, b = _WEB_FAMILY.get(wrapper), _WEB_FAMILY.get(route)
-    return a is None or b is None or a == b
 
 
 def _callee(expr: str) -> str | None:

@@ -508,3 +508,43 @@ class NotAType:
         ("strawberry", ["QUERY"], lit("Query.owner"), None, "load_owner"),
         ("strawberry", ["QUERY"], lit("Query.pets"), "get_pets", None),
     ]
+
+
+def test_a_dgs_type_constant_of_several_words_takes_the_schemas_spelling() -> None:
+    # spring-boot-realworld: ``@DgsData(parentType = ARTICLEPAYLOAD.TYPE_NAME, ...)`` read by the
+    # generator's rule gives ``Articlepayload``; the schema declares ``ArticlePayload``, so the
+    # resolver exposes the node the schema declares. A type the schema lacks keeps the rule's name.
+    import hashlib
+
+    from indexer.resolve.repository import resolve_repository
+
+    files = {
+        "src/main/resources/schema/schema.graphqls":
+            "type Query { feed: ArticlePayload }\ntype ArticlePayload { article: String }\n",
+        "src/main/java/app/Fetchers.java": """package app;
+import com.netflix.graphql.dgs.*;
+import app.generated.DgsConstants.ARTICLEPAYLOAD;
+@DgsComponent
+public class Fetchers {
+  @DgsData(parentType = ARTICLEPAYLOAD.TYPE_NAME, field = ARTICLEPAYLOAD.Article)
+  public String article() { return null; }
+  @DgsData(parentType = DgsConstants.SHOWREVIEW.TYPE_NAME, field = "stars")
+  public String stars() { return null; }
+}
+""",
+    }
+    extractions = []
+    for path, source in files.items():
+        ex = extractor_for_path(path)
+        assert ex is not None
+        data = source.encode()
+        extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    result = resolve_repository("t", extractions, None)
+    edges = sorted((e.kind, e.src.removeprefix("t:"), e.dst) for f in result.files for e in f.edges
+                   if e.kind in ("EXPOSES", "DECLARES"))
+    assert [e for e in edges if e[0] == "EXPOSES"] == [
+        ("EXPOSES", "src/main/java/app/Fetchers.Fetchers.article()", "endpoint:FIELD ArticlePayload.article"),
+        ("EXPOSES", "src/main/java/app/Fetchers.Fetchers.stars()", "endpoint:FIELD Showreview.stars"),
+    ]
+    assert [e for e in edges if e[0] == "DECLARES"] == [  # the schema declares root operations only
+        ("DECLARES", "src/main/resources/schema/schema.Query.feed", "endpoint:QUERY Query.feed")]
