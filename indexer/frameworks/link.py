@@ -605,13 +605,13 @@ class _Linker:
         """``name`` as the repository's GraphQL schema spells it when only the case differs and one
         schema type matches (DGS's generated ``ARTICLEPAYLOAD`` constant read as ``Articlepayload``
         is the schema's ``ArticlePayload``); else ``name``. Records the schema files read."""
+        schemas = [c for c in self.ctxs if c.ex.language == "graphql"]
+        for sc in schemas:  # every time: the reads are recorded for the file being linked
+            self.r.use(("file", sc.path, ""))
         if self._schema_types is None:
             self._schema_types = defaultdict(set)
-            for sc in (c for c in self.ctxs if c.ex.language == "graphql"):
-                self.r.use(("file", sc.path, ""))
-                for d in sc.ex.definitions:
-                    if d.parent is None:
-                        self._schema_types[d.name.lower()].add(d.name)
+            for d in (d for sc in schemas for d in sc.ex.definitions if d.parent is None):
+                self._schema_types[d.name.lower()].add(d.name)
         found = self._schema_types.get(name.lower(), set())
         return next(iter(found)) if len(found) == 1 and name not in found else name
 
