@@ -54,7 +54,8 @@ def test_link_outcomes(indexed) -> None:
     # PetsController: listPets, createPets, showPetById; StoresDelegate: getStore; the front end
     # calls listPets and deletePet. connexion: 3 operations handled, handlers.missing.health is not.
     assert reports["petstore"].links == {"calls_http": 2, "exposes": 4}
-    assert reports["connexion"].links == {"calls_http": 2, "exposes": 3, "unlinked_handler": 1}
+    # entry: app.py's `if __name__ == "__main__"` (a cli entry point)
+    assert reports["connexion"].links == {"calls_http": 2, "entry": 1, "exposes": 3, "unlinked_handler": 1}
 
 
 def test_implementation_of_the_generated_interface_exposes_the_operation_and_the_client_reaches_it(indexed) -> None:

@@ -24,6 +24,10 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "aws_messaging",
     "grpc_js",
     "listeners",
+    "apollo",
+    "nest_graphql",
+    "schedulers",
+    "nest_commander",
     "openapi_clients",
     "js_constants",
 )
