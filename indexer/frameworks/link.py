@@ -34,16 +34,20 @@ edges that file owns:
   file than its route (a Django view) brings its own decorators (:func:`decorator_refs`). Scopes: ``route`` (:attr:`Route.wrappers`: that route's endpoints), ``router`` (a
   :class:`~indexer.model.Wrapper` on a router: the endpoints of routes on that router and on every
   router mounted into it, transitively), ``app`` (a ``Wrapper`` without router: every endpoint of the
-  repository, or of the module folder of :attr:`LinkOptions.modules` that holds the registration's
-  file, exposed by code of the same language family). A ``Wrapper.path`` limits a router or app
+  repository, or of the module folder (:attr:`LinkOptions.modules`, :attr:`LinkOptions.units`) that
+  holds the registration's file, exposed by code of the same language family). A ``Wrapper.path`` limits a router or app
   wrapper to endpoints whose full path lies under it (relative to the router's full prefixes, or to
   the application's context path); ``*`` / ``**`` segments match any segment, a trailing one anything.
   Props: ``framework``, ``kind`` (:data:`~indexer.model.WRAPPER_KINDS`), ``scope``, ``path`` (the
   limit, when any) and ``service`` (as on the endpoint's EXPOSES); the registration's file and line are
   the edge's own ``file`` / ``line``.
 
-An EXPOSES edge carries ``props["service"]`` when the file's module configuration names its
-application (``spring.application.name``), so a client's ``service`` can be matched to it.
+An EXPOSES edge carries ``props["service"]`` when the service unit holding the file is named
+(:mod:`indexer.frameworks.services`: compose / Kubernetes service, ``spring.application.name``,
+``package.json`` name, folder) or its module configuration names its application
+(``spring.application.name``), so a client's ``service`` can be matched to it. A client URL's host
+that is another name of a unit (its folder, Spring or package name) is recorded as that unit's
+service name.
 
 An edge is owned by the file whose fact it comes from (a Django ``urls.py`` owns the EXPOSES edges of
 the views it routes; the file registering an app-wide filter owns its WRAPS edges, so it is produced
@@ -62,6 +66,7 @@ from pathlib import Path
 
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.queues import QueueLinker
+from indexer.frameworks.services import service_map
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
 from indexer.model import HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
@@ -116,23 +121,31 @@ class LinkOptions:
     ``server.servlet.context-path``). ``services``: a URL prefix, host or service name -> service (repository)
     name map; the longest matching prefix of a client URL is cut off and names the service the call
     goes to (``{"http://localhost:8081": "customers-service", "/api/customer": "customers-service"}``).
+    ``units``: the repository's service boundaries, language-neutral
+    (:func:`indexer.frameworks.services.service_map`: folder -> service name, ``""`` for a root named
+    by nothing): they name the application of every endpoint and bound application-wide wrappers.
     """
 
     properties: Mapping[str, str] = field(default_factory=dict)
     services: Mapping[str, str] = field(default_factory=dict)
     modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
         """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
-        and per module) and a service map made of the Spring Cloud Gateway routes it declares
-        (:func:`~indexer.frameworks.spring_config.gateway_routes`) overridden by ``services`` (the
+        and per module), its service units (:func:`~indexer.frameworks.services.service_map`) and a
+        service map made of every unit's names and aliases (a host ``billing`` -> the unit's service
+        ``billing-api``), the Spring Cloud Gateway routes it declares
+        (:func:`~indexer.frameworks.spring_config.gateway_routes`), overridden by ``services`` (the
         user's configuration). Never raises on unreadable configuration files."""
         modules = load_module_properties(Path(root))
-        derived: dict[str, str] = {}
+        found = service_map(root, modules)
+        derived: dict[str, str] = {h: s for h, s in found.hosts.items() if h != s}
         for props in modules.values():
             derived.update(gateway_routes(props))
-        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules)
+        units = {f: u.name or "" for f, u in found.units.items()}
+        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units)
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it
@@ -140,6 +153,15 @@ class LinkOptions:
         repository-wide ``properties``."""
         best = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
         return self.modules[best] if best is not None else self.properties
+
+    def service_for(self, path: str) -> str | None:
+        """The service (application) a file of the repository-relative ``path`` belongs to: the name
+        of the innermost of ``units`` holding it, else ``spring.application.name`` of the
+        configuration it sees (:meth:`properties_for`); ``None`` when nothing names it."""
+        best = max((u for u in self.units if not u or path.startswith(u + "/")), key=len, default=None)
+        if best is not None and self.units[best]:
+            return self.units[best]
+        return self.properties_for(path).get("spring.application.name") or None
 
 
 @dataclass(slots=True)
@@ -500,7 +522,7 @@ class _Linker:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
             bases = [props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""]
-        service = props.get("spring.application.name") or None
+        service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
             full = _join(base, own).replace(_HOLE, "{}")
@@ -725,10 +747,11 @@ class _Linker:
         return out
 
     def _module_of(self, path: str) -> str | None:
-        """The innermost module folder of :attr:`LinkOptions.modules` holding ``path`` (``None``: none)."""
+        """The innermost folder of :attr:`LinkOptions.modules` (Spring modules) or
+        :attr:`LinkOptions.units` (service units of any language) holding ``path`` (``None``: none)."""
         if path not in self._modules:
-            self._modules[path] = max((m for m in self.options.modules if not m or path.startswith(m + "/")),
-                                      key=len, default=None)
+            folders = (*self.options.modules, *self.options.units)
+            self._modules[path] = max((m for m in folders if not m or path.startswith(m + "/")), key=len, default=None)
         return self._modules[path]
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
