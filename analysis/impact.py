@@ -159,6 +159,10 @@ class Reached:
     hops: int
     parent: str
     certainty: str
+    ambiguous: tuple[str, ...] = ()
+    """Set when the node is an HTTP client whose URL names no service (a relative URL in a front end)
+    and several services (or repositories) expose the route it reaches (``parent``): their names,
+    sorted. It is reached from every one of them; which one serves it depends on the deployment."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -530,6 +534,8 @@ class _Walk:
     beyond_depth: set[str] = field(default_factory=set)
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
+    unnamed_clients: set[tuple[str, str]] = field(default_factory=set)
+    """``(client, endpoint)`` of every HTTP client followed whose URL names no service."""
     nodes_reached: int = 0
     tests: str = "apart"
     test_ids: set[str] = field(default_factory=set)
@@ -590,8 +596,11 @@ class _Walk:
                 if e.kind == "CALLS" and hop == 0:
                     if e.src not in self.hop or self.hop[e.src] != 0:
                         self.direct.append(e)
-                if e.kind == "CALLS_HTTP" and not self._follows(e):
-                    continue
+                if e.kind == "CALLS_HTTP":
+                    if not self._follows(e):
+                        continue
+                    if not isinstance(e.props.get("service"), str):
+                        self.unnamed_clients.add((e.src, dst))
                 weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
@@ -694,9 +703,31 @@ def _decorator_kinds(node: Node) -> list[str]:
     return kinds
 
 
-def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Reached, ...], ...], tuple[Reached, ...]]:
+def _ambiguous(walk: _Walk, graph: GraphStore) -> dict[str, tuple[str, ...]]:
+    """Per HTTP client reached through an endpoint its URL names no service of
+    (:attr:`_Walk.unnamed_clients`): the services exposing that endpoint (EXPOSES ``props["service"]``,
+    else the repository), when more than one does. One store call, only when there is such a client."""
+    explained = {(src, dst) for src, dst in walk.unnamed_clients if walk.parent.get(src) == dst}
+    if not explained:
+        return {}
+    def variants(dst: str) -> list[str]:  # a route of any method serves every method's clients
+        path = dst.split(" ", 1)[1] if " " in dst else ""
+        return [dst, _ANY_METHOD + path] if dst.startswith("endpoint:") and not dst.startswith(_ANY_METHOD) else [dst]
+    exposers = graph.incoming(sorted({v for _, dst in explained for v in variants(dst)}), ["EXPOSES"])
+    out: dict[str, tuple[str, ...]] = {}
+    for src, dst in explained:
+        names = {str(e.props["service"]) if isinstance(e.props.get("service"), str) else e.repo
+                 for v in variants(dst) for e in exposers.get(v, [])}
+        if len(names) > 1:
+            out[src] = tuple(sorted(names))
+    return out
+
+
+def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, tuple[str, ...]] | None = None,
+                   ) -> tuple[tuple[tuple[Reached, ...], ...], tuple[Reached, ...]]:
     """The nodes reached, per hop (those the report shows: test code with ``tests="only"``,
-    the rest otherwise), and the test code reached, nearest first."""
+    the rest otherwise), and the test code reached, nearest first; ``ambiguous``: per client, the
+    services of :func:`_ambiguous`."""
     only = walk.tests == "only"
     by_hop: list[list[Reached]] = []
     tests: list[Reached] = []
@@ -704,7 +735,7 @@ def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Rea
         n = nodes.get(i)
         if n is None:
             continue
-        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)])
+        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)], (ambiguous or {}).get(i, ()))
         test = i in walk.test_ids
         if test:
             tests.append(r)
@@ -935,7 +966,7 @@ def blast_radius(
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
     callers, endpoints, topics, entries, service_hits, wrapper_hits = _assemble(walk, nodes, targets, handlers)
-    hop_lists, test_hits = _reached_lists(walk, nodes)
+    hop_lists, test_hits = _reached_lists(walk, nodes, _ambiguous(walk, counted))
     through = f", {count_noun(len(wrapper_hits), 'wrapper')}" if wrapper_hits else ""
     clock.lap("Attach endpoints and topics",
               f"{count_noun(len(endpoints), 'endpoint')}{through}, {count_noun(len(topics), 'topic')}, "
