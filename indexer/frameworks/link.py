@@ -156,12 +156,16 @@ class LinkOptions:
 
     def service_for(self, path: str) -> str | None:
         """The service (application) a file of the repository-relative ``path`` belongs to: the name
-        of the innermost of ``units`` holding it, else ``spring.application.name`` of the
-        configuration it sees (:meth:`properties_for`); ``None`` when nothing names it."""
+        of the innermost of ``units`` holding it, else ``spring.application.name`` of the innermost
+        Spring module holding it (of ``properties`` when there are no modules: a file outside every
+        module is not named by another module's configuration); ``None`` when nothing names it."""
         best = max((u for u in self.units if not u or path.startswith(u + "/")), key=len, default=None)
         if best is not None and self.units[best]:
             return self.units[best]
-        return self.properties_for(path).get("spring.application.name") or None
+        if self.modules:  # the repository-wide configuration is not that of a file outside every module
+            module = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
+            return self.modules[module].get("spring.application.name") or None if module is not None else None
+        return self.properties.get("spring.application.name") or None
 
 
 @dataclass(slots=True)

@@ -40,7 +40,6 @@ import json
 import logging
 import os
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -138,6 +137,13 @@ def _inside(base: str, rel: str) -> str | None:
     return "/".join(parts)
 
 
+def _real_folder(root: str, folder: str) -> bool:
+    """Whether ``folder`` (repository-relative POSIX) is a folder under the real ``root`` reached
+    through no symbolic link at all (a link anywhere on the way could lead out of the root)."""
+    full = os.path.join(root, *folder.split("/")) if folder else root
+    return os.path.isdir(full) and os.path.realpath(full) == os.path.normpath(full)
+
+
 def _walk(root: str) -> Iterator[tuple[str, list[str]]]:
     """``(folder, file names)`` of every folder under ``root`` (repository-relative POSIX), sorted,
     within the bounds of the module docstring; links to folders are not followed."""
@@ -198,15 +204,14 @@ def _expand(root: str, base: str, pattern: str) -> list[str]:
             return []
         full = os.path.join(root, parent)
         try:
-            names = sorted(os.listdir(full))[:1000] if not os.path.islink(full) else []
+            names = sorted(os.listdir(full))[:1000] if _real_folder(root, parent) else []
         except OSError:
             return []
-        return [f"{parent}/{n}" if parent else n for n in names
-                if os.path.isdir(os.path.join(full, n)) and not os.path.islink(os.path.join(full, n))]
+        return [f"{parent}/{n}" if parent else n for n in names if _real_folder(root, f"{parent}/{n}" if parent else n)]
     if "*" in pattern:
         return []
     one = _inside(base, pattern)
-    return [one] if one is not None and os.path.isdir(os.path.join(root, one)) else []
+    return [one] if one is not None and _real_folder(root, one) else []
 
 
 def _image_name(image: object) -> str | None:
@@ -230,7 +235,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     yaml_files: list[str] = []
 
     def unit(folder: str | None, kind: str) -> None:
-        if folder is not None and os.path.isdir(os.path.join(real, folder)) and not os.path.islink(os.path.join(real, folder)):
+        if folder is not None and _real_folder(real, folder):
             kinds.setdefault(folder, set()).add(kind)
 
     for folder, files in _walk(real):
