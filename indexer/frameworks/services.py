@@ -16,7 +16,9 @@ A folder is a *build unit* (:func:`service_map`) when it holds one of
 * the build context of a docker-compose service (``services: billing-api: build: ./billing``);
 * a Spring module folder (:func:`indexer.frameworks.spring_config.load_module_properties`).
 
-Its name, first found: the docker-compose service building it, the Kubernetes ``Service`` whose
+Its name, first found: the docker-compose service building it (or running an image named like the
+folder: ``image: springcommunity/spring-petclinic-customers-service`` for the folder
+``spring-petclinic-customers-service``), the Kubernetes ``Service`` whose
 selector matches a ``Deployment`` whose container image is named like the folder or a compose
 service (``registry/billing:1.2`` -> ``billing``), ``spring.application.name`` of its Spring
 configuration, the ``name`` of its ``package.json`` (scope cut off: ``@shop/billing`` -> ``billing``),
@@ -231,7 +233,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     kinds: dict[str, set[str]] = {}
     pkg_names: dict[str, str] = {}
     compose: dict[str, str] = {}  # folder -> compose service name
-    compose_names: set[str] = set()
+    compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
     yaml_files: list[str] = []
 
     def unit(folder: str | None, kind: str) -> None:
@@ -275,7 +277,6 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                     for sname, spec in services.items():
                         if not isinstance(sname, str) or not isinstance(spec, dict):
                             continue
-                        compose_names.add(sname)
                         build = spec.get("build")
                         context = build.get("context") if isinstance(build, dict) else build
                         target = _inside(folder, context) if isinstance(context, str) else None
@@ -283,6 +284,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                             unit(target, "compose")
                             if target in kinds:
                                 compose[target] = sname
+                        elif build is None and (image := _image_name(spec.get("image"))):
+                            compose_images.append((image, sname))
             elif name.endswith((".yml", ".yaml")) and len(yaml_files) < MAX_YAML_FILES:
                 yaml_files.append(rel(name))
     for m in (spring_modules or {}):
@@ -293,6 +296,10 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     by_basename: dict[str, list[str]] = {}
     for folder in kinds:
         by_basename.setdefault(PurePosixPath(folder).name or "", []).append(folder)
+    for image, sname in compose_images:  # image: shop/billing-service:1.0 runs the folder billing-service
+        for folder in by_basename.get(image, []):
+            if folder and folder not in compose and sname not in compose.values():
+                compose[folder] = sname
     k8s_of: dict[str, str] = {}
     for image, kname in k8s:
         for folder in by_basename.get(image, []) + [f for f, c in compose.items() if c == image]:

@@ -158,3 +158,17 @@ def test_malformed_files_are_skipped(tmp_path: Path) -> None:
     })
     m = service_map(tmp_path)
     assert sorted(m.units) == ["d", "e"]
+
+
+def test_compose_service_running_an_image_named_like_a_folder_names_it(tmp_path: Path) -> None:
+    # spring-petclinic-microservices: services run images built by Maven, not compose builds
+    _write(tmp_path, {
+        "pom.xml": "<project><modules><module>shop-customers-service</module></modules></project>",
+        "shop-customers-service/pom.xml": "<project/>",
+        "shop-customers-service/src/main/resources/application.yml": "spring:\n  application:\n    name: customers\n",
+        "docker-compose.yml": "services:\n  customers-service:\n    image: acme/shop-customers-service:3.1\n"
+                              "  other:\n    image: acme/shop-customers-service\n  db:\n    image: mysql:8\n",
+    })
+    m = service_map(tmp_path, load_module_properties(tmp_path))
+    u = m.units["shop-customers-service"]
+    assert (u.name, u.how, u.aliases) == ("customers-service", "compose", ("customers", "shop-customers-service"))
