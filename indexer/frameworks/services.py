@@ -50,7 +50,7 @@ import yaml
 
 from indexer.fsguard import SkipFile, read_regular
 
-__all__ = ["ServiceUnit", "ServiceMap", "service_map", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES"]
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES"]
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,18 @@ _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$")
 _MAVEN_MODULE = re.compile(r"<module>\s*([^<\s]+)\s*</module>")
 _GRADLE_INCLUDE = re.compile(r"""\binclude\s*\(?\s*((?:["'][^"'\n]+["']\s*,?\s*)+)""")
 _QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
+
+
+_BUILD_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+                          "package.json", "pyproject.toml", "setup.py"})
+
+
+def is_boundary_file(name: str) -> bool:
+    """Whether a file of this base name can move a service boundary or rename a service (a build
+    file, Dockerfile or compose file): a change to it re-reads :func:`service_map`. Kubernetes
+    manifests (any YAML) are not watched."""
+    return (name in _BUILD_FILES or bool(_REQUIREMENTS.match(name)) or bool(_DOCKERFILE.match(name))
+            or bool(_COMPOSE_NAMES.match(name)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -172,3 +172,13 @@ def test_compose_service_running_an_image_named_like_a_folder_names_it(tmp_path:
     m = service_map(tmp_path, load_module_properties(tmp_path))
     u = m.units["shop-customers-service"]
     assert (u.name, u.how, u.aliases) == ("customers-service", "compose", ("customers", "shop-customers-service"))
+
+
+def test_boundary_files_trigger_a_rescan_in_the_watcher() -> None:
+    from indexer.incremental import is_config_path
+
+    for rel in ("billing/Dockerfile", "docker-compose.yml", "ops/compose.prod.yaml", "web/package.json",
+                "orders/requirements-dev.txt", "settings.gradle.kts", "svc/pom.xml", "api.Dockerfile"):
+        assert is_config_path(rel), rel
+    for rel in ("web/src/api.ts", "docs/compose.md", "package-lock.json", "k8s/deploy.yaml"):
+        assert not is_config_path(rel), rel
