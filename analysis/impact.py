@@ -88,6 +88,9 @@ _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 _SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})
+"""Hosts that name the machine, not a service: a client of ``http://localhost:8000`` is followed to
+every service exposing the route (and marked ambiguous when several do), as a relative URL is."""
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
@@ -599,7 +602,8 @@ class _Walk:
                 if e.kind == "CALLS_HTTP":
                     if not self._follows(e):
                         continue
-                    if not isinstance(e.props.get("service"), str):
+                    named = e.props.get("service")
+                    if not isinstance(named, str) or (named in _LOOPBACK and named not in self.services):
                         self.unnamed_clients.add((e.src, dst))
                 weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
@@ -627,15 +631,16 @@ class _Walk:
 
     def _follows(self, e: Edge) -> bool:
         """Whether an HTTP client is followed (otherwise counted in ``skipped_clients``). A client
-        naming no service is followed. One whose service the service map assigns to a repository, or
+        naming no service, or a loopback host (:data:`_LOOPBACK`) the service map does not name, is
+        followed. One whose service the service map assigns to a repository, or
         whose service is the name of an indexed repository (``http://svc-a/...`` and repository
         ``svc-a``), is followed when that repository exposes the endpoint; another service name is
         followed when
         it is one of the names the exposing applications declare (EXPOSES ``props["service"]``, e.g.
         ``spring.application.name``) or when they declare none."""
         service = e.props.get("service")
-        if not isinstance(service, str):
-            return True
+        if not isinstance(service, str) or (service in _LOOPBACK and service not in self.services):
+            return True  # ``http://localhost:8000/x`` says no more than a relative URL which local service it is
         repo = self.services.get(service)
         if repo is None and service in self._repo_names():
             repo = service  # a host named like an indexed repository addresses that repository

@@ -136,12 +136,14 @@ class LinkOptions:
         """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
         and per module), its service units (:func:`~indexer.frameworks.services.service_map`) and a
         service map made of every unit's names and aliases (a host ``billing`` -> the unit's service
-        ``billing-api``), the Spring Cloud Gateway routes it declares
+        ``billing-api``) and compose-published ports (``http://localhost:8080`` -> ``billing-api``), the Spring Cloud Gateway routes it declares
         (:func:`~indexer.frameworks.spring_config.gateway_routes`), overridden by ``services`` (the
         user's configuration). Never raises on unreadable configuration files."""
         modules = load_module_properties(Path(root))
         found = service_map(root, modules)
         derived: dict[str, str] = {h: s for h, s in found.hosts.items() if h != s}
+        for port, name in found.ports.items():  # compose ports: "8081:8080" publishes the service on localhost:8081
+            derived[f"http://localhost:{port}"] = derived[f"http://127.0.0.1:{port}"] = name
         for props in modules.values():
             derived.update(gateway_routes(props))
         units = {f: u.name or "" for f, u in found.units.items()}

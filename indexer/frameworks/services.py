@@ -110,11 +110,14 @@ class ServiceUnit:
 
 @dataclass(frozen=True, slots=True)
 class ServiceMap:
-    """The services of one repository: ``units`` by folder, and ``hosts``: every name and alias ->
-    the service name it stands for (a URL host that is a key addresses that service)."""
+    """The services of one repository: ``units`` by folder, ``hosts``: every name and alias -> the
+    service name it stands for (a URL host that is a key addresses that service), and ``ports``."""
 
     units: Mapping[str, ServiceUnit] = field(default_factory=dict)
     hosts: Mapping[str, str] = field(default_factory=dict)
+    ports: Mapping[str, str] = field(default_factory=dict)
+    """Host port published by a compose service built here (``ports: ["8081:8080"]``) -> its service
+    name: ``http://localhost:8081`` addresses it."""
 
     def unit_of(self, path: str) -> ServiceUnit | None:
         """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
@@ -228,6 +231,23 @@ def _expand(root: str, base: str, pattern: str) -> list[str]:
     return [one] if one is not None and _real_folder(root, one) else []
 
 
+def _published(ports: object) -> list[str]:
+    """Host ports of a compose ``ports`` list: ``"8081:8080"``, ``"127.0.0.1:8081:8080/tcp"``,
+    ``{published: 8081, target: 8080}``; a bare ``"8080"`` (an ephemeral host port) and ranges publish
+    nothing known."""
+    out: list[str] = []
+    for p in ports[:50] if isinstance(ports, list) else []:
+        if isinstance(p, dict):
+            pub = p.get("published")
+            if isinstance(pub, (int, str)) and str(pub).isdigit():
+                out.append(str(pub))
+        elif isinstance(p, str):
+            parts = p.split("/", 1)[0].split(":")
+            if len(parts) >= 2 and parts[-2].isdigit():
+                out.append(parts[-2])
+    return out
+
+
 def _image_name(image: object) -> str | None:
     """``registry.example/shop/billing:1.2@sha256:...`` -> ``billing``."""
     if not isinstance(image, str) or not image:
@@ -245,6 +265,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     kinds: dict[str, set[str]] = {}
     pkg_names: dict[str, str] = {}
     compose: dict[str, str] = {}  # folder -> compose service name
+    ports: dict[str, str] = {}
     compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
     yaml_files: list[str] = []
 
@@ -296,6 +317,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                             unit(target, "compose")
                             if target in kinds:
                                 compose[target] = sname
+                                for port in _published(spec.get("ports")):
+                                    ports.setdefault(port, sname)
                         elif build is None and (image := _image_name(spec.get("image"))):
                             compose_images.append((image, sname))
             elif name.endswith((".yml", ".yaml")) and len(yaml_files) < MAX_YAML_FILES:
@@ -332,7 +355,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for u in units.values():
         for a in u.aliases:
             hosts.setdefault(a, u.name or a)
-    return ServiceMap(units, hosts)
+    return ServiceMap(units, hosts, ports)
 
 
 def _kubernetes(root: str, files: list[str]) -> list[tuple[str, str]]:

@@ -73,14 +73,16 @@ def test_every_endpoint_names_its_service(store) -> None:
         ("endpoint:GET /health", "orders-api", "fastapi"),
         ("endpoint:POST /api/notify", "notify", "express"),
     ]
-    calls = sorted((e.props.get("url"), e.props.get("service")) for es in store.incoming(
-        [*ids, "endpoint:GET /api/invoices/{}"], ["CALLS_HTTP"]).values() for e in es)
+    calls = sorted((e.props.get("url"), e.props.get("service"))
+                   for es in store.incoming(ids, ["CALLS_HTTP"]).values() for e in es)
     assert sorted(set(calls)) == [
         ("/api/notify", None),
         ("/health", None),
         ("http://billing-api:8080/api/invoices/{}", "billing-api"),
         ("http://billing-api:8080/health", "billing-api"),
         ("http://billing/api/invoices/{}", "billing-api"),
+        ("http://localhost:5173/api/orders/{}", "localhost"),
+        ("http://localhost:8080/health", "billing-api"),
         ("http://orders-api/api/orders/{}", "orders-api"),
         ("http://orders-api/health", "orders-api"),
     ]
@@ -96,7 +98,8 @@ def test_host_named_client_reaches_only_its_service_health(store) -> None:
         ("ordersUp", 2, ()),
         ("anyUp", 2, ("billing-api", "notify", "orders-api")),
     ]
-    assert report.truncated == ("1 HTTP client call to another service's endpoint of the same path not followed "
+    # and not localBillingUp (http://localhost:8080: the port compose publishes billing-api on)
+    assert report.truncated == ("2 HTTP client calls to another service's endpoint of the same path not followed "
                                 "(service map)",)
     assert report_json(report)["hops"][1]["callers"][1]["ambiguous"] == ["billing-api", "notify", "orders-api"]
     _check("services_orders_health", render_markdown(report))
@@ -109,6 +112,7 @@ def test_spring_service_health_reached_by_its_compose_name_only(store) -> None:
         ("BillingController.health", 1, ()),
         ("billingUp", 2, ()),
         ("anyUp", 2, ("billing-api", "notify", "orders-api")),
+        ("localBillingUp", 2, ()),
     ]
 
 
@@ -148,3 +152,10 @@ def test_django_middleware_stops_at_its_project_folder(store) -> None:
     assert [(w.node.qualname, w.scopes, w.application) for w in report.wrappers] == [
         ("SessionAudit.__call__", ("app",), "accounts")]
     _check("services_django_middleware", render_markdown(report))
+
+
+def test_localhost_url_on_an_unpublished_port_is_followed_like_a_relative_one(store) -> None:
+    # http://localhost:5173 names no service the repository publishes: the client is followed
+    report = blast_radius(store, SymbolQuery("find_order"))
+    assert _endpoints(report) == [("GET", "/api/orders/{}", "monorepo", "orders-api", 1, None)]
+    assert _callers(report) == [("get_order", 1, ()), ("loadOrder", 2, ()), ("devOrder", 2, ())]

@@ -182,3 +182,17 @@ def test_boundary_files_trigger_a_rescan_in_the_watcher() -> None:
         assert is_config_path(rel), rel
     for rel in ("web/src/api.ts", "docs/compose.md", "package-lock.json", "k8s/deploy.yaml"):
         assert not is_config_path(rel), rel
+
+
+def test_compose_published_ports_name_localhost_urls(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "api/Dockerfile": "FROM x\n",
+        "docker-compose.yml": "services:\n  api:\n    build: ./api\n    ports:\n      - \"8081:8080\"\n"
+                              "      - \"127.0.0.1:9090:9000/tcp\"\n      - \"7000\"\n      - published: 6001\n"
+                              "        target: 6000\n",
+    })
+    assert service_map(tmp_path).ports == {"8081": "api", "9090": "api", "6001": "api"}
+    opts = LinkOptions.for_repository(tmp_path)
+    assert split_url("http://localhost:8081/x", opts.services) == ("api", "/x")
+    assert split_url("http://127.0.0.1:9090/x", opts.services) == ("api", "/x")
+    assert split_url("http://localhost:7000/x", opts.services) == ("localhost", "/x")  # unknown: followed as unnamed
