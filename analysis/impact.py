@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.counting import CountingGraph
+from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
 from analysis.navigation import (
     CALLABLE_LABELS,
@@ -88,9 +89,6 @@ _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 _SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
-_LOOPBACK = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})
-"""Hosts that name the machine, not a service: a client of ``http://localhost:8000`` is followed to
-every service exposing the route (and marked ambiguous when several do), as a relative URL is."""
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
@@ -162,10 +160,7 @@ class Reached:
     hops: int
     parent: str
     certainty: str
-    ambiguous: tuple[str, ...] = ()
-    """Set when the node is an HTTP client whose URL names no service (a relative URL in a front end)
-    and several services (or repositories) expose the route it reaches (``parent``): their names,
-    sorted. It is reached from every one of them; which one serves it depends on the deployment."""
+    ambiguous: tuple[str, ...] = ()  # a client whose URL names no service: the services exposing ``parent``
 
 
 @dataclass(frozen=True, slots=True)
@@ -538,7 +533,6 @@ class _Walk:
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
     unnamed_clients: set[tuple[str, str]] = field(default_factory=set)
-    """``(client, endpoint)`` of every HTTP client followed whose URL names no service."""
     nodes_reached: int = 0
     tests: str = "apart"
     test_ids: set[str] = field(default_factory=set)
@@ -599,12 +593,8 @@ class _Walk:
                 if e.kind == "CALLS" and hop == 0:
                     if e.src not in self.hop or self.hop[e.src] != 0:
                         self.direct.append(e)
-                if e.kind == "CALLS_HTTP":
-                    if not self._follows(e):
-                        continue
-                    named = e.props.get("service")
-                    if not isinstance(named, str) or (named in _LOOPBACK and named not in self.services):
-                        self.unnamed_clients.add((e.src, dst))
+                if e.kind == "CALLS_HTTP" and not self._follows(e):
+                    continue
                 weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
@@ -631,16 +621,14 @@ class _Walk:
 
     def _follows(self, e: Edge) -> bool:
         """Whether an HTTP client is followed (otherwise counted in ``skipped_clients``). A client
-        naming no service, or a loopback host (:data:`_LOOPBACK`) the service map does not name, is
-        followed. One whose service the service map assigns to a repository, or
-        whose service is the name of an indexed repository (``http://svc-a/...`` and repository
-        ``svc-a``), is followed when that repository exposes the endpoint; another service name is
-        followed when
-        it is one of the names the exposing applications declare (EXPOSES ``props["service"]``, e.g.
-        ``spring.application.name``) or when they declare none."""
+        naming no service (or a loopback host: :func:`analysis.services.names_no_service`) is
+        followed (kept in ``unnamed_clients``). One whose service the service map assigns to a repository,
+        or names an indexed repository (``http://svc-a/...``), is followed when that repository exposes
+        the endpoint; another when the exposing applications declare that name (EXPOSES) or none."""
         service = e.props.get("service")
-        if not isinstance(service, str) or (service in _LOOPBACK and service not in self.services):
-            return True  # ``http://localhost:8000/x`` says no more than a relative URL which local service it is
+        if names_no_service(service, self.services):
+            self.unnamed_clients.add((e.src, e.dst))
+            return True
         repo = self.services.get(service)
         if repo is None and service in self._repo_names():
             repo = service  # a host named like an indexed repository addresses that repository
@@ -708,31 +696,9 @@ def _decorator_kinds(node: Node) -> list[str]:
     return kinds
 
 
-def _ambiguous(walk: _Walk, graph: GraphStore) -> dict[str, tuple[str, ...]]:
-    """Per HTTP client reached through an endpoint its URL names no service of
-    (:attr:`_Walk.unnamed_clients`): the services exposing that endpoint (EXPOSES ``props["service"]``,
-    else the repository), when more than one does. One store call, only when there is such a client."""
-    explained = {(src, dst) for src, dst in walk.unnamed_clients if walk.parent.get(src) == dst}
-    if not explained:
-        return {}
-    def variants(dst: str) -> list[str]:  # a route of any method serves every method's clients
-        path = dst.split(" ", 1)[1] if " " in dst else ""
-        return [dst, _ANY_METHOD + path] if dst.startswith("endpoint:") and not dst.startswith(_ANY_METHOD) else [dst]
-    exposers = graph.incoming(sorted({v for _, dst in explained for v in variants(dst)}), ["EXPOSES"])
-    out: dict[str, tuple[str, ...]] = {}
-    for src, dst in explained:
-        names = {str(e.props["service"]) if isinstance(e.props.get("service"), str) else e.repo
-                 for v in variants(dst) for e in exposers.get(v, [])}
-        if len(names) > 1:
-            out[src] = tuple(sorted(names))
-    return out
-
-
-def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, tuple[str, ...]] | None = None,
-                   ) -> tuple[tuple[tuple[Reached, ...], ...], tuple[Reached, ...]]:
-    """The nodes reached, per hop (those the report shows: test code with ``tests="only"``,
-    the rest otherwise), and the test code reached, nearest first; ``ambiguous``: per client, the
-    services of :func:`_ambiguous`."""
+def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, tuple[str, ...]]) -> tuple[Any, Any]:
+    """The nodes reached, per hop (those the report shows: test code with ``tests="only"``, the rest
+    otherwise), and the test code reached, nearest first (``ambiguous``: ``Reached.ambiguous`` by id)."""
     only = walk.tests == "only"
     by_hop: list[list[Reached]] = []
     tests: list[Reached] = []
@@ -740,7 +706,7 @@ def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, 
         n = nodes.get(i)
         if n is None:
             continue
-        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)], (ambiguous or {}).get(i, ()))
+        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)], ambiguous.get(i, ()))
         test = i in walk.test_ids
         if test:
             tests.append(r)
@@ -971,7 +937,7 @@ def blast_radius(
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
     callers, endpoints, topics, entries, service_hits, wrapper_hits = _assemble(walk, nodes, targets, handlers)
-    hop_lists, test_hits = _reached_lists(walk, nodes, _ambiguous(walk, counted))
+    hop_lists, test_hits = _reached_lists(walk, nodes, ambiguous_clients(counted, walk.unnamed_clients, walk.parent))
     through = f", {count_noun(len(wrapper_hits), 'wrapper')}" if wrapper_hits else ""
     clock.lap("Attach endpoints and topics",
               f"{count_noun(len(endpoints), 'endpoint')}{through}, {count_noun(len(topics), 'topic')}, "
