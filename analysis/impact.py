@@ -48,6 +48,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
+from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
@@ -86,20 +87,12 @@ SEARCH_CANDIDATES = 10
 """How many hybrid-search hits a name that nothing matches by name is looked for in."""
 
 _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
-_SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES")
+_SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES", "ENTRY")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
-# Decorators / annotations (last dotted part of their name) that make a callable an entry point.
-_ENTRY_DECORATORS = {
-    "Scheduled": "scheduled", "Schedules": "scheduled", "Cron": "scheduled", "Interval": "scheduled",
-    "scheduled_job": "scheduled", "periodic_task": "scheduled", "shared_task": "task", "task": "task",
-    "KafkaListener": "listener", "RabbitListener": "listener", "JmsListener": "listener",
-    "SqsListener": "listener", "EventListener": "listener", "EventPattern": "listener",
-    "MessagePattern": "listener", "StreamListener": "listener",
-}
 
 
 # ------------------------------------------------------------------------------------ queries
@@ -293,9 +286,14 @@ class TopicHit:
 class EntryPoint:
     """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES;
     ``grpc`` for a gRPC server method, EXPOSES of kind ``grpc``),
-    a broker (CONSUMES: ``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
+    ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` (EXPOSES
+    of a GraphQL operation, :func:`analysis.entry_kinds.exposes_kind`), a broker (CONSUMES: ``kafka``, ``rabbitmq``,
+    ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
     ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``), ``scheduled`` /
-    ``listener`` / ``task`` (decorators, annotations), ``main`` and ``module`` (module-level code)."""
+    ``cli`` / ``main`` (ENTRY edges: registrations by a call or configuration,
+    :class:`indexer.model.EntryRegistration`), ``scheduled`` / ``listener`` / ``task`` / ``cli``
+    (decorators, annotations), ``main`` (a callable named ``main``) and ``module`` (module-level
+    code)."""
 
     node: Node
     kinds: tuple[str, ...]
@@ -686,16 +684,6 @@ def _topic_name(node: Node | None, tid: str) -> tuple[str, str]:
     return topic_parts(tid)
 
 
-def _decorator_kinds(node: Node) -> list[str]:
-    kinds = []
-    for deco in node.props.get("decorators") or ():
-        name = str(deco).lstrip("@").split("(", 1)[0].strip().rsplit(".", 1)[-1]
-        kind = _ENTRY_DECORATORS.get(name)
-        if kind and kind not in kinds:
-            kinds.append(kind)
-    return kinds
-
-
 def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, tuple[str, ...]]) -> tuple[Any, Any]:
     """The nodes reached, per hop (those the report shows: test code with ``tests="only"``, the rest
     otherwise), and the test code reached, nearest first (``ambiguous``: ``Reached.ambiguous`` by id)."""
@@ -790,8 +778,11 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         src = nodes.get(e.src)
         if src is None or not shown(e.src) or (only and e.src in target_ids):
             continue
+        if e.kind == "ENTRY":
+            kinds.setdefault(e.src, []).append(str(e.props.get("kind") or "entry"))
+            continue
         if e.kind == "EXPOSES":
-            kinds.setdefault(e.src, []).append("grpc" if e.props.get("kind") == "grpc" else "http")
+            kinds.setdefault(e.src, []).append("grpc" if e.props.get("kind") == "grpc" else exposes_kind(e.dst))
             hit(e, src.repo or e.repo, src, None)
         elif e.kind == "WRAPS":
             kind = str(e.props.get("kind") or "wrapper")
@@ -827,8 +818,8 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     entries = []
     for n in reached:
         k = list(dict.fromkeys(kinds.get(n.id, [])))
-        k += [d for d in _decorator_kinds(n) if d not in k]
-        if n.name == "main" and n.label in CALLABLE_LABELS:
+        k += [d for d in decorator_kinds(n) if d not in k]
+        if n.name == "main" and n.label in CALLABLE_LABELS and "main" not in k:
             k.append("main")
         if n.label == "File":
             k.append("module")

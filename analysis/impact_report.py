@@ -285,6 +285,12 @@ def _reached_line(r: Reached, link: Callable[[str, str, int], str]) -> str:
             f"{link(r.node.repo, r.node.file, r.node.start_line)}{note}")
 
 
+def _served(kinds: Sequence[str]) -> bool:
+    """Whether an entry point of these kinds is listed with the endpoints or topics it serves (HTTP,
+    gRPC, GraphQL, a broker's topics) rather than under "Other entry points"."""
+    return any(k in ("http", "grpc") or k in BROKERS or k.startswith("graphql ") for k in kinds)
+
+
 def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50,
                     per_hop: int = DEFAULT_PER_HOP) -> str:
     """The report as markdown: Targets, Direct callers, Callers by hop (the first ``per_hop`` of each
@@ -379,7 +385,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                      f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
-    others = [p for p in report.entry_points if not {"http", "grpc", *BROKERS} & set(p.kinds)]
+    others = [p for p in report.entry_points if not _served(p.kinds)]
     if others:
         lines += ["", "## Other entry points", ""]
         for p in others[:limit]:

@@ -303,6 +303,17 @@ VARIANTS: dict[str, list[str | None]] = {
                 '"""Moved down."""\nfrom flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get("/api/owners")\ndef owners():\n    return []\n',
                    'from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.post("/api/owners/<int:id>")\ndef owners(id):\n'
                    "    return []\n", None],
+    # issue 14: GraphQL schema files and resolvers share Endpoint nodes; a beat schedule names a task
+    # of another module (an ENTRY edge across files)
+    "gql/__init__.py": [""],
+    "gql/schema.graphqls": ["type Query { owner: Int }\n",
+                            "type Query {\n  owner: Int\n  pets: Int\n}\nextend type Mutation { add: Int }\n", None],
+    "gql/resolvers.py": ["import strawberry\n\n\n@strawberry.type\nclass Query:\n    @strawberry.field\n"
+                         "    def owner(self) -> int:\n        return 1\n",
+                         "import strawberry\n\n\n@strawberry.type\nclass Query:\n    @strawberry.field\n"
+                         "    def pets(self) -> int:\n        return 2\n", None],
+    "gql/beat.py": ['app.conf.beat_schedule = {"a": {"task": "gql.tasks.clean"}}\n', None],
+    "gql/tasks.py": ["def clean():\n    pass\n", "def clean(x=1):\n    pass\n", "def other():\n    pass\n", None],
     # issue 15: a .proto whose package and rpcs change, a servicer inheriting an rpc method from a class
     # of another file, a stub calling an rpc that comes and goes
     "rpc/__init__.py": [""],

@@ -24,6 +24,10 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "aws_messaging",
     "grpc_js",
     "listeners",
+    "apollo",
+    "nest_graphql",
+    "schedulers",
+    "nest_commander",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
