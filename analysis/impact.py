@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
+from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
 from analysis.navigation import (
     CALLABLE_LABELS,
@@ -152,6 +153,7 @@ class Reached:
     hops: int
     parent: str
     certainty: str
+    ambiguous: tuple[str, ...] = ()  # a client whose URL names no service: the services exposing ``parent``
 
 
 @dataclass(frozen=True, slots=True)
@@ -529,6 +531,7 @@ class _Walk:
     beyond_depth: set[str] = field(default_factory=set)
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
+    unnamed_clients: set[tuple[str, str]] = field(default_factory=set)
     nodes_reached: int = 0
     tests: str = "apart"
     test_ids: set[str] = field(default_factory=set)
@@ -617,14 +620,13 @@ class _Walk:
 
     def _follows(self, e: Edge) -> bool:
         """Whether an HTTP client is followed (otherwise counted in ``skipped_clients``). A client
-        naming no service is followed. One whose service the service map assigns to a repository, or
-        whose service is the name of an indexed repository (``http://svc-a/...`` and repository
-        ``svc-a``), is followed when that repository exposes the endpoint; another service name is
-        followed when
-        it is one of the names the exposing applications declare (EXPOSES ``props["service"]``, e.g.
-        ``spring.application.name``) or when they declare none."""
+        naming no service (or a loopback host: :func:`analysis.services.names_no_service`) is
+        followed (kept in ``unnamed_clients``). One whose service the service map assigns to a repository,
+        or names an indexed repository (``http://svc-a/...``), is followed when that repository exposes
+        the endpoint; another when the exposing applications declare that name (EXPOSES) or none."""
         service = e.props.get("service")
-        if not isinstance(service, str):
+        if names_no_service(service, self.services):
+            self.unnamed_clients.add((e.src, e.dst))
             return True
         repo = self.services.get(service)
         if repo is None and service in self._repo_names():
@@ -683,9 +685,9 @@ def _topic_name(node: Node | None, tid: str) -> tuple[str, str]:
     return topic_parts(tid)
 
 
-def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Reached, ...], ...], tuple[Reached, ...]]:
-    """The nodes reached, per hop (those the report shows: test code with ``tests="only"``,
-    the rest otherwise), and the test code reached, nearest first."""
+def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, tuple[str, ...]]) -> tuple[Any, Any]:
+    """The nodes reached, per hop (those the report shows: test code with ``tests="only"``, the rest
+    otherwise), and the test code reached, nearest first (``ambiguous``: ``Reached.ambiguous`` by id)."""
     only = walk.tests == "only"
     by_hop: list[list[Reached]] = []
     tests: list[Reached] = []
@@ -693,7 +695,7 @@ def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Rea
         n = nodes.get(i)
         if n is None:
             continue
-        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)])
+        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)], ambiguous.get(i, ()))
         test = i in walk.test_ids
         if test:
             tests.append(r)
@@ -928,7 +930,7 @@ def blast_radius(
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
     callers, endpoints, topics, entries, service_hits, wrapper_hits = _assemble(walk, nodes, targets, handlers)
-    hop_lists, test_hits = _reached_lists(walk, nodes)
+    hop_lists, test_hits = _reached_lists(walk, nodes, ambiguous_clients(counted, walk.unnamed_clients, walk.parent))
     through = f", {count_noun(len(wrapper_hits), 'wrapper')}" if wrapper_hits else ""
     clock.lap("Attach endpoints and topics",
               f"{count_noun(len(endpoints), 'endpoint')}{through}, {count_noun(len(topics), 'topic')}, "

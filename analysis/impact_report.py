@@ -279,6 +279,8 @@ _CERTAINTY_NOTE = {"inferred": "inferred binding on the path", "name": "through 
 
 def _reached_line(r: Reached, link: Callable[[str, str, int], str]) -> str:
     note = f" · {_CERTAINTY_NOTE[r.certainty]}" if r.certainty in _CERTAINTY_NOTE else ""
+    if r.ambiguous:  # a relative URL several services serve
+        note += f" · ambiguous: its URL names no service; {', '.join(markdown_text(s) for s in r.ambiguous)} serve the route"
     return (f"- {code_span(_who(r.node))} · {markdown_text(r.node.repo)} · "
             f"{link(r.node.repo, r.node.file, r.node.start_line)}{note}")
 
@@ -443,7 +445,8 @@ def _endpoint_json(h: EndpointHit) -> dict[str, Any]:
 
 
 def _reached_json(r: Reached) -> dict[str, Any]:
-    return {**_node_json(r.node), "hops": r.hops, "parent": r.parent, "certainty": r.certainty}
+    return {**_node_json(r.node), "hops": r.hops, "parent": r.parent, "certainty": r.certainty,
+            "ambiguous": list(r.ambiguous)}
 
 
 def _sites_json(sites: Sequence[Any]) -> list[dict[str, Any]]:

@@ -60,6 +60,7 @@ from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
 from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
+from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
@@ -79,10 +80,11 @@ RESCAN_THRESHOLD = 256
 
 def is_config_path(rel: str) -> bool:
     """Whether a change at ``rel`` changes more than one file's facts: ``.gitignore`` (what is
-    indexed) or a Spring configuration file (``application*`` / ``bootstrap*`` ``.yml`` / ``.yaml`` /
-    ``.properties``: placeholders and gateway routes of HTTP links)."""
+    indexed), a Spring configuration file (``application*`` / ``bootstrap*`` ``.yml`` / ``.yaml`` /
+    ``.properties``: placeholders and gateway routes of HTTP links) or a file that draws service
+    boundaries (:func:`indexer.frameworks.services.is_boundary_file`: build, Docker and compose files)."""
     name = rel.rsplit("/", 1)[-1]
-    if name == ".gitignore":
+    if name == ".gitignore" or is_boundary_file(name):
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 

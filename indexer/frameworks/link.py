@@ -34,8 +34,8 @@ edges that file owns:
   file than its route (a Django view) brings its own decorators (:func:`decorator_refs`). Scopes: ``route`` (:attr:`Route.wrappers`: that route's endpoints), ``router`` (a
   :class:`~indexer.model.Wrapper` on a router: the endpoints of routes on that router and on every
   router mounted into it, transitively), ``app`` (a ``Wrapper`` without router: every endpoint of the
-  repository, or of the module folder of :attr:`LinkOptions.modules` that holds the registration's
-  file, exposed by code of the same language family). A ``Wrapper.path`` limits a router or app
+  repository, or of the module folder (:attr:`~indexer.frameworks.link_options.LinkOptions.modules`, ``units``) that
+  holds the registration's file, exposed by code of the same language family). A ``Wrapper.path`` limits a router or app
   wrapper to endpoints whose full path lies under it (relative to the router's full prefixes, or to
   the application's context path); ``*`` / ``**`` segments match any segment, a trailing one anything.
   Props: ``framework``, ``kind`` (:data:`~indexer.model.WRAPPER_KINDS`), ``scope``, ``path`` (the
@@ -50,8 +50,12 @@ edges that file owns:
 * ``ENTRY`` self-edges on the code an :class:`~indexer.model.EntryRegistration` names (a scheduled
   task, a command, a ``__main__`` block), owned by the registering file.
 
-An EXPOSES edge carries ``props["service"]`` when the file's module configuration names its
-application (``spring.application.name``), so a client's ``service`` can be matched to it.
+An EXPOSES edge carries ``props["service"]`` when the service unit holding the file is named
+(:mod:`indexer.frameworks.services`: compose / Kubernetes service, ``spring.application.name``,
+``package.json`` name, folder) or its module configuration names its application
+(``spring.application.name``), so a client's ``service`` can be matched to it. A client URL's host
+that is another name of a unit (its folder, Spring or package name) is recorded as that unit's
+service name.
 
 An edge is owned by the file whose fact it comes from (a Django ``urls.py`` owns the EXPOSES edges of
 the views it routes; the file registering an app-wide filter owns its WRAPS edges, so it is produced
@@ -66,14 +70,14 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.paths import path_under
 from indexer.frameworks.queues import QueueLinker
-from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
+from indexer.frameworks.link_options import LinkOptions
+from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
 from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
@@ -120,41 +124,6 @@ _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
 _HOLE = "\x00"
 _FACTORY_KINDS = frozenset({"decorator", "middleware"})
 """Wrapper kinds whose Python function returns the function that runs per request (nested in it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LinkOptions:
-    """``properties``: the repository's flattened Spring configuration (``a.b -> value``), for
-    ``${a.b}`` placeholders; ``modules``: per module folder of a multi-service repository, its own
-    configuration (which also names the module's service: ``spring.application.name``, and its
-    ``server.servlet.context-path``). ``services``: a URL prefix, host or service name -> service (repository)
-    name map; the longest matching prefix of a client URL is cut off and names the service the call
-    goes to (``{"http://localhost:8081": "customers-service", "/api/customer": "customers-service"}``).
-    """
-
-    properties: Mapping[str, str] = field(default_factory=dict)
-    services: Mapping[str, str] = field(default_factory=dict)
-    modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    api: ApiSpecs = field(default_factory=ApiSpecs)  # the OpenAPI specs' operations (indexer.frameworks.api_first)
-
-    @classmethod
-    def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
-        """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
-        and per module) and a service map made of the Spring Cloud Gateway routes it declares
-        (:func:`~indexer.frameworks.spring_config.gateway_routes`) overridden by ``services`` (the
-        user's configuration). Never raises on unreadable configuration files."""
-        modules = load_module_properties(Path(root))
-        derived: dict[str, str] = {}
-        for props in modules.values():
-            derived.update(gateway_routes(props))
-        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, load_operations(Path(root)))
-
-    def properties_for(self, path: str) -> Mapping[str, str]:
-        """The configuration a file sees: that of the innermost module folder holding it
-        (``modules``, from :func:`indexer.frameworks.spring_config.load_module_properties`), else the
-        repository-wide ``properties``."""
-        best = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
-        return self.modules[best] if best is not None else self.properties
 
 
 @dataclass(slots=True)
@@ -509,7 +478,7 @@ class _Linker(ApiFirstLinks):
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
             bases = [props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""]
-        service = props.get("spring.application.name") or None
+        service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
             full = _join(base, own).replace(_HOLE, "{}")
@@ -589,7 +558,7 @@ class _Linker(ApiFirstLinks):
             self._edge(fc, kind, handler, eid, route.line, route.col, framework=route.framework)
             self.result.outcomes["declares" if kind == "DECLARES" else "exposes"] += 1
         if kind == "EXPOSES":  # an app-wide wrapper without a path limit runs for every operation too
-            service = self.options.properties_for(fc.path).get("spring.application.name") or None
+            service = self.options.service_for(fc.path)
             self._linked.append(_Linked(fc, None, service, [(eid, method, text)],  # type: ignore[list-item]
                                         framework=route.framework))
 
@@ -827,10 +796,11 @@ class _Linker(ApiFirstLinks):
         return out
 
     def _module_of(self, path: str) -> str | None:
-        """The innermost module folder of :attr:`LinkOptions.modules` holding ``path`` (``None``: none)."""
+        """The innermost folder of :attr:`LinkOptions.modules` (Spring modules) or
+        :attr:`LinkOptions.units` (service units of any language) holding ``path`` (``None``: none)."""
         if path not in self._modules:
-            self._modules[path] = max((m for m in self.options.modules if not m or path.startswith(m + "/")),
-                                      key=len, default=None)
+            folders = (*self.options.modules, *self.options.units)
+            self._modules[path] = max((m for m in folders if not m or path.startswith(m + "/")), key=len, default=None)
         return self._modules[path]
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:

@@ -437,7 +437,8 @@ def test_report_json(store):
     ]
     assert data["hops"][0]["callers"][1] | {"id": None} == {
         "id": None, "name": "findLegacy", "qualname": "OwnerService.findLegacy", "label": "Method", "repo": OWNERS,
-        "path": SERVICE, "line": 22, "col": 5, "hops": 1, "parent": JPA_FIND_LONG, "certainty": "inferred"}
+        "path": SERVICE, "line": 22, "col": 5, "hops": 1, "parent": JPA_FIND_LONG, "certainty": "inferred",
+        "ambiguous": []}
     cut = report_json(at_jpa_find(store), per_hop=2)["hops"]
     assert [(h["count"], len(h["callers"]), h["more"]) for h in cut] == [(2, 2, 0), (3, 2, 1), (3, 2, 1), (2, 2, 0), (1, 1, 0)]
     assert data["tests"] == [] and data["tests_mode"] == "apart"
