@@ -73,7 +73,6 @@ from dataclasses import dataclass, field
 
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
-from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.paths import path_under
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_options import LinkOptions
