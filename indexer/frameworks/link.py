@@ -281,12 +281,23 @@ class _Linker:
         if "." in expr:
             prefix, _, last = expr.rpartition(".")
             v = self.r.resolve_expr(fc, scope, prefix)
-            if isinstance(v, ClassV):
-                q = f"{v.c.d.qualname}.{last}"
-                if known(v.c.file.path, q):
-                    return v.c.file, q
+            if isinstance(v, (ClassV, InstV)):
+                return self._class_constant(v.c, last)
             if isinstance(v, ModuleV):
                 return self.locate_in(self.r.module_files(fc.lang, v.key), last, depth)
+        return None
+
+    def _class_constant(self, c: Def, name: str) -> tuple[FileCtx, str] | None:
+        """The class constant ``name`` of class ``c`` or, when ``c`` does not define it, of the first
+        class of its MRO that does (``settings.api_prefix`` with ``settings`` an instance of a
+        pydantic ``BaseSettings`` subclass whose base declares ``api_prefix: str = "/api"``). An
+        attribute that is not a string constant there (``debug: bool = False``) is ``None``."""
+        q = f"{c.d.qualname}.{name}"
+        if self._known(c.file.path, q):
+            return c.file, q
+        for m in self.r.lookup(c, name)[0]:
+            if self._known(m.file.path, m.d.qualname):
+                return m.file, m.d.qualname
         return None
 
     def locate_in(self, files: Sequence[FileCtx], qualname: str, depth: int) -> tuple[FileCtx, str] | None:
@@ -388,7 +399,10 @@ class _Linker:
                 if child is None:
                     self.result.outcomes["unlinked_mount"] += 1
                     continue
-                self.mounts[child].append((parent, self.render(fc, None, m.prefix), m.framework))
+                # a prefix naming a local (``prefix=settings.api_prefix`` with ``settings`` a variable of
+                # the function mounting the router) is resolved in the scope of the mount
+                scope = _scope_at(fc, m.line, m.col) if any(k == "ref" for k, _ in m.prefix.parts) else None
+                self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
         for fc in self.ctxs:
             for route in fc.ex.routes:
                 self.route(fc, route)
