@@ -58,6 +58,7 @@ from pathlib import Path
 from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source
 from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
+from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.model import FileExtraction
 from indexer.resolve.repository import FileChange, RepositoryResolver
@@ -77,9 +78,10 @@ RESCAN_THRESHOLD = 256
 def is_config_path(rel: str) -> bool:
     """Whether a change at ``rel`` changes more than one file's facts: ``.gitignore`` (what is
     indexed) or a Spring configuration file (``application*`` / ``bootstrap*`` ``.yml`` / ``.yaml`` /
-    ``.properties``: placeholders and gateway routes of HTTP links)."""
+    ``.properties``: placeholders and gateway routes of HTTP links) or a ``.env`` file
+    (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)."""
     name = rel.rsplit("/", 1)[-1]
-    if name == ".gitignore":
+    if name == ".gitignore" or name in ENV_FILES:  # .env files: import.meta.env / process.env in URLs
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 

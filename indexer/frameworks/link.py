@@ -60,6 +60,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.env_config import ENV_REF, env_for, load_env_files
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
@@ -121,6 +122,9 @@ class LinkOptions:
     properties: Mapping[str, str] = field(default_factory=dict)
     services: Mapping[str, str] = field(default_factory=dict)
     modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    env: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per package folder, the variables its ``.env`` files set (:func:`~indexer.frameworks.env_config.load_env_files`),
+    for ``import.meta.env.X`` / ``process.env.X`` in URLs."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -132,7 +136,7 @@ class LinkOptions:
         derived: dict[str, str] = {}
         for props in modules.values():
             derived.update(gateway_routes(props))
-        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules)
+        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, load_env_files(root))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it
@@ -355,6 +359,9 @@ class _Linker:
     def _value(self, fc: FileCtx, scope: str | None, expr: str, stack: tuple[tuple[str, str], ...]) -> str | None:
         """The rendered value of the constant ``expr`` names (``None``: not a known constant); raises
         :class:`_Unknown` through every constant of ``stack`` when it depends on itself."""
+        env = ENV_REF.match(expr)
+        if env is not None:  # import.meta.env.X / process.env.X: the package's .env files
+            return env_for(self.options.env, fc.path).get(env.group(1))
         found = self.locate(fc, scope, expr)
         key = (found[0].path, found[1]) if found is not None else None
         if key is None or key not in self.constants:

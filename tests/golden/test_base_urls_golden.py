@@ -100,3 +100,49 @@ def test_python_settings_prefix_blast_radius(python_settings) -> None:
         ("GET", "/{}/admin/stats", 1),
     ]
     _check("base_urls_python_settings_prefix", render_markdown(report))
+
+
+# ------------------------------------------------------------------------------ .env files
+
+
+@pytest.fixture(scope="module")
+def js_env(tmp_path_factory: pytest.TempPathFactory):
+    s, db = _index(tmp_path_factory, "base-urls-js")
+    yield s, db
+    s.close()
+
+
+def test_env_variables_from_the_package_env_files(js_env) -> None:
+    # web/: VITE_API_URL from .env.development (before .env.example's), through a template literal and
+    # through a constant; REACT_APP_API only .env.example sets; VITE_MISSING set nowhere and VITE_EMPTY
+    # set empty stay unknown bases. admin/ has a package.json and no .env: the root's .env is not its.
+    _, db = js_env
+    assert _endpoint_ids(db) == [
+        "endpoint:GET /admin/users",
+        "endpoint:GET /api/orders",
+        "endpoint:GET /api/orders/{}",
+        "endpoint:GET /legacy/orders",
+        "endpoint:GET /orders",
+    ]
+    assert _http_edges(db, "base-urls-js") == [
+        ("CALLS_HTTP", "admin/src/client.listUsers(0)", "endpoint:GET /admin/users", None, "{}/admin/users"),
+        ("CALLS_HTTP", "web/src/api.fetchEmpty(0)", "endpoint:GET /orders", None, "{}/orders"),
+        ("CALLS_HTTP", "web/src/api.fetchLegacy(0)", "endpoint:GET /legacy/orders", None, "/legacy/orders"),
+        ("CALLS_HTTP", "web/src/api.fetchMissing(0)", "endpoint:GET /orders", None, "{}/orders"),
+        ("CALLS_HTTP", "web/src/api.fetchOrder(1)", "endpoint:GET /api/orders/{}", "localhost",
+         "http://localhost:8080/api/orders/{}"),
+        ("CALLS_HTTP", "web/src/api.fetchOrders(0)", "endpoint:GET /api/orders", "localhost",
+         "http://localhost:8080/api/orders"),
+        ("EXPOSES", "server/index.GET /api/orders(2)", "endpoint:GET /api/orders", None, None),
+        ("EXPOSES", "server/index.GET /api/orders/:id(2)", "endpoint:GET /api/orders/{}", None, None),
+    ]
+
+
+def test_env_base_url_blast_radius_crosses_to_the_front_end(js_env) -> None:
+    s, _ = js_env
+    report = blast_radius(s, SymbolQuery("loadOrders"))
+    assert sorted((h.http_method, h.path, h.hops) for h in report.endpoints) == [
+        ("GET", "/api/orders", 1),
+        ("GET", "/api/orders/{}", 1),
+    ]
+    _check("base_urls_env_load_orders", render_markdown(report))
