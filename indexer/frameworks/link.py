@@ -64,7 +64,7 @@ from indexer.frameworks.env_config import ENV_REF, env_for, load_env_files
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
-from indexer.model import HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import HttpCall, Import, Route, Template, TopicUse, UrlArgCall, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
@@ -410,11 +410,19 @@ class _Linker:
                 # the function mounting the router) is resolved in the scope of the mount
                 scope = _scope_at(fc, m.line, m.col) if any(k == "ref" for k, _ in m.prefix.parts) else None
                 self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
+        templates = self._client_templates()
+        used: set[int] = set()  # requests of client templates some call passes a URL to
+        for fc in self.ctxs:
+            for use in fc.ex.url_arg_calls:
+                used.update(self.wrapped_call(fc, use, templates))
         for fc in self.ctxs:
             for route in fc.ex.routes:
                 self.route(fc, route)
             for call in fc.ex.http_calls:
-                self.http_call(fc, call)
+                if id(call) in used:
+                    self.result.outcomes["client_template"] += 1
+                else:
+                    self.http_call(fc, call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
         link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
@@ -752,9 +760,60 @@ class _Linker:
                                       key=len, default=None)
         return self._modules[path]
 
+    def _client_templates(self) -> dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]:
+        """Client templates by their function's ``(path, qualname)``: a function or method whose HTTP
+        request's URL names one of its own parameters (``request(path)`` calling ``fetch(BASE +
+        path)``). Each call of the function passing a URL (:class:`~indexer.model.UrlArgCall`) is
+        linked with the argument in the parameter's place (:meth:`wrapped_call`); the request itself
+        is then not linked (its path is unknown where it is written), but it still is when no call
+        passes a URL to it (``fetchOrder(id)`` building ``/orders/`` + ``id``: a path variable). One
+        level: a template called by another template's body is not followed further."""
+        out: dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]] = defaultdict(list)
+        for fc in self.ctxs:
+            for call in fc.ex.http_calls:
+                if call.caller is None or not any(k == "ref" and "." not in t for k, t in call.url.parts):
+                    continue
+                rd = fc.def_at(call.caller, call.line)
+                if rd is None or not rd.is_callable:
+                    continue
+                names = [p.name for p in rd.d.params]
+                if any(k == "ref" and t in names for k, t in call.url.parts):
+                    out[(fc.path, rd.d.qualname)].append((fc, call, names))
+        return out
+
+    def wrapped_call(self, fc: FileCtx, use: UrlArgCall,
+                     templates: Mapping[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]) -> list[int]:
+        """CALLS_HTTP edges of a call of a client template (``request("/orders")``): the template's URL
+        with the call's arguments in its parameters' places, each piece rendered in its own file (the
+        template's ``BASE`` there, the argument's constants here); an argument not given or not a
+        string is an unknown piece. The edge's ``via`` names the template function. Returns the
+        ``id`` of each template request used."""
+        if not templates:
+            return []
+        v = self.r.resolve_expr(fc, use.caller, use.callee)
+        if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
+            return []
+        used: list[int] = []
+        for wfc, call, names in templates.get((v.f.file.path, v.f.d.qualname), ()):
+            used.append(id(call))
+            out: list[str] = []
+            for kind, text in call.url.parts:
+                if kind == "ref" and text in names:
+                    i = names.index(text)
+                    arg = use.args[i] if i < len(use.args) else None
+                    out.append(_HOLE if arg is None else self.render(fc, use.caller, arg))
+                else:
+                    out.append(self.render(wfc, call.caller, Template(((kind, text),))))
+            self._link_url(fc, use.caller, use.line, use.col, call.framework, call.method, "".join(out), via=v.f.id)
+        return used
+
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
-        scope = call.caller
-        rendered = self.render(fc, scope, call.url)
+        rendered = self.render(fc, call.caller, call.url)
+        self._link_url(fc, call.caller, call.line, call.col, call.framework, call.method, rendered)
+
+    def _link_url(self, fc: FileCtx, caller: str | None, line: int, col: int, framework: str, method: str,
+                  rendered: str, **extra: str) -> None:
+        """The CALLS_HTTP edge of a request from ``caller`` of ``fc`` to the rendered URL ``rendered``."""
         # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
         # read without that key) is an unknown piece of the URL, not a path segment.
         url = _PLACEHOLDER.sub(_HOLE, rendered) if "${" in rendered else rendered
@@ -762,11 +821,11 @@ class _Linker:
         if path is None:
             self.result.outcomes["unlinked_url"] += 1
             return
-        method = "GET" if call.method == "*" else call.method
+        method = "GET" if method == "*" else method
         eid = self._endpoint(fc, method, path)
         shown = rendered.replace(_HOLE, "{}")
-        self._edge(fc, "CALLS_HTTP", self._owner_id(fc, call.caller, call.line), eid, call.line, call.col,
-                   framework=call.framework, url=shown, service=service)
+        self._edge(fc, "CALLS_HTTP", self._owner_id(fc, caller, line), eid, line, col,
+                   framework=framework, url=shown, service=service, **extra)
         self.result.outcomes["calls_http"] += 1
 
     def topic(self, fc: FileCtx, use: TopicUse) -> None:

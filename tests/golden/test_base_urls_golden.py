@@ -146,3 +146,38 @@ def test_env_base_url_blast_radius_crosses_to_the_front_end(js_env) -> None:
         ("GET", "/api/orders/{}", 1),
     ]
     _check("base_urls_env_load_orders", render_markdown(report))
+
+
+# ------------------------------------------------------------------------------ thin wrappers
+
+
+@pytest.fixture(scope="module")
+def js_wrappers(tmp_path_factory: pytest.TempPathFactory):
+    s, db = _index(tmp_path_factory, "base-urls-wrappers")
+    yield s, db
+    s.close()
+
+
+def test_client_template_callers_become_http_calls(js_wrappers) -> None:
+    # request(path) -> fetch(BASE + path) and Api.get(path) -> fetch(`${BASE}/${path}`) are client
+    # templates: their own requests link nothing (no "/api{}" endpoint); request(ORDERS) and
+    # api.get(`orders/${id}`) call GET /api/orders and GET /api/orders/{} via them; request(p) (a
+    # variable) and format("/orders") (no HTTP request inside) call nothing.
+    _, db = js_wrappers
+    assert _endpoint_ids(db) == ["endpoint:GET /api/orders", "endpoint:GET /api/orders/{}"]
+    assert _http_edges(db, "base-urls-wrappers") == [
+        ("CALLS_HTTP", "web/src/orders.getOrder(1)", "endpoint:GET /api/orders/{}", None, "/api/orders/{}"),
+        ("CALLS_HTTP", "web/src/orders.listOrders(0)", "endpoint:GET /api/orders", None, "/api/orders"),
+        ("EXPOSES", "server/index.GET /api/orders(2)", "endpoint:GET /api/orders", None, None),
+        ("EXPOSES", "server/index.GET /api/orders/:id(2)", "endpoint:GET /api/orders/{}", None, None),
+    ]
+
+
+def test_client_template_blast_radius_reaches_the_wrapper_callers(js_wrappers) -> None:
+    s, _ = js_wrappers
+    report = blast_radius(s, SymbolQuery("loadOrders"))
+    assert sorted((h.http_method, h.path, h.hops) for h in report.endpoints) == [
+        ("GET", "/api/orders", 1),
+        ("GET", "/api/orders/{}", 1),
+    ]
+    _check("base_urls_wrappers_load_orders", render_markdown(report))
