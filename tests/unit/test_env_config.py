@@ -49,3 +49,12 @@ def test_an_env_file_linked_from_outside_the_repository_is_not_read(tmp_path) ->
 def test_a_malformed_env_file_costs_only_its_bad_lines(tmp_path) -> None:
     (tmp_path / ".env").write_bytes(b"\xff\xfe=garbage\nnot a line\nAPI=http://ok\n")
     assert load_env_files(tmp_path) == {"": {"API": "http://ok"}}
+
+
+def test_an_edited_env_file_relinks_the_repository() -> None:
+    from indexer.incremental import is_config_path
+
+    assert is_config_path("web/.env.development")
+    assert is_config_path(".env")
+    assert not is_config_path("web/.envrc")
+    assert not is_config_path("web/src/env.ts")
