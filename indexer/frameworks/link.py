@@ -528,7 +528,7 @@ class _Linker:
         if router_key is not None:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
-            bases = [props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""]
+            bases = [_application_base(props, route.framework)]
         service = props.get("spring.application.name") or None
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
@@ -891,6 +891,17 @@ def same_application_kind(wrapper: str, route: str) -> bool:
     table (a GraphQL or other entry a web application serves: kept, as before)."""
     a, b = _WEB_FAMILY.get(wrapper), _WEB_FAMILY.get(route)
     return a is None or b is None or a == b
+
+
+def _application_base(props: Mapping[str, str], framework: str) -> str:
+    """The path an application serves its absolute routes under: ``server.servlet.context-path`` (or
+    WebFlux's ``spring.webflux.base-path``), then, for Spring MVC routes (``framework`` ``spring``),
+    the DispatcherServlet's ``spring.mvc.servlet.path`` (``/shop`` + ``/api``); ``""``: none."""
+    base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+    servlet = props.get("spring.mvc.servlet.path") or ""
+    if framework == "spring" and servlet.strip("/"):
+        base = _join(base, servlet)
+    return base
 
 
 def _callee(expr: str) -> str | None:
