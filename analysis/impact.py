@@ -48,7 +48,9 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
+from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
+from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
 from analysis.navigation import (
     CALLABLE_LABELS,
@@ -85,20 +87,12 @@ SEARCH_CANDIDATES = 10
 """How many hybrid-search hits a name that nothing matches by name is looked for in."""
 
 _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
-_SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES")
+_SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES", "ENTRY")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
-# Decorators / annotations (last dotted part of their name) that make a callable an entry point.
-_ENTRY_DECORATORS = {
-    "Scheduled": "scheduled", "Schedules": "scheduled", "Cron": "scheduled", "Interval": "scheduled",
-    "scheduled_job": "scheduled", "periodic_task": "scheduled", "shared_task": "task", "task": "task",
-    "KafkaListener": "listener", "RabbitListener": "listener", "JmsListener": "listener",
-    "SqsListener": "listener", "EventListener": "listener", "EventPattern": "listener",
-    "MessagePattern": "listener", "StreamListener": "listener",
-}
 
 
 # ------------------------------------------------------------------------------------ queries
@@ -159,6 +153,7 @@ class Reached:
     hops: int
     parent: str
     certainty: str
+    ambiguous: tuple[str, ...] = ()  # a client whose URL names no service: the services exposing ``parent``
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +212,8 @@ class WrapperVia:
 class EndpointHit:
     """An HTTP endpoint whose handler the change reaches: ``http_method`` and normalised ``path``,
     the ``repo`` exposing it (one hit per exposing repository), its ``handler``, ``hops`` from the
-    nearest target to the handler, and one shortest ``example`` path in call order, from the
-    endpoint down to a target."""
+    nearest target to the handler, one shortest ``example`` path in call order, from the endpoint
+    down to a target, and the ``operation_id`` an OpenAPI spec gives it (the EXPOSES edge's, else the node's)."""
 
     id: str
     http_method: str
@@ -237,6 +232,7 @@ class EndpointHit:
     rather than through its handler: ``handler`` is then the endpoint's handler (not reached; the
     wrapper when the index names none), and the example path runs endpoint -> wrapper -> ... -> target.
     At the same hop, a handler reached wins over a wrapper."""
+    operation_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,9 +287,14 @@ class TopicHit:
 class EntryPoint:
     """A reached node that something outside the code calls: ``kinds`` among ``http`` (EXPOSES;
     ``grpc`` for a gRPC server method, EXPOSES of kind ``grpc``),
-    a broker (CONSUMES: ``kafka``, ``rabbitmq``, ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
+    ``graphql query`` / ``graphql mutation`` / ``graphql subscription`` / ``graphql field`` (EXPOSES
+    of a GraphQL operation, :func:`analysis.entry_kinds.exposes_kind`), a broker (CONSUMES: ``kafka``, ``rabbitmq``,
+    ``jms``, ``celery``, ...), a wrapper's kind (WRAPS: ``filter``, ``middleware``, ``interceptor``,
     ``guard``, ``pipe``, ``hook``, ``dependency``, ``error_handler``, ``decorator``), ``scheduled`` /
-    ``listener`` / ``task`` (decorators, annotations), ``main`` and ``module`` (module-level code)."""
+    ``cli`` / ``main`` (ENTRY edges: registrations by a call or configuration,
+    :class:`indexer.model.EntryRegistration`), ``scheduled`` / ``listener`` / ``task`` / ``cli``
+    (decorators, annotations), ``main`` (a callable named ``main``) and ``module`` (module-level
+    code)."""
 
     node: Node
     kinds: tuple[str, ...]
@@ -530,6 +531,7 @@ class _Walk:
     beyond_depth: set[str] = field(default_factory=set)
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
+    unnamed_clients: set[tuple[str, str]] = field(default_factory=set)
     nodes_reached: int = 0
     tests: str = "apart"
     test_ids: set[str] = field(default_factory=set)
@@ -618,14 +620,13 @@ class _Walk:
 
     def _follows(self, e: Edge) -> bool:
         """Whether an HTTP client is followed (otherwise counted in ``skipped_clients``). A client
-        naming no service is followed. One whose service the service map assigns to a repository, or
-        whose service is the name of an indexed repository (``http://svc-a/...`` and repository
-        ``svc-a``), is followed when that repository exposes the endpoint; another service name is
-        followed when
-        it is one of the names the exposing applications declare (EXPOSES ``props["service"]``, e.g.
-        ``spring.application.name``) or when they declare none."""
+        naming no service (or a loopback host: :func:`analysis.services.names_no_service`) is
+        followed (kept in ``unnamed_clients``). One whose service the service map assigns to a repository,
+        or names an indexed repository (``http://svc-a/...``), is followed when that repository exposes
+        the endpoint; another when the exposing applications declare that name (EXPOSES) or none."""
         service = e.props.get("service")
-        if not isinstance(service, str):
+        if names_no_service(service, self.services):
+            self.unnamed_clients.add((e.src, e.dst))
             return True
         repo = self.services.get(service)
         if repo is None and service in self._repo_names():
@@ -684,19 +685,9 @@ def _topic_name(node: Node | None, tid: str) -> tuple[str, str]:
     return topic_parts(tid)
 
 
-def _decorator_kinds(node: Node) -> list[str]:
-    kinds = []
-    for deco in node.props.get("decorators") or ():
-        name = str(deco).lstrip("@").split("(", 1)[0].strip().rsplit(".", 1)[-1]
-        kind = _ENTRY_DECORATORS.get(name)
-        if kind and kind not in kinds:
-            kinds.append(kind)
-    return kinds
-
-
-def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Reached, ...], ...], tuple[Reached, ...]]:
-    """The nodes reached, per hop (those the report shows: test code with ``tests="only"``,
-    the rest otherwise), and the test code reached, nearest first."""
+def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, tuple[str, ...]]) -> tuple[Any, Any]:
+    """The nodes reached, per hop (those the report shows: test code with ``tests="only"``, the rest
+    otherwise), and the test code reached, nearest first (``ambiguous``: ``Reached.ambiguous`` by id)."""
     only = walk.tests == "only"
     by_hop: list[list[Reached]] = []
     tests: list[Reached] = []
@@ -704,7 +695,7 @@ def _reached_lists(walk: _Walk, nodes: dict[str, Node]) -> tuple[tuple[tuple[Rea
         n = nodes.get(i)
         if n is None:
             continue
-        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)])
+        r = Reached(n, walk.hop[i], walk.parent[i], CERTAINTIES[walk.weak.get(i, 0)], ambiguous.get(i, ()))
         test = i in walk.test_ids
         if test:
             tests.append(r)
@@ -781,15 +772,19 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             method = str(ep.props.get("http_method") or method)
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
+        op = e.props.get("operation_id") or (ep.props.get("operation_id") if ep is not None else None) or None
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (_step(ep, e.dst), *chain(e.src)),
-                                service, CERTAINTIES[max(walk.weak.get(e.src, 0), _link_rank(e))], through)
+                                service, CERTAINTIES[max(walk.weak.get(e.src, 0), _link_rank(e))], through, op)
 
     for e in walk.service_edges:
         src = nodes.get(e.src)
         if src is None or not shown(e.src) or (only and e.src in target_ids):
             continue
+        if e.kind == "ENTRY":
+            kinds.setdefault(e.src, []).append(str(e.props.get("kind") or "entry"))
+            continue
         if e.kind == "EXPOSES":
-            kinds.setdefault(e.src, []).append("grpc" if e.props.get("kind") == "grpc" else "http")
+            kinds.setdefault(e.src, []).append("grpc" if e.props.get("kind") == "grpc" else exposes_kind(e.dst))
             hit(e, src.repo or e.repo, src, None)
         elif e.kind == "WRAPS":
             kind = str(e.props.get("kind") or "wrapper")
@@ -825,8 +820,8 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     entries = []
     for n in reached:
         k = list(dict.fromkeys(kinds.get(n.id, [])))
-        k += [d for d in _decorator_kinds(n) if d not in k]
-        if n.name == "main" and n.label in CALLABLE_LABELS:
+        k += [d for d in decorator_kinds(n) if d not in k]
+        if n.name == "main" and n.label in CALLABLE_LABELS and "main" not in k:
             k.append("main")
         if n.label == "File":
             k.append("module")
@@ -935,7 +930,7 @@ def blast_radius(
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
     callers, endpoints, topics, entries, service_hits, wrapper_hits = _assemble(walk, nodes, targets, handlers)
-    hop_lists, test_hits = _reached_lists(walk, nodes)
+    hop_lists, test_hits = _reached_lists(walk, nodes, ambiguous_clients(counted, walk.unnamed_clients, walk.parent))
     through = f", {count_noun(len(wrapper_hits), 'wrapper')}" if wrapper_hits else ""
     clock.lap("Attach endpoints and topics",
               f"{count_noun(len(endpoints), 'endpoint')}{through}, {count_noun(len(topics), 'topic')}, "

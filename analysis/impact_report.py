@@ -279,8 +279,16 @@ _CERTAINTY_NOTE = {"inferred": "inferred binding on the path", "name": "through 
 
 def _reached_line(r: Reached, link: Callable[[str, str, int], str]) -> str:
     note = f" · {_CERTAINTY_NOTE[r.certainty]}" if r.certainty in _CERTAINTY_NOTE else ""
+    if r.ambiguous:  # a relative URL several services serve
+        note += f" · ambiguous: its URL names no service; {', '.join(markdown_text(s) for s in r.ambiguous)} serve the route"
     return (f"- {code_span(_who(r.node))} · {markdown_text(r.node.repo)} · "
             f"{link(r.node.repo, r.node.file, r.node.start_line)}{note}")
+
+
+def _served(kinds: Sequence[str]) -> bool:
+    """Whether an entry point of these kinds is listed with the endpoints or topics it serves (HTTP,
+    gRPC, GraphQL, a broker's topics) rather than under "Other entry points"."""
+    return any(k in ("http", "grpc") or k in BROKERS or k.startswith("graphql ") for k in kinds)
 
 
 def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50,
@@ -356,7 +364,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         for h in listed[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
             via = _via_text(h.through.kind, h.through.node) if h.through is not None else ""
-            lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(code_span(h.path))} | {_cell(markdown_text(where))} "
+            shown = code_span(h.path) + (f" (operation {code_span(h.operation_id)})" if h.operation_id else "")
+            lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(shown)} | {_cell(markdown_text(where))} "
                          f"| {h.hops} | {h.certainty} | {_cell(via + _path_text(h.example))} |")
         lines += more(listed)
     else:
@@ -377,7 +386,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
                      f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
 
-    others = [p for p in report.entry_points if not {"http", "grpc", *BROKERS} & set(p.kinds)]
+    others = [p for p in report.entry_points if not _served(p.kinds)]
     if others:
         lines += ["", "## Other entry points", ""]
         for p in others[:limit]:
@@ -431,12 +440,13 @@ def _endpoint_json(h: EndpointHit) -> dict[str, Any]:
     through = ({**_node_json(h.through.node), "kind": h.through.kind, "scope": h.through.scope}
                if h.through is not None else None)
     return {"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
-            "hops": h.hops, "certainty": h.certainty, "handler": _node_json(h.handler), "example": _path_json(h.example),
+            "operation_id": h.operation_id, "hops": h.hops, "certainty": h.certainty, "handler": _node_json(h.handler), "example": _path_json(h.example),
             "through": through}
 
 
 def _reached_json(r: Reached) -> dict[str, Any]:
-    return {**_node_json(r.node), "hops": r.hops, "parent": r.parent, "certainty": r.certainty}
+    return {**_node_json(r.node), "hops": r.hops, "parent": r.parent, "certainty": r.certainty,
+            "ambiguous": list(r.ambiguous)}
 
 
 def _sites_json(sites: Sequence[Any]) -> list[dict[str, Any]]:

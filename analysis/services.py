@@ -1,5 +1,7 @@
 """The service map of cross-service impact analysis: which repository serves the HTTP service a URL
-names (``customers-service`` -> ``petclinic-customers``).
+names (``customers-service`` -> ``petclinic-customers``); which client URLs name no service
+(:func:`names_no_service`) and which of those reach a route several services expose
+(:func:`ambiguous_clients`).
 
 Front ends merge, in this order of precedence, the entries given on their command line, the
 ``$RIPPLE_SERVICES`` variable and the ``[http.services]`` table of the configuration
@@ -10,9 +12,11 @@ Front ends merge, in this order of precedence, the entries given on their comman
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
-__all__ = ["SERVICES_ENV", "service_map"]
+from stores.contracts import GraphStore
+
+__all__ = ["SERVICES_ENV", "LOOPBACK_HOSTS", "service_map", "names_no_service", "ambiguous_clients"]
 
 SERVICES_ENV = "RIPPLE_SERVICES"
 """Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
@@ -32,4 +36,44 @@ def service_map(entries: Sequence[str] | None = None) -> dict[str, str]:
             if not eq or not name or not repo:
                 raise ValueError(f"expected NAME=REPO in the service map, got {item!r}")
             out[name] = repo
+    return out
+
+
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})
+"""Hosts that name the machine, not a service: a client of ``http://localhost:8000`` is followed to
+every service exposing the route (and marked ambiguous when several do), as a relative URL is."""
+
+_ANY_METHOD = "endpoint:* "
+
+
+def names_no_service(service: object, services: Mapping[str, str]) -> bool:
+    """Whether an HTTP client edge's ``props["service"]`` names no service: absent, or a loopback host
+    (:data:`LOOPBACK_HOSTS`) the service map ``services`` does not name."""
+    return not isinstance(service, str) or (service in LOOPBACK_HOSTS and service not in services)
+
+
+def ambiguous_clients(graph: GraphStore, clients: Collection[tuple[str, str]],
+                      parent: Mapping[str, str] | None = None) -> dict[str, tuple[str, ...]]:
+    """Per HTTP client id of ``clients`` (``(client, endpoint id)`` pairs whose URL names no service;
+    with ``parent``, only those whose ``parent[client]`` is that endpoint: the one explaining it in a
+    walk), the services exposing that endpoint (EXPOSES ``props["service"]``, else the repository; a
+    route of any method, ``endpoint:* /p``, counts for every method), sorted, when more than one does.
+    gRPC endpoints (``endpoint:GRPC ...``: an rpc's name is its service's) are never ambiguous. One
+    store call, none when no client is left."""
+    clients = [(src, dst) for src, dst in clients if (parent is None or parent.get(src) == dst)
+               and not dst.startswith("endpoint:GRPC ")]
+    if not clients:
+        return {}
+
+    def variants(dst: str) -> list[str]:
+        path = dst.split(" ", 1)[1] if " " in dst else ""
+        return [dst, _ANY_METHOD + path] if dst.startswith("endpoint:") and not dst.startswith(_ANY_METHOD) else [dst]
+
+    exposers = graph.incoming(sorted({v for _, dst in clients for v in variants(dst)}), ["EXPOSES"])
+    out: dict[str, tuple[str, ...]] = {}
+    for src, dst in sorted(clients):
+        names = {str(e.props["service"]) if isinstance(e.props.get("service"), str) else e.repo
+                 for v in variants(dst) for e in exposers.get(v, [])}
+        if len(names) > 1:
+            out[src] = tuple(sorted(names))
     return out

@@ -59,7 +59,11 @@ from indexer.discovery import SkipFile, SourceFile, classify_path, discover, rea
 from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.env_config import ENV_FILES
+from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
+from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
+from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
+from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
 from indexer.resolve.repository import FileChange, RepositoryResolver
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
@@ -77,11 +81,12 @@ RESCAN_THRESHOLD = 256
 
 def is_config_path(rel: str) -> bool:
     """Whether a change at ``rel`` changes more than one file's facts: ``.gitignore`` (what is
-    indexed) or a Spring configuration file (``application*`` / ``bootstrap*`` ``.yml`` / ``.yaml`` /
-    ``.properties``: placeholders and gateway routes of HTTP links) or a ``.env`` file
-    (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)."""
+    indexed), a Spring configuration file (``application*`` / ``bootstrap*`` ``.yml`` / ``.yaml`` /
+    ``.properties``: placeholders and gateway routes of HTTP links) or a file that draws service
+    boundaries (:func:`indexer.frameworks.services.is_boundary_file`: build, Docker and compose files)
+    or a ``.env`` file (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)."""
     name = rel.rsplit("/", 1)[-1]
-    if name == ".gitignore" or name in ENV_FILES:  # .env files: import.meta.env / process.env in URLs
+    if name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES:
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 
@@ -309,14 +314,29 @@ class RepositoryIndex:
                 return None
 
     def _needs_rescan(self, rel: str) -> bool:
-        """A ``.gitignore`` changes which files count, a Spring configuration file what URLs say; a
-        directory that came, went or moved carries files the watcher may not name one by one."""
-        if is_config_path(rel):
+        """A ``.gitignore`` changes which files count, a Spring configuration file what URLs say, an
+        OpenAPI document (one the last run read, or a YAML / JSON file that now looks like a spec)
+        which operations API-first code implements or calls; a directory that came, went or moved
+        carries files the watcher may not name one by one."""
+        if is_config_path(rel) or self._spec_path(rel):
             return True
         if (self.root / rel).is_dir():
             return True
         prefix = rel + "/"
         return any(p.startswith(prefix) for p in self.resolver.files)
+
+    def _spec_path(self, rel: str) -> bool:
+        """Whether ``rel`` is, or was at the last sync, part of an OpenAPI spec
+        (:mod:`indexer.frameworks.openapi`)."""
+        if not rel.lower().endswith(SPEC_SUFFIXES):
+            return False
+        link = self.resolver.link
+        if link is not None and rel in link.api.files:
+            return True
+        try:
+            return looks_like_spec(read_regular(self.root / rel, MAX_SPEC_BYTES, str(self.root)))
+        except (SkipFile, OSError):
+            return False
 
     # ---------------------------------------------------------------------------------- shared
 

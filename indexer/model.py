@@ -54,6 +54,9 @@ __all__ = [
     "UrlArgCall",
     "TopicUse",
     "StringConstant",
+    "EntryRegistration",
+    "ENTRY_KINDS",
+    "GRAPHQL_SCHEMA",
     "RpcService",
     "RpcUse",
     "RPC_ROLES",
@@ -216,7 +219,11 @@ class Binding:
     field declared with a type is bound as ``this.repo`` *and* as ``repo`` in its class scope.
     ``how`` is ``declared`` (a written type: annotation, Java/TS declaration, parameter type, field
     type), ``constructed`` (assigned ``Foo(...)`` / ``new Foo(...)``: ``type`` is ``Foo``) or ``alias``
-    (assigned another name without call: ``g = f``, ``const g = f``; ``type`` holds the name text ``f``).
+    (assigned another name without call: ``g = f``, ``const g = f``; ``type`` holds the name text ``f``)
+    or ``object`` (JavaScript / TypeScript: declared as an object literal whose properties are
+    definitions, ``const api = { list() {} }``, ``const auth = { required: jwt({ getToken }) }``;
+    ``type`` holds the name itself): the name stands for that object, whose properties resolve to
+    those definitions (:class:`indexer.resolve.values.ObjV`).
     """
 
     scope: str | None
@@ -360,9 +367,17 @@ class Wrapper:
     path: Template = field(default_factory=Template)
 
 
+GRAPHQL_SCHEMA = "graphql-schema"
+"""The ``framework`` of the routes a GraphQL schema file (``.graphql`` / ``.graphqls``) declares: one
+per field of ``type Query`` / ``Mutation`` / ``Subscription`` (``extend type`` too), ``handler`` the
+schema field's qualname (``Query.owner``). The linker makes them the same Endpoint nodes resolvers
+expose, with a DECLARES edge from the schema field instead of EXPOSES (a declared operation without a
+resolver is still a node)."""
+
+
 @dataclass(slots=True)
 class Route:
-    """An HTTP endpoint this file exposes.
+    """An HTTP endpoint or a GraphQL operation this file exposes.
 
     ``framework``: ``spring``, ``jaxrs``, ``servlet``, ``fastapi``, ``flask``, ``django``, ``express``,
     ``nest``. ``methods``: upper-case HTTP methods, ``["*"]`` when any method is accepted.
@@ -373,6 +388,13 @@ class Route:
     callee. ``router``: expression of the router object the route hangs on (``router``, ``bp``,
     ``app``), ``None`` when the path is absolute (Spring, JAX-RS, Nest). Django routes use
     ``router="urlpatterns"``: the module's pattern list is its router.
+
+    GraphQL resolvers are routes too: ``methods`` one of ``QUERY`` / ``MUTATION`` / ``SUBSCRIPTION`` /
+    ``FIELD`` (:data:`stores.contracts.GRAPHQL_OPERATIONS`; the linker re-derives it from the rendered
+    type name, so a detector that cannot know the type writes ``FIELD``), ``path`` the template of
+    ``Type.field`` (``Template.of("Query.owner")``; Netflix DGS constants stay ``ref`` pieces),
+    ``router`` ``None``; ``framework`` ``spring-graphql``, ``dgs``, ``graphql-java``, ``apollo``,
+    ``nest-graphql``, ``strawberry``, ``graphene``, ``ariadne`` or :data:`GRAPHQL_SCHEMA`.
     """
 
     framework: str
@@ -389,6 +411,16 @@ class Route:
     method or its controller class, FastAPI ``Depends`` in the signature or ``dependencies=[...]``,
     Python view decorators, Spring ``@ModelAttribute`` / ``@ExceptionHandler`` methods of the same
     controller."""
+    scope: str | None = None
+    """The qualname ``handler_ref`` is resolved from (``None``: module level); set where the
+    reference names a field or local (graphql-java's ``fetchers.bookById()`` inside a method)."""
+    operation: str | None = None
+    """API-first routes, whose method and path come from the repository's OpenAPI specs
+    (:mod:`indexer.frameworks.openapi`) and not from this file: ``"PetsApi.listPets"``, the generated
+    interface or delegate a method of ``handler`` implements and the method's name (an operationId
+    candidate), with ``methods`` and ``path`` empty; or ``"*"`` for a connexion ``add_api``
+    registration, ``path`` naming the spec file: every operation of that spec is handled by the
+    Python function its dotted operationId names."""
 
 
 @dataclass(slots=True)
@@ -438,6 +470,11 @@ class HttpCall:
     caller: str | None
     line: int
     col: int
+    operation: str | None = None
+    """A generated client's call (``framework`` ``openapi-client``), whose method and URL come from the
+    repository's OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the
+    openapi-python-client tag package, then the called name, an operationId candidate); ``method``
+    ``"*"`` and ``url`` empty."""
 
 
 @dataclass(slots=True)
@@ -512,6 +549,42 @@ class StringConstant:
 
     qualname: str
     value: Template
+
+
+ENTRY_KINDS = frozenset({"scheduled", "cli", "main"})
+"""Kinds of :class:`EntryRegistration`: ``scheduled`` (run by a scheduler), ``cli`` (a command of a
+command-line interface), ``main`` (a program's entry: a ``__main__`` block, a console script or
+package ``bin``, a Spring Boot ``CommandLineRunner``)."""
+
+
+@dataclass(slots=True)
+class EntryRegistration:
+    """Code that something outside the code runs, registered by a call or a configuration entry
+    rather than by a decorator on the code itself (decorators and annotations, ``@Scheduled``,
+    ``@click.command``, ``@Cron``, are read from ``Definition.decorators`` by the analysis; this is
+    the one mechanism for everything else). The linker turns each into an ``ENTRY`` self-edge on
+    the code that runs (:data:`stores.contracts.EDGE_KINDS`), owned by this file, with ``kind``,
+    ``framework`` and ``name`` as properties, so the analysis sees an entry point wherever it was
+    registered.
+
+    ``kind`` among :data:`ENTRY_KINDS`; ``framework``: ``celery-beat``, ``apscheduler``,
+    ``node-cron``, ``cron``, ``node-schedule``, ``argparse``, ``python-main``, ``spring-boot``, ...
+    What runs is ``owner``, the qualname in this file of the function or method (an inline function
+    made a definition of its own, :mod:`indexer.symbols`), else ``owner_ref``, an expression naming it,
+    resolved like a call's callee from ``scope`` (``cleanup`` of ``cleanup.s()``; a dotted path
+    string such as Celery's ``"pkg.tasks.cleanup"`` is resolved as a module path when it is not a
+    name of this file); both ``None``: the file's module-level code (a ``__main__`` block). ``name``:
+    the schedule, command or script name, or the schedule expression (``"*/5 * * * *"``).
+    """
+
+    framework: str
+    kind: str
+    owner: str | None
+    line: int
+    col: int
+    owner_ref: str | None = None
+    scope: str | None = None
+    name: str = ""
 
 
 @dataclass(slots=True)
@@ -590,6 +663,7 @@ class FileExtraction:
     topics: list[TopicUse] = field(default_factory=list)
     queue_bindings: list[QueueBinding] = field(default_factory=list)
     constants: list[StringConstant] = field(default_factory=list)
+    entries: list[EntryRegistration] = field(default_factory=list)
     rpc_services: list[RpcService] = field(default_factory=list)
     rpc_uses: list[RpcUse] = field(default_factory=list)
     partial: str | None = None

@@ -33,6 +33,7 @@ from pathlib import Path
 import watchfiles
 
 from indexer.discovery import OWN_DIR, PRUNED_DIRS, discover
+from indexer.frameworks.openapi import SPEC_SUFFIXES
 from indexer.incremental import RepositoryIndex, is_config_path
 from indexer.languages import extractor_for_path
 from indexer.run import IndexReport, ProgressSink
@@ -67,8 +68,8 @@ class SourceFilter(watchfiles.BaseFilter):
         name = parts[-1] if parts else ""
         if name == OWN_DIR or name in PRUNED_DIRS:
             return False
-        if extractor_for_path(name) is not None or is_config_path(name):
-            return True
+        if extractor_for_path(name) is not None or is_config_path(name) or name.lower().endswith(SPEC_SUFFIXES):
+            return True  # a YAML / JSON file may be an OpenAPI spec: the index decides
         return "." not in name or Path(path).is_dir()  # a folder (gone ones have no suffix mostly)
 
 

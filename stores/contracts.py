@@ -41,6 +41,9 @@ __all__ = [
     "SymbolNameIndex",
     "SHARED_LABELS",
     "normalise_path",
+    "GRAPHQL_OPERATIONS",
+    "graphql_operation",
+    "normalise_graphql_field",
     "GRPC_METHOD",
     "normalise_grpc_path",
     "endpoint_id",
@@ -55,8 +58,15 @@ NODE_LABELS = (
 )
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
-    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS",
+    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY",
 )
+# DECLARES: a GraphQL schema file's field -> the Endpoint of the operation it declares (kept even
+# when no resolver EXPOSES it). ENTRY: a self-edge ``src == dst`` on code that something outside
+# the code runs without a decorator on it (a Celery beat schedule, ``scheduler.add_job(f)``,
+# ``cron.schedule(..., f)``, argparse ``set_defaults(func=f)``, a console script, a
+# ``__main__`` block, a Spring ``CommandLineRunner``), owned by the file that registers it, with
+# ``props["kind"]`` (``scheduled`` | ``cli`` | ``main``), ``props["framework"]`` and
+# ``props["name"]`` (schedule, command or script name; may be empty).
 # Nodes no file owns: Endpoint and Topic nodes are shared by every file (of any repository) whose
 # edges point to them. They have ``repo == file == ""``; a backend upserts them by id and removes one
 # when no edge touches it any more.
@@ -227,6 +237,26 @@ def normalise_path(path: str) -> str:
     return "/" + "/".join(segments)
 
 
+GRAPHQL_OPERATIONS = ("QUERY", "MUTATION", "SUBSCRIPTION", "FIELD")
+"""The "methods" of a GraphQL Endpoint: the operation type of a root field (``Query.owner`` is a
+``QUERY``), ``FIELD`` for a field of any other type (``Owner.pets``, resolved as part of the
+operations that select it). Never HTTP methods, so no HTTP client or any-method alias reaches them."""
+_ROOT_TYPES = {"Query": "QUERY", "Mutation": "MUTATION", "Subscription": "SUBSCRIPTION"}
+
+
+def graphql_operation(type_name: str) -> str:
+    """The :data:`GRAPHQL_OPERATIONS` entry of a field of ``type_name``: ``Query`` -> ``QUERY``,
+    ``Mutation`` -> ``MUTATION``, ``Subscription`` -> ``SUBSCRIPTION`` (the default root type names;
+    a schema renaming its roots is not followed), any other type -> ``FIELD``."""
+    return _ROOT_TYPES.get(type_name, "FIELD")
+
+
+def normalise_graphql_field(path: str) -> str:
+    """The key a GraphQL operation is matched by: ``Type.field`` with whitespace removed; no leading
+    slash, the dot kept, case kept (GraphQL names are case-sensitive)."""
+    return "".join(path.split())
+
+
 GRPC_METHOD = "GRPC"
 """The "method" of a gRPC Endpoint (``endpoint:GRPC shop.v1.OrderService/GetOrder``): never an HTTP
 method, so no HTTP client or any-method alias reaches it."""
@@ -241,10 +271,13 @@ def normalise_grpc_path(path: str) -> str:
 
 def endpoint_id(http_method: str, path: str) -> str:
     """Id (and name after the ``endpoint:`` prefix) of the shared Endpoint node for an upper-case
-    HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``; for
-    :data:`GRPC_METHOD` and a gRPC wire path: ``endpoint:GRPC shop.v1.OrderService/GetOrder``
-    (:func:`normalise_grpc_path`)."""
+    HTTP method (``*``: any) and a path template: ``endpoint:GET /owners/{}``; for a GraphQL
+    operation (:data:`GRAPHQL_OPERATIONS`) and ``Type.field``: ``endpoint:QUERY Query.owner``
+    (:func:`normalise_graphql_field`, not :func:`normalise_path`); for :data:`GRPC_METHOD` and a gRPC
+    wire path: ``endpoint:GRPC shop.v1.OrderService/GetOrder`` (:func:`normalise_grpc_path`)."""
     method = http_method.upper()
+    if method in GRAPHQL_OPERATIONS:
+        return f"endpoint:{method} {normalise_graphql_field(path)}"
     if method == GRPC_METHOD:
         return f"endpoint:{method} {normalise_grpc_path(path)}"
     return f"endpoint:{method} {normalise_path(path)}"

@@ -34,16 +34,28 @@ edges that file owns:
   file than its route (a Django view) brings its own decorators (:func:`decorator_refs`). Scopes: ``route`` (:attr:`Route.wrappers`: that route's endpoints), ``router`` (a
   :class:`~indexer.model.Wrapper` on a router: the endpoints of routes on that router and on every
   router mounted into it, transitively), ``app`` (a ``Wrapper`` without router: every endpoint of the
-  repository, or of the module folder of :attr:`LinkOptions.modules` that holds the registration's
-  file, exposed by code of the same language family). A ``Wrapper.path`` limits a router or app
+  repository, or of the module folder (:attr:`~indexer.frameworks.link_options.LinkOptions.modules`, ``units``) that
+  holds the registration's file, exposed by code of the same language family). A ``Wrapper.path`` limits a router or app
   wrapper to endpoints whose full path lies under it (relative to the router's full prefixes, or to
   the application's context path); ``*`` / ``**`` segments match any segment, a trailing one anything.
   Props: ``framework``, ``kind`` (:data:`~indexer.model.WRAPPER_KINDS`), ``scope``, ``path`` (the
   limit, when any) and ``service`` (as on the endpoint's EXPOSES); the registration's file and line are
   the edge's own ``file`` / ``line``.
+* GraphQL: a resolver route (methods among :data:`stores.contracts.GRAPHQL_OPERATIONS`) ``EXPOSES``
+  the Endpoint ``<OPERATION> Type.field`` (no router, no context path; the operation re-derived from
+  the rendered type name, :func:`stores.contracts.graphql_operation`); a schema file's field
+  (:data:`indexer.model.GRAPHQL_SCHEMA`) ``DECLARES`` the same node. A constant the repository does
+  not define (Netflix DGS's generated ``DgsConstants``) is read by the code generator's naming rule
+  (:func:`indexer.frameworks.graphql_names.graphql_constant_name`).
+* ``ENTRY`` self-edges on the code an :class:`~indexer.model.EntryRegistration` names (a scheduled
+  task, a command, a ``__main__`` block), owned by the registering file.
 
-An EXPOSES edge carries ``props["service"]`` when the file's module configuration names its
-application (``spring.application.name``), so a client's ``service`` can be matched to it.
+An EXPOSES edge carries ``props["service"]`` when the service unit holding the file is named
+(:mod:`indexer.frameworks.services`: compose / Kubernetes service, ``spring.application.name``,
+``package.json`` name, folder) or its module configuration names its application
+(``spring.application.name``), so a client's ``service`` can be matched to it. A client URL's host
+that is another name of a unit (its folder, Spring or package name) is recorded as that unit's
+service name.
 
 An edge is owned by the file whose fact it comes from (a Django ``urls.py`` owns the EXPOSES edges of
 the views it routes; the file registering an app-wide filter owns its WRAPS edges, so it is produced
@@ -58,20 +70,25 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from indexer.frameworks.env_config import ENV_REF, env_for, load_env_files
+from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.grpc import link_rpcs
+from indexer.frameworks.api_first import ApiFirstLinks
+from indexer.frameworks.paths import path_under
 from indexer.frameworks.queues import QueueLinker
-from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties, resolve_placeholders
-from indexer.model import HttpCall, Import, Route, Template, TopicUse, UrlArgCall, Wrapper
+from indexer.frameworks.link_options import LinkOptions
+from indexer.frameworks.spring_config import resolve_placeholders
+from indexer.frameworks.graphql_names import graphql_constant_name
+from indexer.frameworks.web_families import same_application_kind
+from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, UrlArgCall, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import file_id
-from stores.contracts import Edge, Node, endpoint_id, normalise_path, topic_id
+from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, endpoint_id, graphql_operation, topic_id
 
-__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind", "split_url", "path_under"]
+__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
+           "split_url", "path_under"]
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
@@ -107,43 +124,6 @@ _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
 _HOLE = "\x00"
 _FACTORY_KINDS = frozenset({"decorator", "middleware"})
 """Wrapper kinds whose Python function returns the function that runs per request (nested in it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LinkOptions:
-    """``properties``: the repository's flattened Spring configuration (``a.b -> value``), for
-    ``${a.b}`` placeholders; ``modules``: per module folder of a multi-service repository, its own
-    configuration (which also names the module's service: ``spring.application.name``, and its
-    ``server.servlet.context-path``). ``services``: a URL prefix, host or service name -> service (repository)
-    name map; the longest matching prefix of a client URL is cut off and names the service the call
-    goes to (``{"http://localhost:8081": "customers-service", "/api/customer": "customers-service"}``).
-    """
-
-    properties: Mapping[str, str] = field(default_factory=dict)
-    services: Mapping[str, str] = field(default_factory=dict)
-    modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    env: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    """Per package folder, the variables its ``.env`` files set (:func:`~indexer.frameworks.env_config.load_env_files`),
-    for ``import.meta.env.X`` / ``process.env.X`` in URLs."""
-
-    @classmethod
-    def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
-        """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
-        and per module) and a service map made of the Spring Cloud Gateway routes it declares
-        (:func:`~indexer.frameworks.spring_config.gateway_routes`) overridden by ``services`` (the
-        user's configuration). Never raises on unreadable configuration files."""
-        modules = load_module_properties(Path(root))
-        derived: dict[str, str] = {}
-        for props in modules.values():
-            derived.update(gateway_routes(props))
-        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, load_env_files(root))
-
-    def properties_for(self, path: str) -> Mapping[str, str]:
-        """The configuration a file sees: that of the innermost module folder holding it
-        (``modules``, from :func:`indexer.frameworks.spring_config.load_module_properties`), else the
-        repository-wide ``properties``."""
-        best = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
-        return self.modules[best] if best is not None else self.properties
 
 
 @dataclass(slots=True)
@@ -196,21 +176,6 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
     return service, path
 
 
-def path_under(path: str, prefix: str) -> bool:
-    """Whether the endpoint path ``path`` lies under the wrapper path limit ``prefix`` (both as
-    written; empty ``prefix``: no limit). Both are normalised (:func:`stores.contracts.normalise_path`);
-    a ``{}`` / ``*`` / ``**`` segment of the prefix matches any one segment, and a trailing run of them is
-    dropped (``/api/*``, ``/api/**`` and ``/api`` limit alike). ``/api`` holds ``/api`` and
-    ``/api/x``, not ``/apix``."""
-    want = [seg for seg in normalise_path(prefix).split("/") if seg]
-    while want and want[-1] in ("{}", "*", "**"):
-        want.pop()
-    have = [seg for seg in normalise_path(path).split("/") if seg]
-    if len(have) < len(want):
-        return False
-    return all(w in ("{}", "*", "**") or w == h for w, h in zip(want, have))
-
-
 def _prefixes_url(key: str, url: str) -> bool:
     """Whether the service-map ``key`` is a prefix of ``url`` ending at a path boundary (the end, ``/``,
     ``?``, ``#`` or an unknown piece)."""
@@ -219,7 +184,7 @@ def _prefixes_url(key: str, url: str) -> bool:
     return len(url) == len(key) or key.endswith("/") or url[len(key)] in ("/", "?", "#", _HOLE)
 
 
-class _Linker:
+class _Linker(ApiFirstLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
@@ -235,10 +200,12 @@ class _Linker:
         self._complete: dict[tuple[str, str], list[str]] = {}  # router -> chains found without a cut
         self._steps = 0
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
+        self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
         self._queues: QueueLinker | None = None  # built on the first queue use
+        self._operation_ids = {endpoint_id(o.method, o.path): o.operation_id for o in reversed(options.api.operations) if o.operation_id}
 
     # -- lookup ------------------------------------------------------------------------------------
 
@@ -425,6 +392,8 @@ class _Linker:
                     self.http_call(fc, call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
+            for reg in fc.ex.entries:
+                self.entry(fc, reg)
         link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
@@ -491,8 +460,9 @@ class _Linker:
     def _endpoint(self, fc: FileCtx, method: str, path: str) -> str:
         eid = endpoint_id(method, path)
         name = eid.removeprefix("endpoint:")
+        op = {"operation_id": self._operation_ids[eid]} if eid in self._operation_ids else {}
         self._emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
-                                 {"http_method": method.upper(), "path": normalise_path(path)}))
+                                 {"http_method": method.upper(), "path": name.partition(" ")[2], **op}))
         return eid
 
     def _edge(self, fc: FileCtx, edge_kind: str, src: str, dst: str, line: int, col: int, **props: object) -> None:
@@ -506,6 +476,10 @@ class _Linker:
         return rd.id if rd is not None else file_id(fc.repo, fc.path)
 
     def route(self, fc: FileCtx, route: Route) -> None:
+        if route.methods and all(m in GRAPHQL_OPERATIONS for m in route.methods):
+            return self.graphql_route(fc, route)
+        if route.operation is not None:
+            return self._linked.append(_Linked(fc, None, *self.api_route(fc, route)))
         handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
@@ -529,7 +503,7 @@ class _Linker:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
             bases = [_application_base(props, route.framework)]
-        service = props.get("spring.application.name") or None
+        service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
             full = _join(base, own).replace(_HOLE, "{}")
@@ -583,10 +557,103 @@ class _Linker:
                     self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
                                 kind="decorator", scope="route")
 
-    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str]) -> list[tuple[str, list[str]]]:
+    def graphql_route(self, fc: FileCtx, route: Route) -> None:
+        """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""
+        scope = route.handler.rpartition(".")[0] or None if route.handler else None
+        if route.handler is not None:
+            rd = fc.def_at(route.handler, route.line)
+            scope = rd.d.parent if rd is not None else scope
+            handlers = [rd.id if rd is not None else file_id(fc.repo, fc.path)]
+        elif route.handler_ref is not None:
+            handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)]
+        else:
+            handlers = [file_id(fc.repo, fc.path)]
+        text = self._graphql_text(fc, scope, route.path)
+        type_name, _, field_name = (text or "").partition(".")
+        if type_name and route.framework != GRAPHQL_SCHEMA:
+            type_name = self._schema_type(type_name)
+            text = f"{type_name}.{field_name}"
+        if not handlers or not type_name or not field_name:
+            self.result.outcomes["unlinked_graphql" if handlers else "unlinked_handler"] += 1
+            return
+        method = graphql_operation(type_name)
+        eid = self._endpoint(fc, method, text)  # type: ignore[arg-type]
+        kind = "DECLARES" if route.framework == GRAPHQL_SCHEMA else "EXPOSES"
+        for handler in handlers:
+            self._edge(fc, kind, handler, eid, route.line, route.col, framework=route.framework)
+            self.result.outcomes["declares" if kind == "DECLARES" else "exposes"] += 1
+        if kind == "EXPOSES":  # an app-wide wrapper without a path limit runs for every operation too
+            service = self.options.service_for(fc.path)
+            self._linked.append(_Linked(fc, None, service, [(eid, method, text)],  # type: ignore[list-item]
+                                        framework=route.framework))
+
+    def _schema_type(self, name: str) -> str:
+        """``name`` as the repository's GraphQL schema spells it when only the case differs and one
+        schema type matches (DGS's generated ``ARTICLEPAYLOAD`` constant read as ``Articlepayload``
+        is the schema's ``ArticlePayload``); else ``name``. Records the schema files read."""
+        schemas = [c for c in self.ctxs if c.ex.language == "graphql"]
+        for sc in schemas:  # every time: the reads are recorded for the file being linked
+            self.r.use(("file", sc.path, ""))
+        if self._schema_types is None:
+            self._schema_types = defaultdict(set)
+            for d in (d for sc in schemas for d in sc.ex.definitions if d.parent is None):
+                self._schema_types[d.name.lower()].add(d.name)
+        found = self._schema_types.get(name.lower(), set())
+        return next(iter(found)) if len(found) == 1 and name not in found else name
+
+    def _graphql_text(self, fc: FileCtx, scope: str | None, tpl: Template) -> str | None:
+        """``Type.field`` of a GraphQL route's template: constants the repository defines are
+        substituted, others read by :func:`graphql_constant_name`; ``None`` when a piece is unknown."""
+        out: list[str] = []
+        for kind, text in tpl.parts:
+            if kind == "lit":
+                out.append(text)
+                continue
+            if kind != "ref":
+                return None
+            try:
+                value = self._value(fc, scope, text, ())
+            except _Unknown:
+                return None
+            out.append(value if value is not None and _HOLE not in value else graphql_constant_name(text))
+        return "".join(out).strip()
+
+    def entry(self, fc: FileCtx, reg: EntryRegistration) -> None:
+        """An ENTRY self-edge on what ``reg`` names (counted ``unlinked_entry`` when nothing)."""
+        if reg.owner is not None:
+            targets = [self._owner_id(fc, reg.owner, reg.line)]
+        elif reg.owner_ref is not None:
+            targets = self._entry_targets(fc, reg.scope, reg.owner_ref)
+        else:
+            targets = [file_id(fc.repo, fc.path)]
+        if not targets:
+            self.result.outcomes["unlinked_entry"] += 1
+            return
+        for t in targets:
+            self.result.edges[fc.path].append(Edge(
+                "ENTRY", t, t, fc.repo, fc.path, reg.line, reg.col, None,
+                {"kind": reg.kind, "framework": reg.framework, **({"name": reg.name} if reg.name else {})}))
+            self.result.outcomes["entry"] += 1
+
+    def _entry_targets(self, fc: FileCtx, scope: str | None, ref: str) -> list[str]:
+        """The callable ``ref`` names from ``scope``; a dotted path no name of the file starts
+        (Celery's ``"pkg.tasks.cleanup"``) is looked up as module path + member."""
+        v = self.r.resolve_expr(fc, scope, ref)
+        if isinstance(v, FuncV):
+            return [v.f.id]
+        head, _, last = ref.rpartition(".")
+        if head and last:
+            for target in fc.rules.module_by_name(self.r, fc, head):
+                m = self.r.resolve_name(target, None, last)
+                if isinstance(m, FuncV):
+                    return [m.f.id]
+        return []
+
+    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str],
+                         scope: str | None = None) -> list[tuple[str, list[str]]]:
         is_view = bool(_AS_VIEW.search(ref))
         expr = _AS_VIEW.sub("", ref)
-        v = self.r.resolve_expr(fc, None, expr)
+        v = self.r.resolve_expr(fc, scope, expr)
         if isinstance(v, FuncV):
             return [(v.f.id, methods)]
         if isinstance(v, ClassV):
@@ -754,10 +821,11 @@ class _Linker:
         return out
 
     def _module_of(self, path: str) -> str | None:
-        """The innermost module folder of :attr:`LinkOptions.modules` holding ``path`` (``None``: none)."""
+        """The innermost folder of :attr:`LinkOptions.modules` (Spring modules) or
+        :attr:`LinkOptions.units` (service units of any language) holding ``path`` (``None``: none)."""
         if path not in self._modules:
-            self._modules[path] = max((m for m in self.options.modules if not m or path.startswith(m + "/")),
-                                      key=len, default=None)
+            folders = (*self.options.modules, *self.options.units)
+            self._modules[path] = max((m for m in folders if not m or path.startswith(m + "/")), key=len, default=None)
         return self._modules[path]
 
     def _client_templates(self) -> dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]:
@@ -808,6 +876,8 @@ class _Linker:
         return used
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
+        if call.operation is not None:
+            return self.api_call(fc, call)
         rendered = self.render(fc, call.caller, call.url)
         self._link_url(fc, call.caller, call.line, call.col, call.framework, call.method, rendered)
 
@@ -873,24 +943,6 @@ class _Linked:
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
     framework: str = ""
-
-
-# The web framework families whose application-wide wrappers cannot run for another family's routes:
-# a Django MIDDLEWARE never runs for a FastAPI app of the same repository, a Nest global guard never for
-# a plain Express server beside it. One servlet container runs Spring MVC, JAX-RS and servlets alike.
-_WEB_FAMILY = {
-    "django": "django", "flask": "flask", "fastapi": "starlette", "starlette": "starlette",
-    "express": "express", "koa": "koa", "nest": "nest", "fastify": "fastify", "hono": "hono",
-    "spring": "servlet", "servlet": "servlet", "jaxrs": "servlet",
-}
-
-
-def same_application_kind(wrapper: str, route: str) -> bool:
-    """Whether an application-wide wrapper of framework ``wrapper`` may run for a route of framework
-    ``route``: both web frameworks of one family (:data:`_WEB_FAMILY`), or either one outside the
-    table (a GraphQL or other entry a web application serves: kept, as before)."""
-    a, b = _WEB_FAMILY.get(wrapper), _WEB_FAMILY.get(route)
-    return a is None or b is None or a == b
 
 
 def _application_base(props: Mapping[str, str], framework: str) -> str:

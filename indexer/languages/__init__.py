@@ -25,6 +25,7 @@ LANGUAGE_MODULES: dict[str, str] = {
     "python": "indexer.languages.python",
     "java": "indexer.languages.java",
     "ecmascript": "indexer.languages.ecmascript",  # typescript and javascript
+    "graphql": "indexer.languages.graphql",  # schema files (.graphql / .graphqls): see its docstring
     "proto": "indexer.languages.proto",  # Protocol Buffers (.proto): see its docstring
 }
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, Definition
-from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, Value
+from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ObjV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -76,8 +76,8 @@ class CallBinder:
         if isinstance(rv, InstV):
             return self._method_targets(rv, cs)
         v = r.attr(rv, cs.name)
-        if v is None:
-            return None
+        if v is None:  # a property of a plain object that is no definition: matched by name as before
+            return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
         return self._callee_targets(v, cs, "exact", dispatch=False)
 
     def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False) -> Targets:

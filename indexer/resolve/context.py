@@ -65,6 +65,9 @@ class FileCtx:
             self.by_qualname[rd.d.qualname].append(rd)
             if rd.d.parent is None:
                 self.top[rd.d.name].append(rd)
+        self.owners = {rd.d.parent for rd in self.defs if rd.d.parent is not None and rd.d.parent not in self.by_qualname}
+        """Qualnames that are parents of definitions without being definitions: plain objects whose
+        properties are definitions (:class:`~indexer.resolve.values.ObjV`)."""
         for rd in self.defs:
             if rd.d.parent is not None:
                 for parent in self.by_qualname.get(rd.d.parent, ()):
@@ -136,6 +139,8 @@ class FileCtx:
                  d.returned_refs))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
+            if d.parent is not None and d.parent in self.owners:  # a property of a plain object
+                groups[d.parent.rpartition(".")[2]].append(("property", d.qualname))
         for i in self.ex.imports:
             groups[i.local].append(("import", i.module, i.name, i.level))
         for e in self.ex.exports:

@@ -43,7 +43,7 @@ from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.output import file_output
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker
-from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, Token, Value
+from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, Token, Value
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class Resolver:
     def __init__(self, repo: str, files: Sequence[FileCtx], systems: Mapping[str, ModuleSystem]) -> None:
         self.repo = repo
         self.files = list(files)
+        self._by_path = {fc.path: fc for fc in self.files}
         self.track = DependencyTracker()
         # Bound once: these run on every lookup.
         self.use = self.track.use
@@ -98,6 +99,7 @@ class Resolver:
         for fc in added:
             self.tables.add(fc)
         self.files = sorted([fc for fc in self.files if id(fc) not in gone] + list(added), key=lambda f: f.path)
+        self._by_path = {fc.path: fc for fc in self.files}
         self.track.advance(tokens)
         self.classes.renew(self.files, tokens, dead)
 
@@ -200,6 +202,10 @@ class Resolver:
                     defs = [rd for rd in defs if rd.is_type]
             if defs:
                 return self.def_value(defs[-1])
+            if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
+                q = name if s is None else f"{s}.{name}"
+                if q in fc.owners:
+                    return ObjV(fc.path, q)
             if s is None:
                 break
             s = fc.parent_scope(s)
@@ -315,6 +321,14 @@ class Resolver:
             return v
         if isinstance(v, ModuleV):
             return self.module_member(v.ns, v.key, name)
+        if isinstance(v, ObjV):
+            self.use(("name", v.path, name))
+            fc = self._by_path.get(v.path)
+            q = f"{v.qualname}.{name}"
+            defs = fc.by_qualname.get(q) if fc is not None else None
+            if defs:
+                return self.def_value(defs[-1])
+            return None
         if isinstance(v, ClassV | InstV):
             cls = v.c
             use = self.use

@@ -58,7 +58,7 @@ def resolve_repository(
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
     return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
-                or ex.queue_bindings or ex.rpc_services or ex.rpc_uses or ex.url_arg_calls)
+                or ex.entries or ex.queue_bindings or ex.rpc_services or ex.rpc_uses or ex.url_arg_calls)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -69,15 +69,16 @@ def _framework_facts(fc: FileCtx | None) -> str:
     if not _has_framework_facts(ex):
         return ""
     return repr((
-        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.wrappers) for r in ex.routes],
+        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.wrappers, r.scope, r.operation) for r in ex.routes],
         [(w.framework, w.kind, w.owner, w.owner_ref, w.router, w.path) for w in ex.wrappers],
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
-        [(h.framework, h.method, h.url, h.caller) for h in ex.http_calls],
+        [(h.framework, h.method, h.url, h.caller, h.operation) for h in ex.http_calls],
         [(u.callee, u.args, u.caller) for u in ex.url_arg_calls],
         [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
         [(b.framework, b.queue, b.exchange, b.key) for b in ex.queue_bindings],
         [(c.qualname, c.value) for c in ex.constants],
+        [(e.framework, e.kind, e.owner, e.owner_ref, e.scope, e.name) for e in ex.entries],
         [(s.package, s.name, s.rpcs, s.qualname, s.java_package) for s in ex.rpc_services],
         [(u.framework, u.role, u.service, u.rpc, u.owner, u.owner_ref, u.scope, u.package, u.module)
          for u in ex.rpc_uses],
@@ -85,12 +86,12 @@ def _framework_facts(fc: FileCtx | None) -> str:
 
 
 def _owns_framework_edges(ex: FileExtraction) -> bool:
-    """Whether the linker can give this file edges (EXPOSES, CALLS_HTTP, PRODUCES, CONSUMES, WRAPS).
+    """Whether the linker can give this file edges (EXPOSES, CALLS_HTTP, PRODUCES, CONSUMES, WRAPS, ENTRY).
 
     A file registering a router- or app-wide wrapper owns WRAPS edges to endpoints other files
     expose: whenever links may have changed (a route file added, removed, or its routes edited), it is
     produced again with every other such file (:meth:`RepositoryResolver.resolve`)."""
-    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.rpc_uses or ex.url_arg_calls)
+    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.entries or ex.rpc_uses or ex.url_arg_calls)
 
 
 @dataclass(slots=True)

@@ -1,7 +1,8 @@
 """The values of the resolver's abstract interpreter, and the definitions they point at.
 
 A name or expression of a file evaluates to one of: a module (:class:`ModuleV`), a class
-(:class:`ClassV`), an instance of a class (:class:`InstV`), a function (:class:`FuncV`),
+(:class:`ClassV`), an instance of a class (:class:`InstV`), a function (:class:`FuncV`), an object
+whose properties are definitions (:class:`ObjV`),
 :data:`EXTERNAL` (known to live outside the repository) or ``None`` (unknown). Every language shares
 these; a language's module system (:class:`indexer.resolve.language.ModuleSystem`) builds them.
 """
@@ -16,7 +17,7 @@ from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "Def", "ModuleV", "ClassV", "InstV", "FuncV", "Value", "Token", "Deps"]
+__all__ = ["EXTERNAL", "External", "Def", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "Value", "Token", "Deps"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -94,4 +95,16 @@ class FuncV:
     f: Def
 
 
-Value = ModuleV | ClassV | InstV | FuncV | External | None
+@dataclass(frozen=True, slots=True)
+class ObjV:
+    """A plain object of a file whose properties are definitions of that file and that is no
+    definition itself (JavaScript ``const api = { list() {} }``, ``obj.m = function () {}``,
+    ``const auth = { required: jwt({ getToken }) }``): ``path`` the file, ``qualname`` the object's,
+    the definitions' ``parent`` (:attr:`indexer.resolve.context.FileCtx.owners`). By path, not by
+    file context, so that a memoised value outlives a new version of the file."""
+
+    path: str
+    qualname: str
+
+
+Value = ModuleV | ClassV | InstV | FuncV | ObjV | External | None

@@ -1,8 +1,10 @@
 """Golden blast-radius reports through JavaScript / TypeScript cross-cutting code
 (tests/fixtures/wrappers-js): an Express application whose API router runs a token check and an
 inline audit middleware (``router.use``) and a Nest application with a method guard and a
-controller guard. Code called only from that middleware or guard reaches the endpoints it runs for,
-and not those of another router or controller (issue 14: before, "0 endpoints"). The markdown is
+controller guard; an Express application whose per-route middleware is a value built by a library
+call handed a function of the repository (``auth.required = jwt({ getToken })``). Code called only
+from that middleware or guard reaches the endpoints it runs for, and not those of another router or
+controller (issue 14: before, "0 endpoints"). The markdown is
 compared with ``snapshots/<name>.md`` byte for byte, step times masked; ``RIPPLE_UPDATE_GOLDEN=1``
 rewrites the snapshots (review the diff before committing)."""
 
@@ -34,6 +36,13 @@ def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
 @pytest.fixture(scope="module")
 def express(tmp_path_factory: pytest.TempPathFactory):
     s = _index(tmp_path_factory, "express")
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def express_values(tmp_path_factory: pytest.TempPathFactory):
+    s = _index(tmp_path_factory, "express-values")
     yield s
     s.close()
 
@@ -94,3 +103,18 @@ def test_method_called_only_from_a_nest_controller_guard(nest) -> None:
         ("GET", "/dogs/{}", 1, "RolesGuard.canActivate", "guard"),
     ]  # not GET /birds: another controller of the same file
     _check("nest_controller_guard_has_role", render_markdown(report))
+
+
+def test_function_handed_to_a_middleware_factory_reaches_the_routes_of_that_middleware(express_values) -> None:
+    """``auth = { required: jwt({ getToken: getTokenFromHeaders }), optional: jwt({...}) }``: each
+    property is a definition calling ``getTokenFromHeaders`` (the library runs it per request), so
+    the routes with ``auth.required`` / ``auth.optional`` are reached; POST /api/users/login and GET /
+    (no middleware) are not (before: 0 callers, 0 endpoints)."""
+    report = blast_radius(express_values, SymbolQuery("getTokenFromHeaders"))
+    assert sorted(c.node.qualname for c in report.callers) == ["auth.optional", "auth.required"]
+    assert _endpoints(report) == [
+        ("GET", "/api/articles", 1, "auth.optional", "middleware"),
+        ("DELETE", "/api/articles/{}", 1, "auth.required", "middleware"),
+        ("GET", "/api/user", 1, "auth.required", "middleware"),
+    ]
+    _check("express_value_middleware_get_token", render_markdown(report))

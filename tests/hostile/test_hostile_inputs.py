@@ -266,6 +266,9 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
     # 60,000 levels, about 5 minutes for these 125,000), past any time budget.
     ("Generics.java", "class G { " + "List<" * 125_000 + "X" + ">" * 125_000 + " f; void m() { f.a(); } }\n",
      "too_deep", {"File": 1, "Class": 1, "Field": 1, "Method": 1}),
+    # issue 14: GraphQL schema files are a language folder of their own; both operations stay declared
+    ("deep.graphqls", "type Query { a: " + "[" * 50_000 + "Int" + "]" * 50_000 + "\n  b: Int }\n", "too_deep",
+     {"File": 1, "Class": 1, "Field": 2, "Endpoint": 2}),
     # issue 15: .proto files are a language folder of their own; the service after the deep message stays
     ("deep.proto", 'syntax = "proto3";\npackage p;\n' + "message M { " * 50_000 + "int32 a = 1;" + " }" * 50_000
      + "\nservice S { rpc A (M) returns (M); }\n", "too_deep", {"File": 1, "Class": 1, "Interface": 1, "Method": 1}),

@@ -37,17 +37,17 @@ def test_every_arrow_shape_is_a_callable_owning_its_calls() -> None:
     result = resolve_fixture(SHAPES)
     assert edges(result, "CALLS") == [
         "src/api.Ctl.handle(1) -> src/api.Ctl.help(0) [exact]",  # class field arrow: a method
-        "src/api.Ctl.handle(1) -> src/api.api.list(0) [name]",
+        "src/api.Ctl.handle(1) -> src/api.api.list(0) [exact]",  # `api` is bound `object`: its properties
         "src/api.Ctl.help(0) -> src/store.load(0) [exact]",
         "src/api.api.get(1) -> src/store.load(0) [exact]",  # object literal shorthand method
         "src/api.api.list(0) -> src/store.load(0) [exact]",  # object literal arrow (before: the file's)
         "src/api.default(0) -> src/api.Ctl [exact]",  # `export default () =>` (before: the file's)
         "src/api.default(0) -> src/api.Ctl.handle(1) [name]",
         "src/api.default(0) -> src/api.run(0) [exact]",
-        "src/api.run(0) -> src/api.api.get(1) [name]",  # `const f = () =>`
-        "src/api.run(0) -> src/api.api.list(0) [name]",
+        "src/api.run(0) -> src/api.api.get(1) [exact]",  # `const f = () =>`
+        "src/api.run(0) -> src/api.api.list(0) [exact]",
         "src/api.ts -> src/store.load(0) [exact]",  # a `.map(x => ...)` callback is no node
-        "src/use.go(0) -> src/api.api.list(0) [name]",
+        "src/use.go(0) -> src/api.api.list(0) [exact]",  # imported `api`: the object too
         "src/use.go(0) -> src/api.default(0) [exact]",
         "src/use.go(0) -> src/api.run(0) [exact]",
     ]

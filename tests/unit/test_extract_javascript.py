@@ -117,7 +117,10 @@ def test_store_imports_exports_bindings() -> None:
         Export("app", local="makeApp"),
         Export("helpers", local="helpers"),
     ]
-    assert r.bindings == [Binding("OwnerStore", "this.log", "Logger", "constructed", 15)]
+    assert r.bindings == [
+        Binding("makeApp", "routes", "routes", "object", 25),  # an object literal of definitions
+        Binding("OwnerStore", "this.log", "Logger", "constructed", 15),
+    ]
     assert r.type_uses == [] and r.injections == []
 
 

@@ -419,7 +419,7 @@ def test_report_json(store):
     assert data["summary"] == {"callers": 2, "call_sites": 2, "endpoints": 3, "topics": 1, "services": 3,
                                "reached": 11, "tests": 0, "excluded_tests": 0, "text": "2 callers · 3 endpoints"}
     assert data["endpoints"][0] | {"handler": None, "example": None} == {
-        "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "repo": OWNERS, "service": None, "hops": 2,
+        "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "repo": OWNERS, "service": None, "operation_id": None, "hops": 2,
         "certainty": "exact", "handler": None, "example": None, "through": None}
     # Positions are 1-based in JSON, columns included (the store keeps 0-based columns: 25 and 4).
     assert data["callers"][0]["sites"] == [
@@ -437,7 +437,8 @@ def test_report_json(store):
     ]
     assert data["hops"][0]["callers"][1] | {"id": None} == {
         "id": None, "name": "findLegacy", "qualname": "OwnerService.findLegacy", "label": "Method", "repo": OWNERS,
-        "path": SERVICE, "line": 22, "col": 5, "hops": 1, "parent": JPA_FIND_LONG, "certainty": "inferred"}
+        "path": SERVICE, "line": 22, "col": 5, "hops": 1, "parent": JPA_FIND_LONG, "certainty": "inferred",
+        "ambiguous": []}
     cut = report_json(at_jpa_find(store), per_hop=2)["hops"]
     assert [(h["count"], len(h["callers"]), h["more"]) for h in cut] == [(2, 2, 0), (3, 2, 1), (3, 2, 1), (2, 2, 0), (1, 1, 0)]
     assert data["tests"] == [] and data["tests_mode"] == "apart"

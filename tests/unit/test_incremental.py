@@ -303,6 +303,17 @@ VARIANTS: dict[str, list[str | None]] = {
                 '"""Moved down."""\nfrom flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get("/api/owners")\ndef owners():\n    return []\n',
                    'from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.post("/api/owners/<int:id>")\ndef owners(id):\n'
                    "    return []\n", None],
+    # issue 14: GraphQL schema files and resolvers share Endpoint nodes; a beat schedule names a task
+    # of another module (an ENTRY edge across files)
+    "gql/__init__.py": [""],
+    "gql/schema.graphqls": ["type Query { owner: Int }\n",
+                            "type Query {\n  owner: Int\n  pets: Int\n}\nextend type Mutation { add: Int }\n", None],
+    "gql/resolvers.py": ["import strawberry\n\n\n@strawberry.type\nclass Query:\n    @strawberry.field\n"
+                         "    def owner(self) -> int:\n        return 1\n",
+                         "import strawberry\n\n\n@strawberry.type\nclass Query:\n    @strawberry.field\n"
+                         "    def pets(self) -> int:\n        return 2\n", None],
+    "gql/beat.py": ['app.conf.beat_schedule = {"a": {"task": "gql.tasks.clean"}}\n', None],
+    "gql/tasks.py": ["def clean():\n    pass\n", "def clean(x=1):\n    pass\n", "def other():\n    pass\n", None],
     # issue 15: a .proto whose package and rpcs change, a servicer inheriting an rpc method from a class
     # of another file, a stub calling an rpc that comes and goes
     "rpc/__init__.py": [""],
@@ -463,5 +474,41 @@ def test_fastapi_dependency_alias_follows_edits(tmp_path: Path) -> None:
         assert alias not in _wraps(ws.db)
         ws.edit({deps: files[deps]})
         assert alias in _wraps(ws.db)
+    finally:
+        ws.close()
+
+
+OPENAPI = Path(__file__).resolve().parent.parent / "fixtures" / "openapi" / "petstore"
+
+
+def _api_links(db: Path) -> list[tuple[str, str, str]]:
+    return sorted((kind, src.rsplit(".", 1)[-1].split("(")[0], dst) for kind, src, dst, *_ in dump(db)["edges"]
+                  if kind in ("EXPOSES", "CALLS_HTTP"))
+
+
+def test_api_first_links_follow_spec_edits_new_specs_and_referenced_files(tmp_path: Path) -> None:
+    files = {p.relative_to(OPENAPI).as_posix(): p.read_text(encoding="utf-8")
+             for p in sorted(OPENAPI.rglob("*")) if p.is_file()}
+    ws = Workspace(tmp_path, files)
+    try:
+        listed = ("EXPOSES", "listPets", "endpoint:GET /v1/pets")
+        assert listed in _api_links(ws.db)
+        spec = "api/petstore.yaml"
+        # the base path changes in the spec: every link moves (checked against a full index)
+        ws.edit({spec: files[spec].replace("localhost:8080/v1", "localhost:8080/v2")})
+        assert ("EXPOSES", "listPets", "endpoint:GET /v2/pets") in _api_links(ws.db)
+        assert listed not in _api_links(ws.db)
+        ws.edit({spec: files[spec]})
+        assert listed in _api_links(ws.db)
+        # the referenced path item renames its operation: showPetById exposes nothing any more
+        item = "api/paths/pet.yaml"
+        ws.edit({item: files[item].replace("showPetById", "getPet")})
+        assert not [link for link in _api_links(ws.db) if link[1] == "showPetById"]
+        # the spec goes, then a JSON spec appears elsewhere with a different base path
+        ws.edit({spec: None, item: None})
+        assert not [link for link in _api_links(ws.db) if link[0] == "EXPOSES"]
+        ws.edit({"docs/api.json": '{"openapi": "3.0.0", "servers": [{"url": "/api"}], '
+                                  '"paths": {"/pets": {"get": {"operationId": "listPets", "tags": ["pets"]}}}}'})
+        assert ("EXPOSES", "listPets", "endpoint:GET /api/pets") in _api_links(ws.db)
     finally:
         ws.close()

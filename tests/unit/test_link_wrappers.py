@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import hashlib
 
-from indexer.frameworks.link import LinkOptions, path_under, same_application_kind
+from indexer.frameworks.link import LinkOptions, path_under
+from indexer.frameworks.web_families import same_application_kind
 from indexer.languages import extractor_for_path
 from indexer.model import Mount, Route, Router, Template, Wrapper, WrapperRef
 from indexer.resolve.repository import RepositoryResolver, resolve_repository

@@ -108,7 +108,7 @@ def test_filter_lets_through_what_can_matter(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
     decisions = {
         "a.py": True, "src/App.java": True, "web/x.tsx": True, ".gitignore": True,
-        "config/application.yml": True, "notes.txt": False, "image.png": False,
+        "config/application.yml": True, "api/openapi.json": True, "spec.YAML": True, "notes.txt": False, "image.png": False,
         ".ripple/index.db": False, ".ripple/index.db-wal": False, "node_modules/x/index.js": False,
         ".git/HEAD": False, "pkg/__pycache__/a.cpython-311.pyc": False, "folder": True, "gone-folder": True,
     }

@@ -32,6 +32,24 @@ The functions of an object literal bound to a name follow the same rule: ``const
 The owner is the innermost visible definition of that name, else the name under the enclosing
 definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
 (with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.
+The name of an object literal of definitions is bound ``object`` (``Binding.how``) in its scope.
+
+Values handed functions (``values.scm``): a module-level ``const X = call(...)`` (``let`` / ``var``,
+``export`` too), a property ``key: call(...)`` of a module-level ``const X = {...}``, and of
+``module.exports = {...}``, whose call hands over at least one function is a callable definition
+``X`` / ``X.key`` (parent ``X``) / the exported ``key`` (kind ``function``, spanning the declaration
+or the property) with a :class:`~indexer.model.CallSite` (arity -1: the library calls it) to each
+handed name; its scope is the value expression, so the calls written in it (the library call, an
+inline function's body) are its own, while the name and a declared type stay the module's.
+``auth = { required: jwt({ getToken }) }`` used as route middleware then runs ``getToken``.
+What counts as handing a function, decided in this file: an argument (or a value of an object
+literal / array / nested call's argument, at most :data:`MAX_VALUE_DEPTH` levels below the
+argument list) that is a module-level function of the file (``f``, ``api.list``), a name imported
+(plain or dotted: the resolver decides whether the call binds), or an inline arrow, function
+expression or object method. The callee must be a plain or dotted name (a builder chain
+``Router().use(r)`` builds an object); ``require`` is an import. A name the file already defines
+(TypeScript's ``interface X`` merged with ``const X = ...``) is left alone. Nothing else changes:
+``const router = express.Router()``, ``const x = foo(1, "a")``, a call in a function body.
 """
 
 from __future__ import annotations
@@ -45,6 +63,7 @@ from tree_sitter import Node, Query
 
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.frameworks import detectors_for
+from indexer.languages.ecmascript.frameworks.common import unwrap
 from indexer.languages import base
 from indexer.model import (
     LONG_RECEIVER,
@@ -70,6 +89,15 @@ _MODIFIER_TOKENS = frozenset({"static", "async", "get", "set", "readonly", "abst
 # What makes a constructor parameter a parameter property (a field of the class).
 _PARAMETER_PROPERTY_MARKERS = frozenset({"accessibility_modifier", "override_modifier", "readonly"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "generator_function"})
+# How deep below a module-level value's argument list a handed function is still seen: one object,
+# array or nested call (`jwt({ getToken: f })`, `compose(a, b(c))`) and one more inside it
+# (`compose(cors({ origin: check }))`); deeper, the value is taken to build data, not a function.
+MAX_VALUE_DEPTH = 2
+# Nodes between a module-level definition and the program (`export const f = ...`, `const api = {...}`).
+_MODULE_LEVEL_HOLDERS = frozenset(
+    {"export_statement", "lexical_declaration", "variable_declaration", "variable_declarator", "object",
+     "pair", "expression_statement", "assignment_expression"}
+)
 _KIND_CAPTURES = ("class", "interface", "enum", "function", "method", "field")
 # Type names a binding to which helps no resolver.
 _PREDEFINED_TYPES = frozenset(
@@ -162,7 +190,7 @@ class EcmaScriptExtractor:
         self.default_grammar = default_grammar
         self.grammars = dict(grammars or {})
         self.typed = typed
-        names = ("definitions", "calls", "imports", "exports", "bindings")
+        names = ("definitions", "values", "calls", "imports", "exports", "bindings")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -193,6 +221,8 @@ class _FileRun:
         self.root = base.parser(grammar).parse(source).root_node
         self.index = _ScopeIndex()
         self.def_ids: set[int] = set()  # ids of the nodes the definitions query matched
+        self.objects: set[tuple[str | None, str]] = set()  # (scope, name) bound as `object`
+        self.value_ids: set[int] = set()  # ids of the declarators of values made definitions (values.scm)
         self.qualnames: set[str] = set()  # qualnames defined so far (owners of assigned functions)
         self.injecting_classes: set[str] = set()
         self.type_params: set[str] = set()  # TypeScript type parameter names: never bound, never used
@@ -205,9 +235,9 @@ class _FileRun:
         matches: dict[str, list[dict[str, list[Node]]]] = {name: [] for name in self.ex.query_names}
         for pattern, caps in base.run_query(q, self.root):
             matches[sections[pattern]].append(caps)
-        self._definitions(matches["definitions"])  # first: everything else is placed in them
+        self._imports(matches["imports"])  # before definitions: an imported name may be a handed function
+        self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
-        self._imports(matches["imports"])
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
         if self.ex.typed:
@@ -249,17 +279,22 @@ class _FileRun:
 
     # -- definitions ------------------------------------------------------------------------------
 
-    def _definitions(self, matches: list[dict[str, list[Node]]]) -> None:
+    def _definitions(self, matches: list[dict[str, list[Node]]], values: list[dict[str, list[Node]]]) -> None:
         found: list[tuple[Node, str, dict[str, list[Node]]]] = []
         for caps in matches:
             kind = next(k for k in _KIND_CAPTURES if k in caps)
             found.append((caps[kind][0], kind, caps))
+        found.extend(self._values(values, found))
         # Parents before children, so that a definition's scope is known when its members come.
         found.sort(key=lambda f: (f[0].start_byte, -f[0].end_byte))
         for node, kind, caps in found:
             if node.id not in self.def_ids:
                 self.def_ids.add(node.id)
-                self._definition(node, kind, caps)
+                if kind == "value":
+                    self.value_ids.add(node.id)
+                    self._value_definition(node, caps)
+                else:
+                    self._definition(node, kind, caps)
 
     def _definition(self, node: Node, kind: str, caps: dict[str, list[Node]]) -> None:
         """Emit the definition matched at ``node`` (its ``kind`` capture) and register its scope."""
@@ -277,6 +312,7 @@ class _FileRun:
             fn = node.child_by_field_name("value") if node.type == "pair" else node
             fn = fn or node
             parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), parent_index)
+            self._object_binding(caps["owner"][0], parent)
         elif node.type in ("variable_declarator", "public_field_definition", "field_definition"):
             value = node.child_by_field_name("value")
             if value is not None and value.type in _FUNCTION_VALUES:
@@ -330,6 +366,151 @@ class _FileRun:
         elif kind in ("function", "method", "constructor"):
             d.params = self._params(fn, qualname, kind == "constructor", parent)
             d.return_type = self.type_text(fn.child_by_field_name("return_type"))
+
+    # -- values made by a call that is handed functions ----------------------------------------------
+
+    def _values(
+        self, values: list[dict[str, list[Node]]], found: list[tuple[Node, str, dict[str, list[Node]]]]
+    ) -> list[tuple[Node, str, dict[str, list[Node]]]]:
+        """The module-level values (values.scm) whose call hands over functions, as ``found`` entries
+        of kind ``"value"`` (``caps["handed"]``: the name nodes of the handed functions). See the
+        module docstring for the rules; ``found`` (the other definitions) says which names of this
+        file are functions, the imports (already read) which names are imported."""
+        if not values:
+            return []
+        functions = {q for node, kind, caps in found if kind == "function" and (q := self._module_function(node, caps))}
+        imported = {i.local for i in self.out.imports}
+        taken = {id(node) for node, _, _ in found}
+        out: list[tuple[Node, str, dict[str, list[Node]]]] = []
+        for caps in values:
+            node = caps["value"][0]
+            call = unwrap(caps["call"][0])
+            if id(node) in taken or call is None or call.type != "call_expression":
+                continue
+            callee = call.child_by_field_name("function")
+            if callee is None or not _plain_name(callee) or self.text(callee) == "require":
+                continue  # `Router().use(r)`: a builder chain's value is the object built, not a function
+            handed: list[Node] = []
+            inline = self._handed(call.child_by_field_name("arguments"), 0, functions, imported, handed)
+            if handed or inline:
+                taken.add(id(node))
+                out.append((node, "value", {**caps, "handed": handed}))
+        return out
+
+    def _module_function(self, node: Node, caps: dict[str, list[Node]]) -> str | None:
+        """The name by which module-level code names the function definition matched at ``node``
+        (``f``, ``api.list``, ``obj.m``), or ``None`` when it is not at module level."""
+        n = node.parent
+        while n is not None and n.type != "program":
+            if n.type not in _MODULE_LEVEL_HOLDERS:
+                return None
+            n = n.parent
+        if "name" not in caps:
+            return None
+        name = self.text(caps["name"][0])
+        if "owner" in caps and "_prototype" not in caps:
+            return f"{self.text(caps['owner'][0])}.{name}"
+        return None if "_prototype" in caps else name
+
+    def _handed(self, node: Node | None, depth: int, functions: set[str], imported: set[str],
+                handed: list[Node]) -> bool:
+        """Collect into ``handed`` the names of functions found in ``node`` (an argument list or an
+        argument), looking through object literals, arrays and nested calls' arguments at most
+        :data:`MAX_VALUE_DEPTH` levels below the value's own argument list; return whether an inline
+        function (arrow, function expression, object method) was found."""
+        node = unwrap(node)
+        if node is None:
+            return False
+        t = node.type
+        if t in _FUNCTION_VALUES or t == "method_definition":
+            return True
+        if t in ("identifier", "shorthand_property_identifier"):
+            if self.text(node) in functions or self.text(node) in imported:
+                handed.append(node)
+            return False
+        if t == "member_expression":
+            text = self.text(node)
+            if _plain_name(node) and (text in functions or text.split(".", 1)[0] in imported):
+                handed.append(node)
+            return False
+        inline = False
+        if t in ("arguments", "call_expression", "new_expression", "object", "array", "pair"):
+            inner = depth
+            if t in ("call_expression", "new_expression"):
+                node = node.child_by_field_name("arguments")
+                inner = depth + 1
+            elif t in ("object", "array"):
+                inner = depth + 1
+            elif t == "pair":
+                node = node.child_by_field_name("value")
+                return self._handed(node, depth, functions, imported, handed)
+            if node is None or inner > MAX_VALUE_DEPTH:
+                return False
+            for child in node.named_children:
+                inline = self._handed(child, inner, functions, imported, handed) or inline
+        return inline
+
+    def _value_definition(self, node: Node, caps: dict[str, list[Node]]) -> None:
+        """The callable definition of a value made by a call that is handed functions: ``X`` for
+        ``const X = call(...)``, ``X.key`` for a property of ``const X = {...}``, the exported ``key``
+        for ``module.exports = { key: call(...) }``; a call site (arity unknown) to each handed name."""
+        name_node = caps["name"][0]
+        name = self.text(name_node)
+        parent_qualname = None
+        exported = _exported(node)
+        if "owner" in caps:
+            parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), -1)
+            self._object_binding(caps["owner"][0], None)
+        elif "exports" in caps:
+            if name in self.qualnames:
+                return
+            exported = True
+            self.out.exports.append(Export(name, local=name))
+        qualname = f"{parent_qualname}.{name}" if parent_qualname else name
+        if qualname in self.qualnames:
+            return
+        outer = _outer(node)
+        callee = self.flat(unwrap(caps["call"][0]).child_by_field_name("function"))  # type: ignore[union-attr]
+        head = self._signature(node, node) if node.type == "variable_declarator" else f"{name}:"
+        self.out.definitions.append(
+            Definition(
+                kind="function",
+                name=name,
+                qualname=qualname,
+                parent=parent_qualname,
+                start_line=self.src.line(outer),
+                start_col=self.src.col(outer),
+                end_line=outer.end_point[0] + 1,
+                end_col=self.src.end_col(outer),
+                name_line=self.src.line(name_node),
+                name_col=self.src.col(name_node),
+                signature=f"{head.removesuffix(':')}: {callee}(...)" if head.endswith(":") else f"{head} = {callee}(...)",
+                docstring=self._jsdoc(outer),
+                exported=exported,
+            )
+        )
+        # Its scope is the value expression: the name and a declared type stay at module level (a
+        # binding `X: T` of the declarator is the module's, as before).
+        value = caps["call"][0]
+        self.index.add(value, _Scope(qualname, "function", qualname, None), self.index.find(value.start_byte), ())
+        self.qualnames.add(qualname)
+        for h in caps["handed"]:
+            if h.type == "member_expression":
+                prop, obj = h.child_by_field_name("property"), h.child_by_field_name("object")
+                called, receiver = self.text(prop), self.receiver(obj)  # type: ignore[arg-type]
+                at = prop
+            else:
+                called, receiver, at = self.text(h), None, h
+            self.out.calls.append(CallSite(qualname, called, receiver, -1, self.src.line(at), self.src.col(at)))
+
+    def _object_binding(self, owner: Node, scope: _Scope | None) -> None:
+        """Bind ``owner`` (the name of an object literal whose properties are definitions) as an
+        ``object`` in the scope around it, once: the resolver's :class:`~indexer.resolve.values.ObjV`."""
+        scope_name = scope.code_scope if scope else None
+        key = (scope_name, self.text(owner))
+        if key not in self.objects:
+            self.objects.add(key)
+            self.out.bindings.append(Binding(scope_name, key[1], key[1], "object", self.src.line(owner)))
 
     def _owner_qualname(self, owner: str, scope_index: int) -> str:
         """The qualname of ``owner`` (the ``X`` of ``X.prototype.m = ...`` / ``X.m = ...``) seen from
@@ -558,7 +739,11 @@ class _FileRun:
                 exports.append(Export("default", local=self.text(caps["default_local"][0])))
             elif "var" in caps:
                 var = caps["var"][0]
-                if var.parent is not None and var.parent.id not in self.def_ids:  # a function: exported
+                # A declarator the definitions query matched is exported as a definition. A value made a
+                # definition keeps its Export record: an importer resolves the name as before, through
+                # its declared type first (`export const ZodString: $constructor<ZodString> = ...`).
+                parent = var.parent
+                if parent is not None and (parent.id not in self.def_ids or parent.id in self.value_ids):
                     exports.append(Export(self.text(var), local=self.text(var)))
             elif "module" in caps:  # re-export
                 name = caps.get("name")
@@ -632,6 +817,20 @@ class _FileRun:
 
 
 # -- node helpers ---------------------------------------------------------------------------------
+
+
+def _plain_name(node: Node) -> bool:
+    """Whether ``node`` is a name or a dotted name (``jwt``, ``passport.authenticate``), no call in it."""
+    for _ in range(MAX_RECEIVER_LINKS + 1):
+        if node.type == "identifier":
+            return True
+        if node.type != "member_expression":
+            return False
+        prop, obj = node.child_by_field_name("property"), node.child_by_field_name("object")
+        if prop is None or obj is None or prop.type != "property_identifier":
+            return False
+        node = obj
+    return False
 
 
 def _single_declarator(declarator: Node) -> bool:

@@ -25,6 +25,11 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "aws_messaging",
     "grpc_js",
     "listeners",
+    "apollo",
+    "nest_graphql",
+    "schedulers",
+    "nest_commander",
+    "openapi_clients",
     "js_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
-            "constants", "http_wrappers")
+            "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"
@@ -265,6 +265,8 @@ class JsFile:
             name = node.child_by_field_name("name")
         elif t == "field_definition":
             name = node.child_by_field_name("property")
+        elif t == "pair":  # `const auth = { required: jwt(...) }`: a value the extractor made a definition
+            name = node.child_by_field_name("key")
         elif t == "assignment_expression":
             left = node.child_by_field_name("left")
             name = (

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["LANGUAGES", "decorated_class", "decorated_method", "detect"]
 
 LANGUAGES = ("javascript", "typescript")
 
@@ -71,7 +71,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         name = jf.text(caps["name"][0]).rpartition(".")[2]
         decorator = caps["decorator"][0]
         if name.startswith("Use"):
-            target = _decorated_class(decorator) or _decorated_method(decorator)
+            target = decorated_class(decorator) or decorated_method(decorator)
             if target is not None:
                 kind = _KINDS[name[3:]]
                 for arg in arguments(caps["args"][0]):
@@ -80,7 +80,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                         uses.setdefault(target.id, []).append((kind, WrapperRef(kind, runs[0] or runs[1] or "")))
             continue
         if name == "Controller":
-            cls = _decorated_class(decorator)
+            cls = decorated_class(decorator)
             if cls is None:
                 continue
             d = jf.definition_named(cls.child_by_field_name("name"))
@@ -89,7 +89,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         else:
             methods.append((name, decorator, caps["args"][0]))
     for verb, decorator, args in methods:
-        method = _decorated_method(decorator)
+        method = decorated_method(decorator)
         if method is None or method.parent is None or method.parent.parent is None:
             continue
         owner = controllers.get(method.parent.parent.id)
@@ -188,7 +188,7 @@ def _middleware_path(jf: JsFile, node: Node) -> Template | None:
     return join_paths(tpl)
 
 
-def _decorated_class(decorator: Node) -> Node | None:
+def decorated_class(decorator: Node) -> Node | None:
     """The class a class decorator is written on (directly or on its ``export`` statement)."""
     parent = decorator.parent
     if parent is None:
@@ -201,7 +201,7 @@ def _decorated_class(decorator: Node) -> Node | None:
     return None
 
 
-def _decorated_method(decorator: Node) -> Node | None:
+def decorated_method(decorator: Node) -> Node | None:
     """The method a member decorator is written on: its parent in JavaScript; in TypeScript the next
     member of the class body that is not a decorator or a comment."""
     parent = decorator.parent

@@ -26,6 +26,11 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_cloud_stream",
     "spring_sqs",
     "grpc_java",
+    "spring_graphql",
+    "dgs",
+    "graphql_java",
+    "spring_boot_runners",
+    "openapi_generated",
     "java_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

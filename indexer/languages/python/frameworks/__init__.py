@@ -27,6 +27,12 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "nats_messaging",
     "redis_pubsub",
     "grpc_python",
+    "strawberry",
+    "graphene",
+    "ariadne",
+    "python_schedulers",
+    "python_cli",
+    "openapi_python",
     "python_constants",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

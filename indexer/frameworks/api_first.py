@@ -1,0 +1,115 @@
+"""API-first links: the part of the framework linker (:mod:`indexer.frameworks.link`) that joins
+``Route.operation`` / ``HttpCall.operation`` facts to the operations of the repository's OpenAPI
+specs (:mod:`indexer.frameworks.openapi`, ``LinkOptions.api``).
+
+* A method implementing a generated API (``"PetsApi.listPets"``) EXPOSES each operation its name
+  matches (:func:`~indexer.frameworks.openapi.match_operations`: ``exact`` when the class names the
+  operation's tag, ``name`` otherwise), under the application's context path.
+* A connexion ``add_api`` (``operation="*"``) makes the function each dotted operationId names EXPOSE
+  its operation; the registering file owns the edges (as a Django ``urls.py`` does).
+* A generated client's call CALLS_HTTP each operation its name matches.
+
+Edge props: ``framework``, ``operation_id``, ``spec``, ``match`` (and ``service`` / ``url``).
+Unlinked, counted in ``LinkResult.outcomes``: ``unlinked_operation`` (no operationId matches),
+``unlinked_operation_no_spec`` (the repository has no spec), ``unlinked_handler`` (a dotted
+operationId naming no function of the repository).
+
+:class:`ApiFirstLinks` is a mixin of the linker: it uses the linker's lookup, endpoint and edge
+helpers (``r``, ``options``, ``result``, ``render``, ``_endpoint``, ``_edge``, ``_owner_id``,
+``_members``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from indexer.frameworks.openapi import ApiOperation, match_operations
+from indexer.model import HttpCall, Import, Route
+from indexer.resolve.values import ClassV, FuncV
+from indexer.symbols import file_id
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+
+__all__ = ["ApiFirstLinks"]
+
+
+def _join(a: str, b: str) -> str:
+    return "/" + "/".join(p for p in (a.strip("/"), b.strip("/")) if p)
+
+
+class ApiFirstLinks:
+    """Mixin of the framework linker for API-first facts (see the module docstring)."""
+
+    r: Any
+    options: Any
+    result: Any
+
+    def _operations(self, operation: str) -> tuple[list[ApiOperation], str]:
+        """The spec operations an API-first fact names and the match (``exact`` / ``name``), counting
+        what matches nothing."""
+        if not self.options.api.operations:
+            self.result.outcomes["unlinked_operation_no_spec"] += 1
+            return [], ""
+        ops, match = match_operations(self.options.api, operation)
+        if not ops:
+            self.result.outcomes["unlinked_operation"] += 1
+        return ops, match
+
+    def api_route(self, fc: FileCtx, route: Route) -> tuple[str | None, list[tuple[str, str, str]]]:
+        """EXPOSES edges of an API-first route; returns the service and the endpoints linked as
+        ``(endpoint id, method, full path)`` (for wrappers)."""
+        props = self.options.properties_for(fc.path)
+        service = props.get("spring.application.name") or None
+        pairs: list[tuple[str, ApiOperation, str]] = []  # (handler id, operation, match)
+        if route.operation == "*":
+            spec = self.render(fc, None, route.path)  # type: ignore[attr-defined]
+            ops = [o for o in self.options.api.operations if o.handler and (not spec or o.spec == spec)]
+            if not ops:
+                self.result.outcomes["unlinked_operation_no_spec"] += 1
+            for op in ops:
+                found = self._dotted_function(fc, op.handler or "")
+                if found is None:
+                    self.result.outcomes["unlinked_handler"] += 1
+                else:
+                    pairs.append((found, op, "exact"))
+            base = ""
+        else:
+            rd = fc.def_at(route.handler, route.line)
+            ops, match = self._operations(route.operation or "")
+            pairs = [(rd.id if rd is not None else file_id(fc.repo, fc.path), op, match) for op in ops]
+            base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+        linked: list[tuple[str, str, str]] = []
+        for handler, op, match in pairs:
+            full = _join(base, op.path)
+            eid = self._endpoint(fc, op.method, full)  # type: ignore[attr-defined]
+            self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,  # type: ignore[attr-defined]
+                       service=service, operation_id=op.operation_id, spec=op.spec, match=match)
+            self.result.outcomes["exposes"] += 1
+            linked.append((eid, op.method, full))
+        return service, linked
+
+    def _dotted_function(self, fc: FileCtx, dotted: str) -> str | None:
+        """The id of the function (or ``Class.method``) of this repository an absolute dotted path
+        names (connexion's operationId), or ``None``."""
+        module, _, name = dotted.rpartition(".")
+        if not module:
+            return None
+        v = self.r.resolve_import(fc, Import(name, module, name))
+        if isinstance(v, FuncV) and v.f.file.repo == self.r.repo:
+            return v.f.id
+        owner, _, cls = module.rpartition(".")
+        c = self.r.resolve_import(fc, Import(cls, owner, cls)) if owner else None
+        if isinstance(c, ClassV):
+            members = self._members(c.c, name)  # type: ignore[attr-defined]
+            return members[0].id if members else None
+        return None
+
+    def api_call(self, fc: FileCtx, call: HttpCall) -> None:
+        """CALLS_HTTP edges of a generated client's call: to each operation its name matches."""
+        ops, match = self._operations(call.operation or "")
+        caller = self._owner_id(fc, call.caller, call.line)  # type: ignore[attr-defined]
+        for op in ops:
+            eid = self._endpoint(fc, op.method, op.path)  # type: ignore[attr-defined]
+            self._edge(fc, "CALLS_HTTP", caller, eid, call.line, call.col, framework=call.framework,  # type: ignore[attr-defined]
+                       url=op.path, operation_id=op.operation_id, spec=op.spec, match=match)
+            self.result.outcomes["calls_http"] += 1

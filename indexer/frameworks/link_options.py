@@ -1,0 +1,80 @@
+"""What the linker (:mod:`indexer.frameworks.link`) knows of a repository beyond its files: its
+Spring configuration (repository-wide and per module), its service boundaries
+(:mod:`indexer.frameworks.services`) and the service map that says which service a client URL
+addresses. Read once per run (and again when a configuration, build, Docker or compose file
+changes: :func:`indexer.incremental.is_config_path`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexer.frameworks.env_config import load_env_files
+from indexer.frameworks.openapi import ApiSpecs, load_operations
+from indexer.frameworks.services import service_map
+from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties
+
+__all__ = ["LinkOptions"]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOptions:
+    """``properties``: the repository's flattened Spring configuration (``a.b -> value``), for
+    ``${a.b}`` placeholders; ``modules``: per module folder of a multi-service repository, its own
+    configuration (which also names the module's service: ``spring.application.name``, and its
+    ``server.servlet.context-path``). ``services``: a URL prefix, host or service name -> service (repository)
+    name map; the longest matching prefix of a client URL is cut off and names the service the call
+    goes to (``{"http://localhost:8081": "customers-service", "/api/customer": "customers-service"}``).
+    ``units``: the repository's service boundaries, language-neutral
+    (:func:`indexer.frameworks.services.service_map`: folder -> service name, ``""`` for a root named
+    by nothing): they name the application of every endpoint and bound application-wide wrappers.
+    """
+
+    properties: Mapping[str, str] = field(default_factory=dict)
+    services: Mapping[str, str] = field(default_factory=dict)
+    modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    units: Mapping[str, str] = field(default_factory=dict)
+    api: ApiSpecs = field(default_factory=ApiSpecs)  # the OpenAPI specs' operations (indexer.frameworks.api_first)
+    env: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per package folder, the variables its ``.env`` files set (:func:`~indexer.frameworks.env_config.load_env_files`),
+    for ``import.meta.env.X`` / ``process.env.X`` in URLs."""
+
+    @classmethod
+    def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
+        """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
+        and per module), its service units (:func:`~indexer.frameworks.services.service_map`) and a
+        service map made of every unit's names and aliases (a host ``billing`` -> the unit's service
+        ``billing-api``) and compose-published ports (``http://localhost:8080`` -> ``billing-api``), the Spring Cloud Gateway routes it declares
+        (:func:`~indexer.frameworks.spring_config.gateway_routes`), overridden by ``services`` (the
+        user's configuration). Never raises on unreadable configuration files."""
+        modules = load_module_properties(Path(root))
+        found = service_map(root, modules)
+        derived: dict[str, str] = {h: s for h, s in found.hosts.items() if h != s}
+        for port, name in found.ports.items():  # compose ports: "8081:8080" publishes the service on localhost:8081
+            derived[f"http://localhost:{port}"] = derived[f"http://127.0.0.1:{port}"] = name
+        for props in modules.values():
+            derived.update(gateway_routes(props))
+        units = {f: u.name or "" for f, u in found.units.items()}
+        return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
+                   load_operations(Path(root)), load_env_files(root))
+
+    def properties_for(self, path: str) -> Mapping[str, str]:
+        """The configuration a file sees: that of the innermost module folder holding it
+        (``modules``, from :func:`indexer.frameworks.spring_config.load_module_properties`), else the
+        repository-wide ``properties``."""
+        best = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
+        return self.modules[best] if best is not None else self.properties
+
+    def service_for(self, path: str) -> str | None:
+        """The service (application) a file of the repository-relative ``path`` belongs to: the name
+        of the innermost of ``units`` holding it, else ``spring.application.name`` of the innermost
+        Spring module holding it (of ``properties`` when there are no modules: a file outside every
+        module is not named by another module's configuration); ``None`` when nothing names it."""
+        best = max((u for u in self.units if not u or path.startswith(u + "/")), key=len, default=None)
+        if best is not None and self.units[best]:
+            return self.units[best]
+        if self.modules:  # the repository-wide configuration is not that of a file outside every module
+            module = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
+            return self.modules[module].get("spring.application.name") or None if module is not None else None
+        return self.properties.get("spring.application.name") or None

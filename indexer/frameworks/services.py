@@ -1,0 +1,397 @@
+"""Service boundaries of a repository, language-neutral: which folder is one deployable service, and
+what it is called. The linker (:mod:`indexer.frameworks.link`) uses them to name the application of
+every endpoint (EXPOSES ``props["service"]``), to stop application-wide wrappers at a service's
+folder, and to map a client URL's host (``http://billing-api:8080``, ``lb://billing``) to the service
+it addresses.
+
+A folder is a *build unit* (:func:`service_map`) when it holds one of
+
+* a Maven ``pom.xml`` or Gradle ``build.gradle(.kts)``; the folders a ``pom.xml``'s ``<module>`` or a
+  ``settings.gradle(.kts)``'s ``include`` names;
+* a ``package.json`` with a ``start`` / ``dev`` / ``serve`` script or a web framework dependency
+  (:data:`JS_FRAMEWORKS`), and every folder its ``workspaces`` name (globs ending in ``/*`` expanded
+  one level);
+* a ``pyproject.toml``, ``setup.py`` or ``requirements*.txt``;
+* a ``Dockerfile`` (or ``Dockerfile.*`` / ``*.Dockerfile``);
+* the build context of a docker-compose service (``services: billing-api: build: ./billing``);
+* a Spring module folder (:func:`indexer.frameworks.spring_config.load_module_properties`).
+
+Its name, first found: the docker-compose service building it (or running an image named like the
+folder: ``image: springcommunity/spring-petclinic-customers-service`` for the folder
+``spring-petclinic-customers-service``), the Kubernetes ``Service`` whose
+selector matches a ``Deployment`` whose container image is named like the folder or a compose
+service (``registry/billing:1.2`` -> ``billing``), ``spring.application.name`` of its Spring
+configuration, the ``name`` of its ``package.json`` (scope cut off: ``@shop/billing`` -> ``billing``),
+the folder's own name. The repository root is named only by compose, Kubernetes or Spring (a
+single-application repository keeps naming its endpoints as before). Every other name of a unit (the
+Kubernetes name, Spring name, package name, folder name) is an *alias*: a client URL whose host is
+an alias addresses that unit's service.
+
+Bounds (a repository is untrusted): at most :data:`MAX_DIRS` folders are walked, :data:`MAX_DEPTH`
+deep, build output, VCS and dependency folders skipped, symbolic links to folders never followed and
+files leading out of the root never read (:func:`indexer.fsguard.read_regular`); each file read is at
+most :data:`MAX_FILE_BYTES` (a larger one is ignored), at most :data:`MAX_YAML_FILES` YAML files are
+read for Kubernetes objects, YAML is safe-loaded and only walked two levels deep (an alias bomb is
+never expanded); a compose ``build`` path leading out of the root names nothing. Nothing raises on
+malformed files.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import yaml
+
+from indexer.fsguard import SkipFile, read_regular
+
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES"]
+
+log = logging.getLogger(__name__)
+
+MAX_DIRS = 20_000
+"""Folders walked at most; beyond, no more units are found (a note is logged)."""
+MAX_DEPTH = 12
+"""Folder depth below the root walked at most."""
+MAX_FILE_BYTES = 1_000_000
+"""Cap (bytes) on each build, compose or Kubernetes file read; a larger one is ignored."""
+MAX_YAML_FILES = 400
+"""YAML files read at most looking for Kubernetes ``Service`` / ``Deployment`` objects."""
+MAX_DOCUMENTS = 200
+"""YAML documents read at most per file."""
+SKIP_DIRS = frozenset({
+    "build", "target", "node_modules", ".git", ".gradle", ".venv", "venv", ".tox", "__pycache__", "dist",
+    ".idea", ".mvn", "bower_components", ".next", ".nuxt", "vendor",
+})
+JS_FRAMEWORKS = frozenset({
+    "express", "koa", "fastify", "hono", "@nestjs/core", "next", "nuxt", "react", "react-dom", "react-scripts",
+    "vue", "@angular/core", "svelte", "@sveltejs/kit", "@remix-run/node", "@apollo/server", "apollo-server",
+    "@hapi/hapi", "restify", "socket.io",
+})
+"""Dependencies that make a ``package.json`` folder an application (a server or a front end)."""
+_COMPOSE_NAMES = re.compile(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
+_DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|[\w.-]+\.Dockerfile)$")
+_REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$")
+_MAVEN_MODULE = re.compile(r"<module>\s*([^<\s]+)\s*</module>")
+_GRADLE_INCLUDE = re.compile(r"""\binclude\s*\(?\s*((?:["'][^"'\n]+["']\s*,?\s*)+)""")
+_QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
+
+
+_BUILD_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+                          "package.json", "pyproject.toml", "setup.py"})
+
+
+def is_boundary_file(name: str) -> bool:
+    """Whether a file of this base name can move a service boundary or rename a service (a build
+    file, Dockerfile or compose file): a change to it re-reads :func:`service_map`. Kubernetes
+    manifests (any YAML) are not watched."""
+    return (name in _BUILD_FILES or bool(_REQUIREMENTS.match(name)) or bool(_DOCKERFILE.match(name))
+            or bool(_COMPOSE_NAMES.match(name)))
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceUnit:
+    """One service: ``folder`` repository-relative POSIX (``""``: the root), ``name`` (``None``: the
+    root, named by nothing), ``how`` the name was found (``compose``, ``kubernetes``, ``spring``,
+    ``package``, ``folder``), ``aliases`` (its other names), ``kinds`` (the build files found:
+    ``maven``, ``gradle``, ``npm``, ``python``, ``docker``, ``compose``, ``spring``)."""
+
+    folder: str
+    name: str | None
+    how: str
+    aliases: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceMap:
+    """The services of one repository: ``units`` by folder, ``hosts``: every name and alias -> the
+    service name it stands for (a URL host that is a key addresses that service), and ``ports``."""
+
+    units: Mapping[str, ServiceUnit] = field(default_factory=dict)
+    hosts: Mapping[str, str] = field(default_factory=dict)
+    ports: Mapping[str, str] = field(default_factory=dict)
+    """Host port published by a compose service built here (``ports: ["8081:8080"]``) -> its service
+    name: ``http://localhost:8081`` addresses it."""
+
+    def unit_of(self, path: str) -> ServiceUnit | None:
+        """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
+        none)."""
+        best = max((f for f in self.units if not f or path.startswith(f + "/")), key=len, default=None)
+        return self.units[best] if best is not None else None
+
+
+def _read(root: str, rel: str) -> str | None:
+    try:
+        data = read_regular(os.path.join(root, rel), MAX_FILE_BYTES, root)
+    except SkipFile as exc:
+        if exc.reason != "unreadable":
+            log.warning("%s ignored: %s", rel, exc)
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _inside(base: str, rel: str) -> str | None:
+    """``rel`` (a folder written in a file of folder ``base``) as a repository-relative POSIX folder,
+    ``None`` when it leads out of the root or is absolute."""
+    if not rel or rel.startswith(("/", "\\")) or "://" in rel or "\x00" in rel:
+        return None
+    parts: list[str] = [p for p in base.split("/") if p]
+    for seg in rel.replace("\\", "/").split("/"):
+        if seg in ("", "."):
+            continue
+        if seg == "..":
+            if not parts:
+                return None
+            parts.pop()
+        else:
+            parts.append(seg)
+    return "/".join(parts)
+
+
+def _real_folder(root: str, folder: str) -> bool:
+    """Whether ``folder`` (repository-relative POSIX) is a folder under the real ``root`` reached
+    through no symbolic link at all (a link anywhere on the way could lead out of the root)."""
+    full = os.path.join(root, *folder.split("/")) if folder else root
+    return os.path.isdir(full) and os.path.realpath(full) == os.path.normpath(full)
+
+
+def _walk(root: str) -> Iterator[tuple[str, list[str]]]:
+    """``(folder, file names)`` of every folder under ``root`` (repository-relative POSIX), sorted,
+    within the bounds of the module docstring; links to folders are not followed."""
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        rel = "" if rel == "." else rel
+        depth = rel.count("/") + 1 if rel else 0
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
+                         and not os.path.islink(os.path.join(folder, d))) if depth < MAX_DEPTH else []
+        seen += 1
+        if seen > MAX_DIRS:
+            log.warning("service boundaries: more than %d folders under %s, the rest not looked at", MAX_DIRS, root)
+            return
+        yield rel, sorted(files)
+
+
+def _yaml_docs(text: str) -> list[object]:
+    docs: list[object] = []
+    try:
+        for doc in yaml.safe_load_all(text):
+            docs.append(doc)
+            if len(docs) >= MAX_DOCUMENTS:
+                break
+    except (yaml.YAMLError, ValueError, RecursionError):
+        pass
+    return docs
+
+
+def _package(text: str) -> tuple[bool, str | None, list[str]]:
+    """``(is an application, its name, its workspace globs)`` of a ``package.json``'s text."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return False, None, []
+    if not isinstance(doc, dict):
+        return False, None, []
+    scripts = doc.get("scripts") if isinstance(doc.get("scripts"), dict) else {}
+    deps: set[str] = set()
+    for key in ("dependencies", "devDependencies"):
+        if isinstance(doc.get(key), dict):
+            deps.update(str(k) for k in doc[key])
+    app = any(k in scripts for k in ("start", "dev", "serve")) or bool(deps & JS_FRAMEWORKS)
+    name = doc.get("name") if isinstance(doc.get("name"), str) else None
+    ws = doc.get("workspaces")
+    if isinstance(ws, dict):
+        ws = ws.get("packages")
+    globs = [w for w in ws if isinstance(w, str)] if isinstance(ws, list) else []
+    return app, (name.rsplit("/", 1)[-1] if name else None), globs
+
+
+def _expand(root: str, base: str, pattern: str) -> list[str]:
+    """Folders a workspace / module pattern names: a plain folder, or ``dir/*`` one level down."""
+    pattern = pattern.rstrip("/")
+    if pattern.endswith("/*") or pattern.endswith("/**"):
+        parent = _inside(base, pattern.rsplit("/", 1)[0])
+        if parent is None:
+            return []
+        full = os.path.join(root, parent)
+        try:
+            names = sorted(os.listdir(full))[:1000] if _real_folder(root, parent) else []
+        except OSError:
+            return []
+        return [f"{parent}/{n}" if parent else n for n in names if _real_folder(root, f"{parent}/{n}" if parent else n)]
+    if "*" in pattern:
+        return []
+    one = _inside(base, pattern)
+    return [one] if one is not None and _real_folder(root, one) else []
+
+
+def _published(ports: object) -> list[str]:
+    """Host ports of a compose ``ports`` list: ``"8081:8080"``, ``"127.0.0.1:8081:8080/tcp"``,
+    ``{published: 8081, target: 8080}``; a bare ``"8080"`` (an ephemeral host port) and ranges publish
+    nothing known."""
+    out: list[str] = []
+    for p in ports[:50] if isinstance(ports, list) else []:
+        if isinstance(p, dict):
+            pub = p.get("published")
+            if isinstance(pub, (int, str)) and str(pub).isdigit():
+                out.append(str(pub))
+        elif isinstance(p, str):
+            parts = p.split("/", 1)[0].split(":")
+            if len(parts) >= 2 and parts[-2].isdigit():
+                out.append(parts[-2])
+    return out
+
+
+def _image_name(image: object) -> str | None:
+    """``registry.example/shop/billing:1.2@sha256:...`` -> ``billing``."""
+    if not isinstance(image, str) or not image:
+        return None
+    last = image.split("@", 1)[0].rsplit("/", 1)[-1]
+    return last.split(":", 1)[0] or None
+
+
+def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mapping[str, str]] | None = None) -> ServiceMap:
+    """The service units of the repository checked out at ``root`` (rules and bounds in the module
+    docstring). ``spring_modules``: :func:`~indexer.frameworks.spring_config.load_module_properties`
+    of the same root (module folders become units; ``spring.application.name`` names them). Never
+    raises on unreadable or malformed files."""
+    real = os.path.realpath(root)
+    kinds: dict[str, set[str]] = {}
+    pkg_names: dict[str, str] = {}
+    compose: dict[str, str] = {}  # folder -> compose service name
+    ports: dict[str, str] = {}
+    compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
+    yaml_files: list[str] = []
+
+    def unit(folder: str | None, kind: str) -> None:
+        if folder is not None and _real_folder(real, folder):
+            kinds.setdefault(folder, set()).add(kind)
+
+    for folder, files in _walk(real):
+        def rel(name: str, folder: str = folder) -> str:
+            return f"{folder}/{name}" if folder else name
+        for name in files:
+            if name == "pom.xml":
+                unit(folder, "maven")
+                text = _read(real, rel(name)) or ""
+                for m in _MAVEN_MODULE.findall(text):
+                    unit(_inside(folder, m), "maven")
+            elif name in ("build.gradle", "build.gradle.kts"):
+                unit(folder, "gradle")
+            elif name in ("settings.gradle", "settings.gradle.kts"):
+                text = _read(real, rel(name)) or ""
+                for group in _GRADLE_INCLUDE.findall(text):
+                    for m in _QUOTED.findall(group):
+                        unit(_inside(folder, m.lstrip(":").replace(":", "/")), "gradle")
+            elif name == "package.json":
+                app, pname, globs = _package(_read(real, rel(name)) or "")
+                if app:
+                    unit(folder, "npm")
+                if pname and folder:
+                    pkg_names[folder] = pname
+                for g in globs:
+                    for f in _expand(real, folder, g):
+                        unit(f, "npm")
+            elif name in ("pyproject.toml", "setup.py") or _REQUIREMENTS.match(name):
+                unit(folder, "python")
+            elif _DOCKERFILE.match(name):
+                unit(folder, "docker")
+            if _COMPOSE_NAMES.match(name):
+                for doc in _yaml_docs(_read(real, rel(name)) or "")[:1]:
+                    services = doc.get("services") if isinstance(doc, dict) else None
+                    if not isinstance(services, dict):
+                        continue
+                    for sname, spec in services.items():
+                        if not isinstance(sname, str) or not isinstance(spec, dict):
+                            continue
+                        build = spec.get("build")
+                        context = build.get("context") if isinstance(build, dict) else build
+                        target = _inside(folder, context) if isinstance(context, str) else None
+                        if target is not None and target not in compose:
+                            unit(target, "compose")
+                            if target in kinds:
+                                compose[target] = sname
+                                for port in _published(spec.get("ports")):
+                                    ports.setdefault(port, sname)
+                        elif build is None and (image := _image_name(spec.get("image"))):
+                            compose_images.append((image, sname))
+            elif name.endswith((".yml", ".yaml")) and len(yaml_files) < MAX_YAML_FILES:
+                yaml_files.append(rel(name))
+    for m in (spring_modules or {}):
+        unit(m, "spring")
+
+    k8s = _kubernetes(real, yaml_files)
+    units: dict[str, ServiceUnit] = {}
+    by_basename: dict[str, list[str]] = {}
+    for folder in kinds:
+        by_basename.setdefault(PurePosixPath(folder).name or "", []).append(folder)
+    for image, sname in compose_images:  # image: shop/billing-service:1.0 runs the folder billing-service
+        for folder in by_basename.get(image, []):
+            if folder and folder not in compose and sname not in compose.values():
+                compose[folder] = sname
+    k8s_of: dict[str, str] = {}
+    for image, kname in k8s:
+        for folder in by_basename.get(image, []) + [f for f, c in compose.items() if c == image]:
+            k8s_of.setdefault(folder, kname)
+    for folder in sorted(kinds):
+        spring = (spring_modules or {}).get(folder, {}).get("spring.application.name") or None
+        candidates = [(compose.get(folder), "compose"), (k8s_of.get(folder), "kubernetes"), (spring, "spring")]
+        if folder:
+            candidates += [(pkg_names.get(folder), "package"), (PurePosixPath(folder).name, "folder")]
+        names = [(n, how) for n, how in candidates if n]
+        name, how = names[0] if names else (None, "")
+        aliases = tuple(dict.fromkeys(n for n, _ in names[1:] if n != name))
+        units[folder] = ServiceUnit(folder, name, how, aliases, tuple(sorted(kinds[folder])))
+    hosts: dict[str, str] = {}
+    for u in units.values():  # explicit names first; an alias never takes over another unit's name
+        if u.name:
+            hosts.setdefault(u.name, u.name)
+    for u in units.values():
+        for a in u.aliases:
+            hosts.setdefault(a, u.name or a)
+    return ServiceMap(units, hosts, ports)
+
+
+def _kubernetes(root: str, files: list[str]) -> list[tuple[str, str]]:
+    """``(image name, Service name)`` pairs: a ``kind: Service`` whose ``spec.selector`` labels are all
+    among a ``Deployment`` / ``StatefulSet`` / ``DaemonSet`` pod template's labels, with that
+    workload's container images (:func:`_image_name`)."""
+    services: list[tuple[str, dict[str, str]]] = []
+    workloads: list[tuple[dict[str, str], list[str]]] = []
+    for rel in files:
+        text = _read(root, rel)
+        if not text or "kind:" not in text:
+            continue
+        for doc in _yaml_docs(text):
+            if not isinstance(doc, dict):
+                continue
+            kind, spec = doc.get("kind"), doc.get("spec")
+            if not isinstance(spec, dict):
+                continue
+            if kind == "Service":
+                meta = doc.get("metadata")
+                name = meta.get("name") if isinstance(meta, dict) else None
+                sel = spec.get("selector")
+                if isinstance(name, str) and isinstance(sel, dict):
+                    services.append((name, {str(k): str(v) for k, v in sel.items() if isinstance(v, (str, int))}))
+            elif kind in ("Deployment", "StatefulSet", "DaemonSet"):
+                tmpl = spec.get("template")
+                meta = tmpl.get("metadata") if isinstance(tmpl, dict) else None
+                labels = meta.get("labels") if isinstance(meta, dict) else None
+                pod = tmpl.get("spec") if isinstance(tmpl, dict) else None
+                containers = pod.get("containers") if isinstance(pod, dict) else None
+                if isinstance(labels, dict) and isinstance(containers, list):
+                    images = [i for c in containers[:20] if isinstance(c, dict) and (i := _image_name(c.get("image")))]
+                    workloads.append(({str(k): str(v) for k, v in labels.items() if isinstance(v, (str, int))}, images))
+    out: list[tuple[str, str]] = []
+    for name, sel in services:
+        for labels, images in workloads:
+            if sel and all(labels.get(k) == v for k, v in sel.items()):
+                out += [(image, name) for image in images]
+    return out

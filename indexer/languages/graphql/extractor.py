@@ -1,0 +1,97 @@
+"""The GraphQL schema extractor: one ``.graphql`` / ``.graphqls`` file -> :class:`~indexer.model.FileExtraction`.
+
+Rules (``queries/schema.scm``):
+
+* every object or interface type, and every ``extend type``, is a ``class`` (``interface``)
+  definition named after the type; a type defined and extended in one file is one definition per
+  declaration (ids ``Query``, ``Query#2``: :func:`indexer.symbols.definition_ids`);
+* every field of one is a ``field`` definition ``Type.field`` whose ``field_type`` is the field's
+  named type (``[Owner!]!`` -> ``Owner``);
+* every field of ``type Query`` / ``Mutation`` / ``Subscription`` (their extensions too) is a
+  :class:`~indexer.model.Route` of framework :data:`~indexer.model.GRAPHQL_SCHEMA`, method the
+  operation type, path ``Type.field``, handler the field's qualname: the linker makes it the Endpoint
+  resolvers expose (DECLARES edge), so a declared operation no resolver answers is a node too.
+
+Not followed: a ``schema { query: RootQuery }`` block renaming the root types (their fields are
+``FIELD`` endpoints of ``RootQuery``), directives, unions, inputs and enums (no operations). Syntax
+errors are listed in ``errors``; what parsed is still extracted.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.model import GRAPHQL_SCHEMA, Definition, FileExtraction, Route, Template
+
+__all__ = ["EXTRACTOR", "GraphQLExtractor"]
+
+GRAMMAR = "graphql"
+_OPERATIONS = {"Query": "QUERY", "Mutation": "MUTATION", "Subscription": "SUBSCRIPTION"}
+_INTERFACES = frozenset({"interface_type_definition", "interface_type_extension"})
+
+
+class GraphQLExtractor:
+    """The :class:`~indexer.languages.base.Extractor` of GraphQL schema files."""
+
+    language = "graphql"
+    extensions = (".graphql", ".graphqls")
+
+    def extract(self, path: str, source: bytes) -> FileExtraction:
+        """Types, fields and root operations of one schema file; never raises on bad input (syntax
+        errors in ``errors``, an unexpected failure as an ``internal error`` entry)."""
+        out = FileExtraction(path=path, language=self.language)
+        try:
+            src = SourceText(source)
+            root = parser(GRAMMAR).parse(source).root_node
+            out.errors.extend(parse_errors(root, src))
+            _extract(root, src, out)
+        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
+            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
+        return out
+
+
+def _extract(root: Node, src: SourceText, out: FileExtraction) -> None:
+    types: dict[int, Definition] = {}
+    for _, caps in run_query(query(GRAMMAR, "graphql/queries", "schema"), root):
+        decl, type_node, field_node, fdef = caps["decl"][0], caps["type"][0], caps["field"][0], caps["def"][0]
+        type_name = src.text(type_node)
+        owner = types.get(decl.id)
+        if owner is None:
+            owner = _definition(src, "interface" if decl.type in _INTERFACES else "class", type_name, type_name,
+                                None, decl, type_node)
+            types[decl.id] = owner
+            out.definitions.append(owner)
+        name = src.text(field_node)
+        d = _definition(src, "field", name, f"{type_name}.{name}", type_name, fdef, field_node)
+        d.field_type = _named_type(src, fdef)
+        out.definitions.append(d)
+        op = _OPERATIONS.get(type_name)
+        if op is not None and decl.type not in _INTERFACES:
+            out.routes.append(Route(GRAPHQL_SCHEMA, [op], Template.of(d.qualname), d.qualname,
+                                    d.name_line, d.name_col))
+
+
+def _definition(src: SourceText, kind: str, name: str, qualname: str, parent: str | None, node: Node,
+                name_node: Node) -> Definition:
+    return Definition(
+        kind=kind, name=name, qualname=qualname, parent=parent,
+        start_line=src.line(node), start_col=src.col(node), end_line=node.end_point[0] + 1,
+        end_col=src.end_col(node), name_line=src.line(name_node), name_col=src.col(name_node),
+        signature=" ".join(src.text(node).split("{", 1)[0].split()),
+    )  # fmt: skip
+
+
+def _named_type(src: SourceText, field_def: Node) -> str | None:
+    """The named type at the core of a field's type (``[Owner!]!`` -> ``Owner``)."""
+    t = next((c for c in field_def.named_children if c.type == "type"), None)
+    for _ in range(64):
+        if t is None:
+            return None
+        if t.type == "named_type":
+            return src.text(t)
+        t = next((c for c in t.named_children if c.type in ("type", "named_type", "list_type", "non_null_type")), None)
+    return None
+
+
+EXTRACTOR = GraphQLExtractor()

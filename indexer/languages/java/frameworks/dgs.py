@@ -1,0 +1,64 @@
+"""Netflix DGS data fetchers -> GraphQL :class:`~indexer.model.Route` (framework ``dgs``).
+
+``@DgsQuery`` / ``@DgsMutation`` / ``@DgsSubscription`` on a method resolve ``Query`` / ``Mutation``
+/ ``Subscription`` ``.<field>`` (``field`` else the method's name); ``@DgsData(parentType = ...,
+field = ...)`` (and each ``@DgsData`` of a ``@DgsData.List``) resolves ``<parentType>.<field>``.
+Names are literals or constants; the constants of DGS's generated ``DgsConstants`` class are not in
+the repository (generated at build time), so the linker reads them by the generator's naming rule
+(:func:`indexer.frameworks.graphql_names.graphql_constant_name`: ``DgsConstants.QUERY.Shows`` -> ``shows``).
+``handler`` is the method's qualname. Position: the annotation's name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.languages.java.frameworks.common import Annotation, JavaFile
+from indexer.languages.java.frameworks.spring_graphql import graphql_route
+from indexer.model import FileExtraction, Template
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("java",)
+FRAMEWORK = "dgs"
+_ROOTS = {"DgsQuery": "Query", "DgsMutation": "Mutation", "DgsSubscription": "Subscription"}
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append a GraphQL route per DGS data fetcher method of the file."""
+    jf = JavaFile.of(root, src, out)
+    for decl, anns in jf.annotated(*_ROOTS, "DgsData", "List"):
+        if decl.type != "method_declaration":
+            continue
+        handler = jf.qualname(decl)
+        if handler is None:
+            continue
+        method_name = handler.rpartition(".")[2]
+        for ann in anns:
+            found: list[tuple[Template, Template | None, Annotation]] = []
+            if ann.name in _ROOTS:
+                found.append((Template.of(_ROOTS[ann.name]), _value(jf, ann, "field"), ann))
+            elif ann.name == "DgsData":
+                found.append((_value(jf, ann, "parentType") or Template(), _value(jf, ann, "field"), ann))
+            elif ann.name == "List":  # @DgsData.List({@DgsData(...), ...})
+                inner = [Annotation.parse(src, n) for n in ann.values("value") or [] if n.type == "annotation"]
+                found += [(_value(jf, a, "parentType") or Template(), _value(jf, a, "field"), a)
+                          for a in inner if a.name == "DgsData"]
+            for type_tpl, field_tpl, at in found:
+                if not type_tpl.parts:
+                    continue
+                out.routes.append(graphql_route(FRAMEWORK, type_tpl, field_tpl or Template.of(method_name), handler,
+                                                src.line(at.name_node), src.col(at.name_node)))
+
+
+def _value(jf: JavaFile, ann: Annotation, key: str) -> Template | None:
+    values = ann.values(key)
+    if not values:
+        return None
+    tpl = jf.template(values[0])
+    return tpl if tpl.parts else None
