@@ -51,6 +51,7 @@ __all__ = [
     "Router",
     "Mount",
     "HttpCall",
+    "UrlArgCall",
     "TopicUse",
     "StringConstant",
     "EntryRegistration",
@@ -477,6 +478,22 @@ class HttpCall:
 
 
 @dataclass(slots=True)
+class UrlArgCall:
+    """A call passing a URL-like string to a function or method that may wrap an HTTP client
+    (``request("/orders")``, ``api.get("orders")``, ``this.api.get(`orders/${id}`)``): ``callee`` the
+    callee as written (receiver text, ``.``, name: ``this.api.get``), ``args`` the arguments in order as
+    templates, ``None`` for one that is no string, name or concatenation; ``caller`` as for
+    :class:`HttpCall`. The linker makes it a call of the HTTP request in the callee's body when that
+    request's URL names the callee's parameters (a *client template*: :mod:`indexer.frameworks.link`)."""
+
+    callee: str
+    args: tuple[Template | None, ...]
+    caller: str | None
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
 class TopicUse:
     """A topic, queue, channel or task produced to or consumed from: ``role`` is ``produces`` or
     ``consumes``; ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``,
@@ -642,6 +659,7 @@ class FileExtraction:
     routers: list[Router] = field(default_factory=list)
     mounts: list[Mount] = field(default_factory=list)
     http_calls: list[HttpCall] = field(default_factory=list)
+    url_arg_calls: list[UrlArgCall] = field(default_factory=list)
     topics: list[TopicUse] = field(default_factory=list)
     queue_bindings: list[QueueBinding] = field(default_factory=list)
     constants: list[StringConstant] = field(default_factory=list)

@@ -71,6 +71,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.paths import path_under
@@ -79,7 +80,7 @@ from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, UrlArgCall, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
@@ -251,12 +252,23 @@ class _Linker(ApiFirstLinks):
         if "." in expr:
             prefix, _, last = expr.rpartition(".")
             v = self.r.resolve_expr(fc, scope, prefix)
-            if isinstance(v, ClassV):
-                q = f"{v.c.d.qualname}.{last}"
-                if known(v.c.file.path, q):
-                    return v.c.file, q
+            if isinstance(v, (ClassV, InstV)):
+                return self._class_constant(v.c, last)
             if isinstance(v, ModuleV):
                 return self.locate_in(self.r.module_files(fc.lang, v.key), last, depth)
+        return None
+
+    def _class_constant(self, c: Def, name: str) -> tuple[FileCtx, str] | None:
+        """The class constant ``name`` of class ``c`` or, when ``c`` does not define it, of the first
+        class of its MRO that does (``settings.api_prefix`` with ``settings`` an instance of a
+        pydantic ``BaseSettings`` subclass whose base declares ``api_prefix: str = "/api"``). An
+        attribute that is not a string constant there (``debug: bool = False``) is ``None``."""
+        q = f"{c.d.qualname}.{name}"
+        if self._known(c.file.path, q):
+            return c.file, q
+        for m in self.r.lookup(c, name)[0]:
+            if self._known(m.file.path, m.d.qualname):
+                return m.file, m.d.qualname
         return None
 
     def locate_in(self, files: Sequence[FileCtx], qualname: str, depth: int) -> tuple[FileCtx, str] | None:
@@ -314,6 +326,9 @@ class _Linker(ApiFirstLinks):
     def _value(self, fc: FileCtx, scope: str | None, expr: str, stack: tuple[tuple[str, str], ...]) -> str | None:
         """The rendered value of the constant ``expr`` names (``None``: not a known constant); raises
         :class:`_Unknown` through every constant of ``stack`` when it depends on itself."""
+        env = ENV_REF.match(expr)
+        if env is not None:  # import.meta.env.X / process.env.X: the package's .env files
+            return env_for(self.options.env, fc.path).get(env.group(1))
         found = self.locate(fc, scope, expr)
         key = (found[0].path, found[1]) if found is not None else None
         if key is None or key not in self.constants:
@@ -358,12 +373,23 @@ class _Linker(ApiFirstLinks):
                 if child is None:
                     self.result.outcomes["unlinked_mount"] += 1
                     continue
-                self.mounts[child].append((parent, self.render(fc, None, m.prefix), m.framework))
+                # a prefix naming a local (``prefix=settings.api_prefix`` with ``settings`` a variable of
+                # the function mounting the router) is resolved in the scope of the mount
+                scope = _scope_at(fc, m.line, m.col) if any(k == "ref" for k, _ in m.prefix.parts) else None
+                self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
+        templates = self._client_templates()
+        used: set[int] = set()  # requests of client templates some call passes a URL to
+        for fc in self.ctxs:
+            for use in fc.ex.url_arg_calls:
+                used.update(self.wrapped_call(fc, use, templates))
         for fc in self.ctxs:
             for route in fc.ex.routes:
                 self.route(fc, route)
             for call in fc.ex.http_calls:
-                self.http_call(fc, call)
+                if id(call) in used:
+                    self.result.outcomes["client_template"] += 1
+                else:
+                    self.http_call(fc, call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
             for reg in fc.ex.entries:
@@ -476,7 +502,7 @@ class _Linker(ApiFirstLinks):
         if router_key is not None:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
-            bases = [props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""]
+            bases = [_application_base(props, route.framework)]
         service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
@@ -802,11 +828,62 @@ class _Linker(ApiFirstLinks):
             self._modules[path] = max((m for m in folders if not m or path.startswith(m + "/")), key=len, default=None)
         return self._modules[path]
 
+    def _client_templates(self) -> dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]:
+        """Client templates by their function's ``(path, qualname)``: a function or method whose HTTP
+        request's URL names one of its own parameters (``request(path)`` calling ``fetch(BASE +
+        path)``). Each call of the function passing a URL (:class:`~indexer.model.UrlArgCall`) is
+        linked with the argument in the parameter's place (:meth:`wrapped_call`); the request itself
+        is then not linked (its path is unknown where it is written), but it still is when no call
+        passes a URL to it (``fetchOrder(id)`` building ``/orders/`` + ``id``: a path variable). One
+        level: a template called by another template's body is not followed further."""
+        out: dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]] = defaultdict(list)
+        for fc in self.ctxs:
+            for call in fc.ex.http_calls:
+                if call.caller is None or not any(k == "ref" and "." not in t for k, t in call.url.parts):
+                    continue
+                rd = fc.def_at(call.caller, call.line)
+                if rd is None or not rd.is_callable:
+                    continue
+                names = [p.name for p in rd.d.params]
+                if any(k == "ref" and t in names for k, t in call.url.parts):
+                    out[(fc.path, rd.d.qualname)].append((fc, call, names))
+        return out
+
+    def wrapped_call(self, fc: FileCtx, use: UrlArgCall,
+                     templates: Mapping[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]) -> list[int]:
+        """CALLS_HTTP edges of a call of a client template (``request("/orders")``): the template's URL
+        with the call's arguments in its parameters' places, each piece rendered in its own file (the
+        template's ``BASE`` there, the argument's constants here); an argument not given or not a
+        string is an unknown piece. The edge's ``via`` names the template function. Returns the
+        ``id`` of each template request used."""
+        if not templates:
+            return []
+        v = self.r.resolve_expr(fc, use.caller, use.callee)
+        if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
+            return []
+        used: list[int] = []
+        for wfc, call, names in templates.get((v.f.file.path, v.f.d.qualname), ()):
+            used.append(id(call))
+            out: list[str] = []
+            for kind, text in call.url.parts:
+                if kind == "ref" and text in names:
+                    i = names.index(text)
+                    arg = use.args[i] if i < len(use.args) else None
+                    out.append(_HOLE if arg is None else self.render(fc, use.caller, arg))
+                else:
+                    out.append(self.render(wfc, call.caller, Template(((kind, text),))))
+            self._link_url(fc, use.caller, use.line, use.col, call.framework, call.method, "".join(out), via=v.f.id)
+        return used
+
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
         if call.operation is not None:
             return self.api_call(fc, call)
-        scope = call.caller
-        rendered = self.render(fc, scope, call.url)
+        rendered = self.render(fc, call.caller, call.url)
+        self._link_url(fc, call.caller, call.line, call.col, call.framework, call.method, rendered)
+
+    def _link_url(self, fc: FileCtx, caller: str | None, line: int, col: int, framework: str, method: str,
+                  rendered: str, **extra: str) -> None:
+        """The CALLS_HTTP edge of a request from ``caller`` of ``fc`` to the rendered URL ``rendered``."""
         # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
         # read without that key) is an unknown piece of the URL, not a path segment.
         url = _PLACEHOLDER.sub(_HOLE, rendered) if "${" in rendered else rendered
@@ -814,11 +891,11 @@ class _Linker(ApiFirstLinks):
         if path is None:
             self.result.outcomes["unlinked_url"] += 1
             return
-        method = "GET" if call.method == "*" else call.method
+        method = "GET" if method == "*" else method
         eid = self._endpoint(fc, method, path)
         shown = rendered.replace(_HOLE, "{}")
-        self._edge(fc, "CALLS_HTTP", self._owner_id(fc, call.caller, call.line), eid, call.line, call.col,
-                   framework=call.framework, url=shown, service=service)
+        self._edge(fc, "CALLS_HTTP", self._owner_id(fc, caller, line), eid, line, col,
+                   framework=framework, url=shown, service=service, **extra)
         self.result.outcomes["calls_http"] += 1
 
     def topic(self, fc: FileCtx, use: TopicUse) -> None:
@@ -866,6 +943,17 @@ class _Linked:
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
     framework: str = ""
+
+
+def _application_base(props: Mapping[str, str], framework: str) -> str:
+    """The path an application serves its absolute routes under: ``server.servlet.context-path`` (or
+    WebFlux's ``spring.webflux.base-path``), then, for Spring MVC routes (``framework`` ``spring``),
+    the DispatcherServlet's ``spring.mvc.servlet.path`` (``/shop`` + ``/api``); ``""``: none."""
+    base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+    servlet = props.get("spring.mvc.servlet.path") or ""
+    if framework == "spring" and servlet.strip("/"):
+        base = _join(base, servlet)
+    return base
 
 
 def _callee(expr: str) -> str | None:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.env_config import load_env_files
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties
@@ -35,6 +36,9 @@ class LinkOptions:
     modules: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     units: Mapping[str, str] = field(default_factory=dict)
     api: ApiSpecs = field(default_factory=ApiSpecs)  # the OpenAPI specs' operations (indexer.frameworks.api_first)
+    env: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per package folder, the variables its ``.env`` files set (:func:`~indexer.frameworks.env_config.load_env_files`),
+    for ``import.meta.env.X`` / ``process.env.X`` in URLs."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -53,7 +57,7 @@ class LinkOptions:
             derived.update(gateway_routes(props))
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
-                   load_operations(Path(root)))
+                   load_operations(Path(root)), load_env_files(root))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

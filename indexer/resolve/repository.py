@@ -58,7 +58,7 @@ def resolve_repository(
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
     return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
-                or ex.entries or ex.queue_bindings or ex.rpc_services or ex.rpc_uses)
+                or ex.entries or ex.queue_bindings or ex.rpc_services or ex.rpc_uses or ex.url_arg_calls)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -74,6 +74,7 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
         [(h.framework, h.method, h.url, h.caller, h.operation) for h in ex.http_calls],
+        [(u.callee, u.args, u.caller) for u in ex.url_arg_calls],
         [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
         [(b.framework, b.queue, b.exchange, b.key) for b in ex.queue_bindings],
         [(c.qualname, c.value) for c in ex.constants],
@@ -90,7 +91,7 @@ def _owns_framework_edges(ex: FileExtraction) -> bool:
     A file registering a router- or app-wide wrapper owns WRAPS edges to endpoints other files
     expose: whenever links may have changed (a route file added, removed, or its routes edited), it is
     produced again with every other such file (:meth:`RepositoryResolver.resolve`)."""
-    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.entries or ex.rpc_uses)
+    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.entries or ex.rpc_uses or ex.url_arg_calls)
 
 
 @dataclass(slots=True)

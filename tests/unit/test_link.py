@@ -515,3 +515,23 @@ def test_placeholders_that_double_at_each_level_are_left_as_written() -> None:
     assert resolve_placeholders("/${k30}", doubling) == "/" + "x" * 1024
     assert resolve_placeholders("/${k36}", defaults) == "/x"
     assert time.perf_counter() - started < 2
+
+
+def test_spring_mvc_servlet_path_comes_after_the_context_path() -> None:
+    # spring.mvc.servlet.path maps the DispatcherServlet under /api: Spring MVC routes only; JAX-RS
+    # routes of the same application stay under the context path alone.
+    modules = {"src/com": {"server.servlet.context-path": "/shop", "spring.mvc.servlet.path": "/api/"}}
+    result = _run(JAVA, {
+        "src/com/shop/OwnerController.java": {
+            "routes": [Route("spring", ["GET"], Template.of("/owners"), "OwnerController.show", 6, 4),
+                       Route("jaxrs", ["GET"], Template.of("/legacy"), "OwnerController.show", 6, 4)],
+        },
+    }, LinkOptions(modules=modules))
+    assert [e[3] for e in _edges(result)] == ["endpoint:GET /shop/api/owners", "endpoint:GET /shop/legacy"]
+    only_servlet = {"src/com": {"spring.mvc.servlet.path": "/"}}
+    result = _run(JAVA, {
+        "src/com/shop/OwnerController.java": {
+            "routes": [Route("spring", ["GET"], Template.of("/owners"), "OwnerController.show", 6, 4)],
+        },
+    }, LinkOptions(modules=only_servlet))
+    assert [e[3] for e in _edges(result)] == ["endpoint:GET /owners"]

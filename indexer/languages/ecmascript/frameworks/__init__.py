@@ -19,6 +19,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "hono",
     "nest",
     "js_http_clients",
+    "http_wrappers",
     "kafkajs",
     "amqplib",
     "aws_messaging",

@@ -34,10 +34,10 @@ from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
-__all__ = ["SECTIONS", "FUNCTION_TYPES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
+__all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
-            "constants", "apollo", "nest_graphql", "schedulers")
+            "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"
@@ -64,6 +64,8 @@ _WRAPPERS = frozenset(
     {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion"}
 )
 _ENV_HEADS = ("process.env.", "import.meta.env.")
+ENV_HEADS = _ENV_HEADS
+"""How a reference to an environment variable starts (Node / Create React App, Vite)."""
 
 
 def _combined_query(grammar: str, folder: str) -> tuple[Query, tuple[str, ...]]:
@@ -241,6 +243,8 @@ class JsFile:
                 head = self.text(node)
                 if head == "undefined" and not names:
                     return None
+            elif t == "meta_property" and names and self.text(node) == "import.meta":
+                head = "import.meta"  # Vite's import.meta.env.VITE_X: a ref the linker reads from .env files
             elif t == "this" and names:
                 cls = self.class_of(node)
                 if cls is None:

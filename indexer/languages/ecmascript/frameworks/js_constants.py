@@ -15,7 +15,9 @@ the dialects' ``constants.scm``:
 
 A value counts when it is built only from string / number / template literal text and names (a
 ``+`` concatenation, a template literal whose substitutions are names, ``process.env.X || "lit"``
-taken as the literal) with at least one literal piece; anything computed (a call, ``a ? b : c``)
+taken as the literal) with at least one literal piece, or a bare environment variable
+(``const API = import.meta.env.VITE_API_URL``, ``process.env.REACT_APP_API``: a ``ref`` the linker
+reads from the package's ``.env`` files, :mod:`indexer.frameworks.env_config`); anything computed (a call, ``a ? b : c``)
 disqualifies it. Names stay ``ref`` pieces the linker resolves across files.
 """
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.common import ENV_HEADS, JsFile, arguments, js_file, unwrap
 from indexer.model import FileExtraction, StringConstant, Template
 
 if TYPE_CHECKING:
@@ -89,6 +91,9 @@ def _value(jf: JsFile, qualname: str, node: Node, found: list[StringConstant], d
 
 def _constant(jf: JsFile, node: Node) -> Template | None:
     """The value as a template when it is a constant string (see the module's rule), else ``None``."""
+    if node.type == "member_expression":  # const API = import.meta.env.VITE_API_URL
+        ref = jf.name_ref(node)
+        return Template((("ref", ref),)) if ref is not None and ref.startswith(ENV_HEADS) else None
     if node.type not in _VALUE_NODES:
         return None
     text = jf.text(node)

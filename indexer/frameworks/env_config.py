@@ -1,0 +1,95 @@
+"""Environment variables a front end or Node service reads at build time, from its ``.env`` files.
+
+``import.meta.env.VITE_API_URL`` (Vite), ``process.env.REACT_APP_API`` (Create React App, Node) name a
+value set in ``.env`` files beside the package's ``package.json``. Like Spring's ``application.yml``
+(:mod:`indexer.frameworks.spring_config`) they are configuration files read by the linker, not
+source: :func:`load_env_files` reads them once per run, per *package folder*: a folder holding a
+``package.json``, and the repository root. A variable is looked up in the package folder innermost
+around the file that names it (:func:`env_for`), and only there: an ``.env`` of a parent folder, of
+another package or outside the repository is never read. Files are read in :data:`ENV_FILES` order
+and the first that sets a variable wins (a development value before the example's), which is the
+value a developer's build sees. Parsing is python-dotenv's (``dotenv_values``), without
+``${VAR}`` interpolation, which would read the indexing machine's own environment.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+from indexer.frameworks.spring_config import SKIP_DIRS
+from indexer.fsguard import SkipFile, inside_root, read_regular
+
+__all__ = ["ENV_FILES", "ENV_REF", "env_for", "load_env_files"]
+
+log = logging.getLogger(__name__)
+
+ENV_FILES = (".env.development.local", ".env.local", ".env.development", ".env", ".env.example")
+"""The files read in each package folder, the first setting a variable winning (Vite's and Create React
+App's development build read the first four in this precedence; ``.env.example`` documents the rest)."""
+ENV_REF = re.compile(r"^(?:process\.env|import\.meta\.env)\.([A-Za-z_][A-Za-z0-9_]*)$")
+"""A template ``ref`` naming an environment variable; group 1 is its name."""
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_FILE_BYTES = 200_000
+MAX_PACKAGES = 2_000
+"""At most this many package folders are read per repository (a repository of vendored packages)."""
+
+
+def load_env_files(repo_root: str | Path) -> dict[str, dict[str, str]]:
+    """``{package_dir: {NAME: value}}`` for the repository at ``repo_root``: ``package_dir`` is
+    repository-relative POSIX (``""``: the root), one entry per package folder (a folder holding a
+    ``package.json``: its variables, possibly none, so that it hides the root's) and the root when its
+    files set any variable. Variables without a value
+    (``API_URL=`` or ``API_URL``) and names no code can spell are left out. Build output and dependency folders are skipped
+    (``spring_config.SKIP_DIRS``); a file that is a link out of the root, not regular or larger than
+    :data:`MAX_FILE_BYTES` is skipped with a warning. Never raises."""
+    root = Path(repo_root)
+    real_root = os.path.realpath(root)
+    out: dict[str, dict[str, str]] = {}
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        here = Path(folder)
+        if here != root and "package.json" not in files:
+            continue
+        seen += 1
+        if seen > MAX_PACKAGES:
+            break
+        values: dict[str, str] = {}
+        for name in ENV_FILES:
+            if name in files:
+                for key, value in _read(here / name, real_root).items():
+                    values.setdefault(key, value)
+        if values or here != root:  # a package without .env shadows the root's
+            out[here.relative_to(root).as_posix().removeprefix(".")] = values
+    return out
+
+
+def env_for(envs: Mapping[str, Mapping[str, str]], path: str) -> Mapping[str, str]:
+    """The variables a file at repository-relative ``path`` sees: those of the innermost package
+    folder of ``envs`` (:func:`load_env_files`) holding it, else none."""
+    best = max((d for d in envs if not d or path.startswith(d + "/")), key=len, default=None)
+    return envs[best] if best is not None else {}
+
+
+def _read(path: Path, root: str) -> dict[str, str]:
+    if not inside_root(root, path):
+        return {}
+    try:
+        data = read_regular(path, MAX_FILE_BYTES, root)
+    except SkipFile as exc:
+        log.warning("%s ignored: %s", path, exc)
+        return {}
+    text = data.decode("utf-8", errors="replace")
+    try:
+        parsed = dotenv_values(stream=io.StringIO(text), interpolate=False)
+    except Exception as exc:  # noqa: BLE001 - a malformed file costs its values, never the run
+        log.warning("%s ignored: %s", path, exc)
+        return {}
+    return {k: v for k, v in parsed.items() if v and _NAME.match(k)}
