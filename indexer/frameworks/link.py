@@ -74,13 +74,15 @@ from dataclasses import dataclass, field
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
+from indexer.frameworks.clients import HOLE as _HOLE
+from indexer.frameworks.clients import ClientLinks, split_url
 from indexer.frameworks.paths import path_under
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, UrlArgCall, Wrapper
+from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
@@ -116,12 +118,8 @@ exception filters (``catch``), Django middleware (``__call__``, ``process_reques
 ``process_response``, ``process_exception``), Starlette ``BaseHTTPMiddleware`` (``dispatch``)."""
 
 _HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
-_SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@?#]*@)?(\[[^\]/?#]*\]|[^/:?#]*)(?::[^/?#]*)?")
-# An unresolved Spring placeholder (one level of nesting: ``${a:${b}}``).
-_PLACEHOLDER = re.compile(r"\$\{(?:[^{}]|\{[^{}]*\})*\}")
 _REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
 _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
-_HOLE = "\x00"
 _FACTORY_KINDS = frozenset({"decorator", "middleware"})
 """Wrapper kinds whose Python function returns the function that runs per request (nested in it)."""
 
@@ -138,53 +136,7 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | None]:
-    """``(service, path)`` of a client URL whose unknown pieces are written ``\\x00``.
-
-    The longest key of ``services`` that prefixes the URL up to a path boundary (``/api/customer``
-    prefixes ``/api/customer/owners``, not ``/api/customers``) is cut off and its value is the service;
-    otherwise a scheme and host (``http://customers-service:8080``, ``lb://visits``,
-    ``http://[::1]:8080``) are cut off and the host is the service (none when the host is not known
-    in full: ``f"http://{host}/x"``). A URL starting with an unknown piece loses everything up to its first
-    ``/`` after it (the base is unknown; no service). Remaining unknown pieces become path variables.
-    Returns ``(None, None)`` when nothing of a path is left.
-    """
-    service: str | None = None
-    if url and not url.startswith(("/", _HOLE)) and not _SCHEME_HOST.match(url):
-        url = "/" + url  # a relative URL ("api/owners"): relative to the page, i.e. the site root
-    best = max((k for k in services if _prefixes_url(k, url)), key=len, default=None)
-    if best is not None:
-        service, url = services[best], url[len(best) :]
-    else:
-        m = _SCHEME_HOST.match(url)
-        if m:
-            host = m.group(1)
-            url = url[m.end() :]
-            if _HOLE in host:  # "http://" + host + "/owners": the path is known, the service is not
-                if not url.split("?", 1)[0].split("#", 1)[0]:
-                    return None, None  # "http://svc" + path: nothing of the path is known
-            else:
-                service = services.get(host, host) or None
-        elif url.startswith(_HOLE):
-            slash = url.find("/")
-            if slash < 0:
-                return None, None
-            url = url[slash:]
-    path = url.replace(_HOLE, "{}")
-    if not path.strip("/{}") and "{}" in path:
-        return service, None  # nothing but unknowns
-    return service, path
-
-
-def _prefixes_url(key: str, url: str) -> bool:
-    """Whether the service-map ``key`` is a prefix of ``url`` ending at a path boundary (the end, ``/``,
-    ``?``, ``#`` or an unknown piece)."""
-    if not key or not url.startswith(key):
-        return False
-    return len(url) == len(key) or key.endswith("/") or url[len(key)] in ("/", "?", "#", _HOLE)
-
-
-class _Linker(ApiFirstLinks):
+class _Linker(ApiFirstLinks, ClientLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
@@ -377,7 +329,7 @@ class _Linker(ApiFirstLinks):
                 # the function mounting the router) is resolved in the scope of the mount
                 scope = _scope_at(fc, m.line, m.col) if any(k == "ref" for k, _ in m.prefix.parts) else None
                 self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
-        templates = self._client_templates()
+        templates = self.client_templates()
         used: set[int] = set()  # requests of client templates some call passes a URL to
         for fc in self.ctxs:
             for use in fc.ex.url_arg_calls:
@@ -828,75 +780,11 @@ class _Linker(ApiFirstLinks):
             self._modules[path] = max((m for m in folders if not m or path.startswith(m + "/")), key=len, default=None)
         return self._modules[path]
 
-    def _client_templates(self) -> dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]:
-        """Client templates by their function's ``(path, qualname)``: a function or method whose HTTP
-        request's URL names one of its own parameters (``request(path)`` calling ``fetch(BASE +
-        path)``). Each call of the function passing a URL (:class:`~indexer.model.UrlArgCall`) is
-        linked with the argument in the parameter's place (:meth:`wrapped_call`); the request itself
-        is then not linked (its path is unknown where it is written), but it still is when no call
-        passes a URL to it (``fetchOrder(id)`` building ``/orders/`` + ``id``: a path variable). One
-        level: a template called by another template's body is not followed further."""
-        out: dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]] = defaultdict(list)
-        for fc in self.ctxs:
-            for call in fc.ex.http_calls:
-                if call.caller is None or not any(k == "ref" and "." not in t for k, t in call.url.parts):
-                    continue
-                rd = fc.def_at(call.caller, call.line)
-                if rd is None or not rd.is_callable:
-                    continue
-                names = [p.name for p in rd.d.params]
-                if any(k == "ref" and t in names for k, t in call.url.parts):
-                    out[(fc.path, rd.d.qualname)].append((fc, call, names))
-        return out
-
-    def wrapped_call(self, fc: FileCtx, use: UrlArgCall,
-                     templates: Mapping[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]) -> list[int]:
-        """CALLS_HTTP edges of a call of a client template (``request("/orders")``): the template's URL
-        with the call's arguments in its parameters' places, each piece rendered in its own file (the
-        template's ``BASE`` there, the argument's constants here); an argument not given or not a
-        string is an unknown piece. The edge's ``via`` names the template function. Returns the
-        ``id`` of each template request used."""
-        if not templates:
-            return []
-        v = self.r.resolve_expr(fc, use.caller, use.callee)
-        if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
-            return []
-        used: list[int] = []
-        for wfc, call, names in templates.get((v.f.file.path, v.f.d.qualname), ()):
-            used.append(id(call))
-            out: list[str] = []
-            for kind, text in call.url.parts:
-                if kind == "ref" and text in names:
-                    i = names.index(text)
-                    arg = use.args[i] if i < len(use.args) else None
-                    out.append(_HOLE if arg is None else self.render(fc, use.caller, arg))
-                else:
-                    out.append(self.render(wfc, call.caller, Template(((kind, text),))))
-            self._link_url(fc, use.caller, use.line, use.col, call.framework, call.method, "".join(out), via=v.f.id)
-        return used
-
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
         if call.operation is not None:
             return self.api_call(fc, call)
         rendered = self.render(fc, call.caller, call.url)
-        self._link_url(fc, call.caller, call.line, call.col, call.framework, call.method, rendered)
-
-    def _link_url(self, fc: FileCtx, caller: str | None, line: int, col: int, framework: str, method: str,
-                  rendered: str, **extra: str) -> None:
-        """The CALLS_HTTP edge of a request from ``caller`` of ``fc`` to the rendered URL ``rendered``."""
-        # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
-        # read without that key) is an unknown piece of the URL, not a path segment.
-        url = _PLACEHOLDER.sub(_HOLE, rendered) if "${" in rendered else rendered
-        service, path = split_url(url, self.options.services)
-        if path is None:
-            self.result.outcomes["unlinked_url"] += 1
-            return
-        method = "GET" if method == "*" else method
-        eid = self._endpoint(fc, method, path)
-        shown = rendered.replace(_HOLE, "{}")
-        self._edge(fc, "CALLS_HTTP", self._owner_id(fc, caller, line), eid, line, col,
-                   framework=framework, url=shown, service=service, **extra)
-        self.result.outcomes["calls_http"] += 1
+        self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method, rendered)
 
     def topic(self, fc: FileCtx, use: TopicUse) -> None:
         if use.broker != "kafka" or use.binding is not None:
