@@ -7,8 +7,6 @@ masked; ``RIPPLE_UPDATE_GOLDEN=1`` rewrites the snapshots (review the diff befor
 
 from __future__ import annotations
 
-import os
-import re
 import sqlite3
 from pathlib import Path
 
@@ -16,28 +14,19 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
+from tests.golden.harness import check_snapshot, index_fixture
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-_TIME = re.compile(r"\| \d+\.\d ms \|")
 
 
 def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
     db = tmp_path_factory.mktemp("golden") / f"{name}.db"
-    s = EmbeddedStore(db)
-    index_repository(FIXTURES / name, s, s, IndexOptions(repo=name, jobs=1))
+    s = index_fixture(FIXTURES / name, db, name)
     return s, db
 
 
-def _check(name: str, markdown: str) -> None:
-    text = _TIME.sub("| – ms |", markdown)
-    snapshot = SNAPSHOTS / f"{name}.md"
-    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
-        snapshot.write_text(text, encoding="utf-8")
-    assert text == snapshot.read_text(encoding="utf-8")
+_check = check_snapshot
 
 
 def _endpoint_ids(db: Path) -> list[str]:

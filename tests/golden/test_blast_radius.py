@@ -11,7 +11,6 @@ snapshots (review the diff before committing).
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -22,11 +21,11 @@ from indexer.pipeline import index_repository
 from stores.embedded import EmbeddedStore
 from analysis.impact import PositionQuery, SymbolQuery, blast_radius
 from analysis.impact_report import diagram_links, mermaid_diagram, render_markdown
+from tests.golden.harness import check_snapshot
 
 SERVICES = Path(__file__).resolve().parent.parent / "fixtures" / "services"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 REPOS = ("owners-service", "visits-service", "frontend", "notifications-service")
-_TIME = re.compile(r"\| \d+\.\d ms \|")
 JAVA = "src/main/java/org/shop/owners"
 
 
@@ -39,12 +38,7 @@ def store(tmp_path_factory: pytest.TempPathFactory):
     s.close()
 
 
-def _check(name: str, markdown: str) -> None:
-    text = _TIME.sub("| – ms |", markdown)
-    snapshot = SNAPSHOTS / f"{name}.md"
-    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
-        snapshot.write_text(text, encoding="utf-8")
-    assert text == snapshot.read_text(encoding="utf-8")
+_check = check_snapshot
 
 
 def _endpoints(report) -> list[tuple[str, str, str, int]]:

@@ -10,8 +10,6 @@ rewrites the snapshots (review the diff before committing)."""
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
 from pathlib import Path
 
@@ -22,10 +20,10 @@ from analysis.impact_report import render_markdown, report_json
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from tests.golden.harness import check_snapshot
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "grpc-shop"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-_TIME = re.compile(r"\| \d+\.\d ms \|")
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +39,7 @@ def store(indexed):
     return indexed[0]
 
 
-def _check(name: str, markdown: str) -> None:
-    text = _TIME.sub("| – ms |", markdown)
-    snapshot = SNAPSHOTS / f"{name}.md"
-    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
-        snapshot.write_text(text, encoding="utf-8")
-    assert text == snapshot.read_text(encoding="utf-8")
+_check = check_snapshot
 
 
 def _endpoints(report) -> list[tuple[str, str, int, str, str]]:

@@ -11,8 +11,6 @@ method on an object that is no generated client, a ``$ref`` out of the repositor
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import pytest
@@ -22,10 +20,10 @@ from analysis.impact_report import render_markdown
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from tests.golden.harness import check_snapshot
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "openapi"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-_TIME = re.compile(r"\| \d+\.\d ms \|")
 
 
 @pytest.fixture(scope="module")
@@ -37,12 +35,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory):
     s.close()
 
 
-def _check(name: str, markdown: str) -> None:
-    text = _TIME.sub("| – ms |", markdown)
-    snapshot = SNAPSHOTS / f"{name}.md"
-    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
-        snapshot.write_text(text, encoding="utf-8")
-    assert text == snapshot.read_text(encoding="utf-8")
+_check = check_snapshot
 
 
 def _endpoints(report) -> list[tuple[str, str, str, int, str, str | None]]:

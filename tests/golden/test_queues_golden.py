@@ -8,8 +8,6 @@ apart from the RabbitMQ queue ``orders``. ``RIPPLE_UPDATE_GOLDEN=1`` rewrites th
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import pytest
@@ -19,10 +17,10 @@ from analysis.impact_report import render_markdown
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from tests.golden.harness import check_snapshot
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "queues"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-_TIME = re.compile(r"\| \d+\.\d ms \|")
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +32,7 @@ def indexed(tmp_path_factory: pytest.TempPathFactory):
     s.close()
 
 
-def _check(name: str, markdown: str) -> None:
-    text = _TIME.sub("| – ms |", markdown)
-    snapshot = SNAPSHOTS / f"{name}.md"
-    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
-        snapshot.write_text(text, encoding="utf-8")
-    assert text == snapshot.read_text(encoding="utf-8")
+_check = check_snapshot
 
 
 def _topics(report) -> list[tuple[str, str, str | None, list[str], list[str]]]:

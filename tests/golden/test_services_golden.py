@@ -15,37 +15,26 @@ every endpoint of the repository was named ``billing``, the one Spring module's 
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown, report_json
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
+from tests.golden.harness import check_snapshot, index_fixture
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "monorepo"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-_TIME = re.compile(r"\| \d+\.\d ms \|")
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory):
-    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "monorepo.db")
-    index_repository(FIXTURE, s, s, IndexOptions(repo="monorepo", jobs=1))
+    s = index_fixture(FIXTURE, tmp_path_factory.mktemp("golden") / "monorepo.db", "monorepo")
     yield s
     s.close()
 
 
-def _check(name: str, markdown: str) -> None:
-    text = _TIME.sub("| – ms |", markdown)
-    snapshot = SNAPSHOTS / f"{name}.md"
-    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
-        snapshot.write_text(text, encoding="utf-8")
-    assert text == snapshot.read_text(encoding="utf-8")
+_check = check_snapshot
 
 
 def _endpoints(report) -> list[tuple[str, str, str, str | None, int, str | None]]:

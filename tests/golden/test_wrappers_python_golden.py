@@ -9,26 +9,20 @@ snapshots (review the diff before committing)."""
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
+from tests.golden.harness import check_snapshot, index_fixture
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-_TIME = re.compile(r"\| \d+\.\d ms \|")
 
 
 def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
-    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / f"{name}.db")
-    index_repository(FIXTURES / name, s, s, IndexOptions(repo=name, jobs=1))
+    s = index_fixture(FIXTURES / name, tmp_path_factory.mktemp("golden") / f"{name}.db", name)
     return s
 
 
@@ -53,12 +47,7 @@ def django_store(tmp_path_factory: pytest.TempPathFactory):
     s.close()
 
 
-def _check(name: str, markdown: str) -> None:
-    text = _TIME.sub("| – ms |", markdown)
-    snapshot = SNAPSHOTS / f"{name}.md"
-    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
-        snapshot.write_text(text, encoding="utf-8")
-    assert text == snapshot.read_text(encoding="utf-8")
+_check = check_snapshot
 
 
 def _endpoints(report) -> list[tuple[str, str, int, str | None]]:

@@ -1,0 +1,38 @@
+"""What every golden blast-radius test shares: the fixtures folder, indexing one fixture repository
+into a fresh embedded store, and comparing a rendered report with its snapshot
+(``snapshots/<name>.md``, byte for byte, step times masked). ``RIPPLE_UPDATE_GOLDEN=1`` rewrites the
+snapshots instead (review the diff before committing)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+
+__all__ = ["FIXTURES", "SNAPSHOTS", "check_snapshot", "index_fixture"]
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+_TIME = re.compile(r"\| \d+\.\d ms \|")
+
+
+def index_fixture(folder: Path, db: Path, repo: str) -> EmbeddedStore:
+    """An embedded store at ``db`` holding the repository checked out at ``folder`` as ``repo``
+    (one worker, no embeddings beyond the defaults the pipeline applies). The caller closes it."""
+    s = EmbeddedStore(db)
+    index_repository(folder, s, s, IndexOptions(repo=repo, jobs=1))
+    return s
+
+
+def check_snapshot(name: str, markdown: str) -> None:
+    """Assert ``markdown`` (step times masked) equals ``snapshots/<name>.md``; with
+    ``RIPPLE_UPDATE_GOLDEN`` set, write it there first."""
+    text = _TIME.sub("| – ms |", markdown)
+    snapshot = SNAPSHOTS / f"{name}.md"
+    if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
+        snapshot.write_text(text, encoding="utf-8")
+    assert text == snapshot.read_text(encoding="utf-8")
