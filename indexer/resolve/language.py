@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from indexer.model import Binding, FileExtraction, Import
 from indexer.resolve.values import Def, Token, Value
+from indexer.symbols import module_path
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["ImportTarget", "Lookup", "ModuleSystem"]
+__all__ = ["ImportTarget", "Lookup", "ModuleSystem", "UnboundModuleSystem"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,3 +178,62 @@ class ModuleSystem(Protocol):
         """The files of the module a string names (Django ``include("shop.urls")``); ``[]`` when
         the language has no such thing."""
         ...
+
+
+class UnboundModuleSystem:
+    """A :class:`ModuleSystem` for files that import and call nothing the resolver could bind (schema
+    languages: GraphQL schema files, ``.proto`` files): their definitions serve search and symbols,
+    their facts the linker; a file's module key is its path without suffix. A subclass sets
+    ``languages``, ``namespace`` and ``primitives`` (the language's built-in type names)."""
+
+    languages: frozenset[str] = frozenset()
+    namespace = ""
+    dotted_packages = False
+    layout_suffixes: tuple[str, ...] = ()
+    primitives: frozenset[str] = frozenset()
+    constructor_name = None
+    instance_prefix = ""
+    class_body_hidden = False
+    class_receiver = None
+    implicit_this = False
+    property_functions = False
+
+    def is_builtin(self, name: str) -> bool:
+        """The language's built-in type names (:attr:`primitives`)."""
+        return name in self.primitives
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """Keys do not depend on the file set."""
+        return {}
+
+    def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
+        """The path without its suffix."""
+        return module_path(ex.path)
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """The one module key."""
+        return [fc.module_key]
+
+    def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
+        """Nothing is bound by an import."""
+        return None
+
+    def module_member(self, r: Lookup, key: str, name: str) -> Value:
+        """Nothing is reached through a module."""
+        return None
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """Nothing beyond the file's own names."""
+        return None
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """No qualified names."""
+        return None
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """Imports name nothing the resolver binds."""
+        return ImportTarget()
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """Modules are named by nobody."""
+        return []
