@@ -153,6 +153,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
         self._steps = 0
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
         self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
+        self._schemas: list[str] = []  # the schema files' paths
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
@@ -543,13 +544,13 @@ class _Linker(ApiFirstLinks, ClientLinks):
         """``name`` as the repository's GraphQL schema spells it when only the case differs and one
         schema type matches (DGS's generated ``ARTICLEPAYLOAD`` constant read as ``Articlepayload``
         is the schema's ``ArticlePayload``); else ``name``. Records the schema files read."""
-        schemas = [c for c in self.ctxs if c.ex.language == "graphql"]
-        for sc in schemas:  # every time: the reads are recorded for the file being linked
-            self.r.use(("file", sc.path, ""))
         if self._schema_types is None:
+            self._schemas = [c.path for c in self.ctxs if c.ex.language == "graphql"]
             self._schema_types = defaultdict(set)
-            for d in (d for sc in schemas for d in sc.ex.definitions if d.parent is None):
+            for d in (d for c in self.ctxs if c.ex.language == "graphql" for d in c.ex.definitions if d.parent is None):
                 self._schema_types[d.name.lower()].add(d.name)
+        for path in self._schemas:  # every time: the reads are recorded for the file being linked
+            self.r.use(("file", path, ""))
         found = self._schema_types.get(name.lower(), set())
         return next(iter(found)) if len(found) == 1 and name not in found else name
 

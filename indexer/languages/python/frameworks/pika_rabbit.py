@@ -19,7 +19,8 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, query, run_query
-from indexer.languages.python.frameworks.common import Args, Context, compact, scope_of, template
+from indexer.languages.python.frameworks.common import Args, Context, scope_of, template
+from indexer.languages.python.frameworks.pubsub_common import callback_owner
 from indexer.model import FileExtraction, QueueBinding, TopicUse
 
 __all__ = ["LANGUAGES", "detect"]
@@ -57,7 +58,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 callback = args.positional[0]
             if queue is None:
                 continue
-            owner = _callback(src, callback, scope, defs) or scope
+            owner = callback_owner(src, callback, scope, defs) or scope
             found.append(TopicUse(FRAMEWORK, "consumes", template(src, queue), owner, line, col, broker="rabbitmq"))
         elif method == "basic_publish":
             exchange, key = args.get(0, "exchange"), args.get(1, "routing_key")
@@ -73,20 +74,3 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                                                    template(src, key if key is not None else queue), line, col, scope))
     found.sort(key=lambda u: (u.line, u.col))
     out.topics.extend(found)
-
-
-def _callback(src: SourceText, node: Node | None, scope: str | None, defs: set[str]) -> str | None:
-    """The qualname of the function or method of this file a callback expression names, or ``None``."""
-    if node is None:
-        return None
-    text = compact(src, node)
-    if text.startswith(("self.", "cls.")) and scope:
-        cls = scope.rpartition(".")[0]
-        name = f"{cls}.{text.split('.', 1)[1]}" if cls else None
-        return name if name in defs else None
-    s = scope
-    while s:
-        if f"{s}.{text}" in defs:
-            return f"{s}.{text}"
-        s = s.rpartition(".")[0]
-    return text if text in defs else None
