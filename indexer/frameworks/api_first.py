@@ -4,7 +4,7 @@ specs (:mod:`indexer.frameworks.openapi`, ``LinkOptions.api``).
 
 * A method implementing a generated API (``"PetsApi.listPets"``) EXPOSES each operation its name
   matches (:func:`~indexer.frameworks.openapi.match_operations`: ``exact`` when the class names the
-  operation's tag, ``name`` otherwise), under the application's context path.
+  operation's tag, ``name`` otherwise), under the application's context path (:func:`served_path`).
 * A connexion ``add_api`` (``operation="*"``) makes the function each dotted operationId names EXPOSE
   its operation; the registering file owns the edges (as a Django ``urls.py`` does).
 * A generated client's call CALLS_HTTP each operation its name matches.
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from indexer.frameworks.clients import HOLE
 from indexer.frameworks.openapi import ApiOperation, match_operations
 from indexer.model import HttpCall, Import, Route
 from indexer.resolve.values import ClassV, FuncV
@@ -30,11 +31,33 @@ from indexer.symbols import file_id
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["ApiFirstLinks"]
+__all__ = ["ApiFirstLinks", "served_path"]
 
 
 def _join(a: str, b: str) -> str:
     return "/" + "/".join(p for p in (a.strip("/"), b.strip("/")) if p)
+
+
+def served_path(context: str, prefix: str, op: ApiOperation) -> str:
+    """The path a server implementing ``op`` serves it at: the application's ``context`` path, then
+    the implementing class's own ``prefix`` (``@RequestMapping("/api")``) in place of the spec's base
+    path when it has one, else the spec's path (base included). A spec whose base path already starts
+    with the context path (``servers: [url: http://host/petclinic/api]`` documents the public URL,
+    ``server.servlet.context-path=/petclinic`` included) is not put under it twice.
+
+    >>> served_path("/petclinic/", "/api", ApiOperation("GET", "/petclinic/api/owners", "listOwners", base="/petclinic/api"))
+    '/petclinic/api/owners'
+    >>> served_path("/petclinic", "", ApiOperation("GET", "/petclinic/api/owners", "listOwners", base="/petclinic/api"))
+    '/petclinic/api/owners'
+    >>> served_path("/shop", "", ApiOperation("GET", "/v1/pets", "listPets", base="/v1"))
+    '/shop/v1/pets'
+    """
+    if prefix.strip("/"):
+        return _join(_join(context, prefix), op.path[len(op.base):] if op.base else op.path)
+    ctx = _join(context, "")
+    if ctx != "/" and (op.path == ctx or op.path.startswith(ctx + "/")) and op.base.startswith(ctx):
+        return op.path
+    return _join(context, op.path)
 
 
 class ApiFirstLinks:
@@ -78,9 +101,10 @@ class ApiFirstLinks:
             ops, match = self._operations(route.operation or "")
             pairs = [(rd.id if rd is not None else file_id(fc.repo, fc.path), op, match) for op in ops]
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+        own = self.render(fc, None, route.path).replace(HOLE, "{}") if route.operation != "*" else ""  # type: ignore[attr-defined]
         linked: list[tuple[str, str, str]] = []
         for handler, op, match in pairs:
-            full = _join(base, op.path)
+            full = served_path(base, own, op)
             eid = self._endpoint(fc, op.method, full)  # type: ignore[attr-defined]
             self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,  # type: ignore[attr-defined]
                        service=service, operation_id=op.operation_id, spec=op.spec, match=match)

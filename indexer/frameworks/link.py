@@ -74,6 +74,7 @@ from dataclasses import dataclass, field
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
+from indexer.frameworks.app_prefixes import AppPrefixLinks
 from indexer.frameworks.clients import HOLE as _HOLE
 from indexer.frameworks.clients import ClientLinks, split_url
 from indexer.frameworks.paths import path_under
@@ -136,7 +137,7 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(ApiFirstLinks, ClientLinks):
+class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
@@ -455,7 +456,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
         if router_key is not None:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
-            bases = [_application_base(props, route.framework)]
+            bases = [_join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))]
         service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
@@ -652,6 +653,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
                       and same_application_kind(w.framework, rt.framework)]
             props = self.options.properties_for(fc.path)
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+            base = _join(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes
             prefixes = [_join(base, limit)] if limit else []
             scope = "app"
         self._wraps(fc, srcs, routes, w.line, w.col, prefixes, framework=w.framework, kind=w.kind, scope=scope,
