@@ -139,7 +139,7 @@ def test_webpack_dev_server_and_angular_proxy_files() -> None:
         DevProxy(["/api", "/auth"], Template.of("http://localhost:3000"), 1, 40, ("^/api", "")),
     ]
     ng = 'const PROXY_CONFIG = { "/api": { target: "http://localhost:8081", secure: false } };\nmodule.exports = PROXY_CONFIG;\n'
-    assert _extract("src/proxy.conf.js", ng).dev_proxies == [DevProxy(["/api"], Template.of("http://localhost:8081"), 1, 24)]
+    assert _extract("src/proxy.conf.js", ng).dev_proxies == [DevProxy(["/api"], Template.of("http://localhost:8081"), 1, 23)]
     assert _extract("src/routes.js", ng).dev_proxies == []  # not a proxy file
 
 
