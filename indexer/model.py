@@ -423,6 +423,11 @@ class Route:
     Python function its dotted operationId names."""
 
 
+EXCHANGE_ROUTE = "http-exchange"
+"""The framework of a :class:`Route` a Spring ``@HttpExchange`` interface method declares (``handler``
+the interface method): the controllers implementing the interface expose it (the linker finds them)."""
+
+
 @dataclass(slots=True)
 class Router:
     """A router object defined at module level: ``name`` is the variable (``router``, ``bp``,

@@ -20,6 +20,7 @@ helpers (``r``, ``options``, ``result``, ``render``, ``_endpoint``, ``_edge``, `
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.clients import HOLE
@@ -31,7 +32,10 @@ from indexer.symbols import file_id
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["ApiFirstLinks", "served_path"]
+__all__ = ["ApiFirstLinks", "GENERATED_API_NAME", "served_path"]
+
+GENERATED_API_NAME = re.compile(r"^[A-Z]\w*Api$")
+"""The simple name of an openapi-generator API interface (``PetsApi``)."""
 
 
 def _join(a: str, b: str) -> str:
@@ -112,6 +116,21 @@ class ApiFirstLinks:
             linked.append((eid, op.method, full))
         return service, linked
 
+    def _feign_api(self, fc: FileCtx, scope: str | None, type_name: str) -> str | None:
+        """The generated API (``PetsApi``) the type ``type_name`` (seen from ``scope`` in ``fc``)
+        extends when it is a ``@FeignClient`` interface of this repository, else ``None``."""
+        v = self.r.resolve_expr(fc, scope, type_name)
+        if not isinstance(v, ClassV) or v.c.file.repo != self.r.repo:
+            return None
+        d = v.c.d
+        if not any(deco.split("(", 1)[0].strip().rpartition(".")[2] == "FeignClient" for deco in d.decorators):
+            return None
+        for base in (*d.bases, *d.implements):
+            simple = base.split("<", 1)[0].strip().rpartition(".")[2]
+            if GENERATED_API_NAME.match(simple):
+                return simple
+        return None
+
     def _dotted_function(self, fc: FileCtx, dotted: str) -> str | None:
         """The id of the function (or ``Class.method``) of this repository an absolute dotted path
         names (connexion's operationId), or ``None``."""
@@ -129,8 +148,17 @@ class ApiFirstLinks:
         return None
 
     def api_call(self, fc: FileCtx, call: HttpCall) -> None:
-        """CALLS_HTTP edges of a generated client's call: to each operation its name matches."""
-        ops, match = self._operations(call.operation or "")
+        """CALLS_HTTP edges of a generated client's call: to each operation its name matches. A
+        ``openapi-feign`` candidate (``"PetsClient.listPets"``) counts only when ``PetsClient``
+        resolves to a ``@FeignClient`` interface of the repository extending a generated ``XxxApi``:
+        it is then ``"XxxApi.listPets"``; otherwise it is no HTTP call at all (not counted)."""
+        operation = call.operation or ""
+        if call.framework == "openapi-feign":
+            api = self._feign_api(fc, call.caller, operation.rpartition(".")[0])
+            if api is None:
+                return
+            operation = f"{api}.{operation.rpartition('.')[2]}"
+        ops, match = self._operations(operation)
         caller = self._owner_id(fc, call.caller, call.line)  # type: ignore[attr-defined]
         for op in ops:
             eid = self._endpoint(fc, op.method, op.path)  # type: ignore[attr-defined]

@@ -15,6 +15,10 @@ HTTP method and path the linker takes from the repository's OpenAPI specs
   local) is an ``XxxApi`` type imported from another package (openapi-generator's ``java`` client:
   ``PetsApi api = new PetsApi(client); api.listPets()``; a Feign client generated with the
   ``feign`` library is such an interface too): ``"PetsApi.listPets"``.
+* a Feign client of the ``spring-cloud`` library: ``@FeignClient interface PetsClient extends PetsApi
+  {}`` declares nothing itself; a call on a receiver whose declared type is an imported ``XxxClient``
+  (framework :data:`FEIGN_API_CLIENT`, ``"PetsClient.listPets"``) is a candidate the linker keeps only
+  when that type is such an interface of the repository.
 
 Nothing here reads the spec: a file is read alone, as every detector's.
 """
@@ -33,12 +37,16 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "GENERATED_API", "detect"]
+__all__ = ["LANGUAGES", "GENERATED_API", "FEIGN_API_CLIENT", "detect"]
 
 LANGUAGES = ("java",)
 GENERATED_API = re.compile(r"^[A-Z]\w*Api(?:Delegate)?$")
 """The simple name of an openapi-generator interface (``PetsApi``) or delegate (``PetsApiDelegate``)."""
 _CLIENT_API = re.compile(r"^[A-Z]\w*Api$")
+_FEIGN_CANDIDATE = re.compile(r"^[A-Z]\w*Client$")
+FEIGN_API_CLIENT = "openapi-feign"
+"""The framework of a call on an imported ``XxxClient`` that may be a ``@FeignClient`` interface
+extending a generated ``XxxApi`` (the linker decides from the interface's declaration)."""
 
 
 def _simple(type_text: str) -> str:
@@ -78,7 +86,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                                     operation=f"{apis[d.parent]}.{d.name}"))
     out.routes.extend(routes)
     imported = {i.local for i in out.imports if _CLIENT_API.match(i.local)}
-    if not imported:
+    feign = {i.local for i in out.imports if _FEIGN_CANDIDATE.match(i.local)} - imported
+    if not imported and not feign:
         return
     jf = JavaFile.of(root, src, out)
     for c in out.calls:
@@ -90,4 +99,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             declared = c.receiver[3:].split("(", 1)[0].strip()
         if declared in imported:
             out.http_calls.append(HttpCall("openapi-client", "*", Template(), c.caller, c.line, c.col,
+                                           operation=f"{declared}.{c.name}"))
+        elif declared in feign:
+            out.http_calls.append(HttpCall(FEIGN_API_CLIENT, "*", Template(), c.caller, c.line, c.col,
                                            operation=f"{declared}.{c.name}"))
