@@ -166,3 +166,22 @@ def test_the_other_backend_gets_its_own_clients(proxy) -> None:
         ("billingUp", ()),
         ("plainHealth", ("billing-api", "orders-api")),
     ]
+
+
+# ------------------------------------------------------------------------------ apps mounted by a parent app
+
+
+def test_apps_mounted_under_a_prefix(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Express app.use("/shop", sub) of an imported express() app; FastAPI app.mount("/v1", subapp) of an
+    # imported app (StaticFiles is no app: nothing); werkzeug DispatcherMiddleware(site.wsgi_app,
+    # {"/admin": admin}) of an imported Flask app (a call value and a non-string key: nothing).
+    s, db = _index(tmp_path_factory, "mounted-apps")
+    s.close()
+    assert _endpoint_ids(db) == ["endpoint:GET /", "endpoint:GET /admin/users", "endpoint:GET /shop/orders",
+                                 "endpoint:GET /v1/items"]
+    assert _http_edges(db, "mounted-apps") == [
+        ("EXPOSES", "node/sub.GET /orders(2)", "endpoint:GET /shop/orders", "node-shop", None, None),
+        ("EXPOSES", "py/admin.users(0)", "endpoint:GET /admin/users", "py", None, None),
+        ("EXPOSES", "py/sub.items(0)", "endpoint:GET /v1/items", "py", None, None),
+        ("EXPOSES", "py/wsgi.home(0)", "endpoint:GET /", "py", None, None),
+    ]
