@@ -47,6 +47,19 @@ MAX_RULES = 200
 """Rules kept per package folder."""
 MAX_PATTERN = 200
 """A context or rewrite regular expression longer than this is ignored (it is configuration, not data)."""
+_REPEATED_GROUP = re.compile(r"\)\s*[*+{]")
+"""A repeated group (``(a+)+``, ``(a|aa)*``): the source of catastrophic backtracking on a crafted
+repository's pattern; such a pattern is ignored, not run (a proxy context needs none)."""
+
+
+def _safe_pattern(pattern: str) -> bool:
+    """Whether a proxy regular expression may be run: short, and no repeated group (backtracking
+    that explodes on a 30-character path).
+
+    >>> _safe_pattern("^/api"), _safe_pattern("^(a+)+$"), _safe_pattern("^(a|aa)*$"), _safe_pattern("^/(v1|v2)/.*")
+    (True, False, False, True)
+    """
+    return len(pattern) <= MAX_PATTERN and not _REPEATED_GROUP.search(pattern)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +181,7 @@ def rule_matches(context: str, path: str) -> bool:
     expression when it starts with ``^`` (Vite), a glob (``/api/**``, ``/api/*``: everything under the
     part before the first ``*``), ``/`` everything, else a path prefix."""
     if context.startswith("^"):
-        if len(context) > MAX_PATTERN:
+        if not _safe_pattern(context):
             return False
         try:
             return re.match(context, path) is not None
@@ -188,7 +201,7 @@ def proxied_url(rules: Sequence[ProxyRule], path: str) -> tuple[str, ProxyRule] 
             continue
         rewritten = path
         for pattern, replacement in rule.rewrite:
-            if len(pattern) > MAX_PATTERN:
+            if not _safe_pattern(pattern):
                 continue
             try:
                 new = re.sub(pattern, replacement.replace("\\", "\\\\"), rewritten, count=1)

@@ -1,8 +1,9 @@
-"""Development-server proxies and application prefixes, unit by unit: the JSON reader
+"""Prefixes and base URLs set in one place, unit by unit: the development-proxy JSON reader
 (:mod:`indexer.frameworks.dev_proxy`), the ECMAScript detector's facts (``base_urls``: Vite /
 webpack / ``proxy.conf.js`` tables, Angular interceptors), NestJS ``setGlobalPrefix`` facts, the
 exclusion rule, the API-first served path, and the wrapper-call filter that keeps ids out of client
-templates. Exact values, with negative cases."""
+templates, werkzeug DispatcherMiddleware mounts, @HttpExchange routes and Feign API candidates. Exact
+values, with negative cases."""
 
 from __future__ import annotations
 
@@ -243,3 +244,54 @@ def test_a_module_level_axios_instance_is_a_constant() -> None:
         ("api.defaults.baseURL", Template.of("/api")),
         ("bare.defaults.baseURL", Template()),
     ]
+
+
+# ------------------------------------------------------------------------------ mounts and exchanges
+
+
+def test_dispatcher_middleware_mounts() -> None:
+    src = ('from flask import Flask\nfrom werkzeug.middleware.dispatcher import DispatcherMiddleware\n'
+           'from admin import admin, api\nsite = Flask("s")\n'
+           'site.wsgi_app = DispatcherMiddleware(site.wsgi_app, {"/admin": admin, "/api": api.wsgi_app, "/x": make(), 1: admin})\n')
+    out = _extract("wsgi.py", src)
+    assert [(m.framework, m.parent, m.child, m.prefix, m.line) for m in out.mounts] == [
+        ("flask", "site", "admin", Template.of("/admin"), 5),
+        ("flask", "site", "api", Template.of("/api"), 5),
+    ]
+
+
+def test_exchange_interface_routes_and_calls() -> None:
+    src = ('package a;\n@HttpExchange("/api")\npublic interface OrdersApi {\n'
+           '  @GetExchange("/orders/{id}") String get(long id);\n'
+           '  @HttpExchange(url = "/orders", method = "POST") String create(String b);\n}\n'
+           'interface StockApi {\n  @DeleteExchange("/stock/{sku}") void drop(String sku);\n  void plain();\n}\n')
+    out = _extract("OrdersApi.java", src)
+    assert [(r.framework, r.methods, r.path, r.handler) for r in out.routes] == [
+        ("http-exchange", ["GET"], Template.of("/api/orders/{id}"), "OrdersApi.get"),
+        ("http-exchange", ["POST"], Template.of("/api/orders"), "OrdersApi.create"),
+        ("http-exchange", ["DELETE"], Template.of("/stock/{sku}"), "StockApi.drop"),
+    ]
+    assert [(h.framework, h.method, h.url, h.caller) for h in out.http_calls] == [
+        ("httpexchange", "GET", Template.of("/api/orders/{id}"), "OrdersApi.get"),
+        ("httpexchange", "POST", Template.of("/api/orders"), "OrdersApi.create"),
+        ("httpexchange", "DELETE", Template.of("/stock/{sku}"), "StockApi.drop"),
+    ]
+
+
+def test_feign_api_client_candidates() -> None:
+    src = ('package a;\nimport b.PetsClient;\nimport b.PetsApi;\nclass U {\n  PetsClient c; PetsApi api; Helper h;\n'
+           '  void f() { c.listPets(); api.showPetById("1"); h.listPets(); }\n}\n')
+    out = _extract("U.java", src)
+    assert [(h.framework, h.operation) for h in out.http_calls] == [
+        ("openapi-feign", "PetsClient.listPets"),
+        ("openapi-client", "PetsApi.showPetById"),
+    ]
+
+
+def test_a_catastrophic_proxy_pattern_is_not_run() -> None:
+    # A crafted repository's (a+)+ / (a|aa)* would backtrack for hours on a 40-character path.
+    path = "/" + "a" * 40 + "!"
+    assert rule_matches("^/(a+)+$", path) is False
+    rule = ProxyRule(("/",), "http://svc", (("^/(a|aa)*$", ""),))
+    assert proxied_url([rule], path) == ("http://svc" + path, rule)
+    assert rule_matches("^/" + "x" * 300, "/" + "x" * 300) is False  # too long a pattern
