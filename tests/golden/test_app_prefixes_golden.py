@@ -104,7 +104,8 @@ def test_proxies_and_interceptors_name_the_backend(proxy) -> None:
     # web-ng: interceptor environment.apiUrl ("/api") + req.url, then src/proxy.local.json (named by
     # angular.json) /api -> localhost:8081, compose-published by orders-api; an https URL is left alone.
     # web-admin: a functional interceptor `${apiUrl}/${req.url}` with an absolute apiUrl (billing's port);
-    # its fetch() is no HttpClient request: untouched. web-vite: /billing -> http://billing-api:8080
+    # its fetch() is no HttpClient request: untouched; ReportsService calls this.api.get("invoices") on
+    # an injected ApiService whose get(path) is a client template: interceptor applied too. web-vite: /billing -> http://billing-api:8080
     # rewritten ^/billing -> /api, reached through an axios instance imported from ./api (named and
     # default import); /static is under no rule. web-cra: package.json "proxy" (billing's port).
     # web-plain: no proxy: its relative URL names no service.
@@ -121,6 +122,8 @@ def test_proxies_and_interceptors_name_the_backend(proxy) -> None:
          "billing-api", "http://localhost:8082/api/invoices", None),
         ("CALLS_HTTP", "web-admin/src/app/invoices.service.InvoicesService.viaFetch(0)", "endpoint:GET /invoices",
          None, "/invoices", None),
+        ("CALLS_HTTP", "web-admin/src/app/reports.service.ReportsService.invoiceReport(0)", "endpoint:GET /api/invoices",
+         "billing-api", "http://localhost:8082/api/invoices", None),
         ("CALLS_HTTP", "web-cra/src/invoices.craInvoices(0)", "endpoint:GET /api/invoices", "billing-api",
          "http://localhost:8082/api/invoices", "web-cra/package.json"),
         ("CALLS_HTTP", "web-ng/src/app/orders.service.OrdersService.external(0)", "endpoint:GET /api/health",
