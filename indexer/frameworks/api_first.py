@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from indexer.frameworks.clients import HOLE
+from indexer.frameworks.clients import HOLE, split_url
 from indexer.frameworks.openapi import ApiOperation, match_operations
-from indexer.model import HttpCall, Import, Route
+from indexer.model import HttpCall, Import, Route, Template
 from indexer.resolve.values import ClassV, FuncV
 from indexer.symbols import file_id
 
@@ -36,6 +36,8 @@ __all__ = ["ApiFirstLinks", "GENERATED_API_NAME", "served_path"]
 
 GENERATED_API_NAME = re.compile(r"^[A-Z]\w*Api$")
 """The simple name of an openapi-generator API interface (``PetsApi``)."""
+_FEIGN_ARG = re.compile(r'\b(name|value|serviceId|url)\s*=\s*"([^"]*)"')
+_LONE_STRING = re.compile(r'^[\w.]*FeignClient\(\s*"([^"]*)"\s*\)$')
 
 
 def _join(a: str, b: str) -> str:
@@ -116,20 +118,37 @@ class ApiFirstLinks:
             linked.append((eid, op.method, full))
         return service, linked
 
-    def _feign_api(self, fc: FileCtx, scope: str | None, type_name: str) -> str | None:
+    def _feign_api(self, fc: FileCtx, scope: str | None, type_name: str) -> tuple[str, str | None] | None:
         """The generated API (``PetsApi``) the type ``type_name`` (seen from ``scope`` in ``fc``)
-        extends when it is a ``@FeignClient`` interface of this repository, else ``None``."""
+        extends when it is a ``@FeignClient`` interface of this repository, with the service its
+        annotation names (``url`` when it renders to a known host, else ``name`` / ``value``, as
+        the Feign detector reads them: ``None`` when neither); else ``None``."""
         v = self.r.resolve_expr(fc, scope, type_name)
         if not isinstance(v, ClassV) or v.c.file.repo != self.r.repo:
             return None
         d = v.c.d
-        if not any(deco.split("(", 1)[0].strip().rpartition(".")[2] == "FeignClient" for deco in d.decorators):
+        feign = next((deco for deco in d.decorators if deco.split("(", 1)[0].strip().rpartition(".")[2] == "FeignClient"),
+                     None)
+        if feign is None:
             return None
         for base in (*d.bases, *d.implements):
             simple = base.split("<", 1)[0].strip().rpartition(".")[2]
             if GENERATED_API_NAME.match(simple):
-                return simple
+                return simple, self._feign_service(v.c.file, feign)
         return None
+
+    def _feign_service(self, fc: FileCtx, annotation: str) -> str | None:
+        """The service a ``FeignClient(...)`` annotation's text addresses: its ``url`` rendered with
+        the configuration (a known host), else its ``name`` / ``value`` / ``serviceId`` (or lone string)."""
+        args = dict(_FEIGN_ARG.findall(annotation))
+        lone = _LONE_STRING.match(annotation)
+        url = args.get("url")
+        if url:
+            service, _ = split_url(self.render(fc, None, Template.of(url)) + "/", self.options.services)  # type: ignore[attr-defined]
+            if service:
+                return service
+        name = args.get("name") or args.get("value") or args.get("serviceId") or (lone.group(1) if lone else None)
+        return self.options.services.get(name, name) if name else None
 
     def _dotted_function(self, fc: FileCtx, dotted: str) -> str | None:
         """The id of the function (or ``Class.method``) of this repository an absolute dotted path
@@ -153,15 +172,17 @@ class ApiFirstLinks:
         resolves to a ``@FeignClient`` interface of the repository extending a generated ``XxxApi``:
         it is then ``"XxxApi.listPets"``; otherwise it is no HTTP call at all (not counted)."""
         operation = call.operation or ""
+        service = None
         if call.framework == "openapi-feign":
-            api = self._feign_api(fc, call.caller, operation.rpartition(".")[0])
-            if api is None:
+            found = self._feign_api(fc, call.caller, operation.rpartition(".")[0])
+            if found is None:
                 return
+            api, service = found
             operation = f"{api}.{operation.rpartition('.')[2]}"
         ops, match = self._operations(operation)
         caller = self._owner_id(fc, call.caller, call.line)  # type: ignore[attr-defined]
         for op in ops:
             eid = self._endpoint(fc, op.method, op.path)  # type: ignore[attr-defined]
             self._edge(fc, "CALLS_HTTP", caller, eid, call.line, call.col, framework=call.framework,  # type: ignore[attr-defined]
-                       url=op.path, operation_id=op.operation_id, spec=op.spec, match=match)
+                       url=op.path, operation_id=op.operation_id, spec=op.spec, match=match, service=service)
             self.result.outcomes["calls_http"] += 1

@@ -3,7 +3,8 @@
 the ``@RestController`` implementing it (EXPOSES from the controller's methods) and the client of code
 calling it through a proxy (CALLS_HTTP from the interface methods); a ``@FeignClient`` interface
 extending a generated ``PetsApi`` (openapi-generator's ``spring-cloud`` library) calls the spec's
-operations. Negatives: a class implementing the interface without being a controller, an exchange
+operations, addressed to the service its annotation names (``url`` is an unresolved placeholder here,
+so ``name``). Negatives: a class implementing the interface without being a controller, an exchange
 interface nobody implements (client only), a ``LocalClient`` class whose method is named like an
 operation, an operation the spec does not declare."""
 
@@ -31,28 +32,31 @@ def exchange(tmp_path_factory: pytest.TempPathFactory):
     s.close()
 
 
-def _http_edges(db: Path) -> list[tuple[str, str, str, str | None, str | None]]:
+def _http_edges(db: Path) -> list[tuple[str, str, str, str | None, str | None, str | None]]:
     with sqlite3.connect(db) as conn:
         rows = conn.execute("select kind, src, dst, props from edges where kind in ('EXPOSES', 'CALLS_HTTP')").fetchall()
     out = []
     for kind, src, dst, props in rows:
         p = json.loads(props or "{}")
-        out.append((kind, src.removeprefix(f"{REPO}:{J}/"), dst, p.get("framework"), p.get("operation_id")))
+        out.append((kind, src.removeprefix(f"{REPO}:{J}/"), dst, p.get("framework"), p.get("operation_id"),
+                    p.get("service")))
     return sorted(out)
 
 
 def test_exchange_interfaces_and_feign_api_clients(exchange) -> None:
     _, db = exchange
     assert _http_edges(db) == [
-        ("CALLS_HTTP", "api/OrdersApi.OrdersApi.createOrder(String)", "endpoint:POST /api/orders", "httpexchange", None),
-        ("CALLS_HTTP", "api/OrdersApi.OrdersApi.getOrder(long)", "endpoint:GET /api/orders/{}", "httpexchange", None),
-        ("CALLS_HTTP", "api/StockApi.StockApi.stock(String)", "endpoint:GET /stock/{}", "httpexchange", None),
-        ("CALLS_HTTP", "client/Adoption.Adoption.available()", "endpoint:GET /v1/pets", "openapi-feign", "listPets"),
-        ("CALLS_HTTP", "client/Adoption.Adoption.one(String)", "endpoint:GET /v1/pets/{}", "openapi-feign", "showPetById"),
+        ("CALLS_HTTP", "api/OrdersApi.OrdersApi.createOrder(String)", "endpoint:POST /api/orders", "httpexchange", None, None),
+        ("CALLS_HTTP", "api/OrdersApi.OrdersApi.getOrder(long)", "endpoint:GET /api/orders/{}", "httpexchange", None, None),
+        ("CALLS_HTTP", "api/StockApi.StockApi.stock(String)", "endpoint:GET /stock/{}", "httpexchange", None, None),
+        ("CALLS_HTTP", "client/Adoption.Adoption.available()", "endpoint:GET /v1/pets", "openapi-feign", "listPets",
+         "pets-service"),
+        ("CALLS_HTTP", "client/Adoption.Adoption.one(String)", "endpoint:GET /v1/pets/{}", "openapi-feign",
+         "showPetById", "pets-service"),
         ("EXPOSES", "web/OrdersController.OrdersController.createOrder(String)", "endpoint:POST /api/orders",
-         "http-exchange", None),
+         "http-exchange", None, None),
         ("EXPOSES", "web/OrdersController.OrdersController.getOrder(long)", "endpoint:GET /api/orders/{}",
-         "http-exchange", None),
+         "http-exchange", None, None),
     ]
 
 
