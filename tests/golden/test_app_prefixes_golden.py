@@ -175,16 +175,28 @@ def test_the_other_backend_gets_its_own_clients(proxy) -> None:
 
 
 def test_apps_mounted_under_a_prefix(tmp_path_factory: pytest.TempPathFactory) -> None:
-    # Express app.use("/shop", sub) of an imported express() app; FastAPI app.mount("/v1", subapp) of an
-    # imported app (StaticFiles is no app: nothing); werkzeug DispatcherMiddleware(site.wsgi_app,
-    # {"/admin": admin}) of an imported Flask app (a call value and a non-string key: nothing).
+    # Express app.use("/shop", sub) of an imported express() app; werkzeug DispatcherMiddleware(
+    # site.wsgi_app, {"/admin": admin}) of an imported Flask app (a call value and a non-string key:
+    # nothing); a Starlette app whose routes list (a module-level name) holds Routes (a function: GET;
+    # an HTTPEndpoint class: its get; methods=["post"]), Mount(routes=[...]) nested twice and
+    # Mount("/api", app=api_app) of the imported FastAPI app, which itself mounts subapp under /v1
+    # (StaticFiles is no app: nothing): subapp's route is reached only through both mounts.
+    # WebSocketRoute is no HTTP route.
     s, db = _index(tmp_path_factory, "mounted-apps")
     s.close()
-    assert _endpoint_ids(db) == ["endpoint:GET /", "endpoint:GET /admin/users", "endpoint:GET /shop/orders",
-                                 "endpoint:GET /v1/items"]
+    assert _endpoint_ids(db) == [
+        "endpoint:GET /", "endpoint:GET /admin/deep/x", "endpoint:GET /admin/stats", "endpoint:GET /admin/users",
+        "endpoint:GET /api/v1/items", "endpoint:GET /hello", "endpoint:GET /items", "endpoint:GET /shop/orders",
+        "endpoint:POST /upload",
+    ]
     assert _http_edges(db, "mounted-apps") == [
         ("EXPOSES", "node/sub.GET /orders(2)", "endpoint:GET /shop/orders", "node-shop", None, None),
         ("EXPOSES", "py/admin.users(0)", "endpoint:GET /admin/users", "py", None, None),
-        ("EXPOSES", "py/sub.items(0)", "endpoint:GET /v1/items", "py", None, None),
+        ("EXPOSES", "py/star.Items.get(1)", "endpoint:GET /items", "py", None, None),
+        ("EXPOSES", "py/star.hello(1)", "endpoint:GET /admin/deep/x", "py", None, None),
+        ("EXPOSES", "py/star.hello(1)", "endpoint:GET /admin/stats", "py", None, None),
+        ("EXPOSES", "py/star.hello(1)", "endpoint:GET /hello", "py", None, None),
+        ("EXPOSES", "py/star.hello(1)", "endpoint:POST /upload", "py", None, None),
+        ("EXPOSES", "py/sub.items(0)", "endpoint:GET /api/v1/items", "py", None, None),
         ("EXPOSES", "py/wsgi.home(0)", "endpoint:GET /", "py", None, None),
     ]

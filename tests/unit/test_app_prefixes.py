@@ -295,3 +295,25 @@ def test_a_catastrophic_proxy_pattern_is_not_run() -> None:
     rule = ProxyRule(("/",), "http://svc", (("^/(a|aa)*$", ""),))
     assert proxied_url([rule], path) == ("http://svc" + path, rule)
     assert rule_matches("^/" + "x" * 300, "/" + "x" * 300) is False  # too long a pattern
+
+
+def test_starlette_routes_and_mounts() -> None:
+    src = ('from starlette.applications import Starlette\nfrom starlette.routing import Mount, Route\n'
+           'from api import api_app\n\nasync def hello(request):\n    return None\n\n'
+           'app = Starlette(routes=[\n    Route("/hello", hello, methods=["GET", "post"]),\n'
+           '    Mount("/v1", routes=[Route("/x", hello), Route(path="/y", endpoint=Other)]),\n'
+           '    Mount("/api", app=api_app),\n    Mount("/static", app=StaticFiles(directory="s")),\n])\n')
+    out = _extract("site.py", src)
+    assert [(r.framework, r.name, r.prefix) for r in out.routers] == [("starlette", "app", Template())]
+    assert [(r.methods, r.path, r.handler, r.handler_ref, r.router, r.line) for r in out.routes] == [
+        (["GET", "POST"], Template.of("/hello"), "hello", None, "app", 9),
+        (["GET"], Template.of("/v1/x"), "hello", None, "app", 10),
+        (["*"], Template.of("/v1/y"), None, "Other", "app", 10),
+    ]
+    assert [(m.parent, m.child, m.prefix) for m in out.mounts] == [("app", "api_app", Template.of("/api"))]
+
+
+def test_starlette_names_without_the_import_are_nothing() -> None:
+    src = 'app = Starlette(routes=[Route("/hello", hello)])\n'
+    out = _extract("site.py", src)
+    assert (out.routers, out.routes) == ([], [])
