@@ -74,7 +74,8 @@ class ApiOperation:
     template as written (``/v1/pets/{petId}``); ``operation_id``: as written (``""`` when the spec
     gives none); ``tags``; ``spec``: the repository-relative path of the document declaring it;
     ``handler``: connexion's dotted function (``x-openapi-router-controller`` + ``operationId``, or a
-    dotted ``operationId``), else ``None``."""
+    dotted ``operationId``), else ``None``; ``base``: the base path part of ``path`` (``/v1``; ``""``:
+    none), which a server may replace by its own prefix."""
 
     method: str
     path: str
@@ -82,6 +83,7 @@ class ApiOperation:
     tags: tuple[str, ...] = ()
     spec: str = ""
     handler: str | None = None
+    base: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +308,8 @@ def _operations(reader: _Reader, rel: str, doc: dict, out: list[ApiOperation]) -
             elif "." in op_id:
                 handler = op_id
             chosen = op_base if op_base is not None else item_base if item_base is not None else base
-            out.append(ApiOperation(method.upper(), _join(chosen, template), op_id, tags, rel, handler))
+            out.append(ApiOperation(method.upper(), _join(chosen, template), op_id, tags, rel, handler,
+                                    "/" + chosen.strip("/") if chosen.strip("/") else ""))
 
 
 def load_operations(root: str | Path) -> ApiSpecs:

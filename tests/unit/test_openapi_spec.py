@@ -19,11 +19,11 @@ def _ops(specs) -> list[tuple[str, str, str]]:
 def test_fixture_spec_with_a_referenced_path_item_and_a_server_base_path() -> None:
     specs = load_operations(FIXTURES / "petstore")
     assert specs.operations == (
-        ApiOperation("GET", "/v1/pets", "listPets", ("pets",), "api/petstore.yaml"),
-        ApiOperation("POST", "/v1/pets", "createPets", ("pets",), "api/petstore.yaml"),
-        ApiOperation("GET", "/v1/pets/{petId}", "showPetById", ("pets",), "api/petstore.yaml"),
-        ApiOperation("DELETE", "/v1/pets/{petId}", "deletePet", ("pets",), "api/petstore.yaml"),
-        ApiOperation("GET", "/v1/stores/{storeId}", "getStore", ("stores",), "api/petstore.yaml"),
+        ApiOperation("GET", "/v1/pets", "listPets", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("POST", "/v1/pets", "createPets", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("GET", "/v1/pets/{petId}", "showPetById", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("DELETE", "/v1/pets/{petId}", "deletePet", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("GET", "/v1/stores/{storeId}", "getStore", ("stores",), "api/petstore.yaml", base="/v1"),
     )
     # config/settings.yaml nests "openapi:" under "docs": no spec, its fakeOperation is not declared;
     # /secret's $ref climbs out of the repository: not read, counted
