@@ -177,7 +177,8 @@ class _ClientLinker:
         """Edges from ``src`` (owned by ``fc``) to the root fields of ``op`` (of ``doc`` in ``dfc``)."""
         fields = list(op.fields)
         missing = self._expand(dfc, doc, op.spreads, fields, set(), 0)
-        self.result.outcomes["unlinked_graphql_fragment"] += missing
+        if missing:
+            self.result.outcomes["unlinked_graphql_fragment"] += missing
         if unrun:
             self.result.outcomes["calls_graphql_unrun"] += 1
         for name in fields:

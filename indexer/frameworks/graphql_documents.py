@@ -18,14 +18,15 @@ the ERROR / MISSING nodes).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from indexer.languages.base import parser
-from indexer.model import GraphqlFragment, GraphqlOperation
+from indexer.model import GraphqlDocument, GraphqlFragment, GraphqlOperation
 
-__all__ = ["ParsedDocument", "parse_document", "parse_tree"]
+__all__ = ["LOOKS_LIKE_GRAPHQL", "ParsedDocument", "document_of", "parse_document", "parse_tree"]
 
 GRAMMAR = "graphql"
 _OPERATION_TYPES = {"query": "QUERY", "mutation": "MUTATION", "subscription": "SUBSCRIPTION"}
@@ -33,6 +34,10 @@ _MAX_INLINE_DEPTH = 16
 """Inline fragments nested at the root are followed at most this deep."""
 MAX_DOCUMENT_BYTES = 1_000_000
 """A longer embedded document is not parsed (counted as having errors)."""
+
+
+LOOKS_LIKE_GRAPHQL = re.compile(r"^\s*(?:#[^\n]*\n\s*)*(?:query|mutation|subscription|fragment)\b|^\s*\{\s*[_A-Za-z]")
+"""A plain string that reads as a GraphQL document (an operation keyword, or the ``{ field`` shorthand)."""
 
 
 @dataclass(slots=True)
@@ -54,6 +59,17 @@ def parse_document(text: str, line: int = 1, col: int = 0) -> ParsedDocument:
         return ParsedDocument(errors=1)
     root = parser(GRAMMAR).parse(data).root_node
     return parse_tree(root, data, line, col)
+
+
+def document_of(framework: str, text: str, line: int, col: int, name: str | None = None, owner: str | None = None,
+                includes: list[str] | None = None, run: bool = False) -> GraphqlDocument:
+    """A :class:`~indexer.model.GraphqlDocument` of ``text`` found in host code at ``line`` / ``col``
+    (where the text itself starts), with the constant ``name`` holding it, the ``owner`` code it is
+    written in, the expressions ``includes`` interpolated into it and whether a use ``run`` s it
+    where it is written."""
+    parsed = parse_document(text, line, col)
+    return GraphqlDocument(framework, name, owner, parsed.operations, parsed.fragments, line, col,
+                           list(includes or ()), parsed.errors, run)
 
 
 def parse_tree(root: Node, data: bytes, line: int = 1, col: int = 0) -> ParsedDocument:
