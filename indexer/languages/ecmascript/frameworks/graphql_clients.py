@@ -157,6 +157,7 @@ def _use(jf: JsFile, call: Node, runner: str, args_node: Node, out: FileExtracti
             first = unwrap(args[0])
             if first is not None and (first.type != "call_expression" or first.id not in docs):
                 candidates = [(args[0], False), (args[1], strict_file)]
+    refs: list[GraphqlUse] = []  # candidates naming a constant, used when none is a document itself
     for expr, strict in candidates:
         node = unwrap(expr)
         if node is None:
@@ -191,9 +192,8 @@ def _use(jf: JsFile, call: Node, runner: str, args_node: Node, out: FileExtracti
                 return
         ref = jf.name_ref(node)
         if ref is not None:
-            out.graphql_uses.append(GraphqlUse(framework, scope, line, col, ref=ref, scope=scope, strict=strict))
-            if strict:
-                return
+            refs.append(GraphqlUse(framework, scope, line, col, ref=ref, scope=scope, strict=strict))
+    out.graphql_uses.extend(refs)
 
 
 def _local_document(locals_: dict[tuple[str | None, str], int], scope: str | None, name: str) -> int | None:
