@@ -8,7 +8,8 @@ folder (the grammar comes from :mod:`indexer.languages.base`, like every extract
 
 Rules: every ``operation_definition`` is a :class:`~indexer.model.GraphqlOperation` (no operation
 type: the ``{ a }`` shorthand, a ``QUERY``); its root ``selection_set``'s fields are its ``fields``
-(the field's name, not its alias; ``__typename`` / ``__schema`` / ``__type`` left out), fragment
+(the field's name, not its alias; ``__typename`` / ``__schema`` / ``__type`` and Apollo Client's
+local-only ``@client`` fields left out), fragment
 spreads its ``spreads``, and the fields and spreads of an inline fragment at the root (``... on
 Query { a }``, ``... @include(if: $x) { a }``) are the operation's own. Fragment definitions are
 :class:`~indexer.model.GraphqlFragment` s read the same way. Type-system definitions (a schema) in the
@@ -135,6 +136,8 @@ def _selections(sel: Node, data: bytes, fields: list[str], spreads: list[str], d
         if inner.type == "field":
             name = next((c for c in inner.named_children if c.type == "name"), None)
             text = _text(name, data)
+            if _client_only(inner, data):
+                continue
             if text and not text.startswith("__") and text not in fields:
                 fields.append(text)
         elif inner.type == "fragment_spread":
@@ -142,10 +145,22 @@ def _selections(sel: Node, data: bytes, fields: list[str], spreads: list[str], d
             text = _text(_child(fname, "name") if fname is not None else None, data)
             if text and text not in spreads:
                 spreads.append(text)
-        elif inner.type == "inline_fragment" and depth < _MAX_INLINE_DEPTH:
+        elif inner.type == "inline_fragment" and depth < _MAX_INLINE_DEPTH and not _client_only(inner, data):
             nested = _child(inner, "selection_set")
             if nested is not None:
                 _selections(nested, data, fields, spreads, depth + 1)
+
+
+def _client_only(node: Node, data: bytes) -> bool:
+    """Whether a field or inline fragment carries Apollo Client's ``@client`` directive (resolved in
+    the browser's cache, never sent to the server)."""
+    for c in node.named_children:
+        if c.type == "directives":  # grammars that group them
+            if any(_text(_child(d, "name"), data) == "client" for d in c.named_children if d.type == "directive"):
+                return True
+        elif c.type == "directive" and _text(_child(c, "name"), data) == "client":
+            return True
+    return False
 
 
 def _errors(root: Node) -> int:

@@ -263,3 +263,23 @@ def test_links_follow_documents_edited_in_another_file(tmp_path: Path) -> None:
         assert _graphql_links(ws.db) == [("web/page.Page(0)", "endpoint:QUERY Query.orders")]
     finally:
         ws.close()
+
+
+def test_apollo_local_only_fields_are_not_sent_to_the_server() -> None:
+    assert _ops("query { isLoggedIn @client me @include(if: true) { id } ... @client { cartItems } }") == [
+        ("QUERY", None, ["me"], [])]
+
+
+def test_js_test_runners_take_their_document_from_the_object_only() -> None:
+    src = """
+const { gql } = require('apollo-server');
+const GET = gql`query Get { launches { id } }`;
+it('runs', async () => {
+  await server.executeOperation({ query: GET });
+  await toPromise(execute(link, { query: GET }));
+  execute(link);
+});
+"""
+    docs, uses = _facts("src/__tests__/run.js", src)
+    assert [d[0] for d in docs] == ["GET"]
+    assert uses == [("graphql-js", None, None, "GET", None, None, None, True)] * 2

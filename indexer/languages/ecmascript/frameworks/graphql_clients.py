@@ -16,7 +16,9 @@ Rules (``indexer/languages/ecmascript/queries/graphql_clients.scm``, read here):
   ``requestSubscription``, ``client.query`` / ``mutate`` / ``subscribe`` / ``watchQuery`` (Apollo,
   apollo-angular), urql ``client.query`` / ``mutation`` / ``subscription``, graphql-request
   ``request`` / ``rawRequest``). The document is the value of a ``query`` / ``mutation`` /
-  ``subscription`` / ``document`` property of an object argument, else the first argument (the
+  ``subscription`` / ``document`` property of an object argument (also of Apollo Server's testing
+  ``server.executeOperation({query})``, apollo-link ``execute(link, {query})`` and graphql-js
+  ``graphql({source})`` runs), else the first argument (the
   second too for ``request(url, doc)`` and Relay's ``fetchQuery(env, q)`` family). It may be written
   there (``useQuery(gql`...`)``), be a local variable holding one, a plain string that reads as
   GraphQL, a module-level or imported constant (``ref``, followed by the linker), or a name imported
@@ -49,7 +51,10 @@ _CLIENT_PACKAGES = re.compile(
     r"|graphql-request|graphql-tag|react-relay(/.*)?|relay-runtime|gql\.tada|@graphql-typed-document-node/core)$")
 _FRAMEWORKS = (("apollo", "apollo-client"), ("urql", "urql"), ("graphql-request", "graphql-request"),
                ("relay", "relay"))
-_DOC_KEYS = ("query", "mutation", "subscription", "document")
+_DOC_KEYS = ("query", "mutation", "subscription", "document", "source")
+_OBJECT_ONLY = frozenset({"execute", "executeOperation", "graphql"})
+"""Runners whose document is only ever an object argument's property (their first argument is a
+link, a schema or a request object)."""
 _SECOND = frozenset({"request", "rawRequest", "fetchQuery", "loadQuery"})
 _DOC_FILE = re.compile(r"\.(graphql|gql)$")
 
@@ -150,7 +155,7 @@ def _use(jf: JsFile, call: Node, runner: str, args_node: Node, out: FileExtracti
     for a in args:
         pairs = jf.object_pairs(a)
         candidates += [(pairs[k], True) for k in _DOC_KEYS if k in pairs]
-    if not candidates and args:
+    if not candidates and args and runner not in _OBJECT_ONLY:
         hook = runner.startswith("use")
         candidates.append((args[0], hook or strict_file))
         if runner in _SECOND and len(args) > 1:

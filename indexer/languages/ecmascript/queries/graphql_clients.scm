@@ -15,4 +15,4 @@
 (call_expression
   function: [(identifier) @runner (member_expression property: (property_identifier) @runner)]
   arguments: (arguments) @args
-  (#match? @runner "^(useQuery|useLazyQuery|useMutation|useSubscription|useSuspenseQuery|useBackgroundQuery|useLazyLoadQuery|useQueryLoader|usePreloadedQuery|query|mutate|mutation|subscribe|subscription|watchQuery|request|rawRequest|fetchQuery|loadQuery|commitMutation|requestSubscription)$")) @run_call
+  (#match? @runner "^(useQuery|useLazyQuery|useMutation|useSubscription|useSuspenseQuery|useBackgroundQuery|useLazyLoadQuery|useQueryLoader|usePreloadedQuery|query|mutate|mutation|subscribe|subscription|watchQuery|request|rawRequest|fetchQuery|loadQuery|commitMutation|requestSubscription|execute|executeOperation|graphql)$")) @run_call
