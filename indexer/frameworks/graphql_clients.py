@@ -44,6 +44,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.graphql_documents import DOCUMENTS_FRAMEWORK, operation_qualname
 from indexer.model import GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse
 from indexer.symbols import file_id
 from stores.contracts import Edge
@@ -53,10 +54,8 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["DOCUMENTS_FRAMEWORK", "link_graphql_clients", "operation_qualname"]
+__all__ = ["link_graphql_clients"]
 
-DOCUMENTS_FRAMEWORK = "graphql-documents"
-"""The ``framework`` of the documents of a ``.graphql`` / ``.gql`` operations file."""
 _ROOTS = {"QUERY": "Query", "MUTATION": "Mutation", "SUBSCRIPTION": "Subscription"}
 _MATCH = ("exact", "inferred", "name")
 _MAX_SPREAD_DEPTH = 16
@@ -64,12 +63,6 @@ _MAX_INCLUDE_DEPTH = 8
 
 Locate = Callable[["FileCtx", "str | None", str], "tuple[FileCtx, str] | None"]
 EndpointFn = Callable[["FileCtx", str, str], str]
-
-
-def operation_qualname(op: GraphqlOperation) -> str:
-    """The qualname of an operation's definition in a ``.graphql`` file: its name, or its operation
-    type in lower case for an anonymous one (``query``)."""
-    return op.name or op.operation.lower()
 
 
 class _ClientLinker:

@@ -4,7 +4,8 @@ bundled in tree-sitter-language-pack: what a client operation selects at its roo
 Shared by the detectors that find documents in host code (JS / TS ``gql`` templates, Python ``gql``,
 Java GraphQL clients: each hands the document's text and where it starts) and by the GraphQL
 language folder (``.graphql`` / ``.gql`` operations files). Language-neutral: it imports no language
-folder (the grammar comes from :mod:`indexer.languages.base`, like every extractor's).
+folder (the grammar comes from :mod:`indexer.languages.base`, like every extractor's); language folders
+reach it through :mod:`indexer.frameworks`, which re-exports what they use.
 
 Rules: every ``operation_definition`` is a :class:`~indexer.model.GraphqlOperation` (no operation
 type: the ``{ a }`` shorthand, a ``QUERY``); its root ``selection_set``'s fields are its ``fields``
@@ -27,7 +28,8 @@ from tree_sitter import Node
 from indexer.languages.base import parser
 from indexer.model import GraphqlDocument, GraphqlFragment, GraphqlOperation
 
-__all__ = ["LOOKS_LIKE_GRAPHQL", "ParsedDocument", "document_of", "parse_document", "parse_tree"]
+__all__ = ["DOCUMENTS_FRAMEWORK", "LOOKS_LIKE_GRAPHQL", "ParsedDocument", "document_of", "operation_qualname",
+           "parse_document", "parse_tree"]
 
 GRAMMAR = "graphql"
 _OPERATION_TYPES = {"query": "QUERY", "mutation": "MUTATION", "subscription": "SUBSCRIPTION"}
@@ -36,6 +38,9 @@ _MAX_INLINE_DEPTH = 16
 MAX_DOCUMENT_BYTES = 1_000_000
 """A longer embedded document is not parsed (counted as having errors)."""
 
+
+DOCUMENTS_FRAMEWORK = "graphql-documents"
+"""The ``framework`` of the documents of a ``.graphql`` / ``.gql`` operations file."""
 
 LOOKS_LIKE_GRAPHQL = re.compile(r"^\s*(?:#[^\n]*\n\s*)*(?:query|mutation|subscription|fragment)\b|^\s*\{\s*[_A-Za-z]")
 """A plain string that reads as a GraphQL document (an operation keyword, or the ``{ field`` shorthand)."""
@@ -60,6 +65,12 @@ def parse_document(text: str, line: int = 1, col: int = 0) -> ParsedDocument:
         return ParsedDocument(errors=1)
     root = parser(GRAMMAR).parse(data).root_node
     return parse_tree(root, data, line, col)
+
+
+def operation_qualname(op: GraphqlOperation) -> str:
+    """The qualname of an operation's definition in a ``.graphql`` file: its name, or its operation
+    type in lower case for an anonymous one (``query``)."""
+    return op.name or op.operation.lower()
 
 
 def document_of(framework: str, text: str, line: int, col: int, name: str | None = None, owner: str | None = None,

@@ -15,7 +15,7 @@ Rules (``queries/schema.scm``):
 Operations (``.graphql`` / ``.gql`` documents of a client, read by
 :func:`indexer.frameworks.graphql_documents.parse_tree`): each operation is a ``function``
 definition of its own, named after the operation (``GetOrders``; an anonymous one ``query`` /
-``mutation`` / ``subscription``, :func:`indexer.frameworks.graphql_clients.operation_qualname`), and
+``mutation`` / ``subscription``, :func:`indexer.frameworks.graphql_documents.operation_qualname`), and
 the file's operations and fragments are one :class:`~indexer.model.GraphqlDocument` (framework
 ``graphql-documents``): the linker makes each operation CALL the root fields it selects. A schema
 and operations may share a file; type definitions are never operations.
@@ -29,8 +29,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.frameworks.graphql_clients import DOCUMENTS_FRAMEWORK, operation_qualname
-from indexer.frameworks.graphql_documents import parse_tree
+from indexer.frameworks import DOCUMENTS_FRAMEWORK, operation_qualname, parse_tree
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import GRAPHQL_SCHEMA, Definition, FileExtraction, GraphqlDocument, Route, Template
 

@@ -34,7 +34,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.graphql_documents import LOOKS_LIKE_GRAPHQL, document_of
+from indexer.frameworks import LOOKS_LIKE_GRAPHQL, document_of
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
 from indexer.model import FileExtraction, GraphqlUse
 

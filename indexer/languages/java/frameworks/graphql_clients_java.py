@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.graphql_documents import LOOKS_LIKE_GRAPHQL, document_of
+from indexer.frameworks import LOOKS_LIKE_GRAPHQL, document_of
 from indexer.languages.base import query, run_query
 from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile, compact, string_value
 from indexer.model import FileExtraction, GraphqlUse

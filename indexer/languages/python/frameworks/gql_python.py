@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.frameworks.graphql_documents import document_of
+from indexer.frameworks import document_of
 from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.common import Args, Context, ref_text, scope_of, string_value
 from indexer.model import FileExtraction, GraphqlUse
