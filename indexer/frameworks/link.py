@@ -23,6 +23,8 @@ edges that file owns:
   :mod:`indexer.frameworks.queues` (RabbitMQ exchange + routing key through the bindings in the code,
   Celery task names, Spring Cloud Stream bindings); those edges carry ``broker`` and ``match``
   (``exact`` / ``inferred`` / ``name``). Every Topic node's ``props["broker"]`` names its broker.
+* GraphQL client operations ``CALLS_HTTP`` (``kind`` ``graphql``) the root fields they select:
+  :mod:`indexer.frameworks.graphql_clients`.
 * gRPC servers ``EXPOSES`` and stubs ``CALLS_HTTP`` (``kind`` ``grpc``) the ``GRPC package.Service/Rpc``
   endpoints of the repository's ``.proto`` services: :mod:`indexer.frameworks.grpc`.
 * ``WRAPS`` wrapper callable -> ``Endpoint``: cross-cutting code (a filter, middleware, interceptor,
@@ -72,6 +74,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.env_config import ENV_REF, env_for
+from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.app_prefixes import AppPrefixLinks
@@ -160,6 +163,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
         self._queues: QueueLinker | None = None  # built on the first queue use
+        self._documents = {(fc.path, d.name) for fc in ctxs for d in fc.ex.graphql_documents if d.name}
         self._operation_ids = {endpoint_id(o.method, o.path): o.operation_id for o in reversed(options.api.operations) if o.operation_id}
 
     # -- lookup ------------------------------------------------------------------------------------
@@ -235,7 +239,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
         return None
 
     def _known(self, path: str, qualname: str) -> bool:
-        return (path, qualname) in self.constants or (path, qualname) in self.routers
+        return (path, qualname) in self.constants or (path, qualname) in self.routers or (path, qualname) in self._documents
 
     def _module_router(self, files: Sequence[FileCtx]) -> tuple[FileCtx, str] | None:
         """The router a whole module stands for (``app.use("/x", require("./r"))``): its default
@@ -350,6 +354,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
             for reg in fc.ex.entries:
                 self.entry(fc, reg)
         link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
+        link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)

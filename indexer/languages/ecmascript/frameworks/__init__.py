@@ -28,6 +28,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "listeners",
     "apollo",
     "nest_graphql",
+    "graphql_clients",
     "schedulers",
     "nest_commander",
     "openapi_clients",

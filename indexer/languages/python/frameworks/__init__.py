@@ -32,6 +32,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "strawberry",
     "graphene",
     "ariadne",
+    "gql_python",
     "python_schedulers",
     "python_cli",
     "openapi_python",
