@@ -178,10 +178,16 @@ def _walk(root: str) -> Iterator[tuple[str, list[str]]]:
         yield rel, sorted(files)
 
 
+_CLoader = getattr(yaml, "CSafeLoader", None)  # libyaml's safe loader, when PyYAML was built with it
+
+
 def _yaml_docs(text: str) -> list[object]:
+    """The first :data:`MAX_DOCUMENTS` documents of a YAML stream (safe loader; libyaml's when the
+    text has no anchor, so no alias; none when it does not parse)."""
     docs: list[object] = []
+    loader = yaml.SafeLoader if "&" in text or _CLoader is None else _CLoader
     try:
-        for doc in yaml.safe_load_all(text):
+        for doc in yaml.load_all(text, Loader=loader):  # noqa: S506 - a safe loader
             docs.append(doc)
             if len(docs) >= MAX_DOCUMENTS:
                 break
@@ -212,19 +218,26 @@ def _package(text: str) -> tuple[bool, str | None, list[str]]:
     return app, (name.rsplit("/", 1)[-1] if name else None), globs
 
 
-def _expand(root: str, base: str, pattern: str) -> list[str]:
-    """Folders a workspace / module pattern names: a plain folder, or ``dir/*`` one level down."""
+def _expand(root: str, base: str, pattern: str, budget: list[int]) -> list[str]:
+    """Folders a workspace / module pattern names: a plain folder, or ``dir/*`` one level down.
+    ``budget[0]`` is how many more folders the whole run may look at (each ``dir/*`` listing spends
+    one per entry): a repository listing ``pkgs/*`` five hundred times, or a thousand packages each
+    listing ``../*``, stops there instead of stat-ing millions of folders."""
     pattern = pattern.rstrip("/")
+    if budget[0] <= 0:
+        return []
     if pattern.endswith("/*") or pattern.endswith("/**"):
         parent = _inside(base, pattern.rsplit("/", 1)[0])
         if parent is None:
             return []
         full = os.path.join(root, parent)
         try:
-            names = sorted(os.listdir(full))[:1000] if _real_folder(root, parent) else []
+            names = sorted(os.listdir(full))[: min(1000, budget[0])] if _real_folder(root, parent) else []
         except OSError:
             return []
+        budget[0] -= len(names) + 1
         return [f"{parent}/{n}" if parent else n for n in names if _real_folder(root, f"{parent}/{n}" if parent else n)]
+    budget[0] -= 1
     if "*" in pattern:
         return []
     one = _inside(base, pattern)
@@ -268,6 +281,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     ports: dict[str, str] = {}
     compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
     yaml_files: list[str] = []
+    expand_budget = [MAX_DIRS]  # folders workspace globs may look at, over the whole run (see _expand)
 
     def unit(folder: str | None, kind: str) -> None:
         if folder is not None and _real_folder(real, folder):
@@ -295,8 +309,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                     unit(folder, "npm")
                 if pname and folder:
                     pkg_names[folder] = pname
-                for g in globs:
-                    for f in _expand(real, folder, g):
+                for g in dict.fromkeys(globs):  # a glob listed twice is expanded once
+                    for f in _expand(real, folder, g, expand_budget):
                         unit(f, "npm")
             elif name in ("pyproject.toml", "setup.py") or _REQUIREMENTS.match(name):
                 unit(folder, "python")
