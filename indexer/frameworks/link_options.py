@@ -43,6 +43,9 @@ class LinkOptions:
     proxies: Mapping[str, tuple[ProxyRule, ...]] = field(default_factory=dict)
     """Per package folder, the development-server proxy rules of its JSON files
     (:func:`~indexer.frameworks.dev_proxy.load_proxies`): which backend a relative URL reaches."""
+    manifests: frozenset[str] = frozenset()
+    """The Kubernetes manifests the service units were read from (:attr:`ServiceMap.manifests`): a
+    watcher re-reads the boundaries when one changes."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -61,7 +64,7 @@ class LinkOptions:
             derived.update(gateway_routes(props))
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
-                   load_operations(Path(root)), load_env_files(root), load_proxies(root))
+                   load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests)
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

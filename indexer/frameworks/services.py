@@ -118,6 +118,9 @@ class ServiceMap:
     ports: Mapping[str, str] = field(default_factory=dict)
     """Host port published by a compose service built here (``ports: ["8081:8080"]``) -> its service
     name: ``http://localhost:8081`` addresses it."""
+    manifests: frozenset[str] = frozenset()
+    """Repository-relative paths of the Kubernetes manifests read (a Service or a workload in them):
+    an edit to one re-reads the boundaries."""
 
     def unit_of(self, path: str) -> ServiceUnit | None:
         """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
@@ -340,7 +343,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for m in (spring_modules or {}):
         unit(m, "spring")
 
-    k8s = _kubernetes(real, yaml_files)
+    manifests: set[str] = set()
+    k8s = _kubernetes(real, yaml_files, manifests)
     units: dict[str, ServiceUnit] = {}
     by_basename: dict[str, list[str]] = {}
     for folder in kinds:
@@ -369,13 +373,14 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for u in units.values():
         for a in u.aliases:
             hosts.setdefault(a, u.name or a)
-    return ServiceMap(units, hosts, ports)
+    return ServiceMap(units, hosts, ports, frozenset(manifests))
 
 
-def _kubernetes(root: str, files: list[str]) -> list[tuple[str, str]]:
+def _kubernetes(root: str, files: list[str], manifests: set[str]) -> list[tuple[str, str]]:
     """``(image name, Service name)`` pairs: a ``kind: Service`` whose ``spec.selector`` labels are all
     among a ``Deployment`` / ``StatefulSet`` / ``DaemonSet`` pod template's labels, with that
-    workload's container images (:func:`_image_name`)."""
+    workload's container images (:func:`_image_name`). Adds to ``manifests`` each file holding one of
+    those kinds."""
     services: list[tuple[str, dict[str, str]]] = []
     workloads: list[tuple[dict[str, str], list[str]]] = []
     for rel in files:
@@ -388,6 +393,8 @@ def _kubernetes(root: str, files: list[str]) -> list[tuple[str, str]]:
             kind, spec = doc.get("kind"), doc.get("spec")
             if not isinstance(spec, dict):
                 continue
+            if kind in ("Service", "Deployment", "StatefulSet", "DaemonSet"):
+                manifests.add(rel)
             if kind == "Service":
                 meta = doc.get("metadata")
                 name = meta.get("name") if isinstance(meta, dict) else None
