@@ -71,6 +71,13 @@ _Loader.yaml_implicit_resolvers = {
     first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+_FastLoader: type | None = None
+if hasattr(yaml, "CSafeLoader"):  # libyaml's parser, the same safe constructor and resolvers
+
+    class _FastLoader(yaml.CSafeLoader):  # type: ignore[no-redef]
+        """:class:`_Loader` on libyaml's parser (about ten times faster)."""
+
+    _FastLoader.yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
 
 
 def config_files(repo_root: Path, exclude: Collection[Path] = ()) -> list[Path]:
@@ -123,7 +130,8 @@ def _child_key(prefix: str, key: str) -> str:
 
 def _yaml_documents(text: str) -> Iterator[dict[str, str]]:
     try:
-        for doc in yaml.load_all(text, Loader=_Loader):  # noqa: S506 - a SafeLoader subclass
+        loader = _FastLoader or _Loader
+        for doc in yaml.load_all(text, Loader=loader):  # noqa: S506 - SafeLoader / CSafeLoader subclasses
             if isinstance(doc, dict):
                 flat: dict[str, str] = {}
                 _flatten(doc, "", flat)
