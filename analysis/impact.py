@@ -57,6 +57,7 @@ from analysis.navigation import (
     TYPE_LABELS,
     REFERENCE_KINDS,
     best_targets,
+    qualified_as,
     symbol_candidates,
 )
 
@@ -406,15 +407,19 @@ def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple
     found = best_targets(query.text, symbol_candidates(graph, query.text))
     if found or engine is None:
         return found, 0
-    short = query.text.strip().split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1]
+    text = query.text.strip().split("(", 1)[0].strip().strip(".")
+    *heads, short = text.split(".")
     parts = query_parts(short)
     hits = engine.search(query.text, SEARCH_CANDIDATES).hits
     matching = {}
     for h in hits:
         rank = symbol_match_rank(short, parts, h.node.name)
-        if h.node.label in _CODE_LABELS and rank is not None and rank <= 1:  # the name, up to case and separators
+        # the name, up to case and separators, and every qualifier the user wrote, so: `Foo.findOwner`
+        # never silently means `OwnerResource.findOwner`, nor `Query.launches` the React `Launches`
+        if h.node.label in _CODE_LABELS and rank is not None and rank <= 1 and qualified_as(h.node, heads):
             matching[h.node.id] = h.node
     return sorted(matching.values(), key=lambda n: n.id), 1
+
 
 
 def query_nodes(graph: GraphStore, query: PositionQuery | NodesQuery) -> list[Node]:

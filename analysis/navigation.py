@@ -7,6 +7,7 @@ number of hits.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,7 +26,7 @@ from stores.errors import QueryFailed
 _T = TypeVar("_T")
 
 __all__ = [
-    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "best_targets", "lookup", "find_targets", "callers", "references",
+    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
@@ -98,6 +99,10 @@ def _path_module(path: str) -> str:
     return (path[:dot] if dot > slash + 1 else path).replace("/", ".")
 
 
+_DOTTED_NAME_PARTS = 3
+"""Dotted parts a node's own name may have and still be found by it (``Query.launch``)."""
+
+
 def _matches(node: Node, text: str) -> bool:
     for full in (dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"):
         if full == text or full.endswith("." + text):
@@ -105,9 +110,26 @@ def _matches(node: Node, text: str) -> bool:
     return False
 
 
+def qualified_as(node: Node, heads: list[str]) -> bool:
+    """Whether the dotted parts before ``node``'s own name in its module path + qualname end with
+    ``heads``, each compared up to case and separators (``["owner_service"]`` qualifies
+    ``OwnerService.rename``); no heads: any node. For fuzzy fallbacks that must still honour every
+    qualifier the user wrote."""
+    if not heads:
+        return True
+    own = [p for p in re.split(r"[./]", f"{node.file.rsplit('.', 1)[0]}.{node.qualname}") if p]
+    own = own[: len(own) - len(node.name.split("."))]
+    norm = ["".join(query_parts(p)) for p in own]
+    want = ["".join(query_parts(p)) for p in heads]
+    return len(norm) >= len(want) and norm[len(norm) - len(want):] == want
+
+
 def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
     """Every code node ``symbol`` could name (its last dotted part as the short name, then any
-    qualname / dotted-name suffix match), sorted by id; ``[]`` when none."""
+    qualname / dotted-name suffix match), sorted by id; ``[]`` when none. A node whose own name is
+    dotted (an inline resolver ``Query.launch`` of an Apollo resolver map, a value property
+    ``auth.required``) is found by its whole name too: the text's last two or three dotted parts are
+    looked up as names as well."""
     symbol = symbol.strip()
     if ":" in symbol:
         exact = graph.get_nodes([symbol])
@@ -116,8 +138,11 @@ def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
     text = symbol.split("(", 1)[0].strip().strip(".")
     if not text:
         return []
-    short = text.rsplit(".", 1)[-1]
-    return [n for n in graph.find_symbols([short], _CODE_LABELS).get(short, []) if _matches(n, text)]
+    parts = text.split(".")
+    names = [".".join(parts[-k:]) for k in range(1, min(len(parts), _DOTTED_NAME_PARTS) + 1)]
+    found = graph.find_symbols(names, _CODE_LABELS)
+    out = {n.id: n for name in names for n in found.get(name, []) if _matches(n, text)}
+    return sorted(out.values(), key=lambda n: n.id)
 
 
 def find_targets(graph: GraphStore, symbol: str) -> list[Node]:
