@@ -90,8 +90,9 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
 
 
 def node_props(lang: str, d: Definition) -> dict[str, object]:
-    """The properties of a definition's node."""
-    props: dict[str, object] = {"language": lang}
+    """The properties of a definition's node; ``name_line`` / ``name_col`` locate its name (1-based
+    line, code-point column), which front ends select (an annotation may spell the name earlier)."""
+    props: dict[str, object] = {"language": lang, "name_line": d.name_line, "name_col": d.name_col}
     if d.kind in CALLABLE_KINDS:
         props.update(signature=d.signature, arity=len(d.params), min_arity=d.min_arity, max_arity=d.max_arity)
     if d.modifiers:
