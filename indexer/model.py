@@ -139,6 +139,14 @@ class Definition:
     ``return _strict if required else _lenient``): dotted names written in its own ``return``
     statements, in order, without repeats. A factory whose result is such a function (a FastAPI
     ``Depends(get_current_user_authorizer())``) stands for those functions when it wraps routes."""
+    generated: str | None = None
+    """What wrote this definition when the source does not (``lombok``: a getter, setter, builder or
+    constructor an annotation generates): front ends mark it, search does not chunk it. Such a
+    definition spans the field or annotation that generates it."""
+    accessor_of: str | None = None
+    """For a generated accessor (getter, setter, builder step), the qualname of the field (in the same
+    file) it reads or writes: the resolver links the accessor to the field (a CALLS edge ``accessor ->
+    field``), so a change to the field reaches the accessor's callers."""
 
     @property
     def min_arity(self) -> int:

@@ -33,6 +33,7 @@ incremental updates and redo only what a change touched.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
 __all__ = ["Resolver"]
+
+_NEW = re.compile(r"new ([\w$.]+)\(\)")
+"""A receiver written for a ``new`` expression (``new Foo()``, ``new a.b.Foo()``): its type text."""
 
 
 class Resolver:
@@ -198,7 +202,9 @@ class Resolver:
                 defs = fc.top.get(name)
             else:
                 defs = fc.by_qualname.get(f"{s}.{name}")
-                if defs and hidden_class:
+                if defs and (hidden_class or defs[0].d.kind == "constructor"):
+                    # A Java constructor is named after its class but is no name in the class's
+                    # scope: `A.helper()` in `A()` names the class (a Python `__init__` is hidden).
                     defs = [rd for rd in defs if rd.is_type]
             if defs:
                 return self.def_value(defs[-1])
@@ -260,6 +266,14 @@ class Resolver:
         return self._memoised((id(fc), scope, text, "expr"), lambda: self._resolve_expr(fc, scope, text))
 
     def _resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
+        if text.startswith("new "):  # `new Foo()`, `new a.Foo().bar()`: an instance of exactly Foo
+            made = _NEW.match(text)
+            if made is None:
+                return None
+            t = self.resolve_type(fc, scope, made.group(1))
+            v: Value = InstV(t.c, "exact", concrete=True) if isinstance(t, ClassV) else t
+            rest = text[made.end():]
+            return self._follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
         segments = split_dotted(text)
         if not segments:
             return None
@@ -283,7 +297,11 @@ class Resolver:
                     return q
         if called:
             v = self.call_result(v, "exact")
-        for seg in segments[1:]:
+        return self._follow(v, segments[1:])
+
+    def _follow(self, v: Value, segments: Sequence[str]) -> Value:
+        """``v`` followed through attribute / call segments (``["b()", "c"]``)."""
+        for seg in segments:
             if v is None or v is EXTERNAL:
                 return v
             called = seg.endswith("()")

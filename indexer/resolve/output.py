@@ -45,6 +45,10 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                           d.end_line, d.end_col, props))
         parent = fc.def_at(d.parent, d.start_line) if d.parent else None
         add("CONTAINS", parent.id if parent else fid, rd.id)
+        if d.accessor_of:  # a generated accessor reads / writes its field (model.Definition)
+            read = fc.def_at(d.accessor_of, d.start_line)
+            if read is not None and read.d.kind == "field":
+                add("CALLS", rd.id, read.id, read.d.name_line, read.d.name_col, "exact")
         if rd.is_type:
             for text in d.bases:
                 t = r.resolve_type(fc, d.parent, text)
@@ -105,4 +109,6 @@ def node_props(lang: str, d: Definition) -> dict[str, object]:
         props["return_type"] = d.return_type
     if d.exported:
         props["exported"] = True
+    if d.generated:
+        props["generated"] = d.generated
     return props

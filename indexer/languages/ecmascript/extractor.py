@@ -709,6 +709,13 @@ class _FileRun:
             elif t == "non_null_expression" and node.named_children:
                 node = node.named_children[0]
                 continue
+            elif t == "parenthesized_expression" and node.named_child_count == 1 and parts:
+                node = node.named_children[0]  # `(new A()).m()`
+                continue
+            elif t == "new_expression":  # `new A(x).m()`: written `new A()`, as Java does
+                ctor = node.child_by_field_name("constructor")
+                if ctor is not None and ctor.type in ("identifier", "member_expression"):
+                    return f"new {_WS.sub('', self.text(ctor))}()" + "".join(reversed(parts))
             return _WS.sub("", self.text(node)) + "".join(reversed(parts))
         return LONG_RECEIVER
 

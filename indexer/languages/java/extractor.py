@@ -34,6 +34,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.java.frameworks import detectors_for
+from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
@@ -164,6 +165,7 @@ class _FileExtractor:
         self._bindings()
         self._type_uses()
         self._injections()
+        self._lombok()
 
     def _collect_strips(self) -> None:
         ranges = sorted(
@@ -639,6 +641,44 @@ class _FileExtractor:
                         at = d.type_node or d.node
                         out.append(Injection(owner, d.rec.field_type, "constructor", src.line(at), src.col(at)))
         out.sort(key=lambda i: (i.line, i.col))
+
+    # ------------------------------------------------------------------ Lombok
+
+    def _lombok(self) -> None:
+        """Add the members Lombok annotations generate (:mod:`indexer.languages.java.lombok`), after
+        every sweep: they own no calls, bindings or type uses."""
+        members: dict[int, list[_Def]] = {}
+        for d in self.defs:
+            if d.parent_def is not None:
+                members.setdefault(id(d.parent_def), []).append(d)
+        added = []
+        for cls in self.defs:
+            if cls.rec.kind not in ("class", "enum"):
+                continue
+            mine = members.get(id(cls), [])
+            fields = [LombokField(d.rec, d.rec.decorators, d.has_initializer) for d in mine
+                      if d.rec.kind == "field" and d.node.type == "field_declaration"]
+            spans = self._annotation_spans(cls.node)
+            if not spans and not any(f.decorators for f in fields):
+                continue
+            added += generated_members(LombokClass(cls.rec, spans, fields, [d.rec for d in mine]))
+        self.out.definitions.extend(added)
+
+    def _annotation_spans(self, node: Node) -> dict[str, tuple[str, Span]]:
+        """The annotations on a declaration by name: text (no ``@``) and span (name: after ``@``)."""
+        mods = node.named_child(0) if node.named_child_count else None
+        if mods is None or mods.type != "modifiers":
+            return {}
+        src, out = self.src, {}
+        for child in mods.children:
+            if child.type in _ANNOTATIONS:
+                text = _collapse(src.text(child)[1:])
+                name_node = child.child_by_field_name("name") or child
+                end_row, end_byte_col = child.end_point
+                out.setdefault(_annotation_name(text), (text, Span(
+                    src.line(child), src.col(child), end_row + 1, src.point_col(end_row, end_byte_col),
+                    src.line(name_node), src.col(name_node))))
+        return out
 
     def _param_injections(self, owner: str, d: _Def, via: str) -> None:
         """One injection per typed parameter of ``d`` (positions of the parameter type nodes)."""
