@@ -54,6 +54,8 @@ __all__ = ["Resolver"]
 
 _NEW = re.compile(r"new ([\w$.]+)\(\)")
 """A receiver written for a ``new`` expression (``new Foo()``, ``new a.b.Foo()``): its type text."""
+_CAST = re.compile(r"\(([\w$.]+)\)")
+"""A receiver written for a cast (``(Foo)``, ``(a.b.Foo)``): its type text."""
 
 
 class Resolver:
@@ -208,6 +210,10 @@ class Resolver:
                     defs = [rd for rd in defs if rd.is_type]
             if defs:
                 return self.def_value(defs[-1])
+            if fc.rules.implicit_this and s is not None and fc.is_class_scope(s):
+                inherited = self._inherited_field(fc.by_qualname[s][0], name)
+                if inherited is not None:
+                    return inherited
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
                 if q in fc.owners:
@@ -220,6 +226,18 @@ class Resolver:
             return self.resolve_import(fc, imps[-1])
         use(("name", fc.path, "*"))
         return fc.rules.resolve_unbound(self, fc, name)
+
+    def _inherited_field(self, cls: Def, name: str) -> Value:
+        """A field ``name`` a base of ``cls`` declares (Java: used without ``this.`` in a subclass),
+        from the bases' class-scope bindings, nearest first; ``None`` when none declares it."""
+        for c in self.classes.mro(cls)[1:]:
+            self.use(("name", c.file.path, name))
+            bindings = c.file.bindings.get((c.d.qualname, name))
+            if bindings:
+                v = self.binding_value(c.file, bindings)
+                if v is not None:
+                    return v
+        return None
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
         """Value of a name from its bindings: a declared type beats a constructor call beats an alias."""
@@ -273,6 +291,14 @@ class Resolver:
             t = self.resolve_type(fc, scope, made.group(1))
             v: Value = InstV(t.c, "exact", concrete=True) if isinstance(t, ClassV) else t
             rest = text[made.end():]
+            return self._follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
+        if text.startswith("("):  # `(Owner)` + rest: a cast (Java), an instance of that type
+            cast = _CAST.match(text)
+            t = self.resolve_type(fc, scope, cast.group(1)) if cast else None
+            if not isinstance(t, ClassV) or cast is None:
+                return t
+            rest = text[cast.end():]
+            v = InstV(t.c, "exact")
             return self._follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
         segments = split_dotted(text)
         if not segments:

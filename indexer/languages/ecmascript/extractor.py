@@ -709,7 +709,7 @@ class _FileRun:
             elif t == "non_null_expression" and node.named_children:
                 node = node.named_children[0]
                 continue
-            elif t == "parenthesized_expression" and node.named_child_count == 1 and parts:
+            elif t == "parenthesized_expression" and node.named_child_count == 1:
                 node = node.named_children[0]  # `(new A()).m()`
                 continue
             elif t == "new_expression":  # `new A(x).m()`: written `new A()`, as Java does
