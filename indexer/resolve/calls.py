@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, Definition
+from indexer.model import CallSite, Definition, base_type
 from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ObjV, Value
 
 if TYPE_CHECKING:
@@ -99,6 +99,9 @@ class CallBinder:
         if not methods:
             if members:  # a field holding a callable, a nested class: call its value
                 return self._callee_targets(self.r.def_value(members[-1]), cs, inst.how)
+            implied = self._runtime_call(inst, cs)
+            if implied:
+                return implied
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
         methods = by_arity(methods, cs.arity)
         how = "inferred" if inherited else inst.how
@@ -111,6 +114,25 @@ class CallBinder:
                         seen.add(id(o))
                         out.append((o, "inferred"))
         return out
+
+    def _runtime_call(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
+        """The repository method a runtime method outside the repository calls back (the module
+        system's optional ``runtime_calls``: Java ``Thread.start()`` -> ``run()``), ``inferred``,
+        with its overriders unless the instance's class is known exactly; ``None`` when no rule applies."""
+        rule = getattr(inst.c.file.rules, "runtime_calls", {}).get(cs.name)
+        if rule is None or cs.arity != 0:
+            return None
+        base, target = rule
+        mro = self.classes.mro(inst.c)
+        if not any((base_type(b) or "").rsplit(".", 1)[-1] == base for c in mro for b in c.d.bases):
+            return None
+        members, _ = self.classes.lookup(inst.c, target)
+        runs = [m for m in members if m.is_callable and arity_ok(m.d, 0)]
+        out = [(m, "inferred") for m in runs]
+        if not inst.concrete:
+            for m in runs:
+                out += [(o, "inferred") for o in self.classes.overriders(m, inst.c)]
+        return out or None
 
     def _constructors(self, c: Def, arity: int, how: str) -> list[tuple[Def, str]]:
         name = c.file.rules.constructor_name or c.d.name

@@ -90,6 +90,8 @@ def _collapse(text: str) -> str:
     return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", text))
 
 
+# Reflective look-ups by a literal method name on a class literal.
+_REFLECTIVE = frozenset({"getMethod", "getDeclaredMethod"})
 # Methods handing a lambda the elements of their receiver (a collection, stream, map or Optional).
 _ELEMENT_METHODS = frozenset({
     "forEach", "forEachOrdered", "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj", "flatMap",
@@ -515,7 +517,11 @@ class _FileExtractor:
             if "call" in m:
                 name_node = m["name"][0]
                 recv = m.get("receiver")
-                found.append((name_node, src.text(name_node), self._receiver(recv[0]) if recv else None, args, False))
+                receiver = self._receiver(recv[0]) if recv else None
+                found.append((name_node, src.text(name_node), receiver, args, False))
+                reflected = self._reflected(src.text(name_node), receiver, args)
+                if reflected is not None:
+                    found.append(reflected)
             elif "new" in m:
                 tnode = m["type"][0]
                 while tnode.type in ("generic_type", "annotated_type"):
@@ -547,6 +553,21 @@ class _FileExtractor:
             )
             for (name_node, name, receiver, args, is_new), owner in zip(found, owners)
         ]
+
+    def _reflected(self, name: str, receiver: str | None, args: Node) -> tuple[Node, str, str | None, None, bool] | None:
+        """``X.class.getMethod("m", ...)`` / ``getDeclaredMethod``: a call of ``X.m`` (arity unknown)
+        at the string literal, which reflection invokes; ``None`` for anything else (a name not
+        written as a literal, a receiver that is no class literal)."""
+        if name not in _REFLECTIVE or not receiver or not receiver.endswith(".class") or not args.named_children:
+            return None
+        first = args.named_children[0]
+        if first.type != "string_literal":
+            return None
+        text = self.src.text(first)
+        member = text[1:-1] if len(text) >= 2 else ""
+        if not member.isidentifier():
+            return None
+        return (first, member, receiver.removesuffix(".class"), None, False)
 
     def _method_reference(self, ref: Node) -> tuple[Node, str, str | None, Node | None, bool] | None:
         """``X::m`` / ``this::m`` / ``super::m`` / ``a.b::m`` -> a call of ``m`` on that receiver;

@@ -30,6 +30,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "dgs",
     "graphql_java",
     "spring_boot_runners",
+    "jvm_entries",
     "openapi_generated",
     "java_constants",
 )
