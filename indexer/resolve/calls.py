@@ -149,9 +149,11 @@ class CallBinder:
         # A call on a receiver (``rv.update(...)``) is a method call: a free function of that name
         # is no candidate (README: ``name`` binds to exactly one *method* of that name and arity),
         # except a JS function assigned to an object's property (``res.send = function () {}``).
+        # Members a tool generates (Lombok's `getX`) are no candidates: their names are as common
+        # in libraries as they are certain on a receiver whose type is known.
         properties = fc.rules.property_functions
         candidates = [rd for rd in r.tables.callables_by_name.get((ns, cs.name), ())
-                      if arity_ok(rd.d, cs.arity) and (
+                      if arity_ok(rd.d, cs.arity) and rd.d.generated is None and (
                           cs.receiver is None or rd.d.kind == "method"
                           or (properties and rd.d.parent is not None))]
         for rd in candidates:

@@ -243,3 +243,29 @@ def test_generated_members_get_no_chunks():
     assert [c.name for c in chunks if c.kind != "file_section"] == ["User"]
     [cls] = [c for c in chunks if c.name == "User"]
     assert "public String getName()" in cls.text and "public void setAge(int age)" in cls.text
+
+
+def test_generated_accessors_are_no_name_fallback_candidates():
+    """`fieldError.getField()` on a library type (unknown receiver) must not bind a Lombok getter
+    only because it is the one `getField` of the repository."""
+    result = check("""
+// --- path: p/FieldErrorResource.java ---
+package p;
+
+@lombok.Getter
+public class FieldErrorResource {
+    private String field;
+}
+// --- path: p/Handler.java ---
+package p;
+
+import org.springframework.validation.FieldError;
+
+public class Handler {
+    void handle(FieldError fieldError, Object o) {
+        fieldError.getField();
+        unknown().getField();
+    }
+}
+""", ["p/FieldErrorResource.FieldErrorResource.getField() -> p/FieldErrorResource.FieldErrorResource.field [exact]"])
+    assert [u.name for f in result.files for u in f.unresolved] == ["unknown", "getField"]
