@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, Definition, base_type
-from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ObjV, Value
+from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -81,6 +81,8 @@ class CallBinder:
         return self._callee_targets(v, cs, "exact", dispatch=False)
 
     def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False) -> Targets:
+        if isinstance(v, ModuleV):  # a CommonJS module called or built: `module.exports = f` is `f`
+            v = self.r.module_member(v.ns, v.key, "default")
         if v is None or v is EXTERNAL:
             return v
         if isinstance(v, FuncV):

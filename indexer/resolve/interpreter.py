@@ -256,6 +256,16 @@ class Resolver:
                     return v
         return None
 
+    def _prototype_owner(self, fc: FileCtx, scope: str | None) -> Def | None:
+        """The constructor function whose prototype method ``scope`` is (JS ``View.prototype.render
+        = function () {}``: a method whose parent is a function), or ``None``."""
+        defs = fc.by_qualname.get(scope) if scope is not None else None
+        if not defs or defs[0].d.kind != "method" or not defs[0].d.parent:
+            return None
+        self.use(("name", fc.path, defs[0].d.parent.rpartition(".")[2]))
+        owners = fc.by_qualname.get(defs[0].d.parent)
+        return owners[0] if owners and owners[0].d.kind == "function" else None
+
     def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
         """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""
         s = scope
@@ -310,7 +320,7 @@ class Resolver:
             return None
         v: Value
         if name in ("self", "this"):
-            cls = self.enclosing_class(fc, scope)
+            cls = self.enclosing_class(fc, scope) or self._prototype_owner(fc, scope)
             v = InstV(cls, "exact") if cls is not None else None
         elif name == fc.rules.class_receiver:
             cls = self.enclosing_class(fc, scope)
@@ -340,9 +350,18 @@ class Resolver:
         """The value calling ``v`` yields: an instance of a class, a function's (inferred) return."""
         if isinstance(v, ClassV):
             return InstV(v.c, how, concrete=not v.dynamic)
+        if isinstance(v, ModuleV):  # a CommonJS module called: its `module.exports = f` is called
+            v = self.module_member(v.ns, v.key, "default")
+            if isinstance(v, ModuleV):
+                return None
+            return self.call_result(v, how)
         if isinstance(v, FuncV):
             self.use(("name", v.f.file.path, v.f.d.name))
             rt = v.f.d.return_type
+            if not rt and any(m.d.kind == "method" for ms in v.f.members.values() for m in ms):
+                # A JS constructor function with prototype methods (`View.prototype.render = ...`):
+                # what it builds is an instance whose members are those methods.
+                return InstV(v.f, how)
             if not rt:
                 # No annotation: what every ``return`` of the function calls, resolved in its own body.
                 # The key stops functions returning each other's results (``f`` -> ``g()`` -> ``f()``).

@@ -215,15 +215,16 @@ def test_prototype_and_property_assigned_functions_in_javascript():
         var utils = require("./utils");
         var app = exports = module.exports = {};
         app.render = function render(name) {
-          var view = new View(name);  // `require` of a `module.exports = View` module: not bound yet
+          var view = new View(name);  // `require` of a `module.exports = View` module: its View
           utils.compileETag(name);
           tryRender(view);
         };
         function tryRender(view) { view.render(); }
         """,
         [
-            "lib/view.View.lookup(1) -> lib/view.View.resolve(2) [name]",
+            "lib/view.View.lookup(1) -> lib/view.View.resolve(2) [exact]",  # `this` in a prototype method
             "lib/view.View.resolve(2) -> lib/view.tryStat(1) [exact]",
+            "lib/application.app.render(1) -> lib/view.View(1) [exact]",
             "lib/application.app.render(1) -> lib/utils.compileETag(1) [exact]",
             "lib/application.app.render(1) -> lib/application.tryRender(1) [exact]",
         ],
