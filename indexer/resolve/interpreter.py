@@ -66,8 +66,11 @@ class Resolver:
     Owns the tables (:class:`~indexer.resolve.tables.ModuleTables`), the class hierarchy
     (:attr:`classes`), the call binder (:attr:`calls`) and the dependency tracker (:attr:`track`)."""
 
-    def __init__(self, repo: str, files: Sequence[FileCtx], systems: Mapping[str, ModuleSystem]) -> None:
+    def __init__(self, repo: str, files: Sequence[FileCtx], systems: Mapping[str, ModuleSystem],
+                 module_configs: Mapping[str, object] | None = None) -> None:
         self.repo = repo
+        self.module_configs = dict(module_configs or {})
+        """Per namespace, the repository configuration its module system reads (:meth:`module_config`)."""
         self.files = list(files)
         self._by_path = {fc.path: fc for fc in self.files}
         self.track = DependencyTracker()
@@ -156,6 +159,10 @@ class Resolver:
         ns = self._namespaces.get(lang, lang)
         return self._memoised((0, key, name, "member:" + ns),
                               lambda: self._by_namespace[ns].module_member(self, key, name))
+
+    def module_config(self, ns: str) -> object | None:
+        """The repository configuration given to namespace ``ns``'s module system, or ``None``."""
+        return self.module_configs.get(ns)
 
     def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
         """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
