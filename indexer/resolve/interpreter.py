@@ -215,6 +215,8 @@ class Resolver:
                     # A Java constructor is named after its class but is no name in the class's
                     # scope: `A.helper()` in `A()` names the class (a Python `__init__` is hidden).
                     defs = [rd for rd in defs if rd.is_type]
+                if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
+                    defs = [rd for rd in defs if rd.d.kind != "constructor"]
             if defs:
                 return self.def_value(defs[-1])
             if fc.rules.implicit_this and s is not None and fc.is_class_scope(s):
