@@ -20,7 +20,10 @@ Conventions every extractor follows (the resolver relies on them):
   A call in a field initialiser or class body belongs to the class; at module level, ``None``.
 * Receiver text is normalised: no whitespace, generic arguments dropped. ``self`` / ``this`` / ``super``
   stand for themselves; Python ``super()`` and ``super(X, self)`` are written ``super``; a chained call
-  receiver is written with ``()``: ``a.b().c()`` has receiver ``a.b()``.
+  receiver is written with ``()``: ``a.b().c()`` has receiver ``a.b()``. A ``new`` expression is
+  written ``new Foo()`` (``new a.Foo(x).m()`` has receiver ``new a.Foo()``: exactly a ``Foo``), a Java
+  cast ``(Foo)`` (``((Foo) o).m()``: an instance of ``Foo``), and ``this`` inside an anonymous JS/TS
+  ``function`` callback ``function.this`` (not the enclosing class's ``this``; binds nothing).
 * Type texts drop generic arguments, array / nullable markers and qualifiers the resolver cannot use:
   ``List<Owner>`` -> ``List``, ``Owner[]`` -> ``Owner``, ``Optional[Owner]`` stays ``Optional[Owner]``
   only in ``Param.type`` as written; use :func:`base_type` to reduce.

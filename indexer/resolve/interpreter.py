@@ -211,9 +211,7 @@ class Resolver:
                 defs = fc.top.get(name)
             else:
                 defs = fc.by_qualname.get(f"{s}.{name}")
-                if defs and (hidden_class or defs[0].d.kind == "constructor"):
-                    # A Java constructor is named after its class but is no name in the class's
-                    # scope: `A.helper()` in `A()` names the class (a Python `__init__` is hidden).
+                if defs and hidden_class:
                     defs = [rd for rd in defs if rd.is_type]
                 if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
                     defs = [rd for rd in defs if rd.d.kind != "constructor"]
