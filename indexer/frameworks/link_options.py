@@ -44,6 +44,9 @@ class LinkOptions:
     proxies: Mapping[str, tuple[ProxyRule, ...]] = field(default_factory=dict)
     """Per package folder, the development-server proxy rules of its JSON files
     (:func:`~indexer.frameworks.dev_proxy.load_proxies`): which backend a relative URL reaches."""
+    manifests: frozenset[str] = frozenset()
+    """The Kubernetes manifests the service units were read from (:attr:`ServiceMap.manifests`): a
+    watcher re-reads the boundaries when one changes."""
     module_configs: Mapping[str, object] = field(default_factory=dict)
     """Per module namespace, what its module system reads of the repository's configuration
     (``ecmascript``: the packages, :func:`~indexer.frameworks.js_modules.load_js_modules`), handed to
@@ -66,7 +69,7 @@ class LinkOptions:
             derived.update(gateway_routes(props))
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
-                   load_operations(Path(root)), load_env_files(root), load_proxies(root),
+                   load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
                    {"ecmascript": load_js_modules(root)})
 
     def properties_for(self, path: str) -> Mapping[str, str]:
