@@ -438,9 +438,8 @@ def _contains(n: Node, line: int, col: int) -> bool:
 def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` at ``line`` / ``col`` names, as
     :func:`analysis.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
-    definition of that name around it), except that an overriding method's name means that method
-    (``symbol_at`` answers the declaration it overrides, from the OVERRIDES edge written at the
-    name); else the innermost definition around the position. Two or three store calls."""
+    definition of that name around it; an overriding method's name means that method), else the
+    innermost definition around the position. Two or three store calls."""
     nodes = graph.nodes_in_file(repo, path)
     end = col + max(len(word), 1)
     out = graph.outgoing([n.id for n in nodes], _POSITION_KINDS)

@@ -27,7 +27,7 @@ _T = TypeVar("_T")
 
 __all__ = [
     "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "find_targets", "callers", "references",
-    "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
+    "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
 
@@ -234,6 +234,10 @@ def references(graph: GraphStore, targets: Sequence[Node], include_declaration: 
 # Used by the language server; positions are 1-based lines and 0-based code-point columns as stored.
 
 REFERENCE_KINDS = ("CALLS", "USES_TYPE", "INJECTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
+_MENTION_KINDS = ("CALLS", "USES_TYPE", "INJECTS")
+"""Edges whose position is a mention of their target. EXTENDS / IMPLEMENTS / OVERRIDES are located
+at their *source's* own name (the declaration), so at a subclass's or an overriding method's name
+the symbol is the declaration itself, not its base (the base type as written is a USES_TYPE)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +299,13 @@ def node_at(graph: GraphStore, repo: str, path: str, line: int, col: int) -> Nod
     return max(inside, key=lambda n: (n.start_line, n.start_col), default=None)
 
 
+def innermost_callable(graph: GraphStore, repo: str, path: str, line: int, col: int) -> Node | None:
+    """The innermost function, method or constructor of ``repo``/``path`` whose span contains the
+    position (``line`` 1-based, ``col`` 0-based code points), or ``None``. One store call."""
+    inside = [n for n in graph.nodes_in_file(repo, path) if n.label in CALLABLE_LABELS and _contains(n, line, col)]
+    return max(inside, key=lambda n: (n.start_line, n.start_col), default=None)
+
+
 def symbol_at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` starting at ``line`` / ``col`` of ``repo``/``path`` stands for,
     sorted by id: the targets of the references recorded there (a call site: its callees; a type
@@ -303,7 +314,7 @@ def symbol_at(graph: GraphStore, repo: str, path: str, line: int, col: int, word
     =>`` header of an arrow, an inline handler named after its route); ``[]`` when none. Three store calls at most, whatever the file's size."""
     nodes = graph.nodes_in_file(repo, path)
     end = col + max(len(word), 1)
-    out = graph.outgoing([n.id for n in nodes], REFERENCE_KINDS)
+    out = graph.outgoing([n.id for n in nodes], _MENTION_KINDS)
     dst = sorted({e.dst for edges in out.values() for e in edges if e.line == line and col <= e.col < end})
     if dst:
         found = graph.get_nodes(dst)

@@ -61,6 +61,7 @@ from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
+from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
 from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
@@ -90,9 +91,11 @@ def is_config_path(rel: str) -> bool:
     boundaries (:func:`indexer.frameworks.services.is_boundary_file`: build, Docker and compose files)
     or a ``.env`` file (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)
     or an Angular proxy file or ``angular.json`` (:mod:`indexer.frameworks.dev_proxy`: which backend a
-    relative URL reaches)."""
+    relative URL reaches) or a TypeScript configuration (:func:`indexer.frameworks.js_modules.is_module_config`:
+    path aliases)."""
     name = rel.rsplit("/", 1)[-1]
-    if name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES or name == "angular.json":
+    if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
+            or name == "angular.json" or is_module_config(name)):
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 

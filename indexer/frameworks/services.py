@@ -50,7 +50,8 @@ import yaml
 
 from indexer.fsguard import SkipFile, read_regular
 
-__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES"]
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
+           "read_config", "walk_folders"]
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +130,12 @@ class ServiceMap:
         return self.units[best] if best is not None else None
 
 
+def read_config(root: str, rel: str) -> str | None:
+    """The text of configuration file ``rel`` under ``root`` (inside it, a regular file, at most
+    :data:`MAX_FILE_BYTES`; invalid UTF-8 replaced), ``None`` when it cannot be read."""
+    return _read(root, rel)
+
+
 def _read(root: str, rel: str) -> str | None:
     try:
         data = read_regular(os.path.join(root, rel), MAX_FILE_BYTES, root)
@@ -164,7 +171,7 @@ def _real_folder(root: str, folder: str) -> bool:
     return os.path.isdir(full) and os.path.realpath(full) == os.path.normpath(full)
 
 
-def _walk(root: str) -> Iterator[tuple[str, list[str]]]:
+def walk_folders(root: str) -> Iterator[tuple[str, list[str]]]:
     """``(folder, file names)`` of every folder under ``root`` (repository-relative POSIX), sorted,
     within the bounds of the module docstring; links to folders are not followed."""
     seen = 0
@@ -290,7 +297,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
         if folder is not None and _real_folder(real, folder):
             kinds.setdefault(folder, set()).add(kind)
 
-    for folder, files in _walk(real):
+    for folder, files in walk_folders(real):
         def rel(name: str, folder: str = folder) -> str:
             return f"{folder}/{name}" if folder else name
         for name in files:
