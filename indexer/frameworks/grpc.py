@@ -90,8 +90,9 @@ def rpc_names(framework: str, rpc: str) -> tuple[str, ...]:
 
 class _RpcLinker:
     def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
-                 emit: Callable[[FileCtx, str, Node], None]) -> None:
+                 emit: Callable[[FileCtx, str, Node], None], service_for: Callable[[str], str | None]) -> None:
         self.r, self.ctxs, self.result, self.emit = r, ctxs, result, emit
+        self.service_for = service_for
         self.services: dict[str, dict[str, _Service]] = {}  # name -> full name -> service
         for fc in ctxs:
             for s in fc.ex.rpc_services:
@@ -212,14 +213,20 @@ class _RpcLinker:
         return eid
 
     def _edge(self, fc: FileCtx, kind: str, src: str, dst: str, use: RpcUse, certainty: str) -> None:
-        self.result.edges[fc.path].append(Edge(kind, src, dst, fc.repo, fc.path, use.line, use.col, None,
-                                               {"framework": use.framework, "kind": "grpc", "match": certainty}))
+        props: dict[str, str] = {"framework": use.framework, "kind": "grpc", "match": certainty}
+        service = self.service_for(fc.path) if kind == "EXPOSES" else None
+        if service:  # the application serving it, as an HTTP route's EXPOSES edge says
+            props["service"] = service
+        self.result.edges[fc.path].append(Edge(kind, src, dst, fc.repo, fc.path, use.line, use.col, None, props))
 
 
 def link_rpcs(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
-              emit: Callable[[FileCtx, str, Node], None]) -> None:
+              emit: Callable[[FileCtx, str, Node], None],
+              service_for: Callable[[str], str | None] = lambda path: None) -> None:
     """Add to ``result`` the EXPOSES / CALLS_HTTP edges (owned by the file of each use) and the
     ``GRPC`` Endpoint nodes (emitted through ``emit(fc, id, node)``, the linker's per-file emitter) of
     every :class:`~indexer.model.RpcUse` of ``ctxs`` (every file of one repository), matched to the
-    repository's ``.proto`` services as the module docstring says. Never raises on odd facts."""
-    _RpcLinker(r, ctxs, result, emit).run()
+    repository's ``.proto`` services as the module docstring says; an EXPOSES edge carries
+    ``props["service"]``, the application ``service_for(path)`` names for the serving file (as
+    :meth:`indexer.frameworks.link_options.LinkOptions.service_for`). Never raises on odd facts."""
+    _RpcLinker(r, ctxs, result, emit, service_for).run()

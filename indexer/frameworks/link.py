@@ -357,7 +357,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                 self.topic(fc, use)
             for reg in fc.ex.entries:
                 self.entry(fc, reg)
-        link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
+        link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for)  # gRPC: indexer.frameworks.grpc
         link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:

@@ -348,3 +348,34 @@ def test_linker_certainty_and_unlinked_reasons() -> None:
     assert outcomes == {"calls_grpc": 1, "exposes_grpc": 2, "unlinked_grpc_server": 1,
                         "unlinked_grpc_ambiguous": 1, "unlinked_grpc_no_proto": 1, "unlinked_grpc_rpc": 1}
 
+
+
+def test_a_server_exposes_its_rpcs_as_the_service_of_its_folder(tmp_path) -> None:
+    # Newcomer review: every gRPC endpoint had service null, so clients of a service served by
+    # several applications were never told apart nor marked ambiguous.
+    import json
+    import sqlite3
+
+    from indexer.pipeline import index_repository
+    from indexer.run import IndexOptions
+    from stores.embedded import EmbeddedStore
+
+    files = {
+        "protos/shop.proto": 'syntax = "proto3";\npackage shop;\nservice Billing { rpc Charge (A) returns (B); }\n'
+                             "message A {}\nmessage B {}\n",
+        "billing/Dockerfile": "FROM python\n",
+        "billing/server.py": "from shop import shop_pb2_grpc\n\nclass Billing(shop_pb2_grpc.BillingServicer):\n"
+                             "    def Charge(self, request, context):\n        return None\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    store = EmbeddedStore(tmp_path / "x.db")
+    try:
+        index_repository(tmp_path, store, store, IndexOptions(repo="t", jobs=1))
+    finally:
+        store.close()
+    with sqlite3.connect(tmp_path / "x.db") as conn:
+        rows = [(src.split(":", 1)[1], dst, json.loads(props).get("service")) for src, dst, props in conn.execute(
+            "SELECT src, dst, props FROM edges WHERE kind = 'EXPOSES'")]
+    assert rows == [("billing/server.Billing.Charge(2)", "endpoint:GRPC shop.Billing/Charge", "billing")]
