@@ -561,6 +561,11 @@ class _FileExtractor:
         if "attr" in caps:
             if scope is None or scope.kind not in ("method", "constructor"):
                 return None  # self.x outside a method (e.g. in a nested function): not a field
+            if src.text(caps["self"][0]) == "cls" and (
+                    scope.definition is None or "classmethod" not in scope.definition.modifiers):
+                return None  # `cls.x = ...` sets a class attribute only in a classmethod
+            # `cls.x = ...` in a classmethod (Django's `_pre_setup`, `setUpTestData`) sets a class
+            # attribute, which every instance reads as `self.x`: bound under that name.
             method, name_node = scope, caps["attr"][0]
             bound = "self." + src.text(name_node)
             candidate = _FieldCandidate(scope.parent, False, assign, name_node, type_node)
