@@ -44,3 +44,113 @@ def test_class_attribute_set_by_cls_in_a_base_classmethod_types_self_attr_in_sub
             "tests/test_views.ViewTests.test_login(0) -> fw/client.Client.force_login(1) [inferred]",
         ],
     )
+
+
+def test_loop_and_comprehension_variables_typed_by_the_iterables_element_annotation():
+    check(
+        """
+        # --- path: m.py ---
+        from typing import Iterable, Optional
+
+        class Item:
+            def save(self):
+                pass
+        class Key:
+            def norm(self):
+                pass
+        class Other:
+            def save(self):
+                pass
+            def norm(self):
+                pass
+
+        class Basket:
+            items: list[Item]
+
+            def save_all(self):
+                for it in self.items:
+                    it.save()
+
+        def by_param(items: Iterable[Item], maybe: Optional[list[Item]]):
+            for a in items:
+                a.save()
+            [b.save() for b in maybe]
+
+        def by_mapping(index: dict[Key, Item]):
+            for k, v in index.items():
+                k.norm()
+                v.save()
+            for w in index.values():
+                w.save()
+            for k2 in index:
+                k2.norm()
+
+        def by_local():
+            found: list[Item] = []
+            for c in found:
+                c.save()
+
+        def untyped(items, pairs: dict):
+            for d in items:
+                d.save()
+            for e in pairs.values():
+                e.norm()
+        """,
+        [
+            "m.Basket.save_all(0) -> m.Item.save(0) [exact]",
+            "m.by_param(2) -> m.Item.save(0) [exact]",
+            "m.by_mapping(1) -> m.Key.norm(0) [exact]",
+            "m.by_mapping(1) -> m.Item.save(0) [exact]",
+            "m.by_local(0) -> m.Item.save(0) [exact]",
+            # untyped containers: two `save` and two `norm` methods, nothing binds
+        ],
+    )
+
+
+def test_names_bound_by_tuple_nested_and_starred_unpacking():
+    check(
+        """
+        # --- path: m.py ---
+        class A:
+            def ping(self):
+                pass
+        class B:
+            def pong(self):
+                pass
+        class C:
+            def pang(self):
+                pass
+            def pong(self):
+                pass
+
+        def f():
+            a, (b, c) = A(), (B(), C())
+            a.ping()
+            b.pong()
+            c.pang()
+            b.ping()  # B has no ping: a known type never falls back to A.ping by name
+            [x, y] = [B(), A()]
+            x.pong()
+            y.ping()
+            y.pang()  # A has no pang
+
+        def starred():
+            first, *rest, last = C(), B(), B(), A()
+            first.pang()
+            last.ping()
+            rest.pong()  # a list: no type, and two `pong` methods: no binding
+        """,
+        [
+            "m.f(0) -> m.A [exact]",
+            "m.f(0) -> m.B [exact]",
+            "m.f(0) -> m.C [exact]",
+            "m.f(0) -> m.A.ping(0) [inferred]",
+            "m.f(0) -> m.B.pong(0) [inferred]",
+            "m.f(0) -> m.C.pang(0) [inferred]",
+            "m.starred(0) -> m.A [exact]",
+            "m.starred(0) -> m.B [exact]",
+            "m.starred(0) -> m.C [exact]",
+            "m.starred(0) -> m.C.pang(0) [inferred]",
+            "m.starred(0) -> m.A.ping(0) [inferred]",
+        ],
+    )

@@ -101,6 +101,71 @@ def _literal_string(text: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_SEQUENCES = frozenset(
+    """list List set Set frozenset FrozenSet Iterable Iterator Sequence MutableSequence Collection
+    AbstractSet MutableSet Generator AsyncIterable AsyncIterator AsyncGenerator KeysView ValuesView
+    Deque deque""".split()
+)
+_MAPPINGS = frozenset("dict Dict Mapping MutableMapping DefaultDict defaultdict OrderedDict ChainMap".split())
+
+
+def _generic_args(text: str) -> tuple[str, list[str]] | None:
+    """``"list[Foo]"`` -> ``("list", ["Foo"])``; top-level commas split the arguments; ``None`` when
+    the text is no subscripted name."""
+    head, sep, rest = text.partition("[")
+    if not sep or not rest.endswith("]"):
+        return None
+    return head.strip().rpartition(".")[2], _top_level_split(rest[:-1], ",")
+
+
+def _top_level_split(text: str, sep: str) -> list[str]:
+    """``text`` split at each ``sep`` outside brackets, each part stripped."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur).strip())
+    return parts
+
+
+def element_types(annotation: str, view: str | None = None) -> list[str]:
+    """The types iterating a value annotated ``annotation`` yields, one per unpacked name:
+    ``list[Foo]`` -> ``["Foo"]``; ``dict[K, V]`` -> ``["K"]``, with ``view`` ``"items"`` ->
+    ``["K", "V"]``, ``"values"`` -> ``["V"]``; ``tuple[Foo, ...]`` -> ``["Foo"]``;
+    ``Optional[...]`` / ``X | None`` are looked through; ``[]`` when unknown (an unparameterised
+    or unknown container, a ``tuple`` of mixed types)."""
+    text = annotation.strip().strip("\"'")
+    parts = [p for p in _top_level_split(text, "|") if p not in ("None", "")]
+    if len(parts) != 1:
+        return []
+    text = parts[0]
+    g = _generic_args(text)
+    if g is not None and g[0] == "Optional" and len(g[1]) == 1:
+        text = g[1][0]
+        g = _generic_args(text)
+    if g is None:
+        return []
+    head, args = g
+    if head in _MAPPINGS and len(args) == 2:
+        return {None: args[:1], "keys": args[:1], "values": args[1:], "items": args}[view]
+    if view is not None:
+        return []
+    if head in _SEQUENCES and len(args) == 1:
+        return args
+    if head in ("tuple", "Tuple") and len(args) == 2 and args[1] == "...":
+        return args[:1]
+    if head in ("Generator", "AsyncGenerator") and args:
+        return args[:1]
+    return []
+
+
 @dataclass(slots=True)
 class _DefMatch:
     """Captures of one class / function definition, gathered from several query matches."""
@@ -187,6 +252,7 @@ class _FileExtractor:
         self.returns()
         self.calls()
         self.assignments()
+        self.unpacking()
         self.imports()
         self.function_refs()
         self.out.definitions.sort(key=lambda d: (d.start_line, d.start_col, d.name_line, d.name_col))
@@ -592,6 +658,99 @@ class _FileExtractor:
                 # are bound as this.<name>).
                 self.out.bindings.append(Binding(binding_scope, "self." + bound, type_text, how, line))
         return candidate
+
+    def unpacking(self) -> None:
+        """Bindings of loop variables (``for x in items``, comprehensions) typed by the element
+        type of the iterable's annotation, and of names unpacked from a tuple / list display
+        (``a, (b, *c) = A(), (B(), C(), D())``). Runs after :meth:`assignments`, whose declared
+        bindings (annotated locals, class-body annotations) it reads."""
+        declared: dict[tuple[str | None, str], str] = {}
+        for b in self.out.bindings:
+            if b.how == "declared":
+                declared.setdefault((b.scope, b.name), b.type)
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "unpacking"), self.root):
+            if "for" in caps:
+                self._loop_binding(caps, declared)
+            else:
+                index = self.scopes.at(caps["unpack"][0].start_byte)
+                if index >= 0 and self.scopes.items[index].kind == "class":
+                    continue  # class-body tuple assignments are no receivers worth typing
+                self._unpack(self.scopes.qualname(index), caps["unpack.target"][0], caps["unpack.value"][0], 0)
+
+    def _unpack(self, scope: str | None, target: Node, value: Node, depth: int) -> None:
+        """Pair the names of a target pattern with the elements of a display of the same length;
+        with one starred name (a list: no type), the names before it pair from the start and those
+        after it from the end. Nested pairs at most 4 deep."""
+        if depth > 4:
+            return
+        targets = [c for c in target.named_children if c.type != "comment"]
+        values = [c for c in value.named_children if c.type != "comment"]
+        if any(v.type in ("list_splat", "parenthesized_list_splat") for v in values):
+            return
+        stars = [i for i, t in enumerate(targets) if t.type == "list_splat_pattern"]
+        if len(stars) == 1 and len(values) >= len(targets) - 1:  # `a, *rest, z = ...`
+            star = stars[0]
+            after = len(targets) - star - 1
+            pairs = list(zip(targets[:star], values[:star]))
+            if after:
+                pairs += list(zip(targets[star + 1:], values[-after:]))
+        elif not stars and len(targets) == len(values):
+            pairs = list(zip(targets, values))
+        else:
+            return
+        for t, v in pairs:
+            if t.type in ("pattern_list", "tuple_pattern", "list_pattern") and v.type in ("tuple", "list", "expression_list"):
+                self._unpack(scope, t, v, depth + 1)
+            elif t.type == "identifier":
+                binding = self._binding_type(None, v, None)
+                if binding is not None:
+                    self.out.bindings.append(Binding(scope, self.src.text(t), binding[0], binding[1], self.src.line(t)))
+
+    def _loop_binding(self, caps: dict[str, list[Node]], declared: dict[tuple[str | None, str], str]) -> None:
+        """``for x in items``: ``x`` declared as the element type of ``items``' annotation, when
+        ``items`` is a name or ``self.<attr>`` annotated in this file (optionally followed by
+        ``.items()`` / ``.values()`` / ``.keys()`` of a mapping); ``for k, v in d.items()`` types both."""
+        src, scopes = self.src, self.scopes
+        index = scopes.at(caps["for"][0].start_byte)
+        scope = scopes.qualname(index)
+        it = caps["for.iter"][0]
+        view = None
+        if it.type == "call" and it.child_by_field_name("function").type == "attribute":
+            args = it.child_by_field_name("arguments")
+            method = it.child_by_field_name("function").child_by_field_name("attribute")
+            if args is None or args.named_child_count or src.text(method) not in ("items", "values", "keys"):
+                return
+            view, it = src.text(method), it.child_by_field_name("function").child_by_field_name("object")
+        if it.type not in ("identifier", "attribute"):
+            return
+        text = _WS.sub("", src.text(it))
+        annotation = None
+        if text.startswith("self.") and text.count(".") == 1:
+            cls = index
+            while cls >= 0 and scopes.items[cls].kind != "class":
+                cls = scopes.items[cls].parent
+            if cls >= 0:
+                annotation = declared.get((scopes.items[cls].qualname, text))
+        elif "." not in text:
+            s = index
+            while annotation is None:  # the loop's scope, then enclosing functions (closures)
+                annotation = declared.get((scopes.qualname(s), text))
+                if s < 0 or scopes.items[s].kind == "class":
+                    break
+                s = scopes.items[s].parent
+        if annotation is None:
+            return
+        types = element_types(annotation, view)
+        target = caps["for.target"][0]
+        if target.type == "identifier" and len(types) == 1:
+            names = [target]
+        elif target.type in ("pattern_list", "tuple_pattern") and len(types) == target.named_child_count:
+            names = list(target.named_children)
+        else:
+            return
+        for name, t in zip(names, types):
+            if name.type == "identifier" and t:
+                self.out.bindings.append(Binding(scope, src.text(name), t, "declared", src.line(name)))
 
     def _with_binding(self, caps: dict[str, list[Node]]) -> None:
         """``with X(...) as y``: ``y`` bound ``constructed`` to the callee text ``X`` (dotted names only)."""
