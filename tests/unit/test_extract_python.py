@@ -306,7 +306,6 @@ def test_bindings_exact():
         Binding(None, "registry", "Registry", "constructed", 3),
         Binding(None, "default", "Owner", "declared", 4),
         Binding(None, "handler", "module.handler", "alias", 5),
-        # a, b = ...: tuple targets are skipped.
         Binding(None, "x", "pkg.Widget", "constructed", 7),
         Binding(None, "y", "pkg.Widget", "constructed", 7),
         Binding("Service", "repo", "OwnerRepository", "declared", 11),
@@ -318,6 +317,9 @@ def test_bindings_exact():
         Binding("Service", "self.mapper", "mappers.OwnerMapper", "constructed", 19),
         Binding("Service.__init__", "helper", "self.build", "alias", 20),
         Binding("Service.run", "result", "Result", "declared", 23),
+        # a, b = Foo(), Bar(): each name paired with its element (bound after the plain assignments).
+        Binding(None, "a", "Foo", "constructed", 6),
+        Binding(None, "b", "Bar", "constructed", 6),
         # self.hidden in a function nested in a method: not a field, not bound.
     ]
 
