@@ -161,6 +161,9 @@ class CallSite:
     ``receiver`` the normalised receiver text or ``None`` for a bare call; ``arity`` the number of
     arguments written, or ``-1`` when a spread / ``*args`` / ``**kwargs`` makes it unknown.
     ``line`` / ``col`` point at the callee name.
+    ``implicit``: a call the language makes for the code written (Python ``with x`` ->
+    ``x.__enter__()``, ``for a in x`` -> ``x.__iter__()``, ``a + b`` -> ``a.__add__(b)``), bound only
+    through the receiver's type: never by name, and not counted or recorded when it does not bind.
     """
 
     caller: str | None
@@ -170,6 +173,7 @@ class CallSite:
     line: int
     col: int
     is_new: bool = False
+    implicit: bool = False
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ How a name is bound, in order (values: a module, a class, an instance of a class
 3. Receivers: ``self`` / ``this`` is an instance of the enclosing class; a variable's type comes from
    its declaration, parameter, field or a constructor call assigned to it; ``a.b().c`` follows the
    return type of ``b``.
-4. A method is looked up in the receiver's class, then its bases (depth-first, left to right); a call
+4. A method is looked up in the receiver's class, then its bases (C3 order, Python's MRO); a call
    through a base or interface type also reaches every override in the subclasses — unless the
    receiver was built by calling the class itself (``Repo()``, ``new Repo()``, not ``cls()``): its
    run-time class is then known and no subclass override can run
@@ -156,7 +156,7 @@ class Resolver:
         return self.classes.lookup(c, name)
 
     def mro(self, c: Def) -> list[Def]:
-        """``c`` and its ancestors, depth-first, left to right, each once."""
+        """``c`` and its ancestors, each once, in C3 order (:meth:`ClassHierarchy.mro`)."""
         return self.classes.mro(c)
 
     # -- names and expressions ---------------------------------------------------------------------

@@ -154,3 +154,130 @@ def test_names_bound_by_tuple_nested_and_starred_unpacking():
             "m.starred(0) -> m.A.ping(0) [inferred]",
         ],
     )
+
+
+def test_with_iteration_operators_and_subscripts_reach_dunder_methods_of_a_known_type():
+    check(
+        """
+        # --- path: m.py ---
+        class Lock:
+            def __enter__(self):
+                return self
+            def __exit__(self, *exc):
+                pass
+        class Bag:
+            def __iter__(self):
+                return self
+            def __next__(self):
+                raise StopIteration
+            def __len__(self):
+                return 0
+            def __getitem__(self, k):
+                pass
+            def __contains__(self, x):
+                return False
+        class Money:
+            def __add__(self, other):
+                pass
+            def __eq__(self, other):
+                return True
+
+        def use(lock: Lock, bag: Bag, m: Money, unknown):
+            with lock:
+                pass
+            for x in bag:
+                pass
+            m + m
+            m == 1
+            1 in bag
+            bag[0]
+            len(bag)
+            unknown + 1      # unknown type: never bound by name to Money.__add__
+            with unknown:    # nor to Lock.__enter__
+                pass
+            for y in Bag:    # iterating the class runs its metaclass's __iter__
+                pass
+        """,
+        [
+            "m.use(4) -> m.Lock.__enter__(0) [exact]",
+            "m.use(4) -> m.Lock.__exit__(1) [exact]",
+            "m.use(4) -> m.Bag.__iter__(0) [exact]",
+            "m.use(4) -> m.Bag.__next__(0) [exact]",
+            "m.use(4) -> m.Money.__add__(1) [exact]",
+            "m.use(4) -> m.Money.__eq__(1) [exact]",
+            "m.use(4) -> m.Bag.__contains__(1) [exact]",
+            "m.use(4) -> m.Bag.__getitem__(1) [exact]",
+            "m.use(4) -> m.Bag.__len__(0) [exact]",
+        ],
+    )
+
+
+def test_instantiation_reaches_new_and_post_init_and_calling_an_instance_reaches_call():
+    check(
+        """
+        # --- path: m.py ---
+        from dataclasses import dataclass
+
+        class Singleton:
+            def __new__(cls):
+                return super().__new__(cls)
+            def __init__(self):
+                pass
+
+        @dataclass
+        class Point:
+            x: int
+            def __post_init__(self):
+                pass
+
+        class Handler:
+            def __call__(self, request):
+                pass
+
+        class Plain:
+            pass
+
+        def make(h: Handler, p: Plain):
+            Singleton()
+            Point(1)
+            h(None)
+            p(None)     # Plain has no __call__
+            Handler()(None)
+        """,
+        [
+            "m.make(2) -> m.Singleton.__init__(0) [exact]",
+            "m.make(2) -> m.Singleton.__new__(0) [exact]",
+            "m.make(2) -> m.Point [exact]",
+            "m.make(2) -> m.Point.__post_init__(0) [exact]",
+            "m.make(2) -> m.Handler [exact]",
+            "m.make(2) -> m.Handler.__call__(1) [exact]",
+        ],
+    )
+
+
+def test_super_follows_the_c3_mro_in_a_diamond():
+    check(
+        """
+        # --- path: m.py ---
+        class A:
+            def save(self):
+                pass
+        class B(A):
+            def other(self):
+                pass
+        class C(A):
+            def save(self):
+                super().save()
+        class D(B, C):
+            def save(self):
+                super().save()   # MRO D, B, C, A: C.save, not A.save through B
+        class E(B):
+            def save(self):
+                super().save()   # no diamond: A.save through B
+        """,
+        [
+            "m.C.save(0) -> m.A.save(0) [inferred]",
+            "m.D.save(0) -> m.C.save(0) [inferred]",
+            "m.E.save(0) -> m.A.save(0) [inferred]",
+        ],
+    )

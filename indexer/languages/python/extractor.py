@@ -101,6 +101,18 @@ def _literal_string(text: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_BINARY_DUNDERS = {
+    "+": "__add__", "-": "__sub__", "*": "__mul__", "@": "__matmul__", "/": "__truediv__",
+    "//": "__floordiv__", "%": "__mod__", "**": "__pow__", "<<": "__lshift__", ">>": "__rshift__",
+    "&": "__and__", "|": "__or__", "^": "__xor__",
+}
+_COMPARISON_DUNDERS = {"==": "__eq__", "!=": "__ne__", "<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+_UNARY_DUNDERS = {"-": "__neg__", "+": "__pos__", "~": "__invert__"}
+_BUILTIN_DUNDERS = {
+    "len": "__len__", "iter": "__iter__", "next": "__next__", "str": "__str__", "repr": "__repr__",
+    "hash": "__hash__", "bool": "__bool__", "abs": "__abs__", "reversed": "__reversed__",
+    "format": "__format__", "bytes": "__bytes__",
+}
 _SEQUENCES = frozenset(
     """list List set Set frozenset FrozenSet Iterable Iterator Sequence MutableSequence Collection
     AbstractSet MutableSet Generator AsyncIterable AsyncIterator AsyncGenerator KeysView ValuesView
@@ -251,6 +263,7 @@ class _FileExtractor:
         self.definitions()
         self.returns()
         self.calls()
+        self.implicit_calls()
         self.assignments()
         self.unpacking()
         self.imports()
@@ -552,6 +565,82 @@ class _FileExtractor:
                     col=src.col(name),
                 )
             )
+        out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
+
+    def implicit_calls(self) -> None:
+        """The dunder calls Python makes for ``with``, ``for``, operators, subscripts and a few
+        builtins, as :attr:`CallSite.implicit` call sites on the operand whose type picks the method
+        (the resolver binds them only through that type). The operand must be a name, an attribute
+        or a call chain; anything else (a literal, an operator) names no type."""
+        src, scopes, out = self.src, self.scopes, self.out.calls
+        start = len(out)
+
+        def add(operand: Node, name: str, arity: int, at: Node) -> None:
+            while operand.type == "parenthesized_expression" and operand.named_child_count == 1:
+                operand = operand.named_children[0]
+            if operand.type not in ("identifier", "attribute", "call"):
+                return
+            receiver = self._receiver(operand)
+            if receiver in ("self", "cls", "super") or receiver.startswith("super"):
+                return  # self + x inside the class: rare, and `super` is no operand
+            out.append(CallSite(scopes.qualname(scopes.at(at.start_byte)), name, receiver, arity,
+                                src.line(at), src.col(at), implicit=True))
+
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "implicit_calls"), self.root):
+            if "with.value" in caps:
+                v = caps["with.value"][0]
+                add(v, "__enter__", 0, v)
+                add(v, "__exit__", 3, v)
+            elif "iter.value" in caps:
+                v = caps["iter.value"][0]
+                add(v, "__iter__", 0, v)
+                add(v, "__next__", 0, v)
+            elif "binary" in caps:
+                node = caps["binary"][0]
+                op = node.child_by_field_name("operator")
+                dunder = _BINARY_DUNDERS.get(op.type if op is not None else "")
+                if dunder:
+                    add(caps["binary.left"][0], dunder, 1, op)
+            elif "comparison" in caps:
+                node = caps["comparison"][0]
+                operands = node.named_children
+                ops = [c for c in node.children if not c.is_named]
+                i = 0
+                for op in ops:  # a < b < c: one comparison per operator, between neighbours
+                    if i + 1 >= len(operands):
+                        break
+                    kind = src.text(op)
+                    if kind in ("in", "not in") or op.type in ("in", "not in"):
+                        add(operands[i + 1], "__contains__", 1, op)
+                    elif kind in _COMPARISON_DUNDERS:
+                        add(operands[i], _COMPARISON_DUNDERS[kind], 1, op)
+                    if kind != "not" and kind != "is":  # `not in` / `is not` are two tokens
+                        i += 1
+            elif "unary" in caps:
+                node = caps["unary"][0]
+                op = node.child_by_field_name("operator")
+                dunder = _UNARY_DUNDERS.get(op.type if op is not None else "")
+                if dunder:
+                    add(caps["unary.arg"][0], dunder, 0, op)
+            elif "augmented" in caps:
+                node = caps["augmented"][0]
+                op = node.child_by_field_name("operator")
+                dunder = _BINARY_DUNDERS.get((op.type if op is not None else "").removesuffix("="))
+                if dunder:
+                    add(caps["augmented.left"][0], "__i" + dunder[2:], 1, op)
+            elif "subscript" in caps:
+                node = caps["subscript"][0]
+                parent = node.parent
+                name = "__getitem__"
+                if parent is not None and parent.type in ("assignment", "augmented_assignment") and \
+                        parent.child_by_field_name("left") == node:
+                    name = "__setitem__" if parent.type == "assignment" else "__getitem__"
+                elif parent is not None and parent.type == "delete_statement":
+                    name = "__delitem__"
+                add(caps["subscript.value"][0], name, 2 if name == "__setitem__" else 1, node)
+            elif "builtin" in caps:
+                b = caps["builtin"][0]
+                add(caps["builtin.arg"][0], _BUILTIN_DUNDERS[src.text(b)], 0, b)
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
 
     def _receiver(self, node: Node) -> str:

@@ -79,6 +79,8 @@ class PythonModuleSystem:
     primitives = frozenset({"int", "float", "str", "bytes", "bool", "None", "list", "dict", "set", "tuple",
                             "frozenset", "type", "object"})
     constructor_name = "__init__"
+    construction_hooks = ("__new__", "__post_init__")
+    call_method = "__call__"
     instance_prefix = "self."
     class_body_hidden = True
     class_receiver = "cls"
