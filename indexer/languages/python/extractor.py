@@ -720,10 +720,17 @@ class _FileExtractor:
                     scope.definition is None or "classmethod" not in scope.definition.modifiers):
                 return None  # `cls.x = ...` sets a class attribute only in a classmethod
             # `cls.x = ...` in a classmethod (Django's `_pre_setup`, `setUpTestData`) sets a class
-            # attribute, which every instance reads as `self.x`: bound under that name.
+            # attribute, which every instance reads as `self.x`: bound under that name, but no field
+            # node (a field whose value is unknown would hide that the class has outside ancestors).
             method, name_node = scope, caps["attr"][0]
             bound = "self." + src.text(name_node)
             candidate = _FieldCandidate(scope.parent, False, assign, name_node, type_node)
+            if src.text(caps["self"][0]) == "cls":
+                class_scope = scopes.qualname(scope.parent)
+                binding = self._binding_type(type_node, caps["value"][0] if "value" in caps else None, method)
+                if binding is not None:
+                    self.out.bindings.append(Binding(class_scope, bound, binding[0], binding[1], src.line(name_node)))
+                return None
         else:
             name_node = caps["target"][0]
             bound = src.text(name_node)
