@@ -161,9 +161,12 @@ class CallSite:
     ``receiver`` the normalised receiver text or ``None`` for a bare call; ``arity`` the number of
     arguments written, or ``-1`` when a spread / ``*args`` / ``**kwargs`` makes it unknown.
     ``line`` / ``col`` point at the callee name.
-    ``implicit``: a call the language makes for the code written (Python ``with x`` ->
-    ``x.__enter__()``, ``for a in x`` -> ``x.__iter__()``, ``a + b`` -> ``a.__add__(b)``), bound only
-    through the receiver's type: never by name, and not counted or recorded when it does not bind.
+    ``via``: ``None`` for a call written as such; otherwise a call the resolver reads into the code,
+    bound only through values (never by name) and neither counted nor recorded when it does not
+    bind: ``"dunder"``, a call the language makes (Python ``with x`` -> ``x.__enter__()``, ``for a in
+    x`` -> ``x.__iter__()``, ``a + b`` -> ``a.__add__(b)``); ``"element"``, one of the functions a
+    container holds, called through a subscript (``handlers[kind](x)`` with ``handlers = {"a": f,
+    "b": g}``: one site per element), bound at most ``inferred`` since which one runs is unknown.
     """
 
     caller: str | None
@@ -173,7 +176,7 @@ class CallSite:
     line: int
     col: int
     is_new: bool = False
-    implicit: bool = False
+    via: str | None = None
 
 
 @dataclass(slots=True)

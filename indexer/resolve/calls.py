@@ -77,10 +77,10 @@ class CallBinder:
         if rv is EXTERNAL:
             return EXTERNAL
         if rv is None:
-            return None if cs.implicit else self._name_fallback(fc, cs)
+            return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
             return self._method_targets(rv, cs)
-        if cs.implicit:  # iterating a class runs its metaclass's __iter__, not the class's own
+        if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
         v = r.attr(rv, cs.name)
         if v is None:  # a property of a plain object that is no definition: matched by name as before
@@ -108,8 +108,8 @@ class CallBinder:
         members, inherited = classes.lookup(inst.c, cs.name)
         methods = [m for m in members if m.is_callable]
         if not methods:
-            if members:  # a field holding a callable, a nested class: call its value
-                return self._callee_targets(self.r.def_value(members[-1]), cs, inst.how)
+            if members:  # a field holding a callable (`self.strategy = f`), a nested class: call its value
+                return self._callee_targets(self.r.attr(inst, cs.name), cs, inst.how)
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
         methods = by_arity(methods, cs.arity)
         how = "inferred" if inherited else inst.how

@@ -184,7 +184,7 @@ helper(1)
 def test_calls_exact():
     out = extract(CALLS_SRC)
     assert out.errors == []
-    assert [c for c in out.calls if not c.implicit] == [
+    assert [c for c in out.calls if c.via is None] == [
         CallSite(None, "route", "app", 2, 8, 5),  # decorator of a top-level function: module level
         CallSite("handler", "OwnerRepository", None, 1, 10, 11),
         CallSite("handler", "session", "db", 0, 10, 30),
@@ -210,11 +210,11 @@ def test_calls_exact():
     ]
     assert not any(c.is_new for c in out.calls)
     # The dunder calls Python makes (subscripts, iteration), after the written ones.
-    assert [c for c in out.calls if c.implicit] == [
-        CallSite("handler", "__getitem__", "self.items", 1, 15, 4, implicit=True),
-        CallSite("handler", "__iter__", "range()", 0, 16, 32, implicit=True),
-        CallSite("handler", "__next__", "range()", 0, 16, 32, implicit=True),
-        CallSite("handler", "__getitem__", "handlers", 1, 19, 4, implicit=True),
+    assert [c for c in out.calls if c.via is not None] == [
+        CallSite("handler", "__getitem__", "self.items", 1, 15, 4, via="dunder"),
+        CallSite("handler", "__iter__", "range()", 0, 16, 32, via="dunder"),
+        CallSite("handler", "__next__", "range()", 0, 16, 32, via="dunder"),
+        CallSite("handler", "__getitem__", "handlers", 1, 19, 4, via="dunder"),
     ]
 
 
@@ -232,7 +232,7 @@ def test_call_receivers_normalised():
 
 def test_generator_argument_counts_one():
     out = extract("total = sum(x for x in xs)\n")
-    assert [c for c in out.calls if not c.implicit] == [CallSite(None, "sum", None, 1, 1, 8)]
+    assert [c for c in out.calls if c.via is None] == [CallSite(None, "sum", None, 1, 1, 8)]
 
 
 IMPORTS_SRC = '''\

@@ -281,3 +281,51 @@ def test_super_follows_the_c3_mro_in_a_diamond():
             "m.E.save(0) -> m.A.save(0) [inferred]",
         ],
     )
+
+
+def test_functions_held_in_containers_and_attributes_called_through_subscripts_and_attributes():
+    check(
+        """
+        # --- path: m.py ---
+        import functools
+
+        def on_create(x):
+            pass
+        def on_delete(x):
+            pass
+        def unused(x):
+            pass
+
+        HANDLERS = {"create": on_create, "delete": on_delete}
+        PIPELINE = [on_create]
+
+        def dispatch(kind, x):
+            HANDLERS[kind](x)
+            PIPELINE[0](x)
+            OTHER[0](x)            # unknown container: nothing
+
+        class Worker:
+            def __init__(self, strategy):
+                self.routes = {"a": self.run_a, "b": self.run_b}
+                self.strategy = on_delete
+                self.bound = functools.partial(on_create, 1)
+
+            def run_a(self):
+                pass
+            def run_b(self):
+                pass
+
+            def handle(self, key):
+                self.routes[key]()
+                self.strategy(1)
+                self.bound()
+        """,
+        [
+            "m.dispatch(2) -> m.on_create(1) [inferred]",
+            "m.dispatch(2) -> m.on_delete(1) [inferred]",
+            "m.Worker.handle(1) -> m.Worker.run_a(0) [inferred]",
+            "m.Worker.handle(1) -> m.Worker.run_b(0) [inferred]",
+            "m.Worker.handle(1) -> m.on_delete(1) [exact]",
+            "m.Worker.handle(1) -> m.on_create(1) [exact]",
+        ],
+    )

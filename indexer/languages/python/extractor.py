@@ -266,6 +266,7 @@ class _FileExtractor:
         self.implicit_calls()
         self.assignments()
         self.unpacking()
+        self.container_calls()
         self.imports()
         self.function_refs()
         self.out.definitions.sort(key=lambda d: (d.start_line, d.start_col, d.name_line, d.name_col))
@@ -569,7 +570,7 @@ class _FileExtractor:
 
     def implicit_calls(self) -> None:
         """The dunder calls Python makes for ``with``, ``for``, operators, subscripts and a few
-        builtins, as :attr:`CallSite.implicit` call sites on the operand whose type picks the method
+        builtins, as call sites ``via="dunder"`` (:class:`CallSite`) on the operand whose type picks the method
         (the resolver binds them only through that type). The operand must be a name, an attribute
         or a call chain; anything else (a literal, an operator) names no type."""
         src, scopes, out = self.src, self.scopes, self.out.calls
@@ -584,7 +585,7 @@ class _FileExtractor:
             if receiver in ("self", "cls", "super") or receiver.startswith("super"):
                 return  # self + x inside the class: rare, and `super` is no operand
             out.append(CallSite(scopes.qualname(scopes.at(at.start_byte)), name, receiver, arity,
-                                src.line(at), src.col(at), implicit=True))
+                                src.line(at), src.col(at), via="dunder"))
 
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "implicit_calls"), self.root):
             if "with.value" in caps:
@@ -802,6 +803,62 @@ class _FileExtractor:
                 if binding is not None:
                     self.out.bindings.append(Binding(scope, self.src.text(t), binding[0], binding[1], self.src.line(t)))
 
+    def container_calls(self) -> None:
+        """``handlers[kind](x)``: one call site ``via="element"`` per function the container holds,
+        when ``handlers`` (or ``self.handlers``) is assigned a dict / list / tuple / set display in
+        this file (the dict's values, the other displays' elements; only plain or dotted names).
+        The container is looked up from the call's scope outwards (a ``self.`` container in the
+        enclosing class); several assignments of one container add up."""
+        src, scopes = self.src, self.scopes
+        held: dict[tuple[str | None, str], list[str]] = defaultdict(list)
+        calls: list[tuple[Node, Node, Node]] = []
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
+            if "element" in caps:
+                calls.append((caps["element"][0], caps["element.container"][0], caps["element.args"][0]))
+                continue
+            index = scopes.at(caps["container"][0].start_byte)
+            if "container.attr" in caps:
+                while index >= 0 and scopes.items[index].kind != "class":
+                    index = scopes.items[index].parent
+                if index < 0:
+                    continue
+                name = "self." + src.text(caps["container.attr"][0])
+            else:
+                name = src.text(caps["container.name"][0])
+            value = caps["container.value"][0]
+            elements = [c.child_by_field_name("value") for c in value.named_children if c.type == "pair"] \
+                if value.type == "dictionary" else list(value.named_children)
+            for e in elements:
+                if e is not None and e.type in ("identifier", "attribute"):
+                    text = _WS.sub("", src.text(e))
+                    if _DOTTED.fullmatch(text) and text not in ("None", "True", "False"):
+                        held[(scopes.qualname(index), name)].append(text)
+        if not held:
+            return
+        for call, container, args in calls:
+            index = scopes.at(call.start_byte)
+            text = _WS.sub("", src.text(container))
+            names: list[str] = []
+            if text.startswith("self.") and text.count(".") == 1:
+                cls = index
+                while cls >= 0 and scopes.items[cls].kind != "class":
+                    cls = scopes.items[cls].parent
+                names = held.get((scopes.qualname(cls), text), []) if cls >= 0 else []
+            elif "." not in text:
+                s = index
+                while True:
+                    names = held.get((scopes.qualname(s), text), [])
+                    if names or s < 0:
+                        break
+                    s = scopes.items[s].parent
+                    while s >= 0 and scopes.items[s].kind == "class":  # a class body is no enclosing scope
+                        s = scopes.items[s].parent
+            caller, arity = scopes.qualname(index), self._arity(args)
+            for target in dict.fromkeys(names):
+                receiver, _, name = target.rpartition(".")
+                self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
+                                               via="element"))
+
     def _loop_binding(self, caps: dict[str, list[Node]], declared: dict[tuple[str | None, str], str]) -> None:
         """``for x in items``: ``x`` declared as the element type of ``items``' annotation, when
         ``items`` is a name or ``self.<attr>`` annotated in this file (optionally followed by
@@ -875,6 +932,13 @@ class _FileExtractor:
             return None
         if value.type == "call":
             callee = _WS.sub("", self.src.text(value.child_by_field_name("function")))
+            if callee in ("partial", "functools.partial"):  # `g = partial(f, 1)`: calling g calls f
+                args = value.child_by_field_name("arguments")
+                first = args.named_children[0] if args is not None and args.named_child_count else None
+                if first is not None and first.type in ("identifier", "attribute"):
+                    target = _WS.sub("", self.src.text(first))
+                    return (target, "alias") if _DOTTED.fullmatch(target) else None
+                return None
             return (callee, "constructed") if _DOTTED.fullmatch(callee) else None
         if value.type in ("identifier", "attribute"):
             text = _WS.sub("", self.src.text(value))
