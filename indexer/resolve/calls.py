@@ -44,7 +44,10 @@ class CallBinder:
                 if not bases:
                     return EXTERNAL if cls.external_base else None
                 return self._constructors(bases[0], cs.arity, "inferred")
-            v = r.resolve_name(fc, scope, cs.name)
+            if len(fc.bindings.get((scope, cs.name), ())) > 1:  # re-bound: statement order decides
+                v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
+            else:
+                v = r.resolve_name(fc, scope, cs.name)
             if v is None and rules.implicit_this:
                 # Java / TS implicit ``this``: the enclosing class, then the classes enclosing it.
                 outcome: Targets = None
@@ -73,7 +76,7 @@ class CallBinder:
                 if t:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
-        rv = r.resolve_expr(fc, scope, recv)
+        rv = r.resolve_expr_at(fc, scope, recv, cs.line)
         if rv is EXTERNAL:
             return EXTERNAL
         if rv is None:

@@ -202,6 +202,8 @@ class Resolver:
                     defs = [rd for rd in defs if rd.is_type]
             if defs:
                 return self.def_value(defs[-1])
+            if s is not None and bindings is None and self._is_parameter(fc, s, name):
+                return None  # a parameter without a type shadows the enclosing scopes' names
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
                 if q in fc.owners:
@@ -214,6 +216,36 @@ class Resolver:
             return self.resolve_import(fc, imps[-1])
         use(("name", fc.path, "*"))
         return fc.rules.resolve_unbound(self, fc, name)
+
+    @staticmethod
+    def _is_parameter(fc: FileCtx, scope: str, name: str) -> bool:
+        """Whether ``name`` is a parameter of the function ``scope`` of ``fc``."""
+        for rd in fc.by_qualname.get(scope, ()):
+            if rd.is_callable and any(p.name == name for p in rd.d.params):
+                return True
+        return False
+
+    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int) -> Value:
+        """:meth:`resolve_expr` at ``line``: when the head name of ``text`` is bound several ways in
+        ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
+        decides (statement order; a binding in a loop body after the use is not seen)."""
+        segments = split_dotted(text)
+        head = segments[0] if segments else ""
+        called = head.endswith("()")
+        name = head[:-2] if called else head
+        bindings = fc.bindings.get((scope, name))
+        if not bindings or len({(b.type, b.how) for b in bindings}) < 2:
+            return self.resolve_expr(fc, scope, text)
+        before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
+        if not before:
+            return self.resolve_expr(fc, scope, text)
+        last = max(b.line for b in before)
+        v = self.binding_value(fc, [b for b in before if b.line == last])
+        if v is None:
+            return self.resolve_expr(fc, scope, text)
+        if called:
+            v = self.call_result(v, "exact")
+        return self.follow(v, segments[1:])
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
         """Value of a name from its bindings: a declared type beats a constructor call beats an alias."""
@@ -283,7 +315,12 @@ class Resolver:
                     return q
         if called:
             v = self.call_result(v, "exact")
-        for seg in segments[1:]:
+        return self.follow(v, segments[1:])
+
+    def follow(self, v: Value, segments: list[str]) -> Value:
+        """The value of ``v`` followed by the segments of a dotted expression (``["b()", "c"]``:
+        attribute ``b``, called, then attribute ``c``)."""
+        for seg in segments:
             if v is None or v is EXTERNAL:
                 return v
             called = seg.endswith("()")

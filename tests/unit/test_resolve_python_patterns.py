@@ -329,3 +329,80 @@ def test_functions_held_in_containers_and_attributes_called_through_subscripts_a
             "m.Worker.handle(1) -> m.on_create(1) [exact]",
         ],
     )
+
+
+def test_statement_order_decides_which_binding_a_rebound_name_has():
+    check(
+        """
+        # --- path: m.py ---
+        class A:
+            def go(self):
+                pass
+        class B:
+            def go(self):
+                pass
+
+        def first():
+            pass
+        def second():
+            pass
+
+        def f():
+            x = A()
+            x.go()
+            x = B()
+            x.go()
+            g = first
+            g()
+            g = second
+            g()
+
+        def only_b():
+            y = A()
+            y = B()
+            y.go()
+        """,
+        [
+            "m.f(0) -> m.A [exact]",
+            "m.f(0) -> m.B [exact]",
+            "m.f(0) -> m.A.go(0) [inferred]",
+            "m.f(0) -> m.B.go(0) [inferred]",
+            "m.f(0) -> m.first(0) [exact]",
+            "m.f(0) -> m.second(0) [exact]",
+            "m.only_b(0) -> m.A [exact]",
+            "m.only_b(0) -> m.B [exact]",
+            "m.only_b(0) -> m.B.go(0) [inferred]",   # never A.go: y was re-bound before the call
+        ],
+    )
+
+
+def test_a_parameter_shadows_an_imported_module_of_the_same_name():
+    check(
+        """
+        # --- path: pkg/__init__.py ---
+        # --- path: pkg/utils.py ---
+        def load(x):
+            pass
+        # --- path: pkg/main.py ---
+        from pkg import utils
+
+        def uses_module():
+            utils.load(1)
+
+        def shadowed(utils):
+            utils.load(2)   # the parameter, not the module
+
+        def typed(utils: "Loader"):
+            utils.load(3)
+
+        class Loader:
+            def load(self, x):
+                pass
+        """,
+        [
+            "pkg/main.uses_module(0) -> pkg/utils.load(1) [exact]",
+            "pkg/main.typed(1) -> pkg/main.Loader.load(1) [exact]",
+            # an untyped receiver: the only method `load` by name, never the module's function
+            "pkg/main.shadowed(1) -> pkg/main.Loader.load(1) [name]",
+        ],
+    )
