@@ -166,7 +166,8 @@ class CallSite:
     bind: ``"dunder"``, a call the language makes (Python ``with x`` -> ``x.__enter__()``, ``for a in
     x`` -> ``x.__iter__()``, ``a + b`` -> ``a.__add__(b)``); ``"element"``, one of the functions a
     container holds, called through a subscript (``handlers[kind](x)`` with ``handlers = {"a": f,
-    "b": g}``: one site per element), bound at most ``inferred`` since which one runs is unknown.
+    "b": g}``: one site per element), bound at most ``inferred`` since which one runs is unknown;
+    ``"decorator"``, a bare decorator (``@login_required``) called with the decorated definition.
     """
 
     caller: str | None

@@ -85,6 +85,8 @@ class CallBinder:
             return self._method_targets(rv, cs)
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
+        if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
+            return [(rv.f, "inferred")]  # `task.delay(...)` runs the task
         v = r.attr(rv, cs.name)
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None

@@ -125,6 +125,9 @@ class ModuleSystem(Protocol):
     ancestor defines them (Python ``__new__``, a dataclass's ``__post_init__``)."""
     call_method: str | None
     """The method calling an instance runs (Python ``__call__``); ``None``: instances are not callable."""
+    deferred_calls: frozenset[str]
+    """Methods of a decorated function that run it later (Celery tasks' ``f.delay(...)`` /
+    ``f.apply_async(...)``): a call of one binds to the function itself, ``inferred``."""
     instance_prefix: str
     """How a method writes an attribute of its instance in a binding's name (``self.``, ``this.``)."""
     class_body_hidden: bool
@@ -199,6 +202,7 @@ class UnboundModuleSystem:
     constructor_name = None
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = ""
     class_body_hidden = False
     class_receiver = None

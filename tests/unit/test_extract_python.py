@@ -119,7 +119,9 @@ def test_definitions_exact():
 def test_definitions_side_records():
     out = extract(DEFINITIONS_SRC)
     assert out.calls == [
-        CallSite(None, "register", None, 1, 5, 1),
+        # decorators: calls of the decorated class (a bare one with it as its argument)
+        CallSite("Repo", "register", None, 1, 5, 1),
+        CallSite("Repo", "abstract", "abc", 1, 6, 5, via="decorator"),
         CallSite("Repo.create", "cls", None, 0, 33, 15),
     ]
     assert out.imports == [Import("abc", "abc", None, 0, 2)]
@@ -185,7 +187,7 @@ def test_calls_exact():
     out = extract(CALLS_SRC)
     assert out.errors == []
     assert [c for c in out.calls if c.via is None] == [
-        CallSite(None, "route", "app", 2, 8, 5),  # decorator of a top-level function: module level
+        CallSite("handler", "route", "app", 2, 8, 5),  # a decorator: the decorated function's call
         CallSite("handler", "OwnerRepository", None, 1, 10, 11),
         CallSite("handler", "session", "db", 0, 10, 30),
         CallSite("handler", "find", "repo", 2, 11, 9),
@@ -202,8 +204,8 @@ def test_calls_exact():
         CallSite("handler", "join", '"-"', 1, 18, 8),
         # handlers[0]() has no callee name: not reported.
         CallSite("Handler", "compute_limit", None, 0, 24, 12),
-        CallSite("Handler", "cached", None, 1, 26, 5),  # decorator of a method: the class
-        CallSite("Handler", "get_timeout", None, 0, 26, 20),
+        CallSite("Handler.get", "cached", None, 1, 26, 5),  # decorator of a method: the method
+        CallSite("Handler.get", "get_timeout", None, 0, 26, 20),
         CallSite("Handler", "default_key", None, 0, 27, 22),  # default value: the class
         CallSite("Handler.get", "fetch", "self", 1, 28, 20),
         CallSite(None, "helper", None, 1, 31, 0),

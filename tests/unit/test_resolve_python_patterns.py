@@ -406,3 +406,83 @@ def test_a_parameter_shadows_an_imported_module_of_the_same_name():
             "pkg/main.shadowed(1) -> pkg/main.Loader.load(1) [name]",
         ],
     )
+
+
+def test_celery_delay_and_apply_async_reach_the_task_function():
+    check(
+        """
+        # --- path: shop/__init__.py ---
+        # --- path: shop/tasks.py ---
+        from celery import shared_task
+
+        @shared_task
+        def send_mail(order_id):
+            pass
+
+        def plain(order_id):
+            pass
+        # --- path: shop/views.py ---
+        from shop.tasks import send_mail, plain
+
+        def checkout(order_id):
+            send_mail.delay(order_id)
+            send_mail.apply_async(args=[order_id])
+            plain.delay(order_id)      # no decorator: no task, nothing binds
+        """,
+        [
+            "shop/views.checkout(1) -> shop/tasks.send_mail(1) [inferred]",
+        ],
+    )
+
+
+def test_decorator_edges_are_credited_to_the_decorated_function_and_calls_reach_its_body():
+    check(
+        """
+        # --- path: app/__init__.py ---
+        # --- path: app/deco.py ---
+        import functools
+
+        def login_required(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                return fn(*args, **kwargs)
+            return wrapper
+
+        def cache(timeout):
+            def decorate(fn):
+                return fn
+            return decorate
+
+        def timeout_default():
+            return 5
+        # --- path: app/views.py ---
+        from app.deco import cache, login_required, timeout_default
+        from abc import abstractmethod
+
+        @login_required
+        def profile(request):
+            pass
+
+        class Views:
+            @cache(timeout_default())
+            def index(self, request):
+                pass
+
+            @abstractmethod
+            def hook(self):
+                pass
+
+        def caller():
+            profile(None)                # reaches the decorated function's own body
+            Views().index(None)
+        """,
+        [
+            # `fn(...)` in the wrapper calls a parameter: no edge by name; abstractmethod: no site
+            "app/views.profile(1) -> app/deco.login_required(1) [exact]",
+            "app/views.Views.index(1) -> app/deco.cache(1) [exact]",
+            "app/views.Views.index(1) -> app/deco.timeout_default(0) [exact]",
+            "app/views.caller(0) -> app/views.profile(1) [exact]",
+            "app/views.caller(0) -> app/views.Views [exact]",
+            "app/views.caller(0) -> app/views.Views.index(1) [exact]",
+        ],
+    )

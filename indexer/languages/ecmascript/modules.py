@@ -51,6 +51,7 @@ class EcmaScriptModuleSystem:
     constructor_name = "constructor"
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
     class_body_hidden = False
     class_receiver = None

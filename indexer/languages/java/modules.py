@@ -48,6 +48,7 @@ class JavaModuleSystem:
     constructor_name = None
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
     class_body_hidden = False
     class_receiver = None

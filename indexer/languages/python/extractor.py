@@ -59,6 +59,10 @@ _MODIFIER_DECORATORS = {
     "abstractproperty": "property",
 }
 
+# Decorators that only tell a type checker something: no call worth a site.
+_TYPING_DECORATORS = frozenset({"overload", "typing.overload", "override", "typing.override", "typing_extensions.override",
+                                "final", "typing.final", "abstractmethod", "abc.abstractmethod"})
+
 # Names inside annotations that are not worth a TypeUse (builtins and typing constructs).
 _NOT_USER_TYPES = frozenset(
     """
@@ -257,6 +261,9 @@ class _FileExtractor:
         self.src = src
         self.out = out
         self.scopes = _Scopes()
+        self.decorated: list[tuple[int, int, str, Node]] = []
+        """``(start, end, qualname, expression)`` of every decorator: calls inside it are the
+        decorated definition's (issue 16: a decorator's edge is credited to what it decorates)."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -382,6 +389,8 @@ class _FileExtractor:
             docstring=self._docstring(d.docstring) if d.docstring else None,
         )
         self.out.definitions.append(definition)
+        for node in d.decorators:
+            self.decorated.append((node.start_byte, node.end_byte, qualname, node))
         param_types = self._param_records(d, qualname)
         if d.return_type is not None:
             self._type_uses(d.return_type, qualname)
@@ -550,15 +559,34 @@ class _FileExtractor:
     # ------------------------------------------------------------------ calls
 
     def calls(self) -> None:
-        """Every call whose callee is a name or an attribute."""
+        """Every call whose callee is a name or an attribute. A call inside a decorator (``@route(...)``,
+        ``@cached(timeout=f())``) is the decorated definition's; a bare decorator (``@login_required``,
+        ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
+        ``"decorator"`` (counted only when it binds: most are builtins or library functions)."""
         src, scopes, out = self.src, self.scopes, self.out.calls
         start = len(out)
+        self.decorated.sort()
+        starts = [d[0] for d in self.decorated]
+
+        def caller_of(node: Node) -> str | None:
+            i = bisect_right(starts, node.start_byte) - 1
+            if i >= 0 and node.end_byte <= self.decorated[i][1]:
+                return self.decorated[i][2]
+            return scopes.qualname(scopes.at(node.start_byte))
+
+        for _, _, qualname, expr in self.decorated:
+            if expr.type in ("identifier", "attribute"):
+                text = _WS.sub("", src.text(expr))
+                if _DOTTED.fullmatch(text) and text not in _MODIFIER_DECORATORS and text not in _TYPING_DECORATORS:
+                    receiver, _, name = text.rpartition(".")
+                    at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
+                    out.append(CallSite(qualname, name, receiver or None, 1, src.line(at), src.col(at), via="decorator"))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             call, name = caps["call"][0], caps["name"][0]
             receiver = caps.get("receiver")
             out.append(
                 CallSite(
-                    caller=scopes.qualname(scopes.at(call.start_byte)),
+                    caller=caller_of(call),
                     name=src.text(name),
                     receiver=self._receiver(receiver[0]) if receiver else None,
                     arity=self._arity(caps["args"][0]),

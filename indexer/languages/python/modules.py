@@ -81,6 +81,7 @@ class PythonModuleSystem:
     constructor_name = "__init__"
     construction_hooks = ("__new__", "__post_init__")
     call_method = "__call__"
+    deferred_calls = frozenset({"delay", "apply_async"})
     instance_prefix = "self."
     class_body_hidden = True
     class_receiver = "cls"
