@@ -486,3 +486,45 @@ def test_decorator_edges_are_credited_to_the_decorated_function_and_calls_reach_
             "app/views.caller(0) -> app/views.Views.index(1) [exact]",
         ],
     )
+
+
+def test_submodule_import_src_layout_and_the_importers_own_copy_of_a_module():
+    check(
+        """
+        # --- path: pkg/__init__.py ---
+        # --- path: pkg/tools.py ---
+        def f():
+            pass
+        # --- path: pkg/use.py ---
+        from pkg import tools
+
+        def run():
+            tools.f()
+        # --- path: billing/src/shop/orders/api.py ---
+        class Order:
+            def total(self):
+                pass
+        # --- path: billing/src/shop/views.py ---
+        from shop.orders.api import Order
+
+        def show():
+            Order().total()
+        # --- path: shipping/src/shop/orders/api.py ---
+        class Order:
+            def total(self):
+                pass
+        # --- path: shipping/src/shop/views.py ---
+        from shop.orders.api import Order
+
+        def show():
+            Order().total()
+        """,
+        [
+            "pkg/use.run(0) -> pkg/tools.f(0) [exact]",
+            # namespace folders under src/ keep their package path; each service binds its own copy
+            "billing/src/shop/views.show(0) -> billing/src/shop/orders/api.Order [exact]",
+            "billing/src/shop/views.show(0) -> billing/src/shop/orders/api.Order.total(0) [exact]",
+            "shipping/src/shop/views.show(0) -> shipping/src/shop/orders/api.Order [exact]",
+            "shipping/src/shop/views.show(0) -> shipping/src/shop/orders/api.Order.total(0) [exact]",
+        ],
+    )
