@@ -20,8 +20,8 @@ What it does
    a ``.py`` file under ``django/`` or ``tests/``. Each site is keyed ``(file, enclosing scope)``
    with the innermost ``def`` / ``class`` around its line (``<module>`` at top level), the same
    function for both servers (the *symbol* level of ``accuracy_django.py``).
-4. ``--verdicts FILE`` (JSON ``{"<method id> | <file> | <scope>": true | false}``): the reading of
-   the source for each key only one server reported. The truth is then what both report plus the
+4. ``--verdicts FILE`` (JSON ``{"<method id> | <file> | <scope>": {"verdict": true | false, "why":
+   "..."}}``, or a bare boolean): the reading of the source for each key only one server reported. The truth is then what both report plus the
    keys judged ``true``; each server's precision and recall are scored against it. Keys without a
    verdict are listed (``unjudged``) and left out of both sides' scores.
 
@@ -151,14 +151,21 @@ def keyed(root: Path, scopes: ScopeMap, sites: list[tuple[str, int, int]]) -> li
     return out
 
 
-async def query_all(server: Server, root: Path, targets: list[tuple[str, str, int, int]], warm: float) -> dict:
-    """``{method id: [call sites]}`` from one server; its start and a warm-up wait are not timed."""
+async def query_all(server: Server, root: Path, targets: list[tuple[str, str, int, int, int, int]], warm: float,
+                    at_start: bool = False) -> dict:
+    """``{method id: [call sites]}`` from one server, asked at each method's name (``at_start``: at
+    the start of its definition instead); its start, a warm-up wait and one warm-up request are
+    not timed."""
     scopes = ScopeMap(root)
     await server.start(root)
     await asyncio.sleep(warm)
     out: dict[str, dict] = {}
     try:
-        for mid, rel, line, col in targets:
+        if targets:  # one untimed request first: pyright answers nothing while it still reads the workspace
+            _, rel, name_line, name_col, *_ = targets[0]
+            await server.incoming(root / rel, name_line, name_col)
+        for mid, rel, name_line, name_col, start_line, start_col in targets:
+            line, col = (start_line, start_col) if at_start else (name_line, name_col)
             t0 = time.perf_counter()
             try:
                 sites = await server.incoming(root / rel, line, col)
@@ -189,6 +196,8 @@ def score(rows: dict[str, dict], verdicts: dict[str, bool]) -> dict:
         judged = set(truth)
         for k in sorted(ours ^ theirs):
             v = verdicts.get(verdict_key(mid, k))
+            if isinstance(v, dict):
+                v = v.get("verdict")
             side = "ripple only" if k in ours else "pyright only"
             disagreements.append({"key": verdict_key(mid, k), "side": side, "verdict": v})
             if v is None:
@@ -214,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pyright", default=shutil.which("pyright-langserver", path=str(Path(sys.executable).parent))
                     or shutil.which("pyright-langserver") or "pyright-langserver")
     ap.add_argument("--warm", type=float, default=5.0, help="seconds to wait after initialize")
+    ap.add_argument("--ripple-at", choices=("name", "start"), default="name",
+                    help="where ripple's prepareCallHierarchy is asked: the method's name (as an editor does), or "
+                         "the start of its definition (`def` / its first decorator): at the name an overriding "
+                         "method is taken for the method it overrides until issue 16 item 13 is fixed")
     ap.add_argument("--only", choices=("ripple", "pyright"), help="query one server (re-using --reuse for the other)")
     ap.add_argument("--reuse", type=Path, help="an earlier --out whose rows fill the side not queried")
     ap.add_argument("--verdicts", type=Path, help="adjudications of the disagreements (JSON)")
@@ -233,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     targets = []
     for n in sample:
         line, col = name_position(root, n)
-        targets.append((n.id.split(":", 1)[1], n.file, line, col))
+        targets.append((n.id.split(":", 1)[1], n.file, line, col, n.start_line, n.start_col))
     print(f"{len(pool)} candidates, {len(sample)} sampled (seed {args.seed})", file=sys.stderr)
 
     env = {**os.environ, "RIPPLE_DB": str(args.db)}
@@ -252,12 +265,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and name != args.only:
             results[name] = {mid: previous[mid][name] for mid, *_ in targets}
             continue
-        results[name] = asyncio.run(query_all(server, root, targets, args.warm))
+        results[name] = asyncio.run(query_all(server, root, targets, args.warm,
+                                              at_start=name == "ripple" and args.ripple_at == "start"))
     rows = {mid: {"file": rel, "line": line, "ripple": results["ripple"][mid], "pyright": results["pyright"][mid]}
-            for mid, rel, line, _ in targets}
+            for mid, rel, line, *_ in targets}
     verdicts = json.loads(args.verdicts.read_text()) if args.verdicts else {}
     summary = score(rows, verdicts)
-    summary["params"] = {"seed": args.seed, "n": args.n, "db": str(args.db)}
+    summary["params"] = {"seed": args.seed, "n": args.n, "db": str(args.db), "ripple_at": args.ripple_at}
     for side, c in summary["totals"].items():
         print(f"{side:>8}: P {c['precision']:.3f}  R {c['recall']:.3f}  (tp {c['tp']}, fp {c['fp']}, fn {c['fn']})")
     print(f"disagreements: {len(summary['disagreements'])}, unjudged: {summary['unjudged']}")

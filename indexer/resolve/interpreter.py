@@ -19,6 +19,12 @@ How a name is bound, in order (values: a module, a class, an instance of a class
    run-time class is then known and no subclass override can run
    (:mod:`indexer.resolve.hierarchy`, :mod:`indexer.resolve.calls`).
 
+5. Order and shadowing: a name bound several ways in one scope takes the binding written last
+   before the use (:meth:`Resolver.resolve_expr_at`); an untyped parameter hides the enclosing
+   scopes' names. Calls the resolver reads into the code (``CallSite.via``: dunders of ``with``,
+   ``for`` and operators, functions held in a container called through a subscript, bare
+   decorators) bind only through values, never by name, and count only when they bind.
+
 Every CALLS edge records how it was bound (design, "Data model"): ``exact`` when the import or the
 declared type fixes the target; ``inferred`` when the receiver type was inferred from a constructor
 call or a return type, or the target was reached through inheritance (inherited method, ``super``,
