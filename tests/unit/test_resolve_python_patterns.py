@@ -95,6 +95,12 @@ def test_loop_and_comprehension_variables_typed_by_the_iterables_element_annotat
                 d.save()
             for e in pairs.values():
                 e.norm()
+
+        def over_a_display():
+            for f in [Item(), Item()]:
+                f.save()
+            for g in [Item(), Other()]:   # two classes: no single type, nothing binds
+                g.norm()
         """,
         [
             "m.Basket.save_all(0) -> m.Item.save(0) [exact]",
@@ -102,6 +108,9 @@ def test_loop_and_comprehension_variables_typed_by_the_iterables_element_annotat
             "m.by_mapping(1) -> m.Key.norm(0) [exact]",
             "m.by_mapping(1) -> m.Item.save(0) [exact]",
             "m.by_local(0) -> m.Item.save(0) [exact]",
+            "m.over_a_display(0) -> m.Item [exact]",
+            "m.over_a_display(0) -> m.Other [exact]",
+            "m.over_a_display(0) -> m.Item.save(0) [inferred]",
             # untyped containers: two `save` and two `norm` methods, nothing binds
         ],
     )

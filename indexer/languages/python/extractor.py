@@ -890,7 +890,8 @@ class _FileExtractor:
     def _loop_binding(self, caps: dict[str, list[Node]], declared: dict[tuple[str | None, str], str]) -> None:
         """``for x in items``: ``x`` declared as the element type of ``items``' annotation, when
         ``items`` is a name or ``self.<attr>`` annotated in this file (optionally followed by
-        ``.items()`` / ``.values()`` / ``.keys()`` of a mapping); ``for k, v in d.items()`` types both."""
+        ``.items()`` / ``.values()`` / ``.keys()`` of a mapping); ``for k, v in d.items()`` types both;
+        ``for x in [A(), A(1)]`` (a display whose elements all call one name) constructs ``x``."""
         src, scopes = self.src, self.scopes
         index = scopes.at(caps["for"][0].start_byte)
         scope = scopes.qualname(index)
@@ -902,6 +903,16 @@ class _FileExtractor:
             if args is None or args.named_child_count or src.text(method) not in ("items", "values", "keys"):
                 return
             view, it = src.text(method), it.child_by_field_name("function").child_by_field_name("object")
+        target = caps["for.target"][0]
+        if it.type in ("list", "tuple", "set") and view is None and target.type == "identifier":
+            # `for x in [A(), A(a=1)]`: every element a call of one class or factory
+            callees = {_WS.sub("", src.text(e.child_by_field_name("function"))) if e.type == "call" else None
+                       for e in it.named_children if e.type != "comment"}
+            if len(callees) == 1 and None not in callees:
+                callee = callees.pop()
+                if _DOTTED.fullmatch(callee):
+                    self.out.bindings.append(Binding(scope, src.text(target), callee, "constructed", src.line(target)))
+            return
         if it.type not in ("identifier", "attribute"):
             return
         text = _WS.sub("", src.text(it))
@@ -922,7 +933,6 @@ class _FileExtractor:
         if annotation is None:
             return
         types = element_types(annotation, view)
-        target = caps["for.target"][0]
         if target.type == "identifier" and len(types) == 1:
             names = [target]
         elif target.type in ("pattern_list", "tuple_pattern") and len(types) == target.named_child_count:
