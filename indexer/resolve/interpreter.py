@@ -206,6 +206,8 @@ class Resolver:
                 defs = fc.by_qualname.get(f"{s}.{name}")
                 if defs and hidden_class:
                     defs = [rd for rd in defs if rd.is_type]
+                if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
+                    defs = [rd for rd in defs if rd.d.kind != "constructor"]
             if defs:
                 return self.def_value(defs[-1])
             if s is not None and bindings is None and self._is_parameter(fc, s, name):
