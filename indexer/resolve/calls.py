@@ -96,7 +96,7 @@ class CallBinder:
         if v is None or v is EXTERNAL:
             return v
         if isinstance(v, FuncV):
-            out = [(v.f, how)]
+            out = [(v.f, how if v.how == "exact" else "inferred")]
             if dispatch:
                 out += [(o, "inferred") for o in self.classes.overriders(v.f)]
             return out

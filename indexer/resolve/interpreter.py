@@ -349,7 +349,7 @@ class Resolver:
                 # The key stops functions returning each other's results (``f`` -> ``g()`` -> ``f()``).
                 ir = v.f.d.inferred_return
                 if not ir:
-                    return None
+                    return self._returned_function(v.f)
                 f = v.f
                 return self._memoised((id(f), f.d.qualname, ir, "return"),
                                       lambda: self.call_result(self.resolve_expr(f.file, f.d.qualname, ir), "inferred"))
@@ -358,6 +358,17 @@ class Resolver:
         if v is EXTERNAL:
             return EXTERNAL
         return None
+
+    def _returned_function(self, f: Def) -> Value:
+        """What calling ``f`` yields when its only ``return`` hands back a function of the repository
+        uncalled (a closure, ``return handler``): that function, ``inferred``; else ``None``."""
+        refs = f.d.returned_refs
+        if len(refs) != 1:
+            return None
+        ref = refs[0]
+        target = self._memoised((id(f), f.d.qualname, ref, "returned"),
+                                lambda: self.resolve_expr(f.file, f.d.qualname, ref))
+        return FuncV(target.f, "inferred") if isinstance(target, FuncV) else None
 
     def attr(self, v: Value, name: str) -> Value:
         """Member ``name`` of ``v``: a module's export, a class's or instance's attribute (its

@@ -537,3 +537,41 @@ def test_submodule_import_src_layout_and_the_importers_own_copy_of_a_module():
             "shipping/src/shop/views.show(0) -> shipping/src/shop/orders/api.Order.total(0) [exact]",
         ],
     )
+
+
+def test_functions_returned_by_calls_and_bound_methods_used_as_values_are_called():
+    check(
+        """
+        # --- path: m.py ---
+        def make_handler():
+            def handle(event):
+                pass
+            return handle
+
+        def pick(flag):
+            return on_a if flag else on_b
+
+        def on_a():
+            pass
+        def on_b():
+            pass
+
+        class Repo:
+            def save(self, x):
+                pass
+
+        def run(repo: Repo):
+            h = make_handler()
+            h(1)
+            p = pick(True)       # two functions may come back: no binding
+            p()
+            store = repo.save    # a bound method as a value
+            store(2)
+        """,
+        [
+            "m.run(1) -> m.make_handler(0) [exact]",
+            "m.run(1) -> m.make_handler.handle(1) [inferred]",
+            "m.run(1) -> m.pick(1) [exact]",
+            "m.run(1) -> m.Repo.save(1) [exact]",
+        ],
+    )
