@@ -575,3 +575,28 @@ def test_functions_returned_by_calls_and_bound_methods_used_as_values_are_called
             "m.run(1) -> m.Repo.save(1) [exact]",
         ],
     )
+
+
+def test_a_function_re_bound_to_a_partial_of_itself_still_calls_the_imported_function():
+    # django/contrib/gis/gdal/prototypes/raster.py: `const_string_output = partial(const_string_output,
+    # cpl=True)` after importing it; the module's prototypes are built by calling it.
+    check(
+        """
+        # --- path: gen.py ---
+        def const_string_output(func, cpl=False):
+            return func
+        # --- path: raster.py ---
+        from functools import partial
+        from gen import const_string_output
+
+        const_string_output = partial(const_string_output, cpl=True)
+        get_description = const_string_output(None)
+
+        def describe():
+            const_string_output(None)
+        """,
+        [
+            "raster.py -> gen.const_string_output(2) [exact]",
+            "raster.describe(0) -> gen.const_string_output(2) [exact]",
+        ],
+    )

@@ -622,6 +622,8 @@ class _FileExtractor(ImpliedFacts):
             self._type_uses(type_node, owner)
         value = caps["value"][0] if "value" in caps else None
         binding = self.binding_type(type_node, value, method)
+        if binding is not None and binding == (bound, "alias"):
+            binding = None  # `f = partial(f, x=1)`: calling f still calls the f from before (the import)
         if binding is not None:
             type_text, how = binding
             line = src.line(name_node)
