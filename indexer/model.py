@@ -177,6 +177,13 @@ class CallSite:
     ``receiver`` the normalised receiver text or ``None`` for a bare call; ``arity`` the number of
     arguments written, or ``-1`` when a spread / ``*args`` / ``**kwargs`` makes it unknown.
     ``line`` / ``col`` point at the callee name.
+    ``via``: ``None`` for a call written as such; otherwise a call the resolver reads into the code,
+    bound only through values (never by name) and neither counted nor recorded when it does not
+    bind: ``"dunder"``, a call the language makes (Python ``with x`` -> ``x.__enter__()``, ``for a in
+    x`` -> ``x.__iter__()``, ``a + b`` -> ``a.__add__(b)``); ``"element"``, one of the functions a
+    container holds, called through a subscript (``handlers[kind](x)`` with ``handlers = {"a": f,
+    "b": g}``: one site per element), bound at most ``inferred`` since which one runs is unknown;
+    ``"decorator"``, a bare decorator (``@login_required``) called with the decorated definition.
     """
 
     caller: str | None
@@ -186,6 +193,7 @@ class CallSite:
     line: int
     col: int
     is_new: bool = False
+    via: str | None = None
 
 
 @dataclass(slots=True)

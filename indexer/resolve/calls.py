@@ -44,7 +44,10 @@ class CallBinder:
                 if not bases:
                     return EXTERNAL if cls.external_base else None
                 return self._constructors(bases[0], cs.arity, "inferred")
-            v = r.resolve_name(fc, scope, cs.name)
+            if len(fc.bindings.get((scope, cs.name), ())) > 1:  # re-bound: statement order decides
+                v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
+            else:
+                v = r.resolve_name(fc, scope, cs.name)
             if v is None and rules.implicit_this:
                 # Java / TS implicit ``this``: the enclosing class, then the classes enclosing it.
                 outcome: Targets = None
@@ -60,21 +63,30 @@ class CallBinder:
                 return EXTERNAL
             return self._callee_targets(v, cs, "exact")
         if recv == "super":
+            # The next class after the enclosing one in its MRO having the member (C3: in a diamond
+            # ``D(B, C)`` a ``super()`` call in ``D`` reaches ``C`` before the shared base).
             cls = r.enclosing_class(fc, scope)
             if cls is None:
                 return None
-            for base in classes.bases(cls):
+            for base in classes.mro(cls)[1:]:
+                r.use(("name", base.file.path, cs.name))
+                if not base.members.get(cs.name):
+                    continue
                 t = self._method_targets(InstV(base, "inferred"), cs, dispatch=False)
                 if t:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
-        rv = r.resolve_expr(fc, scope, recv)
+        rv = r.resolve_expr_at(fc, scope, recv, cs.line)
         if rv is EXTERNAL:
             return EXTERNAL
         if rv is None:
-            return self._name_fallback(fc, cs)
+            return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
             return self._method_targets(rv, cs)
+        if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
+            return None
+        if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
+            return [(rv.f, "inferred")]  # `task.delay(...)` runs the task
         v = r.attr(rv, cs.name)
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
@@ -86,12 +98,16 @@ class CallBinder:
         if v is None or v is EXTERNAL:
             return v
         if isinstance(v, FuncV):
-            out = [(v.f, how)]
+            out = [(v.f, how if v.how == "exact" else "inferred")]
             if dispatch:
                 out += [(o, "inferred") for o in self.classes.overriders(v.f)]
             return out
         if isinstance(v, ClassV):
             return self._constructors(v.c, cs.arity, how)
+        call = v.c.file.rules.call_method if isinstance(v, InstV) else None
+        if call:  # calling an instance runs its class's __call__
+            inst = InstV(v.c, "exact" if v.how == how == "exact" else "inferred", v.concrete)
+            return self._method_targets(inst, CallSite(cs.caller, call, None, -1, cs.line, cs.col))
         return None
 
     def _method_targets(self, inst: InstV, cs: CallSite, dispatch: bool = True) -> Targets:
@@ -99,8 +115,8 @@ class CallBinder:
         members, inherited = classes.lookup(inst.c, cs.name)
         methods = [m for m in members if m.is_callable]
         if not methods:
-            if members:  # a field holding a callable, a nested class: call its value
-                return self._callee_targets(self.r.def_value(members[-1]), cs, inst.how)
+            if members:  # a field holding a callable (`self.strategy = f`), a nested class: call its value
+                return self._callee_targets(self.r.attr(inst, cs.name), cs, inst.how)
             implied = self._runtime_call(inst, cs)
             if implied:
                 return implied
@@ -140,9 +156,11 @@ class CallBinder:
         name = c.file.rules.constructor_name or c.d.name
         members, inherited = self.classes.lookup(c, name)
         ctors = [m for m in members if m.d.kind == "constructor" or (m.is_callable and m.d.name == name)]
-        if not ctors:
-            return [(c, how)]
-        return [(m, "inferred" if inherited else how) for m in by_arity(ctors, arity)]
+        out = [(m, "inferred" if inherited else how) for m in by_arity(ctors, arity)] if ctors else [(c, how)]
+        for hook in c.file.rules.construction_hooks:
+            found, inherited = self.classes.lookup(c, hook)
+            out += [(m, "inferred" if inherited else how) for m in found if m.is_callable]
+        return out
 
     def _name_fallback(self, fc: FileCtx, cs: CallSite) -> list[tuple[Def, str]] | None:
         r = self.r

@@ -83,17 +83,57 @@ class ClassHierarchy:
                 c.external_base = True
 
     def mro(self, c: Def) -> list[Def]:
-        """``c`` and its ancestors, depth-first, left to right, each once."""
+        """``c`` and its ancestors, each once, in C3 order (Python's MRO: in a diamond ``D(B, C)``,
+        ``B(A)``, ``C(A)`` it is ``D, B, C, A``). Without a shared ancestor C3 is the depth-first,
+        left-to-right walk, which is all that is computed then; a hierarchy C3 cannot linearise
+        keeps the depth-first order."""
         out: list[Def] = []
         seen: set[int] = set()
+        shared = False
         stack = [c]
         while stack:
             x = stack.pop()
             if id(x) in seen:
+                shared = True
                 continue
             seen.add(id(x))
             out.append(x)
             stack.extend(reversed(self.bases(x)))  # records x's file and what its bases read
+        if shared:
+            linear = self._c3(c, {}, 0)
+            if linear is not None:
+                return linear
+        return out
+
+    def _c3(self, c: Def, memo: dict[int, list[Def] | None], depth: int) -> list[Def] | None:
+        """C3 linearisation of ``c`` (``None``: inconsistent, or deeper than 64 levels)."""
+        if id(c) in memo:
+            return memo[id(c)]
+        memo[id(c)] = None  # a cycle through c reads as inconsistent
+        bases = self.bases(c)
+        seqs: list[list[Def]] = []
+        for b in bases:
+            lb = self._c3(b, memo, depth + 1) if depth < 64 else None
+            if lb is None:
+                return None
+            seqs.append(list(lb))
+        seqs.append(list(bases))
+        out = [c]
+        while True:
+            seqs = [q for q in seqs if q]
+            if not seqs:
+                break
+            for q in seqs:  # the first head that is in no other list's tail
+                head = q[0]
+                if not any(head in other[1:] for other in seqs):
+                    break
+            else:
+                return None
+            out.append(head)
+            for q in seqs:
+                if q[0] is head:
+                    del q[0]
+        memo[id(c)] = out
         return out
 
     def has_external_ancestor(self, c: Def) -> bool:

@@ -13,11 +13,17 @@ How a name is bound, in order (values: a module, a class, an instance of a class
 3. Receivers: ``self`` / ``this`` is an instance of the enclosing class; a variable's type comes from
    its declaration, parameter, field or a constructor call assigned to it; ``a.b().c`` follows the
    return type of ``b``.
-4. A method is looked up in the receiver's class, then its bases (depth-first, left to right); a call
+4. A method is looked up in the receiver's class, then its bases (C3 order, Python's MRO); a call
    through a base or interface type also reaches every override in the subclasses — unless the
    receiver was built by calling the class itself (``Repo()``, ``new Repo()``, not ``cls()``): its
    run-time class is then known and no subclass override can run
    (:mod:`indexer.resolve.hierarchy`, :mod:`indexer.resolve.calls`).
+
+5. Order and shadowing: a name bound several ways in one scope takes the binding written last
+   before the use (:meth:`Resolver.resolve_expr_at`); an untyped parameter hides the enclosing
+   scopes' names. Calls the resolver reads into the code (``CallSite.via``: dunders of ``with``,
+   ``for`` and operators, functions held in a container called through a subscript, bare
+   decorators) bind only through values, never by name, and count only when they bind.
 
 Every CALLS edge records how it was bound (design, "Data model"): ``exact`` when the import or the
 declared type fixes the target; ``inferred`` when the receiver type was inferred from a constructor
@@ -169,7 +175,7 @@ class Resolver:
         return self.classes.lookup(c, name)
 
     def mro(self, c: Def) -> list[Def]:
-        """``c`` and its ancestors, depth-first, left to right, each once."""
+        """``c`` and its ancestors, each once, in C3 order (:meth:`ClassHierarchy.mro`)."""
         return self.classes.mro(c)
 
     # -- names and expressions ---------------------------------------------------------------------
@@ -221,6 +227,8 @@ class Resolver:
                 inherited = self._inherited_field(fc.by_qualname[s][0], name)
                 if inherited is not None:
                     return inherited
+            if s is not None and bindings is None and self._is_parameter(fc, s, name):
+                return None  # a parameter without a type shadows the enclosing scopes' names
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
                 if q in fc.owners:
@@ -245,6 +253,36 @@ class Resolver:
                 if v is not None:
                     return v
         return None
+
+    @staticmethod
+    def _is_parameter(fc: FileCtx, scope: str, name: str) -> bool:
+        """Whether ``name`` is a parameter of the function ``scope`` of ``fc``."""
+        for rd in fc.by_qualname.get(scope, ()):
+            if rd.is_callable and any(p.name == name for p in rd.d.params):
+                return True
+        return False
+
+    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int) -> Value:
+        """:meth:`resolve_expr` at ``line``: when the head name of ``text`` is bound several ways in
+        ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
+        decides (statement order; a binding in a loop body after the use is not seen)."""
+        segments = split_dotted(text)
+        head = segments[0] if segments else ""
+        called = head.endswith("()")
+        name = head[:-2] if called else head
+        bindings = fc.bindings.get((scope, name))
+        if not bindings or len({(b.type, b.how) for b in bindings}) < 2:
+            return self.resolve_expr(fc, scope, text)
+        before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
+        if not before:
+            return self.resolve_expr(fc, scope, text)
+        last = max(b.line for b in before)
+        v = self.binding_value(fc, [b for b in before if b.line == last])
+        if v is None:
+            return self.resolve_expr(fc, scope, text)
+        if called:
+            v = self.call_result(v, "exact")
+        return self.follow(v, segments[1:])
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
         """Value of a name from its bindings: a declared type beats a constructor call beats an alias."""
@@ -308,7 +346,7 @@ class Resolver:
             t = self.resolve_type(fc, scope, made.group(1))
             v: Value = InstV(t.c, "exact", concrete=True) if isinstance(t, ClassV) else t
             rest = text[made.end():]
-            return self._follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
+            return self.follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
         if text.startswith("("):  # `(Owner)` + rest: a cast (Java), an instance of that type
             cast = _CAST.match(text)
             t = self.resolve_type(fc, scope, cast.group(1)) if cast else None
@@ -316,7 +354,7 @@ class Resolver:
                 return t
             rest = text[cast.end():]
             v = InstV(t.c, "exact")
-            return self._follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
+            return self.follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
         segments = split_dotted(text)
         if not segments:
             return None
@@ -340,10 +378,11 @@ class Resolver:
                     return q
         if called:
             v = self.call_result(v, "exact")
-        return self._follow(v, segments[1:])
+        return self.follow(v, segments[1:])
 
-    def _follow(self, v: Value, segments: Sequence[str]) -> Value:
-        """``v`` followed through attribute / call segments (``["b()", "c"]``)."""
+    def follow(self, v: Value, segments: list[str]) -> Value:
+        """The value of ``v`` followed by the segments of a dotted expression (``["b()", "c"]``:
+        attribute ``b``, called, then attribute ``c``)."""
         for seg in segments:
             if v is None or v is EXTERNAL:
                 return v
@@ -374,7 +413,7 @@ class Resolver:
                 # The key stops functions returning each other's results (``f`` -> ``g()`` -> ``f()``).
                 ir = v.f.d.inferred_return
                 if not ir:
-                    return None
+                    return self._returned_function(v.f)
                 f = v.f
                 return self._memoised((id(f), f.d.qualname, ir, "return"),
                                       lambda: self.call_result(self.resolve_expr(f.file, f.d.qualname, ir), "inferred"))
@@ -383,6 +422,17 @@ class Resolver:
         if v is EXTERNAL:
             return EXTERNAL
         return None
+
+    def _returned_function(self, f: Def) -> Value:
+        """What calling ``f`` yields when its only ``return`` hands back a function of the repository
+        uncalled (a closure, ``return handler``): that function, ``inferred``; else ``None``."""
+        refs = f.d.returned_refs
+        if len(refs) != 1:
+            return None
+        ref = refs[0]
+        target = self._memoised((id(f), f.d.qualname, ref, "returned"),
+                                lambda: self.resolve_expr(f.file, f.d.qualname, ref))
+        return FuncV(target.f, "inferred") if isinstance(target, FuncV) else None
 
     def attr(self, v: Value, name: str) -> Value:
         """Member ``name`` of ``v``: a module's export, a class's or instance's attribute (its

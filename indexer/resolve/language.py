@@ -126,6 +126,14 @@ class ModuleSystem(Protocol):
     constructor_name: str | None
     """The name of a class's constructor method (``__init__``, ``constructor``); ``None``: the class's
     own name (Java)."""
+    construction_hooks: tuple[str, ...]
+    """Methods that instantiating a class runs besides its constructor, when the class or an
+    ancestor defines them (Python ``__new__``, a dataclass's ``__post_init__``)."""
+    call_method: str | None
+    """The method calling an instance runs (Python ``__call__``); ``None``: instances are not callable."""
+    deferred_calls: frozenset[str]
+    """Methods of a decorated function that run it later (Celery tasks' ``f.delay(...)`` /
+    ``f.apply_async(...)``): a call of one binds to the function itself, ``inferred``."""
     instance_prefix: str
     """How a method writes an attribute of its instance in a binding's name (``self.``, ``this.``)."""
     class_body_hidden: bool
@@ -198,6 +206,9 @@ class UnboundModuleSystem:
     layout_suffixes: tuple[str, ...] = ()
     primitives: frozenset[str] = frozenset()
     constructor_name = None
+    construction_hooks: tuple[str, ...] = ()
+    call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = ""
     class_body_hidden = False
     class_receiver = None

@@ -69,6 +69,10 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         caller = fc.def_at(cs.caller, cs.line)
         src = caller.id if caller else fid
         targets = binder.bind_call(fc, cs)
+        if cs.via is not None:  # only what binds counts (CallSite.via)
+            for target, how in targets if isinstance(targets, list) else ():
+                add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via == "element" else how)
+            continue
         if targets is EXTERNAL:
             outcomes["external"] += 1
         elif not targets:

@@ -90,9 +90,11 @@ class InstV:
 
 @dataclass(frozen=True, slots=True)
 class FuncV:
-    """A function or method."""
+    """A function or method; ``how`` (``exact`` | ``inferred``): ``inferred`` when it is what an
+    unannotated function returns (``h = make_handler(); h()``)."""
 
     f: Def
+    how: str = "exact"
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,9 @@ class EcmaScriptModuleSystem:
     primitives = frozenset({"string", "number", "bigint", "boolean", "any", "unknown", "never", "undefined",
                             "null", "object", "symbol", "void"})
     constructor_name = "constructor"
+    construction_hooks: tuple[str, ...] = ()
+    call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
     class_body_hidden = False
     class_receiver = None

@@ -46,6 +46,9 @@ class JavaModuleSystem:
                             "Object", "String", "Integer", "Long", "Boolean", "Double", "List", "Map", "Set",
                             "Optional"})
     constructor_name = None
+    construction_hooks: tuple[str, ...] = ()
+    call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
     class_body_hidden = False
     class_receiver = None

@@ -28,6 +28,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
+from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
@@ -58,6 +59,10 @@ _MODIFIER_DECORATORS = {
     "abc.abstractproperty": "property",
     "abstractproperty": "property",
 }
+
+# Decorators that only tell a type checker something: no call worth a site.
+_TYPING_DECORATORS = frozenset({"overload", "typing.overload", "override", "typing.override", "typing_extensions.override",
+                                "final", "typing.final", "abstractmethod", "abc.abstractmethod"})
 
 # Names inside annotations that are not worth a TypeUse (builtins and typing constructs).
 _NOT_USER_TYPES = frozenset(
@@ -172,7 +177,7 @@ class _Scopes:
         return self.items[index].qualname if index >= 0 else None
 
 
-class _FileExtractor:
+class _FileExtractor(ImpliedFacts):
     """Extraction state for one file: the source, the scopes found so far and the output."""
 
     def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -180,13 +185,19 @@ class _FileExtractor:
         self.src = src
         self.out = out
         self.scopes = _Scopes()
+        self.decorated: list[tuple[int, int, str, Node]] = []
+        """``(start, end, qualname, expression)`` of every decorator: calls inside it are the
+        decorated definition's (issue 16: a decorator's edge is credited to what it decorates)."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
         self.definitions()
         self.returns()
         self.calls()
+        self.implicit_calls()
         self.assignments()
+        self.unpacking()
+        self.container_calls()
         self.imports()
         self.function_refs()
         self.out.definitions.sort(key=lambda d: (d.start_line, d.start_col, d.name_line, d.name_col))
@@ -302,6 +313,8 @@ class _FileExtractor:
             docstring=self._docstring(d.docstring) if d.docstring else None,
         )
         self.out.definitions.append(definition)
+        for node in d.decorators:
+            self.decorated.append((node.start_byte, node.end_byte, qualname, node))
         param_types = self._param_records(d, qualname)
         if d.return_type is not None:
             self._type_uses(d.return_type, qualname)
@@ -470,25 +483,44 @@ class _FileExtractor:
     # ------------------------------------------------------------------ calls
 
     def calls(self) -> None:
-        """Every call whose callee is a name or an attribute."""
+        """Every call whose callee is a name or an attribute. A call inside a decorator (``@route(...)``,
+        ``@cached(timeout=f())``) is the decorated definition's; a bare decorator (``@login_required``,
+        ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
+        ``"decorator"`` (counted only when it binds: most are builtins or library functions)."""
         src, scopes, out = self.src, self.scopes, self.out.calls
         start = len(out)
+        self.decorated.sort()
+        starts = [d[0] for d in self.decorated]
+
+        def caller_of(node: Node) -> str | None:
+            i = bisect_right(starts, node.start_byte) - 1
+            if i >= 0 and node.end_byte <= self.decorated[i][1]:
+                return self.decorated[i][2]
+            return scopes.qualname(scopes.at(node.start_byte))
+
+        for _, _, qualname, expr in self.decorated:
+            if expr.type in ("identifier", "attribute"):
+                text = _WS.sub("", src.text(expr))
+                if _DOTTED.fullmatch(text) and text not in _MODIFIER_DECORATORS and text not in _TYPING_DECORATORS:
+                    receiver, _, name = text.rpartition(".")
+                    at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
+                    out.append(CallSite(qualname, name, receiver or None, 1, src.line(at), src.col(at), via="decorator"))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             call, name = caps["call"][0], caps["name"][0]
             receiver = caps.get("receiver")
             out.append(
                 CallSite(
-                    caller=scopes.qualname(scopes.at(call.start_byte)),
+                    caller=caller_of(call),
                     name=src.text(name),
-                    receiver=self._receiver(receiver[0]) if receiver else None,
-                    arity=self._arity(caps["args"][0]),
+                    receiver=self.receiver_text(receiver[0]) if receiver else None,
+                    arity=self.arity(caps["args"][0]),
                     line=src.line(name),
                     col=src.col(name),
                 )
             )
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
 
-    def _receiver(self, node: Node) -> str:
+    def receiver_text(self, node: Node) -> str:
         """Normalised receiver text: ``a.b``, ``self``, ``super``, ``a.b()`` (arguments dropped).
 
         Reads down the receiver's chain of attributes and calls (a local walk: the normalisation
@@ -520,7 +552,7 @@ class _FileExtractor:
         return "".join(reversed(parts))
 
     @staticmethod
-    def _arity(args: Node) -> int:
+    def arity(args: Node) -> int:
         """Arguments written (positional + keyword); -1 with ``*x`` / ``**x``. Reads the argument
         list's children (one level, no walk)."""
         if args.type != "argument_list":  # f(x for x in y)
@@ -561,9 +593,21 @@ class _FileExtractor:
         if "attr" in caps:
             if scope is None or scope.kind not in ("method", "constructor"):
                 return None  # self.x outside a method (e.g. in a nested function): not a field
+            if src.text(caps["self"][0]) == "cls" and (
+                    scope.definition is None or "classmethod" not in scope.definition.modifiers):
+                return None  # `cls.x = ...` sets a class attribute only in a classmethod
+            # `cls.x = ...` in a classmethod (Django's `_pre_setup`, `setUpTestData`) sets a class
+            # attribute, which every instance reads as `self.x`: bound under that name, but no field
+            # node (a field whose value is unknown would hide that the class has outside ancestors).
             method, name_node = scope, caps["attr"][0]
             bound = "self." + src.text(name_node)
             candidate = _FieldCandidate(scope.parent, False, assign, name_node, type_node)
+            if src.text(caps["self"][0]) == "cls":
+                class_scope = scopes.qualname(scope.parent)
+                binding = self.binding_type(type_node, caps["value"][0] if "value" in caps else None, method)
+                if binding is not None:
+                    self.out.bindings.append(Binding(class_scope, bound, binding[0], binding[1], src.line(name_node)))
+                return None
         else:
             name_node = caps["target"][0]
             bound = src.text(name_node)
@@ -577,7 +621,9 @@ class _FileExtractor:
         if type_node is not None:
             self._type_uses(type_node, owner)
         value = caps["value"][0] if "value" in caps else None
-        binding = self._binding_type(type_node, value, method)
+        binding = self.binding_type(type_node, value, method)
+        if binding is not None and binding == (bound, "alias"):
+            binding = None  # `f = partial(f, x=1)`: calling f still calls the f from before (the import)
         if binding is not None:
             type_text, how = binding
             line = src.line(name_node)
@@ -598,7 +644,7 @@ class _FileExtractor:
         scope = self.scopes.qualname(self.scopes.at(caps["with"][0].start_byte))
         self.out.bindings.append(Binding(scope, src.text(target), callee, "constructed", src.line(target)))
 
-    def _binding_type(
+    def binding_type(
         self, type_node: Node | None, value: Node | None, method: _Scope | None
     ) -> tuple[str, str] | None:
         """``(type, how)`` of a binding: an annotation, a constructor-style call (also the call in
@@ -615,6 +661,13 @@ class _FileExtractor:
             return None
         if value.type == "call":
             callee = _WS.sub("", self.src.text(value.child_by_field_name("function")))
+            if callee in ("partial", "functools.partial"):  # `g = partial(f, 1)`: calling g calls f
+                args = value.child_by_field_name("arguments")
+                first = args.named_children[0] if args is not None and args.named_child_count else None
+                if first is not None and first.type in ("identifier", "attribute"):
+                    target = _WS.sub("", self.src.text(first))
+                    return (target, "alias") if _DOTTED.fullmatch(target) else None
+                return None
             return (callee, "constructed") if _DOTTED.fullmatch(callee) else None
         if value.type in ("identifier", "attribute"):
             text = _WS.sub("", self.src.text(value))

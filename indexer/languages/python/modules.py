@@ -28,8 +28,13 @@ def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     """``{path: dotted module}`` for Python files: a file's package chain is the run of parent
     directories holding an ``__init__.py``; ``pkg/__init__.py`` is module ``pkg``.
 
+    A ``src/`` folder is a source root: the folders below it are packages even without an
+    ``__init__.py`` (namespace packages under a ``src/`` layout keep their package path).
+
     >>> python_module_keys(["a/__init__.py", "a/b.py", "tests/t.py"])["a/b.py"]
     'a.b'
+    >>> python_module_keys(["svc/src/shop/orders/api.py"])["svc/src/shop/orders/api.py"]
+    'shop.orders.api'
     """
     paths = list(paths)
     regular = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
@@ -44,6 +49,11 @@ def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
             d = posixpath.dirname(d)
         if d:
             packages.update(chain)
+        else:  # no package above: below a `src/` root every folder is a (namespace) package
+            for i, folder in enumerate(chain):
+                if posixpath.basename(folder) == "src":
+                    packages.update(chain[:i])
+                    break
     keys = {}
     for p in paths:
         directory, base = posixpath.split(module_path(p))
@@ -69,6 +79,21 @@ def absolute_module(fc: FileCtx, imp: Import) -> str | None:
     return ".".join([*base, *([imp.module] if imp.module else [])])
 
 
+def nearest(path: str, files: list[FileCtx]) -> FileCtx:
+    """The file of ``files`` sharing the longest folder prefix with ``path`` (the first on a tie)."""
+    parts = path.split("/")
+
+    def shared(fc: FileCtx) -> int:
+        n = 0
+        for a, b in zip(parts, fc.path.split("/")):
+            if a != b:
+                break
+            n += 1
+        return n
+
+    return max(files, key=shared)  # max keeps the first of equal keys
+
+
 class PythonModuleSystem:
     """Python's :class:`~indexer.resolve.language.ModuleSystem`."""
 
@@ -79,6 +104,9 @@ class PythonModuleSystem:
     primitives = frozenset({"int", "float", "str", "bytes", "bool", "None", "list", "dict", "set", "tuple",
                             "frozenset", "type", "object"})
     constructor_name = "__init__"
+    construction_hooks = ("__new__", "__post_init__")
+    call_method = "__call__"
+    deferred_calls = frozenset({"delay", "apply_async"})
     instance_prefix = "self."
     class_body_hidden = True
     class_receiver = "cls"
@@ -110,12 +138,19 @@ class PythonModuleSystem:
             return ModuleV("python", key) if r.has_package("python", key) else EXTERNAL
         if not r.has_package("python", key):
             return EXTERNAL
+        files = r.module_files("python", key)
+        if len(files) > 1:  # one module in several places (services of a monorepo): the importer's own
+            return self.member_of(r, key, imp.name, [nearest(fc.path, files)])
         return r.module_member("python", key, imp.name)
 
     def module_member(self, r: Lookup, key: str, name: str) -> Value:
         """A module-level definition, import or binding of the module's file, else its submodule
         ``key.name``, else what its star imports bring."""
-        files = r.module_files("python", key)
+        return self.member_of(r, key, name, r.module_files("python", key))
+
+    def member_of(self, r: Lookup, key: str, name: str, files: list[FileCtx]) -> Value:
+        """:meth:`module_member` read from ``files`` (those holding module ``key``, the first one
+        deciding)."""
         if files:
             fc = files[0]
             r.use(("name", fc.path, name))

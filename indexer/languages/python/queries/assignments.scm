@@ -1,4 +1,4 @@
-; Python assignments that bind a name or a `self.<attr>`: the source of bindings, class fields
+; Python assignments that bind a name or a `self.<attr>` / `cls.<attr>` (in a classmethod): the source of bindings, class fields
 ; (`x = 1`, `x: int = 0`, `x: int` in a class body; `self.x = ...` in a method) and annotation type
 ; uses. Whether a target is a field depends on the enclosing definition, computed in Python.
 ; Tuple targets (`a, b = ...`) are not matched; in a chain `x = y = Foo()` each name is matched.
@@ -14,7 +14,7 @@
     attribute: (identifier) @attr) @target
   type: (type)? @type
   right: (_)? @value
-  (#eq? @self "self")) @assign
+  (#any-of? @self "self" "cls")) @assign
 
 ; with X(...) as y / async with X(...) as y: `y` is bound to what the call builds (the resolver takes
 ; `__enter__` to return the instance, as it does for most context managers). Only a call of a plain

@@ -1,0 +1,16 @@
+; Python names bound by iteration and by unpacking, typed by what the extractor can read locally:
+; `for x in items` / `[... for x in items]` (the element type of `items`' annotation: a parameter,
+; an annotated local, a class-body annotation read as `self.items`; `d.items()` / `.values()` /
+; `.keys()` of a mapping), and `a, b = A(), B()` (each name bound to the value at its position,
+; nested and starred patterns included). The pairing is done in Python (extractor._unpacking).
+(for_statement
+  left: (_) @for.target
+  right: (_) @for.iter) @for
+
+(for_in_clause
+  left: (_) @for.target
+  right: (_) @for.iter) @for
+
+(assignment
+  left: [(pattern_list) (tuple_pattern) (list_pattern)] @unpack.target
+  right: [(expression_list) (tuple) (list)] @unpack.value) @unpack

@@ -1,0 +1,602 @@
+"""Python call resolution for the code people write (issue 16, items 1-7): one named test per
+pattern, each with the exact edges expected and the ones that must not bind."""
+
+from tests.resolution_harness import check
+
+
+def test_class_attribute_set_by_cls_in_a_base_classmethod_types_self_attr_in_subclasses():
+    # Django's SimpleTestCase: `client_class = Client`, `cls.client = cls.client_class()` in the
+    # classmethod `_pre_setup`; test cases in other files call `self.client.force_login(...)`.
+    check(
+        """
+        # --- path: fw/__init__.py ---
+        # --- path: fw/client.py ---
+        class Client:
+            def force_login(self, user):
+                pass
+        class Other:
+            def force_login(self, user):
+                pass
+        # --- path: fw/cases.py ---
+        from fw.client import Client
+
+        class SimpleTestCase:
+            client_class = Client
+
+            @classmethod
+            def _pre_setup(cls):
+                cls.client = cls.client_class()
+
+            def not_a_classmethod(cls):
+                cls.other = Client()
+        # --- path: tests/test_views.py ---
+        from fw.cases import SimpleTestCase
+
+        class ViewTests(SimpleTestCase):
+            def test_login(self):
+                self.client.force_login(None)
+                self.other.force_login(None)
+        """,
+        [
+            "fw/cases.SimpleTestCase._pre_setup(0) -> fw/client.Client [exact]",
+            "fw/cases.SimpleTestCase.not_a_classmethod(0) -> fw/client.Client [exact]",
+            # through the class attribute set in the base's classmethod; Other.force_login never
+            "tests/test_views.ViewTests.test_login(0) -> fw/client.Client.force_login(1) [inferred]",
+        ],
+    )
+
+
+def test_loop_and_comprehension_variables_typed_by_the_iterables_element_annotation():
+    check(
+        """
+        # --- path: m.py ---
+        from typing import Iterable, Optional
+
+        class Item:
+            def save(self):
+                pass
+        class Key:
+            def norm(self):
+                pass
+        class Other:
+            def save(self):
+                pass
+            def norm(self):
+                pass
+
+        class Basket:
+            items: list[Item]
+
+            def save_all(self):
+                for it in self.items:
+                    it.save()
+
+        def by_param(items: Iterable[Item], maybe: Optional[list[Item]]):
+            for a in items:
+                a.save()
+            [b.save() for b in maybe]
+
+        def by_mapping(index: dict[Key, Item]):
+            for k, v in index.items():
+                k.norm()
+                v.save()
+            for w in index.values():
+                w.save()
+            for k2 in index:
+                k2.norm()
+
+        def by_local():
+            found: list[Item] = []
+            for c in found:
+                c.save()
+
+        def untyped(items, pairs: dict):
+            for d in items:
+                d.save()
+            for e in pairs.values():
+                e.norm()
+
+        def over_a_display():
+            for f in [Item(), Item()]:
+                f.save()
+            for g in [Item(), Other()]:   # two classes: no single type, nothing binds
+                g.norm()
+        """,
+        [
+            "m.Basket.save_all(0) -> m.Item.save(0) [exact]",
+            "m.by_param(2) -> m.Item.save(0) [exact]",
+            "m.by_mapping(1) -> m.Key.norm(0) [exact]",
+            "m.by_mapping(1) -> m.Item.save(0) [exact]",
+            "m.by_local(0) -> m.Item.save(0) [exact]",
+            "m.over_a_display(0) -> m.Item [exact]",
+            "m.over_a_display(0) -> m.Other [exact]",
+            "m.over_a_display(0) -> m.Item.save(0) [inferred]",
+            # untyped containers: two `save` and two `norm` methods, nothing binds
+        ],
+    )
+
+
+def test_names_bound_by_tuple_nested_and_starred_unpacking():
+    check(
+        """
+        # --- path: m.py ---
+        class A:
+            def ping(self):
+                pass
+        class B:
+            def pong(self):
+                pass
+        class C:
+            def pang(self):
+                pass
+            def pong(self):
+                pass
+
+        def f():
+            a, (b, c) = A(), (B(), C())
+            a.ping()
+            b.pong()
+            c.pang()
+            b.ping()  # B has no ping: a known type never falls back to A.ping by name
+            [x, y] = [B(), A()]
+            x.pong()
+            y.ping()
+            y.pang()  # A has no pang
+
+        def starred():
+            first, *rest, last = C(), B(), B(), A()
+            first.pang()
+            last.ping()
+            rest.pong()  # a list: no type, and two `pong` methods: no binding
+        """,
+        [
+            "m.f(0) -> m.A [exact]",
+            "m.f(0) -> m.B [exact]",
+            "m.f(0) -> m.C [exact]",
+            "m.f(0) -> m.A.ping(0) [inferred]",
+            "m.f(0) -> m.B.pong(0) [inferred]",
+            "m.f(0) -> m.C.pang(0) [inferred]",
+            "m.starred(0) -> m.A [exact]",
+            "m.starred(0) -> m.B [exact]",
+            "m.starred(0) -> m.C [exact]",
+            "m.starred(0) -> m.C.pang(0) [inferred]",
+            "m.starred(0) -> m.A.ping(0) [inferred]",
+        ],
+    )
+
+
+def test_with_iteration_operators_and_subscripts_reach_dunder_methods_of_a_known_type():
+    check(
+        """
+        # --- path: m.py ---
+        class Lock:
+            def __enter__(self):
+                return self
+            def __exit__(self, *exc):
+                pass
+        class Bag:
+            def __iter__(self):
+                return self
+            def __next__(self):
+                raise StopIteration
+            def __len__(self):
+                return 0
+            def __getitem__(self, k):
+                pass
+            def __contains__(self, x):
+                return False
+        class Money:
+            def __add__(self, other):
+                pass
+            def __eq__(self, other):
+                return True
+
+        def use(lock: Lock, bag: Bag, m: Money, unknown):
+            with lock:
+                pass
+            for x in bag:
+                pass
+            m + m
+            m == 1
+            1 in bag
+            bag[0]
+            len(bag)
+            unknown + 1      # unknown type: never bound by name to Money.__add__
+            with unknown:    # nor to Lock.__enter__
+                pass
+            for y in Bag:    # iterating the class runs its metaclass's __iter__
+                pass
+        """,
+        [
+            "m.use(4) -> m.Lock.__enter__(0) [exact]",
+            "m.use(4) -> m.Lock.__exit__(1) [exact]",
+            "m.use(4) -> m.Bag.__iter__(0) [exact]",
+            "m.use(4) -> m.Bag.__next__(0) [exact]",
+            "m.use(4) -> m.Money.__add__(1) [exact]",
+            "m.use(4) -> m.Money.__eq__(1) [exact]",
+            "m.use(4) -> m.Bag.__contains__(1) [exact]",
+            "m.use(4) -> m.Bag.__getitem__(1) [exact]",
+            "m.use(4) -> m.Bag.__len__(0) [exact]",
+        ],
+    )
+
+
+def test_instantiation_reaches_new_and_post_init_and_calling_an_instance_reaches_call():
+    check(
+        """
+        # --- path: m.py ---
+        from dataclasses import dataclass
+
+        class Singleton:
+            def __new__(cls):
+                return super().__new__(cls)
+            def __init__(self):
+                pass
+
+        @dataclass
+        class Point:
+            x: int
+            def __post_init__(self):
+                pass
+
+        class Handler:
+            def __call__(self, request):
+                pass
+
+        class Plain:
+            pass
+
+        def make(h: Handler, p: Plain):
+            Singleton()
+            Point(1)
+            h(None)
+            p(None)     # Plain has no __call__
+            Handler()(None)
+        """,
+        [
+            "m.make(2) -> m.Singleton.__init__(0) [exact]",
+            "m.make(2) -> m.Singleton.__new__(0) [exact]",
+            "m.make(2) -> m.Point [exact]",
+            "m.make(2) -> m.Point.__post_init__(0) [exact]",
+            "m.make(2) -> m.Handler [exact]",
+            "m.make(2) -> m.Handler.__call__(1) [exact]",
+        ],
+    )
+
+
+def test_super_follows_the_c3_mro_in_a_diamond():
+    check(
+        """
+        # --- path: m.py ---
+        class A:
+            def save(self):
+                pass
+        class B(A):
+            def other(self):
+                pass
+        class C(A):
+            def save(self):
+                super().save()
+        class D(B, C):
+            def save(self):
+                super().save()   # MRO D, B, C, A: C.save, not A.save through B
+        class E(B):
+            def save(self):
+                super().save()   # no diamond: A.save through B
+        """,
+        [
+            "m.C.save(0) -> m.A.save(0) [inferred]",
+            "m.D.save(0) -> m.C.save(0) [inferred]",
+            "m.E.save(0) -> m.A.save(0) [inferred]",
+        ],
+    )
+
+
+def test_functions_held_in_containers_and_attributes_called_through_subscripts_and_attributes():
+    check(
+        """
+        # --- path: m.py ---
+        import functools
+
+        def on_create(x):
+            pass
+        def on_delete(x):
+            pass
+        def unused(x):
+            pass
+
+        HANDLERS = {"create": on_create, "delete": on_delete}
+        PIPELINE = [on_create]
+
+        def dispatch(kind, x):
+            HANDLERS[kind](x)
+            PIPELINE[0](x)
+            OTHER[0](x)            # unknown container: nothing
+
+        class Worker:
+            def __init__(self, strategy):
+                self.routes = {"a": self.run_a, "b": self.run_b}
+                self.strategy = on_delete
+                self.bound = functools.partial(on_create, 1)
+
+            def run_a(self):
+                pass
+            def run_b(self):
+                pass
+
+            def handle(self, key):
+                self.routes[key]()
+                self.strategy(1)
+                self.bound()
+        """,
+        [
+            "m.dispatch(2) -> m.on_create(1) [inferred]",
+            "m.dispatch(2) -> m.on_delete(1) [inferred]",
+            "m.Worker.handle(1) -> m.Worker.run_a(0) [inferred]",
+            "m.Worker.handle(1) -> m.Worker.run_b(0) [inferred]",
+            "m.Worker.handle(1) -> m.on_delete(1) [exact]",
+            "m.Worker.handle(1) -> m.on_create(1) [exact]",
+        ],
+    )
+
+
+def test_statement_order_decides_which_binding_a_rebound_name_has():
+    check(
+        """
+        # --- path: m.py ---
+        class A:
+            def go(self):
+                pass
+        class B:
+            def go(self):
+                pass
+
+        def first():
+            pass
+        def second():
+            pass
+
+        def f():
+            x = A()
+            x.go()
+            x = B()
+            x.go()
+            g = first
+            g()
+            g = second
+            g()
+
+        def only_b():
+            y = A()
+            y = B()
+            y.go()
+        """,
+        [
+            "m.f(0) -> m.A [exact]",
+            "m.f(0) -> m.B [exact]",
+            "m.f(0) -> m.A.go(0) [inferred]",
+            "m.f(0) -> m.B.go(0) [inferred]",
+            "m.f(0) -> m.first(0) [exact]",
+            "m.f(0) -> m.second(0) [exact]",
+            "m.only_b(0) -> m.A [exact]",
+            "m.only_b(0) -> m.B [exact]",
+            "m.only_b(0) -> m.B.go(0) [inferred]",   # never A.go: y was re-bound before the call
+        ],
+    )
+
+
+def test_a_parameter_shadows_an_imported_module_of_the_same_name():
+    check(
+        """
+        # --- path: pkg/__init__.py ---
+        # --- path: pkg/utils.py ---
+        def load(x):
+            pass
+        # --- path: pkg/main.py ---
+        from pkg import utils
+
+        def uses_module():
+            utils.load(1)
+
+        def shadowed(utils):
+            utils.load(2)   # the parameter, not the module
+
+        def typed(utils: "Loader"):
+            utils.load(3)
+
+        class Loader:
+            def load(self, x):
+                pass
+        """,
+        [
+            "pkg/main.uses_module(0) -> pkg/utils.load(1) [exact]",
+            "pkg/main.typed(1) -> pkg/main.Loader.load(1) [exact]",
+            # an untyped receiver: the only method `load` by name, never the module's function
+            "pkg/main.shadowed(1) -> pkg/main.Loader.load(1) [name]",
+        ],
+    )
+
+
+def test_celery_delay_and_apply_async_reach_the_task_function():
+    check(
+        """
+        # --- path: shop/__init__.py ---
+        # --- path: shop/tasks.py ---
+        from celery import shared_task
+
+        @shared_task
+        def send_mail(order_id):
+            pass
+
+        def plain(order_id):
+            pass
+        # --- path: shop/views.py ---
+        from shop.tasks import send_mail, plain
+
+        def checkout(order_id):
+            send_mail.delay(order_id)
+            send_mail.apply_async(args=[order_id])
+            plain.delay(order_id)      # no decorator: no task, nothing binds
+        """,
+        [
+            "shop/views.checkout(1) -> shop/tasks.send_mail(1) [inferred]",
+        ],
+    )
+
+
+def test_decorator_edges_are_credited_to_the_decorated_function_and_calls_reach_its_body():
+    check(
+        """
+        # --- path: app/__init__.py ---
+        # --- path: app/deco.py ---
+        import functools
+
+        def login_required(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                return fn(*args, **kwargs)
+            return wrapper
+
+        def cache(timeout):
+            def decorate(fn):
+                return fn
+            return decorate
+
+        def timeout_default():
+            return 5
+        # --- path: app/views.py ---
+        from app.deco import cache, login_required, timeout_default
+        from abc import abstractmethod
+
+        @login_required
+        def profile(request):
+            pass
+
+        class Views:
+            @cache(timeout_default())
+            def index(self, request):
+                pass
+
+            @abstractmethod
+            def hook(self):
+                pass
+
+        def caller():
+            profile(None)                # reaches the decorated function's own body
+            Views().index(None)
+        """,
+        [
+            # `fn(...)` in the wrapper calls a parameter: no edge by name; abstractmethod: no site
+            "app/views.profile(1) -> app/deco.login_required(1) [exact]",
+            "app/views.Views.index(1) -> app/deco.cache(1) [exact]",
+            "app/views.Views.index(1) -> app/deco.timeout_default(0) [exact]",
+            "app/views.caller(0) -> app/views.profile(1) [exact]",
+            "app/views.caller(0) -> app/views.Views [exact]",
+            "app/views.caller(0) -> app/views.Views.index(1) [exact]",
+        ],
+    )
+
+
+def test_submodule_import_src_layout_and_the_importers_own_copy_of_a_module():
+    check(
+        """
+        # --- path: pkg/__init__.py ---
+        # --- path: pkg/tools.py ---
+        def f():
+            pass
+        # --- path: pkg/use.py ---
+        from pkg import tools
+
+        def run():
+            tools.f()
+        # --- path: billing/src/shop/orders/api.py ---
+        class Order:
+            def total(self):
+                pass
+        # --- path: billing/src/shop/views.py ---
+        from shop.orders.api import Order
+
+        def show():
+            Order().total()
+        # --- path: shipping/src/shop/orders/api.py ---
+        class Order:
+            def total(self):
+                pass
+        # --- path: shipping/src/shop/views.py ---
+        from shop.orders.api import Order
+
+        def show():
+            Order().total()
+        """,
+        [
+            "pkg/use.run(0) -> pkg/tools.f(0) [exact]",
+            # namespace folders under src/ keep their package path; each service binds its own copy
+            "billing/src/shop/views.show(0) -> billing/src/shop/orders/api.Order [exact]",
+            "billing/src/shop/views.show(0) -> billing/src/shop/orders/api.Order.total(0) [exact]",
+            "shipping/src/shop/views.show(0) -> shipping/src/shop/orders/api.Order [exact]",
+            "shipping/src/shop/views.show(0) -> shipping/src/shop/orders/api.Order.total(0) [exact]",
+        ],
+    )
+
+
+def test_functions_returned_by_calls_and_bound_methods_used_as_values_are_called():
+    check(
+        """
+        # --- path: m.py ---
+        def make_handler():
+            def handle(event):
+                pass
+            return handle
+
+        def pick(flag):
+            return on_a if flag else on_b
+
+        def on_a():
+            pass
+        def on_b():
+            pass
+
+        class Repo:
+            def save(self, x):
+                pass
+
+        def run(repo: Repo):
+            h = make_handler()
+            h(1)
+            p = pick(True)       # two functions may come back: no binding
+            p()
+            store = repo.save    # a bound method as a value
+            store(2)
+        """,
+        [
+            "m.run(1) -> m.make_handler(0) [exact]",
+            "m.run(1) -> m.make_handler.handle(1) [inferred]",
+            "m.run(1) -> m.pick(1) [exact]",
+            "m.run(1) -> m.Repo.save(1) [exact]",
+        ],
+    )
+
+
+def test_a_function_re_bound_to_a_partial_of_itself_still_calls_the_imported_function():
+    # django/contrib/gis/gdal/prototypes/raster.py: `const_string_output = partial(const_string_output,
+    # cpl=True)` after importing it; the module's prototypes are built by calling it.
+    check(
+        """
+        # --- path: gen.py ---
+        def const_string_output(func, cpl=False):
+            return func
+        # --- path: raster.py ---
+        from functools import partial
+        from gen import const_string_output
+
+        const_string_output = partial(const_string_output, cpl=True)
+        get_description = const_string_output(None)
+
+        def describe():
+            const_string_output(None)
+        """,
+        [
+            "raster.py -> gen.const_string_output(2) [exact]",
+            "raster.describe(0) -> gen.const_string_output(2) [exact]",
+        ],
+    )
