@@ -15,7 +15,7 @@ from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, Wrapper
 from analysis.navigation import dotted_name
 from stores.contracts import BROKERS, Node
 
-__all__ = ["plain_link", "summary_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
+__all__ = ["plain_link", "summary_text", "services_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
            "mermaid_text", "mermaid_diagram", "diagram_links", "wrapper_summary", "DEFAULT_PER_HOP", "MERMAID_MAX_NODES"]
 
 DEFAULT_PER_HOP = 10
@@ -34,13 +34,29 @@ def plain_link(repo: str, path: str, line: int) -> str:
     return code_span(f"{path}:{line}")
 
 
-def summary_text(report: BlastRadius) -> str:
+def summary_text(report: BlastRadius, direct: bool = False) -> str:
     """``N callers · M endpoints`` (direct callers, tests apart; endpoints reached within the depth),
-    then `` · K tests`` when test code is kept apart and some is reached (``tests`` mode ``apart``)."""
-    text = f"{count_noun(len(report.callers), 'caller')} · {count_noun(len(report.endpoints), 'endpoint')}"
+    then `` · K tests`` when test code is kept apart and some is reached (``tests`` mode ``apart``).
+    ``direct``: the report's own header, which says ``direct callers`` (the hops below it list
+    clients across services too) and counts the topics reached."""
+    noun = "direct caller" if direct else "caller"
+    text = f"{count_noun(len(report.callers), noun)} · {count_noun(len(report.endpoints), 'endpoint')}"
+    if direct and report.topics:
+        text += f" · {count_noun(len(report.topics), 'topic')}"
     if report.tests and report.tests_mode == "apart":
         text += f" · {count_noun(len(report.tests), 'test')}"
     return text
+
+
+def services_text(report: BlastRadius) -> str:
+    """``N services`` the report reaches: each repository counts once, or once per application it
+    names (a repository holding several services); ``N services in R repositories`` when the two
+    differ."""
+    repos = len(report.services)
+    apps = sum(max(1, len(s.applications)) for s in report.services)
+    if apps == repos:
+        return count_noun(apps, "service")
+    return f"{count_noun(apps, 'service')} in {count_noun(repos, 'repository', 'repositories')}"
 
 
 def _signature(node_id: str) -> str:
@@ -304,7 +320,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     if not report.targets:
         lines += [f"No symbol matches {code_span(report.query)}.", ""]
     else:
-        lines += [f"**{summary_text(report)}** · {count_noun(len(report.services), 'service')} · "
+        lines += [f"**{summary_text(report, direct=True)}** · {services_text(report)} · "
                   f"{count_noun(report.reached, 'node')} reached within {report.depth} hops", ""]
 
     def more(items: Sequence[Any]) -> list[str]:

@@ -76,7 +76,7 @@ def test_plain_markdown_with_path_line_locations(plain_db: Path) -> None:
     assert body == """\
 # Blast radius of `OwnerRepository.find`
 
-**1 caller · 0 endpoints** · 1 service · 3 nodes reached within 5 hops
+**1 direct caller · 0 endpoints** · 1 service · 3 nodes reached within 5 hops
 
 ## Targets
 
@@ -174,7 +174,7 @@ def test_cross_service_report_with_service_map(services_db: Path) -> None:
     text = impact(FIND, "--db", str(services_db), "--service", "owners-service=owners,vets-service=vets")
     assert "| GET | `/owners/{}` | owners | 1 | exact | `GET /owners/{}` → `OwnerController.show` → `OwnerService.find` |" in text
     # The test that reaches main is kept apart from the callers: named in its own section, counted in the headline.
-    assert "**3 callers · 3 endpoints · 1 test** · 3 services" in text
+    assert "**3 direct callers · 3 endpoints · 1 topic · 1 test** · 3 services" in text
     assert "## Tests affected · 1\n\n- hop 5 · `test_main` · web · `tests/test_cli.py:3`\n" in text
 
 
@@ -183,7 +183,7 @@ def test_a_fuzzy_name_keeps_every_qualifier_written(plain_db: Path) -> None:
     # it: `owner_repository.FIND` is OwnerRepository.find, `Nope.find` names nothing (it used to
     # answer for OwnerRepository.find without a word).
     assert impact("owner_repository.FIND", "--db", str(plain_db)).startswith(
-        "# Blast radius of `OwnerRepository.find`\n\n**1 caller · 0 endpoints**")
+        "# Blast radius of `OwnerRepository.find`\n\n**1 direct caller · 0 endpoints**")
     result = CliRunner().invoke(main, ["impact", "Nope.find", "--db", str(plain_db)])
     assert result.exit_code != 0 and "no symbol matches 'Nope.find'" in result.output
 

@@ -241,7 +241,7 @@ class TestMarkdownInjection:
     def test_cli_report_keeps_every_path_and_name_inert(self, hostile_index):
         result = ripple("impact", "views.target", "--db", str(hostile_index))
         assert result.exit_code == 0, result.output
-        spans = _assert_inert(result.stdout, ("1 caller · 1 endpoint",))
+        spans = _assert_inert(result.stdout, ("1 direct caller · 1 endpoint",))
         assert f"{HOSTILE_DIR}/views.py:6" in spans and f"{HOSTILE_DIR}/views.py:12" in spans
         assert "GET /a`{}**x**`/c" in spans
 
@@ -341,7 +341,7 @@ class TestReadOnlyIndex:
             search = ripple("search", "find owner", "--db", str(db), "--json")
             assert search.exit_code == 0 and json.loads(search.stdout)["hits"]
             impact = ripple("impact", "OwnerRepository.find", "--db", str(db))
-            assert impact.exit_code == 0 and "**1 caller · 0 endpoints**" in impact.stdout
+            assert impact.exit_code == 0 and "**1 direct caller · 0 endpoints**" in impact.stdout
             stats = ripple("stats", "--db", str(db), "--json")
             assert stats.exit_code == 0 and json.loads(stats.stdout)["files"] == {"python": 3}
             doctor = ripple("doctor", str(ws))

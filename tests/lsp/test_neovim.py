@@ -54,5 +54,5 @@ def test_neovim_call_hierarchy_and_references(tmp_path: Path) -> None:
                                     "text": "method client.api.OwnerClient.fetch_owner"}
     caller = f"[src/main/java/org/example/OwnerController.java:11](<{java}/OwnerController.java#L11>)"
     assert answers["blast"][:3] == ["# Blast radius of `OwnerRepository.findById`", "",
-                                    "**1 caller · 0 endpoints** · 1 service · 2 nodes reached within 3 hops"]
+                                    "**1 direct caller · 0 endpoints** · 1 service · 2 nodes reached within 3 hops"]
     assert f"- `OwnerController.show` · petclinic · {caller} (exact)" in answers["blast"]

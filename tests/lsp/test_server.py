@@ -195,7 +195,7 @@ async def test_blast_radius_request(client: LanguageClient):
     assert report.summary.text == "1 caller · 0 endpoints"
     assert [s.name for s in report.steps] == [
         "Targets", "Direct callers", "Upward walk", "Attach endpoints and topics", "Report"]
-    assert result.markdown.startswith("# Blast radius of `OwnerRepository.findById`\n\n**1 caller · 0 endpoints**")
+    assert result.markdown.startswith("# Blast radius of `OwnerRepository.findById`\n\n**1 direct caller · 0 endpoints**")
     controller = uri(client, f"{JAVA}/OwnerController.java")
     assert (f"- `OwnerController.show` · petclinic · [src/main/java/org/example/OwnerController.java:11]"
             f"(<{controller}#L11>) (exact)") in result.markdown

@@ -449,7 +449,7 @@ def test_report_json(store):
 MARKDOWN = """\
 # Blast radius of `JpaOwnerRepository.findById`
 
-**2 callers · 3 endpoints** · 3 services · 11 nodes reached within 5 hops
+**2 direct callers · 3 endpoints · 1 topic** · 3 services · 11 nodes reached within 5 hops
 
 ## Targets
 
@@ -689,3 +689,18 @@ def test_a_host_named_like_a_repository_reaches_only_that_repository(tmp_path: P
     assert report_b.truncated == (
         "1 HTTP client call to another service's endpoint of the same path not followed (service map)",)
     s.close()
+
+
+def test_services_are_counted_per_application_and_repositories_said_when_they_differ() -> None:
+    # Newcomer review: "1 service" above a table naming (api-gateway, customers-service).
+    from types import SimpleNamespace
+
+    from analysis.impact_report import services_text
+
+    def report(*apps: tuple[str, ...]) -> SimpleNamespace:
+        return SimpleNamespace(services=[SimpleNamespace(applications=a) for a in apps])
+
+    assert services_text(report(("api-gateway", "customers-service"))) == "2 services in 1 repository"
+    assert services_text(report((), ("billing",))) == "2 services"
+    assert services_text(report(("a", "b"), ("c",))) == "3 services in 2 repositories"
+    assert services_text(report()) == "0 services"

@@ -194,7 +194,7 @@ def test_hover_and_code_lens_show_the_report_numbers(shop) -> None:
     assert ("**Impact:** 1 caller · 2 endpoints · 3 tests — 1 call site; 4 nodes reached within 5 hops (1 / 2 / 1 by hop)"
             in hover)
     assert render_markdown(report).startswith(
-        "# Blast radius of `JdbcRepo.find`\n\n**1 caller · 2 endpoints · 3 tests** · 1 service · 4 nodes reached within 5 hops")
+        "# Blast radius of `JdbcRepo.find`\n\n**1 direct caller · 2 endpoints · 3 tests** · 1 service · 4 nodes reached within 5 hops")
 
 
 def _cli(*args: str, code: int = 0) -> str:

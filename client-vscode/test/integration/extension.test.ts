@@ -210,7 +210,7 @@ describe('the extension against ripple serve', () => {
     expect(sent.map((s) => [s.method, s.params])).toEqual([['ripple/blastRadius', {
       textDocument: { uri: uriOf(`${JAVA}/OwnerRepository.java`) }, position: { line: 3, character: 20 }, depth: 5 }]]);
     const markdown: string = sent[0].result.markdown;
-    expect(markdown).toContain('\n**1 caller · 0 endpoints** · 1 service · 2 nodes reached within 5 hops\n');
+    expect(markdown).toContain('\n**1 direct caller · 0 endpoints** · 1 service · 2 nodes reached within 5 hops\n');
     const repository = { uri: uriOf(`${JAVA}/OwnerRepository.java`), line: 4 };
     const show = { uri: uriOf(`${JAVA}/OwnerController.java`), line: 11 };
     // the target, the direct call site, then the callers by hop (hop 1 `show`, hop 2 `showName`, where they are defined)
