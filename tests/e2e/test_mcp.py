@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from mcp import Client
@@ -172,6 +173,10 @@ def test_streamable_http_every_tool(db, tmp_path):
                 await exercise(client)
 
         run(main_())
+        # DNS rebinding: a page elsewhere cannot reach the loopback server under another host name.
+        refused = httpx.post(m[1], headers={"Host": "attacker.example", "Accept": "application/json, text/event-stream"},
+                             json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert refused.status_code == 421 and "Invalid Host header" in refused.text
     finally:
         proc.terminate()
         proc.wait(10)
