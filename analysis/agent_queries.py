@@ -216,7 +216,8 @@ def _cap_source(text: str, cap: int | None) -> tuple[str, bool]:
 
 
 def _fit(build: Callable[[list[dict[str, Any]]], tuple[dict[str, Any], str]], items: list[dict[str, Any]],
-         budget_chars: int, noun: str, nested: Sequence[str] = ()) -> tuple[dict[str, Any], str, list[str]]:
+         budget_chars: int, noun: str, nested: Sequence[str] = (), plural: str | None = None
+         ) -> tuple[dict[str, Any], str, list[str]]:
     """Fit ``items`` (each may hold a ``source`` and lists under the ``nested`` keys) into
     ``budget_chars``, measured on the larger of the JSON of ``build(items)[0]`` and the text
     ``build(items)[1]``. In turn: full sources and all items; then, for each source cap of
@@ -246,7 +247,8 @@ def _fit(build: Callable[[list[dict[str, Any]]], tuple[dict[str, Any], str]], it
                              "lines given, for the rest)")
             notes += nested_notes
             if n < total:
-                notes.append(f"showing {n} of {total} {noun}s: raise max_tokens or narrow the request for the rest")
+                notes.append(f"showing {n} of {total} {plural or noun + 's'}: raise max_tokens or narrow the request "
+                             "for the rest")
             data, text = build(chosen)
             if size(chosen) > budget_chars:
                 notes.append("even one item is over the budget: raise max_tokens")
@@ -654,11 +656,13 @@ class AgentQueries:
         text = _finish([markdown], steps.steps, notes)
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
 
-    def repositories(self) -> Answer:
+    def repositories(self, max_tokens: int | None = None) -> Answer:
         """What is indexed: per repository its files (by count) and, where its folder and the index's
         last write are known, how fresh it is (``changed_files``: indexed files modified or deleted on
-        disk since then); per index the totals (nodes by label, edges, calls by resolution, chunks and
-        how many are embedded) and when it was written. Fits any budget (one row per repository)."""
+        disk since then; ``None`` when that cannot be told); per index when it was written; the totals
+        (nodes by label, edges, calls by resolution, files by language, chunks and how many are
+        embedded). Repositories beyond the budget are left out, and the answer says so."""
+        budget = self._budget(max_tokens)
         graph = CountingGraph(self.graph)
         steps = _Steps(graph)
         repos = []
@@ -671,30 +675,29 @@ class AgentQueries:
                 entry.update(root=source.roots[name], indexed_at=_iso(source.indexed_at),
                              changed_files=_changed(source.roots[name], files, source.indexed_at))
             repos.append(entry)
-        steps.lap("Repositories", f"{len(repos)} repositories")
+        steps.lap("Repositories", f"{len(repos)} repositories, their files and freshness")
         stats = graph.stats()
         counts = [index.chunk_count() for index in self.indexes]
         steps.lap("Counts", "nodes, edges, chunks", len(self.indexes))
-        result = {"repositories": repos,
-                  "indexes": [{"name": s.name, "indexed_at": _iso(s.indexed_at)} for s in self.sources],
-                  "totals": {"nodes": stats.get("nodes", {}), "edges": stats.get("edges", {}),
-                             "calls_by_resolution": stats.get("calls_by_resolution", {}),
-                             "files": stats.get("files", {}),
-                             "chunks": sum(c.get("chunks", 0) for c in counts),
-                             "embedded": sum(c.get("embedded", 0) for c in counts)}}
-        return Answer("repositories", result, _finish(_repos_text(result), steps.steps, []), list(steps.steps), [],
-                      DEFAULT_MAX_TOKENS)
+        head = {"indexes": [{"name": s.name, "indexed_at": _iso(s.indexed_at)} for s in self.sources],
+                "totals": {"repositories": len(repos), "nodes": stats.get("nodes", {}), "edges": stats.get("edges", {}),
+                           "calls_by_resolution": stats.get("calls_by_resolution", {}),
+                           "files": stats.get("files", {}),
+                           "chunks": sum(c.get("chunks", 0) for c in counts),
+                           "embedded": sum(c.get("embedded", 0) for c in counts)}}
+        return self._answer("repositories", head, "repositories", repos, "repository", steps, budget, _repos_text,
+                            plural="repositories")
 
     def _answer(self, tool: str, head: dict[str, Any], key: str, items: list[dict[str, Any]], noun: str,
                 steps: _Steps, budget: int, render: Callable[[dict[str, Any]], list[str]],
-                nested: Sequence[str] = ()) -> Answer:
+                nested: Sequence[str] = (), plural: str | None = None) -> Answer:
         """``head`` plus ``items`` under ``key``, fitted to ``budget`` tokens (:func:`_fit`)."""
 
         def build(chosen: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
             data = {**head, key: chosen}
             return data, _finish(render(data), steps.steps, [])
 
-        data, _, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested)
+        data, _, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
         text = _finish(render(data), steps.steps, notes)
         return Answer(tool, data, text, list(steps.steps), notes, budget)
 

@@ -253,8 +253,8 @@ def build_server(backend: Backend) -> MCPServer:
 
     @tool("What is indexed: each repository with its file count, the folder it was indexed from, when and how "
           "many of its files changed on disk since; totals of nodes, edges and search chunks.")
-    def repositories() -> ToolResult:
-        return _result(backend.call(lambda q: q.repositories()))
+    def repositories(max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.repositories(max_tokens)))
 
     return server
 
