@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.counting import CountingGraph
+from analysis.counting import CountingGraph, CountingIndex
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, blast_radius,
                              count_noun, query_nodes, target_query)
 from analysis.impact_report import render_markdown, report_json
@@ -128,24 +128,30 @@ def _step_json(s: StepRun) -> dict[str, Any]:
 
 
 class _Steps:
-    """Times the steps of one answer and counts their graph-store calls."""
+    """One answer's counted stores (``graph``, ``indexes``) and its steps: each step's time and the
+    store calls made during it."""
 
-    def __init__(self, graph: CountingGraph) -> None:
+    def __init__(self, graph: CountingGraph, indexes: Sequence[CountingIndex]) -> None:
         self.graph = graph
+        self.indexes = list(indexes)
         self.steps: list[StepRun] = []
         self._t = time.perf_counter()
-        self._calls = graph.calls
+        self._calls = self.calls()
 
-    def lap(self, name: str, detail: str, extra_calls: int = 0) -> None:
-        now = time.perf_counter()
-        calls = self.graph.calls - self._calls + extra_calls
-        self.steps.append(StepRun(name, round((now - self._t) * 1000, 3), calls, detail))
-        self._t, self._calls = now, self.graph.calls
+    def calls(self) -> int:
+        """Store calls so far, graph and search indexes together."""
+        return self.graph.calls + sum(i.calls for i in self.indexes)
+
+    def lap(self, name: str, detail: str) -> None:
+        """Close a step: its time and store calls since the previous one."""
+        now, calls = time.perf_counter(), self.calls()
+        self.steps.append(StepRun(name, round((now - self._t) * 1000, 3), calls - self._calls, detail))
+        self._t, self._calls = now, calls
 
     def add(self, steps: Sequence[StepRun]) -> None:
         """Steps another function timed (the blast radius's own), then restart the clock."""
         self.steps.extend(steps)
-        self._t, self._calls = time.perf_counter(), self.graph.calls
+        self._t, self._calls = time.perf_counter(), self.calls()
 
 
 # --------------------------------------------------------------------------------- targets
@@ -375,23 +381,35 @@ class AgentQueries:
         self.model = model
         self.services = dict(services or {})
         self.sources = list(sources)
-        self._engines: dict[int, QueryEngine] = {}
+        self._embed: dict[int, Callable[[str], Sequence[float]] | None] = {}
         self._notes: dict[int, str] = {}
 
     # ------------------------------------------------------------------ helpers
 
-    def _engine(self, graph: GraphStore, i: int) -> QueryEngine:
-        """The query engine of index ``i`` (built once: it loads the query embedder when the index
-        holds embeddings; a model that cannot load leaves BM25 alone, with a note)."""
-        if i not in self._engines:
+    def _engine(self, steps: _Steps, i: int) -> QueryEngine:
+        """The query engine of index ``i`` over ``steps``' counted stores (the query embedder is loaded
+        once: when the index holds embeddings; a model that cannot load leaves BM25 alone, with a note)."""
+        if i not in self._embed:
             try:
-                engine = query_engine(self.graph, self.model, self.indexes[i])
+                self._embed[i] = query_engine(self.graph, self.model, self.indexes[i]).embed_query
             except EmbedderError as exc:
-                engine = QueryEngine(self.graph, self.indexes[i])
+                self._embed[i] = None
                 self._notes[i] = f"semantic search off ({exc}): BM25 only"
-            self._engines[i] = engine
-        engine = self._engines[i]
-        return QueryEngine(graph, engine.index, engine.embed_query, engine.candidates)
+        return QueryEngine(steps.graph, steps.indexes[i], self._embed[i])
+
+    def _engines(self, steps: _Steps) -> list[QueryEngine]:
+        """Every index's engine; loading the query model (about a second, once per process) is a step."""
+        loading = [i for i in range(len(self.indexes)) if i not in self._embed]
+        engines = [self._engine(steps, i) for i in range(len(self.indexes))]
+        if loading:
+            loaded = sum(1 for i in loading if self._embed[i] is not None)
+            steps.lap("Load query model", f"{loaded} of {len(loading)} indexes embedded: "
+                      + ("semantic search on" if loaded else "BM25 and names only"))
+        return engines
+
+    def _start(self) -> _Steps:
+        """The counted stores and the clock of one answer."""
+        return _Steps(CountingGraph(self.graph), [CountingIndex(i) for i in self.indexes])
 
     @staticmethod
     def _budget(max_tokens: int | None) -> int:
@@ -411,24 +429,24 @@ class AgentQueries:
             raise ValueError(f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}")
         return limit
 
-    def _resolve(self, graph: CountingGraph, steps: _Steps, target: str) -> tuple[list[Node], list[Node]]:
-        targets, others = resolve_target(graph, target)
+    def _resolve(self, steps: _Steps, target: str) -> tuple[list[Node], list[Node]]:
+        targets, others = resolve_target(steps.graph, target)
         steps.lap("Resolve target", ", ".join(n.id for n in targets))
         return targets, others
 
-    def _sources(self, nodes: Sequence[Node]) -> dict[str, tuple[str, str]]:
+    def _sources(self, steps: _Steps, nodes: Sequence[Node]) -> dict[str, tuple[str, str]]:
         """``{node id: (source text, language)}`` of code nodes, from their chunks (one call per
         index), else from the file text the graph keeps (one call per file)."""
         want = [n.id for n in nodes]
         out: dict[str, tuple[str, str]] = {}
-        for index in self.indexes:
+        for index in steps.indexes:
             missing = [i for i in want if i not in out]
             if not missing:
                 break
             out.update({i: (c.text, c.language) for i, c in index.get_chunks(missing).items()})
         for n in nodes:
             if n.id not in out and n.label != "File":
-                text = self.graph.file_text(n.repo, n.file)
+                text = steps.graph.file_text(n.repo, n.file)
                 if text is not None:
                     out[n.id] = ("\n".join(text.split("\n")[n.start_line - 1:n.end_line]), "")
         return out
@@ -479,13 +497,14 @@ class AgentQueries:
             raise ValueError("query is empty: give words or an identifier to search for")
         if kind is not None and kind not in CHUNK_KINDS:
             raise ValueError(f"kind must be one of {', '.join(CHUNK_KINDS)}, not {kind!r}")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
+        steps = self._start()
+        graph = steps.graph
         filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
-        results = [self._engine(graph, i).search(query, limit, filters) for i in range(len(self.indexes))]
+        engines = self._engines(steps)
+        results = [engine.search(query, limit, filters) for engine in engines]
         result = _merge(results, limit)
         steps.lap("Hybrid search", f"{len(result.hits)} hits from {' + '.join(result.lists) or 'no list'}"
-                  f" ({result.embedded:,} of {result.chunks:,} chunks embedded)", len(self.indexes))
+                  f" ({result.embedded:,} of {result.chunks:,} chunks embedded)")
         hits = self._hits_json(graph, result.hits)
         steps.lap("Graph context", f"callers, callees and endpoints of {len(hits)} hits")
         notes = [*result.notes, *self._notes.values()]
@@ -505,18 +524,18 @@ class AgentQueries:
         limit = self._limit(limit)
         if (target is None) == (chunk_id is None):
             raise ValueError("give either target (a symbol) or chunk_id (a search hit's chunk_id), not both or none")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
+        steps = self._start()
+        graph = steps.graph
         if target is not None:
-            nodes, _ = self._resolve(graph, steps, target)
+            nodes, _ = self._resolve(steps, target)
             chunk_id = nodes[0].id
         assert chunk_id is not None
-        holder = next((i for i, index in enumerate(self.indexes) if index.get_chunks([chunk_id])), None)
+        holder = next((i for i, index in enumerate(steps.indexes) if index.get_chunks([chunk_id])), None)
         if holder is None:
             raise ValueError(f"no chunk {chunk_id!r} in the index: pass a chunk_id from a search hit, or a target "
                              "that is a class, method or function")
-        result = self._engine(graph, holder).similar(chunk_id, limit)
-        steps.lap("Nearest chunks", f"{len(result.hits)} hits by embedding distance", len(self.indexes) + 1)
+        result = self._engines(steps)[holder].similar(chunk_id, limit)
+        steps.lap("Nearest chunks", f"{len(result.hits)} hits by embedding distance")
         hits = self._hits_json(graph, result.hits)
         steps.lap("Graph context", f"callers, callees and endpoints of {len(hits)} hits")
         head = {"chunk_id": chunk_id, "dropped": result.dropped, "notes": [*result.notes, *self._notes.values()]}
@@ -528,11 +547,11 @@ class AgentQueries:
         callers (call sites) and callees, endpoints it serves; ``also_named``: other symbols a bare name
         matched. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
-        sources = self._sources(targets)
-        steps.lap("Source", f"{len(sources)} of {len(targets)} definitions", len(self.indexes))
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
+        sources = self._sources(steps, targets)
+        steps.lap("Source", f"{len(sources)} of {len(targets)} definitions")
         refs = callers(graph, targets)
         out = graph.outgoing([t.id for t in targets], ["EXPOSES"])
         endpoint_nodes = graph.get_nodes(sorted({e.dst for es in out.values() for e in es}))
@@ -565,9 +584,9 @@ class AgentQueries:
         wanted = list(resolution) if resolution else None
         if wanted and not set(wanted) <= {"exact", "inferred", "name"}:
             raise ValueError(f"resolution must be among exact, inferred, name, not {wanted!r}")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
         refs = callers(graph, targets, wanted)
         steps.lap("Callers", f"{len(refs)} call sites from {len({r.source.id for r in refs})} callers")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -579,9 +598,9 @@ class AgentQueries:
         """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
         sorted by first call site. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
         groups = [g for t in targets for g in outgoing_calls(graph, t)]
         steps.lap("Callees", f"{len(groups)} callees")
         items = [{**node_json(g.node), "sites": [{"repo": s.repo, "path": s.file, "line": s.line, "col": s.col + 1}
@@ -595,9 +614,9 @@ class AgentQueries:
         implementations, overrides (``kind`` says which), sorted by location; with
         ``include_declaration`` the definitions first. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
         refs = references(graph, targets, include_declaration)
         steps.lap("References", f"{len(refs)} references")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -620,9 +639,8 @@ class AgentQueries:
             raise ValueError(f"depth must be an integer from 1 to {MAX_DEPTH}, not {depth!r}")
         if tests not in TESTS_MODES:
             raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, _ = self._resolve(graph, steps, target)
+        steps = self._start()
+        targets, _ = self._resolve(steps, target)
         report = blast_radius(self.graph, NodesQuery(tuple(targets)), depth=depth, services=self.services, tests=tests)
         steps.add(report.steps)
         chars = budget * CHARS_PER_TOKEN
@@ -663,8 +681,8 @@ class AgentQueries:
         (nodes by label, edges, calls by resolution, files by language, chunks and how many are
         embedded). Repositories beyond the budget are left out, and the answer says so."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
+        steps = self._start()
+        graph = steps.graph
         repos = []
         for name in graph.repos():
             files = graph.file_checksums(name)
@@ -677,8 +695,8 @@ class AgentQueries:
             repos.append(entry)
         steps.lap("Repositories", f"{len(repos)} repositories, their files and freshness")
         stats = graph.stats()
-        counts = [index.chunk_count() for index in self.indexes]
-        steps.lap("Counts", "nodes, edges, chunks", len(self.indexes))
+        counts = [index.chunk_count() for index in steps.indexes]
+        steps.lap("Counts", "nodes, edges, chunks")
         head = {"indexes": [{"name": s.name, "indexed_at": _iso(s.indexed_at)} for s in self.sources],
                 "totals": {"repositories": len(repos), "nodes": stats.get("nodes", {}), "edges": stats.get("edges", {}),
                            "calls_by_resolution": stats.get("calls_by_resolution", {}),

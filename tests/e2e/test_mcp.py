@@ -80,7 +80,7 @@ async def exercise(client: Client) -> None:
     assert (top["id"], top["path"], top["line"]) == ("agent-shop:shop/service.validate(1)", "shop/service.py", 20)
     assert top["callers"] == {"count": 1, "names": ["shop.service.OrderService.place"]}
     assert top["source"].startswith('def validate(order):\n    """Refuse an order without items."""')
-    assert [s["name"] for s in data["steps"]] == ["Hybrid search", "Graph context"]
+    assert [s["name"] for s in data["steps"]] == ["Load query model", "Hybrid search", "Graph context"]
     assert "```python\ndef validate(order):" in text and text.rstrip().splitlines()[-2].startswith("| Hybrid search |")
 
     data, text = await call(client, "symbol", {"target": "shop/api.py:13"})

@@ -94,7 +94,7 @@ def test_callers_exact(q):
         ("shop.service.OrderService.place", "shop/service.py", 12, 32, "exact"),
         ("shop.service.OrderService.cancel", "shop/service.py", 17, 32, "exact")]
     assert a.truncated == []
-    assert [s.name for s in a.steps] == ["Resolve target", "Callers"]
+    assert [(s.name, s.round_trips) for s in a.steps] == [("Resolve target", 1), ("Callers", 2)]
     assert a.text.rstrip().endswith("| Callers | " + f"{a.steps[1].ms:.1f} ms | 2 | 2 call sites from 2 callers |")
     assert json.loads(json.dumps(a.as_dict())) == a.as_dict()
 
@@ -168,7 +168,10 @@ def test_search_hits_carry_source_and_graph_context(q):
     assert top["source"].startswith("def validate(order):")
     create = q.search("create_order", kind="function", limit=1).result["hits"][0]
     assert create["endpoints"] == {"count": 1, "names": ["POST /orders"]}
-    assert [s.name for s in a.steps] == ["Hybrid search", "Graph context"]
+    assert [s.name for s in a.steps][-2:] == ["Hybrid search", "Graph context"]
+    again = q.search("validate", limit=3)  # the query model is loaded once
+    # chunk count, BM25, kNN, exact names (2), chunks, nodes, callers; then callers, callees, names
+    assert [(s.name, s.round_trips) for s in again.steps] == [("Hybrid search", 9), ("Graph context", 3)]
     java = q.search("owner", language="java", limit=5).result["hits"]
     assert java and {h["repo"] for h in java} == {"petclinic"}
 
