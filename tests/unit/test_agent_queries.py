@@ -256,3 +256,23 @@ def test_factory_freshness_helpers(tmp_path):
         assert written is not None and abs(written - time.time()) < 120
     finally:
         s.close()
+
+
+def test_several_indexes_served_as_one(tmp_path):
+    shop, pet = EmbeddedStore(tmp_path / "shop.db"), EmbeddedStore(tmp_path / "pet.db")
+    try:
+        index_repository(SHOP, shop, shop, IndexOptions(repo="agent-shop", jobs=1))
+        index_repository(PETCLINIC, pet, pet, IndexOptions(repo="petclinic", jobs=1))
+        q = AgentQueries([shop, pet], [shop, pet])
+        assert [r["name"] for r in q.repositories().result["repositories"]] == ["agent-shop", "petclinic"]
+        assert [c["from_name"] for c in q.callers("Owner.getId").result["callers"]] == [
+            "org.example.OwnerController.showName"]
+        assert [c["from_name"] for c in q.callers("OrderRepository.find").result["callers"]] == [
+            "shop.service.OrderService.cancel"]
+        hits = q.search("findById", limit=3).result["hits"]
+        assert hits[0]["id"] == "petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)"
+        assert hits[0]["callers"] == {"count": 1, "names": ["org.example.OwnerController.show"]}
+        assert {h["repo"] for h in q.search("order", limit=5).result["hits"]} == {"agent-shop"}
+    finally:
+        shop.close()
+        pet.close()
