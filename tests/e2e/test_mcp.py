@@ -102,7 +102,7 @@ async def exercise(client: Client) -> None:
 
     data, _ = await call(client, "references", {"target": "OrderRepository"})
     assert [(r["kind"], r["path"], r["line"]) for r in data["result"]["references"]] == [
-        ("CALLS", "shop/api.py", 9), ("USES_TYPE", "shop/service.py", 7), ("CALLS", "tests/test_service.py", 6)]
+        ("CALLS", "shop/api.py", 9), ("USES_TYPE", "shop/service.py", 7), ("CALLS", "tests/check_service.py", 6)]
     data, _ = await call(client, "references", {"target": "Owner.getId", "include_declaration": True})
     assert [(r["kind"], r["repo"], r["path"], r["line"]) for r in data["result"]["references"]] == [
         ("DECLARATION", "petclinic", "src/main/java/org/example/Owner.java", 10),

@@ -118,7 +118,7 @@ def test_references_of_a_class(q):
         ("DECLARATION", "shop/repository.py", 4),
         ("CALLS", "shop/api.py", 9),
         ("USES_TYPE", "shop/service.py", 7),
-        ("CALLS", "tests/test_service.py", 6)]
+        ("CALLS", "tests/check_service.py", 6)]
 
 
 def test_symbol_definition_source_callers_callees(q):
