@@ -16,8 +16,10 @@ agent needs of every answer:
   endpoints (counts and the first :data:`CONTEXT_NAMES` names), in a fixed number of batched calls;
 * **the steps executed** with their time in milliseconds and store calls, at the end of every answer;
 * **a size budget**: ``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`; a token is estimated as
-  :data:`CHARS_PER_TOKEN` characters) bounds both the structured answer (its JSON) and the readable
-  text; what is cut (sources shortened, items left out) is said in ``truncated``, never silently.
+  :data:`CHARS_PER_TOKEN` characters) bounds the readable text, what an agent reads (an MCP tool's
+  content); the structured result holds the same items (its JSON is two to four times larger: ids,
+  positions, field names). What is cut (sources shortened, lists shortened, items left out) is said in
+  ``truncated`` and in the text, never silently.
 
 Answers are :class:`Answer` objects: ``as_dict()`` is JSON-serialisable (MCP structured output, REST
 bodies), ``text`` the readable markdown. Positions in answers are 1-based, lines and columns alike.
@@ -28,7 +30,6 @@ what to pass instead.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -221,99 +222,106 @@ def _cap_source(text: str, cap: int | None) -> tuple[str, bool]:
     return (kept + "\n" if kept else "") + f"… ({rest} more lines)", True
 
 
-def _fit(build: Callable[[list[dict[str, Any]]], tuple[dict[str, Any], str]], items: list[dict[str, Any]],
-         budget_chars: int, noun: str, nested: Sequence[str] = (), plural: str | None = None
-         ) -> tuple[dict[str, Any], str, list[str]]:
+Items = list[dict[str, Any]]
+Build = Callable[[Items, Sequence[str]], tuple[dict[str, Any], str]]
+
+
+def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Sequence[str] = (),
+         plural: str | None = None) -> tuple[dict[str, Any], str, list[str]]:
     """Fit ``items`` (each may hold a ``source`` and lists under the ``nested`` keys) into
-    ``budget_chars``, measured on the larger of the JSON of ``build(items)[0]`` and the text
-    ``build(items)[1]``. In turn: full sources and all items; then, for each source cap of
-    :data:`_SOURCE_CAPS`, nested lists cut and the most items that fit, keeping at least three (or one at
-    the last cap). Returns the result, the text and one note per cut."""
-
-    def size(chosen: list[dict[str, Any]]) -> int:
-        data, text = build(chosen)
-        return max(len(json.dumps(data, ensure_ascii=False)), len(text))
-
-    if size(items) <= budget_chars:
-        data, text = build(items)
-        return data, text, []
+    ``budget_chars``, measured on the text of ``build(chosen, notes)`` (its notes included; the result
+    it also returns holds the same items). In turn: full sources and all items; then, for each source
+    cap of :data:`_SOURCE_CAPS`, nested lists cut to a common length (at least 5) and the most items
+    that fit, keeping at least three (or one at the last cap). Returns the result, the text and one
+    note per cut."""
     total = len(items)
+
+    def notes_for(chosen: Items, cap: int | None, nested_cut: int | None) -> list[str]:
+        notes = []
+        if cap is not None and any(c.get("source_truncated") for c in chosen):
+            notes.append(f"source cut to {cap} lines per {noun} (ask for one symbol, or read the file at the "
+                         "lines given, for the rest)")
+        if nested_cut is not None:
+            for k in nested:
+                dropped = sum(max(0, len(item.get(k) or []) - nested_cut) for item in items[:len(chosen)])
+                if dropped:
+                    notes.append(f"{k} cut to {nested_cut} per {noun} ({dropped} left out; the counts stay complete): "
+                                 f"ask for {k} of one target for all of them")
+        if len(chosen) < total:
+            notes.append(f"showing {len(chosen)} of {total} {plural or noun + 's'}: raise max_tokens or narrow the "
+                         "request for the rest")
+        return notes
+
+    def fits(chosen: Items, cap: int | None, nested_cut: int | None) -> bool:
+        return len(build(chosen, notes_for(chosen, cap, nested_cut))[1]) <= budget_chars
+
+    if fits(items, None, None):
+        data, text = build(items, [])
+        return data, text, []
     for i, cap in enumerate(_SOURCE_CAPS):
         last = i == len(_SOURCE_CAPS) - 1
-        capped, cut = _capped(items, cap)
-        floor = min(1 if last else 3, len(capped))
-        trimmed, nested_notes = _trim_nested(capped, nested, lambda c: size(c) <= budget_chars)
-        n = _most_that_fit(trimmed, floor, lambda c: size(c) <= budget_chars)
+        capped = _capped(items, cap)
+        floor = min(1 if last else 3, total)
+        nested_cut = _nested_cut(capped, nested, floor, lambda c, k, cap=cap: fits(c, cap, k))
+        trimmed = _cut_nested(capped, nested, nested_cut)
+        n = _most_that_fit(len(trimmed), floor,
+                           lambda m, t=trimmed, cap=cap, k=nested_cut: fits(t[:m], cap, k))
         if n is not None or last:
-            n = n if n is not None else floor
-            chosen = trimmed[:n]
-            notes = []
-            if cut and any(c.get("source_truncated") for c in chosen):
-                notes.append(f"source cut to {cap} lines per {noun} (ask for one symbol, or read the file at the "
-                             "lines given, for the rest)")
-            notes += nested_notes
-            if n < total:
-                notes.append(f"showing {n} of {total} {plural or noun + 's'}: raise max_tokens or narrow the request "
-                             "for the rest")
-            data, text = build(chosen)
-            if size(chosen) > budget_chars:
-                notes.append("even one item is over the budget: raise max_tokens")
+            chosen = trimmed[:floor if n is None else n]
+            notes = notes_for(chosen, cap, nested_cut)
+            data, text = build(chosen, notes)
+            if len(text) > budget_chars:
+                notes.append("even this is over the budget: raise max_tokens")
+                data, text = build(chosen, notes)
             return data, text, notes
     raise AssertionError("unreachable")
 
 
-def _capped(items: list[dict[str, Any]], cap: int | None) -> tuple[list[dict[str, Any]], bool]:
-    out, any_cut = [], False
+def _capped(items: Items, cap: int | None) -> Items:
+    """``items`` with each ``source`` cut to ``cap`` lines (``source_truncated`` set where cut)."""
+    out = []
     for item in items:
-        if "source" in item and isinstance(item["source"], str):
+        if isinstance(item.get("source"), str):
             text, cut = _cap_source(item["source"], cap)
             if cut:
                 item = {**item, "source": text, "source_truncated": True}
-                any_cut = True
         out.append(item)
-    return out, any_cut
+    return out
 
 
-def _trim_nested(items: list[dict[str, Any]], nested: Sequence[str],
-                 fits: Callable[[list[dict[str, Any]]], bool]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Cut the lists under ``nested`` keys of every item to the longest common length that fits (at
-    least 5), saying how many each lost."""
-    if not nested or fits(items):
-        return items, []
-    longest = max((len(item.get(k) or []) for item in items for k in nested), default=0)
-
-    def cut(k_len: int) -> list[dict[str, Any]]:
-        return [{**item, **{k: item[k][:k_len] for k in nested if isinstance(item.get(k), list)}} for item in items]
-
-    lo, hi = min(5, longest), longest
-    if not fits(cut(lo)):
-        hi = lo
-    else:
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if fits(cut(mid)):
-                lo = mid
-            else:
-                hi = mid - 1
-    out = cut(lo)
-    notes = []
-    for k in nested:
-        dropped = sum(max(0, len(item.get(k) or []) - lo) for item in items)
-        if dropped:
-            notes.append(f"{k} cut to {lo} per item ({dropped} left out; the counts stay complete): ask callers / "
-                         "callees / references of one target for all of them")
-    return out, notes
+def _cut_nested(items: Items, nested: Sequence[str], length: int | None) -> Items:
+    if length is None:
+        return items
+    return [{**item, **{k: item[k][:length] for k in nested if isinstance(item.get(k), list)}} for item in items]
 
 
-def _most_that_fit(items: list[dict[str, Any]], floor: int,
-                   fits: Callable[[list[dict[str, Any]]], bool]) -> int | None:
-    """The largest ``n >= floor`` with ``fits(items[:n])``, ``None`` when even ``floor`` does not fit."""
-    if not fits(items[:floor]):
+def _nested_cut(items: Items, nested: Sequence[str], floor: int,
+                fits: Callable[[Items, int | None], bool]) -> int | None:
+    """The longest common length of the lists under ``nested`` (at least 5) with which ``floor`` items
+    fit; ``None`` when they fit uncut (or there are no such lists)."""
+    if not nested or fits(items[:floor], None):
         return None
-    lo, hi = floor, len(items)
+    longest = max((len(item.get(k) or []) for item in items for k in nested), default=0)
+    lo, hi = min(5, longest), longest
+    if not fits(_cut_nested(items[:floor], nested, lo), lo):
+        return lo
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if fits(items[:mid]):
+        if fits(_cut_nested(items[:floor], nested, mid), mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _most_that_fit(total: int, floor: int, fits: Callable[[int], bool]) -> int | None:
+    """The largest ``n`` from ``floor`` to ``total`` with ``fits(n)``, ``None`` when ``fits(floor)`` fails."""
+    if not fits(floor):
+        return None
+    lo, hi = floor, total
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
             lo = mid
         else:
             hi = mid - 1
@@ -652,26 +660,24 @@ class AgentQueries:
             # The report's own steps table is replaced by the answer's (target resolution first).
             markdown = _without_section(render_markdown(report, limit=limit, per_hop=per_hop),
                                         "## Steps executed").rstrip("\n")
+            notes: list[str] = []
             if not diagram:
                 data["mermaid"] = None
                 markdown = _without_section(markdown, "## Diagram")
-            size = max(len(json.dumps(data, ensure_ascii=False)), len(_finish([markdown], steps.steps, [])))
-            if size <= chars or (per_hop == 1 and limit == 1 and not diagram):
+                notes.append("Mermaid diagram left out for the budget")
+            if per_hop < 10 or limit < 50:
+                notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list "
+                             "for the budget (counts stay complete): raise max_tokens or lower depth for more")
+            text = _finish([markdown], steps.steps, notes)
+            if len(text) <= chars or (per_hop == 1 and limit == 1 and not diagram):
                 break
             if diagram:
                 diagram = False
             else:
                 per_hop, limit = max(1, per_hop // 2), max(1, limit // 2)
-        notes: list[str] = []
-        if not diagram:
-            notes.append("Mermaid diagram left out for the budget")
-        if per_hop < 10 or limit < 50:
-            notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list for the "
-                         "budget (counts stay "
-                         "complete): raise max_tokens or lower depth for more")
-        if size > chars:
-            notes.append("over the budget even so: raise max_tokens")
-        text = _finish([markdown], steps.steps, notes)
+        if len(text) > chars:
+            notes.append("even this is over the budget: raise max_tokens")
+            text = _finish([markdown], steps.steps, notes)
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
 
     def repositories(self, max_tokens: int | None = None) -> Answer:
@@ -711,12 +717,11 @@ class AgentQueries:
                 nested: Sequence[str] = (), plural: str | None = None) -> Answer:
         """``head`` plus ``items`` under ``key``, fitted to ``budget`` tokens (:func:`_fit`)."""
 
-        def build(chosen: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        def build(chosen: Items, notes: Sequence[str]) -> tuple[dict[str, Any], str]:
             data = {**head, key: chosen}
-            return data, _finish(render(data), steps.steps, [])
+            return data, _finish(render(data), steps.steps, notes)
 
-        data, _, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
-        text = _finish(render(data), steps.steps, notes)
+        data, text, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
         return Answer(tool, data, text, list(steps.steps), notes, budget)
 
 

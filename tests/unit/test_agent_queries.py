@@ -149,12 +149,11 @@ def test_impact_markdown_and_report(q):
 
 def test_impact_over_budget_drops_the_diagram_first_and_says_so(q):
     full = q.impact("OrderRepository.save")
-    full_size = max(len(full.text), len(json.dumps(full.result, ensure_ascii=False)))
-    budget = full_size // CHARS_PER_TOKEN - 10
+    budget = len(full.text) // CHARS_PER_TOKEN - 10
     small = q.impact("OrderRepository.save", max_tokens=budget)
     assert "```mermaid" not in small.text and small.result["report"]["mermaid"] is None
     assert small.truncated == ["Mermaid diagram left out for the budget"]
-    assert max(len(small.text), len(json.dumps(small.result, ensure_ascii=False))) <= budget * CHARS_PER_TOKEN
+    assert len(small.text) <= budget * CHARS_PER_TOKEN
     tiny = q.impact("OrderRepository.save", max_tokens=200)
     assert tiny.truncated[1].startswith("1 caller named per hop and 1 row per list for the budget")
 
@@ -183,7 +182,7 @@ def test_search_over_budget_says_what_was_cut(q):
     assert n < len(full.result["hits"])
     assert f"showing {n} of {len(full.result['hits'])} hits: raise max_tokens or narrow the request for the rest" \
         in small.truncated
-    assert max(len(small.text), len(json.dumps(small.result, ensure_ascii=False))) <= 200 * CHARS_PER_TOKEN
+    assert len(small.text) <= 200 * CHARS_PER_TOKEN and small.as_dict()["budget"]["tokens"] <= 200
     assert "**Truncated:**" in small.text and full.truncated == []
 
 
@@ -276,3 +275,33 @@ def test_several_indexes_served_as_one(tmp_path):
     finally:
         shop.close()
         pet.close()
+
+
+def test_symbol_with_many_callers_cuts_its_lists_and_says_so(tmp_path):
+    src = tmp_path / "many"
+    (src / "pkg").mkdir(parents=True)
+    (src / "pkg" / "__init__.py").write_text("")
+    (src / "pkg" / "core.py").write_text("def target(x):\n    return x\n")
+    (src / "pkg" / "users.py").write_text("from pkg.core import target\n\n\n" + "".join(
+        f"def user_{i:02d}():\n    return target({i})\n\n\n" for i in range(60)))
+    s = EmbeddedStore(tmp_path / "many.db")
+    try:
+        index_repository(src, s, s, IndexOptions(repo="many", jobs=1))
+        q = AgentQueries(s, s)
+        full = q.symbol("pkg.core.target", max_tokens=100_000)
+        assert full.result["definitions"][0]["caller_count"] == 60 and full.truncated == []
+        small = q.symbol("pkg.core.target", max_tokens=500)
+        (d,) = small.result["definitions"]
+        kept = len(d["callers"])
+        assert 5 <= kept < 60 and d["caller_count"] == 60
+        assert small.truncated == [f"callers cut to {kept} per definition ({60 - kept} left out; the counts stay "
+                                   "complete): ask for callers of one target for all of them"]
+        assert len(small.text) <= 500 * CHARS_PER_TOKEN
+        assert f"**Callers** (60 call sites), {kept} shown" in small.text
+        callers_page = q.callers("pkg.core.target", max_tokens=300)
+        n = len(callers_page.result["callers"])
+        assert callers_page.result["count"] == 60 and callers_page.truncated == [
+            f"showing {n} of 60 call sites: raise max_tokens or narrow the request for the rest"]
+        assert len(callers_page.text) <= 300 * CHARS_PER_TOKEN
+    finally:
+        s.close()
