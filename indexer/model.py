@@ -44,6 +44,11 @@ __all__ = [
     "Injection",
     "Template",
     "QueueBinding",
+    "GRAPHQL_CLIENT_OPERATIONS",
+    "GraphqlOperation",
+    "GraphqlFragment",
+    "GraphqlDocument",
+    "GraphqlUse",
     "Route",
     "WrapperRef",
     "Wrapper",
@@ -423,6 +428,11 @@ class Route:
     Python function its dotted operationId names."""
 
 
+EXCHANGE_ROUTE = "http-exchange"
+"""The framework of a :class:`Route` a Spring ``@HttpExchange`` interface method declares (``handler``
+the interface method): the controllers implementing the interface expose it (the linker finds them)."""
+
+
 @dataclass(slots=True)
 class Router:
     """A router object defined at module level: ``name`` is the variable (``router``, ``bp``,
@@ -638,6 +648,142 @@ class RpcUse:
     module: str | None = None
 
 
+GRAPHQL_CLIENT_OPERATIONS = ("QUERY", "MUTATION", "SUBSCRIPTION")
+"""Operation types of a GraphQL client document (:class:`GraphqlOperation`): the shorthand ``{ a }``
+is a ``QUERY``."""
+
+
+@dataclass(slots=True)
+class GraphqlOperation:
+    """One operation of a GraphQL executable document: ``operation`` among
+    :data:`GRAPHQL_CLIENT_OPERATIONS`, ``name`` its name (``None``: anonymous), ``fields`` the fields
+    it selects at the root in order (an alias ``x: orders`` selects ``orders``; ``__typename`` and
+    other introspection fields left out; the fields of an inline fragment at the root included),
+    ``spreads`` the names of the fragments spread at the root (the linker expands them). ``line`` /
+    ``col``: where it starts in the host file."""
+
+    operation: str
+    name: str | None
+    fields: list[str]
+    spreads: list[str]
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class GraphqlFragment:
+    """A fragment definition of a GraphQL document: its ``name``, the type it is ``on``, and (as for
+    :class:`GraphqlOperation`) the ``fields`` and ``spreads`` of its own top-level selection."""
+
+    name: str
+    on: str
+    fields: list[str]
+    spreads: list[str]
+
+
+@dataclass(slots=True)
+class GraphqlDocument:
+    """A GraphQL executable document written in this file: a ``gql`` / ``graphql`` tagged template or
+    call (JS / TS), a ``gql("...")`` call (Python ``gql``), a literal handed to a Java GraphQL client,
+    or a ``.graphql`` / ``.gql`` operations file (then ``framework`` ``graphql-documents``).
+
+    ``name``: the module-level constant holding it (``GET_ORDERS`` of ``const GET_ORDERS = gql`...```,
+    ``Queries.ORDERS`` of a Java ``static final``), ``None`` when it is written elsewhere; ``owner``:
+    the qualname of the code it is written in (the enclosing function or method, the operation's
+    definition in a ``.graphql`` file), ``None`` at module level. ``includes``: the expressions
+    interpolated into it (``${ORDER_FIELDS}``), whose fragments the linker adds; ``errors``: how many
+    syntax errors the text has (what parsed is kept). ``run``: a use in this file runs it where it is
+    written (``useQuery(gql`...`)``)."""
+
+    framework: str
+    name: str | None
+    owner: str | None
+    operations: list[GraphqlOperation]
+    fragments: list[GraphqlFragment]
+    line: int
+    col: int
+    includes: list[str] = field(default_factory=list)
+    errors: int = 0
+    run: bool = False
+
+
+@dataclass(slots=True)
+class GraphqlUse:
+    """Code running a GraphQL document (``useQuery(GET_ORDERS)``, ``client.mutate({mutation: M})``,
+    ``request(url, doc)``, ``client.execute(query)``, Spring ``graphQlClient.documentName("x")``,
+    DGS ``new GraphQLQueryRequest(new ShowsGraphQLQuery())``).
+
+    ``owner``: qualname of the running function or method (``None``: module-level code, the File
+    node). The document is one of: ``document``, the index in :attr:`FileExtraction.graphql_documents`
+    of one written in the call; ``ref``, an expression naming a constant that holds one (resolved
+    from ``scope`` like a constant, across imports); ``path``, a document file named by path
+    (``graphql-documents/x``: any ``.graphql`` / ``.gql`` file of the repository whose path, without
+    suffix, ends with it; ``operation`` then picks the operation of that name when the file has it);
+    ``root_field``, a root field named by generated code (DGS ``ShowsGraphQLQuery`` -> ``shows``), whose
+    operation type the schema says. ``strict``: the call surely runs a GraphQL document (a GraphQL
+    hook or client), so a ``ref`` resolving to nothing is counted as unlinked rather than ignored."""
+
+    framework: str
+    owner: str | None
+    line: int
+    col: int
+    document: int | None = None
+    ref: str | None = None
+    scope: str | None = None
+    path: str | None = None
+    operation: str | None = None
+    root_field: str | None = None
+    strict: bool = True
+
+
+@dataclass(slots=True)
+class GlobalPrefix:
+    """A prefix an application puts before every route of its own (NestJS
+    ``app.setGlobalPrefix("api", { exclude: [...] })``): the linker puts ``prefix`` before each
+    absolute route of ``framework`` in the service folder holding this file, except routes whose path
+    ``exclude`` names (the path as the controller writes it; a trailing ``*`` / ``(.*)`` matches
+    everything below)."""
+
+    framework: str
+    prefix: Template
+    line: int
+    col: int
+    exclude: list[Template] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class UrlRewrite:
+    """Code that rewrites the URL of every request a client sends (an Angular ``HttpInterceptor``:
+    ``req.clone({ url: environment.apiUrl + req.url })``): ``url`` is the new URL, in which the ``ref``
+    piece ``original`` (``req.url``) stands for the request's own URL. The linker applies it to the
+    relative URLs of ``framework``'s requests (``angular``) in the package folder holding this file.
+    ``owner``: the qualname of the enclosing function or method."""
+
+    framework: str
+    url: Template
+    original: str
+    owner: str | None
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class DevProxy:
+    """A development-server proxy rule read from a JavaScript / TypeScript configuration file (Vite
+    ``server.proxy``, webpack ``devServer.proxy``, an Angular ``proxy.conf.js``): requests whose path
+    matches one of ``context`` (a path prefix, a glob such as ``/api/**``, or a regular expression
+    starting with ``^``) go to ``target`` (``http://localhost:8080``), the path first rewritten by
+    ``rewrite`` (``(pattern, replacement)``, a regular expression as JavaScript writes it:
+    ``("^/api", "")``) when given. The linker applies it to the relative request URLs of the package
+    folder holding this file."""
+
+    context: list[str]
+    target: Template
+    line: int
+    col: int
+    rewrite: tuple[str, str] | None = None
+
+
 @dataclass(slots=True)
 class FileExtraction:
     """Everything one extractor saw in one file. ``errors`` lists parse problems as
@@ -666,6 +812,11 @@ class FileExtraction:
     entries: list[EntryRegistration] = field(default_factory=list)
     rpc_services: list[RpcService] = field(default_factory=list)
     rpc_uses: list[RpcUse] = field(default_factory=list)
+    global_prefixes: list[GlobalPrefix] = field(default_factory=list)
+    url_rewrites: list[UrlRewrite] = field(default_factory=list)
+    dev_proxies: list[DevProxy] = field(default_factory=list)
+    graphql_documents: list[GraphqlDocument] = field(default_factory=list)
+    graphql_uses: list[GraphqlUse] = field(default_factory=list)
     partial: str | None = None
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),

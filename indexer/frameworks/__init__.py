@@ -12,6 +12,10 @@ and the :class:`~indexer.model.FileExtraction` the language extractor just fille
 (router prefixes, constants, ``${...}`` placeholders from configuration) is
 :mod:`indexer.frameworks.link`'s job.
 
+GraphQL documents embedded in code or written in ``.graphql`` files are read by one language-neutral
+reader (:mod:`indexer.frameworks.graphql_documents`); its functions are re-exported here, the surface
+language folders may import.
+
 Extractors call :func:`run_detectors` at the end of ``extract``. A detector that fails costs its
 facts for that file (an ``errors`` entry), never the file's extraction.
 """
@@ -23,6 +27,13 @@ from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.graphql_documents import (
+    DOCUMENTS_FRAMEWORK,
+    LOOKS_LIKE_GRAPHQL,
+    document_of,
+    operation_qualname,
+    parse_tree,
+)
 from indexer.model import FileExtraction
 
 if TYPE_CHECKING:
@@ -30,7 +41,8 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["load_detectors", "run_detectors"]
+__all__ = ["DOCUMENTS_FRAMEWORK", "LOOKS_LIKE_GRAPHQL", "document_of", "load_detectors", "operation_qualname",
+           "parse_tree", "run_detectors"]
 
 
 def load_detectors(package: str, names: Iterable[str], language: str) -> tuple[ModuleType, ...]:

@@ -23,6 +23,8 @@ edges that file owns:
   :mod:`indexer.frameworks.queues` (RabbitMQ exchange + routing key through the bindings in the code,
   Celery task names, Spring Cloud Stream bindings); those edges carry ``broker`` and ``match``
   (``exact`` / ``inferred`` / ``name``). Every Topic node's ``props["broker"]`` names its broker.
+* GraphQL client operations ``CALLS_HTTP`` (``kind`` ``graphql``) the root fields they select:
+  :mod:`indexer.frameworks.graphql_clients`.
 * gRPC servers ``EXPOSES`` and stubs ``CALLS_HTTP`` (``kind`` ``grpc``) the ``GRPC package.Service/Rpc``
   endpoints of the repository's ``.proto`` services: :mod:`indexer.frameworks.grpc`.
 * ``WRAPS`` wrapper callable -> ``Endpoint``: cross-cutting code (a filter, middleware, interceptor,
@@ -72,8 +74,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.env_config import ENV_REF, env_for
+from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
+from indexer.frameworks.app_prefixes import AppPrefixLinks
+from indexer.frameworks.exchange import ExchangeLinks
 from indexer.frameworks.clients import HOLE as _HOLE
 from indexer.frameworks.clients import ClientLinks, split_url
 from indexer.frameworks.paths import path_under
@@ -82,7 +87,7 @@ from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
@@ -136,7 +141,7 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(ApiFirstLinks, ClientLinks):
+class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
@@ -158,6 +163,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
         self._queues: QueueLinker | None = None  # built on the first queue use
+        self._documents = {(fc.path, d.name) for fc in ctxs for d in fc.ex.graphql_documents if d.name}
         self._operation_ids = {endpoint_id(o.method, o.path): o.operation_id for o in reversed(options.api.operations) if o.operation_id}
 
     # -- lookup ------------------------------------------------------------------------------------
@@ -233,7 +239,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
         return None
 
     def _known(self, path: str, qualname: str) -> bool:
-        return (path, qualname) in self.constants or (path, qualname) in self.routers
+        return (path, qualname) in self.constants or (path, qualname) in self.routers or (path, qualname) in self._documents
 
     def _module_router(self, files: Sequence[FileCtx]) -> tuple[FileCtx, str] | None:
         """The router a whole module stands for (``app.use("/x", require("./r"))``): its default
@@ -348,6 +354,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
             for reg in fc.ex.entries:
                 self.entry(fc, reg)
         link_rpcs(self.r, self.ctxs, self.result, self._emit)  # gRPC: indexer.frameworks.grpc
+        link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)
@@ -433,6 +440,8 @@ class _Linker(ApiFirstLinks, ClientLinks):
             return self.graphql_route(fc, route)
         if route.operation is not None:
             return self._linked.append(_Linked(fc, None, *self.api_route(fc, route)))
+        if route.framework == EXCHANGE_ROUTE:  # an @HttpExchange interface: its controllers expose it
+            return self._linked.append(_Linked(fc, None, *self.exchange_route(fc, route), framework="spring"))
         handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
@@ -455,7 +464,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
         if router_key is not None:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
-            bases = [_application_base(props, route.framework)]
+            bases = [_join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))]
         service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
@@ -652,6 +661,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
                       and same_application_kind(w.framework, rt.framework)]
             props = self.options.properties_for(fc.path)
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+            base = _join(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes
             prefixes = [_join(base, limit)] if limit else []
             scope = "app"
         self._wraps(fc, srcs, routes, w.line, w.col, prefixes, framework=w.framework, kind=w.kind, scope=scope,

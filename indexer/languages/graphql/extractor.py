@@ -12,6 +12,14 @@ Rules (``queries/schema.scm``):
   operation type, path ``Type.field``, handler the field's qualname: the linker makes it the Endpoint
   resolvers expose (DECLARES edge), so a declared operation no resolver answers is a node too.
 
+Operations (``.graphql`` / ``.gql`` documents of a client, read by
+:func:`indexer.frameworks.graphql_documents.parse_tree`): each operation is a ``function``
+definition of its own, named after the operation (``GetOrders``; an anonymous one ``query`` /
+``mutation`` / ``subscription``, :func:`indexer.frameworks.graphql_documents.operation_qualname`), and
+the file's operations and fragments are one :class:`~indexer.model.GraphqlDocument` (framework
+``graphql-documents``): the linker makes each operation CALL the root fields it selects. A schema
+and operations may share a file; type definitions are never operations.
+
 Not followed: a ``schema { query: RootQuery }`` block renaming the root types (their fields are
 ``FIELD`` endpoints of ``RootQuery``), directives, unions, inputs and enums (no operations). Syntax
 errors are listed in ``errors``; what parsed is still extracted.
@@ -21,8 +29,9 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.frameworks import DOCUMENTS_FRAMEWORK, operation_qualname, parse_tree
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
-from indexer.model import GRAPHQL_SCHEMA, Definition, FileExtraction, Route, Template
+from indexer.model import GRAPHQL_SCHEMA, Definition, FileExtraction, GraphqlDocument, Route, Template
 
 __all__ = ["EXTRACTOR", "GraphQLExtractor"]
 
@@ -35,7 +44,7 @@ class GraphQLExtractor:
     """The :class:`~indexer.languages.base.Extractor` of GraphQL schema files."""
 
     language = "graphql"
-    extensions = (".graphql", ".graphqls")
+    extensions = (".graphql", ".graphqls", ".gql")
 
     def extract(self, path: str, source: bytes) -> FileExtraction:
         """Types, fields and root operations of one schema file; never raises on bad input (syntax
@@ -46,6 +55,7 @@ class GraphQLExtractor:
             root = parser(GRAMMAR).parse(source).root_node
             out.errors.extend(parse_errors(root, src))
             _extract(root, src, out)
+            _operations(root, src, out)
         except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
             out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
@@ -70,6 +80,35 @@ def _extract(root: Node, src: SourceText, out: FileExtraction) -> None:
         if op is not None and decl.type not in _INTERFACES:
             out.routes.append(Route(GRAPHQL_SCHEMA, [op], Template.of(d.qualname), d.qualname,
                                     d.name_line, d.name_col))
+
+
+def _operations(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """The file's client operations: a definition each, and one document holding them and the
+    file's fragments (none when the file has neither)."""
+    doc = parse_tree(root, src.data)
+    if not doc.operations and not doc.fragments:
+        return
+    nodes = sorted(_operation_nodes(root), key=lambda n: n.start_byte)  # parse_tree's order
+    for op, node in zip(doc.operations, nodes, strict=False):
+        name = next((c for c in node.named_children if c.type == "name"), None)
+        qualname = operation_qualname(op)
+        d = _definition(src, "function", qualname, qualname, None, node, name or node)
+        d.signature = " ".join(src.text(node).split("{", 1)[0].split()) or op.operation.lower()
+        out.definitions.append(d)
+    out.graphql_documents.append(GraphqlDocument(DOCUMENTS_FRAMEWORK, None, None, doc.operations, doc.fragments,
+                                                 1, 0, errors=doc.errors))
+
+
+def _operation_nodes(root: Node) -> list[Node]:
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type == "operation_definition":
+            found.append(n)
+        elif n.type in ("source_file", "document", "definition", "executable_definition", "ERROR"):
+            stack.extend(n.named_children)
+    return found
 
 
 def _definition(src: SourceText, kind: str, name: str, qualname: str, parent: str | None, node: Node,

@@ -29,6 +29,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_graphql",
     "dgs",
     "graphql_java",
+    "graphql_clients_java",
     "spring_boot_runners",
     "openapi_generated",
     "java_constants",

@@ -1,0 +1,249 @@
+"""GraphQL clients: the operations a client runs CALL the root fields they select (part of the framework
+linker: :mod:`indexer.frameworks.link` calls :func:`link_graphql_clients` after every route is linked).
+
+Input: the :class:`~indexer.model.GraphqlDocument` s and :class:`~indexer.model.GraphqlUse` s the
+detectors found (JS / TS ``gql`` / ``graphql`` templates and calls run by Apollo Client, urql,
+graphql-request, Relay; Python ``gql``; Java Spring ``GraphQlClient`` and DGS clients; ``.graphql`` /
+``.gql`` operations files). Output: a ``CALLS_HTTP`` edge (``props["kind"] = "graphql"``, as gRPC
+stubs carry ``grpc``) from the code running an operation to the Endpoint ``<OPERATION> Type.field``
+(:data:`stores.contracts.GRAPHQL_OPERATIONS`) of each field it selects at the root, fragments spread
+at the root expanded. So the impact walk crosses from a resolver (EXPOSES) to every client component
+and its callers, as it crosses HTTP.
+
+Who owns the edge (the edge's ``src``):
+
+* a use (``useQuery(GET_ORDERS)``, ``client.mutate({mutation: M})``, ``request(url, doc)``,
+  ``documentName("x")``): the function or method running it (``GraphqlUse.owner``; module-level code:
+  the File node); the document is followed to its text through constants and imports
+  (``GraphqlUse.ref``, located like any constant), or a document file (``GraphqlUse.path``);
+* a document written inside a function or method and not handed to a use where it is written: that
+  function (it runs the document, or hands it to code that does);
+* an operation of a ``.graphql`` / ``.gql`` file: the operation's own definition (and every use naming
+  the file);
+* a module-level document no use of the repository resolves to (handed to a wrapper the detectors
+  do not know, or to a generated hook): the File node, with ``match`` at most ``inferred``, counted
+  ``calls_graphql_unrun``, so nothing it selects is lost.
+
+Certainty (``match``): ``exact`` when the repository declares the operation (a schema field's DECLARES
+or a resolver's EXPOSES), ``name`` when it does not (the server may be another repository indexed
+into the same store: the Endpoint id is the same, so the walk still crosses; counted
+``calls_graphql_undeclared``); a File owner caps it at ``inferred``.
+
+Counted in :attr:`LinkResult.outcomes`: ``calls_graphql`` (one per edge), ``calls_graphql_undeclared``,
+``calls_graphql_unrun``; not linked: ``unlinked_graphql_document`` (a GraphQL call whose document
+cannot be followed: a parameter, a computed value, a document file not in the repository),
+``unlinked_graphql_fragment`` (a fragment spread at the root defined nowhere the linker finds),
+``unlinked_graphql_parse`` (a document with syntax errors and no operation), ``unlinked_graphql_no_schema``
+(a field named by generated code, DGS ``ShowsGraphQLQuery``, whose operation type no schema of the
+repository says).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from indexer.frameworks.graphql_documents import DOCUMENTS_FRAMEWORK, operation_qualname
+from indexer.model import GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse
+from indexer.symbols import file_id
+from stores.contracts import Edge
+
+if TYPE_CHECKING:
+    from indexer.frameworks.link import LinkResult
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import Lookup
+
+__all__ = ["link_graphql_clients"]
+
+_ROOTS = {"QUERY": "Query", "MUTATION": "Mutation", "SUBSCRIPTION": "Subscription"}
+_MATCH = ("exact", "inferred", "name")
+_MAX_SPREAD_DEPTH = 16
+_MAX_INCLUDE_DEPTH = 8
+
+Locate = Callable[["FileCtx", "str | None", str], "tuple[FileCtx, str] | None"]
+EndpointFn = Callable[["FileCtx", str, str], str]
+
+
+class _ClientLinker:
+    def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult, locate: Locate,
+                 endpoint: EndpointFn) -> None:
+        self.r, self.ctxs, self.result, self.locate, self.endpoint = r, ctxs, result, locate, endpoint
+        self.declared: set[str] = {e.dst for es in result.edges.values() for e in es
+                                   if e.kind in ("EXPOSES", "DECLARES") and e.dst.startswith(
+                                       ("endpoint:QUERY ", "endpoint:MUTATION ", "endpoint:SUBSCRIPTION "))}
+        self.fragments: dict[str, list[GraphqlFragment]] = defaultdict(list)
+        self.documents: dict[tuple[str, str], GraphqlDocument] = {}
+        self.files: list[FileCtx] = []  # .graphql / .gql files holding operations
+        for fc in ctxs:
+            for d in fc.ex.graphql_documents:
+                for f in d.fragments:
+                    self.fragments[f.name].append(f)
+                if d.name:
+                    self.documents[(fc.path, d.name)] = d
+                if d.framework == DOCUMENTS_FRAMEWORK:
+                    self.files.append(fc)
+        self.run_docs: set[int] = set()  # id() of the documents some use runs
+        self.written: set[tuple[str, str, str]] = set()  # (owning path, src, dst) already linked
+
+    def run(self) -> None:
+        for fc in self.ctxs:
+            for use in fc.ex.graphql_uses:
+                self.use(fc, use)
+        for fc in self.ctxs:
+            for d in fc.ex.graphql_documents:
+                if d.errors and not d.operations:
+                    self.result.outcomes["unlinked_graphql_parse"] += 1
+                    continue
+                if d.framework == DOCUMENTS_FRAMEWORK:
+                    for op in d.operations:
+                        self.operation(fc, self._def_id(fc, operation_qualname(op), op.line), d, op, fc, op.line,
+                                       op.col)
+                elif d.run:
+                    continue
+                elif d.owner is not None:
+                    for op in d.operations:
+                        self.operation(fc, self._def_id(fc, d.owner, d.line), d, op, fc, d.line, d.col)
+                elif id(d) not in self.run_docs:
+                    for op in d.operations:
+                        self.operation(fc, file_id(fc.repo, fc.path), d, op, fc, d.line, d.col, unrun=True)
+
+    # -- uses --------------------------------------------------------------------------------------
+
+    def use(self, fc: FileCtx, use: GraphqlUse) -> None:
+        src = self._def_id(fc, use.owner, use.line)
+        if use.root_field is not None:
+            return self.generated_field(fc, use, src)
+        found: list[tuple[FileCtx, GraphqlDocument]] = []
+        if use.document is not None and 0 <= use.document < len(fc.ex.graphql_documents):
+            found = [(fc, fc.ex.graphql_documents[use.document])]
+        elif use.ref is not None:
+            hit = self.locate(fc, use.scope, use.ref)
+            doc = self.documents.get((hit[0].path, hit[1])) if hit is not None else None
+            if doc is not None and hit is not None:
+                found = [(hit[0], doc)]
+            elif not use.strict:
+                return  # a call that may run GraphQL, handed something that is no document
+        elif use.path is not None:
+            found = self._document_files(use.path)
+        if not found:
+            self.result.outcomes["unlinked_graphql_document"] += 1
+            return
+        for dfc, doc in found:
+            self.run_docs.add(id(doc))
+            ops = doc.operations
+            if use.operation is not None:
+                ops = [o for o in ops if o.name == use.operation] or ops
+            if doc.errors and not ops:
+                self.result.outcomes["unlinked_graphql_parse"] += 1
+            for op in ops:
+                self.operation(fc, src, doc, op, dfc, use.line, use.col, framework=use.framework)
+
+    def _document_files(self, path: str) -> list[tuple[FileCtx, GraphqlDocument]]:
+        """The documents of the ``.graphql`` / ``.gql`` files whose path without suffix is ``path``
+        or ends with ``/`` + ``path`` (a path with a suffix must match it too)."""
+        want = path.strip("/")
+        out = []
+        for fc in self.files:
+            self.r.use(("file", fc.path, ""))
+            stem = fc.path.rsplit(".", 1)[0]
+            if want in (fc.path, stem) or fc.path.endswith("/" + want) or stem.endswith("/" + want):
+                out.extend((fc, d) for d in fc.ex.graphql_documents if d.framework == DOCUMENTS_FRAMEWORK)
+        return out
+
+    def generated_field(self, fc: FileCtx, use: GraphqlUse, src: str) -> None:
+        """A root field named by generated code: the operation type(s) the repository declares it under."""
+        name = use.root_field or ""
+        hits = [(op, f"endpoint:{op} {root}.{name}") for op, root in _ROOTS.items()]
+        hits = [(op, eid) for op, eid in hits if eid in self.declared]
+        if not hits:
+            self.result.outcomes["unlinked_graphql_no_schema"] += 1
+            return
+        match = "exact" if len(hits) == 1 else "name"
+        for op, _ in hits:
+            self._link(fc, src, op, name, use.line, use.col, use.framework, match, None)
+
+    # -- operations --------------------------------------------------------------------------------
+
+    def operation(self, fc: FileCtx, src: str, doc: GraphqlDocument, op: GraphqlOperation, dfc: FileCtx, line: int,
+                  col: int, unrun: bool = False, framework: str | None = None) -> None:
+        """Edges from ``src`` (owned by ``fc``) to the root fields of ``op`` (of ``doc`` in ``dfc``)."""
+        fields = list(op.fields)
+        missing = self._expand(dfc, doc, op.spreads, fields, set(), 0)
+        if missing:
+            self.result.outcomes["unlinked_graphql_fragment"] += missing
+        if unrun:
+            self.result.outcomes["calls_graphql_unrun"] += 1
+        for name in fields:
+            self._link(fc, src, op.operation, name, line, col, framework or doc.framework,
+                       "inferred" if unrun else "exact", op.name)
+
+    def _expand(self, fc: FileCtx, doc: GraphqlDocument, spreads: Sequence[str], fields: list[str],
+                seen: set[str], depth: int) -> int:
+        """Add to ``fields`` the root fields of the fragments ``spreads`` names; the number not found."""
+        missing = 0
+        for name in spreads:
+            if name in seen or depth > _MAX_SPREAD_DEPTH:
+                continue
+            seen.add(name)
+            frag = self._fragment(fc, doc, name)
+            if frag is None:
+                missing += 1
+                continue
+            fields.extend(f for f in frag.fields if f not in fields)
+            missing += self._expand(fc, doc, frag.spreads, fields, seen, depth + 1)
+        return missing
+
+    def _fragment(self, fc: FileCtx, doc: GraphqlDocument, name: str) -> GraphqlFragment | None:
+        """The fragment ``name`` as ``doc`` sees it: its own, one of a document interpolated into it
+        (followed through constants and imports), else the one fragment of that name in the repository."""
+        pending = [(fc, doc, 0)]
+        visited: set[int] = set()
+        while pending:
+            dfc, d, depth = pending.pop()
+            if id(d) in visited:
+                continue
+            visited.add(id(d))
+            for f in d.fragments:
+                if f.name == name:
+                    return f
+            if depth >= _MAX_INCLUDE_DEPTH:
+                continue
+            for expr in d.includes:
+                hit = self.locate(dfc, None, expr)
+                inc = self.documents.get((hit[0].path, hit[1])) if hit is not None else None
+                if inc is not None and hit is not None:
+                    pending.append((hit[0], inc, depth + 1))
+        found = self.fragments.get(name, [])
+        return found[0] if len(found) == 1 else None
+
+    def _link(self, fc: FileCtx, src: str, operation: str, name: str, line: int, col: int, framework: str,
+              match: str, op_name: str | None) -> None:
+        eid = self.endpoint(fc, operation, f"{_ROOTS[operation]}.{name}")
+        if eid not in self.declared:
+            self.result.outcomes["calls_graphql_undeclared"] += 1
+            match = "name"
+        key = (fc.path, src, eid)
+        if key in self.written:
+            return
+        self.written.add(key)
+        props = {"framework": framework, "kind": "graphql", "match": match}
+        if op_name:
+            props["operation"] = op_name
+        self.result.edges[fc.path].append(Edge("CALLS_HTTP", src, eid, fc.repo, fc.path, line, col, None, props))
+        self.result.outcomes["calls_graphql"] += 1
+
+    def _def_id(self, fc: FileCtx, qualname: str | None, line: int) -> str:
+        rd = fc.def_at(qualname, line) if qualname else None
+        return rd.id if rd is not None else file_id(fc.repo, fc.path)
+
+
+def link_graphql_clients(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult, locate: Locate,
+                         endpoint: EndpointFn) -> None:
+    """Add to ``result`` the ``CALLS_HTTP`` (``kind`` ``graphql``) edges of every GraphQL client
+    operation of ``ctxs`` (every file of one repository), as the module docstring says. ``locate(fc,
+    scope, expr)`` finds the constant an expression names (the linker's ``locate``); ``endpoint(fc,
+    method, path)`` emits the Endpoint node into ``fc``'s output and returns its id. Call it after
+    every route is linked (``result`` then holds the EXPOSES / DECLARES edges that say which
+    operations the repository declares). Never raises on odd facts: what cannot be linked is counted."""
+    _ClientLinker(r, ctxs, result, locate, endpoint).run()
