@@ -57,6 +57,7 @@ from analysis.navigation import (
     TYPE_LABELS,
     REFERENCE_KINDS,
     best_targets,
+    qualified_as,
     symbol_candidates,
 )
 
@@ -406,15 +407,19 @@ def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple
     found = best_targets(query.text, symbol_candidates(graph, query.text))
     if found or engine is None:
         return found, 0
-    short = query.text.strip().split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1]
+    text = query.text.strip().split("(", 1)[0].strip().strip(".")
+    *heads, short = text.split(".")
     parts = query_parts(short)
     hits = engine.search(query.text, SEARCH_CANDIDATES).hits
     matching = {}
     for h in hits:
         rank = symbol_match_rank(short, parts, h.node.name)
-        if h.node.label in _CODE_LABELS and rank is not None and rank <= 1:  # the name, up to case and separators
+        # the name, up to case and separators, and every qualifier the user wrote, so: `Foo.findOwner`
+        # never silently means `OwnerResource.findOwner`, nor `Query.launches` the React `Launches`
+        if h.node.label in _CODE_LABELS and rank is not None and rank <= 1 and qualified_as(h.node, heads):
             matching[h.node.id] = h.node
     return sorted(matching.values(), key=lambda n: n.id), 1
+
 
 
 def query_nodes(graph: GraphStore, query: PositionQuery | NodesQuery) -> list[Node]:
@@ -433,9 +438,8 @@ def _contains(n: Node, line: int, col: int) -> bool:
 def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` at ``line`` / ``col`` names, as
     :func:`analysis.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
-    definition of that name around it), except that an overriding method's name means that method
-    (``symbol_at`` answers the declaration it overrides, from the OVERRIDES edge written at the
-    name); else the innermost definition around the position. Two or three store calls."""
+    definition of that name around it; an overriding method's name means that method), else the
+    innermost definition around the position. Two or three store calls."""
     nodes = graph.nodes_in_file(repo, path)
     end = col + max(len(word), 1)
     out = graph.outgoing([n.id for n in nodes], _POSITION_KINDS)

@@ -7,6 +7,7 @@ number of hits.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -25,8 +26,8 @@ from stores.errors import QueryFailed
 _T = TypeVar("_T")
 
 __all__ = [
-    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "best_targets", "lookup", "find_targets", "callers", "references",
-    "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "symbol_at",
+    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "find_targets", "callers", "references",
+    "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
 
@@ -98,6 +99,10 @@ def _path_module(path: str) -> str:
     return (path[:dot] if dot > slash + 1 else path).replace("/", ".")
 
 
+_DOTTED_NAME_PARTS = 3
+"""Dotted parts a node's own name may have and still be found by it (``Query.launch``)."""
+
+
 def _matches(node: Node, text: str) -> bool:
     for full in (dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"):
         if full == text or full.endswith("." + text):
@@ -105,9 +110,26 @@ def _matches(node: Node, text: str) -> bool:
     return False
 
 
+def qualified_as(node: Node, heads: list[str]) -> bool:
+    """Whether the dotted parts before ``node``'s own name in its module path + qualname end with
+    ``heads``, each compared up to case and separators (``["owner_service"]`` qualifies
+    ``OwnerService.rename``); no heads: any node. For fuzzy fallbacks that must still honour every
+    qualifier the user wrote."""
+    if not heads:
+        return True
+    own = [p for p in re.split(r"[./]", f"{node.file.rsplit('.', 1)[0]}.{node.qualname}") if p]
+    own = own[: len(own) - len(node.name.split("."))]
+    norm = ["".join(query_parts(p)) for p in own]
+    want = ["".join(query_parts(p)) for p in heads]
+    return len(norm) >= len(want) and norm[len(norm) - len(want):] == want
+
+
 def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
     """Every code node ``symbol`` could name (its last dotted part as the short name, then any
-    qualname / dotted-name suffix match), sorted by id; ``[]`` when none."""
+    qualname / dotted-name suffix match), sorted by id; ``[]`` when none. A node whose own name is
+    dotted (an inline resolver ``Query.launch`` of an Apollo resolver map, a value property
+    ``auth.required``) is found by its whole name too: the text's last two or three dotted parts are
+    looked up as names as well."""
     symbol = symbol.strip()
     if ":" in symbol:
         exact = graph.get_nodes([symbol])
@@ -116,8 +138,11 @@ def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
     text = symbol.split("(", 1)[0].strip().strip(".")
     if not text:
         return []
-    short = text.rsplit(".", 1)[-1]
-    return [n for n in graph.find_symbols([short], _CODE_LABELS).get(short, []) if _matches(n, text)]
+    parts = text.split(".")
+    names = [".".join(parts[-k:]) for k in range(1, min(len(parts), _DOTTED_NAME_PARTS) + 1)]
+    found = graph.find_symbols(names, _CODE_LABELS)
+    out = {n.id: n for name in names for n in found.get(name, []) if _matches(n, text)}
+    return sorted(out.values(), key=lambda n: n.id)
 
 
 def find_targets(graph: GraphStore, symbol: str) -> list[Node]:
@@ -209,6 +234,10 @@ def references(graph: GraphStore, targets: Sequence[Node], include_declaration: 
 # Used by the language server; positions are 1-based lines and 0-based code-point columns as stored.
 
 REFERENCE_KINDS = ("CALLS", "USES_TYPE", "INJECTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
+_MENTION_KINDS = ("CALLS", "USES_TYPE", "INJECTS")
+"""Edges whose position is a mention of their target. EXTENDS / IMPLEMENTS / OVERRIDES are located
+at their *source's* own name (the declaration), so at a subclass's or an overriding method's name
+the symbol is the declaration itself, not its base (the base type as written is a USES_TYPE)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +299,13 @@ def node_at(graph: GraphStore, repo: str, path: str, line: int, col: int) -> Nod
     return max(inside, key=lambda n: (n.start_line, n.start_col), default=None)
 
 
+def innermost_callable(graph: GraphStore, repo: str, path: str, line: int, col: int) -> Node | None:
+    """The innermost function, method or constructor of ``repo``/``path`` whose span contains the
+    position (``line`` 1-based, ``col`` 0-based code points), or ``None``. One store call."""
+    inside = [n for n in graph.nodes_in_file(repo, path) if n.label in CALLABLE_LABELS and _contains(n, line, col)]
+    return max(inside, key=lambda n: (n.start_line, n.start_col), default=None)
+
+
 def symbol_at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` starting at ``line`` / ``col`` of ``repo``/``path`` stands for,
     sorted by id: the targets of the references recorded there (a call site: its callees; a type
@@ -278,7 +314,7 @@ def symbol_at(graph: GraphStore, repo: str, path: str, line: int, col: int, word
     =>`` header of an arrow, an inline handler named after its route); ``[]`` when none. Three store calls at most, whatever the file's size."""
     nodes = graph.nodes_in_file(repo, path)
     end = col + max(len(word), 1)
-    out = graph.outgoing([n.id for n in nodes], REFERENCE_KINDS)
+    out = graph.outgoing([n.id for n in nodes], _MENTION_KINDS)
     dst = sorted({e.dst for edges in out.values() for e in edges if e.line == line and col <= e.col < end})
     if dst:
         found = graph.get_nodes(dst)

@@ -75,13 +75,16 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
         children.setdefault(d.parent, []).append(i)
 
     for i, d in enumerate(extraction.definitions):
+        if d.generated:  # no text of its own: its signature is listed in its class's chunk
+            continue
         parent_fqn = ids[by_qualname[d.parent]] if d.parent in by_qualname else None
         if d.kind in CALLABLE_KINDS:
             text = _lines_text(lines, d.start_line - 1, d.end_line, d.start_col, d.end_col)
             kind = "method" if d.kind in ("method", "constructor") else "function"
         elif d.kind in TYPE_KINDS:
             members = [extraction.definitions[j] for j in children.get(d.qualname, ())]
-            first, first_col = min(((m.start_line, m.start_col) for m in members), default=(d.end_line + 1, 0))
+            first, first_col = min(((m.start_line, m.start_col) for m in members if not m.generated),
+                                   default=(d.end_line + 1, 0))
             header_end = max(d.start_line, first - 1)
             header = _lines_text(lines, d.start_line - 1, header_end, d.start_col,
                                  first_col if first == header_end else d.end_col if d.end_line == header_end

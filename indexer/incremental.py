@@ -49,6 +49,7 @@ import ctypes
 import gc
 import hashlib
 import logging
+import re
 import resource
 import time
 from collections import Counter
@@ -60,6 +61,7 @@ from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
+from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
 from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
@@ -76,6 +78,8 @@ __all__ = ["RepositoryIndex", "RESCAN_THRESHOLD", "is_config_path"]
 
 log = logging.getLogger(__name__)
 
+_K8S_SERVICE = re.compile(rb"^kind:[ \t]*[\"']?(?:Service|Deployment|StatefulSet|DaemonSet)\b", re.M)
+"""A Kubernetes manifest whose Service or workload names a service unit (see :meth:`RepositoryIndex._manifest_path`)."""
 RESCAN_THRESHOLD = 256
 """An update of more paths than this (a branch switch) rescans the tree instead (:meth:`sync`)."""
 
@@ -87,9 +91,11 @@ def is_config_path(rel: str) -> bool:
     boundaries (:func:`indexer.frameworks.services.is_boundary_file`: build, Docker and compose files)
     or a ``.env`` file (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)
     or an Angular proxy file or ``angular.json`` (:mod:`indexer.frameworks.dev_proxy`: which backend a
-    relative URL reaches)."""
+    relative URL reaches) or a TypeScript configuration (:func:`indexer.frameworks.js_modules.is_module_config`:
+    path aliases)."""
     name = rel.rsplit("/", 1)[-1]
-    if name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES or name == "angular.json":
+    if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
+            or name == "angular.json" or is_module_config(name)):
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 
@@ -120,6 +126,10 @@ class RepositoryIndex:
         self.extraction = ExtractStage(options, self.product)
         name = hashlib.sha1(self.repo.encode("utf-8", "surrogatepass")).hexdigest()[:12]
         self.journal = Journal(state / f"journal-{name}.json" if state else None)
+        self.link_stamp = state / f"link-{name}.sha256" if state else None
+        """Digest of the link inputs (:class:`LinkOptions`: Spring configuration, specs, service
+        boundaries, ``.env`` and proxy files) the index was last written with: a one-shot run whose
+        source files are all unchanged still re-links when they differ."""
         self.resolver = RepositoryResolver(self.repo, LinkOptions.for_repository(self.root, options.http_services))
         self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
                                   self.journal)
@@ -152,7 +162,9 @@ class RepositoryIndex:
         report.phases["discover"] = t1 - t0
 
         # The repository's configuration (Spring properties, gateway routes) feeds HTTP linking.
-        self.resolver.set_link(LinkOptions.for_repository(self.root, self.options.http_services))
+        link = LinkOptions.for_repository(self.root, self.options.http_services)
+        self.resolver.set_link(link)
+        link_digest = hashlib.sha256(repr(link).encode("utf-8", "surrogatepass")).hexdigest()
         stored = self.graph.file_checksums(self.repo)
         keep_suffix = suffixed_paths(sf.path for sf in found.files)
         progress.start("read", len(found.files))
@@ -165,7 +177,8 @@ class RepositoryIndex:
                 report.skip(sf.path, exc.reason, str(exc))
                 continue
             hashed.append((sf, data, hashlib.sha256(data).hexdigest()))
-        if self.skip_unchanged and not self.synced and self._unchanged(hashed, stored, report):
+        if self.skip_unchanged and not self.synced and self._link_stamp() == link_digest \
+                and self._unchanged(hashed, stored, report):
             progress.done("read")
             report.phases["read"] = time.perf_counter() - t1
             report.phases["total"] = time.perf_counter() - t0
@@ -208,6 +221,7 @@ class RepositoryIndex:
 
         gone = sorted(set(stored) - current)
         self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
+        self._save_link_stamp(link_digest)
         del resolved, fresh, texts, loaded, hashed
         _release_memory()
         self.synced = True
@@ -304,6 +318,24 @@ class RepositoryIndex:
         report.files_with_parse_errors = sum(1 for n in nodes.values() if n.props.get("parse_errors"))
         return True
 
+    def _link_stamp(self) -> str | None:
+        """The link-input digest saved by the last whole-tree write (``None``: none, or no state folder)."""
+        try:
+            return self.link_stamp.read_text(encoding="ascii").strip() if self.link_stamp else None
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def _save_link_stamp(self, digest: str) -> None:
+        if self.link_stamp is None:
+            return
+        try:
+            self.link_stamp.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.link_stamp.with_suffix(".tmp")
+            tmp.write_text(digest, encoding="ascii")
+            tmp.replace(self.link_stamp)
+        except OSError as exc:  # the index is written; only the next run's shortcut is lost
+            log.warning("could not save %s: %s", self.link_stamp, exc)
+
     def _relative(self, path: str | Path) -> str | None:
         p = Path(path)
         if not p.is_absolute():
@@ -321,21 +353,34 @@ class RepositoryIndex:
         OpenAPI document (one the last run read, or a YAML / JSON file that now looks like a spec)
         which operations API-first code implements or calls; a directory that came, went or moved
         carries files the watcher may not name one by one."""
-        if is_config_path(rel) or self._spec_path(rel):
+        if is_config_path(rel) or self._spec_path(rel) or self._manifest_path(rel):
             return True
         if (self.root / rel).is_dir():
             return True
         prefix = rel + "/"
         return any(p.startswith(prefix) for p in self.resolver.files)
 
+    def _manifest_path(self, rel: str) -> bool:
+        """Whether ``rel`` is a Kubernetes manifest declaring a Service (its name names a service
+        unit, :mod:`indexer.frameworks.services`), now or at the last sync (a renamed or removed one)."""
+        if not rel.lower().endswith((".yml", ".yaml")):
+            return False
+        link = self.resolver.link
+        if link is not None and rel in link.manifests:
+            return True
+        try:
+            return _K8S_SERVICE.search(read_regular(self.root / rel, MAX_SPEC_BYTES, str(self.root))) is not None
+        except (SkipFile, OSError):
+            return False
+
     def _spec_path(self, rel: str) -> bool:
         """Whether ``rel`` is, or was at the last sync, part of an OpenAPI spec
         (:mod:`indexer.frameworks.openapi`)."""
+        link = self.resolver.link
+        if link is not None and rel in link.api.files:  # a $ref target may have any suffix
+            return True
         if not rel.lower().endswith(SPEC_SUFFIXES):
             return False
-        link = self.resolver.link
-        if link is not None and rel in link.api.files:
-            return True
         try:
             return looks_like_spec(read_regular(self.root / rel, MAX_SPEC_BYTES, str(self.root)))
         except (SkipFile, OSError):

@@ -20,7 +20,10 @@ Conventions every extractor follows (the resolver relies on them):
   A call in a field initialiser or class body belongs to the class; at module level, ``None``.
 * Receiver text is normalised: no whitespace, generic arguments dropped. ``self`` / ``this`` / ``super``
   stand for themselves; Python ``super()`` and ``super(X, self)`` are written ``super``; a chained call
-  receiver is written with ``()``: ``a.b().c()`` has receiver ``a.b()``.
+  receiver is written with ``()``: ``a.b().c()`` has receiver ``a.b()``. A ``new`` expression is
+  written ``new Foo()`` (``new a.Foo(x).m()`` has receiver ``new a.Foo()``: exactly a ``Foo``), a Java
+  cast ``(Foo)`` (``((Foo) o).m()``: an instance of ``Foo``), and ``this`` inside an anonymous JS/TS
+  ``function`` callback ``function.this`` (not the enclosing class's ``this``; binds nothing).
 * Type texts drop generic arguments, array / nullable markers and qualifiers the resolver cannot use:
   ``List<Owner>`` -> ``List``, ``Owner[]`` -> ``Owner``, ``Optional[Owner]`` stays ``Optional[Owner]``
   only in ``Param.type`` as written; use :func:`base_type` to reduce.
@@ -144,6 +147,14 @@ class Definition:
     ``return _strict if required else _lenient``): dotted names written in its own ``return``
     statements, in order, without repeats. A factory whose result is such a function (a FastAPI
     ``Depends(get_current_user_authorizer())``) stands for those functions when it wraps routes."""
+    generated: str | None = None
+    """What wrote this definition when the source does not (``lombok``: a getter, setter, builder or
+    constructor an annotation generates): front ends mark it, search does not chunk it. Such a
+    definition spans the field or annotation that generates it."""
+    accessor_of: str | None = None
+    """For a generated accessor (getter, setter, builder step), the qualname of the field (in the same
+    file) it reads or writes: the resolver links the accessor to the field (a CALLS edge ``accessor ->
+    field``), so a change to the field reaches the accessor's callers."""
 
     @property
     def min_arity(self) -> int:
@@ -561,10 +572,11 @@ class StringConstant:
     value: Template
 
 
-ENTRY_KINDS = frozenset({"scheduled", "cli", "main"})
+ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime"})
 """Kinds of :class:`EntryRegistration`: ``scheduled`` (run by a scheduler), ``cli`` (a command of a
 command-line interface), ``main`` (a program's entry: a ``__main__`` block, a console script or
-package ``bin``, a Spring Boot ``CommandLineRunner``)."""
+package ``bin``, a Spring Boot ``CommandLineRunner``), ``runtime`` (run by the language runtime
+itself: a JVM static initialiser or serialization hook)."""
 
 
 @dataclass(slots=True)

@@ -206,9 +206,15 @@ class Converter:
         return self.range(node.repo, node.file, node.start_line, node.start_col, node.end_line, node.end_col)
 
     def selection_range(self, node: Node) -> types.Range:
-        """The node's name: its first occurrence as a word from the definition's start (after
-        decorators / annotations, within the definition), else the definition's start."""
+        """The node's name: where the index says it is written (props ``name_line`` / ``name_col``)
+        when the name is there on disk; else (an older index) its first occurrence as a word from the
+        definition's start (after decorators / annotations, within the definition), else the
+        definition's start."""
         lines = self.text(node.repo, node.file).disk
+        at_line, at_col = node.props.get("name_line"), node.props.get("name_col")
+        if lines is not None and isinstance(at_line, int) and isinstance(at_col, int) and 0 < at_line <= len(lines):
+            if lines[at_line - 1][at_col : at_col + len(node.name)] == node.name:
+                return self.word_range(node.repo, node.file, at_line, at_col, node.name)
         if lines is not None:  # the name is near the start: a bounded look, whatever the definition's size
             for line in range(node.start_line, min(node.end_line, len(lines), node.start_line + _NAME_LINES) + 1):
                 text = lines[line - 1]

@@ -104,6 +104,9 @@ _INLINE_NAME = re.compile(r"^(?!new\s)\S+\s")
 function a detector made a definition of its own (``middleware GET /x``, :mod:`indexer.symbols`)."""
 MAX_CONSTANT_DEPTH = 128
 """Constants referring to constants are followed at most this deep; a deeper one is unknown."""
+MAX_RENDERED = 2_048
+"""A rendered URL, path or topic name longer than this is unknown (one hole): it would become a node
+id (``send_task("x" * 200000)``, ten thousand constants concatenated)."""
 MAX_PREFIXES = 64
 """At most this many full prefixes per router (a router mounted in many places)."""
 MAX_PREFIX_STEPS = 10_000
@@ -274,7 +277,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                 except _Unknown:
                     value = None
             out.append(_HOLE if value is None else value)
-        return self._placeholders(fc, "".join(out))
+        text = self._placeholders(fc, "".join(out))
+        return _HOLE if len(text) > MAX_RENDERED else text
 
     def _placeholders(self, fc: FileCtx, text: str) -> str:
         props = self.options.properties_for(fc.path)

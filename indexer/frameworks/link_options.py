@@ -12,6 +12,7 @@ from pathlib import Path
 
 from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
+from indexer.frameworks.js_modules import load_js_modules
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties
@@ -43,6 +44,13 @@ class LinkOptions:
     proxies: Mapping[str, tuple[ProxyRule, ...]] = field(default_factory=dict)
     """Per package folder, the development-server proxy rules of its JSON files
     (:func:`~indexer.frameworks.dev_proxy.load_proxies`): which backend a relative URL reaches."""
+    manifests: frozenset[str] = frozenset()
+    """The Kubernetes manifests the service units were read from (:attr:`ServiceMap.manifests`): a
+    watcher re-reads the boundaries when one changes."""
+    module_configs: Mapping[str, object] = field(default_factory=dict)
+    """Per module namespace, what its module system reads of the repository's configuration
+    (``ecmascript``: the packages, :func:`~indexer.frameworks.js_modules.load_js_modules`), handed to
+    the resolver (:meth:`indexer.resolve.language.Lookup.module_config`); a change rebinds every file."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -61,7 +69,8 @@ class LinkOptions:
             derived.update(gateway_routes(props))
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
-                   load_operations(Path(root)), load_env_files(root), load_proxies(root))
+                   load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
+                   {"ecmascript": load_js_modules(root)})
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

@@ -50,7 +50,8 @@ import yaml
 
 from indexer.fsguard import SkipFile, read_regular
 
-__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES"]
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
+           "read_config", "walk_folders"]
 
 log = logging.getLogger(__name__)
 
@@ -118,12 +119,21 @@ class ServiceMap:
     ports: Mapping[str, str] = field(default_factory=dict)
     """Host port published by a compose service built here (``ports: ["8081:8080"]``) -> its service
     name: ``http://localhost:8081`` addresses it."""
+    manifests: frozenset[str] = frozenset()
+    """Repository-relative paths of the Kubernetes manifests read (a Service or a workload in them):
+    an edit to one re-reads the boundaries."""
 
     def unit_of(self, path: str) -> ServiceUnit | None:
         """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
         none)."""
         best = max((f for f in self.units if not f or path.startswith(f + "/")), key=len, default=None)
         return self.units[best] if best is not None else None
+
+
+def read_config(root: str, rel: str) -> str | None:
+    """The text of configuration file ``rel`` under ``root`` (inside it, a regular file, at most
+    :data:`MAX_FILE_BYTES`; invalid UTF-8 replaced), ``None`` when it cannot be read."""
+    return _read(root, rel)
 
 
 def _read(root: str, rel: str) -> str | None:
@@ -161,7 +171,7 @@ def _real_folder(root: str, folder: str) -> bool:
     return os.path.isdir(full) and os.path.realpath(full) == os.path.normpath(full)
 
 
-def _walk(root: str) -> Iterator[tuple[str, list[str]]]:
+def walk_folders(root: str) -> Iterator[tuple[str, list[str]]]:
     """``(folder, file names)`` of every folder under ``root`` (repository-relative POSIX), sorted,
     within the bounds of the module docstring; links to folders are not followed."""
     seen = 0
@@ -178,10 +188,16 @@ def _walk(root: str) -> Iterator[tuple[str, list[str]]]:
         yield rel, sorted(files)
 
 
+_CLoader = getattr(yaml, "CSafeLoader", None)  # libyaml's safe loader, when PyYAML was built with it
+
+
 def _yaml_docs(text: str) -> list[object]:
+    """The first :data:`MAX_DOCUMENTS` documents of a YAML stream (safe loader; libyaml's when the
+    text has no anchor, so no alias; none when it does not parse)."""
     docs: list[object] = []
+    loader = yaml.SafeLoader if "&" in text or _CLoader is None else _CLoader
     try:
-        for doc in yaml.safe_load_all(text):
+        for doc in yaml.load_all(text, Loader=loader):  # noqa: S506 - a safe loader
             docs.append(doc)
             if len(docs) >= MAX_DOCUMENTS:
                 break
@@ -212,19 +228,26 @@ def _package(text: str) -> tuple[bool, str | None, list[str]]:
     return app, (name.rsplit("/", 1)[-1] if name else None), globs
 
 
-def _expand(root: str, base: str, pattern: str) -> list[str]:
-    """Folders a workspace / module pattern names: a plain folder, or ``dir/*`` one level down."""
+def _expand(root: str, base: str, pattern: str, budget: list[int]) -> list[str]:
+    """Folders a workspace / module pattern names: a plain folder, or ``dir/*`` one level down.
+    ``budget[0]`` is how many more folders the whole run may look at (each ``dir/*`` listing spends
+    one per entry): a repository listing ``pkgs/*`` five hundred times, or a thousand packages each
+    listing ``../*``, stops there instead of stat-ing millions of folders."""
     pattern = pattern.rstrip("/")
+    if budget[0] <= 0:
+        return []
     if pattern.endswith("/*") or pattern.endswith("/**"):
         parent = _inside(base, pattern.rsplit("/", 1)[0])
         if parent is None:
             return []
         full = os.path.join(root, parent)
         try:
-            names = sorted(os.listdir(full))[:1000] if _real_folder(root, parent) else []
+            names = sorted(os.listdir(full))[: min(1000, budget[0])] if _real_folder(root, parent) else []
         except OSError:
             return []
+        budget[0] -= len(names) + 1
         return [f"{parent}/{n}" if parent else n for n in names if _real_folder(root, f"{parent}/{n}" if parent else n)]
+    budget[0] -= 1
     if "*" in pattern:
         return []
     one = _inside(base, pattern)
@@ -268,12 +291,13 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     ports: dict[str, str] = {}
     compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
     yaml_files: list[str] = []
+    expand_budget = [MAX_DIRS]  # folders workspace globs may look at, over the whole run (see _expand)
 
     def unit(folder: str | None, kind: str) -> None:
         if folder is not None and _real_folder(real, folder):
             kinds.setdefault(folder, set()).add(kind)
 
-    for folder, files in _walk(real):
+    for folder, files in walk_folders(real):
         def rel(name: str, folder: str = folder) -> str:
             return f"{folder}/{name}" if folder else name
         for name in files:
@@ -295,8 +319,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                     unit(folder, "npm")
                 if pname and folder:
                     pkg_names[folder] = pname
-                for g in globs:
-                    for f in _expand(real, folder, g):
+                for g in dict.fromkeys(globs):  # a glob listed twice is expanded once
+                    for f in _expand(real, folder, g, expand_budget):
                         unit(f, "npm")
             elif name in ("pyproject.toml", "setup.py") or _REQUIREMENTS.match(name):
                 unit(folder, "python")
@@ -326,7 +350,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for m in (spring_modules or {}):
         unit(m, "spring")
 
-    k8s = _kubernetes(real, yaml_files)
+    manifests: set[str] = set()
+    k8s = _kubernetes(real, yaml_files, manifests)
     units: dict[str, ServiceUnit] = {}
     by_basename: dict[str, list[str]] = {}
     for folder in kinds:
@@ -355,13 +380,14 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for u in units.values():
         for a in u.aliases:
             hosts.setdefault(a, u.name or a)
-    return ServiceMap(units, hosts, ports)
+    return ServiceMap(units, hosts, ports, frozenset(manifests))
 
 
-def _kubernetes(root: str, files: list[str]) -> list[tuple[str, str]]:
+def _kubernetes(root: str, files: list[str], manifests: set[str]) -> list[tuple[str, str]]:
     """``(image name, Service name)`` pairs: a ``kind: Service`` whose ``spec.selector`` labels are all
     among a ``Deployment`` / ``StatefulSet`` / ``DaemonSet`` pod template's labels, with that
-    workload's container images (:func:`_image_name`)."""
+    workload's container images (:func:`_image_name`). Adds to ``manifests`` each file holding one of
+    those kinds."""
     services: list[tuple[str, dict[str, str]]] = []
     workloads: list[tuple[dict[str, str], list[str]]] = []
     for rel in files:
@@ -374,6 +400,8 @@ def _kubernetes(root: str, files: list[str]) -> list[tuple[str, str]]:
             kind, spec = doc.get("kind"), doc.get("spec")
             if not isinstance(spec, dict):
                 continue
+            if kind in ("Service", "Deployment", "StatefulSet", "DaemonSet"):
+                manifests.add(rel)
             if kind == "Service":
                 meta = doc.get("metadata")
                 name = meta.get("name") if isinstance(meta, dict) else None

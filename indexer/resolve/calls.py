@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, Definition
-from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ObjV, Value
+from indexer.model import CallSite, Definition, base_type
+from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -81,6 +81,8 @@ class CallBinder:
         return self._callee_targets(v, cs, "exact", dispatch=False)
 
     def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False) -> Targets:
+        if isinstance(v, ModuleV):  # a CommonJS module called or built: `module.exports = f` is `f`
+            v = self.r.module_member(v.ns, v.key, "default")
         if v is None or v is EXTERNAL:
             return v
         if isinstance(v, FuncV):
@@ -99,6 +101,9 @@ class CallBinder:
         if not methods:
             if members:  # a field holding a callable, a nested class: call its value
                 return self._callee_targets(self.r.def_value(members[-1]), cs, inst.how)
+            implied = self._runtime_call(inst, cs)
+            if implied:
+                return implied
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
         methods = by_arity(methods, cs.arity)
         how = "inferred" if inherited else inst.how
@@ -111,6 +116,25 @@ class CallBinder:
                         seen.add(id(o))
                         out.append((o, "inferred"))
         return out
+
+    def _runtime_call(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
+        """The repository method a runtime method outside the repository calls back (the module
+        system's optional ``runtime_calls``: Java ``Thread.start()`` -> ``run()``), ``inferred``,
+        with its overriders unless the instance's class is known exactly; ``None`` when no rule applies."""
+        rule = getattr(inst.c.file.rules, "runtime_calls", {}).get(cs.name)
+        if rule is None or cs.arity != 0:
+            return None
+        base, target = rule
+        mro = self.classes.mro(inst.c)
+        if not any((base_type(b) or "").rsplit(".", 1)[-1] == base for c in mro for b in c.d.bases):
+            return None
+        members, _ = self.classes.lookup(inst.c, target)
+        runs = [m for m in members if m.is_callable and arity_ok(m.d, 0)]
+        out = [(m, "inferred") for m in runs]
+        if not inst.concrete:
+            for m in runs:
+                out += [(o, "inferred") for o in self.classes.overriders(m, inst.c)]
+        return out or None
 
     def _constructors(self, c: Def, arity: int, how: str) -> list[tuple[Def, str]]:
         name = c.file.rules.constructor_name or c.d.name
@@ -127,9 +151,11 @@ class CallBinder:
         # A call on a receiver (``rv.update(...)``) is a method call: a free function of that name
         # is no candidate (README: ``name`` binds to exactly one *method* of that name and arity),
         # except a JS function assigned to an object's property (``res.send = function () {}``).
+        # Members a tool generates (Lombok's `getX`) are no candidates: their names are as common
+        # in libraries as they are certain on a receiver whose type is known.
         properties = fc.rules.property_functions
         candidates = [rd for rd in r.tables.callables_by_name.get((ns, cs.name), ())
-                      if arity_ok(rd.d, cs.arity) and (
+                      if arity_ok(rd.d, cs.arity) and rd.d.generated is None and (
                           cs.receiver is None or rd.d.kind == "method"
                           or (properties and rd.d.parent is not None))]
         for rd in candidates:

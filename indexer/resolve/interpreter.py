@@ -33,6 +33,7 @@ incremental updates and redo only what a change touched.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -51,6 +52,11 @@ if TYPE_CHECKING:
 
 __all__ = ["Resolver"]
 
+_NEW = re.compile(r"new ([\w$.]+)\(\)")
+"""A receiver written for a ``new`` expression (``new Foo()``, ``new a.b.Foo()``): its type text."""
+_CAST = re.compile(r"\(([\w$.]+)\)")
+"""A receiver written for a cast (``(Foo)``, ``(a.b.Foo)``): its type text."""
+
 
 class Resolver:
     """Evaluates the names and expressions of one repository's files to values.
@@ -60,8 +66,11 @@ class Resolver:
     Owns the tables (:class:`~indexer.resolve.tables.ModuleTables`), the class hierarchy
     (:attr:`classes`), the call binder (:attr:`calls`) and the dependency tracker (:attr:`track`)."""
 
-    def __init__(self, repo: str, files: Sequence[FileCtx], systems: Mapping[str, ModuleSystem]) -> None:
+    def __init__(self, repo: str, files: Sequence[FileCtx], systems: Mapping[str, ModuleSystem],
+                 module_configs: Mapping[str, object] | None = None) -> None:
         self.repo = repo
+        self.module_configs = dict(module_configs or {})
+        """Per namespace, the repository configuration its module system reads (:meth:`module_config`)."""
         self.files = list(files)
         self._by_path = {fc.path: fc for fc in self.files}
         self.track = DependencyTracker()
@@ -151,6 +160,10 @@ class Resolver:
         return self._memoised((0, key, name, "member:" + ns),
                               lambda: self._by_namespace[ns].module_member(self, key, name))
 
+    def module_config(self, ns: str) -> object | None:
+        """The repository configuration given to namespace ``ns``'s module system, or ``None``."""
+        return self.module_configs.get(ns)
+
     def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
         """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
         return self.classes.lookup(c, name)
@@ -204,6 +217,10 @@ class Resolver:
                     defs = [rd for rd in defs if rd.d.kind != "constructor"]
             if defs:
                 return self.def_value(defs[-1])
+            if fc.rules.implicit_this and s is not None and fc.is_class_scope(s):
+                inherited = self._inherited_field(fc.by_qualname[s][0], name)
+                if inherited is not None:
+                    return inherited
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
                 if q in fc.owners:
@@ -216,6 +233,18 @@ class Resolver:
             return self.resolve_import(fc, imps[-1])
         use(("name", fc.path, "*"))
         return fc.rules.resolve_unbound(self, fc, name)
+
+    def _inherited_field(self, cls: Def, name: str) -> Value:
+        """A field ``name`` a base of ``cls`` declares (Java: used without ``this.`` in a subclass),
+        from the bases' class-scope bindings, nearest first; ``None`` when none declares it."""
+        for c in self.classes.mro(cls)[1:]:
+            self.use(("name", c.file.path, name))
+            bindings = c.file.bindings.get((c.d.qualname, name))
+            if bindings:
+                v = self.binding_value(c.file, bindings)
+                if v is not None:
+                    return v
+        return None
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
         """Value of a name from its bindings: a declared type beats a constructor call beats an alias."""
@@ -233,6 +262,16 @@ class Resolver:
                 if v is not None:
                     return v
         return None
+
+    def _prototype_owner(self, fc: FileCtx, scope: str | None) -> Def | None:
+        """The constructor function whose prototype method ``scope`` is (JS ``View.prototype.render
+        = function () {}``: a method whose parent is a function), or ``None``."""
+        defs = fc.by_qualname.get(scope) if scope is not None else None
+        if not defs or defs[0].d.kind != "method" or not defs[0].d.parent:
+            return None
+        self.use(("name", fc.path, defs[0].d.parent.rpartition(".")[2]))
+        owners = fc.by_qualname.get(defs[0].d.parent)
+        return owners[0] if owners and owners[0].d.kind == "function" else None
 
     def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
         """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""
@@ -262,6 +301,22 @@ class Resolver:
         return self._memoised((id(fc), scope, text, "expr"), lambda: self._resolve_expr(fc, scope, text))
 
     def _resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
+        if text.startswith("new "):  # `new Foo()`, `new a.Foo().bar()`: an instance of exactly Foo
+            made = _NEW.match(text)
+            if made is None:
+                return None
+            t = self.resolve_type(fc, scope, made.group(1))
+            v: Value = InstV(t.c, "exact", concrete=True) if isinstance(t, ClassV) else t
+            rest = text[made.end():]
+            return self._follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
+        if text.startswith("("):  # `(Owner)` + rest: a cast (Java), an instance of that type
+            cast = _CAST.match(text)
+            t = self.resolve_type(fc, scope, cast.group(1)) if cast else None
+            if not isinstance(t, ClassV) or cast is None:
+                return t
+            rest = text[cast.end():]
+            v = InstV(t.c, "exact")
+            return self._follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
         segments = split_dotted(text)
         if not segments:
             return None
@@ -272,7 +327,7 @@ class Resolver:
             return None
         v: Value
         if name in ("self", "this"):
-            cls = self.enclosing_class(fc, scope)
+            cls = self.enclosing_class(fc, scope) or self._prototype_owner(fc, scope)
             v = InstV(cls, "exact") if cls is not None else None
         elif name == fc.rules.class_receiver:
             cls = self.enclosing_class(fc, scope)
@@ -285,7 +340,11 @@ class Resolver:
                     return q
         if called:
             v = self.call_result(v, "exact")
-        for seg in segments[1:]:
+        return self._follow(v, segments[1:])
+
+    def _follow(self, v: Value, segments: Sequence[str]) -> Value:
+        """``v`` followed through attribute / call segments (``["b()", "c"]``)."""
+        for seg in segments:
             if v is None or v is EXTERNAL:
                 return v
             called = seg.endswith("()")
@@ -298,9 +357,18 @@ class Resolver:
         """The value calling ``v`` yields: an instance of a class, a function's (inferred) return."""
         if isinstance(v, ClassV):
             return InstV(v.c, how, concrete=not v.dynamic)
+        if isinstance(v, ModuleV):  # a CommonJS module called: its `module.exports = f` is called
+            v = self.module_member(v.ns, v.key, "default")
+            if isinstance(v, ModuleV):
+                return None
+            return self.call_result(v, how)
         if isinstance(v, FuncV):
             self.use(("name", v.f.file.path, v.f.d.name))
             rt = v.f.d.return_type
+            if not rt and any(m.d.kind == "method" for ms in v.f.members.values() for m in ms):
+                # A JS constructor function with prototype methods (`View.prototype.render = ...`):
+                # what it builds is an instance whose members are those methods.
+                return InstV(v.f, how)
             if not rt:
                 # No annotation: what every ``return`` of the function calls, resolved in its own body.
                 # The key stops functions returning each other's results (``f`` -> ``g()`` -> ``f()``).

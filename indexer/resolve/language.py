@@ -95,6 +95,12 @@ class Lookup(Protocol):
         """Member ``name`` of a value (module member, class or instance attribute, inherited)."""
         ...
 
+    def module_config(self, ns: str) -> object | None:
+        """What the module system of namespace ``ns`` was given of the repository's configuration
+        (``indexer.frameworks.link_options.LinkOptions.module_configs``), or ``None``. Not recorded:
+        a change of it rebinds every file."""
+        ...
+
     def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
         """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
         ...

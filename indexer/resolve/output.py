@@ -45,6 +45,10 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                           d.end_line, d.end_col, props))
         parent = fc.def_at(d.parent, d.start_line) if d.parent else None
         add("CONTAINS", parent.id if parent else fid, rd.id)
+        if d.accessor_of:  # a generated accessor reads / writes its field (model.Definition)
+            read = fc.def_at(d.accessor_of, d.start_line)
+            if read is not None and read.d.kind == "field":
+                add("CALLS", rd.id, read.id, read.d.name_line, read.d.name_col, "exact")
         if rd.is_type:
             for text in d.bases:
                 t = r.resolve_type(fc, d.parent, text)
@@ -90,8 +94,9 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
 
 
 def node_props(lang: str, d: Definition) -> dict[str, object]:
-    """The properties of a definition's node."""
-    props: dict[str, object] = {"language": lang}
+    """The properties of a definition's node; ``name_line`` / ``name_col`` locate its name (1-based
+    line, code-point column), which front ends select (an annotation may spell the name earlier)."""
+    props: dict[str, object] = {"language": lang, "name_line": d.name_line, "name_col": d.name_col}
     if d.kind in CALLABLE_KINDS:
         props.update(signature=d.signature, arity=len(d.params), min_arity=d.min_arity, max_arity=d.max_arity)
     if d.modifiers:
@@ -104,4 +109,6 @@ def node_props(lang: str, d: Definition) -> dict[str, object]:
         props["return_type"] = d.return_type
     if d.exported:
         props["exported"] = True
+    if d.generated:
+        props["generated"] = d.generated
     return props

@@ -159,6 +159,8 @@ class RepositoryResolver:
         """New framework-linking options (the repository's configuration changed): the next resolve
         links again."""
         if link != self.link:
+            if (link.module_configs if link else {}) != (self.link.module_configs if self.link else {}):
+                self._resolver = None  # imports may name other modules: every lookup is stale
             self.link = link
             self._link_dirty = True
 
@@ -293,7 +295,8 @@ class RepositoryResolver:
         if self._resolver is None:
             # Sorted by path, as a full run sees them: lookups that meet several files of one module
             # key take the first, so the order must not depend on the history of updates.
-            self._resolver = Resolver(self.repo, [self.files[p] for p in sorted(self.files)], self._systems)
+            self._resolver = Resolver(self.repo, [self.files[p] for p in sorted(self.files)], self._systems,
+                                      self.link.module_configs if self.link else None)
         return self._resolver
 
     # -- resolving ---------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, outgoing_calls
+from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, innermost_callable, outgoing_calls
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -16,11 +16,18 @@ __all__ = ["FEATURES"]
 
 
 def prepare(ls: RippleServer, params: types.CallHierarchyPrepareParams) -> list[types.CallHierarchyItem] | None:
-    """The callables (and classes: their constructors' callers) named at the cursor."""
+    """The callables (and classes: their constructors' callers) named at the cursor; where no
+    identifier names one (a parameter, a keyword or a local in a body), the innermost callable
+    around the cursor."""
     cur = ls.at_cursor(params.text_document.uri, params.position)
     if cur is None:
         return None
-    return [cur.conv.call_item(n) for n in cur.symbols if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)] or None
+    items = [cur.conv.call_item(n) for n in cur.symbols if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)]
+    if not items:
+        line, col = cur.at[0], cur.at[1]
+        around = innermost_callable(cur.graph, cur.repo, cur.path, line, col)
+        items = [cur.conv.call_item(around)] if around is not None else []
+    return items or None
 
 
 def incoming(ls: RippleServer, params: types.CallHierarchyIncomingCallsParams) -> list[types.CallHierarchyIncomingCall]:

@@ -178,6 +178,16 @@ def test_cross_service_report_with_service_map(services_db: Path) -> None:
     assert "## Tests affected · 1\n\n- hop 5 · `test_main` · web · `tests/test_cli.py:3`\n" in text
 
 
+def test_a_fuzzy_name_keeps_every_qualifier_written(plain_db: Path) -> None:
+    # The search fallback matches the name up to case and separators, and so every qualifier before
+    # it: `owner_repository.FIND` is OwnerRepository.find, `Nope.find` names nothing (it used to
+    # answer for OwnerRepository.find without a word).
+    assert impact("owner_repository.FIND", "--db", str(plain_db)).startswith(
+        "# Blast radius of `OwnerRepository.find`\n\n**1 caller · 0 endpoints**")
+    result = CliRunner().invoke(main, ["impact", "Nope.find", "--db", str(plain_db)])
+    assert result.exit_code != 0 and "no symbol matches 'Nope.find'" in result.output
+
+
 def test_errors_are_clear(plain_db: Path, services_db: Path) -> None:
     assert "no symbol matches 'Nope.nothing'" in CliRunner().invoke(main, ["impact", "Nope.nothing", "--db", str(plain_db)]).output
     assert json.loads(impact("Nope.nothing", "--db", str(plain_db), "--json", code=1))["targets"] == []

@@ -165,3 +165,16 @@ def test_documents_files_and_document_names_reach_the_resolver(store) -> None:
 def test_root_fragment_and_codegen_request_reach_the_resolver(store) -> None:
     report = blast_radius(store, SymbolQuery("currentUser"))
     assert _callers(report) == {1: ["Query.me"], 2: ["Broken", "Dashboard", "ProfileClient.me"]}
+
+
+def test_an_inline_resolver_is_found_by_the_name_reports_print(store) -> None:
+    # Newcomer review: `ripple callers Query.launch` said "no symbol matches" on an Apollo resolver
+    # map, whose inline resolvers are named `Query.launch`; the page component `OrdersPage` is not it.
+    from analysis.navigation import lookup
+    targets, others = lookup(store, "Query.orders")  # the resolver and the schema field it implements
+    assert sorted((t.qualname, t.file) for t in targets) == [("Query.orders", "server/src/resolvers.ts"),
+                                                             ("Query.orders", "server/src/schema.graphql")]
+    assert others == []
+    targets, _ = lookup(store, "User.orders")
+    assert sorted((t.qualname, t.file) for t in targets) == [("User.orders", "server/src/resolvers.ts"),
+                                                             ("User.orders", "server/src/schema.graphql")]

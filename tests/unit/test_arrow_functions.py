@@ -42,7 +42,7 @@ def test_every_arrow_shape_is_a_callable_owning_its_calls() -> None:
         "src/api.api.get(1) -> src/store.load(0) [exact]",  # object literal shorthand method
         "src/api.api.list(0) -> src/store.load(0) [exact]",  # object literal arrow (before: the file's)
         "src/api.default(0) -> src/api.Ctl [exact]",  # `export default () =>` (before: the file's)
-        "src/api.default(0) -> src/api.Ctl.handle(1) [name]",
+        "src/api.default(0) -> src/api.Ctl.handle(1) [exact]",  # `new Ctl().handle`: exactly Ctl's
         "src/api.default(0) -> src/api.run(0) [exact]",
         "src/api.run(0) -> src/api.api.get(1) [exact]",  # `const f = () =>`
         "src/api.run(0) -> src/api.api.list(0) [exact]",

@@ -118,6 +118,8 @@ def test_store_imports_exports_bindings() -> None:
         Export("helpers", local="helpers"),
     ]
     assert r.bindings == [
+        Binding("OwnerStore", "this.cache", "Map", "constructed", 10),  # a field `cache = new Map()`
+        Binding("OwnerStore", "cache", "Map", "constructed", 10),
         Binding("makeApp", "routes", "routes", "object", 25),  # an object literal of definitions
         Binding("OwnerStore", "this.log", "Logger", "constructed", 15),
     ]

@@ -248,7 +248,11 @@ def test_field_initialisers_belong_to_the_class() -> None:
         CallSite("Cache", "compute", None, 0, 3, 16),
         CallSite("Cache.constructor", "Clock", None, 0, 4, 35, is_new=True),
     ]
-    assert r.bindings == [Binding("Cache", "this.clock", "Clock", "constructed", 4)]
+    assert r.bindings == [  # a field initialised with `new X()` is bound like a typed field (issue 16)
+        Binding("Cache", "this.store", "Map", "constructed", 2),
+        Binding("Cache", "store", "Map", "constructed", 2),
+        Binding("Cache", "this.clock", "Clock", "constructed", 4),
+    ]
     assert r.type_uses == [TypeUse("Cache.store", "Item", 2, 26)]
 
 

@@ -347,3 +347,4 @@ def test_linker_certainty_and_unlinked_reasons() -> None:
     # repeats its class's links without a second edge.
     assert outcomes == {"calls_grpc": 1, "exposes_grpc": 2, "unlinked_grpc_server": 1,
                         "unlinked_grpc_ambiguous": 1, "unlinked_grpc_no_proto": 1, "unlinked_grpc_rpc": 1}
+

@@ -4,6 +4,8 @@ configuration reader (:mod:`indexer.frameworks.spring_config`): exact facts on s
 
 from __future__ import annotations
 
+import time
+
 import textwrap
 from pathlib import Path
 
@@ -41,7 +43,7 @@ def test_java_detectors_registered_in_order() -> None:
     assert names == ["spring_web", "spring_functional", "jaxrs", "servlet", "spring_wrappers", "java_http_clients",
                      "spring_kafka", "spring_rabbit", "spring_jms", "spring_cloud_stream", "spring_sqs",
                      "grpc_java", "spring_graphql", "dgs", "graphql_java", "graphql_clients_java", "spring_boot_runners",
-                     "openapi_generated", "java_constants"]
+                     "jvm_entries", "openapi_generated", "java_constants"]
 
 
 # --- Spring MVC / WebFlux -------------------------------------------------------------------------
@@ -523,6 +525,20 @@ def write(root: Path, rel: str, text: str) -> None:
     p = root / rel
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def test_an_alias_bomb_of_empty_lists_in_application_yml_is_bounded(tmp_path: Path) -> None:
+    # Hostile review D2: empty lists write no key, so MAX_KEYS never stopped the walk of 10**10 nodes.
+    lines = ["l0: &l0 [[], [], [], [], [], [], [], [], [], []]"]
+    lines += [f"l{i}: &l{i} [{', '.join(['*l' + str(i - 1)] * 10)}]" for i in range(1, 10)]
+    lines += ["server:", "  port: 8081"]
+    write(tmp_path, "svc/src/main/resources/application.yml", "\n".join(lines) + "\n")
+    t0 = time.perf_counter()
+    props = load_properties(tmp_path)
+    assert time.perf_counter() - t0 < 10  # a loose budget: seconds, not hours
+    # the document's node budget is spent on the bomb before the keys after it: those are lost, the
+    # rest of the repository's configuration is not
+    assert props.get("server.port") is None
 
 
 def test_load_properties(tmp_path: Path) -> None:

@@ -5,8 +5,10 @@ update, the index equals a full index of the same tree (``RIPPLE_FUZZ_STEPS`` se
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -557,3 +559,63 @@ def test_proxy_and_exchange_edits_relink_like_a_full_index(tmp_path: Path) -> No
         assert [e for e in _services(w.db) if e[1].startswith("shop/OrdersController")] == []
     finally:
         w.close()
+
+
+CONNEXION = {
+    "app.py": 'import connexion\n\napp = connexion.App(__name__)\napp.add_api("openapi.yaml")\n',
+    "handlers.py": "def list_pets():\n    return []\n",
+    "openapi.yaml": ("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /pets:\n    get:\n"
+                     "      operationId: handlers.list_pets\n      responses: {'200': {description: ok}}\n"),
+}
+
+
+def _exposed(db: Path) -> list[tuple[str, str]]:
+    return sorted((src.split(":", 1)[1], dst) for kind, src, dst, *_ in dump(db)["edges"] if kind == "EXPOSES")
+
+
+def test_a_one_shot_run_after_editing_only_a_spec_relinks(tmp_path: Path) -> None:
+    # Hostile review D5: the run compared source files only, said "up to date" and kept GET /pets.
+    ws = Workspace(tmp_path, CONNEXION)
+    try:
+        opts = IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "state"))
+        index_repository(ws.src, ws.store, ws.store, opts)
+        assert _exposed(ws.db) == [("handlers.list_pets(0)", "endpoint:GET /pets")]
+        ws.write({"openapi.yaml": CONNEXION["openapi.yaml"].replace("/pets", "/animals")})
+        index_repository(ws.src, ws.store, ws.store, opts)
+        assert _exposed(ws.db) == [("handlers.list_pets(0)", "endpoint:GET /animals")]
+        again = index_repository(ws.src, ws.store, ws.store, opts)  # nothing changed: stops after hashing
+        assert (again.files_extracted, again.files_resolved, again.files_written) == (0, 0, 0)
+        ws.check()
+    finally:
+        ws.close()
+
+
+def test_watcher_follows_a_ref_target_of_any_suffix_and_kubernetes_manifests(tmp_path: Path) -> None:
+    # Hostile review D8: a $ref to parts/pets.txt, and a renamed Kubernetes Service, were not re-read.
+    files = {
+        "app.py": CONNEXION["app.py"], "handlers.py": CONNEXION["handlers.py"],
+        "openapi.yaml": "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /pets: {$ref: 'parts/pets.txt#/item'}\n",
+        "parts/pets.txt": "item:\n  get:\n    operationId: handlers.list_pets\n",
+        "billing/Dockerfile": "FROM python\n",
+        "billing/main.py": ('from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route("/invoices")\n'
+                            "def invoices():\n    return []\n"),
+        "deploy/k8s.yaml": ("apiVersion: v1\nkind: Service\nmetadata:\n  name: billing-svc\nspec:\n  selector:\n"
+                            "    app: billing\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\n"
+                            "spec:\n  template:\n    metadata:\n      labels:\n        app: billing\n    spec:\n"
+                            "      containers:\n        - name: b\n          image: reg/billing:1\n"),
+    }
+    ws = Workspace(tmp_path, files)
+    try:
+        assert _exposed(ws.db) == [("billing/main.invoices(0)", "endpoint:GET /invoices"),
+                                   ("handlers.list_pets(0)", "endpoint:GET /pets")]
+        ws.edit({"parts/pets.txt": files["parts/pets.txt"].replace("get:", "put:")})  # checked against a full index
+        assert _exposed(ws.db) == [("billing/main.invoices(0)", "endpoint:GET /invoices"),
+                                   ("handlers.list_pets(0)", "endpoint:PUT /pets")]
+        with sqlite3.connect(ws.db) as conn:
+            service = [json.loads(p).get("service") for (p,) in conn.execute(
+                "SELECT props FROM edges WHERE kind = 'EXPOSES' AND dst = 'endpoint:GET /invoices'")]
+        assert service == ["billing-svc"]  # the Kubernetes Service selecting the billing image
+        ws.edit({"deploy/k8s.yaml": files["deploy/k8s.yaml"].replace("billing-svc", "billing-api")})
+        ws.edit({"deploy/k8s.yaml": None})
+    finally:
+        ws.close()

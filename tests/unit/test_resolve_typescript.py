@@ -215,15 +215,16 @@ def test_prototype_and_property_assigned_functions_in_javascript():
         var utils = require("./utils");
         var app = exports = module.exports = {};
         app.render = function render(name) {
-          var view = new View(name);  // `require` of a `module.exports = View` module: not bound yet
+          var view = new View(name);  // `require` of a `module.exports = View` module: its View
           utils.compileETag(name);
           tryRender(view);
         };
         function tryRender(view) { view.render(); }
         """,
         [
-            "lib/view.View.lookup(1) -> lib/view.View.resolve(2) [name]",
+            "lib/view.View.lookup(1) -> lib/view.View.resolve(2) [exact]",  # `this` in a prototype method
             "lib/view.View.resolve(2) -> lib/view.tryStat(1) [exact]",
+            "lib/application.app.render(1) -> lib/view.View(1) [exact]",
             "lib/application.app.render(1) -> lib/utils.compileETag(1) [exact]",
             "lib/application.app.render(1) -> lib/application.tryRender(1) [exact]",
         ],
@@ -258,3 +259,28 @@ def test_property_assigned_function_sees_module_scope_not_sibling_properties():
         ["response.res.sendFile(1) -> response.res.send(1) [name]"],
     )
     assert result.call_outcomes == {"external": 1, "name": 1, "unresolved": 1}  # + Object.create
+
+
+def test_new_chain_binds_the_constructed_class_among_several_declaring_the_method():
+    """Issue 16 item 12: ``new A().m()`` is A's ``m``, never B's (both declare it, so a name match
+    could not choose); a function named like the class is no ``new``."""
+    result = check(
+        """
+// --- path: src/shapes.ts ---
+export class Circle { area() { return 1; } }
+export class Square { area() { return 2; } }
+export function newCircle() { return 0; }
+// --- path: src/main.ts ---
+import { Circle, Square } from "./shapes";
+export function total() {
+    return new Circle().area() + (new Square()).area();
+}
+""",
+        [
+            "src/main.total(0) -> src/shapes.Circle [exact]",
+            "src/main.total(0) -> src/shapes.Circle.area(0) [exact]",
+            "src/main.total(0) -> src/shapes.Square [exact]",
+            "src/main.total(0) -> src/shapes.Square.area(0) [exact]",
+        ],
+    )
+    assert [u.name for f in result.files for u in f.unresolved] == []

@@ -87,6 +87,20 @@ def test_workspaces_and_kubernetes_service_names(tmp_path: Path) -> None:
     assert m.hosts["pay"] == "payments"
 
 
+def test_repeated_and_mutually_listing_workspace_globs_stay_within_the_folder_budget(tmp_path: Path) -> None:
+    # Hostile review D4: 500 copies of "pkgs/*" over 1,000 packages, each listing "../*" again,
+    # took minutes (every listing stat-ed every folder). Duplicates are expanded once, and all the
+    # listings of a run share one budget of MAX_DIRS folders.
+    files = {"package.json": '{"name": "root", "workspaces": [' + ", ".join(['"pkgs/*"'] * 500) + "]}"}
+    for i in range(300):
+        files[f"pkgs/p{i}/package.json"] = '{"name": "p' + str(i) + '", "workspaces": ["../*", "../*"]}'
+    _write(tmp_path, files)
+    t0 = time.perf_counter()
+    m = service_map(tmp_path)
+    assert time.perf_counter() - t0 < 30  # a loose budget: seconds, not minutes
+    assert len([u for u in m.units.values() if u.folder.startswith("pkgs/")]) == 300
+
+
 def test_url_host_alias_names_the_unit_service() -> None:
     opts = LinkOptions.for_repository(FIXTURE)
     assert split_url("http://billing:8080/api/invoices/1", opts.services) == ("billing-api", "/api/invoices/1")

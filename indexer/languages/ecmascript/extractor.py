@@ -89,6 +89,9 @@ _MODIFIER_TOKENS = frozenset({"static", "async", "get", "set", "readonly", "abst
 # What makes a constructor parameter a parameter property (a field of the class).
 _PARAMETER_PROPERTY_MARKERS = frozenset({"accessibility_modifier", "override_modifier", "readonly"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "generator_function"})
+_CALLBACK_THIS = "function.this"
+"""Receiver text of ``this`` (``this.x``: ``function.this.x``) inside an anonymous ``function``
+callback, whose ``this`` is not the enclosing class's: no name binds it (``function`` is reserved)."""
 # How deep below a module-level value's argument list a handed function is still seen: one object,
 # array or nested call (`jwt({ getToken: f })`, `compose(a, b(c))`) and one more inside it
 # (`compose(cors({ origin: check }))`); deeper, the value is taken to build data, not a function.
@@ -308,6 +311,9 @@ class _FileRun:
             fn = node.child_by_field_name("right") or node
             owner = caps.get("owner")
             parent_qualname = self._owner_qualname(self.text(owner[0]), parent_index) if owner else None
+        elif node.type in ("pair", "method_definition") and "exports" in caps:  # `module.exports = { f() {} }`
+            fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
+            parent_qualname = None
         elif node.type in ("pair", "method_definition") and "owner" in caps:  # `const api = { list: () => ... }`
             fn = node.child_by_field_name("value") if node.type == "pair" else node
             fn = fn or node
@@ -644,12 +650,33 @@ class _FileRun:
         self._field_bindings(class_qualname, param.name, param.type, pattern)
 
     def _field_bindings(self, class_qualname: str, name: str, ftype: str | None, node: Node) -> None:
-        """A typed field is bound as ``this.x`` and as ``x`` in its class."""
-        bound = _bindable(ftype)
+        """A typed field is bound as ``this.x`` and as ``x`` in its class; an untyped one initialised
+        with ``new X(...)`` (constructed) or Angular's ``inject(X)`` (declared ``X``) too."""
+        bound, how = _bindable(ftype), "declared"
+        value = node.child_by_field_name("value") if not bound else None
+        if value is not None:
+            bound, how = self._field_value_type(value)
         if bound:
             line = self.src.line(node)
-            self.out.bindings.append(Binding(class_qualname, f"this.{name}", bound, "declared", line))
-            self.out.bindings.append(Binding(class_qualname, name, bound, "declared", line))
+            self.out.bindings.append(Binding(class_qualname, f"this.{name}", bound, how, line))
+            self.out.bindings.append(Binding(class_qualname, name, bound, how, line))
+
+    def _field_value_type(self, value: Node) -> tuple[str | None, str]:
+        """``new X(...)`` -> (``X``, constructed); ``inject(X)`` with ``inject`` imported from an
+        ``@angular/`` package -> (``X``, declared); else (``None``, ``declared``)."""
+        if value.type == "new_expression":
+            ctor = value.child_by_field_name("constructor")
+            if ctor is not None and ctor.type in ("identifier", "member_expression"):
+                return _WS.sub("", self.text(ctor)), "constructed"
+        elif value.type == "call_expression":
+            fn, args = value.child_by_field_name("function"), value.child_by_field_name("arguments")
+            if fn is not None and fn.type == "identifier" and args is not None and args.named_child_count >= 1 and any(
+                    i.local == self.text(fn) and i.name == "inject" and i.module.startswith("@angular/")
+                    for i in self.out.imports):
+                first = args.named_children[0]
+                if first.type in ("identifier", "member_expression"):
+                    return _WS.sub("", self.text(first)), "declared"
+        return None, "declared"
 
     def _jsdoc(self, start: Node) -> str | None:
         """The ``/** ... */`` comment right above a definition (a sibling, so read directly)."""
@@ -664,6 +691,21 @@ class _FileRun:
 
     # -- calls ------------------------------------------------------------------------------------
 
+    def _own_this(self, node: Node) -> bool:
+        """Whether ``this`` at ``node`` is the ``this`` of the definition around it: not when an
+        anonymous ``function`` (no arrow, no definition of its own: a callback) lies in between, whose
+        ``this`` is whatever its caller binds (the parent walk stops at the first function)."""
+        cur = node.parent
+        while cur is not None:
+            if cur.type in ("function_expression", "generator_function"):
+                parent = cur.parent
+                return cur.id in self.def_ids or (parent is not None and parent.id in self.def_ids)
+            if cur.type in ("method_definition", "function_declaration", "generator_function_declaration",
+                            "class_body", "program") or cur.id in self.def_ids:
+                return True
+            cur = cur.parent
+        return True
+
     def _calls(self, matches: list[dict[str, list[Node]]]) -> None:
         calls = self.out.calls
         for caps in matches:
@@ -671,11 +713,14 @@ class _FileRun:
             receiver = caps.get("receiver")
             args = caps.get("args")
             call = (caps.get("call") or caps["new"])[0]
+            text = self.receiver(receiver[0]) if receiver else None
+            if text is not None and (text == "this" or text.startswith("this.")) and not self._own_this(call):
+                text = _CALLBACK_THIS + text[4:]
             calls.append(
                 CallSite(
                     caller=self.code_scope(call),
                     name=self.text(name),
-                    receiver=self.receiver(receiver[0]) if receiver else None,
+                    receiver=text,
                     arity=_arity(args[0]) if args else 0,
                     line=self.src.line(name),
                     col=self.src.col(name),
@@ -709,6 +754,13 @@ class _FileRun:
             elif t == "non_null_expression" and node.named_children:
                 node = node.named_children[0]
                 continue
+            elif t == "parenthesized_expression" and node.named_child_count == 1:
+                node = node.named_children[0]  # `(new A()).m()`
+                continue
+            elif t == "new_expression":  # `new A(x).m()`: written `new A()`, as Java does
+                ctor = node.child_by_field_name("constructor")
+                if ctor is not None and ctor.type in ("identifier", "member_expression"):
+                    return f"new {_WS.sub('', self.text(ctor))}()" + "".join(reversed(parts))
             return _WS.sub("", self.text(node)) + "".join(reversed(parts))
         return LONG_RECEIVER
 

@@ -26,10 +26,26 @@ _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 
 def resolve_specifier(r: Lookup, fc: FileCtx, spec: str) -> str | None:
-    """Module key named by a JS/TS import specifier from ``fc``, or ``None`` (a package)."""
+    """Module key named by a JS/TS import specifier from ``fc``, or ``None`` (a package outside the
+    repository). A bare specifier naming a path alias or a package of the repository (``@/lib/x``,
+    ``@acme/core``, ``zod/v4``: :class:`indexer.frameworks.js_modules.JsModules`, the namespace's
+    module configuration) is the first of its candidate files some file holds."""
     if not spec.startswith("."):
+        packages = r.module_config("ecmascript")
+        candidates = getattr(packages, "candidates", None)
+        if candidates is None:
+            return None
+        for path in candidates(spec, fc.path):
+            key = _existing(r, path)
+            if key is not None:
+                return key
         return None
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(fc.path), spec))
+    return _existing(r, posixpath.normpath(posixpath.join(posixpath.dirname(fc.path), spec)))
+
+
+def _existing(r: Lookup, target: str) -> str | None:
+    """The module key of repository-relative ``target`` (a suffix as written, ``./x.js`` naming
+    ``x.ts``, or none), or ``None`` when no file holds it."""
     if r.has_module("ecmascript", target):
         return target
     for suffix in _SUFFIXES:

@@ -34,6 +34,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.java.frameworks import detectors_for
+from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
@@ -87,6 +88,73 @@ def _collapse(text: str) -> str:
         return text
     text = _WS.sub(" ", text).strip()
     return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", text))
+
+
+# Reflective look-ups by a literal method name on a class literal.
+_REFLECTIVE = frozenset({"getMethod", "getDeclaredMethod"})
+# Methods handing a lambda the elements of their receiver (a collection, stream, map or Optional).
+_ELEMENT_METHODS = frozenset({
+    "forEach", "forEachOrdered", "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj", "flatMap",
+    "filter", "anyMatch", "allMatch", "noneMatch", "peek", "ifPresent", "ifPresentOrElse", "removeIf",
+    "takeWhile", "dropWhile",
+})
+# Container types by how many type arguments they have: one element type, or a map's key and value.
+_SEQUENCES = frozenset({
+    "List", "ArrayList", "LinkedList", "Set", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet",
+    "Collection", "Iterable", "Stream", "Queue", "Deque", "ArrayDeque", "PriorityQueue", "Optional",
+    "CopyOnWriteArrayList", "Vector",
+})
+_MAPS = frozenset({"Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentHashMap",
+                   "ConcurrentMap"})
+# Steps that keep a sequence's element type.
+_KEEP = frozenset({"stream()", "parallelStream()", "filter()", "sorted()", "distinct()", "peek()", "limit()",
+                   "skip()", "unordered()", "sequential()", "parallel()", "takeWhile()", "dropWhile()"})
+
+
+def _type_args(text: str) -> tuple[str, list[str]]:
+    """``Map<String, List<Owner>>`` -> (``Map``, [``String``, ``List<Owner>``]) (top-level arguments)."""
+    outer, lt, rest = text.partition("<")
+    if not lt or not rest.endswith(">"):
+        return outer.strip().rsplit(".", 1)[-1], []
+    args, depth, cur = [], 0, []
+    for ch in rest[:-1]:
+        if ch == "," and depth == 0:
+            args.append("".join(cur).strip())
+            cur = []
+            continue
+        depth += (ch == "<") - (ch == ">")
+        cur.append(ch)
+    args.append("".join(cur).strip())
+    return outer.strip().rsplit(".", 1)[-1], args
+
+
+def _element_types(ttext: str, steps: list[str], params: int) -> list[str] | None:
+    """The types a lambda with ``params`` parameters receives from a receiver of declared type
+    ``ttext`` followed by ``steps`` (``["stream()", "filter()"]``), or ``None`` when unknown."""
+    outer, args = _type_args(ttext)
+    elems: list[str] | None = None
+    if outer in _SEQUENCES and len(args) == 1:
+        elems = args
+    elif outer in _MAPS and len(args) == 2:
+        elems = args
+    for step in steps:
+        if elems is None:
+            return None
+        if outer in _MAPS and len(elems) == 2 and step in ("values()", "keySet()"):
+            elems, outer = ([elems[1]] if step == "values()" else [elems[0]]), "Collection"
+        elif len(elems) == 1 and step in _KEEP:
+            continue
+        else:
+            return None
+    if elems is None or len(elems) != params:
+        return None
+    out = []
+    for e in elems:
+        e = e.removeprefix("? extends ").strip()
+        if e.startswith("?") or not e:
+            return None
+        out.append(e)
+    return out
 
 
 def _annotation_name(text: str) -> str:
@@ -164,6 +232,7 @@ class _FileExtractor:
         self._bindings()
         self._type_uses()
         self._injections()
+        self._lombok()
 
     def _collect_strips(self) -> None:
         ranges = sorted(
@@ -437,13 +506,22 @@ class _FileExtractor:
 
     def _calls(self) -> None:
         src = self.src
-        found: list[tuple[Node, str, str | None, Node, bool]] = []  # (name node, name, receiver, args, is_new)
+        found: list[tuple[Node, str, str | None, Node | None, bool]] = []  # (name node, name, receiver, args, is_new)
         for _, m in run_query(query(GRAMMAR, "java/queries", "calls"), self.root):
+            if "ref" in m:
+                ref = self._method_reference(m["ref"][0])
+                if ref is not None:
+                    found.append(ref)
+                continue
             args = m["args"][0]
             if "call" in m:
                 name_node = m["name"][0]
                 recv = m.get("receiver")
-                found.append((name_node, src.text(name_node), self._receiver(recv[0]) if recv else None, args, False))
+                receiver = self._receiver(recv[0]) if recv else None
+                found.append((name_node, src.text(name_node), receiver, args, False))
+                reflected = self._reflected(src.text(name_node), receiver, args)
+                if reflected is not None:
+                    found.append(reflected)
             elif "new" in m:
                 tnode = m["type"][0]
                 while tnode.type in ("generic_type", "annotated_type"):
@@ -476,8 +554,50 @@ class _FileExtractor:
             for (name_node, name, receiver, args, is_new), owner in zip(found, owners)
         ]
 
-    def _arity(self, args: Node) -> int:
-        """Arguments in an ``argument_list``; comments count only when one lies inside it."""
+    def _reflected(self, name: str, receiver: str | None, args: Node) -> tuple[Node, str, str | None, None, bool] | None:
+        """``X.class.getMethod("m", ...)`` / ``getDeclaredMethod``: a call of ``X.m`` (arity unknown)
+        at the string literal, which reflection invokes; ``None`` for anything else (a name not
+        written as a literal, a receiver that is no class literal)."""
+        if name not in _REFLECTIVE or not receiver or not receiver.endswith(".class") or not args.named_children:
+            return None
+        first = args.named_children[0]
+        if first.type != "string_literal":
+            return None
+        text = self.src.text(first)
+        member = text[1:-1] if len(text) >= 2 else ""
+        if not member.isidentifier():
+            return None
+        return (first, member, receiver.removesuffix(".class"), None, False)
+
+    def _method_reference(self, ref: Node) -> tuple[Node, str, str | None, Node | None, bool] | None:
+        """``X::m`` / ``this::m`` / ``super::m`` / ``a.b::m`` -> a call of ``m`` on that receiver;
+        ``X::new`` -> ``new X``; an array constructor (``int[]::new``) is nothing."""
+        parts = [c for c in ref.children if c.type != "::"]
+        if len(parts) != 2:
+            return None
+        target, member = parts
+        if member.type == "new":
+            if target.type not in _TYPE_NAMES and target.type not in ("identifier", "generic_type"):
+                return None
+            text = drop_generics(_WS.sub("", self.src.text(target)))
+            prefix, _, name = text.rpartition(".")
+            return (target, name, prefix or None, None, True)
+        if member.type != "identifier":
+            return None
+        if target.type in ("this", "super"):
+            receiver = target.type
+        elif target.type in ("identifier", "field_access", "method_invocation", *_TYPE_NAMES):
+            receiver = self._receiver(target) if target.type != "scoped_type_identifier" else \
+                drop_generics(_WS.sub("", self.src.text(target)))
+        else:
+            receiver = drop_generics(_WS.sub("", self.src.text(target)))
+        return (member, self.src.text(member), receiver, None, False)
+
+    def _arity(self, args: Node | None) -> int:
+        """Arguments in an ``argument_list``; comments count only when one lies inside it; ``-1``
+        (unknown) without one (a method reference)."""
+        if args is None:
+            return -1
         i = bisect.bisect_left(self.strip_starts, args.start_byte)
         if i < len(self.strip_starts) and self.strip_starts[i] < args.end_byte:
             return sum(1 for a in args.named_children if a.type not in _COMMENTS)
@@ -502,6 +622,12 @@ class _FileExtractor:
             prefix = ""
         elif cur.id in cache:
             prefix = cache[cur.id]
+        elif cur.type == "parenthesized_expression" and cur.named_child_count == 1 and \
+                cur.named_children[0].type == "cast_expression" and cur.named_children[0].child_by_field_name("type"):
+            # `((Owner) o).save()`: written `(Owner)`, an instance of the cast type.
+            cast_type = cur.named_children[0].child_by_field_name("type")
+            prefix = f"({drop_generics(_WS.sub('', self.src.text(cast_type)))})"
+            cache[cur.id] = prefix
         elif cur.type == "object_creation_expression":
             # `new Foo<>(x).bar()`: the receiver is written `new Foo()` (the type is what matters).
             prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
@@ -531,7 +657,12 @@ class _FileExtractor:
     def _bindings(self) -> None:
         src = self.src
         found: list[tuple[Node, str, str]] = []  # (name node, type text, how)
+        elements: list[tuple[Node, Node, Node]] = []  # (call, lambda parameters, receiver)
         for _, m in run_query(query(GRAMMAR, "java/queries", "bindings"), self.root):
+            if "element" in m:
+                if self.src.text(m["method"][0]) in _ELEMENT_METHODS:
+                    elements.append((m["element"][0], m["params"][0], m["receiver"][0]))
+                continue
             name_node, tnode = m["name"][0], m["type"][0]
             if "local" in m and src.text(tnode) == "var":
                 value = m.get("value")
@@ -562,8 +693,52 @@ class _FileExtractor:
                 pos = d.scope_start
                 bindings.append((pos, Binding(scope, f"this.{d.rec.name}", ftype, "declared", line)))
                 bindings.append((pos, Binding(scope, d.rec.name, ftype, "declared", line)))
+        bindings += self._element_bindings(elements, [b for _, b in bindings])
         bindings.sort(key=lambda b: b[0])
         self.out.bindings = [b for _, b in bindings]
+
+    def _element_bindings(self, elements: list[tuple[Node, Node, Node]],
+                          known: list[Binding]) -> list[tuple[int, Binding]]:
+        """Bindings of untyped lambda parameters to the element type of the collection, stream, map
+        or ``Optional`` the lambda is handed (``owners.forEach(o -> ...)`` with ``List<Owner> owners``
+        binds ``o`` to ``Owner``). Only when the receiver is a name (or ``this.name``) whose declared
+        type, written in this file, names the element type, followed by element-preserving steps
+        (``stream()``, ``filter(...)``, ``values()``, ...); and only when the parameter's name is bound
+        to nothing else in the method (a binding is per scope, not per lambda)."""
+        src = self.src
+        declared: dict[tuple[str | None, str], str] = {}
+        for b in known:
+            declared.setdefault((b.scope, b.name), b.type)
+        candidates: list[tuple[int, Binding]] = []
+        for call, params, receiver in elements:
+            names = [src.text(p) for p in params.named_children] if params.type == "inferred_parameters" \
+                else [src.text(params)]
+            scope = self._code_scope(self._owners([call.start_byte])[0])
+            recv = self._receiver(receiver)
+            head, *steps = recv.split(".") if not recv.startswith("this.") else [recv.split(".", 2)[0] + "." +
+                                                                                   recv.split(".", 2)[1],
+                                                                                   *recv.split(".")[2:]]
+            ttext = self._declared_type(declared, scope, head)
+            elems = _element_types(ttext, steps, len(names)) if ttext else None
+            if not elems:
+                continue
+            for name, etype in zip(names, elems):
+                candidates.append((call.start_byte, Binding(scope, name, etype, "declared", src.line(params))))
+        seen: dict[tuple[str | None, str], set[str]] = {}
+        for _, b in candidates:
+            seen.setdefault((b.scope, b.name), set()).add(b.type)
+        return [(pos, b) for pos, b in candidates
+                if len(seen[(b.scope, b.name)]) == 1 and (b.scope, b.name) not in declared]
+
+    @staticmethod
+    def _declared_type(declared: dict[tuple[str | None, str], str], scope: str | None, name: str) -> str | None:
+        """The declared type text of ``name`` in ``scope`` or the scopes enclosing it."""
+        s = scope
+        while True:
+            t = declared.get((s, name))
+            if t is not None or s is None:
+                return t
+            s = s.rpartition(".")[0] or None
 
     # ------------------------------------------------------------------ type uses
 
@@ -639,6 +814,44 @@ class _FileExtractor:
                         at = d.type_node or d.node
                         out.append(Injection(owner, d.rec.field_type, "constructor", src.line(at), src.col(at)))
         out.sort(key=lambda i: (i.line, i.col))
+
+    # ------------------------------------------------------------------ Lombok
+
+    def _lombok(self) -> None:
+        """Add the members Lombok annotations generate (:mod:`indexer.languages.java.lombok`), after
+        every sweep: they own no calls, bindings or type uses."""
+        members: dict[int, list[_Def]] = {}
+        for d in self.defs:
+            if d.parent_def is not None:
+                members.setdefault(id(d.parent_def), []).append(d)
+        added = []
+        for cls in self.defs:
+            if cls.rec.kind not in ("class", "enum"):
+                continue
+            mine = members.get(id(cls), [])
+            fields = [LombokField(d.rec, d.rec.decorators, d.has_initializer) for d in mine
+                      if d.rec.kind == "field" and d.node.type == "field_declaration"]
+            spans = self._annotation_spans(cls.node)
+            if not spans and not any(f.decorators for f in fields):
+                continue
+            added += generated_members(LombokClass(cls.rec, spans, fields, [d.rec for d in mine]))
+        self.out.definitions.extend(added)
+
+    def _annotation_spans(self, node: Node) -> dict[str, tuple[str, Span]]:
+        """The annotations on a declaration by name: text (no ``@``) and span (name: after ``@``)."""
+        mods = node.named_child(0) if node.named_child_count else None
+        if mods is None or mods.type != "modifiers":
+            return {}
+        src, out = self.src, {}
+        for child in mods.children:
+            if child.type in _ANNOTATIONS:
+                text = _collapse(src.text(child)[1:])
+                name_node = child.child_by_field_name("name") or child
+                end_row, end_byte_col = child.end_point
+                out.setdefault(_annotation_name(text), (text, Span(
+                    src.line(child), src.col(child), end_row + 1, src.point_col(end_row, end_byte_col),
+                    src.line(name_node), src.col(name_node))))
+        return out
 
     def _param_injections(self, owner: str, d: _Def, via: str) -> None:
         """One injection per typed parameter of ``d`` (positions of the parameter type nodes)."""

@@ -51,6 +51,11 @@ class JavaModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = False
+    runtime_calls = {"start": ("Thread", "run")}
+    """Calls the runtime turns into a call of a repository method (read by the core's call binder,
+    an optional attribute of a module system): ``x.start()`` with no arguments, when ``x``'s class
+    extends ``Thread`` (as written in a class of its repository hierarchy) and the repository declares
+    no ``start``, runs its ``run()``."""
 
     def is_builtin(self, name: str) -> bool:
         """Java has no builtin functions."""

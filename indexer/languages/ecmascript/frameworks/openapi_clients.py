@@ -36,7 +36,7 @@ LANGUAGES = ("javascript", "typescript")
 _API = re.compile(r"^[A-Z]\w*Api$")
 _SERVICE = re.compile(r"^[A-Z]\w*Service$")
 _GENERATED_MODULE = re.compile(r"(?:^|[/@.-])(?:api|apis|generated|openapi|client|sdk)(?:[/.-]|$)", re.I)
-_NEW = re.compile(r"^new([A-Z]\w*)\(")
+_NEW = re.compile(r"^new ([A-Z]\w*)\(")
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:

@@ -61,3 +61,31 @@
         value: [(arrow_function) (function_expression) (generator_function)])
       (method_definition name: (property_identifier) @name)
     ] @function))
+; CommonJS, the module's value itself (@exports marks it exported):
+;   `module.exports = function name() {}` -> the function `name` (also exported as "default",
+;   exports.scm); an anonymous one is left alone.
+;   `module.exports = { slug(s) {}, trim: function () {}, f: () => ... }` -> the exported top-level
+;   functions `slug`, `trim`, `f`, as `exports.slug = function () {}` would define them.
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @exports)
+  right: [
+    (function_expression name: (identifier) @name)
+    (generator_function name: (identifier) @name)
+  ]
+  (#eq? @_module "module")
+  (#eq? @exports "exports")) @function
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @exports)
+  right: (object
+    [
+      (pair
+        key: (property_identifier) @name
+        value: [(arrow_function) (function_expression) (generator_function)])
+      (method_definition name: (property_identifier) @name)
+    ] @function)
+  (#eq? @_module "module")
+  (#eq? @exports "exports"))

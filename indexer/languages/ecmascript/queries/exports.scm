@@ -105,3 +105,15 @@
       arguments: (arguments . (string (string_fragment) @module)) @star))
   (#eq? @_helper "__exportStar")
   (#eq? @_require "require"))
+
+; module.exports = function name() {}: the function (definitions.scm) is the module's default
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: [
+    (function_expression name: (identifier) @default_local)
+    (generator_function name: (identifier) @default_local)
+  ]
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))

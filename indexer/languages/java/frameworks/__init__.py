@@ -31,6 +31,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "graphql_java",
     "graphql_clients_java",
     "spring_boot_runners",
+    "jvm_entries",
     "openapi_generated",
     "java_constants",
 )

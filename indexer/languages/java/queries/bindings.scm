@@ -12,3 +12,12 @@
 (catch_formal_parameter (catch_type) @type name: (identifier) @name) @declared
 (instanceof_expression right: (_) @type name: (identifier) @name) @declared
 (resource type: (_) @type name: (identifier) @name) @declared
+
+; A lambda whose untyped parameters a collection, stream, map or Optional hands its elements:
+; `owners.forEach(o -> o.save())`, `owners.stream().filter(o -> ...)`, `map.forEach((k, v) -> ...)`.
+; The extractor binds them when the receiver's declared type names the element type.
+(method_invocation
+  object: (_) @receiver
+  name: (identifier) @method
+  arguments: (argument_list
+    (lambda_expression parameters: [(identifier) (inferred_parameters)] @params) @lambda)) @element

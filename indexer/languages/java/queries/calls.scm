@@ -13,3 +13,7 @@
 (explicit_constructor_invocation
   constructor: [(this) (super)] @name
   arguments: (argument_list) @args) @ctor
+
+; Method references `X::m`, `this::m`, `super::m`, `X::new`: a call of `m` (or of X's constructor)
+; from the enclosing method, arity unknown.
+(method_reference) @ref

@@ -1,0 +1,34 @@
+"""Bounds of the linker (indexer/frameworks/link.py) against hostile repositories: what it renders
+into node ids stays bounded."""
+
+from __future__ import annotations
+
+import hashlib
+
+from indexer.languages import extractor_for_path
+from indexer.resolve.repository import resolve_repository
+from tests.resolution_harness import split_fixture
+
+
+def test_names_longer_than_the_render_cap_link_nothing() -> None:
+    # Hostile review D9: send_task with a 200,000-character literal made a topic node of that id.
+    long = "t" * 3000
+    fixture = f"""
+# --- path: app/tasks.py ---
+from celery import Celery
+
+app = Celery("app")
+
+def enqueue():
+    app.send_task("{long}")
+    app.send_task("mail.send")
+"""
+    extractions = []
+    for path, source in split_fixture(fixture).items():
+        data = source.encode()
+        ex = extractor_for_path(path)
+        assert ex is not None
+        extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    result = resolve_repository("t", extractions)
+    produced = sorted(e.dst for f in result.files for e in f.edges if e.kind == "PRODUCES")
+    assert produced == ["topic:celery:mail.send"]

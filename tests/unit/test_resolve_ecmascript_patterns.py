@@ -1,0 +1,123 @@
+"""TypeScript / JavaScript call patterns of issue 16, item 12 (one named test each, exact edges and
+what must not bind): CommonJS ``module.exports = function name()`` and ``module.exports = {...}``
+under ``require``, a ``require``d constructor function and its prototype methods, class fields
+initialised with ``new X()`` or Angular's ``inject(X)``, and ``this`` inside a plain ``function``
+callback (not the class)."""
+
+from tests.resolution_harness import check
+
+COMMONJS = """
+// --- path: lib/greet.js ---
+module.exports = function greet(name) { return helper(name); };
+function helper(n) { return n; }
+// --- path: lib/util.js ---
+module.exports = {
+  slug(s) { return s; },
+  trim: function (s) { return s; },
+  upper: (s) => s,
+};
+// --- path: lib/anon.js ---
+module.exports = function (a) { return a; };
+"""
+
+
+def test_module_exports_function_and_object_under_require():
+    result = check(COMMONJS + """
+// --- path: app/main.js ---
+const greet = require("../lib/greet");
+const util = require("../lib/util");
+const { slug } = require("../lib/util");
+const anon = require("../lib/anon");
+function run() {
+  greet("x");
+  util.slug("a");
+  util.trim("b");
+  util.upper("c");
+  slug("d");
+  util.missing();
+  anon(1);
+}
+""", [
+        "lib/greet.greet(1) -> lib/greet.helper(1) [exact]",  # the function owns its body's calls
+        "app/main.run(0) -> lib/greet.greet(1) [exact]",
+        "app/main.run(0) -> lib/util.slug(1) [exact]",
+        "app/main.run(0) -> lib/util.trim(1) [exact]",
+        "app/main.run(0) -> lib/util.upper(1) [exact]",
+    ])
+    # no such export; an anonymous `module.exports = function` is no definition (nothing to bind)
+    assert sorted(u.name for f in result.files for u in f.unresolved) == ["anon", "missing"]
+
+
+def test_required_constructor_function_and_prototype_methods():
+    check("""
+// --- path: lib/View.js ---
+function View(name) { this.name = name; }
+View.prototype.render = function () { return this.lookup(); };
+View.prototype.lookup = function () { return 1; };
+module.exports = View;
+// --- path: lib/Other.js ---
+function Other() { }
+Other.prototype.render = function () { return 2; };
+module.exports = Other;
+// --- path: app/main.js ---
+const View = require("../lib/View");
+function show() {
+  const v = new View("v");
+  v.render();
+}
+""", [
+        "lib/View.View.render(0) -> lib/View.View.lookup(0) [exact]",
+        "app/main.show(0) -> lib/View.View(1) [exact]",
+        "app/main.show(0) -> lib/View.View.render(0) [inferred]",  # never Other's render
+    ])
+
+
+def test_class_fields_initialised_with_new_and_angular_inject():
+    result = check("""
+// --- path: src/svc.ts ---
+export class Service { load() { return 1; } }
+export class Other { load() { return 2; } }
+// --- path: src/inject.ts ---
+export function inject(x: unknown) { return x; }
+// --- path: src/comp.ts ---
+import { inject } from "@angular/core";
+import { inject as own } from "./inject";
+import { Service, Other } from "./svc";
+export class Comp {
+  private svc = new Service();
+  private other = inject(Other);
+  private mine = own(Other);
+  go() {
+    this.svc.load();
+    this.other.load();
+    this.mine.load();
+  }
+}
+""", [
+        "src/comp.Comp -> src/svc.Service [exact]",
+        "src/comp.Comp -> src/inject.inject(1) [exact]",
+        "src/comp.Comp.go(0) -> src/svc.Service.load(0) [inferred]",
+        "src/comp.Comp.go(0) -> src/svc.Other.load(0) [exact]",
+    ])
+    # `own(Other)` is the repository's own `inject`, not Angular's: its result is unknown
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("load", "this.mine")]
+
+
+def test_this_in_a_plain_function_callback_is_not_the_class():
+    result = check("""
+// --- path: src/comp.ts ---
+export class Comp {
+  go(items: number[]) {
+    items.forEach(function () { this.load(); });
+    items.forEach(() => { this.load(); });
+    const f = function named() { return 1; };
+  }
+  load() { return 3; }
+}
+// --- path: src/other.ts ---
+export class Other { load() { return 4; } }
+""", [
+        "src/comp.Comp.go(1) -> src/comp.Comp.load(0) [exact]",  # the arrow's `this` only
+    ])
+    assert [(u.name, u.receiver, u.line) for f in result.files for u in f.unresolved if u.name == "load"] == [
+        ("load", "function.this", 3)]

@@ -1,0 +1,102 @@
+"""Code the JVM runs (issue 16, item 11): static initialisers and serialization hooks are entry
+points (kind ``runtime``), ``Thread.start()`` reaches the subclass's ``run()``, a reflective
+``X.class.getMethod("m")`` calls ``X.m``. Exact edges and facts, and what must not bind."""
+
+from indexer.languages import extractor_for_path
+from indexer.model import EntryRegistration
+from tests.resolution_harness import check, resolve_fixture
+
+
+def test_static_initialisers_and_serialization_hooks_are_runtime_entries():
+    src = """package p;
+import java.io.*;
+public class Cache implements Serializable {
+    static { warm(); }
+    static void warm() { }
+    private void readObject(ObjectInputStream in) { warm(); }
+    private void writeObject(ObjectOutputStream out) { }
+    private Object readResolve() { return this; }
+    private void readObject(String notAStream) { }
+    public Object writeReplace(int x) { return null; }
+    class Inner { static { } }
+}
+"""
+    ex = extractor_for_path("p/Cache.java").extract("p/Cache.java", src.encode())
+    assert sorted(ex.entries, key=lambda e: (e.line, e.col)) == [
+        EntryRegistration("jvm", "runtime", "Cache", 4, 4, name="static initialiser"),
+        EntryRegistration("jvm", "runtime", "Cache.readObject", 6, 17, name="serialization"),
+        EntryRegistration("jvm", "runtime", "Cache.writeObject", 7, 17, name="serialization"),
+        EntryRegistration("jvm", "runtime", "Cache.readResolve", 8, 19, name="serialization"),
+        EntryRegistration("jvm", "runtime", "Cache.Inner", 11, 18, name="static initialiser"),
+    ]
+    result = resolve_fixture(f"// --- path: p/Cache.java ---\n{src}")
+    entries = sorted((e.src.split(":", 1)[1], e.props["kind"]) for f in result.files for e in f.edges if e.kind == "ENTRY")
+    assert entries == [("p/Cache.Cache", "runtime"), ("p/Cache.Cache.Inner", "runtime"),
+                       ("p/Cache.Cache.readObject(ObjectInputStream)", "runtime"),
+                       ("p/Cache.Cache.readResolve()", "runtime"),
+                       ("p/Cache.Cache.writeObject(ObjectOutputStream)", "runtime")]
+
+
+def test_thread_start_reaches_run_of_a_known_thread_subclass():
+    result = check("""
+// --- path: p/Worker.java ---
+package p;
+public class Worker extends Thread {
+    public void run() { }
+}
+// --- path: p/Fast.java ---
+package p;
+public class Fast extends Worker {
+    public void run() { }
+}
+// --- path: p/Engine.java ---
+package p;
+public class Engine {
+    public void start() { }
+    public void run() { }
+}
+// --- path: p/Boot.java ---
+package p;
+public class Boot {
+    void go(Worker w, Engine e) {
+        w.start();
+        new Fast().start();
+        e.start();
+        w.start(1);
+    }
+}
+""", [
+        "p/Boot.Boot.go(Worker,Engine) -> p/Worker.Worker.run() [inferred]",
+        "p/Boot.Boot.go(Worker,Engine) -> p/Fast.Fast.run() [inferred]",  # dispatch, and `new Fast()`
+        "p/Boot.Boot.go(Worker,Engine) -> p/Fast.Fast [exact]",
+        # Engine is no Thread: its own start(), never its run()
+        "p/Boot.Boot.go(Worker,Engine) -> p/Engine.Engine.start() [exact]",
+    ])
+    # `w.start(1)` is no Thread.start(): it reaches no run() (the JDK's overload, outside)
+    assert [u.name for f in result.files for u in f.unresolved] == []
+
+
+def test_reflective_get_method_with_a_literal_name():
+    result = check("""
+// --- path: p/Plugin.java ---
+package p;
+public class Plugin {
+    public void activate() { }
+}
+// --- path: p/Loader.java ---
+package p;
+public class Loader {
+    void load(String name) throws Exception {
+        Plugin.class.getMethod("activate").invoke(new Plugin());
+        Plugin.class.getDeclaredMethod(name);
+        Plugin.class.getMethod("missing");
+    }
+}
+""", [
+        "p/Loader.Loader.load(String) -> p/Plugin.Plugin.activate() [exact]",
+        "p/Loader.Loader.load(String) -> p/Plugin.Plugin [exact]",
+    ])
+    # a method the class does not declare binds nothing; the reflection API itself is the JDK's
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [
+        ("getMethod", "Plugin.class"), ("invoke", "Plugin.class.getMethod()"), ("getDeclaredMethod", "Plugin.class"),
+        ("getMethod", "Plugin.class"), ("missing", "Plugin")]
