@@ -34,7 +34,7 @@ from stores.errors import StoreError, StoreOutdated, StoreReadOnly, StoreUnavail
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
            "state_dir", "prune_state_dirs", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
-           "repository_name", "claim_repository", "index_identity"]
+           "repository_name", "repository_roots", "claim_repository", "index_identity"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -176,6 +176,13 @@ def _registry(db: Path) -> dict[str, str]:
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise StoreUnavailable(f"{state_dir(db) / REGISTRY} is not a map of repository names to folders")
     return data
+
+
+def repository_roots(db: Path) -> dict[str, str]:
+    """``{repository: folder}``: the folder each repository of index ``db`` was last indexed from
+    (recorded by :func:`claim_repository`; a repository indexed by an older version is absent).
+    Raises :class:`stores.errors.StoreUnavailable` when the record cannot be read."""
+    return _registry(db)
 
 
 def repository_name(store: GraphStore, db: Path, root: Path) -> str:

@@ -1,0 +1,290 @@
+"""The ``ripple api`` application: FastAPI routes over the configured stores.
+
+Each route translates its request into calls of the analysis layer (search, similar code, symbol,
+callers, references, impact) or of the indexer (ingest jobs, :mod:`lsp_server.api.jobs`) and its
+answer into the pydantic models of :mod:`lsp_server.api.models`; errors go through
+:mod:`lsp_server.api.guard` as problem documents. The stores are opened once, by the factory the CLI
+uses (:func:`stores.factory.open_stores`), and serve every repository they hold.
+
+Routes (all JSON; OpenAPI at ``/openapi.json``): ``GET /v1/health``; ``GET /v1/repositories``,
+``GET|DELETE /v1/repositories/{name}``, ``POST /v1/repositories/{name}/ingest``,
+``GET /v1/jobs/{id}``; ``POST /v1/search``, ``GET /v1/search/similar/{chunk_id}``,
+``GET /v1/search/models``; ``POST /v1/symbol``, ``/v1/callers``, ``/v1/references``, ``/v1/impact``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Path as PathParam, Query, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from analysis.navigation import dotted_name
+from analysis.retrieval import QueryEngine, SearchResult, query_engine
+from lsp_server.api import analysis_routes
+from lsp_server.api.guard import PROBLEM_JSON, ApiProblem, BodyLimit, install_handlers, key_matches
+from lsp_server.api.jobs import JobConflict, Jobs, validate_root
+from lsp_server.api.models import (MAX_LIMIT, NAME_PATTERN, Deleted, GraphContext, Health, Hit, IngestRequest, Job,
+                                   ModelInfo, ModelsResponse, Problem, Ranks, RepositoryInfo, RepositoryList,
+                                   RepositoryStats, SearchRequest, SearchResponse, StoreHealth)
+from stores.config import Config
+from stores.contracts import SearchFilters
+from stores.embedder import BUNDLED_MODEL, DIM, EmbedderError
+from stores.errors import StoreError
+from stores.factory import Stores, open_stores, repository_roots
+
+__all__ = ["ApiSettings", "Service", "create_app", "DEFAULT_MAX_BODY", "PROBLEMS"]
+
+DEFAULT_MAX_BODY = 1 << 20
+"""Largest request body read (1 MiB: every request is a small JSON document)."""
+
+
+NameParam = Annotated[str, PathParam(pattern=NAME_PATTERN, description="The repository's name.")]
+
+
+def _problem_doc(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {PROBLEM_JSON: {"schema": Problem.model_json_schema()}}}
+
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    401: _problem_doc("The API key is missing or wrong (when the server has one)."),
+    413: _problem_doc("The request body is too large."),
+    422: _problem_doc("The request is not valid; `detail` names the fields."),
+    500: _problem_doc("The server failed; its log has the details."),
+    503: _problem_doc("A store is down, damaged or read-only."),
+}
+"""The problem responses every route may answer (published in the OpenAPI document)."""
+
+
+@dataclass
+class ApiSettings:
+    """What a server serves: the configuration (backends, credentials, API key), the embedded index
+    file ``db`` (``None`` with team backends only), the embedding model for queries, the API key, the
+    largest request body (bytes) and the folders ingest may read."""
+
+    config: Config
+    db: Path | None
+    model: str | None = None
+    api_key: str | None = None
+    max_body: int = DEFAULT_MAX_BODY
+    roots: list[Path] = field(default_factory=lambda: [Path.cwd()])
+    """Folders ingest paths must lie in (``ripple api --root``; default: the server's current folder)."""
+
+
+class Service:
+    """The server's state: the stores (opened once), the ingest jobs and the query engine."""
+
+    def __init__(self, settings: ApiSettings, open_fn: Callable[..., Stores] = open_stores) -> None:
+        self.settings = settings
+        db = settings.db
+        create = db is not None and not db.exists()
+        self.stores = open_fn(settings.config, db, create=create)
+        self.jobs = Jobs(settings.config, db, settings.model, open_fn)
+        self._engine: QueryEngine | None = None
+        self._engine_embedded: int | None = None
+
+    @property
+    def model(self) -> str | None:
+        """The embedding model of queries (``None``: the bundled one)."""
+        return self.settings.model or self.settings.config.embedding_model
+
+    def engine(self) -> QueryEngine:
+        """The query engine; rebuilt when the index gains its first embeddings (then queries embed too)."""
+        embedded = self.stores.search.chunk_count()["embedded"]
+        if self._engine is None or bool(embedded) != bool(self._engine_embedded):
+            try:
+                self._engine = query_engine(self.stores.graph, self.model, self.stores.search)
+            except EmbedderError as exc:
+                raise ApiProblem(503, "model-unavailable", f"the embedding model cannot be loaded: {exc}",
+                                 "Model unavailable") from exc
+            self._engine_embedded = embedded
+        return self._engine
+
+    def close(self) -> None:
+        """Stop the job worker (after the job under way), then close the stores."""
+        self.jobs.close()
+        self.stores.close()
+
+
+def create_app(settings: ApiSettings, open_fn: Callable[..., Stores] = open_stores) -> FastAPI:
+    """The FastAPI application serving ``settings`` (stores opened at start-up, closed at shutdown).
+    ``open_fn`` opens stores (tests pass a failing one). Raises what :func:`stores.factory.open_stores`
+    raises when the stores cannot be opened."""
+    service = Service(settings, open_fn)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> Iterator[None]:  # type: ignore[misc]
+        try:
+            yield
+        finally:
+            service.close()
+
+    bearer = HTTPBearer(auto_error=False, description="The server's API key ($RIPPLE_API_KEY or [api] key).")
+
+    def authorized(request: Request, _: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
+        key = settings.api_key
+        if key is not None and not key_matches(request.headers.get("authorization"), key):
+            raise ApiProblem(401, "unauthorized", "send the server's API key as `Authorization: Bearer KEY`",
+                             headers={"WWW-Authenticate": "Bearer"})
+
+    deps = [Depends(authorized)] if settings.api_key is not None else []
+    app = FastAPI(title="ripplegraph", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
+                  summary="Code graph and hybrid search of your repositories: search, similar code, symbols, "
+                          "callers, references, blast radius, ingest.",
+                  responses=PROBLEMS, dependencies=deps)
+    app.state.service = service
+    install_handlers(app)
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
+
+    @app.get("/v1/health", response_model=Health, tags=["service"],
+             responses={503: {"model": Health, "description": "A store did not answer."}})
+    def health(response: Response) -> Health:
+        """Whether the configured stores answer (the graph store and the search index)."""
+        checks = []
+        cfg = settings.config
+        for role, backend, probe in (("graph", cfg.graph.backend, lambda: service.stores.graph.repos()),
+                                     ("search", cfg.search.backend, lambda: service.stores.search.chunk_count())):
+            try:
+                probe()
+                checks.append(StoreHealth(role=role, backend=backend, ok=True))
+            except StoreError as exc:
+                checks.append(StoreHealth(role=role, backend=backend, ok=False, detail=str(exc)))
+        ok = all(c.ok for c in checks)
+        if not ok:
+            response.status_code = 503
+        return Health(status="ok" if ok else "degraded", version=_version(), stores=checks)
+
+    def repository(name: str, with_counts: bool) -> dict[str, Any]:
+        graph = service.stores.graph
+        if name not in graph.repos():
+            raise ApiProblem(404, "unknown-repository", f"no repository {name!r} is indexed; GET /v1/repositories "
+                             "lists them, POST /v1/repositories/{name}/ingest adds one", "Unknown repository")
+        info = analysis_routes.repository_counts(service.stores, name, with_counts)
+        return {"name": name, "root": repository_roots(settings.db).get(name) if settings.db else None,
+                "ingesting": service.jobs.busy(name) is not None, **info}
+
+    @app.get("/v1/repositories", response_model=RepositoryList, tags=["repositories"])
+    def repositories() -> RepositoryList:
+        """Every repository the stores hold, with its file counts."""
+        return RepositoryList(repositories=[RepositoryInfo(**repository(n, False))
+                                            for n in service.stores.graph.repos()])
+
+    @app.get("/v1/repositories/{name}", response_model=RepositoryStats, tags=["repositories"],
+             responses={404: _problem_doc("No repository of that name is indexed.")})
+    def repository_stats(name: NameParam) -> RepositoryStats:
+        """One repository's counts: files by language, nodes by label, chunks and embedded chunks."""
+        return RepositoryStats(**repository(name, True))
+
+    @app.delete("/v1/repositories/{name}", response_model=Deleted, tags=["repositories"],
+                responses={404: _problem_doc("No repository of that name is indexed."),
+                           409: _problem_doc("An ingest job is running on it.")})
+    def delete_repository(name: NameParam) -> Deleted:
+        """Remove a repository from the stores: its files, nodes, edges and chunks."""
+        repository(name, False)
+        running = service.jobs.busy(name)
+        if running is not None:
+            raise ApiProblem(409, "ingest-running", f"repository {name!r} is being ingested (job {running.id}); "
+                             "delete it once the job is over", "Conflict")
+        paths = list(service.stores.graph.file_checksums(name))
+        db = settings.db
+        if db is not None:
+            with service.jobs.writing(db):
+                _delete(service.stores, name, paths)
+        else:
+            _delete(service.stores, name, paths)
+        return Deleted(name=name, files_deleted=len(paths))
+
+    @app.post("/v1/repositories/{name}/ingest", response_model=Job, status_code=202, tags=["repositories"],
+              responses={400: _problem_doc("The path is refused (not absolute, missing, not a directory)."),
+                         409: _problem_doc("The repository is already being ingested.")})
+    def ingest(name: NameParam, body: IngestRequest, response: Response) -> Job:
+        """Index (or re-index) the folder ``path`` as repository ``name``, in the background; the answer
+        is the job, whose progress ``GET /v1/jobs/{id}`` shows."""
+        try:
+            root = validate_root(body.path, settings.roots)
+        except ValueError as exc:
+            raise ApiProblem(400, "bad-path", f"cannot ingest {body.path!r}: {exc}", "Path refused") from exc
+        try:
+            job = service.jobs.submit(name, root, body.clear_existing, body.skip_embeddings)
+        except JobConflict as exc:
+            raise ApiProblem(409, "ingest-running", str(exc), "Conflict") from exc
+        response.headers["Location"] = f"/v1/jobs/{job.id}"
+        return Job(**job.as_dict())
+
+    @app.get("/v1/jobs/{job_id}", response_model=Job, tags=["repositories"],
+             responses={404: _problem_doc("No job of that id (or it was forgotten).")})
+    def job(job_id: Annotated[str, PathParam(max_length=64)]) -> Job:
+        """An ingest job's state and progress."""
+        found = service.jobs.get(job_id)
+        if found is None:
+            raise ApiProblem(404, "unknown-job", f"no job {job_id!r}: the server forgets jobs when it restarts "
+                             "and keeps the last 200 finished ones", "Unknown job")
+        return Job(**found.as_dict())
+
+    @app.post("/v1/search", response_model=SearchResponse, tags=["search"])
+    def search(body: SearchRequest) -> SearchResponse:
+        """Hybrid search (BM25 + semantic kNN fused by RRF) with each hit's graph context."""
+        start = time.perf_counter()
+        filters = SearchFilters(product=body.product, repo=body.repo, language=body.language, kind=body.kind)
+        result = service.engine().search(body.query, body.limit, filters)
+        return _search_response(service, body.query, result, start)
+
+    @app.get("/v1/search/similar/{chunk_id:path}", response_model=SearchResponse, tags=["search"],
+             responses={404: _problem_doc("No chunk of that id.")})
+    def similar(chunk_id: Annotated[str, PathParam(max_length=4096)],
+                limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 10,
+                repo: Annotated[str | None, Query(max_length=200)] = None) -> SearchResponse:
+        """Code like the chunk ``chunk_id`` (its nearest neighbours by embedding; the chunk itself excluded)."""
+        start = time.perf_counter()
+        if chunk_id not in service.stores.search.get_chunks([chunk_id]):
+            raise ApiProblem(404, "unknown-chunk", f"no chunk {chunk_id!r}; chunk ids are the `chunkId` of search "
+                             "hits", "Unknown chunk")
+        filters = SearchFilters(repo=repo) if repo else None
+        result = service.engine().similar(chunk_id, limit, filters)
+        return _search_response(service, chunk_id, result, start)
+
+    @app.get("/v1/search/models", response_model=ModelsResponse, tags=["search"])
+    def models() -> ModelsResponse:
+        """The embedding models this server knows and which one embeds queries; how many chunks have vectors."""
+        counts = service.stores.search.chunk_count()
+        active = service.model
+        listed = [ModelInfo(name=BUNDLED_MODEL, dimensions=DIM, bundled=True, active=active is None)]
+        if active is not None:
+            listed.append(ModelInfo(name=active, dimensions=DIM, bundled=False, active=True))
+        return ModelsResponse(models=listed, chunks=counts["chunks"], embedded=counts["embedded"])
+
+    analysis_routes.install(app, service)
+    return app
+
+
+def _delete(stores: Stores, name: str, paths: list[str]) -> None:
+    stores.graph.delete_files(name, paths)
+    if stores.search is not stores.graph:
+        stores.search.delete_files(name, paths)
+
+
+def _search_response(service: Service, query: str, result: SearchResult, start: float) -> SearchResponse:
+    """The hits of ``result`` with their graph context, as the wire model."""
+    contexts = analysis_routes.graph_context(service.stores.graph, [h.node.id for h in result.hits])
+    hits = [Hit(chunk_id=h.chunk.id, id=h.node.id, name=dotted_name(h.node), repo=h.chunk.repo, path=h.chunk.file,
+                start_line=h.chunk.start_line, end_line=h.chunk.end_line, kind=h.chunk.kind,
+                language=h.chunk.language, score=h.score,
+                ranks=Ranks(rrf=i, **{k: v for k, v in h.ranks.items() if k in ("bm25", "knn", "name")}),
+                context=GraphContext(**contexts[h.node.id]), text=h.chunk.text)
+            for i, h in enumerate(result.hits, 1)]
+    return SearchResponse(query=query, lists=result.lists, hits=hits, notes=result.notes,
+                          search_time_ms=round(1000 * (time.perf_counter() - start), 3))
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ripplegraph")
+    except PackageNotFoundError:
+        return "0.0.0"
