@@ -20,7 +20,7 @@ from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references
 from lsp_server.api.guard import ApiProblem
 from lsp_server.api.models import (CallersRequest, ImpactRequest, ImpactResponse, Location, ReferencesRequest,
-                                   ReferencesResponse, Step, SymbolInfo, SymbolResponse, TargetRequest)
+                                   ReferencesResponse, Step, SymbolDetail, SymbolInfo, SymbolResponse, TargetRequest)
 from stores.contracts import GraphStore, Node
 from stores.factory import Stores
 
@@ -34,7 +34,7 @@ MAX_NAMES = 10
 
 
 def repository_counts(stores: Stores, repo: str, with_counts: bool) -> dict[str, Any]:
-    """``{files, filesByLanguage}`` of ``repo`` and, ``with_counts``, ``{nodes, chunks, embedded}``.
+    """``{files, filesByLanguage}`` of ``repo`` and, ``with_counts``, its ``nodes`` by label.
     LOCAL ADAPTER: nodes are read file by file (the contracts count the whole store only)."""
     from indexer.languages import extractor_for_path
 
@@ -48,10 +48,7 @@ def repository_counts(stores: Stores, repo: str, with_counts: bool) -> dict[str,
         labels: Counter[str] = Counter()
         for p in paths:
             labels.update(n.label for n in stores.graph.nodes_in_file(repo, p))
-        ids = [n_id for p in paths for n_id in (n.id for n in stores.graph.nodes_in_file(repo, p))]
-        chunks = stores.search.get_chunks(ids)
-        out.update(nodes=dict(sorted(labels.items())), chunks=len(chunks),
-                   embedded=sum(1 for c in chunks.values() if c.embedding is not None))
+        out["nodes"] = dict(sorted(labels.items()))
     return out
 
 
@@ -130,9 +127,9 @@ def install(app: FastAPI, service: Service) -> None:
         context = graph_context(graph, [n.id for n in found])
         chunks = service.stores.search.get_chunks([n.id for n in found])
         steps.lap("callers, callees, source")
-        return SymbolResponse(symbols=[{**_info(n).model_dump(by_alias=True), **context[n.id],
-                                        "source": chunks[n.id].text if n.id in chunks else None} for n in found],
-                              steps=steps.steps)
+        return SymbolResponse(symbols=[SymbolDetail(**_info(n).model_dump(), **context[n.id],
+                                                    source=chunks[n.id].text if n.id in chunks else None)
+                                       for n in found], steps=steps.steps)
 
     @app.post("/v1/callers", response_model=ReferencesResponse, tags=["analysis"], responses=not_found)
     def callers_route(body: CallersRequest) -> ReferencesResponse:

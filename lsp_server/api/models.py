@@ -16,7 +16,7 @@ __all__ = [
     "MAX_LIMIT", "MAX_TARGET", "MAX_QUERY", "NAME_PATTERN", "Problem", "Health", "StoreHealth", "RepositoryInfo", "RepositoryList",
     "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks", "GraphContext",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
-    "ImpactRequest", "Step", "SymbolInfo", "Location", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
+    "ImpactRequest", "Step", "SymbolInfo", "Location", "ReferencesResponse", "SymbolDetail", "SymbolResponse", "ImpactResponse",
 ]
 
 MAX_LIMIT = 100
@@ -87,11 +87,9 @@ class RepositoryList(Wire):
 
 
 class RepositoryStats(RepositoryInfo):
-    """A repository with its counts: ``nodes`` by label, ``chunks`` (search units) and how many are embedded."""
+    """A repository with its graph's ``nodes`` by label (the index-wide chunk counts are in ``GET /v1/search/models``)."""
 
     nodes: dict[str, int]
-    chunks: int
-    embedded: int
 
 
 class Deleted(Wire):
@@ -292,10 +290,22 @@ class ReferencesResponse(Wire):
     steps: list[Step]
 
 
+class SymbolDetail(SymbolInfo):
+    """A definition with its direct callers and callees (:class:`GraphContext`) and its ``source`` text
+    (``null`` when the index holds no chunk of it)."""
+
+    callers: int
+    callees: int
+    caller_names: list[str]
+    callee_names: list[str]
+    endpoints: list[str]
+    source: str | None = None
+
+
 class SymbolResponse(Wire):
     """The definitions ``target`` named, each with its ``source``, direct callers and callees."""
 
-    symbols: list[dict[str, Any]]
+    symbols: list[SymbolDetail]
     steps: list[Step]
 
 

@@ -1,0 +1,284 @@
+"""Every route of ``ripple api`` over HTTP (httpx) against a real uvicorn server, on an index of two
+repositories: exact answers, problem documents for what is refused, ingest jobs and their 409s."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import filelock
+import httpx
+import pytest
+
+from tests.api.conftest import WORKSPACE, Server, copy_index, start_server, stop_server
+
+PROBLEM = "application/problem+json"
+FIND_BY_ID = "petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)"
+FETCH_OWNER = "client:client/api.OwnerClient.fetch_owner(1)"
+
+
+@pytest.fixture(scope="module")
+def http(server: Server):
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        yield client
+
+
+def problem(r: httpx.Response, status: int) -> dict:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"] == PROBLEM
+    body = r.json()
+    assert set(body) == {"type", "title", "status", "detail"} and body["status"] == status
+    assert "Traceback" not in body["detail"]
+    return body
+
+
+def test_health(http):
+    r = http.get("/v1/health")
+    assert r.status_code == 200
+    assert r.json() == {"status": "ok", "version": "0.1.0", "stores": [
+        {"role": "graph", "backend": "embedded", "ok": True, "detail": None},
+        {"role": "search", "backend": "embedded", "ok": True, "detail": None}]}
+
+
+def test_repositories_and_stats(http):
+    listed = http.get("/v1/repositories").json()["repositories"]
+    assert [(r["name"], r["files"], r["filesByLanguage"], r["ingesting"]) for r in listed] == [
+        ("client", 3, {"python": 3}, False), ("petclinic", 3, {"java": 3}, False)]
+    stats = http.get("/v1/repositories/petclinic").json()
+    assert {k: v for k, v in stats.items() if k != "root"} == {
+        "name": "petclinic", "files": 3, "filesByLanguage": {"java": 3}, "ingesting": False,
+        "nodes": {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4}}
+    body = problem(http.get("/v1/repositories/nope"), 404)
+    assert body["detail"] == ("no repository 'nope' is indexed; GET /v1/repositories lists them, "
+                              "POST /v1/repositories/{name}/ingest adds one")
+
+
+def test_search_hits_ranks_and_context(http):
+    r = http.post("/v1/search", json={"query": "findById", "limit": 2})
+    assert r.status_code == 200
+    body = r.json()
+    assert body["lists"] == ["bm25", "knn", "name"] and body["notes"] == [] and body["searchTimeMs"] >= 0
+    first, second = body["hits"]
+    assert first == {
+        "chunkId": FIND_BY_ID, "id": FIND_BY_ID, "name": "org.example.OwnerRepository.findById", "repo": "petclinic",
+        "path": "src/main/java/org/example/OwnerRepository.java", "startLine": 4, "endLine": 6, "kind": "method",
+        "language": "java", "score": pytest.approx(3 / 61), "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
+        "context": {"callers": 1, "callees": 1, "callerNames": ["org.example.OwnerController.show"],
+                    "calleeNames": ["org.example.Owner.Owner"], "endpoints": []},
+        "text": "    public Owner findById(int id) {\n        return new Owner(id);\n    }"}
+    assert (second["id"], second["ranks"]) == ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository",
+                                               {"bm25": 2, "knn": 2, "name": None, "rrf": 2})
+
+
+def test_search_filters_and_limits(http):
+    hits = http.post("/v1/search", json={"query": "owner", "repo": "client", "limit": 100}).json()["hits"]
+    assert hits and {h["repo"] for h in hits} == {"client"}
+    assert http.post("/v1/search", json={"query": "owner", "language": "java", "kind": "class"}).json()["hits"][0][
+        "id"] == "petclinic:src/main/java/org/example/Owner.Owner"
+    assert http.post("/v1/search", json={"query": "owner", "repo": "nope"}).json()["hits"] == []
+    assert problem(http.post("/v1/search", json={"query": "owner", "limit": 101}), 422)["detail"] == (
+        "limit: Input should be less than or equal to 100")
+    assert problem(http.post("/v1/search", json={"query": ""}), 422)["detail"] == (
+        "query: String should have at least 1 character")
+    assert problem(http.post("/v1/search", json={"query": "x", "limt": 3}), 422)["detail"] == (
+        "limt: Extra inputs are not permitted")
+    assert problem(http.post("/v1/search", content=b"query=x"), 422)["detail"] == (
+        "the body must be a JSON object sent with `Content-Type: application/json` (the route's schema is in "
+        "/openapi.json)")
+
+
+def test_similar(http):
+    body = http.get(f"/v1/search/similar/{FETCH_OWNER}", params={"limit": 3}).json()
+    assert body["lists"] == ["knn"]
+    assert [(h["id"], h["ranks"]) for h in body["hits"]] == [
+        ("client:client/api.OwnerClient", {"bm25": None, "knn": 1, "name": None, "rrf": 1}),
+        ("client:client/report.render(1)", {"bm25": None, "knn": 2, "name": None, "rrf": 2}),
+        ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 3, "name": None, "rrf": 3})]
+    assert FETCH_OWNER not in [h["id"] for h in http.get(f"/v1/search/similar/{FETCH_OWNER}").json()["hits"]]
+    assert problem(http.get("/v1/search/similar/client:nope"), 404)["detail"] == (
+        "no chunk 'client:nope'; chunk ids are the `chunkId` of search hits")
+    problem(http.get(f"/v1/search/similar/{FETCH_OWNER}", params={"limit": 0}), 422)
+
+
+def test_models(http):
+    assert http.get("/v1/search/models").json() == {
+        "models": [{"name": "ripplegraph/all-MiniLM-L6-v2-int8", "dimensions": 384, "bundled": True, "active": True}],
+        "chunks": 22, "embedded": 22}
+
+
+def test_symbol(http):
+    body = http.post("/v1/symbol", json={"target": "OwnerRepository.findById"}).json()
+    [sym] = body["symbols"]
+    assert sym["id"] == FIND_BY_ID and sym["signature"] == "public Owner findById(int id)"
+    assert (sym["callers"], sym["callerNames"], sym["callees"], sym["calleeNames"]) == (
+        1, ["org.example.OwnerController.show"], 1, ["org.example.Owner.Owner"])
+    assert sym["source"] == "    public Owner findById(int id) {\n        return new Owner(id);\n    }"
+    assert [s["name"] for s in body["steps"]] == ["resolve target", "callers, callees, source"]
+
+
+def test_callers_by_name_and_position(http):
+    expected = [{"target": FIND_BY_ID, "kind": "CALLS", "repo": "petclinic",
+                 "path": "src/main/java/org/example/OwnerController.java", "line": 11, "column": 34,
+                 "from": "petclinic:src/main/java/org/example/OwnerController.OwnerController.show(int)",
+                 "fromName": "org.example.OwnerController.show", "resolution": "exact"}]
+    assert http.post("/v1/callers", json={"target": "OwnerRepository.findById"}).json()["references"] == expected
+    assert http.post("/v1/callers", json={"target": FIND_BY_ID}).json()["references"] == expected
+    at_line = http.post("/v1/callers", json={"target": "src/main/java/org/example/OwnerRepository.java:4"}).json()
+    assert [t["id"] for t in at_line["targets"]] == [FIND_BY_ID] and at_line["references"] == expected
+    assert http.post("/v1/callers", json={"target": FIND_BY_ID, "resolutions": ["name"]}).json()["references"] == []
+    assert problem(http.post("/v1/callers", json={"target": "NoSuch.thing"}), 404)["detail"] == (
+        "no symbol matches 'NoSuch.thing'; try a qualified name such as Class.method or package.module.function, "
+        "a node id, or PATH:LINE")
+    assert problem(http.post("/v1/callers", json={"target": "OwnerRepository.findById", "repo": "client"}), 404)[
+        "detail"].startswith("no symbol matches 'OwnerRepository.findById' in repository 'client'")
+
+
+def test_references(http):
+    refs = http.post("/v1/references", json={"target": "org.example.Owner"}).json()["references"]
+    assert [(r["kind"], r["path"].rsplit("/", 1)[-1], r["line"], r["column"]) for r in refs] == [
+        ("USES_TYPE", "OwnerController.java", 10, 12), ("USES_TYPE", "OwnerController.java", 11, 9),
+        ("USES_TYPE", "OwnerRepository.java", 4, 12), ("USES_TYPE", "OwnerRepository.java", 5, 20),
+        ("CALLS", "OwnerRepository.java", 5, 20)]
+
+
+def test_impact(http):
+    body = http.post("/v1/impact", json={"target": "OwnerRepository.findById", "depth": 3}).json()
+    assert body["markdown"].startswith("# Blast radius of `OwnerRepository.findById`\n\n**1 caller · 0 endpoints**")
+    assert body["report"]["summary"]["callers"] == 1 and body["report"]["depth"] == 3
+    assert [t["id"] for t in body["report"]["targets"]] == [FIND_BY_ID]
+    problem(http.post("/v1/impact", json={"target": "x", "depth": 21}), 422)
+    problem(http.post("/v1/impact", json={"target": "x", "tests": "some"}), 422)
+
+
+def test_errors_are_problems(http):
+    assert problem(http.get("/v1/nope"), 404)["detail"] == "no route GET /v1/nope; the routes are listed at /openapi.json"
+    assert problem(http.put("/v1/search"), 405)["detail"] == (
+        "PUT is not allowed on /v1/search; the routes are listed at /openapi.json")
+    big = b'{"query": "' + b"x" * (1 << 20) + b'"}'
+    assert problem(http.post("/v1/search", content=big, headers={"content-type": "application/json"}), 413)[
+        "detail"] == "the request body is larger than 1,048,576 bytes, the most this server reads; send a smaller request"
+
+
+def test_openapi_documents_every_route(http):
+    spec = http.get("/openapi.json").json()
+    routes = {(m.upper(), p) for p, ops in spec["paths"].items() for m in ops}
+    assert routes == {
+        ("GET", "/v1/health"), ("GET", "/v1/repositories"), ("GET", "/v1/repositories/{name}"),
+        ("DELETE", "/v1/repositories/{name}"), ("POST", "/v1/repositories/{name}/ingest"), ("GET", "/v1/jobs/{job_id}"),
+        ("POST", "/v1/search"), ("GET", "/v1/search/similar/{chunk_id}"), ("GET", "/v1/search/models"),
+        ("POST", "/v1/symbol"), ("POST", "/v1/callers"), ("POST", "/v1/references"), ("POST", "/v1/impact")}
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            assert "200" in op["responses"] or "202" in op["responses"], (method, path)
+            assert PROBLEM in op["responses"]["422"]["content"], (method, path)
+
+
+def wait_job(http: httpx.Client, job_id: str, states: tuple[str, ...] = ("succeeded", "failed")) -> dict:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        job = http.get(f"/v1/jobs/{job_id}").json()
+        if job["state"] in states:
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not finish: {job}")
+
+
+@pytest.fixture
+def writable(indexed, tmp_path):
+    """A server of its own over a copy of the index, --root a fresh folder holding a copy of petclinic."""
+    _, db = indexed
+    root = tmp_path / "src"
+    shutil.copytree(WORKSPACE / "petclinic", root / "shop")
+    (root / "notes.txt").write_text("not a folder")
+    srv = start_server(root, copy_index(db, tmp_path / "db"))
+    with httpx.Client(base_url=srv.url, timeout=30) as client:
+        yield srv, client
+    stop_server(srv)
+
+
+def test_ingest_job_progress_conflict_and_delete(writable):
+    srv, http = writable
+    shop = str(srv.cwd / "shop")
+    lock = filelock.FileLock(f"{srv.db}.lock")
+    lock.acquire()  # another writer holds the index: the job waits, queued
+    try:
+        r = http.post("/v1/repositories/shop/ingest", json={"path": shop, "skipEmbeddings": True})
+        assert r.status_code == 202
+        job = r.json()
+        assert r.headers["location"] == f"/v1/jobs/{job['id']}"
+        assert (job["repo"], job["path"], job["state"]) == ("shop", shop, "queued")
+        again = problem(http.post("/v1/repositories/shop/ingest", json={"path": shop}), 409)
+        assert again["detail"] == (f"repository 'shop' is being ingested (job {job['id']}, queued); wait for it "
+                                   f"(GET /v1/jobs/{job['id']}), then ingest again")
+        assert http.get("/v1/jobs/" + job["id"]).json()["progress"]["phase"] == (
+            "waiting for another ripple process writing the index")
+    finally:
+        lock.release()
+    done = wait_job(http, job["id"])
+    assert done["state"] == "succeeded", done
+    assert (done["report"]["files_indexed"], done["report"]["embeddings"]) == (3, {"skipped": "skipEmbeddings"})
+    assert done["progress"]["phase"] == "write" and done["finishedAt"] >= done["startedAt"] >= done["createdAt"]
+    stats = http.get("/v1/repositories/shop").json()
+    assert (stats["root"], stats["files"], stats["nodes"]) == (
+        shop, 3, {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4})
+    # skipEmbeddings computes no vector, but shop's 12 chunks have petclinic's texts: their vectors come back
+    # from the embedding cache
+    assert {k: v for k, v in http.get("/v1/search/models").json().items() if k != "models"} == {
+        "chunks": 34, "embedded": 34}
+    callers = http.post("/v1/callers", json={"target": "OwnerRepository.findById", "repo": "shop"}).json()
+    assert [r["from"] for r in callers["references"]] == [
+        "shop:src/main/java/org/example/OwnerController.OwnerController.show(int)"]
+    # a rebuild from scratch gives the same repository
+    rebuilt = wait_job(http, http.post("/v1/repositories/shop/ingest",
+                                       json={"path": shop, "clearExisting": True, "skipEmbeddings": True}).json()["id"])
+    assert (rebuilt["state"], rebuilt["report"]["files_written"]) == ("succeeded", 3)
+    assert http.delete("/v1/repositories/shop").json() == {"name": "shop", "filesDeleted": 3}
+    problem(http.get("/v1/repositories/shop"), 404)
+    assert [r["name"] for r in http.get("/v1/repositories").json()["repositories"]] == ["client", "petclinic"]
+    problem(http.get("/v1/jobs/0123"), 404)
+
+
+def test_delete_during_ingest_is_a_conflict(writable):
+    srv, http = writable
+    lock = filelock.FileLock(f"{srv.db}.lock")
+    lock.acquire()
+    try:
+        job = http.post("/v1/repositories/petclinic/ingest", json={"path": str(srv.cwd / "shop")}).json()
+        assert problem(http.delete("/v1/repositories/petclinic"), 409)["detail"] == (
+            f"repository 'petclinic' is being ingested (job {job['id']}); delete it once the job is over")
+    finally:
+        lock.release()
+    # the copy of the index records no folder for petclinic, and shop holds its files: an update
+    assert wait_job(http, job["id"])["state"] == "succeeded"
+    assert http.delete("/v1/repositories/petclinic").json() == {"name": "petclinic", "filesDeleted": 3}
+
+
+def test_ingest_never_takes_over_another_folders_repository(writable, tmp_path):
+    srv, http = writable
+    first = wait_job(http, http.post("/v1/repositories/shop/ingest",
+                                     json={"path": str(srv.cwd / "shop"), "skipEmbeddings": True}).json()["id"])
+    assert first["state"] == "succeeded"
+    other = srv.cwd / "other"
+    other.mkdir()
+    (other / "a.py").write_text("def a():\n    return 1\n")
+    failed = wait_job(http, http.post("/v1/repositories/shop/ingest", json={"path": str(other)}).json()["id"])
+    assert failed["state"] == "failed"
+    assert failed["error"].startswith(f"index {srv.db} already holds repository 'shop', indexed from {srv.cwd / 'shop'}")
+    assert http.get("/v1/repositories/shop").json()["files"] == 3
+
+
+@pytest.mark.parametrize("path, detail", [
+    ("shop", "'shop' is relative: give the absolute path of the folder on the server's machine"),
+    ("{root}/missing", "{root}/missing does not exist on the server's machine"),
+    ("{root}/notes.txt", "{root}/notes.txt is not a directory: give the folder of a repository"),
+    ("/", "the file system's root is not a repository: give the folder of one"),
+    ("{tests}", "{tests} is outside the folders this server may index ({root}); start `ripple api` with --root "
+                "FOLDER to allow more"),
+])
+def test_ingest_refuses_paths(writable, path, detail):
+    srv, http = writable
+    values = {"root": str(srv.cwd), "tests": str(Path(__file__).parent)}
+    body = problem(http.post("/v1/repositories/x/ingest", json={"path": path.format(**values)}), 400)
+    assert body["detail"] == f"cannot ingest {path.format(**values)!r}: {detail.format(**values)}"
+    assert body["title"] == "Path refused"
