@@ -38,7 +38,7 @@ from stores.embedder import BUNDLED_MODEL, DIM, EmbedderError
 from stores.errors import StoreError
 from stores.factory import Stores, open_stores, repository_roots
 
-__all__ = ["ApiSettings", "Service", "create_app", "DEFAULT_MAX_BODY", "PROBLEMS"]
+__all__ = ["ApiSettings", "Service", "create_app", "DEFAULT_MAX_BODY", "PROBLEMS", "BEARER", "authorized"]
 
 DEFAULT_MAX_BODY = 1 << 20
 """Largest request body read (1 MiB: every request is a small JSON document)."""
@@ -59,6 +59,19 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
     503: _problem_doc("A store is down, damaged or read-only."),
 }
 """The problem responses every route may answer (published in the OpenAPI document)."""
+
+
+BEARER = HTTPBearer(auto_error=False, description="The server's API key ($RIPPLE_API_KEY or [api] key).")
+"""The security scheme of a server with an API key (published in the OpenAPI document)."""
+
+
+def authorized(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> None:
+    """Every route's dependency on a server with an API key: 401 unless ``Authorization: Bearer KEY``
+    carries it (compared in constant time, :func:`lsp_server.api.guard.key_matches`)."""
+    key = request.app.state.service.settings.api_key
+    if key is not None and not key_matches(request.headers.get("authorization"), key):
+        raise ApiProblem(401, "unauthorized", "send the server's API key as `Authorization: Bearer KEY`",
+                         headers={"WWW-Authenticate": "Bearer"})
 
 
 @dataclass
@@ -123,14 +136,6 @@ def create_app(settings: ApiSettings, open_fn: Callable[..., Stores] = open_stor
             yield
         finally:
             service.close()
-
-    bearer = HTTPBearer(auto_error=False, description="The server's API key ($RIPPLE_API_KEY or [api] key).")
-
-    def authorized(request: Request, _: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
-        key = settings.api_key
-        if key is not None and not key_matches(request.headers.get("authorization"), key):
-            raise ApiProblem(401, "unauthorized", "send the server's API key as `Authorization: Bearer KEY`",
-                             headers={"WWW-Authenticate": "Bearer"})
 
     deps = [Depends(authorized)] if settings.api_key is not None else []
     app = FastAPI(title="ripplegraph", version=_version(), lifespan=lifespan, docs_url=None, redoc_url=None,
