@@ -28,7 +28,7 @@ from analysis.navigation import dotted_name
 from analysis.retrieval import QueryEngine, SearchResult, query_engine
 from lsp_server.api import analysis_routes
 from lsp_server.api.guard import PROBLEM_JSON, ApiProblem, BodyLimit, install_handlers, key_matches
-from lsp_server.api.jobs import JobConflict, Jobs, validate_root
+from lsp_server.api.jobs import JobConflict, Jobs, PathRefused, validate_root
 from lsp_server.api.models import (MAX_LIMIT, NAME_PATTERN, Deleted, GraphContext, Health, Hit, IngestRequest, Job,
                                    ModelInfo, ModelsResponse, Problem, Ranks, RepositoryInfo, RepositoryList,
                                    RepositoryStats, SearchRequest, SearchResponse, StoreHealth)
@@ -52,6 +52,7 @@ def _problem_doc(description: str) -> dict[str, Any]:
 
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
+    400: _problem_doc("The body is not valid JSON."),
     401: _problem_doc("The API key is missing or wrong (when the server has one)."),
     413: _problem_doc("The request body is too large."),
     422: _problem_doc("The request is not valid; `detail` names the fields."),
@@ -205,15 +206,16 @@ def create_app(settings: ApiSettings, open_fn: Callable[..., Stores] = open_stor
         return Deleted(name=name, files_deleted=len(paths))
 
     @app.post("/v1/repositories/{name}/ingest", response_model=Job, status_code=202, tags=["repositories"],
-              responses={400: _problem_doc("The path is refused (not absolute, missing, not a directory)."),
+              responses={403: _problem_doc("The path is outside the folders the server may index."),
+                         404: _problem_doc("There is no folder at the path."),
                          409: _problem_doc("The repository is already being ingested.")})
     def ingest(name: NameParam, body: IngestRequest, response: Response) -> Job:
         """Index (or re-index) the folder ``path`` as repository ``name``, in the background; the answer
         is the job, whose progress ``GET /v1/jobs/{id}`` shows."""
         try:
             root = validate_root(body.path, settings.roots)
-        except ValueError as exc:
-            raise ApiProblem(400, "bad-path", f"cannot ingest {body.path!r}: {exc}", "Path refused") from exc
+        except PathRefused as exc:
+            raise ApiProblem(exc.status, "path-refused", f"cannot ingest {body.path!r}: {exc}", "Path refused") from exc
         try:
             job = service.jobs.submit(name, root, body.clear_existing, body.skip_embeddings)
         except JobConflict as exc:

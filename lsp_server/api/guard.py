@@ -24,6 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from lsp_server.api.models import PATTERN_HINTS
 from stores.errors import QueryFailed, StoreCorrupt, StoreError, StoreReadOnly, StoreUnavailable
 
 __all__ = ["PROBLEM_JSON", "ApiProblem", "BindRefused", "MIN_KEY_LENGTH", "is_loopback", "check_bind", "key_matches",
@@ -40,6 +41,10 @@ PROBLEM_BASE = "https://ripplegraph.dev/problems/"
 _TITLES = {400: "Bad request", 401: "Unauthorized", 404: "Not found", 405: "Method not allowed",
            409: "Conflict", 413: "Request too large", 415: "Unsupported media type", 422: "Invalid request",
            500: "Internal error", 503: "Store unavailable"}
+
+
+_PLACES = ("body", "path", "query", "header", "cookie")
+"""Where a request value comes from: the first part of a validation error's location, not shown."""
 
 
 class ApiProblem(Exception):
@@ -183,7 +188,10 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_problem(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
-        if exc.status_code == 404 and detail == "Not Found":
+        if exc.status_code == 400 and detail == "There was an error parsing the body":
+            detail = ("the body is not valid JSON: send a JSON object in UTF-8 with `Content-Type: application/json` "
+                      "(the route's schema is in /openapi.json)")
+        elif exc.status_code == 404 and detail == "Not Found":
             detail = f"no route {request.method} {request.url.path}; the routes are listed at /openapi.json"
         elif exc.status_code == 405:
             detail = f"{request.method} is not allowed on {request.url.path}; the routes are listed at /openapi.json"
@@ -194,13 +202,18 @@ def install_handlers(app: FastAPI) -> None:
         parts = []
         for error in exc.errors()[:10]:
             loc = tuple(error.get("loc", ()))
-            if loc == ("body",) and error.get("type") in ("model_attributes_type", "dict_type", "json_invalid",
-                                                           "missing"):
+            if error.get("type") == "json_invalid":
+                reason = (error.get("ctx") or {}).get("error", "malformed")
+                parts.append(f"the body is not valid JSON ({reason} at character {loc[-1]}); send a JSON object with "
+                             "`Content-Type: application/json`")
+                continue
+            if loc == ("body",) and error.get("type") in ("model_attributes_type", "dict_type", "missing"):
                 parts.append("the body must be a JSON object sent with `Content-Type: application/json` "
                              "(the route's schema is in /openapi.json)")
                 continue
-            where = ".".join(str(p) for p in loc if p != "body") or "body"
-            parts.append(f"{where}: {error.get('msg', 'invalid')}")
+            where = ".".join(str(p) for p in (loc[1:] if loc and loc[0] in _PLACES else loc)) or "body"
+            hint = PATTERN_HINTS.get(str(loc[-1])) if loc and error.get("type") == "string_pattern_mismatch" else None
+            parts.append(f"{where}: {hint or error.get('msg', 'invalid')}")
         return problem_response(422, "invalid-request", "; ".join(parts) or "the request is not valid")
 
     @app.exception_handler(StoreError)

@@ -35,7 +35,7 @@ from stores.embedder import EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import Stores, claim_repository, default_db_path, open_embedder, open_stores, state_dir, writer_lock
 
-__all__ = ["KEEP_FINISHED", "JobConflict", "JobState", "Jobs", "validate_root"]
+__all__ = ["KEEP_FINISHED", "JobConflict", "JobState", "Jobs", "PathRefused", "validate_root"]
 
 log = logging.getLogger(__name__)
 
@@ -47,29 +47,41 @@ class JobConflict(Exception):
     """The repository has an ingest job queued or running; the message names it."""
 
 
+class PathRefused(ValueError):
+    """An ingest path is refused: ``status`` 403 (outside the folders the server may index) or 404 (no
+    folder there); the message says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 def validate_root(path: str, roots: Sequence[Path]) -> Path:
     """The directory ``path`` names, made absolute and resolved (links followed), when it lies in one of
-    the folders ``roots`` (``ripple api --root``); raises ``ValueError`` saying what is refused and
-    why: a relative path (relative to whatever the server's folder is), a path that does not exist or
-    is not a directory, the file system's root, or a folder outside every allowed root (a client
-    could otherwise index, then read through search, any file the server's user can read)."""
-    if "\x00" in path:
-        raise ValueError("the path holds a NUL character")
+    the folders ``roots`` (``ripple api --root``). Raises :class:`PathRefused` saying what is refused
+    and why: a relative path (relative to whatever the server's folder is), the file system's root or
+    a folder outside every allowed root (403: a client could otherwise index, then read through
+    search, any file the server's user can read), a path that does not exist or is not a directory
+    (404)."""
     given = Path(path).expanduser()
-    if not given.is_absolute():
-        raise ValueError(f"{path!r} is relative: give the absolute path of the folder on the server's machine")
+    if "\x00" in path or not given.is_absolute():
+        raise PathRefused(403, f"{path!r} is not an absolute path: give the absolute path of the folder on the "
+                          "server's machine")
     try:
-        root = given.resolve(strict=True)
-    except (OSError, RuntimeError):
-        raise ValueError(f"{path} does not exist on the server's machine") from None
-    if not root.is_dir():
-        raise ValueError(f"{path} is not a directory: give the folder of a repository")
+        root = given.resolve()
+    except (OSError, RuntimeError) as exc:
+        raise PathRefused(404, f"{path} cannot be resolved: {exc}") from None
     if root == Path(root.anchor):
-        raise ValueError("the file system's root is not a repository: give the folder of one")
+        raise PathRefused(403, "the file system's root is not a repository: give the folder of one")
     allowed = [r.resolve() for r in roots]
     if not any(root == r or r in root.parents for r in allowed):
-        raise ValueError(f"{root} is outside the folders this server may index "
-                         f"({', '.join(str(r) for r in allowed)}); start `ripple api` with --root FOLDER to allow more")
+        raise PathRefused(403, f"{root} is outside the folders this server may index "
+                          f"({', '.join(str(r) for r in allowed)}); start `ripple api` with --root FOLDER to "
+                          "allow more")
+    if not root.exists():
+        raise PathRefused(404, f"{path} does not exist on the server's machine")
+    if not root.is_dir():
+        raise PathRefused(404, f"{path} is not a directory: give the folder of a repository")
     return root
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 __all__ = [
-    "MAX_LIMIT", "MAX_TARGET", "MAX_QUERY", "NAME_PATTERN", "Problem", "Health", "StoreHealth", "RepositoryInfo", "RepositoryList",
+    "MAX_LIMIT", "MAX_TARGET", "MAX_QUERY", "NAME_PATTERN", "PATTERN_HINTS", "Problem", "Health", "StoreHealth", "RepositoryInfo", "RepositoryList",
     "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks", "GraphContext",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
     "ImpactRequest", "Step", "SymbolInfo", "Location", "ReferencesResponse", "SymbolDetail", "SymbolResponse", "ImpactResponse",
@@ -27,6 +27,11 @@ MAX_TARGET = 4_096
 """Longest target (a qualified name, a node id or PATH:LINE), in characters."""
 NAME_PATTERN = r"^[^\x00-\x1f/\\]{1,200}$"
 """A repository name: 1 to 200 characters, no control character or slash (it starts node ids)."""
+PATTERN_HINTS = {
+    "path": "give the absolute path of the folder on the server's machine (starting with /)",
+    "name": "a repository name has 1 to 200 characters, no slash, backslash or control character",
+}
+"""What to tell a person whose value does not match a field's pattern, by field name."""
 
 
 class Wire(BaseModel):
@@ -105,7 +110,7 @@ class IngestRequest(Request):
     incremental update; ``skipEmbeddings``: index the graph and BM25 only (semantic search waits
     for a later ingest or ``ripple embed``)."""
 
-    path: str = Field(min_length=1, max_length=4096)
+    path: str = Field(min_length=1, max_length=4096, pattern=r"^/[^\x00]*$")
     clear_existing: bool = False
     skip_embeddings: bool = False
 

@@ -83,6 +83,13 @@ def test_search_filters_and_limits(http):
         "query: String should have at least 1 character")
     assert problem(http.post("/v1/search", json={"query": "x", "limt": 3}), 422)["detail"] == (
         "limt: Extra inputs are not permitted")
+    assert problem(http.post("/v1/search", content=b'{"query": ', headers={"content-type": "application/json"}),
+                   422)["detail"] == (
+        "the body is not valid JSON (Expecting value at character 10); send a JSON object with "
+        "`Content-Type: application/json`")
+    assert problem(http.post("/v1/search", content=b'\xff', headers={"content-type": "application/json"}), 400)[
+        "detail"] == ("the body is not valid JSON: send a JSON object in UTF-8 with `Content-Type: application/json` "
+                      "(the route's schema is in /openapi.json)")
     assert problem(http.post("/v1/search", content=b"query=x"), 422)["detail"] == (
         "the body must be a JSON object sent with `Content-Type: application/json` (the route's schema is in "
         "/openapi.json)")
@@ -268,17 +275,30 @@ def test_ingest_never_takes_over_another_folders_repository(writable, tmp_path):
     assert http.get("/v1/repositories/shop").json()["files"] == 3
 
 
-@pytest.mark.parametrize("path, detail", [
-    ("shop", "'shop' is relative: give the absolute path of the folder on the server's machine"),
-    ("{root}/missing", "{root}/missing does not exist on the server's machine"),
-    ("{root}/notes.txt", "{root}/notes.txt is not a directory: give the folder of a repository"),
-    ("/", "the file system's root is not a repository: give the folder of one"),
-    ("{tests}", "{tests} is outside the folders this server may index ({root}); start `ripple api` with --root "
-                "FOLDER to allow more"),
+@pytest.mark.parametrize("path, status, detail", [
+    ("{root}/missing", 404, "{root}/missing does not exist on the server's machine"),
+    ("{root}/notes.txt", 404, "{root}/notes.txt is not a directory: give the folder of a repository"),
+    ("/", 403, "the file system's root is not a repository: give the folder of one"),
+    ("{tests}", 403, "{tests} is outside the folders this server may index ({root}); start `ripple api` with --root "
+                     "FOLDER to allow more"),
+    ("{root}/../..", 403, "{up} is outside the folders this server may index ({root}); start `ripple api` with --root "
+                          "FOLDER to allow more"),
 ])
-def test_ingest_refuses_paths(writable, path, detail):
+def test_ingest_refuses_paths(writable, path, status, detail):
     srv, http = writable
-    values = {"root": str(srv.cwd), "tests": str(Path(__file__).parent)}
-    body = problem(http.post("/v1/repositories/x/ingest", json={"path": path.format(**values)}), 400)
+    values = {"root": str(srv.cwd), "tests": str(Path(__file__).parent), "up": str(srv.cwd.parent.parent)}
+    body = problem(http.post("/v1/repositories/x/ingest", json={"path": path.format(**values)}), status)
     assert body["detail"] == f"cannot ingest {path.format(**values)!r}: {detail.format(**values)}"
     assert body["title"] == "Path refused"
+
+
+def test_ingest_refuses_a_relative_path_and_a_link_out(writable):
+    srv, http = writable
+    assert problem(http.post("/v1/repositories/x/ingest", json={"path": "shop"}), 422)["detail"] == (
+        "path: give the absolute path of the folder on the server's machine (starting with /)")
+    assert problem(http.get("/v1/repositories/a\\b"), 422)["detail"] == (
+        "name: a repository name has 1 to 200 characters, no slash, backslash or control character")
+    (srv.cwd / "link").symlink_to(Path(__file__).parent)
+    assert problem(http.post("/v1/repositories/x/ingest", json={"path": str(srv.cwd / "link")}), 403)["detail"] == (
+        f"cannot ingest {str(srv.cwd / 'link')!r}: {Path(__file__).parent} is outside the folders this server may "
+        f"index ({srv.cwd}); start `ripple api` with --root FOLDER to allow more")
