@@ -723,6 +723,7 @@ def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_j
     return on_update
 
 
+<<<<<<< HEAD
 API_KEY_ENV = "RIPPLE_API_KEY"
 """Environment variable holding the API key of ``ripple api`` (also ``[api] key`` in the configuration file)."""
 
@@ -784,6 +785,25 @@ def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: 
                f"{'clients send the API key' if key else 'no API key (loopback only)'}", err=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
     server.run(sockets=[sock])
+=======
+def _host_port(value: str, allow_remote: bool, hint: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` too) checked: a port from 0 to 65535, and a loopback host unless
+    ``allow_remote``; a usage error naming ``hint`` otherwise."""
+    import ipaddress
+
+    host, _, port = value.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or int(port) > 65535:
+        raise click.BadParameter("expected HOST:PORT", param_hint=hint)
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not allow_remote:
+        raise click.BadParameter(f"{host} is not a loopback address: anyone who reaches it could connect "
+                                 "(use 127.0.0.1, or pass --allow-remote to mean it)", param_hint=hint)
+    return host, int(port)
+>>>>>>> mcp
 
 
 TOKEN_ENV = "RIPPLE_SERVE_TOKEN"
@@ -804,7 +824,6 @@ TOKEN_ENV = "RIPPLE_SERVE_TOKEN"
               help="Compute embeddings in the background after indexing a workspace folder.")
 def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], allow_remote: bool, embed: bool) -> None:
     """Run the language server (stdio by default) for the editor's workspace folders."""
-    import ipaddress
     import secrets
     import stat
 
@@ -814,17 +833,7 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
         if token_file or roots or allow_remote:
             raise click.BadParameter("only with --tcp", param_hint="--token-file / --root / --allow-remote")
         sys.exit(run(None, embed=embed))
-    host, _, port = tcp.rpartition(":")
-    host = host.strip("[]")
-    if not host or not port.isdigit() or int(port) > 65535:
-        raise click.BadParameter("expected HOST:PORT", param_hint="--tcp")
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback and not allow_remote:
-        raise click.BadParameter(f"{host} is not a loopback address: anyone who reaches it could connect "
-                                 "(use 127.0.0.1, or pass --allow-remote to mean it)", param_hint="--tcp")
+    host, port = _host_port(tcp, allow_remote, "--tcp")
     if token_file is not None:
         try:
             mode = stat.S_IMODE(token_file.stat().st_mode)
@@ -851,7 +860,40 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
         click.echo(f"ripple serve: listening on {bound_host}:{bound_port}; clients send {shown} in "
                    "initializationOptions.token", err=True)
 
-    sys.exit(run((host, int(port)), embed=embed, token=token, roots=list(roots) or None, on_listen=listening))
+    sys.exit(run((host, port), embed=embed, token=token, roots=list(roots) or None, on_listen=listening))
+
+
+@main.command(name="mcp")
+@click.option("--db", "dbs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help=f"Index file to serve (repeatable: several are served as one; default: ${DB_ENV}, the configured "
+                   "one, or .ripple/index.db here or in a parent folder).")
+@click.option("--http", "http", metavar="HOST:PORT",
+              help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (a loopback address, e.g. "
+                   "127.0.0.1:8765; port 0: any free port).")
+@click.option("--allow-remote", is_flag=True, help="With --http: allow a HOST that is not a loopback address "
+              "(there is no authentication: anyone who reaches it can read the index).")
+@click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
+def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: str | None) -> None:
+    """Run the MCP server (Model Context Protocol) for coding agents: tools search, symbol, callers,
+    callees, references, impact, similar, repositories over the configured stores. Stdio by default."""
+    from lsp_server.mcp_server import Backend, run_http, run_stdio
+
+    if http is None and allow_remote:
+        raise click.BadParameter("only with --http", param_hint="--allow-remote")
+    backend = Backend([p.expanduser() for p in dbs], model=model)
+    if http is None:
+        run_stdio(backend)
+        return
+    host, port = _host_port(http, allow_remote, "--http")
+
+    def listening(bound_host: str, bound_port: int) -> None:
+        shown = f"[{bound_host}]" if ":" in bound_host else bound_host
+        click.echo(f"ripple mcp: listening on http://{shown}:{bound_port}/mcp", err=True)
+
+    try:
+        run_http(backend, host, port, on_listen=listening)
+    except KeyboardInterrupt:
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

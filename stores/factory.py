@@ -34,7 +34,7 @@ from stores.errors import StoreError, StoreOutdated, StoreReadOnly, StoreUnavail
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
            "state_dir", "prune_state_dirs", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
-           "repository_name", "repository_roots", "claim_repository", "index_identity"]
+           "repository_name", "claim_repository", "index_identity", "repository_roots", "index_written_at"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -178,13 +178,6 @@ def _registry(db: Path) -> dict[str, str]:
     return data
 
 
-def repository_roots(db: Path) -> dict[str, str]:
-    """``{repository: folder}``: the folder each repository of index ``db`` was last indexed from
-    (recorded by :func:`claim_repository`; a repository indexed by an older version is absent).
-    Raises :class:`stores.errors.StoreUnavailable` when the record cannot be read."""
-    return _registry(db)
-
-
 def repository_name(store: GraphStore, db: Path, root: Path) -> str:
     """The name folder ``root`` is indexed under in the index ``db`` (``store``): the repository
     recorded for this folder and held by the index (its own name first when several are), else, for the folder's own
@@ -281,6 +274,26 @@ def _write_new(path: Path, text: str) -> None:
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise StoreUnavailable(f"cannot write {path}: {exc}") from exc
+
+
+def repository_roots(store: GraphStore, db: Path) -> dict[str, str]:
+    """``{repo: absolute folder}`` each repository of index ``db`` (``store``) was indexed from, for the
+    repositories the index still holds (what ``claim_repository`` recorded). Raises
+    :class:`stores.errors.StoreUnavailable` when the record cannot be read."""
+    held = set(store.repos())
+    return {name: folder for name, folder in sorted(_registry(db).items()) if name in held}
+
+
+def index_written_at(db: Path) -> float | None:
+    """When index file ``db`` was last written (seconds since the epoch: the later modification time of
+    the file and its write-ahead log), ``None`` when it does not exist."""
+    times = []
+    for path in (db, db.with_name(db.name + "-wal")):
+        try:
+            times.append(os.stat(path).st_mtime)
+        except OSError:
+            pass
+    return max(times) if times else None
 
 
 def index_identity(db: Path) -> tuple[int, int] | None:

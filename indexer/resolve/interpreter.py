@@ -200,6 +200,8 @@ class Resolver:
                 defs = fc.by_qualname.get(f"{s}.{name}")
                 if defs and hidden_class:
                     defs = [rd for rd in defs if rd.is_type]
+                if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
+                    defs = [rd for rd in defs if rd.d.kind != "constructor"]
             if defs:
                 return self.def_value(defs[-1])
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`

@@ -64,6 +64,19 @@ def test_default_exchange_and_jms_destination_link_exactly(indexed) -> None:
     _check("queues_fulfilment_record", render_markdown(report))
 
 
+def test_polling_receives_consume_the_queue_their_first_argument_names(indexed) -> None:
+    store, _ = indexed
+    topics = ["topic:rabbitmq:audit", "topic:jms:invoices"]
+    consumed = store.incoming(topics, ["CONSUMES"])
+    assert {t: sorted(e.src.rpartition("/")[2] for e in consumed.get(t, [])) for t in topics} == {
+        # receiveAndConvert(AUDIT, 5_000, type) and receiveAndConvert("invoices") poll those queues;
+        # AuditPoller.pollDefault's receive(5000) / receiveAndConvert(typeRef) name no queue: no edge.
+        "topic:rabbitmq:audit": ["AuditPoller.AuditPoller.pollAudit()", "OrderListeners.OrderListeners.onAudit(String)"],
+        "topic:jms:invoices": ["AuditPoller.AuditPoller.pollInvoices()",
+                               "OrderListeners.OrderListeners.onInvoice(String)"],
+    }
+
+
 def test_celery_callers_of_delay_are_one_hop_above_the_task(indexed) -> None:
     store, _ = indexed
     report = blast_radius(store, SymbolQuery("purge_rows"))
@@ -136,7 +149,7 @@ def test_one_sqs_queue_across_boto3_spring_cloud_aws_and_the_js_sdk(indexed) -> 
 
 def test_index_summary_counts_links_per_broker_and_unlinked_by_reason(indexed) -> None:
     _, reports = indexed
-    assert reports["shop"].links == {"consumes": 1, "consumes_jms": 1, "consumes_rabbitmq": 2, "exposes": 1,
+    assert reports["shop"].links == {"consumes": 1, "consumes_jms": 2, "consumes_rabbitmq": 3, "exposes": 1,
                                      "produces_jms": 1, "produces_rabbitmq": 2}
     assert reports["worker"].links == {"consumes_celery": 2, "produces_celery": 3, "unlinked_task": 1}
     assert reports["notifier"].links == {"consumes_rabbitmq": 1, "produces_rabbitmq": 1}

@@ -186,6 +186,37 @@ def test_python_servicers_registrations_and_stubs() -> None:
     ]
 
 
+INHERITED = """from shop.v1 import order_pb2_grpc
+
+class Real(Base):
+    def GetOrder(self, request, context):
+        return None
+
+class Base(order_pb2_grpc.OrderServiceServicer):
+    def Check(self, request, context):
+        return None
+
+class Dummy(Base):
+    pass
+
+class Unrelated(Helper):
+    pass
+
+class Helper:
+    pass
+"""
+
+
+def test_python_servicer_subclasses_of_a_servicer_in_the_same_file_serve_too() -> None:
+    # microservices-demo's email_server.py: BaseEmailService(EmailServiceServicer) holds the health
+    # check, EmailService(BaseEmailService) the rpcs; the subclass may come before its base.
+    assert _uses("app/server.py", INHERITED) == [
+        ("serves", "OrderService", None, "Real", None, None, "shop.v1.order_pb2_grpc", 3),
+        ("serves", "OrderService", None, "Base", None, None, "shop.v1.order_pb2_grpc", 7),
+        ("serves", "OrderService", None, "Dummy", None, None, "shop.v1.order_pb2_grpc", 11),
+    ]
+
+
 JS = """const grpc = require('@grpc/grpc-js');
 const loader = require('@grpc/proto-loader');
 const shop = grpc.loadPackageDefinition(loader.loadSync('o.proto')).shop.v1;

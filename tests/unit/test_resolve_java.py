@@ -244,3 +244,39 @@ public class VisitController {
         "src/com/shop/web/VisitController.VisitController.latest() -> src/com/shop/repo/Owner.Owner",
         "src/com/shop/web/VisitController.VisitController.repo -> src/com/shop/repo/OwnerRepository.OwnerRepository",
     ]
+
+
+def test_the_class_name_inside_its_own_class_is_the_class_not_its_constructor():
+    # grpc-java's RouteGuideClient.main: `RouteGuideClient client = new RouteGuideClient(ch);
+    # client.getFeature(...)` bound by name only, because `RouteGuideClient` inside the class found
+    # the constructor RouteGuideClient.RouteGuideClient first; `A.helper()` in A's constructor too.
+    # Other classes declaring getFeature / helper must not be reached.
+    check(
+        """
+// --- path: src/a/Client.java ---
+package a;
+
+public class Client {
+    public Client(int channel) { Client.helper(); }
+    static void helper() { }
+    public void getFeature(int x) { }
+    public static void main(String[] args) {
+        Client client = new Client(1);
+        client.getFeature(2);
+    }
+}
+// --- path: src/a/Other.java ---
+package a;
+
+public class Other {
+    public Other() { }
+    static void helper() { }
+    public void getFeature(int x) { }
+}
+""",
+        [
+            "src/a/Client.Client.Client(int) -> src/a/Client.Client.helper() [exact]",
+            "src/a/Client.Client.main(String) -> src/a/Client.Client.Client(int) [exact]",
+            "src/a/Client.Client.main(String) -> src/a/Client.Client.getFeature(int) [exact]",
+        ],
+    )

@@ -43,12 +43,14 @@ from indexer.model import CallSite, Definition, FileExtraction, Template, base_t
 __all__ = [
     "GRAMMAR",
     "HTTP_METHODS",
+    "POLLING_RECEIVES",
     "Annotation",
     "JavaFile",
     "compact",
     "concat",
     "elements",
     "http_method",
+    "polled_destination",
     "join_path",
     "rooted",
     "string_value",
@@ -94,6 +96,24 @@ _TYPE_DECLS = frozenset(
     }
 )
 _CALLABLE_DECLS = frozenset({"method_declaration", "constructor_declaration", "compact_constructor_declaration"})
+
+
+POLLING_RECEIVES = frozenset(
+    {"receive", "receiveAndConvert", "receiveAndReply", "receiveSelected", "receiveSelectedAndConvert"})
+"""Polling reads of Spring's ``RabbitTemplate`` / ``JmsTemplate``: the first argument, when it is a
+name rather than a timeout, callback or type reference, is the queue or destination consumed."""
+_NOT_DESTINATIONS = _NUMBERS | {"lambda_expression", "method_reference", "object_creation_expression",
+                                "class_literal", "null_literal"}
+
+
+def polled_destination(args: list[Node]) -> Node | None:
+    """The queue / destination argument of a polling receive (:data:`POLLING_RECEIVES`), given the
+    call's arguments without comments: the first argument unless it is a number (``receive(5000)``: a
+    timeout on the default queue), a callback, a ``new ParameterizedTypeReference<...>() {}`` or a
+    class literal; ``None`` when there is none (``receive()`` reads the template's default queue)."""
+    if not args or args[0].type in _NOT_DESTINATIONS:
+        return None
+    return args[0]
 
 
 def compact(src: SourceText, node: Node | None) -> str:

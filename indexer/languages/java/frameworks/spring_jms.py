@@ -6,6 +6,9 @@
   ``JmsOperations`` / ``JmsMessagingTemplate`` (declared type, else the receiver's text); the first
   argument is the destination's name (a ``Destination`` object gives a hole, left unlinked). One
   argument sends to the template's default destination, which the code does not name: skipped.
+* polling consumers: ``receive(destination)`` / ``receiveAndConvert`` / ``receiveSelected...`` on
+  such a template consume the destination their first argument names; ``receive()`` (the default
+  destination) is skipped.
 
 Names are templates (literals, constants, ``${...}`` placeholders).
 """
@@ -15,7 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.base import query, run_query
-from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile, compact
+from indexer.languages.java.frameworks.common import (
+    GRAMMAR,
+    POLLING_RECEIVES,
+    JavaFile,
+    compact,
+    polled_destination,
+)
 from indexer.model import FileExtraction, TopicUse
 
 if TYPE_CHECKING:
@@ -44,18 +53,25 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 for v in ann.values("destination") or []:
                     found.append(TopicUse(FRAMEWORK, "consumes", jf.template(v), owner, src.line(ann.name_node),
                                           src.col(ann.name_node), broker="jms"))
-    if jf.calls_any(_SENDS):
+    if jf.calls_any(_SENDS | POLLING_RECEIVES):
         for _, m in run_query(query(GRAMMAR, "java/queries", "messaging"), root):
-            if "name" not in m or src.text(m["name"][0]) not in _SENDS:
+            name = src.text(m["name"][0]) if "name" in m else None
+            if name not in _SENDS and name not in POLLING_RECEIVES:
                 continue
             name_node = m["name"][0]
             call = jf.call(name_node)
             caller = call.caller if call is not None else jf.enclosing(name_node)
             receiver = call.receiver if call is not None else compact(src, m["receiver"][0])
             args = [c for c in m["args"][0].named_children if c.type not in ("line_comment", "block_comment")]
-            if len(args) < 2 or jf.client_kind(receiver, caller, JMS_TYPES) != "jms":
+            if jf.client_kind(receiver, caller, JMS_TYPES) != "jms":
                 continue
-            found.append(TopicUse(FRAMEWORK, "produces", jf.template(args[0]), caller, src.line(name_node),
-                                  src.col(name_node), broker="jms"))
+            if name in POLLING_RECEIVES:
+                dest = polled_destination(args)
+                if dest is not None:
+                    found.append(TopicUse(FRAMEWORK, "consumes", jf.template(dest), caller, src.line(name_node),
+                                          src.col(name_node), broker="jms"))
+            elif len(args) >= 2:
+                found.append(TopicUse(FRAMEWORK, "produces", jf.template(args[0]), caller, src.line(name_node),
+                                      src.col(name_node), broker="jms"))
     found.sort(key=lambda u: (u.line, u.col))
     out.topics.extend(found)

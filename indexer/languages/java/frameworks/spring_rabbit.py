@@ -11,6 +11,9 @@
   (unless the third is a lambda or method reference: ``(routingKey, message, postProcessor)``), with
   two ``(routingKey, message)`` on the template's default exchange (``exchange`` is an empty
   template); one argument names no destination and is skipped.
+* polling consumers: ``receive`` / ``receiveAndConvert`` / ``receiveAndReply`` on such a template,
+  whose first argument names the queue (``receiveAndConvert(QUEUE, 10_000, type)``), consume it;
+  ``receive()`` / ``receive(5000)`` read the template's default queue, named nowhere, and are skipped.
 * bindings: ``BindingBuilder.bind(queue).to(exchange).with(key)`` (``.to(fanout)`` without ``with``:
   an empty key) and ``new Binding("q", DestinationType.QUEUE, "x", "k", args)``, owned by the
   enclosing method; a queue or exchange written as a bean method call (``ordersQueue()``), a
@@ -28,7 +31,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.base import query, run_query
-from indexer.languages.java.frameworks.common import GRAMMAR, Annotation, JavaFile, compact
+from indexer.languages.java.frameworks.common import (
+    GRAMMAR,
+    POLLING_RECEIVES,
+    Annotation,
+    JavaFile,
+    compact,
+    polled_destination,
+)
 from indexer.model import FileExtraction, QueueBinding, StringConstant, Template, TopicUse
 
 if TYPE_CHECKING:
@@ -73,7 +83,7 @@ class _Detector:
     def run(self) -> None:
         self._listeners()
         self._bean_names()
-        if self.jf.calls_any(_SENDS | {"bind"}) or "Binding" in self.src.text(self.root):
+        if self.jf.calls_any(_SENDS | POLLING_RECEIVES | {"bind"}) or "Binding" in self.src.text(self.root):
             self._calls()
         self.uses.sort(key=lambda u: (u.line, u.col))
         self.out.topics.extend(self.uses)
@@ -200,7 +210,14 @@ class _Detector:
                     self._builder_binding(m["call"][0], args[0], caller)
                 continue
             receiver = call.receiver if call is not None else compact(src, m["receiver"][0])
-            if jf.client_kind(receiver, caller, RABBIT_TYPES) != "rabbitmq" or len(args) < 2:
+            if jf.client_kind(receiver, caller, RABBIT_TYPES) != "rabbitmq":
+                continue
+            if name in POLLING_RECEIVES:
+                queue = polled_destination(args)
+                if queue is not None:
+                    self._use("consumes", jf.template(queue), caller, name_node)
+                continue
+            if len(args) < 2:
                 continue
             if len(args) >= 3 and args[2].type not in _CALLBACKS:
                 self._use("produces", jf.template(args[1]), caller, name_node, _spel(jf.template(args[0])))

@@ -16,6 +16,7 @@ __all__ = ["DETECTOR_MODULES", "detectors_for"]
 DETECTOR_MODULES: tuple[str, ...] = (
     "fastapi",
     "flask",
+    "flask_restful",
     "django_urls",
     "django_settings",
     "python_view_decorators",

@@ -26,9 +26,12 @@ from indexer.languages.base import query, run_query
 from indexer.model import FileExtraction, RpcUse
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tree_sitter import Node
 
     from indexer.languages.base import SourceText
+    from indexer.model import Definition
 
 __all__ = ["LANGUAGES", "detect"]
 
@@ -62,13 +65,9 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             return None
         return last[: -len(suffix)], module
 
-    for d in out.definitions:
-        if d.kind == "class":
-            for base in d.bases:
-                found = generated(base, "Servicer")
-                if found is not None:
-                    out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", found[0], None, d.qualname, d.name_line,
-                                               d.name_col, module=found[1]))
+    for d, found in _servicer_classes(out, lambda base: generated(base, "Servicer")):
+        out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", found[0], None, d.qualname, d.name_line,
+                                   d.name_col, module=found[1]))
     for _, caps in run_query(query(_GRAMMAR, "python/queries", "grpc_python"), root):
         fn = src.text(caps["fn"][0])
         head, _, last = fn.rpartition(".")
@@ -95,6 +94,32 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         found = generated(recv[:-2], "Stub") if recv.endswith("()") else _stub(stubs, c.caller, recv)
         if found is not None:
             out.rpc_uses.append(RpcUse(_FRAMEWORK, "calls", found[0], rpc, c.caller, c.line, c.col, module=found[1]))
+
+
+def _servicer_classes(out: FileExtraction, generated: Callable[[str], tuple[str, str] | None]
+                      ) -> list[tuple[Definition, tuple[str, str]]]:
+    """The file's classes serving a generated servicer, each with ``(service, module)``.
+
+    A class deriving from ``pb2_grpc.FooServicer`` serves ``Foo``, and so does a class deriving from
+    such a class of the same file, at any depth (``class Base(FooServicer)``, ``class Impl(Base)``):
+    the base class often holds the health check while each subclass implements the rpcs. Several
+    servicers inherited: the first base that serves wins, in base order.
+    """
+    classes = [d for d in out.definitions if d.kind == "class"]
+    serving: dict[str, tuple[str, str]] = {}
+    changed = True
+    while changed:  # a fixpoint over the file's classes: bases may be declared after their subclasses
+        changed = False
+        for d in classes:
+            if d.qualname in serving:
+                continue
+            for base in d.bases:
+                found = generated(base) or serving.get(base)
+                if found is not None:
+                    serving[d.qualname] = found
+                    changed = True
+                    break
+    return [(d, serving[d.qualname]) for d in classes if d.qualname in serving]
 
 
 def _stub(stubs: dict[tuple[str | None, str], tuple[str, str]], scope: str | None,

@@ -1,0 +1,838 @@
+"""The agent queries: the one facade every agent front end calls (``ripple mcp``, ``ripple api``, the
+editor's "find similar"), so none of them computes or sizes an answer itself.
+
+:class:`AgentQueries` answers ``search``, ``symbol``, ``callers``, ``callees``, ``references``,
+``impact``, ``similar`` and ``repositories`` over a graph store (one, or several read as one through
+:class:`analysis.navigation.UnionGraph`) and one or more search indexes. It computes nothing new:
+targets are found by :mod:`analysis.navigation` and :func:`analysis.impact.target_query`, search and
+similar code by the :class:`analysis.retrieval.QueryEngine`, the blast radius by
+:func:`analysis.impact.blast_radius` rendered by :mod:`analysis.impact_report`. What it adds is what an
+agent needs of every answer:
+
+* **one target syntax**: a qualified name (``Owner.getId``, ``django.db.models.base.Model.save``), a
+  node id (``repo:path/mod.Class.method(1)``) or ``PATH:LINE`` (1-based; ``PATH:LINE:COL`` too), and a
+  :class:`TargetError` naming candidates when it names nothing or several different symbols;
+* **graph context with search hits**: each hit's source text, and its callers, callees and served
+  endpoints (counts and the first :data:`CONTEXT_NAMES` names), in a fixed number of batched calls;
+* **the steps executed** with their time in milliseconds and store calls, at the end of every answer;
+* **a size budget**: ``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`; a token is estimated as
+  :data:`CHARS_PER_TOKEN` characters) bounds both the structured answer (its JSON) and the readable
+  text; what is cut (sources shortened, items left out) is said in ``truncated``, never silently.
+
+Answers are :class:`Answer` objects: ``as_dict()`` is JSON-serialisable (MCP structured output, REST
+bodies), ``text`` the readable markdown. Positions in answers are 1-based, lines and columns alike.
+Store failures raise :class:`stores.errors.StoreError` (front ends turn them into a tool or HTTP error);
+bad arguments raise :class:`ValueError` (a :class:`TargetError` for a target) with a message saying
+what to pass instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.counting import CountingGraph
+from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, blast_radius,
+                             count_noun, query_nodes, target_query)
+from analysis.impact_report import render_markdown, report_json
+from analysis.navigation import (Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
+                                 symbol_label)
+from analysis.retrieval import QueryEngine, SearchHit, SearchResult, query_engine
+from stores.contracts import GraphStore, Node, SearchFilters, SearchIndex
+from stores.embedder import EmbedderError
+
+__all__ = ["AgentQueries", "Answer", "TargetError", "IndexSource", "resolve_target", "node_json", "estimate_tokens",
+           "DEFAULT_MAX_TOKENS", "MIN_MAX_TOKENS", "MAX_MAX_TOKENS", "CHARS_PER_TOKEN", "CONTEXT_NAMES", "MAX_LIMIT",
+           "MAX_DEPTH", "CHUNK_KINDS"]
+
+DEFAULT_MAX_TOKENS = 4000
+"""The size budget of an answer when the caller gives none: about 16,000 characters."""
+MIN_MAX_TOKENS = 200
+"""The smallest budget accepted (an answer's envelope and one item fit in it)."""
+MAX_MAX_TOKENS = 100_000
+"""The largest budget accepted."""
+CHARS_PER_TOKEN = 4
+"""Characters per token in budget estimates (the usual figure for code and English with the BPE
+tokenizers of current models; ``bench/token_economy.py`` measures real tokens)."""
+CONTEXT_NAMES = 5
+"""Names listed per relation in a search hit's graph context (the rest is counted)."""
+MAX_LIMIT = 100
+"""The most items a ``limit`` may ask for."""
+MAX_DEPTH = 20
+"""The deepest blast radius a caller may ask for."""
+CHUNK_KINDS = ("method", "function", "class", "file_section")
+"""Chunk kinds a search may be restricted to."""
+CANDIDATES_SHOWN = 10
+"""Candidates a :class:`TargetError` lists."""
+_SOURCE_CAPS = (None, 60, 30, 15, 5, 0)
+"""Source lines kept per item, tried in turn while an answer is over its budget."""
+_CODE_LABELS = ("Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field")
+_CONTEXT_KINDS = ("CALLS", "EXPOSES")
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens ``text`` is estimated to cost: ``ceil(len / CHARS_PER_TOKEN)``."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+class TargetError(ValueError):
+    """A ``target`` that names no symbol, or several different ones. ``candidates`` are what it may
+    have meant (dicts as :func:`node_json` makes, best first, at most :data:`CANDIDATES_SHOWN`): pass
+    one's ``id`` as the target."""
+
+    def __init__(self, message: str, candidates: Sequence[Mapping[str, Any]] = ()) -> None:
+        super().__init__(message)
+        self.candidates = [dict(c) for c in candidates]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSource:
+    """What a front end knows of one index beyond its stores: its ``name`` (the file, or the backend's
+    address), when it was last written (``indexed_at``, seconds since the epoch, ``None`` unknown) and
+    the folder each of its repositories was indexed from (``roots``: repo -> absolute path), so that
+    :meth:`AgentQueries.repositories` can say how fresh each repository is."""
+
+    name: str
+    indexed_at: float | None = None
+    roots: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Answer:
+    """One answer of a tool. ``result`` is the tool's data (JSON-ready), ``text`` its readable
+    markdown (ending with the steps), ``steps`` what was executed, ``truncated`` what the size budget
+    (``max_tokens``) cut, one sentence each."""
+
+    tool: str
+    result: dict[str, Any]
+    text: str
+    steps: list[StepRun]
+    truncated: list[str]
+    max_tokens: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{tool, result, truncated, steps: [{name, ms, round_trips, detail}], budget: {max_tokens,
+        tokens}}``: JSON-serialisable; ``budget.tokens`` estimates the text's size."""
+        return {"tool": self.tool, "result": self.result, "truncated": list(self.truncated),
+                "steps": [_step_json(s) for s in self.steps],
+                "budget": {"max_tokens": self.max_tokens, "tokens": estimate_tokens(self.text)}}
+
+
+def _step_json(s: StepRun) -> dict[str, Any]:
+    return {"name": s.name, "ms": s.ms, "round_trips": s.round_trips, "detail": s.detail}
+
+
+class _Steps:
+    """Times the steps of one answer and counts their graph-store calls."""
+
+    def __init__(self, graph: CountingGraph) -> None:
+        self.graph = graph
+        self.steps: list[StepRun] = []
+        self._t = time.perf_counter()
+        self._calls = graph.calls
+
+    def lap(self, name: str, detail: str, extra_calls: int = 0) -> None:
+        now = time.perf_counter()
+        calls = self.graph.calls - self._calls + extra_calls
+        self.steps.append(StepRun(name, round((now - self._t) * 1000, 3), calls, detail))
+        self._t, self._calls = now, self.graph.calls
+
+    def add(self, steps: Sequence[StepRun]) -> None:
+        """Steps another function timed (the blast radius's own), then restart the clock."""
+        self.steps.extend(steps)
+        self._t, self._calls = time.perf_counter(), self.graph.calls
+
+
+# --------------------------------------------------------------------------------- targets
+
+
+def node_json(n: Node) -> dict[str, Any]:
+    """A node as answers show it: ``{id, name (dotted), label, repo, path, line, end_line}``."""
+    return {"id": n.id, "name": dotted_name(n), "label": n.label, "repo": n.repo, "path": n.file,
+            "line": n.start_line, "end_line": n.end_line}
+
+
+def _stem(node_id: str) -> str:
+    """A callable's id without ``(signature)``: what its overloads share."""
+    cut = node_id.rfind("(")
+    return node_id[:cut] if cut > 0 else node_id
+
+
+def resolve_target(graph: GraphStore, target: str) -> tuple[list[Node], list[Node]]:
+    """``(targets, others)`` for an agent's ``target``: a node id, a qualified or dotted name, or
+    ``PATH:LINE[:COL]`` (1-based; the symbol written there with a column, else the innermost definition
+    around the line). ``targets`` are one symbol (its overloads together), sorted by id; ``others`` the
+    other symbols a bare name also matched. Raises :class:`TargetError` when the target names nothing
+    (candidates: the symbols whose names are closest) or several different symbols (candidates: those),
+    and :class:`stores.errors.StoreError` when the store fails."""
+    text = target.strip() if isinstance(target, str) else ""
+    if not text:
+        raise TargetError("target is empty: give a qualified name (Class.method), a node id or PATH:LINE")
+    try:
+        query = target_query(graph, text)
+    except ValueError as exc:
+        raise TargetError(f"{exc} (target {text!r}); or give a qualified name or a node id") from exc
+    if isinstance(query, PositionQuery):
+        found = query_nodes(graph, query)
+        if not found:
+            raise TargetError(f"no definition at {query.repo}/{query.path}:{query.line}: give a line inside a "
+                              "class, method or function, or a qualified name")
+        targets, others = found, []
+    else:
+        targets, others = lookup(graph, text)
+    if not targets:
+        short = text.split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1] or text
+        near = graph.search_symbols(short, CANDIDATES_SHOWN)
+        hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
+        raise TargetError(f"no symbol matches {text!r}{hint}. Pass one of the candidates' ids, a qualified name "
+                          "(Class.method, package.module.function) or PATH:LINE", [node_json(n) for n in near])
+    stems = sorted({_stem(n.id) for n in targets})
+    if len(stems) > 1:
+        shown = sorted(targets, key=lambda n: n.id)
+        raise TargetError(f"{text!r} names {len(stems)} different symbols: "
+                          + ", ".join(f"{n.id}" for n in shown[:CANDIDATES_SHOWN])
+                          + (" …" if len(shown) > CANDIDATES_SHOWN else "")
+                          + ". Pass one id as the target", [node_json(n) for n in shown[:CANDIDATES_SHOWN]])
+    return sorted(targets, key=lambda n: n.id), others
+
+
+# ---------------------------------------------------------------------------------- budget
+
+
+def _cap_source(text: str, cap: int | None) -> tuple[str, bool]:
+    if cap is None:
+        return text, False
+    lines = text.split("\n")
+    if len(lines) <= cap:
+        return text, False
+    rest = len(lines) - cap
+    kept = "\n".join(lines[:cap])
+    return (kept + "\n" if kept else "") + f"… ({rest} more lines)", True
+
+
+def _fit(build: Callable[[list[dict[str, Any]]], tuple[dict[str, Any], str]], items: list[dict[str, Any]],
+         budget_chars: int, noun: str, nested: Sequence[str] = (), plural: str | None = None
+         ) -> tuple[dict[str, Any], str, list[str]]:
+    """Fit ``items`` (each may hold a ``source`` and lists under the ``nested`` keys) into
+    ``budget_chars``, measured on the larger of the JSON of ``build(items)[0]`` and the text
+    ``build(items)[1]``. In turn: full sources and all items; then, for each source cap of
+    :data:`_SOURCE_CAPS`, nested lists cut and the most items that fit, keeping at least three (or one at
+    the last cap). Returns the result, the text and one note per cut."""
+
+    def size(chosen: list[dict[str, Any]]) -> int:
+        data, text = build(chosen)
+        return max(len(json.dumps(data, ensure_ascii=False)), len(text))
+
+    if size(items) <= budget_chars:
+        data, text = build(items)
+        return data, text, []
+    total = len(items)
+    for i, cap in enumerate(_SOURCE_CAPS):
+        last = i == len(_SOURCE_CAPS) - 1
+        capped, cut = _capped(items, cap)
+        floor = min(1 if last else 3, len(capped))
+        trimmed, nested_notes = _trim_nested(capped, nested, lambda c: size(c) <= budget_chars)
+        n = _most_that_fit(trimmed, floor, lambda c: size(c) <= budget_chars)
+        if n is not None or last:
+            n = n if n is not None else floor
+            chosen = trimmed[:n]
+            notes = []
+            if cut and any(c.get("source_truncated") for c in chosen):
+                notes.append(f"source cut to {cap} lines per {noun} (ask for one symbol, or read the file at the "
+                             "lines given, for the rest)")
+            notes += nested_notes
+            if n < total:
+                notes.append(f"showing {n} of {total} {plural or noun + 's'}: raise max_tokens or narrow the request "
+                             "for the rest")
+            data, text = build(chosen)
+            if size(chosen) > budget_chars:
+                notes.append("even one item is over the budget: raise max_tokens")
+            return data, text, notes
+    raise AssertionError("unreachable")
+
+
+def _capped(items: list[dict[str, Any]], cap: int | None) -> tuple[list[dict[str, Any]], bool]:
+    out, any_cut = [], False
+    for item in items:
+        if "source" in item and isinstance(item["source"], str):
+            text, cut = _cap_source(item["source"], cap)
+            if cut:
+                item = {**item, "source": text, "source_truncated": True}
+                any_cut = True
+        out.append(item)
+    return out, any_cut
+
+
+def _trim_nested(items: list[dict[str, Any]], nested: Sequence[str],
+                 fits: Callable[[list[dict[str, Any]]], bool]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Cut the lists under ``nested`` keys of every item to the longest common length that fits (at
+    least 5), saying how many each lost."""
+    if not nested or fits(items):
+        return items, []
+    longest = max((len(item.get(k) or []) for item in items for k in nested), default=0)
+
+    def cut(k_len: int) -> list[dict[str, Any]]:
+        return [{**item, **{k: item[k][:k_len] for k in nested if isinstance(item.get(k), list)}} for item in items]
+
+    lo, hi = min(5, longest), longest
+    if not fits(cut(lo)):
+        hi = lo
+    else:
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if fits(cut(mid)):
+                lo = mid
+            else:
+                hi = mid - 1
+    out = cut(lo)
+    notes = []
+    for k in nested:
+        dropped = sum(max(0, len(item.get(k) or []) - lo) for item in items)
+        if dropped:
+            notes.append(f"{k} cut to {lo} per item ({dropped} left out; the counts stay complete): ask callers / "
+                         "callees / references of one target for all of them")
+    return out, notes
+
+
+def _most_that_fit(items: list[dict[str, Any]], floor: int,
+                   fits: Callable[[list[dict[str, Any]]], bool]) -> int | None:
+    """The largest ``n >= floor`` with ``fits(items[:n])``, ``None`` when even ``floor`` does not fit."""
+    if not fits(items[:floor]):
+        return None
+    lo, hi = floor, len(items)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(items[:mid]):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+# ------------------------------------------------------------------------------ rendering
+
+
+def _steps_text(steps: Sequence[StepRun]) -> str:
+    rows = [f"| {s.name} | {s.ms:.1f} ms | {s.round_trips} | {_cell(s.detail)} |" for s in steps]
+    return "\n".join(["## Steps executed", "", "| Step | Time | Store calls | Result |", "|---|---|---|---|", *rows])
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _finish(body: list[str], steps: Sequence[StepRun], notes: Sequence[str]) -> str:
+    out = list(body)
+    if notes:
+        out += ["", "**Truncated:** " + " ".join(f"{n}." if not n.endswith(".") else n for n in notes)]
+    out += ["", _steps_text(steps)]
+    return "\n".join(out) + "\n"
+
+
+def _fence(text: str, language: str = "") -> str:
+    ticks = "```"
+    while ticks in text:
+        ticks += "`"
+    return f"{ticks}{language}\n{text.rstrip()}\n{ticks}"
+
+
+def _loc(item: Mapping[str, Any]) -> str:
+    line = item.get("line")
+    return f"{item.get('repo')}/{item.get('path')}" + (f":{line}" if line else "")
+
+
+def _names(rel: Mapping[str, Any]) -> str:
+    names = ", ".join(f"`{n}`" for n in rel["names"])
+    more = rel["count"] - len(rel["names"])
+    return f"{rel['count']}" + (f": {names}" if names else "") + (f", and {more} more" if more > 0 else "")
+
+
+# --------------------------------------------------------------------------------- facade
+
+
+class AgentQueries:
+    """The agent-facing queries over ``graph`` and ``search`` (one search index, or one per index
+    when several are served; a front end opens them through ``stores.factory`` and passes them in).
+
+    ``model`` names the fastembed model the indexes were embedded with (``None``: the bundled one);
+    ``services`` is the service map of the blast radius (service name -> repository); ``sources``
+    describes each index for :meth:`repositories`. Methods are safe to call from one thread at a time
+    (the stores' rule)."""
+
+    def __init__(self, graph: GraphStore | Sequence[GraphStore], search: SearchIndex | Sequence[SearchIndex], *,
+                 model: str | None = None, services: Mapping[str, str] | None = None,
+                 sources: Sequence[IndexSource] = ()) -> None:
+        graphs = [graph] if isinstance(graph, GraphStore) else list(graph)
+        if not graphs:
+            raise ValueError("no graph store given")
+        self.graph: GraphStore = graphs[0] if len(graphs) == 1 else UnionGraph(graphs)
+        self.indexes: list[SearchIndex] = [search] if isinstance(search, SearchIndex) else list(search)
+        self.model = model
+        self.services = dict(services or {})
+        self.sources = list(sources)
+        self._engines: dict[int, QueryEngine] = {}
+        self._notes: dict[int, str] = {}
+
+    # ------------------------------------------------------------------ helpers
+
+    def _engine(self, graph: GraphStore, i: int) -> QueryEngine:
+        """The query engine of index ``i`` (built once: it loads the query embedder when the index
+        holds embeddings; a model that cannot load leaves BM25 alone, with a note)."""
+        if i not in self._engines:
+            try:
+                engine = query_engine(self.graph, self.model, self.indexes[i])
+            except EmbedderError as exc:
+                engine = QueryEngine(self.graph, self.indexes[i])
+                self._notes[i] = f"semantic search off ({exc}): BM25 only"
+            self._engines[i] = engine
+        engine = self._engines[i]
+        return QueryEngine(graph, engine.index, engine.embed_query, engine.candidates)
+
+    @staticmethod
+    def _budget(max_tokens: int | None) -> int:
+        if max_tokens is None:
+            return DEFAULT_MAX_TOKENS
+        if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or not (
+                MIN_MAX_TOKENS <= max_tokens <= MAX_MAX_TOKENS):
+            raise ValueError(f"max_tokens must be an integer from {MIN_MAX_TOKENS} to {MAX_MAX_TOKENS:,}, "
+                             f"not {max_tokens!r}")
+        return max_tokens
+
+    @staticmethod
+    def _limit(limit: int | None, default: int = 10) -> int:
+        if limit is None:
+            return default
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise ValueError(f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}")
+        return limit
+
+    def _resolve(self, graph: CountingGraph, steps: _Steps, target: str) -> tuple[list[Node], list[Node]]:
+        targets, others = resolve_target(graph, target)
+        steps.lap("Resolve target", ", ".join(n.id for n in targets))
+        return targets, others
+
+    def _sources(self, nodes: Sequence[Node]) -> dict[str, tuple[str, str]]:
+        """``{node id: (source text, language)}`` of code nodes, from their chunks (one call per
+        index), else from the file text the graph keeps (one call per file)."""
+        want = [n.id for n in nodes]
+        out: dict[str, tuple[str, str]] = {}
+        for index in self.indexes:
+            missing = [i for i in want if i not in out]
+            if not missing:
+                break
+            out.update({i: (c.text, c.language) for i, c in index.get_chunks(missing).items()})
+        for n in nodes:
+            if n.id not in out and n.label != "File":
+                text = self.graph.file_text(n.repo, n.file)
+                if text is not None:
+                    out[n.id] = ("\n".join(text.split("\n")[n.start_line - 1:n.end_line]), "")
+        return out
+
+    def _context(self, graph: CountingGraph, ids: Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
+        """Graph context of nodes: ``{id: {callers, callees, endpoints: {count, names}}}`` in three
+        batched calls (incoming CALLS, outgoing CALLS / EXPOSES, the names' nodes)."""
+        if not ids:
+            return {}
+        inc = graph.incoming(list(ids), ["CALLS"])
+        out = graph.outgoing(list(ids), list(_CONTEXT_KINDS))
+        names = graph.get_nodes(sorted({e.src for es in inc.values() for e in es}
+                                       | {e.dst for es in out.values() for e in es}))
+
+        def rel(node_ids: list[str]) -> dict[str, Any]:
+            distinct = list(dict.fromkeys(node_ids))
+            shown = [_display(names[i]) if i in names else i for i in distinct[:CONTEXT_NAMES]]
+            return {"count": len(distinct), "names": shown}
+
+        ctx = {}
+        for i in ids:
+            outs = out.get(i, [])
+            ctx[i] = {"callers": rel([e.src for e in inc.get(i, [])]),
+                      "callees": rel([e.dst for e in outs if e.kind == "CALLS"]),
+                      "endpoints": rel([e.dst for e in outs if e.kind == "EXPOSES"])}
+        return ctx
+
+    def _hits_json(self, graph: CountingGraph, hits: Sequence[SearchHit]) -> list[dict[str, Any]]:
+        ctx = self._context(graph, [h.node.id for h in hits])
+        return [{"rank": k, "id": h.node.id, "chunk_id": h.chunk.id, "name": _display(h.node),
+                 "label": h.node.label, "kind": h.chunk.kind, "language": h.chunk.language, "repo": h.chunk.repo,
+                 "path": h.chunk.file, "line": h.chunk.start_line, "end_line": h.chunk.end_line,
+                 "score": round(h.score, 6), "ranks": dict(h.ranks), "source": h.chunk.text, **ctx[h.node.id]}
+                for k, h in enumerate(hits, 1)]
+
+    # ------------------------------------------------------------------- tools
+
+    def search(self, query: str, repo: str | None = None, product: str | None = None, language: str | None = None,
+               kind: str | None = None, limit: int | None = 10, max_tokens: int | None = None) -> Answer:
+        """Hybrid search (BM25 + semantic kNN + exact names, fused by RRF) for ``query``, filtered by
+        ``repo`` / ``product`` / ``language`` / ``kind`` (:data:`CHUNK_KINDS`), best ``limit`` hits
+        (1 to :data:`MAX_LIMIT`, default 10), each with its source and graph context; hits whose
+        graph node is missing are dropped (counted in ``dropped``). Raises :class:`ValueError` for an
+        empty query or a bad filter / limit / budget."""
+        budget = self._budget(max_tokens)
+        limit = self._limit(limit)
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("query is empty: give words or an identifier to search for")
+        if kind is not None and kind not in CHUNK_KINDS:
+            raise ValueError(f"kind must be one of {', '.join(CHUNK_KINDS)}, not {kind!r}")
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
+        results = [self._engine(graph, i).search(query, limit, filters) for i in range(len(self.indexes))]
+        result = _merge(results, limit)
+        steps.lap("Hybrid search", f"{len(result.hits)} hits from {' + '.join(result.lists) or 'no list'}"
+                  f" ({result.embedded:,} of {result.chunks:,} chunks embedded)", len(self.indexes))
+        hits = self._hits_json(graph, result.hits)
+        steps.lap("Graph context", f"callers, callees and endpoints of {len(hits)} hits")
+        notes = [*result.notes, *self._notes.values()]
+        head = {"query": query, "filters": {k: v for k, v in (("repo", repo), ("product", product),
+                                                               ("language", language), ("kind", kind)) if v},
+                "lists": result.lists, "dropped": result.dropped, "notes": notes}
+        return self._answer("search", head, "hits", hits, "hit", steps, budget,
+                            lambda data: _search_text(f"Search: {query}", data))
+
+    def similar(self, target: str | None = None, chunk_id: str | None = None, limit: int | None = 10,
+                max_tokens: int | None = None) -> Answer:
+        """Code like ``target``'s (its chunk) or like chunk ``chunk_id`` (exactly one of the two), by
+        embedding distance: the best ``limit`` other chunks with source and graph context. Without an
+        embedding for that chunk the answer is empty and says why. Raises :class:`TargetError` /
+        :class:`ValueError` for a bad target or chunk id."""
+        budget = self._budget(max_tokens)
+        limit = self._limit(limit)
+        if (target is None) == (chunk_id is None):
+            raise ValueError("give either target (a symbol) or chunk_id (a search hit's chunk_id), not both or none")
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        if target is not None:
+            nodes, _ = self._resolve(graph, steps, target)
+            chunk_id = nodes[0].id
+        assert chunk_id is not None
+        holder = next((i for i, index in enumerate(self.indexes) if index.get_chunks([chunk_id])), None)
+        if holder is None:
+            raise ValueError(f"no chunk {chunk_id!r} in the index: pass a chunk_id from a search hit, or a target "
+                             "that is a class, method or function")
+        result = self._engine(graph, holder).similar(chunk_id, limit)
+        steps.lap("Nearest chunks", f"{len(result.hits)} hits by embedding distance", len(self.indexes) + 1)
+        hits = self._hits_json(graph, result.hits)
+        steps.lap("Graph context", f"callers, callees and endpoints of {len(hits)} hits")
+        head = {"chunk_id": chunk_id, "dropped": result.dropped, "notes": [*result.notes, *self._notes.values()]}
+        return self._answer("similar", head, "hits", hits, "hit", steps, budget,
+                            lambda data: _search_text(f"Code similar to {chunk_id}", data))
+
+    def symbol(self, target: str, max_tokens: int | None = None) -> Answer:
+        """The definition ``target`` names (each overload): signature, location, source, direct
+        callers (call sites) and callees, endpoints it serves; ``also_named``: other symbols a bare name
+        matched. Raises :class:`TargetError`."""
+        budget = self._budget(max_tokens)
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        targets, others = self._resolve(graph, steps, target)
+        sources = self._sources(targets)
+        steps.lap("Source", f"{len(sources)} of {len(targets)} definitions", len(self.indexes))
+        refs = callers(graph, targets)
+        out = graph.outgoing([t.id for t in targets], ["EXPOSES"])
+        endpoint_nodes = graph.get_nodes(sorted({e.dst for es in out.values() for e in es}))
+        callee_groups = {t.id: outgoing_calls(graph, t) for t in targets}
+        steps.lap("Callers and callees", f"{len(refs)} call sites, "
+                  f"{sum(len(g) for g in callee_groups.values())} callees")
+        items = []
+        for t in targets:
+            items.append({
+                **node_json(t), "signature": t.props.get("signature"), "decorators": t.props.get("decorators") or [],
+                "source": sources.get(t.id, ("", ""))[0], "language": sources.get(t.id, ("", ""))[1],
+                "callers": [_ref_json(r) for r in refs if r.target == t.id],
+                "callees": [{**node_json(g.node), "sites": [{"path": s.file, "line": s.line, "col": s.col + 1}
+                                                            for s in g.sites]} for g in callee_groups[t.id]],
+                "endpoints": [_display(endpoint_nodes[e.dst]) if e.dst in endpoint_nodes else e.dst
+                              for e in out.get(t.id, [])],
+            })
+        for item in items:
+            item["caller_count"] = len(item["callers"])
+            item["callee_count"] = len(item["callees"])
+        head = {"target": target, "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]]}
+        return self._answer("symbol", head, "definitions", items, "definition", steps, budget, _symbol_text,
+                            nested=("callers", "callees"))
+
+    def callers(self, target: str, resolution: Sequence[str] | None = None, max_tokens: int | None = None) -> Answer:
+        """Direct call sites of ``target`` (a class: of its constructors too), sorted by location, each
+        with the calling symbol and how the call was bound; ``resolution`` keeps only calls bound
+        those ways (``exact``, ``inferred``, ``name``). Raises :class:`TargetError`."""
+        budget = self._budget(max_tokens)
+        wanted = list(resolution) if resolution else None
+        if wanted and not set(wanted) <= {"exact", "inferred", "name"}:
+            raise ValueError(f"resolution must be among exact, inferred, name, not {wanted!r}")
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        targets, others = self._resolve(graph, steps, target)
+        refs = callers(graph, targets, wanted)
+        steps.lap("Callers", f"{len(refs)} call sites from {len({r.source.id for r in refs})} callers")
+        head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
+                "count": len(refs)}
+        return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget,
+                            lambda data: _refs_text("Callers", data, "callers"))
+
+    def callees(self, target: str, max_tokens: int | None = None) -> Answer:
+        """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
+        sorted by first call site. Raises :class:`TargetError`."""
+        budget = self._budget(max_tokens)
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        targets, others = self._resolve(graph, steps, target)
+        groups = [g for t in targets for g in outgoing_calls(graph, t)]
+        steps.lap("Callees", f"{len(groups)} callees")
+        items = [{**node_json(g.node), "sites": [{"repo": s.repo, "path": s.file, "line": s.line, "col": s.col + 1}
+                                                for s in g.sites]} for g in groups]
+        head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
+                "count": len(items)}
+        return self._answer("callees", head, "callees", items, "callee", steps, budget, _callees_text)
+
+    def references(self, target: str, include_declaration: bool = False, max_tokens: int | None = None) -> Answer:
+        """Every reference to ``target``: call sites, type uses, injections, subclasses and
+        implementations, overrides (``kind`` says which), sorted by location; with
+        ``include_declaration`` the definitions first. Raises :class:`TargetError`."""
+        budget = self._budget(max_tokens)
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        targets, others = self._resolve(graph, steps, target)
+        refs = references(graph, targets, include_declaration)
+        steps.lap("References", f"{len(refs)} references")
+        head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
+                "count": len(refs)}
+        return self._answer("references", head, "references", [_ref_json(r) for r in refs], "reference", steps,
+                            budget, lambda data: _refs_text("References", data, "references"))
+
+    def impact(self, target: str, depth: int | None = DEFAULT_DEPTH, tests: str = "apart",
+               max_tokens: int | None = None) -> Answer:
+        """The blast radius of changing ``target`` (:func:`analysis.impact.blast_radius`: its overloads
+        and related declarations, callers hop by hop up to ``depth`` (1 to :data:`MAX_DEPTH`), the
+        endpoints, topics, entry points and services reached; ``tests``: one of
+        :data:`analysis.impact.TESTS_MODES`). ``result.report`` is the report as JSON
+        (:func:`analysis.impact_report.report_json`), ``text`` its markdown; over the budget, the
+        Mermaid diagram goes first, then fewer callers per hop and rows per list are shown (the counts
+        stay complete). Raises :class:`TargetError` / :class:`ValueError`."""
+        budget = self._budget(max_tokens)
+        depth = DEFAULT_DEPTH if depth is None else depth
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be an integer from 1 to {MAX_DEPTH}, not {depth!r}")
+        if tests not in TESTS_MODES:
+            raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        targets, _ = self._resolve(graph, steps, target)
+        report = blast_radius(self.graph, NodesQuery(tuple(targets)), depth=depth, services=self.services, tests=tests)
+        steps.add(report.steps)
+        chars = budget * CHARS_PER_TOKEN
+        per_hop, limit, diagram = 10, 50, True
+        while True:
+            data = report_json(report, per_hop)
+            for key in ("tests", "endpoints", "entry_points", "callers", "wrappers", "topics"):
+                data[key] = data[key][:limit]
+            # The report's own steps table is replaced by the answer's (target resolution first).
+            markdown = _without_section(render_markdown(report, limit=limit, per_hop=per_hop),
+                                        "## Steps executed").rstrip("\n")
+            if not diagram:
+                data["mermaid"] = None
+                markdown = _without_section(markdown, "## Diagram")
+            size = max(len(json.dumps(data, ensure_ascii=False)), len(_finish([markdown], steps.steps, [])))
+            if size <= chars or (per_hop == 1 and limit == 1 and not diagram):
+                break
+            if diagram:
+                diagram = False
+            else:
+                per_hop, limit = max(1, per_hop // 2), max(1, limit // 2)
+        notes: list[str] = []
+        if not diagram:
+            notes.append("Mermaid diagram left out for the budget")
+        if per_hop < 10 or limit < 50:
+            notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list for the "
+                         "budget (counts stay "
+                         "complete): raise max_tokens or lower depth for more")
+        if size > chars:
+            notes.append("over the budget even so: raise max_tokens")
+        text = _finish([markdown], steps.steps, notes)
+        return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
+
+    def repositories(self, max_tokens: int | None = None) -> Answer:
+        """What is indexed: per repository its files (by count) and, where its folder and the index's
+        last write are known, how fresh it is (``changed_files``: indexed files modified or deleted on
+        disk since then; ``None`` when that cannot be told); per index when it was written; the totals
+        (nodes by label, edges, calls by resolution, files by language, chunks and how many are
+        embedded). Repositories beyond the budget are left out, and the answer says so."""
+        budget = self._budget(max_tokens)
+        graph = CountingGraph(self.graph)
+        steps = _Steps(graph)
+        repos = []
+        for name in graph.repos():
+            files = graph.file_checksums(name)
+            source = next((s for s in self.sources if name in s.roots), None)
+            entry: dict[str, Any] = {"name": name, "files": len(files), "root": None, "indexed_at": None,
+                                     "changed_files": None}
+            if source is not None:
+                entry.update(root=source.roots[name], indexed_at=_iso(source.indexed_at),
+                             changed_files=_changed(source.roots[name], files, source.indexed_at))
+            repos.append(entry)
+        steps.lap("Repositories", f"{len(repos)} repositories, their files and freshness")
+        stats = graph.stats()
+        counts = [index.chunk_count() for index in self.indexes]
+        steps.lap("Counts", "nodes, edges, chunks", len(self.indexes))
+        head = {"indexes": [{"name": s.name, "indexed_at": _iso(s.indexed_at)} for s in self.sources],
+                "totals": {"repositories": len(repos), "nodes": stats.get("nodes", {}), "edges": stats.get("edges", {}),
+                           "calls_by_resolution": stats.get("calls_by_resolution", {}),
+                           "files": stats.get("files", {}),
+                           "chunks": sum(c.get("chunks", 0) for c in counts),
+                           "embedded": sum(c.get("embedded", 0) for c in counts)}}
+        return self._answer("repositories", head, "repositories", repos, "repository", steps, budget, _repos_text,
+                            plural="repositories")
+
+    def _answer(self, tool: str, head: dict[str, Any], key: str, items: list[dict[str, Any]], noun: str,
+                steps: _Steps, budget: int, render: Callable[[dict[str, Any]], list[str]],
+                nested: Sequence[str] = (), plural: str | None = None) -> Answer:
+        """``head`` plus ``items`` under ``key``, fitted to ``budget`` tokens (:func:`_fit`)."""
+
+        def build(chosen: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+            data = {**head, key: chosen}
+            return data, _finish(render(data), steps.steps, [])
+
+        data, _, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
+        text = _finish(render(data), steps.steps, notes)
+        return Answer(tool, data, text, list(steps.steps), notes, budget)
+
+
+# ------------------------------------------------------------------------------- helpers
+
+
+def _display(n: Node) -> str:
+    """A node's display name: the dotted name of code, the name of an endpoint or topic."""
+    if n.label in ("Endpoint", "Topic"):
+        return n.name
+    return dotted_name(n)
+
+
+def _ref_json(r: Reference) -> dict[str, Any]:
+    return {"target": r.target, "kind": r.kind, "from": r.source.id, "from_name": _display(r.source),
+            "repo": r.repo, "path": r.file, "line": r.line, "col": r.col + 1, "resolution": r.resolution}
+
+
+def _merge(results: Sequence[SearchResult], limit: int) -> SearchResult:
+    """Several indexes' results as one: hits by score (ties by chunk id), lists and counts summed."""
+    if len(results) == 1:
+        return results[0]
+    hits = sorted((h for r in results for h in r.hits), key=lambda h: (-h.score, h.chunk.id))[:limit]
+    lists = list(dict.fromkeys(name for r in results for name in r.lists))
+    return SearchResult(hits, lists, sum(r.embedded for r in results), sum(r.chunks for r in results),
+                        sum(r.dropped for r in results), list(dict.fromkeys(n for r in results for n in r.notes)))
+
+
+def _iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+MAX_FRESHNESS_FILES = 50_000
+"""Most files of one repository whose modification time :meth:`AgentQueries.repositories` reads."""
+
+
+def _changed(root: str, files: Mapping[str, str], indexed_at: float | None) -> int | None:
+    """Indexed files of the folder ``root`` modified after ``indexed_at`` or gone; ``None`` when that
+    cannot be told (no time, the folder is not here, or more than :data:`MAX_FRESHNESS_FILES` files)."""
+    if indexed_at is None or not os.path.isdir(root) or len(files) > MAX_FRESHNESS_FILES:
+        return None
+    changed = 0
+    for path in files:
+        try:
+            if os.stat(os.path.join(root, path)).st_mtime > indexed_at:
+                changed += 1
+        except OSError:
+            changed += 1
+    return changed
+
+
+def _without_section(markdown: str, heading: str) -> str:
+    """``markdown`` without the section under ``heading`` (up to the next ``## `` heading)."""
+    start = markdown.find(heading + "\n")
+    if start < 0:
+        return markdown
+    end = markdown.find("\n## ", start + len(heading))
+    return markdown[:start] + (markdown[end + 1:] if end >= 0 else "")
+
+
+def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:
+    lines = [f"# {title}", ""]
+    for note in data.get("notes", []):
+        lines.append(f"_{note}_")
+    if not data["hits"]:
+        lines.append("No results.")
+    for h in data["hits"]:
+        ranks = " ".join(f"{k}#{v}" for k, v in h["ranks"].items())
+        lines += ["", f"## {h['rank']}. `{h['name']}` ({h['kind']}, {h['repo']}/{h['path']}:{h['line']}-"
+                      f"{h['end_line']}) score {h['score']:.4f} {ranks}",
+                  f"id `{h['id']}` · callers {_names(h['callers'])} · callees {_names(h['callees'])} · "
+                  f"endpoints {_names(h['endpoints'])}",
+                  _fence(h["source"], h["language"])]
+    if data.get("dropped"):
+        lines += ["", f"{data['dropped']} hits dropped: their graph node is missing (re-index the repository)"]
+    return lines
+
+
+def _symbol_text(data: Mapping[str, Any]) -> list[str]:
+    lines = [f"# Symbol {data['target']}"]
+    for d in data["definitions"]:
+        sig = f" {d['signature']}" if d.get("signature") else ""
+        lines += ["", f"## `{d['name']}`{sig} ({d['label'].lower()}, {_loc(d)}-{d['end_line']})", f"id `{d['id']}`"]
+        if d["decorators"]:
+            lines.append("decorators: " + ", ".join(f"`{x}`" for x in d["decorators"]))
+        if d["endpoints"]:
+            lines.append("serves: " + ", ".join(f"`{x}`" for x in d["endpoints"]))
+        lines.append(_fence(d["source"], d["language"]))
+        lines.append(f"**Callers** ({d['caller_count']} call sites)"
+                     + (f", {len(d['callers'])} shown" if len(d["callers"]) < d["caller_count"] else ""))
+        lines += [f"- `{r['from_name']}` at {r['repo']}/{r['path']}:{r['line']}:{r['col']} [{r['resolution']}]"
+                  for r in d["callers"]]
+        lines.append(f"**Callees** ({d['callee_count']})"
+                     + (f", {len(d['callees'])} shown" if len(d["callees"]) < d["callee_count"] else ""))
+        lines += [f"- `{c['name']}` ({_loc(c)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"])
+                  for c in d["callees"]]
+    if data["also_named"]:
+        lines += ["", "Also named so (pass an id to choose): " + ", ".join(f"`{n['id']}`" for n in data["also_named"])]
+    return lines
+
+
+def _targets_line(data: Mapping[str, Any]) -> list[str]:
+    out = ["Target: " + ", ".join(f"`{t['name']}` ({_loc(t)}, id `{t['id']}`)" for t in data["targets"])]
+    if data["also_named"]:
+        out.append("Also named so, not included: " + ", ".join(f"`{n['id']}`" for n in data["also_named"]))
+    return out
+
+
+def _refs_text(title: str, data: Mapping[str, Any], key: str) -> list[str]:
+    lines = [f"# {title} ({data['count']})", "", *_targets_line(data), ""]
+    for r in data[key]:
+        how = f" [{r['resolution']}]" if r["resolution"] else ""
+        kind = "" if r["kind"] == "CALLS" else f" {r['kind']}"
+        lines.append(f"- {r['repo']}/{r['path']}:{r['line']}:{r['col']} `{r['from_name']}`{kind}{how}")
+    return lines
+
+
+def _callees_text(data: Mapping[str, Any]) -> list[str]:
+    lines = [f"# Callees ({data['count']})", "", *_targets_line(data), ""]
+    for c in data["callees"]:
+        lines.append(f"- `{c['name']}` ({_loc(c)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"]))
+    return lines
+
+
+def _repos_text(data: Mapping[str, Any]) -> list[str]:
+    lines = ["# Repositories", "", "| Repository | Files | Indexed at | Changed on disk since | Folder |",
+             "|---|---|---|---|---|"]
+    for r in data["repositories"]:
+        changed = "?" if r["changed_files"] is None else str(r["changed_files"])
+        lines.append(f"| {_cell(r['name'])} | {r['files']:,} | {r['indexed_at'] or '?'} | {changed} | "
+                     f"{_cell(r['root'] or '?')} |")
+    t = data["totals"]
+    nodes = ", ".join(f"{k} {v:,}" for k, v in sorted(t["nodes"].items()))
+    lines += ["", f"Nodes: {nodes or 'none'}. Chunks: {t['chunks']:,} ({t['embedded']:,} embedded)."]
+    return lines

@@ -1,0 +1,303 @@
+"""``ripple mcp``: the Model Context Protocol server, so coding agents ask ripplegraph directly.
+
+Built on the official MCP Python SDK (``mcp``, its ``MCPServer``): stdio by default, streamable HTTP
+with ``--http HOST:PORT`` (loopback unless ``--allow-remote``). Each tool is a thin call into the
+analysis facade (:class:`analysis.agent_queries.AgentQueries`) and answers with the facade's readable
+markdown as its text content and its JSON as structured content (``outputSchema``: :class:`AnswerModel`).
+Tools are read-only.
+
+Stores are opened through :func:`stores.factory.open_stores`, as the CLI opens them: the configured
+backends (the embedded index by default, Memgraph / Elasticsearch in a team configuration), one index
+per ``--db`` (several are served as one). A store that cannot be opened or fails during a call turns
+into a tool error whose message says what is wrong; the next call opens the stores again, so the
+server outlives an index being rebuilt or a database restarting.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from analysis.agent_queries import (DEFAULT_MAX_TOKENS, MAX_DEPTH, MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS,
+                                    AgentQueries, Answer, IndexSource)
+from analysis.impact import DEFAULT_DEPTH
+from analysis.services import service_map
+from stores.errors import StoreError
+
+__all__ = ["Backend", "AnswerModel", "build_server", "run_stdio", "run_http", "TOOLS", "INSTRUCTIONS"]
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = (
+    "ripplegraph answers questions about the indexed repositories from a code graph and a search index, "
+    "so you read the few lines that matter instead of whole files. Start with `search` (words or an "
+    "identifier) or `symbol` (a name you know); `callers`, `callees` and `references` navigate; `impact` "
+    "answers 'what breaks if I change this' (callers hop by hop, HTTP/GraphQL/gRPC endpoints, queues, "
+    "tests); `similar` finds code like a symbol; `repositories` says what is indexed and how fresh. "
+    "A target is a qualified name (Class.method, package.module.function), a node id from an earlier "
+    "answer, or PATH:LINE. Answers fit max_tokens and say what they cut."
+)
+
+_TARGET = Field(description="What to look at: a qualified name (OwnerController.show, "
+                            "django.db.models.base.Model.save), a node id from an earlier answer "
+                            "(repo:path/module.Class.method(1)), or PATH:LINE (1-based; PATH:LINE:COL for the "
+                            "symbol written there).", min_length=1, max_length=2000)
+_MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS,
+                    description="Size budget of the answer in tokens (about 4 characters each); what does not fit is "
+                                "cut and the answer says so in `truncated`.")
+_LIMIT = Field(ge=1, le=MAX_LIMIT, description="Most hits returned.")
+
+Target = Annotated[str, _TARGET]
+MaxTokens = Annotated[int, _MAX_TOKENS]
+
+
+class StepModel(BaseModel):
+    """One step executed: wall time in milliseconds, graph-store calls, a one-line result."""
+
+    name: str
+    ms: float
+    round_trips: int
+    detail: str
+
+
+class BudgetModel(BaseModel):
+    """The size budget asked for and the estimated tokens of the text answer."""
+
+    max_tokens: int
+    tokens: int
+
+
+class AnswerModel(BaseModel):
+    """Every tool's structured output: the tool, its result (see the tool's description), what the budget
+    cut, the steps executed and the budget."""
+
+    tool: str
+    result: dict[str, Any]
+    truncated: list[str]
+    steps: list[StepModel]
+    budget: BudgetModel
+
+
+ToolResult = Annotated[CallToolResult, AnswerModel]
+
+
+class Backend:
+    """The stores a server answers from, opened on first use through :func:`stores.factory.open_stores`
+    (``dbs``: index files; none: ``config.db``, else the nearest ``.ripple/index.db``), and the
+    :class:`AgentQueries` over them. :meth:`call` runs one facade call at a time (stores serve one
+    thread at a time); a store error closes the stores so the next call opens them again."""
+
+    def __init__(self, dbs: Sequence[Path] = (), model: str | None = None,
+                 opener: Callable[[], tuple[AgentQueries, Callable[[], None]]] | None = None) -> None:
+        self.dbs = list(dbs)
+        self.model = model
+        self._opener = opener or self._open
+        self._queries: AgentQueries | None = None
+        self._close: Callable[[], None] | None = None
+        self._lock = threading.Lock()
+
+    def _open(self) -> tuple[AgentQueries, Callable[[], None]]:
+        from stores.config import load_config
+        from stores.factory import find_db, index_written_at, open_stores, repository_roots
+
+        config = load_config()
+        for warning in config.warnings:
+            log.warning("%s", warning)
+        needs_file = "embedded" in (config.graph.backend, config.search.backend)
+        dbs: list[Path | None] = list(self.dbs)
+        if not dbs:
+            found = config.db or find_db(Path.cwd())
+            if needs_file and found is None:
+                raise StoreError("no index found in this directory or its parents: run `ripple index PATH` first, "
+                                 "or start `ripple mcp --db FILE` (or set RIPPLE_DB)")
+            dbs = [found]
+        opened = []
+        try:
+            for db in dbs:
+                if needs_file and db is not None and not db.exists():
+                    raise StoreError(f"no index at {db}: run `ripple index PATH --db {db}` first")
+                opened.append(open_stores(config, db if needs_file else None))
+            sources = []
+            for db, stores in zip(dbs, opened):
+                if needs_file and db is not None:
+                    sources.append(IndexSource(str(db), index_written_at(db), repository_roots(stores.graph, db)))
+            services = {**config.http_services, **service_map()}
+        except BaseException:
+            for stores in opened:
+                stores.close()
+            raise
+        queries = AgentQueries([s.graph for s in opened], [s.search for s in opened],
+                               model=self.model or config.embedding_model, services=services, sources=sources)
+
+        def close() -> None:
+            for stores in opened:
+                stores.close()
+
+        return queries, close
+
+    def call(self, fn: Callable[[AgentQueries], Answer]) -> Answer:
+        """``fn(queries)`` under the lock, opening the stores first if needed. Raises :class:`ToolError`
+        with a message for the agent on a store failure, a bad target or a bad argument."""
+        with self._lock:
+            try:
+                if self._queries is None:
+                    self._queries, self._close = self._opener()
+                return fn(self._queries)
+            except StoreError as exc:
+                self._reset()
+                raise ToolError(f"the index cannot answer: {exc}") from exc
+            except ValueError as exc:  # TargetError included: the message names candidates
+                raise ToolError(str(exc)) from exc
+
+    def _reset(self) -> None:
+        close, self._queries, self._close = self._close, None, None
+        if close is not None:
+            try:
+                close()
+            except Exception:  # closing a store that already failed: nothing more to do
+                log.debug("closing the stores failed", exc_info=True)
+
+    def close(self) -> None:
+        """Close the stores (if open)."""
+        with self._lock:
+            self._reset()
+
+
+def _result(answer: Answer) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=answer.text)], structured_content=answer.as_dict())
+
+
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+TOOLS = ("search", "symbol", "callers", "callees", "references", "impact", "similar", "repositories")
+"""The tools every ``ripple mcp`` serves, in the order they are listed."""
+
+
+def build_server(backend: Backend) -> MCPServer:
+    """The MCP server whose tools call ``backend``'s facade (see :data:`TOOLS`)."""
+    server = MCPServer("ripplegraph", instructions=INSTRUCTIONS, version=_version())
+
+    def tool(description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        return server.tool(description=description, annotations=_READ_ONLY, structured_output=True)
+
+    @tool("Hybrid search (keywords + semantic + exact names) over the indexed code. Each hit carries its source "
+          "text, location, node id and graph context: callers, callees and served endpoints (counts and first "
+          "names). Use it to find where something is done, then pass a hit's id to symbol/callers/impact.")
+    def search(query: Annotated[str, Field(min_length=1, max_length=2000,
+                                           description="Words or an identifier (load configuration from env, "
+                                                       "OwnerRepository.findById).")],
+               repo: Annotated[str | None, Field(description="Only this repository (see repositories).")] = None,
+               product: Annotated[str | None, Field(description="Only this product.")] = None,
+               language: Annotated[str | None, Field(description="Only this language: java, python, "
+                                                                  "typescript, javascript, ...")] = None,
+               kind: Annotated[Literal["method", "function", "class", "file_section"] | None,
+                               Field(description="Only chunks of this kind.")] = None,
+               limit: Annotated[int, _LIMIT] = 10,
+               max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.search(query, repo, product, language, kind, limit, max_tokens)))
+
+    @tool("One symbol: signature, location, source, the endpoints it serves, its direct callers (call sites, "
+          "how each was bound) and callees. Overloads come together; a name matching several symbols is an "
+          "error listing their ids.")
+    def symbol(target: Target, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.symbol(target, max_tokens)))
+
+    @tool("Direct call sites of a method, function or class (its constructors), with the calling symbol, "
+          "PATH:LINE:COL and how the call was bound (exact, inferred, name).")
+    def callers(target: Target,
+                resolution: Annotated[list[Literal["exact", "inferred", "name"]] | None,
+                                      Field(description="Keep only calls bound these ways.")] = None,
+                max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.callers(target, resolution, max_tokens)))
+
+    @tool("What a method or function calls: each callee with its location and the lines of the calls.")
+    def callees(target: Target, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.callees(target, max_tokens)))
+
+    @tool("Every reference to a symbol: call sites, type uses, injections, subclasses and implementations, "
+          "overrides (kind says which), sorted by location.")
+    def references(target: Target,
+                   include_declaration: Annotated[bool, Field(description="List the definitions first.")] = False,
+                   max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.references(target, include_declaration, max_tokens)))
+
+    @tool("What breaks if this changes: the blast radius (overloads and interface declarations, callers hop by "
+          "hop, HTTP/GraphQL/gRPC endpoints, topics and queues, scheduled and CLI entry points, services, tests "
+          "kept apart) as a markdown report (text) and JSON (result.report).")
+    def impact(target: Target,
+               depth: Annotated[int, Field(ge=1, le=MAX_DEPTH, description="Hops walked up from the target.")]
+               = DEFAULT_DEPTH,
+               tests: Annotated[Literal["apart", "include", "exclude", "only"],
+                                Field(description="Test code: its own section (apart), counted as callers "
+                                                  "(include), not walked (exclude), or alone (only).")] = "apart",
+               max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.impact(target, depth, tests, max_tokens)))
+
+    @tool("Code like a given symbol or search hit (by embedding distance), each hit with source and graph "
+          "context. Give target or chunk_id (a search hit's chunk_id), not both.")
+    def similar(target: Annotated[str | None, _TARGET] = None,
+                chunk_id: Annotated[str | None, Field(max_length=2000,
+                                                      description="A search hit's chunk_id.")] = None,
+                limit: Annotated[int, _LIMIT] = 10,
+                max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.similar(target, chunk_id, limit, max_tokens)))
+
+    @tool("What is indexed: each repository with its file count, the folder it was indexed from, when and how "
+          "many of its files changed on disk since; totals of nodes, edges and search chunks.")
+    def repositories(max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.repositories(max_tokens)))
+
+    return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ripplegraph")
+    except PackageNotFoundError:
+        return "0"
+
+
+def run_stdio(backend: Backend) -> None:
+    """Serve over stdin / stdout until the client closes them."""
+    try:
+        build_server(backend).run("stdio")
+    finally:
+        backend.close()
+
+
+def run_http(backend: Backend, host: str, port: int, on_listen: Callable[[str, int], None] | None = None) -> None:
+    """Serve streamable HTTP at ``http://host:port/mcp`` until interrupted; ``on_listen(host, port)`` is
+    called once bound (``port`` 0 picks a free one)."""
+    import uvicorn
+
+    app = build_server(backend).streamable_http_app(host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    http = uvicorn.Server(config)
+
+    async def serve() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(http.serve)
+            while not http.started:
+                if http.should_exit:
+                    return
+                await anyio.sleep(0.02)
+            if on_listen is not None:
+                bound = http.servers[0].sockets[0].getsockname()
+                on_listen(bound[0], bound[1])
+
+    try:
+        anyio.run(serve)
+    finally:
+        backend.close()
+

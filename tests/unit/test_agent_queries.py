@@ -1,0 +1,255 @@
+"""The agent facade (analysis/agent_queries.py) on two repositories indexed into one store: target
+resolution, each tool's exact answer, the steps, the size budget and its notes, bad arguments."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from analysis.agent_queries import (CHARS_PER_TOKEN, AgentQueries, IndexSource, TargetError, estimate_tokens,
+                                    resolve_target)
+from indexer.embedding import embed_pending
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.contracts import GraphStore
+from stores.embedded import EmbeddedStore
+from stores.embedder import Embedder
+from stores.errors import StoreUnavailable
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOP = ROOT / "fixtures" / "agent-shop"
+PETCLINIC = ROOT / "lsp" / "workspace" / "petclinic"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    s = EmbeddedStore(tmp_path_factory.mktemp("agent") / "x.db")
+    index_repository(SHOP, s, s, IndexOptions(repo="agent-shop", jobs=1))
+    index_repository(PETCLINIC, s, s, IndexOptions(repo="petclinic", jobs=1))
+    embed_pending(s, Embedder())
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="module")
+def q(store):
+    return AgentQueries(store, store)
+
+
+def ids(nodes):
+    return [n.id for n in nodes]
+
+
+# ------------------------------------------------------------------------------ targets
+
+def test_target_by_qualified_name_node_id_and_path_line(store):
+    place = "agent-shop:shop/service.OrderService.place(1)"
+    assert ids(resolve_target(store, "OrderService.place")[0]) == [place]
+    assert ids(resolve_target(store, "shop.service.OrderService.place")[0]) == [place]
+    assert ids(resolve_target(store, place)[0]) == [place]
+    assert ids(resolve_target(store, "shop/service.py:11")[0]) == [place]
+    assert ids(resolve_target(store, "shop/service.py:11:9")[0]) == ["agent-shop:shop/service.validate(1)"]
+    assert ids(resolve_target(store, "OwnerController.java:11")[0]) == [
+        "petclinic:src/main/java/org/example/OwnerController.OwnerController.show(int)"]
+
+
+def test_target_not_found_lists_the_closest_names(store):
+    with pytest.raises(TargetError) as err:
+        resolve_target(store, "OrderServ")
+    assert str(err.value).startswith("no symbol matches 'OrderServ'; closest names: shop.service.OrderService")
+    assert [c["id"] for c in err.value.candidates] == ["agent-shop:shop/service.OrderService"]
+    with pytest.raises(TargetError, match="no symbol matches 'zzzqqq'. Pass"):
+        resolve_target(store, "zzzqqq")
+
+
+def test_target_naming_several_symbols_is_an_error_with_them(store):
+    with pytest.raises(TargetError) as err:
+        resolve_target(store, "__init__")
+    assert str(err.value) == ("'__init__' names 2 different symbols: agent-shop:shop/repository.OrderRepository.__init__(0), "
+                              "agent-shop:shop/service.OrderService.__init__(1). Pass one id as the target")
+    assert [c["id"] for c in err.value.candidates] == [
+        "agent-shop:shop/repository.OrderRepository.__init__(0)", "agent-shop:shop/service.OrderService.__init__(1)"]
+    # Overloads are one symbol: not ambiguous.
+    assert len(resolve_target(store, "OrderService.place")[0]) == 1
+
+
+def test_bad_targets(store):
+    for bad, message in (("", "target is empty"), ("   ", "target is empty"),
+                         ("nowhere/file.py:3", "nowhere/file.py is not a file of the index"),
+                         ("shop/service.py:1", "no definition at agent-shop/shop/service.py:1")):
+        with pytest.raises(TargetError, match=message):
+            resolve_target(store, bad)
+
+
+# -------------------------------------------------------------------------------- tools
+
+def test_callers_exact(q):
+    a = q.callers("OrderRepository.save")
+    r = a.as_dict()["result"]
+    assert r["count"] == 2
+    assert [(c["from_name"], c["path"], c["line"], c["col"], c["resolution"]) for c in r["callers"]] == [
+        ("shop.service.OrderService.place", "shop/service.py", 12, 32, "exact"),
+        ("shop.service.OrderService.cancel", "shop/service.py", 17, 32, "exact")]
+    assert a.truncated == []
+    assert [s.name for s in a.steps] == ["Resolve target", "Callers"]
+    assert a.text.rstrip().endswith("| Callers | " + f"{a.steps[1].ms:.1f} ms | 2 | 2 call sites from 2 callers |")
+    assert json.loads(json.dumps(a.as_dict())) == a.as_dict()
+
+
+def test_callers_filtered_by_resolution(q):
+    r = q.callers("OrderService.place", resolution=["inferred"]).result
+    assert [c["from_name"] for c in r["callers"]] == ["shop.api.create_order"]
+    with pytest.raises(ValueError, match="resolution must be among"):
+        q.callers("OrderService.place", resolution=["guessed"])
+
+
+def test_callees_exact(q):
+    r = q.callees("OrderService.cancel").result
+    assert [(c["name"], [s["line"] for s in c["sites"]]) for c in r["callees"]] == [
+        ("shop.repository.OrderRepository.find", [15]), ("shop.repository.OrderRepository.save", [17])]
+
+
+def test_references_of_a_class(q):
+    r = q.references("OrderRepository", include_declaration=True).result
+    assert [(x["kind"], x["path"], x["line"]) for x in r["references"]] == [
+        ("DECLARATION", "shop/repository.py", 4),
+        ("CALLS", "shop/api.py", 9),
+        ("USES_TYPE", "shop/service.py", 7),
+        ("CALLS", "tests/test_service.py", 6)]
+
+
+def test_symbol_definition_source_callers_callees(q):
+    a = q.symbol("shop/api.py:13")
+    (d,) = a.result["definitions"]
+    assert d["id"] == "agent-shop:shop/api.create_order(1)"
+    assert d["signature"] == "def create_order(order: dict)"
+    assert d["source"] == '@app.post("/orders")\ndef create_order(order: dict):\n    return service.place(order)'
+    assert d["endpoints"] == ["POST /orders"]
+    assert d["caller_count"] == 0 and d["callee_count"] == 1
+    assert [c["name"] for c in d["callees"]] == ["shop.service.OrderService.place"]
+    assert "```python\n@app.post" in a.text
+
+
+def test_impact_markdown_and_report(q):
+    a = q.impact("OrderRepository.save")
+    report = a.result["report"]
+    assert report["summary"]["text"] == "2 callers · 2 endpoints · 1 test"
+    assert [(e["http_method"], e["path"]) for e in report["endpoints"]] == [("POST", "/orders"), ("DELETE", "/orders/{}")]
+    assert [s.name for s in a.steps] == ["Resolve target", "Targets", "Direct callers", "Upward walk",
+                                         "Attach endpoints and topics", "Report"]
+    assert a.text.startswith("# Blast radius of `OrderRepository.save`")
+    assert a.text.count("## Steps executed") == 1 and "| Resolve target |" in a.text
+    assert "```mermaid" in a.text and a.truncated == []
+    only = q.impact("OrderRepository.save", depth=1, tests="exclude").result["report"]
+    assert only["callers_by_hop"] == [2] and only["tests_mode"] == "exclude"
+
+
+def test_impact_over_budget_drops_the_diagram_first_and_says_so(q):
+    full = q.impact("OrderRepository.save")
+    full_size = max(len(full.text), len(json.dumps(full.result, ensure_ascii=False)))
+    budget = full_size // CHARS_PER_TOKEN - 10
+    small = q.impact("OrderRepository.save", max_tokens=budget)
+    assert "```mermaid" not in small.text and small.result["report"]["mermaid"] is None
+    assert small.truncated == ["Mermaid diagram left out for the budget"]
+    assert max(len(small.text), len(json.dumps(small.result, ensure_ascii=False))) <= budget * CHARS_PER_TOKEN
+    tiny = q.impact("OrderRepository.save", max_tokens=200)
+    assert tiny.truncated[1].startswith("1 caller named per hop and 1 row per list for the budget")
+
+
+def test_search_hits_carry_source_and_graph_context(q):
+    a = q.search("validate", limit=3)
+    top = a.result["hits"][0]
+    assert top["id"] == "agent-shop:shop/service.validate(1)"
+    assert top["callers"] == {"count": 1, "names": ["shop.service.OrderService.place"]}
+    assert top["callees"] == {"count": 0, "names": []}
+    assert top["source"].startswith("def validate(order):")
+    create = q.search("create_order", kind="function", limit=1).result["hits"][0]
+    assert create["endpoints"] == {"count": 1, "names": ["POST /orders"]}
+    assert [s.name for s in a.steps] == ["Hybrid search", "Graph context"]
+    java = q.search("owner", language="java", limit=5).result["hits"]
+    assert java and {h["repo"] for h in java} == {"petclinic"}
+
+
+def test_search_over_budget_says_what_was_cut(q):
+    full = q.search("order", limit=10)
+    small = q.search("order", limit=10, max_tokens=200)
+    n = len(small.result["hits"])
+    assert n < len(full.result["hits"])
+    assert f"showing {n} of {len(full.result['hits'])} hits: raise max_tokens or narrow the request for the rest" \
+        in small.truncated
+    assert max(len(small.text), len(json.dumps(small.result, ensure_ascii=False))) <= 200 * CHARS_PER_TOKEN
+    assert "**Truncated:**" in small.text and full.truncated == []
+
+
+def test_similar_by_target_and_by_chunk(q):
+    a = q.similar(target="OrderRepository.find", limit=3)
+    hits = a.result["hits"]
+    assert len(hits) == 3 and "agent-shop:shop/repository.OrderRepository.find(1)" not in [h["id"] for h in hits]
+    assert a.result["chunk_id"] == "agent-shop:shop/repository.OrderRepository.find(1)"
+    b = q.similar(chunk_id="agent-shop:shop/repository.OrderRepository.find(1)", limit=3)
+    assert [h["id"] for h in b.result["hits"]] == [h["id"] for h in hits]
+    with pytest.raises(ValueError, match="either target"):
+        q.similar()
+    with pytest.raises(ValueError, match="no chunk 'nope'"):
+        q.similar(chunk_id="nope")
+
+
+def test_repositories_counts_and_freshness(store):
+    fresh = AgentQueries(store, store, sources=[IndexSource("x.db", time.time() + 60, {"agent-shop": str(SHOP)})])
+    r = fresh.repositories().result
+    assert [(x["name"], x["files"]) for x in r["repositories"]] == [("agent-shop", 5), ("petclinic", 3)]
+    assert r["repositories"][0]["changed_files"] == 0 and r["repositories"][1]["changed_files"] is None
+    stale = AgentQueries(store, store, sources=[IndexSource("x.db", 0.0, {"agent-shop": str(SHOP)})])
+    assert stale.repositories().result["repositories"][0]["changed_files"] == 5
+    assert r["totals"]["chunks"] > 0 and r["totals"]["embedded"] == r["totals"]["chunks"]
+
+
+def test_bad_arguments(q):
+    for call, message in ((lambda: q.search(""), "query is empty"),
+                          (lambda: q.search("x", limit=0), "limit must be an integer from 1 to 100"),
+                          (lambda: q.search("x", kind="module"), "kind must be one of"),
+                          (lambda: q.callers("Owner", max_tokens=10), "max_tokens must be an integer from 200"),
+                          (lambda: q.impact("Owner", depth=0), "depth must be an integer from 1 to 20"),
+                          (lambda: q.impact("Owner", tests="some"), "tests must be one of")):
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_store_failure_propagates_as_store_error(store):
+    class Down(GraphStore):
+        def __getattribute__(self, name):
+            if name in ("replace_files", "delete_files", "file_text", "file_checksums", "repos", "get_nodes",
+                        "find_symbols", "nodes_in_file", "incoming", "outgoing", "search_symbols", "unresolved_calls",
+                        "stats"):
+                def fail(*args, **kwargs):
+                    raise StoreUnavailable("graph down")
+                return fail
+            return object.__getattribute__(self, name)
+
+    Down.__abstractmethods__ = frozenset()
+    down = AgentQueries(Down(), store)
+    with pytest.raises(StoreUnavailable, match="graph down"):
+        down.callers("OrderRepository.save")
+
+
+def test_estimate_tokens():
+    assert estimate_tokens("") == 0 and estimate_tokens("abcd") == 1 and estimate_tokens("abcde") == 2
+
+
+def test_factory_freshness_helpers(tmp_path):
+    from stores.factory import claim_repository, index_written_at, repository_roots
+
+    db = tmp_path / "i.db"
+    assert index_written_at(db) is None
+    s = EmbeddedStore(db)
+    try:
+        index_repository(SHOP, s, s, IndexOptions(repo="agent-shop", jobs=1))
+        claim_repository(s, db, "agent-shop", SHOP)
+        assert repository_roots(s, db) == {"agent-shop": str(SHOP)}
+        written = index_written_at(db)
+        assert written is not None and abs(written - time.time()) < 120
+    finally:
+        s.close()
