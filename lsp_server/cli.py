@@ -723,7 +723,6 @@ def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_j
     return on_update
 
 
-<<<<<<< HEAD
 API_KEY_ENV = "RIPPLE_API_KEY"
 """Environment variable holding the API key of ``ripple api`` (also ``[api] key`` in the configuration file)."""
 
@@ -785,7 +784,8 @@ def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: 
                f"{'clients send the API key' if key else 'no API key (loopback only)'}", err=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
     server.run(sockets=[sock])
-=======
+
+
 def _host_port(value: str, allow_remote: bool, hint: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[::1]:PORT`` too) checked: a port from 0 to 65535, and a loopback host unless
     ``allow_remote``; a usage error naming ``hint`` otherwise."""
@@ -803,7 +803,6 @@ def _host_port(value: str, allow_remote: bool, hint: str) -> tuple[str, int]:
         raise click.BadParameter(f"{host} is not a loopback address: anyone who reaches it could connect "
                                  "(use 127.0.0.1, or pass --allow-remote to mean it)", param_hint=hint)
     return host, int(port)
->>>>>>> mcp
 
 
 TOKEN_ENV = "RIPPLE_SERVE_TOKEN"
