@@ -1,167 +1,140 @@
-"""The analysis routes of ``ripple api``: ``POST /v1/symbol``, ``/v1/callers``, ``/v1/references``,
-``/v1/impact``, and the per-repository counts and graph context the other routes show.
+"""The analysis routes of ``ripple api``: search, similar code, symbol, callers, references, impact and
+the repository list, each one call of the shared agent facade (:class:`analysis.agent_queries.AgentQueries`,
+which ``ripple mcp`` calls too) whose answer (``Answer.as_dict()``) becomes the route's pydantic model.
 
-LOCAL ADAPTER (until the shared analysis facade lands on branch ``mcp``; see
-/work/wt/FACADE-REQUESTS.md): these call :mod:`analysis.navigation` and :mod:`analysis.impact` the
-way ``ripple callers|references|impact`` do; they move to the facade's calls when it is merged.
+The facade raises :class:`analysis.agent_queries.TargetError` for a target that names nothing or
+several symbols (a 404 problem listing ``candidates``), :class:`ValueError` for a bad argument (422)
+and :class:`stores.errors.StoreError` when a store fails (503, by :mod:`lsp_server.api.guard`).
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Path as PathParam, Query
 
-from analysis.impact import NodesQuery, PositionQuery, SymbolQuery, blast_radius, query_nodes, target_query
-from analysis.impact_report import render_markdown, report_json
-from analysis.navigation import Reference, callers, dotted_name, lookup, references
+from analysis.agent_queries import Answer, TargetError
 from lsp_server.api.guard import ApiProblem
-from lsp_server.api.models import (CallersRequest, ImpactRequest, ImpactResponse, Location, ReferencesRequest,
-                                   ReferencesResponse, Step, SymbolDetail, SymbolInfo, SymbolResponse, TargetRequest)
-from stores.contracts import GraphStore, Node
+from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, CallersResponse,
+                                   ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
+                                   SearchResponse, SimilarResponse, SymbolResponse, TargetRequest)
 from stores.factory import Stores
 
 if TYPE_CHECKING:
     from lsp_server.api.app import Service
 
-__all__ = ["install", "graph_context", "repository_counts", "MAX_NAMES"]
-
-MAX_NAMES = 10
-"""Caller and callee names listed per search hit (the counts are exact)."""
+__all__ = ["install", "answer", "repository_counts", "target_problem"]
 
 
-def repository_counts(stores: Stores, repo: str, with_counts: bool) -> dict[str, Any]:
-    """``{files, filesByLanguage}`` of ``repo`` and, ``with_counts``, its ``nodes`` by label.
-    LOCAL ADAPTER: nodes are read file by file (the contracts count the whole store only)."""
+def target_problem(exc: TargetError) -> ApiProblem:
+    """A :class:`TargetError` as a 404 problem; its candidates go in the problem's ``candidates`` member."""
+    unknown = str(exc).startswith(("no ", "target is empty"))
+    problem = ApiProblem(404, "unknown-symbol" if unknown else "ambiguous-symbol", str(exc),
+                         "Unknown symbol" if unknown else "Ambiguous symbol")
+    problem.extra = {"candidates": exc.candidates}
+    return problem
+
+
+def answer(service: Service, call: Callable[[Any], Answer]) -> dict[str, Any]:
+    """Run ``call(queries)`` on the facade (one query at a time: the query embedder is not thread-safe)
+    and return the answer's result with its ``truncated`` and ``steps``; facade errors become problems."""
+    try:
+        with service.query_lock:
+            done = call(service.queries())
+    except TargetError as exc:
+        raise target_problem(exc) from exc
+    except ValueError as exc:
+        raise ApiProblem(422, "invalid-request", str(exc)) from exc
+    data = done.as_dict()
+    return {**data["result"], "truncated": data["truncated"], "steps": data["steps"]}
+
+
+def repository_counts(stores: Stores, repo: str) -> dict[str, Any]:
+    """``{files_by_language, nodes}`` of ``repo``: files by the language the registry gives their suffix,
+    nodes by label (read file by file: the store contracts count the whole store only)."""
     from indexer.languages import extractor_for_path
 
     paths = sorted(stores.graph.file_checksums(repo))
     languages: Counter[str] = Counter()
+    labels: Counter[str] = Counter()
     for p in paths:
         extractor = extractor_for_path(p)
         languages[extractor.language if extractor is not None else "other"] += 1
-    out: dict[str, Any] = {"files": len(paths), "files_by_language": dict(sorted(languages.items()))}
-    if with_counts:
-        labels: Counter[str] = Counter()
-        for p in paths:
-            labels.update(n.label for n in stores.graph.nodes_in_file(repo, p))
-        out["nodes"] = dict(sorted(labels.items()))
-    return out
-
-
-def graph_context(graph: GraphStore, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Per node id: direct callers and callees (distinct nodes, counted, the first :data:`MAX_NAMES`
-    named) and the endpoints it exposes; three batched store calls whatever the number of ids."""
-    incoming = graph.incoming(list(ids), ["CALLS"])
-    outgoing = graph.outgoing(list(ids), ["CALLS", "EXPOSES"])
-    wanted = {e.src for es in incoming.values() for e in es} | {e.dst for es in outgoing.values() for e in es}
-    nodes = graph.get_nodes(sorted(wanted))
-
-    def names(node_ids: list[str]) -> list[str]:
-        return [dotted_name(nodes[i]) if i in nodes else i for i in node_ids[:MAX_NAMES]]
-
-    out = {}
-    for i in ids:
-        src = list(dict.fromkeys(e.src for e in incoming.get(i, [])))
-        calls = list(dict.fromkeys(e.dst for e in outgoing.get(i, []) if e.kind == "CALLS"))
-        endpoints = [nodes[e.dst].name if e.dst in nodes else e.dst for e in outgoing.get(i, []) if e.kind == "EXPOSES"]
-        out[i] = {"callers": len(src), "callees": len(calls), "caller_names": names(src),
-                  "callee_names": names(calls), "endpoints": endpoints}
-    return out
-
-
-def _targets(graph: GraphStore, body: TargetRequest) -> list[Node]:
-    """The definitions ``body.target`` names; 422 for a malformed ``PATH:LINE``, 404 for nothing."""
-    try:
-        query = target_query(graph, body.target)
-    except ValueError as exc:
-        raise ApiProblem(422, "bad-target", str(exc), "Invalid target") from exc
-    if isinstance(query, PositionQuery):
-        found = query_nodes(graph, query)
-    else:
-        found, _ = lookup(graph, body.target, body.repo)
-    if not found:
-        where = f" in repository {body.repo!r}" if body.repo else ""
-        raise ApiProblem(404, "unknown-symbol", f"no symbol matches {body.target!r}{where}; try a qualified name such "
-                         "as Class.method or package.module.function, a node id, or PATH:LINE", "Unknown symbol")
-    return found
-
-
-def _info(n: Node) -> SymbolInfo:
-    return SymbolInfo(id=n.id, name=dotted_name(n), label=n.label, repo=n.repo, path=n.file, start_line=n.start_line,
-                      end_line=n.end_line, signature=n.props.get("signature") if n.props else None)
-
-
-def _location(r: Reference) -> Location:
-    return Location(target=r.target, kind=r.kind, repo=r.repo, path=r.file, line=r.line, column=r.col + 1,
-                    **{"from": r.source.id}, from_name=dotted_name(r.source), resolution=r.resolution)
-
-
-class _Steps:
-    """The steps of one answer and their times."""
-
-    def __init__(self) -> None:
-        self.steps: list[Step] = []
-        self.last = time.perf_counter()
-
-    def lap(self, name: str, detail: str | None = None) -> None:
-        now = time.perf_counter()
-        self.steps.append(Step(name=name, ms=round(1000 * (now - self.last), 3), detail=detail))
-        self.last = now
+        labels.update(n.label for n in stores.graph.nodes_in_file(repo, p))
+    return {"files_by_language": dict(sorted(languages.items())), "nodes": dict(sorted(labels.items()))}
 
 
 def install(app: FastAPI, service: Service) -> None:
     """Add the analysis routes to ``app``."""
-    not_found = {404: {"description": "No symbol matches the target."}}
+    not_found = {404: {"description": "The target names no symbol, or several (the problem lists candidates)."}}
+
+    @app.post("/v1/search", response_model=SearchResponse, tags=["search"])
+    def search(body: SearchRequest) -> SearchResponse:
+        """Hybrid search (BM25 + semantic kNN + exact names, fused by RRF), each hit with its source and
+        graph context (callers, callees, endpoints)."""
+        start = time.perf_counter()
+        data = answer(service, lambda q: q.search(body.query, repo=body.repo, product=body.product,
+                                                  language=body.language, kind=body.kind, limit=body.limit,
+                                                  max_tokens=body.max_tokens))
+        return SearchResponse.model_validate({**data, "hits": _ranked(data["hits"]),
+                                              "search_time_ms": _ms(start)})
+
+    @app.get("/v1/search/similar/{chunk_id:path}", response_model=SimilarResponse, tags=["search"],
+             responses={404: {"description": "No chunk of that id."}})
+    def similar(chunk_id: Annotated[str, PathParam(max_length=4096)],
+                limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 10,
+                max_tokens: Annotated[int | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
+                                                        le=MAX_MAX_TOKENS)] = None) -> SimilarResponse:
+        """Code like the chunk ``chunk_id`` (a search hit's ``chunkId``): its nearest chunks by
+        embedding, the chunk itself excluded, with source and graph context."""
+        start = time.perf_counter()
+        if not service.stores.search.get_chunks([chunk_id]):
+            raise ApiProblem(404, "unknown-chunk", f"no chunk {chunk_id!r}; chunk ids are the `chunkId` of search "
+                             "hits", "Unknown chunk")
+        data = answer(service, lambda q: q.similar(chunk_id=chunk_id, limit=limit, max_tokens=max_tokens))
+        return SimilarResponse.model_validate({**data, "hits": _ranked(data["hits"]), "search_time_ms": _ms(start)})
 
     @app.post("/v1/symbol", response_model=SymbolResponse, tags=["analysis"], responses=not_found)
     def symbol(body: TargetRequest) -> SymbolResponse:
-        """The definitions ``target`` names: location, signature, source, direct callers and callees."""
-        steps = _Steps()
-        graph = service.stores.graph
-        found = _targets(graph, body)
-        steps.lap("resolve target", f"{len(found)} definitions")
-        context = graph_context(graph, [n.id for n in found])
-        chunks = service.stores.search.get_chunks([n.id for n in found])
-        steps.lap("callers, callees, source")
-        return SymbolResponse(symbols=[SymbolDetail(**_info(n).model_dump(), **context[n.id],
-                                                    source=chunks[n.id].text if n.id in chunks else None)
-                                       for n in found], steps=steps.steps)
+        """The definition ``target`` names (each overload): signature, location, source, direct callers
+        and callees, the endpoints it serves."""
+        return SymbolResponse.model_validate(answer(service, lambda q: q.symbol(body.target, body.max_tokens)))
 
-    @app.post("/v1/callers", response_model=ReferencesResponse, tags=["analysis"], responses=not_found)
-    def callers_route(body: CallersRequest) -> ReferencesResponse:
-        """Direct callers of ``target``: every call site, with how it was bound."""
-        steps = _Steps()
-        found = _targets(service.stores.graph, body)
-        steps.lap("resolve target", f"{len(found)} definitions")
-        refs = callers(service.stores.graph, found, body.resolutions)
-        steps.lap("callers", f"{len(refs)} call sites")
-        return ReferencesResponse(targets=[_info(n) for n in found], references=[_location(r) for r in refs],
-                                  steps=steps.steps)
+    @app.post("/v1/callers", response_model=CallersResponse, tags=["analysis"], responses=not_found)
+    def callers(body: CallersRequest) -> CallersResponse:
+        """Direct call sites of ``target``, each with the calling symbol and how the call was bound."""
+        return CallersResponse.model_validate(
+            answer(service, lambda q: q.callers(body.target, body.resolutions, body.max_tokens)))
 
     @app.post("/v1/references", response_model=ReferencesResponse, tags=["analysis"], responses=not_found)
-    def references_route(body: ReferencesRequest) -> ReferencesResponse:
+    def references(body: ReferencesRequest) -> ReferencesResponse:
         """Every reference to ``target``: call sites, type uses, injections, subclasses, overrides."""
-        steps = _Steps()
-        found = _targets(service.stores.graph, body)
-        steps.lap("resolve target", f"{len(found)} definitions")
-        refs = references(service.stores.graph, found, body.include_declaration)
-        steps.lap("references", f"{len(refs)} references")
-        return ReferencesResponse(targets=[_info(n) for n in found], references=[_location(r) for r in refs],
-                                  steps=steps.steps)
+        return ReferencesResponse.model_validate(
+            answer(service, lambda q: q.references(body.target, body.include_declaration, body.max_tokens)))
 
     @app.post("/v1/impact", response_model=ImpactResponse, tags=["analysis"], responses=not_found)
     def impact(body: ImpactRequest) -> ImpactResponse:
-        """The blast radius of ``target``: callers, endpoints and topics reached across services."""
-        steps = _Steps()
-        graph = service.stores.graph
-        found = _targets(graph, body)
-        query: SymbolQuery | NodesQuery = NodesQuery(tuple(found))
-        steps.lap("resolve target", f"{len(found)} definitions")
-        report = blast_radius(graph, query, depth=body.depth, services=dict(service.settings.config.http_services),
-                              tests=body.tests)
-        steps.lap("blast radius")
-        return ImpactResponse(markdown=render_markdown(report), report=report_json(report), steps=steps.steps)
+        """The blast radius of changing ``target``: callers hop by hop, the endpoints, topics, entry
+        points and services they reach, as markdown and as data."""
+        with service.query_lock:
+            try:
+                done = service.queries().impact(body.target, body.depth, body.tests, body.max_tokens)
+            except TargetError as exc:
+                raise target_problem(exc) from exc
+            except ValueError as exc:
+                raise ApiProblem(422, "invalid-request", str(exc)) from exc
+        data = done.as_dict()
+        return ImpactResponse.model_validate({"markdown": done.text, "report": data["result"]["report"],
+                                              "truncated": data["truncated"], "steps": data["steps"]})
+
+
+def _ranked(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Hits with their fused rank among the ranks (``rrf``, the hit's 1-based place in the answer)."""
+    return [{**h, "ranks": {**h["ranks"], "rrf": h["rank"]}} for h in hits]
+
+
+def _ms(start: float) -> float:
+    return round(1000 * (time.perf_counter() - start), 3)

@@ -14,29 +14,26 @@ Routes (all JSON; OpenAPI at ``/openapi.json``): ``GET /v1/health``; ``GET /v1/r
 
 from __future__ import annotations
 
-import time
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Path as PathParam, Query, Request, Response
+from fastapi import Depends, FastAPI, Path as PathParam, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from analysis.navigation import dotted_name
-from analysis.retrieval import QueryEngine, SearchResult, query_engine
+from analysis.agent_queries import AgentQueries, IndexSource
 from lsp_server.api import analysis_routes
 from lsp_server.api.guard import PROBLEM_JSON, ApiProblem, BodyLimit, install_handlers, key_matches
 from lsp_server.api.jobs import JobConflict, Jobs, PathRefused, validate_root
-from lsp_server.api.models import (MAX_LIMIT, NAME_PATTERN, Deleted, GraphContext, Health, Hit, IngestRequest, Job,
-                                   ModelInfo, ModelsResponse, Problem, Ranks, RepositoryInfo, RepositoryList,
-                                   RepositoryStats, SearchRequest, SearchResponse, StoreHealth)
+from lsp_server.api.models import (MAX_MAX_TOKENS, NAME_PATTERN, Deleted, Health, IngestRequest, Job, ModelInfo,
+                                   ModelsResponse, Problem, RepositoryList, RepositoryStats, StoreHealth)
 from stores.config import Config
-from stores.contracts import SearchFilters
-from stores.embedder import BUNDLED_MODEL, DIM, EmbedderError
+from stores.embedder import BUNDLED_MODEL, DIM
 from stores.errors import StoreError
-from stores.factory import Stores, open_stores, repository_roots
+from stores.factory import Stores, index_written_at, open_stores, repository_roots
 
 __all__ = ["ApiSettings", "Service", "create_app", "DEFAULT_MAX_BODY", "PROBLEMS", "BEARER", "authorized"]
 
@@ -99,25 +96,34 @@ class Service:
         create = db is not None and not db.exists()
         self.stores = open_fn(settings.config, db, create=create)
         self.jobs = Jobs(settings.config, db, settings.model, open_fn)
-        self._engine: QueryEngine | None = None
-        self._engine_embedded: int | None = None
+        self.query_lock = threading.Lock()
+        """Held around every facade call: one query at a time (the query embedder is not thread-safe)."""
+        self._queries: AgentQueries | None = None
+        self._embedded = False
 
     @property
     def model(self) -> str | None:
         """The embedding model of queries (``None``: the bundled one)."""
         return self.settings.model or self.settings.config.embedding_model
 
-    def engine(self) -> QueryEngine:
-        """The query engine; rebuilt when the index gains its first embeddings (then queries embed too)."""
-        embedded = self.stores.search.chunk_count()["embedded"]
-        if self._engine is None or bool(embedded) != bool(self._engine_embedded):
-            try:
-                self._engine = query_engine(self.stores.graph, self.model, self.stores.search)
-            except EmbedderError as exc:
-                raise ApiProblem(503, "model-unavailable", f"the embedding model cannot be loaded: {exc}",
-                                 "Model unavailable") from exc
-            self._engine_embedded = embedded
-        return self._engine
+    def queries(self) -> AgentQueries:
+        """The agent facade over the stores, made anew when the index gains its first embeddings (its
+        query engine then embeds queries too) and with the index's current freshness (``sources``)."""
+        embedded = bool(self.stores.search.chunk_count()["embedded"])
+        if self._queries is None or embedded != self._embedded:
+            self._queries = AgentQueries(self.stores.graph, self.stores.search, model=self.model,
+                                         services=self.settings.config.http_services)
+            self._embedded = embedded
+        self._queries.sources = self.sources()
+        return self._queries
+
+    def sources(self) -> list[IndexSource]:
+        """The embedded index as the facade's :class:`IndexSource` (when it was written, the folder of
+        each repository); none with team backends only."""
+        db = self.settings.db
+        if db is None:
+            return []
+        return [IndexSource(str(db), index_written_at(db), repository_roots(self.stores.graph, db))]
 
     def close(self) -> None:
         """Stop the job worker (after the job under way), then close the stores."""
@@ -165,33 +171,39 @@ def create_app(settings: ApiSettings, open_fn: Callable[..., Stores] = open_stor
             response.status_code = 503
         return Health(status="ok" if ok else "degraded", version=_version(), stores=checks)
 
-    def repository(name: str, with_counts: bool) -> dict[str, Any]:
-        graph = service.stores.graph
-        if name not in graph.repos():
+    def known(name: str) -> None:
+        if name not in service.stores.graph.repos():
             raise ApiProblem(404, "unknown-repository", f"no repository {name!r} is indexed; GET /v1/repositories "
                              "lists them, POST /v1/repositories/{name}/ingest adds one", "Unknown repository")
-        info = analysis_routes.repository_counts(service.stores, name, with_counts)
-        return {"name": name, "root": repository_roots(settings.db).get(name) if settings.db else None,
-                "ingesting": service.jobs.busy(name) is not None, **info}
+
+    def listed() -> dict[str, Any]:
+        data = analysis_routes.answer(service, lambda q: q.repositories(MAX_MAX_TOKENS))
+        for repo in data["repositories"]:
+            repo["ingesting"] = service.jobs.busy(repo["name"]) is not None
+        return data
 
     @app.get("/v1/repositories", response_model=RepositoryList, tags=["repositories"])
     def repositories() -> RepositoryList:
-        """Every repository the stores hold, with its file counts."""
-        return RepositoryList(repositories=[RepositoryInfo(**repository(n, False))
-                                            for n in service.stores.graph.repos()])
+        """Every repository the stores hold (files, folder, freshness, whether it is being ingested)
+        and the index-wide totals."""
+        return RepositoryList.model_validate(listed())
 
     @app.get("/v1/repositories/{name}", response_model=RepositoryStats, tags=["repositories"],
              responses={404: _problem_doc("No repository of that name is indexed.")})
     def repository_stats(name: NameParam) -> RepositoryStats:
-        """One repository's counts: files by language, nodes by label, chunks and embedded chunks."""
-        return RepositoryStats(**repository(name, True))
+        """One repository: files (by language), folder, freshness, nodes by label."""
+        known(name)
+        entry = next((r for r in listed()["repositories"] if r["name"] == name), None)
+        if entry is None:  # gone between the two reads
+            known("")
+        return RepositoryStats.model_validate({**entry, **analysis_routes.repository_counts(service.stores, name)})
 
     @app.delete("/v1/repositories/{name}", response_model=Deleted, tags=["repositories"],
                 responses={404: _problem_doc("No repository of that name is indexed."),
                            409: _problem_doc("An ingest job is running on it.")})
     def delete_repository(name: NameParam) -> Deleted:
         """Remove a repository from the stores: its files, nodes, edges and chunks."""
-        repository(name, False)
+        known(name)
         running = service.jobs.busy(name)
         if running is not None:
             raise ApiProblem(409, "ingest-running", f"repository {name!r} is being ingested (job {running.id}); "
@@ -233,28 +245,6 @@ def create_app(settings: ApiSettings, open_fn: Callable[..., Stores] = open_stor
                              "and keeps the last 200 finished ones", "Unknown job")
         return Job(**found.as_dict())
 
-    @app.post("/v1/search", response_model=SearchResponse, tags=["search"])
-    def search(body: SearchRequest) -> SearchResponse:
-        """Hybrid search (BM25 + semantic kNN fused by RRF) with each hit's graph context."""
-        start = time.perf_counter()
-        filters = SearchFilters(product=body.product, repo=body.repo, language=body.language, kind=body.kind)
-        result = service.engine().search(body.query, body.limit, filters)
-        return _search_response(service, body.query, result, start)
-
-    @app.get("/v1/search/similar/{chunk_id:path}", response_model=SearchResponse, tags=["search"],
-             responses={404: _problem_doc("No chunk of that id.")})
-    def similar(chunk_id: Annotated[str, PathParam(max_length=4096)],
-                limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 10,
-                repo: Annotated[str | None, Query(max_length=200)] = None) -> SearchResponse:
-        """Code like the chunk ``chunk_id`` (its nearest neighbours by embedding; the chunk itself excluded)."""
-        start = time.perf_counter()
-        if chunk_id not in service.stores.search.get_chunks([chunk_id]):
-            raise ApiProblem(404, "unknown-chunk", f"no chunk {chunk_id!r}; chunk ids are the `chunkId` of search "
-                             "hits", "Unknown chunk")
-        filters = SearchFilters(repo=repo) if repo else None
-        result = service.engine().similar(chunk_id, limit, filters)
-        return _search_response(service, chunk_id, result, start)
-
     @app.get("/v1/search/models", response_model=ModelsResponse, tags=["search"])
     def models() -> ModelsResponse:
         """The embedding models this server knows and which one embeds queries; how many chunks have vectors."""
@@ -273,19 +263,6 @@ def _delete(stores: Stores, name: str, paths: list[str]) -> None:
     stores.graph.delete_files(name, paths)
     if stores.search is not stores.graph:
         stores.search.delete_files(name, paths)
-
-
-def _search_response(service: Service, query: str, result: SearchResult, start: float) -> SearchResponse:
-    """The hits of ``result`` with their graph context, as the wire model."""
-    contexts = analysis_routes.graph_context(service.stores.graph, [h.node.id for h in result.hits])
-    hits = [Hit(chunk_id=h.chunk.id, id=h.node.id, name=dotted_name(h.node), repo=h.chunk.repo, path=h.chunk.file,
-                start_line=h.chunk.start_line, end_line=h.chunk.end_line, kind=h.chunk.kind,
-                language=h.chunk.language, score=h.score,
-                ranks=Ranks(rrf=i, **{k: v for k, v in h.ranks.items() if k in ("bm25", "knn", "name")}),
-                context=GraphContext(**contexts[h.node.id]), text=h.chunk.text)
-            for i, h in enumerate(result.hits, 1)]
-    return SearchResponse(query=query, lists=result.lists, hits=hits, notes=result.notes,
-                          search_time_ms=round(1000 * (time.perf_counter() - start), 3))
 
 
 def _version() -> str:

@@ -57,6 +57,8 @@ class ApiProblem(Exception):
         self.status, self.kind, self.detail = status, kind, detail
         self.title = title or _TITLES.get(status, "Error")
         self.headers = headers
+        self.extra: dict[str, Any] = {}
+        """Extension members of the problem document (RFC 9457 section 3.2), e.g. ``candidates``."""
 
 
 class BindRefused(ValueError):
@@ -96,10 +98,10 @@ def key_matches(header: str | None, key: str) -> bool:
 
 
 def problem_response(status: int, kind: str, detail: str, title: str | None = None,
-                     headers: dict[str, str] | None = None) -> JSONResponse:
-    """A problem document response (``application/problem+json``)."""
+                     headers: dict[str, str] | None = None, extra: dict[str, Any] | None = None) -> JSONResponse:
+    """A problem document response (``application/problem+json``) with ``extra`` members."""
     body = {"type": f"{PROBLEM_BASE}{kind}" if kind != "about:blank" else kind,
-            "title": title or _TITLES.get(status, "Error"), "status": status, "detail": detail}
+            "title": title or _TITLES.get(status, "Error"), "status": status, "detail": detail, **(extra or {})}
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
@@ -183,7 +185,7 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiProblem)
     async def api_problem(request: Request, exc: ApiProblem) -> JSONResponse:
-        return problem_response(exc.status, exc.kind, exc.detail, exc.title, exc.headers)
+        return problem_response(exc.status, exc.kind, exc.detail, exc.title, exc.headers, exc.extra)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_problem(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -13,16 +13,22 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 __all__ = [
+    "MIN_MAX_TOKENS", "MAX_MAX_TOKENS", "Budgeted", "Answered", "Related", "SimilarResponse", "Totals", "Reference",
+    "CallSite", "Callee", "Definition", "CallersResponse",
     "MAX_LIMIT", "MAX_TARGET", "MAX_QUERY", "NAME_PATTERN", "PATTERN_HINTS", "Problem", "Health", "StoreHealth", "RepositoryInfo", "RepositoryList",
-    "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks", "GraphContext",
+    "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
-    "ImpactRequest", "Step", "SymbolInfo", "Location", "ReferencesResponse", "SymbolDetail", "SymbolResponse", "ImpactResponse",
+    "ImpactRequest", "Step", "SymbolInfo", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
 ]
 
 MAX_LIMIT = 100
 """Most hits a search or a similar-code request returns."""
 MAX_QUERY = 1_000
 """Longest search query, in characters."""
+MIN_MAX_TOKENS = 200
+"""Smallest size budget accepted (:data:`analysis.agent_queries.MIN_MAX_TOKENS`)."""
+MAX_MAX_TOKENS = 100_000
+"""Largest size budget accepted (:data:`analysis.agent_queries.MAX_MAX_TOKENS`)."""
 MAX_TARGET = 4_096
 """Longest target (a qualified name, a node id or PATH:LINE), in characters."""
 NAME_PATTERN = r"^[^\x00-\x1f/\\]{1,200}$"
@@ -55,6 +61,8 @@ class Problem(Wire):
     title: str
     status: int
     detail: str
+    candidates: list[dict[str, Any]] | None = None
+    """For a target that names nothing or several symbols: what it may have meant (pass one's ``id``)."""
 
 
 class StoreHealth(Wire):
@@ -74,26 +82,62 @@ class Health(Wire):
     stores: list[StoreHealth]
 
 
-class RepositoryInfo(Wire):
-    """An indexed repository: its ``name`` (node ids start with it), the folder it was indexed from
-    (``root``, when recorded), its file count by language and whether an ingest job is running on it."""
+class Step(Wire):
+    """One step the server executed to answer: its time in milliseconds, the store calls it made
+    (``roundTrips``) and what it found."""
 
     name: str
-    root: str | None = None
+    ms: float
+    round_trips: int
+    detail: str | None = None
+
+
+class Answered(Wire):
+    """What every analysis answer ends with: what the size budget cut (``truncated``, one sentence
+    each; empty when nothing was) and the steps executed."""
+
+    truncated: list[str]
+    steps: list[Step]
+
+
+class RepositoryInfo(Wire):
+    """An indexed repository: its ``name`` (node ids start with it), its file count, the folder it was
+    indexed from (``root``, when recorded), when the index was written (``indexedAt``, ISO 8601 UTC),
+    how many indexed files changed on disk since (``changedFiles``; ``null`` when that cannot be told)
+    and whether an ingest job is queued or running on it."""
+
+    name: str
     files: int
-    files_by_language: dict[str, int]
+    root: str | None = None
+    indexed_at: str | None = None
+    changed_files: int | None = None
     ingesting: bool = False
 
 
-class RepositoryList(Wire):
-    """Every repository of the configured stores, by name."""
+class Totals(Wire):
+    """Index-wide counts: repositories, nodes by label, edges by kind, calls by resolution, files by
+    language, chunks and embedded chunks."""
 
+    repositories: int
+    nodes: dict[str, int]
+    edges: dict[str, int]
+    calls_by_resolution: dict[str, int]
+    files: dict[str, int]
+    chunks: int
+    embedded: int
+
+
+class RepositoryList(Answered):
+    """Every repository of the configured stores, by name, and the index-wide totals."""
+
+    totals: Totals
     repositories: list[RepositoryInfo]
 
 
 class RepositoryStats(RepositoryInfo):
-    """A repository with its graph's ``nodes`` by label (the index-wide chunk counts are in ``GET /v1/search/models``)."""
+    """A repository with its files by language and its graph's ``nodes`` by label."""
 
+    files_by_language: dict[str, int]
     nodes: dict[str, int]
 
 
@@ -141,14 +185,21 @@ class Job(Wire):
     report: dict[str, Any] | None = None
 
 
-class SearchRequest(Request):
+class Budgeted(Request):
+    """``maxTokens``: the answer's size budget (about 4 characters a token; default 4,000). What the
+    budget cuts (sources shortened, items left out) is listed in the answer's ``truncated``."""
+
+    max_tokens: int | None = Field(default=None, ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)
+
+
+class SearchRequest(Budgeted):
     """Hybrid search: ``query`` (words or identifiers) and optional filters; ``limit`` 1 to 100."""
 
-    query: str = Field(min_length=1, max_length=MAX_QUERY)
+    query: str = Field(min_length=1, max_length=MAX_QUERY, pattern=r"\S")
     repo: str | None = Field(default=None, max_length=200)
     product: str | None = Field(default=None, max_length=200)
     language: str | None = Field(default=None, max_length=40)
-    kind: str | None = Field(default=None, max_length=40)
+    kind: Literal["method", "function", "class", "file_section"] | None = None
     limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
 
 
@@ -162,44 +213,58 @@ class Ranks(Wire):
     rrf: int
 
 
-class GraphContext(Wire):
-    """A hit's place in the graph: its direct callers and callees (counts, and up to ten names each)
-    and the endpoints its code exposes."""
+class Related(Wire):
+    """How many distinct nodes a hit relates to this way, and the first names."""
 
-    callers: int
-    callees: int
-    caller_names: list[str] = Field(default_factory=list)
-    callee_names: list[str] = Field(default_factory=list)
-    endpoints: list[str] = Field(default_factory=list)
+    count: int
+    names: list[str]
 
 
 class Hit(Wire):
-    """A search hit: the chunk (``chunkId``, location, kind, source ``text``), the graph node it stands
-    for (``id``, dotted ``name``), the fused ``score``, its ``ranks`` and its graph ``context``."""
+    """A search hit: the graph node (``id``, dotted ``name``, ``label``) and its chunk (``chunkId``,
+    location, ``kind``, ``source`` text), the fused ``score`` and ``ranks``, and its graph context
+    (direct ``callers``, ``callees``, ``endpoints`` it serves)."""
 
-    chunk_id: str
     id: str
+    chunk_id: str
     name: str
-    repo: str
-    path: str
-    start_line: int
-    end_line: int
+    label: str
     kind: str
     language: str
+    repo: str
+    path: str
+    line: int
+    end_line: int
     score: float
     ranks: Ranks
-    context: GraphContext
-    text: str
+    source: str
+    source_truncated: bool = False
+    callers: Related
+    callees: Related
+    endpoints: Related
 
 
-class SearchResponse(Wire):
-    """Hits best first; ``lists`` names the ranked lists fused; ``notes`` say what the answer rests on
-    (chunks not embedded yet); ``searchTimeMs`` the time the search took on the server."""
+class SearchResponse(Answered):
+    """Hits best first; ``lists`` names the ranked lists fused; ``dropped`` counts hits whose graph
+    node is missing; ``notes`` say what the answer rests on (chunks not embedded yet); ``searchTimeMs``
+    the time the answer took on the server."""
 
     query: str
     lists: list[str]
-    hits: list[Hit]
+    dropped: int
     notes: list[str]
+    hits: list[Hit]
+    search_time_ms: float
+
+
+class SimilarResponse(Answered):
+    """Chunks nearest to ``chunkId`` by embedding, best first (empty, with a note, when it has no
+    embedding yet), and ``searchTimeMs``."""
+
+    chunk_id: str
+    dropped: int
+    notes: list[str]
+    hits: list[Hit]
     search_time_ms: float
 
 
@@ -221,12 +286,11 @@ class ModelsResponse(Wire):
     embedded: int
 
 
-class TargetRequest(Request):
+class TargetRequest(Budgeted):
     """``target``: a qualified name (``Class.method``, ``package.module.function``), a node id, or
-    ``PATH:LINE[:COL]`` (1-based); ``repo``: only that repository's definitions of a name."""
+    ``PATH:LINE[:COL]`` (1-based)."""
 
-    target: str = Field(min_length=1, max_length=MAX_TARGET)
-    repo: str | None = Field(default=None, max_length=200)
+    target: str = Field(min_length=1, max_length=MAX_TARGET, pattern=r"\S")
 
 
 class CallersRequest(TargetRequest):
@@ -249,75 +313,95 @@ class ImpactRequest(TargetRequest):
     tests: Literal["apart", "include", "exclude", "only"] = "apart"
 
 
-class Step(Wire):
-    """One step the server executed to answer, and its time in milliseconds."""
-
-    name: str
-    ms: float
-    detail: str | None = None
-
-
 class SymbolInfo(Wire):
-    """A definition: node ``id``, dotted ``name``, ``label`` (``Method``, ``Class``, ...), location and signature."""
+    """A definition: node ``id``, dotted ``name``, ``label`` (``Method``, ``Class``, ...) and where it
+    is (``line`` to ``endLine``)."""
 
     id: str
     name: str
     label: str
     repo: str
     path: str
-    start_line: int
+    line: int
     end_line: int
-    signature: str | None = None
 
 
-class Location(Wire):
-    """A reference: where it is (``path``, 1-based ``line`` and ``column``), the definition it
-    points to (``target``), what holds it (``from``, a node id, and ``fromName``), the edge ``kind``
-    (``CALLS``, ``USES_TYPE``, ...) and, for calls, how it was bound (``resolution``)."""
+class Reference(Wire):
+    """A reference: where it is (``path``, 1-based ``line`` and ``col``), the definition it points to
+    (``target``), what holds it (``from``, a node id, and ``fromName``), the edge ``kind`` (``CALLS``,
+    ``USES_TYPE``, ...) and, for calls, how it was bound (``resolution``)."""
 
     target: str
     kind: str
+    from_: str = Field(alias="from")
+    from_name: str
     repo: str
     path: str
     line: int
-    column: int
-    from_: str = Field(alias="from")
-    from_name: str
+    col: int
     resolution: str | None = None
 
 
-class ReferencesResponse(Wire):
-    """The definitions ``target`` named (``targets``), the references to them, and the steps run."""
+class CallSite(Wire):
+    """Where a callee is called from, in the caller's body (1-based)."""
+
+    path: str
+    line: int
+    col: int
+
+
+class Callee(SymbolInfo):
+    """A callee with its call sites."""
+
+    sites: list[CallSite]
+
+
+class Definition(SymbolInfo):
+    """A definition with its ``signature``, ``decorators``, ``source``, direct ``callers`` (call sites)
+    and ``callees`` (with their call sites) and the ``endpoints`` it serves; the counts are complete
+    even when the budget shortens the lists."""
+
+    signature: str | None = None
+    decorators: list[str] = Field(default_factory=list)
+    source: str
+    source_truncated: bool = False
+    language: str
+    callers: list[Reference]
+    callees: list[Callee]
+    endpoints: list[str]
+    caller_count: int
+    callee_count: int
+
+
+class SymbolResponse(Answered):
+    """The definitions ``target`` named (each overload) and other symbols a bare name also matched."""
+
+    target: str
+    also_named: list[SymbolInfo]
+    definitions: list[Definition]
+
+
+class CallersResponse(Answered):
+    """The definitions ``target`` named (``targets``), other symbols of that name, and the call sites."""
 
     targets: list[SymbolInfo]
-    references: list[Location]
-    truncated: bool = False
-    steps: list[Step]
+    also_named: list[SymbolInfo]
+    count: int
+    callers: list[Reference]
 
 
-class SymbolDetail(SymbolInfo):
-    """A definition with its direct callers and callees (:class:`GraphContext`) and its ``source`` text
-    (``null`` when the index holds no chunk of it)."""
+class ReferencesResponse(Answered):
+    """The definitions ``target`` named (``targets``), other symbols of that name, and every reference."""
 
-    callers: int
-    callees: int
-    caller_names: list[str]
-    callee_names: list[str]
-    endpoints: list[str]
-    source: str | None = None
+    targets: list[SymbolInfo]
+    also_named: list[SymbolInfo]
+    count: int
+    references: list[Reference]
 
 
-class SymbolResponse(Wire):
-    """The definitions ``target`` named, each with its ``source``, direct callers and callees."""
-
-    symbols: list[SymbolDetail]
-    steps: list[Step]
-
-
-class ImpactResponse(Wire):
-    """The blast radius: ``markdown`` (the report ``ripple impact`` prints) and ``report`` (the same
-    as data, as ``ripple impact --json``)."""
+class ImpactResponse(Answered):
+    """The blast radius: ``markdown`` (the report ``ripple impact`` prints, its steps table the
+    answer's) and ``report`` (the same as data, as ``ripple impact --json``)."""
 
     markdown: str
     report: dict[str, Any]
-    steps: list[Step]

@@ -86,7 +86,7 @@ def test_missing_or_wrong_key_is_401(keyed, header):
 def test_right_key_is_200_and_documented(keyed):
     auth = {"Authorization": f"Bearer {KEY}"}
     r = httpx.post(keyed.url + "/v1/callers", json={"target": "OwnerRepository.findById"}, headers=auth)
-    assert r.status_code == 200 and len(r.json()["references"]) == 1
+    assert r.status_code == 200 and r.json()["count"] == 1
     spec = httpx.get(keyed.url + "/openapi.json").json()
     assert spec["components"]["securitySchemes"] == {"HTTPBearer": {
         "type": "http", "scheme": "bearer", "description": "The server's API key ($RIPPLE_API_KEY or [api] key)."}}

@@ -41,14 +41,20 @@ def test_health(http):
         {"role": "search", "backend": "embedded", "ok": True, "detail": None}]}
 
 
-def test_repositories_and_stats(http):
-    listed = http.get("/v1/repositories").json()["repositories"]
-    assert [(r["name"], r["files"], r["filesByLanguage"], r["ingesting"]) for r in listed] == [
-        ("client", 3, {"python": 3}, False), ("petclinic", 3, {"java": 3}, False)]
+def test_repositories_and_stats(http, server):
+    body = http.get("/v1/repositories").json()
+    assert [(r["name"], r["files"], r["changedFiles"], r["ingesting"]) for r in body["repositories"]] == [
+        ("client", 3, None, False), ("petclinic", 3, None, False)]  # the copied index records no folders
+    assert body["totals"] == {"repositories": 2, "nodes": {"Class": 4, "Constructor": 3, "Field": 3, "File": 6,
+                                                           "Function": 3, "Method": 6},
+                              "edges": {"CALLS": 9, "CONTAINS": 19, "USES_TYPE": 6},
+                              "callsByResolution": {"exact": 7, "inferred": 2}, "files": {"java": 3, "python": 3},
+                              "chunks": 22, "embedded": 22}
+    assert [s["name"] for s in body["steps"]] == ["Repositories", "Counts"] and body["truncated"] == []
     stats = http.get("/v1/repositories/petclinic").json()
-    assert {k: v for k, v in stats.items() if k != "root"} == {
-        "name": "petclinic", "files": 3, "filesByLanguage": {"java": 3}, "ingesting": False,
-        "nodes": {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4}}
+    assert {k: v for k, v in stats.items() if k != "indexedAt"} == {
+        "name": "petclinic", "files": 3, "root": None, "changedFiles": None, "ingesting": False,
+        "filesByLanguage": {"java": 3}, "nodes": {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4}}
     body = problem(http.get("/v1/repositories/nope"), 404)
     assert body["detail"] == ("no repository 'nope' is indexed; GET /v1/repositories lists them, "
                               "POST /v1/repositories/{name}/ingest adds one")
@@ -59,26 +65,34 @@ def test_search_hits_ranks_and_context(http):
     assert r.status_code == 200
     body = r.json()
     assert body["lists"] == ["bm25", "knn", "name"] and body["notes"] == [] and body["searchTimeMs"] >= 0
+    assert (body["dropped"], body["truncated"]) == (0, [])
+    assert [s["name"] for s in body["steps"]] == ["Hybrid search", "Graph context"]
     first, second = body["hits"]
     assert first == {
-        "chunkId": FIND_BY_ID, "id": FIND_BY_ID, "name": "org.example.OwnerRepository.findById", "repo": "petclinic",
-        "path": "src/main/java/org/example/OwnerRepository.java", "startLine": 4, "endLine": 6, "kind": "method",
-        "language": "java", "score": pytest.approx(3 / 61), "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
-        "context": {"callers": 1, "callees": 1, "callerNames": ["org.example.OwnerController.show"],
-                    "calleeNames": ["org.example.Owner.Owner"], "endpoints": []},
-        "text": "    public Owner findById(int id) {\n        return new Owner(id);\n    }"}
+        "id": FIND_BY_ID, "chunkId": FIND_BY_ID, "name": "org.example.OwnerRepository.findById", "label": "Method",
+        "kind": "method", "language": "java", "repo": "petclinic", "path": "src/main/java/org/example/OwnerRepository.java",
+        "line": 4, "endLine": 6, "score": round(3 / 61, 6), "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
+        "source": "    public Owner findById(int id) {\n        return new Owner(id);\n    }", "sourceTruncated": False,
+        "callers": {"count": 1, "names": ["org.example.OwnerController.show"]},
+        "callees": {"count": 1, "names": ["org.example.Owner.Owner"]}, "endpoints": {"count": 0, "names": []}}
     assert (second["id"], second["ranks"]) == ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository",
                                                {"bm25": 2, "knn": 2, "name": None, "rrf": 2})
 
 
-def test_search_filters_and_limits(http):
+def test_search_filters_limits_and_budget(http):
     hits = http.post("/v1/search", json={"query": "owner", "repo": "client", "limit": 100}).json()["hits"]
     assert hits and {h["repo"] for h in hits} == {"client"}
     assert http.post("/v1/search", json={"query": "owner", "language": "java", "kind": "class"}).json()["hits"][0][
         "id"] == "petclinic:src/main/java/org/example/Owner.Owner"
     assert http.post("/v1/search", json={"query": "owner", "repo": "nope"}).json()["hits"] == []
+    small = http.post("/v1/search", json={"query": "owner", "limit": 20, "maxTokens": 200}).json()
+    assert len(small["hits"]) < 20 and small["truncated"][-1].startswith(f"showing {len(small['hits'])} of ")
     assert problem(http.post("/v1/search", json={"query": "owner", "limit": 101}), 422)["detail"] == (
         "limit: Input should be less than or equal to 100")
+    assert problem(http.post("/v1/search", json={"query": "owner", "maxTokens": 10}), 422)["detail"] == (
+        "maxTokens: Input should be greater than or equal to 200")
+    assert problem(http.post("/v1/search", json={"query": "owner", "kind": "sql"}), 422)["detail"] == (
+        "kind: Input should be 'method', 'function', 'class' or 'file_section'")
     assert problem(http.post("/v1/search", json={"query": ""}), 422)["detail"] == (
         "query: String should have at least 1 character")
     assert problem(http.post("/v1/search", json={"query": "x", "limt": 3}), 422)["detail"] == (
@@ -97,11 +111,13 @@ def test_search_filters_and_limits(http):
 
 def test_similar(http):
     body = http.get(f"/v1/search/similar/{FETCH_OWNER}", params={"limit": 3}).json()
-    assert body["lists"] == ["knn"]
+    assert body["chunkId"] == FETCH_OWNER and body["notes"] == []
     assert [(h["id"], h["ranks"]) for h in body["hits"]] == [
         ("client:client/api.OwnerClient", {"bm25": None, "knn": 1, "name": None, "rrf": 1}),
         ("client:client/report.render(1)", {"bm25": None, "knn": 2, "name": None, "rrf": 2}),
         ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 3, "name": None, "rrf": 3})]
+    assert body["hits"][1]["callees"] == {"count": 2, "names": ["client.api.OwnerClient.__init__",
+                                                                "client.api.OwnerClient.fetch_owner"]}
     assert FETCH_OWNER not in [h["id"] for h in http.get(f"/v1/search/similar/{FETCH_OWNER}").json()["hits"]]
     assert problem(http.get("/v1/search/similar/client:nope"), 404)["detail"] == (
         "no chunk 'client:nope'; chunk ids are the `chunkId` of search hits")
@@ -116,34 +132,48 @@ def test_models(http):
 
 def test_symbol(http):
     body = http.post("/v1/symbol", json={"target": "OwnerRepository.findById"}).json()
-    [sym] = body["symbols"]
+    [sym] = body["definitions"]
     assert sym["id"] == FIND_BY_ID and sym["signature"] == "public Owner findById(int id)"
-    assert (sym["callers"], sym["callerNames"], sym["callees"], sym["calleeNames"]) == (
-        1, ["org.example.OwnerController.show"], 1, ["org.example.Owner.Owner"])
+    assert [(c["fromName"], c["line"], c["col"]) for c in sym["callers"]] == [("org.example.OwnerController.show", 11, 34)]
+    assert [(c["name"], c["sites"]) for c in sym["callees"]] == [
+        ("org.example.Owner.Owner", [{"path": "src/main/java/org/example/OwnerRepository.java", "line": 5, "col": 20}])]
+    assert (sym["callerCount"], sym["calleeCount"], sym["endpoints"]) == (1, 1, [])
     assert sym["source"] == "    public Owner findById(int id) {\n        return new Owner(id);\n    }"
-    assert [s["name"] for s in body["steps"]] == ["resolve target", "callers, callees, source"]
+    assert [s["name"] for s in body["steps"]] == ["Resolve target", "Source", "Callers and callees"]
 
 
-def test_callers_by_name_and_position(http):
-    expected = [{"target": FIND_BY_ID, "kind": "CALLS", "repo": "petclinic",
-                 "path": "src/main/java/org/example/OwnerController.java", "line": 11, "column": 34,
+def test_callers_by_name_id_and_position(http):
+    expected = [{"target": FIND_BY_ID, "kind": "CALLS",
                  "from": "petclinic:src/main/java/org/example/OwnerController.OwnerController.show(int)",
-                 "fromName": "org.example.OwnerController.show", "resolution": "exact"}]
-    assert http.post("/v1/callers", json={"target": "OwnerRepository.findById"}).json()["references"] == expected
-    assert http.post("/v1/callers", json={"target": FIND_BY_ID}).json()["references"] == expected
+                 "fromName": "org.example.OwnerController.show", "repo": "petclinic",
+                 "path": "src/main/java/org/example/OwnerController.java", "line": 11, "col": 34,
+                 "resolution": "exact"}]
+    assert http.post("/v1/callers", json={"target": "OwnerRepository.findById"}).json()["callers"] == expected
+    assert http.post("/v1/callers", json={"target": FIND_BY_ID}).json()["callers"] == expected
     at_line = http.post("/v1/callers", json={"target": "src/main/java/org/example/OwnerRepository.java:4"}).json()
-    assert [t["id"] for t in at_line["targets"]] == [FIND_BY_ID] and at_line["references"] == expected
-    assert http.post("/v1/callers", json={"target": FIND_BY_ID, "resolutions": ["name"]}).json()["references"] == []
-    assert problem(http.post("/v1/callers", json={"target": "NoSuch.thing"}), 404)["detail"] == (
-        "no symbol matches 'NoSuch.thing'; try a qualified name such as Class.method or package.module.function, "
-        "a node id, or PATH:LINE")
-    assert problem(http.post("/v1/callers", json={"target": "OwnerRepository.findById", "repo": "client"}), 404)[
-        "detail"].startswith("no symbol matches 'OwnerRepository.findById' in repository 'client'")
+    assert [t["id"] for t in at_line["targets"]] == [FIND_BY_ID] and at_line["callers"] == expected
+    assert http.post("/v1/callers", json={"target": FIND_BY_ID, "resolutions": ["name"]}).json()["callers"] == []
+    missing = problem_with_candidates(http.post("/v1/callers", json={"target": "OwnerRepository.findByName"}))
+    assert missing["title"] == "Unknown symbol"
+    assert (missing["detail"], missing["candidates"]) == (
+        "no symbol matches 'OwnerRepository.findByName'. Pass one of the candidates' ids, a qualified name "
+        "(Class.method, package.module.function) or PATH:LINE", [])
+    near = problem_with_candidates(http.post("/v1/callers", json={"target": "Owner.findBy"}))
+    assert near["detail"].startswith("no symbol matches 'Owner.findBy'; closest names: ")
+    assert [c["id"] for c in near["candidates"]] == [FIND_BY_ID]
+
+
+def problem_with_candidates(r: httpx.Response) -> dict:
+    assert r.status_code == 404 and r.headers["content-type"] == PROBLEM
+    body = r.json()
+    assert set(body) == {"type", "title", "status", "detail", "candidates"}
+    return body
 
 
 def test_references(http):
-    refs = http.post("/v1/references", json={"target": "org.example.Owner"}).json()["references"]
-    assert [(r["kind"], r["path"].rsplit("/", 1)[-1], r["line"], r["column"]) for r in refs] == [
+    body = http.post("/v1/references", json={"target": "org.example.Owner"}).json()
+    assert body["count"] == 5
+    assert [(r["kind"], r["path"].rsplit("/", 1)[-1], r["line"], r["col"]) for r in body["references"]] == [
         ("USES_TYPE", "OwnerController.java", 10, 12), ("USES_TYPE", "OwnerController.java", 11, 9),
         ("USES_TYPE", "OwnerRepository.java", 4, 12), ("USES_TYPE", "OwnerRepository.java", 5, 20),
         ("CALLS", "OwnerRepository.java", 5, 20)]
@@ -151,9 +181,11 @@ def test_references(http):
 
 def test_impact(http):
     body = http.post("/v1/impact", json={"target": "OwnerRepository.findById", "depth": 3}).json()
-    assert body["markdown"].startswith("# Blast radius of `OwnerRepository.findById`\n\n**1 caller · 0 endpoints**")
+    assert body["markdown"].startswith("# Blast radius of `")
+    assert "**1 caller · 0 endpoints**" in body["markdown"] and "## Steps executed" in body["markdown"]
     assert body["report"]["summary"]["callers"] == 1 and body["report"]["depth"] == 3
     assert [t["id"] for t in body["report"]["targets"]] == [FIND_BY_ID]
+    assert body["steps"][0]["name"] == "Resolve target" and body["truncated"] == []
     problem(http.post("/v1/impact", json={"target": "x", "depth": 21}), 422)
     problem(http.post("/v1/impact", json={"target": "x", "tests": "some"}), 422)
 
@@ -227,15 +259,19 @@ def test_ingest_job_progress_conflict_and_delete(writable):
     assert (done["report"]["files_indexed"], done["report"]["embeddings"]) == (3, {"skipped": "skipEmbeddings"})
     assert done["progress"]["phase"] == "write" and done["finishedAt"] >= done["startedAt"] >= done["createdAt"]
     stats = http.get("/v1/repositories/shop").json()
-    assert (stats["root"], stats["files"], stats["nodes"]) == (
-        shop, 3, {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4})
+    assert (stats["root"], stats["files"], stats["changedFiles"], stats["nodes"]) == (
+        shop, 3, 0, {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4})
     # skipEmbeddings computes no vector, but shop's 12 chunks have petclinic's texts: their vectors come back
     # from the embedding cache
     assert {k: v for k, v in http.get("/v1/search/models").json().items() if k != "models"} == {
         "chunks": 34, "embedded": 34}
-    callers = http.post("/v1/callers", json={"target": "OwnerRepository.findById", "repo": "shop"}).json()
-    assert [r["from"] for r in callers["references"]] == [
+    callers = http.post("/v1/callers", json={"target": "shop:src/main/java/org/example/OwnerRepository.OwnerRepository"
+                                                       ".findById(int)"}).json()
+    assert [r["from"] for r in callers["callers"]] == [
         "shop:src/main/java/org/example/OwnerController.OwnerController.show(int)"]
+    ambiguous = problem_with_candidates(http.post("/v1/callers", json={"target": "OwnerRepository.findById"}))
+    assert ambiguous["title"] == "Ambiguous symbol"
+    assert sorted(c["repo"] for c in ambiguous["candidates"]) == ["petclinic", "shop"]
     # a rebuild from scratch gives the same repository
     rebuilt = wait_job(http, http.post("/v1/repositories/shop/ingest",
                                        json={"path": shop, "clearExisting": True, "skipEmbeddings": True}).json()["id"])
