@@ -16,8 +16,10 @@ agent needs of every answer:
   endpoints (counts and the first :data:`CONTEXT_NAMES` names), in a fixed number of batched calls;
 * **the steps executed** with their time in milliseconds and store calls, at the end of every answer;
 * **a size budget**: ``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`; a token is estimated as
-  :data:`CHARS_PER_TOKEN` characters) bounds both the structured answer (its JSON) and the readable
-  text; what is cut (sources shortened, items left out) is said in ``truncated``, never silently.
+  :data:`CHARS_PER_TOKEN` characters) bounds the readable text, what an agent reads (an MCP tool's
+  content); the structured result holds the same items (its JSON is two to four times larger: ids,
+  positions, field names). What is cut (sources shortened, lists shortened, items left out) is said in
+  ``truncated`` and in the text, never silently.
 
 Answers are :class:`Answer` objects: ``as_dict()`` is JSON-serialisable (MCP structured output, REST
 bodies), ``text`` the readable markdown. Positions in answers are 1-based, lines and columns alike.
@@ -28,7 +30,6 @@ what to pass instead.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -36,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from analysis.counting import CountingGraph
+from analysis.counting import CountingGraph, CountingIndex
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, blast_radius,
                              count_noun, query_nodes, target_query)
 from analysis.impact_report import render_markdown, report_json
@@ -128,24 +129,30 @@ def _step_json(s: StepRun) -> dict[str, Any]:
 
 
 class _Steps:
-    """Times the steps of one answer and counts their graph-store calls."""
+    """One answer's counted stores (``graph``, ``indexes``) and its steps: each step's time and the
+    store calls made during it."""
 
-    def __init__(self, graph: CountingGraph) -> None:
+    def __init__(self, graph: CountingGraph, indexes: Sequence[CountingIndex]) -> None:
         self.graph = graph
+        self.indexes = list(indexes)
         self.steps: list[StepRun] = []
         self._t = time.perf_counter()
-        self._calls = graph.calls
+        self._calls = self.calls()
 
-    def lap(self, name: str, detail: str, extra_calls: int = 0) -> None:
-        now = time.perf_counter()
-        calls = self.graph.calls - self._calls + extra_calls
-        self.steps.append(StepRun(name, round((now - self._t) * 1000, 3), calls, detail))
-        self._t, self._calls = now, self.graph.calls
+    def calls(self) -> int:
+        """Store calls so far, graph and search indexes together."""
+        return self.graph.calls + sum(i.calls for i in self.indexes)
+
+    def lap(self, name: str, detail: str) -> None:
+        """Close a step: its time and store calls since the previous one."""
+        now, calls = time.perf_counter(), self.calls()
+        self.steps.append(StepRun(name, round((now - self._t) * 1000, 3), calls - self._calls, detail))
+        self._t, self._calls = now, calls
 
     def add(self, steps: Sequence[StepRun]) -> None:
         """Steps another function timed (the blast radius's own), then restart the clock."""
         self.steps.extend(steps)
-        self._t, self._calls = time.perf_counter(), self.graph.calls
+        self._t, self._calls = time.perf_counter(), self.calls()
 
 
 # --------------------------------------------------------------------------------- targets
@@ -215,99 +222,106 @@ def _cap_source(text: str, cap: int | None) -> tuple[str, bool]:
     return (kept + "\n" if kept else "") + f"… ({rest} more lines)", True
 
 
-def _fit(build: Callable[[list[dict[str, Any]]], tuple[dict[str, Any], str]], items: list[dict[str, Any]],
-         budget_chars: int, noun: str, nested: Sequence[str] = (), plural: str | None = None
-         ) -> tuple[dict[str, Any], str, list[str]]:
+Items = list[dict[str, Any]]
+Build = Callable[[Items, Sequence[str]], tuple[dict[str, Any], str]]
+
+
+def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Sequence[str] = (),
+         plural: str | None = None) -> tuple[dict[str, Any], str, list[str]]:
     """Fit ``items`` (each may hold a ``source`` and lists under the ``nested`` keys) into
-    ``budget_chars``, measured on the larger of the JSON of ``build(items)[0]`` and the text
-    ``build(items)[1]``. In turn: full sources and all items; then, for each source cap of
-    :data:`_SOURCE_CAPS`, nested lists cut and the most items that fit, keeping at least three (or one at
-    the last cap). Returns the result, the text and one note per cut."""
-
-    def size(chosen: list[dict[str, Any]]) -> int:
-        data, text = build(chosen)
-        return max(len(json.dumps(data, ensure_ascii=False)), len(text))
-
-    if size(items) <= budget_chars:
-        data, text = build(items)
-        return data, text, []
+    ``budget_chars``, measured on the text of ``build(chosen, notes)`` (its notes included; the result
+    it also returns holds the same items). In turn: full sources and all items; then, for each source
+    cap of :data:`_SOURCE_CAPS`, nested lists cut to a common length (at least 5) and the most items
+    that fit, keeping at least three (or one at the last cap). Returns the result, the text and one
+    note per cut."""
     total = len(items)
+
+    def notes_for(chosen: Items, cap: int | None, nested_cut: int | None) -> list[str]:
+        notes = []
+        if cap is not None and any(c.get("source_truncated") for c in chosen):
+            notes.append(f"source cut to {cap} lines per {noun} (ask for one symbol, or read the file at the "
+                         "lines given, for the rest)")
+        if nested_cut is not None:
+            for k in nested:
+                dropped = sum(max(0, len(item.get(k) or []) - nested_cut) for item in items[:len(chosen)])
+                if dropped:
+                    notes.append(f"{k} cut to {nested_cut} per {noun} ({dropped} left out; the counts stay complete): "
+                                 f"ask for {k} of one target for all of them")
+        if len(chosen) < total:
+            notes.append(f"showing {len(chosen)} of {total} {plural or noun + 's'}: raise max_tokens or narrow the "
+                         "request for the rest")
+        return notes
+
+    def fits(chosen: Items, cap: int | None, nested_cut: int | None) -> bool:
+        return len(build(chosen, notes_for(chosen, cap, nested_cut))[1]) <= budget_chars
+
+    if fits(items, None, None):
+        data, text = build(items, [])
+        return data, text, []
     for i, cap in enumerate(_SOURCE_CAPS):
         last = i == len(_SOURCE_CAPS) - 1
-        capped, cut = _capped(items, cap)
-        floor = min(1 if last else 3, len(capped))
-        trimmed, nested_notes = _trim_nested(capped, nested, lambda c: size(c) <= budget_chars)
-        n = _most_that_fit(trimmed, floor, lambda c: size(c) <= budget_chars)
+        capped = _capped(items, cap)
+        floor = min(1 if last else 3, total)
+        nested_cut = _nested_cut(capped, nested, floor, lambda c, k, cap=cap: fits(c, cap, k))
+        trimmed = _cut_nested(capped, nested, nested_cut)
+        n = _most_that_fit(len(trimmed), floor,
+                           lambda m, t=trimmed, cap=cap, k=nested_cut: fits(t[:m], cap, k))
         if n is not None or last:
-            n = n if n is not None else floor
-            chosen = trimmed[:n]
-            notes = []
-            if cut and any(c.get("source_truncated") for c in chosen):
-                notes.append(f"source cut to {cap} lines per {noun} (ask for one symbol, or read the file at the "
-                             "lines given, for the rest)")
-            notes += nested_notes
-            if n < total:
-                notes.append(f"showing {n} of {total} {plural or noun + 's'}: raise max_tokens or narrow the request "
-                             "for the rest")
-            data, text = build(chosen)
-            if size(chosen) > budget_chars:
-                notes.append("even one item is over the budget: raise max_tokens")
+            chosen = trimmed[:floor if n is None else n]
+            notes = notes_for(chosen, cap, nested_cut)
+            data, text = build(chosen, notes)
+            if len(text) > budget_chars:
+                notes.append("even this is over the budget: raise max_tokens")
+                data, text = build(chosen, notes)
             return data, text, notes
     raise AssertionError("unreachable")
 
 
-def _capped(items: list[dict[str, Any]], cap: int | None) -> tuple[list[dict[str, Any]], bool]:
-    out, any_cut = [], False
+def _capped(items: Items, cap: int | None) -> Items:
+    """``items`` with each ``source`` cut to ``cap`` lines (``source_truncated`` set where cut)."""
+    out = []
     for item in items:
-        if "source" in item and isinstance(item["source"], str):
+        if isinstance(item.get("source"), str):
             text, cut = _cap_source(item["source"], cap)
             if cut:
                 item = {**item, "source": text, "source_truncated": True}
-                any_cut = True
         out.append(item)
-    return out, any_cut
+    return out
 
 
-def _trim_nested(items: list[dict[str, Any]], nested: Sequence[str],
-                 fits: Callable[[list[dict[str, Any]]], bool]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Cut the lists under ``nested`` keys of every item to the longest common length that fits (at
-    least 5), saying how many each lost."""
-    if not nested or fits(items):
-        return items, []
-    longest = max((len(item.get(k) or []) for item in items for k in nested), default=0)
-
-    def cut(k_len: int) -> list[dict[str, Any]]:
-        return [{**item, **{k: item[k][:k_len] for k in nested if isinstance(item.get(k), list)}} for item in items]
-
-    lo, hi = min(5, longest), longest
-    if not fits(cut(lo)):
-        hi = lo
-    else:
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if fits(cut(mid)):
-                lo = mid
-            else:
-                hi = mid - 1
-    out = cut(lo)
-    notes = []
-    for k in nested:
-        dropped = sum(max(0, len(item.get(k) or []) - lo) for item in items)
-        if dropped:
-            notes.append(f"{k} cut to {lo} per item ({dropped} left out; the counts stay complete): ask callers / "
-                         "callees / references of one target for all of them")
-    return out, notes
+def _cut_nested(items: Items, nested: Sequence[str], length: int | None) -> Items:
+    if length is None:
+        return items
+    return [{**item, **{k: item[k][:length] for k in nested if isinstance(item.get(k), list)}} for item in items]
 
 
-def _most_that_fit(items: list[dict[str, Any]], floor: int,
-                   fits: Callable[[list[dict[str, Any]]], bool]) -> int | None:
-    """The largest ``n >= floor`` with ``fits(items[:n])``, ``None`` when even ``floor`` does not fit."""
-    if not fits(items[:floor]):
+def _nested_cut(items: Items, nested: Sequence[str], floor: int,
+                fits: Callable[[Items, int | None], bool]) -> int | None:
+    """The longest common length of the lists under ``nested`` (at least 5) with which ``floor`` items
+    fit; ``None`` when they fit uncut (or there are no such lists)."""
+    if not nested or fits(items[:floor], None):
         return None
-    lo, hi = floor, len(items)
+    longest = max((len(item.get(k) or []) for item in items for k in nested), default=0)
+    lo, hi = min(5, longest), longest
+    if not fits(_cut_nested(items[:floor], nested, lo), lo):
+        return lo
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if fits(items[:mid]):
+        if fits(_cut_nested(items[:floor], nested, mid), mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _most_that_fit(total: int, floor: int, fits: Callable[[int], bool]) -> int | None:
+    """The largest ``n`` from ``floor`` to ``total`` with ``fits(n)``, ``None`` when ``fits(floor)`` fails."""
+    if not fits(floor):
+        return None
+    lo, hi = floor, total
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
             lo = mid
         else:
             hi = mid - 1
@@ -375,23 +389,35 @@ class AgentQueries:
         self.model = model
         self.services = dict(services or {})
         self.sources = list(sources)
-        self._engines: dict[int, QueryEngine] = {}
+        self._embed: dict[int, Callable[[str], Sequence[float]] | None] = {}
         self._notes: dict[int, str] = {}
 
     # ------------------------------------------------------------------ helpers
 
-    def _engine(self, graph: GraphStore, i: int) -> QueryEngine:
-        """The query engine of index ``i`` (built once: it loads the query embedder when the index
-        holds embeddings; a model that cannot load leaves BM25 alone, with a note)."""
-        if i not in self._engines:
+    def _engine(self, steps: _Steps, i: int) -> QueryEngine:
+        """The query engine of index ``i`` over ``steps``' counted stores (the query embedder is loaded
+        once: when the index holds embeddings; a model that cannot load leaves BM25 alone, with a note)."""
+        if i not in self._embed:
             try:
-                engine = query_engine(self.graph, self.model, self.indexes[i])
+                self._embed[i] = query_engine(self.graph, self.model, self.indexes[i]).embed_query
             except EmbedderError as exc:
-                engine = QueryEngine(self.graph, self.indexes[i])
+                self._embed[i] = None
                 self._notes[i] = f"semantic search off ({exc}): BM25 only"
-            self._engines[i] = engine
-        engine = self._engines[i]
-        return QueryEngine(graph, engine.index, engine.embed_query, engine.candidates)
+        return QueryEngine(steps.graph, steps.indexes[i], self._embed[i])
+
+    def _engines(self, steps: _Steps) -> list[QueryEngine]:
+        """Every index's engine; loading the query model (about a second, once per process) is a step."""
+        loading = [i for i in range(len(self.indexes)) if i not in self._embed]
+        engines = [self._engine(steps, i) for i in range(len(self.indexes))]
+        if loading:
+            loaded = sum(1 for i in loading if self._embed[i] is not None)
+            steps.lap("Load query model", f"{loaded} of {len(loading)} indexes embedded: "
+                      + ("semantic search on" if loaded else "BM25 and names only"))
+        return engines
+
+    def _start(self) -> _Steps:
+        """The counted stores and the clock of one answer."""
+        return _Steps(CountingGraph(self.graph), [CountingIndex(i) for i in self.indexes])
 
     @staticmethod
     def _budget(max_tokens: int | None) -> int:
@@ -411,24 +437,24 @@ class AgentQueries:
             raise ValueError(f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}")
         return limit
 
-    def _resolve(self, graph: CountingGraph, steps: _Steps, target: str) -> tuple[list[Node], list[Node]]:
-        targets, others = resolve_target(graph, target)
+    def _resolve(self, steps: _Steps, target: str) -> tuple[list[Node], list[Node]]:
+        targets, others = resolve_target(steps.graph, target)
         steps.lap("Resolve target", ", ".join(n.id for n in targets))
         return targets, others
 
-    def _sources(self, nodes: Sequence[Node]) -> dict[str, tuple[str, str]]:
+    def _sources(self, steps: _Steps, nodes: Sequence[Node]) -> dict[str, tuple[str, str]]:
         """``{node id: (source text, language)}`` of code nodes, from their chunks (one call per
         index), else from the file text the graph keeps (one call per file)."""
         want = [n.id for n in nodes]
         out: dict[str, tuple[str, str]] = {}
-        for index in self.indexes:
+        for index in steps.indexes:
             missing = [i for i in want if i not in out]
             if not missing:
                 break
             out.update({i: (c.text, c.language) for i, c in index.get_chunks(missing).items()})
         for n in nodes:
             if n.id not in out and n.label != "File":
-                text = self.graph.file_text(n.repo, n.file)
+                text = steps.graph.file_text(n.repo, n.file)
                 if text is not None:
                     out[n.id] = ("\n".join(text.split("\n")[n.start_line - 1:n.end_line]), "")
         return out
@@ -479,13 +505,14 @@ class AgentQueries:
             raise ValueError("query is empty: give words or an identifier to search for")
         if kind is not None and kind not in CHUNK_KINDS:
             raise ValueError(f"kind must be one of {', '.join(CHUNK_KINDS)}, not {kind!r}")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
+        steps = self._start()
+        graph = steps.graph
         filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
-        results = [self._engine(graph, i).search(query, limit, filters) for i in range(len(self.indexes))]
+        engines = self._engines(steps)
+        results = [engine.search(query, limit, filters) for engine in engines]
         result = _merge(results, limit)
         steps.lap("Hybrid search", f"{len(result.hits)} hits from {' + '.join(result.lists) or 'no list'}"
-                  f" ({result.embedded:,} of {result.chunks:,} chunks embedded)", len(self.indexes))
+                  f" ({result.embedded:,} of {result.chunks:,} chunks embedded)")
         hits = self._hits_json(graph, result.hits)
         steps.lap("Graph context", f"callers, callees and endpoints of {len(hits)} hits")
         notes = [*result.notes, *self._notes.values()]
@@ -505,18 +532,18 @@ class AgentQueries:
         limit = self._limit(limit)
         if (target is None) == (chunk_id is None):
             raise ValueError("give either target (a symbol) or chunk_id (a search hit's chunk_id), not both or none")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
+        steps = self._start()
+        graph = steps.graph
         if target is not None:
-            nodes, _ = self._resolve(graph, steps, target)
+            nodes, _ = self._resolve(steps, target)
             chunk_id = nodes[0].id
         assert chunk_id is not None
-        holder = next((i for i, index in enumerate(self.indexes) if index.get_chunks([chunk_id])), None)
+        holder = next((i for i, index in enumerate(steps.indexes) if index.get_chunks([chunk_id])), None)
         if holder is None:
             raise ValueError(f"no chunk {chunk_id!r} in the index: pass a chunk_id from a search hit, or a target "
                              "that is a class, method or function")
-        result = self._engine(graph, holder).similar(chunk_id, limit)
-        steps.lap("Nearest chunks", f"{len(result.hits)} hits by embedding distance", len(self.indexes) + 1)
+        result = self._engines(steps)[holder].similar(chunk_id, limit)
+        steps.lap("Nearest chunks", f"{len(result.hits)} hits by embedding distance")
         hits = self._hits_json(graph, result.hits)
         steps.lap("Graph context", f"callers, callees and endpoints of {len(hits)} hits")
         head = {"chunk_id": chunk_id, "dropped": result.dropped, "notes": [*result.notes, *self._notes.values()]}
@@ -528,11 +555,11 @@ class AgentQueries:
         callers (call sites) and callees, endpoints it serves; ``also_named``: other symbols a bare name
         matched. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
-        sources = self._sources(targets)
-        steps.lap("Source", f"{len(sources)} of {len(targets)} definitions", len(self.indexes))
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
+        sources = self._sources(steps, targets)
+        steps.lap("Source", f"{len(sources)} of {len(targets)} definitions")
         refs = callers(graph, targets)
         out = graph.outgoing([t.id for t in targets], ["EXPOSES"])
         endpoint_nodes = graph.get_nodes(sorted({e.dst for es in out.values() for e in es}))
@@ -565,9 +592,9 @@ class AgentQueries:
         wanted = list(resolution) if resolution else None
         if wanted and not set(wanted) <= {"exact", "inferred", "name"}:
             raise ValueError(f"resolution must be among exact, inferred, name, not {wanted!r}")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
         refs = callers(graph, targets, wanted)
         steps.lap("Callers", f"{len(refs)} call sites from {len({r.source.id for r in refs})} callers")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -579,9 +606,9 @@ class AgentQueries:
         """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
         sorted by first call site. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
         groups = [g for t in targets for g in outgoing_calls(graph, t)]
         steps.lap("Callees", f"{len(groups)} callees")
         items = [{**node_json(g.node), "sites": [{"repo": s.repo, "path": s.file, "line": s.line, "col": s.col + 1}
@@ -595,9 +622,9 @@ class AgentQueries:
         implementations, overrides (``kind`` says which), sorted by location; with
         ``include_declaration`` the definitions first. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, others = self._resolve(graph, steps, target)
+        steps = self._start()
+        graph = steps.graph
+        targets, others = self._resolve(steps, target)
         refs = references(graph, targets, include_declaration)
         steps.lap("References", f"{len(refs)} references")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -620,9 +647,8 @@ class AgentQueries:
             raise ValueError(f"depth must be an integer from 1 to {MAX_DEPTH}, not {depth!r}")
         if tests not in TESTS_MODES:
             raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
-        targets, _ = self._resolve(graph, steps, target)
+        steps = self._start()
+        targets, _ = self._resolve(steps, target)
         report = blast_radius(self.graph, NodesQuery(tuple(targets)), depth=depth, services=self.services, tests=tests)
         steps.add(report.steps)
         chars = budget * CHARS_PER_TOKEN
@@ -634,26 +660,24 @@ class AgentQueries:
             # The report's own steps table is replaced by the answer's (target resolution first).
             markdown = _without_section(render_markdown(report, limit=limit, per_hop=per_hop),
                                         "## Steps executed").rstrip("\n")
+            notes: list[str] = []
             if not diagram:
                 data["mermaid"] = None
                 markdown = _without_section(markdown, "## Diagram")
-            size = max(len(json.dumps(data, ensure_ascii=False)), len(_finish([markdown], steps.steps, [])))
-            if size <= chars or (per_hop == 1 and limit == 1 and not diagram):
+                notes.append("Mermaid diagram left out for the budget")
+            if per_hop < 10 or limit < 50:
+                notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list "
+                             "for the budget (counts stay complete): raise max_tokens or lower depth for more")
+            text = _finish([markdown], steps.steps, notes)
+            if len(text) <= chars or (per_hop == 1 and limit == 1 and not diagram):
                 break
             if diagram:
                 diagram = False
             else:
                 per_hop, limit = max(1, per_hop // 2), max(1, limit // 2)
-        notes: list[str] = []
-        if not diagram:
-            notes.append("Mermaid diagram left out for the budget")
-        if per_hop < 10 or limit < 50:
-            notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list for the "
-                         "budget (counts stay "
-                         "complete): raise max_tokens or lower depth for more")
-        if size > chars:
-            notes.append("over the budget even so: raise max_tokens")
-        text = _finish([markdown], steps.steps, notes)
+        if len(text) > chars:
+            notes.append("even this is over the budget: raise max_tokens")
+            text = _finish([markdown], steps.steps, notes)
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
 
     def repositories(self, max_tokens: int | None = None) -> Answer:
@@ -663,8 +687,8 @@ class AgentQueries:
         (nodes by label, edges, calls by resolution, files by language, chunks and how many are
         embedded). Repositories beyond the budget are left out, and the answer says so."""
         budget = self._budget(max_tokens)
-        graph = CountingGraph(self.graph)
-        steps = _Steps(graph)
+        steps = self._start()
+        graph = steps.graph
         repos = []
         for name in graph.repos():
             files = graph.file_checksums(name)
@@ -677,8 +701,8 @@ class AgentQueries:
             repos.append(entry)
         steps.lap("Repositories", f"{len(repos)} repositories, their files and freshness")
         stats = graph.stats()
-        counts = [index.chunk_count() for index in self.indexes]
-        steps.lap("Counts", "nodes, edges, chunks", len(self.indexes))
+        counts = [index.chunk_count() for index in steps.indexes]
+        steps.lap("Counts", "nodes, edges, chunks")
         head = {"indexes": [{"name": s.name, "indexed_at": _iso(s.indexed_at)} for s in self.sources],
                 "totals": {"repositories": len(repos), "nodes": stats.get("nodes", {}), "edges": stats.get("edges", {}),
                            "calls_by_resolution": stats.get("calls_by_resolution", {}),
@@ -693,12 +717,11 @@ class AgentQueries:
                 nested: Sequence[str] = (), plural: str | None = None) -> Answer:
         """``head`` plus ``items`` under ``key``, fitted to ``budget`` tokens (:func:`_fit`)."""
 
-        def build(chosen: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        def build(chosen: Items, notes: Sequence[str]) -> tuple[dict[str, Any], str]:
             data = {**head, key: chosen}
-            return data, _finish(render(data), steps.steps, [])
+            return data, _finish(render(data), steps.steps, notes)
 
-        data, _, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
-        text = _finish(render(data), steps.steps, notes)
+        data, text, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
         return Answer(tool, data, text, list(steps.steps), notes, budget)
 
 

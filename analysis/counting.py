@@ -1,4 +1,5 @@
-"""A :class:`~stores.contracts.GraphStore` that counts the contract calls made through it: what
+"""A :class:`~stores.contracts.GraphStore` (and a :class:`~stores.contracts.SearchIndex`) that counts the
+contract calls made through it: what
 :mod:`analysis.impact` reports as each step's store calls, and what ``bench/impact_bench.py`` counts
 per report (one contract call = one round trip to each store behind it)."""
 
@@ -7,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from stores.contracts import Edge, GraphStore, IndexedFile, Node, UnresolvedCall
+from stores.contracts import (Chunk, Edge, GraphStore, IndexedFile, Node, ScoredChunk, SearchFilters, SearchIndex,
+                              UnresolvedCall)
 
-__all__ = ["CountingGraph"]
+__all__ = ["CountingGraph", "CountingIndex"]
 
 
 class CountingGraph(GraphStore):
@@ -77,3 +79,52 @@ class CountingGraph(GraphStore):
     def stats(self) -> dict[str, Any]:
         """Forwarded."""
         return self._count().stats()
+
+
+class CountingIndex(SearchIndex):
+    """A :class:`SearchIndex` that forwards every call to ``inner`` and counts them in ``calls``
+    (what :mod:`analysis.agent_queries` reports as a step's store calls, beside the graph's)."""
+
+    def __init__(self, inner: SearchIndex) -> None:
+        self.inner = inner
+        self.calls = 0
+
+    def _count(self) -> SearchIndex:
+        self.calls += 1
+        return self.inner
+
+    def replace_chunks(self, files: Sequence[IndexedFile]) -> None:
+        """Forwarded."""
+        self._count().replace_chunks(files)
+
+    def delete_files(self, repo: str, paths: Iterable[str]) -> None:
+        """Forwarded."""
+        self._count().delete_files(repo, paths)
+
+    def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Forwarded."""
+        return self._count().bm25(query, limit, filters)
+
+    def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Forwarded."""
+        return self._count().knn(vector, limit, filters)
+
+    def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        """Forwarded."""
+        return self._count().get_chunks(ids)
+
+    def set_embeddings(self, vectors: dict[str, Sequence[float]]) -> None:
+        """Forwarded."""
+        self._count().set_embeddings(vectors)
+
+    def pending_chunks(self, limit: int) -> list[Chunk]:
+        """Forwarded."""
+        return self._count().pending_chunks(limit)
+
+    def set_embedding_model(self, model: str) -> bool:
+        """Forwarded."""
+        return self._count().set_embedding_model(model)
+
+    def chunk_count(self) -> dict[str, int]:
+        """Forwarded."""
+        return self._count().chunk_count()

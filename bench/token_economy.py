@@ -132,13 +132,13 @@ def main() -> None:
 
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load {os.getloadavg()[0]:.2f}; index {args.db}")
-    head = f"{'#':>2} {'tool':<8} {'question':<52} {'answer ch':>9} {'tok':>6} {'files':>5} {'baseline ch':>11} " \
-           f"{'tok':>7} {'ratio':>7}  cut found"
+    head = f"{'#':>2} {'tool':<8} {'question':<52} {'answer ch':>9} {'tok':>6} {'json ch':>7} {'files':>5} " \
+           f"{'baseline ch':>11} {'tok':>7} {'ratio':>7}  cut found"
     print(head)
     for i, r in enumerate(rows, 1):
         found = "-" if r["found"] is None else ("yes" if r["found"] else "no")
         print(f"{i:>2} {r['tool']:<8} {r['question'][:52]:<52} {r['answer_chars']:>9,} {r['answer_tokens']:>6,} "
-              f"{r['files']:>5} {r['baseline_chars']:>11,} {r['baseline_tokens']:>7,} {r['ratio']:>6.1f}x  "
+              f"{r['json_chars']:>7,} {r['files']:>5} {r['baseline_chars']:>11,} {r['baseline_tokens']:>7,} {r['ratio']:>6.1f}x  "
               f"{'yes' if r['truncated'] else 'no':<3} {found}")
     ratios = [r["ratio"] for r in rows]
     total = sum(r["baseline_tokens"] for r in rows) / sum(r["answer_tokens"] for r in rows)

@@ -80,7 +80,7 @@ async def exercise(client: Client) -> None:
     assert (top["id"], top["path"], top["line"]) == ("agent-shop:shop/service.validate(1)", "shop/service.py", 20)
     assert top["callers"] == {"count": 1, "names": ["shop.service.OrderService.place"]}
     assert top["source"].startswith('def validate(order):\n    """Refuse an order without items."""')
-    assert [s["name"] for s in data["steps"]] == ["Hybrid search", "Graph context"]
+    assert [s["name"] for s in data["steps"]] == ["Load query model", "Hybrid search", "Graph context"]
     assert "```python\ndef validate(order):" in text and text.rstrip().splitlines()[-2].startswith("| Hybrid search |")
 
     data, text = await call(client, "symbol", {"target": "shop/api.py:13"})
@@ -102,7 +102,7 @@ async def exercise(client: Client) -> None:
 
     data, _ = await call(client, "references", {"target": "OrderRepository"})
     assert [(r["kind"], r["path"], r["line"]) for r in data["result"]["references"]] == [
-        ("CALLS", "shop/api.py", 9), ("USES_TYPE", "shop/service.py", 7), ("CALLS", "tests/test_service.py", 6)]
+        ("CALLS", "shop/api.py", 9), ("USES_TYPE", "shop/service.py", 7), ("CALLS", "tests/check_service.py", 6)]
     data, _ = await call(client, "references", {"target": "Owner.getId", "include_declaration": True})
     assert [(r["kind"], r["repo"], r["path"], r["line"]) for r in data["result"]["references"]] == [
         ("DECLARATION", "petclinic", "src/main/java/org/example/Owner.java", 10),

@@ -94,7 +94,7 @@ def test_callers_exact(q):
         ("shop.service.OrderService.place", "shop/service.py", 12, 32, "exact"),
         ("shop.service.OrderService.cancel", "shop/service.py", 17, 32, "exact")]
     assert a.truncated == []
-    assert [s.name for s in a.steps] == ["Resolve target", "Callers"]
+    assert [(s.name, s.round_trips) for s in a.steps] == [("Resolve target", 1), ("Callers", 2)]
     assert a.text.rstrip().endswith("| Callers | " + f"{a.steps[1].ms:.1f} ms | 2 | 2 call sites from 2 callers |")
     assert json.loads(json.dumps(a.as_dict())) == a.as_dict()
 
@@ -118,7 +118,7 @@ def test_references_of_a_class(q):
         ("DECLARATION", "shop/repository.py", 4),
         ("CALLS", "shop/api.py", 9),
         ("USES_TYPE", "shop/service.py", 7),
-        ("CALLS", "tests/test_service.py", 6)]
+        ("CALLS", "tests/check_service.py", 6)]
 
 
 def test_symbol_definition_source_callers_callees(q):
@@ -149,12 +149,11 @@ def test_impact_markdown_and_report(q):
 
 def test_impact_over_budget_drops_the_diagram_first_and_says_so(q):
     full = q.impact("OrderRepository.save")
-    full_size = max(len(full.text), len(json.dumps(full.result, ensure_ascii=False)))
-    budget = full_size // CHARS_PER_TOKEN - 10
+    budget = len(full.text) // CHARS_PER_TOKEN - 10
     small = q.impact("OrderRepository.save", max_tokens=budget)
     assert "```mermaid" not in small.text and small.result["report"]["mermaid"] is None
     assert small.truncated == ["Mermaid diagram left out for the budget"]
-    assert max(len(small.text), len(json.dumps(small.result, ensure_ascii=False))) <= budget * CHARS_PER_TOKEN
+    assert len(small.text) <= budget * CHARS_PER_TOKEN
     tiny = q.impact("OrderRepository.save", max_tokens=200)
     assert tiny.truncated[1].startswith("1 caller named per hop and 1 row per list for the budget")
 
@@ -168,7 +167,10 @@ def test_search_hits_carry_source_and_graph_context(q):
     assert top["source"].startswith("def validate(order):")
     create = q.search("create_order", kind="function", limit=1).result["hits"][0]
     assert create["endpoints"] == {"count": 1, "names": ["POST /orders"]}
-    assert [s.name for s in a.steps] == ["Hybrid search", "Graph context"]
+    assert [s.name for s in a.steps][-2:] == ["Hybrid search", "Graph context"]
+    again = q.search("validate", limit=3)  # the query model is loaded once
+    # chunk count, BM25, kNN, exact names (2), chunks, nodes, callers; then callers, callees, names
+    assert [(s.name, s.round_trips) for s in again.steps] == [("Hybrid search", 9), ("Graph context", 3)]
     java = q.search("owner", language="java", limit=5).result["hits"]
     assert java and {h["repo"] for h in java} == {"petclinic"}
 
@@ -180,7 +182,7 @@ def test_search_over_budget_says_what_was_cut(q):
     assert n < len(full.result["hits"])
     assert f"showing {n} of {len(full.result['hits'])} hits: raise max_tokens or narrow the request for the rest" \
         in small.truncated
-    assert max(len(small.text), len(json.dumps(small.result, ensure_ascii=False))) <= 200 * CHARS_PER_TOKEN
+    assert len(small.text) <= 200 * CHARS_PER_TOKEN and small.as_dict()["budget"]["tokens"] <= 200
     assert "**Truncated:**" in small.text and full.truncated == []
 
 
@@ -251,5 +253,55 @@ def test_factory_freshness_helpers(tmp_path):
         assert repository_roots(s, db) == {"agent-shop": str(SHOP)}
         written = index_written_at(db)
         assert written is not None and abs(written - time.time()) < 120
+    finally:
+        s.close()
+
+
+def test_several_indexes_served_as_one(tmp_path):
+    shop, pet = EmbeddedStore(tmp_path / "shop.db"), EmbeddedStore(tmp_path / "pet.db")
+    try:
+        index_repository(SHOP, shop, shop, IndexOptions(repo="agent-shop", jobs=1))
+        index_repository(PETCLINIC, pet, pet, IndexOptions(repo="petclinic", jobs=1))
+        q = AgentQueries([shop, pet], [shop, pet])
+        assert [r["name"] for r in q.repositories().result["repositories"]] == ["agent-shop", "petclinic"]
+        assert [c["from_name"] for c in q.callers("Owner.getId").result["callers"]] == [
+            "org.example.OwnerController.showName"]
+        assert [c["from_name"] for c in q.callers("OrderRepository.find").result["callers"]] == [
+            "shop.service.OrderService.cancel"]
+        hits = q.search("findById", limit=3).result["hits"]
+        assert hits[0]["id"] == "petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)"
+        assert hits[0]["callers"] == {"count": 1, "names": ["org.example.OwnerController.show"]}
+        assert {h["repo"] for h in q.search("order", limit=5).result["hits"]} == {"agent-shop"}
+    finally:
+        shop.close()
+        pet.close()
+
+
+def test_symbol_with_many_callers_cuts_its_lists_and_says_so(tmp_path):
+    src = tmp_path / "many"
+    (src / "pkg").mkdir(parents=True)
+    (src / "pkg" / "__init__.py").write_text("")
+    (src / "pkg" / "core.py").write_text("def target(x):\n    return x\n")
+    (src / "pkg" / "users.py").write_text("from pkg.core import target\n\n\n" + "".join(
+        f"def user_{i:02d}():\n    return target({i})\n\n\n" for i in range(60)))
+    s = EmbeddedStore(tmp_path / "many.db")
+    try:
+        index_repository(src, s, s, IndexOptions(repo="many", jobs=1))
+        q = AgentQueries(s, s)
+        full = q.symbol("pkg.core.target", max_tokens=100_000)
+        assert full.result["definitions"][0]["caller_count"] == 60 and full.truncated == []
+        small = q.symbol("pkg.core.target", max_tokens=500)
+        (d,) = small.result["definitions"]
+        kept = len(d["callers"])
+        assert 5 <= kept < 60 and d["caller_count"] == 60
+        assert small.truncated == [f"callers cut to {kept} per definition ({60 - kept} left out; the counts stay "
+                                   "complete): ask for callers of one target for all of them"]
+        assert len(small.text) <= 500 * CHARS_PER_TOKEN
+        assert f"**Callers** (60 call sites), {kept} shown" in small.text
+        callers_page = q.callers("pkg.core.target", max_tokens=300)
+        n = len(callers_page.result["callers"])
+        assert callers_page.result["count"] == 60 and callers_page.truncated == [
+            f"showing {n} of 60 call sites: raise max_tokens or narrow the request for the rest"]
+        assert len(callers_page.text) <= 300 * CHARS_PER_TOKEN
     finally:
         s.close()
