@@ -66,7 +66,8 @@ def test_search_hits_ranks_and_context(http):
     body = r.json()
     assert body["lists"] == ["bm25", "knn", "name"] and body["notes"] == [] and body["searchTimeMs"] >= 0
     assert (body["dropped"], body["truncated"]) == (0, [])
-    assert [s["name"] for s in body["steps"]] == ["Hybrid search", "Graph context"]
+    steps = [s["name"] for s in body["steps"]]  # the first search of a server loads the query model
+    assert steps in (["Hybrid search", "Graph context"], ["Load query model", "Hybrid search", "Graph context"])
     first, second = body["hits"]
     assert first == {
         "id": FIND_BY_ID, "chunkId": FIND_BY_ID, "name": "org.example.OwnerRepository.findById", "label": "Method",
