@@ -58,6 +58,7 @@ from pathlib import Path
 from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source
 from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
+from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
 from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
@@ -84,9 +85,11 @@ def is_config_path(rel: str) -> bool:
     indexed), a Spring configuration file (``application*`` / ``bootstrap*`` ``.yml`` / ``.yaml`` /
     ``.properties``: placeholders and gateway routes of HTTP links) or a file that draws service
     boundaries (:func:`indexer.frameworks.services.is_boundary_file`: build, Docker and compose files)
-    or a ``.env`` file (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)."""
+    or a ``.env`` file (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)
+    or an Angular proxy file or ``angular.json`` (:mod:`indexer.frameworks.dev_proxy`: which backend a
+    relative URL reaches)."""
     name = rel.rsplit("/", 1)[-1]
-    if name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES:
+    if name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES or name == "angular.json":
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 

@@ -423,6 +423,11 @@ class Route:
     Python function its dotted operationId names."""
 
 
+EXCHANGE_ROUTE = "http-exchange"
+"""The framework of a :class:`Route` a Spring ``@HttpExchange`` interface method declares (``handler``
+the interface method): the controllers implementing the interface expose it (the linker finds them)."""
+
+
 @dataclass(slots=True)
 class Router:
     """A router object defined at module level: ``name`` is the variable (``router``, ``bp``,
@@ -639,6 +644,54 @@ class RpcUse:
 
 
 @dataclass(slots=True)
+class GlobalPrefix:
+    """A prefix an application puts before every route of its own (NestJS
+    ``app.setGlobalPrefix("api", { exclude: [...] })``): the linker puts ``prefix`` before each
+    absolute route of ``framework`` in the service folder holding this file, except routes whose path
+    ``exclude`` names (the path as the controller writes it; a trailing ``*`` / ``(.*)`` matches
+    everything below)."""
+
+    framework: str
+    prefix: Template
+    line: int
+    col: int
+    exclude: list[Template] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class UrlRewrite:
+    """Code that rewrites the URL of every request a client sends (an Angular ``HttpInterceptor``:
+    ``req.clone({ url: environment.apiUrl + req.url })``): ``url`` is the new URL, in which the ``ref``
+    piece ``original`` (``req.url``) stands for the request's own URL. The linker applies it to the
+    relative URLs of ``framework``'s requests (``angular``) in the package folder holding this file.
+    ``owner``: the qualname of the enclosing function or method."""
+
+    framework: str
+    url: Template
+    original: str
+    owner: str | None
+    line: int
+    col: int
+
+
+@dataclass(slots=True)
+class DevProxy:
+    """A development-server proxy rule read from a JavaScript / TypeScript configuration file (Vite
+    ``server.proxy``, webpack ``devServer.proxy``, an Angular ``proxy.conf.js``): requests whose path
+    matches one of ``context`` (a path prefix, a glob such as ``/api/**``, or a regular expression
+    starting with ``^``) go to ``target`` (``http://localhost:8080``), the path first rewritten by
+    ``rewrite`` (``(pattern, replacement)``, a regular expression as JavaScript writes it:
+    ``("^/api", "")``) when given. The linker applies it to the relative request URLs of the package
+    folder holding this file."""
+
+    context: list[str]
+    target: Template
+    line: int
+    col: int
+    rewrite: tuple[str, str] | None = None
+
+
+@dataclass(slots=True)
 class FileExtraction:
     """Everything one extractor saw in one file. ``errors`` lists parse problems as
     ``"line:col: message"`` strings: a file with syntax errors is still extracted as far as it goes."""
@@ -666,6 +719,9 @@ class FileExtraction:
     entries: list[EntryRegistration] = field(default_factory=list)
     rpc_services: list[RpcService] = field(default_factory=list)
     rpc_uses: list[RpcUse] = field(default_factory=list)
+    global_prefixes: list[GlobalPrefix] = field(default_factory=list)
+    url_rewrites: list[UrlRewrite] = field(default_factory=list)
+    dev_proxies: list[DevProxy] = field(default_factory=list)
     partial: str | None = None
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),

@@ -11,7 +11,11 @@ journal, ``synchronous=NORMAL``):
 * ``chunks`` and ``chunks_fts``, an FTS5 table whose columns ``name``, ``fqn`` and ``text`` hold the
   chunk's fields *analysed* by :func:`stores.analyzer.analyze` (tokens joined by spaces; the
   ``unicode61`` tokenizer with ``tokenchars`` :data:`stores.analyzer.FTS_TOKENCHARS` keeps every
-  analysed token whole); BM25 via ``bm25(chunks_fts, 3, 2, 1)``;
+  analysed token whole); BM25 via ``bm25(chunks_fts, 3, 2, 1)``. The FTS table is *contentless*
+  (``content=''``): it keeps its inverted index and column sizes, not a third copy of the text (the
+  file and the chunk rows hold it already); nothing reads its columns back. Removing a row therefore
+  means FTS5's ``'delete'`` command with the analysed values it was indexed with, recomputed from
+  the chunk row (:meth:`EmbeddedStore._delete_fts`; analysis is deterministic for a schema version);
 * embeddings as normalised float32 blobs on the chunk rows, searched by exact cosine in process
   (numpy), with an in-memory matrix reloaded lazily after any write;
 * ``meta``: the schema version; the SQLite header's ``application_id`` is :data:`APPLICATION_ID`.
@@ -75,7 +79,7 @@ __all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index
 
 #: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
 #: rebuilt.
-SCHEMA_VERSION = 4  # 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes
+SCHEMA_VERSION = 5  # 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes, 5: contentless FTS
 _APPLICATION = "ripplegraph"
 
 _SCHEMA = f"""
@@ -117,7 +121,7 @@ CREATE INDEX chunks_checksum ON chunks (checksum);
 -- survives re-indexing, and is cleared when the embedding model changes (meta 'embedding_model').
 CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (
-    name, fqn, text, tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
+    name, fqn, text, content = '', tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
 );
 """
 
@@ -490,10 +494,20 @@ class EmbeddedStore(GraphStore, SearchIndex):
                 (json.dumps(sorted(candidates)), json.dumps(SHARED_LABELS)))
 
     @staticmethod
-    def _delete_chunks(conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
+    def _delete_fts(conn: sqlite3.Connection, where: str, params: Sequence[object]) -> None:
+        """Remove from the contentless ``chunks_fts`` the rows of the chunks ``where`` selects (an SQL
+        condition on ``chunks`` with ``params``): FTS5's ``'delete'`` command needs the values each row
+        was indexed with, analysed again from the chunk row exactly as :meth:`_replace_chunks` did."""
+        rows = conn.execute(f"SELECT rowid, name, fqn, text FROM chunks WHERE {where}", params).fetchall()
         conn.executemany(
-            "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE repo = ? AND file = ?)", keys
+            "INSERT INTO chunks_fts (chunks_fts, rowid, name, fqn, text) VALUES ('delete', ?, ?, ?, ?)",
+            [(rowid, analyze_joined(name), analyze_joined(fqn), analyze_joined(text)) for rowid, name, fqn, text in rows],
         )
+
+    @classmethod
+    def _delete_chunks(cls, conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
+        for key in keys:
+            cls._delete_fts(conn, "repo = ? AND file = ?", key)
         conn.executemany("DELETE FROM chunks WHERE repo = ? AND file = ?", keys)
 
     def _replace_chunks(self, conn: sqlite3.Connection, batch: list[IndexedFile]) -> None:
@@ -504,7 +518,7 @@ class EmbeddedStore(GraphStore, SearchIndex):
             return
         # A chunk id owned by a file outside this batch moves here: drop the old row first.
         ids = json.dumps([c.id for c in chunks])
-        conn.execute(f"DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE id IN ({_IDS_PARAM}))", (ids,))
+        self._delete_fts(conn, f"id IN ({_IDS_PARAM})", (ids,))
         conn.execute(f"DELETE FROM chunks WHERE id IN ({_IDS_PARAM})", (ids,))
         start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0] + 1
         conn.executemany(

@@ -4,7 +4,7 @@ specs (:mod:`indexer.frameworks.openapi`, ``LinkOptions.api``).
 
 * A method implementing a generated API (``"PetsApi.listPets"``) EXPOSES each operation its name
   matches (:func:`~indexer.frameworks.openapi.match_operations`: ``exact`` when the class names the
-  operation's tag, ``name`` otherwise), under the application's context path.
+  operation's tag, ``name`` otherwise), under the application's context path (:func:`served_path`).
 * A connexion ``add_api`` (``operation="*"``) makes the function each dotted operationId names EXPOSE
   its operation; the registering file owns the edges (as a Django ``urls.py`` does).
 * A generated client's call CALLS_HTTP each operation its name matches.
@@ -20,21 +20,50 @@ helpers (``r``, ``options``, ``result``, ``render``, ``_endpoint``, ``_edge``, `
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from indexer.frameworks.clients import HOLE, split_url
 from indexer.frameworks.openapi import ApiOperation, match_operations
-from indexer.model import HttpCall, Import, Route
+from indexer.model import HttpCall, Import, Route, Template
 from indexer.resolve.values import ClassV, FuncV
 from indexer.symbols import file_id
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["ApiFirstLinks"]
+__all__ = ["ApiFirstLinks", "GENERATED_API_NAME", "served_path"]
+
+GENERATED_API_NAME = re.compile(r"^[A-Z]\w*Api$")
+"""The simple name of an openapi-generator API interface (``PetsApi``)."""
+_FEIGN_ARG = re.compile(r'\b(name|value|serviceId|url)\s*=\s*"([^"]*)"')
+_LONE_STRING = re.compile(r'^[\w.]*FeignClient\(\s*"([^"]*)"\s*\)$')
 
 
 def _join(a: str, b: str) -> str:
     return "/" + "/".join(p for p in (a.strip("/"), b.strip("/")) if p)
+
+
+def served_path(context: str, prefix: str, op: ApiOperation) -> str:
+    """The path a server implementing ``op`` serves it at: the application's ``context`` path, then
+    the implementing class's own ``prefix`` (``@RequestMapping("/api")``) in place of the spec's base
+    path when it has one, else the spec's path (base included). A spec whose base path already starts
+    with the context path (``servers: [url: http://host/petclinic/api]`` documents the public URL,
+    ``server.servlet.context-path=/petclinic`` included) is not put under it twice.
+
+    >>> served_path("/petclinic/", "/api", ApiOperation("GET", "/petclinic/api/owners", "listOwners", base="/petclinic/api"))
+    '/petclinic/api/owners'
+    >>> served_path("/petclinic", "", ApiOperation("GET", "/petclinic/api/owners", "listOwners", base="/petclinic/api"))
+    '/petclinic/api/owners'
+    >>> served_path("/shop", "", ApiOperation("GET", "/v1/pets", "listPets", base="/v1"))
+    '/shop/v1/pets'
+    """
+    if prefix.strip("/"):
+        return _join(_join(context, prefix), op.path[len(op.base):] if op.base else op.path)
+    ctx = _join(context, "")
+    if ctx != "/" and (op.path == ctx or op.path.startswith(ctx + "/")) and op.base.startswith(ctx):
+        return op.path
+    return _join(context, op.path)
 
 
 class ApiFirstLinks:
@@ -78,15 +107,48 @@ class ApiFirstLinks:
             ops, match = self._operations(route.operation or "")
             pairs = [(rd.id if rd is not None else file_id(fc.repo, fc.path), op, match) for op in ops]
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+        own = self.render(fc, None, route.path).replace(HOLE, "{}") if route.operation != "*" else ""  # type: ignore[attr-defined]
         linked: list[tuple[str, str, str]] = []
         for handler, op, match in pairs:
-            full = _join(base, op.path)
+            full = served_path(base, own, op)
             eid = self._endpoint(fc, op.method, full)  # type: ignore[attr-defined]
             self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,  # type: ignore[attr-defined]
                        service=service, operation_id=op.operation_id, spec=op.spec, match=match)
             self.result.outcomes["exposes"] += 1
             linked.append((eid, op.method, full))
         return service, linked
+
+    def _feign_api(self, fc: FileCtx, scope: str | None, type_name: str) -> tuple[str, str | None] | None:
+        """The generated API (``PetsApi``) the type ``type_name`` (seen from ``scope`` in ``fc``)
+        extends when it is a ``@FeignClient`` interface of this repository, with the service its
+        annotation names (``url`` when it renders to a known host, else ``name`` / ``value``, as
+        the Feign detector reads them: ``None`` when neither); else ``None``."""
+        v = self.r.resolve_expr(fc, scope, type_name)
+        if not isinstance(v, ClassV) or v.c.file.repo != self.r.repo:
+            return None
+        d = v.c.d
+        feign = next((deco for deco in d.decorators if deco.split("(", 1)[0].strip().rpartition(".")[2] == "FeignClient"),
+                     None)
+        if feign is None:
+            return None
+        for base in (*d.bases, *d.implements):
+            simple = base.split("<", 1)[0].strip().rpartition(".")[2]
+            if GENERATED_API_NAME.match(simple):
+                return simple, self._feign_service(v.c.file, feign)
+        return None
+
+    def _feign_service(self, fc: FileCtx, annotation: str) -> str | None:
+        """The service a ``FeignClient(...)`` annotation's text addresses: its ``url`` rendered with
+        the configuration (a known host), else its ``name`` / ``value`` / ``serviceId`` (or lone string)."""
+        args = dict(_FEIGN_ARG.findall(annotation))
+        lone = _LONE_STRING.match(annotation)
+        url = args.get("url")
+        if url:
+            service, _ = split_url(self.render(fc, None, Template.of(url)) + "/", self.options.services)  # type: ignore[attr-defined]
+            if service:
+                return service
+        name = args.get("name") or args.get("value") or args.get("serviceId") or (lone.group(1) if lone else None)
+        return self.options.services.get(name, name) if name else None
 
     def _dotted_function(self, fc: FileCtx, dotted: str) -> str | None:
         """The id of the function (or ``Class.method``) of this repository an absolute dotted path
@@ -105,11 +167,22 @@ class ApiFirstLinks:
         return None
 
     def api_call(self, fc: FileCtx, call: HttpCall) -> None:
-        """CALLS_HTTP edges of a generated client's call: to each operation its name matches."""
-        ops, match = self._operations(call.operation or "")
+        """CALLS_HTTP edges of a generated client's call: to each operation its name matches. A
+        ``openapi-feign`` candidate (``"PetsClient.listPets"``) counts only when ``PetsClient``
+        resolves to a ``@FeignClient`` interface of the repository extending a generated ``XxxApi``:
+        it is then ``"XxxApi.listPets"``; otherwise it is no HTTP call at all (not counted)."""
+        operation = call.operation or ""
+        service = None
+        if call.framework == "openapi-feign":
+            found = self._feign_api(fc, call.caller, operation.rpartition(".")[0])
+            if found is None:
+                return
+            api, service = found
+            operation = f"{api}.{operation.rpartition('.')[2]}"
+        ops, match = self._operations(operation)
         caller = self._owner_id(fc, call.caller, call.line)  # type: ignore[attr-defined]
         for op in ops:
             eid = self._endpoint(fc, op.method, op.path)  # type: ignore[attr-defined]
             self._edge(fc, "CALLS_HTTP", caller, eid, call.line, call.col, framework=call.framework,  # type: ignore[attr-defined]
-                       url=op.path, operation_id=op.operation_id, spec=op.spec, match=match)
+                       url=op.path, operation_id=op.operation_id, spec=op.spec, match=match, service=service)
             self.result.outcomes["calls_http"] += 1

@@ -19,12 +19,14 @@ from indexer.resolve.values import FuncV
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "prefixes_url", "split_url"]
+__all__ = ["AXIOS_VERBS", "HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "prefixes_url", "split_url"]
 
 SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@?#]*@)?(\[[^\]/?#]*\]|[^/:?#]*)(?::[^/?#]*)?")
 # An unresolved Spring placeholder (one level of nesting: ``${a:${b}}``).
 PLACEHOLDER = re.compile(r"\$\{(?:[^{}]|\{[^{}]*\})*\}")
 HOLE = "\x00"
+AXIOS_VERBS = frozenset({"get", "delete", "head", "options", "post", "put", "patch"})
+"""Methods of an axios instance taking the URL first (``api.post(url, data)``)."""
 """An unknown piece of a rendered URL or path (a hole of a :class:`~indexer.model.Template`)."""
 
 
@@ -109,8 +111,18 @@ class ClientLinks:
         """CALLS_HTTP edges of a call of a client template (``request("/orders")``): the template's URL
         with the call's arguments in its parameters' places, each piece rendered in its own file (the
         template's ``BASE`` there, the argument's constants here); an argument not given or not a
-        string is an unknown piece. The edge's ``via`` names the template function. Returns the
-        ``id`` of each template request used."""
+        string is an unknown piece. The edge's ``via`` names the template function. A call
+        ``NAME.get(url)`` (any of :data:`AXIOS_VERBS`) on an axios instance another module creates and
+        exports (its ``NAME.defaults.baseURL`` constant is known here) is that instance's request,
+        its base put before the URL. Returns the ``id`` of each template request used."""
+        recv, _, verb = use.callee.rpartition(".")
+        if recv and verb in AXIOS_VERBS and "." not in recv and use.args and use.args[0] is not None:
+            base = self.render(fc, use.caller, Template((("ref", f"{recv}.defaults.baseURL"),)))
+            if base != HOLE:  # an axios instance another module creates (api.get("/orders"))
+                url = self.render(fc, use.caller, use.args[0])
+                joined = url if SCHEME_HOST.match(url) or not base else base.rstrip("/") + "/" + url.lstrip("/")
+                self.link_url(fc, use.caller, use.line, use.col, "axios", verb.upper(), joined)
+                return []
         if not templates:
             return []
         v = self.r.resolve_expr(fc, use.caller, use.callee)
@@ -132,7 +144,11 @@ class ClientLinks:
 
     def link_url(self, fc: FileCtx, caller: str | None, line: int, col: int, framework: str, method: str,
                   rendered: str, **extra: str) -> None:
-        """The CALLS_HTTP edge of a request from ``caller`` of ``fc`` to the rendered URL ``rendered``."""
+        """The CALLS_HTTP edge of a request from ``caller`` of ``fc`` to the rendered URL ``rendered``
+        (a relative one first through the package's interceptor and development proxy:
+        :meth:`indexer.frameworks.app_prefixes.AppPrefixLinks.client_url`)."""
+        rendered, applied = self.client_url(fc, framework, rendered)
+        extra = {**extra, **applied}
         # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
         # read without that key) is an unknown piece of the URL, not a path segment.
         url = PLACEHOLDER.sub(HOLE, rendered) if "${" in rendered else rendered

@@ -74,6 +74,8 @@ from dataclasses import dataclass, field
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
+from indexer.frameworks.app_prefixes import AppPrefixLinks
+from indexer.frameworks.exchange import ExchangeLinks
 from indexer.frameworks.clients import HOLE as _HOLE
 from indexer.frameworks.clients import ClientLinks, split_url
 from indexer.frameworks.paths import path_under
@@ -82,7 +84,7 @@ from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
@@ -136,7 +138,7 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(ApiFirstLinks, ClientLinks):
+class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
@@ -433,6 +435,8 @@ class _Linker(ApiFirstLinks, ClientLinks):
             return self.graphql_route(fc, route)
         if route.operation is not None:
             return self._linked.append(_Linked(fc, None, *self.api_route(fc, route)))
+        if route.framework == EXCHANGE_ROUTE:  # an @HttpExchange interface: its controllers expose it
+            return self._linked.append(_Linked(fc, None, *self.exchange_route(fc, route), framework="spring"))
         handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
@@ -455,7 +459,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
         if router_key is not None:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
-            bases = [_application_base(props, route.framework)]
+            bases = [_join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))]
         service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
@@ -652,6 +656,7 @@ class _Linker(ApiFirstLinks, ClientLinks):
                       and same_application_kind(w.framework, rt.framework)]
             props = self.options.properties_for(fc.path)
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+            base = _join(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes
             prefixes = [_join(base, limit)] if limit else []
             scope = "app"
         self._wraps(fc, srcs, routes, w.line, w.col, prefixes, framework=w.framework, kind=w.kind, scope=scope,

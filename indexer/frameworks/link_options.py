@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
@@ -39,6 +40,9 @@ class LinkOptions:
     env: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Per package folder, the variables its ``.env`` files set (:func:`~indexer.frameworks.env_config.load_env_files`),
     for ``import.meta.env.X`` / ``process.env.X`` in URLs."""
+    proxies: Mapping[str, tuple[ProxyRule, ...]] = field(default_factory=dict)
+    """Per package folder, the development-server proxy rules of its JSON files
+    (:func:`~indexer.frameworks.dev_proxy.load_proxies`): which backend a relative URL reaches."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -57,7 +61,7 @@ class LinkOptions:
             derived.update(gateway_routes(props))
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
-                   load_operations(Path(root)), load_env_files(root))
+                   load_operations(Path(root)), load_env_files(root), load_proxies(root))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

@@ -33,6 +33,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -64,6 +65,13 @@ MAX_DOCUMENTS = 1_000
 """Documents (specs and the files they reference) read in one run."""
 MAX_OPERATIONS = 50_000
 """Operations kept per repository."""
+MAX_PATH_CHARS = 2_048
+"""Longest operation path, server URL or operationId kept; longer (or holding a control character,
+which a node id must not) is skipped and counted ``bad_path``."""
+MAX_PARSED_BYTES = 32_000_000
+"""Bytes of spec documents kept parsed at once (specs and ``$ref`` targets; a candidate that is no
+spec is dropped right after the check); beyond, documents are skipped and counted ``budget``."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 _TOP_KEY = re.compile(rb"^(?:openapi|swagger)[ \t]*:|\"(?:openapi|swagger)\"\s*:", re.M)
 
@@ -74,7 +82,8 @@ class ApiOperation:
     template as written (``/v1/pets/{petId}``); ``operation_id``: as written (``""`` when the spec
     gives none); ``tags``; ``spec``: the repository-relative path of the document declaring it;
     ``handler``: connexion's dotted function (``x-openapi-router-controller`` + ``operationId``, or a
-    dotted ``operationId``), else ``None``."""
+    dotted ``operationId``), else ``None``; ``base``: the base path part of ``path`` (``/v1``; ``""``:
+    none), which a server may replace by its own prefix."""
 
     method: str
     path: str
@@ -82,6 +91,7 @@ class ApiOperation:
     tags: tuple[str, ...] = ()
     spec: str = ""
     handler: str | None = None
+    base: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +104,18 @@ class ApiSpecs:
     operations: tuple[ApiOperation, ...] = ()
     files: frozenset[str] = frozenset()
     skipped: tuple[tuple[str, int], ...] = ()
+    _names: dict[str, list[ApiOperation]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def by_name(self) -> dict[str, list[ApiOperation]]:
+        """``{normalised operationId: operations}`` (its last dotted part, :func:`_norm`), built once
+        per :class:`ApiSpecs` and shared: :func:`match_operations` looks names up, never scans."""
+        names = self._names
+        if self.operations and not names:
+            for op in self.operations:
+                if op.operation_id:
+                    names.setdefault(_norm(op.operation_id.rpartition(".")[2]), []).append(op)
+            names.setdefault("", [])  # built, even when no operation has an id
+        return names
 
     def by_id(self) -> dict[str, list[ApiOperation]]:
         """``{operationId: operations}`` (operations without an id left out)."""
@@ -106,6 +128,9 @@ class ApiSpecs:
 
 class _TooManyAliases(Exception):
     pass
+
+
+_CLoader = getattr(yaml, "CSafeLoader", None)  # libyaml's safe loader, when PyYAML was built with it
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -134,7 +159,9 @@ def parse_document(data: bytes, name: str) -> object:
     try:
         if name.lower().endswith(".json"):
             return json.loads(text)
-        loader = _BoundedLoader(text)
+        # Without an anchor (``&name``) there can be no alias: libyaml's loader is safe and about ten
+        # times faster; with one, the pure-Python loader counts the aliases.
+        loader = _BoundedLoader(text) if "&" in text or _CLoader is None else _CLoader(text)
         try:
             return _load_first(loader)
         finally:
@@ -145,7 +172,7 @@ def parse_document(data: bytes, name: str) -> object:
         raise ValueError(f"{name}: {exc.__class__.__name__}") from exc
 
 
-def _load_first(loader: _BoundedLoader) -> object:
+def _load_first(loader: Any) -> object:
     """The first document of the stream (later ``---`` documents are ignored, not parsed)."""
     if loader.check_node():
         node = loader.get_node()
@@ -190,6 +217,14 @@ class _Reader:
     docs: dict[str, object] = field(default_factory=dict)
     referenced: set[str] = field(default_factory=set)
     skipped: Counter[str] = field(default_factory=Counter)
+    parsed_bytes: int = 0
+    """Source bytes of the documents held in ``docs`` (bounded by :data:`MAX_PARSED_BYTES`)."""
+    sizes: dict[str, int] = field(default_factory=dict)
+
+    def forget(self, rel: str) -> None:
+        """Drop the parsed document ``rel`` (a candidate that is no spec), freeing its budget."""
+        self.docs.pop(rel, None)
+        self.parsed_bytes -= self.sizes.pop(rel, 0)
 
     def document(self, rel: str, data: bytes | None = None) -> object:
         """The parsed document at repository-relative ``rel`` (``None``: unreadable, counted)."""
@@ -202,7 +237,12 @@ class _Reader:
         try:
             if data is None:
                 data = read_regular(self.root / rel, MAX_FILE_BYTES, self.real_root)
+            if self.parsed_bytes + len(data) > MAX_PARSED_BYTES:
+                self.skipped["budget"] += 1
+                return None
             doc = parse_document(data, rel)
+            self.parsed_bytes += len(data)
+            self.sizes[rel] = len(data)
         except SkipFile as exc:
             self.skipped["too_large" if exc.reason == "too_large" else "unreadable"] += 1
         except OSError:
@@ -260,8 +300,12 @@ def _server_path(servers: object) -> str | None:
     variables = servers[0].get("variables")
     if isinstance(variables, dict):
         for name, spec in variables.items():
-            if isinstance(spec, dict) and spec.get("default") is not None:
-                url = url.replace("{" + str(name) + "}", str(spec["default"]))
+            default = spec.get("default") if isinstance(spec, dict) else None
+            # A scalar only: str() of a list built from YAML aliases expands it ("billion laughs").
+            if isinstance(name, str) and isinstance(default, str | int | float) and not isinstance(default, bool):
+                url = url.replace("{" + name + "}", str(default))
+                if len(url) > MAX_PATH_CHARS:
+                    return None
     parts = urlsplit(url) if "//" in url else None
     path = parts.path if parts is not None else url
     return "/" + path.strip("/") if path.strip("/") else ""
@@ -306,7 +350,12 @@ def _operations(reader: _Reader, rel: str, doc: dict, out: list[ApiOperation]) -
             elif "." in op_id:
                 handler = op_id
             chosen = op_base if op_base is not None else item_base if item_base is not None else base
-            out.append(ApiOperation(method.upper(), _join(chosen, template), op_id, tags, rel, handler))
+            full = _join(chosen, template)
+            if len(full) > MAX_PATH_CHARS or _CONTROL.search(full) or len(op_id) > MAX_PATH_CHARS:
+                reader.skipped["bad_path"] += 1  # it would become an Endpoint id: no line breaks, bounded
+                continue
+            out.append(ApiOperation(method.upper(), full, op_id, tags, rel, handler,
+                                    "/" + chosen.strip("/") if chosen.strip("/") else ""))
 
 
 def load_operations(root: str | Path) -> ApiSpecs:
@@ -328,6 +377,8 @@ def load_operations(root: str | Path) -> ApiSpecs:
         if isinstance(doc, dict) and _is_spec(doc):
             specs.add(rel)
             _operations(reader, rel, doc, found)
+        elif rel not in reader.referenced:
+            reader.forget(rel)  # no spec: not kept (a later $ref parses it again)
     ops = tuple(sorted(set(found), key=lambda o: (o.spec, o.path, HTTP_METHODS.index(o.method.lower()), o.operation_id)))
     return ApiSpecs(ops, frozenset(specs | reader.referenced), tuple(sorted(reader.skipped.items())))
 
@@ -362,7 +413,7 @@ def match_operations(specs: ApiSpecs, operation: str) -> tuple[list[ApiOperation
     want = _norm(name)
     if not want:
         return [], ""
-    found = [o for o in specs.operations if o.operation_id and _norm(o.operation_id.rpartition(".")[2]) == want]
+    found = specs.by_name().get(want, [])
     if not found:
         return [], ""
     tag = api_tag(api)

@@ -58,7 +58,8 @@ def resolve_repository(
 
 def _has_framework_facts(ex: FileExtraction) -> bool:
     return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
-                or ex.entries or ex.queue_bindings or ex.rpc_services or ex.rpc_uses or ex.url_arg_calls)
+                or ex.entries or ex.queue_bindings or ex.rpc_services or ex.rpc_uses or ex.url_arg_calls
+                or ex.global_prefixes or ex.url_rewrites or ex.dev_proxies)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -82,6 +83,9 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(s.package, s.name, s.rpcs, s.qualname, s.java_package) for s in ex.rpc_services],
         [(u.framework, u.role, u.service, u.rpc, u.owner, u.owner_ref, u.scope, u.package, u.module)
          for u in ex.rpc_uses],
+        [(g.framework, g.prefix, g.exclude) for g in ex.global_prefixes],
+        [(w.framework, w.url, w.original, w.owner) for w in ex.url_rewrites],
+        [(d.context, d.target, d.rewrite) for d in ex.dev_proxies],
     ))
 
 

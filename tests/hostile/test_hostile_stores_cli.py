@@ -500,12 +500,17 @@ class TestInterrupt:
         src = write_tree(tmp_path / "src", {f"pkg/m{i}.py": "".join(f"def f{i}_{j}(x):\n    return f{i}_{j}(x)\n\n"
                                                                     for j in range(40)) for i in range(1500)})
         db = tmp_path / "x.db"
+        # A cache folder of its own: one left in ~/.cache by an earlier run for the same db path (pytest
+        # reuses basetemp names) would fill the threshold before this run starts.
+        env = {**os.environ, "RIPPLE_DB": "", "XDG_CACHE_HOME": str(tmp_path / "xdg")}
         proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(src), "--db", str(db),
                                  "--no-embed", "-j", "1"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, env={**os.environ, "RIPPLE_DB": ""})
-        cache = state_dir(db)
+                                start_new_session=True, env=env)
+        cache = state_dir(db, env)
         deadline = time.monotonic() + 60
-        while sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) < 256_000:
+        # 1 MB: opening the extraction cache (diskcache's SQLite file, its WAL and shm) already writes a
+        # few hundred KB before the first file is parsed; each parsed file adds about 60 KB of 1,500.
+        while sum(f.stat().st_size for f in cache.rglob("*") if f.is_file()) < 1_000_000:
             assert time.monotonic() < deadline and proc.poll() is None, "extraction did not start within 60 s"
             time.sleep(0.05)  # extraction under way: its cache is filling
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does

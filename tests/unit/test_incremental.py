@@ -512,3 +512,48 @@ def test_api_first_links_follow_spec_edits_new_specs_and_referenced_files(tmp_pa
         assert ("EXPOSES", "listPets", "endpoint:GET /api/pets") in _api_links(ws.db)
     finally:
         ws.close()
+
+
+PREFIX_FILES = {
+    "docker-compose.yml": "services:\n  orders-api:\n    build: ./srv\n    ports:\n      - \"8081:8080\"\n",
+    "srv/package.json": '{"name": "srv", "dependencies": {"express": "4"}}\n',
+    "srv/index.js": 'const express = require("express");\nconst app = express();\n'
+                    'app.get("/api/orders", function orders(req, res) { res.json([]); });\n',
+    "web/package.json": '{"name": "web", "dependencies": {"react": "18"}}\n',
+    "web/vite.config.ts": 'export default defineConfig({ server: { proxy: { "/api": "http://localhost:8081" } } });\n',
+    "web/src/orders.ts": 'export function load() { return fetch("/api/orders"); }\n',
+    "shop/OrdersApi.java": 'package shop;\n\npublic interface OrdersApi {\n    @GetExchange("/api/orders")\n    String list();\n}\n',
+    "shop/OrdersController.java": ('package shop;\n\n@RestController\npublic class OrdersController implements OrdersApi {\n'
+                                   '    public String list() { return ""; }\n}\n'),
+}
+
+
+def _services(db: Path) -> list[tuple[str, str, str | None]]:
+    import json
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("select kind, src, props from edges where kind in ('EXPOSES', 'CALLS_HTTP')").fetchall()
+    return sorted((k, s.removeprefix("r:"), json.loads(p or "{}").get("service")) for k, s, p in rows)
+
+
+def test_proxy_and_exchange_edits_relink_like_a_full_index(tmp_path: Path) -> None:
+    # A proxy target edited in vite.config.ts (a source file's facts), an Angular-style JSON proxy file
+    # added (configuration: a whole-tree sync), a controller that stops implementing the exchange
+    # interface (another file's definitions): each update equals a full index.
+    w = Workspace(tmp_path, PREFIX_FILES)
+    try:
+        assert _services(w.db) == [
+            ("CALLS_HTTP", "shop/OrdersApi.OrdersApi.list()", None),
+            ("CALLS_HTTP", "web/src/orders.load(0)", "orders-api"),
+            ("EXPOSES", "shop/OrdersController.OrdersController.list()", None),
+            ("EXPOSES", "srv/index.GET /api/orders(2)", "orders-api"),
+        ]
+        w.edit({"web/vite.config.ts": PREFIX_FILES["web/vite.config.ts"].replace("localhost:8081", "billing:8080")})
+        assert ("CALLS_HTTP", "web/src/orders.load(0)", "billing") in _services(w.db)
+        w.edit({"web/vite.config.ts": None, "web/proxy.conf.json": '{"/api": {"target": "http://localhost:8081"}}\n'})
+        assert ("CALLS_HTTP", "web/src/orders.load(0)", "orders-api") in _services(w.db)
+        w.edit({"shop/OrdersController.java": PREFIX_FILES["shop/OrdersController.java"].replace(" implements OrdersApi", "")})
+        assert [e for e in _services(w.db) if e[1].startswith("shop/OrdersController")] == []
+    finally:
+        w.close()

@@ -7,6 +7,7 @@ import json
 import time
 from pathlib import Path
 
+from indexer.frameworks import openapi
 from indexer.frameworks.openapi import ApiOperation, load_operations, looks_like_spec, parse_document
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "openapi"
@@ -19,11 +20,11 @@ def _ops(specs) -> list[tuple[str, str, str]]:
 def test_fixture_spec_with_a_referenced_path_item_and_a_server_base_path() -> None:
     specs = load_operations(FIXTURES / "petstore")
     assert specs.operations == (
-        ApiOperation("GET", "/v1/pets", "listPets", ("pets",), "api/petstore.yaml"),
-        ApiOperation("POST", "/v1/pets", "createPets", ("pets",), "api/petstore.yaml"),
-        ApiOperation("GET", "/v1/pets/{petId}", "showPetById", ("pets",), "api/petstore.yaml"),
-        ApiOperation("DELETE", "/v1/pets/{petId}", "deletePet", ("pets",), "api/petstore.yaml"),
-        ApiOperation("GET", "/v1/stores/{storeId}", "getStore", ("stores",), "api/petstore.yaml"),
+        ApiOperation("GET", "/v1/pets", "listPets", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("POST", "/v1/pets", "createPets", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("GET", "/v1/pets/{petId}", "showPetById", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("DELETE", "/v1/pets/{petId}", "deletePet", ("pets",), "api/petstore.yaml", base="/v1"),
+        ApiOperation("GET", "/v1/stores/{storeId}", "getStore", ("stores",), "api/petstore.yaml", base="/v1"),
     )
     # config/settings.yaml nests "openapi:" under "docs": no spec, its fakeOperation is not declared;
     # /secret's $ref climbs out of the repository: not read, counted
@@ -118,3 +119,44 @@ def test_looks_like_spec_and_parse_document() -> None:
     assert looks_like_spec(b"swagger: '2.0'\n") and looks_like_spec(b'{\n  "openapi" : "3.1.0"}')
     assert not looks_like_spec(b"docs:\n  title: openapi\n")
     assert parse_document(b"openapi: 3.0.0\n---\nsecond: doc\n", "a.yaml") == {"openapi": "3.0.0"}
+
+
+def test_an_alias_bomb_in_a_server_variable_default_is_never_expanded(tmp_path: Path) -> None:
+    # Hostile review D1: str() of the default expanded 10**7 shared lists (MemoryError); 90 aliases
+    # stay under MAX_ALIASES, so only the scalar rule stops it. The default is ignored, not the spec.
+    lines = ["openapi: 3.0.0", "x-l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"x-l{i}: &l{i} [{', '.join(['*l' + str(i - 1)] * 10)}]" for i in range(1, 9)]
+    lines += ["servers: [{url: 'http://h/{v}/api', variables: {v: {default: *l8}}}]",
+              "paths: {/a: {get: {operationId: a}}}"]
+    (tmp_path / "spec.yaml").write_text("\n".join(lines) + "\n")
+    t0 = time.perf_counter()
+    specs = load_operations(tmp_path)
+    assert time.perf_counter() - t0 < 10
+    assert _ops(specs) == [("GET", "/{v}/api/a", "a")]
+
+
+def test_paths_with_line_breaks_or_over_the_length_cap_are_skipped(tmp_path: Path) -> None:
+    # They would become Endpoint node ids (hostile review D9).
+    long = "/x" * 2000
+    (tmp_path / "spec.json").write_text(json.dumps({"openapi": "3.0.0", "paths": {
+        "/ok": {"get": {"operationId": "ok"}}, "/pets/{id}\n": {"get": {"operationId": "nl"}},
+        long: {"get": {"operationId": "long"}}}}))
+    specs = load_operations(tmp_path)
+    assert _ops(specs) == [("GET", "/ok", "ok")]
+    assert dict(specs.skipped) == {"bad_path": 2}
+
+
+def test_candidates_that_are_no_spec_are_not_kept_parsed(tmp_path: Path, monkeypatch) -> None:
+    # Hostile review D3: every file matching `"openapi":` stayed parsed (1.4 GB for 55 MB of them).
+    # A candidate without `paths` is dropped after the check (its bytes leave the parsed budget); a
+    # spec that $refs it parses it again. With the budget at 12.1 KB, three kept 4 KB candidates
+    # would leave no room for the spec.
+    monkeypatch.setattr(openapi, "MAX_PARSED_BYTES", 12_100)
+    body = json.dumps({"openapi": "3.0.0", "x": [[] for _ in range(1000)]})
+    for i in range(5):
+        (tmp_path / f"junk{i}.json").write_text(body)
+    (tmp_path / "z.json").write_text(json.dumps({"openapi": "3.0.0", "paths": {
+        "/a": {"$ref": "junk0.json#/x/0"}, "/b": {"get": {"operationId": "b"}}}}))
+    specs = load_operations(tmp_path)
+    assert _ops(specs) == [("GET", "/b", "b")]  # /a's $ref names a list, no path item
+    assert sorted(specs.files) == ["junk0.json", "z.json"]

@@ -20,6 +20,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "nest",
     "js_http_clients",
     "http_wrappers",
+    "base_urls",
     "kafkajs",
     "amqplib",
     "aws_messaging",

@@ -6,7 +6,8 @@ wrapper's own request is an :class:`~indexer.model.HttpCall` whose URL names a p
 reach it takes other files, so this detector only reports the candidates, as
 :class:`~indexer.model.UrlArgCall` facts (rules in ``indexer/languages/ecmascript/queries/http_wrappers.scm``):
 a call of a name or property chain whose first argument is a string or template literal whose first
-literal piece holds no whitespace (a path, not a message), a ``+`` with a literal piece, or a constant's
+literal piece holds no whitespace (a path, not a message) and, when it is all literal, a letter (``"1"``
+is an id passed to ``deleteOwner(id)``, not a path), a ``+`` with a literal piece, or a constant's
 name (``ORDERS``, ``Paths.ORDERS``: upper case; any other name is a variable, unknown here), its callee not a well-known global
 (``console.log``, ``document.querySelector``, ...) nor a client the ``js_http_clients`` detector reads
 itself. At most :data:`MAX_PER_FILE` per file. The linker (:mod:`indexer.frameworks.link`) keeps those
@@ -68,6 +69,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         lit = first.parts[0][1] if first.parts and first.parts[0][0] == "lit" else ""
         if first.parts and first.parts[0][0] == "lit" and (not lit or any(ch.isspace() for ch in lit)):
             continue
+        if first.literal() is not None and not any(ch.isalpha() for ch in lit):
+            continue  # deleteOwner("1"): an id, not a path (a path names something)
         args: list[Template | None] = []
         for arg in arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]:
             args.append(jf.template(arg) if arg.type in _ARG_NODES else None)

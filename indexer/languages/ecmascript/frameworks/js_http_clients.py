@@ -16,7 +16,10 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   config's ``method`` (``GET`` when absent, ``*`` when not a literal), the URL the config's ``url``
   when not given first. The base (a config's ``baseURL``, else the instance's, else
   ``axios.defaults.baseURL = ...`` of this file) is put before a URL that has no scheme, with one
-  ``/`` between them where the literal ends show them.
+  ``/`` between them where the literal ends show them. A module-level instance is also a
+  :class:`~indexer.model.StringConstant` ``NAME.defaults.baseURL`` (its base, empty when none: it is
+  what axios calls that property), so the linker can put it before the URL of ``NAME.get("/x")`` in a
+  file importing ``NAME`` (a :class:`~indexer.model.UrlArgCall` there).
 * Angular ``HttpClient``: ``R.get|post|put|delete|patch|head|options(url, ...)``, ``R.jsonp(url, cb)``
   (``GET``), ``R.request("GET", url, ...)`` (a request whose method is not a literal is ``*``; one
   built as ``new HttpRequest(...)`` is skipped). ``R`` (``this.http``) is an HttpClient when (1) the
@@ -37,7 +40,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, merge_parts, unwrap
-from indexer.model import FileExtraction, HttpCall, Template
+from indexer.model import FileExtraction, HttpCall, StringConstant, Template
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -110,7 +113,10 @@ class _Detector:
         args = arguments(caps["args"][0])
         config = self.jf.object_pairs(args[0]) if args else {}
         base = config.get("baseURL")
-        self.instances[self.jf.receiver(caps["instance"][0])] = self.jf.template(base) if base else Template()
+        name = self.jf.receiver(caps["instance"][0])
+        self.instances[name] = self.jf.template(base) if base else Template()
+        if "." not in name and self.jf.code_scope(caps["instance"][0]) is None:  # module level: other files import it
+            self.out.constants.append(StringConstant(f"{name}.defaults.baseURL", self.instances[name]))
 
     # -- one call --------------------------------------------------------------------------------
 

@@ -4,8 +4,11 @@ Facts, from ``indexer/languages/ecmascript/queries/nest.scm``: one :class:`~inde
 decorator on a method of a class decorated ``@Controller``, with ``path`` the class prefix joined to
 the method's path with one ``/`` between them and a leading ``/`` (``@Controller("cats")`` +
 ``@Get(":id")`` -> ``/cats/:id``; ``@Get()`` adds nothing), ``handler`` the method's qualname
-(``CatsController.findOne``), ``router`` ``None`` (the path is absolute; a global prefix set by
-``app.setGlobalPrefix`` is not seen). ``@All`` accepts every method: ``["*"]``.
+(``CatsController.findOne``), ``router`` ``None`` (the path is absolute). ``app.setGlobalPrefix("api",
+{ exclude: ["health", { path: "cats/(.*)", method: RequestMethod.GET }] })`` is a
+:class:`~indexer.model.GlobalPrefix` (the linker puts it before the routes of the service folder; an
+excluded path is a string or a ``{ path }`` object, its method not read: every method of it is
+excluded). ``@All`` accepts every method: ``["*"]``.
 
 Prefix and path arguments: a string or template literal, a constant (``ref``), ``{path: ...}``
 (``@Controller({ path: "cats", host: ... })``), or an array of any of these: one route per
@@ -35,7 +38,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, join_paths, js_file, unwrap
-from indexer.model import TYPE_KINDS, FileExtraction, Route, Template, Wrapper, WrapperRef
+from indexer.model import TYPE_KINDS, FileExtraction, GlobalPrefix, Route, Template, Wrapper, WrapperRef
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -113,7 +116,9 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
 def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, list[Node]]]) -> None:
     """``useGlobal*`` calls, ``APP_*`` providers and ``consumer.apply(...).forRoutes(...)``."""
     for caps in matches:
-        if "global" in caps:
+        if "prefix_call" in caps:
+            _global_prefix(jf, out, caps)
+        elif "global" in caps:
             kind = _KINDS[jf.text(caps["global"][0])[len("useGlobal"):]]
             call = caps["call"][0]
             for arg in arguments(caps["args"][0]):
@@ -135,6 +140,24 @@ def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, li
                     continue
                 for mw in applied:
                     _emit(jf, out, "middleware", mw, call, path)
+
+
+def _global_prefix(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
+    """``app.setGlobalPrefix(prefix, { exclude })``: a :class:`GlobalPrefix` (none for a prefix that
+    is no string, template or name)."""
+    args = arguments(caps["prefix_args"][0])
+    if not args or (unwrap(args[0]) or args[0]).type not in ("string", "template_string", "identifier",
+                                                              "member_expression"):
+        return
+    exclude: list[Template] = []
+    if len(args) > 1:
+        value = jf.object_pairs(args[1]).get("exclude")
+        if value is not None:
+            value = unwrap(value) or value
+            items = value.named_children if value.type == "array" else [value]
+            exclude = [t for item in items for t in _values(jf, item, "path") if t.parts]
+    line, col = jf.pos(caps["prefix_call"][0])
+    out.global_prefixes.append(GlobalPrefix(FRAMEWORK, jf.template(args[0]), line, col, exclude))
 
 
 def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path: Template) -> None:

@@ -37,3 +37,9 @@
     property: (property_identifier) @_for)
   arguments: (arguments) @routes
   (#eq? @_for "forRoutes")) @call
+
+; app.setGlobalPrefix("api", { exclude: [...] }): a prefix before every route of the application.
+(call_expression
+  function: (member_expression property: (property_identifier) @_prefix)
+  arguments: (arguments) @prefix_args
+  (#eq? @_prefix "setGlobalPrefix")) @prefix_call

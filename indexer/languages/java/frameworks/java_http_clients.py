@@ -36,7 +36,12 @@ annotation's name):
   (``@RequestMapping`` without ``method`` is GET, as Feign's Spring contract has it) or its
   Feign-native ``@RequestLine("GET /owners/{id}")``.
 * ``httpexchange``: Spring 6 ``@HttpExchange`` interfaces: the class-level ``@HttpExchange`` URL
-  joined with the method's ``@GetExchange`` / ``@PostExchange`` / ... / ``@HttpExchange(method=...)``.
+  (none when only the methods are annotated) joined with the method's ``@GetExchange`` /
+  ``@PostExchange`` / ... / ``@HttpExchange(method=...)``. Such an interface is also a server
+  contract (Spring 6.1 maps the exchange annotations of an interface a ``@RestController``
+  implements): each method is a :class:`~indexer.model.Route` of framework ``http-exchange``
+  whose ``handler`` is the interface method (:data:`~indexer.model.EXCHANGE_ROUTE`); the linker makes the implementing controllers' methods
+  EXPOSE it.
 """
 
 from __future__ import annotations
@@ -52,11 +57,12 @@ from indexer.languages.java.frameworks.common import (
     concat,
     http_method,
     join_path,
+    rooted,
     string_value,
 )
 from indexer.languages.java.frameworks.spring_web import MAPPINGS, mapping_methods, mapping_paths
 from indexer.languages.base import query, run_query
-from indexer.model import FileExtraction, HttpCall, Template
+from indexer.model import EXCHANGE_ROUTE, FileExtraction, HttpCall, Route, Template
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -274,16 +280,25 @@ class _Detector:
 
     def _interfaces(self) -> None:
         jf = self.jf
-        for decl, anns in jf.annotated("FeignClient", "HttpExchange"):
+        exchanges: dict[int, Node] = {}  # interfaces with exchange methods and no type-level annotation
+        for decl, anns in jf.annotated("FeignClient", "HttpExchange", *EXCHANGE_VERBS):
+            if decl.type == "method_declaration":
+                owner = decl.parent.parent if decl.parent is not None else None
+                if owner is not None and owner.type == "interface_declaration" and not any(
+                        a.name in ("FeignClient", "HttpExchange") for a in jf.annotations(owner)):
+                    exchanges.setdefault(owner.id, owner)
+                continue
             if decl.type != "interface_declaration":
                 continue
             feign = next((a for a in anns if a.name == "FeignClient"), None)
             if feign is not None:
                 self._feign(decl, anns, feign)
-            else:
+            elif any(a.name == "HttpExchange" for a in anns):
                 exchange = next(a for a in anns if a.name == "HttpExchange")
                 values = exchange.values("url", "value")
                 self._exchange(decl, jf.template(values[0]) if values else Template())
+        for decl in exchanges.values():
+            self._exchange(decl, Template())
 
     def _feign(self, decl: Node, anns: list[Annotation], feign: Annotation) -> None:
         jf = self.jf
@@ -336,6 +351,9 @@ class _Detector:
                 values = ann.values("url", "value")
                 path = jf.template(values[0]) if values else Template()
                 self._interface_call("httpexchange", verb, join_path(base, path), caller, ann)
+                if caller is not None:  # the server side: a controller implementing the interface
+                    line, col = self.src.line(ann.name_node), self.src.col(ann.name_node)
+                    self.out.routes.append(Route(EXCHANGE_ROUTE, [verb], rooted(join_path(base, path)), caller, line, col))
 
     def _interface_call(self, framework: str, verb: str, url: Template, caller: str | None, ann: Annotation) -> None:
         line, col = self.src.line(ann.name_node), self.src.col(ann.name_node)

@@ -17,6 +17,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "fastapi",
     "flask",
     "flask_restful",
+    "starlette",
     "django_urls",
     "django_settings",
     "python_view_decorators",

@@ -14,7 +14,8 @@ Found (rules in ``indexer/languages/python/queries/flask.scm``):
 * ``NAME = Blueprint("name", __name__, url_prefix="/bp")`` / ``NAME = Flask(__name__)`` at module
   level -> :class:`~indexer.model.Router` (an app's prefix is empty).
 * ``R.register_blueprint(bp, url_prefix="/x")`` -> :class:`~indexer.model.Mount` (prefix empty when
-  not given). Flask's ``url_prefix`` given at registration *replaces* the blueprint's own prefix;
+  not given). werkzeug's ``DispatcherMiddleware(app.wsgi_app, {"/backend": backend})`` -> one Mount
+  per entry (parent ``app``, child ``backend``: a Flask app, or any app the linker finds as a router). Flask's ``url_prefix`` given at registration *replaces* the blueprint's own prefix;
   the Mount records it as written and leaves that to the linker.
 
 Cross-cutting code -> :class:`~indexer.model.Wrapper` (``owner`` the decorated function, or for a
@@ -76,6 +77,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _hook(ctx, caps)
         elif "hook.call" in caps:
             _hook_call(ctx, caps)
+        elif "dispatch" in caps:
+            _dispatcher(ctx, caps)
 
 
 def _is_app(ctx: Context, receiver: str, scope: str | None) -> bool:
@@ -180,6 +183,23 @@ def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
         return
     prefix = template(src, args.keywords.get("url_prefix"))
     ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col))
+
+
+def _dispatcher(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    """``DispatcherMiddleware(app.wsgi_app, {"/backend": backend})``: one :class:`Mount` per entry
+    whose key is a string and whose value names an app (a name or attribute chain), under the app
+    the first argument names (``.wsgi_app`` cut off)."""
+    src = ctx.src
+    parent = compact(src, caps["dispatch.parent"][0]).removesuffix(".wsgi_app")
+    line, col = src.line(caps["dispatch"][0]), src.col(caps["dispatch"][0])
+    for pair in caps["dispatch.mounts"][0].named_children:
+        if pair.type != "pair":
+            continue
+        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        if key is None or value is None or key.type != "string" or value.type not in ("identifier", "attribute"):
+            continue
+        child = compact(src, value).removesuffix(".wsgi_app")
+        ctx.out.mounts.append(Mount(_FRAMEWORK, parent, child, template(src, key), line, col))
 
 
 def _hook_wrapper(ctx: Context, receiver: str, name_node: Node, owner: str | None, ref: str | None) -> None:

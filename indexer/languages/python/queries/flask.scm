@@ -55,3 +55,9 @@
     "before_request" "after_request" "teardown_request" "teardown_appcontext" "url_value_preprocessor"
     "url_defaults" "before_app_request" "after_app_request" "teardown_app_request"
     "app_url_value_preprocessor" "app_url_defaults" "register_error_handler")) @hook.call
+
+; DispatcherMiddleware(app.wsgi_app, {"/backend": backend_app}) (werkzeug): apps mounted under prefixes.
+(call
+  function: [(identifier) (attribute)] @dispatch.fn
+  arguments: (argument_list . (_) @dispatch.parent . (dictionary) @dispatch.mounts)
+  (#match? @dispatch.fn "(^|[.])DispatcherMiddleware$")) @dispatch

@@ -1,0 +1,146 @@
+"""Prefixes and base URLs an application sets in one place for every route or request: the part of
+the framework linker (:mod:`indexer.frameworks.link`) that applies them.
+
+* Server side: a :class:`~indexer.model.GlobalPrefix` (NestJS ``app.setGlobalPrefix("api")``) goes
+  before every absolute route of its framework exposed by a file of the same service folder
+  (:attr:`~indexer.frameworks.link_options.LinkOptions.units`, as application-wide wrappers are
+  bounded) and the same language family, except the paths its ``exclude`` names
+  (:meth:`AppPrefixLinks.global_prefix`).
+* Client side, in this order, for a request of a file whose URL is relative (no scheme and host,
+  no unknown start) (:meth:`AppPrefixLinks.client_url`):
+
+  1. an Angular interceptor's :class:`~indexer.model.UrlRewrite` of the same package folder (the
+     innermost folder holding a ``package.json``) rewrites an ``angular`` request's URL: the
+     interceptor's template with the request's URL in place of ``req.url``, each piece rendered in
+     its own file (``environment.apiUrl`` in the interceptor's);
+  2. a development-server proxy of the same package folder (:mod:`indexer.frameworks.dev_proxy`:
+     JSON files and :class:`~indexer.model.DevProxy` facts, JSON rules first) whose context matches
+     the path forwards it to its target, path rewritten: the URL becomes absolute, and its host and
+     port name the service (a compose-published port, a service name) as any URL's do.
+
+  The CALLS_HTTP edge records what applied: ``rewrite`` (the interceptor's id) and ``proxy`` (the
+  file holding the rule). A package without a proxy keeps its relative URLs (reaching every service
+  exposing the route, marked ambiguous by the analysis).
+
+A mixin: it uses the linker's ``ctxs``, ``options``, ``render`` and ``_module_of``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from indexer.frameworks.clients import HOLE, SCHEME_HOST
+from indexer.frameworks.dev_proxy import ProxyRule, proxied_url
+from indexer.model import GlobalPrefix, Template, UrlRewrite
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+
+__all__ = ["AppPrefixLinks", "excluded"]
+
+_WILDCARDS = ("(.*)", "/*", "*")
+
+
+def excluded(path: str, patterns: list[str]) -> bool:
+    """Whether a route path (``/health``, ``cats/{}``) is one of the ``exclude`` paths of a global
+    prefix: equal up to leading and trailing ``/``, or under a pattern ending in ``*`` / ``(.*)``.
+
+    >>> excluded("/health", ["health"]), excluded("/cats/{}", ["cats/(.*)"]), excluded("/cats", ["dogs"])
+    (True, True, False)
+    """
+    p = path.strip("/")
+    for pattern in patterns:
+        q = pattern.strip("/")
+        for tail in _WILDCARDS:
+            if q.endswith(tail):
+                head = q[: -len(tail)].rstrip("/")
+                if not head or p == head or p.startswith(head + "/"):
+                    return True
+                break
+        else:
+            if p == q:
+                return True
+    return False
+
+
+class AppPrefixLinks:
+    """Mixin of the framework linker applying global prefixes, interceptors and proxies (see the
+    module docstring)."""
+
+    ctxs: Any
+    options: Any
+    _prefix_facts: dict[tuple[str | None, str], list[tuple[FileCtx, GlobalPrefix]]] | None = None
+    _client_facts: tuple[dict[str, list[tuple[FileCtx, UrlRewrite]]], dict[str, list[ProxyRule]]] | None = None
+
+    def global_prefix(self, fc: FileCtx, framework: str, path: str) -> str:
+        """The global prefix (rendered) of a route of ``framework`` in ``fc`` whose own path is
+        ``path``; ``""`` when none applies. The first registration of the service folder (by file
+        path) wins."""
+        if self._prefix_facts is None:
+            self._prefix_facts = defaultdict(list)
+            for c in self.ctxs:
+                for g in c.ex.global_prefixes:
+                    self._prefix_facts[(self._module_of(c.path), c.rules.namespace)].append((c, g))
+        found = self._prefix_facts.get((self._module_of(fc.path), fc.rules.namespace))
+        for gfc, g in found or ():
+            if g.framework != framework:
+                continue
+            excludes = [self.render(gfc, None, t).replace(HOLE, "{}") for t in g.exclude]
+            if excluded(path, excludes):
+                return ""
+            return self.render(gfc, None, g.prefix).replace(HOLE, "{}")
+        return ""
+
+    def _package_of(self, path: str) -> str:
+        """The innermost package folder (``package.json``) holding ``path``; ``""``: the root."""
+        folders = (*self.options.env, *self.options.proxies)
+        return max((d for d in folders if d and path.startswith(d + "/")), key=len, default="")
+
+    def _clients(self) -> tuple[dict[str, list[tuple[FileCtx, UrlRewrite]]], dict[str, list[ProxyRule]]]:
+        """Interceptor rewrites and proxy rules per package folder (JSON rules first, then those of
+        the configuration files, by file path)."""
+        if self._client_facts is None:
+            rewrites: dict[str, list[tuple[FileCtx, UrlRewrite]]] = defaultdict(list)
+            rules: dict[str, list[ProxyRule]] = defaultdict(list)
+            for folder, found in self.options.proxies.items():
+                rules[folder].extend(found)
+            for c in self.ctxs:
+                if c.ex.url_rewrites:
+                    rewrites[self._package_of(c.path)].extend((c, w) for w in c.ex.url_rewrites)
+                for d in c.ex.dev_proxies:
+                    target = self.render(c, None, d.target)
+                    if HOLE in target or not SCHEME_HOST.match(target):
+                        continue
+                    rules[self._package_of(c.path)].append(
+                        ProxyRule(tuple(d.context), target, (d.rewrite,) if d.rewrite else (), c.path))
+            self._client_facts = (rewrites, rules)
+        return self._client_facts
+
+    def client_url(self, fc: FileCtx, framework: str, rendered: str) -> tuple[str, dict[str, str]]:
+        """The URL a request of ``fc`` made with ``rendered`` reaches once the package's interceptor
+        and development proxy applied, and the edge props saying which did."""
+        if not rendered or rendered.startswith(HOLE) or SCHEME_HOST.match(rendered):
+            return rendered, {}
+        rewrites, rules = self._clients()
+        if not rewrites and not rules:
+            return rendered, {}
+        package = self._package_of(fc.path)
+        extra: dict[str, str] = {}
+        if framework == "angular":
+            for wfc, w in rewrites.get(package, ()):
+                out: list[str] = []
+                for kind, text in w.url.parts:
+                    out.append(rendered if kind == "ref" and text == w.original
+                               else self.render(wfc, w.owner, Template(((kind, text),))))
+                rendered = "".join(out)
+                rd = wfc.def_at(w.owner, w.line) if w.owner else None
+                extra["rewrite"] = rd.id if rd is not None else wfc.path
+                break
+            if rendered.startswith(HOLE) or SCHEME_HOST.match(rendered):
+                return rendered, extra
+        found = proxied_url(rules.get(package, ()), rendered if rendered.startswith("/") else "/" + rendered)
+        if found is not None:
+            rendered, rule = found
+            extra["proxy"] = rule.source
+        return rendered, extra
