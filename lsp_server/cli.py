@@ -723,6 +723,69 @@ def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_j
     return on_update
 
 
+API_KEY_ENV = "RIPPLE_API_KEY"
+"""Environment variable holding the API key of ``ripple api`` (also ``[api] key`` in the configuration file)."""
+
+
+@main.command(name="api")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Any address but a loopback one needs an API key "
+                   f"(${API_KEY_ENV} or [api] key in the configuration file).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+              help="Port to listen on (0: any free port, printed on stderr).")
+@click.option("--db", envvar=DB_ENV, type=click.Path(dir_okay=False, path_type=Path),
+              help="Index file (default: [embedded] db, else .ripple/index.db here or in a parent folder, else "
+                   "created here).")
+@click.option("--model", envvar=MODEL_ENV, help="The fastembed model queries are embedded with, if not the bundled one.")
+@click.option("--max-body", type=click.IntRange(1024, 64 << 20), default=1 << 20, show_default=True,
+              help="Largest request body read, in bytes.")
+@click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Ingest may index folders in this one only (repeatable; default: the current folder).")
+def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: int, roots: tuple[Path, ...]) -> None:
+    """Serve the REST API (OpenAPI at /openapi.json) over the configured stores: search, similar
+    code, symbols, callers, references, impact, repositories and ingest jobs."""
+    import socket
+
+    import uvicorn
+
+    from lsp_server.api.app import ApiSettings, create_app
+    from lsp_server.api.guard import BindRefused, check_bind
+    from stores.config import load_config
+
+    try:
+        config = _loaded(load_config())
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    key = config.api_key.strip() if config.api_key else None
+    try:
+        check_bind(host, key)
+    except BindRefused as exc:
+        raise click.BadParameter(str(exc), param_hint="--host") from exc
+    path: Path | None = db or config.db or find_db(Path.cwd())
+    if "embedded" in (config.graph.backend, config.search.backend) and path is None:
+        path = default_db_path(Path.cwd())
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
+    try:
+        app = create_app(ApiSettings(config=config, db=path, model=model, api_key=key, max_body=max_body,
+                                     roots=[r.resolve() for r in roots] or [Path.cwd()]))
+    except StoreError as exc:
+        sock.close()
+        raise click.ClickException(str(exc)) from exc
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    where = f"index {path}" if path is not None else f"{config.graph.backend} + {config.search.backend}"
+    click.echo(f"ripple api: listening on http://{shown}:{bound} ({where}); "
+               f"{'clients send the API key' if key else 'no API key (loopback only)'}", err=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
+    server.run(sockets=[sock])
+
+
 def _host_port(value: str, allow_remote: bool, hint: str) -> tuple[str, int]:
     """``HOST:PORT`` (``[::1]:PORT`` too) checked: a port from 0 to 65535, and a loopback host unless
     ``allow_remote``; a usage error naming ``hint`` otherwise."""

@@ -64,6 +64,10 @@ The file (every key optional)::
     "http://localhost:8081" = "customers-service"
     "/api/customer" = "customers-service"   # a gateway prefix, cut off before matching paths
 
+    [api]
+    key = "..."                       # the bearer token of `ripple api` (required off loopback); or
+                                      # $RIPPLE_API_KEY; ignored in a workspace file that is not trusted
+
     [trust]                           # only in the user's file or $RIPPLE_CONFIG
     workspaces = ["/home/me/src/shop"]      # workspaces (and folders below) whose .ripple/config.toml may
                                             # choose servers, credentials and the index file
@@ -133,6 +137,7 @@ ENVIRONMENT: dict[str, str] = {
     "RIPPLE_ES_CA_CERTS": "search.ca_certs",
     "RIPPLE_DB": "embedded.db",
     "RIPPLE_EMBEDDING_MODEL": "embedding.model",
+    "RIPPLE_API_KEY": "api.key",
 }
 """Environment variable -> configuration key."""
 
@@ -151,14 +156,16 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "embedded": {"db": (str, None)},
     "embedding": {"model": (str, None)},
     "http": {"services": (dict, {})},
+    "api": {"key": (str, None)},
     "trust": {"workspaces": (list, [])},
 }
-_SECRETS = {"graph.password", "search.password", "search.api_key"}
+_SECRETS = {"graph.password", "search.password", "search.api_key", "api.key"}
 ENDPOINT_KEYS = ("graph.backend", "graph.uri", "graph.products", "graph.database", "search.backend", "search.url",
                  "search.index_prefix", "search.ca_certs", "embedded.db")
 """Keys that choose where code, index data or credentials go: a workspace file sets them only when trusted."""
-CREDENTIAL_KEYS = ("graph.user", "graph.password", "search.api_key", "search.user", "search.password")
-"""Keys sent to a server: they apply only to an endpoint set in the same source."""
+CREDENTIAL_KEYS = ("graph.user", "graph.password", "search.api_key", "search.user", "search.password", "api.key")
+"""Keys sent to a server (they apply only to an endpoint set in the same source), and the key clients of
+``ripple api`` must send (a cloned repository's file must not choose who may read the index)."""
 _TRUST_KEY = "trust.workspaces"
 
 
@@ -237,6 +244,8 @@ class Config:
     workspace: Path | None = None
     workspace_trusted: bool = False
     ignored: tuple[str, ...] = ()
+    api_key: str | None = None
+    """The bearer token clients of ``ripple api`` send (``[api] key`` or ``$RIPPLE_API_KEY``)."""
 
     def source_of(self, key: str) -> str:
         """Where ``key`` (``"graph.uri"``) was set: a file, ``$VARIABLE``, or ``default``."""
@@ -558,7 +567,7 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
                 base = workspace.parent.parent
             db = base / db
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
-                  workspace, trusted, ignored)
+                  workspace, trusted, ignored, get("api.key"))
 
 
 def trust_workspace(folder: Path, env: Mapping[str, str] | None = None, remove: bool = False) -> Path:

@@ -1,7 +1,7 @@
 /**
  * The ripplegraph VS Code extension: starts `ripple serve` through vscode-languageclient (call
  * hierarchy, references, hover, code lens and symbols come from the language client itself) and adds
- * the commands Semantic Search, Blast Radius, Reindex and Index Status, the index in the status bar
+ * the commands Semantic Search, Find Similar Code, Blast Radius, Reindex and Index Status, the index in the status bar
  * and the `ripple:` document provider.
  *
  * Everything that does not need VS Code lives in ./lib (unit-tested); the wiring here is tested
@@ -15,12 +15,14 @@ import { OPEN_LOCATION_COMMAND, locationArgs } from './lib/report';
 import { RippleContentProvider, tryOpenLocation } from './open';
 import { reindex } from './requests';
 import { semanticSearch } from './search';
+import { findSimilar } from './similar';
 import { Session } from './session';
 import { type IndexStatusBar, SHOW_STATUS_COMMAND } from './statusBar';
 
 /** Command ids contributed in package.json. */
 export const COMMANDS = {
   search: 'ripplegraph.semanticSearch',
+  similar: 'ripplegraph.findSimilar',
   blastRadius: 'ripplegraph.blastRadius',
   reindex: 'ripplegraph.reindex',
   status: SHOW_STATUS_COMMAND,
@@ -47,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Ripple
     s, panel,
     vscode.workspace.registerTextDocumentContentProvider(RIPPLE_SCHEME, new RippleContentProvider(s)),
     vscode.commands.registerCommand(COMMANDS.search, () => semanticSearch(s)),
+    vscode.commands.registerCommand(COMMANDS.similar, () => findSimilar(s)),
     vscode.commands.registerCommand(COMMANDS.blastRadius, () => showBlastRadius(s, panel)),
     vscode.commands.registerCommand(COMMANDS.reindex, () => reindexAll(s, status)),
     vscode.commands.registerCommand(COMMANDS.status, () => showStatus(s, status)),

@@ -5,10 +5,12 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node';
 import type { IndexStatus } from './lib/status';
-import type { SearchResult } from './lib/searchItems';
+import type { SearchResult, SimilarResult } from './lib/searchItems';
 
 /** `ripple/search` `{query, limit}` -> `{hits}`. */
 export const SEARCH = 'ripple/search';
+/** `ripple/similar` `{textDocument, position, limit}` -> `{target, hits, notes}`. */
+export const SIMILAR = 'ripple/similar';
 /** `ripple/indexStatus` `{}` -> `{folders}`. */
 export const INDEX_STATUS = 'ripple/indexStatus';
 /** `ripple/fileContent` `{uri}` -> `{text}`. */
@@ -43,6 +45,13 @@ function tokenOf(signal: AbortSignal | undefined): vscode.CancellationToken | un
 /** `ripple/search`. */
 export function search(client: LanguageClient, query: string, limit: number, signal?: AbortSignal): Promise<SearchResult> {
   return client.sendRequest<SearchResult>(SEARCH, { query, limit }, tokenOf(signal));
+}
+
+/** `ripple/similar` at a position: code like the symbol there. */
+export function similar(
+  client: LanguageClient, uri: string, position: { line: number; character: number }, limit: number,
+): Promise<SimilarResult> {
+  return client.sendRequest<SimilarResult>(SIMILAR, { textDocument: { uri }, position, limit });
 }
 
 /** `ripple/indexStatus`. */

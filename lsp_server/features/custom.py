@@ -1,4 +1,4 @@
-"""Custom requests ``ripple/search``, ``ripple/blastRadius``, ``ripple/indexStatus``,
+"""Custom requests ``ripple/search``, ``ripple/similar``, ``ripple/blastRadius``, ``ripple/indexStatus``,
 ``ripple/fileContent`` and the ``ripple.reindex`` command (workspace/executeCommand)."""
 
 from __future__ import annotations
@@ -9,19 +9,21 @@ import attrs
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
+from analysis.agent_queries import MAX_MAX_TOKENS, AgentQueries, TargetError
 from analysis.retrieval import query_engine
 from analysis.services import service_map
 from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
 from analysis.impact_report import diagram_links, markdown_text, render_markdown, report_json
-from analysis.navigation import dotted_name
+from analysis.navigation import dotted_name, node_at
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
 
-__all__ = ["FEATURES", "COMMANDS", "MESSAGE_TYPES", "SEARCH", "BLAST_RADIUS", "INDEX_STATUS", "FILE_CONTENT", "REINDEX",
+__all__ = ["FEATURES", "COMMANDS", "MESSAGE_TYPES", "SEARCH", "SIMILAR", "SimilarParams", "BLAST_RADIUS", "INDEX_STATUS", "FILE_CONTENT", "REINDEX",
            "SearchParams", "BlastRadiusParams", "FileContentParams", "IndexStatusParams", "watching"]
 
 SEARCH = "ripple/search"
+SIMILAR = "ripple/similar"
 BLAST_RADIUS = "ripple/blastRadius"
 INDEX_STATUS = "ripple/indexStatus"
 FILE_CONTENT = "ripple/fileContent"
@@ -44,6 +46,23 @@ class SearchParams:
 
     query: str = attrs.field(validator=attrs.validators.instance_of(str))
     limit: int = attrs.field(default=20, validator=[attrs.validators.instance_of(int), _at_least_one])
+
+
+def _similar_limit(instance: Any, attribute: Any, value: int) -> None:
+    if not 1 <= value <= 100:
+        raise ValueError("limit must be between 1 and 100")
+
+
+@attrs.define
+class SimilarParams:
+    """``ripple/similar`` params: ``textDocument`` and ``position`` (the symbol written there, else the
+    definition around it), or ``symbol`` (a qualified name, a node id or ``PATH:LINE``); ``limit`` 1 to
+    100 (default 10)."""
+
+    text_document: types.TextDocumentIdentifier | None = attrs.field(default=None)
+    position: types.Position | None = attrs.field(default=None)
+    symbol: str | None = attrs.field(default=None)
+    limit: int = attrs.field(default=10, validator=[attrs.validators.instance_of(int), _similar_limit])
 
 
 @attrs.define
@@ -109,6 +128,50 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
         "name": h.node.name, "fqn": dotted_name(h.node), "id": h.node.id, "kind": h.chunk.kind, "score": h.score,
         "callers": h.callers,
     } for h in hits[:limit]]}
+
+
+def similar(ls: RippleServer, params: SimilarParams) -> dict[str, Any]:
+    """``{textDocument, position, limit?}`` or ``{symbol, limit?}`` -> ``{target: {id, name} | null,
+    hits: [{uri, range, name, fqn, id, kind, score, callers}], notes}``: code like the symbol's (its
+    nearest chunks by embedding, the symbol itself excluded), through the agent facade's ``similar``
+    (:meth:`analysis.agent_queries.AgentQueries.similar`, what ``ripple mcp`` and ``ripple api``
+    answer) over every ready folder's index. No symbol at the position, a symbol without a chunk or a
+    chunk not embedded yet give no hits and a note saying why; a ``symbol`` that names nothing or
+    several symbols is an error naming candidates."""
+    conv = ls.converter()
+    if params.symbol is not None:
+        target = params.symbol
+    else:
+        if params.text_document is None or params.position is None:
+            raise JsonRpcInvalidParams("give 'symbol', or 'textDocument' and 'position'")
+        cur = ls.at_cursor(params.text_document.uri, params.position)
+        node = None
+        if cur is not None:
+            node = cur.symbols[0] if cur.symbols else node_at(cur.graph, cur.repo, cur.path, cur.at[0], cur.at[1])
+        if node is None or node.label == "File":
+            return {"target": None, "hits": [], "notes": ["no class, method or function here: put the cursor on one"]}
+        target = node.id
+    indexes = [f.store for f in ls.folders if f.store is not None and f.state != "error"]
+    graph = ls.graph()
+    queries = AgentQueries(graph, indexes)
+    try:
+        answer = queries.similar(target=target, limit=params.limit, max_tokens=MAX_MAX_TOKENS)
+    except TargetError as exc:
+        raise JsonRpcException(f"ripple: {exc}", -32803) from exc
+    except ValueError as exc:  # the symbol has no chunk (a field, an endpoint): nothing to compare
+        node = graph.get_nodes([target]).get(target)
+        return {"target": {"id": target, "name": dotted_name(node) if node else target}, "hits": [],
+                "notes": [str(exc)]}
+    result = answer.result
+    node = graph.get_nodes([result["chunk_id"]]).get(result["chunk_id"])
+    hits = [{
+        "uri": conv.text(h["repo"], h["path"]).uri,
+        "range": conv.range(h["repo"], h["path"], h["line"], 0, h["end_line"] + 1, 0),
+        "name": h["name"].rsplit(".", 1)[-1], "fqn": h["name"], "id": h["id"], "kind": h["kind"], "score": h["score"],
+        "callers": h["callers"]["count"],
+    } for h in result["hits"]]
+    return {"target": {"id": result["chunk_id"], "name": dotted_name(node) if node else result["chunk_id"]},
+            "hits": hits, "notes": list(result["notes"])}
 
 
 def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[str, Any]:
@@ -189,12 +252,13 @@ def reindex(ls: RippleServer, *args: Any) -> dict[str, Any]:
 
 MESSAGE_TYPES = {
     SEARCH: _request_type(SEARCH, SearchParams),
+    SIMILAR: _request_type(SIMILAR, SimilarParams),
     BLAST_RADIUS: _request_type(BLAST_RADIUS, BlastRadiusParams),
     FILE_CONTENT: _request_type(FILE_CONTENT, FileContentParams),
     INDEX_STATUS: _request_type(INDEX_STATUS, IndexStatusParams, optional=True),
 }
 """Request types of the custom methods (checked by the protocol before dispatch)."""
 
-FEATURES = [(SEARCH, None, search), (BLAST_RADIUS, None, blast_radius_request), (INDEX_STATUS, None, index_status),
+FEATURES = [(SEARCH, None, search), (SIMILAR, None, similar), (BLAST_RADIUS, None, blast_radius_request), (INDEX_STATUS, None, index_status),
             (FILE_CONTENT, None, file_content)]
 COMMANDS = [(REINDEX, reindex)]

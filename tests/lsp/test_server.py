@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 WORKSPACE = Path(__file__).parent / "workspace"
@@ -224,6 +224,43 @@ async def test_blast_radius_request(client: LanguageClient):
                 {"symbol": "x", "tests": "skip"}, {"symbol": "x", "tests": 1}):
         with pytest.raises(JsonRpcInvalidParams):
             await client.protocol.send_request_async("ripple/blastRadius", bad)
+
+
+async def test_similar_code(client: LanguageClient):
+    """ripple/similar: code like the symbol at a position (or named), through the agent facade."""
+    api = uri(client, "client/client/api.py")
+    # On `fetch_owner`'s name (line 8, 1-based): its nearest chunks in the client's index, itself excluded.
+    result = await client.protocol.send_request_async("ripple/similar", {
+        "textDocument": {"uri": api}, "position": {"line": 7, "character": 10}, "limit": 3})
+    assert (result.target.id, result.target.name) == ("client:client/api.OwnerClient.fetch_owner(1)",
+                                                      "client.api.OwnerClient.fetch_owner")
+    def span(r):
+        return r.start.line, r.start.character, r.end.line, r.end.character
+
+    assert [(h.id, h.name, h.fqn, h.kind, h.uri.rsplit("/", 1)[-1], span(h.range), h.callers) for h in result.hits] == [
+        ("client:client/api.OwnerClient", "OwnerClient", "client.api.OwnerClient", "class", "api.py", (3, 0, 12, 0), 0),
+        ("client:client/report.render(1)", "render", "client.report.render", "function", "report.py", (3, 0, 7, 0), 1),
+        ("client:client/api.OwnerClient._get(1)", "_get", "client.api.OwnerClient._get", "method", "api.py",
+         (10, 0, 12, 0), 1)]
+    assert result.hits[0].score > result.hits[1].score > result.hits[2].score and result.notes == []
+    # Inside a body, off any name: the definition around the cursor.
+    inside = await client.protocol.send_request_async("ripple/similar", {
+        "textDocument": {"uri": api}, "position": {"line": 8, "character": 2}, "limit": 1})
+    assert inside.target.id == "client:client/api.OwnerClient.fetch_owner(1)" and len(inside.hits) == 1
+    # By name, in the other repository's index.
+    named = await client.protocol.send_request_async("ripple/similar", {"symbol": "OwnerRepository.findById", "limit": 2})
+    assert named.target.id == "petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository.findById(int)"
+    assert [h.id.split(":", 1)[0] for h in named.hits] == ["petclinic", "petclinic"]
+    assert named.target.id not in [h.id for h in named.hits]
+    # The module docstring: no class, method or function there.
+    none = await client.protocol.send_request_async("ripple/similar", {
+        "textDocument": {"uri": api}, "position": {"line": 0, "character": 3}})
+    assert (none.target, none.hits, none.notes) == (None, [], ["no class, method or function here: put the cursor on one"])
+    with pytest.raises(JsonRpcException, match="no symbol matches 'NoSuch.thing'"):
+        await client.protocol.send_request_async("ripple/similar", {"symbol": "NoSuch.thing"})
+    for bad in ({"symbol": "x", "limit": 0}, {"symbol": "x", "limit": 101}, {}, {"symbol": 3}):
+        with pytest.raises(JsonRpcInvalidParams):
+            await client.protocol.send_request_async("ripple/similar", bad)
 
 
 async def test_workspace_symbol_camel_case(client: LanguageClient):

@@ -146,7 +146,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
-                              r"\[embedded\], \[embedding\], \[http\], \[trust\]$"),
+                              r"\[embedded\], \[embedding\], \[http\], \[api\], \[trust\]$"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
@@ -463,3 +463,20 @@ def test_a_relative_ripple_config_is_refused(workspace, home):
     write(workspace / ".ripple" / "config.toml", '[graph]\nbackend = "memgraph"\n')
     with pytest.raises(ConfigError, match=r"\$RIPPLE_CONFIG must be an absolute path, not '.ripple/config.toml'"):
         load_config(workspace, {"HOME": str(home), "RIPPLE_CONFIG": ".ripple/config.toml"})
+
+
+def test_the_rest_api_key_comes_from_the_environment_or_a_trusted_file(workspace, home):
+    user = write(home / ".config" / "ripple" / "config.toml", '[api]\nkey = "user-key-0123456789"\n')
+    assert load_config(workspace, {"HOME": str(home)}).api_key == "user-key-0123456789"
+    assert load_config(workspace, {"HOME": str(home), "RIPPLE_API_KEY": "env-key-0123456789"}).api_key == (
+        "env-key-0123456789")
+    # A cloned repository's file must not choose the key that opens the index to the network.
+    ws_file = write(workspace / ".ripple" / "config.toml", '[api]\nkey = "planted-key-012345"\n')
+    config = load_config(workspace, {"HOME": str(home)})
+    assert (config.api_key, config.ignored) == ("user-key-0123456789", ("api.key",))
+    user.chmod(0o644)
+    assert f"{user} holds api.key and other users can read it; run chmod 600 {user}" in load_config(
+        workspace, {"HOME": str(home)}).warnings
+    trust(home, workspace)
+    assert load_config(workspace, {"HOME": str(home)}).api_key == "planted-key-012345"
+    assert ws_file.is_file()

@@ -101,3 +101,32 @@ export function hitToItem(hit: SearchHit, folders: readonly FolderRef[]): HitIte
 export function searchItems(result: SearchResult | null | undefined, folders: readonly FolderRef[]): HitItem[] {
   return (result?.hits ?? []).map((hit) => hitToItem(hit, folders));
 }
+
+/** The answer of `ripple/similar` (lsp_server/features/custom.py): the symbol compared, its nearest code, notes. */
+export interface SimilarResult {
+  target: { id: string; name: string } | null;
+  hits: SearchHit[];
+  notes: string[];
+}
+
+/** What "Find Similar Code" shows for an answer: a message alone, or a QuickPick `title` with rows (an empty-row text when none). */
+export type SimilarView =
+  | { kind: 'message'; text: string }
+  | { kind: 'pick'; title: string; items: HitItem[]; empty: string };
+
+/**
+ * The view of a `ripple/similar` answer: no symbol at the cursor is a message (the server's note);
+ * otherwise a QuickPick titled after the symbol, its rows as search rows, and, when there is none, the
+ * server's note (the symbol has no embedding yet, or nothing is like it).
+ */
+export function similarView(result: SimilarResult | null | undefined, folders: readonly FolderRef[]): SimilarView {
+  if (!result || result.target === null) {
+    return { kind: 'message', text: `ripplegraph: ${result?.notes?.[0] ?? 'no class, method or function at the cursor.'}` };
+  }
+  return {
+    kind: 'pick',
+    title: `Ripple: Code Similar to ${result.target.name}`,
+    items: searchItems(result, folders),
+    empty: result.notes.length > 0 ? `No similar code: ${result.notes.join('; ')}` : 'No similar code',
+  };
+}

@@ -148,7 +148,7 @@ describe('the extension against ripple serve', () => {
   it('registers its commands; the language client registers the server commands', () => {
     expect(stub.commandIds()).toEqual([
       'ripple.reindex', 'ripple.showCallers',
-      'ripplegraph.blastRadius', 'ripplegraph.openLocation', 'ripplegraph.reindex', 'ripplegraph.restartServer',
+      'ripplegraph.blastRadius', 'ripplegraph.findSimilar', 'ripplegraph.openLocation', 'ripplegraph.reindex', 'ripplegraph.restartServer',
       'ripplegraph.semanticSearch', 'ripplegraph.showIndexStatus',
     ]);
     expect([...stub.recorder.providers.keys()].sort()).toEqual(
@@ -201,6 +201,49 @@ describe('the extension against ripple serve', () => {
     expect(sent.map((s) => [s.method, s.params])).toEqual([['ripple/fileContent', { uri: 'ripple:/billing/billing/service.py' }]]);
     expect(stub.recorder.opened[0]).toEqual({ uri: 'ripple:/billing/billing/service.py', text: BILLING,
       selection: { line: 0, character: 0 }, viewColumn: 1 });
+  });
+
+  it('Find Similar Code: ripple/similar at the cursor, rows like search rows, opens the location', async () => {
+    // the server embeds the client's chunks after indexing: wait for it (ripple/indexStatus phase "done")
+    const client = await api.session.ready();
+    for (let i = 0; i < 2400; i++) {
+      const status = await client.sendRequest('ripple/indexStatus', {});
+      if (status.folders.every((f: any) => f.phase === 'done')) {
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    sent.length = 0;
+    stub.recorder.opened.length = 0;
+    stub.setCursor(join(root, 'client/client/api.py'), 7, 10);
+    await stub.vscode.commands.executeCommand('ripplegraph.findSimilar');
+    expect(sent.map((s) => [s.method, s.params])).toEqual([['ripple/similar', {
+      textDocument: { uri: uriOf('client/client/api.py') }, position: { line: 7, character: 10 }, limit: 30 }]]);
+    expect(sent[0].result.target).toEqual({ id: 'client:client/api.OwnerClient.fetch_owner(1)', name: 'client.api.OwnerClient.fetch_owner' });
+    const pick = stub.recorder.quickPicks.at(-1)!;
+    expect([pick.visible, pick.title]).toEqual([true, 'Ripple: Code Similar to client.api.OwnerClient.fetch_owner']);
+    expect(pick.items.slice(0, 3).map((i) => [i.label, i.description, i.detail])).toEqual([
+      ['$(symbol-class) client.api.OwnerClient', 'class · 0 callers', 'client/client/api.py:4'],
+      ['$(symbol-function) client.report.render', 'function · 1 caller', 'client/client/report.py:4'],
+      // the client's index holds the billing repository too (its checkout deleted): a `ripple:` row
+      ['$(symbol-function) service.record_payment', 'function · 1 caller', 'billing/billing/service.py:6'],
+    ]);
+    expect(pick.items.map((i) => i.detail)).not.toContain('client/client/api.py:8');
+    expect(pick.items.map((i) => i.hit!.uri)).toContain('ripple:/billing/billing/service.py');
+    pick.accept(pick.items[1]);
+    await waitFor('the editor', () => stub.recorder.opened.length === 1);
+    expect(stub.recorder.opened[0]).toMatchObject({ uri: uriOf('client/client/report.py'), selection: { line: 3, character: 0 } });
+    expect([pick.visible, pick.disposed]).toEqual([false, true]);
+  });
+
+  it('Find Similar Code where there is no symbol: the server\'s note as a message, no QuickPick', async () => {
+    stub.recorder.messages.length = 0;
+    const picks = stub.recorder.quickPicks.length;
+    stub.setCursor(join(root, 'client/client/api.py'), 0, 3);
+    await stub.vscode.commands.executeCommand('ripplegraph.findSimilar');
+    expect(stub.recorder.messages).toEqual([
+      { kind: 'info', text: 'ripplegraph: no class, method or function here: put the cursor on one', items: [] }]);
+    expect(stub.recorder.quickPicks.length).toBe(picks);
   });
 
   it('Blast Radius: the report of the method at the cursor in a webview whose links open the locations', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callersText, fqnOf, hitToItem, kindIcon, searchItems, type SearchHit } from '../../src/lib/searchItems';
+import { callersText, fqnOf, hitToItem, kindIcon, searchItems, similarView, type SearchHit } from '../../src/lib/searchItems';
 
 const range = (line: number) => ({ start: { line, character: 0 }, end: { line: line + 3, character: 0 } });
 const folders = [{ uri: 'file:///ws/client', name: 'client' }];
@@ -37,5 +37,31 @@ describe('search rows', () => {
       'symbol-class', 'symbol-file', 'settings-gear', 'database', 'book', 'symbol-misc']);
     expect(callersText(2)).toBe('2 callers');
     expect(searchItems(null, folders)).toEqual([]);
+  });
+});
+
+describe('similar code view', () => {
+  const target = { id: 'client:client/api.OwnerClient.fetch_owner(1)', name: 'client.api.OwnerClient.fetch_owner' };
+
+  it('rows like search rows under a title naming the symbol', () => {
+    const view = similarView({ target, hits: [{ ...HIT, id: 'client:client/api.OwnerClient._get(1)', fqn: 'client.api.OwnerClient._get',
+      range: range(10) }], notes: [] }, folders);
+    expect(view).toEqual({
+      kind: 'pick', title: 'Ripple: Code Similar to client.api.OwnerClient.fetch_owner', empty: 'No similar code',
+      items: [{ label: '$(symbol-method) client.api.OwnerClient._get', description: 'method · 1 caller',
+        detail: 'client/client/api.py:11', uri: 'file:///ws/client/client/api.py', line: 10 }],
+    });
+  });
+
+  it('no hits: the server\'s note says why', () => {
+    expect(similarView({ target, hits: [], notes: ['client:client/api.OwnerClient.fetch_owner(1) has no embedding yet'] }, folders))
+      .toEqual({ kind: 'pick', title: 'Ripple: Code Similar to client.api.OwnerClient.fetch_owner', items: [],
+        empty: 'No similar code: client:client/api.OwnerClient.fetch_owner(1) has no embedding yet' });
+  });
+
+  it('no symbol at the cursor: a message, no QuickPick', () => {
+    expect(similarView({ target: null, hits: [], notes: ['no class, method or function here: put the cursor on one'] }, folders))
+      .toEqual({ kind: 'message', text: 'ripplegraph: no class, method or function here: put the cursor on one' });
+    expect(similarView(null, folders)).toEqual({ kind: 'message', text: 'ripplegraph: no class, method or function at the cursor.' });
   });
 });

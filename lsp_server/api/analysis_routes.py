@@ -1,0 +1,140 @@
+"""The analysis routes of ``ripple api``: search, similar code, symbol, callers, references, impact and
+the repository list, each one call of the shared agent facade (:class:`analysis.agent_queries.AgentQueries`,
+which ``ripple mcp`` calls too) whose answer (``Answer.as_dict()``) becomes the route's pydantic model.
+
+The facade raises :class:`analysis.agent_queries.TargetError` for a target that names nothing or
+several symbols (a 404 problem listing ``candidates``), :class:`ValueError` for a bad argument (422)
+and :class:`stores.errors.StoreError` when a store fails (503, by :mod:`lsp_server.api.guard`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import FastAPI, Path as PathParam, Query
+
+from analysis.agent_queries import Answer, TargetError
+from lsp_server.api.guard import ApiProblem
+from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, CallersResponse,
+                                   ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
+                                   SearchResponse, SimilarResponse, SymbolResponse, TargetRequest)
+from stores.factory import Stores
+
+if TYPE_CHECKING:
+    from lsp_server.api.app import Service
+
+__all__ = ["install", "answer", "repository_counts", "target_problem"]
+
+
+def target_problem(exc: TargetError) -> ApiProblem:
+    """A :class:`TargetError` as a 404 problem; its candidates go in the problem's ``candidates`` member."""
+    unknown = str(exc).startswith(("no ", "target is empty"))
+    problem = ApiProblem(404, "unknown-symbol" if unknown else "ambiguous-symbol", str(exc),
+                         "Unknown symbol" if unknown else "Ambiguous symbol")
+    problem.extra = {"candidates": exc.candidates}
+    return problem
+
+
+def answer(service: Service, call: Callable[[Any], Answer]) -> dict[str, Any]:
+    """Run ``call(queries)`` on the facade (one query at a time: the query embedder is not thread-safe)
+    and return the answer's result with its ``truncated`` and ``steps``; facade errors become problems."""
+    try:
+        with service.query_lock:
+            done = call(service.queries())
+    except TargetError as exc:
+        raise target_problem(exc) from exc
+    except ValueError as exc:
+        raise ApiProblem(422, "invalid-request", str(exc)) from exc
+    data = done.as_dict()
+    return {**data["result"], "truncated": data["truncated"], "steps": data["steps"]}
+
+
+def repository_counts(stores: Stores, repo: str) -> dict[str, Any]:
+    """``{files_by_language, nodes}`` of ``repo``: files by the language the registry gives their suffix,
+    nodes by label (read file by file: the store contracts count the whole store only)."""
+    from indexer.languages import extractor_for_path
+
+    paths = sorted(stores.graph.file_checksums(repo))
+    languages: Counter[str] = Counter()
+    labels: Counter[str] = Counter()
+    for p in paths:
+        extractor = extractor_for_path(p)
+        languages[extractor.language if extractor is not None else "other"] += 1
+        labels.update(n.label for n in stores.graph.nodes_in_file(repo, p))
+    return {"files_by_language": dict(sorted(languages.items())), "nodes": dict(sorted(labels.items()))}
+
+
+def install(app: FastAPI, service: Service) -> None:
+    """Add the analysis routes to ``app``."""
+    not_found = {404: {"description": "The target names no symbol, or several (the problem lists candidates)."}}
+
+    @app.post("/v1/search", response_model=SearchResponse, tags=["search"])
+    def search(body: SearchRequest) -> SearchResponse:
+        """Hybrid search (BM25 + semantic kNN + exact names, fused by RRF), each hit with its source and
+        graph context (callers, callees, endpoints)."""
+        start = time.perf_counter()
+        data = answer(service, lambda q: q.search(body.query, repo=body.repo, product=body.product,
+                                                  language=body.language, kind=body.kind, limit=body.limit,
+                                                  max_tokens=body.max_tokens))
+        return SearchResponse.model_validate({**data, "hits": _ranked(data["hits"]),
+                                              "search_time_ms": _ms(start)})
+
+    @app.get("/v1/search/similar/{chunk_id:path}", response_model=SimilarResponse, tags=["search"],
+             responses={404: {"description": "No chunk of that id."}})
+    def similar(chunk_id: Annotated[str, PathParam(max_length=4096)],
+                limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 10,
+                max_tokens: Annotated[int | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
+                                                        le=MAX_MAX_TOKENS)] = None) -> SimilarResponse:
+        """Code like the chunk ``chunk_id`` (a search hit's ``chunkId``): its nearest chunks by
+        embedding, the chunk itself excluded, with source and graph context."""
+        start = time.perf_counter()
+        if not service.stores.search.get_chunks([chunk_id]):
+            raise ApiProblem(404, "unknown-chunk", f"no chunk {chunk_id!r}; chunk ids are the `chunkId` of search "
+                             "hits", "Unknown chunk")
+        data = answer(service, lambda q: q.similar(chunk_id=chunk_id, limit=limit, max_tokens=max_tokens))
+        return SimilarResponse.model_validate({**data, "hits": _ranked(data["hits"]), "search_time_ms": _ms(start)})
+
+    @app.post("/v1/symbol", response_model=SymbolResponse, tags=["analysis"], responses=not_found)
+    def symbol(body: TargetRequest) -> SymbolResponse:
+        """The definition ``target`` names (each overload): signature, location, source, direct callers
+        and callees, the endpoints it serves."""
+        return SymbolResponse.model_validate(answer(service, lambda q: q.symbol(body.target, body.max_tokens)))
+
+    @app.post("/v1/callers", response_model=CallersResponse, tags=["analysis"], responses=not_found)
+    def callers(body: CallersRequest) -> CallersResponse:
+        """Direct call sites of ``target``, each with the calling symbol and how the call was bound."""
+        return CallersResponse.model_validate(
+            answer(service, lambda q: q.callers(body.target, body.resolutions, body.max_tokens)))
+
+    @app.post("/v1/references", response_model=ReferencesResponse, tags=["analysis"], responses=not_found)
+    def references(body: ReferencesRequest) -> ReferencesResponse:
+        """Every reference to ``target``: call sites, type uses, injections, subclasses, overrides."""
+        return ReferencesResponse.model_validate(
+            answer(service, lambda q: q.references(body.target, body.include_declaration, body.max_tokens)))
+
+    @app.post("/v1/impact", response_model=ImpactResponse, tags=["analysis"], responses=not_found)
+    def impact(body: ImpactRequest) -> ImpactResponse:
+        """The blast radius of changing ``target``: callers hop by hop, the endpoints, topics, entry
+        points and services they reach, as markdown and as data."""
+        with service.query_lock:
+            try:
+                done = service.queries().impact(body.target, body.depth, body.tests, body.max_tokens)
+            except TargetError as exc:
+                raise target_problem(exc) from exc
+            except ValueError as exc:
+                raise ApiProblem(422, "invalid-request", str(exc)) from exc
+        data = done.as_dict()
+        return ImpactResponse.model_validate({"markdown": done.text, "report": data["result"]["report"],
+                                              "truncated": data["truncated"], "steps": data["steps"]})
+
+
+def _ranked(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Hits with their fused rank among the ranks (``rrf``, the hit's 1-based place in the answer)."""
+    return [{**h, "ranks": {**h["ranks"], "rrf": h["rank"]}} for h in hits]
+
+
+def _ms(start: float) -> float:
+    return round(1000 * (time.perf_counter() - start), 3)

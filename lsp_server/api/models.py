@@ -1,0 +1,407 @@
+"""The request and response bodies of ``ripple api`` (pydantic): what ``/openapi.json`` publishes.
+
+Field names are camelCase on the wire (``searchTimeMs``, ``clearExisting``), as the issue names
+them; every model refuses unknown fields in requests (a typo is a 422, never silently ignored).
+Lines are 1-based, as in the index and ``ripple`` output.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "MIN_MAX_TOKENS", "MAX_MAX_TOKENS", "Budgeted", "Answered", "Related", "SimilarResponse", "Totals", "Reference",
+    "CallSite", "Callee", "Definition", "CallersResponse",
+    "MAX_LIMIT", "MAX_TARGET", "MAX_QUERY", "NAME_PATTERN", "PATTERN_HINTS", "Problem", "Health", "StoreHealth", "RepositoryInfo", "RepositoryList",
+    "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks",
+    "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
+    "ImpactRequest", "Step", "SymbolInfo", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
+]
+
+MAX_LIMIT = 100
+"""Most hits a search or a similar-code request returns."""
+MAX_QUERY = 1_000
+"""Longest search query, in characters."""
+MIN_MAX_TOKENS = 200
+"""Smallest size budget accepted (:data:`analysis.agent_queries.MIN_MAX_TOKENS`)."""
+MAX_MAX_TOKENS = 100_000
+"""Largest size budget accepted (:data:`analysis.agent_queries.MAX_MAX_TOKENS`)."""
+MAX_TARGET = 4_096
+"""Longest target (a qualified name, a node id or PATH:LINE), in characters."""
+NAME_PATTERN = r"^[^\x00-\x1f/\\]{1,200}$"
+"""A repository name: 1 to 200 characters, no control character or slash (it starts node ids)."""
+PATTERN_HINTS = {
+    "path": "give the absolute path of the folder on the server's machine (starting with /)",
+    "name": "a repository name has 1 to 200 characters, no slash, backslash or control character",
+}
+"""What to tell a person whose value does not match a field's pattern, by field name."""
+
+
+class Wire(BaseModel):
+    """camelCase on the wire, snake_case in Python; both accepted in requests."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, serialize_by_alias=True)
+
+
+class Request(Wire):
+    """A request body: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Problem(Wire):
+    """An error (RFC 9457 ``application/problem+json``): ``type`` a URI naming the kind of problem,
+    ``title`` its short summary, ``status`` the HTTP status, ``detail`` what happened to this request
+    and what to do about it."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str
+    candidates: list[dict[str, Any]] | None = None
+    """For a target that names nothing or several symbols: what it may have meant (pass one's ``id``)."""
+
+
+class StoreHealth(Wire):
+    """One configured store: its backend (``embedded``, ``memgraph``, ``elasticsearch``) and whether it answered."""
+
+    role: Literal["graph", "search"]
+    backend: str
+    ok: bool
+    detail: str | None = None
+
+
+class Health(Wire):
+    """``status`` is ``ok`` when every store answered; ``degraded`` when one did not (then the status code is 503)."""
+
+    status: Literal["ok", "degraded"]
+    version: str
+    stores: list[StoreHealth]
+
+
+class Step(Wire):
+    """One step the server executed to answer: its time in milliseconds, the store calls it made
+    (``roundTrips``) and what it found."""
+
+    name: str
+    ms: float
+    round_trips: int
+    detail: str | None = None
+
+
+class Answered(Wire):
+    """What every analysis answer ends with: what the size budget cut (``truncated``, one sentence
+    each; empty when nothing was) and the steps executed."""
+
+    truncated: list[str]
+    steps: list[Step]
+
+
+class RepositoryInfo(Wire):
+    """An indexed repository: its ``name`` (node ids start with it), its file count, the folder it was
+    indexed from (``root``, when recorded), when the index was written (``indexedAt``, ISO 8601 UTC),
+    how many indexed files changed on disk since (``changedFiles``; ``null`` when that cannot be told)
+    and whether an ingest job is queued or running on it."""
+
+    name: str
+    files: int
+    root: str | None = None
+    indexed_at: str | None = None
+    changed_files: int | None = None
+    ingesting: bool = False
+
+
+class Totals(Wire):
+    """Index-wide counts: repositories, nodes by label, edges by kind, calls by resolution, files by
+    language, chunks and embedded chunks."""
+
+    repositories: int
+    nodes: dict[str, int]
+    edges: dict[str, int]
+    calls_by_resolution: dict[str, int]
+    files: dict[str, int]
+    chunks: int
+    embedded: int
+
+
+class RepositoryList(Answered):
+    """Every repository of the configured stores, by name, and the index-wide totals."""
+
+    totals: Totals
+    repositories: list[RepositoryInfo]
+
+
+class RepositoryStats(RepositoryInfo):
+    """A repository with its files by language and its graph's ``nodes`` by label."""
+
+    files_by_language: dict[str, int]
+    nodes: dict[str, int]
+
+
+class Deleted(Wire):
+    """What ``DELETE /v1/repositories/{name}`` removed."""
+
+    name: str
+    files_deleted: int
+
+
+class IngestRequest(Request):
+    """``path``: an existing directory on the server's machine to index as this repository;
+    ``clearExisting``: drop the repository's current files first (a full rebuild) instead of the
+    incremental update; ``skipEmbeddings``: index the graph and BM25 only (semantic search waits
+    for a later ingest or ``ripple embed``)."""
+
+    path: str = Field(min_length=1, max_length=4096, pattern=r"^/[^\x00]*$")
+    clear_existing: bool = False
+    skip_embeddings: bool = False
+
+
+class JobProgress(Wire):
+    """The phase under way (``discover``, ``read``, ``extract``, ``resolve``, ``write``, ``embed``) and
+    how far it got (``total`` is ``null`` when unknown)."""
+
+    phase: str | None = None
+    done: int = 0
+    total: int | None = None
+
+
+class Job(Wire):
+    """An ingest job. ``state``: ``queued`` (waiting for the index's writer: one writer per index),
+    ``running``, ``succeeded`` or ``failed`` (``error`` says why); ``report`` is the index run's
+    summary (as ``ripple index --json``) once it succeeded; times are UNIX seconds."""
+
+    id: str
+    repo: str
+    path: str
+    state: Literal["queued", "running", "succeeded", "failed"]
+    progress: JobProgress
+    created_at: float
+    started_at: float | None = None
+    finished_at: float | None = None
+    error: str | None = None
+    report: dict[str, Any] | None = None
+
+
+class Budgeted(Request):
+    """``maxTokens``: the answer's size budget (about 4 characters a token; default 4,000). What the
+    budget cuts (sources shortened, items left out) is listed in the answer's ``truncated``."""
+
+    max_tokens: int | None = Field(default=None, ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)
+
+
+class SearchRequest(Budgeted):
+    """Hybrid search: ``query`` (words or identifiers) and optional filters; ``limit`` 1 to 100."""
+
+    query: str = Field(min_length=1, max_length=MAX_QUERY, pattern=r"\S")
+    repo: str | None = Field(default=None, max_length=200)
+    product: str | None = Field(default=None, max_length=200)
+    language: str | None = Field(default=None, max_length=40)
+    kind: Literal["method", "function", "class", "file_section"] | None = None
+    limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
+
+
+class Ranks(Wire):
+    """The 1-based rank a hit had in each ranked list (``null``: that list did not return it) and in the
+    fused list (``rrf``)."""
+
+    bm25: int | None = None
+    knn: int | None = None
+    name: int | None = None
+    rrf: int
+
+
+class Related(Wire):
+    """How many distinct nodes a hit relates to this way, and the first names."""
+
+    count: int
+    names: list[str]
+
+
+class Hit(Wire):
+    """A search hit: the graph node (``id``, dotted ``name``, ``label``) and its chunk (``chunkId``,
+    location, ``kind``, ``source`` text), the fused ``score`` and ``ranks``, and its graph context
+    (direct ``callers``, ``callees``, ``endpoints`` it serves)."""
+
+    id: str
+    chunk_id: str
+    name: str
+    label: str
+    kind: str
+    language: str
+    repo: str
+    path: str
+    line: int
+    end_line: int
+    score: float
+    ranks: Ranks
+    source: str
+    source_truncated: bool = False
+    callers: Related
+    callees: Related
+    endpoints: Related
+
+
+class SearchResponse(Answered):
+    """Hits best first; ``lists`` names the ranked lists fused; ``dropped`` counts hits whose graph
+    node is missing; ``notes`` say what the answer rests on (chunks not embedded yet); ``searchTimeMs``
+    the time the answer took on the server."""
+
+    query: str
+    lists: list[str]
+    dropped: int
+    notes: list[str]
+    hits: list[Hit]
+    search_time_ms: float
+
+
+class SimilarResponse(Answered):
+    """Chunks nearest to ``chunkId`` by embedding, best first (empty, with a note, when it has no
+    embedding yet), and ``searchTimeMs``."""
+
+    chunk_id: str
+    dropped: int
+    notes: list[str]
+    hits: list[Hit]
+    search_time_ms: float
+
+
+class ModelInfo(Wire):
+    """An embedding model: its fastembed ``name``, vector ``dimensions``, whether it ships with ripple
+    (``bundled``) and whether this server embeds queries with it (``active``)."""
+
+    name: str
+    dimensions: int
+    bundled: bool
+    active: bool
+
+
+class ModelsResponse(Wire):
+    """The embedding models, and how many of the index's chunks have a vector."""
+
+    models: list[ModelInfo]
+    chunks: int
+    embedded: int
+
+
+class TargetRequest(Budgeted):
+    """``target``: a qualified name (``Class.method``, ``package.module.function``), a node id, or
+    ``PATH:LINE[:COL]`` (1-based)."""
+
+    target: str = Field(min_length=1, max_length=MAX_TARGET, pattern=r"\S")
+
+
+class CallersRequest(TargetRequest):
+    """``resolutions``: keep only calls bound this way (``exact``, ``inferred``, ``name``); all by default."""
+
+    resolutions: list[Literal["exact", "inferred", "name"]] | None = None
+
+
+class ReferencesRequest(TargetRequest):
+    """``includeDeclaration``: list the declarations too."""
+
+    include_declaration: bool = False
+
+
+class ImpactRequest(TargetRequest):
+    """``depth``: hops walked upward (1 to 20); ``tests``: test code ``apart`` (own section),
+    ``include``, ``exclude`` or ``only``."""
+
+    depth: int = Field(default=5, ge=1, le=20)
+    tests: Literal["apart", "include", "exclude", "only"] = "apart"
+
+
+class SymbolInfo(Wire):
+    """A definition: node ``id``, dotted ``name``, ``label`` (``Method``, ``Class``, ...) and where it
+    is (``line`` to ``endLine``)."""
+
+    id: str
+    name: str
+    label: str
+    repo: str
+    path: str
+    line: int
+    end_line: int
+
+
+class Reference(Wire):
+    """A reference: where it is (``path``, 1-based ``line`` and ``col``), the definition it points to
+    (``target``), what holds it (``from``, a node id, and ``fromName``), the edge ``kind`` (``CALLS``,
+    ``USES_TYPE``, ...) and, for calls, how it was bound (``resolution``)."""
+
+    target: str
+    kind: str
+    from_: str = Field(alias="from")
+    from_name: str
+    repo: str
+    path: str
+    line: int
+    col: int
+    resolution: str | None = None
+
+
+class CallSite(Wire):
+    """Where a callee is called from, in the caller's body (1-based)."""
+
+    path: str
+    line: int
+    col: int
+
+
+class Callee(SymbolInfo):
+    """A callee with its call sites."""
+
+    sites: list[CallSite]
+
+
+class Definition(SymbolInfo):
+    """A definition with its ``signature``, ``decorators``, ``source``, direct ``callers`` (call sites)
+    and ``callees`` (with their call sites) and the ``endpoints`` it serves; the counts are complete
+    even when the budget shortens the lists."""
+
+    signature: str | None = None
+    decorators: list[str] = Field(default_factory=list)
+    source: str
+    source_truncated: bool = False
+    language: str
+    callers: list[Reference]
+    callees: list[Callee]
+    endpoints: list[str]
+    caller_count: int
+    callee_count: int
+
+
+class SymbolResponse(Answered):
+    """The definitions ``target`` named (each overload) and other symbols a bare name also matched."""
+
+    target: str
+    also_named: list[SymbolInfo]
+    definitions: list[Definition]
+
+
+class CallersResponse(Answered):
+    """The definitions ``target`` named (``targets``), other symbols of that name, and the call sites."""
+
+    targets: list[SymbolInfo]
+    also_named: list[SymbolInfo]
+    count: int
+    callers: list[Reference]
+
+
+class ReferencesResponse(Answered):
+    """The definitions ``target`` named (``targets``), other symbols of that name, and every reference."""
+
+    targets: list[SymbolInfo]
+    also_named: list[SymbolInfo]
+    count: int
+    references: list[Reference]
+
+
+class ImpactResponse(Answered):
+    """The blast radius: ``markdown`` (the report ``ripple impact`` prints, its steps table the
+    answer's) and ``report`` (the same as data, as ``ripple impact --json``)."""
+
+    markdown: str
+    report: dict[str, Any]
