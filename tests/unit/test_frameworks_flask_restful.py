@@ -5,12 +5,9 @@ Flask-RESTX namespaces with their default and replaced paths)."""
 
 from __future__ import annotations
 
-import hashlib
-
 from indexer.languages import extractor_for_path
 from indexer.model import Mount, Route, Router, Template
-from indexer.resolve.repository import resolve_repository
-from tests.resolution_harness import split_fixture
+from tests.resolution_harness import resolve_fixture
 
 RESTFUL = """\
 from flask import Blueprint, Flask
@@ -60,13 +57,7 @@ def test_a_file_importing_no_restful_package_gives_nothing() -> None:
 
 
 def _endpoints(fixture: str) -> list[tuple[str, str]]:
-    extractions = []
-    for path, source in split_fixture(fixture).items():
-        data = source.encode()
-        ex = extractor_for_path(path)
-        assert ex is not None
-        extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
-    result = resolve_repository("t", extractions)
+    result = resolve_fixture(fixture)
     return sorted((e.src.removeprefix("t:"), e.dst) for f in result.files for e in f.edges if e.kind == "EXPOSES")
 
 

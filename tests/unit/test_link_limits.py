@@ -3,11 +3,7 @@ into node ids stays bounded."""
 
 from __future__ import annotations
 
-import hashlib
-
-from indexer.languages import extractor_for_path
-from indexer.resolve.repository import resolve_repository
-from tests.resolution_harness import split_fixture
+from tests.resolution_harness import resolve_fixture
 
 
 def test_names_longer_than_the_render_cap_link_nothing() -> None:
@@ -23,12 +19,6 @@ def enqueue():
     app.send_task("{long}")
     app.send_task("mail.send")
 """
-    extractions = []
-    for path, source in split_fixture(fixture).items():
-        data = source.encode()
-        ex = extractor_for_path(path)
-        assert ex is not None
-        extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
-    result = resolve_repository("t", extractions)
+    result = resolve_fixture(fixture)
     produced = sorted(e.dst for f in result.files for e in f.edges if e.kind == "PRODUCES")
     assert produced == ["topic:celery:mail.send"]
