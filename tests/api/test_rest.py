@@ -183,7 +183,7 @@ def test_references(http):
 def test_impact(http):
     body = http.post("/v1/impact", json={"target": "OwnerRepository.findById", "depth": 3}).json()
     assert body["markdown"].startswith("# Blast radius of `")
-    assert "**1 caller · 0 endpoints**" in body["markdown"] and "## Steps executed" in body["markdown"]
+    assert "**1 direct caller · 0 endpoints**" in body["markdown"] and "## Steps executed" in body["markdown"]
     assert body["report"]["summary"]["callers"] == 1 and body["report"]["depth"] == 3
     assert [t["id"] for t in body["report"]["targets"]] == [FIND_BY_ID]
     assert body["steps"][0]["name"] == "Resolve target" and body["truncated"] == []
