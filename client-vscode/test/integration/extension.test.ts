@@ -229,7 +229,7 @@ describe('the extension against ripple serve', () => {
       ['$(symbol-function) service.record_payment', 'function · 1 caller', 'billing/billing/service.py:6'],
     ]);
     expect(pick.items.map((i) => i.detail)).not.toContain('client/client/api.py:8');
-    expect(pick.items.map((i) => i.hit!.uri)).toContain('ripple:/billing/billing/service.py');
+    expect(pick.items.map((i) => (i.hit as { uri: string }).uri)).toContain('ripple:/billing/billing/service.py');
     pick.accept(pick.items[1]);
     await waitFor('the editor', () => stub.recorder.opened.length === 1);
     expect(stub.recorder.opened[0]).toMatchObject({ uri: uriOf('client/client/report.py'), selection: { line: 3, character: 0 } });
