@@ -329,6 +329,16 @@ def _ref_json(r: Reference) -> dict[str, object]:
     }
 
 
+def _no_match_in_repo(store: Any, symbol: str, repo: str) -> str:
+    """The error for ``--repo R`` matching nothing: the indexed repositories are listed, so a
+    misspelt ``R`` shows at once."""
+    names = sorted(store.repos())
+    known = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+    if repo not in names:
+        return f"no repository {repo!r} is indexed here (indexed: {known or 'none'})"
+    return f"no symbol matches {symbol!r} in repository {repo!r}"
+
+
 def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
@@ -357,9 +367,10 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
 
 
 def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], key: str,
-                 as_json: bool, repo: str | None) -> None:
+                 as_json: bool, repo: str | None, unmatched: str | None = None) -> None:
     """JSON (``{"targets": [...], "repos": [...], key: [...]}``, exit 1 when nothing matched) or text;
-    a note on stderr when the targets lie in several repositories (``--repo`` chooses)."""
+    a note on stderr when the targets lie in several repositories (``--repo`` chooses). ``unmatched``:
+    the error when ``--repo`` matched nothing (:func:`_no_match_in_repo`)."""
     repos = sorted({t.repo for t in targets})
     if as_json:
         _emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
@@ -367,7 +378,7 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
             sys.exit(1)
         return
     if not targets and repo is not None:
-        raise click.ClickException(f"no symbol matches {symbol!r} in repository {repo!r}")
+        raise click.ClickException(unmatched or f"no symbol matches {symbol!r} in repository {repo!r}")
     _note_repos(symbol, repos)
     _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
 
@@ -407,7 +418,8 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
     with _store(db) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
-    _render_refs(symbol, targets, others, refs, "callers", as_json, repo)
+        unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
+    _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched)
 
 
 @main.command(name="references")
@@ -422,7 +434,8 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo:
     with _store(db) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
-    _render_refs(symbol, targets, others, refs, "references", as_json, repo)
+        unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
+    _render_refs(symbol, targets, others, refs, "references", as_json, repo, unmatched)
 
 
 
@@ -462,7 +475,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         if repo is not None and isinstance(query, SymbolQuery):  # the repository's definitions only
             chosen, _ = lookup(store, query.text, repo)
             if not chosen:
-                raise click.ClickException(f"no symbol matches {target!r} in repository {repo!r}")
+                raise click.ClickException(_no_match_in_repo(store, target, repo))
             query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
         report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search),
@@ -473,6 +486,10 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
             sys.exit(1)
         return
     if not report.targets:
+        if isinstance(query, PositionQuery):  # the file is indexed, the line holds no definition
+            raise click.ClickException(
+                f"nothing is defined at {target}: give a line inside a method, function or class (PATH:LINE), "
+                "or its name")
         raise click.ClickException(
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
     _note_repos(target, sorted({t.node.repo for t in report.targets}))

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import shlex
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -69,9 +70,10 @@ def run_checks(start: Path, env: Mapping[str, str] | None = None, db: Path | Non
         return [Check("config", FAIL, str(exc), "fix the file or environment variable named above")]
     checks = [_config_check(config)]
     checks += [Check("config", WARN, w) for w in config.warnings]
+    named = db  # an index named on the command line is named again in the fixes
     db = db or config.db or _nearest_index(start)
     checks += _graph_checks(config, db)
-    checks += _search_checks(config, db)
+    checks += _search_checks(config, db, named)
     checks.append(_model_check(config))
     return checks
 
@@ -215,7 +217,7 @@ def _graph_checks(config: Config, db: Path | None) -> list[Check]:
     return checks
 
 
-def _search_checks(config: Config, db: Path | None) -> list[Check]:
+def _search_checks(config: Config, db: Path | None, named: Path | None = None) -> list[Check]:
     if config.search.backend == "embedded":
         check, store = _embedded_check("search", db, "")
         if store is None:
@@ -224,7 +226,7 @@ def _search_checks(config: Config, db: Path | None) -> list[Check]:
             counts = store.chunk_count()
         finally:
             store.close()
-        return _count_checks(f"embedded {db}", counts)
+        return _count_checks(f"embedded {db}", counts, named)
     from stores.elasticsearch import ElasticsearchSearchIndex
 
     s = config.search
@@ -273,13 +275,14 @@ def _model_id(config: Config) -> str | None:
         return None  # the model check says what is wrong
 
 
-def _count_checks(where: str, counts: Mapping[str, Any]) -> list[Check]:
+def _count_checks(where: str, counts: Mapping[str, Any], db: Path | None = None) -> list[Check]:
     chunks, embedded = int(counts["chunks"]), int(counts["embedded"])
     checks = [Check("search", OK, f"{where}, {_n(chunks, 'chunk')}, {embedded:,} embedded")]
     if embedded < chunks:
         missing = chunks - embedded
+        fix = f"run `ripple embed --db {shlex.quote(str(db))}`" if db is not None else "run `ripple embed`"
         checks.append(Check("search", WARN, f"{_n(missing, 'chunk')} {'has' if missing == 1 else 'have'} no embedding "
-                                            "yet: search finds them by BM25 alone", "run `ripple embed`"))
+                                            "yet: search finds them by BM25 alone", fix))
     return checks
 
 

@@ -270,7 +270,10 @@ def test_a_name_in_two_repositories_is_said_and_repo_chooses(tmp_path: Path) -> 
     refs = run("references", "slugify", "--db", db, "--repo", "blog")
     assert [r["from"] for r in refs["references"]] == ["blog:text/utils.post_url(1)"]
     result = CliRunner().invoke(main, ["references", "slugify", "--db", db, "--repo", "nope"])
-    assert (result.exit_code, result.stderr.strip()) == (1, "Error: no symbol matches 'slugify' in repository 'nope'")
+    assert (result.exit_code, result.stderr.strip()) == (
+        1, "Error: no repository 'nope' is indexed here (indexed: blog, shop)")
+    result = CliRunner().invoke(main, ["callers", "product_url", "--db", db, "--repo", "blog"])  # only in shop
+    assert (result.exit_code, result.stderr.strip()) == (1, "Error: no symbol matches 'product_url' in repository 'blog'")
     impact = run("impact", "slugify", "--db", db, "--repo", "blog")
     assert [t["id"] for t in impact["targets"]] == ["blog:text/utils.slugify(1)"]
     result = CliRunner().invoke(main, ["impact", "slugify", "--db", db])

@@ -340,6 +340,14 @@ def test_db_option_checks_that_index_file(workspace, tmp_path):
         f"ok    graph   embedded {db}: schema {SCHEMA_VERSION}, 1 file, 2 nodes, 1 edge",
         f"ok    search  embedded {db}, 1 chunk, 1 embedded"]
     assert result.exit_code == 0
+    with EmbeddedStore(db) as store:
+        store.set_embedding_model("model-a")
+        store.set_embedding_model("model-b")  # another model: every vector dropped; the fix names the index given
+    result = run(elsewhere, tmp_path, "--db", str(db))
+    assert result.stdout.splitlines()[2:5] == [
+        f"ok    search  embedded {db}, 1 chunk, 0 embedded",
+        "warn  search  1 chunk has no embedding yet: search finds them by BM25 alone",
+        f"              fix: run `ripple embed --db {db}`"]
     missing = tmp_path / "nope.db"
     result = run(workspace, tmp_path, "--db", str(missing))  # wins over the workspace's own index
     assert result.stdout.splitlines()[1:3] == [f"FAIL  graph   embedded: no index at {missing}", INDEX_FIX]

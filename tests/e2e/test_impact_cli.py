@@ -192,6 +192,9 @@ def test_errors_are_clear(plain_db: Path, services_db: Path) -> None:
     assert "no symbol matches 'Nope.nothing'" in CliRunner().invoke(main, ["impact", "Nope.nothing", "--db", str(plain_db)]).output
     assert json.loads(impact("Nope.nothing", "--db", str(plain_db), "--json", code=1))["targets"] == []
     assert "is not a file of the index" in CliRunner().invoke(main, ["impact", "nope.py:3", "--db", str(plain_db)]).output
+    # an indexed file, a line outside every definition (the import): said so, not "no symbol matches"
+    out = CliRunner().invoke(main, ["impact", "app/service.py:1", "--db", str(plain_db)]).output
+    assert "nothing is defined at app/service.py:1: give a line inside a method, function or class" in out
     out = CliRunner().invoke(main, ["impact", "x:1", "--service", "broken", "--db", str(plain_db)]).output
     assert "expected NAME=REPO" in out
     out = CliRunner().invoke(main, ["impact", "FIND", "--depth", "0", "--db", str(services_db)]).output
