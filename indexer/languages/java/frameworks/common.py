@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, query, run_query
-from indexer.model import CallSite, Definition, FileExtraction, Template, base_type
+from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 
 __all__ = [
     "GRAMMAR",
@@ -50,6 +50,7 @@ __all__ = [
     "concat",
     "elements",
     "http_method",
+    "listener_uses",
     "polled_destination",
     "join_path",
     "rooted",
@@ -104,6 +105,25 @@ POLLING_RECEIVES = frozenset(
 name rather than a timeout, callback or type reference, is the queue or destination consumed."""
 _NOT_DESTINATIONS = _NUMBERS | {"lambda_expression", "method_reference", "object_creation_expression",
                                 "class_literal", "null_literal"}
+
+
+def listener_uses(jf: JavaFile, annotation: str, keys: tuple[str, ...], framework: str,
+                  broker: str) -> list[TopicUse]:
+    """``consumes`` :class:`~indexer.model.TopicUse` facts of the methods annotated ``@annotation``
+    (``@JmsListener(destination = "q")``, ``@SqsListener({"a", "b"})``): one per destination the
+    first of ``keys`` present names (a template each), owned by the method, at the annotation's name."""
+    src = jf.src
+    found: list[TopicUse] = []
+    for decl, anns in jf.annotated(annotation):
+        if decl.type != "method_declaration":
+            continue
+        owner = jf.qualname(decl)
+        for ann in anns:
+            if ann.name == annotation:
+                for v in ann.values(*keys) or []:
+                    found.append(TopicUse(framework, "consumes", jf.template(v), owner, src.line(ann.name_node),
+                                          src.col(ann.name_node), broker=broker))
+    return found
 
 
 def polled_destination(args: list[Node]) -> Node | None:

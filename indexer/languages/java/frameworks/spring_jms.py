@@ -23,6 +23,7 @@ from indexer.languages.java.frameworks.common import (
     POLLING_RECEIVES,
     JavaFile,
     compact,
+    listener_uses,
     polled_destination,
 )
 from indexer.model import FileExtraction, TopicUse
@@ -43,16 +44,7 @@ _SENDS = frozenset({"convertAndSend", "send", "convertSendAndReceive", "sendAndR
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's JMS listeners and sends to ``out.topics``."""
     jf = JavaFile.of(root, src, out)
-    found: list[TopicUse] = []
-    for decl, anns in jf.annotated("JmsListener"):
-        if decl.type != "method_declaration":
-            continue
-        owner = jf.qualname(decl)
-        for ann in anns:
-            if ann.name == "JmsListener":
-                for v in ann.values("destination") or []:
-                    found.append(TopicUse(FRAMEWORK, "consumes", jf.template(v), owner, src.line(ann.name_node),
-                                          src.col(ann.name_node), broker="jms"))
+    found = listener_uses(jf, "JmsListener", ("destination",), FRAMEWORK, "jms")
     if jf.calls_any(_SENDS | POLLING_RECEIVES):
         for _, m in run_query(query(GRAMMAR, "java/queries", "messaging"), root):
             name = src.text(m["name"][0]) if "name" in m else None

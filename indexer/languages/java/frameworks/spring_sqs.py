@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.base import query, run_query
-from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile, compact
+from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile, compact, listener_uses
 from indexer.model import FileExtraction, TopicUse
 
 if TYPE_CHECKING:
@@ -37,16 +37,7 @@ _MAX_WALK = 64
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's SQS listeners and sends to ``out.topics``."""
     jf = JavaFile.of(root, src, out)
-    found: list[TopicUse] = []
-    for decl, anns in jf.annotated("SqsListener"):
-        if decl.type != "method_declaration":
-            continue
-        owner = jf.qualname(decl)
-        for ann in anns:
-            if ann.name == "SqsListener":
-                for v in ann.values("value", "queueNames") or []:
-                    found.append(TopicUse(FRAMEWORK, "consumes", jf.template(v), owner, src.line(ann.name_node),
-                                          src.col(ann.name_node), broker="sqs"))
+    found = listener_uses(jf, "SqsListener", ("value", "queueNames"), FRAMEWORK, "sqs")
     if "Sqs" in src.text(root) and jf.calls_any(_SENDS):
         for _, m in run_query(query(GRAMMAR, "java/queries", "messaging"), root):
             if "name" not in m or src.text(m["name"][0]) not in _SENDS:
