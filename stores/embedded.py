@@ -506,8 +506,11 @@ class EmbeddedStore(GraphStore, SearchIndex):
 
     @classmethod
     def _delete_chunks(cls, conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
-        for key in keys:
-            cls._delete_fts(conn, "repo = ? AND file = ?", key)
+        by_repo: dict[str, list[str]] = {}
+        for repo, file in keys:
+            by_repo.setdefault(repo, []).append(file)
+        for repo, files in by_repo.items():  # one query per repository (a batch is one), not per file
+            cls._delete_fts(conn, f"repo = ? AND file IN ({_IDS_PARAM})", (repo, json.dumps(files)))
         conn.executemany("DELETE FROM chunks WHERE repo = ? AND file = ?", keys)
 
     def _replace_chunks(self, conn: sqlite3.Connection, batch: list[IndexedFile]) -> None:
