@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import resource
 import sys
 from collections.abc import Iterator
@@ -20,10 +19,8 @@ from typing import Any
 
 import click
 import filelock
-from rich.console import Console
 from rich.logging import RichHandler
 from rich.markup import escape
-from rich.segment import Segment
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -38,122 +35,14 @@ from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
+from lsp_server.cli_support import (RichProgress, cli_store, cli_stores, emit_json, err, loaded_config, out)
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
-from stores.factory import (DB_ENV, Stores, claim_repository, default_db_path, find_db, open_embedder, open_stores,
+from stores.factory import (DB_ENV, claim_repository, default_db_path, find_db, open_embedder, open_stores,
                             prune_state_dirs, repository_name, state_dir, writer_lock)
 
 __all__ = ["main"]
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def terminal_text(text: str) -> str:
-    """``text`` with every control character but line feed and tab (C0, DEL, C1) written as ``\\xNN``:
-    names, paths and endpoint paths come from the indexed repository, and an ESC sequence in one must
-    not reach the terminal (set its title, clear it, write its clipboard)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
-
-
-class _SafeConsole(Console):
-    """A rich console whose text cannot carry control sequences: strings are escaped before rich parses
-    them (:func:`terminal_text`; rich itself drops only a few control characters), and the text of
-    every segment rendered from other objects (log records, tables) likewise. Rich's own styling and
-    cursor moves are control segments and pass unchanged."""
-
-    def render_str(self, text: str, **kwargs: Any) -> Any:  # noqa: D102 - rich's API
-        return super().render_str(terminal_text(text), **kwargs)
-
-    def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:  # noqa: D102 - rich's API
-        for segment in super().render(renderable, options):
-            if segment.control or not _CONTROL.search(segment.text):
-                yield segment
-            else:
-                yield Segment(terminal_text(segment.text), segment.style, segment.control)
-
-
-err = _SafeConsole(stderr=True, emoji=False)
-out = _SafeConsole(highlight=False, soft_wrap=True, emoji=False)
-
-
-class _RichProgress:
-    """Renders pipeline phases as rich progress bars on stderr; ``phase`` is the one under way (what
-    an interruption stopped)."""
-
-    def __init__(self, progress: Progress) -> None:
-        self.progress = progress
-        self.task: Any = None
-        self.phase: str | None = None
-
-    def start(self, phase: str, total: int | None) -> None:
-        self.phase = phase
-        self.task = self.progress.add_task(phase, total=total)
-
-    def advance(self, n: int = 1) -> None:
-        self.progress.advance(self.task, n)
-
-    def done(self, phase: str) -> None:
-        task = self.progress.tasks[-1]
-        self.progress.update(self.task, total=task.completed or 1, completed=task.completed or 1)
-
-
-@contextmanager
-def _store(db: str | None) -> Iterator[Any]:
-    """The embedded index (``--db``, ``$RIPPLE_DB``, or found here or in a parent folder) as one
-    object that is both graph and search index; with a team configuration (another graph or search
-    backend), see :func:`_stores`."""
-    with _stores(db) as stores:
-        yield stores.graph
-
-
-@contextmanager
-def _stores(db: str | None) -> Iterator[Stores]:
-    """The configured graph store and search index (:func:`stores.factory.open_stores`): the embedded
-    index by default; Memgraph and / or Elasticsearch when the configuration selects them. Every
-    store error becomes a one-line ClickException."""
-    from stores.config import load_config
-
-    try:
-        config = _loaded(load_config())
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
-    needs_file = "embedded" in (config.graph.backend, config.search.backend)
-    path = Path(db) if db else (config.db or find_db(Path.cwd()))
-    if needs_file and path is None:
-        raise click.ClickException(
-            f"no index found in this directory or its parents; run `ripple index PATH` first or pass --db (or set {DB_ENV})"
-        )
-    if needs_file and path is not None and not path.exists():
-        raise click.ClickException(f"no index at {path}; run `ripple index PATH` first")
-    try:
-        stores = open_stores(config, path if needs_file else None)
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
-    try:
-        yield stores
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        stores.close()
-
-
-_warned: set[str] = set()
-
-
-def _loaded(config: Any) -> Any:
-    """``config`` after printing its warnings on stderr (an untrusted workspace file's ignored keys, a
-    credential not sent, a secret others can read), each once per process."""
-    for warning in config.warnings:
-        if warning not in _warned:
-            _warned.add(warning)
-            err.print(f"[yellow]warning: {escape(warning)}[/yellow]", soft_wrap=True)
-    return config
-
-
-def _emit_json(data: object) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=False))
-
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", count=True, help="Log more (-v: skipped files, -vv: debug).")
@@ -194,7 +83,7 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     for gone in prune_state_dirs():  # caches of indexes deleted a week ago or more
         logging.getLogger(__name__).info("removed %s: its index is gone", gone)
     try:
-        config = _loaded(load_config(root))
+        config = loaded_config(load_config(root))
         db_path = Path(db) if db else (config.db or default_db_path(root))
         stores = open_stores(config, db_path, product=product or repo_name, create=True)
     except StoreError as exc:
@@ -214,10 +103,10 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
                            http_services=config.http_services, state_dir=str(state_dir(db_path)),
                            follow_external_symlinks=follow_external_symlinks)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    progress: _RichProgress | None = None
+    progress: RichProgress | None = None
     try:
         with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
-            progress = _RichProgress(bar)
+            progress = RichProgress(bar)
             with _writing(db_path):  # one writer per index; embedding below runs beside others
                 report = index_repository(root, stores.graph, store, options, progress)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
@@ -240,7 +129,7 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
         stores.close()
     interrupted = embedded.get("skipped") == "interrupted"
     if as_json:
-        _emit_json({**report.as_dict(), "embeddings": embedded, "db": str(db_path)})
+        emit_json({**report.as_dict(), "embeddings": embedded, "db": str(db_path)})
     else:
         _print_report(report, db_path, embedded)
     if interrupted:
@@ -264,7 +153,7 @@ def _writing(db_path: Path) -> Iterator[None]:
         lock.release()
 
 
-def _embed(store: Any, model: str | None, progress: _RichProgress) -> dict[str, Any]:
+def _embed(store: Any, model: str | None, progress: RichProgress) -> dict[str, Any]:
     """Run the embedding phase; a model that cannot load or a Ctrl-C costs the vectors, not the graph."""
     try:
         embedder = open_embedder(model)
@@ -373,7 +262,7 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
     the error when ``--repo`` matched nothing (:func:`_no_match_in_repo`)."""
     repos = sorted({t.repo for t in targets})
     if as_json:
-        _emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
+        emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
         if not targets:
             sys.exit(1)
         return
@@ -415,7 +304,7 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL])."""
-    with _store(db) as store:
+    with cli_store(db) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
         unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
@@ -431,7 +320,7 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
 def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool) -> None:
     """Every reference to SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL]): call
     sites, type uses, injections, subclasses, overrides."""
-    with _store(db) as store:
+    with cli_store(db) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
         unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
@@ -466,7 +355,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.BadParameter(str(exc), param_hint="--service") from exc
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    with _stores(db) as stores:
+    with cli_stores(db) as stores:
         store = stores.graph
         try:
             query = target_query(store, target)
@@ -481,7 +370,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search),
                               tests=tests)
     if as_json:
-        _emit_json(report_json(report, per_hop))
+        emit_json(report_json(report, per_hop))
         if not report.targets:
             sys.exit(1)
         return
@@ -503,11 +392,11 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
 def embed(db: str | None, model: str | None, as_json: bool) -> None:
     """Compute the embeddings still missing (after `ripple index --no-embed` or an interruption)."""
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with _stores(db) as stores, Progress(*columns, console=err, transient=as_json) as bar:
-        result = _embed(stores.search, model, _RichProgress(bar))
+    with cli_stores(db) as stores, Progress(*columns, console=err, transient=as_json) as bar:
+        result = _embed(stores.search, model, RichProgress(bar))
         counts = stores.search.chunk_count()
     if as_json:
-        _emit_json({**result, **counts})
+        emit_json({**result, **counts})
     elif "skipped" not in result:
         out.print(f"{result['embedded']:,} embedded, {result['reused']:,} reused; "
                   f"{counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings")
@@ -540,13 +429,13 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
            kind: str | None, limit: int, model: str | None, as_json: bool) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
-    with _stores(db) as stores:
+    with cli_stores(db) as stores:
         try:
             result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
         except EmbedderError as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
-        _emit_json({
+        emit_json({
             "query": query, "lists": result.lists, "embedded": result.embedded, "chunks": result.chunks,
             "notes": result.notes,
             "hits": [{"repo": h.chunk.repo, "path": h.chunk.file, "line": h.chunk.start_line,
@@ -573,10 +462,10 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def stats(db: str | None, as_json: bool) -> None:
     """Counts of files, nodes, edges (CALLS edges by resolution) and chunks in the index."""
-    with _stores(db) as stores:
+    with cli_stores(db) as stores:
         data = {**stores.graph.stats(), **stores.search.chunk_count(), "repos": stores.graph.repos()}
     if as_json:
-        _emit_json(data)
+        emit_json(data)
         return
     table = Table(show_header=False)
     table.add_column(style="bold")
@@ -603,7 +492,7 @@ def doctor(path: Path | None, db: Path | None, as_json: bool) -> None:
     checks = run_checks(path or Path.cwd(), db=db.expanduser() if db else None)
     ok = all(c.status != "fail" for c in checks)
     if as_json:
-        _emit_json({"ok": ok, "checks": [c.as_dict() for c in checks]})
+        emit_json({"ok": ok, "checks": [c.as_dict() for c in checks]})
     else:
         for line in render(checks):
             click.echo(line)
@@ -664,7 +553,7 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
     try:
         for path in dict.fromkeys(p.resolve() for p in paths):
             name = repo or path.name
-            config = _loaded(load_config(path))
+            config = loaded_config(load_config(path))
             db_path = Path(db) if db else (config.db or default_db_path(path))
             stores = open_stores(config, db_path, product=product or name, create=True)
             try:
@@ -770,7 +659,7 @@ def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: 
     from stores.config import load_config
 
     try:
-        config = _loaded(load_config())
+        config = loaded_config(load_config())
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     key = config.api_key.strip() if config.api_key else None

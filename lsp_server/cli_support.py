@@ -1,0 +1,137 @@
+"""What every ``ripple`` command shares: the consoles (control characters escaped), the rich progress
+renderer of the pipeline's phases, and the opening of the configured stores with store errors turned
+into one-line click errors. Command modules (``lsp_server.cli`` and the ``cli_*`` modules beside it)
+import these instead of each keeping a copy."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import Progress
+from rich.segment import Segment
+
+from stores.errors import StoreError
+from stores.factory import DB_ENV, Stores, find_db, open_stores
+
+__all__ = ["RichProgress", "SafeConsole", "cli_store", "cli_stores", "emit_json", "err", "loaded_config", "out",
+           "terminal_text"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_text(text: str) -> str:
+    """``text`` with every control character but line feed and tab (C0, DEL, C1) written as ``\\xNN``:
+    names, paths and endpoint paths come from the indexed repository, and an ESC sequence in one must
+    not reach the terminal (set its title, clear it, write its clipboard)."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+
+
+class SafeConsole(Console):
+    """A rich console whose text cannot carry control sequences: strings are escaped before rich parses
+    them (:func:`terminal_text`; rich itself drops only a few control characters), and the text of
+    every segment rendered from other objects (log records, tables) likewise. Rich's own styling and
+    cursor moves are control segments and pass unchanged."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Any:  # noqa: D102 - rich's API
+        return super().render_str(terminal_text(text), **kwargs)
+
+    def render(self, renderable: Any, options: Any = None) -> Iterator[Segment]:  # noqa: D102 - rich's API
+        for segment in super().render(renderable, options):
+            if segment.control or not _CONTROL.search(segment.text):
+                yield segment
+            else:
+                yield Segment(terminal_text(segment.text), segment.style, segment.control)
+
+
+err = SafeConsole(stderr=True, emoji=False)
+out = SafeConsole(highlight=False, soft_wrap=True, emoji=False)
+
+
+class RichProgress:
+    """Renders pipeline phases as rich progress bars on stderr; ``phase`` is the one under way (what
+    an interruption stopped)."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.task: Any = None
+        self.phase: str | None = None
+
+    def start(self, phase: str, total: int | None) -> None:
+        """A bar for ``phase`` with ``total`` steps (``None``: a spinner of unknown length)."""
+        self.phase = phase
+        self.task = self.progress.add_task(phase, total=total)
+
+    def advance(self, n: int = 1) -> None:
+        """``n`` more steps of the current phase done."""
+        self.progress.advance(self.task, n)
+
+    def done(self, phase: str) -> None:
+        """The current phase is finished: its bar is shown full at the count it reached."""
+        task = self.progress.tasks[-1]
+        self.progress.update(self.task, total=task.completed or 1, completed=task.completed or 1)
+
+
+@contextmanager
+def cli_store(db: str | None) -> Iterator[Any]:
+    """The embedded index (``--db``, ``$RIPPLE_DB``, or found here or in a parent folder) as one
+    object that is both graph and search index; with a team configuration (another graph or search
+    backend), see :func:`_stores`."""
+    with cli_stores(db) as stores:
+        yield stores.graph
+
+
+@contextmanager
+def cli_stores(db: str | None) -> Iterator[Stores]:
+    """The configured graph store and search index (:func:`stores.factory.open_stores`): the embedded
+    index by default; Memgraph and / or Elasticsearch when the configuration selects them. Every
+    store error becomes a one-line ClickException."""
+    from stores.config import load_config
+
+    try:
+        config = loaded_config(load_config())
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    needs_file = "embedded" in (config.graph.backend, config.search.backend)
+    path = Path(db) if db else (config.db or find_db(Path.cwd()))
+    if needs_file and path is None:
+        raise click.ClickException(
+            f"no index found in this directory or its parents; run `ripple index PATH` first or pass --db (or set {DB_ENV})"
+        )
+    if needs_file and path is not None and not path.exists():
+        raise click.ClickException(f"no index at {path}; run `ripple index PATH` first")
+    try:
+        stores = open_stores(config, path if needs_file else None)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        yield stores
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        stores.close()
+
+
+_warned: set[str] = set()
+
+
+def loaded_config(config: Any) -> Any:
+    """``config`` after printing its warnings on stderr (an untrusted workspace file's ignored keys, a
+    credential not sent, a secret others can read), each once per process."""
+    for warning in config.warnings:
+        if warning not in _warned:
+            _warned.add(warning)
+            err.print(f"[yellow]warning: {escape(warning)}[/yellow]", soft_wrap=True)
+    return config
+
+
+def emit_json(data: object) -> None:
+    """Print ``data`` on stdout as one indented JSON document (the ``--json`` output of every command)."""
+    click.echo(json.dumps(data, indent=2, sort_keys=False))
