@@ -15,8 +15,9 @@ agent needs of every answer:
 * **graph context with search hits**: each hit's source text, and its callers, callees and served
   endpoints (counts and the first :data:`CONTEXT_NAMES` names), in a fixed number of batched calls;
 * **the steps executed** with their time in milliseconds and store calls, at the end of every answer;
-* **a size budget**: ``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`; a token is estimated as
-  :data:`CHARS_PER_TOKEN` characters) bounds the readable text, what an agent reads (an MCP tool's
+* **a size budget**: ``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`; tokens counted with the bundled
+  model's tokenizer, :mod:`analysis.tokens`, else estimated at :data:`CHARS_PER_TOKEN` characters a
+  token, and ``budget.counted_by`` says which) bounds the readable text, what an agent reads (an MCP tool's
   content); the structured result holds the same items (its JSON is two to four times larger: ids,
   positions, field names). What is cut (sources shortened, lists shortened, items left out) is said in
   ``truncated`` and in the text, never silently.
@@ -30,7 +31,6 @@ what to pass instead.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +44,7 @@ from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.retrieval import QueryEngine, SearchHit, SearchResult, query_engine
+from analysis.tokens import CHARS_PER_TOKEN, token_counter
 from stores.contracts import GraphStore, Node, SearchFilters, SearchIndex
 from stores.embedder import EmbedderError
 
@@ -57,9 +58,6 @@ MIN_MAX_TOKENS = 200
 """The smallest budget accepted (an answer's envelope and one item fit in it)."""
 MAX_MAX_TOKENS = 100_000
 """The largest budget accepted."""
-CHARS_PER_TOKEN = 4
-"""Characters per token in budget estimates (the usual figure for code and English with the BPE
-tokenizers of current models; ``bench/token_economy.py`` measures real tokens)."""
 CONTEXT_NAMES = 5
 """Names listed per relation in a search hit's graph context (the rest is counted)."""
 MAX_LIMIT = 100
@@ -77,8 +75,9 @@ _CONTEXT_KINDS = ("CALLS", "EXPOSES")
 
 
 def estimate_tokens(text: str) -> int:
-    """Tokens ``text`` is estimated to cost: ``ceil(len / CHARS_PER_TOKEN)``."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+    """Tokens ``text`` costs: counted by :func:`analysis.tokens.token_counter` (the bundled tokenizer;
+    ``ceil(len / CHARS_PER_TOKEN)`` when it cannot load)."""
+    return token_counter().count(text)
 
 
 class TargetError(ValueError):
@@ -118,10 +117,13 @@ class Answer:
 
     def as_dict(self) -> dict[str, Any]:
         """``{tool, result, truncated, steps: [{name, ms, round_trips, detail}], budget: {max_tokens,
-        tokens}}``: JSON-serialisable; ``budget.tokens`` estimates the text's size."""
+        tokens, counted_by}}``: JSON-serialisable; ``budget.tokens`` is the text's size in tokens,
+        ``counted_by`` how they were counted (the bundled tokenizer, or the character estimate and why)."""
+        counter = token_counter()
         return {"tool": self.tool, "result": self.result, "truncated": list(self.truncated),
                 "steps": [_step_json(s) for s in self.steps],
-                "budget": {"max_tokens": self.max_tokens, "tokens": estimate_tokens(self.text)}}
+                "budget": {"max_tokens": self.max_tokens, "tokens": counter.count(self.text),
+                           "counted_by": counter.method}}
 
 
 def _step_json(s: StepRun) -> dict[str, Any]:
@@ -226,15 +228,16 @@ Items = list[dict[str, Any]]
 Build = Callable[[Items, Sequence[str]], tuple[dict[str, Any], str]]
 
 
-def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Sequence[str] = (),
+def _fit(build: Build, items: Items, budget: int, noun: str, nested: Sequence[str] = (),
          plural: str | None = None) -> tuple[dict[str, Any], str, list[str]]:
     """Fit ``items`` (each may hold a ``source`` and lists under the ``nested`` keys) into
-    ``budget_chars``, measured on the text of ``build(chosen, notes)`` (its notes included; the result
+    ``budget`` tokens (:func:`analysis.tokens.token_counter`), measured on the text of ``build(chosen, notes)`` (its notes included; the result
     it also returns holds the same items). In turn: full sources and all items; then, for each source
     cap of :data:`_SOURCE_CAPS`, nested lists cut to a common length (at least 5) and the most items
     that fit, keeping at least three (or one at the last cap). Returns the result, the text and one
     note per cut."""
     total = len(items)
+    counter = token_counter()
 
     def notes_for(chosen: Items, cap: int | None, nested_cut: int | None) -> list[str]:
         notes = []
@@ -253,7 +256,7 @@ def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Seque
         return notes
 
     def fits(chosen: Items, cap: int | None, nested_cut: int | None) -> bool:
-        return len(build(chosen, notes_for(chosen, cap, nested_cut))[1]) <= budget_chars
+        return counter.within(build(chosen, notes_for(chosen, cap, nested_cut))[1], budget)
 
     if fits(items, None, None):
         data, text = build(items, [])
@@ -270,7 +273,7 @@ def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Seque
             chosen = trimmed[:floor if n is None else n]
             notes = notes_for(chosen, cap, nested_cut)
             data, text = build(chosen, notes)
-            if len(text) > budget_chars:
+            if not counter.within(text, budget):
                 notes.append("even this is over the budget: raise max_tokens")
                 data, text = build(chosen, notes)
             return data, text, notes
@@ -651,7 +654,7 @@ class AgentQueries:
         targets, _ = self._resolve(steps, target)
         report = blast_radius(self.graph, NodesQuery(tuple(targets)), depth=depth, services=self.services, tests=tests)
         steps.add(report.steps)
-        chars = budget * CHARS_PER_TOKEN
+        counter = token_counter()
         per_hop, limit, diagram = 10, 50, True
         while True:
             data = report_json(report, per_hop)
@@ -669,13 +672,13 @@ class AgentQueries:
                 notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list "
                              "for the budget (counts stay complete): raise max_tokens or lower depth for more")
             text = _finish([markdown], steps.steps, notes)
-            if len(text) <= chars or (per_hop == 1 and limit == 1 and not diagram):
+            if counter.within(text, budget) or (per_hop == 1 and limit == 1 and not diagram):
                 break
             if diagram:
                 diagram = False
             else:
                 per_hop, limit = max(1, per_hop // 2), max(1, limit // 2)
-        if len(text) > chars:
+        if not counter.within(text, budget):
             notes.append("even this is over the budget: raise max_tokens")
             text = _finish([markdown], steps.steps, notes)
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
@@ -721,7 +724,7 @@ class AgentQueries:
             data = {**head, key: chosen}
             return data, _finish(render(data), steps.steps, notes)
 
-        data, text, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
+        data, text, notes = _fit(build, items, budget, noun, nested, plural)
         return Answer(tool, data, text, list(steps.steps), notes, budget)
 
 

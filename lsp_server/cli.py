@@ -655,18 +655,13 @@ def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: 
     import uvicorn
 
     from lsp_server.api.app import ApiSettings, create_app
-    from lsp_server.api.guard import BindRefused, check_bind
     from stores.config import load_config
 
     try:
         config = loaded_config(load_config())
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    key = config.api_key.strip() if config.api_key else None
-    try:
-        check_bind(host, key)
-    except BindRefused as exc:
-        raise click.BadParameter(str(exc), param_hint="--host") from exc
+    key = _api_key(host, config, "--host")
     path: Path | None = db or config.db or find_db(Path.cwd())
     if "embedded" in (config.graph.backend, config.search.backend) and path is None:
         path = default_db_path(Path.cwd())
@@ -690,6 +685,27 @@ def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: 
                f"{'clients send the API key' if key else 'no API key (loopback only)'}", err=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
     server.run(sockets=[sock])
+
+
+def _api_key(host: str, config: Any = None, hint: str = "--http") -> str | None:
+    """The API key of ``ripple api`` / ``ripple mcp --http`` (``$RIPPLE_API_KEY`` or ``[api] key`` of
+    ``config``, loaded when not given), checked against the bind address
+    (:func:`lsp_server.api.guard.check_bind`: a non-loopback ``host`` needs one; a usage error naming
+    ``hint`` otherwise)."""
+    from lsp_server.api.guard import BindRefused, check_bind
+    from stores.config import load_config
+
+    if config is None:
+        try:
+            config = loaded_config(load_config())
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+    key = config.api_key.strip() if config.api_key else None
+    try:
+        check_bind(host, key)
+    except BindRefused as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from exc
+    return key
 
 
 def _host_port(value: str, allow_remote: bool, hint: str) -> tuple[str, int]:
@@ -775,8 +791,8 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
 @click.option("--http", "http", metavar="HOST:PORT",
               help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (a loopback address, e.g. "
                    "127.0.0.1:8765; port 0: any free port).")
-@click.option("--allow-remote", is_flag=True, help="With --http: allow a HOST that is not a loopback address "
-              "(there is no authentication: anyone who reaches it can read the index).")
+@click.option("--allow-remote", is_flag=True, help="With --http: allow a HOST that is not a loopback address; needs "
+              "an API key ($RIPPLE_API_KEY or [api] key, as ripple api), which clients send as Authorization: Bearer KEY.")
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: str | None) -> None:
     """Run the MCP server (Model Context Protocol) for coding agents: tools search, symbol, callers,
@@ -790,13 +806,15 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
         run_stdio(backend)
         return
     host, port = _host_port(http, allow_remote, "--http")
+    key = _api_key(host)
 
     def listening(bound_host: str, bound_port: int) -> None:
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-        click.echo(f"ripple mcp: listening on http://{shown}:{bound_port}/mcp", err=True)
+        click.echo(f"ripple mcp: listening on http://{shown}:{bound_port}/mcp; "
+                   f"{'clients send the API key' if key else 'no API key (loopback only)'}", err=True)
 
     try:
-        run_http(backend, host, port, on_listen=listening)
+        run_http(backend, host, port, on_listen=listening, api_key=key)
     except KeyboardInterrupt:
         pass
 

@@ -1,7 +1,9 @@
 """``ripple mcp``: the Model Context Protocol server, so coding agents ask ripplegraph directly.
 
 Built on the official MCP Python SDK (``mcp``, its ``MCPServer``): stdio by default, streamable HTTP
-with ``--http HOST:PORT`` (loopback unless ``--allow-remote``). Each tool is a thin call into the
+with ``--http HOST:PORT`` (loopback unless ``--allow-remote``, which needs an API key: every request
+must then carry ``Authorization: Bearer KEY``, the key ``ripple api`` uses, ``$RIPPLE_API_KEY`` or
+``[api] key``, compared in constant time by :func:`lsp_server.api.guard.key_matches`). Each tool is a thin call into the
 analysis facade (:class:`analysis.agent_queries.AgentQueries`) and answers with the facade's readable
 markdown as its text content and its JSON as structured content (``outputSchema``: :class:`AnswerModel`).
 Tools are read-only.
@@ -33,7 +35,7 @@ from analysis.impact import DEFAULT_DEPTH
 from analysis.services import service_map
 from stores.errors import StoreError
 
-__all__ = ["Backend", "AnswerModel", "build_server", "run_stdio", "run_http", "TOOLS", "INSTRUCTIONS"]
+__all__ = ["Backend", "AnswerModel", "BearerGuard", "build_server", "run_stdio", "run_http", "TOOLS", "INSTRUCTIONS"]
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +54,9 @@ _TARGET = Field(description="What to look at: a qualified name (OwnerController.
                             "(repo:path/module.Class.method(1)), or PATH:LINE (1-based; PATH:LINE:COL for the "
                             "symbol written there).", min_length=1, max_length=2000)
 _MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS,
-                    description="Size budget of the answer in tokens (about 4 characters each); what does not fit is "
-                                "cut and the answer says so in `truncated`.")
+                    description="Size budget of the answer in tokens (counted with the bundled model's WordPiece "
+                                "tokenizer, about 2.3 characters each); what does not fit is cut and the answer "
+                                "says so in `truncated`.")
 _LIMIT = Field(ge=1, le=MAX_LIMIT, description="Most hits returned.")
 
 Target = Annotated[str, _TARGET]
@@ -70,10 +73,12 @@ class StepModel(BaseModel):
 
 
 class BudgetModel(BaseModel):
-    """The size budget asked for and the estimated tokens of the text answer."""
+    """The size budget asked for, the tokens of the text answer and how they were counted (the bundled
+    tokenizer, or an estimate of 4 characters a token and why the tokenizer could not load)."""
 
     max_tokens: int
     tokens: int
+    counted_by: str
 
 
 class AnswerModel(BaseModel):
@@ -276,12 +281,42 @@ def run_stdio(backend: Backend) -> None:
         backend.close()
 
 
-def run_http(backend: Backend, host: str, port: int, on_listen: Callable[[str, int], None] | None = None) -> None:
+class BearerGuard:
+    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <key>`` (compared in
+    constant time, :func:`lsp_server.api.guard.key_matches`); otherwise a 401 JSON answer
+    (``{"error": ...}``, ``WWW-Authenticate: Bearer``) and ``app`` is not called."""
+
+    def __init__(self, app: Any, key: str) -> None:
+        self.app = app
+        self.key = key
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Answer 401 without the key; otherwise pass the request on."""
+        from lsp_server.api.guard import key_matches
+
+        if scope["type"] == "http":
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            if not key_matches(headers.get("authorization"), self.key):
+                body = b'{"error": "unauthorized: send the server\'s API key as Authorization: Bearer KEY"}'
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def run_http(backend: Backend, host: str, port: int, on_listen: Callable[[str, int], None] | None = None,
+             api_key: str | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` until interrupted; ``on_listen(host, port)`` is
-    called once bound (``port`` 0 picks a free one)."""
+    called once bound (``port`` 0 picks a free one). With ``api_key`` every request must carry it
+    (:class:`BearerGuard`); refusing a non-loopback ``host`` without one is the caller's check
+    (:func:`lsp_server.api.guard.check_bind`)."""
     import uvicorn
 
-    app = build_server(backend).streamable_http_app(host=host)
+    app: Any = build_server(backend).streamable_http_app(host=host)
+    if api_key is not None:
+        app = BearerGuard(app, api_key)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     http = uvicorn.Server(config)
 

@@ -186,7 +186,8 @@ class Job(Wire):
 
 
 class Budgeted(Request):
-    """``maxTokens``: the answer's size budget (about 4 characters a token; default 4,000). What the
+    """``maxTokens``: the answer's size budget in tokens of the bundled model's tokenizer (about 2.3
+    characters a token; default 4,000). What the
     budget cuts (sources shortened, items left out) is listed in the answer's ``truncated``."""
 
     max_tokens: int | None = Field(default=None, ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)
