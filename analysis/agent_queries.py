@@ -172,20 +172,22 @@ def _stem(node_id: str) -> str:
     return node_id[:cut] if cut > 0 else node_id
 
 
-def resolve_target(graph: GraphStore, target: str) -> tuple[list[Node], list[Node]]:
+def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
     """``(targets, others)`` for an agent's ``target``: a node id, a qualified or dotted name, or
     ``PATH:LINE[:COL]`` (1-based; the symbol written there with a column, else the innermost definition
-    around the line). ``targets`` are one symbol (its overloads together), sorted by id; ``others`` the
-    other symbols a bare name also matched. Raises :class:`TargetError` when the target names nothing
-    (candidates: the symbols whose names are closest) or several different symbols (candidates: those),
-    and :class:`stores.errors.StoreError` when the store fails."""
+    around the line), of repository ``repo`` only when given. ``targets`` are one symbol (its overloads
+    together), sorted by id; ``others`` the other symbols a bare name also matched. Raises
+    :class:`TargetError` when the target names nothing (candidates: the symbols whose names are closest)
+    or several different symbols (candidates: those, each with its repository), and
+    :class:`stores.errors.StoreError` when the store fails."""
     text = target.strip() if isinstance(target, str) else ""
     if not text:
         raise TargetError("target is empty: give a qualified name (Class.method), a node id or PATH:LINE")
+    where = f" in repository {repo!r}" if repo else ""
     try:
-        query = target_query(graph, text)
+        query = target_query(graph, text, repo)
     except ValueError as exc:
-        raise TargetError(f"{exc} (target {text!r}); or give a qualified name or a node id") from exc
+        raise TargetError(f"{exc}{where} (target {text!r}); or give a qualified name or a node id") from exc
     if isinstance(query, PositionQuery):
         found = query_nodes(graph, query)
         if not found:
@@ -193,20 +195,25 @@ def resolve_target(graph: GraphStore, target: str) -> tuple[list[Node], list[Nod
                               "class, method or function, or a qualified name")
         targets, others = found, []
     else:
-        targets, others = lookup(graph, text)
+        targets, others = lookup(graph, text, repo)
     if not targets:
         short = text.split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1] or text
-        near = graph.search_symbols(short, CANDIDATES_SHOWN)
+        near = [n for n in graph.search_symbols(short, CANDIDATES_SHOWN * (3 if repo else 1))
+                if repo in (None, n.repo)][:CANDIDATES_SHOWN]
         hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
-        raise TargetError(f"no symbol matches {text!r}{hint}. Pass one of the candidates' ids, a qualified name "
-                          "(Class.method, package.module.function) or PATH:LINE", [node_json(n) for n in near])
+        known = "" if not repo or repo in graph.repos() else f" (no repository {repo!r} is indexed: see repositories)"
+        raise TargetError(f"no symbol matches {text!r}{where}{known}{hint}. Pass one of the candidates' ids, a "
+                          "qualified name (Class.method, package.module.function) or PATH:LINE",
+                          [node_json(n) for n in near])
     stems = sorted({_stem(n.id) for n in targets})
     if len(stems) > 1:
         shown = sorted(targets, key=lambda n: n.id)
-        raise TargetError(f"{text!r} names {len(stems)} different symbols: "
-                          + ", ".join(f"{n.id}" for n in shown[:CANDIDATES_SHOWN])
+        repos = sorted({n.repo for n in targets})
+        narrow = f"; or pass repo (one of {', '.join(repos)})" if len(repos) > 1 else ""
+        raise TargetError(f"{text!r} names {len(stems)} different symbols{where}: "
+                          + ", ".join(n.id for n in shown[:CANDIDATES_SHOWN])
                           + (" …" if len(shown) > CANDIDATES_SHOWN else "")
-                          + ". Pass one id as the target", [node_json(n) for n in shown[:CANDIDATES_SHOWN]])
+                          + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]])
     return sorted(targets, key=lambda n: n.id), others
 
 
@@ -378,8 +385,9 @@ class AgentQueries:
 
     ``model`` names the fastembed model the indexes were embedded with (``None``: the bundled one);
     ``services`` is the service map of the blast radius (service name -> repository); ``sources``
-    describes each index for :meth:`repositories`. Methods are safe to call from one thread at a time
-    (the stores' rule)."""
+    describes each index for :meth:`repositories`. Every method taking a ``target`` also takes ``repo``:
+    only symbols of that repository are candidates (a name defined in several). Methods are safe to
+    call from one thread at a time (the stores' rule)."""
 
     def __init__(self, graph: GraphStore | Sequence[GraphStore], search: SearchIndex | Sequence[SearchIndex], *,
                  model: str | None = None, services: Mapping[str, str] | None = None,
@@ -440,8 +448,8 @@ class AgentQueries:
             raise ValueError(f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}")
         return limit
 
-    def _resolve(self, steps: _Steps, target: str) -> tuple[list[Node], list[Node]]:
-        targets, others = resolve_target(steps.graph, target)
+    def _resolve(self, steps: _Steps, target: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
+        targets, others = resolve_target(steps.graph, target, repo)
         steps.lap("Resolve target", ", ".join(n.id for n in targets))
         return targets, others
 
@@ -526,7 +534,7 @@ class AgentQueries:
                             lambda data: _search_text(f"Search: {query}", data))
 
     def similar(self, target: str | None = None, chunk_id: str | None = None, limit: int | None = 10,
-                max_tokens: int | None = None) -> Answer:
+                max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """Code like ``target``'s (its chunk) or like chunk ``chunk_id`` (exactly one of the two), by
         embedding distance: the best ``limit`` other chunks with source and graph context. Without an
         embedding for that chunk the answer is empty and says why. Raises :class:`TargetError` /
@@ -538,7 +546,7 @@ class AgentQueries:
         steps = self._start()
         graph = steps.graph
         if target is not None:
-            nodes, _ = self._resolve(steps, target)
+            nodes, _ = self._resolve(steps, target, repo)
             chunk_id = nodes[0].id
         assert chunk_id is not None
         holder = next((i for i, index in enumerate(steps.indexes) if index.get_chunks([chunk_id])), None)
@@ -553,14 +561,14 @@ class AgentQueries:
         return self._answer("similar", head, "hits", hits, "hit", steps, budget,
                             lambda data: _search_text(f"Code similar to {chunk_id}", data))
 
-    def symbol(self, target: str, max_tokens: int | None = None) -> Answer:
+    def symbol(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """The definition ``target`` names (each overload): signature, location, source, direct
         callers (call sites) and callees, endpoints it serves; ``also_named``: other symbols a bare name
         matched. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         sources = self._sources(steps, targets)
         steps.lap("Source", f"{len(sources)} of {len(targets)} definitions")
         refs = callers(graph, targets)
@@ -587,7 +595,8 @@ class AgentQueries:
         return self._answer("symbol", head, "definitions", items, "definition", steps, budget, _symbol_text,
                             nested=("callers", "callees"))
 
-    def callers(self, target: str, resolution: Sequence[str] | None = None, max_tokens: int | None = None) -> Answer:
+    def callers(self, target: str, resolution: Sequence[str] | None = None, max_tokens: int | None = None,
+                repo: str | None = None) -> Answer:
         """Direct call sites of ``target`` (a class: of its constructors too), sorted by location, each
         with the calling symbol and how the call was bound; ``resolution`` keeps only calls bound
         those ways (``exact``, ``inferred``, ``name``). Raises :class:`TargetError`."""
@@ -597,7 +606,7 @@ class AgentQueries:
             raise ValueError(f"resolution must be among exact, inferred, name, not {wanted!r}")
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         refs = callers(graph, targets, wanted)
         steps.lap("Callers", f"{len(refs)} call sites from {len({r.source.id for r in refs})} callers")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -605,13 +614,13 @@ class AgentQueries:
         return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget,
                             lambda data: _refs_text("Callers", data, "callers"))
 
-    def callees(self, target: str, max_tokens: int | None = None) -> Answer:
+    def callees(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
         sorted by first call site. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         groups = [g for t in targets for g in outgoing_calls(graph, t)]
         steps.lap("Callees", f"{len(groups)} callees")
         items = [{**node_json(g.node), "sites": [{"repo": s.repo, "path": s.file, "line": s.line, "col": s.col + 1}
@@ -620,14 +629,15 @@ class AgentQueries:
                 "count": len(items)}
         return self._answer("callees", head, "callees", items, "callee", steps, budget, _callees_text)
 
-    def references(self, target: str, include_declaration: bool = False, max_tokens: int | None = None) -> Answer:
+    def references(self, target: str, include_declaration: bool = False, max_tokens: int | None = None,
+                   repo: str | None = None) -> Answer:
         """Every reference to ``target``: call sites, type uses, injections, subclasses and
         implementations, overrides (``kind`` says which), sorted by location; with
         ``include_declaration`` the definitions first. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         refs = references(graph, targets, include_declaration)
         steps.lap("References", f"{len(refs)} references")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -636,7 +646,7 @@ class AgentQueries:
                             budget, lambda data: _refs_text("References", data, "references"))
 
     def impact(self, target: str, depth: int | None = DEFAULT_DEPTH, tests: str = "apart",
-               max_tokens: int | None = None) -> Answer:
+               max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """The blast radius of changing ``target`` (:func:`analysis.impact.blast_radius`: its overloads
         and related declarations, callers hop by hop up to ``depth`` (1 to :data:`MAX_DEPTH`), the
         endpoints, topics, entry points and services reached; ``tests``: one of
@@ -651,7 +661,7 @@ class AgentQueries:
         if tests not in TESTS_MODES:
             raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
         steps = self._start()
-        targets, _ = self._resolve(steps, target)
+        targets, _ = self._resolve(steps, target, repo)
         report = blast_radius(self.graph, NodesQuery(tuple(targets)), depth=depth, services=self.services, tests=tests)
         steps.add(report.steps)
         counter = token_counter()
@@ -684,7 +694,8 @@ class AgentQueries:
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
 
     def repositories(self, max_tokens: int | None = None) -> Answer:
-        """What is indexed: per repository its files (by count) and, where its folder and the index's
+        """What is indexed: per repository its files, its search chunks and how many are embedded
+        (counts) and, where its folder and the index's
         last write are known, how fresh it is (``changed_files``: indexed files modified or deleted on
         disk since then; ``None`` when that cannot be told); per index when it was written; the totals
         (nodes by label, edges, calls by resolution, files by language, chunks and how many are
@@ -696,13 +707,15 @@ class AgentQueries:
         for name in graph.repos():
             files = graph.file_checksums(name)
             source = next((s for s in self.sources if name in s.roots), None)
-            entry: dict[str, Any] = {"name": name, "files": len(files), "root": None, "indexed_at": None,
-                                     "changed_files": None}
+            counts = [index.chunk_count(name) for index in steps.indexes]
+            entry: dict[str, Any] = {"name": name, "files": len(files), "chunks": sum(c["chunks"] for c in counts),
+                                     "embedded": sum(c["embedded"] for c in counts), "root": None,
+                                     "indexed_at": None, "changed_files": None}
             if source is not None:
                 entry.update(root=source.roots[name], indexed_at=_iso(source.indexed_at),
                              changed_files=_changed(source.roots[name], files, source.indexed_at))
             repos.append(entry)
-        steps.lap("Repositories", f"{len(repos)} repositories, their files and freshness")
+        steps.lap("Repositories", f"{len(repos)} repositories, their files, chunks and freshness")
         stats = graph.stats()
         counts = [index.chunk_count() for index in steps.indexes]
         steps.lap("Counts", "nodes, edges, chunks")
@@ -852,11 +865,12 @@ def _callees_text(data: Mapping[str, Any]) -> list[str]:
 
 
 def _repos_text(data: Mapping[str, Any]) -> list[str]:
-    lines = ["# Repositories", "", "| Repository | Files | Indexed at | Changed on disk since | Folder |",
-             "|---|---|---|---|---|"]
+    lines = ["# Repositories", "", "| Repository | Files | Chunks (embedded) | Indexed at | Changed on disk since "
+             "| Folder |", "|---|---|---|---|---|---|"]
     for r in data["repositories"]:
         changed = "?" if r["changed_files"] is None else str(r["changed_files"])
-        lines.append(f"| {_cell(r['name'])} | {r['files']:,} | {r['indexed_at'] or '?'} | {changed} | "
+        lines.append(f"| {_cell(r['name'])} | {r['files']:,} | {r['chunks']:,} ({r['embedded']:,}) | "
+                     f"{r['indexed_at'] or '?'} | {changed} | "
                      f"{_cell(r['root'] or '?')} |")
     t = data["totals"]
     nodes = ", ".join(f"{k} {v:,}" for k, v in sorted(t["nodes"].items()))

@@ -59,7 +59,10 @@ _MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS,
                                 "says so in `truncated`.")
 _LIMIT = Field(ge=1, le=MAX_LIMIT, description="Most hits returned.")
 
+_REPO = Field(default=None, max_length=200, description="Only symbols of this repository (see repositories): for a "
+              "name defined in several.")
 Target = Annotated[str, _TARGET]
+Repo = Annotated[str | None, _REPO]
 MaxTokens = Annotated[int, _MAX_TOKENS]
 
 
@@ -213,27 +216,27 @@ def build_server(backend: Backend) -> MCPServer:
     @tool("One symbol: signature, location, source, the endpoints it serves, its direct callers (call sites, "
           "how each was bound) and callees. Overloads come together; a name matching several symbols is an "
           "error listing their ids.")
-    def symbol(target: Target, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.symbol(target, max_tokens)))
+    def symbol(target: Target, repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.symbol(target, max_tokens, repo)))
 
     @tool("Direct call sites of a method, function or class (its constructors), with the calling symbol, "
           "PATH:LINE:COL and how the call was bound (exact, inferred, name).")
     def callers(target: Target,
                 resolution: Annotated[list[Literal["exact", "inferred", "name"]] | None,
                                       Field(description="Keep only calls bound these ways.")] = None,
-                max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.callers(target, resolution, max_tokens)))
+                repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.callers(target, resolution, max_tokens, repo)))
 
     @tool("What a method or function calls: each callee with its location and the lines of the calls.")
-    def callees(target: Target, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.callees(target, max_tokens)))
+    def callees(target: Target, repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.callees(target, max_tokens, repo)))
 
     @tool("Every reference to a symbol: call sites, type uses, injections, subclasses and implementations, "
           "overrides (kind says which), sorted by location.")
     def references(target: Target,
                    include_declaration: Annotated[bool, Field(description="List the definitions first.")] = False,
-                   max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.references(target, include_declaration, max_tokens)))
+                   repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.references(target, include_declaration, max_tokens, repo)))
 
     @tool("What breaks if this changes: the blast radius (overloads and interface declarations, callers hop by "
           "hop, HTTP/GraphQL/gRPC endpoints, topics and queues, scheduled and CLI entry points, services, tests "
@@ -244,19 +247,20 @@ def build_server(backend: Backend) -> MCPServer:
                tests: Annotated[Literal["apart", "include", "exclude", "only"],
                                 Field(description="Test code: its own section (apart), counted as callers "
                                                   "(include), not walked (exclude), or alone (only).")] = "apart",
-               max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.impact(target, depth, tests, max_tokens)))
+               repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.impact(target, depth, tests, max_tokens, repo)))
 
     @tool("Code like a given symbol or search hit (by embedding distance), each hit with source and graph "
           "context. Give target or chunk_id (a search hit's chunk_id), not both.")
     def similar(target: Annotated[str | None, _TARGET] = None,
                 chunk_id: Annotated[str | None, Field(max_length=2000,
                                                       description="A search hit's chunk_id.")] = None,
-                limit: Annotated[int, _LIMIT] = 10,
+                limit: Annotated[int, _LIMIT] = 10, repo: Repo = None,
                 max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.similar(target, chunk_id, limit, max_tokens)))
+        return _result(backend.call(lambda q: q.similar(target, chunk_id, limit, max_tokens, repo)))
 
-    @tool("What is indexed: each repository with its file count, the folder it was indexed from, when and how "
+    @tool("What is indexed: each repository with its file and search-chunk counts (and how many chunks are "
+          "embedded), the folder it was indexed from, when and how "
           "many of its files changed on disk since; totals of nodes, edges and search chunks.")
     def repositories(max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.repositories(max_tokens)))

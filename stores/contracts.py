@@ -686,8 +686,8 @@ class SearchIndex(abc.ABC):
         cannot be compared."""
 
     @abc.abstractmethod
-    def chunk_count(self) -> dict[str, int]:
-        """``{"chunks": n, "embedded": m}``."""
+    def chunk_count(self, repo: str | None = None) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}``: of the whole index, or of repository ``repo`` only."""
 
     def close(self) -> None:
         """Release connections; the default does nothing."""

@@ -808,10 +808,12 @@ class ElasticsearchSearchIndex(SearchIndex):
         )
         return [_chunk(h["_source"]) for h in body["hits"]["hits"]]
 
-    def chunk_count(self) -> dict[str, int]:
-        """``{"chunks": n, "embedded": m}`` (one search: a total and a filter aggregation)."""
+    def chunk_count(self, repo: str | None = None) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}``, of repository ``repo`` only when given (one search: a total
+        and a filter aggregation; a ``term`` query on ``repo``)."""
+        query = {"query": {"term": {"repo": repo}}} if repo is not None else {}
         body = self._search("count chunks", self.chunk_pattern, size=0, track_total_hits=True,
-                            aggs={"embedded": {"filter": {"exists": {"field": "embedding"}}}})
+                            aggs={"embedded": {"filter": {"exists": {"field": "embedding"}}}}, **query)
         total = body.get("hits", {}).get("total", {}).get("value", 0)
         embedded = body.get("aggregations", {}).get("embedded", {}).get("doc_count", 0)
         return {"chunks": int(total), "embedded": int(embedded)}

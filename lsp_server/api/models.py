@@ -103,11 +103,14 @@ class Answered(Wire):
 class RepositoryInfo(Wire):
     """An indexed repository: its ``name`` (node ids start with it), its file count, the folder it was
     indexed from (``root``, when recorded), when the index was written (``indexedAt``, ISO 8601 UTC),
-    how many indexed files changed on disk since (``changedFiles``; ``null`` when that cannot be told)
+    how many indexed files changed on disk since (``changedFiles``; ``null`` when that cannot be told),
+    its search ``chunks`` and how many of them are ``embedded``
     and whether an ingest job is queued or running on it."""
 
     name: str
     files: int
+    chunks: int
+    embedded: int
     root: str | None = None
     indexed_at: str | None = None
     changed_files: int | None = None
@@ -289,9 +292,10 @@ class ModelsResponse(Wire):
 
 class TargetRequest(Budgeted):
     """``target``: a qualified name (``Class.method``, ``package.module.function``), a node id, or
-    ``PATH:LINE[:COL]`` (1-based)."""
+    ``PATH:LINE[:COL]`` (1-based); ``repo``: only symbols of that repository (a name defined in several)."""
 
     target: str = Field(min_length=1, max_length=MAX_TARGET, pattern=r"\S")
+    repo: str | None = Field(default=None, max_length=200)
 
 
 class CallersRequest(TargetRequest):

@@ -308,3 +308,38 @@ def test_symbol_with_many_callers_cuts_its_lists_and_says_so(tmp_path):
         assert count_tokens(callers_page.text) <= 300
     finally:
         s.close()
+
+
+def test_repo_narrows_targets_defined_in_several_repositories(tmp_path):
+    s = EmbeddedStore(tmp_path / "twice.db")
+    try:
+        for repo in ("shop-a", "shop-b"):
+            index_repository(SHOP, s, s, IndexOptions(repo=repo, jobs=1))
+        q = AgentQueries(s, s)
+        with pytest.raises(TargetError) as err:
+            q.callers("OrderRepository.save")
+        assert str(err.value) == (
+            "'OrderRepository.save' names 2 different symbols: shop-a:shop/repository.OrderRepository.save(1), "
+            "shop-b:shop/repository.OrderRepository.save(1). Pass one id as the target; or pass repo (one of "
+            "shop-a, shop-b)")
+        assert [c["repo"] for c in err.value.candidates] == ["shop-a", "shop-b"]
+        b = q.callers("OrderRepository.save", repo="shop-b")
+        assert [t["id"] for t in b.result["targets"]] == ["shop-b:shop/repository.OrderRepository.save(1)"]
+        assert {c["repo"] for c in b.result["callers"]} == {"shop-b"} and b.result["count"] == 2
+        # PATH:LINE names a file of both repositories: repo chooses.
+        with pytest.raises(TargetError, match="shop/repository.py may be any of shop-a/shop/repository.py, "
+                                              "shop-b/shop/repository.py"):
+            q.symbol("shop/repository.py:11")
+        at = q.symbol("shop/repository.py:11", repo="shop-a").result["definitions"]
+        assert [d["id"] for d in at] == ["shop-a:shop/repository.OrderRepository.save(1)"]
+        assert q.impact("OrderRepository.save", repo="shop-a").result["report"]["targets"][0]["id"].startswith("shop-a:")
+        with pytest.raises(TargetError, match=r"^no symbol matches 'OrderRepository.save' in repository 'nope' "
+                                              r"\(no repository 'nope' is indexed: see repositories\)"):
+            q.references("OrderRepository.save", repo="nope")
+        repos = q.repositories().result["repositories"]
+        chunks = s.chunk_count("shop-a")["chunks"]
+        assert chunks > 0 and [(r["name"], r["chunks"], r["embedded"]) for r in repos] == [
+            ("shop-a", chunks, 0), ("shop-b", chunks, 0)]
+        assert f"| shop-a | 5 | {chunks} (0) |" in q.repositories().text
+    finally:
+        s.close()

@@ -446,6 +446,17 @@ def test_chunk_count_reads_the_total_and_the_filter_aggregation(cluster, store):
     assert store.chunk_count() == {"chunks": 0, "embedded": 0}
 
 
+def test_chunk_count_of_one_repository_adds_a_term_query(cluster, store):
+    cluster.reply(200, search_reply([]) | {
+        "hits": {"total": {"value": 4, "relation": "eq"}, "max_score": None, "hits": []},
+        "aggregations": {"embedded": {"doc_count": 3}}})
+    assert store.chunk_count("shop") == {"chunks": 4, "embedded": 3}
+    (req,) = cluster.requests
+    assert (req.path, req.body) == ("/ripple-chunks.*/_search", {
+        "size": 0, "track_total_hits": True, "aggs": {"embedded": {"filter": {"exists": {"field": "embedding"}}}},
+        "query": {"term": {"repo": "shop"}}})
+
+
 # ---------------------------------------------------------------------------- deleting, embedding
 
 
