@@ -64,7 +64,7 @@ MAX_LIMIT = 100
 """The most items a ``limit`` may ask for."""
 MAX_DEPTH = 20
 """The deepest blast radius a caller may ask for."""
-CHUNK_KINDS = ("method", "function", "class", "file_section")
+CHUNK_KINDS = ("method", "function", "class", "file_section", "sql", "config", "doc")
 """Chunk kinds a search may be restricted to."""
 CANDIDATES_SHOWN = 10
 """Candidates a :class:`TargetError` lists."""
@@ -495,7 +495,9 @@ class AgentQueries:
 
     def _hits_json(self, graph: CountingGraph, hits: Sequence[SearchHit]) -> list[dict[str, Any]]:
         ctx = self._context(graph, [h.node.id for h in hits])
-        return [{"rank": k, "id": h.node.id, "chunk_id": h.chunk.id, "name": _display(h.node),
+        return [{"rank": k, "id": h.node.id, "chunk_id": h.chunk.id,
+                 "name": h.chunk.name if h.node.label == "File" and h.chunk.kind != "file_section" else _display(h.node),
+                 "mentions": [node_json(n) for n in h.mentions],
                  "label": h.node.label, "kind": h.chunk.kind, "language": h.chunk.language, "repo": h.chunk.repo,
                  "path": h.chunk.file, "line": h.chunk.start_line, "end_line": h.chunk.end_line,
                  "score": round(h.score, 6), "ranks": dict(h.ranks), "source": h.chunk.text, **ctx[h.node.id]}
@@ -811,7 +813,8 @@ def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:
         lines += ["", f"## {h['rank']}. `{h['name']}` ({h['kind']}, {h['repo']}/{h['path']}:{h['line']}-"
                       f"{h['end_line']}) score {h['score']:.4f} {ranks}",
                   f"id `{h['id']}` · callers {_names(h['callers'])} · callees {_names(h['callees'])} · "
-                  f"endpoints {_names(h['endpoints'])}",
+                  f"endpoints {_names(h['endpoints'])}"
+                  + ("".join(f" · mentions `{m['name']}` ({_loc(m)})" for m in h.get("mentions", []))),
                   _fence(h["source"], h["language"])]
     if data.get("dropped"):
         lines += ["", f"{data['dropped']} hits dropped: their graph node is missing (re-index the repository)"]

@@ -421,7 +421,9 @@ def _known_language(value: str | None) -> str | None:
 @click.option("--product", help="Only this product.")
 @click.option("--language", callback=lambda ctx, param, value: _known_language(value), metavar="LANGUAGE",
               help="Only this language (a registered one: java, javascript, python, typescript, ...).")
-@click.option("--kind", type=click.Choice(["method", "function", "class", "file_section"]), help="Only this chunk kind.")
+@click.option("--kind", type=click.Choice(["method", "function", "class", "file_section", "sql", "config", "doc"]),
+              help="Only this chunk kind: code (method, function, class, file_section), sql statements, config keys, "
+                   "doc sections.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -441,7 +443,8 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
             "hits": [{"repo": h.chunk.repo, "path": h.chunk.file, "line": h.chunk.start_line,
                       "end_line": h.chunk.end_line, "kind": h.chunk.kind, "fqn": h.node.id,
                       "name": dotted_name(h.node), "score": h.score,
-                      "ranks": dict(h.ranks), "callers": h.callers} for h in result.hits],
+                      "ranks": dict(h.ranks), "callers": h.callers, "section": h.chunk.name,
+                      "mentions": [dotted_name(n) for n in h.mentions]} for h in result.hits],
         })
         return
     for note in result.notes:
@@ -452,9 +455,12 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
     for h in result.hits:
         where = f"{h.chunk.repo}/{h.chunk.file}" if multi_repo else h.chunk.file
         ranks = " ".join(f"{name}#{h.ranks[name]}" if name in h.ranks else f"{name}:-" for name in result.lists)
-        name = "(top-level code)" if h.node.label == "File" else dotted_name(h.node)  # the path leads the line
+        name = dotted_name(h.node)
+        if h.node.label == "File":  # the path leads the line: say which section, key or statement
+            name = "(top-level code)" if h.chunk.kind == "file_section" else h.chunk.name
+        mentioned = ("  mentions " + ", ".join(dotted_name(n) for n in h.mentions)) if h.mentions else ""
         out.print(f"{where}:{h.chunk.start_line}  {h.chunk.kind:<12} {name}  "
-                  f"{h.score:.4f}  {ranks}  callers {h.callers}", markup=False)
+                  f"{h.score:.4f}  {ranks}  callers {h.callers}{mentioned}", markup=False)
 
 
 @main.command()

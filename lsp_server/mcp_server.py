@@ -207,8 +207,12 @@ def build_server(backend: Backend) -> MCPServer:
                product: Annotated[str | None, Field(description="Only this product.")] = None,
                language: Annotated[str | None, Field(description="Only this language: java, python, "
                                                                   "typescript, javascript, ...")] = None,
-               kind: Annotated[Literal["method", "function", "class", "file_section"] | None,
-                               Field(description="Only chunks of this kind.")] = None,
+               kind: Annotated[Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None,
+                               Field(description="Only chunks of this kind: code (method, function, class, "
+                                                 "file_section), sql (DDL statements, migrations), config (keys "
+                                                 "of application.yml / .properties, Helm values, .env.example), "
+                                                 "doc (sections of Markdown, reStructuredText, AsciiDoc; a doc "
+                                                 "hit lists the code it mentions).")] = None,
                limit: Annotated[int, _LIMIT] = 10,
                max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.search(query, repo, product, language, kind, limit, max_tokens)))

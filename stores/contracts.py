@@ -58,8 +58,10 @@ NODE_LABELS = (
 )
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
-    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY",
+    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY", "MENTIONS",
 )
+# MENTIONS: a documentation or configuration file -> a symbol or table one of its chunks names in a
+# code span (indexer/mentions.py), at the line of the mention.
 # DECLARES: a GraphQL schema file's field -> the Endpoint of the operation it declares (kept even
 # when no resolver EXPOSES it). ENTRY: a self-edge ``src == dst`` on code that something outside
 # the code runs without a decorator on it (a Celery beat schedule, ``scheduler.add_job(f)``,

@@ -203,7 +203,7 @@ class SearchRequest(Budgeted):
     repo: str | None = Field(default=None, max_length=200)
     product: str | None = Field(default=None, max_length=200)
     language: str | None = Field(default=None, max_length=40)
-    kind: Literal["method", "function", "class", "file_section"] | None = None
+    kind: Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None = None
     limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
 
 
@@ -224,10 +224,24 @@ class Related(Wire):
     names: list[str]
 
 
+class SymbolInfo(Wire):
+    """A definition: node ``id``, dotted ``name``, ``label`` (``Method``, ``Class``, ...) and where it
+    is (``line`` to ``endLine``)."""
+
+    id: str
+    name: str
+    label: str
+    repo: str
+    path: str
+    line: int
+    end_line: int
+
+
 class Hit(Wire):
     """A search hit: the graph node (``id``, dotted ``name``, ``label``) and its chunk (``chunkId``,
     location, ``kind``, ``source`` text), the fused ``score`` and ``ranks``, and its graph context
-    (direct ``callers``, ``callees``, ``endpoints`` it serves)."""
+    (direct ``callers``, ``callees``, ``endpoints`` it serves); a ``doc`` or ``config`` hit lists the
+    symbols and tables it ``mentions``."""
 
     id: str
     chunk_id: str
@@ -246,6 +260,7 @@ class Hit(Wire):
     callers: Related
     callees: Related
     endpoints: Related
+    mentions: list[SymbolInfo] = Field(default_factory=list)
 
 
 class SearchResponse(Answered):
@@ -316,19 +331,6 @@ class ImpactRequest(TargetRequest):
 
     depth: int = Field(default=5, ge=1, le=20)
     tests: Literal["apart", "include", "exclude", "only"] = "apart"
-
-
-class SymbolInfo(Wire):
-    """A definition: node ``id``, dotted ``name``, ``label`` (``Method``, ``Class``, ...) and where it
-    is (``line`` to ``endLine``)."""
-
-    id: str
-    name: str
-    label: str
-    repo: str
-    path: str
-    line: int
-    end_line: int
 
 
 class Reference(Wire):
