@@ -16,9 +16,12 @@ and the agent interfaces find them:
   sqlglot), a migration (Flyway ``V1__x.sql``, or a file under a ``migration(s)`` / ``changelog``
   folder) as one chunk per file.
 
-Which files are which is decided by the path alone (:func:`content_language`); the language
-registry claims them through :mod:`indexer.languages.content`, and :func:`indexer.chunking.chunk_file`
-cuts them with :func:`content_chunks`. Sizes are capped: a chunk's text at
+Which files are which is decided by the path alone (:func:`content_language`). This package plugs
+into the language registry like a language folder (``EXTRACTORS``: none, as no suffix alone decides;
+``modules.MODULE_SYSTEM``: nothing to import or call), and :func:`indexer.languages.extractor_for_path`
+asks :func:`content_extractor` after the suffix table, so a language's own extractor of ``.sql`` comes
+first; the files then get a File node each and are kept current by the incremental run like any
+file. :func:`indexer.chunking.chunk_file` cuts them with :func:`content_chunks`. Sizes are capped: a chunk's text at
 :data:`indexer.chunking.MAX_CHUNK_CHARS`, a section at :data:`SECTION_LINES` lines (longer ones
 continue in further chunks), a file at :data:`MAX_CHUNKS` chunks (the rest is left out and logged).
 Docs and configuration that name a symbol or a table in a code span link to it with ``MENTIONS``
@@ -32,38 +35,24 @@ import logging
 import posixpath
 import re
 
+from indexer.content.extractor import CONTENT_EXTRACTORS, ContentExtractor
+from indexer.content.pieces import CONFIG_LANGUAGES, DOC_LANGUAGES, SECTION_LINES, Piece
 from stores.contracts import Chunk
 
 __all__ = ["CONTENT_KINDS", "DOC_LANGUAGES", "CONFIG_LANGUAGES", "MAX_CHUNKS", "SECTION_LINES", "content_language",
-           "content_kind", "content_chunks", "Piece"]
+           "content_kind", "content_chunks", "content_extractor", "Piece", "EXTRACTORS", "CONTENT_EXTRACTORS"]
 
 log = logging.getLogger(__name__)
 
 CONTENT_KINDS = ("sql", "config", "doc")
 """The chunk kinds of this package."""
-DOC_LANGUAGES = {".md": "markdown", ".markdown": "markdown", ".rst": "restructuredtext", ".adoc": "asciidoc",
-                 ".asciidoc": "asciidoc"}
-"""Documentation suffixes and the language their chunks carry."""
-CONFIG_LANGUAGES = ("yaml", "properties", "dotenv")
-"""Languages of configuration chunks."""
 MAX_CHUNKS = 2_000
 """Most chunks one file gives (a generated reference page or a huge values file): the rest is left out."""
-SECTION_LINES = 80
-"""Most lines in one chunk; a longer section continues in the next chunk (same name)."""
 
 _ENV_EXAMPLES = (".env.example", ".env.sample", ".env.template", ".env.dist")
 _SPRING = re.compile(r"(application|bootstrap)([-.][\w.-]*)?\.(ya?ml|properties)", re.IGNORECASE)
 _HELM = re.compile(r"values([-.][\w.-]*)?\.ya?ml", re.IGNORECASE)
 _DOC_DIRS = {"doc", "docs", "wiki"}
-
-
-class Piece:
-    """One chunk to be: ``name`` (section title, dotted key, table), 1-based inclusive lines, text."""
-
-    __slots__ = ("name", "start", "end", "text")
-
-    def __init__(self, name: str, start: int, end: int, text: str) -> None:
-        self.name, self.start, self.end, self.text = name, start, end, text
 
 
 def content_language(path: str) -> str | None:
@@ -85,6 +74,16 @@ def content_language(path: str) -> str | None:
     if suffix == ".txt" and _DOC_DIRS.intersection(path.lower().split("/")[:-1]):
         return "restructuredtext"
     return None
+
+
+EXTRACTORS: tuple[ContentExtractor, ...] = ()
+"""No suffix claimed (see the module docstring)."""
+
+
+def content_extractor(path: str) -> ContentExtractor | None:
+    """The extractor of the documentation, configuration or SQL file at ``path``, else ``None``."""
+    language = content_language(path)
+    return CONTENT_EXTRACTORS.get(language) if language is not None else None
 
 
 def content_kind(language: str) -> str | None:
@@ -131,16 +130,4 @@ def content_chunks(repo: str, product: str, path: str, language: str, fid: str, 
         out.append(Chunk(id=cid, repo=repo, product=product, file=path, language=language, kind=kind,
                          name=p.name[:500], fqn=fid, parent=None, start_line=p.start, end_line=p.end, text=body,
                          checksum=hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()))
-    return out
-
-
-def windows(name: str, lines: list[str], start: int, end: int) -> list[Piece]:
-    """Lines ``start``..``end`` (1-based, inclusive) of ``lines`` as pieces of at most
-    :data:`SECTION_LINES` lines, all named ``name``; blank-only windows dropped."""
-    out = []
-    for s in range(start, end + 1, SECTION_LINES):
-        e = min(s + SECTION_LINES - 1, end)
-        body = "\n".join(lines[s - 1:e]).strip("\n")
-        if body.strip():
-            out.append(Piece(name, s, e, body))
     return out

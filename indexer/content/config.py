@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 
-from indexer.content import Piece
+from indexer.content.pieces import Piece
 
 __all__ = ["keys", "MAX_VALUE_CHARS"]
 

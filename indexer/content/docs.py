@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from indexer.content import Piece, windows
+from indexer.content.pieces import Piece, windows
 
 __all__ = ["sections", "headings"]
 
@@ -33,7 +33,7 @@ def headings(language: str, lines: list[str]) -> list[tuple[int, int, str]]:
 
 def sections(path: str, language: str, text: str) -> list[Piece]:
     """The sections of one document (see the module docstring) as pieces of at most
-    :data:`indexer.content.SECTION_LINES` lines."""
+    :data:`indexer.content.pieces.SECTION_LINES` lines."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

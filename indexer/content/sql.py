@@ -4,7 +4,7 @@ to tell DDL from the rest:
 
 * a migration (Flyway ``V1__init.sql`` / ``U2__x.sql`` / ``R__views.sql``, or any ``.sql`` file under a
   ``migration``, ``migrations``, ``changelog`` or ``changelogs`` folder) is one piece, named by its
-  file (windows of :data:`indexer.content.SECTION_LINES` lines when longer);
+  file (windows of :data:`indexer.content.pieces.SECTION_LINES` lines when longer);
 * elsewhere (``schema.sql``) one piece per DDL statement (``CREATE`` / ``ALTER`` / ``DROP`` /
   ``TRUNCATE`` / ``COMMENT``), named by the object it defines (``owners``, ``idx_owners_last_name``),
   the comments above it included; consecutive other statements (``INSERT``s of seed data) are one
@@ -15,12 +15,17 @@ A file the tokenizer refuses (not SQL, an unterminated string) is cut into windo
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import re
 
-from indexer.content import Piece, windows
+from indexer.content.pieces import Piece, windows
 
 __all__ = ["statements", "is_migration"]
+
+# sqlglot warns (on the root handler: the CLI's stderr) for every statement it parses as an opaque
+# Command (MySQL's ALTER DATABASE ... CHARACTER SET): such a statement is still chunked, by its words.
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 _FLYWAY = re.compile(r"[VU]\d[\w.]*__.+\.sql|R__.+\.sql", re.IGNORECASE)
 _MIGRATION_DIRS = {"migration", "migrations", "changelog", "changelogs"}
@@ -113,6 +118,7 @@ def _object_name(statement: str) -> str | None:
         target = target.this
     if isinstance(target, exp.Table):
         return target.name
-    if isinstance(target, exp.Expression):
-        return target.name or target.sql()
-    return None
+    if isinstance(target, exp.Expression) and target.name:
+        return target.name
+    table = tree.find(exp.Table)  # an index without a name (CREATE INDEX ON vets(last_name)): its table
+    return table.name if table is not None and table.name else None

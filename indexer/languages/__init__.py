@@ -27,7 +27,7 @@ LANGUAGE_MODULES: dict[str, str] = {
     "ecmascript": "indexer.languages.ecmascript",  # typescript and javascript
     "graphql": "indexer.languages.graphql",  # schema files (.graphql / .graphqls): see its docstring
     "proto": "indexer.languages.proto",  # Protocol Buffers (.proto): see its docstring
-    "content": "indexer.languages.content",  # docs, configuration and SQL, claimed by path: see its docstring
+    "content": "indexer.content",  # docs, configuration and SQL, claimed by path: see its docstring
 }
 
 
@@ -46,7 +46,7 @@ def extractors() -> dict[str, Extractor]:
 def language_names() -> list[str]:
     """The sorted names of every registered language (``["java", "javascript", ...]``), as chunks and
     File nodes carry them; imports every language package on first use (about 0.2 s)."""
-    from indexer.languages.content import CONTENT_EXTRACTORS
+    from indexer.content import CONTENT_EXTRACTORS
 
     return sorted({ex.language for ex in extractors().values()} | set(CONTENT_EXTRACTORS))
 
@@ -54,8 +54,8 @@ def language_names() -> list[str]:
 def extractor_for_path(path: str) -> Extractor | None:
     """The extractor claiming ``path``'s suffix (``.d.ts`` is claimed by TypeScript), else the one of a
     documentation, configuration or SQL file (by its name and folders,
-    :func:`indexer.languages.content.content_extractor`), or ``None``. ``path`` is repository-relative."""
-    from indexer.languages.content import content_extractor
+    :func:`indexer.content.content_extractor`), or ``None``. ``path`` is repository-relative."""
+    from indexer.content import content_extractor
 
     lower = path.lower()
     dot = lower.rfind(".")

@@ -77,7 +77,8 @@ def test_search_hits_ranks_and_context(http):
         "line": 4, "endLine": 6, "score": round(3 / 61, 6), "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
         "source": "    public Owner findById(int id) {\n        return new Owner(id);\n    }", "sourceTruncated": False,
         "callers": {"count": 1, "names": ["org.example.OwnerController.show"]},
-        "callees": {"count": 1, "names": ["org.example.Owner.Owner"]}, "endpoints": {"count": 0, "names": []}}
+        "callees": {"count": 1, "names": ["org.example.Owner.Owner"]}, "endpoints": {"count": 0, "names": []},
+        "mentions": []}
     assert (second["id"], second["ranks"]) == ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository",
                                                {"bm25": 2, "knn": 2, "name": None, "rrf": 2})
 

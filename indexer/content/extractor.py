@@ -3,13 +3,10 @@ chunk stage reads their text, :func:`indexer.content.content_chunks`)."""
 
 from __future__ import annotations
 
-from indexer.content import CONFIG_LANGUAGES, DOC_LANGUAGES
+from indexer.content.pieces import CONTENT_LANGUAGES
 from indexer.model import FileExtraction
 
-__all__ = ["ContentExtractor", "CONTENT_EXTRACTORS", "CONTENT_LANGUAGES"]
-
-CONTENT_LANGUAGES = frozenset({"sql", *CONFIG_LANGUAGES, *DOC_LANGUAGES.values()})
-"""Every language a content file carries."""
+__all__ = ["ContentExtractor", "CONTENT_EXTRACTORS"]
 
 
 class ContentExtractor:

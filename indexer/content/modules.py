@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from indexer.languages.content.extractor import CONTENT_LANGUAGES
+from indexer.content.pieces import CONTENT_LANGUAGES
 from indexer.resolve.language import UnboundModuleSystem
 
 __all__ = ["MODULE_SYSTEM", "ContentModuleSystem"]
