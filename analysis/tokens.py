@@ -5,8 +5,8 @@ An agent's budget (``max_tokens``) is counted in model tokens. The tokenizer cou
 that ships with the bundled all-MiniLM-L6-v2 (``tokenizer.json`` in
 :data:`stores.embedder.BUNDLED_MODEL_DIR`: BERT WordPiece, lowercasing), run by the ``tokenizers``
 library without truncation or padding and without the ``[CLS]`` / ``[SEP]`` markers, so a text's
-count is the number of word pieces it is cut into. On code and English it gives about 2.3 characters
-a token (measured on Django's answers, ``bench/token_economy.py``), well under the 4 characters a
+count is the number of word pieces it is cut into. On code and English it gives about 2.5 characters
+a token (median of the 20 answers of ``bench/token_economy.py`` on Django; whole source files 3.5), well under the 4 characters a
 token often assumed for the BPE tokenizers of current chat models; counting with it keeps answers
 inside the budget of any of them.
 

@@ -55,7 +55,7 @@ _TARGET = Field(description="What to look at: a qualified name (OwnerController.
                             "symbol written there).", min_length=1, max_length=2000)
 _MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS,
                     description="Size budget of the answer in tokens (counted with the bundled model's WordPiece "
-                                "tokenizer, about 2.3 characters each); what does not fit is cut and the answer "
+                                "tokenizer, about 2.5 characters each); what does not fit is cut and the answer "
                                 "says so in `truncated`.")
 _LIMIT = Field(ge=1, le=MAX_LIMIT, description="Most hits returned.")
 

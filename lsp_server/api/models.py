@@ -189,7 +189,7 @@ class Job(Wire):
 
 
 class Budgeted(Request):
-    """``maxTokens``: the answer's size budget in tokens of the bundled model's tokenizer (about 2.3
+    """``maxTokens``: the answer's size budget in tokens of the bundled model's tokenizer (about 2.5
     characters a token; default 4,000). What the
     budget cuts (sources shortened, items left out) is listed in the answer's ``truncated``."""
 
