@@ -16,8 +16,8 @@ Resolution (:func:`mention_edges`) is a lookup of nodes by short name, through a
 gives (:func:`store_lookup`: the nodes being written in this run first, then the graph store's
 :meth:`~stores.contracts.GraphStore.find_symbols`), so every kind of node the index holds, tables
 included, is found once it exists. A qualified mention keeps the nodes whose qualified name (module
-or path, then qualname) ends with what was written, or whose qualname it ends with (a re-exported
-``django.db.models.Model``); an unqualified one keeps the nodes of exactly that name when there are at
+or path, then qualname) ends with what was written, or whose qualname it ends with under the package
+right above the node's module (a re-exported ``django.db.models.Model``); an unqualified one keeps the nodes of exactly that name when there are at
 most :data:`MAX_TARGETS` (more is a common name: no edge). The edge goes from the file's node to the
 symbol, at the line of the mention.
 
@@ -110,16 +110,18 @@ def _fulls(n: Node) -> list[list[str]]:
 
 def _matches(written: list[str], n: Node) -> bool:
     """Whether ``written`` (qualified) names ``n``: a tail of one of its qualified names, or its
-    qualname under a package its module lies in (a re-export: ``django.db.models.Model`` for a class
-    of ``django.db.models.base``)."""
+    qualname under the package right above its module (a re-export: ``django.db.models.Model`` for a
+    class of ``django.db.models.base``; ``django.contrib.auth`` is not ``auth`` of
+    ``django.contrib.auth.context_processors``)."""
     if len(written) == 1:
         return True
     qual = n.qualname.split(".")
     for full in _fulls(n):
         if full[-len(written):] == written:
             return True
-        prefix = written[:-len(qual)]
-        if len(written) > len(qual) and written[-len(qual):] == qual and full[:len(prefix)] == prefix:
+        prefix, module = written[:-len(qual)], full[:-len(qual)]
+        if (len(written) > len(qual) and written[-len(qual):] == qual and module[:len(prefix)] == prefix
+                and len(module) == len(prefix) + 1):
             return True
     return False
 

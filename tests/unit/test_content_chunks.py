@@ -137,6 +137,8 @@ def test_mention_edges_link_symbols_and_tables_never_common_words():
         _node("r:shop/other.refund(1)", "Function", "refund", "refund", "shop/other.py", "shop.other"),
         _node("table:orders", "Table", "orders", "orders", ""),
         _node("r:shop/db.get_user_model(0)", "Function", "get_user_model", "get_user_model", "shop/db.py", "shop.db"),
+        _node("r:shop/models/base.Order", "Class", "Order", "Order", "shop/models/base.py", "shop.models.base"),
+        _node("r:shop/auth/context.auth(1)", "Function", "auth", "auth", "shop/auth/context.py", "shop.auth.context"),
     ] + [_node(f"r:m{i}.HttpRequest", "Class", "HttpRequest", "HttpRequest", f"m{i}.py", f"m{i}") for i in range(4)]
     by_name: dict[str, list[Node]] = {}
     for n in nodes:
@@ -148,15 +150,17 @@ def test_mention_edges_link_symbols_and_tables_never_common_words():
         return {k: by_name.get(k, []) for k in names}
 
     text = "## S\nUse `OrderService.refund` and :func:`shop.service.validate`, write `orders`, not `save`,\n" \
-           "see `get_user_model` and `HttpRequest` and `shop.missing.refund`."
+           "see `get_user_model` and `HttpRequest` and `shop.missing.refund`,\n`shop.models.Order` and `shop.auth`."
     edges = mention_edges("r", "README.md", "r:README.md", [_doc(text)], lookup)
-    assert asked == [["HttpRequest", "get_user_model", "orders", "refund", "save", "validate"]]
+    assert asked == [["HttpRequest", "Order", "auth", "get_user_model", "orders", "refund", "save", "validate"]]
     assert [(e.kind, e.src, e.dst, e.line) for e in edges] == [
         ("MENTIONS", "r:README.md", "r:shop/service.OrderService.refund(1)", 2),
         ("MENTIONS", "r:README.md", "r:shop/service.validate(1)", 2),
         ("MENTIONS", "r:README.md", "table:orders", 2),
         ("MENTIONS", "r:README.md", "r:shop/db.get_user_model(0)", 3),
-    ]  # `save` is a common word (tables only), HttpRequest names 4 classes, shop.missing.refund none
+        ("MENTIONS", "r:README.md", "r:shop/models/base.Order", 4),  # re-exported by the package above
+    ]  # `save` is a common word (tables only), HttpRequest names 4 classes, shop.missing.refund none,
+    # `shop.auth` is a package, not the function auth two modules below it
 
 
 SHOP_SOURCES = {
