@@ -95,8 +95,9 @@ def test_search_filters_limits_and_budget(http):
         "limit: Input should be less than or equal to 100")
     assert problem(http.post("/v1/search", json={"query": "owner", "maxTokens": 10}), 422)["detail"] == (
         "maxTokens: Input should be greater than or equal to 200")
-    assert problem(http.post("/v1/search", json={"query": "owner", "kind": "sql"}), 422)["detail"] == (
-        "kind: Input should be 'method', 'function', 'class' or 'file_section'")
+    assert http.post("/v1/search", json={"query": "owner", "kind": "sql"}).json()["hits"] == []  # no SQL indexed
+    assert problem(http.post("/v1/search", json={"query": "owner", "kind": "table"}), 422)["detail"] == (
+        "kind: Input should be 'method', 'function', 'class', 'file_section', 'sql', 'config' or 'doc'")
     assert problem(http.post("/v1/search", json={"query": ""}), 422)["detail"] == (
         "query: String should have at least 1 character")
     assert problem(http.post("/v1/search", json={"query": "x", "limt": 3}), 422)["detail"] == (
