@@ -14,8 +14,12 @@ import io
 
 from indexer.content.pieces import Piece
 
-__all__ = ["keys", "MAX_VALUE_CHARS"]
+__all__ = ["keys", "MAX_KEYS", "MAX_VALUE_CHARS"]
 
+MAX_KEYS = 2_000
+"""Most keys read from one file (the chunk cap of :data:`indexer.content.MAX_CHUNKS`); a YAML alias of
+a collection already read is one key (``key = *alias``), never expanded again (a "billion laughs"
+file of nested aliases is linear, not exponential)."""
 MAX_VALUE_CHARS = 1_000
 """A value longer than this (an inlined certificate) is cut and ends with ``…``."""
 
@@ -41,8 +45,16 @@ def _yaml(text: str) -> list[Piece]:
     import yaml
 
     out: list[Piece] = []
+    seen: set[int] = set()
 
     def walk(node: yaml.Node, key: str) -> None:
+        if len(out) >= MAX_KEYS:
+            raise _Full
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            if id(node) in seen:  # an alias of a collection read already: named, not expanded again
+                out.append(_piece(key, "*alias", node.start_mark.line + 1, node.start_mark.line + 1))
+                return
+            seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
                 part = str(k.value) if isinstance(k, yaml.ScalarNode) else "?"
@@ -59,10 +71,17 @@ def _yaml(text: str) -> list[Piece]:
             end = node.end_mark.line + (0 if node.end_mark.column == 0 else 1)
             out.append(_piece(key, str(node.value), node.start_mark.line + 1, end))
 
-    for doc in yaml.compose_all(io.StringIO(text), Loader=yaml.SafeLoader):
-        if doc is not None:
-            walk(doc, "")
-    return out
+    try:
+        for doc in yaml.compose_all(io.StringIO(text), Loader=yaml.SafeLoader):
+            if doc is not None:
+                walk(doc, "")
+    except _Full:
+        pass
+    return out[:MAX_KEYS]
+
+
+class _Full(Exception):
+    """:data:`MAX_KEYS` keys read: the rest of the file is left out."""
 
 
 def _properties(text: str) -> list[Piece]:

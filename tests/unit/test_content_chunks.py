@@ -225,3 +225,10 @@ def test_search_by_kind_shows_the_mentioned_code(shop):
     assert (hit["name"], hit["kind"], [m["id"] for m in hit["mentions"]]) == (
         "Refunds", "doc", ["shop:shop/service.OrderService.refund(1)"])
     assert "mentions `shop.service.OrderService.refund` (shop/shop/service.py:2)" in answer.text
+
+
+def test_yaml_aliases_are_not_expanded_again():
+    text = "base: &b\n  host: db\n  port: 5432\nprimary: *b\nreplica: *b\n"
+    assert [(n, t) for _, n, _, _, t in chunks("application.yml", text)] == [
+        ("base.host", "base.host = db"), ("base.port", "base.port = 5432"), ("primary", "primary = *alias"),
+        ("replica", "replica = *alias")]
