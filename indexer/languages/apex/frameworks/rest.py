@@ -4,7 +4,9 @@ A class annotated ``@RestResource(urlMapping='/accounts/*')`` is served under
 ``/services/apexrest`` + its mapping; each of its methods annotated ``@HttpGet``, ``@HttpPost``,
 ``@HttpPut``, ``@HttpPatch`` or ``@HttpDelete`` handles that method on that path (one method per
 HTTP verb per class, as the platform allows). A ``*`` segment is a path variable
-(:func:`stores.contracts.normalise_path`). A mapping that is not a string literal names no route.
+(:func:`stores.contracts.normalise_path`); a trailing ``/*`` also matches the mapping without it
+(``/accounts/*`` serves ``/accounts`` and ``/accounts/001...``), so such a method handles two routes.
+A mapping that is not a string literal names no route.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         for deco in d.decorators:
             verb = _VERBS.get(deco.split("(", 1)[0].strip())
-            if verb:
-                path = BASE_PATH + "/" + mapping.lstrip("/")
-                out.routes.append(Route("apex-rest", [verb], Template.of(path), d.qualname, d.name_line, d.name_col))
+            if not verb:
+                continue
+            path = BASE_PATH + "/" + mapping.lstrip("/")
+            paths = [path.removesuffix("/*"), path] if path.endswith("/*") else [path]
+            for p in paths:
+                out.routes.append(Route("apex-rest", [verb], Template.of(p), d.qualname, d.name_line, d.name_col))

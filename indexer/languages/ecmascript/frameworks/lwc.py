@@ -51,6 +51,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if not any(i.module == "lwc" for i in out.imports):
         return
     classes = {d.qualname for d in out.definitions if d.kind == "class"}
+    wired: list[CallSite] = []
     stack = [root]
     while stack:
         n = stack.pop()
@@ -63,9 +64,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 owner = _class_of(n, src)
                 if owner in classes:
                     adapter = args.named_children[0]
-                    out.calls.append(CallSite(owner, src.text(adapter), None, 1, src.line(adapter), src.col(adapter)))
+                    wired.append(CallSite(owner, src.text(adapter), None, 1, src.line(adapter), src.col(adapter)))
             continue
         stack.extend(n.named_children)
+    out.calls.extend(sorted(wired, key=lambda c: (c.line, c.col)))
     components = {d.qualname for d in out.definitions
                   if d.kind == "class" and any(b.rsplit(".", 1)[-1] == _BASE for b in d.bases)}
     for d in out.definitions:
