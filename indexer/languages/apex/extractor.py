@@ -128,6 +128,7 @@ class _FileExtractor:
         self.defs: list[_Def] = []
         self.strip_starts: list[int] = []
         self.strip_ends: list[int] = []
+        self.receiver_cache: dict[int, str] = {}
         self._scopes: list[_Def] | None = None
 
     def run(self) -> None:
@@ -400,29 +401,40 @@ class _FileExtractor:
 
     def receiver(self, node: Node) -> str:
         """Normalised receiver text (``this.repo``, ``a.b()`` for a call, ``new Foo()``; whitespace
-        and generics dropped); iterative over call chains; longer than :data:`MAX_RECEIVER_CHARS`:
-        :data:`indexer.model.LONG_RECEIVER`."""
+        and generics dropped). A chain ``a.b().c().d()`` is unrolled iteratively and each link is
+        memoised by node id, so a chain costs linear time over all its calls; longer than
+        :data:`MAX_RECEIVER_CHARS`: :data:`indexer.model.LONG_RECEIVER`, and so is every link above."""
+        cache = self.receiver_cache
         chain: list[Node] = []
         cur: Node | None = node
-        while cur is not None and cur.type in ("method_invocation", "field_access"):
+        while cur is not None and cur.id not in cache and cur.type in ("method_invocation", "field_access"):
             chain.append(cur)
             cur = cur.child_by_field_name("object")
         if cur is None:
             prefix = ""
+        elif cur.id in cache:
+            prefix = cache[cur.id]
         elif cur.type == "object_creation_expression":
             prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
+            cache[cur.id] = prefix
         elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
-            return LONG_RECEIVER
+            prefix = LONG_RECEIVER
+            cache[cur.id] = prefix
         else:
             prefix = drop_generics(_WS.sub("", self.src.text(cur)))
-        for link in reversed(chain):
-            if link.type == "method_invocation":
-                part = self.src.text(link.child_by_field_name("name")) + "()"
-            else:
-                part = self.src.text(link.child_by_field_name("field"))
-            prefix = f"{prefix}.{part}" if prefix else part
             if len(prefix) > MAX_RECEIVER_CHARS:
-                return LONG_RECEIVER
+                prefix = LONG_RECEIVER
+            cache[cur.id] = prefix
+        for link in reversed(chain):
+            if prefix != LONG_RECEIVER:
+                if link.type == "method_invocation":
+                    part = self.src.text(link.child_by_field_name("name")) + "()"
+                else:
+                    part = self.src.text(link.child_by_field_name("field"))
+                prefix = f"{prefix}.{part}" if prefix else part
+                if len(prefix) > MAX_RECEIVER_CHARS:
+                    prefix = LONG_RECEIVER
+            cache[link.id] = prefix
         return prefix
 
     # ------------------------------------------------------------------ bindings and type uses

@@ -103,9 +103,8 @@ class _Owners:
         return best.qualname if best is not None else None
 
 
-def _declared(out: FileExtraction, scope: str | None, name: str) -> str | None:
+def _declared(types: dict[tuple[str | None, str], str], scope: str | None, name: str) -> str | None:
     """The declared type text of ``name`` in ``scope`` or its enclosing scopes (fields: the class)."""
-    types = {(b.scope, b.name): b.type for b in out.bindings}
     s = scope
     while True:
         t = types.get((s, name))
@@ -132,6 +131,7 @@ def _sobject_type(type_text: str | None) -> str | None:
 def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[SObjectAccess]:
     """Every SOQL read and DML write of the file (module docstring), in source order."""
     owners = _Owners(out)
+    types = {(b.scope, b.name): b.type for b in out.bindings}
     found: list[SObjectAccess] = []
 
     def target_of(node: Node, owner: str | None) -> tuple[str | None, str]:
@@ -142,7 +142,7 @@ def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[S
             body = next((c for c in node.named_children if c.type == "soql_query_body"), None)
             return (soql_objects(src, body)[0] if body is not None else None), "exact"
         if node.type in ("identifier", "field_access"):
-            return _sobject_type(_declared(out, owner, src.text(node))), "inferred"
+            return _sobject_type(_declared(types, owner, src.text(node))), "inferred"
         return None, "exact"
 
     stack = [root]
