@@ -3,7 +3,8 @@
 Apex has no imports: every top-level class, interface and enum of the org is visible everywhere by
 its name, so every file of the repository is one module (key :data:`ORG_KEY`). Names are
 case-insensitive in Apex: a type named ``accountService`` is ``AccountService`` (an exact spelling
-wins when both exist). A dotted name is a top-level type and its inner types. A bare call may be a
+wins when both exist). A capitalised name the org does not declare is external (the platform's
+classes, sObjects, managed packages). A dotted name is a top-level type and its inner types. A bare call may be a
 method of the enclosing classes (implicit ``this``); ``super(...)`` / ``this(...)`` call constructors.
 
 Lightning Web Components import Apex methods as ``@salesforce/apex/Class.method``
@@ -83,8 +84,14 @@ class ApexModuleSystem:
         return fallback
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
-        """A type of the org."""
-        return r.module_member("apex", ORG_KEY, name)
+        """A type of the org; else, for a capitalised name, external: Apex has no imports, so a type
+        the repository does not declare is the platform's (``System``, ``EncodingUtil``, an
+        ``AuraHandledException``), a standard or custom sObject (``Account``, ``Property__c``) or a
+        managed package's."""
+        v = r.module_member("apex", ORG_KEY, name)
+        if v is None and name[:1].isupper():
+            return EXTERNAL
+        return v
 
     def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
         """``Outer.Inner``: a top-level type, then its inner types."""
