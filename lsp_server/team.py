@@ -260,8 +260,10 @@ class StoreSession:
         tries = self._retries.get(folder.uri, 0)
         self._retries[folder.uri] = tries + 1
         delay = min(MAX_BACKOFF, 2.0 ** min(tries, 5))
-        self._report(types.MessageType.Error)(f"ripple: indexing {folder.repo} waits for the stores ({exc}); "
-                                              f"trying again in {delay:.0f} s")
+        if not tries:  # once per outage: the breaker said what is down
+            self._report(types.MessageType.Warning)(f"ripple: indexing {folder.repo} waits for the stores; it starts "
+                                                    "again by itself once they answer")
+        log.info("opening %s again in %.0f s: %s", folder.repo, delay, exc)
 
         def again() -> None:
             if not folder.stop.wait(delay) and folder in self.server.folders and not self._stop.is_set():
