@@ -490,7 +490,8 @@ class RippleServer(LanguageServer):
             try:
                 folder.store = open_store(folder.db, create=True)
                 _remember_identity(folder)
-                claim_repository(folder.store, folder.db, folder.repo, folder.root)
+                claim_repository((self.session.graph if self.session else None) or folder.store, folder.db, folder.repo,
+                                 folder.root)
             except StoreError as exc:
                 folder.state, folder.error, folder.phase = "error", str(exc), None
                 self.report(f"ripple: {exc}")
@@ -580,8 +581,6 @@ class RippleServer(LanguageServer):
 
     def _updated(self, folder: Folder, sink: _WorkDoneProgress, report: IndexReport) -> None:
         """After the first sync and after each update that wrote something (watcher thread)."""
-        if self.session is not None:
-            self.session.indexed(folder)  # the commit now indexed, for freshness
         if folder.state == "indexing":
             folder.state = "ready"
             message = f"{report.files_indexed} files indexed"
@@ -594,6 +593,8 @@ class RippleServer(LanguageServer):
         else:
             folder.embed_wanted.set()
         self.call_soon(lambda: self._index_changed(folder, now=True))
+        if self.session is not None:
+            self.session.indexed(folder)  # the commit now indexed, for freshness (after the lenses' refresh)
 
     def _embed_loop(self, folder: Folder, sink: _WorkDoneProgress, message: str) -> None:
         """Give the folder's chunks their vectors after the graph answers (search uses BM25 for the

@@ -303,7 +303,7 @@ class StoreSession:
             if self._stop.is_set():
                 return
             for folder in list(self.server.folders):
-                if folder.state != "ready" or folder.error is not None and folder.state == "error":
+                if folder.state != "ready":
                     continue
                 try:
                     answer = self.freshness_of(folder)
