@@ -15,8 +15,9 @@ agent needs of every answer:
 * **graph context with search hits**: each hit's source text, and its callers, callees and served
   endpoints (counts and the first :data:`CONTEXT_NAMES` names), in a fixed number of batched calls;
 * **the steps executed** with their time in milliseconds and store calls, at the end of every answer;
-* **a size budget**: ``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`; a token is estimated as
-  :data:`CHARS_PER_TOKEN` characters) bounds the readable text, what an agent reads (an MCP tool's
+* **a size budget**: ``max_tokens`` (default :data:`DEFAULT_MAX_TOKENS`; tokens counted with the bundled
+  model's tokenizer, :mod:`analysis.tokens`, else estimated at :data:`CHARS_PER_TOKEN` characters a
+  token, and ``budget.counted_by`` says which) bounds the readable text, what an agent reads (an MCP tool's
   content); the structured result holds the same items (its JSON is two to four times larger: ids,
   positions, field names). What is cut (sources shortened, lists shortened, items left out) is said in
   ``truncated`` and in the text, never silently.
@@ -30,7 +31,6 @@ what to pass instead.
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -45,6 +45,7 @@ from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.retrieval import QueryEngine, SearchHit, SearchResult, query_engine
+from analysis.tokens import CHARS_PER_TOKEN, token_counter
 from stores.contracts import GraphStore, Node, SearchFilters, SearchIndex
 from stores.embedder import EmbedderError
 
@@ -58,16 +59,13 @@ MIN_MAX_TOKENS = 200
 """The smallest budget accepted (an answer's envelope and one item fit in it)."""
 MAX_MAX_TOKENS = 100_000
 """The largest budget accepted."""
-CHARS_PER_TOKEN = 4
-"""Characters per token in budget estimates (the usual figure for code and English with the BPE
-tokenizers of current models; ``bench/token_economy.py`` measures real tokens)."""
 CONTEXT_NAMES = 5
 """Names listed per relation in a search hit's graph context (the rest is counted)."""
 MAX_LIMIT = 100
 """The most items a ``limit`` may ask for."""
 MAX_DEPTH = 20
 """The deepest blast radius a caller may ask for."""
-CHUNK_KINDS = ("method", "function", "class", "file_section")
+CHUNK_KINDS = ("method", "function", "class", "file_section", "sql", "config", "doc")
 """Chunk kinds a search may be restricted to."""
 CANDIDATES_SHOWN = 10
 """Candidates a :class:`TargetError` lists."""
@@ -78,8 +76,9 @@ _CONTEXT_KINDS = ("CALLS", "EXPOSES")
 
 
 def estimate_tokens(text: str) -> int:
-    """Tokens ``text`` is estimated to cost: ``ceil(len / CHARS_PER_TOKEN)``."""
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+    """Tokens ``text`` costs: counted by :func:`analysis.tokens.token_counter` (the bundled tokenizer;
+    ``ceil(len / CHARS_PER_TOKEN)`` when it cannot load)."""
+    return token_counter().count(text)
 
 
 class TargetError(ValueError):
@@ -124,11 +123,14 @@ class Answer:
 
     def as_dict(self) -> dict[str, Any]:
         """``{tool, result, truncated, steps: [{name, ms, round_trips, detail}], budget: {max_tokens,
-        tokens}, freshness: [...]}``: JSON-serialisable; ``budget.tokens`` estimates the text's size;
-        ``freshness`` lists the stale repositories (empty: every checked index is current)."""
+        tokens, counted_by}, freshness: [...]}``: JSON-serialisable; ``budget.tokens`` is the text's size in
+        tokens, ``counted_by`` how they were counted (the bundled tokenizer, or the character estimate and
+        why); ``freshness`` lists the stale repositories (empty: every checked index is current)."""
+        counter = token_counter()
         return {"tool": self.tool, "result": self.result, "truncated": list(self.truncated),
                 "steps": [_step_json(s) for s in self.steps],
-                "budget": {"max_tokens": self.max_tokens, "tokens": estimate_tokens(self.text)},
+                "budget": {"max_tokens": self.max_tokens, "tokens": counter.count(self.text),
+                           "counted_by": counter.method},
                 "freshness": list(self.freshness)}
 
 
@@ -178,20 +180,22 @@ def _stem(node_id: str) -> str:
     return node_id[:cut] if cut > 0 else node_id
 
 
-def resolve_target(graph: GraphStore, target: str) -> tuple[list[Node], list[Node]]:
+def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
     """``(targets, others)`` for an agent's ``target``: a node id, a qualified or dotted name, or
     ``PATH:LINE[:COL]`` (1-based; the symbol written there with a column, else the innermost definition
-    around the line). ``targets`` are one symbol (its overloads together), sorted by id; ``others`` the
-    other symbols a bare name also matched. Raises :class:`TargetError` when the target names nothing
-    (candidates: the symbols whose names are closest) or several different symbols (candidates: those),
-    and :class:`stores.errors.StoreError` when the store fails."""
+    around the line), of repository ``repo`` only when given. ``targets`` are one symbol (its overloads
+    together), sorted by id; ``others`` the other symbols a bare name also matched. Raises
+    :class:`TargetError` when the target names nothing (candidates: the symbols whose names are closest)
+    or several different symbols (candidates: those, each with its repository), and
+    :class:`stores.errors.StoreError` when the store fails."""
     text = target.strip() if isinstance(target, str) else ""
     if not text:
         raise TargetError("target is empty: give a qualified name (Class.method), a node id or PATH:LINE")
+    where = f" in repository {repo!r}" if repo else ""
     try:
-        query = target_query(graph, text)
+        query = target_query(graph, text, repo)
     except ValueError as exc:
-        raise TargetError(f"{exc} (target {text!r}); or give a qualified name or a node id") from exc
+        raise TargetError(f"{exc}{where} (target {text!r}); or give a qualified name or a node id") from exc
     if isinstance(query, PositionQuery):
         found = query_nodes(graph, query)
         if not found:
@@ -199,20 +203,25 @@ def resolve_target(graph: GraphStore, target: str) -> tuple[list[Node], list[Nod
                               "class, method or function, or a qualified name")
         targets, others = found, []
     else:
-        targets, others = lookup(graph, text)
+        targets, others = lookup(graph, text, repo)
     if not targets:
         short = text.split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1] or text
-        near = graph.search_symbols(short, CANDIDATES_SHOWN)
+        near = [n for n in graph.search_symbols(short, CANDIDATES_SHOWN * (3 if repo else 1))
+                if repo in (None, n.repo)][:CANDIDATES_SHOWN]
         hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
-        raise TargetError(f"no symbol matches {text!r}{hint}. Pass one of the candidates' ids, a qualified name "
-                          "(Class.method, package.module.function) or PATH:LINE", [node_json(n) for n in near])
+        known = "" if not repo or repo in graph.repos() else f" (no repository {repo!r} is indexed: see repositories)"
+        raise TargetError(f"no symbol matches {text!r}{where}{known}{hint}. Pass one of the candidates' ids, a "
+                          "qualified name (Class.method, package.module.function) or PATH:LINE",
+                          [node_json(n) for n in near])
     stems = sorted({_stem(n.id) for n in targets})
     if len(stems) > 1:
         shown = sorted(targets, key=lambda n: n.id)
-        raise TargetError(f"{text!r} names {len(stems)} different symbols: "
-                          + ", ".join(f"{n.id}" for n in shown[:CANDIDATES_SHOWN])
+        repos = sorted({n.repo for n in targets})
+        narrow = f"; or pass repo (one of {', '.join(repos)})" if len(repos) > 1 else ""
+        raise TargetError(f"{text!r} names {len(stems)} different symbols{where}: "
+                          + ", ".join(n.id for n in shown[:CANDIDATES_SHOWN])
                           + (" …" if len(shown) > CANDIDATES_SHOWN else "")
-                          + ". Pass one id as the target", [node_json(n) for n in shown[:CANDIDATES_SHOWN]])
+                          + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]])
     return sorted(targets, key=lambda n: n.id), others
 
 
@@ -234,15 +243,16 @@ Items = list[dict[str, Any]]
 Build = Callable[[Items, Sequence[str]], tuple[dict[str, Any], str]]
 
 
-def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Sequence[str] = (),
+def _fit(build: Build, items: Items, budget: int, noun: str, nested: Sequence[str] = (),
          plural: str | None = None) -> tuple[dict[str, Any], str, list[str]]:
     """Fit ``items`` (each may hold a ``source`` and lists under the ``nested`` keys) into
-    ``budget_chars``, measured on the text of ``build(chosen, notes)`` (its notes included; the result
+    ``budget`` tokens (:func:`analysis.tokens.token_counter`), measured on the text of ``build(chosen, notes)`` (its notes included; the result
     it also returns holds the same items). In turn: full sources and all items; then, for each source
     cap of :data:`_SOURCE_CAPS`, nested lists cut to a common length (at least 5) and the most items
     that fit, keeping at least three (or one at the last cap). Returns the result, the text and one
     note per cut."""
     total = len(items)
+    counter = token_counter()
 
     def notes_for(chosen: Items, cap: int | None, nested_cut: int | None) -> list[str]:
         notes = []
@@ -261,7 +271,7 @@ def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Seque
         return notes
 
     def fits(chosen: Items, cap: int | None, nested_cut: int | None) -> bool:
-        return len(build(chosen, notes_for(chosen, cap, nested_cut))[1]) <= budget_chars
+        return counter.within(build(chosen, notes_for(chosen, cap, nested_cut))[1], budget)
 
     if fits(items, None, None):
         data, text = build(items, [])
@@ -278,7 +288,7 @@ def _fit(build: Build, items: Items, budget_chars: int, noun: str, nested: Seque
             chosen = trimmed[:floor if n is None else n]
             notes = notes_for(chosen, cap, nested_cut)
             data, text = build(chosen, notes)
-            if len(text) > budget_chars:
+            if not counter.within(text, budget):
                 notes.append("even this is over the budget: raise max_tokens")
                 data, text = build(chosen, notes)
             return data, text, notes
@@ -383,8 +393,9 @@ class AgentQueries:
 
     ``model`` names the fastembed model the indexes were embedded with (``None``: the bundled one);
     ``services`` is the service map of the blast radius (service name -> repository); ``sources``
-    describes each index for :meth:`repositories`. Methods are safe to call from one thread at a time
-    (the stores' rule)."""
+    describes each index for :meth:`repositories`. Every method taking a ``target`` also takes ``repo``:
+    only symbols of that repository are candidates (a name defined in several). Methods are safe to
+    call from one thread at a time (the stores' rule)."""
 
     def __init__(self, graph: GraphStore | Sequence[GraphStore], search: SearchIndex | Sequence[SearchIndex], *,
                  model: str | None = None, services: Mapping[str, str] | None = None,
@@ -472,8 +483,8 @@ class AgentQueries:
             raise ValueError(f"limit must be an integer from 1 to {MAX_LIMIT}, not {limit!r}")
         return limit
 
-    def _resolve(self, steps: _Steps, target: str) -> tuple[list[Node], list[Node]]:
-        targets, others = resolve_target(steps.graph, target)
+    def _resolve(self, steps: _Steps, target: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
+        targets, others = resolve_target(steps.graph, target, repo)
         steps.lap("Resolve target", ", ".join(n.id for n in targets))
         return targets, others
 
@@ -519,7 +530,9 @@ class AgentQueries:
 
     def _hits_json(self, graph: CountingGraph, hits: Sequence[SearchHit]) -> list[dict[str, Any]]:
         ctx = self._context(graph, [h.node.id for h in hits])
-        return [{"rank": k, "id": h.node.id, "chunk_id": h.chunk.id, "name": _display(h.node),
+        return [{"rank": k, "id": h.node.id, "chunk_id": h.chunk.id,
+                 "name": h.chunk.name if h.node.label == "File" and h.chunk.kind != "file_section" else _display(h.node),
+                 "mentions": [node_json(n) for n in h.mentions],
                  "label": h.node.label, "kind": h.chunk.kind, "language": h.chunk.language, "repo": h.chunk.repo,
                  "path": h.chunk.file, "line": h.chunk.start_line, "end_line": h.chunk.end_line,
                  "score": round(h.score, 6), "ranks": dict(h.ranks), "metadata": h.metadata, "source": h.chunk.text,
@@ -559,7 +572,7 @@ class AgentQueries:
                             lambda data: _search_text(f"Search: {query}", data))
 
     def similar(self, target: str | None = None, chunk_id: str | None = None, limit: int | None = 10,
-                max_tokens: int | None = None) -> Answer:
+                max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """Code like ``target``'s (its chunk) or like chunk ``chunk_id`` (exactly one of the two), by
         embedding distance: the best ``limit`` other chunks with source and graph context. Without an
         embedding for that chunk the answer is empty and says why. Raises :class:`TargetError` /
@@ -571,7 +584,7 @@ class AgentQueries:
         steps = self._start()
         graph = steps.graph
         if target is not None:
-            nodes, _ = self._resolve(steps, target)
+            nodes, _ = self._resolve(steps, target, repo)
             chunk_id = nodes[0].id
         assert chunk_id is not None
         holder = next((i for i, index in enumerate(steps.indexes) if index.get_chunks([chunk_id])), None)
@@ -586,14 +599,14 @@ class AgentQueries:
         return self._answer("similar", head, "hits", hits, "hit", steps, budget,
                             lambda data: _search_text(f"Code similar to {chunk_id}", data))
 
-    def symbol(self, target: str, max_tokens: int | None = None) -> Answer:
+    def symbol(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """The definition ``target`` names (each overload): signature, location, source, direct
         callers (call sites) and callees, endpoints it serves; ``also_named``: other symbols a bare name
         matched. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         sources = self._sources(steps, targets)
         steps.lap("Source", f"{len(sources)} of {len(targets)} definitions")
         refs = callers(graph, targets)
@@ -620,7 +633,8 @@ class AgentQueries:
         return self._answer("symbol", head, "definitions", items, "definition", steps, budget, _symbol_text,
                             nested=("callers", "callees"))
 
-    def callers(self, target: str, resolution: Sequence[str] | None = None, max_tokens: int | None = None) -> Answer:
+    def callers(self, target: str, resolution: Sequence[str] | None = None, max_tokens: int | None = None,
+                repo: str | None = None) -> Answer:
         """Direct call sites of ``target`` (a class: of its constructors too), sorted by location, each
         with the calling symbol and how the call was bound; ``resolution`` keeps only calls bound
         those ways (``exact``, ``inferred``, ``name``). Raises :class:`TargetError`."""
@@ -630,7 +644,7 @@ class AgentQueries:
             raise ValueError(f"resolution must be among exact, inferred, name, not {wanted!r}")
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         refs = callers(graph, targets, wanted)
         steps.lap("Callers", f"{len(refs)} call sites from {len({r.source.id for r in refs})} callers")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -638,13 +652,13 @@ class AgentQueries:
         return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget,
                             lambda data: _refs_text("Callers", data, "callers"))
 
-    def callees(self, target: str, max_tokens: int | None = None) -> Answer:
+    def callees(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
         sorted by first call site. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         groups = [g for t in targets for g in outgoing_calls(graph, t)]
         steps.lap("Callees", f"{len(groups)} callees")
         items = [{**node_json(g.node), "sites": [{"repo": s.repo, "path": s.file, "line": s.line, "col": s.col + 1}
@@ -653,14 +667,15 @@ class AgentQueries:
                 "count": len(items)}
         return self._answer("callees", head, "callees", items, "callee", steps, budget, _callees_text)
 
-    def references(self, target: str, include_declaration: bool = False, max_tokens: int | None = None) -> Answer:
+    def references(self, target: str, include_declaration: bool = False, max_tokens: int | None = None,
+                   repo: str | None = None) -> Answer:
         """Every reference to ``target``: call sites, type uses, injections, subclasses and
         implementations, overrides (``kind`` says which), sorted by location; with
         ``include_declaration`` the definitions first. Raises :class:`TargetError`."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
-        targets, others = self._resolve(steps, target)
+        targets, others = self._resolve(steps, target, repo)
         refs = references(graph, targets, include_declaration)
         steps.lap("References", f"{len(refs)} references")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
@@ -669,7 +684,7 @@ class AgentQueries:
                             budget, lambda data: _refs_text("References", data, "references"))
 
     def impact(self, target: str, depth: int | None = DEFAULT_DEPTH, tests: str = "apart",
-               max_tokens: int | None = None) -> Answer:
+               max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """The blast radius of changing ``target`` (:func:`analysis.impact.blast_radius`: its overloads
         and related declarations, callers hop by hop up to ``depth`` (1 to :data:`MAX_DEPTH`), the
         endpoints, topics, entry points and services reached; ``tests``: one of
@@ -684,10 +699,10 @@ class AgentQueries:
         if tests not in TESTS_MODES:
             raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
         steps = self._start()
-        targets, _ = self._resolve(steps, target)
+        targets, _ = self._resolve(steps, target, repo)
         report = blast_radius(self.graph, NodesQuery(tuple(targets)), depth=depth, services=self.services, tests=tests)
         steps.add(report.steps)
-        chars = budget * CHARS_PER_TOKEN
+        counter = token_counter()
         per_hop, limit, diagram = 10, 50, True
         while True:
             data = report_json(report, per_hop)
@@ -705,19 +720,20 @@ class AgentQueries:
                 notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list "
                              "for the budget (counts stay complete): raise max_tokens or lower depth for more")
             text = _finish([markdown], steps.steps, notes)
-            if len(text) <= chars or (per_hop == 1 and limit == 1 and not diagram):
+            if counter.within(text, budget) or (per_hop == 1 and limit == 1 and not diagram):
                 break
             if diagram:
                 diagram = False
             else:
                 per_hop, limit = max(1, per_hop // 2), max(1, limit // 2)
-        if len(text) > chars:
+        if not counter.within(text, budget):
             notes.append("even this is over the budget: raise max_tokens")
             text = _finish([markdown], steps.steps, notes)
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
 
     def repositories(self, max_tokens: int | None = None) -> Answer:
-        """What is indexed: per repository its files (by count) and, where its folder and the index's
+        """What is indexed: per repository its files, its search chunks and how many are embedded
+        (counts) and, where its folder and the index's
         last write are known, how fresh it is (``changed_files``: indexed files modified or deleted on
         disk since then; ``None`` when that cannot be told); per index when it was written; the totals
         (nodes by label, edges, calls by resolution, files by language, chunks and how many are
@@ -729,13 +745,15 @@ class AgentQueries:
         for name in graph.repos():
             files = graph.file_checksums(name)
             source = next((s for s in self.sources if name in s.roots), None)
-            entry: dict[str, Any] = {"name": name, "files": len(files), "root": None, "indexed_at": None,
-                                     "changed_files": None}
+            counts = [index.chunk_count(name) for index in steps.indexes]
+            entry: dict[str, Any] = {"name": name, "files": len(files), "chunks": sum(c["chunks"] for c in counts),
+                                     "embedded": sum(c["embedded"] for c in counts), "root": None,
+                                     "indexed_at": None, "changed_files": None}
             if source is not None:
                 entry.update(root=source.roots[name], indexed_at=_iso(source.indexed_at),
                              changed_files=_changed(source.roots[name], files, source.indexed_at))
             repos.append(entry)
-        steps.lap("Repositories", f"{len(repos)} repositories, their files and freshness")
+        steps.lap("Repositories", f"{len(repos)} repositories, their files, chunks and freshness")
         stats = graph.stats()
         counts = [index.chunk_count() for index in steps.indexes]
         steps.lap("Counts", "nodes, edges, chunks")
@@ -757,7 +775,7 @@ class AgentQueries:
             data = {**head, key: chosen}
             return data, _finish(render(data), steps.steps, notes)
 
-        data, text, notes = _fit(build, items, budget * CHARS_PER_TOKEN, noun, nested, plural)
+        data, text, notes = _fit(build, items, budget, noun, nested, plural)
         return Answer(tool, data, text, list(steps.steps), notes, budget)
 
 
@@ -831,7 +849,8 @@ def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:
         lines += ["", f"## {h['rank']}. `{h['name']}` ({h['kind']}, {h['repo']}/{h['path']}:{h['line']}-"
                       f"{h['end_line']}) score {h['score']:.4f} {ranks}",
                   f"id `{h['id']}` · callers {_names(h['callers'])} · callees {_names(h['callees'])} · "
-                  f"endpoints {_names(h['endpoints'])}",
+                  f"endpoints {_names(h['endpoints'])}"
+                  + ("".join(f" · mentions `{m['name']}` ({_loc(m)})" for m in h.get("mentions", []))),
                   _fence(h["source"], h["language"])]
     if data.get("dropped"):
         lines += ["", f"{data['dropped']} hits dropped: their graph node is missing (re-index the repository)"]
@@ -885,11 +904,12 @@ def _callees_text(data: Mapping[str, Any]) -> list[str]:
 
 
 def _repos_text(data: Mapping[str, Any]) -> list[str]:
-    lines = ["# Repositories", "", "| Repository | Files | Indexed at | Changed on disk since | Folder |",
-             "|---|---|---|---|---|"]
+    lines = ["# Repositories", "", "| Repository | Files | Chunks (embedded) | Indexed at | Changed on disk since "
+             "| Folder |", "|---|---|---|---|---|---|"]
     for r in data["repositories"]:
         changed = "?" if r["changed_files"] is None else str(r["changed_files"])
-        lines.append(f"| {_cell(r['name'])} | {r['files']:,} | {r['indexed_at'] or '?'} | {changed} | "
+        lines.append(f"| {_cell(r['name'])} | {r['files']:,} | {r['chunks']:,} ({r['embedded']:,}) | "
+                     f"{r['indexed_at'] or '?'} | {changed} | "
                      f"{_cell(r['root'] or '?')} |")
     t = data["totals"]
     nodes = ", ".join(f"{k} {v:,}" for k, v in sorted(t["nodes"].items()))

@@ -125,6 +125,6 @@ class CountingIndex(SearchIndex):
         """Forwarded."""
         return self._count().set_embedding_model(model)
 
-    def chunk_count(self) -> dict[str, int]:
+    def chunk_count(self, repo: str | None = None) -> dict[str, int]:
         """Forwarded."""
-        return self._count().chunk_count()
+        return self._count().chunk_count(repo)

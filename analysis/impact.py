@@ -977,16 +977,16 @@ def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
 _PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
 
 
-def target_query(graph: GraphStore, target: str) -> SymbolQuery | PositionQuery:
-    """The query a user's ``target`` names: ``PATH:LINE[:COL]`` (1-based; a file of the index matched
-    by its trailing path parts, :func:`file_candidates`; a path that exists here is resolved first)
+def target_query(graph: GraphStore, target: str, repo: str | None = None) -> SymbolQuery | PositionQuery:
+    """The query a user's ``target`` names: ``PATH:LINE[:COL]`` (1-based; a file of the index, of ``repo`` if
+    given, matched by its trailing path parts, :func:`file_candidates`; a path here is resolved first)
     is a :class:`PositionQuery`, anything else a :class:`SymbolQuery`. Raises :class:`ValueError`
     (the message says what to type) when the path is no file of the index or may be several."""
     m = _PATH_LINE.fullmatch(target.strip())
     if m is None:
         return SymbolQuery(target)
     path = Path(m["path"]).expanduser()
-    found = file_candidates(graph, str(path.resolve()) if path.exists() else m["path"])
+    found = [f for f in file_candidates(graph, str(path.resolve()) if path.exists() else m["path"]) if repo in (None, f[0])]
     if not found:
         raise ValueError(f"{m['path']} is not a file of the index")
     if len(found) > 1:

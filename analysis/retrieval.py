@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import MODEL_ENV, Embedder
 
-__all__ = ["RRF_K", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata", "reciprocal_rank_fusion",
-           "QueryEngine", "query_engine"]
+__all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
+           "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
@@ -96,13 +96,17 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
 @dataclass(frozen=True, slots=True)
 class SearchHit:
     """A search result with its source and structure: the chunk (real source text), the graph node
-    it stands for, the fused score and per-list ranks, and the node's direct caller count."""
+    it stands for, the fused score and per-list ranks, and the node's direct caller count. A doc or
+    config hit (a README section, a configuration key) carries the code and tables it ``mentions``
+    (``MENTIONS`` edges of its file on the chunk's lines), so the page about refunds comes with the
+    refund code."""
 
     chunk: Chunk
     node: Node
     score: float
     ranks: Mapping[str, int]
     callers: int
+    mentions: tuple[Node, ...] = ()
 
     @property
     def metadata(self) -> dict[str, object]:
@@ -192,8 +196,10 @@ class QueryEngine:
         kept = [(f, chunks[f.chunk_id]) for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn in nodes]
         kept = kept[:limit]
         callers = self.graph.incoming([c.fqn for _, c in kept], ["CALLS"])
+        mentioned = self._mentions([c for _, c in kept])
         hits = [
-            SearchHit(c, nodes[c.fqn], f.score, dict(f.ranks), len({e.src for e in callers.get(c.fqn, [])}))
+            SearchHit(c, nodes[c.fqn], f.score, dict(f.ranks), len({e.src for e in callers.get(c.fqn, [])}),
+                      mentioned.get(c.id, ()))
             for f, c in kept
         ]
         notes = []
@@ -203,6 +209,29 @@ class QueryEngine:
             )
         dropped = sum(1 for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn not in nodes)
         return SearchResult(hits, lists, counts["embedded"], counts["chunks"], dropped, notes)
+
+
+    def _mentions(self, chunks: Sequence[Chunk]) -> dict[str, tuple[Node, ...]]:
+        """``{chunk id: mentioned nodes}`` of the doc and config chunks among ``chunks``: their files'
+        ``MENTIONS`` edges on each chunk's lines, in line order (two batched calls; none without such
+        chunks)."""
+        docs = [c for c in chunks if c.kind in MENTIONING_KINDS]
+        if not docs:
+            return {}
+        edges = self.graph.outgoing(sorted({c.fqn for c in docs}), ["MENTIONS"])
+        targets = self.graph.get_nodes(sorted({e.dst for es in edges.values() for e in es}))
+        out = {}
+        for c in docs:
+            inside = sorted((e for e in edges.get(c.fqn, []) if c.start_line <= e.line <= c.end_line),
+                            key=lambda e: (e.line, e.col, e.dst))
+            found = tuple(targets[i] for i in dict.fromkeys(e.dst for e in inside) if i in targets)
+            if found:
+                out[c.id] = found
+        return out
+
+
+MENTIONING_KINDS = ("doc", "config")
+"""Chunk kinds whose hits carry the nodes they mention."""
 
 
 def _passes(chunk: Chunk, f: SearchFilters) -> bool:

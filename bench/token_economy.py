@@ -17,7 +17,7 @@ is the least such an agent reads (a "what breaks" answer needs the callers' call
 
 Sizes are characters and model tokens counted with the tokenizer that ships with the bundled
 embedding model (``stores/model/*/tokenizer.json``, WordPiece; run by the ``tokenizers`` library,
-no truncation). Prints one row per question, then the median and total ratios (baseline / answer).
+no truncation), through :func:`analysis.tokens.token_counter`, the counter the answers' budget uses. Prints one row per question, then the median and total ratios (baseline / answer).
 """
 
 from __future__ import annotations
@@ -31,16 +31,13 @@ import sys
 import time
 from pathlib import Path
 
-from tokenizers import Tokenizer
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analysis.agent_queries import AgentQueries, resolve_target  # noqa: E402
 from analysis.navigation import callers  # noqa: E402
+from analysis.tokens import token_counter  # noqa: E402
 from stores.factory import open_store  # noqa: E402
-
-MODEL_DIR = ROOT / "stores" / "model" / "all-MiniLM-L6-v2-int8"
 
 QUESTIONS: list[tuple[str, str, str, str]] = [
     # (tool, question, target or query, for search: the symbol that answers it)
@@ -75,14 +72,6 @@ QUESTIONS: list[tuple[str, str, str, str]] = [
 ]
 
 
-def tokenizer() -> Tokenizer:
-    """The bundled model's tokenizer, without truncation or padding (every token counted)."""
-    tok = Tokenizer.from_file(str(MODEL_DIR / "tokenizer.json"))
-    tok.no_truncation()
-    tok.no_padding()
-    return tok
-
-
 def baseline_files(store, target: str) -> list[tuple[str, str]]:
     """``(repo, path)`` of the files holding ``target``'s definition and every direct caller."""
     nodes, _ = resolve_target(store, target)
@@ -99,10 +88,10 @@ def main() -> None:
     args = ap.parse_args()
     store = open_store(Path(args.db))
     q = AgentQueries(store, store)
-    tok = tokenizer()
-
-    def tokens(text: str) -> int:
-        return len(tok.encode(text, add_special_tokens=False).ids)
+    counter = token_counter()
+    if not counter.exact:
+        sys.exit(f"the bundled tokenizer cannot load ({counter.method}); token counts would be estimates")
+    tokens = counter.count
 
     q.search("warm up the query embedder", limit=1)
     rows = []

@@ -5,12 +5,16 @@ One chunk per method, function and constructor (its full source, capped), one pe
 ``file_section`` chunks for top-level code outside every definition (windows of at most
 :data:`SECTION_LINES` lines, blank-only windows dropped). A chunk's ``fqn`` is the id of the graph
 node it stands for (a File id for file sections).
+
+Documentation, configuration and SQL files (the languages of :mod:`indexer.content`) are cut by that
+package instead: ``doc`` sections, ``config`` keys, ``sql`` statements.
 """
 
 from __future__ import annotations
 
 import hashlib
 
+from indexer.content import content_chunks, content_kind
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, FileExtraction
 from indexer.symbols import definition_ids, file_id
 from stores.contracts import Chunk
@@ -59,6 +63,9 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
     ``source`` is the decoded file text (the extractor's lenient decoding: invalid bytes as U+FFFD).
     Lines in chunks are 1-based and inclusive.
     """
+    if content_kind(extraction.language) is not None:
+        return content_chunks(repo, product, extraction.path, extraction.language,
+                              file_id(repo, extraction.path), source, MAX_CHUNK_CHARS)
     # Split on "\n" only, as the parser counts lines (str.splitlines also splits on form feeds,
     # U+2028 and other separators, which would shift every chunk after one).
     lines = [line.removesuffix("\r") for line in source.split("\n")]

@@ -252,7 +252,7 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
         return "missing"
     if not follow_external_symlinks and not inside_root(str(root_path), path):
         return "symlink_outside"
-    extractor = extractor_for_path(name)
+    extractor = extractor_for_path(rel)
     if extractor is None:
         return "no_extractor"
     if name.lower().endswith(_GENERATED_SUFFIXES):
@@ -297,7 +297,7 @@ def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: 
 
 def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, result: Discovery,
                    confine: str | None) -> None:
-    extractor = extractor_for_path(entry.name)
+    extractor = extractor_for_path(rel)
     if extractor is None:
         result.skip("no_extractor", rel)
         return

@@ -68,7 +68,7 @@ class SourceFilter(watchfiles.BaseFilter):
         name = parts[-1] if parts else ""
         if name == OWN_DIR or name in PRUNED_DIRS:
             return False
-        if extractor_for_path(name) is not None or is_config_path(name) or name.lower().endswith(SPEC_SUFFIXES):
+        if extractor_for_path(path) is not None or is_config_path(name) or name.lower().endswith(SPEC_SUFFIXES):
             return True  # a YAML / JSON file may be an OpenAPI spec: the index decides
         return "." not in name or Path(path).is_dir()  # a folder (gone ones have no suffix mostly)
 

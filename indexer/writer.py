@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.chunking import chunk_file
+from indexer.mentions import add_mention_edges
 from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
@@ -166,6 +167,7 @@ class IndexWriter:
         for out in todo:
             (ready if self._attach(out, files[out.file.path], fresh, texts) else changed_meanwhile).append(out)
         if ready:
+            add_mention_edges(ready, self.graph)
             # One transaction for the whole run: every edge's ends are written together, so a reader
             # (or a run killed here) sees the index before the run or after it, never a mix.
             self.graph.replace_files(ready)

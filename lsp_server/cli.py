@@ -423,7 +423,9 @@ def _known_language(value: str | None) -> str | None:
 @click.option("--product", help="Only this product.")
 @click.option("--language", callback=lambda ctx, param, value: _known_language(value), metavar="LANGUAGE",
               help="Only this language (a registered one: java, javascript, python, typescript, ...).")
-@click.option("--kind", type=click.Choice(["method", "function", "class", "file_section"]), help="Only this chunk kind.")
+@click.option("--kind", type=click.Choice(["method", "function", "class", "file_section", "sql", "config", "doc"]),
+              help="Only this chunk kind: code (method, function, class, file_section), sql statements, config keys, "
+                   "doc sections.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -443,7 +445,8 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
             "hits": [{"repo": h.chunk.repo, "path": h.chunk.file, "line": h.chunk.start_line,
                       "end_line": h.chunk.end_line, "kind": h.chunk.kind, "fqn": h.node.id,
                       "name": dotted_name(h.node), "score": h.score,
-                      "ranks": dict(h.ranks), "callers": h.callers, "metadata": h.metadata} for h in result.hits],
+                      "ranks": dict(h.ranks), "callers": h.callers, "metadata": h.metadata, "section": h.chunk.name,
+                      "mentions": [dotted_name(n) for n in h.mentions]} for h in result.hits],
         })
         return
     for note in result.notes:
@@ -454,9 +457,12 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
     for h in result.hits:
         where = f"{h.chunk.repo}/{h.chunk.file}" if multi_repo else h.chunk.file
         ranks = " ".join(f"{name}#{h.ranks[name]}" if name in h.ranks else f"{name}:-" for name in result.lists)
-        name = "(top-level code)" if h.node.label == "File" else dotted_name(h.node)  # the path leads the line
+        name = dotted_name(h.node)
+        if h.node.label == "File":  # the path leads the line: say which section, key or statement
+            name = "(top-level code)" if h.chunk.kind == "file_section" else h.chunk.name
+        mentioned = ("  mentions " + ", ".join(dotted_name(n) for n in h.mentions)) if h.mentions else ""
         out.print(f"{where}:{h.chunk.start_line}  {h.chunk.kind:<12} {name}  "
-                  f"{h.score:.4f}  {ranks}  callers {h.callers}", markup=False)
+                  f"{h.score:.4f}  {ranks}  callers {h.callers}{mentioned}", markup=False)
 
 
 @main.command()
@@ -657,18 +663,13 @@ def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: 
     import uvicorn
 
     from lsp_server.api.app import ApiSettings, create_app
-    from lsp_server.api.guard import BindRefused, check_bind
     from stores.config import load_config
 
     try:
         config = loaded_config(load_config())
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    key = config.api_key.strip() if config.api_key else None
-    try:
-        check_bind(host, key)
-    except BindRefused as exc:
-        raise click.BadParameter(str(exc), param_hint="--host") from exc
+    key = _api_key(host, config, "--host")
     path: Path | None = db or config.db or find_db(Path.cwd())
     if "embedded" in (config.graph.backend, config.search.backend) and path is None:
         path = default_db_path(Path.cwd())
@@ -692,6 +693,27 @@ def api_cmd(host: str, port: int, db: Path | None, model: str | None, max_body: 
                f"{'clients send the API key' if key else 'no API key (loopback only)'}", err=True)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on"))
     server.run(sockets=[sock])
+
+
+def _api_key(host: str, config: Any = None, hint: str = "--http") -> str | None:
+    """The API key of ``ripple api`` / ``ripple mcp --http`` (``$RIPPLE_API_KEY`` or ``[api] key`` of
+    ``config``, loaded when not given), checked against the bind address
+    (:func:`lsp_server.api.guard.check_bind`: a non-loopback ``host`` needs one; a usage error naming
+    ``hint`` otherwise)."""
+    from lsp_server.api.guard import BindRefused, check_bind
+    from stores.config import load_config
+
+    if config is None:
+        try:
+            config = loaded_config(load_config())
+        except StoreError as exc:
+            raise click.ClickException(str(exc)) from exc
+    key = config.api_key.strip() if config.api_key else None
+    try:
+        check_bind(host, key)
+    except BindRefused as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from exc
+    return key
 
 
 def _host_port(value: str, allow_remote: bool, hint: str) -> tuple[str, int]:
@@ -777,8 +799,8 @@ def serve(tcp: str | None, token_file: Path | None, roots: tuple[Path, ...], all
 @click.option("--http", "http", metavar="HOST:PORT",
               help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (a loopback address, e.g. "
                    "127.0.0.1:8765; port 0: any free port).")
-@click.option("--allow-remote", is_flag=True, help="With --http: allow a HOST that is not a loopback address "
-              "(there is no authentication: anyone who reaches it can read the index).")
+@click.option("--allow-remote", is_flag=True, help="With --http: allow a HOST that is not a loopback address; needs "
+              "an API key ($RIPPLE_API_KEY or [api] key, as ripple api), which clients send as Authorization: Bearer KEY.")
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: str | None) -> None:
     """Run the MCP server (Model Context Protocol) for coding agents: tools search, symbol, callers,
@@ -792,13 +814,15 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
         run_stdio(backend)
         return
     host, port = _host_port(http, allow_remote, "--http")
+    key = _api_key(host)
 
     def listening(bound_host: str, bound_port: int) -> None:
         shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-        click.echo(f"ripple mcp: listening on http://{shown}:{bound_port}/mcp", err=True)
+        click.echo(f"ripple mcp: listening on http://{shown}:{bound_port}/mcp; "
+                   f"{'clients send the API key' if key else 'no API key (loopback only)'}", err=True)
 
     try:
-        run_http(backend, host, port, on_listen=listening)
+        run_http(backend, host, port, on_listen=listening, api_key=key)
     except KeyboardInterrupt:
         pass
 

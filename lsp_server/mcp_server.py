@@ -1,7 +1,9 @@
 """``ripple mcp``: the Model Context Protocol server, so coding agents ask ripplegraph directly.
 
 Built on the official MCP Python SDK (``mcp``, its ``MCPServer``): stdio by default, streamable HTTP
-with ``--http HOST:PORT`` (loopback unless ``--allow-remote``). Each tool is a thin call into the
+with ``--http HOST:PORT`` (loopback unless ``--allow-remote``, which needs an API key: every request
+must then carry ``Authorization: Bearer KEY``, the key ``ripple api`` uses, ``$RIPPLE_API_KEY`` or
+``[api] key``, compared in constant time by :func:`lsp_server.api.guard.key_matches`). Each tool is a thin call into the
 analysis facade (:class:`analysis.agent_queries.AgentQueries`) and answers with the facade's readable
 markdown as its text content and its JSON as structured content (``outputSchema``: :class:`AnswerModel`).
 Tools are read-only.
@@ -33,7 +35,7 @@ from analysis.impact import DEFAULT_DEPTH
 from analysis.services import service_map
 from stores.errors import StoreError
 
-__all__ = ["Backend", "AnswerModel", "build_server", "run_stdio", "run_http", "TOOLS", "INSTRUCTIONS"]
+__all__ = ["Backend", "AnswerModel", "BearerGuard", "build_server", "run_stdio", "run_http", "TOOLS", "INSTRUCTIONS"]
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +54,15 @@ _TARGET = Field(description="What to look at: a qualified name (OwnerController.
                             "(repo:path/module.Class.method(1)), or PATH:LINE (1-based; PATH:LINE:COL for the "
                             "symbol written there).", min_length=1, max_length=2000)
 _MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS,
-                    description="Size budget of the answer in tokens (about 4 characters each); what does not fit is "
-                                "cut and the answer says so in `truncated`.")
+                    description="Size budget of the answer in tokens (counted with the bundled model's WordPiece "
+                                "tokenizer, about 2.5 characters each); what does not fit is cut and the answer "
+                                "says so in `truncated`.")
 _LIMIT = Field(ge=1, le=MAX_LIMIT, description="Most hits returned.")
 
+_REPO = Field(default=None, max_length=200, description="Only symbols of this repository (see repositories): for a "
+              "name defined in several.")
 Target = Annotated[str, _TARGET]
+Repo = Annotated[str | None, _REPO]
 MaxTokens = Annotated[int, _MAX_TOKENS]
 
 
@@ -70,10 +76,12 @@ class StepModel(BaseModel):
 
 
 class BudgetModel(BaseModel):
-    """The size budget asked for and the estimated tokens of the text answer."""
+    """The size budget asked for, the tokens of the text answer and how they were counted (the bundled
+    tokenizer, or an estimate of 4 characters a token and why the tokenizer could not load)."""
 
     max_tokens: int
     tokens: int
+    counted_by: str
 
 
 class AnswerModel(BaseModel):
@@ -202,8 +210,12 @@ def build_server(backend: Backend) -> MCPServer:
                product: Annotated[str | None, Field(description="Only this product.")] = None,
                language: Annotated[str | None, Field(description="Only this language: java, python, "
                                                                   "typescript, javascript, ...")] = None,
-               kind: Annotated[Literal["method", "function", "class", "file_section"] | None,
-                               Field(description="Only chunks of this kind.")] = None,
+               kind: Annotated[Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None,
+                               Field(description="Only chunks of this kind: code (method, function, class, "
+                                                 "file_section), sql (DDL statements, migrations), config (keys "
+                                                 "of application.yml / .properties, Helm values, .env.example), "
+                                                 "doc (sections of Markdown, reStructuredText, AsciiDoc; a doc "
+                                                 "hit lists the code it mentions).")] = None,
                limit: Annotated[int, _LIMIT] = 10,
                max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.search(query, repo, product, language, kind, limit, max_tokens)))
@@ -211,27 +223,27 @@ def build_server(backend: Backend) -> MCPServer:
     @tool("One symbol: signature, location, source, the endpoints it serves, its direct callers (call sites, "
           "how each was bound) and callees. Overloads come together; a name matching several symbols is an "
           "error listing their ids.")
-    def symbol(target: Target, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.symbol(target, max_tokens)))
+    def symbol(target: Target, repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.symbol(target, max_tokens, repo)))
 
     @tool("Direct call sites of a method, function or class (its constructors), with the calling symbol, "
           "PATH:LINE:COL and how the call was bound (exact, inferred, name).")
     def callers(target: Target,
                 resolution: Annotated[list[Literal["exact", "inferred", "name"]] | None,
                                       Field(description="Keep only calls bound these ways.")] = None,
-                max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.callers(target, resolution, max_tokens)))
+                repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.callers(target, resolution, max_tokens, repo)))
 
     @tool("What a method or function calls: each callee with its location and the lines of the calls.")
-    def callees(target: Target, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.callees(target, max_tokens)))
+    def callees(target: Target, repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.callees(target, max_tokens, repo)))
 
     @tool("Every reference to a symbol: call sites, type uses, injections, subclasses and implementations, "
           "overrides (kind says which), sorted by location.")
     def references(target: Target,
                    include_declaration: Annotated[bool, Field(description="List the definitions first.")] = False,
-                   max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.references(target, include_declaration, max_tokens)))
+                   repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.references(target, include_declaration, max_tokens, repo)))
 
     @tool("What breaks if this changes: the blast radius (overloads and interface declarations, callers hop by "
           "hop, HTTP/GraphQL/gRPC endpoints, topics and queues, scheduled and CLI entry points, services, tests "
@@ -242,19 +254,20 @@ def build_server(backend: Backend) -> MCPServer:
                tests: Annotated[Literal["apart", "include", "exclude", "only"],
                                 Field(description="Test code: its own section (apart), counted as callers "
                                                   "(include), not walked (exclude), or alone (only).")] = "apart",
-               max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.impact(target, depth, tests, max_tokens)))
+               repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.impact(target, depth, tests, max_tokens, repo)))
 
     @tool("Code like a given symbol or search hit (by embedding distance), each hit with source and graph "
           "context. Give target or chunk_id (a search hit's chunk_id), not both.")
     def similar(target: Annotated[str | None, _TARGET] = None,
                 chunk_id: Annotated[str | None, Field(max_length=2000,
                                                       description="A search hit's chunk_id.")] = None,
-                limit: Annotated[int, _LIMIT] = 10,
+                limit: Annotated[int, _LIMIT] = 10, repo: Repo = None,
                 max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.similar(target, chunk_id, limit, max_tokens)))
+        return _result(backend.call(lambda q: q.similar(target, chunk_id, limit, max_tokens, repo)))
 
-    @tool("What is indexed: each repository with its file count, the folder it was indexed from, when and how "
+    @tool("What is indexed: each repository with its file and search-chunk counts (and how many chunks are "
+          "embedded), the folder it was indexed from, when and how "
           "many of its files changed on disk since; totals of nodes, edges and search chunks.")
     def repositories(max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.repositories(max_tokens)))
@@ -279,12 +292,42 @@ def run_stdio(backend: Backend) -> None:
         backend.close()
 
 
-def run_http(backend: Backend, host: str, port: int, on_listen: Callable[[str, int], None] | None = None) -> None:
+class BearerGuard:
+    """ASGI middleware: every HTTP request must carry ``Authorization: Bearer <key>`` (compared in
+    constant time, :func:`lsp_server.api.guard.key_matches`); otherwise a 401 JSON answer
+    (``{"error": ...}``, ``WWW-Authenticate: Bearer``) and ``app`` is not called."""
+
+    def __init__(self, app: Any, key: str) -> None:
+        self.app = app
+        self.key = key
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Answer 401 without the key; otherwise pass the request on."""
+        from lsp_server.api.guard import key_matches
+
+        if scope["type"] == "http":
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            if not key_matches(headers.get("authorization"), self.key):
+                body = b'{"error": "unauthorized: send the server\'s API key as Authorization: Bearer KEY"}'
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
+                                        (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def run_http(backend: Backend, host: str, port: int, on_listen: Callable[[str, int], None] | None = None,
+             api_key: str | None = None) -> None:
     """Serve streamable HTTP at ``http://host:port/mcp`` until interrupted; ``on_listen(host, port)`` is
-    called once bound (``port`` 0 picks a free one)."""
+    called once bound (``port`` 0 picks a free one). With ``api_key`` every request must carry it
+    (:class:`BearerGuard`); refusing a non-loopback ``host`` without one is the caller's check
+    (:func:`lsp_server.api.guard.check_bind`)."""
     import uvicorn
 
-    app = build_server(backend).streamable_http_app(host=host)
+    app: Any = build_server(backend).streamable_http_app(host=host)
+    if api_key is not None:
+        app = BearerGuard(app, api_key)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     http = uvicorn.Server(config)
 

@@ -58,8 +58,10 @@ NODE_LABELS = (
 )
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
-    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY",
+    "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY", "MENTIONS",
 )
+# MENTIONS: a documentation or configuration file -> a symbol or table one of its chunks names in a
+# code span (indexer/mentions.py), at the line of the mention.
 # DECLARES: a GraphQL schema file's field -> the Endpoint of the operation it declares (kept even
 # when no resolver EXPOSES it). ENTRY: a self-edge ``src == dst`` on code that something outside
 # the code runs without a decorator on it (a Celery beat schedule, ``scheduler.add_job(f)``,
@@ -686,8 +688,8 @@ class SearchIndex(abc.ABC):
         cannot be compared."""
 
     @abc.abstractmethod
-    def chunk_count(self) -> dict[str, int]:
-        """``{"chunks": n, "embedded": m}``."""
+    def chunk_count(self, repo: str | None = None) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}``: of the whole index, or of repository ``repo`` only."""
 
     def close(self) -> None:
         """Release connections; the default does nothing."""

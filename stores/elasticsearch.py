@@ -3,7 +3,8 @@
 One cluster holds the chunks of every product, in **an index per product and content kind**:
 
 * ``{prefix}-chunks.{content}.{product}``: ``content`` is ``doc`` for ``doc`` chunks, ``config`` for
-  ``config`` chunks and ``code`` for every other kind (method, class, function, file_section, sql);
+  ``config`` chunks, ``sql`` for ``sql`` chunks and ``code`` for every other kind (method, class,
+  function, file_section);
   ``product`` is the chunk's product lowercased, every character outside ``[a-z0-9_-]`` replaced by
   ``_`` (names over 100 characters are cut and suffixed with a digest). Two products whose names
   differ only there share an index; every query also filters on the ``product`` field, so answers
@@ -136,7 +137,7 @@ MAX_TERMS = 65_536
 """Elasticsearch's default ``index.max_terms_count``: most values one ``terms`` query may hold."""
 VECTORS_PER_WRITE = 1024
 """Vectors per ``set_embeddings`` round (about 8 MB of JSON, far below ``http.max_content_length``)."""
-_CONTENT_KINDS = {"doc": "doc", "config": "config"}  # every other chunk kind is "code"
+_CONTENT_KINDS = {"doc": "doc", "config": "config", "sql": "sql"}  # every other chunk kind is "code"
 _PREFIX_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,99}")
 _SLUG_BAD = re.compile(r"[^a-z0-9_-]")
 _FIELDS = ["name^3", "fqn^2", "text"]
@@ -151,7 +152,7 @@ _MISSING = object()
 
 
 def content_kind(kind: str) -> str:
-    """The content kind of a chunk kind: ``doc``, ``config``, or ``code`` for every other kind."""
+    """The content kind of a chunk kind: ``doc``, ``config``, ``sql``, or ``code`` for every other kind."""
     return _CONTENT_KINDS.get(kind, "code")
 
 
@@ -808,10 +809,12 @@ class ElasticsearchSearchIndex(SearchIndex):
         )
         return [_chunk(h["_source"]) for h in body["hits"]["hits"]]
 
-    def chunk_count(self) -> dict[str, int]:
-        """``{"chunks": n, "embedded": m}`` (one search: a total and a filter aggregation)."""
+    def chunk_count(self, repo: str | None = None) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}``, of repository ``repo`` only when given (one search: a total
+        and a filter aggregation; a ``term`` query on ``repo``)."""
+        query = {"query": {"term": {"repo": repo}}} if repo is not None else {}
         body = self._search("count chunks", self.chunk_pattern, size=0, track_total_hits=True,
-                            aggs={"embedded": {"filter": {"exists": {"field": "embedding"}}}})
+                            aggs={"embedded": {"filter": {"exists": {"field": "embedding"}}}}, **query)
         total = body.get("hits", {}).get("total", {}).get("value", 0)
         embedded = body.get("aggregations", {}).get("embedded", {}).get("doc_count", 0)
         return {"chunks": int(total), "embedded": int(embedded)}

@@ -910,9 +910,12 @@ class EmbeddedStore(GraphStore, SearchIndex):
         return f"{version}:{self._generation}"
 
     @_guarded
-    def chunk_count(self) -> dict[str, int]:
-        """``{"chunks": n, "embedded": m}``."""
-        return self._chunk_count()
+    def chunk_count(self, repo: str | None = None) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}``, of repository ``repo`` only when given (not cached)."""
+        if repo is None:
+            return self._chunk_count()
+        n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunks WHERE repo = ?", (repo,)).fetchone()
+        return {"chunks": n, "embedded": m}
 
 
 class _VectorCache:

@@ -28,6 +28,7 @@ LANGUAGE_MODULES: dict[str, str] = {
     "graphql": "indexer.languages.graphql",  # schema files (.graphql / .graphqls): see its docstring
     "proto": "indexer.languages.proto",  # Protocol Buffers (.proto): see its docstring
     "apex": "indexer.languages.apex",  # Salesforce Apex (.cls, .trigger)
+    "content": "indexer.content",  # docs, configuration and SQL, claimed by path: see its docstring
 }
 
 
@@ -46,16 +47,21 @@ def extractors() -> dict[str, Extractor]:
 def language_names() -> list[str]:
     """The sorted names of every registered language (``["java", "javascript", ...]``), as chunks and
     File nodes carry them; imports every language package on first use (about 0.2 s)."""
-    return sorted({ex.language for ex in extractors().values()})
+    from indexer.content import CONTENT_EXTRACTORS
+
+    return sorted({ex.language for ex in extractors().values()} | set(CONTENT_EXTRACTORS))
 
 
 def extractor_for_path(path: str) -> Extractor | None:
-    """The extractor claiming ``path``'s suffix (``.d.ts`` is claimed by TypeScript), or ``None``."""
+    """The extractor claiming ``path``'s suffix (``.d.ts`` is claimed by TypeScript), else the one of a
+    documentation, configuration or SQL file (by its name and folders,
+    :func:`indexer.content.content_extractor`), or ``None``. ``path`` is repository-relative."""
+    from indexer.content import content_extractor
+
     lower = path.lower()
     dot = lower.rfind(".")
-    if dot < 0:
-        return None
-    return extractors().get(lower[dot:])
+    found = extractors().get(lower[dot:]) if dot >= 0 and "/" not in lower[dot:] else None
+    return found if found is not None else content_extractor(path)
 
 
 @functools.cache

@@ -102,19 +102,20 @@ def install(app: FastAPI, service: Service) -> None:
     def symbol(body: TargetRequest) -> SymbolResponse:
         """The definition ``target`` names (each overload): signature, location, source, direct callers
         and callees, the endpoints it serves."""
-        return SymbolResponse.model_validate(answer(service, lambda q: q.symbol(body.target, body.max_tokens)))
+        return SymbolResponse.model_validate(answer(service, lambda q: q.symbol(body.target, body.max_tokens, body.repo)))
 
     @app.post("/v1/callers", response_model=CallersResponse, tags=["analysis"], responses=not_found)
     def callers(body: CallersRequest) -> CallersResponse:
         """Direct call sites of ``target``, each with the calling symbol and how the call was bound."""
         return CallersResponse.model_validate(
-            answer(service, lambda q: q.callers(body.target, body.resolutions, body.max_tokens)))
+            answer(service, lambda q: q.callers(body.target, body.resolutions, body.max_tokens, body.repo)))
 
     @app.post("/v1/references", response_model=ReferencesResponse, tags=["analysis"], responses=not_found)
     def references(body: ReferencesRequest) -> ReferencesResponse:
         """Every reference to ``target``: call sites, type uses, injections, subclasses, overrides."""
         return ReferencesResponse.model_validate(
-            answer(service, lambda q: q.references(body.target, body.include_declaration, body.max_tokens)))
+            answer(service, lambda q: q.references(body.target, body.include_declaration, body.max_tokens,
+                                               body.repo)))
 
     @app.post("/v1/impact", response_model=ImpactResponse, tags=["analysis"], responses=not_found)
     def impact(body: ImpactRequest) -> ImpactResponse:
@@ -123,7 +124,8 @@ def install(app: FastAPI, service: Service) -> None:
         with service.query_lock:
             try:
                 queries = service.queries()
-                done = queries.annotate(queries.impact(body.target, body.depth, body.tests, body.max_tokens))
+                done = queries.annotate(queries.impact(body.target, body.depth, body.tests, body.max_tokens,
+                                                       body.repo))
             except TargetError as exc:
                 raise target_problem(exc) from exc
             except ValueError as exc:

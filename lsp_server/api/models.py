@@ -121,11 +121,14 @@ class Answered(Wire):
 class RepositoryInfo(Wire):
     """An indexed repository: its ``name`` (node ids start with it), its file count, the folder it was
     indexed from (``root``, when recorded), when the index was written (``indexedAt``, ISO 8601 UTC),
-    how many indexed files changed on disk since (``changedFiles``; ``null`` when that cannot be told)
+    how many indexed files changed on disk since (``changedFiles``; ``null`` when that cannot be told),
+    its search ``chunks`` and how many of them are ``embedded``
     and whether an ingest job is queued or running on it."""
 
     name: str
     files: int
+    chunks: int
+    embedded: int
     root: str | None = None
     indexed_at: str | None = None
     changed_files: int | None = None
@@ -204,7 +207,8 @@ class Job(Wire):
 
 
 class Budgeted(Request):
-    """``maxTokens``: the answer's size budget (about 4 characters a token; default 4,000). What the
+    """``maxTokens``: the answer's size budget in tokens of the bundled model's tokenizer (about 2.5
+    characters a token; default 4,000). What the
     budget cuts (sources shortened, items left out) is listed in the answer's ``truncated``."""
 
     max_tokens: int | None = Field(default=None, ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)
@@ -217,7 +221,7 @@ class SearchRequest(Budgeted):
     repo: str | None = Field(default=None, max_length=200)
     product: str | None = Field(default=None, max_length=200)
     language: str | None = Field(default=None, max_length=40)
-    kind: Literal["method", "function", "class", "file_section"] | None = None
+    kind: Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None = None
     limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
 
 
@@ -238,10 +242,24 @@ class Related(Wire):
     names: list[str]
 
 
+class SymbolInfo(Wire):
+    """A definition: node ``id``, dotted ``name``, ``label`` (``Method``, ``Class``, ...) and where it
+    is (``line`` to ``endLine``)."""
+
+    id: str
+    name: str
+    label: str
+    repo: str
+    path: str
+    line: int
+    end_line: int
+
+
 class Hit(Wire):
     """A search hit: the graph node (``id``, dotted ``name``, ``label``) and its chunk (``chunkId``,
     location, ``kind``, ``source`` text), the fused ``score`` and ``ranks``, and its graph context
-    (direct ``callers``, ``callees``, ``endpoints`` it serves)."""
+    (direct ``callers``, ``callees``, ``endpoints`` it serves); a ``doc`` or ``config`` hit lists the
+    symbols and tables it ``mentions``."""
 
     id: str
     chunk_id: str
@@ -260,6 +278,7 @@ class Hit(Wire):
     callers: Related
     callees: Related
     endpoints: Related
+    mentions: list[SymbolInfo] = Field(default_factory=list)
 
 
 class SearchResponse(Answered):
@@ -306,9 +325,10 @@ class ModelsResponse(Wire):
 
 class TargetRequest(Budgeted):
     """``target``: a qualified name (``Class.method``, ``package.module.function``), a node id, or
-    ``PATH:LINE[:COL]`` (1-based)."""
+    ``PATH:LINE[:COL]`` (1-based); ``repo``: only symbols of that repository (a name defined in several)."""
 
     target: str = Field(min_length=1, max_length=MAX_TARGET, pattern=r"\S")
+    repo: str | None = Field(default=None, max_length=200)
 
 
 class CallersRequest(TargetRequest):
@@ -329,19 +349,6 @@ class ImpactRequest(TargetRequest):
 
     depth: int = Field(default=5, ge=1, le=20)
     tests: Literal["apart", "include", "exclude", "only"] = "apart"
-
-
-class SymbolInfo(Wire):
-    """A definition: node ``id``, dotted ``name``, ``label`` (``Method``, ``Class``, ...) and where it
-    is (``line`` to ``endLine``)."""
-
-    id: str
-    name: str
-    label: str
-    repo: str
-    path: str
-    line: int
-    end_line: int
 
 
 class Reference(Wire):

@@ -43,8 +43,9 @@ def test_health(http):
 
 def test_repositories_and_stats(http, server):
     body = http.get("/v1/repositories").json()
-    assert [(r["name"], r["files"], r["changedFiles"], r["ingesting"]) for r in body["repositories"]] == [
-        ("client", 3, None, False), ("petclinic", 3, None, False)]  # the copied index records no folders
+    assert [(r["name"], r["files"], r["chunks"], r["embedded"], r["changedFiles"], r["ingesting"])
+            for r in body["repositories"]] == [("client", 3, 10, 10, None, False),
+                                               ("petclinic", 3, 12, 12, None, False)]  # the copied index records no folders
     assert body["totals"] == {"repositories": 2, "nodes": {"Class": 4, "Constructor": 3, "Field": 3, "File": 6,
                                                            "Function": 3, "Method": 6},
                               "edges": {"CALLS": 9, "CONTAINS": 19, "USES_TYPE": 6},
@@ -53,7 +54,8 @@ def test_repositories_and_stats(http, server):
     assert [s["name"] for s in body["steps"]] == ["Repositories", "Counts"] and body["truncated"] == []
     stats = http.get("/v1/repositories/petclinic").json()
     assert {k: v for k, v in stats.items() if k != "indexedAt"} == {
-        "name": "petclinic", "files": 3, "root": None, "changedFiles": None, "ingesting": False,
+        "name": "petclinic", "files": 3, "chunks": 12, "embedded": 12, "root": None, "changedFiles": None,
+        "ingesting": False,
         "filesByLanguage": {"java": 3}, "nodes": {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4}}
     body = problem(http.get("/v1/repositories/nope"), 404)
     assert body["detail"] == ("no repository 'nope' is indexed; GET /v1/repositories lists them, "
@@ -75,7 +77,8 @@ def test_search_hits_ranks_and_context(http):
         "line": 4, "endLine": 6, "score": round(3 / 61, 6), "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
         "source": "    public Owner findById(int id) {\n        return new Owner(id);\n    }", "sourceTruncated": False,
         "callers": {"count": 1, "names": ["org.example.OwnerController.show"]},
-        "callees": {"count": 1, "names": ["org.example.Owner.Owner"]}, "endpoints": {"count": 0, "names": []}}
+        "callees": {"count": 1, "names": ["org.example.Owner.Owner"]}, "endpoints": {"count": 0, "names": []},
+        "mentions": []}
     assert (second["id"], second["ranks"]) == ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository",
                                                {"bm25": 2, "knn": 2, "name": None, "rrf": 2})
 
@@ -86,14 +89,15 @@ def test_search_filters_limits_and_budget(http):
     assert http.post("/v1/search", json={"query": "owner", "language": "java", "kind": "class"}).json()["hits"][0][
         "id"] == "petclinic:src/main/java/org/example/Owner.Owner"
     assert http.post("/v1/search", json={"query": "owner", "repo": "nope"}).json()["hits"] == []
-    small = http.post("/v1/search", json={"query": "owner", "limit": 20, "maxTokens": 200}).json()
+    small = http.post("/v1/search", json={"query": "owner", "limit": 20, "maxTokens": 400}).json()
     assert len(small["hits"]) < 20 and small["truncated"][-1].startswith(f"showing {len(small['hits'])} of ")
     assert problem(http.post("/v1/search", json={"query": "owner", "limit": 101}), 422)["detail"] == (
         "limit: Input should be less than or equal to 100")
     assert problem(http.post("/v1/search", json={"query": "owner", "maxTokens": 10}), 422)["detail"] == (
         "maxTokens: Input should be greater than or equal to 200")
-    assert problem(http.post("/v1/search", json={"query": "owner", "kind": "sql"}), 422)["detail"] == (
-        "kind: Input should be 'method', 'function', 'class' or 'file_section'")
+    assert http.post("/v1/search", json={"query": "owner", "kind": "sql"}).json()["hits"] == []  # no SQL indexed
+    assert problem(http.post("/v1/search", json={"query": "owner", "kind": "table"}), 422)["detail"] == (
+        "kind: Input should be 'method', 'function', 'class', 'file_section', 'sql', 'config' or 'doc'")
     assert problem(http.post("/v1/search", json={"query": ""}), 422)["detail"] == (
         "query: String should have at least 1 character")
     assert problem(http.post("/v1/search", json={"query": "x", "limt": 3}), 422)["detail"] == (

@@ -168,6 +168,9 @@ def test_knn_exact_order(loaded):
         "no-such-chunk": unit((0, 1.0)),
     })
     assert loaded.chunk_count() == {"chunks": 26, "embedded": 5}
+    assert [loaded.chunk_count(repo) for repo in ("shop", "vets", "billing", "nowhere")] == [
+        {"chunks": 4, "embedded": 4}, {"chunks": 2, "embedded": 1}, {"chunks": 20, "embedded": 0},
+        {"chunks": 0, "embedded": 0}]
     hits = loaded.knn(unit((0, 1.0)), 10)
     assert ids(hits) == ["owner-repo", "find-by", "visit-named", "service", "readme"]
     assert [h.rank for h in hits] == [1, 2, 3, 4, 5]

@@ -130,9 +130,10 @@ async def exercise(client: Client) -> None:
         ("agent-shop", 5, str(SHOP), 0), ("petclinic", 3, str(PETCLINIC), 0)]
     assert "| agent-shop | 5 |" in text
 
-    small, text = await call(client, "search", {"query": "order", "max_tokens": 200})
+    small, text = await call(client, "search", {"query": "order", "max_tokens": 400})
     assert small["truncated"] and small["truncated"][-1].startswith("showing ")
-    assert small["budget"]["max_tokens"] == 200 and small["budget"]["tokens"] <= 200
+    assert small["budget"]["max_tokens"] == 400 and small["budget"]["tokens"] <= 400
+    assert small["budget"]["counted_by"] == "bundled tokenizer (all-MiniLM-L6-v2 WordPiece)"
     assert "**Truncated:** " in text
 
     assert "'__init__' names 2 different symbols" in await error(client, "symbol", {"target": "__init__"})
@@ -157,24 +158,33 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+KEY = "k" * 8 + "-mcp-test-key-0123"
+
+
+def _start_http(db: Path, log: Path, host_port: str, *extra: str, env: dict[str, str] | None = None):
+    env = {**{k: v for k, v in os.environ.items() if k != "RIPPLE_API_KEY"}, **(env or {})}
+    with log.open("w") as err:
+        proc = subprocess.Popen([RIPPLE, "mcp", "--db", str(db), "--http", host_port, *extra], stderr=err,
+                                stdin=subprocess.DEVNULL, cwd=str(ROOT), env=env)
+    deadline = time.monotonic() + 60
+    while not (m := re.search(r"ripple mcp: listening on (http://[^ ]+/mcp); (.*)\n", log.read_text())):
+        assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.05)
+    return proc, m[1], m[2]
+
+
 def test_streamable_http_every_tool(db, tmp_path):
     log = tmp_path / "stderr.txt"
-    with log.open("w") as err:
-        proc = subprocess.Popen([RIPPLE, "mcp", "--db", str(db), "--http", "127.0.0.1:0"], stderr=err,
-                                stdin=subprocess.DEVNULL, cwd=str(ROOT))
+    proc, url, note = _start_http(db, log, "127.0.0.1:0")
+    assert note == "no API key (loopback only)"
     try:
-        deadline = time.monotonic() + 60
-        while not (m := re.search(r"ripple mcp: listening on (http://127\.0\.0\.1:(\d+)/mcp)\n", log.read_text())):
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.05)
-
         async def main_():
-            async with Client(m[1]) as client:
+            async with Client(url) as client:
                 await exercise(client)
 
         run(main_())
         # DNS rebinding: a page elsewhere cannot reach the loopback server under another host name.
-        refused = httpx.post(m[1], headers={"Host": "attacker.example", "Accept": "application/json, text/event-stream"},
+        refused = httpx.post(url, headers={"Host": "attacker.example", "Accept": "application/json, text/event-stream"},
                              json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
         assert refused.status_code == 421 and "Invalid Host header" in refused.text
     finally:
@@ -233,3 +243,61 @@ def test_answers_are_json_documents(db):
             assert json.loads(json.dumps(r.structured_content)) == r.structured_content
 
     run(main_())
+
+
+def test_allow_remote_refuses_to_start_without_an_api_key(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "RIPPLE_API_KEY"}
+    done = subprocess.run([RIPPLE, "mcp", "--http", "0.0.0.0:0", "--allow-remote"], capture_output=True, text=True,
+                          env=env, cwd=str(tmp_path), timeout=60)
+    assert done.returncode == 2
+    assert "0.0.0.0 is not a loopback address: anyone who reaches it could read and change the index. Set an API " \
+           "key ($RIPPLE_API_KEY, or key in the [api] table" in done.stderr
+    short = subprocess.run([RIPPLE, "mcp", "--http", "0.0.0.0:0", "--allow-remote"], capture_output=True, text=True,
+                           env={**env, "RIPPLE_API_KEY": "short"}, cwd=str(tmp_path), timeout=60)
+    assert short.returncode == 2 and "the API key must have at least 16 characters (it has 5)" in short.stderr
+
+
+def test_http_with_an_api_key_needs_it_on_every_request(db, tmp_path):
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
+
+    log = tmp_path / "stderr.txt"
+    # Bound to every interface (--allow-remote), reached on loopback.
+    proc, url, note = _start_http(db, log, "0.0.0.0:0", "--allow-remote", env={"RIPPLE_API_KEY": KEY})
+    url = url.replace("0.0.0.0", "127.0.0.1")
+    assert note == "clients send the API key"
+    try:
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        accept = {"Accept": "application/json, text/event-stream"}
+        for headers in ({}, {"Authorization": "Bearer wrong-key-of-enough-length"}, {"Authorization": KEY},
+                        {"Authorization": f"Basic {KEY}"}):
+            r = httpx.post(url, headers={**accept, **headers}, json=body)
+            assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer", headers
+            assert r.json() == {"error": "unauthorized: send the server's API key as Authorization: Bearer KEY"}
+
+        statuses: list[int] = []
+
+        async def record(response) -> None:
+            statuses.append(response.status_code)
+
+        async def without_key():
+            http = create_mcp_http_client()
+            http.event_hooks["response"].append(record)
+            async with http, Client(streamable_http_client(url, http_client=http)) as client:
+                await client.list_tools()
+
+        with pytest.raises(BaseException):  # noqa: B017 - the SDK reports a 401 as an MCPError inside task groups
+            run(without_key())
+        assert statuses and set(statuses) == {401}
+
+        async def with_key():
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {KEY}"})
+            async with http, Client(streamable_http_client(url, http_client=http)) as client:
+                assert [t.name for t in (await client.list_tools()).tools] == list(TOOLS)
+                data, _ = await call(client, "callers", {"target": "OrderRepository.save"})
+                assert data["result"]["count"] == 2
+
+        run(with_key())
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert "Traceback" not in log.read_text()

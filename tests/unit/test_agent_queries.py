@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis.agent_queries import (CHARS_PER_TOKEN, AgentQueries, IndexSource, TargetError, estimate_tokens,
+from analysis.agent_queries import (AgentQueries, IndexSource, TargetError, estimate_tokens,
                                     resolve_target)
+from analysis.tokens import count_tokens
 from indexer.embedding import embed_pending
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
@@ -149,11 +150,11 @@ def test_impact_markdown_and_report(q):
 
 def test_impact_over_budget_drops_the_diagram_first_and_says_so(q):
     full = q.impact("OrderRepository.save")
-    budget = len(full.text) // CHARS_PER_TOKEN - 10
+    budget = count_tokens(full.text) - 10
     small = q.impact("OrderRepository.save", max_tokens=budget)
     assert "```mermaid" not in small.text and small.result["report"]["mermaid"] is None
     assert small.truncated == ["Mermaid diagram left out for the budget"]
-    assert len(small.text) <= budget * CHARS_PER_TOKEN
+    assert count_tokens(small.text) <= budget
     tiny = q.impact("OrderRepository.save", max_tokens=200)
     assert tiny.truncated[1].startswith("1 caller named per hop and 1 row per list for the budget")
 
@@ -177,12 +178,13 @@ def test_search_hits_carry_source_and_graph_context(q):
 
 def test_search_over_budget_says_what_was_cut(q):
     full = q.search("order", limit=10)
-    small = q.search("order", limit=10, max_tokens=200)
+    small = q.search("order", limit=10, max_tokens=400)
     n = len(small.result["hits"])
     assert n < len(full.result["hits"])
     assert f"showing {n} of {len(full.result['hits'])} hits: raise max_tokens or narrow the request for the rest" \
         in small.truncated
-    assert len(small.text) <= 200 * CHARS_PER_TOKEN and small.as_dict()["budget"]["tokens"] <= 200
+    assert count_tokens(small.text) == small.as_dict()["budget"]["tokens"] <= 400
+    assert small.as_dict()["budget"]["counted_by"] == "bundled tokenizer (all-MiniLM-L6-v2 WordPiece)"
     assert "**Truncated:**" in small.text and full.truncated == []
 
 
@@ -237,8 +239,9 @@ def test_store_failure_propagates_as_store_error(store):
         down.callers("OrderRepository.save")
 
 
-def test_estimate_tokens():
-    assert estimate_tokens("") == 0 and estimate_tokens("abcd") == 1 and estimate_tokens("abcde") == 2
+def test_estimate_tokens_counts_with_the_bundled_tokenizer():
+    # def | make | _ | response | ( | self | ) | :  -- WordPiece, no [CLS] / [SEP]
+    assert estimate_tokens("") == 0 and estimate_tokens("def make_response(self):") == 8
 
 
 def test_factory_freshness_helpers(tmp_path):
@@ -296,12 +299,47 @@ def test_symbol_with_many_callers_cuts_its_lists_and_says_so(tmp_path):
         assert 5 <= kept < 60 and d["caller_count"] == 60
         assert small.truncated == [f"callers cut to {kept} per definition ({60 - kept} left out; the counts stay "
                                    "complete): ask for callers of one target for all of them"]
-        assert len(small.text) <= 500 * CHARS_PER_TOKEN
+        assert count_tokens(small.text) <= 500
         assert f"**Callers** (60 call sites), {kept} shown" in small.text
         callers_page = q.callers("pkg.core.target", max_tokens=300)
         n = len(callers_page.result["callers"])
         assert callers_page.result["count"] == 60 and callers_page.truncated == [
             f"showing {n} of 60 call sites: raise max_tokens or narrow the request for the rest"]
-        assert len(callers_page.text) <= 300 * CHARS_PER_TOKEN
+        assert count_tokens(callers_page.text) <= 300
+    finally:
+        s.close()
+
+
+def test_repo_narrows_targets_defined_in_several_repositories(tmp_path):
+    s = EmbeddedStore(tmp_path / "twice.db")
+    try:
+        for repo in ("shop-a", "shop-b"):
+            index_repository(SHOP, s, s, IndexOptions(repo=repo, jobs=1))
+        q = AgentQueries(s, s)
+        with pytest.raises(TargetError) as err:
+            q.callers("OrderRepository.save")
+        assert str(err.value) == (
+            "'OrderRepository.save' names 2 different symbols: shop-a:shop/repository.OrderRepository.save(1), "
+            "shop-b:shop/repository.OrderRepository.save(1). Pass one id as the target; or pass repo (one of "
+            "shop-a, shop-b)")
+        assert [c["repo"] for c in err.value.candidates] == ["shop-a", "shop-b"]
+        b = q.callers("OrderRepository.save", repo="shop-b")
+        assert [t["id"] for t in b.result["targets"]] == ["shop-b:shop/repository.OrderRepository.save(1)"]
+        assert {c["repo"] for c in b.result["callers"]} == {"shop-b"} and b.result["count"] == 2
+        # PATH:LINE names a file of both repositories: repo chooses.
+        with pytest.raises(TargetError, match="shop/repository.py may be any of shop-a/shop/repository.py, "
+                                              "shop-b/shop/repository.py"):
+            q.symbol("shop/repository.py:11")
+        at = q.symbol("shop/repository.py:11", repo="shop-a").result["definitions"]
+        assert [d["id"] for d in at] == ["shop-a:shop/repository.OrderRepository.save(1)"]
+        assert q.impact("OrderRepository.save", repo="shop-a").result["report"]["targets"][0]["id"].startswith("shop-a:")
+        with pytest.raises(TargetError, match=r"^no symbol matches 'OrderRepository.save' in repository 'nope' "
+                                              r"\(no repository 'nope' is indexed: see repositories\)"):
+            q.references("OrderRepository.save", repo="nope")
+        repos = q.repositories().result["repositories"]
+        chunks = s.chunk_count("shop-a")["chunks"]
+        assert chunks > 0 and [(r["name"], r["chunks"], r["embedded"]) for r in repos] == [
+            ("shop-a", chunks, 0), ("shop-b", chunks, 0)]
+        assert f"| shop-a | 5 | {chunks} (0) |" in q.repositories().text
     finally:
         s.close()

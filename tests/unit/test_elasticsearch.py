@@ -372,13 +372,18 @@ def test_bm25_without_filters_reads_every_chunk_index_and_skips_empty_queries(cl
 
 
 def test_index_patterns_per_filter(cluster, store):
-    for _ in range(3):
+    for _ in range(4):
         cluster.reply(200, search_reply([]))
     store.bm25("x", 1, SearchFilters(product="Pet Clinic/2"))
     store.bm25("x", 1, SearchFilters(kind="doc"))
     store.bm25("x", 1, SearchFilters(kind="config", product="p"))
+    store.bm25("owners", 1, SearchFilters(kind="sql"))
     assert [r.path for r in cluster.requests] == [
-        "/ripple-chunks.*.pet_clinic_2/_search", "/ripple-chunks.doc.*/_search", "/ripple-chunks.config.p/_search"]
+        "/ripple-chunks.*.pet_clinic_2/_search", "/ripple-chunks.doc.*/_search", "/ripple-chunks.config.p/_search",
+        "/ripple-chunks.sql.*/_search"]
+    assert cluster.requests[3].body["query"] == {"bool": {
+        "must": [{"combined_fields": {"query": "owners", "fields": ["name^3", "fqn^2", "text"], "operator": "or"}}],
+        "filter": [{"term": {"kind": "sql"}}]}}
 
 
 def test_knn_request_with_filters_and_cosine_scores(cluster, store):
@@ -444,6 +449,17 @@ def test_chunk_count_reads_the_total_and_the_filter_aggregation(cluster, store):
     cluster.reply(200, {"took": 0, "timed_out": False, "_shards": shards(0),
                         "hits": {"total": {"value": 0, "relation": "eq"}, "max_score": 0.0, "hits": []}})
     assert store.chunk_count() == {"chunks": 0, "embedded": 0}
+
+
+def test_chunk_count_of_one_repository_adds_a_term_query(cluster, store):
+    cluster.reply(200, search_reply([]) | {
+        "hits": {"total": {"value": 4, "relation": "eq"}, "max_score": None, "hits": []},
+        "aggregations": {"embedded": {"doc_count": 3}}})
+    assert store.chunk_count("shop") == {"chunks": 4, "embedded": 3}
+    (req,) = cluster.requests
+    assert (req.path, req.body) == ("/ripple-chunks.*/_search", {
+        "size": 0, "track_total_hits": True, "aggs": {"embedded": {"filter": {"exists": {"field": "embedding"}}}},
+        "query": {"term": {"repo": "shop"}}})
 
 
 # ---------------------------------------------------------------------------- deleting, embedding
@@ -785,7 +801,8 @@ def test_index_names_of_hostile_product_names(store):
     assert store.chunk_index("Shop", "method") == "ripple-chunks.code.shop"
     assert store.chunk_index("Pet Clinic/v2", "doc") == "ripple-chunks.doc.pet_clinic_v2"
     assert store.chunk_index("Café*?\"<>|,#:", "config") == "ripple-chunks.config.caf__________"
-    assert store.chunk_index("", "sql") == "ripple-chunks.code._"
+    assert store.chunk_index("", "sql") == "ripple-chunks.sql._"
+    assert store.chunk_index("shop", "file_section") == "ripple-chunks.code.shop"
     long_name = "P" * 300
     assert store.chunk_index(long_name, "method") == (
         "ripple-chunks.code." + "p" * 80 + "-" + hashlib.sha256(long_name.encode()).hexdigest()[:16])

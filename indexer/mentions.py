@@ -1,0 +1,194 @@
+"""``MENTIONS`` edges: a documentation or configuration chunk that names a symbol or a table links to it.
+
+What counts as naming (:func:`mentions`):
+
+* in documentation, the text of a code span: Markdown / AsciiDoc ```x```, reStructuredText
+  ````x```` and roles (``:func:`~pkg.mod.f```, ``:class:`Title <pkg.C>```); in configuration, a
+  value that is a qualified class name (``com.shop.web.CacheConfig``);
+* the span holds one identifier, possibly qualified (``a.b.C``, ``C::m``, ``C#m``), call parentheses
+  and a reST ``~`` / ``!`` dropped;
+* it must be specific: qualified (two parts or more), or a distinctive identifier (``OrderService``:
+  two capitals and a lower-case letter; ``get_user_model``: snake case of five characters or more;
+  dunder names such as ``__init__`` do not count). A plain word (``save``, ``name``, ``true``) names
+  only a table (``Table`` nodes, once the index has them), never code.
+
+Resolution (:func:`mention_edges`) is a lookup of nodes by short name, through a function the caller
+gives (:func:`store_lookup`: the nodes being written in this run first, then the graph store's
+:meth:`~stores.contracts.GraphStore.find_symbols`), so every kind of node the index holds, tables
+included, is found once it exists. A qualified mention keeps the nodes whose qualified name (module
+or path, then qualname) ends with what was written, or whose qualname it ends with under the package
+right above the node's module (a re-exported ``django.db.models.Model``); an unqualified one keeps the nodes of exactly that name when there are at
+most :data:`MAX_TARGETS` (more is a common name: no edge). The edge goes from the file's node to the
+symbol, at the line of the mention.
+
+A doc file's edges are computed when the file is written: a symbol added later is linked when the
+doc is next indexed (its text changed, or a full rebuild).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from stores.contracts import Chunk, Edge, GraphStore, IndexedFile, Node
+
+__all__ = ["mentions", "mention_edges", "store_lookup", "add_mention_edges", "MAX_TARGETS", "MENTION_LABELS",
+           "Mention"]
+
+MAX_TARGETS = 3
+"""An unqualified name matching more nodes than this is too common to link."""
+MENTION_LABELS = frozenset({"Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field", "Table",
+                            "Column"})
+"""Node labels a mention may link to."""
+_TABLE_LABELS = frozenset({"Table"})
+
+_SPAN = re.compile(r"``([^`\n]+?)``|`([^`\n]+?)`")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
+_QUALIFIED_CLASS = re.compile(r"\b(?:[a-z_][\w]*\.)+[A-Z][\w$]*\b")
+_CAMEL = re.compile(r"(?=(?:.*[A-Z]){2})(?=.*[a-z])[A-Za-z][\w$]*")
+_SNAKE = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+")
+
+Mention = tuple[str, int, int]
+"""``(name as written, 1-based line, 0-based column)``."""
+
+
+def mentions(chunk: Chunk) -> list[Mention]:
+    """The names a ``doc`` or ``config`` chunk mentions, in order, with their positions in its file
+    (a config chunk's text is ``key = value``: its mentions sit on the chunk's first line)."""
+    if chunk.kind == "config":
+        value = chunk.text.partition(" = ")[2]
+        return [(m.group(0), chunk.start_line, 0) for m in _QUALIFIED_CLASS.finditer(value)]
+    if chunk.kind != "doc":
+        return []
+    out = []
+    # A doc chunk may start with its breadcrumb line ("Guide > Install"), which is not in the file.
+    body, first = chunk.text, chunk.start_line
+    if " > " in body.split("\n", 1)[0] and "\n" in body:
+        body = body.split("\n", 1)[1]
+    for m in _SPAN.finditer(body):
+        name = _clean(m.group(1) or m.group(2))
+        if name is not None:
+            before = body[:m.start()]
+            out.append((name, first + before.count("\n"), m.start() - (before.rfind("\n") + 1)))
+    return out
+
+
+def _clean(span: str) -> str | None:
+    """The identifier a code span names, or ``None`` (not one identifier)."""
+    text = span.strip()
+    if "<" in text and text.endswith(">"):  # reST: Title <target>
+        text = text[text.rindex("<") + 1:-1]
+    text = text.lstrip("~!@").split("(", 1)[0].strip()
+    return text if _IDENT.fullmatch(text) else None
+
+
+def _parts(name: str) -> list[str]:
+    return [p for p in re.split(r"\.|::|#", name) if p]
+
+
+def _specific(name: str) -> str:
+    """``code`` (a qualified or distinctive name), ``table`` (a plain word: tables only) or ``""``."""
+    parts = _parts(name)
+    if len(parts) > 1:
+        return "code"
+    if name.startswith("__") and name.endswith("__"):
+        return ""
+    if _CAMEL.fullmatch(name) or (_SNAKE.fullmatch(name) and len(name) >= 5):
+        return "code"
+    return "table"
+
+
+def _fulls(n: Node) -> list[list[str]]:
+    """A node's qualified names as parts: by its module (where the language has one) and by its path."""
+    qual = n.qualname.split(".")
+    out = [[*n.file.rsplit(".", 1)[0].split("/"), *qual]]
+    module = n.props.get("module")
+    if module:
+        out.insert(0, [*str(module).split("."), *qual])
+    return out
+
+
+def _matches(written: list[str], n: Node) -> bool:
+    """Whether ``written`` (qualified) names ``n``: a tail of one of its qualified names, or its
+    qualname under the package right above its module (a re-export: ``django.db.models.Model`` for a
+    class of ``django.db.models.base``; ``django.contrib.auth`` is not ``auth`` of
+    ``django.contrib.auth.context_processors``)."""
+    if len(written) == 1:
+        return True
+    qual = n.qualname.split(".")
+    for full in _fulls(n):
+        if full[-len(written):] == written:
+            return True
+        prefix, module = written[:-len(qual)], full[:-len(qual)]
+        if (len(written) > len(qual) and written[-len(qual):] == qual and module[:len(prefix)] == prefix
+                and len(module) == len(prefix) + 1):
+            return True
+    return False
+
+
+Lookup = Callable[[Sequence[str]], Mapping[str, Sequence[Node]]]
+"""``lookup(short names) -> {name: nodes of that short name}``."""
+
+
+def mention_edges(repo: str, path: str, file_node: str, chunks: Iterable[Chunk], lookup: Lookup) -> list[Edge]:
+    """The ``MENTIONS`` edges of one file's chunks: ``file_node -> node`` at each mention's line and
+    column, one per (node, position); names resolved by one ``lookup`` call."""
+    found = [(m, _specific(m[0])) for c in chunks for m in mentions(c)]
+    found = [(m, how) for m, how in found if how]
+    if not found:
+        return []
+    nodes = lookup(sorted({_parts(m[0])[-1] for m, _ in found}))
+    edges: dict[tuple[str, int, int], Edge] = {}
+    for (name, line, col), how in found:
+        written = _parts(name)
+        labels = _TABLE_LABELS if how == "table" else MENTION_LABELS
+        hits = [n for n in nodes.get(written[-1], ()) if n.label in labels and _matches(written, n)]
+        if len(written) == 1 and len(hits) > MAX_TARGETS:
+            continue
+        for n in hits:
+            edges.setdefault((n.id, line, col), Edge("MENTIONS", file_node, n.id, repo, path, line, col, None))
+    return list(edges.values())
+
+
+def store_lookup(graph: GraphStore, written: Sequence[IndexedFile]) -> Lookup:
+    """A :data:`Lookup` over the nodes of ``written`` (this run's files, not in the store yet) and the
+    graph store (:meth:`~stores.contracts.GraphStore.find_symbols`); a node in both counts once, as
+    ``written`` has it."""
+    fresh: dict[str, dict[str, Node]] = {}
+    for out in written:
+        for n in out.nodes:
+            if n.label in MENTION_LABELS:
+                fresh.setdefault(n.name, {})[n.id] = n
+    replaced = {out.file.path for out in written}
+
+    def lookup(names: Sequence[str]) -> dict[str, list[Node]]:
+        stored = graph.find_symbols(list(names), sorted(MENTION_LABELS))
+        out: dict[str, list[Node]] = {}
+        for name in names:
+            merged = {n.id: n for n in stored.get(name, ()) if not (n.repo and n.file in replaced)}
+            merged.update(fresh.get(name, {}))
+            out[name] = [merged[k] for k in sorted(merged)]
+        return out
+
+    return lookup
+
+
+def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore) -> int:
+    """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written
+    together) to its edges; returns how many were added. One store lookup for all of them."""
+    docs = [out for out in files if any(c.kind in ("doc", "config") for c in out.chunks)]
+    if not docs:
+        return 0
+    names: set[str] = set()
+    for out in docs:
+        for c in out.chunks:
+            names.update(_parts(m[0])[-1] for m in mentions(c) if _specific(m[0]))
+    if not names:
+        return 0
+    table = store_lookup(graph, files)(sorted(names))
+    added = 0
+    for out in docs:
+        edges = mention_edges(out.file.repo, out.file.path, out.nodes[0].id, out.chunks, lambda _names: table)
+        out.edges.extend(edges)
+        added += len(edges)
+    return added

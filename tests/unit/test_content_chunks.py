@@ -1,0 +1,234 @@
+"""Documentation, configuration and SQL in search (indexer/content, indexer/mentions): exact chunks per
+kind on inline sources, the files claimed and refused (a real ``.env`` never read, binaries and huge
+files skipped), ``MENTIONS`` edges to the symbols a doc names and none for common words, and search by
+kind with the mentioned code next to a doc hit."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis.agent_queries import AgentQueries
+from analysis.retrieval import QueryEngine
+from indexer.content import MAX_CHUNKS, SECTION_LINES, content_chunks, content_language
+from indexer.content.docs import headings
+from indexer.mentions import mention_edges, mentions
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.contracts import Chunk, Node, SearchFilters
+from stores.embedded import EmbeddedStore
+
+
+def chunks(path: str, text: str, max_chars: int = 6000) -> list[tuple[str, str, int, int, str]]:
+    lang = content_language(path)
+    assert lang is not None
+    return [(c.kind, c.name, c.start_line, c.end_line, c.text)
+            for c in content_chunks("r", "p", path, lang, f"r:{path}", text, max_chars)]
+
+
+@pytest.mark.parametrize(("path", "language"), [
+    ("README.md", "markdown"), ("docs/adr/0002-queues.md", "markdown"), ("guide.rst", "restructuredtext"),
+    ("docs/topics/db.txt", "restructuredtext"), ("wiki/Home.adoc", "asciidoc"),
+    ("src/main/resources/application.yml", "yaml"), ("application-prod.properties", "properties"),
+    ("bootstrap.yaml", "yaml"), ("chart/values.yaml", "yaml"), ("chart/values-prod.yml", "yaml"),
+    (".env.example", "dotenv"), ("db/schema.sql", "sql"),
+    # not content: secrets, other text, other YAML
+    (".env", None), (".env.local", None), ("notes.txt", None), ("src/docsy/x.txt", None),
+    ("docker-compose.yml", None), ("openapi.yaml", None), ("pom.xml", None),
+])
+def test_which_files_are_content(path, language):
+    assert content_language(path) == language
+
+
+def test_markdown_sections_with_their_breadcrumbs():
+    text = "Intro\n\n# Shop\n\nAbout.\n\n## Refunds\n\nSee `OrderService.refund`.\n\n```sh\n# not a heading\n```\n" \
+           "\nSetext\n------\n\nlast\n"
+    assert chunks("README.md", text) == [
+        ("doc", "README.md", 1, 2, "Intro"),
+        ("doc", "Shop", 3, 6, "# Shop\n\nAbout."),
+        ("doc", "Refunds", 7, 14, "Shop > Refunds\n## Refunds\n\nSee `OrderService.refund`.\n\n```sh\n# not a heading\n```"),
+        ("doc", "Setext", 15, 18, "Shop > Setext\nSetext\n------\n\nlast"),
+    ]
+
+
+def test_rst_and_asciidoc_sections():
+    rst = "=====\nGuide\n=====\n\nWelcome.\n\nInstall\n-------\n\nRun ``pip install shop``.\n\nFrom source\n~~~~~~~~~~~\n\nClone.\n"
+    assert [(k, n, s, e) for k, n, s, e, _ in chunks("docs/guide.txt", rst)] == [
+        ("doc", "Guide", 1, 6), ("doc", "Install", 7, 11), ("doc", "From source", 12, 15)]
+    assert chunks("docs/guide.txt", rst)[2][4] == "Guide > Install > From source\nFrom source\n~~~~~~~~~~~\n\nClone."
+    adoc = "= Use SQLite\n\n== Context\n\nWe need a store.\n\n----\n== not a title\n----\n\n== Decision\n\nSQLite.\n"
+    assert headings("asciidoc", adoc.split("\n")) == [(1, 1, "Use SQLite"), (3, 2, "Context"), (11, 2, "Decision")]
+
+
+def test_config_keys_with_full_dotted_names():
+    yml = "spring:\n  datasource:\n    url: jdbc:h2:mem:shop\n  profiles:\n    active: [dev, test]\nserver:\n" \
+          "  port: 8080\n---\nspring:\n  config:\n    activate:\n      on-profile: prod\nitems:\n  - name: a\n"
+    assert chunks("application.yml", yml) == [
+        ("config", "spring.datasource.url", 3, 3, "spring.datasource.url = jdbc:h2:mem:shop"),
+        ("config", "spring.profiles.active", 5, 5, "spring.profiles.active = dev, test"),
+        ("config", "server.port", 7, 7, "server.port = 8080"),
+        ("config", "spring.config.activate.on-profile", 12, 12, "spring.config.activate.on-profile = prod"),
+        ("config", "items[0].name", 14, 14, "items[0].name = a"),
+    ]
+    props = "# db\nspring.datasource.url=jdbc:mysql://db/petclinic\nlong.value = a \\\n    b\nempty=\n"
+    assert chunks("application-mysql.properties", props) == [
+        ("config", "spring.datasource.url", 2, 2, "spring.datasource.url = jdbc:mysql://db/petclinic"),
+        ("config", "long.value", 3, 4, "long.value = a b"),
+        ("config", "empty", 5, 5, "empty = "),
+    ]
+    assert chunks(".env.example", "# the database\nDATABASE_URL=postgres://localhost/shop\nDEBUG=\"1\"\n") == [
+        ("config", "DATABASE_URL", 2, 2, "DATABASE_URL = postgres://localhost/shop"),
+        ("config", "DEBUG", 3, 3, "DEBUG = 1")]
+    assert chunks("application.yml", "a: [unclosed\n") == []  # does not parse: no keys, no error
+
+
+def test_sql_one_chunk_per_ddl_statement_and_per_migration():
+    schema = ("-- people who own pets\nCREATE TABLE owners (\n  id INT PRIMARY KEY,\n  name VARCHAR(30)\n);\n\n"
+              "CREATE INDEX idx_owner_name ON owners (name);\nINSERT INTO owners VALUES (1, 'a;b');\n"
+              "INSERT INTO owners VALUES (2, 'c');\nALTER TABLE owners ADD COLUMN email VARCHAR(50);\n")
+    assert chunks("src/main/resources/db/schema.sql", schema) == [
+        ("sql", "owners", 1, 5, "-- people who own pets\nCREATE TABLE owners (\n  id INT PRIMARY KEY,\n"
+                                "  name VARCHAR(30)\n);"),
+        ("sql", "idx_owner_name", 7, 7, "CREATE INDEX idx_owner_name ON owners (name);"),
+        ("sql", "schema.sql", 8, 9, "INSERT INTO owners VALUES (1, 'a;b');\nINSERT INTO owners VALUES (2, 'c');"),
+        ("sql", "owners", 10, 10, "ALTER TABLE owners ADD COLUMN email VARCHAR(50);"),
+    ]
+    migration = "CREATE TABLE pets (id INT);\nALTER TABLE pets ADD COLUMN name VARCHAR(10);\n"
+    for path in ("db/migration/V1__init.sql", "src/main/resources/db/changelog/001.sql"):
+        assert chunks(path, migration) == [("sql", path.rsplit("/", 1)[1], 1, 2, migration.rstrip("\n"))]
+    assert chunks("x.sql", "SELECT 'unterminated\n") == [("sql", "x.sql", 1, 1, "SELECT 'unterminated")]
+
+
+def test_huge_content_is_capped():
+    big = "# Big\n" + "".join(f"line {i}\n" for i in range(2 * SECTION_LINES + 5))
+    got = chunks("README.md", big)
+    assert [(n, s, e) for _, n, s, e, _ in got] == [("Big", 1, SECTION_LINES), ("Big", SECTION_LINES + 1,
+                                                                                  2 * SECTION_LINES),
+                                                    ("Big", 2 * SECTION_LINES + 1, 2 * SECTION_LINES + 6)]
+    assert chunks("README.md", "# T\n" + "x" * 100, max_chars=20)[0][4] == "# T\n" + "x" * 16 + "\n…"
+    many = "".join(f"k{i}: {i}\n" for i in range(MAX_CHUNKS + 10))
+    assert len(chunks("values.yaml", many)) == MAX_CHUNKS
+
+
+def _doc(text: str, start: int = 1, kind: str = "doc") -> Chunk:
+    return Chunk("c", "r", "p", "README.md", "markdown", kind, "s", "r:README.md", None, start, start + 9, text, "x")
+
+
+def _node(id_: str, label: str, name: str, qualname: str, file: str, module: str | None = None) -> Node:
+    return Node(id_, label, name, qualname, "r", file, 1, 0, 2, 0, {"module": module} if module else {})
+
+
+def test_mentions_are_specific_names_in_code_spans():
+    text = "T > S\n## S\nUse `OrderService.refund()` and :func:`~shop.service.validate`,\nnot `save` or `name` " \
+           "or `__init__` or `a b`; see ``get_user_model`` and `HttpRequest`."
+    assert mentions(_doc(text, start=5)) == [
+        ("OrderService.refund", 6, 4), ("shop.service.validate", 6, 38), ("save", 7, 4), ("name", 7, 14),
+        ("__init__", 7, 24), ("get_user_model", 7, 49), ("HttpRequest", 7, 72)]  # line 5 is the heading
+    config = Chunk("k", "r", "p", "application.properties", "properties", "config", "a.b", "r:x", None, 3, 3,
+                   "a.b = com.shop.web.CacheConfig, plain words", "x")
+    assert mentions(config) == [("com.shop.web.CacheConfig", 3, 0)]
+
+
+def test_mention_edges_link_symbols_and_tables_never_common_words():
+    nodes = [
+        _node("r:shop/service.OrderService.refund(1)", "Method", "refund", "OrderService.refund", "shop/service.py",
+              "shop.service"),
+        _node("r:shop/service.validate(1)", "Function", "validate", "validate", "shop/service.py", "shop.service"),
+        _node("r:shop/models.Order.save(0)", "Method", "save", "Order.save", "shop/models.py", "shop.models"),
+        _node("r:shop/other.refund(1)", "Function", "refund", "refund", "shop/other.py", "shop.other"),
+        _node("table:orders", "Table", "orders", "orders", ""),
+        _node("r:shop/db.get_user_model(0)", "Function", "get_user_model", "get_user_model", "shop/db.py", "shop.db"),
+        _node("r:shop/models/base.Order", "Class", "Order", "Order", "shop/models/base.py", "shop.models.base"),
+        _node("r:shop/auth/context.auth(1)", "Function", "auth", "auth", "shop/auth/context.py", "shop.auth.context"),
+    ] + [_node(f"r:m{i}.HttpRequest", "Class", "HttpRequest", "HttpRequest", f"m{i}.py", f"m{i}") for i in range(4)]
+    by_name: dict[str, list[Node]] = {}
+    for n in nodes:
+        by_name.setdefault(n.name, []).append(n)
+    asked: list[list[str]] = []
+
+    def lookup(names):
+        asked.append(list(names))
+        return {k: by_name.get(k, []) for k in names}
+
+    text = "## S\nUse `OrderService.refund` and :func:`shop.service.validate`, write `orders`, not `save`,\n" \
+           "see `get_user_model` and `HttpRequest` and `shop.missing.refund`,\n`shop.models.Order` and `shop.auth`."
+    edges = mention_edges("r", "README.md", "r:README.md", [_doc(text)], lookup)
+    assert asked == [["HttpRequest", "Order", "auth", "get_user_model", "orders", "refund", "save", "validate"]]
+    assert [(e.kind, e.src, e.dst, e.line) for e in edges] == [
+        ("MENTIONS", "r:README.md", "r:shop/service.OrderService.refund(1)", 2),
+        ("MENTIONS", "r:README.md", "r:shop/service.validate(1)", 2),
+        ("MENTIONS", "r:README.md", "table:orders", 2),
+        ("MENTIONS", "r:README.md", "r:shop/db.get_user_model(0)", 3),
+        ("MENTIONS", "r:README.md", "r:shop/models/base.Order", 4),  # re-exported by the package above
+    ]  # `save` is a common word (tables only), HttpRequest names 4 classes, shop.missing.refund none,
+    # `shop.auth` is a package, not the function auth two modules below it
+
+
+SHOP_SOURCES = {
+    "shop/__init__.py": "",
+    "shop/service.py": "class OrderService:\n    def refund(self, order):\n        return order\n\n\n"
+                       "def validate(order):\n    return order\n",
+    "README.md": "# Shop\n\nOrders.\n\n## Refunds\n\nA refund goes through `OrderService.refund`; it never "
+                 "calls `save`.\n",
+    "src/main/resources/application.properties": "shop.refund.window-days=30\nshop.validator=shop.service.OrderService\n",
+    "schema.sql": "CREATE TABLE refunds (id INT, amount DECIMAL(10, 2));\n",
+    ".env.example": "REFUND_API_URL=http://localhost:9000\n",
+    ".env": "REFUND_API_KEY=sk-live-secret\n",
+    "logo.md": "\x00\x01binary",
+}
+
+
+@pytest.fixture
+def shop(tmp_path):
+    root = tmp_path / "shop-src"
+    for path, text in SHOP_SOURCES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    (root / "docs").mkdir()
+    (root / "docs" / "huge.md").write_text("# Huge\n" + "x\n" * 600_000)
+    store = EmbeddedStore(tmp_path / "shop.db")
+    report = index_repository(root, store, store, IndexOptions(repo="shop", jobs=1, max_file_bytes=1_000_000))
+    yield store, report
+    store.close()
+
+
+def test_indexing_a_repository_with_docs_config_and_sql(shop):
+    store, report = shop
+    kinds = store._db.execute(  # noqa: SLF001 - the test reads what was written
+        "SELECT kind, name, file FROM chunks WHERE kind IN ('doc', 'config', 'sql') ORDER BY file, start_line").fetchall()
+    assert kinds == [
+        ("config", "REFUND_API_URL", ".env.example"),
+        ("doc", "Shop", "README.md"), ("doc", "Refunds", "README.md"),
+        ("sql", "refunds", "schema.sql"),
+        ("config", "shop.refund.window-days", "src/main/resources/application.properties"),
+        ("config", "shop.validator", "src/main/resources/application.properties"),
+    ]
+    assert report.skipped["too_large"] == 1 and report.skipped["binary"] == 1
+    assert store.file_text("shop", ".env") is None  # the secrets file is not read
+    assert "sk-live-secret" not in repr(store._db.execute("SELECT text FROM chunks").fetchall())  # noqa: SLF001
+    edges = store.outgoing(["shop:README.md", "shop:src/main/resources/application.properties"], ["MENTIONS"])
+    assert [(e.dst, e.line) for e in edges["shop:README.md"]] == [("shop:shop/service.OrderService.refund(1)", 7)]
+    assert [(e.dst, e.line) for e in edges["shop:src/main/resources/application.properties"]] == [
+        ("shop:shop/service.OrderService", 2)]
+
+
+def test_search_by_kind_shows_the_mentioned_code(shop):
+    store, _ = shop
+    engine = QueryEngine(store, store)
+    doc = engine.search("refund", 5, SearchFilters(kind="doc")).hits
+    assert [(h.chunk.name, [n.id for n in h.mentions]) for h in doc] == [
+        ("Refunds", ["shop:shop/service.OrderService.refund(1)"])]
+    assert [h.chunk.name for h in engine.search("refunds table", 5, SearchFilters(kind="sql")).hits] == ["refunds"]
+    assert [h.chunk.name for h in engine.search("refund window days", 5, SearchFilters(kind="config")).hits][0] == \
+        "shop.refund.window-days"
+    answer = AgentQueries(store, store).search("refund", kind="doc", limit=1)
+    hit = answer.result["hits"][0]
+    assert (hit["name"], hit["kind"], [m["id"] for m in hit["mentions"]]) == (
+        "Refunds", "doc", ["shop:shop/service.OrderService.refund(1)"])
+    assert "mentions `shop.service.OrderService.refund` (shop/shop/service.py:2)" in answer.text
+
+
+def test_yaml_aliases_are_not_expanded_again():
+    text = "base: &b\n  host: db\n  port: 5432\nprimary: *b\nreplica: *b\n"
+    assert [(n, t) for _, n, _, _, t in chunks("application.yml", text)] == [
+        ("base.host", "base.host = db"), ("base.port", "base.port = 5432"), ("primary", "primary = *alias"),
+        ("replica", "replica = *alias")]
