@@ -7,6 +7,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, Definition
+from indexer.resolve.callbacks import handed_calls
 from indexer.resolve.hierarchy import same_arity
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
@@ -83,6 +84,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             for target, how in targets:
                 add("CALLS", src, target.id, cs.line, cs.col, how)
             outcomes[targets[0][1]] += 1
+            for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
+                add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
     for inj in fc.ex.injections:
         owner = fc.def_at(inj.owner, inj.line)
         t = r.resolve_type(fc, inj.owner, inj.type)

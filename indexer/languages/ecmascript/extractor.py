@@ -62,6 +62,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, Query
 
 from indexer.frameworks import run_detectors
+from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
 from indexer.languages.ecmascript.frameworks.common import unwrap
 from indexer.languages import base
@@ -725,6 +726,7 @@ class _FileRun:
                     line=self.src.line(name),
                     col=self.src.col(name),
                     is_new="new" in caps,
+                    handed=handed_arguments(self.src, args[0] if args else None, lambda: self._own_this(call)),
                 )
             )
         calls.sort(key=lambda c: (c.line, c.col))
