@@ -55,6 +55,7 @@ expression or object method. The callee must be a plain or dotted name (a builde
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -726,7 +727,7 @@ class _FileRun:
                     line=self.src.line(name),
                     col=self.src.col(name),
                     is_new="new" in caps,
-                    handed=handed_arguments(self.src, args[0] if args else None, lambda: self._own_this(call)),
+                    handed=handed_arguments(self.src, args[0] if args else None, functools.partial(self._own_this, call)),
                 )
             )
         calls.sort(key=lambda c: (c.line, c.col))
