@@ -147,7 +147,7 @@ class FileCtx:
             groups[e.exported].append(("export", e.local, e.module, e.name))
         for b in self.ex.bindings:
             if b.scope in exposed:
-                name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.")) else b.name
+                name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.", "cls.")) else b.name
                 groups[name].append(("binding", b.scope, b.name, b.type, b.how))
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 

@@ -454,8 +454,11 @@ class Resolver:
             use = self.use
             for c in self.classes.mro(cls):
                 use(("name", c.file.path, name))
-                prefix = c.file.rules.instance_prefix
-                for bound in ((prefix + name, name) if isinstance(v, InstV) else (name,)):
+                rules = c.file.rules
+                # an instance sees `self.x` and the class's attributes; the class its class-body
+                # names and what a classmethod set through `cls.x` (Python)
+                on_class = (name, f"{rules.class_receiver}.{name}") if rules.class_receiver else (name,)
+                for bound in ((rules.instance_prefix + name, name) if isinstance(v, InstV) else on_class):
                     bindings = c.file.bindings.get((c.d.qualname, bound))
                     if bindings:
                         bv = self.binding_value(c.file, bindings)

@@ -632,7 +632,10 @@ class _FileExtractor(ImpliedFacts):
                 class_scope = scopes.qualname(scope.parent)
                 binding = self.binding_type(type_node, caps["value"][0] if "value" in caps else None, method)
                 if binding is not None:
-                    self.out.bindings.append(Binding(class_scope, bound, binding[0], binding[1], src.line(name_node)))
+                    line = src.line(name_node)
+                    self.out.bindings.append(Binding(class_scope, bound, binding[0], binding[1], line))
+                    # and as `cls.x`: the class itself has it too (`cls.x` / `Car.x` read elsewhere)
+                    self.out.bindings.append(Binding(class_scope, "cls." + src.text(name_node), binding[0], binding[1], line))
                 return None
         else:
             name_node = caps["target"][0]
