@@ -832,7 +832,8 @@ class _FileExtractor:
             fields = [LombokField(d.rec, d.rec.decorators, d.has_initializer) for d in mine
                       if d.rec.kind == "field" and d.node.type == "field_declaration"]
             spans = self._annotation_spans(cls.node)
-            if not spans and not any(f.decorators for f in fields):
+            if not spans and not any(f.decorators for f in fields) and not any(
+                    d.rec.decorators for d in mine if d.rec.kind in ("constructor", "method")):
                 continue
             added += generated_members(LombokClass(cls.rec, spans, fields, [d.rec for d in mine]))
         self.out.definitions.extend(added)

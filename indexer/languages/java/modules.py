@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.java.lombok import LOGGER_TYPES
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -44,7 +45,7 @@ class JavaModuleSystem:
     layout_suffixes: tuple[str, ...] = ()
     primitives = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var",
                             "Object", "String", "Integer", "Long", "Boolean", "Double", "List", "Map", "Set",
-                            "Optional"})
+                            "Optional"}) | LOGGER_TYPES  # Lombok's `log` fields
     constructor_name = None
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None
