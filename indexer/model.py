@@ -184,7 +184,9 @@ class CallSite:
     x`` -> ``x.__iter__()``, ``a + b`` -> ``a.__add__(b)``); ``"element"``, one of the functions a
     container holds, called through a subscript (``handlers[kind](x)`` with ``handlers = {"a": f,
     "b": g}``: one site per element), bound at most ``inferred`` since which one runs is unknown;
-    ``"decorator"``, a bare decorator (``@login_required``) called with the decorated definition.
+    ``"decorator"``, a bare decorator (``@login_required``) called with the decorated definition;
+    ``"class"``, a class named by a literal (Java ``Class.forName("a.b.C")``), bound to the class
+    itself; ``"reflect"``, a constructor or method invoked by reflection on such a class.
     ``handed``: the arguments written as a (dotted) name, which may hand the callee a function it
     calls through its parameter (``run(handler)``, ``run(cb=self.on_done)``); empty when none is.
     """

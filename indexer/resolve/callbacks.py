@@ -9,6 +9,11 @@ argument written as a name (:attr:`~indexer.model.CallSite.handed`) that is boun
 called function to the handed one, ``inferred``. The edge belongs to the file of the call site that
 hands the function over (its position is the argument's), so it is redone whenever that file is.
 
+Objects handed to the library: a module system may name library calls that run an object they are
+handed (``handoff_calls``: Java ``new Thread(task)``, ``executor.submit(job)``); such a call, bound
+outside the repository, gives its caller a CALLS edge to the object's ``run()`` / ``call()`` when the
+argument's class is known (:func:`handed_runs`), ``inferred``.
+
 Bounded on purpose: a parameter handed on to another function (``def outer(cb): run(cb)``) is not
 followed, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as not called.
 Language-neutral; a language with an explicit receiver parameter (Python ``self``, recognised by
@@ -20,13 +25,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, NamedArgument
-from indexer.resolve.values import ClassV, Def, FuncV
+from indexer.resolve.values import ClassV, Def, FuncV, InstV
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["handed_calls"]
+__all__ = ["handed_calls", "handed_runs"]
 
 _NOT_BOUND = ("staticmethod", "classmethod")
 """Decorators under which a method called through its class takes no explicit receiver argument."""
@@ -74,3 +79,23 @@ def _receiver_shift(r: Resolver, fc: FileCtx, cs: CallSite, target: Def) -> int:
     if any(m in _NOT_BOUND for m in target.d.modifiers):
         return 0
     return 1 if isinstance(r.resolve_expr_at(fc, cs.caller, cs.receiver, cs.line), ClassV) else 0
+
+
+def handed_runs(r: Resolver, fc: FileCtx, cs: CallSite) -> list[tuple[Def, NamedArgument]]:
+    """``(method run, argument)`` for each object ``cs`` (a call of ``fc`` bound outside the
+    repository) hands to a library call that runs it (the module system's ``handoff_calls``);
+    empty when no rule applies or no argument's class is known."""
+    rule = getattr(fc.rules, "handoff_calls", {}).get(cs.name)
+    if rule is None or not cs.handed:
+        return []
+    out: list[tuple[Def, NamedArgument]] = []
+    for arg in cs.handed:
+        v = r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+        if not isinstance(v, InstV):
+            continue
+        for name in rule:  # the first name the class has (`submit` of a Callable runs call())
+            runs = r.calls.run_targets(v, name, cs)
+            if runs:
+                out += [(m, arg) for m, _ in runs]
+                break
+    return out

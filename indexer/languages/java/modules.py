@@ -55,6 +55,17 @@ class JavaModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = False
+    handoff_calls = {
+        "Thread": ("run",), "submit": ("call", "run"), "execute": ("run",), "schedule": ("call", "run"),
+        "scheduleAtFixedRate": ("run",), "scheduleWithFixedDelay": ("run",), "runAsync": ("run",),
+        "supplyAsync": ("get",),
+    }
+    """Library calls that run an object handed to them (read by the core's
+    :func:`~indexer.resolve.callbacks.handed_runs`, an optional attribute of a module system):
+    ``new Thread(task)``, ``executor.submit(job)``, ``CompletableFuture.runAsync(r)`` run the handed
+    object's ``run()`` / ``call()`` / ``get()`` (the first of the names its class has) when its class
+    is known and the call itself is the library's (bound outside the repository, or a ``new`` of a
+    class the repository does not declare)."""
     runtime_calls = {"start": ("Thread", "run")}
     """Calls the runtime turns into a call of a repository method (read by the core's call binder,
     an optional attribute of a module system): ``x.start()`` with no arguments, when ``x``'s class
