@@ -121,3 +121,54 @@ export class Other { load() { return 4; } }
     ])
     assert [(u.name, u.receiver, u.line) for f in result.files for u in f.unresolved if u.name == "load"] == [
         ("load", "function.this", 3)]
+
+
+def test_typescript_namespaces_keep_their_name_nested_and_merged():
+    result = check("""
+// --- path: src/ns.ts ---
+export namespace A {
+  export function f() {}
+  export namespace B {
+    export function g() {}
+  }
+}
+export namespace A {
+  export function h() {}
+}
+namespace Local {
+  export function f() {}
+  export function inner() { f(); }
+}
+export function f() {}
+export function run() {
+  A.f();
+  A.B.g();
+  A.h();
+  Local.f();
+  f();
+}
+// --- path: src/use.ts ---
+import { A } from "./ns";
+export function go() {
+  A.f();
+  A.B.g();
+  A.h();
+  A.g();
+}
+""", [
+        # inside a namespace, its own `f` shadows the module's; outside, `f()` is the module's
+        "src/ns.Local.inner(0) -> src/ns.Local.f(0) [exact]",
+        "src/ns.run(0) -> src/ns.A.f(0) [exact]",
+        "src/ns.run(0) -> src/ns.A.B.g(0) [exact]",
+        "src/ns.run(0) -> src/ns.A.h(0) [exact]",    # declared in the second block of the merged A
+        "src/ns.run(0) -> src/ns.Local.f(0) [exact]",
+        "src/ns.run(0) -> src/ns.f(0) [exact]",
+        "src/use.go(0) -> src/ns.A.f(0) [exact]",
+        "src/use.go(0) -> src/ns.A.B.g(0) [exact]",
+        "src/use.go(0) -> src/ns.A.h(0) [exact]",
+    ])
+    # `A.g()`: g is B's, not A's: nothing binds
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("g", "A")]
+    ns = next(f for f in result.files if f.file.path == "src/ns.ts")
+    assert sorted((n.id.removeprefix("t:"), n.label) for n in ns.nodes if "namespace" in n.props.get("modifiers", ())) == [
+        ("src/ns.A", "Class"), ("src/ns.A#2", "Class"), ("src/ns.A.B", "Class"), ("src/ns.Local", "Class")]

@@ -352,6 +352,8 @@ class _FileRun:
             docstring=self._jsdoc(start),
             exported=_exported(node) or "exports" in caps,
         )
+        if node.type in ("internal_module", "module"):  # a TypeScript namespace (queries/typescript)
+            d.modifiers.append("namespace")
         if kind in ("class", "interface", "enum"):
             self._heritage(node, d)
             class_qualname: str | None = qualname
