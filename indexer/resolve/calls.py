@@ -191,9 +191,22 @@ class CallBinder:
                           or (properties and rd.d.parent is not None))]
         for rd in candidates:
             r.use(("name", rd.file.path, rd.d.name))
-        if len(candidates) == 1:
+        # In JS/TS (``property_functions``) an interface member is a type signature with no code:
+        # whatever runs a call on an unknown receiver, it is never that member (tRPC's
+        # `trpc.useUtils()` on a proxy matched `CreateTRPCNextBase.useUtils` of another package).
+        # It still counts as a candidate, so that it keeps a same-named function from binding alone.
+        if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])):
             return [(candidates[0], "name")]
         return None
+
+
+def _interface_member(r: Resolver, rd: Def) -> bool:
+    """Whether ``rd`` is declared in an interface (a signature, no body); the read is recorded."""
+    if not rd.d.parent:
+        return False
+    r.use(("name", rd.file.path, rd.d.parent.rpartition(".")[2]))
+    parents = rd.file.by_qualname.get(rd.d.parent)
+    return bool(parents) and parents[0].d.kind == "interface"
 
 
 def arity_ok(d: Definition, arity: int) -> bool:

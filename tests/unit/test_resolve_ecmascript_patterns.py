@@ -4,7 +4,7 @@ under ``require``, a ``require``d constructor function and its prototype methods
 initialised with ``new X()`` or Angular's ``inject(X)``, and ``this`` inside a plain ``function``
 callback (not the class)."""
 
-from tests.resolution_harness import check
+from tests.resolution_harness import check, edges
 
 COMMONJS = """
 // --- path: lib/greet.js ---
@@ -172,3 +172,63 @@ export function go() {
     ns = next(f for f in result.files if f.file.path == "src/ns.ts")
     assert sorted((n.id.removeprefix("t:"), n.label) for n in ns.nodes if "namespace" in n.props.get("modifiers", ())) == [
         ("src/ns.A", "Class"), ("src/ns.A#2", "Class"), ("src/ns.A.B", "Class"), ("src/ns.Local", "Class")]
+
+
+def test_a_type_position_means_the_interface_when_a_const_shares_its_name():
+    # zod: `export interface ZodType {...}` and `export const ZodType = core.$constructor("ZodType",
+    # (inst, def) => {...})`; `interface ZodString extends _ZodString<...>` reached the const.
+    result = check("""
+// --- path: src/core.ts ---
+export interface Ctor<T> { new (def: unknown): T; }
+export function make(name: string, init: (inst: unknown) => void): any { return null; }
+// --- path: src/schemas.ts ---
+import { make, Ctor } from "./core";
+export interface ZodType {
+  parse(data: unknown): unknown;
+}
+export const ZodType: Ctor<ZodType> = make("ZodType", (inst) => {});
+export interface ZodString extends ZodType {
+  email(): ZodString;
+}
+export function string(): ZodString { return null as any; }
+// --- path: src/use.ts ---
+import * as z from "./schemas";
+export function go() {
+  z.string().email().parse(1);
+  z.string().missing();
+}
+""", [
+        "src/schemas.ts -> src/core.make(2) [exact]",  # the const is no definition: the interface is
+        "src/use.go(0) -> src/schemas.string(0) [exact]",
+        "src/use.go(0) -> src/schemas.ZodString.email(0) [inferred]",
+        "src/use.go(0) -> src/schemas.ZodType.parse(1) [inferred]",
+    ])
+    assert edges(result, "EXTENDS") == ["src/schemas.ZodString -> src/schemas.ZodType"]
+    # a known type lacking the member: unresolved, never matched by name
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("missing", "z.string()")]
+
+
+def test_an_interface_member_is_no_name_match_target_but_still_makes_a_name_ambiguous():
+    result = check("""
+// --- path: src/next.ts ---
+export interface NextBase {
+  useUtils(): unknown;
+  concat(x: unknown): unknown;
+}
+// --- path: src/builder.ts ---
+export const builder = {
+  concat(x: unknown) { return x; },
+};
+export class Impl {
+  refresh() {}
+}
+// --- path: src/use.ts ---
+export function go(trpc: any, list: any, view: any) {
+  trpc.useUtils();      // only an interface declares it: no code to run there
+  list.concat([1]);     // an interface member and the builder's: ambiguous, as before
+  view.refresh();       // a unique method with a body: matched by name
+}
+""", [
+        "src/use.go(3) -> src/builder.Impl.refresh(0) [name]",
+    ])
+    assert sorted(u.name for f in result.files for u in f.unresolved) == ["concat", "useUtils"]
