@@ -40,6 +40,7 @@ __all__ = [
     "Param",
     "Definition",
     "CallSite",
+    "NamedArgument",
     "Import",
     "Export",
     "Binding",
@@ -183,7 +184,11 @@ class CallSite:
     x`` -> ``x.__iter__()``, ``a + b`` -> ``a.__add__(b)``); ``"element"``, one of the functions a
     container holds, called through a subscript (``handlers[kind](x)`` with ``handlers = {"a": f,
     "b": g}``: one site per element), bound at most ``inferred`` since which one runs is unknown;
-    ``"decorator"``, a bare decorator (``@login_required``) called with the decorated definition.
+    ``"decorator"``, a bare decorator (``@login_required``) called with the decorated definition;
+    ``"class"``, a class named by a literal (Java ``Class.forName("a.b.C")``), bound to the class
+    itself; ``"reflect"``, a constructor or method invoked by reflection on such a class.
+    ``handed``: the arguments written as a (dotted) name, which may hand the callee a function it
+    calls through its parameter (``run(handler)``, ``run(cb=self.on_done)``); empty when none is.
     """
 
     caller: str | None
@@ -194,6 +199,20 @@ class CallSite:
     col: int
     is_new: bool = False
     via: str | None = None
+    handed: tuple[NamedArgument, ...] = field(default=(), compare=False)
+    """Auxiliary to the call (not part of its identity): two sites at one position are one call."""
+
+
+@dataclass(frozen=True, slots=True)
+class NamedArgument:
+    """An argument of a call written as a name or dotted name (``handler``, ``self.on_done``):
+    ``key`` its position (``"0"``, ``"1"``, ...) or its keyword, ``text`` the name as written,
+    ``line`` / ``col`` where it is written."""
+
+    key: str
+    text: str
+    line: int
+    col: int
 
 
 @dataclass(slots=True)

@@ -260,18 +260,25 @@ class Converter:
             data={"id": node.id},
         )
 
-    def _site_ranges(self, group: CallGroup, name: str) -> list[types.Range]:
-        return [self.word_range(s.repo, s.file, s.line, s.col, name) for s in group.sites]
+    def _site_ranges(self, group: CallGroup, name: str, caller: Node) -> list[types.Range]:
+        """The ranges of ``group``'s sites in ``caller``'s file (``fromRanges`` are relative to the
+        caller's document); a function handed to a parameter its callee calls is called by the
+        callee from a site in the file handing it over (:mod:`indexer.resolve.callbacks`): the
+        caller's name stands for it then."""
+        ranges = [self.word_range(s.repo, s.file, s.line, s.col, name) for s in group.sites
+                  if (s.repo, s.file) == (caller.repo, caller.file)]
+        return ranges or [self.selection_range(caller)]
 
     def incoming_call(self, group: CallGroup, callee: Node) -> types.CallHierarchyIncomingCall:
         """A caller with ``fromRanges`` = its call sites (the callee's name at each)."""
         name = _called_name(callee)
-        ranges = self._site_ranges(group, name)
+        ranges = self._site_ranges(group, name, group.node)
         return types.CallHierarchyIncomingCall(self.call_item(group.node, ranges[0] if ranges else None), ranges)
 
-    def outgoing_call(self, group: CallGroup) -> types.CallHierarchyOutgoingCall:
-        """A callee with ``fromRanges`` = the call sites in the caller's body."""
-        return types.CallHierarchyOutgoingCall(self.call_item(group.node), self._site_ranges(group, _called_name(group.node)))
+    def outgoing_call(self, group: CallGroup, caller: Node) -> types.CallHierarchyOutgoingCall:
+        """A callee with ``fromRanges`` = the call sites in ``caller``'s body."""
+        return types.CallHierarchyOutgoingCall(self.call_item(group.node),
+                                               self._site_ranges(group, _called_name(group.node), caller))
 
     def symbol_information(self, node: Node) -> types.SymbolInformation:
         """A workspace-symbol entry (container: the repository and :func:`analysis.navigation.container_name`)."""

@@ -62,6 +62,13 @@ class CallBinder:
             if v is None and rules.is_builtin(cs.name):
                 return EXTERNAL
             return self._callee_targets(v, cs, "exact")
+        if cs.via == "class" or (cs.via == "reflect" and cs.is_new):
+            # `Class.forName("a.b.C")`: the class itself (loading it runs its initialiser);
+            # `....getDeclaredConstructor(..).newInstance(..)`: its constructor
+            named = r.resolve_expr(fc, scope, f"{recv}.{cs.name}" if recv else cs.name)
+            if not isinstance(named, ClassV):
+                return None
+            return [(named.c, "exact")] if cs.via == "class" else self._constructors(named.c, cs.arity, "exact")
         if recv == "super":
             # The next class after the enclosing one in its MRO having the member (C3: in a diamond
             # ``D(B, C)`` a ``super()`` call in ``D`` reaches ``C`` before the shared base).
@@ -91,6 +98,12 @@ class CallBinder:
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
         return self._callee_targets(v, cs, "exact", dispatch=False)
+
+    def run_targets(self, inst: InstV, name: str, cs: CallSite) -> list[tuple[Def, str]]:
+        """The methods ``name`` (no arguments) that calling it on ``inst`` reaches, from ``cs``'s
+        place, with dispatch to overrides unless ``inst`` is concrete; empty when none binds."""
+        t = self._method_targets(inst, CallSite(cs.caller, name, None, 0, cs.line, cs.col))
+        return t if isinstance(t, list) else []
 
     def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False) -> Targets:
         if isinstance(v, ModuleV):  # a CommonJS module called or built: `module.exports = f` is `f`
@@ -178,9 +191,22 @@ class CallBinder:
                           or (properties and rd.d.parent is not None))]
         for rd in candidates:
             r.use(("name", rd.file.path, rd.d.name))
-        if len(candidates) == 1:
+        # In JS/TS (``property_functions``) an interface member is a type signature with no code:
+        # whatever runs a call on an unknown receiver, it is never that member (tRPC's
+        # `trpc.useUtils()` on a proxy matched `CreateTRPCNextBase.useUtils` of another package).
+        # It still counts as a candidate, so that it keeps a same-named function from binding alone.
+        if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])):
             return [(candidates[0], "name")]
         return None
+
+
+def _interface_member(r: Resolver, rd: Def) -> bool:
+    """Whether ``rd`` is declared in an interface (a signature, no body); the read is recorded."""
+    if not rd.d.parent:
+        return False
+    r.use(("name", rd.file.path, rd.d.parent.rpartition(".")[2]))
+    parents = rd.file.by_qualname.get(rd.d.parent)
+    return bool(parents) and parents[0].d.kind == "interface"
 
 
 def arity_ok(d: Definition, arity: int) -> bool:

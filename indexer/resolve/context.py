@@ -136,7 +136,7 @@ class FileCtx:
                 ("def", d.kind, d.qualname, d.parent, self.lexical_parent.get(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
-                 d.returned_refs))
+                 d.returned_refs, sorted(self.param_calls.get(d.qualname, ()))))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
@@ -147,9 +147,27 @@ class FileCtx:
             groups[e.exported].append(("export", e.local, e.module, e.name))
         for b in self.ex.bindings:
             if b.scope in exposed:
-                name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.")) else b.name
+                name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.", "cls.")) else b.name
                 groups[name].append(("binding", b.scope, b.name, b.type, b.how))
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
+
+    @functools.cached_property
+    def param_calls(self) -> dict[str, frozenset[str]]:
+        """Per function or method qualname, the parameters its own body calls directly (``def
+        run(cb): cb()``) and never re-binds: a function a caller hands it there runs
+        (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out."""
+        called: dict[str, set[str]] = defaultdict(set)
+        for cs in self.ex.calls:
+            if cs.receiver is None and cs.via is None and cs.caller is not None and (cs.caller, cs.name) not in self.bindings:
+                called[cs.caller].add(cs.name)
+        out: dict[str, frozenset[str]] = {}
+        for q, names in called.items():
+            for rd in self.by_qualname.get(q, ()):
+                if rd.is_callable:
+                    hit = names & {p.name for p in rd.d.params if p.variadic is None}
+                    if hit:
+                        out[q] = frozenset(hit)
+        return out
 
     def adopt(self, new: FileCtx) -> None:
         """Become ``new`` (a later version of the same file with the same :attr:`interface`) while
@@ -160,7 +178,7 @@ class FileCtx:
             rd.d = nd.d
         self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
         self.lexical_parent = new.lexical_parent
-        for key in ("interface", "structure", "names"):
+        for key in ("interface", "structure", "names", "param_calls"):
             self.__dict__[key] = getattr(new, key)
 
     def _lexical_parent(self, d: Definition) -> str | None:

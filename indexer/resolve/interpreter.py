@@ -330,8 +330,28 @@ class Resolver:
         if t in self.primitives:
             return EXTERNAL
         v = self.resolve_expr(fc, scope, t)
-        if isinstance(v, ClassV) or v is EXTERNAL:
+        if isinstance(v, ClassV):
             return v
+        if "." not in t:  # a type and a value sharing a name (`interface X` + `const X = make()`): the type
+            own = self._type_named(fc, scope, t)
+            if own is not None:
+                return own
+        return v if v is EXTERNAL else None
+
+    def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
+        """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
+        the top level), or ``None``: what a type position means where a value of the same name
+        shadows it (TypeScript keeps types and values apart)."""
+        self.use(("name", fc.path, name))
+        s = scope
+        while s is not None:
+            for rd in fc.by_qualname.get(f"{s}.{name}", ()):
+                if rd.is_type:
+                    return ClassV(rd)
+            s = fc.parent_scope(s)
+        for rd in reversed(fc.top.get(name, ())):
+            if rd.is_type:
+                return ClassV(rd)
         return None
 
     def resolve_expr(self, fc: FileCtx, scope: str | None, text: str) -> Value:
@@ -454,8 +474,11 @@ class Resolver:
             use = self.use
             for c in self.classes.mro(cls):
                 use(("name", c.file.path, name))
-                prefix = c.file.rules.instance_prefix
-                for bound in ((prefix + name, name) if isinstance(v, InstV) else (name,)):
+                rules = c.file.rules
+                # an instance sees `self.x` and the class's attributes; the class its class-body
+                # names and what a classmethod set through `cls.x` (Python)
+                on_class = (name, f"{rules.class_receiver}.{name}") if rules.class_receiver else (name,)
+                for bound in ((rules.instance_prefix + name, name) if isinstance(v, InstV) else on_class):
                     bindings = c.file.bindings.get((c.d.qualname, bound))
                     if bindings:
                         bv = self.binding_value(c.file, bindings)

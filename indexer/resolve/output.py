@@ -7,6 +7,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, Definition
+from indexer.resolve.callbacks import handed_calls, handed_runs
 from indexer.resolve.hierarchy import same_arity
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
@@ -75,7 +76,12 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             continue
         if targets is EXTERNAL:
             outcomes["external"] += 1
+            for run, arg in handed_runs(r, fc, cs):  # `new Thread(task)`: the library runs task.run()
+                add("CALLS", src, run.id, arg.line, arg.col, "inferred")
         elif not targets:
+            if cs.is_new:  # `new Thread(task)` of a class the repository does not declare
+                for run, arg in handed_runs(r, fc, cs):
+                    add("CALLS", src, run.id, arg.line, arg.col, "inferred")
             outcomes["unresolved"] += 1
             unresolved.append(UnresolvedCall(src, cs.name, cs.arity, cs.receiver, repo, path, cs.line, cs.col))
         else:
@@ -83,6 +89,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             for target, how in targets:
                 add("CALLS", src, target.id, cs.line, cs.col, how)
             outcomes[targets[0][1]] += 1
+            for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
+                add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
     for inj in fc.ex.injections:
         owner = fc.def_at(inj.owner, inj.line)
         t = r.resolve_type(fc, inj.owner, inj.type)

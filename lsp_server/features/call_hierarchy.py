@@ -45,7 +45,7 @@ def outgoing(ls: RippleServer, params: types.CallHierarchyOutgoingCallsParams) -
     if node is None:
         return []
     conv = ls.converter()
-    return [conv.outgoing_call(g) for g in outgoing_calls(ls.graph(), node)]
+    return [conv.outgoing_call(g, node) for g in outgoing_calls(ls.graph(), node)]
 
 
 FEATURES = [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from indexer.languages.python import EXTRACTOR
-from indexer.model import Binding, CallSite, Definition, FileExtraction, Import, Param, TypeUse
+from indexer.model import Binding, CallSite, Definition, FileExtraction, Import, NamedArgument, Param, TypeUse
 
 
 def extract(source: str | bytes, path: str = "pkg/mod.py") -> FileExtraction:
@@ -211,6 +211,14 @@ def test_calls_exact():
         CallSite(None, "helper", None, 1, 31, 0),
     ]
     assert not any(c.is_new for c in out.calls)
+    # Arguments written as names (``self`` is none): what a callee calling its parameter is handed.
+    assert [(c.name, c.line, c.handed) for c in out.calls if c.handed] == [
+        ("super", 13, (NamedArgument("0", "Handler", 13, 10),)),
+        ("helper", 16, (NamedArgument("0", "i", 16, 20),)),
+        ("helper", 17, (NamedArgument("0", "y", 17, 32),)),
+        ("join", 18, (NamedArgument("0", "items", 18, 13),)),
+        ("fetch", 28, (NamedArgument("0", "key", 28, 26),)),
+    ]
     # The dunder calls Python makes (subscripts, iteration), after the written ones.
     assert [c for c in out.calls if c.via is not None] == [
         CallSite("handler", "__getitem__", "self.items", 1, 15, 4, via="dunder"),

@@ -66,6 +66,10 @@ def test_primitives_union_is_the_former_shared_set() -> None:
         "str", "bytes", "bool", "None", "list", "dict", "set", "tuple", "frozenset", "type", "Object",
         "String", "Integer", "Long", "Boolean", "Double", "List", "Map", "Set", "Optional",
         "Int", "Float", "ID",  # GraphQL's scalars (String, Boolean are Java's too)
+        # the types of the `log` fields Lombok's logger annotations generate (java/lombok.py)
+        "org.slf4j.Logger", "org.slf4j.ext.XLogger", "java.util.logging.Logger", "org.apache.log4j.Logger",
+        "org.apache.logging.log4j.Logger", "org.apache.commons.logging.Log", "org.jboss.logging.Logger",
+        "com.google.common.flogger.FluentLogger",
     }
 
 

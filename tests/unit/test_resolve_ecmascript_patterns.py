@@ -4,7 +4,7 @@ under ``require``, a ``require``d constructor function and its prototype methods
 initialised with ``new X()`` or Angular's ``inject(X)``, and ``this`` inside a plain ``function``
 callback (not the class)."""
 
-from tests.resolution_harness import check
+from tests.resolution_harness import check, edges
 
 COMMONJS = """
 // --- path: lib/greet.js ---
@@ -121,3 +121,114 @@ export class Other { load() { return 4; } }
     ])
     assert [(u.name, u.receiver, u.line) for f in result.files for u in f.unresolved if u.name == "load"] == [
         ("load", "function.this", 3)]
+
+
+def test_typescript_namespaces_keep_their_name_nested_and_merged():
+    result = check("""
+// --- path: src/ns.ts ---
+export namespace A {
+  export function f() {}
+  export namespace B {
+    export function g() {}
+  }
+}
+export namespace A {
+  export function h() {}
+}
+namespace Local {
+  export function f() {}
+  export function inner() { f(); }
+}
+export function f() {}
+export function run() {
+  A.f();
+  A.B.g();
+  A.h();
+  Local.f();
+  f();
+}
+// --- path: src/use.ts ---
+import { A } from "./ns";
+export function go() {
+  A.f();
+  A.B.g();
+  A.h();
+  A.g();
+}
+""", [
+        # inside a namespace, its own `f` shadows the module's; outside, `f()` is the module's
+        "src/ns.Local.inner(0) -> src/ns.Local.f(0) [exact]",
+        "src/ns.run(0) -> src/ns.A.f(0) [exact]",
+        "src/ns.run(0) -> src/ns.A.B.g(0) [exact]",
+        "src/ns.run(0) -> src/ns.A.h(0) [exact]",    # declared in the second block of the merged A
+        "src/ns.run(0) -> src/ns.Local.f(0) [exact]",
+        "src/ns.run(0) -> src/ns.f(0) [exact]",
+        "src/use.go(0) -> src/ns.A.f(0) [exact]",
+        "src/use.go(0) -> src/ns.A.B.g(0) [exact]",
+        "src/use.go(0) -> src/ns.A.h(0) [exact]",
+    ])
+    # `A.g()`: g is B's, not A's: nothing binds
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("g", "A")]
+    ns = next(f for f in result.files if f.file.path == "src/ns.ts")
+    assert sorted((n.id.removeprefix("t:"), n.label) for n in ns.nodes if "namespace" in n.props.get("modifiers", ())) == [
+        ("src/ns.A", "Class"), ("src/ns.A#2", "Class"), ("src/ns.A.B", "Class"), ("src/ns.Local", "Class")]
+
+
+def test_a_type_position_means_the_interface_when_a_const_shares_its_name():
+    # zod: `export interface ZodType {...}` and `export const ZodType = core.$constructor("ZodType",
+    # (inst, def) => {...})`; `interface ZodString extends _ZodString<...>` reached the const.
+    result = check("""
+// --- path: src/core.ts ---
+export interface Ctor<T> { new (def: unknown): T; }
+export function make(name: string, init: (inst: unknown) => void): any { return null; }
+// --- path: src/schemas.ts ---
+import { make, Ctor } from "./core";
+export interface ZodType {
+  parse(data: unknown): unknown;
+}
+export const ZodType: Ctor<ZodType> = make("ZodType", (inst) => {});
+export interface ZodString extends ZodType {
+  email(): ZodString;
+}
+export function string(): ZodString { return null as any; }
+// --- path: src/use.ts ---
+import * as z from "./schemas";
+export function go() {
+  z.string().email().parse(1);
+  z.string().missing();
+}
+""", [
+        "src/schemas.ts -> src/core.make(2) [exact]",  # the const is no definition: the interface is
+        "src/use.go(0) -> src/schemas.string(0) [exact]",
+        "src/use.go(0) -> src/schemas.ZodString.email(0) [inferred]",
+        "src/use.go(0) -> src/schemas.ZodType.parse(1) [inferred]",
+    ])
+    assert edges(result, "EXTENDS") == ["src/schemas.ZodString -> src/schemas.ZodType"]
+    # a known type lacking the member: unresolved, never matched by name
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("missing", "z.string()")]
+
+
+def test_an_interface_member_is_no_name_match_target_but_still_makes_a_name_ambiguous():
+    result = check("""
+// --- path: src/next.ts ---
+export interface NextBase {
+  useUtils(): unknown;
+  concat(x: unknown): unknown;
+}
+// --- path: src/builder.ts ---
+export const builder = {
+  concat(x: unknown) { return x; },
+};
+export class Impl {
+  refresh() {}
+}
+// --- path: src/use.ts ---
+export function go(trpc: any, list: any, view: any) {
+  trpc.useUtils();      // only an interface declares it: no code to run there
+  list.concat([1]);     // an interface member and the builder's: ambiguous, as before
+  view.refresh();       // a unique method with a body: matched by name
+}
+""", [
+        "src/use.go(3) -> src/builder.Impl.refresh(0) [name]",
+    ])
+    assert sorted(u.name for f in result.files for u in f.unresolved) == ["concat", "useUtils"]

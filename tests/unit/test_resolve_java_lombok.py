@@ -269,3 +269,93 @@ public class Handler {
 }
 """, ["p/FieldErrorResource.FieldErrorResource.getField() -> p/FieldErrorResource.FieldErrorResource.field [exact]"])
     assert [u.name for f in result.files for u in f.unresolved] == ["unknown", "getField"]
+
+
+def test_builder_on_a_constructor_and_on_a_static_factory_method():
+    result = check("""
+// --- path: p/Money.java ---
+package p;
+import lombok.Builder;
+public class Money {
+    private final String currency;
+    private final long cents;
+    @Builder
+    public Money(String currency, long cents) { this.currency = currency; this.cents = cents; }
+}
+// --- path: p/Ranges.java ---
+package p;
+import lombok.Builder;
+public class Ranges {
+    @Builder
+    public static Range range(long lo, long hi) { return null; }
+    public static Range plain(long lo) { return null; }
+}
+// --- path: p/Range.java ---
+package p;
+public class Range { }
+// --- path: p/Pay.java ---
+package p;
+public class Pay {
+    void go() {
+        Money m = Money.builder().currency("EUR").cents(5).build();
+        Range r = Ranges.builder().lo(1).hi(2).build();
+        Ranges.builder().currency("x");
+    }
+}
+""", [
+        # a constructor's steps name the fields they set; a factory's parameters are no fields
+        "p/Money.Money.MoneyBuilder.currency(String) -> p/Money.Money.currency [exact]",
+        "p/Money.Money.MoneyBuilder.cents(long) -> p/Money.Money.cents [exact]",
+        "p/Pay.Pay.go() -> p/Money.Money.builder() [exact]",
+        "p/Pay.Pay.go() -> p/Money.Money.MoneyBuilder.currency(String) [inferred]",
+        "p/Pay.Pay.go() -> p/Money.Money.MoneyBuilder.cents(long) [inferred]",
+        "p/Pay.Pay.go() -> p/Money.Money.MoneyBuilder.build() [inferred]",
+        "p/Pay.Pay.go() -> p/Ranges.Ranges.builder() [exact]",
+        "p/Pay.Pay.go() -> p/Ranges.Ranges.RangeBuilder.lo(long) [inferred]",
+        "p/Pay.Pay.go() -> p/Ranges.Ranges.RangeBuilder.hi(long) [inferred]",
+        "p/Pay.Pay.go() -> p/Ranges.Ranges.RangeBuilder.build() [inferred]",
+    ])
+    # the factory's builder has no step `currency`: that call binds nothing
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("currency", "Ranges.builder()")]
+    ranges = next(f for f in result.files if f.file.path == "p/Ranges.java")
+    assert sorted(n.id.removeprefix("t:") for n in ranges.nodes if n.props.get("generated") == "lombok") == [
+        "p/Ranges.Ranges.RangeBuilder", "p/Ranges.Ranges.RangeBuilder.build()", "p/Ranges.Ranges.RangeBuilder.hi(long)",
+        "p/Ranges.Ranges.RangeBuilder.lo(long)", "p/Ranges.Ranges.builder()"]
+
+
+def test_logger_annotations_give_a_library_typed_log_field():
+    result = check("""
+// --- path: p/Audit.java ---
+package p;
+public class Audit {
+    public void info(String s) { }
+    public void warning(String s) { }
+}
+// --- path: p/Pay.java ---
+package p;
+import lombok.extern.slf4j.Slf4j;
+@Slf4j
+public class Pay {
+    void go() { log.info("paid"); }
+}
+// --- path: p/Jul.java ---
+package p;
+import lombok.extern.java.Log;
+@Log
+public class Jul {
+    void go() { log.warning("x"); }
+}
+// --- path: p/Plain.java ---
+package p;
+public class Plain {
+    void go() { log.info("no Lombok: unknown receiver"); }
+}
+""", [
+        # without Lombok the receiver is unknown and the unique `info(1)` is matched by name, as before
+        "p/Plain.Plain.go() -> p/Audit.Audit.info(String) [name]",
+    ])
+    # with it `log` is the logger: a library call, neither unresolved nor linked into the repository
+    assert [u.name for f in result.files for u in f.unresolved] == []
+    pay = next(f for f in result.files if f.file.path == "p/Pay.java")
+    log = next(n for n in pay.nodes if n.name == "log")
+    assert (log.label, log.props["type"], log.props["generated"]) == ("Field", "org.slf4j.Logger", "lombok")

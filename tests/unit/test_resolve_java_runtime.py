@@ -100,3 +100,81 @@ public class Loader {
     assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [
         ("getMethod", "Plugin.class"), ("invoke", "Plugin.class.getMethod()"), ("getDeclaredMethod", "Plugin.class"),
         ("getMethod", "Plugin.class"), ("missing", "Plugin")]
+
+
+def test_class_for_name_and_reflective_construction_with_literal_names():
+    result = check("""
+// --- path: p/Plugin.java ---
+package p;
+public class Plugin {
+    static { }
+    public Plugin() { }
+    public Plugin(String s) { }
+    public void activate() { }
+}
+// --- path: p/Loader.java ---
+package p;
+public class Loader {
+    void load(String name) throws Exception {
+        Class.forName("p.Plugin");
+        Class.forName("p.Plugin").getDeclaredConstructor().newInstance();
+        Class.forName("p.Plugin").getConstructor(String.class).newInstance("x");
+        Class.forName("p.Plugin").getMethod("activate");
+        Class.forName("com.mysql.jdbc.Driver").newInstance();
+        Class.forName(name).newInstance();
+        Class.forName("p.Missing");
+    }
+}
+""", [
+        # loading the class (its static initialiser is the class's code), each constructor by the
+        # parameter types named, the method named
+        "p/Loader.Loader.load(String) -> p/Plugin.Plugin [exact]",
+        "p/Loader.Loader.load(String) -> p/Plugin.Plugin.Plugin() [exact]",
+        "p/Loader.Loader.load(String) -> p/Plugin.Plugin.Plugin(String) [exact]",
+        "p/Loader.Loader.load(String) -> p/Plugin.Plugin.activate() [exact]",
+    ])
+    # a library class, a name not written as a literal, a class the repository lacks: nothing bound,
+    # and no reflective site is left as an unresolved call of its own (only the JDK calls written)
+    loader = next(f for f in result.files if f.file.path == "p/Loader.java")
+    assert sorted({u.name for u in loader.unresolved}) == [
+        "forName", "getConstructor", "getDeclaredConstructor", "getMethod", "newInstance"]
+    assert all(u.name not in ("Plugin", "Driver", "Missing", "activate") for u in loader.unresolved)
+
+
+def test_thread_and_executor_run_the_handed_runnable_or_callable_of_a_known_class():
+    check("""
+// --- path: p/Task.java ---
+package p;
+public class Task implements Runnable {
+    public void run() { }
+}
+// --- path: p/Job.java ---
+package p;
+import java.util.concurrent.Callable;
+public class Job implements Callable<String> {
+    public String call() { return ""; }
+    public void run() { }
+}
+// --- path: p/Boot.java ---
+package p;
+import java.util.concurrent.ExecutorService;
+public class Boot {
+    private Task task = new Task();
+    void go(ExecutorService executor, Job job, Runnable any) {
+        new Thread(task).start();
+        executor.submit(job);
+        executor.execute(new Task());
+        executor.execute(any);
+        helper(job);
+    }
+    void helper(Job j) { }
+}
+""", [
+        "p/Boot.Boot -> p/Task.Task [exact]",
+        "p/Boot.Boot.go(ExecutorService,Job,Runnable) -> p/Boot.Boot.helper(Job) [exact]",
+        "p/Boot.Boot.go(ExecutorService,Job,Runnable) -> p/Task.Task [exact]",
+        # new Thread(task) and execute(new Task()) run Task.run(); submit of a Callable runs call(),
+        # not its run(); a Runnable of unknown class and a repository method handed a Job run nothing
+        "p/Boot.Boot.go(ExecutorService,Job,Runnable) -> p/Task.Task.run() [inferred]",
+        "p/Boot.Boot.go(ExecutorService,Job,Runnable) -> p/Job.Job.call() [inferred]",
+    ])

@@ -600,3 +600,67 @@ def test_a_function_re_bound_to_a_partial_of_itself_still_calls_the_imported_fun
             "raster.describe(0) -> gen.const_string_output(2) [exact]",
         ],
     )
+
+
+def test_class_attributes_read_through_cls_and_self_class_level_callables_and_instances():
+    # `cls.x` set in a classmethod is read back through `cls` / the class name; a class-level
+    # attribute holding an instance, a class or a function is read through `self` and `cls`. An
+    # instance attribute (`self.x = ...` in `__init__`) is no attribute of the class.
+    check(
+        """
+        # --- path: m.py ---
+        class Engine:
+            def start(self):
+                pass
+        class Other:
+            def start(self):
+                pass
+
+        def default_hook(x):
+            pass
+
+        class Car:
+            engine = Engine()
+            hook = default_hook
+            factory = Engine
+
+            def __init__(self):
+                self.spare = Other()
+
+            @classmethod
+            def setup(cls):
+                cls.registry = Engine()
+
+            @classmethod
+            def run_cls(cls):
+                cls.engine.start()
+                cls.registry.start()
+                cls.hook(1)
+                cls.factory().start()
+                cls.spare.start()        # set on instances only: nothing
+
+            def run_self(self):
+                self.engine.start()
+                self.hook()
+                self.registry.start()
+                self.factory().start()
+
+        def outside():
+            Car.registry.start()
+            Car.spare.start()            # nothing
+        """,
+        [
+            "m.Car -> m.Engine [exact]",
+            "m.Car.__init__(0) -> m.Other [exact]",
+            "m.Car.setup(0) -> m.Engine [exact]",
+            "m.Car.run_cls(0) -> m.Engine [exact]",
+            "m.Car.run_cls(0) -> m.Engine.start(0) [exact]",
+            "m.Car.run_cls(0) -> m.Engine.start(0) [inferred]",
+            "m.Car.run_cls(0) -> m.default_hook(1) [exact]",
+            "m.Car.run_self(0) -> m.Engine [exact]",
+            "m.Car.run_self(0) -> m.Engine.start(0) [exact]",
+            "m.Car.run_self(0) -> m.Engine.start(0) [inferred]",
+            "m.Car.run_self(0) -> m.default_hook(1) [exact]",
+            "m.outside(0) -> m.Engine.start(0) [inferred]",
+        ],
+    )

@@ -55,6 +55,7 @@ expression or object method. The callee must be a plain or dotted name (a builde
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -62,6 +63,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, Query
 
 from indexer.frameworks import run_detectors
+from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
 from indexer.languages.ecmascript.frameworks.common import unwrap
 from indexer.languages import base
@@ -350,6 +352,8 @@ class _FileRun:
             docstring=self._jsdoc(start),
             exported=_exported(node) or "exports" in caps,
         )
+        if node.type in ("internal_module", "module"):  # a TypeScript namespace (queries/typescript)
+            d.modifiers.append("namespace")
         if kind in ("class", "interface", "enum"):
             self._heritage(node, d)
             class_qualname: str | None = qualname
@@ -725,6 +729,7 @@ class _FileRun:
                     line=self.src.line(name),
                     col=self.src.col(name),
                     is_new="new" in caps,
+                    handed=handed_arguments(self.src, args[0] if args else None, functools.partial(self._own_this, call)),
                 )
             )
         calls.sort(key=lambda c: (c.line, c.col))

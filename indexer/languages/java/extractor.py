@@ -34,6 +34,8 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.java.frameworks import detectors_for
+from indexer.languages.java.arguments import handed_arguments
+from indexer.languages.java.reflection import Found, reflected_calls
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
@@ -91,7 +93,6 @@ def _collapse(text: str) -> str:
 
 
 # Reflective look-ups by a literal method name on a class literal.
-_REFLECTIVE = frozenset({"getMethod", "getDeclaredMethod"})
 # Methods handing a lambda the elements of their receiver (a collection, stream, map or Optional).
 _ELEMENT_METHODS = frozenset({
     "forEach", "forEachOrdered", "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj", "flatMap",
@@ -506,22 +507,20 @@ class _FileExtractor:
 
     def _calls(self) -> None:
         src = self.src
-        found: list[tuple[Node, str, str | None, Node | None, bool]] = []  # (name node, name, receiver, args, is_new)
+        found: list[Found] = []  # (name node, name, receiver, args, is_new, via)
         for _, m in run_query(query(GRAMMAR, "java/queries", "calls"), self.root):
             if "ref" in m:
                 ref = self._method_reference(m["ref"][0])
                 if ref is not None:
-                    found.append(ref)
+                    found.append((*ref, None))
                 continue
             args = m["args"][0]
             if "call" in m:
                 name_node = m["name"][0]
                 recv = m.get("receiver")
                 receiver = self._receiver(recv[0]) if recv else None
-                found.append((name_node, src.text(name_node), receiver, args, False))
-                reflected = self._reflected(src.text(name_node), receiver, args)
-                if reflected is not None:
-                    found.append(reflected)
+                found.append((name_node, src.text(name_node), receiver, args, False, None))
+                found += reflected_calls(src, m["call"][0])
             elif "new" in m:
                 tnode = m["type"][0]
                 while tnode.type in ("generic_type", "annotated_type"):
@@ -535,10 +534,10 @@ class _FileExtractor:
                     name_node = tnode.named_children[-1]
                     prefix = src.data[tnode.start_byte : name_node.start_byte].decode("utf-8", "replace")
                     receiver = drop_generics(_WS.sub("", prefix)).rstrip(".") or None
-                found.append((name_node, src.text(name_node), receiver, args, True))
+                found.append((name_node, src.text(name_node), receiver, args, True, None))
             else:
                 name_node = m["name"][0]
-                found.append((name_node, src.text(name_node), None, args, False))
+                found.append((name_node, src.text(name_node), None, args, False, None))
         found.sort(key=lambda f: f[0].start_byte)
         owners = self._owners([f[0].start_byte for f in found])
         self.out.calls = [
@@ -550,24 +549,11 @@ class _FileExtractor:
                 line=src.line(name_node),
                 col=src.col(name_node),
                 is_new=is_new,
+                via=via,
+                handed=handed_arguments(src, args) if via is None else (),
             )
-            for (name_node, name, receiver, args, is_new), owner in zip(found, owners)
+            for (name_node, name, receiver, args, is_new, via), owner in zip(found, owners)
         ]
-
-    def _reflected(self, name: str, receiver: str | None, args: Node) -> tuple[Node, str, str | None, None, bool] | None:
-        """``X.class.getMethod("m", ...)`` / ``getDeclaredMethod``: a call of ``X.m`` (arity unknown)
-        at the string literal, which reflection invokes; ``None`` for anything else (a name not
-        written as a literal, a receiver that is no class literal)."""
-        if name not in _REFLECTIVE or not receiver or not receiver.endswith(".class") or not args.named_children:
-            return None
-        first = args.named_children[0]
-        if first.type != "string_literal":
-            return None
-        text = self.src.text(first)
-        member = text[1:-1] if len(text) >= 2 else ""
-        if not member.isidentifier():
-            return None
-        return (first, member, receiver.removesuffix(".class"), None, False)
 
     def _method_reference(self, ref: Node) -> tuple[Node, str, str | None, Node | None, bool] | None:
         """``X::m`` / ``this::m`` / ``super::m`` / ``a.b::m`` -> a call of ``m`` on that receiver;
@@ -832,7 +818,8 @@ class _FileExtractor:
             fields = [LombokField(d.rec, d.rec.decorators, d.has_initializer) for d in mine
                       if d.rec.kind == "field" and d.node.type == "field_declaration"]
             spans = self._annotation_spans(cls.node)
-            if not spans and not any(f.decorators for f in fields):
+            if not spans and not any(f.decorators for f in fields) and not any(
+                    d.rec.decorators for d in mine if d.rec.kind in ("constructor", "method")):
                 continue
             added += generated_members(LombokClass(cls.rec, spans, fields, [d.rec for d in mine]))
         self.out.definitions.extend(added)

@@ -20,6 +20,13 @@ other. What is generated (Lombok's documented defaults, see https://projectlombo
   unless the class writes it, then only its missing members are), one step per field (returning the
   builder) and ``build()`` returning the class; plus the all-arguments constructor it calls, when the
   class writes no constructor.
+* ``@Builder`` on a constructor or a static method: the same builder, named after the class the
+  constructor builds or the type the method returns (``XBuilder``), one step per parameter (a
+  constructor's step naming the field of the same name) and ``build()`` returning that type.
+* ``@Slf4j``, ``@Log``, ``@Log4j``, ``@Log4j2``, ``@CommonsLog``, ``@JBossLog``, ``@XSlf4j``,
+  ``@Flogger``: a ``private static final`` field ``log`` of the framework's logger type, written
+  fully qualified (a library type: ``log.info(...)`` is a call outside the repository, never one
+  bound by name to a repository method).
 
 A member the class already writes (same name and parameter count) is not generated, as Lombok does.
 Accessors and builder steps name the field they read or write (``accessor_of``). Getters and
@@ -35,7 +42,7 @@ from dataclasses import dataclass, field
 
 from indexer.model import Definition, Param
 
-__all__ = ["GENERATOR", "LombokField", "LombokClass", "generated_members", "Span"]
+__all__ = ["GENERATOR", "LOGGER_TYPES", "LombokField", "LombokClass", "generated_members", "Span"]
 
 GENERATOR = "lombok"
 
@@ -111,14 +118,82 @@ def _def(kind: str, name: str, cls: Definition, span: Span, *, parent: str | Non
     )
 
 
+_LOGGERS = {
+    "Slf4j": "org.slf4j.Logger",
+    "XSlf4j": "org.slf4j.ext.XLogger",
+    "Log": "java.util.logging.Logger",
+    "Log4j": "org.apache.log4j.Logger",
+    "Log4j2": "org.apache.logging.log4j.Logger",
+    "CommonsLog": "org.apache.commons.logging.Log",
+    "JBossLog": "org.jboss.logging.Logger",
+    "Flogger": "com.google.common.flogger.FluentLogger",
+}
+"""Lombok's logger annotations and the type of the ``log`` field each generates."""
+
+LOGGER_TYPES = frozenset(_LOGGERS.values())
+"""The logger types, fully qualified: library types the Java module system knows as such."""
+
+
 def generated_members(cls: LombokClass) -> list[Definition]:
     """The members Lombok generates for ``cls`` (none without a Lombok annotation), in order:
-    getters and setters by field, constructors and factories, the builder class and its members."""
+    the logger field, getters and setters by field, constructors and factories, the builder class
+    and its members, then the builders of annotated constructors and static methods."""
+    out = _logger(cls)
     anns = {name: text for name, (text, _) in cls.annotations.items()}
+    built = [m for m in cls.members if m.kind in ("constructor", "method") and any(_name(d) == "Builder" for d in m.decorators)]
     if not anns.keys() & {"Getter", "Setter", "Data", "Value", "Builder", "RequiredArgsConstructor",
                           "AllArgsConstructor", "NoArgsConstructor"} and not any(
             _name(d) in ("Getter", "Setter") for f in cls.fields for d in f.decorators):
-        return []
+        return out + _member_builders(cls, built, {(m.name, len(m.params)) for m in cls.members})
+    return out + _class_members(cls, anns) + _member_builders(
+        cls, built, {(m.name, len(m.params)) for m in cls.members} | {(d.name, len(d.params)) for d in out})
+
+
+def _logger(cls: LombokClass) -> list[Definition]:
+    """The ``log`` field a logger annotation generates (none when the class writes ``log``)."""
+    c = cls.rec
+    for ann, (_, span) in cls.annotations.items():
+        ftype = _LOGGERS.get(ann)
+        if ftype is None or any(f.rec.name == "log" for f in cls.fields):
+            continue
+        mods = ["private", "static", "final"]
+        return [Definition(
+            kind="field", name="log", qualname=f"{c.qualname}.log", parent=c.qualname,
+            start_line=span.start_line, start_col=span.start_col, end_line=span.end_line, end_col=span.end_col,
+            name_line=span.name_line, name_col=span.name_col, signature=f"private static final {ftype} log",
+            field_type=ftype, modifiers=mods, generated=GENERATOR)]
+    return []
+
+
+def _member_builders(cls: LombokClass, built: list[Definition], written: set[tuple[str, int]]) -> list[Definition]:
+    """The builders of ``@Builder`` constructors and static methods of ``cls``: ``builder()`` on the
+    class, the nested ``XBuilder`` (X: the type built), a step per parameter and ``build()``."""
+    c = cls.rec
+    out: list[Definition] = []
+    fields = {f.rec.name: f.rec.qualname for f in cls.fields}
+    for m in built:
+        made = c.name if m.kind == "constructor" else (m.return_type or "").split("<", 1)[0].rsplit(".", 1)[-1]
+        if not made or made == "void":
+            continue
+        span = Span(m.start_line, m.start_col, m.end_line, m.end_col, m.name_line, m.name_col)
+        builder = f"{made}Builder"
+        bq = f"{c.qualname}.{builder}"
+        if ("builder", 0) not in written:
+            written.add(("builder", 0))
+            out.append(_def("method", "builder", c, span, return_type=builder, static=True))
+        if any(d.kind == "class" and d.qualname == bq for d in (*cls.members, *out)):
+            continue  # the class writes its builder (or another member already made it)
+        out.append(_def("class", builder, c, span, static=True))
+        for p in m.params:
+            of = fields.get(p.name) if m.kind == "constructor" else None
+            out.append(_def("method", p.name, c, span, parent=bq, params=[Param(p.name, p.type or "Object")],
+                            return_type=builder, accessor_of=of))
+        out.append(_def("method", "build", c, span, parent=bq, return_type=made))
+    return out
+
+
+def _class_members(cls: LombokClass, anns: dict[str, str]) -> list[Definition]:
+    """What the class-level annotations (and ``@Getter`` / ``@Setter`` on fields) generate."""
     c = cls.rec
     written = {(m.name, len(m.params)) for m in cls.members if m.kind in ("method", "constructor")}
     out: list[Definition] = []

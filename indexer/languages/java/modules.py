@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.java.lombok import LOGGER_TYPES
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -44,7 +45,7 @@ class JavaModuleSystem:
     layout_suffixes: tuple[str, ...] = ()
     primitives = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var",
                             "Object", "String", "Integer", "Long", "Boolean", "Double", "List", "Map", "Set",
-                            "Optional"})
+                            "Optional"}) | LOGGER_TYPES  # Lombok's `log` fields
     constructor_name = None
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None
@@ -54,6 +55,17 @@ class JavaModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = False
+    handoff_calls = {
+        "Thread": ("run",), "submit": ("call", "run"), "execute": ("run",), "schedule": ("call", "run"),
+        "scheduleAtFixedRate": ("run",), "scheduleWithFixedDelay": ("run",), "runAsync": ("run",),
+        "supplyAsync": ("get",),
+    }
+    """Library calls that run an object handed to them (read by the core's
+    :func:`~indexer.resolve.callbacks.handed_runs`, an optional attribute of a module system):
+    ``new Thread(task)``, ``executor.submit(job)``, ``CompletableFuture.runAsync(r)`` run the handed
+    object's ``run()`` / ``call()`` / ``get()`` (the first of the names its class has) when its class
+    is known and the call itself is the library's (bound outside the repository, or a ``new`` of a
+    class the repository does not declare)."""
     runtime_calls = {"start": ("Thread", "run")}
     """Calls the runtime turns into a call of a repository method (read by the core's call binder,
     an optional attribute of a module system): ``x.start()`` with no arguments, when ``x``'s class

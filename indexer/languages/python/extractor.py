@@ -38,6 +38,7 @@ from indexer.model import (
     Definition,
     FileExtraction,
     Import,
+    NamedArgument,
     Param,
     TypeUse,
 )
@@ -516,6 +517,7 @@ class _FileExtractor(ImpliedFacts):
                     arity=self.arity(caps["args"][0]),
                     line=src.line(name),
                     col=src.col(name),
+                    handed=self.handed(caps["args"][0]),
                 )
             )
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
@@ -566,6 +568,30 @@ class _FileExtractor(ImpliedFacts):
                 count += 1
         return count
 
+    def handed(self, args: Node) -> tuple[NamedArgument, ...]:
+        """The arguments written as a name or dotted name (``run(handler, cb=self.on_done)``), by
+        position or keyword (:class:`~indexer.model.NamedArgument`); ``self`` / ``cls`` are no
+        function handed. Reads the argument list's children (one level, no walk)."""
+        if args.type != "argument_list":
+            return ()
+        out: list[NamedArgument] = []
+        position = -1
+        for child in args.named_children:
+            if child.type == "comment":
+                continue
+            position += 1
+            key = str(position)
+            if child.type == "keyword_argument":
+                name, child = child.child_by_field_name("name"), child.child_by_field_name("value")
+                if name is None or child is None:
+                    continue
+                key = self.src.text(name)
+            if child.type in ("identifier", "attribute"):
+                text = self.src.text(child)
+                if text not in ("self", "cls") and _DOTTED.fullmatch(text):
+                    out.append(NamedArgument(key, text, self.src.line(child), self.src.col(child)))
+        return tuple(out)
+
     # ------------------------------------------------------------------ assignments
 
     def assignments(self) -> None:
@@ -606,7 +632,10 @@ class _FileExtractor(ImpliedFacts):
                 class_scope = scopes.qualname(scope.parent)
                 binding = self.binding_type(type_node, caps["value"][0] if "value" in caps else None, method)
                 if binding is not None:
-                    self.out.bindings.append(Binding(class_scope, bound, binding[0], binding[1], src.line(name_node)))
+                    line = src.line(name_node)
+                    self.out.bindings.append(Binding(class_scope, bound, binding[0], binding[1], line))
+                    # and as `cls.x`: the class itself has it too (`cls.x` / `Car.x` read elsewhere)
+                    self.out.bindings.append(Binding(class_scope, "cls." + src.text(name_node), binding[0], binding[1], line))
                 return None
         else:
             name_node = caps["target"][0]

@@ -14,3 +14,10 @@
 ; Interface members: method signatures (modifier "abstract") and property signatures (fields).
 (interface_body (method_signature name: (_) @name) @method)
 (interface_body (property_signature name: (_) @name) @field)
+
+; Namespaces keep their name: `namespace A { export function f() {} }` is a class-like scope `A`
+; (modifier "namespace") whose members are `A.f`; nested namespaces nest, and the blocks of a merged
+; namespace share its qualname (their members are each block's). A dotted declaration
+; (`namespace A.B {}`) and ambient `declare module "x"` are not matched.
+(internal_module name: (identifier) @name) @class
+(module name: (identifier) @name) @class

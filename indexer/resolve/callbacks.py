@@ -1,0 +1,101 @@
+"""Functions handed to a function that calls them through its parameter (higher-order code).
+
+``def run(cb): cb()`` and, elsewhere, ``run(handler)``: at run time ``run`` calls ``handler``. The
+resolver models it the way call-graph builders for dynamic languages do (parameter binding at the
+call site, one level deep): at each call site whose targets include a function whose own body calls
+one of its parameters directly (:attr:`~indexer.resolve.context.FileCtx.param_calls`), every
+argument written as a name (:attr:`~indexer.model.CallSite.handed`) that is bound to that parameter
+(by position or keyword) and evaluates to a function of the repository gives a CALLS edge from the
+called function to the handed one, ``inferred``. The edge belongs to the file of the call site that
+hands the function over (its position is the argument's), so it is redone whenever that file is.
+
+Objects handed to the library: a module system may name library calls that run an object they are
+handed (``handoff_calls``: Java ``new Thread(task)``, ``executor.submit(job)``); such a call, bound
+outside the repository, gives its caller a CALLS edge to the object's ``run()`` / ``call()`` when the
+argument's class is known (:func:`handed_runs`), ``inferred``.
+
+Bounded on purpose: a parameter handed on to another function (``def outer(cb): run(cb)``) is not
+followed, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as not called.
+Language-neutral; a language with an explicit receiver parameter (Python ``self``, recognised by
+its ``class_receiver`` rule) shifts positions for a method called through its class.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.model import CallSite, NamedArgument
+from indexer.resolve.values import ClassV, Def, FuncV, InstV
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.interpreter import Resolver
+
+__all__ = ["handed_calls", "handed_runs"]
+
+_NOT_BOUND = ("staticmethod", "classmethod")
+"""Decorators under which a method called through its class takes no explicit receiver argument."""
+
+
+def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, str]]
+                 ) -> list[tuple[Def, Def, NamedArgument]]:
+    """``(called function, handed function, argument)`` for each function ``cs`` (a call site of
+    ``fc`` bound to ``targets``) hands to a parameter its target calls; empty when none. Reads are
+    recorded through ``r`` like any resolution."""
+    if not cs.handed:
+        return []
+    out: list[tuple[Def, Def, NamedArgument]] = []
+    for target, _ in targets:
+        if not target.is_callable:
+            continue
+        tf = target.file
+        r.use(("name", tf.path, target.d.name))
+        called = tf.param_calls.get(target.d.qualname)
+        if not called:
+            continue
+        shift = _receiver_shift(r, fc, cs, target)
+        params = target.d.params
+        for arg in cs.handed:
+            if arg.key.isdigit():
+                i = int(arg.key) - shift
+                if not 0 <= i < len(params) or params[i].variadic is not None:
+                    continue
+                name = params[i].name
+            else:
+                name = arg.key
+            if name not in called:
+                continue
+            v = r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+            if isinstance(v, FuncV) and v.f.is_callable and v.f is not target:
+                out.append((target, v.f, arg))
+    return out
+
+
+def _receiver_shift(r: Resolver, fc: FileCtx, cs: CallSite, target: Def) -> int:
+    """1 when ``cs`` calls method ``target`` through its class in a language whose methods take
+    their receiver as the first parameter (``Cls.run(obj, handler)``), else 0."""
+    if cs.receiver is None or target.d.kind != "method" or fc.rules.class_receiver is None:
+        return 0
+    if any(m in _NOT_BOUND for m in target.d.modifiers):
+        return 0
+    return 1 if isinstance(r.resolve_expr_at(fc, cs.caller, cs.receiver, cs.line), ClassV) else 0
+
+
+def handed_runs(r: Resolver, fc: FileCtx, cs: CallSite) -> list[tuple[Def, NamedArgument]]:
+    """``(method run, argument)`` for each object ``cs`` (a call of ``fc`` bound outside the
+    repository) hands to a library call that runs it (the module system's ``handoff_calls``);
+    empty when no rule applies or no argument's class is known."""
+    rule = getattr(fc.rules, "handoff_calls", {}).get(cs.name)
+    if rule is None or not cs.handed:
+        return []
+    out: list[tuple[Def, NamedArgument]] = []
+    for arg in cs.handed:
+        v = r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+        if not isinstance(v, InstV):
+            continue
+        for name in rule:  # the first name the class has (`submit` of a Callable runs call())
+            runs = r.calls.run_targets(v, name, cs)
+            if runs:
+                out += [(m, arg) for m, _ in runs]
+                break
+    return out
