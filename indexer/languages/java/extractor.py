@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
+from indexer.frameworks.jvm import CTOR_INJECT, FIELD_INJECT, STEREOTYPES
 from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
@@ -55,13 +56,6 @@ __all__ = ["EXTRACTOR", "JavaExtractor"]
 
 GRAMMAR = "java"
 
-# Annotations (last dotted segment) that mark an injection point on a field, setter or constructor.
-FIELD_INJECT = frozenset({"Autowired", "Inject", "Resource"})
-CTOR_INJECT = frozenset({"Autowired", "Inject"})
-# Class annotations that make the class a container-managed bean (single-constructor injection).
-STEREOTYPES = frozenset(
-    {"Component", "Service", "Repository", "Controller", "RestController", "Configuration", "Named", "Singleton"}
-)
 LOMBOK_REQUIRED = "RequiredArgsConstructor"
 LOMBOK_ALL = "AllArgsConstructor"
 

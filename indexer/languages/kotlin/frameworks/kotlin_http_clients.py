@@ -1,0 +1,93 @@
+"""HTTP clients written in Kotlin -> :class:`~indexer.model.HttpCall`: Retrofit interfaces and the
+Ktor client.
+
+* ``retrofit``: a function of an interface annotated ``@GET("users/{id}")`` (``@POST``, ``@PUT``,
+  ``@DELETE``, ``@PATCH``, ``@HEAD``, ``@OPTIONS``; ``@HTTP(method = "X", path = "...")``) is a call
+  of that method and URL, ``caller`` the interface function (calls of it reach the request), at the
+  annotation's name. The base URL (``Retrofit.Builder().baseUrl(...)``) is set elsewhere: the URL
+  stays as written (relative).
+* ``ktor-client``: ``client.get(url)`` (``post``, ``put``, ``delete``, ``patch``, ``head``,
+  ``options``; ``request(url) { method = HttpMethod.Post }``, else ``*``) on a receiver whose declared
+  type is ``HttpClient``, or, with no declared type, whose text contains ``client``
+  (case-insensitive); the URL is the first argument (``"$base/users"``: ``base`` a ``ref`` the linker
+  resolves when it is a constant), at the callee name, ``caller`` the enclosing function.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.frameworks.jvm import HTTP_METHODS, RETROFIT_VERBS
+from indexer.languages.kotlin.frameworks.common import (
+    declarations,
+    declared_type,
+    definition_of,
+    string_arg,
+    template,
+)
+from indexer.model import FileExtraction, HttpCall
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("kotlin",)
+KTOR_VERBS = {"get": "GET", "post": "POST", "put": "PUT", "delete": "DELETE", "patch": "PATCH", "head": "HEAD",
+              "options": "OPTIONS", "request": "*"}
+_METHOD_SET = re.compile(r"\bmethod\s*=\s*HttpMethod\.(\w+)")
+
+
+def _retrofit(root: Node, src: SourceText, out: FileExtraction) -> None:
+    for decl, anns in declarations(src, root):
+        if decl.type != "function_declaration":
+            continue
+        for ann in anns:
+            if ann.name in RETROFIT_VERBS:
+                method, url = ann.name, ann.values("value")
+            elif ann.name == "HTTP":
+                m = ann.values("method")
+                method = src.text(m[0]).strip('"').upper() if m else "*"
+                url = ann.values("path")
+            else:
+                continue
+            d = definition_of(out, src, decl)
+            if d is None or url is None:
+                continue
+            out.http_calls.append(HttpCall("retrofit", method if method in HTTP_METHODS else "*",
+                                           template(src, url[0]), d.qualname, src.line(ann.name_node),
+                                           src.col(ann.name_node)))
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's Retrofit and Ktor client requests to ``out.http_calls``."""
+    _retrofit(root, src, out)
+    sites = {(c.line, c.col): c for c in out.calls if c.name in KTOR_VERBS and c.receiver and c.arity >= 1}
+    if not sites:
+        return
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "navigation_suffix" or not n.named_children:
+            continue
+        name = n.named_children[0]
+        site = sites.get((src.line(name), src.col(name)))
+        call = n.parent.parent if n.parent is not None else None
+        if site is None or call is None or call.type != "call_expression":
+            continue
+        recv = site.receiver or ""
+        first = recv.split(".")[1 if recv.startswith("this.") else 0]
+        declared = declared_type(out, site.caller, first)
+        is_client = declared.rsplit(".", 1)[-1] == "HttpClient" if declared else "client" in recv.lower()
+        url = string_arg(src, call, 0)
+        if not is_client or url is None:
+            continue
+        method = KTOR_VERBS[site.name]
+        if method == "*":
+            m = _METHOD_SET.search(src.text(call))
+            method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
+        out.http_calls.append(HttpCall("ktor-client", method, template(src, url), site.caller, site.line, site.col))
