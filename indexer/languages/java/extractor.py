@@ -32,8 +32,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from indexer.frameworks import run_detectors
-from indexer.frameworks.jvm import CTOR_INJECT, FIELD_INJECT, STEREOTYPES
+from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, run_detectors
 from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query

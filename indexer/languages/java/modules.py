@@ -6,13 +6,13 @@ prefix is a package. An import names a type (``a.b.C``, nested ``a.b.C.D``) or a
 package or of a wildcard import; a dotted name may be fully qualified. A bare call may be a method of
 the enclosing classes (implicit ``this``); ``super(...)`` / ``this(...)`` call constructors.
 
-The package namespace is shared with Kotlin (:class:`indexer.resolve.jvm.JvmModuleSystem` holds the
+The package namespace is shared with Kotlin (:class:`indexer.resolve.language.JvmModuleSystem` holds the
 rules both follow), so Java code sees Kotlin types and Kotlin's facade classes (``UtilsKt``).
 """
 
 from __future__ import annotations
 
-from indexer.resolve.jvm import JvmModuleSystem, jvm_path
+from indexer.resolve.language import JvmModuleSystem, jvm_path
 
 __all__ = ["MODULE_SYSTEM", "JavaModuleSystem", "java_path"]
 

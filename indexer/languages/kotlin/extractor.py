@@ -36,8 +36,7 @@ import re
 
 from tree_sitter import Node
 
-from indexer.frameworks import run_detectors
-from indexer.frameworks.jvm import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, annotation_name
+from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, annotation_name, run_detectors
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
 from indexer.languages.kotlin.frameworks import detectors_for
 from indexer.languages.kotlin.frameworks.common import annotation_nodes, detached_arguments

@@ -1,9 +1,9 @@
 """Kotlin's module system and scoping rules, as the resolver core (:mod:`indexer.resolve`) uses them.
 
-Kotlin shares Java's package namespace (:class:`indexer.resolve.jvm.JvmModuleSystem`): a file's
+Kotlin shares Java's package namespace (:class:`indexer.resolve.language.JvmModuleSystem`): a file's
 module key is its package, a Kotlin type is found by Java code and a Java type by Kotlin code. A file
 with top-level functions or properties is also the module of its facade class ``<Stem>Kt``
-(:func:`~indexer.resolve.jvm.facade_name`), which Java callers name. Imports name a type, a
+(:func:`~indexer.resolve.language.facade_name`), which Java callers name. Imports name a type, a
 top-level function or a package (``a.b.*``); ``import a.B as C`` binds ``C``. A name bound nowhere
 else is a declaration of the file's own package or of a wildcard import; the standard library's
 functions (``println``, ``listOf``, scope functions) are built-ins. A bare call may be a method of the
@@ -15,7 +15,7 @@ enclosing classes (implicit ``this``). Companion-object members are members of t
 from __future__ import annotations
 
 from indexer.resolve.context import FileCtx
-from indexer.resolve.jvm import JvmModuleSystem, facade_name
+from indexer.resolve.language import JvmModuleSystem, facade_name
 
 __all__ = ["MODULE_SYSTEM", "KotlinModuleSystem"]
 
@@ -25,7 +25,7 @@ _BUILTINS = frozenset({
     "emptyMap", "emptySet", "emptyArray", "sequenceOf", "require", "requireNotNull", "check", "checkNotNull",
     "error", "TODO", "run", "let", "apply", "also", "with", "takeIf", "takeUnless", "repeat", "lazy",
     "synchronized", "maxOf", "minOf", "buildString", "buildList", "buildMap", "to", "runCatching", "assert",
-    "require", "intArrayOf", "charArrayOf", "byteArrayOf", "Pair", "Triple", "Regex", "StringBuilder",
+    "intArrayOf", "charArrayOf", "byteArrayOf", "Pair", "Triple", "Regex", "StringBuilder",
 })
 
 
@@ -34,8 +34,7 @@ class KotlinModuleSystem(JvmModuleSystem):
 
     languages = frozenset({"kotlin"})
     primitives = frozenset({"Int", "Long", "Short", "Byte", "Char", "Boolean", "Float", "Double", "Unit", "Any",
-                            "Nothing", "String", "List", "Map", "Set", "MutableList", "MutableMap", "MutableSet",
-                            "Array", "Collection", "Iterable", "Sequence"})
+                            "Nothing", "String", "List", "Map", "Set"})
 
     def is_builtin(self, name: str) -> bool:
         """Functions of the Kotlin standard library that need no import."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from indexer.frameworks.jvm import HTTP_METHODS, join_path, rooted
+from indexer.frameworks import HTTP_METHODS, join_path, rooted
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 

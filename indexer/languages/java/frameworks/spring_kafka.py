@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import GRAMMAR, Annotation, JavaFile, compact
-from indexer.frameworks.jvm import KAFKA_TEMPLATES
+from indexer.frameworks import KAFKA_TEMPLATES
 from indexer.languages.base import query, run_query
 from indexer.model import FileExtraction, Template, TopicUse
 

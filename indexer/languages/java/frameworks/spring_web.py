@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import Annotation, JavaFile, http_method, join_path, rooted
-from indexer.frameworks.jvm import MAPPINGS, VERB_MAPPINGS, is_controller
+from indexer.frameworks import MAPPINGS, VERB_MAPPINGS, is_controller
 from indexer.model import FileExtraction, Route, Template
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.jvm import HTTP_METHODS, RETROFIT_VERBS
+from indexer.frameworks import HTTP_METHODS, RETROFIT_VERBS
 from indexer.languages.kotlin.frameworks.common import (
     declarations,
     declared_type,

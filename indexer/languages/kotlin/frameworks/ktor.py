@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.jvm import join_path, rooted
+from indexer.frameworks import join_path, rooted
 from indexer.languages.kotlin.frameworks.common import caller_at, inline_function, string_arg, template
 from indexer.model import FileExtraction, Route, Template
 from indexer.symbols import handler_name

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.jvm import KAFKA_LISTENERS, KAFKA_TEMPLATES
+from indexer.frameworks import KAFKA_LISTENERS, KAFKA_TEMPLATES
 from indexer.languages.kotlin.frameworks.common import declarations, declared_type, definition_of, string_arg, template
 from indexer.model import FileExtraction, TopicUse
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.jvm import HTTP_METHODS, MAPPINGS, VERB_MAPPINGS, is_controller, join_path, rooted
+from indexer.frameworks import HTTP_METHODS, MAPPINGS, VERB_MAPPINGS, is_controller, join_path, rooted
 from indexer.languages.kotlin.frameworks.common import KtAnnotation, declarations, definition_of, template
 from indexer.model import FileExtraction, Route, Template
 
