@@ -596,7 +596,11 @@ class _FileRun:
 
     def _doc(self, node: Node, extra: list[Node]) -> str | None:
         """The KDoc comment right before the declaration (``/** ... */``), without its markers."""
-        prev = (extra[0] if extra else node).prev_sibling
+        prev = node.prev_sibling
+        if extra and prev is not None and prev.type in ("prefix_expression", "annotation"):
+            prev = prev.prev_sibling  # the annotations the grammar read before the declaration
+        while prev is not None and prev.type in ("import_list", "import_header", "package_header") and prev.child_count:
+            prev = prev.children[-1]  # a comment after the imports is parsed inside their list
         if prev is None or prev.type not in ("multiline_comment", "block_comment"):
             return None
         text = self.src.text(prev)

@@ -134,7 +134,7 @@ def template(src: SourceText, node: Node | None) -> Template:
         parts: list[tuple[str, str]] = []
         for c in node.named_children:
             if c.type == "string_content":
-                parts.append(("lit", src.text(c)))
+                parts.append(("lit", _ESCAPE.sub(lambda m: _unescape(m.group(0)), src.text(c))))
             elif c.type == "escape_sequence":
                 parts.append(("lit", _unescape(src.text(c))))
             elif c.type == "interpolated_identifier":
@@ -159,6 +159,7 @@ def template(src: SourceText, node: Node | None) -> Template:
     return Template((("hole", text),))
 
 
+_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")
 _ESCAPES = {"n": "\n", "t": "\t", "b": "\b", "r": "\r", "$": "$", '"': '"', "'": "'", "\\": "\\"}
 
 

@@ -68,6 +68,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     sites = {(c.line, c.col): c for c in out.calls if c.name in KTOR_VERBS and c.receiver and c.arity >= 1}
     if not sites:
         return
+    found: list[HttpCall] = []
     stack = [root]
     while stack:
         n = stack.pop()
@@ -90,4 +91,5 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if method == "*":
             m = _METHOD_SET.search(src.text(call))
             method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
-        out.http_calls.append(HttpCall("ktor-client", method, template(src, url), site.caller, site.line, site.col))
+        found.append(HttpCall("ktor-client", method, template(src, url), site.caller, site.line, site.col))
+    out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))

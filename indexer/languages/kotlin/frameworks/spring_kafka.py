@@ -45,6 +45,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if not sends:
         return
     by_pos = {(c.line, c.col): c for c in sends}
+    found: list[TopicUse] = []
     stack = [root]
     while stack:
         n = stack.pop()
@@ -61,4 +62,5 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         kind = declared.rsplit(".", 1)[-1] in KAFKA_TEMPLATES if declared else "kafkatemplate" in site.receiver.lower()
         topic = string_arg(src, call, 0)
         if kind and topic is not None:
-            out.topics.append(TopicUse(FRAMEWORK, "produces", template(src, topic), site.caller, site.line, site.col))
+            found.append(TopicUse(FRAMEWORK, "produces", template(src, topic), site.caller, site.line, site.col))
+    out.topics.extend(sorted(found, key=lambda t: (t.line, t.col)))
