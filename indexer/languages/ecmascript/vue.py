@@ -86,9 +86,11 @@ class VueExtractor:
                 out = sub
                 js_root = base.parser(inner.grammar_for(path)).parse(blank).root_node
                 options = _options_object(js_root)
+                js_src = base.SourceText(blank)
             else:
-                options = None
-            _Component(src, out, path).build(options, templates[0] if templates else (scripts[0] if scripts else None))
+                options, js_src = None, src
+            _Component(src, js_src, out, path).build(
+                options, templates[0] if templates else (scripts[0] if scripts else None))
         except Exception as exc:  # noqa: BLE001 - a bad file costs that file only
             out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return out
@@ -139,10 +141,14 @@ def _options_object(root: Node) -> Node | None:
 
 
 class _Component:
-    """Adds the component definition, its Options API methods and template calls to ``out``."""
+    """Adds the component definition, its Options API methods and template calls to ``out``.
 
-    def __init__(self, src: base.SourceText, out: FileExtraction, path: str) -> None:
+    ``src`` is the file, ``js`` the blanked copy the script nodes were parsed from (byte offsets
+    differ after a multi-byte character outside the scripts; lines and columns do not)."""
+
+    def __init__(self, src: base.SourceText, js: base.SourceText, out: FileExtraction, path: str) -> None:
         self.src = src
+        self.js = js
         self.out = out
         self.path = path
 
@@ -154,6 +160,7 @@ class _Component:
         span = options if options is not None else fallback
         if span is None:
             return
+        src = self.js if options is not None else self.src
         comp = Definition("class", name, name, None, src.line(span), src.col(span), span.end_point[0] + 1,
                           src.end_col(span), src.line(span), src.col(span), signature=f"component {name}",
                           exported=True, decorators=["component"])
@@ -169,14 +176,14 @@ class _Component:
             if pair.type == "pair" and self._key(pair) == "name":
                 value = pair.child_by_field_name("value")
                 if value is not None and value.type == "string":
-                    text = self.src.text(value)[1:-1]
+                    text = self.js.text(value)[1:-1]
                     if text.isidentifier():
                         return text
         return None
 
     def _key(self, node: Node) -> str:
         key = node.child_by_field_name("key") or node.child_by_field_name("name")
-        return self.src.text(key).strip("\"'") if key is not None else ""
+        return self.js.text(key).strip("\"'") if key is not None else ""
 
     def _members(self, options: Node, comp: str) -> list[Definition]:
         found: list[Definition] = []
@@ -191,7 +198,7 @@ class _Component:
         return found
 
     def _member(self, node: Node, comp: str, found: list[Definition]) -> None:
-        src = self.src
+        src = self.js
         if node.type == "method_definition":
             fn = node
         elif node.type == "pair":
