@@ -65,6 +65,8 @@ class CallBinder:
                         return t
                     outcome = outcome or t
                     cls = r.enclosing_class(fc, cls.d.parent)
+                if outcome is None and rules.is_builtin(cs.name):
+                    return EXTERNAL  # a built-in called inside a class (Kotlin's println)
                 return outcome
             if v is None and rules.is_builtin(cs.name):
                 return EXTERNAL

@@ -122,6 +122,9 @@ def test_retrofit_interface_and_ktor_client_calls() -> None:
             fun drop(id: Long)
 
             fun notHttp(): Int
+
+            @RequestLine("POST /api/profiles/{username}/follow")
+            fun follow(@Param("username") username: String): Profile
         }
 
         class Gateway(private val client: HttpClient, private val cache: Map<String, String>) {
@@ -136,8 +139,9 @@ def test_retrofit_interface_and_ktor_client_calls() -> None:
     assert fx.http_calls == [
         HttpCall("retrofit", "GET", Template.of("users/{id}"), "UserApi.user", 2, 5),
         HttpCall("retrofit", "DELETE", Template.of("users/{id}"), "UserApi.drop", 5, 5),
+        HttpCall("feign", "POST", Template.of("/api/profiles/{username}/follow"), "UserApi.follow", 10, 5),
         HttpCall("ktor-client", "GET", Template((("ref", "BASE"), ("lit", "/api/orders/"), ("ref", "id"))),
-                 "Gateway.load", 13, 15),
-        HttpCall("ktor-client", "POST", Template.of("/api/orders"), "Gateway.load", 14, 15),
-        HttpCall("ktor-client", "PUT", Template.of("/api/stock"), "Gateway.load", 15, 15),
+                 "Gateway.load", 16, 15),
+        HttpCall("ktor-client", "POST", Template.of("/api/orders"), "Gateway.load", 17, 15),
+        HttpCall("ktor-client", "PUT", Template.of("/api/stock"), "Gateway.load", 18, 15),
     ]  # cache.get: a Map, no client

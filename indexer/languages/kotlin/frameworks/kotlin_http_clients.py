@@ -6,6 +6,8 @@ Ktor client.
   of that method and URL, ``caller`` the interface function (calls of it reach the request), at the
   annotation's name. The base URL (``Retrofit.Builder().baseUrl(...)``) is set elsewhere: the URL
   stays as written (relative).
+* ``feign``: Feign's native ``@RequestLine("GET /users/{id}")`` on an interface function, the same
+  way (the ``Feign.builder().target(...)`` URL is set elsewhere).
 * ``ktor-client``: ``client.get(url)`` (``post``, ``put``, ``delete``, ``patch``, ``head``,
   ``options``; ``request(url) { method = HttpMethod.Post }``, else ``*``) on a receiver whose declared
   type is ``HttpClient``, or, with no declared type, whose text contains ``client``
@@ -20,13 +22,14 @@ from typing import TYPE_CHECKING
 
 from indexer.frameworks import HTTP_METHODS, RETROFIT_VERBS
 from indexer.languages.kotlin.frameworks.common import (
+    KtAnnotation,
     declarations,
     declared_type,
     definition_of,
     string_arg,
     template,
 )
-from indexer.model import FileExtraction, HttpCall
+from indexer.model import FileExtraction, HttpCall, Template
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -52,6 +55,9 @@ def _retrofit(root: Node, src: SourceText, out: FileExtraction) -> None:
                 m = ann.values("method")
                 method = src.text(m[0]).strip('"').upper() if m else "*"
                 url = ann.values("path")
+            elif ann.name == "RequestLine":
+                _request_line(src, out, decl, ann)
+                continue
             else:
                 continue
             d = definition_of(out, src, decl)
@@ -60,6 +66,24 @@ def _retrofit(root: Node, src: SourceText, out: FileExtraction) -> None:
             out.http_calls.append(HttpCall("retrofit", method if method in HTTP_METHODS else "*",
                                            template(src, url[0]), d.qualname, src.line(ann.name_node),
                                            src.col(ann.name_node)))
+
+
+def _request_line(src: SourceText, out: FileExtraction, decl: Node, ann: KtAnnotation) -> None:
+    """Feign's native ``@RequestLine("GET /api/x/{id}")``: the method, then the path (a query kept)."""
+    d = definition_of(out, src, decl)
+    value = ann.values("value")
+    if d is None or not value:
+        return
+    url = template(src, value[0])
+    first = url.parts[0] if url.parts else None
+    if first is None or first[0] != "lit" or " " not in first[1].lstrip():
+        return
+    verb, _, rest = first[1].lstrip().partition(" ")
+    if verb.upper() not in HTTP_METHODS:
+        return
+    path = Template.merged([("lit", rest.lstrip()), *url.parts[1:]])
+    out.http_calls.append(HttpCall("feign", verb.upper(), path, d.qualname, src.line(ann.name_node),
+                                   src.col(ann.name_node)))
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
