@@ -82,3 +82,16 @@ def test_without_the_alias_configuration_the_alias_import_binds_nothing() -> Non
         not in edges(result)
     assert "web/src/main.boot(0) -> web/src/components/NewOrder.NewOrder [exact]" not in edges(result)
     assert "web/src/main.boot2(0) -> web/src/components/OrderView.OrderView [exact]" in edges(result)
+
+
+def test_vue_cli_projects_get_the_at_alias_without_a_configuration_file(tmp_path) -> None:
+    from indexer.frameworks.js_modules import load_js_modules
+
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "package.json").write_text('{"devDependencies": {"@vue/cli-service": "~4.5.0"}}')
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "package.json").write_text('{"dependencies": {"vue": "^2.6.0"}}')
+    found = load_js_modules(tmp_path)
+    assert found.aliases == (TsPaths("web", None, (("@/*", ("web/src/*",)),)),)
+    assert found.candidates("@/api/orders", "web/src/components/A.vue")[0] == "web/src/api/orders"
+    assert found.candidates("@/api/orders", "plain/src/A.vue") == []  # no alias there
