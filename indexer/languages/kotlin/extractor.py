@@ -60,6 +60,11 @@ GRAMMAR = "kotlin"
 GENERATOR = "kotlin"
 """``Definition.generated`` of the accessors the Kotlin compiler writes for a property."""
 
+MAX_WALK_DEPTH = 200
+"""Nested walks (a class, function, lambda or call inside another) read at most; deeper code (no real
+source comes near) is skipped so that Python's recursion stays bounded and the rest of the file is
+still read. The pipeline's own depth probe marks such a file ``too_deep``."""
+
 _WS = re.compile(r"\s+")
 _CLASS_LIKE = frozenset({"class_declaration", "object_declaration"})
 _MODIFIER_NODES = frozenset({
@@ -119,6 +124,7 @@ class _FileRun:
     def __init__(self, src: SourceText, out: FileExtraction) -> None:
         self.src = src
         self.out = out
+        self.depth = 0
 
     # -- imports ------------------------------------------------------------------------------------
 
@@ -141,7 +147,17 @@ class _FileRun:
     # -- the walk -----------------------------------------------------------------------------------
 
     def walk(self, node: Node, container: str | None, caller: str | None, cls: str | None) -> None:
-        """Visit ``node``'s children (iteratively over siblings, recursively into definitions)."""
+        """Visit ``node``'s children (iteratively over siblings, recursively into definitions).
+        Nesting deeper than :data:`MAX_WALK_DEPTH` is not read (the rest of the file is)."""
+        if self.depth >= MAX_WALK_DEPTH:
+            return
+        self.depth += 1
+        try:
+            self._walk(node, container, caller, cls)
+        finally:
+            self.depth -= 1
+
+    def _walk(self, node: Node, container: str | None, caller: str | None, cls: str | None) -> None:
         children = node.named_children
         for i, child in enumerate(children):
             t = child.type
