@@ -166,8 +166,11 @@ class CallBinder:
         whose receiver type, resolved in their own file, is the instance's class or an ancestor of
         it: ``exact`` on the class itself when the instance's type is, else ``inferred``; ``None``
         when none fits (an extension of another type is no candidate)."""
+        rules = inst.c.file.rules
+        if not getattr(rules, "extension_functions", False):  # the namespace has none (optional flag)
+            return None
         r = self.r
-        ns = inst.c.file.rules.namespace
+        ns = rules.namespace
         r.use(("n", ns, cs.name))
         out: list[tuple[Def, str]] = []
         mro = self.classes.mro(inst.c)

@@ -314,6 +314,9 @@ class JvmModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = False
+    extension_functions = True
+    """Functions of the namespace may extend a type (Kotlin ``fun Order.label()``, also on a Java
+    class): read by the core's call binder, an optional attribute of a module system."""
 
     def is_builtin(self, name: str) -> bool:
         """No built-in functions by default."""
