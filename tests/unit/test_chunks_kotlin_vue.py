@@ -85,3 +85,29 @@ def test_search_filters_by_the_new_languages(tmp_path) -> None:
     assert len(vlines) == 3 and all(".vue:" in ln for ln in vlines)
     bad = runner.invoke(main, ["search", "x", "--language", "cobol", "--db", str(db)])
     assert bad.exit_code != 0 and "kotlin" in bad.output and "vue" in bad.output
+
+
+def test_search_hit_metadata_for_kotlin_and_vue() -> None:
+    from analysis.retrieval import chunk_metadata
+    from indexer.resolve.repository import resolve_repository
+
+    files = {}
+    for rel in (CONTROLLER, VIEW):
+        data = (FIXTURE / rel).read_bytes()
+        files[rel] = (extractor_for_path(rel).extract(rel, data), data)
+    resolved = resolve_repository("r", [(ex, "0" * 64, len(data)) for ex, data in files.values()])
+    nodes = {n.id: n for f in resolved.files for n in f.nodes}
+    meta = {}
+    for ex, data in files.values():
+        for c in chunk_file("r", "p", ex, data.decode()):
+            if c.fqn in nodes and c.kind != "file_section":
+                meta[(c.kind, c.name)] = chunk_metadata(c, nodes[c.fqn])
+    assert meta[("method", "get")] == {"language": "kotlin", "kind": "method", "decorators": ['GetMapping("/{id}")'],
+                           "modifiers": [], "visibility": "public", "exported": False,
+                           "parent": "OrderController", "signature": "fun get(@PathVariable id: Long): Order"}
+    assert meta[("class", "OrderController")]["decorators"] == ["RestController", 'RequestMapping("/api/orders")']
+    assert (meta[("class", "OrderDto")]["modifiers"], meta[("class", "OrderDto")]["visibility"]) == (["data"], "public")
+    reload = meta[("method", "reload")]
+    assert (reload["language"], reload["parent"], reload["visibility"]) == (
+        "vue", "OrderView", "public")
+    assert (meta[("class", "OrderView")]["decorators"], meta[("class", "OrderView")]["exported"]) == (["component"], True)
