@@ -66,7 +66,7 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
     ``modifiers`` (``static``, ``abstract``, ``async``, Apex sharing modes...); ``visibility``: the
     visibility modifier written (:data:`VISIBILITIES`), else by the language's convention: JS/TS
     ``export`` for an exported top-level declaration, else ``module``, a class member ``public``
-    (``private`` for a ``#name``); Python ``private`` for a
+    (``private`` for a ``#name``; Vue components alike); Kotlin ``public`` (its default); Python ``private`` for a
     ``_name`` (dunders aside), else ``public``; ``None`` when the language says nothing;
     ``exported`` (JS/TS); ``parent``: the enclosing definition's dotted name (``None`` at top
     level); ``signature``. A file section has only ``language``, ``kind`` and ``parent`` ``None``."""
@@ -75,10 +75,12 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
     visibility: str | None = next((m for m in modifiers if m in VISIBILITIES), None)
     language = chunk.language
     if visibility is None and node.label != "File":
-        if language in ("javascript", "typescript") and "." in (node.qualname or ""):
+        if language in ("javascript", "typescript", "vue") and "." in (node.qualname or ""):
             visibility = "private" if node.name.startswith("#") else "public"  # a class member
-        elif language in ("javascript", "typescript"):
+        elif language in ("javascript", "typescript", "vue"):
             visibility = "export" if props.get("exported") else "module"
+        elif language == "kotlin":
+            visibility = "public"  # Kotlin's default
         elif language == "python":
             private = node.name.startswith("_") and not (node.name.startswith("__") and node.name.endswith("__"))
             visibility = "private" if private else "public"

@@ -92,7 +92,9 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
             members = [extraction.definitions[j] for j in children.get(d.qualname, ())]
             first, first_col = min(((m.start_line, m.start_col) for m in members if not m.generated),
                                    default=(d.end_line + 1, 0))
-            header_end = max(d.start_line, first - 1)
+            # the name line stays in the header even when a member starts on it (a Kotlin primary
+            # constructor's properties) after decorator lines
+            header_end = max(d.start_line, min(d.name_line, first), first - 1)
             header = _lines_text(lines, d.start_line - 1, header_end, d.start_col,
                                  first_col if first == header_end else d.end_col if d.end_line == header_end
                                  else None).split("\n")

@@ -54,11 +54,12 @@ def module_path(path: str) -> str:
 
 
 def signature_part(language: str, d: Definition) -> str:
-    """The parenthesised part that separates overloads: Java erases each parameter type to its simple
-    name (``List<Owner>`` -> ``List``, varargs ``String...`` -> ``String...``); other languages give
-    the parameter count."""
-    if language == "java":
-        types = []
+    """The parenthesised part that separates overloads: Java and Kotlin erase each parameter type to
+    its simple name (``List<Owner>`` -> ``List``, varargs ``String...`` -> ``String...``), a Kotlin
+    extension's receiver type first as the JVM does (``fun Order.label(p: String)`` ->
+    ``(Order,String)``); other languages give the parameter count."""
+    if language in ("java", "kotlin"):
+        types = [d.receiver_type.rsplit(".", 1)[-1]] if d.receiver_type else []
         for p in d.params:
             t = base_type(p.type) or "?"
             t = t.rsplit(".", 1)[-1]

@@ -14,7 +14,8 @@ and the :class:`~indexer.model.FileExtraction` the language extractor just fille
 
 GraphQL documents embedded in code or written in ``.graphql`` files are read by one language-neutral
 reader (:mod:`indexer.frameworks.graphql_documents`); its functions are re-exported here, the surface
-language folders may import.
+language folders may import. So are the rules the JVM languages (Java, Kotlin) share
+(:mod:`indexer.frameworks.jvm`: Spring's annotation vocabularies and path composition).
 
 Extractors call :func:`run_detectors` at the end of ``extract``. A detector that fails costs its
 facts for that file (an ``errors`` entry), never the file's extraction.
@@ -34,6 +35,21 @@ from indexer.frameworks.graphql_documents import (
     operation_qualname,
     parse_tree,
 )
+from indexer.frameworks.jvm import (
+    CTOR_INJECT,
+    FIELD_INJECT,
+    HTTP_METHODS,
+    KAFKA_LISTENERS,
+    KAFKA_TEMPLATES,
+    MAPPINGS,
+    RETROFIT_VERBS,
+    STEREOTYPES,
+    VERB_MAPPINGS,
+    annotation_name,
+    is_controller,
+    join_path,
+    rooted,
+)
 from indexer.model import FileExtraction
 
 if TYPE_CHECKING:
@@ -41,8 +57,10 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["DOCUMENTS_FRAMEWORK", "LOOKS_LIKE_GRAPHQL", "document_of", "load_detectors", "operation_qualname",
-           "parse_tree", "run_detectors"]
+__all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "FIELD_INJECT", "HTTP_METHODS", "KAFKA_LISTENERS", "KAFKA_TEMPLATES",
+           "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
+           "document_of", "is_controller", "join_path", "load_detectors", "operation_qualname", "parse_tree",
+           "rooted", "run_detectors"]
 
 
 def load_detectors(package: str, names: Iterable[str], language: str) -> tuple[ModuleType, ...]:

@@ -7,7 +7,8 @@ TypeScript path aliases come first, as the compiler reads them: the ``compilerOp
 ``tsconfig.*.json`` siblings add theirs), ``extends`` followed within the repository (at most
 :data:`MAX_EXTENDS` files, the extending file's options winning); targets of ``paths`` are relative
 to ``baseUrl`` when one is set, else to the file declaring them; a pattern's ``*`` carries over, the
-longest matching prefix wins; then a specifier relative to ``baseUrl``. Parsed with ``json5``
+longest matching prefix wins; then a specifier relative to ``baseUrl``; a Vue CLI project without such a file gets Vue CLI's own ``@`` ->
+``src`` alias (:func:`_vue_cli_alias`). Parsed with ``json5``
 (tsconfig files allow comments and trailing commas). Then packages:
 
 Every ``package.json`` with a ``name`` (a workspace package of a monorepo, or the repository's own
@@ -277,8 +278,26 @@ def load_js_modules(root: str | Path) -> JsModules:
             if pkg is not None:
                 found.append(pkg)
         configs = [f for f in files if _TSCONFIG.match(f)]
-        if configs and len(aliases) < MAX_PACKAGES:
-            ts = _aliases(base, folder, configs)
-            if ts is not None:
-                aliases.append(ts)
+        ts = _aliases(base, folder, configs) if configs and len(aliases) < MAX_PACKAGES else None
+        if ts is None and "package.json" in files and len(aliases) < MAX_PACKAGES:
+            text = read_config(base, f"{folder}/package.json" if folder else "package.json")
+            ts = _vue_cli_alias(folder, text) if text is not None else None
+        if ts is not None:
+            aliases.append(ts)
     return JsModules(tuple(found), tuple(aliases))
+
+
+def _vue_cli_alias(folder: str, text: str) -> TsPaths | None:
+    """Vue CLI's built-in alias (``@`` names the project's ``src`` folder, with no configuration file
+    saying so) for a ``package.json`` depending on ``@vue/cli-service`` in a folder whose
+    ``tsconfig`` / ``jsconfig`` sets no paths; ``None`` otherwise."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    deps = [data.get(k) for k in ("dependencies", "devDependencies")]
+    if not any(isinstance(d, dict) and "@vue/cli-service" in d for d in deps):
+        return None
+    return TsPaths(folder, None, (("@/*", (_join(folder, "src/*") or "src/*",)),))

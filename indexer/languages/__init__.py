@@ -29,6 +29,7 @@ LANGUAGE_MODULES: dict[str, str] = {
     "proto": "indexer.languages.proto",  # Protocol Buffers (.proto): see its docstring
     "apex": "indexer.languages.apex",  # Salesforce Apex (.cls, .trigger)
     "content": "indexer.content",  # docs, configuration and SQL, claimed by path: see its docstring
+    "kotlin": "indexer.languages.kotlin",  # shares Java's package namespace (indexer.resolve.language.JvmModuleSystem)
 }
 
 

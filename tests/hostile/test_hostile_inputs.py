@@ -251,6 +251,8 @@ def test_non_utf8_names_are_skipped_and_watching_goes_on(tmp_path: Path) -> None
 
 # -------------------------------------------------------------------------- pathological nesting
 
+KOTLIN_DEEP = {"File": 1, "Class": 66, "Method": 66, "Function": 1}  # MAX_WALK_DEPTH: 3 walks a level
+VUE_DEEP = {"File": 1, "Class": 1, "Method": 1}
 _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays far below
 
 
@@ -273,6 +275,12 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
     # issue 15: .proto files are a language folder of their own; the service after the deep message stays
     ("deep.proto", 'syntax = "proto3";\npackage p;\n' + "message M { " * 50_000 + "int32 a = 1;" + " }" * 50_000
      + "\nservice S { rpc A (M) returns (M); }\n", "too_deep", {"File": 1, "Class": 1, "Interface": 1, "Method": 1}),
+    # issue 21: Kotlin's extractor walks the tree; the walk stops where the depth budget cuts it
+    ("Deep.kt", "".join(f"class C{i} {{ fun m() {{ " for i in range(5000)) + "g()" + " } }" * 5000 + "\n",
+     "too_deep", KOTLIN_DEEP),
+    # a Vue component's script is read by the JavaScript extractor: the component and its handler stay
+    ("Deep.vue", '<template><a @click="go"></a></template>\n<script>\nexport default { methods: { go() { return '
+     + "f(" * 50_000 + "1" + ")" * 50_000 + "; } } };\n</script>\n", "too_deep", VUE_DEEP),
     # issue 21: Apex is a language folder of its own (the Java-shaped receiver walk is bounded too)
     ("Chain.cls", "public class J { void m() { x" + ".a()" * 100_000 + "; } }\n", "too_deep",
      {"File": 1, "Class": 1, "Method": 1}),

@@ -330,6 +330,22 @@ VARIANTS: dict[str, list[str | None]] = {
                       "    def Get(self, request, context):\n        return 1\n", None],
     "rpc/client.py": ["from rpc import orders_pb2_grpc\n\n\ndef fetch(ch):\n    return orders_pb2_grpc.OrdersStub(ch).List(1)\n",
                       None],
+    # issue 21: Kotlin shares Java's packages (a file with top-level functions is also its facade module
+    # `ModelKt`, which comes and goes with them); extensions bind by receiver type; Vue components
+    # import scripts and call their methods from the template
+    "kt/Model.kt": ["package kt\n\nclass Item(val name: String)\n\nfun Item.label(): String = name\n",
+                    "package kt\n\nclass Item(val name: String) {\n    fun label(): String = name\n}\n",
+                    "package kt\n\nopen class Base\nclass Item(val name: String) : Base()\n\nfun Base.label(): String = \"\"\n",
+                    None],
+    "kt/Use.kt": ["package kt\n\nfun show(i: Item): String = i.label()\n",
+                  "package kt\n\nimport shop.Owner\n\nobject Use {\n    fun show(i: Item, o: Owner) = i.label() + o.getName()\n}\n"],
+    "shop/KtCaller.java": ["package shop;\n\nimport kt.ModelKt;\nimport kt.Item;\n\npublic class KtCaller {\n"
+                           "    String run(Item i) { ModelKt.label(i); return i.getName(); }\n}\n", None],
+    "web/Comp.vue": ['<template><a @click="go">x</a></template>\n<script>\nimport { fmt } from "./fmt";\n'
+                     "export default { methods: { go() { return fmt(1); } } };\n</script>\n",
+                     '<template><a @click="go(1)">x</a></template>\n<script setup>\nimport { fmt } from "./fmt";\n'
+                     "function go(x) { return fmt(x); }\n</script>\n", None],
+    "web/app.js": ["import Comp from './Comp.vue';\n\nexport function mount() { return new Comp(); }\n"],
     # issue 21: Apex classes in one org-wide namespace (a class renamed in case, a method that comes and
     # goes), a trigger, and an LWC component importing an Apex method
     "sf/classes/Repo.cls": ["public class Repo { public void save() {} }\n", "public class repo { public void save() {} }\n",

@@ -11,6 +11,7 @@ from pathlib import Path
 from indexer.languages import LANGUAGE_MODULES, extractor_for_path, extractors, module_systems
 from indexer.languages.ecmascript.frameworks import detectors_for as ecmascript_detectors
 from indexer.languages.java.frameworks import detectors_for as java_detectors
+from indexer.languages.kotlin.frameworks import detectors_for as kotlin_detectors
 from indexer.languages.python.frameworks import detectors_for as python_detectors
 from indexer.resolve.language import ModuleSystem
 
@@ -27,26 +28,31 @@ def missing_members(obj: object) -> list[str]:
 
 def test_registry_lists_one_package_per_folder() -> None:
     folders = sorted(p.name for p in LANGUAGES_DIR.iterdir() if (p / "__init__.py").exists())
-    assert folders == ["apex", "ecmascript", "graphql", "java", "proto", "python"]
+    assert folders == ["apex", "ecmascript", "graphql", "java", "kotlin", "proto", "python"]
     # Docs, configuration and SQL plug in from indexer.content (claimed by path, not a language folder).
     assert LANGUAGE_MODULES == {**{f: f"indexer.languages.{f}" for f in folders}, "content": "indexer.content"}
 
 
 def test_every_extracted_language_has_its_module_system() -> None:
     languages = {ex.language for ex in extractors().values()}
-    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "apex"}
+    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "apex", "kotlin", "vue"}
     content = {"markdown", "restructuredtext", "asciidoc", "yaml", "properties", "dotenv", "sql"}
     systems = module_systems()
     assert set(systems) == languages | content
-    assert systems["typescript"] is systems["javascript"]  # one ECMAScript family
+    assert systems["typescript"] is systems["javascript"] is systems["vue"]  # one ECMAScript family
+    assert systems["kotlin"] is not systems["java"]  # two module systems, one package namespace
     assert {lang: ms.namespace for lang, ms in systems.items()} == {
         "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript",
-        "graphql": "graphql", "proto": "proto", "apex": "apex", **{lang: "content" for lang in content}}
+        "graphql": "graphql", "proto": "proto", "apex": "apex", "kotlin": "java", "vue": "ecmascript",
+        **{lang: "content" for lang in content}}
     assert extractor_for_path("docs/intro.txt").language == "restructuredtext"
     assert extractor_for_path("src/main/resources/application.yml").language == "yaml"
     assert extractor_for_path(".env") is None
     assert type(systems["python"]).__module__ == "indexer.languages.python.modules"
     assert extractor_for_path("a/b.d.ts").language == "typescript"
+    assert extractor_for_path("a/B.kt").language == "kotlin"
+    assert extractor_for_path("a/build.gradle.kts").language == "kotlin"
+    assert extractor_for_path("src/App.vue").language == "vue"
     assert extractor_for_path("a/b.go") is None
 
 
@@ -70,17 +76,19 @@ def test_primitives_union_is_the_former_shared_set() -> None:
         "org.slf4j.Logger", "org.slf4j.ext.XLogger", "java.util.logging.Logger", "org.apache.log4j.Logger",
         "org.apache.logging.log4j.Logger", "org.apache.commons.logging.Log", "org.jboss.logging.Logger",
         "com.google.common.flogger.FluentLogger",
+        "Short", "Byte", "Char", "Unit", "Any", "Nothing",  # Kotlin's (Int, Long, Float... are named above)
     }
 
 
 def test_detectors_live_in_their_language_folder() -> None:
-    for lang, find in (("python", python_detectors), ("java", java_detectors),
+    for lang, find in (("python", python_detectors), ("java", java_detectors), ("kotlin", kotlin_detectors),
                        ("typescript", ecmascript_detectors), ("javascript", ecmascript_detectors)):
         folder = "ecmascript" if lang in ("typescript", "javascript") else lang
         mods = find(lang)
         assert mods, lang
         assert all(m.__name__.startswith(f"indexer.languages.{folder}.frameworks.") for m in mods), lang
     assert java_detectors("python") == ()
+    assert kotlin_detectors("java") == ()
 
 
 def test_every_query_file_is_package_data() -> None:
@@ -92,7 +100,7 @@ def test_every_query_file_is_package_data() -> None:
     assert not shipped("languages/go/queries/a/b/c.scm")  # the checker can fail
     assert not shipped("queries/python/calls.scm")
     found = sorted(p.relative_to(ROOT / "indexer").as_posix() for p in LANGUAGES_DIR.rglob("*.scm"))
-    assert len(found) == 85  # Java wrappers, router_functions; Python django_settings, view_decorators; ECMAScript
+    assert len(found) == 86  # issue 21: kotlin/imports; Java wrappers, router_functions; Python django_settings, view_decorators; ECMAScript
     # hono, listeners; queues: Java messaging, Python celery / pika / pubsub, ECMAScript amqplib / aws_messaging;
     # gRPC: proto/services, java grpc_java, python grpc_python, ecmascript grpc; issue 14 item 3: apollo,
     # nest_graphql, schedulers, graphql/schema, graphql_java, ariadne, strawberry, python_schedulers, python_cli;

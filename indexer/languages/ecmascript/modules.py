@@ -22,7 +22,7 @@ from indexer.symbols import module_path
 
 __all__ = ["APEX_SPECIFIER", "MODULE_SYSTEM", "EcmaScriptModuleSystem", "apex_method", "resolve_specifier"]
 
-_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue")
 
 
 def resolve_specifier(r: Lookup, fc: FileCtx, spec: str) -> str | None:
@@ -79,7 +79,7 @@ def apex_method(r: Lookup, specifier: str) -> Value:
 class EcmaScriptModuleSystem:
     """JavaScript's and TypeScript's :class:`~indexer.resolve.language.ModuleSystem`."""
 
-    languages = frozenset({"typescript", "javascript"})
+    languages = frozenset({"typescript", "javascript", "vue"})
     namespace = "ecmascript"
     dotted_packages = False
     layout_suffixes: tuple[str, ...] = ()

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from indexer.frameworks import run_detectors
+from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, run_detectors
 from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.java.arguments import handed_arguments
 from indexer.languages.java.reflection import Found, reflected_calls
@@ -57,13 +57,6 @@ __all__ = ["EXTRACTOR", "JavaExtractor"]
 
 GRAMMAR = "java"
 
-# Annotations (last dotted segment) that mark an injection point on a field, setter or constructor.
-FIELD_INJECT = frozenset({"Autowired", "Inject", "Resource"})
-CTOR_INJECT = frozenset({"Autowired", "Inject"})
-# Class annotations that make the class a container-managed bean (single-constructor injection).
-STEREOTYPES = frozenset(
-    {"Component", "Service", "Repository", "Controller", "RestController", "Configuration", "Named", "Singleton"}
-)
 LOMBOK_REQUIRED = "RequiredArgsConstructor"
 LOMBOK_ALL = "AllArgsConstructor"
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from indexer.frameworks import HTTP_METHODS, join_path, rooted
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 
@@ -58,7 +59,6 @@ __all__ = [
 ]
 
 GRAMMAR = "java"
-HTTP_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"})
 
 _WS = re.compile(r"\s+")
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -190,37 +190,6 @@ _merge = Template.merged
 def concat(*templates: Template) -> Template:
     """The templates one after the other, adjacent literal pieces merged."""
     return _merge([p for t in templates for p in t.parts])
-
-
-def join_path(a: Template, b: Template) -> Template:
-    """``a`` followed by ``b`` with exactly one ``/`` between them where both meeting ends are literal
-    (``/owners`` + ``{id}`` -> ``/owners/{id}``; ``/api/`` + ``/x`` -> ``/api/x``), as Spring combines a
-    class-level and a method-level pattern. A literal ``b`` after a ref or hole gets a leading ``/``
-    unless it has one (or starts a query ``?``); a ref or hole ``b`` is appended as it is."""
-    if not a.parts:
-        return b
-    if not b.parts:
-        return a
-    (ak, at), (bk, bt) = a.parts[-1], b.parts[0]
-    if bk != "lit":
-        return _merge(list(a.parts + b.parts))
-    head, tail = list(a.parts), list(b.parts)
-    if ak == "lit" and at.endswith("/") and bt.startswith("/"):
-        tail[0] = ("lit", bt[1:])
-    elif not (ak == "lit" and at.endswith("/")) and not bt.startswith(("/", "?")):
-        head.append(("lit", "/"))
-    return _merge(head + tail)
-
-
-def rooted(path: Template) -> Template:
-    """``path`` with a leading ``/`` when it starts with a literal lacking one (Spring and JAX-RS
-    patterns are absolute); ``/`` when empty."""
-    if not path.parts:
-        return Template.of("/")
-    kind, text = path.parts[0]
-    if kind == "lit" and not text.startswith("/"):
-        return _merge([("lit", "/"), *path.parts])
-    return path
 
 
 def _type_name(text: str | None) -> str | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import GRAMMAR, Annotation, JavaFile, compact
+from indexer.frameworks import KAFKA_TEMPLATES
 from indexer.languages.base import query, run_query
 from indexer.model import FileExtraction, Template, TopicUse
 
@@ -35,13 +36,7 @@ __all__ = ["KAFKA_TYPES", "LANGUAGES", "detect"]
 
 LANGUAGES = ("java",)
 FRAMEWORK = "spring-kafka"
-KAFKA_TYPES = {
-    "KafkaTemplate": "kafka",
-    "KafkaOperations": "kafka",
-    "RoutingKafkaTemplate": "kafka",
-    "ReplyingKafkaTemplate": "kafka",
-    "ReactiveKafkaProducerTemplate": "kafka",
-}
+KAFKA_TYPES = {name: "kafka" for name in KAFKA_TEMPLATES}
 _MAX_CHAIN = 32
 _SEND = frozenset({"send"})
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import Annotation, JavaFile, http_method, join_path, rooted
+from indexer.frameworks import MAPPINGS, VERB_MAPPINGS, is_controller
 from indexer.model import FileExtraction, Route, Template
 
 if TYPE_CHECKING:
@@ -34,14 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "MAPPINGS", "VERB_MAPPINGS", "detect", "mapping_methods", "mapping_paths"]
 
 LANGUAGES = ("java",)
-VERB_MAPPINGS = {
-    "GetMapping": "GET",
-    "PostMapping": "POST",
-    "PutMapping": "PUT",
-    "DeleteMapping": "DELETE",
-    "PatchMapping": "PATCH",
-}
-MAPPINGS = frozenset({"RequestMapping", *VERB_MAPPINGS})
 
 
 def mapping_paths(jf: JavaFile, ann: Annotation) -> list[Template]:
@@ -59,10 +52,6 @@ def mapping_methods(jf: JavaFile, ann: Annotation) -> list[str]:
     return list(dict.fromkeys(m for m in found if m))
 
 
-def _is_controller(anns: list[Annotation]) -> bool:
-    return any(a.name.endswith("Controller") or a.name == "RequestMapping" for a in anns)
-
-
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the routes of the file's Spring controllers to ``out.routes``."""
     jf = JavaFile.of(root, src, out)
@@ -74,7 +63,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         owner_anns = jf.annotations(owner)
         handler = jf.qualname(decl)
-        if handler is None or not _is_controller(owner_anns):
+        if handler is None or not is_controller([a.name for a in owner_anns]):
             continue
         cls_map = next((a for a in owner_anns if a.name == "RequestMapping"), None)
         prefixes = mapping_paths(jf, cls_map) if cls_map is not None else [Template()]

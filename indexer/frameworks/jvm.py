@@ -1,0 +1,98 @@
+"""What the JVM languages' framework detectors share (Java and Kotlin read the same Spring, Kafka
+and Retrofit annotations from different syntax trees): the annotation vocabularies, the rule that
+makes a class a controller, and the path composition Spring applies. Each language folder reads its
+own tree into names, argument templates and positions, then applies these rules, so a rule is written
+once for both languages. Not a detector (no ``detect``): imported by detectors and extractors.
+"""
+
+from __future__ import annotations
+
+from indexer.model import Template
+
+__all__ = [
+    "CTOR_INJECT",
+    "FIELD_INJECT",
+    "HTTP_METHODS",
+    "KAFKA_LISTENERS",
+    "KAFKA_TEMPLATES",
+    "MAPPINGS",
+    "RETROFIT_VERBS",
+    "STEREOTYPES",
+    "VERB_MAPPINGS",
+    "annotation_name",
+    "is_controller",
+    "join_path",
+    "rooted",
+]
+
+HTTP_METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"})
+FIELD_INJECT = frozenset({"Autowired", "Inject", "Resource"})
+"""Annotations (last dotted segment) that mark an injected field or setter."""
+CTOR_INJECT = frozenset({"Autowired", "Inject"})
+"""Annotations that mark an injected constructor."""
+STEREOTYPES = frozenset(
+    {"Component", "Service", "Repository", "Controller", "RestController", "Configuration", "Named", "Singleton"}
+)
+"""Class annotations that make the class a container-managed bean (single-constructor injection)."""
+VERB_MAPPINGS = {
+    "GetMapping": "GET",
+    "PostMapping": "POST",
+    "PutMapping": "PUT",
+    "DeleteMapping": "DELETE",
+    "PatchMapping": "PATCH",
+}
+"""Spring's verb-specific mapping annotations and their HTTP method."""
+MAPPINGS = frozenset({"RequestMapping", *VERB_MAPPINGS})
+"""Every Spring request-mapping annotation."""
+KAFKA_LISTENERS = frozenset({"KafkaListener"})
+"""Annotations of a Spring Kafka consumer method."""
+KAFKA_TEMPLATES = frozenset({"KafkaTemplate", "KafkaOperations", "RoutingKafkaTemplate", "ReplyingKafkaTemplate",
+                             "ReactiveKafkaProducerTemplate"})
+"""Declared types of a Spring Kafka producer (``send(topic, ...)``)."""
+RETROFIT_VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
+"""Retrofit's request annotations (``@GET("users/{id}")``), named like the method they send;
+``@HTTP(method = "X", path = "...")`` is read apart."""
+
+_merge = Template.merged
+
+
+def annotation_name(text: str) -> str:
+    """``GetMapping("/x")`` -> ``GetMapping``; ``org.x.Autowired`` -> ``Autowired``."""
+    return text.split("(", 1)[0].strip().rsplit(".", 1)[-1]
+
+
+def is_controller(annotation_names: list[str]) -> bool:
+    """Whether a class with these annotations is a Spring controller: a stereotype whose name ends in
+    ``Controller`` (``@RestController``, ``@Controller``) or a class-level ``@RequestMapping``."""
+    return any(a.endswith("Controller") or a == "RequestMapping" for a in annotation_names)
+
+
+def join_path(a: Template, b: Template) -> Template:
+    """``a`` followed by ``b`` with exactly one ``/`` between them where both meeting ends are literal
+    (``/owners`` + ``{id}`` -> ``/owners/{id}``; ``/api/`` + ``/x`` -> ``/api/x``), as Spring combines a
+    class-level and a method-level pattern. A literal ``b`` after a ref or hole gets a leading ``/``
+    unless it has one (or starts a query ``?``); a ref or hole ``b`` is appended as it is."""
+    if not a.parts:
+        return b
+    if not b.parts:
+        return a
+    (ak, at), (bk, bt) = a.parts[-1], b.parts[0]
+    if bk != "lit":
+        return _merge(list(a.parts + b.parts))
+    head, tail = list(a.parts), list(b.parts)
+    if ak == "lit" and at.endswith("/") and bt.startswith("/"):
+        tail[0] = ("lit", bt[1:])
+    elif not (ak == "lit" and at.endswith("/")) and not bt.startswith(("/", "?")):
+        head.append(("lit", "/"))
+    return _merge(head + tail)
+
+
+def rooted(path: Template) -> Template:
+    """``path`` with a leading ``/`` when it starts with a literal lacking one (Spring and JAX-RS
+    patterns are absolute); ``/`` when empty."""
+    if not path.parts:
+        return Template.of("/")
+    kind, text = path.parts[0]
+    if kind == "lit" and not text.startswith("/"):
+        return _merge([("lit", "/"), *path.parts])
+    return path

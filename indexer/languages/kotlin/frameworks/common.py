@@ -1,0 +1,260 @@
+"""Helpers shared by the Kotlin framework detectors and the extractor (not a detector).
+
+* :func:`annotation_nodes`: the annotations of a declaration, including those the grammar parses as
+  a ``prefix_expression`` before a top-level declaration (``@RestController`` on its own line);
+* :class:`KtAnnotation`: an annotation's name and its arguments by name (a lone or first positional
+  argument is ``value``), :meth:`KtAnnotation.values` expanding ``["a", "b"]`` / ``arrayOf(...)``;
+* :func:`template`: an expression as a :class:`~indexer.model.Template`: a string's text is ``lit``
+  (``$NAME`` / ``${a.b}`` interpolations of names are ``ref`` pieces, other ``${...}`` are holes),
+  ``a + b`` concatenates, a name or dotted name is a ``ref``, anything else a ``hole``;
+* :func:`definition_of`: the :class:`~indexer.model.Definition` the extractor made of a declaration
+  node (matched by its name's position);
+* :func:`declarations`: every class, object and function declaration node with its annotations.
+
+Position convention (as the Java detectors'): a fact declared by an annotation sits at the
+annotation's name, a fact declared by a call at the callee name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from indexer.languages.base import SourceText
+from indexer.model import Definition, FileExtraction, Template
+
+__all__ = ["KtAnnotation", "annotation_nodes", "caller_at", "detached_arguments", "declarations", "declared_type", "definition_of",
+           "elements", "inline_function", "string_arg", "template"]
+
+_WS = re.compile(r"\s+")
+_DECLS = frozenset({"class_declaration", "object_declaration", "function_declaration", "companion_object"})
+
+
+def annotation_nodes(node: Node) -> list[Node]:
+    """The ``annotation`` nodes of ``node`` itself (an annotation), of its ``modifiers``, or of a
+    ``prefix_expression`` chain of annotations (the grammar's reading of annotations before a
+    top-level declaration), in source order."""
+    if node.type == "annotation":
+        return [node]
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        for c in n.named_children:
+            if c.type == "annotation":
+                out.append(c)
+            elif c.type in ("prefix_expression", "modifiers"):
+                stack.append(c)
+    out.sort(key=lambda a: a.start_byte)
+    return out
+
+
+def detached_arguments(ann: Node) -> Node | None:
+    """The ``parenthesized_expression`` the grammar puts after an annotation it read as a prefix
+    expression (a top-level ``@RequestMapping("/api")`` followed by a declaration): the annotation's
+    arguments; ``None`` when there is none."""
+    nxt = ann.next_named_sibling
+    if ann.parent is not None and ann.parent.type == "prefix_expression" and nxt is not None \
+            and nxt.type == "parenthesized_expression" and nxt.start_byte == ann.end_byte:
+        return nxt
+    return None
+
+
+@dataclass(slots=True)
+class KtAnnotation:
+    """One annotation: ``name`` its last dotted segment (``GetMapping``), ``name_node`` the type
+    identifier, ``args`` the argument expressions by name (``value`` for the first positional one,
+    ``_1``, ``_2``... for the next)."""
+
+    name: str
+    node: Node
+    name_node: Node
+    args: dict[str, Node]
+
+    @staticmethod
+    def parse(src: SourceText, node: Node) -> KtAnnotation | None:
+        """Read an ``annotation`` node; ``None`` when it names no type."""
+        inv = next((c for c in node.named_children if c.type == "constructor_invocation"), None)
+        utype = next((c for c in (inv or node).named_children if c.type == "user_type"), None)
+        if utype is None:
+            return None
+        ids = [c for c in utype.named_children if c.type == "type_identifier"]
+        if not ids:
+            return None
+        args: dict[str, Node] = {}
+        vargs = next((c for c in inv.named_children if c.type == "value_arguments"), None) if inv else None
+        loose = detached_arguments(node) if inv is None else None
+        if loose is not None:  # ``@RequestMapping("/api")`` read as a prefix expression: one argument
+            inner = loose.named_children[0] if loose.named_children else None
+            if inner is not None:
+                args["value"] = inner
+        positional = 0
+        for va in vargs.named_children if vargs is not None else ():
+            if va.type != "value_argument" or not va.named_children:
+                continue
+            kids = va.named_children
+            if len(kids) >= 2 and kids[0].type == "simple_identifier" and b"=" in src.data[kids[0].end_byte:kids[1].start_byte]:
+                args[src.text(kids[0])] = kids[-1]
+            else:
+                args["value" if positional == 0 else f"_{positional}"] = kids[-1]
+                positional += 1
+        return KtAnnotation(src.text(ids[-1]), node, ids[-1], args)
+
+    def values(self, *keys: str) -> list[Node] | None:
+        """The value nodes of the first of ``keys`` present (an array expanded), ``None`` if none is."""
+        for k in keys:
+            if k in self.args:
+                return elements(self.args[k])
+        return None
+
+
+def elements(node: Node) -> list[Node]:
+    """``["a", "b"]`` / ``arrayOf("a", "b")`` -> their element nodes; any other value -> ``[node]``."""
+    if node.type == "collection_literal":
+        return list(node.named_children)
+    if node.type == "call_expression" and node.named_children and node.named_children[0].type == "simple_identifier":
+        callee = node.named_children[0].text or b""
+        if callee in (b"arrayOf", b"listOf"):
+            suffix = node.named_children[-1]
+            vargs = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
+            if vargs is not None:
+                return [va.named_children[-1] for va in vargs.named_children
+                        if va.type == "value_argument" and va.named_children]
+    return [node]
+
+
+def template(src: SourceText, node: Node | None) -> Template:
+    """The :class:`~indexer.model.Template` of an expression (see the module docstring)."""
+    if node is None:
+        return Template()
+    t = node.type
+    if t == "string_literal" or t == "multiline_string_literal":
+        parts: list[tuple[str, str]] = []
+        for c in node.named_children:
+            if c.type == "string_content":
+                parts.append(("lit", _ESCAPE.sub(lambda m: _unescape(m.group(0)), src.text(c))))
+            elif c.type == "escape_sequence":
+                parts.append(("lit", _unescape(src.text(c))))
+            elif c.type == "interpolated_identifier":
+                parts.append(("ref", src.text(c)))
+            elif c.type == "interpolated_expression":
+                inner = c.named_children[0] if c.named_children else None
+                text = _WS.sub("", src.text(inner)) if inner is not None else ""
+                dotted = inner is not None and inner.type in ("simple_identifier", "navigation_expression") \
+                    and all(p.isidentifier() for p in text.split("."))
+                parts.append(("ref" if dotted else "hole", text))
+        return Template.merged(parts)
+    if t == "additive_expression" and len(node.named_children) == 2 and b"+" in (node.text or b""):
+        left, right = node.named_children
+        return template(src, left) + template(src, right)
+    if t == "parenthesized_expression" and node.named_children:
+        return template(src, node.named_children[0])
+    text = _WS.sub("", src.text(node))
+    if t in ("simple_identifier", "navigation_expression") and all(p.isidentifier() for p in text.split(".")):
+        return Template((("ref", text.removeprefix("this.")),))
+    if t in ("integer_literal", "long_literal"):
+        return Template.of(text)
+    return Template((("hole", text),))
+
+
+_ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")
+_ESCAPES = {"n": "\n", "t": "\t", "b": "\b", "r": "\r", "$": "$", '"': '"', "'": "'", "\\": "\\"}
+
+
+def _unescape(text: str) -> str:
+    if text.startswith("\\u") and len(text) == 6:
+        return chr(int(text[2:], 16))
+    return _ESCAPES.get(text[1:2], text[1:])
+
+
+def string_arg(src: SourceText, call: Node, index: int = 0) -> Node | None:
+    """The ``index``-th positional argument expression of a ``call_expression`` (``None``: absent)."""
+    suffix = call.named_children[-1] if call.named_children else None
+    if suffix is None or suffix.type != "call_suffix":
+        return None
+    vargs = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
+    if vargs is None:
+        return None
+    positional = [va for va in vargs.named_children if va.type == "value_argument" and va.named_children
+                  and not (len(va.named_children) >= 2 and va.named_children[0].type == "simple_identifier"
+                           and b"=" in src.data[va.named_children[0].end_byte:va.named_children[1].start_byte])]
+    return positional[index].named_children[-1] if index < len(positional) else None
+
+
+def definition_of(out: FileExtraction, src: SourceText, node: Node) -> Definition | None:
+    """The definition the extractor made of declaration ``node`` (by its name's position)."""
+    name = next((c for c in node.named_children if c.type in ("type_identifier", "simple_identifier")), None)
+    if name is None:
+        return None
+    line, col = src.line(name), src.col(name)
+    return next((d for d in out.definitions if d.name_line == line and d.name_col == col and d.generated is None),
+                None)
+
+
+def declarations(src: SourceText, root: Node) -> list[tuple[Node, list[KtAnnotation]]]:
+    """Every class, object and function declaration under ``root`` with its annotations (those of
+    its ``modifiers`` and a top-level ``prefix_expression`` just before it), in source order."""
+    found: list[tuple[Node, list[KtAnnotation]]] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        kids = n.named_children
+        for i, c in enumerate(kids):
+            if c.type in _DECLS:
+                nodes: list[Node] = []
+                mods = next((m for m in c.named_children if m.type == "modifiers"), None)
+                if i > 0 and kids[i - 1].type in ("prefix_expression", "annotation") \
+                        and kids[i - 1].end_point[0] + 1 >= c.start_point[0]:
+                    nodes += annotation_nodes(kids[i - 1])
+                if mods is not None:
+                    nodes += [a for a in mods.named_children if a.type == "annotation"]
+                anns = [a for a in (KtAnnotation.parse(src, x) for x in nodes) if a is not None]
+                found.append((c, anns))
+            if c.named_child_count:
+                stack.append(c)
+    found.sort(key=lambda p: p[0].start_byte)
+    return found
+
+
+def caller_at(out: FileExtraction, line: int, col: int) -> str | None:
+    """The ``caller`` of the call site the extractor recorded at (``line``, ``col``) (``None``: none
+    there, or module level)."""
+    return next((c.caller for c in out.calls if c.line == line and c.col == col), None)
+
+
+def declared_type(out: FileExtraction, scope: str | None, name: str) -> str | None:
+    """The declared or constructed type of ``name`` seen from ``scope`` (a qualname): a binding of
+    the scope or of an enclosing one (``this.x`` too); ``None`` when the file binds none."""
+    name = name.removeprefix("this.")
+    scopes: list[str | None] = []
+    s = scope
+    while s:
+        scopes.append(s)
+        s = s.rpartition(".")[0] or None
+    scopes.append(None)
+    for sc in scopes:
+        for b in out.bindings:
+            if b.scope == sc and b.name in (name, f"this.{name}") and b.how in ("declared", "constructed"):
+                return b.type
+    return None
+
+
+def inline_function(out: FileExtraction, src: SourceText, fn: Node, name: str, parent: str | None) -> str:
+    """Make the lambda ``fn`` (a Ktor route's handler block) a function definition of its own named
+    ``name`` (``#2``... when taken) under ``parent``; the calls written in it that belonged to
+    ``parent`` now belong to it. Returns its qualname (the convention is :mod:`indexer.symbols`')."""
+    taken = {d.name for d in out.definitions if d.parent == parent}
+    unique, n = name, 1
+    while unique in taken:
+        n += 1
+        unique = f"{name} #{n}"
+    qual = f"{parent}.{unique}" if parent else unique
+    start, end = (src.line(fn), src.col(fn)), (fn.end_point[0] + 1, src.end_col(fn))
+    out.definitions.append(Definition("function", unique, qual, parent, start[0], start[1], end[0], end[1],
+                                      start[0], start[1], signature=unique))
+    for c in out.calls:
+        if c.caller == parent and start <= (c.line, c.col) < end:
+            c.caller = qual
+    return qual

@@ -1,0 +1,119 @@
+"""HTTP clients written in Kotlin -> :class:`~indexer.model.HttpCall`: Retrofit interfaces and the
+Ktor client.
+
+* ``retrofit``: a function of an interface annotated ``@GET("users/{id}")`` (``@POST``, ``@PUT``,
+  ``@DELETE``, ``@PATCH``, ``@HEAD``, ``@OPTIONS``; ``@HTTP(method = "X", path = "...")``) is a call
+  of that method and URL, ``caller`` the interface function (calls of it reach the request), at the
+  annotation's name. The base URL (``Retrofit.Builder().baseUrl(...)``) is set elsewhere: the URL
+  stays as written (relative).
+* ``feign``: Feign's native ``@RequestLine("GET /users/{id}")`` on an interface function, the same
+  way (the ``Feign.builder().target(...)`` URL is set elsewhere).
+* ``ktor-client``: ``client.get(url)`` (``post``, ``put``, ``delete``, ``patch``, ``head``,
+  ``options``; ``request(url) { method = HttpMethod.Post }``, else ``*``) on a receiver whose declared
+  type is ``HttpClient``, or, with no declared type, whose text contains ``client``
+  (case-insensitive); the URL is the first argument (``"$base/users"``: ``base`` a ``ref`` the linker
+  resolves when it is a constant), at the callee name, ``caller`` the enclosing function.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.frameworks import HTTP_METHODS, RETROFIT_VERBS
+from indexer.languages.kotlin.frameworks.common import (
+    KtAnnotation,
+    declarations,
+    declared_type,
+    definition_of,
+    string_arg,
+    template,
+)
+from indexer.model import FileExtraction, HttpCall, Template
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("kotlin",)
+KTOR_VERBS = {"get": "GET", "post": "POST", "put": "PUT", "delete": "DELETE", "patch": "PATCH", "head": "HEAD",
+              "options": "OPTIONS", "request": "*"}
+_METHOD_SET = re.compile(r"\bmethod\s*=\s*HttpMethod\.(\w+)")
+
+
+def _retrofit(root: Node, src: SourceText, out: FileExtraction) -> None:
+    for decl, anns in declarations(src, root):
+        if decl.type != "function_declaration":
+            continue
+        for ann in anns:
+            if ann.name in RETROFIT_VERBS:
+                method, url = ann.name, ann.values("value")
+            elif ann.name == "HTTP":
+                m = ann.values("method")
+                method = src.text(m[0]).strip('"').upper() if m else "*"
+                url = ann.values("path")
+            elif ann.name == "RequestLine":
+                _request_line(src, out, decl, ann)
+                continue
+            else:
+                continue
+            d = definition_of(out, src, decl)
+            if d is None or url is None:
+                continue
+            out.http_calls.append(HttpCall("retrofit", method if method in HTTP_METHODS else "*",
+                                           template(src, url[0]), d.qualname, src.line(ann.name_node),
+                                           src.col(ann.name_node)))
+
+
+def _request_line(src: SourceText, out: FileExtraction, decl: Node, ann: KtAnnotation) -> None:
+    """Feign's native ``@RequestLine("GET /api/x/{id}")``: the method, then the path (a query kept)."""
+    d = definition_of(out, src, decl)
+    value = ann.values("value")
+    if d is None or not value:
+        return
+    url = template(src, value[0])
+    first = url.parts[0] if url.parts else None
+    if first is None or first[0] != "lit" or " " not in first[1].lstrip():
+        return
+    verb, _, rest = first[1].lstrip().partition(" ")
+    if verb.upper() not in HTTP_METHODS:
+        return
+    path = Template.merged([("lit", rest.lstrip()), *url.parts[1:]])
+    out.http_calls.append(HttpCall("feign", verb.upper(), path, d.qualname, src.line(ann.name_node),
+                                   src.col(ann.name_node)))
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's Retrofit and Ktor client requests to ``out.http_calls``."""
+    _retrofit(root, src, out)
+    sites = {(c.line, c.col): c for c in out.calls if c.name in KTOR_VERBS and c.receiver and c.arity >= 1}
+    if not sites:
+        return
+    found: list[HttpCall] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "navigation_suffix" or not n.named_children:
+            continue
+        name = n.named_children[0]
+        site = sites.get((src.line(name), src.col(name)))
+        call = n.parent.parent if n.parent is not None else None
+        if site is None or call is None or call.type != "call_expression":
+            continue
+        recv = site.receiver or ""
+        first = recv.split(".")[1 if recv.startswith("this.") else 0]
+        declared = declared_type(out, site.caller, first)
+        is_client = declared.rsplit(".", 1)[-1] == "HttpClient" if declared else "client" in recv.lower()
+        url = string_arg(src, call, 0)
+        if not is_client or url is None:
+            continue
+        method = KTOR_VERBS[site.name]
+        if method == "*":
+            m = _METHOD_SET.search(src.text(call))
+            method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
+        found.append(HttpCall("ktor-client", method, template(src, url), site.caller, site.line, site.col))
+    out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))
