@@ -364,7 +364,9 @@ describe('the extension against ripple serve', () => {
     pick.hide();
     stub.configure({ 'server.pythonPath': '' });
     await waitFor('the ripple command again', () => stub.recorder.output.at(-1) === `[info] ripplegraph: started ${SERVER} serve`);
-  });
+    // Two server starts and a search: each start reads the workspace's index and checks its freshness
+    // (about 6 s on a loaded 2-core machine), past vitest's 10 s default.
+  }, 120_000);
 
   it('stops the server on deactivate', async () => {
     const client = api.session.running;
