@@ -54,11 +54,12 @@ __all__ = [
 
 NODE_LABELS = (
     "Repository", "File", "Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field",
-    "Endpoint", "Topic",
+    "Endpoint", "Topic", "Table", "Column",
 )
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
     "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY",
+    "HAS_COLUMN", "READS", "WRITES",
 )
 # DECLARES: a GraphQL schema file's field -> the Endpoint of the operation it declares (kept even
 # when no resolver EXPOSES it). ENTRY: a self-edge ``src == dst`` on code that something outside
@@ -67,10 +68,16 @@ EDGE_KINDS = (
 # ``__main__`` block, a Spring ``CommandLineRunner``), owned by the file that registers it, with
 # ``props["kind"]`` (``scheduled`` | ``cli`` | ``main``), ``props["framework"]`` and
 # ``props["name"]`` (schedule, command or script name; may be empty).
+# Data layer (indexer.frameworks.tables): Table{name, schema} and Column{name, type} nodes, one per
+# repository + schema + lowercased name (ids ``table:<repo>:<schema>.<name>``,
+# ``column:<repo>:<schema>.<table>.<column>``), shared like Endpoints; DECLARES goes from the
+# entity class or the schema file to its Table, HAS_COLUMN from a Table to its Columns, READS /
+# WRITES from a function or method to a Table with props ``framework``, ``resolution``
+# (``exact`` | ``inferred``) and ``columns`` (when known).
 # Nodes no file owns: Endpoint and Topic nodes are shared by every file (of any repository) whose
 # edges point to them. They have ``repo == file == ""``; a backend upserts them by id and removes one
 # when no edge touches it any more.
-SHARED_LABELS = ("Endpoint", "Topic")
+SHARED_LABELS = ("Endpoint", "Topic", "Table", "Column")
 # How a CALLS edge was bound (design: exact = import/type known; inferred = receiver type inferred or
 # reached through inheritance; name = short name + arity fallback).
 RESOLUTIONS = ("exact", "inferred", "name")
