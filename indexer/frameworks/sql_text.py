@@ -12,7 +12,7 @@ not parsed (``too_large``), and at most :data:`MAX_STATEMENTS` statements of a s
 Placeholders that are not SQL (MyBatis ``#{x}`` / ``${x}``, Spring ``:name``, JDBC ``?``, Python
 ``%s`` / ``%(x)s``) are made parseable first (:func:`normalise_placeholders`).
 
-Identity of a table name (:func:`table_key`): the schema and the name lowercased, quotes dropped;
+Identity of a table name (:func:`stores.contracts.table_key`, re-exported here): the schema and the name lowercased, quotes dropped;
 the default schemas ``public``, ``dbo`` and ``main`` fold into "no schema", so ``public.users``,
 ``"Users"`` and ``users`` are the same table.
 """
@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
+
+from stores.contracts import DEFAULT_SCHEMAS, table_key
 
 __all__ = [
     "MAX_SCRIPT_CHARS",
@@ -51,8 +53,6 @@ MAX_STATEMENT_CHARS = 100_000
 """One statement longer than this is not parsed (an ``INSERT`` of ten thousand rows)."""
 MAX_STATEMENTS = 5_000
 """At most this many statements of one script are read."""
-DEFAULT_SCHEMAS = frozenset({"public", "dbo", "main"})
-"""Schemas that fold into "no schema" in :func:`table_key`."""
 
 _DIALECTS = ("postgres", "mysql", "tsql", "sqlite", "oracle", None)
 _LEADING = re.compile(r"^\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(\w+)", re.S)
@@ -322,14 +322,3 @@ def _access(e: exp.Expression, found: dict[tuple[str, str, str | None], set[str]
         elif written is not None and not read_names and not isinstance(e, exp.Insert):
             # WHERE columns of a single-table UPDATE / DELETE: the row is read to be written
             found.setdefault(("reads", written.name, written.db or None), set()).add(c.name)
-
-
-def table_key(name: str, schema: str | None = None) -> str:
-    """The identity of a table inside one repository: ``schema.name`` lowercased, quotes and
-    brackets dropped, a default schema (:data:`DEFAULT_SCHEMAS`) or none written as ``""``:
-    ``table_key("Users", "public") == table_key("users") == ".users"``."""
-    n = name.strip().strip('"`[]').lower()
-    s = (schema or "").strip().strip('"`[]').lower()
-    if s in DEFAULT_SCHEMAS:
-        s = ""
-    return f"{s}.{n}"

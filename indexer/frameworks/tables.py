@@ -36,31 +36,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.sql_text import statement_access, table_key
+from indexer.frameworks.sql_text import statement_access
 from indexer.model import TableDef, TableUse, Template
 from indexer.resolve.values import ClassV, Def, InstV
 from indexer.symbols import file_id
-from stores.contracts import Edge, Node
+from stores.contracts import Edge, Node, column_id, table_id, table_key
 
 if TYPE_CHECKING:
     from indexer.frameworks.link import LinkResult
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["link_tables", "table_id", "column_id", "TABLE_EDGES"]
+__all__ = ["link_tables", "TABLE_EDGES"]
 
 TABLE_EDGES = ("READS", "WRITES")
 _HOLE = "\x00"
-
-
-def table_id(repo: str, name: str, schema: str | None = None) -> str:
-    """The id of the Table node ``name`` (``schema``) of repository ``repo`` (identity rule above)."""
-    return f"table:{repo}:{table_key(name, schema)}"
-
-
-def column_id(table: str, column: str) -> str:
-    """The id of the Column node ``column`` of the Table node ``table`` (a :func:`table_id`)."""
-    return "column:" + table.removeprefix("table:") + "." + column.strip('"`[]').lower()
 
 
 def _camel_to_snake(name: str) -> str:
