@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from stores.contracts import GraphStore, Node, table_id
 
 __all__ = ["TABLE_PREFIX", "TableHit", "is_table_target", "parse_table_target", "table_nodes", "table_accessors",
-           "tables_reached", "tables_detail", "table_summary", "TableTargetError"]
+           "tables_reached", "tables_detail", "table_summary", "declared_tables", "TableTargetError"]
 
 TABLE_PREFIX = "table:"
 _ACCESS = ("READS", "WRITES")
@@ -169,3 +169,20 @@ def table_summary(graph: GraphStore, table_ids: Sequence[str], limit: int = 5) -
         lines.append(f"{t.qualname} ({ncols:,} column{'s' if ncols != 1 else ''}): read by {readers:,}, "
                      f"written by {writers:,}" + (f": {named}{more}" if named else ""))
     return lines
+
+
+def declared_tables(graph: GraphStore, repo: str, path: str, line: int, symbols: Sequence[Node]) -> list[str]:
+    """The Table ids a hover at ``line`` (1-based) of ``repo``/``path`` is about: those the first of
+    ``symbols`` (an entity class) DECLARES, else, in a file with no symbol there, the table whose
+    DECLARES edge of the file starts last at or before ``line`` (a ``CREATE TABLE`` statement of a
+    schema file). Two store calls at most."""
+    if symbols:
+        out = graph.outgoing([symbols[0].id], ["DECLARES"])
+        return sorted({e.dst for e in out.get(symbols[0].id, []) if e.dst.startswith(TABLE_PREFIX)})
+    fid = f"{repo}:{path}"
+    out = graph.outgoing([fid], ["DECLARES"]).get(fid, [])
+    before = [e for e in out if e.dst.startswith(TABLE_PREFIX) and e.line <= line]
+    if not before:
+        return []
+    last = max(e.line for e in before)
+    return sorted({e.dst for e in before if e.line == last})

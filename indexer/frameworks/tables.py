@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from indexer.frameworks.sql_text import statement_access
-from indexer.model import TableDef, TableUse, Template
+from indexer.model import Import, TableDef, TableUse, Template
 from indexer.resolve.values import ClassV, Def, InstV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, column_id, table_id, table_key
@@ -45,7 +45,7 @@ from stores.contracts import Edge, Node, column_id, table_id, table_key
 if TYPE_CHECKING:
     from indexer.frameworks.link import LinkResult
     from indexer.resolve.context import FileCtx
-    from indexer.resolve.language import Lookup
+    from indexer.resolve.language import ImportTarget, Lookup
 
 __all__ = ["link_tables", "TABLE_EDGES"]
 
@@ -74,8 +74,10 @@ class _Table:
 class _TableLinker:
     def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
                  emit: Callable[[FileCtx, str, Node], None],
-                 render: Callable[[FileCtx, str | None, Template], str]) -> None:
+                 render: Callable[[FileCtx, str | None, Template], str],
+                 import_target: Callable[[FileCtx, Import], ImportTarget]) -> None:
         self.r, self.ctxs, self.result, self.emit, self.render = r, ctxs, result, emit, render
+        self.import_target = import_target
         self.tables: dict[str, _Table] = {}
         self.by_class: dict[str, str] = {}  # entity Def id (or path:qualname) -> table id
         self.abstract: dict[str, list[tuple[str, str | None]]] = {}  # Def id -> columns
@@ -181,8 +183,18 @@ class _TableLinker:
             tid = self._class_table(v.c)
             if tid is not None:
                 return tid
-        key = f"{fc.path}:{expr}"
-        return self.by_class.get(key)
+        # a module variable (SQLAlchemy ``t = Table(...)``), of this file or imported
+        tid = self.by_class.get(f"{fc.path}:{expr}")
+        head, _, rest = expr.partition(".")
+        imps = fc.imports.get(head)
+        if tid is None and imps:
+            target = self.import_target(fc, imps[-1])
+            name = target.member if target.member is not None else rest
+            for f in target.files if name and not target.of_class else []:
+                tid = self.by_class.get(f"{f.path}:{name}")
+                if tid is not None:
+                    break
+        return tid
 
     def _repository_table(self, fc: FileCtx, scope: str | None, receiver: str, name: str) -> str | None:
         v = self.r.resolve_expr(fc, scope, receiver)
@@ -275,6 +287,8 @@ class _TableLinker:
         low = c.lower()
         if not t.columns or low in t.columns:
             return low
+        if low == "pk" and "id" in t.columns:  # Django's primary-key alias
+            return "id"
         for guess in (f"{low}_id", _camel_to_snake(c), f"{_camel_to_snake(c)}_id"):
             if guess in t.columns:
                 return guess
@@ -290,14 +304,16 @@ class _TableLinker:
 
 def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
                 emit: Callable[[FileCtx, str, Node], None],
-                render: Callable[[FileCtx, str | None, Template], str]) -> None:
+                render: Callable[[FileCtx, str | None, Template], str],
+                import_target: Callable[[FileCtx, Import], ImportTarget]) -> None:
     """Add to ``result`` the Table / Column nodes (through ``emit(fc, id, node)``, the linker's
     per-file emitter) and the DECLARES / HAS_COLUMN / READS / WRITES edges of every
     :class:`~indexer.model.TableDef` and :class:`~indexer.model.TableUse` of ``ctxs`` (every file of
     one repository), as the module docstring says; ``render(fc, scope, template)`` renders a SQL
-    template with its constants (holes as ``"\\x00"``). Outcomes counted in ``result.outcomes``:
+    template with its constants (holes as ``"\\x00"``); ``import_target(fc, imp)`` says what an
+    import names (the linker's :meth:`~indexer.frameworks.link` ``import_target``). Outcomes counted in ``result.outcomes``:
     ``tables_declared``, ``reads``, ``writes``, ``unlinked_table_use``, ``unlinked_sql``,
     ``unlinked_jpql``. Never raises on odd facts."""
     if not any(fc.ex.tables or fc.ex.table_uses for fc in ctxs):
         return
-    _TableLinker(r, ctxs, result, emit, render).run()
+    _TableLinker(r, ctxs, result, emit, render, import_target).run()

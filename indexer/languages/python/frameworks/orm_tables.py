@@ -24,7 +24,7 @@ Tables:
 
 Uses (owner: the enclosing function):
 
-* Django ORM: ``X.objects.<chain>`` (also ``_default_manager``): reads, or writes when the chain calls
+* Django ORM (any file: the linker resolves ``X``): ``X.objects.<chain>`` (also ``_default_manager``): reads, or writes when the chain calls
   ``create``, ``bulk_create``, ``bulk_update``, ``update``, ``delete``, ``get_or_create``,
   ``update_or_create``; columns: the ``filter`` / ``get`` / ``exclude`` / ``update`` keyword names up
   to their first ``__``. ``x.save()`` / ``x.delete()`` on a receiver writes the receiver's model: the
@@ -62,7 +62,7 @@ _RAW_SQL = frozenset({"execute", "executemany", "executescript", "fetch", "fetch
 _SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete"})
 _CORE_WRITES = frozenset({"insert", "update", "delete"})
 _MAX_NODES = 2_000_000
-_MARKERS = (b"models", b"Column", b"__tablename__", b".objects", b"execute", b"session", b"select(", b"Table(",
+_MARKERS = (b"models", b"Column", b"__tablename__", b"objects", b"execute", b"session", b"select(", b"Table(",
             b"insert(", b"fetch", b"CreateModel", b"AddField", b"mapped_column", b".raw(", b".save(", b".delete(")
 
 
@@ -74,6 +74,15 @@ def app_label(path: str) -> str | None:
     if parts and parts[-1] in ("models", "migrations"):
         parts = parts[:-1]
     return parts[-1] if parts else None
+
+
+def _assignment(stmt: Node) -> Node | None:
+    """The assignment a block statement is (grammars differ on an ``expression_statement`` around it)."""
+    if stmt.type == "assignment":
+        return stmt
+    if stmt.type == "expression_statement" and stmt.named_children and stmt.named_children[0].type == "assignment":
+        return stmt.named_children[0]
+    return None
 
 
 def _snake(name: str) -> str:
@@ -100,8 +109,9 @@ class _Detector:
                 self._class(n)
             elif t == "call":
                 self._call(n)
-            elif t == "assignment" and n.parent is not None and n.parent.parent is not None \
-                    and n.parent.parent.type == "module":
+            elif t == "assignment" and n.parent is not None and (n.parent.type == "module" or (
+                    n.parent.type == "expression_statement" and n.parent.parent is not None
+                    and n.parent.parent.type == "module")):
                 self._module_table(n)
             stack.extend(reversed(n.named_children))
         self.out.tables.sort(key=lambda d: (d.line, d.col))
@@ -129,12 +139,12 @@ class _Detector:
             if stmt.type == "class_definition" and src.text(stmt.child_by_field_name("name")) == "Meta":
                 mbody = stmt.child_by_field_name("body")
                 for ms in mbody.named_children if mbody is not None else []:
-                    a = ms.named_children[0] if ms.type == "expression_statement" and ms.named_children else None
-                    if a is not None and a.type == "assignment":
+                    a = _assignment(ms)
+                    if a is not None:
                         meta[src.text(a.child_by_field_name("left"))] = a.child_by_field_name("right")
                 continue
-            a = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else None
-            if a is None or a.type != "assignment":
+            a = _assignment(stmt)
+            if a is None:
                 continue
             left, right = a.child_by_field_name("left"), a.child_by_field_name("right")
             if left is None or left.type != "identifier":
@@ -318,9 +328,7 @@ class _Detector:
             tpl = template(src, arg)
             if any(k == "lit" for k, _ in tpl.parts) or (len(tpl.parts) == 1 and tpl.parts[0][0] == "ref"):
                 self.out.table_uses.append(TableUse("sql", "sql", scope_of(node, src), line, col, sql=tpl))
-        if not self.sqlalchemy and not self.django:
-            return
-        if receiver is not None and name in ("save", "delete") and not args.positional and self.django:
+        if receiver is not None and name in ("save", "delete") and not args.positional and not args.keywords:
             rtext = compact(src, receiver)
             if "objects" not in rtext and "(" not in rtext:
                 self.out.table_uses.append(TableUse("django", "writes", scope_of(node, src), line, col,
@@ -362,8 +370,6 @@ class _Detector:
         """A call on ``X.objects`` (directly or down a chain): one use at the outermost call of the
         chain... reported at the call right after ``objects``; later calls add their role / columns."""
         src = self.src
-        if not self.django:
-            return False
         chain: list[tuple[str, Args]] = [(name, args)]
         r = receiver
         for _ in range(32):
@@ -383,16 +389,20 @@ class _Detector:
         model = r.child_by_field_name("object")
         if model is None or model.type not in ("identifier", "attribute"):
             return True
-        role = "writes" if any(n in DJANGO_WRITES for n, _ in chain) else "reads"
-        cols: list[str] = []
+        writes = any(n in DJANGO_WRITES for n, _ in chain)
+        read_cols: list[str] = []
+        write_cols: list[str] = []
         for n, a in reversed(chain):
-            if n in _DJANGO_FILTERS:
-                for k in a.keywords:
-                    c = k.split("__", 1)[0]
-                    if c not in cols and c != "defaults":
-                        cols.append(c)
-        self.out.table_uses.append(TableUse("django", role, scope_of(node, src), line, col,
-                                            entity=compact(src, model), columns=cols))
+            into = write_cols if n in ("update", "create") else read_cols if n in _DJANGO_FILTERS else None
+            for k in a.keywords if into is not None else []:
+                c = k.split("__", 1)[0]
+                if c not in into and c != "defaults":
+                    into.append(c)
+        scope, entity = scope_of(node, src), compact(src, model)
+        if writes:
+            self.out.table_uses.append(TableUse("django", "writes", scope, line, col, entity=entity, columns=write_cols))
+        if not writes or read_cols:  # a filtered write reads the rows it writes
+            self.out.table_uses.append(TableUse("django", "reads", scope, line, col, entity=entity, columns=read_cols))
         return True
 
 
