@@ -360,7 +360,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                 self.entry(fc, reg)
         link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for)  # gRPC: indexer.frameworks.grpc
         link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
-        link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target)  # data layer: indexer.frameworks.tables
+        link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target, self.options.mappers.statements)  # data layer: indexer.frameworks.tables
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)

@@ -32,7 +32,7 @@ edge reaches the declared method, whose own access the walk follows.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -75,9 +75,11 @@ class _TableLinker:
     def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
                  emit: Callable[[FileCtx, str, Node], None],
                  render: Callable[[FileCtx, str | None, Template], str],
-                 import_target: Callable[[FileCtx, Import], ImportTarget]) -> None:
+                 import_target: Callable[[FileCtx, Import], ImportTarget],
+                 mappers: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
         self.r, self.ctxs, self.result, self.emit, self.render = r, ctxs, result, emit, render
         self.import_target = import_target
+        self.mappers = mappers
         self.tables: dict[str, _Table] = {}
         self.by_class: dict[str, str] = {}  # entity Def id (or path:qualname) -> table id
         self.abstract: dict[str, list[tuple[str, str | None]]] = {}  # Def id -> columns
@@ -300,12 +302,35 @@ class _TableLinker:
         for fc in self.ctxs:
             for u in fc.ex.table_uses:
                 self.use(fc, u)
+            if self.mappers and fc.lang == "java":
+                self._mybatis(fc)
+
+    def _mybatis(self, fc: FileCtx) -> None:
+        """READS / WRITES of the methods of Java interfaces a mapper XML names (by ``package.Qual``)."""
+        prefix = f"{fc.ex.package}." if fc.ex.package else ""
+        for rd in fc.defs:
+            if rd.d.kind != "interface":
+                continue
+            statements = self.mappers.get(prefix + rd.d.qualname)
+            if not statements:
+                continue
+            for m in fc.defs:
+                if m.d.kind != "method" or m.d.parent != rd.d.qualname or m.d.name not in statements:
+                    continue
+                found = next((f for f in map(statement_access, statements[m.d.name]) if f), None)
+                if not found:
+                    self.result.outcomes["unlinked_sql"] += 1
+                    continue
+                u = TableUse("mybatis", "sql", m.d.qualname, m.d.name_line, m.d.name_col)
+                for a in found:
+                    self._access(fc, u, a.role, table_id(fc.repo, a.name, a.schema), list(a.columns))
 
 
 def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
                 emit: Callable[[FileCtx, str, Node], None],
                 render: Callable[[FileCtx, str | None, Template], str],
-                import_target: Callable[[FileCtx, Import], ImportTarget]) -> None:
+                import_target: Callable[[FileCtx, Import], ImportTarget],
+                mappers: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None) -> None:
     """Add to ``result`` the Table / Column nodes (through ``emit(fc, id, node)``, the linker's
     per-file emitter) and the DECLARES / HAS_COLUMN / READS / WRITES edges of every
     :class:`~indexer.model.TableDef` and :class:`~indexer.model.TableUse` of ``ctxs`` (every file of
@@ -314,6 +339,6 @@ def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
     import names (the linker's :meth:`~indexer.frameworks.link` ``import_target``). Outcomes counted in ``result.outcomes``:
     ``tables_declared``, ``reads``, ``writes``, ``unlinked_table_use``, ``unlinked_sql``,
     ``unlinked_jpql``. Never raises on odd facts."""
-    if not any(fc.ex.tables or fc.ex.table_uses for fc in ctxs):
+    if not mappers and not any(fc.ex.tables or fc.ex.table_uses for fc in ctxs):
         return
-    _TableLinker(r, ctxs, result, emit, render, import_target).run()
+    _TableLinker(r, ctxs, result, emit, render, import_target, mappers or {}).run()
