@@ -16,6 +16,8 @@ Tables:
 * Django migrations (``django-migration``): ``migrations.CreateModel(name=..., fields=[...],
   options={"db_table": ...})`` as above (app: the package holding ``migrations/``), and
   ``AddField(model_name=..., name=..., field=...)`` adds a column (``alter``).
+* Alembic migrations (``alembic``): ``op.create_table("t", sa.Column("c", T), ...)``, and
+  ``op.add_column("t", sa.Column(...))`` (``alter``).
 * SQLAlchemy (``sqlalchemy``): a class with ``__tablename__ = "x"`` (columns: ``Column(...)`` /
   ``mapped_column(...)`` / ``db.Column(...)`` attributes, a first string argument renaming one;
   ``__table_args__ = {"schema": ...}``), a Flask-SQLAlchemy ``db.Model`` subclass without
@@ -29,7 +31,7 @@ Uses (owner: the enclosing function):
   ``update_or_create``; columns: the ``filter`` / ``get`` / ``exclude`` / ``update`` keyword names up
   to their first ``__``. ``x.save()`` / ``x.delete()`` on a receiver writes the receiver's model: the
   linker resolves the receiver (an unknown receiver writes nothing).
-* SQLAlchemy: ``session.query(M, M.col)`` and ``select(M)`` read ``M``; ``session.add`` / ``add_all`` /
+* SQLAlchemy: ``session.query(M, M.col)`` and ``select(M)`` / ``sa.select(M)`` read ``M``; ``session.add`` / ``add_all`` /
   ``merge`` / ``delete(x)`` write ``x``'s model; ``insert(T)`` / ``update(T)`` / ``delete(T)`` (imported
   from SQLAlchemy) and ``T.insert()`` / ``T.update()`` / ``T.delete()`` write ``T``.
 * Raw SQL: the first argument of ``execute``, ``executemany``, ``executescript``, ``fetch``,
@@ -63,7 +65,7 @@ _SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete"})
 _CORE_WRITES = frozenset({"insert", "update", "delete"})
 _MAX_NODES = 2_000_000
 _MARKERS = (b"models", b"Column", b"__tablename__", b"objects", b"execute", b"session", b"select(", b"Table(",
-            b"insert(", b"fetch", b"CreateModel", b"AddField", b"mapped_column", b".raw(", b".save(", b".delete(")
+            b"insert(", b"fetch", b"create_table", b"CreateModel", b"AddField", b"mapped_column", b".raw(", b".save(", b".delete(")
 
 
 def app_label(path: str) -> str | None:
@@ -95,7 +97,9 @@ class _Detector:
         mods = [i.module for i in out.imports]
         self.django = any(m.startswith("django") for m in mods)
         self.sqlalchemy = any(m.startswith(("sqlalchemy", "flask_sqlalchemy", "sqlmodel")) for m in mods)
-        self.sa_names = {i.local for i in out.imports if i.module.startswith("sqlalchemy")}
+        self.sa_names = {i.local for i in out.imports if i.module.startswith("sqlalchemy") and i.name is not None}
+        self.sa_modules = {i.local for i in out.imports if i.module.startswith("sqlalchemy") and i.name is None}
+        self.alembic = any(m.startswith("alembic") for m in mods)
         self.migration = "/migrations/" in "/" + out.path.replace("\\", "/")
 
     def run(self) -> None:
@@ -316,6 +320,9 @@ class _Detector:
         if self.migration and self.django and name in ("CreateModel", "AddField"):
             self._migration_op(node, name, args)
             return
+        if self.alembic and name in ("create_table", "add_column") and receiver is not None and src.text(receiver) == "op":
+            self._alembic_op(node, name, args)
+            return
         at = func.child_by_field_name("attribute") if func.type == "attribute" else func
         line, col = src.line(at), src.col(at)
         if receiver is not None and self._django_chain(node, name, receiver, args, line, col):
@@ -345,13 +352,39 @@ class _Detector:
                     continue
                 self.out.table_uses.append(TableUse("sqlalchemy", "writes", scope_of(node, src), line, col,
                                                     entity=compact(src, arg), resolution="inferred"))
-        elif receiver is None and name == "select" and name in self.sa_names:
+        elif name == "select" and self._sqlalchemy_function(receiver, name):
             self._entities("reads", args.positional, node, line, col)
-        elif receiver is None and name in _CORE_WRITES and name in self.sa_names and args.positional:
+        elif name in _CORE_WRITES and self._sqlalchemy_function(receiver, name) and args.positional:
             self._entities("writes", args.positional[:1], node, line, col)
         elif receiver is not None and name in _CORE_WRITES and not args.positional and receiver.type == "identifier":
             self.out.table_uses.append(TableUse("sqlalchemy", "writes", scope_of(node, src), line, col,
                                                 entity=src.text(receiver), resolution="inferred"))
+
+    def _sqlalchemy_function(self, receiver: Node | None, name: str) -> bool:
+        """``select`` / ``insert`` / ... imported from SQLAlchemy (``from sqlalchemy import select``) or
+        called on the module (``sa.select``)."""
+        if receiver is None:
+            return name in self.sa_names
+        return receiver.type == "identifier" and self.src.text(receiver) in self.sa_modules
+
+    def _alembic_op(self, node: Node, op: str, args: Args) -> None:
+        """Alembic ``op.create_table("t", sa.Column("c", T), ..., schema=...)`` and
+        ``op.add_column("t", sa.Column("c", T))``."""
+        src = self.src
+        name = string_value(src, args.get(0, "table_name"))
+        if name is None:
+            return
+        cols: list[tuple[str, str | None]] = []
+        for arg in args.positional[1:]:
+            if arg.type == "call" and compact(src, arg.child_by_field_name("function")).rsplit(".", 1)[-1] == "Column":
+                cargs = Args.of(src, arg.child_by_field_name("arguments"))
+                cname = string_value(src, cargs.get(0, "name"))
+                ctype = cargs.positional[1] if len(cargs.positional) > 1 else None
+                if cname is not None:
+                    cols.append((cname, compact(src, ctype).split("(", 1)[0].rsplit(".", 1)[-1] if ctype is not None else None))
+        schema = string_value(src, args.keywords.get("schema"))
+        self.out.tables.append(TableDef("alembic", name, schema, cols, src.line(node), src.col(node),
+                                        alter=op == "add_column"))
 
     def _entities(self, role: str, nodes: list[Node], at: Node, line: int, col: int) -> None:
         src = self.src
