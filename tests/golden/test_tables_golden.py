@@ -45,6 +45,7 @@ def test_tables_section_walks_down_to_declared_repository_methods(store) -> None
 def test_table_target_report(store) -> None:
     report = blast_radius(store, SymbolQuery("table:owners"))
     assert sorted(t.node.qualname for t in report.targets if t.role == "selected") == [
+        "OwnerMapper.search", "OwnerMapper.touch",
         "OwnerRepository.byName", "OwnerRepository.deleteByLastName", "OwnerRepository.findByEmailAndStatus",
         "OwnerRepository.retire", "OwnerService.find", "OwnerService.register", "OwnerService.rename",
     ]
@@ -56,5 +57,5 @@ def test_table_target_report(store) -> None:
 def test_column_target_report(store) -> None:
     report = blast_radius(store, SymbolQuery("table:owners.email"))
     assert sorted(t.node.qualname for t in report.targets if t.role == "selected") == [
-        "OwnerRepository.findByEmailAndStatus", "OwnerService.find", "OwnerService.register"]
+        "OwnerMapper.search", "OwnerRepository.findByEmailAndStatus", "OwnerService.find", "OwnerService.register"]
     check_snapshot("tables_target_owners_email", render_markdown(report))

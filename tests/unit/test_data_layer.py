@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from analysis.tables import TableTargetError, parse_table_target, table_accessors, table_nodes
+from indexer.frameworks.mybatis_xml import load_mappers, mapper_statements
 from indexer.frameworks.sql_text import (
     MAX_STATEMENT_CHARS,
     Access,
@@ -191,6 +192,10 @@ def test_java_reads_and_writes(java: EmbeddedStore) -> None:
         return (kind, src, f"table:data-java:{table}", props)
 
     assert _edges(java, ("READS", "WRITES")) == sorted([
+        e("READS", "OwnerMapper.OwnerMapper.search(String,String,boolean)", ".owners", "mybatis", "exact",
+          ["email", "id"]),  # the <if>s exclude each other (two order by): read without them
+        e("READS", "OwnerMapper.OwnerMapper.touch(Long,String)", ".owners", "mybatis", "exact", ["id"]),
+        e("WRITES", "OwnerMapper.OwnerMapper.touch(Long,String)", ".owners", "mybatis", "exact", ["status"]),
         e("READS", "OwnerRepository.OwnerRepository.byName(String)", ".owners", "jpa", "exact", ["last_name"]),
         e("READS", "OwnerRepository.OwnerRepository.findByEmailAndStatus(String,String)", ".owners", "jpa", "inferred",
           ["email", "status"]),
@@ -215,17 +220,19 @@ def test_java_reads_and_writes(java: EmbeddedStore) -> None:
     # own READS the walk follows (no edge of its own).
     srcs = {src for _, src, _, _ in _edges(java, ("READS", "WRITES"))}
     assert "OwnerService.OwnerService.active(String)" not in srcs
+    assert "OwnerMapper.OwnerMapper.notInXml()" not in srcs  # no statement of that id
 
 
 def test_python_tables(python: EmbeddedStore) -> None:
     assert _columns(python) == {
-        "table:data-python:.payments": ["id", "invoice_id"],
+        "table:data-python:.payments": ["id", "invoice_id", "note"],  # note: an Alembic add_column
         "table:data-python:.post": ["author_id", "id", "title"],
         "table:data-python:.shop_customer": ["created", "email", "full_name", "id", "referrer_id"],
         "table:data-python:.shop_orders": ["customer_id", "id", "total"],
         "table:data-python:.shop_tag": ["label"],
         "table:data-python:.users": ["created_at", "email", "id"],
         "table:data-python:billing.invoices": ["amount", "id", "invoice_no"],
+        "table:data-python:billing.refunds": ["id", "invoice_id"],
     }
     declared = {(src, dst) for _, src, dst, _ in _edges(python, ("DECLARES",))}
     # the abstract model declares no table; the proxy model none of its own; the migration the same table
@@ -241,6 +248,7 @@ def test_python_reads_and_writes(python: EmbeddedStore) -> None:
         return (kind, src, f"table:data-python:{table}", props)
 
     assert _edges(python, ("READS", "WRITES")) == sorted([
+        e("READS", "service.count_payments(1)", ".payments", "sqlalchemy", "exact"),  # sa.select(t), t imported
         e("READS", "service.late_invoices(1)", "billing.invoices", "sql", "exact", ["amount", "id"]),
         e("READS", "service.list_invoices(1)", "billing.invoices", "sqlalchemy", "exact"),
         e("READS", "service.newest(1)", "billing.invoices", "sqlalchemy", "exact", ["amount", "id"]),
@@ -267,7 +275,7 @@ def test_table_accessors(java: EmbeddedStore) -> None:
         return [n.qualname for n in table_accessors(java, target)]
 
     assert names("table:owners.status") == [
-        "OwnerRepository.findByEmailAndStatus", "OwnerRepository.retire",
+        "OwnerMapper.touch", "OwnerRepository.findByEmailAndStatus", "OwnerRepository.retire",
         "OwnerService.find", "OwnerService.register",  # accesses naming no column may touch any
     ]
     assert names("table:OWNERS.last_name") == [
@@ -277,3 +285,28 @@ def test_table_accessors(java: EmbeddedStore) -> None:
     assert names("table:audit.events") == ["OwnerService.countEvents"]
     with pytest.raises(TableTargetError, match="no table of the index is named 'nope'"):
         table_accessors(java, "table:nope")
+
+
+def test_mybatis_mapper_statements(tmp_path: Path) -> None:
+    xml = (FIXTURES / "data-java" / "src" / "main" / "resources" / "mapper" / "OwnerMapper.xml").read_bytes()
+    namespace, statements = mapper_statements(xml)  # type: ignore[misc]
+    assert namespace == "shop.OwnerMapper"
+    assert statements == {
+        "search": (
+            "select O.id ownerId, O.email ownerEmail from owners O WHERE O.email = #{email} AND O.status = "
+            "#{status} order by O.id desc order by O.id asc",
+            "select O.id ownerId, O.email ownerEmail from owners O",
+        ),
+        "touch": ("update owners SET status = #{status} where id = #{id}", "update owners where id = #{id}"),
+    }
+    assert mapper_statements(b"<beans><bean id='x'/></beans>") is None  # XML, no mapper
+    found = load_mappers(FIXTURES / "data-java")
+    assert found.files == frozenset({"src/main/resources/mapper/OwnerMapper.xml"})
+    assert found.skipped == (("malformed", 1),)  # Broken.xml
+    (tmp_path / "dao").mkdir()
+    (tmp_path / "dao" / "A.xml").write_text(
+        '<mapper namespace="a.A"><sql id="c">x, y</sql><select id="f">select <include refid="c"/> from t</select></mapper>')
+    (tmp_path / "dao" / "B.xml").write_text(
+        '<mapper namespace="b.B"><select id="g">select <include refid="a.A.c"/>, from u</select></mapper>')
+    assert load_mappers(tmp_path).statements == {"a.A": {"f": ("select x, y from t",)},
+                                                  "b.B": {"g": ("select x, y from u",)}}
