@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from stores.contracts import GraphStore, Node, table_id
 
 __all__ = ["TABLE_PREFIX", "TableHit", "is_table_target", "parse_table_target", "table_nodes", "table_accessors",
-           "tables_reached", "tables_detail", "table_summary", "declared_tables", "TableTargetError"]
+           "tables_reached", "tables_detail", "table_summary", "tables_declared_at", "TableTargetError"]
 
 TABLE_PREFIX = "table:"
 _ACCESS = ("READS", "WRITES")
@@ -145,25 +145,30 @@ def tables_detail(hits: Sequence[TableHit]) -> str:
 
 def table_summary(graph: GraphStore, table_ids: Sequence[str], limit: int = 5) -> list[str]:
     """Markdown-free lines summarising each table: ``owners (8 columns): read by 3, written by 2:
-    OwnerController.processCreationForm (W), …`` (at most ``limit`` methods named). Three store
-    calls. Tables that are not in the index are left out."""
+    OwnerController.processCreationForm (W), …`` (at most ``limit`` methods named, by id). Four
+    store calls. Tables that are not in the index are left out."""
     tables = graph.get_nodes(list(table_ids))
     if not tables:
         return []
     cols = graph.outgoing(list(tables), ["HAS_COLUMN"])
     incoming = graph.incoming(list(tables), list(_ACCESS))
+    by_table: dict[str, dict[str, set[str]]] = {}
+    for tid in table_ids:
+        roles = by_table.setdefault(tid, {})
+        for e in incoming.get(tid, []):
+            roles.setdefault(e.src, set()).add("W" if e.kind == "WRITES" else "R")
+    shown_ids = sorted({src for roles in by_table.values() for src in sorted(roles)[:limit]})
+    shown = graph.get_nodes(shown_ids) if shown_ids else {}
     lines = []
     for tid in table_ids:
         t = tables.get(tid)
         if t is None:
             continue
-        roles: dict[str, set[str]] = {}
-        for e in incoming.get(tid, []):
-            roles.setdefault(e.src, set()).add("W" if e.kind == "WRITES" else "R")
+        roles = by_table[tid]
         readers = sum(1 for r in roles.values() if "R" in r)
         writers = sum(1 for r in roles.values() if "W" in r)
         ncols = len({e.dst for e in cols.get(tid, [])})
-        named = ", ".join(f"{src.rsplit(':', 1)[-1].split('(', 1)[0].rsplit('/', 1)[-1]} ({''.join(sorted(r))})"
+        named = ", ".join(f"{shown[src].qualname if src in shown else src} ({''.join(sorted(r))})"
                           for src, r in sorted(roles.items())[:limit])
         more = f", … {len(roles) - limit:,} more" if len(roles) > limit else ""
         lines.append(f"{t.qualname} ({ncols:,} column{'s' if ncols != 1 else ''}): read by {readers:,}, "
@@ -171,7 +176,7 @@ def table_summary(graph: GraphStore, table_ids: Sequence[str], limit: int = 5) -
     return lines
 
 
-def declared_tables(graph: GraphStore, repo: str, path: str, line: int, symbols: Sequence[Node]) -> list[str]:
+def tables_declared_at(graph: GraphStore, repo: str, path: str, line: int, symbols: Sequence[Node]) -> list[str]:
     """The Table ids a hover at ``line`` (1-based) of ``repo``/``path`` is about: those the first of
     ``symbols`` (an entity class) DECLARES, else, in a file with no symbol there, the table whose
     DECLARES edge of the file starts last at or before ``line`` (a ``CREATE TABLE`` statement of a

@@ -87,6 +87,7 @@ class _TableLinker:
         self.entity_names: dict[str, set[str]] = defaultdict(set)  # JPA entity / class name -> table ids
         self.repositories: dict[str, str] = {}  # repository interface Def id -> table id
         self._edges: set[tuple[str, str, str, str, int]] = set()
+        self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
 
     # -- declarations ------------------------------------------------------------------------------
 
@@ -249,10 +250,10 @@ class _TableLinker:
         self._access(fc, u, u.role, tid, u.columns)
 
     def _called_name(self, fc: FileCtx, u: TableUse) -> str:
-        for c in fc.ex.calls:
-            if c.line == u.line and c.col == u.col:
-                return c.name
-        return ""
+        names = self._call_names.get(fc.path)
+        if names is None:
+            names = self._call_names[fc.path] = {(c.line, c.col): c.name for c in fc.ex.calls}
+        return names.get((u.line, u.col), "")
 
     def _statement(self, fc: FileCtx, u: TableUse) -> None:
         text = self.render(fc, u.owner, u.sql or Template()).replace(_HOLE, "?")

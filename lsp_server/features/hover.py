@@ -17,7 +17,7 @@ from analysis.services import service_map
 from analysis.impact import BlastRadius, NodesQuery, blast_radius, count_noun
 from analysis.impact_report import code_block, code_span, markdown_text, summary_text
 from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
-from analysis.tables import declared_tables, table_summary
+from analysis.tables import tables_declared_at, table_summary
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -68,7 +68,7 @@ def hover(ls: RippleServer, params: types.HoverParams) -> types.Hover | None:
     """Signature and blast-radius summary of the symbol at the cursor."""
     cur = ls.at_cursor(params.text_document.uri, params.position)
     nodes = [n for n in cur.symbols if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)] if cur else []
-    tables = declared_tables(cur.graph, cur.repo, cur.path, cur.at[0], nodes[:1]) if cur else []
+    tables = tables_declared_at(cur.graph, cur.repo, cur.path, cur.at[0], nodes[:1]) if cur else []
     if not cur or not (nodes or tables):
         return None
     parts = [markdown(n, impact_of(ls, n)) for n in nodes[:3]]

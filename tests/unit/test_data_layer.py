@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from analysis.tables import TableTargetError, parse_table_target, table_accessors, table_nodes
+from analysis.tables import (
+    TableTargetError,
+    tables_declared_at,
+    parse_table_target,
+    table_accessors,
+    table_nodes,
+    table_summary,
+)
 from indexer.frameworks.mybatis_xml import load_mappers, mapper_statements
 from indexer.frameworks.sql_text import (
     MAX_STATEMENT_CHARS,
@@ -310,3 +317,39 @@ def test_mybatis_mapper_statements(tmp_path: Path) -> None:
         '<mapper namespace="b.B"><select id="g">select <include refid="a.A.c"/>, from u</select></mapper>')
     assert load_mappers(tmp_path).statements == {"a.A": {"f": ("select x, y from t",)},
                                                   "b.B": {"g": ("select x, y from u",)}}
+
+
+def test_hover_summaries(java: EmbeddedStore) -> None:
+    owner = [n for n in java.nodes_in_file("data-java", "src/main/java/shop/Owner.java") if n.label == "Class"]
+    assert tables_declared_at(java, "data-java", "src/main/java/shop/Owner.java", 12, owner) == ["table:data-java:.owners"]
+    sql = "src/main/resources/db/migration/V1__init.sql"
+    assert tables_declared_at(java, "data-java", sql, 5, []) == ["table:data-java:.owners"]  # inside CREATE TABLE owners
+    assert tables_declared_at(java, "data-java", sql, 11, []) == ["table:data-java:.pet_visit"]
+    notes = [n for n in java.nodes_in_file("data-java", "src/main/java/shop/Notes.java") if n.label == "Class"]
+    assert tables_declared_at(java, "data-java", "src/main/java/shop/Notes.java", 3, notes) == []
+    assert table_summary(java, ["table:data-java:.owners", "table:data-java:audit.events", "table:x:.nope"], limit=3) == [
+        "owners (5 columns): read by 7, written by 5: OwnerMapper.search (R), OwnerMapper.touch (RW), "
+        "OwnerRepository.byName (R), … 6 more",
+        "audit.events (2 columns): read by 1, written by 0: OwnerService.countEvents (R)",
+    ]
+
+
+def test_cli_impact_on_a_table(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from lsp_server.cli import main
+
+    s = _index(tmp_path, "data-java")
+    s.close()
+    db = str(tmp_path / "data-java.db")
+    run = CliRunner().invoke(main, ["impact", "table:audit.events", "--db", db, "--json"])
+    assert run.exit_code == 0, run.output
+    data = json.loads(run.output)
+    assert [t["qualname"] for t in data["targets"]] == ["OwnerService.countEvents"]
+    assert data["summary"]["tables"] == 1
+    assert [(t["name"], t["access"], t["columns"], t["via"]["qualname"]) for t in data["tables"]] == [
+        ("events", "R", ["kind"], "OwnerService.countEvents")]
+    run = CliRunner().invoke(main, ["impact", "table:nope", "--db", db])
+    assert run.exit_code == 1 and "no table of the index is named 'nope'" in run.output
+    run = CliRunner().invoke(main, ["impact", "table:audit.events.id", "--db", db])
+    assert run.exit_code == 1 and "nothing in the index reads or writes table:audit.events.id" in run.output

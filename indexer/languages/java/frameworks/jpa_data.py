@@ -302,7 +302,6 @@ class _Detector:
     # -- calls -------------------------------------------------------------------------------------
 
     def _calls(self, repos: dict[str, str]) -> None:
-        jf = self.jf
         for call in self.out.calls:
             name, receiver = call.name, call.receiver
             if receiver is None or call.is_new:
