@@ -63,9 +63,14 @@ _RAW_SQL = frozenset({"execute", "executemany", "executescript", "fetch", "fetch
                       "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql"})
 _SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete"})
 _CORE_WRITES = frozenset({"insert", "update", "delete"})
-_MAX_NODES = 2_000_000
-_MARKERS = (b"models", b"Column", b"__tablename__", b"objects", b"execute", b"session", b"select(", b"Table(",
-            b"insert(", b"fetch", b"create_table", b"CreateModel", b"AddField", b"mapped_column", b".raw(", b".save(", b".delete(")
+_CALL_NAMES = frozenset({
+    "save", "delete", "query", "add", "merge", "select", "insert", "update", "execute", "executemany", "executescript",
+    "fetch", "fetchrow", "fetchval", "fetch_one", "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql",
+    "CreateModel", "AddField", "create_table", "add_column", "Table",
+})
+"""Callees the query's call patterns name (``queries/orm_tables.scm``), and ``Table`` (a module-level
+``t = Table(...)``)."""
+_ORM_MODULES = ("django", "sqlalchemy", "flask_sqlalchemy", "sqlmodel", "alembic")
 
 
 def app_label(path: str) -> str | None:
@@ -101,25 +106,80 @@ class _Detector:
         self.sa_modules = {i.local for i in out.imports if i.module.startswith("sqlalchemy") and i.name is None}
         self.alembic = any(m.startswith("alembic") for m in mods)
         self.migration = "/migrations/" in "/" + out.path.replace("\\", "/")
+        self.orm_file = b"__tablename__" in src.data or any(m.startswith(_ORM_MODULES) for m in mods)
+        self._lines: list[bytes] | None = None
+        self._chains: set[int] = set()
 
     def run(self) -> None:
-        stack = [self.root]
-        seen = 0
-        while stack and seen < _MAX_NODES:
-            n = stack.pop()
-            seen += 1
-            t = n.type
-            if t == "class_definition":
-                self._class(n)
-            elif t == "call":
-                self._call(n)
-            elif t == "assignment" and n.parent is not None and (n.parent.type == "module" or (
-                    n.parent.type == "expression_statement" and n.parent.parent is not None
-                    and n.parent.parent.type == "module")):
-                self._module_table(n)
-            stack.extend(reversed(n.named_children))
+        """Visit what the extractor already found (no query pass over the tree): classes with bases
+        (in a file importing an ORM, or naming ``__tablename__``), and the call sites of
+        :data:`_CALL_NAMES` and of Django manager chains, each located in the tree by its position."""
+        if self.orm_file:
+            for d in self.out.definitions:
+                if d.kind == "class" and d.bases:
+                    name = self._node_at(d.name_line, d.name_col)
+                    if name is not None and name.parent is not None and name.parent.type == "class_definition":
+                        self._class(name.parent)
+        seen: set[int] = set()
+        for c in self.out.calls:
+            manager = c.receiver is not None and ("objects" in c.receiver or "_default_manager" in c.receiver)
+            if c.name not in _CALL_NAMES and not manager:
+                continue
+            call = self._call_at(c.line, c.col)
+            if call is None or call.id in seen:
+                continue
+            seen.add(call.id)
+            if manager:
+                self._manager(call)
+            elif c.name == "Table" and call.parent is not None and call.parent.type == "assignment" \
+                    and call.parent.parent is not None and call.parent.parent.type == "module":
+                self._module_table(call.parent)
+            else:
+                self._call(call)
         self.out.tables.sort(key=lambda d: (d.line, d.col))
         self.out.table_uses.sort(key=lambda u: (u.line, u.col))
+
+    def _node_at(self, line: int, col: int) -> Node | None:
+        """The named node starting at 1-based ``line``, code-point ``col``."""
+        if self._lines is None:
+            self._lines = self.src.data.split(b"\n")
+        if not 0 < line <= len(self._lines):
+            return None
+        raw = self._lines[line - 1]
+        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
+        return self.root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
+
+    def _call_at(self, line: int, col: int) -> Node | None:
+        """The call whose callee name (``f`` of ``f(x)``, ``m`` of ``a.m(x)``) is at (line, col)."""
+        n = self._node_at(line, col)
+        if n is None:
+            return None
+        if n.parent is not None and n.parent.type == "attribute" and n.parent.child_by_field_name("attribute") == n:
+            n = n.parent
+        p = n.parent
+        return p if p is not None and p.type == "call" and p.child_by_field_name("function") == n else None
+
+    def _manager(self, call: Node) -> None:
+        """A call of a Django query chain starting at ``X.objects``: the chain's outermost call, once."""
+        top = call
+        for _ in range(64):
+            p = top.parent
+            if p is not None and p.type == "attribute" and p.child_by_field_name("object") == top:
+                q = p.parent
+                if q is not None and q.type == "call" and q.child_by_field_name("function") == p:
+                    top = q
+                    continue
+            break
+        if top.id in self._chains:
+            return
+        self._chains.add(top.id)
+        func = top.child_by_field_name("function")
+        if func is None or func.type != "attribute":
+            return
+        name_node = func.child_by_field_name("attribute")
+        args = Args.of(self.src, top.child_by_field_name("arguments"))
+        self._django_chain(top, self.src.text(name_node), func.child_by_field_name("object"), args,
+                           self.src.line(name_node), self.src.col(name_node))
 
     # -- model classes -----------------------------------------------------------------------------
 
@@ -325,8 +385,6 @@ class _Detector:
             return
         at = func.child_by_field_name("attribute") if func.type == "attribute" else func
         line, col = src.line(at), src.col(at)
-        if receiver is not None and self._django_chain(node, name, receiver, args, line, col):
-            return
         if name in _RAW_SQL and args.positional:
             arg = args.positional[0]
             if arg.type == "call" and compact(src, arg.child_by_field_name("function")).rsplit(".", 1)[-1] == "text":
@@ -400,8 +458,8 @@ class _Detector:
                                                 columns=cols))
 
     def _django_chain(self, node: Node, name: str, receiver: Node, args: Args, line: int, col: int) -> bool:
-        """A call on ``X.objects`` (directly or down a chain): one use at the outermost call of the
-        chain... reported at the call right after ``objects``; later calls add their role / columns."""
+        """The outermost call ``node`` of a chain on ``X.objects``: a read (filter columns) and / or a
+        write (update / create columns) of ``X``'s table, at that call's name."""
         src = self.src
         chain: list[tuple[str, Args]] = [(name, args)]
         r = receiver
@@ -416,9 +474,6 @@ class _Detector:
             break
         if r.type != "attribute" or src.text(r.child_by_field_name("attribute")) not in ("objects", "_default_manager"):
             return False
-        if node.parent is not None and node.parent.type == "attribute" and node.parent.parent is not None \
-                and node.parent.parent.type == "call":
-            return True  # an inner link of a longer chain: the outermost call reports the chain
         model = r.child_by_field_name("object")
         if model is None or model.type not in ("identifier", "attribute"):
             return True
@@ -441,7 +496,5 @@ class _Detector:
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's ORM tables to ``out.tables`` and its table accesses to ``out.table_uses``."""
-    data = src.data
-    if not any(m in data for m in _MARKERS):
-        return
-    _Detector(root, src, out).run()
+    if out.calls or out.definitions:
+        _Detector(root, src, out).run()
