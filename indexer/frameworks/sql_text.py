@@ -46,6 +46,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+logging.getLogger("sqlglot").setLevel(logging.ERROR)  # "unsupported syntax, falling back": counted, not logged per string
 
 MAX_SCRIPT_CHARS = 2_000_000
 """A SQL file longer than this (a data dump) is not parsed: skipped with reason ``too_large``."""

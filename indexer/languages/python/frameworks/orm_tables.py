@@ -28,8 +28,9 @@ Uses (owner: the enclosing function):
 
 * Django ORM (any file: the linker resolves ``X``): ``X.objects.<chain>`` (also ``_default_manager``): reads, or writes when the chain calls
   ``create``, ``bulk_create``, ``bulk_update``, ``update``, ``delete``, ``get_or_create``,
-  ``update_or_create``; columns: the ``filter`` / ``get`` / ``exclude`` / ``update`` keyword names up
-  to their first ``__``. ``x.save()`` / ``x.delete()`` on a receiver writes the receiver's model: the
+  ``update_or_create`` or a method whose name starts with ``create_`` / ``update_`` / ``delete_`` /
+  ``bulk_`` (a custom manager's ``create_user``); columns: the ``filter`` / ``get`` / ``exclude`` / ``update`` keyword names up
+  to their first ``__``. ``x.save(...)`` / ``x.delete(...)`` (keyword arguments only) on a receiver writes the receiver's model: the
   linker resolves the receiver (an unknown receiver writes nothing).
 * SQLAlchemy: ``session.query(M, M.col)`` and ``select(M)`` / ``sa.select(M)`` read ``M``; ``session.add`` / ``add_all`` /
   ``merge`` / ``delete(x)`` write ``x``'s model; ``insert(T)`` / ``update(T)`` / ``delete(T)`` (imported
@@ -58,6 +59,8 @@ __all__ = ["LANGUAGES", "detect", "app_label", "DJANGO_WRITES"]
 LANGUAGES = ("python",)
 DJANGO_WRITES = frozenset({"create", "bulk_create", "bulk_update", "update", "delete", "get_or_create",
                            "update_or_create"})
+_WRITE_PREFIXES = ("create_", "update_", "delete_", "bulk_")
+"""A manager method named so writes too (``User.objects.create_user``, ``create_superuser``)."""
 _DJANGO_FILTERS = frozenset({"filter", "get", "exclude", "update", "get_or_create", "update_or_create", "create"})
 _RAW_SQL = frozenset({"execute", "executemany", "executescript", "fetch", "fetchrow", "fetchval", "fetch_one",
                       "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql"})
@@ -393,7 +396,7 @@ class _Detector:
             tpl = template(src, arg)
             if any(k == "lit" for k, _ in tpl.parts) or (len(tpl.parts) == 1 and tpl.parts[0][0] == "ref"):
                 self.out.table_uses.append(TableUse("sql", "sql", scope_of(node, src), line, col, sql=tpl))
-        if receiver is not None and name in ("save", "delete") and not args.positional and not args.keywords:
+        if receiver is not None and name in ("save", "delete") and not args.positional:
             rtext = compact(src, receiver)
             if "objects" not in rtext and "(" not in rtext:
                 self.out.table_uses.append(TableUse("django", "writes", scope_of(node, src), line, col,
@@ -477,7 +480,7 @@ class _Detector:
         model = r.child_by_field_name("object")
         if model is None or model.type not in ("identifier", "attribute"):
             return True
-        writes = any(n in DJANGO_WRITES for n, _ in chain)
+        writes = any(n in DJANGO_WRITES or n.startswith(_WRITE_PREFIXES) for n, _ in chain)
         read_cols: list[str] = []
         write_cols: list[str] = []
         for n, a in reversed(chain):
