@@ -27,19 +27,19 @@ def missing_members(obj: object) -> list[str]:
 
 def test_registry_lists_one_package_per_folder() -> None:
     folders = sorted(p.name for p in LANGUAGES_DIR.iterdir() if (p / "__init__.py").exists())
-    assert folders == ["ecmascript", "graphql", "java", "proto", "python"]
+    assert folders == ["ecmascript", "graphql", "java", "proto", "python", "sql"]
     assert LANGUAGE_MODULES == {f: f"indexer.languages.{f}" for f in folders}
 
 
 def test_every_extracted_language_has_its_module_system() -> None:
     languages = {ex.language for ex in extractors().values()}
-    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto"}
+    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "sql", "prisma"}
     systems = module_systems()
     assert set(systems) == languages
     assert systems["typescript"] is systems["javascript"]  # one ECMAScript family
     assert {lang: ms.namespace for lang, ms in systems.items()} == {
         "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript",
-        "graphql": "graphql", "proto": "proto"}
+        "graphql": "graphql", "proto": "proto", "sql": "sql", "prisma": "sql"}
     assert type(systems["python"]).__module__ == "indexer.languages.python.modules"
     assert extractor_for_path("a/b.d.ts").language == "typescript"
     assert extractor_for_path("a/b.go") is None
