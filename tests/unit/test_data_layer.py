@@ -353,3 +353,59 @@ def test_cli_impact_on_a_table(tmp_path: Path) -> None:
     assert run.exit_code == 1 and "no table of the index is named 'nope'" in run.output
     run = CliRunner().invoke(main, ["impact", "table:audit.events.id", "--db", db])
     assert run.exit_code == 1 and "nothing in the index reads or writes table:audit.events.id" in run.output
+
+
+TYPEORM = b'''import { Entity, Column, PrimaryGeneratedColumn, ManyToOne, OneToMany, OneToOne, JoinColumn } from "typeorm";
+
+@Entity("users")
+export class User {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ name: "first_name", length: 50 })
+  firstName: string;
+
+  @OneToMany(() => BlogPost, (p) => p.author)
+  posts: BlogPost[];
+
+  @OneToOne(() => Profile, (p) => p.user)
+  profile: Profile;
+}
+
+@Entity({ name: "posts", schema: "blog" })
+export class BlogPost {
+  @Column("text")
+  body: string;
+
+  @ManyToOne(() => User, (u) => u.posts)
+  author: User;
+
+  @ManyToOne(() => User)
+  @JoinColumn({ name: "editor_ref" })
+  editor: User;
+
+  helper = 3;
+}
+
+@Entity()
+export class AuditTrail {
+  @CreateDateColumn()
+  createdAt: Date;
+}
+
+export class NotAnEntity {
+  @Column()
+  x: string;
+}
+'''
+
+
+def test_typeorm_entities() -> None:
+    from indexer.languages import extractor_for_path
+
+    ex = extractor_for_path("src/user.entity.ts").extract("src/user.entity.ts", TYPEORM)
+    assert [(t.framework, t.name, t.schema, t.columns, t.entity, t.line) for t in ex.tables] == [
+        ("typeorm", "users", None, [("id", "number"), ("first_name", "string")], "User", 4),
+        ("typeorm", "posts", "blog", [("body", "text"), ("authorId", None), ("editor_ref", None)], "BlogPost", 19),
+        ("typeorm", "audit_trail", None, [("createdAt", "Date")], "AuditTrail", 34),
+    ]

@@ -33,6 +33,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "nest_commander",
     "openapi_clients",
     "js_constants",
+    "typeorm",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
