@@ -240,6 +240,9 @@ class _TableLinker:
             tid = self._repository_table(fc, u.owner, u.receiver, self._called_name(fc, u))
             if tid is None:
                 return  # not a repository (or it declares the method): nothing here
+        elif u.table is not None:  # a table the code names (an Apex sObject)
+            schema, _, name = u.table.rpartition(".")
+            tid = table_id(fc.repo, name, schema or None)
         elif u.entity is not None:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":

@@ -409,3 +409,22 @@ def test_typeorm_entities() -> None:
         ("typeorm", "posts", "blog", [("body", "text"), ("authorId", None), ("editor_ref", None)], "BlogPost", 19),
         ("typeorm", "audit_trail", None, [("createdAt", "Date")], "AuditTrail", 34),
     ]
+
+
+def test_apex_sobjects_are_tables(tmp_path: Path) -> None:
+    s = _index(tmp_path, "salesforce-app")
+    try:
+        def e(kind: str, src: str, table: str, resolution: str, columns: list[str] | None = None):
+            props = {"framework": "apex", "resolution": resolution, **({"columns": columns} if columns else {})}
+            return (kind, src, f"table:salesforce-app:.{table}", props)
+
+        assert _edges(s, ("READS", "WRITES")) == sorted([
+            e("WRITES", "AccountRepo.AccountRepo.save(1)", "account", "inferred"),
+            e("READS", "AccountService.AccountService.getAccount(0)", "account", "exact", ["id", "name"]),
+            e("READS", "AccountService.AccountService.getContacts(1)", "contact", "exact", ["email", "id", "lastname"]),
+            e("READS", "AccountService.AccountService.renameAccount(2)", "account", "exact", ["id"]),
+            e("READS", "NightlyCleanup.NightlyCleanup.execute(1)", "task", "exact", ["id"]),
+            e("WRITES", "NightlyCleanup.NightlyCleanup.execute(1)", "task", "exact"),
+        ])
+    finally:
+        s.close()
