@@ -34,6 +34,7 @@ from indexer.frameworks.graphql_documents import (
     operation_qualname,
     parse_tree,
 )
+from indexer.frameworks.sql_text import declared_tables
 from indexer.model import FileExtraction
 
 if TYPE_CHECKING:
@@ -41,8 +42,8 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["DOCUMENTS_FRAMEWORK", "LOOKS_LIKE_GRAPHQL", "document_of", "load_detectors", "operation_qualname",
-           "parse_tree", "run_detectors"]
+__all__ = ["DOCUMENTS_FRAMEWORK", "LOOKS_LIKE_GRAPHQL", "declared_tables", "document_of", "load_detectors",
+           "operation_qualname", "parse_tree", "run_detectors"]
 
 
 def load_detectors(package: str, names: Iterable[str], language: str) -> tuple[ModuleType, ...]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from indexer.frameworks.sql_text import declared_tables
+from indexer.frameworks import declared_tables
 from indexer.model import FileExtraction, TableDef
 
 __all__ = ["SQL_EXTRACTOR", "PRISMA_EXTRACTOR", "SqlExtractor", "PrismaExtractor"]
