@@ -39,6 +39,7 @@ from typing import Any
 
 from analysis.counting import CountingGraph, CountingIndex
 from analysis.tables import TableTargetError, is_table_target, table_accessors
+from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes, target_query)
 from analysis.impact_report import render_markdown, report_json
@@ -102,6 +103,9 @@ class IndexSource:
     name: str
     indexed_at: float | None = None
     roots: Mapping[str, str] = field(default_factory=dict)
+    states: Mapping[str, IndexedState] = field(default_factory=dict)
+    """What each repository's source was when indexed (commit, branch, folder, time): what
+    :meth:`AgentQueries.annotate` checks freshness against."""
 
 
 @dataclass(slots=True)
@@ -116,13 +120,17 @@ class Answer:
     steps: list[StepRun]
     truncated: list[str]
     max_tokens: int
+    freshness: list[dict[str, Any]] = field(default_factory=list)
+    """The repositories whose index is behind their source (:meth:`analysis.freshness.Freshness.as_dict`)."""
 
     def as_dict(self) -> dict[str, Any]:
         """``{tool, result, truncated, steps: [{name, ms, round_trips, detail}], budget: {max_tokens,
-        tokens}}``: JSON-serialisable; ``budget.tokens`` estimates the text's size."""
+        tokens}, freshness: [...]}``: JSON-serialisable; ``budget.tokens`` estimates the text's size;
+        ``freshness`` lists the stale repositories (empty: every checked index is current)."""
         return {"tool": self.tool, "result": self.result, "truncated": list(self.truncated),
                 "steps": [_step_json(s) for s in self.steps],
-                "budget": {"max_tokens": self.max_tokens, "tokens": estimate_tokens(self.text)}}
+                "budget": {"max_tokens": self.max_tokens, "tokens": estimate_tokens(self.text)},
+                "freshness": list(self.freshness)}
 
 
 def _step_json(s: StepRun) -> dict[str, Any]:
@@ -401,6 +409,33 @@ class AgentQueries:
         self.sources = list(sources)
         self._embed: dict[int, Callable[[str], Sequence[float]] | None] = {}
         self._notes: dict[int, str] = {}
+        self._fresh: tuple[float, tuple[IndexedState, ...], list[Freshness]] | None = None
+
+    FRESHNESS_SECONDS = 5.0
+    """How long a freshness check is reused (each costs a few ``git`` calls per repository)."""
+
+    def freshness(self) -> list[Freshness]:
+        """Every recorded repository's freshness (:func:`analysis.freshness.check_freshness` of the
+        ``states`` of :attr:`sources`), reused for :attr:`FRESHNESS_SECONDS`."""
+        states = tuple(st for source in self.sources for st in source.states.values())
+        now = time.monotonic()
+        if self._fresh is not None and self._fresh[1] == states and now - self._fresh[0] < self.FRESHNESS_SECONDS:
+            return self._fresh[2]
+        answers = [check_freshness(self.graph, st) for st in states]
+        self._fresh = (now, states, answers)
+        return answers
+
+    def annotate(self, answer: Answer) -> Answer:
+        """``answer`` with the stale repositories in ``freshness`` and one note line each in its text,
+        before the steps ("**Freshness:** index of billing is 12 commits behind HEAD ...")."""
+        stale = [f for f in self.freshness() if f.stale]
+        if not stale:
+            return answer
+        answer.freshness = [f.as_dict() for f in stale]
+        notes = "\n".join(f"**Freshness:** {f.message}." for f in stale)
+        head, sep, tail = answer.text.rpartition("## Steps executed")
+        answer.text = f"{head}{notes}\n\n{sep}{tail}" if sep else f"{answer.text}\n{notes}\n"
+        return answer
 
     # ------------------------------------------------------------------ helpers
 

@@ -36,6 +36,7 @@ from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
+from lsp_server.freshness_support import record_run
 from lsp_server.cli_support import (RichProgress, cli_store, cli_stores, emit_json, err, loaded_config, out)
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
@@ -110,6 +111,7 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
             progress = RichProgress(bar)
             with _writing(db_path):  # one writer per index; embedding below runs beside others
                 report = index_repository(root, stores.graph, store, options, progress)
+                record_run(db_path, repo_name, root)  # the commit now indexed (analysis.freshness)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
     except KeyboardInterrupt:
         phase = progress.phase if progress is not None else None
@@ -305,7 +307,7 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL])."""
-    with cli_store(db) as store:
+    with cli_store(db, freshness=True) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
         unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
@@ -356,7 +358,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.BadParameter(str(exc), param_hint="--service") from exc
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    with cli_stores(db) as stores:
+    with cli_stores(db, freshness=True) as stores:
         store = stores.graph
         try:
             query = target_query(store, target)
@@ -435,7 +437,7 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
            kind: str | None, limit: int, model: str | None, as_json: bool) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
-    with cli_stores(db) as stores:
+    with cli_stores(db, freshness=True) as stores:
         try:
             result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
         except EmbedderError as exc:
@@ -572,10 +574,10 @@ def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: st
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
                                    state_dir=str(state_dir(db_path)),
                                    follow_external_symlinks=follow_external_symlinks)
+            printer = _update_printer(name, stores.search, embed, model or config.embedding_model, as_json)
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),
-                              on_update=_update_printer(name, stores.search, embed, model or config.embedding_model,
-                                                        as_json))
+                              on_update=lambda r, p=printer, d=db_path, n=name, root=path: (record_run(d, n, root), p(r)))
             thread = threading.Thread(target=_watch_thread, args=(watcher, stop, failures), daemon=True,
                                       name=f"ripple-watch-{name}")
             runs.append((thread, stores))

@@ -22,7 +22,7 @@ from stores.errors import StoreError
 from stores.factory import DB_ENV, Stores, find_db, open_stores
 
 __all__ = ["RichProgress", "SafeConsole", "cli_store", "cli_stores", "emit_json", "err", "loaded_config", "out",
-           "terminal_text"]
+           "terminal_text", "warn_stale"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -80,19 +80,37 @@ class RichProgress:
 
 
 @contextmanager
-def cli_store(db: str | None) -> Iterator[Any]:
+def cli_store(db: str | None, freshness: bool = False) -> Iterator[Any]:
     """The embedded index (``--db``, ``$RIPPLE_DB``, or found here or in a parent folder) as one
     object that is both graph and search index; with a team configuration (another graph or search
-    backend), see :func:`_stores`."""
-    with cli_stores(db) as stores:
+    backend), see :func:`_stores`. ``freshness``: as :func:`cli_stores`."""
+    with cli_stores(db, freshness) as stores:
         yield stores.graph
 
 
+def warn_stale(graph: Any, path: Path | None) -> list[str]:
+    """Print on stderr one ``warning: index of REPO is N commits behind HEAD ...`` line per repository
+    of index ``path`` whose recorded source (:mod:`lsp_server.freshness_support`) is behind its
+    checkout; returns the lines' messages."""
+    from analysis.freshness import freshness_notes
+    from lsp_server.freshness_support import check_all, recorded_states
+
+    try:
+        held = graph.repos()
+    except StoreError:
+        return []
+    notes = freshness_notes(check_all(graph, recorded_states(path, held)))
+    for note in notes:
+        err.print(f"[yellow]warning: {escape(note)}[/yellow]", soft_wrap=True)
+    return notes
+
+
 @contextmanager
-def cli_stores(db: str | None) -> Iterator[Stores]:
+def cli_stores(db: str | None, freshness: bool = False) -> Iterator[Stores]:
     """The configured graph store and search index (:func:`stores.factory.open_stores`): the embedded
     index by default; Memgraph and / or Elasticsearch when the configuration selects them. Every
-    store error becomes a one-line ClickException."""
+    store error becomes a one-line ClickException. ``freshness``: first warn on stderr about every
+    repository whose index is behind its checkout (:func:`warn_stale`)."""
     from stores.config import load_config
 
     try:
@@ -111,6 +129,8 @@ def cli_stores(db: str | None) -> Iterator[Stores]:
         stores = open_stores(config, path if needs_file else None)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    if freshness:
+        warn_stale(stores.graph, path)
     try:
         yield stores
     except StoreError as exc:

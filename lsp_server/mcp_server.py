@@ -108,6 +108,7 @@ class Backend:
 
     def _open(self) -> tuple[AgentQueries, Callable[[], None]]:
         from stores.config import load_config
+        from lsp_server.freshness_support import recorded_states
         from stores.factory import find_db, index_written_at, open_stores, repository_roots
 
         config = load_config()
@@ -130,7 +131,9 @@ class Backend:
             sources = []
             for db, stores in zip(dbs, opened):
                 if needs_file and db is not None:
-                    sources.append(IndexSource(str(db), index_written_at(db), repository_roots(stores.graph, db)))
+                    roots = repository_roots(stores.graph, db)
+                    sources.append(IndexSource(str(db), index_written_at(db), roots,
+                                               recorded_states(db, list(roots))))
             services = {**config.http_services, **service_map()}
         except BaseException:
             for stores in opened:
@@ -152,7 +155,7 @@ class Backend:
             try:
                 if self._queries is None:
                     self._queries, self._close = self._opener()
-                return fn(self._queries)
+                return self._queries.annotate(fn(self._queries))
             except StoreError as exc:
                 self._reset()
                 raise ToolError(f"the index cannot answer: {exc}") from exc

@@ -49,7 +49,8 @@ from indexer.run import IndexOptions, IndexReport
 from indexer.watch import Watcher
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from lsp_server.protocol import RippleProtocol, read_frames, strict_converter
-from stores.contracts import GraphStore, Node
+from lsp_server.team import StoreSession
+from stores.contracts import GraphStore, Node, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
 from stores.embedder import EmbedderError
@@ -99,6 +100,8 @@ class Folder:
     journal_ids: dict[str, tuple[int, int] | None] = field(default_factory=dict, repr=False)
     embed_thread: threading.Thread | None = field(default=None, repr=False)
     reopening: bool = field(default=False, repr=False)
+    freshness: dict[str, Any] | None = None
+    """The last freshness answer (:mod:`lsp_server.team`, ``ripple/status``)."""
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,8 @@ class RippleServer(LanguageServer):
         self._lines: OrderedDict[Path, tuple[tuple[int, int], list[str] | None]] = OrderedDict()
         self._where: dict[tuple[Path, str], tuple[Path | None, str]] = {}
         self._poller: threading.Thread | None = None
+        self.session: StoreSession | None = None
+        """The configured stores (:mod:`lsp_server.team`), made when the first folder opens."""
 
     # -------------------------------------------------------------------------------- lifecycle
 
@@ -230,29 +235,56 @@ class RippleServer(LanguageServer):
             self.report(f"ripple: workspace folder {root} is outside the folders this server may serve ({allowed}; "
                         "`ripple serve --root DIR`); skipped")
             return None
-        db = Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else default_db_path(root)
+        try:
+            session = self.session = self.session or StoreSession.for_folder(self, root)
+        except StoreError as exc:
+            self.report(f"ripple: {exc}")
+            return None
+        db = Path(os.environ[DB_ENV]) if os.environ.get(DB_ENV) else session.config.db or default_db_path(root)
         folder = Folder(uri, root, root.name, db)
         try:
-            try:
-                folder.store = open_store(folder.db, create=True)
-            except StoreReadOnly as exc:  # answered as indexed; never updated (no watcher)
-                folder.store, folder.error = open_store(folder.db), str(exc)
-                self.report(f"ripple: {exc}")
-            _remember_identity(folder)
-            folder.repo = repository_name(folder.store, folder.db, root)
-            if not folder.store.read_only:  # a read-only index is never written: nothing to claim
-                claim_repository(folder.store, folder.db, folder.repo, root)
+            if session.needs_file:  # the embedded parts: the graph, the chunks, or both
+                if not session.index_workspace and not folder.db.exists():
+                    raise StoreUnavailable(f"no index at {folder.db} ([server] index_workspace = false: this server "
+                                           "only reads; run `ripple index` or the central indexer)")
+                try:
+                    folder.store = open_store(folder.db, create=session.index_workspace)
+                except StoreReadOnly as exc:  # answered as indexed; never updated (no watcher)
+                    folder.store, folder.error = open_store(folder.db), str(exc)
+                    self.report(f"ripple: {exc}")
+                _remember_identity(folder)
+            graph = session.graph or folder.store
+            folder.repo = repository_name(graph, folder.db, root)
+            if self.writes(folder):  # a read-only index is never written: nothing to claim
+                claim_repository(graph, folder.db, folder.repo, root)
         except StoreError as exc:
             if folder.store is not None:
                 folder.store.close()
                 folder.store = None
             folder.state, folder.error = "error", str(exc)
-            self.report(f"ripple: {exc}")
+            if not (session.team and session.retry_later(folder, exc)):  # a server down: open it again later
+                self.report(f"ripple: {exc}")
         self.folders.append(folder)
-        if folder.store is not None and not folder.store.read_only:
+        if self.writes(folder):
             self._start(folder)
+        elif folder.state != "error":
+            folder.phase = "done"
         self._poll_index_changes()
+        session.start_freshness()
         return folder
+
+    def writes(self, folder: Folder) -> bool:
+        """Whether this server indexes ``folder`` (``[server] index_workspace`` and a writable index)."""
+        session = self.session
+        if session is None or not session.index_workspace or folder.state == "error":
+            return False
+        return folder.store is not None and not folder.store.read_only if session.needs_file else True
+
+    def restart_folder(self, folder: Folder) -> None:
+        """Close ``folder`` and open it again (its stores reconnect, its indexing starts over)."""
+        if folder in self.folders:
+            self.remove_folder(folder.uri)
+            self.add_folder(folder.uri)
 
     def remove_folder(self, uri: str) -> None:
         """Forget the folder ``uri`` and stop watching it (its index file stays on disk; its threads
@@ -291,6 +323,8 @@ class RippleServer(LanguageServer):
         deadline = time.monotonic() + timeout
         for folder in self.folders:
             folder.stop.set()
+        if self.session is not None:
+            self.session.close()
         for folder in list(self.folders):
             if not self._close_folder(folder, max(0.0, deadline - time.monotonic())):
                 log.warning("threads of %s did not stop within %.0f s", folder.root, timeout)
@@ -404,6 +438,8 @@ class RippleServer(LanguageServer):
         """Whether ``folder``'s index file is still the one its stores have open; when it was deleted
         or replaced (another device/inode, or gone), start reopening it (rebuilt when gone), tell
         the editor, and return ``False``. Any thread."""
+        if self.session is not None and not self.session.needs_file:
+            return True  # no index file: the stores are servers
         with self._reopen_lock:  # the poller and a watcher thread may look at once: one reopens
             if folder.db_id is None or folder.reopening or folder not in self.folders or self._closed:
                 return folder.db_id is not None and not folder.reopening
@@ -454,7 +490,8 @@ class RippleServer(LanguageServer):
             try:
                 folder.store = open_store(folder.db, create=True)
                 _remember_identity(folder)
-                claim_repository(folder.store, folder.db, folder.repo, folder.root)
+                claim_repository((self.session.graph if self.session else None) or folder.store, folder.db, folder.repo,
+                                 folder.root)
             except StoreError as exc:
                 folder.state, folder.error, folder.phase = "error", str(exc), None
                 self.report(f"ripple: {exc}")
@@ -484,7 +521,7 @@ class RippleServer(LanguageServer):
 
             folder.watcher.request_sync(sink, done)
             return True
-        if folder.store is None or folder.store.read_only:
+        if not self.writes(folder):
             return False
         self._start(folder)
         return True
@@ -502,8 +539,9 @@ class RippleServer(LanguageServer):
         ``stop`` event is set: closed, removed, or its index file reopened by a new thread)."""
         stop = folder.stop
         sink.open()
+        assert self.session is not None
         try:
-            writer = open_store(folder.db, create=True)
+            writers = self.session.writers(folder)
         except StoreError as exc:
             self._failed(folder, sink, exc)
             return
@@ -511,7 +549,7 @@ class RippleServer(LanguageServer):
         # repositories are faster indexed beforehand with `ripple index` (parallel, same cache).
         options = IndexOptions(repo=folder.repo, jobs=1, state_dir=str(state_dir(folder.db)),
                                http_services=_http_services(folder.root))
-        index = RepositoryIndex(folder.root, writer, writer, options)
+        index = RepositoryIndex(folder.root, writers.graph, writers.search, options)
         lock = writer_lock(folder.db)
 
         def locked() -> Any:  # before each run: the index file must still be the one open here
@@ -530,9 +568,12 @@ class RippleServer(LanguageServer):
                 self._failed(folder, sink, exc)
         finally:
             index.close()
-            writer.close()
+            writers.close()
 
     def _failed(self, folder: Folder, sink: _WorkDoneProgress, exc: Exception) -> None:
+        if self.session is not None and self.session.retry_later(folder, exc):  # a store is down: again later
+            sink.close("waiting for the stores")
+            return
         log.error("indexing %s failed: %s", folder.root, exc, exc_info=not isinstance(exc, StoreError))
         folder.state, folder.error = "error", f"indexing {folder.root} failed: {exc}"
         sink.close("failed")
@@ -552,6 +593,8 @@ class RippleServer(LanguageServer):
         else:
             folder.embed_wanted.set()
         self.call_soon(lambda: self._index_changed(folder, now=True))
+        if self.session is not None:
+            self.session.indexed(folder)  # the commit now indexed, for freshness (after the lenses' refresh)
 
     def _embed_loop(self, folder: Folder, sink: _WorkDoneProgress, message: str) -> None:
         """Give the folder's chunks their vectors after the graph answers (search uses BM25 for the
@@ -560,7 +603,9 @@ class RippleServer(LanguageServer):
         stop = folder.stop
         try:
             embedder = _Stoppable(open_embedder(), stop)
-            writer = open_store(folder.db)
+            assert self.session is not None
+            writers = self.session.writers(folder)
+            writer = writers.search
         except (EmbedderError, StoreError) as exc:
             sink.close(message)
             warning = f"ripple: no embeddings for {folder.repo} ({exc}); search uses BM25 alone"
@@ -586,7 +631,7 @@ class RippleServer(LanguageServer):
         finally:
             if not closed:
                 sink.close(message)
-            writer.close()
+            writers.close()
 
     def _poll_index_changes(self) -> None:
         """Start (once) the thread that looks for index changes made by any process."""
@@ -606,7 +651,7 @@ class RippleServer(LanguageServer):
     def _index_changed(self, folder: Folder, now: bool = False) -> None:
         """On the event loop: refresh code lenses when the folder's index moved since last seen (at
         most once a second unless ``now``: this server's own update)."""
-        store = folder.store
+        store = folder.store or (self.session.graph if self.session is not None else None)
         if store is None or folder.state == "error" or folder not in self.folders:
             return
         try:
@@ -621,9 +666,10 @@ class RippleServer(LanguageServer):
         folder.token = token
         if not first or now:
             folder.refreshed = time.monotonic()
-            self._refresh_lenses()
+            self.refresh_lenses()
 
-    def _refresh_lenses(self) -> None:
+    def refresh_lenses(self) -> None:
+        """Ask the client to refresh its code lenses (when it can)."""
         lens_refresh = self.client_capabilities.workspace and self.client_capabilities.workspace.code_lens
         if lens_refresh and lens_refresh.refresh_support:
             self.workspace_code_lens_refresh(None)
@@ -641,11 +687,24 @@ class RippleServer(LanguageServer):
     def graph(self) -> GraphStore:
         """Every folder's index as one read-only graph (folders whose index failed are left out;
         when none can be read the request fails with their error)."""
+        if self.session is not None and self.session.graph is not None:
+            return self.session.graph  # the shared graph: every repository the team indexed
         stores = [f.store for f in self.folders if f.store is not None and f.state != "error"]
         if not stores:
             errors = "; ".join(f.error for f in self.folders if f.error) or "no workspace folder is indexed"
             raise StoreError(errors)
         return UnionGraph(stores)
+
+    def search_sources(self) -> list[tuple[GraphStore, SearchIndex]]:
+        """``(graph, search index)`` pairs a search runs over: the shared index, else each readable
+        folder's index file (its own graph, or the shared graph beside it)."""
+        session = self.session
+        if session is not None and session.search is not None:
+            return [(self.graph(), session.search)]
+        files = [f.store for f in self.folders if f.store is not None and f.state != "error"]
+        if session is not None and session.graph is not None:
+            return [(session.graph, s) for s in files]
+        return [(s, s) for s in files]
 
     def folder_of_path(self, path: Path) -> Folder | None:
         """The innermost workspace folder containing ``path``."""

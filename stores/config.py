@@ -68,6 +68,10 @@ The file (every key optional)::
     key = "..."                       # the bearer token of `ripple api` (required off loopback); or
                                       # $RIPPLE_API_KEY; ignored in a workspace file that is not trusted
 
+    [server]                          # the language server (`ripple serve`)
+    index_workspace = true            # index and watch the open folders into the stores; false: read
+                                      # only (a central indexer owns the index)
+
     [trust]                           # only in the user's file or $RIPPLE_CONFIG
     workspaces = ["/home/me/src/shop"]      # workspaces (and folders below) whose .ripple/config.toml may
                                             # choose servers, credentials and the index file
@@ -138,6 +142,7 @@ ENVIRONMENT: dict[str, str] = {
     "RIPPLE_DB": "embedded.db",
     "RIPPLE_EMBEDDING_MODEL": "embedding.model",
     "RIPPLE_API_KEY": "api.key",
+    "RIPPLE_SERVER_INDEX_WORKSPACE": "server.index_workspace",
 }
 """Environment variable -> configuration key."""
 
@@ -157,6 +162,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "embedding": {"model": (str, None)},
     "http": {"services": (dict, {})},
     "api": {"key": (str, None)},
+    "server": {"index_workspace": (bool, True)},
     "trust": {"workspaces": (list, [])},
 }
 _SECRETS = {"graph.password", "search.password", "search.api_key", "api.key"}
@@ -246,6 +252,10 @@ class Config:
     ignored: tuple[str, ...] = ()
     api_key: str | None = None
     """The bearer token clients of ``ripple api`` send (``[api] key`` or ``$RIPPLE_API_KEY``)."""
+    index_workspace: bool = True
+    """``[server] index_workspace``: whether ``ripple serve`` indexes (and watches) the editor's workspace
+    folders into the configured stores (``true``), or only reads them (``false``: a central indexer
+    owns the index). ``$RIPPLE_SERVER_INDEX_WORKSPACE`` (true / false / 1 / 0)."""
 
     def source_of(self, key: str) -> str:
         """Where ``key`` (``"graph.uri"``) was set: a file, ``$VARIABLE``, or ``default``."""
@@ -328,6 +338,10 @@ def _checked(where: str, kind: type, value: Any) -> Any:
         if not isinstance(value, Mapping) or not all(isinstance(v, str) for v in value.values()):
             raise ConfigError(f"{where} must be a table of strings ({_TABLE_EXAMPLES[key]})")
         return dict(value)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} must be true or false, not {value!r}")
+        return value
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ConfigError(f"{where} must be an integer, not {value!r}")
@@ -348,7 +362,11 @@ def _from_env(env: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
         if not raw:
             continue
         table, name = key.split(".")
-        if _SCHEMA[table][name][0] is int:
+        if _SCHEMA[table][name][0] is bool:
+            if raw.strip().lower() not in ("true", "false", "1", "0"):
+                raise ConfigError(f"${var} must be true or false (or 1 / 0), not {raw[:40]!r}")
+            values[key] = raw.strip().lower() in ("true", "1")
+        elif _SCHEMA[table][name][0] is int:
             try:
                 values[key] = int(raw)
             except ValueError:
@@ -567,7 +585,7 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
                 base = workspace.parent.parent
             db = base / db
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
-                  workspace, trusted, ignored, get("api.key"))
+                  workspace, trusted, ignored, get("api.key"), get("server.index_workspace"))
 
 
 def trust_workspace(folder: Path, env: Mapping[str, str] | None = None, remove: bool = False) -> Path:

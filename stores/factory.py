@@ -34,7 +34,8 @@ from stores.errors import StoreError, StoreOutdated, StoreReadOnly, StoreUnavail
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
            "state_dir", "prune_state_dirs", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
-           "repository_name", "claim_repository", "index_identity", "repository_roots", "index_written_at"]
+           "repository_name", "claim_repository", "index_identity", "repository_roots", "index_written_at",
+           "INDEX_STATE", "record_index_state", "index_states", "open_graph_store", "open_search_index"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -284,6 +285,46 @@ def repository_roots(store: GraphStore, db: Path) -> dict[str, str]:
     return {name: folder for name, folder in sorted(_registry(db).items()) if name in held}
 
 
+INDEX_STATE = "index-state.json"
+"""File in the index's state folder recording, per repository, what its source was when last indexed:
+``{"<repo>": {"root": "<absolute folder>", "commit": "<40 hex>" | null, "branch": "<name>" | null,
+"indexed_at": <seconds since the epoch>}}`` (read by :mod:`analysis.freshness`)."""
+
+
+def record_index_state(db: Path, repo: str, state: Mapping[str, object]) -> None:
+    """Record ``state`` (``{"root", "commit", "branch", "indexed_at"}``) as repository ``repo``'s entry of
+    :data:`INDEX_STATE` in index ``db``'s state folder, under the registry's lock. Raises
+    :class:`stores.errors.StoreUnavailable` when it cannot be read, locked or written."""
+    folder = state_dir(db)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        held = filelock.FileLock(str(folder / (REGISTRY + ".lock")))
+        held.acquire()
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot record the indexed state in {folder}: {exc.strerror or exc}") from exc
+    try:
+        states = index_states(db)
+        states[repo] = dict(state)
+        _write_new(folder / INDEX_STATE, json.dumps(states, indent=1, sort_keys=True))
+    finally:
+        held.release()
+
+
+def index_states(db: Path) -> dict[str, dict[str, object]]:
+    """Every repository's entry of :data:`INDEX_STATE` for index ``db`` (``{}`` when none is recorded);
+    entries that are not objects are left out. Raises :class:`stores.errors.StoreUnavailable` when the
+    file cannot be read or is not JSON."""
+    path = state_dir(db) / INDEX_STATE
+    raw = _read_registry(path)
+    try:
+        data = json.loads(raw) if raw is not None else {}
+    except ValueError as exc:
+        raise StoreUnavailable(f"cannot read {path} (the indexed state of the index's repositories): {exc}") from exc
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, dict)}
+
+
 def index_written_at(db: Path) -> float | None:
     """When index file ``db`` was last written (seconds since the epoch: the later modification time of
     the file and its write-ahead log), ``None`` when it does not exist."""
@@ -405,6 +446,19 @@ def open_stores(config: Config, db: Path | None = None, product: str | None = No
             embedded.close()
         raise
     return Stores(graph, search)
+
+
+def open_graph_store(config: Config, product: str | None = None) -> GraphStore:
+    """The configured Bolt graph store alone (``[graph] backend = "memgraph"``; ``product`` picks its
+    ``[graph.products]`` URI). Nothing is sent to the server here. Raises
+    :class:`stores.config.ConfigError`."""
+    return _memgraph(config, product)
+
+
+def open_search_index(config: Config) -> SearchIndex:
+    """The configured Elasticsearch search index alone (``[search] backend = "elasticsearch"``). Nothing
+    is sent to the server here. Raises :class:`stores.config.ConfigError`."""
+    return _elasticsearch(config)
 
 
 def _memgraph(config: Config, product: str | None) -> GraphStore:

@@ -160,6 +160,8 @@ export class Session implements vscode.Disposable {
       return undefined;
     }
     this.output.info(`ripplegraph: started ${found.path} ${launch.args.join(' ')}`);
+    // Freshness changed (lsp_server/team.py): the item shows it from the next index status.
+    client.onNotification('ripple/status', () => void this.status.refresh());
     client.onDidChangeState(({ newState }) => {
       if (newState === State.Running) { // started again after it stopped
         void this.status.refresh();

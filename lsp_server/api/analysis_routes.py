@@ -43,13 +43,14 @@ def answer(service: Service, call: Callable[[Any], Answer]) -> dict[str, Any]:
     and return the answer's result with its ``truncated`` and ``steps``; facade errors become problems."""
     try:
         with service.query_lock:
-            done = call(service.queries())
+            queries = service.queries()
+            done = queries.annotate(call(queries))
     except TargetError as exc:
         raise target_problem(exc) from exc
     except ValueError as exc:
         raise ApiProblem(422, "invalid-request", str(exc)) from exc
     data = done.as_dict()
-    return {**data["result"], "truncated": data["truncated"], "steps": data["steps"]}
+    return {**data["result"], "truncated": data["truncated"], "steps": data["steps"], "freshness": data["freshness"]}
 
 
 def repository_counts(stores: Stores, repo: str) -> dict[str, Any]:
@@ -121,14 +122,16 @@ def install(app: FastAPI, service: Service) -> None:
         points and services they reach, as markdown and as data."""
         with service.query_lock:
             try:
-                done = service.queries().impact(body.target, body.depth, body.tests, body.max_tokens)
+                queries = service.queries()
+                done = queries.annotate(queries.impact(body.target, body.depth, body.tests, body.max_tokens))
             except TargetError as exc:
                 raise target_problem(exc) from exc
             except ValueError as exc:
                 raise ApiProblem(422, "invalid-request", str(exc)) from exc
         data = done.as_dict()
         return ImpactResponse.model_validate({"markdown": done.text, "report": data["result"]["report"],
-                                              "truncated": data["truncated"], "steps": data["steps"]})
+                                              "truncated": data["truncated"], "steps": data["steps"],
+                                              "freshness": data["freshness"]})
 
 
 def _ranked(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from analysis.agent_queries import AgentQueries, IndexSource
 from lsp_server.api import analysis_routes
 from lsp_server.api.guard import PROBLEM_JSON, ApiProblem, BodyLimit, install_handlers, key_matches
 from lsp_server.api.jobs import JobConflict, Jobs, PathRefused, validate_root
+from lsp_server.freshness_support import recorded_states
 from lsp_server.api.models import (MAX_MAX_TOKENS, NAME_PATTERN, Deleted, Health, IngestRequest, Job, ModelInfo,
                                    ModelsResponse, Problem, RepositoryList, RepositoryStats, StoreHealth)
 from stores.config import Config
@@ -123,7 +124,8 @@ class Service:
         db = self.settings.db
         if db is None:
             return []
-        return [IndexSource(str(db), index_written_at(db), repository_roots(self.stores.graph, db))]
+        roots = repository_roots(self.stores.graph, db)
+        return [IndexSource(str(db), index_written_at(db), roots, recorded_states(db, list(roots)))]
 
     def close(self) -> None:
         """Stop the job worker (after the job under way), then close the stores."""

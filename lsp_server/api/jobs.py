@@ -29,6 +29,7 @@ import filelock
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
 from indexer.pipeline import index_repository
+from lsp_server.freshness_support import record_run
 from indexer.run import IndexOptions
 from stores.config import Config
 from stores.embedder import EmbedderError
@@ -206,6 +207,7 @@ class Jobs:
                 options = IndexOptions(repo=job.repo, max_file_bytes=DEFAULT_MAX_FILE_BYTES, jobs=1,
                                        http_services=self.config.http_services, state_dir=str(state_dir(db)))
                 report = index_repository(root, stores.graph, stores.search, options, _Progress(job))
+                record_run(db, job.repo, root)  # the commit now indexed (analysis.freshness)
                 job.report = {**report.as_dict(), "embeddings": self._embed(stores, job)}
             job.state = "succeeded"
         except StoreError as exc:

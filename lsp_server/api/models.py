@@ -92,12 +92,30 @@ class Step(Wire):
     detail: str | None = None
 
 
+class FreshnessInfo(Wire):
+    """A repository whose index is behind its source (:class:`analysis.freshness.Freshness`): ``state``
+    (``behind`` / ``diverged`` / ``changed``), commits ``behind`` / ``ahead`` of ``HEAD``, ``changed``
+    files not indexed, the commits compared, the branch and a one-line ``message``."""
+
+    repo: str
+    state: str
+    behind: int | None = None
+    ahead: int | None = None
+    changed: int | None = None
+    indexed_commit: str | None = None
+    head_commit: str | None = None
+    branch: str | None = None
+    message: str | None = None
+
+
 class Answered(Wire):
     """What every analysis answer ends with: what the size budget cut (``truncated``, one sentence
-    each; empty when nothing was) and the steps executed."""
+    each; empty when nothing was), the steps executed, and the repositories whose index is behind
+    their source (``freshness``; empty when every checked index is current)."""
 
     truncated: list[str]
     steps: list[Step]
+    freshness: list[FreshnessInfo] = []
 
 
 class RepositoryInfo(Wire):

@@ -118,9 +118,8 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
     query, limit = params.query, params.limit
     conv = ls.converter()
     hits = []
-    for folder in ls.folders:
-        if folder.store is not None and folder.state != "error":
-            hits += query_engine(folder.store).search(query, limit).hits
+    for graph, index in ls.search_sources():
+        hits += query_engine(graph, None, index).search(query, limit).hits
     hits.sort(key=lambda h: -h.score)
     return {"hits": [{
         "uri": conv.text(h.chunk.repo, h.chunk.file).uri,
@@ -151,7 +150,7 @@ def similar(ls: RippleServer, params: SimilarParams) -> dict[str, Any]:
         if node is None or node.label == "File":
             return {"target": None, "hits": [], "notes": ["no class, method or function here: put the cursor on one"]}
         target = node.id
-    indexes = [f.store for f in ls.folders if f.store is not None and f.state != "error"]
+    indexes = [index for _, index in ls.search_sources()]
     graph = ls.graph()
     queries = AgentQueries(graph, indexes)
     try:
@@ -211,19 +210,26 @@ def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[st
 
 
 def index_status(ls: RippleServer, params: Any) -> dict[str, Any]:
-    """Every folder: ``{uri, repo, db, state (ready | indexing | error), phase, error, watching, files,
-    nodes}`` (``watching``: its watcher is armed: saved files are re-indexed)."""
+    """Every folder: ``{uri, repo, db, state (ready | indexing | error), phase, error, watching, freshness,
+    files, nodes}`` (``watching``: its watcher is armed: saved files are re-indexed; ``freshness``: the
+    last ``ripple/status`` entry of the folder, ``null`` before the first check; with a shared graph,
+    ``files`` counts the folder's repository there and ``nodes`` is left out)."""
     out = []
     for f in ls.folders:
         counts: dict[str, Any] = {}
-        if f.store is not None:
+        if ls.session is not None and ls.session.graph is not None and f.state != "error":
+            try:  # the shared graph: this folder's repository only
+                counts = {"files": len(ls.session.graph.file_checksums(f.repo))}
+            except Exception as exc:  # a store that is down is reported, not raised
+                counts = {"error": str(exc)}
+        elif f.store is not None:
             try:
                 stats = f.store.stats()
                 counts = {"files": sum(stats["files"].values()), "nodes": sum(stats["nodes"].values())}
             except Exception as exc:  # a broken index is reported, not raised
                 counts = {"error": str(exc)}
         out.append({"uri": f.uri, "repo": f.repo, "db": str(f.db), "state": f.state, "phase": f.phase,
-                    "error": f.error, "watching": watching(f), **counts})
+                    "error": f.error, "watching": watching(f), "freshness": f.freshness, **counts})
     return {"folders": out}
 
 
@@ -247,7 +253,7 @@ def file_content(ls: RippleServer, params: FileContentParams) -> dict[str, Any]:
 
 def reindex(ls: RippleServer, *args: Any) -> dict[str, Any]:
     """Index every workspace folder again (in the background); returns the folders started."""
-    return {"started": [f.repo for f in ls.folders if f.store is not None and ls.reindex(f)]}
+    return {"started": [f.repo for f in ls.folders if ls.writes(f) and ls.reindex(f)]}
 
 
 MESSAGE_TYPES = {

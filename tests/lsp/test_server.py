@@ -6,11 +6,13 @@ the client offers UTF-8)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
@@ -46,13 +48,46 @@ async def start(client: LanguageClient, root: Path, encodings: list[str] | None)
     raise AssertionError(f"indexing did not finish: {status}")
 
 
-@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
-async def client(lsp_client: LanguageClient, request):
-    root = make_workspace(request.getfixturevalue("tmp_path_factory").mktemp("ws16"))
+BOLT_ENV = "RIPPLE_TEST_BOLT_URI"
+
+
+def backend_env(backend: str) -> dict[str, str]:
+    """The server's environment for ``backend``: ``embedded`` (the default configuration), or ``bolt``: the
+    graph in the Bolt server ``$RIPPLE_TEST_BOLT_URI`` names (ArcadeDB, as the contract suite runs it;
+    ``start`` starts one), emptied first, search in each folder's embedded file."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RIPPLE_GRAPH", "RIPPLE_MEMGRAPH", "RIPPLE_SEARCH"))}
+    if backend == "embedded":
+        return env
+    from stores.memgraph import MemgraphGraphStore
+    from tests.contract.conftest import bolt_uri
+
+    uri = bolt_uri(BOLT_ENV) or ""
+    store = MemgraphGraphStore(uri, dialect="neo4j")
+    try:
+        store.clear()
+    finally:
+        store.close()
+    return {**env, "RIPPLE_GRAPH_BACKEND": "memgraph", "RIPPLE_MEMGRAPH_URI": uri, "RIPPLE_MEMGRAPH_DIALECT": "neo4j"}
+
+
+BACKENDS = [pytest.param("embedded", id="embedded"),
+            pytest.param("bolt", id="bolt", marks=pytest.mark.skipif(
+                not os.environ.get(BOLT_ENV), reason=f"set {BOLT_ENV} (a Bolt URI, or `start`) to run the Bolt backend"))]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module", params=BACKENDS)
+async def client(request, tmp_path_factory):
+    """A server on the fixture workspace, with the graph in each folder's embedded file or in the Bolt
+    server (the same answers are expected of both)."""
+    lsp_client = await ClientServerConfig(server_command=SERVER, server_env=backend_env(request.param)).start(
+        devtools=None)
+    root = make_workspace(tmp_path_factory.mktemp("ws16"))
     lsp_client.root = root  # type: ignore[attr-defined]
+    lsp_client.backend = request.param  # type: ignore[attr-defined]
     await start(lsp_client, root, None)
-    yield
+    yield lsp_client
     await lsp_client.shutdown_session()
+    await lsp_client.stop()
 
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
@@ -93,6 +128,22 @@ async def test_index_status_and_progress(client: LanguageClient):
     kinds = {tok: [type(v).__name__ for v in values][::max(1, len(values) - 1)] for tok, values in client.progress_reports.items()}
     assert sorted(kinds.values()) == [["WorkDoneProgressBegin", "WorkDoneProgressEnd"]] * 2
     assert any("is not a ripple index" in m.message and "delete" not in m.message for m in client.messages)
+
+
+async def test_bolt_mode_keeps_no_graph_in_the_workspace_file(client: LanguageClient):
+    """With the graph on the Bolt server, each folder's embedded file holds the search chunks only."""
+    from stores.embedded import EmbeddedStore
+
+    for name in ("petclinic", "client"):
+        store = EmbeddedStore(client.root / name / ".ripple" / "index.db")  # type: ignore[attr-defined]
+        try:
+            nodes, files, chunks = store.stats()["nodes"], store.file_checksums(name), store.chunk_count()["chunks"]
+        finally:
+            store.close()
+        if client.backend == "bolt":  # type: ignore[attr-defined]
+            assert (nodes, files) == ({}, {}) and chunks > 0
+        else:
+            assert sum(nodes.values()) > 0 and len(files) == 3 and chunks > 0
 
 
 async def test_call_hierarchy_java(client: LanguageClient):

@@ -146,7 +146,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
-                              r"\[embedded\], \[embedding\], \[http\], \[api\], \[trust\]$"),
+                              r"\[embedded\], \[embedding\], \[http\], \[api\], \[server\], \[trust\]$"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
@@ -480,3 +480,22 @@ def test_the_rest_api_key_comes_from_the_environment_or_a_trusted_file(workspace
     trust(home, workspace)
     assert load_config(workspace, {"HOME": str(home)}).api_key == "planted-key-012345"
     assert ws_file.is_file()
+
+
+def test_server_index_workspace_from_a_file_and_the_environment(workspace, home):
+    env = {"HOME": str(home)}
+    assert load_config(workspace, env).index_workspace is True  # the server indexes its folders by default
+    write(workspace / ".ripple" / "config.toml", "[server]\nindex_workspace = false\n")
+    config = load_config(workspace, env)
+    assert config.index_workspace is False and config.source_of("server.index_workspace").endswith("config.toml")
+    assert config.warnings == ()  # no endpoint: applies in a workspace that is not trusted
+    for raw, value in (("true", True), ("1", True), ("FALSE", False), ("0", False)):
+        assert load_config(workspace, {**env, "RIPPLE_SERVER_INDEX_WORKSPACE": raw}).index_workspace is value
+    with pytest.raises(ConfigError, match=r"\$RIPPLE_SERVER_INDEX_WORKSPACE must be true or false \(or 1 / 0\), not 'yes'"):
+        load_config(workspace, {**env, "RIPPLE_SERVER_INDEX_WORKSPACE": "yes"})
+    write(workspace / ".ripple" / "config.toml", '[server]\nindex_workspace = "no"\n')
+    with pytest.raises(ConfigError, match=r"server.index_workspace must be true or false, not 'no'"):
+        load_config(workspace, env)
+    write(workspace / ".ripple" / "config.toml", "[server]\nindex = true\n")
+    with pytest.raises(ConfigError, match=r"unknown key 'index' in \[server\]; known keys: index_workspace"):
+        load_config(workspace, env)

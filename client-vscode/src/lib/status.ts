@@ -13,6 +13,21 @@ export interface FolderStatus {
   error: string | null;
   files?: number;
   nodes?: number;
+  /** How the index compares with the checkout (lsp_server/team.py, `ripple/status`); `null` before the first check. */
+  freshness?: Freshness | null;
+}
+
+/** One folder's freshness: `behind` / `diverged` / `changed` mean answers may miss what is on disk. */
+export interface Freshness {
+  state: 'current' | 'behind' | 'diverged' | 'changed' | 'unknown';
+  message: string | null;
+  behind?: number | null;
+}
+
+/** `true` when the folder's index is behind its checkout. */
+export function isStale(folder: FolderStatus): boolean {
+  const state = folder.freshness?.state;
+  return state === 'behind' || state === 'diverged' || state === 'changed';
 }
 
 /** The answer of `ripple/indexStatus`. */
@@ -58,6 +73,9 @@ function folderLine(folder: FolderStatus): string {
   if (folder.error) {
     parts.push(folder.error);
   }
+  if (isStale(folder) && folder.freshness?.message) {
+    parts.push(folder.freshness.message);
+  }
   return parts.join(' · ');
 }
 
@@ -77,6 +95,10 @@ export function statusFromIndex(status: IndexStatus): StatusView {
   if (failed.length > 0) {
     return { text: `$(error) ripple: ${failed.length} of ${plural(folders.length, 'index', 'indexes')} failed`,
       tooltip, busy: false, error: true };
+  }
+  const stale = folders.filter(isStale);
+  if (stale.length > 0) {
+    return { text: `$(warning) ripple: index behind (${stale.map((f) => f.repo).join(', ')})`, tooltip, busy: false, error: false };
   }
   const files = folders.reduce((sum, f) => sum + (f.files ?? 0), 0);
   return { text: `$(database) ripple: ${plural(folders.length, 'repository', 'repositories')} · ${plural(files, 'file')}`,

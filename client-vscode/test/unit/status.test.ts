@@ -22,6 +22,16 @@ describe('index status', () => {
     expect(statusFromIndex({ folders: [folder('client', { phase: 'embed', files: 2 })] }).text).toBe('$(sync~spin) ripple: embedding client');
   });
 
+  it('an index behind its checkout: a warning naming the repository, the message in the tooltip', () => {
+    const behind = { state: 'behind' as const, behind: 12, message: 'index of billing is 12 commits behind HEAD (3 changed files not indexed)' };
+    expect(statusFromIndex({ folders: [folder('billing', { files: 3, freshness: behind }), folder('web', { files: 1, freshness: { state: 'current', message: null } })] }))
+      .toEqual({ text: '$(warning) ripple: index behind (billing)',
+        tooltip: 'billing: ready · 3 files · index of billing is 12 commits behind HEAD (3 changed files not indexed)\nweb: ready · 1 file',
+        busy: false, error: false });
+    expect(statusFromIndex({ folders: [folder('web', { files: 1, freshness: { state: 'unknown', message: 'freshness of web unknown' } })] }).text)
+      .toBe('$(database) ripple: 1 repository · 1 file');
+  });
+
   it('failed indexes; no folder', () => {
     expect(statusFromIndex({ folders: [folder('a', { files: 1 }), folder('broken', { state: 'error', error: 'corrupt' })] }))
       .toEqual({ text: '$(error) ripple: 1 of 2 indexes failed', tooltip: 'a: ready · 1 file\nbroken: error · corrupt', busy: false, error: true });
