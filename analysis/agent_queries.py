@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.counting import CountingGraph, CountingIndex
+from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
-from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, blast_radius,
+from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes, target_query)
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
@@ -181,7 +182,8 @@ def _stem(node_id: str) -> str:
 
 
 def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
-    """``(targets, others)`` for an agent's ``target``: a node id, a qualified or dotted name, or
+    """``(targets, others)`` for an agent's ``target``: a node id, a qualified or dotted name,
+    ``table:NAME`` / ``table:NAME.column`` (the methods that read or write it), or
     ``PATH:LINE[:COL]`` (1-based; the symbol written there with a column, else the innermost definition
     around the line), of repository ``repo`` only when given. ``targets`` are one symbol (its overloads
     together), sorted by id; ``others`` the other symbols a bare name also matched. Raises
@@ -191,6 +193,14 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
     text = target.strip() if isinstance(target, str) else ""
     if not text:
         raise TargetError("target is empty: give a qualified name (Class.method), a node id or PATH:LINE")
+    if is_table_target(text):  # table:NAME[.column]: the methods reading or writing it
+        try:
+            accessors = table_accessors(graph, text)
+        except TableTargetError as exc:
+            raise TargetError(f"{exc}: give table:NAME or table:NAME.column of an indexed table") from exc
+        if not accessors:
+            raise TargetError(f"nothing in the index reads or writes {text}")
+        return accessors, []
     where = f" in repository {repo!r}" if repo else ""
     try:
         query = target_query(graph, text, repo)
@@ -700,7 +710,8 @@ class AgentQueries:
             raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
         steps = self._start()
         targets, _ = self._resolve(steps, target, repo)
-        report = blast_radius(self.graph, NodesQuery(tuple(targets)), depth=depth, services=self.services, tests=tests)
+        query = SymbolQuery(target.strip()) if is_table_target(target) else NodesQuery(tuple(targets))
+        report = blast_radius(self.graph, query, depth=depth, services=self.services, tests=tests)
         steps.add(report.steps)
         counter = token_counter()
         per_hop, limit, diagram = 10, 50, True

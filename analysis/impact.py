@@ -52,6 +52,7 @@ from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
+from analysis.tables import TableHit, is_table_target, table_accessors, tables_detail, tables_reached
 from analysis.navigation import (
     CALLABLE_LABELS,
     TYPE_LABELS,
@@ -352,6 +353,7 @@ class BlastRadius:
     """Test callers not walked (``tests`` mode ``exclude``)."""
     wrappers: tuple[WrapperHit, ...] = ()
     """Cross-cutting code reached (WRAPS edges), nearest first."""
+    tables: tuple[TableHit, ...] = ()  # tables the targets and their callees read / write (analysis.tables)
 
     @property
     def reached(self) -> int:
@@ -395,8 +397,8 @@ class _Clock:
 
 def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple[list[Node], int]:
     """The nodes ``query`` names, and how many searches were run (counted as one call each)."""
-    if isinstance(query, NodesQuery):
-        return list(query.nodes), 0
+    if isinstance(query, NodesQuery) or (isinstance(query, SymbolQuery) and is_table_target(query.text)):
+        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text)), 0
     if isinstance(query, PositionQuery):
         if query.col is None:
             inside = [n for n in graph.nodes_in_file(query.repo, query.path)
@@ -867,9 +869,7 @@ def count_noun(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def blast_radius(
-    graph: GraphStore,
-    query: Query,
-    *,
+    graph: GraphStore, query: Query, *,
     depth: int = DEFAULT_DEPTH,
     services: Mapping[str, str] | None = None,
     resolutions: Sequence[str] | None = None,
@@ -950,10 +950,12 @@ def blast_radius(
                          "of the same path not followed (service map)")
     if walk.excluded_tests:
         truncated.append(f"{count_noun(len(walk.excluded_tests), 'test caller')} not followed (tests excluded)")
+    tables = tables_reached(counted, sorted(target_ids), depth, max_nodes)
+    clock.lap("Tables", tables_detail(tables))
     clock.lap("Report", count_noun(len(truncated), "truncation note") if truncated else "complete")
     return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
                        tuple(len(h) for h in hop_lists), tuple(truncated), tuple(clock.steps), hop_lists, test_hits,
-                       tests, len(walk.excluded_tests), wrapper_hits)
+                       tests, len(walk.excluded_tests), wrapper_hits, tables)
 
 
 def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun
 from analysis.navigation import dotted_name
+from analysis.tables import is_table_target
 from stores.contracts import BROKERS, Node
 
 __all__ = ["plain_link", "summary_text", "services_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
@@ -312,10 +313,10 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     """The report as markdown: Targets, Direct callers, Callers by hop (the first ``per_hop`` of each
     hop by name and location, then "and M more"), Reachable endpoints (a table, with how sure each
     path is; an endpoint reached through cross-cutting code says so, "through the filter `X`: ...",
-    and the endpoints of an application-wide wrapper are one row, "all N endpoints of <application>"), Topics, Other entry points (when any), Tests affected, Services affected, Diagram (Mermaid,
+    and the endpoints of an application-wide wrapper are one row, "all N endpoints of <application>"), Topics, Tables (read or written by the targets and their callees: table, R / W / RW, columns, method, hops, resolution), Other entry points (when any), Tests affected, Services affected, Diagram (Mermaid,
     :func:`mermaid_diagram`), Truncated, Steps executed. Locations go through ``link(repo, path, line)``
     (lines 1-based); other lists longer than ``limit`` rows are cut (the data keeps them all)."""
-    name = report.targets[0].node.qualname if report.targets else report.query
+    name = report.targets[0].node.qualname if report.targets and not is_table_target(report.query) else report.query
     lines = [f"# Blast radius of {code_span(name)}", ""]
     if not report.targets:
         lines += [f"No symbol matches {code_span(report.query)}.", ""]
@@ -401,6 +402,19 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         lines.append(f"- {code_span(tp.name)}{kind}: {'; '.join(roles)} · {count_noun(tp.hops, 'hop')} · "
                      f"{_path_text(tp.example)}")
     lines += more(report.topics) or ([] if report.topics else ["- none"])
+
+    lines += ["", "## Tables", ""]
+    if report.tables:  # read / written by the targets and their callees (analysis.tables)
+        lines += ["| Table | Access | Columns | By | Hops | Resolution |", "|---|---|---|---|---|---|"]
+        for h in report.tables[:limit]:
+            repo = h.table.props.get("repository") or ""
+            lines.append(f"| {_cell(code_span(h.table.qualname))} ({_cell(markdown_text(repo))}) | {h.role} "
+                         f"| {_cell(', '.join(code_span(c) for c in h.columns) or '–')} "
+                         f"| {_cell(code_span(h.via.qualname))} · {_cell(link(h.via.repo, h.via.file, h.line))} "
+                         f"| {h.hops} | {h.resolution} |")
+        lines += more(report.tables)
+    else:
+        lines.append("- none")
 
     others = [p for p in report.entry_points if not _served(p.kinds)]
     if others:
@@ -490,7 +504,8 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
         "tests_mode": report.tests_mode,
         "summary": {"callers": len(report.callers), "call_sites": report.call_sites, "endpoints": len(report.endpoints),
                     "topics": len(report.topics), "services": len(report.services), "reached": report.reached,
-                    "tests": len(report.tests), "excluded_tests": report.excluded_tests, "text": summary_text(report)},
+                    "tests": len(report.tests), "excluded_tests": report.excluded_tests,
+                    "tables": len({h.table.id for h in report.tables}), "text": summary_text(report)},
         "targets": [{**_node_json(t.node), "role": t.role} for t in report.targets],
         "callers": [{**_node_json(c.node), "sites": _sites_json(c.sites)} for c in report.callers],
         "hops": [{"hop": k, "count": len(hop), "callers": [_reached_json(r) for r in hop[:per_hop]],
@@ -507,6 +522,10 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
                     "broker": t.broker, "match": t.match}
                    for t in report.topics],
         "entry_points": [{**_node_json(p.node), "kinds": list(p.kinds), "hops": p.hops} for p in report.entry_points],
+        "tables": [{"id": h.table.id, "name": h.table.name, "schema": h.table.props.get("schema"),
+                    "repo": h.table.props.get("repository"), "access": h.role, "columns": list(h.columns),
+                    "via": {**_node_json(h.via), "line": h.line}, "hops": h.hops, "resolution": h.resolution}
+                   for h in report.tables],
         "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops,
                       "applications": list(s.applications)}
                      for s in report.services],

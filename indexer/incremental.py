@@ -62,6 +62,7 @@ from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.js_modules import is_module_config
+from indexer.frameworks.mybatis_xml import is_mapper_path
 from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
 from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
@@ -92,10 +93,11 @@ def is_config_path(rel: str) -> bool:
     or a ``.env`` file (:data:`indexer.frameworks.env_config.ENV_FILES`: environment variables in client URLs)
     or an Angular proxy file or ``angular.json`` (:mod:`indexer.frameworks.dev_proxy`: which backend a
     relative URL reaches) or a TypeScript configuration (:func:`indexer.frameworks.js_modules.is_module_config`:
-    path aliases)."""
+    path aliases) or a MyBatis mapper XML file (:func:`indexer.frameworks.mybatis_xml.is_mapper_path`: the SQL
+    of mapper interfaces)."""
     name = rel.rsplit("/", 1)[-1]
     if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
-            or name == "angular.json" or is_module_config(name)):
+            or name == "angular.json" or is_module_config(name) or is_mapper_path(rel)):
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 

@@ -70,6 +70,9 @@ __all__ = [
     "RpcUse",
     "RPC_ROLES",
     "FileExtraction",
+    "TableDef",
+    "TableUse",
+    "TABLE_ROLES",
     "base_type",
     "drop_generics",
     "MAX_RECEIVER_LINKS",
@@ -828,6 +831,65 @@ class DevProxy:
     rewrite: tuple[str, str] | None = None
 
 
+TABLE_ROLES = ("reads", "writes", "repository", "sql", "jpql")
+""":attr:`TableUse.role`: the code reads or writes the table; ``repository`` marks a Spring Data
+repository interface (``owner``) managing the entity ``entity`` (its inherited CRUD methods);
+``sql`` / ``jpql``: the statement in :attr:`TableUse.sql` decides (parsed by the linker once its
+constants are known; JPQL names entities, not tables)."""
+
+
+@dataclass(slots=True)
+class TableDef:
+    """A database table a file declares: a ``CREATE TABLE`` (or ``ALTER TABLE ... ADD``) in SQL, an
+    ORM model (Django, SQLAlchemy, JPA, TypeORM, Prisma). ``name`` / ``schema`` as the source
+    spells them (case kept; ``schema`` ``None`` when unqualified); ``columns`` ``(name, type)`` in
+    order (``type`` ``None`` when unknown); ``entity``: the qualname in this file of the class (or
+    module variable, SQLAlchemy ``Table(...)``) that maps to the table, ``None`` for SQL.
+    ``alter``: the statement adds columns to a table declared elsewhere (declares no table alone)."""
+
+    framework: str
+    name: str
+    schema: str | None
+    columns: list[tuple[str, str | None]]
+    line: int
+    col: int
+    entity: str | None = None
+    alter: bool = False
+    kind: str = "table"
+    """``table``: declares the table; ``abstract``: the class declares columns for the tables of
+    its subclasses (a JPA ``@MappedSuperclass``, a Django ``abstract`` model; ``name`` empty);
+    ``proxy``: the class uses its base's table (a Django proxy model); ``candidate``: a class
+    that declares ``name`` only if one of its bases is a model (the linker decides: a Django class
+    in a models module whose base is another module's class)."""
+
+
+@dataclass(slots=True)
+class TableUse:
+    """Code reading or writing a table (``role`` one of :data:`TABLE_ROLES`). The table is named by
+    ``table`` (a name from SQL, ``schema.name`` allowed) or by ``entity``: an expression text,
+    resolved by the linker in the scope ``owner`` to a mapped class or an instance of one
+    (``Owner``, ``owner``, ``self.model``). ``columns``: the columns the access names (empty:
+    unknown or every column). ``owner``: qualname of the enclosing function or method (``None``: module
+    level). ``resolution``: ``exact`` when the source names the table or entity itself, ``inferred``
+    when a naming rule or a receiver's type led to it."""
+
+    framework: str
+    role: str
+    owner: str | None
+    line: int
+    col: int
+    table: str | None = None
+    entity: str | None = None
+    columns: list[str] = field(default_factory=list)
+    resolution: str = "exact"
+    sql: Template | None = None
+    """The statement of a ``sql`` / ``jpql`` use: literals and constant references (``ref``)."""
+    receiver: str | None = None
+    """A Spring Data call (``owners.findById(id)``): the receiver expression, resolved in ``owner``'s
+    scope; when it is an instance of a repository interface (a ``repository`` use), the access is to
+    that repository's entity's table (inherited CRUD methods nobody declares in the code)."""
+
+
 @dataclass(slots=True)
 class FileExtraction:
     """Everything one extractor saw in one file. ``errors`` lists parse problems as
@@ -861,6 +923,8 @@ class FileExtraction:
     dev_proxies: list[DevProxy] = field(default_factory=list)
     graphql_documents: list[GraphqlDocument] = field(default_factory=list)
     graphql_uses: list[GraphqlUse] = field(default_factory=list)
+    tables: list[TableDef] = field(default_factory=list)
+    table_uses: list[TableUse] = field(default_factory=list)
     partial: str | None = None
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),

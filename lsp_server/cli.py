@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from analysis.tables import TableTargetError, is_table_target
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
                              query_nodes, target_query)
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
@@ -369,14 +370,19 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
                 raise click.ClickException(_no_match_in_repo(store, target, repo))
             query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
-        report = blast_radius(store, query, depth=depth, services=service_repos, engine=QueryEngine(store, stores.search),
-                              tests=tests)
+        try:
+            report = blast_radius(store, query, depth=depth, services=service_repos,
+                                  engine=QueryEngine(store, stores.search), tests=tests)
+        except TableTargetError as exc:  # table:NAME naming no table of the index
+            raise click.ClickException(str(exc)) from exc
     if as_json:
         emit_json(report_json(report, per_hop))
         if not report.targets:
             sys.exit(1)
         return
     if not report.targets:
+        if is_table_target(target):
+            raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
         if isinstance(query, PositionQuery):  # the file is indexed, the line holds no definition
             raise click.ClickException(
                 f"nothing is defined at {target}: give a line inside a method, function or class (PATH:LINE), "

@@ -51,8 +51,9 @@ INSTRUCTIONS = (
 
 _TARGET = Field(description="What to look at: a qualified name (OwnerController.show, "
                             "django.db.models.base.Model.save), a node id from an earlier answer "
-                            "(repo:path/module.Class.method(1)), or PATH:LINE (1-based; PATH:LINE:COL for the "
-                            "symbol written there).", min_length=1, max_length=2000)
+                            "(repo:path/module.Class.method(1)), PATH:LINE (1-based; PATH:LINE:COL for the "
+                            "symbol written there), or table:NAME / table:NAME.column (the methods reading or "
+                            "writing that table or column).", min_length=1, max_length=2000)
 _MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS,
                     description="Size budget of the answer in tokens (counted with the bundled model's WordPiece "
                                 "tokenizer, about 2.5 characters each); what does not fit is cut and the answer "

@@ -50,15 +50,20 @@ __all__ = [
     "topic_id",
     "topic_parts",
     "BROKERS",
+    "DEFAULT_SCHEMAS",
+    "table_key",
+    "table_id",
+    "column_id",
 ]
 
 NODE_LABELS = (
     "Repository", "File", "Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field",
-    "Endpoint", "Topic",
+    "Endpoint", "Topic", "Table", "Column",
 )
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
     "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY", "MENTIONS",
+    "HAS_COLUMN", "READS", "WRITES",
 )
 # MENTIONS: a documentation or configuration file -> a symbol or table one of its chunks names in a
 # code span (indexer/mentions.py), at the line of the mention.
@@ -69,10 +74,16 @@ EDGE_KINDS = (
 # ``__main__`` block, a Spring ``CommandLineRunner``), owned by the file that registers it, with
 # ``props["kind"]`` (``scheduled`` | ``cli`` | ``main``), ``props["framework"]`` and
 # ``props["name"]`` (schedule, command or script name; may be empty).
+# Data layer (indexer.frameworks.tables): Table{name, schema} and Column{name, type} nodes, one per
+# repository + schema + lowercased name (ids ``table:<repo>:<schema>.<name>``,
+# ``column:<repo>:<schema>.<table>.<column>``), shared like Endpoints; DECLARES goes from the
+# entity class or the schema file to its Table, HAS_COLUMN from a Table to its Columns, READS /
+# WRITES from a function or method to a Table with props ``framework``, ``resolution``
+# (``exact`` | ``inferred``) and ``columns`` (when known).
 # Nodes no file owns: Endpoint and Topic nodes are shared by every file (of any repository) whose
 # edges point to them. They have ``repo == file == ""``; a backend upserts them by id and removes one
 # when no edge touches it any more.
-SHARED_LABELS = ("Endpoint", "Topic")
+SHARED_LABELS = ("Endpoint", "Topic", "Table", "Column")
 # How a CALLS edge was bound (design: exact = import/type known; inferred = receiver type inferred or
 # reached through inheritance; name = short name + arity fallback).
 RESOLUTIONS = ("exact", "inferred", "name")
@@ -693,3 +704,30 @@ class SearchIndex(abc.ABC):
 
     def close(self) -> None:
         """Release connections; the default does nothing."""
+
+
+DEFAULT_SCHEMAS = frozenset({"public", "dbo", "main"})
+"""Database schemas that fold into "no schema" in :func:`table_key`."""
+
+
+def table_key(name: str, schema: str | None = None) -> str:
+    """The identity of a table inside one repository: ``schema.name`` lowercased, quotes and
+    brackets dropped, a default schema (:data:`DEFAULT_SCHEMAS`) or none written as ``""``:
+    ``table_key("Users", "public") == table_key("users") == ".users"``."""
+    n = name.strip().strip('"`[]').lower()
+    s = (schema or "").strip().strip('"`[]').lower()
+    if s in DEFAULT_SCHEMAS:
+        s = ""
+    return f"{s}.{n}"
+
+
+def table_id(repo: str, name: str, schema: str | None = None) -> str:
+    """The id of the shared ``Table`` node ``name`` (``schema``) of repository ``repo``:
+    ``table:<repo>:<schema>.<name>`` (:func:`table_key`): one node however many sources declare it."""
+    return f"table:{repo}:{table_key(name, schema)}"
+
+
+def column_id(table: str, column: str) -> str:
+    """The id of the shared ``Column`` node ``column`` of the Table node id ``table``:
+    ``column:<repo>:<schema>.<table>.<column>``, the column lowercased."""
+    return "column:" + table.removeprefix("table:") + "." + column.strip('"`[]').lower()

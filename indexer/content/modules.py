@@ -9,9 +9,11 @@ __all__ = ["MODULE_SYSTEM", "ContentModuleSystem"]
 
 
 class ContentModuleSystem(UnboundModuleSystem):
-    """The :class:`~indexer.resolve.language.ModuleSystem` of documentation, configuration and SQL files."""
+    """The :class:`~indexer.resolve.language.ModuleSystem` of documentation and configuration files
+    (SQL files belong to :mod:`indexer.languages.sql`, whose extractor reads their tables; their
+    ``sql`` chunks are still cut here, by language)."""
 
-    languages = CONTENT_LANGUAGES
+    languages = CONTENT_LANGUAGES - {"sql"}
     namespace = "content"
 
 

@@ -50,6 +50,7 @@ from indexer.frameworks.jvm import (
     join_path,
     rooted,
 )
+from indexer.frameworks.sql_text import declared_tables
 from indexer.model import FileExtraction
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "FIELD_INJECT", "HTTP_METHODS", "KAFKA_LISTENERS", "KAFKA_TEMPLATES",
            "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
-           "document_of", "is_controller", "join_path", "load_detectors", "operation_qualname", "parse_tree",
-           "rooted", "run_detectors"]
+           "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "operation_qualname",
+           "parse_tree", "rooted", "run_detectors"]
 
 
 def load_detectors(package: str, names: Iterable[str], language: str) -> tuple[ModuleType, ...]:

@@ -75,6 +75,7 @@ from dataclasses import dataclass, field
 
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
+from indexer.frameworks.tables import link_tables
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.app_prefixes import AppPrefixLinks
@@ -359,6 +360,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                 self.entry(fc, reg)
         link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for)  # gRPC: indexer.frameworks.grpc
         link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
+        link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target, self.options.mappers.statements)  # data layer: indexer.frameworks.tables
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)

@@ -13,6 +13,7 @@ from pathlib import Path
 from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
 from indexer.frameworks.js_modules import load_js_modules
+from indexer.frameworks.mybatis_xml import MyBatisMappers, load_mappers
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties
@@ -51,6 +52,9 @@ class LinkOptions:
     """Per module namespace, what its module system reads of the repository's configuration
     (``ecmascript``: the packages, :func:`~indexer.frameworks.js_modules.load_js_modules`), handed to
     the resolver (:meth:`indexer.resolve.language.Lookup.module_config`); a change rebinds every file."""
+    mappers: MyBatisMappers = field(default_factory=MyBatisMappers)
+    """The MyBatis mapper XML statements (:func:`~indexer.frameworks.mybatis_xml.load_mappers`): the
+    SQL each mapper interface method runs (:mod:`indexer.frameworks.tables`)."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -70,7 +74,7 @@ class LinkOptions:
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
-                   {"ecmascript": load_js_modules(root)})
+                   {"ecmascript": load_js_modules(root)}, load_mappers(root))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

@@ -30,6 +30,7 @@ LANGUAGE_MODULES: dict[str, str] = {
     "apex": "indexer.languages.apex",  # Salesforce Apex (.cls, .trigger)
     "content": "indexer.content",  # docs, configuration and SQL, claimed by path: see its docstring
     "kotlin": "indexer.languages.kotlin",  # shares Java's package namespace (indexer.resolve.language.JvmModuleSystem)
+    "sql": "indexer.languages.sql",  # database schemas (.sql scripts, .prisma): see its docstring
 }
 
 

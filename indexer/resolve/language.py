@@ -109,6 +109,10 @@ class Lookup(Protocol):
         """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
         ...
 
+    def mro(self, c: Def) -> list[Def]:
+        """``c`` and its ancestors in the repository, each once, in C3 order."""
+        ...
+
 
 class ModuleSystem(Protocol):
     """What a language plugs into the resolver core (one instance per language folder, its

@@ -60,7 +60,7 @@ def _has_framework_facts(ex: FileExtraction) -> bool:
     return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
                 or ex.entries or ex.queue_bindings or ex.rpc_services or ex.rpc_uses or ex.url_arg_calls
                 or ex.global_prefixes or ex.url_rewrites or ex.dev_proxies or ex.graphql_documents
-                or ex.graphql_uses)
+                or ex.graphql_uses or ex.tables or ex.table_uses)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
@@ -91,6 +91,8 @@ def _framework_facts(fc: FileCtx | None) -> str:
          for d in ex.graphql_documents],
         [(u.framework, u.owner, u.document, u.ref, u.scope, u.path, u.operation, u.root_field, u.strict)
          for u in ex.graphql_uses],
+        [(t.framework, t.name, t.schema, t.columns, t.entity, t.alter, t.kind) for t in ex.tables],
+        [(u.framework, u.role, u.owner, u.table, u.entity, u.columns, u.resolution, u.sql, u.receiver) for u in ex.table_uses],
     ))
 
 
@@ -101,7 +103,7 @@ def _owns_framework_edges(ex: FileExtraction) -> bool:
     expose: whenever links may have changed (a route file added, removed, or its routes edited), it is
     produced again with every other such file (:meth:`RepositoryResolver.resolve`)."""
     return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.entries or ex.rpc_uses or ex.url_arg_calls
-                or ex.graphql_documents or ex.graphql_uses)
+                or ex.graphql_documents or ex.graphql_uses or ex.tables or ex.table_uses)
 
 
 @dataclass(slots=True)

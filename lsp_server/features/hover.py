@@ -1,4 +1,7 @@
 """textDocument/hover on a method, function or class: its signature and blast-radius summary, in the
+numbers and words of the ``ripple impact`` report; on an entity class or a schema file's ``CREATE
+TABLE``, also the table's summary (columns, who reads and writes it: :func:`analysis.tables.table_summary`).
+The blast-radius part, in the
 numbers and words of the ``ripple impact`` report (same defaults: tests apart, a call site bound to an
 interface and its implementations counted once): "N callers · M endpoints", call sites, nodes by hop within
 :attr:`lsp_server.server.RippleServer.hops` hops, the endpoints reached)."""
@@ -14,6 +17,7 @@ from analysis.services import service_map
 from analysis.impact import BlastRadius, NodesQuery, blast_radius, count_noun
 from analysis.impact_report import code_block, code_span, markdown_text, summary_text
 from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, dotted_name
+from analysis.tables import tables_declared_at, table_summary
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -64,9 +68,13 @@ def hover(ls: RippleServer, params: types.HoverParams) -> types.Hover | None:
     """Signature and blast-radius summary of the symbol at the cursor."""
     cur = ls.at_cursor(params.text_document.uri, params.position)
     nodes = [n for n in cur.symbols if n.label in (*CALLABLE_LABELS, *TYPE_LABELS)] if cur else []
-    if not cur or not nodes:
+    tables = tables_declared_at(cur.graph, cur.repo, cur.path, cur.at[0], nodes[:1]) if cur else []
+    if not cur or not (nodes or tables):
         return None
-    text = "\n\n---\n\n".join(markdown(n, impact_of(ls, n)) for n in nodes[:3])
+    parts = [markdown(n, impact_of(ls, n)) for n in nodes[:3]]
+    if tables:  # an entity class, or a schema file's CREATE TABLE: who reads and writes the table
+        parts.append("**Tables:** " + "; ".join(markdown_text(t) for t in table_summary(cur.graph, tables)))
+    text = "\n\n---\n\n".join(parts)
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), cur.conv.word_range(cur.repo, cur.path, *cur.at))
 
 

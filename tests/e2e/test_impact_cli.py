@@ -108,6 +108,10 @@ def test_plain_markdown_with_path_line_locations(plain_db: Path) -> None:
 
 - none
 
+## Tables
+
+- none
+
 ## Other entry points
 
 - `main` (main) · shop · 3 hops · `app/cli.py:4`
@@ -143,8 +147,8 @@ flowchart LR
 
 """
     steps = text.split("## Steps executed")[1].splitlines()
-    assert [row.split(" | ")[1] for row in steps[4:9]] == [
-        "Targets", "Direct callers", "Upward walk", "Attach endpoints and topics", "Report"]
+    assert [row.split(" | ")[1] for row in steps[4:10]] == [
+        "Targets", "Direct callers", "Upward walk", "Attach endpoints and topics", "Tables", "Report"]
 
 
 def test_path_line_and_depth_as_json(plain_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -168,7 +172,7 @@ def test_cross_service_report_with_service_map(services_db: Path) -> None:
     ]
     assert data["summary"]["text"] == "2 callers · 3 endpoints"
     assert data["callers_by_hop"] == [2, 3, 3, 2, 1]
-    assert data["round_trips"] == 19
+    assert data["round_trips"] == 20  # one outgoing for the Tables section
     # Without the service map the client of the vets service is followed too.
     assert json.loads(impact(*args))["callers_by_hop"] == [2, 3, 4, 2, 1]
     text = impact(FIND, "--db", str(services_db), "--service", "owners-service=owners,vets-service=vets")

@@ -245,7 +245,7 @@ async def test_blast_radius_request(client: LanguageClient):
     assert [(s.repo, s.nodes, s.endpoints, s.hops) for s in report.services] == [("petclinic", 3, 0, 0)]
     assert report.summary.text == "1 caller · 0 endpoints"
     assert [s.name for s in report.steps] == [
-        "Targets", "Direct callers", "Upward walk", "Attach endpoints and topics", "Report"]
+        "Targets", "Direct callers", "Upward walk", "Attach endpoints and topics", "Tables", "Report"]
     assert result.markdown.startswith("# Blast radius of `OwnerRepository.findById`\n\n**1 direct caller · 0 endpoints**")
     controller = uri(client, f"{JAVA}/OwnerController.java")
     assert (f"- `OwnerController.show` · petclinic · [src/main/java/org/example/OwnerController.java:11]"

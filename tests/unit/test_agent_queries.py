@@ -140,7 +140,7 @@ def test_impact_markdown_and_report(q):
     assert report["summary"]["text"] == "2 callers · 2 endpoints · 1 test"
     assert [(e["http_method"], e["path"]) for e in report["endpoints"]] == [("POST", "/orders"), ("DELETE", "/orders/{}")]
     assert [s.name for s in a.steps] == ["Resolve target", "Targets", "Direct callers", "Upward walk",
-                                         "Attach endpoints and topics", "Report"]
+                                         "Attach endpoints and topics", "Tables", "Report"]
     assert a.text.startswith("# Blast radius of `OrderRepository.save`")
     assert a.text.count("## Steps executed") == 1 and "| Resolve target |" in a.text
     assert "```mermaid" in a.text and a.truncated == []

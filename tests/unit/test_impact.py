@@ -275,9 +275,10 @@ def test_steps_and_round_trips(store):
         ("Direct callers", 2, "2 callers, 2 call sites"),
         ("Upward walk", 10, "11 nodes reached in 5 hops"),
         ("Attach endpoints and topics", 1, "3 endpoints, 1 topic, 3 services"),
+        ("Tables", 1, "0 tables (0 written)"),  # one outgoing: the targets call nothing
         ("Report", 0, "2 truncation notes"),
     ]
-    assert report.round_trips == 20
+    assert report.round_trips == 21
     assert all(s.ms >= 0 for s in report.steps)
 
 
@@ -367,7 +368,7 @@ def test_a_union_of_stores_gives_the_same_report(tmp_path: Path):
 def test_counting_graph_counts_contract_calls(store):
     counted = CountingGraph(store)
     blast_radius(counted, SymbolQuery(JPA_FIND), services=SERVICES)
-    assert counted.calls == 19  # a node id is looked up with one get_nodes
+    assert counted.calls == 20  # a node id is looked up with one get_nodes; one outgoing for the Tables
 
 
 def test_file_candidates(store):
@@ -417,7 +418,8 @@ def test_target_query_unknown_or_ambiguous_path(tmp_path: Path):
 def test_report_json(store):
     data = report_json(at_jpa_find(store))
     assert data["summary"] == {"callers": 2, "call_sites": 2, "endpoints": 3, "topics": 1, "services": 3,
-                               "reached": 11, "tests": 0, "excluded_tests": 0, "text": "2 callers · 3 endpoints"}
+                               "reached": 11, "tests": 0, "excluded_tests": 0, "tables": 0,
+                               "text": "2 callers · 3 endpoints"}
     assert data["endpoints"][0] | {"handler": None, "example": None} == {
         "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "repo": OWNERS, "service": None, "operation_id": None, "hops": 2,
         "certainty": "exact", "handler": None, "example": None, "through": None}
@@ -443,7 +445,7 @@ def test_report_json(store):
     assert [(h["count"], len(h["callers"]), h["more"]) for h in cut] == [(2, 2, 0), (3, 2, 1), (3, 2, 1), (2, 2, 0), (1, 1, 0)]
     assert data["tests"] == [] and data["tests_mode"] == "apart"
     assert data["mermaid"].startswith("flowchart LR\n")
-    assert data["round_trips"] == 20
+    assert data["round_trips"] == 21
 
 
 MARKDOWN = """\
@@ -502,6 +504,10 @@ MARKDOWN = """\
 ## Topics
 
 - `visits`: consumed by `OwnerEventsListener.onVisit` (owners); produced by `VisitPublisher.publish` (visits) · 2 hops · `topic:visits` → `OwnerEventsListener.onVisit` → `OwnerService.find` → `OwnerRepository.findById`
+
+## Tables
+
+- none
 
 ## Other entry points
 
@@ -579,8 +585,9 @@ flowchart LR
 | 2 | Direct callers | 0.0 ms | 2 | 2 callers, 2 call sites |
 | 3 | Upward walk | 0.0 ms | 10 | 11 nodes reached in 5 hops |
 | 4 | Attach endpoints and topics | 0.0 ms | 1 | 3 endpoints, 1 topic, 3 services |
-| 5 | Report | 0.0 ms | 0 | 2 truncation notes |
-| | Total | 0.0 ms | 20 | |
+| 5 | Tables | 0.0 ms | 1 | 0 tables (0 written) |
+| 6 | Report | 0.0 ms | 0 | 2 truncation notes |
+| | Total | 0.0 ms | 21 | |
 """
 
 

@@ -28,15 +28,16 @@ def missing_members(obj: object) -> list[str]:
 
 def test_registry_lists_one_package_per_folder() -> None:
     folders = sorted(p.name for p in LANGUAGES_DIR.iterdir() if (p / "__init__.py").exists())
-    assert folders == ["apex", "ecmascript", "graphql", "java", "kotlin", "proto", "python"]
-    # Docs, configuration and SQL plug in from indexer.content (claimed by path, not a language folder).
+    assert folders == ["apex", "ecmascript", "graphql", "java", "kotlin", "proto", "python", "sql"]
+    # Docs and configuration plug in from indexer.content (claimed by path, not a language folder).
     assert LANGUAGE_MODULES == {**{f: f"indexer.languages.{f}" for f in folders}, "content": "indexer.content"}
 
 
 def test_every_extracted_language_has_its_module_system() -> None:
     languages = {ex.language for ex in extractors().values()}
-    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "apex", "kotlin", "vue"}
-    content = {"markdown", "restructuredtext", "asciidoc", "yaml", "properties", "dotenv", "sql"}
+    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "apex", "kotlin", "vue",
+                         "sql", "prisma"}
+    content = {"markdown", "restructuredtext", "asciidoc", "yaml", "properties", "dotenv"}
     systems = module_systems()
     assert set(systems) == languages | content
     assert systems["typescript"] is systems["javascript"] is systems["vue"]  # one ECMAScript family
@@ -44,7 +45,7 @@ def test_every_extracted_language_has_its_module_system() -> None:
     assert {lang: ms.namespace for lang, ms in systems.items()} == {
         "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript",
         "graphql": "graphql", "proto": "proto", "apex": "apex", "kotlin": "java", "vue": "ecmascript",
-        **{lang: "content" for lang in content}}
+        "sql": "sql", "prisma": "sql", **{lang: "content" for lang in content}}
     assert extractor_for_path("docs/intro.txt").language == "restructuredtext"
     assert extractor_for_path("src/main/resources/application.yml").language == "yaml"
     assert extractor_for_path(".env") is None

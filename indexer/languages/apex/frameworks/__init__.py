@@ -16,6 +16,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "platform",
     "rest",
     "callouts",
+    "sobject_tables",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -34,6 +34,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "lwc",
     "openapi_clients",
     "js_constants",
+    "typeorm",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -34,6 +34,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "jvm_entries",
     "openapi_generated",
     "java_constants",
+    "jpa_data",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

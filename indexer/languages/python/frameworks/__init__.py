@@ -37,6 +37,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_cli",
     "openapi_python",
     "python_constants",
+    "orm_tables",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -1,0 +1,348 @@
+"""The data layer of the linker: ``Table`` / ``Column`` nodes and the ``DECLARES``, ``HAS_COLUMN``,
+``READS`` and ``WRITES`` edges, from the :class:`~indexer.model.TableDef` and
+:class:`~indexer.model.TableUse` facts every file reports (SQL scripts, ORM models, repositories,
+raw SQL).
+
+**Identity.** A table is one node per repository, schema and lowercased name, however many sources
+declare it (a Flyway script, a JPA entity, a Django migration): id ``table:<repo>:<schema>.<name>``
+(:func:`table_id`; :func:`indexer.frameworks.sql_text.table_key` folds quotes, case and the default
+schemas ``public`` / ``dbo`` / ``main``). A column is ``column:<repo>:<schema>.<table>.<column>``. Both
+are shared nodes (:data:`stores.contracts.SHARED_LABELS`): each declaring file emits them and owns
+its ``DECLARES`` (the entity class, or the File of a SQL / Prisma / migration script -> Table) and
+``HAS_COLUMN`` (Table -> Column) edges; a table only code names (raw SQL on a table no source
+declares) is a node too, with ``props["declared"] = False``.
+
+**Entities.** A class maps to a table through its own ``table`` definition; a ``proxy`` (Django) or
+a class without one maps through the nearest ancestor (MRO) that has one; ``abstract`` definitions
+(a JPA ``@MappedSuperclass``, a Django abstract model) give their columns to every table below them;
+a Django ``candidate`` is a table when an ancestor is a model.
+
+**Accesses.** ``READS`` / ``WRITES`` go from the function or method of the use (the File at module
+level) to the table, owned by the use's file, with ``props``: ``framework``, ``resolution``
+(``exact``: the code names the table or entity; ``inferred``: a naming rule or the receiver's type
+led there) and ``columns`` (sorted, mapped onto the table's declared columns where a name differs:
+``author`` -> ``author_id``, ``lastName`` -> ``last_name``; absent when unknown). An entity
+expression is resolved through the resolver (``Owner``, ``owner``, ``self.repo``); what does not
+resolve to a mapped class links nothing (counted ``unlinked_table_use``). SQL is rendered (constants
+followed) and parsed with sqlglot; a string that does not parse links nothing (``unlinked_sql``).
+A Spring Data call on a repository that declares the method itself links nothing here: the CALLS
+edge reaches the declared method, whose own access the walk follows.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from indexer.frameworks.sql_text import statement_access
+from indexer.model import Import, TableDef, TableUse, Template
+from indexer.resolve.values import ClassV, Def, InstV
+from indexer.symbols import file_id
+from stores.contracts import Edge, Node, column_id, table_id, table_key
+
+if TYPE_CHECKING:
+    from indexer.frameworks.link import LinkResult
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import ImportTarget, Lookup
+
+__all__ = ["link_tables", "TABLE_EDGES"]
+
+TABLE_EDGES = ("READS", "WRITES")
+_HOLE = "\x00"
+
+
+def _camel_to_snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if i and ch.isupper() and (name[i - 1].islower() or name[i - 1].isdigit()):
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+@dataclass(slots=True)
+class _Table:
+    id: str
+    name: str
+    schema: str
+    declared: bool = True
+    columns: dict[str, str | None] = field(default_factory=dict)  # lower name -> type
+
+
+class _TableLinker:
+    def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
+                 emit: Callable[[FileCtx, str, Node], None],
+                 render: Callable[[FileCtx, str | None, Template], str],
+                 import_target: Callable[[FileCtx, Import], ImportTarget],
+                 mappers: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
+        self.r, self.ctxs, self.result, self.emit, self.render = r, ctxs, result, emit, render
+        self.import_target = import_target
+        self.mappers = mappers
+        self.tables: dict[str, _Table] = {}
+        self.by_class: dict[str, str] = {}  # entity Def id (or path:qualname) -> table id
+        self.abstract: dict[str, list[tuple[str, str | None]]] = {}  # Def id -> columns
+        self.proxies: set[str] = set()
+        self.entity_names: dict[str, set[str]] = defaultdict(set)  # JPA entity / class name -> table ids
+        self.repositories: dict[str, str] = {}  # repository interface Def id -> table id
+        self._edges: set[tuple[str, str, str, str, int]] = set()
+        self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
+
+    # -- declarations ------------------------------------------------------------------------------
+
+    def _entity_key(self, fc: FileCtx, td: TableDef) -> str | None:
+        if td.entity is None:
+            return None
+        rd = fc.def_at(td.entity, td.line)
+        return rd.id if rd is not None else f"{fc.path}:{td.entity}"
+
+    def declare(self) -> None:
+        candidates: list[tuple[FileCtx, TableDef, Def]] = []
+        for fc in self.ctxs:
+            for td in fc.ex.tables:
+                key = self._entity_key(fc, td)
+                if td.kind == "abstract" and key is not None:
+                    self.abstract[key] = td.columns
+                elif td.kind == "proxy" and key is not None:
+                    self.proxies.add(key)
+                elif td.kind == "candidate":
+                    rd = fc.def_at(td.entity, td.line) if td.entity else None
+                    if rd is not None:
+                        candidates.append((fc, td, rd))
+        for fc in self.ctxs:
+            for td in fc.ex.tables:
+                if td.kind == "table" and td.name:
+                    self._declare(fc, td)
+        changed = True
+        while changed and candidates:  # a Django class is a model when an ancestor is one
+            changed = False
+            for item in list(candidates):
+                fc, td, rd = item
+                if any(b.id in self.by_class or b.id in self.abstract for b in self.r.mro(rd)[1:]):
+                    self._declare(fc, td)
+                    candidates.remove(item)
+                    changed = True
+
+    def _declare(self, fc: FileCtx, td: TableDef) -> None:
+        tid = table_id(fc.repo, td.name, td.schema)
+        key = table_key(td.name, td.schema)
+        t = self.tables.get(tid)
+        if t is None:
+            t = self.tables[tid] = _Table(tid, td.name, key.split(".", 1)[0])
+        cols = list(td.columns)
+        owner = file_id(fc.repo, fc.path)
+        ekey = self._entity_key(fc, td)
+        if ekey is not None:
+            self.by_class[ekey] = tid
+            rd = fc.def_at(td.entity, td.line) if td.entity else None
+            if rd is not None:
+                owner = rd.id
+                inherited: list[tuple[str, str | None]] = []
+                for b in reversed(self.r.mro(rd)[1:]):
+                    inherited += self.abstract.get(b.id, [])
+                cols = inherited + cols
+            self.entity_names[td.entity.rsplit(".", 1)[-1].lower()].add(tid)
+            self.entity_names[td.name.lower()].add(tid)
+        for c, ty in cols:
+            t.columns.setdefault(c.lower(), ty)
+        t.declared = True
+        self._node(fc, t)
+        self._edge(fc, "DECLARES", owner, tid, td.line, td.col, framework=td.framework)
+        for c, ty in cols:
+            cid = column_id(tid, c)
+            self.emit(fc, cid, Node(cid, "Column", c, f"{td.name}.{c}", "", "", 0, 0, 0, 0,
+                                    {"table": tid, "type": ty, "repository": fc.repo}))
+            self._edge(fc, "HAS_COLUMN", tid, cid, td.line, td.col, framework=td.framework)
+        self.result.outcomes["tables_declared"] += 1
+
+    def _node(self, fc: FileCtx, t: _Table) -> None:
+        qual = f"{t.schema}.{t.name}" if t.schema else t.name
+        self.emit(fc, t.id, Node(t.id, "Table", t.name, qual, "", "", 0, 0, 0, 0,
+                                 {"schema": t.schema or None, "repository": fc.repo, "declared": t.declared}))
+
+    def _edge(self, fc: FileCtx, kind: str, src: str, dst: str, line: int, col: int, **props: object) -> None:
+        key = (fc.path, kind, src, dst, line)
+        if key in self._edges:
+            return
+        self._edges.add(key)
+        self.result.edges[fc.path].append(
+            Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None}))
+
+    # -- entity resolution -------------------------------------------------------------------------
+
+    def _class_table(self, c: Def) -> str | None:
+        for b in self.r.mro(c):
+            tid = self.by_class.get(b.id)
+            if tid is not None:
+                return tid
+            if b.id in self.repositories:
+                return None
+        return None
+
+    def _entity_table(self, fc: FileCtx, scope: str | None, expr: str) -> str | None:
+        v = self.r.resolve_expr(fc, scope, expr)
+        if isinstance(v, (ClassV, InstV)):
+            tid = self._class_table(v.c)
+            if tid is not None:
+                return tid
+        # a module variable (SQLAlchemy ``t = Table(...)``), of this file or imported
+        tid = self.by_class.get(f"{fc.path}:{expr}")
+        head, _, rest = expr.partition(".")
+        imps = fc.imports.get(head)
+        if tid is None and imps:
+            target = self.import_target(fc, imps[-1])
+            name = target.member if target.member is not None else rest
+            for f in target.files if name and not target.of_class else []:
+                tid = self.by_class.get(f"{f.path}:{name}")
+                if tid is not None:
+                    break
+        return tid
+
+    def _repository_table(self, fc: FileCtx, scope: str | None, receiver: str, name: str) -> str | None:
+        v = self.r.resolve_expr(fc, scope, receiver)
+        if not isinstance(v, InstV):
+            return None
+        for b in self.r.mro(v.c):
+            tid = self.repositories.get(b.id)
+            if tid is not None:
+                declared, _ = self.r.lookup(v.c, name)
+                return None if declared else tid
+        return None
+
+    # -- uses --------------------------------------------------------------------------------------
+
+    def repositories_of(self) -> None:
+        for fc in self.ctxs:
+            for u in fc.ex.table_uses:
+                if u.role == "repository" and u.owner and u.entity:
+                    rd = fc.def_at(u.owner, u.line)
+                    tid = self._entity_table(fc, u.owner, u.entity) or self._by_entity_name(u.entity)
+                    if rd is not None and tid is not None:
+                        self.repositories[rd.id] = tid
+
+    def _by_entity_name(self, name: str) -> str | None:
+        found = self.entity_names.get(name.rsplit(".", 1)[-1].lower(), set())
+        return next(iter(found)) if len(found) == 1 else None
+
+    def _owner(self, fc: FileCtx, u: TableUse) -> str:
+        rd = fc.def_at(u.owner, u.line) if u.owner else None
+        return rd.id if rd is not None else file_id(fc.repo, fc.path)
+
+    def use(self, fc: FileCtx, u: TableUse) -> None:
+        if u.role == "repository":
+            return
+        if u.role in ("sql", "jpql"):
+            self._statement(fc, u)
+            return
+        tid = None
+        if u.receiver is not None:
+            tid = self._repository_table(fc, u.owner, u.receiver, self._called_name(fc, u))
+            if tid is None:
+                return  # not a repository (or it declares the method): nothing here
+        elif u.table is not None:  # a table the code names (an Apex sObject)
+            schema, _, name = u.table.rpartition(".")
+            tid = table_id(fc.repo, name, schema or None)
+        elif u.entity is not None:
+            tid = self._entity_table(fc, u.owner, u.entity)
+            if tid is None and u.framework == "jpa":
+                tid = self._by_entity_name(u.entity)
+        if tid is None:
+            self.result.outcomes["unlinked_table_use"] += 1
+            return
+        self._access(fc, u, u.role, tid, u.columns)
+
+    def _called_name(self, fc: FileCtx, u: TableUse) -> str:
+        names = self._call_names.get(fc.path)
+        if names is None:
+            names = self._call_names[fc.path] = {(c.line, c.col): c.name for c in fc.ex.calls}
+        return names.get((u.line, u.col), "")
+
+    def _statement(self, fc: FileCtx, u: TableUse) -> None:
+        text = self.render(fc, u.owner, u.sql or Template()).replace(_HOLE, "?")
+        found = statement_access(text)
+        if not found:
+            self.result.outcomes["unlinked_sql"] += 1
+            return
+        for a in found:
+            if u.role == "jpql":
+                tid = self._by_entity_name(a.name)
+                if tid is None and u.entity is not None and a.name.lower() == u.entity.rsplit(".", 1)[-1].lower():
+                    tid = self._entity_table(fc, u.owner, u.entity)
+                if tid is None:
+                    self.result.outcomes["unlinked_jpql"] += 1
+                    continue
+            else:
+                tid = table_id(fc.repo, a.name, a.schema)
+            self._access(fc, u, a.role, tid, list(a.columns))
+
+    def _access(self, fc: FileCtx, u: TableUse, role: str, tid: str, columns: Sequence[str]) -> None:
+        t = self.tables.get(tid)
+        if t is None:
+            schema, _, name = tid.split(":", 2)[2].partition(".")
+            t = self.tables[tid] = _Table(tid, name, schema, declared=False)
+        self._node(fc, t)
+        cols = sorted({self._column(t, c) for c in columns})
+        kind = "WRITES" if role == "writes" else "READS"
+        self._edge(fc, kind, self._owner(fc, u), tid, u.line, u.col, framework=u.framework,
+                   resolution=u.resolution, columns=cols or None)
+        self.result.outcomes[kind.lower()] += 1
+
+    @staticmethod
+    def _column(t: _Table, c: str) -> str:
+        low = c.lower()
+        if not t.columns or low in t.columns:
+            return low
+        if low == "pk" and "id" in t.columns:  # Django's primary-key alias
+            return "id"
+        for guess in (f"{low}_id", _camel_to_snake(c), f"{_camel_to_snake(c)}_id"):
+            if guess in t.columns:
+                return guess
+        return low
+
+    def run(self) -> None:
+        self.declare()
+        self.repositories_of()
+        for fc in self.ctxs:
+            for u in fc.ex.table_uses:
+                self.use(fc, u)
+            if self.mappers and fc.lang == "java":
+                self._mybatis(fc)
+
+    def _mybatis(self, fc: FileCtx) -> None:
+        """READS / WRITES of the methods of Java interfaces a mapper XML names (by ``package.Qual``)."""
+        prefix = f"{fc.ex.package}." if fc.ex.package else ""
+        for rd in fc.defs:
+            if rd.d.kind != "interface":
+                continue
+            statements = self.mappers.get(prefix + rd.d.qualname)
+            if not statements:
+                continue
+            for m in fc.defs:
+                if m.d.kind != "method" or m.d.parent != rd.d.qualname or m.d.name not in statements:
+                    continue
+                found = next((f for f in map(statement_access, statements[m.d.name]) if f), None)
+                if not found:
+                    self.result.outcomes["unlinked_sql"] += 1
+                    continue
+                u = TableUse("mybatis", "sql", m.d.qualname, m.d.name_line, m.d.name_col)
+                for a in found:
+                    self._access(fc, u, a.role, table_id(fc.repo, a.name, a.schema), list(a.columns))
+
+
+def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
+                emit: Callable[[FileCtx, str, Node], None],
+                render: Callable[[FileCtx, str | None, Template], str],
+                import_target: Callable[[FileCtx, Import], ImportTarget],
+                mappers: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None) -> None:
+    """Add to ``result`` the Table / Column nodes (through ``emit(fc, id, node)``, the linker's
+    per-file emitter) and the DECLARES / HAS_COLUMN / READS / WRITES edges of every
+    :class:`~indexer.model.TableDef` and :class:`~indexer.model.TableUse` of ``ctxs`` (every file of
+    one repository), as the module docstring says; ``render(fc, scope, template)`` renders a SQL
+    template with its constants (holes as ``"\\x00"``); ``import_target(fc, imp)`` says what an
+    import names (the linker's :meth:`~indexer.frameworks.link` ``import_target``). Outcomes counted in ``result.outcomes``:
+    ``tables_declared``, ``reads``, ``writes``, ``unlinked_table_use``, ``unlinked_sql``,
+    ``unlinked_jpql``. Never raises on odd facts."""
+    if not mappers and not any(fc.ex.tables or fc.ex.table_uses for fc in ctxs):
+        return
+    _TableLinker(r, ctxs, result, emit, render, import_target, mappers or {}).run()
