@@ -44,8 +44,9 @@ from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.retrieval import QueryEngine, SearchHit, SearchResult, query_engine
-from stores.contracts import GraphStore, Node, SearchFilters, SearchIndex
+from stores.contracts import GraphStore, Node, RepositoryRecord, SearchFilters, SearchIndex
 from stores.embedder import EmbedderError
+from stores.errors import QueryFailed
 
 __all__ = ["AgentQueries", "Answer", "TargetError", "IndexSource", "resolve_target", "node_json", "estimate_tokens",
            "DEFAULT_MAX_TOKENS", "MIN_MAX_TOKENS", "MAX_MAX_TOKENS", "CHARS_PER_TOKEN", "CONTEXT_NAMES", "MAX_LIMIT",
@@ -690,14 +691,22 @@ class AgentQueries:
         steps = self._start()
         graph = steps.graph
         repos = []
-        for name in graph.repos():
+        registry = {r.key: r for r in _registry(graph)}
+        for name in sorted(set(graph.repos()) | set(registry)):
             files = graph.file_checksums(name)
             source = next((s for s in self.sources if name in s.roots), None)
             entry: dict[str, Any] = {"name": name, "files": len(files), "root": None, "indexed_at": None,
                                      "changed_files": None}
+            record = registry.get(name)
+            if record is not None:  # the store's own registry: every backend, every index
+                entry.update(root=record.root, indexed_at=_iso(record.indexed_at) if record.indexed_at else None,
+                             branch=record.branch, default=record.default, product=record.product,
+                             remote=record.remote, commit=record.commit, counts=dict(record.counts))
             if source is not None:
                 entry.update(root=source.roots[name], indexed_at=_iso(source.indexed_at),
                              changed_files=_changed(source.roots[name], files, source.indexed_at))
+            elif record is not None and record.indexed_at:
+                entry.update(changed_files=_changed(record.root, files, record.indexed_at))
             repos.append(entry)
         steps.lap("Repositories", f"{len(repos)} repositories, their files and freshness")
         stats = graph.stats()
@@ -846,6 +855,14 @@ def _callees_text(data: Mapping[str, Any]) -> list[str]:
     for c in data["callees"]:
         lines.append(f"- `{c['name']}` ({_loc(c)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"]))
     return lines
+
+
+def _registry(graph: GraphStore) -> list[RepositoryRecord]:
+    """The store's registry entries; ``[]`` for a store that keeps none."""
+    try:
+        return graph.repositories()
+    except QueryFailed:
+        return []
 
 
 def _repos_text(data: Mapping[str, Any]) -> list[str]:

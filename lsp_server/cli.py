@@ -35,6 +35,8 @@ from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
+from indexer.registry import branch_identity, refresh_counts
+from lsp_server.cli_repos import repos
 from lsp_server.cli_support import (RichProgress, cli_store, cli_stores, emit_json, err, loaded_config, out)
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
@@ -56,28 +58,47 @@ def main(verbose: int) -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--all", "manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Index every repository of this TOML manifest ([[repository]] path, name, product, branch), "
+                   "several at a time (see --jobs, --memory-budget).")
+@click.option("--branch", help="Index PATH as this branch of the repository (default: the checkout's current one).")
+@click.option("--memory-budget", type=click.IntRange(64, 1 << 22), metavar="MIB",
+              help="With --all: start a repository only while the runs' estimated memory fits (default: half the "
+                   "available memory).")
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name).")
 @click.option("--product", help="Product the repository belongs to (default: the repository name).")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: PATH/.ripple/index.db).")
 @click.option("--max-file-size", type=click.IntRange(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
               help="Skip files larger than this many bytes (1 to 1 GiB).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Extraction processes, 1 to 64 (default: one per core).")
+              help="Extraction processes, 1 to 64 (default: one per core); with --all: repositories at once "
+                   "(default: the cores, at most 4).")
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="After the graph is written, compute embeddings for semantic search (resume with `ripple embed`).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
 @click.option("--follow-external-symlinks", is_flag=True,
               help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None,
+def index(path: Path | None, manifest: Path | None, branch: str | None, memory_budget: int | None, repo: str | None,
+          product: str | None, db: str | None, max_file_size: int, jobs: int | None,
           embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the configured stores
-    (the embedded store by default; see `ripple doctor` and .ripple/config.toml).
+    (the embedded store by default; see `ripple doctor` and .ripple/config.toml), or with --all every
+    repository of a manifest (the central indexer).
 
     The graph and BM25 index are committed first and answer at once; embeddings follow."""
     from stores.config import load_config
 
+    if manifest is not None:
+        if path is not None or repo or product or branch or follow_external_symlinks:
+            raise click.UsageError("--all reads PATH, --repo, --product and --branch from the manifest: give none of them")
+        from lsp_server.cli_central import index_all
+
+        outcomes = index_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
+        sys.exit(1 if any(o.status != "ok" for o in outcomes) else 0)
+    if path is None:
+        raise click.UsageError("give PATH, or --all MANIFEST")
     root = path.resolve()
     repo_name = repo or root.name
     for gone in prune_state_dirs():  # caches of indexes deleted a week ago or more
@@ -93,13 +114,14 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     try:
         # The name this folder was indexed under before (`--repo` once, remembered), as the server does.
         repo_name = repo or repository_name(stores.graph, db_path, root)
-        claim_repository(stores.graph, db_path, repo_name, root)  # never take over another folder's repository
+        key, repo_name, branch = branch_identity(stores.graph.repositories(), repo_name, branch, root)
+        claim_repository(stores.graph, db_path, key, root)  # never take over another folder's repository
     except StoreError as exc:
         stores.close()
         raise click.ClickException(str(exc)) from exc
     store = stores.search  # the embedded store is both; embeddings go to the search index
     model = model or config.embedding_model
-    options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs,
+    options = IndexOptions(repo=key, name=repo_name, branch=branch, product=product, max_file_bytes=max_file_size, jobs=jobs,
                            http_services=config.http_services, state_dir=str(state_dir(db_path)),
                            follow_external_symlinks=follow_external_symlinks)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -110,6 +132,8 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
             with _writing(db_path):  # one writer per index; embedding below runs beside others
                 report = index_repository(root, stores.graph, store, options, progress)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
+            if embed:
+                refresh_counts(stores.graph, store, key)  # the registry's vector count
     except KeyboardInterrupt:
         phase = progress.phase if progress is not None else None
         if phase in (None, "discover", "read", "extract", "resolve"):
@@ -522,7 +546,11 @@ def trust(path: Path, remove: bool) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--all", "manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Index every repository of this TOML manifest (as `ripple index --all`), then follow them all.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="With --all: repositories indexed at once.")
+@click.option("--memory-budget", type=click.IntRange(64, 1 << 22), metavar="MIB", help="With --all: as `ripple index --all`.")
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name; one PATH only).")
 @click.option("--product", help="Product the repositories belong to (default: each repository's name).")
 @click.option("--db", envvar=DB_ENV, help="Index file of every PATH (default: PATH/.ripple/index.db each).")
@@ -534,12 +562,24 @@ def trust(path: Path, remove: bool) -> None:
 @click.option("--follow-external-symlinks", is_flag=True,
               help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per update.")
-def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: str | None, max_file_size: int,
+def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memory_budget: int | None, repo: str | None,
+          product: str | None, db: str | None, max_file_size: int,
           embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
-    """Index each PATH, then keep its index current as files are saved, added, deleted or renamed,
-    until Ctrl-C. Bursts (a branch switch) are batched; each update re-binds only what the change
-    affects. Other ripple processes may read the index meanwhile; writers take turns."""
+    """Index each PATH (or, with --all, every repository of a manifest), then keep its index current
+    as files are saved, added, deleted or renamed, until Ctrl-C. Bursts (a branch switch) are
+    batched; each update re-binds only what the change affects. Other ripple processes may read the
+    index meanwhile; writers take turns."""
     import threading
+
+    if manifest is not None:
+        if paths or repo or product:
+            raise click.UsageError("--all reads the paths, names and products from the manifest: give none of them")
+        from lsp_server.cli_central import watch_all
+
+        watch_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
+        return
+    if not paths:
+        raise click.UsageError("give PATH..., or --all MANIFEST")
 
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
@@ -800,6 +840,8 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
     except KeyboardInterrupt:
         pass
 
+
+main.add_command(repos)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))
