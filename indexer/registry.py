@@ -20,7 +20,7 @@ from indexer.run import IndexOptions
 from indexer.vcs import VcsState, git_state
 from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 
-__all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_keys", "branch_identity", "record_repository", "refresh_counts"]
+__all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_identity", "record_repository", "refresh_counts"]
 
 BRANCH_SEPARATOR = "@"
 
@@ -40,20 +40,6 @@ def repository_key(entries: Sequence[RepositoryRecord], name: str, branch: str |
         default = next((r for r in mine if r.default), mine[0])
         return default.key, default.default
     return f"{name}{BRANCH_SEPARATOR}{branch}", False
-
-
-def branch_keys(entries: Sequence[RepositoryRecord], branch: str | None) -> set[str]:
-    """The keys a query reads: per repository name, the entry of ``branch`` when it has one, else
-    its default entry (``branch=None``: every default entry)."""
-    by_name: dict[str, list[RepositoryRecord]] = {}
-    for r in entries:
-        by_name.setdefault(r.name, []).append(r)
-    keys = set()
-    for mine in by_name.values():
-        chosen = next((r for r in mine if branch is not None and r.branch == branch), None)
-        chosen = chosen or next((r for r in mine if r.default), mine[0])
-        keys.add(chosen.key)
-    return keys
 
 
 def refresh_counts(graph: GraphStore, search: SearchIndex, key: str) -> RepositoryRecord | None:

@@ -36,8 +36,8 @@ from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
 from indexer.registry import branch_identity, refresh_counts
-from lsp_server.cli_repos import repos
-from lsp_server.cli_support import (RichProgress, cli_store, cli_stores, emit_json, err, loaded_config, out)
+from lsp_server.cli_repos import registry_checks, repos
+from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out)
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
@@ -326,9 +326,11 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
 @click.option("--resolution", "resolutions", multiple=True, type=click.Choice(["exact", "inferred", "name"]), help="Keep only calls bound this way (repeatable).")
 @click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool) -> None:
+@branch_option
+def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool,
+                branch: str | None) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL])."""
-    with cli_store(db) as store:
+    with cli_store(db, branch) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
         unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
@@ -341,10 +343,12 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
 @click.option("--include-declaration", is_flag=True, help="List the declarations too.")
 @click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool) -> None:
+@branch_option
+def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool,
+                   branch: str | None) -> None:
     """Every reference to SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL]): call
     sites, type uses, injections, subclasses, overrides."""
-    with cli_store(db) as store:
+    with cli_store(db, branch) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
         unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
@@ -367,8 +371,9 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo:
               help="Callers named per hop; the rest of each hop is counted.")
 @click.option("--repo", help="Only TARGET's definitions in this repository (a name defined in several).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@branch_option
 def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], tests: str, per_hop: int,
-               repo: str | None, as_json: bool) -> None:
+               repo: str | None, as_json: bool, branch: str | None) -> None:
     """Blast radius of TARGET (Class.method, module.function, a node id, or PATH:LINE[:COL]): its
     callers, the endpoints and topics they reach across services, and the services affected."""
     from stores.config import load_config
@@ -379,7 +384,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.BadParameter(str(exc), param_hint="--service") from exc
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    with cli_stores(db) as stores:
+    with cli_stores(db, branch, view=True) as stores:
         store = stores.graph
         try:
             query = target_query(store, target)
@@ -449,11 +454,12 @@ def _known_language(value: str | None) -> str | None:
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@branch_option
 def search(query: str, db: str | None, repo: str | None, product: str | None, language: str | None,
-           kind: str | None, limit: int, model: str | None, as_json: bool) -> None:
+           kind: str | None, limit: int, model: str | None, as_json: bool, branch: str | None) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
-    with cli_stores(db) as stores:
+    with cli_stores(db, branch, view=True) as stores:
         try:
             result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
         except EmbedderError as exc:
@@ -514,6 +520,7 @@ def doctor(path: Path | None, db: Path | None, as_json: bool) -> None:
     from stores.doctor import render, run_checks
 
     checks = run_checks(path or Path.cwd(), db=db.expanduser() if db else None)
+    checks += registry_checks(path or Path.cwd(), db.expanduser() if db else None)  # each repository's state
     ok = all(c.status != "fail" for c in checks)
     if as_json:
         emit_json({"ok": ok, "checks": [c.as_dict() for c in checks]})

@@ -9,6 +9,7 @@ key (``name@branch``).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -19,11 +20,14 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
+from indexer.vcs import git_output
 from lsp_server.cli_support import cli_stores, emit_json, err, out
 from stores.contracts import REPOSITORY_COUNTS, GraphStore, RepositoryRecord
-from stores.factory import DB_ENV, find_db, writer_lock
+from stores.doctor import OK, WARN, Check
+from stores.errors import StoreError
+from stores.factory import DB_ENV, find_db, open_stores, writer_lock
 
-__all__ = ["repos", "record_json", "find_entry", "iso_time"]
+__all__ = ["repos", "record_json", "find_entry", "iso_time", "behind", "registry_checks"]
 
 _DB_HELP = "Index file (default: .ripple/index.db here or in a parent folder)."
 
@@ -77,15 +81,16 @@ def list_cmd(db: str | None, as_json: bool) -> None:
     if as_json:
         emit_json({"repositories": [record_json(r) for r in entries], "unregistered": unregistered})
         return
-    table = Table(title=f"{len(entries)} repositories", title_justify="left")
-    for column in ("name", "branch", "product", *REPOSITORY_COUNTS, "commit", "indexed at", "root"):
-        table.add_column(column, justify="right" if column in REPOSITORY_COUNTS else "left")
-    for r in entries:
-        branch = (r.branch or "-") + (" (default)" if r.default else "")
-        table.add_row(escape(r.key), escape(branch), escape(r.product),
-                      *(f"{r.counts.get(k, 0):,}" for k in REPOSITORY_COUNTS),
-                      (r.commit or "-")[:12], iso_time(r.indexed_at) or "-", escape(r.root))
-    out.print(table)
+    header = ("repository", "branch", *REPOSITORY_COUNTS, "commit", "indexed at", "root")
+    rows = [(r.key, (r.branch or "-") + ("*" if r.default else ""), *(f"{r.counts.get(k, 0):,}" for k in REPOSITORY_COUNTS),
+             (r.commit or "-")[:10], iso_time(r.indexed_at) or "-", r.root) for r in entries]
+    widths = [max(len(str(row[i])) for row in (header, *rows)) for i in range(len(header) - 1)]
+    numeric = range(2, 2 + len(REPOSITORY_COUNTS))
+    out.print(f"{len(entries)} repositories", markup=False)
+    for row in (header, *rows):
+        cells = [str(v).rjust(w) if i in numeric else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths))]
+        out.print("  ".join([*cells, str(row[-1])]), markup=False)
+    out.print("[dim]* the default branch: what queries read when they name no --branch[/dim]")
     if unregistered:
         err.print(f"[yellow]held without a registry entry (indexed by an older ripple; `ripple index` them again): "
                   f"{escape(', '.join(unregistered))}[/yellow]", soft_wrap=True)
@@ -158,3 +163,52 @@ def remove_cmd(name: str, branch: str | None, db: str | None, as_json: bool) -> 
         return
     out.print(f"removed {escape(key)}: {counts['files']:,} files, {counts['nodes']:,} nodes, {counts['edges']:,} edges, "
               f"{chunks:,} chunks ({seconds:.2f}s)")
+
+
+def behind(root: str, commit: str | None, branch: str | None = None) -> int | None:
+    """Commits the checkout at ``root`` has on ``branch`` (its local branch; HEAD when ``None``) after
+    ``commit`` (``git rev-list --count``), ``None`` when that cannot be told cheaply (no commit
+    recorded, folder gone, not a checkout, no such branch, git slow)."""
+    if not commit or not os.path.isdir(root):
+        return None
+    tip = f"refs/heads/{branch}" if branch else "HEAD"
+    count = git_output(Path(root), "rev-list", "--count", f"{commit}..{tip}")
+    return int(count) if count is not None and count.isdigit() else None
+
+
+def registry_checks(start: Path, db: Path | None) -> list[Check]:
+    """``ripple doctor``'s line per registered repository: when it was indexed, at which commit, and
+    whether its checkout's HEAD has moved on since (``warn``: the index is behind; the fix re-indexes
+    it). ``[]`` when the stores cannot be opened (their own checks say why) or hold no registry."""
+    from stores.config import load_config
+
+    try:
+        config = load_config(start)
+        path = db or config.db or find_db(start)
+        if "embedded" in (config.graph.backend, config.search.backend) and (path is None or not path.is_file()):
+            return []
+        stores = open_stores(config, path)
+    except StoreError:
+        return []
+    try:
+        entries = stores.graph.repositories()
+    except StoreError:
+        return []
+    finally:
+        stores.close()
+    checks = []
+    for r in entries:
+        where = f"{r.key} ({r.branch or 'no branch'}{', default' if r.default else ''})"
+        detail = (f"{where}: indexed {iso_time(r.indexed_at) or 'never'} at {(r.commit or 'no commit')[:12]}, "
+                  f"{r.counts.get('files', 0):,} files, {r.counts.get('chunks', 0):,} chunks "
+                  f"({r.counts.get('vectors', 0):,} embedded), from {r.root}")
+        n = behind(r.root, r.commit, r.branch)
+        if n:
+            flag = f" --branch {r.branch}" if r.branch and not r.default else ""
+            checks.append(Check("repo", WARN, f"{detail}; {n} commit{'s' if n != 1 else ''} behind {r.branch or 'HEAD'}",
+                                f"ripple index {r.root}{flag} (or let `ripple watch --all` follow it)"))
+        elif not os.path.isdir(r.root):
+            checks.append(Check("repo", OK, f"{detail}; the folder is not on this machine"))
+        else:
+            checks.append(Check("repo", OK, detail + (f"; up to date with {r.branch or 'HEAD'}" if n == 0 else "")))
+    return checks
