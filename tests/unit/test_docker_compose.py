@@ -98,7 +98,7 @@ def test_the_default_manifest_is_valid_and_names_the_mounted_checkout(tmp_path):
 
     # Inside the container /repos is this checkout: here the same folder stands in for it.
     text = (ROOT / "docker" / "repositories.toml").read_text(encoding="utf-8")
-    assert text.count("[[repository]]") == 1 and 'path = "/repos"' in text
+    assert [line for line in text.splitlines() if line.startswith("[")] == ["[[repository]]"] and 'path = "/repos"' in text
     stand_in = tmp_path / "repositories.toml"
     stand_in.write_text(text.replace('"/repos"', json.dumps(str(ROOT))), encoding="utf-8")
     (entry,) = load_manifest(stand_in)
