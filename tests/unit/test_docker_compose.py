@@ -103,3 +103,15 @@ def test_the_default_manifest_is_valid_and_names_the_mounted_checkout(tmp_path):
     stand_in.write_text(text.replace('"/repos"', json.dumps(str(ROOT))), encoding="utf-8")
     (entry,) = load_manifest(stand_in)
     assert (entry.path, entry.name, entry.product, entry.branch) == (ROOT, "ripplegraph", "ripplegraph", None)
+
+
+def test_dockerfile_installs_the_package_with_its_model():
+    dockerfile = (ROOT / "docker" / "Dockerfile").read_text(encoding="utf-8")
+    assert "FROM python:3.11.11-slim-bookworm" in dockerfile
+    assert "RUN pip install . " in dockerfile
+    assert 'ENTRYPOINT ["ripple"]' in dockerfile
+    # The state volume's mount point exists in the image, owned by the user the container runs as.
+    assert "install -d -o ripple -g ripple /home/ripple/state" in dockerfile
+    assert dockerfile.index("install -d -o ripple") < dockerfile.index("USER ripple")
+    ignore = (ROOT / "docker" / "Dockerfile.dockerignore").read_text(encoding="utf-8").split()
+    assert {"!stores/**", "!indexer/**", "!lsp_server/**", "!pyproject.toml", "!README.md"} <= set(ignore)
