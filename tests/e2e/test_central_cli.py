@@ -1,0 +1,120 @@
+"""End to end: the central indexer (``ripple index --all``), ``ripple repos list | show | remove`` and
+``ripple doctor``'s repository lines, on small repositories written for the test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lsp_server.cli import main
+from stores.embedded import EmbeddedStore
+
+REPOS = {
+    "billing": {"billing/pay.py": "def charge(amount):\n    return amount\n\n\ndef refund(amount):\n    return charge(-amount)\n"},
+    "web": {"src/app.ts": "export function render(x: number): number {\n  return helper(x);\n}\n"
+                          "function helper(x: number): number {\n  return x;\n}\n"},
+    "other-shop": {"shop/x.py": "def f():\n    return 1\n"},
+}
+
+
+def make(tmp_path: Path, name: str) -> Path:
+    root = tmp_path / "src" / name
+    for rel, text in REPOS[name].items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def workspace(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for var in ("RIPPLE_DB", "RIPPLE_GRAPH_BACKEND", "RIPPLE_SEARCH_BACKEND", "RIPPLE_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.output
+
+
+def test_index_all_one_clash_fails_alone_then_list_show_remove(workspace):
+    db = str(workspace / "team.db")
+    # A repository named "shop" indexed from one folder first ...
+    shop = make(workspace, "billing").parent / "shop"
+    (shop / "s.py").parent.mkdir(parents=True)
+    (shop / "s.py").write_text("def s():\n    return 2\n", encoding="utf-8")
+    code, _ = run("index", str(shop), "--db", db, "--no-embed", "--json")
+    assert code == 0
+    make(workspace, "web")
+    make(workspace, "other-shop")
+    manifest = workspace / "repos.toml"
+    manifest.write_text('[[repository]]\npath = "src/billing"\nproduct = "money"\n'
+                        '[[repository]]\npath = "src/web"\n'
+                        '[[repository]]\npath = "src/other-shop"\nname = "shop"\n', encoding="utf-8")
+    # ... so the manifest's other folder of that name fails, alone; the others are indexed.
+    code, output = run("index", "--all", str(manifest), "--db", db, "--no-embed", "--json", "-j", "2")
+    assert code == 1
+    report = json.loads(output)
+    assert [(r["key"], r["status"]) for r in report["repositories"]] == [
+        ("billing", "ok"), ("web", "ok"), ("shop", "failed")]
+    clash = report["repositories"][2]["error"]
+    assert clash.startswith(f"index {workspace / 'team.db'} already holds repository 'shop', indexed from {shop}: "
+                            f"{workspace / 'src' / 'other-shop'} cannot be indexed under the same name")
+    assert [(r["files"], r["parsed"], r["written"]) for r in report["repositories"][:2]] == [(1, 1, 1), (1, 1, 1)]
+    assert report["embeddings"] == {"skipped": "--no-embed"} and report["jobs"] == 2
+
+    code, output = run("repos", "list", "--db", db, "--json")
+    listed = json.loads(output)
+    assert code == 0 and listed["unregistered"] == []
+    assert [(r["key"], r["product"], r["root"], r["branch"], r["default"], r["counts"]) for r in listed["repositories"]] == [
+        ("billing", "money", str(workspace / "src" / "billing"), None, True,
+         {"files": 1, "nodes": 3, "edges": 3, "chunks": 2, "vectors": 0}),
+        ("shop", "shop", str(shop), None, True, {"files": 1, "nodes": 2, "edges": 1, "chunks": 1, "vectors": 0}),
+        ("web", "web", str(workspace / "src" / "web"), None, True,
+         {"files": 1, "nodes": 3, "edges": 3, "chunks": 2, "vectors": 0}),
+    ]
+    code, output = run("repos", "show", "billing", "--db", db, "--json")
+    shown = json.loads(output)
+    assert (code, shown["key"], shown["other_branches"], shown["commit"], shown["remote"]) == (0, "billing", [], None, None)
+    assert shown["indexed_at"].endswith("Z")
+    code, output = run("repos", "show", "nope", "--db", db)
+    assert code == 1 and "no repository 'nope' in the registry (repositories: billing, shop, web)" in output
+
+    code, output = run("repos", "remove", "billing", "--db", db, "--json")
+    removed = json.loads(output)
+    assert code == 0
+    assert {k: v for k, v in removed.items() if k != "seconds"} == {
+        "removed": "billing", "files": 1, "nodes": 3, "edges": 3, "chunks": 2}
+    with EmbeddedStore(workspace / "team.db") as store:
+        assert store.repos() == ["shop", "web"]
+        assert [r.key for r in store.repositories()] == ["shop", "web"]
+        assert store.repository_chunk_count("billing") == {"chunks": 0, "embedded": 0}
+        assert store.find_symbols(["charge"]) == {"charge": []}
+    code, output = run("repos", "remove", "billing", "--db", db)
+    assert code == 1 and "no repository 'billing' in the registry" in output
+
+    # doctor: one line per registered repository.
+    code, output = run("doctor", "--db", db)
+    lines = [line for line in output.splitlines() if line.startswith("ok    repo")]
+    assert len(lines) == 2 and lines[0].startswith("ok    repo    shop (no branch, default): indexed ")
+    assert "the folder is not on this machine" not in output
+
+
+def test_index_all_usage_errors(workspace):
+    manifest = workspace / "repos.toml"
+    manifest.write_text("[[repository]]\npath = 'nowhere'\n", encoding="utf-8")
+    code, output = run("index", "--all", str(manifest), "--db", str(workspace / "x.db"))
+    assert code == 1 and f"repository #1: path 'nowhere' is not a folder ({workspace / 'nowhere'})" in output
+    assert not (workspace / "x.db").exists()
+    make(workspace, "web")
+    code, output = run("index", str(workspace / "src" / "web"), "--all", str(manifest))
+    assert code == 2 and "--all reads PATH, --repo, --product and --branch from the manifest" in output
+    code, output = run("index")
+    assert code == 2 and "give PATH, or --all MANIFEST" in output
+    code, output = run("watch")
+    assert code == 2 and "give PATH..., or --all MANIFEST" in output
