@@ -25,6 +25,7 @@ from lsp_server.cli_support import cli_stores, emit_json, err, out
 from stores.contracts import REPOSITORY_COUNTS, GraphStore, RepositoryRecord
 from stores.doctor import OK, WARN, Check
 from stores.errors import StoreError
+from stores.sqlite_file import is_ripple_index
 from stores.factory import DB_ENV, find_db, open_stores, writer_lock
 
 __all__ = ["repos", "record_json", "find_entry", "iso_time", "behind", "registry_checks"]
@@ -185,8 +186,9 @@ def registry_checks(start: Path, db: Path | None) -> list[Check]:
     try:
         config = load_config(start)
         path = db or config.db or find_db(start)
-        if "embedded" in (config.graph.backend, config.search.backend) and (path is None or not path.is_file()):
-            return []
+        if "embedded" in (config.graph.backend, config.search.backend) and (
+                path is None or not path.is_file() or not is_ripple_index(path)):
+            return []  # nothing to list, and an empty or foreign file must not be made an index
         stores = open_stores(config, path)
     except StoreError:
         return []

@@ -203,7 +203,13 @@ def test_repositories_counts_and_freshness(store):
     fresh = AgentQueries(store, store, sources=[IndexSource("x.db", time.time() + 60, {"agent-shop": str(SHOP)})])
     r = fresh.repositories().result
     assert [(x["name"], x["files"]) for x in r["repositories"]] == [("agent-shop", 5), ("petclinic", 3)]
-    assert r["repositories"][0]["changed_files"] == 0 and r["repositories"][1]["changed_files"] is None
+    # petclinic has no IndexSource: its folder and time come from the store's registry.
+    assert r["repositories"][0]["changed_files"] == 0 and r["repositories"][1]["changed_files"] == 0
+    pet = r["repositories"][1]
+    assert (pet["root"], pet["default"], pet["product"]) == (str(PETCLINIC.resolve()), True, "petclinic")
+    assert pet["counts"] == {"files": 3, "nodes": pet["counts"]["nodes"], "edges": pet["counts"]["edges"],
+                             "chunks": pet["counts"]["chunks"], "vectors": 0}  # recorded before embedding
+    assert pet["counts"]["nodes"] > 3 and pet["indexed_at"].endswith("Z")
     stale = AgentQueries(store, store, sources=[IndexSource("x.db", 0.0, {"agent-shop": str(SHOP)})])
     assert stale.repositories().result["repositories"][0]["changed_files"] == 5
     assert r["totals"]["chunks"] > 0 and r["totals"]["embedded"] == r["totals"]["chunks"]
