@@ -293,9 +293,11 @@ def test_delete_during_ingest_is_a_conflict(writable):
             f"repository 'petclinic' is being ingested (job {job['id']}); delete it once the job is over")
     finally:
         lock.release()
-    # the copy of the index records no folder for petclinic, and shop holds its files: an update
-    assert wait_job(http, job["id"])["state"] == "succeeded"
+    # the index's registry records petclinic's own folder: another folder under its name is refused
+    done = wait_job(http, job["id"])
+    assert done["state"] == "failed" and "already holds repository 'petclinic', indexed from " in done["error"]
     assert http.delete("/v1/repositories/petclinic").json() == {"name": "petclinic", "filesDeleted": 3}
+    assert "petclinic" not in [r["name"] for r in http.get("/v1/repositories").json()["repositories"]]
 
 
 def test_ingest_never_takes_over_another_folders_repository(writable, tmp_path):
