@@ -118,3 +118,48 @@ def test_index_all_usage_errors(workspace):
     assert code == 2 and "give PATH, or --all MANIFEST" in output
     code, output = run("watch")
     assert code == 2 and "give PATH..., or --all MANIFEST" in output
+
+
+def test_watch_all_indexes_the_manifest_then_follows_each_repository(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    billing, web = make(tmp_path, "billing"), make(tmp_path, "web")
+    manifest = tmp_path / "repos.toml"
+    manifest.write_text('[[repository]]\npath = "src/billing"\n[[repository]]\npath = "src/web"\n', encoding="utf-8")
+    db = tmp_path / "team.db"
+    env = {**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "watch", "--all", str(manifest), "--db", str(db),
+                             "--no-embed", "--json", "-j", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while not db.exists():
+            assert time.monotonic() < deadline, "no index written"
+            time.sleep(0.1)
+        reader = EmbeddedStore(db)
+        try:
+            while sorted(r.key for r in reader.repositories()) != ["billing", "web"]:
+                assert time.monotonic() < deadline, "the manifest was not indexed"
+                time.sleep(0.1)
+            time.sleep(2.0)  # the watchers arm after their first sync
+            (billing / "billing" / "tax.py").write_text("from billing.pay import charge\n\n\ndef tax():\n"
+                                                       "    return charge(2)\n", encoding="utf-8")
+            while "billing/tax.py" not in reader.file_checksums("billing"):
+                assert time.monotonic() < deadline, "the saved file did not reach the index"
+                time.sleep(0.1)
+            assert reader.file_checksums("web") == {"src/app.ts": reader.file_checksums("web")["src/app.ts"]}
+        finally:
+            reader.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    summary, _, updates = out.partition("\n}\n")
+    assert [(r["key"], r["status"]) for r in json.loads(summary + "\n}")["repositories"]] == [
+        ("billing", "ok"), ("web", "ok")]
+    last = [json.loads(line) for line in updates.splitlines() if '"billing"' in line][-1]
+    assert (last["files_changed"], last["files_written"]) == (1, 1)
+    assert web.is_dir()
