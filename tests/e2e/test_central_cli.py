@@ -163,3 +163,47 @@ def test_watch_all_indexes_the_manifest_then_follows_each_repository(tmp_path):
     last = [json.loads(line) for line in updates.splitlines() if '"billing"' in line][-1]
     assert (last["files_changed"], last["files_written"]) == (1, 1)
     assert web.is_dir()
+
+
+def test_the_memory_budget_admits_runs_by_their_estimates(tmp_path, monkeypatch):
+    from lsp_server.cli_central import RepoJob, run_jobs
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for var in ("RIPPLE_DB", "RIPPLE_GRAPH_BACKEND", "RIPPLE_SEARCH_BACKEND", "RIPPLE_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    roots = {name: make(tmp_path, name) for name in ("billing", "web")}
+    db = str(tmp_path / "team.db")
+    EmbeddedStore(db).close()
+
+    def jobs(estimate: int) -> list[RepoJob]:
+        return [RepoJob(str(root), name, name, None, name, db, 1 << 20, 1, estimate) for name, root in roots.items()]
+
+    def order(budget: int, estimate: int) -> list[tuple[str, str]]:
+        events: list[tuple[str, str]] = []
+        outcomes = run_jobs(jobs(estimate), 2, budget, lambda key, what: events.append((key, what)))
+        assert [(o.key, o.status) for o in outcomes] == [("billing", "ok"), ("web", "ok")]
+        return [e for e in events if e[1] in ("start", "done")]
+
+    # 300 + 300 > 400: the second starts only once the first is done (never two at once) ...
+    serial = order(400, 300)
+    assert [what for _, what in serial] == ["start", "done", "start", "done"]
+    assert serial[0][0] == serial[1][0] and serial[2][0] == serial[3][0]
+    # ... 300 + 300 <= 1000: both start before either is done.
+    assert [what for _, what in order(1000, 300)][:2] == ["start", "start"]
+    # A run over the whole budget still runs, alone.
+    assert [what for _, what in order(100, 300)] == ["start", "done", "start", "done"]
+
+
+def test_a_run_that_dies_costs_its_repository_only(tmp_path, monkeypatch):
+    from lsp_server.cli_central import RepoJob, run_jobs
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    good = make(tmp_path, "web")
+    db = str(tmp_path / "team.db")
+    # An index file that is a folder: that run fails with the store's message; the other succeeds.
+    bad_db = tmp_path / "not-a-file.db"
+    bad_db.mkdir()
+    outcomes = run_jobs([RepoJob(str(good), "web", "web", None, "web", db, 1 << 20, 1, 10),
+                         RepoJob(str(good), "web2", "web2", None, "web2", str(bad_db), 1 << 20, 1, 10)], 2, 1000)
+    assert [(o.key, o.status) for o in outcomes] == [("web", "ok"), ("web2", "failed")]
+    assert outcomes[1].error == f"{bad_db} is a folder, not an index file; pass the index file (such as {bad_db / 'index.db'})"
