@@ -44,7 +44,7 @@ def test_health(http):
 def test_repositories_and_stats(http, server):
     body = http.get("/v1/repositories").json()
     assert [(r["name"], r["files"], r["changedFiles"], r["ingesting"]) for r in body["repositories"]] == [
-        ("client", 3, None, False), ("petclinic", 3, None, False)]  # the copied index records no folders
+        ("client", 3, 0, False), ("petclinic", 3, 0, False)]  # the index's registry records each folder and time
     assert body["totals"] == {"repositories": 2, "nodes": {"Class": 4, "Constructor": 3, "Field": 3, "File": 6,
                                                            "Function": 3, "Method": 6},
                               "edges": {"CALLS": 9, "CONTAINS": 19, "USES_TYPE": 6},
@@ -52,9 +52,12 @@ def test_repositories_and_stats(http, server):
                               "chunks": 22, "embedded": 22}
     assert [s["name"] for s in body["steps"]] == ["Repositories", "Counts"] and body["truncated"] == []
     stats = http.get("/v1/repositories/petclinic").json()
-    assert {k: v for k, v in stats.items() if k != "indexedAt"} == {
-        "name": "petclinic", "files": 3, "root": None, "changedFiles": None, "ingesting": False,
+    assert {k: v for k, v in stats.items() if k not in ("indexedAt", "root", "counts")} == {
+        "name": "petclinic", "files": 3, "changedFiles": 0, "ingesting": False, "branch": None, "default": True,
+        "product": "petclinic", "remote": None, "commit": None,
         "filesByLanguage": {"java": 3}, "nodes": {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4}}
+    assert stats["root"].endswith("/petclinic") and stats["indexedAt"].endswith("Z")
+    assert stats["counts"] == {"files": 3, "nodes": 14, "edges": stats["counts"]["edges"], "chunks": 12, "vectors": 0}
     body = problem(http.get("/v1/repositories/nope"), 404)
     assert body["detail"] == ("no repository 'nope' is indexed; GET /v1/repositories lists them, "
                               "POST /v1/repositories/{name}/ingest adds one")
