@@ -47,8 +47,9 @@ from analysis.navigation import (Reference, UnionGraph, callers, dotted_name, lo
                                  symbol_label)
 from analysis.retrieval import QueryEngine, SearchHit, SearchResult, query_engine
 from analysis.tokens import CHARS_PER_TOKEN, token_counter
-from stores.contracts import GraphStore, Node, SearchFilters, SearchIndex
+from stores.contracts import GraphStore, Node, RepositoryRecord, SearchFilters, SearchIndex
 from stores.embedder import EmbedderError
+from stores.errors import QueryFailed
 
 __all__ = ["AgentQueries", "Answer", "TargetError", "IndexSource", "resolve_target", "node_json", "estimate_tokens",
            "DEFAULT_MAX_TOKENS", "MIN_MAX_TOKENS", "MAX_MAX_TOKENS", "CHARS_PER_TOKEN", "CONTEXT_NAMES", "MAX_LIMIT",
@@ -753,14 +754,22 @@ class AgentQueries:
         steps = self._start()
         graph = steps.graph
         repos = []
-        for name in graph.repos():
+        registry = {r.key: r for r in _registry(graph)}
+        for name in sorted(set(graph.repos()) | set(registry)):
             files = graph.file_checksums(name)
             source = next((s for s in self.sources if name in s.roots), None)
             counts = [index.chunk_count(name) for index in steps.indexes]
             entry: dict[str, Any] = {"name": name, "files": len(files), "chunks": sum(c["chunks"] for c in counts),
                                      "embedded": sum(c["embedded"] for c in counts), "root": None,
                                      "indexed_at": None, "changed_files": None}
-            if source is not None:
+            record = registry.get(name)
+            if record is not None:  # the store's own registry: every backend, every index
+                entry.update(root=record.root, indexed_at=_iso(record.indexed_at) if record.indexed_at is not None else None,
+                             branch=record.branch, default=record.default, product=record.product,
+                             remote=record.remote, commit=record.commit, counts=dict(record.counts))
+            if record is not None and record.indexed_at is not None:  # when the run wrote it (a file's time moves on reads)
+                entry.update(changed_files=_changed(record.root, files, record.indexed_at))
+            elif source is not None:
                 entry.update(root=source.roots[name], indexed_at=_iso(source.indexed_at),
                              changed_files=_changed(source.roots[name], files, source.indexed_at))
             repos.append(entry)
@@ -912,6 +921,14 @@ def _callees_text(data: Mapping[str, Any]) -> list[str]:
     for c in data["callees"]:
         lines.append(f"- `{c['name']}` ({_loc(c)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"]))
     return lines
+
+
+def _registry(graph: GraphStore) -> list[RepositoryRecord]:
+    """The store's registry entries; ``[]`` for a store that keeps none."""
+    try:
+        return graph.repositories()
+    except QueryFailed:
+        return []
 
 
 def _repos_text(data: Mapping[str, Any]) -> list[str]:

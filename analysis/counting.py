@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from stores.contracts import (Chunk, Edge, GraphStore, IndexedFile, Node, ScoredChunk, SearchFilters, SearchIndex,
+from stores.contracts import (Chunk, RepositoryRecord, Edge, GraphStore, IndexedFile, Node, ScoredChunk, SearchFilters, SearchIndex,
                               UnresolvedCall)
 
 __all__ = ["CountingGraph", "CountingIndex"]
@@ -45,6 +45,10 @@ class CountingGraph(GraphStore):
     def repos(self) -> list[str]:
         """Forwarded."""
         return self._count().repos()
+
+    def repositories(self) -> list[RepositoryRecord]:
+        """Forwarded."""
+        return self._count().repositories()
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         """Forwarded."""

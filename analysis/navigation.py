@@ -17,6 +17,7 @@ from stores.contracts import (
     GraphStore,
     IndexedFile,
     Node,
+    RepositoryRecord,
     UnresolvedCall,
     query_parts,
     symbol_match_rank,
@@ -458,6 +459,14 @@ class UnionGraph(GraphStore):
     def repos(self) -> list[str]:
         """Every store's repositories, sorted."""
         return sorted({r for s in self.stores for r in s.repos()})
+
+    def repositories(self) -> list[RepositoryRecord]:
+        """Every store's registry entries (the first store holding a key wins), in the contract's order."""
+        out: dict[str, RepositoryRecord] = {}
+        for s in self.stores:
+            for r in s.repositories():
+                out.setdefault(r.key, r)
+        return sorted(out.values(), key=lambda r: (r.name, not r.default, r.branch or "", r.key))
 
     def get_nodes(self, ids: Sequence[str]) -> dict[str, Node]:
         """Merged; the first store holding an id wins."""

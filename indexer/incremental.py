@@ -123,7 +123,7 @@ class RepositoryIndex:
         self.root = Path(root).resolve()
         self.graph, self.search, self.options = graph, search, options
         self.repo = options.repo
-        self.product = options.product or options.repo
+        self.product = options.product or options.name or options.repo
         state = Path(options.state_dir) if options.state_dir else None
         self.extraction = ExtractStage(options, self.product)
         name = hashlib.sha1(self.repo.encode("utf-8", "surrogatepass")).hexdigest()[:12]

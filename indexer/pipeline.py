@@ -30,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexer.incremental import RepositoryIndex
+from indexer.registry import record_repository
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from stores.contracts import GraphStore, SearchIndex
 
@@ -48,12 +49,16 @@ def index_repository(
     line with the tree: files added, edited or gone since the last run are indexed or removed, and
     the files whose bindings they change are re-bound (:class:`indexer.incremental.RepositoryIndex`).
 
-    Returns an :class:`indexer.run.IndexReport`. Raises ``NotADirectoryError`` if ``root`` is not a
+    Then the repository's registry entry is written (:func:`indexer.registry.record_repository`,
+    unless ``options.record`` is false). Returns an :class:`indexer.run.IndexReport`. Raises ``NotADirectoryError`` if ``root`` is not a
     directory and :class:`stores.errors.StoreError` if the store fails; bad files never raise.
     """
     index = RepositoryIndex(root, graph, search, options)
     index.skip_unchanged = True
     try:
-        return index.sync(progress)
+        report = index.sync(progress)
     finally:
         index.close()
+    if options.record:
+        record_repository(graph, search, Path(root).resolve(), options)
+    return report

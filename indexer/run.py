@@ -66,7 +66,10 @@ class IndexOptions:
     name, for matching HTTP clients to endpoints (added to the Spring Cloud Gateway routes the
     repository declares: :meth:`indexer.frameworks.link.LinkOptions.for_repository`);
     ``follow_external_symlinks``: index what symbolic links out of the root point to (default: they
-    are skipped as ``symlink_outside``, see :mod:`indexer.fsguard`)."""
+    are skipped as ``symlink_outside``, see :mod:`indexer.fsguard`); ``name`` / ``branch``: the
+    repository's registry name and branch when ``repo`` is a branch key (``name@branch``, see
+    :mod:`indexer.registry`; ``None``: ``repo`` itself, and the checkout's current branch).
+    ``record``: write the repository's registry entry after the run (:mod:`indexer.registry`)."""
 
     repo: str
     product: str | None = None
@@ -75,6 +78,9 @@ class IndexOptions:
     state_dir: str | None = None
     http_services: Mapping[str, str] = field(default_factory=dict)
     follow_external_symlinks: bool = False
+    name: str | None = None
+    branch: str | None = None
+    record: bool = True
 
 
 @dataclass(slots=True)

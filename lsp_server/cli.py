@@ -36,8 +36,10 @@ from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
+from indexer.registry import branch_identity, refresh_counts
+from lsp_server.cli_repos import registry_checks, repos
+from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out)
 from lsp_server.freshness_support import record_run
-from lsp_server.cli_support import (RichProgress, cli_store, cli_stores, emit_json, err, loaded_config, out)
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
@@ -58,28 +60,47 @@ def main(verbose: int) -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--all", "manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Index every repository of this TOML manifest ([[repository]] path, name, product, branch), "
+                   "several at a time (see --jobs, --memory-budget).")
+@click.option("--branch", help="Index PATH as this branch of the repository (default: the checkout's current one).")
+@click.option("--memory-budget", type=click.IntRange(64, 1 << 22), metavar="MIB",
+              help="With --all: start a repository only while the runs' estimated memory fits (default: half the "
+                   "available memory).")
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name).")
 @click.option("--product", help="Product the repository belongs to (default: the repository name).")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: PATH/.ripple/index.db).")
 @click.option("--max-file-size", type=click.IntRange(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
               help="Skip files larger than this many bytes (1 to 1 GiB).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Extraction processes, 1 to 64 (default: one per core).")
+              help="Extraction processes, 1 to 64 (default: one per core); with --all: repositories at once "
+                   "(default: the cores, at most 4).")
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="After the graph is written, compute embeddings for semantic search (resume with `ripple embed`).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
 @click.option("--follow-external-symlinks", is_flag=True,
               help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def index(path: Path, repo: str | None, product: str | None, db: str | None, max_file_size: int, jobs: int | None,
+def index(path: Path | None, manifest: Path | None, branch: str | None, memory_budget: int | None, repo: str | None,
+          product: str | None, db: str | None, max_file_size: int, jobs: int | None,
           embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the configured stores
-    (the embedded store by default; see `ripple doctor` and .ripple/config.toml).
+    (the embedded store by default; see `ripple doctor` and .ripple/config.toml), or with --all every
+    repository of a manifest (the central indexer).
 
     The graph and BM25 index are committed first and answer at once; embeddings follow."""
     from stores.config import load_config
 
+    if manifest is not None:
+        if path is not None or repo or product or branch or follow_external_symlinks:
+            raise click.UsageError("--all reads PATH, --repo, --product and --branch from the manifest: give none of them")
+        from lsp_server.cli_central import index_all
+
+        outcomes = index_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
+        sys.exit(1 if any(o.status != "ok" for o in outcomes) else 0)
+    if path is None:
+        raise click.UsageError("give PATH, or --all MANIFEST")
     root = path.resolve()
     repo_name = repo or root.name
     for gone in prune_state_dirs():  # caches of indexes deleted a week ago or more
@@ -95,13 +116,14 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
     try:
         # The name this folder was indexed under before (`--repo` once, remembered), as the server does.
         repo_name = repo or repository_name(stores.graph, db_path, root)
-        claim_repository(stores.graph, db_path, repo_name, root)  # never take over another folder's repository
+        key, repo_name, branch = branch_identity(stores.graph.repositories(), repo_name, branch, root)
+        claim_repository(stores.graph, db_path, key, root)  # never take over another folder's repository
     except StoreError as exc:
         stores.close()
         raise click.ClickException(str(exc)) from exc
     store = stores.search  # the embedded store is both; embeddings go to the search index
     model = model or config.embedding_model
-    options = IndexOptions(repo=repo_name, product=product, max_file_bytes=max_file_size, jobs=jobs,
+    options = IndexOptions(repo=key, name=repo_name, branch=branch, product=product, max_file_bytes=max_file_size, jobs=jobs,
                            http_services=config.http_services, state_dir=str(state_dir(db_path)),
                            follow_external_symlinks=follow_external_symlinks)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -113,6 +135,8 @@ def index(path: Path, repo: str | None, product: str | None, db: str | None, max
                 report = index_repository(root, stores.graph, store, options, progress)
                 record_run(db_path, repo_name, root)  # the commit now indexed (analysis.freshness)
             embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
+            if embed:
+                refresh_counts(stores.graph, store, key)  # the registry's vector count
     except KeyboardInterrupt:
         phase = progress.phase if progress is not None else None
         if phase in (None, "discover", "read", "extract", "resolve"):
@@ -305,9 +329,11 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
 @click.option("--resolution", "resolutions", multiple=True, type=click.Choice(["exact", "inferred", "name"]), help="Keep only calls bound this way (repeatable).")
 @click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool) -> None:
+@branch_option
+def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool,
+                branch: str | None) -> None:
     """Direct callers of SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL])."""
-    with cli_store(db, freshness=True) as store:
+    with cli_store(db, branch, freshness=True) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
         unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
@@ -320,10 +346,12 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
 @click.option("--include-declaration", is_flag=True, help="List the declarations too.")
 @click.option("--repo", help=_REPO_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool) -> None:
+@branch_option
+def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool,
+                   branch: str | None) -> None:
     """Every reference to SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL]): call
     sites, type uses, injections, subclasses, overrides."""
-    with cli_store(db) as store:
+    with cli_store(db, branch) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
         unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
@@ -346,8 +374,9 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo:
               help="Callers named per hop; the rest of each hop is counted.")
 @click.option("--repo", help="Only TARGET's definitions in this repository (a name defined in several).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@branch_option
 def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...], tests: str, per_hop: int,
-               repo: str | None, as_json: bool) -> None:
+               repo: str | None, as_json: bool, branch: str | None) -> None:
     """Blast radius of TARGET (Class.method, module.function, a node id, or PATH:LINE[:COL]): its
     callers, the endpoints and topics they reach across services, and the services affected."""
     from stores.config import load_config
@@ -358,7 +387,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.BadParameter(str(exc), param_hint="--service") from exc
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
-    with cli_stores(db, freshness=True) as stores:
+    with cli_stores(db, branch, view=True, freshness=True) as stores:
         store = stores.graph
         try:
             query = target_query(store, target)
@@ -435,11 +464,12 @@ def _known_language(value: str | None) -> str | None:
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@branch_option
 def search(query: str, db: str | None, repo: str | None, product: str | None, language: str | None,
-           kind: str | None, limit: int, model: str | None, as_json: bool) -> None:
+           kind: str | None, limit: int, model: str | None, as_json: bool, branch: str | None) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
-    with cli_stores(db, freshness=True) as stores:
+    with cli_stores(db, branch, view=True, freshness=True) as stores:
         try:
             result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
         except EmbedderError as exc:
@@ -504,6 +534,7 @@ def doctor(path: Path | None, db: Path | None, as_json: bool) -> None:
     from stores.doctor import render, run_checks
 
     checks = run_checks(path or Path.cwd(), db=db.expanduser() if db else None)
+    checks += registry_checks(path or Path.cwd(), db.expanduser() if db else None)  # each repository's state
     ok = all(c.status != "fail" for c in checks)
     if as_json:
         emit_json({"ok": ok, "checks": [c.as_dict() for c in checks]})
@@ -536,7 +567,11 @@ def trust(path: Path, remove: bool) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--all", "manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Index every repository of this TOML manifest (as `ripple index --all`), then follow them all.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="With --all: repositories indexed at once.")
+@click.option("--memory-budget", type=click.IntRange(64, 1 << 22), metavar="MIB", help="With --all: as `ripple index --all`.")
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name; one PATH only).")
 @click.option("--product", help="Product the repositories belong to (default: each repository's name).")
 @click.option("--db", envvar=DB_ENV, help="Index file of every PATH (default: PATH/.ripple/index.db each).")
@@ -548,12 +583,24 @@ def trust(path: Path, remove: bool) -> None:
 @click.option("--follow-external-symlinks", is_flag=True,
               help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per update.")
-def watch(paths: tuple[Path, ...], repo: str | None, product: str | None, db: str | None, max_file_size: int,
+def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memory_budget: int | None, repo: str | None,
+          product: str | None, db: str | None, max_file_size: int,
           embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
-    """Index each PATH, then keep its index current as files are saved, added, deleted or renamed,
-    until Ctrl-C. Bursts (a branch switch) are batched; each update re-binds only what the change
-    affects. Other ripple processes may read the index meanwhile; writers take turns."""
+    """Index each PATH (or, with --all, every repository of a manifest), then keep its index current
+    as files are saved, added, deleted or renamed, until Ctrl-C. Bursts (a branch switch) are
+    batched; each update re-binds only what the change affects. Other ripple processes may read the
+    index meanwhile; writers take turns."""
     import threading
+
+    if manifest is not None:
+        if paths or repo or product:
+            raise click.UsageError("--all reads the paths, names and products from the manifest: give none of them")
+        from lsp_server.cli_central import watch_all
+
+        watch_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
+        return
+    if not paths:
+        raise click.UsageError("give PATH..., or --all MANIFEST")
 
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
@@ -832,6 +879,8 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
     except KeyboardInterrupt:
         pass
 
+
+main.add_command(repos)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

@@ -18,11 +18,12 @@ from rich.markup import escape
 from rich.progress import Progress
 from rich.segment import Segment
 
+from analysis.branches import branch_view
 from stores.errors import StoreError
 from stores.factory import DB_ENV, Stores, find_db, open_stores
 
-__all__ = ["RichProgress", "SafeConsole", "cli_store", "cli_stores", "emit_json", "err", "loaded_config", "out",
-           "terminal_text", "warn_stale"]
+__all__ = ["BRANCH_HELP", "RichProgress", "SafeConsole", "branch_option", "cli_store", "cli_stores", "emit_json", "err",
+           "loaded_config", "out", "terminal_text", "warn_stale"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -79,12 +80,20 @@ class RichProgress:
         self.progress.update(self.task, total=task.completed or 1, completed=task.completed or 1)
 
 
+BRANCH_HELP = "Read this branch of each repository indexed on it (default: each repository's default branch)."
+
+
+def branch_option(command: Any) -> Any:
+    """The ``--branch`` option of the query commands (passed on as ``branch``)."""
+    return click.option("--branch", help=BRANCH_HELP)(command)
+
+
 @contextmanager
-def cli_store(db: str | None, freshness: bool = False) -> Iterator[Any]:
-    """The embedded index (``--db``, ``$RIPPLE_DB``, or found here or in a parent folder) as one
-    object that is both graph and search index; with a team configuration (another graph or search
-    backend), see :func:`_stores`. ``freshness``: as :func:`cli_stores`."""
-    with cli_stores(db, freshness) as stores:
+def cli_store(db: str | None, branch: str | None = None, freshness: bool = False) -> Iterator[Any]:
+    """The graph a query reads: the embedded index (``--db``, ``$RIPPLE_DB``, or found here or in a
+    parent folder) or the configured graph store, as one branch of every repository
+    (:func:`analysis.branches.branch_view`). ``freshness``: as :func:`cli_stores`."""
+    with cli_stores(db, branch=branch, view=True, freshness=freshness) as stores:
         yield stores.graph
 
 
@@ -106,11 +115,14 @@ def warn_stale(graph: Any, path: Path | None) -> list[str]:
 
 
 @contextmanager
-def cli_stores(db: str | None, freshness: bool = False) -> Iterator[Stores]:
+def cli_stores(db: str | None, branch: str | None = None, view: bool = False,
+               freshness: bool = False) -> Iterator[Stores]:
     """The configured graph store and search index (:func:`stores.factory.open_stores`): the embedded
-    index by default; Memgraph and / or Elasticsearch when the configuration selects them. Every
-    store error becomes a one-line ClickException. ``freshness``: first warn on stderr about every
-    repository whose index is behind its checkout (:func:`warn_stale`)."""
+    index by default; Memgraph and / or Elasticsearch when the configuration selects them. With
+    ``view``, the graph is read as ``branch`` (default: each repository's default branch) of every
+    repository (:func:`analysis.branches.branch_view`). ``freshness``: first warn on stderr about
+    every repository whose index is behind its checkout (:func:`warn_stale`). Every store error
+    becomes a one-line ClickException."""
     from stores.config import load_config
 
     try:
@@ -132,7 +144,7 @@ def cli_stores(db: str | None, freshness: bool = False) -> Iterator[Stores]:
     if freshness:
         warn_stale(stores.graph, path)
     try:
-        yield stores
+        yield Stores(branch_view(stores.graph, branch), stores.search) if view else stores
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     finally:

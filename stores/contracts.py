@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from stores.errors import QueryFailed
+
 __all__ = [
     "NODE_LABELS",
     "EDGE_KINDS",
@@ -54,6 +56,8 @@ __all__ = [
     "table_key",
     "table_id",
     "column_id",
+    "RepositoryRecord",
+    "REPOSITORY_COUNTS",
 ]
 
 NODE_LABELS = (
@@ -200,6 +204,37 @@ class IndexedFile:
     text: str | None = None
     """The file's source as indexed (decoded), kept so editors can open files of repositories that
     are not on their disk (``ripple:`` URIs); ``None`` keeps no text."""
+
+
+REPOSITORY_COUNTS = ("files", "nodes", "edges", "chunks", "vectors")
+"""The counts a :class:`RepositoryRecord` carries, in display order."""
+
+
+@dataclass(frozen=True, slots=True)
+class RepositoryRecord:
+    """The registry entry of one indexed repository (design: the ``Repository`` node).
+
+    ``key`` is the value every node, edge, file record and chunk of the repository carries in its
+    ``repo`` field (and the prefix of its node ids): ``name`` for the repository's default branch,
+    ``name@branch`` for another branch indexed beside it (ARCHITECTURE.md, "Repository registry").
+    ``branch`` is the branch this entry stands for (``None``: not a git checkout, or a detached
+    HEAD); ``default`` whether queries that name no branch read it. ``root`` is the absolute folder
+    it was indexed from; ``remote`` / ``commit`` what git said at the last run (``None`` when not a
+    git checkout). ``indexed_at`` is seconds since the epoch (UTC). ``counts`` maps each of
+    :data:`REPOSITORY_COUNTS` to a number (missing ones count 0). ``props`` holds anything else
+    (JSON values), such as the freshness data another front end records."""
+
+    key: str
+    name: str
+    product: str
+    root: str
+    branch: str | None = None
+    default: bool = True
+    remote: str | None = None
+    commit: str | None = None
+    indexed_at: float = 0.0
+    counts: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    props: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,6 +680,33 @@ class GraphStore(abc.ABC):
         """Counts: ``{"files": {language: n}, "nodes": {label: n}, "edges": {kind: n},
         "calls_by_resolution": {resolution: n}, "unresolved_calls": n}``."""
 
+    # ---------------------------------------------------------------- repository registry
+    # Concrete defaults so that read-only views (a union of indexes, a counting wrapper, test
+    # doubles) need not implement them; every backend does (tests/contract/test_registry.py).
+
+    def upsert_repository(self, record: RepositoryRecord) -> None:
+        """Create or replace the registry entry ``record.key`` (the ``Repository`` node). Raises
+        :class:`stores.errors.QueryFailed` on a store that keeps no registry."""
+        raise _no_registry(self)
+
+    def repositories(self) -> list[RepositoryRecord]:
+        """Every registry entry, sorted by (name, not default, branch, key). A store that keeps no
+        registry raises :class:`stores.errors.QueryFailed`."""
+        raise _no_registry(self)
+
+    def remove_repository(self, key: str) -> bool:
+        """Remove repository ``key`` whole, in one unit of work: its registry entry, file records,
+        nodes (with every edge touching them, from any repository), owned edges and unresolved
+        calls, and, in a store that is also the :class:`SearchIndex`, its chunks and their vectors;
+        shared nodes no edge touches any more go too. Other repositories keep everything of theirs.
+        Returns whether anything of ``key`` was there."""
+        raise _no_registry(self)
+
+    def repository_counts(self, key: str) -> dict[str, int]:
+        """``{"files": n, "nodes": n, "edges": n}`` of repository ``key`` now (edges: those its
+        files own)."""
+        raise _no_registry(self)
+
     def version_token(self) -> str | None:
         """A value that changes whenever the store's content may have changed since the last call:
         a write by this instance, or a commit by another connection or process; reads never change
@@ -702,6 +764,16 @@ class SearchIndex(abc.ABC):
     def chunk_count(self, repo: str | None = None) -> dict[str, int]:
         """``{"chunks": n, "embedded": m}``: of the whole index, or of repository ``repo`` only."""
 
+    def delete_repository(self, repo: str) -> int:
+        """Remove every chunk (and its vector) of repository ``repo`` (exactly that ``repo`` value,
+        no prefix or pattern); returns how many went. Raises :class:`stores.errors.QueryFailed` on an
+        index that cannot."""
+        raise _no_registry(self)
+
+    def repository_chunk_count(self, repo: str) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}`` of repository ``repo``."""
+        raise _no_registry(self)
+
     def close(self) -> None:
         """Release connections; the default does nothing."""
 
@@ -731,3 +803,8 @@ def column_id(table: str, column: str) -> str:
     """The id of the shared ``Column`` node ``column`` of the Table node id ``table``:
     ``column:<repo>:<schema>.<table>.<column>``, the column lowercased."""
     return "column:" + table.removeprefix("table:") + "." + column.strip('"`[]').lower()
+
+
+def _no_registry(store: object) -> Exception:
+    """The error of a store that keeps no repository registry."""
+    return QueryFailed(f"{type(store).__name__} keeps no repository registry")

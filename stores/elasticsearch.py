@@ -662,6 +662,29 @@ class ElasticsearchSearchIndex(SearchIndex):
         )
         self._check_by_query("delete chunks", body)
 
+    def delete_repository(self, repo: str) -> int:
+        """Remove every chunk of repository ``repo``: one ``delete_by_query`` on the exact ``repo``
+        keyword (a ``term`` query: no analysis, no prefix, so ``shop`` never takes ``shop@dev``) over
+        every chunk index; returns how many chunks went. Vectors live on the chunks; the
+        content-addressed embedding cache keeps texts' vectors, not repositories'."""
+        body = self._call(
+            "delete a repository's chunks", self._client.delete_by_query, index=self.chunk_pattern,
+            query={"bool": {"filter": [{"term": {"repo": repo}}]}},
+            refresh=True, conflicts="proceed", allow_no_indices=True, ignore_unavailable=True,
+        )
+        self._check_by_query("delete a repository's chunks", body)
+        return int(body.get("deleted", 0))
+
+    def repository_chunk_count(self, repo: str) -> dict[str, int]:
+        """``{"chunks": n, "embedded": m}`` of repository ``repo`` (one search: a total and a filter
+        aggregation, restricted to the exact ``repo``)."""
+        body = self._search("count a repository's chunks", self.chunk_pattern, size=0, track_total_hits=True,
+                            query={"bool": {"filter": [{"term": {"repo": repo}}]}},
+                            aggs={"embedded": {"filter": {"exists": {"field": "embedding"}}}})
+        total = body.get("hits", {}).get("total", {}).get("value", 0)
+        embedded = body.get("aggregations", {}).get("embedded", {}).get("doc_count", 0)
+        return {"chunks": int(total), "embedded": int(embedded)}
+
     def set_embeddings(self, vectors: dict[str, Sequence[float]]) -> None:
         """Store (normalised) embeddings by chunk id; unknown ids are ignored. Each vector also goes
         to the content cache under the chunk's checksum, and to every chunk with the same text that has

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 import filelock
 
 from stores.config import Config, ConfigError
-from stores.contracts import GraphStore, SearchIndex
+from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import MODEL_ENV, Embedder
-from stores.errors import StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
+from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
            "state_dir", "prune_state_dirs", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
@@ -234,6 +234,12 @@ def claim_repository(store: GraphStore, db: Path, repo: str, root: Path) -> None
 
 def _claim(store: GraphStore, db: Path, repo: str, root: Path, state: Path) -> None:
     """:func:`claim_repository` under the registry's lock."""
+    entry = next((r for r in _store_registry(store) if r.key == repo), None)
+    if entry is not None and Path(entry.root) != root:  # the store's own registry: every backend, every machine
+        raise RepositoryClash(
+            f"{_where(store, db)} already holds repository {repo!r}, indexed from {entry.root}: {root} cannot be "
+            f"indexed under the same name (that would replace its files). Give this folder another name "
+            f"(`ripple index --repo NAME`), or remove the other one first (`ripple repos remove {repo}`).")
     held = set(store.repos())
     # The record outlives the index (it is in the user's cache folder): an entry counts only for a
     # repository the index still holds, so a deleted and re-created index starts with no claims.
@@ -257,6 +263,20 @@ def _claim(store: GraphStore, db: Path, repo: str, root: Path, state: Path) -> N
                 f"Give this folder another name (`ripple index --repo NAME`) or another index (--db / {DB_ENV}).")
     registry[repo] = str(root)
     _write_new(state / REGISTRY, json.dumps(registry, indent=1, sort_keys=True))
+
+
+def _store_registry(store: GraphStore) -> list[RepositoryRecord]:
+    """The store's registry entries; ``[]`` for a store that keeps none (a read-only view)."""
+    try:
+        return store.repositories()
+    except QueryFailed:
+        return []
+
+
+def _where(store: GraphStore, db: Path) -> str:
+    """How an error names the store: the index file, or the server's URI."""
+    uri = getattr(store, "uri", None)
+    return f"graph store {uri}" if isinstance(uri, str) else f"index {db}"
 
 
 def _write_new(path: Path, text: str) -> None:
@@ -360,14 +380,15 @@ def find_db(start: Path) -> Path | None:
     return None
 
 
-def open_store(path: Path, create: bool = False) -> EmbeddedStore:
+def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0) -> EmbeddedStore:
     """Open the embedded store at ``path`` (created, with its folder, when ``create``).
 
     With ``create`` (the caller will write), an index of another schema version is an outdated cache:
     it is deleted and built anew (a file that is not a ripplegraph index is never deleted), and an
     index that can only be read raises :class:`stores.errors.StoreReadOnly`; without it, a read-only
     index opens for reading (:attr:`EmbeddedStore.read_only`). Raises
-    :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`."""
+    :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`. ``busy_timeout``: seconds a
+    write waits for another process's transaction (the central indexer's jobs wait for each other)."""
     if create:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -382,14 +403,14 @@ def open_store(path: Path, create: bool = False) -> EmbeddedStore:
             except OSError:
                 pass  # there already, or a read-only folder: the store's own open reports the real problem
     try:
-        store = EmbeddedStore(path)
+        store = EmbeddedStore(path, busy_timeout=busy_timeout)
     except StoreOutdated:
         if not create:
             raise
         log.warning("%s was written by another ripplegraph version: rebuilding it", path)
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
-        store = EmbeddedStore(path)
+        store = EmbeddedStore(path, busy_timeout=busy_timeout)
     if create and store.read_only:
         store.close()
         raise StoreReadOnly(f"cannot write index {path}: {store.read_only}; readers (callers, references, search, "
@@ -419,10 +440,11 @@ class Stores:
                 self.search.close()
 
 
-def open_stores(config: Config, db: Path | None = None, product: str | None = None, create: bool = False) -> Stores:
+def open_stores(config: Config, db: Path | None = None, product: str | None = None, create: bool = False,
+                busy_timeout: float = 5.0) -> Stores:
     """The stores ``config`` selects. ``db`` is the embedded index file (needed when either backend
     is ``embedded``; ``None``: ``config.db``); ``product`` picks the product's Memgraph
-    (``[graph.products]``); ``create`` as in :func:`open_store`. Nothing is sent to a server here
+    (``[graph.products]``); ``create`` and ``busy_timeout`` as in :func:`open_store`. Nothing is sent to a server here
     (``ripple doctor`` pings them). Raises :class:`stores.config.ConfigError` for a configuration
     the backends refuse, and what :func:`open_store` raises."""
     db = db if db is not None else config.db
@@ -431,7 +453,7 @@ def open_stores(config: Config, db: Path | None = None, product: str | None = No
         if db is None:
             raise ConfigError("the embedded store needs an index file: run `ripple index PATH` first, or set "
                               f"{DB_ENV} / [embedded] db")
-        embedded = open_store(db, create=create)
+        embedded = open_store(db, create=create, busy_timeout=busy_timeout)
     try:
         graph: GraphStore = embedded if embedded is not None and config.graph.backend == "embedded" else _memgraph(config, product)
         try:

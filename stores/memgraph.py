@@ -14,7 +14,7 @@ Graph layout in the server::
     (:Node)-[:CALLS|CONTAINS|... {fk, repo, file, line, col, resolution, props}]->(:Node)
     (:IndexedFile {fk, repo, path, language, checksum, size, text, srcs})
     (:UnresolvedCall {fk, caller, name, arity, receiver, repo, file, line, col})
-    (:RippleMeta {key: "schema", version})
+    (:RippleMeta {key: "schema", version})    (:Repository {key, ...}): stores.bolt_registry
 
 * A node's kind is its ``label`` *property*, not a graph label: a node changes kind (a stub becomes
   a Method, a Class becomes an Interface) with a property update. ArcadeDB implements a label change
@@ -75,6 +75,7 @@ import neo4j
 from neo4j import GraphDatabase, NotificationMinimumSeverity
 from neo4j import exceptions as neo4j_errors
 
+from stores.bolt_registry import BoltRegistry
 from stores.contracts import (
     EDGE_KINDS,
     SHARED_LABELS,
@@ -119,6 +120,7 @@ DDL: dict[str, tuple[str, ...]] = {
         "CREATE INDEX ON :UnresolvedCall(fk)",
         "CREATE INDEX ON :UnresolvedCall(name)",
         "CREATE INDEX ON :RippleMeta(key)",
+        "CREATE INDEX ON :Repository(key)",
     ),
     # Neo4j 5 syntax, which ArcadeDB accepts; a unique constraint brings its own index.
     "neo4j": (
@@ -131,6 +133,7 @@ DDL: dict[str, tuple[str, ...]] = {
         "CREATE INDEX IF NOT EXISTS FOR (u:UnresolvedCall) ON (u.fk)",
         "CREATE INDEX IF NOT EXISTS FOR (u:UnresolvedCall) ON (u.name)",
         "CREATE INDEX IF NOT EXISTS FOR (m:RippleMeta) ON (m.key)",
+        "CREATE INDEX IF NOT EXISTS FOR (r:Repository) ON (r.key)",
     ),
 }
 
@@ -334,7 +337,7 @@ class _Tx:
         return out
 
 
-class MemgraphGraphStore(GraphStore):
+class MemgraphGraphStore(BoltRegistry, GraphStore):
     """The graph contract on a Bolt + openCypher server (see the module docstring).
 
     ``MemgraphGraphStore(uri, user=None, password=None, database=None, dialect="auto",
@@ -623,7 +626,7 @@ class MemgraphGraphStore(GraphStore):
     def clear(self) -> None:
         """Delete every ripplegraph node, edge, file record and unresolved call of this graph, in
         batches of :data:`BATCH_ROWS` nodes (the schema stays). For tests and full rebuilds."""
-        for label in ("Node", "IndexedFile", "UnresolvedCall"):
+        for label in ("Node", "IndexedFile", "UnresolvedCall", "Repository"):
             while True:
                 rows = self._write(
                     lambda tx, label=label: tx.rows(
@@ -706,6 +709,9 @@ class MemgraphGraphStore(GraphStore):
         keys = [_fk(repo, p) for p in dict.fromkeys(paths)]
         if keys:
             self._write(lambda tx: _remove_old(tx, keys, set(), delete_records=True))
+
+    def _remove_file_keys(self, tx: _Tx, keys: list[str]) -> None:  # delete_files' body, for stores.bolt_registry
+        _remove_old(tx, keys, set(), delete_records=True)
 
     # ------------------------------------------------------------------------------------- reading
 

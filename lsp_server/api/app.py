@@ -262,9 +262,10 @@ def create_app(settings: ApiSettings, open_fn: Callable[..., Stores] = open_stor
 
 
 def _delete(stores: Stores, name: str, paths: list[str]) -> None:
-    stores.graph.delete_files(name, paths)
+    """Remove repository ``name`` whole (graph, chunks, vectors, registry entry): one unit of work per store."""
     if stores.search is not stores.graph:
-        stores.search.delete_files(name, paths)
+        stores.search.delete_repository(name)
+    stores.graph.remove_repository(name)
 
 
 def _version() -> str:

@@ -122,8 +122,10 @@ class RepositoryInfo(Wire):
     """An indexed repository: its ``name`` (node ids start with it), its file count, the folder it was
     indexed from (``root``, when recorded), when the index was written (``indexedAt``, ISO 8601 UTC),
     how many indexed files changed on disk since (``changedFiles``; ``null`` when that cannot be told),
-    its search ``chunks`` and how many of them are ``embedded``
-    and whether an ingest job is queued or running on it."""
+    its search ``chunks`` and how many of them are ``embedded``, and whether an ingest job is queued or
+    running on it; from the repository registry (``null`` for a repository indexed before it):
+    ``branch``, ``default`` (queries naming no branch read it), ``product``, git ``remote`` and
+    ``commit``, and ``counts`` (files, nodes, edges, chunks, vectors)."""
 
     name: str
     files: int
@@ -133,6 +135,12 @@ class RepositoryInfo(Wire):
     indexed_at: str | None = None
     changed_files: int | None = None
     ingesting: bool = False
+    branch: str | None = None
+    default: bool | None = None
+    product: str | None = None
+    remote: str | None = None
+    commit: str | None = None
+    counts: dict[str, int] | None = None
 
 
 class Totals(Wire):

@@ -44,8 +44,8 @@ def test_health(http):
 def test_repositories_and_stats(http, server):
     body = http.get("/v1/repositories").json()
     assert [(r["name"], r["files"], r["chunks"], r["embedded"], r["changedFiles"], r["ingesting"])
-            for r in body["repositories"]] == [("client", 3, 10, 10, None, False),
-                                               ("petclinic", 3, 12, 12, None, False)]  # the copied index records no folders
+            for r in body["repositories"]] == [("client", 3, 10, 10, 0, False),
+                                               ("petclinic", 3, 12, 12, 0, False)]  # the registry records each folder and time
     assert body["totals"] == {"repositories": 2, "nodes": {"Class": 4, "Constructor": 3, "Field": 3, "File": 6,
                                                            "Function": 3, "Method": 6},
                               "edges": {"CALLS": 9, "CONTAINS": 19, "USES_TYPE": 6},
@@ -53,10 +53,12 @@ def test_repositories_and_stats(http, server):
                               "chunks": 22, "embedded": 22}
     assert [s["name"] for s in body["steps"]] == ["Repositories", "Counts"] and body["truncated"] == []
     stats = http.get("/v1/repositories/petclinic").json()
-    assert {k: v for k, v in stats.items() if k != "indexedAt"} == {
-        "name": "petclinic", "files": 3, "chunks": 12, "embedded": 12, "root": None, "changedFiles": None,
-        "ingesting": False,
+    assert {k: v for k, v in stats.items() if k not in ("indexedAt", "root", "counts")} == {
+        "name": "petclinic", "files": 3, "chunks": 12, "embedded": 12, "changedFiles": 0, "ingesting": False,
+        "branch": None, "default": True, "product": "petclinic", "remote": None, "commit": None,
         "filesByLanguage": {"java": 3}, "nodes": {"Class": 3, "Constructor": 2, "Field": 2, "File": 3, "Method": 4}}
+    assert stats["root"].endswith("/petclinic") and stats["indexedAt"].endswith("Z")
+    assert stats["counts"] == {"files": 3, "nodes": 14, "edges": stats["counts"]["edges"], "chunks": 12, "vectors": 0}
     body = problem(http.get("/v1/repositories/nope"), 404)
     assert body["detail"] == ("no repository 'nope' is indexed; GET /v1/repositories lists them, "
                               "POST /v1/repositories/{name}/ingest adds one")
@@ -297,9 +299,11 @@ def test_delete_during_ingest_is_a_conflict(writable):
             f"repository 'petclinic' is being ingested (job {job['id']}); delete it once the job is over")
     finally:
         lock.release()
-    # the copy of the index records no folder for petclinic, and shop holds its files: an update
-    assert wait_job(http, job["id"])["state"] == "succeeded"
+    # the index's registry records petclinic's own folder: another folder under its name is refused
+    done = wait_job(http, job["id"])
+    assert done["state"] == "failed" and "already holds repository 'petclinic', indexed from " in done["error"]
     assert http.delete("/v1/repositories/petclinic").json() == {"name": "petclinic", "filesDeleted": 3}
+    assert "petclinic" not in [r["name"] for r in http.get("/v1/repositories").json()["repositories"]]
 
 
 def test_ingest_never_takes_over_another_folders_repository(writable, tmp_path):

@@ -3,6 +3,7 @@ resolution, each tool's exact answer, the steps, the size budget and its notes, 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -205,9 +206,23 @@ def test_repositories_counts_and_freshness(store):
     fresh = AgentQueries(store, store, sources=[IndexSource("x.db", time.time() + 60, {"agent-shop": str(SHOP)})])
     r = fresh.repositories().result
     assert [(x["name"], x["files"]) for x in r["repositories"]] == [("agent-shop", 5), ("petclinic", 3)]
-    assert r["repositories"][0]["changed_files"] == 0 and r["repositories"][1]["changed_files"] is None
-    stale = AgentQueries(store, store, sources=[IndexSource("x.db", 0.0, {"agent-shop": str(SHOP)})])
-    assert stale.repositories().result["repositories"][0]["changed_files"] == 5
+    # petclinic has no IndexSource: its folder and time come from the store's registry.
+    assert r["repositories"][0]["changed_files"] == 0 and r["repositories"][1]["changed_files"] == 0
+    pet = r["repositories"][1]
+    assert (pet["root"], pet["default"], pet["product"]) == (str(PETCLINIC.resolve()), True, "petclinic")
+    assert pet["counts"] == {"files": 3, "nodes": pet["counts"]["nodes"], "edges": pet["counts"]["edges"],
+                             "chunks": pet["counts"]["chunks"], "vectors": 0}  # recorded before embedding
+    assert pet["counts"]["nodes"] > 3 and pet["indexed_at"].endswith("Z")
+    # The registry's time (written by the run) wins over an IndexSource's file time, which moves when
+    # the index file is merely opened: an entry recorded at the epoch sees every file changed since.
+    stale_source = AgentQueries(store, store, sources=[IndexSource("x.db", 0.0, {"agent-shop": str(SHOP)})])
+    assert stale_source.repositories().result["repositories"][1]["changed_files"] == 0
+    record = next(x for x in store.repositories() if x.key == "petclinic")
+    store.upsert_repository(dataclasses.replace(record, indexed_at=0.0))
+    try:
+        assert fresh.repositories().result["repositories"][1]["changed_files"] == 3
+    finally:
+        store.upsert_repository(record)
     assert r["totals"]["chunks"] > 0 and r["totals"]["embedded"] == r["totals"]["chunks"]
 
 

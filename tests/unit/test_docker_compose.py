@@ -48,7 +48,7 @@ def test_compose_config_services_pins_and_security(tmp_path):
     assert result.returncode == 0, result.stderr
     config = json.loads(result.stdout)
     services = config["services"]
-    assert sorted(services) == ["elasticsearch", "memgraph", "ripple"]
+    assert sorted(services) == ["elasticsearch", "indexer", "memgraph", "ripple"]
     assert services["memgraph"]["image"] == "memgraph/memgraph:3.7.0"
     assert services["elasticsearch"]["image"] == "docker.elastic.co/elasticsearch/elasticsearch:9.3.0"
     assert CLIENT_VERSION == "9.3.0"  # pinned with the server: a 9.x client needs a 9.x server
@@ -62,7 +62,7 @@ def test_compose_config_services_pins_and_security(tmp_path):
     ports = {name: [(p["host_ip"], p["published"], p["target"]) for p in s.get("ports", [])]
              for name, s in services.items()}
     assert ports == {"memgraph": [("127.0.0.1", "7687", 7687)], "elasticsearch": [("127.0.0.1", "9200", 9200)],
-                     "ripple": []}
+                     "ripple": [], "indexer": []}
     assert services["ripple"]["environment"] == {
         "RIPPLE_GRAPH_BACKEND": "memgraph", "RIPPLE_MEMGRAPH_URI": "bolt://memgraph:7687",
         "RIPPLE_MEMGRAPH_DIALECT": "memgraph", "RIPPLE_SEARCH_BACKEND": "elasticsearch",
@@ -77,6 +77,32 @@ def test_compose_config_services_pins_and_security(tmp_path):
     assert [(v["type"], v["source"], v["target"], v.get("read_only")) for v in services["ripple"]["volumes"]] == [
         ("bind", str(ROOT), "/repos", True), ("volume", "ripple-state", "/home/ripple/state", None)]
     assert sorted(config["volumes"]) == ["es-data", "memgraph-data", "ripple-state"]
+    # The central indexer: the same image and stores, the manifest mounted read-only, watching every
+    # repository of it two at a time within 2 GiB, restarted with the servers.
+    indexer = services["indexer"]
+    assert (indexer["image"], indexer["build"]["context"], indexer["build"]["dockerfile"]) == (
+        "ripplegraph:0.1.0", str(ROOT), "docker/Dockerfile")
+    assert indexer["environment"] == services["ripple"]["environment"]
+    assert indexer["depends_on"] == services["ripple"]["depends_on"]
+    assert [(v["type"], v["source"], v["target"], v.get("read_only")) for v in indexer["volumes"]] == [
+        ("bind", str(ROOT), "/repos", True),
+        ("bind", str(ROOT / "docker" / "repositories.toml"), "/etc/ripple/repositories.toml", True),
+        ("volume", "ripple-state", "/home/ripple/state", None)]
+    assert indexer["command"] == ["watch", "--all", "/etc/ripple/repositories.toml", "--jobs", "2",
+                                  "--memory-budget", "2048"]
+    assert (indexer["mem_limit"], indexer["restart"]) == ("3221225472", "unless-stopped")
+
+
+def test_the_default_manifest_is_valid_and_names_the_mounted_checkout(tmp_path):
+    from indexer.manifest import load_manifest
+
+    # Inside the container /repos is this checkout: here the same folder stands in for it.
+    text = (ROOT / "docker" / "repositories.toml").read_text(encoding="utf-8")
+    assert [line for line in text.splitlines() if line.startswith("[")] == ["[[repository]]"] and 'path = "/repos"' in text
+    stand_in = tmp_path / "repositories.toml"
+    stand_in.write_text(text.replace('"/repos"', json.dumps(str(ROOT))), encoding="utf-8")
+    (entry,) = load_manifest(stand_in)
+    assert (entry.path, entry.name, entry.product, entry.branch) == (ROOT, "ripplegraph", "ripplegraph", None)
 
 
 def test_dockerfile_installs_the_package_with_its_model():

@@ -477,6 +477,31 @@ def test_delete_files_is_one_delete_by_query(cluster, store):
     assert len(cluster.requests) == 1
 
 
+def test_delete_repository_is_one_exact_delete_by_query(cluster, store):
+    cluster.reply(200, by_query_reply(deleted=41))
+    assert store.delete_repository("shop@dev") == 41
+    (req,) = cluster.requests
+    assert (req.method, req.path) == ("POST", "/ripple-chunks.*/_delete_by_query")
+    assert req.params == {"allow_no_indices": "true", "conflicts": "proceed", "ignore_unavailable": "true",
+                          "refresh": "true"}
+    # A term query on the keyword field: exactly that repository, never shop or shop@dev2.
+    assert req.body == {"query": {"bool": {"filter": [{"term": {"repo": "shop@dev"}}]}}}
+    cluster.reply(200, by_query_reply() | {"failures": [{"id": "c1", "cause": {"type": "x", "reason": "y"}}]})
+    with pytest.raises(QueryFailed, match=r"^Elasticsearch failed to delete a repository's chunks on 1 documents"):
+        store.delete_repository("shop")
+
+
+def test_repository_chunk_count_filters_on_the_exact_repo(cluster, store):
+    cluster.reply(200, search_reply([]) | {
+        "hits": {"total": {"value": 7, "relation": "eq"}, "max_score": None, "hits": []},
+        "aggregations": {"embedded": {"doc_count": 3}}})
+    assert store.repository_chunk_count("shop") == {"chunks": 7, "embedded": 3}
+    (req,) = cluster.requests
+    assert (req.path, req.body) == ("/ripple-chunks.*/_search", {
+        "size": 0, "track_total_hits": True, "query": {"bool": {"filter": [{"term": {"repo": "shop"}}]}},
+        "aggs": {"embedded": {"filter": {"exists": {"field": "embedding"}}}}})
+
+
 def test_delete_by_query_failures_raise(cluster, store):
     cluster.reply(200, by_query_reply() | {"failures": [{
         "index": "ripple-chunks.code.shop", "id": "c9", "status": 500,

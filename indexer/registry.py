@@ -1,0 +1,95 @@
+"""The repository registry as the indexer writes it: which key a repository (and branch) is indexed
+under, and its ``Repository`` entry after a run.
+
+Repository identity is (name, branch). The *key* is what every node, edge, file record and chunk
+of the repository carries as ``repo`` and what its node ids start with: the bare ``name`` for the
+repository's default branch (the first branch indexed under that name; so every id indexed before
+branches existed keeps its value), ``name@branch`` for any other branch (git refuses ``:`` in a branch name, so
+``name@branch:path.Qual.name`` still splits at the first ``:``). ARCHITECTURE.md ("Repository
+registry") says why the branch is in the key. Imports only the store contracts and :mod:`indexer.vcs`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from collections.abc import Sequence
+from pathlib import Path
+
+from indexer.run import IndexOptions
+from indexer.vcs import VcsState, git_state
+from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
+
+__all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_identity", "record_repository", "refresh_counts"]
+
+BRANCH_SEPARATOR = "@"
+
+
+def repository_key(entries: Sequence[RepositoryRecord], name: str, branch: str | None) -> tuple[str, bool]:
+    """``(key, default)`` repository ``name`` on ``branch`` is indexed under, given the registry's
+    ``entries``: the entry of that name and branch if there is one; else, with no entry of that
+    name, ``name`` itself (this branch becomes the default); else, for ``branch=None``, the default
+    entry's key; else ``name@branch`` (not the default)."""
+    mine = [r for r in entries if r.name == name]
+    if not mine:
+        return name, True
+    for r in mine:
+        if r.branch == branch:
+            return r.key, r.default
+    if branch is None:
+        default = next((r for r in mine if r.default), mine[0])
+        return default.key, default.default
+    return f"{name}{BRANCH_SEPARATOR}{branch}", False
+
+
+def refresh_counts(graph: GraphStore, search: SearchIndex, key: str) -> RepositoryRecord | None:
+    """Rewrite the counts of entry ``key`` (after embedding, say); ``None`` when there is no entry."""
+    entry = next((r for r in graph.repositories() if r.key == key), None)
+    if entry is None:
+        return None
+    updated = replace(entry, counts=_counts(graph, search, key))
+    graph.upsert_repository(updated)
+    return updated
+
+
+def record_repository(graph: GraphStore, search: SearchIndex, root: Path, options: IndexOptions,
+                      vcs: VcsState | None = None) -> RepositoryRecord:
+    """Write (create or update) the registry entry of ``options.repo`` after a run over ``root``:
+    name and branch from ``options`` (an existing entry keeps its own), product, root, what git says
+    (``vcs``, read now when ``None``), the time, and the counts the stores hold now. The entry's
+    ``props`` are kept. Returns the entry written. Raises what the stores raise."""
+    vcs = git_state(root) if vcs is None else vcs
+    entries = graph.repositories()
+    existing = next((r for r in entries if r.key == options.repo), None)
+    name = existing.name if existing else (options.name or options.repo)
+    if existing is not None:
+        branch, default = existing.branch, existing.default
+    else:
+        branch = options.branch if options.branch is not None else vcs.branch
+        default = not any(r.name == name and r.default for r in entries)
+    record = RepositoryRecord(
+        key=options.repo, name=name, product=options.product or (existing.product if existing else name),
+        root=str(root), branch=branch, default=default, remote=vcs.remote, commit=vcs.commit,
+        indexed_at=time.time(), counts=_counts(graph, search, options.repo),
+        props=dict(existing.props) if existing else {})
+    graph.upsert_repository(record)
+    return record
+
+
+def _counts(graph: GraphStore, search: SearchIndex, key: str) -> dict[str, int]:
+    counts = dict(graph.repository_counts(key))
+    chunks = search.repository_chunk_count(key)
+    counts.update(chunks=chunks["chunks"], vectors=chunks["embedded"])
+    return counts
+
+
+def branch_identity(entries: Sequence[RepositoryRecord], name: str, branch: str | None,
+                    root: Path) -> tuple[str, str, str | None]:
+    """``(key, name, branch)`` a run over folder ``root`` as repository ``name`` writes: ``branch``
+    when given, else the checkout's current branch (``None`` when not a git checkout or detached);
+    ``name`` given as the key of another branch's entry (``shop@dev``) means that entry's name."""
+    name = next((r.name for r in entries if r.key == name), name)
+    if branch is None:
+        branch = git_state(root).branch
+    key, _ = repository_key(entries, name, branch)
+    return key, name, branch
