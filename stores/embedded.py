@@ -72,6 +72,7 @@ from stores.contracts import (
     SymbolNameIndex,
     query_parts,
 )
+from stores.vector_index import ANN_THRESHOLD, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
 
@@ -185,8 +186,10 @@ class EmbeddedStore(GraphStore, SearchIndex):
     matches; :meth:`get_nodes` / :meth:`get_chunks` omit missing ids, as documented.
     """
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0, ann_threshold: int = ANN_THRESHOLD) -> None:
         self.path = Path(path)
+        self._ann = AnnVectors(self.path.with_name(self.path.name + ".vectors"), ann_threshold)
+        """Approximate search from ``ann_threshold`` embedded chunks on (:mod:`stores.vector_index`)."""
         self.read_only: str | None = None
         """Why the index is open for reading only (``read-only: ...``), or ``None`` (writable)."""
         self._lock = threading.RLock()
@@ -854,6 +857,12 @@ class EmbeddedStore(GraphStore, SearchIndex):
         if limit <= 0:
             return []
         q = np.frombuffer(_normalised_blob(vector), dtype=np.float32)
+        if self._ann.active(self._chunk_count()["embedded"]):
+            stamp = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+            model = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+            wanted = {k: v for k in ("product", "repo", "language", "kind") if (v := getattr(filters, k, None)) is not None}
+            found = self._ann.knn(self._db, q, limit, wanted, model[0] if model else "", stamp)
+            return [ScoredChunk(chunk_id=i, score=s, rank=r) for r, (s, i) in enumerate(found, 1)]
         cache = self._vector_cache()
         matrix, ids, mask = cache.select(q.shape[0], filters)
         if matrix is None or not len(ids):
