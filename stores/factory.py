@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import filelock
 
+from stores.vector_index import ANN_THRESHOLD
 from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, SearchIndex
 from stores.embedded import EmbeddedStore
@@ -319,14 +320,15 @@ def find_db(start: Path) -> Path | None:
     return None
 
 
-def open_store(path: Path, create: bool = False) -> EmbeddedStore:
+def open_store(path: Path, create: bool = False, ann_threshold: int = ANN_THRESHOLD) -> EmbeddedStore:
     """Open the embedded store at ``path`` (created, with its folder, when ``create``).
 
     With ``create`` (the caller will write), an index of another schema version is an outdated cache:
     it is deleted and built anew (a file that is not a ripplegraph index is never deleted), and an
     index that can only be read raises :class:`stores.errors.StoreReadOnly`; without it, a read-only
     index opens for reading (:attr:`EmbeddedStore.read_only`). Raises
-    :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`."""
+    :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`. ``ann_threshold``:
+    embedded chunks from which vector search is approximate (:mod:`stores.vector_index`)."""
     if create:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -341,14 +343,15 @@ def open_store(path: Path, create: bool = False) -> EmbeddedStore:
             except OSError:
                 pass  # there already, or a read-only folder: the store's own open reports the real problem
     try:
-        store = EmbeddedStore(path)
+        store = EmbeddedStore(path, ann_threshold=ann_threshold)
     except StoreOutdated:
         if not create:
             raise
         log.warning("%s was written by another ripplegraph version: rebuilding it", path)
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
-        store = EmbeddedStore(path)
+        shutil.rmtree(f"{path}.vectors", ignore_errors=True)  # the ANN index of the old file
+        store = EmbeddedStore(path, ann_threshold=ann_threshold)
     if create and store.read_only:
         store.close()
         raise StoreReadOnly(f"cannot write index {path}: {store.read_only}; readers (callers, references, search, "
@@ -390,7 +393,7 @@ def open_stores(config: Config, db: Path | None = None, product: str | None = No
         if db is None:
             raise ConfigError("the embedded store needs an index file: run `ripple index PATH` first, or set "
                               f"{DB_ENV} / [embedded] db")
-        embedded = open_store(db, create=create)
+        embedded = open_store(db, create=create, ann_threshold=config.ann_threshold)
     try:
         graph: GraphStore = embedded if embedded is not None and config.graph.backend == "embedded" else _memgraph(config, product)
         try:
