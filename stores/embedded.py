@@ -59,6 +59,7 @@ import numpy as np
 
 from stores.analyzer import FTS_TOKENCHARS, analyze, analyze_joined
 from stores.contracts import (
+    CODE_UNIT_KINDS,
     Chunk,
     Edge,
     GraphStore,
@@ -573,11 +574,14 @@ class EmbeddedStore(GraphStore, SearchIndex):
 
     @_guarded
     def pending_chunks(self, limit: int) -> list[Chunk]:
-        """Up to ``limit`` chunks without an embedding, one per distinct text, shortest first."""
+        """Up to ``limit`` chunks without an embedding, one per distinct text: code units (method,
+        class, function chunks, :data:`~stores.contracts.CODE_UNIT_KINDS`) first, then the rest;
+        shortest first within each."""
         rows = self._db.execute(
             f"SELECT {_CHUNK_COLS} FROM chunks WHERE rowid IN (SELECT min(rowid) FROM chunks"
-            " WHERE embedding IS NULL GROUP BY checksum) ORDER BY length(text), id LIMIT ?", (int(limit),)
-        ).fetchall()
+            " WHERE embedding IS NULL GROUP BY checksum)"
+            f" ORDER BY kind NOT IN ({', '.join(repr(k) for k in CODE_UNIT_KINDS)}), length(text), id LIMIT ?",
+            (int(limit),)).fetchall()
         return [Chunk(*r[:13]) for r in rows]
 
     @_guarded

@@ -34,7 +34,7 @@ from stores.embedder import MODEL_ENV, Embedder
 from stores.errors import StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
-           "state_dir", "prune_state_dirs", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
+           "state_dir", "prune_state_dirs", "embed_lock", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
            "repository_name", "claim_repository", "index_identity", "repository_roots", "index_written_at"]
 
 DB_ENV = "RIPPLE_DB"
@@ -130,6 +130,18 @@ def writer_lock(db: Path) -> filelock.FileLock:
     except OSError as exc:
         raise StoreUnavailable(f"cannot create the folder of index {db}: {exc}") from exc
     return filelock.FileLock(f"{db}.lock")
+
+
+def embed_lock(db: Path) -> filelock.FileLock:
+    """The lock of the one process that embeds index ``db``'s chunks at a time (``<db>.embed.lock``):
+    ``ripple embed``, ``ripple index``'s embedding phase and its background worker, a language
+    server's embedding thread. Taken without waiting: whoever finds it held leaves the pending chunks
+    to the holder. Raises :class:`stores.errors.StoreUnavailable` when the folder cannot be made."""
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot create the folder of index {db}: {exc}") from exc
+    return filelock.FileLock(f"{db}.embed.lock")
 
 
 class RepositoryClash(StoreError):
