@@ -232,6 +232,7 @@ class RepositoryIndex:
         self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
         self._save_link_stamp(link_digest)
         self._save_bind_state(link_digest)
+        self._prune_cache()
         del resolved, fresh, texts, loaded, hashed
         _release_memory()
         self.synced = True
@@ -380,10 +381,20 @@ class RepositoryIndex:
         self.writer.write(resolved, self.resolver.files, sorted({c.path for c in changes if c.new is None}), fresh,
                           texts, report, progress)
         self._save_bind_state(link_digest)
+        self._prune_cache()
         self.synced = True
         report.phases["write"] = time.perf_counter() - t3
         self._summarise(report)
         return True
+
+    def _prune_cache(self) -> None:
+        """After a whole-tree run: keep only the cached extractions some repository of the index
+        still references (this indexer's version; the cache folder is shared by the index's
+        repositories), so the cache follows the index instead of growing to its size limit."""
+        keep = {(path, checksum) for repo in self.graph.repos() for path, checksum in self.graph.file_checksums(repo).items()}
+        removed = self.extraction.prune(keep)
+        if removed:
+            log.info("extraction cache: %d entries no index references removed", removed)
 
     def _bind_key(self, link_digest: str) -> str:
         """What the resolver's records hold under: this indexer, the product, the link inputs."""

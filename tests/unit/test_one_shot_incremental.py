@@ -116,3 +116,29 @@ def test_damaged_records_another_product_or_a_culled_cache_bind_the_whole_tree(t
     culled = _index(src, db, state, product="shop")
     assert (culled.files_resolved, culled.files_written, culled.files_extracted) == (N_FILES, 1, N_FILES)
     assert _index(src, db, state, product="shop").files_resolved == 0
+
+
+def test_extraction_cache_keeps_only_what_the_index_references(tmp_path: Path) -> None:
+    import diskcache
+
+    src, db, state = _setup(tmp_path)
+
+    def keys() -> list[tuple[str, str, str]]:
+        with diskcache.Cache(str(state / "extract")) as cache:
+            return sorted(tuple(str(k).split(":", 2)) for k in cache.iterkeys())  # type: ignore[misc]
+
+    first = keys()
+    assert len(first) == N_FILES and len({v for v, _, _ in first}) == 1
+    with diskcache.Cache(str(state / "extract")) as cache:  # an entry of an older extractor version
+        cache.set("0ldversion0000:" + "a" * 64 + ":app/repo.py", b"x")
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n * 2"), "app/impl.py": None})
+    report = _index(src, db, state)
+    assert report.files_resolved < N_FILES  # the one-shot path prunes too
+    after = keys()
+    store = EmbeddedStore(db)
+    try:
+        held = sorted((first[0][0], checksum, path) for path, checksum in store.file_checksums("r").items())
+    finally:
+        store.close()
+    assert after == held  # the old version of repo.py, impl.py and the foreign version are gone
+    assert len(after) == N_FILES - 1
