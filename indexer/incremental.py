@@ -7,7 +7,9 @@ re-doing only the work a change needs, and never leaving a file half-written.
 * :meth:`RepositoryIndex.sync` looks at the whole tree (``ripple index``, a watcher's start, a rescan
   after a directory moved or a ``.gitignore`` changed): every file is hashed; a file whose bytes the
   extraction cache knows is not parsed again; every file is then re-bound and only the files whose
-  output differs from the index are written.
+  output differs from the index are written. A one-shot run (``ripple index``) whose resolver
+  records from the last run still fit the index (:mod:`indexer.bind_state`) instead re-binds only
+  what :meth:`RepositoryIndex.update` would (:meth:`RepositoryIndex._sync_known`).
 * :meth:`RepositoryIndex.update` takes the paths a watcher saw change. Edited, added and deleted files
   are re-extracted (or dropped), then re-bound with the files whose bindings they can change:
 

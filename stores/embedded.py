@@ -17,7 +17,9 @@ journal, ``synchronous=NORMAL``):
   means FTS5's ``'delete'`` command with the analysed values it was indexed with, recomputed from
   the chunk row (:meth:`EmbeddedStore._delete_fts`; analysis is deterministic for a schema version);
 * embeddings as normalised float32 blobs on the chunk rows, searched by exact cosine in process
-  (numpy), with an in-memory matrix reloaded lazily after any write;
+  (numpy), with an in-memory matrix reloaded lazily after any write; from ``ann_threshold``
+  embedded chunks on, approximately (:mod:`stores.vector_index`: an int8 HNSW index beside the
+  file, candidates re-ranked by these exact vectors);
 * ``meta``: the schema version; the SQLite header's ``application_id`` is :data:`APPLICATION_ID`.
   A ripplegraph index of another schema version raises :class:`~stores.errors.StoreOutdated`
   (rebuilt by ``ripple index``); a damaged ripplegraph index :class:`~stores.errors.StoreCorrupt`
