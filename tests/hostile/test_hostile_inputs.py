@@ -272,6 +272,9 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
     # issue 15: .proto files are a language folder of their own; the service after the deep message stays
     ("deep.proto", 'syntax = "proto3";\npackage p;\n' + "message M { " * 50_000 + "int32 a = 1;" + " }" * 50_000
      + "\nservice S { rpc A (M) returns (M); }\n", "too_deep", {"File": 1, "Class": 1, "Interface": 1, "Method": 1}),
+    # issue 21: Apex is a language folder of its own (the Java-shaped receiver walk is bounded too)
+    ("Chain.cls", "public class J { void m() { x" + ".a()" * 100_000 + "; } }\n", "too_deep",
+     {"File": 1, "Class": 1, "Method": 1}),
 ])
 def test_pathological_nesting_costs_linear_time_and_is_indexed_in_part(
         tmp_path: Path, name: str, text: str, partial: str, nodes: dict[str, int]) -> None:

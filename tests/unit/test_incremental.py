@@ -346,6 +346,15 @@ VARIANTS: dict[str, list[str | None]] = {
                       "    def Get(self, request, context):\n        return 1\n", None],
     "rpc/client.py": ["from rpc import orders_pb2_grpc\n\n\ndef fetch(ch):\n    return orders_pb2_grpc.OrdersStub(ch).List(1)\n",
                       None],
+    # issue 21: Apex classes in one org-wide namespace (a class renamed in case, a method that comes and
+    # goes), a trigger, and an LWC component importing an Apex method
+    "sf/classes/Repo.cls": ["public class Repo { public void save() {} }\n", "public class repo { public void save() {} }\n",
+                            "public class Repo { public void store() {} }\n", None],
+    "sf/classes/Svc.cls": ["public class Svc { @AuraEnabled public static void run() { new Repo().save(); } }\n",
+                           "public class Svc { @AuraEnabled public static void run() { Repo r = new Repo(); r.store(); } }\n"],
+    "sf/triggers/T.trigger": ["trigger T on Account (after insert) { Svc.run(); }\n", None],
+    "sf/lwc/c/c.js": ["import { LightningElement } from 'lwc';\nimport run from '@salesforce/apex/Svc.run';\n"
+                      "export default class C extends LightningElement { go() { run(); } }\n", None],
 }
 
 
