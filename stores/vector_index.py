@@ -62,11 +62,23 @@ def fingerprint(checksum: str) -> int:
                               "little") >> 1
 
 
+def _load_usearch_safely() -> None:
+    """Load onnxruntime (the embedding model's runtime, a dependency of fastembed) before usearch:
+    with usearch 2.26.6 (its SIMD library) loaded first, a later ``import onnxruntime`` in the same
+    process crashes it with a segmentation fault (reproduced here; the other order is fine), and the
+    language server and ``ripple search`` may embed a query after an approximate search."""
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError:  # no model runtime installed: nothing can clash
+        pass
+
+
 class DimIndex:
     """The ANN index of the vectors of one dimension: a usearch HNSW graph (``int8`` by default)
     plus, sorted by key, the ``keys`` (chunk rowids) and ``fps`` (fingerprints) it holds."""
 
     def __init__(self, dim: int, dtype: str = "i8") -> None:
+        _load_usearch_safely()
         from usearch.index import Index  # a compiled extension: loaded only past the threshold
 
         self.dim, self.dtype = dim, dtype
