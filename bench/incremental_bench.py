@@ -19,6 +19,11 @@ embedding a save costs, and a checkout storm of many files, end to end.
 4. Storm: ``--storm`` files get a new function each within a few milliseconds (a branch switch), then
    are reverted; each wave is timed from the first write until the index holds every new checksum.
    After the revert the whole index must equal the index before the storm.
+5. ``--cli``: instead of all the above, the one-shot command: ``ripple index`` cold (empty extraction
+   cache, fresh index), again on the unchanged tree, then after one body edit and after one
+   interface edit of one file (the same kind of edits as above), one run each, each a new process
+   (wall time, and CPU time of the process, which the machine's load disturbs less): the
+   edit-to-unchanged ratios are issue 19's goal 2 (within 3x).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ import hashlib
 import json
 import os
 import random
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -130,6 +136,46 @@ async def until(check, timeout: float = 30.0) -> float:
     raise TimeoutError("not visible in time")
 
 
+def one_shot(src: Path, db: Path, env: dict[str, str]) -> dict[str, object]:
+    """One ``ripple index --no-embed --json`` process: wall and CPU seconds, files resolved and written."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", str(src), "--db", str(db), "--no-embed",
+                           "--json"], check=True, capture_output=True, env=env)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    report = json.loads(done.stdout)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"wall s": round(wall, 2), "cpu s": round(cpu, 2), "resolved": report["files_resolved"],
+            "written": report["files_written"], "phases": report["phases_s"]}
+
+
+def cli_bench(args: argparse.Namespace) -> None:
+    """``--cli``: cold, unchanged, one body edit, one interface edit, each one ``ripple index``."""
+    work = args.work / "cli"
+    shutil.rmtree(work, ignore_errors=True)
+    src = work / "src"
+    shutil.copytree(args.corpus, src, ignore=shutil.ignore_patterns(".ripple"))
+    db = work / "index.db"
+    env = {**os.environ, "XDG_CACHE_HOME": str(work / "cache")}  # a cold extraction cache
+    runs = {"cold": one_shot(src, db, env), "unchanged": one_shot(src, db, env)}
+    pair = candidates(db, src, random.Random(11))[0]
+    path = src / pair["file"]
+    path.write_text(pair["edited"], encoding="utf-8")
+    runs["body edit"] = one_shot(src, db, env)
+    path.write_text(pair["added"], encoding="utf-8")
+    runs["interface edit"] = one_shot(src, db, env)
+    path.write_text(pair["text"], encoding="utf-8")
+    runs["unchanged again"] = one_shot(src, db, env)
+    for name, run in runs.items():
+        print(f"{name:16} {run}")
+    base = runs["unchanged"]
+    for name in ("body edit", "interface edit"):
+        print(f"{name} / unchanged: wall {runs[name]['wall s'] / base['wall s']:.2f}x, "  # type: ignore[operator]
+              f"cpu {runs[name]['cpu s'] / base['cpu s']:.2f}x ({pair['file']})")  # type: ignore[operator]
+    print(json.dumps({"file": pair["file"], **runs}))
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus", type=Path)
@@ -137,7 +183,11 @@ async def main() -> None:
     ap.add_argument("-n", type=int, default=30, help="body edits and interface edits each (each also reverted)")
     ap.add_argument("--storm", type=int, default=1000)
     ap.add_argument("--no-embedding", action="store_true")
+    ap.add_argument("--cli", action="store_true", help="time one-shot `ripple index` runs instead (see 5.)")
     args = ap.parse_args()
+    if args.cli:
+        cli_bench(args)
+        return
     src = args.work / "src"
     if not src.exists():
         shutil.copytree(args.corpus, src, ignore=shutil.ignore_patterns(".ripple"))

@@ -107,6 +107,24 @@ class ExtractionCache:
         except Exception as exc:
             log.warning("extraction cache write failed for %s: %s", path, exc)
 
+    def prune(self, keep: set[tuple[str, str]]) -> int:
+        """Remove every entry but this extractor version's extractions of the ``(path, checksum)``
+        pairs in ``keep`` (what the index still references): entries of older extractor versions
+        and of file versions no index holds any more. Returns how many were removed; best effort
+        (a failure is logged, never raised)."""
+        if self._cache is None:
+            return 0
+        removed = 0
+        try:
+            for key in list(self._cache.iterkeys()):
+                version, _, rest = str(key).partition(":")
+                checksum, _, path = rest.partition(":")
+                if version != self.version or (path, checksum) not in keep:
+                    removed += bool(self._cache.delete(key))
+        except Exception as exc:
+            log.warning("extraction cache prune failed after %d entries: %s", removed, exc)
+        return removed
+
     def close(self) -> None:
         """Close the cache's connections (idempotent)."""
         if self._cache is not None:

@@ -226,6 +226,11 @@ class ExtractStage:
         report.files_extracted += len(fresh)
         return fresh
 
+    def prune(self, keep: set[tuple[str, str]]) -> int:
+        """Drop the cached extractions not in ``keep`` (``(path, checksum)`` pairs the index holds)
+        and those of other extractor versions (:meth:`ExtractionCache.prune`); how many went."""
+        return self.cache.prune(keep) if self.cache is not None else 0
+
     def close(self) -> None:
         """Release the extraction cache (this process's handles)."""
         if self.cache is not None:

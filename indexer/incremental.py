@@ -7,7 +7,9 @@ re-doing only the work a change needs, and never leaving a file half-written.
 * :meth:`RepositoryIndex.sync` looks at the whole tree (``ripple index``, a watcher's start, a rescan
   after a directory moved or a ``.gitignore`` changed): every file is hashed; a file whose bytes the
   extraction cache knows is not parsed again; every file is then re-bound and only the files whose
-  output differs from the index are written.
+  output differs from the index are written. A one-shot run (``ripple index``) whose resolver
+  records from the last run still fit the index (:mod:`indexer.bind_state`) instead re-binds only
+  what :meth:`RepositoryIndex.update` would (:meth:`RepositoryIndex._sync_known`).
 * :meth:`RepositoryIndex.update` takes the paths a watcher saw change. Edited, added and deleted files
   are re-extracted (or dropped), then re-bound with the files whose bindings they can change:
 
@@ -56,6 +58,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
 from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source
 from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
@@ -132,7 +135,12 @@ class RepositoryIndex:
         """Digest of the link inputs (:class:`LinkOptions`: Spring configuration, specs, service
         boundaries, ``.env`` and proxy files) the index was last written with: a one-shot run whose
         source files are all unchanged still re-links when they differ."""
-        self.resolver = RepositoryResolver(self.repo, LinkOptions.for_repository(self.root, options.http_services))
+        self.bind_path = state / f"bind-{name}.pickle" if state else None
+        """What the resolver recorded about the index's content (:mod:`indexer.bind_state`): a one-shot
+        run re-binds only what its changes can affect when the index still holds exactly that."""
+        # The link options are read by the first sync (every update begins with one): reading them
+        # walks the tree (about a third of an unchanged run on Django), once is enough.
+        self.resolver = RepositoryResolver(self.repo, None)
         self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
                                   self.journal)
         self.synced = False
@@ -185,6 +193,9 @@ class RepositoryIndex:
             report.phases["read"] = time.perf_counter() - t1
             report.phases["total"] = time.perf_counter() - t0
             return report
+        if self.skip_unchanged and not self.synced and self._sync_known(hashed, stored, link_digest, report, progress):
+            report.phases["total"] = time.perf_counter() - t0
+            return report
         current: set[str] = set()
         loaded: list[tuple[FileExtraction, str, int]] = []
         texts: dict[str, str] = {}
@@ -224,6 +235,8 @@ class RepositoryIndex:
         gone = sorted(set(stored) - current)
         self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
         self._save_link_stamp(link_digest)
+        self._save_bind_state(link_digest)
+        self._prune_cache()
         del resolved, fresh, texts, loaded, hashed
         _release_memory()
         self.synced = True
@@ -304,6 +317,104 @@ class RepositoryIndex:
         report.phases["total"] = t3 - t0
         self._summarise(report)
         return report
+
+    def _sync_known(self, hashed: list[tuple[SourceFile, bytes, str]], stored: dict[str, str], link_digest: str,
+                    report: IndexReport, progress: ProgressSink) -> bool:
+        """A one-shot run over an index whose resolver records (:mod:`indexer.bind_state`) still hold:
+        rebuild the resolver on the extractions of what the index holds (from the cache), take the
+        records over, then do what :meth:`update` does for the files whose bytes differ (and those
+        gone). ``False`` (nothing done) when the records do not fit this index exactly, an extraction
+        is not cached or more than :data:`RESCAN_THRESHOLD` files changed: the caller binds the
+        whole tree. Fills ``report``; its phases ``read``, ``extract``, ``resolve`` and ``write``."""
+        t0 = time.perf_counter()
+        if self.bind_path is None or self.resolver.files:
+            return False
+        state = load_bind_state(self.bind_path)
+        if state is None or state.key != self._bind_key(link_digest) or state.checksums != stored \
+                or any(self.journal.read()):
+            return False
+        by_path = {sf.path: (sf, data, checksum) for sf, data, checksum in hashed}
+        changed = [p for p, (_, _, checksum) in by_path.items() if stored.get(p) != checksum]
+        gone = [p for p in stored if p not in by_path]
+        if len(changed) + len(gone) > RESCAN_THRESHOLD:
+            return False
+        nodes = self.graph.get_nodes([file_id(self.repo, p) for p in stored])
+        version = indexer_version()
+        if len(nodes) != len(stored) or any(n.props.get("indexer") != version for n in nodes.values()):
+            return False  # another indexer wrote some file since
+        base: list[tuple[FileExtraction, str, int]] = []
+        for path, checksum in stored.items():
+            ex = self.extraction.cached(path, checksum)
+            if ex is None:  # culled from the cache: the whole tree is bound
+                return False
+            base.append((ex, checksum, len(by_path[path][1]) if path in by_path else 0))
+        self.resolver.update(base, track=False)
+        self.resolver.restore(state.deps, state.link_deps)
+        del base, state
+        loaded: list[tuple[FileExtraction, str, int]] = []
+        texts: dict[str, str] = {}
+        to_extract: list[SourceFile] = []
+        for path in changed:
+            sf, data, checksum = by_path[path]
+            ex = self.extraction.cached(path, checksum)
+            if ex is None:
+                to_extract.append(sf)
+            else:
+                loaded.append((ex, checksum, len(data)))
+                texts[path] = file_text(data)
+        progress.done("read")
+        t1 = time.perf_counter()
+        report.phases["read"] = t1 - t0
+        progress.start("extract", len(to_extract))
+        current = set(self.resolver.files) - set(gone)
+        fresh = self.extraction.run(to_extract, suffixed_paths(by_path), report, progress, current, loaded)
+        removed = gone + [sf.path for sf in to_extract if sf.path not in current and sf.path in self.resolver.files]
+        progress.done("extract")
+        t2 = time.perf_counter()
+        report.phases["extract"] = t2 - t1
+        progress.start("resolve", None)
+        changes = self.resolver.update(loaded, removed)
+        report.files_changed = sum(1 for p, fc in self.resolver.files.items() if stored.get(p) != fc.checksum)
+        affected = {c.path for c in changes if c.new is not None}
+        if any(c.interface_changed for c in changes):
+            affected |= self._dependents(changes)
+        resolved = self.resolver.resolve(sorted(affected))
+        progress.done("resolve")
+        t3 = time.perf_counter()
+        report.phases["resolve"] = t3 - t2
+        self.writer.write(resolved, self.resolver.files, sorted({c.path for c in changes if c.new is None}), fresh,
+                          texts, report, progress)
+        self._save_bind_state(link_digest)
+        self._prune_cache()
+        self.synced = True
+        report.phases["write"] = time.perf_counter() - t3
+        self._summarise(report)
+        return True
+
+    def _prune_cache(self) -> None:
+        """After a whole-tree run: keep only the cached extractions some repository of the index
+        still references (this indexer's version; the cache folder is shared by the index's
+        repositories), so the cache follows the index instead of growing to its size limit."""
+        keep = {(path, checksum) for repo in self.graph.repos() for path, checksum in self.graph.file_checksums(repo).items()}
+        removed = self.extraction.prune(keep)
+        if removed:
+            log.info("extraction cache: %d entries no index references removed", removed)
+
+    def _bind_key(self, link_digest: str) -> str:
+        """What the resolver's records hold under: this indexer, the product, the link inputs."""
+        return f"{indexer_version()}\0{self.product}\0{link_digest}"
+
+    def _save_bind_state(self, link_digest: str) -> None:
+        """Keep the resolver's records for the next one-shot run, when the index now holds exactly
+        what the resolver produced (no file left to write); otherwise drop stale ones."""
+        if self.bind_path is None:
+            return
+        if any(self.journal.read()):
+            discard_bind_state(self.bind_path)
+            return
+        deps, link_deps = self.resolver.recorded()
+        checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
+        save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps))
 
     def _unchanged(self, hashed: list[tuple[SourceFile, bytes, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:

@@ -32,7 +32,10 @@ Conventions every extractor follows (the resolver relies on them):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+import operator
+from dataclasses import dataclass, field, fields, is_dataclass
+
+from indexer.typetext import base_type, drop_generics
 
 __all__ = [
     "CALLABLE_KINDS",
@@ -937,47 +940,21 @@ class FileExtraction:
     Extractors leave it alone."""
 
 
-def drop_generics(text: str) -> str:
-    """``text`` without its ``<...>`` groups (nested ones too); an unbalanced ``<`` or ``>`` stays.
-    ``Map<K, List<V>>.Entry`` -> ``Map.Entry``. One pass, linear in the text (removing the innermost
-    groups pass after pass was quadratic in the nesting: 98 s for 60,000 levels of one Java field)."""
-    if "<" not in text:
-        return text
-    out: list[str] = []
-    opened: list[int] = []  # where each open "<" sits in out
-    for ch in text:
-        if ch == "<":
-            opened.append(len(out))
-            out.append(ch)
-        elif ch == ">" and opened:
-            del out[opened.pop():]
-        else:
-            out.append(ch)
-    return "".join(out)
+def _pickle_by_fields(cls: type) -> None:
+    """Pickle ``cls`` as its constructor and field values in order: a slotted dataclass otherwise
+    pickles through a Python ``__setstate__`` that walks its fields per object; this is about a
+    third faster to load and 40% smaller (the extraction cache, the workers' results)."""
+    get = operator.attrgetter(*(f.name for f in fields(cls)))
+    single = len(fields(cls)) == 1
+
+    def __reduce__(self: object) -> tuple[type, tuple[object, ...]]:
+        return (cls, (get(self),) if single else get(self))
+
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign,assignment]
 
 
-def base_type(text: str | None) -> str | None:
-    """Reduce a type text to the name the resolver looks up, or ``None`` if nothing is left.
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and is_dataclass(_cls) and _cls.__module__ == __name__:
+        _pickle_by_fields(_cls)
+del _cls
 
-    ``List<Map<K, V>>`` -> ``List``; ``Owner[]`` -> ``Owner``; ``Owner | None`` / ``Optional[Owner]``
-    / ``Owner?`` -> ``Owner``; ``"Owner"`` (a Python forward reference) -> ``Owner``;
-    ``java.util.List<X>`` -> ``java.util.List``. Primitive and built-in names are returned as they are;
-    callers decide whether to look them up.
-    """
-    if not text:
-        return None
-    t = drop_generics(text.strip().strip("\"'"))
-    for prefix in ("Optional[", "typing.Optional["):
-        if t.startswith(prefix) and t.endswith("]"):
-            t = t[len(prefix) : -1]
-    if "|" in t:
-        parts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
-        if len(parts) != 1:
-            return None
-        t = parts[0]
-    if "[" in t:
-        t = t.split("[", 1)[0]
-    t = t.rstrip("?").replace("...", "").strip().strip("\"'")
-    if t.startswith(("readonly ", "final ")):
-        t = t.split(" ", 1)[1]
-    return t or None

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import resource
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +36,7 @@ from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
 from indexer.registry import branch_identity, refresh_counts
+from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
 from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out)
 from lsp_server.freshness_support import record_run
@@ -76,15 +76,18 @@ def main(verbose: int) -> None:
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
               help="Extraction processes, 1 to 64 (default: one per core); with --all: repositories at once "
                    "(default: the cores, at most 4).")
-@click.option("--embed/--no-embed", default=True, show_default=True,
-              help="After the graph is written, compute embeddings for semantic search (resume with `ripple embed`).")
+@click.option("--embed", "embed_mode", type=click.Choice(["foreground", "background"]), is_flag=False,
+              flag_value="foreground", default="foreground", show_default=True,
+              help="After the graph is written, compute embeddings for semantic search here, or (--embed=background) "
+                   "in a detached process once the graph and BM25 answer (resume either with `ripple embed`).")
+@click.option("--no-embed", is_flag=True, help="Compute no embeddings (`ripple embed` does it later).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
 @click.option("--follow-external-symlinks", is_flag=True,
               help="Index what symbolic links out of PATH point to (default: skipped as symlink_outside).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def index(path: Path | None, manifest: Path | None, branch: str | None, memory_budget: int | None, repo: str | None,
           product: str | None, db: str | None, max_file_size: int, jobs: int | None,
-          embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
+          embed_mode: str, no_embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the configured stores
     (the embedded store by default; see `ripple doctor` and .ripple/config.toml), or with --all every
     repository of a manifest (the central indexer).
@@ -97,7 +100,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
             raise click.UsageError("--all reads PATH, --repo, --product and --branch from the manifest: give none of them")
         from lsp_server.cli_central import index_all
 
-        outcomes = index_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
+        outcomes = index_all(manifest, db, jobs, memory_budget, not no_embed, model, max_file_size, as_json)
         sys.exit(1 if any(o.status != "ok" for o in outcomes) else 0)
     if path is None:
         raise click.UsageError("give PATH, or --all MANIFEST")
@@ -134,8 +137,14 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
             with _writing(db_path):  # one writer per index; embedding below runs beside others
                 report = index_repository(root, stores.graph, store, options, progress)
                 record_run(db_path, repo_name, root)  # the commit now indexed (analysis.freshness)
-            embedded = _embed(store, model, progress) if embed else {"skipped": "--no-embed"}
-            if embed:
+            embed_db = db_path if "embedded" == config.search.backend else None
+            if no_embed:
+                embedded: dict[str, Any] = {"skipped": "--no-embed"}
+            elif embed_mode == "background" and embed_db is not None:
+                embedded = start_background_embedding(embed_db, model)
+            else:
+                embedded = embed_phase(store, embed_db, model, progress)
+            if "embedded" in embedded:
                 refresh_counts(stores.graph, store, key)  # the registry's vector count
     except KeyboardInterrupt:
         phase = progress.phase if progress is not None else None
@@ -180,21 +189,6 @@ def _writing(db_path: Path) -> Iterator[None]:
         lock.release()
 
 
-def _embed(store: Any, model: str | None, progress: RichProgress) -> dict[str, Any]:
-    """Run the embedding phase; a model that cannot load or a Ctrl-C costs the vectors, not the graph."""
-    try:
-        embedder = open_embedder(model)
-        result = embed_pending(store, embedder, progress)
-    except EmbedderError as exc:
-        err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
-        return {"skipped": str(exc)}
-    except KeyboardInterrupt:
-        return {"skipped": "interrupted"}
-    return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
-            "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
-
-
 def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> None:
     table = Table(title=escape(f"ripple index {r.root} -> {db_path}"), show_header=False, title_justify="left")
     table.add_column(style="bold")
@@ -224,7 +218,12 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
         table.add_row("not linked, by reason", ", ".join(f"{k} {v:,}" for k, v in unlinked.items()))
     if r.files_written:
         table.add_row("chunks written", f"{r.chunks:,}")
-    if "skipped" in embedded:
+    if "background" in embedded:
+        table.add_row("embeddings", escape(f"computing in the background (process {embedded['background']}, log "
+                                           f"{embedded['log']}); search uses BM25 until then; `ripple embed` resumes"))
+    elif embedded.get("skipped") == BUSY:
+        table.add_row("embeddings", "another process is embedding this index (it takes the new chunks too)")
+    elif "skipped" in embedded:
         table.add_row("embeddings", escape(f"skipped ({embedded['skipped']})"))
     else:
         table.add_row("embeddings", f"{embedded['embedded']:,} embedded, {embedded['reused']:,} reused, "
@@ -420,27 +419,6 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
     out.print(render_markdown(report, per_hop=per_hop), markup=False, end="")
-
-
-@main.command()
-@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
-@click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def embed(db: str | None, model: str | None, as_json: bool) -> None:
-    """Compute the embeddings still missing (after `ripple index --no-embed` or an interruption)."""
-    columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with cli_stores(db) as stores, Progress(*columns, console=err, transient=as_json) as bar:
-        result = _embed(stores.search, model, RichProgress(bar))
-        counts = stores.search.chunk_count()
-    if as_json:
-        emit_json({**result, **counts})
-    elif "skipped" not in result:
-        out.print(f"{result['embedded']:,} embedded, {result['reused']:,} reused; "
-                  f"{counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings")
-    if result.get("skipped") == "interrupted":
-        err.print(f"[yellow]interrupted: {counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings (the "
-                  "vectors computed so far are kept); run `ripple embed` again to finish[/yellow]", soft_wrap=True)
-        sys.exit(130)
 
 
 def _known_language(value: str | None) -> str | None:
@@ -881,6 +859,7 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
 
 
 main.add_command(repos)
+main.add_command(embed)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import filelock
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
@@ -54,7 +55,7 @@ from stores.contracts import GraphStore, Node, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
 from stores.embedder import EmbedderError
-from stores.factory import (DB_ENV, claim_repository, default_db_path, index_identity, open_embedder,
+from stores.factory import (DB_ENV, embed_lock, claim_repository, default_db_path, index_identity, open_embedder,
                             open_store, repository_name, state_dir, writer_lock)
 from analysis.impact import DEFAULT_DEPTH
 from analysis.navigation import UnionGraph, symbol_at
@@ -612,15 +613,29 @@ class RippleServer(LanguageServer):
             self.call_soon(lambda: self.report(warning, types.MessageType.Warning))
             return
         closed = False
+        lock = embed_lock(folder.db)
+
+        def turn(progress: _WorkDoneProgress | None = None) -> None:
+            try:
+                lock.acquire(timeout=0)
+            except filelock.Timeout:  # another process embeds this index (`ripple index --embed=background`)
+                folder.embed_wanted.set()  # what it leaves, this thread takes after it
+                time.sleep(1.0)
+                return
+            try:
+                embed_pending(writer, embedder, progress)
+            finally:
+                lock.release()
+
         try:
-            embed_pending(writer, embedder, sink)
+            turn(sink)
             sink.close(message)
             closed = True
             while not stop.is_set():
                 if folder.embed_wanted.wait(0.5):
                     folder.embed_wanted.clear()
                     try:
-                        embed_pending(writer, embedder)
+                        turn()
                     except StoreUnavailable:  # another process holds the index a while: retry
                         folder.embed_wanted.set()
                         time.sleep(1.0)

@@ -56,6 +56,7 @@ The file (every key optional)::
 
     [embedded]
     db = ".ripple/index.db"           # the embedded index file (relative to the workspace)
+    ann_threshold = 200000            # approximate vector search from this many embedded chunks (0: never)
 
     [embedding]
     model = "BAAI/bge-small-en-v1.5"  # a 384-d fastembed model in the local cache; default: bundled
@@ -94,6 +95,7 @@ from pathlib import Path
 from typing import Any
 
 from stores.errors import StoreError
+from stores.vector_index import ANN_THRESHOLD
 
 __all__ = [
     "ConfigError",
@@ -120,6 +122,7 @@ DIALECTS = ("memgraph", "neo4j", "auto")
 MAX_CONCURRENCY = 1024
 """Most Bolt requests in flight (each may hold a thread and a connection)."""
 MAX_REPLICAS = 100
+MAX_ANN_THRESHOLD = 1 << 40
 MAX_FILE_BYTES = 1 << 20
 """A configuration file larger than this is refused (it is not a configuration file)."""
 
@@ -140,6 +143,7 @@ ENVIRONMENT: dict[str, str] = {
     "RIPPLE_ES_REPLICAS": "search.replicas",
     "RIPPLE_ES_CA_CERTS": "search.ca_certs",
     "RIPPLE_DB": "embedded.db",
+    "RIPPLE_ANN_THRESHOLD": "embedded.ann_threshold",
     "RIPPLE_EMBEDDING_MODEL": "embedding.model",
     "RIPPLE_API_KEY": "api.key",
     "RIPPLE_SERVER_INDEX_WORKSPACE": "server.index_workspace",
@@ -158,7 +162,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "user": (str, None), "password": (str, None), "index_prefix": (str, "ripple"), "replicas": (int, 0),
         "ca_certs": (str, None),
     },
-    "embedded": {"db": (str, None)},
+    "embedded": {"db": (str, None), "ann_threshold": (int, ANN_THRESHOLD)},
     "embedding": {"model": (str, None)},
     "http": {"services": (dict, {})},
     "api": {"key": (str, None)},
@@ -256,6 +260,9 @@ class Config:
     """``[server] index_workspace``: whether ``ripple serve`` indexes (and watches) the editor's workspace
     folders into the configured stores (``true``), or only reads them (``false``: a central indexer
     owns the index). ``$RIPPLE_SERVER_INDEX_WORKSPACE`` (true / false / 1 / 0)."""
+    ann_threshold: int = ANN_THRESHOLD
+    """Embedded chunks from which the embedded store searches vectors approximately (``[embedded]
+    ann_threshold`` or ``$RIPPLE_ANN_THRESHOLD``; 0: always exact; :mod:`stores.vector_index`)."""
 
     def source_of(self, key: str) -> str:
         """Where ``key`` (``"graph.uri"``) was set: a file, ``$VARIABLE``, or ``default``."""
@@ -585,7 +592,8 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
                 base = workspace.parent.parent
             db = base / db
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
-                  workspace, trusted, ignored, get("api.key"), get("server.index_workspace"))
+                  workspace, trusted, ignored, get("api.key"), get("server.index_workspace"),
+                  ann_threshold=between("embedded.ann_threshold", 0, MAX_ANN_THRESHOLD))
 
 
 def trust_workspace(folder: Path, env: Mapping[str, str] | None = None, remove: bool = False) -> Path:

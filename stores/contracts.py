@@ -23,6 +23,7 @@ from typing import Any
 from stores.errors import QueryFailed
 
 __all__ = [
+    "CODE_UNIT_KINDS",
     "NODE_LABELS",
     "EDGE_KINDS",
     "RESOLUTIONS",
@@ -59,6 +60,9 @@ __all__ = [
     "RepositoryRecord",
     "REPOSITORY_COUNTS",
 ]
+
+CODE_UNIT_KINDS = ("method", "class", "function")
+"""Chunk kinds embedded first (:meth:`SearchIndex.pending_chunks`)."""
 
 NODE_LABELS = (
     "Repository", "File", "Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field",
@@ -751,8 +755,10 @@ class SearchIndex(abc.ABC):
 
     @abc.abstractmethod
     def pending_chunks(self, limit: int) -> list[Chunk]:
-        """Up to ``limit`` chunks that have no embedding yet, one per distinct text (``checksum``),
-        shortest text first (so embedding batches hold texts of similar length)."""
+        """Up to ``limit`` chunks that have no embedding yet, one per distinct text (``checksum``):
+        chunks of :data:`CODE_UNIT_KINDS` first (what code search asks for most: the model's time goes
+        to them before file sections, configuration and documents), shortest text first within each
+        group (so embedding batches hold texts of similar length)."""
 
     @abc.abstractmethod
     def set_embedding_model(self, model: str) -> bool:

@@ -80,7 +80,7 @@ from elasticsearch import ApiError, Elasticsearch, UnsupportedProductError
 from elasticsearch import __versionstr__ as _CLIENT_VERSION
 
 from stores.analyzer import PART_PATTERN, TOKEN_PATTERN, analyze
-from stores.contracts import Chunk, IndexedFile, ScoredChunk, SearchFilters, SearchIndex
+from stores.contracts import CODE_UNIT_KINDS, Chunk, IndexedFile, ScoredChunk, SearchFilters, SearchIndex
 from stores.errors import QueryFailed, StoreError, StoreUnavailable
 
 __all__ = [
@@ -821,16 +821,24 @@ class ElasticsearchSearchIndex(SearchIndex):
 
     def pending_chunks(self, limit: int) -> list[Chunk]:
         """Up to ``limit`` chunks without an embedding, one per distinct text (collapsed on
-        ``checksum``, the smallest id of each), shortest text first, then by id."""
+        ``checksum``, the smallest id of each): chunks of ``CODE_UNIT_KINDS`` first, then the rest,
+        each group shortest text first, then by id."""
         if limit <= 0:
             return []
-        body = self._search(
-            "read chunks to embed", self.chunk_pattern,
-            query={"bool": {"must_not": [{"exists": {"field": "embedding"}}]}}, collapse={"field": "checksum"},
-            sort=[{"text_length": {"order": "asc"}}, {"id": {"order": "asc"}}], size=min(limit, MAX_WINDOW),
-            track_total_hits=False,
-        )
-        return [_chunk(h["_source"]) for h in body["hits"]["hits"]]
+        out: list[Chunk] = []
+        code = {"terms": {"kind": list(CODE_UNIT_KINDS)}}
+        for group in ({"filter": [code]}, {"must_not": [code]}):
+            if len(out) >= limit:
+                break
+            query = {"bool": {**group, "must_not": [*group.get("must_not", []), {"exists": {"field": "embedding"}}]}}
+            body = self._search(
+                "read chunks to embed", self.chunk_pattern, query=query, collapse={"field": "checksum"},
+                sort=[{"text_length": {"order": "asc"}}, {"id": {"order": "asc"}}],
+                size=min(limit - len(out), MAX_WINDOW), track_total_hits=False,
+            )
+            seen = {c.checksum for c in out}
+            out += [c for c in (_chunk(h["_source"]) for h in body["hits"]["hits"]) if c.checksum not in seen]
+        return out
 
     def chunk_count(self, repo: str | None = None) -> dict[str, int]:
         """``{"chunks": n, "embedded": m}``, of repository ``repo`` only when given (one search: a total

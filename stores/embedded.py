@@ -17,7 +17,9 @@ journal, ``synchronous=NORMAL``):
   means FTS5's ``'delete'`` command with the analysed values it was indexed with, recomputed from
   the chunk row (:meth:`EmbeddedStore._delete_fts`; analysis is deterministic for a schema version);
 * embeddings as normalised float32 blobs on the chunk rows, searched by exact cosine in process
-  (numpy), with an in-memory matrix reloaded lazily after any write;
+  (numpy), with an in-memory matrix reloaded lazily after any write; from ``ann_threshold``
+  embedded chunks on, approximately (:mod:`stores.vector_index`: an int8 HNSW index beside the
+  file, candidates re-ranked by these exact vectors);
 * ``meta``: the schema version; the SQLite header's ``application_id`` is :data:`APPLICATION_ID`.
   A ripplegraph index of another schema version raises :class:`~stores.errors.StoreOutdated`
   (rebuilt by ``ripple index``); a damaged ripplegraph index :class:`~stores.errors.StoreCorrupt`
@@ -59,6 +61,7 @@ import numpy as np
 
 from stores.analyzer import FTS_TOKENCHARS, analyze, analyze_joined
 from stores.contracts import (
+    CODE_UNIT_KINDS,
     Chunk,
     Edge,
     GraphStore,
@@ -73,6 +76,7 @@ from stores.contracts import (
     query_parts,
 )
 from stores.embedded_registry import EmbeddedRegistry
+from stores.vector_index import ANN_THRESHOLD, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
 
@@ -186,8 +190,10 @@ class EmbeddedStore(EmbeddedRegistry, GraphStore, SearchIndex):
     matches; :meth:`get_nodes` / :meth:`get_chunks` omit missing ids, as documented.
     """
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0, ann_threshold: int = ANN_THRESHOLD) -> None:
         self.path = Path(path)
+        self._ann = AnnVectors(self.path.with_name(self.path.name + ".vectors"), ann_threshold)
+        """Approximate search from ``ann_threshold`` embedded chunks on (:mod:`stores.vector_index`)."""
         self.read_only: str | None = None
         """Why the index is open for reading only (``read-only: ...``), or ``None`` (writable)."""
         self._lock = threading.RLock()
@@ -571,11 +577,14 @@ class EmbeddedStore(EmbeddedRegistry, GraphStore, SearchIndex):
 
     @_guarded
     def pending_chunks(self, limit: int) -> list[Chunk]:
-        """Up to ``limit`` chunks without an embedding, one per distinct text, shortest first."""
+        """Up to ``limit`` chunks without an embedding, one per distinct text: code units (method,
+        class, function chunks, :data:`~stores.contracts.CODE_UNIT_KINDS`) first, then the rest;
+        shortest first within each."""
         rows = self._db.execute(
             f"SELECT {_CHUNK_COLS} FROM chunks WHERE rowid IN (SELECT min(rowid) FROM chunks"
-            " WHERE embedding IS NULL GROUP BY checksum) ORDER BY length(text), id LIMIT ?", (int(limit),)
-        ).fetchall()
+            " WHERE embedding IS NULL GROUP BY checksum)"
+            f" ORDER BY kind NOT IN ({', '.join(repr(k) for k in CODE_UNIT_KINDS)}), length(text), id LIMIT ?",
+            (int(limit),)).fetchall()
         return [Chunk(*r[:13]) for r in rows]
 
     @_guarded
@@ -855,6 +864,12 @@ class EmbeddedStore(EmbeddedRegistry, GraphStore, SearchIndex):
         if limit <= 0:
             return []
         q = np.frombuffer(_normalised_blob(vector), dtype=np.float32)
+        if self._ann.active(self._chunk_count()["embedded"]):
+            stamp = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+            model = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+            wanted = {k: v for k in ("product", "repo", "language", "kind") if (v := getattr(filters, k, None)) is not None}
+            found = self._ann.knn(self._db, q, limit, wanted, model[0] if model else "", stamp)
+            return [ScoredChunk(chunk_id=i, score=s, rank=r) for r, (s, i) in enumerate(found, 1)]
         cache = self._vector_cache()
         matrix, ids, mask = cache.select(q.shape[0], filters)
         if matrix is None or not len(ids):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import filelock
 
+from stores.vector_index import ANN_THRESHOLD
 from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 from stores.embedded import EmbeddedStore
@@ -33,9 +34,10 @@ from stores.embedder import MODEL_ENV, Embedder
 from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
-           "state_dir", "prune_state_dirs", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock", "RepositoryClash",
-           "repository_name", "claim_repository", "index_identity", "repository_roots", "index_written_at",
-           "INDEX_STATE", "record_index_state", "index_states", "open_graph_store", "open_search_index"]
+           "state_dir", "prune_state_dirs", "embed_lock", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock",
+           "RepositoryClash", "repository_name", "claim_repository", "index_identity", "repository_roots",
+           "index_written_at", "INDEX_STATE", "record_index_state", "index_states", "open_graph_store",
+           "open_search_index"]
 
 DB_ENV = "RIPPLE_DB"
 """Environment variable naming the index file (overrides discovery)."""
@@ -130,6 +132,18 @@ def writer_lock(db: Path) -> filelock.FileLock:
     except OSError as exc:
         raise StoreUnavailable(f"cannot create the folder of index {db}: {exc}") from exc
     return filelock.FileLock(f"{db}.lock")
+
+
+def embed_lock(db: Path) -> filelock.FileLock:
+    """The lock of the one process that embeds index ``db``'s chunks at a time (``<db>.embed.lock``):
+    ``ripple embed``, ``ripple index``'s embedding phase and its background worker, a language
+    server's embedding thread. Taken without waiting: whoever finds it held leaves the pending chunks
+    to the holder. Raises :class:`stores.errors.StoreUnavailable` when the folder cannot be made."""
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot create the folder of index {db}: {exc}") from exc
+    return filelock.FileLock(f"{db}.embed.lock")
 
 
 class RepositoryClash(StoreError):
@@ -380,7 +394,8 @@ def find_db(start: Path) -> Path | None:
     return None
 
 
-def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0) -> EmbeddedStore:
+def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
+               ann_threshold: int = ANN_THRESHOLD) -> EmbeddedStore:
     """Open the embedded store at ``path`` (created, with its folder, when ``create``).
 
     With ``create`` (the caller will write), an index of another schema version is an outdated cache:
@@ -388,7 +403,8 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0) -> E
     index that can only be read raises :class:`stores.errors.StoreReadOnly`; without it, a read-only
     index opens for reading (:attr:`EmbeddedStore.read_only`). Raises
     :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`. ``busy_timeout``: seconds a
-    write waits for another process's transaction (the central indexer's jobs wait for each other)."""
+    write waits for another process's transaction (the central indexer's jobs wait for each other).
+    ``ann_threshold``: embedded chunks from which vector search is approximate (:mod:`stores.vector_index`)."""
     if create:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -403,14 +419,15 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0) -> E
             except OSError:
                 pass  # there already, or a read-only folder: the store's own open reports the real problem
     try:
-        store = EmbeddedStore(path, busy_timeout=busy_timeout)
+        store = EmbeddedStore(path, busy_timeout=busy_timeout, ann_threshold=ann_threshold)
     except StoreOutdated:
         if not create:
             raise
         log.warning("%s was written by another ripplegraph version: rebuilding it", path)
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
-        store = EmbeddedStore(path, busy_timeout=busy_timeout)
+        shutil.rmtree(f"{path}.vectors", ignore_errors=True)  # the ANN index of the old file
+        store = EmbeddedStore(path, busy_timeout=busy_timeout, ann_threshold=ann_threshold)
     if create and store.read_only:
         store.close()
         raise StoreReadOnly(f"cannot write index {path}: {store.read_only}; readers (callers, references, search, "
@@ -453,7 +470,7 @@ def open_stores(config: Config, db: Path | None = None, product: str | None = No
         if db is None:
             raise ConfigError("the embedded store needs an index file: run `ripple index PATH` first, or set "
                               f"{DB_ENV} / [embedded] db")
-        embedded = open_store(db, create=create, busy_timeout=busy_timeout)
+        embedded = open_store(db, create=create, busy_timeout=busy_timeout, ann_threshold=config.ann_threshold)
     try:
         graph: GraphStore = embedded if embedded is not None and config.graph.backend == "embedded" else _memgraph(config, product)
         try:

@@ -150,6 +150,7 @@ class RepositoryResolver:
         self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
         self._deps: dict[str, Deps] = {}
         self._readers: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+        self._readers_stale = False  # _readers to be rebuilt from _deps (after restore)
         self._changed_tokens: set[tuple[str, str, str]] = set()
         self._changed_names: dict[str, set[str]] = {}
         self._link_dirty = True  # links may differ from the last resolve's
@@ -167,13 +168,15 @@ class RepositoryResolver:
             self._link_dirty = True
 
     def update(
-        self, files: Sequence[tuple[FileExtraction, str, int]], removed: Iterable[str] = ()
+        self, files: Sequence[tuple[FileExtraction, str, int]], removed: Iterable[str] = (), *, track: bool = True
     ) -> list[FileChange]:
         """Add or replace ``files`` (``(extraction, checksum, size)``), drop the ``removed`` paths.
 
         Sets each extraction's ``id_path`` (the full path when another file shares its path up to
         the suffix). Returns one :class:`FileChange` per file given or removed, plus one per other
-        file whose module key or id path changed as a consequence."""
+        file whose module key or id path changed as a consequence. ``track=False`` (loading a state
+        whose records :meth:`restore` then supplies) skips what only :meth:`dependents` needs: the
+        names and tokens each change touched."""
         given = {ex.path: (ex, checksum, size) for ex, checksum, size in files}
         gone = [p for p in dict.fromkeys(removed) if p in self.files and p not in given]
         added = [p for p in given if p not in self.files]
@@ -219,8 +222,8 @@ class RepositoryResolver:
         # aside, which only move the owning file's own edges), or when what the linker read does
         # (see _index: the files it looked up by module key count as read whole); a file that comes
         # or goes may be a module a mount or handler names.
-        if any(_framework_facts(c.old) != _framework_facts(c.new) or (c.new is None or c.old is None)
-               for c in changes):
+        if not track or any(_framework_facts(c.old) != _framework_facts(c.new) or (c.new is None or c.old is None)
+                            for c in changes):
             self._link_dirty = True
         reuse = self._resolver is not None and sum(c.interface_changed for c in changes) <= APPLY_LIMIT
         for c in changes:
@@ -234,7 +237,7 @@ class RepositoryResolver:
                 del self.files[c.path]
             else:
                 self.files[c.path] = c.new
-        self._index(changes)
+        self._index(changes, track)
         if self._resolver is not None and reuse:
             swapped = [c for c in changes if c.interface_changed]
             if swapped:
@@ -253,8 +256,8 @@ class RepositoryResolver:
             self._resolver = None
         return changes
 
-    def _index(self, changes: Sequence[FileChange]) -> None:
-        """Framework file set, module-prefix counts and the tokens the changes touched."""
+    def _index(self, changes: Sequence[FileChange], track: bool = True) -> None:
+        """Framework file set, module-prefix counts and (``track``) the tokens the changes touched."""
         tokens: set[tuple[str, str, str]] = set()
         self._changed_names = {}
         before: dict[tuple[str, str], int] = {}
@@ -263,6 +266,11 @@ class RepositoryResolver:
             if c.new is not None and _has_framework_facts(c.new.ex):
                 self._framework.add(c.path)
             if not c.interface_changed:
+                continue
+            if not track:
+                for fc, step in ((c.old, -1), (c.new, 1)):
+                    for prefix in _dotted_prefixes(fc) if fc is not None else ():
+                        self._prefixes[prefix] += step
                 continue
             old_names = c.old.names if c.old is not None else {}
             new_names = c.new.names if c.new is not None else {}
@@ -344,7 +352,25 @@ class RepositoryResolver:
         self._link_dirty = False
         return ResolvedRepository(files, dict(outcomes), links)
 
+    def recorded(self) -> tuple[dict[str, Deps], set[Token]]:
+        """What every current file's last output read (``{path: tokens}``) and what the last
+        framework link read: what :meth:`restore` takes in another process."""
+        return {p: d for p, d in self._deps.items() if p in self.files}, set(self._link_deps)
+
+    def restore(self, deps: Mapping[str, Deps], link_deps: Iterable[Token]) -> None:
+        """Take over the records :meth:`recorded` gave in a process whose outputs of exactly the
+        current files (same bytes, same link options) the index holds: :meth:`dependents` then
+        answers as it would there, and links count as current."""
+        self._deps = {p: tokens for p, tokens in deps.items() if p in self.files}
+        self._readers = defaultdict(set)
+        self._readers_stale = True  # built when first asked (most one-shot runs never ask)
+        self._link_deps = set(link_deps)
+        self._link_dirty = False
+
     def _record(self, path: str, deps: Deps) -> None:
+        if self._readers_stale:
+            self._deps[path] = deps
+            return
         for token in self._deps.get(path, ()):
             readers = self._readers.get(token)
             if readers is not None:
@@ -361,6 +387,11 @@ class RepositoryResolver:
         that came or went, a name of a definition that came or went (name-matched calls)."""
         if not any(c.interface_changed for c in changes):
             return set()
+        if self._readers_stale:
+            for path, tokens in self._deps.items():
+                for token in tokens:
+                    self._readers[token].add(path)
+            self._readers_stale = False
         out: set[str] = set()
         for token in self._changed_tokens:
             out |= self._readers.get(token, set())

@@ -214,6 +214,15 @@ def test_pending_chunks_one_per_text_shortest_first(search_index):
     assert [c.id for c in search_index.pending_chunks(10)] == ["owner-repo", "find-by"]
 
 
+def test_pending_chunks_put_methods_classes_and_functions_first(search_index):
+    doc = chunk("readme", "README", "README", "x")  # the shortest text, but a document section
+    doc = Chunk(**{**{f: getattr(doc, f) for f in doc.__dataclass_fields__}, "kind": "file_section"})
+    search_index.replace_chunks(files(SERVICE, doc, OWNER_REPO))
+    assert [c.kind for c in search_index.pending_chunks(10)][-1] == "file_section"
+    assert [c.id for c in search_index.pending_chunks(10)] == ["owner-repo", "service", "readme"]
+    assert [c.id for c in search_index.pending_chunks(1)] == ["owner-repo"]
+
+
 def test_embeddings_survive_reindexing_of_unchanged_text(search_index):
     search_index.replace_chunks(files(OWNER_REPO, FIND_BY))
     search_index.set_embeddings({"find-by": unit((4, 1.0))})

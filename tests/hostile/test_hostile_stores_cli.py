@@ -524,12 +524,12 @@ class TestInterrupt:
             assert store.repos() == []
 
     def test_ctrl_c_while_embedding_exits_130_with_the_graph_complete(self, tmp_path, monkeypatch):
-        import lsp_server.cli as cli
+        import lsp_server.cli_embed as cli_embed  # the embedding phase of `ripple index` lives there
 
         def interrupted(*args, **kwargs):
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(cli, "embed_pending", interrupted)
+        monkeypatch.setattr(cli_embed, "embed_pending", interrupted)
         src = write_tree(tmp_path / "src", {"a.py": "def f():\n    return g()\n\n\ndef g():\n    return 1\n"})
         result = ripple("index", str(src), "--db", str(tmp_path / "x.db"))
         assert result.exit_code == 130

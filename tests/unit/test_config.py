@@ -165,6 +165,13 @@ def test_bad_files_name_the_file_and_the_key(workspace, home, text, message):
         load_config(workspace, {"HOME": str(home)})
 
 
+def test_ann_threshold_from_a_file_or_the_environment(workspace, home):
+    assert load_config(workspace, {"HOME": str(home)}).ann_threshold == 200_000
+    assert load_config(workspace, {"HOME": str(home), "RIPPLE_ANN_THRESHOLD": "0"}).ann_threshold == 0
+    write(workspace / ".ripple" / "config.toml", "[embedded]\nann_threshold = 5000\n")
+    assert load_config(workspace, {"HOME": str(home)}).ann_threshold == 5000
+
+
 def test_bad_environment(workspace, home, tmp_path):
     with pytest.raises(ConfigError, match=r"^\$RIPPLE_ES_REPLICAS must be an integer, not 'one'$"):
         load_config(workspace, {"HOME": str(home), "RIPPLE_ES_REPLICAS": "one"})
@@ -250,6 +257,8 @@ def test_http_services_table(tmp_path) -> None:
     (b"[graph]\nmax_concurrency = 99999999999999999999\n", r"config\.toml: graph\.max_concurrency must be between 1 "
                                                            r"and 1,024, not 99999999999999999999$"),
     (b"[search]\nreplicas = 1000\n", r"config\.toml: search\.replicas must be between 0 and 100, not 1000$"),
+    (b"[embedded]\nann_threshold = -1\n", r"config\.toml: embedded\.ann_threshold must be between 0 and "
+                                         r"1,099,511,627,776, not -1$"),
 ])
 def test_files_that_are_not_configuration(workspace, home, data, message):
     path = workspace / ".ripple" / "config.toml"

@@ -426,15 +426,23 @@ def test_get_chunks_and_pending_chunks_parse_sources(cluster, store):
         {"_index": "ripple-chunks.code.shop", "_id": "a", "_score": None, "_source": source(a), "sort": [13, "a"],
          "fields": {"checksum": [a.checksum]}},
     ]))
-    assert store.pending_chunks(1024) == [a]
-    req = cluster.requests[1]
-    assert (req.path, req.body) == ("/ripple-chunks.*/_search", {
-        "query": {"bool": {"must_not": [{"exists": {"field": "embedding"}}]}},
-        "collapse": {"field": "checksum"},
-        "sort": [{"text_length": {"order": "asc"}}, {"id": {"order": "asc"}}],
-        "size": 1024, "track_total_hits": False})
+    doc = chunk("d", "# a long section of documentation")
+    cluster.reply(200, search_reply([  # the twin of a (same text) is not asked for twice
+        {"_index": "ripple-chunks.code.shop", "_id": "a2", "_score": None, "_source": source(a), "sort": [13, "a2"]},
+        {"_index": "ripple-chunks.code.shop", "_id": "d", "_score": None, "_source": source(doc), "sort": [31, "d"]},
+    ]))
+    assert store.pending_chunks(1024) == [a, doc]  # code units first, then the rest
+    code = {"terms": {"kind": ["method", "class", "function"]}}
+    for req, query, size in ((cluster.requests[1], {"filter": [code], "must_not": [{"exists": {"field": "embedding"}}]},
+                              1024),
+                             (cluster.requests[2], {"must_not": [code, {"exists": {"field": "embedding"}}]}, 1023)):
+        assert (req.path, req.body) == ("/ripple-chunks.*/_search", {
+            "query": {"bool": query},
+            "collapse": {"field": "checksum"},
+            "sort": [{"text_length": {"order": "asc"}}, {"id": {"order": "asc"}}],
+            "size": size, "track_total_hits": False})
     assert store.pending_chunks(0) == []
-    assert len(cluster.requests) == 2
+    assert len(cluster.requests) == 3
 
 
 def test_chunk_count_reads_the_total_and_the_filter_aggregation(cluster, store):

@@ -59,6 +59,10 @@ class Workspace:
         self.index = RepositoryIndex(self.src, self.store, self.store, options)
         self.first = self.index.sync()
         self.runs = 0
+        # A second index kept by one-shot runs (`ripple index`: a fresh process each time, the
+        # resolver's records taken over from the state folder): it must equal the full index too.
+        self.cli_db, self.cli_state = tmp / "cli.db", tmp / "cli-state"
+        self.cli_report = self.one_shot()
 
     def write(self, files: dict[str, str | None]) -> None:
         for rel, text in files.items():
@@ -74,10 +78,21 @@ class Workspace:
         self.write(files)
         report = self.index.update([self.src / rel for rel in files])
         self.check()
+        # The one-shot run re-bound what the watcher re-bound, no more (a fallback binds every file).
+        assert self.cli_report.files_resolved == report.files_resolved
         return report
+
+    def one_shot(self):
+        """``ripple index`` over the tree into the one-shot index (a new store and orchestrator)."""
+        store = EmbeddedStore(self.cli_db)
+        try:
+            return index_repository(self.src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(self.cli_state)))
+        finally:
+            store.close()
 
     def check(self) -> None:
         self.runs += 1
+        self.cli_report = self.one_shot()
         full = self.tmp / f"full{self.runs}.db"
         store = EmbeddedStore(full)
         try:
@@ -86,6 +101,7 @@ class Workspace:
             store.close()
         assert problems(self.db) == []
         assert dump(self.db) == dump(full)
+        assert dump(self.cli_db) == dump(full)
         full.unlink()
 
     def close(self) -> None:

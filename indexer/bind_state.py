@@ -1,0 +1,91 @@
+"""What the resolver recorded about the index's current content, kept between one-shot runs.
+
+A watcher (:meth:`indexer.incremental.RepositoryIndex.update`) re-binds only the files an edit can
+affect because its resolver remembers what every file's output read (tokens, see
+:mod:`indexer.resolve.tracking`). A one-shot ``ripple index`` starts in a fresh process; without
+those records it would have to bind every file again. :class:`BindState` is the record written at
+the end of a whole-tree run (next to the journal, in the index's state folder): the checksum of
+every file the index then held, what each file's output read, what the framework linker read, and
+a key (indexer version, product, link inputs) under which they hold. The next one-shot run takes
+them over only when the index still holds exactly those checksums under the same key; anything
+else (another process wrote the index since, a newer indexer, a changed configuration, a damaged
+file) makes it bind the whole tree as before, so the records can cost time, never exactness.
+
+The file is a pickle of plain tuples, strings and dicts, written to a temporary file and renamed
+(a reader sees the old or the new one, never half); it lives in the user's cache folder like the
+extraction cache, never in the workspace.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexer.resolve.values import Deps, Token
+
+__all__ = ["BindState", "load_bind_state", "save_bind_state", "discard_bind_state", "FORMAT"]
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+"""Version of the file's layout: a file of another layout is ignored."""
+
+
+@dataclass(slots=True)
+class BindState:
+    """The resolver's records for one index state.
+
+    ``key``: what they hold under (indexer version, product, link-input digest: the caller builds
+    it); ``checksums``: ``{path: hex SHA-256}`` of every file the index held when they were taken;
+    ``deps``: ``{path: tokens its output read}``; ``link_deps``: the tokens the last framework link read."""
+
+    key: str
+    checksums: dict[str, str]
+    deps: dict[str, Deps] = field(default_factory=dict)
+    link_deps: set[Token] = field(default_factory=set)
+
+
+def load_bind_state(path: Path) -> BindState | None:
+    """The records saved at ``path``, or ``None`` when there are none or they cannot be read (a
+    damaged or foreign file is logged and ignored, never raised)."""
+    try:
+        with open(path, "rb") as fh:
+            data = pickle.load(fh)
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # truncated, foreign, unreadable: the run binds the whole tree
+        log.info("bind records %s unreadable (%s): ignored", path, exc)
+        return None
+    if not (isinstance(data, tuple) and len(data) == 5 and data[0] == FORMAT):
+        return None
+    _, key, checksums, deps, link_deps = data
+    if not (isinstance(key, str) and isinstance(checksums, dict) and isinstance(deps, dict)
+            and isinstance(link_deps, (set, frozenset))):
+        return None
+    return BindState(key, checksums, deps, set(link_deps))
+
+
+def save_bind_state(path: Path, state: BindState) -> None:
+    """Write ``state`` to ``path`` atomically (temporary file, then rename). A failure is logged:
+    the index is written; only the next run's shortcut is lost."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as fh:
+            pickle.dump((FORMAT, state.key, state.checksums, state.deps, state.link_deps), fh,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError as exc:
+        log.warning("could not save %s: %s", path, exc)
+        tmp.unlink(missing_ok=True)
+
+
+def discard_bind_state(path: Path) -> None:
+    """Remove the records at ``path`` (no error when absent)."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        log.warning("could not remove %s: %s", path, exc)

@@ -1,0 +1,127 @@
+"""Embedding from the command line: ``ripple embed``, the embedding phase of ``ripple index``, and the
+detached worker of ``ripple index --embed=background``.
+
+One process at a time embeds an index: each run holds the index's embedding lock
+(:func:`stores.factory.embed_lock`, ``<db>.embed.lock``) while it runs, whoever it is (``ripple
+embed``, ``ripple index``'s phase, the background worker, a language server's embedding thread).
+A run that finds the lock taken embeds nothing and says so: the holder drains the same pending
+chunks. Embedding resumes by nature (:func:`indexer.embedding.embed_pending` embeds what has no
+vector yet), so a worker killed at any moment costs at most its current batch; ``ripple embed`` or
+a language server opened on the folder finishes the job.
+
+``ripple index --embed=background`` returns as soon as the graph and BM25 are committed (they
+answer at once) and starts ``ripple embed --db DB`` as a detached process (its own session, no
+terminal, output appended to ``<db>.embed.log``), which takes the lock like any other run.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import filelock
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from indexer.embedding import embed_pending
+from lsp_server.cli_support import RichProgress, cli_stores, emit_json, err, out
+from stores.embedder import MODEL_ENV, EmbedderError
+from stores.factory import DB_ENV, embed_lock, open_embedder
+
+__all__ = ["embed", "embed_phase", "start_background_embedding", "BUSY"]
+
+BUSY = "busy"
+"""``skipped`` value of a run that found another process embedding the index."""
+
+
+def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: RichProgress | None) -> dict[str, Any]:
+    """Run the embedding phase over ``store`` holding the embedding lock of ``db_path`` (``None``:
+    a search index without a file, no lock). Returns what the JSON summaries print: ``skipped``
+    (with the reason) when the model cannot load, the run was interrupted, or another process holds
+    the lock (:data:`BUSY`); otherwise the counts, time and peak memory."""
+    lock = embed_lock(db_path) if db_path is not None else None
+    if lock is not None:
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:
+            return {"skipped": BUSY}
+    try:
+        embedder = open_embedder(model)
+        result = embed_pending(store, embedder, progress)
+    except EmbedderError as exc:
+        err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
+        return {"skipped": str(exc)}
+    except KeyboardInterrupt:
+        return {"skipped": "interrupted"}
+    finally:
+        if lock is not None:
+            lock.release()
+    return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
+            "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+
+
+def start_background_embedding(db_path: Path, model: str | None) -> dict[str, Any]:
+    """Start ``ripple embed --db DB`` detached (new session, no terminal, not a child of this process;
+    output appended to ``<db>.embed.log``) and return ``{"background": pid, "log": path}``;
+    ``{"skipped": "busy"}`` without starting anything when a process already holds the embedding
+    lock. Raises ``OSError`` / ``subprocess.CalledProcessError`` when it cannot be started."""
+    lock = embed_lock(db_path)
+    try:
+        lock.acquire(timeout=0)
+    except filelock.Timeout:
+        return {"skipped": BUSY}
+    lock.release()  # the worker takes it; a race with another starter costs that starter nothing
+    log_path = db_path.with_name(db_path.name + ".embed.log")
+    argv = [sys.executable, "-m", "lsp_server.cli", "embed", "--db", str(db_path), "--json"]
+    if model:
+        argv += ["--model", model]
+    # Started through a launcher that exits at once, so the worker is no child of this process (no
+    # zombie, nothing to wait for): the system's init adopts it.
+    launched = subprocess.run([sys.executable, "-c", _LAUNCHER, str(log_path), *argv], stdin=subprocess.DEVNULL,
+                              capture_output=True, check=True, cwd=str(db_path.parent),
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    return {"background": int(launched.stdout), "log": str(log_path)}
+
+
+_LAUNCHER = """
+import subprocess, sys
+log = open(sys.argv[1], "ab")
+worker = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
+                          close_fds=True)
+print(worker.pid)
+worker.returncode = 0  # not waited for: it outlives this launcher
+"""
+"""Starts the worker (argv after the log path) in a session of its own and prints its pid."""
+
+
+@click.command()
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def embed(db: str | None, model: str | None, as_json: bool) -> None:
+    """Compute the embeddings still missing (after `ripple index --no-embed`, `--embed=background` or an
+    interruption). Method, class and function chunks are embedded first. When another process is
+    embedding the same index already, nothing is done (it finishes the job)."""
+    columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with cli_stores(db) as stores, Progress(*columns, console=err, transient=as_json, disable=as_json) as bar:
+        path = getattr(stores.search, "path", None)
+        result = embed_phase(stores.search, path if isinstance(path, Path) else None, model, RichProgress(bar))
+        counts = stores.search.chunk_count()
+    if as_json:
+        emit_json({**result, **counts})
+    elif result.get("skipped") == BUSY:
+        out.print(f"another process is embedding this index already; {counts['embedded']:,} of {counts['chunks']:,} "
+                  "chunks have embeddings")
+    elif "skipped" not in result:
+        out.print(f"{result['embedded']:,} embedded, {result['reused']:,} reused; "
+                  f"{counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings")
+    if result.get("skipped") == "interrupted":
+        err.print(f"[yellow]interrupted: {counts['embedded']:,} of {counts['chunks']:,} chunks have embeddings (the "
+                  "vectors computed so far are kept); run `ripple embed` again to finish[/yellow]", soft_wrap=True)
+        sys.exit(130)

@@ -1,0 +1,144 @@
+"""One-shot runs (``ripple index``) re-bind only what a change can affect, through the resolver's
+records kept in the state folder (:mod:`indexer.bind_state`), and bind the whole tree whenever those
+records do not fit the index exactly: written by another run since, damaged, another product, an
+extraction no longer cached. Every outcome is compared with a full index of the same tree (the
+random walk of ``test_incremental.py`` runs the same comparison after every step)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from indexer.bind_state import load_bind_state
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions, IndexReport
+from stores.embedded import EmbeddedStore
+from tests.index_dump import calls, dump
+from tests.unit.test_incremental import BASE_CALLS, FILES
+
+N_FILES = len(FILES)
+
+
+def _write(src: Path, files: dict[str, str | None]) -> None:
+    for rel, text in files.items():
+        path = src / rel
+        if text is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+
+
+def _index(src: Path, db: Path, state: Path, product: str | None = None) -> IndexReport:
+    store = EmbeddedStore(db)
+    try:
+        return index_repository(src, store, store, IndexOptions(repo="r", product=product, jobs=1, state_dir=str(state)))
+    finally:
+        store.close()
+
+
+def _full(tmp: Path, src: Path) -> dict:
+    db = tmp / "full.db"
+    db.unlink(missing_ok=True)
+    _index(src, db, tmp / "full-state")
+    shutil.rmtree(tmp / "full-state")
+    return dump(db)
+
+
+def _setup(tmp: Path) -> tuple[Path, Path, Path]:
+    src, db, state = tmp / "src", tmp / "x.db", tmp / "state"
+    _write(src, dict(FILES))
+    first = _index(src, db, state)
+    assert (first.files_resolved, first.files_written) == (N_FILES, N_FILES)
+    return src, db, state
+
+
+def test_body_edit_rebinds_one_file_and_interface_edit_its_readers(tmp_path: Path) -> None:
+    src, db, state = _setup(tmp_path)
+    records = load_bind_state(next(state.glob("bind-*.pickle")))
+    assert records is not None and sorted(records.checksums) == sorted(FILES)
+    assert ("name", "app/repo.py", "Repo") in records.deps["app/service.py"]
+
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 1")})
+    body = _index(src, db, state)
+    assert (body.files_changed, body.files_resolved, body.files_written, body.files_extracted) == (1, 1, 1, 1)
+    assert dump(db) == _full(tmp_path, src)
+
+    # A method renamed: service.py's calls of it change; nothing else is bound again.
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store")})
+    renamed = _index(src, db, state)
+    assert (renamed.files_changed, renamed.files_resolved, renamed.files_written) == (1, 2, 2)
+    assert calls(db) == [c for c in BASE_CALLS if "save" not in c]
+    assert dump(db) == _full(tmp_path, src)
+
+    # A file deleted and one added in the same run.
+    _write(src, {"app/impl.py": None, "app/cache.py": "class Cache:\n    def flush_all(self):\n        pass\n"})
+    moved = _index(src, db, state)
+    assert (moved.files_deleted, moved.files_indexed) == (1, N_FILES)
+    assert moved.files_resolved < N_FILES
+    assert dump(db) == _full(tmp_path, src)
+
+    unchanged = _index(src, db, state)
+    assert (unchanged.files_resolved, unchanged.files_written) == (0, 0)
+
+
+def test_records_of_another_index_state_are_not_used(tmp_path: Path) -> None:
+    src, db, state = _setup(tmp_path)
+    # Another run (its own state folder: a different machine or cache) writes an edit to the index.
+    _write(src, {"app/base.py": FILES["app/base.py"] + "\n\ndef extra():\n    pass\n"})
+    other = _index(src, db, tmp_path / "other-state")
+    assert other.files_resolved == N_FILES  # no records there: the whole tree
+    # The first state folder's records describe the index before that run: the whole tree again.
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n - 1")})
+    report = _index(src, db, state)
+    assert (report.files_resolved, report.files_written) == (N_FILES, 1)
+    assert dump(db) == _full(tmp_path, src)
+    # ... after which its records are current again.
+    _write(src, {"app/repo.py": FILES["app/repo.py"]})
+    assert _index(src, db, state).files_resolved == 1
+
+
+def test_damaged_records_another_product_or_a_culled_cache_bind_the_whole_tree(tmp_path: Path) -> None:
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    bind.write_bytes(bind.read_bytes()[:40])  # truncated
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 2")})
+    report = _index(src, db, state)
+    assert (report.files_resolved, report.files_written) == (N_FILES, 1)
+    assert dump(db) == _full(tmp_path, src)
+
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 3")})
+    other_product = _index(src, db, state, product="shop")  # every output changes with the product
+    assert (other_product.files_resolved, other_product.files_written) == (N_FILES, N_FILES)
+
+    shutil.rmtree(state / "extract")  # the extractions the index was built from are gone
+    _write(src, {"app/repo.py": FILES["app/repo.py"]})
+    culled = _index(src, db, state, product="shop")
+    assert (culled.files_resolved, culled.files_written, culled.files_extracted) == (N_FILES, 1, N_FILES)
+    assert _index(src, db, state, product="shop").files_resolved == 0
+
+
+def test_extraction_cache_keeps_only_what_the_index_references(tmp_path: Path) -> None:
+    import diskcache
+
+    src, db, state = _setup(tmp_path)
+
+    def keys() -> list[tuple[str, str, str]]:
+        with diskcache.Cache(str(state / "extract")) as cache:
+            return sorted(tuple(str(k).split(":", 2)) for k in cache.iterkeys())  # type: ignore[misc]
+
+    first = keys()
+    assert len(first) == N_FILES and len({v for v, _, _ in first}) == 1
+    with diskcache.Cache(str(state / "extract")) as cache:  # an entry of an older extractor version
+        cache.set("0ldversion0000:" + "a" * 64 + ":app/repo.py", b"x")
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n * 2"), "app/impl.py": None})
+    report = _index(src, db, state)
+    assert report.files_resolved < N_FILES  # the one-shot path prunes too
+    after = keys()
+    store = EmbeddedStore(db)
+    try:
+        held = sorted((first[0][0], checksum, path) for path, checksum in store.file_checksums("r").items())
+    finally:
+        store.close()
+    assert after == held  # the old version of repo.py, impl.py and the foreign version are gone
+    assert len(after) == N_FILES - 1

@@ -1,0 +1,206 @@
+"""Approximate nearest neighbours in the embedded store (:mod:`stores.vector_index`): exact below
+the threshold, near-exact above it (scores always exact), consistent after deletes and re-embeds,
+persisted beside the index and rebuilt when its files are damaged or a process was killed while
+saving them."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from stores.contracts import Chunk, FileRecord, IndexedFile, SearchFilters
+from stores.embedded import EmbeddedStore
+from stores.vector_index import DimIndex, fingerprint
+
+DIM = 16
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _vectors(n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    v = rng.standard_normal((n, DIM)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _file(repo: str, path: str, vectors: np.ndarray, tag: str = "") -> IndexedFile:
+    chunks = []
+    for i, v in enumerate(vectors):
+        text = f"{path} chunk {i} {tag}"
+        chunks.append(Chunk(f"{repo}:{path}#{i}", repo, "p", path, "python", "function", f"f{i}", f"{path}.f{i}",
+                            None, i + 1, i + 1, text, hashlib.sha256(text.encode()).hexdigest(),
+                            tuple(float(x) for x in v)))
+    return IndexedFile(FileRecord(repo, path, "python", "0" * 64, 1), chunks=chunks)
+
+
+def _fill(store: EmbeddedStore, files: int = 12, per_file: int = 50) -> dict[str, np.ndarray]:
+    out = {}
+    batch = []
+    for f in range(files):
+        vectors = _vectors(per_file, f)
+        repo = "a" if f % 4 else "b"
+        batch.append(_file(repo, f"m{f}.py", vectors))
+        out[f"m{f}.py"] = vectors
+    store.replace_files(batch)
+    return out
+
+
+def _ids(hits) -> list[str]:
+    return [h.chunk_id for h in hits]
+
+
+@pytest.fixture
+def stores(tmp_path: Path):
+    db = tmp_path / "x.db"
+    ann, exact = EmbeddedStore(db, ann_threshold=100), EmbeddedStore(db, ann_threshold=0)
+    yield ann, exact
+    ann.close()
+    exact.close()
+
+
+def test_ann_answers_as_exact_search_does_with_exact_scores(stores, tmp_path: Path) -> None:
+    ann, exact = stores
+    _fill(ann)
+    queries = _vectors(40, 99)
+    hits = 0
+    for q in queries:
+        a, e = ann.knn(q.tolist(), 10), exact.knn(q.tolist(), 10)
+        assert len(a) == 10
+        hits += len(set(_ids(a)) & set(_ids(e)))
+        scores = {h.chunk_id: h.score for h in e}
+        for h in a:  # every score is the exact cosine
+            if h.chunk_id in scores:
+                assert h.score == pytest.approx(scores[h.chunk_id], abs=1e-6)
+        assert [h.rank for h in a] == list(range(1, 11))
+    assert hits / (10 * len(queries)) >= 0.95
+    assert sorted(p.name.split("-")[0] for p in (tmp_path / "x.db.vectors").iterdir()) == ["dim16", "dim16.npz"]
+    # below the threshold nothing approximate is built
+    small = EmbeddedStore(tmp_path / "small.db", ann_threshold=10_000)
+    _fill(small, files=2)
+    assert len(small.knn(queries[0].tolist(), 5)) == 5
+    assert not (tmp_path / "small.db.vectors").exists()
+    small.close()
+
+
+def test_filters_deletes_and_reembeds_are_followed(stores) -> None:
+    ann, exact = stores
+    vectors = _fill(ann)
+    q = vectors["m3.py"][7]
+    assert _ids(ann.knn(q.tolist(), 1)) == ["a:m3.py#7"]
+    # a selective filter (repo b: 3 files of 12) still yields limit hits, all of b, as exact search does
+    only_b = SearchFilters(repo="b")
+    assert _ids(ann.knn(q.tolist(), 20, only_b)) == _ids(exact.knn(q.tolist(), 20, only_b))
+    assert all(h.startswith("b:") for h in _ids(ann.knn(q.tolist(), 20, only_b)))
+    # the file goes: its chunks never come back, even queried with their own vectors
+    ann.delete_files("a", ["m3.py"])
+    assert not [i for i in _ids(ann.knn(q.tolist(), 30)) if i.startswith("a:m3.py")]
+    # a file re-written with other vectors: the new ones are found, not the old ones
+    fresh = _vectors(50, 1234)
+    ann.replace_files([_file("a", "m5.py", fresh, tag="v2")])
+    assert _ids(ann.knn(fresh[4].tolist(), 1)) == ["a:m5.py#4"]
+    assert ann.knn(fresh[4].tolist(), 1)[0].score == pytest.approx(1.0, abs=1e-5)
+    old = vectors["m5.py"][4]
+    assert "a:m5.py#4" not in _ids(ann.knn(old.tolist(), 3)) or ann.knn(old.tolist(), 1)[0].score < 0.99
+    # another process (its own store instance) sees the change too
+    other = EmbeddedStore(ann.path, ann_threshold=100)
+    try:
+        assert _ids(other.knn(fresh[4].tolist(), 1)) == ["a:m5.py#4"]
+        assert _ids(other.knn(q.tolist(), 10)) == _ids(exact.knn(q.tolist(), 10))
+    finally:
+        other.close()
+
+
+def test_saved_index_is_reused_and_a_damaged_one_rebuilt(stores, tmp_path: Path, monkeypatch) -> None:
+    ann, exact = stores
+    vectors = _fill(ann)
+    q = vectors["m1.py"][3]
+    assert _ids(ann.knn(q.tolist(), 5))
+    applied: list[int] = []
+    original = DimIndex.apply
+
+    def counting(self, keys, fps, fetch):
+        n = original(self, keys, fps, fetch)
+        applied.append(n)
+        return n
+
+    monkeypatch.setattr(DimIndex, "apply", counting)
+    reopened = EmbeddedStore(ann.path, ann_threshold=100)
+    assert _ids(reopened.knn(q.tolist(), 10)) == _ids(exact.knn(q.tolist(), 10))
+    assert applied == [0]  # loaded as saved: nothing to add
+    reopened.close()
+    folder = tmp_path / "x.db.vectors"
+    data = next(p for p in folder.iterdir() if p.suffix == ".usearch")
+    data.write_bytes(data.read_bytes()[:100])  # damaged
+    applied.clear()
+    damaged = EmbeddedStore(ann.path, ann_threshold=100)
+    assert _ids(damaged.knn(q.tolist(), 10)) == _ids(exact.knn(q.tolist(), 10))
+    assert applied == [600]  # rebuilt from the vectors
+    damaged.close()
+
+
+_WRITER = textwrap.dedent("""
+    import sys, numpy as np
+    sys.path.insert(0, sys.argv[2])
+    from stores.embedded import EmbeddedStore
+    from tests.unit.test_vector_index import _file, _vectors
+    store = EmbeddedStore(sys.argv[1], ann_threshold=100)
+    round = 0
+    print("ready", flush=True)
+    while True:  # re-embed a file per round, search (refresh, save): killed at a random moment
+        round += 1
+        store.replace_files([_file("a", f"m{round % 12}.py", _vectors(50, 1000 + round), tag=str(round))])
+        store.knn(_vectors(1, round)[0].tolist(), 5)
+""")
+
+
+@pytest.mark.parametrize("delay", [0.3, 0.9, 1.7])
+def test_kill_9_while_saving_leaves_an_index_holding_exactly_the_rows(stores, tmp_path: Path, delay: float) -> None:
+    ann, exact = stores
+    _fill(ann)
+    ann.knn(_vectors(1, 5)[0].tolist(), 5)  # built and saved
+    proc = subprocess.Popen([sys.executable, "-c", _WRITER, str(ann.path), str(ROOT)], stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+        time.sleep(delay)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()
+    after = EmbeddedStore(ann.path, ann_threshold=100)
+    try:
+        hits = 0
+        for q in _vectors(15, 77):
+            got, want = after.knn(q.tolist(), 10), exact.knn(q.tolist(), 10)
+            hits += len(set(_ids(got)) & set(_ids(want)))
+            assert all(h.score == pytest.approx(next(w.score for w in want if w.chunk_id == h.chunk_id), abs=1e-6)
+                       for h in got if h.chunk_id in _ids(want))
+        assert hits / 150 >= 0.95
+        # what the loaded (and brought up to date) index holds is exactly the embedded rows
+        index = after._ann._dims[DIM]
+        con = sqlite3.connect(ann.path)
+        rows = con.execute("SELECT rowid, checksum FROM chunks WHERE embedding IS NOT NULL").fetchall()
+        con.close()
+        assert sorted((int(k), int(f)) for k, f in zip(index.keys, index.fps)) == \
+            sorted((r, fingerprint(c)) for r, c in rows)
+        assert len(index.index) == len(index.keys) == len(rows) >= 600  # the writer added files of its own
+    finally:
+        after.close()
+
+
+def test_the_model_runtime_loads_after_an_approximate_search() -> None:
+    # usearch's SIMD library loaded before onnxruntime made `import onnxruntime` crash the process
+    # (a segmentation fault): a server answers an approximate search, then embeds a query.
+    code = ("from stores.vector_index import DimIndex\nDimIndex(8)\nimport onnxruntime\n"
+            "from stores.embedder import Embedder\nprint('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=300)
+    assert (done.returncode, done.stdout.strip()) == (0, b"ok"), done.stderr.decode()[-2000:]
