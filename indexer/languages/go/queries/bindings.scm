@@ -1,0 +1,9 @@
+; Names bound to a type inside a function or method: parameters (the receiver included), `var x T`,
+; and `x := T{}` / `x := &T{}` / `x := f()` / `var x = f()` (constructed: the type is the value's).
+; `var` specs bind at package level too (@var).
+
+(parameter_declaration name: (identifier) @name type: (_) @type) @declared
+(variadic_parameter_declaration name: (identifier) @name type: (_) @type) @declared
+(var_spec name: (identifier) @name type: (_) @type) @declared @var
+(var_spec name: (identifier) @name !type value: (expression_list . (_) @value)) @constructed @var
+(short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (_) @value)) @constructed
