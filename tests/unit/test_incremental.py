@@ -330,6 +330,17 @@ VARIANTS: dict[str, list[str | None]] = {
                       "    def Get(self, request, context):\n        return 1\n", None],
     "rpc/client.py": ["from rpc import orders_pb2_grpc\n\n\ndef fetch(ch):\n    return orders_pb2_grpc.OrdersStub(ch).List(1)\n",
                       None],
+    # issue 21: Go
+    "gomod/go.mod": ["module example.com/g\n", "module example.com/h\n", None],
+    "gomod/store/repo.go": ["package store\n\ntype Repo struct{ db *DB }\n\nfunc NewRepo() *Repo { return &Repo{} }\n\n"
+                            "func (r *Repo) Save(x int) { r.db.Exec() }\n",
+                            "package store\n\ntype Repo struct{}\n\nfunc NewRepo() *Repo { return &Repo{} }\n\n"
+                            "func (r *Repo) Store(x int) { open() }\n", None],
+    "gomod/store/db.go": ["package store\n\ntype DB struct{}\n\nfunc (d *DB) Exec() {}\n\nfunc open() *DB { return nil }\n",
+                          "package store\n\ntype DB struct{}\n\nfunc (d *DB) Exec(q int) {}\n", None],
+    "gomod/cmd/main.go": ["package main\n\nimport \"example.com/g/store\"\n\nfunc main() {\n\tr := store.NewRepo()\n"
+                          "\tr.Save(1)\n\tr.Store(2)\n\tvar d store.DB\n\td.Exec()\n}\n",
+                          "package main\n\nimport s \"example.com/h/store\"\n\nfunc main() {\n\ts.NewRepo().Save(1)\n}\n"],
 }
 
 
