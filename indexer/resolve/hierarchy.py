@@ -20,8 +20,11 @@ class ClassHierarchy:
     """Bases (resolved lazily, each class once, with what resolving them read), subclasses, MRO,
     lookup and overriders. ``resolve_type(fc, scope, text)`` evaluates a base's type text."""
 
-    def __init__(self, track: DependencyTracker, resolve_type: Callable[[FileCtx, str | None, str | None], Value]) -> None:
+    def __init__(self, track: DependencyTracker, resolve_type: Callable[[FileCtx, str | None, str | None], Value],
+                 module_files: Callable[[str, str], list[FileCtx]] | None = None) -> None:
         self.track = track
+        self.module_files = module_files
+        """``(language, module key) -> files`` (recorded): where an open type's other members live."""
         # Bound once: these run on every lookup.
         self.use = track.use
         self.use_all = track.use_all
@@ -147,9 +150,24 @@ class ClassHierarchy:
         for x in self.mro(c):
             use(("name", x.file.path, name))
             members = x.members.get(name)
+            if not members and x.file.rules.open_types:
+                members = self.open_members(x, name)
             if members:
                 return members, x is not c
         return [], False
+
+    def open_members(self, c: Def, name: str) -> list[Def]:
+        """Members ``name`` of an open type ``c`` declared in the other files of its module (Go
+        methods in another file of the package), each read recorded."""
+        if self.module_files is None:
+            return []
+        out: list[Def] = []
+        qualname = f"{c.d.qualname}.{name}"
+        for fc in self.module_files(c.file.lang, c.file.module_key):
+            if fc is not c.file:
+                self.use(("name", fc.path, name))
+                out.extend(fc.by_qualname.get(qualname, ()))
+        return out
 
     def overriders(self, m: Def, below: Def | None = None) -> list[Def]:
         """Methods in subclasses (transitively) of ``below`` — by default ``m``'s class — with

@@ -94,7 +94,7 @@ class Resolver:
             self.tables.add(fc)
         self.whole_files = False
         """While set (the framework linker runs), files looked up by module key count as read whole."""
-        self.classes = ClassHierarchy(self.track, self.resolve_type)
+        self.classes = ClassHierarchy(self.track, self.resolve_type, self.module_files)
         self.calls = CallBinder(self)
         self.classes.reset(self.files)
 

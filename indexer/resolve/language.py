@@ -146,6 +146,9 @@ class ModuleSystem(Protocol):
     property_functions: bool
     """A function assigned to an object's property (``res.send = function () {}``) can be a method
     call's target in the name fallback (JavaScript, TypeScript)."""
+    open_types: bool
+    """A type's methods may be declared in any file of its module (Go: a package's files): member
+    lookup then reads the definitions ``Type.name`` of the module's other files too."""
 
     def is_builtin(self, name: str) -> bool:
         """Whether an unbound bare name is a builtin of the language (its call is external)."""

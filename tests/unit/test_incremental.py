@@ -338,6 +338,8 @@ VARIANTS: dict[str, list[str | None]] = {
                             "func (r *Repo) Store(x int) { open() }\n", None],
     "gomod/store/db.go": ["package store\n\ntype DB struct{}\n\nfunc (d *DB) Exec() {}\n\nfunc open() *DB { return nil }\n",
                           "package store\n\ntype DB struct{}\n\nfunc (d *DB) Exec(q int) {}\n", None],
+    "gomod/store/more.go": [None, "package store\n\nfunc (r *Repo) Store(x int) {}\n",
+                            "package store\n\nfunc (d *DB) Exec() { open() }\n"],
     "gomod/cmd/main.go": ["package main\n\nimport \"example.com/g/store\"\n\nfunc main() {\n\tr := store.NewRepo()\n"
                           "\tr.Save(1)\n\tr.Store(2)\n\tvar d store.DB\n\td.Exec()\n}\n",
                           "package main\n\nimport s \"example.com/h/store\"\n\nfunc main() {\n\ts.NewRepo().Save(1)\n}\n"],

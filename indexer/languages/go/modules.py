@@ -7,9 +7,10 @@ another file of its package (:meth:`GoModuleSystem.resolve_unbound`). A ``go.mod
 that ``go.mod``'s folder (the longest module path wins). Import paths that no ``go.mod`` of the
 repository prefixes (the standard library, dependencies) are external.
 
-Not modelled (trial): exported-ness (capitalised names), methods declared in another file than
-their type (the core attaches members per file), implicit interface satisfaction (no dispatch
-through interfaces), package names that differ from the last import path segment.
+Methods may be declared in any file of their type's package (``open_types``: the core's member
+lookup reads the package's other files). Not modelled (trial): exported-ness (capitalised names),
+implicit interface satisfaction (no dispatch through interfaces), package names that differ from the
+last import path segment, ``_test`` packages sharing a folder with the package they test.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class GoModuleSystem:
     class_receiver = None
     implicit_this = False
     property_functions = False
+    open_types = True
 
     def is_builtin(self, name: str) -> bool:
         """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""

@@ -54,6 +54,7 @@ class JavaModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = False
+    open_types = False
     runtime_calls = {"start": ("Thread", "run")}
     """Calls the runtime turns into a call of a repository method (read by the core's call binder,
     an optional attribute of a module system): ``x.start()`` with no arguments, when ``x``'s class
