@@ -244,7 +244,7 @@ class _FileExtractor:
             name = m["name"][0]
             recv = self._receiver(m["receiver"][0]) if "receiver" in m else None
             args = m["args"][0]
-            spread = any(c.type == "..." for c in args.children)
+            spread = any(c.type == "variadic_argument" for c in args.named_children)
             found.append(CallSite(self._owner(name.start_byte), src.text(name), recv,
                                   -1 if spread else args.named_child_count, src.line(name), src.col(name)))
         found.sort(key=lambda c: (c.line, c.col))
