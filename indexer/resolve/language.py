@@ -216,6 +216,7 @@ class UnboundModuleSystem:
     class_body_hidden = False
     class_receiver = None
     implicit_this = False
+    open_types = False
     property_functions = False
 
     def is_builtin(self, name: str) -> bool:

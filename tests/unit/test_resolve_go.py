@@ -68,7 +68,7 @@ func run(r *store.Repo) {
             "cmd/main.main(0) -> store/repo.Repo.Save(1) [exact]",
             "cmd/main.main(0) -> cmd/main.run(1) [exact]",
             "cmd/main.run(1) -> store/repo.Repo.Save(1) [exact]",
-            "cmd/main.run(1) -> store/db.DB.Exec(1) [inferred]",
+            "cmd/main.run(1) -> store/db.DB.Exec(1) [exact]",  # &store.DB{} is exactly a DB
             # same package, other file: open() is found through the package; r.db is the field's type
             "store/repo.NewRepo(0) -> store/db.open(0) [exact]",
             "store/repo.Repo.Save(1) -> store/db.DB.Exec(1) [exact]",

@@ -250,12 +250,18 @@ class _FileExtractor:
         found.sort(key=lambda c: (c.line, c.col))
         self.out.calls = found
 
-    def _value_type(self, value: Node) -> str | None:
-        """What a ``constructed`` binding's value names: ``T`` for ``T{}`` / ``&T{}``, the callee for ``f()``."""
+    @staticmethod
+    def _composite(value: Node) -> Node | None:
+        """The composite literal ``T{...}`` a value is, through one ``&``; else ``None``."""
         if value.type == "unary_expression" and value.child_by_field_name("operand") is not None:
             value = value.child_by_field_name("operand")
-        if value.type == "composite_literal":
-            return type_text(self._text(value.child_by_field_name("type"))) or None
+        return value if value.type == "composite_literal" else None
+
+    def _value_type(self, value: Node) -> str | None:
+        """What a binding's value names: ``T`` for ``T{}`` / ``&T{}``, the callee for ``f()``."""
+        lit = self._composite(value)
+        if lit is not None:
+            return type_text(self._text(lit.child_by_field_name("type"))) or None
         if value.type == "call_expression":
             fn = value.child_by_field_name("function")
             if fn.type in ("identifier", "selector_expression"):
@@ -270,10 +276,17 @@ class _FileExtractor:
             scope = self._owner(name.start_byte)
             if scope is None and "var" not in m:
                 continue  # a parameter of an interface method or a function type: nothing is bound
+            if "range" in m:
+                found.append((name.start_byte, Binding(scope, src.text(name), self._receiver(m["value"][0]), "alias",
+                                                       src.line(name))))
+                continue
             if "constructed" in m:
-                t = self._value_type(m["value"][0])
-                if t:
-                    found.append((name.start_byte, Binding(scope, src.text(name), t, "constructed", src.line(name))))
+                value = m["value"][0]
+                t = self._value_type(value)
+                literal = self._composite(value) is not None
+                if t:  # a composite literal writes its type exactly: declared; a call's result is inferred
+                    found.append((name.start_byte, Binding(scope, src.text(name), t,
+                                                           "declared" if literal else "constructed", src.line(name))))
                 continue
             t = type_text(self._text(m["type"][0]))
             if t:

@@ -52,6 +52,13 @@ class GoModuleSystem:
     implicit_this = False
     property_functions = False
     open_types = True
+    structural_interfaces = True
+    """Interfaces are satisfied implicitly (:mod:`indexer.resolve.structural`, an optional attribute
+    read by the core): a call through an interface-typed receiver reaches every type of the
+    repository whose method set holds the interface's (``inferred``)."""
+    construction_hooks: tuple[str, ...] = ()
+    call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
 
     def is_builtin(self, name: str) -> bool:
         """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""

@@ -7,3 +7,7 @@
 (var_spec name: (identifier) @name type: (_) @type) @declared @var
 (var_spec name: (identifier) @name !type value: (expression_list . (_) @value)) @constructed @var
 (short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (_) @value)) @constructed
+
+; `for _, v := range xs`: the element of a slice, array or channel typed `[]T` takes xs's (reduced)
+; type, bound as an alias of xs (map ranges reduce to `map`, which binds nothing).
+(range_clause left: (expression_list (_) . (identifier) @name .) right: [(identifier) (selector_expression)] @value) @range
