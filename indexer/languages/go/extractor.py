@@ -27,7 +27,7 @@ from indexer.languages.base import SourceText, parse_errors, parser, query, run_
 from indexer.languages.go.frameworks import detectors_for
 from indexer.model import LONG_RECEIVER, MAX_RECEIVER_LINKS, Binding, CallSite, Definition, FileExtraction, Import, Param
 
-__all__ = ["EXTRACTOR", "GOMOD_EXTRACTOR", "GoExtractor", "GoModExtractor", "type_text"]
+__all__ = ["EXTRACTOR", "GOMOD_EXTRACTOR", "GoExtractor", "GoModExtractor", "package_name", "type_text"]
 
 GRAMMAR = "go"
 FOLDER = "go/queries"
@@ -47,6 +47,22 @@ def type_text(text: str) -> str:
     while prev != t:
         prev, t = t, _GENERIC.sub("", t)
     return t
+
+
+_MAJOR = re.compile(r"^v\d+$")
+
+
+def package_name(path: str) -> str:
+    """The name an import without alias binds, as the Go convention makes it from the path: the last
+    segment, skipping a major-version segment (``.../echo/v4`` -> ``echo``), without a ``.vN``
+    suffix (``gopkg.in/yaml.v3`` -> ``yaml``) or a ``go-`` / ``-go`` affix (``kafka-go`` -> ``kafka``,
+    ``go-redis`` -> ``redis``). The package clause may still differ (not known from the importer)."""
+    parts = [p for p in path.split("/") if p]
+    if len(parts) > 1 and _MAJOR.match(parts[-1]):
+        parts.pop()
+    last = re.sub(r"\.v\d+$", "", parts[-1] if parts else path)
+    last = last.removeprefix("go-").removesuffix("-go")
+    return last.replace("-", "_").replace(".", "_")
 
 
 class GoExtractor:
@@ -121,7 +137,7 @@ class _FileExtractor:
             alias = src.text(m["alias"][0]) if "alias" in m else None
             if alias == "_" or not path:
                 continue
-            local = "*" if alias == "." else alias or path.rstrip("/").rsplit("/", 1)[-1]
+            local = "*" if alias == "." else alias or package_name(path)
             self.out.imports.append(Import(local=local, module=path, name=None, line=src.line(m["import"][0])))
         self.out.imports.sort(key=lambda i: i.line)
 
