@@ -7,8 +7,11 @@ types are open, ``ModuleSystem.open_types``) plus those of the types it embeds (
 ``bases``, transitively: promoted methods); an interface's is its own methods plus those of the
 interfaces it embeds. A concrete type (kind ``class``) satisfies an interface of the same namespace
 when its method set holds every name of the interface's, which must not be empty (``interface{}`` /
-``any`` would be satisfied by everything and dispatches nowhere). Names only: parameter types are not
-compared (arity is, later, by the dispatch that follows these links).
+``any`` would be satisfied by everything and dispatches nowhere), and both lie in one *scope*: the
+module system's optional ``structural_scopes(files) -> {path: scope}`` (Go: the folder of the nearest
+``go.mod``, so copies of generated code in the services of a monorepo do not satisfy each other's
+interfaces), else the whole namespace. Names only: parameter types are not compared (arity is, later,
+by the dispatch that follows these links).
 """
 
 from __future__ import annotations
@@ -53,7 +56,15 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     ``structural_interfaces``); ``bases(type)`` gives a type's resolved bases (embedded types)."""
     out = StructuralLinks()
     own: dict[tuple[str, str, str], set[str]] = defaultdict(set)
-    by_ns: dict[str, list[Def]] = defaultdict(list)
+    by_ns: dict[tuple[str, str], list[Def]] = defaultdict(list)
+    in_ns: dict[str, list[FileCtx]] = defaultdict(list)
+    scope_of: dict[str, str] = {}
+    for fc in files:
+        in_ns[fc.rules.namespace].append(fc)
+    for ns_files in in_ns.values():
+        scopes = getattr(ns_files[0].rules, "structural_scopes", None)
+        if scopes is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
+            scope_of.update(scopes(ns_files))
     for fc in files:
         if not getattr(fc.rules, "structural_interfaces", False):
             continue
@@ -62,7 +73,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
             d = rd.d
             if d.kind in ("class", "interface") and d.parent is None:
                 out.types[(ns, fc.module_key, d.name)] = rd
-                by_ns[ns].append(rd)
+                by_ns[(ns, scope_of.get(fc.path, ""))].append(rd)
             elif d.kind == "method" and d.parent:
                 own[(ns, fc.module_key, d.parent)].add(d.name)
     sets: dict[int, frozenset[str]] = {}

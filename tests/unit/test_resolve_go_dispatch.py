@@ -222,3 +222,37 @@ func main() {
     main = next(f for f in result.files if f.file.path == "main.go")
     # the blank import binds nothing: Other stays unresolved although plug declares it
     assert [(u.name, u.receiver) for u in main.unresolved] == [("Other", None)]
+
+
+def test_implementations_are_looked_for_within_one_go_module():
+    result = check(
+        """
+// --- path: a/go.mod ---
+module example.com/a
+// --- path: a/api/api.go ---
+package api
+
+type Store interface{ Get(id int) string }
+
+func Use(s Store) { s.Get(1) }
+// --- path: a/impl/impl.go ---
+package impl
+
+type Mem struct{}
+
+func (m Mem) Get(id int) string { return "" }
+// --- path: b/go.mod ---
+module example.com/b
+// --- path: b/copy/copy.go ---
+package copy
+
+type Other struct{}
+
+func (o Other) Get(id int) string { return "" }
+""",
+        [
+            "a/api/api.Use(1) -> a/api/api.Store.Get(1) [exact]",
+            "a/api/api.Use(1) -> a/impl/impl.Mem.Get(1) [inferred]",
+        ],  # b/copy's Other has the method set too, but lives in another Go module
+    )
+    assert edges(result, "IMPLEMENTS") == ["a/impl/impl.Mem -> a/api/api.Store"]

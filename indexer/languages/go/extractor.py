@@ -273,11 +273,24 @@ class _FileExtractor:
             value = value.child_by_field_name("operand")
         return value if value.type == "composite_literal" else None
 
+    def _new_type(self, value: Node) -> str | None:
+        """``T`` for the builtin ``new(T)``, else ``None``."""
+        if value.type != "call_expression":
+            return None
+        fn, args = value.child_by_field_name("function"), value.child_by_field_name("arguments")
+        if fn is None or fn.type != "identifier" or self.src.text(fn) != "new" or args is None:
+            return None
+        kids = [c for c in args.named_children if c.type != "comment"]
+        return type_text(self._text(kids[0])) or None if len(kids) == 1 else None
+
     def _value_type(self, value: Node) -> str | None:
-        """What a binding's value names: ``T`` for ``T{}`` / ``&T{}``, the callee for ``f()``."""
+        """What a binding's value names: ``T`` for ``T{}`` / ``&T{}`` / ``new(T)``, the callee for ``f()``."""
         lit = self._composite(value)
         if lit is not None:
             return type_text(self._text(lit.child_by_field_name("type"))) or None
+        made = self._new_type(value)
+        if made is not None:
+            return made
         if value.type == "call_expression":
             fn = value.child_by_field_name("function")
             if fn.type in ("identifier", "selector_expression"):
@@ -299,7 +312,7 @@ class _FileExtractor:
             if "constructed" in m:
                 value = m["value"][0]
                 t = self._value_type(value)
-                literal = self._composite(value) is not None
+                literal = self._composite(value) is not None or self._new_type(value) is not None
                 if t:  # a composite literal writes its type exactly: declared; a call's result is inferred
                     found.append((name.start_byte, Binding(scope, src.text(name), t,
                                                            "declared" if literal else "constructed", src.line(name))))

@@ -16,7 +16,7 @@ last import path segment, ``_test`` packages sharing a folder with the package t
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
@@ -59,6 +59,19 @@ class GoModuleSystem:
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None
     deferred_calls: frozenset[str] = frozenset()
+
+    def structural_scopes(self, files: Sequence[FileCtx]) -> dict[str, str]:
+        """``{path: folder of its nearest go.mod}`` for the Go files of ``files`` (``""``: none):
+        implicit implementations are looked for within one Go module (read by the core's
+        :mod:`indexer.resolve.structural`, an optional attribute)."""
+        roots = sorted((posixpath.dirname(fc.path) for fc in files if fc.lang == "gomod"
+                        and fc.path.rsplit("/", 1)[-1] == "go.mod"), key=len, reverse=True)
+        out: dict[str, str] = {}
+        for fc in files:
+            if fc.lang != "go":
+                continue
+            out[fc.path] = next((r for r in roots if not r or fc.path.startswith(r + "/")), "")
+        return out
 
     def is_builtin(self, name: str) -> bool:
         """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""
