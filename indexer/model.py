@@ -151,6 +151,10 @@ class Definition:
     """What wrote this definition when the source does not (``lombok``: a getter, setter, builder or
     constructor an annotation generates): front ends mark it, search does not chunk it. Such a
     definition spans the field or annotation that generates it."""
+    receiver_type: str | None = None
+    """The type an extension function extends, as written without generics (Kotlin ``fun User.name()``
+    -> ``User``); ``None`` for every other definition. The resolver binds ``u.name()`` to it only when
+    ``u``'s type is that class or a subclass of it."""
     accessor_of: str | None = None
     """For a generated accessor (getter, setter, builder step), the qualname of the field (in the same
     file) it reads or writes: the resolver links the accessor to the field (a CALLS edge ``accessor ->

@@ -290,7 +290,8 @@ def test_every_language_folder_is_in_the_language_contracts() -> None:
     core = next(c for c in contracts if c.get("source_modules") == ["indexer.resolve", "indexer.frameworks"])
     folders = _language_folders()
     assert folders == {"indexer.languages.python", "indexer.languages.java", "indexer.languages.ecmascript",
-                       "indexer.languages.graphql", "indexer.languages.proto"}
+                       "indexer.languages.graphql", "indexer.languages.proto", "indexer.languages.go",
+                       "indexer.languages.csharp"}
     assert set(independence["modules"]) == folders
     assert set(core["forbidden_modules"]) == folders
 

@@ -48,6 +48,13 @@ class CallBinder:
                 v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
             else:
                 v = r.resolve_name(fc, scope, cs.name)
+            if v is None and rules.implicit_this and (scope, "this") in fc.bindings:
+                # an extension function's body: ``this`` is its receiver (Kotlin ``fun User.f()``)
+                recv_v = r.binding_value(fc, fc.bindings[(scope, "this")])
+                if isinstance(recv_v, InstV):
+                    t = self._method_targets(recv_v, cs)
+                    if t:
+                        return t
             if v is None and rules.implicit_this:
                 # Java / TS implicit ``this``: the enclosing class, then the classes enclosing it.
                 outcome: Targets = None
@@ -117,7 +124,7 @@ class CallBinder:
         if not methods:
             if members:  # a field holding a callable (`self.strategy = f`), a nested class: call its value
                 return self._callee_targets(self.r.attr(inst, cs.name), cs, inst.how)
-            implied = self._runtime_call(inst, cs)
+            implied = self._runtime_call(inst, cs) or self._extension_call(inst, cs)
             if implied:
                 return implied
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
@@ -150,6 +157,24 @@ class CallBinder:
         if not inst.concrete:
             for m in runs:
                 out += [(o, "inferred") for o in self.classes.overriders(m, inst.c)]
+        return out or None
+
+    def _extension_call(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
+        """Extension functions of that name (``Definition.receiver_type``: Kotlin ``fun User.f()``)
+        whose receiver type, resolved in their own file, is the instance's class or an ancestor of
+        it: ``exact`` on the class itself when the instance's type is, else ``inferred``; ``None``
+        when none fits (an extension of another type is no candidate)."""
+        r = self.r
+        ns = inst.c.file.rules.namespace
+        r.use(("n", ns, cs.name))
+        out: list[tuple[Def, str]] = []
+        mro = self.classes.mro(inst.c)
+        for rd in r.tables.callables_by_name.get((ns, cs.name), ()):
+            if not rd.d.receiver_type or not arity_ok(rd.d, cs.arity):
+                continue
+            t = r.resolve_type(rd.file, rd.d.parent, rd.d.receiver_type)
+            if isinstance(t, ClassV) and any(t.c is c for c in mro):
+                out.append((rd, inst.how if t.c is inst.c else "inferred"))
         return out or None
 
     def _constructors(self, c: Def, arity: int, how: str) -> list[tuple[Def, str]]:
