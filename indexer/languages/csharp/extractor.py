@@ -272,8 +272,14 @@ class _FileExtractor:
         """Parameters, and the receiver type of an extension method (its ``this`` parameter)."""
         out: list[Param] = []
         receiver = None
+        loose: Node | None = None  # `params int[] more`: the grammar lists its type and name loose
         for p in plist.named_children if plist is not None else ():
+            if p.type == "identifier" and loose is not None:
+                out.append(Param(self.text(p), self.flat(loose), variadic="*"))
+                loose = None
+                continue
             if p.type != "parameter":
+                loose = p if p.type.endswith("_type") or p.type in ("identifier", "generic_name") else None
                 continue
             name, tnode = p.child_by_field_name("name"), p.child_by_field_name("type")
             mods = {self.text(c) for c in p.children if c.type in ("modifier", "parameter_modifier", "this")}

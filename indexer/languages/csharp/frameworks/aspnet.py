@@ -148,8 +148,10 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
 
 
 def _joined(base: Template, tmpl: Template) -> Template:
-    b = base.literal()
-    t = tmpl.literal()
+    """A minimal-API pattern under its group's prefix: always relative to it (``/{id}`` under
+    ``/api/todos`` is ``/api/todos/{id}``); one ``/`` between them."""
+    b, t = base.literal(), tmpl.literal()
     if b is not None and t is not None:
-        return Template.of(_join(b, t))
+        joined = "/" + "/".join(x.strip("/") for x in (b, t) if x.strip("/"))
+        return Template.of(joined)
     return base + tmpl

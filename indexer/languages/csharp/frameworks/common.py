@@ -174,7 +174,8 @@ class CsFile:
                     inner = [x for x in c.named_children if x.type not in ("interpolation_brace",
                                                                              "interpolation_format_clause",
                                                                              "interpolation_alignment_clause")]
-                    parts.append(("hole", self.expr(inner[0]) if inner else "?"))
+                    sub = self._template(inner[0], depth + 1) if inner else None
+                    parts.extend(sub.parts if sub is not None else (("hole", "?"),))
             return Template.merged(parts)
         if t == "parenthesized_expression" and node.named_children:
             return self._template(node.named_children[0], depth + 1)
