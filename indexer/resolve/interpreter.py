@@ -329,6 +329,8 @@ class Resolver:
             return None
         if t in self.primitives:
             return EXTERNAL
+        if getattr(fc.rules, "package_level_types", False):  # optional: Go names types at package level
+            scope = None  # only (`T`, `pkg.T`): a field `store` never hides the package `store`
         v = self.resolve_expr(fc, scope, t)
         if isinstance(v, ClassV) or v is EXTERNAL:
             return v

@@ -76,7 +76,7 @@ def test_imports_and_bindings():
         Import("*", "example.com/m/dot", None, line=6),
     ]  # the blank import binds nothing
     assert ex.bindings == [
-        Binding("Server", "repo", "Repo", "declared", 11),
+        Binding("Server", "this.repo", "Repo", "declared", 11),
         Binding("Server.Handle", "s", "Server", "declared", 19),
         Binding("Server.Handle", "a", "int", "declared", 19),
         Binding("Server.Handle", "b", "int", "declared", 19),

@@ -322,7 +322,10 @@ class _FileExtractor:
                 found.append((name.start_byte, Binding(scope, src.text(name), t, "declared", src.line(name))))
         for d in self.out.definitions:
             if d.kind == "field" and d.field_type:
-                found.append((0, Binding(d.parent, d.name, d.field_type, "declared", d.name_line)))
+                # as ``this.<field>`` (the core's instance prefix): Go has no ``this``, so no name of a
+                # method body meets it, and a field named like an import (``store store.Store``)
+                # does not hide the import in the field's own type
+                found.append((0, Binding(d.parent, "this." + d.name, d.field_type, "declared", d.name_line)))
         found.sort(key=lambda b: (b[1].line, b[0]))
         self.out.bindings = [b for _, b in found]
 

@@ -46,7 +46,12 @@ class GoModuleSystem:
     layout_suffixes: tuple[str, ...] = ()
     primitives: frozenset[str] = frozenset()  # the core applies the union to every language: see BUILTINS
     constructor_name = None
-    instance_prefix = ""
+    package_level_types = True
+    """Type texts are resolved at package level (an optional attribute read by the core's
+    ``Resolver.resolve_type``): Go types are package-level or imported (``pkg.T``), and the names of
+    a struct's fields or a function's locals never hide them."""
+    instance_prefix = "this."
+    """Struct fields are bound ``this.<field>`` in their type's scope (the extractor's convention)."""
     class_body_hidden = False
     class_receiver = None
     implicit_this = False
