@@ -256,3 +256,23 @@ func (o Other) Get(id int) string { return "" }
         ],  # b/copy's Other has the method set too, but lives in another Go module
     )
     assert edges(result, "IMPLEMENTS") == ["a/impl/impl.Mem -> a/api/api.Store"]
+
+
+def test_type_assertion_receiver_is_an_instance_of_the_asserted_type():
+    check(
+        """
+// --- path: go.mod ---
+module example.com/ta
+// --- path: svc/svc.go ---
+package svc
+
+type Server interface{ Get(id int) string }
+
+type impl struct{}
+
+func (i impl) Get(id int) string { return "" }
+
+func Handle(srv interface{}) { srv.(Server).Get(1) }
+""",
+        ["svc/svc.Handle(1) -> svc/svc.Server.Get(1) [exact]", "svc/svc.Handle(1) -> svc/svc.impl.Get(1) [inferred]"],
+    )

@@ -150,7 +150,8 @@ class _FileExtractor:
         return Definition(kind=kind, name=name, qualname=f"{parent}.{name}" if parent else name, parent=parent,
                           start_line=src.line(node), start_col=src.col(node), end_line=end_row + 1,
                           end_col=src.point_col(end_row, end_byte_col), name_line=src.line(name_node),
-                          name_col=src.col(name_node), signature=signature)
+                          name_col=src.col(name_node), signature=signature,
+                          exported=name[:1].isupper())  # Go exports by capitalisation
 
     def _params(self, params: Node | None) -> list[Param]:
         out: list[Param] = []
@@ -248,6 +249,10 @@ class _FileExtractor:
                 cur = fn.child_by_field_name("operand")
             elif cur.type == "parenthesized_expression" and cur.named_children:
                 cur = cur.named_children[0]
+            elif cur.type == "type_assertion_expression" and cur.child_by_field_name("type") is not None:
+                # `x.(T).M()`: an instance of T, written as a cast (model.py's receiver convention)
+                links.append(f"({type_text(self._text(cur.child_by_field_name('type')))})")
+                return ".".join(reversed(links))
             else:
                 links.append(self._text(cur))
                 return ".".join(reversed(links))
