@@ -272,6 +272,11 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
     # issue 15: .proto files are a language folder of their own; the service after the deep message stays
     ("deep.proto", 'syntax = "proto3";\npackage p;\n' + "message M { " * 50_000 + "int32 a = 1;" + " }" * 50_000
      + "\nservice S { rpc A (M) returns (M); }\n", "too_deep", {"File": 1, "Class": 1, "Interface": 1, "Method": 1}),
+    # issue 21: Go and C# folders; the function after the deep expression stays
+    ("deep.go", "package p\nfunc f() { x := " + "g(" * 50_000 + "1" + ")" * 50_000 + "\n}\nfunc after() {}\n",
+     "too_deep", {"File": 1, "Function": 2}),
+    ("Chain.cs", "class J { void M() { x" + ".A()" * 100_000 + "; } }\n", "too_deep",
+     {"File": 1, "Class": 1, "Method": 1}),
 ])
 def test_pathological_nesting_costs_linear_time_and_is_indexed_in_part(
         tmp_path: Path, name: str, text: str, partial: str, nodes: dict[str, int]) -> None:

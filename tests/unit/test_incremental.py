@@ -343,6 +343,18 @@ VARIANTS: dict[str, list[str | None]] = {
     "gomod/cmd/main.go": ["package main\n\nimport \"example.com/g/store\"\n\nfunc main() {\n\tr := store.NewRepo()\n"
                           "\tr.Save(1)\n\tr.Store(2)\n\tvar d store.DB\n\td.Exec()\n}\n",
                           "package main\n\nimport s \"example.com/h/store\"\n\nfunc main() {\n\ts.NewRepo().Save(1)\n}\n"],
+    # issue 21: Go interfaces satisfied implicitly (an implementer comes and goes); C# partial classes
+    # across files, an interface, an extension method
+    "gomod/store/iface.go": ["package store\n\ntype Saver interface{ Save(x int) }\n\nfunc Use(s Saver) { s.Save(1) }\n",
+                             "package store\n\ntype Saver interface{ Save(x int); Flush() }\n\n"
+                             "func Use(s Saver) { s.Save(2) }\n", None],
+    "cs/Repo.cs": ["namespace Shop;\n\npublic interface IRepo { void Save(int x); }\n\n"
+                   "public partial class Repo : IRepo\n{\n    public void Save(int x) { Log(); }\n}\n",
+                   "namespace Shop;\n\npublic partial class Repo\n{\n    public void Save(int x) { }\n}\n", None],
+    "cs/Repo.Log.cs": ["namespace Shop;\n\npublic partial class Repo\n{\n    void Log() { }\n}\n",
+                       "namespace Shop;\n\npublic static class Ext { public static void Log(this Repo r) { } }\n", None],
+    "cs/Api.cs": ["using Shop;\n\nnamespace Shop.Api;\n\npublic class Api\n{\n    private readonly IRepo _r;\n"
+                  "    public void Go(Repo r) { _r.Save(1); r.Log(); }\n}\n"],
 }
 
 
