@@ -487,7 +487,8 @@ class AgentQueries:
         return [{"rank": k, "id": h.node.id, "chunk_id": h.chunk.id, "name": _display(h.node),
                  "label": h.node.label, "kind": h.chunk.kind, "language": h.chunk.language, "repo": h.chunk.repo,
                  "path": h.chunk.file, "line": h.chunk.start_line, "end_line": h.chunk.end_line,
-                 "score": round(h.score, 6), "ranks": dict(h.ranks), "source": h.chunk.text, **ctx[h.node.id]}
+                 "score": round(h.score, 6), "ranks": dict(h.ranks), "metadata": h.metadata, "source": h.chunk.text,
+                 **ctx[h.node.id]}
                 for k, h in enumerate(hits, 1)]
 
     # ------------------------------------------------------------------- tools

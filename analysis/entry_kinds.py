@@ -25,6 +25,10 @@ ENTRY_DECORATORS = {
     # click / Typer commands (`@click.command`, `@cli.command()`, `@app.command()`), picocli / Spring
     # Shell command methods (nest-commander's class decorator is an ENTRY on its `run`)
     "command": "cli", "group": "cli", "Command": "cli", "ShellMethod": "cli",
+    # Apex methods the Salesforce platform calls: from Lightning components (`@AuraEnabled`), Flow and
+    # Process Builder (`@InvocableMethod`), Visualforce JavaScript remoting (`@RemoteAction`), and
+    # asynchronously (`@future`); the Apex extractor writes these names in this case
+    "AuraEnabled": "lightning", "InvocableMethod": "flow", "RemoteAction": "visualforce", "future": "async",
 }
 """Decorators / annotations (last dotted part of their name) that make a callable an entry point, and
 its kind."""

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import MODEL_ENV, Embedder
 
-__all__ = ["RRF_K", "FusedHit", "SearchHit", "SearchResult", "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
+__all__ = ["RRF_K", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata", "reciprocal_rank_fusion",
+           "QueryEngine", "query_engine"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
@@ -54,6 +55,50 @@ def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = 
     return [FusedHit(c, scores[c], ranks[c]) for c in order]
 
 
+VISIBILITIES = ("public", "private", "protected", "internal", "global", "package")
+"""Modifiers that state a definition's visibility (Java, Apex, TypeScript class members, C#, Kotlin)."""
+
+
+def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
+    """A chunk's metadata, read from the graph node it stands for (the index keeps it once, on the
+    node): ``language``; ``kind`` (the chunk's: ``method``, ``class``, ``function``,
+    ``file_section``...); ``decorators`` (decorator / annotation texts as written, without ``@``);
+    ``modifiers`` (``static``, ``abstract``, ``async``, Apex sharing modes...); ``visibility``: the
+    visibility modifier written (:data:`VISIBILITIES`), else by the language's convention: JS/TS
+    ``export`` for an exported top-level declaration, else ``module``, a class member ``public``
+    (``private`` for a ``#name``); Python ``private`` for a
+    ``_name`` (dunders aside), else ``public``; Go ``public`` when exported (capitalised), else
+    ``package``; C# without a modifier ``private`` for a member, ``internal`` for a top-level type;
+    ``None`` when the language says nothing;
+    ``exported`` (JS/TS); ``parent``: the enclosing definition's dotted name (``None`` at top
+    level); ``signature``. A file section has only ``language``, ``kind`` and ``parent`` ``None``."""
+    props = node.props if node.label != "File" else {}
+    modifiers = [str(m) for m in props.get("modifiers") or ()]
+    visibility: str | None = next((m for m in modifiers if m in VISIBILITIES), None)
+    language = chunk.language
+    if visibility is None and node.label != "File":
+        if language in ("javascript", "typescript") and "." in (node.qualname or ""):
+            visibility = "private" if node.name.startswith("#") else "public"  # a class member
+        elif language in ("javascript", "typescript"):
+            visibility = "export" if props.get("exported") else "module"
+        elif language == "python":
+            private = node.name.startswith("_") and not (node.name.startswith("__") and node.name.endswith("__"))
+            visibility = "private" if private else "public"
+        elif language == "go":  # exported by capitalisation, else visible in its package only
+            visibility = "public" if props.get("exported") else "package"
+        elif language == "csharp":  # C#'s defaults: a member is private, a top-level type internal
+            visibility = "private" if "." in (node.qualname or "") else "internal"
+    qualname = node.qualname or ""
+    return {
+        "language": language, "kind": chunk.kind,
+        "decorators": [str(d) for d in props.get("decorators") or ()],
+        "modifiers": [m for m in modifiers if m not in VISIBILITIES],
+        "visibility": visibility, "exported": bool(props.get("exported")),
+        "parent": qualname.rpartition(".")[0] or None if node.label != "File" else None,
+        "signature": props.get("signature"),
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class SearchHit:
     """A search result with its source and structure: the chunk (real source text), the graph node
@@ -64,6 +109,11 @@ class SearchHit:
     score: float
     ranks: Mapping[str, int]
     callers: int
+
+    @property
+    def metadata(self) -> dict[str, object]:
+        """What the chunk stands for beyond its text (:func:`chunk_metadata`)."""
+        return chunk_metadata(self.chunk, self.node)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,11 +14,13 @@ __all__ = ["is_test_path"]
 _TEST_DIRS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "__mocks__"})
 # File names, per convention: pytest (test_x.py, x_test.py, conftest.py), Go (x_test.go),
 # Jest / Vitest / Mocha / Jasmine (x.test.ts, x.spec.js, ...), JUnit / TestNG / Spock (XTest.java,
-# XTests.java, XIT.java, TestX.java, XSpec.groovy), RSpec (x_spec.rb).
+# XTests.java, XIT.java, TestX.java, XSpec.groovy), RSpec (x_spec.rb), Apex (XTest.cls, X_Test.cls,
+# TestX.cls, Test_X.cls: Salesforce's naming convention for @IsTest classes).
 _TEST_FILE = re.compile(
     r"^(?:test_.+\.py|.+_test\.py|conftest\.py|.+_test\.go|.+_spec\.rb"
     r"|.+\.(?:test|spec|e2e-spec|e2e-test)\.(?:[cm]?[jt]sx?)"
-    r"|(?:.+(?:Tests?|IT|ITCase|Spec)|Test[A-Z].*)\.(?:java|kt|groovy|scala))$"
+    r"|(?:.+(?:Tests?|IT|ITCase|Spec)|Test[A-Z].*)\.(?:java|kt|groovy|scala)"
+    r"|(?:.+_?Tests?|Test_?[A-Z].*)\.cls)$"
 )
 
 
@@ -30,7 +32,9 @@ def is_test_path(path: str) -> bool:
     ``*_test.py``, ``conftest.py``; Go ``*_test.go``; JavaScript / TypeScript ``*.test.*`` and
     ``*.spec.*`` (``js``, ``jsx``, ``ts``, ``tsx``, ``mjs``, ``cjs``, ``mts``, ``cts``); Java / Kotlin /
     Groovy / Scala ``*Test``, ``*Tests``, ``*IT``, ``*ITCase``, ``*Spec`` and ``Test*`` (a capital
-    after ``Test``: ``TestUtils.java`` is a test, ``Testimonial.java`` is not); Ruby ``*_spec.rb``.
+    after ``Test``: ``TestUtils.java`` is a test, ``Testimonial.java`` is not); Ruby ``*_spec.rb``;
+    Apex ``*Test.cls``, ``*_Test.cls``, ``*Tests.cls``, ``Test*.cls`` / ``Test_*.cls`` (an ``@IsTest``
+    class named otherwise is not seen: the rule reads paths only).
     Folder names compare case-insensitively; file names as written. The empty path is no test."""
     parts = [p for p in path.replace("\\", "/").split("/") if p]
     if not parts:

@@ -584,11 +584,12 @@ class StringConstant:
     value: Template
 
 
-ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime"})
+ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger"})
 """Kinds of :class:`EntryRegistration`: ``scheduled`` (run by a scheduler), ``cli`` (a command of a
 command-line interface), ``main`` (a program's entry: a ``__main__`` block, a console script or
 package ``bin``, a Spring Boot ``CommandLineRunner``), ``runtime`` (run by the language runtime
-itself: a JVM static initialiser or serialization hook)."""
+itself: a JVM static initialiser or serialization hook), ``trigger`` (run when records change: an
+Apex trigger)."""
 
 
 @dataclass(slots=True)

@@ -441,7 +441,7 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
             "hits": [{"repo": h.chunk.repo, "path": h.chunk.file, "line": h.chunk.start_line,
                       "end_line": h.chunk.end_line, "kind": h.chunk.kind, "fqn": h.node.id,
                       "name": dotted_name(h.node), "score": h.score,
-                      "ranks": dict(h.ranks), "callers": h.callers} for h in result.hits],
+                      "ranks": dict(h.ranks), "callers": h.callers, "metadata": h.metadata} for h in result.hits],
         })
         return
     for note in result.notes:

@@ -29,6 +29,7 @@ LANGUAGE_MODULES: dict[str, str] = {
     "proto": "indexer.languages.proto",  # Protocol Buffers (.proto): see its docstring
     "go": "indexer.languages.go",  # Go (.go) and go.mod
     "csharp": "indexer.languages.csharp",
+    "apex": "indexer.languages.apex",  # Salesforce Apex (.cls, .trigger)
 }
 
 

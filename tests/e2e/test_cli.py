@@ -219,7 +219,7 @@ def test_search_language_is_checked_against_the_registry(workspace: Path, indexe
     db = str(workspace / ".ripple" / "index.db")
     result = CliRunner().invoke(main, ["search", "rename", "--language", "cobol", "--db", db])
     assert result.exit_code == 2
-    assert "Invalid value for '--language': 'cobol' is not one of csharp, go, gomod, graphql, java, javascript, proto, python, typescript" in result.output
+    assert "Invalid value for '--language': 'cobol' is not one of apex, csharp, go, gomod, graphql, java, javascript, proto, python, typescript" in result.output
     result = CliRunner().invoke(main, ["search", "rename", "--language", "python", "--db", db, "--json"])
     assert result.exit_code == 0, result.output
     hits = json.loads(result.output)["hits"]

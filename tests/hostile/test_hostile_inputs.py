@@ -277,6 +277,9 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
      "too_deep", {"File": 1, "Function": 2}),
     ("Chain.cs", "class J { void M() { x" + ".A()" * 100_000 + "; } }\n", "too_deep",
      {"File": 1, "Class": 1, "Method": 1}),
+    # issue 21: Apex is a language folder of its own (the Java-shaped receiver walk is bounded too)
+    ("Chain.cls", "public class J { void m() { x" + ".a()" * 100_000 + "; } }\n", "too_deep",
+     {"File": 1, "Class": 1, "Method": 1}),
 ])
 def test_pathological_nesting_costs_linear_time_and_is_indexed_in_part(
         tmp_path: Path, name: str, text: str, partial: str, nodes: dict[str, int]) -> None:

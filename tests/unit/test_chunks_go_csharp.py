@@ -8,6 +8,7 @@ from indexer.chunking import chunk_file
 from indexer.languages.csharp.extractor import EXTRACTOR as CS
 from indexer.languages.go.extractor import EXTRACTOR as GO
 from indexer.resolve.output import node_props
+from stores.contracts import Node
 
 GO_SRC = '''// Package store keeps stock levels.
 package store
@@ -65,3 +66,28 @@ def test_csharp_chunks_carry_attributes_modifiers_and_parent():
     get = next(d for d in ex.definitions if d.name == "Get")
     props = node_props("csharp", get)
     assert (props["decorators"], props["modifiers"], props["exported"]) == (['HttpGet("{id}")'], ["public"], True)
+
+
+def test_search_hit_metadata_for_go_and_csharp_nodes():
+    from analysis.retrieval import chunk_metadata
+
+    go = GO.extract("store/store.go", GO_SRC.encode())
+    go_chunks = {c.name: c for c in chunk_file("r", "p", go, GO_SRC)}
+
+    def node(ex, name, label, lang):
+        d = next(x for x in ex.definitions if x.name == name)
+        return Node(f"r:{d.qualname}", label, d.name, d.qualname, "r", ex.path, d.start_line, 0, d.end_line, 0,
+                    node_props(lang, d))
+
+    level = chunk_metadata(go_chunks["Level"], node(go, "Level", "Method", "go"))
+    helper = chunk_metadata(go_chunks["helper"], node(go, "helper", "Function", "go"))
+    assert (level["visibility"], level["parent"], helper["visibility"]) == ("public", "Store", "package")
+    cs = CS.extract("Api/OrdersController.cs", CS_SRC.encode())
+    cs_chunks = {c.name: c for c in chunk_file("r", "p", cs, CS_SRC)}
+    meta = chunk_metadata(cs_chunks["Get"], node(cs, "Get", "Method", "csharp"))
+    assert (meta["decorators"], meta["visibility"], meta["modifiers"], meta["parent"]) == (
+        ['HttpGet("{id}")'], "public", [], "OrdersController")
+    bare = CS.extract("a.cs", b"class A { void M() { } }\n")
+    bare_chunks = {c.name: c for c in chunk_file("r", "p", bare, "class A { void M() { } }\n")}
+    assert chunk_metadata(bare_chunks["M"], node(bare, "M", "Method", "csharp"))["visibility"] == "private"
+    assert chunk_metadata(bare_chunks["A"], node(bare, "A", "Class", "csharp"))["visibility"] == "internal"

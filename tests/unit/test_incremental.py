@@ -355,6 +355,15 @@ VARIANTS: dict[str, list[str | None]] = {
                        "namespace Shop;\n\npublic static class Ext { public static void Log(this Repo r) { } }\n", None],
     "cs/Api.cs": ["using Shop;\n\nnamespace Shop.Api;\n\npublic class Api\n{\n    private readonly IRepo _r;\n"
                   "    public void Go(Repo r) { _r.Save(1); r.Log(); }\n}\n"],
+    # issue 21: Apex classes in one org-wide namespace (a class renamed in case, a method that comes and
+    # goes), a trigger, and an LWC component importing an Apex method
+    "sf/classes/Repo.cls": ["public class Repo { public void save() {} }\n", "public class repo { public void save() {} }\n",
+                            "public class Repo { public void store() {} }\n", None],
+    "sf/classes/Svc.cls": ["public class Svc { @AuraEnabled public static void run() { new Repo().save(); } }\n",
+                           "public class Svc { @AuraEnabled public static void run() { Repo r = new Repo(); r.store(); } }\n"],
+    "sf/triggers/T.trigger": ["trigger T on Account (after insert) { Svc.run(); }\n", None],
+    "sf/lwc/c/c.js": ["import { LightningElement } from 'lwc';\nimport run from '@salesforce/apex/Svc.run';\n"
+                      "export default class C extends LightningElement { go() { run(); } }\n", None],
 }
 
 

@@ -27,19 +27,19 @@ def missing_members(obj: object) -> list[str]:
 
 def test_registry_lists_one_package_per_folder() -> None:
     folders = sorted(p.name for p in LANGUAGES_DIR.iterdir() if (p / "__init__.py").exists())
-    assert folders == ["csharp", "ecmascript", "go", "graphql", "java", "proto", "python"]
+    assert folders == ["apex", "csharp", "ecmascript", "go", "graphql", "java", "proto", "python"]
     assert LANGUAGE_MODULES == {f: f"indexer.languages.{f}" for f in folders}
 
 
 def test_every_extracted_language_has_its_module_system() -> None:
     languages = {ex.language for ex in extractors().values()}
-    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "go", "gomod", "csharp"}
+    assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "go", "gomod", "csharp", "apex"}
     systems = module_systems()
     assert set(systems) == languages
     assert systems["typescript"] is systems["javascript"]  # one ECMAScript family
     assert {lang: ms.namespace for lang, ms in systems.items()} == {
         "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript",
-        "graphql": "graphql", "proto": "proto", "go": "go", "gomod": "go", "csharp": "csharp"}
+        "graphql": "graphql", "proto": "proto", "go": "go", "gomod": "go", "csharp": "csharp", "apex": "apex"}
     assert type(systems["python"]).__module__ == "indexer.languages.python.modules"
     assert extractor_for_path("a/b.d.ts").language == "typescript"
     assert extractor_for_path("a/b.go").language == "go"
@@ -84,12 +84,13 @@ def test_every_query_file_is_package_data() -> None:
     assert not shipped("languages/go/queries/a/b/c.scm")  # the checker can fail
     assert not shipped("queries/python/calls.scm")
     found = sorted(p.relative_to(ROOT / "indexer").as_posix() for p in LANGUAGES_DIR.rglob("*.scm"))
-    assert len(found) == 85  # Java wrappers, router_functions; Python django_settings, view_decorators; ECMAScript
+    assert len(found) == 91  # Java wrappers, router_functions; Python django_settings, view_decorators; ECMAScript
     # hono, listeners; queues: Java messaging, Python celery / pika / pubsub, ECMAScript amqplib / aws_messaging;
     # gRPC: proto/services, java grpc_java, python grpc_python, ecmascript grpc; issue 14 item 3: apollo,
     # nest_graphql, schedulers, graphql/schema, graphql_java, ariadne, strawberry, python_schedulers, python_cli;
     # ECMAScript values; ECMAScript http_wrappers; Python flask_restful; ECMAScript base_urls;
     # Python starlette; GraphQL clients: ecmascript graphql_clients, python gql_python, java graphql_clients;
-    # issue 16: Python unpacking, implicit_calls, containers; issue 21: Go definitions, calls, imports, bindings, gomod; C# imports
+    # issue 16: Python unpacking, implicit_calls, containers; issue 21: Go definitions, calls, imports, bindings, gomod; C# imports; apex (definitions,
+    # calls, bindings, types, strip, data)
     assert [rel for rel in found if not shipped(rel)] == []
     assert not (ROOT / "indexer" / "queries").exists()

@@ -20,7 +20,7 @@ from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import EXTERNAL, ModuleV, Value
 from indexer.symbols import module_path
 
-__all__ = ["MODULE_SYSTEM", "EcmaScriptModuleSystem", "resolve_specifier"]
+__all__ = ["APEX_SPECIFIER", "MODULE_SYSTEM", "EcmaScriptModuleSystem", "apex_method", "resolve_specifier"]
 
 _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
@@ -53,6 +53,27 @@ def _existing(r: Lookup, target: str) -> str | None:
             if r.has_module("ecmascript", target[: -len(suffix)]):
                 return target[: -len(suffix)]
     return None
+
+
+APEX_SPECIFIER = "@salesforce/apex/"
+"""The module specifier prefix under which the Lightning Web Components compiler serves Apex methods."""
+APEX_NAMESPACE, APEX_ORG_KEY = "apex", "org"
+"""Where the Apex module system (``indexer.languages.apex.modules``) keeps the org's classes."""
+
+
+def apex_method(r: Lookup, specifier: str) -> Value:
+    """The Apex method an ``@salesforce/apex/[namespace.]Class.method`` import names: the class
+    looked up in the org (case-insensitively, as Apex does), then its member; external when the
+    repository does not declare it. ``@salesforce/apex`` alone (the ``refreshApex`` helpers) and
+    malformed specifiers are external."""
+    parts = specifier[len(APEX_SPECIFIER):].split(".")
+    if len(parts) < 2 or not all(p.isidentifier() for p in parts):
+        return EXTERNAL
+    cls = r.module_member(APEX_NAMESPACE, APEX_ORG_KEY, parts[-2])
+    if cls is None:
+        return EXTERNAL
+    member = r.attr(cls, parts[-1])
+    return EXTERNAL if member is None else member
 
 
 class EcmaScriptModuleSystem:
@@ -95,7 +116,11 @@ class EcmaScriptModuleSystem:
         return keys
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
-        """A relative specifier's module (namespace import) or member; a package is external."""
+        """A relative specifier's module (namespace import) or member; a package is external. A
+        Lightning Web Component's ``@salesforce/apex/Class.method`` (:func:`apex_method`) is that
+        Apex method when the repository declares it."""
+        if imp.module.startswith(APEX_SPECIFIER):
+            return apex_method(r, imp.module)
         key = resolve_specifier(r, fc, imp.module)
         if key is None:
             return EXTERNAL

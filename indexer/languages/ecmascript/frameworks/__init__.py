@@ -31,6 +31,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "graphql_clients",
     "schedulers",
     "nest_commander",
+    "lwc",
     "openapi_clients",
     "js_constants",
 )

@@ -1,0 +1,485 @@
+"""Apex extractor: turns one ``.cls`` or ``.trigger`` file into a :class:`~indexer.model.FileExtraction`.
+
+The rules live in ``indexer/languages/apex/queries/*.scm``:
+
+* ``definitions.scm``: classes, interfaces and enums (inner ones too), their methods, constructors,
+  fields and properties, enum values, and triggers; what each type extends / implements;
+* ``calls.scm``: method invocations, ``new`` expressions and ``this(...)`` / ``super(...)``;
+* ``bindings.scm``: typed names inside method and trigger bodies (parameters, locals, loop and catch
+  variables);
+* ``types.scm``: the places where a type is named;
+* ``strip.scm``: annotations and comments, left out of signatures;
+* ``data.scm``: SOQL queries and DML statements (:mod:`indexer.languages.apex.data`).
+
+Apex is Java-shaped, with differences the records carry:
+
+* A **trigger** (``trigger AccountTrigger on Account (before insert, after update) { ... }``) is a
+  ``function`` definition named after the trigger, whose body's calls it owns; its modifiers are
+  ``trigger`` plus the events (``before insert``), its ``field_type`` the sObject it fires on.
+  :mod:`indexer.languages.apex.frameworks.platform` makes it an entry point.
+* Sharing modes (``with sharing``, ``without sharing``, ``inherited sharing``) are modifiers of the
+  class as written, so they reach the node's properties and its chunk's signature.
+* Properties (``public Integer count { get; set; }``) are fields.
+* The platform runs some methods itself when code hands it an object: ``System.enqueueJob(new
+  Job())`` runs ``Job.execute``, ``Database.executeBatch(new Batch())`` runs ``start``, ``execute``
+  and ``finish``, ``System.schedule(name, cron, new Job())`` runs ``execute``. Each is a call site
+  of those methods on a receiver written ``new Job()`` (so it binds only when the object's class is
+  known and declares them), arity unknown, at the argument's position, from the enclosing method.
+
+Identifiers are case-insensitive in Apex; the records keep them as written and the module system
+(:mod:`indexer.languages.apex.modules`) looks type names up case-insensitively. Member names are
+matched as written (the usual case in real code; a call spelled in another case stays unresolved).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from indexer.frameworks import run_detectors
+from indexer.languages.apex.frameworks import detectors_for
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.model import LONG_RECEIVER, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Param, TypeUse, drop_generics
+
+__all__ = ["ANNOTATIONS", "EXTRACTOR", "ApexExtractor", "GRAMMAR", "PLATFORM_DISPATCH"]
+
+GRAMMAR = "apex"
+QUERIES = "apex/queries"
+
+PLATFORM_DISPATCH: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {
+    ("system", "enqueuejob"): (0, ("execute",)),
+    ("database", "executebatch"): (0, ("start", "execute", "finish")),
+    ("system", "schedule"): (2, ("execute",)),
+    ("system", "schedulebatch"): (0, ("start", "execute", "finish")),
+}
+"""Platform calls that run methods of an object they are handed: (receiver, method) lowercased ->
+(index of the argument holding the object, the methods run)."""
+
+ANNOTATIONS = {name.lower(): name for name in (
+    "AuraEnabled", "Deprecated", "future", "HttpDelete", "HttpGet", "HttpPatch", "HttpPost", "HttpPut",
+    "InvocableMethod", "InvocableVariable", "IsTest", "JsonAccess", "NamespaceAccessible", "ReadOnly",
+    "RemoteAction", "RestResource", "SuppressWarnings", "TestSetup", "TestVisible",
+)}
+"""The platform's annotations by lowercased name: Apex is case-insensitive, so ``@auraenabled`` is
+recorded as ``AuraEnabled`` (detectors and the analysis compare names exactly)."""
+
+MAX_RECEIVER_CHARS = 2000
+"""A receiver longer than this is unknown (:data:`indexer.model.LONG_RECEIVER`): bounds the work on
+generated or minified code."""
+
+_CONTAINER_KINDS = TYPE_KINDS | {"method", "constructor", "function"}
+_COMMENTS = frozenset({"line_comment", "block_comment"})
+_TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
+_WS = re.compile(r"\s+")
+_OPEN_SP = re.compile(r"([(<\[])\s+")
+_SP_CLOSE = re.compile(r"\s+([)>\],])")
+_EVENT = re.compile(r"^(before|after)_(\w+)$")
+
+
+def _collapse(text: str) -> str:
+    """Whitespace runs become one space; none after an opening or before a closing bracket."""
+    return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", _WS.sub(" ", text).strip()))
+
+
+@dataclass(slots=True)
+class _Def:
+    """A definition under construction: the IR record, its node and the bytes it owns."""
+
+    rec: Definition
+    node: Node
+    scope_start: int
+    scope_end: int
+    index: int = 0
+    parent_def: _Def | None = None
+
+
+class ApexExtractor:
+    """The Apex :class:`~indexer.languages.base.Extractor` (``EXTRACTOR`` in this module)."""
+
+    language = "apex"
+    extensions = (".cls", ".trigger")
+
+    def extract(self, path: str, source: bytes) -> FileExtraction:
+        """Extract definitions, calls, bindings, type uses and framework facts from ``source``.
+
+        Never raises on bad input: syntax errors are listed in ``errors`` and the rest of the file is
+        still extracted; an unexpected failure leaves an ``internal error`` entry and what was found.
+        """
+        out = FileExtraction(path=path, language=self.language)
+        try:
+            fx = _FileExtractor(source, out)
+            fx.run()
+            run_detectors(detectors_for(self.language), fx.root, fx.src, out)
+        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
+            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
+        return out
+
+
+class _FileExtractor:
+    """The per-file work of :class:`ApexExtractor`."""
+
+    def __init__(self, source: bytes, out: FileExtraction) -> None:
+        self.src = SourceText(source)
+        self.out = out
+        self.root = parser(GRAMMAR).parse(source).root_node
+        self.defs: list[_Def] = []
+        self.strip_starts: list[int] = []
+        self.strip_ends: list[int] = []
+        self.receiver_cache: dict[int, str] = {}
+        self._scopes: list[_Def] | None = None
+
+    def run(self) -> None:
+        """Run every query and fill ``self.out``."""
+        self.out.errors.extend(parse_errors(self.root, self.src))
+        ranges = sorted((n.start_byte, n.end_byte)
+                        for _, m in run_query(query(GRAMMAR, QUERIES, "strip"), self.root) for n in m["strip"])
+        self.strip_starts = [s for s, _ in ranges]
+        self.strip_ends = [e for _, e in ranges]
+        self._definitions()
+        self._calls()
+        self._bindings()
+        self._type_uses()
+
+    # ------------------------------------------------------------------ definitions
+
+    def _definitions(self) -> None:
+        pending: list[_Def] = []
+        heritage: list[tuple[Node, str, Node]] = []
+        for _, m in run_query(query(GRAMMAR, QUERIES, "definitions"), self.root):
+            if "heritage" in m:
+                key = "base" if "base" in m else "implements"
+                heritage.append((m["heritage"][0], key, m[key][0]))
+                continue
+            for cap, nodes in m.items():
+                if cap.startswith("def."):
+                    pending.extend(self._make_defs(cap[4:], nodes[0]))
+        pending.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.index))
+        self._nest(pending)
+        self.defs = pending
+        types = {d.node.id: d for d in pending if d.rec.kind in TYPE_KINDS}
+        for owner, key, tnode in sorted(heritage, key=lambda h: h[2].start_byte):
+            d = types.get(owner.id)
+            text = self._type_text(tnode)
+            if d is not None and text:
+                getattr(d.rec, "bases" if key == "base" else "implements").append(text)
+        for d in pending:
+            parent = d.parent_def
+            if d.rec.kind == "method" and parent is not None and parent.rec.kind == "interface" \
+                    and "abstract" not in d.rec.modifiers:
+                d.rec.modifiers.append("abstract")
+        self.out.definitions = [d.rec for d in pending]
+
+    def _nest(self, defs: list[_Def]) -> None:
+        """Give each definition its parent and qualname (one sweep over start-sorted definitions)."""
+        stack: list[_Def] = []
+        for d in defs:
+            while stack and stack[-1].node.end_byte <= d.node.start_byte:
+                stack.pop()
+            parent = stack[-1] if stack else None
+            d.parent_def = parent
+            d.rec.parent = parent.rec.qualname if parent else None
+            d.rec.qualname = f"{parent.rec.qualname}.{d.rec.name}" if parent else d.rec.name
+            if d.node.type == "enum_constant" and parent is not None:
+                d.rec.field_type = parent.rec.name
+            if d.rec.kind in _CONTAINER_KINDS:
+                stack.append(d)
+
+    def _make_defs(self, cap: str, node: Node) -> list[_Def]:
+        if cap in ("class", "interface", "enum"):
+            return [self._type_def(cap, node)]
+        if cap in ("method", "constructor"):
+            return [self._callable_def(cap, node)]
+        if cap == "field":
+            return self._field_defs(node)
+        if cap == "constant":
+            rec = self._new_def("field", node, node.child_by_field_name("name"))
+            rec.signature = rec.name
+            return [_Def(rec, node, node.start_byte, node.end_byte)]
+        if cap == "trigger":
+            return [self._trigger_def(node)]
+        return []
+
+    def _new_def(self, kind: str, node: Node, name_node: Node | None) -> Definition:
+        src = self.src
+        name_node = name_node or node
+        end_row, end_byte_col = node.end_point
+        return Definition(
+            kind=kind, name=src.text(name_node), qualname="", parent=None,
+            start_line=src.line(node), start_col=src.col(node),
+            end_line=end_row + 1, end_col=src.point_col(end_row, end_byte_col),
+            name_line=src.line(name_node), name_col=src.col(name_node),
+            docstring=self._apexdoc(node),
+        )
+
+    def _modifiers(self, node: Node, rec: Definition) -> None:
+        """Fill ``modifiers`` (``public``, ``static``, ``with sharing``, ...) and ``decorators``
+        (annotation texts without ``@``: ``AuraEnabled(cacheable=true)``) from the ``modifiers`` child."""
+        mods = next((c for c in node.named_children if c.type == "modifiers"), None)
+        if mods is None:
+            return
+        for child in mods.named_children:
+            if child.type == "annotation":
+                text = _collapse(self.src.text(child)[1:])
+                name, paren, rest = text.partition("(")
+                rec.decorators.append(ANNOTATIONS.get(name.strip().lower(), name.strip()) + paren + rest)
+            elif child.type == "modifier":
+                rec.modifiers.append(_collapse(self.src.text(child)).lower())
+
+    def _type_def(self, kind: str, node: Node) -> _Def:
+        body = node.child_by_field_name("body")
+        rec = self._new_def(kind, node, node.child_by_field_name("name"))
+        self._modifiers(node, rec)
+        rec.signature = self._signature(node.start_byte, body.start_byte if body else node.end_byte)
+        return _Def(rec, node, node.start_byte, node.end_byte)
+
+    def _callable_def(self, kind: str, node: Node) -> _Def:
+        body = node.child_by_field_name("body")
+        rec = self._new_def(kind, node, node.child_by_field_name("name"))
+        self._modifiers(node, rec)
+        rec.signature = self._signature(node.start_byte, body.start_byte if body else node.end_byte).rstrip(";").rstrip()
+        if kind == "method":
+            rtype = node.child_by_field_name("type")
+            rec.return_type = self._type_text(rtype) if rtype is not None and rtype.type != "void_type" else None
+        params = node.child_by_field_name("parameters")
+        if params is not None:
+            rec.params = [Param(self.src.text(p.child_by_field_name("name")), self._type_text(p.child_by_field_name("type")))
+                          for p in params.named_children
+                          if p.type == "formal_parameter" and p.child_by_field_name("name") is not None]
+        return _Def(rec, node, node.start_byte, node.end_byte)
+
+    def _field_defs(self, node: Node) -> list[_Def]:
+        """One field per variable declarator (a property is a field with an accessor list)."""
+        tnode = node.child_by_field_name("type")
+        ftype = self._type_text(tnode)
+        head = self._signature(node.start_byte, tnode.end_byte) if tnode is not None else ""
+        declarators = node.children_by_field_name("declarator")
+        out: list[_Def] = []
+        for i, decl in enumerate(declarators):
+            name_node = decl.child_by_field_name("name")
+            rec = self._new_def("field", node, name_node)
+            self._modifiers(node, rec)
+            rec.field_type = ftype
+            rec.signature = f"{head} {self.src.text(name_node)}".strip()
+            if any(c.type == "accessor_list" for c in node.named_children):
+                rec.modifiers.append("property")
+            start = node.start_byte if i == 0 else decl.start_byte
+            end = node.end_byte if i == len(declarators) - 1 else decl.end_byte
+            out.append(_Def(rec, node, start, end, index=i))
+        return out
+
+    def _trigger_def(self, node: Node) -> _Def:
+        """A trigger: a ``function`` named after it; modifiers ``trigger`` and its events
+        (``before insert``), ``field_type`` the sObject."""
+        rec = self._new_def("function", node, node.child_by_field_name("name"))
+        obj = node.child_by_field_name("object")
+        rec.field_type = self.src.text(obj) if obj is not None else None
+        rec.modifiers.append("trigger")
+        for ev in node.children_by_field_name("events"):
+            kind = ev.named_children[0].type if ev.named_children else ""
+            m = _EVENT.match(kind)
+            if m:
+                rec.modifiers.append(f"{m.group(1)} {m.group(2)}")
+        body = node.child_by_field_name("body")
+        rec.signature = self._signature(node.start_byte, body.start_byte if body else node.end_byte)
+        return _Def(rec, node, node.start_byte, node.end_byte)
+
+    def _apexdoc(self, node: Node) -> str | None:
+        prev = node.prev_named_sibling
+        if prev is None or prev.type != "block_comment":
+            return None
+        text = self.src.text(prev)
+        if not text.startswith("/**") or text.startswith("/**/"):
+            return None
+        lines = [ln.strip() for ln in text[3:-2].splitlines()]
+        doc = "\n".join(ln[1:].strip() if ln.startswith("*") else ln for ln in lines).strip()
+        return doc or None
+
+    def _signature(self, start: int, end: int) -> str:
+        """The source in ``[start, end)`` without annotations and comments, whitespace collapsed."""
+        data, starts, ends = self.src.data, self.strip_starts, self.strip_ends
+        pieces: list[bytes] = []
+        pos = start
+        i = bisect.bisect_left(starts, start)
+        while i < len(starts) and starts[i] < end:
+            if starts[i] >= pos:
+                pieces.append(data[pos : starts[i]])
+            pos = max(pos, ends[i])
+            i += 1
+        if pos < end:
+            pieces.append(data[pos:end])
+        return _collapse(b" ".join(pieces).decode("utf-8", "replace"))
+
+    def _type_text(self, node: Node | None) -> str | None:
+        return self._signature(node.start_byte, node.end_byte) or None if node is not None else None
+
+    # ------------------------------------------------------------------ ownership
+
+    def owners(self, positions: list[int]) -> list[_Def | None]:
+        """The innermost definition whose scope contains each byte position (one sorted sweep)."""
+        if self._scopes is None:
+            self._scopes = sorted(self.defs, key=lambda d: (d.scope_start, -d.scope_end))
+        scopes = self._scopes
+        order = sorted(range(len(positions)), key=positions.__getitem__)
+        result: list[_Def | None] = [None] * len(positions)
+        stack: list[_Def] = []
+        j = 0
+        for i in order:
+            pos = positions[i]
+            while j < len(scopes) and scopes[j].scope_start <= pos:
+                nxt = scopes[j]
+                while stack and stack[-1].scope_end <= nxt.scope_start:
+                    stack.pop()
+                stack.append(nxt)
+                j += 1
+            while stack and stack[-1].scope_end <= pos:
+                stack.pop()
+            result[i] = stack[-1] if stack else None
+        return result
+
+    @staticmethod
+    def code_scope(d: _Def | None) -> str | None:
+        """Qualname of the method / constructor / trigger / class whose code holds a position owned by ``d``."""
+        if d is None:
+            return None
+        return d.rec.parent if d.rec.kind == "field" else d.rec.qualname
+
+    # ------------------------------------------------------------------ calls
+
+    def _calls(self) -> None:
+        src = self.src
+        found: list[tuple[Node, str, str | None, int, bool]] = []  # (position node, name, receiver, arity, is_new)
+        for _, m in run_query(query(GRAMMAR, QUERIES, "calls"), self.root):
+            args = m["args"][0]
+            arity = sum(1 for a in args.named_children if a.type not in _COMMENTS)
+            if "call" in m:
+                name_node = m["name"][0]
+                recv = m.get("receiver")
+                receiver = self.receiver(recv[0]) if recv else None
+                name = src.text(name_node)
+                found.append((name_node, name, receiver, arity, False))
+                found.extend(self._dispatched(receiver, name, args))
+            elif "new" in m:
+                tnode = m["type"][0]
+                if tnode.type == "generic_type":
+                    tnode = next((c for c in tnode.named_children if c.type in _TYPE_NAMES), tnode)
+                name_node, receiver = tnode, None
+                if tnode.type == "scoped_type_identifier" and tnode.named_children:
+                    name_node = tnode.named_children[-1]
+                    prefix = src.data[tnode.start_byte : name_node.start_byte].decode("utf-8", "replace")
+                    receiver = drop_generics(_WS.sub("", prefix)).rstrip(".") or None
+                found.append((name_node, src.text(name_node), receiver, arity, True))
+            else:
+                name_node = m["name"][0]
+                found.append((name_node, src.text(name_node), None, arity, False))
+        found.sort(key=lambda f: f[0].start_byte)
+        owners = self.owners([f[0].start_byte for f in found])
+        self.out.calls = [
+            CallSite(caller=self.code_scope(owner), name=name, receiver=receiver, arity=arity,
+                     line=src.line(node), col=src.col(node), is_new=is_new)
+            for (node, name, receiver, arity, is_new), owner in zip(found, owners)
+        ]
+
+    def _dispatched(self, receiver: str | None, name: str, args: Node) -> list[tuple[Node, str, str | None, int, bool]]:
+        """The methods a platform call (:data:`PLATFORM_DISPATCH`) runs on the object it is handed,
+        when that argument is a ``new X(...)`` expression: calls of them on ``new X()``."""
+        spec = PLATFORM_DISPATCH.get(((receiver or "").lower(), name.lower()))
+        if spec is None:
+            return []
+        index, methods = spec
+        values = [a for a in args.named_children if a.type not in _COMMENTS]
+        if index >= len(values) or values[index].type != "object_creation_expression":
+            return []
+        arg = values[index]
+        tnode = arg.child_by_field_name("type")
+        text = drop_generics(_WS.sub("", self.src.text(tnode))) if tnode is not None else ""
+        if not text:
+            return []
+        return [(arg, method, f"new {text}()", -1, False) for method in methods]
+
+    def receiver(self, node: Node) -> str:
+        """Normalised receiver text (``this.repo``, ``a.b()`` for a call, ``new Foo()``; whitespace
+        and generics dropped). A chain ``a.b().c().d()`` is unrolled iteratively and each link is
+        memoised by node id, so a chain costs linear time over all its calls; longer than
+        :data:`MAX_RECEIVER_CHARS`: :data:`indexer.model.LONG_RECEIVER`, and so is every link above."""
+        cache = self.receiver_cache
+        chain: list[Node] = []
+        cur: Node | None = node
+        while cur is not None and cur.id not in cache and cur.type in ("method_invocation", "field_access"):
+            chain.append(cur)
+            cur = cur.child_by_field_name("object")
+        if cur is None:
+            prefix = ""
+        elif cur.id in cache:
+            prefix = cache[cur.id]
+        elif cur.type == "object_creation_expression":
+            prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
+            cache[cur.id] = prefix
+        elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
+            prefix = LONG_RECEIVER
+            cache[cur.id] = prefix
+        else:
+            prefix = drop_generics(_WS.sub("", self.src.text(cur)))
+            if len(prefix) > MAX_RECEIVER_CHARS:
+                prefix = LONG_RECEIVER
+            cache[cur.id] = prefix
+        for link in reversed(chain):
+            if prefix != LONG_RECEIVER:
+                if link.type == "method_invocation":
+                    part = self.src.text(link.child_by_field_name("name")) + "()"
+                else:
+                    part = self.src.text(link.child_by_field_name("field"))
+                prefix = f"{prefix}.{part}" if prefix else part
+                if len(prefix) > MAX_RECEIVER_CHARS:
+                    prefix = LONG_RECEIVER
+            cache[link.id] = prefix
+        return prefix
+
+    # ------------------------------------------------------------------ bindings and type uses
+
+    def _bindings(self) -> None:
+        src = self.src
+        found: list[tuple[Node, str]] = []
+        for _, m in run_query(query(GRAMMAR, QUERIES, "bindings"), self.root):
+            ttext = self._type_text(m["type"][0])
+            if ttext:
+                found.append((m["name"][0], ttext))
+        found.sort(key=lambda f: f[0].start_byte)
+        owners = self.owners([f[0].start_byte for f in found])
+        bindings: list[tuple[int, Binding]] = [
+            (n.start_byte, Binding(self.code_scope(owner), src.text(n), ttext, "declared", src.line(n)))
+            for (n, ttext), owner in zip(found, owners)
+        ]
+        for d in self.defs:
+            if d.rec.kind == "field" and d.rec.field_type and d.parent_def is not None:
+                scope, ftype, line = d.rec.parent, d.rec.field_type, d.rec.name_line
+                bindings.append((d.scope_start, Binding(scope, f"this.{d.rec.name}", ftype, "declared", line)))
+                bindings.append((d.scope_start, Binding(scope, d.rec.name, ftype, "declared", line)))
+        bindings.sort(key=lambda b: b[0])
+        self.out.bindings = [b for _, b in bindings]
+
+    def _type_uses(self) -> None:
+        src = self.src
+        found: list[Node] = []
+        seen: set[int] = set()
+        for _, m in run_query(query(GRAMMAR, QUERIES, "types"), self.root):
+            stack = [m["type"][0]]
+            while stack:
+                n = stack.pop()
+                if n.type in _TYPE_NAMES:
+                    if n.id not in seen:
+                        seen.add(n.id)
+                        found.append(n)
+                elif n.type != "annotation":
+                    stack.extend(n.named_children)
+        found.sort(key=lambda n: n.start_byte)
+        owners = self.owners([n.start_byte for n in found])
+        self.out.type_uses = [
+            TypeUse(owner.rec.qualname if owner else None, drop_generics(_WS.sub("", src.text(n))), src.line(n), src.col(n))
+            for n, owner in zip(found, owners)
+        ]
+
+
+EXTRACTOR = ApexExtractor()

@@ -1,0 +1,116 @@
+"""Apex's module system and scoping rules, as the resolver core (:mod:`indexer.resolve`) uses them.
+
+Apex has no imports: every top-level class, interface and enum of the org is visible everywhere by
+its name, so every file of the repository is one module (key :data:`ORG_KEY`). Names are
+case-insensitive in Apex: a type named ``accountService`` is ``AccountService`` (an exact spelling
+wins when both exist). A capitalised name the org does not declare is external (the platform's
+classes, sObjects, managed packages). A dotted name is a top-level type and its inner types. A bare call may be a
+method of the enclosing classes (implicit ``this``); ``super(...)`` / ``this(...)`` call constructors.
+
+Lightning Web Components import Apex methods as ``@salesforce/apex/Class.method``
+(:mod:`indexer.languages.ecmascript.modules`): that module system looks the class up in this
+namespace under :data:`ORG_KEY`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from indexer.model import FileExtraction, Import
+from indexer.resolve.context import FileCtx
+from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.values import EXTERNAL, ClassV, Value
+
+__all__ = ["MODULE_SYSTEM", "ORG_KEY", "ApexModuleSystem"]
+
+ORG_KEY = "org"
+"""The module key of every Apex file: the org's single namespace of classes."""
+
+
+class ApexModuleSystem:
+    """Apex's :class:`~indexer.resolve.language.ModuleSystem`."""
+
+    languages = frozenset({"apex"})
+    namespace = "apex"
+    dotted_packages = False
+    layout_suffixes: tuple[str, ...] = ()
+    primitives = frozenset({"void", "Object", "String", "Integer", "Long", "Boolean", "Double", "List", "Map",
+                            "Set"})
+    constructor_name = None
+    construction_hooks: tuple[str, ...] = ()
+    call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
+    instance_prefix = "this."
+    class_body_hidden = False
+    class_receiver = None
+    implicit_this = True
+    property_functions = False
+    open_types = False
+
+    def is_builtin(self, name: str) -> bool:
+        """Apex has no builtin functions (``System.debug`` is a method of a system class)."""
+        return False
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """Apex's module key does not depend on the file set."""
+        return {}
+
+    def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
+        """:data:`ORG_KEY`: one namespace for every class."""
+        return ORG_KEY
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """The org namespace."""
+        return [ORG_KEY]
+
+    def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
+        """Apex has no imports: anything recorded as one is external."""
+        return EXTERNAL
+
+    def module_member(self, r: Lookup, key: str, name: str) -> Value:
+        """The top-level type ``name`` of the org, compared case-insensitively (an exact spelling
+        first)."""
+        lower = name.lower()
+        fallback = None
+        for fc in r.module_files("apex", key):
+            r.use(("name", fc.path, name))
+            for rd in fc.top.get(name, ()):
+                return ClassV(rd)
+            if fallback is None:
+                for top, defs in fc.top.items():
+                    if top.lower() == lower and defs:
+                        r.use(("name", fc.path, top))
+                        fallback = ClassV(defs[0])
+                        break
+        return fallback
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """A type of the org; else, for a capitalised name, external: Apex has no imports, so a type
+        the repository does not declare is the platform's (``System``, ``EncodingUtil``, an
+        ``AuraHandledException``), a standard or custom sObject (``Account``, ``Property__c``) or a
+        managed package's."""
+        v = r.module_member("apex", ORG_KEY, name)
+        if v is None and name[:1].isupper():
+            return EXTERNAL
+        return v
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """``Outer.Inner``: a top-level type, then its inner types."""
+        head, *rest = dotted.split(".")
+        v = r.module_member("apex", ORG_KEY, head)
+        for part in rest:
+            if v is None:
+                return None
+            v = r.attr(v, part)
+        return v
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """Apex has no imports."""
+        return ImportTarget(of_class=False, owner=None)
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """Apex has no modules named by strings."""
+        return []
+
+
+MODULE_SYSTEM = ApexModuleSystem()

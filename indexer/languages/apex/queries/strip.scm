@@ -1,0 +1,3 @@
+; Text left out of signatures: annotations and comments.
+
+[(annotation) (line_comment) (block_comment)] @strip

@@ -1,0 +1,133 @@
+"""Apex platform detectors (REST resources, callouts, triggers and scheduled jobs), SOQL / DML access,
+and the Lightning Web Components detector: exact facts, and look-alikes that must not count."""
+
+from __future__ import annotations
+
+from indexer.languages import extractor_for_path
+from indexer.languages.apex.frameworks.data import SObjectAccess, sobject_accesses
+from indexer.languages.base import SourceText, parser
+from indexer.model import CallSite, EntryRegistration
+
+
+def _ex(path: str, source: str):
+    ex = extractor_for_path(path).extract(path, source.encode())
+    assert ex.errors == [], ex.errors
+    return ex
+
+
+def test_rest_resource_methods_are_routes_under_services_apexrest() -> None:
+    ex = _ex("classes/Orders.cls", """
+@RestResource(urlMapping='/orders/*')
+global class Orders {
+    @HttpGet global static String one() { return null; }
+    @httppost global static String create() { return null; }
+    global static String helper() { return null; }
+}
+@RestResource(urlMapping='/v2/status')
+global class Status { @HttpDelete global static void clear() {} }
+public class NotRest { @HttpGet public static void ignored() {} }
+""")
+    assert [(r.framework, r.methods, r.path.literal(), r.handler) for r in ex.routes] == [
+        ("apex-rest", ["GET"], "/services/apexrest/orders", "Orders.one"),
+        ("apex-rest", ["GET"], "/services/apexrest/orders/*", "Orders.one"),
+        ("apex-rest", ["POST"], "/services/apexrest/orders", "Orders.create"),
+        ("apex-rest", ["POST"], "/services/apexrest/orders/*", "Orders.create"),
+        ("apex-rest", ["DELETE"], "/services/apexrest/v2/status", "Status.clear"),
+    ]
+
+
+def test_callouts_pair_endpoint_and_method_per_request() -> None:
+    ex = _ex("classes/Billing.cls", """
+public class Billing {
+    public static void sync(String id) {
+        HttpRequest req = new HttpRequest();
+        req.setEndpoint('callout:Billing/api/accounts/' + id + '/sync');
+        req.setMethod('post');
+        new Http().send(req);
+    }
+    public static void ping() {
+        HttpRequest r = new HttpRequest();
+        r.setEndpoint('https://status.example.com/ping');
+        HttpRequest other = new HttpRequest();
+        other.setEndpoint(someUrl());
+    }
+}
+""")
+    assert [(c.framework, c.method, c.url.parts, c.caller) for c in ex.http_calls] == [
+        ("apex-callout", "POST", (("lit", "callout://Billing/api/accounts/"), ("hole", "id"), ("lit", "/sync")),
+         "Billing.sync"),
+        ("apex-callout", "*", (("lit", "https://status.example.com/ping"),), "Billing.ping"),
+    ]
+
+
+def test_triggers_schedulers_and_email_handlers_are_entry_points() -> None:
+    trig = _ex("triggers/CaseTrigger.trigger", "trigger CaseTrigger on Case (after insert, after update) { }")
+    assert trig.entries == [EntryRegistration("apex-trigger", "trigger", "CaseTrigger", 1, 8,
+                                              name="Case after insert, after update")]
+    ex = _ex("classes/Jobs.cls", """
+public class Nightly implements System.Schedulable {
+    public void execute(SchedulableContext ctx) {}
+}
+public class Mail implements Messaging.InboundEmailHandler {
+    public Messaging.InboundEmailResult handleInboundEmail(Messaging.InboundEmail e, Messaging.InboundEnvelope v) { return null; }
+}
+public class NotScheduled { public void execute(SchedulableContext ctx) {} }
+""")
+    assert [(e.framework, e.kind, e.owner, e.name) for e in ex.entries] == [
+        ("apex-scheduler", "scheduled", "Nightly.execute", "Schedulable"),
+        ("apex-email", "runtime", "Mail.handleInboundEmail", "inbound email"),
+    ]
+
+
+def test_soql_reads_and_dml_writes_name_their_sobjects() -> None:
+    source = """public class S {
+  private List<Opportunity> opps;
+  public void m(Account acc, List<Contact> cs, SObject anything, Map<Id, Lead> byId) {
+    List<Account> a = [SELECT Id, Name, Owner.Name, (SELECT Id FROM Contacts) FROM Account WHERE Id = :acc.Id];
+    insert new Case(Subject = 'x');
+    update acc;
+    upsert cs;
+    delete anything;
+    update byId.values();
+    Database.insert(opps, false);
+    List<Lead> ls = Database.query('SELECT Id, Email FROM Lead');
+    String notSoql = 'select the best FROM here';
+  }
+}
+"""
+    ex = _ex("classes/S.cls", source)
+    got = sobject_accesses(parser("apex").parse(source.encode()).root_node, SourceText(source.encode()), ex)
+    assert got == [
+        SObjectAccess("reads", "Account", "select", "S.m", 4, 23, ["Id", "Name", "Owner.Name"]),
+        SObjectAccess("writes", "Case", "insert", "S.m", 5, 4),
+        SObjectAccess("writes", "Account", "update", "S.m", 6, 4, resolution="inferred"),
+        SObjectAccess("writes", "Contact", "upsert", "S.m", 7, 4, resolution="inferred"),
+        SObjectAccess("writes", "Opportunity", "insert", "S.m", 10, 4, resolution="inferred"),
+        SObjectAccess("reads", "Lead", "select", "S.m", 11, 20, ["Id", "Email"]),
+    ]
+
+
+def test_lwc_wire_adapters_are_calls_and_lifecycle_hooks_entries() -> None:
+    ex = _ex("lwc/card/card.js", """import { LightningElement, wire } from 'lwc';
+import getThing from '@salesforce/apex/Things.getThing';
+export default class Card extends LightningElement {
+    @wire(getThing, { id: '$recordId' }) thing;
+    @wire(getThing) wired({ data }) {}
+    connectedCallback() {}
+    renderedCallback() {}
+    notAHook() {}
+}
+class Helper { connectedCallback() {} }
+""")
+    assert [c for c in ex.calls if c.name == "getThing"] == [CallSite("Card", "getThing", None, 1, 4, 10),
+                                                             CallSite("Card", "getThing", None, 1, 5, 10)]
+    assert [(e.framework, e.kind, e.owner, e.name) for e in ex.entries] == [
+        ("lwc", "runtime", "Card.connectedCallback", "lifecycle"),
+        ("lwc", "runtime", "Card.renderedCallback", "lifecycle"),
+    ]
+
+
+def test_lwc_detector_ignores_files_that_do_not_import_lwc() -> None:
+    ex = _ex("src/plain.js", "class Card extends LightningElement { connectedCallback() {} }\n"
+                             "function wire(x) { return () => {}; }\n")
+    assert ex.entries == [] and [c.name for c in ex.calls] == []

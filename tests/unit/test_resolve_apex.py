@@ -1,0 +1,96 @@
+"""Apex resolution: one org-wide namespace, case-insensitive type names, inheritance, triggers,
+platform dispatch, and Lightning Web Components importing Apex methods."""
+
+from __future__ import annotations
+
+from tests.resolution_harness import check
+
+CLASSES = """
+// --- path: classes/AccountRepo.cls ---
+public inherited sharing class AccountRepo extends BaseRepo {
+    public void save(List<Account> records) { upsert records; log(); }
+}
+// --- path: classes/BaseRepo.cls ---
+public virtual class BaseRepo {
+    protected void log() {}
+    public virtual void flush() {}
+}
+// --- path: classes/AccountService.cls ---
+public with sharing class AccountService implements Queueable {
+    private AccountRepo repo = new AccountRepo();
+    @AuraEnabled
+    public static void sync(List<Account> accounts) {
+        accountrepo r = new accountRepo();
+        r.save(accounts);
+        r.flush();
+        System.enqueueJob(new AccountService());
+        System.enqueueJob(new NoExecute());
+        Unknown.thing();
+        r.SAVE(accounts);
+    }
+    public void execute(QueueableContext ctx) { this.repo.save(null); }
+}
+// --- path: classes/NoExecute.cls ---
+public class NoExecute {}
+// --- path: triggers/AccountTrigger.trigger ---
+trigger AccountTrigger on Account (after insert) {
+    AccountService.sync(Trigger.new);
+}
+"""
+
+
+def test_types_resolve_org_wide_case_insensitively_and_through_bases() -> None:
+    check(CLASSES, [
+        "classes/AccountRepo.AccountRepo.save(1) -> classes/BaseRepo.BaseRepo.log(0) [inferred]",
+        # field initialiser: the class calls the (implicit) constructor's class
+        "classes/AccountService.AccountService -> classes/AccountRepo.AccountRepo [exact]",
+        "classes/AccountService.AccountService.execute(1) -> classes/AccountRepo.AccountRepo.save(1) [exact]",
+        # `accountrepo r = new accountRepo()`: the type is found whatever its case
+        "classes/AccountService.AccountService.sync(1) -> classes/AccountRepo.AccountRepo [exact]",
+        "classes/AccountService.AccountService.sync(1) -> classes/AccountRepo.AccountRepo.save(1) [exact]",
+        "classes/AccountService.AccountService.sync(1) -> classes/BaseRepo.BaseRepo.flush(0) [inferred]",
+        # System.enqueueJob(new AccountService()) runs its execute; NoExecute declares none: no edge
+        "classes/AccountService.AccountService.sync(1) -> classes/AccountService.AccountService [exact]",
+        "classes/AccountService.AccountService.sync(1) -> classes/AccountService.AccountService.execute(1) [exact]",
+        "classes/AccountService.AccountService.sync(1) -> classes/NoExecute.NoExecute [exact]",
+        "triggers/AccountTrigger.AccountTrigger(0) -> classes/AccountService.AccountService.sync(1) [exact]",
+    ])
+
+
+LWC = """
+// --- path: classes/ContactController.cls ---
+public with sharing class ContactController {
+    @AuraEnabled(cacheable=true)
+    public static List<Contact> getContacts(Id accountId) { return null; }
+    @AuraEnabled
+    public static void saveContact(Contact c) {}
+}
+// --- path: lwc/contactList/contactList.js ---
+import { LightningElement, api, wire } from 'lwc';
+import getContacts from '@salesforce/apex/ContactController.getContacts';
+import saveContact from '@salesforce/apex/ContactController.saveContact';
+import missing from '@salesforce/apex/NoSuchController.method';
+import { getRecord } from 'lightning/uiRecordApi';
+
+export default class ContactList extends LightningElement {
+    @api recordId;
+    @wire(getContacts, { accountId: '$recordId' }) contacts;
+    @wire(getRecord, { recordId: '$recordId' }) record;
+
+    handleSave(event) {
+        saveContact({ c: event.detail }).then(() => this.refresh());
+        missing();
+    }
+
+    refresh() {}
+}
+"""
+
+
+def test_lwc_imports_of_apex_methods_are_calls_into_apex() -> None:
+    check(LWC, [
+        # @wire(getContacts, ...): the engine calls the adapter for the component class
+        "lwc/contactList/contactList.ContactList -> classes/ContactController.ContactController.getContacts(1) [exact]",
+        "lwc/contactList/contactList.ContactList.handleSave(1) -> classes/ContactController.ContactController.saveContact(1) [exact]",
+        "lwc/contactList/contactList.ContactList.handleSave(1) -> lwc/contactList/contactList.ContactList.refresh(0) [exact]",
+    ])
