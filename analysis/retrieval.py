@@ -66,8 +66,10 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
     ``modifiers`` (``static``, ``abstract``, ``async``, Apex sharing modes...); ``visibility``: the
     visibility modifier written (:data:`VISIBILITIES`), else by the language's convention: JS/TS
     ``export`` for an exported top-level declaration, else ``module``, a class member ``public``
-    (``private`` for a ``#name``; Vue components alike); Kotlin ``public`` (its default); Python ``private`` for a
-    ``_name`` (dunders aside), else ``public``; ``None`` when the language says nothing;
+    (``private`` for a ``#name``; Vue components alike); Kotlin ``public`` (its default); Python
+    ``private`` for a ``_name`` (dunders aside), else ``public``; Go ``public`` when exported
+    (capitalised), else ``package``; C# without a modifier ``private`` for a member, ``internal`` for a
+    top-level type; ``None`` when the language says nothing;
     ``exported`` (JS/TS); ``parent``: the enclosing definition's dotted name (``None`` at top
     level); ``signature``. A file section has only ``language``, ``kind`` and ``parent`` ``None``."""
     props = node.props if node.label != "File" else {}
@@ -84,6 +86,10 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
         elif language == "python":
             private = node.name.startswith("_") and not (node.name.startswith("__") and node.name.endswith("__"))
             visibility = "private" if private else "public"
+        elif language == "go":  # exported by capitalisation, else visible in its package only
+            visibility = "public" if props.get("exported") else "package"
+        elif language == "csharp":  # C#'s defaults: a member is private, a top-level type internal
+            visibility = "private" if "." in (node.qualname or "") else "internal"
     qualname = node.qualname or ""
     return {
         "language": language, "kind": chunk.kind,

@@ -104,7 +104,9 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
             kind = "class"
         else:
             continue
-        if d.parent is None:
+        outer = extraction.definitions[by_qualname[d.parent]] if d.parent in by_qualname else None
+        if outer is None or not outer.start_line <= d.start_line <= outer.end_line:
+            # top level, or outside its parent's text (a Go method beside its type): no file section
             for n in range(d.start_line, min(d.end_line, len(lines)) + 1):
                 covered[n] = True
         text = _cap(text)

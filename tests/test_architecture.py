@@ -291,7 +291,8 @@ def test_every_language_folder_is_in_the_language_contracts() -> None:
     folders = _language_folders()
     assert folders == {"indexer.languages.python", "indexer.languages.java", "indexer.languages.ecmascript",
                        "indexer.languages.graphql", "indexer.languages.proto", "indexer.languages.kotlin",
-                       "indexer.languages.apex", "indexer.languages.sql"}
+                       "indexer.languages.go", "indexer.languages.csharp", "indexer.languages.apex",
+                       "indexer.languages.sql"}
     assert set(independence["modules"]) == folders
     assert set(core["forbidden_modules"]) == folders
 

@@ -25,7 +25,7 @@ import { IndexStatusBar } from './statusBar';
 export const SECTION = 'ripplegraph';
 
 /** The languages the server indexes (indexer/languages), as VS Code language ids. */
-export const LANGUAGES = ['java', 'kotlin', 'python', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'vue', 'apex'];
+export const LANGUAGES = ['java', 'kotlin', 'python', 'typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'vue', 'go', 'csharp', 'apex'];
 
 /** The server's code lens command (lsp_server/features/code_lens.py `SHOW_CALLERS`): `[uri, position]`. */
 export const SHOW_CALLERS = 'ripple.showCallers';

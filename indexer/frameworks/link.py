@@ -456,7 +456,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                 scope = rd.d.parent
             handlers.append((rd.id if rd is not None else file_id(fc.repo, fc.path), route.methods))
         elif route.handler_ref is not None:
-            handlers = self._resolve_handler(fc, route.handler_ref, route.methods)
+            handlers = self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)
             if not handlers:
                 self.result.outcomes["unlinked_handler"] += 1
                 return

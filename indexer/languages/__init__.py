@@ -27,6 +27,8 @@ LANGUAGE_MODULES: dict[str, str] = {
     "ecmascript": "indexer.languages.ecmascript",  # typescript and javascript
     "graphql": "indexer.languages.graphql",  # schema files (.graphql / .graphqls): see its docstring
     "proto": "indexer.languages.proto",  # Protocol Buffers (.proto): see its docstring
+    "go": "indexer.languages.go",  # Go (.go) and go.mod
+    "csharp": "indexer.languages.csharp",
     "apex": "indexer.languages.apex",  # Salesforce Apex (.cls, .trigger)
     "content": "indexer.content",  # docs, configuration and SQL, claimed by path: see its docstring
     "kotlin": "indexer.languages.kotlin",  # shares Java's package namespace (indexer.resolve.language.JvmModuleSystem)

@@ -213,10 +213,11 @@ class CallBinder:
         # is no candidate (README: ``name`` binds to exactly one *method* of that name and arity),
         # except a JS function assigned to an object's property (``res.send = function () {}``).
         # Members a tool generates (Lombok's `getX`) are no candidates: their names are as common
-        # in libraries as they are certain on a receiver whose type is known.
+        # in libraries as they are certain on a receiver whose type is known. Nor are extension
+        # methods (`receiver_type`): they bind only on a receiver known to be of their type.
         properties = fc.rules.property_functions
         candidates = [rd for rd in r.tables.callables_by_name.get((ns, cs.name), ())
-                      if arity_ok(rd.d, cs.arity) and rd.d.generated is None and (
+                      if arity_ok(rd.d, cs.arity) and rd.d.generated is None and rd.d.receiver_type is None and (
                           cs.receiver is None or rd.d.kind == "method"
                           or (properties and rd.d.parent is not None))]
         for rd in candidates:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import Definition, base_type
+from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
 if TYPE_CHECKING:
@@ -20,13 +21,19 @@ class ClassHierarchy:
     """Bases (resolved lazily, each class once, with what resolving them read), subclasses, MRO,
     lookup and overriders. ``resolve_type(fc, scope, text)`` evaluates a base's type text."""
 
-    def __init__(self, track: DependencyTracker, resolve_type: Callable[[FileCtx, str | None, str | None], Value]) -> None:
+    def __init__(self, track: DependencyTracker, resolve_type: Callable[[FileCtx, str | None, str | None], Value],
+                 module_files: Callable[[str, str], list[FileCtx]] | None = None) -> None:
         self.track = track
+        self.module_files = module_files
+        """``(language, module key) -> files`` (recorded): where an open type's other members live."""
         # Bound once: these run on every lookup.
         self.use = track.use
         self.use_all = track.use_all
         self.resolve_type = resolve_type
         self._overriders: dict[tuple[int, int], tuple[list[Def], Deps]] = {}
+        self.structural = StructuralLinks()
+        """Interfaces satisfied implicitly (:mod:`indexer.resolve.structural`): their implementers are
+        among their ``subclasses``, so dispatch through an interface reaches them."""
 
     def reset(self, files: Sequence[FileCtx]) -> None:
         """Forget every class's bases (FileCtx objects outlive a resolver) and link subclasses anew."""
@@ -41,6 +48,19 @@ class ClassHierarchy:
                 if rd.is_type:
                     for base in self.bases(rd):
                         base.subclasses.append(rd)
+        self._link_structural(files)
+
+    def _link_structural(self, files: Sequence[FileCtx]) -> None:
+        """Drop the previous implicit implementations from ``subclasses`` and link them anew."""
+        for iface, t in self.structural.pairs:
+            iface.subclasses = [x for x in iface.subclasses if x is not t]
+        self.structural = structural_links(files, self.bases)
+        added = []
+        for iface, t in self.structural.pairs:
+            if all(x is not t for x in iface.subclasses):  # not already a declared subclass
+                iface.subclasses.append(t)
+                added.append((iface, t))
+        self.structural.pairs = added
 
     def renew(self, files: Sequence[FileCtx], tokens: set[tuple[str, str, str]], dead: Sequence[Def]) -> None:
         """After an update: drop dispatch targets, unlink ``dead`` classes from their bases, and
@@ -63,6 +83,7 @@ class ClassHierarchy:
         for rd in renew:
             for base in self.bases(rd):
                 base.subclasses.append(rd)
+        self._link_structural(files)
 
     def bases(self, c: Def) -> list[Def]:
         """The repository classes ``c`` extends or implements, in declaration order."""
@@ -147,9 +168,24 @@ class ClassHierarchy:
         for x in self.mro(c):
             use(("name", x.file.path, name))
             members = x.members.get(name)
+            if not members and x.file.rules.open_types:
+                members = self.open_members(x, name)
             if members:
                 return members, x is not c
         return [], False
+
+    def open_members(self, c: Def, name: str) -> list[Def]:
+        """Members ``name`` of an open type ``c`` declared in the other files of its module (Go
+        methods in another file of the package), each read recorded."""
+        if self.module_files is None:
+            return []
+        out: list[Def] = []
+        qualname = f"{c.d.qualname}.{name}"
+        for fc in self.module_files(c.file.lang, c.file.module_key):
+            if fc is not c.file:
+                self.use(("name", fc.path, name))
+                out.extend(fc.by_qualname.get(qualname, ()))
+        return out
 
     def overriders(self, m: Def, below: Def | None = None) -> list[Def]:
         """Methods in subclasses (transitively) of ``below`` — by default ``m``'s class — with
@@ -174,6 +210,8 @@ class ClassHierarchy:
             owner = m.file.by_qualname.get(m.d.parent or "")
             below = owner[0] if owner else None
         if below is not None and below.is_type:
+            if getattr(below.file.rules, "structural_interfaces", False):  # an implementer may come
+                use(("n", below.file.rules.namespace, m.d.name))
             seen: set[int] = set()
             stack = list(below.subclasses)
             while stack:
@@ -183,7 +221,10 @@ class ClassHierarchy:
                 seen.add(id(s))
                 use(("name", s.file.path, s.d.name))
                 use(("name", s.file.path, m.d.name))
-                for o in s.members.get(m.d.name, ()):
+                found = s.members.get(m.d.name, ())
+                if not found and s.file.rules.open_types:  # another file of the package, or promoted
+                    found = self.lookup(s, m.d.name)[0]
+                for o in found:
                     if o.is_callable and same_arity(o.d, m.d):
                         out.append(o)
                 stack.extend(s.subclasses)

@@ -94,7 +94,7 @@ class Resolver:
             self.tables.add(fc)
         self.whole_files = False
         """While set (the framework linker runs), files looked up by module key count as read whole."""
-        self.classes = ClassHierarchy(self.track, self.resolve_type)
+        self.classes = ClassHierarchy(self.track, self.resolve_type, self.module_files)
         self.calls = CallBinder(self)
         self.classes.reset(self.files)
 
@@ -329,6 +329,8 @@ class Resolver:
             return None
         if t in self.primitives:
             return EXTERNAL
+        if getattr(fc.rules, "package_level_types", False):  # optional: Go names types at package level
+            scope = None  # only (`T`, `pkg.T`): a field `store` never hides the package `store`
         v = self.resolve_expr(fc, scope, t)
         if isinstance(v, ClassV):
             return v

@@ -154,6 +154,9 @@ class ModuleSystem(Protocol):
     property_functions: bool
     """A function assigned to an object's property (``res.send = function () {}``) can be a method
     call's target in the name fallback (JavaScript, TypeScript)."""
+    open_types: bool
+    """A type's methods may be declared in any file of its module (Go: a package's files): member
+    lookup then reads the definitions ``Type.name`` of the module's other files too."""
 
     def is_builtin(self, name: str) -> bool:
         """Whether an unbound bare name is a builtin of the language (its call is external)."""
@@ -221,6 +224,7 @@ class UnboundModuleSystem:
     class_body_hidden = False
     class_receiver = None
     implicit_this = False
+    open_types = False
     property_functions = False
 
     def is_builtin(self, name: str) -> bool:
@@ -318,6 +322,7 @@ class JvmModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = False
+    open_types = False
     extension_functions = True
     """Functions of the namespace may extend a type (Kotlin ``fun Order.label()``, also on a Java
     class): read by the core's call binder, an optional attribute of a module system."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from indexer.model import CALLABLE_KINDS, Definition
 from indexer.resolve.callbacks import handed_calls, handed_runs
 from indexer.resolve.hierarchy import same_arity
+from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
@@ -65,6 +66,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                 for m in found:
                     if m.is_callable and same_arity(m.d, d):
                         add("OVERRIDES", rd.id, m.id, d.name_line, d.name_col)
+        for kind, target in structural_edges(classes.structural, fc, rd, r.use, classes.lookup):
+            add(kind, rd.id, target.id, d.name_line, d.name_col)
     unresolved: list[UnresolvedCall] = []
     for cs in fc.ex.calls:
         caller = fc.def_at(cs.caller, cs.line)

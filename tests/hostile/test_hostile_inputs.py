@@ -281,6 +281,11 @@ _AS_LIMIT = 3 << 30  # address space: the issue saw 5.7 GB; a linear run stays f
     # a Vue component's script is read by the JavaScript extractor: the component and its handler stay
     ("Deep.vue", '<template><a @click="go"></a></template>\n<script>\nexport default { methods: { go() { return '
      + "f(" * 50_000 + "1" + ")" * 50_000 + "; } } };\n</script>\n", "too_deep", VUE_DEEP),
+    # issue 21: Go and C# folders; the function after the deep expression stays
+    ("deep.go", "package p\nfunc f() { x := " + "g(" * 50_000 + "1" + ")" * 50_000 + "\n}\nfunc after() {}\n",
+     "too_deep", {"File": 1, "Function": 2}),
+    ("Chain.cs", "class J { void M() { x" + ".A()" * 100_000 + "; } }\n", "too_deep",
+     {"File": 1, "Class": 1, "Method": 1}),
     # issue 21: Apex is a language folder of its own (the Java-shaped receiver walk is bounded too)
     ("Chain.cls", "public class J { void m() { x" + ".a()" * 100_000 + "; } }\n", "too_deep",
      {"File": 1, "Class": 1, "Method": 1}),

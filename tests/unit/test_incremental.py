@@ -362,6 +362,31 @@ VARIANTS: dict[str, list[str | None]] = {
                      '<template><a @click="go(1)">x</a></template>\n<script setup>\nimport { fmt } from "./fmt";\n'
                      "function go(x) { return fmt(x); }\n</script>\n", None],
     "web/app.js": ["import Comp from './Comp.vue';\n\nexport function mount() { return new Comp(); }\n"],
+    # issue 21: Go
+    "gomod/go.mod": ["module example.com/g\n", "module example.com/h\n", None],
+    "gomod/store/repo.go": ["package store\n\ntype Repo struct{ db *DB }\n\nfunc NewRepo() *Repo { return &Repo{} }\n\n"
+                            "func (r *Repo) Save(x int) { r.db.Exec() }\n",
+                            "package store\n\ntype Repo struct{}\n\nfunc NewRepo() *Repo { return &Repo{} }\n\n"
+                            "func (r *Repo) Store(x int) { open() }\n", None],
+    "gomod/store/db.go": ["package store\n\ntype DB struct{}\n\nfunc (d *DB) Exec() {}\n\nfunc open() *DB { return nil }\n",
+                          "package store\n\ntype DB struct{}\n\nfunc (d *DB) Exec(q int) {}\n", None],
+    "gomod/store/more.go": [None, "package store\n\nfunc (r *Repo) Store(x int) {}\n",
+                            "package store\n\nfunc (d *DB) Exec() { open() }\n"],
+    "gomod/cmd/main.go": ["package main\n\nimport \"example.com/g/store\"\n\nfunc main() {\n\tr := store.NewRepo()\n"
+                          "\tr.Save(1)\n\tr.Store(2)\n\tvar d store.DB\n\td.Exec()\n}\n",
+                          "package main\n\nimport s \"example.com/h/store\"\n\nfunc main() {\n\ts.NewRepo().Save(1)\n}\n"],
+    # issue 21: Go interfaces satisfied implicitly (an implementer comes and goes); C# partial classes
+    # across files, an interface, an extension method
+    "gomod/store/iface.go": ["package store\n\ntype Saver interface{ Save(x int) }\n\nfunc Use(s Saver) { s.Save(1) }\n",
+                             "package store\n\ntype Saver interface{ Save(x int); Flush() }\n\n"
+                             "func Use(s Saver) { s.Save(2) }\n", None],
+    "cs/Repo.cs": ["namespace Shop;\n\npublic interface IRepo { void Save(int x); }\n\n"
+                   "public partial class Repo : IRepo\n{\n    public void Save(int x) { Log(); }\n}\n",
+                   "namespace Shop;\n\npublic partial class Repo\n{\n    public void Save(int x) { }\n}\n", None],
+    "cs/Repo.Log.cs": ["namespace Shop;\n\npublic partial class Repo\n{\n    void Log() { }\n}\n",
+                       "namespace Shop;\n\npublic static class Ext { public static void Log(this Repo r) { } }\n", None],
+    "cs/Api.cs": ["using Shop;\n\nnamespace Shop.Api;\n\npublic class Api\n{\n    private readonly IRepo _r;\n"
+                  "    public void Go(Repo r) { _r.Save(1); r.Log(); }\n}\n"],
     # issue 21: Apex classes in one org-wide namespace (a class renamed in case, a method that comes and
     # goes), a trigger, and an LWC component importing an Apex method
     "sf/classes/Repo.cls": ["public class Repo { public void save() {} }\n", "public class repo { public void save() {} }\n",

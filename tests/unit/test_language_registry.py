@@ -28,7 +28,7 @@ def missing_members(obj: object) -> list[str]:
 
 def test_registry_lists_one_package_per_folder() -> None:
     folders = sorted(p.name for p in LANGUAGES_DIR.iterdir() if (p / "__init__.py").exists())
-    assert folders == ["apex", "ecmascript", "graphql", "java", "kotlin", "proto", "python", "sql"]
+    assert folders == ["apex", "csharp", "ecmascript", "go", "graphql", "java", "kotlin", "proto", "python", "sql"]
     # Docs and configuration plug in from indexer.content (claimed by path, not a language folder).
     assert LANGUAGE_MODULES == {**{f: f"indexer.languages.{f}" for f in folders}, "content": "indexer.content"}
 
@@ -36,7 +36,7 @@ def test_registry_lists_one_package_per_folder() -> None:
 def test_every_extracted_language_has_its_module_system() -> None:
     languages = {ex.language for ex in extractors().values()}
     assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "apex", "kotlin", "vue",
-                         "sql", "prisma"}
+                         "sql", "prisma", "go", "gomod", "csharp"}
     content = {"markdown", "restructuredtext", "asciidoc", "yaml", "properties", "dotenv"}
     systems = module_systems()
     assert set(systems) == languages | content
@@ -45,7 +45,8 @@ def test_every_extracted_language_has_its_module_system() -> None:
     assert {lang: ms.namespace for lang, ms in systems.items()} == {
         "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript",
         "graphql": "graphql", "proto": "proto", "apex": "apex", "kotlin": "java", "vue": "ecmascript",
-        "sql": "sql", "prisma": "sql", **{lang: "content" for lang in content}}
+        "sql": "sql", "prisma": "sql", "go": "go", "gomod": "go", "csharp": "csharp",
+        **{lang: "content" for lang in content}}
     assert extractor_for_path("docs/intro.txt").language == "restructuredtext"
     assert extractor_for_path("src/main/resources/application.yml").language == "yaml"
     assert extractor_for_path(".env") is None
@@ -54,7 +55,8 @@ def test_every_extracted_language_has_its_module_system() -> None:
     assert extractor_for_path("a/B.kt").language == "kotlin"
     assert extractor_for_path("a/build.gradle.kts").language == "kotlin"
     assert extractor_for_path("src/App.vue").language == "vue"
-    assert extractor_for_path("a/b.go") is None
+    assert extractor_for_path("a/b.go").language == "go"
+    assert extractor_for_path("a/b.rs") is None
 
 
 def test_module_systems_implement_the_protocol() -> None:
@@ -101,13 +103,13 @@ def test_every_query_file_is_package_data() -> None:
     assert not shipped("languages/go/queries/a/b/c.scm")  # the checker can fail
     assert not shipped("queries/python/calls.scm")
     found = sorted(p.relative_to(ROOT / "indexer").as_posix() for p in LANGUAGES_DIR.rglob("*.scm"))
-    assert len(found) == 86  # issue 21: kotlin/imports; Java wrappers, router_functions; Python django_settings, view_decorators; ECMAScript
+    assert len(found) == 92  # issue 21: kotlin/imports, go and csharp queries; Java wrappers, router_functions; Python django_settings, view_decorators; ECMAScript
     # hono, listeners; queues: Java messaging, Python celery / pika / pubsub, ECMAScript amqplib / aws_messaging;
     # gRPC: proto/services, java grpc_java, python grpc_python, ecmascript grpc; issue 14 item 3: apollo,
     # nest_graphql, schedulers, graphql/schema, graphql_java, ariadne, strawberry, python_schedulers, python_cli;
     # ECMAScript values; ECMAScript http_wrappers; Python flask_restful; ECMAScript base_urls;
     # Python starlette; GraphQL clients: ecmascript graphql_clients, python gql_python, java graphql_clients;
-    # issue 16: Python unpacking, implicit_calls, containers; issue 21: apex (definitions, calls, bindings,
-    # types, strip, data)
+    # issue 16: Python unpacking, implicit_calls, containers; issue 21: Go definitions, calls, imports, bindings, gomod; C# imports; apex (definitions,
+    # calls, bindings, types, strip, data)
     assert [rel for rel in found if not shipped(rel)] == []
     assert not (ROOT / "indexer" / "queries").exists()

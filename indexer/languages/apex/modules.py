@@ -45,6 +45,7 @@ class ApexModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = False
+    open_types = False
 
     def is_builtin(self, name: str) -> bool:
         """Apex has no builtin functions (``System.debug`` is a method of a system class)."""

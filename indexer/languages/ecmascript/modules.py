@@ -94,6 +94,7 @@ class EcmaScriptModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = True
+    open_types = False
 
     def is_builtin(self, name: str) -> bool:
         """Globals are not told apart from unbound names."""

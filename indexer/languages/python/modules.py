@@ -112,6 +112,7 @@ class PythonModuleSystem:
     class_receiver = "cls"
     implicit_this = False
     property_functions = False
+    open_types = False
 
     def is_builtin(self, name: str) -> bool:
         """Whether ``name`` is a Python builtin."""

@@ -1,0 +1,23 @@
+"""C# framework detectors: one module per family (``aspnet``: ASP.NET Core controllers and minimal
+APIs; ``dotnet_http_clients``: HttpClient and Refit; ``dotnet_messaging``: Confluent.Kafka and
+MassTransit; ``grpc_dotnet``: Grpc.AspNetCore servers and Grpc.Net.Client clients), each exposing
+``LANGUAGES`` and ``detect``, listed in :data:`DETECTOR_MODULES` (the runner is
+:mod:`indexer.frameworks`); ``common`` holds what they share."""
+
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+
+from indexer.frameworks import load_detectors
+
+__all__ = ["DETECTOR_MODULES", "detectors_for"]
+
+DETECTOR_MODULES: tuple[str, ...] = ("aspnet", "dotnet_http_clients", "dotnet_messaging", "grpc_dotnet")
+"""Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
+
+
+@functools.cache
+def detectors_for(language: str) -> tuple[ModuleType, ...]:
+    """The detector modules registered for ``language`` (imported on first use), in registry order."""
+    return load_detectors(__name__, DETECTOR_MODULES, language)

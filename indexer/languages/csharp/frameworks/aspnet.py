@@ -1,0 +1,157 @@
+"""ASP.NET Core routes: attribute-routed controllers and minimal APIs (framework ``aspnet``).
+
+* Controllers: a class marked ``[ApiController]``, or named ``*Controller`` and deriving from
+  ``Controller`` / ``ControllerBase``. Its ``[Route("api/[controller]")]`` is the prefix
+  (``[controller]`` -> the class name without ``Controller``, ``[action]`` -> the method's name, both
+  lower-cased: ASP.NET Core matches paths case-insensitively and clients write them lower-case;
+  ``[area]`` stays as written). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
+  ``[HttpDelete]`` / ``[HttpPatch]`` / ``[HttpHead]`` / ``[HttpOptions]`` (its template joined to
+  the prefix; a template starting ``/`` or ``~/`` is absolute) or ``[AcceptVerbs("GET", ...)]``, and
+  a method with only ``[Route("x")]`` (any method), is a route handled by the method. Constraints and
+  optional markers are dropped: ``{id:int}`` / ``{id?}`` -> ``{id}``; a catch-all ``{*path}`` ->
+  ``{path}``.
+* Minimal APIs: ``X.MapGet|MapPost|MapPut|MapDelete|MapPatch(pattern, handler)``,
+  ``X.MapMethods(pattern, new[] { "GET" }, handler)``, and groups ``var g = X.MapGroup("/api")``
+  (prefix; groups of groups too, same file); a lambda handler becomes a definition named after the
+  route (``GET /todos/{id}``), a method group (``Handlers.GetTodo``) a ``handler_ref``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.languages.csharp.frameworks.common import CsFile, attribute_args, attribute_name, cs_file
+from indexer.model import Definition, FileExtraction, Route, Template
+from indexer.symbols import handler_name
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect", "route_template"]
+
+LANGUAGES = ("csharp",)
+FRAMEWORK = "aspnet"
+_HTTP_ATTRS = {"HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
+               "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS"}
+_MAP = {"MapGet": "GET", "MapPost": "POST", "MapPut": "PUT", "MapDelete": "DELETE", "MapPatch": "PATCH"}
+_PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
+
+
+def route_template(text: str) -> str:
+    """An ASP.NET route template as a path: constraints, optional and catch-all markers dropped."""
+    return _PARAM.sub(r"{\1}", text)
+
+
+def _join(prefix: str, tmpl: str) -> str:
+    if tmpl.startswith(("/", "~/")):
+        return "/" + tmpl.lstrip("~/")
+    if not tmpl:
+        return "/" + prefix.strip("/") if prefix else "/"
+    return "/" + "/".join(p.strip("/") for p in (prefix, tmpl) if p.strip("/"))
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's controller and minimal-API routes to ``out``."""
+    cf = cs_file(root, src, out)
+    data = src.data
+    if b"Controller" in data or b"[Http" in data:
+        _controllers(cf, out)
+    if b".Map" in data:
+        _minimal(cf, out)
+
+
+def _is_controller(d: Definition) -> bool:
+    names = {attribute_name(a) for a in d.decorators}
+    if "ApiController" in names:
+        return True
+    return d.name.endswith("Controller") and any(b.rsplit(".", 1)[-1] in ("Controller", "ControllerBase")
+                                                 for b in d.bases)
+
+
+def _controllers(cf: CsFile, out: FileExtraction) -> None:
+    defs = list(out.definitions)
+    for cls in defs:
+        if cls.kind != "class" or not _is_controller(cls):
+            continue
+        prefixes = [attribute_args(a) for a in cls.decorators if attribute_name(a) == "Route"] or [""]
+        token = cls.name.removesuffix("Controller")
+        for m in defs:
+            if m.parent != cls.qualname or m.kind != "method" or "static" in m.modifiers:
+                continue
+            verbs: list[tuple[list[str], str | None]] = []
+            routes = []
+            for a in m.decorators:
+                name = attribute_name(a)
+                if name in _HTTP_ATTRS:
+                    verbs.append(([_HTTP_ATTRS[name]], attribute_args(a)))
+                elif name == "AcceptVerbs":
+                    verbs.append(([v.upper() for v in re.findall(r'"(\w+)"', a)], ""))
+                elif name == "Route":
+                    routes.append(attribute_args(a))
+            if not verbs and routes:
+                verbs = [(["*"], r) for r in routes]
+            elif verbs and routes and all(t == "" for _, t in verbs):
+                verbs = [(ms, r) for ms, _ in verbs for r in routes]
+            for methods, tmpl in verbs:
+                for prefix in prefixes:
+                    if tmpl is None or prefix is None:
+                        continue
+                    path = _join(prefix, tmpl).replace("[controller]", token.lower()).replace("[action]", m.name.lower())
+                    out.routes.append(Route(FRAMEWORK, methods, Template.of(route_template(path)), m.qualname,
+                                            m.name_line, m.name_col))
+
+
+def _minimal(cf: CsFile, out: FileExtraction) -> None:
+    groups: dict[str, Template] = {}
+    for call in cf.calls:  # groups first, in source order (a group of a group)
+        sel = cf.member(call)
+        if sel is None or sel[1] != "MapGroup":
+            continue
+        decl = call.parent
+        while decl is not None and decl.type in ("equals_value_clause", "await_expression"):
+            decl = decl.parent
+        args = cf.args(call)
+        if decl is None or decl.type != "variable_declarator" or not args:
+            continue
+        base = groups.get(sel[0], Template())
+        tmpl = cf.template(args[0]) or Template()
+        groups[cf.text(decl.child_by_field_name("name") or decl.named_children[0])] = _joined(base, tmpl)
+    for call in sorted(cf.calls, key=lambda n: n.start_byte):
+        sel = cf.member(call)
+        if sel is None:
+            continue
+        recv, name = sel
+        args = cf.args(call)
+        if name in _MAP and len(args) >= 2:
+            methods, pattern, handler = [_MAP[name]], args[0], args[-1]
+        elif name == "MapMethods" and len(args) >= 3:
+            methods = [m.upper() for m in re.findall(r'"(\w+)"', cf.text(args[1]))] or ["*"]
+            pattern, handler = args[0], args[-1]
+        else:
+            continue
+        tmpl = cf.template(pattern)
+        if tmpl is None:
+            continue
+        path = _joined(groups.get(recv, Template()), tmpl)
+        path = Template.merged((k, route_template(t) if k == "lit" else t) for k, t in path.parts)
+        line, col = cf.pos(call)
+        scope = cf.owner(call)
+        if handler.type in ("lambda_expression", "anonymous_method_expression"):
+            out.routes.append(Route(FRAMEWORK, methods, path, cf.inline_function(handler, handler_name(methods, path),
+                                                                                   scope), line, col))
+        elif handler.type in ("identifier", "member_access_expression"):
+            out.routes.append(Route(FRAMEWORK, methods, path, None, line, col, handler_ref=cf.expr(handler),
+                                    scope=scope))
+
+
+def _joined(base: Template, tmpl: Template) -> Template:
+    """A minimal-API pattern under its group's prefix: always relative to it (``/{id}`` under
+    ``/api/todos`` is ``/api/todos/{id}``); one ``/`` between them."""
+    b, t = base.literal(), tmpl.literal()
+    if b is not None and t is not None:
+        joined = "/" + "/".join(x.strip("/") for x in (b, t) if x.strip("/"))
+        return Template.of(joined)
+    return base + tmpl

@@ -1,0 +1,240 @@
+"""What the C# framework detectors share: :class:`CsFile`, one parsed file with its ``using``
+namespaces, its invocations and classes in source order, string templates (literals, verbatim and
+interpolated strings, ``+``, ``const`` strings of the file inlined, other constants as ``ref``
+pieces), the qualname of the member around a node, and inline handlers (lambdas) made definitions of
+their own."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.model import Definition, FileExtraction, Param, StringConstant, Template
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["CsFile", "attribute_args", "attribute_name", "cs_file"]
+
+_WS = re.compile(r"\s+")
+_ATTR = re.compile(r"^(?:[\w.]+\.)?(\w+?)(?:Attribute)?\s*(?:\((.*)\))?$", re.S)
+_STRING_ARG = re.compile(r'^\s*(?:(?:Template|template|Name|name)\s*[=:]\s*)?@?"((?:[^"\\]|\\.)*)"')
+
+
+def attribute_name(text: str) -> str:
+    """An attribute's short name: ``HttpGet("{id}")`` -> ``HttpGet``; ``Microsoft.AspNetCore.Mvc.Route``
+    -> ``Route``; ``ApiControllerAttribute`` -> ``ApiController``."""
+    m = _ATTR.match(text.strip())
+    return m.group(1) if m else text
+
+
+def attribute_args(text: str) -> str | None:
+    """The first string argument of an attribute (``HttpGet("{id}", Name = "x")`` -> ``{id}``), ``""``
+    for an attribute without one, ``None`` for an argument that is no literal string."""
+    m = _ATTR.match(text.strip())
+    if m is None or not m.group(2) or not m.group(2).strip():
+        return ""
+    s = _STRING_ARG.match(m.group(2))
+    return s.group(1) if s else None
+
+
+class CsFile:
+    """One C# file as the detectors read it (built once per file, shared through :func:`cs_file`)."""
+
+    def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
+        self.root, self.src, self.out = root, src, out
+        self.usings = {imp.module for imp in out.imports if imp.local == "*"}
+        self.calls: list[Node] = []
+        self.classes: list[Node] = []
+        self.constants: dict[str, Template] = {}
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n.type == "invocation_expression":
+                self.calls.append(n)
+            elif n.type in ("class_declaration", "interface_declaration", "record_declaration", "struct_declaration"):
+                self.classes.append(n)
+            elif n.type == "field_declaration" and any(self.text(c) == "const" for c in n.named_children
+                                                       if c.type == "modifier"):
+                self._constant(n)
+            stack.extend(reversed(n.children))
+
+    def _constant(self, node: Node) -> None:
+        decl = next((c for c in node.named_children if c.type == "variable_declaration"), None)
+        owner = self.owner_type(node)
+        for v in decl.named_children if decl is not None else ():
+            if v.type != "variable_declarator" or len(v.named_children) < 2:
+                continue
+            value = v.named_children[-1]
+            if value.type == "equals_value_clause" and value.named_children:
+                value = value.named_children[0]
+            t = self.template(value)
+            if t is not None and t.literal() is not None:
+                name = self.text(v.named_children[0])
+                self.constants[name] = t
+                if owner:
+                    self.constants[f"{owner}.{name}"] = t
+                self.out.constants.append(StringConstant(f"{owner}.{name}" if owner else name, t))
+
+    def text(self, node: Node | None) -> str:
+        """The node's source text (``""`` for ``None``)."""
+        return self.src.text(node) if node is not None else ""
+
+    def expr(self, node: Node) -> str:
+        """An expression as text without whitespace."""
+        return _WS.sub("", self.src.text(node))
+
+    def pos(self, node: Node) -> tuple[int, int]:
+        """1-based line and code-point column of ``node``."""
+        return self.src.line(node), self.src.col(node)
+
+    def uses(self, *namespaces: str) -> bool:
+        """Whether the file has a ``using`` of one of ``namespaces`` (or a namespace under one)."""
+        return any(u == n or u.startswith(n + ".") for u in self.usings for n in namespaces)
+
+    def owner_type(self, node: Node) -> str | None:
+        """Qualname of the type around ``node``."""
+        line, col = self.pos(node)
+        best = None
+        for d in self.out.definitions:
+            if d.kind in ("class", "interface", "enum") and (d.start_line, d.start_col) <= (line, col) <= (
+                    d.end_line, d.end_col):
+                if best is None or (d.start_line, d.start_col) >= (best.start_line, best.start_col):
+                    best = d
+        return best.qualname if best is not None else None
+
+    def owner(self, node: Node) -> str | None:
+        """Qualname of the method, constructor, local function or inline handler around ``node``,
+        else of the type around it, else ``None`` (top-level statements)."""
+        line, col = self.pos(node)
+        best = None
+        for d in self.out.definitions:
+            if d.kind in ("method", "constructor", "function") and (d.start_line, d.start_col) <= (line, col) <= (
+                    d.end_line, d.end_col):
+                if best is None or (d.start_line, d.start_col) >= (best.start_line, best.start_col):
+                    best = d
+        return best.qualname if best is not None else self.owner_type(node)
+
+    @staticmethod
+    def args(call: Node) -> list[Node]:
+        """The argument expressions of an invocation or object creation (named arguments' values)."""
+        a = call.child_by_field_name("arguments") or next(
+            (c for c in call.named_children if c.type == "argument_list"), None)
+        out = []
+        for arg in a.named_children if a is not None else ():
+            if arg.type == "argument" and arg.named_children:
+                out.append(arg.named_children[-1])
+        return out
+
+    def member(self, call: Node) -> tuple[str, str] | None:
+        """``(receiver text, name)`` of ``recv.Name(...)`` / ``recv.Name<T>(...)``, else ``None``."""
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "member_access_expression":
+            return None
+        nm = fn.child_by_field_name("name")
+        if nm is not None and nm.type == "generic_name" and nm.named_children:
+            nm = nm.named_children[0]
+        return self.expr(fn.child_by_field_name("expression")), self.text(nm)
+
+    def type_args(self, call: Node) -> list[str]:
+        """The generic arguments written on an invocation's name (``MapGrpcService<CartService>`` ->
+        ``["CartService"]``)."""
+        fn = call.child_by_field_name("function")
+        nm = fn.child_by_field_name("name") if fn is not None and fn.type == "member_access_expression" else fn
+        if nm is None or nm.type != "generic_name":
+            return []
+        targs = next((c for c in nm.named_children if c.type == "type_argument_list"), None)
+        return [self.expr(t) for t in targs.named_children] if targs is not None else []
+
+    def template(self, node: Node | None) -> Template | None:
+        """A string expression as a :class:`Template` (``None``: no literal part and no constant)."""
+        if node is None:
+            return None
+        t = self._template(node, 0)
+        if t is None or not t.parts or all(k == "hole" for k, _ in t.parts):
+            return None
+        return t
+
+    def _template(self, node: Node, depth: int) -> Template | None:
+        if depth > 16:
+            return Template((("hole", self.expr(node)),))
+        t = node.type
+        if t in ("string_literal", "verbatim_string_literal", "raw_string_literal"):
+            raw = self.text(node)
+            body = raw[2:-1] if raw.startswith("@") else raw.strip('"')
+            return Template.of(body)
+        if t == "interpolated_string_expression":
+            parts: list[tuple[str, str]] = []
+            for c in node.named_children:
+                if c.type in ("string_content", "escape_sequence"):
+                    parts.append(("lit", self.text(c)))
+                elif c.type == "interpolation":
+                    inner = [x for x in c.named_children if x.type not in ("interpolation_brace",
+                                                                             "interpolation_format_clause",
+                                                                             "interpolation_alignment_clause")]
+                    sub = self._template(inner[0], depth + 1) if inner else None
+                    parts.extend(sub.parts if sub is not None else (("hole", "?"),))
+            return Template.merged(parts)
+        if t == "parenthesized_expression" and node.named_children:
+            return self._template(node.named_children[0], depth + 1)
+        if t == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
+            left = self._template(node.child_by_field_name("left"), depth + 1)
+            right = self._template(node.child_by_field_name("right"), depth + 1)
+            return left + right if left is not None and right is not None else None
+        if t == "identifier":
+            name = self.text(node)
+            if name in self.constants:
+                return self.constants[name]
+            return Template((("hole", name),))
+        if t == "member_access_expression":
+            text = self.expr(node)
+            if text in self.constants:
+                return self.constants[text]
+            head = text.split(".", 1)[0]
+            if head[:1].isupper():  # Routes.Orders: a class's constant
+                return Template((("ref", text),))
+            return Template((("hole", text),))
+        return Template((("hole", self.expr(node)),))
+
+    def inline_function(self, node: Node, name: str, scope: str | None) -> str:
+        """Make the lambda at ``node`` (a handler passed inline) a function definition of its own
+        named ``name`` (unique under ``scope``), owning the calls in its body; returns its qualname."""
+        line, col = self.pos(node)
+        for d in self.out.definitions:
+            if d.kind == "function" and (d.name_line, d.name_col) == (line, col):
+                return d.qualname
+        taken = {d.name for d in self.out.definitions if d.parent == scope}
+        unique, n = name, 1
+        while unique in taken:
+            n += 1
+            unique = f"{name} #{n}"
+        qualname = f"{scope}.{unique}" if scope else unique
+        end = (node.end_point[0] + 1, self.src.end_col(node))
+        params: list[Param] = []
+        plist = node.child_by_field_name("parameters")
+        for p in plist.named_children if plist is not None else ():
+            nm = p.child_by_field_name("name") if p.type == "parameter" else p if p.type == "identifier" else None
+            if nm is not None:
+                params.append(Param(self.text(nm)))
+        body = node.child_by_field_name("body")
+        header = self.src.data[node.start_byte : body.start_byte] if body is not None else b""
+        self.out.definitions.append(Definition(
+            kind="function", name=unique, qualname=qualname, parent=scope, start_line=line, start_col=col,
+            end_line=end[0], end_col=end[1], name_line=line, name_col=col,
+            signature=" ".join(header.decode("utf-8", "replace").split()), params=params))
+        for c in self.out.calls:
+            if c.caller == scope and (line, col) <= (c.line, c.col) < end:
+                c.caller = qualname
+        return qualname
+
+
+def cs_file(root: Node, src: SourceText, out: FileExtraction) -> CsFile:
+    """The :class:`CsFile` of this extraction, built on first use and shared by the detectors."""
+    cached = getattr(cs_file, "_last", None)
+    if cached is not None and cached.root is root and cached.out is out:
+        return cached
+    cf = CsFile(root, src, out)
+    cs_file._last = cf  # type: ignore[attr-defined]
+    return cf

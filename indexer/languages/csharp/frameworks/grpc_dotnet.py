@@ -1,0 +1,75 @@
+"""gRPC in C# (framework ``grpc-dotnet``) -> :class:`~indexer.model.RpcUse`.
+
+* servers (Grpc.AspNetCore): a class deriving from the generated ``Foo.FooBase`` (written
+  ``Ns.Foo.FooBase`` or ``FooBase`` in a file that mentions ``Grpc`` / ``ServerCallContext``) serves
+  ``Foo``: the linker matches its methods (``override Task<R> GetCart(...)``) to the rpcs by their
+  declared names. ``endpoints.MapGrpcService<T>()`` needs no fact of its own: the class says it.
+* clients (Grpc.Net.Client): a call ``c.M(...)`` / ``c.MAsync(...)`` on a name declared or assigned
+  ``Foo.FooClient`` (``new Foo.FooClient(channel)``; fields, parameters, locals) calls the rpc ``M``
+  of ``Foo`` (the ``Async`` suffix dropped).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.languages.csharp.frameworks.common import cs_file
+from indexer.model import FileExtraction, RpcUse
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("csharp",)
+_FRAMEWORK = "grpc-dotnet"
+_QUALIFIED_BASE = re.compile(r"(?:^|\.)(\w+)\.\1Base$")
+_BARE_BASE = re.compile(r"^(\w+)Base$")
+_CLIENT = re.compile(r"(?:^|\.)(\w+)\.\1Client$")
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's gRPC service implementations and client calls to ``out``."""
+    data = src.data
+    if b"Base" not in data and b"Client" not in data:
+        return
+    grpc_file = b"Grpc" in data or b"ServerCallContext" in data
+    for d in out.definitions:
+        if d.kind != "class":
+            continue
+        for b in d.bases:
+            m = _QUALIFIED_BASE.search(b) or (_BARE_BASE.match(b) if grpc_file and b != "ControllerBase" else None)
+            if m:
+                out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", m.group(1), None, d.qualname, d.name_line, d.name_col))
+                break
+    if b"Client" not in data:
+        return
+    cf = cs_file(root, src, out)
+    typed: dict[str, str] = {}
+    for b in out.bindings:
+        m = _CLIENT.search(b.type)
+        if m:
+            typed[b.name] = m.group(1)
+    for d in out.definitions:
+        m = _CLIENT.search(d.field_type or "")
+        if d.kind == "field" and m:
+            typed[d.name] = typed[f"this.{d.name}"] = m.group(1)
+    for call in cf.calls:
+        sel = cf.member(call)
+        if sel is None:
+            continue
+        recv, name = sel
+        svc = typed.get(recv)
+        fn = call.child_by_field_name("function")
+        inner = fn.child_by_field_name("expression") if fn is not None else None
+        if svc is None and inner is not None and inner.type == "object_creation_expression":
+            m = _CLIENT.search(cf.expr(inner.child_by_field_name("type")))
+            svc = m.group(1) if m else None
+        if svc is None:
+            continue
+        rpc = name.removesuffix("Async") if name.endswith("Async") and len(name) > 5 else name
+        line, col = cf.pos(fn.child_by_field_name("name"))
+        out.rpc_uses.append(RpcUse(_FRAMEWORK, "calls", svc, rpc, cf.owner(call), line, col))

@@ -1,0 +1,151 @@
+"""C#'s module system and scoping rules, as the resolver core (:mod:`indexer.resolve`) uses them.
+
+A file's module key is its namespace (``global`` when it declares none); every dotted prefix is a
+namespace. ``using A.B;`` brings the types of namespace ``A.B`` into scope (a wildcard import),
+``using static A.B.C;`` the members of class ``C``, ``using X = A.B.C;`` binds ``X`` to a type or a
+namespace. A name bound nowhere else is a type of the file's own namespace, then of each enclosing
+namespace (code in ``A.B.C`` sees ``A.B``'s and ``A``'s types), then of the ``using`` namespaces. A
+bare call may be a method of the enclosing classes (implicit ``this``); ``base(...)`` /
+``this(...)`` call constructors. The parts of a partial class live in several files of one namespace:
+member lookup reads the namespace's other files (``open_types``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from indexer.model import FileExtraction, Import
+from indexer.resolve.context import FileCtx
+from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.values import EXTERNAL, ClassV, InstV, ModuleV, Value
+
+__all__ = ["GLOBAL_NAMESPACE", "MODULE_SYSTEM", "CSharpModuleSystem", "csharp_path"]
+
+NAMESPACE = "csharp"
+GLOBAL_NAMESPACE = "global"
+"""The module key of files that declare no namespace."""
+
+
+def csharp_path(r: Lookup, dotted: str) -> Value:
+    """A dotted C# name: the longest namespace prefix, then a chain of (nested) types."""
+    parts = dotted.removeprefix("global::").split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        ns = ".".join(parts[:i])
+        if r.has_package(NAMESPACE, ns):
+            v: Value = ModuleV(NAMESPACE, ns)
+            for part in parts[i:]:
+                v = r.attr(v, part)
+                if v is None:
+                    return None
+            return v
+    return None
+
+
+class CSharpModuleSystem:
+    """C#'s :class:`~indexer.resolve.language.ModuleSystem`."""
+
+    languages = frozenset({"csharp"})
+    namespace = NAMESPACE
+    dotted_packages = True
+    layout_suffixes: tuple[str, ...] = ()
+    primitives = frozenset({"int", "long", "short", "byte", "char", "bool", "float", "double", "void", "var",
+                            "string", "object"})
+    """C#'s keyword types that are primitive in the other languages too (the core joins every
+    language's set); ``decimal``, ``uint`` and the like name no type of a repository anyway."""
+    constructor_name = None
+    construction_hooks: tuple[str, ...] = ()
+    call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
+    instance_prefix = "this."
+    class_body_hidden = False
+    class_receiver = None
+    implicit_this = True
+    property_functions = False
+    open_types = True
+    extension_functions = True
+    """C# extension methods (``static void M(this T x)``) bind on a receiver of their type (read by the
+    core's call binder, an optional attribute of a module system)."""
+
+    def is_builtin(self, name: str) -> bool:
+        """C# has no free functions: ``nameof`` is the one built-in callable."""
+        return name == "nameof"
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """C#'s module keys do not depend on the file set."""
+        return {}
+
+    def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
+        """The declared namespace, else ``global``."""
+        return ex.package or GLOBAL_NAMESPACE
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """The file's namespace."""
+        return [fc.module_key]
+
+    def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
+        """A namespace (``using A.B;``) or an alias to a type or namespace."""
+        if imp.name is None:
+            return ModuleV(NAMESPACE, imp.module) if r.has_package(NAMESPACE, imp.module) else EXTERNAL
+        full = f"{imp.module}.{imp.name}" if imp.module else imp.name
+        if r.has_package(NAMESPACE, full):
+            return ModuleV(NAMESPACE, full)
+        v = csharp_path(r, full)
+        return EXTERNAL if v is None else v
+
+    def module_member(self, r: Lookup, key: str, name: str) -> Value:
+        """A top-level type of namespace ``key``, else its child namespace ``key.name``."""
+        for fc in r.module_files(NAMESPACE, key):
+            r.use(("name", fc.path, name))
+            for rd in fc.top.get(name, ()):
+                return ClassV(rd)
+        sub = f"{key}.{name}"
+        if r.has_package(NAMESPACE, sub):
+            return ModuleV(NAMESPACE, sub)
+        return None
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """A type of the file's namespace or an enclosing one, else of a ``using`` namespace (or the
+        members of a ``using static`` class), else a root namespace (``Shop`` of ``Shop.Api.X``)."""
+        key = fc.module_key
+        while key:
+            v = r.module_member(NAMESPACE, key, name)
+            if v is not None:
+                return v
+            key = key.rpartition(".")[0]
+        if fc.module_key != GLOBAL_NAMESPACE:
+            v = r.module_member(NAMESPACE, GLOBAL_NAMESPACE, name)
+            if v is not None:
+                return v
+        for imp in fc.star_imports:
+            if r.has_package(NAMESPACE, imp.module):
+                v = r.module_member(NAMESPACE, imp.module, name)
+            else:
+                v = r.attr(csharp_path(r, imp.module), name)
+            if v is not None:
+                return v
+        if r.has_package(NAMESPACE, name):
+            return ModuleV(NAMESPACE, name)
+        return None
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """A fully qualified name (:func:`csharp_path`), also relative to the enclosing namespaces."""
+        v = csharp_path(r, dotted)
+        key = fc.module_key
+        while v is None and key and key != GLOBAL_NAMESPACE:
+            v = csharp_path(r, f"{key}.{dotted}")
+            key = key.rpartition(".")[0]
+        return v
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """The class an alias names (``using X = A.B.C;``), or the files of a namespace."""
+        if imp.name is None:
+            return ImportTarget(files=r.module_files(NAMESPACE, imp.module))
+        v = csharp_path(r, f"{imp.module}.{imp.name}")
+        return ImportTarget(of_class=True, owner=v.c if isinstance(v, ClassV | InstV) else None)
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """C# has no modules named by strings."""
+        return []
+
+
+MODULE_SYSTEM = CSharpModuleSystem()

@@ -1,0 +1,266 @@
+"""What the Go framework detectors share: :class:`GoFile`, one parsed file with its imports by path,
+the calls of the file in source order, string templates (literals, ``+`` concatenation,
+``fmt.Sprintf``, same-file constants inlined, other constants as ``ref`` pieces), enclosing function
+qualnames (the extractor's: ``F``, ``T.M``) and inline handlers made definitions of their own."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from indexer.model import Definition, FileExtraction, Param, StringConstant, Template
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["GoFile", "HTTP_METHOD_CONSTANTS", "go_file", "receiver_type"]
+
+HTTP_METHOD_CONSTANTS = {
+    "MethodGet": "GET", "MethodPost": "POST", "MethodPut": "PUT", "MethodDelete": "DELETE",
+    "MethodPatch": "PATCH", "MethodHead": "HEAD", "MethodOptions": "OPTIONS", "MethodConnect": "CONNECT",
+    "MethodTrace": "TRACE",
+}
+"""``net/http``'s method constants and the verbs they stand for."""
+
+_VERB = re.compile(r"%[-+# 0-9.*]*[a-zA-Z%]")
+_WS = re.compile(r"\s+")
+
+
+def receiver_type(text: str) -> str:
+    """A receiver's type as the extractor qualifies methods: ``*T[K]`` -> ``T``."""
+    t = _WS.sub("", text).lstrip("*")
+    return t.split("[", 1)[0]
+
+
+class GoFile:
+    """One Go file as the detectors read it (built once per file, shared through :func:`go_file`)."""
+
+    def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
+        self.root, self.src, self.out = root, src, out
+        self.imports: dict[str, str] = {}
+        """Local name -> import path (``*`` for dot imports is left out)."""
+        for imp in out.imports:
+            if imp.local != "*":
+                self.imports[imp.local] = imp.module
+        self.calls: list[Node] = []
+        self.literals: list[Node] = []
+        self.constants: dict[str, Template] = {}
+        """Package-level ``const`` / ``var`` names of this file bound to a string, as templates."""
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n.type == "call_expression":
+                self.calls.append(n)
+            elif n.type == "composite_literal":
+                self.literals.append(n)
+            stack.extend(reversed(n.children))
+        for spec in self._package_specs():
+            names = spec.children_by_field_name("name")
+            value = spec.child_by_field_name("value")
+            if len(names) == 1 and value is not None and value.named_child_count == 1:
+                t = self._literal_template(value.named_children[0])
+                if t is not None:
+                    name = src.text(names[0])
+                    self.constants[name] = t
+                    out.constants.append(StringConstant(name, t))
+
+    def _package_specs(self) -> Iterator[Node]:
+        for decl in self.root.named_children:
+            if decl.type in ("const_declaration", "var_declaration"):
+                for spec in decl.named_children:
+                    if spec.type in ("const_spec", "var_spec"):
+                        yield spec
+                    elif spec.type == "var_spec_list":
+                        yield from (s for s in spec.named_children if s.type == "var_spec")
+
+    def text(self, node: Node | None) -> str:
+        """The node's source text (``""`` for ``None``)."""
+        return self.src.text(node) if node is not None else ""
+
+    def has_import(self, *prefixes: str) -> str | None:
+        """The local name of the first import whose path starts with one of ``prefixes``."""
+        for local, path in self.imports.items():
+            if any(path == p or path.startswith(p + "/") for p in prefixes):
+                return local
+        return None
+
+    def pos(self, node: Node) -> tuple[int, int]:
+        """1-based line and code-point column of ``node``."""
+        return self.src.line(node), self.src.col(node)
+
+    def expr(self, node: Node) -> str:
+        """An expression as text without whitespace (``s.homeHandler``)."""
+        return _WS.sub("", self.src.text(node))
+
+    def owner(self, node: Node) -> str | None:
+        """Qualname of the named function or method around ``node`` (an inline handler made a
+        definition counts), ``None`` at package level."""
+        line, col = self.pos(node)
+        inner = None
+        for d in self.out.definitions:
+            if d.kind in ("function", "method") and (d.start_line, d.start_col) <= (line, col) <= (d.end_line, d.end_col):
+                if inner is None or (d.start_line, d.start_col) >= (inner.start_line, inner.start_col):
+                    inner = d
+        return inner.qualname if inner is not None else None
+
+    @staticmethod
+    def args(call: Node) -> list[Node]:
+        """The argument expressions of a call (comments left out)."""
+        a = call.child_by_field_name("arguments")
+        return [c for c in a.named_children if c.type != "comment"] if a is not None else []
+
+    def selector(self, call: Node) -> tuple[str, str] | None:
+        """``(receiver text, name)`` of a call ``recv.Name(...)``, else ``None``."""
+        fn = call.child_by_field_name("function")
+        if fn is None or fn.type != "selector_expression":
+            return None
+        return self.expr(fn.child_by_field_name("operand")), self.text(fn.child_by_field_name("field"))
+
+    def _literal_template(self, node: Node) -> Template | None:
+        if node.type == "interpreted_string_literal":
+            raw = self.src.text(node)[1:-1]
+            return Template.of(raw.encode("utf-8", "surrogatepass").decode("unicode_escape", "replace")
+                               if "\\" in raw else raw)
+        if node.type == "raw_string_literal":
+            return Template.of(self.src.text(node)[1:-1])
+        return None
+
+    def template(self, node: Node | None) -> Template | None:
+        """A string expression as a :class:`Template`: literals, ``a + b``, ``fmt.Sprintf(format,
+        args...)`` (each verb a hole), constants of this file inlined, other names and selectors
+        (``cfg.Base``, ``pkg.Path``) as ``ref`` pieces, anything else a hole. ``None`` when the
+        expression has no literal part and names no constant (a plain variable or call)."""
+        if node is None:
+            return None
+        t = self._template(node, 0)
+        if t is None or not t.parts or all(k == "hole" for k, _ in t.parts):
+            return None
+        return t
+
+    def _template(self, node: Node, depth: int) -> Template | None:
+        if depth > 16:
+            return Template((("hole", self.expr(node)),))
+        lit = self._literal_template(node)
+        if lit is not None:
+            return lit
+        if node.type == "parenthesized_expression" and node.named_children:
+            return self._template(node.named_children[0], depth + 1)
+        if node.type == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
+            left = self._template(node.child_by_field_name("left"), depth + 1)
+            right = self._template(node.child_by_field_name("right"), depth + 1)
+            if left is None or right is None:
+                return None
+            return left + right
+        if node.type == "identifier":
+            name = self.text(node)
+            if self.is_local(node):
+                return Template((("hole", name),))
+            if name in self.constants:
+                return self.constants[name]
+            return Template((("ref", name),))
+        if node.type == "selector_expression":
+            operand = node.child_by_field_name("operand")
+            if operand is not None and operand.type == "identifier" and self.text(operand) in self.imports:
+                return Template((("ref", self.expr(node)),))
+            return Template((("hole", self.expr(node)),))
+        if node.type == "call_expression" and self.selector(node) in (("fmt", "Sprintf"),):
+            args = self.args(node)
+            fmt = self._literal_template(args[0]) if args else None
+            if fmt is None or fmt.literal() is None:
+                return Template((("hole", self.expr(node)),))
+            parts: list[tuple[str, str]] = []
+            rest = args[1:]
+            pieces = _VERB.split(fmt.literal() or "")
+            verbs = _VERB.findall(fmt.literal() or "")
+            for i, piece in enumerate(pieces):
+                parts.append(("lit", piece))
+                if i < len(verbs):
+                    if verbs[i] == "%%":
+                        parts.append(("lit", "%"))
+                    else:
+                        parts.append(("hole", self.expr(rest[0]) if rest else "?"))
+                        rest = rest[1:]
+            return Template.merged(parts)
+        return Template((("hole", self.expr(node)),))
+
+    def string_value(self, node: Node | None) -> Template | None:
+        """A topic or method name: a literal, a constant of this file, ``&name`` of one, or a ``ref``
+        to a named constant elsewhere; ``None`` for anything else."""
+        if node is None:
+            return None
+        if node.type == "unary_expression" and node.child_by_field_name("operand") is not None:
+            node = node.child_by_field_name("operand")
+        if node.type in ("identifier", "selector_expression", "interpreted_string_literal", "raw_string_literal"):
+            return self.template(node)
+        return None
+
+    def is_local(self, ident: Node) -> bool:
+        """Whether an identifier names a parameter, receiver or local of its enclosing function (a
+        value, not a package-level constant)."""
+        name = self.text(ident)
+        fn = ident.parent
+        while fn is not None and fn.type not in ("function_declaration", "method_declaration", "func_literal"):
+            fn = fn.parent
+        while fn is not None:
+            stack = [c for c in (fn.child_by_field_name("receiver"), fn.child_by_field_name("parameters"),
+                                 fn.child_by_field_name("body")) if c is not None]
+            while stack:
+                n = stack.pop()
+                if n.type in ("parameter_declaration", "variadic_parameter_declaration", "var_spec", "const_spec"):
+                    if any(self.text(x) == name for x in n.children_by_field_name("name")):
+                        return True
+                elif n.type in ("short_var_declaration", "range_clause"):
+                    left = n.child_by_field_name("left")
+                    if left is not None and any(self.text(x) == name for x in left.named_children):
+                        return True
+                elif n.type == "func_literal":
+                    continue
+                stack.extend(n.named_children)
+            fn = fn.parent
+            while fn is not None and fn.type not in ("function_declaration", "method_declaration", "func_literal"):
+                fn = fn.parent
+        return False
+
+    def inline_function(self, node: Node, name: str, scope: str | None) -> str:
+        """Make the function literal at ``node`` (a handler passed inline) a function definition of
+        its own named ``name`` (unique under ``scope`` with ``#2`` …), whose calls it now owns; returns
+        its qualname."""
+        line, col = self.pos(node)
+        for d in self.out.definitions:
+            if d.kind == "function" and (d.name_line, d.name_col) == (line, col):
+                return d.qualname
+        taken = {d.name for d in self.out.definitions if d.parent == scope}
+        unique, n = name, 1
+        while unique in taken:
+            n += 1
+            unique = f"{name} #{n}"
+        qualname = f"{scope}.{unique}" if scope else unique
+        end = (node.end_point[0] + 1, self.src.end_col(node))
+        params: list[Param] = []
+        plist = node.child_by_field_name("parameters")
+        for p in plist.named_children if plist is not None else ():
+            for nm in p.children_by_field_name("name"):
+                params.append(Param(self.text(nm)))
+        body = node.child_by_field_name("body")
+        header = self.src.data[node.start_byte : body.start_byte] if body is not None else b""
+        self.out.definitions.append(Definition(
+            kind="function", name=unique, qualname=qualname, parent=scope, start_line=line, start_col=col,
+            end_line=end[0], end_col=end[1], name_line=line, name_col=col,
+            signature=" ".join(header.decode("utf-8", "replace").split()), params=params))
+        for c in self.out.calls:
+            if c.caller == scope and (line, col) <= (c.line, c.col) < end:
+                c.caller = qualname
+        return qualname
+
+
+def go_file(root: Node, src: SourceText, out: FileExtraction) -> GoFile:
+    """The :class:`GoFile` of this extraction, built on first use and shared by the detectors."""
+    cached = getattr(go_file, "_last", None)
+    if cached is not None and cached.root is root and cached.out is out:
+        return cached
+    gf = GoFile(root, src, out)
+    go_file._last = gf  # type: ignore[attr-defined]
+    return gf

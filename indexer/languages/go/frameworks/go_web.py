@@ -1,0 +1,335 @@
+"""Go HTTP routes (``net/http``, gin, echo, chi, gorilla/mux) and clients (``net/http``, resty).
+
+Routers are found per file and their prefixes computed in the file (framework in ``Route.framework``):
+
+* ``net/http``: ``http.HandleFunc`` / ``http.Handle`` (the default mux) and the same calls on a
+  ``http.NewServeMux()``; a Go 1.22 pattern ``"POST /items/{id}"`` gives the method, a pattern
+  without one any method (``["*"]``).
+* gin: ``gin.Default()`` / ``gin.New()``; ``X.GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Any(path,
+  ...handlers)`` (the last handler handles, the ones before are ``middleware`` wrappers),
+  ``X.Handle("GET", path, ...)``, ``g := X.Group("/v1", ...)`` (prefix).
+* echo: ``echo.New()``; ``X.GET|...|Any(path, handler, ...middleware)``, ``X.Match([]string{...},
+  path, h)``, ``g := X.Group("/api")``.
+* chi: ``chi.NewRouter()`` / ``chi.NewMux()``; ``X.Get|Post|Put|Delete|Patch|Head|Options(path, h)``,
+  ``X.Method("GET", path, h)`` / ``MethodFunc``, ``X.Handle|HandleFunc(path, h)`` (any method);
+  ``X.Route("/p", func(r chi.Router) {...})`` (``r`` is a router under ``/p``), ``X.Group(func(r
+  chi.Router) {...})`` and ``X.Mount("/p", sub)`` of a router of the file.
+* gorilla/mux: ``mux.NewRouter()``; ``X.HandleFunc|Handle(path, h)`` with ``.Methods("GET",
+  http.MethodPost)`` after it; ``s := X.PathPrefix("/p").Subrouter()``; ``{id:[0-9]+}`` is ``{id}``.
+
+A router is a name assigned one of those (``r := mux.NewRouter()``, ``s.router = gin.New()``) or a
+parameter or field declared with a router type (``*gin.Engine``, ``*gin.RouterGroup``, ``*echo.Echo``,
+``*echo.Group``, ``chi.Router``, ``*chi.Mux``, ``*mux.Router``, ``*http.ServeMux``). Paths are absolute
+(``router`` ``None``): prefixes from other files are not known (a limit). A handler named by
+expression is a ``handler_ref`` resolved from the enclosing function; a function literal becomes a
+definition of its own named after the route (``GET /x``). A handler wrapped in one conversion
+(``http.HandlerFunc(h)``) is ``h``.
+
+Clients (``HttpCall``, framework ``net/http`` / ``resty``): ``http.Get|Head|Post|PostForm(url, ...)``,
+``http.NewRequest(method, url, body)`` / ``NewRequestWithContext(ctx, method, url, body)``, and a
+resty request ``X.R()....Get|Post|Put|Delete|Patch|Head|Options(url)``; URLs as templates (literals,
+``+``, ``fmt.Sprintf``); a URL with no literal part and no constant is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.languages.go.frameworks.common import HTTP_METHOD_CONSTANTS, GoFile, go_file
+from indexer.model import FileExtraction, HttpCall, Route, Template, WrapperRef
+from indexer.symbols import handler_name
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("go",)
+
+_IMPORTS = {
+    "net/http": "net/http",
+    "github.com/gin-gonic/gin": "gin",
+    "github.com/labstack/echo": "echo",
+    "github.com/go-chi/chi": "chi",
+    "github.com/gorilla/mux": "gorilla",
+}
+_CONSTRUCTORS = {
+    "net/http": ("NewServeMux",), "gin": ("Default", "New"), "echo": ("New",), "chi": ("NewRouter", "NewMux"),
+    "gorilla": ("NewRouter",),
+}
+_ROUTER_TYPES = {
+    "net/http": ("ServeMux",), "gin": ("Engine", "RouterGroup", "IRouter", "IRoutes"), "echo": ("Echo", "Group"),
+    "chi": ("Router", "Mux"), "gorilla": ("Router",),
+}
+_VERBS = ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
+_CHI_VERBS = {v.capitalize(): v for v in _VERBS}
+_PATTERN_METHOD = re.compile(r"^([A-Z]+)\s+(/.*)$")
+_REGEX_PARAM = re.compile(r"\{(\w+):[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
+_CLIENT_VERBS = {"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"}
+_RESTY_VERBS = {v.capitalize(): v for v in _VERBS}
+
+
+_FUNCS = ("function_declaration", "method_declaration", "func_literal")
+
+
+def _scopes(node: Node) -> list[int | None]:
+    """Start bytes of the functions (literals too) around ``node``, innermost first, then ``None``
+    (the file: fields and package-level names)."""
+    out: list[int | None] = []
+    n = node.parent
+    while n is not None:
+        if n.type in _FUNCS:
+            out.append(n.start_byte)
+        n = n.parent
+    out.append(None)
+    return out
+
+
+class _Routers:
+    """Router names of the file, per function scope -> (framework, prefix)."""
+
+    def __init__(self, gf: GoFile) -> None:
+        self.gf = gf
+        self.by_name: dict[tuple[int | None, str], tuple[str, Template]] = {}
+        self.fw_of_local = {local: fw for local, path in gf.imports.items() for p, fw in _IMPORTS.items()
+                            if path == p or path.startswith(p + "/")}
+
+    def get(self, node: Node, name: str) -> tuple[str, Template] | None:
+        """The router ``name`` means at ``node`` (the innermost scope binding it)."""
+        for sc in _scopes(node):
+            found = self.by_name.get((sc, name))
+            if found is not None:
+                return found
+        return None
+
+    def bind(self, node: Node, name: str, value: tuple[str, Template]) -> None:
+        """Bind ``name`` in the innermost function around ``node`` (a field: the file)."""
+        self.by_name[(_scopes(node)[0] if node.type != "field_declaration" else None, name)] = value
+
+    def framework_of_type(self, text: str) -> str | None:
+        t = re.sub(r"\s+", "", text).lstrip("*")
+        pkg, _, name = t.rpartition(".")
+        fw = self.fw_of_local.get(pkg)
+        return fw if fw is not None and name in _ROUTER_TYPES.get(fw, ()) else None
+
+    def made(self, value: Node) -> tuple[str, Template] | None:
+        """What a value assigned to a name makes: a new router, a group of a known one."""
+        gf = self.gf
+        if value.type != "call_expression":
+            return None
+        sel = gf.selector(value)
+        if sel is None:
+            return None
+        recv, name = sel
+        fw = self.fw_of_local.get(recv)
+        if fw is not None and name in _CONSTRUCTORS.get(fw, ()):
+            return fw, Template()
+        if name == "Subrouter":  # gorilla: X.PathPrefix("/p").Subrouter()
+            inner = value.child_by_field_name("function").child_by_field_name("operand")
+            if inner is not None and inner.type == "call_expression":
+                isel = gf.selector(inner)
+                found = self.get(value, isel[0]) if isel is not None and isel[1] == "PathPrefix" else None
+                if found is not None:
+                    fw0, prefix = found
+                    args = gf.args(inner)
+                    return fw0, prefix + (gf.template(args[0]) or Template()) if args else prefix
+            return None
+        found = self.get(value, recv) if name == "Group" else None
+        if found is not None:
+            fw0, prefix = found
+            args = gf.args(value)
+            if fw0 in ("gin", "echo") and args:
+                return fw0, prefix + (gf.template(args[0]) or Template())
+        return None
+
+    def collect(self) -> None:
+        gf = self.gf
+        stack = [gf.root]
+        order: list[Node] = []
+        while stack:
+            n = stack.pop()
+            order.append(n)
+            stack.extend(reversed(n.named_children))
+        for n in order:
+            if n.type in ("parameter_declaration", "field_declaration"):
+                tnode = n.child_by_field_name("type")
+                fw = self.framework_of_type(gf.text(tnode)) if tnode is not None else None
+                if fw is not None:
+                    key = _scopes(n)[0] if n.type == "parameter_declaration" else None
+                    for nm in n.children_by_field_name("name"):  # a chi Route's parameter keeps its prefix
+                        self.by_name.setdefault((key, gf.text(nm)), (fw, Template()))
+            elif n.type in ("short_var_declaration", "assignment_statement"):
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if left is None or right is None or not left.named_children or not right.named_children:
+                    continue
+                made = self.made(right.named_children[0])
+                if made is not None:
+                    self.bind(n, gf.expr(left.named_children[0]), made)
+            elif n.type == "call_expression":
+                self._scoped(n)
+
+    def _scoped(self, call: Node) -> None:
+        """chi ``X.Route("/p", func(r chi.Router) {...})`` / ``X.Group(func(r ...) {...})`` /
+        ``X.Mount("/p", sub)``."""
+        gf = self.gf
+        sel = gf.selector(call)
+        found = self.get(call, sel[0]) if sel is not None else None
+        if sel is None or found is None:
+            return
+        fw, prefix = found
+        args = gf.args(call)
+        if sel[1] in ("Route", "Group") and args and args[-1].type == "func_literal":
+            sub = prefix + ((gf.template(args[0]) or Template()) if sel[1] == "Route" and len(args) == 2 else Template())
+            params = args[-1].child_by_field_name("parameters")
+            for p in params.named_children if params is not None else ():
+                for nm in p.children_by_field_name("name"):
+                    self.by_name[(args[-1].start_byte, gf.text(nm))] = (fw, sub)
+        elif sel[1] == "Mount" and len(args) == 2:
+            child = self.get(call, gf.expr(args[1]))
+            if child is not None:
+                self.bind(call, gf.expr(args[1]), (child[0], prefix + (gf.template(args[0]) or Template())))
+
+
+def _clean(path: Template) -> Template:
+    """gorilla / chi ``{id:[0-9]+}`` -> ``{id}`` in literal pieces."""
+    return Template.merged((k, _REGEX_PARAM.sub(r"{\1}", t) if k == "lit" else t) for k, t in path.parts)
+
+
+def _methods_of(gf: GoFile, nodes: list[Node]) -> list[str]:
+    out = []
+    for n in nodes:
+        if n.type == "selector_expression":
+            m = HTTP_METHOD_CONSTANTS.get(gf.text(n.child_by_field_name("field")))
+            if m:
+                out.append(m)
+        else:
+            t = gf.template(n)
+            lit = t.literal() if t is not None else None
+            if lit:
+                out.append(lit.upper())
+    return out
+
+
+def _method(gf: GoFile, node: Node) -> list[str]:
+    if node.type == "composite_literal":  # echo Match([]string{"GET", "POST"}, ...)
+        body = node.child_by_field_name("body")
+        return _methods_of(gf, [c.named_children[0] if c.type == "literal_element" and c.named_children else c
+                                for c in (body.named_children if body is not None else [])])
+    return _methods_of(gf, [node])
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's routes and HTTP client calls to ``out``."""
+    gf = go_file(root, src, out)
+    if not gf.has_import(*_IMPORTS, "github.com/go-resty/resty", "gopkg.in/resty"):
+        return
+    routers = _Routers(gf)
+    routers.collect()
+    http_local = gf.has_import("net/http")
+    resty = gf.has_import("github.com/go-resty/resty", "gopkg.in/resty")
+    for call in list(gf.calls):
+        sel = gf.selector(call)
+        if sel is None:
+            continue
+        recv, name = sel
+        if recv == http_local and recv is not None and name in ("HandleFunc", "Handle"):
+            _route(gf, out, call, "net/http", Template(), None, name)
+        elif (found := routers.get(call, recv)) is not None:
+            _route(gf, out, call, found[0], found[1], recv, name)
+        if http_local is not None and recv == http_local:
+            _client(gf, out, call, name)
+        elif resty is not None and name in _RESTY_VERBS and (recv.endswith(".R()") or ".R()." in recv):
+            args = gf.args(call)
+            url = gf.template(args[0]) if args else None
+            if url is not None:
+                line, col = gf.pos(call)
+                out.http_calls.append(HttpCall("resty", _RESTY_VERBS[name], url, gf.owner(call), line, col))
+
+
+def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
+    args = gf.args(call)
+    method: str | None = None
+    url_node: Node | None = None
+    if name in _CLIENT_VERBS and args:
+        method, url_node = _CLIENT_VERBS[name], args[0]
+    elif name in ("NewRequest", "NewRequestWithContext"):
+        i = 1 if name == "NewRequestWithContext" else 0
+        if len(args) > i + 1:
+            ms = _methods_of(gf, [args[i]])
+            method, url_node = (ms[0] if ms else "*"), args[i + 1]
+    if method is None or url_node is None:
+        return
+    url = gf.template(url_node)
+    if url is None:
+        return
+    line, col = gf.pos(call)
+    out.http_calls.append(HttpCall("net/http", method, url, gf.owner(call), line, col))
+
+
+def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Template, recv: str | None,
+           name: str) -> None:
+    args = gf.args(call)
+    methods: list[str]
+    handlers: list[Node]
+    if fw in ("net/http", "gorilla") and name in ("HandleFunc", "Handle") and len(args) == 2:
+        path = gf.template(args[0])
+        methods, handlers = ["*"], [args[1]]
+        lit = path.literal() if path is not None else None
+        m = _PATTERN_METHOD.match(lit or "")
+        if m and fw == "net/http":
+            methods, path = [m.group(1)], Template.of(m.group(2))
+        parent = call.parent
+        if fw == "gorilla" and parent is not None and parent.type == "selector_expression" and \
+                gf.text(parent.child_by_field_name("field")) == "Methods" and parent.parent is not None and \
+                parent.parent.type == "call_expression":
+            methods = _methods_of(gf, gf.args(parent.parent)) or ["*"]
+    elif fw in ("gin", "echo") and (name in _VERBS or name == "Any") and len(args) >= 2:
+        path, methods = gf.template(args[0]), ["*"] if name == "Any" else [name]
+        handlers = list(reversed(args[1:])) if fw == "gin" else args[1:]
+    elif fw == "gin" and name == "Handle" and len(args) >= 3:
+        path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), list(reversed(args[2:]))
+    elif fw == "echo" and name == "Match" and len(args) >= 3:
+        path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), args[2:]
+    elif fw == "chi" and name in _CHI_VERBS and len(args) == 2:
+        path, methods, handlers = gf.template(args[0]), [_CHI_VERBS[name]], [args[1]]
+    elif fw == "chi" and name in ("Method", "MethodFunc") and len(args) == 3:
+        path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), [args[2]]
+    elif fw == "chi" and name in ("Handle", "HandleFunc") and len(args) == 2:
+        path, methods, handlers = gf.template(args[0]), ["*"], [args[1]]
+    else:
+        return
+    if path is None or not methods:
+        return
+    full = _clean(prefix + path)
+    line, col = gf.pos(call)
+    scope = gf.owner(call)
+    handler, handler_ref = _handler(gf, handlers[0], methods, full, scope)
+    if handler is None and handler_ref is None:
+        return
+    wrappers = []
+    for w in (reversed(handlers[1:]) if fw == "gin" else handlers[1:]):
+        if w.type in ("identifier", "selector_expression"):
+            wrappers.append(WrapperRef("middleware", gf.expr(w)))
+        elif w.type == "call_expression":  # a middleware factory: gin's `auth()`, echo's `middleware.JWT(k)`
+            fn = w.child_by_field_name("function")
+            if fn is not None and fn.type in ("identifier", "selector_expression"):
+                wrappers.append(WrapperRef("middleware", gf.expr(fn)))
+    out.routes.append(Route(fw, methods, full, handler, line, col, handler_ref=handler_ref, wrappers=wrappers,
+                            scope=scope if handler_ref is not None else None))
+
+
+def _handler(gf: GoFile, node: Node, methods: list[str], path: Template, scope: str | None
+             ) -> tuple[str | None, str | None]:
+    if node.type == "func_literal":
+        return gf.inline_function(node, handler_name(methods, path), scope), None
+    if node.type == "call_expression":  # http.HandlerFunc(h), a conversion around the handler
+        args = gf.args(node)
+        if len(args) == 1 and args[0].type in ("identifier", "selector_expression", "func_literal"):
+            return _handler(gf, args[0], methods, path, scope)
+        return None, None
+    if node.type in ("identifier", "selector_expression"):
+        return None, gf.expr(node)
+    return None, None

@@ -1,0 +1,149 @@
+"""Go's module system and scoping rules, as the resolver core (:mod:`indexer.resolve`) uses them.
+
+A package is a folder: a ``.go`` file's module key is its folder path (``.`` at the root), so every
+file of a package shares one key and a name bound nowhere else in a file is a top-level name of
+another file of its package (:meth:`GoModuleSystem.resolve_unbound`). A ``go.mod`` file is keyed
+``gomod:<module path>``; an import path ``<module path>/<rest>`` names the folder ``<rest>`` under
+that ``go.mod``'s folder (the longest module path wins). Import paths that no ``go.mod`` of the
+repository prefixes (the standard library, dependencies) are external.
+
+Methods may be declared in any file of their type's package (``open_types``: the core's member
+lookup reads the package's other files). Not modelled (trial): exported-ness (capitalised names),
+implicit interface satisfaction (no dispatch through interfaces), package names that differ from the
+last import path segment, ``_test`` packages sharing a folder with the package they test.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping, Sequence
+
+from indexer.model import FileExtraction, Import
+from indexer.resolve.context import FileCtx
+from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.values import EXTERNAL, ModuleV, Value
+
+__all__ = ["MODULE_SYSTEM", "GoModuleSystem", "GOMOD_PREFIX"]
+
+GOMOD_PREFIX = "gomod:"
+"""Module keys of ``go.mod`` files: ``gomod:example.com/app``."""
+
+BUILTINS = frozenset({
+    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max", "min", "new",
+    "panic", "print", "println", "real", "recover",
+    # conversions to predeclared types
+    "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+    "float32", "float64", "byte", "rune", "bool", "error", "any",
+})
+
+
+class GoModuleSystem:
+    """Go's :class:`~indexer.resolve.language.ModuleSystem`."""
+
+    languages = frozenset({"go", "gomod"})
+    namespace = "go"
+    dotted_packages = False
+    layout_suffixes: tuple[str, ...] = ()
+    primitives: frozenset[str] = frozenset()  # the core applies the union to every language: see BUILTINS
+    constructor_name = None
+    package_level_types = True
+    """Type texts are resolved at package level (an optional attribute read by the core's
+    ``Resolver.resolve_type``): Go types are package-level or imported (``pkg.T``), and the names of
+    a struct's fields or a function's locals never hide them."""
+    instance_prefix = "this."
+    """Struct fields are bound ``this.<field>`` in their type's scope (the extractor's convention)."""
+    class_body_hidden = False
+    class_receiver = None
+    implicit_this = False
+    property_functions = False
+    open_types = True
+    structural_interfaces = True
+    """Interfaces are satisfied implicitly (:mod:`indexer.resolve.structural`, an optional attribute
+    read by the core): a call through an interface-typed receiver reaches every type of the
+    repository whose method set holds the interface's (``inferred``)."""
+    construction_hooks: tuple[str, ...] = ()
+    call_method: str | None = None
+    deferred_calls: frozenset[str] = frozenset()
+
+    def structural_scopes(self, files: Sequence[FileCtx]) -> dict[str, str]:
+        """``{path: folder of its nearest go.mod}`` for the Go files of ``files`` (``""``: none):
+        implicit implementations are looked for within one Go module (read by the core's
+        :mod:`indexer.resolve.structural`, an optional attribute)."""
+        roots = sorted((posixpath.dirname(fc.path) for fc in files if fc.lang == "gomod"
+                        and fc.path.rsplit("/", 1)[-1] == "go.mod"), key=len, reverse=True)
+        out: dict[str, str] = {}
+        for fc in files:
+            if fc.lang != "go":
+                continue
+            out[fc.path] = next((r for r in roots if not r or fc.path.startswith(r + "/")), "")
+        return out
+
+    def is_builtin(self, name: str) -> bool:
+        """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""
+        return name in BUILTINS
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """Go's module keys do not depend on the file set."""
+        return {}
+
+    def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
+        """The folder of a ``.go`` file (``.`` at the root); ``gomod:<module path>`` for ``go.mod``."""
+        if ex.language == "gomod":
+            return GOMOD_PREFIX + (ex.package or "")
+        return posixpath.dirname(ex.path) or "."
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """The file's module key."""
+        return [fc.module_key]
+
+    def package_key(self, r: Lookup, path: str) -> str | None:
+        """The folder key an import path names inside the repository, or ``None``."""
+        parts = path.split("/")
+        for i in range(len(parts), 0, -1):
+            mods = r.module_files("go", GOMOD_PREFIX + "/".join(parts[:i]))
+            if mods:
+                root = posixpath.dirname(mods[0].path)
+                return posixpath.join(root, *parts[i:]) if (root or parts[i:]) else "."
+        return None
+
+    def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
+        """The package an import path names (through ``go.mod``), else ``EXTERNAL``."""
+        key = self.package_key(r, imp.module)
+        return ModuleV("go", key) if key is not None and r.has_module("go", key) else EXTERNAL
+
+    def module_member(self, r: Lookup, key: str, name: str) -> Value:
+        """A top-level definition ``name`` of any file of package ``key``."""
+        for fc in r.module_files("go", key):
+            r.use(("name", fc.path, name))
+            for rd in fc.top.get(name, ()):
+                return r.def_value(rd)
+        return None
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """A top-level name of the file's own package, else of a dot import."""
+        v = r.module_member("go", fc.module_key, name)
+        if v is not None:
+            return v
+        for imp in fc.star_imports:
+            key = self.package_key(r, imp.module)
+            if key is not None:
+                v = r.module_member("go", key, name)
+                if v is not None:
+                    return v
+        return None
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """Go has no fully qualified names in code."""
+        return None
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """The files of the imported package (no member: Go imports bind packages)."""
+        key = self.package_key(r, imp.module)
+        return ImportTarget(files=r.module_files("go", key) if key is not None else ())
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """Go has no modules named by strings."""
+        return []
+
+
+MODULE_SYSTEM = GoModuleSystem()

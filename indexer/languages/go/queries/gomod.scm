@@ -1,0 +1,3 @@
+; go.mod: the module path.
+
+(module_directive (module_path) @module)

@@ -1,0 +1,167 @@
+"""Interfaces satisfied implicitly (Go): which types of a repository implement which interfaces by
+their method sets, with no declared base. Language-neutral: a module system opts in with the optional
+attribute ``structural_interfaces = True`` (read with ``getattr``, default ``False``).
+
+Rules: a type's method set is its own methods (declared in any file of its module when the language's
+types are open, ``ModuleSystem.open_types``) plus those of the types it embeds (its resolved
+``bases``, transitively: promoted methods); an interface's is its own methods plus those of the
+interfaces it embeds. A concrete type (kind ``class``) satisfies an interface of the same namespace
+when its method set holds every name of the interface's, which must not be empty (``interface{}`` /
+``any`` would be satisfied by everything and dispatches nowhere), and both lie in one *scope*: the
+module system's optional ``structural_scopes(files) -> {path: scope}`` (Go: the folder of the nearest
+``go.mod``, so copies of generated code in the services of a monorepo do not satisfy each other's
+interfaces), else the whole namespace. Names only: parameter types are not compared (arity is, later,
+by the dispatch that follows these links).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from indexer.resolve.values import Def
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+
+__all__ = ["MAX_INTERFACE_TYPES", "StructuralLinks", "structural_links"]
+
+MAX_INTERFACE_TYPES = 200_000
+"""Bound on (interface, candidate type) checks per run: a generated repository with thousands of
+interfaces and types gets the links found before the bound, never a quadratic stall."""
+
+
+class StructuralLinks:
+    """The result: ``implementers[id(interface)]`` (types satisfying it, in path order) and
+    ``interfaces[id(type)]`` (interfaces it satisfies); ``types`` maps ``(namespace, module key, type
+    name)`` to the type, so a method declared in another file of the package finds its type."""
+
+    def __init__(self) -> None:
+        self.implementers: dict[int, list[Def]] = {}
+        self.interfaces: dict[int, list[Def]] = {}
+        self.types: dict[tuple[str, str, str], Def] = {}
+        self.pairs: list[tuple[Def, Def]] = []
+        """Every ``(interface, implementer)`` link."""
+        self.method_sets: dict[int, frozenset[str]] = {}
+        """``method_sets[id(type)]``: the method names of a type, promoted ones included."""
+        self.near: dict[int, list[Def]] = {}
+        """``near[id(type)]``: the interfaces of its scope sharing a method name with it (one that
+        changes may come to be satisfied, or stop being: what an incremental run watches)."""
+
+    def type_of_method(self, fc: FileCtx, m: Def) -> Def | None:
+        """The type a method of ``fc`` belongs to (its ``parent``, in any file of the module)."""
+        if not m.d.parent:
+            return None
+        return self.types.get((fc.rules.namespace, fc.module_key, m.d.parent))
+
+
+def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]) -> StructuralLinks:
+    """Compute the implicit implementations among ``files`` (only files whose module system sets
+    ``structural_interfaces``); ``bases(type)`` gives a type's resolved bases (embedded types)."""
+    out = StructuralLinks()
+    own: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    by_ns: dict[tuple[str, str], list[Def]] = defaultdict(list)
+    in_ns: dict[str, list[FileCtx]] = defaultdict(list)
+    scope_of: dict[str, str] = {}
+    for fc in files:
+        in_ns[fc.rules.namespace].append(fc)
+    for ns_files in in_ns.values():
+        scopes = getattr(ns_files[0].rules, "structural_scopes", None)
+        if scopes is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
+            scope_of.update(scopes(ns_files))
+    for fc in files:
+        if not getattr(fc.rules, "structural_interfaces", False):
+            continue
+        ns = fc.rules.namespace
+        for rd in fc.defs:
+            d = rd.d
+            if d.kind in ("class", "interface") and d.parent is None:
+                out.types[(ns, fc.module_key, d.name)] = rd
+                by_ns[(ns, scope_of.get(fc.path, ""))].append(rd)
+            elif d.kind == "method" and d.parent:
+                own[(ns, fc.module_key, d.parent)].add(d.name)
+    sets: dict[int, frozenset[str]] = out.method_sets
+
+    def method_set(t: Def, depth: int = 0) -> frozenset[str]:
+        got = sets.get(id(t))
+        if got is not None:
+            return got
+        sets[id(t)] = frozenset()  # a cycle of embeddings adds nothing
+        names = set(own.get((t.file.rules.namespace, t.file.module_key, t.d.name), ()))
+        if depth < 32:
+            for b in bases(t):
+                names |= method_set(b, depth + 1)
+        sets[id(t)] = frozenset(names)
+        return sets[id(t)]
+
+    budget = MAX_INTERFACE_TYPES
+    for types in by_ns.values():
+        concrete = [t for t in types if t.d.kind == "class"]
+        by_name: dict[str, list[Def]] = defaultdict(list)
+        for t in concrete:
+            for name in method_set(t):
+                by_name[name].append(t)
+        iface_by_name: dict[str, list[Def]] = defaultdict(list)
+        for iface in types:
+            if iface.d.kind == "interface":
+                for name in method_set(iface):
+                    iface_by_name[name].append(iface)
+        for t in concrete:
+            seen: dict[int, Def] = {}
+            for name in method_set(t):
+                for iface in iface_by_name.get(name, ()):
+                    seen.setdefault(id(iface), iface)
+                    budget -= 1
+            out.near[id(t)] = list(seen.values())
+            if budget < 0:  # the same bound as the checks below (a generated repository)
+                return out
+        for iface in types:
+            if iface.d.kind != "interface":
+                continue
+            need = method_set(iface)
+            if not need:
+                continue
+            rarest = min(need, key=lambda n: len(by_name.get(n, ())))
+            for t in by_name.get(rarest, ()):
+                budget -= 1
+                if budget < 0:
+                    return out
+                if need <= method_set(t):
+                    out.implementers.setdefault(id(iface), []).append(t)
+                    out.interfaces.setdefault(id(t), []).append(iface)
+                    out.pairs.append((iface, t))
+    return out
+
+
+def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable[[tuple[str, str, str]], None],
+                     lookup: Callable[[Def, str], tuple[list[Def], bool]]) -> list[tuple[str, Def]]:
+    """The edges a definition of ``fc`` owns through implicit implementation: ``("IMPLEMENTS",
+    interface)`` for a type, ``("OVERRIDES", interface method)`` for a method of a type satisfying
+    interfaces. Records (``use``) what an incremental run must watch: the interfaces' names and the
+    short names of the methods involved, so a method or interface that comes or goes re-binds it."""
+    if not getattr(fc.rules, "structural_interfaces", False):
+        return []
+    ns = fc.rules.namespace
+    if rd.is_type:
+        use(("n", ns, rd.d.name))
+        # An interface that comes (or gains / loses a method) names methods by their short names: a
+        # type whose method set holds one of them is bound again and may now satisfy it.
+        for name in sorted(links.method_sets.get(id(rd), ())):
+            use(("n", ns, name))
+        for iface in links.near.get(id(rd), ()):
+            use(("name", iface.file.path, iface.d.name))
+        out = []
+        for iface in links.interfaces.get(id(rd), ()):
+            use(("name", iface.file.path, iface.d.name))
+            out.append(("IMPLEMENTS", iface))
+        return out
+    if rd.d.kind != "method":
+        return []
+    use(("n", ns, rd.d.name))
+    owner = links.type_of_method(fc, rd)
+    out = []
+    for iface in links.interfaces.get(id(owner), ()) if owner is not None else ():
+        use(("name", iface.file.path, iface.d.name))
+        out.extend(("OVERRIDES", m) for m in lookup(iface, rd.d.name)[0] if m.is_callable)
+    return out

@@ -1,0 +1,182 @@
+"""C# framework detectors: exact Route / HttpCall / TopicUse / RpcUse facts per family
+(``indexer/languages/csharp/frameworks``), with what must not be taken."""
+
+from indexer.languages.csharp.extractor import EXTRACTOR
+from indexer.model import Template
+
+
+def extract(source: str, path: str = "Api/File.cs"):
+    return EXTRACTOR.extract(path, source.encode())
+
+
+def routes(ex):
+    return [(r.framework, r.methods, "".join(f"{{{t}}}" if k != "lit" else t for k, t in r.path.parts),
+             r.handler, r.handler_ref) for r in ex.routes]
+
+
+def test_controllers_tokens_templates_and_constraints():
+    ex = extract('''using Microsoft.AspNetCore.Mvc;
+namespace Shop.Api;
+
+[ApiController]
+[Route("api/[controller]")]
+public class OrdersController : ControllerBase
+{
+    [HttpGet]
+    public IActionResult List() => Ok();
+
+    [HttpGet("{id:int}")]
+    public IActionResult Get(int id) => Ok();
+
+    [HttpPost]
+    public IActionResult Create([FromBody] Order o) => Ok();
+
+    [HttpDelete("/admin/orders/{id?}")]
+    public IActionResult Purge(int id) => Ok();
+
+    [Route("[action]/{*rest}")]
+    public IActionResult Search(string rest) => Ok();
+
+    private void Helper() { }
+}
+
+public class HomeController : Controller
+{
+    [HttpGet("/")]
+    public IActionResult Index() => View();
+}
+
+public class NotAController
+{
+    [HttpGet("x")]
+    public void X() { }
+}
+''')
+    assert routes(ex) == [
+        ("aspnet", ["GET"], "/api/orders", "OrdersController.List", None),
+        ("aspnet", ["GET"], "/api/orders/{id}", "OrdersController.Get", None),
+        ("aspnet", ["POST"], "/api/orders", "OrdersController.Create", None),
+        ("aspnet", ["DELETE"], "/admin/orders/{id}", "OrdersController.Purge", None),
+        ("aspnet", ["*"], "/api/orders/search/{rest}", "OrdersController.Search", None),
+        ("aspnet", ["GET"], "/", "HomeController.Index", None),
+    ]  # NotAController: neither [ApiController] nor a Controller base
+
+
+def test_minimal_apis_with_groups_lambdas_and_method_groups():
+    ex = extract('''var app = WebApplication.Create(args);
+var api = app.MapGroup("/api");
+var todos = api.MapGroup("todos");
+todos.MapGet("/{id}", (int id, TodoDb db) => db.Find(id));
+todos.MapPost("/", Handlers.Create);
+app.MapMethods("/ping", new[] { "GET", "HEAD" }, () => "pong");
+app.MapGet(BuildPath(), () => 1);
+app.Run();
+''', "Program.cs")
+    assert routes(ex) == [
+        ("aspnet", ["GET"], "/api/todos/{id}", "GET /api/todos/{id}", None),
+        ("aspnet", ["POST"], "/api/todos", None, "Handlers.Create"),
+        ("aspnet", ["GET", "HEAD"], "/ping", "GET|HEAD /ping", None),
+    ]  # MapGet(BuildPath(), ...): no literal path
+    assert [(c.caller, c.name) for c in ex.calls if c.name == "Find"] == [("GET /api/todos/{id}", "Find")]
+
+
+def test_http_clients_and_refit():
+    ex = extract('''using System.Net.Http;
+using Refit;
+namespace Shop.Clients;
+
+public class CatalogClient
+{
+    private const string Base = "http://catalog";
+    private readonly HttpClient _http;
+
+    public async Task<Product> Get(string id) => await _http.GetFromJsonAsync<Product>($"{Base}/products/{id}");
+    public Task Add(Product p) => _http.PostAsJsonAsync("api/products", p);
+    public Task Raw(string url) => _http.GetAsync(url);
+    public Task Send() => _http.SendAsync(new HttpRequestMessage(HttpMethod.Delete, Base + "/cache"));
+}
+
+public interface IUsersApi
+{
+    [Get("/users/{id}")]
+    Task<User> GetUser(int id);
+    [Post("/users")]
+    Task Create([Body] User u);
+}
+''')
+    assert [(h.framework, h.method, h.url.parts, h.caller) for h in ex.http_calls] == [
+        ("httpclient", "GET", (("lit", "http://catalog/products/"), ("hole", "id")), "CatalogClient.Get"),
+        ("httpclient", "POST", (("lit", "api/products"),), "CatalogClient.Add"),
+        ("httpclient", "DELETE", (("lit", "http://catalog/cache"),), "CatalogClient.Send"),
+        ("refit", "GET", (("lit", "/users/{id}"),), "IUsersApi.GetUser"),
+        ("refit", "POST", (("lit", "/users"),), "IUsersApi.Create"),
+    ]  # GetAsync(url): a parameter, no URL known
+    assert [(c.qualname, c.value) for c in ex.constants] == [("CatalogClient.Base", Template.of("http://catalog"))]
+
+
+def test_kafka_and_masstransit():
+    ex = extract('''using Confluent.Kafka;
+using MassTransit;
+namespace Shop.Messaging;
+
+public static class Topics { public const string Orders = "orders"; }
+
+public class Publisher
+{
+    private readonly IProducer<string, string> _p;
+    private readonly IPublishEndpoint _bus;
+    public async Task Send() {
+        await _p.ProduceAsync(Topics.Orders, new Message<string, string>());
+        await _bus.Publish(new OrderSubmitted { Id = 1 });
+        await _bus.Publish<OrderShipped>(new { Id = 2 });
+    }
+    public void Listen(IConsumer<string, string> c) { c.Subscribe(new[] { "payments", "refunds" }); }
+}
+
+public class SubmittedConsumer : IConsumer<OrderSubmitted>
+{
+    public Task Consume(ConsumeContext<OrderSubmitted> ctx) => Task.CompletedTask;
+}
+''')
+    assert [(t.framework, t.role, t.topic.parts, t.owner, t.broker) for t in ex.topics] == [
+        ("confluent-kafka", "produces", (("lit", "orders"),), "Publisher.Send", "kafka"),
+        ("masstransit", "produces", (("lit", "OrderSubmitted"),), "Publisher.Send", "rabbitmq"),
+        ("masstransit", "produces", (("lit", "OrderShipped"),), "Publisher.Send", "rabbitmq"),
+        ("confluent-kafka", "consumes", (("lit", "payments"),), "Publisher.Listen", "kafka"),
+        ("confluent-kafka", "consumes", (("lit", "refunds"),), "Publisher.Listen", "kafka"),
+        ("masstransit", "consumes", (("lit", "OrderSubmitted"),), "SubmittedConsumer.Consume", "rabbitmq"),
+    ]
+    assert extract('public class A { void M(X c) { c.Subscribe("t"); } }').topics == []  # no Kafka using
+
+
+def test_grpc_servers_and_clients():
+    ex = extract('''using Grpc.Core;
+namespace cartservice.services;
+
+public class CartService : Hipstershop.CartService.CartServiceBase
+{
+    public override Task<Cart> GetCart(GetCartRequest r, ServerCallContext ctx) => null;
+}
+
+internal class HealthCheckService : HealthBase { }
+
+public class ApiController : ControllerBase { }
+
+public class Checkout
+{
+    private readonly Hipstershop.PaymentService.PaymentServiceClient _pay;
+    public async Task Run(GrpcChannel ch) {
+        await _pay.ChargeAsync(new ChargeRequest());
+        var cart = new Hipstershop.CartService.CartServiceClient(ch);
+        cart.EmptyCart(new EmptyCartRequest());
+        await new Hipstershop.CartService.CartServiceClient(ch).GetCartAsync(null);
+    }
+}
+''')
+    assert [(u.role, u.service, u.rpc, u.owner) for u in ex.rpc_uses] == [
+        ("serves", "CartService", None, "CartService"),
+        ("serves", "Health", None, "HealthCheckService"),
+        ("calls", "PaymentService", "Charge", "Checkout.Run"),
+        ("calls", "CartService", "EmptyCart", "Checkout.Run"),
+        ("calls", "CartService", "GetCart", "Checkout.Run"),
+    ]  # ControllerBase is no gRPC base
