@@ -82,6 +82,7 @@ from indexer.frameworks.app_prefixes import AppPrefixLinks
 from indexer.frameworks.exchange import ExchangeLinks
 from indexer.frameworks.clients import HOLE as _HOLE
 from indexer.frameworks.clients import ClientLinks, split_url
+from indexer.frameworks.literal_paths import retarget_literal_clients
 from indexer.frameworks.paths import path_under
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_options import LinkOptions
@@ -364,6 +365,9 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)
+        moved = retarget_literal_clients(self.result.nodes, self.result.edges)  # GET /owners/1 -> /owners/{}
+        if moved:
+            self.result.outcomes["calls_http_literal"] += moved
         return self.result
 
     def _router_key(self, fc: FileCtx, expr: str) -> tuple[str, str]:

@@ -1,0 +1,77 @@
+"""A client's literal URL reaches the template endpoint that serves it (GET /owners/1 -> /owners/{}),
+only when one exposed template is the most specific match."""
+
+from __future__ import annotations
+
+from tests.resolution_harness import edges, resolve_fixture
+
+APP = """
+# --- path: app/views.py ---
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.get("/owners/<int:owner_id>")
+def show_owner(owner_id):
+    return {}
+
+
+@app.get("/owners/new")
+def new_owner_form():
+    return {}
+
+
+@app.post("/items/<a>/edit")
+def post_a(a):
+    return {}
+
+
+@app.post("/items/new/<b>")
+def post_b(b):
+    return {}
+
+
+# --- path: tests/test_owners.py ---
+import requests
+
+
+def test_owner_page():
+    requests.get("http://localhost/owners/1")
+
+
+def test_new_form():
+    requests.get("http://localhost/owners/new")
+
+
+def test_delete_owner():
+    requests.delete("http://localhost/owners/1")
+
+
+def test_item():
+    requests.post("http://localhost/items/new/edit")
+
+
+def test_deep():
+    requests.get("http://localhost/owners/1/pets")
+"""
+
+
+def test_literal_paths_reach_the_most_specific_template() -> None:
+    result = resolve_fixture(APP)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        # /owners/1 is served by /owners/{} (the literal endpoint is not exposed)
+        "tests/test_owners.test_owner_page(0) -> endpoint:GET /owners/{}",
+        # /owners/new: exposed as written, kept (more specific than /owners/{})
+        "tests/test_owners.test_new_form(0) -> endpoint:GET /owners/new",
+        # no DELETE route: the literal endpoint stays
+        "tests/test_owners.test_delete_owner(0) -> endpoint:DELETE /owners/1",
+        # two equally specific POST templates: which one serves it is not known, kept literal
+        "tests/test_owners.test_item(0) -> endpoint:POST /items/new/edit",
+        # another depth: no template of three segments
+        "tests/test_owners.test_deep(0) -> endpoint:GET /owners/1/pets",
+    ])
+    moved = [e for f in result.files for e in f.edges if e.kind == "CALLS_HTTP" and e.props.get("literal")]
+    assert [(e.dst, e.props["url"]) for e in moved] == [("endpoint:GET /owners/{}", "http://localhost/owners/1")]
+    endpoint_nodes = {n.id for f in result.files for n in f.nodes if n.label == "Endpoint"}
+    assert "endpoint:GET /owners/1" not in endpoint_nodes and "endpoint:DELETE /owners/1" in endpoint_nodes
