@@ -477,6 +477,9 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
         mentioned = ("  mentions " + ", ".join(dotted_name(n) for n in h.mentions)) if h.mentions else ""
         out.print(f"{where}:{h.chunk.start_line}  {h.chunk.kind:<12} {name}  "
                   f"{h.score:.4f}  {ranks}  callers {h.callers}{mentioned}", markup=False)
+        if h.chunk.kind in ("sql", "config", "doc"):  # the statement, key = value or heading itself
+            first = next((line.strip() for line in h.chunk.text.splitlines() if line.strip()), "")
+            out.print(f"    {first[:117] + '...' if len(first) > 120 else first}", markup=False)
 
 
 @main.command()

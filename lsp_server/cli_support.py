@@ -110,7 +110,8 @@ def warn_stale(graph: Any, path: Path | None) -> list[str]:
         return []
     notes = freshness_notes(check_all(graph, recorded_states(path, held)))
     for note in notes:
-        err.print(f"[yellow]warning: {escape(note)}[/yellow]", soft_wrap=True)
+        err.print(f"[yellow]warning: {escape(note)}; `ripple index` of that folder brings it up to date[/yellow]",
+                  soft_wrap=True)
     return notes
 
 

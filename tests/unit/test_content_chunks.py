@@ -232,3 +232,17 @@ def test_yaml_aliases_are_not_expanded_again():
     assert [(n, t) for _, n, _, _, t in chunks("application.yml", text)] == [
         ("base.host", "base.host = db"), ("base.port", "base.port = 5432"), ("primary", "primary = *alias"),
         ("replica", "replica = *alias")]
+
+
+def test_cli_search_lines_show_the_key_value_under_a_config_hit(shop, tmp_path):
+    from click.testing import CliRunner
+
+    from lsp_server.cli import main
+
+    store, _ = shop
+    db = str(tmp_path / "shop.db")
+    result = CliRunner().invoke(main, ["search", "refund window days", "--kind", "config", "--limit", "1", "--db", db])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "chunks embedded" not in line]  # stderr's note
+    assert lines[0].startswith("src/main/resources/application.properties:1  config       shop.refund.window-days  ")
+    assert lines[1] == "    shop.refund.window-days = 30"  # the value, without opening the file
