@@ -36,8 +36,15 @@ from typing import Any
 from stores.contracts import GraphStore
 from stores.errors import StoreError
 
-__all__ = ["IndexedState", "Freshness", "VcsHead", "vcs_head", "check_freshness", "freshness_notes",
+__all__ = ["SAFE_GIT_CONFIG", "IndexedState", "Freshness", "VcsHead", "vcs_head", "check_freshness", "freshness_notes",
            "GIT_TIMEOUT", "MAX_CHANGED_FILES", "MAX_WALK_FILES", "STATES"]
+
+SAFE_GIT_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "diff.external=",
+                   "-c", "core.hooksPath=/dev/null", "-c", "core.sshCommand=false", "-c", "protocol.allow=never")
+"""Options every ``git`` call of ripple passes (the same in ``indexer.vcs``): a checkout's own
+configuration must not make reading it run a program (``core.fsmonitor``, an external diff, hooks)
+or reach the network. Working-tree changes are read with the plumbing ``diff-index``, which compares
+stat data only and so runs no clean filter a ``.gitattributes`` names; the index's checksums decide."""
 
 GIT_TIMEOUT = 3.0
 """Seconds one ``git`` call may take; a slower one counts as no answer."""
@@ -124,7 +131,8 @@ def _git(root: Path, *args: str, timeout: float = GIT_TIMEOUT) -> str | None:
     No prompt, no optional lock (a read must not block a concurrent commit), no pager, C locale."""
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_PAGER": "cat"}
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout, env=env,
+        done = subprocess.run(["git", "-C", str(root), *SAFE_GIT_CONFIG, *args], capture_output=True, timeout=timeout,
+                              env=env,
                               stdin=subprocess.DEVNULL, check=False)
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
@@ -212,7 +220,7 @@ def check_freshness(graph: GraphStore, recorded: IndexedState, root: str | Path 
     if head is None:
         return _by_mtime(where, recorded, indexed)
     base = Freshness(repo, "current", 0, 0, 0, recorded.commit, head.commit, head.branch)
-    worktree = _lines(_git(where, "diff", "--name-only", "--no-renames", "HEAD", timeout=timeout))
+    worktree = _lines(_git(where, "diff-index", "--name-only", "--no-renames", "HEAD", timeout=timeout))
     untracked = _lines(_git(where, "ls-files", "--others", "--exclude-standard", timeout=timeout))
     if recorded.commit is None:
         if recorded.indexed_at is None:
@@ -232,7 +240,8 @@ def check_freshness(graph: GraphStore, recorded: IndexedState, root: str | Path 
                          message=f"freshness of {repo} unknown: its indexed commit {_short(recorded.commit)} is not "
                                  "in this clone (fetch, or index it again)")
     ahead, behind = int(parts[0]), int(parts[1])
-    committed = _lines(_git(where, "diff", "--name-only", "--no-renames", recorded.commit, "HEAD", timeout=timeout))
+    committed = _lines(_git(where, "diff-tree", "-r", "--name-only", "--no-renames", recorded.commit, "HEAD",
+                            timeout=timeout))
     changed, unchecked = _not_indexed(where, [*committed, *worktree, *untracked], indexed)
     changed += unchecked
     if not changed:  # HEAD moved, but the index already holds every file it changed (a watcher saw them)

@@ -28,6 +28,7 @@ __all__ = [
     "Discovery",
     "discover",
     "classify_path",
+    "link_target_indexed",
     "read_source",
     "SkipFile",
     "to_utf8",
@@ -253,7 +254,7 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
     if not follow_external_symlinks and not inside_root(str(root_path), path):
         return "symlink_outside"
     extractor = extractor_for_path(rel)
-    if extractor is None:
+    if extractor is None or (path.is_symlink() and not link_target_indexed(str(path), str(root_path))):
         return "no_extractor"
     if name.lower().endswith(_GENERATED_SUFFIXES):
         return "generated"
@@ -295,10 +296,22 @@ def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: 
     return False
 
 
+def link_target_indexed(path: str, root: str) -> bool:
+    """Whether the file a symbolic link at ``path`` leads to would be indexed under its own name:
+    a link named ``.env.example`` or ``notes.md`` to a ``.env`` (whose secrets are never read) is
+    skipped like its target (reason ``no_extractor``). The target's path relative to ``root`` decides
+    when it lies inside, else its file name."""
+    real = os.path.realpath(path)
+    real_root = os.path.realpath(root)
+    inside = real.startswith(real_root.rstrip(os.sep) + os.sep)
+    target = os.path.relpath(real, real_root).replace(os.sep, "/") if inside else os.path.basename(real)
+    return extractor_for_path(target) is not None
+
+
 def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, result: Discovery,
                    confine: str | None) -> None:
     extractor = extractor_for_path(rel)
-    if extractor is None:
+    if extractor is None or (entry.is_symlink() and not link_target_indexed(entry.path, confine or "/")):
         result.skip("no_extractor", rel)
         return
     if entry.name.lower().endswith(_GENERATED_SUFFIXES):

@@ -13,7 +13,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["GIT_TIMEOUT", "VcsState", "git_state", "git_output"]
+__all__ = ["GIT_TIMEOUT", "SAFE_GIT_CONFIG", "VcsState", "git_state", "git_output"]
 
 GIT_TIMEOUT = 5.0
 """Seconds one git command may take before it is abandoned (a network file system, a huge repository)."""
@@ -30,11 +30,18 @@ class VcsState:
     branch: str | None = None
 
 
+SAFE_GIT_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "diff.external=",
+                   "-c", "core.hooksPath=/dev/null", "-c", "core.sshCommand=false", "-c", "protocol.allow=never")
+"""Options every ``git`` call passes (the same in ``analysis.freshness``): a checkout's own
+configuration must not make reading it run a program or reach the network."""
+
+
 def git_output(root: Path, *args: str, timeout: float = GIT_TIMEOUT) -> str | None:
     """``git -C root ARGS`` stripped stdout, or ``None`` when git fails, is missing or times out."""
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "LC_ALL": "C"}
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=timeout, env=env,
+        done = subprocess.run(["git", "-C", str(root), *SAFE_GIT_CONFIG, *args], capture_output=True, timeout=timeout,
+                              env=env,
                               stdin=subprocess.DEVNULL, check=False)
     except (OSError, subprocess.SubprocessError):
         return None

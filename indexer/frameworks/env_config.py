@@ -9,7 +9,9 @@ around the file that names it (:func:`env_for`), and only there: an ``.env`` of 
 another package or outside the repository is never read. Files are read in :data:`ENV_FILES` order
 and the first that sets a variable wins (a development value before the example's), which is the
 value a developer's build sees. Parsing is python-dotenv's (``dotenv_values``), without
-``${VAR}`` interpolation, which would read the indexing machine's own environment.
+``${VAR}`` interpolation, which would read the indexing machine's own environment. Only URL bases and
+paths are kept, without credentials or query strings (:func:`url_base`): every other value (a token,
+a key) is never read into the index.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, inside_root, read_regular
 
-__all__ = ["ENV_FILES", "ENV_REF", "env_for", "load_env_files"]
+__all__ = ["ENV_FILES", "ENV_REF", "env_for", "load_env_files", "url_base"]
 
 log = logging.getLogger(__name__)
 
@@ -92,4 +95,32 @@ def _read(path: Path, root: str) -> dict[str, str]:
     except Exception as exc:  # noqa: BLE001 - a malformed file costs its values, never the run
         log.warning("%s ignored: %s", path, exc)
         return {}
-    return {k: v for k, v in parsed.items() if v and _NAME.match(k)}
+    out = {}
+    for k, v in parsed.items():
+        base = url_base(v) if v and _NAME.match(k) else None
+        if base is not None:
+            out[k] = base
+    return out
+
+
+def url_base(value: str) -> str | None:
+    """What of an ``.env`` value may be kept as a URL piece: ``scheme://host[:port][/path]`` of an
+    absolute URL, or ``/path`` of a rooted one, with credentials (``user:password@``), query string and
+    fragment dropped; ``None`` for anything else (a token, a key, a password: never stored, so the
+    variable stays an unknown piece of the URL). ``.env`` files hold secrets; only what a client's
+    URL needs of them reaches the index."""
+    v = value.strip()
+    if v.startswith("/") and not v.startswith("//"):
+        return v.split("?", 1)[0].split("#", 1)[0] or None
+    try:
+        parts = urlsplit(v)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https", "ws", "wss") or not parts.hostname:
+        return None
+    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
+    try:
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        return None
+    return f"{parts.scheme.lower()}://{host}{port}{parts.path}"

@@ -12,9 +12,9 @@ def test_precedence_packages_and_shadowing(tmp_path) -> None:
     web = tmp_path / "apps" / "web"
     web.mkdir(parents=True)
     (web / "package.json").write_text("{}")
-    (web / ".env").write_text("API=http://env\nB=b\n")
+    (web / ".env").write_text("API=http://env\nB=/b\n")
     (web / ".env.development").write_text("API=http://dev\nEMPTY=\n")
-    (web / ".env.example").write_text("B=example\nC='quoted value'\n")
+    (web / ".env.example").write_text("B=/example\nC='/quoted value'\nTOKEN=sk-not-a-url\n")
     bare = tmp_path / "apps" / "bare"
     bare.mkdir()
     (bare / "package.json").write_text("{}")
@@ -24,13 +24,13 @@ def test_precedence_packages_and_shadowing(tmp_path) -> None:
     (nm / ".env").write_text("API=http://dependency\n")
     envs = load_env_files(tmp_path)
     assert envs == {
-        "": {"API": "http://root", "ONLY_ROOT": "1"},
+        "": {"API": "http://root"},  # ONLY_ROOT=1 and TOKEN are no URL: never read into the index
         "apps/bare": {},
-        "apps/web": {"API": "http://dev", "B": "b", "C": "quoted value"},
+        "apps/web": {"API": "http://dev", "B": "/b", "C": "/quoted value"},
     }
-    assert env_for(envs, "apps/web/src/api.ts") == {"API": "http://dev", "B": "b", "C": "quoted value"}
+    assert env_for(envs, "apps/web/src/api.ts") == {"API": "http://dev", "B": "/b", "C": "/quoted value"}
     assert env_for(envs, "apps/bare/src/x.js") == {}  # a package without .env never reads the root's
-    assert env_for(envs, "scripts/x.js") == {"API": "http://root", "ONLY_ROOT": "1"}
+    assert env_for(envs, "scripts/x.js") == {"API": "http://root"}
     assert env_for({}, "a.js") == {}
 
 
