@@ -113,7 +113,7 @@ def content_chunks(repo: str, product: str, path: str, language: str, fid: str, 
     elif kind == "config":
         pieces = config.keys(path, language, text)
     else:
-        pieces = sql.statements(path, text)
+        pieces = sql.statements(path, text, MAX_CHUNKS)
     if len(pieces) > MAX_CHUNKS:
         log.info("%s: %d chunks, the first %d kept", path, len(pieces), MAX_CHUNKS)
         pieces = pieces[:MAX_CHUNKS]

@@ -246,3 +246,12 @@ def test_cli_search_lines_show_the_key_value_under_a_config_hit(shop, tmp_path):
     lines = [line for line in result.output.splitlines() if "chunks embedded" not in line]  # stderr's note
     assert lines[0].startswith("src/main/resources/application.properties:1  config       shop.refund.window-days  ")
     assert lines[1] == "    shop.refund.window-days = 30"  # the value, without opening the file
+
+
+def test_sql_statements_stop_past_the_cap_with_their_own_lines():
+    from indexer.content.sql import statements
+
+    text = "".join(f"-- table {i}\nCREATE TABLE t{i} (id int);\n" for i in range(5))
+    got = [(p.name, p.start, p.end) for p in statements("db/schema.sql", text, 2)]
+    assert got == [("t0", 1, 2), ("t1", 3, 4), ("t2", 5, 6)]  # one past the cap: the caller keeps 2 and says so
+    assert [(p.name, p.start) for p in statements("db/schema.sql", text)][-1] == ("t4", 9)

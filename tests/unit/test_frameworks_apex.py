@@ -50,6 +50,8 @@ public class Billing {
         r.setEndpoint('https://status.example.com/ping');
         HttpRequest other = new HttpRequest();
         other.setEndpoint(someUrl());
+        HttpRequest named = new HttpRequest();
+        named.setEndpoint('callout:' + credentialName + '/x');
     }
 }
 """)

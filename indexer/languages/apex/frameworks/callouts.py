@@ -4,7 +4,8 @@ A method that builds an ``HttpRequest`` and calls ``setEndpoint(...)`` on it mak
 URL with the method its ``setMethod('POST')`` names (``*`` when none is written as a literal). The
 endpoint is a string literal, or literals joined with ``+`` around other expressions (holes, which
 become path variables). A named credential ``callout:Billing/api/sync`` is written
-``callout://Billing/api/sync``: the credential's name stands for the host, so it is the service.
+``callout://Billing/api/sync``: the credential's name stands for the host, so it is the service; a
+credential name not written as a literal (``'callout:' + name``) makes no call (nothing of it is known).
 Requests are paired with their ``setMethod`` by receiver text within one method.
 """
 
@@ -50,7 +51,10 @@ def endpoint_template(src: SourceText, node: Node) -> Template | None:
     if not any(k == "lit" for k, _ in parts):
         return None
     if parts[0][0] == "lit" and parts[0][1].lower().startswith("callout:"):
-        parts[0] = ("lit", "callout://" + parts[0][1][len("callout:"):])
+        credential = parts[0][1][len("callout:"):]
+        if not credential.split("/", 1)[0]:
+            return None  # `'callout:' + name`: the named credential, so the service, is not known
+        parts[0] = ("lit", "callout://" + credential)
     return Template.merged(parts)
 
 
