@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
@@ -26,7 +26,7 @@ from indexer.model import FileExtraction
 
 __all__ = [
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "parse_errors",
-    "Budget", "extraction_budget", "MAX_TREE_DEPTH",
+    "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -37,6 +37,16 @@ past 32,767 levels, and qualified names of nested definitions grow with depth.""
 _CONTINUATION = re.compile(rb"[\x80-\xbf]")
 QUERY_DIR = Path(__file__).resolve().parent
 """Query folders are named relative to this one (``python/queries``, ``ecmascript/queries/typescript``)."""
+
+
+class ScopeLike(Protocol):
+    """What :func:`innermost_scopes` reads of a scope: its byte range."""
+
+    scope_start: int
+    scope_end: int
+
+
+S = TypeVar("S", bound=ScopeLike)
 
 
 class Extractor(Protocol):
@@ -304,3 +314,56 @@ def parse_errors(root: Node, src: SourceText, limit: int = 20) -> list[str]:
         if n.has_error:
             stack.extend(reversed(n.children))
     return out
+
+
+_WS = re.compile(r"\s+")
+_OPEN_SP = re.compile(r"([(<\[])\s+")
+_SP_CLOSE = re.compile(r"\s+([)>\],])")
+
+
+def collapse_whitespace(text: str) -> str:
+    """Whitespace runs become one space, with none just inside brackets or before a comma: the form
+    of signatures and type texts (``public  void m( int a )`` -> ``public void m(int a)``)."""
+    if not _WS.search(text):
+        return text
+    return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", _WS.sub(" ", text).strip()))
+
+
+def text_outside(data: bytes, starts: list[int], ends: list[int], start: int, end: int) -> str:
+    """The text of ``data[start:end]`` without the byte ranges ``[starts[i], ends[i])`` (sorted by
+    start; annotations and comments left out of a signature), the kept pieces joined by one space
+    and whitespace collapsed (:func:`collapse_whitespace`). Linear in the pieces inside the range."""
+    pieces: list[bytes] = []
+    pos = start
+    i = bisect.bisect_left(starts, start)
+    while i < len(starts) and starts[i] < end:
+        if starts[i] >= pos:
+            pieces.append(data[pos : starts[i]])
+        pos = max(pos, ends[i])
+        i += 1
+    if pos < end:
+        pieces.append(data[pos:end])
+    return collapse_whitespace(b" ".join(pieces).decode("utf-8", "replace"))
+
+
+def innermost_scopes(scopes: list[S], positions: list[int]) -> list[S | None]:
+    """For each byte position, the innermost of ``scopes`` whose ``[scope_start, scope_end)`` holds it
+    (``None``: none does). ``scopes`` sorted by ``(scope_start, -scope_end)``, properly nested. One
+    sweep over the sorted positions: ``O((n + m) log m)``, never a search per position."""
+    order = sorted(range(len(positions)), key=positions.__getitem__)
+    result: list[S | None] = [None] * len(positions)
+    stack: list[S] = []
+    j = 0
+    for i in order:
+        pos = positions[i]
+        while j < len(scopes) and scopes[j].scope_start <= pos:
+            nxt = scopes[j]
+            while stack and stack[-1].scope_end <= nxt.scope_start:
+                stack.pop()
+            stack.append(nxt)
+            j += 1
+        while stack and stack[-1].scope_end <= pos:
+            stack.pop()
+        result[i] = stack[-1] if stack else None
+    return result
+

@@ -33,7 +33,6 @@ matched as written (the usual case in real code; a call spelled in another case 
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 
@@ -41,7 +40,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.apex.frameworks import detectors_for
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
 from indexer.model import LONG_RECEIVER, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Param, TypeUse, drop_generics
 
 __all__ = ["ANNOTATIONS", "EXTRACTOR", "ApexExtractor", "GRAMMAR", "PLATFORM_DISPATCH"]
@@ -74,14 +73,9 @@ _CONTAINER_KINDS = TYPE_KINDS | {"method", "constructor", "function"}
 _COMMENTS = frozenset({"line_comment", "block_comment"})
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 _WS = re.compile(r"\s+")
-_OPEN_SP = re.compile(r"([(<\[])\s+")
-_SP_CLOSE = re.compile(r"\s+([)>\],])")
 _EVENT = re.compile(r"^(before|after)_(\w+)$")
 
 
-def _collapse(text: str) -> str:
-    """Whitespace runs become one space; none after an opening or before a closing bracket."""
-    return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", _WS.sub(" ", text).strip()))
 
 
 @dataclass(slots=True)
@@ -222,11 +216,11 @@ class _FileExtractor:
             return
         for child in mods.named_children:
             if child.type == "annotation":
-                text = _collapse(self.src.text(child)[1:])
+                text = collapse_whitespace(self.src.text(child)[1:])
                 name, paren, rest = text.partition("(")
                 rec.decorators.append(ANNOTATIONS.get(name.strip().lower(), name.strip()) + paren + rest)
             elif child.type == "modifier":
-                rec.modifiers.append(_collapse(self.src.text(child)).lower())
+                rec.modifiers.append(collapse_whitespace(self.src.text(child)).lower())
 
     def _type_def(self, kind: str, node: Node) -> _Def:
         body = node.child_by_field_name("body")
@@ -299,18 +293,7 @@ class _FileExtractor:
 
     def _signature(self, start: int, end: int) -> str:
         """The source in ``[start, end)`` without annotations and comments, whitespace collapsed."""
-        data, starts, ends = self.src.data, self.strip_starts, self.strip_ends
-        pieces: list[bytes] = []
-        pos = start
-        i = bisect.bisect_left(starts, start)
-        while i < len(starts) and starts[i] < end:
-            if starts[i] >= pos:
-                pieces.append(data[pos : starts[i]])
-            pos = max(pos, ends[i])
-            i += 1
-        if pos < end:
-            pieces.append(data[pos:end])
-        return _collapse(b" ".join(pieces).decode("utf-8", "replace"))
+        return text_outside(self.src.data, self.strip_starts, self.strip_ends, start, end)
 
     def _type_text(self, node: Node | None) -> str | None:
         return self._signature(node.start_byte, node.end_byte) or None if node is not None else None
@@ -321,23 +304,7 @@ class _FileExtractor:
         """The innermost definition whose scope contains each byte position (one sorted sweep)."""
         if self._scopes is None:
             self._scopes = sorted(self.defs, key=lambda d: (d.scope_start, -d.scope_end))
-        scopes = self._scopes
-        order = sorted(range(len(positions)), key=positions.__getitem__)
-        result: list[_Def | None] = [None] * len(positions)
-        stack: list[_Def] = []
-        j = 0
-        for i in order:
-            pos = positions[i]
-            while j < len(scopes) and scopes[j].scope_start <= pos:
-                nxt = scopes[j]
-                while stack and stack[-1].scope_end <= nxt.scope_start:
-                    stack.pop()
-                stack.append(nxt)
-                j += 1
-            while stack and stack[-1].scope_end <= pos:
-                stack.pop()
-            result[i] = stack[-1] if stack else None
-        return result
+        return innermost_scopes(self._scopes, positions)
 
     @staticmethod
     def code_scope(d: _Def | None) -> str | None:

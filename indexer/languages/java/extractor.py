@@ -37,7 +37,7 @@ from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.java.arguments import handed_arguments
 from indexer.languages.java.reflection import Found, reflected_calls
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
     TYPE_KINDS,
@@ -73,16 +73,8 @@ _COMMENTS = frozenset({"line_comment", "block_comment"})
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 
 _WS = re.compile(r"\s+")
-_OPEN_SP = re.compile(r"([(<\[])\s+")
-_SP_CLOSE = re.compile(r"\s+([)>\],])")
 
 
-def _collapse(text: str) -> str:
-    """Collapse whitespace runs to one space and drop spaces just inside brackets / before commas."""
-    if not _WS.search(text):
-        return text
-    text = _WS.sub(" ", text).strip()
-    return _SP_CLOSE.sub(r"\1", _OPEN_SP.sub(r"\1", text))
 
 
 # Reflective look-ups by a literal method name on a class literal.
@@ -338,7 +330,7 @@ class _FileExtractor:
         names: list[str] = []
         for child in mods.children:
             if child.type in _ANNOTATIONS:
-                deco = _collapse(self.src.text(child)[1:])
+                deco = collapse_whitespace(self.src.text(child)[1:])
                 rec.decorators.append(deco)
                 names.append(_annotation_name(deco))
             elif child.type not in _COMMENTS:
@@ -443,19 +435,7 @@ class _FileExtractor:
 
     def _signature(self, start: int, end: int) -> str:
         """The source text in ``[start, end)`` without annotations and comments, whitespace collapsed."""
-        data = self.src.data
-        pieces: list[bytes] = []
-        pos = start
-        i = bisect.bisect_left(self.strip_starts, start)
-        starts, ends = self.strip_starts, self.strip_ends
-        while i < len(starts) and starts[i] < end:
-            if starts[i] >= pos:
-                pieces.append(data[pos : starts[i]])
-            pos = max(pos, ends[i])
-            i += 1
-        if pos < end:
-            pieces.append(data[pos:end])
-        return _collapse(b" ".join(pieces).decode("utf-8", "replace"))
+        return text_outside(self.src.data, self.strip_starts, self.strip_ends, start, end)
 
     def _type_text(self, node: Node | None) -> str | None:
         """A type as written (annotations dropped, whitespace collapsed)."""
@@ -469,23 +449,7 @@ class _FileExtractor:
         """The innermost definition whose scope range contains each byte position (one sorted sweep)."""
         if self._scopes is None:
             self._scopes = sorted(self.defs, key=lambda d: (d.scope_start, -d.scope_end))
-        scopes = self._scopes
-        order = sorted(range(len(positions)), key=positions.__getitem__)
-        result: list[_Def | None] = [None] * len(positions)
-        stack: list[_Def] = []
-        j = 0
-        for i in order:
-            pos = positions[i]
-            while j < len(scopes) and scopes[j].scope_start <= pos:
-                nxt = scopes[j]
-                while stack and stack[-1].scope_end <= nxt.scope_start:
-                    stack.pop()
-                stack.append(nxt)
-                j += 1
-            while stack and stack[-1].scope_end <= pos:
-                stack.pop()
-            result[i] = stack[-1] if stack else None
-        return result
+        return innermost_scopes(self._scopes, positions)
 
     @staticmethod
     def _code_scope(d: _Def | None) -> str | None:
@@ -825,7 +789,7 @@ class _FileExtractor:
         src, out = self.src, {}
         for child in mods.children:
             if child.type in _ANNOTATIONS:
-                text = _collapse(src.text(child)[1:])
+                text = collapse_whitespace(src.text(child)[1:])
                 name_node = child.child_by_field_name("name") or child
                 end_row, end_byte_col = child.end_point
                 out.setdefault(_annotation_name(text), (text, Span(
