@@ -102,6 +102,13 @@ class ExtractionCache:
             blob = pickle.dumps(extraction, protocol=pickle.HIGHEST_PROTOCOL)
         finally:
             extraction.id_path = id_path
+        self.put_blob(path, checksum, blob)
+
+    def put_blob(self, path: str, checksum: str, blob: bytes) -> None:
+        """Remember an extraction already pickled (without its ``id_path``, as :meth:`put` stores it):
+        a worker pickles each extraction once, for this cache and for its trip to the main process."""
+        if self._cache is None:
+            return
         try:
             self._cache.set(self._key(path, checksum), blob)
         except Exception as exc:

@@ -17,6 +17,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -37,7 +38,7 @@ from indexer.run import IndexOptions, IndexReport, ProgressSink
 from indexer.symbols import module_path
 from stores.contracts import Chunk
 
-__all__ = ["Extracted", "ExtractStage", "extract_file", "extract_files", "close_process_cache", "suffixed_paths",
+__all__ = ["Extracted", "ExtractStage", "extract_file", "extract_file_packed", "extract_files", "close_process_cache", "suffixed_paths",
            "file_text", "time_budget", "worker_init"]
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,12 @@ log = logging.getLogger(__name__)
 class Extracted:
     """One file's extraction result; ``chunks`` were cut with ``id_path`` as the extraction's.
     ``skip_reason`` (with a ``detail`` for the log) is set, and ``extraction`` ``None``, when the
-    file could not be read or extracted."""
+    file could not be read or extracted.
+
+    A worker process sends it *packed* (:meth:`pack`): the extraction as the pickle it already made
+    for the extraction cache (``blob``, so an extraction is pickled once, not once for the cache and
+    again for the trip between processes) and the text with the chunks as one pickle (``payload``,
+    a third of their size as objects, unpacked only when the file is written: :meth:`text_chunks`)."""
 
     path: str
     extraction: FileExtraction | None = None
@@ -58,6 +64,52 @@ class Extracted:
     skip_reason: str | None = None
     detail: str = ""
     id_path: str | None = None
+    blob: bytes | None = None
+    """The extraction pickled without its ``id_path`` (what the extraction cache stores), or ``None``."""
+    payload: bytes | None = None
+    """``(text, chunks)`` pickled (a packed result), or ``None`` (they are in ``text`` / ``chunks``)."""
+
+    def pack(self) -> Extracted:
+        """This result as a worker sends it: the extraction replaced by its pickle (made now unless
+        the cache's is at hand), text and chunks by one pickle. Returns ``self``."""
+        if self.extraction is not None:
+            if self.blob is None:
+                self.blob = _pickle_extraction(self.extraction)
+            self.extraction = None
+        if self.payload is None:
+            self.payload = pickle.dumps((self.text, self.chunks), protocol=pickle.HIGHEST_PROTOCOL)
+            self.text, self.chunks = "", []
+        return self
+
+    def unpack_extraction(self) -> FileExtraction | None:
+        """The extraction (unpickled from ``blob`` the first time, with this result's ``id_path``;
+        the blob is then dropped)."""
+        if self.extraction is None and self.blob is not None:
+            self.extraction = pickle.loads(self.blob)
+            self.extraction.id_path = self.id_path
+            self.blob = None
+        return self.extraction
+
+    def text_chunks(self) -> tuple[str, list[Chunk]]:
+        """``(text, chunks)``, unpacked from ``payload`` when packed (not kept: the caller writes
+        them and lets them go)."""
+        if self.payload is not None:
+            text, chunks = pickle.loads(self.payload)
+            return text, chunks
+        return self.text, self.chunks
+
+    def release(self) -> None:
+        """Drop the text and chunks (written): only the bookkeeping fields stay."""
+        self.text, self.chunks, self.payload = "", [], None
+
+
+def _pickle_extraction(extraction: FileExtraction) -> bytes:
+    """``extraction`` pickled without its ``id_path`` (which depends on other files)."""
+    id_path, extraction.id_path = extraction.id_path, None
+    try:
+        return pickle.dumps(extraction, protocol=pickle.HIGHEST_PROTOCOL)
+    finally:
+        extraction.id_path = id_path
 
 
 def file_text(data: bytes) -> str:
@@ -115,8 +167,10 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
         if budget.partial:
             extraction.partial = budget.partial
             log.warning("%s indexed in part: %s", sf.path, budget.partial)
+        blob = None
         if cache_dir is not None:
-            _process_cache(cache_dir).put(sf.path, checksum, extraction)
+            blob = _pickle_extraction(extraction)
+            _process_cache(cache_dir).put_blob(sf.path, checksum, blob)
         if keep_suffix:
             extraction.id_path = sf.path
         source = text.decode("utf-8", "replace")
@@ -126,7 +180,12 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
     except Exception as exc:  # an extractor bug must cost one file, not the run
         log.exception("extractor failed on %s", sf.path)
         return Extracted(sf.path, skip_reason="extract_failed", detail=f"{type(exc).__name__}: {exc}")
-    return Extracted(sf.path, extraction, chunks, source, checksum, len(data), id_path=extraction.id_path)
+    return Extracted(sf.path, extraction, chunks, source, checksum, len(data), id_path=extraction.id_path, blob=blob)
+
+
+def extract_file_packed(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Extracted:
+    """:func:`extract_file` as a worker process runs it: the result packed (:meth:`Extracted.pack`)."""
+    return extract_file(args).pack()
 
 
 BUDGET_BASE_S = 10.0
@@ -188,7 +247,7 @@ def extract_files(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
                              initializer=worker_init, initargs=(os.getpid(),)) as pool:
-        for result in pool.map(extract_file, work, chunksize=8):
+        for result in pool.map(extract_file_packed, work, chunksize=8):
             yield result
             progress.advance()
 
@@ -220,8 +279,13 @@ class ExtractStage:
                 report.skip(item.path, item.skip_reason or "extract_failed", item.detail)
                 current.discard(item.path)
                 continue
+            extraction = item.unpack_extraction()
+            assert extraction is not None
+            if item.payload is None:
+                item.pack()  # text and chunks wait for the write as one pickle, not as objects
+            item.extraction = None  # the resolver holds it (loaded); the writer reads it there
             current.add(item.path)
-            loaded.append((item.extraction, item.checksum, item.size))
+            loaded.append((extraction, item.checksum, item.size))
             fresh[item.path] = item
         report.files_extracted += len(fresh)
         return fresh

@@ -178,7 +178,9 @@ class RepositoryIndex:
         stored = self.graph.file_checksums(self.repo)
         keep_suffix = suffixed_paths(sf.path for sf in found.files)
         progress.start("read", len(found.files))
-        hashed: list[tuple[SourceFile, bytes, str]] = []
+        # (file, size in bytes, checksum): the bytes themselves are not kept (a whole tree's would be
+        # the repository's size in memory); the writer reads again the few it needs.
+        hashed: list[tuple[SourceFile, int, str]] = []
         for sf in found.files:
             progress.advance()
             try:
@@ -186,7 +188,8 @@ class RepositoryIndex:
             except SkipFile as exc:
                 report.skip(sf.path, exc.reason, str(exc))
                 continue
-            hashed.append((sf, data, hashlib.sha256(data).hexdigest()))
+            hashed.append((sf, len(data), hashlib.sha256(data).hexdigest()))
+            del data
         if self.skip_unchanged and not self.synced and self._link_stamp() == link_digest \
                 and self._unchanged(hashed, stored, report):
             progress.done("read")
@@ -198,9 +201,9 @@ class RepositoryIndex:
             return report
         current: set[str] = set()
         loaded: list[tuple[FileExtraction, str, int]] = []
-        texts: dict[str, str] = {}
+        texts: dict[str, str] = {}  # none: the writer reads a changed file's text when it writes it
         to_extract: list[SourceFile] = []
-        for sf, data, checksum in hashed:
+        for sf, size, checksum in hashed:
             known = self.resolver.files.get(sf.path)
             if known is not None and known.checksum == checksum:
                 current.add(sf.path)
@@ -210,9 +213,7 @@ class RepositoryIndex:
                 to_extract.append(sf)
                 continue
             current.add(sf.path)
-            loaded.append((ex, checksum, len(data)))
-            if stored.get(sf.path) != checksum:
-                texts[sf.path] = file_text(data)
+            loaded.append((ex, checksum, size))
         progress.done("read")
         t2 = time.perf_counter()
         report.phases["read"] = t2 - t1
@@ -318,7 +319,7 @@ class RepositoryIndex:
         self._summarise(report)
         return report
 
-    def _sync_known(self, hashed: list[tuple[SourceFile, bytes, str]], stored: dict[str, str], link_digest: str,
+    def _sync_known(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str], link_digest: str,
                     report: IndexReport, progress: ProgressSink) -> bool:
         """A one-shot run over an index whose resolver records (:mod:`indexer.bind_state`) still hold:
         rebuild the resolver on the extractions of what the index holds (from the cache), take the
@@ -333,7 +334,7 @@ class RepositoryIndex:
         if state is None or state.key != self._bind_key(link_digest) or state.checksums != stored \
                 or any(self.journal.read()):
             return False
-        by_path = {sf.path: (sf, data, checksum) for sf, data, checksum in hashed}
+        by_path = {sf.path: (sf, size, checksum) for sf, size, checksum in hashed}
         changed = [p for p, (_, _, checksum) in by_path.items() if stored.get(p) != checksum]
         gone = [p for p in stored if p not in by_path]
         if len(changed) + len(gone) > RESCAN_THRESHOLD:
@@ -347,7 +348,7 @@ class RepositoryIndex:
             ex = self.extraction.cached(path, checksum)
             if ex is None:  # culled from the cache: the whole tree is bound
                 return False
-            base.append((ex, checksum, len(by_path[path][1]) if path in by_path else 0))
+            base.append((ex, checksum, by_path[path][1] if path in by_path else 0))
         self.resolver.update(base, track=False)
         self.resolver.restore(state.deps, state.link_deps)
         del base, state
@@ -355,13 +356,12 @@ class RepositoryIndex:
         texts: dict[str, str] = {}
         to_extract: list[SourceFile] = []
         for path in changed:
-            sf, data, checksum = by_path[path]
+            sf, size, checksum = by_path[path]
             ex = self.extraction.cached(path, checksum)
             if ex is None:
                 to_extract.append(sf)
             else:
-                loaded.append((ex, checksum, len(data)))
-                texts[path] = file_text(data)
+                loaded.append((ex, checksum, size))
         progress.done("read")
         t1 = time.perf_counter()
         report.phases["read"] = t1 - t0
@@ -416,7 +416,7 @@ class RepositoryIndex:
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
         save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps))
 
-    def _unchanged(self, hashed: list[tuple[SourceFile, bytes, str]], stored: dict[str, str],
+    def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:
         """Whether the index already holds exactly this tree, as this indexer version writes it (and
         no interrupted run left work): then a one-shot run has nothing to do. Fills ``report``."""

@@ -173,9 +173,11 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile]) -> Lookup:
     return lookup
 
 
-def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore) -> int:
-    """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written
-    together) to its edges; returns how many were added. One store lookup for all of them."""
+def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore, written: Sequence[IndexedFile] | None = None) -> int:
+    """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written)
+    to its edges; returns how many were added. One store lookup for all of them. ``written``: every
+    file this run writes (default ``files``; a run written in batches passes all of them, so that a
+    batch's mentions see the nodes of the others as one write of them all would)."""
     docs = [out for out in files if any(c.kind in ("doc", "config") for c in out.chunks)]
     if not docs:
         return 0
@@ -185,7 +187,7 @@ def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore) -> int:
             names.update(_parts(m[0])[-1] for m in mentions(c) if _specific(m[0]))
     if not names:
         return 0
-    table = store_lookup(graph, files)(sorted(names))
+    table = store_lookup(graph, files if written is None else written)(sorted(names))
     added = 0
     for out in docs:
         edges = mention_edges(out.file.repo, out.file.path, out.nodes[0].id, out.chunks, lambda _names: table)

@@ -115,6 +115,26 @@ def indexer_version() -> str:
     return h.hexdigest()[:16]
 
 
+WRITE_BATCH_BYTES = 2 << 20
+"""Source bytes of the files one write batch holds (their text, chunks and store rows are in memory
+together; a run's batches share one transaction): 2 MiB of source is about 15 MiB of objects."""
+
+
+def _batches(todo: Sequence[IndexedFile], files: Mapping[str, FileCtx], limit: int) -> Iterable[list[IndexedFile]]:
+    """``todo`` in order, cut into runs of at most ``limit`` source bytes (a larger file alone)."""
+    batch: list[IndexedFile] = []
+    size = 0
+    for out in todo:
+        n = files[out.file.path].size
+        if batch and size + n > limit:
+            yield batch
+            batch, size = [], 0
+        batch.append(out)
+        size += n
+    if batch:
+        yield batch
+
+
 class IndexWriter:
     """Writes one repository's re-bound files (:meth:`write`). ``graph`` and ``search`` may be one
     object (the embedded store); ``root`` and ``max_file_bytes`` are for re-reading the text of files
@@ -122,10 +142,12 @@ class IndexWriter:
 
     def __init__(
         self, root: Path, repo: str, product: str, max_file_bytes: int, graph: GraphStore, search: SearchIndex,
-        journal: Journal,
+        journal: Journal, batch_bytes: int = WRITE_BATCH_BYTES,
     ) -> None:
         self.root, self.repo, self.product, self.max_file_bytes = root, repo, product, max_file_bytes
         self.graph, self.search, self.journal = graph, search, journal
+        self.batch_bytes = batch_bytes
+        """Source bytes per write batch (:data:`WRITE_BATCH_BYTES` by default)."""
 
     def write(
         self, resolved: ResolvedRepository, files: Mapping[str, FileCtx], gone: Sequence[str],
@@ -163,24 +185,36 @@ class IndexWriter:
         paths = {out.file.path for out in todo} | set(gone)
         self.journal.write(paths, ())
         progress.start("write", len(todo) + len(gone))
-        ready, changed_meanwhile = [], []
-        for out in todo:
-            (ready if self._attach(out, files[out.file.path], fresh, texts) else changed_meanwhile).append(out)
-        if ready:
-            add_mention_edges(ready, self.graph)
-            # One transaction for the whole run: every edge's ends are written together, so a reader
-            # (or a run killed here) sees the index before the run or after it, never a mix.
-            self.graph.replace_files(ready)
-            if self.search is not self.graph:
-                self.search.replace_chunks(ready)
-            shared: set[str] = set()  # Endpoint / Topic nodes: one node however many files point to it
-            for out in ready:
-                report.nodes.update(n.label for n in out.nodes if n.repo or n.id not in shared)
-                shared.update(n.id for n in out.nodes if not n.repo)
-                report.edges.update(e.kind for e in out.edges)
-                report.chunks += len(out.chunks)
-            report.files_written = len(ready)
-            progress.advance(len(ready))
+        ready: list[IndexedFile] = []
+        changed_meanwhile: list[IndexedFile] = []
+        shared: set[str] = set()  # Endpoint / Topic nodes: one node however many files point to it
+        # One transaction for the whole run (where the store has them): every edge's ends are written
+        # together, so a reader (or a run killed here) sees the index before the run or after it,
+        # never a mix. Inside it the files go in batches of bounded text, so that only one batch's
+        # text, chunks and rows are in memory at a time.
+        with self.graph.transaction():
+            for batch in _batches(todo, files, self.batch_bytes):
+                written = []
+                for out in batch:
+                    (written if self._attach(out, files[out.file.path], fresh, texts) else changed_meanwhile).append(out)
+                if not written:
+                    continue
+                add_mention_edges(written, self.graph, todo)
+                self.graph.replace_files(written)
+                if self.search is not self.graph:
+                    self.search.replace_chunks(written)
+                for out in written:
+                    report.nodes.update(n.label for n in out.nodes if n.repo or n.id not in shared)
+                    shared.update(n.id for n in out.nodes if not n.repo)
+                    report.edges.update(e.kind for e in out.edges)
+                    report.chunks += len(out.chunks)
+                    out.text, out.chunks = "", []  # written: let them go
+                    item = fresh.get(out.file.path)
+                    if item is not None:
+                        item.release()
+                ready += written
+                progress.advance(len(written))
+        report.files_written = len(ready)
         if gone:
             if ready:
                 self.journal.write(paths, {out.file.path for out in ready})
@@ -204,9 +238,9 @@ class IndexWriter:
         path = out.file.path
         item = fresh.get(path)
         if item is not None and item.checksum == fc.checksum:
-            out.text = item.text
+            out.text, chunks = item.text_chunks()
             same_ids = item.id_path == fc.ex.id_path
-            out.chunks = item.chunks if same_ids else chunk_file(self.repo, self.product, fc.ex, item.text)
+            out.chunks = chunks if same_ids else chunk_file(self.repo, self.product, fc.ex, out.text)
             return True
         text = texts.get(path)
         if text is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import abc
 import bisect
+import contextlib
 import functools
 import re
 from collections.abc import Iterable, Sequence
@@ -606,6 +607,13 @@ class GraphStore(abc.ABC):
         is stored and returned by :meth:`incoming` / :meth:`outgoing`. Each file is replaced atomically (a reader never sees half a file).
         Raises :class:`stores.errors.StoreUnavailable` when the backend cannot be reached.
         """
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """A ``with`` block whose writes (:meth:`replace_files`, :meth:`delete_files`, and the
+        search index's when it is this object) commit together where the backend can (the embedded
+        store: one transaction; readers see all of them or none). Default: nothing joins them, each
+        call is its own transaction. The indexer writes a run in bounded batches inside one."""
+        return contextlib.nullcontext()
 
     @abc.abstractmethod
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
