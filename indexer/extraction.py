@@ -76,6 +76,11 @@ class Extracted:
             if self.blob is None:
                 self.blob = _pickle_extraction(self.extraction)
             self.extraction = None
+        return self.pack_text()
+
+    def pack_text(self) -> Extracted:
+        """Replace the text and chunks by one pickle of them (``payload``; nothing when packed
+        already). Returns ``self``."""
         if self.payload is None:
             self.payload = pickle.dumps((self.text, self.chunks), protocol=pickle.HIGHEST_PROTOCOL)
             self.text, self.chunks = "", []
@@ -275,14 +280,12 @@ class ExtractStage:
         bad one leaves ``current`` and is counted in ``report`` as skipped."""
         fresh: dict[str, Extracted] = {}
         for item in extract_files(files, self.options, self.product, progress, keep_suffix):
-            if item.skip_reason is not None or item.extraction is None:
+            extraction = item.unpack_extraction()
+            if item.skip_reason is not None or extraction is None:
                 report.skip(item.path, item.skip_reason or "extract_failed", item.detail)
                 current.discard(item.path)
                 continue
-            extraction = item.unpack_extraction()
-            assert extraction is not None
-            if item.payload is None:
-                item.pack()  # text and chunks wait for the write as one pickle, not as objects
+            item.pack_text()  # text and chunks wait for the write as one pickle, not as objects
             item.extraction = None  # the resolver holds it (loaded); the writer reads it there
             current.add(item.path)
             loaded.append((extraction, item.checksum, item.size))
