@@ -34,6 +34,7 @@ from indexer.extract_cache import ExtractionCache
 from indexer.languages import extractor_for_path
 from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
+from indexer.packed import pack_calls
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from indexer.symbols import module_path
 from stores.contracts import Chunk
@@ -172,6 +173,7 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
         if budget.partial:
             extraction.partial = budget.partial
             log.warning("%s indexed in part: %s", sf.path, budget.partial)
+        extraction.calls = pack_calls(extraction.calls)  # type: ignore[assignment]  # see indexer.packed
         blob = None
         if cache_dir is not None:
             blob = _pickle_extraction(extraction)
@@ -239,7 +241,7 @@ def extract_files(
     more; in this process otherwise or with ``jobs=1``), advancing ``progress`` once per file.
     ``keep_suffix``: paths whose ids keep their suffix (default: :func:`suffixed_paths` of
     ``files``)."""
-    jobs = options.jobs or os.cpu_count() or 1
+    jobs = options.extraction_jobs(os.cpu_count() or 1)
     if keep_suffix is None:
         keep_suffix = suffixed_paths(sf.path for sf in files)
     work = [(sf, options.repo, product, options.max_file_bytes, sf.path in keep_suffix, options.state_dir and

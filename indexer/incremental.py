@@ -142,7 +142,7 @@ class RepositoryIndex:
         # walks the tree (about a third of an unchanged run on Django), once is enough.
         self.resolver = RepositoryResolver(self.repo, None)
         self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
-                                  self.journal)
+                                  self.journal, options.write_batch_bytes())
         self.synced = False
         self.skip_unchanged = False
         """A one-shot run (``ripple index``) stops after hashing when the index already holds exactly

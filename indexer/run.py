@@ -19,7 +19,17 @@ from typing import Protocol
 
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 
-__all__ = ["IndexOptions", "IndexReport", "ProgressSink", "NoProgress"]
+__all__ = ["IndexOptions", "IndexReport", "ProgressSink", "NoProgress", "DEFAULT_MEMORY_BUDGET_MIB", "WORKER_MIB",
+           "MAIN_MIB"]
+
+DEFAULT_MEMORY_BUDGET_MIB = 400
+"""Peak memory (MiB, resident set of the run's main process) an index run aims at by default
+(:attr:`IndexOptions.memory_budget_mib`)."""
+WORKER_MIB = 100
+"""What one extraction worker process takes at most on real code (Django: 58-103 MiB): the budget
+left after :data:`MAIN_MIB` bounds the number of workers."""
+MAIN_MIB = 200
+"""Budget kept for the main process before workers are counted (:meth:`IndexOptions.extraction_jobs`)."""
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +79,12 @@ class IndexOptions:
     are skipped as ``symlink_outside``, see :mod:`indexer.fsguard`); ``name`` / ``branch``: the
     repository's registry name and branch when ``repo`` is a branch key (``name@branch``, see
     :mod:`indexer.registry`; ``None``: ``repo`` itself, and the checkout's current branch).
-    ``record``: write the repository's registry entry after the run (:mod:`indexer.registry`)."""
+    ``record``: write the repository's registry entry after the run (:mod:`indexer.registry`).
+    ``memory_budget_mib``: the memory the run may take, MiB, its main process and its extraction
+    workers together (``None``: the main process aims at :data:`DEFAULT_MEMORY_BUDGET_MIB` and the
+    workers are one per core): it sizes the write batches (:meth:`write_batch_bytes`) and caps the
+    extraction workers (:meth:`extraction_jobs`). What the resolver must hold (every file's symbols)
+    is not bounded by it."""
 
     repo: str
     product: str | None = None
@@ -81,6 +96,22 @@ class IndexOptions:
     name: str | None = None
     branch: str | None = None
     record: bool = True
+    memory_budget_mib: int | None = None
+
+    def extraction_jobs(self, cores: int) -> int:
+        """Extraction worker processes for a machine of ``cores`` cores: ``jobs`` (default one per
+        core); with a memory budget at most as many as fit it after :data:`MAIN_MIB`, at
+        :data:`WORKER_MIB` each (at least 1)."""
+        jobs = self.jobs or cores
+        if self.memory_budget_mib is not None:
+            jobs = min(jobs, (self.memory_budget_mib - MAIN_MIB) // WORKER_MIB)
+        return max(1, jobs)
+
+    def write_batch_bytes(self) -> int:
+        """Source bytes per write batch (:class:`indexer.writer.IndexWriter`): 1/200 of the budget
+        (2 MiB at 400 MiB; a batch's texts, chunks and rows take about 8x its source), at least 256 KiB."""
+        budget = DEFAULT_MEMORY_BUDGET_MIB if self.memory_budget_mib is None else self.memory_budget_mib
+        return max(256 << 10, (budget << 20) // 200)
 
 
 @dataclass(slots=True)

@@ -66,8 +66,9 @@ def main(verbose: int) -> None:
                    "several at a time (see --jobs, --memory-budget).")
 @click.option("--branch", help="Index PATH as this branch of the repository (default: the checkout's current one).")
 @click.option("--memory-budget", type=click.IntRange(64, 1 << 22), metavar="MIB",
-              help="With --all: start a repository only while the runs' estimated memory fits (default: half the "
-                   "available memory).")
+              help="Memory the run may take (main process and extraction workers; sizes write batches, caps "
+                   "workers). With --all: start a repository only while the runs' estimated memory fits (default: "
+                   "half the available memory).")
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name).")
 @click.option("--product", help="Product the repository belongs to (default: the repository name).")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: PATH/.ripple/index.db).")
@@ -128,7 +129,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
     model = model or config.embedding_model
     options = IndexOptions(repo=key, name=repo_name, branch=branch, product=product, max_file_bytes=max_file_size, jobs=jobs,
                            http_services=config.http_services, state_dir=str(state_dir(db_path)),
-                           follow_external_symlinks=follow_external_symlinks)
+                           follow_external_symlinks=follow_external_symlinks, memory_budget_mib=memory_budget)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     progress: RichProgress | None = None
     try:
@@ -607,7 +608,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
                                    state_dir=str(state_dir(db_path)),
-                                   follow_external_symlinks=follow_external_symlinks)
+                                   follow_external_symlinks=follow_external_symlinks, memory_budget_mib=memory_budget)
             printer = _update_printer(name, stores.search, embed, model or config.embedding_model, as_json)
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),

@@ -144,7 +144,8 @@ def _run_job(job: RepoJob, conn: Connection) -> None:
         try:
             options = IndexOptions(repo=job.key, product=job.product, name=job.name, branch=job.branch,
                                    max_file_bytes=job.max_file_bytes, jobs=job.extract_jobs,
-                                   http_services=config.http_services, state_dir=str(state_dir(db)))
+                                   http_services=config.http_services, state_dir=str(state_dir(db)),
+                                   memory_budget_mib=job.estimate_mib)  # what the scheduler admitted it for
             report = index_repository(job.root, stores.graph, stores.search, options, _PipeProgress(conn))
         finally:
             stores.close()
