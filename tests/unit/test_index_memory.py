@@ -1,0 +1,175 @@
+"""The memory-bounding pieces of an index run (issue 19 goal 1): call sites kept packed
+(:mod:`indexer.packed`), the write in bounded batches inside one store transaction
+(:meth:`stores.embedded_tx.EmbeddedTransactions.transaction`, :class:`indexer.writer.IndexWriter`),
+worker results pickled once (:class:`indexer.extraction.Extracted`) and the per-run memory budget
+(:class:`indexer.run.IndexOptions`)."""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from indexer.discovery import discover
+from indexer.extract_cache import ExtractionCache
+from indexer.extraction import extract_file, extract_file_packed
+from indexer.model import CallSite
+from indexer.packed import PackedCalls, pack_calls
+from indexer.pipeline import index_repository
+from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexOptions
+from stores.contracts import FileRecord, IndexedFile, Node
+from stores.embedded import EmbeddedStore
+from tests.index_dump import dump
+
+
+def _calls() -> list[CallSite]:
+    return [CallSite(name="save", caller="m.f", line=3, col=4, arity=1, receiver="self"),
+            CallSite(name="load", caller=None, line=9, col=0, arity=0, receiver=None)]
+
+
+class TestPackedCalls:
+    def test_reads_as_the_list_it_packs(self):
+        calls = _calls()
+        packed = PackedCalls(calls)
+        assert len(packed) == 2 and list(packed) == calls and packed[1] == calls[1] and packed[:1] == calls[:1]
+        assert packed == calls and calls == packed and packed == PackedCalls(calls)
+        assert packed != calls[:1] and packed != [] and packed != "save"
+        assert [c.name for c in packed] == ["save", "load"]
+
+    def test_pickles_as_its_blob_and_is_packed_once(self):
+        packed = PackedCalls(_calls())
+        again = pickle.loads(pickle.dumps(packed, protocol=pickle.HIGHEST_PROTOCOL))
+        assert isinstance(again, PackedCalls) and again.blob == packed.blob and again == _calls()
+        assert pack_calls(packed) is packed
+        assert isinstance(pack_calls(_calls()), PackedCalls)
+        assert PackedCalls() == [] and len(PackedCalls()) == 0
+
+
+def _tree(root: Path) -> Path:
+    """A doc that names symbols of files written after it (path order), code calling across files."""
+    (root / "pkg").mkdir(parents=True)
+    (root / "a_notes.md").write_text("# Notes\n\nSee `OrderService` and `pkg.zeta.compute_total`.\n", encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "alpha.py").write_text(
+        "from pkg.zeta import compute_total\n\n\ndef run():\n    return compute_total(2)\n", encoding="utf-8")
+    (root / "pkg" / "zeta.py").write_text(
+        "class OrderService:\n    def total(self):\n        return compute_total(1)\n\n\n"
+        "def compute_total(x):\n    return x * 2\n", encoding="utf-8")
+    return root
+
+
+class TestBatchedWrite:
+    def test_one_file_per_batch_writes_what_one_batch_writes(self, tmp_path, monkeypatch):
+        src = _tree(tmp_path / "src")
+        dbs = {}
+        for name, budget_bytes in (("one", 1 << 30), ("per_file", 1)):
+            monkeypatch.setattr(IndexOptions, "write_batch_bytes", lambda self, b=budget_bytes: b)
+            db = tmp_path / f"{name}.db"
+            store = EmbeddedStore(db)
+            calls: list[int] = []
+            original = store.replace_files
+            monkeypatch.setattr(store, "replace_files", lambda files, c=calls, o=original: (c.append(len(files)), o(files))[1])
+            index_repository(src, store, store, IndexOptions(repo="r", state_dir=str(tmp_path / f"state-{name}")))
+            store.close()
+            dbs[name] = (dump(db), calls)
+        (one, one_calls), (per_file, per_file_calls) = dbs["one"], dbs["per_file"]
+        assert one_calls == [4] and per_file_calls == [1, 1, 1, 1]
+        assert one == per_file
+        mentions = sorted((e[1], e[2]) for e in per_file["edges"] if e[0] == "MENTIONS")
+        # The doc is written first, the nodes it names last: found all the same.
+        assert mentions == [("r:a_notes.md", "r:pkg/zeta.OrderService"), ("r:a_notes.md", "r:pkg/zeta.compute_total(1)")]
+
+    def test_a_failing_batch_leaves_the_index_as_it_was(self, tmp_path, monkeypatch):
+        src = _tree(tmp_path / "src")
+        db = tmp_path / "index.db"
+        store = EmbeddedStore(db)
+        index_repository(src, store, store, IndexOptions(repo="r", state_dir=str(tmp_path / "state")))
+        before = dump(db)
+        (src / "pkg" / "alpha.py").write_text("def run():\n    return 1\n", encoding="utf-8")
+        (src / "pkg" / "zeta.py").write_text("def compute_total(x):\n    return x\n", encoding="utf-8")
+        monkeypatch.setattr(IndexOptions, "write_batch_bytes", lambda self: 1)
+        original = store.replace_files
+        seen: list[str] = []
+
+        def fail_second(files):
+            seen.extend(f.file.path for f in files)
+            if len(seen) > 1:
+                raise RuntimeError("disk gone")
+            original(files)
+
+        monkeypatch.setattr(store, "replace_files", fail_second)
+        with pytest.raises(RuntimeError, match="disk gone"):
+            index_repository(src, store, store, IndexOptions(repo="r", state_dir=str(tmp_path / "state")))
+        store.close()
+        assert seen == ["pkg/alpha.py", "pkg/zeta.py"]
+        assert dump(db) == before  # the first batch was rolled back with the second
+
+
+def _file(path: str) -> IndexedFile:
+    return IndexedFile(FileRecord("r", path, "python", "c", 1), nodes=[Node(f"r:{path}", "File", path, path, "r", path, 1, 0, 1, 0)])
+
+
+class TestStoreTransaction:
+    def test_writes_inside_commit_together(self, tmp_path):
+        db = tmp_path / "index.db"
+        store = EmbeddedStore(db)
+        reader = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        with store.transaction():
+            store.replace_files([_file("a.py")])
+            with store.transaction():  # nested: joins
+                store.replace_files([_file("b.py")])
+            assert reader.execute("SELECT count(*) FROM files").fetchone()[0] == 0  # nothing visible yet
+            assert store.in_transaction()
+        assert not store.in_transaction()
+        assert reader.execute("SELECT path FROM files ORDER BY 1").fetchall() == [("a.py",), ("b.py",)]
+        with pytest.raises(ValueError):
+            with store.transaction():
+                store.replace_files([_file("c.py")])
+                raise ValueError("boom")
+        assert reader.execute("SELECT path FROM files ORDER BY 1").fetchall() == [("a.py",), ("b.py",)]
+        store.replace_files([_file("d.py")])  # outside: its own transaction again
+        assert reader.execute("SELECT count(*) FROM files").fetchone()[0] == 3
+        store.close()
+
+
+class TestWorkerResults:
+    def test_a_packed_result_carries_the_cached_pickle(self, tmp_path):
+        (tmp_path / "src").mkdir()
+        (tmp_path / "src" / "m.py").write_text("def f():\n    return g(1)\n\n\ndef g(x):\n    return x\n", encoding="utf-8")
+        sf = discover(tmp_path / "src").files[0]
+        cache_dir = str(tmp_path / "cache")
+        plain = extract_file((sf, "r", "r", 1 << 20, False, None))
+        packed = extract_file_packed((sf, "r", "r", 1 << 20, True, cache_dir))
+        assert packed.extraction is None and packed.blob is not None and packed.payload is not None
+        assert packed.text == "" and packed.chunks == []
+        cached = ExtractionCache(cache_dir).get("m.py", packed.checksum)
+        assert cached is not None and pickle.dumps(cached, protocol=pickle.HIGHEST_PROTOCOL) == packed.blob
+        ex = packed.unpack_extraction()
+        assert ex is not None and ex.id_path == "m.py" and packed.blob is None
+        assert isinstance(ex.calls, PackedCalls) and [c.name for c in ex.calls] == ["g"]
+        text, chunks = packed.text_chunks()
+        assert text == plain.text and [c.id for c in chunks] == [c.id.replace("r:m.", "r:m.py.", 1) for c in plain.chunks]
+        packed.release()
+        assert packed.payload is None and packed.text_chunks() == ("", [])
+
+    def test_a_skipped_file_stays_skipped_packed(self, tmp_path):
+        (tmp_path / "src").mkdir()
+        (tmp_path / "src" / "m.py").write_text("x = 1\n", encoding="utf-8")
+        sf = discover(tmp_path / "src").files[0]
+        (tmp_path / "src" / "m.py").unlink()
+        result = extract_file_packed((sf, "r", "r", 1 << 20, False, None))
+        assert result.skip_reason is not None and result.unpack_extraction() is None
+
+
+class TestBudget:
+    def test_jobs_and_batches_follow_the_budget(self):
+        assert IndexOptions(repo="r").extraction_jobs(8) == 8  # no budget: one worker per core
+        assert IndexOptions(repo="r", jobs=3).extraction_jobs(8) == 3
+        assert IndexOptions(repo="r", memory_budget_mib=400).extraction_jobs(8) == 2
+        assert IndexOptions(repo="r", memory_budget_mib=150).extraction_jobs(8) == 1
+        assert IndexOptions(repo="r", memory_budget_mib=4000, jobs=3).extraction_jobs(8) == 3
+        assert IndexOptions(repo="r").write_batch_bytes() == (DEFAULT_MEMORY_BUDGET_MIB << 20) // 200
+        assert IndexOptions(repo="r", memory_budget_mib=4000).write_batch_bytes() == (4000 << 20) // 200
+        assert IndexOptions(repo="r", memory_budget_mib=40).write_batch_bytes() == 256 << 10
