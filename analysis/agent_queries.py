@@ -86,11 +86,13 @@ def estimate_tokens(text: str) -> int:
 class TargetError(ValueError):
     """A ``target`` that names no symbol, or several different ones. ``candidates`` are what it may
     have meant (dicts as :func:`node_json` makes, best first, at most :data:`CANDIDATES_SHOWN`): pass
-    one's ``id`` as the target."""
+    one's ``id`` as the target. ``ambiguous`` is true when the target names several symbols (false: it
+    names none)."""
 
-    def __init__(self, message: str, candidates: Sequence[Mapping[str, Any]] = ()) -> None:
+    def __init__(self, message: str, candidates: Sequence[Mapping[str, Any]] = (), ambiguous: bool = False) -> None:
         super().__init__(message)
         self.candidates = [dict(c) for c in candidates]
+        self.ambiguous = ambiguous
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +234,8 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
         raise TargetError(f"{text!r} names {len(stems)} different symbols{where}: "
                           + ", ".join(n.id for n in shown[:CANDIDATES_SHOWN])
                           + (" …" if len(shown) > CANDIDATES_SHOWN else "")
-                          + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]])
+                          + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]],
+                          ambiguous=True)
     return sorted(targets, key=lambda n: n.id), others
 
 
