@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from analysis.ranking import (DEFAULT_PRIORS, VISIBILITY_MODIFIERS, Candidate, Priors, asks_for_tests,
+                              named_definitions, rerank, visibility)
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import MODEL_ENV, Embedder
 
 __all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
            "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
-
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
 RRF_K = 60
 """The RRF constant k (Cormack et al., SIGIR 2009)."""
@@ -55,7 +54,7 @@ def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = 
     return [FusedHit(c, scores[c], ranks[c]) for c in order]
 
 
-VISIBILITIES = ("public", "private", "protected", "internal", "global", "package")
+VISIBILITIES = VISIBILITY_MODIFIERS
 """Modifiers that state a definition's visibility (Java, Apex, TypeScript class members, C#, Kotlin)."""
 
 
@@ -64,38 +63,19 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
     node): ``language``; ``kind`` (the chunk's: ``method``, ``class``, ``function``,
     ``file_section``...); ``decorators`` (decorator / annotation texts as written, without ``@``);
     ``modifiers`` (``static``, ``abstract``, ``async``, Apex sharing modes...); ``visibility``: the
-    visibility modifier written (:data:`VISIBILITIES`), else by the language's convention: JS/TS
-    ``export`` for an exported top-level declaration, else ``module``, a class member ``public``
-    (``private`` for a ``#name``; Vue components alike); Kotlin ``public`` (its default); Python
-    ``private`` for a ``_name`` (dunders aside), else ``public``; Go ``public`` when exported
-    (capitalised), else ``package``; C# without a modifier ``private`` for a member, ``internal`` for a
-    top-level type; ``None`` when the language says nothing;
-    ``exported`` (JS/TS); ``parent``: the enclosing definition's dotted name (``None`` at top
-    level); ``signature``. A file section has only ``language``, ``kind`` and ``parent`` ``None``."""
+    visibility modifier written (:data:`VISIBILITIES`), else by the language's convention
+    (:func:`analysis.ranking.visibility`), ``None`` when the language says nothing; ``exported`` (JS/TS); ``documented``: the definition has a docstring, Javadoc, JSDoc or KDoc;
+    ``parent``: the enclosing definition's dotted name (``None`` at top level); ``signature``. A file
+    section has only ``language``, ``kind`` and ``parent`` ``None``."""
     props = node.props if node.label != "File" else {}
     modifiers = [str(m) for m in props.get("modifiers") or ()]
-    visibility: str | None = next((m for m in modifiers if m in VISIBILITIES), None)
-    language = chunk.language
-    if visibility is None and node.label != "File":
-        if language in ("javascript", "typescript", "vue") and "." in (node.qualname or ""):
-            visibility = "private" if node.name.startswith("#") else "public"  # a class member
-        elif language in ("javascript", "typescript", "vue"):
-            visibility = "export" if props.get("exported") else "module"
-        elif language == "kotlin":
-            visibility = "public"  # Kotlin's default
-        elif language == "python":
-            private = node.name.startswith("_") and not (node.name.startswith("__") and node.name.endswith("__"))
-            visibility = "private" if private else "public"
-        elif language == "go":  # exported by capitalisation, else visible in its package only
-            visibility = "public" if props.get("exported") else "package"
-        elif language == "csharp":  # C#'s defaults: a member is private, a top-level type internal
-            visibility = "private" if "." in (node.qualname or "") else "internal"
     qualname = node.qualname or ""
     return {
-        "language": language, "kind": chunk.kind,
+        "language": chunk.language, "kind": chunk.kind,
         "decorators": [str(d) for d in props.get("decorators") or ()],
         "modifiers": [m for m in modifiers if m not in VISIBILITIES],
-        "visibility": visibility, "exported": bool(props.get("exported")),
+        "visibility": visibility(node, chunk.language), "exported": bool(props.get("exported")),
+        "documented": bool(props.get("documented")),
         "parent": qualname.rpartition(".")[0] or None if node.label != "File" else None,
         "signature": props.get("signature"),
     }
@@ -155,36 +135,28 @@ class QueryEngine:
         self.embed_query = embed_query
         self.candidates = candidates
 
-    def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
+    def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None,
+               tests: bool = False) -> SearchResult:
         """The best ``limit`` hits for ``query`` (natural language or identifiers).
 
         A query that is one identifier (``url_for``, ``Config.from_envvar``) adds a third ranked list,
-        ``name``: the symbols of exactly that name, most-called first, so the definition a developer
-        types is not outvoted by the many chunks that merely mention it."""
+        ``name``: the definitions of exactly that name (:func:`analysis.ranking.named_definitions`), and
+        those come first in that order, so the definition a developer types is not outvoted by the many
+        chunks that merely mention it. The other hits are ranked by their fused score times the priors
+        (:mod:`analysis.ranking`): test code below implementation unless ``tests`` is true or the query
+        asks for tests (then the reverse), private helpers below public API, undocumented definitions
+        below documented ones."""
         counts = self.index.chunk_count()
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         if self.embed_query is not None and counts["embedded"]:
             lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
-        named = self._exact_names(query.strip(), filters)
+        wants_tests = tests or asks_for_tests(query)
+        named = named_definitions(self.graph, self.index, query, filters, wants_tests)
         if named:
-            lists["name"] = named
-        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
-
-    def _exact_names(self, query: str, filters: SearchFilters | None) -> list[ScoredChunk]:
-        if not _IDENTIFIER.fullmatch(query):
-            return []
-        name = query.rsplit(".", 1)[-1]
-        nodes = [n for n in self.graph.find_symbols([name]).get(name, []) if n.label != "File"]
-        if "." in query:
-            nodes = [n for n in nodes if n.qualname.endswith(query) or f"{n.file}:{n.qualname}".endswith(query)]
-        if filters is not None and nodes:
-            chunks = self.index.get_chunks([n.id for n in nodes[: self.candidates]])
-            nodes = [n for n in nodes if n.id in chunks and _passes(chunks[n.id], filters)]
-        if not nodes:
-            return []
-        fan_in = self.graph.incoming([n.id for n in nodes[: self.candidates]], ["CALLS"])
-        ranked = sorted(nodes[: self.candidates], key=lambda n: (-len(fan_in.get(n.id, [])), n.id))
-        return [ScoredChunk(n.id, float(len(fan_in.get(n.id, []))), i) for i, n in enumerate(ranked, 1)]
+            depth = max(self.candidates, limit * 2)
+            lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[:depth], 1)]
+        exact = {n.id: s for n, s in named}
+        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts, exact, wants_tests)
 
     def similar(self, chunk_id: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
         """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded); empty with a note
@@ -195,13 +167,26 @@ class QueryEngine:
             return SearchResult([], [], counts["embedded"], counts["chunks"], notes=[f"{chunk_id} has no embedding yet"])
         hits = [h for h in self.index.knn(chunk.embedding, limit + 1, filters) if h.chunk_id != chunk_id]
         ranked = [ScoredChunk(h.chunk_id, h.score, i + 1) for i, h in enumerate(hits)]
-        return self._assemble(reciprocal_rank_fusion({"knn": ranked}), limit, ["knn"], counts)
+        return self._assemble(reciprocal_rank_fusion({"knn": ranked}), limit, ["knn"], counts, priors=None)
 
-    def _assemble(self, fused: list[FusedHit], limit: int, lists: list[str], counts: Mapping[str, int]) -> SearchResult:
-        head = fused[: max(limit * 2, limit + 10)]  # room for hits dropped below
+    def _assemble(self, fused: list[FusedHit], limit: int, lists: list[str], counts: Mapping[str, int],
+                  exact: Mapping[str, float] | None = None, wants_tests: bool = False,
+                  priors: Priors | None = DEFAULT_PRIORS) -> SearchResult:
+        """Hits for the head of ``fused``: chunks and nodes fetched in two batched calls, orphans
+        dropped, then (unless ``priors`` is ``None``) ranked by :func:`analysis.ranking.rerank` with the
+        exact definitions ``exact`` first (``{node id: definition score}``, best first)."""
+        head = fused[: max(limit * 3, limit + 20)]  # room for hits dropped or re-ranked below
+        if exact:  # the first exact definitions, wherever fusion put them
+            by_id = {f.chunk_id: f for f in fused}
+            seen = {f.chunk_id for f in head}
+            head += [by_id[i] for i in list(exact)[: limit * 2] if i in by_id and i not in seen]
         chunks = self.index.get_chunks([f.chunk_id for f in head])
         nodes = self.graph.get_nodes(sorted({c.fqn for c in chunks.values()}))
         kept = [(f, chunks[f.chunk_id]) for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn in nodes]
+        if priors is not None:
+            order = rerank([Candidate(c, nodes[c.fqn], f.score) for f, c in kept], exact or {}, priors, wants_tests)
+            kept = [(FusedHit(kept[r.index][0].chunk_id, r.score, kept[r.index][0].ranks), kept[r.index][1])
+                    for r in order]
         kept = kept[:limit]
         callers = self.graph.incoming([c.fqn for _, c in kept], ["CALLS"])
         mentioned = self._mentions([c for _, c in kept])
@@ -240,11 +225,6 @@ class QueryEngine:
 
 MENTIONING_KINDS = ("doc", "config")
 """Chunk kinds whose hits carry the nodes they mention."""
-
-
-def _passes(chunk: Chunk, f: SearchFilters) -> bool:
-    return all(want is None or getattr(chunk, field) == want
-               for field, want in (("product", f.product), ("repo", f.repo), ("language", f.language), ("kind", f.kind)))
 
 
 def query_engine(store: GraphStore, model_name: str | None = None, index: SearchIndex | None = None) -> QueryEngine:
