@@ -162,13 +162,23 @@ class QueryEngine:
         ``name``: the symbols of exactly that name, most-called first, so the definition a developer
         types is not outvoted by the many chunks that merely mention it."""
         counts = self.index.chunk_count()
+        lists = self.ranked_lists(query, filters, counts)
+        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
+
+    def ranked_lists(self, query: str, filters: SearchFilters | None = None,
+                     counts: Mapping[str, int] | None = None) -> dict[str, list[ScoredChunk]]:
+        """The ranked lists :meth:`search` fuses for ``query``, each ``candidates`` deep: ``bm25``;
+        ``knn`` when an embedder is set and chunks are embedded (``counts``: the index's
+        ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
+        symbols."""
+        counts = self.index.chunk_count() if counts is None else counts
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         if self.embed_query is not None and counts["embedded"]:
             lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
         named = self._exact_names(query.strip(), filters)
         if named:
             lists["name"] = named
-        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
+        return lists
 
     def _exact_names(self, query: str, filters: SearchFilters | None) -> list[ScoredChunk]:
         if not _IDENTIFIER.fullmatch(query):
