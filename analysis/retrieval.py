@@ -120,7 +120,9 @@ class QueryEngine:
     """Hybrid search over one graph store and one search index.
 
     ``embed_query`` maps a query string to a normalised 384-d vector (the embedder's); ``None``
-    disables the dense side. ``candidates`` is how deep each list is read before fusion.
+    disables the dense side. ``candidates`` is how deep each list is read before fusion. ``priors``
+    (:class:`analysis.ranking.Priors`) weigh the fused hits; ``exact_first`` puts an identifier query's
+    exact definitions first (both as measured in docs/search-quality.md; switched off only to measure).
     """
 
     def __init__(
@@ -129,11 +131,15 @@ class QueryEngine:
         index: SearchIndex,
         embed_query: Callable[[str], Sequence[float]] | None = None,
         candidates: int = 50,
+        priors: Priors = DEFAULT_PRIORS,
+        exact_first: bool = True,
     ) -> None:
         self.graph = graph
         self.index = index
         self.embed_query = embed_query
         self.candidates = candidates
+        self.priors = priors
+        self.exact_first = exact_first
 
     def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None,
                tests: bool = False) -> SearchResult:
@@ -147,16 +153,27 @@ class QueryEngine:
         asks for tests (then the reverse), private helpers below public API, undocumented definitions
         below documented ones."""
         counts = self.index.chunk_count()
+        wants_tests = tests or asks_for_tests(query)
+        lists = self.ranked_lists(query, filters, counts, wants_tests)
+        exact = {h.chunk_id: h.score for h in lists.get("name", [])} if self.exact_first else {}
+        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts, exact, wants_tests,
+                              self.priors)
+
+    def ranked_lists(self, query: str, filters: SearchFilters | None = None,
+                     counts: Mapping[str, int] | None = None, wants_tests: bool = False) -> dict[str, list[ScoredChunk]]:
+        """The ranked lists :meth:`search` fuses for ``query``, each ``candidates`` deep: ``bm25``;
+        ``knn`` when an embedder is set and chunks are embedded (``counts``: the index's
+        ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
+        definitions (:func:`analysis.ranking.named_definitions`, test code first when ``wants_tests``;
+        each hit's score is its definition score)."""
+        counts = self.index.chunk_count() if counts is None else counts
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         if self.embed_query is not None and counts["embedded"]:
             lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
-        wants_tests = tests or asks_for_tests(query)
         named = named_definitions(self.graph, self.index, query, filters, wants_tests)
         if named:
-            depth = max(self.candidates, limit * 2)
-            lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[:depth], 1)]
-        exact = {n.id: s for n, s in named}
-        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts, exact, wants_tests)
+            lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[: self.candidates], 1)]
+        return lists
 
     def similar(self, chunk_id: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
         """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded); empty with a note
