@@ -180,13 +180,15 @@ def definition_order(graph: GraphStore, nodes: Sequence[Node], languages: Mappin
     outgoing ``OVERRIDES`` edge), more fan-in first (distinct sources of incoming :data:`FAN_IN_KINDS`
     edges; a class's include the calls of its constructors), documented first, then by id.
     ``languages`` maps a node id to its chunk's language (a node absent from it is taken from its
-    ``language`` property). Two batched graph calls, two more when classes are among ``nodes``."""
+    ``language`` property). Two batched graph calls."""
     if not nodes:
         return []
     ids = [n.id for n in nodes]
-    constructors = _constructors(graph, [n.id for n in nodes if n.label in _TYPE_LABELS])
+    out = graph.outgoing(ids, ["OVERRIDES", "CONTAINS"])
+    overrides = {i for i, es in out.items() if any(e.kind == "OVERRIDES" for e in es)}
+    constructors = {n.id: _constructor_ids(n, [e.dst for e in out.get(n.id, []) if e.kind == "CONTAINS"])
+                    for n in nodes if n.label in _TYPE_LABELS}
     incoming = graph.incoming(ids + sorted({c for cs in constructors.values() for c in cs}), list(FAN_IN_KINDS))
-    overrides = graph.outgoing(ids, ["OVERRIDES"])
     keyed = []
     for n in nodes:
         language = languages.get(n.id) or str(n.props.get("language") or "")
@@ -194,7 +196,7 @@ def definition_order(graph: GraphStore, nodes: Sequence[Node], languages: Mappin
         fan_in = len({(e.kind, e.src) for e in edges})
         wanted = is_test_path(n.file) == wants_tests
         public = not is_private(n, language)
-        base = not overrides.get(n.id)
+        base = n.id not in overrides
         score = (4 * wanted + 2 * public + base + fan_in / (fan_in + 1.0)) / 8.0
         keyed.append((n, score, _documented(n)))
     keyed.sort(key=lambda t: (-t[1], not t[2], t[0].id))
@@ -202,24 +204,14 @@ def definition_order(graph: GraphStore, nodes: Sequence[Node], languages: Mappin
 
 
 _TYPE_LABELS = frozenset({"Class", "Enum"})
-_CONSTRUCTOR_NAMES = frozenset({"__init__", "constructor"})
 
 
-def _constructors(graph: GraphStore, type_ids: Sequence[str]) -> dict[str, list[str]]:
-    """``{type id: [constructor ids]}``: the members of each type that construct it (label
-    ``Constructor``, or a method named ``__init__`` / ``constructor``), whose callers call the type.
-    Two batched calls; none without types."""
-    if not type_ids:
-        return {}
-    members = graph.outgoing(list(type_ids), ["CONTAINS"])
-    found = graph.get_nodes(sorted({e.dst for es in members.values() for e in es}))
-    out: dict[str, list[str]] = {}
-    for type_id, edges in members.items():
-        for e in edges:
-            m = found.get(e.dst)
-            if m is not None and (m.label == "Constructor" or (m.label == "Method" and m.name in _CONSTRUCTOR_NAMES)):
-                out.setdefault(type_id, []).append(m.id)
-    return out
+def _constructor_ids(node: Node, members: Sequence[str]) -> list[str]:
+    """The ids among ``members`` (ids of what type ``node`` CONTAINS) of its constructors: a member
+    named ``__init__`` (Python), ``constructor`` (JS/TS) or like the type (Java, C#, Kotlin, Apex),
+    whose callers call the type."""
+    prefixes = tuple(f"{node.id}.{name}(" for name in ("__init__", "constructor", node.name))
+    return [m for m in members if m.startswith(prefixes)]
 
 
 def prior_factor(chunk: Chunk, node: Node, priors: Priors, wants_tests: bool) -> float:

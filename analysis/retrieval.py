@@ -84,7 +84,9 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
 @dataclass(frozen=True, slots=True)
 class SearchHit:
     """A search result with its source and structure: the chunk (real source text), the graph node
-    it stands for, the fused score and per-list ranks, and the node's direct caller count. A doc or
+    it stands for, its score (:func:`analysis.ranking.rerank`: the fused score times the priors, or
+    :data:`analysis.ranking.EXACT_SCORE` plus a definition score for an identifier query's exact
+    definitions) and per-list ranks, and the node's direct caller count. A doc or
     config hit (a README section, a configuration key) carries the code and tables it ``mentions``
     (``MENTIONS`` edges of its file on the chunk's lines), so the page about refunds comes with the
     refund code."""
@@ -131,6 +133,7 @@ class QueryEngine:
         index: SearchIndex,
         embed_query: Callable[[str], Sequence[float]] | None = None,
         candidates: int = 50,
+        *,
         priors: Priors = DEFAULT_PRIORS,
         exact_first: bool = True,
     ) -> None:
@@ -150,14 +153,17 @@ class QueryEngine:
         those come first in that order, so the definition a developer types is not outvoted by the many
         chunks that merely mention it. The other hits are ranked by their fused score times the priors
         (:mod:`analysis.ranking`): test code below implementation unless ``tests`` is true or the query
-        asks for tests (then the reverse), private helpers below public API, undocumented definitions
-        below documented ones."""
+        asks for tests (then the reverse, with a note saying so), private helpers below public API,
+        undocumented definitions below documented ones."""
         counts = self.index.chunk_count()
         wants_tests = tests or asks_for_tests(query)
         lists = self.ranked_lists(query, filters, counts, wants_tests)
         exact = {h.chunk_id: h.score for h in lists.get("name", [])} if self.exact_first else {}
-        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts, exact, wants_tests,
-                              self.priors)
+        result = self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts, exact, wants_tests,
+                                self.priors)
+        if wants_tests:
+            result.notes.append("test code ranked above implementation (tests asked for)")
+        return result
 
     def ranked_lists(self, query: str, filters: SearchFilters | None = None,
                      counts: Mapping[str, int] | None = None, wants_tests: bool = False) -> dict[str, list[ScoredChunk]]:

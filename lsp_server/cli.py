@@ -441,15 +441,18 @@ def _known_language(value: str | None) -> str | None:
                    "doc sections.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
+@click.option("--tests", is_flag=True, help="Look for test code: rank it above the implementation (below it otherwise, "
+                                            "unless QUERY asks for tests).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option
 def search(query: str, db: str | None, repo: str | None, product: str | None, language: str | None,
-           kind: str | None, limit: int, model: str | None, as_json: bool, branch: str | None) -> None:
-    """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
+           kind: str | None, limit: int, model: str | None, tests: bool, as_json: bool, branch: str | None) -> None:
+    """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers. An identifier's
+    definitions come first; test code, private helpers and undocumented code rank lower."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
     with cli_stores(db, branch, view=True, freshness=True) as stores:
         try:
-            result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
+            result = query_engine(stores.graph, model, stores.search).search(query, limit, filters, tests=tests)
         except EmbedderError as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:

@@ -12,6 +12,7 @@
    previous store in the same folder are reused for identical texts.
 4. Held-out queries: for each function / method chunk (not capped) with documentation, the first
    sentence of it (:func:`bench.reval.strip.first_sentence`) when it has >= :data:`MIN_WORDS` words.
+   Nodes lose their ``documented`` property too (kept aside in :attr:`Corpus.documented`).
    A sentence shared by several functions, or a function whose stripped text equals another chunk's,
    is ambiguous and dropped. The one relevant document is that chunk; every other chunk is a
    distractor.
@@ -84,6 +85,8 @@ class Corpus:
     n_chunks: int
     index_s: float
     languages: Counter[str]
+    documented: frozenset[str] = frozenset()
+    """Ids of the nodes whose ``documented`` property was removed with their docs (see :func:`build_corpus`)."""
 
 
 def _line_starts(source: str) -> list[int]:
@@ -139,16 +142,21 @@ def build_corpus(root: Path, name: str, tmp: Path) -> Corpus:
     files: list[IndexedFile] = []
     candidates: list[tuple[str, str, str]] = []
     languages: Counter[str] = Counter()
+    documented: set[str] = set()
     for f in rec.files:
         chunks, cands = _strip_file(f)
         candidates.extend(cands)
         languages.update(c.language for c in chunks)
-        files.append(IndexedFile(f.file, f.nodes, f.edges, f.unresolved, chunks))
+        # The docs are gone, so is the graph's knowledge of them: a held-out answer is documented by
+        # construction, and search ranks documented definitions first (analysis.ranking).
+        documented.update(n.id for n in f.nodes if n.props.get("documented"))
+        nodes = [replace(n, props={k: v for k, v in n.props.items() if k != "documented"}) for n in f.nodes]
+        files.append(IndexedFile(f.file, nodes, f.edges, f.unresolved, chunks))
     texts = Counter(c.text for f in files for c in f.chunks)
     sentences = Counter(q for q, _, _ in candidates)
     queries = [Query(q, cid) for q, cid, text in candidates if sentences[q] == 1 and texts[text] == 1]
     n_chunks = sum(len(f.chunks) for f in files)
-    return Corpus(name, files, queries, n_chunks, index_s, languages)
+    return Corpus(name, files, queries, n_chunks, index_s, languages, frozenset(documented))
 
 
 def records_digest(files: Sequence[IndexedFile]) -> str:

@@ -76,7 +76,8 @@ def test_search_hits_ranks_and_context(http):
     assert first == {
         "id": FIND_BY_ID, "chunkId": FIND_BY_ID, "name": "org.example.OwnerRepository.findById", "label": "Method",
         "kind": "method", "language": "java", "repo": "petclinic", "path": "src/main/java/org/example/OwnerRepository.java",
-        "line": 4, "endLine": 6, "score": round(3 / 61, 6), "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
+        # an exact definition: 10 + (4 implementation + 2 public + 1 base + fan-in 1/(1+1)) / 8
+        "line": 4, "endLine": 6, "score": 10.9375, "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
         "source": "    public Owner findById(int id) {\n        return new Owner(id);\n    }", "sourceTruncated": False,
         "callers": {"count": 1, "names": ["org.example.OwnerController.show"]},
         "callees": {"count": 1, "names": ["org.example.Owner.Owner"]}, "endpoints": {"count": 0, "names": []},
