@@ -75,8 +75,9 @@ def base_definitions(defs: Sequence[Chunk], overrides: Mapping[str, Sequence[str
     1. the roots of the override relation among them: definitions that another of ``defs`` overrides
        (``overrides``: chunk id -> ids it OVERRIDES, followed transitively) and that override none
        of ``defs`` themselves, when that family holds at least 80% of ``defs``;
-    2. without such a relation, the one definition in the module named after it (``src/format/index.ts``
-       for ``format``, ``.../Range.java`` for ``Range``) outside private folders (``_lib``, ``_x``);
+    2. otherwise, the one definition in the module named after it (``src/format/index.ts``
+       for ``format``, ``.../Range.java`` for ``Range``) outside private folders (``_lib``, ``_x``,
+       ``locale``), the one nearest the root when several are (``src/format`` before ``src/fp/format``);
     3. otherwise none (``[]``: the name has no single public place and is not used)."""
     ids = {c.id for c in defs}
 
@@ -95,10 +96,9 @@ def base_definitions(defs: Sequence[Chunk], overrides: Mapping[str, Sequence[str
     family = {c.id for c in defs if c.id in roots or ancestors(c.id) & set(roots)}
     if roots and 5 * len(family) >= 4 * len(defs):
         return roots
-    if roots:
-        return []  # an override family beside unrelated definitions of the name: no single public place
     named = [c for c in defs if _named_module(c)]
-    return [named[0].id] if len(named) == 1 else []
+    top = [c for c in named if c.file.count("/") == min((n.file.count("/") for n in named), default=0)]
+    return [top[0].id] if len(top) == 1 else []
 
 
 def _named_module(c: Chunk) -> bool:
@@ -115,7 +115,7 @@ def identifier_candidates(chunks: Sequence[Chunk], per_kind: int, seed: int,
     * ``unique``: a public callable or class name (>= 4 characters) that one chunk of the corpus
       defines, outside tests; answer: that chunk.
     * ``qualified``: ``Parent.name`` of a public method whose bare name >= 2 chunks define, where
-      ``Parent.name`` ends exactly one chunk's qualified name; answer: that chunk.
+      ``Parent.name`` ends exactly one chunk's qualified name (constructors aside); answer: that chunk.
     * ``ambiguous``: a public name >= 3 non-test chunks define whose :func:`base_definitions` (with
       ``overrides``) are not empty; answer: those; ``definitions`` lists them all, for reading.
     """
@@ -134,7 +134,7 @@ def identifier_candidates(chunks: Sequence[Chunk], per_kind: int, seed: int,
                 tails[f"{parent}.{c.name}"].append(c)
     qualified = [(t, cs[0]) for t, cs in sorted(tails.items())
                  if len(cs) == 1 and len(by_name[cs[0].name]) >= 2 and _public(cs[0]) and cs[0].kind == "method"
-                 and not is_test_path(cs[0].file)]
+                 and not is_test_path(cs[0].file) and cs[0].name not in ("constructor", t.split(".")[0])]
     ambiguous = []
     for n, cs in sorted(by_name.items()):
         defs = [c for c in cs if not is_test_path(c.file)]
