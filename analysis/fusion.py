@@ -10,17 +10,20 @@ Two families, both deterministic (ties break by the best single rank, then by ch
   each of its hits 1) or z-scores, and summed with per-list weights; a list's absence adds 0.
 
 Which one the product uses, and with what parameters, is chosen by measurement
-(docs/search-quality.md, bench/retrieval_eval.py): :data:`DEFAULT_FUSION`.
+(docs/search-quality.md, bench/retrieval_eval.py), per kind of query (:func:`query_kind`: one
+identifier, or text): :data:`FUSION_BY_KIND`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from stores.contracts import ScoredChunk
 
-__all__ = ["RRF_K", "FusedHit", "Fusion", "rrf", "score_fusion", "fuse", "DEFAULT_FUSION"]
+__all__ = ["RRF_K", "IDENTIFIER_QUERY", "FusedHit", "Fusion", "rrf", "score_fusion", "fuse", "query_kind",
+           "FUSION_BY_KIND", "fusion_for"]
 
 RRF_K = 60
 """The RRF constant k of Cormack et al. (SIGIR 2009)."""
@@ -120,5 +123,20 @@ def fuse(lists: Mapping[str, Sequence[ScoredChunk]], fusion: Fusion) -> list[Fus
     raise ValueError(f"unknown fusion method {fusion.method!r} (rrf, minmax or zscore)")
 
 
-DEFAULT_FUSION = Fusion()
-"""What :class:`analysis.retrieval.QueryEngine` fuses with (chosen in docs/search-quality.md)."""
+IDENTIFIER_QUERY = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
+"""A query that is one identifier, bare or dotted (``url_for``, ``Config.from_envvar``)."""
+
+
+def query_kind(query: str) -> str:
+    """``identifier`` when the stripped query is one identifier (:data:`IDENTIFIER_QUERY`), else ``text``."""
+    return "identifier" if IDENTIFIER_QUERY.fullmatch(query.strip()) else "text"
+
+
+FUSION_BY_KIND: Mapping[str, Fusion] = {"identifier": Fusion(), "text": Fusion()}
+"""The fusion :class:`analysis.retrieval.QueryEngine` uses per :func:`query_kind` (chosen by
+measurement: docs/search-quality.md)."""
+
+
+def fusion_for(query: str, table: Mapping[str, Fusion] | None = None) -> Fusion:
+    """The fusion for ``query``: ``table`` (default :data:`FUSION_BY_KIND`) at :func:`query_kind`."""
+    return (table or FUSION_BY_KIND)[query_kind(query)]

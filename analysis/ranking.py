@@ -29,10 +29,10 @@ The prior factors were chosen by measurement (docs/search-quality.md, "Name-awar
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from analysis.fusion import IDENTIFIER_QUERY
 from analysis.testcode import is_test_path
 from stores.analyzer import analyze
 from stores.contracts import Chunk, GraphStore, Node, SearchFilters, SearchIndex
@@ -40,8 +40,6 @@ from stores.contracts import Chunk, GraphStore, Node, SearchFilters, SearchIndex
 __all__ = ["EXACT_SCORE", "FAN_IN_KINDS", "PRIVATE_VISIBILITIES", "TEST_WORDS", "DEFINITION_KINDS", "DEFINITION_LABELS", "Priors",
            "DEFAULT_PRIORS", "NO_PRIORS", "Candidate", "Ranked", "is_identifier", "asks_for_tests", "visibility",
            "is_private", "definition_order", "prior_factor", "rerank", "MAX_NAMED", "named_definitions"]
-
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
 
 EXACT_SCORE = 10.0
 """Score floor of an exact definition of an identifier query: above any fused score (RRF scores are below
@@ -116,7 +114,7 @@ class Ranked:
 def is_identifier(query: str) -> bool:
     """Whether ``query`` (stripped) is one identifier or a dotted name: ``url_for``,
     ``Config.from_envvar``, ``$scope``; not ``"save order"`` nor ``"a.b("``."""
-    return _IDENTIFIER.fullmatch(query.strip()) is not None
+    return IDENTIFIER_QUERY.fullmatch(query.strip()) is not None
 
 
 def asks_for_tests(query: str) -> bool:

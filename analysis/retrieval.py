@@ -1,4 +1,4 @@
-"""Hybrid retrieval: BM25 and dense kNN fused by Reciprocal Rank Fusion, then graph context.
+"""Hybrid retrieval: BM25, dense kNN and exact names fused (:mod:`analysis.fusion`), then graph context.
 
 The :class:`QueryEngine` is the one place search happens, whatever the backends: it asks the
 :class:`~stores.contracts.SearchIndex` for a BM25 list and (when an embedder is configured and chunks
@@ -7,9 +7,10 @@ batched call for the chunks and one for their graph nodes. A hit whose node is m
 run) is dropped. :func:`query_engine` builds one over the configured stores, loading the embedding
 model only when the index holds embeddings.
 
-RRF: ``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))``, ``k = 60``
-(Cormack, Clarke and Buettcher, "Reciprocal Rank Fusion outperforms Condorcet and individual rank
-learning methods", SIGIR 2009).
+Fusion: :func:`analysis.fusion.fuse` with the method chosen per kind of query
+(:data:`analysis.fusion.FUSION_BY_KIND`, by measurement); :func:`reciprocal_rank_fusion` is plain RRF,
+``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))`` (Cormack, Clarke and Buettcher,
+SIGIR 2009). Every hit keeps the rank it had in each list.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from analysis.fusion import FUSION_BY_KIND, RRF_K, FusedHit, Fusion, fuse, fusion_for, rrf
 from analysis.ranking import (DEFAULT_PRIORS, VISIBILITY_MODIFIERS, Candidate, Priors, asks_for_tests,
                               named_definitions, rerank, visibility)
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
@@ -27,31 +29,10 @@ from stores.embedder import MODEL_ENV, Embedder
 __all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
            "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
 
-RRF_K = 60
-"""The RRF constant k (Cormack et al., SIGIR 2009)."""
-
-
-@dataclass(frozen=True, slots=True)
-class FusedHit:
-    """One fused result: ``score`` is the RRF score; ``ranks`` maps each list's name (``bm25``,
-    ``knn``) to the 1-based rank the chunk had there (absent when the list did not return it)."""
-
-    chunk_id: str
-    score: float
-    ranks: Mapping[str, int]
-
-
 def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = RRF_K) -> list[FusedHit]:
-    """Fuse ranked lists by RRF. Ties break by the best single rank, then by chunk id, so the order
-    is deterministic. Returns every chunk of every list, best first."""
-    scores: dict[str, float] = {}
-    ranks: dict[str, dict[str, int]] = {}
-    for name, hits in lists.items():
-        for hit in hits:
-            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (k + hit.rank)
-            ranks.setdefault(hit.chunk_id, {})[name] = hit.rank
-    order = sorted(scores, key=lambda c: (-scores[c], min(ranks[c].values()), c))
-    return [FusedHit(c, scores[c], ranks[c]) for c in order]
+    """Fuse ranked lists by plain RRF (:func:`analysis.fusion.rrf`). Ties break by the best single
+    rank, then by chunk id, so the order is deterministic. Returns every chunk of every list, best first."""
+    return rrf(lists, k)
 
 
 VISIBILITIES = VISIBILITY_MODIFIERS
@@ -122,9 +103,11 @@ class QueryEngine:
     """Hybrid search over one graph store and one search index.
 
     ``embed_query`` maps a query string to a normalised 384-d vector (the embedder's); ``None``
-    disables the dense side. ``candidates`` is how deep each list is read before fusion. ``priors``
-    (:class:`analysis.ranking.Priors`) weigh the fused hits; ``exact_first`` puts an identifier query's
-    exact definitions first (both as measured in docs/search-quality.md; switched off only to measure).
+    disables the dense side. ``candidates`` is how deep each list is read before fusion; ``fusion``
+    maps each kind of query (:func:`analysis.fusion.query_kind`) to its fusion (default
+    :data:`analysis.fusion.FUSION_BY_KIND`). ``priors`` (:class:`analysis.ranking.Priors`) weigh the
+    fused hits; ``exact_first`` puts an identifier query's exact definitions first (both as measured in
+    docs/search-quality.md; switched off only to measure).
     """
 
     def __init__(
@@ -133,6 +116,7 @@ class QueryEngine:
         index: SearchIndex,
         embed_query: Callable[[str], Sequence[float]] | None = None,
         candidates: int = 50,
+        fusion: Mapping[str, Fusion] | None = None,
         *,
         priors: Priors = DEFAULT_PRIORS,
         exact_first: bool = True,
@@ -141,6 +125,7 @@ class QueryEngine:
         self.index = index
         self.embed_query = embed_query
         self.candidates = candidates
+        self.fusion = dict(FUSION_BY_KIND if fusion is None else fusion)
         self.priors = priors
         self.exact_first = exact_first
 
@@ -159,7 +144,7 @@ class QueryEngine:
         wants_tests = tests or asks_for_tests(query)
         lists = self.ranked_lists(query, filters, counts, wants_tests)
         exact = {h.chunk_id: h.score for h in lists.get("name", [])} if self.exact_first else {}
-        result = self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts, exact, wants_tests,
+        result = self._assemble(fuse(lists, fusion_for(query, self.fusion)), limit, list(lists), counts, exact, wants_tests,
                                 self.priors)
         if wants_tests:
             result.notes.append("test code ranked above implementation (tests asked for)")

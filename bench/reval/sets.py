@@ -19,13 +19,13 @@ import json
 import random
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from stores.contracts import Chunk
 
-__all__ = ["SetQuery", "load_set", "check_answers", "identifier_candidates", "is_test_path"]
+__all__ = ["SetQuery", "load_set", "check_answers", "base_definitions", "identifier_candidates", "is_test_path"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +69,55 @@ def _public(c: Chunk) -> bool:
     return not c.name.startswith(("_", "#")) and c.kind in ("function", "method", "class")
 
 
-def identifier_candidates(chunks: Sequence[Chunk], per_kind: int, seed: int) -> dict[str, list[dict[str, object]]]:
+def base_definitions(defs: Sequence[Chunk], overrides: Mapping[str, Sequence[str]]) -> list[str]:
+    """The public / base definition(s) among ``defs`` (chunks sharing one name), by the set's rule:
+
+    1. the roots of the override relation among them: definitions that another of ``defs`` overrides
+       (``overrides``: chunk id -> ids it OVERRIDES, followed transitively) and that override none
+       of ``defs`` themselves, when that family holds at least 80% of ``defs``;
+    2. otherwise, the one definition in the module named after it (``src/format/index.ts``
+       for ``format``, ``.../Range.java`` for ``Range``) outside private folders (``_lib``, ``_x``,
+       ``locale``), the one nearest the root when several are (``src/format`` before ``src/fp/format``);
+    3. otherwise none (``[]``: the name has no single public place and is not used)."""
+    ids = {c.id for c in defs}
+
+    def ancestors(cid: str) -> set[str]:
+        seen: set[str] = set()
+        todo = list(overrides.get(cid, ()))
+        while todo:
+            d = todo.pop()
+            if d not in seen:
+                seen.add(d)
+                todo.extend(overrides.get(d, ()))
+        return seen
+
+    reached = {a for c in defs for a in ancestors(c.id) if a in ids}
+    roots = sorted(r for r in reached if not (ancestors(r) & ids))
+    family = {c.id for c in defs if c.id in roots or ancestors(c.id) & set(roots)}
+    if roots and 5 * len(family) >= 4 * len(defs):
+        return roots
+    named = [c for c in defs if _named_module(c)]
+    top = [c for c in named if c.file.count("/") == min((n.file.count("/") for n in named), default=0)]
+    return [top[0].id] if len(top) == 1 else []
+
+
+def _named_module(c: Chunk) -> bool:
+    parts = c.file.split("/")
+    stem = parts[-1].rsplit(".", 1)[0]
+    private = any(p.startswith("_") for p in parts[:-1]) or "locale" in parts
+    return not private and (stem == c.name or (stem == "index" and len(parts) > 1 and parts[-2] == c.name))
+
+
+def identifier_candidates(chunks: Sequence[Chunk], per_kind: int, seed: int,
+                          overrides: Mapping[str, Sequence[str]] | None = None) -> dict[str, list[dict[str, object]]]:
     """Candidate identifier queries of one corpus, ``per_kind`` of each kind, sampled with ``seed``:
 
     * ``unique``: a public callable or class name (>= 4 characters) that one chunk of the corpus
       defines, outside tests; answer: that chunk.
     * ``qualified``: ``Parent.name`` of a public method whose bare name >= 2 chunks define, where
-      ``Parent.name`` ends exactly one chunk's qualified name; answer: that chunk.
-    * ``ambiguous``: a public name >= 3 non-test chunks define; the answer is left for a person to
-      fill in by the set's rule (listed: every definition, for reading).
+      ``Parent.name`` ends exactly one chunk's qualified name (constructors aside); answer: that chunk.
+    * ``ambiguous``: a public name >= 3 non-test chunks define whose :func:`base_definitions` (with
+      ``overrides``) are not empty; answer: those; ``definitions`` lists them all, for reading.
     """
     by_name: dict[str, list[Chunk]] = defaultdict(list)
     for c in chunks:
@@ -94,12 +134,15 @@ def identifier_candidates(chunks: Sequence[Chunk], per_kind: int, seed: int) -> 
                 tails[f"{parent}.{c.name}"].append(c)
     qualified = [(t, cs[0]) for t, cs in sorted(tails.items())
                  if len(cs) == 1 and len(by_name[cs[0].name]) >= 2 and _public(cs[0]) and cs[0].kind == "method"
-                 and not is_test_path(cs[0].file)]
-    ambiguous = [(n, [c for c in cs if not is_test_path(c.file)]) for n, cs in sorted(by_name.items())
-                 if _public(cs[0]) and sum(not is_test_path(c.file) for c in cs) >= 3]
+                 and not is_test_path(cs[0].file) and cs[0].name not in ("constructor", t.split(".")[0])]
+    ambiguous = []
+    for n, cs in sorted(by_name.items()):
+        defs = [c for c in cs if not is_test_path(c.file)]
+        if _public(cs[0]) and len(defs) >= 3 and (base := base_definitions(defs, overrides or {})):
+            ambiguous.append((n, defs, base))
     return {
         "unique": [{"query": c.name, "answers": [c.id]} for c in rng.sample(unique, min(per_kind, len(unique)))],
         "qualified": [{"query": t, "answers": [c.id]} for t, c in rng.sample(qualified, min(per_kind, len(qualified)))],
-        "ambiguous": [{"query": n, "definitions": [c.id for c in cs]}
-                      for n, cs in rng.sample(ambiguous, min(per_kind * 3, len(ambiguous)))],
+        "ambiguous": [{"query": n, "answers": base, "definitions": [c.id for c in cs]}
+                      for n, cs, base in rng.sample(ambiguous, min(per_kind, len(ambiguous)))],
     }

@@ -9,8 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from stores.contracts import Chunk
+
 from bench.reval.metrics import bootstrap, first_rank, paired, per_query
-from bench.reval.sets import check_answers, is_test_path, load_set
+from bench.reval.sets import base_definitions, check_answers, is_test_path, load_set
 from bench.reval.strip import (
     doc_comment_before,
     doc_comment_spans,
@@ -136,3 +138,22 @@ def test_load_set_validates_and_check_answers_names_missing(tmp_path: Path) -> N
     p.write_text(json.dumps({"queries": [{"corpus": "c", "query": "q", "answers": []}]}))
     with pytest.raises(ValueError, match="entry 0"):
         load_set(p, "questions")
+
+
+def _c(cid: str, name: str, file: str) -> Chunk:
+    return Chunk(cid, "r", "r", file, "python", "method", name, cid, None, 1, 2, "x", cid)
+
+
+def test_base_definitions_override_roots_then_named_module() -> None:
+    base, sub1, sub2 = (_c("r:a.Base.run(0)", "run", "a.py"), _c("r:b.One.run(0)", "run", "b.py"),
+                        _c("r:c.Two.run(0)", "run", "c.py"))
+    overrides = {sub1.id: [base.id], sub2.id: [sub1.id]}  # Two overrides One overrides Base
+    assert base_definitions([base, sub1, sub2], overrides) == [base.id]
+    other = [_c(f"r:x{i}.X.run(0)", "run", f"x{i}.py") for i in range(2)]  # family 3 of 5 < 80%
+    assert base_definitions([base, sub1, sub2, *other], overrides) == []
+    fmt = [_c("d:src/format/index.format(2)", "format", "src/format/index.ts"),
+           _c("d:src/fp/format/index.format(0)", "format", "src/fp/format/index.ts"),
+           _c("d:src/locale/en/_lib/format/index.format(1)", "format", "src/locale/en/_lib/format/index.ts")]
+    assert base_definitions(fmt, {}) == ["d:src/format/index.format(2)"]
+    assert base_definitions(fmt[1:], {}) == ["d:src/fp/format/index.format(0)"]
+    assert base_definitions(fmt[2:], {}) == []  # only a private locale module: no public place
