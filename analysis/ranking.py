@@ -13,16 +13,17 @@ Two steps, in this order:
    after implementation (before it when tests are wanted), public before private, a base definition
    before the definitions that override it, then by *fan-in*: distinct incoming ``CALLS``,
    ``OVERRIDES``, ``EXTENDS`` and ``IMPLEMENTS`` (callers, overriding methods, subclasses,
-   implementations; a class counts the callers of its constructors), then documented before undocumented, then by id. Their score is
-   :data:`EXACT_SCORE` plus a definition score in ``[0, 1)`` that orders them the same way, so hits of
+   implementations; a class counts the callers of its constructors), then documented before
+   undocumented, then by id. Their score is :data:`EXACT_SCORE` plus a definition score in ``[0, 1)`` that orders them the same way, so hits of
    several indexes merged by score keep the exact definitions first.
 2. **Priors** on every other hit: its fused score times a factor per prior it fails
    (:class:`Priors`): test code when tests are not wanted (or implementation when they are: ``--tests``,
    or a query that asks for tests, :func:`asks_for_tests`), a private definition
-   (:func:`is_private`), an undocumented definition (its node has no ``documented`` property, which
-   the indexer writes for a definition with a docstring, Javadoc, JSDoc or KDoc). Chunks that are not
-   definitions (file sections, doc, config and SQL chunks) take the test prior only. A stable sort keeps
-   the fused order among equal scores.
+   (:func:`is_private`), anything but a documented definition (a definition whose node has the
+   ``documented`` property, which the indexer writes for a docstring, Javadoc, JSDoc or KDoc): so
+   documented definitions rise above the rest, and an index that records no documentation (an older
+   one, or a language without doc comments) ranks as without this prior. A stable sort keeps the fused
+   order among equal scores.
 
 The prior factors were chosen by measurement (docs/search-quality.md, "Name-aware ranking and priors").
 """
@@ -71,7 +72,7 @@ VISIBILITY_MODIFIERS = ("public", "private", "protected", "internal", "global", 
 class Priors:
     """Multiplicative factors in ``(0, 1]`` on the fused score of a hit that fails a prior: ``tests``
     (test code when implementation is wanted, or the reverse), ``private`` (a private helper),
-    ``undocumented`` (a definition without documentation). ``1.0`` switches a prior off. Raises
+    ``undocumented`` (anything but a documented definition). ``1.0`` switches a prior off. Raises
     :class:`ValueError` for a factor outside ``(0, 1]``."""
 
     tests: float = 0.5
@@ -215,16 +216,16 @@ def _constructor_ids(node: Node, members: Sequence[str]) -> list[str]:
 def prior_factor(chunk: Chunk, node: Node, priors: Priors, wants_tests: bool) -> float:
     """The product of the :class:`Priors` factors ``chunk`` (standing for ``node``) fails: test code
     (by its file path, :func:`analysis.testcode.is_test_path`) when ``wants_tests`` is false, or code
-    outside tests when it is true; a private definition; an undocumented definition. The last two only
-    for definition chunks (:data:`DEFINITION_KINDS`)."""
+    outside tests when it is true; a private definition (:data:`DEFINITION_KINDS` only); anything but
+    a documented definition (file sections, doc, config and SQL chunks included)."""
     factor = 1.0
     if is_test_path(chunk.file) != wants_tests:
         factor *= priors.tests
-    if chunk.kind in DEFINITION_KINDS and node.label != "File":
-        if is_private(node, chunk.language):
-            factor *= priors.private
-        if not _documented(node):
-            factor *= priors.undocumented
+    definition = chunk.kind in DEFINITION_KINDS and node.label != "File"
+    if definition and is_private(node, chunk.language):
+        factor *= priors.private
+    if not (definition and _documented(node)):
+        factor *= priors.undocumented
     return factor
 
 

@@ -23,12 +23,15 @@ Documentation: the held-out answers are documented by construction, so the held-
 without the ``documented`` property (the build removes it with the docs); the question and identifier
 sets are ranked with it restored (:attr:`bench.reval.build.Corpus.documented`), as a real index has it.
 
-Prints MRR / hit@1 / hit@5 per set and configuration with paired bootstrap differences against ``main``.
+Prints MRR / hit@1 / hit@5 per set and configuration with paired bootstrap differences against ``main``;
+the held-out set also split by its answer's place: ``heldout:test`` (test code), ``heldout:impl``, and
+the latter into ``heldout:impl+public`` / ``heldout:impl+private`` (:func:`analysis.ranking.is_private`).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -42,7 +45,8 @@ if str(ROOT) not in sys.path:
 
 from analysis.fusion import fuse, fusion_for  # noqa: E402
 from analysis.ranking import (DEFAULT_PRIORS, NO_PRIORS, Candidate, Priors, asks_for_tests,  # noqa: E402
-                              is_identifier, rerank)
+                              is_identifier, is_private, rerank)
+from analysis.testcode import is_test_path  # noqa: E402
 from analysis.retrieval import QueryEngine  # noqa: E402
 from bench.retrieval_eval import DATA, corpus_name  # noqa: E402
 from bench.reval.build import build_corpus, open_eval_store  # noqa: E402
@@ -147,6 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, required=True, help="evaluation stores (as bench/retrieval_eval.py --work)")
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--sets", default="heldout,questions,identifiers")
+    ap.add_argument("--sample", type=int, default=0, help="rank this many held-out queries per corpus (seeded; 0: all)")
     args = ap.parse_args(argv)
     sets = set(args.sets.split(","))
     extra = load_set(DATA / "search_questions.json", "questions") + load_set(DATA / "search_identifiers.json",
@@ -161,12 +166,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         mine = [q for q in extra if q.corpus == name and
                 (("questions" in sets and q.kind == "questions") or ("identifiers" in sets and q.kind != "questions"))]
         held = [SetQuery(name, q.text, frozenset([q.target]), "heldout") for q in c.queries] if "heldout" in sets else []
+        if 0 < args.sample < len(held):
+            held = random.Random(22).sample(held, args.sample)
         texts = list(dict.fromkeys(q.text for q in held + mine))
         qvec = dict(zip(texts, embedder.embed(texts)))
         blind = QueryEngine(store, store, qvec.__getitem__)
         sighted = QueryEngine(_Documented(store, c.documented), store, qvec.__getitem__)  # type: ignore[arg-type]
+        targets = store.get_chunks(sorted({a for q in held for a in q.answers}))
+        nodes = store.get_nodes(sorted({c.fqn for c in targets.values()}))
         for q in held:
-            rows.setdefault((name, "heldout"), []).append(rank_query(blind, q, args.depth))
+            rec = rank_query(blind, q, args.depth)
+            rows.setdefault((name, "heldout"), []).append(rec)
+            c = targets[next(iter(q.answers))]
+            rows.setdefault((name, "heldout:" + ("test" if is_test_path(c.file) else "impl")), []).append(rec)
+            if not is_test_path(c.file):
+                private = c.fqn in nodes and is_private(nodes[c.fqn], c.language)
+                rows.setdefault((name, "heldout:impl+" + ("private" if private else "public")), []).append(rec)
         for q in mine:
             s = "questions" if q.kind == "questions" else "identifiers"
             rec = rank_query(sighted, q, args.depth)

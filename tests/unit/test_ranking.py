@@ -147,16 +147,20 @@ def test_public_and_documented_rank_above_private_and_undocumented(store: Embedd
     assert [h.metadata["documented"] for h in undoc_only.hits] == [True, True, False, False]
 
 
-def test_rerank_keeps_the_fused_order_among_equal_scores_and_leaves_file_sections_alone() -> None:
+def test_rerank_lifts_documented_definitions_and_keeps_the_fused_order_among_equal_scores() -> None:
     section = Chunk("r:app/views.py#L1-9", "r", "r", VIEWS, "python", "file_section", "views.py", "r:app/views.py",
                     None, 1, 9, "x", "s")
     file_node = Node("r:app/views.py", "File", "views.py", VIEWS, "r", VIEWS, 1, 0, 9, 0, {})
     cands = [Candidate(section, file_node, 0.02), Candidate(_chunk(UNDOC, "x"), UNDOC, 0.02),
              Candidate(_chunk(EXPORT, "x"), EXPORT, 0.02)]
-    assert [(r.index, r.exact) for r in rerank(cands, {}, Priors(1.0, 1.0, 0.5), False)] == [
-        (0, False), (2, False), (1, False)]
-    assert prior_factor(section, file_node, Priors(0.5, 0.5, 0.5), False) == 1.0
-    assert prior_factor(section, file_node, Priors(0.5, 0.5, 0.5), True) == 0.5  # not test code
+    # the documented definition rises; the file section and the undocumented function keep their order
+    assert [(r.index, r.score) for r in rerank(cands, {}, Priors(1.0, 1.0, 0.5), False)] == [
+        (2, 0.02), (0, 0.01), (1, 0.01)]
+    # an index recording no documentation: every chunk takes the same factor, the fused order stands
+    blind = [Candidate(section, file_node, 0.03), Candidate(_chunk(UNDOC, "x"), UNDOC, 0.02)]
+    assert [r.index for r in rerank(blind, {}, Priors(1.0, 1.0, 0.5), False)] == [0, 1]
+    assert prior_factor(section, file_node, Priors(0.5, 0.5, 1.0), False) == 1.0  # no private file section
+    assert prior_factor(section, file_node, Priors(0.5, 0.5, 0.5), True) == 0.25  # not test code, not documented
     exact_only = rerank(cands, {EXPORT.id: 0.25}, NO_PRIORS, False)
     assert [(r.index, r.score, r.exact) for r in exact_only] == [(2, EXACT_SCORE + 0.25, True), (0, 0.02, False),
                                                                   (1, 0.02, False)]
