@@ -35,6 +35,7 @@ unchanged chunks skips embedding. Fetched code is never committed.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import random
 import re
@@ -255,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tmp_ctx = tempfile.TemporaryDirectory() if args.work is None else None
     work = Path(tmp_ctx.name) if tmp_ctx else args.work
     work.mkdir(parents=True, exist_ok=True)
-    candidates = args.candidates or QueryEngine.__init__.__defaults__[-1]  # type: ignore[index]
+    candidates = args.candidates or inspect.signature(QueryEngine).parameters["candidates"].default
     extra: list[SetQuery] = []
     if "questions" in sets:
         extra += load_set(args.questions, "questions")
