@@ -4,7 +4,7 @@ Usage (corpora and stores under /tmp; see docs/search-quality.md for the exact f
 
     python bench/retrieval_eval.py /tmp/eval22/src/textual-8.2.8 /tmp/eval22/src/commons-lang \\
         /tmp/eval22/src/date-fns --work /tmp/eval22/work --json /tmp/eval22/after.json \\
-        [--before /tmp/eval22/before.json] [--variants] [--sets heldout,questions,identifiers]
+        [--before /tmp/eval22/before.json] [--variants] [--sets heldout,questions,identifiers] [--sample N]
 
 Each corpus (a source tree; its name is the folder's without a ``-1.2.3`` version) is indexed through
 the product (:mod:`bench.reval.build`: real pipeline, documentation stripped from every chunk, a fresh
@@ -17,8 +17,11 @@ the product (:mod:`bench.reval.build`: real pipeline, documentation stripped fro
 * ``identifiers``: names typed as a developer would (``bench/data/search_identifiers.json``).
 
 Modes: ``bm25`` (``EmbeddedStore.bm25``), ``knn`` (``EmbeddedStore.knn``, the query embedded by the
-same model) and ``hybrid`` (``QueryEngine.search`` as shipped); with ``--variants``, fusion variants
-(:mod:`analysis.fusion`) recomputed on the very lists the engine fused (``QueryEngine.ranked_lists``).
+same model) and ``hybrid`` (what ``QueryEngine.search`` returns: the engine's lists fused by the
+product's fusion for the query's kind; each list is read once per query, and ``--checks`` queries per
+corpus are also run through ``QueryEngine.search`` to prove the recomputation identical); with
+``--variants``, fusion variants (:mod:`analysis.fusion`) on the very lists the engine fused.
+``--sample`` caps the held-out queries per corpus (seeded; default 1000) to keep a run in minutes.
 Metrics: MRR (reciprocal rank within the top ``--depth``), R@1 / R@5 / R@10 (= hit@k), each with a
 95% percentile-bootstrap interval (:mod:`bench.reval.metrics`); paired intervals for "hybrid minus the
 better single list" and, given ``--before`` (an earlier run's ``--json``), "after minus before" on the
@@ -32,7 +35,9 @@ unchanged chunks skips embedding. Fetched code is never committed.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import random
 import re
 import sys
 import tempfile
@@ -47,10 +52,10 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from analysis.fusion import Fusion, fuse  # noqa: E402
+from analysis.fusion import Fusion, fuse, fusion_for, query_kind  # noqa: E402
 from analysis.retrieval import QueryEngine  # noqa: E402
 from bench.reval.build import build_corpus, open_eval_store  # noqa: E402
-from bench.reval.metrics import BOOTSTRAP, bootstrap, first_rank, paired, per_query  # noqa: E402
+from bench.reval.metrics import BOOTSTRAP, SEED, bootstrap, first_rank, paired, per_query  # noqa: E402
 from bench.reval.sets import SetQuery, check_answers, load_set  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
 from stores.embedder import Embedder  # noqa: E402
@@ -92,23 +97,39 @@ def corpus_name(root: Path) -> str:
 
 
 def run_corpus(store: EmbeddedStore, name: str, queries: list[SetQuery], embedder: Embedder, depth: int,
-               candidates: int, variants: Sequence[Fusion]) -> list[Record]:
-    """Rank every query of one corpus in every mode (and variant); one :class:`Record` each."""
+               candidates: int, variants: Sequence[Fusion], checks: int) -> tuple[list[Record], int, int]:
+    """Rank every query of one corpus in every mode (and variant); one :class:`Record` each.
+
+    Each list is read once per query, ``depth`` deep (``QueryEngine.ranked_lists``): BM25 and kNN
+    alone are those lists; hybrid is the product's fusion (:func:`analysis.fusion.fuse` with the
+    engine's fusion for the query's kind) of their first ``candidates`` and of the engine's own
+    ``name`` list, as ``QueryEngine.search`` computes it. On ``checks`` queries (a seeded sample)
+    ``QueryEngine.search`` itself is run too; returns the records and ``(checked, differing)``."""
     texts = list(dict.fromkeys(q.text for q in queries))
     qvec = dict(zip(texts, embedder.embed(texts)))
-    engine = QueryEngine(store, store, lambda q: qvec[q], candidates=candidates)
+    embed = qvec.__getitem__
+    engine = QueryEngine(store, store, embed, candidates=candidates)
+    deep = QueryEngine(store, store, embed, candidates=depth)
+    sample = set(random.Random(SEED).sample(range(len(queries)), min(checks, len(queries))))
     out: list[Record] = []
-    for q in queries:
+    differing = 0
+    for i, q in enumerate(queries):
         rec = Record(name, q.kind if q.kind in SETS else _set_of(q), q.kind, q.text, sorted(q.answers))
-        rec.ranks["bm25"] = first_rank([h.chunk_id for h in store.bm25(q.text, depth)], q.answers)
-        rec.ranks["knn"] = first_rank([h.chunk_id for h in store.knn(qvec[q.text], depth)], q.answers)
-        rec.ranks["hybrid"] = first_rank([h.chunk.id for h in engine.search(q.text, limit=depth).hits], q.answers)
-        if variants:
+        full = deep.ranked_lists(q.text)
+        rec.ranks["bm25"] = first_rank([h.chunk_id for h in full["bm25"]], q.answers)
+        rec.ranks["knn"] = first_rank([h.chunk_id for h in full.get("knn", [])], q.answers)
+        if query_kind(q.text) == "identifier":
             lists = engine.ranked_lists(q.text)
-            for v in variants:
-                rec.ranks[v.label()] = first_rank([f.chunk_id for f in fuse(lists, v)[:depth]], q.answers)
+        else:
+            lists = {k: v[:candidates] for k, v in full.items()}
+        hybrid = [f.chunk_id for f in fuse(lists, fusion_for(q.text, engine.fusion))[:depth]]
+        rec.ranks["hybrid"] = first_rank(hybrid, q.answers)
+        if i in sample:
+            differing += hybrid != [h.chunk.id for h in engine.search(q.text, limit=depth).hits]
+        for v in variants:
+            rec.ranks[v.label()] = first_rank([f.chunk_id for f in fuse(lists, v)[:depth]], q.answers)
         out.append(rec)
-    return out
+    return out, len(sample), differing
 
 
 def _set_of(q: SetQuery) -> str:
@@ -190,8 +211,6 @@ def report(records: list[Record], before: list[Record] | None, variants: Sequenc
 
     if variants:
         base = variants[0].label()
-        differ = sum(r.ranks["hybrid"] != r.ranks[base] for r in records)
-        print(f"\n{base} recomputed offline differs from the shipped hybrid on {differ} of {len(records)} queries")
         for kinds, title in ((("heldout", "questions"), "natural language"), (("identifiers",), "identifier")):
             rows = []
             for v in variants:
@@ -223,6 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--questions", type=Path, default=DATA / "search_questions.json")
     ap.add_argument("--identifiers", type=Path, default=DATA / "search_identifiers.json")
     ap.add_argument("--variants", action="store_true", help="also score the fusion variants")
+    ap.add_argument("--checks", type=int, default=30,
+                    help="queries per corpus also run through QueryEngine.search to check the recomputed hybrid")
+    ap.add_argument("--sample", type=int, default=1000,
+                    help="at most this many held-out queries per corpus (a seeded sample; 0: all; default 1000)")
     ap.add_argument("--json", type=Path, help="write every query's ranks here (input of --before)")
     ap.add_argument("--before", type=Path, help="an earlier run's --json: report after minus before")
     args = ap.parse_args(argv)
@@ -233,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tmp_ctx = tempfile.TemporaryDirectory() if args.work is None else None
     work = Path(tmp_ctx.name) if tmp_ctx else args.work
     work.mkdir(parents=True, exist_ok=True)
-    candidates = args.candidates or QueryEngine.__init__.__defaults__[-1]  # type: ignore[index]
+    candidates = args.candidates or inspect.signature(QueryEngine).parameters["candidates"].default
     extra: list[SetQuery] = []
     if "questions" in sets:
         extra += load_set(args.questions, "questions")
@@ -254,10 +277,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         ids = {ch.id for f in c.files for ch in f.chunks}
         mine = [q for q in extra if q.corpus == name]
         problems += [f"{name}: {m}" for m in check_answers(mine, ids)]
-        queries = ([SetQuery(name, q.text, frozenset([q.target]), "heldout") for q in c.queries]
+        held = c.queries
+        if args.sample and len(held) > args.sample:
+            held = random.Random(SEED).sample(sorted(held, key=lambda q: q.target), args.sample)
+        queries = ([SetQuery(name, q.text, frozenset([q.target]), "heldout") for q in held]
                    if "heldout" in sets else []) + mine
         t1 = time.perf_counter()
-        records += run_corpus(store, name, queries, embedder, args.depth, candidates, variants)
+        recs, checked, differing = run_corpus(store, name, queries, embedder, args.depth, candidates, variants,
+                                              args.checks)
+        records += recs
+        if differing:
+            problems.append(f"{name}: the hybrid ranking recomputed from the lists differs from QueryEngine.search "
+                            f"on {differing} of {checked} checked queries")
         store.close()
         langs = ", ".join(f"{k} {v:,}" for k, v in c.languages.most_common(3))
         print(f"{root.name}: {c.n_chunks:,} chunks ({langs}); {len(c.queries):,} held-out queries, "
@@ -268,7 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if skipped:
         print(f"note: set queries of corpora not given are skipped: {', '.join(skipped)}")
     if problems:
-        print("answers the built stores do not hold (fix the set or the extractor):", *problems, sep="\n  ")
+        print("problems (answers the stores do not hold: fix the set or the extractor; a recomputed hybrid that "
+              "differs: fix the harness):", *problems, sep="\n  ")
         return 2
 
     before = None
