@@ -141,27 +141,38 @@ class QueryEngine:
         asks for tests (then the reverse, with a note saying so), private helpers below public API,
         undocumented definitions below documented ones."""
         counts = self.index.chunk_count()
+        lists = self.ranked_lists(query, filters, counts, tests or asks_for_tests(query))
+        return self.rank(query, lists, limit, counts, tests)
+
+    def rank(self, query: str, lists: Mapping[str, Sequence[ScoredChunk]], limit: int = 10,
+             counts: Mapping[str, int] | None = None, tests: bool = False) -> SearchResult:
+        """:meth:`search` on lists already read (:meth:`ranked_lists` of the same ``query`` and
+        ``tests``): the fusion for the query's kind, then the exact definitions (the ``name`` list)
+        first and the priors (:mod:`analysis.ranking`). ``counts``: the index's ``chunk_count()``,
+        read when not given."""
+        counts = self.index.chunk_count() if counts is None else counts
         wants_tests = tests or asks_for_tests(query)
-        lists = self.ranked_lists(query, filters, counts, wants_tests)
         exact = {h.chunk_id: h.score for h in lists.get("name", [])} if self.exact_first else {}
-        result = self._assemble(fuse(lists, fusion_for(query, self.fusion)), limit, list(lists), counts, exact, wants_tests,
-                                self.priors)
+        result = self._assemble(fuse(lists, fusion_for(query, self.fusion)), limit, list(lists), counts, exact,
+                                wants_tests, self.priors)
         if wants_tests:
             result.notes.append("test code ranked above implementation (tests asked for)")
         return result
 
     def ranked_lists(self, query: str, filters: SearchFilters | None = None,
-                     counts: Mapping[str, int] | None = None, wants_tests: bool = False) -> dict[str, list[ScoredChunk]]:
+                     counts: Mapping[str, int] | None = None, wants_tests: bool | None = None,
+                     ) -> dict[str, list[ScoredChunk]]:
         """The ranked lists :meth:`search` fuses for ``query``, each ``candidates`` deep: ``bm25``;
         ``knn`` when an embedder is set and chunks are embedded (``counts``: the index's
         ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
-        definitions (:func:`analysis.ranking.named_definitions`, test code first when ``wants_tests``;
-        each hit's score is its definition score)."""
+        definitions (:func:`analysis.ranking.named_definitions`, test code first when ``wants_tests``,
+        by default when the query asks for tests; each hit's score is its definition score)."""
         counts = self.index.chunk_count() if counts is None else counts
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         if self.embed_query is not None and counts["embedded"]:
             lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
-        named = named_definitions(self.graph, self.index, query, filters, wants_tests)
+        wants = asks_for_tests(query) if wants_tests is None else wants_tests
+        named = named_definitions(self.graph, self.index, query, filters, wants)
         if named:
             lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[: self.candidates], 1)]
         return lists

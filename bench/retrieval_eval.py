@@ -18,7 +18,7 @@ the product (:mod:`bench.reval.build`: real pipeline, documentation stripped fro
 
 Modes: ``bm25`` (``EmbeddedStore.bm25``), ``knn`` (``EmbeddedStore.knn``, the query embedded by the
 same model) and ``hybrid`` (what ``QueryEngine.search`` returns: the engine's lists fused by the
-product's fusion for the query's kind; each list is read once per query, and ``--checks`` queries per
+product's fusion for the query's kind, then ranked by :mod:`analysis.ranking`; each list is read once per query, and ``--checks`` queries per
 corpus are also run through ``QueryEngine.search`` to prove the recomputation identical); with
 ``--variants``, fusion variants (:mod:`analysis.fusion`) on the very lists the engine fused.
 ``--sample`` caps the held-out queries per corpus (seeded; default 1000) to keep a run in minutes.
@@ -52,7 +52,7 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from analysis.fusion import Fusion, fuse, fusion_for, query_kind  # noqa: E402
+from analysis.fusion import Fusion, fuse, query_kind  # noqa: E402
 from analysis.retrieval import QueryEngine  # noqa: E402
 from bench.reval.build import build_corpus, open_eval_store  # noqa: E402
 from bench.reval.metrics import BOOTSTRAP, SEED, bootstrap, first_rank, paired, per_query  # noqa: E402
@@ -101,9 +101,9 @@ def run_corpus(store: EmbeddedStore, name: str, queries: list[SetQuery], embedde
     """Rank every query of one corpus in every mode (and variant); one :class:`Record` each.
 
     Each list is read once per query, ``depth`` deep (``QueryEngine.ranked_lists``): BM25 and kNN
-    alone are those lists; hybrid is the product's fusion (:func:`analysis.fusion.fuse` with the
-    engine's fusion for the query's kind) of their first ``candidates`` and of the engine's own
-    ``name`` list, as ``QueryEngine.search`` computes it. On ``checks`` queries (a seeded sample)
+    alone are those lists; hybrid is ``QueryEngine.rank`` of their first ``candidates`` and of the
+    engine's own ``name`` list (the product's fusion for the query's kind, then the exact definitions
+    and priors of :mod:`analysis.ranking`), as ``QueryEngine.search`` computes it. On ``checks`` queries (a seeded sample)
     ``QueryEngine.search`` itself is run too; returns the records and ``(checked, differing)``."""
     texts = list(dict.fromkeys(q.text for q in queries))
     qvec = dict(zip(texts, embedder.embed(texts)))
@@ -122,7 +122,7 @@ def run_corpus(store: EmbeddedStore, name: str, queries: list[SetQuery], embedde
             lists = engine.ranked_lists(q.text)
         else:
             lists = {k: v[:candidates] for k, v in full.items()}
-        hybrid = [f.chunk_id for f in fuse(lists, fusion_for(q.text, engine.fusion))[:depth]]
+        hybrid = [h.chunk.id for h in engine.rank(q.text, lists, depth).hits]
         rec.ranks["hybrid"] = first_rank(hybrid, q.answers)
         if i in sample:
             differing += hybrid != [h.chunk.id for h in engine.search(q.text, limit=depth).hits]
