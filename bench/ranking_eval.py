@@ -177,10 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for q in held:
             rec = rank_query(blind, q, args.depth)
             rows.setdefault((name, "heldout"), []).append(rec)
-            c = targets[next(iter(q.answers))]
-            rows.setdefault((name, "heldout:" + ("test" if is_test_path(c.file) else "impl")), []).append(rec)
-            if not is_test_path(c.file):
-                private = c.fqn in nodes and is_private(nodes[c.fqn], c.language)
+            target = targets[next(iter(q.answers))]
+            rows.setdefault((name, "heldout:" + ("test" if is_test_path(target.file) else "impl")), []).append(rec)
+            if not is_test_path(target.file):
+                private = target.fqn in nodes and is_private(nodes[target.fqn], target.language)
                 rows.setdefault((name, "heldout:impl+" + ("private" if private else "public")), []).append(rec)
         for q in mine:
             s = "questions" if q.kind == "questions" else "identifiers"
