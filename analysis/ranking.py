@@ -40,7 +40,7 @@ from stores.contracts import Chunk, GraphStore, Node, SearchFilters, SearchIndex
 
 __all__ = ["EXACT_SCORE", "FAN_IN_KINDS", "PRIVATE_VISIBILITIES", "TEST_WORDS", "DEFINITION_KINDS", "DEFINITION_LABELS", "Priors",
            "DEFAULT_PRIORS", "NO_PRIORS", "Candidate", "Ranked", "is_identifier", "asks_for_tests", "visibility",
-           "is_private", "definition_order", "prior_factor", "rerank", "MAX_NAMED", "named_definitions"]
+           "is_private", "definition_order", "prior_factor", "rerank", "MAX_NAMED", "MAX_FAN_IN", "named_definitions"]
 
 EXACT_SCORE = 10.0
 """Score floor of an exact definition of an identifier query: above any fused score (RRF scores are below
@@ -179,27 +179,37 @@ def definition_order(graph: GraphStore, nodes: Sequence[Node], languages: Mappin
     outgoing ``OVERRIDES`` edge), more fan-in first (distinct sources of incoming :data:`FAN_IN_KINDS`
     edges; a class's include the calls of its constructors), documented first, then by id.
     ``languages`` maps a node id to its chunk's language (a node absent from it is taken from its
-    ``language`` property). Two batched graph calls."""
+    ``language`` property). Two batched graph calls, over the first :data:`MAX_FAN_IN` nodes by the
+    first two keys (then id): the others, which a name shared by hundreds of definitions leaves
+    (``__init__``, test models), follow them in that order, scored without fan-in."""
     if not nodes:
         return []
-    ids = [n.id for n in nodes]
+    cheap = []
+    for n in nodes:
+        language = languages.get(n.id) or str(n.props.get("language") or "")
+        cheap.append((n, is_test_path(n.file) == wants_tests, not is_private(n, language)))
+    cheap.sort(key=lambda t: (not t[1], not t[2], t[0].id))
+    ranked, rest = cheap[:MAX_FAN_IN], cheap[MAX_FAN_IN:]
+    ids = [n.id for n, _, _ in ranked]
     out = graph.outgoing(ids, ["OVERRIDES", "CONTAINS"])
     overrides = {i for i, es in out.items() if any(e.kind == "OVERRIDES" for e in es)}
     constructors = {n.id: _constructor_ids(n, [e.dst for e in out.get(n.id, []) if e.kind == "CONTAINS"])
-                    for n in nodes if n.label in _TYPE_LABELS}
+                    for n, _, _ in ranked if n.label in _TYPE_LABELS}
     incoming = graph.incoming(ids + sorted({c for cs in constructors.values() for c in cs}), list(FAN_IN_KINDS))
     keyed = []
-    for n in nodes:
-        language = languages.get(n.id) or str(n.props.get("language") or "")
+    for n, wanted, public in ranked:
         edges = [e for i in (n.id, *constructors.get(n.id, ())) for e in incoming.get(i, [])]
         fan_in = len({(e.kind, e.src) for e in edges})
-        wanted = is_test_path(n.file) == wants_tests
-        public = not is_private(n, language)
         base = n.id not in overrides
         score = (4 * wanted + 2 * public + base + fan_in / (fan_in + 1.0)) / 8.0
         keyed.append((n, score, _documented(n)))
     keyed.sort(key=lambda t: (-t[1], not t[2], t[0].id))
-    return [(n, s) for n, s, _ in keyed]
+    return [(n, s) for n, s, _ in keyed] + [(n, (4 * wanted + 2 * public) / 8.0) for n, wanted, public in rest]
+
+
+MAX_FAN_IN = 50
+"""Most same-name definitions whose overrides and fan-in :func:`definition_order` reads (two graph calls
+whose cost grows with their edges)."""
 
 
 _TYPE_LABELS = frozenset({"Class", "Enum"})

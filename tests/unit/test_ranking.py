@@ -200,3 +200,14 @@ def test_the_indexer_marks_documented_definitions(tmp_path: Path) -> None:
     finally:
         s.close()
     assert found == {"documented": True, "bare": None, "run": True, "stop": None, "load": True, "keep": None}
+
+
+def test_past_the_fan_in_cap_definitions_follow_by_test_visibility_and_id(store: EmbeddedStore, monkeypatch) -> None:
+    import analysis.ranking as ranking
+
+    monkeypatch.setattr(ranking, "MAX_FAN_IN", 2)
+    # by (implementation, public, id) the first two are Base.save and Child.save: ranked by the graph (base
+    # first); the private helper and the test follow unranked, scored without base and fan-in
+    ranked = ranking.named_definitions(store, store, "save", None)
+    assert [(n.id, s) for n, s in ranked] == [(BASE_SAVE.id, (4 + 2 + 1 + 2 / 3) / 8), (CHILD_SAVE.id, (4 + 2 + 3 / 4) / 8),
+                                              (HELPER_SAVE.id, 4 / 8), (TEST_SAVE.id, 2 / 8)]
