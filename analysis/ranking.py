@@ -76,8 +76,8 @@ class Priors:
     :class:`ValueError` for a factor outside ``(0, 1]``."""
 
     tests: float = 0.5
-    private: float = 0.8
-    undocumented: float = 0.9
+    private: float = 1.0
+    undocumented: float = 0.8
 
     def __post_init__(self) -> None:
         for name in ("tests", "private", "undocumented"):
@@ -87,7 +87,9 @@ class Priors:
 
 
 DEFAULT_PRIORS = Priors()
-"""The priors the product ranks with."""
+"""The priors the product ranks with (docs/search-quality.md): tests 0.5, undocumented 0.8; private 1.0
+(off): as a factor it cost more on helpers that were the answer than it gained on public entry points
+(public still precedes private among an identifier's exact definitions)."""
 
 NO_PRIORS = Priors(1.0, 1.0, 1.0)
 """Every prior off (the exact-definitions step still runs)."""
