@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import hashlib
 import json
 import re
 import sys
@@ -53,6 +52,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import stores.embedded as embedded_mod  # noqa: E402
+from indexer.chunk_context import with_checksum  # noqa: E402
 from indexer.embedding import embed_pending  # noqa: E402
 from indexer.run import IndexOptions  # noqa: E402
 from indexer.pipeline import index_repository  # noqa: E402
@@ -140,10 +140,6 @@ def _first_line(doc: str) -> str:
     return ""
 
 
-def _digest(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
 @dataclass(frozen=True, slots=True)
 class Query:
     """One query and the id of its single relevant chunk."""
@@ -179,7 +175,7 @@ def build_corpus(root: Path, repo: str, tmp: Path) -> Corpus:
                 chunks.append(c)
                 continue
             s = strip_docstrings(c.text)
-            chunks.append(replace(c, text=s.text, checksum=_digest(s.text)))
+            chunks.append(with_checksum(replace(c, text=s.text)))
             if c.kind in ("function", "method") and s.doc and not c.text.endswith("\n…"):
                 line = _first_line(s.doc)
                 if len(re.findall(r"\S+", line)) >= MIN_WORDS:
