@@ -196,7 +196,7 @@ def open_eval_store(folder: Path, stem: str, files: list[IndexedFile], embedder:
     t = 0.0
     if fresh:
         store.replace_files(files)
-        store.set_embedding_model(embedder.model_id)
+        store.set_embedding_model(embedding_record(embedder.model_id))
         _seed_cache(store, stem, folder, embedder.model_id)
     if store.chunk_count()["embedded"] < store.chunk_count()["chunks"]:
         t0 = time.perf_counter()
