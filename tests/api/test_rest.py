@@ -117,13 +117,15 @@ def test_search_filters_limits_and_budget(http):
 
 
 def test_similar(http):
-    body = http.get(f"/v1/search/similar/{FETCH_OWNER}", params={"limit": 3}).json()
+    body = http.get(f"/v1/search/similar/{FETCH_OWNER}", params={"limit": 4}).json()
     assert body["chunkId"] == FETCH_OWNER and body["notes"] == []
     assert [(h["id"], h["ranks"]) for h in body["hits"]] == [
+        # the vectors read path and class (contextual chunk headers): the members of its class first
         ("client:client/api.OwnerClient", {"bm25": None, "knn": 1, "name": None, "rrf": 1}),
-        ("client:client/report.render(1)", {"bm25": None, "knn": 2, "name": None, "rrf": 2}),
-        ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 3, "name": None, "rrf": 3})]
-    assert body["hits"][1]["callees"] == {"count": 2, "names": ["client.api.OwnerClient.__init__",
+        ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 2, "name": None, "rrf": 2}),
+        ("client:client/api.OwnerClient.__init__(1)", {"bm25": None, "knn": 3, "name": None, "rrf": 3}),
+        ("client:client/report.render(1)", {"bm25": None, "knn": 4, "name": None, "rrf": 4})]
+    assert body["hits"][3]["callees"] == {"count": 2, "names": ["client.api.OwnerClient.__init__",
                                                                 "client.api.OwnerClient.fetch_owner"]}
     assert FETCH_OWNER not in [h["id"] for h in http.get(f"/v1/search/similar/{FETCH_OWNER}").json()["hits"]]
     assert problem(http.get("/v1/search/similar/client:nope"), 404)["detail"] == (
