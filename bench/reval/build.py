@@ -38,6 +38,7 @@ from bench.reval.strip import (
     strip_doc_comments,
     strip_docstrings,
 )
+from indexer.chunk_context import embedding_record, with_checksum
 from indexer.embedding import embed_pending
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
@@ -61,10 +62,6 @@ class RecordingStore(EmbeddedStore):
     def replace_files(self, files: Sequence[IndexedFile]) -> None:  # noqa: D102
         self.files.extend(files)
         super().replace_files(files)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +115,7 @@ def _strip_file(f: IndexedFile) -> tuple[list[Chunk], list[tuple[str, str, str]]
         else:
             chunks.append(c)
             continue
-        chunks.append(replace(c, text=s.text, checksum=_digest(s.text)))
+        chunks.append(with_checksum(replace(c, text=s.text)))  # the product's checksum: of what is embedded
         if c.kind in ("function", "method") and doc and not c.text.endswith("\n…"):
             sentence = first_sentence(doc)
             if len(re.findall(r"\S+", sentence)) >= MIN_WORDS:
@@ -180,7 +177,7 @@ def _seed_cache(store: EmbeddedStore, stem: str, folder: Path, model_id: str) ->
         conn = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-            if meta.get("embedding_model") != model_id:
+            if meta.get("embedding_model") != embedding_record(model_id):  # same model and embedding text
                 continue
             for checksum, blob in conn.execute("SELECT checksum, embedding FROM embedding_cache"):
                 if checksum in pending and pending[checksum] not in vectors:
@@ -207,7 +204,7 @@ def open_eval_store(folder: Path, stem: str, files: list[IndexedFile], embedder:
     t = 0.0
     if fresh:
         store.replace_files(files)
-        store.set_embedding_model(embedder.model_id)
+        store.set_embedding_model(embedding_record(embedder.model_id))
         _seed_cache(store, stem, folder, embedder.model_id)
     if store.chunk_count()["embedded"] < store.chunk_count()["chunks"]:
         t0 = time.perf_counter()

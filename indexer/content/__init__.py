@@ -30,11 +30,11 @@ edges (:mod:`indexer.mentions`).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import posixpath
 import re
 
+from indexer.chunk_context import with_checksum
 from indexer.content.extractor import CONTENT_EXTRACTORS, ContentExtractor
 from indexer.content.pieces import CONFIG_LANGUAGES, DOC_LANGUAGES, SECTION_LINES, Piece
 from stores.contracts import Chunk
@@ -115,7 +115,7 @@ def content_chunks(repo: str, product: str, path: str, language: str, fid: str, 
     else:
         pieces = sql.statements(path, text, MAX_CHUNKS)
     if len(pieces) > MAX_CHUNKS:
-        log.info("%s: %d chunks, the first %d kept", path, len(pieces), MAX_CHUNKS)
+        log.info("%s: more than %d chunks, the first %d kept", path, MAX_CHUNKS, MAX_CHUNKS)
         pieces = pieces[:MAX_CHUNKS]
     out: list[Chunk] = []
     seen: set[str] = set()
@@ -127,7 +127,7 @@ def content_chunks(repo: str, product: str, path: str, language: str, fid: str, 
         if cid in seen:  # two keys on one line (a YAML flow mapping): one chunk id each
             cid = f"{cid}:{p.name}"
         seen.add(cid)
-        out.append(Chunk(id=cid, repo=repo, product=product, file=path, language=language, kind=kind,
-                         name=p.name[:500], fqn=fid, parent=None, start_line=p.start, end_line=p.end, text=body,
-                         checksum=hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()))
+        chunk = Chunk(id=cid, repo=repo, product=product, file=path, language=language, kind=kind,
+                      name=p.name[:500], fqn=fid, parent=None, start_line=p.start, end_line=p.end, text=body, checksum="")
+        out.append(with_checksum(chunk))
     return out

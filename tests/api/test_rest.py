@@ -118,13 +118,15 @@ def test_search_filters_limits_and_budget(http):
 
 
 def test_similar(http):
-    body = http.get(f"/v1/search/similar/{FETCH_OWNER}", params={"limit": 3}).json()
+    body = http.get(f"/v1/search/similar/{FETCH_OWNER}", params={"limit": 4}).json()
     assert body["chunkId"] == FETCH_OWNER and body["notes"] == []
     assert [(h["id"], h["ranks"]) for h in body["hits"]] == [
+        # the vectors read path and class (contextual chunk headers): the members of its class first
         ("client:client/api.OwnerClient", {"bm25": None, "knn": 1, "name": None, "rrf": 1}),
-        ("client:client/report.render(1)", {"bm25": None, "knn": 2, "name": None, "rrf": 2}),
-        ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 3, "name": None, "rrf": 3})]
-    assert body["hits"][1]["callees"] == {"count": 2, "names": ["client.api.OwnerClient.__init__",
+        ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 2, "name": None, "rrf": 2}),
+        ("client:client/api.OwnerClient.__init__(1)", {"bm25": None, "knn": 3, "name": None, "rrf": 3}),
+        ("client:client/report.render(1)", {"bm25": None, "knn": 4, "name": None, "rrf": 4})]
+    assert body["hits"][3]["callees"] == {"count": 2, "names": ["client.api.OwnerClient.__init__",
                                                                 "client.api.OwnerClient.fetch_owner"]}
     assert FETCH_OWNER not in [h["id"] for h in http.get(f"/v1/search/similar/{FETCH_OWNER}").json()["hits"]]
     assert problem(http.get("/v1/search/similar/client:nope"), 404)["detail"] == (
@@ -171,8 +173,8 @@ def test_callers_by_name_id_and_position(http):
     assert [c["id"] for c in near["candidates"]] == [FIND_BY_ID]
 
 
-def problem_with_candidates(r: httpx.Response) -> dict:
-    assert r.status_code == 404 and r.headers["content-type"] == PROBLEM
+def problem_with_candidates(r: httpx.Response, status: int = 404) -> dict:
+    assert r.status_code == status and r.headers["content-type"] == PROBLEM
     body = r.json()
     assert set(body) == {"type", "title", "status", "detail", "candidates"}
     return body
@@ -277,8 +279,8 @@ def test_ingest_job_progress_conflict_and_delete(writable):
                                                        ".findById(int)"}).json()
     assert [r["from"] for r in callers["callers"]] == [
         "shop:src/main/java/org/example/OwnerController.OwnerController.show(int)"]
-    ambiguous = problem_with_candidates(http.post("/v1/callers", json={"target": "OwnerRepository.findById"}))
-    assert ambiguous["title"] == "Ambiguous symbol"
+    ambiguous = problem_with_candidates(http.post("/v1/callers", json={"target": "OwnerRepository.findById"}), 409)
+    assert (ambiguous["title"], ambiguous["type"].rsplit("/", 1)[-1]) == ("Ambiguous symbol", "ambiguous-symbol")
     assert sorted(c["repo"] for c in ambiguous["candidates"]) == ["petclinic", "shop"]
     # a rebuild from scratch gives the same repository
     rebuilt = wait_job(http, http.post("/v1/repositories/shop/ingest",
@@ -348,3 +350,16 @@ def test_ingest_refuses_a_relative_path_and_a_link_out(writable):
     assert problem(http.post("/v1/repositories/x/ingest", json={"path": str(srv.cwd / "link")}), 403)["detail"] == (
         f"cannot ingest {str(srv.cwd / 'link')!r}: {Path(__file__).parent} is outside the folders this server may "
         f"index ({srv.cwd}); start `ripple api` with --root FOLDER to allow more")
+
+
+def test_a_target_naming_nothing_is_404_and_one_naming_several_is_409():
+    """The status follows what the facade found, not the wording of its message (a table target no
+    method reads was once taken for an ambiguous one because its message starts with "nothing")."""
+    from analysis.agent_queries import TargetError
+    from lsp_server.api.analysis_routes import target_problem
+
+    none = target_problem(TargetError("nothing in the index reads or writes table:visits"))
+    several = target_problem(TargetError("'save' names 2 different symbols", [{"id": "a"}, {"id": "b"}], ambiguous=True))
+    assert (none.status, none.kind, none.title, none.extra) == (404, "unknown-symbol", "Unknown symbol", {"candidates": []})
+    assert (several.status, several.kind, several.title) == (409, "ambiguous-symbol", "Ambiguous symbol")
+    assert several.extra == {"candidates": [{"id": "a"}, {"id": "b"}]}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from indexer.chunk_context import EMBEDDING_TEXT_FORMAT
 from lsp_server.cli import main
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore
@@ -144,8 +145,13 @@ def test_outdated_index(workspace, tmp_path):
 
 def test_broken_configuration_file(workspace, tmp_path):
     config = workspace / ".ripple" / "config.toml"
-    config.write_text('[graph]\ndialect = "cypher"\n', encoding="utf-8")  # checked, trusted or not
-    result = run(workspace, tmp_path)
+    config.write_text('[graph]\ndialect = "cypher"\n', encoding="utf-8")
+    untrusted = run(workspace, tmp_path)  # the repository's own file: left out with a warning, nothing stops
+    assert f"{config}: graph.dialect must be one of memgraph, neo4j, auto, not 'cypher' (left out)" in untrusted.stdout
+    user = tmp_path / "home" / ".config" / "ripple" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text(f'[trust]\nworkspaces = ["{workspace.resolve()}"]\n', encoding="utf-8")
+    result = run(workspace, tmp_path)  # trusted: the user vouches for the file, so it is checked strictly
     assert result.stdout.splitlines() == [
         f"FAIL  config  {config}: graph.dialect must be one of memgraph, neo4j, auto, not 'cypher'",
         "              fix: fix the file or environment variable named above",
@@ -254,7 +260,7 @@ def test_elasticsearch_vectors_of_another_model(workspace, tmp_path, monkeypatch
         MODEL,
     ]
     assert result.exit_code == 1
-    status["embedding_model"] = f"{BUNDLED_MODEL}@{bundled_model_digest()}"
+    status["embedding_model"] = f"{BUNDLED_MODEL}@{bundled_model_digest()} text={EMBEDDING_TEXT_FORMAT}"  # as recorded
     result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL="http://es.test:9200")
     assert (result.stdout.splitlines()[-1], result.exit_code) == ("all checks passed", 0)
 
