@@ -1,7 +1,8 @@
 """SQL read with sqlglot, shared by every language's detectors, the ``.sql`` extractor and the linker.
 
 Two questions: which tables a script *declares* (:func:`declared_tables`: ``CREATE TABLE``, ``ALTER
-TABLE ... ADD COLUMN``) and which tables one statement *reads or writes* (:func:`statement_access`).
+TABLE ... ADD COLUMN``, and the changes a later migration makes: ``DROP TABLE``, ``ALTER TABLE ...
+RENAME TO``, ``RENAME COLUMN``, ``DROP COLUMN``) and which tables one statement *reads or writes* (:func:`statement_access`).
 Both parse with sqlglot (a maintained parser, not regular expressions). The dialect is guessed from
 the text (:func:`guess_dialects`: ``AUTO_INCREMENT`` / backticks -> MySQL, ``SERIAL`` / ``::`` ->
 Postgres, ``IDENTITY(`` / ``[x]`` -> T-SQL, ``AUTOINCREMENT`` -> SQLite), then the other dialects
@@ -78,13 +79,18 @@ _DOLLAR_N = re.compile(r"\$\d+")
 class Declared:
     """A table a script declares: ``name`` / ``schema`` as spelled (unquoted), ``columns`` ``(name,
     type)`` in order, ``line`` the 1-based line of the statement in the script, ``alter`` for an
-    ``ALTER TABLE ... ADD``."""
+    ``ALTER TABLE ... ADD``. ``change``: ``None`` for a declaration (``CREATE`` / ``ADD``), else
+    ``drop`` (``DROP TABLE``), ``rename`` (``renamed`` = ``(old, new)`` table names),
+    ``rename_column`` (``renamed`` = ``(old, new)`` column names) or ``drop_column`` (``columns``
+    the dropped ones, types ``None``)."""
 
     name: str
     schema: str | None
     columns: tuple[tuple[str, str | None], ...]
     line: int
     alter: bool = False
+    change: str | None = None
+    renamed: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,8 +209,10 @@ def _type_text(kind: exp.Expression | None) -> str | None:
 
 def declared_tables(text: str) -> ScriptTables:
     """Tables declared by a SQL script (a migration, a ``schema.sql``): every ``CREATE TABLE`` with
-    its columns, every ``ALTER TABLE ... ADD [COLUMN]`` as an ``alter`` entry. Other statements
-    (``INSERT``, ``CREATE INDEX``) declare nothing. Never raises: what sqlglot cannot parse in any
+    its columns, every ``ALTER TABLE ... ADD [COLUMN]`` as an ``alter`` entry, and the schema
+    changes ``DROP TABLE``, ``ALTER TABLE ... RENAME TO`` / ``RENAME COLUMN`` / ``DROP COLUMN`` as
+    entries with a ``change`` (:class:`Declared`). Other statements (``INSERT``, ``CREATE INDEX``)
+    declare nothing. Never raises: what sqlglot cannot parse in any
     dialect is counted in ``skipped``."""
     out = ScriptTables()
     if len(text) > MAX_SCRIPT_CHARS:
@@ -218,8 +226,9 @@ def declared_tables(text: str) -> ScriptTables:
     for sql, line in statements:
         m = _LEADING.match(sql)
         word = m.group(1).lower() if m else ""
-        if word not in ("create", "alter"):
+        if word not in ("create", "alter", "drop"):
             continue
+        line += sql.count("\n", len(sql) - len(sql.lstrip()), m.start(1)) if m else 0  # not its leading comments' line'
         if len(sql) > MAX_STATEMENT_CHARS:
             out.skipped["too_large"] = out.skipped.get("too_large", 0) + 1
             continue
@@ -244,13 +253,31 @@ def _declared(e: exp.Expression, line: int) -> list[Declared]:
                 if isinstance(c, exp.ColumnDef) and c.name:
                     cols.append((c.name, _type_text(c.args.get("kind"))))
         return [Declared(table.name, table.db or None, tuple(cols), line)]
+    if isinstance(e, exp.Drop) and (e.args.get("kind") or "").upper() == "TABLE":
+        return [Declared(t.name, t.db or None, (), line, change="drop")
+                for t in e.args.get("tables") or [] if isinstance(t, exp.Table) and t.name]
     if isinstance(e, exp.Alter) and (e.args.get("kind") or "").upper() == "TABLE":
         table = e.this
         if not isinstance(table, exp.Table) or not table.name:
             return []
-        cols = [(c.name, _type_text(c.args.get("kind"))) for c in e.args.get("actions") or []
-                if isinstance(c, exp.ColumnDef) and c.name]
-        return [Declared(table.name, table.db or None, tuple(cols), line, alter=True)] if cols else []
+        out: list[Declared] = []
+        name, schema = table.name, table.db or None
+        actions = e.args.get("actions") or []
+        cols = [(c.name, _type_text(c.args.get("kind"))) for c in actions if isinstance(c, exp.ColumnDef) and c.name]
+        if cols:
+            out.append(Declared(name, schema, tuple(cols), line, alter=True))
+        for a in actions:
+            if isinstance(a, exp.Drop) and (a.args.get("kind") or "").upper() == "COLUMN":
+                dropped = tuple((c.name, None) for c in a.args.get("tables") or [] if isinstance(c, exp.Column) and c.name)
+                if dropped:
+                    out.append(Declared(name, schema, dropped, line, alter=True, change="drop_column"))
+            elif isinstance(a, exp.RenameColumn) and a.this is not None and a.args.get("to") is not None:
+                old, new = a.this.name, a.args["to"].name
+                if old and new:
+                    out.append(Declared(name, schema, (), line, alter=True, change="rename_column", renamed=(old, new)))
+            elif isinstance(a, exp.AlterRename) and isinstance(a.this, exp.Table) and a.this.name:
+                out.append(Declared(name, schema, (), line, alter=True, change="rename", renamed=(name, a.this.name)))
+        return out
     return []
 
 

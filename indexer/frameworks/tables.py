@@ -15,7 +15,10 @@ declares) is a node too, with ``props["declared"] = False``.
 **Entities.** A class maps to a table through its own ``table`` definition; a ``proxy`` (Django) or
 a class without one maps through the nearest ancestor (MRO) that has one; ``abstract`` definitions
 (a JPA ``@MappedSuperclass``, a Django abstract model) give their columns to every table below them;
-a Django ``candidate`` is a table when an ancestor is a model.
+a Django ``candidate`` is a table when an ancestor is a model. Migration facts (SQL scripts,
+Liquibase change logs, Django and Alembic migrations) are replayed in order first
+(:mod:`indexer.frameworks.schema_history`): a table a later migration renames is declared under its
+new name, one it drops by nobody (counted ``tables_dropped``).
 
 **Accesses.** ``READS`` / ``WRITES`` go from the function or method of the use (the File at module
 level) to the table, owned by the use's file, with ``props``: ``framework``, ``resolution``
@@ -36,6 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import Import, TableDef, TableUse, Template
 from indexer.resolve.values import ClassV, Def, InstV
@@ -110,10 +114,15 @@ class _TableLinker:
                     rd = fc.def_at(td.entity, td.line) if td.entity else None
                     if rd is not None:
                         candidates.append((fc, td, rd))
+        fates = replay([(fc.path, td) for fc in self.ctxs for td in fc.ex.tables])
         for fc in self.ctxs:
             for td in fc.ex.tables:
                 if td.kind == "table" and td.name:
-                    self._declare(fc, td)
+                    fate = fates.get(id(td), td)
+                    if fate is None:  # a later migration dropped it
+                        self.result.outcomes["tables_dropped"] += 1
+                        continue
+                    self._declare(fc, td, fate)
         changed = True
         while changed and candidates:  # a Django class is a model when an ancestor is one
             changed = False
@@ -124,13 +133,16 @@ class _TableLinker:
                     candidates.remove(item)
                     changed = True
 
-    def _declare(self, fc: FileCtx, td: TableDef) -> None:
-        tid = table_id(fc.repo, td.name, td.schema)
-        key = table_key(td.name, td.schema)
+    def _declare(self, fc: FileCtx, td: TableDef, fate: Fate | TableDef | None = None) -> None:
+        """Declare ``td``'s table; ``fate``: its name, schema and columns after the later migrations
+        (:func:`~indexer.frameworks.schema_history.replay`), ``td`` itself when none applies."""
+        now = fate if fate is not None else td
+        tid = table_id(fc.repo, now.name, now.schema)
+        key = table_key(now.name, now.schema)
         t = self.tables.get(tid)
         if t is None:
-            t = self.tables[tid] = _Table(tid, td.name, key.split(".", 1)[0])
-        cols = list(td.columns)
+            t = self.tables[tid] = _Table(tid, now.name, key.split(".", 1)[0])
+        cols = list(now.columns)
         owner = file_id(fc.repo, fc.path)
         ekey = self._entity_key(fc, td)
         if ekey is not None:
@@ -151,7 +163,7 @@ class _TableLinker:
         self._edge(fc, "DECLARES", owner, tid, td.line, td.col, framework=td.framework)
         for c, ty in cols:
             cid = column_id(tid, c)
-            self.emit(fc, cid, Node(cid, "Column", c, f"{td.name}.{c}", "", "", 0, 0, 0, 0,
+            self.emit(fc, cid, Node(cid, "Column", c, f"{now.name}.{c}", "", "", 0, 0, 0, 0,
                                     {"table": tid, "type": ty, "repository": fc.repo}))
             self._edge(fc, "HAS_COLUMN", tid, cid, td.line, td.col, framework=td.framework)
         self.result.outcomes["tables_declared"] += 1

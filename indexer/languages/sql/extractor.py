@@ -39,7 +39,8 @@ class SqlExtractor:
             out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
             return out
         for t in found.tables:
-            out.tables.append(TableDef("sql", t.name, t.schema, list(t.columns), t.line, 0, alter=t.alter))
+            out.tables.append(TableDef("sql", t.name, t.schema, list(t.columns), t.line, 0, alter=t.alter,
+                                       kind=t.change or "table", renamed=t.renamed))
         for reason, n in sorted(found.skipped.items()):
             out.errors.append(f"1:0: sql: {n} statement(s) skipped: {reason}")
         return out

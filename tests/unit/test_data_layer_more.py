@@ -1,0 +1,154 @@
+"""The data layer's leftovers (issue 20): Liquibase change logs and migrations replayed in order
+(:mod:`indexer.languages.sql.liquibase`, :mod:`indexer.frameworks.schema_history`), with exact
+tables, columns and edges from ``tests/fixtures/data-liquibase`` and the negative cases: a renamed
+table keeps no node under its old name, a dropped table or column none at all, an XML file that is no
+change log declares nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from indexer.frameworks.schema_history import migration_order, replay
+from indexer.frameworks.sql_text import declared_tables
+from indexer.languages import extractor_for_path
+from indexer.model import TableDef
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CHANGES = "src/main/resources/db/changelog"
+
+
+def _index(tmp_path: Path, name: str) -> EmbeddedStore:
+    s = EmbeddedStore(tmp_path / f"{name}.db")
+    index_repository(FIXTURES / name, s, s, IndexOptions(repo=name, jobs=1))
+    return s
+
+
+def _short(node_id: str) -> str:
+    return node_id.split(":", 1)[1].rsplit("/", 1)[-1]
+
+
+def edges(s: EmbeddedStore, *kinds: str) -> list[tuple[str, str, str, dict]]:
+    rows = s._db.execute(  # noqa: SLF001 - the test reads the stored rows as they are
+        f"SELECT kind, src, dst, props FROM edges WHERE kind IN ({','.join('?' * len(kinds))})", kinds)
+    return sorted({(k, _short(src), dst, p or "") for k, src, dst, p in rows})
+
+
+def columns(s: EmbeddedStore) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for src, dst in s._db.execute("SELECT DISTINCT src, dst FROM edges WHERE kind = 'HAS_COLUMN'"):  # noqa: SLF001
+        out.setdefault(src, []).append(dst.rsplit(".", 1)[-1])
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def _extract(repo: str, rel: str):
+    ex = extractor_for_path(rel)
+    assert ex is not None, rel
+    return ex.extract(rel, (FIXTURES / repo / rel).read_bytes())
+
+
+# --------------------------------------------------------------------------------- Liquibase
+
+
+def test_sql_schema_changes() -> None:
+    found = declared_tables("CREATE TABLE a (x int);\nALTER TABLE a RENAME TO b;\nALTER TABLE b RENAME COLUMN x TO y;\n"
+                            "ALTER TABLE b ADD COLUMN z INT, DROP COLUMN q;\n-- a comment\nDROP TABLE IF EXISTS c, s.d;\n")
+    assert [(t.name, t.schema, t.columns, t.line, t.change, t.renamed) for t in found.tables] == [
+        ("a", None, (("x", "int"),), 1, None, None),
+        ("a", None, (), 2, "rename", ("a", "b")),
+        ("b", None, (), 3, "rename_column", ("x", "y")),
+        ("b", None, (("z", "int"),), 4, None, None),
+        ("b", None, (("q", None),), 4, "drop_column", None),
+        ("c", None, (), 6, "drop", None),  # the line of the statement, not of its leading comment
+        ("d", "s", (), 6, "drop", None),
+    ]
+
+
+def test_liquibase_xml_changes() -> None:
+    ex = _extract("data-liquibase", f"{CHANGES}/changes/001_init.xml")
+    assert ex.language == "liquibase" and ex.errors == []
+    assert [(t.kind, t.name, t.schema, t.columns, t.line) for t in ex.tables] == [
+        ("table", "customer", None, [("id", "bigint"), ("email", "varchar(255)"), ("nick", "varchar(40)")], 4),
+        ("table", "orders", "sales", [("id", "bigint"), ("customer_id", "bigint"), ("amount", "decimal(10,2)")], 11),
+        ("table", "tmp_import", None, [("line", "text")], 16),
+        ("table", "audit_entry", None, [("id", "bigint"), ("what", "varchar(100)")], 21),  # a <sql> change
+    ]  # the commented-out <createTable> is no change
+
+
+def test_liquibase_yaml_changes() -> None:
+    ex = _extract("data-liquibase", f"{CHANGES}/changes/002_rework.yaml")
+    assert [(t.kind, t.name, t.schema, t.columns, t.line, t.renamed) for t in ex.tables] == [
+        ("table", "customer", None, [("phone", "varchar(20)")], 6, None),
+        ("rename", "orders", "sales", [], 12, ("orders", "purchase")),
+        ("rename_column", "customer", None, [], 16, ("nick", "display_name")),
+        ("drop_column", "purchase", "sales", [("amount", None)], 20, None),
+        ("drop", "tmp_import", None, [], 24, None),
+    ]
+
+
+def test_liquibase_includes_and_non_changelogs() -> None:
+    master = _extract("data-liquibase", f"{CHANGES}/db.changelog-master.xml")
+    assert master.tables == []
+    # the three includes under the change-log folder are read as files of their own; the fourth is not
+    assert master.errors == ["9:0: liquibase: include src/main/resources/scripts/seed.xml: not under a change-log "
+                             "folder, not read as one"]
+    other = _extract("data-liquibase", f"{CHANGES}/not-a-changelog.xml")
+    assert other.tables == [] and other.errors == []  # claimed by its folder, but no databaseChangeLog
+    assert extractor_for_path("pom.xml") is None
+    bad = extractor_for_path("db/changelog/x.yaml").extract("db/changelog/x.yaml", b"databaseChangeLog: [\n")
+    assert bad.tables == [] and len(bad.errors) == 1 and bad.errors[0].startswith("1:0: liquibase: not read: ")
+    bomb = b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]><databaseChangeLog>&b;</databaseChangeLog>'
+    assert extractor_for_path("liquibase/x.xml").extract("liquibase/x.xml", bomb).tables == []
+
+
+def test_replay_order_and_fates() -> None:
+    assert sorted(["V10__c.sql", "V2__b.sql", "V1__a.sql"], key=migration_order) == ["V1__a.sql", "V2__b.sql", "V10__c.sql"]
+    create = TableDef("sql", "t", None, [("a", "int"), ("b", "int")], 1, 0)
+    entity = TableDef("jpa", "t", None, [("a", "Long")], 3, 0, entity="T")
+    later = [
+        ("V10__drop_b.sql", TableDef("sql", "t", None, [("b", None)], 1, 0, kind="drop_column")),
+        ("V2__rename.sql", TableDef("sql", "t", None, [], 1, 0, kind="rename", renamed=("t", "u"))),
+    ]
+    fates = replay([("V1__init.sql", create), ("T.java", entity), *later])
+    fate = fates[id(create)]
+    assert fate is not None and (fate.name, fate.columns) == ("u", (("a", "int"), ("b", "int")))
+    assert id(entity) not in fates  # an entity is never replayed: the code names its table
+    # V10 drops column b of "t", which V2 renamed: nothing named t is left to change, so b stays
+    gone = TableDef("sql", "g", None, [], 1, 0)
+    assert replay([("V1.sql", gone), ("V2.sql", TableDef("sql", "g", None, [], 1, 0, kind="drop"))])[id(gone)] is None
+
+
+@pytest.fixture(scope="module")
+def liquibase(tmp_path_factory: pytest.TempPathFactory):
+    s = _index(tmp_path_factory.mktemp("lb"), "data-liquibase")
+    yield s
+    s.close()
+
+
+def test_liquibase_tables_in_the_graph(liquibase: EmbeddedStore) -> None:
+    assert columns(liquibase) == {
+        "table:data-liquibase:.audit_entry": ["id", "what"],
+        "table:data-liquibase:.customer": ["display_name", "email", "id", "phone"],  # nick renamed
+        "table:data-liquibase:.loyalty": ["balance", "customer_id"],  # points renamed in the SQL change log
+        "table:data-liquibase:sales.purchase": ["customer_id", "id", "total"],  # amount dropped
+    }
+    assert edges(liquibase, "DECLARES") == [
+        ("DECLARES", "001_init.xml", "table:data-liquibase:.audit_entry", '{"framework":"liquibase"}'),
+        ("DECLARES", "001_init.xml", "table:data-liquibase:.customer", '{"framework":"liquibase"}'),
+        ("DECLARES", "001_init.xml", "table:data-liquibase:sales.purchase", '{"framework":"liquibase"}'),  # as orders
+        ("DECLARES", "002_rework.yaml", "table:data-liquibase:.customer", '{"framework":"liquibase"}'),
+        ("DECLARES", "003_loyalty.sql", "table:data-liquibase:.loyalty", '{"framework":"sql"}'),
+        ("DECLARES", "003_loyalty.sql", "table:data-liquibase:sales.purchase", '{"framework":"sql"}'),
+        ("DECLARES", "Purchase.Purchase", "table:data-liquibase:sales.purchase", '{"framework":"jpa"}'),
+    ]
+    ids = {r[0] for r in liquibase._db.execute("SELECT id FROM nodes WHERE label IN ('Table', 'Column')")}  # noqa: SLF001
+    assert not {i for i in ids if "orders" in i or "tmp_import" in i or i.endswith((".nick", ".amount", ".points"))}
+    assert edges(liquibase, "READS", "WRITES") == [
+        ("READS", "PurchaseRepository.PurchaseRepository.loyalCustomers()", "table:data-liquibase:.loyalty",
+         json.dumps({"columns": ["balance"], "framework": "jpa", "resolution": "exact"}, separators=(",", ":"))),
+    ]
