@@ -255,6 +255,8 @@ class _TableLinker:
         elif u.table is not None:  # a table the code names (an Apex sObject)
             schema, _, name = u.table.rpartition(".")
             tid = table_id(fc.repo, name, schema or None)
+        elif u.entity is not None and u.framework == "prisma":  # a model accessor (prisma.user): no code name
+            tid = self._by_entity_name(u.entity)
         elif u.entity is not None:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":

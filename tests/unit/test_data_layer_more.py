@@ -152,3 +152,66 @@ def test_liquibase_tables_in_the_graph(liquibase: EmbeddedStore) -> None:
         ("READS", "PurchaseRepository.PurchaseRepository.loyalCustomers()", "table:data-liquibase:.loyalty",
          json.dumps({"columns": ["balance"], "framework": "jpa", "resolution": "exact"}, separators=(",", ":"))),
     ]
+
+
+# ------------------------------------------------------------------------- JavaScript / TypeScript
+
+
+def _p(**props: object) -> str:
+    return json.dumps(dict(sorted(props.items())), separators=(",", ":"))
+
+
+@pytest.fixture(scope="module")
+def js(tmp_path_factory: pytest.TempPathFactory):
+    s = _index(tmp_path_factory.mktemp("js"), "data-js")
+    yield s
+    s.close()
+
+
+def test_js_tables(js: EmbeddedStore) -> None:
+    assert columns(js) == {
+        "table:data-js:.accounts": ["created_at", "email", "id"],  # Prisma @@map / @map
+        "table:data-js:.app_users": ["email", "id"],  # TypeORM @Entity('app_users')
+        "table:data-js:.post": ["id", "title"],
+        "table:data-js:.session": ["account_id", "id", "token"],
+    }
+
+
+def test_js_reads_and_writes(js: EmbeddedStore) -> None:
+    def e(kind: str, src: str, table: str, framework: str, columns: list[str] | None = None,
+          resolution: str = "exact"):
+        props = {"framework": framework, "resolution": resolution, **({"columns": columns} if columns else {})}
+        return (kind, src, f"table:data-js:{table}", _p(**props))
+
+    assert edges(js, "READS", "WRITES") == sorted([
+        # pg: a constant, a literal with $n parameters, a { text } query config
+        e("READS", "db.activeUsers(0)", ".users", "sql", ["active", "email", "id"]),
+        e("READS", "db.renameUser(2)", ".users", "sql", ["id"]),
+        e("WRITES", "db.renameUser(2)", ".users", "sql", ["name"]),
+        e("WRITES", "db.logEvent(1)", "audit.events", "sql", ["kind"]),
+        # knex chains
+        e("READS", "db.ordersOf(1)", ".orders", "knex", ["id", "total", "user_id"]),
+        e("WRITES", "db.addOrder(1)", ".orders", "knex", ["total", "user_id"]),
+        e("READS", "db.closeOrder(1)", ".orders", "knex", ["id"]),
+        e("WRITES", "db.closeOrder(1)", ".orders", "knex", ["status"]),
+        e("WRITES", "db.purgeOrders(0)", ".orders", "knex"),
+        # Prisma client: model accessor -> schema.prisma model -> @@map table; @map columns
+        e("READS", "accounts.findAccount(1)", ".accounts", "prisma", ["email"]),
+        e("WRITES", "accounts.openSession(2)", ".session", "prisma", ["account_id", "token"]),
+        e("READS", "accounts.closeSessions(1)", ".session", "prisma", ["account_id"]),  # tx.session in $transaction
+        e("WRITES", "accounts.closeSessions(1)", ".session", "prisma"),
+        # a tagged sql`...` template, its ${days} a parameter
+        e("READS", "accounts.recentLogins(1)", ".accounts", "sql", ["created_at", "email", "id"]),
+        e("READS", "accounts.recentLogins(1)", ".session", "sql", ["account_id"]),
+        # TypeORM: @InjectRepository field, getRepository(E) chain and variable, EntityManager
+        e("READS", "users.service.UsersService.byEmail(1)", ".app_users", "typeorm", ["email"], "inferred"),
+        e("WRITES", "users.service.UsersService.register(1)", ".app_users", "typeorm", None, "inferred"),
+        e("WRITES", "users.service.UsersService.publish(1)", ".post", "typeorm", None, "inferred"),
+        e("READS", "users.service.UsersService.countPosts(0)", ".post", "typeorm", None, "inferred"),
+        e("WRITES", "users.service.UsersService.removeWith(1)", ".app_users", "typeorm", None, "inferred"),
+    ])
+    # notSql: a log line, res.get('/users') and pool.query(buildQuery()) claim nothing; prisma.ghost is
+    # no model; list.find(...) on an array is no repository
+    srcs = {src for _, src, _, _ in edges(js, "READS", "WRITES")}
+    assert not srcs & {"db.notSql(1)", "accounts.unknownModel(0)", "users.service.UsersService.notARepository(1)"}
+    assert not [r for r in js._db.execute("SELECT id FROM nodes WHERE id LIKE '%ghost%'")]  # noqa: SLF001
