@@ -215,3 +215,32 @@ def test_js_reads_and_writes(js: EmbeddedStore) -> None:
     srcs = {src for _, src, _, _ in edges(js, "READS", "WRITES")}
     assert not srcs & {"db.notSql(1)", "accounts.unknownModel(0)", "users.service.UsersService.notARepository(1)"}
     assert not [r for r in js._db.execute("SELECT id FROM nodes WHERE id LIKE '%ghost%'")]  # noqa: SLF001
+
+
+# ------------------------------------------------------------------------------------------ jOOQ
+
+
+def test_jooq_reads_and_writes(tmp_path: Path) -> None:
+    s = _index(tmp_path, "data-jooq")
+    try:
+        def e(kind: str, method: str, table: str, framework: str, columns: list[str] | None = None):
+            props = {"framework": framework, "resolution": "inferred" if framework == "jooq" else "exact",
+                     **({"columns": columns} if columns else {})}
+            return (kind, f"AccountDao.AccountDao.{method}", f"table:data-jooq:.{table}", _p(**props))
+
+        assert edges(s, "READS", "WRITES") == sorted([
+            e("READS", "owners(BigDecimal)", "bank_account", "jooq", ["balance", "owner"]),
+            e("WRITES", "open(long,String)", "bank_account", "jooq", ["id", "owner"]),
+            e("WRITES", "credit(long,BigDecimal)", "bank_account", "jooq", ["balance"]),
+            e("READS", "credit(long,BigDecimal)", "bank_account", "jooq", ["id"]),  # its where
+            e("READS", "history(long)", "transfer", "jooq", ["from_id"]),  # bank.db.Tables.TRANSFER
+            e("WRITES", "forget(long)", "transfer", "jooq"),
+            e("READS", "forget(long)", "transfer", "jooq", ["to_id"]),
+            # JdbcTemplate.update("sql") is SQL, not jOOQ; limit(PAGE_SIZE) names no table
+            e("WRITES", "legacy(String)", "bank_account", "jdbc", ["owner"]),
+            e("READS", "legacy(String)", "bank_account", "jdbc", ["id"]),
+        ])
+        tables = {r[0] for r in s._db.execute("SELECT id FROM nodes WHERE label = 'Table'")}  # noqa: SLF001
+        assert tables == {"table:data-jooq:.bank_account", "table:data-jooq:.transfer"}  # no page_size table
+    finally:
+        s.close()
