@@ -244,3 +244,43 @@ def test_jooq_reads_and_writes(tmp_path: Path) -> None:
         assert tables == {"table:data-jooq:.bank_account", "table:data-jooq:.transfer"}  # no page_size table
     finally:
         s.close()
+
+
+# ---------------------------------------------------------------------------------------- Django
+
+
+def test_django_managers_and_join_tables(tmp_path: Path) -> None:
+    s = _index(tmp_path, "data-django")
+    try:
+        t = "table:data-django:."
+        assert {k: v for k, v in columns(s).items() if k not in (f"{t}library_book", f"{t}library_genre")} == {
+            f"{t}book_genre_links": ["book_id", "genre_id", "id"],  # db_table=
+            f"{t}library_author": ["book_count", "id", "name"],
+            f"{t}library_author_friends": ["from_author_id", "id", "to_author_id"],  # "self"
+            f"{t}library_book_readers": ["book_id", "id", "user_id"],  # settings.AUTH_USER_MODEL
+            f"{t}library_credit": ["author_id", "book_id", "id"],  # the through model is the join table
+        }
+        assert f"{t}library_book_authors" not in columns(s)  # through= declares no table of its own
+
+        def e(kind: str, src: str, table: str, framework: str, resolution: str, columns: list[str] | None = None):
+            props = {"framework": framework, "resolution": resolution, **({"columns": columns} if columns else {})}
+            return (kind, src, t + table, _p(**props))
+
+        assert edges(s, "READS", "WRITES") == sorted([
+            # custom manager / queryset methods reach their model's table through ``objects = ...``
+            e("READS", "models.AuthorManager.prolific(0)", "library_author", "django", "exact", ["book_count"]),
+            e("READS", "models.AuthorManager.rename_all(2)", "library_author", "django", "exact", ["name"]),
+            e("WRITES", "models.AuthorManager.rename_all(2)", "library_author", "django", "exact", ["name"]),
+            e("WRITES", "models.AuthorManager.create_author(1)", "library_author", "django", "inferred"),  # self.model()
+            e("READS", "models.BookQuerySet.published(0)", "library_book", "django", "exact", ["status"]),
+            e("READS", "services.top_authors(0)", "library_author", "django", "exact"),
+            # many-to-many managers write the join table
+            e("WRITES", "models.Book.tag(1)", "book_genre_links", "django-m2m", "inferred"),
+            e("WRITES", "services.shelve(2)", "book_genre_links", "django-m2m", "inferred"),
+            e("WRITES", "services.shelve(2)", "library_book_readers", "django-m2m", "inferred"),
+            e("WRITES", "services.befriend(2)", "library_author_friends", "django-m2m", "inferred"),
+        ])
+        # request.session.clear() and a set's add() are no join-table writes
+        assert "services.not_a_relation(1)" not in {src for _, src, _, _ in edges(s, "READS", "WRITES")}
+    finally:
+        s.close()
