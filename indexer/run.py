@@ -81,6 +81,10 @@ class IndexOptions:
     name: str | None = None
     branch: str | None = None
     record: bool = True
+    doc_folders: tuple[str, ...] = ()
+    """``[docs] folders`` (:attr:`stores.config.Config.doc_folders`): repository folders whose
+    documentation files are indexed even when gitignored; checked against the tree when a run starts
+    (:func:`indexer.discovery.checked_doc_folders` raises :class:`~indexer.discovery.DocFolderError`)."""
 
 
 @dataclass(slots=True)

@@ -30,7 +30,7 @@ from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
-from indexer.discovery import DEFAULT_MAX_FILE_BYTES
+from indexer.discovery import DEFAULT_MAX_FILE_BYTES, DocFolderError
 from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
@@ -128,7 +128,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
     model = model or config.embedding_model
     options = IndexOptions(repo=key, name=repo_name, branch=branch, product=product, max_file_bytes=max_file_size, jobs=jobs,
                            http_services=config.http_services, state_dir=str(state_dir(db_path)),
-                           follow_external_symlinks=follow_external_symlinks)
+                           follow_external_symlinks=follow_external_symlinks, doc_folders=config.doc_folders)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     progress: RichProgress | None = None
     try:
@@ -157,7 +157,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
         err.print(f"[yellow]interrupted during {escape(phase or 'start-up')}: {escape(kept)}; run `ripple index` "
                   "again to finish[/yellow]", soft_wrap=True)
         sys.exit(130)
-    except StoreError as exc:
+    except (StoreError, DocFolderError) as exc:  # DocFolderError: a [docs] folders entry refused
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the state folder (journal, cache, lock) beside the index
         raise click.ClickException(os_error_message(exc, state_dir(db_path))) from exc
@@ -607,7 +607,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
                                    state_dir=str(state_dir(db_path)),
-                                   follow_external_symlinks=follow_external_symlinks)
+                                   follow_external_symlinks=follow_external_symlinks, doc_folders=config.doc_folders)
             printer = _update_printer(name, stores.search, embed, model or config.embedding_model, as_json)
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),

@@ -146,7 +146,8 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
-                              r"\[embedded\], \[embedding\], \[http\], \[api\], \[server\], \[trust\]$"),
+                              r"\[embedded\], \[embedding\], \[http\], \[api\], \[server\], \[trust\], \[docs\]$"),
+    ('[docs]\nfolders = ["../wiki"]\n', r"config\.toml: docs\.folders: '\.\./wiki' leads out of the repository"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),

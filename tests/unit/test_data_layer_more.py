@@ -284,3 +284,69 @@ def test_django_managers_and_join_tables(tmp_path: Path) -> None:
         assert "services.not_a_relation(1)" not in {src for _, src, _, _ in edges(s, "READS", "WRITES")}
     finally:
         s.close()
+
+
+# ----------------------------------------------------------------------- [docs] folders (a wiki)
+
+
+def _wiki_repo(root: Path, folders: str = '["wiki-export"]') -> Path:
+    (root / "wiki-export" / "billing").mkdir(parents=True)
+    (root / "wiki-export" / "Refunds.md").write_text("# Refunds\n\nA refund reverses a `payments` row.\n")
+    (root / "wiki-export" / "billing" / "Invoices.adoc").write_text("= Invoices\n\n== Numbering\n\nYearly.\n")
+    (root / "wiki-export" / "export.py").write_text("def leak():\n    return 1\n")  # not documentation
+    (root / "notes").mkdir()
+    (root / "notes" / "todo.md").write_text("# Todo\n")  # gitignored and not a doc folder
+    (root / ".gitignore").write_text("wiki-export/\nnotes/\n")
+    (root / "app.py").write_text("def pay():\n    return 2\n")
+    (root / ".ripple").mkdir()
+    (root / ".ripple" / "config.toml").write_text(f"[docs]\nfolders = {folders}\n")
+    return root
+
+
+def test_doc_folders_are_indexed_even_when_gitignored(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from indexer.discovery import classify_path, discover
+    from lsp_server.cli import main
+
+    root = _wiki_repo(tmp_path / "repo")
+    found = discover(root, doc_folders=("wiki-export",))
+    assert [f.path for f in found.files] == [
+        "app.py", "wiki-export/Refunds.md", "wiki-export/billing/Invoices.adoc"]
+    assert found.skipped["gitignored"] == 2  # wiki-export/export.py and notes/
+    assert [f.path for f in discover(root).files] == ["app.py"]  # without the setting
+    assert classify_path(root, "wiki-export/Refunds.md", doc_folders=("wiki-export",)).path == "wiki-export/Refunds.md"
+    assert classify_path(root, "wiki-export/export.py", doc_folders=("wiki-export",)) == "gitignored"
+    assert classify_path(root, "wiki-export/Refunds.md") == "gitignored"
+
+    db = tmp_path / "x.db"
+    run = CliRunner().invoke(main, ["index", str(root), "--db", str(db), "--no-embed", "--json", "-j", "1"])
+    assert run.exit_code == 0, run.output
+    s = EmbeddedStore(db)
+    try:
+        rows = sorted(s._db.execute("SELECT file, kind, name FROM chunks WHERE kind = 'doc'"))  # noqa: SLF001
+    finally:
+        s.close()
+    assert rows == [("wiki-export/Refunds.md", "doc", "Refunds"),
+                    ("wiki-export/billing/Invoices.adoc", "doc", "Invoices"),
+                    ("wiki-export/billing/Invoices.adoc", "doc", "Numbering")]
+
+
+def test_unsafe_doc_folders_are_refused(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from lsp_server.cli import main
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    cases = {
+        '["../outside"]': "'../outside' leads out of the repository; only folders inside it are indexed",
+        '["/etc"]': "'/etc' is not inside the repository",
+        '["missing"]': "[docs] folders: 'missing' does not exist in",
+        '["link"]': "[docs] folders: 'link' leads out of the repository through a symbolic link",
+    }
+    for i, (folders, message) in enumerate(cases.items()):
+        root = _wiki_repo(tmp_path / f"r{i}", folders)
+        (root / "link").symlink_to(outside, target_is_directory=True)
+        run = CliRunner().invoke(main, ["index", str(root), "--db", str(tmp_path / f"r{i}.db"), "--no-embed"])
+        assert run.exit_code == 1 and message in " ".join(run.output.split()), (folders, run.output)
