@@ -70,6 +70,8 @@ _SQL_SHAPE = {
     "drop": re.compile(r"\btable\b", re.I), "truncate": re.compile(r"\w", re.I),
 }
 _MYBATIS = re.compile(r"[#$]\{[^{}]*\}")
+_SPEL = re.compile(r"[?:]#\{[^{}]*\}")  # Spring Data JPQL ``?#{authentication.name}``
+_JOIN_FETCH = re.compile(r"\bjoin\s+fetch\b", re.I)  # JPQL ``left join fetch a.b``: a join
 _NAMED = re.compile(r"(?<![:\w]):[A-Za-z_]\w*")
 _PYFORMAT = re.compile(r"%\(\w+\)s|%s")
 _DOLLAR_N = re.compile(r"\$\d+")
@@ -134,7 +136,10 @@ def guess_dialects(text: str) -> tuple[str | None, ...]:
 
 def normalise_placeholders(sql: str) -> str:
     """``sql`` with parameter markers sqlglot may not read replaced by ``?``: MyBatis ``#{x}`` and
-    ``${x}``, Spring / JPA ``:name``, Python ``%s`` and ``%(name)s``, Postgres ``$1``."""
+    ``${x}``, Spring / JPA ``:name`` and SpEL ``?#{x}``, Python ``%s`` and ``%(name)s``, Postgres
+    ``$1``; and JPQL's ``join fetch`` read as a ``join``."""
+    sql = _SPEL.sub("?", sql)
+    sql = _JOIN_FETCH.sub("join", sql)
     sql = _MYBATIS.sub("?", sql)
     sql = _PYFORMAT.sub("?", sql)
     sql = _DOLLAR_N.sub("?", sql)
@@ -333,13 +338,15 @@ def _access(e: exp.Expression, found: dict[tuple[str, str, str | None], set[str]
     for t in reads:
         found.setdefault(("reads", t.name, t.db or None), set())
     read_names = {(t.name, t.db or None) for t in reads}
+    explicit = {t.alias.lower() for t in reads if t.alias}
     set_targets = {id(s.this) for s in (e.expressions if isinstance(e, exp.Update) else [])
                    if isinstance(s, exp.EQ)}
     for c in e.find_all(exp.Column):
         if not c.name or c.name == "*" or id(c) in set_targets:
             continue
-        if not c.table and c.name.lower() in aliases and c.name.lower() not in {n.lower() for n, _ in read_names}:
-            continue  # ``SELECT o FROM Owner o``: the alias, not a column
+        if not c.table and c.name.lower() in aliases and (c.name.lower() not in {n.lower() for n, _ in read_names}
+                                                          or c.name.lower() in explicit):
+            continue  # ``SELECT o FROM Owner o``, ``select bankAccount from BankAccount bankAccount``: the alias
         if c.table:
             owner = aliases.get(c.table.lower())
             if owner is not None and owner in read_names:

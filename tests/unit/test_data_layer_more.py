@@ -69,6 +69,17 @@ def test_sql_schema_changes() -> None:
     ]
 
 
+def test_jpql_join_fetch_and_spel() -> None:
+    from indexer.frameworks.sql_text import Access, statement_access
+
+    # JHipster's repositories: "join fetch" is a join, ?#{...} a parameter, an alias named like its entity no column
+    assert statement_access("select operation from Operation operation left join fetch operation.bankAccount "
+                            "where operation.id =:id") == [
+        Access("reads", "bankAccount", "operation", ()), Access("reads", "Operation", None, ("id",))]
+    assert statement_access("select bankAccount from BankAccount bankAccount where bankAccount.user.login = "
+                            "?#{authentication.name}") == [Access("reads", "BankAccount", None, ())]
+
+
 def test_liquibase_xml_changes() -> None:
     ex = _extract("data-liquibase", f"{CHANGES}/changes/001_init.xml")
     assert ex.language == "liquibase" and ex.errors == []

@@ -10,7 +10,8 @@ Read from the extractor's call sites, each located in the tree by its position (
   ``exec`` (better-sqlite3, sqlite3) when it is a literal that reads as SQL; and tagged templates
   ``sql`...``` / ``SQL`...``` / ``Prisma.sql`...``` / ``prisma.$queryRaw`...``` /
   ``$executeRaw`...```. Literals, constants and local variables become a
-  :class:`~indexer.model.Template` (a ``${...}`` substitution is a parameter, ``?``); the linker
+  :class:`~indexer.model.Template` (a ``${...}`` substitution is a parameter, ``?``; a name alone
+  counts when it is a constant or named like SQL: ``ACTIVE_USERS``, ``findSql``); the linker
   parses it with sqlglot, and a string that is not SQL claims nothing.
 * **knex** (framework ``knex``, ``exact``): a query-builder chain whose table is a string literal:
   ``knex('users').where(...)``, ``db('users')``, ``knex.select('id').from('users')``,
@@ -58,6 +59,7 @@ LANGUAGES = ("javascript", "typescript")
 _SQL_ALWAYS = frozenset({"query", "execute", "raw", "unsafe", "$queryRawUnsafe", "$executeRawUnsafe"})
 _SQL_LITERAL = frozenset({"none", "one", "oneOrNone", "many", "manyOrNone", "any", "prepare", "run", "all", "get",
                           "exec"})
+_SQL_NAME = re.compile(r"(?-i:^[A-Z][A-Z0-9_]*$)|sql", re.I)
 _SQL_TAGS = frozenset({"sql", "SQL", "$queryRaw", "$executeRaw"})
 KNEX_WRITES = frozenset({"insert", "update", "del", "delete", "upsert", "merge", "increment", "decrement", "truncate"})
 """Query-builder methods of knex that write the chain's table."""
@@ -196,8 +198,9 @@ class _Detector:
             text = "".join(t if k == "lit" else "?" for k, t in tpl.parts)
             if not looks_like_sql(text):
                 return
-        elif not (name in _SQL_ALWAYS and len(tpl.parts) == 1 and tpl.parts[0][0] == "ref"):
-            return
+        elif not (name in _SQL_ALWAYS and len(tpl.parts) == 1 and tpl.parts[0][0] == "ref"
+                  and _SQL_NAME.search(tpl.parts[0][1].rsplit(".", 1)[-1])):
+            return  # a name passed to query() is SQL only when named like it (ACTIVE_USERS, findSql)
         self._use("sql", "sql", owner, line, col, sql=tpl)
 
     # -- knex --------------------------------------------------------------------------------------
