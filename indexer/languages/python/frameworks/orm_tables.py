@@ -123,9 +123,12 @@ class _Detector:
         self._chains: set[int] = set()
         self.models_user = self.django or any(m == "models" or m.endswith(".models") for m in mods)
         """The file is Django code or imports a ``models`` module (``from shop.models import Order``)."""
-        self.managers = {d.qualname for d in out.definitions if d.kind == "class" and self.django
-                         and any(b.split("[", 1)[0].endswith(("Manager", "QuerySet")) for b in d.bases)}
-        """Django manager / queryset classes of this file (a base named ``*Manager`` / ``*QuerySet``)."""
+        imported = {i.local: i.name for i in out.imports if i.name}
+        self.managers = {d.qualname for d in out.definitions if d.kind == "class" and self.django and (
+            d.name.endswith(("Manager", "QuerySet")) and d.bases
+            or any(imported.get(b, b).split("[", 1)[0].endswith(("Manager", "QuerySet")) for b in d.bases))}
+        """Django manager / queryset classes of this file: named ``*Manager`` / ``*QuerySet``, or with a
+        base so named (``class Mgr(BUM)`` after ``from ... import BaseUserManager as BUM``)."""
 
     def run(self) -> None:
         """Visit what the extractor already found (no query pass over the tree): classes with bases
@@ -301,14 +304,15 @@ class _Detector:
         return bool(scope) and scope.rpartition(".")[0] in self.managers  # type: ignore[union-attr]
 
     def _made_by_model(self, call: Node, name: str) -> bool:
-        """Whether the function around ``call`` assigns ``name = self.model(...)`` before it."""
+        """Whether the function around ``call`` assigns ``name = self.model(...)`` (or ``self.create_x(...)``)
+        before it."""
         fn = call.parent
         while fn is not None and fn.type != "function_definition":
             fn = fn.parent
         if fn is None:
             return False
-        body = self.src.text(fn)[: call.start_byte - fn.start_byte]
-        return re.search(rf"(?<![\w.]){re.escape(name)}\s*=\s*self\.model\(", body) is not None
+        body = self.src.data[fn.start_byte:call.start_byte].decode("utf-8", "replace")
+        return re.search(rf"(?<![\w.]){re.escape(name)}\s*=\s*self\.(?:model|create\w*)\(", body) is not None
 
     def _managers_of(self, qualname: str, fields: list[tuple[str, Node]], line: int, col: int) -> None:
         """``objects = CustomerManager()`` / ``Qs.as_manager()`` / ``M.from_queryset(Qs)()`` in a model
