@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.sql_text import looks_like_sql
+from indexer.frameworks import looks_like_sql
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
 from indexer.model import FileExtraction, TableUse
 
