@@ -483,7 +483,8 @@ class _Detector:
                 self.out.table_uses.append(TableUse("django", "writes", scope, line, col,
                                                     entity=rtext, resolution="inferred"))
             return
-        if receiver is not None and name in _M2M_WRITES and receiver.type == "attribute" and self.models_user:
+        if receiver is not None and name in _M2M_WRITES and receiver.type == "attribute" and self.models_user \
+                and not self.sqlalchemy and "session" not in compact(src, receiver).lower():
             owner_expr = receiver.child_by_field_name("object")
             if owner_expr is not None and owner_expr.type in ("identifier", "attribute") and "objects" not in compact(src, receiver):
                 self.out.table_uses.append(TableUse("django-m2m", "writes", scope_of(node, src), line, col,
