@@ -28,8 +28,7 @@ __all__ = [
     "Discovery",
     "discover",
     "classify_path",
-    "checked_doc_folders",
-    "DocFolderError",
+    "doc_folder_problem",
     "link_target_indexed",
     "read_source",
     "SkipFile",
@@ -131,28 +130,18 @@ def load_gitignore(directory: str, root: str | None = None) -> pathspec.GitIgnor
     return spec if len(spec) else None
 
 
-class DocFolderError(ValueError):
-    """A configured documentation folder (``[docs] folders``) that cannot be indexed: missing, not a
-    folder, or leading out of the repository through a symbolic link. The message says which and why."""
-
-
-def checked_doc_folders(root: str | Path, folders: tuple[str, ...]) -> tuple[str, ...]:
-    """``folders`` (repository-relative, as :func:`stores.config.doc_folder_paths` checked them) after
-    checking each against the repository at ``root``: it must exist, be a folder, and resolve inside
-    the repository (no symbolic link on its path leads out). Returns them unchanged; raises
-    :class:`DocFolderError` for the first that fails."""
+def doc_folder_problem(root: str | Path, folder: str) -> str | None:
+    """Why the configured documentation folder ``folder`` (repository-relative, as
+    :func:`stores.config.doc_folder_paths` checked it) cannot be indexed under ``root``, as a skip
+    reason: ``doc_folder_missing`` (nothing there, or not a folder) or ``doc_folder_outside`` (a
+    symbolic link on its path leads out of the repository); ``None`` when it can."""
     real_root = os.path.realpath(root)
-    for f in folders:
-        path = os.path.join(real_root, *f.split("/"))
-        if not os.path.lexists(path):
-            raise DocFolderError(f"[docs] folders: {f!r} does not exist in {real_root}; create it (a wiki export) "
-                                 "or remove it from .ripple/config.toml")
-        if not inside_root(real_root, Path(path)):
-            raise DocFolderError(f"[docs] folders: {f!r} leads out of the repository through a symbolic link "
-                                 f"(to {os.path.realpath(path)}); only folders inside it are indexed")
-        if not os.path.isdir(path):
-            raise DocFolderError(f"[docs] folders: {f!r} is not a folder")
-    return folders
+    path = os.path.join(real_root, *folder.split("/"))
+    if not os.path.lexists(path):
+        return "doc_folder_missing"
+    if not inside_root(real_root, Path(path)):
+        return "doc_folder_outside"
+    return None if os.path.isdir(path) else "doc_folder_missing"
 
 
 def _under(rel: str, folders: tuple[str, ...]) -> bool:
@@ -181,9 +170,10 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     ``follow_external_symlinks``. A symbolic link to a directory is not followed when it leads back
     to a directory on the walk or to one of its ancestors, ``/`` included (``symlink_loop``). Only
     regular files are indexed (a FIFO, socket or device: ``not_regular``). ``doc_folders``
-    (repository-relative, :func:`checked_doc_folders`): their documentation files (Markdown,
-    AsciiDoc, reStructuredText) are indexed even where ``.gitignore`` or a pruned folder name would
-    leave them out (a wiki export nobody commits); nothing else there is. Raises
+    (repository-relative, ``[docs] folders``): their documentation files (Markdown, AsciiDoc,
+    reStructuredText) are indexed even where ``.gitignore`` or a pruned folder name would leave them
+    out (a wiki export nobody commits); nothing else there is. A folder that is missing or leads out of
+    the repository is skipped and counted (:func:`doc_folder_problem`), never walked. Raises
     ``NotADirectoryError`` when ``root`` is not a directory.
     """
     root_path = Path(root).resolve()
@@ -191,6 +181,14 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         raise NotADirectoryError(f"not a directory: {root}")
     root_real = str(root_path)
     result = Discovery()
+    usable = []
+    for f in doc_folders:  # a missing folder, or a link out of the repository, is skipped and counted
+        problem = doc_folder_problem(root_real, f)
+        if problem is None:
+            usable.append(f)
+        else:
+            result.skip(problem, f + "/")
+    doc_folders = tuple(usable)
     # Stack of (absolute dir, relative dir, inherited ignore specs [(base_rel, spec)], real paths on walk).
     stack: list[tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]] = [
         (root_real, "", [], frozenset({root_real}))
@@ -274,7 +272,8 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
     each path it sees change instead of walking the tree again. Never raises."""
     if not _utf8_name(rel):
         return "undecodable_name"
-    wanted_doc = bool(doc_folders) and _under(rel, doc_folders) and _doc_file(rel)
+    wanted_doc = bool(doc_folders) and _under(rel, doc_folders) and _doc_file(rel) and not any(
+        _under(rel, (f,)) and doc_folder_problem(root, f) for f in doc_folders)
     root_path = Path(root)
     real_root = os.path.realpath(root_path)
     confine = None if follow_external_symlinks else real_root

@@ -59,7 +59,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
-from indexer.discovery import SkipFile, SourceFile, checked_doc_folders, classify_path, discover, read_source
+from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source
 from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.dev_proxy import PROXY_FILES
@@ -162,7 +162,7 @@ class RepositoryIndex:
         t0 = time.perf_counter()
         progress.start("discover", None)
         found = discover(self.root, self.options.max_file_bytes, self.options.follow_external_symlinks,
-                         checked_doc_folders(self.root, self.options.doc_folders))
+                         self.options.doc_folders)
         report.skipped.update(found.skipped)
         if log.isEnabledFor(logging.INFO):
             for reason, path in found.skipped_log:

@@ -83,8 +83,8 @@ class IndexOptions:
     record: bool = True
     doc_folders: tuple[str, ...] = ()
     """``[docs] folders`` (:attr:`stores.config.Config.doc_folders`): repository folders whose
-    documentation files are indexed even when gitignored; checked against the tree when a run starts
-    (:func:`indexer.discovery.checked_doc_folders` raises :class:`~indexer.discovery.DocFolderError`)."""
+    documentation files are indexed even when gitignored; one missing, or leading out of the repository
+    through a link, is skipped and counted (:func:`indexer.discovery.doc_folder_problem`)."""
 
 
 @dataclass(slots=True)

@@ -30,7 +30,7 @@ from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine, query_engine
 from analysis.services import SERVICES_ENV, service_map
-from indexer.discovery import DEFAULT_MAX_FILE_BYTES, DocFolderError
+from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
@@ -157,7 +157,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
         err.print(f"[yellow]interrupted during {escape(phase or 'start-up')}: {escape(kept)}; run `ripple index` "
                   "again to finish[/yellow]", soft_wrap=True)
         sys.exit(130)
-    except (StoreError, DocFolderError) as exc:  # DocFolderError: a [docs] folders entry refused
+    except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
     except OSError as exc:  # the state folder (journal, cache, lock) beside the index
         raise click.ClickException(os_error_message(exc, state_dir(db_path))) from exc

@@ -652,9 +652,10 @@ def doc_folder_paths(where: str, value: Any) -> tuple[str, ...]:
     """``[docs] folders`` checked: a list of repository-relative folder paths (POSIX, ``./`` and
     trailing ``/`` dropped), in order, without repeats. Raises :class:`ConfigError` naming ``where``
     for anything else: not a list of non-empty strings, an absolute or ``~`` path, a path that climbs
-    out of the repository (``..``), a NUL character. Whether each folder exists inside the
-    repository (and no link leads out of it) is checked when a repository is indexed
-    (:func:`indexer.discovery.checked_doc_folders`)."""
+    out of the repository (``..``), a NUL character (in an untrusted workspace file: left out with a
+    warning, like any bad key). Whether each folder exists inside the repository (and no link leads
+    out of it) is checked when a repository is indexed (:func:`indexer.discovery.doc_folder_problem`:
+    skipped and counted)."""
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ConfigError(f'{where} must be a list of folders of the repository (["wiki-export"]), not {value!r}')
     out: list[str] = []

@@ -285,7 +285,7 @@ def test_an_untrusted_workspace_file_keeps_what_it_can_and_a_user_file_stays_str
     assert (config.ann_threshold, config.embedding_model) == (5000, "m")
     assert [w.split(": ", 1)[1] for w in config.warnings] == [
         "unknown table [serach]; known tables: [graph], [search], [embedded], [embedding], [http], [api], [server], "
-        "[trust] (left out)",
+        "[trust], [docs] (left out)",
         "unknown key 'modell' in [embedding]; known keys: model (left out)"]
     write(home / ".config" / "ripple" / "config.toml", "[serach]\n")
     with pytest.raises(ConfigError, match=r"unknown table \[serach\]"):
