@@ -1,6 +1,7 @@
-"""workspace/symbol over a store holding nodes that have no place in a file (SQL tables and columns,
-HTTP endpoints, topics: ``file`` empty, line 0): they are left out, the others answered (the scale
-benchmark's store made the whole request an internal error: Position.line -1)."""
+"""workspace/symbol and ripple/search over a central store (many repositories in one file), as the
+scale benchmark found them: nodes without a place in a file (SQL tables and columns, HTTP endpoints,
+topics: ``file`` empty, line 0) are left out of workspace/symbol, the others answered (they made the
+whole request an internal error: Position.line -1); folders sharing one index file are searched once."""
 
 from __future__ import annotations
 
@@ -52,3 +53,17 @@ def test_no_second_query_when_every_match_has_a_file():
     graph = _Graph([_node("Function", "alpha", "a.py", 3)])
     found = workspace_symbol(_server(graph), types.WorkspaceSymbolParams(query="al"))
     assert [s.name for s in found] == ["alpha"] and graph.asked == [LIMIT]
+
+
+def test_search_runs_once_per_index_file_when_folders_share_one():
+    from pathlib import Path
+
+    from lsp_server.server import RippleServer
+
+    shared, other = object(), object()
+    folders = [SimpleNamespace(db=Path("/c/index.db"), store=shared, state="ready"),
+               SimpleNamespace(db=Path("/c/index.db"), store=shared, state="ready"),
+               SimpleNamespace(db=Path("/o/index.db"), store=other, state="ready"),
+               SimpleNamespace(db=Path("/e/index.db"), store=object(), state="error")]
+    fake = SimpleNamespace(session=None, folders=folders)
+    assert RippleServer.search_sources(fake) == [(shared, shared), (other, other)]
