@@ -81,6 +81,10 @@ class IndexOptions:
     name: str | None = None
     branch: str | None = None
     record: bool = True
+    doc_folders: tuple[str, ...] = ()
+    """``[docs] folders`` (:attr:`stores.config.Config.doc_folders`): repository folders whose
+    documentation files are indexed even when gitignored; one missing, or leading out of the repository
+    through a link, is skipped and counted (:func:`indexer.discovery.doc_folder_problem`)."""
 
 
 @dataclass(slots=True)

@@ -128,7 +128,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
     model = model or config.embedding_model
     options = IndexOptions(repo=key, name=repo_name, branch=branch, product=product, max_file_bytes=max_file_size, jobs=jobs,
                            http_services=config.http_services, state_dir=str(state_dir(db_path)),
-                           follow_external_symlinks=follow_external_symlinks)
+                           follow_external_symlinks=follow_external_symlinks, doc_folders=config.doc_folders)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     progress: RichProgress | None = None
     try:
@@ -610,7 +610,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
                                    state_dir=str(state_dir(db_path)),
-                                   follow_external_symlinks=follow_external_symlinks)
+                                   follow_external_symlinks=follow_external_symlinks, doc_folders=config.doc_folders)
             printer = _update_printer(name, stores.search, embed, model or config.embedding_model, as_json)
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),
