@@ -556,12 +556,15 @@ class AgentQueries:
     # ------------------------------------------------------------------- tools
 
     def search(self, query: str, repo: str | None = None, product: str | None = None, language: str | None = None,
-               kind: str | None = None, limit: int | None = 10, max_tokens: int | None = None) -> Answer:
+               kind: str | None = None, limit: int | None = 10, max_tokens: int | None = None,
+               tests: bool = False) -> Answer:
         """Hybrid search (BM25 + semantic kNN + exact names, fused by RRF) for ``query``, filtered by
         ``repo`` / ``product`` / ``language`` / ``kind`` (:data:`CHUNK_KINDS`), best ``limit`` hits
         (1 to :data:`MAX_LIMIT`, default 10), each with its source and graph context; hits whose
-        graph node is missing are dropped (counted in ``dropped``). Raises :class:`ValueError` for an
-        empty query or a bad filter / limit / budget."""
+        graph node is missing are dropped (counted in ``dropped``). Test code ranks below
+        implementation unless ``tests`` is true or the query asks for tests (then above it; see
+        :mod:`analysis.ranking`). Raises :class:`ValueError` for an empty query or a bad filter /
+        limit / budget."""
         budget = self._budget(max_tokens)
         limit = self._limit(limit)
         if not isinstance(query, str) or not query.strip():
@@ -572,7 +575,7 @@ class AgentQueries:
         graph = steps.graph
         filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
         engines = self._engines(steps)
-        results = [engine.search(query, limit, filters) for engine in engines]
+        results = [engine.search(query, limit, filters, tests=bool(tests)) for engine in engines]
         result = _merge(results, limit)
         steps.lap("Hybrid search", f"{len(result.hits)} hits from {' + '.join(result.lists) or 'no list'}"
                   f" ({result.embedded:,} of {result.chunks:,} chunks embedded)")

@@ -1,4 +1,4 @@
-"""Hybrid retrieval: BM25 and dense kNN fused by Reciprocal Rank Fusion, then graph context.
+"""Hybrid retrieval: BM25, dense kNN and exact names fused (:mod:`analysis.fusion`), then graph context.
 
 The :class:`QueryEngine` is the one place search happens, whatever the backends: it asks the
 :class:`~stores.contracts.SearchIndex` for a BM25 list and (when an embedder is configured and chunks
@@ -7,55 +7,35 @@ batched call for the chunks and one for their graph nodes. A hit whose node is m
 run) is dropped. :func:`query_engine` builds one over the configured stores, loading the embedding
 model only when the index holds embeddings.
 
-RRF: ``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))``, ``k = 60``
-(Cormack, Clarke and Buettcher, "Reciprocal Rank Fusion outperforms Condorcet and individual rank
-learning methods", SIGIR 2009).
+Fusion: :func:`analysis.fusion.fuse` with the method chosen per kind of query
+(:data:`analysis.fusion.FUSION_BY_KIND`, by measurement); :func:`reciprocal_rank_fusion` is plain RRF,
+``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))`` (Cormack, Clarke and Buettcher,
+SIGIR 2009). Every hit keeps the rank it had in each list.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from analysis.fusion import FUSION_BY_KIND, RRF_K, FusedHit, Fusion, fuse, fusion_for, rrf
+from analysis.ranking import (DEFAULT_PRIORS, VISIBILITY_MODIFIERS, Candidate, Priors, asks_for_tests,
+                              named_definitions, rerank, visibility)
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import MODEL_ENV, Embedder
 
 __all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
            "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
-
-RRF_K = 60
-"""The RRF constant k (Cormack et al., SIGIR 2009)."""
-
-
-@dataclass(frozen=True, slots=True)
-class FusedHit:
-    """One fused result: ``score`` is the RRF score; ``ranks`` maps each list's name (``bm25``,
-    ``knn``) to the 1-based rank the chunk had there (absent when the list did not return it)."""
-
-    chunk_id: str
-    score: float
-    ranks: Mapping[str, int]
-
-
 def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = RRF_K) -> list[FusedHit]:
-    """Fuse ranked lists by RRF. Ties break by the best single rank, then by chunk id, so the order
-    is deterministic. Returns every chunk of every list, best first."""
-    scores: dict[str, float] = {}
-    ranks: dict[str, dict[str, int]] = {}
-    for name, hits in lists.items():
-        for hit in hits:
-            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (k + hit.rank)
-            ranks.setdefault(hit.chunk_id, {})[name] = hit.rank
-    order = sorted(scores, key=lambda c: (-scores[c], min(ranks[c].values()), c))
-    return [FusedHit(c, scores[c], ranks[c]) for c in order]
+    """Fuse ranked lists by plain RRF (:func:`analysis.fusion.rrf`). Ties break by the best single
+    rank, then by chunk id, so the order is deterministic. Returns every chunk of every list, best first."""
+    return rrf(lists, k)
 
 
-VISIBILITIES = ("public", "private", "protected", "internal", "global", "package")
+VISIBILITIES = VISIBILITY_MODIFIERS
 """Modifiers that state a definition's visibility (Java, Apex, TypeScript class members, C#, Kotlin)."""
 
 
@@ -64,38 +44,19 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
     node): ``language``; ``kind`` (the chunk's: ``method``, ``class``, ``function``,
     ``file_section``...); ``decorators`` (decorator / annotation texts as written, without ``@``);
     ``modifiers`` (``static``, ``abstract``, ``async``, Apex sharing modes...); ``visibility``: the
-    visibility modifier written (:data:`VISIBILITIES`), else by the language's convention: JS/TS
-    ``export`` for an exported top-level declaration, else ``module``, a class member ``public``
-    (``private`` for a ``#name``; Vue components alike); Kotlin ``public`` (its default); Python
-    ``private`` for a ``_name`` (dunders aside), else ``public``; Go ``public`` when exported
-    (capitalised), else ``package``; C# without a modifier ``private`` for a member, ``internal`` for a
-    top-level type; ``None`` when the language says nothing;
-    ``exported`` (JS/TS); ``parent``: the enclosing definition's dotted name (``None`` at top
-    level); ``signature``. A file section has only ``language``, ``kind`` and ``parent`` ``None``."""
+    visibility modifier written (:data:`VISIBILITIES`), else by the language's convention
+    (:func:`analysis.ranking.visibility`), ``None`` when the language says nothing; ``exported`` (JS/TS); ``documented``: the definition has a docstring, Javadoc, JSDoc or KDoc;
+    ``parent``: the enclosing definition's dotted name (``None`` at top level); ``signature``. A file
+    section has only ``language``, ``kind`` and ``parent`` ``None``."""
     props = node.props if node.label != "File" else {}
     modifiers = [str(m) for m in props.get("modifiers") or ()]
-    visibility: str | None = next((m for m in modifiers if m in VISIBILITIES), None)
-    language = chunk.language
-    if visibility is None and node.label != "File":
-        if language in ("javascript", "typescript", "vue") and "." in (node.qualname or ""):
-            visibility = "private" if node.name.startswith("#") else "public"  # a class member
-        elif language in ("javascript", "typescript", "vue"):
-            visibility = "export" if props.get("exported") else "module"
-        elif language == "kotlin":
-            visibility = "public"  # Kotlin's default
-        elif language == "python":
-            private = node.name.startswith("_") and not (node.name.startswith("__") and node.name.endswith("__"))
-            visibility = "private" if private else "public"
-        elif language == "go":  # exported by capitalisation, else visible in its package only
-            visibility = "public" if props.get("exported") else "package"
-        elif language == "csharp":  # C#'s defaults: a member is private, a top-level type internal
-            visibility = "private" if "." in (node.qualname or "") else "internal"
     qualname = node.qualname or ""
     return {
-        "language": language, "kind": chunk.kind,
+        "language": chunk.language, "kind": chunk.kind,
         "decorators": [str(d) for d in props.get("decorators") or ()],
         "modifiers": [m for m in modifiers if m not in VISIBILITIES],
-        "visibility": visibility, "exported": bool(props.get("exported")),
+        "visibility": visibility(node, chunk.language), "exported": bool(props.get("exported")),
+        "documented": bool(props.get("documented")),
         "parent": qualname.rpartition(".")[0] or None if node.label != "File" else None,
         "signature": props.get("signature"),
     }
@@ -104,7 +65,9 @@ def chunk_metadata(chunk: Chunk, node: Node) -> dict[str, object]:
 @dataclass(frozen=True, slots=True)
 class SearchHit:
     """A search result with its source and structure: the chunk (real source text), the graph node
-    it stands for, the fused score and per-list ranks, and the node's direct caller count. A doc or
+    it stands for, its score (:func:`analysis.ranking.rerank`: the fused score times the priors, or
+    :data:`analysis.ranking.EXACT_SCORE` plus a definition score for an identifier query's exact
+    definitions) and per-list ranks, and the node's direct caller count. A doc or
     config hit (a README section, a configuration key) carries the code and tables it ``mentions``
     (``MENTIONS`` edges of its file on the chunk's lines), so the page about refunds comes with the
     refund code."""
@@ -140,7 +103,11 @@ class QueryEngine:
     """Hybrid search over one graph store and one search index.
 
     ``embed_query`` maps a query string to a normalised 384-d vector (the embedder's); ``None``
-    disables the dense side. ``candidates`` is how deep each list is read before fusion.
+    disables the dense side. ``candidates`` is how deep each list is read before fusion; ``fusion``
+    maps each kind of query (:func:`analysis.fusion.query_kind`) to its fusion (default
+    :data:`analysis.fusion.FUSION_BY_KIND`). ``priors`` (:class:`analysis.ranking.Priors`) weigh the
+    fused hits; ``exact_first`` puts an identifier query's exact definitions first (both as measured in
+    docs/search-quality.md; switched off only to measure).
     """
 
     def __init__(
@@ -149,42 +116,66 @@ class QueryEngine:
         index: SearchIndex,
         embed_query: Callable[[str], Sequence[float]] | None = None,
         candidates: int = 50,
+        fusion: Mapping[str, Fusion] | None = None,
+        *,
+        priors: Priors = DEFAULT_PRIORS,
+        exact_first: bool = True,
     ) -> None:
         self.graph = graph
         self.index = index
         self.embed_query = embed_query
         self.candidates = candidates
+        self.fusion = dict(FUSION_BY_KIND if fusion is None else fusion)
+        self.priors = priors
+        self.exact_first = exact_first
 
-    def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
+    def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None,
+               tests: bool = False) -> SearchResult:
         """The best ``limit`` hits for ``query`` (natural language or identifiers).
 
         A query that is one identifier (``url_for``, ``Config.from_envvar``) adds a third ranked list,
-        ``name``: the symbols of exactly that name, most-called first, so the definition a developer
-        types is not outvoted by the many chunks that merely mention it."""
+        ``name``: the definitions of exactly that name (:func:`analysis.ranking.named_definitions`), and
+        those come first in that order, so the definition a developer types is not outvoted by the many
+        chunks that merely mention it. The other hits are ranked by their fused score times the priors
+        (:mod:`analysis.ranking`): test code below implementation unless ``tests`` is true or the query
+        asks for tests (then the reverse, with a note saying so), private helpers below public API,
+        undocumented definitions below documented ones."""
         counts = self.index.chunk_count()
+        lists = self.ranked_lists(query, filters, counts, tests or asks_for_tests(query))
+        return self.rank(query, lists, limit, counts, tests)
+
+    def rank(self, query: str, lists: Mapping[str, Sequence[ScoredChunk]], limit: int = 10,
+             counts: Mapping[str, int] | None = None, tests: bool = False) -> SearchResult:
+        """:meth:`search` on lists already read (:meth:`ranked_lists` of the same ``query`` and
+        ``tests``): the fusion for the query's kind, then the exact definitions (the ``name`` list)
+        first and the priors (:mod:`analysis.ranking`). ``counts``: the index's ``chunk_count()``,
+        read when not given."""
+        counts = self.index.chunk_count() if counts is None else counts
+        wants_tests = tests or asks_for_tests(query)
+        exact = {h.chunk_id: h.score for h in lists.get("name", [])} if self.exact_first else {}
+        result = self._assemble(fuse(lists, fusion_for(query, self.fusion)), limit, list(lists), counts, exact,
+                                wants_tests, self.priors)
+        if wants_tests:
+            result.notes.append("test code ranked above implementation (tests asked for)")
+        return result
+
+    def ranked_lists(self, query: str, filters: SearchFilters | None = None,
+                     counts: Mapping[str, int] | None = None, wants_tests: bool | None = None,
+                     ) -> dict[str, list[ScoredChunk]]:
+        """The ranked lists :meth:`search` fuses for ``query``, each ``candidates`` deep: ``bm25``;
+        ``knn`` when an embedder is set and chunks are embedded (``counts``: the index's
+        ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
+        definitions (:func:`analysis.ranking.named_definitions`, test code first when ``wants_tests``,
+        by default when the query asks for tests; each hit's score is its definition score)."""
+        counts = self.index.chunk_count() if counts is None else counts
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         if self.embed_query is not None and counts["embedded"]:
             lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
-        named = self._exact_names(query.strip(), filters)
+        wants = asks_for_tests(query) if wants_tests is None else wants_tests
+        named = named_definitions(self.graph, self.index, query, filters, wants)
         if named:
-            lists["name"] = named
-        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
-
-    def _exact_names(self, query: str, filters: SearchFilters | None) -> list[ScoredChunk]:
-        if not _IDENTIFIER.fullmatch(query):
-            return []
-        name = query.rsplit(".", 1)[-1]
-        nodes = [n for n in self.graph.find_symbols([name]).get(name, []) if n.label != "File"]
-        if "." in query:
-            nodes = [n for n in nodes if n.qualname.endswith(query) or f"{n.file}:{n.qualname}".endswith(query)]
-        if filters is not None and nodes:
-            chunks = self.index.get_chunks([n.id for n in nodes[: self.candidates]])
-            nodes = [n for n in nodes if n.id in chunks and _passes(chunks[n.id], filters)]
-        if not nodes:
-            return []
-        fan_in = self.graph.incoming([n.id for n in nodes[: self.candidates]], ["CALLS"])
-        ranked = sorted(nodes[: self.candidates], key=lambda n: (-len(fan_in.get(n.id, [])), n.id))
-        return [ScoredChunk(n.id, float(len(fan_in.get(n.id, []))), i) for i, n in enumerate(ranked, 1)]
+            lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[: self.candidates], 1)]
+        return lists
 
     def similar(self, chunk_id: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
         """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded); empty with a note
@@ -195,13 +186,26 @@ class QueryEngine:
             return SearchResult([], [], counts["embedded"], counts["chunks"], notes=[f"{chunk_id} has no embedding yet"])
         hits = [h for h in self.index.knn(chunk.embedding, limit + 1, filters) if h.chunk_id != chunk_id]
         ranked = [ScoredChunk(h.chunk_id, h.score, i + 1) for i, h in enumerate(hits)]
-        return self._assemble(reciprocal_rank_fusion({"knn": ranked}), limit, ["knn"], counts)
+        return self._assemble(reciprocal_rank_fusion({"knn": ranked}), limit, ["knn"], counts, priors=None)
 
-    def _assemble(self, fused: list[FusedHit], limit: int, lists: list[str], counts: Mapping[str, int]) -> SearchResult:
-        head = fused[: max(limit * 2, limit + 10)]  # room for hits dropped below
+    def _assemble(self, fused: list[FusedHit], limit: int, lists: list[str], counts: Mapping[str, int],
+                  exact: Mapping[str, float] | None = None, wants_tests: bool = False,
+                  priors: Priors | None = DEFAULT_PRIORS) -> SearchResult:
+        """Hits for the head of ``fused``: chunks and nodes fetched in two batched calls, orphans
+        dropped, then (unless ``priors`` is ``None``) ranked by :func:`analysis.ranking.rerank` with the
+        exact definitions ``exact`` first (``{node id: definition score}``, best first)."""
+        head = fused[: max(limit * 3, limit + 20)]  # room for hits dropped or re-ranked below
+        if exact:  # the first exact definitions, wherever fusion put them
+            by_id = {f.chunk_id: f for f in fused}
+            seen = {f.chunk_id for f in head}
+            head += [by_id[i] for i in list(exact)[: limit * 2] if i in by_id and i not in seen]
         chunks = self.index.get_chunks([f.chunk_id for f in head])
         nodes = self.graph.get_nodes(sorted({c.fqn for c in chunks.values()}))
         kept = [(f, chunks[f.chunk_id]) for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn in nodes]
+        if priors is not None:
+            order = rerank([Candidate(c, nodes[c.fqn], f.score) for f, c in kept], exact or {}, priors, wants_tests)
+            kept = [(FusedHit(kept[r.index][0].chunk_id, r.score, kept[r.index][0].ranks), kept[r.index][1])
+                    for r in order]
         kept = kept[:limit]
         callers = self.graph.incoming([c.fqn for _, c in kept], ["CALLS"])
         mentioned = self._mentions([c for _, c in kept])
@@ -240,11 +244,6 @@ class QueryEngine:
 
 MENTIONING_KINDS = ("doc", "config")
 """Chunk kinds whose hits carry the nodes they mention."""
-
-
-def _passes(chunk: Chunk, f: SearchFilters) -> bool:
-    return all(want is None or getattr(chunk, field) == want
-               for field, want in (("product", f.product), ("repo", f.repo), ("language", f.language), ("kind", f.kind)))
 
 
 def query_engine(store: GraphStore, model_name: str | None = None, index: SearchIndex | None = None) -> QueryEngine:

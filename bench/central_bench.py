@@ -37,6 +37,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -90,6 +91,75 @@ def timed(fn) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def index_command(manifest: Path, db: Path, jobs: int, memory_budget: int | None, no_embed: bool) -> list[str]:
+    """The ``ripple index --all`` command line the benchmarks run (this worktree's ``ripple``)."""
+    command = [str(ROOT / ".venv" / "bin" / "ripple"), "index", "--all", str(manifest), "--db", str(db), "--json",
+               "-j", str(jobs)]
+    if memory_budget:
+        command += ["--memory-budget", str(memory_budget)]
+    if no_embed:
+        command.append("--no-embed")
+    return command
+
+
+def run_index(command: list[str], env: dict[str, str], cwd: Path, sample=None) -> tuple[dict, float, float]:
+    """Run ``command`` (an ``index --all ... --json``) to its end: ``(its JSON document, wall seconds,
+    peak RSS MiB of its largest process)``. ``sample(pid)``, when given, is called about every 0.5 s
+    while it runs (to follow the memory of the whole process tree). Raises ``RuntimeError`` with the
+    end of its stderr when it exits with a status other than 0 or 1."""
+    t0 = time.perf_counter()
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                          cwd=cwd) as proc:
+        if sample is not None:
+            def follow() -> None:
+                while proc.poll() is None:
+                    sample(proc.pid)
+                    time.sleep(0.5)
+
+            threading.Thread(target=follow, daemon=True).start()
+        stdout, stderr = proc.communicate()
+    wall = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(stderr[-4000:])
+    return json.loads(stdout), wall, peak
+
+
+def store_bytes(db: Path) -> int:
+    """The embedded index file's size on disk with its WAL, bytes."""
+    return sum(Path(f"{db}{s}").stat().st_size for s in ("", "-wal") if Path(f"{db}{s}").exists())
+
+
+def name_words(name: str) -> str:
+    """A callable's name as the words a user would search for (``make_response`` -> ``make response``)."""
+    return " ".join(p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", name) if p) or name
+
+
+def query_latency(graph, engine, run: dict, samples: int, extra=()) -> tuple[dict[str, list[float]], int]:
+    """Per repository of ``run`` indexed ok, ``samples`` targets (:func:`sample_targets`), each asked
+    ``callers``, ``impact`` (depth 5) and ``search`` (its name as words, limit 10), plus every
+    ``(kind, fn(node))`` of ``extra``; each kind warmed once per repository. Returns the milliseconds
+    per kind and the number of targets."""
+    lat: dict[str, list[float]] = {"callers": [], "impact": [], "search": [], **{k: [] for k, _ in extra}}
+    targets = 0
+    for o in run["repositories"]:
+        if o["status"] != "ok":
+            continue
+        picked = sample_targets(graph, o["key"], samples)
+        targets += len(picked)
+        for i, node in enumerate(picked):
+            words = name_words(node.name)
+            calls = [("callers", lambda n=node: callers(graph, [n])),
+                     ("impact", lambda n=node: blast_radius(graph, NodesQuery((n,)), engine=engine)),
+                     ("search", lambda w=words: engine.search(w, 10))]
+            calls += [(kind, lambda n=node, f=fn: f(n)) for kind, fn in extra]
+            for kind, fn in calls:
+                if i == 0:
+                    fn()  # warm-up of this kind in this repository
+                lat[kind].append(timed(fn))
+    return lat, targets
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", type=Path)
@@ -112,43 +182,20 @@ def main() -> int:
 
         server = ArcadeDBServer().start()
         env.update(RIPPLE_GRAPH_BACKEND="memgraph", RIPPLE_MEMGRAPH_URI=server.uri, RIPPLE_MEMGRAPH_DIALECT="neo4j")
-    command = [str(ROOT / ".venv" / "bin" / "ripple"), "index", "--all", str(args.out / "manifest.toml"),
-               "--db", str(db), "--json", "-j", str(args.jobs)]
-    if args.memory_budget:
-        command += ["--memory-budget", str(args.memory_budget)]
-    if args.no_embed:
-        command.append("--no-embed")
+    command = index_command(args.out / "manifest.toml", db, args.jobs, args.memory_budget, args.no_embed)
     load_before = os.getloadavg()
     try:
-        t0 = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=args.out)
-        wall = time.perf_counter() - t0
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        if done.returncode not in (0, 1):
-            print(done.stderr[-4000:], file=sys.stderr)
+        try:
+            run, wall, peak = run_index(command, env, args.out)
+        except RuntimeError as exc:
+            print(exc, file=sys.stderr)
             return 2
-        run = json.loads(done.stdout)
-        size = sum(Path(f"{db}{s}").stat().st_size for s in ("", "-wal") if Path(f"{db}{s}").exists())
+        size = store_bytes(db)
         os.environ.update({k: v for k, v in env.items() if k.startswith("RIPPLE_") or k == "XDG_CACHE_HOME"})
         stores = open_stores(load_config(args.out), db)
         graph, search = stores.graph, stores.search
         engine = query_engine(graph, None, search)
-        lat: dict[str, list[float]] = {"callers": [], "impact": [], "search": []}
-        targets = 0
-        for o in run["repositories"]:
-            if o["status"] != "ok":
-                continue
-            picked = sample_targets(graph, o["key"], args.samples)
-            targets += len(picked)
-            for i, node in enumerate(picked):
-                words = " ".join(p for p in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", node.name) if p) or node.name
-                calls = (("callers", lambda n=node: callers(graph, [n])),
-                         ("impact", lambda n=node: blast_radius(graph, NodesQuery((n,)), engine=engine)),
-                         ("search", lambda w=words: engine.search(w, 10)))
-                for kind, fn in calls:
-                    if i == 0:
-                        fn()  # warm-up of this kind in this repository
-                    lat[kind].append(timed(fn))
+        lat, targets = query_latency(graph, engine, run, args.samples)
         stores.close()
     finally:
         if server is not None:

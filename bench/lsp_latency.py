@@ -116,16 +116,17 @@ async def main() -> None:
             await c.stop()
 
 
-async def start(root: Path, db: Path, source: Path | None) -> LanguageClient:
-    """A ``ripple serve`` on ``db`` with ``root`` as its folder, initialized; ``source``: run that
-    source tree's server instead of this one's."""
+async def start(root: Path, db: Path, source: Path | None, more: tuple[Path, ...] = ()) -> LanguageClient:
+    """A ``ripple serve`` on ``db`` with ``root`` (and ``more``) as its workspace folders, initialized
+    and idle; ``source``: run that source tree's server instead of this one's."""
     client = LanguageClient("bench", "1")
     env = {**os.environ, "RIPPLE_DB": str(db)}
     if source is not None:
         env["PYTHONPATH"] = str(source)
     await client.start_io(sys.executable, "-m", "lsp_server.cli", "serve", env=env, cwd=str(source) if source else None)
     await client.initialize_async(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), workspace_folders=[types.WorkspaceFolder(root.as_uri(), root.name)]))
+        capabilities=types.ClientCapabilities(),
+        workspace_folders=[types.WorkspaceFolder(r.as_uri(), r.name) for r in (root, *more)]))
     client.initialized(types.InitializedParams())
     deadline = time.monotonic() + 1800
     while time.monotonic() < deadline:  # measure an idle server: wait until its folder check or indexing ended

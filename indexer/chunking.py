@@ -12,8 +12,7 @@ package instead: ``doc`` sections, ``config`` keys, ``sql`` statements.
 
 from __future__ import annotations
 
-import hashlib
-
+from indexer.chunk_context import with_checksum
 from indexer.content import content_chunks, content_kind
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, FileExtraction
 from indexer.symbols import definition_ids, file_id
@@ -51,10 +50,6 @@ def _lines_text(lines: list[str], start: int, end: int, start_col: int = 0, end_
         if size - 1 > MAX_CHUNK_CHARS:  # the joined text is size - 1 long: past the cap, _cap marks the cut
             break
     return "\n".join(out)
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str) -> list[Chunk]:
@@ -113,7 +108,7 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
         chunks.append(Chunk(
             id=ids[i], repo=repo, product=product, file=path, language=lang, kind=kind, name=d.name,
             fqn=ids[i], parent=parent_fqn, start_line=d.start_line, end_line=d.end_line,
-            text=text, checksum=_digest(text),
+            text=text, checksum="",
         ))
 
     for start, end in _uncovered_windows(covered, len(lines)):
@@ -124,10 +119,11 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
         chunks.append(Chunk(
             id=f"{fid}#L{start}-{end}", repo=repo, product=product, file=path, language=lang,
             kind="file_section", name=path.rsplit("/", 1)[-1], fqn=fid, parent=None,
-            start_line=start, end_line=end, text=text, checksum=_digest(text),
+            start_line=start, end_line=end, text=text, checksum="",
         ))
     chunks.sort(key=lambda c: (c.start_line, c.id))
-    return chunks
+    return [with_checksum(c) for c in chunks]  # the digest of what is embedded: header + text
+
 
 
 def _uncovered_windows(covered: list[bool], n_lines: int) -> list[tuple[int, int]]:

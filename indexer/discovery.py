@@ -28,6 +28,7 @@ __all__ = [
     "Discovery",
     "discover",
     "classify_path",
+    "doc_folder_problem",
     "link_target_indexed",
     "read_source",
     "SkipFile",
@@ -129,8 +130,38 @@ def load_gitignore(directory: str, root: str | None = None) -> pathspec.GitIgnor
     return spec if len(spec) else None
 
 
+def doc_folder_problem(root: str | Path, folder: str) -> str | None:
+    """Why the configured documentation folder ``folder`` (repository-relative, as
+    :func:`stores.config.doc_folder_paths` checked it) cannot be indexed under ``root``, as a skip
+    reason: ``doc_folder_missing`` (nothing there, or not a folder) or ``doc_folder_outside`` (a
+    symbolic link on its path leads out of the repository); ``None`` when it can."""
+    real_root = os.path.realpath(root)
+    path = os.path.join(real_root, *folder.split("/"))
+    if not os.path.lexists(path):
+        return "doc_folder_missing"
+    if not inside_root(real_root, Path(path)):
+        return "doc_folder_outside"
+    return None if os.path.isdir(path) else "doc_folder_missing"
+
+
+def _under(rel: str, folders: tuple[str, ...]) -> bool:
+    return any(rel == f or rel.startswith(f + "/") for f in folders)
+
+
+def _toward(rel: str, folders: tuple[str, ...]) -> bool:
+    """Whether the folder ``rel`` is, or holds, a documentation folder."""
+    return any(f == rel or f.startswith(rel + "/") for f in folders)
+
+
+def _doc_file(rel: str) -> bool:
+    from indexer.content import content_kind
+
+    ex = extractor_for_path(rel)
+    return ex is not None and content_kind(ex.language) == "doc"
+
+
 def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-             follow_external_symlinks: bool = False) -> Discovery:
+             follow_external_symlinks: bool = False, doc_folders: tuple[str, ...] = ()) -> Discovery:
     """Walk ``root`` and return the files to index with every skipped file counted by reason.
 
     ``.gitignore`` files apply to their own directory and below, patterns relative to it, as git does.
@@ -138,7 +169,11 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     (``symlink_outside``, the rule of :func:`indexer.fsguard.inside_root`) unless
     ``follow_external_symlinks``. A symbolic link to a directory is not followed when it leads back
     to a directory on the walk or to one of its ancestors, ``/`` included (``symlink_loop``). Only
-    regular files are indexed (a FIFO, socket or device: ``not_regular``). Raises
+    regular files are indexed (a FIFO, socket or device: ``not_regular``). ``doc_folders``
+    (repository-relative, ``[docs] folders``): their documentation files (Markdown, AsciiDoc,
+    reStructuredText) are indexed even where ``.gitignore`` or a pruned folder name would leave them
+    out (a wiki export nobody commits); nothing else there is. A folder that is missing or leads out of
+    the repository is skipped and counted (:func:`doc_folder_problem`), never walked. Raises
     ``NotADirectoryError`` when ``root`` is not a directory.
     """
     root_path = Path(root).resolve()
@@ -146,11 +181,20 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         raise NotADirectoryError(f"not a directory: {root}")
     root_real = str(root_path)
     result = Discovery()
+    usable = []
+    for f in doc_folders:  # a missing folder, or a link out of the repository, is skipped and counted
+        problem = doc_folder_problem(root_real, f)
+        if problem is None:
+            usable.append(f)
+        else:
+            result.skip(problem, f + "/")
+    doc_folders = tuple(usable)
     # Stack of (absolute dir, relative dir, inherited ignore specs [(base_rel, spec)], real paths on walk).
     stack: list[tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]] = [
         (root_real, "", [], frozenset({root_real}))
     ]
     walked: set[str] = {root_real}
+    docs_only: dict[str, str] = {}  # folder walked only for doc folders -> the skip reason of the rest
     linked: list[tuple[str, tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]]] = []
     while stack:
         abs_dir, rel_dir, specs, ancestors = stack.pop()
@@ -176,9 +220,14 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
             except OSError:
                 result.skip("unreadable", rel)
                 continue
-            if _ignored(specs, rel, is_dir):
-                result.skip("gitignored", rel + ("/" if is_dir else ""))
+            only_docs = rel_dir in docs_only  # a folder walked only for the documentation folders in it
+            if (only_docs or _ignored(specs, rel, is_dir)) and not (doc_folders and (
+                    _toward(rel, doc_folders) or _under(rel, doc_folders) if is_dir
+                    else _under(rel, doc_folders) and _doc_file(rel))):
+                result.skip(docs_only.get(rel_dir, "gitignored"), rel + ("/" if is_dir else ""))
                 continue
+            if is_dir and doc_folders and (only_docs or _ignored(specs, rel, is_dir)):
+                docs_only[rel] = docs_only.get(rel_dir, "gitignored")
             if is_link and not follow_external_symlinks and not inside_root(root_real, entry.path):
                 result.skip("symlink_outside", rel + ("/" if is_dir else ""))
                 continue
@@ -186,8 +235,10 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                 if entry.name == OWN_DIR:
                     continue  # our own index: not source, not worth a skip count
                 if entry.name in PRUNED_DIRS or entry.name.endswith(".egg-info"):
-                    result.skip("pruned_dir", rel + "/")
-                    continue
+                    if not _toward(rel, doc_folders):
+                        result.skip("pruned_dir", rel + "/")
+                        continue
+                    docs_only.setdefault(rel, "pruned_dir")
                 real = os.path.realpath(entry.path)
                 if is_link:
                     if real in ancestors or _is_ancestor(real, ancestors):
@@ -214,13 +265,15 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
 
 
 def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-                  follow_external_symlinks: bool = False) -> SourceFile | str:
+                  follow_external_symlinks: bool = False, doc_folders: tuple[str, ...] = ()) -> SourceFile | str:
     """What :func:`discover` would say of the one file ``rel`` (repository-relative, POSIX) under the
     resolved ``root``: its :class:`SourceFile`, or the reason it is not indexed (a skip reason, or
     ``own_dir`` for the index folder, ``missing`` when nothing is there). The watcher asks this for
     each path it sees change instead of walking the tree again. Never raises."""
     if not _utf8_name(rel):
         return "undecodable_name"
+    wanted_doc = bool(doc_folders) and _under(rel, doc_folders) and _doc_file(rel) and not any(
+        _under(rel, (f,)) and doc_folder_problem(root, f) for f in doc_folders)
     root_path = Path(root)
     real_root = os.path.realpath(root_path)
     confine = None if follow_external_symlinks else real_root
@@ -231,17 +284,17 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
         own = load_gitignore(str(root_path / base) if base else str(root_path), confine)
         if own is not None:
             specs.append((base, own))
-        if _ignored(specs, "/".join(parts[: i + 1]), True):
+        if _ignored(specs, "/".join(parts[: i + 1]), True) and not wanted_doc:
             return "gitignored"
         if name == OWN_DIR:
             return "own_dir"
-        if name in PRUNED_DIRS or name.endswith(".egg-info"):
+        if (name in PRUNED_DIRS or name.endswith(".egg-info")) and not wanted_doc:
             return "pruned_dir"
     base = "/".join(parts[:-1])
     own = load_gitignore(str(root_path / base) if base else str(root_path), confine)
     if own is not None:
         specs.append((base, own))
-    if _ignored(specs, rel, False):
+    if _ignored(specs, rel, False) and not wanted_doc:
         return "gitignored"
     path = root_path / rel
     name = parts[-1]

@@ -4,6 +4,10 @@ committed.
 It drains :meth:`stores.contracts.SearchIndex.pending_chunks` (one chunk per distinct text, shortest
 first, so each model batch holds texts of similar length and little padding) and writes vectors back
 with ``set_embeddings``, which also fills the content-addressed cache: a text is embedded once, ever.
+The model reads :func:`indexer.chunk_context.embedding_text` (a short contextual header: path and
+qualified name, then the chunk's source), never the bare chunk text; the index records the model with
+that text's format (:func:`~indexer.chunk_context.embedding_record`), so vectors of an older format
+are all dropped and computed again (:attr:`EmbedReport.reembedded`), never mixed with new ones.
 Interrupting it loses at most one fetch; the next run resumes where it stopped. It may run while an
 incremental update replaces chunks: a vector whose chunk's text changed during the model call is
 dropped (the new text stays pending). Until a chunk is
@@ -12,12 +16,16 @@ embedded, search finds it through BM25 alone (:class:`analysis.retrieval.QueryEn
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from indexer.chunk_context import embedding_record, embedding_text
 from stores.contracts import SearchIndex
+
+log = logging.getLogger(__name__)
 
 __all__ = ["TextEmbedder", "EmbedReport", "embed_pending", "DEFAULT_BATCH", "FETCH"]
 
@@ -52,11 +60,13 @@ class _Progress(Protocol):
 class EmbedReport:
     """``embedded``: texts sent to the model this run; ``reused``: chunks that got a vector from the
     cache or from a twin text; ``seconds``: wall time of the phase; ``chunks_per_s``: model
-    throughput (``embedded / seconds``)."""
+    throughput (``embedded / seconds``); ``reembedded``: the index held vectors of another model or
+    another embedding text format, which were all dropped first (every chunk was pending again)."""
 
     embedded: int
     reused: int
     seconds: float
+    reembedded: bool = False
 
     @property
     def chunks_per_s(self) -> float:
@@ -67,11 +77,17 @@ class EmbedReport:
 def embed_pending(
     index: SearchIndex, embedder: TextEmbedder, progress: _Progress | None = None, batch_size: int = DEFAULT_BATCH
 ) -> EmbedReport:
-    """Embed every chunk of ``index`` that has no vector yet. Records ``embedder.model_id`` first
-    (vectors of another model are dropped, see ``set_embedding_model``). Raises what the embedder or
-    the store raises; vectors already written stay."""
+    """Embed every chunk of ``index`` that has no vector yet, from its
+    :func:`~indexer.chunk_context.embedding_text`. Records ``embedding_record(embedder.model_id)``
+    first: vectors of another model or embedding text format are dropped (``set_embedding_model``),
+    logged, and flagged in the report. Raises what the embedder or the store raises; vectors already
+    written stay."""
     t0 = time.perf_counter()
-    index.set_embedding_model(embedder.model_id)
+    record = embedding_record(embedder.model_id)
+    reembedded = index.set_embedding_model(record)
+    if reembedded:
+        log.warning("the index's vectors came from another embedding model or text format; all dropped, every "
+                    "chunk is embedded again with %s", record)
     before = index.chunk_count()
     initial = before["embedded"]
     missing = before["chunks"] - initial
@@ -82,7 +98,7 @@ def embed_pending(
         batch = index.pending_chunks(FETCH)
         if not batch:
             break
-        vectors = embedder.embed([c.text for c in batch], batch_size)
+        vectors = embedder.embed([embedding_text(c) for c in batch], batch_size)
         # A chunk an update replaced meanwhile (a watcher runs beside this phase) must not get, nor
         # put in the content-addressed cache, the vector of its old text.
         now = index.get_chunks([c.id for c in batch])
@@ -96,4 +112,4 @@ def embed_pending(
     if progress is not None:
         progress.done("embed")
     filled = index.chunk_count()["embedded"] - initial
-    return EmbedReport(embedded, filled - embedded, time.perf_counter() - t0)
+    return EmbedReport(embedded, filled - embedded, time.perf_counter() - t0, reembedded)

@@ -161,7 +161,8 @@ class RepositoryIndex:
         report = IndexReport(self.repo, str(self.root))
         t0 = time.perf_counter()
         progress.start("discover", None)
-        found = discover(self.root, self.options.max_file_bytes, self.options.follow_external_symlinks)
+        found = discover(self.root, self.options.max_file_bytes, self.options.follow_external_symlinks,
+                         self.options.doc_folders)
         report.skipped.update(found.skipped)
         if log.isEnabledFor(logging.INFO):
             for reason, path in found.skipped_log:
@@ -269,7 +270,8 @@ class RepositoryIndex:
         to_extract: list[SourceFile] = []
         present: set[str] = set(self.resolver.files)
         for rel in rels:
-            verdict = classify_path(self.root, rel, self.options.max_file_bytes, self.options.follow_external_symlinks)
+            verdict = classify_path(self.root, rel, self.options.max_file_bytes, self.options.follow_external_symlinks,
+                                    self.options.doc_folders)
             if not isinstance(verdict, SourceFile):
                 if rel in self.resolver.files:
                     removed.append(rel)

@@ -863,7 +863,10 @@ class TableDef:
     its subclasses (a JPA ``@MappedSuperclass``, a Django ``abstract`` model; ``name`` empty);
     ``proxy``: the class uses its base's table (a Django proxy model); ``candidate``: a class
     that declares ``name`` only if one of its bases is a model (the linker decides: a Django class
-    in a models module whose base is another module's class)."""
+    in a models module whose base is another module's class). A migration's schema change:
+    ``drop`` (the table), ``rename`` / ``rename_column`` (``renamed`` = ``(old, new)``),
+    ``drop_column`` (``columns``); the linker replays them in migration order."""
+    renamed: tuple[str, str] | None = None
 
 
 @dataclass(slots=True)

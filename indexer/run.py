@@ -97,6 +97,10 @@ class IndexOptions:
     branch: str | None = None
     record: bool = True
     memory_budget_mib: int | None = None
+    doc_folders: tuple[str, ...] = ()
+    """``[docs] folders`` (:attr:`stores.config.Config.doc_folders`): repository folders whose
+    documentation files are indexed even when gitignored; one missing, or leading out of the repository
+    through a link, is skipped and counted (:func:`indexer.discovery.doc_folder_problem`)."""
 
     def extraction_jobs(self, cores: int) -> int:
         """Extraction worker processes for a machine of ``cores`` cores: ``jobs`` (default one per

@@ -187,7 +187,7 @@ class Watcher:
         """Paths edited since ``since`` (seconds since the epoch, with a second of slack for coarse
         file-system clocks), added or removed relative to the index's files."""
         found = discover(self.index.root, self.index.options.max_file_bytes,
-                         self.index.options.follow_external_symlinks)
+                         self.index.options.follow_external_symlinks, self.index.options.doc_folders)
         on_disk = {sf.path: sf.abs_path for sf in found.files}
         out = {str(self.index.root / p) for p in set(self.index.resolver.files) ^ set(on_disk)}
         for abs_path in on_disk.values():

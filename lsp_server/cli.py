@@ -129,7 +129,8 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
     model = model or config.embedding_model
     options = IndexOptions(repo=key, name=repo_name, branch=branch, product=product, max_file_bytes=max_file_size, jobs=jobs,
                            http_services=config.http_services, state_dir=str(state_dir(db_path)),
-                           follow_external_symlinks=follow_external_symlinks, memory_budget_mib=memory_budget)
+                           follow_external_symlinks=follow_external_symlinks, doc_folders=config.doc_folders,
+                           memory_budget_mib=memory_budget)
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     progress: RichProgress | None = None
     try:
@@ -442,15 +443,18 @@ def _known_language(value: str | None) -> str | None:
                    "doc sections.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
+@click.option("--tests", is_flag=True, help="Look for test code: rank it above the implementation (below it otherwise, "
+                                            "unless QUERY asks for tests).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option
 def search(query: str, db: str | None, repo: str | None, product: str | None, language: str | None,
-           kind: str | None, limit: int, model: str | None, as_json: bool, branch: str | None) -> None:
-    """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
+           kind: str | None, limit: int, model: str | None, tests: bool, as_json: bool, branch: str | None) -> None:
+    """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers. An identifier's
+    definitions come first; test code, private helpers and undocumented code rank lower."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
     with cli_stores(db, branch, view=True, freshness=True) as stores:
         try:
-            result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
+            result = query_engine(stores.graph, model, stores.search).search(query, limit, filters, tests=tests)
         except EmbedderError as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -608,7 +612,8 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
             options = IndexOptions(repo=name, product=product, max_file_bytes=max_file_size,
                                    jobs=None if len(paths) == 1 else 1, http_services=config.http_services,
                                    state_dir=str(state_dir(db_path)),
-                                   follow_external_symlinks=follow_external_symlinks, memory_budget_mib=memory_budget)
+                                   follow_external_symlinks=follow_external_symlinks, doc_folders=config.doc_folders,
+                                   memory_budget_mib=memory_budget)
             printer = _update_printer(name, stores.search, embed, model or config.embedding_model, as_json)
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),

@@ -43,7 +43,9 @@ def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: R
     """Run the embedding phase over ``store`` holding the embedding lock of ``db_path`` (``None``:
     a search index without a file, no lock). Returns what the JSON summaries print: ``skipped``
     (with the reason) when the model cannot load, the run was interrupted, or another process holds
-    the lock (:data:`BUSY`); otherwise the counts, time and peak memory."""
+    the lock (:data:`BUSY`); otherwise the counts, time and peak memory, and ``reembedded: true`` (with a
+    warning on stderr) when the stored vectors came from another model or embedding text format and
+    were all computed again."""
     lock = embed_lock(db_path) if db_path is not None else None
     if lock is not None:
         try:
@@ -61,9 +63,14 @@ def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: R
     finally:
         if lock is not None:
             lock.release()
+    if result.reembedded:
+        err.print("[yellow]the stored vectors came from another embedding model or an older embedding text "
+                  "(the contextual chunk headers changed what is embedded): they were dropped and every chunk "
+                  "embedded again[/yellow]", soft_wrap=True)
     return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
             "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            **({"reembedded": True} if result.reembedded else {})}
 
 
 def start_background_embedding(db_path: Path, model: str | None) -> dict[str, Any]:

@@ -218,8 +218,12 @@ def build_server(backend: Backend) -> MCPServer:
                                                  "doc (sections of Markdown, reStructuredText, AsciiDoc; a doc "
                                                  "hit lists the code it mentions).")] = None,
                limit: Annotated[int, _LIMIT] = 10,
-               max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.search(query, repo, product, language, kind, limit, max_tokens)))
+               max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
+               tests: Annotated[bool, Field(description="Look for test code: rank it above the implementation "
+                                                          "(it ranks below otherwise, unless the query asks for "
+                                                          "tests).")] = False) -> ToolResult:
+        return _result(backend.call(lambda q: q.search(query, repo, product, language, kind, limit, max_tokens,
+                                                       tests)))
 
     @tool("One symbol: signature, location, source, the endpoints it serves, its direct callers (call sites, "
           "how each was bound) and callees. Overloads come together; a name matching several symbols is an "

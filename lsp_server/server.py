@@ -712,11 +712,12 @@ class RippleServer(LanguageServer):
 
     def search_sources(self) -> list[tuple[GraphStore, SearchIndex]]:
         """``(graph, search index)`` pairs a search runs over: the shared index, else each readable
-        folder's index file (its own graph, or the shared graph beside it)."""
+        folder's index file, once per file (folders indexed into one file share it; its own graph, or the
+        shared graph beside it)."""
         session = self.session
         if session is not None and session.search is not None:
             return [(self.graph(), session.search)]
-        files = [f.store for f in self.folders if f.store is not None and f.state != "error"]
+        files = list({f.db: f.store for f in self.folders if f.store is not None and f.state != "error"}.values())
         if session is not None and session.graph is not None:
             return [(session.graph, s) for s in files]
         return [(s, s) for s in files]

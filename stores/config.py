@@ -73,6 +73,9 @@ The file (every key optional)::
     index_workspace = true            # index and watch the open folders into the stores; false: read
                                       # only (a central indexer owns the index)
 
+    [docs]
+    folders = ["wiki-export"]         # repository folders read as documentation even when gitignored
+
     [trust]                           # only in the user's file or $RIPPLE_CONFIG
     workspaces = ["/home/me/src/shop"]      # workspaces (and folders below) whose .ripple/config.toml may
                                             # choose servers, credentials and the index file
@@ -90,6 +93,8 @@ from __future__ import annotations
 
 import os
 import stat
+import posixpath
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -101,6 +106,7 @@ from stores.vector_index import ANN_THRESHOLD
 
 __all__ = [
     "ConfigError",
+    "doc_folder_paths",
     "GraphConfig",
     "SearchConfig",
     "Config",
@@ -170,6 +176,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "api": {"key": (str, None)},
     "server": {"index_workspace": (bool, True)},
     "trust": {"workspaces": (list, [])},
+    "docs": {"folders": (tuple, ())},
 }
 _SECRETS = {"graph.password", "search.password", "search.api_key", "api.key"}
 ENDPOINT_KEYS = ("graph.backend", "graph.uri", "graph.products", "graph.database", "search.backend", "search.url",
@@ -265,6 +272,10 @@ class Config:
     ann_threshold: int = ANN_THRESHOLD
     """Embedded chunks from which the embedded store searches vectors approximately (``[embedded]
     ann_threshold`` or ``$RIPPLE_ANN_THRESHOLD``; 0: always exact; :mod:`stores.vector_index`)."""
+    doc_folders: tuple[str, ...] = ()
+    """``[docs] folders``: repository-relative folders (a wiki export) whose Markdown, AsciiDoc and
+    reStructuredText files are indexed as ``doc`` chunks even when ``.gitignore`` or the pruned folder
+    names would leave them out (:func:`doc_folder_paths`)."""
 
     def source_of(self, key: str) -> str:
         """Where ``key`` (``"graph.uri"``) was set: a file, ``$VARIABLE``, or ``default``."""
@@ -352,6 +363,8 @@ _TABLE_EXAMPLES = {"graph.products": 'product = "bolt://host:7687"',
 
 def _checked(where: str, kind: type, value: Any) -> Any:
     key = where.rsplit(": ", 1)[-1]
+    if kind is tuple:
+        return doc_folder_paths(where, value)
     if kind is list:
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() and "\x00" not in v for v in value):
             raise ConfigError(f'{where} must be a list of folder paths (["/home/me/src/shop"]), not {value!r}')
@@ -632,7 +645,35 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
     ann_threshold = between("embedded.ann_threshold", 0, MAX_ANN_THRESHOLD)  # before the warnings are taken
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
                   workspace, trusted, ignored, get("api.key"), get("server.index_workspace"),
-                  ann_threshold=ann_threshold)
+                  ann_threshold=ann_threshold, doc_folders=get("docs.folders"))
+
+
+def doc_folder_paths(where: str, value: Any) -> tuple[str, ...]:
+    """``[docs] folders`` checked: a list of repository-relative folder paths (POSIX, ``./`` and
+    trailing ``/`` dropped), in order, without repeats. Raises :class:`ConfigError` naming ``where``
+    for anything else: not a list of non-empty strings, an absolute or ``~`` path, a path that climbs
+    out of the repository (``..``), a NUL character (in an untrusted workspace file: left out with a
+    warning, like any bad key). Whether each folder exists inside the repository (and no link leads
+    out of it) is checked when a repository is indexed (:func:`indexer.discovery.doc_folder_problem`:
+    skipped and counted)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f'{where} must be a list of folders of the repository (["wiki-export"]), not {value!r}')
+    out: list[str] = []
+    for v in value:
+        text = v.strip().replace("\\", "/")
+        if "\x00" in text:
+            raise ConfigError(f"{where}: {v!r} holds a NUL character")
+        if text.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", text):
+            raise ConfigError(f"{where}: {v!r} is not inside the repository; name a folder relative to the "
+                              "repository's root (a wiki export copied or checked out into it)")
+        norm = posixpath.normpath(text)
+        if norm == ".." or norm.startswith("../"):
+            raise ConfigError(f"{where}: {v!r} leads out of the repository; only folders inside it are indexed")
+        if norm == ".":
+            raise ConfigError(f"{where}: {v!r} names the whole repository; name the documentation folder in it")
+        if norm not in out:
+            out.append(norm)
+    return tuple(out)
 
 
 def trust_workspace(folder: Path, env: Mapping[str, str] | None = None, remove: bool = False) -> Path:

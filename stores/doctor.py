@@ -255,7 +255,8 @@ def _search_checks(config: Config, db: Path | None, named: Path | None = None) -
                                       "version (mapping differs)",
                       "delete those indices (or use a new [search] index_prefix) and run `ripple index PATH`")]
     checks = _count_checks(f"{where}: {len(status['indices'])} chunk indices", status)
-    recorded, configured = status.get("embedding_model"), _model_id(config)
+    # a record is "<model id> text=<format>" (indexer.chunk_context.embedding_record): the model is its first word
+    recorded, configured = (status.get("embedding_model") or "").split(" ", 1)[0], _model_id(config)
     if status["embedded"] and recorded and configured and recorded != configured:
         checks.append(Check("search", FAIL, f"the stored embeddings come from {recorded}, but this configuration "
                                             f"embeds queries with {configured}: semantic search compares vectors of "

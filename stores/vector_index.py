@@ -215,11 +215,7 @@ class AnnVectors:
             index = (DimIndex.load(self.folder, dim, model, self.dtype) if self.folder is not None else None) \
                 or DimIndex(dim, self.dtype)
             index.model = model
-        rows = db.execute("SELECT rowid, checksum FROM chunks WHERE embedding IS NOT NULL AND length(embedding) = ?",
-                          (dim * 4,)).fetchall()
-        keys = np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows))
-        fps = np.fromiter((fingerprint(r[1]) for r in rows), dtype=np.uint64, count=len(rows))
-        del rows
+        keys, fps = embedded_keys(db, dim)
         built = not len(index)
         changed = index.apply(keys, fps, _Fetch(db, dim))
         if self.folder is not None and changed and (built or changed >= SAVE_FRACTION * max(len(index), 1)):
@@ -252,6 +248,21 @@ class AnnVectors:
             widen *= 8
         scored.sort(key=lambda s: (-s[0], s[1]))
         return scored[:limit]
+
+
+def embedded_keys(db: sqlite3.Connection, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rowids, fingerprints)`` (parallel ``uint64`` arrays) of the chunks embedded with ``dim``
+    dimensions, read :data:`_BATCH` rows at a time (at 5 million chunks a list of row tuples would
+    hold about a gigabyte; the arrays hold 80 MB)."""
+    keys, fps = [], []
+    cur = db.execute("SELECT rowid, checksum FROM chunks WHERE embedding IS NOT NULL AND length(embedding) = ?",
+                     (dim * 4,))
+    while rows := cur.fetchmany(_BATCH):
+        keys.append(np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows)))
+        fps.append(np.fromiter((fingerprint(r[1]) for r in rows), dtype=np.uint64, count=len(rows)))
+    if not keys:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64)
+    return np.concatenate(keys), np.concatenate(fps)
 
 
 def rerank(db: sqlite3.Connection, keys: Sequence[int], vector: np.ndarray, dim: int,

@@ -30,13 +30,14 @@ edges (:mod:`indexer.mentions`).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import posixpath
 import re
 
+from indexer.chunk_context import with_checksum
 from indexer.content.extractor import CONTENT_EXTRACTORS, ContentExtractor
-from indexer.content.pieces import CONFIG_LANGUAGES, DOC_LANGUAGES, SECTION_LINES, Piece
+from indexer.content.pieces import (CONFIG_LANGUAGES, DOC_LANGUAGES, MAX_CHUNKS, SECTION_LINES, Piece,
+                                    content_kind)
 from stores.contracts import Chunk
 
 __all__ = ["CONTENT_KINDS", "DOC_LANGUAGES", "CONFIG_LANGUAGES", "MAX_CHUNKS", "SECTION_LINES", "content_language",
@@ -46,8 +47,6 @@ log = logging.getLogger(__name__)
 
 CONTENT_KINDS = ("sql", "config", "doc")
 """The chunk kinds of this package."""
-MAX_CHUNKS = 2_000
-"""Most chunks one file gives (a generated reference page or a huge values file): the rest is left out."""
 
 _ENV_EXAMPLES = (".env.example", ".env.sample", ".env.template", ".env.dist")
 _SPRING = re.compile(r"(application|bootstrap)([-.][\w.-]*)?\.(ya?ml|properties)", re.IGNORECASE)
@@ -86,17 +85,6 @@ def content_extractor(path: str) -> ContentExtractor | None:
     return CONTENT_EXTRACTORS.get(language) if language is not None else None
 
 
-def content_kind(language: str) -> str | None:
-    """The chunk kind of a content language (``doc``, ``config``, ``sql``), ``None`` for code."""
-    if language == "sql":
-        return "sql"
-    if language in CONFIG_LANGUAGES:
-        return "config"
-    if language in DOC_LANGUAGES.values():
-        return "doc"
-    return None
-
-
 def content_chunks(repo: str, product: str, path: str, language: str, fid: str, text: str,
                    max_chars: int) -> list[Chunk]:
     """The chunks of one content file (``language`` from :func:`content_language`), in line order,
@@ -127,7 +115,7 @@ def content_chunks(repo: str, product: str, path: str, language: str, fid: str, 
         if cid in seen:  # two keys on one line (a YAML flow mapping): one chunk id each
             cid = f"{cid}:{p.name}"
         seen.add(cid)
-        out.append(Chunk(id=cid, repo=repo, product=product, file=path, language=language, kind=kind,
-                         name=p.name[:500], fqn=fid, parent=None, start_line=p.start, end_line=p.end, text=body,
-                         checksum=hashlib.sha1(body.encode("utf-8", "surrogatepass")).hexdigest()))
+        chunk = Chunk(id=cid, repo=repo, product=product, file=path, language=language, kind=kind,
+                      name=p.name[:500], fqn=fid, parent=None, start_line=p.start, end_line=p.end, text=body, checksum="")
+        out.append(with_checksum(chunk))
     return out

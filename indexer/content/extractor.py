@@ -5,7 +5,7 @@ a file past the chunk cap (``partial`` ``chunk_cap``, counted as indexed in part
 
 from __future__ import annotations
 
-from indexer.content.pieces import CONTENT_LANGUAGES
+from indexer.content.pieces import CONTENT_LANGUAGES, MAX_CHUNKS, content_kind
 from indexer.model import FileExtraction
 
 __all__ = ["ContentExtractor", "CONTENT_EXTRACTORS"]
@@ -23,7 +23,6 @@ class ContentExtractor:
         """The extraction of ``path``: no records; ``errors`` when a configuration file does not parse
         (its keys before the error still become chunks); ``partial = "chunk_cap"`` when the file gives
         more chunks than :data:`indexer.content.MAX_CHUNKS` (the rest is left out). Never raises."""
-        from indexer.content import MAX_CHUNKS, content_kind
         from indexer.content import config, docs, sql
 
         out = FileExtraction(path=path, language=self.language)

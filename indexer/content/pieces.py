@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-__all__ = ["Piece", "windows", "SECTION_LINES", "DOC_LANGUAGES", "CONFIG_LANGUAGES", "CONTENT_LANGUAGES"]
+__all__ = ["Piece", "windows", "content_kind", "SECTION_LINES", "MAX_CHUNKS", "DOC_LANGUAGES", "CONFIG_LANGUAGES",
+           "CONTENT_LANGUAGES"]
 
 DOC_LANGUAGES = {".md": "markdown", ".markdown": "markdown", ".rst": "restructuredtext", ".adoc": "asciidoc",
                  ".asciidoc": "asciidoc"}
@@ -15,6 +16,19 @@ CONTENT_LANGUAGES = frozenset({"sql", *CONFIG_LANGUAGES, *DOC_LANGUAGES.values()
 
 SECTION_LINES = 80
 """Most lines in one chunk; a longer section continues in the next chunk (same name)."""
+MAX_CHUNKS = 2_000
+"""Most chunks one file gives (a generated reference page or a huge values file): the rest is left out."""
+
+
+def content_kind(language: str) -> str | None:
+    """The chunk kind of a content language (``doc``, ``config``, ``sql``), ``None`` for code."""
+    if language == "sql":
+        return "sql"
+    if language in CONFIG_LANGUAGES:
+        return "config"
+    if language in DOC_LANGUAGES.values():
+        return "doc"
+    return None
 
 
 class Piece:

@@ -50,7 +50,7 @@ from indexer.frameworks.jvm import (
     join_path,
     rooted,
 )
-from indexer.frameworks.sql_text import declared_tables
+from indexer.frameworks.sql_text import declared_tables, looks_like_sql
 from indexer.model import FileExtraction
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "FIELD_INJECT", "HTTP_METHODS", "KAFKA_LISTENERS", "KAFKA_TEMPLATES",
            "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
-           "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "operation_qualname",
+           "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
            "parse_tree", "rooted", "run_detectors"]
 
 

@@ -1,7 +1,8 @@
 """SQL read with sqlglot, shared by every language's detectors, the ``.sql`` extractor and the linker.
 
 Two questions: which tables a script *declares* (:func:`declared_tables`: ``CREATE TABLE``, ``ALTER
-TABLE ... ADD COLUMN``) and which tables one statement *reads or writes* (:func:`statement_access`).
+TABLE ... ADD COLUMN``, and the changes a later migration makes: ``DROP TABLE``, ``ALTER TABLE ...
+RENAME TO``, ``RENAME COLUMN``, ``DROP COLUMN``) and which tables one statement *reads or writes* (:func:`statement_access`).
 Both parse with sqlglot (a maintained parser, not regular expressions). The dialect is guessed from
 the text (:func:`guess_dialects`: ``AUTO_INCREMENT`` / backticks -> MySQL, ``SERIAL`` / ``::`` ->
 Postgres, ``IDENTITY(`` / ``[x]`` -> T-SQL, ``AUTOINCREMENT`` -> SQLite), then the other dialects
@@ -69,6 +70,8 @@ _SQL_SHAPE = {
     "drop": re.compile(r"\btable\b", re.I), "truncate": re.compile(r"\w", re.I),
 }
 _MYBATIS = re.compile(r"[#$]\{[^{}]*\}")
+_SPEL = re.compile(r"[?:]#\{[^{}]*\}")  # Spring Data JPQL ``?#{authentication.name}``
+_JOIN_FETCH = re.compile(r"\bjoin\s+fetch\b", re.I)  # JPQL ``left join fetch a.b``: a join
 _NAMED = re.compile(r"(?<![:\w]):[A-Za-z_]\w*")
 _PYFORMAT = re.compile(r"%\(\w+\)s|%s")
 _DOLLAR_N = re.compile(r"\$\d+")
@@ -78,13 +81,18 @@ _DOLLAR_N = re.compile(r"\$\d+")
 class Declared:
     """A table a script declares: ``name`` / ``schema`` as spelled (unquoted), ``columns`` ``(name,
     type)`` in order, ``line`` the 1-based line of the statement in the script, ``alter`` for an
-    ``ALTER TABLE ... ADD``."""
+    ``ALTER TABLE ... ADD``. ``change``: ``None`` for a declaration (``CREATE`` / ``ADD``), else
+    ``drop`` (``DROP TABLE``), ``rename`` (``renamed`` = ``(old, new)`` table names),
+    ``rename_column`` (``renamed`` = ``(old, new)`` column names) or ``drop_column`` (``columns``
+    the dropped ones, types ``None``)."""
 
     name: str
     schema: str | None
     columns: tuple[tuple[str, str | None], ...]
     line: int
     alter: bool = False
+    change: str | None = None
+    renamed: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +136,10 @@ def guess_dialects(text: str) -> tuple[str | None, ...]:
 
 def normalise_placeholders(sql: str) -> str:
     """``sql`` with parameter markers sqlglot may not read replaced by ``?``: MyBatis ``#{x}`` and
-    ``${x}``, Spring / JPA ``:name``, Python ``%s`` and ``%(name)s``, Postgres ``$1``."""
+    ``${x}``, Spring / JPA ``:name`` and SpEL ``?#{x}``, Python ``%s`` and ``%(name)s``, Postgres
+    ``$1``; and JPQL's ``join fetch`` read as a ``join``."""
+    sql = _SPEL.sub("?", sql)
+    sql = _JOIN_FETCH.sub("join", sql)
     sql = _MYBATIS.sub("?", sql)
     sql = _PYFORMAT.sub("?", sql)
     sql = _DOLLAR_N.sub("?", sql)
@@ -203,8 +214,10 @@ def _type_text(kind: exp.Expression | None) -> str | None:
 
 def declared_tables(text: str) -> ScriptTables:
     """Tables declared by a SQL script (a migration, a ``schema.sql``): every ``CREATE TABLE`` with
-    its columns, every ``ALTER TABLE ... ADD [COLUMN]`` as an ``alter`` entry. Other statements
-    (``INSERT``, ``CREATE INDEX``) declare nothing. Never raises: what sqlglot cannot parse in any
+    its columns, every ``ALTER TABLE ... ADD [COLUMN]`` as an ``alter`` entry, and the schema
+    changes ``DROP TABLE``, ``ALTER TABLE ... RENAME TO`` / ``RENAME COLUMN`` / ``DROP COLUMN`` as
+    entries with a ``change`` (:class:`Declared`). Other statements (``INSERT``, ``CREATE INDEX``)
+    declare nothing. Never raises: what sqlglot cannot parse in any
     dialect is counted in ``skipped``."""
     out = ScriptTables()
     if len(text) > MAX_SCRIPT_CHARS:
@@ -218,8 +231,9 @@ def declared_tables(text: str) -> ScriptTables:
     for sql, line in statements:
         m = _LEADING.match(sql)
         word = m.group(1).lower() if m else ""
-        if word not in ("create", "alter"):
+        if word not in ("create", "alter", "drop"):
             continue
+        line += sql.count("\n", len(sql) - len(sql.lstrip()), m.start(1)) if m else 0  # not its leading comments' line'
         if len(sql) > MAX_STATEMENT_CHARS:
             out.skipped["too_large"] = out.skipped.get("too_large", 0) + 1
             continue
@@ -244,13 +258,31 @@ def _declared(e: exp.Expression, line: int) -> list[Declared]:
                 if isinstance(c, exp.ColumnDef) and c.name:
                     cols.append((c.name, _type_text(c.args.get("kind"))))
         return [Declared(table.name, table.db or None, tuple(cols), line)]
+    if isinstance(e, exp.Drop) and (e.args.get("kind") or "").upper() == "TABLE":
+        return [Declared(t.name, t.db or None, (), line, change="drop")
+                for t in e.args.get("tables") or [] if isinstance(t, exp.Table) and t.name]
     if isinstance(e, exp.Alter) and (e.args.get("kind") or "").upper() == "TABLE":
         table = e.this
         if not isinstance(table, exp.Table) or not table.name:
             return []
-        cols = [(c.name, _type_text(c.args.get("kind"))) for c in e.args.get("actions") or []
-                if isinstance(c, exp.ColumnDef) and c.name]
-        return [Declared(table.name, table.db or None, tuple(cols), line, alter=True)] if cols else []
+        out: list[Declared] = []
+        name, schema = table.name, table.db or None
+        actions = e.args.get("actions") or []
+        cols = [(c.name, _type_text(c.args.get("kind"))) for c in actions if isinstance(c, exp.ColumnDef) and c.name]
+        if cols:
+            out.append(Declared(name, schema, tuple(cols), line, alter=True))
+        for a in actions:
+            if isinstance(a, exp.Drop) and (a.args.get("kind") or "").upper() == "COLUMN":
+                dropped = tuple((c.name, None) for c in a.args.get("tables") or [] if isinstance(c, exp.Column) and c.name)
+                if dropped:
+                    out.append(Declared(name, schema, dropped, line, alter=True, change="drop_column"))
+            elif isinstance(a, exp.RenameColumn) and a.this is not None and a.args.get("to") is not None:
+                old, new = a.this.name, a.args["to"].name
+                if old and new:
+                    out.append(Declared(name, schema, (), line, alter=True, change="rename_column", renamed=(old, new)))
+            elif isinstance(a, exp.AlterRename) and isinstance(a.this, exp.Table) and a.this.name:
+                out.append(Declared(name, schema, (), line, alter=True, change="rename", renamed=(name, a.this.name)))
+        return out
     return []
 
 
@@ -306,13 +338,15 @@ def _access(e: exp.Expression, found: dict[tuple[str, str, str | None], set[str]
     for t in reads:
         found.setdefault(("reads", t.name, t.db or None), set())
     read_names = {(t.name, t.db or None) for t in reads}
+    explicit = {t.alias.lower() for t in reads if t.alias}
     set_targets = {id(s.this) for s in (e.expressions if isinstance(e, exp.Update) else [])
                    if isinstance(s, exp.EQ)}
     for c in e.find_all(exp.Column):
         if not c.name or c.name == "*" or id(c) in set_targets:
             continue
-        if not c.table and c.name.lower() in aliases and c.name.lower() not in {n.lower() for n, _ in read_names}:
-            continue  # ``SELECT o FROM Owner o``: the alias, not a column
+        if not c.table and c.name.lower() in aliases and (c.name.lower() not in {n.lower() for n, _ in read_names}
+                                                          or c.name.lower() in explicit):
+            continue  # ``SELECT o FROM Owner o``, ``select bankAccount from BankAccount bankAccount``: the alias
         if c.table:
             owner = aliases.get(c.table.lower())
             if owner is not None and owner in read_names:

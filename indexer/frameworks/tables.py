@@ -15,7 +15,13 @@ declares) is a node too, with ``props["declared"] = False``.
 **Entities.** A class maps to a table through its own ``table`` definition; a ``proxy`` (Django) or
 a class without one maps through the nearest ancestor (MRO) that has one; ``abstract`` definitions
 (a JPA ``@MappedSuperclass``, a Django abstract model) give their columns to every table below them;
-a Django ``candidate`` is a table when an ancestor is a model.
+a Django ``candidate`` is a table when an ancestor is a model. Migration facts (SQL scripts,
+Liquibase change logs, Django and Alembic migrations) are replayed in order first
+(:mod:`indexer.frameworks.schema_history`): a table a later migration renames is declared under its
+new name, one it drops by nobody (counted ``tables_dropped``). A Django ``ManyToManyField`` declares
+its join table (framework ``django-m2m``, DECLARES from its file), which ``x.field.add/remove/set/clear``
+writes; a custom manager or queryset class (``objects = CustomerManager()``) maps to its model's table,
+so ``self.filter(...)`` in its methods reads that table.
 
 **Accesses.** ``READS`` / ``WRITES`` go from the function or method of the use (the File at module
 level) to the table, owned by the use's file, with ``props``: ``framework``, ``resolution``
@@ -36,6 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import Import, TableDef, TableUse, Template
 from indexer.resolve.values import ClassV, Def, InstV
@@ -86,13 +93,15 @@ class _TableLinker:
         self.proxies: set[str] = set()
         self.entity_names: dict[str, set[str]] = defaultdict(set)  # JPA entity / class name -> table ids
         self.repositories: dict[str, str] = {}  # repository interface Def id -> table id
+        self.managers: dict[str, set[str]] = defaultdict(set)  # Django manager / queryset Def id -> model table ids
+        self.m2m: dict[tuple[str, str], str] = {}  # (model table id, field name) -> join table id
         self._edges: set[tuple[str, str, str, str, int]] = set()
         self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
 
     # -- declarations ------------------------------------------------------------------------------
 
     def _entity_key(self, fc: FileCtx, td: TableDef) -> str | None:
-        if td.entity is None:
+        if td.entity is None or td.framework == "django-m2m":  # a join table: its model's field, no class
             return None
         rd = fc.def_at(td.entity, td.line)
         return rd.id if rd is not None else f"{fc.path}:{td.entity}"
@@ -110,10 +119,15 @@ class _TableLinker:
                     rd = fc.def_at(td.entity, td.line) if td.entity else None
                     if rd is not None:
                         candidates.append((fc, td, rd))
+        fates = replay([(fc.path, td) for fc in self.ctxs for td in fc.ex.tables])
         for fc in self.ctxs:
             for td in fc.ex.tables:
                 if td.kind == "table" and td.name:
-                    self._declare(fc, td)
+                    fate = fates.get(id(td), td)
+                    if fate is None:  # a later migration dropped it
+                        self.result.outcomes["tables_dropped"] += 1
+                        continue
+                    self._declare(fc, td, fate)
         changed = True
         while changed and candidates:  # a Django class is a model when an ancestor is one
             changed = False
@@ -123,14 +137,29 @@ class _TableLinker:
                     self._declare(fc, td)
                     candidates.remove(item)
                     changed = True
+        self._join_tables()
 
-    def _declare(self, fc: FileCtx, td: TableDef) -> None:
-        tid = table_id(fc.repo, td.name, td.schema)
-        key = table_key(td.name, td.schema)
+    def _join_tables(self) -> None:
+        """Django many-to-many join tables by (model table, field): ``post.tags.add(t)`` writes one."""
+        for fc in self.ctxs:
+            for td in fc.ex.tables:
+                if td.framework == "django-m2m" and td.entity:
+                    model, _, fname = td.entity.rpartition(".")
+                    rd = fc.def_at(model, td.line)
+                    mt = self.by_class.get(rd.id) if rd is not None else None
+                    if mt is not None:
+                        self.m2m[(mt, fname)] = table_id(fc.repo, td.name, td.schema)
+
+    def _declare(self, fc: FileCtx, td: TableDef, fate: Fate | TableDef | None = None) -> None:
+        """Declare ``td``'s table; ``fate``: its name, schema and columns after the later migrations
+        (:func:`~indexer.frameworks.schema_history.replay`), ``td`` itself when none applies."""
+        now = fate if fate is not None else td
+        tid = table_id(fc.repo, now.name, now.schema)
+        key = table_key(now.name, now.schema)
         t = self.tables.get(tid)
         if t is None:
-            t = self.tables[tid] = _Table(tid, td.name, key.split(".", 1)[0])
-        cols = list(td.columns)
+            t = self.tables[tid] = _Table(tid, now.name, key.split(".", 1)[0])
+        cols = list(now.columns)
         owner = file_id(fc.repo, fc.path)
         ekey = self._entity_key(fc, td)
         if ekey is not None:
@@ -151,7 +180,7 @@ class _TableLinker:
         self._edge(fc, "DECLARES", owner, tid, td.line, td.col, framework=td.framework)
         for c, ty in cols:
             cid = column_id(tid, c)
-            self.emit(fc, cid, Node(cid, "Column", c, f"{td.name}.{c}", "", "", 0, 0, 0, 0,
+            self.emit(fc, cid, Node(cid, "Column", c, f"{now.name}.{c}", "", "", 0, 0, 0, 0,
                                     {"table": tid, "type": ty, "repository": fc.repo}))
             self._edge(fc, "HAS_COLUMN", tid, cid, td.line, td.col, framework=td.framework)
         self.result.outcomes["tables_declared"] += 1
@@ -178,6 +207,9 @@ class _TableLinker:
                 return tid
             if b.id in self.repositories:
                 return None
+            models = self.managers.get(b.id)
+            if models:  # a custom manager's ``self``: its model's table, when one model uses it
+                return next(iter(models)) if len(models) == 1 else None
         return None
 
     def _entity_table(self, fc: FileCtx, scope: str | None, expr: str) -> str | None:
@@ -215,6 +247,16 @@ class _TableLinker:
     def repositories_of(self) -> None:
         for fc in self.ctxs:
             for u in fc.ex.table_uses:
+                if u.role == "manager" and u.owner and u.entity:
+                    rd = fc.def_at(u.owner, u.line)
+                    v = self.r.resolve_expr(fc, u.owner, u.entity)
+                    mt = self.by_class.get(rd.id) if rd is not None else None
+                    if mt is None and rd is not None:
+                        mt = self._class_table(rd)
+                    if mt is not None and isinstance(v, ClassV) and v.c.id not in self.by_class:
+                        self.managers[v.c.id].add(mt)
+        for fc in self.ctxs:
+            for u in fc.ex.table_uses:
                 if u.role == "repository" and u.owner and u.entity:
                     rd = fc.def_at(u.owner, u.line)
                     tid = self._entity_table(fc, u.owner, u.entity) or self._by_entity_name(u.entity)
@@ -230,7 +272,15 @@ class _TableLinker:
         return rd.id if rd is not None else file_id(fc.repo, fc.path)
 
     def use(self, fc: FileCtx, u: TableUse) -> None:
-        if u.role == "repository":
+        if u.role in ("repository", "manager"):
+            return
+        if u.framework == "django-m2m":  # ``post.tags.add(t)``: the join table of Post.tags
+            mt = self._entity_table(fc, u.owner, u.entity or "")
+            jt = self.m2m.get((mt, u.table or "")) if mt is not None else None
+            if jt is None:
+                self.result.outcomes["unlinked_table_use"] += 1
+            else:
+                self._access(fc, u, u.role, jt, ())
             return
         if u.role in ("sql", "jpql"):
             self._statement(fc, u)
@@ -243,6 +293,8 @@ class _TableLinker:
         elif u.table is not None:  # a table the code names (an Apex sObject)
             schema, _, name = u.table.rpartition(".")
             tid = table_id(fc.repo, name, schema or None)
+        elif u.entity is not None and u.framework == "prisma":  # a model accessor (prisma.user): no code name
+            tid = self._by_entity_name(u.entity)
         elif u.entity is not None:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":

@@ -53,11 +53,13 @@ def language_names() -> list[str]:
     File nodes carry them; imports every language package on first use (about 0.2 s)."""
     from indexer.content import CONTENT_EXTRACTORS
 
-    return sorted({ex.language for ex in extractors().values()} | set(CONTENT_EXTRACTORS))
+    claimed = {ex.language for m in LANGUAGE_MODULES.values() for ex in getattr(importlib.import_module(m), "CLAIMED", ())}
+    return sorted({ex.language for ex in extractors().values()} | claimed | set(CONTENT_EXTRACTORS))
 
 
 def extractor_for_path(path: str) -> Extractor | None:
-    """The extractor claiming ``path``'s suffix (``.d.ts`` is claimed by TypeScript), else the one of a
+    """The extractor claiming ``path``'s suffix (``.d.ts`` is claimed by TypeScript), else the one a
+    language package claims it with by path (a Liquibase change log), else the one of a
     documentation, configuration or SQL file (by its name and folders,
     :func:`indexer.content.content_extractor`), or ``None``. ``path`` is repository-relative."""
     from indexer.content import content_extractor
@@ -65,7 +67,20 @@ def extractor_for_path(path: str) -> Extractor | None:
     lower = path.lower()
     dot = lower.rfind(".")
     found = extractors().get(lower[dot:]) if dot >= 0 and "/" not in lower[dot:] else None
+    if found is None:
+        found = _path_claim(path)
     return found if found is not None else content_extractor(path)
+
+
+def _path_claim(path: str) -> Extractor | None:
+    """The extractor a language package claims ``path`` with by name and folders (its optional
+    ``claim(path)``: Liquibase change logs in the ``sql`` package), else ``None``."""
+    for module in LANGUAGE_MODULES.values():
+        claim = getattr(importlib.import_module(module), "claim", None)
+        found = claim(path) if claim is not None else None
+        if found is not None:
+            return found
+    return None
 
 
 @functools.cache

@@ -110,7 +110,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
 
 def node_props(lang: str, d: Definition) -> dict[str, object]:
     """The properties of a definition's node; ``name_line`` / ``name_col`` locate its name (1-based
-    line, code-point column), which front ends select (an annotation may spell the name earlier)."""
+    line, code-point column), which front ends select (an annotation may spell the name earlier);
+    ``documented`` is set (true) when the definition has a docstring, Javadoc, JSDoc or KDoc."""
     props: dict[str, object] = {"language": lang, "name_line": d.name_line, "name_col": d.name_col}
     if d.kind in CALLABLE_KINDS:
         props.update(signature=d.signature, arity=len(d.params), min_arity=d.min_arity, max_arity=d.max_arity)
@@ -124,6 +125,8 @@ def node_props(lang: str, d: Definition) -> dict[str, object]:
         props["return_type"] = d.return_type
     if d.exported:
         props["exported"] = True
+    if d.docstring:  # search ranks documented definitions first (analysis.ranking)
+        props["documented"] = True
     if d.generated:
         props["generated"] = d.generated
     return props

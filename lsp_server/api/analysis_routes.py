@@ -83,7 +83,7 @@ def install(app: FastAPI, service: Service) -> None:
         start = time.perf_counter()
         data = answer(service, lambda q: q.search(body.query, repo=body.repo, product=body.product,
                                                   language=body.language, kind=body.kind, limit=body.limit,
-                                                  max_tokens=body.max_tokens))
+                                                  max_tokens=body.max_tokens, tests=body.tests))
         return SearchResponse.model_validate({**data, "hits": _ranked(data["hits"]),
                                               "search_time_ms": _ms(start)})
 

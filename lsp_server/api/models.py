@@ -223,7 +223,8 @@ class Budgeted(Request):
 
 
 class SearchRequest(Budgeted):
-    """Hybrid search: ``query`` (words or identifiers) and optional filters; ``limit`` 1 to 100."""
+    """Hybrid search: ``query`` (words or identifiers) and optional filters; ``limit`` 1 to 100; ``tests``
+    ranks test code first."""
 
     query: str = Field(min_length=1, max_length=MAX_QUERY, pattern=r"\S")
     repo: str | None = Field(default=None, max_length=200)
@@ -231,6 +232,8 @@ class SearchRequest(Budgeted):
     language: str | None = Field(default=None, max_length=40)
     kind: Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None = None
     limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
+    tests: bool = Field(default=False, description="Look for test code: rank it above the implementation (it "
+                                                   "ranks below otherwise, unless the query asks for tests).")
 
 
 class Ranks(Wire):
@@ -265,7 +268,8 @@ class SymbolInfo(Wire):
 
 class Hit(Wire):
     """A search hit: the graph node (``id``, dotted ``name``, ``label``) and its chunk (``chunkId``,
-    location, ``kind``, ``source`` text), the fused ``score`` and ``ranks``, and its graph context
+    location, ``kind``, ``source`` text), its ``score`` (the fused score times the ranking priors; 10 plus a
+    definition score below 1 for an identifier query's exact definitions) and ``ranks``, and its graph context
     (direct ``callers``, ``callees``, ``endpoints`` it serves); a ``doc`` or ``config`` hit lists the
     symbols and tables it ``mentions``."""
 

@@ -42,10 +42,12 @@ def _depth(instance: Any, attribute: Any, value: int) -> None:
 
 @attrs.define
 class SearchParams:
-    """``ripple/search`` params: ``query`` and ``limit`` (1 to 1000, default 20)."""
+    """``ripple/search`` params: ``query``, ``limit`` (1 to 1000, default 20) and ``tests`` (rank test
+    code above the implementation; default false: below it, unless the query asks for tests)."""
 
     query: str = attrs.field(validator=attrs.validators.instance_of(str))
     limit: int = attrs.field(default=20, validator=[attrs.validators.instance_of(int), _at_least_one])
+    tests: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
 
 
 def _similar_limit(instance: Any, attribute: Any, value: int) -> None:
@@ -113,13 +115,13 @@ def markdown_link(path: str, uri: str, line: int) -> str:
 
 
 def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
-    """``{query, limit?}`` -> ``{hits: [{uri, range, name, fqn, id, kind, score, callers}]}`` by hybrid
-    search over every ready folder's index, best first (``fqn``: the dotted name, for display)."""
+    """``{query, limit?, tests?}`` -> ``{hits: [{uri, range, name, fqn, id, kind, score, callers}]}`` by
+    hybrid search over every ready folder's index, best first (``fqn``: the dotted name, for display)."""
     query, limit = params.query, params.limit
     conv = ls.converter()
     hits = []
     for graph, index in ls.search_sources():
-        hits += query_engine(graph, None, index).search(query, limit).hits
+        hits += query_engine(graph, None, index).search(query, limit, tests=params.tests).hits
     hits.sort(key=lambda h: -h.score)
     return {"hits": [{
         "uri": conv.text(h.chunk.repo, h.chunk.file).uri,

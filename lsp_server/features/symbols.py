@@ -25,9 +25,15 @@ the last level (the answer stays bounded whatever the file's nesting)."""
 
 
 def workspace_symbol(ls: RippleServer, params: types.WorkspaceSymbolParams) -> list[types.SymbolInformation]:
-    """Symbols whose name matches the query (rule: :meth:`stores.contracts.GraphStore.search_symbols`)."""
+    """Symbols whose name matches the query (rule: :meth:`stores.contracts.GraphStore.search_symbols`)
+    that have a place in a file: nodes found without one (a SQL table or column, an HTTP endpoint, a
+    topic: ``file`` empty, line 0) are left out; an LSP location cannot name them (their line -1 made
+    the whole answer an internal error)."""
     conv = ls.converter()
-    return [conv.symbol_information(n) for n in ls.graph().search_symbols(params.query, LIMIT)]
+    found = ls.graph().search_symbols(params.query, LIMIT)
+    if any(not n.file for n in found):
+        found = [n for n in ls.graph().search_symbols(params.query, 4 * LIMIT) if n.file][:LIMIT]
+    return [conv.symbol_information(n) for n in found]
 
 
 def document_symbol(ls: RippleServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:

@@ -220,7 +220,7 @@ def test_search_language_is_checked_against_the_registry(workspace: Path, indexe
     result = CliRunner().invoke(main, ["search", "rename", "--language", "cobol", "--db", db])
     assert result.exit_code == 2
     assert ("Invalid value for '--language': 'cobol' is not one of apex, asciidoc, csharp, dotenv, go, gomod, graphql, "
-            "java, javascript, kotlin, markdown, prisma, properties, proto, python, restructuredtext, sql, typescript, "
+            "java, javascript, kotlin, liquibase, markdown, prisma, properties, proto, python, restructuredtext, sql, typescript, "
             "vue, yaml") in result.output
     result = CliRunner().invoke(main, ["search", "rename", "--language", "python", "--db", db, "--json"])
     assert result.exit_code == 0, result.output

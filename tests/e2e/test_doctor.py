@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from indexer.chunk_context import EMBEDDING_TEXT_FORMAT
 from lsp_server.cli import main
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore
@@ -259,7 +260,7 @@ def test_elasticsearch_vectors_of_another_model(workspace, tmp_path, monkeypatch
         MODEL,
     ]
     assert result.exit_code == 1
-    status["embedding_model"] = f"{BUNDLED_MODEL}@{bundled_model_digest()}"
+    status["embedding_model"] = f"{BUNDLED_MODEL}@{bundled_model_digest()} text={EMBEDDING_TEXT_FORMAT}"  # as recorded
     result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL="http://es.test:9200")
     assert (result.stdout.splitlines()[-1], result.exit_code) == ("all checks passed", 0)
 

@@ -282,7 +282,7 @@ async def test_similar_code(client: LanguageClient):
     api = uri(client, "client/client/api.py")
     # On `fetch_owner`'s name (line 8, 1-based): its nearest chunks in the client's index, itself excluded.
     result = await client.protocol.send_request_async("ripple/similar", {
-        "textDocument": {"uri": api}, "position": {"line": 7, "character": 10}, "limit": 3})
+        "textDocument": {"uri": api}, "position": {"line": 7, "character": 10}, "limit": 4})
     assert (result.target.id, result.target.name) == ("client:client/api.OwnerClient.fetch_owner(1)",
                                                       "client.api.OwnerClient.fetch_owner")
     def span(r):
@@ -290,10 +290,14 @@ async def test_similar_code(client: LanguageClient):
 
     assert [(h.id, h.name, h.fqn, h.kind, h.uri.rsplit("/", 1)[-1], span(h.range), h.callers) for h in result.hits] == [
         ("client:client/api.OwnerClient", "OwnerClient", "client.api.OwnerClient", "class", "api.py", (3, 0, 12, 0), 0),
-        ("client:client/report.render(1)", "render", "client.report.render", "function", "report.py", (3, 0, 7, 0), 1),
+        # the vectors read path and class (contextual chunk headers): the members of its class first
         ("client:client/api.OwnerClient._get(1)", "_get", "client.api.OwnerClient._get", "method", "api.py",
-         (10, 0, 12, 0), 1)]
-    assert result.hits[0].score > result.hits[1].score > result.hits[2].score and result.notes == []
+         (10, 0, 12, 0), 1),
+        ("client:client/api.OwnerClient.__init__(1)", "__init__", "client.api.OwnerClient.__init__", "method", "api.py",
+         (4, 0, 6, 0), 1),
+        ("client:client/report.render(1)", "render", "client.report.render", "function", "report.py", (3, 0, 7, 0), 1)]
+    assert result.hits[0].score > result.hits[1].score > result.hits[2].score > result.hits[3].score
+    assert result.notes == []
     # Inside a body, off any name: the definition around the cursor.
     inside = await client.protocol.send_request_async("ripple/similar", {
         "textDocument": {"uri": api}, "position": {"line": 8, "character": 2}, "limit": 1})

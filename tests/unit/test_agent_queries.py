@@ -177,7 +177,7 @@ def test_search_hits_carry_source_and_graph_context(q):
     assert [s.name for s in a.steps][-2:] == ["Hybrid search", "Graph context"]
     again = q.search("validate", limit=3)  # the query model is loaded once
     # chunk count, BM25, kNN, exact names (2), chunks, nodes, callers; then callers, callees, names
-    assert [(s.name, s.round_trips) for s in again.steps] == [("Hybrid search", 9), ("Graph context", 3)]
+    assert [(s.name, s.round_trips) for s in again.steps] == [("Hybrid search", 10), ("Graph context", 3)]
     java = q.search("owner", language="java", limit=5).result["hits"]
     assert java and {h["repo"] for h in java} == {"petclinic"}
 

@@ -20,10 +20,11 @@ def test_apex_and_java_visibility_comes_from_the_modifiers() -> None:
                  modifiers=["public", "static"], signature="public static List<Contact> getContacts(Id a)")
     assert chunk_metadata(_chunk("apex"), node) == {
         "language": "apex", "kind": "method", "decorators": ["AuraEnabled(cacheable=true)"], "modifiers": ["static"],
-        "visibility": "public", "exported": False, "parent": "AccountService",
+        "visibility": "public", "exported": False, "documented": False, "parent": "AccountService",
         "signature": "public static List<Contact> getContacts(Id a)"}
     pkg = chunk_metadata(_chunk("java"), _node("m", "A.m", modifiers=["static"]))
     assert pkg["visibility"] is None  # Java package-private: nothing written, nothing claimed
+    assert chunk_metadata(_chunk("java"), _node("m", "A.m", documented=True))["documented"] is True
 
 
 def test_python_and_ecmascript_follow_their_conventions() -> None:
@@ -40,4 +41,4 @@ def test_a_file_section_has_no_definition_metadata() -> None:
     meta = chunk_metadata(_chunk("python", "file_section"), Node("r:f", "File", "f", "", "r", "f", 1, 0, 9, 0,
                                                                  {"language": "python", "digest": "x"}))
     assert meta == {"language": "python", "kind": "file_section", "decorators": [], "modifiers": [], "visibility": None,
-                    "exported": False, "parent": None, "signature": None}
+                    "exported": False, "documented": False, "parent": None, "signature": None}

@@ -148,7 +148,8 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
-                              r"\[embedded\], \[embedding\], \[http\], \[api\], \[server\], \[trust\]$"),
+                              r"\[embedded\], \[embedding\], \[http\], \[api\], \[server\], \[trust\], \[docs\]$"),
+    ('[docs]\nfolders = ["../wiki"]\n', r"config\.toml: docs\.folders: '\.\./wiki' leads out of the repository"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
                                r"user, password, index_prefix, replicas, ca_certs$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
@@ -284,7 +285,7 @@ def test_an_untrusted_workspace_file_keeps_what_it_can_and_a_user_file_stays_str
     assert (config.ann_threshold, config.embedding_model) == (5000, "m")
     assert [w.split(": ", 1)[1] for w in config.warnings] == [
         "unknown table [serach]; known tables: [graph], [search], [embedded], [embedding], [http], [api], [server], "
-        "[trust] (left out)",
+        "[trust], [docs] (left out)",
         "unknown key 'modell' in [embedding]; known keys: model (left out)"]
     write(home / ".config" / "ripple" / "config.toml", "[serach]\n")
     with pytest.raises(ConfigError, match=r"unknown table \[serach\]"):

@@ -236,6 +236,7 @@ def test_python_tables(python: EmbeddedStore) -> None:
         "table:data-python:.post": ["author_id", "id", "title"],
         "table:data-python:.shop_customer": ["created", "email", "full_name", "id", "referrer_id"],
         "table:data-python:.shop_orders": ["customer_id", "id", "total"],
+        "table:data-python:.shop_orders_tags": ["id", "order_id", "tag_id"],  # Order.tags: <db_table>_<field>
         "table:data-python:.shop_tag": ["label"],
         "table:data-python:.users": ["created_at", "email", "id"],
         "table:data-python:billing.invoices": ["amount", "id", "invoice_no"],

@@ -32,25 +32,31 @@ class CountingEmbedder:
 
 
 def test_each_text_is_embedded_once_even_across_reindexing(tmp_path: Path) -> None:
-    root = tmp_path / "src"
-    root.mkdir()
+    # What is embedded is the chunk's contextual header (path, qualified name) + its text: equal
+    # functions in two files are two texts; the same file in another repository is a twin.
     body = "def {name}():\n    return compute_the_total(1, 2)\n"
+    root, other = tmp_path / "src", tmp_path / "copy"
+    root.mkdir()
+    other.mkdir()
     (root / "a.py").write_text(body.format(name="same"), encoding="utf-8")
     (root / "b.py").write_text(body.format(name="same") + "\n\ndef other():\n    pass\n", encoding="utf-8")
+    (other / "a.py").write_text(body.format(name="same"), encoding="utf-8")
     store = EmbeddedStore(tmp_path / "index.db")
     index_repository(root, store, store, IndexOptions(repo="r", jobs=1))
+    index_repository(other, store, store, IndexOptions(repo="s", jobs=1))
     embedder = CountingEmbedder()
     report = embed_pending(store, embedder)
-    assert sorted(embedder.seen) == sorted({
-        "def same():\n    return compute_the_total(1, 2)", "def other():\n    pass",
-    })
-    assert (report.embedded, report.reused) == (2, 1)  # b.py's same() reused a.py's vector
-    assert store.chunk_count() == {"chunks": 3, "embedded": 3}
+    assert sorted(embedder.seen) == [
+        "a.py\ndef same():\n    return compute_the_total(1, 2)", "b.py\ndef other():\n    pass",
+        "b.py\ndef same():\n    return compute_the_total(1, 2)",
+    ]
+    assert (report.embedded, report.reused, report.reembedded) == (3, 1, False)  # s's a.py reused r's vector
+    assert store.chunk_count() == {"chunks": 4, "embedded": 4}
 
     (root / "b.py").write_text(body.format(name="same") + "\n\ndef third():\n    pass\n", encoding="utf-8")
     index_repository(root, store, store, IndexOptions(repo="r", jobs=1))
     embedder.seen.clear()
     report = embed_pending(store, embedder)
-    assert embedder.seen == ["def third():\n    pass"]
+    assert embedder.seen == ["b.py\ndef third():\n    pass"]
     assert (report.embedded, report.reused) == (1, 0)
     store.close()

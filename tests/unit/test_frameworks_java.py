@@ -43,7 +43,7 @@ def test_java_detectors_registered_in_order() -> None:
     assert names == ["spring_web", "spring_functional", "jaxrs", "servlet", "spring_wrappers", "java_http_clients",
                      "spring_kafka", "spring_rabbit", "spring_jms", "spring_cloud_stream", "spring_sqs",
                      "grpc_java", "spring_graphql", "dgs", "graphql_java", "graphql_clients_java", "spring_boot_runners",
-                     "jvm_entries", "openapi_generated", "java_constants", "jpa_data"]
+                     "jvm_entries", "openapi_generated", "java_constants", "jpa_data", "jooq"]
 
 
 # --- Spring MVC / WebFlux -------------------------------------------------------------------------

@@ -39,14 +39,18 @@ def test_every_extracted_language_has_its_module_system() -> None:
                          "sql", "prisma", "go", "gomod", "csharp"}
     content = {"markdown", "restructuredtext", "asciidoc", "yaml", "properties", "dotenv"}
     systems = module_systems()
-    assert set(systems) == languages | content
+    assert set(systems) == languages | content | {"liquibase"}  # change logs: claimed by path
     assert systems["typescript"] is systems["javascript"] is systems["vue"]  # one ECMAScript family
     assert systems["kotlin"] is not systems["java"]  # two module systems, one package namespace
     assert {lang: ms.namespace for lang, ms in systems.items()} == {
         "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript",
         "graphql": "graphql", "proto": "proto", "apex": "apex", "kotlin": "java", "vue": "ecmascript",
-        "sql": "sql", "prisma": "sql", "go": "go", "gomod": "go", "csharp": "csharp",
+        "sql": "sql", "prisma": "sql", "liquibase": "sql", "go": "go", "gomod": "go", "csharp": "csharp",
         **{lang: "content" for lang in content}}
+    assert extractor_for_path("src/main/resources/config/liquibase/master.xml").language == "liquibase"
+    assert extractor_for_path("db/changelog/db.changelog-master.yaml").language == "liquibase"
+    assert extractor_for_path("src/main/resources/db.changelog.json").language == "liquibase"
+    assert extractor_for_path("pom.xml") is None and extractor_for_path("config/app.yaml") is None
     assert extractor_for_path("docs/intro.txt").language == "restructuredtext"
     assert extractor_for_path("src/main/resources/application.yml").language == "yaml"
     assert extractor_for_path(".env") is None

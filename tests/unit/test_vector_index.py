@@ -20,7 +20,7 @@ import pytest
 
 from stores.contracts import Chunk, FileRecord, IndexedFile, SearchFilters
 from stores.embedded import EmbeddedStore
-from stores.vector_index import DimIndex, fingerprint
+from stores.vector_index import DimIndex, embedded_keys, fingerprint
 
 DIM = 16
 ROOT = Path(__file__).resolve().parents[2]
@@ -204,3 +204,25 @@ def test_the_model_runtime_loads_after_an_approximate_search() -> None:
             "from stores.embedder import Embedder\nprint('ok')\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=300)
     assert (done.returncode, done.stdout.strip()) == (0, b"ok"), done.stderr.decode()[-2000:]
+
+
+def test_embedded_keys_reads_every_embedded_row_of_the_dimension_in_batches(tmp_path, monkeypatch):
+    import stores.vector_index as vi
+
+    monkeypatch.setattr(vi, "_BATCH", 7)  # several batches, the last one partial
+    store = EmbeddedStore(tmp_path / "x.db", ann_threshold=0)
+    _fill(store, files=2, per_file=10)  # 20 rows of DIM dimensions
+    store.replace_files([_file("c", "other.py", np.ones((3, 8), dtype=np.float32) / np.sqrt(8))])  # another dimension
+    con = sqlite3.connect(tmp_path / "x.db")
+    con.execute("UPDATE chunks SET embedding = NULL WHERE id = 'a:m1.py#4'")  # not embedded
+    con.commit()
+    expected = con.execute("SELECT rowid, checksum FROM chunks WHERE repo <> 'c' AND id <> 'a:m1.py#4' ORDER BY rowid").fetchall()
+    keys, fps = embedded_keys(con, DIM)
+    assert keys.dtype == np.uint64 and fps.dtype == np.uint64
+    assert keys.tolist() == [r[0] for r in expected] and len(keys) == 19
+    assert fps.tolist() == [fingerprint(r[1]) for r in expected]
+    assert len(embedded_keys(con, 8)[0]) == 3
+    empty = embedded_keys(con, 5)
+    assert empty[0].tolist() == [] and empty[1].tolist() == []
+    con.close()
+    store.close()

@@ -6,7 +6,8 @@
   ``errors`` with their reason (``unparsed``, ``too_large``, ``too_many``), never raised.
 * ``.prisma``: every ``model`` block is a table named by ``@@map("x")`` or else the model's name; its
   scalar fields are columns (``@map("col")`` renames one); relation fields (typed by another model
-  of the file, or lists) are not columns; ``@@schema("s")`` sets the schema. Prisma's schema
+  of the file, or lists) are not columns; ``@@schema("s")`` sets the schema. The model's name is the
+  entity (``prisma.user.findMany()`` names model ``User`` by its accessor). Prisma's schema
   language is not SQL: it is read by a small tokenizer of its block / line structure.
 
 No definitions: a table is not a code symbol (the linker makes its node).
@@ -39,7 +40,8 @@ class SqlExtractor:
             out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
             return out
         for t in found.tables:
-            out.tables.append(TableDef("sql", t.name, t.schema, list(t.columns), t.line, 0, alter=t.alter))
+            out.tables.append(TableDef("sql", t.name, t.schema, list(t.columns), t.line, 0, alter=t.alter,
+                                       kind=t.change or "table", renamed=t.renamed))
         for reason, n in sorted(found.skipped.items()):
             out.errors.append(f"1:0: sql: {n} statement(s) skipped: {reason}")
         return out
@@ -94,7 +96,7 @@ class PrismaExtractor:
                 if mapped:
                     col = mapped.group(1)
                 cols.append((col, base))
-            out.tables.append(TableDef("prisma", table, schema, cols, line, 0))
+            out.tables.append(TableDef("prisma", table, schema, cols, line, 0, entity=name))
         return out
 
 

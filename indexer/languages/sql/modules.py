@@ -12,7 +12,7 @@ __all__ = ["MODULE_SYSTEM", "SchemaModuleSystem"]
 class SchemaModuleSystem(UnboundModuleSystem):
     """The :class:`~indexer.resolve.language.ModuleSystem` of SQL scripts and Prisma schemas."""
 
-    languages = frozenset({"sql", "prisma"})
+    languages = frozenset({"sql", "prisma", "liquibase"})
     namespace = "sql"
 
 

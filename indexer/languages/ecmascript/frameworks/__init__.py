@@ -35,6 +35,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "openapi_clients",
     "js_constants",
     "typeorm",
+    "js_data",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -12,7 +12,7 @@ Read from the extractor's definitions (decorator texts), no tree walk:
   ``<property>Id``; ``@OneToMany`` / ``@ManyToMany`` are no columns. A column's type is the
   decorator's first string argument (``@Column("text")``), else the field's declared type.
 
-Repository calls (``repo.find()``, ``save``) are not linked yet.
+Repository calls (``repo.find()``, ``save``) are read by :mod:`.js_data`.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "openapi_generated",
     "java_constants",
     "jpa_data",
+    "jooq",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

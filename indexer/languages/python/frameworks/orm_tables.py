@@ -65,11 +65,20 @@ _DJANGO_FILTERS = frozenset({"filter", "get", "exclude", "update", "get_or_creat
 _RAW_SQL = frozenset({"execute", "executemany", "executescript", "fetch", "fetchrow", "fetchval", "fetch_one",
                       "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql"})
 _SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete"})
+_M2M_WRITES = frozenset({"add", "remove", "set", "clear"})
+"""Methods of a Django many-to-many manager (``post.tags.add(t)``) that write its join table."""
+_SELF_ROOTS = frozenset({"self", "self.model.objects", "self.model._default_manager", "self.get_queryset()",
+                         "super().get_queryset()", "super()"})
+_MANAGER_METHODS = frozenset({"filter", "exclude", "get", "all", "create", "update", "delete", "bulk_create",
+                              "bulk_update", "get_or_create", "update_or_create", "count", "exists", "first", "last",
+                              "values", "values_list", "order_by", "annotate", "aggregate", "in_bulk", "iterator",
+                              "get_queryset"})
+"""Query methods a custom manager calls on itself (``self.filter(...)``) that reach its model's table."""
 _CORE_WRITES = frozenset({"insert", "update", "delete"})
 _CALL_NAMES = frozenset({
     "save", "delete", "query", "add", "merge", "select", "insert", "update", "execute", "executemany", "executescript",
     "fetch", "fetchrow", "fetchval", "fetch_one", "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql",
-    "CreateModel", "AddField", "create_table", "add_column", "Table",
+    "CreateModel", "AddField", "create_table", "add_column", "Table", "remove", "set", "clear",
 })
 """Callees the query's call patterns name (``queries/orm_tables.scm``), and ``Table`` (a module-level
 ``t = Table(...)``)."""
@@ -112,6 +121,14 @@ class _Detector:
         self.orm_file = b"__tablename__" in src.data or any(m.startswith(_ORM_MODULES) for m in mods)
         self._lines: list[bytes] | None = None
         self._chains: set[int] = set()
+        self.models_user = self.django or any(m == "models" or m.endswith(".models") for m in mods)
+        """The file is Django code or imports a ``models`` module (``from shop.models import Order``)."""
+        imported = {i.local: i.name for i in out.imports if i.name}
+        self.managers = {d.qualname for d in out.definitions if d.kind == "class" and self.django and (
+            d.name.endswith(("Manager", "QuerySet")) and d.bases
+            or any(imported.get(b, b).split("[", 1)[0].endswith(("Manager", "QuerySet")) for b in d.bases))}
+        """Django manager / queryset classes of this file: named ``*Manager`` / ``*QuerySet``, or with a
+        base so named (``class Mgr(BUM)`` after ``from ... import BaseUserManager as BUM``)."""
 
     def run(self) -> None:
         """Visit what the extractor already found (no query pass over the tree): classes with bases
@@ -126,6 +143,8 @@ class _Detector:
         seen: set[int] = set()
         for c in self.out.calls:
             manager = c.receiver is not None and ("objects" in c.receiver or "_default_manager" in c.receiver)
+            if not manager and c.receiver is not None and self._in_manager(c.caller):
+                manager = c.receiver.startswith(("self", "super"))
             if c.name not in _CALL_NAMES and not manager:
                 continue
             call = self._call_at(c.line, c.col)
@@ -276,6 +295,65 @@ class _Detector:
         if kind == "candidate" and not cols and not meta:
             return
         self.out.tables.append(TableDef("django", table, None, cols, line, col, entity=qualname, kind=kind))
+        if kind in ("table", "candidate"):
+            self._m2m_tables(qualname, cls, table, label, fields)
+            self._managers_of(qualname, fields, line, col)
+
+    def _in_manager(self, scope: str | None) -> bool:
+        """Whether ``scope`` (a qualname) is a method of one of the file's manager / queryset classes."""
+        return bool(scope) and scope.rpartition(".")[0] in self.managers  # type: ignore[union-attr]
+
+    def _made_by_model(self, call: Node, name: str) -> bool:
+        """Whether the function around ``call`` assigns ``name = self.model(...)`` (or ``self.create_x(...)``)
+        before it."""
+        fn = call.parent
+        while fn is not None and fn.type != "function_definition":
+            fn = fn.parent
+        if fn is None:
+            return False
+        body = self.src.data[fn.start_byte:call.start_byte].decode("utf-8", "replace")
+        return re.search(rf"(?<![\w.]){re.escape(name)}\s*=\s*self\.(?:model|create\w*)\(", body) is not None
+
+    def _managers_of(self, qualname: str, fields: list[tuple[str, Node]], line: int, col: int) -> None:
+        """``objects = CustomerManager()`` / ``Qs.as_manager()`` / ``M.from_queryset(Qs)()`` in a model
+        body: ``manager`` uses (owner: the model) that map those classes to the model's table."""
+        for _, call in fields:
+            texts = [compact(self.src, call.child_by_field_name("function"))]
+            inner = call.child_by_field_name("function")
+            if inner is not None and inner.type == "call":  # M.from_queryset(Qs)()
+                texts = [compact(self.src, inner.child_by_field_name("function"))]
+                texts += [compact(self.src, a) for a in Args.of(self.src, inner.child_by_field_name("arguments")).positional]
+            for text in texts:
+                head = re.sub(r"\.(as_manager|from_queryset)$", "", text)
+                last = head.rsplit(".", 1)[-1]
+                if re.fullmatch(r"[A-Z]\w*", last) and not last.endswith("Field") and last != "ForeignKey":
+                    self.out.table_uses.append(TableUse("django", "manager", qualname, line, col, entity=head))
+
+    def _m2m_tables(self, qualname: str, cls: str, table: str, label: str | None,
+                    fields: list[tuple[str, Node]]) -> None:
+        """Django's join table of each ``ManyToManyField`` without ``through=``: ``db_table=``, else
+        ``<model table>_<field>``, columns ``id``, ``<model>_id``, ``<target>_id`` (``from_<model>_id`` /
+        ``to_<model>_id`` when the field points at its own model)."""
+        src = self.src
+        for fname, call in fields:
+            if compact(src, call.child_by_field_name("function")).rsplit(".", 1)[-1] != "ManyToManyField":
+                continue
+            args = Args.of(src, call.child_by_field_name("arguments"))
+            if "through" in args.keywords:
+                continue  # the through model is a table of its own
+            target = args.get(0, "to")
+            ttext = (string_value(src, target) or compact(src, target)) if target is not None else ""
+            tname = "user" if ttext.endswith("AUTH_USER_MODEL") else ttext.rsplit(".", 1)[-1].lower()
+            if not tname:
+                continue
+            me = cls.lower()
+            if tname in (me, "self"):
+                cols = [("id", "AutoField"), (f"from_{me}_id", "ForeignKey"), (f"to_{me}_id", "ForeignKey")]
+            else:
+                cols = [("id", "AutoField"), (f"{me}_id", "ForeignKey"), (f"{tname}_id", "ForeignKey")]
+            name = string_value(src, args.keywords.get("db_table")) or f"{table}_{fname}"
+            line, col = src.line(call), src.col(call)
+            self.out.tables.append(TableDef("django-m2m", name, None, cols, line, col, entity=f"{qualname}.{fname}"))
 
     def _has_pk(self, fields: list[tuple[str, Node]]) -> bool:
         for _, call in fields:
@@ -398,10 +476,20 @@ class _Detector:
                 self.out.table_uses.append(TableUse("sql", "sql", scope_of(node, src), line, col, sql=tpl))
         if receiver is not None and name in ("save", "delete") and not args.positional:
             rtext = compact(src, receiver)
+            scope = scope_of(node, src)
             if "objects" not in rtext and "(" not in rtext:
-                self.out.table_uses.append(TableUse("django", "writes", scope_of(node, src), line, col,
+                if self._in_manager(scope) and self._made_by_model(node, rtext):
+                    rtext = "self"  # user = self.model(...); user.save(): the manager's model
+                self.out.table_uses.append(TableUse("django", "writes", scope, line, col,
                                                     entity=rtext, resolution="inferred"))
             return
+        if receiver is not None and name in _M2M_WRITES and receiver.type == "attribute" and self.models_user \
+                and not self.sqlalchemy and "session" not in compact(src, receiver).lower():
+            owner_expr = receiver.child_by_field_name("object")
+            if owner_expr is not None and owner_expr.type in ("identifier", "attribute") and "objects" not in compact(src, receiver):
+                self.out.table_uses.append(TableUse("django-m2m", "writes", scope_of(node, src), line, col,
+                                                    entity=compact(src, owner_expr), resolution="inferred",
+                                                    table=src.text(receiver.child_by_field_name("attribute"))))
         if not self.sqlalchemy:
             return
         rtext = compact(src, receiver) if receiver is not None else ""
@@ -469,17 +557,26 @@ class _Detector:
         for _ in range(32):
             if r.type == "call":
                 f = r.child_by_field_name("function")
+                if f is not None and f.type == "identifier" and src.text(f) == "super":
+                    break  # super().get_queryset()
                 if f is None or f.type != "attribute":
                     return False
                 chain.append((src.text(f.child_by_field_name("attribute")), Args.of(src, r.child_by_field_name("arguments"))))
                 r = f.child_by_field_name("object")
                 continue
             break
-        if r.type != "attribute" or src.text(r.child_by_field_name("attribute")) not in ("objects", "_default_manager"):
+        rtext = compact(src, r)
+        if rtext in _SELF_ROOTS and self._in_manager(scope_of(node, src)):
+            entity = "self"  # a custom manager's own query: the linker maps the manager to its model
+        elif r.type != "attribute" or src.text(r.child_by_field_name("attribute")) not in ("objects", "_default_manager"):
             return False
-        model = r.child_by_field_name("object")
-        if model is None or model.type not in ("identifier", "attribute"):
-            return True
+        else:
+            model = r.child_by_field_name("object")
+            if model is None or model.type not in ("identifier", "attribute"):
+                return True
+            entity = compact(src, model)
+        if chain[-1][0] not in _MANAGER_METHODS and entity == "self":
+            return False
         writes = any(n in DJANGO_WRITES or n.startswith(_WRITE_PREFIXES) for n, _ in chain)
         read_cols: list[str] = []
         write_cols: list[str] = []
@@ -489,7 +586,7 @@ class _Detector:
                 c = k.split("__", 1)[0]
                 if c not in into and c != "defaults":
                     into.append(c)
-        scope, entity = scope_of(node, src), compact(src, model)
+        scope = scope_of(node, src)
         if writes:
             self.out.table_uses.append(TableUse("django", "writes", scope, line, col, entity=entity, columns=write_cols))
         if not writes or read_cols:  # a filtered write reads the rows it writes

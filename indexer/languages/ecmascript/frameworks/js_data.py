@@ -1,0 +1,375 @@
+"""Table accesses of JavaScript / TypeScript code -> :class:`~indexer.model.TableUse` (owner: the
+enclosing function or method, as the extractor's ``CallSite.caller``).
+
+Read from the extractor's call sites, each located in the tree by its position (no query pass):
+
+* **raw SQL** (framework ``sql``): the first argument of ``query``, ``execute``, ``raw``,
+  ``unsafe``, ``$queryRawUnsafe`` / ``$executeRawUnsafe`` (pg ``client.query`` / ``pool.query``,
+  mysql2 ``connection.execute``, knex ``knex.raw``), and of ``none`` / ``one`` / ``oneOrNone`` /
+  ``many`` / ``manyOrNone`` / ``any`` (pg-promise), ``prepare`` / ``run`` / ``all`` / ``get`` /
+  ``exec`` (better-sqlite3, sqlite3) when it is a literal that reads as SQL; and tagged templates
+  ``sql`...``` / ``SQL`...``` / ``Prisma.sql`...``` / ``prisma.$queryRaw`...``` /
+  ``$executeRaw`...```. Literals, constants and local variables become a
+  :class:`~indexer.model.Template` (a ``${...}`` substitution is a parameter, ``?``; a name alone
+  counts when it is a constant or named like SQL: ``ACTIVE_USERS``, ``findSql``); the linker
+  parses it with sqlglot, and a string that is not SQL claims nothing.
+* **knex** (framework ``knex``, ``exact``): a query-builder chain whose table is a string literal:
+  ``knex('users').where(...)``, ``db('users')``, ``knex.select('id').from('users')``,
+  ``knex.insert({...}).into('users')``, ``trx.table('users')``; it writes when the chain calls
+  ``insert``, ``update``, ``del`` / ``delete``, ``upsert``, ``merge``, ``increment``,
+  ``decrement`` or ``truncate``, and reads otherwise (a filtered write also reads). Columns: string
+  arguments of ``select`` / ``where*`` / ``orderBy`` / ``pluck`` and the keys of object arguments
+  (``where({a})``, ``insert({a})``, ``update({a})``), qualified names stripped. Kept only when the
+  head names a knex instance by a usual name (``knex``, ``db``, ``trx``, ...) or the file names
+  knex at all, and the chain calls a query-builder method.
+* **Prisma client** (framework ``prisma``, ``exact``): ``<x>.<model>.<operation>(...)`` where the
+  receiver names a Prisma client (``prisma``, ``this.prisma``, ``ctx.prisma``, ``db`` in a file
+  importing ``@prisma/client`` or naming ``PrismaClient`` / ``PrismaService``): ``findMany``,
+  ``findUnique``, ``count``, ... read; ``create``, ``update``, ``upsert``, ``delete``, ``*Many``
+  write. The entity is the model accessor (``user``, ``blogPost``) the linker matches to a
+  ``schema.prisma`` model (``@@map`` gives its table). Columns: keys of ``where`` / ``select`` (read)
+  and ``data`` (written).
+* **TypeORM repositories** (framework ``typeorm``, ``inferred``): ``find``, ``findOneBy``, ``count``,
+  ... read, ``save``, ``insert``, ``update``, ``delete``, ``remove``, ... write, on a receiver that is
+  ``getRepository(E)`` (``dataSource.getRepository(E).find()``), a variable assigned one (``const
+  repo = ds.getRepository(E)``), or a class field typed ``Repository<E>`` (``@InjectRepository(E)
+  private repo: Repository<E>`` then ``this.repo.save(x)``); ``manager.find(E, ...)`` /
+  ``manager.save(E, ...)`` on an ``EntityManager`` (a receiver ending in ``manager``). The linker
+  resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.frameworks import looks_like_sql
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
+from indexer.model import FileExtraction, TableUse
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect", "PRISMA_ROLES", "TYPEORM_ROLES", "KNEX_WRITES"]
+
+LANGUAGES = ("javascript", "typescript")
+
+_SQL_ALWAYS = frozenset({"query", "execute", "raw", "unsafe", "$queryRawUnsafe", "$executeRawUnsafe"})
+_SQL_LITERAL = frozenset({"none", "one", "oneOrNone", "many", "manyOrNone", "any", "prepare", "run", "all", "get",
+                          "exec"})
+_SQL_NAME = re.compile(r"(?-i:^[A-Z][A-Z0-9_]*$)|sql", re.I)
+_SQL_TAGS = frozenset({"sql", "SQL", "$queryRaw", "$executeRaw"})
+KNEX_WRITES = frozenset({"insert", "update", "del", "delete", "upsert", "merge", "increment", "decrement", "truncate"})
+"""Query-builder methods of knex that write the chain's table."""
+_KNEX_READS = frozenset({
+    "select", "where", "andWhere", "orWhere", "whereIn", "whereNot", "whereNotIn", "whereNull", "whereNotNull",
+    "whereBetween", "whereLike", "first", "pluck", "count", "sum", "avg", "min", "max", "orderBy", "groupBy",
+    "limit", "offset", "join", "leftJoin", "innerJoin", "returning", "distinct", "having", "onConflict", "columns",
+    "column",
+})
+_KNEX_TABLE = frozenset({"from", "into", "table"})
+_KNEX_COLUMNS = frozenset({"select", "where", "andWhere", "orWhere", "whereIn", "whereNot", "whereNotIn", "whereNull",
+                           "whereNotNull", "whereBetween", "whereLike", "orderBy", "pluck", "columns", "column",
+                           "insert", "update", "increment", "decrement"})
+_KNEX_NAMES = frozenset({"knex", "db", "trx", "tx", "k", "database", "conn", "connection", "pg", "sql"})
+PRISMA_ROLES = {
+    **dict.fromkeys(("findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count",
+                     "aggregate", "groupBy"), "reads"),
+    **dict.fromkeys(("create", "createMany", "createManyAndReturn", "update", "updateMany", "updateManyAndReturn",
+                     "upsert", "delete", "deleteMany"), "writes"),
+}
+"""Prisma client model operations and whether they read or write the model's table."""
+TYPEORM_ROLES = {
+    **dict.fromkeys(("find", "findOne", "findBy", "findOneBy", "findAndCount", "findAndCountBy", "findOneOrFail",
+                     "findOneByOrFail", "findByIds", "count", "countBy", "exist", "exists", "existsBy", "sum",
+                     "average", "minimum", "maximum"), "reads"),
+    **dict.fromkeys(("save", "insert", "update", "upsert", "delete", "remove", "softDelete", "softRemove", "restore",
+                     "recover", "increment", "decrement", "clear"), "writes"),
+}
+"""TypeORM ``Repository`` / ``EntityManager`` methods and whether they read or write the entity's table."""
+_REPO_TYPE = re.compile(r"^(?:Repository|MongoRepository|TreeRepository)<\s*([\w.]+)\s*>$")
+_INJECT = re.compile(r"^InjectRepository\(\s*([\w.]+)\s*[,)]")
+
+
+class _Detector:
+    def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
+        self.jf: JsFile = js_file(root, src, out)
+        self.root, self.src, self.out = root, src, out
+        data = src.data
+        self.knex_file = b"knex" in data
+        self.prisma_file = any(i.module.startswith(("@prisma/client", ".prisma")) for i in out.imports) or \
+            b"PrismaClient" in data or b"PrismaService" in data
+        self.fields = self._repository_fields()
+        self.repo_vars: dict[tuple[str | None, str], str] = {}
+        self._chains: set[int] = set()
+        self._lines: list[bytes] | None = None
+
+    def run(self) -> None:
+        for c in self.out.calls:
+            node = self._call_at(c.line, c.col)
+            if node is None:
+                continue
+            if c.name == "getRepository":
+                self._repository_variable(node, c.caller)
+        for c in self.out.calls:
+            node = self._call_at(c.line, c.col)
+            if node is None:
+                continue
+            name = c.name
+            if name in _SQL_TAGS or name in _SQL_ALWAYS or name in _SQL_LITERAL:
+                self._raw_sql(node, name, c.caller, c.line, c.col)
+            if c.receiver is not None and name in PRISMA_ROLES:
+                self._prisma(node, name, c.receiver, c.caller, c.line, c.col)
+            if c.receiver is not None and name in TYPEORM_ROLES:
+                self._typeorm(node, name, c.receiver, c.caller, c.line, c.col)
+            if name in _KNEX_TABLE or name in KNEX_WRITES or name in _KNEX_READS or c.receiver is None:
+                self._knex(node)
+        if any(t in self.src.data for t in (b"sql`", b"SQL`", b"Raw`")):
+            self._tagged_templates()
+        self.out.table_uses.sort(key=lambda u: (u.line, u.col))
+
+    def _tagged_templates(self) -> None:
+        """Tagged templates (``sql`...```) are no call sites of the extractor: found by a walk of the
+        tree, only in files whose bytes hold such a tag."""
+        stack = [self.root]
+        while stack:
+            n = stack.pop()
+            if n.type == "call_expression":
+                args = n.child_by_field_name("arguments")
+                fn = n.child_by_field_name("function")
+                if args is not None and args.type == "template_string" and fn is not None:
+                    name_node = fn.child_by_field_name("property") if fn.type == "member_expression" else fn
+                    if name_node is not None:
+                        line, col = self.jf.pos(name_node)
+                        self._raw_sql(n, self.jf.text(name_node), self.jf.code_scope(n), line, col)
+            stack.extend(reversed(n.named_children))
+
+    # -- locating ----------------------------------------------------------------------------------
+
+    def _call_at(self, line: int, col: int) -> Node | None:
+        """The call (or tagged template) whose callee name starts at (line, col)."""
+        if self._lines is None:
+            self._lines = self.src.data.split(b"\n")
+        if not 0 < line <= len(self._lines):
+            return None
+        raw = self._lines[line - 1]
+        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
+        n = self.root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
+        for _ in range(4):
+            if n is None:
+                return None
+            if n.type == "call_expression":
+                return n
+            p = n.parent
+            if p is not None and p.type == "member_expression" and p.child_by_field_name("property") == n:
+                n = p
+                continue
+            if p is not None and p.type == "call_expression" and p.child_by_field_name("function") == n:
+                return p
+            return None
+        return None
+
+    def _use(self, framework: str, role: str, owner: str | None, line: int, col: int, **kw: object) -> None:
+        self.out.table_uses.append(TableUse(framework, role, owner, line, col, **kw))  # type: ignore[arg-type]
+
+    # -- raw SQL -----------------------------------------------------------------------------------
+
+    def _raw_sql(self, node: Node, name: str, owner: str | None, line: int, col: int) -> None:
+        args = node.child_by_field_name("arguments")
+        if args is not None and args.type == "template_string":  # a tagged template
+            if name not in _SQL_TAGS:
+                return
+            tpl = self.jf.template(args)
+        else:
+            if name in _SQL_TAGS:
+                return
+            first = unwrap(arguments(args)[0]) if arguments(args) else None
+            if first is None:
+                return
+            if first.type == "object":  # pg's client.query({ text: "...", values })
+                first = unwrap(self.jf.object_pairs(first).get("text"))
+                if first is None:
+                    return
+            tpl = self.jf.template(first)
+        lits = [t for k, t in tpl.parts if k == "lit"]
+        if lits:
+            text = "".join(t if k == "lit" else "?" for k, t in tpl.parts)
+            if not looks_like_sql(text):
+                return
+        elif not (name in _SQL_ALWAYS and len(tpl.parts) == 1 and tpl.parts[0][0] == "ref"
+                  and _SQL_NAME.search(tpl.parts[0][1].rsplit(".", 1)[-1])):
+            return  # a name passed to query() is SQL only when named like it (ACTIVE_USERS, findSql)
+        self._use("sql", "sql", owner, line, col, sql=tpl)
+
+    # -- knex --------------------------------------------------------------------------------------
+
+    def _knex(self, node: Node) -> None:
+        top = node
+        for _ in range(64):  # the outermost call of the chain
+            p = top.parent
+            if p is not None and p.type == "member_expression" and p.child_by_field_name("object") == top:
+                q = p.parent
+                if q is not None and q.type == "call_expression" and q.child_by_field_name("function") == p:
+                    top = q
+                    continue
+            if p is not None and p.type == "await_expression":
+                break
+            break
+        if top.id in self._chains:
+            return
+        self._chains.add(top.id)
+        chain: list[tuple[str, list[Node], Node]] = []  # (method, arguments, name node), outermost first
+        n: Node | None = top
+        head: str | None = None
+        for _ in range(64):
+            if n is None or n.type != "call_expression":
+                break
+            fn = n.child_by_field_name("function")
+            args = arguments(n.child_by_field_name("arguments"))
+            if fn is not None and fn.type == "member_expression":
+                prop = fn.child_by_field_name("property")
+                chain.append((self.jf.text(prop), args, prop))
+                obj = fn.child_by_field_name("object")
+                if obj is not None and obj.type in ("identifier", "member_expression", "this"):
+                    head = self.jf.text(obj).rsplit(".", 1)[-1]
+                    break
+                n = obj
+            elif fn is not None and fn.type == "identifier":
+                chain.append(("", args, fn))  # knex('users')
+                head = self.jf.text(fn)
+                break
+            else:
+                return
+        if head is None or not chain or not (head in _KNEX_NAMES or self.knex_file):
+            return
+        methods = {m for m, _, _ in chain}
+        if not methods & (_KNEX_READS | KNEX_WRITES):
+            return
+        table = None
+        for m, args, _ in chain:
+            if (m == "" or m in _KNEX_TABLE) and len(args) == 1:
+                table = self.jf.string(args[0])
+        if table is None or not re.fullmatch(r"[\w.]+", table.split(" as ")[0].strip()):
+            return
+        table = table.split(" as ")[0].strip()
+        read_cols: list[str] = []
+        write_cols: list[str] = []
+        for m, args, _ in reversed(chain):
+            if m not in _KNEX_COLUMNS:
+                continue
+            into = write_cols if m in ("insert", "update", "increment", "decrement") else read_cols
+            for a in args[:1] if m != "select" else args:
+                self._knex_columns(a, into)
+        owner = self.jf.code_scope(top)
+        name_node = chain[-1][2]
+        line, col = self.jf.pos(name_node)
+        writes = bool(methods & KNEX_WRITES)
+        if writes:
+            self._use("knex", "writes", owner, line, col, table=table, columns=write_cols)
+        if not writes or read_cols:
+            self._use("knex", "reads", owner, line, col, table=table, columns=read_cols)
+
+    def _knex_columns(self, node: Node, into: list[str]) -> None:
+        node = unwrap(node)
+        if node is None:
+            return
+        if node.type == "array" and node.named_children:
+            node = unwrap(node.named_children[0]) or node
+        names = list(self.jf.object_pairs(node)) if node.type == "object" else [self.jf.string(node) or ""]
+        for name in names:
+            col = name.split(" as ")[0].strip().rsplit(".", 1)[-1]
+            if col and col != "*" and re.fullmatch(r"\w+", col) and col not in into:
+                into.append(col)
+
+    # -- Prisma ------------------------------------------------------------------------------------
+
+    def _prisma(self, node: Node, name: str, receiver: str, owner: str | None, line: int, col: int) -> None:
+        head, _, model = receiver.rpartition(".")
+        if not head or not model or not re.fullmatch(r"[A-Za-z_]\w*", model) or model.startswith("$"):
+            return
+        client = head.rsplit(".", 1)[-1]
+        if not ("prisma" in client.lower() or (self.prisma_file and client in ("db", "client", "tx", "ctx.db"))):
+            return
+        args = arguments(node.child_by_field_name("arguments"))
+        pairs = self.jf.object_pairs(args[0]) if args else {}
+        read_cols = [k for key in ("where", "select") for k in self.jf.object_pairs(pairs.get(key))
+                     if k not in ("AND", "OR", "NOT")]
+        write_cols = list(self.jf.object_pairs(pairs.get("data"))) + list(self.jf.object_pairs(pairs.get("update")))
+        role = PRISMA_ROLES[name]
+        if role == "writes":
+            self._use("prisma", "writes", owner, line, col, entity=model, columns=list(dict.fromkeys(write_cols)))
+            if read_cols and name not in ("create", "createMany", "createManyAndReturn"):
+                self._use("prisma", "reads", owner, line, col, entity=model, columns=read_cols)
+        else:
+            self._use("prisma", "reads", owner, line, col, entity=model, columns=list(dict.fromkeys(read_cols)))
+
+    # -- TypeORM -----------------------------------------------------------------------------------
+
+    def _repository_fields(self) -> dict[str, str]:
+        """``{Class.field: entity}`` of class fields typed ``Repository<E>`` or ``@InjectRepository(E)``."""
+        out: dict[str, str] = {}
+        for d in self.out.definitions:
+            if d.kind != "field":
+                continue
+            m = _REPO_TYPE.match((d.field_type or "").replace(" ", ""))
+            entity = m.group(1) if m else None
+            for deco in d.decorators:
+                i = _INJECT.match(deco)
+                if i:
+                    entity = i.group(1)
+            if entity:
+                out[d.qualname] = entity
+        return out
+
+    def _get_repository_entity(self, call: Node) -> str | None:
+        fn = call.child_by_field_name("function")
+        name = fn.child_by_field_name("property") if fn is not None and fn.type == "member_expression" else fn
+        if name is None or self.jf.text(name) != "getRepository":
+            return None
+        args = arguments(call.child_by_field_name("arguments"))
+        return self.jf.text(args[0]) if args and args[0].type in ("identifier", "member_expression") else None
+
+    def _repository_variable(self, call: Node, scope: str | None) -> None:
+        entity = self._get_repository_entity(call)
+        p = call.parent
+        if p is not None and p.type == "await_expression":
+            p = p.parent
+        if entity and p is not None and p.type == "variable_declarator":
+            target = p.child_by_field_name("name")
+            if target is not None and target.type == "identifier":
+                self.repo_vars[(scope, self.jf.text(target))] = entity
+
+    def _typeorm(self, node: Node, name: str, receiver: str, owner: str | None, line: int, col: int) -> None:
+        fn = node.child_by_field_name("function")
+        obj = unwrap(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
+        if obj is None:
+            return
+        args = arguments(node.child_by_field_name("arguments"))
+        entity = None
+        if obj.type == "call_expression":
+            entity = self._get_repository_entity(obj)
+        elif receiver.startswith("this.") and receiver.count(".") == 1 and owner:
+            cls = owner.rsplit(".", 1)[0] if "." in owner else owner
+            entity = self.fields.get(f"{cls}.{receiver[5:]}")
+        elif "." not in receiver:
+            entity = self.repo_vars.get((owner, receiver)) or self.repo_vars.get((None, receiver))
+        if entity is None and receiver.rsplit(".", 1)[-1].lower().endswith("manager") and args \
+                and args[0].type == "identifier" and self.jf.text(args[0])[:1].isupper():
+            entity, args = self.jf.text(args[0]), args[1:]
+        if entity is None:
+            return
+        cols: list[str] = []
+        if TYPEORM_ROLES[name] == "reads" and args:
+            pairs = self.jf.object_pairs(args[0])
+            cols = list(self.jf.object_pairs(pairs["where"])) if "where" in pairs else \
+                list(pairs) if name.endswith("By") else []
+        self._use("typeorm", TYPEORM_ROLES[name], owner, line, col, entity=entity, columns=cols, resolution="inferred")
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's table accesses (raw SQL, knex, Prisma client, TypeORM repositories) to
+    ``out.table_uses``."""
+    if out.calls:
+        _Detector(root, src, out).run()
