@@ -163,12 +163,19 @@ class QueryEngine:
         types is not outvoted by the many chunks that merely mention it."""
         counts = self.index.chunk_count()
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
-        if self.embed_query is not None and counts["embedded"]:
-            lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
+        lists.update(self._dense_lists(query, filters, counts))
         named = self._exact_names(query.strip(), filters)
         if named:
             lists["name"] = named
         return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
+
+    def _dense_lists(self, query: str, filters: SearchFilters | None,
+                     counts: Mapping[str, int]) -> dict[str, list[ScoredChunk]]:
+        """The dense ranked lists: ``knn`` over the index's own vectors (an ensemble,
+        :class:`analysis.ensemble.EnsembleEngine`, makes one per model instead)."""
+        if self.embed_query is not None and counts["embedded"]:
+            return {"knn": self.index.knn(self.embed_query(query), self.candidates, filters)}
+        return {}
 
     def _exact_names(self, query: str, filters: SearchFilters | None) -> list[ScoredChunk]:
         if not _IDENTIFIER.fullmatch(query):

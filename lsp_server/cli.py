@@ -28,7 +28,9 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
                              query_nodes, target_query)
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
-from analysis.retrieval import QueryEngine, query_engine
+from analysis.retrieval import QueryEngine
+from lsp_server.cli_models import models as models_group
+from lsp_server.cli_models import search_engine
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
@@ -143,7 +145,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
             elif embed_mode == "background" and embed_db is not None:
                 embedded = start_background_embedding(embed_db, model)
             else:
-                embedded = embed_phase(store, embed_db, model, progress)
+                embedded = embed_phase(store, embed_db, model, progress, config.search.models, config.models_dir)
             if "embedded" in embedded:
                 refresh_counts(stores.graph, store, key)  # the registry's vector count
     except KeyboardInterrupt:
@@ -441,15 +443,17 @@ def _known_language(value: str | None) -> str | None:
                    "doc sections.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
+@click.option("--models", help="Rank with each of these embedding models plus BM25 (an ensemble: minilm,mpnet); "
+                                "default: [search] models, else the index's one model.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option
 def search(query: str, db: str | None, repo: str | None, product: str | None, language: str | None,
-           kind: str | None, limit: int, model: str | None, as_json: bool, branch: str | None) -> None:
+           kind: str | None, limit: int, model: str | None, models: str | None, as_json: bool, branch: str | None) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
     with cli_stores(db, branch, view=True, freshness=True) as stores:
         try:
-            result = query_engine(stores.graph, model, stores.search).search(query, limit, filters)
+            result = search_engine(stores.graph, stores.search, model, models).search(query, limit, filters)
         except EmbedderError as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -863,6 +867,7 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
 
 main.add_command(repos)
 main.add_command(embed)
+main.add_command(models_group)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

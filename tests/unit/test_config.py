@@ -148,7 +148,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
     ('[serach]\nurl = "x"\n', r"config\.toml: unknown table \[serach\]; known tables: \[graph\], \[search\], "
                               r"\[embedded\], \[embedding\], \[http\], \[api\], \[server\], \[trust\]$"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
-                               r"user, password, index_prefix, replicas, ca_certs$"),
+                               r"user, password, index_prefix, replicas, ca_certs, models$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
     ("[graph]\nmax_concurrency = 0\n", r"config\.toml: graph\.max_concurrency must be between 1 and 1,024, not 0$"),
     ('[search]\nbackend = "opensearch"\n', r"config\.toml: search\.backend must be one of embedded, elasticsearch, "
