@@ -1,4 +1,4 @@
-"""Hybrid retrieval: BM25 and dense kNN fused by Reciprocal Rank Fusion, then graph context.
+"""Hybrid retrieval: BM25, dense kNN and exact names fused (:mod:`analysis.fusion`), then graph context.
 
 The :class:`QueryEngine` is the one place search happens, whatever the backends: it asks the
 :class:`~stores.contracts.SearchIndex` for a BM25 list and (when an embedder is configured and chunks
@@ -7,52 +7,30 @@ batched call for the chunks and one for their graph nodes. A hit whose node is m
 run) is dropped. :func:`query_engine` builds one over the configured stores, loading the embedding
 model only when the index holds embeddings.
 
-RRF: ``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))``, ``k = 60``
-(Cormack, Clarke and Buettcher, "Reciprocal Rank Fusion outperforms Condorcet and individual rank
-learning methods", SIGIR 2009).
+Fusion: :func:`analysis.fusion.fuse` with the method chosen per kind of query
+(:data:`analysis.fusion.FUSION_BY_KIND`, by measurement); :func:`reciprocal_rank_fusion` is plain RRF,
+``score(d) = sum over lists L containing d of 1 / (k + rank_L(d))`` (Cormack, Clarke and Buettcher,
+SIGIR 2009). Every hit keeps the rank it had in each list.
 """
 
 from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from analysis.fusion import FUSION_BY_KIND, IDENTIFIER_QUERY, RRF_K, FusedHit, Fusion, fuse, fusion_for, rrf
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import MODEL_ENV, Embedder
 
 __all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
            "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*")
-
-RRF_K = 60
-"""The RRF constant k (Cormack et al., SIGIR 2009)."""
-
-
-@dataclass(frozen=True, slots=True)
-class FusedHit:
-    """One fused result: ``score`` is the RRF score; ``ranks`` maps each list's name (``bm25``,
-    ``knn``) to the 1-based rank the chunk had there (absent when the list did not return it)."""
-
-    chunk_id: str
-    score: float
-    ranks: Mapping[str, int]
-
-
 def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = RRF_K) -> list[FusedHit]:
-    """Fuse ranked lists by RRF. Ties break by the best single rank, then by chunk id, so the order
-    is deterministic. Returns every chunk of every list, best first."""
-    scores: dict[str, float] = {}
-    ranks: dict[str, dict[str, int]] = {}
-    for name, hits in lists.items():
-        for hit in hits:
-            scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (k + hit.rank)
-            ranks.setdefault(hit.chunk_id, {})[name] = hit.rank
-    order = sorted(scores, key=lambda c: (-scores[c], min(ranks[c].values()), c))
-    return [FusedHit(c, scores[c], ranks[c]) for c in order]
+    """Fuse ranked lists by plain RRF (:func:`analysis.fusion.rrf`). Ties break by the best single
+    rank, then by chunk id, so the order is deterministic. Returns every chunk of every list, best first."""
+    return rrf(lists, k)
 
 
 VISIBILITIES = ("public", "private", "protected", "internal", "global", "package")
@@ -140,7 +118,9 @@ class QueryEngine:
     """Hybrid search over one graph store and one search index.
 
     ``embed_query`` maps a query string to a normalised 384-d vector (the embedder's); ``None``
-    disables the dense side. ``candidates`` is how deep each list is read before fusion.
+    disables the dense side. ``candidates`` is how deep each list is read before fusion; ``fusion``
+    maps each kind of query (:func:`analysis.fusion.query_kind`) to its fusion (default
+    :data:`analysis.fusion.FUSION_BY_KIND`).
     """
 
     def __init__(
@@ -149,11 +129,13 @@ class QueryEngine:
         index: SearchIndex,
         embed_query: Callable[[str], Sequence[float]] | None = None,
         candidates: int = 50,
+        fusion: Mapping[str, Fusion] | None = None,
     ) -> None:
         self.graph = graph
         self.index = index
         self.embed_query = embed_query
         self.candidates = candidates
+        self.fusion = dict(FUSION_BY_KIND if fusion is None else fusion)
 
     def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
         """The best ``limit`` hits for ``query`` (natural language or identifiers).
@@ -162,12 +144,22 @@ class QueryEngine:
         ``name``: the symbols of exactly that name, most-called first, so the definition a developer
         types is not outvoted by the many chunks that merely mention it."""
         counts = self.index.chunk_count()
+        lists = self.ranked_lists(query, filters, counts)
+        return self._assemble(fuse(lists, fusion_for(query, self.fusion)), limit, list(lists), counts)
+
+    def ranked_lists(self, query: str, filters: SearchFilters | None = None,
+                     counts: Mapping[str, int] | None = None) -> dict[str, list[ScoredChunk]]:
+        """The ranked lists :meth:`search` fuses for ``query``, each ``candidates`` deep: ``bm25``;
+        ``knn`` when an embedder is set and chunks are embedded (``counts``: the index's
+        ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
+        symbols."""
+        counts = self.index.chunk_count() if counts is None else counts
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         lists.update(self._dense_lists(query, filters, counts))
         named = self._exact_names(query.strip(), filters)
         if named:
             lists["name"] = named
-        return self._assemble(reciprocal_rank_fusion(lists), limit, list(lists), counts)
+        return lists
 
     def _dense_lists(self, query: str, filters: SearchFilters | None,
                      counts: Mapping[str, int]) -> dict[str, list[ScoredChunk]]:
@@ -178,7 +170,7 @@ class QueryEngine:
         return {}
 
     def _exact_names(self, query: str, filters: SearchFilters | None) -> list[ScoredChunk]:
-        if not _IDENTIFIER.fullmatch(query):
+        if not IDENTIFIER_QUERY.fullmatch(query):
             return []
         name = query.rsplit(".", 1)[-1]
         nodes = [n for n in self.graph.find_symbols([name]).get(name, []) if n.label != "File"]

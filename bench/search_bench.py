@@ -55,8 +55,7 @@ from stores.embedded import EmbeddedStore  # noqa: E402
 from stores.embedder import Embedder  # noqa: E402
 from analysis.retrieval import QueryEngine  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from retrieval_eval import _RecordingStore  # noqa: E402  (the same recording store as the quality eval)
+from bench.reval.build import RecordingStore  # noqa: E402  (the same recording store as the quality eval)
 
 SUFFIXES = ["cached", "async", "legacy", "batch", "safe", "raw", "v2", "local", "remote", "strict", "lazy",
             "fast", "inner", "outer", "pending", "draft", "shadow", "mirror", "proxy", "compat"]
@@ -78,7 +77,7 @@ def index_corpora(roots: Sequence[Path], tmp: Path) -> list[IndexedFile]:
     """Every IndexedFile the real pipeline writes for ``roots``."""
     files: list[IndexedFile] = []
     for root in roots:
-        rec = _RecordingStore(tmp / f"{root.name}.db")
+        rec = RecordingStore(tmp / f"{root.name}.db")
         index_repository(root, rec, rec, IndexOptions(repo=root.name.rsplit("-", 1)[0]))
         rec.close()
         files.extend(rec.files)
