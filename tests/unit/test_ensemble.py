@@ -250,3 +250,18 @@ def test_cli_search_with_a_model_not_built_says_how_to_build_it(tmp_path: Path, 
     listed = CliRunner().invoke(main, ["models", "list", "--json"])
     rows = {r["name"]: (r["bundled"], r["built"]) for r in json.loads(listed.output)["models"]}
     assert rows == {"minilm": (True, True), "mpnet": (False, False)}
+
+
+def test_built_mpnet_agrees_with_sentence_transformers_fp32() -> None:
+    """Runs where mpnet is built (``ripple models build mpnet``; skipped otherwise, as in CI)."""
+    from stores.local_models import is_built
+
+    if not is_built("mpnet"):
+        pytest.skip("mpnet is not built here (ripple models build mpnet)")
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / "embedding"
+    texts = json.loads((fixtures / "reference_texts.json").read_text(encoding="utf-8"))
+    ref = np.load(fixtures / "mpnet_reference_fp32.npy")
+    got = open_model("mpnet").embed(texts, batch_size=8)
+    cosines = (got * ref).sum(axis=1)
+    assert got.shape == (20, 768)
+    assert cosines.mean() > 0.985 and cosines.min() > 0.97

