@@ -265,3 +265,19 @@ def test_built_mpnet_agrees_with_sentence_transformers_fp32() -> None:
     cosines = (got * ref).sum(axis=1)
     assert got.shape == (20, 768)
     assert cosines.mean() > 0.985 and cosines.min() > 0.97
+
+
+def test_doctor_names_the_build_command_of_a_configured_model(tmp_path: Path) -> None:
+    from stores.doctor import FAIL, OK, Check, run_checks
+
+    user = write(tmp_path / "xdg" / "ripple" / "config.toml", '[search]\nmodels = ["minilm", "mpnet"]\n')
+    env = {"XDG_CONFIG_HOME": str(user.parent.parent), "HOME": str(tmp_path), "RIPPLE_MODELS_DIR": str(tmp_path / "m")}
+    folder = tmp_path / "m" / "all-mpnet-base-v2-int8"
+    missing = [c for c in run_checks(tmp_path, env) if c.detail.startswith("mpnet")]
+    assert missing == [Check("model", FAIL, f"mpnet ([search] models) is not built: no model in {folder}",
+                             "run `ripple models build mpnet`, or take it out of [search] models")]
+    folder.mkdir(parents=True)
+    (folder / "model.onnx").write_bytes(b"x")
+    (folder / "SHA256SUMS").write_text("x", encoding="utf-8")
+    assert [c for c in run_checks(tmp_path, env) if c.detail.startswith("mpnet")] == [
+        Check("model", OK, f"mpnet ([search] models): built in {folder}")]
