@@ -19,6 +19,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from analysis.fusion import Fusion
 from analysis.retrieval import QueryEngine, SearchResult
 from stores.contracts import GraphStore, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import Embedder
@@ -47,16 +48,21 @@ class EnsembleEngine(QueryEngine):
     """A :class:`QueryEngine` whose dense side is one kNN list per model (see the module docstring).
     ``models`` are asked in order; list names follow :func:`list_name`."""
 
-    def __init__(self, graph: GraphStore, index: SearchIndex, models: Sequence[DenseModel], candidates: int = 50) -> None:
-        super().__init__(graph, index, None, candidates)
+    def __init__(self, graph: GraphStore, index: SearchIndex, models: Sequence[DenseModel], candidates: int = 50,
+                 fusion: Mapping[str, Fusion] | None = None) -> None:
+        super().__init__(graph, index, None, candidates, fusion)
         if not models:
             raise ValueError("an ensemble needs at least one model")
         self.models = tuple(models)
+        # A weight the fusion gives the one-model engine's ``knn`` list goes to each model's list.
+        self.fusion = {kind: f if "knn" not in f.weights else dataclasses.replace(
+            f, weights={**{list_name(m.name): f.weights["knn"] for m in self.models}, **f.weights})
+            for kind, f in self.fusion.items()}
         self._coverage: tuple[str | None, dict[str, int]] | None = None
 
     def coverage(self) -> dict[str, int]:
         """``{model name: chunks with a vector of it}``, cached until the index changes (``version_token``)."""
-        token = self.index.version_token()
+        token = getattr(self.index, "version_token", lambda: None)()  # a store without one: never cached
         if self._coverage is not None and token is not None and self._coverage[0] == token:
             return dict(self._coverage[1])
         counts = {m.name: self.index.chunk_count()["embedded"] if m.model_id is None else

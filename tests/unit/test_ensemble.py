@@ -281,3 +281,13 @@ def test_doctor_names_the_build_command_of_a_configured_model(tmp_path: Path) ->
     (folder / "SHA256SUMS").write_text("x", encoding="utf-8")
     assert [c for c in run_checks(tmp_path, env) if c.detail.startswith("mpnet")] == [
         Check("model", OK, f"mpnet ([search] models): built in {folder}")]
+
+
+def test_a_weight_of_the_knn_list_goes_to_each_models_list(store: EmbeddedStore) -> None:
+    from analysis.fusion import Fusion
+
+    weighted = EnsembleEngine(store, store, [DenseModel("a", lambda q: axis(384)), DenseModel("b", lambda q: axis(768), B)],
+                              fusion={"text": Fusion("rrf", 60, {"knn": 2.0, "bm25": 0.5}),
+                                      "identifier": Fusion("rrf", 10)})
+    assert weighted.fusion == {"text": Fusion("rrf", 60, {"knn:a": 2.0, "knn:b": 2.0, "knn": 2.0, "bm25": 0.5}),
+                               "identifier": Fusion("rrf", 10)}
