@@ -10,9 +10,10 @@ folder holding ``all-mpnet-base-v2-int8/``)::
 Each corpus is indexed through the product with documentation stripped (:mod:`bench.reval.build`, the
 held-out set of issue 22: the first doc sentence of each documented function -> that function). mpnet
 embeds about 5x slower than MiniLM, so the store is a subset when ``--max-chunks`` is given: the files
-of ``--queries`` held-out answers (chosen by a fixed seed), then further files in a fixed pseudo-random
-order until ``--max-chunks`` chunks (every chunk of a file kept, so an answer's same-file siblings are
-always distractors). Both models embed the same subset; the store (``--work``) is reused by a re-run.
+keeps every graph node and edge but only the chunks of ``--queries`` held-out answers (chosen by a
+fixed seed) and other chunks drawn by the same seed, ``--max-chunks`` in all (distractors are a
+random sample of the corpus's chunks). Both models embed the same subset; the store (``--work``) is
+reused by a re-run, and vectors of identical texts are copied from earlier ones.
 
 Modes: ``bm25``; ``knn:minilm`` / ``knn:mpnet`` (each model's kNN alone); ``hybrid`` (the shipped
 one-model engine: BM25 + MiniLM kNN + exact names); ``hybrid:mpnet`` (BM25 + mpnet kNN + names);
@@ -27,7 +28,7 @@ chunks/s; query latency: p50 / p95 of embedding the query, of its kNN, and of a 
 from __future__ import annotations
 
 import argparse
-import hashlib
+import dataclasses
 import json
 import random
 import sys
@@ -53,24 +54,20 @@ SEED = 22
 
 
 def subset(files: list, queries: list, max_chunks: int | None, n_queries: int) -> tuple[list, list]:
-    """The files and held-out queries of the subset (see the module docstring)."""
+    """The files (every node and edge, only the chosen chunks) and held-out queries of the subset:
+    ``n_queries`` queries by a fixed seed, their answers, then other chunks drawn by the same seed
+    until ``max_chunks`` (see the module docstring)."""
     rng = random.Random(SEED)
     qs = list(queries)
     rng.shuffle(qs)
     qs = qs[:n_queries]
     if max_chunks is None:
         return files, qs
-    owner = {c.id: f.file.path for f in files for c in f.chunks}
-    keep = {owner[q.target] for q in qs if q.target in owner}
-    rest = sorted((f for f in files if f.file.path not in keep),
-                  key=lambda f: hashlib.sha1(f.file.path.encode()).hexdigest())
-    chosen = [f for f in files if f.file.path in keep]
-    n = sum(len(f.chunks) for f in chosen)
-    for f in rest:
-        if n >= max_chunks:
-            break
-        chosen.append(f)
-        n += len(f.chunks)
+    targets = {q.target for q in qs}
+    others = sorted(c.id for f in files for c in f.chunks if c.id not in targets)
+    rng.shuffle(others)
+    keep = targets | set(others[:max(max_chunks - len(targets), 0)])
+    chosen = [dataclasses.replace(f, chunks=[c for c in f.chunks if c.id in keep]) for f in files]
     ids = {c.id for f in chosen for c in f.chunks}
     return chosen, [q for q in qs if q.target in ids]
 
@@ -130,13 +127,20 @@ def rank_corpus(store, name: str, queries: list, minilm, mpnet, depth: int) -> t
 def main(argv: Sequence[str] | None = None) -> int:
     """Build, embed, rank and print the tables (markdown)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("corpora", nargs="+", type=Path)
-    ap.add_argument("--work", type=Path, required=True, help="stores are kept (and reused) here")
+    ap.add_argument("corpora", nargs="*", type=Path)
+    ap.add_argument("--work", type=Path, help="stores are kept (and reused) here")
+    ap.add_argument("--report", type=Path, help="print the tables of a saved --json and stop")
     ap.add_argument("--max-chunks", type=int, default=None, help="subset size per corpus (default: whole corpus)")
     ap.add_argument("--queries", type=int, default=200, help="held-out queries per corpus (fixed seed)")
     ap.add_argument("--depth", type=int, default=100)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
+    if args.report:
+        saved = json.loads(args.report.read_text())
+        print_tables(saved["records"], saved["speed"], saved["latency"])
+        return 0
+    if not args.corpora or args.work is None:
+        ap.error("give the corpora and --work (or --report FILE)")
     args.work.mkdir(parents=True, exist_ok=True)
     minilm, mpnet = open_model("minilm"), open_model("mpnet")
     print(f"models: {minilm.model_id}, {mpnet.model_id}; subset {args.max_chunks or 'none'}; "
@@ -147,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = root.name.rsplit("-", 1)[0] if root.name[-1].isdigit() else root.name
         c = build_corpus(root, name, args.work)
         files, queries = subset(c.files, c.queries, args.max_chunks, args.queries)
-        store, embed_minilm = open_eval_store(args.work, f"{name}-ens{args.max_chunks or 'all'}", files, minilm)
+        store, embed_minilm = open_eval_store(args.work, f"{name}-ens", files, minilm)
         t0 = time.perf_counter()
         report = embed_pending_model(store, mpnet)
         embed_mpnet = time.perf_counter() - t0
@@ -161,7 +165,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         records += recs
         latency_rows.append(row)
         store.close()
+        if args.json:  # after every corpus, so an interrupted run keeps what it measured
+            args.json.write_text(json.dumps({"records": records, "speed": speed_rows, "latency": latency_rows}, indent=0))
+    print_tables(records, speed_rows, latency_rows)
+    return 0
 
+
+def print_tables(records: list[dict], speed_rows: list[list[str]], latency_rows: list[list[str]]) -> None:
+    """The markdown tables of a run (also of a saved ``--json``: ``--report FILE``)."""
     print(f"\nQuality (mean [95% bootstrap interval, {BOOTSTRAP} resamples]):\n")
     print("| corpus | queries | mode | MRR | R@1 | R@10 |\n|---|---|---|---|---|---|")
     corpora = list(dict.fromkeys(r["corpus"] for r in records))
@@ -190,9 +201,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| corpus | embed minilm | embed mpnet | kNN minilm | kNN mpnet | hybrid | ensemble |\n|---|---|---|---|---|---|---|")
     for row in latency_rows:
         print("| " + " | ".join(row) + " |")
-    if args.json:
-        args.json.write_text(json.dumps({"records": records, "speed": speed_rows, "latency": latency_rows}, indent=0))
-    return 0
 
 
 if __name__ == "__main__":
