@@ -169,13 +169,20 @@ class QueryEngine:
         by default when the query asks for tests; each hit's score is its definition score)."""
         counts = self.index.chunk_count() if counts is None else counts
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
-        if self.embed_query is not None and counts["embedded"]:
-            lists["knn"] = self.index.knn(self.embed_query(query), self.candidates, filters)
+        lists.update(self._dense_lists(query, filters, counts))
         wants = asks_for_tests(query) if wants_tests is None else wants_tests
         named = named_definitions(self.graph, self.index, query, filters, wants)
         if named:
             lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[: self.candidates], 1)]
         return lists
+
+    def _dense_lists(self, query: str, filters: SearchFilters | None,
+                     counts: Mapping[str, int]) -> dict[str, list[ScoredChunk]]:
+        """The dense ranked lists: ``knn`` over the index's own vectors (an ensemble,
+        :class:`analysis.ensemble.EnsembleEngine`, makes one per model instead)."""
+        if self.embed_query is not None and counts["embedded"]:
+            return {"knn": self.index.knn(self.embed_query(query), self.candidates, filters)}
+        return {}
 
     def similar(self, chunk_id: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
         """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded); empty with a note

@@ -27,7 +27,7 @@ from stores.contracts import SearchIndex
 
 log = logging.getLogger(__name__)
 
-__all__ = ["TextEmbedder", "EmbedReport", "embed_pending", "DEFAULT_BATCH", "FETCH"]
+__all__ = ["TextEmbedder", "EmbedReport", "embed_pending", "embed_pending_model", "DEFAULT_BATCH", "FETCH"]
 
 DEFAULT_BATCH = 16
 """Texts per model call. Small length-sorted batches are the fastest here and keep memory flat
@@ -113,3 +113,39 @@ def embed_pending(
         progress.done("embed")
     filled = index.chunk_count()["embedded"] - initial
     return EmbedReport(embedded, filled - embedded, time.perf_counter() - t0, reembedded)
+
+
+def embed_pending_model(
+    index: SearchIndex, embedder: TextEmbedder, progress: _Progress | None = None, batch_size: int = DEFAULT_BATCH
+) -> EmbedReport:
+    """Embed, with an additional model of an ensemble (``embedder``; its vectors are kept apart by
+    ``embedder.model_id``, see :meth:`stores.contracts.SearchIndex.set_model_embeddings`), every
+    chunk text that has no vector of it yet. First drops that model's vectors of texts no chunk holds
+    and those of its older builds (ids with the same name before ``@``). ``reused`` counts chunks that
+    got a vector through a twin text. Raises what the embedder or the store raises; vectors already
+    written stay."""
+    t0 = time.perf_counter()
+    model = embedder.model_id
+    index.prune_model_vectors(model, keep_prefix=model.partition("@")[0] + "@" if "@" in model else None)
+    initial = index.model_chunk_count(model)
+    if progress is not None:
+        progress.start("embed", index.chunk_count()["chunks"] - initial)
+    embedded, seen, before = 0, set(), initial
+    while True:
+        batch = index.pending_model_chunks(model, FETCH)
+        if not batch or all(c.checksum in seen for c in batch):  # nothing left, or nothing could be written
+            break
+        seen.update(c.checksum for c in batch)
+        vectors = embedder.embed([embedding_text(c) for c in batch], batch_size)  # what the model reads
+        now = index.get_chunks([c.id for c in batch])  # as embed_pending: never the vector of an old text
+        index.set_model_embeddings(model, {c.id: v for c, v in zip(batch, vectors)
+                                           if c.id in now and now[c.id].checksum == c.checksum})
+        embedded += len(batch)
+        if progress is not None:
+            after = index.model_chunk_count(model)
+            progress.advance(after - before)
+            before = after
+    if progress is not None:
+        progress.done("embed")
+    filled = index.model_chunk_count(model) - initial
+    return EmbedReport(embedded, max(filled - embedded, 0), time.perf_counter() - t0)

@@ -28,7 +28,9 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
                              query_nodes, target_query)
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
-from analysis.retrieval import QueryEngine, query_engine
+from analysis.retrieval import QueryEngine
+from lsp_server.cli_models import models as models_group
+from lsp_server.cli_models import search_engine
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
@@ -145,7 +147,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
             elif embed_mode == "background" and embed_db is not None:
                 embedded = start_background_embedding(embed_db, model)
             else:
-                embedded = embed_phase(store, embed_db, model, progress)
+                embedded = embed_phase(store, embed_db, model, progress, config.search.models, config.models_dir)
             if "embedded" in embedded:
                 refresh_counts(stores.graph, store, key)  # the registry's vector count
     except KeyboardInterrupt:
@@ -445,16 +447,19 @@ def _known_language(value: str | None) -> str | None:
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 @click.option("--tests", is_flag=True, help="Look for test code: rank it above the implementation (below it otherwise, "
                                             "unless QUERY asks for tests).")
+@click.option("--models", help="Rank with each of these embedding models plus BM25 (an ensemble: minilm,mpnet); "
+                                "default: [search] models, else the index's one model.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option
 def search(query: str, db: str | None, repo: str | None, product: str | None, language: str | None,
-           kind: str | None, limit: int, model: str | None, tests: bool, as_json: bool, branch: str | None) -> None:
+           kind: str | None, limit: int, model: str | None, tests: bool, models: str | None, as_json: bool,
+           branch: str | None) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers. An identifier's
     definitions come first; test code, private helpers and undocumented code rank lower."""
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
     with cli_stores(db, branch, view=True, freshness=True) as stores:
         try:
-            result = query_engine(stores.graph, model, stores.search).search(query, limit, filters, tests=tests)
+            result = search_engine(stores.graph, stores.search, model, models).search(query, limit, filters, tests=tests)
         except EmbedderError as exc:
             raise click.ClickException(str(exc)) from exc
     if as_json:
@@ -869,6 +874,7 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
 
 main.add_command(repos)
 main.add_command(embed)
+main.add_command(models_group)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

@@ -20,6 +20,7 @@ import os
 import resource
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,12 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from indexer.embedding import embed_pending
-from lsp_server.cli_support import RichProgress, cli_stores, emit_json, err, out
+from lsp_server.cli_models import embed_extra_models
+from lsp_server.cli_support import RichProgress, cli_stores, emit_json, err, loaded_config, out
+from stores.config import load_config
 from stores.embedder import MODEL_ENV, EmbedderError
+from stores.errors import StoreError
+from stores.local_models import parse_model_names
 from stores.factory import DB_ENV, embed_lock, open_embedder
 
 __all__ = ["embed", "embed_phase", "start_background_embedding", "BUSY"]
@@ -39,11 +44,14 @@ BUSY = "busy"
 """``skipped`` value of a run that found another process embedding the index."""
 
 
-def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: RichProgress | None) -> dict[str, Any]:
+def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: RichProgress | None,
+                models: Sequence[str] = (), models_dir: Path | None = None) -> dict[str, Any]:
     """Run the embedding phase over ``store`` holding the embedding lock of ``db_path`` (``None``:
-    a search index without a file, no lock). Returns what the JSON summaries print: ``skipped``
-    (with the reason) when the model cannot load, the run was interrupted, or another process holds
-    the lock (:data:`BUSY`); otherwise the counts, time and peak memory, and ``reembedded: true`` (with a
+    a search index without a file, no lock): the index's model, then each additional model of an
+    ensemble (``models``, ``[search] models``; :func:`lsp_server.cli_models.embed_extra_models`, their
+    summaries under ``models``). Returns what the JSON summaries print: ``skipped`` (with the reason)
+    when the model cannot load, the run was interrupted, or another process holds the lock
+    (:data:`BUSY`); otherwise the counts, time and peak memory, and ``reembedded: true`` (with a
     warning on stderr) when the stored vectors came from another model or embedding text format and
     were all computed again."""
     lock = embed_lock(db_path) if db_path is not None else None
@@ -52,9 +60,12 @@ def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: R
             lock.acquire(timeout=0)
         except filelock.Timeout:
             return {"skipped": BUSY}
+    extra: dict[str, Any] = {}
     try:
         embedder = open_embedder(model)
         result = embed_pending(store, embedder, progress)
+        if models:
+            extra = embed_extra_models(store, models, model, models_dir, progress)
     except EmbedderError as exc:
         err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
         return {"skipped": str(exc)}
@@ -70,7 +81,8 @@ def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: R
     return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
             "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-            **({"reembedded": True} if result.reembedded else {})}
+            **({"reembedded": True} if result.reembedded else {}),
+            **({"models": extra} if extra else {})}
 
 
 def start_background_embedding(db_path: Path, model: str | None) -> dict[str, Any]:
@@ -110,15 +122,22 @@ worker.returncode = 0  # not waited for: it outlives this launcher
 @click.command()
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--model", envvar=MODEL_ENV, help="A fastembed model already in its cache, instead of the bundled all-MiniLM-L6-v2.")
+@click.option("--models", help="Also embed for these models of an ensemble (minilm,mpnet); default: [search] models.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def embed(db: str | None, model: str | None, as_json: bool) -> None:
+def embed(db: str | None, model: str | None, models: str | None, as_json: bool) -> None:
     """Compute the embeddings still missing (after `ripple index --no-embed`, `--embed=background` or an
     interruption). Method, class and function chunks are embedded first. When another process is
     embedding the same index already, nothing is done (it finishes the job)."""
     columns = (SpinnerColumn(), TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        config = loaded_config(load_config())
+        names = parse_model_names(models) if models is not None else config.search.models
+    except (StoreError, EmbedderError) as exc:
+        raise click.ClickException(str(exc)) from exc
     with cli_stores(db) as stores, Progress(*columns, console=err, transient=as_json, disable=as_json) as bar:
         path = getattr(stores.search, "path", None)
-        result = embed_phase(stores.search, path if isinstance(path, Path) else None, model, RichProgress(bar))
+        result = embed_phase(stores.search, path if isinstance(path, Path) else None, model, RichProgress(bar),
+                             names, config.models_dir)
         counts = stores.search.chunk_count()
     if as_json:
         emit_json({**result, **counts})

@@ -53,6 +53,7 @@ The file (every key optional)::
     index_prefix = "ripple"           # indices: <prefix>-chunks.<content>.<product>, ...
     replicas = 0
     ca_certs = "/etc/ripple/ca.pem"
+    models = ["minilm", "mpnet"]      # an ensemble: rank with each model's kNN list + BM25 (default: the index's model)
 
     [embedded]
     db = ".ripple/index.db"           # the embedded index file (relative to the workspace)
@@ -60,6 +61,7 @@ The file (every key optional)::
 
     [embedding]
     model = "BAAI/bge-small-en-v1.5"  # a 384-d fastembed model in the local cache; default: bundled
+    models_dir = "/srv/ripple/models" # locally built models (`ripple models build`); default: ~/.cache/ripplegraph/models
 
     [http.services]                   # HTTP client URL prefix / host -> service (repository) name
     "http://localhost:8081" = "customers-service"
@@ -101,7 +103,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from stores.embedder import EmbedderError
 from stores.errors import StoreError
+from stores.local_models import parse_model_names
 from stores.vector_index import ANN_THRESHOLD
 
 __all__ = [
@@ -153,6 +157,8 @@ ENVIRONMENT: dict[str, str] = {
     "RIPPLE_DB": "embedded.db",
     "RIPPLE_ANN_THRESHOLD": "embedded.ann_threshold",
     "RIPPLE_EMBEDDING_MODEL": "embedding.model",
+    "RIPPLE_MODELS_DIR": "embedding.models_dir",
+    "RIPPLE_SEARCH_MODELS": "search.models",
     "RIPPLE_API_KEY": "api.key",
     "RIPPLE_SERVER_INDEX_WORKSPACE": "server.index_workspace",
 }
@@ -168,10 +174,10 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "search": {
         "backend": (str, "embedded"), "url": (str, "http://127.0.0.1:9200"), "api_key": (str, None),
         "user": (str, None), "password": (str, None), "index_prefix": (str, "ripple"), "replicas": (int, 0),
-        "ca_certs": (str, None),
+        "ca_certs": (str, None), "models": (list, []),
     },
     "embedded": {"db": (str, None), "ann_threshold": (int, ANN_THRESHOLD)},
-    "embedding": {"model": (str, None)},
+    "embedding": {"model": (str, None), "models_dir": (str, None)},
     "http": {"services": (dict, {})},
     "api": {"key": (str, None)},
     "server": {"index_workspace": (bool, True)},
@@ -180,7 +186,7 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
 }
 _SECRETS = {"graph.password", "search.password", "search.api_key", "api.key"}
 ENDPOINT_KEYS = ("graph.backend", "graph.uri", "graph.products", "graph.database", "search.backend", "search.url",
-                 "search.index_prefix", "search.ca_certs", "embedded.db")
+                 "search.index_prefix", "search.ca_certs", "embedded.db", "embedding.models_dir")
 """Keys that choose where code, index data or credentials go: a workspace file sets them only when trusted."""
 CREDENTIAL_KEYS = ("graph.user", "graph.password", "search.api_key", "search.user", "search.password", "api.key")
 """Keys sent to a server (they apply only to an endpoint set in the same source), and the key clients of
@@ -238,6 +244,10 @@ class SearchConfig:
     index_prefix: str = "ripple"
     replicas: int = 0
     ca_certs: str | None = None
+    models: tuple[str, ...] = ()
+    """``[search] models`` (``$RIPPLE_SEARCH_MODELS``, comma-separated): the embedding models an
+    ensemble search ranks with (:data:`stores.local_models.LOCAL_MODELS` names; ``()``: the index's one
+    model, as before); ``ripple index`` / ``ripple embed`` embed for each."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +279,9 @@ class Config:
     """``[server] index_workspace``: whether ``ripple serve`` indexes (and watches) the editor's workspace
     folders into the configured stores (``true``), or only reads them (``false``: a central indexer
     owns the index). ``$RIPPLE_SERVER_INDEX_WORKSPACE`` (true / false / 1 / 0)."""
+    models_dir: Path | None = None
+    """``[embedding] models_dir``: the folder of locally built models (``ripple models build``); ``None``:
+    ``$RIPPLE_MODELS_DIR`` or the user's cache folder (:func:`stores.local_models.models_dir`)."""
     ann_threshold: int = ANN_THRESHOLD
     """Embedded chunks from which the embedded store searches vectors approximately (``[embedded]
     ann_threshold`` or ``$RIPPLE_ANN_THRESHOLD``; 0: always exact; :mod:`stores.vector_index`)."""
@@ -365,6 +378,10 @@ def _checked(where: str, kind: type, value: Any) -> Any:
     key = where.rsplit(": ", 1)[-1]
     if kind is tuple:
         return doc_folder_paths(where, value)
+    if kind is list and key == "search.models":
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise ConfigError(f'{where} must be a list of model names (["minilm", "mpnet"]), not {value!r}')
+        return [v.strip() for v in value]
     if kind is list:
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() and "\x00" not in v for v in value):
             raise ConfigError(f'{where} must be a list of folder paths (["/home/me/src/shop"]), not {value!r}')
@@ -400,7 +417,9 @@ def _from_env(env: Mapping[str, str]) -> tuple[dict[str, Any], dict[str, str]]:
         if not raw:
             continue
         table, name = key.split(".")
-        if _SCHEMA[table][name][0] is bool:
+        if _SCHEMA[table][name][0] is list:  # a comma-separated list: RIPPLE_SEARCH_MODELS=minilm,mpnet
+            values[key] = [v.strip() for v in raw.split(",") if v.strip()]
+        elif _SCHEMA[table][name][0] is bool:
             if raw.strip().lower() not in ("true", "false", "1", "0"):
                 raise ConfigError(f"${var} must be true or false (or 1 / 0), not {raw[:40]!r}")
             values[key] = raw.strip().lower() in ("true", "1")
@@ -618,6 +637,13 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
             return refuse(key, f"{origin.get(key, 'default')}: {key} must be between {low} and {high:,}, not {value}")
         return value
 
+    def model_names(key: str) -> tuple[str, ...]:
+        """``[search] models`` checked against the known models (:data:`stores.local_models.LOCAL_MODELS`)."""
+        try:
+            return parse_model_names(get(key)) if get(key) else ()
+        except EmbedderError as exc:
+            return tuple(refuse(key, f"{origin.get(key, 'default')}: {key}: {exc}"))
+
     graph = GraphConfig(
         backend=choice("graph.backend", GRAPH_BACKENDS), uri=get("graph.uri"), products=get("graph.products"),
         user=credentials.get("graph.user"), password=credentials.get("graph.password"), database=get("graph.database"),
@@ -629,7 +655,7 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
         backend=choice("search.backend", SEARCH_BACKENDS), url=get("search.url"), api_key=credentials.get("search.api_key"),
         user=credentials.get("search.user"), password=credentials.get("search.password"),
         index_prefix=get("search.index_prefix"), replicas=between("search.replicas", 0, MAX_REPLICAS),
-        ca_certs=get("search.ca_certs"),
+        ca_certs=get("search.ca_certs"), models=model_names("search.models"),
     )
     db: Path | None = None
     if values.get("embedded.db"):
@@ -642,10 +668,14 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
             if workspace is not None and Path(source) == workspace:
                 base = workspace.parent.parent
             db = base / db
+    models_dir = Path(values["embedding.models_dir"]).expanduser() if values.get("embedding.models_dir") else None
+    if models_dir is not None and not models_dir.is_absolute():
+        raise ConfigError(f"{origin['embedding.models_dir']}: embedding.models_dir must be an absolute path, not "
+                          f"{values['embedding.models_dir']!r}")
     ann_threshold = between("embedded.ann_threshold", 0, MAX_ANN_THRESHOLD)  # before the warnings are taken
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
                   workspace, trusted, ignored, get("api.key"), get("server.index_workspace"),
-                  ann_threshold=ann_threshold, doc_folders=get("docs.folders"))
+                  ann_threshold=ann_threshold, doc_folders=get("docs.folders"), models_dir=models_dir)
 
 
 def doc_folder_paths(where: str, value: Any) -> tuple[str, ...]:

@@ -788,6 +788,30 @@ class SearchIndex(abc.ABC):
         """``{"chunks": n, "embedded": m}`` of repository ``repo``."""
         raise _no_registry(self)
 
+    # Vectors of additional models (an ensemble search): optional; a backend that keeps only its own
+    # model's vectors raises QueryFailed from each (stores.model_vectors documents the embedded one).
+
+    def set_model_embeddings(self, model: str, vectors: dict[str, Sequence[float]]) -> None:
+        """Store vectors of the additional model ``model`` (its id) by chunk id; unknown ids are ignored."""
+        raise _no_models(self)
+
+    def pending_model_chunks(self, model: str, limit: int) -> list[Chunk]:
+        """Up to ``limit`` chunks without a vector of ``model``, one per distinct text, code units first."""
+        raise _no_models(self)
+
+    def model_chunk_count(self, model: str) -> int:
+        """How many chunks have a vector of ``model``."""
+        raise _no_models(self)
+
+    def prune_model_vectors(self, model: str, keep_prefix: str | None = None) -> int:
+        """Drop ``model``'s vectors of texts no chunk holds (and other ids starting with ``keep_prefix``)."""
+        raise _no_models(self)
+
+    def model_knn(self, model: str, vector: Sequence[float], limit: int,
+                  filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Nearest ``limit`` chunks by ``model``'s vectors, best first (``[]`` if none)."""
+        raise _no_models(self)
+
     def close(self) -> None:
         """Release connections; the default does nothing."""
 
@@ -817,6 +841,12 @@ def column_id(table: str, column: str) -> str:
     """The id of the shared ``Column`` node ``column`` of the Table node id ``table``:
     ``column:<repo>:<schema>.<table>.<column>``, the column lowercased."""
     return "column:" + table.removeprefix("table:") + "." + column.strip('"`[]').lower()
+
+
+def _no_models(store: object) -> Exception:
+    """The error of a search index that keeps one model's vectors only."""
+    return QueryFailed(f"{type(store).__name__} keeps the vectors of one embedding model only: an ensemble search "
+                       "(--models, [search] models) needs the embedded search index")
 
 
 def _no_registry(store: object) -> Exception:

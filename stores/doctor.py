@@ -25,6 +25,7 @@ from stores.config import Config, ConfigError, load_config
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore, is_ripple_index
 from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, bundled_model_digest
 from stores.errors import NotAnIndex, StoreCorrupt, StoreError, StoreOutdated
+from stores.local_models import LOCAL_MODELS, models_dir
 
 __all__ = ["Check", "run_checks", "render"]
 
@@ -75,6 +76,24 @@ def run_checks(start: Path, env: Mapping[str, str] | None = None, db: Path | Non
     checks += _graph_checks(config, db)
     checks += _search_checks(config, db, named)
     checks.append(_model_check(config))
+    checks += _ensemble_checks(config, os.environ if env is None else env)
+    return checks
+
+
+def _ensemble_checks(config: Config, env: Mapping[str, str]) -> list[Check]:
+    """One check per model of ``[search] models`` that is built locally: its files are there, else the
+    command that builds it."""
+    checks = []
+    for name in config.search.models:
+        model = LOCAL_MODELS[name]
+        if model.bundled:
+            continue
+        folder = models_dir(config.models_dir, env) / model.folder
+        if (folder / "model.onnx").is_file() and (folder / "SHA256SUMS").is_file():
+            checks.append(Check("model", OK, f"{name} ([search] models): built in {folder}"))
+        else:
+            checks.append(Check("model", FAIL, f"{name} ([search] models) is not built: no model in {folder}",
+                                f"run `ripple models build {name}`, or take it out of [search] models"))
     return checks
 
 

@@ -77,6 +77,7 @@ from stores.contracts import (
 )
 from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
+from stores.model_vectors import EmbeddedModelVectors
 from stores.vector_index import ANN_THRESHOLD, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
@@ -176,7 +177,7 @@ def _normalised_blob(vector: Sequence[float]) -> bytes:
     return v.astype(np.float32, copy=False).tobytes()
 
 
-class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, GraphStore, SearchIndex):
+class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors, GraphStore, SearchIndex):
     """Graph store and search index in one SQLite file (see the module docstring).
 
     ``EmbeddedStore(path)`` opens ``path``, creating the file and its parent folders if needed.

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,9 @@ __all__ = [
     "Embedder",
     "bundled_model_digest",
     "EmbedderError",
+    "ModelNotBuilt",
+    "LocalFolder",
+    "model_digest",
     "BUNDLED_MODEL",
     "BUNDLED_MODEL_DIR",
     "DIM",
@@ -65,41 +69,73 @@ class EmbedderError(RuntimeError):
     cache, wrong dimensions) or failed on its input; the message says which and how to fix it."""
 
 
+class ModelNotBuilt(EmbedderError):
+    """A model built locally (``ripple models build NAME``) is not in its folder; the message names
+    the folder and the command."""
+
+
 def _register_bundled_model() -> None:
     """Register the bundled model with fastembed once per process (fastembed refuses duplicates)."""
+    _register(BUNDLED_MODEL, DIM, "sentence-transformers/all-MiniLM-L6-v2, ONNX int8 per-channel, 256 tokens (bundled)",
+              0.023)
+
+
+def _register(name: str, dim: int, description: str, size_in_gb: float) -> None:
+    """Register a model read from a local folder with fastembed under ``name``, once per process."""
     from fastembed import TextEmbedding
     from fastembed.common.model_description import ModelSource, PoolingType
 
     with _register_lock:
-        if any(m["model"].lower() == BUNDLED_MODEL.lower() for m in TextEmbedding.list_supported_models()):
+        if any(m["model"].lower() == name.lower() for m in TextEmbedding.list_supported_models()):
             return
         TextEmbedding.add_custom_model(
-            model=BUNDLED_MODEL,
+            model=name,
             pooling=PoolingType.MEAN,
             normalization=True,
-            # A name only: the files are always read from BUNDLED_MODEL_DIR (specific_model_path),
+            # A name only: the files are always read from the model's folder (specific_model_path),
             # and no repository of that name exists, so no code path could fetch a different model.
-            sources=ModelSource(hf=BUNDLED_MODEL),
-            dim=DIM,
+            sources=ModelSource(hf=name),
+            dim=dim,
             model_file="model.onnx",
-            description="sentence-transformers/all-MiniLM-L6-v2, ONNX int8 per-channel, 256 tokens (bundled)",
+            description=description,
             license="apache-2.0",
-            size_in_gb=0.023,
+            size_in_gb=size_in_gb,
             output_name="last_hidden_state",
         )
 
 
+@dataclass(frozen=True, slots=True)
+class LocalFolder:
+    """A model built into a folder of its own (``tools/build_embedding_model.py``'s outputs): ``name``
+    registers it with fastembed (``ripplegraph/<folder>``), ``path`` holds ``model.onnx``, the tokenizer
+    files and ``SHA256SUMS``, ``dim`` its vector size; ``missing`` is the message of the
+    :class:`ModelNotBuilt` raised when the folder is incomplete (it names the command that builds it)."""
+
+    name: str
+    path: Path
+    dim: int
+    description: str
+    size_in_gb: float
+    missing: str
+
+
 def bundled_model_digest() -> str:
     """First 12 hex digits of ``model.onnx``'s SHA-256, read from SHA256SUMS (names the model version)."""
-    sums = BUNDLED_MODEL_DIR / "SHA256SUMS"
+    return model_digest(BUNDLED_MODEL_DIR, "reinstall ripplegraph")
+
+
+def model_digest(folder: Path, fix: str) -> str:
+    """First 12 hex digits of ``folder/model.onnx``'s SHA-256 as its ``SHA256SUMS`` lists it. Raises
+    :class:`EmbedderError` (ending with ``fix``) when that file cannot be read or has no such line."""
+    sums = folder / "SHA256SUMS"
     try:
         for line in sums.read_text(encoding="utf-8").splitlines():
             digest, _, name = line.partition("  ")
             if name == "model.onnx":
                 return digest[:12]
     except OSError as exc:
-        raise EmbedderError(f"bundled embedding model is incomplete: cannot read {sums} ({exc}); reinstall ripplegraph") from exc
-    raise EmbedderError(f"{sums} has no entry for model.onnx; reinstall ripplegraph")
+        raise EmbedderError(f"embedding model is incomplete: cannot read {sums} ({exc}); {fix}") from exc
+    raise EmbedderError(f"{sums} has no entry for model.onnx; {fix}")
 
 
 class Embedder:
@@ -117,17 +153,27 @@ class Embedder:
     ``embed`` calls on one instance (one onnxruntime session); use one instance per thread.
     """
 
-    def __init__(self, model_name: str | None = None, *, cache_dir: str | Path | None = None, threads: int | None = None) -> None:
+    def __init__(self, model_name: str | None = None, *, cache_dir: str | Path | None = None, threads: int | None = None,
+                 folder: LocalFolder | None = None) -> None:
         try:
             from fastembed import TextEmbedding
         except ImportError as exc:  # pragma: no cover - fastembed is a dependency
             raise EmbedderError("fastembed is not installed: pip install 'fastembed==0.9.1'") from exc
 
-        self.model_name = model_name or BUNDLED_MODEL
+        self.model_name = folder.name if folder is not None else (model_name or BUNDLED_MODEL)
+        self._dim = folder.dim if folder is not None else DIM
         kwargs: dict[str, object] = {"local_files_only": True, "threads": threads}
         if cache_dir is not None:
             kwargs["cache_dir"] = str(cache_dir)
-        if model_name is None:
+        if folder is not None:
+            missing = [f for f in ("model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json", "SHA256SUMS")
+                       if not (folder.path / f).is_file()]
+            if missing:
+                raise ModelNotBuilt(f"{folder.missing} ({', '.join(missing)} missing under {folder.path})")
+            _register(folder.name, folder.dim, folder.description, folder.size_in_gb)
+            kwargs["specific_model_path"] = str(folder.path)
+            self.model_id = f"{folder.name}@{model_digest(folder.path, folder.missing)}"
+        elif model_name is None:
             missing = [f for f in ("model.onnx", "tokenizer.json", "tokenizer_config.json", "config.json")
                        if not (BUNDLED_MODEL_DIR / f).is_file()]
             if missing:
@@ -143,6 +189,9 @@ class Embedder:
         try:
             self._model = TextEmbedding(model_name=self.model_name, **kwargs)
         except Exception as exc:
+            if folder is not None:
+                raise EmbedderError(f"cannot load the embedding model {folder.name} from {folder.path}: {exc}; "
+                                    f"{folder.missing}") from exc
             if model_name is None:
                 raise EmbedderError(f"cannot load the bundled embedding model from {BUNDLED_MODEL_DIR}: {exc}") from exc
             raise EmbedderError(
@@ -151,19 +200,22 @@ class Embedder:
                 "or remove the setting to use the bundled all-MiniLM-L6-v2"
             ) from exc
         dim = self._model.embedding_size
-        if dim != DIM:
+        if dim != self._dim and folder is None:
             raise EmbedderError(f"fastembed model {model_name!r} gives {dim}-d vectors; the index stores {DIM}-d vectors")
+        if dim != self._dim:
+            raise EmbedderError(f"model {folder.name!r} in {folder.path} gives {dim}-d vectors, not {folder.dim}; "
+                                f"{folder.missing}")
 
     @property
     def dim(self) -> int:
-        """Vector dimensions (always 384)."""
-        return DIM
+        """Vector dimensions (384, but for a :class:`LocalFolder` model of another size)."""
+        return self._dim
 
     def embed(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH) -> np.ndarray:
-        """Embed ``texts``; returns float32 ``(len(texts), 384)``, row ``i`` for ``texts[i]``, each row of
+        """Embed ``texts``; returns float32 ``(len(texts), dim)``, row ``i`` for ``texts[i]``, each row of
         L2 norm 1 (cosine similarity is a dot product). Texts longer than 256 tokens are truncated
-        (their tail does not count). Batches are formed over texts sorted by length, so padding is
-        small whatever the input order. An empty ``texts`` gives shape ``(0, 384)``.
+        (their tail does not count; a :class:`LocalFolder` model: at its own limit). Batches are formed over texts sorted by length, so padding is
+        small whatever the input order. An empty ``texts`` gives shape ``(0, dim)``.
 
         Raises :class:`ValueError` for ``batch_size < 1`` or a non-string item, :class:`EmbedderError`
         when the model fails."""
@@ -173,7 +225,7 @@ class Embedder:
         for t in texts:
             if not isinstance(t, str):
                 raise ValueError(f"texts must be strings, got {type(t).__name__}")
-        out = np.empty((len(texts), DIM), dtype=np.float32)
+        out = np.empty((len(texts), self._dim), dtype=np.float32)
         if not texts:
             return out
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))

@@ -151,7 +151,7 @@ def test_xdg_config_home_is_the_user_folder(workspace, tmp_path):
                               r"\[embedded\], \[embedding\], \[http\], \[api\], \[server\], \[trust\], \[docs\]$"),
     ('[docs]\nfolders = ["../wiki"]\n', r"config\.toml: docs\.folders: '\.\./wiki' leads out of the repository"),
     ('[search]\nurll = "x"\n', r"config\.toml: unknown key 'urll' in \[search\]; known keys: backend, url, api_key, "
-                               r"user, password, index_prefix, replicas, ca_certs$"),
+                               r"user, password, index_prefix, replicas, ca_certs, models$"),
     ("[graph]\nmax_concurrency = \"8\"\n", r"config\.toml: graph\.max_concurrency must be an integer, not '8'$"),
     ("[graph]\nmax_concurrency = 0\n", r"config\.toml: graph\.max_concurrency must be between 1 and 1,024, not 0$"),
     ('[search]\nbackend = "opensearch"\n', r"config\.toml: search\.backend must be one of embedded, elasticsearch, "
@@ -286,7 +286,7 @@ def test_an_untrusted_workspace_file_keeps_what_it_can_and_a_user_file_stays_str
     assert [w.split(": ", 1)[1] for w in config.warnings] == [
         "unknown table [serach]; known tables: [graph], [search], [embedded], [embedding], [http], [api], [server], "
         "[trust], [docs] (left out)",
-        "unknown key 'modell' in [embedding]; known keys: model (left out)"]
+        "unknown key 'modell' in [embedding]; known keys: model, models_dir (left out)"]
     write(home / ".config" / "ripple" / "config.toml", "[serach]\n")
     with pytest.raises(ConfigError, match=r"unknown table \[serach\]"):
         load_config(workspace, {"HOME": str(home)})
