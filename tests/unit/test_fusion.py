@@ -71,3 +71,13 @@ def test_query_kind_and_the_table() -> None:
     assert fusion_for("how does foo work", table) == Fusion("rrf", 10)
     assert set(FUSION_BY_KIND) == {"identifier", "text"}
     assert Fusion("rrf", 10, {"knn": 1.5}).label() == "RRF k=10 knn=1.5"
+
+
+def test_the_measured_choice() -> None:
+    assert FUSION_BY_KIND["text"] == Fusion("rrf", 60, {"knn": 1.5})
+    assert FUSION_BY_KIND["identifier"] == Fusion("rrf", 60)
+    # text: a dense-only hit at rank 1 now beats a BM25-only hit at rank 1 (1.5/61 > 1/61)
+    fused = fuse({"bm25": scored(("b", 5.0)), "knn": scored(("k", 0.5))}, fusion_for("where is it"))
+    assert ids(fused) == ["k", "b"]
+    fused = fuse({"bm25": scored(("b", 5.0)), "knn": scored(("k", 0.5))}, fusion_for("where_is_it"))
+    assert ids(fused) == ["b", "k"]  # identifier: equal weights, the tie goes to the smaller id

@@ -100,3 +100,21 @@ def test_exact_name_list_honours_filters(store: EmbeddedStore) -> None:
 
     assert QueryEngine(store, store).search("validate_order", 3, SearchFilters(language="java")).lists == ["bm25"]
     assert QueryEngine(store, store).search("validate_order", 3, SearchFilters(language="python")).lists == ["bm25", "name"]
+
+
+def test_the_engine_fuses_with_the_fusion_of_the_query_kind_and_keeps_every_rank(store: EmbeddedStore) -> None:
+    from analysis.fusion import Fusion
+
+    def engine(text: Fusion) -> QueryEngine:
+        return QueryEngine(store, store, embed_query=lambda q: unit(0),
+                           fusion={"text": text, "identifier": Fusion("rrf", 60, {"bm25": 0.0, "knn": 0.0})})
+
+    by_bm25 = engine(Fusion("rrf", 60, {"knn": 0.0})).search("order o", limit=2)
+    assert [h.node.name for h in by_bm25.hits] == ["save_order", "validate_order"]
+    by_knn = engine(Fusion("rrf", 60, {"bm25": 0.0})).search("order o", limit=2)
+    assert [h.node.name for h in by_knn.hits] == ["validate_order", "save_order"]
+    assert by_knn.hits[0].ranks == by_bm25.hits[1].ranks == {"bm25": 2, "knn": 1}
+    assert by_knn.hits[1].ranks == {"bm25": 1, "knn": 3}
+    # an identifier query takes the identifier entry: only the exact-name list counts there
+    named = engine(Fusion("rrf", 60, {"name": 0.0})).search("save_order", limit=1)
+    assert named.lists == ["bm25", "knn", "name"] and named.hits[0].node.name == "save_order"
