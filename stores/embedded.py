@@ -4,18 +4,22 @@
 :class:`~stores.contracts.SearchIndex` over a single SQLite database (stdlib :mod:`sqlite3`, WAL
 journal, ``synchronous=NORMAL``):
 
-* ``files``, ``nodes``, ``edges`` (indexed on ``(dst, kind)``, ``(src, kind)``, ``(repo, file)``;
-  ``props`` as JSON), ``unresolved`` (indexed on ``name``): the graph. Shared nodes
+* the graph: file records, nodes, edges (indexed on ``(dst, kind)``, ``(src, kind)``, their file;
+  ``props`` as JSON), unresolved calls (indexed on ``name``), with every id, ``(repo, file)`` and
+  label / kind as an integer key (:mod:`stores.embedded_schema`, schema 6: the tables are
+  ``*_rows``; views named ``files``, ``nodes``, ``edges``, ``unresolved`` and ``chunks`` show them
+  with their strings, as schema 5 stored them). File texts are zlib-compressed. Shared nodes
   (:data:`~stores.contracts.SHARED_LABELS`: Endpoint, Topic) are stored with ``repo = file = ''``,
   so no file's replacement or deletion takes them; a write removes those it left without an edge;
 * ``chunks`` and ``chunks_fts``, an FTS5 table whose columns ``name``, ``fqn`` and ``text`` hold the
   chunk's fields *analysed* by :func:`stores.analyzer.analyze` (tokens joined by spaces; the
   ``unicode61`` tokenizer with ``tokenchars`` :data:`stores.analyzer.FTS_TOKENCHARS` keeps every
   analysed token whole); BM25 via ``bm25(chunks_fts, 3, 2, 1)``. The FTS table is *contentless*
-  (``content=''``): it keeps its inverted index and column sizes, not a third copy of the text (the
-  file and the chunk rows hold it already); nothing reads its columns back. Removing a row therefore
+  (``content=''``): it keeps its inverted index and column sizes, not a copy of the text; a chunk's
+  text is itself a byte range of its file's text when found there (plus what is not: a heading
+  trail, a class chunk's member signatures), so source text is stored once. Removing a row
   means FTS5's ``'delete'`` command with the analysed values it was indexed with, recomputed from
-  the chunk row (:meth:`EmbeddedStore._delete_fts`; analysis is deterministic for a schema version);
+  the chunk row (:mod:`stores.embedded_write`; analysis is deterministic for a schema version);
 * embeddings as normalised float32 blobs on the chunk rows, searched by exact cosine in process
   (numpy), with an in-memory matrix reloaded lazily after any write; from ``ann_threshold``
   embedded chunks on, approximately (:mod:`stores.vector_index`: an int8 HNSW index beside the

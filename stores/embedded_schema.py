@@ -12,16 +12,21 @@ indexes):
 ``ids`` and ``paths`` rows are removed by :func:`prune` once nothing refers to them, in the write
 that dropped the last reference.
 
-A chunk's text is not stored when the file text holds it: ``chunk_rows`` keeps ``head`` (text before
-the part found in the file, usually ``NULL``), ``boff`` / ``blen`` (that part as a byte range of the
-file's UTF-8 text) and ``tail`` (what follows: the ``…`` of a capped chunk, a class chunk's member
-signatures; ``''`` mostly). Without a file text (a search-only store) or with none of it found, the
-whole text is the tail. :func:`encode_chunk_text` cuts a text so; the file text a range points into
-only changes in a write that also replaces (or deletes) that file's chunks.
+File texts are stored zlib-compressed (``file_rows.ztext``, :func:`compress_text`). A chunk's text
+is not stored when the file text holds it: ``chunk_rows`` keeps ``head`` (text before the part found
+in the file, usually ``NULL``), ``boff`` / ``blen`` (that part as a byte range of the file's UTF-8
+text) and ``tail`` (what follows: the ``…`` of a capped chunk, a class chunk's member signatures;
+``''`` mostly). Without a file text (a search-only store) or with none of it found, the whole text is
+the tail. :func:`encode_chunk_text` cuts a text so and :func:`chunk_texts` puts it back together;
+the file text a range points into only changes in a write that also replaces (or deletes) that
+file's chunks, after deleting their FTS rows with the old text.
 
 Readers keep the tables of schema 5 as views (``files``, ``nodes``, ``edges``, ``unresolved``,
 ``chunks``, same columns, strings resolved), so queries, tools and :mod:`stores.vector_index` read
-as before; writes go to the ``*_rows`` tables.
+as before; writes go to the ``*_rows`` tables. Two columns differ: ``files`` has no ``text`` (read
+it with ``EmbeddedStore.file_text``) and ``chunks.text`` is ``NULL`` for a text stored as a range
+(read it with ``EmbeddedStore.get_chunks``). ``UPDATE files`` (not its repo or path) and ``INSERT
+INTO chunks`` (without FTS rows, as before) still work, through triggers.
 """
 
 from __future__ import annotations
@@ -319,18 +324,21 @@ def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], 
     rows = conn.execute(
         f"SELECT {columns}, c.fid, c.head, c.boff, c.blen, c.tail FROM chunk_rows c WHERE {where}", tuple(params)
     ).fetchall()
+    ends: dict[int, int] = {}  # how far into each file the ranges reach: decompress that far only
+    for *_, fid, _head, boff, blen, _tail in rows:
+        if boff is not None:
+            ends[fid] = max(ends.get(fid, 0), boff + blen)
     texts: dict[int, bytes] = {}
+    for fid, end in ends.items():
+        found = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (fid,)).fetchone()
+        texts[fid] = zlib.decompressobj().decompress(found[0], end) if found and found[0] is not None else b""
     out = []
     for row in rows:
         *cols, fid, head, boff, blen, tail = row
         if boff is None:
             out.append((*cols, tail))
-            continue
-        data = texts.get(fid)
-        if data is None:
-            found = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (fid,)).fetchone()
-            data = texts[fid] = zlib.decompress(found[0]) if found and found[0] is not None else b""
-        out.append((*cols, (head or "") + data[boff : boff + blen].decode("utf-8", "surrogatepass") + tail))
+        else:
+            out.append((*cols, (head or "") + texts[fid][boff : boff + blen].decode("utf-8", "surrogatepass") + tail))
     return out
 
 
