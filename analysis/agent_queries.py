@@ -86,11 +86,13 @@ def estimate_tokens(text: str) -> int:
 class TargetError(ValueError):
     """A ``target`` that names no symbol, or several different ones. ``candidates`` are what it may
     have meant (dicts as :func:`node_json` makes, best first, at most :data:`CANDIDATES_SHOWN`): pass
-    one's ``id`` as the target."""
+    one's ``id`` as the target. ``ambiguous`` is true when the target names several symbols (false: it
+    names none)."""
 
-    def __init__(self, message: str, candidates: Sequence[Mapping[str, Any]] = ()) -> None:
+    def __init__(self, message: str, candidates: Sequence[Mapping[str, Any]] = (), ambiguous: bool = False) -> None:
         super().__init__(message)
         self.candidates = [dict(c) for c in candidates]
+        self.ambiguous = ambiguous
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +234,8 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
         raise TargetError(f"{text!r} names {len(stems)} different symbols{where}: "
                           + ", ".join(n.id for n in shown[:CANDIDATES_SHOWN])
                           + (" …" if len(shown) > CANDIDATES_SHOWN else "")
-                          + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]])
+                          + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]],
+                          ambiguous=True)
     return sorted(targets, key=lambda n: n.id), others
 
 
@@ -731,7 +734,9 @@ class AgentQueries:
             if per_hop < 10 or limit < 50:
                 notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list "
                              "for the budget (counts stay complete): raise max_tokens or lower depth for more")
-            text = _finish([markdown], steps.steps, notes)
+            # The budget's cuts go into the report's own Truncated section (which otherwise says nothing
+            # was cut), so the answer never says both.
+            text = _finish([_truncated_section(markdown, report.truncated, notes)], steps.steps, [])
             if counter.within(text, budget) or (per_hop == 1 and limit == 1 and not diagram):
                 break
             if diagram:
@@ -740,7 +745,7 @@ class AgentQueries:
                 per_hop, limit = max(1, per_hop // 2), max(1, limit // 2)
         if not counter.within(text, budget):
             notes.append("even this is over the budget: raise max_tokens")
-            text = _finish([markdown], steps.steps, notes)
+            text = _finish([_truncated_section(markdown, report.truncated, notes)], steps.steps, [])
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
 
     def repositories(self, max_tokens: int | None = None) -> Answer:
@@ -856,6 +861,19 @@ def _without_section(markdown: str, heading: str) -> str:
         return markdown
     end = markdown.find("\n## ", start + len(heading))
     return markdown[:start] + (markdown[end + 1:] if end >= 0 else "")
+
+
+def _truncated_section(markdown: str, cut: Sequence[str], notes: Sequence[str]) -> str:
+    """``markdown`` (a rendered blast radius) with its Truncated section listing what the traversal
+    cut (``cut``) and then what the budget left out (``notes``); unchanged without ``notes``."""
+    if not notes:
+        return markdown
+    body = "\n".join(["## Truncated", "", *(f"- {t}" for t in cut), *(f"- {n}" for n in notes)]) + "\n"
+    start = markdown.find("## Truncated\n")
+    if start < 0:
+        return markdown.rstrip("\n") + "\n\n" + body
+    end = markdown.find("\n## ", start + 1)
+    return markdown[:start] + body + (markdown[end:] if end >= 0 else "")
 
 
 def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:

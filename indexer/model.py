@@ -931,8 +931,10 @@ class FileExtraction:
     partial: str | None = None
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),
-    ``time_budget`` (the file's time budget ran out); see :class:`indexer.languages.base.Budget`.
-    The pipeline sets it; extractors leave it alone."""
+    ``time_budget`` (the file's time budget ran out); see :class:`indexer.languages.base.Budget`;
+    ``chunk_cap`` (a documentation, configuration or SQL file with more chunks than
+    :data:`indexer.content.MAX_CHUNKS`). The pipeline sets it, and the content extractor for
+    ``chunk_cap``; code extractors leave it alone."""
     id_path: str | None = None
     """The path node ids are built from; ``None``: ``path`` without its suffix. The pipeline sets it
     to the full path when another file of the repository has the same path but another suffix

@@ -17,6 +17,11 @@ Each run (the first sync, each update) holds ``lock`` (the index's writer lock, 
 :func:`stores.factory.writer_lock`) so that another process writing the same index waits its turn.
 A failing update is logged and the watcher goes on: the next batch or a :meth:`request_sync` repairs
 what it could not write.
+
+The repository's registry entry (:func:`indexer.registry.record_repository`: root, branch, commit,
+when it was indexed, counts) is written after the first sync and every full re-sync, after updates
+at most every :data:`RECORD_EVERY_S` seconds (it asks git and counts the repository's rows), and when
+the watch stops, unless the index options say ``record = False``; a failure to write it is logged.
 """
 
 from __future__ import annotations
@@ -36,9 +41,10 @@ from indexer.discovery import OWN_DIR, PRUNED_DIRS, discover
 from indexer.frameworks.openapi import SPEC_SUFFIXES
 from indexer.incremental import RepositoryIndex, is_config_path
 from indexer.languages import extractor_for_path
+from indexer.registry import record_repository
 from indexer.run import IndexReport, ProgressSink
 
-__all__ = ["Watcher", "SourceFilter", "STEP_MS", "DEBOUNCE_MS"]
+__all__ = ["Watcher", "SourceFilter", "STEP_MS", "DEBOUNCE_MS", "RECORD_EVERY_S"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +60,8 @@ RESTART_DELAY_S = 1.0
 """Pause before a failed watch is started again."""
 _WAKE_MS = 200
 """How often the loop wakes without changes to look at its stop and sync requests."""
+RECORD_EVERY_S = 30.0
+"""Shortest time between two registry entries written after updates (each costs git calls and counts)."""
 
 
 class SourceFilter(watchfiles.BaseFilter):
@@ -99,6 +107,8 @@ class Watcher:
         self._resync = threading.Event()
         self._resync_progress: ProgressSink | None = None
         self._resync_done: Callable[[IndexReport | None], None] | None = None
+        self._recorded_at: float | None = None  # time.monotonic() of the last registry entry written
+        self._unrecorded = False  # an update wrote something since then
 
     def request_sync(self, progress: ProgressSink | None = None,
                      done: Callable[[IndexReport | None], None] | None = None) -> None:
@@ -123,6 +133,7 @@ class Watcher:
         started = time.time()
         with self.lock():
             report = self.index.sync(progress)
+            self._record()
         self._notify(report, always=True)
         polling = False
         catch_up: float | None = started
@@ -130,6 +141,9 @@ class Watcher:
             armed = time.monotonic()
             try:
                 self._watch(stop, polling, catch_up)
+                if self._unrecorded:
+                    with self.lock():
+                        self._record()
                 return
             except RuntimeError as exc:  # watchfiles' internal error (its class is private) derives from it
                 failed = time.time()
@@ -163,7 +177,7 @@ class Watcher:
                 self._resync.clear()
                 progress, done = self._resync_progress, self._resync_done
                 self._resync_progress = self._resync_done = None
-                report = self._apply(lambda: self.index.sync(progress))  # noqa: B023 - called at once
+                report = self._apply(lambda: self.index.sync(progress), record=True)  # noqa: B023 - called at once
                 if done is not None:
                     done(report)
             elif paths:
@@ -184,15 +198,31 @@ class Watcher:
                 out.add(abs_path)
         return out
 
-    def _apply(self, work: Callable[[], IndexReport]) -> IndexReport | None:
+    def _apply(self, work: Callable[[], IndexReport], record: bool = False) -> IndexReport | None:
         try:
             with self.lock():
                 report = work()
+                if report.files_written or report.files_deleted:
+                    self._unrecorded = True
+                due = self._recorded_at is None or time.monotonic() - self._recorded_at >= RECORD_EVERY_S
+                if record or (self._unrecorded and due):
+                    self._record()
         except Exception:  # the watcher outlives one failed update; the next batch retries
             log.exception("updating the index of %s failed", self.index.root)
             return None
         self._notify(report)
         return report
+
+    def _record(self) -> None:
+        """Write the repository's registry entry (under the lock); a store failure is logged only."""
+        if not self.index.options.record:
+            return
+        try:
+            record_repository(self.index.graph, self.index.search, self.index.root, self.index.options)
+        except Exception:  # the index itself is written; the entry follows with the next one
+            log.warning("writing the registry entry of %s failed", self.index.root, exc_info=True)
+            return
+        self._recorded_at, self._unrecorded = time.monotonic(), False
 
     def _notify(self, report: IndexReport, always: bool = False) -> None:
         if self.on_update is not None and (always or report.files_written or report.files_deleted):

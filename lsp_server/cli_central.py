@@ -368,8 +368,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
             entry = entries[o.name]
             stores = open_stores(config, db_path, product=entry.product, create=True, busy_timeout=WRITE_WAIT_SECONDS)
             options = IndexOptions(repo=o.key, product=entry.product, name=entry.name, max_file_bytes=max_file_size,
-                                   jobs=1, http_services=config.http_services, state_dir=str(state_dir(db_path)),
-                                   record=False)
+                                   jobs=1, http_services=config.http_services, state_dir=str(state_dir(db_path)))
             watcher = Watcher(RepositoryIndex(entry.path, stores.graph, stores.search, options),
                               lock=lambda: writer_lock(db_path), on_update=_printer(o.key, as_json))
             thread = threading.Thread(target=_watch, args=(watcher, stop, failures), daemon=True,

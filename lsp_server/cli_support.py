@@ -108,7 +108,7 @@ def warn_stale(graph: Any, path: Path | None) -> list[str]:
         held = graph.repos()
     except StoreError:
         return []
-    notes = freshness_notes(check_all(graph, recorded_states(path, held)))
+    notes = freshness_notes(check_all(graph, recorded_states(path, held, graph)))
     for note in notes:
         err.print(f"[yellow]warning: {escape(note)}; `ripple index` of that folder brings it up to date[/yellow]",
                   soft_wrap=True)

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from analysis.freshness import Freshness, IndexedState, check_freshness, vcs_head
 from stores.contracts import GraphStore
@@ -39,18 +40,30 @@ def record_run(db: Path, repo: str, root: Path, at: float | None = None) -> Inde
     return state
 
 
-def recorded_states(db: Path | None, repos: list[str] | None = None) -> dict[str, IndexedState]:
-    """The records of index ``db`` (only ``repos`` when given); ``{}`` when ``db`` is ``None`` or the
-    records cannot be read (logged)."""
-    if db is None:
-        return {}
-    try:
-        raw = index_states(db)
-    except StoreError as exc:
-        log.warning("cannot read the indexed state of %s: %s", db, exc)
-        return {}
-    return {name: IndexedState.from_dict(name, data) for name, data in sorted(raw.items())
-            if repos is None or name in repos}
+def recorded_states(db: Path | None, repos: list[str] | None = None,
+                    graph: GraphStore | None = None) -> dict[str, IndexedState]:
+    """What was indexed of each repository (only ``repos`` when given): the record in index ``db``'s
+    state folder and, with ``graph``, the repository registry's entry (written by every index run and
+    watcher, also on shared stores where no state folder exists); where both say something, the later
+    one. ``{}`` when there is neither; what cannot be read is logged, never raised."""
+    raw: dict[str, Any] = {}
+    if db is not None:
+        try:
+            raw = index_states(db)
+        except StoreError as exc:
+            log.warning("cannot read the indexed state of %s: %s", db, exc)
+    states = {name: IndexedState.from_dict(name, data) for name, data in raw.items()}
+    if graph is not None:
+        try:
+            entries = graph.repositories()
+        except StoreError as exc:
+            log.warning("cannot read the repository registry: %s", exc)
+            entries = []
+        for r in entries:
+            known = states.get(r.key)
+            if known is None or (known.indexed_at or 0.0) < (r.indexed_at or 0.0):
+                states[r.key] = IndexedState(r.key, r.root or None, r.commit or None, r.branch or None, r.indexed_at)
+    return {name: states[name] for name in sorted(states) if repos is None or name in repos}
 
 
 def check_all(graph: GraphStore, states: Mapping[str, IndexedState],

@@ -141,7 +141,7 @@ class Backend:
                 if needs_file and db is not None:
                     roots = repository_roots(stores.graph, db)
                     sources.append(IndexSource(str(db), index_written_at(db), roots,
-                                               recorded_states(db, list(roots))))
+                                               recorded_states(db, list(roots), stores.graph)))
             services = {**config.http_services, **service_map()}
         except BaseException:
             for stores in opened:

@@ -282,11 +282,11 @@ class StoreSession:
 
     def freshness_of(self, folder: Folder) -> Freshness:
         """``folder``'s index against its checkout (unknown when the index records no state of it)."""
-        state = recorded_states(folder.db, [folder.repo]).get(folder.repo) or IndexedState(folder.repo)
         try:
             graph = self.server.graph()
         except StoreError as exc:
             return Freshness(folder.repo, "unknown", message=f"freshness of {folder.repo} unknown: {exc}")
+        state = recorded_states(folder.db, [folder.repo], graph).get(folder.repo) or IndexedState(folder.repo)
         return check_freshness(graph, state, folder.root)
 
     def start_freshness(self) -> None:

@@ -80,7 +80,9 @@ The file (every key optional)::
 The file is TOML in UTF-8 (a byte-order mark is ignored), at most 1 MiB. An unknown table or key, a
 value of the wrong type, an empty string, a number out of range or an unknown backend raises
 :class:`ConfigError` naming the file (or variable) and the key: a typo never silently falls back to a
-default. A file holding a password that other users can read adds a warning (``ripple doctor`` shows
+default. A workspace file that is not trusted came with the repository, not from the user: a table or
+key of it that is unknown or of the wrong type (or the whole file, when it is no UTF-8 TOML) is left
+out with a warning instead, so a repository cannot stop every command run inside it. A file holding a password that other users can read adds a warning (``ripple doctor`` shows
 it).
 """
 
@@ -313,18 +315,34 @@ def _read(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path} is not valid TOML: {exc}; fix the file or remove it") from exc
 
 
-def _flatten(path: Path, data: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"table.key": value}`` of a parsed file, every key and type checked against the schema."""
+def _flatten(path: Path, data: Mapping[str, Any], warnings: list[str] | None = None) -> dict[str, Any]:
+    """``{"table.key": value}`` of a parsed file, every key and type checked against the schema.
+    Raises :class:`ConfigError` at the first problem; with ``warnings`` (a file the user did not write:
+    an untrusted workspace's), a table or key that is unknown or of the wrong type is left out and
+    the reason appended there instead, so a repository cannot stop every command run inside it."""
     flat: dict[str, Any] = {}
     for table, values in data.items():
-        if table not in _SCHEMA:
-            raise ConfigError(f"{path}: unknown table [{table}]; known tables: {', '.join(f'[{t}]' for t in _SCHEMA)}")
-        if not isinstance(values, Mapping):
-            raise ConfigError(f"{path}: {table} must be a table ([{table}]), not a {type(values).__name__}")
+        try:
+            if table not in _SCHEMA:
+                raise ConfigError(f"{path}: unknown table [{table}]; known tables: "
+                                  f"{', '.join(f'[{t}]' for t in _SCHEMA)}")
+            if not isinstance(values, Mapping):
+                raise ConfigError(f"{path}: {table} must be a table ([{table}]), not a {type(values).__name__}")
+        except ConfigError as exc:
+            if warnings is None:
+                raise
+            warnings.append(f"{exc} (left out)")
+            continue
         for key, value in values.items():
-            if key not in _SCHEMA[table]:
-                raise ConfigError(f"{path}: unknown key {key!r} in [{table}]; known keys: {', '.join(_SCHEMA[table])}")
-            flat[f"{table}.{key}"] = _checked(f"{path}: {table}.{key}", _SCHEMA[table][key][0], value)
+            try:
+                if key not in _SCHEMA[table]:
+                    raise ConfigError(f"{path}: unknown key {key!r} in [{table}]; known keys: "
+                                      f"{', '.join(_SCHEMA[table])}")
+                flat[f"{table}.{key}"] = _checked(f"{path}: {table}.{key}", _SCHEMA[table][key][0], value)
+            except ConfigError as exc:
+                if warnings is None:
+                    raise
+                warnings.append(f"{exc} (left out)")
     return flat
 
 
@@ -458,9 +476,20 @@ def load_config(start: Path | None = None, env: Mapping[str, str] | None = None)
     if user is not None and not user.is_file():
         user = None
 
-    parsed = {path: _flatten(path, _read(path)) for path in (explicit, workspace, user) if path is not None}
+    parsed = {path: _flatten(path, _read(path)) for path in (explicit, user) if path is not None}
     trusted_folders = [entry for path in (explicit, user) if path is not None
                        for entry in parsed[path].get(_TRUST_KEY, [])]
+    if workspace is not None:
+        # The user's own files are strict (a typo never falls back silently); a workspace file that is
+        # not trusted comes with the repository: what this version cannot read is left out, with a warning.
+        lenient = None if _trusted(workspace.parent.parent, trusted_folders) else warnings
+        try:
+            parsed[workspace] = _flatten(workspace, _read(workspace), lenient)
+        except ConfigError as exc:
+            if lenient is None:
+                raise
+            warnings.append(f"{exc} (the file is ignored)")
+            parsed[workspace] = {}
     for path in (explicit, user):
         for entry in parsed[path].get(_TRUST_KEY, []) if path is not None else ():
             broad = _too_broad_to_trust(Path(entry), env)
@@ -555,16 +584,25 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
         table, name = key.split(".")
         return values.get(key, _SCHEMA[table][name][1])
 
+    def refuse(key: str, message: str) -> Any:
+        """Raise ``message``, or for a value from a workspace file that is not trusted, warn and use the default."""
+        if workspace is None or trusted or origin.get(key) != str(workspace):
+            raise ConfigError(message)
+        warnings.append(f"{message} (left out)")
+        del values[key]
+        origin.pop(key)
+        return get(key)
+
     def choice(key: str, allowed: tuple[str, ...]) -> str:
         value = get(key)
         if value not in allowed:
-            raise ConfigError(f"{origin.get(key, 'default')}: {key} must be one of {', '.join(allowed)}, not {value!r}")
+            return refuse(key, f"{origin.get(key, 'default')}: {key} must be one of {', '.join(allowed)}, not {value!r}")
         return value
 
     def between(key: str, low: int, high: int) -> int:
         value = get(key)
         if not low <= value <= high:
-            raise ConfigError(f"{origin.get(key, 'default')}: {key} must be between {low} and {high:,}, not {value}")
+            return refuse(key, f"{origin.get(key, 'default')}: {key} must be between {low} and {high:,}, not {value}")
         return value
 
     graph = GraphConfig(
@@ -591,9 +629,10 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
             if workspace is not None and Path(source) == workspace:
                 base = workspace.parent.parent
             db = base / db
+    ann_threshold = between("embedded.ann_threshold", 0, MAX_ANN_THRESHOLD)  # before the warnings are taken
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
                   workspace, trusted, ignored, get("api.key"), get("server.index_workspace"),
-                  ann_threshold=between("embedded.ann_threshold", 0, MAX_ANN_THRESHOLD))
+                  ann_threshold=ann_threshold)
 
 
 def trust_workspace(folder: Path, env: Mapping[str, str] | None = None, remove: bool = False) -> Path:

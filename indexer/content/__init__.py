@@ -115,7 +115,7 @@ def content_chunks(repo: str, product: str, path: str, language: str, fid: str, 
     else:
         pieces = sql.statements(path, text, MAX_CHUNKS)
     if len(pieces) > MAX_CHUNKS:
-        log.info("%s: %d chunks, the first %d kept", path, len(pieces), MAX_CHUNKS)
+        log.info("%s: more than %d chunks, the first %d kept", path, MAX_CHUNKS, MAX_CHUNKS)
         pieces = pieces[:MAX_CHUNKS]
     out: list[Chunk] = []
     seen: set[str] = set()

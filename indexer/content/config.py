@@ -4,8 +4,9 @@ the value in the file.
 
 YAML through PyYAML's composer (node positions; several documents in one file, Spring profiles,
 give their keys again); ``.properties`` through javaproperties (continuation lines and escapes as
-Java reads them); ``.env.example`` through python-dotenv's parser. A file that does not parse gives
-no piece (it is still a File of the index).
+Java reads them); ``.env.example`` through python-dotenv's parser. A YAML document that does not
+parse gives no piece (the documents before it do; the file is still a File of the index) and its
+error is counted with the files that have parse errors (:func:`read`, the content extractor).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import io
 
 from indexer.content.pieces import Piece
 
-__all__ = ["keys", "MAX_KEYS", "MAX_VALUE_CHARS"]
+__all__ = ["keys", "read", "MAX_KEYS", "MAX_VALUE_CHARS"]
 
 MAX_KEYS = 2_000
 """Most keys read from one file (the chunk cap of :data:`indexer.content.MAX_CHUNKS`); a YAML alias of
@@ -25,15 +26,34 @@ MAX_VALUE_CHARS = 1_000
 
 
 def keys(path: str, language: str, text: str) -> list[Piece]:
-    """The keys of one configuration file (``language``: ``yaml``, ``properties`` or ``dotenv``)."""
+    """The keys of one configuration file (``language``: ``yaml``, ``properties`` or ``dotenv``): in a
+    YAML file with a syntax error, those of the documents before the broken one (:func:`read` also
+    says what the error was)."""
+    return read(path, language, text)[0]
+
+
+def read(path: str, language: str, text: str) -> tuple[list[Piece], list[str]]:
+    """``(keys, errors)`` of one configuration file: the keys read (in a YAML file with a syntax error,
+    those of the ``---`` documents before the broken one; a YAML file is read up to one key past :data:`MAX_KEYS`, so that more keys than
+    the cap show), and the parse errors as ``"line:col: message"`` (1-based; ``"0:0: message"`` when
+    the parser gives no position). Never raises."""
+    import yaml
+
+    out: list[Piece] = []
     try:
         if language == "yaml":
-            return _yaml(text)
-        if language == "properties":
-            return _properties(text)
-        return _dotenv(text)
-    except Exception:  # noqa: BLE001 - a configuration file that does not parse gives no keys
-        return []
+            _yaml(text, out)
+        elif language == "properties":
+            out = _properties(text)
+        else:
+            out = _dotenv(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{mark.line + 1}:{mark.column + 1}" if mark is not None else "0:0"
+        return out, [f"{where}: {exc.problem or exc.context or 'not YAML'}"]
+    except Exception as exc:  # noqa: BLE001 - a configuration file that does not parse: what was read, and why
+        return out, [f"0:0: {type(exc).__name__}: {str(exc)[:200]}"]
+    return out, []
 
 
 def _piece(key: str, value: str, start: int, end: int) -> Piece:
@@ -41,14 +61,15 @@ def _piece(key: str, value: str, start: int, end: int) -> Piece:
     return Piece(key, start, max(start, end), f"{key} = {value}")
 
 
-def _yaml(text: str) -> list[Piece]:
+def _yaml(text: str, out: list[Piece]) -> list[Piece]:
+    """Appends the keys of YAML ``text`` to ``out`` document by document (so a syntax error leaves the
+    keys of the documents before it); raises PyYAML's errors."""
     import yaml
 
-    out: list[Piece] = []
     seen: set[int] = set()
 
     def walk(node: yaml.Node, key: str) -> None:
-        if len(out) >= MAX_KEYS:
+        if len(out) > MAX_KEYS:  # one past the cap: the caller can tell the file was cut
             raise _Full
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
             if id(node) in seen:  # an alias of a collection read already: named, not expanded again
@@ -77,11 +98,11 @@ def _yaml(text: str) -> list[Piece]:
                 walk(doc, "")
     except _Full:
         pass
-    return out[:MAX_KEYS]
+    return out
 
 
 class _Full(Exception):
-    """:data:`MAX_KEYS` keys read: the rest of the file is left out."""
+    """More than :data:`MAX_KEYS` keys read: the rest of the file is left out."""
 
 
 def _properties(text: str) -> list[Piece]:

@@ -1,5 +1,7 @@
 """The extractor of content files: a :class:`~indexer.model.FileExtraction` with no records (the
-chunk stage reads their text, :func:`indexer.content.content_chunks`)."""
+chunk stage reads their text, :func:`indexer.content.content_chunks`), but with what the chunk stage
+will meet: a configuration file's syntax errors (``errors``, counted as files with parse errors) and
+a file past the chunk cap (``partial`` ``chunk_cap``, counted as indexed in part), so neither is silent."""
 
 from __future__ import annotations
 
@@ -18,8 +20,25 @@ class ContentExtractor:
         self.language = language
 
     def extract(self, path: str, source: bytes) -> FileExtraction:
-        """An empty extraction of ``path`` (never raises)."""
-        return FileExtraction(path=path, language=self.language)
+        """The extraction of ``path``: no records; ``errors`` when a configuration file does not parse
+        (its keys before the error still become chunks); ``partial = "chunk_cap"`` when the file gives
+        more chunks than :data:`indexer.content.MAX_CHUNKS` (the rest is left out). Never raises."""
+        from indexer.content import MAX_CHUNKS, content_kind
+        from indexer.content import config, docs, sql
+
+        out = FileExtraction(path=path, language=self.language)
+        text = source.decode("utf-8", "replace")
+        kind = content_kind(self.language)
+        if kind == "config":
+            pieces, out.errors = config.read(path, self.language, text)
+            over = len(pieces) > MAX_CHUNKS
+        elif kind == "doc":
+            over = len(docs.sections(path, self.language, text)) > MAX_CHUNKS
+        else:
+            over = len(sql.statements(path, text, MAX_CHUNKS + 1)) > MAX_CHUNKS
+        if over:
+            out.partial = "chunk_cap"
+        return out
 
 
 CONTENT_EXTRACTORS = {lang: ContentExtractor(lang) for lang in sorted(CONTENT_LANGUAGES)}

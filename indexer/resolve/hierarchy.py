@@ -14,7 +14,12 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.tracking import DependencyTracker
 
-__all__ = ["ClassHierarchy", "same_arity"]
+__all__ = ["ClassHierarchy", "same_arity", "MAX_HIERARCHY_DEPTH"]
+
+MAX_HIERARCHY_DEPTH = 64
+"""Inheritance levels followed from one class, up (its MRO) or down (the overriders below it). Real
+hierarchies are a few levels deep; a generated chain of thousands of classes would otherwise make
+every lookup walk the whole chain (quadratic: 2,000 chained classes took 96 s to resolve)."""
 
 
 class ClassHierarchy:
@@ -107,19 +112,21 @@ class ClassHierarchy:
         """``c`` and its ancestors, each once, in C3 order (Python's MRO: in a diamond ``D(B, C)``,
         ``B(A)``, ``C(A)`` it is ``D, B, C, A``). Without a shared ancestor C3 is the depth-first,
         left-to-right walk, which is all that is computed then; a hierarchy C3 cannot linearise
-        keeps the depth-first order."""
+        keeps the depth-first order. Ancestors more than :data:`MAX_HIERARCHY_DEPTH` levels up are
+        left out."""
         out: list[Def] = []
         seen: set[int] = set()
         shared = False
-        stack = [c]
+        stack = [(c, 0)]
         while stack:
-            x = stack.pop()
+            x, level = stack.pop()
             if id(x) in seen:
                 shared = True
                 continue
             seen.add(id(x))
             out.append(x)
-            stack.extend(reversed(self.bases(x)))  # records x's file and what its bases read
+            if level < MAX_HIERARCHY_DEPTH:
+                stack.extend((b, level + 1) for b in reversed(self.bases(x)))  # records x's file and its bases' reads
         if shared:
             linear = self._c3(c, {}, 0)
             if linear is not None:
@@ -191,7 +198,8 @@ class ClassHierarchy:
         """Methods in subclasses (transitively) of ``below`` — by default ``m``'s class — with
         ``m``'s name and a compatible arity: the targets dynamic dispatch may reach through a call
         to ``m`` on a receiver typed ``below``. (A receiver typed ``Child`` that inherits ``m`` from
-        ``Base`` never reaches the override in ``Child``'s sibling.)"""
+        ``Base`` never reaches the override in ``Child``'s sibling.) Subclasses more than
+        :data:`MAX_HIERARCHY_DEPTH` levels below are not followed."""
         ck = (id(m), id(below))
         cached = self._overriders.get(ck)
         if cached is not None:
@@ -213,9 +221,9 @@ class ClassHierarchy:
             if getattr(below.file.rules, "structural_interfaces", False):  # an implementer may come
                 use(("n", below.file.rules.namespace, m.d.name))
             seen: set[int] = set()
-            stack = list(below.subclasses)
+            stack = [(s, 1) for s in below.subclasses]
             while stack:
-                s = stack.pop()
+                s, level = stack.pop()
                 if id(s) in seen:
                     continue
                 seen.add(id(s))
@@ -227,7 +235,8 @@ class ClassHierarchy:
                 for o in found:
                     if o.is_callable and same_arity(o.d, m.d):
                         out.append(o)
-                stack.extend(s.subclasses)
+                if level < MAX_HIERARCHY_DEPTH:
+                    stack.extend((x, level + 1) for x in s.subclasses)
         return out
 
 

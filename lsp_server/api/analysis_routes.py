@@ -3,7 +3,7 @@ the repository list, each one call of the shared agent facade (:class:`analysis.
 which ``ripple mcp`` calls too) whose answer (``Answer.as_dict()``) becomes the route's pydantic model.
 
 The facade raises :class:`analysis.agent_queries.TargetError` for a target that names nothing or
-several symbols (a 404 problem listing ``candidates``), :class:`ValueError` for a bad argument (422)
+several symbols (a 404 or 409 problem listing ``candidates``), :class:`ValueError` for a bad argument (422)
 and :class:`stores.errors.StoreError` when a store fails (503, by :mod:`lsp_server.api.guard`).
 """
 
@@ -30,10 +30,13 @@ __all__ = ["install", "answer", "repository_counts", "target_problem"]
 
 
 def target_problem(exc: TargetError) -> ApiProblem:
-    """A :class:`TargetError` as a 404 problem; its candidates go in the problem's ``candidates`` member."""
-    unknown = str(exc).startswith(("no ", "target is empty"))
-    problem = ApiProblem(404, "unknown-symbol" if unknown else "ambiguous-symbol", str(exc),
-                         "Unknown symbol" if unknown else "Ambiguous symbol")
+    """A :class:`TargetError` as a problem: 409 ``ambiguous-symbol`` when the target names several
+    symbols (the request is fine, the index holds more than one answer), else 404 ``unknown-symbol``;
+    its candidates go in the problem's ``candidates`` member."""
+    if exc.ambiguous:
+        problem = ApiProblem(409, "ambiguous-symbol", str(exc), "Ambiguous symbol")
+    else:
+        problem = ApiProblem(404, "unknown-symbol", str(exc), "Unknown symbol")
     problem.extra = {"candidates": exc.candidates}
     return problem
 
@@ -70,7 +73,8 @@ def repository_counts(stores: Stores, repo: str) -> dict[str, Any]:
 
 def install(app: FastAPI, service: Service) -> None:
     """Add the analysis routes to ``app``."""
-    not_found = {404: {"description": "The target names no symbol, or several (the problem lists candidates)."}}
+    not_found = {404: {"description": "The target names no symbol (the problem lists the closest names)."},
+                 409: {"description": "The target names several symbols (the problem lists them)."}}
 
     @app.post("/v1/search", response_model=SearchResponse, tags=["search"])
     def search(body: SearchRequest) -> SearchResponse:

@@ -125,7 +125,7 @@ class Service:
         if db is None:
             return []
         roots = repository_roots(self.stores.graph, db)
-        return [IndexSource(str(db), index_written_at(db), roots, recorded_states(db, list(roots)))]
+        return [IndexSource(str(db), index_written_at(db), roots, recorded_states(db, list(roots), self.stores.graph))]
 
     def close(self) -> None:
         """Stop the job worker (after the job under way), then close the stores."""

@@ -170,8 +170,8 @@ def test_callers_by_name_id_and_position(http):
     assert [c["id"] for c in near["candidates"]] == [FIND_BY_ID]
 
 
-def problem_with_candidates(r: httpx.Response) -> dict:
-    assert r.status_code == 404 and r.headers["content-type"] == PROBLEM
+def problem_with_candidates(r: httpx.Response, status: int = 404) -> dict:
+    assert r.status_code == status and r.headers["content-type"] == PROBLEM
     body = r.json()
     assert set(body) == {"type", "title", "status", "detail", "candidates"}
     return body
@@ -276,8 +276,8 @@ def test_ingest_job_progress_conflict_and_delete(writable):
                                                        ".findById(int)"}).json()
     assert [r["from"] for r in callers["callers"]] == [
         "shop:src/main/java/org/example/OwnerController.OwnerController.show(int)"]
-    ambiguous = problem_with_candidates(http.post("/v1/callers", json={"target": "OwnerRepository.findById"}))
-    assert ambiguous["title"] == "Ambiguous symbol"
+    ambiguous = problem_with_candidates(http.post("/v1/callers", json={"target": "OwnerRepository.findById"}), 409)
+    assert (ambiguous["title"], ambiguous["type"].rsplit("/", 1)[-1]) == ("Ambiguous symbol", "ambiguous-symbol")
     assert sorted(c["repo"] for c in ambiguous["candidates"]) == ["petclinic", "shop"]
     # a rebuild from scratch gives the same repository
     rebuilt = wait_job(http, http.post("/v1/repositories/shop/ingest",
@@ -347,3 +347,16 @@ def test_ingest_refuses_a_relative_path_and_a_link_out(writable):
     assert problem(http.post("/v1/repositories/x/ingest", json={"path": str(srv.cwd / "link")}), 403)["detail"] == (
         f"cannot ingest {str(srv.cwd / 'link')!r}: {Path(__file__).parent} is outside the folders this server may "
         f"index ({srv.cwd}); start `ripple api` with --root FOLDER to allow more")
+
+
+def test_a_target_naming_nothing_is_404_and_one_naming_several_is_409():
+    """The status follows what the facade found, not the wording of its message (a table target no
+    method reads was once taken for an ambiguous one because its message starts with "nothing")."""
+    from analysis.agent_queries import TargetError
+    from lsp_server.api.analysis_routes import target_problem
+
+    none = target_problem(TargetError("nothing in the index reads or writes table:visits"))
+    several = target_problem(TargetError("'save' names 2 different symbols", [{"id": "a"}, {"id": "b"}], ambiguous=True))
+    assert (none.status, none.kind, none.title, none.extra) == (404, "unknown-symbol", "Unknown symbol", {"candidates": []})
+    assert (several.status, several.kind, several.title) == (409, "ambiguous-symbol", "Ambiguous symbol")
+    assert several.extra == {"candidates": [{"id": "a"}, {"id": "b"}]}

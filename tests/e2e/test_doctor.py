@@ -144,8 +144,13 @@ def test_outdated_index(workspace, tmp_path):
 
 def test_broken_configuration_file(workspace, tmp_path):
     config = workspace / ".ripple" / "config.toml"
-    config.write_text('[graph]\ndialect = "cypher"\n', encoding="utf-8")  # checked, trusted or not
-    result = run(workspace, tmp_path)
+    config.write_text('[graph]\ndialect = "cypher"\n', encoding="utf-8")
+    untrusted = run(workspace, tmp_path)  # the repository's own file: left out with a warning, nothing stops
+    assert f"{config}: graph.dialect must be one of memgraph, neo4j, auto, not 'cypher' (left out)" in untrusted.stdout
+    user = tmp_path / "home" / ".config" / "ripple" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text(f'[trust]\nworkspaces = ["{workspace.resolve()}"]\n', encoding="utf-8")
+    result = run(workspace, tmp_path)  # trusted: the user vouches for the file, so it is checked strictly
     assert result.stdout.splitlines() == [
         f"FAIL  config  {config}: graph.dialect must be one of memgraph, neo4j, auto, not 'cypher'",
         "              fix: fix the file or environment variable named above",

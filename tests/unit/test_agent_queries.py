@@ -156,6 +156,11 @@ def test_impact_over_budget_drops_the_diagram_first_and_says_so(q):
     assert "```mermaid" not in small.text and small.result["report"]["mermaid"] is None
     assert small.truncated == ["Mermaid diagram left out for the budget"]
     assert count_tokens(small.text) <= budget
+    # one Truncated section, saying what the budget cut, never also "nothing" was cut
+    section = small.text.split("## Truncated\n\n", 1)[1].split("\n\n", 1)[0]
+    assert section == "- Mermaid diagram left out for the budget"
+    assert "**Truncated:**" not in small.text and "- nothing:" not in small.text
+    assert "- nothing: every caller within 5 hops was followed" in full.text
     tiny = q.impact("OrderRepository.save", max_tokens=200)
     assert tiny.truncated[1].startswith("1 caller named per hop and 1 row per list for the budget")
 

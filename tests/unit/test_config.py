@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import os
 from pathlib import Path
 
@@ -264,7 +266,28 @@ def test_files_that_are_not_configuration(workspace, home, data, message):
     path = workspace / ".ripple" / "config.toml"
     path.parent.mkdir(parents=True)
     path.write_bytes(data)
+    # the repository's own file, not trusted: what cannot be read is left out and said, nothing stops
+    config = load_config(workspace, {"HOME": str(home)})
+    assert len(config.warnings) == 1 and re.search(message.removesuffix("$"), config.warnings[0])
+    assert config.warnings[0].endswith(("(left out)", "(the file is ignored)"))
+    assert (config.graph, config.search, config.db, config.ann_threshold) == (GraphConfig(), SearchConfig(), None,
+                                                                              200_000)
+    trust(home, workspace)  # a file the user vouches for is strict
     with pytest.raises(ConfigError, match=message):
+        load_config(workspace, {"HOME": str(home)})
+
+
+def test_an_untrusted_workspace_file_keeps_what_it_can_and_a_user_file_stays_strict(workspace, home):
+    write(workspace / ".ripple" / "config.toml",
+          '[embedded]\nann_threshold = 5000\n[serach]\nurl = "x"\n[embedding]\nmodel = "m"\nmodell = "x"\n')
+    config = load_config(workspace, {"HOME": str(home)})
+    assert (config.ann_threshold, config.embedding_model) == (5000, "m")
+    assert [w.split(": ", 1)[1] for w in config.warnings] == [
+        "unknown table [serach]; known tables: [graph], [search], [embedded], [embedding], [http], [api], [server], "
+        "[trust] (left out)",
+        "unknown key 'modell' in [embedding]; known keys: model (left out)"]
+    write(home / ".config" / "ripple" / "config.toml", "[serach]\n")
+    with pytest.raises(ConfigError, match=r"unknown table \[serach\]"):
         load_config(workspace, {"HOME": str(home)})
 
 
@@ -503,6 +526,10 @@ def test_server_index_workspace_from_a_file_and_the_environment(workspace, home)
     with pytest.raises(ConfigError, match=r"\$RIPPLE_SERVER_INDEX_WORKSPACE must be true or false \(or 1 / 0\), not 'yes'"):
         load_config(workspace, {**env, "RIPPLE_SERVER_INDEX_WORKSPACE": "yes"})
     write(workspace / ".ripple" / "config.toml", '[server]\nindex_workspace = "no"\n')
+    untrusted = load_config(workspace, env)  # the repository's file: left out with a warning
+    assert untrusted.index_workspace is True and untrusted.warnings[0].endswith(
+        "server.index_workspace must be true or false, not 'no' (left out)")
+    trust(home, workspace)
     with pytest.raises(ConfigError, match=r"server.index_workspace must be true or false, not 'no'"):
         load_config(workspace, env)
     write(workspace / ".ripple" / "config.toml", "[server]\nindex = true\n")

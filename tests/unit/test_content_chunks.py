@@ -257,3 +257,48 @@ def test_sql_statements_stop_past_the_cap_with_their_own_lines():
     got = [(p.name, p.start, p.end) for p in statements("db/schema.sql", text, 2)]
     assert got == [("t0", 1, 2), ("t1", 3, 4), ("t2", 5, 6)]  # one past the cap: the caller keeps 2 and says so
     assert [(p.name, p.start) for p in statements("db/schema.sql", text)][-1] == ("t4", 9)
+
+
+def test_a_config_file_with_a_syntax_error_keeps_the_documents_above_it_and_says_where():
+    from indexer.content import content_extractor
+
+    text = "server:\n  port: 8080\n---\nspring:\n  name: [shop\n  other: 1\n"
+    ex = content_extractor("application.yml").extract("application.yml", text.encode())
+    assert len(ex.errors) == 1 and ex.errors[0].startswith("6:")  # PyYAML points at the line the list never closes
+    assert ex.partial is None
+    assert [(n, s, e) for _, n, s, e, _ in chunks("application.yml", text)] == [("server.port", 2, 2)]
+    good = content_extractor("application.yml").extract("application.yml", b"server:\n  port: 8080\n")
+    assert (good.errors, good.partial) == ([], None)
+
+
+def test_content_past_the_chunk_cap_is_marked_indexed_in_part_and_a_file_at_the_cap_is_not():
+    from indexer.content import content_extractor
+
+    def extracted(path: str, text: str):
+        ex = content_extractor(path).extract(path, text.encode())
+        return ex.partial, len(chunks(path, text))
+
+    at_cap = "".join(f"k{i}: {i}\n" for i in range(MAX_CHUNKS))
+    assert extracted("values.yaml", at_cap) == (None, MAX_CHUNKS)
+    assert extracted("values.yaml", at_cap + "k_last: 1\n") == ("chunk_cap", MAX_CHUNKS)
+    props = "".join(f"k{i}={i}\n" for i in range(MAX_CHUNKS + 1))
+    assert extracted("application.properties", props) == ("chunk_cap", MAX_CHUNKS)
+    ddl = "".join(f"CREATE TABLE t{i} (id INT);\n" for i in range(MAX_CHUNKS + 1))
+    assert extracted("schema.sql", ddl) == ("chunk_cap", MAX_CHUNKS)
+    doc = "".join(f"# S{i}\ntext\n" for i in range(MAX_CHUNKS + 1))
+    assert extracted("README.md", doc) == ("chunk_cap", MAX_CHUNKS)
+    assert extracted("README.md", "# One\ntext\n") == (None, 1)
+
+
+def test_the_index_summary_counts_a_broken_config_file_and_a_cut_one(tmp_path):
+    root = tmp_path / "app"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "application.yml").write_text("server:\n  port: [8080\n")
+    (root / "values.yaml").write_text("".join(f"k{i}: {i}\n" for i in range(MAX_CHUNKS + 3)))
+    (root / "README.md").write_text("# App\nfine\n")
+    store = EmbeddedStore(tmp_path / "i.db")
+    try:
+        report = index_repository(root, store, store, IndexOptions(repo="app", jobs=1))
+    finally:
+        store.close()
+    assert (report.files_indexed, report.files_with_parse_errors, dict(report.partial)) == (3, 1, {"chunk_cap": 1})

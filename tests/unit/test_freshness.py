@@ -148,3 +148,28 @@ def test_a_damaged_record_reads_as_none(tmp_path: Path):
     assert recorded_states(db) == {REPO: IndexedState(REPO)}
     (folder / INDEX_STATE).write_text("not json")
     assert recorded_states(db) == {}
+
+
+def test_the_registry_entry_stands_in_for_a_missing_record_and_the_later_one_wins(checkout, tmp_path: Path):
+    from stores.contracts import RepositoryRecord
+
+    root, store = checkout
+    head = vcs_head(root)
+    entry = RepositoryRecord(key=REPO, name=REPO, product=REPO, root=str(root), branch="main", commit=head.commit,
+                             indexed_at=1000.0)
+    store.upsert_repository(entry)
+    # no state folder (shared stores): the registry says what was indexed
+    nowhere = tmp_path / "no-such-index.db"
+    from_registry = IndexedState(REPO, str(root), head.commit, "main", 1000.0)
+    assert recorded_states(nowhere, None, store) == {REPO: from_registry}
+    assert recorded_states(None, [REPO], store) == {REPO: from_registry}
+    assert recorded_states(None, ["other"], store) == {}
+    assert recorded_states(None) == {}
+    commit(root, "a.py", "def a():\n    return 2\n", "two")
+    assert check_freshness(store, from_registry).message == "index of billing is 1 commit behind HEAD (1 changed file not indexed)"
+    # a state-folder record written later than the entry wins; an older one loses
+    db = tmp_path / "index.db"
+    newer = record_run(db, REPO, root, at=2000.0)
+    assert recorded_states(db, None, store) == {REPO: newer}
+    record_run(db, REPO, root, at=500.0)
+    assert recorded_states(db, None, store) == {REPO: from_registry}

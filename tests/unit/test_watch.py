@@ -113,3 +113,45 @@ def test_filter_lets_through_what_can_matter(tmp_path: Path) -> None:
         ".git/HEAD": False, "pkg/__pycache__/a.cpython-311.pyc": False, "folder": True, "gone-folder": True,
     }
     assert {p: f(added, str(tmp_path / p)) for p in decisions} == decisions
+
+
+def test_the_registry_entry_is_written_after_the_first_sync_throttled_after_updates_and_at_stop(
+        tmp_path: Path, monkeypatch) -> None:
+    import indexer.watch as watch_module
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("def f():\n    pass\n", encoding="utf-8")
+
+    def entry(run: Running):
+        found = [r for r in run.store.repositories() if r.key == "r"]
+        return found[0] if found else None
+
+    with Running(tmp_path) as run:
+        first = entry(run)
+        assert first is not None and first.root == str(src.resolve()) and first.counts["files"] == 1
+        (src / "b.py").write_text("def g():\n    pass\n", encoding="utf-8")
+        wait_for(lambda: "b.py" in run.store.file_checksums("r"))
+        assert entry(run).indexed_at == first.indexed_at  # within RECORD_EVERY_S of the last entry: not yet
+        monkeypatch.setattr(watch_module, "RECORD_EVERY_S", 0.0)
+        (src / "c.py").write_text("def h():\n    pass\n", encoding="utf-8")
+        wait_for(lambda: entry(run).counts["files"] == 3)
+        second = entry(run)
+        assert second.indexed_at > first.indexed_at
+        monkeypatch.setattr(watch_module, "RECORD_EVERY_S", 3600.0)
+        (src / "c.py").unlink()
+        wait_for(lambda: "c.py" not in run.store.file_checksums("r"))
+        assert entry(run).counts["files"] == 3  # throttled again
+        run.stop.set()
+        run.thread.join(10)
+        assert entry(run).counts["files"] == 2  # the watch stopped with an update unrecorded: written then
+
+
+def test_no_registry_entry_when_the_options_say_so(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text("def f():\n    pass\n", encoding="utf-8")
+    run = Running(tmp_path)
+    run.index.options = IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "state"), record=False)
+    with run:
+        assert run.store.repositories() == []
