@@ -4,18 +4,22 @@
 :class:`~stores.contracts.SearchIndex` over a single SQLite database (stdlib :mod:`sqlite3`, WAL
 journal, ``synchronous=NORMAL``):
 
-* ``files``, ``nodes``, ``edges`` (indexed on ``(dst, kind)``, ``(src, kind)``, ``(repo, file)``;
-  ``props`` as JSON), ``unresolved`` (indexed on ``name``): the graph. Shared nodes
+* the graph: file records, nodes, edges (indexed on ``(dst, kind)``, ``(src, kind)``, their file;
+  ``props`` as JSON), unresolved calls (indexed on ``name``), with every id, ``(repo, file)`` and
+  label / kind as an integer key (:mod:`stores.embedded_schema`, schema 6: the tables are
+  ``*_rows``; views named ``files``, ``nodes``, ``edges``, ``unresolved`` and ``chunks`` show them
+  with their strings, as schema 5 stored them). File texts are zlib-compressed. Shared nodes
   (:data:`~stores.contracts.SHARED_LABELS`: Endpoint, Topic) are stored with ``repo = file = ''``,
   so no file's replacement or deletion takes them; a write removes those it left without an edge;
 * ``chunks`` and ``chunks_fts``, an FTS5 table whose columns ``name``, ``fqn`` and ``text`` hold the
   chunk's fields *analysed* by :func:`stores.analyzer.analyze` (tokens joined by spaces; the
   ``unicode61`` tokenizer with ``tokenchars`` :data:`stores.analyzer.FTS_TOKENCHARS` keeps every
   analysed token whole); BM25 via ``bm25(chunks_fts, 3, 2, 1)``. The FTS table is *contentless*
-  (``content=''``): it keeps its inverted index and column sizes, not a third copy of the text (the
-  file and the chunk rows hold it already); nothing reads its columns back. Removing a row therefore
+  (``content=''``): it keeps its inverted index and column sizes, not a copy of the text; a chunk's
+  text is itself a byte range of its file's text when found there (plus what is not: a heading
+  trail, a class chunk's member signatures), so source text is stored once. Removing a row
   means FTS5's ``'delete'`` command with the analysed values it was indexed with, recomputed from
-  the chunk row (:meth:`EmbeddedStore._delete_fts`; analysis is deterministic for a schema version);
+  the chunk row (:mod:`stores.embedded_write`; analysis is deterministic for a schema version);
 * embeddings as normalised float32 blobs on the chunk rows, searched by exact cosine in process
   (numpy), with an in-memory matrix reloaded lazily after any write; from ``ann_threshold``
   embedded chunks on, approximately (:mod:`stores.vector_index`: an int8 HNSW index beside the
@@ -59,7 +63,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from stores.analyzer import FTS_TOKENCHARS, analyze, analyze_joined
+from stores.analyzer import analyze
 from stores.contracts import (
     CODE_UNIT_KINDS,
     Chunk,
@@ -71,13 +75,14 @@ from stores.contracts import (
     SearchFilters,
     SearchIndex,
     UnresolvedCall,
-    SHARED_LABELS,
     SymbolNameIndex,
     query_parts,
 )
 from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
+from stores.embedded_schema import SCHEMA_VERSION, decompress_text, read_chunks, schema_statements
+from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
@@ -86,51 +91,7 @@ __all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index
 
 #: Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
 #: rebuilt.
-SCHEMA_VERSION = 5  # 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes, 5: contentless FTS
 _APPLICATION = "ripplegraph"
-
-_SCHEMA = f"""
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE files (
-    repo TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL, checksum TEXT NOT NULL,
-    size INTEGER NOT NULL, text TEXT, PRIMARY KEY (repo, path)
-);
-CREATE TABLE nodes (
-    id TEXT PRIMARY KEY, label TEXT NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
-    repo TEXT NOT NULL, file TEXT NOT NULL,
-    start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL,
-    end_col INTEGER NOT NULL, props TEXT
-);
-CREATE INDEX nodes_name ON nodes (name);
-CREATE INDEX nodes_file ON nodes (repo, file);
-CREATE TABLE edges (
-    kind TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, repo TEXT NOT NULL, file TEXT NOT NULL,
-    line INTEGER NOT NULL, col INTEGER NOT NULL, resolution TEXT, props TEXT
-);
-CREATE INDEX edges_dst ON edges (dst, kind);
-CREATE INDEX edges_src ON edges (src, kind);
-CREATE INDEX edges_file ON edges (repo, file);
-CREATE TABLE unresolved (
-    caller TEXT NOT NULL, name TEXT NOT NULL, arity INTEGER NOT NULL, receiver TEXT,
-    repo TEXT NOT NULL, file TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL
-);
-CREATE INDEX unresolved_name ON unresolved (name);
-CREATE INDEX unresolved_file ON unresolved (repo, file);
-CREATE TABLE chunks (
-    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, repo TEXT NOT NULL, product TEXT NOT NULL,
-    file TEXT NOT NULL, language TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
-    fqn TEXT NOT NULL, parent TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
-    text TEXT NOT NULL, checksum TEXT NOT NULL, embedding BLOB
-);
-CREATE INDEX chunks_file ON chunks (repo, file);
-CREATE INDEX chunks_checksum ON chunks (checksum);
--- Content-addressed: an embedding is computed once per distinct chunk text (its checksum) and
--- survives re-indexing, and is cleared when the embedding model changes (meta 'embedding_model').
-CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL) WITHOUT ROWID;
-CREATE VIRTUAL TABLE chunks_fts USING fts5 (
-    name, fqn, text, content = '', tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
-);
-"""
 
 _BM25_WEIGHTS = (3.0, 2.0, 1.0)  # name, fqn, text
 _COMMON_FRACTION = 0.5  # query tokens in at least this fraction of the chunks are pruned (see bm25)
@@ -143,10 +104,9 @@ _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any num
 _NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
 _EDGE_COLS = "kind, src, dst, repo, file, line, col, resolution, props"
 _UNRESOLVED_COLS = "caller, name, arity, receiver, repo, file, line, col"
-_CHUNK_COLS = (
-    "id, repo, product, file, language, kind, name, fqn, parent, start_line, end_line, text, checksum,"
-    " embedding"
-)
+_REPOS = ("SELECT p.repo FROM paths p WHERE EXISTS (SELECT 1 FROM file_rows f WHERE f.fid = p.fid) OR (p.repo <> ''"
+          " AND EXISTS (SELECT 1 FROM node_rows n WHERE n.fid = p.fid)) OR EXISTS (SELECT 1 FROM chunk_rows c"
+          " WHERE c.fid = p.fid)")
 _EDGE_ORDER = "ORDER BY repo, file, line, col, src, dst, kind"
 
 _T = TypeVar("_T")
@@ -168,16 +128,7 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     return wrapper
 
 
-def _normalised_blob(vector: Sequence[float]) -> bytes:
-    """``vector`` as a unit-length float32 blob (a zero vector stays zero)."""
-    v = np.asarray(vector, dtype=np.float32).ravel()
-    norm = float(np.linalg.norm(v))
-    if norm > 0.0:
-        v = v / np.float32(norm)
-    return v.astype(np.float32, copy=False).tobytes()
-
-
-class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors, GraphStore, SearchIndex):
+class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors, EmbeddedWriter, GraphStore, SearchIndex):
     """Graph store and search index in one SQLite file (see the module docstring).
 
     ``EmbeddedStore(path)`` opens ``path``, creating the file and its parent folders if needed.
@@ -276,9 +227,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
             try:
                 # Another process may have created the schema between our check and the lock.
                 if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            conn.execute(statement)
+                    for statement in schema_statements():
+                        conn.execute(statement)
                     conn.executemany(
                         "INSERT INTO meta (key, value) VALUES (?, ?)",
                         [("application", _APPLICATION), ("schema_version", str(SCHEMA_VERSION))],
@@ -376,11 +326,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         if not batch:
             return
 
-        def body(conn: sqlite3.Connection) -> None:
-            self._replace_graph(conn, batch)
-            self._replace_chunks(conn, batch)
-
-        self._write(body)
+        self._write(lambda conn: self._replace_body(conn, batch, graph=True))
 
     @_guarded
     def replace_chunks(self, files: Sequence[IndexedFile]) -> None:
@@ -388,7 +334,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         call); the graph is untouched."""
         batch = self._dedupe(files)
         if batch:
-            self._write(lambda conn: self._replace_chunks(conn, batch))
+            self._write(lambda conn: self._replace_body(conn, batch, graph=False))
 
     @_guarded
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
@@ -399,18 +345,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         if not keys:
             return
 
-        def body(conn: sqlite3.Connection) -> None:
-            removed: list[str] = []
-            for key in keys:
-                removed.extend(r[0] for r in conn.execute("SELECT id FROM nodes WHERE repo = ? AND file = ?", key))
-            shared = self._shared_touched(conn, keys, removed)
-            self._delete_owned(conn, keys)
-            self._detach(conn, removed)
-            self._prune_shared(conn, shared)
-            conn.executemany("DELETE FROM files WHERE repo = ? AND path = ?", keys)
-            self._delete_chunks(conn, keys)
-
-        self._write(body)
+        self._write(lambda conn: self._delete_files_body(conn, keys))
 
     @staticmethod
     def _dedupe(files: Sequence[IndexedFile]) -> list[IndexedFile]:
@@ -418,146 +353,6 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         for f in files:
             by_key[(f.file.repo, f.file.path)] = f
         return list(by_key.values())
-
-    @staticmethod
-    def _delete_owned(conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
-        conn.executemany("DELETE FROM edges WHERE repo = ? AND file = ?", keys)
-        conn.executemany("DELETE FROM unresolved WHERE repo = ? AND file = ?", keys)
-        conn.executemany("DELETE FROM nodes WHERE repo = ? AND file = ?", keys)
-
-    @staticmethod
-    def _detach(conn: sqlite3.Connection, removed: list[str]) -> None:
-        if removed:
-            rows = [(i,) for i in removed]
-            conn.executemany("DELETE FROM edges WHERE dst = ?", rows)
-            conn.executemany("DELETE FROM edges WHERE src = ?", rows)
-
-    def _replace_graph(self, conn: sqlite3.Connection, batch: list[IndexedFile]) -> None:
-        keys = [(f.file.repo, f.file.path) for f in batch]
-        new_ids = {n.id for f in batch for n in f.nodes}
-        removed: list[str] = []
-        for key in keys:
-            for (node_id,) in conn.execute("SELECT id FROM nodes WHERE repo = ? AND file = ?", key):
-                if node_id not in new_ids:
-                    removed.append(node_id)
-        shared = self._shared_touched(conn, keys, removed)
-        self._delete_owned(conn, keys)
-        self._detach(conn, removed)
-
-        conn.executemany(
-            "INSERT OR REPLACE INTO files (repo, path, language, checksum, size, text) VALUES (?, ?, ?, ?, ?, ?)",
-            [(f.file.repo, f.file.path, f.file.language, f.file.checksum, f.file.size, f.text) for f in batch],
-        )
-        dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
-        conn.executemany(
-            f"INSERT OR REPLACE INTO nodes ({_NODE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (n.id, n.label, n.name, n.qualname, *(("", "") if n.label in SHARED_LABELS else (n.repo, n.file)),
-                 n.start_line, n.start_col, n.end_line, n.end_col, dumps(n.props) if n.props else None)
-                for f in batch
-                for n in f.nodes
-            ],
-        )
-        conn.executemany(
-            f"INSERT INTO edges ({_EDGE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (e.kind, e.src, e.dst, e.repo, e.file, e.line, e.col, e.resolution, dumps(e.props) if e.props else None)
-                for f in batch
-                for e in dict.fromkeys(f.edges)
-            ],
-        )
-        conn.executemany(
-            f"INSERT INTO unresolved ({_UNRESOLVED_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (u.caller, u.name, u.arity, u.receiver, u.repo, u.file, u.line, u.col)
-                for f in batch
-                for u in f.unresolved
-            ],
-        )
-        shared |= {n.id for f in batch for n in f.nodes if n.label in SHARED_LABELS}
-        self._prune_shared(conn, shared)
-
-    @staticmethod
-    def _shared_touched(conn: sqlite3.Connection, keys: list[tuple[str, str]], removed: list[str]) -> set[str]:
-        """Ids of the shared nodes at either end of an edge the files ``keys`` own or of an edge of a
-        ``removed`` node: the only shared nodes a write can leave without an edge."""
-        labels = json.dumps(SHARED_LABELS)
-        found: set[str] = set()
-        for repo, path in keys:
-            found.update(r[0] for r in conn.execute(
-                f"SELECT id FROM nodes WHERE label IN ({_IDS_PARAM}) AND id IN"
-                " (SELECT dst FROM edges WHERE repo = ? AND file = ? UNION SELECT src FROM edges WHERE repo = ? AND file = ?)",
-                (labels, repo, path, repo, path)))
-        if removed:
-            ids = json.dumps(removed)
-            found.update(r[0] for r in conn.execute(
-                f"SELECT id FROM nodes WHERE label IN ({_IDS_PARAM}) AND id IN (SELECT dst FROM edges WHERE src IN"
-                f" ({_IDS_PARAM}) UNION SELECT src FROM edges WHERE dst IN ({_IDS_PARAM}))", (labels, ids, ids)))
-        return found
-
-    @staticmethod
-    def _prune_shared(conn: sqlite3.Connection, candidates: set[str]) -> None:
-        """Delete the shared nodes among ``candidates`` that no edge touches any more."""
-        if candidates:
-            conn.execute(
-                f"DELETE FROM nodes WHERE id IN ({_IDS_PARAM}) AND label IN ({_IDS_PARAM})"
-                " AND NOT EXISTS (SELECT 1 FROM edges WHERE dst = nodes.id)"
-                " AND NOT EXISTS (SELECT 1 FROM edges WHERE src = nodes.id)",
-                (json.dumps(sorted(candidates)), json.dumps(SHARED_LABELS)))
-
-    @staticmethod
-    def _delete_fts(conn: sqlite3.Connection, where: str, params: Sequence[object]) -> None:
-        """Remove from the contentless ``chunks_fts`` the rows of the chunks ``where`` selects (an SQL
-        condition on ``chunks`` with ``params``): FTS5's ``'delete'`` command needs the values each row
-        was indexed with, analysed again from the chunk row exactly as :meth:`_replace_chunks` did."""
-        rows = conn.execute(f"SELECT rowid, name, fqn, text FROM chunks WHERE {where}", params).fetchall()
-        conn.executemany(
-            "INSERT INTO chunks_fts (chunks_fts, rowid, name, fqn, text) VALUES ('delete', ?, ?, ?, ?)",
-            [(rowid, analyze_joined(name), analyze_joined(fqn), analyze_joined(text)) for rowid, name, fqn, text in rows],
-        )
-
-    @classmethod
-    def _delete_chunks(cls, conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
-        by_repo: dict[str, list[str]] = {}
-        for repo, file in keys:
-            by_repo.setdefault(repo, []).append(file)
-        for repo, files in by_repo.items():  # one query per repository (a batch is one), not per file
-            cls._delete_fts(conn, f"repo = ? AND file IN ({_IDS_PARAM})", (repo, json.dumps(files)))
-        conn.executemany("DELETE FROM chunks WHERE repo = ? AND file = ?", keys)
-
-    def _replace_chunks(self, conn: sqlite3.Connection, batch: list[IndexedFile]) -> None:
-        keys = [(f.file.repo, f.file.path) for f in batch]
-        self._delete_chunks(conn, keys)
-        chunks = list({c.id: c for f in batch for c in f.chunks}.values())
-        if not chunks:
-            return
-        # A chunk id owned by a file outside this batch moves here: drop the old row first.
-        ids = json.dumps([c.id for c in chunks])
-        self._delete_fts(conn, f"id IN ({_IDS_PARAM})", (ids,))
-        conn.execute(f"DELETE FROM chunks WHERE id IN ({_IDS_PARAM})", (ids,))
-        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunks").fetchone()[0] + 1
-        conn.executemany(
-            f"INSERT INTO chunks (rowid, {_CHUNK_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (start + i, c.id, c.repo, c.product, c.file, c.language, c.kind, c.name, c.fqn, c.parent,
-                 c.start_line, c.end_line, c.text, c.checksum,
-                 _normalised_blob(c.embedding) if c.embedding is not None else None)
-                for i, c in enumerate(chunks)
-            ],
-        )
-        conn.executemany(
-            "INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
-            [
-                (start + i, analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text))
-                for i, c in enumerate(chunks)
-            ],
-        )
-        # Texts embedded before (this run or an earlier one) get their vector back without a model call.
-        conn.execute(
-            "UPDATE chunks SET embedding = (SELECT e.embedding FROM embedding_cache e WHERE e.checksum = chunks.checksum)"
-            " WHERE rowid >= ? AND embedding IS NULL AND checksum IN (SELECT checksum FROM embedding_cache)",
-            (start,),
-        )
 
     @_guarded
     def set_embeddings(self, vectors: dict[str, Sequence[float]]) -> None:
@@ -567,14 +362,14 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         other chunk with the same text that has none yet."""
         if not vectors:
             return
-        rows = [(_normalised_blob(v), chunk_id) for chunk_id, v in vectors.items()]
+        rows = [(normalised_blob(v), chunk_id) for chunk_id, v in vectors.items()]
 
         def body(conn: sqlite3.Connection) -> None:
             conn.executemany(
                 "INSERT OR REPLACE INTO embedding_cache (checksum, embedding)"
                 " SELECT checksum, ? FROM chunks WHERE id = ?", rows)
             conn.executemany(
-                "UPDATE chunks SET embedding = ? WHERE id = ?"
+                "UPDATE chunk_rows SET embedding = ? WHERE nid = (SELECT nid FROM ids WHERE id = ?)"
                 " OR (embedding IS NULL AND checksum = (SELECT checksum FROM chunks WHERE id = ?))",
                 [(blob, cid, cid) for blob, cid in rows])
 
@@ -585,12 +380,14 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         """Up to ``limit`` chunks without an embedding, one per distinct text: code units (method,
         class, function chunks, :data:`~stores.contracts.CODE_UNIT_KINDS`) first, then the rest;
         shortest first within each."""
-        rows = self._db.execute(
-            f"SELECT {_CHUNK_COLS} FROM chunks WHERE rowid IN (SELECT min(rowid) FROM chunks"
-            " WHERE embedding IS NULL GROUP BY checksum)"
-            f" ORDER BY kind NOT IN ({', '.join(repr(k) for k in CODE_UNIT_KINDS)}), length(text), id LIMIT ?",
+        order = self._db.execute(
+            "SELECT c.rowid, (SELECT id FROM ids WHERE nid = c.nid) AS cid FROM chunk_rows c WHERE c.rowid IN"
+            " (SELECT min(rowid) FROM chunk_rows WHERE embedding IS NULL GROUP BY checksum)"
+            f" ORDER BY c.kind NOT IN ({', '.join(repr(k) for k in CODE_UNIT_KINDS)}), c.size, cid LIMIT ?",
             (int(limit),)).fetchall()
-        return [Chunk(*r[:13]) for r in rows]
+        place = {cid: i for i, (_, cid) in enumerate(order)}
+        rows = read_chunks(self._db, f"c.rowid IN ({_IDS_PARAM})", (json.dumps([r for r, _ in order]),))
+        return [Chunk(*r[:13]) for r in sorted(rows, key=lambda r: place[r[0]])]
 
     @_guarded
     def set_embedding_model(self, model: str) -> bool:
@@ -602,7 +399,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
 
         def body(conn: sqlite3.Connection) -> None:
             if row is not None:
-                conn.execute("UPDATE chunks SET embedding = NULL WHERE embedding IS NOT NULL")
+                conn.execute("UPDATE chunk_rows SET embedding = NULL WHERE embedding IS NOT NULL")
                 conn.execute("DELETE FROM embedding_cache")
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('embedding_model', ?)", (model,))
 
@@ -618,8 +415,9 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     @_guarded
     def file_text(self, repo: str, path: str) -> str | None:
         """The file's source as indexed, or ``None``."""
-        row = self._db.execute("SELECT text FROM files WHERE repo = ? AND path = ?", (repo, path)).fetchone()
-        return row[0] if row else None
+        row = self._db.execute("SELECT ztext FROM file_rows WHERE fid = (SELECT fid FROM paths WHERE repo = ? AND"
+                               " path = ?)", (repo, path)).fetchone()
+        return decompress_text(row[0]) if row else None
 
     @_guarded
     def file_checksums(self, repo: str) -> dict[str, str]:
@@ -630,7 +428,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     def repos(self) -> list[str]:
         """Repositories with a file, a node or a chunk in the store, sorted."""
         rows = self._db.execute(
-            "SELECT repo FROM files UNION SELECT repo FROM nodes WHERE repo <> '' UNION SELECT repo FROM chunks ORDER BY 1"
+            f"SELECT DISTINCT repo FROM ({_REPOS}) ORDER BY 1"
         ).fetchall()
         return [r[0] for r in rows]
 
@@ -763,17 +561,17 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
             return {k: n for k, n in db.execute(sql)}
 
         return {
-            "files": grouped("SELECT language, count(*) FROM files GROUP BY 1 ORDER BY 1"),
-            "nodes": grouped("SELECT label, count(*) FROM nodes GROUP BY 1 ORDER BY 1"),
-            "edges": grouped("SELECT kind, count(*) FROM edges GROUP BY 1 ORDER BY 1"),
+            "files": grouped("SELECT language, count(*) FROM file_rows GROUP BY 1 ORDER BY 1"),
+            "nodes": grouped("SELECT t.term, n FROM (SELECT label, count(*) AS n FROM node_rows GROUP BY 1)"
+                             " JOIN terms t ON t.tid = label ORDER BY 1"),
+            "edges": grouped("SELECT t.term, n FROM (SELECT kind, count(*) AS n FROM edge_rows GROUP BY 1)"
+                             " JOIN terms t ON t.tid = kind ORDER BY 1"),
             "calls_by_resolution": grouped(
-                "SELECT coalesce(resolution, 'none'), count(*) FROM edges WHERE kind = 'CALLS' GROUP BY 1 ORDER BY 1"
+                "SELECT coalesce(r.term, 'none'), count(*) FROM edge_rows e LEFT JOIN terms r ON r.tid = e.resolution"
+                " WHERE e.kind = (SELECT tid FROM terms WHERE term = 'CALLS') GROUP BY 1 ORDER BY 1"
             ),
-            "unresolved_calls": db.execute("SELECT count(*) FROM unresolved").fetchone()[0],
-            "repos": db.execute(
-                "SELECT count(*) FROM (SELECT repo FROM files UNION SELECT repo FROM nodes WHERE repo <> ''"
-                " UNION SELECT repo FROM chunks)"
-            ).fetchone()[0],
+            "unresolved_calls": db.execute("SELECT count(*) FROM unresolved_rows").fetchone()[0],
+            "repos": db.execute(f"SELECT count(DISTINCT repo) FROM ({_REPOS})").fetchone()[0],
             **self._chunk_count(),
         }
 
@@ -868,7 +666,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         query's dimension are considered. The first call after a write reloads the vectors."""
         if limit <= 0:
             return []
-        q = np.frombuffer(_normalised_blob(vector), dtype=np.float32)
+        q = np.frombuffer(normalised_blob(vector), dtype=np.float32)
         if self._ann.active(self._chunk_count()["embedded"]):
             stamp = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
             model = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
@@ -902,9 +700,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         or ``None``."""
         if not ids:
             return {}
-        rows = self._db.execute(
-            f"SELECT {_CHUNK_COLS} FROM chunks WHERE id IN ({_IDS_PARAM})", (json.dumps(list(ids)),)
-        ).fetchall()
+        rows = read_chunks(self._db, f"c.nid IN (SELECT nid FROM ids WHERE id IN ({_IDS_PARAM}))",
+                           (json.dumps(list(ids)),))
         result = {}
         for r in rows:
             emb = tuple(np.frombuffer(r[13], dtype=np.float32).tolist()) if r[13] is not None else None
@@ -919,7 +716,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         cached = self._counts
         if cached is not None and cached[0] == self._generation and cached[1] == version:
             return dict(cached[2])
-        n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunks").fetchone()
+        n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunk_rows").fetchone()
         self._counts = (self._generation, version, {"chunks": n, "embedded": m})
         return {"chunks": n, "embedded": m}
 
@@ -935,7 +732,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         """``{"chunks": n, "embedded": m}``, of repository ``repo`` only when given (not cached)."""
         if repo is None:
             return self._chunk_count()
-        n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunks WHERE repo = ?", (repo,)).fetchone()
+        n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunk_rows WHERE fid IN"
+                                " (SELECT fid FROM paths WHERE repo = ?)", (repo,)).fetchone()
         return {"chunks": n, "embedded": m}
 
 

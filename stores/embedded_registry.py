@@ -37,7 +37,6 @@ CREATE TABLE IF NOT EXISTS repositories (
 
 _COLS = "key, name, product, root, branch, is_default, remote, vcs_commit, indexed_at, counts, props"
 _ORDER = "ORDER BY name, is_default DESC, coalesce(branch, ''), key"
-_SHARED = "('Endpoint', 'Topic')"
 
 
 def _record(row: tuple[Any, ...]) -> RepositoryRecord:
@@ -96,15 +95,17 @@ class EmbeddedRegistry:
         """``{"files", "nodes", "edges"}`` of repository ``key`` (edges its files own)."""
 
         def read(conn: sqlite3.Connection) -> dict[str, int]:
-            return {what: conn.execute(f"SELECT count(*) FROM {table} WHERE repo = ?", (key,)).fetchone()[0]
-                    for what, table in (("files", "files"), ("nodes", "nodes"), ("edges", "edges"))}
+            return {what: conn.execute(f"SELECT count(*) FROM {table} WHERE fid IN (SELECT fid FROM paths WHERE repo = ?)",
+                                       (key,)).fetchone()[0]
+                    for what, table in (("files", "file_rows"), ("nodes", "node_rows"), ("edges", "edge_rows"))}
 
         return self._registry_call(read)
 
     def repository_chunk_count(self: EmbeddedStore, repo: str) -> dict[str, int]:
         """``{"chunks": n, "embedded": m}`` of repository ``repo``."""
         return self._registry_call(lambda conn: dict(zip(("chunks", "embedded"), conn.execute(
-            "SELECT count(*), count(embedding) FROM chunks WHERE repo = ?", (repo,)).fetchone())))
+            "SELECT count(*), count(embedding) FROM chunk_rows WHERE fid IN (SELECT fid FROM paths WHERE repo = ?)",
+            (repo,)).fetchone())))
 
     def remove_repository(self: EmbeddedStore, key: str) -> bool:
         """Remove repository ``key`` whole in one transaction (see the module docstring); ``True``
@@ -122,23 +123,14 @@ class EmbeddedRegistry:
                 entry = conn.execute("DELETE FROM repositories WHERE key = ?", (key,)).rowcount > 0
                 there = there or entry
             found.append(bool(there))
-            mine = "SELECT id FROM nodes WHERE repo = ?"
-            shared = {r[0] for r in conn.execute(
-                f"SELECT id FROM nodes WHERE label IN {_SHARED} AND id IN (SELECT dst FROM edges WHERE repo = ?"
-                f" OR src IN ({mine}) UNION SELECT src FROM edges WHERE repo = ? OR dst IN ({mine}))",
-                (key, key, key, key))}
-            conn.execute("DELETE FROM edges WHERE repo = ?", (key,))
-            conn.execute(f"DELETE FROM edges WHERE src IN ({mine}) OR dst IN ({mine})", (key, key))
-            conn.execute("DELETE FROM unresolved WHERE repo = ?", (key,))
-            conn.execute("DELETE FROM nodes WHERE repo = ?", (key,))
-            self._prune_shared(conn, shared)
-            conn.execute("DELETE FROM files WHERE repo = ?", (key,))
-            checksums = [r[0] for r in conn.execute("SELECT DISTINCT checksum FROM chunks WHERE repo = ?", (key,))]
-            self._delete_fts(conn, "repo = ?", (key,))
-            conn.execute("DELETE FROM chunks WHERE repo = ?", (key,))
+            checksums = [r[0] for r in conn.execute(
+                "SELECT DISTINCT checksum FROM chunk_rows WHERE fid IN (SELECT fid FROM paths WHERE repo = ?)", (key,))]
+            # chunks first: their texts are ranges of the file texts deleted below
+            self._delete_files_body(conn, [(key, p) for (p,) in conn.execute("SELECT path FROM paths WHERE repo = ?",
+                                                                           (key,)).fetchall()])
             conn.executemany(  # cached vectors of texts only this repository held
                 "DELETE FROM embedding_cache WHERE checksum = ? AND NOT EXISTS"
-                " (SELECT 1 FROM chunks WHERE chunks.checksum = embedding_cache.checksum)",
+                " (SELECT 1 FROM chunk_rows WHERE chunk_rows.checksum = embedding_cache.checksum)",
                 [(c,) for c in checksums])
 
         self._registry_call(lambda conn: self._write(body))

@@ -1,0 +1,357 @@
+"""The embedded store's tables (schema version 6): every string once, the source text once.
+
+The graph and chunk rows refer to three small dictionaries by integer instead of repeating strings
+(schema 5 kept 29 MB of repeated string ids in Django's 204k edges and 53 MB more in their three
+indexes):
+
+* ``ids (nid, id)``: node ids, edge ends, chunk ids and unresolved callers, each string once;
+* ``paths (fid, repo, path)``: the ``(repo, file)`` every file record, node, edge, unresolved call and
+  chunk belongs to (shared nodes: ``('', '')``);
+* ``terms (tid, term)``: node labels, edge kinds and CALLS resolutions (a small vocabulary, never pruned).
+
+``ids`` and ``paths`` rows are removed by :func:`prune` once nothing refers to them, in the write
+that dropped the last reference.
+
+File texts are stored zlib-compressed (``file_rows.ztext``, :func:`compress_text`). A chunk's text
+is not stored when the file text holds it: ``chunk_rows`` keeps ``head`` (text before the part found
+in the file, usually ``NULL``), ``boff`` / ``blen`` (that part as a byte range of the file's UTF-8
+text) and ``tail`` (what follows: the ``…`` of a capped chunk, a class chunk's member signatures;
+``''`` mostly). Without a file text (a search-only store) or with none of it found, the whole text is
+the tail. :func:`encode_chunk_text` cuts a text so and :func:`chunk_texts` puts it back together;
+the file text a range points into only changes in a write that also replaces (or deletes) that
+file's chunks, after deleting their FTS rows with the old text.
+
+Readers keep the tables of schema 5 as views (``files``, ``nodes``, ``edges``, ``unresolved``,
+``chunks``, same columns, strings resolved), so queries, tools and :mod:`stores.vector_index` read
+as before; writes go to the ``*_rows`` tables. Two columns differ: ``files`` has no ``text`` (read
+it with ``EmbeddedStore.file_text``) and ``chunks.text`` is ``NULL`` for a text stored as a range
+(read it with ``EmbeddedStore.get_chunks``). ``UPDATE files`` (not its repo or path) and ``INSERT
+INTO chunks`` (without FTS rows, as before) still work, through triggers.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterable
+
+from stores.analyzer import FTS_TOKENCHARS
+
+__all__ = ["SCHEMA_VERSION", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
+           "read_chunks", "schema_statements", "compress_text", "decompress_text"]
+
+SCHEMA_VERSION = 6
+"""Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
+rebuilt. 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes, 5: contentless FTS, 6: ids,
+paths and terms as integers, chunk text as a range of the file text."""
+
+_JSON = "SELECT value FROM json_each(?)"
+
+SCHEMA = f"""
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE ids (nid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);
+CREATE TABLE paths (fid INTEGER PRIMARY KEY, repo TEXT NOT NULL, path TEXT NOT NULL, UNIQUE (repo, path));
+CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+CREATE TABLE file_rows (
+    fid INTEGER PRIMARY KEY, language TEXT NOT NULL, checksum TEXT NOT NULL, size INTEGER NOT NULL, ztext BLOB
+);
+CREATE TABLE node_rows (
+    nid INTEGER PRIMARY KEY, label INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
+    fid INTEGER NOT NULL, start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    end_col INTEGER NOT NULL, props TEXT
+);
+CREATE INDEX node_rows_name ON node_rows (name);
+CREATE INDEX node_rows_file ON node_rows (fid);
+CREATE TABLE edge_rows (
+    kind INTEGER NOT NULL, src INTEGER NOT NULL, dst INTEGER NOT NULL, fid INTEGER NOT NULL,
+    line INTEGER NOT NULL, col INTEGER NOT NULL, resolution INTEGER, props TEXT
+);
+CREATE INDEX edge_rows_dst ON edge_rows (dst, kind);
+CREATE INDEX edge_rows_src ON edge_rows (src, kind);
+CREATE INDEX edge_rows_file ON edge_rows (fid);
+CREATE TABLE unresolved_rows (
+    caller INTEGER NOT NULL, name TEXT NOT NULL, arity INTEGER NOT NULL, receiver TEXT,
+    fid INTEGER NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL
+);
+CREATE INDEX unresolved_rows_name ON unresolved_rows (name);
+CREATE INDEX unresolved_rows_file ON unresolved_rows (fid);
+CREATE INDEX unresolved_rows_caller ON unresolved_rows (caller);
+CREATE TABLE chunk_rows (
+    rowid INTEGER PRIMARY KEY, nid INTEGER NOT NULL UNIQUE, fid INTEGER NOT NULL, product TEXT NOT NULL,
+    language TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, fqn TEXT, parent TEXT,
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, size INTEGER NOT NULL,
+    head TEXT, boff INTEGER, blen INTEGER, tail TEXT NOT NULL, checksum TEXT NOT NULL, embedding BLOB
+);
+CREATE INDEX chunk_rows_file ON chunk_rows (fid);
+CREATE INDEX chunk_rows_checksum ON chunk_rows (checksum);
+-- Content-addressed: an embedding is computed once per distinct chunk text (its checksum) and
+-- survives re-indexing, and is cleared when the embedding model changes (meta 'embedding_model').
+CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL) WITHOUT ROWID;
+CREATE VIRTUAL TABLE chunks_fts USING fts5 (
+    name, fqn, text, content = '', tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
+);
+CREATE VIEW files AS SELECT p.repo AS repo, p.path AS path, f.language AS language, f.checksum AS checksum,
+    f.size AS size FROM file_rows f JOIN paths p ON p.fid = f.fid;
+CREATE VIEW nodes AS SELECT i.id AS id, l.term AS label, n.name AS name, n.qualname AS qualname, p.repo AS repo,
+    p.path AS file, n.start_line AS start_line, n.start_col AS start_col, n.end_line AS end_line,
+    n.end_col AS end_col, n.props AS props
+    FROM node_rows n JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label JOIN paths p ON p.fid = n.fid;
+CREATE VIEW edges AS SELECT k.term AS kind, s.id AS src, d.id AS dst, p.repo AS repo, p.path AS file,
+    e.line AS line, e.col AS col, r.term AS resolution, e.props AS props
+    FROM edge_rows e JOIN terms k ON k.tid = e.kind JOIN ids s ON s.nid = e.src JOIN ids d ON d.nid = e.dst
+    JOIN paths p ON p.fid = e.fid LEFT JOIN terms r ON r.tid = e.resolution;
+CREATE VIEW unresolved AS SELECT i.id AS caller, u.name AS name, u.arity AS arity, u.receiver AS receiver,
+    p.repo AS repo, p.path AS file, u.line AS line, u.col AS col
+    FROM unresolved_rows u JOIN ids i ON i.nid = u.caller JOIN paths p ON p.fid = u.fid;
+CREATE VIEW chunks AS SELECT c.rowid AS rowid, i.id AS id, p.repo AS repo, c.product AS product, p.path AS file,
+    c.language AS language, c.kind AS kind, c.name AS name, coalesce(c.fqn, i.id) AS fqn, c.parent AS parent,
+    c.start_line AS start_line, c.end_line AS end_line, CASE WHEN c.boff IS NULL THEN c.tail END AS text,
+    c.checksum AS checksum, c.embedding AS embedding
+    FROM chunk_rows c JOIN ids i ON i.nid = c.nid JOIN paths p ON p.fid = c.fid;
+-- Raw SQL written against schema 5 (tests, benchmarks): a file record's fields, and chunks inserted
+-- without FTS rows (their text kept whole), as before.
+CREATE TRIGGER files_update INSTEAD OF UPDATE ON files BEGIN
+    SELECT RAISE(ABORT, 'files: repo and path cannot be updated') WHERE NEW.repo IS NOT OLD.repo
+        OR NEW.path IS NOT OLD.path;
+    UPDATE file_rows SET language = NEW.language, checksum = NEW.checksum, size = NEW.size
+        WHERE fid = (SELECT fid FROM paths WHERE repo = OLD.repo AND path = OLD.path);
+END;
+CREATE TRIGGER chunks_insert INSTEAD OF INSERT ON chunks BEGIN
+    INSERT OR IGNORE INTO ids (id) VALUES (NEW.id);
+    INSERT OR IGNORE INTO paths (repo, path) VALUES (NEW.repo, NEW.file);
+    INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line, size,
+        tail, checksum, embedding) VALUES (NEW.rowid, (SELECT nid FROM ids WHERE id = NEW.id),
+        (SELECT fid FROM paths WHERE repo = NEW.repo AND path = NEW.file), NEW.product, NEW.language, NEW.kind,
+        NEW.name, nullif(NEW.fqn, NEW.id), NEW.parent, NEW.start_line, NEW.end_line, length(NEW.text), NEW.text,
+        NEW.checksum, NEW.embedding);
+END;
+"""
+
+
+def schema_statements() -> list[str]:
+    """:data:`SCHEMA` as single statements (trigger bodies hold semicolons of their own)."""
+    out, buf = [], ""
+    for line in SCHEMA.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf.strip())
+            buf = ""
+    return out
+
+
+def _chunks(seq: list, n: int = 20_000) -> Iterable[list]:
+    for i in range(0, len(seq), n):
+        yield seq[i : i + n]
+
+
+class Interner:
+    """Integer keys of strings for one write transaction on ``conn``: :meth:`nids` (ids),
+    :meth:`fids` (``(repo, path)``), :meth:`tids` (terms), each inserting what is missing; looked-up
+    keys are remembered for the rest of the transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._ids: dict[str, int] = {}
+        self._paths: dict[tuple[str, str], int] = {}
+        self._terms: dict[str, int] = {}
+
+    def nids(self, ids: Iterable[str]) -> dict[str, int]:
+        """``{id: nid}`` for every id (inserted into ``ids`` when missing)."""
+        want = [i for i in dict.fromkeys(ids) if i not in self._ids]
+        if want:
+            self.conn.executemany("INSERT OR IGNORE INTO ids (id) VALUES (?)", [(i,) for i in want])
+            for part in _chunks(want):
+                self._ids.update((s, n) for n, s in self.conn.execute(
+                    f"SELECT nid, id FROM ids WHERE id IN ({_JSON})", (json.dumps(part),)))
+        return self._ids
+
+    def fids(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:
+        """``{(repo, path): fid}`` for every key (inserted into ``paths`` when missing)."""
+        want = [k for k in dict.fromkeys(keys) if k not in self._paths]
+        if want:
+            self.conn.executemany("INSERT OR IGNORE INTO paths (repo, path) VALUES (?, ?)", want)
+            for repo, path in want:
+                self._paths[(repo, path)] = self.conn.execute(
+                    "SELECT fid FROM paths WHERE repo = ? AND path = ?", (repo, path)).fetchone()[0]
+        return self._paths
+
+    def tids(self, terms: Iterable[str]) -> dict[str, int]:
+        """``{term: tid}`` for every term (inserted into ``terms`` when missing)."""
+        want = [t for t in dict.fromkeys(terms) if t not in self._terms]
+        if want:
+            self.conn.executemany("INSERT OR IGNORE INTO terms (term) VALUES (?)", [(t,) for t in want])
+            self._terms.update((s, n) for n, s in self.conn.execute(
+                f"SELECT tid, term FROM terms WHERE term IN ({_JSON})", (json.dumps(want),)))
+        return self._terms
+
+
+def fid_of(conn: sqlite3.Connection, repo: str, path: str) -> int | None:
+    """The ``paths`` key of ``(repo, path)``, or ``None`` when nothing of it is stored."""
+    row = conn.execute("SELECT fid FROM paths WHERE repo = ? AND path = ?", (repo, path)).fetchone()
+    return row[0] if row else None
+
+
+def prune(conn: sqlite3.Connection, nids: Iterable[int], fids: Iterable[int]) -> None:
+    """Delete the ``ids`` rows among ``nids`` and the ``paths`` rows among ``fids`` that no row refers
+    to any more (the candidates: what the write removed references to)."""
+    nid_list = sorted(set(nids))
+    for part in _chunks(nid_list):
+        conn.execute(
+            f"DELETE FROM ids WHERE nid IN ({_JSON})"
+            " AND NOT EXISTS (SELECT 1 FROM node_rows WHERE nid = ids.nid)"
+            " AND NOT EXISTS (SELECT 1 FROM edge_rows WHERE src = ids.nid)"
+            " AND NOT EXISTS (SELECT 1 FROM edge_rows WHERE dst = ids.nid)"
+            " AND NOT EXISTS (SELECT 1 FROM chunk_rows WHERE nid = ids.nid)"
+            " AND NOT EXISTS (SELECT 1 FROM unresolved_rows WHERE caller = ids.nid)", (json.dumps(part),))
+    fid_list = sorted(set(fids))
+    for part in _chunks(fid_list):
+        conn.execute(
+            f"DELETE FROM paths WHERE fid IN ({_JSON})"
+            " AND NOT EXISTS (SELECT 1 FROM file_rows WHERE fid = paths.fid)"
+            " AND NOT EXISTS (SELECT 1 FROM node_rows WHERE fid = paths.fid)"
+            " AND NOT EXISTS (SELECT 1 FROM edge_rows WHERE fid = paths.fid)"
+            " AND NOT EXISTS (SELECT 1 FROM chunk_rows WHERE fid = paths.fid)"
+            " AND NOT EXISTS (SELECT 1 FROM unresolved_rows WHERE fid = paths.fid)", (json.dumps(part),))
+
+
+_MIN_RANGE = 24
+"""Fewest bytes worth storing as a range of the file text instead of literally."""
+
+
+def _line_starts(data: bytes) -> list[int]:
+    starts = [0]
+    find = data.find
+    i = find(b"\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find(b"\n", i + 1)
+    return starts
+
+
+def _common(a: bytes, a_at: int, b: bytes, b_at: int) -> int:
+    """Length of the longest common prefix of ``a[a_at:]`` and ``b[b_at:]`` (binary search on slices)."""
+    hi = min(len(a) - a_at, len(b) - b_at)
+    if a[a_at : a_at + hi] == b[b_at : b_at + hi]:
+        return hi
+    lo = 0  # a[a_at:a_at+lo] == b[b_at:b_at+lo] holds; hi does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if a[a_at : a_at + mid] == b[b_at : b_at + mid]:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def compress_text(text: str | None) -> bytes | None:
+    """A file text as stored (``file_rows.ztext``): its UTF-8 bytes (lone surrogates kept), zlib level 6."""
+    return None if text is None else zlib.compress(text.encode("utf-8", "surrogatepass"), 6)
+
+
+def decompress_text(blob: bytes | None) -> str | None:
+    """The file text :func:`compress_text` stored (``None`` stays ``None``)."""
+    return None if blob is None else zlib.decompress(blob).decode("utf-8", "surrogatepass")
+
+
+class FileText:
+    """A file's text as UTF-8 bytes with its line starts, for cutting many chunks of it (``data``:
+    the bytes; built from the text or from :func:`compress_text`'s blob)."""
+
+    def __init__(self, text: str | None = None, *, blob: bytes | None = None) -> None:
+        self.data = zlib.decompress(blob) if blob is not None else (text or "").encode("utf-8", "surrogatepass")
+        self.starts = _line_starts(self.data)
+
+
+def encode_chunk_text(file: FileText | None, start_line: int, end_line: int, text: str
+                      ) -> tuple[str | None, int | None, int | None, str]:
+    """``(head, boff, blen, tail)`` with ``text == head + file[boff:boff+blen] + tail`` (bytes of the
+    file's UTF-8 text; ``head`` ``None`` for empty): the longest part of ``text`` found at the start of
+    a line of ``start_line..end_line`` (1-based) of the file, or ``(None, None, None, text)`` when no
+    part of at least :data:`_MIN_RANGE` bytes is (or there is no file text)."""
+    if file is None or not text:
+        return None, None, None, text
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: not storable as a range (nor as SQLite text)
+        return None, None, None, text
+    src, starts = file.data, file.starts
+    first = max(start_line - 1, 0)
+    if first >= len(starts):
+        return None, None, None, text
+    at = starts[first]
+    best = (_common(src, at, data, 0), 0, at)  # (length, offset in text, offset in file)
+    if best[0] < len(data):
+        # The text may start elsewhere on its first line (a definition on a long minified line), or
+        # after a head of its own (a doc section's heading trail): anchor on the first line's text.
+        for line in range(first, min(first + 4, len(starts))):  # the first line with text (windows strip blanks)
+            line_end = starts[line + 1] - 1 if line + 1 < len(starts) else len(src)
+            probe = src[starts[line]:line_end].strip()[:64]
+            if probe:
+                break
+        if len(probe) >= 8:
+            a = src.find(probe, starts[line], line_end)
+            h = data.find(probe)
+            for _ in range(8):  # each place it occurs in the text (a heading trail may repeat the heading)
+                if h < 0:
+                    break
+                n = _common(src, a, data, h)
+                if n > best[0]:
+                    best = (n, h, a)
+                h = data.find(probe, h + 1)
+        if best[0] < _MIN_RANGE:
+            head = data[:64]
+            limit = starts[end_line] if end_line < len(starts) else len(src)
+            a = src.find(head, at, limit + len(head))
+            if a >= 0:
+                n = _common(src, a, data, 0)
+                if n > best[0]:
+                    best = (n, 0, a)
+    length, h, a = best
+    while length > 0 and h + length < len(data) and (data[h + length] & 0xC0) == 0x80:
+        length -= 1  # cut on a character boundary
+    if length < _MIN_RANGE:
+        return None, None, None, text
+    head = data[:h].decode("utf-8") if h else None
+    return head, a, length, data[h + length :].decode("utf-8")
+
+
+def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], columns: str = "c.rowid"
+                ) -> list[tuple]:
+    """Rows ``(*columns, text)`` of the chunk rows (alias ``c`` of ``chunk_rows``) that ``where``
+    selects, each text rebuilt from its head, range and tail, every file's text read once."""
+    rows = conn.execute(
+        f"SELECT {columns}, c.fid, c.head, c.boff, c.blen, c.tail FROM chunk_rows c WHERE {where}", tuple(params)
+    ).fetchall()
+    ends: dict[int, int] = {}  # how far into each file the ranges reach: decompress that far only
+    for *_, fid, _head, boff, blen, _tail in rows:
+        if boff is not None:
+            ends[fid] = max(ends.get(fid, 0), boff + blen)
+    texts: dict[int, bytes] = {}
+    for fid, end in ends.items():
+        found = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (fid,)).fetchone()
+        texts[fid] = zlib.decompressobj().decompress(found[0], end) if found and found[0] is not None else b""
+    out = []
+    for row in rows:
+        *cols, fid, head, boff, blen, tail = row
+        if boff is None:
+            out.append((*cols, tail))
+        else:
+            out.append((*cols, (head or "") + texts[fid][boff : boff + blen].decode("utf-8", "surrogatepass") + tail))
+    return out
+
+
+_CHUNK_FIELDS = (
+    "(SELECT id FROM ids WHERE nid = c.nid), (SELECT repo FROM paths WHERE fid = c.fid), c.product,"
+    " (SELECT path FROM paths WHERE fid = c.fid), c.language, c.kind, c.name,"
+    " coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid)), c.parent, c.start_line, c.end_line, c.checksum,"
+    " c.embedding"
+)
+
+
+def read_chunks(conn: sqlite3.Connection, where: str, params: Iterable[object]) -> list[tuple]:
+    """The chunks ``where`` selects (a condition on ``chunk_rows`` aliased ``c``) as tuples in the field
+    order of :class:`stores.contracts.Chunk` (id, repo, product, file, language, kind, name, fqn,
+    parent, start_line, end_line, text, checksum, embedding), texts rebuilt by :func:`chunk_texts`."""
+    return [(*r[:11], r[13], r[11], r[12]) for r in chunk_texts(conn, where, params, _CHUNK_FIELDS)]

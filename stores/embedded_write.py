@@ -1,0 +1,249 @@
+"""The write path of the embedded store (a mixin of :class:`stores.embedded.EmbeddedStore`).
+
+Replacing and deleting files' graph rows and chunks over the integer tables of
+:mod:`stores.embedded_schema`: strings become keys through one :class:`~stores.embedded_schema.Interner`
+per transaction, and every write ends by pruning the ``ids`` / ``paths`` rows it left unreferenced
+(:func:`~stores.embedded_schema.prune`). The contentless ``chunks_fts`` rows of a chunk are deleted
+with the analysed values they were indexed with, recomputed from the chunk row, so a file's chunks
+are always deleted while the file text their ranges point into is still the old one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from stores.analyzer import analyze_joined
+from stores.contracts import SHARED_LABELS, IndexedFile
+from stores.embedded_schema import FileText, Interner, chunk_texts, compress_text, encode_chunk_text, prune
+
+if TYPE_CHECKING:  # the mixin's host
+    from stores.embedded import EmbeddedStore
+
+__all__ = ["EmbeddedWriter", "normalised_blob"]
+
+_IDS = "SELECT value FROM json_each(?)"
+
+
+def normalised_blob(vector: Sequence[float]) -> bytes:
+    """``vector`` as a unit-length float32 blob (a zero vector stays zero)."""
+    v = np.asarray(vector, dtype=np.float32).ravel()
+    norm = float(np.linalg.norm(v))
+    if norm > 0.0:
+        v = v / np.float32(norm)
+    return v.astype(np.float32, copy=False).tobytes()
+
+
+class _Removed:
+    """What a write dropped references to: candidates for :func:`~stores.embedded_schema.prune`."""
+
+    def __init__(self) -> None:
+        self.nids: set[int] = set()
+        self.fids: set[int] = set()
+
+    def rows(self, cursor: sqlite3.Cursor) -> None:
+        """Every value of ``cursor``'s rows (``RETURNING`` id columns) is a candidate nid."""
+        for row in cursor.fetchall():
+            self.nids.update(v for v in row if v is not None)
+
+
+def _shared_tids(conn: sqlite3.Connection) -> str:
+    return json.dumps([r[0] for r in conn.execute(
+        f"SELECT tid FROM terms WHERE term IN ({_IDS})", (json.dumps(SHARED_LABELS),))])
+
+
+class EmbeddedWriter:
+    """``replace_files`` / ``replace_chunks`` / ``delete_files`` bodies of the embedded store."""
+
+    @staticmethod
+    def _fids(conn: sqlite3.Connection, keys: Sequence[tuple[str, str]]) -> list[int]:
+        """The stored keys of ``keys`` (those never stored are absent)."""
+        out = []
+        for repo, path in keys:
+            row = conn.execute("SELECT fid FROM paths WHERE repo = ? AND path = ?", (repo, path)).fetchone()
+            if row:
+                out.append(row[0])
+        return out
+
+    def _delete_files_body(self: EmbeddedStore, conn: sqlite3.Connection, keys: list[tuple[str, str]]) -> None:
+        fids = self._fids(conn, keys)
+        gone = _Removed()
+        gone.fids.update(fids)
+        self._delete_chunks(conn, fids, gone)
+        removed = [r[0] for fid in fids for r in conn.execute("SELECT nid FROM node_rows WHERE fid = ?", (fid,))]
+        shared = self._shared_touched(conn, fids, removed)
+        self._delete_owned(conn, fids, gone)
+        self._detach(conn, removed, gone)
+        self._prune_shared(conn, shared, gone)
+        conn.executemany("DELETE FROM file_rows WHERE fid = ?", [(f,) for f in fids])
+        prune(conn, gone.nids, gone.fids)
+
+    def _replace_body(self: EmbeddedStore, conn: sqlite3.Connection, batch: list[IndexedFile], graph: bool) -> None:
+        """Replace the chunks (and with ``graph`` the graph rows and file records) of ``batch``: the old
+        chunks go first, while the file texts their ranges point into are still the stored ones."""
+        it = Interner(conn)
+        gone = _Removed()
+        fids = self._fids(conn, [(f.file.repo, f.file.path) for f in batch])
+        gone.fids.update(fids)
+        self._delete_chunks(conn, fids, gone)
+        if graph:
+            self._replace_graph(conn, batch, fids, it, gone)
+        self._insert_chunks(conn, batch, it, gone)
+        prune(conn, gone.nids, gone.fids)
+
+    @staticmethod
+    def _delete_owned(conn: sqlite3.Connection, fids: list[int], gone: _Removed) -> None:
+        for fid in fids:
+            gone.rows(conn.execute("DELETE FROM edge_rows WHERE fid = ? RETURNING src, dst", (fid,)))
+            gone.rows(conn.execute("DELETE FROM unresolved_rows WHERE fid = ? RETURNING caller", (fid,)))
+            gone.rows(conn.execute("DELETE FROM node_rows WHERE fid = ? RETURNING nid", (fid,)))
+
+    @staticmethod
+    def _detach(conn: sqlite3.Connection, removed: list[int], gone: _Removed) -> None:
+        for nid in removed:
+            for end in ("dst", "src"):
+                for src, dst, fid in conn.execute(f"DELETE FROM edge_rows WHERE {end} = ? RETURNING src, dst, fid",
+                                                  (nid,)).fetchall():
+                    gone.nids.update((src, dst))
+                    gone.fids.add(fid)
+        gone.nids.update(removed)
+
+    def _replace_graph(self: EmbeddedStore, conn: sqlite3.Connection, batch: list[IndexedFile], fids: list[int],
+                       it: Interner, gone: _Removed) -> None:
+        new_ids = {n.id for f in batch for n in f.nodes}
+        removed = [nid for fid in fids for nid, node_id in conn.execute(
+            "SELECT n.nid, i.id FROM node_rows n JOIN ids i ON i.nid = n.nid WHERE n.fid = ?", (fid,))
+            if node_id not in new_ids]
+        shared = self._shared_touched(conn, fids, removed)
+        self._delete_owned(conn, fids, gone)
+        self._detach(conn, removed, gone)
+
+        keys = [(f.file.repo, f.file.path) for f in batch]
+        owners = {k: None for k in keys}
+        for f in batch:
+            owners.update({("", "") if n.label in SHARED_LABELS else (n.repo, n.file): None for n in f.nodes})
+            owners.update({(e.repo, e.file): None for e in f.edges})
+            owners.update({(u.repo, u.file): None for u in f.unresolved})
+        fid = it.fids(owners)
+        nid = it.nids([n.id for f in batch for n in f.nodes] + [x for f in batch for e in f.edges for x in (e.src, e.dst)]
+                      + [u.caller for f in batch for u in f.unresolved])
+        tid = it.tids([n.label for f in batch for n in f.nodes] + [e.kind for f in batch for e in f.edges]
+                      + [e.resolution for f in batch for e in f.edges if e.resolution is not None])
+        conn.executemany(
+            "INSERT OR REPLACE INTO file_rows (fid, language, checksum, size, ztext) VALUES (?, ?, ?, ?, ?)",
+            [(fid[(f.file.repo, f.file.path)], f.file.language, f.file.checksum, f.file.size, compress_text(f.text))
+             for f in batch])
+        node_nids = [nid[n.id] for f in batch for n in f.nodes]
+        for part in range(0, len(node_nids), 20_000):  # a node moving here from another file leaves that file
+            gone.fids.update(r[0] for r in conn.execute(
+                f"SELECT fid FROM node_rows WHERE nid IN ({_IDS})", (json.dumps(node_nids[part:part + 20_000]),)))
+        dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+        conn.executemany(
+            "INSERT OR REPLACE INTO node_rows (nid, label, name, qualname, fid, start_line, start_col, end_line,"
+            " end_col, props) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(nid[n.id], tid[n.label], n.name, n.qualname,
+              fid[("", "") if n.label in SHARED_LABELS else (n.repo, n.file)],
+              n.start_line, n.start_col, n.end_line, n.end_col, dumps(n.props) if n.props else None)
+             for f in batch for n in f.nodes])
+        conn.executemany(
+            "INSERT INTO edge_rows (kind, src, dst, fid, line, col, resolution, props) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(tid[e.kind], nid[e.src], nid[e.dst], fid[(e.repo, e.file)], e.line, e.col,
+              tid[e.resolution] if e.resolution is not None else None, dumps(e.props) if e.props else None)
+             for f in batch for e in dict.fromkeys(f.edges)])
+        conn.executemany(
+            "INSERT INTO unresolved_rows (caller, name, arity, receiver, fid, line, col) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(nid[u.caller], u.name, u.arity, u.receiver, fid[(u.repo, u.file)], u.line, u.col)
+             for f in batch for u in f.unresolved])
+        shared |= {nid[n.id] for f in batch for n in f.nodes if n.label in SHARED_LABELS}
+        self._prune_shared(conn, shared, gone)
+
+    @staticmethod
+    def _shared_touched(conn: sqlite3.Connection, fids: list[int], removed: list[int]) -> set[int]:
+        """Nids of the shared nodes at either end of an edge the files ``fids`` own or of an edge of a
+        ``removed`` node: the only shared nodes a write can leave without an edge."""
+        labels = _shared_tids(conn)
+        found: set[int] = set()
+        for fid in fids:
+            found.update(r[0] for r in conn.execute(
+                f"SELECT nid FROM node_rows WHERE label IN ({_IDS}) AND nid IN"
+                " (SELECT dst FROM edge_rows WHERE fid = ? UNION SELECT src FROM edge_rows WHERE fid = ?)",
+                (labels, fid, fid)))
+        if removed:
+            ids = json.dumps(removed)
+            found.update(r[0] for r in conn.execute(
+                f"SELECT nid FROM node_rows WHERE label IN ({_IDS}) AND nid IN (SELECT dst FROM edge_rows WHERE src IN"
+                f" ({_IDS}) UNION SELECT src FROM edge_rows WHERE dst IN ({_IDS}))", (labels, ids, ids)))
+        return found
+
+    @staticmethod
+    def _prune_shared(conn: sqlite3.Connection, candidates: set[int], gone: _Removed) -> None:
+        """Delete the shared nodes among ``candidates`` (nids) that no edge touches any more."""
+        if candidates:
+            for nid, fid in conn.execute(
+                    f"DELETE FROM node_rows WHERE nid IN ({_IDS}) AND label IN ({_IDS})"
+                    " AND NOT EXISTS (SELECT 1 FROM edge_rows WHERE dst = node_rows.nid)"
+                    " AND NOT EXISTS (SELECT 1 FROM edge_rows WHERE src = node_rows.nid) RETURNING nid, fid",
+                    (json.dumps(sorted(candidates)), _shared_tids(conn))).fetchall():
+                gone.nids.add(nid)
+                gone.fids.add(fid)
+
+    @staticmethod
+    def _delete_fts(conn: sqlite3.Connection, where: str, params: Sequence[object]) -> None:
+        """Remove from the contentless ``chunks_fts`` the rows of the chunks ``where`` selects (an SQL
+        condition on ``chunk_rows`` aliased ``c``, with ``params``): FTS5's ``'delete'`` command needs the
+        values each row was indexed with, analysed again from the chunk row exactly as they were."""
+        rows = chunk_texts(conn, where, params, "c.rowid, c.name, coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid))")
+        conn.executemany(
+            "INSERT INTO chunks_fts (chunks_fts, rowid, name, fqn, text) VALUES ('delete', ?, ?, ?, ?)",
+            [(rowid, analyze_joined(name), analyze_joined(fqn), analyze_joined(text)) for rowid, name, fqn, text in rows],
+        )
+
+    @classmethod
+    def _delete_chunks(cls, conn: sqlite3.Connection, fids: list[int], gone: _Removed) -> None:
+        if not fids:
+            return
+        where = f"c.fid IN ({_IDS})"
+        cls._delete_fts(conn, where, (json.dumps(fids),))
+        gone.rows(conn.execute(f"DELETE FROM chunk_rows WHERE fid IN ({_IDS}) RETURNING nid", (json.dumps(fids),)))
+
+    def _insert_chunks(self: EmbeddedStore, conn: sqlite3.Connection, batch: list[IndexedFile], it: Interner,
+                       gone: _Removed) -> None:
+        chunks = list({c.id: c for f in batch for c in f.chunks}.values())
+        if not chunks:
+            return
+        nid = it.nids(c.id for c in chunks)
+        # A chunk id owned by a file outside this batch moves here: drop the old row first.
+        nids = json.dumps([nid[c.id] for c in chunks])
+        self._delete_fts(conn, f"c.nid IN ({_IDS})", (nids,))
+        gone.fids.update(r[0] for r in conn.execute(f"DELETE FROM chunk_rows WHERE nid IN ({_IDS}) RETURNING fid", (nids,)))
+        fid = it.fids((c.repo, c.file) for c in chunks)
+        texts: dict[int, FileText | None] = {}
+        for key in {fid[(c.repo, c.file)] for c in chunks}:
+            row = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (key,)).fetchone()
+            texts[key] = FileText(blob=row[0]) if row and row[0] is not None else None
+        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
+        rows = []
+        for i, c in enumerate(chunks):
+            f = fid[(c.repo, c.file)]
+            head, boff, blen, tail = encode_chunk_text(texts[f], c.start_line, c.end_line, c.text)
+            rows.append((start + i, nid[c.id], f, c.product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
+                         c.parent, c.start_line, c.end_line, len(c.text), head, boff, blen, tail, c.checksum,
+                         normalised_blob(c.embedding) if c.embedding is not None else None))
+        conn.executemany(
+            "INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line,"
+            " size, head, boff, blen, tail, checksum, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows)
+        conn.executemany(
+            "INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
+            [(start + i, analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text)) for i, c in enumerate(chunks)],
+        )
+        # Texts embedded before (this run or an earlier one) get their vector back without a model call.
+        conn.execute(
+            "UPDATE chunk_rows SET embedding = (SELECT e.embedding FROM embedding_cache e WHERE e.checksum = chunk_rows.checksum)"
+            " WHERE rowid >= ? AND embedding IS NULL AND checksum IN (SELECT checksum FROM embedding_cache)",
+            (start,),
+        )
