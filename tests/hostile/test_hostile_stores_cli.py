@@ -20,6 +20,7 @@ import errno
 import hashlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -471,7 +472,9 @@ class TestDiskFullAndReadOnlyMessages:
                 store.replace_files([_big_file("r", 1)])
 
     def test_a_full_file_system_in_ripple_index(self, tmp_path):
-        src = write_tree(tmp_path / "src", {f"pkg/m{i}.py": f"def f{i}(x):\n    return x  # {'w' * 3000}\n"
+        # random comments: file texts are stored compressed, so repeated characters would fit in 1 MB
+        noise = random.Random(7)
+        src = write_tree(tmp_path / "src", {f"pkg/m{i}.py": f"def f{i}(x):\n    return x  # {noise.randbytes(1500).hex()}\n"
                                             for i in range(300)})
         with small_tmpfs(tmp_path / "full", "1m") as mnt:
             started = time.monotonic()
