@@ -133,7 +133,7 @@ class _PipeProgress:
 def _run_job(job: RepoJob, conn: Connection) -> None:
     """The body of one repository's process: index it, send ``("done", RepoOutcome)``."""
     from indexer.pipeline import index_repository
-    from stores.config import load_config
+    from stores.config import doc_folders_of, load_config
 
     outcome = RepoOutcome(job.key, job.name, job.root, estimate_mib=job.estimate_mib)
     t0 = time.perf_counter()
@@ -145,7 +145,7 @@ def _run_job(job: RepoJob, conn: Connection) -> None:
             options = IndexOptions(repo=job.key, product=job.product, name=job.name, branch=job.branch,
                                    max_file_bytes=job.max_file_bytes, jobs=job.extract_jobs,
                                    http_services=config.http_services, state_dir=str(state_dir(db)),
-                                   memory_budget_mib=job.estimate_mib)  # what the scheduler admitted it for
+                                   memory_budget_mib=job.estimate_mib, doc_folders=doc_folders_of(Path(job.root)))  # what the scheduler admitted it for
             report = index_repository(job.root, stores.graph, stores.search, options, _PipeProgress(conn))
         finally:
             stores.close()
@@ -353,7 +353,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
     memory, so the memory budget bounds the indexing, not the watching)."""
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
-    from stores.config import load_config
+    from stores.config import doc_folders_of, load_config
 
     outcomes = index_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
     db_path = Path(db) if db else default_db_path(manifest.resolve().parent)
@@ -369,7 +369,8 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
             entry = entries[o.name]
             stores = open_stores(config, db_path, product=entry.product, create=True, busy_timeout=WRITE_WAIT_SECONDS)
             options = IndexOptions(repo=o.key, product=entry.product, name=entry.name, max_file_bytes=max_file_size,
-                                   jobs=1, http_services=config.http_services, state_dir=str(state_dir(db_path)))
+                                   jobs=1, http_services=config.http_services, state_dir=str(state_dir(db_path)),
+                                   doc_folders=doc_folders_of(Path(entry.path)))
             watcher = Watcher(RepositoryIndex(entry.path, stores.graph, stores.search, options),
                               lock=lambda: writer_lock(db_path), on_update=_printer(o.key, as_json))
             thread = threading.Thread(target=_watch, args=(watcher, stop, failures), daemon=True,

@@ -549,7 +549,7 @@ class RippleServer(LanguageServer):
         # One process: forking extraction workers from a threaded server is not safe. Large
         # repositories are faster indexed beforehand with `ripple index` (parallel, same cache).
         options = IndexOptions(repo=folder.repo, jobs=1, state_dir=str(state_dir(folder.db)),
-                               http_services=_http_services(folder.root))
+                               http_services=_http_services(folder.root), doc_folders=_doc_folders(folder.root))
         index = RepositoryIndex(folder.root, writers.graph, writers.search, options)
         lock = writer_lock(folder.db)
 
@@ -850,6 +850,13 @@ class _Stoppable:
                 raise _Stopped()
             out.extend(self._embedder.embed(texts[at:at + self.STEP], batch_size))
         return out
+
+
+def _doc_folders(root: Path) -> tuple[str, ...]:
+    """The folder's ``[docs] folders`` (:func:`stores.config.doc_folders_of`)."""
+    from stores.config import doc_folders_of
+
+    return doc_folders_of(root)
 
 
 def _http_services(root: Path) -> dict[str, str]:

@@ -93,6 +93,7 @@ it).
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 import posixpath
@@ -108,7 +109,10 @@ from stores.errors import StoreError
 from stores.local_models import parse_model_names
 from stores.vector_index import ANN_THRESHOLD
 
+log = logging.getLogger(__name__)
+
 __all__ = [
+    "doc_folders_of",
     "ConfigError",
     "doc_folder_paths",
     "GraphConfig",
@@ -676,6 +680,18 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
                   workspace, trusted, ignored, get("api.key"), get("server.index_workspace"),
                   ann_threshold=ann_threshold, doc_folders=get("docs.folders"), models_dir=models_dir)
+
+
+def doc_folders_of(root: Path) -> tuple[str, ...]:
+    """``[docs] folders`` as the configuration seen from repository folder ``root`` says
+    (:func:`load_config`; a run over several repositories, the language server and the REST ingest
+    read each repository's own setting this way); ``()`` when that configuration cannot be read
+    (logged, never raised: the code is indexed all the same)."""
+    try:
+        return load_config(root).doc_folders
+    except ConfigError as exc:
+        log.warning("configuration of %s unreadable (%s): no [docs] folders", root, exc)
+        return ()
 
 
 def doc_folder_paths(where: str, value: Any) -> tuple[str, ...]:

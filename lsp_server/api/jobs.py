@@ -31,7 +31,7 @@ from indexer.embedding import embed_pending
 from indexer.pipeline import index_repository
 from lsp_server.freshness_support import record_run
 from indexer.run import IndexOptions
-from stores.config import Config
+from stores.config import Config, doc_folders_of
 from stores.embedder import EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import Stores, claim_repository, default_db_path, open_embedder, open_stores, state_dir, writer_lock
@@ -205,7 +205,8 @@ class Jobs:
                     if stores.search is not stores.graph:
                         stores.search.delete_files(job.repo, paths)
                 options = IndexOptions(repo=job.repo, max_file_bytes=DEFAULT_MAX_FILE_BYTES, jobs=1,
-                                       http_services=self.config.http_services, state_dir=str(state_dir(db)))
+                                       http_services=self.config.http_services, state_dir=str(state_dir(db)),
+                                       doc_folders=doc_folders_of(root))
                 report = index_repository(root, stores.graph, stores.search, options, _Progress(job))
                 record_run(db, job.repo, root)  # the commit now indexed (analysis.freshness)
                 job.report = {**report.as_dict(), "embeddings": self._embed(stores, job)}

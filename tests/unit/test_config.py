@@ -536,3 +536,14 @@ def test_server_index_workspace_from_a_file_and_the_environment(workspace, home)
     write(workspace / ".ripple" / "config.toml", "[server]\nindex = true\n")
     with pytest.raises(ConfigError, match=r"unknown key 'index' in \[server\]; known keys: index_workspace"):
         load_config(workspace, env)
+
+
+def test_doc_folders_of_a_repository_reads_its_own_setting_and_never_raises(workspace, home):
+    from stores.config import doc_folders_of
+
+    assert doc_folders_of(workspace) == ()
+    write(workspace / ".ripple" / "config.toml", '[docs]\nfolders = ["wiki-export", "./docs/adr/"]\n')
+    assert doc_folders_of(workspace / "src") == ("wiki-export", "docs/adr")  # seen from a folder below, as load_config
+    trust(home, workspace)
+    write(workspace / ".ripple" / "config.toml", '[docs]\nfolders = "wiki"\n')  # trusted, so strict: an error...
+    assert doc_folders_of(workspace) == ()  # ...logged, and no folders: the code is indexed all the same
