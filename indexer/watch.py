@@ -20,8 +20,9 @@ what it could not write.
 
 The repository's registry entry (:func:`indexer.registry.record_repository`: root, branch, commit,
 when it was indexed, counts) is written after the first sync and every full re-sync, after updates
-at most every :data:`RECORD_EVERY_S` seconds (it asks git and counts the repository's rows), and when
-the watch stops, unless the index options say ``record = False``; a failure to write it is logged.
+at most every :data:`RECORD_EVERY_S` seconds (it asks git and counts the repository's rows; an update
+left unrecorded is recorded once that time has passed, at the next quiet moment), and when the watch
+stops, unless the index options say ``record = False``; a failure to write it is logged.
 """
 
 from __future__ import annotations
@@ -182,6 +183,12 @@ class Watcher:
                     done(report)
             elif paths:
                 self._apply(lambda: self.index.update(paths))  # noqa: B023 - called at once
+            elif self._unrecorded and self._record_due():  # a quiet moment after throttled updates
+                try:
+                    with self.lock():
+                        self._record()
+                except Exception:  # the lock's own check failed (the index was replaced): the next run says so
+                    log.warning("writing the registry entry of %s failed", self.index.root, exc_info=True)
 
     def _changed_since(self, since: float) -> set[str]:
         """Paths edited since ``since`` (seconds since the epoch, with a second of slack for coarse
@@ -204,14 +211,17 @@ class Watcher:
                 report = work()
                 if report.files_written or report.files_deleted:
                     self._unrecorded = True
-                due = self._recorded_at is None or time.monotonic() - self._recorded_at >= RECORD_EVERY_S
-                if record or (self._unrecorded and due):
+                if record or (self._unrecorded and self._record_due()):
                     self._record()
         except Exception:  # the watcher outlives one failed update; the next batch retries
             log.exception("updating the index of %s failed", self.index.root)
             return None
         self._notify(report)
         return report
+
+    def _record_due(self) -> bool:
+        """Whether :data:`RECORD_EVERY_S` has passed since the last registry entry written."""
+        return self._recorded_at is None or time.monotonic() - self._recorded_at >= RECORD_EVERY_S
 
     def _record(self) -> None:
         """Write the repository's registry entry (under the lock); a store failure is logged only."""

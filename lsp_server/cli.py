@@ -40,7 +40,8 @@ from indexer.pipeline import index_repository
 from indexer.registry import branch_identity, refresh_counts
 from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
-from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out)
+from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
+                                    terminal_text)
 from lsp_server.freshness_support import record_run
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
@@ -531,7 +532,7 @@ def doctor(path: Path | None, db: Path | None, as_json: bool) -> None:
         emit_json({"ok": ok, "checks": [c.as_dict() for c in checks]})
     else:
         for line in render(checks):
-            click.echo(line)
+            click.echo(terminal_text(line))  # details quote files and servers: no control sequence passes
     if not ok:
         sys.exit(1)
 

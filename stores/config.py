@@ -349,17 +349,19 @@ def _flatten(path: Path, data: Mapping[str, Any], warnings: list[str] | None = N
     an untrusted workspace's), a table or key that is unknown or of the wrong type is left out and
     the reason appended there instead, so a repository cannot stop every command run inside it."""
     flat: dict[str, Any] = {}
+    left_out: list[str] = []
     for table, values in data.items():
         try:
             if table not in _SCHEMA:
-                raise ConfigError(f"{path}: unknown table [{table}]; known tables: "
+                raise ConfigError(f"{path}: unknown table [{_shown(table)}]; known tables: "
                                   f"{', '.join(f'[{t}]' for t in _SCHEMA)}")
             if not isinstance(values, Mapping):
-                raise ConfigError(f"{path}: {table} must be a table ([{table}]), not a {type(values).__name__}")
+                raise ConfigError(f"{path}: {_shown(table)} must be a table ([{_shown(table)}]), "
+                                  f"not a {type(values).__name__}")
         except ConfigError as exc:
             if warnings is None:
                 raise
-            warnings.append(f"{exc} (left out)")
+            left_out.append(f"{exc} (left out)")
             continue
         for key, value in values.items():
             try:
@@ -370,8 +372,22 @@ def _flatten(path: Path, data: Mapping[str, Any], warnings: list[str] | None = N
             except ConfigError as exc:
                 if warnings is None:
                     raise
-                warnings.append(f"{exc} (left out)")
+                left_out.append(f"{exc} (left out)")
+    if warnings is not None:
+        warnings.extend(left_out[:MAX_LEFT_OUT_SHOWN])
+        if len(left_out) > MAX_LEFT_OUT_SHOWN:
+            warnings.append(f"{path}: {len(left_out) - MAX_LEFT_OUT_SHOWN:,} more tables or keys left out")
     return flat
+
+
+MAX_LEFT_OUT_SHOWN = 10
+"""Most "left out" warnings one untrusted workspace file gives (the rest are counted in one line)."""
+
+
+def _shown(name: str) -> str:
+    """A table name from a file as a message shows it: as written when it is printable, else quoted
+    with escapes (a newline or ESC from a repository's file must not reach the terminal)."""
+    return name if name.isprintable() else repr(name)
 
 
 _TABLE_EXAMPLES = {"graph.products": 'product = "bolt://host:7687"',
@@ -717,6 +733,8 @@ def doc_folder_paths(where: str, value: Any) -> tuple[str, ...]:
             raise ConfigError(f"{where}: {v!r} leads out of the repository; only folders inside it are indexed")
         if norm == ".":
             raise ConfigError(f"{where}: {v!r} names the whole repository; name the documentation folder in it")
+        if {".git", ".ripple"} & set(norm.split("/")):
+            raise ConfigError(f"{where}: {v!r} is inside .git or .ripple, which hold no documentation")
         if norm not in out:
             out.append(norm)
     return tuple(out)

@@ -36,12 +36,15 @@ class ClassHierarchy:
         self.use_all = track.use_all
         self.resolve_type = resolve_type
         self._overriders: dict[tuple[int, int], tuple[list[Def], Deps]] = {}
+        self._c3_memo: dict[int, tuple[list[Def] | None, Deps]] = {}
+        self._c3_active: set[int] = set()
         self.structural = StructuralLinks()
         """Interfaces satisfied implicitly (:mod:`indexer.resolve.structural`): their implementers are
         among their ``subclasses``, so dispatch through an interface reaches them."""
 
     def reset(self, files: Sequence[FileCtx]) -> None:
         """Forget every class's bases (FileCtx objects outlive a resolver) and link subclasses anew."""
+        self._c3_memo.clear()
         for fc in files:
             for rd in fc.defs:
                 rd.bases, rd.external_base, rd.subclasses, rd.bases_deps = None, False, [], ()
@@ -71,6 +74,7 @@ class ClassHierarchy:
         """After an update: drop dispatch targets, unlink ``dead`` classes from their bases, and
         resolve again the bases that read one of ``tokens`` or pointed at a dead class."""
         self._overriders.clear()
+        self._c3_memo.clear()
         for rd in dead:
             for base in rd.bases or ():
                 base.subclasses = [x for x in base.subclasses if x is not rd]
@@ -128,41 +132,67 @@ class ClassHierarchy:
             if level < MAX_HIERARCHY_DEPTH:
                 stack.extend((b, level + 1) for b in reversed(self.bases(x)))  # records x's file and its bases' reads
         if shared:
-            linear = self._c3(c, {}, 0)
+            linear, _ = self._c3(c, 0)
             if linear is not None:
                 return linear
         return out
 
-    def _c3(self, c: Def, memo: dict[int, list[Def] | None], depth: int) -> list[Def] | None:
-        """C3 linearisation of ``c`` (``None``: inconsistent, or deeper than 64 levels)."""
-        if id(c) in memo:
-            return memo[id(c)]
-        memo[id(c)] = None  # a cycle through c reads as inconsistent
+    def _c3(self, c: Def, depth: int) -> tuple[list[Def] | None, bool]:
+        """C3 linearisation of ``c`` (``None``: inconsistent, a cycle, or deeper than 64 levels) and
+        whether the depth cut it. Each class's linearisation is kept with what computing it read (a
+        diamond-heavy hierarchy would otherwise merge every ancestor's again for each class; forgotten
+        with the bases, :meth:`reset` / :meth:`renew`); one cut by depth is not kept."""
+        cached = self._c3_memo.get(id(c))
+        if cached is not None:
+            self.use_all(cached[1])
+            return cached[0], False
+        if id(c) in self._c3_active or depth >= 64:
+            return None, depth >= 64
+        self._c3_active.add(id(c))
+        try:
+            (out, cut), deps = self.track.tracked(lambda: self._c3_merge(c, depth))
+        finally:
+            self._c3_active.discard(id(c))
+        if not cut:
+            self._c3_memo[id(c)] = (out, deps)
+        return out, cut
+
+    def _c3_merge(self, c: Def, depth: int) -> tuple[list[Def] | None, bool]:
+        """``c`` followed by the C3 merge of its bases' linearisations and its bases list; a head is
+        taken when no list holds it past its head (counted, so the merge is linear in the lists)."""
         bases = self.bases(c)
         seqs: list[list[Def]] = []
         for b in bases:
-            lb = self._c3(b, memo, depth + 1) if depth < 64 else None
+            lb, cut = self._c3(b, depth + 1)
             if lb is None:
-                return None
-            seqs.append(list(lb))
+                return None, cut
+            seqs.append(lb)
         seqs.append(list(bases))
+        at = [0] * len(seqs)
+        in_tails: dict[int, int] = {}
+        for q in seqs:
+            for x in q[1:]:
+                in_tails[id(x)] = in_tails.get(id(x), 0) + 1
         out = [c]
         while True:
-            seqs = [q for q in seqs if q]
-            if not seqs:
-                break
-            for q in seqs:  # the first head that is in no other list's tail
-                head = q[0]
-                if not any(head in other[1:] for other in seqs):
-                    break
-            else:
-                return None
+            head = None
+            live = False
+            for i, q in enumerate(seqs):  # the first head that is in no list's tail
+                if at[i] < len(q):
+                    live = True
+                    if not in_tails.get(id(q[at[i]])):
+                        head = q[at[i]]
+                        break
+            if not live:
+                return out, False
+            if head is None:
+                return None, False
             out.append(head)
-            for q in seqs:
-                if q[0] is head:
-                    del q[0]
-        memo[id(c)] = out
-        return out
+            for i, q in enumerate(seqs):
+                if at[i] < len(q) and q[at[i]] is head:
+                    at[i] += 1
+                    if at[i] < len(q):  # the next element leaves this list's tail for its head
+                        in_tails[id(q[at[i]])] -= 1
 
     def has_external_ancestor(self, c: Def) -> bool:
         """Whether ``c`` or an ancestor extends a class from outside the repository."""

@@ -142,9 +142,15 @@ def test_the_registry_entry_is_written_after_the_first_sync_throttled_after_upda
         (src / "c.py").unlink()
         wait_for(lambda: "c.py" not in run.store.file_checksums("r"))
         assert entry(run).counts["files"] == 3  # throttled again
+        monkeypatch.setattr(watch_module, "RECORD_EVERY_S", 0.5)
+        wait_for(lambda: entry(run).counts["files"] == 2)  # recorded at a quiet moment once the time has passed
+        monkeypatch.setattr(watch_module, "RECORD_EVERY_S", 3600.0)
+        (src / "d.py").write_text("def k():\n    pass\n", encoding="utf-8")
+        wait_for(lambda: "d.py" in run.store.file_checksums("r"))
+        assert entry(run).counts["files"] == 2
         run.stop.set()
         run.thread.join(10)
-        assert entry(run).counts["files"] == 2  # the watch stopped with an update unrecorded: written then
+        assert entry(run).counts["files"] == 3  # the watch stopped with an update unrecorded: written then
 
 
 def test_no_registry_entry_when_the_options_say_so(tmp_path: Path) -> None:

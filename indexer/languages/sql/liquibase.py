@@ -27,6 +27,7 @@ expat (no external entity or DTD is fetched, entity expansion bombs are refused)
 
 from __future__ import annotations
 
+import bisect
 import json
 import posixpath
 import re
@@ -59,22 +60,41 @@ def _local(tag: object) -> str:
 
 
 class _Lines:
-    """1-based lines of change elements / keys, found by scanning the text forward in document
-    order (the parsers used keep no positions)."""
+    """1-based lines of change elements / keys, found in document order (the parsers used keep no
+    positions). Each name's occurrences are found in one pass over the text and looked up by
+    bisection, lines by bisection over the newline offsets: linear in the file, whatever its shape
+    (a scan from the cursor per lookup was quadratic on long blank runs and minified JSON)."""
 
     def __init__(self, text: str, yaml: bool) -> None:
         blank = re.compile(r"#[^\n]*" if yaml else r"<!--.*?-->", re.S)  # comments: same lines, no names
-        self.text = blank.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+        self.text = blank.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text) if yaml or "<!--" in text else text
         self.yaml, self.pos = yaml, 0
+        self.json = yaml and self.text.lstrip().startswith(("{", "["))
+        self.newlines = [m.start() for m in re.finditer("\n", self.text)]
+        self.found: dict[str, list[tuple[int, int]]] = {}
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line of character ``offset``."""
+        return bisect.bisect_left(self.newlines, offset) + 1
 
     def find(self, name: str) -> int:
-        pattern = (rf"(?m)^[\s-]*[\"']?{name}[\"']?\s*:" if self.yaml
-                   else rf"<(?:[\w.-]+:)?{name}\b")
-        m = re.compile(pattern).search(self.text, self.pos)
-        if m is None:
-            return self.text.count("\n", 0, self.pos) + 1
-        self.pos = m.end()
-        return self.text.count("\n", 0, m.start()) + 1
+        """The line of the next ``name`` element / key after the previous one found (the cursor's line
+        when there is none)."""
+        spans = self.found.get(name)
+        if spans is None:
+            key = re.escape(name)
+            if self.json:
+                pattern = rf"[\"']{key}[\"']\s*:"
+            elif self.yaml:
+                pattern = rf"(?m)(?:^[ \t-]*|[{{,\[][ \t]*)[\"']?{key}[\"']?[ \t]*:"  # block or flow style
+            else:
+                pattern = rf"<(?:[\w.-]+:)?{key}\b"
+            spans = self.found[name] = [(m.start(), m.end()) for m in re.finditer(pattern, self.text)]
+        i = bisect.bisect_left(spans, (self.pos, -1))
+        if i == len(spans):
+            return self.line_of(self.pos)
+        start, self.pos = spans[i]
+        return self.line_of(start)
 
 
 class LiquibaseExtractor:
