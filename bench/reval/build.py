@@ -20,6 +20,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import re
 import sqlite3
@@ -60,7 +62,8 @@ class RecordingStore(EmbeddedStore):
         self.files: list[IndexedFile] = []
 
     def replace_files(self, files: Sequence[IndexedFile]) -> None:  # noqa: D102
-        self.files.extend(files)
+        # copies: the writer lets a written record's text and chunks go (it rebinds them to empty)
+        self.files.extend(dataclasses.replace(f) for f in files)
         super().replace_files(files)
 
 

@@ -104,7 +104,8 @@ def test_search_hit_metadata_for_kotlin_and_vue() -> None:
                 meta[(c.kind, c.name)] = chunk_metadata(c, nodes[c.fqn])
     assert meta[("method", "get")] == {"language": "kotlin", "kind": "method", "decorators": ['GetMapping("/{id}")'],
                            "modifiers": [], "visibility": "public", "exported": False,
-                           "parent": "OrderController", "signature": "fun get(@PathVariable id: Long): Order"}
+                           "parent": "OrderController", "signature": "fun get(@PathVariable id: Long): Order",
+                           "documented": False}
     assert meta[("class", "OrderController")]["decorators"] == ["RestController", 'RequestMapping("/api/orders")']
     assert (meta[("class", "OrderDto")]["modifiers"], meta[("class", "OrderDto")]["visibility"]) == (["data"], "public")
     reload = meta[("method", "reload")]
