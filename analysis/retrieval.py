@@ -156,7 +156,8 @@ class QueryEngine:
         result = self._assemble(fuse(lists, fusion_for(query, self.fusion)), limit, list(lists), counts, exact,
                                 wants_tests, self.priors)
         if wants_tests:
-            result.notes.append("test code ranked above implementation (tests asked for)")
+            result.notes.append("tests asked for: test code ranked above implementation"
+                                + (" (the name's own definitions first)" if exact else ""))
         return result
 
     def ranked_lists(self, query: str, filters: SearchFilters | None = None,

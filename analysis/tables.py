@@ -83,9 +83,25 @@ def table_nodes(graph: GraphStore, text: str) -> tuple[list[Node], str | None]:
         ids = [table_id(r, name, schema) for r in repos]
         found = graph.get_nodes(ids)
         nodes = [found[i] for i in ids if i in found and found[i].label == "Table"]
+        if nodes and column is not None:
+            _check_column(graph, nodes, name, column)
         if nodes:
             return nodes, column
     raise TableTargetError(f"no table of the index is named {text.strip()[len(TABLE_PREFIX):]!r}")
+
+
+def _check_column(graph: GraphStore, tables: Sequence[Node], name: str, column: str) -> None:
+    """Raise :class:`TableTargetError` when the tables declare columns (``HAS_COLUMN``) and none is
+    ``column`` (case-insensitive): a mistyped column must not answer for the whole table. A table
+    known only from its uses declares none, and any column name is taken then."""
+    edges = graph.outgoing([t.id for t in tables], ["HAS_COLUMN"])
+    ids = sorted({e.dst for es in edges.values() for e in es})
+    if not ids:
+        return
+    names = sorted({n.name for n in graph.get_nodes(ids).values()})
+    if column.lower() not in {n.lower() for n in names}:
+        raise TableTargetError(f"table {name!r} has no column {column!r}; its columns: {', '.join(names[:30])}"
+                               + (" …" if len(names) > 30 else ""))
 
 
 def table_accessors(graph: GraphStore, text: str) -> list[Node]:

@@ -18,7 +18,7 @@ _TEST_DIRS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs"
 # TestX.cls, Test_X.cls: Salesforce's naming convention for @IsTest classes).
 _TEST_FILE = re.compile(
     r"^(?:test_.+\.py|.+_test\.py|conftest\.py|.+_test\.go|.+_spec\.rb"
-    r"|.+\.(?:test|spec|e2e-spec|e2e-test)\.(?:[cm]?[jt]sx?)"
+    r"|(?:.+\.)?(?:test|tests|spec|e2e-spec|e2e-test)\.(?:[cm]?[jt]sx?)"
     r"|(?:.+(?:Tests?|IT|ITCase|Spec)|Test[A-Z].*)\.(?:java|kt|groovy|scala)"
     r"|(?:.+_?Tests?|Test_?[A-Z].*)\.cls)$"
 )
@@ -30,7 +30,8 @@ def is_test_path(path: str) -> bool:
     ``spec/``, ``specs/``, ``e2e/``, ``__mocks__/``; this covers Maven / Gradle ``src/test/java/``
     and ``src/test/kotlin/``), or the file name follows a test-file convention: Python ``test_*.py``,
     ``*_test.py``, ``conftest.py``; Go ``*_test.go``; JavaScript / TypeScript ``*.test.*`` and
-    ``*.spec.*`` (``js``, ``jsx``, ``ts``, ``tsx``, ``mjs``, ``cjs``, ``mts``, ``cts``); Java / Kotlin /
+    ``*.spec.*``, and ``test.*`` / ``tests.*`` / ``spec.*`` beside the code they test (date-fns'
+    ``src/addDays/test.ts``) (``js``, ``jsx``, ``ts``, ``tsx``, ``mjs``, ``cjs``, ``mts``, ``cts``); Java / Kotlin /
     Groovy / Scala ``*Test``, ``*Tests``, ``*IT``, ``*ITCase``, ``*Spec`` and ``Test*`` (a capital
     after ``Test``: ``TestUtils.java`` is a test, ``Testimonial.java`` is not); Ruby ``*_spec.rb``;
     Apex ``*Test.cls``, ``*_Test.cls``, ``*Tests.cls``, ``Test*.cls`` / ``Test_*.cls`` (an ``@IsTest``

@@ -293,6 +293,10 @@ def test_table_accessors(java: EmbeddedStore) -> None:
     assert names("table:audit.events") == ["OwnerService.countEvents"]
     with pytest.raises(TableTargetError, match="no table of the index is named 'nope'"):
         table_accessors(java, "table:nope")
+    # a column the table does not declare is an error naming its columns, not the whole table's answer
+    with pytest.raises(TableTargetError, match=r"table 'owners' has no column 'nosuch'; its columns: .*\bemail\b"):
+        table_accessors(java, "table:owners.nosuch")
+    assert names("table:owners.EMAIL") == names("table:owners.email")  # column names compare case-insensitively
 
 
 def test_mybatis_mapper_statements(tmp_path: Path) -> None:

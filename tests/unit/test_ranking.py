@@ -100,7 +100,7 @@ def test_an_identifier_puts_the_base_definition_first_then_overrides_private_and
 def test_with_tests_the_test_definition_comes_first(store: EmbeddedStore) -> None:
     result = QueryEngine(store, store).search("save", limit=4, tests=True)
     assert _ids(result) == [TEST_SAVE.id, BASE_SAVE.id, CHILD_SAVE.id, HELPER_SAVE.id]
-    assert result.notes[-1] == "test code ranked above implementation (tests asked for)"
+    assert result.notes[-1].startswith("tests asked for: test code ranked above implementation")
 
 
 def test_a_qualified_identifier_names_only_that_class_member(store: EmbeddedStore) -> None:
