@@ -81,3 +81,21 @@ def test_left_out_warnings_of_one_file_are_bounded(tmp_path):
 def test_docs_folders_inside_git_or_ripple_are_refused(folder):
     with pytest.raises(ConfigError, match="is inside .git or .ripple"):
         doc_folder_paths("docs.folders", [folder])
+
+
+def test_calls_other_libraries_share_with_jooq_name_no_table(tmp_path):
+    src = tmp_path / "src" / "main" / "java" / "x"
+    src.mkdir(parents=True)
+    (src / "Svc.java").write_text(
+        "package x;\nimport org.jooq.DSLContext;\nimport static x.gen.Tables.ORDERS;\n"
+        "class Svc {\n  private final DSLContext ctx;\n  Redis redis;\n"
+        "  void evict() { redis.delete(CACHE_KEY); }\n"
+        "  Object t() { return java.time.Instant.from(NOW_TEMPORAL); }\n"
+        "  void drop() { ctx.delete(ORDERS).execute(); }\n"
+        "  Object all() { return ctx.select().from(ACCOUNTS).fetch(); }\n}\n")
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        index_repository(tmp_path / "src", store, store, IndexOptions(repo="r", jobs=1))
+        ids = [f"table:r:.{t}" for t in ("accounts", "orders", "cache_key", "now_temporal")]
+        tables = sorted(n.name for n in store.get_nodes(ids).values())
+        counts = store.stats()["nodes"]["Table"], store.stats()["edges"].get("READS"), store.stats()["edges"].get("WRITES")
+    assert tables == ["accounts", "orders"] and counts == (2, 1, 1)  # not cache_key, not now_temporal

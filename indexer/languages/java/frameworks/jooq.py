@@ -4,7 +4,9 @@ In a file importing ``org.jooq`` (or a generated ``...Tables`` class), a DSL cal
 is a generated table constant names a table: ``ctx.select(...).from(USERS)``, ``selectFrom(USERS)``,
 joins (``join`` / ``leftJoin`` / ...), ``fetch(USERS, ...)`` / ``fetchOne`` / ``fetchCount`` /
 ``fetchExists`` / ``newRecord`` read; ``insertInto(USERS, ...)``, ``update(USERS)``,
-``deleteFrom(USERS)`` / ``delete(USERS)``, ``mergeInto(USERS)`` write. The constant is written
+``deleteFrom(USERS)`` / ``delete(USERS)``, ``mergeInto(USERS)`` write. A name other libraries share
+(``from``, ``delete``, ``update``, ``fetch``, ``join``...) counts only with evidence of jOOQ
+(:meth:`_Detector._jooq_evidence`): ``redis.delete(CACHE_KEY)`` is no table. The constant is written
 ``USERS``, ``Tables.USERS``, ``Users.USERS`` or ``USERS.as("u")``: an upper-case name, the table
 named by jOOQ's default generator strategy in reverse (``BANK_ACCOUNT`` -> ``bank_account``; the
 generated code need not be in the repository: it is usually built, not committed), so the use is
@@ -36,6 +38,13 @@ JOOQ_ROLES = {
     **dict.fromkeys(("insertInto", "update", "deleteFrom", "delete", "mergeInto"), "writes"),
 }
 """jOOQ DSL methods naming a table in their first argument, and whether they read or write it."""
+_UNAMBIGUOUS = frozenset({"selectFrom", "insertInto", "deleteFrom", "mergeInto", "fetchCount", "fetchExists",
+                          "newRecord", "leftJoin", "rightJoin", "innerJoin", "fullJoin", "crossJoin", "leftOuterJoin",
+                          "rightOuterJoin", "fullOuterJoin", "naturalJoin"})
+"""DSL methods no common library shares: their table argument is enough."""
+_DSL_CHAIN = frozenset({"select", "selectDistinct", "selectCount", "selectOne", "selectZero", "with", "using",
+                        *_UNAMBIGUOUS})
+"""Calls that make a chain a jOOQ statement (``ctx.select(...).from(T)``)."""
 _TABLE = re.compile(r"^(?:\w+\.)*([A-Z][A-Z0-9_]*)(?:\.as\(.*\))?$", re.S)
 _WRITE_PARTS = frozenset({"set", "values", "columns", "insertInto", "valuesOfRows", "valuesOfRecords"})
 
@@ -71,6 +80,8 @@ class _Detector:
             if found is None:
                 continue
             const, table = found
+            if c.name not in _UNAMBIGUOUS and not self._jooq_evidence(node, const):
+                continue  # redis.delete(CACHE_KEY), Instant.from(NOW): not jOOQ
             top = self._outermost(node)
             role = JOOQ_ROLES[c.name]
             if (top.id, table) in self._seen and role == "reads":
@@ -98,6 +109,29 @@ class _Detector:
                 return n if name is not None and name.start_point[0] + 1 == line else None
             n = n.parent
         return None
+
+    def _jooq_evidence(self, node: Node, const: str) -> bool:
+        """Whether a call with a name other libraries share (``from``, ``delete``, ``update``,
+        ``fetch``, ``join``...) is jOOQ's: its chain holds a DSL call (``select``, ``using``...), its
+        innermost receiver is declared a ``DSLContext`` (or is ``DSL``), or the constant comes from a
+        generated tables class (a static import of ``...Tables`` / ``...tables``, ``Tables.X``)."""
+        obj = node.child_by_field_name("object")
+        for _ in range(128):
+            if obj is None or obj.type != "method_invocation":
+                break
+            if self.src.text(obj.child_by_field_name("name")) in _DSL_CHAIN:
+                return True
+            obj = obj.child_by_field_name("object")
+        if obj is not None and obj.type in ("identifier", "field_access"):
+            name = self.src.text(obj).rsplit(".", 1)[-1]
+            if name == "DSL" or re.search(rf"\bDSLContext\s+{re.escape(name)}\b", self.src.text(self.root)):
+                return True
+        args = node.child_by_field_name("arguments")
+        written = self.src.text(args) if args is not None else ""
+        if re.search(rf"\bTables\.{re.escape(const)}\b", written):
+            return True
+        return any((i.name == const or i.local == "*") and (i.module.endswith(".Tables") or ".tables" in i.module)
+                   for i in self.out.imports)
 
     @staticmethod
     def _outermost(node: Node) -> Node:
