@@ -867,6 +867,9 @@ class TableDef:
     ``drop`` (the table), ``rename`` / ``rename_column`` (``renamed`` = ``(old, new)``),
     ``drop_column`` (``columns``); the linker replays them in migration order."""
     renamed: tuple[str, str] | None = None
+    cascades: tuple[str, ...] = ()
+    """Type texts of the entities a JPA write of this one cascades to (relationship fields with a
+    ``cascade`` that persists, merges or removes, or ``orphanRemoval``): their tables are written too."""
 
 
 @dataclass(slots=True)

@@ -92,6 +92,10 @@ class _TableLinker:
         self.abstract: dict[str, list[tuple[str, str | None]]] = {}  # Def id -> columns
         self.proxies: set[str] = set()
         self.entity_names: dict[str, set[str]] = defaultdict(set)  # JPA entity / class name -> table ids
+        # JPA cascades: entity key -> (file, entity qualname, related type text); table id -> those of
+        # its entity and the entity's mapped superclasses
+        self.cascade_decl: dict[str, list[tuple[FileCtx, str, str]]] = defaultdict(list)
+        self.cascade_of: dict[str, list[tuple[FileCtx, str, str]]] = {}
         self.repositories: dict[str, str] = {}  # repository interface Def id -> table id
         self.managers: dict[str, set[str]] = defaultdict(set)  # Django manager / queryset Def id -> model table ids
         self.m2m: dict[tuple[str, str], str] = {}  # (model table id, field name) -> join table id
@@ -111,6 +115,8 @@ class _TableLinker:
         for fc in self.ctxs:
             for td in fc.ex.tables:
                 key = self._entity_key(fc, td)
+                if td.cascades and key is not None and td.entity:
+                    self.cascade_decl[key] += [(fc, td.entity, t) for t in td.cascades]
                 if td.kind == "abstract" and key is not None:
                     self.abstract[key] = td.columns
                 elif td.kind == "proxy" and key is not None:
@@ -171,6 +177,9 @@ class _TableLinker:
                 for b in reversed(self.r.mro(rd)[1:]):
                     inherited += self.abstract.get(b.id, [])
                 cols = inherited + cols
+                cascades = [c for x in self.r.mro(rd) for c in self.cascade_decl.get(x.id, ())]
+                if cascades:
+                    self.cascade_of[tid] = cascades
             self.entity_names[td.entity.rsplit(".", 1)[-1].lower()].add(tid)
             self.entity_names[td.name.lower()].add(tid)
         for c, ty in cols:
@@ -339,6 +348,26 @@ class _TableLinker:
         self._edge(fc, kind, self._owner(fc, u), tid, u.line, u.col, framework=u.framework,
                    resolution=u.resolution, columns=cols or None)
         self.result.outcomes[kind.lower()] += 1
+        if kind == "WRITES" and u.framework == "jpa" and tid in self.cascade_of:
+            for ct in self._cascaded(tid):
+                t = self.tables[ct]
+                self._node(fc, t)
+                self._edge(fc, "WRITES", self._owner(fc, u), ct, u.line, u.col, framework=u.framework,
+                           resolution="inferred", cascade=tid)
+                self.result.outcomes["writes_cascaded"] += 1
+
+    def _cascaded(self, tid: str) -> list[str]:
+        """The tables a JPA write of table ``tid``'s entity also writes through cascading relationships,
+        transitively (an owner's pets, then their visits), in order, ``tid`` itself left out."""
+        out: list[str] = []
+        todo = [tid]
+        while todo:
+            for fc, scope, type_text in self.cascade_of.get(todo.pop(0), ()):
+                ct = self._entity_table(fc, scope, type_text) or self._by_entity_name(type_text)
+                if ct is not None and ct != tid and ct not in out and ct in self.tables:
+                    out.append(ct)
+                    todo.append(ct)
+        return out
 
     @staticmethod
     def _column(t: _Table, c: str) -> str:

@@ -374,3 +374,40 @@ def test_unsafe_doc_folders_are_refused(tmp_path: Path) -> None:
         finally:
             s.close()
         assert files == {"app.py"}, folders  # neither the wiki export (gitignored) nor anything outside
+
+
+def test_jpa_cascades_write_the_related_tables_and_nothing_else(tmp_path):
+    """``owners.save(owner)`` with ``@OneToMany(cascade = ALL) List<Pet> pets`` inserts the pets too,
+    and their visits (cascade again); a relationship without a cascade writes nothing more."""
+    from indexer.pipeline import index_repository
+    from indexer.run import IndexOptions
+    from stores.embedded import EmbeddedStore
+
+    pkg = tmp_path / "src" / "main" / "java" / "shop"
+    pkg.mkdir(parents=True)
+    head = "package shop;\nimport jakarta.persistence.*;\nimport java.util.*;\n"
+    (pkg / "Owner.java").write_text(head + "@Entity @Table(name = \"owners\")\npublic class Owner {\n"
+                                    "  @Id Integer id;\n  @OneToMany(cascade = CascadeType.ALL) @JoinColumn(name = \"owner_id\")\n"
+                                    "  private List<Pet> pets = new ArrayList<>();\n}\n")
+    (pkg / "Pet.java").write_text(head + "@Entity @Table(name = \"pets\")\npublic class Pet {\n  @Id Integer id;\n"
+                                  "  @ManyToOne @JoinColumn(name = \"type_id\") private PetType type;\n"
+                                  "  @OneToMany(orphanRemoval = true) private Set<Visit> visits;\n}\n")
+    (pkg / "PetType.java").write_text(head + "@Entity @Table(name = \"types\")\npublic class PetType {\n  @Id Integer id;\n}\n")
+    (pkg / "Visit.java").write_text(head + "@Entity @Table(name = \"visits\")\npublic class Visit {\n  @Id Integer id;\n}\n")
+    (pkg / "OwnerRepository.java").write_text(
+        "package shop;\nimport org.springframework.data.jpa.repository.JpaRepository;\n"
+        "public interface OwnerRepository extends JpaRepository<Owner, Integer> {}\n")
+    (pkg / "OwnerService.java").write_text(
+        "package shop;\npublic class OwnerService {\n  private final OwnerRepository owners;\n"
+        "  OwnerService(OwnerRepository owners) { this.owners = owners; }\n"
+        "  void add(Owner o) { owners.save(o); }\n  Owner find(int id) { return owners.findById(id).orElseThrow(); }\n}\n")
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        index_repository(tmp_path / "src", store, store, IndexOptions(repo="r", jobs=1))
+        add, find = "r:main/java/shop/OwnerService.OwnerService.add(Owner)", "r:main/java/shop/OwnerService.OwnerService.find(int)"
+        out = store.outgoing([add], ["WRITES", "READS"])
+        reads = [(e.kind, e.dst) for e in store.outgoing([find], ["WRITES", "READS"])[find]]
+        got = sorted((e.kind, e.dst.rsplit(".", 1)[-1], e.props.get("cascade", "").rsplit(".", 1)[-1] or None)
+                     for es in out.values() for e in es)
+    # props cascade: the table the code wrote, whose entity cascades (through pets, to visits)
+    assert got == [("WRITES", "owners", None), ("WRITES", "pets", "owners"), ("WRITES", "visits", "owners")]
+    assert reads == [("READS", "table:r:.owners")]  # a read cascades nothing; types (no cascade) never written

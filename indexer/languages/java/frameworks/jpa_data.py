@@ -193,7 +193,33 @@ class _Detector:
                     schema = self._string(names["Table"], "schema")
             at = decl.child_by_field_name("name") or decl
             self.out.tables.append(TableDef(FRAMEWORK, name, schema, self._columns(decl), src.line(at), src.col(at),
-                                            entity=qualname))
+                                            entity=qualname, cascades=self._cascades(decl)))
+
+    def _cascades(self, decl: Node) -> tuple[str, ...]:
+        """The entity types the class's relationship fields cascade writes to: ``@OneToMany`` /
+        ``@ManyToMany`` / ``@OneToOne`` / ``@ManyToOne`` with a ``cascade`` of ``ALL``, ``PERSIST``,
+        ``MERGE`` or ``REMOVE``, or ``orphanRemoval = true``; a collection's element type
+        (``List<Pet>`` -> ``Pet``)."""
+        body = decl.child_by_field_name("body")
+        out: list[str] = []
+        for f in body.named_children if body is not None else ():
+            if f.type != "field_declaration":
+                continue
+            anns = {a.name: a for a in self.jf.annotations(f)}
+            rel = next((anns[k] for k in ("OneToMany", "ManyToMany", "OneToOne", "ManyToOne") if k in anns), None)
+            if rel is None:
+                continue
+            cascade = " ".join(self.src.text(v) for v in rel.values("cascade") or ())
+            orphans = any(self.src.text(v) == "true" for v in rel.values("orphanRemoval") or ())
+            if not (orphans or re.search(r"\b(ALL|PERSIST|MERGE|REMOVE)\b", cascade)):
+                continue
+            ftype = f.child_by_field_name("type")
+            text = compact(self.src, ftype) if ftype is not None else ""
+            inner = re.search(r"<([\w.]+)>$", text)  # List<Pet>, Set<com.x.Tag>
+            element = inner.group(1) if inner else text.split("<", 1)[0]
+            if element and element not in out:
+                out.append(element)
+        return tuple(out)
 
     def _string(self, ann: Annotation, key: str) -> str | None:
         values = ann.values(key)
