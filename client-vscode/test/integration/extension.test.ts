@@ -223,16 +223,17 @@ describe('the extension against ripple serve', () => {
     const pick = stub.recorder.quickPicks.at(-1)!;
     expect([pick.visible, pick.title]).toEqual([true, 'Ripple: Code Similar to client.api.OwnerClient.fetch_owner']);
     expect(pick.items.slice(0, 3).map((i) => [i.label, i.description, i.detail])).toEqual([
+      // the embedded text starts with the path and the qualified name: the class's own members come first
       ['$(symbol-class) client.api.OwnerClient', 'class · 0 callers', 'client/client/api.py:4'],
-      ['$(symbol-function) client.report.render', 'function · 1 caller', 'client/client/report.py:4'],
-      // the client's index holds the billing repository too (its checkout deleted): a `ripple:` row
-      ['$(symbol-function) service.record_payment', 'function · 1 caller', 'billing/billing/service.py:6'],
+      ['$(symbol-method) client.api.OwnerClient._get', 'method · 1 caller', 'client/client/api.py:11'],
+      ['$(symbol-method) client.api.OwnerClient.__init__', 'method · 1 caller', 'client/client/api.py:5'],
     ]);
     expect(pick.items.map((i) => i.detail)).not.toContain('client/client/api.py:8');
+    // the client's index holds the billing repository too (its checkout deleted): a `ripple:` row
     expect(pick.items.map((i) => (i.hit as { uri: string }).uri)).toContain('ripple:/billing/billing/service.py');
     pick.accept(pick.items[1]);
     await waitFor('the editor', () => stub.recorder.opened.length === 1);
-    expect(stub.recorder.opened[0]).toMatchObject({ uri: uriOf('client/client/report.py'), selection: { line: 3, character: 0 } });
+    expect(stub.recorder.opened[0]).toMatchObject({ uri: uriOf('client/client/api.py'), selection: { line: 10, character: 0 } });
     expect([pick.visible, pick.disposed]).toEqual([false, true]);
   });
 
