@@ -52,9 +52,7 @@ def rrf(lists: Mapping[str, Sequence[ScoredChunk]], k: float = RRF_K,
     ``k < 0`` or a negative weight."""
     if k < 0:
         raise ValueError(f"RRF k must be >= 0, not {k}")
-    w = dict(weights or {})
-    if any(v < 0 for v in w.values()):
-        raise ValueError(f"fusion weights must be >= 0: {w}")
+    w = _checked_weights(weights)
     scores: dict[str, float] = {}
     ranks: dict[str, dict[str, int]] = {}
     for name, hits in lists.items():
@@ -63,6 +61,14 @@ def rrf(lists: Mapping[str, Sequence[ScoredChunk]], k: float = RRF_K,
             scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + weight / (k + hit.rank)
             ranks.setdefault(hit.chunk_id, {})[name] = hit.rank
     return _order(scores, ranks)
+
+
+def _checked_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
+    """``weights`` as a dict; raises ``ValueError`` for a negative weight."""
+    w = dict(weights or {})
+    if any(v < 0 for v in w.values()):
+        raise ValueError(f"fusion weights must be >= 0: {w}")
+    return w
 
 
 def _normalised(hits: Sequence[ScoredChunk], norm: str) -> list[float]:
@@ -85,9 +91,7 @@ def score_fusion(lists: Mapping[str, Sequence[ScoredChunk]], weights: Mapping[st
     list, best first. Raises ``ValueError`` for another ``norm`` or a negative weight."""
     if norm not in ("minmax", "zscore"):
         raise ValueError(f"unknown score normalisation {norm!r} (minmax or zscore)")
-    w = dict(weights or {})
-    if any(v < 0 for v in w.values()):
-        raise ValueError(f"fusion weights must be >= 0: {w}")
+    w = _checked_weights(weights)
     scores: dict[str, float] = {}
     ranks: dict[str, dict[str, int]] = {}
     for name, hits in lists.items():

@@ -28,8 +28,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from stores.contracts import CODE_UNIT_KINDS, Chunk, ScoredChunk, SearchFilters
-from stores.errors import StoreUnavailable
-from stores.sqlite_file import map_sqlite_error
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.embedded import EmbeddedStore
@@ -58,13 +56,8 @@ class EmbeddedModelVectors:
     _model_matrices: dict[str, tuple[str | None, Any]]
 
     def _mv_call(self: EmbeddedStore, work: Any) -> Any:
-        with self._lock:
-            if self._conn is None:
-                raise StoreUnavailable(f"index {self.path} is closed")
-            try:
-                return work(self._conn)
-            except sqlite3.Error as exc:
-                raise map_sqlite_error(exc, self.path) from exc
+        """``work(conn)`` under the store's lock, errors mapped (the registry mixin's runner)."""
+        return self._registry_call(work)
 
     @staticmethod
     def _has_model_table(conn: sqlite3.Connection) -> bool:
