@@ -91,15 +91,25 @@ def test_ann_answers_as_exact_search_does_with_exact_scores(stores, tmp_path: Pa
     small.close()
 
 
+def _recall(got: list, want: list) -> float:
+    """Share of exact search's hits the approximate answer holds (HNSW's graph differs run to run, so
+    an exact order is not what it promises), with the first hit required to be exact's."""
+    a, b = _ids(got), _ids(want)
+    return len(set(a) & set(b)) / len(b) if a and b and a[0] == b[0] and len(a) == len(b) else 0.0
+
+
 def test_filters_deletes_and_reembeds_are_followed(stores) -> None:
     ann, exact = stores
     vectors = _fill(ann)
     q = vectors["m3.py"][7]
     assert _ids(ann.knn(q.tolist(), 1)) == ["a:m3.py#7"]
     # a selective filter (repo b: 3 files of 12) still yields limit hits, all of b, as exact search does
+    # (HNSW is approximate and its graph differs run to run: the first hit is exact, and at least 18 of
+    # the 20 are exact search's)
     only_b = SearchFilters(repo="b")
-    assert _ids(ann.knn(q.tolist(), 20, only_b)) == _ids(exact.knn(q.tolist(), 20, only_b))
-    assert all(h.startswith("b:") for h in _ids(ann.knn(q.tolist(), 20, only_b)))
+    got, want = _ids(ann.knn(q.tolist(), 20, only_b)), _ids(exact.knn(q.tolist(), 20, only_b))
+    assert len(got) == 20 and got[0] == want[0] and len(set(got) & set(want)) >= 18
+    assert all(h.startswith("b:") for h in got)
     # the file goes: its chunks never come back, even queried with their own vectors
     ann.delete_files("a", ["m3.py"])
     assert not [i for i in _ids(ann.knn(q.tolist(), 30)) if i.startswith("a:m3.py")]
@@ -114,7 +124,8 @@ def test_filters_deletes_and_reembeds_are_followed(stores) -> None:
     other = EmbeddedStore(ann.path, ann_threshold=100)
     try:
         assert _ids(other.knn(fresh[4].tolist(), 1)) == ["a:m5.py#4"]
-        assert _ids(other.knn(q.tolist(), 10)) == _ids(exact.knn(q.tolist(), 10))
+        got, want = _ids(other.knn(q.tolist(), 10)), _ids(exact.knn(q.tolist(), 10))
+        assert len(got) == 10 and len(set(got) & set(want)) >= 9
     finally:
         other.close()
 
@@ -134,7 +145,7 @@ def test_saved_index_is_reused_and_a_damaged_one_rebuilt(stores, tmp_path: Path,
 
     monkeypatch.setattr(DimIndex, "apply", counting)
     reopened = EmbeddedStore(ann.path, ann_threshold=100)
-    assert _ids(reopened.knn(q.tolist(), 10)) == _ids(exact.knn(q.tolist(), 10))
+    assert _recall(reopened.knn(q.tolist(), 10), exact.knn(q.tolist(), 10)) >= 0.9  # approximate: see _recall
     assert applied == [0]  # loaded as saved: nothing to add
     reopened.close()
     folder = tmp_path / "x.db.vectors"
@@ -142,7 +153,7 @@ def test_saved_index_is_reused_and_a_damaged_one_rebuilt(stores, tmp_path: Path,
     data.write_bytes(data.read_bytes()[:100])  # damaged
     applied.clear()
     damaged = EmbeddedStore(ann.path, ann_threshold=100)
-    assert _ids(damaged.knn(q.tolist(), 10)) == _ids(exact.knn(q.tolist(), 10))
+    assert _recall(damaged.knn(q.tolist(), 10), exact.knn(q.tolist(), 10)) >= 0.9  # approximate: see _recall
     assert applied == [600]  # rebuilt from the vectors
     damaged.close()
 
@@ -214,7 +225,8 @@ def test_embedded_keys_reads_every_embedded_row_of_the_dimension_in_batches(tmp_
     _fill(store, files=2, per_file=10)  # 20 rows of DIM dimensions
     store.replace_files([_file("c", "other.py", np.ones((3, 8), dtype=np.float32) / np.sqrt(8))])  # another dimension
     con = sqlite3.connect(tmp_path / "x.db")
-    con.execute("UPDATE chunks SET embedding = NULL WHERE id = 'a:m1.py#4'")  # not embedded
+    # not embedded (schema 6: chunks is a view over chunk_rows)
+    con.execute("UPDATE chunk_rows SET embedding = NULL WHERE rowid = (SELECT rowid FROM chunks WHERE id = 'a:m1.py#4')")
     con.commit()
     expected = con.execute("SELECT rowid, checksum FROM chunks WHERE repo <> 'c' AND id <> 'a:m1.py#4' ORDER BY rowid").fetchall()
     keys, fps = embedded_keys(con, DIM)
