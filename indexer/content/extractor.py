@@ -5,7 +5,10 @@ a file past the chunk cap (``partial`` ``chunk_cap``, counted as indexed in part
 
 from __future__ import annotations
 
+from indexer.content.config import read as read_config
+from indexer.content.docs import sections
 from indexer.content.pieces import CONTENT_LANGUAGES, MAX_CHUNKS, content_kind
+from indexer.content.sql import statements
 from indexer.model import FileExtraction
 
 __all__ = ["ContentExtractor", "CONTENT_EXTRACTORS"]
@@ -21,20 +24,19 @@ class ContentExtractor:
 
     def extract(self, path: str, source: bytes) -> FileExtraction:
         """The extraction of ``path``: no records; ``errors`` when a configuration file does not parse
-        (its keys before the error still become chunks); ``partial = "chunk_cap"`` when the file gives
-        more chunks than :data:`indexer.content.MAX_CHUNKS` (the rest is left out). Never raises."""
-        from indexer.content import config, docs, sql
-
+        (the keys of the ``---`` documents before the broken one still become chunks);
+        ``partial = "chunk_cap"`` when the file gives more chunks than
+        :data:`indexer.content.MAX_CHUNKS` (the rest is left out). Never raises."""
         out = FileExtraction(path=path, language=self.language)
         text = source.decode("utf-8", "replace")
         kind = content_kind(self.language)
         if kind == "config":
-            pieces, out.errors = config.read(path, self.language, text)
+            pieces, out.errors = read_config(path, self.language, text)
             over = len(pieces) > MAX_CHUNKS
         elif kind == "doc":
-            over = len(docs.sections(path, self.language, text)) > MAX_CHUNKS
+            over = len(sections(path, self.language, text)) > MAX_CHUNKS
         else:
-            over = len(sql.statements(path, text, MAX_CHUNKS + 1)) > MAX_CHUNKS
+            over = len(statements(path, text, MAX_CHUNKS + 1)) > MAX_CHUNKS
         if over:
             out.partial = "chunk_cap"
         return out
