@@ -3,8 +3,9 @@
 :func:`index_all` indexes every repository of a manifest (:mod:`indexer.manifest`) into the
 configured stores, several at a time:
 
-* each repository runs in a process of its own (``spawn``), so one that fails, raises or is killed
-  (out of memory) costs that repository only; the others go on, and the summary says what happened;
+* repositories run in worker processes (:mod:`lsp_server.central_pool`: ``spawn``, one repository at
+  a time each, reused for the next one), so one that fails, raises or is killed (out of memory)
+  costs that repository only; the others go on, and the summary says what happened;
 * at most ``jobs`` run at once, and a repository starts only while the estimated memory of the runs
   under way plus its own (:func:`indexer.manifest.estimate_mib`) fits ``memory_budget`` MiB (one
   runs alone whatever its estimate, so a big repository is never starved); the largest go first;
@@ -25,14 +26,11 @@ configured stores, several at a time:
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import resource
 import threading
 import time
-import traceback
-from dataclasses import asdict, dataclass, field
-from multiprocessing.connection import Connection, wait
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -46,17 +44,15 @@ from indexer.embedding import embed_pending
 from indexer.manifest import ManifestEntry, ManifestError, estimate_mib, load_manifest
 from indexer.registry import branch_identity, refresh_counts
 from indexer.run import IndexOptions
+from lsp_server.central_pool import WRITE_WAIT_SECONDS, RepoJob, RepoOutcome, run_jobs
 from lsp_server.cli_support import RichProgress, emit_json, err, loaded_config, out
 from stores.embedder import EmbedderError
-from stores.errors import StoreError, os_error_message
+from stores.errors import StoreError
 from stores.factory import (claim_repository, default_db_path, open_embedder, open_stores, state_dir,
                             writer_lock)
 
 __all__ = ["index_all", "watch_all", "default_jobs", "default_memory_budget", "RepoJob", "RepoOutcome",
            "run_jobs", "WRITE_WAIT_SECONDS"]
-
-WRITE_WAIT_SECONDS = 3600.0
-"""How long one run's write transaction waits for another run's on the same index file."""
 
 
 def default_jobs() -> int:
@@ -77,149 +73,6 @@ def default_memory_budget() -> int:
     return 2048
 
 
-@dataclass(frozen=True, slots=True)
-class RepoJob:
-    """One repository's run, as sent to its process (picklable)."""
-
-    root: str
-    key: str
-    name: str
-    branch: str | None
-    product: str
-    db: str
-    max_file_bytes: int
-    extract_jobs: int
-    estimate_mib: int
-
-
-@dataclass(slots=True)
-class RepoOutcome:
-    """What one repository's run did: ``status`` ``ok`` | ``failed``; counts from the run's report;
-    ``seconds`` wall time; ``peak_mib`` the peak RSS of its process (its extraction workers apart)."""
-
-    key: str
-    name: str
-    root: str
-    status: str = "failed"
-    error: str | None = None
-    files: int = 0
-    parsed: int = 0
-    written: int = 0
-    nodes: int = 0
-    edges: int = 0
-    chunks: int = 0
-    seconds: float = 0.0
-    peak_mib: float = 0.0
-    estimate_mib: int = 0
-    phases: dict[str, float] = field(default_factory=dict)
-
-
-class _PipeProgress:
-    """A :class:`indexer.run.ProgressSink` that sends phase starts to the parent."""
-
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-
-    def start(self, phase: str, total: int | None) -> None:
-        self.conn.send(("phase", phase))
-
-    def advance(self, n: int = 1) -> None:
-        pass
-
-    def done(self, phase: str) -> None:
-        pass
-
-
-def _run_job(job: RepoJob, conn: Connection) -> None:
-    """The body of one repository's process: index it, send ``("done", RepoOutcome)``."""
-    from indexer.pipeline import index_repository
-    from stores.config import doc_folders_of, load_config
-
-    outcome = RepoOutcome(job.key, job.name, job.root, estimate_mib=job.estimate_mib)
-    t0 = time.perf_counter()
-    try:
-        config = load_config()
-        db = Path(job.db)
-        stores = open_stores(config, db, product=job.product, create=True, busy_timeout=WRITE_WAIT_SECONDS)
-        try:
-            options = IndexOptions(repo=job.key, product=job.product, name=job.name, branch=job.branch,
-                                   max_file_bytes=job.max_file_bytes, jobs=job.extract_jobs,
-                                   http_services=config.http_services, state_dir=str(state_dir(db)),
-                                   memory_budget_mib=job.estimate_mib, doc_folders=doc_folders_of(Path(job.root)))  # what the scheduler admitted it for
-            report = index_repository(job.root, stores.graph, stores.search, options, _PipeProgress(conn))
-        finally:
-            stores.close()
-        outcome.status = "ok"
-        outcome.files, outcome.parsed, outcome.written = report.files_indexed, report.files_extracted, report.files_written
-        outcome.nodes, outcome.edges, outcome.chunks = sum(report.nodes.values()), sum(report.edges.values()), report.chunks
-        outcome.phases = dict(report.phases)
-    except StoreError as exc:
-        outcome.error = str(exc)
-    except OSError as exc:
-        outcome.error = os_error_message(exc)
-    except Exception as exc:  # a bug costs this repository, never the others
-        outcome.error = f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=3).splitlines()[-2].strip()})"
-    outcome.seconds = round(time.perf_counter() - t0, 3)
-    outcome.peak_mib = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    conn.send(("done", outcome))
-    conn.close()
-
-
-def run_jobs(jobs: list[RepoJob], parallel: int, budget_mib: int, on_event: Any = None) -> list[RepoOutcome]:
-    """Run ``jobs`` in processes of their own, at most ``parallel`` at once and within ``budget_mib``
-    (see the module docstring); ``on_event(key, what)`` hears ``start`` / a phase name / ``done`` /
-    ``failed``. Returns the outcomes in the order of ``jobs``. Ctrl-C stops every run (their
-    transactions roll back) and raises KeyboardInterrupt."""
-    ctx = multiprocessing.get_context("spawn")
-    pending = sorted(jobs, key=lambda j: -j.estimate_mib)
-    running: dict[Connection, tuple[RepoJob, Any]] = {}
-    outcomes: dict[str, RepoOutcome] = {}
-    notify = on_event or (lambda key, what: None)
-    try:
-        while pending or running:
-            used = sum(job.estimate_mib for job, _ in running.values())
-            for job in list(pending):
-                if len(running) >= parallel:
-                    break
-                if running and used + job.estimate_mib > budget_mib:
-                    continue
-                reader, writer = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_run_job, args=(job, writer), name=f"ripple-index-{job.key}")
-                proc.start()
-                writer.close()
-                running[reader] = (job, proc)
-                pending.remove(job)
-                used += job.estimate_mib
-                notify(job.key, "start")
-            for conn in wait(list(running), timeout=0.5):
-                job, proc = running[conn]
-                try:
-                    kind, value = conn.recv()
-                except (EOFError, OSError):
-                    proc.join()
-                    code = proc.exitcode
-                    why = " (killed: out of memory?)" if code == -9 else ""
-                    outcomes[job.key] = RepoOutcome(job.key, job.name, job.root, error=f"its process ended with code "
-                                                    f"{code}{why} before reporting", estimate_mib=job.estimate_mib)
-                    notify(job.key, "failed")
-                    del running[conn]
-                    continue
-                if kind == "phase":
-                    notify(job.key, value)
-                    continue
-                outcomes[job.key] = value
-                proc.join()
-                del running[conn]
-                notify(job.key, "done" if value.status == "ok" else "failed")
-    except KeyboardInterrupt:
-        for _, proc in running.values():
-            proc.terminate()
-        for _, proc in running.values():
-            proc.join()
-        raise
-    return [outcomes[j.key] for j in jobs if j.key in outcomes]
-
-
 def _plan(entries: list[ManifestEntry], db: Path, max_file_size: int, extract_jobs: int
           ) -> tuple[list[RepoJob], list[RepoOutcome]]:
     """Keys and claims checked against the stores, once, before any run: the jobs to run and the
@@ -228,21 +81,26 @@ def _plan(entries: list[ManifestEntry], db: Path, max_file_size: int, extract_jo
 
     config = loaded_config(load_config())
     jobs, refused = [], []
-    for entry in entries:
-        try:
-            stores = open_stores(config, db, product=entry.product, create=True)
-        except StoreError as exc:
-            raise click.ClickException(str(exc)) from exc
-        try:
-            key, name, branch = branch_identity(stores.graph.repositories(), entry.name, entry.branch, entry.path)
-            claim_repository(stores.graph, db, key, entry.path)
-        except StoreError as exc:
-            refused.append(RepoOutcome(entry.name, entry.name, str(entry.path), error=str(exc)))
-            continue
-        finally:
+    opened: dict[str, Any] = {}  # product -> its stores, opened once for all its repositories
+    try:
+        for entry in entries:
+            stores = opened.get(entry.product)
+            if stores is None:
+                try:
+                    stores = opened[entry.product] = open_stores(config, db, product=entry.product, create=True)
+                except StoreError as exc:
+                    raise click.ClickException(str(exc)) from exc
+            try:
+                key, name, branch = branch_identity(stores.graph.repositories(), entry.name, entry.branch, entry.path)
+                claim_repository(stores.graph, db, key, entry.path)
+            except StoreError as exc:
+                refused.append(RepoOutcome(entry.name, entry.name, str(entry.path), error=str(exc)))
+                continue
+            jobs.append(RepoJob(str(entry.path), key, name, branch, entry.product, str(db), max_file_size,
+                                extract_jobs, estimate_mib(entry.path)))
+    finally:
+        for stores in opened.values():
             stores.close()
-        jobs.append(RepoJob(str(entry.path), key, name, branch, entry.product, str(db), max_file_size, extract_jobs,
-                            estimate_mib(entry.path)))
     return jobs, refused
 
 
