@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 import resource
 import time
 import traceback
@@ -66,7 +67,7 @@ class RepoJob:
 class RepoOutcome:
     """What one repository's run did: ``status`` ``ok`` | ``failed``; counts from the run's report;
     ``seconds`` wall time; ``peak_mib`` the peak RSS of its worker during this repository's run (its
-    extraction workers apart)."""
+    extraction workers apart); ``worker`` the process id of the worker that ran it (0: none reported)."""
 
     key: str
     name: str
@@ -83,6 +84,7 @@ class RepoOutcome:
     peak_mib: float = 0.0
     estimate_mib: int = 0
     phases: dict[str, float] = field(default_factory=dict)
+    worker: int = 0
 
 
 def _status_kib(field_name: str) -> int | None:
@@ -138,7 +140,7 @@ def _index_one(job: RepoJob, conn: Connection) -> RepoOutcome:
     from indexer.pipeline import index_repository
     from stores.config import doc_folders_of, load_config
 
-    outcome = RepoOutcome(job.key, job.name, job.root, estimate_mib=job.estimate_mib)
+    outcome = RepoOutcome(job.key, job.name, job.root, estimate_mib=job.estimate_mib, worker=os.getpid())
     t0 = time.perf_counter()
     reset_peak_rss()
     try:
@@ -203,10 +205,12 @@ class _Slot:
         self.conn.close()
 
 
-def run_jobs(jobs: list[RepoJob], parallel: int, budget_mib: int, on_event: Any = None) -> list[RepoOutcome]:
+def run_jobs(jobs: list[RepoJob], parallel: int, budget_mib: int, on_event: Any = None,
+             recycle_mib: float = RECYCLE_MIB) -> list[RepoOutcome]:
     """Run ``jobs`` in worker processes, at most ``parallel`` at once and within ``budget_mib`` (see
     the module docstring); ``on_event(key, what)`` hears ``start`` / a phase name / ``done`` /
-    ``failed``. Returns the outcomes in the order of ``jobs``. Ctrl-C stops every run (their
+    ``failed``; a worker whose resident memory after a repository exceeds ``recycle_mib`` MiB is
+    replaced (0: a new worker for every repository). Returns the outcomes in the order of ``jobs``. Ctrl-C stops every run (their
     transactions roll back) and raises KeyboardInterrupt."""
     ctx = multiprocessing.get_context("spawn")
     pending = sorted(jobs, key=lambda j: -j.estimate_mib)
@@ -269,7 +273,7 @@ def run_jobs(jobs: list[RepoJob], parallel: int, budget_mib: int, on_event: Any 
                 _, outcome, rss_mib = message
                 outcomes[job.key] = outcome
                 slot.job = None
-                if rss_mib > RECYCLE_MIB:
+                if rss_mib > recycle_mib:
                     retire(slot)
                 notify(job.key, "done" if outcome.status == "ok" else "failed")
     except KeyboardInterrupt:
