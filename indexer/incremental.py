@@ -146,7 +146,8 @@ class RepositoryIndex:
         self.synced = False
         self.skip_unchanged = False
         """A one-shot run (``ripple index``) stops after hashing when the index already holds exactly
-        the tree; a watcher must not (its first sync records what every file's bindings read)."""
+        the tree; a watcher must not (its first sync records what every file's bindings read). Such a
+        run also lets the resolver's lookup tables go before it writes (nothing resolves after)."""
 
     def close(self) -> None:
         """Release the extraction cache (the store stays the caller's)."""
@@ -229,7 +230,10 @@ class RepositoryIndex:
         self.resolver.update(loaded, [p for p in self.resolver.files if p not in current])
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
-        resolved = self.resolver.resolve(sorted(current))
+        # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
+        resolved = self.resolver.resolve(sorted(current), spill=True)
+        if self.skip_unchanged:  # a one-shot run: nothing resolves after this
+            self.resolver.drop_tables()
         progress.done("resolve")
         t4 = time.perf_counter()
         report.phases["resolve"] = t4 - t3
