@@ -36,7 +36,7 @@ from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
 from indexer.packed import pack_calls
 from indexer.run import IndexOptions, IndexReport, ProgressSink
-from indexer.spill import SpillFile, SpillRef
+from indexer.spill import SpillFile, SpillRef, spill_file
 from indexer.symbols import module_path
 from stores.contracts import Chunk
 
@@ -296,8 +296,8 @@ class ExtractStage:
         """Parse ``files``: each good one joins ``current`` (paths indexed after the run) and
         ``loaded`` (``(extraction, checksum, size)`` for the resolver) and is returned by path; each
         bad one leaves ``current`` and is counted in ``report`` as skipped. The text and chunks of the
-        good ones wait for the write in a spill file (:meth:`Extracted.spill`; one per call, deleted
-        when the last result reading it is gone), not in memory."""
+        good ones wait for the write in a spill file (:meth:`Extracted.spill`, :func:`indexer.spill.spill_file`:
+        one per call, deleted when the last result reading it is gone), not in memory."""
         fresh: dict[str, Extracted] = {}
         spill: SpillFile | None = None
         for item in extract_files(files, self.options, self.product, progress, keep_suffix):
@@ -307,7 +307,7 @@ class ExtractStage:
                 current.discard(item.path)
                 continue
             if spill is None:
-                spill = SpillFile()
+                spill = spill_file(self.options.state_dir)
             item.spill(spill)  # text and chunks wait for the write on disk, as one pickle
             item.extraction = None  # the resolver holds it (loaded); the writer reads it there
             current.add(item.path)

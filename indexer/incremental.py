@@ -74,6 +74,7 @@ from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
 from indexer.resolve.repository import FileChange, RepositoryResolver
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
+from indexer.spill import spill_file
 from indexer.symbols import file_id
 from indexer.writer import IndexWriter, Journal, indexer_version
 from stores.contracts import GraphStore, SearchIndex
@@ -231,7 +232,7 @@ class RepositoryIndex:
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
         # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
-        resolved = self.resolver.resolve(sorted(current), spill=True)
+        resolved = self.resolver.resolve(sorted(current), spill=spill_file(self.options.state_dir))
         if self.skip_unchanged:  # a one-shot run: nothing resolves after this
             self.resolver.drop_tables()
         progress.done("resolve")

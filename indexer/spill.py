@@ -12,6 +12,7 @@ given back under pressure, and the process's resident set does not grow with the
 
 from __future__ import annotations
 
+import os
 import pickle
 import tempfile
 import threading
@@ -20,10 +21,23 @@ from typing import overload
 
 from stores.contracts import IndexedFile
 
-__all__ = ["SpillFile", "SpillRef", "SpilledOutputs"]
+__all__ = ["SpillFile", "SpillRef", "SpilledOutputs", "spill_file"]
 
 SpillRef = tuple[int, int]
 """Where :meth:`SpillFile.put` wrote a byte string: ``(offset, length)`` in bytes."""
+
+
+def spill_file(state_dir: str | None) -> SpillFile:
+    """A new spill file in the run's state folder (``state_dir``, created if missing: it is on disk,
+    in the user's cache folder, where the system's temporary folder may be in memory, ``tmpfs``), or
+    in the system's temporary folder without one or when the state folder cannot be made."""
+    if state_dir is not None:
+        try:
+            os.makedirs(state_dir, exist_ok=True)
+            return SpillFile(state_dir)
+        except OSError:
+            pass
+    return SpillFile()
 
 
 class SpillFile:
@@ -85,7 +99,7 @@ class SpilledOutputs(Sequence[IndexedFile]):
     __slots__ = ("spill", "_items", "paths")
 
     def __init__(self, spill: SpillFile | None = None) -> None:
-        self.spill = spill or SpillFile()
+        self.spill = spill if spill is not None else SpillFile()
         self._items: list[IndexedFile | SpillRef] = []
         self.paths: list[str] = []
 

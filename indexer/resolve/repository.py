@@ -23,7 +23,7 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
 from indexer.resolve.values import Def, Deps, Token
-from indexer.spill import SpilledOutputs
+from indexer.spill import SpilledOutputs, SpillFile
 from indexer.symbols import module_path
 from stores.contracts import IndexedFile
 
@@ -37,7 +37,7 @@ class ResolvedRepository:
     ``unresolved``)."""
 
     files: Sequence[IndexedFile]
-    """A list, or a :class:`indexer.spill.SpilledOutputs` (``resolve(..., spill=True)``)."""
+    """A list, or a :class:`indexer.spill.SpilledOutputs` (``resolve(..., spill=...)``)."""
     call_outcomes: dict[str, int]
     link_outcomes: dict[str, int] = field(default_factory=dict)
 
@@ -316,11 +316,12 @@ class RepositoryResolver:
 
     # -- resolving ---------------------------------------------------------------------------------
 
-    def resolve(self, paths: Iterable[str], spill: bool = False) -> ResolvedRepository:
+    def resolve(self, paths: Iterable[str], spill: SpillFile | None = None) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
-        files. ``spill``: the outputs are a :class:`indexer.spill.SpilledOutputs` in which each file's
-        output is pickled to a temporary file as soon as it is made (those of files with framework
+        files. ``spill`` (a :class:`indexer.spill.SpillFile`): the outputs are a
+        :class:`indexer.spill.SpilledOutputs` in which each file's output is pickled to that file as
+        soon as it is made (those of files with framework
         facts, which the linker extends, stay in memory until then), so that a whole-tree run does
         not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
         a changed constant or mount re-links the files that use it.
@@ -341,7 +342,7 @@ class RepositoryResolver:
         outcomes: dict[str, int] = defaultdict(int)
         # The one place where file outputs are produced, for full and incremental runs alike; framework
         # linking (Endpoint / Topic nodes and their edges) is merged into them right here.
-        files: list[IndexedFile] | SpilledOutputs = SpilledOutputs() if spill else []
+        files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill) if spill is not None else []
         for fc in ctxs:
             out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
             if isinstance(files, SpilledOutputs):

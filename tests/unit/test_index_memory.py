@@ -23,7 +23,7 @@ from indexer.packed import PackedCalls, pack_calls
 from indexer.pipeline import index_repository
 from indexer.resolve.repository import RepositoryResolver
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexOptions
-from indexer.spill import SpilledOutputs, SpillFile
+from indexer.spill import SpilledOutputs, SpillFile, spill_file
 from stores.contracts import FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from tests.index_dump import dump
@@ -193,6 +193,15 @@ class TestSpill:
         with pytest.raises(ValueError):
             spill.get(first)
 
+    def test_the_spill_file_goes_in_the_state_folder_else_the_temporary_one(self, tmp_path):
+        state = tmp_path / "state" / "deep"
+        spill = spill_file(str(state))
+        assert state.is_dir() and spill.get(spill.put(b"x")) == b"x"
+        blocked = tmp_path / "file"
+        blocked.write_text("not a folder", encoding="utf-8")
+        fallback = spill_file(str(blocked / "state"))  # cannot be made: the system's temporary folder
+        assert fallback.get(fallback.put(b"y")) == b"y" and spill_file(None).size == 0
+
     def test_outputs_spilled_read_back_as_copies_kept_ones_as_themselves(self):
         outputs = SpilledOutputs()
         a, b = _file("a.py"), _file("b.py")
@@ -241,11 +250,11 @@ class TestSpilledResolve:
         plain_resolver, spilled_resolver = RepositoryResolver("t"), RepositoryResolver("t")
         plain_resolver.update(extractions)
         spilled_resolver.update(_fixture_extractions("wrappers-fastapi"))
-        plain, spilled = plain_resolver.resolve(paths), spilled_resolver.resolve(paths, spill=True)
+        plain, spilled = plain_resolver.resolve(paths), spilled_resolver.resolve(paths, spill=SpillFile())
         assert isinstance(spilled.files, SpilledOutputs) and isinstance(plain.files, list)
         assert list(spilled.files) == plain.files and spilled.call_outcomes == plain.call_outcomes
         assert spilled.link_outcomes == plain.link_outcomes
         kinds = {e.kind for out in plain.files for e in out.edges}
         assert {"EXPOSES", "WRAPS"} <= kinds  # the linker extended some outputs after they were made
         spilled_resolver.drop_tables()  # rebuilt on demand: the next resolve answers the same
-        assert list(spilled_resolver.resolve(paths, spill=True).files) == plain.files
+        assert list(spilled_resolver.resolve(paths, spill=SpillFile()).files) == plain.files
