@@ -685,3 +685,34 @@ def test_watcher_follows_a_ref_target_of_any_suffix_and_kubernetes_manifests(tmp
         ws.edit({"deploy/k8s.yaml": None})
     finally:
         ws.close()
+
+
+def _user_calls(db: Path) -> list[str]:
+    return [c for c in calls(db) if c.startswith("app/routes.")]
+
+
+def test_current_user_follows_the_user_loader_as_it_comes_goes_and_changes(tmp_path: Path) -> None:
+    """Flask-Login's ``current_user`` is what the ``user_loader`` returns (python/modules.py
+    LOADER_PROXIES): adding, removing or retargeting the loader in another file rebinds the routes."""
+    models = (
+        "from app import db, login\n\n\nclass User(db.Model):\n    def follow(self, o):\n        pass\n\n\n"
+        "class Admin(db.Model):\n    def follow(self, o):\n        pass\n\n\n"
+        "def load_user(id):\n    return db.session.get(User, int(id))\n"
+    )
+    files = {
+        "app/__init__.py": "from flask_login import LoginManager\nlogin = LoginManager()\ndb = None\n",
+        "app/models.py": models,
+        "app/routes.py": "from flask_login import current_user\n\n\ndef follow(name):\n    current_user.follow(name)\n",
+    }
+    ws = Workspace(tmp_path, files)
+    try:
+        assert _user_calls(ws.db) == []
+        loader = models.replace("def load_user", "@login.user_loader\ndef load_user")
+        ws.edit({"app/models.py": loader})
+        assert _user_calls(ws.db) == ["app/routes.follow(1) -> app/models.User.follow(1) [inferred]"]
+        ws.edit({"app/models.py": loader.replace("get(User,", "get(Admin,")})
+        assert _user_calls(ws.db) == ["app/routes.follow(1) -> app/models.Admin.follow(1) [inferred]"]
+        ws.edit({"app/models.py": models})
+        assert _user_calls(ws.db) == []
+    finally:
+        ws.close()
