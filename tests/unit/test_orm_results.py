@@ -205,3 +205,22 @@ def unfollow(me: User, other):
         "app/routes.unfollow(2) -> table:t:.followers",
     ]
     assert edges(result, "READS") == ["app/models.User.count(0) -> table:t:.followers"]
+
+
+def test_a_function_returning_a_local_bound_to_one_lookup_returns_an_instance():
+    ex = EXTRACTOR.extract("m.py", b"""
+def load(user_id):
+    user = Admin.query.get(int(user_id))
+    return user
+
+def rebound(i):
+    user = Admin.query.get(i)
+    user = wrap(user)
+    return user
+
+def looped():
+    for user in Admin.query.all():
+        pass
+    return user
+""")
+    assert {d.qualname: d.inferred_return for d in ex.definitions} == {"load": "Admin", "rebound": None, "looped": None}

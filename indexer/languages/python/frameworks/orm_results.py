@@ -209,12 +209,23 @@ def _returns_of(fn: Node) -> list[Node]:
     return out
 
 
-def _returned_model(src: SourceText, ret: Node) -> str | None:
+def _enclosing_function(node: Node) -> Node | None:
+    """The function definition whose own body holds ``node`` (``None``: module, class or lambda)."""
+    fn = node.parent
+    while fn is not None and fn.type not in _NESTED:
+        fn = fn.parent
+    return fn if fn is not None and fn.type == "function_definition" else None
+
+
+def _returned_model(src: SourceText, ret: Node, names: dict[str, str | None]) -> str | None:
     """The model a ``return`` statement returns one row of; ``""`` for a bare ``return`` / ``return
-    None``; ``None`` for anything else."""
+    None``; ``None`` for anything else. ``names``: the function's local names bound only to a lookup
+    of one row of a model (``user = User.query.get(id)``; ``return user``), to that model."""
     value = ret.named_children[0] if ret.named_children else None
     if value is None or value.type == "none":
         return ""
+    if value.type == "identifier":
+        return names.get(src.text(value))
     found = lookup_model(src, value) if value.type == "call" else None
     return found[0] if found and found[1] == "one" else None
 
@@ -229,6 +240,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     seen: set[int] = set()
     added: dict[tuple[str | None, str, int], Binding] = {}
     functions: dict[int, Node] = {}
+    loops: set[tuple[str | None, str]] = set()
     for c in out.calls:
         if c.name not in _CANDIDATES or not (
                 c.receiver is None and c.name.endswith("_or_404")
@@ -245,10 +257,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if parent is None:
             continue
         if parent.type == "return_statement":
-            fn = parent.parent
-            while fn is not None and fn.type not in _NESTED:
-                fn = fn.parent
-            if fn is not None and fn.type == "function_definition":
+            fn = _enclosing_function(parent)
+            if fn is not None:
                 functions[fn.id] = fn
             continue
         loop = parent.type == "for_statement"
@@ -261,16 +271,27 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         scope = scope_of(target, src)
         line = target.start_point[0] + 1
         added[(scope, src.text(target), line)] = Binding(scope, src.text(target), found[0], "constructed", line)
+        if loop:
+            loops.add((scope, src.text(target)))
+        elif found[1] == "one":
+            fn = _enclosing_function(parent)
+            if fn is not None:
+                functions[fn.id] = fn
     if added:
         out.bindings[:] = [b for b in out.bindings if (b.scope, b.name, b.line) not in added]
         out.bindings.extend(added.values())
     for fn in functions.values():
-        models = {_returned_model(src, r) for r in _returns_of(fn)} - {""}
-        if len(models) != 1 or None in models:
-            continue
         name = fn.child_by_field_name("name")
         body = fn.child_by_field_name("body")
         scope = scope_of(body.named_children[0], src) if body is not None and body.named_children else None
+        local: dict[str, str | None] = {}
+        for b in out.bindings:
+            if b.scope == scope:
+                one = b.how == "constructed" and (b.scope, b.name, b.line) in added and (b.scope, b.name) not in loops
+                local[b.name] = b.type if one and local.get(b.name, b.type) == b.type else None
+        models = {_returned_model(src, r, local) for r in _returns_of(fn)} - {""}
+        if len(models) != 1 or None in models:
+            continue
         for d in out.definitions:
             if d.qualname == scope and name is not None and d.name_line == name.start_point[0] + 1 \
                     and d.kind in ("function", "method") and not d.return_type:
