@@ -31,6 +31,7 @@ from analysis.navigation import Reference, callers, dotted_name, lookup, referen
 from analysis.retrieval import QueryEngine
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine
+from lsp_server.cli_similar import similar
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
@@ -876,6 +877,7 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
 main.add_command(repos)
 main.add_command(embed)
 main.add_command(models_group)
+main.add_command(similar)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))
