@@ -224,3 +224,30 @@ def looped():
     return user
 """)
     assert {d.qualname: d.inferred_return for d in ex.definitions} == {"load": "Admin", "rebound": None, "looped": None}
+
+
+def test_a_tables_test_accessors_follow_the_tests_mode(tmp_path):
+    from analysis.tables import table_accessors
+    from indexer.pipeline import index_repository
+    from indexer.run import IndexOptions
+    from stores.embedded import EmbeddedStore
+
+    src = tmp_path / "src"
+    (src / "app").mkdir(parents=True)
+    (src / "app" / "__init__.py").write_text("db = None\n")
+    (src / "app" / "models.py").write_text(
+        "import sqlalchemy as sa\nimport sqlalchemy.orm as so\nfrom app import db\n\n"
+        "followers = sa.Table('followers', db.metadata, sa.Column('a', sa.Integer))\n\n\n"
+        "class User(db.Model):\n    following = so.relationship(secondary=followers)\n\n"
+        "    def follow(self, u):\n        self.following.add(u)\n")
+    (src / "tests.py").write_text(
+        "from app.models import User\n\n\ndef test_follow(u: User, v):\n    u.following.append(v)\n")
+    store = EmbeddedStore(tmp_path / "i.db")
+    try:
+        index_repository(src, store, store, IndexOptions(repo="r", jobs=1))
+        names = {mode: [n.id for n in table_accessors(store, "table:followers", mode)]
+                 for mode in ("include", "apart", "exclude", "only")}
+    finally:
+        store.close()
+    both = ["r:app/models.User.follow(1)", "r:tests.test_follow(2)"]
+    assert names == {"include": both, "apart": both, "exclude": both[:1], "only": both[1:]}

@@ -72,8 +72,8 @@ _DJANGO_FILTERS = frozenset({"filter", "get", "exclude", "update", "get_or_creat
 _RAW_SQL = frozenset({"execute", "executemany", "executescript", "fetch", "fetchrow", "fetchval", "fetch_one",
                       "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql"})
 _SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete"})
-_M2M_WRITES = frozenset({"add", "remove", "set", "clear"})
-_SA_COLLECTION_WRITES = frozenset({"add", "remove", "clear", "append", "extend", "discard"})
+_M2M_WRITES = frozenset({"add", "remove", "set", "clear", "append", "extend", "discard"})
+"""Django related-manager and SQLAlchemy collection methods that write a many-to-many join table."""
 _M2M_READS = frozenset({"all", "select"})
 """Methods of a Django many-to-many manager (``post.tags.add(t)``) that write its join table."""
 _SELF_ROOTS = frozenset({"self", "self.model.objects", "self.model._default_manager", "self.get_queryset()",
@@ -478,7 +478,7 @@ class _Detector:
                 self.out.table_uses.append(TableUse("django", "writes", scope, line, col,
                                                     entity=rtext, resolution="inferred"))
             return
-        writes = _SA_COLLECTION_WRITES if self.sqlalchemy else _M2M_WRITES
+        writes = _M2M_WRITES
         if receiver is not None and (name in writes or name in _M2M_READS and not args.positional) \
                 and receiver.type == "attribute" and (self.models_user or self.sqlalchemy) \
                 and "session" not in compact(src, receiver).lower():
