@@ -478,14 +478,13 @@ class _Detector:
                 self.out.table_uses.append(TableUse("django", "writes", scope, line, col,
                                                     entity=rtext, resolution="inferred"))
             return
-        writes = _M2M_WRITES
-        if receiver is not None and (name in writes or name in _M2M_READS and not args.positional) \
+        if receiver is not None and (name in _M2M_WRITES or name in _M2M_READS and not args.positional) \
                 and receiver.type == "attribute" and (self.models_user or self.sqlalchemy) \
                 and "session" not in compact(src, receiver).lower():
             owner_expr = receiver.child_by_field_name("object")
             if owner_expr is not None and owner_expr.type in ("identifier", "attribute") and "objects" not in compact(src, receiver):
                 self.out.table_uses.append(TableUse(
-                    "sqlalchemy-m2m" if self.sqlalchemy else "django-m2m", "writes" if name in writes else "reads",
+                    "sqlalchemy-m2m" if self.sqlalchemy else "django-m2m", "writes" if name in _M2M_WRITES else "reads",
                     scope_of(node, src), line, col, entity=compact(src, owner_expr), resolution="inferred",
                     table=src.text(receiver.child_by_field_name("attribute"))))
         if not self.sqlalchemy:
