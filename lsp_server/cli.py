@@ -202,7 +202,9 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     langs = ", ".join(f"{k} {v:,}" for k, v in sorted(r.files_by_language.items()))
     table.add_row("files indexed", f"{r.files_indexed:,} ({langs})" if langs else "0")
     if r.files_with_parse_errors:
-        table.add_row("with syntax errors", f"{r.files_with_parse_errors:,} (extracted as far as they parse)")
+        more = r.files_with_parse_errors - len(r.parse_error_examples)
+        table.add_row("with syntax errors", escape(f"{r.files_with_parse_errors:,} (extracted as far as they parse): "
+                                                   + "; ".join(r.parse_error_examples) + (f"; {more:,} more" if more > 0 else "")))
     if r.partial:
         table.add_row("indexed in part", ", ".join(f"{k} {v:,}" for k, v in sorted(r.partial.items())))
     table.add_row("skipped", ", ".join(f"{k} {v:,}" for k, v in sorted(r.skipped.items())) or "none")

@@ -174,13 +174,14 @@ def test_new_files_satisfy_old_unresolved_calls(ws: Workspace) -> None:
 def test_file_that_stops_parsing_and_parses_again(ws: Workspace) -> None:
     broken = ws.edit({"app/service.py": FILES["app/service.py"].replace("def run(self):", "def run(self:")})
     assert broken.files_with_parse_errors == 1
+    assert [e.split(": ", 1)[0] for e in broken.parse_error_examples] == ["app/service.py"]
     assert [c for c in calls(ws.db) if c.startswith("app/service")] == [
         "app/service.Service -> app/repo.Repo.find(1) [name]",
         "app/service.Service -> app/repo.Repo.save(1) [inferred]",
         "app/service.Service.__init__(0) -> app/repo.Repo [exact]",
     ]
     fixed = ws.edit({"app/service.py": FILES["app/service.py"]})
-    assert fixed.files_with_parse_errors == 0
+    assert (fixed.files_with_parse_errors, fixed.parse_error_examples) == (0, [])
     assert calls(ws.db) == BASE_CALLS
     assert unresolved(ws.db) == BASE_UNRESOLVED
 
@@ -208,9 +209,11 @@ def test_one_shot_run_on_an_unchanged_tree_stops_after_hashing(ws: Workspace) ->
     ws.write({"app/broken.py": "def f(:\n    pass\n"})
     first = index_repository(ws.src, ws.store, ws.store, IndexOptions(repo="r", jobs=1, state_dir=str(ws.tmp / "state")))
     assert (first.files_written, first.files_with_parse_errors) == (1, 1)
+    assert first.parse_error_examples == ["app/broken.py: 1:6: missing )"]
     again = index_repository(ws.src, ws.store, ws.store, IndexOptions(repo="r", jobs=1, state_dir=str(ws.tmp / "state")))
     assert (again.files_indexed, again.files_with_parse_errors, again.files_extracted, again.files_resolved,
             again.files_written) == (9, 1, 0, 0, 0)
+    assert again.parse_error_examples == ["app/broken.py"]  # the index keeps the count, not the message
     assert again.files_by_language == {"python": 6, "java": 2, "javascript": 1}
     ws.check()
 
