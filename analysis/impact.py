@@ -54,6 +54,7 @@ from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
 from analysis.tables import TableHit, is_table_target, table_accessors, tables_detail, tables_reached
 from analysis.navigation import (
+    AmbiguousPath,
     CALLABLE_LABELS,
     TYPE_LABELS,
     REFERENCE_KINDS,
@@ -989,11 +990,9 @@ def target_query(graph: GraphStore, target: str, repo: str | None = None) -> Sym
         return SymbolQuery(target)
     path = Path(m["path"]).expanduser()
     found = [f for f in file_candidates(graph, str(path.resolve()) if path.exists() else m["path"]) if repo in (None, f[0])]
-    if not found:
-        raise ValueError(f"{m['path']} is not a file of the index")
-    if len(found) > 1:
-        raise ValueError(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
-                         + "; give more of its path")
+    if len(found) != 1:  # several: AmbiguousPath (a ValueError), so an API can answer 409, not 404
+        raise (AmbiguousPath if found else ValueError)(f"{m['path']} may be any of " + ", ".join(
+            f"{r}/{p}" for r, p in found) + "; give more of its path" if found else f"{m['path']} is not a file of the index")
     (repo, rel), line = found[0], int(m["line"])
     col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
     return PositionQuery(repo, rel, line, col)
