@@ -63,7 +63,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from stores.analyzer import analyze
+from stores.analyzer import query_terms
 from stores.contracts import (
     CODE_UNIT_KINDS,
     Chunk,
@@ -592,7 +592,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     @_guarded
     def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Best ``limit`` chunks by BM25 (weights name 3, fqn 2, text 1) for ``query`` analysed with
-        :func:`stores.analyzer.analyze`, any token matching (OR); best first, ties by chunk id.
+        :func:`stores.analyzer.query_terms` (its tokens less its stop words), any term matching (OR); best
+        first, ties by chunk id.
         Scores are positive. An empty or all-punctuation query, or ``limit <= 0``, returns ``[]``.
 
         Query tokens found in at least half of the chunks are dropped when a rarer token remains:
@@ -601,7 +602,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         result list). Likewise, when the kept tokens together match more than ``_POSTINGS_BUDGET``
         chunks, the most common of them are dropped until they fit (the rarest token always stays):
         they weigh least in the score and cost the most to score."""
-        tokens = list(dict.fromkeys(analyze(query)))
+        tokens = query_terms(query)
         if not tokens or limit <= 0:
             return []
         tokens = self._prune_common(tokens)
