@@ -68,7 +68,7 @@ class AnnParams:
 
     connectivity: int = 16
     expansion_add: int = 64
-    expansion_search: int = 256
+    expansion_search: int = 512
     candidates: int = 64
     dtype: str = "i8"
 
