@@ -84,6 +84,8 @@ class AnnParams:
         """The parameters fixed in a built index (a saved index built with others is rebuilt)."""
         return {"connectivity": self.connectivity, "expansion_add": self.expansion_add, "dtype": self.dtype}
 
+_BUILT_BEFORE = {"connectivity": 16, "expansion_add": 64}
+"""What a manifest written before these were recorded was built with (not rebuilt for their absence)."""
 SAVE_FRACTION = 0.01
 """A refresh that changed at least this fraction of the entries (or a build) saves the index."""
 _BATCH = 20_000
@@ -201,9 +203,9 @@ class DimIndex:
             return None
         if meta.get("model") != model or meta.get("dim") != dim:
             return None
-        if any(meta.get(k) != v for k, v in params.built().items()):
-            log.info("vector index %s was built with %s, not %s: rebuilt", manifest,
-                     {k: meta.get(k) for k in params.built()}, params.built())
+        built = {k: meta.get(k, _BUILT_BEFORE.get(k)) for k in params.built()}
+        if built != params.built():
+            log.info("vector index %s was built with %s, not %s: rebuilt", manifest, built, params.built())
             return None
         out = cls(dim, params)
         try:

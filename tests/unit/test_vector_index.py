@@ -6,6 +6,7 @@ saving them."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import sqlite3
@@ -258,7 +259,6 @@ def test_ann_parameters_out_of_range_are_a_clear_error(fields, message) -> None:
 
 
 def _meta(folder: Path) -> dict:
-    import json
     with np.load(folder / f"dim{DIM}.npz") as data:
         return json.loads(str(data["meta"]))
 
@@ -293,6 +293,13 @@ def test_the_index_is_rebuilt_when_a_build_parameter_changes_and_only_then(tmp_p
     # query-time parameters: the saved index is used as it is, searched with the new expansion
     index = answer(AnnParams(expansion_search=500, candidates=80))
     assert applied == [0] and index.index.expansion_search == 500
+    # a manifest of the previous version (no connectivity / expansion_add recorded: they were 16 / 64)
+    with np.load(folder / f"dim{DIM}.npz") as data:
+        keys, fps = data["keys"], data["fps"]
+    old = {k: v for k, v in _meta(folder).items() if k not in ("connectivity", "expansion_add")}
+    np.savez(folder / f"dim{DIM}.npz", keys=keys, fps=fps, meta=np.array(json.dumps(old)))
+    answer(AnnParams())
+    assert applied == [0, 0]  # loaded, not rebuilt
     # each build parameter: rebuilt from the rows once, saved with it, then reused
     for params in (AnnParams(connectivity=24), AnnParams(connectivity=24, expansion_add=96),
                    AnnParams(connectivity=24, expansion_add=96, dtype="f16")):
