@@ -83,7 +83,7 @@ from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
 from stores.embedded_schema import SCHEMA_VERSION, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
-from stores.vector_index import ANN_THRESHOLD, AnnVectors
+from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
 
@@ -143,10 +143,12 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     matches; :meth:`get_nodes` / :meth:`get_chunks` omit missing ids, as documented.
     """
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0, ann_threshold: int = ANN_THRESHOLD) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0, ann_threshold: int = ANN_THRESHOLD,
+                 ann_params: AnnParams | None = None) -> None:
         self.path = Path(path)
-        self._ann = AnnVectors(self.path.with_name(self.path.name + ".vectors"), ann_threshold)
-        """Approximate search from ``ann_threshold`` embedded chunks on (:mod:`stores.vector_index`)."""
+        self._ann = AnnVectors(self.path.with_name(self.path.name + ".vectors"), ann_threshold, ann_params)
+        """Approximate search from ``ann_threshold`` embedded chunks on, built and searched as
+        ``ann_params`` says (:mod:`stores.vector_index`)."""
         self.read_only: str | None = None
         """Why the index is open for reading only (``read-only: ...``), or ``None`` (writable)."""
         self._lock = threading.RLock()
