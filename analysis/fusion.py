@@ -136,12 +136,14 @@ def query_kind(query: str) -> str:
     return "identifier" if IDENTIFIER_QUERY.fullmatch(query.strip()) else "text"
 
 
-FUSION_BY_KIND: Mapping[str, Fusion] = {"identifier": Fusion("rrf", RRF_K), "text": Fusion("rrf", RRF_K, {"knn": 1.5})}
+FUSION_BY_KIND: Mapping[str, Fusion] = {"identifier": Fusion("rrf", RRF_K), "text": Fusion("minmax")}
 """The fusion :class:`analysis.retrieval.QueryEngine` uses per :func:`query_kind`, chosen by
-measurement on held-out corpora (docs/search-quality.md, "Fusion chosen by measurement"): text queries
-weigh the dense list 1.5 (the one variant no worse on any corpus: +0.007 / +0.006 / +0.013 held-out
-MRR; smaller k and min-max fusion won on two corpora and lost 0.02-0.04 on the third); identifier
-queries keep plain RRF k = 60 (nothing beat it on every corpus)."""
+measurement on held-out corpora (docs/search-quality.md, "The lexical side: query stop words and
+min-max fusion"): text queries sum the lists' min-max normalised scores (with the query's stop words
+dropped from BM25, the variant with the largest smallest gain over the three corpora: held-out MRR
++0.06 / +0.04 / +0.05 over RRF k = 60 with the dense list at 1.5; RRF's ranks threw away how far
+BM25's first hit stood above the rest); identifier queries keep plain RRF k = 60 (nothing beat it on
+every corpus)."""
 
 
 def fusion_for(query: str, table: Mapping[str, Fusion] | None = None) -> Fusion:

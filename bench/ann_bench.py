@@ -1,7 +1,8 @@
 """Approximate nearest neighbours in the embedded store at scale: recall@10 against exact search, query
 latency, build time and size, on synthetic 384-d vectors.
 
-    python bench/ann_bench.py --n 1000000 --queries 200 --work /tmp/ann_bench [--reuse]
+    python bench/ann_bench.py --n 1000000 --queries 200 --work /tmp/ann_bench [--reuse [--keep-index]]
+        [--connectivity 16 --expansion-add 64 --dtype i8 --expansion-search 256 --candidates 64]
 
 1. ``N`` unit vectors are generated (seeded): a mixture of 2,000 Gaussian clusters in 384 dimensions
    (noise of norm 0.6 around unit centres; code embeddings cluster by topic; uniform random vectors on the sphere, where every point is
@@ -10,15 +11,15 @@ latency, build time and size, on synthetic 384-d vectors.
    about vectors). ``--reuse`` keeps ``WORK/index.db`` when it already holds exactly ``N`` embedded
    rows (the vectors are a function of ``N``; writing a million rows takes minutes), and drops only
    the saved ANN index so the build is measured again.
-2. The first ``knn`` builds the ANN index (:mod:`stores.vector_index`: usearch HNSW, int8) and saves
+2. The first ``knn`` builds the ANN index (:mod:`stores.vector_index`: usearch HNSW) and saves
    it beside the index: build time and file size are reported.
 3. ``--queries`` query vectors from the same mixture: the store's answer (ANN candidates re-ranked by
    the exact float32 vectors) against exact top-10 over all ``N`` vectors (computed by numpy block by
    block, the vectors generated again: this process never holds all of them, so 5M x 384 float32 =
    7.7 GB need not fit in memory): recall@10, p50 / p95 latency of ``EmbeddedStore.knn`` (a warm
-   process, the index loaded). The peak RSS of this process (the build included) and the index's
-   own memory are reported.
-4. The quantisation's own loss: the int8 index's top-10 *without* the re-ranking, recall@10 and the
+   process, the index loaded) and its process CPU time per query (less sensitive to the load).
+   The peak RSS of this process (the build included) and the index's own memory are reported.
+4. The quantisation's own loss: the (int8) index's top-10 *without* the re-ranking, recall@10 and the
    mean absolute error of its cosine against the float32 one.
 5. A reopened store (a new process would do the same): time to load the saved index and answer.
 """
@@ -26,6 +27,7 @@ latency, build time and size, on synthetic 384-d vectors.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -39,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from stores.embedded import EmbeddedStore
+from stores.vector_index import AnnParams
 
 DIM = 384
 
@@ -123,6 +126,26 @@ def vectors_of(db: Path, rowids: np.ndarray) -> np.ndarray:
     return np.frombuffer(b"".join(got[int(k)] for k in rowids), dtype=np.float32).reshape(len(rowids), DIM)
 
 
+def measure(store: EmbeddedStore, queries: np.ndarray, truth: list[set[str]],
+            params: AnnParams) -> tuple[float, list[float], list[float]]:
+    """``(recall@10, wall ms per query, CPU ms per query)`` of ``store.knn`` over ``queries``
+    against ``truth`` (printed, with how many queries found fewer than half of their top-10)."""
+    latencies, cpu, hits, poor = [], [], 0, 0
+    for q, want in zip(queries, truth):
+        t, c = time.perf_counter(), time.process_time()
+        got = store.knn(q.tolist(), 10)
+        cpu.append((time.process_time() - c) * 1000)
+        latencies.append((time.perf_counter() - t) * 1000)
+        found = len({h.chunk_id for h in got} & want)
+        hits, poor = hits + found, poor + (found < 5)
+    recall = hits / (10 * len(queries))
+    print(f"store knn ({params.dtype} HNSW, {params.candidates} of {params.expansion_search} candidates re-ranked exactly):"
+          f" recall@10 {recall:.4f} ({poor} queries under 0.5), p50 {statistics.median(latencies):.1f} ms,"
+          f" p95 {pct(latencies, 95):.1f} ms, CPU {statistics.fmean(cpu):.2f} ms/query (p95 {pct(cpu, 95):.2f}),"
+          f" n={len(queries)}, load {os.getloadavg()[0]:.1f}", flush=True)
+    return recall, latencies, cpu
+
+
 def rss_mib() -> float:
     """This process's resident memory now, MiB (``VmRSS``; 0 where /proc is not there)."""
     try:
@@ -138,7 +161,16 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--work", default="/tmp/ann_bench")
     ap.add_argument("--reuse", action="store_true", help="keep WORK/index.db when it holds exactly N embedded rows")
+    ap.add_argument("--keep-index", action="store_true", help="with --reuse: keep the saved ANN index too")
+    defaults = AnnParams()
+    for name in ("connectivity", "expansion_add", "expansion_search", "candidates"):
+        ap.add_argument(f"--{name.replace('_', '-')}", type=int, default=getattr(defaults, name))
+    ap.add_argument("--dtype", default=defaults.dtype)
+    ap.add_argument("--also", default="", help="more query-time settings measured on the same index: "
+                                               "expansion_search:candidates,...")
     args = ap.parse_args()
+    params = AnnParams(args.connectivity, args.expansion_add, args.expansion_search, args.candidates, args.dtype)
+    print(f"{params}, load average {os.getloadavg()[0]:.1f}", flush=True)
     work = Path(args.work)
     db = work / "index.db"
     rng = np.random.default_rng(7)
@@ -148,7 +180,8 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         write_rows(db, args.n, centres)
-    shutil.rmtree(db.with_name(db.name + ".vectors"), ignore_errors=True)
+    if not (args.reuse and args.keep_index):
+        shutil.rmtree(db.with_name(db.name + ".vectors"), ignore_errors=True)
 
     queries = mixture(args.queries, 10_000_019, centres)
     t = time.perf_counter()
@@ -156,28 +189,27 @@ def main() -> None:
     print(f"exact top-10 of {len(queries)} queries over {args.n:,} vectors (numpy, by blocks): "
           f"{time.perf_counter() - t:.1f} s")
 
-    store = EmbeddedStore(db, ann_threshold=1)
+    store = EmbeddedStore(db, ann_threshold=1, ann_params=params)
     rss_before = rss_mib()
-    t = time.perf_counter()
+    t, cpu0 = time.perf_counter(), time.process_time()
     store.knn(queries[0].tolist(), 10)
-    build = time.perf_counter() - t
+    build, build_cpu = time.perf_counter() - t, time.process_time() - cpu0
     folder = db.with_name(db.name + ".vectors")
     size = sum(p.stat().st_size for p in folder.iterdir())
     index_mib = store._ann._dims[DIM].index.memory_usage / 2**20  # noqa: SLF001 - the bench looks inside on purpose
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"ANN build (fetch {args.n:,} vectors, int8 HNSW, save): {build:.1f} s, {size / 2**20:.0f} MiB on disk"
+    print(f"ANN build (fetch {args.n:,} vectors, {params.dtype} HNSW, save; or load): {build:.1f} s ({build_cpu:.0f} CPU-s),"
+          f" {size / 2**20:.0f} MiB on disk"
           f" (float32 vectors in the index: {args.n * DIM * 4 / 2**20:.0f} MiB); usearch's memory {index_mib:.0f} MiB,"
           f" process RSS {rss_before:.0f} MiB before, {rss_mib():.0f} MiB after, peak {peak:.0f} MiB")
 
-    latencies, hits = [], 0
-    for q, want in zip(queries, truth):
-        t = time.perf_counter()
-        got = store.knn(q.tolist(), 10)
-        latencies.append((time.perf_counter() - t) * 1000)
-        hits += len({h.chunk_id for h in got} & want)
-    recall = hits / (10 * len(queries))
-    print(f"store knn (int8 HNSW candidates re-ranked exactly): recall@10 {recall:.4f}, "
-          f"p50 {statistics.median(latencies):.1f} ms, p95 {pct(latencies, 95):.1f} ms, n={len(queries)}")
+    recall, latencies, cpu = measure(store, queries, truth, params)
+    for spec in filter(None, args.also.split(",")):
+        search, candidates = (int(x) for x in spec.split(":"))
+        other = dataclasses.replace(params, expansion_search=search, candidates=candidates)
+        store._ann.params = store._ann._dims[DIM].params = other  # noqa: SLF001 - query-time parameters only
+        measure(store, queries, truth, other)
+    store._ann.params = store._ann._dims[DIM].params = params  # noqa: SLF001
 
     index = store._ann._dims[DIM]  # noqa: SLF001 - the bench looks inside on purpose
     raw_hits, errors = 0, []
@@ -187,18 +219,20 @@ def main() -> None:
         raw_hits += len({f"r:f{(k - 1) // 50}.py#{k - 1}" for k in keys.tolist()} & want)
         exact = vectors_of(db, keys) @ q
         errors.extend(np.abs((1 - np.asarray(found.distances)) - exact).tolist())
-    print(f"int8 index alone (no re-ranking): recall@10 {raw_hits / (10 * len(queries)):.4f}, "
+    print(f"{params.dtype} index alone (no re-ranking): recall@10 {raw_hits / (10 * len(queries)):.4f}, "
           f"mean |cosine error| {statistics.fmean(errors):.4f}, max {max(errors):.4f}")
     store.close()
 
     t = time.perf_counter()
-    reopened = EmbeddedStore(db, ann_threshold=1)
+    reopened = EmbeddedStore(db, ann_threshold=1, ann_params=params)
     reopened.knn(queries[1].tolist(), 10)
     print(f"reopened store, first answer (load the saved index, check it against the rows): "
           f"{time.perf_counter() - t:.1f} s")
     reopened.close()
-    print(json.dumps({"n": args.n, "cpu_s": time.process_time(), "recall10": recall, "p50_ms": statistics.median(latencies),
-                      "p95_ms": pct(latencies, 95), "build_s": build, "size_mib": size / 2**20,
+    print(json.dumps({"n": args.n, **params.__dict__, "cpu_s": time.process_time(), "recall10": recall,
+                      "p50_ms": statistics.median(latencies), "p95_ms": pct(latencies, 95),
+                      "cpu_ms_per_query": statistics.fmean(cpu), "build_s": build, "build_cpu_s": build_cpu,
+                      "size_mib": size / 2**20,
                       "index_mib": index_mib, "peak_rss_mib": peak, "load_after": os.getloadavg()}))
 
 

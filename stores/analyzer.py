@@ -13,7 +13,12 @@
   ``HTTP2Server`` -> ``http2``, ``server``); a leading run of digits is its own part;
 * a token that is a single part (``owner``, ``Owner``) is emitted once; no token is ever empty.
 
-:func:`fts_query` turns a query into a safe SQLite FTS5 ``MATCH`` expression (every analysed token
+:func:`query_terms` is what a search looks up: the distinct analysed tokens of the query without the
+words of :data:`STOP_WORDS` written as words of their own ("the", "of", "given"; a part of an identifier
+such as the ``in`` of ``differenceInDays`` stays), all of them when nothing else remains. Indexes keep
+every token: the stop words are dropped on the query side only, so no index changes with them.
+
+:func:`fts_query` turns a query into a safe SQLite FTS5 ``MATCH`` expression (every query term
 double-quoted, OR-joined). Every token the analyzer emits consists of ``[a-z0-9_$./:-]`` only, so an
 FTS5 ``unicode61`` tokenizer with ``tokenchars`` ``_$./:-`` (see :data:`FTS_TOKENCHARS`) keeps each one
 a single FTS token.
@@ -26,7 +31,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["analyze", "analyze_joined", "fts_query", "FTS_TOKENCHARS", "TOKEN_PATTERN", "PART_PATTERN"]
+__all__ = ["analyze", "analyze_joined", "fts_query", "query_terms", "FTS_TOKENCHARS", "TOKEN_PATTERN", "PART_PATTERN",
+           "STOP_WORDS"]
 
 #: Non-alphanumeric characters an FTS5 ``unicode61`` tokenizer must treat as token characters so that
 #: analysed tokens (``django.db.models``, ``snake_case``, ``$scope``, ``a:b``, ``owner-service``)
@@ -48,6 +54,17 @@ PART_PATTERN = _CASE_PART_RE.pattern
 """The case-part regular expression; applied to a whole token it finds the same parts as splitting on the
 connectors first, since no alternative matches a connector (the Elasticsearch mapping's
 ``pattern_capture`` filter uses it)."""
+
+STOP_WORDS = frozenset(
+    # Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (Elasticsearch's _english_) ...
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there these they"
+    " this to was will with"
+    # ... and the filler of documentation sentences ("the given date", "the specified number of days")
+    " given specified provided each any all from when whether which its been being has have using used".split()
+)
+"""Words a query drops when written as words of their own (:func:`query_terms`): Lucene's English stop words
+plus the filler of documentation sentences; chosen by measurement (docs/search-quality.md, "The lexical
+side")."""
 
 _CACHE: dict[str, tuple[str, ...]] = {}
 _CACHE_MAX = 500_000
@@ -87,16 +104,33 @@ def analyze(text: str) -> list[str]:
     return out
 
 
+def query_terms(text: str) -> list[str]:
+    """The distinct terms a search looks up for the query ``text``, in order: :func:`analyze`'s tokens
+    less those of the tokens that are :data:`STOP_WORDS` (any case) written alone; when that leaves
+    nothing (``"the"``, ``"this is it"``), every distinct token. ``query_terms("the number of days")`` ==
+    ``["number", "days"]``; ``query_terms("differenceInDays")`` keeps ``in``. Never raises for any ``str``."""
+    kept: list[str] = []
+    every: list[str] = []
+    cache_get = _CACHE.get
+    for token in _TOKEN_RE.findall(text):
+        expanded = cache_get(token)
+        if expanded is None:
+            expanded = _expand(token)
+        every.extend(expanded)
+        if token.lower() not in STOP_WORDS:
+            kept.extend(expanded)
+    return list(dict.fromkeys(kept or every))
+
+
 def analyze_joined(text: str) -> str:
     """``" ".join(analyze(text))``: the form stored in an FTS5 column."""
     return " ".join(analyze(text))
 
 
 def fts_query(text: str) -> str:
-    """A safe FTS5 ``MATCH`` expression for ``text``: its distinct analysed tokens, each double-quoted,
+    """A safe FTS5 ``MATCH`` expression for ``text``: its :func:`query_terms`, each double-quoted,
     joined by ``OR`` (``'"owner" OR "repository"'``); ``""`` when there are no tokens.
 
     The expression is always passed to SQLite as a bound parameter, never interpolated into SQL.
     """
-    tokens = dict.fromkeys(analyze(text))
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens)
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in query_terms(text))

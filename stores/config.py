@@ -58,6 +58,11 @@ The file (every key optional)::
     [embedded]
     db = ".ripple/index.db"           # the embedded index file (relative to the workspace)
     ann_threshold = 200000            # approximate vector search from this many embedded chunks (0: never)
+    ann_connectivity = 16             # the ANN graph's edges per vector (HNSW M; a change rebuilds the index)
+    ann_expansion_add = 64            # candidates kept while building the ANN graph (a change rebuilds it)
+    ann_expansion_search = 512        # candidates a query's graph search keeps (recall vs CPU; no rebuild)
+    ann_candidates = 64               # of those, how many are re-ranked by their exact float32 vectors
+    ann_dtype = "i8"                  # i8 | f16 | f32: the ANN index's vectors (a change rebuilds it)
 
     [embedding]
     model = "BAAI/bge-small-en-v1.5"  # a 384-d fastembed model in the local cache; default: bundled
@@ -107,7 +112,7 @@ from typing import Any
 from stores.embedder import EmbedderError
 from stores.errors import StoreError
 from stores.local_models import parse_model_names
-from stores.vector_index import ANN_THRESHOLD
+from stores.vector_index import ANN_THRESHOLD, DTYPES, PARAM_RANGES, AnnParams
 
 log = logging.getLogger(__name__)
 
@@ -160,6 +165,7 @@ ENVIRONMENT: dict[str, str] = {
     "RIPPLE_ES_CA_CERTS": "search.ca_certs",
     "RIPPLE_DB": "embedded.db",
     "RIPPLE_ANN_THRESHOLD": "embedded.ann_threshold",
+    "RIPPLE_ANN_EXPANSION_SEARCH": "embedded.ann_expansion_search",
     "RIPPLE_EMBEDDING_MODEL": "embedding.model",
     "RIPPLE_MODELS_DIR": "embedding.models_dir",
     "RIPPLE_SEARCH_MODELS": "search.models",
@@ -180,7 +186,9 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
         "user": (str, None), "password": (str, None), "index_prefix": (str, "ripple"), "replicas": (int, 0),
         "ca_certs": (str, None), "models": (list, []),
     },
-    "embedded": {"db": (str, None), "ann_threshold": (int, ANN_THRESHOLD)},
+    "embedded": {"db": (str, None), "ann_threshold": (int, ANN_THRESHOLD),
+                 **{f"ann_{name}": (int, getattr(AnnParams(), name)) for name in PARAM_RANGES},
+                 "ann_dtype": (str, AnnParams().dtype)},
     "embedding": {"model": (str, None), "models_dir": (str, None)},
     "http": {"services": (dict, {})},
     "api": {"key": (str, None)},
@@ -289,6 +297,10 @@ class Config:
     ann_threshold: int = ANN_THRESHOLD
     """Embedded chunks from which the embedded store searches vectors approximately (``[embedded]
     ann_threshold`` or ``$RIPPLE_ANN_THRESHOLD``; 0: always exact; :mod:`stores.vector_index`)."""
+    ann_params: AnnParams = field(default_factory=AnnParams)
+    """How the approximate search is built and searched (``[embedded] ann_connectivity``,
+    ``ann_expansion_add``, ``ann_expansion_search`` or ``$RIPPLE_ANN_EXPANSION_SEARCH``,
+    ``ann_candidates``, ``ann_dtype``; :class:`stores.vector_index.AnnParams`)."""
     doc_folders: tuple[str, ...] = ()
     """``[docs] folders``: repository-relative folders (a wiki export) whose Markdown, AsciiDoc and
     reStructuredText files are indexed as ``doc`` chunks even when ``.gitignore`` or the pruned folder
@@ -693,9 +705,12 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
         raise ConfigError(f"{origin['embedding.models_dir']}: embedding.models_dir must be an absolute path, not "
                           f"{values['embedding.models_dir']!r}")
     ann_threshold = between("embedded.ann_threshold", 0, MAX_ANN_THRESHOLD)  # before the warnings are taken
+    ann_params = AnnParams(**{name: between(f"embedded.ann_{name}", *PARAM_RANGES[name]) for name in PARAM_RANGES},
+                           dtype=choice("embedded.ann_dtype", DTYPES))
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
                   workspace, trusted, ignored, get("api.key"), get("server.index_workspace"),
-                  ann_threshold=ann_threshold, doc_folders=get("docs.folders"), models_dir=models_dir)
+                  ann_threshold=ann_threshold, doc_folders=get("docs.folders"), models_dir=models_dir,
+                  ann_params=ann_params)
 
 
 def doc_folders_of(root: Path) -> tuple[str, ...]:

@@ -746,8 +746,9 @@ class SearchIndex(abc.ABC):
 
     @abc.abstractmethod
     def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
-        """Best ``limit`` chunks by BM25 for ``query`` analysed with :func:`stores.analyzer.analyze`,
-        best first. An empty or all-punctuation query returns ``[]``."""
+        """Best ``limit`` chunks by BM25 for the terms :func:`stores.analyzer.query_terms` finds in
+        ``query`` (its analysed tokens less its stop words), best first. An empty or all-punctuation query
+        returns ``[]``."""
 
     @abc.abstractmethod
     def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:

@@ -26,8 +26,8 @@ part spanning the whole token is not repeated, as in ``analyze``), then ``lowerc
 lowercase after), then a ``length`` filter that drops a token over Lucene's 32,766-byte term limit
 (a hex or base64url blob: the chunker cuts texts at 6,000 characters, but a name, an FQN or a chunk
 from another writer has no such bound), which would otherwise make Elasticsearch reject the whole
-chunk (the embedded store indexes such a token; no query ever names one). Queries are analysed in Python with :func:`~stores.analyzer.analyze`, exactly as
-the embedded store does, and sent as the distinct tokens joined by spaces; the fields' search
+chunk (the embedded store indexes such a token; no query ever names one). Queries are analysed in Python with :func:`~stores.analyzer.query_terms` (the query's distinct
+tokens less its stop words), exactly as the embedded store does, and sent joined by spaces; the fields' search
 analyzer (``ripple_terms``) only splits on whitespace, so both backends look up the same terms.
 Where Elasticsearch and the Python analyzer differ: the case parts sit at the original token's
 position (position increment 0) instead of after it, which matters only to phrase queries (none are
@@ -79,7 +79,7 @@ import numpy as np
 from elasticsearch import ApiError, Elasticsearch, UnsupportedProductError
 from elasticsearch import __versionstr__ as _CLIENT_VERSION
 
-from stores.analyzer import PART_PATTERN, TOKEN_PATTERN, analyze
+from stores.analyzer import PART_PATTERN, TOKEN_PATTERN, query_terms
 from stores.contracts import CODE_UNIT_KINDS, Chunk, IndexedFile, ScoredChunk, SearchFilters, SearchIndex
 from stores.errors import QueryFailed, StoreError, StoreUnavailable
 
@@ -770,9 +770,9 @@ class ElasticsearchSearchIndex(SearchIndex):
 
     def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Best ``limit`` chunks by BM25F (``combined_fields`` over name^3, fqn^2, text) for the
-        distinct tokens of :func:`stores.analyzer.analyze` (any matching), best first, ties by chunk id.
+        terms of :func:`stores.analyzer.query_terms` (any matching), best first, ties by chunk id.
         An empty or all-punctuation query, or ``limit <= 0``, returns ``[]`` without a request."""
-        tokens = list(dict.fromkeys(analyze(query)))
+        tokens = query_terms(query)
         if not tokens or limit <= 0:
             return []
         match = {"combined_fields": {"query": " ".join(tokens), "fields": _FIELDS, "operator": "or"}}

@@ -63,7 +63,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from stores.analyzer import analyze
+from stores.analyzer import query_terms
 from stores.contracts import (
     CODE_UNIT_KINDS,
     Chunk,
@@ -83,7 +83,7 @@ from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
 from stores.embedded_schema import SCHEMA_VERSION, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
-from stores.vector_index import ANN_THRESHOLD, AnnVectors
+from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
 
@@ -143,10 +143,12 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     matches; :meth:`get_nodes` / :meth:`get_chunks` omit missing ids, as documented.
     """
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0, ann_threshold: int = ANN_THRESHOLD) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0, ann_threshold: int = ANN_THRESHOLD,
+                 ann_params: AnnParams | None = None) -> None:
         self.path = Path(path)
-        self._ann = AnnVectors(self.path.with_name(self.path.name + ".vectors"), ann_threshold)
-        """Approximate search from ``ann_threshold`` embedded chunks on (:mod:`stores.vector_index`)."""
+        self._ann = AnnVectors(self.path.with_name(self.path.name + ".vectors"), ann_threshold, ann_params)
+        """Approximate search from ``ann_threshold`` embedded chunks on, built and searched as
+        ``ann_params`` says (:mod:`stores.vector_index`)."""
         self.read_only: str | None = None
         """Why the index is open for reading only (``read-only: ...``), or ``None`` (writable)."""
         self._lock = threading.RLock()
@@ -592,7 +594,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     @_guarded
     def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Best ``limit`` chunks by BM25 (weights name 3, fqn 2, text 1) for ``query`` analysed with
-        :func:`stores.analyzer.analyze`, any token matching (OR); best first, ties by chunk id.
+        :func:`stores.analyzer.query_terms` (its tokens less its stop words), any term matching (OR); best
+        first, ties by chunk id.
         Scores are positive. An empty or all-punctuation query, or ``limit <= 0``, returns ``[]``.
 
         Query tokens found in at least half of the chunks are dropped when a rarer token remains:
@@ -601,7 +604,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         result list). Likewise, when the kept tokens together match more than ``_POSTINGS_BUDGET``
         chunks, the most common of them are dropped until they fit (the rarest token always stays):
         they weigh least in the score and cost the most to score."""
-        tokens = list(dict.fromkeys(analyze(query)))
+        tokens = query_terms(query)
         if not tokens or limit <= 0:
             return []
         tokens = self._prune_common(tokens)

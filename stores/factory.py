@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import filelock
 
-from stores.vector_index import ANN_THRESHOLD
+from stores.vector_index import ANN_THRESHOLD, AnnParams
 from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 from stores.embedded import EmbeddedStore
@@ -395,7 +395,7 @@ def find_db(start: Path) -> Path | None:
 
 
 def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
-               ann_threshold: int = ANN_THRESHOLD) -> EmbeddedStore:
+               ann_threshold: int = ANN_THRESHOLD, ann_params: AnnParams | None = None) -> EmbeddedStore:
     """Open the embedded store at ``path`` (created, with its folder, when ``create``).
 
     With ``create`` (the caller will write), an index of another schema version is an outdated cache:
@@ -404,7 +404,8 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
     index opens for reading (:attr:`EmbeddedStore.read_only`). Raises
     :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`. ``busy_timeout``: seconds a
     write waits for another process's transaction (the central indexer's jobs wait for each other).
-    ``ann_threshold``: embedded chunks from which vector search is approximate (:mod:`stores.vector_index`)."""
+    ``ann_threshold``: embedded chunks from which vector search is approximate, ``ann_params``: how
+    (:mod:`stores.vector_index`)."""
     if create:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -419,7 +420,7 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
             except OSError:
                 pass  # there already, or a read-only folder: the store's own open reports the real problem
     try:
-        store = EmbeddedStore(path, busy_timeout=busy_timeout, ann_threshold=ann_threshold)
+        store = EmbeddedStore(path, busy_timeout=busy_timeout, ann_threshold=ann_threshold, ann_params=ann_params)
     except StoreOutdated:
         if not create:
             raise
@@ -427,7 +428,7 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         shutil.rmtree(f"{path}.vectors", ignore_errors=True)  # the ANN index of the old file
-        store = EmbeddedStore(path, busy_timeout=busy_timeout, ann_threshold=ann_threshold)
+        store = EmbeddedStore(path, busy_timeout=busy_timeout, ann_threshold=ann_threshold, ann_params=ann_params)
     if create and store.read_only:
         store.close()
         raise StoreReadOnly(f"cannot write index {path}: {store.read_only}; readers (callers, references, search, "
@@ -470,7 +471,8 @@ def open_stores(config: Config, db: Path | None = None, product: str | None = No
         if db is None:
             raise ConfigError("the embedded store needs an index file: run `ripple index PATH` first, or set "
                               f"{DB_ENV} / [embedded] db")
-        embedded = open_store(db, create=create, busy_timeout=busy_timeout, ann_threshold=config.ann_threshold)
+        embedded = open_store(db, create=create, busy_timeout=busy_timeout, ann_threshold=config.ann_threshold,
+                              ann_params=config.ann_params)
     try:
         graph: GraphStore = embedded if embedded is not None and config.graph.backend == "embedded" else _memgraph(config, product)
         try:

@@ -35,18 +35,57 @@ import os
 import sqlite3
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ANN_THRESHOLD", "AnnVectors", "DimIndex", "fingerprint"]
+__all__ = ["ANN_THRESHOLD", "AnnParams", "AnnVectors", "DimIndex", "DTYPES", "PARAM_RANGES", "fingerprint"]
 
 log = logging.getLogger(__name__)
 
 ANN_THRESHOLD = 200_000
 """Embedded chunks from which the embedded store searches approximately (below: exact)."""
-RERANK_MIN = 64
-"""Fewest candidates the ANN index proposes per query before the exact re-ranking."""
+DTYPES = ("i8", "f16", "f32")
+"""Scalar kinds the ANN index may store its vectors as (usearch's names: int8, float16, float32)."""
+PARAM_RANGES: dict[str, tuple[int, int]] = {
+    "connectivity": (4, 128), "expansion_add": (8, 4096), "expansion_search": (8, 65_536), "candidates": (1, 4096)}
+"""Allowed (lowest, highest) of each integer field of :class:`AnnParams`."""
+
+
+@dataclass(frozen=True)
+class AnnParams:
+    """How the ANN index is built and searched (``bench/ann_sweep.py`` measured the defaults; the
+    figures are in docs/benchmarks.md, "Approximate vector search past a size threshold").
+
+    Built into the index file (changing one rebuilds the index from the vectors, once): ``connectivity``
+    (HNSW's ``M``, graph edges per vector), ``expansion_add`` (candidates kept while inserting) and
+    ``dtype`` (the vectors' scalar kind in the index, one of :data:`DTYPES`). Per query (no rebuild):
+    ``expansion_search`` (candidates the graph search keeps: recall rises with it, and the search's
+    CPU time) and ``candidates`` (how many of its best are re-ranked by their exact float32 vectors
+    read from the chunk rows: at least four per result asked). Raises ``ValueError`` naming the
+    field and its allowed range (:data:`PARAM_RANGES`) for a value out of range."""
+
+    connectivity: int = 16
+    expansion_add: int = 64
+    expansion_search: int = 512
+    candidates: int = 64
+    dtype: str = "i8"
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in PARAM_RANGES.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"ANN {name} must be an integer between {low} and {high:,}, not {value!r}")
+        if self.dtype not in DTYPES:
+            raise ValueError(f"ANN dtype must be one of {', '.join(DTYPES)}, not {self.dtype!r}")
+
+    def built(self) -> dict[str, object]:
+        """The parameters fixed in a built index (a saved index built with others is rebuilt)."""
+        return {"connectivity": self.connectivity, "expansion_add": self.expansion_add, "dtype": self.dtype}
+
+_BUILT_BEFORE = {"connectivity": 16, "expansion_add": 64}
+"""What a manifest written before these were recorded was built with (not rebuilt for their absence)."""
 SAVE_FRACTION = 0.01
 """A refresh that changed at least this fraction of the entries (or a build) saves the index."""
 _BATCH = 20_000
@@ -74,18 +113,20 @@ def _load_usearch_safely() -> None:
 
 
 class DimIndex:
-    """The ANN index of the vectors of one dimension: a usearch HNSW graph (``int8`` by default)
-    plus, sorted by key, the ``keys`` (chunk rowids) and ``fps`` (fingerprints) it holds."""
+    """The ANN index of the vectors of one dimension: a usearch HNSW graph built and searched as
+    ``params`` says (default :class:`AnnParams`: ``int8``) plus, sorted by key, the ``keys`` (chunk
+    rowids) and ``fps`` (fingerprints) it holds."""
 
-    def __init__(self, dim: int, dtype: str = "i8") -> None:
+    def __init__(self, dim: int, params: AnnParams | None = None) -> None:
         _load_usearch_safely()
         from usearch.index import Index  # a compiled extension: loaded only past the threshold
 
-        self.dim, self.dtype = dim, dtype
+        self.dim, self.params = dim, params or AnnParams()
         self.model = ""
         """The embedding model whose vectors it holds."""
-        self.index = Index(ndim=dim, metric="cos", dtype=dtype, connectivity=16, expansion_add=64,
-                           expansion_search=64)
+        p = self.params
+        self.index = Index(ndim=dim, metric="cos", dtype=p.dtype, connectivity=p.connectivity,
+                           expansion_add=p.expansion_add, expansion_search=p.expansion_search)
         self.keys = np.zeros(0, dtype=np.uint64)
         self.fps = np.zeros(0, dtype=np.uint64)
 
@@ -118,9 +159,12 @@ class DimIndex:
         return len(stale) + len(added)
 
     def search(self, vector: np.ndarray, count: int) -> np.ndarray:
-        """Keys of up to ``count`` approximate nearest entries to ``vector`` (unit length), nearest first."""
+        """Keys of up to ``count`` approximate nearest entries to ``vector`` (unit length), nearest
+        first (by the index's quantised distance), found keeping ``max(expansion_search, count)``
+        candidates."""
         if not len(self.keys):
             return np.zeros(0, dtype=np.uint64)
+        self.index.expansion_search = max(self.params.expansion_search, count)
         found = self.index.search(vector, min(count, len(self.keys)))
         return np.asarray(found.keys, dtype=np.uint64)
 
@@ -135,16 +179,18 @@ class DimIndex:
         name = f"dim{self.dim}-{uuid.uuid4().hex}.usearch"
         self.index.save(str(folder / name))
         tmp = folder / f"dim{self.dim}.{uuid.uuid4().hex}.tmp.npz"
-        meta = json.dumps({"file": name, "model": model, "dim": self.dim, "dtype": self.dtype})
+        meta = json.dumps({"file": name, "model": model, "dim": self.dim, **self.params.built()})
         np.savez(tmp, keys=self.keys, fps=self.fps, meta=np.array(meta))
         os.replace(tmp, manifest)
         if previous and previous != name:
             (folder / previous).unlink(missing_ok=True)
 
     @classmethod
-    def load(cls, folder: Path, dim: int, model: str, dtype: str = "i8") -> DimIndex | None:
-        """The index saved in ``folder`` for ``dim`` and ``model``, or ``None`` (none saved, another
-        model or quantisation, a damaged or missing file: logged, never raised)."""
+    def load(cls, folder: Path, dim: int, model: str, params: AnnParams | None = None) -> DimIndex | None:
+        """The index saved in ``folder`` for ``dim`` and ``model`` built with ``params``'s build
+        parameters (:meth:`AnnParams.built`), or ``None`` (none saved, another model, built with
+        other parameters, a damaged or missing file: logged, never raised)."""
+        params = params or AnnParams()
         manifest = folder / f"dim{dim}.npz"
         try:
             with np.load(manifest, allow_pickle=False) as data:
@@ -155,9 +201,13 @@ class DimIndex:
         except Exception as exc:
             log.warning("vector index manifest %s unreadable (%s): rebuilt", manifest, exc)
             return None
-        if meta.get("model") != model or meta.get("dim") != dim or meta.get("dtype") != dtype:
+        if meta.get("model") != model or meta.get("dim") != dim:
             return None
-        out = cls(dim, dtype)
+        built = {k: meta.get(k, _BUILT_BEFORE.get(k)) for k in params.built()}
+        if built != params.built():
+            log.info("vector index %s was built with %s, not %s: rebuilt", manifest, built, params.built())
+            return None
+        out = cls(dim, params)
         try:
             out.index.load(str(folder / meta["file"]))
         except Exception as exc:
@@ -166,6 +216,7 @@ class DimIndex:
         if len(out.index) != len(keys) or (len(keys) and not bool(np.all(out.index.contains(keys[:: max(1, len(keys) // 64)])))):
             log.warning("vector index %s does not match its manifest: rebuilt", folder / meta["file"])
             return None
+        out.index.expansion_search = params.expansion_search
         out.keys, out.fps, out.model = keys, fps, model
         return out
 
@@ -194,10 +245,10 @@ class _Fetch:
 class AnnVectors:
     """The ANN side of one embedded store: a :class:`DimIndex` per vector dimension, kept in line
     with the chunk rows, saved in ``folder`` (``None``: in memory only), used from ``threshold``
-    embedded chunks on (``0``: never)."""
+    embedded chunks on (``0``: never), built and searched as ``params`` says."""
 
-    def __init__(self, folder: Path | None, threshold: int = ANN_THRESHOLD, dtype: str = "i8") -> None:
-        self.folder, self.threshold, self.dtype = folder, threshold, dtype
+    def __init__(self, folder: Path | None, threshold: int = ANN_THRESHOLD, params: AnnParams | None = None) -> None:
+        self.folder, self.threshold, self.params = folder, threshold, params or AnnParams()
         self._dims: dict[int, DimIndex] = {}
         self._stamp: dict[int, object] = {}
 
@@ -212,8 +263,8 @@ class AnnVectors:
         if index is not None and self._stamp.get(dim) == stamp and index.model == model:
             return index
         if index is None or index.model != model:
-            index = (DimIndex.load(self.folder, dim, model, self.dtype) if self.folder is not None else None) \
-                or DimIndex(dim, self.dtype)
+            index = (DimIndex.load(self.folder, dim, model, self.params) if self.folder is not None else None) \
+                or DimIndex(dim, self.params)
             index.model = model
         keys, fps = embedded_keys(db, dim)
         built = not len(index)
@@ -232,13 +283,14 @@ class AnnVectors:
         """Up to ``limit`` ``(exact cosine, chunk id)`` of the approximate nearest embedded chunks to
         ``vector`` (unit length, float32) passing ``filters`` (column -> value among product, repo,
         language, kind), best first, ties by id. Candidates come from the ANN index
-        (:data:`RERANK_MIN` or four per result, more while filters drop too many, then an exact pass
-        over the filtered rows) and are re-ranked by their exact float32 vectors."""
+        (``params.candidates`` or four per result, more while filters drop too many, then an exact pass
+        over the filtered rows) and are re-ranked by their exact float32 vectors: the best
+        ``params.candidates`` (or four per result) of a graph search keeping ``params.expansion_search``."""
         dim = int(vector.shape[0])
         index = self.refresh(db, dim, model, stamp)
         widen = 1
         while True:
-            keys = index.search(vector, max(RERANK_MIN, 4 * limit) * widen)
+            keys = index.search(vector, max(self.params.candidates, 4 * limit) * widen)
             scored = rerank(db, keys.tolist(), vector, dim, filters)
             if len(scored) >= limit or len(keys) >= len(index) or not filters:
                 break

@@ -129,6 +129,31 @@ def test_bm25_filters(loaded):
     assert loaded.bm25(q, 10, SearchFilters(repo="vets", language="python")) == []
 
 
+ADD_DAYS = chunk(
+    "add-days", "addDays", "dates:src/addDays/index.addDays(2)",
+    "export function addDays(date, amount) {\n  const result = toDate(date);\n"
+    "  result.setDate(result.getDate() + amount);\n  return result;\n}",
+    repo="dates", product="dates", file="src/addDays/index.ts", language="typescript", kind="function",
+)
+GUIDE = chunk(
+    "guide", "Guide", "dates:docs/guide.md",
+    "Pass the given value to the function of your choice: the value is a date or a number, and the result is "
+    "the given value with the specified options applied to it.",
+    repo="dates", product="dates", file="docs/guide.md", language="markdown", kind="doc",
+)
+
+
+def test_bm25_leaves_the_filler_words_of_a_doc_sentence_out(search_index):
+    # A documentation sentence as the query: its filler ("the", "given", "specified", "of", "to") is all
+    # over prose and never in code; counted, it ranks the guide above the function the sentence documents.
+    search_index.replace_chunks(files(ADD_DAYS, GUIDE, *FILLER))
+    query = "Add the specified number of days to the given date."
+    assert ids(search_index.bm25(query, 10)) == ["add-days", "guide"]
+    # Negative: the guide holds every filler word, so a query of filler alone still finds it (nothing
+    # is dropped when nothing else would remain), and the function does not match it at all.
+    assert ids(search_index.bm25("the given", 10)) == ["guide"]
+
+
 # ------------------------------------------------------------------------------------ replace
 
 

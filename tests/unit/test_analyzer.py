@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from stores.analyzer import FTS_TOKENCHARS, analyze, analyze_joined, fts_query
+from stores.analyzer import FTS_TOKENCHARS, STOP_WORDS, analyze, analyze_joined, fts_query, query_terms
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,9 @@ def test_analyze_joined():
 def test_fts_query_quotes_and_dedupes():
     assert fts_query("owner repository") == '"owner" OR "repository"'
     assert fts_query("ownerRepo owner") == '"ownerrepo" OR "owner" OR "repo"'
-    assert fts_query('x" OR NOT "y') == '"x" OR "or" OR "not" OR "y"'
+    # "or" and "not" are stop words: dropped from the terms (FTS syntax is text either way).
+    assert fts_query('x" OR NOT "y') == '"x" OR "y"'
+    assert fts_query('"NOT" OR') == '"not" OR "or"'  # nothing else: every token stays
     assert fts_query("") == ""
     assert fts_query("(*)") == ""
 
@@ -97,3 +99,36 @@ def test_fast_on_long_text():
     tokens = analyze(text)
     assert time.perf_counter() - start < 0.5
     assert len(tokens) == 2000 * len(analyze(text[: len(text) // 2000]))
+
+
+@pytest.mark.parametrize(
+    ("query", "terms"),
+    [
+        # a documentation sentence: the stop words and the doc filler go, the content words stay, deduped
+        ("Returns the number of days between the given dates.", ["returns", "number", "days", "between", "dates"]),
+        ("Add the specified number of days to the given date", ["add", "number", "days", "date"]),
+        # any case, as written alone
+        ("THE Given Date", ["date"]),
+        # a stop word inside an identifier is a part like any other: never dropped
+        ("differenceInDays", ["differenceindays", "difference", "in", "days"]),
+        ("is_empty of isEmpty", ["is_empty", "is", "empty", "isempty"]),
+        ("from_dict", ["from_dict", "from", "dict"]),
+        # nothing but stop words: every token stays (a search for "this" still finds something)
+        ("the", ["the"]),
+        ("This is it", ["this", "is", "it"]),
+        ("all", ["all"]),
+        # nothing at all
+        ("", []),
+        ("(*) ...", []),
+    ],
+)
+def test_query_terms(query, terms):
+    assert query_terms(query) == terms
+
+
+def test_stop_words_are_lowercase_words_the_analyzer_emits_alone():
+    # Each one is compared with a lowercased token; one the analyzer would split could never match.
+    assert len(STOP_WORDS) == 50
+    assert all(analyze(w) == [w] for w in STOP_WORDS)
+    assert {"the", "of", "given", "specified"} <= STOP_WORDS
+    assert not {"get", "set", "return", "returns", "new", "value", "date"} & STOP_WORDS

@@ -14,6 +14,7 @@ from stores.elasticsearch import ElasticsearchSearchIndex
 from stores.embedded import EmbeddedStore
 from stores.factory import open_stores
 from stores.memgraph import MemgraphGraphStore
+from stores.vector_index import AnnParams
 
 
 @pytest.fixture
@@ -168,6 +169,15 @@ def test_bad_files_name_the_file_and_the_key(workspace, home, text, message):
         load_config(workspace, {"HOME": str(home)})
 
 
+def test_ann_parameters_from_a_file_or_the_environment(workspace, home):
+    assert load_config(workspace, {"HOME": str(home)}).ann_params == AnnParams()
+    write(workspace / ".ripple" / "config.toml",
+          '[embedded]\nann_connectivity = 32\nann_expansion_add = 128\nann_candidates = 100\nann_dtype = "f16"\n')
+    env = {"HOME": str(home), "RIPPLE_ANN_EXPANSION_SEARCH": "512"}
+    assert load_config(workspace, env).ann_params == AnnParams(connectivity=32, expansion_add=128, expansion_search=512,
+                                                               candidates=100, dtype="f16")
+
+
 def test_ann_threshold_from_a_file_or_the_environment(workspace, home):
     assert load_config(workspace, {"HOME": str(home)}).ann_threshold == 200_000
     assert load_config(workspace, {"HOME": str(home), "RIPPLE_ANN_THRESHOLD": "0"}).ann_threshold == 0
@@ -262,6 +272,10 @@ def test_http_services_table(tmp_path) -> None:
     (b"[search]\nreplicas = 1000\n", r"config\.toml: search\.replicas must be between 0 and 100, not 1000$"),
     (b"[embedded]\nann_threshold = -1\n", r"config\.toml: embedded\.ann_threshold must be between 0 and "
                                          r"1,099,511,627,776, not -1$"),
+    (b"[embedded]\nann_connectivity = 2\n", r"config\.toml: embedded\.ann_connectivity must be between 4 and 128, not 2$"),
+    (b"[embedded]\nann_expansion_search = 100000\n", r"config\.toml: embedded\.ann_expansion_search must be between 8 "
+                                                     r"and 65,536, not 100000$"),
+    (b'[embedded]\nann_dtype = "f64"\n', r"config\.toml: embedded\.ann_dtype must be one of i8, f16, f32, not 'f64'$"),
 ])
 def test_files_that_are_not_configuration(workspace, home, data, message):
     path = workspace / ".ripple" / "config.toml"

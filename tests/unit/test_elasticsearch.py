@@ -371,6 +371,16 @@ def test_bm25_without_filters_reads_every_chunk_index_and_skips_empty_queries(cl
     assert len(cluster.requests) == 1
 
 
+def test_bm25_sends_the_query_terms_without_the_stop_words_written_alone(cluster, store):
+    cluster.reply(200, search_reply([]))
+    cluster.reply(200, search_reply([]))
+    assert store.bm25("Returns the owner of the given repository", 3) == []
+    assert store.bm25("the given", 3) == []  # nothing else: every word is sent
+    first, second = cluster.requests
+    assert first.body["query"]["combined_fields"]["query"] == "returns owner repository"
+    assert second.body["query"]["combined_fields"]["query"] == "the given"
+
+
 def test_index_patterns_per_filter(cluster, store):
     for _ in range(4):
         cluster.reply(200, search_reply([]))

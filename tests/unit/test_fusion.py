@@ -74,10 +74,15 @@ def test_query_kind_and_the_table() -> None:
 
 
 def test_the_measured_choice() -> None:
-    assert FUSION_BY_KIND["text"] == Fusion("rrf", 60, {"knn": 1.5})
+    assert FUSION_BY_KIND["text"] == Fusion("minmax")
     assert FUSION_BY_KIND["identifier"] == Fusion("rrf", 60)
-    # text: a dense-only hit at rank 1 now beats a BM25-only hit at rank 1 (1.5/61 > 1/61)
-    fused = fuse({"bm25": scored(("b", 5.0)), "knn": scored(("k", 0.5))}, fusion_for("where is it"))
-    assert ids(fused) == ["k", "b"]
+    # text: BM25's first hit stands far above the rest and is the dense list's close second; ranks alone
+    # (the former RRF k=60, knn 1.5) put the dense list's first, a BM25 also-ran, ahead of it.
+    lists = {"bm25": scored(("a", 10.0), ("x", 2.0), ("y", 1.9), ("z", 1.8)),
+             "knn": scored(("x", 0.80), ("a", 0.78), ("w", 0.5))}
+    fused = fuse(lists, fusion_for("where is it"))
+    assert ids(fused) == ["a", "x", "y", "w", "z"]
+    assert [round(h.score, 4) for h in fused] == [1.9333, 1.0244, 0.0122, 0.0, 0.0]
+    assert ids(fuse(lists, Fusion("rrf", 60, {"knn": 1.5})))[:2] == ["x", "a"]  # the negative case
     fused = fuse({"bm25": scored(("b", 5.0)), "knn": scored(("k", 0.5))}, fusion_for("where_is_it"))
     assert ids(fused) == ["b", "k"]  # identifier: equal weights, the tie goes to the smaller id

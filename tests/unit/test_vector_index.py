@@ -6,6 +6,7 @@ saving them."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import sqlite3
@@ -20,7 +21,7 @@ import pytest
 
 from stores.contracts import Chunk, FileRecord, IndexedFile, SearchFilters
 from stores.embedded import EmbeddedStore
-from stores.vector_index import DimIndex, embedded_keys, fingerprint
+from stores.vector_index import AnnParams, DimIndex, embedded_keys, fingerprint
 
 DIM = 16
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,4 +238,99 @@ def test_embedded_keys_reads_every_embedded_row_of_the_dimension_in_batches(tmp_
     empty = embedded_keys(con, 5)
     assert empty[0].tolist() == [] and empty[1].tolist() == []
     con.close()
+    store.close()
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"connectivity": 3}, "ANN connectivity must be an integer between 4 and 128, not 3"),
+    ({"connectivity": 129}, "ANN connectivity must be an integer between 4 and 128, not 129"),
+    ({"expansion_add": 7}, "ANN expansion_add must be an integer between 8 and 4,096, not 7"),
+    ({"expansion_search": 65_537}, "ANN expansion_search must be an integer between 8 and 65,536, not 65537"),
+    ({"candidates": 0}, "ANN candidates must be an integer between 1 and 4,096, not 0"),
+    ({"candidates": True}, "ANN candidates must be an integer between 1 and 4,096, not True"),
+    ({"expansion_search": 64.0}, "ANN expansion_search must be an integer between 8 and 65,536, not 64.0"),
+    ({"dtype": "f64"}, "ANN dtype must be one of i8, f16, f32, not 'f64'"),
+])
+def test_ann_parameters_out_of_range_are_a_clear_error(fields, message) -> None:
+    with pytest.raises(ValueError) as info:
+        AnnParams(**fields)
+    assert str(info.value) == message
+    assert AnnParams(connectivity=4, expansion_add=4096, expansion_search=8, candidates=4096, dtype="f16").dtype == "f16"
+
+
+def _meta(folder: Path) -> dict:
+    with np.load(folder / f"dim{DIM}.npz") as data:
+        return json.loads(str(data["meta"]))
+
+
+def test_the_index_is_rebuilt_when_a_build_parameter_changes_and_only_then(tmp_path: Path, monkeypatch) -> None:
+    db = tmp_path / "x.db"
+    first = EmbeddedStore(db, ann_threshold=100)
+    vectors = _fill(first)
+    q = vectors["m2.py"][9]
+    assert _ids(first.knn(q.tolist(), 1)) == ["a:m2.py#9"]
+    first.close()
+    folder = tmp_path / "x.db.vectors"
+    assert {k: _meta(folder)[k] for k in ("connectivity", "expansion_add", "dtype")} == \
+        {"connectivity": 16, "expansion_add": 64, "dtype": "i8"}
+    applied: list[int] = []
+    original = DimIndex.apply
+
+    def counting(self, keys, fps, fetch):
+        applied.append(original(self, keys, fps, fetch))
+        return applied[-1]
+
+    monkeypatch.setattr(DimIndex, "apply", counting)
+
+    def answer(params: AnnParams) -> DimIndex:
+        store = EmbeddedStore(db, ann_threshold=100, ann_params=params)
+        try:
+            assert _ids(store.knn(q.tolist(), 1)) == ["a:m2.py#9"]
+            return store._ann._dims[DIM]
+        finally:
+            store.close()
+
+    # query-time parameters: the saved index is used as it is, searched with the new expansion
+    index = answer(AnnParams(expansion_search=500, candidates=80))
+    assert applied == [0] and index.index.expansion_search == 500
+    # a manifest of the previous version (no connectivity / expansion_add recorded: they were 16 / 64)
+    with np.load(folder / f"dim{DIM}.npz") as data:
+        keys, fps = data["keys"], data["fps"]
+    old = {k: v for k, v in _meta(folder).items() if k not in ("connectivity", "expansion_add")}
+    np.savez(folder / f"dim{DIM}.npz", keys=keys, fps=fps, meta=np.array(json.dumps(old)))
+    answer(AnnParams())
+    assert applied == [0, 0]  # loaded, not rebuilt
+    # each build parameter: rebuilt from the rows once, saved with it, then reused
+    for params in (AnnParams(connectivity=24), AnnParams(connectivity=24, expansion_add=96),
+                   AnnParams(connectivity=24, expansion_add=96, dtype="f16")):
+        applied.clear()
+        index = answer(params)
+        assert applied == [600] and index.params == params
+        assert {k: _meta(folder)[k] for k in ("connectivity", "expansion_add", "dtype")} == params.built()
+        assert (index.index.connectivity, str(index.index.dtype).rsplit(".", 1)[-1].lower()) == \
+            (params.connectivity, params.dtype)
+        applied.clear()
+        answer(params)
+        assert applied == [0]
+    assert len([p for p in folder.iterdir() if p.suffix == ".usearch"]) == 1  # the replaced files are gone
+
+
+def test_the_graph_search_keeps_expansion_search_and_re_ranks_candidates(tmp_path: Path, monkeypatch) -> None:
+    store = EmbeddedStore(tmp_path / "x.db", ann_threshold=100, ann_params=AnnParams(expansion_search=300, candidates=100))
+    vectors = _fill(store)
+    counts: list[tuple[int, int]] = []
+    original = DimIndex.search
+
+    def recording(self, vector, count):
+        found = original(self, vector, count)
+        counts.append((count, self.index.expansion_search))
+        return found
+
+    monkeypatch.setattr(DimIndex, "search", recording)
+    q = vectors["m4.py"][2]
+    assert _ids(store.knn(q.tolist(), 10))[0] == "b:m4.py#2"  # its own vector
+    assert counts == [(100, 300)]  # 100 candidates re-ranked, out of a search keeping 300
+    counts.clear()
+    assert len(store.knn(q.tolist(), 90)) == 90
+    assert counts == [(360, 360)]  # four per result asked, the search keeping at least as many
     store.close()
