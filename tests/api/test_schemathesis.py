@@ -1,8 +1,8 @@
 """Property-based runs of every ``ripple api`` route from its own ``/openapi.json`` (schemathesis),
 against a real uvicorn server over the two-repository index: for generated requests, valid and
 not, no answer is a 5xx and every answer matches the status codes, content types and schemas the
-document declares (schemathesis' default checks). Bounded examples per route keep the run well
-under a minute.
+document declares (schemathesis' default checks). Bounded examples per route keep the run at about
+half a minute on an idle machine.
 
 Schemathesis' pytest integration (``from_fixture``) reads ``request.node._nodeid``, which pytest 9
 removed; the operations are driven through hypothesis directly instead, one ``@given`` per
@@ -58,4 +58,6 @@ def test_every_route_keeps_its_contract(api_url):
                 failures.append(f"{operation.label} ({mode.value}): {exc}")
     assert failures == [], "\n\n".join(failures)
     assert calls >= 13 * EXAMPLES
-    assert time.monotonic() - start < 60
+    # A guard against a server that stops answering, not a speed test: about 30 s on an idle 2-core
+    # machine, 68 s at load 17 (the old 60 s bound failed there).
+    assert time.monotonic() - start < 600
