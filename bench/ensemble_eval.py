@@ -31,6 +31,7 @@ import argparse
 import dataclasses
 import json
 import random
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +49,7 @@ from bench.reval.build import build_corpus, open_eval_store  # noqa: E402
 from bench.reval.metrics import BOOTSTRAP, bootstrap, first_rank, paired, per_query  # noqa: E402
 from indexer.embedding import embed_pending_model  # noqa: E402
 from stores.local_models import open_model  # noqa: E402
+from stores.model_vectors import MODEL_VECTORS_TABLE  # noqa: E402
 
 MODES = ("bm25", "knn:minilm", "knn:mpnet", "hybrid", "hybrid:mpnet", "ensemble")
 SEED = 22
@@ -70,6 +72,35 @@ def subset(files: list, queries: list, max_chunks: int | None, n_queries: int) -
     chosen = [dataclasses.replace(f, chunks=[c for c in f.chunks if c.id in keep]) for f in files]
     ids = {c.id for f in chosen for c in f.chunks}
     return chosen, [q for q in qs if q.target in ids]
+
+
+def seed_model_vectors(store, stem: str, folder: Path, model: str) -> int:
+    """Copy model ``model``'s vectors (content-addressed by text checksum, :mod:`stores.model_vectors`)
+    from the other evaluation stores ``folder/stem-*.db`` into ``store``, so a re-run at another
+    subset size (or of the whole corpus) embeds only texts no earlier run embedded; returns the rows
+    copied. Vectors of texts no chunk of ``store`` holds are pruned by the embedding pass."""
+    copied = 0
+    for old in sorted(folder.glob(f"{stem}-*.db")):
+        if old == store.path:
+            continue
+        src = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
+        try:
+            if not src.execute("SELECT 1 FROM sqlite_master WHERE name = 'model_embeddings'").fetchone():
+                continue
+            rows = src.execute("SELECT checksum, embedding FROM model_embeddings WHERE model = ?", (model,)).fetchall()
+        finally:
+            src.close()
+        dst = sqlite3.connect(store.path)
+        try:
+            with dst:
+                dst.execute(MODEL_VECTORS_TABLE)
+                before = dst.total_changes
+                dst.executemany("INSERT OR IGNORE INTO model_embeddings (model, checksum, embedding) VALUES (?, ?, ?)",
+                                [(model, c, b) for c, b in rows])
+                copied += dst.total_changes - before
+        finally:
+            dst.close()
+    return copied
 
 
 def speed(embedder, texts: Sequence[str]) -> float:
@@ -152,12 +183,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         c = build_corpus(root, name, args.work)
         files, queries = subset(c.files, c.queries, args.max_chunks, args.queries)
         store, embed_minilm = open_eval_store(args.work, f"{name}-ens", files, minilm)
+        seeded = seed_model_vectors(store, f"{name}-ens", args.work, mpnet.model_id)
         t0 = time.perf_counter()
         report = embed_pending_model(store, mpnet)
         embed_mpnet = time.perf_counter() - t0
         n = store.chunk_count()["chunks"]
         print(f"{name}: {n:,} chunks of {c.n_chunks:,}; {len(queries)} queries; embedding minilm {embed_minilm:.0f}s, "
-              f"mpnet {embed_mpnet:.0f}s ({report.embedded:,} texts)", flush=True)
+              f"mpnet {embed_mpnet:.0f}s ({report.embedded:,} texts; {seeded:,} vectors copied "
+              "from earlier stores)", flush=True)
         sample = [ch.text for f in files for ch in f.chunks][:256]
         speed_rows.append([name, f"{speed(minilm, sample):.1f}", f"{speed(mpnet, sample):.1f}"])
 
