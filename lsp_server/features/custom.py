@@ -10,7 +10,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from analysis.agent_queries import MAX_MAX_TOKENS, AgentQueries, TargetError
-from analysis.ensemble import configured_engine, engine_maker
+from analysis.ensemble import configured_engine, engine_maker, model_ranks
 from analysis.retrieval import QueryEngine
 from analysis.services import service_map
 from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
@@ -129,9 +129,10 @@ def markdown_link(path: str, uri: str, line: int) -> str:
 
 def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
     """``{query, limit?, tests?, models?}`` -> ``{hits: [{uri, range, name, fqn, id, kind, score, callers,
-    ranks}], notes}`` by hybrid search over every ready folder's index, best first (``fqn``: the dotted
-    name, for display; ``ranks``: the hit's rank in each list, ``{"bm25": 2, "knn": 1}``, or one kNN
-    list per model of an ensemble, ``{"knn:minilm": 1, "knn:mpnet": 3}``). The ensemble is the
+    ranks, models}], notes}`` by hybrid search over every ready folder's index, best first (``fqn``: the
+    dotted name, for display; ``ranks``: the hit's rank in each list, ``{"bm25": 2, "knn": 1}``, or one
+    kNN list per model of an ensemble, ``{"knn:minilm": 1, "knn:mpnet": 3}``; ``models``: those per-model
+    ranks by model name, ``{"minilm": 1, "mpnet": 3}``, empty for one model). The ensemble is the
     request's ``models``, else ``[search] models`` (:mod:`analysis.ensemble`); a requested model that
     is not built is a RequestFailed error naming ``ripple models build``, a configured one falls back
     to the index's model with a note."""
@@ -158,7 +159,7 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
         "uri": conv.text(h.chunk.repo, h.chunk.file).uri,
         "range": conv.range(h.chunk.repo, h.chunk.file, h.chunk.start_line, 0, h.chunk.end_line + 1, 0),
         "name": h.node.name, "fqn": dotted_name(h.node), "id": h.node.id, "kind": h.chunk.kind, "score": h.score,
-        "callers": h.callers, "ranks": dict(h.ranks),
+        "callers": h.callers, "ranks": dict(h.ranks), "models": model_ranks(h.ranks),
     } for h in hits[:limit]], "notes": list(dict.fromkeys(notes))}
 
 
