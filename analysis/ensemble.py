@@ -6,8 +6,11 @@ all as :class:`analysis.retrieval.QueryEngine` fuses its lists; every hit report
 (``SearchHit.ranks``: ``{"bm25": 3, "knn:minilm": 1, "knn:mpnet": 2}``). The index's own model (the
 bundled MiniLM unless ``[embedding] model`` names another) reads the vectors on the chunks
 (:meth:`stores.contracts.SearchIndex.knn`); every other model reads its own, kept apart by model id
-(:meth:`stores.contracts.SearchIndex.model_knn`), which ``ripple index`` / ``ripple embed`` compute for
-each configured model. A model without any vector yet contributes no list, and the answer says how
+(:meth:`stores.contracts.SearchIndex.model_knn`), which every writer computes for each configured model
+(``ripple index`` / ``ripple embed``, ``ripple watch``, the language server, REST ingest:
+:mod:`lsp_server.ensemble_support`). Front ends build their engine with :func:`configured_engine` (a
+request's or the configuration's models; errors raised) or, long-lived, :func:`engine_maker` (models
+loaded once; a configured model that is not built falls back to the index's model with a note). A model without any vector yet contributes no list, and the answer says how
 many chunks each model covers. Models come from :mod:`stores.local_models`: nothing downloads; a
 model that is not built raises :class:`stores.embedder.ModelNotBuilt` naming ``ripple models build``.
 """
