@@ -395,10 +395,10 @@ class _Clock:
 # ---------------------------------------------------------------------------- step 1: targets
 
 
-def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple[list[Node], int]:
-    """The nodes ``query`` names, and how many searches were run (counted as one call each)."""
+def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None, tests: str = "include") -> tuple[list[Node], int]:
+    """The nodes ``query`` names (a table's test accessors as ``tests`` says), and how many searches ran."""
     if isinstance(query, NodesQuery) or (isinstance(query, SymbolQuery) and is_table_target(query.text)):
-        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text)), 0
+        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text, tests)), 0
     if isinstance(query, PositionQuery):
         if query.col is None:
             inside = [n for n in graph.nodes_in_file(query.repo, query.path)
@@ -895,7 +895,7 @@ def blast_radius(
         raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
     counted = CountingGraph(graph)
     clock = _Clock(counted)
-    seeds, searches = _seeds(counted, query, engine)
+    seeds, searches = _seeds(counted, query, engine, tests)
     targets = _expand(counted, seeds)
     roles = [r for r in _ROLES if any(t.role == r for t in targets)]
     clock.lap("Targets", ", ".join(count_noun(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",

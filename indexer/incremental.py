@@ -86,6 +86,8 @@ _K8S_SERVICE = re.compile(rb"^kind:[ \t]*[\"']?(?:Service|Deployment|StatefulSet
 """A Kubernetes manifest whose Service or workload names a service unit (see :meth:`RepositoryIndex._manifest_path`)."""
 RESCAN_THRESHOLD = 256
 """An update of more paths than this (a branch switch) rescans the tree instead (:meth:`sync`)."""
+PARSE_ERROR_EXAMPLES = 5
+"""How many files with syntax errors a report names (:attr:`IndexReport.parse_error_examples`)."""
 
 
 def is_config_path(rel: str) -> bool:
@@ -430,7 +432,8 @@ class RepositoryIndex:
             return False
         report.files_indexed = len(hashed)
         report.files_by_language = Counter(sf.language for sf, _, _ in hashed)
-        report.files_with_parse_errors = sum(1 for n in nodes.values() if n.props.get("parse_errors"))
+        errored = sorted(n.file for n in nodes.values() if n.props.get("parse_errors"))
+        report.files_with_parse_errors, report.parse_error_examples = len(errored), errored[:PARSE_ERROR_EXAMPLES]
         return True
 
     def _link_stamp(self) -> str | None:
@@ -518,7 +521,9 @@ class RepositoryIndex:
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)
         report.files_by_language = Counter(fc.lang for fc in self.resolver.files.values())
-        report.files_with_parse_errors = sum(1 for fc in self.resolver.files.values() if fc.ex.errors)
+        errored = sorted((fc for fc in self.resolver.files.values() if fc.ex.errors), key=lambda fc: fc.path)
+        report.files_with_parse_errors = len(errored)
+        report.parse_error_examples = [f"{fc.path}: {fc.ex.errors[0]}" for fc in errored[:PARSE_ERROR_EXAMPLES]]
         report.partial = Counter(fc.ex.partial for fc in self.resolver.files.values() if fc.ex.partial)
         report.peak_rss_mb = {
             "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

@@ -22,6 +22,7 @@ from indexer.model import FileExtraction
 from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
+from indexer.resolve.tables import decorator_names
 from indexer.resolve.values import Def, Deps, Token
 from indexer.symbols import module_path
 from stores.contracts import IndexedFile
@@ -289,6 +290,8 @@ class RepositoryResolver:
                 if c.old is None or c.new is None or c.old.module_key != c.new.module_key:
                     tokens.update(_module_tokens(fc))
                 tokens.update(("n", ns, n) for n in changed & callables)
+                tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.d.name in changed
+                              for name in decorator_names(rd))
                 for prefix in _dotted_prefixes(fc):
                     before.setdefault(prefix, self._prefixes[prefix])
                     self._prefixes[prefix] += step
