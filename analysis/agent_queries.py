@@ -45,10 +45,10 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
-from analysis.retrieval import QueryEngine, SearchHit, SearchResult, query_engine
+from analysis.ensemble import EngineMaker, engine_maker
+from analysis.retrieval import QueryEngine, SearchHit, SearchResult
 from analysis.tokens import CHARS_PER_TOKEN, token_counter
 from stores.contracts import GraphStore, Node, RepositoryRecord, SearchFilters, SearchIndex
-from stores.embedder import EmbedderError
 from stores.errors import QueryFailed
 
 __all__ = ["AgentQueries", "Answer", "TargetError", "IndexSource", "resolve_target", "node_json", "estimate_tokens",
@@ -407,6 +407,8 @@ class AgentQueries:
     when several are served; a front end opens them through ``stores.factory`` and passes them in).
 
     ``model`` names the fastembed model the indexes were embedded with (``None``: the bundled one);
+    ``models`` (``[search] models``, with ``models_folder``) makes search an ensemble of those models
+    (:mod:`analysis.ensemble`; one not built: the index's model alone, with a note);
     ``services`` is the service map of the blast radius (service name -> repository); ``sources``
     describes each index for :meth:`repositories`. Every method taking a ``target`` also takes ``repo``:
     only symbols of that repository are candidates (a name defined in several). Methods are safe to
@@ -414,16 +416,17 @@ class AgentQueries:
 
     def __init__(self, graph: GraphStore | Sequence[GraphStore], search: SearchIndex | Sequence[SearchIndex], *,
                  model: str | None = None, services: Mapping[str, str] | None = None,
-                 sources: Sequence[IndexSource] = ()) -> None:
+                 sources: Sequence[IndexSource] = (), models: Sequence[str] = (), models_folder: str | None = None) -> None:
         graphs = [graph] if isinstance(graph, GraphStore) else list(graph)
         if not graphs:
             raise ValueError("no graph store given")
         self.graph: GraphStore = graphs[0] if len(graphs) == 1 else UnionGraph(graphs)
         self.indexes: list[SearchIndex] = [search] if isinstance(search, SearchIndex) else list(search)
         self.model = model
+        self.models, self.models_folder = tuple(models), models_folder  # an ensemble: [search] models
         self.services = dict(services or {})
         self.sources = list(sources)
-        self._embed: dict[int, Callable[[str], Sequence[float]] | None] = {}
+        self._embed: dict[int, EngineMaker | None] = {}
         self._notes: dict[int, str] = {}
         self._fresh: tuple[float, tuple[IndexedState, ...], list[Freshness]] | None = None
 
@@ -459,12 +462,11 @@ class AgentQueries:
         """The query engine of index ``i`` over ``steps``' counted stores (the query embedder is loaded
         once: when the index holds embeddings; a model that cannot load leaves BM25 alone, with a note)."""
         if i not in self._embed:
-            try:
-                self._embed[i] = query_engine(self.graph, self.model, self.indexes[i]).embed_query
-            except EmbedderError as exc:
-                self._embed[i] = None
-                self._notes[i] = f"semantic search off ({exc}): BM25 only"
-        return QueryEngine(steps.graph, steps.indexes[i], self._embed[i])
+            self._embed[i], note = engine_maker(self.graph, self.indexes[i], self.model, self.models, self.models_folder)
+            if note:
+                self._notes[i] = note
+        make = self._embed[i]
+        return make(steps.graph, steps.indexes[i]) if make else QueryEngine(steps.graph, steps.indexes[i])
 
     def _engines(self, steps: _Steps) -> list[QueryEngine]:
         """Every index's engine; loading the query model (about a second, once per process) is a step."""

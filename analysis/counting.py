@@ -132,3 +132,12 @@ class CountingIndex(SearchIndex):
     def chunk_count(self, repo: str | None = None) -> dict[str, int]:
         """Forwarded."""
         return self._count().chunk_count(repo)
+
+    def model_chunk_count(self, model: str) -> int:
+        """Forwarded (an ensemble's coverage)."""
+        return self._count().model_chunk_count(model)
+
+    def model_knn(self, model: str, vector: Sequence[float], limit: int,
+                  filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Forwarded (an ensemble's per-model kNN list)."""
+        return self._count().model_knn(model, vector, limit, filters)

@@ -6,8 +6,11 @@ all as :class:`analysis.retrieval.QueryEngine` fuses its lists; every hit report
 (``SearchHit.ranks``: ``{"bm25": 3, "knn:minilm": 1, "knn:mpnet": 2}``). The index's own model (the
 bundled MiniLM unless ``[embedding] model`` names another) reads the vectors on the chunks
 (:meth:`stores.contracts.SearchIndex.knn`); every other model reads its own, kept apart by model id
-(:meth:`stores.contracts.SearchIndex.model_knn`), which ``ripple index`` / ``ripple embed`` compute for
-each configured model. A model without any vector yet contributes no list, and the answer says how
+(:meth:`stores.contracts.SearchIndex.model_knn`), which every writer computes for each configured model
+(``ripple index`` / ``ripple embed``, ``ripple watch``, the language server, REST ingest:
+:mod:`lsp_server.ensemble_support`). Front ends build their engine with :func:`configured_engine` (a
+request's or the configuration's models; errors raised) or, long-lived, :func:`engine_maker` (models
+loaded once; a configured model that is not built falls back to the index's model with a note). A model without any vector yet contributes no list, and the answer says how
 many chunks each model covers. Models come from :mod:`stores.local_models`: nothing downloads; a
 model that is not built raises :class:`stores.embedder.ModelNotBuilt` naming ``ripple models build``.
 """
@@ -20,17 +23,29 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from analysis.fusion import Fusion
-from analysis.retrieval import QueryEngine, SearchResult
+from analysis.retrieval import QueryEngine, SearchResult, query_engine
 from stores.contracts import GraphStore, ScoredChunk, SearchFilters, SearchIndex
-from stores.embedder import Embedder
+from stores.embedder import Embedder, EmbedderError
 from stores.local_models import BUNDLED_NAME, open_model, parse_model_names
 
-__all__ = ["DenseModel", "EnsembleEngine", "ensemble_engine", "list_name"]
+__all__ = ["DenseModel", "EnsembleEngine", "EngineMaker", "ensemble_engine", "configured_engine", "engine_maker",
+           "list_name", "model_ranks"]
 
 
 def list_name(model: str) -> str:
     """The ranked list of model ``model`` in fusion and in ``SearchHit.ranks``: ``knn:<model>``."""
     return f"knn:{model}"
+
+
+def model_ranks(ranks: Mapping[str, int]) -> dict[str, int]:
+    """The per-model kNN ranks among a hit's ``ranks``: ``{"bm25": 2, "knn:minilm": 1, "knn:mpnet": 4}``
+    -> ``{"minilm": 1, "mpnet": 4}`` (``{}`` for a one-model search, whose list is ``knn``)."""
+    return {k.removeprefix("knn:"): v for k, v in ranks.items() if k.startswith("knn:")}
+
+
+EngineMaker = Callable[[GraphStore, SearchIndex], QueryEngine]
+"""Makes a query engine over a graph and a search index (the stores of one request) with the models
+loaded once: what :func:`engine_maker` returns."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +97,11 @@ class EnsembleEngine(QueryEngine):
                                         self.index.model_knn(m.model_id, vector, self.candidates, filters))
         return lists
 
-    def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
-        """As :meth:`QueryEngine.search`, with a note for each model that does not cover every chunk."""
-        result = super().search(query, limit, filters)
+    def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None,
+               tests: bool = False) -> SearchResult:
+        """As :meth:`QueryEngine.search` (``tests``: test code first), with a note for each model that
+        does not cover every chunk."""
+        result = super().search(query, limit, filters, tests)
         covered = self.coverage()
         notes = [f"model {m.name}: {covered[m.name]:,} of {result.chunks:,} chunks embedded"
                  + (" (run `ripple embed`)" if covered[m.name] < result.chunks else "")
@@ -116,3 +133,38 @@ def ensemble_engine(store: GraphStore, names: str | Sequence[str], index: Search
 def _query_model(name: str, folder: str | None) -> Embedder:
     # Loaded once per process, as retrieval's query embedder (a long-lived server reuses it).
     return open_model(name, folder)
+
+
+def configured_engine(graph: GraphStore, index: SearchIndex, model: str | None = None, names: Sequence[str] = (),
+                      models_folder: str | None = None) -> QueryEngine:
+    """The search engine a front end answers with: an ensemble over the model names ``names``
+    (``[search] models`` or a request's ``models``) when there are any, else the one-model
+    :func:`analysis.retrieval.query_engine` with the index's model ``model`` (unchanged). Raises
+    :class:`stores.embedder.EmbedderError` for an unknown name, a model that is not built (the message
+    names ``ripple models build``) or one that cannot load."""
+    if not names:
+        return query_engine(graph, model, index)
+    return ensemble_engine(graph, names, index, model, models_folder)
+
+
+def engine_maker(graph: GraphStore, index: SearchIndex, model: str | None = None, names: Sequence[str] = (),
+                 models_folder: str | None = None) -> tuple[EngineMaker | None, str | None]:
+    """For a long-lived server: load the models of :func:`configured_engine` once and return ``(make,
+    note)``, ``make(graph, index)`` building an engine over a request's (counted) stores. A configured
+    ensemble that cannot load (a model not built) falls back to the index's one model with a ``note``
+    naming the cause and its fix; when the index's own model cannot load either, ``make`` is ``None``
+    (BM25 and names only) and the note says why. Never raises :class:`EmbedderError`."""
+    note = None
+    if names:
+        try:
+            built = ensemble_engine(graph, names, index, model, models_folder)
+        except EmbedderError as exc:
+            note = f"ensemble of {', '.join(names)} off ({exc}): ranking with the index's model"
+        else:
+            models = built.models
+            return (lambda g, i: EnsembleEngine(g, i, models)), None
+    try:
+        embed = query_engine(graph, model, index).embed_query
+    except EmbedderError as exc:
+        return None, "; ".join(filter(None, [note, f"semantic search off ({exc}): BM25 only"]))
+    return (lambda g, i: QueryEngine(g, i, embed)), note

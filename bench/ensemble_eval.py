@@ -20,7 +20,7 @@ one-model engine: BM25 + MiniLM kNN + exact names); ``hybrid:mpnet`` (BM25 + mpn
 ``ensemble`` (BM25 + both kNN lists + names, :class:`analysis.ensemble.EnsembleEngine`). Paired
 bootstrap intervals: ensemble minus hybrid, hybrid:mpnet minus hybrid.
 
-Speed: each model embeds the same 256 chunk texts of the corpus (batch 16, after one warm-up batch):
+Speed: each model embeds the same ``--speed-texts`` (256) chunk texts of the corpus (batch 16, after one warm-up batch):
 chunks/s; query latency: p50 / p95 of embedding the query, of its kNN, and of a whole ``search`` call
 (hybrid and ensemble), over the corpus's queries.
 """
@@ -31,6 +31,7 @@ import argparse
 import dataclasses
 import json
 import random
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +49,7 @@ from bench.reval.build import build_corpus, open_eval_store  # noqa: E402
 from bench.reval.metrics import BOOTSTRAP, bootstrap, first_rank, paired, per_query  # noqa: E402
 from indexer.embedding import embed_pending_model  # noqa: E402
 from stores.local_models import open_model  # noqa: E402
+from stores.model_vectors import MODEL_VECTORS_TABLE  # noqa: E402
 
 MODES = ("bm25", "knn:minilm", "knn:mpnet", "hybrid", "hybrid:mpnet", "ensemble")
 SEED = 22
@@ -70,6 +72,35 @@ def subset(files: list, queries: list, max_chunks: int | None, n_queries: int) -
     chosen = [dataclasses.replace(f, chunks=[c for c in f.chunks if c.id in keep]) for f in files]
     ids = {c.id for f in chosen for c in f.chunks}
     return chosen, [q for q in qs if q.target in ids]
+
+
+def seed_model_vectors(store, stem: str, folder: Path, model: str) -> int:
+    """Copy model ``model``'s vectors (content-addressed by text checksum, :mod:`stores.model_vectors`)
+    from the other evaluation stores ``folder/stem-*.db`` into ``store``, so a re-run at another
+    subset size (or of the whole corpus) embeds only texts no earlier run embedded; returns the rows
+    copied. Vectors of texts no chunk of ``store`` holds are pruned by the embedding pass."""
+    copied = 0
+    for old in sorted(folder.glob(f"{stem}-*.db")):
+        if old == store.path:
+            continue
+        src = sqlite3.connect(f"file:{old}?mode=ro", uri=True)
+        try:
+            if not src.execute("SELECT 1 FROM sqlite_master WHERE name = 'model_embeddings'").fetchone():
+                continue
+            rows = src.execute("SELECT checksum, embedding FROM model_embeddings WHERE model = ?", (model,)).fetchall()
+        finally:
+            src.close()
+        dst = sqlite3.connect(store.path)
+        try:
+            with dst:
+                dst.execute(MODEL_VECTORS_TABLE)
+                before = dst.total_changes
+                dst.executemany("INSERT OR IGNORE INTO model_embeddings (model, checksum, embedding) VALUES (?, ?, ?)",
+                                [(model, c, b) for c, b in rows])
+                copied += dst.total_changes - before
+        finally:
+            dst.close()
+    return copied
 
 
 def speed(embedder, texts: Sequence[str]) -> float:
@@ -133,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--max-chunks", type=int, default=None, help="subset size per corpus (default: whole corpus)")
     ap.add_argument("--queries", type=int, default=200, help="held-out queries per corpus (fixed seed)")
     ap.add_argument("--depth", type=int, default=100)
+    ap.add_argument("--speed-texts", type=int, default=256, help="chunk texts each model embeds for the speed table")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     if args.report:
@@ -152,13 +184,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         c = build_corpus(root, name, args.work)
         files, queries = subset(c.files, c.queries, args.max_chunks, args.queries)
         store, embed_minilm = open_eval_store(args.work, f"{name}-ens", files, minilm)
+        seeded = seed_model_vectors(store, f"{name}-ens", args.work, mpnet.model_id)
         t0 = time.perf_counter()
         report = embed_pending_model(store, mpnet)
         embed_mpnet = time.perf_counter() - t0
         n = store.chunk_count()["chunks"]
         print(f"{name}: {n:,} chunks of {c.n_chunks:,}; {len(queries)} queries; embedding minilm {embed_minilm:.0f}s, "
-              f"mpnet {embed_mpnet:.0f}s ({report.embedded:,} texts)", flush=True)
-        sample = [ch.text for f in files for ch in f.chunks][:256]
+              f"mpnet {embed_mpnet:.0f}s ({report.embedded:,} texts; {seeded:,} vectors copied "
+              "from earlier stores)", flush=True)
+        sample = [ch.text for f in files for ch in f.chunks][:args.speed_texts]
         speed_rows.append([name, f"{speed(minilm, sample):.1f}", f"{speed(mpnet, sample):.1f}"])
 
         recs, row = rank_corpus(store, name, queries, minilm, mpnet, args.depth)
@@ -193,7 +227,7 @@ def print_tables(records: list[dict], speed_rows: list[list[str]], latency_rows:
         print(f"| {corpus} | {paired(mrr('ensemble'), mrr('hybrid')).cell(True)} | "
               f"{paired(mrr('hybrid:mpnet'), mrr('hybrid')).cell(True)} | "
               f"{paired(mrr('knn:mpnet'), mrr('knn:minilm')).cell(True)} |")
-    print("\nEmbedding speed (chunks/s, the same 256 chunk texts, batch 16):\n")
+    print("\nEmbedding speed (chunks/s, the same first chunk texts of the corpus for both models, batch 16):\n")
     print("| corpus | minilm | mpnet |\n|---|---|---|")
     for row in speed_rows:
         print("| " + " | ".join(row) + " |")

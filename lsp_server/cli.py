@@ -11,7 +11,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine
 from lsp_server.cli_models import models as models_group
-from lsp_server.cli_models import search_engine
+from lsp_server.cli_models import search_engine, warn_model
 from lsp_server.cli_similar import similar
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
@@ -41,6 +41,7 @@ from indexer.pipeline import index_repository
 from indexer.registry import branch_identity, refresh_counts
 from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
+from lsp_server.ensemble_support import ExtraModels
 from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
@@ -623,7 +624,9 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
                                    state_dir=str(state_dir(db_path)),
                                    follow_external_symlinks=follow_external_symlinks, doc_folders=config.doc_folders,
                                    memory_budget_mib=memory_budget)
-            printer = _update_printer(name, stores.search, embed, model or config.embedding_model, as_json)
+            printer = update_printer(name, stores.search, embed, model or config.embedding_model, as_json,
+                                      ExtraModels(config.search.models, model or config.embedding_model, config.models_dir,
+                                                  on_error=warn_model))
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),
                               on_update=lambda r, p=printer, d=db_path, n=name, root=path: (record_run(d, n, root), p(r)))
@@ -660,28 +663,34 @@ def _watch_thread(watcher: Any, stop: Any, failures: list[str]) -> None:
         watcher.index.close()
 
 
-def _update_printer(name: str, search: Any, embed: bool, model: str | None, as_json: bool) -> Any:
-    """The watcher's callback for one repository: a line per update, after embedding new chunks."""
+def update_printer(name: str, search: Any, embed: bool, model: str | None, as_json: bool,
+                   extra: ExtraModels | None = None, echo: Callable[[str], Any] = click.echo) -> Any:
+    """The watcher's callback for one repository: a line per update (``--json``: one JSON object, through
+    ``echo``), after embedding new chunks with the index's ``model``, then each other model of
+    ``[search] models`` (``extra``: their counts under ``models``)."""
     state: dict[str, Any] = {"embedder": None, "embed": embed}
 
     def on_update(report: IndexReport) -> None:
-        vectors = 0
+        vectors, others = 0, {}
         if state["embed"] and report.chunks:
             try:
                 state["embedder"] = state["embedder"] or open_embedder(model)
                 vectors = embed_pending(search, state["embedder"]).embedded
+                others = {n: r.embedded for n, r in (extra.embed(search) if extra else {}).items()}
             except EmbedderError as exc:
                 err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
                 state["embed"] = False
         ms = round(1000 * report.phases.get("total", 0.0))
         if as_json:
-            click.echo(json.dumps({"repo": name, "files_changed": report.files_changed,
-                                   "files_resolved": report.files_resolved, "files_written": report.files_written,
-                                   "files_deleted": report.files_deleted, "embedded": vectors, "ms": ms}))
+            echo(json.dumps({"repo": name, "files_changed": report.files_changed,
+                             "files_resolved": report.files_resolved, "files_written": report.files_written,
+                             "files_deleted": report.files_deleted, "embedded": vectors,
+                             **({"models": others} if others else {}), "ms": ms}))
         else:
             out.print(f"{name}: {report.files_changed} changed, {report.files_resolved} re-bound, "
                       f"{report.files_written} written, {report.files_deleted} removed in {ms} ms"
-                      + (f"; {vectors} chunks embedded" if vectors else ""), markup=False)
+                      + (f"; {vectors} chunks embedded" if vectors else "")
+                      + "".join(f", {n} {k}" for n, k in others.items() if k), markup=False)
 
     return on_update
 

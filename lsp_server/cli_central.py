@@ -45,6 +45,7 @@ from indexer.manifest import ManifestEntry, ManifestError, estimate_mib, load_ma
 from indexer.registry import branch_identity, refresh_counts
 from indexer.run import IndexOptions
 from lsp_server.central_pool import WRITE_WAIT_SECONDS, RepoJob, RepoOutcome, run_jobs
+from lsp_server.cli_models import embed_extra_models
 from lsp_server.cli_support import RichProgress, emit_json, err, loaded_config, out
 from stores.embedder import EmbedderError
 from stores.errors import StoreError
@@ -117,6 +118,9 @@ def _embed_all(db: Path, model: str | None, keys: list[str], progress: Progress 
             done = embed_pending(stores.search, embedder, RichProgress(progress) if progress is not None else None)
             result = {"model": embedder.model_id, "embedded": done.embedded, "reused": done.reused,
                       "seconds": round(done.seconds, 2)}
+            if config.search.models:  # an ensemble: each other model of [search] models too
+                result["models"] = embed_extra_models(stores.search, config.search.models, model or config.embedding_model,
+                                                      config.models_dir, None)
         except EmbedderError as exc:
             err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
             result = {"skipped": str(exc)}

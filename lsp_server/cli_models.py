@@ -25,16 +25,15 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from analysis.ensemble import ensemble_engine
-from analysis.retrieval import QueryEngine, query_engine
-from indexer.embedding import embed_pending_model
+from analysis.ensemble import configured_engine
+from analysis.retrieval import QueryEngine
 from lsp_server.cli_support import RichProgress, emit_json, err, loaded_config, out
+from lsp_server.ensemble_support import ExtraModels
 from stores.config import load_config
-from stores.embedder import EmbedderError
 from stores.errors import StoreError
-from stores.local_models import BUNDLED_NAME, LOCAL_MODELS, is_built, model_folder, open_model, parse_model_names
+from stores.local_models import LOCAL_MODELS, is_built, model_folder, parse_model_names
 
-__all__ = ["models", "search_engine", "extra_models", "embed_extra_models", "BUILD_SCRIPT"]
+__all__ = ["models", "search_engine", "embed_extra_models", "warn_model", "BUILD_SCRIPT"]
 
 BUILD_SCRIPT = Path(__file__).resolve().parent.parent / "stores" / "model_build.py"
 """The model build tool (run by a build interpreter as a file: it needs nothing of ripplegraph)."""
@@ -54,34 +53,23 @@ def search_engine(graph: Any, index: Any, model: str | None, names: str | None) 
     config = _config()
     chosen = parse_model_names(names) if names is not None else config.search.models
     if not chosen:
-        return query_engine(graph, model, index)
+        return configured_engine(graph, index, model)  # as before: the one model (--model) alone
     folder = str(config.models_dir) if config.models_dir else None
-    return ensemble_engine(graph, chosen, index, model or config.embedding_model, folder)
+    return configured_engine(graph, index, model or config.embedding_model, chosen, folder)
 
 
-def extra_models(names: Sequence[str], model: str | None) -> list[str]:
-    """The models of ``names`` whose vectors are kept apart (all but the index's own: ``minilm`` while
-    ``model``, the index's fastembed model, is unset)."""
-    return [n for n in names if not (n == BUNDLED_NAME and not model)]
+def warn_model(name: str, message: str) -> None:
+    """Say on stderr that model ``name`` of ``[search] models`` gets no vectors, and why (``message``)."""
+    err.print(f"[yellow]warning: no {escape(name)} embeddings ({escape(message)})[/yellow]")
 
 
 def embed_extra_models(store: Any, names: Sequence[str], model: str | None, folder: Path | None,
                        progress: RichProgress | None) -> dict[str, Any]:
-    """Embed every chunk with each additional model of ``names`` (:func:`extra_models`); returns
-    ``{name: summary}`` (``skipped`` with the reason when a model cannot load: it names the build
-    command). Raises ``KeyboardInterrupt`` as the caller's phase does."""
-    results: dict[str, Any] = {}
-    for name in extra_models(names, model):
-        try:
-            embedder = open_model(name, folder)
-            done = embed_pending_model(store, embedder, progress)
-        except EmbedderError as exc:
-            err.print(f"[yellow]warning: no {escape(name)} embeddings ({escape(str(exc))})[/yellow]")
-            results[name] = {"skipped": str(exc)}
-            continue
-        results[name] = {"model": embedder.model_id, "embedded": done.embedded, "reused": done.reused,
-                         "seconds": round(done.seconds, 2), "chunks_per_s": round(done.chunks_per_s, 1)}
-    return results
+    """Embed every chunk with each additional model of ``names``
+    (:func:`lsp_server.ensemble_support.extra_model_names`); returns ``{name: summary}`` (``skipped``
+    with the reason when a model cannot load: it names the build command). Raises
+    ``KeyboardInterrupt`` as the caller's phase does."""
+    return ExtraModels(names, model, folder, on_error=warn_model).embed_summary(store, progress)
 
 
 @click.group(name="models")

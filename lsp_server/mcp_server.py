@@ -148,7 +148,9 @@ class Backend:
                 stores.close()
             raise
         queries = AgentQueries([s.graph for s in opened], [s.search for s in opened],
-                               model=self.model or config.embedding_model, services=services, sources=sources)
+                               model=self.model or config.embedding_model, services=services, sources=sources,
+                               models=config.search.models,
+                               models_folder=str(config.models_dir) if config.models_dir else None)
 
         def close() -> None:
             for stores in opened:

@@ -48,6 +48,7 @@ from indexer.fsguard import SkipFile, inside_root, read_regular
 from indexer.incremental import RepositoryIndex
 from indexer.run import IndexOptions, IndexReport
 from indexer.watch import Watcher
+from lsp_server.ensemble_support import ExtraModels
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from lsp_server.protocol import RippleProtocol, read_frames, strict_converter
 from lsp_server.team import StoreSession
@@ -605,6 +606,9 @@ class RippleServer(LanguageServer):
         try:
             embedder = _Stoppable(open_embedder(), stop)
             assert self.session is not None
+            extra = ExtraModels(self.session.config.search.models, None, self.session.config.models_dir,
+                                wrap=lambda e: _Stoppable(e, stop), on_error=lambda n, m: self.call_soon(
+                                    lambda: self.report(f"ripple: no {n} embeddings ({m})", types.MessageType.Warning)))
             writers = self.session.writers(folder)
             writer = writers.search
         except (EmbedderError, StoreError) as exc:
@@ -624,6 +628,7 @@ class RippleServer(LanguageServer):
                 return
             try:
                 embed_pending(writer, embedder, progress)
+                extra.embed(writer)  # each other model of [search] models (lsp_server.ensemble_support)
             finally:
                 lock.release()
 

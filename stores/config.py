@@ -672,9 +672,14 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
     def model_names(key: str) -> tuple[str, ...]:
         """``[search] models`` checked against the known models (:data:`stores.local_models.LOCAL_MODELS`)."""
         try:
-            return parse_model_names(get(key)) if get(key) else ()
+            names = parse_model_names(get(key)) if get(key) else ()
         except EmbedderError as exc:
             return tuple(refuse(key, f"{origin.get(key, 'default')}: {key}: {exc}"))
+        if names and get("search.backend") != "embedded":  # Elasticsearch keeps one model's vectors only
+            return tuple(refuse(key, f"{origin.get(key, 'default')}: {key}: an ensemble search needs the embedded "
+                                     f"search index (search.backend = \"embedded\"), not {get('search.backend')}; "
+                                     "take search.models out of the configuration"))
+        return names
 
     graph = GraphConfig(
         backend=choice("graph.backend", GRAPH_BACKENDS), uri=get("graph.uri"), products=get("graph.products"),

@@ -18,6 +18,7 @@ from fastapi import FastAPI, Path as PathParam, Query
 
 from analysis.agent_queries import Answer, TargetError
 from lsp_server.api.guard import ApiProblem
+from analysis.ensemble import model_ranks
 from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, CallersResponse,
                                    ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
                                    SearchResponse, SimilarResponse, SymbolResponse, TargetRequest)
@@ -141,8 +142,9 @@ def install(app: FastAPI, service: Service) -> None:
 
 
 def _ranked(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Hits with their fused rank among the ranks (``rrf``, the hit's 1-based place in the answer)."""
-    return [{**h, "ranks": {**h["ranks"], "rrf": h["rank"]}} for h in hits]
+    """Hits with their fused rank among the ranks (``rrf``, the hit's 1-based place in the answer) and an
+    ensemble's per-model ranks under ``models`` (``knn:mpnet`` -> ``models.mpnet``)."""
+    return [{**h, "ranks": {**h["ranks"], "rrf": h["rank"], "models": model_ranks(h["ranks"])}} for h in hits]
 
 
 def _ms(start: float) -> float:

@@ -112,8 +112,10 @@ class Service:
         query engine then embeds queries too) and with the index's current freshness (``sources``)."""
         embedded = bool(self.stores.search.chunk_count()["embedded"])
         if self._queries is None or embedded != self._embedded:
+            config = self.settings.config
             self._queries = AgentQueries(self.stores.graph, self.stores.search, model=self.model,
-                                         services=self.settings.config.http_services)
+                                         services=config.http_services, models=config.search.models,
+                                         models_folder=str(config.models_dir) if config.models_dir else None)
             self._embedded = embedded
         self._queries.sources = self.sources()
         return self._queries

@@ -28,6 +28,7 @@ import filelock
 
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
+from lsp_server.ensemble_support import ExtraModels
 from indexer.pipeline import index_repository
 from lsp_server.freshness_support import record_run
 from indexer.run import IndexOptions
@@ -227,13 +228,16 @@ class Jobs:
         """Embed the new chunks (unless the job skips them); a model that cannot load costs the vectors only."""
         if job.skip_embeddings:
             return {"skipped": "skipEmbeddings"}
+        model = self.model or self.config.embedding_model
         try:
-            embedder = open_embedder(self.model or self.config.embedding_model)
+            embedder = open_embedder(model)
             result = embed_pending(stores.search, embedder, _Progress(job))
         except EmbedderError as exc:
             return {"skipped": str(exc)}
+        # [search] models (an ensemble): every other model embeds the new chunks too
+        others = ExtraModels(self.config.search.models, model, self.config.models_dir).embed_summary(stores.search)
         return {"model": embedder.model_id, "embedded": result.embedded, "reused": result.reused,
-                "seconds": round(result.seconds, 2)}
+                "seconds": round(result.seconds, 2), **({"models": others} if others else {})}
 
     def close(self) -> None:
         """Wait for the job under way (queued ones are dropped) and stop the worker."""

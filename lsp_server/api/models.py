@@ -238,11 +238,14 @@ class SearchRequest(Budgeted):
 
 class Ranks(Wire):
     """The 1-based rank a hit had in each ranked list (``null``: that list did not return it) and in the
-    fused list (``rrf``)."""
+    fused list (``rrf``); an ensemble search (``[search] models``) has one kNN list per model instead
+    of ``knn``: ``models`` holds those ranks by model name (``{"minilm": 1, "mpnet": 3}``)."""
 
     bm25: int | None = None
     knn: int | None = None
     name: int | None = None
+    models: dict[str, int] = Field(default_factory=dict, description="Rank in each model's kNN list of an "
+                                   "ensemble search, by model name (empty for a one-model search).")
     rrf: int
 
 

@@ -10,11 +10,14 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from analysis.agent_queries import MAX_MAX_TOKENS, AgentQueries, TargetError
-from analysis.retrieval import query_engine
+from analysis.ensemble import configured_engine, engine_maker, model_ranks
+from analysis.retrieval import QueryEngine
 from analysis.services import service_map
 from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
 from analysis.impact_report import diagram_links, markdown_text, render_markdown, report_json
 from analysis.navigation import dotted_name, node_at
+from stores.embedder import EmbedderError
+from stores.local_models import parse_model_names
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -40,14 +43,24 @@ def _depth(instance: Any, attribute: Any, value: int) -> None:
         raise ValueError("depth must be between 1 and 20")
 
 
+def _model_names(instance: Any, attribute: Any, value: list[str]) -> None:
+    try:
+        parse_model_names(value)
+    except EmbedderError as exc:
+        raise ValueError(str(exc)) from None
+
+
 @attrs.define
 class SearchParams:
-    """``ripple/search`` params: ``query``, ``limit`` (1 to 1000, default 20) and ``tests`` (rank test
-    code above the implementation; default false: below it, unless the query asks for tests)."""
+    """``ripple/search`` params: ``query``, ``limit`` (1 to 1000, default 20), ``tests`` (rank test
+    code above the implementation; default false: below it, unless the query asks for tests) and
+    ``models`` (an ensemble of these embedding models, ``["minilm", "mpnet"]``; default: ``[search]
+    models``, else the index's one model)."""
 
     query: str = attrs.field(validator=attrs.validators.instance_of(str))
     limit: int = attrs.field(default=20, validator=[attrs.validators.instance_of(int), _at_least_one])
     tests: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    models: list[str] | None = attrs.field(default=None, validator=attrs.validators.optional(_model_names))
 
 
 def _similar_limit(instance: Any, attribute: Any, value: int) -> None:
@@ -115,20 +128,39 @@ def markdown_link(path: str, uri: str, line: int) -> str:
 
 
 def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
-    """``{query, limit?, tests?}`` -> ``{hits: [{uri, range, name, fqn, id, kind, score, callers}]}`` by
-    hybrid search over every ready folder's index, best first (``fqn``: the dotted name, for display)."""
+    """``{query, limit?, tests?, models?}`` -> ``{hits: [{uri, range, name, fqn, id, kind, score, callers,
+    ranks, models}], notes}`` by hybrid search over every ready folder's index, best first (``fqn``: the
+    dotted name, for display; ``ranks``: the hit's rank in each list, ``{"bm25": 2, "knn": 1}``, or one
+    kNN list per model of an ensemble, ``{"knn:minilm": 1, "knn:mpnet": 3}``; ``models``: those per-model
+    ranks by model name, ``{"minilm": 1, "mpnet": 3}``, empty for one model). The ensemble is the
+    request's ``models``, else ``[search] models`` (:mod:`analysis.ensemble`); a requested model that
+    is not built is a RequestFailed error naming ``ripple models build``, a configured one falls back
+    to the index's model with a note."""
     query, limit = params.query, params.limit
     conv = ls.converter()
-    hits = []
+    hits, notes = [], []
+    config = ls.session.config if ls.session is not None else None
+    folder = str(config.models_dir) if config is not None and config.models_dir else None
     for graph, index in ls.search_sources():
-        hits += query_engine(graph, None, index).search(query, limit, tests=params.tests).hits
+        if params.models is not None:  # asked for: a model that cannot load is the request's error
+            try:
+                engine = configured_engine(graph, index, None, parse_model_names(params.models), folder)
+            except EmbedderError as exc:
+                raise JsonRpcException(f"ripple: {exc}", -32803) from exc
+        else:  # [search] models: one not built falls back to the index's model, with a note
+            make, note = engine_maker(graph, index, None, config.search.models if config else (), folder)
+            notes += [note] if note else []
+            engine = make(graph, index) if make else QueryEngine(graph, index)
+        result = engine.search(query, limit, tests=params.tests)
+        hits += result.hits
+        notes += result.notes
     hits.sort(key=lambda h: -h.score)
     return {"hits": [{
         "uri": conv.text(h.chunk.repo, h.chunk.file).uri,
         "range": conv.range(h.chunk.repo, h.chunk.file, h.chunk.start_line, 0, h.chunk.end_line + 1, 0),
         "name": h.node.name, "fqn": dotted_name(h.node), "id": h.node.id, "kind": h.chunk.kind, "score": h.score,
-        "callers": h.callers,
-    } for h in hits[:limit]]}
+        "callers": h.callers, "ranks": dict(h.ranks), "models": model_ranks(h.ranks),
+    } for h in hits[:limit]], "notes": list(dict.fromkeys(notes))}
 
 
 def similar(ls: RippleServer, params: SimilarParams) -> dict[str, Any]:

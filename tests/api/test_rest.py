@@ -77,13 +77,13 @@ def test_search_hits_ranks_and_context(http):
         "id": FIND_BY_ID, "chunkId": FIND_BY_ID, "name": "org.example.OwnerRepository.findById", "label": "Method",
         "kind": "method", "language": "java", "repo": "petclinic", "path": "src/main/java/org/example/OwnerRepository.java",
         # an exact definition: 10 + (4 implementation + 2 public + 1 base + fan-in 1/(1+1)) / 8
-        "line": 4, "endLine": 6, "score": 10.9375, "ranks": {"bm25": 1, "knn": 1, "name": 1, "rrf": 1},
+        "line": 4, "endLine": 6, "score": 10.9375, "ranks": {"bm25": 1, "knn": 1, "name": 1, "models": {}, "rrf": 1},
         "source": "    public Owner findById(int id) {\n        return new Owner(id);\n    }", "sourceTruncated": False,
         "callers": {"count": 1, "names": ["org.example.OwnerController.show"]},
         "callees": {"count": 1, "names": ["org.example.Owner.Owner"]}, "endpoints": {"count": 0, "names": []},
         "mentions": []}
     assert (second["id"], second["ranks"]) == ("petclinic:src/main/java/org/example/OwnerRepository.OwnerRepository",
-                                               {"bm25": 2, "knn": 2, "name": None, "rrf": 2})
+                                               {"bm25": 2, "knn": 2, "name": None, "models": {}, "rrf": 2})
 
 
 def test_search_filters_limits_and_budget(http):
@@ -122,10 +122,10 @@ def test_similar(http):
     assert body["chunkId"] == FETCH_OWNER and body["notes"] == []
     assert [(h["id"], h["ranks"]) for h in body["hits"]] == [
         # the vectors read path and class (contextual chunk headers): the members of its class first
-        ("client:client/api.OwnerClient", {"bm25": None, "knn": 1, "name": None, "rrf": 1}),
-        ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 2, "name": None, "rrf": 2}),
-        ("client:client/api.OwnerClient.__init__(1)", {"bm25": None, "knn": 3, "name": None, "rrf": 3}),
-        ("client:client/report.render(1)", {"bm25": None, "knn": 4, "name": None, "rrf": 4})]
+        ("client:client/api.OwnerClient", {"bm25": None, "knn": 1, "name": None, "models": {}, "rrf": 1}),
+        ("client:client/api.OwnerClient._get(1)", {"bm25": None, "knn": 2, "name": None, "models": {}, "rrf": 2}),
+        ("client:client/api.OwnerClient.__init__(1)", {"bm25": None, "knn": 3, "name": None, "models": {}, "rrf": 3}),
+        ("client:client/report.render(1)", {"bm25": None, "knn": 4, "name": None, "models": {}, "rrf": 4})]
     assert body["hits"][3]["callees"] == {"count": 2, "names": ["client.api.OwnerClient.__init__",
                                                                 "client.api.OwnerClient.fetch_owner"]}
     assert FETCH_OWNER not in [h["id"] for h in http.get(f"/v1/search/similar/{FETCH_OWNER}").json()["hits"]]
