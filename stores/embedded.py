@@ -57,7 +57,7 @@ import sqlite3
 import stat
 import threading
 from urllib.parse import quote
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -76,6 +76,7 @@ from stores.contracts import (
     SearchIndex,
     UnresolvedCall,
     SymbolNameIndex,
+    SymbolRef,
     query_parts,
 )
 from stores.embedded_registry import EmbeddedRegistry
@@ -459,6 +460,23 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         return result
 
     @_guarded
+    def find_symbol_refs(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[SymbolRef]]:
+        """:meth:`find_symbols` without reading the nodes' properties (a name shared by hundreds of
+        definitions costs a fifth of the time): ``{name: [SymbolRef]}``, each list sorted by id."""
+        result: dict[str, list[SymbolRef]] = {n: [] for n in names}
+        if not result or (labels is not None and not labels):
+            return result
+        sql = ("SELECT i.id, p.repo, p.path, n.qualname, n.name FROM node_rows n JOIN ids i ON i.nid = n.nid"
+               f" JOIN paths p ON p.fid = n.fid WHERE n.name IN ({_IDS_PARAM})")
+        params: list[Any] = [json.dumps(list(result))]
+        if labels is not None:
+            sql += f" AND n.label IN (SELECT tid FROM terms WHERE term IN ({_IDS_PARAM}))"
+            params.append(json.dumps(list(labels)))
+        for row in self._db.execute(sql + " ORDER BY i.id", params):
+            result[row[4]].append(SymbolRef(*row[:4]))
+        return result
+
+    @_guarded
     def nodes_in_file(self, repo: str, path: str) -> list[Node]:
         """Every node of the file: the File node first, then by start line, start col, id."""
         rows = self._db.execute(
@@ -499,6 +517,22 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     ) -> dict[str, list[Edge]]:
         """``{src_id: [Edge]}`` for every requested id, as :meth:`incoming` but leaving each id."""
         return self._edges("src", ids, kinds, resolutions)
+
+    @_guarded
+    def incoming_counts(self, groups: Mapping[str, Sequence[str]], kinds: Sequence[str]) -> dict[str, int]:
+        """:meth:`GraphStore.incoming_counts` counted by SQLite on the edge rows (no edge is read out)."""
+        result = dict.fromkeys(groups, 0)
+        pairs = [[key, i] for key, ids in groups.items() for i in ids]
+        if not pairs or not kinds:
+            return result
+        rows = self._db.execute(
+            "SELECT g.key, count(*) FROM (SELECT DISTINCT json_extract(j.value, '$[0]') AS key, e.kind, e.src"
+            " FROM json_each(?) j JOIN ids i ON i.id = json_extract(j.value, '$[1]') JOIN edge_rows e ON e.dst = i.nid"
+            f" WHERE e.kind IN (SELECT tid FROM terms WHERE term IN ({_IDS_PARAM}))) g GROUP BY g.key",
+            (json.dumps(pairs), json.dumps(list(dict.fromkeys(kinds)))),
+        ).fetchall()
+        result.update(rows)
+        return result
 
     @_guarded
     def search_symbols(self, query: str, limit: int) -> list[Node]:
