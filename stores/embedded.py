@@ -82,6 +82,7 @@ from stores.contracts import (
 from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
+from stores.read_cache import StampedCache
 from stores.embedded_schema import SCHEMA_VERSION, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnVectors
@@ -100,6 +101,11 @@ _POSTINGS_BUDGET = 40_000
 """Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
 most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
 BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
+FILE_TEXT_CACHE_FILES = 256
+FILE_TEXT_CACHE_BYTES = 16 * 1024 * 1024
+"""Bounds of the decompressed file texts a store keeps for cutting chunk texts (``get_chunks``)."""
+TERM_CACHE_TERMS = 20_000
+"""Most FTS terms whose document frequency a store keeps (BM25's pruning of common tokens)."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any number of keys
 
 _NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
@@ -156,6 +162,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         self._vectors: _VectorCache | None = None
         self._counts: tuple[int, int, dict[str, int]] | None = None  # (generation, data_version, counts)
         self._names: tuple[tuple[int, int], SymbolNameIndex] | None = None
+        self._file_texts: StampedCache[bytes] = StampedCache(FILE_TEXT_CACHE_FILES, FILE_TEXT_CACHE_BYTES)
+        self._term_docs: StampedCache[int] = StampedCache(TERM_CACHE_TERMS, TERM_CACHE_TERMS)
         if self.path.is_dir():
             raise StoreUnavailable(f"{self.path} is a folder, not an index file; pass the index file (such as "
                                    f"{self.path / 'index.db'})")
@@ -276,6 +284,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
                     self._conn = None
                     self._vectors = None
                     self._names = None
+                    self._file_texts.clear()
+                    self._term_docs.clear()
 
     def __enter__(self) -> EmbeddedStore:
         return self
@@ -665,10 +675,19 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         total = self._chunk_count()["chunks"]
         if total < 2:
             return tokens
-        rows = db.execute(
-            f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(tokens),)
-        ).fetchall()
-        df = dict(rows)
+        # fts5vocab counts a term's documents by walking its postings (tens of thousands for a common
+        # word at 100k chunks): cached per term until the index changes.
+        cache = self._read_cache(self._term_docs)
+        df = {t: d for t in tokens if cache is not None and (d := cache.get(t)) is not None}
+        missing = [t for t in tokens if t not in df]
+        if missing:
+            found = dict(db.execute(
+                f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(missing),)
+            ).fetchall())
+            for t in missing:
+                df[t] = found.get(t, 0)
+                if cache is not None:
+                    cache.put(t, df[t])
         common = {term for term, docs in df.items() if docs >= _COMMON_FRACTION * total}
         kept = [t for t in tokens if t not in common] or list(tokens)
         # Bounded work: FTS5 scores every chunk matching any token, so the postings of the kept
@@ -681,6 +700,13 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
                 kept.remove(t)
                 postings -= df.get(t, 0)
         return kept
+
+    def _read_cache(self, cache: StampedCache[_T]) -> StampedCache[_T] | None:
+        """``cache`` for the current database state (emptied after any write, of this instance or a
+        commit of another connection); ``None`` inside a transaction, whose writes move no stamp."""
+        if self._db.in_transaction:
+            return None
+        return cache.view((self._generation, self._db.execute("PRAGMA data_version").fetchone()[0]))
 
     def _vector_cache(self) -> _VectorCache:
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -735,7 +761,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         if not ids:
             return {}
         rows = read_chunks(self._db, f"c.nid IN (SELECT nid FROM ids WHERE id IN ({_IDS_PARAM}))",
-                           (json.dumps(list(ids)),))
+                           (json.dumps(list(ids)),), self._read_cache(self._file_texts))
         result = {}
         for r in rows:
             emb = tuple(np.frombuffer(r[13], dtype=np.float32).tolist()) if r[13] is not None else None
