@@ -121,3 +121,82 @@ def test_find_symbol_refs_and_incoming_counts_agree_with_the_contract_defaults(r
     assert runs_store.incoming_counts(groups, ["OVERRIDES"]) == dict.fromkeys(groups, 0)
     assert runs_store.incoming_counts(groups, []) == dict.fromkeys(groups, 0)
     assert runs_store.incoming_counts({}, ["CALLS"]) == {}
+
+
+# ---------------------------------------------------------------------------------- read caches
+
+def test_stamped_cache_bounds_and_stamps() -> None:
+    from stores.read_cache import StampedCache
+
+    cache: StampedCache[bytes] = StampedCache(3, 10)
+    cache.view("s1").put("a", b"aaaa", 4)
+    cache.put("b", b"bbbb", 4)
+    assert cache.get("a") == b"aaaa"  # a is now the most recently used
+    cache.put("c", b"cc", 2)
+    assert len(cache) == 3
+    cache.put("d", b"d", 1)  # 3 items already: b, the least recently used, goes
+    assert (cache.get("b"), cache.get("a"), cache.get("c"), cache.get("d")) == (None, b"aaaa", b"cc", b"d")
+    cache.put("e", b"e" * 8, 8)  # over the size bound: the oldest go until it fits
+    assert (cache.get("a"), cache.get("c"), cache.get("d"), cache.get("e")) == (None, None, b"d", b"e" * 8)
+    cache.put("big", b"x" * 11, 11)  # larger than the cache: not kept
+    assert cache.get("big") is None and cache.get("e") == b"e" * 8
+    assert cache.view("s1").get("e") == b"e" * 8  # same stamp: kept
+    assert cache.view("s2").get("e") is None and len(cache) == 0  # another state: emptied
+    with pytest.raises(ValueError, match="cache bounds must be at least 1"):
+        StampedCache(0, 10)
+
+
+def _cafe(text: str) -> IndexedFile:
+    node = Node("r:cafe.brew()", "Function", "brew", "brew", "r", "cafe.py", 1, 0, 2, 0, {"language": "python"})
+    chunk = Chunk(node.id, "r", "r", "cafe.py", "python", "function", "brew", node.id, None, 1, 2, text, text)
+    return IndexedFile(FileRecord("r", "cafe.py", "python", str(len(text)).zfill(64), len(text)), [node], [], [],
+                       [chunk], text)
+
+
+def test_a_write_empties_the_file_text_cache(tmp_path: Path) -> None:
+    old, new = "def brew():\n    return 'espresso' * 20\n", "def brew():\n    return 'ristretto' * 30\n"
+    writer = EmbeddedStore(tmp_path / "index.db")
+    reader = EmbeddedStore(tmp_path / "index.db")
+    try:
+        writer.replace_files([_cafe(old)])
+        assert writer._db.execute("SELECT boff FROM chunk_rows").fetchone()[0] == 0  # a range of the file text
+        assert writer.get_chunks(["r:cafe.brew()"])["r:cafe.brew()"].text == old
+        assert reader.get_chunks(["r:cafe.brew()"])["r:cafe.brew()"].text == old
+        assert len(writer._file_texts) == 1 and len(reader._file_texts) == 1  # both cached it
+        writer.replace_files([_cafe(new)])  # this instance's write, and another connection's commit
+        assert writer.get_chunks(["r:cafe.brew()"])["r:cafe.brew()"].text == new
+        assert reader.get_chunks(["r:cafe.brew()"])["r:cafe.brew()"].text == new
+        with writer.transaction():  # inside a transaction nothing is cached: its writes move no stamp
+            writer.replace_files([_cafe(old)])
+            assert writer.get_chunks(["r:cafe.brew()"])["r:cafe.brew()"].text == old
+        assert writer.get_chunks(["r:cafe.brew()"])["r:cafe.brew()"].text == old
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_a_write_empties_the_term_frequency_cache(tmp_path: Path) -> None:
+    # "espresso" in 1 of 4 chunks, then in 3 of 4: at half of the chunks or more, BM25 drops it while a
+    # rarer token remains, so "espresso ristretto" then finds the ristretto chunk only
+    def files(espresso: int) -> list[IndexedFile]:
+        out = []
+        for i in range(4):
+            text = f"def f{i}():\n    return {'espresso' if i < espresso else 'water'} {'ristretto' if i == 3 else ''}\n"
+            node = Node(f"r:m{i}.f{i}()", "Function", f"f{i}", f"f{i}", "r", f"m{i}.py", 1, 0, 2, 0, {})
+            chunk = Chunk(node.id, "r", "r", f"m{i}.py", "python", "function", f"f{i}", node.id, None, 1, 2, text, text)
+            out.append(IndexedFile(FileRecord("r", f"m{i}.py", "python", str(espresso) * 64, len(text)), [node], [], [],
+                                   [chunk], text))
+        return out
+
+    writer = EmbeddedStore(tmp_path / "index.db")
+    reader = EmbeddedStore(tmp_path / "index.db")
+    try:
+        writer.replace_files(files(1))
+        assert sorted(h.chunk_id for h in reader.bm25("espresso ristretto", 10)) == ["r:m0.f0()", "r:m3.f3()"]
+        assert reader._term_docs.get("espresso") == 1
+        writer.replace_files(files(3))
+        assert [h.chunk_id for h in reader.bm25("espresso ristretto", 10)] == ["r:m3.f3()"]
+        assert reader._term_docs.get("espresso") == 3
+    finally:
+        writer.close()
+        reader.close()
