@@ -101,7 +101,7 @@ _POSTINGS_BUDGET = 40_000
 """Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
 most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
 BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
-FILE_TEXT_CACHE_FILES = 256
+FILE_TEXT_CACHE_FILES = 4096
 FILE_TEXT_CACHE_BYTES = 16 * 1024 * 1024
 """Bounds of the decompressed file texts a store keeps for cutting chunk texts (``get_chunks``)."""
 TERM_CACHE_TERMS = 20_000

@@ -321,10 +321,10 @@ def encode_chunk_text(file: FileText | None, start_line: int, end_line: int, tex
 def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], columns: str = "c.rowid",
                 cache: StampedCache[bytes] | None = None) -> list[tuple]:
     """Rows ``(*columns, text)`` of the chunk rows (alias ``c`` of ``chunk_rows``) that ``where``
-    selects, each text rebuilt from its head, range and tail, every file's text read once. ``cache``:
-    decompressed file texts by ``fid`` of the database state read (the caller's: see
-    :mod:`stores.read_cache`), used and filled; without it only the prefix the ranges need is
-    decompressed."""
+    selects, each text rebuilt from its head, range and tail, every file's text read once and
+    decompressed only as far as the ranges reach. ``cache``: those decompressed prefixes by ``fid``, of
+    the database state read (the caller's: see :mod:`stores.read_cache`), used when long enough and
+    filled."""
     rows = conn.execute(
         f"SELECT {columns}, c.fid, c.head, c.boff, c.blen, c.tail FROM chunk_rows c WHERE {where}", tuple(params)
     ).fetchall()
@@ -337,14 +337,13 @@ def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], 
         cached = cache.get(fid) if cache is not None else None
         if cached is not None and len(cached) >= end:
             texts[fid] = cached
-            continue
-        found = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (fid,)).fetchone()
-        if not found or found[0] is None:
-            texts[fid] = b""
-        elif cache is None:
-            texts[fid] = zlib.decompressobj().decompress(found[0], end)
-        else:
-            texts[fid] = zlib.decompress(found[0])
+    missing = [fid for fid in ends if fid not in texts]
+    blobs = dict(conn.execute(f"SELECT fid, ztext FROM file_rows WHERE fid IN ({_JSON})", (json.dumps(missing),))
+                 ) if missing else {}
+    for fid in missing:
+        blob = blobs.get(fid)
+        texts[fid] = zlib.decompressobj().decompress(blob, ends[fid]) if blob is not None else b""
+        if cache is not None:
             cache.put(fid, texts[fid], len(texts[fid]))
     out = []
     for row in rows:
