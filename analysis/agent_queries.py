@@ -43,7 +43,7 @@ from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes, target_query)
 from analysis.impact_report import render_markdown, report_json
-from analysis.navigation import (Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
+from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.retrieval import QueryEngine, SearchHit, SearchResult, query_engine
 from analysis.tokens import CHARS_PER_TOKEN, token_counter
@@ -208,7 +208,8 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
     try:
         query = target_query(graph, text, repo)
     except ValueError as exc:
-        raise TargetError(f"{exc}{where} (target {text!r}); or give a qualified name or a node id") from exc
+        raise TargetError(f"{exc}{where} (target {text!r}); or give a qualified name or a node id",
+                          ambiguous=isinstance(exc, AmbiguousPath)) from exc
     if isinstance(query, PositionQuery):
         found = query_nodes(graph, query)
         if not found:

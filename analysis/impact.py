@@ -54,6 +54,7 @@ from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
 from analysis.tables import TableHit, is_table_target, table_accessors, tables_detail, tables_reached
 from analysis.navigation import (
+    AmbiguousPath,
     CALLABLE_LABELS,
     TYPE_LABELS,
     REFERENCE_KINDS,
@@ -395,10 +396,10 @@ class _Clock:
 # ---------------------------------------------------------------------------- step 1: targets
 
 
-def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None) -> tuple[list[Node], int]:
-    """The nodes ``query`` names, and how many searches were run (counted as one call each)."""
+def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None, tests: str = "include") -> tuple[list[Node], int]:
+    """The nodes ``query`` names (a table's test accessors as ``tests`` says), and how many searches ran."""
     if isinstance(query, NodesQuery) or (isinstance(query, SymbolQuery) and is_table_target(query.text)):
-        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text)), 0
+        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text, tests)), 0
     if isinstance(query, PositionQuery):
         if query.col is None:
             inside = [n for n in graph.nodes_in_file(query.repo, query.path)
@@ -895,7 +896,7 @@ def blast_radius(
         raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
     counted = CountingGraph(graph)
     clock = _Clock(counted)
-    seeds, searches = _seeds(counted, query, engine)
+    seeds, searches = _seeds(counted, query, engine, tests)
     targets = _expand(counted, seeds)
     roles = [r for r in _ROLES if any(t.role == r for t in targets)]
     clock.lap("Targets", ", ".join(count_noun(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",
@@ -989,11 +990,9 @@ def target_query(graph: GraphStore, target: str, repo: str | None = None) -> Sym
         return SymbolQuery(target)
     path = Path(m["path"]).expanduser()
     found = [f for f in file_candidates(graph, str(path.resolve()) if path.exists() else m["path"]) if repo in (None, f[0])]
-    if not found:
-        raise ValueError(f"{m['path']} is not a file of the index")
-    if len(found) > 1:
-        raise ValueError(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
-                         + "; give more of its path")
+    if len(found) != 1:  # several: AmbiguousPath (a ValueError), so an API can answer 409, not 404
+        raise (AmbiguousPath if found else ValueError)(f"{m['path']} may be any of " + ", ".join(
+            f"{r}/{p}" for r, p in found) + "; give more of its path" if found else f"{m['path']} is not a file of the index")
     (repo, rel), line = found[0], int(m["line"])
     col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
     return PositionQuery(repo, rel, line, col)

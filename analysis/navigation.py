@@ -27,7 +27,7 @@ from stores.errors import QueryFailed
 _T = TypeVar("_T")
 
 __all__ = [
-    "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "find_targets", "callers", "references",
+    "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
 ]
@@ -35,6 +35,11 @@ __all__ = [
 CALLABLE_LABELS = ("Method", "Function", "Constructor")
 TYPE_LABELS = ("Class", "Interface", "Enum")
 _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
+
+
+class AmbiguousPath(ValueError):
+    """A ``PATH:LINE`` target whose path may be a file of several repositories (or folders): the
+    message lists them; more of the path, or a repository, chooses one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from analysis.fusion import FUSION_BY_KIND, RRF_K, FusedHit, Fusion, fuse, fusion_for, rrf
 from analysis.ranking import (DEFAULT_PRIORS, VISIBILITY_MODIFIERS, Candidate, Priors, asks_for_tests,
@@ -186,15 +186,18 @@ class QueryEngine:
         return {}
 
     def similar(self, chunk_id: str, limit: int = 10, filters: SearchFilters | None = None) -> SearchResult:
-        """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded); empty with a note
-        when that chunk has no embedding yet."""
+        """Chunks nearest to ``chunk_id``'s embedding (the chunk itself excluded), nearest first, each
+        hit's ``score`` its cosine similarity to that chunk (-1..1); empty with a note when that chunk
+        has no embedding yet."""
         counts = self.index.chunk_count()
         chunk = self.index.get_chunks([chunk_id]).get(chunk_id)
         if chunk is None or chunk.embedding is None:
             return SearchResult([], [], counts["embedded"], counts["chunks"], notes=[f"{chunk_id} has no embedding yet"])
         hits = [h for h in self.index.knn(chunk.embedding, limit + 1, filters) if h.chunk_id != chunk_id]
         ranked = [ScoredChunk(h.chunk_id, h.score, i + 1) for i, h in enumerate(hits)]
-        return self._assemble(reciprocal_rank_fusion({"knn": ranked}), limit, ["knn"], counts, priors=None)
+        result = self._assemble(reciprocal_rank_fusion({"knn": ranked}), limit, ["knn"], counts, priors=None)
+        cosine = {h.chunk_id: h.score for h in hits}
+        return replace(result, hits=[replace(h, score=cosine[h.chunk.id]) for h in result.hits])
 
     def _assemble(self, fused: list[FusedHit], limit: int, lists: list[str], counts: Mapping[str, int],
                   exact: Mapping[str, float] | None = None, wants_tests: bool = False,

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from analysis.testcode import is_test_path
 from stores.contracts import GraphStore, Node, table_id
 
 __all__ = ["TABLE_PREFIX", "TableHit", "is_table_target", "parse_table_target", "table_nodes", "table_accessors",
@@ -104,16 +105,19 @@ def _check_column(graph: GraphStore, tables: Sequence[Node], name: str, column: 
                                + (" …" if len(names) > 30 else ""))
 
 
-def table_accessors(graph: GraphStore, text: str) -> list[Node]:
+def table_accessors(graph: GraphStore, text: str, tests: str = "include") -> list[Node]:
     """The functions and methods that read or write what a ``table:`` target names (a column: the
-    accesses naming it, plus those naming no columns), sorted by id. Raises
-    :class:`TableTargetError` when no table matches; ``[]`` when nothing accesses it."""
+    accesses naming it, plus those naming no columns), sorted by id; ``tests`` ``exclude`` leaves out
+    test code (:func:`analysis.testcode.is_test_path`), ``only`` keeps nothing else (``include`` /
+    ``apart``: all). Raises :class:`TableTargetError` when no table matches; ``[]`` when nothing
+    accesses it."""
     tables, column = table_nodes(graph, text)
     incoming = graph.incoming([t.id for t in tables], list(_ACCESS))
     srcs = sorted({e.src for es in incoming.values() for e in es
                    if column is None or not e.props.get("columns") or column.lower() in e.props["columns"]})
     found = graph.get_nodes(srcs) if srcs else {}
-    return [found[i] for i in srcs if i in found]
+    return [found[i] for i in srcs if i in found
+            and (tests not in ("exclude", "only") or is_test_path(found[i].file) == (tests == "only"))]
 
 
 def tables_reached(graph: GraphStore, targets: Sequence[str], depth: int, max_nodes: int = 5000) -> tuple[TableHit, ...]:

@@ -12,12 +12,12 @@ __all__ = ["is_test_path"]
 
 # Folders whose whole content is tests (any level of the path).
 _TEST_DIRS = frozenset({"test", "tests", "__tests__", "testing", "spec", "specs", "e2e", "__mocks__"})
-# File names, per convention: pytest (test_x.py, x_test.py, conftest.py), Go (x_test.go),
+# File names, per convention: pytest (test_x.py, x_test.py, conftest.py), Django (an app's tests.py), Go (x_test.go),
 # Jest / Vitest / Mocha / Jasmine (x.test.ts, x.spec.js, ...), JUnit / TestNG / Spock (XTest.java,
 # XTests.java, XIT.java, TestX.java, XSpec.groovy), RSpec (x_spec.rb), Apex (XTest.cls, X_Test.cls,
 # TestX.cls, Test_X.cls: Salesforce's naming convention for @IsTest classes).
 _TEST_FILE = re.compile(
-    r"^(?:test_.+\.py|.+_test\.py|conftest\.py|.+_test\.go|.+_spec\.rb"
+    r"^(?:test_.+\.py|.+_test\.py|conftest\.py|tests\.py|.+_test\.go|.+_spec\.rb"
     r"|(?:.+\.)?(?:test|tests|spec|e2e-spec|e2e-test)\.(?:[cm]?[jt]sx?)"
     r"|(?:.+(?:Tests?|IT|ITCase|Spec)|Test[A-Z].*)\.(?:java|kt|groovy|scala)"
     r"|(?:.+_?Tests?|Test_?[A-Z].*)\.cls)$"
@@ -29,7 +29,7 @@ def is_test_path(path: str) -> bool:
     a folder of the path is a test folder (``test/``, ``tests/``, ``__tests__/``, ``testing/``,
     ``spec/``, ``specs/``, ``e2e/``, ``__mocks__/``; this covers Maven / Gradle ``src/test/java/``
     and ``src/test/kotlin/``), or the file name follows a test-file convention: Python ``test_*.py``,
-    ``*_test.py``, ``conftest.py``; Go ``*_test.go``; JavaScript / TypeScript ``*.test.*`` and
+    ``*_test.py``, ``conftest.py``, ``tests.py`` (a Django app's); Go ``*_test.go``; JavaScript / TypeScript ``*.test.*`` and
     ``*.spec.*``, and ``test.*`` / ``tests.*`` / ``spec.*`` beside the code they test (date-fns'
     ``src/addDays/test.ts``) (``js``, ``jsx``, ``ts``, ``tsx``, ``mjs``, ``cjs``, ``mts``, ``cts``); Java / Kotlin /
     Groovy / Scala ``*Test``, ``*Tests``, ``*IT``, ``*ITCase``, ``*Spec`` and ``Test*`` (a capital

@@ -9,7 +9,11 @@ as ``ripple index PATH --no-embed`` does, while a thread samples this process's 
 (``/proc/self/statm``) every 20 ms. Prints, per phase (discover, read, extract, resolve, write),
 the wall time and the resident set at its start, its end and its peak, then the CPU time of this
 process and of its worker processes and the peak RSS of both (``getrusage``). ``--profile`` writes a
-cProfile of the main process to ``OUT.prof`` (``python -m pstats OUT.prof``). Linux only (statm).
+cProfile of the main process to ``OUT.prof`` (``python -m pstats OUT.prof``). ``--tracemalloc``
+also traces the main process's Python allocations (slower, about 2x): per phase the peak of the
+traced heap (what RSS holds beyond it is SQLite's page cache, the allocator's free lists and the
+interpreter), and the source lines holding the most memory when the resolve phase ends and when
+the run ends. Linux only (statm).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -48,12 +53,17 @@ class PhaseSampler:
         self.period = period
         self.phase = "setup"
         self.rows: dict[str, dict[str, float]] = {}
+        self.snapshots: dict[str, tracemalloc.Snapshot] = {}
         self._open("setup")
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
 
     def _open(self, phase: str) -> None:
+        if tracemalloc.is_tracing():
+            if phase == "write":
+                self.snapshots["resolve end"] = tracemalloc.take_snapshot()
+            tracemalloc.reset_peak()
         now = rss_mib()
         self.phase = phase
         self.rows[phase] = {"t0": time.perf_counter(), "start": now, "peak": now, "end": now, "wall": 0.0}
@@ -79,6 +89,8 @@ class PhaseSampler:
         now = rss_mib()
         row["end"], row["peak"] = now, max(row["peak"], now)
         row["wall"] = time.perf_counter() - row["t0"]
+        if tracemalloc.is_tracing():
+            row["traced_peak"] = tracemalloc.get_traced_memory()[1] / (1 << 20)
 
     def stop(self) -> None:
         """End the last phase and the sampler."""
@@ -94,7 +106,10 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--memory-budget", type=int, default=None, help="MiB (IndexOptions.memory_budget_mib)")
     ap.add_argument("--profile", type=Path, default=None)
+    ap.add_argument("--tracemalloc", action="store_true", help="trace Python allocations (see above)")
     args = ap.parse_args()
+    if args.tracemalloc:
+        tracemalloc.start(1)
     extra = {}
     if args.memory_budget is not None:
         extra["memory_budget_mib"] = args.memory_budget
@@ -112,6 +127,8 @@ def main() -> None:
             prof.disable()
             prof.dump_stats(str(args.profile))
         wall = time.perf_counter() - t0
+        if args.tracemalloc:
+            sampler.snapshots["run end"] = tracemalloc.take_snapshot()
         sampler.stop()
         cpu1 = os.times()
         store.close()
@@ -119,9 +136,18 @@ def main() -> None:
     child_cpu = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)
     print(f"{args.path}: {report.files_indexed:,} files, {sum(report.nodes.values()):,} nodes, "
           f"{sum(report.edges.values()):,} edges, {report.chunks:,} chunks")
-    print("\n| phase | wall s | RSS start MiB | RSS peak MiB | RSS end MiB |\n|---|---:|---:|---:|---:|")
+    traced = args.tracemalloc
+    print("\n| phase | wall s | RSS start MiB | RSS peak MiB | RSS end MiB |" + (" traced peak MiB |" if traced else "")
+          + "\n|---|---:|---:|---:|---:|" + ("---:|" if traced else ""))
     for phase, row in sampler.rows.items():
-        print(f"| {phase} | {row['wall']:.2f} | {row['start']:.0f} | {row['peak']:.0f} | {row['end']:.0f} |")
+        print(f"| {phase} | {row['wall']:.2f} | {row['start']:.0f} | {row['peak']:.0f} | {row['end']:.0f} |"
+              + (f" {row.get('traced_peak', 0):.0f} |" if traced else ""))
+    for name, snap in sampler.snapshots.items():
+        stats = snap.statistics("lineno")
+        print(f"\nPython heap at {name}: {sum(s.size for s in stats) / (1 << 20):.0f} MiB; largest source lines:")
+        for st in stats[:15]:
+            frame = st.traceback[0]
+            print(f"  {st.size / (1 << 20):7.1f} MiB {st.count:>9,} blocks  {frame.filename.split('/wt/')[-1]}:{frame.lineno}")
     peak_main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     peak_child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"\nwall {wall:.2f} s; CPU main {main_cpu:.2f} s, workers {child_cpu:.2f} s; "

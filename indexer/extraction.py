@@ -36,6 +36,7 @@ from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
 from indexer.packed import pack_calls
 from indexer.run import IndexOptions, IndexReport, ProgressSink
+from indexer.spill import SpillFile, SpillRef, spill_file
 from indexer.symbols import module_path
 from stores.contracts import Chunk
 
@@ -69,6 +70,8 @@ class Extracted:
     """The extraction pickled without its ``id_path`` (what the extraction cache stores), or ``None``."""
     payload: bytes | None = None
     """``(text, chunks)`` pickled (a packed result), or ``None`` (they are in ``text`` / ``chunks``)."""
+    spilled: tuple[SpillFile, SpillRef] | None = None
+    """Where :meth:`spill` parked ``payload`` (then ``None``): a spill file and the reference in it."""
 
     def pack(self) -> Extracted:
         """This result as a worker sends it: the extraction replaced by its pickle (made now unless
@@ -87,6 +90,15 @@ class Extracted:
             self.text, self.chunks = "", []
         return self
 
+    def spill(self, spill: SpillFile) -> Extracted:
+        """Park the packed text and chunks in ``spill`` (:mod:`indexer.spill`) until
+        :meth:`text_chunks` reads them (packing them first if needed). Returns ``self``."""
+        self.pack_text()
+        if self.payload is not None:
+            self.spilled = (spill, spill.put(self.payload))
+            self.payload = None
+        return self
+
     def unpack_extraction(self) -> FileExtraction | None:
         """The extraction (unpickled from ``blob`` the first time, with this result's ``id_path``;
         the blob is then dropped)."""
@@ -99,6 +111,10 @@ class Extracted:
     def text_chunks(self) -> tuple[str, list[Chunk]]:
         """``(text, chunks)``, unpacked from ``payload`` when packed (not kept: the caller writes
         them and lets them go)."""
+        if self.spilled is not None:
+            spill, ref = self.spilled
+            text, chunks = pickle.loads(spill.get(ref))
+            return text, chunks
         if self.payload is not None:
             text, chunks = pickle.loads(self.payload)
             return text, chunks
@@ -106,7 +122,7 @@ class Extracted:
 
     def release(self) -> None:
         """Drop the text and chunks (written): only the bookkeeping fields stay."""
-        self.text, self.chunks, self.payload = "", [], None
+        self.text, self.chunks, self.payload, self.spilled = "", [], None, None
 
 
 def _pickle_extraction(extraction: FileExtraction) -> bytes:
@@ -279,15 +295,20 @@ class ExtractStage:
     ) -> dict[str, Extracted]:
         """Parse ``files``: each good one joins ``current`` (paths indexed after the run) and
         ``loaded`` (``(extraction, checksum, size)`` for the resolver) and is returned by path; each
-        bad one leaves ``current`` and is counted in ``report`` as skipped."""
+        bad one leaves ``current`` and is counted in ``report`` as skipped. The text and chunks of the
+        good ones wait for the write in a spill file (:meth:`Extracted.spill`, :func:`indexer.spill.spill_file`:
+        one per call, deleted when the last result reading it is gone), not in memory."""
         fresh: dict[str, Extracted] = {}
+        spill: SpillFile | None = None
         for item in extract_files(files, self.options, self.product, progress, keep_suffix):
             extraction = item.unpack_extraction()
             if item.skip_reason is not None or extraction is None:
                 report.skip(item.path, item.skip_reason or "extract_failed", item.detail)
                 current.discard(item.path)
                 continue
-            item.pack_text()  # text and chunks wait for the write as one pickle, not as objects
+            if spill is None:
+                spill = spill_file(self.options.state_dir)
+            item.spill(spill)  # text and chunks wait for the write on disk, as one pickle
             item.extraction = None  # the resolver holds it (loaded); the writer reads it there
             current.add(item.path)
             loaded.append((extraction, item.checksum, item.size))

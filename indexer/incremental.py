@@ -74,6 +74,7 @@ from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
 from indexer.resolve.repository import FileChange, RepositoryResolver
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
+from indexer.spill import spill_file
 from indexer.symbols import file_id
 from indexer.writer import IndexWriter, Journal, indexer_version
 from stores.contracts import GraphStore, SearchIndex
@@ -86,6 +87,8 @@ _K8S_SERVICE = re.compile(rb"^kind:[ \t]*[\"']?(?:Service|Deployment|StatefulSet
 """A Kubernetes manifest whose Service or workload names a service unit (see :meth:`RepositoryIndex._manifest_path`)."""
 RESCAN_THRESHOLD = 256
 """An update of more paths than this (a branch switch) rescans the tree instead (:meth:`sync`)."""
+PARSE_ERROR_EXAMPLES = 5
+"""How many files with syntax errors a report names (:attr:`IndexReport.parse_error_examples`)."""
 
 
 def is_config_path(rel: str) -> bool:
@@ -146,7 +149,8 @@ class RepositoryIndex:
         self.synced = False
         self.skip_unchanged = False
         """A one-shot run (``ripple index``) stops after hashing when the index already holds exactly
-        the tree; a watcher must not (its first sync records what every file's bindings read)."""
+        the tree; a watcher must not (its first sync records what every file's bindings read). Such a
+        run also lets the resolver's lookup tables go before it writes (nothing resolves after)."""
 
     def close(self) -> None:
         """Release the extraction cache (the store stays the caller's)."""
@@ -229,7 +233,10 @@ class RepositoryIndex:
         self.resolver.update(loaded, [p for p in self.resolver.files if p not in current])
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
-        resolved = self.resolver.resolve(sorted(current))
+        # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
+        resolved = self.resolver.resolve(sorted(current), spill=spill_file(self.options.state_dir))
+        if self.skip_unchanged:  # a one-shot run: nothing resolves after this
+            self.resolver.drop_tables()
         progress.done("resolve")
         t4 = time.perf_counter()
         report.phases["resolve"] = t4 - t3
@@ -430,7 +437,8 @@ class RepositoryIndex:
             return False
         report.files_indexed = len(hashed)
         report.files_by_language = Counter(sf.language for sf, _, _ in hashed)
-        report.files_with_parse_errors = sum(1 for n in nodes.values() if n.props.get("parse_errors"))
+        errored = sorted(n.file for n in nodes.values() if n.props.get("parse_errors"))
+        report.files_with_parse_errors, report.parse_error_examples = len(errored), errored[:PARSE_ERROR_EXAMPLES]
         return True
 
     def _link_stamp(self) -> str | None:
@@ -518,7 +526,9 @@ class RepositoryIndex:
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)
         report.files_by_language = Counter(fc.lang for fc in self.resolver.files.values())
-        report.files_with_parse_errors = sum(1 for fc in self.resolver.files.values() if fc.ex.errors)
+        errored = sorted((fc for fc in self.resolver.files.values() if fc.ex.errors), key=lambda fc: fc.path)
+        report.files_with_parse_errors = len(errored)
+        report.parse_error_examples = [f"{fc.path}: {fc.ex.errors[0]}" for fc in errored[:PARSE_ERROR_EXAMPLES]]
         report.partial = Counter(fc.ex.partial for fc in self.resolver.files.values() if fc.ex.partial)
         report.peak_rss_mb = {
             "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),

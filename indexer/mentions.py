@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol
 
 from stores.contracts import Chunk, Edge, GraphStore, IndexedFile, Node
 
-__all__ = ["mentions", "mention_edges", "store_lookup", "add_mention_edges", "MAX_TARGETS", "MENTION_LABELS",
+__all__ = ["mentions", "mention_edges", "store_lookup", "add_mention_edges", "MAX_TARGETS", "MENTION_LABELS", "NodeSource",
            "Mention"]
 
 MAX_TARGETS = 3
@@ -150,19 +151,42 @@ def mention_edges(repo: str, path: str, file_node: str, chunks: Iterable[Chunk],
     return list(edges.values())
 
 
-def store_lookup(graph: GraphStore, written: Sequence[IndexedFile]) -> Lookup:
-    """A :data:`Lookup` over the nodes of ``written`` (this run's files, not in the store yet) and the
-    graph store (:meth:`~stores.contracts.GraphStore.find_symbols`); a node in both counts once, as
-    ``written`` has it."""
+class NodeSource(Protocol):
+    """The nodes a run writes, for runs that do not hold them all in memory (outputs spilled to
+    disk, :class:`indexer.spill.SpilledOutputs`): :meth:`paths` the files written, :meth:`named`
+    their nodes of the given short names, in file order."""
+
+    def paths(self) -> set[str]:
+        """Paths of every file the run writes."""
+        ...
+
+    def named(self, names: set[str]) -> Iterable[Node]:
+        """Nodes of the run's files whose ``name`` is among ``names`` (any label), in file order."""
+        ...
+
+
+def _by_name(nodes: Iterable[Node]) -> dict[str, dict[str, Node]]:
     fresh: dict[str, dict[str, Node]] = {}
-    for out in written:
-        for n in out.nodes:
-            if n.label in MENTION_LABELS:
-                fresh.setdefault(n.name, {})[n.id] = n
-    replaced = {out.file.path for out in written}
+    for n in nodes:
+        if n.label in MENTION_LABELS:
+            fresh.setdefault(n.name, {})[n.id] = n
+    return fresh
+
+
+def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource) -> Lookup:
+    """A :data:`Lookup` over the nodes of ``written`` (this run's files, not in the store yet: their
+    outputs, or a :class:`NodeSource`) and the graph store
+    (:meth:`~stores.contracts.GraphStore.find_symbols`); a node in both counts once, as ``written``
+    has it (the last file's, when several of them hold one)."""
+    if isinstance(written, Sequence):
+        known: dict[str, dict[str, Node]] | None = _by_name(n for out in written for n in out.nodes)
+        replaced = {out.file.path for out in written}
+    else:
+        known, replaced = None, written.paths()
 
     def lookup(names: Sequence[str]) -> dict[str, list[Node]]:
         stored = graph.find_symbols(list(names), sorted(MENTION_LABELS))
+        fresh = known if known is not None else _by_name(written.named(set(names)))  # type: ignore[union-attr]
         out: dict[str, list[Node]] = {}
         for name in names:
             merged = {n.id: n for n in stored.get(name, ()) if not (n.repo and n.file in replaced)}
@@ -173,11 +197,13 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile]) -> Lookup:
     return lookup
 
 
-def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore, written: Sequence[IndexedFile] | None = None) -> int:
+def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore,
+                      written: Sequence[IndexedFile] | NodeSource | None = None) -> int:
     """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written)
     to its edges; returns how many were added. One store lookup for all of them. ``written``: every
-    file this run writes (default ``files``; a run written in batches passes all of them, so that a
-    batch's mentions see the nodes of the others as one write of them all would)."""
+    file this run writes (default ``files``; a run written in batches passes all of them, or a
+    :class:`NodeSource` over them, so that a batch's mentions see the nodes of the others as one
+    write of them all would)."""
     docs = [out for out in files if any(c.kind in ("doc", "config") for c in out.chunks)]
     if not docs:
         return 0

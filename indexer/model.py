@@ -865,7 +865,9 @@ class TableDef:
     that declares ``name`` only if one of its bases is a model (the linker decides: a Django class
     in a models module whose base is another module's class). A migration's schema change:
     ``drop`` (the table), ``rename`` / ``rename_column`` (``renamed`` = ``(old, new)``),
-    ``drop_column`` (``columns``); the linker replays them in migration order."""
+    ``drop_column`` (``columns``); the linker replays them in migration order. ``m2m`` / ``m2m-ref``: a
+    SQLAlchemy ``relationship(secondary=...)`` field (``entity`` ``Model.field``) whose join table is
+    ``name`` (``m2m``) or the ``Table(...)`` variable the expression ``name`` refers to (``m2m-ref``)."""
     renamed: tuple[str, str] | None = None
     cascades: tuple[str, ...] = ()
     """Type texts of the entities a JPA write of this one cascades to (relationship fields with a

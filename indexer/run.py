@@ -134,6 +134,9 @@ class IndexReport:
     files_indexed: int = 0
     files_by_language: Counter[str] = field(default_factory=Counter)
     files_with_parse_errors: int = 0
+    parse_error_examples: list[str] = field(default_factory=list)
+    """The first few files with syntax errors (path order), each as ``path`` or ``path: line:col:
+    message`` (the first error) when this run parsed or cached it."""
     partial: Counter[str] = field(default_factory=Counter)
     """Files indexed only in part, by reason (``too_deep``, ``syntax_errors``, ``time_budget``:
     :attr:`indexer.model.FileExtraction.partial`)."""
@@ -169,7 +172,8 @@ class IndexReport:
         return {
             "repo": self.repo, "root": self.root, "files_indexed": self.files_indexed,
             "files_by_language": dict(self.files_by_language),
-            "files_with_parse_errors": self.files_with_parse_errors, "partial": dict(self.partial),
+            "files_with_parse_errors": self.files_with_parse_errors,
+            "parse_error_examples": self.parse_error_examples, "partial": dict(self.partial),
             "skipped": dict(self.skipped), "skipped_examples": self.skipped_examples,
             "files_deleted": self.files_deleted, "files_changed": self.files_changed,
             "files_extracted": self.files_extracted, "files_resolved": self.files_resolved,

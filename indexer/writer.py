@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.chunking import chunk_file
-from indexer.mentions import add_mention_edges
+from indexer.mentions import MENTION_LABELS, NodeSource, add_mention_edges
 from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
 from indexer.run import IndexReport, ProgressSink
+from indexer.spill import SpilledOutputs
 from indexer.symbols import file_id
-from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex
+from stores.contracts import FileRecord, GraphStore, IndexedFile, Node, SearchIndex
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -120,19 +121,38 @@ WRITE_BATCH_BYTES = 2 << 20
 together; a run's batches share one transaction): 2 MiB of source is about 15 MiB of objects."""
 
 
-def _batches(todo: Sequence[IndexedFile], files: Mapping[str, FileCtx], limit: int) -> Iterable[list[IndexedFile]]:
-    """``todo`` in order, cut into runs of at most ``limit`` source bytes (a larger file alone)."""
-    batch: list[IndexedFile] = []
+def _batches(todo: Sequence[int], paths: Sequence[str], files: Mapping[str, FileCtx], limit: int) -> Iterable[list[int]]:
+    """``todo`` (indexes into ``paths``) in order, cut into runs of at most ``limit`` source bytes (a
+    larger file alone)."""
+    batch: list[int] = []
     size = 0
-    for out in todo:
-        n = files[out.file.path].size
+    for i in todo:
+        n = files[paths[i]].size
         if batch and size + n > limit:
             yield batch
             batch, size = [], 0
-        batch.append(out)
+        batch.append(i)
         size += n
     if batch:
         yield batch
+
+
+class _SpilledNodes:
+    """The :class:`indexer.mentions.NodeSource` of a spilled run: the outputs ``todo`` (indexes into
+    ``outputs``) are read back only for the names asked, through ``names`` (short name -> indexes of
+    the outputs holding a node of that name a mention may link to, ascending)."""
+
+    def __init__(self, outputs: SpilledOutputs, todo: Sequence[int], names: Mapping[str, list[int]]) -> None:
+        self.outputs, self.todo, self.names = outputs, todo, names
+
+    def paths(self) -> set[str]:
+        """Paths of every file the run writes."""
+        return {self.outputs.paths[i] for i in self.todo}
+
+    def named(self, names: set[str]) -> Iterable[Node]:
+        """Nodes named one of ``names`` of the outputs to write, in output order."""
+        for i in sorted({i for name in names for i in self.names.get(name, ())}):
+            yield from (n for n in self.outputs[i].nodes if n.name in names)
 
 
 class IndexWriter:
@@ -163,43 +183,63 @@ class IndexWriter:
         forced = pending - done
         report.calls = dict(sorted(resolved.call_outcomes.items()))
         report.links = dict(resolved.link_outcomes)
-        report.files_resolved = len(resolved.files)
-        stored = self.graph.get_nodes([file_id(self.repo, out.file.path) for out in resolved.files])
-        todo: list[IndexedFile] = []
+        outputs = resolved.files
+        report.files_resolved = len(outputs)
+        spilled = outputs if isinstance(outputs, SpilledOutputs) else None
+        paths = spilled.paths if spilled is not None else [out.file.path for out in outputs]
+        stored = self.graph.get_nodes([file_id(self.repo, p) for p in paths])
         version = indexer_version()
-        for out in resolved.files:
+        # Which outputs differ from the index (indexes into ``outputs``), and their digests. A
+        # spilled output is read here one at a time; of those to write only the names of their
+        # nodes a mention may link to are kept (for doc files' mentions, see _SpilledNodes).
+        todo: list[int] = []
+        digests: dict[int, str] = {}
+        names: dict[str, list[int]] = {}
+        for i, out in enumerate(outputs):
             digest = output_digest(out, self.product)
-            props = out.nodes[0].props
-            props["digest"], props["indexer"] = digest, version
-            errors = len(files[out.file.path].ex.errors)
-            if errors:
-                props["parse_errors"] = errors
+            self._stamp(out, digest, version, files)
             old = stored.get(out.nodes[0].id)
             if out.file.path in forced or old is None or old.props.get("digest") != digest:
-                todo.append(out)
-        report.files_resumed = sum(1 for out in todo if out.file.path in forced)
+                todo.append(i)
+                digests[i] = digest
+                if spilled is not None:
+                    for n in out.nodes:
+                        if n.label in MENTION_LABELS:
+                            at = names.setdefault(n.name, [])
+                            if not at or at[-1] != i:
+                                at.append(i)
+        del stored
+        report.files_resumed = sum(1 for i in todo if paths[i] in forced)
         if not todo and not gone:
             if pending:
                 self.journal.clear()
             return
-        paths = {out.file.path for out in todo} | set(gone)
-        self.journal.write(paths, ())
+        targets = {paths[i] for i in todo} | set(gone)
+        self.journal.write(targets, ())
         progress.start("write", len(todo) + len(gone))
-        ready: list[IndexedFile] = []
-        changed_meanwhile: list[IndexedFile] = []
+        everything: Sequence[IndexedFile] | NodeSource = (
+            _SpilledNodes(spilled, todo, names) if spilled is not None else [outputs[i] for i in todo])
+        ready: list[str] = []
+        changed_meanwhile: list[str] = []
         shared: set[str] = set()  # Endpoint / Topic nodes: one node however many files point to it
         # One transaction for the whole run (where the store has them): every edge's ends are written
         # together, so a reader (or a run killed here) sees the index before the run or after it,
         # never a mix. Inside it the files go in batches of bounded text, so that only one batch's
-        # text, chunks and rows are in memory at a time.
+        # text, chunks and rows are in memory at a time (and, spilled, only one batch's outputs).
         with self.graph.transaction():
-            for batch in _batches(todo, files, self.batch_bytes):
+            for batch in _batches(todo, paths, files, self.batch_bytes):
                 written = []
-                for out in batch:
-                    (written if self._attach(out, files[out.file.path], fresh, texts) else changed_meanwhile).append(out)
+                for i in batch:
+                    out = outputs[i]
+                    if spilled is not None:  # a fresh copy: stamp it again
+                        self._stamp(out, digests[i], version, files)
+                    if self._attach(out, files[out.file.path], fresh, texts):
+                        written.append(out)
+                    else:
+                        changed_meanwhile.append(out.file.path)
                 if not written:
                     continue
-                add_mention_edges(written, self.graph, todo)
+                add_mention_edges(written, self.graph, everything)
                 self.graph.replace_files(written)
                 if self.search is not self.graph:
                     self.search.replace_chunks(written)
@@ -212,12 +252,12 @@ class IndexWriter:
                     item = fresh.get(out.file.path)
                     if item is not None:
                         item.release()
-                ready += written
+                ready += (out.file.path for out in written)
                 progress.advance(len(written))
         report.files_written = len(ready)
         if gone:
             if ready:
-                self.journal.write(paths, {out.file.path for out in ready})
+                self.journal.write(targets, ready)
             self.graph.delete_files(self.repo, gone)
             if self.search is not self.graph:
                 self.search.replace_chunks([IndexedFile(FileRecord(self.repo, p, "", "", 0)) for p in gone])
@@ -226,10 +266,20 @@ class IndexWriter:
         progress.done("write")
         if changed_meanwhile:
             # Edited between read and write: the journal keeps them so the next run writes them.
-            self.journal.write([out.file.path for out in changed_meanwhile], ())
+            self.journal.write(changed_meanwhile, ())
             log.info("%d files changed while being indexed; the next run takes them", len(changed_meanwhile))
         else:
             self.journal.clear()
+
+    @staticmethod
+    def _stamp(out: IndexedFile, digest: str, version: str, files: Mapping[str, FileCtx]) -> None:
+        """The bookkeeping props of ``out``'s File node: its output digest, the indexer version, and
+        its parse errors when it has any."""
+        props = out.nodes[0].props
+        props["digest"], props["indexer"] = digest, version
+        errors = len(files[out.file.path].ex.errors)
+        if errors:
+            props["parse_errors"] = errors
 
     def _attach(self, out: IndexedFile, fc: FileCtx, fresh: Mapping[str, Extracted], texts: Mapping[str, str]) -> bool:
         """The chunk stage of one file (context ``fc``): give ``out`` its text and chunks (those the

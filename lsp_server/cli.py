@@ -31,6 +31,7 @@ from analysis.navigation import Reference, callers, dotted_name, lookup, referen
 from analysis.retrieval import QueryEngine
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine
+from lsp_server.cli_similar import similar
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.embedding import embed_pending
@@ -201,7 +202,9 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     langs = ", ".join(f"{k} {v:,}" for k, v in sorted(r.files_by_language.items()))
     table.add_row("files indexed", f"{r.files_indexed:,} ({langs})" if langs else "0")
     if r.files_with_parse_errors:
-        table.add_row("with syntax errors", f"{r.files_with_parse_errors:,} (extracted as far as they parse)")
+        more = r.files_with_parse_errors - len(r.parse_error_examples)
+        table.add_row("with syntax errors", escape(f"{r.files_with_parse_errors:,} (extracted as far as they parse): "
+                                                   + "; ".join(r.parse_error_examples) + (f"; {more:,} more" if more > 0 else "")))
     if r.partial:
         table.add_row("indexed in part", ", ".join(f"{k} {v:,}" for k, v in sorted(r.partial.items())))
     table.add_row("skipped", ", ".join(f"{k} {v:,}" for k, v in sorted(r.skipped.items())) or "none")
@@ -876,6 +879,7 @@ def mcp_cmd(dbs: tuple[Path, ...], http: str | None, allow_remote: bool, model: 
 main.add_command(repos)
 main.add_command(embed)
 main.add_command(models_group)
+main.add_command(similar)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

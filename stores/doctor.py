@@ -203,7 +203,11 @@ def _graph_checks(config: Config, db: Path | None) -> list[Check]:
                 files = sum(stats["files"].values())
                 nodes = sum(stats["nodes"].values())
                 edges = sum(stats["edges"].values())
-                check = Check("graph", check.status, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}, "
+                # Endpoints, tables, topics belong to no repository's files: `ripple repos list` counts
+                # each repository's own, so say how many of these there are.
+                shared = store.repository_counts("")["nodes"] if nodes else 0
+                held = f" ({shared:,} shared by the repositories: endpoints, tables, topics)" if shared else ""
+                check = Check("graph", check.status, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}{held}, "
                                                      f"{_n(edges, 'edge')}", check.fix)
             finally:
                 store.close()

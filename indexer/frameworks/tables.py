@@ -20,7 +20,9 @@ Liquibase change logs, Django and Alembic migrations) are replayed in order firs
 (:mod:`indexer.frameworks.schema_history`): a table a later migration renames is declared under its
 new name, one it drops by nobody (counted ``tables_dropped``). A Django ``ManyToManyField`` declares
 its join table (framework ``django-m2m``, DECLARES from its file), which ``x.field.add/remove/set/clear``
-writes; a custom manager or queryset class (``objects = CustomerManager()``) maps to its model's table,
+writes and ``x.field.all()`` reads; a SQLAlchemy ``relationship(secondary=t)`` (``sqlalchemy-m2m``) maps
+its field to ``t``'s table (a ``Table(...)`` variable or a table name), written by
+``x.field.add/append/remove/extend/discard/clear`` and read by ``x.field.select()`` / ``.all()``; a custom manager or queryset class (``objects = CustomerManager()``) maps to its model's table,
 so ``self.filter(...)`` in its methods reads that table.
 
 **Accesses.** ``READS`` / ``WRITES`` go from the function or method of the use (the File at module
@@ -58,6 +60,8 @@ __all__ = ["link_tables", "TABLE_EDGES"]
 
 TABLE_EDGES = ("READS", "WRITES")
 _HOLE = "\x00"
+_M2M = ("django-m2m", "sqlalchemy-m2m")
+"""Frameworks of many-to-many join-table facts: a model's field declaring one, a write through it."""
 
 
 def _camel_to_snake(name: str) -> str:
@@ -105,7 +109,7 @@ class _TableLinker:
     # -- declarations ------------------------------------------------------------------------------
 
     def _entity_key(self, fc: FileCtx, td: TableDef) -> str | None:
-        if td.entity is None or td.framework == "django-m2m":  # a join table: its model's field, no class
+        if td.entity is None or td.framework in _M2M:  # a join table: its model's field, no class
             return None
         rd = fc.def_at(td.entity, td.line)
         return rd.id if rd is not None else f"{fc.path}:{td.entity}"
@@ -146,15 +150,23 @@ class _TableLinker:
         self._join_tables()
 
     def _join_tables(self) -> None:
-        """Django many-to-many join tables by (model table, field): ``post.tags.add(t)`` writes one."""
+        """Many-to-many join tables by (model table, field): ``post.tags.add(t)`` writes one. Django's
+        are declared by the field; a SQLAlchemy ``relationship(secondary=...)`` names its table (a
+        string) or a ``Table(...)`` variable (resolved like any entity)."""
         for fc in self.ctxs:
             for td in fc.ex.tables:
-                if td.framework == "django-m2m" and td.entity:
+                if td.framework in _M2M and td.entity:
                     model, _, fname = td.entity.rpartition(".")
                     rd = fc.def_at(model, td.line)
                     mt = self.by_class.get(rd.id) if rd is not None else None
-                    if mt is not None:
-                        self.m2m[(mt, fname)] = table_id(fc.repo, td.name, td.schema)
+                    if mt is None:
+                        continue
+                    if td.kind == "m2m-ref":
+                        jt = self._entity_table(fc, None, td.name)
+                    else:
+                        jt = table_id(fc.repo, td.name, td.schema)
+                    if jt is not None:
+                        self.m2m[(mt, fname)] = jt
 
     def _declare(self, fc: FileCtx, td: TableDef, fate: Fate | TableDef | None = None) -> None:
         """Declare ``td``'s table; ``fate``: its name, schema and columns after the later migrations
@@ -283,7 +295,7 @@ class _TableLinker:
     def use(self, fc: FileCtx, u: TableUse) -> None:
         if u.role in ("repository", "manager"):
             return
-        if u.framework == "django-m2m":  # ``post.tags.add(t)``: the join table of Post.tags
+        if u.framework in _M2M:  # ``post.tags.add(t)``: the join table of Post.tags
             mt = self._entity_table(fc, u.owner, u.entity or "")
             jt = self.m2m.get((mt, u.table or "")) if mt is not None else None
             if jt is None:

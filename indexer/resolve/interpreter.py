@@ -174,6 +174,12 @@ class Resolver:
         """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
         return self.classes.lookup(c, name)
 
+    def registered(self, ns: str, decorator: str) -> list[Def]:
+        """The callables of namespace ``ns`` decorated by ``decorator`` (see
+        :attr:`ModuleTables.decorated`), in path order; records the read as ``("n", ns, "@" + decorator)``."""
+        self.use(("n", ns, "@" + decorator))
+        return list(self.tables.decorated.get((ns, decorator), ()))
+
     def mro(self, c: Def) -> list[Def]:
         """``c`` and its ancestors, each once, in C3 order (:meth:`ClassHierarchy.mro`)."""
         return self.classes.mro(c)

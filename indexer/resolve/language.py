@@ -113,6 +113,15 @@ class Lookup(Protocol):
         """``c`` and its ancestors in the repository, each once, in C3 order."""
         ...
 
+    def registered(self, ns: str, decorator: str) -> list[Def]:
+        """The functions of namespace ``ns`` decorated by an attribute or name ``decorator``
+        (``user_loader`` for ``@login.user_loader``), in path order."""
+        ...
+
+    def call_result(self, v: Value, how: str) -> Value:
+        """The value calling ``v`` yields (an instance of a class, a function's inferred return)."""
+        ...
+
 
 class ModuleSystem(Protocol):
     """What a language plugs into the resolver core (one instance per language folder, its

@@ -22,7 +22,9 @@ from indexer.model import FileExtraction
 from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
+from indexer.resolve.tables import decorator_names
 from indexer.resolve.values import Def, Deps, Token
+from indexer.spill import SpilledOutputs, SpillFile
 from indexer.symbols import module_path
 from stores.contracts import IndexedFile
 
@@ -35,7 +37,8 @@ class ResolvedRepository:
     counters of how call sites ended (``exact``, ``inferred``, ``name``, ``external``,
     ``unresolved``)."""
 
-    files: list[IndexedFile]
+    files: Sequence[IndexedFile]
+    """A list, or a :class:`indexer.spill.SpilledOutputs` (``resolve(..., spill=...)``)."""
     call_outcomes: dict[str, int]
     link_outcomes: dict[str, int] = field(default_factory=dict)
 
@@ -150,7 +153,10 @@ class RepositoryResolver:
         self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
         self._deps: dict[str, Deps] = {}
         self._readers: dict[tuple[str, str, str], set[str]] = defaultdict(set)
-        self._readers_stale = False  # _readers to be rebuilt from _deps (after restore)
+        # _readers (token -> files whose output read it) is built from _deps when dependents() first
+        # asks, then kept up to date: a one-shot run never asks, and its sets would cost more than
+        # the records themselves (Django: about 300,000 sets).
+        self._readers_stale = True
         self._changed_tokens: set[tuple[str, str, str]] = set()
         self._changed_names: dict[str, set[str]] = {}
         self._link_dirty = True  # links may differ from the last resolve's
@@ -289,6 +295,8 @@ class RepositoryResolver:
                 if c.old is None or c.new is None or c.old.module_key != c.new.module_key:
                     tokens.update(_module_tokens(fc))
                 tokens.update(("n", ns, n) for n in changed & callables)
+                tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.d.name in changed
+                              for name in decorator_names(rd))
                 for prefix in _dotted_prefixes(fc):
                     before.setdefault(prefix, self._prefixes[prefix])
                     self._prefixes[prefix] += step
@@ -311,10 +319,14 @@ class RepositoryResolver:
 
     # -- resolving ---------------------------------------------------------------------------------
 
-    def resolve(self, paths: Iterable[str]) -> ResolvedRepository:
+    def resolve(self, paths: Iterable[str], spill: SpillFile | None = None) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
-        files. The linker reads every file with framework facts (constants, routers and mounts too):
+        files. ``spill`` (a :class:`indexer.spill.SpillFile`): the outputs are a
+        :class:`indexer.spill.SpilledOutputs` in which each file's output is pickled to that file as
+        soon as it is made (those of files with framework
+        facts, which the linker extends, stay in memory until then), so that a whole-tree run does
+        not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
         a changed constant or mount re-links the files that use it.
 
         Links cannot differ from the last resolve's when no interface and no framework fact (moved
@@ -333,10 +345,13 @@ class RepositoryResolver:
         outcomes: dict[str, int] = defaultdict(int)
         # The one place where file outputs are produced, for full and incremental runs alike; framework
         # linking (Endpoint / Topic nodes and their edges) is merged into them right here.
-        files = []
+        files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill) if spill is not None else []
         for fc in ctxs:
             out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
-            files.append(out)
+            if isinstance(files, SpilledOutputs):
+                files.append(out, keep=fc.path in self._framework)
+            else:
+                files.append(out)
             self._record(fc.path, deps)
         links: dict[str, int] = {}
         if context is not None:
@@ -351,6 +366,12 @@ class RepositoryResolver:
                 self._link_deps.update(deps)
         self._link_dirty = False
         return ResolvedRepository(files, dict(outcomes), links)
+
+    def drop_tables(self) -> None:
+        """Forget the cross-file lookup tables and the memo (Django: about 80 MiB), which the next
+        :meth:`resolve` (or :meth:`dispatch_targets`) builds again: a run that resolves nothing more
+        (``ripple index``) lets them go before it writes."""
+        self._resolver = None
 
     def recorded(self) -> tuple[dict[str, Deps], set[Token]]:
         """What every current file's last output read (``{path: tokens}``) and what the last
@@ -448,7 +469,7 @@ def _dotted_prefixes(fc: FileCtx) -> list[tuple[str, str]]:
 def _add_framework_links(
     resolver: Resolver,
     ctxs: Sequence[FileCtx],
-    files: Sequence[IndexedFile],
+    files: list[IndexedFile] | SpilledOutputs,
     link: LinkOptions | None,
     context: Sequence[FileCtx] = (),
 ) -> dict[str, int]:
@@ -459,7 +480,13 @@ def _add_framework_links(
     framework facts."""
     # In path order, as a full run sees them: mount order decides which prefixes come first.
     linked = link_frameworks(resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), link)
-    for fc, out in zip(ctxs, files):
-        out.nodes.extend(linked.nodes.get(fc.path, ()))
-        out.edges.extend(linked.edges.get(fc.path, ()))
+    for i, fc in enumerate(ctxs):
+        nodes, edges = linked.nodes.get(fc.path), linked.edges.get(fc.path)
+        if not nodes and not edges:
+            continue
+        out = files[i]
+        out.nodes.extend(nodes or ())
+        out.edges.extend(edges or ())
+        if isinstance(files, SpilledOutputs):  # a spilled output was read as a copy: put it back
+            files.replace(i, out, keep=True)
     return dict(sorted(linked.outcomes.items()))

@@ -9,7 +9,13 @@ from collections.abc import Mapping
 from indexer.resolve.context import FileCtx
 from indexer.resolve.values import Def
 
-__all__ = ["ModuleTables"]
+__all__ = ["ModuleTables", "decorator_names"]
+
+
+def decorator_names(rd: Def) -> set[str]:
+    """The names ``rd``'s decorators go by: each one's last dotted part before its arguments
+    (``login.user_loader`` -> ``user_loader``; ``app.route('/x')`` -> ``route``)."""
+    return {d.split("(", 1)[0].rpartition(".")[2].strip() for d in rd.d.decorators} if rd.d.decorators else set()
 
 
 class ModuleTables:
@@ -23,6 +29,9 @@ class ModuleTables:
         self.packages: dict[str, set[str]] = defaultdict(set)  # namespace -> every dotted prefix
         self._package_files: Counter[tuple[str, str]] = Counter()
         self.callables_by_name: dict[tuple[str, str], list[Def]] = defaultdict(list)
+        self.decorated: dict[tuple[str, str], list[Def]] = defaultdict(list)
+        """Callables per (namespace, decorator name): the last dotted part of each decorator without its
+        arguments (``@login.user_loader`` -> ``user_loader``, ``@app.route("/")`` -> ``route``)."""
 
     def namespace(self, lang: str) -> str:
         """The module namespace of a language (``typescript`` -> ``ecmascript``); a namespace is its own."""
@@ -44,6 +53,11 @@ class ModuleTables:
         for rd in fc.defs:
             if rd.d.kind in ("method", "function"):
                 self.callables_by_name[(ns, rd.d.name)].append(rd)
+                for name in decorator_names(rd):
+                    named = self.decorated[(ns, name)]
+                    named.append(rd)
+                    if len(named) > 1:
+                        named.sort(key=lambda x: (x.file.path, x.d.start_line))
 
     def remove(self, fc: FileCtx) -> None:
         """Undo :meth:`add` for ``fc`` (a package goes when its last file does)."""
@@ -65,3 +79,6 @@ class ModuleTables:
             if rd.d.kind in ("method", "function"):
                 named = self.callables_by_name[(ns, rd.d.name)]
                 named[:] = [x for x in named if x is not rd]
+                for name in decorator_names(rd):
+                    deco = self.decorated[(ns, name)]
+                    deco[:] = [x for x in deco if x is not rd]

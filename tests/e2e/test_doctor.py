@@ -360,3 +360,22 @@ def test_db_option_checks_that_index_file(workspace, tmp_path):
     assert result.exit_code == 1 and not missing.exists()
     result = run(elsewhere, tmp_path, RIPPLE_DB=str(db))  # the same convention as the other commands
     assert result.stdout.splitlines()[1] == f"ok    graph   embedded {db}: schema {SCHEMA_VERSION}, 1 file, 2 nodes, 1 edge"
+
+
+def test_nodes_no_repository_holds_are_counted_apart(tmp_path):
+    """Endpoints, tables and topics belong to no repository's files: `ripple repos list` counts each
+    repository's own nodes, so the doctor says how many of its total are shared."""
+    db = tmp_path / "i.db"
+    fid, mid, ep = "r:src/a.py", "r:src/a.handle(1)", "endpoint:GET /a"
+    with EmbeddedStore(db) as store:
+        store.replace_files([IndexedFile(
+            FileRecord("r", "src/a.py", "python", "a" * 64, 10),
+            nodes=[Node(fid, "File", "src/a.py", "src/a.py", "r", "src/a.py", 1, 0, 3, 0),
+                   Node(mid, "Function", "handle", "handle", "r", "src/a.py", 1, 0, 2, 0),
+                   Node(ep, "Endpoint", "GET /a", "GET /a", "", "", 0, 0, 0, 0)],
+            edges=[Edge("CONTAINS", fid, mid, "r", "src/a.py"), Edge("EXPOSES", mid, ep, "r", "src/a.py")],
+        )])
+        assert store.repository_counts("r")["nodes"] == 2
+    result = run(tmp_path, tmp_path, "--db", str(db))
+    assert f"ok    graph   embedded {db}: schema {SCHEMA_VERSION}, 1 file, 3 nodes (1 shared by the repositories: " \
+           "endpoints, tables, topics), 2 edges" in result.stdout.splitlines()

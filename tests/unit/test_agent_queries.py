@@ -363,3 +363,21 @@ def test_repo_narrows_targets_defined_in_several_repositories(tmp_path):
         assert f"| shop-a | 5 | {chunks} (0) |" in q.repositories().text
     finally:
         s.close()
+
+
+def test_a_path_line_in_two_repositories_is_ambiguous_and_in_none_unknown(tmp_path):
+    """An API answers 409 for a path that may be several files (TargetError.ambiguous), 404 for none."""
+    from stores.contracts import FileRecord, IndexedFile, Node
+
+    with EmbeddedStore(tmp_path / "two.db") as s:
+        s.replace_files([IndexedFile(FileRecord(r, "src/a.py", "python", "a" * 64, 10), nodes=[
+            Node(f"{r}:src/a.py", "File", "src/a.py", "src/a.py", r, "src/a.py", 1, 0, 3, 0),
+            Node(f"{r}:src/a.f(0)", "Function", "f", "f", r, "src/a.py", 1, 0, 2, 0)]) for r in ("one", "two")])
+        with pytest.raises(TargetError) as several:
+            resolve_target(s, "a.py:1")
+        assert several.value.ambiguous
+        assert str(several.value).startswith("a.py may be any of one/src/a.py, two/src/a.py; give more of its path")
+        with pytest.raises(TargetError) as none:
+            resolve_target(s, "b.py:1")
+        assert not none.value.ambiguous
+        assert ids(resolve_target(s, "a.py:1", "two")[0]) == ["two:src/a.f(0)"]

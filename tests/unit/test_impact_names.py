@@ -30,7 +30,7 @@ ODD = "src/main/java/shop/Odd.java"
     "e2e/login.ts", "src/__tests__/a.js", "src/test/java/shop/ServiceTest.java", "src/main/java/shop/ServiceTest.java",
     "src/main/java/shop/ServiceTests.java", "src/main/java/shop/ServiceIT.java", "src/main/java/shop/TestUtils.java",
     "pkg/x_test.go", "spec/models/user_spec.rb", "src\\test\\java\\A.java", "app/Tests/x.py",
-    "src/addDays/test.ts", "web/src/test.ts", "lib/tests.js", "lib/spec.mjs",
+    "src/addDays/test.ts", "web/src/test.ts", "lib/tests.js", "lib/spec.mjs", "polls/tests.py", "tests.py",
 ])
 def test_test_paths(path: str) -> None:
     assert is_test_path(path)
@@ -40,7 +40,8 @@ def test_test_paths(path: str) -> None:
     "", "src/main/java/shop/Service.java", "src/main/java/shop/Testimonial.java", "src/main/java/shop/Contest.java",
     "app/testing_utils.py", "app/latest.py", "app/attestation.py", "web/src/latest.ts", "web/src/contest.ts",
     "web/src/testing.ts", "web/src/test.json",
-    "src/main/java/shop/Latest.java", "docs/testimonials.md", "tests", "app/protest/x.py",
+    "src/main/java/shop/Latest.java", "docs/testimonials.md", "tests", "app/protest/x.py", "app/test.py",
+    "app/contests.py",
 ])
 def test_not_test_paths(path: str) -> None:
     assert not is_test_path(path)

@@ -174,13 +174,14 @@ def test_new_files_satisfy_old_unresolved_calls(ws: Workspace) -> None:
 def test_file_that_stops_parsing_and_parses_again(ws: Workspace) -> None:
     broken = ws.edit({"app/service.py": FILES["app/service.py"].replace("def run(self):", "def run(self:")})
     assert broken.files_with_parse_errors == 1
+    assert [e.split(": ", 1)[0] for e in broken.parse_error_examples] == ["app/service.py"]
     assert [c for c in calls(ws.db) if c.startswith("app/service")] == [
         "app/service.Service -> app/repo.Repo.find(1) [name]",
         "app/service.Service -> app/repo.Repo.save(1) [inferred]",
         "app/service.Service.__init__(0) -> app/repo.Repo [exact]",
     ]
     fixed = ws.edit({"app/service.py": FILES["app/service.py"]})
-    assert fixed.files_with_parse_errors == 0
+    assert (fixed.files_with_parse_errors, fixed.parse_error_examples) == (0, [])
     assert calls(ws.db) == BASE_CALLS
     assert unresolved(ws.db) == BASE_UNRESOLVED
 
@@ -208,9 +209,11 @@ def test_one_shot_run_on_an_unchanged_tree_stops_after_hashing(ws: Workspace) ->
     ws.write({"app/broken.py": "def f(:\n    pass\n"})
     first = index_repository(ws.src, ws.store, ws.store, IndexOptions(repo="r", jobs=1, state_dir=str(ws.tmp / "state")))
     assert (first.files_written, first.files_with_parse_errors) == (1, 1)
+    assert first.parse_error_examples == ["app/broken.py: 1:6: missing )"]
     again = index_repository(ws.src, ws.store, ws.store, IndexOptions(repo="r", jobs=1, state_dir=str(ws.tmp / "state")))
     assert (again.files_indexed, again.files_with_parse_errors, again.files_extracted, again.files_resolved,
             again.files_written) == (9, 1, 0, 0, 0)
+    assert again.parse_error_examples == ["app/broken.py"]  # the index keeps the count, not the message
     assert again.files_by_language == {"python": 6, "java": 2, "javascript": 1}
     ws.check()
 
@@ -683,5 +686,36 @@ def test_watcher_follows_a_ref_target_of_any_suffix_and_kubernetes_manifests(tmp
         assert service == ["billing-svc"]  # the Kubernetes Service selecting the billing image
         ws.edit({"deploy/k8s.yaml": files["deploy/k8s.yaml"].replace("billing-svc", "billing-api")})
         ws.edit({"deploy/k8s.yaml": None})
+    finally:
+        ws.close()
+
+
+def _user_calls(db: Path) -> list[str]:
+    return [c for c in calls(db) if c.startswith("app/routes.")]
+
+
+def test_current_user_follows_the_user_loader_as_it_comes_goes_and_changes(tmp_path: Path) -> None:
+    """Flask-Login's ``current_user`` is what the ``user_loader`` returns (python/modules.py
+    LOADER_PROXIES): adding, removing or retargeting the loader in another file rebinds the routes."""
+    models = (
+        "from app import db, login\n\n\nclass User(db.Model):\n    def follow(self, o):\n        pass\n\n\n"
+        "class Admin(db.Model):\n    def follow(self, o):\n        pass\n\n\n"
+        "def load_user(id):\n    return db.session.get(User, int(id))\n"
+    )
+    files = {
+        "app/__init__.py": "from flask_login import LoginManager\nlogin = LoginManager()\ndb = None\n",
+        "app/models.py": models,
+        "app/routes.py": "from flask_login import current_user\n\n\ndef follow(name):\n    current_user.follow(name)\n",
+    }
+    ws = Workspace(tmp_path, files)
+    try:
+        assert _user_calls(ws.db) == []
+        loader = models.replace("def load_user", "@login.user_loader\ndef load_user")
+        ws.edit({"app/models.py": loader})
+        assert _user_calls(ws.db) == ["app/routes.follow(1) -> app/models.User.follow(1) [inferred]"]
+        ws.edit({"app/models.py": loader.replace("get(User,", "get(Admin,")})
+        assert _user_calls(ws.db) == ["app/routes.follow(1) -> app/models.Admin.follow(1) [inferred]"]
+        ws.edit({"app/models.py": models})
+        assert _user_calls(ws.db) == []
     finally:
         ws.close()

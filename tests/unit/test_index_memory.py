@@ -2,10 +2,12 @@
 (:mod:`indexer.packed`), the write in bounded batches inside one store transaction
 (:meth:`stores.embedded_tx.EmbeddedTransactions.transaction`, :class:`indexer.writer.IndexWriter`),
 worker results pickled once (:class:`indexer.extraction.Extracted`) and the per-run memory budget
-(:class:`indexer.run.IndexOptions`)."""
+(:class:`indexer.run.IndexOptions`), and what waits for the write on disk instead of in memory
+(:mod:`indexer.spill`: extracted text and chunks, the resolver's outputs)."""
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import sqlite3
 from pathlib import Path
@@ -15,10 +17,13 @@ import pytest
 from indexer.discovery import discover
 from indexer.extract_cache import ExtractionCache
 from indexer.extraction import extract_file, extract_file_packed
+from indexer.languages import extractor_for_path
 from indexer.model import CallSite
 from indexer.packed import PackedCalls, pack_calls
 from indexer.pipeline import index_repository
+from indexer.resolve.repository import RepositoryResolver
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexOptions
+from indexer.spill import SpilledOutputs, SpillFile, spill_file
 from stores.contracts import FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from tests.index_dump import dump
@@ -173,3 +178,83 @@ class TestBudget:
         assert IndexOptions(repo="r").write_batch_bytes() == (DEFAULT_MEMORY_BUDGET_MIB << 20) // 200
         assert IndexOptions(repo="r", memory_budget_mib=4000).write_batch_bytes() == (4000 << 20) // 200
         assert IndexOptions(repo="r", memory_budget_mib=40).write_batch_bytes() == 256 << 10
+
+
+class TestSpill:
+    def test_bytes_come_back_where_they_were_put(self):
+        spill = SpillFile()
+        first, second, empty = spill.put(b"alpha"), spill.put(b"\x00beta"), spill.put(b"")
+        assert first == (0, 5) and second == (5, 5) and empty == (10, 0) and spill.size == 10
+        assert spill.get(second) == b"\x00beta" and spill.get(first) == b"alpha" and spill.get(empty) == b""
+        for bad in ((8, 5), (-1, 2), (0, -1)):
+            with pytest.raises(ValueError):
+                spill.get(bad)
+        spill.close()
+        with pytest.raises(ValueError):
+            spill.get(first)
+
+    def test_the_spill_file_goes_in_the_state_folder_else_the_temporary_one(self, tmp_path):
+        state = tmp_path / "state" / "deep"
+        spill = spill_file(str(state))
+        assert state.is_dir() and spill.get(spill.put(b"x")) == b"x"
+        blocked = tmp_path / "file"
+        blocked.write_text("not a folder", encoding="utf-8")
+        fallback = spill_file(str(blocked / "state"))  # cannot be made: the system's temporary folder
+        assert fallback.get(fallback.put(b"y")) == b"y" and spill_file(None).size == 0
+
+    def test_outputs_spilled_read_back_as_copies_kept_ones_as_themselves(self):
+        outputs = SpilledOutputs()
+        a, b = _file("a.py"), _file("b.py")
+        outputs.append(a)
+        outputs.append(b, keep=True)
+        assert len(outputs) == 2 and outputs.paths == ["a.py", "b.py"] and outputs.spill.size > 0
+        assert outputs[0] == a and outputs[0] is not a and outputs[1] is b and list(outputs) == [a, b]
+        changed = outputs[0]
+        changed.nodes.append(Node("r:a.f", "Function", "f", "f", "r", "a.py", 2, 0, 3, 0))
+        assert outputs[0] == a  # a copy: the change is not kept ...
+        outputs.replace(0, changed)
+        assert outputs[0] == changed and outputs[:1] == [changed]  # ... unless put back
+        assert outputs.paths == ["a.py", "b.py"]
+
+    def test_extracted_text_and_chunks_wait_in_the_spill_file(self, tmp_path):
+        (tmp_path / "src").mkdir()
+        (tmp_path / "src" / "m.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+        sf = discover(tmp_path / "src").files[0]
+        plain = extract_file((sf, "r", "r", 1 << 20, False, None))
+        item = extract_file_packed((sf, "r", "r", 1 << 20, False, None))
+        spill = SpillFile()
+        item.spill(spill)
+        assert item.payload is None and item.spilled is not None and spill.size > 0
+        assert item.text_chunks() == (plain.text, plain.chunks) and item.text_chunks()[1] != []
+        item.release()
+        assert item.spilled is None and item.text_chunks() == ("", [])
+
+
+def _fixture_extractions(name: str) -> list[tuple]:
+    root = Path(__file__).resolve().parent.parent / "fixtures" / name
+    out = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root).as_posix()
+        extractor = extractor_for_path(rel)
+        if extractor is None:
+            continue
+        data = path.read_bytes()
+        out.append((extractor.extract(rel, data), hashlib.sha256(data).hexdigest(), len(data)))
+    return out
+
+
+class TestSpilledResolve:
+    def test_spilled_outputs_equal_the_outputs_in_memory(self):
+        extractions = _fixture_extractions("wrappers-fastapi")
+        paths = sorted(ex.path for ex, _, _ in extractions)
+        plain_resolver, spilled_resolver = RepositoryResolver("t"), RepositoryResolver("t")
+        plain_resolver.update(extractions)
+        spilled_resolver.update(_fixture_extractions("wrappers-fastapi"))
+        plain, spilled = plain_resolver.resolve(paths), spilled_resolver.resolve(paths, spill=SpillFile())
+        assert isinstance(spilled.files, SpilledOutputs) and isinstance(plain.files, list)
+        assert list(spilled.files) == plain.files and spilled.call_outcomes == plain.call_outcomes
+        assert spilled.link_outcomes == plain.link_outcomes
+        kinds = {e.kind for out in plain.files for e in out.edges}
+        assert {"EXPOSES", "WRAPS"} <= kinds  # the linker extended some outputs after they were made
+        spilled_resolver.drop_tables()  # rebuilt on demand: the next resolve answers the same
+        assert list(spilled_resolver.resolve(paths, spill=SpillFile()).files) == plain.files

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,7 @@ def test_without_embedder_search_is_bm25_only(store: EmbeddedStore) -> None:
 def test_similar_excludes_the_chunk_itself(store: EmbeddedStore) -> None:
     result = QueryEngine(store, store).similar("r:m.save_order(1)", limit=2)
     assert [h.node.name for h in result.hits] == ["validate_order"]
+    assert result.hits[0].score == pytest.approx(0.0)  # the cosine of orthogonal vectors, not a fused score
     missing = QueryEngine(store, store).similar("r:m.ship(1)")
     assert missing.hits == [] and missing.notes == ["r:m.ship(1) has no embedding yet"]
 
@@ -118,3 +120,22 @@ def test_the_engine_fuses_with_the_fusion_of_the_query_kind_and_keeps_every_rank
     # an identifier query takes the identifier entry: only the exact-name list counts there
     named = engine(Fusion("rrf", 60, {"name": 0.0})).search("save_order", limit=1)
     assert named.lists == ["bm25", "knn", "name"] and named.hits[0].node.name == "save_order"
+
+
+def test_ripple_similar_names_the_target_and_lists_the_nearest_code(store: EmbeddedStore, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from lsp_server.cli import main
+
+    store.close()
+    db = str(tmp_path / "index.db")
+    runner = CliRunner()
+    res = runner.invoke(main, ["similar", "save_order", "--db", db, "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["target"] == "r:m.save_order(1)"
+    assert [(h["fqn"], h["score"]) for h in data["hits"]] == [("r:m.validate_order(1)", 0.0)]
+    missing = runner.invoke(main, ["similar", "nosuch", "--db", db])
+    assert missing.exit_code == 1 and "no class, method or function matches 'nosuch'" in missing.output
+    unembedded = runner.invoke(main, ["similar", "ship", "--db", db])
+    assert unembedded.exit_code == 0 and "nothing similar to r:m.ship(1)" in unembedded.stdout

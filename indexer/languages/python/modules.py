@@ -79,6 +79,31 @@ def absolute_module(fc: FileCtx, imp: Import) -> str | None:
     return ".".join([*base, *([imp.module] if imp.module else [])])
 
 
+LOADER_PROXIES: dict[tuple[str, str], str] = {
+    ("flask_login", "current_user"): "user_loader",
+    ("flask_login.utils", "current_user"): "user_loader",
+    ("flask_jwt_extended", "current_user"): "user_lookup_loader",
+}
+"""Library proxies that stand for what a function of the application returns, by the decorator that
+registers it: Flask-Login's ``current_user`` is what the ``@login_manager.user_loader`` function
+returns (``return db.session.get(User, int(id))``: a ``User``), Flask-JWT-Extended's what its
+``@jwt.user_lookup_loader`` returns."""
+
+
+def proxied(r: Lookup, fc: FileCtx, decorator: str) -> Value:
+    """What a proxy of :data:`LOADER_PROXIES` stands for in ``fc``: the result of calling the
+    function registered with ``decorator`` (the one nearest ``fc`` when several services of a
+    monorepo register one), or :data:`EXTERNAL` when the repository registers none or its result is
+    unknown."""
+    loaders = r.registered("python", decorator)
+    if not loaders:
+        return EXTERNAL
+    near = nearest(fc.path, [rd.file for rd in loaders])
+    loader = next(rd for rd in loaders if rd.file is near)
+    v = r.call_result(r.def_value(loader), "inferred")
+    return v if v is not None else EXTERNAL
+
+
 def nearest(path: str, files: list[FileCtx]) -> FileCtx:
     """The file of ``files`` sharing the longest folder prefix with ``path`` (the first on a tie)."""
     parts = path.split("/")
@@ -138,7 +163,8 @@ class PythonModuleSystem:
         if imp.name is None:
             return ModuleV("python", key) if r.has_package("python", key) else EXTERNAL
         if not r.has_package("python", key):
-            return EXTERNAL
+            loader = LOADER_PROXIES.get((key, imp.name))
+            return proxied(r, fc, loader) if loader else EXTERNAL
         files = r.module_files("python", key)
         if len(files) > 1:  # one module in several places (services of a monorepo): the importer's own
             return self.member_of(r, key, imp.name, [nearest(fc.path, files)])

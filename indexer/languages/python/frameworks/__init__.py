@@ -38,6 +38,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "openapi_python",
     "python_constants",
     "orm_tables",
+    "orm_results",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -35,12 +35,14 @@ from indexer.model import CALLABLE_KINDS, Binding, Definition, FileExtraction, I
 __all__ = [
     "Args",
     "BindingTable",
+    "CallLocator",
     "Context",
     "ImportTable",
     "compact",
     "has_hole",
     "join",
     "library_kind",
+    "outermost_call",
     "ref_text",
     "scope_of",
     "string_value",
@@ -79,6 +81,51 @@ def scope_of(node: Node, src: SourceText) -> str | None:
                 names.append(src.text(parent.child_by_field_name("name")))
         child, parent = parent, parent.parent
     return ".".join(reversed(names)) or None
+
+
+class CallLocator:
+    """Finds the tree node of a call the extractor recorded (:class:`~indexer.model.CallSite`
+    ``line`` / ``col``: its callee name), so detectors visit only the calls they care about instead
+    of running a query over the whole tree."""
+
+    def __init__(self, root: Node, src: SourceText) -> None:
+        self.root, self.src = root, src
+        self._lines: list[bytes] | None = None
+
+    def node_at(self, line: int, col: int) -> Node | None:
+        """The named node starting at 1-based ``line``, code-point ``col`` (``None`` out of range)."""
+        if self._lines is None:
+            self._lines = self.src.data.split(b"\n")
+        if not 0 < line <= len(self._lines):
+            return None
+        raw = self._lines[line - 1]
+        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
+        return self.root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
+
+    def call_at(self, line: int, col: int) -> Node | None:
+        """The call whose callee name (``f`` of ``f(x)``, ``m`` of ``a.m(x)``) is at (line, col)."""
+        n = self.node_at(line, col)
+        if n is None:
+            return None
+        if n.parent is not None and n.parent.type == "attribute" and n.parent.child_by_field_name("attribute") == n:
+            n = n.parent
+        p = n.parent
+        return p if p is not None and p.type == "call" and p.child_by_field_name("function") == n else None
+
+
+def outermost_call(call: Node, limit: int = 64) -> Node:
+    """The last call of the method chain ``call`` starts (``a.b(x).c().d()`` from ``b(x)``: the
+    ``d()`` call); at most ``limit`` links are followed."""
+    top = call
+    for _ in range(limit):
+        p = top.parent
+        if p is not None and p.type == "attribute" and p.child_by_field_name("object") == top:
+            q = p.parent
+            if q is not None and q.type == "call" and q.child_by_field_name("function") == p:
+                top = q
+                continue
+        break
+    return top
 
 
 def ref_text(src: SourceText, node: Node) -> str:

@@ -23,6 +23,8 @@ Tables:
   ``__table_args__ = {"schema": ...}``), a Flask-SQLAlchemy ``db.Model`` subclass without
   ``__tablename__`` (its class name by Flask-SQLAlchemy's snake-case rule), and ``t = Table("x",
   metadata, Column("c", T), ..., schema=...)`` assignments (the variable is the entity).
+  ``x = relationship(..., secondary=t)`` in a model (``sqlalchemy-m2m``): the field's join table, ``t``
+  a ``Table(...)`` variable or a table name.
 
 Uses (owner: the enclosing function):
 
@@ -32,6 +34,10 @@ Uses (owner: the enclosing function):
   ``bulk_`` (a custom manager's ``create_user``); columns: the ``filter`` / ``get`` / ``exclude`` / ``update`` keyword names up
   to their first ``__``. ``x.save(...)`` / ``x.delete(...)`` (keyword arguments only) on a receiver writes the receiver's model: the
   linker resolves the receiver (an unknown receiver writes nothing).
+* Many-to-many fields: ``x.field.add/remove/set/clear(...)`` (Django; SQLAlchemy collections also
+  ``append`` / ``extend`` / ``discard``) write, ``x.field.all()`` / ``x.field.select()`` read the
+  join table of ``field`` on ``x``'s model (the linker resolves ``x``; a field with no join table
+  links nothing).
 * SQLAlchemy: ``session.query(M, M.col)`` and ``select(M)`` / ``sa.select(M)`` read ``M``; ``session.add`` / ``add_all`` /
   ``merge`` / ``delete(x)`` write ``x``'s model; ``insert(T)`` / ``update(T)`` / ``delete(T)`` (imported
   from SQLAlchemy) and ``T.insert()`` / ``T.update()`` / ``T.delete()`` write ``T``.
@@ -46,7 +52,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.frameworks.common import Args, compact, scope_of, string_value, template
+from indexer.languages.python.frameworks.common import (Args, CallLocator, compact, outermost_call, scope_of,
+                                                         string_value, template)
 from indexer.model import FileExtraction, TableDef, TableUse
 
 if TYPE_CHECKING:
@@ -65,7 +72,9 @@ _DJANGO_FILTERS = frozenset({"filter", "get", "exclude", "update", "get_or_creat
 _RAW_SQL = frozenset({"execute", "executemany", "executescript", "fetch", "fetchrow", "fetchval", "fetch_one",
                       "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql"})
 _SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete"})
-_M2M_WRITES = frozenset({"add", "remove", "set", "clear"})
+_M2M_WRITES = frozenset({"add", "remove", "set", "clear", "append", "extend", "discard"})
+"""Django related-manager and SQLAlchemy collection methods that write a many-to-many join table."""
+_M2M_READS = frozenset({"all", "select"})
 """Methods of a Django many-to-many manager (``post.tags.add(t)``) that write its join table."""
 _SELF_ROOTS = frozenset({"self", "self.model.objects", "self.model._default_manager", "self.get_queryset()",
                          "super().get_queryset()", "super()"})
@@ -75,10 +84,12 @@ _MANAGER_METHODS = frozenset({"filter", "exclude", "get", "all", "create", "upda
                               "get_queryset"})
 """Query methods a custom manager calls on itself (``self.filter(...)``) that reach its model's table."""
 _CORE_WRITES = frozenset({"insert", "update", "delete"})
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _CALL_NAMES = frozenset({
     "save", "delete", "query", "add", "merge", "select", "insert", "update", "execute", "executemany", "executescript",
     "fetch", "fetchrow", "fetchval", "fetch_one", "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql",
     "CreateModel", "AddField", "create_table", "add_column", "Table", "remove", "set", "clear",
+    "append", "extend", "discard", "all",
 })
 """Callees the query's call patterns name (``queries/orm_tables.scm``), and ``Table`` (a module-level
 ``t = Table(...)``)."""
@@ -119,7 +130,7 @@ class _Detector:
         self.alembic = any(m.startswith("alembic") for m in mods)
         self.migration = "/migrations/" in "/" + out.path.replace("\\", "/")
         self.orm_file = b"__tablename__" in src.data or any(m.startswith(_ORM_MODULES) for m in mods)
-        self._lines: list[bytes] | None = None
+        self.locate = CallLocator(root, src)
         self._chains: set[int] = set()
         self.models_user = self.django or any(m == "models" or m.endswith(".models") for m in mods)
         """The file is Django code or imports a ``models`` module (``from shop.models import Order``)."""
@@ -137,7 +148,7 @@ class _Detector:
         if self.orm_file:
             for d in self.out.definitions:
                 if d.kind == "class" and d.bases:
-                    name = self._node_at(d.name_line, d.name_col)
+                    name = self.locate.node_at(d.name_line, d.name_col)
                     if name is not None and name.parent is not None and name.parent.type == "class_definition":
                         self._class(name.parent)
         seen: set[int] = set()
@@ -147,7 +158,7 @@ class _Detector:
                 manager = c.receiver.startswith(("self", "super"))
             if c.name not in _CALL_NAMES and not manager:
                 continue
-            call = self._call_at(c.line, c.col)
+            call = self.locate.call_at(c.line, c.col)
             if call is None or call.id in seen:
                 continue
             seen.add(call.id)
@@ -161,37 +172,9 @@ class _Detector:
         self.out.tables.sort(key=lambda d: (d.line, d.col))
         self.out.table_uses.sort(key=lambda u: (u.line, u.col))
 
-    def _node_at(self, line: int, col: int) -> Node | None:
-        """The named node starting at 1-based ``line``, code-point ``col``."""
-        if self._lines is None:
-            self._lines = self.src.data.split(b"\n")
-        if not 0 < line <= len(self._lines):
-            return None
-        raw = self._lines[line - 1]
-        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
-        return self.root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
-
-    def _call_at(self, line: int, col: int) -> Node | None:
-        """The call whose callee name (``f`` of ``f(x)``, ``m`` of ``a.m(x)``) is at (line, col)."""
-        n = self._node_at(line, col)
-        if n is None:
-            return None
-        if n.parent is not None and n.parent.type == "attribute" and n.parent.child_by_field_name("attribute") == n:
-            n = n.parent
-        p = n.parent
-        return p if p is not None and p.type == "call" and p.child_by_field_name("function") == n else None
-
     def _manager(self, call: Node) -> None:
         """A call of a Django query chain starting at ``X.objects``: the chain's outermost call, once."""
-        top = call
-        for _ in range(64):
-            p = top.parent
-            if p is not None and p.type == "attribute" and p.child_by_field_name("object") == top:
-                q = p.parent
-                if q is not None and q.type == "call" and q.child_by_field_name("function") == p:
-                    top = q
-                    continue
-            break
+        top = outermost_call(call)
         if top.id in self._chains:
             return
         self._chains.add(top.id)
@@ -274,6 +257,18 @@ class _Detector:
             name_kw = string_value(src, args.keywords.get("name"))
             cols.append((name_kw or cname, ctype))
         self.out.tables.append(TableDef("sqlalchemy", name, schema, cols, line, col, entity=qualname))
+        for fname, call in fields:  # many-to-many: ``tags = relationship("Tag", secondary=post_tags)``
+            if compact(src, call.child_by_field_name("function")).rsplit(".", 1)[-1] != "relationship":
+                continue
+            secondary = Args.of(src, call.child_by_field_name("arguments")).keywords.get("secondary")
+            if secondary is None:
+                continue
+            literal = string_value(src, secondary)
+            ref = literal if literal is not None else compact(src, secondary)
+            if _DOTTED_NAME.fullmatch(ref):
+                self.out.tables.append(TableDef("sqlalchemy-m2m", ref, None, [], src.line(call), src.col(call),
+                                                entity=f"{qualname}.{fname}",
+                                                kind="m2m" if literal is not None else "m2m-ref"))
 
     def _django_class(self, qualname: str, cls: str, bases: list[str], fields: list[tuple[str, Node]],
                       meta: dict[str, Node], line: int, col: int) -> None:
@@ -483,13 +478,15 @@ class _Detector:
                 self.out.table_uses.append(TableUse("django", "writes", scope, line, col,
                                                     entity=rtext, resolution="inferred"))
             return
-        if receiver is not None and name in _M2M_WRITES and receiver.type == "attribute" and self.models_user \
-                and not self.sqlalchemy and "session" not in compact(src, receiver).lower():
+        if receiver is not None and (name in _M2M_WRITES or name in _M2M_READS and not args.positional) \
+                and receiver.type == "attribute" and (self.models_user or self.sqlalchemy) \
+                and "session" not in compact(src, receiver).lower():
             owner_expr = receiver.child_by_field_name("object")
             if owner_expr is not None and owner_expr.type in ("identifier", "attribute") and "objects" not in compact(src, receiver):
-                self.out.table_uses.append(TableUse("django-m2m", "writes", scope_of(node, src), line, col,
-                                                    entity=compact(src, owner_expr), resolution="inferred",
-                                                    table=src.text(receiver.child_by_field_name("attribute"))))
+                self.out.table_uses.append(TableUse(
+                    "sqlalchemy-m2m" if self.sqlalchemy else "django-m2m", "writes" if name in _M2M_WRITES else "reads",
+                    scope_of(node, src), line, col, entity=compact(src, owner_expr), resolution="inferred",
+                    table=src.text(receiver.child_by_field_name("attribute"))))
         if not self.sqlalchemy:
             return
         rtext = compact(src, receiver) if receiver is not None else ""

@@ -1,0 +1,143 @@
+"""Byte strings an index run parks on disk instead of in memory until it needs them again.
+
+An index run makes some things long before it uses them: the extract stage cuts every file's text
+and chunks (Django 5.2.8: 58.6 MB pickled) which wait for the write stage, after every file is
+resolved; the resolver makes every file's output (its nodes and edges: Django 5.2.8, about 66 MiB
+as objects) long before the writer compares and writes it. :class:`SpillFile` keeps them in an anonymous temporary file (unlinked at once on POSIX,
+so nothing is left behind even by ``kill -9``), read back by ``(offset, length)``. The operating
+system's page cache may keep the bytes in memory, but that memory is not the process's: it is
+given back under pressure, and the process's resident set does not grow with the repository.
+:class:`SpilledOutputs` is the sequence of file outputs the resolver hands the writer that way.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+import threading
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from stores.contracts import IndexedFile
+
+__all__ = ["SpillFile", "SpillRef", "SpilledOutputs", "spill_file"]
+
+SpillRef = tuple[int, int]
+"""Where :meth:`SpillFile.put` wrote a byte string: ``(offset, length)`` in bytes."""
+
+
+def spill_file(state_dir: str | None) -> SpillFile:
+    """A new spill file in the run's state folder (``state_dir``, created if missing: it is on disk,
+    in the user's cache folder, where the system's temporary folder may be in memory, ``tmpfs``), or
+    in the system's temporary folder without one or when the state folder cannot be made."""
+    if state_dir is not None:
+        try:
+            os.makedirs(state_dir, exist_ok=True)
+            return SpillFile(state_dir)
+        except OSError:
+            pass
+    return SpillFile()
+
+
+class SpillFile:
+    """An append-only anonymous temporary file of byte strings (``directory``: where to create it,
+    default the system's temporary folder). Thread-safe; closed when garbage-collected or by
+    :meth:`close`. Raises ``OSError`` when the file cannot be created or written."""
+
+    def __init__(self, directory: str | None = None) -> None:
+        self._fh = tempfile.TemporaryFile(dir=directory)
+        self._end = 0
+        self._lock = threading.Lock()
+
+    def put(self, data: bytes) -> SpillRef:
+        """Append ``data``; returns where it went (for :meth:`get`)."""
+        with self._lock:
+            offset = self._end
+            self._fh.seek(offset)
+            self._fh.write(data)
+            self._end += len(data)
+            return offset, len(data)
+
+    def get(self, ref: SpillRef) -> bytes:
+        """The bytes :meth:`put` wrote at ``ref``. Raises ``ValueError`` for a reference outside
+        what was written (or after :meth:`close`)."""
+        offset, length = ref
+        with self._lock:
+            if offset < 0 or length < 0 or offset + length > self._end:
+                raise ValueError(f"spill reference {ref} outside the {self._end} bytes written")
+            self._fh.flush()
+            self._fh.seek(offset)
+            data = self._fh.read(length)
+        if len(data) != length:
+            raise ValueError(f"spill reference {ref}: only {len(data)} bytes read")
+        return data
+
+    @property
+    def size(self) -> int:
+        """Bytes written so far."""
+        return self._end
+
+    def close(self) -> None:
+        """Delete the file (idempotent); :meth:`get` then raises ``ValueError``."""
+        with self._lock:
+            self._fh.close()
+            self._end = 0
+
+    def __del__(self) -> None:  # the last reference gone: delete the file without a ResourceWarning
+        fh = getattr(self, "_fh", None)
+        if fh is not None:
+            fh.close()
+
+
+class SpilledOutputs(Sequence[IndexedFile]):
+    """File outputs (:class:`stores.contracts.IndexedFile`) in order, each kept in memory or pickled
+    into a :class:`SpillFile` (:meth:`append`). Reading one that was spilled unpickles a new copy
+    each time: a change to it is kept only through :meth:`replace`. ``paths`` lists the files' paths
+    without loading them."""
+
+    __slots__ = ("spill", "_items", "paths")
+
+    def __init__(self, spill: SpillFile | None = None) -> None:
+        self.spill = spill if spill is not None else SpillFile()
+        self._items: list[IndexedFile | SpillRef] = []
+        self.paths: list[str] = []
+
+    def append(self, out: IndexedFile, keep: bool = False) -> None:
+        """Add ``out`` at the end: kept as it is when ``keep``, else pickled into the spill file
+        (``out`` is then no longer referenced here)."""
+        self.replace(len(self._items), out, keep)
+
+    def replace(self, index: int, out: IndexedFile, keep: bool = False) -> None:
+        """Put ``out`` at ``index`` (``len(self)``: append), kept or spilled as :meth:`append`."""
+        item: IndexedFile | SpillRef = out if keep else self.spill.put(
+            pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+        if index == len(self._items):
+            self._items.append(item)
+            self.paths.append(out.file.path)
+        else:
+            self._items[index] = item
+
+    def _load(self, item: IndexedFile | SpillRef) -> IndexedFile:
+        if isinstance(item, IndexedFile):
+            return item
+        out: IndexedFile = pickle.loads(self.spill.get(item))
+        return out
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> IndexedFile: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[IndexedFile]: ...
+
+    def __getitem__(self, index: int | slice) -> IndexedFile | list[IndexedFile]:
+        if isinstance(index, slice):
+            return [self._load(item) for item in self._items[index]]
+        return self._load(self._items[index])
+
+    def __iter__(self) -> Iterator[IndexedFile]:
+        for item in self._items:
+            yield self._load(item)

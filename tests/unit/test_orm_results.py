@@ -1,0 +1,253 @@
+"""ORM lookups type their results (indexer/languages/python/frameworks/orm_results.py) and library
+proxies stand for what the application's registered loader returns (Flask-Login ``current_user``):
+calls on the result bind to the model's methods, exactly, and nothing else is linked."""
+
+from __future__ import annotations
+
+from indexer.languages.python.extractor import EXTRACTOR
+from tests.resolution_harness import edges, resolve_fixture
+
+MODELS = """
+# --- path: app/__init__.py ---
+from flask import Flask
+from flask_login import LoginManager
+from flask_sqlalchemy import SQLAlchemy
+app = Flask(__name__)
+db = SQLAlchemy(app)
+login = LoginManager(app)
+# --- path: app/models.py ---
+import sqlalchemy as sa
+from app import db, login
+
+
+class User(db.Model):
+    def follow(self, other):
+        pass
+
+    def notify(self, name):
+        pass
+
+
+class Post(db.Model):
+    def publish(self):
+        pass
+
+
+@login.user_loader
+def load_user(id):
+    if not id:
+        return None
+    return db.session.get(User, int(id))
+
+
+def find_post(pid):
+    return Post.query.get(pid)
+"""
+
+
+def bindings(source: str) -> list[tuple[str | None, str, str, str]]:
+    ex = EXTRACTOR.extract("m.py", source.encode())
+    return sorted((b.scope, b.name, b.type, b.how) for b in ex.bindings)
+
+
+def test_lookup_shapes_bind_the_model_and_other_calls_do_not():
+    src = """
+import sqlalchemy as sa
+from django.shortcuts import get_object_or_404
+
+def view(db, session, name):
+    a = User.query.filter_by(name=name).first_or_404()
+    b = db.session.get(User, 1)
+    c = db.session.scalar(sa.select(User).where(User.name == name))
+    d = session.query(Post).filter(Post.id == 1).one()
+    e = Post.objects.select_related("author").get(pk=1)
+    f = get_object_or_404(Post, pk=1)
+    g = session.execute(sa.select(Post)).scalar_one()
+    h = db.first_or_404(db.select(User).filter_by(name=name))
+    n = User.query.count()
+    q = User.query.filter_by(name=name)
+    r = session.query(User, Post).first()
+    s = requests.get(url)
+    t = cache.get(User, 1)
+    for p in Post.objects.filter(author=a):
+        p.publish()
+    for u in session.scalars(sa.select(User)):
+        u.follow(a)
+    for x in User.query.get(1):
+        pass
+"""
+    assert bindings(src) == [
+        ("view", "a", "User", "constructed"),
+        ("view", "b", "User", "constructed"),
+        ("view", "c", "User", "constructed"),
+        ("view", "d", "Post", "constructed"),
+        ("view", "e", "Post", "constructed"),
+        ("view", "f", "Post", "constructed"),
+        ("view", "g", "Post", "constructed"),
+        ("view", "h", "User", "constructed"),
+        # the extractor's own bindings of calls it cannot type stay as they were
+        ("view", "n", "User.query.count", "constructed"),
+        ("view", "p", "Post", "constructed"),
+        ("view", "q", "User.query.filter_by", "constructed"),
+        ("view", "s", "requests.get", "constructed"),
+        ("view", "t", "cache.get", "constructed"),
+        ("view", "u", "User", "constructed"),
+    ]
+
+
+def test_a_function_returning_lookups_of_one_model_returns_an_instance():
+    ex = EXTRACTOR.extract("m.py", b"""
+def one(i):
+    if i is None:
+        return None
+    return User.query.get(i)
+
+def mixed(i):
+    if i:
+        return Post.query.get(i)
+    return User.query.get(i)
+
+def other(i):
+    if i:
+        return cached
+    return User.query.get(i)
+
+def annotated(i) -> Account:
+    return User.query.get(i)
+
+def many():
+    return User.query.all()
+""")
+    assert {d.qualname: d.inferred_return for d in ex.definitions} == {
+        "one": "User", "mixed": None, "other": None, "annotated": None, "many": "User.query.all",
+    }
+
+
+def test_current_user_is_what_the_user_loader_returns():
+    result = resolve_fixture(MODELS + """
+# --- path: app/routes.py ---
+import sqlalchemy as sa
+from flask_login import current_user
+from app import app, db
+from app.models import User, find_post
+
+
+@app.route("/follow/<name>")
+def follow(name):
+    user = db.session.scalar(sa.select(User).where(User.name == name))
+    current_user.follow(user)
+    current_user.notify("followed")
+    find_post(1).publish()
+    current_user.publish()
+""")
+    calls = [e for e in edges(result) if e.startswith("app/routes.")]
+    # ``current_user.publish()``: a User has no ``publish``; nothing links it to Post's
+    assert calls == sorted([
+        "app/routes.follow(1) -> app/models.User.follow(1) [inferred]",
+        "app/routes.follow(1) -> app/models.User.notify(1) [inferred]",
+        "app/routes.follow(1) -> app/models.find_post(1) [exact]",
+        "app/routes.follow(1) -> app/models.Post.publish(0) [inferred]",
+    ])
+
+
+def test_without_a_loader_current_user_stays_external():
+    fixture = MODELS.replace("@login.user_loader\n", "")
+    result = resolve_fixture(fixture + """
+# --- path: app/routes.py ---
+from flask_login import current_user
+
+
+def view():
+    current_user.follow(None)
+""")
+    assert [e for e in edges(result) if e.startswith("app/routes.")] == []
+
+
+def test_sqlalchemy_secondary_relationships_write_and_read_their_join_table():
+    result = resolve_fixture("""
+# --- path: app/__init__.py ---
+db = None
+# --- path: app/models.py ---
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from app import db
+
+followers = sa.Table("followers", db.metadata, sa.Column("follower_id", sa.Integer), sa.Column("followed_id", sa.Integer))
+
+
+class User(db.Model):
+    following = so.relationship(secondary=followers, back_populates="followers")
+    tags = so.relationship("Tag", secondary="user_tags")
+    posts = so.relationship("Post")
+
+    def follow(self, user):
+        self.following.add(user)
+
+    def tag(self, t):
+        self.tags.append(t)
+
+    def write(self, p):
+        self.posts.append(p)
+
+    def count(self):
+        return db.session.scalar(sa.select(sa.func.count()).select_from(self.following.select().subquery()))
+# --- path: app/routes.py ---
+from app.models import User
+
+
+def unfollow(me: User, other):
+    me.following.remove(other)
+""")
+    # ``posts`` has no join table: ``self.posts.append`` links nothing
+    assert edges(result, "WRITES") == [
+        "app/models.User.follow(1) -> table:t:.followers",
+        "app/models.User.tag(1) -> table:t:.user_tags",
+        "app/routes.unfollow(2) -> table:t:.followers",
+    ]
+    assert edges(result, "READS") == ["app/models.User.count(0) -> table:t:.followers"]
+
+
+def test_a_function_returning_a_local_bound_to_one_lookup_returns_an_instance():
+    ex = EXTRACTOR.extract("m.py", b"""
+def load(user_id):
+    user = Admin.query.get(int(user_id))
+    return user
+
+def rebound(i):
+    user = Admin.query.get(i)
+    user = wrap(user)
+    return user
+
+def looped():
+    for user in Admin.query.all():
+        pass
+    return user
+""")
+    assert {d.qualname: d.inferred_return for d in ex.definitions} == {"load": "Admin", "rebound": None, "looped": None}
+
+
+def test_a_tables_test_accessors_follow_the_tests_mode(tmp_path):
+    from analysis.tables import table_accessors
+    from indexer.pipeline import index_repository
+    from indexer.run import IndexOptions
+    from stores.embedded import EmbeddedStore
+
+    src = tmp_path / "src"
+    (src / "app").mkdir(parents=True)
+    (src / "app" / "__init__.py").write_text("db = None\n")
+    (src / "app" / "models.py").write_text(
+        "import sqlalchemy as sa\nimport sqlalchemy.orm as so\nfrom app import db\n\n"
+        "followers = sa.Table('followers', db.metadata, sa.Column('a', sa.Integer))\n\n\n"
+        "class User(db.Model):\n    following = so.relationship(secondary=followers)\n\n"
+        "    def follow(self, u):\n        self.following.add(u)\n")
+    (src / "tests.py").write_text(
+        "from app.models import User\n\n\ndef test_follow(u: User, v):\n    u.following.append(v)\n")
+    store = EmbeddedStore(tmp_path / "i.db")
+    try:
+        index_repository(src, store, store, IndexOptions(repo="r", jobs=1))
+        names = {mode: [n.id for n in table_accessors(store, "table:followers", mode)]
+                 for mode in ("include", "apart", "exclude", "only")}
+    finally:
+        store.close()
+    both = ["r:app/models.User.follow(1)", "r:tests.test_follow(2)"]
+    assert names == {"include": both, "apart": both, "exclude": both[:1], "only": both[1:]}
