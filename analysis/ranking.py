@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from analysis.fusion import IDENTIFIER_QUERY
 from analysis.testcode import is_test_path
 from stores.analyzer import analyze
-from stores.contracts import Chunk, GraphStore, Node, SearchFilters, SearchIndex
+from stores.contracts import Chunk, GraphStore, Node, SearchFilters, SearchIndex, SymbolRef
 
 __all__ = ["EXACT_SCORE", "FAN_IN_KINDS", "PRIVATE_VISIBILITIES", "TEST_WORDS", "DEFINITION_KINDS", "DEFINITION_LABELS", "Priors",
            "DEFAULT_PRIORS", "NO_PRIORS", "Candidate", "Ranked", "is_identifier", "asks_for_tests", "visibility",
@@ -181,15 +181,12 @@ def definition_order(graph: GraphStore, nodes: Sequence[Node], languages: Mappin
     outgoing ``OVERRIDES`` edge), more fan-in first (distinct sources of incoming :data:`FAN_IN_KINDS`
     edges; a class's include the calls of its constructors), documented first, then by id.
     ``languages`` maps a node id to its chunk's language (a node absent from it is taken from its
-    ``language`` property). Two batched graph calls, over the first :data:`MAX_FAN_IN` nodes by the
-    first two keys (then id): the others, which a name shared by hundreds of definitions leaves
+    ``language`` property). Two batched graph calls (``outgoing``, ``incoming_counts``), over the first
+    :data:`MAX_FAN_IN` nodes by the first two keys (then id): the others, which a name shared by hundreds of definitions leaves
     (``__init__``, test models), follow them in that order, scored without fan-in."""
     if not nodes:
         return []
-    cheap = []
-    for n in nodes:
-        language = languages.get(n.id) or str(n.props.get("language") or "")
-        cheap.append((n, is_test_path(n.file) == wants_tests, not is_private(n, language)))
+    cheap = [(n, is_test_path(n.file) == wants_tests, _public(n, languages)) for n in nodes]
     cheap.sort(key=lambda t: (not t[1], not t[2], t[0].id))
     ranked, rest = cheap[:MAX_FAN_IN], cheap[MAX_FAN_IN:]
     ids = [n.id for n, _, _ in ranked]
@@ -197,11 +194,11 @@ def definition_order(graph: GraphStore, nodes: Sequence[Node], languages: Mappin
     overrides = {i for i, es in out.items() if any(e.kind == "OVERRIDES" for e in es)}
     constructors = {n.id: _constructor_ids(n, [e.dst for e in out.get(n.id, []) if e.kind == "CONTAINS"])
                     for n, _, _ in ranked if n.label in _TYPE_LABELS}
-    incoming = graph.incoming(ids + sorted({c for cs in constructors.values() for c in cs}), list(FAN_IN_KINDS))
+    fan_ins = graph.incoming_counts({n.id: [n.id, *constructors.get(n.id, ())] for n, _, _ in ranked},
+                                    list(FAN_IN_KINDS))
     keyed = []
     for n, wanted, public in ranked:
-        edges = [e for i in (n.id, *constructors.get(n.id, ())) for e in incoming.get(i, [])]
-        fan_in = len({(e.kind, e.src) for e in edges})
+        fan_in = fan_ins[n.id]
         base = n.id not in overrides
         score = (4 * wanted + 2 * public + base + fan_in / (fan_in + 1.0)) / 8.0
         keyed.append((n, score, _documented(n)))
@@ -212,6 +209,11 @@ def definition_order(graph: GraphStore, nodes: Sequence[Node], languages: Mappin
 MAX_FAN_IN = 50
 """Most same-name definitions whose overrides and fan-in :func:`definition_order` reads (two graph calls
 whose cost grows with their edges)."""
+
+
+def _public(node: Node, languages: Mapping[str, str]) -> bool:
+    """Not :func:`is_private`, in the language ``languages`` gives for ``node`` (else its property)."""
+    return not is_private(node, languages.get(node.id) or str(node.props.get("language") or ""))
 
 
 _TYPE_LABELS = frozenset({"Class", "Enum"})
@@ -265,31 +267,68 @@ MAX_NAMED = 2_000
 
 
 def named_definitions(graph: GraphStore, index: SearchIndex, query: str, filters: SearchFilters | None,
-                      wants_tests: bool = False) -> list[tuple[Node, float]]:
+                      wants_tests: bool = False, limit: int | None = None) -> list[tuple[Node, float]]:
     """The definitions an identifier ``query`` names, best first with their definition scores
     (:func:`definition_order`); ``[]`` when ``query`` is not an identifier (:func:`is_identifier`).
     ``url_for`` names every definition (:data:`DEFINITION_LABELS`) whose short name is ``url_for``
     (case-sensitive); a dotted ``Config.from_envvar`` those whose dotted name (module path and qualified
     name, ``src.flask.config.Config.from_envvar``) is it or ends with ``.`` + it; at most
-    :data:`MAX_NAMED`. With ``filters``, only those with a chunk passing them are kept (one
-    ``get_chunks`` call). Two more batched graph calls rank them."""
+    :data:`MAX_NAMED` (the first by id). With ``filters``, only those with a chunk passing them are kept.
+
+    ``limit``: only the first ``limit`` of the answer are wanted (the search reads its ``candidates``):
+    the answer is then exactly the first ``max(limit, MAX_FAN_IN)`` of the full answer, and only about
+    that many nodes (and, with ``filters``, chunks) are read, instead of every definition of the name
+    (``__init__`` has thousands in a big index): the names' ids and paths come first
+    (:meth:`~stores.contracts.GraphStore.find_symbol_refs`), then the nodes in the order
+    :func:`definition_order` starts with (:func:`_first_definitions`). ``None`` reads them all."""
     query = query.strip()
     if not is_identifier(query):
         return []
     name = query.rsplit(".", 1)[-1]
-    nodes = graph.find_symbols([name], list(DEFINITION_LABELS)).get(name, [])
+    refs = graph.find_symbol_refs([name], list(DEFINITION_LABELS)).get(name, [])
     if "." in query:
-        nodes = [n for n in nodes if _dotted(n) == query or _dotted(n).endswith("." + query)]
-    nodes = nodes[:MAX_NAMED]
-    languages: dict[str, str] = {}
-    if filters is not None and nodes:
-        chunks = index.get_chunks([n.id for n in nodes])
-        nodes = [n for n in nodes if n.id in chunks and _passes(chunks[n.id], filters)]
-        languages = {i: c.language for i, c in chunks.items()}
+        refs = [r for r in refs if _dotted(r) == query or _dotted(r).endswith("." + query)]
+    refs = refs[:MAX_NAMED]
+    need = len(refs) if limit is None else max(limit, MAX_FAN_IN)
+    nodes, languages = _first_definitions(graph, index, refs, filters, wants_tests, need)
     return definition_order(graph, nodes, languages, wants_tests)
 
 
-def _dotted(node: Node) -> str:
+def _first_definitions(graph: GraphStore, index: SearchIndex, refs: Sequence[SymbolRef], filters: SearchFilters | None,
+                       wants_tests: bool, need: int) -> tuple[list[Node], dict[str, str]]:
+    """The first ``need`` nodes of ``refs`` (passing ``filters``) in :func:`definition_order`'s first
+    keys (wanted test-ness, public, id), and ``{node id: chunk language}`` when ``filters`` were read.
+
+    Exact without reading every node: ``refs`` split by test-ness (known from the path), each part read
+    in id order in growing batches; a part's first ``k`` are its first ``k`` public nodes by id once that
+    many are read, else (the part exhausted) its public then private nodes."""
+    wanted = [r for r in refs if is_test_path(r.file) == wants_tests]
+    parts = (wanted, [r for r in refs if is_test_path(r.file) != wants_tests])
+    chosen: list[Node] = []
+    languages: dict[str, str] = {}
+    for part in parts:
+        k = need - len(chosen)
+        if k <= 0:
+            break
+        public: list[Node] = []
+        private: list[Node] = []
+        start, step = 0, k
+        while start < len(part) and len(public) < k:
+            ids = [r.id for r in part[start:start + step]]
+            start, step = start + step, step * 2
+            found = graph.get_nodes(ids)
+            if filters is not None:
+                chunks = index.get_chunks(ids)
+                found = {i: n for i, n in found.items() if i in chunks and _passes(chunks[i], filters)}
+                languages.update((i, chunks[i].language) for i in found)
+            for i in ids:
+                if i in found:
+                    (public if _public(found[i], languages) else private).append(found[i])
+        chosen += (public + private)[:k]
+    return chosen, languages
+
+
+def _dotted(node: Node | SymbolRef) -> str:
     """``src/flask/config.py`` + ``Config.from_envvar`` -> ``src.flask.config.Config.from_envvar``."""
     path = node.file
     slash, dot = path.rfind("/"), path.rfind(".")

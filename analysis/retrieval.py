@@ -172,7 +172,7 @@ class QueryEngine:
         lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
         lists.update(self._dense_lists(query, filters, counts))
         wants = asks_for_tests(query) if wants_tests is None else wants_tests
-        named = named_definitions(self.graph, self.index, query, filters, wants)
+        named = named_definitions(self.graph, self.index, query, filters, wants, self.candidates)
         if named:
             lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[: self.candidates], 1)]
         return lists
@@ -218,10 +218,10 @@ class QueryEngine:
             kept = [(FusedHit(kept[r.index][0].chunk_id, r.score, kept[r.index][0].ranks), kept[r.index][1])
                     for r in order]
         kept = kept[:limit]
-        callers = self.graph.incoming([c.fqn for _, c in kept], ["CALLS"])
+        callers = self.graph.incoming_counts({c.fqn: [c.fqn] for _, c in kept}, ["CALLS"])
         mentioned = self._mentions([c for _, c in kept])
         hits = [
-            SearchHit(c, nodes[c.fqn], f.score, dict(f.ranks), len({e.src for e in callers.get(c.fqn, [])}),
+            SearchHit(c, nodes[c.fqn], f.score, dict(f.ranks), callers[c.fqn],
                       mentioned.get(c.id, ()))
             for f, c in kept
         ]

@@ -12,7 +12,8 @@ indexed with the real pipeline into a temporary store and its chunks are the rea
     length, batch 16. *Pipeline*: the same texts as chunks of a fresh EmbeddedStore, embedded by
     :func:`indexer.embedding.embed_pending` (store reads, model, vector writes, cache). Runs alternate
     raw / pipeline with one warm embedder; median of ``--runs``; ratio = pipeline / raw.
-(b) Latency. A store of ``--chunks`` chunks: the real chunks (with their graph: nodes, edges) replicated
+(b) Latency. A store of ``--chunks`` chunks: the real chunks (with their graph: nodes, edges, and file
+    texts, so chunk texts are stored as ranges of the compressed file text as in a real index) replicated
     as repositories ``<repo>~<i>`` whose function names get a varied suffix (``get_user`` ->
     ``get_user_cached``), so BM25 sees 100k distinct-but-realistic documents. Vectors are random
     normalised 384-d (numpy, seed 0): the model would need about 15 minutes for 100k chunks, and kNN
@@ -149,11 +150,14 @@ def replicate(files: list[IndexedFile], target: int, rng: np.random.Generator) -
                 return _rename(s, old, new)
 
             chunks = []
+            source = f.text
             for c in f.chunks[: target - total]:
                 name, text = c.name, c.text
                 if i and c.kind in ("function", "method"):
                     name = f"{c.name}_{suffix}"
                     text = re.sub(rf"\bdef {re.escape(c.name)}\(", f"def {name}(", text, count=1)
+                    if source is not None:  # the file text renamed alike: chunk texts stay ranges of it
+                        source = re.sub(rf"\bdef {re.escape(c.name)}\(", f"def {name}(", source)
                 vec = rng.standard_normal(384).astype(np.float32)
                 vec /= np.linalg.norm(vec)  # kept as an array: 100k tuples of floats would cost ~1.5 GB here
                 chunks.append(replace(c, id=rid(c.id), repo=new, product=new, name=name, fqn=rid(c.fqn),
@@ -167,6 +171,7 @@ def replicate(files: list[IndexedFile], target: int, rng: np.random.Generator) -
                 [UnresolvedCall(u.caller and rid(u.caller), u.name, u.arity, u.receiver, new, u.file, u.line, u.col)
                  for u in f.unresolved],
                 chunks,
+                source,
             ))
         i += 1
     return out

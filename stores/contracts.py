@@ -17,9 +17,9 @@ import bisect
 import contextlib
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from stores.errors import QueryFailed
 
@@ -29,6 +29,7 @@ __all__ = [
     "EDGE_KINDS",
     "RESOLUTIONS",
     "Node",
+    "SymbolRef",
     "Edge",
     "UnresolvedCall",
     "Chunk",
@@ -116,6 +117,17 @@ class Node:
     end_line: int
     end_col: int
     props: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+class SymbolRef(NamedTuple):
+    """Where a node is, without its properties (:meth:`GraphStore.find_symbol_refs`): its ``id``, ``repo``,
+    ``file`` and dotted ``qualname``, enough to order and filter same-name definitions before reading
+    the few that are needed with :meth:`GraphStore.get_nodes`."""
+
+    id: str
+    repo: str
+    file: str
+    qualname: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -642,6 +654,13 @@ class GraphStore(abc.ABC):
         """``{name: [Node]}`` for nodes whose short ``name`` equals one of ``names`` (case-sensitive),
         optionally restricted to ``labels``; each list sorted by id."""
 
+    def find_symbol_refs(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[SymbolRef]]:
+        """:meth:`find_symbols`' selection as :class:`SymbolRef` (same keys, same order by id), for a
+        caller that reads only some of the nodes. The default projects :meth:`find_symbols`; a backend
+        overrides it when it can skip reading the nodes' properties (the embedded store does)."""
+        return {name: [SymbolRef(n.id, n.repo, n.file, n.qualname) for n in nodes]
+                for name, nodes in self.find_symbols(names, labels).items()}
+
     @abc.abstractmethod
     def nodes_in_file(self, repo: str, path: str) -> list[Node]:
         """Every node of the file (File node first, then by start line, start col, id)."""
@@ -658,6 +677,15 @@ class GraphStore(abc.ABC):
         self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
     ) -> dict[str, list[Edge]]:
         """``{src_id: [Edge]}``: edges of the given kinds leaving each id, same order as incoming."""
+
+    def incoming_counts(self, groups: Mapping[str, Sequence[str]], kinds: Sequence[str]) -> dict[str, int]:
+        """``{key: n}`` for every key of ``groups`` (``{key: [node id]}``): how many distinct
+        ``(kind, src)`` pairs the edges of ``kinds`` ending at any id of the key's group have (a
+        definition's callers, subclasses, overrides; a class's with its constructors'). The default
+        counts :meth:`incoming`'s edges; a backend overrides it when it can count without reading them
+        (the embedded store does: a popular name's definitions have thousands of callers)."""
+        found = self.incoming(sorted({i for ids in groups.values() for i in ids}), kinds)
+        return {key: len({(e.kind, e.src) for i in ids for e in found.get(i, [])}) for key, ids in groups.items()}
 
     @abc.abstractmethod
     def search_symbols(self, query: str, limit: int) -> list[Node]:

@@ -57,7 +57,7 @@ import sqlite3
 import stat
 import threading
 from urllib.parse import quote
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -76,11 +76,13 @@ from stores.contracts import (
     SearchIndex,
     UnresolvedCall,
     SymbolNameIndex,
+    SymbolRef,
     query_parts,
 )
 from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
+from stores.read_cache import StampedCache
 from stores.embedded_schema import SCHEMA_VERSION, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
@@ -99,6 +101,11 @@ _POSTINGS_BUDGET = 40_000
 """Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
 most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
 BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
+FILE_TEXT_CACHE_FILES = 4096
+FILE_TEXT_CACHE_BYTES = 16 * 1024 * 1024
+"""Bounds of the decompressed file texts a store keeps for cutting chunk texts (``get_chunks``)."""
+TERM_CACHE_TERMS = 20_000
+"""Most FTS terms whose document frequency a store keeps (BM25's pruning of common tokens)."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any number of keys
 
 _NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
@@ -157,6 +164,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         self._vectors: _VectorCache | None = None
         self._counts: tuple[int, int, dict[str, int]] | None = None  # (generation, data_version, counts)
         self._names: tuple[tuple[int, int], SymbolNameIndex] | None = None
+        self._file_texts: StampedCache[bytes] = StampedCache(FILE_TEXT_CACHE_FILES, FILE_TEXT_CACHE_BYTES)
+        self._term_docs: StampedCache[int] = StampedCache(TERM_CACHE_TERMS, TERM_CACHE_TERMS)
         if self.path.is_dir():
             raise StoreUnavailable(f"{self.path} is a folder, not an index file; pass the index file (such as "
                                    f"{self.path / 'index.db'})")
@@ -277,6 +286,8 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
                     self._conn = None
                     self._vectors = None
                     self._names = None
+                    self._file_texts.clear()
+                    self._term_docs.clear()
 
     def __enter__(self) -> EmbeddedStore:
         return self
@@ -461,6 +472,23 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         return result
 
     @_guarded
+    def find_symbol_refs(self, names: Sequence[str], labels: Sequence[str] | None = None) -> dict[str, list[SymbolRef]]:
+        """:meth:`find_symbols` without reading the nodes' properties (a name shared by hundreds of
+        definitions costs a fifth of the time): ``{name: [SymbolRef]}``, each list sorted by id."""
+        result: dict[str, list[SymbolRef]] = {n: [] for n in names}
+        if not result or (labels is not None and not labels):
+            return result
+        sql = ("SELECT i.id, p.repo, p.path, n.qualname, n.name FROM node_rows n JOIN ids i ON i.nid = n.nid"
+               f" JOIN paths p ON p.fid = n.fid WHERE n.name IN ({_IDS_PARAM})")
+        params: list[Any] = [json.dumps(list(result))]
+        if labels is not None:
+            sql += f" AND n.label IN (SELECT tid FROM terms WHERE term IN ({_IDS_PARAM}))"
+            params.append(json.dumps(list(labels)))
+        for row in self._db.execute(sql + " ORDER BY i.id", params):
+            result[row[4]].append(SymbolRef(*row[:4]))
+        return result
+
+    @_guarded
     def nodes_in_file(self, repo: str, path: str) -> list[Node]:
         """Every node of the file: the File node first, then by start line, start col, id."""
         rows = self._db.execute(
@@ -501,6 +529,22 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     ) -> dict[str, list[Edge]]:
         """``{src_id: [Edge]}`` for every requested id, as :meth:`incoming` but leaving each id."""
         return self._edges("src", ids, kinds, resolutions)
+
+    @_guarded
+    def incoming_counts(self, groups: Mapping[str, Sequence[str]], kinds: Sequence[str]) -> dict[str, int]:
+        """:meth:`GraphStore.incoming_counts` counted by SQLite on the edge rows (no edge is read out)."""
+        result = dict.fromkeys(groups, 0)
+        pairs = [[key, i] for key, ids in groups.items() for i in ids]
+        if not pairs or not kinds:
+            return result
+        rows = self._db.execute(
+            "SELECT g.key, count(*) FROM (SELECT DISTINCT json_extract(j.value, '$[0]') AS key, e.kind, e.src"
+            " FROM json_each(?) j JOIN ids i ON i.id = json_extract(j.value, '$[1]') JOIN edge_rows e ON e.dst = i.nid"
+            f" WHERE e.kind IN (SELECT tid FROM terms WHERE term IN ({_IDS_PARAM}))) g GROUP BY g.key",
+            (json.dumps(pairs), json.dumps(list(dict.fromkeys(kinds)))),
+        ).fetchall()
+        result.update(rows)
+        return result
 
     @_guarded
     def search_symbols(self, query: str, limit: int) -> list[Node]:
@@ -634,10 +678,19 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         total = self._chunk_count()["chunks"]
         if total < 2:
             return tokens
-        rows = db.execute(
-            f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(tokens),)
-        ).fetchall()
-        df = dict(rows)
+        # fts5vocab counts a term's documents by walking its postings (tens of thousands for a common
+        # word at 100k chunks): cached per term until the index changes.
+        cache = self._read_cache(self._term_docs)
+        df = {t: d for t in tokens if cache is not None and (d := cache.get(t)) is not None}
+        missing = [t for t in tokens if t not in df]
+        if missing:
+            found = dict(db.execute(
+                f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(missing),)
+            ).fetchall())
+            for t in missing:
+                df[t] = found.get(t, 0)
+                if cache is not None:
+                    cache.put(t, df[t])
         common = {term for term, docs in df.items() if docs >= _COMMON_FRACTION * total}
         kept = [t for t in tokens if t not in common] or list(tokens)
         # Bounded work: FTS5 scores every chunk matching any token, so the postings of the kept
@@ -650,6 +703,13 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
                 kept.remove(t)
                 postings -= df.get(t, 0)
         return kept
+
+    def _read_cache(self, cache: StampedCache[_T]) -> StampedCache[_T] | None:
+        """``cache`` for the current database state (emptied after any write, of this instance or a
+        commit of another connection); ``None`` inside a transaction, whose writes move no stamp."""
+        if self._db.in_transaction:
+            return None
+        return cache.view((self._generation, self._db.execute("PRAGMA data_version").fetchone()[0]))
 
     def _vector_cache(self) -> _VectorCache:
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
@@ -704,7 +764,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         if not ids:
             return {}
         rows = read_chunks(self._db, f"c.nid IN (SELECT nid FROM ids WHERE id IN ({_IDS_PARAM}))",
-                           (json.dumps(list(ids)),))
+                           (json.dumps(list(ids)),), self._read_cache(self._file_texts))
         result = {}
         for r in rows:
             emb = tuple(np.frombuffer(r[13], dtype=np.float32).tolist()) if r[13] is not None else None

@@ -37,6 +37,7 @@ import zlib
 from collections.abc import Iterable
 
 from stores.analyzer import FTS_TOKENCHARS
+from stores.read_cache import StampedCache
 
 __all__ = ["SCHEMA_VERSION", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
            "read_chunks", "schema_statements", "compress_text", "decompress_text"]
@@ -317,10 +318,13 @@ def encode_chunk_text(file: FileText | None, start_line: int, end_line: int, tex
     return head, a, length, data[h + length :].decode("utf-8")
 
 
-def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], columns: str = "c.rowid"
-                ) -> list[tuple]:
+def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], columns: str = "c.rowid",
+                cache: StampedCache[bytes] | None = None) -> list[tuple]:
     """Rows ``(*columns, text)`` of the chunk rows (alias ``c`` of ``chunk_rows``) that ``where``
-    selects, each text rebuilt from its head, range and tail, every file's text read once."""
+    selects, each text rebuilt from its head, range and tail, every file's text read once and
+    decompressed only as far as the ranges reach. ``cache``: those decompressed prefixes by ``fid``, of
+    the database state read (the caller's: see :mod:`stores.read_cache`), used when long enough and
+    filled."""
     rows = conn.execute(
         f"SELECT {columns}, c.fid, c.head, c.boff, c.blen, c.tail FROM chunk_rows c WHERE {where}", tuple(params)
     ).fetchall()
@@ -330,8 +334,17 @@ def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], 
             ends[fid] = max(ends.get(fid, 0), boff + blen)
     texts: dict[int, bytes] = {}
     for fid, end in ends.items():
-        found = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (fid,)).fetchone()
-        texts[fid] = zlib.decompressobj().decompress(found[0], end) if found and found[0] is not None else b""
+        cached = cache.get(fid) if cache is not None else None
+        if cached is not None and len(cached) >= end:
+            texts[fid] = cached
+    missing = [fid for fid in ends if fid not in texts]
+    blobs = dict(conn.execute(f"SELECT fid, ztext FROM file_rows WHERE fid IN ({_JSON})", (json.dumps(missing),))
+                 ) if missing else {}
+    for fid in missing:
+        blob = blobs.get(fid)
+        texts[fid] = zlib.decompressobj().decompress(blob, ends[fid]) if blob is not None else b""
+        if cache is not None:
+            cache.put(fid, texts[fid], len(texts[fid]))
     out = []
     for row in rows:
         *cols, fid, head, boff, blen, tail = row
@@ -350,8 +363,10 @@ _CHUNK_FIELDS = (
 )
 
 
-def read_chunks(conn: sqlite3.Connection, where: str, params: Iterable[object]) -> list[tuple]:
+def read_chunks(conn: sqlite3.Connection, where: str, params: Iterable[object],
+                cache: StampedCache[bytes] | None = None) -> list[tuple]:
     """The chunks ``where`` selects (a condition on ``chunk_rows`` aliased ``c``) as tuples in the field
     order of :class:`stores.contracts.Chunk` (id, repo, product, file, language, kind, name, fqn,
-    parent, start_line, end_line, text, checksum, embedding), texts rebuilt by :func:`chunk_texts`."""
-    return [(*r[:11], r[13], r[11], r[12]) for r in chunk_texts(conn, where, params, _CHUNK_FIELDS)]
+    parent, start_line, end_line, text, checksum, embedding), texts rebuilt by :func:`chunk_texts`
+    (with its file text ``cache``)."""
+    return [(*r[:11], r[13], r[11], r[12]) for r in chunk_texts(conn, where, params, _CHUNK_FIELDS, cache)]

@@ -176,8 +176,9 @@ def test_search_hits_carry_source_and_graph_context(q):
     assert create["endpoints"] == {"count": 1, "names": ["POST /orders"]}
     assert [s.name for s in a.steps][-2:] == ["Hybrid search", "Graph context"]
     again = q.search("validate", limit=3)  # the query model is loaded once
-    # chunk count, BM25, kNN, exact names (2), chunks, nodes, callers; then callers, callees, names
-    assert [(s.name, s.round_trips) for s in again.steps] == [("Hybrid search", 10), ("Graph context", 3)]
+    # chunk count, BM25, kNN, exact names (3: ids and paths of the name, then only the nodes that can rank), chunks,
+    # nodes, callers; then callers, callees, names
+    assert [(s.name, s.round_trips) for s in again.steps] == [("Hybrid search", 11), ("Graph context", 3)]
     java = q.search("owner", language="java", limit=5).result["hits"]
     assert java and {h["repo"] for h in java} == {"petclinic"}
 
