@@ -296,6 +296,18 @@ class SourceText:
             return byte_col
         return byte_col - bisect.bisect_left(cont, byte_col)
 
+    def node_at(self, root: Node, line: int, col: int) -> Node | None:
+        """The named node of ``root`` starting at an IR position (1-based ``line``, 0-based code-point
+        ``col``, as :class:`~indexer.model.CallSite` records it); ``None`` when the file has no such line."""
+        starts = self._line_starts
+        if not 0 < line <= len(starts):
+            return None
+        begin = starts[line - 1]
+        end = starts[line] if line < len(starts) else len(self.data)
+        raw = self.data[begin:end]
+        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
+        return root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
+
 
 def parse_errors(root: Node, src: SourceText, limit: int = 20) -> list[str]:
     """``"line:col: syntax error"`` / ``"line:col: missing X"`` for the first ``limit`` ERROR and

@@ -251,3 +251,16 @@ def test_a_tables_test_accessors_follow_the_tests_mode(tmp_path):
         store.close()
     both = ["r:app/models.User.follow(1)", "r:tests.test_follow(2)"]
     assert names == {"include": both, "apart": both, "exclude": both[:1], "only": both[1:]}
+
+
+def test_a_node_is_found_at_a_code_point_column_after_non_ascii_text():
+    from indexer.languages.base import SourceText, parser
+
+    data = "x = 'é€'; User.query.get(1)\n".encode()
+    src = SourceText(data)
+    root = parser("python").parse(data).root_node
+    node = src.node_at(root, 1, 10)  # code point 10: the "U" of User (bytes 13)
+    assert (node.type, src.text(node)) == ("identifier", "User")
+    assert src.node_at(root, 3, 0) is None and src.node_at(root, 0, 0) is None
+    ex = EXTRACTOR.extract("m.py", b"def f():\n    u = User.query.get(1)  # \xc3\xa9\xe2\x82\xac\n    \xc3\xa9 = 1; v = Post.objects.get(pk=1)\n")
+    assert sorted((b.name, b.type) for b in ex.bindings if b.how == "constructed") == [("u", "User"), ("v", "Post")]

@@ -104,7 +104,6 @@ class _Detector:
         self.fields = self._repository_fields()
         self.repo_vars: dict[tuple[str | None, str], str] = {}
         self._chains: set[int] = set()
-        self._lines: list[bytes] | None = None
 
     def run(self) -> None:
         for c in self.out.calls:
@@ -150,13 +149,7 @@ class _Detector:
 
     def _call_at(self, line: int, col: int) -> Node | None:
         """The call (or tagged template) whose callee name starts at (line, col)."""
-        if self._lines is None:
-            self._lines = self.src.data.split(b"\n")
-        if not 0 < line <= len(self._lines):
-            return None
-        raw = self._lines[line - 1]
-        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
-        n = self.root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
+        n = self.src.node_at(self.root, line, col)
         for _ in range(4):
             if n is None:
                 return None

@@ -90,17 +90,10 @@ class CallLocator:
 
     def __init__(self, root: Node, src: SourceText) -> None:
         self.root, self.src = root, src
-        self._lines: list[bytes] | None = None
 
     def node_at(self, line: int, col: int) -> Node | None:
         """The named node starting at 1-based ``line``, code-point ``col`` (``None`` out of range)."""
-        if self._lines is None:
-            self._lines = self.src.data.split(b"\n")
-        if not 0 < line <= len(self._lines):
-            return None
-        raw = self._lines[line - 1]
-        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
-        return self.root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
+        return self.src.node_at(self.root, line, col)
 
     def call_at(self, line: int, col: int) -> Node | None:
         """The call whose callee name (``f`` of ``f(x)``, ``m`` of ``a.m(x)``) is at (line, col)."""
