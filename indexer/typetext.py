@@ -4,6 +4,8 @@ described)."""
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["base_type", "drop_generics"]
 
 
@@ -26,10 +28,31 @@ def drop_generics(text: str) -> str:
     return "".join(out)
 
 
+TRANSPARENT_WRAPPERS = frozenset({"Optional", "Mapped", "Annotated", "ClassVar", "Final", "Required",
+                                  "NotRequired", "ReadOnly", "InitVar"})
+"""Python type wrappers whose value is their first argument (``typing``; SQLAlchemy 2's ``Mapped``, by
+its last dotted part: ``so.Mapped[User]`` is a ``User``)."""
+_WRAPPED = re.compile(r"(?P<name>[A-Za-z_][\w.]*)\[(?P<args>.*)\]", re.S)
+
+
+def _first_argument(args: str) -> str:
+    """The first top-level comma-separated part of a subscript's text (``A[B, C], D`` -> ``A[B, C]``)."""
+    depth = 0
+    for i, ch in enumerate(args):
+        if ch in "[(<{":
+            depth += 1
+        elif ch in "])>}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return args[:i]
+    return args
+
+
 def base_type(text: str | None) -> str | None:
     """Reduce a type text to the name the resolver looks up, or ``None`` if nothing is left.
 
     ``List<Map<K, V>>`` -> ``List``; ``Owner[]`` -> ``Owner``; ``Owner | None`` / ``Optional[Owner]``
+    / ``so.Mapped[Owner]`` / ``Annotated[Owner, ...]`` (:data:`TRANSPARENT_WRAPPERS`)
     / ``Owner?`` -> ``Owner``; ``"Owner"`` (a Python forward reference) -> ``Owner``;
     ``java.util.List<X>`` -> ``java.util.List``. Primitive and built-in names are returned as they are;
     callers decide whether to look them up.
@@ -37,9 +60,11 @@ def base_type(text: str | None) -> str | None:
     if not text:
         return None
     t = drop_generics(text.strip().strip("\"'"))
-    for prefix in ("Optional[", "typing.Optional["):
-        if t.startswith(prefix) and t.endswith("]"):
-            t = t[len(prefix) : -1]
+    for _ in range(8):  # Optional[Mapped[...]]: wrappers look through to their first argument
+        m = _WRAPPED.fullmatch(t)
+        if m is None or m["name"].rsplit(".", 1)[-1] not in TRANSPARENT_WRAPPERS:
+            break
+        t = _first_argument(m["args"]).strip().strip("\"'")
     if "|" in t:
         parts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
         if len(parts) != 1:

@@ -264,3 +264,40 @@ def test_a_node_is_found_at_a_code_point_column_after_non_ascii_text():
     assert src.node_at(root, 3, 0) is None and src.node_at(root, 0, 0) is None
     ex = EXTRACTOR.extract("m.py", b"def f():\n    u = User.query.get(1)  # \xc3\xa9\xe2\x82\xac\n    \xc3\xa9 = 1; v = Post.objects.get(pk=1)\n")
     assert sorted((b.name, b.type) for b in ex.bindings if b.how == "constructed") == [("u", "User"), ("v", "Post")]
+
+
+def test_sqlalchemy_mapped_and_typing_wrappers_are_looked_through():
+    from indexer.typetext import base_type
+
+    assert [base_type(t) for t in ("so.Mapped[User]", "Mapped[Optional[User]]", 'Optional[so.Mapped["User"]]',
+                                   "Annotated[User, Field()]", "ClassVar[User]", "List[User]", "Dict[str, User]",
+                                   "so.WriteOnlyMapped[User]")] == [
+        "User", "User", "User", "User", "User", "List", "Dict", "so.WriteOnlyMapped"]
+    result = resolve_fixture("""
+# --- path: app/__init__.py ---
+db = None
+# --- path: app/models.py ---
+import sqlalchemy.orm as so
+from app import db
+
+
+class User(db.Model):
+    def notify(self, m):
+        pass
+
+
+class Task(db.Model):
+    user: so.Mapped[User] = so.relationship(back_populates="tasks")
+    users: so.Mapped[list[User]] = so.relationship()
+# --- path: app/tasks.py ---
+from app import db
+from app.models import Task
+
+
+def progress(job):
+    task = db.session.get(Task, job)
+    task.user.notify("50%")
+    task.users.notify("no")
+""")
+    assert [e for e in edges(result) if e.startswith("app/tasks.")] == [
+        "app/tasks.progress(1) -> app/models.User.notify(1) [exact]"]  # a declared field type; the list links nothing
