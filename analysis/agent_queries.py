@@ -4,7 +4,7 @@ editor's "find similar"), so none of them computes or sizes an answer itself.
 :class:`AgentQueries` answers ``search``, ``symbol``, ``callers``, ``callees``, ``references``,
 ``impact``, ``similar`` and ``repositories`` over a graph store (one, or several read as one through
 :class:`analysis.navigation.UnionGraph`) and one or more search indexes. It computes nothing new:
-targets are found by :mod:`analysis.navigation` and :func:`analysis.impact.target_query`, search and
+targets are found by :mod:`analysis.navigation` and :func:`analysis.targets.target_query`, search and
 similar code by the :class:`analysis.retrieval.QueryEngine`, the blast radius by
 :func:`analysis.impact.blast_radius` rendered by :mod:`analysis.impact_report`. What it adds is what an
 agent needs of every answer:
@@ -41,7 +41,8 @@ from analysis.counting import CountingGraph, CountingIndex
 from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
-                             count_noun, query_nodes, target_query)
+                             count_noun, query_nodes)
+from analysis.targets import target_query
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)

@@ -40,11 +40,9 @@ steps, each a fixed number of batched calls whatever the number of hits:
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
@@ -54,7 +52,6 @@ from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
 from analysis.tables import TableHit, is_table_target, table_accessors, tables_detail, tables_reached
 from analysis.navigation import (
-    AmbiguousPath,
     CALLABLE_LABELS,
     TYPE_LABELS,
     REFERENCE_KINDS,
@@ -69,7 +66,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
-    "CountingGraph", "blast_radius", "count_noun", "file_candidates", "target_query", "WrapperVia", "WrapperHit",
+    "CountingGraph", "blast_radius", "count_noun", "WrapperVia", "WrapperHit",
     "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
 ]
 
@@ -957,42 +954,3 @@ def blast_radius(
     return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
                        tuple(len(h) for h in hop_lists), tuple(truncated), tuple(clock.steps), hop_lists, test_hits,
                        tests, len(walk.excluded_tests), wrapper_hits, tables)
-
-
-def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
-    """The indexed files ``path`` can mean, sorted: the ``(repo, indexed path)`` pairs sharing the
-    most trailing path parts with ``path`` (an absolute path, one relative to anywhere, ``repo/path``
-    or a bare file name). One call per repository plus one."""
-    parts = tuple(p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("/", "."))
-    best: list[tuple[str, str]] = []
-    size = 0
-    for repo in graph.repos():
-        for indexed in graph.file_checksums(repo):
-            ip = tuple(indexed.split("/"))
-            k = min(len(ip), len(parts))
-            if k and k >= size and parts[len(parts) - k:] == ip[len(ip) - k:]:
-                if k > size:
-                    best, size = [], k
-                best.append((repo, indexed))
-    return sorted(best)
-
-
-_PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
-
-
-def target_query(graph: GraphStore, target: str, repo: str | None = None) -> SymbolQuery | PositionQuery:
-    """The query a user's ``target`` names: ``PATH:LINE[:COL]`` (1-based; a file of the index, of ``repo`` if
-    given, matched by its trailing path parts, :func:`file_candidates`; a path here is resolved first)
-    is a :class:`PositionQuery`, anything else a :class:`SymbolQuery`. Raises :class:`ValueError`
-    (the message says what to type) when the path is no file of the index or may be several."""
-    m = _PATH_LINE.fullmatch(target.strip())
-    if m is None:
-        return SymbolQuery(target)
-    path = Path(m["path"]).expanduser()
-    found = [f for f in file_candidates(graph, str(path.resolve()) if path.exists() else m["path"]) if repo in (None, f[0])]
-    if len(found) != 1:  # several: AmbiguousPath (a ValueError), so an API can answer 409, not 404
-        raise (AmbiguousPath if found else ValueError)(f"{m['path']} may be any of " + ", ".join(
-            f"{r}/{p}" for r, p in found) + "; give more of its path" if found else f"{m['path']} is not a file of the index")
-    (repo, rel), line = found[0], int(m["line"])
-    col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
-    return PositionQuery(repo, rel, line, col)

@@ -25,7 +25,8 @@ from rich.table import Table
 
 from analysis.tables import TableTargetError, is_table_target
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
-                             query_nodes, target_query)
+                             query_nodes)
+from analysis.targets import target_query
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine
@@ -318,12 +319,12 @@ _REPO_HELP = "Only SYMBOL's definitions in this repository (a name defined in se
 
 
 def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
-    """What ``symbol`` names, as ``ripple impact`` reads it (:func:`analysis.impact.target_query`):
+    """What ``symbol`` names, as ``ripple impact`` reads it (:func:`analysis.targets.target_query`):
     ``PATH:LINE[:COL]`` (1-based) is the symbol written there (with a column) or the innermost
     definition around the line; anything else goes to :func:`analysis.navigation.lookup` (only
     ``repo``'s definitions when given)."""
     try:
-        query = target_query(store, symbol)
+        query = target_query(store, symbol, repo)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     if isinstance(query, PositionQuery):
@@ -398,7 +399,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
     with cli_stores(db, branch, view=True, freshness=True) as stores:
         store = stores.graph
         try:
-            query = target_query(store, target)
+            query = target_query(store, target, repo)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
         if repo is not None and isinstance(query, SymbolQuery):  # the repository's definitions only

@@ -6,7 +6,8 @@ from __future__ import annotations
 import click
 from rich.markup import escape
 
-from analysis.impact import PositionQuery, query_nodes, target_query
+from analysis.impact import PositionQuery, query_nodes
+from analysis.targets import target_query
 from analysis.navigation import dotted_name, lookup
 from lsp_server.cli_models import search_engine
 from lsp_server.cli_support import branch_option, cli_stores, emit_json, err, out
@@ -24,7 +25,7 @@ def _definition(graph: object, target: str, repo: str | None) -> Node:
     Raises :class:`click.ClickException` when it names none, or several (listed, to choose with
     ``--repo`` or a qualified name)."""
     try:
-        query = target_query(graph, target)
+        query = target_query(graph, target, repo)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     nodes = query_nodes(graph, query) if isinstance(query, PositionQuery) else lookup(graph, target, repo)[0]

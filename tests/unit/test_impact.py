@@ -35,9 +35,9 @@ from analysis.impact import (
     PositionQuery,
     SymbolQuery,
     blast_radius,
-    file_candidates,
-    target_query,
 )
+from analysis.navigation import AmbiguousPath
+from analysis.targets import file_candidates, target_query
 from analysis.impact_report import render_markdown, report_json, summary_text
 from analysis.navigation import UnionGraph, lookup
 
@@ -409,8 +409,31 @@ def test_target_query_unknown_or_ambiguous_path(tmp_path: Path):
             target_query(s, "nope.py:3")
         with pytest.raises(ValueError) as exc:
             target_query(s, "util.py:1")
-        assert str(exc.value) == "util.py may be any of r/x/util.py, r/y/util.py; give more of its path"
+        assert str(exc.value) == ("util.py may be any of r/x/util.py, r/y/util.py; give more of its path "
+                                  "(or the repository: repo/path, --repo)")
         assert target_query(s, "y/util.py:1") == PositionQuery("r", "y/util.py", 1, None)
+    finally:
+        s.close()
+
+
+def test_a_path_in_two_repositories_is_chosen_by_repo_prefix_root_or_repo(tmp_path: Path):
+    from indexer.pipeline import index_repository
+    from indexer.run import IndexOptions
+
+    s = EmbeddedStore(tmp_path / "two.db")
+    try:
+        for name in ("one", "two"):
+            (tmp_path / name / "app").mkdir(parents=True)
+            (tmp_path / name / "app" / "models.py").write_text("def f():\n    pass\n")
+            index_repository(tmp_path / name, s, s, IndexOptions(repo=name, jobs=1))
+        with pytest.raises(AmbiguousPath):
+            target_query(s, "app/models.py:1")
+        two = PositionQuery("two", "app/models.py", 1, None)
+        assert target_query(s, "two/app/models.py:1") == two
+        assert target_query(s, f"{tmp_path}/two/app/models.py:1") == two
+        assert target_query(s, "app/models.py:1", "two") == two
+        with pytest.raises(ValueError, match="^app/models.py is not a file of repository 'three' of the index$"):
+            target_query(s, "app/models.py:1", "three")
     finally:
         s.close()
 

@@ -1,0 +1,82 @@
+"""What a user's target names: a symbol, or ``PATH:LINE[:COL]`` (a position in an indexed file).
+
+:func:`target_query` turns the text into a :class:`~analysis.impact.SymbolQuery` or a
+:class:`~analysis.impact.PositionQuery`; :func:`file_candidates` says which indexed files a path can
+mean. A path is matched by its trailing parts, and narrowed by what else it says: the repository
+whose recorded root holds an absolute path, or a ``repo/path`` prefix naming the repository.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+from analysis.impact import PositionQuery, SymbolQuery
+from analysis.navigation import AmbiguousPath
+from stores.contracts import GraphStore
+
+__all__ = ["file_candidates", "target_query"]
+
+_PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
+
+
+def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
+    """The indexed files ``path`` can mean, sorted: the ``(repo, indexed path)`` pairs sharing the
+    most trailing path parts with ``path`` (an absolute path, one relative to anywhere, ``repo/path``
+    or a bare file name). Among files of several repositories that match as well, those whose
+    repository the path names (the part just before the indexed path is the repository's key or name,
+    or the absolute path lies under the root the registry records for it) are kept when there are
+    any. One call per repository plus one or two."""
+    parts = tuple(p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("/", "."))
+    best: list[tuple[str, str]] = []
+    size = 0
+    for repo in graph.repos():
+        for indexed in graph.file_checksums(repo):
+            ip = tuple(indexed.split("/"))
+            k = min(len(ip), len(parts))
+            if k and k >= size and parts[len(parts) - k:] == ip[len(ip) - k:]:
+                if k > size:
+                    best, size = [], k
+                best.append((repo, indexed))
+    if len({r for r, _ in best}) > 1:
+        named = [(r, p) for r, p in best if _names_repository(graph, path, parts, r, p)]
+        best = named or best
+    return sorted(best)
+
+
+def _names_repository(graph: GraphStore, path: str, parts: tuple[str, ...], repo: str, indexed: str) -> bool:
+    """Whether ``path`` says it is ``indexed`` of ``repo``: the part before the indexed path is the
+    repository's key or name, or the absolute path is under the repository's recorded root."""
+    n = len(indexed.split("/"))
+    before = parts[len(parts) - n - 1] if len(parts) > n else None
+    try:
+        entries = [r for r in graph.repositories() if r.key == repo]
+    except Exception:  # noqa: BLE001 - a store without a registry: the key alone
+        entries = []
+    if before is not None and (before == repo or any(before == e.name for e in entries)):
+        return True
+    if PurePosixPath(path.replace("\\", "/")).is_absolute():
+        return any(e.root and path.replace("\\", "/") == f"{e.root.rstrip('/')}/{indexed}" for e in entries)
+    return False
+
+
+def target_query(graph: GraphStore, target: str, repo: str | None = None) -> SymbolQuery | PositionQuery:
+    """The query a user's ``target`` names: ``PATH:LINE[:COL]`` (1-based; a file of the index, of
+    ``repo`` if given, matched by :func:`file_candidates`; a path that exists here is resolved
+    first) is a :class:`PositionQuery`, anything else a :class:`SymbolQuery`. Raises
+    :class:`ValueError` (the message says what to type) when the path is no file of the index, and
+    :class:`~analysis.navigation.AmbiguousPath` (a ValueError) when it may be several."""
+    m = _PATH_LINE.fullmatch(target.strip())
+    if m is None:
+        return SymbolQuery(target)
+    path = Path(m["path"]).expanduser()
+    found = [f for f in file_candidates(graph, str(path.resolve()) if path.exists() else m["path"]) if repo in (None, f[0])]
+    if not found:
+        where = f" of repository {repo!r}" if repo else ""
+        raise ValueError(f"{m['path']} is not a file{where} of the index")
+    if len(found) > 1:
+        raise AmbiguousPath(f"{m['path']} may be any of " + ", ".join(f"{r}/{p}" for r, p in found)
+                            + "; give more of its path (or the repository: repo/path, --repo)")
+    (repo, rel), line = found[0], int(m["line"])
+    col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
+    return PositionQuery(repo, rel, line, col)
