@@ -48,10 +48,19 @@ def _config() -> Any:
 
 def search_engine(graph: Any, index: Any, model: str | None, names: str | None) -> QueryEngine:
     """The engine of ``ripple search``: an ensemble over ``names`` (``--models``), else over ``[search]
-    models``, else the one-model :func:`analysis.retrieval.query_engine` (unchanged). Raises
-    :class:`stores.embedder.EmbedderError` (a model not built: its message names the build command)."""
+    models`` (those built here: one not built is left out with a warning), else the one-model
+    :func:`analysis.retrieval.query_engine` (unchanged). Raises :class:`stores.embedder.EmbedderError`
+    (a model of ``names`` not built: its message names the build command)."""
     config = _config()
     chosen = parse_model_names(names) if names is not None else config.search.models
+    if names is None and chosen:  # configured (perhaps by a cloned repository): a model not built here is left out
+        missing = [m for m in chosen if m in LOCAL_MODELS and not is_built(m, config.models_dir)]
+        for m in missing:
+            err.print(f"[yellow]warning: {escape('[search] models')} names {escape(m)}, which is not built here: searching "
+                      f"without it (`ripple models build {escape(m)}` builds it)[/yellow]", soft_wrap=True)
+        chosen = [m for m in chosen if m not in missing]
+        if len(chosen) < 2:
+            chosen = []
     if not chosen:
         return configured_engine(graph, index, model)  # as before: the one model (--model) alone
     folder = str(config.models_dir) if config.models_dir else None

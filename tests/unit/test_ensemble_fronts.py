@@ -211,3 +211,18 @@ def test_cli_search_with_models_and_tests(shop: Path, monkeypatch: pytest.Monkey
         assert data["lists"] == ["bm25", "knn:minilm", "knn:mini2"]
         (hit,) = data["hits"]
         assert hit["ranks"]["knn:minilm"] == hit["ranks"]["knn:mini2"]
+
+
+def test_cli_search_leaves_a_configured_model_not_built_out_with_a_warning(shop: Path, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[search] models`` may come from a cloned repository's configuration: a model not built here is
+    left out with a warning (``--models`` asking for it is still an error)."""
+    monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "minilm,mpnet")
+    monkeypatch.setenv("RIPPLE_MODELS_DIR", str(tmp_path / "nowhere"))
+    result = CliRunner().invoke(main, ["search", "refuse an order without items", "--db", str(shop), "--limit", "1",
+                                       "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["lists"] == ["bm25", "knn"]
+    assert "[search] models names mpnet, which is not built here: searching without it" in result.stderr
+    asked = CliRunner().invoke(main, ["search", "refuse", "--db", str(shop), "--models", "minilm,mpnet"])
+    assert asked.exit_code == 1 and "ripple models build mpnet" in asked.output
