@@ -301,3 +301,118 @@ def progress(job):
 """)
     assert [e for e in edges(result) if e.startswith("app/tasks.")] == [
         "app/tasks.progress(1) -> app/models.User.notify(1) [exact]"]  # a declared field type; the list links nothing
+
+
+def test_a_returned_local_that_is_bound_again_anywhere_types_nothing():
+    src = b"""
+def loop(id, items):
+    user = Admin.query.get(id)
+    for user in items:
+        pass
+    return user
+
+def caught(id):
+    user = Admin.query.get(id)
+    try:
+        pass
+    except Exception as user:
+        pass
+    return user
+
+def walrus(id):
+    user = Admin.query.get(id)
+    if (user := Other()):
+        pass
+    return user
+
+def matched(id, x):
+    user = Admin.query.get(id)
+    match x:
+        case Other() as user:
+            pass
+    return user
+
+def imported(id):
+    user = Admin.query.get(id)
+    import os as user
+    return user
+
+def unpacked(id, xs):
+    user = Admin.query.get(id)
+    *user, = xs
+    return user
+
+def param(user, c):
+    if c:
+        user = Admin.query.get(1)
+    return user
+
+def with_as(id):
+    user = Admin.query.get(id)
+    with open("x") as user:
+        pass
+    return user
+
+def checked(id):
+    user = Admin.query.get(id)
+    if user is None or not user.active:
+        return None
+    user.touch()
+    return user
+
+def twice(id):
+    user = Admin.query.get(id)
+    if not user:
+        user = Admin.query.filter_by(name=id).first()
+    return user
+"""
+    ex = EXTRACTOR.extract("m.py", src)
+    assert {d.qualname: d.inferred_return for d in ex.definitions} == {
+        "loop": None, "caught": None, "walrus": None, "matched": None, "imported": None, "unpacked": None,
+        "param": None, "with_as": None, "checked": "Admin", "twice": "Admin"}
+
+
+def test_equally_near_loaders_that_disagree_give_current_user_no_type_and_the_nearest_wins():
+    loaders = """
+# --- path: a/__init__.py ---
+# --- path: a/auth.py ---
+from x import login
+
+
+class Admin:
+    def follow(self):
+        pass
+
+
+@login.user_loader
+def load(i):
+    return Admin.query.get(i)
+# --- path: b/__init__.py ---
+# --- path: b/auth.py ---
+from x import login
+
+
+class User:
+    def follow(self):
+        pass
+
+
+@login.user_loader
+def load(i):
+    return User.query.get(i)
+"""
+    result = resolve_fixture(loaders + """
+# --- path: views.py ---
+from flask_login import current_user
+
+
+def view():
+    current_user.follow()
+# --- path: b/views.py ---
+from flask_login import current_user
+
+
+def view():
+    current_user.follow()
+""")
+    assert [e for e in edges(result) if "views." in e] == ["b/views.view(0) -> b/auth.User.follow(0) [inferred]"]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
-from indexer.resolve.values import EXTERNAL, ModuleV, Value
+from indexer.resolve.values import EXTERNAL, InstV, ModuleV, Value
 from indexer.symbols import module_path
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
@@ -92,31 +92,33 @@ returns (``return db.session.get(User, int(id))``: a ``User``), Flask-JWT-Extend
 
 def proxied(r: Lookup, fc: FileCtx, decorator: str) -> Value:
     """What a proxy of :data:`LOADER_PROXIES` stands for in ``fc``: the result of calling the
-    function registered with ``decorator`` (the one nearest ``fc`` when several services of a
-    monorepo register one), or :data:`EXTERNAL` when the repository registers none or its result is
-    unknown."""
+    function registered with ``decorator`` (the nearest to ``fc`` when several services of a
+    monorepo register one), or :data:`EXTERNAL` when the repository registers none, its result is
+    unknown, or equally near loaders return different things."""
     loaders = r.registered("python", decorator)
     if not loaders:
         return EXTERNAL
-    near = nearest(fc.path, [rd.file for rd in loaders])
-    loader = next(rd for rd in loaders if rd.file is near)
-    v = r.call_result(r.def_value(loader), "inferred")
-    return v if v is not None else EXTERNAL
+    best = max(shared_parts(fc.path, rd.file.path) for rd in loaders)
+    values = [r.call_result(r.def_value(rd), "inferred") for rd in loaders if shared_parts(fc.path, rd.file.path) == best]
+    # Equally near loaders that disagree (two services' logins, the importer in neither): no answer.
+    first = values[0]
+    same = all(v == first or isinstance(v, InstV) and isinstance(first, InstV) and v.c is first.c for v in values)
+    return first if same and first is not None else EXTERNAL
+
+
+def shared_parts(a: str, b: str) -> int:
+    """How many leading path parts ``a`` and ``b`` share."""
+    n = 0
+    for x, y in zip(a.split("/"), b.split("/")):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def nearest(path: str, files: list[FileCtx]) -> FileCtx:
     """The file of ``files`` sharing the longest folder prefix with ``path`` (the first on a tie)."""
-    parts = path.split("/")
-
-    def shared(fc: FileCtx) -> int:
-        n = 0
-        for a, b in zip(parts, fc.path.split("/")):
-            if a != b:
-                break
-            n += 1
-        return n
-
-    return max(files, key=shared)  # max keeps the first of equal keys
+    return max(files, key=lambda fc: shared_parts(path, fc.path))  # max keeps the first of equal keys
 
 
 class PythonModuleSystem:

@@ -209,6 +209,48 @@ def _returns_of(fn: Node) -> list[Node]:
     return out
 
 
+_BINDING_PARENTS = frozenset({
+    "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "as_pattern_target", "aliased_import",
+    "global_statement", "nonlocal_statement", "delete_statement", "keyword_pattern", "case_pattern", "dotted_name",
+    "parameters", "lambda_parameters", "default_parameter", "typed_parameter", "typed_default_parameter",
+    "list_splat", "dictionary_splat_pattern", "import_from_statement", "import_statement",
+})
+"""Parents of an identifier that (re)bind it: unpacking, ``as`` targets, imports, ``global``,
+``del``, parameters, match patterns."""
+_TARGET_FIELDS = {"assignment": "left", "augmented_assignment": "left", "for_statement": "left",
+                  "for_in_clause": "left", "named_expression": "name"}
+
+
+def _rebound_names(src: SourceText, fn: Node, names: set[str], lookup_lines: set[int]) -> set[str]:
+    """Which of ``names`` the function ``fn`` binds anywhere else than in a lookup assignment of
+    ``lookup_lines`` (a loop target, ``except ... as``, a walrus, a parameter, unpacking, an import,
+    another assignment): their value at a ``return`` is not known to be the lookup's."""
+    out: set[str] = set()
+    if not names:
+        return out
+    stack = [fn]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            if child.type in _NESTED and child is not fn:
+                if child.type == "function_definition" or child.type == "class_definition":
+                    name = child.child_by_field_name("name")  # `def user(): ...` rebinds `user`
+                    if name is not None and src.text(name) in names:
+                        out.add(src.text(name))
+                continue
+            if child.type == "identifier" and src.text(child) in names:
+                parent = child.parent
+                field = _TARGET_FIELDS.get(parent.type) if parent is not None else None
+                target = parent.child_by_field_name(field) if field else None
+                alias = parent is not None and parent.type == "as_pattern" and parent.named_children[-1].id == child.id
+                if parent is not None and (parent.type in _BINDING_PARENTS or alias
+                                           or target is not None and target.id == child.id):
+                    if not (parent.type == "assignment" and child.start_point[0] + 1 in lookup_lines):
+                        out.add(src.text(child))
+            stack.append(child)
+    return out
+
+
 def _enclosing_function(node: Node) -> Node | None:
     """The function definition whose own body holds ``node`` (``None``: module, class or lambda)."""
     fn = node.parent
@@ -226,7 +268,12 @@ def _returned_model(src: SourceText, ret: Node, names: dict[str, str | None]) ->
         return ""
     if value.type == "identifier":
         return names.get(src.text(value))
-    found = lookup_model(src, value) if value.type == "call" else None
+    return None if value.type != "call" else _one_row(src, value)
+
+
+def _one_row(src: SourceText, value: Node) -> str | None:
+    """The model a call returns one row of, else ``None``."""
+    found = lookup_model(src, value)
     return found[0] if found and found[1] == "one" else None
 
 
@@ -289,6 +336,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             if b.scope == scope:
                 one = b.how == "constructed" and (b.scope, b.name, b.line) in added and (b.scope, b.name) not in loops
                 local[b.name] = b.type if one and local.get(b.name, b.type) == b.type else None
+        rebound = _rebound_names(src, fn, {n for n, t in local.items() if t}, {k[2] for k in added if k[0] == scope})
+        local = {n: (None if n in rebound else t) for n, t in local.items()}
         models = {_returned_model(src, r, local) for r in _returns_of(fn)} - {""}
         if len(models) != 1 or None in models:
             continue
