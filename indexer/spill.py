@@ -12,12 +12,13 @@ given back under pressure, and the process's resident set does not grow with the
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import IO, overload
 
 from stores.contracts import IndexedFile
 
@@ -46,18 +47,59 @@ class SpillFile:
     :meth:`close`. Raises ``OSError`` when the file cannot be created or written."""
 
     def __init__(self, directory: str | None = None) -> None:
-        self._fh = tempfile.TemporaryFile(dir=directory)
+        self._fh: IO[bytes] = tempfile.TemporaryFile(dir=directory)
+        self._where = "state" if directory is not None else "temp"
         self._end = 0
         self._lock = threading.Lock()
 
     def put(self, data: bytes) -> SpillRef:
-        """Append ``data``; returns where it went (for :meth:`get`)."""
+        """Append ``data``; returns where it went (for :meth:`get`). A write the disk refuses (full,
+        quota) moves what was written to the system's temporary folder, then to memory, and goes on:
+        a full cache folder must not stop an index run."""
         with self._lock:
             offset = self._end
-            self._fh.seek(offset)
-            self._fh.write(data)
+            while True:
+                try:
+                    self._fh.seek(offset)
+                    self._fh.write(data)
+                    self._fh.flush()
+                    break
+                except OSError:
+                    if self._where == "memory":
+                        raise
+                    self._move()
             self._end += len(data)
             return offset, len(data)
+
+    def _move(self) -> None:
+        """Copy the bytes written so far to the next place (the temporary folder, then memory)."""
+        old = self._fh
+        while True:
+            if self._where == "state":
+                self._where = "temp"
+                try:
+                    new: IO[bytes] = tempfile.TemporaryFile()
+                except OSError:
+                    continue
+            else:
+                self._where, new = "memory", io.BytesIO()
+            try:
+                old.seek(0)
+                left = self._end
+                while left:
+                    block = old.read(min(left, 1 << 20))
+                    if not block:
+                        raise OSError("spill file shorter than written")
+                    new.write(block)
+                    left -= len(block)
+                new.flush()
+                break
+            except OSError:
+                new.close()
+                if self._where == "memory":
+                    raise
+        self._fh = new
+        old.close()
 
     def get(self, ref: SpillRef) -> bytes:
         """The bytes :meth:`put` wrote at ``ref``. Raises ``ValueError`` for a reference outside

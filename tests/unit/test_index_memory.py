@@ -258,3 +258,37 @@ class TestSpilledResolve:
         assert {"EXPOSES", "WRAPS"} <= kinds  # the linker extended some outputs after they were made
         spilled_resolver.drop_tables()  # rebuilt on demand: the next resolve answers the same
         assert list(spilled_resolver.resolve(paths, spill=SpillFile()).files) == plain.files
+
+
+class _FullDisk:
+    """A spill file's handle whose writes fail with ENOSPC once ``full`` is set (reads keep working)."""
+
+    def __init__(self, fh) -> None:
+        self.fh, self.full = fh, False
+
+    def write(self, data: bytes) -> int:
+        if self.full:
+            raise OSError(28, "No space left on device")
+        return self.fh.write(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self.fh, name)
+
+
+def test_a_full_spill_folder_moves_the_spill_file_and_loses_nothing(tmp_path: Path) -> None:
+    from indexer.spill import SpillFile
+
+    spill = SpillFile(str(tmp_path))
+    handle = _FullDisk(spill._fh)
+    spill._fh = handle
+    first = spill.put(b"first")
+    handle.full = True
+    second = spill.put(b"second" * 1000)  # refused by the cache folder: goes on in the temporary folder
+    assert (spill.get(first), spill.get(second)) == (b"first", b"second" * 1000)
+    assert spill._where == "temp"
+    spill._fh = _FullDisk(spill._fh)
+    spill._fh.full = True
+    tempfile_full = spill.put(b"third")  # the temporary folder is full too: memory
+    assert spill._where == "memory"
+    assert [spill.get(r) for r in (first, second, tempfile_full)] == [b"first", b"second" * 1000, b"third"]
+    spill.close()
