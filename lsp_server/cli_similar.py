@@ -10,7 +10,7 @@ from analysis.impact import PositionQuery, query_nodes
 from analysis.targets import target_query
 from analysis.navigation import dotted_name, lookup
 from lsp_server.cli_models import search_engine
-from lsp_server.cli_support import branch_option, cli_stores, emit_json, err, out
+from lsp_server.cli_support import branch_option, cli_stores, emit_json, err, out, terminal_text
 from stores.contracts import Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.factory import DB_ENV
@@ -27,16 +27,16 @@ def _definition(graph: object, target: str, repo: str | None) -> Node:
     try:
         query = target_query(graph, target, repo)
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
+        raise click.ClickException(terminal_text(str(exc))) from exc
     nodes = query_nodes(graph, query) if isinstance(query, PositionQuery) else lookup(graph, target, repo)[0]
     code = [n for n in nodes if n.label in _CODE]
     if not code:
-        raise click.ClickException(f"no class, method or function matches {target!r}"
-                                   + (f" in repository {repo!r}" if repo else ""))
+        raise click.ClickException(terminal_text(f"no class, method or function matches {target!r}"
+                                                 + (f" in repository {repo!r}" if repo else "")))
     if len(code) > 1:
         listed = ", ".join(f"{n.id}" for n in code[:8]) + (" ..." if len(code) > 8 else "")
-        raise click.ClickException(f"{target!r} names {len(code)} definitions ({listed}); "
-                                   "give a qualified name, a node id, PATH:LINE or --repo")
+        raise click.ClickException(terminal_text(f"{target!r} names {len(code)} definitions ({listed}); "
+                                                 "give a qualified name, a node id, PATH:LINE or --repo"))
     return code[0]
 
 
@@ -61,6 +61,8 @@ def similar(target: str, db: str | None, repo: str | None, language: str | None,
             result = search_engine(stores.graph, stores.search, model, None).similar(node.id, limit, filters)
         except EmbedderError as exc:
             raise click.ClickException(str(exc)) from exc
+    if not as_json:
+        out.print(f"code similar to {node.id}:", markup=False)
     if as_json:
         emit_json({"target": node.id, "notes": result.notes,
                    "hits": [{"repo": h.chunk.repo, "path": h.chunk.file, "line": h.chunk.start_line,
@@ -71,7 +73,8 @@ def similar(target: str, db: str | None, repo: str | None, language: str | None,
     for note in result.notes:
         err.print(f"[dim]{escape(note)}[/dim]")
     if not result.hits:
-        out.print(f"nothing similar to {node.id} (is the index embedded? `ripple embed`)", markup=False)
+        why = "with these filters" if repo or language else "(is the index embedded? `ripple embed`)"
+        out.print(f"nothing similar to {node.id} {why}", markup=False)
     multi_repo = len({h.chunk.repo for h in result.hits}) > 1
     for h in result.hits:
         where = f"{h.chunk.repo}/{h.chunk.file}" if multi_repo else h.chunk.file
