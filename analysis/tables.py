@@ -78,7 +78,8 @@ def parse_table_target(text: str) -> list[tuple[str | None, str, str | None]]:
 def table_nodes(graph: GraphStore, text: str) -> tuple[list[Node], str | None]:
     """The Table nodes a ``table:`` target names in every indexed repository, and the column it
     names (``None``: the whole table). Two store calls per reading tried. Raises
-    :class:`TableTargetError` when no table matches (the message lists nothing else to try)."""
+    :class:`TableTargetError` when no table matches (the message names the closest tables, by
+    :meth:`~stores.contracts.GraphStore.search_symbols`)."""
     repos = graph.repos()
     for schema, name, column in parse_table_target(text):
         ids = [table_id(r, name, schema) for r in repos]
@@ -88,7 +89,11 @@ def table_nodes(graph: GraphStore, text: str) -> tuple[list[Node], str | None]:
             _check_column(graph, nodes, name, column)
         if nodes:
             return nodes, column
-    raise TableTargetError(f"no table of the index is named {text.strip()[len(TABLE_PREFIX):]!r}")
+    wanted = text.strip()[len(TABLE_PREFIX):]
+    near = list(dict.fromkeys(n.name for n in graph.search_symbols(wanted.split(".")[-1] or wanted, 40)
+                              if n.label == "Table"))[:5]
+    raise TableTargetError(f"no table of the index is named {wanted!r}"
+                           + (f"; closest tables: {', '.join(near)}" if near else ""))
 
 
 def _check_column(graph: GraphStore, tables: Sequence[Node], name: str, column: str) -> None:

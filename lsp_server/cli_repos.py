@@ -87,7 +87,7 @@ def list_cmd(db: str | None, as_json: bool) -> None:
              (r.commit or "-")[:10], iso_time(r.indexed_at) or "-", r.root) for r in entries]
     widths = [max(len(str(row[i])) for row in (header, *rows)) for i in range(len(header) - 1)]
     numeric = range(2, 2 + len(REPOSITORY_COUNTS))
-    out.print(f"{len(entries)} repositories", markup=False)
+    out.print(f"{len(entries)} repositor{'y' if len(entries) == 1 else 'ies'}", markup=False)
     for row in (header, *rows):
         cells = [str(v).rjust(w) if i in numeric else str(v).ljust(w) for i, (v, w) in enumerate(zip(row, widths))]
         out.print("  ".join([*cells, str(row[-1])]), markup=False)

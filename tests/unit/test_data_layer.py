@@ -291,8 +291,10 @@ def test_table_accessors(java: EmbeddedStore) -> None:
         "OwnerService.rename",
     ]
     assert names("table:audit.events") == ["OwnerService.countEvents"]
-    with pytest.raises(TableTargetError, match="no table of the index is named 'nope'"):
+    with pytest.raises(TableTargetError, match="no table of the index is named 'nope'$"):
         table_accessors(java, "table:nope")
+    with pytest.raises(TableTargetError, match="^no table of the index is named 'owner'; closest tables: .*owners"):
+        table_accessors(java, "table:owner")
     # a column the table does not declare is an error naming its columns, not the whole table's answer
     with pytest.raises(TableTargetError, match=r"table 'owners' has no column 'nosuch'; its columns: .*\bemail\b"):
         table_accessors(java, "table:owners.nosuch")
