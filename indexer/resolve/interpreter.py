@@ -271,7 +271,16 @@ class Resolver:
     def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int) -> Value:
         """:meth:`resolve_expr` at ``line``: when the head name of ``text`` is bound several ways in
         ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
-        decides (statement order; a binding in a loop body after the use is not seen)."""
+        decides (statement order; a binding in a loop body after the use is not seen). A call
+        expression bound as a whole on ``line`` (``db.get_or_404()`` of ``db.get_or_404(User,
+        id).to_dict()``, see :mod:`indexer.languages.python.frameworks.orm_results`) is that binding's value."""
+        if text.endswith("()"):
+            whole = fc.bindings.get((scope, text))
+            here = [b for b in whole if b.line == line] if whole else None
+            if here:
+                v = self.binding_value(fc, here)
+                if v is not None:
+                    return v
         segments = split_dotted(text)
         head = segments[0] if segments else ""
         called = head.endswith("()")

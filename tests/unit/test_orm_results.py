@@ -416,3 +416,27 @@ def view():
     current_user.follow()
 """)
     assert [e for e in edges(result) if "views." in e] == ["b/views.view(0) -> b/auth.User.follow(0) [inferred]"]
+
+
+def test_a_method_called_on_a_lookup_binds_to_the_model():
+    result = resolve_fixture(MODELS + """
+# --- path: app/api.py ---
+from app import db
+from app.models import User, Post
+
+
+def get_user(id):
+    return db.get_or_404(User, id).notify("x")
+
+
+def publish(id):
+    Post.query.filter_by(id=id).first_or_404().publish()
+    db.get_or_404(Post, id).publish()
+    Post.query.filter_by(id=id).all().publish()
+""")
+    assert [e for e in edges(result) if e.startswith("app/api.")] == [
+        "app/api.get_user(1) -> app/models.User.notify(1) [inferred]",
+        "app/api.publish(1) -> app/models.Post.publish(0) [inferred]",
+    ]
+    lines = sorted(e.line for f in result.files for e in f.edges if e.kind == "CALLS" and e.dst.endswith("Post.publish(0)"))
+    assert lines == [10, 11]  # not line 12: all() returns rows, not a Post

@@ -36,7 +36,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.python.frameworks.common import Args, CallLocator, compact, outermost_call, scope_of
-from indexer.model import Binding, FileExtraction
+from indexer.model import Binding, CallSite, FileExtraction
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -251,6 +251,29 @@ def _rebound_names(src: SourceText, fn: Node, names: set[str], lookup_lines: set
     return out
 
 
+def _bind_chained(src: SourceText, top: Node, calls_at: dict[tuple[int, int], CallSite],
+                  added: dict[tuple[str | None, str, int], Binding]) -> None:
+    """``db.get_or_404(User, id).to_dict()`` (``top``: the chain's last call): find the last call of
+    the chain that is a one-row lookup, and bind the receiver text the extractor recorded for the
+    method called on its result (``db.get_or_404()``) to the model, on that call's line."""
+    links: list[Node] = []  # the chain's calls, outermost first
+    cur: Node | None = top
+    while cur is not None and cur.type == "call" and len(links) < 64:
+        links.append(cur)
+        fn = cur.child_by_field_name("function")
+        cur = fn.child_by_field_name("object") if fn is not None and fn.type == "attribute" else None
+    for outer, inner in zip(links, links[1:]):
+        found = lookup_model(src, inner)
+        if found is None:
+            continue
+        name = outer.child_by_field_name("function").child_by_field_name("attribute")
+        site = calls_at.get((src.line(name), src.col(name))) if name is not None else None
+        if found[1] == "one" and site is not None and site.receiver is not None:
+            scope = scope_of(top, src)
+            added[(scope, site.receiver, site.line)] = Binding(scope, site.receiver, found[0], "constructed", site.line)
+        return
+
+
 def _enclosing_function(node: Node) -> Node | None:
     """The function definition whose own body holds ``node`` (``None``: module, class or lambda)."""
     fn = node.parent
@@ -288,6 +311,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     added: dict[tuple[str | None, str, int], Binding] = {}
     functions: dict[int, Node] = {}
     loops: set[tuple[str | None, str]] = set()
+    calls_at = {(c.line, c.col): c for c in out.calls if c.receiver is not None and c.receiver.endswith("()")}
     for c in out.calls:
         if c.name not in _CANDIDATES or not (
                 c.receiver is None and c.name.endswith("_or_404")
@@ -302,6 +326,9 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         seen.add(top.id)
         parent = top.parent
         if parent is None:
+            continue
+        if lookup_model(src, top) is None:  # the lookup may end before the chain: `get_or_404(U, i).to_dict()`
+            _bind_chained(src, top, calls_at, added)
             continue
         if parent.type == "return_statement":
             fn = _enclosing_function(parent)
