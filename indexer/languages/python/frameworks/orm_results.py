@@ -291,12 +291,7 @@ def _returned_model(src: SourceText, ret: Node, names: dict[str, str | None]) ->
         return ""
     if value.type == "identifier":
         return names.get(src.text(value))
-    return None if value.type != "call" else _one_row(src, value)
-
-
-def _one_row(src: SourceText, value: Node) -> str | None:
-    """The model a call returns one row of, else ``None``."""
-    found = lookup_model(src, value)
+    found = lookup_model(src, value) if value.type == "call" else None
     return found[0] if found and found[1] == "one" else None
 
 
@@ -327,7 +322,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         parent = top.parent
         if parent is None:
             continue
-        if lookup_model(src, top) is None:  # the lookup may end before the chain: `get_or_404(U, i).to_dict()`
+        found = lookup_model(src, top)
+        if found is None:  # the lookup may end before the chain: `get_or_404(U, i).to_dict()`
             _bind_chained(src, top, calls_at, added)
             continue
         if parent.type == "return_statement":
@@ -339,8 +335,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if not (loop or parent.type == "assignment") or parent.child_by_field_name("right") != top:
             continue
         target = parent.child_by_field_name("left")
-        found = lookup_model(src, top) if target is not None and target.type == "identifier" else None
-        if found is None or loop != (found[1] == "many"):
+        if target is None or target.type != "identifier" or loop != (found[1] == "many"):
             continue
         scope = scope_of(target, src)
         line = target.start_point[0] + 1
