@@ -143,7 +143,8 @@ class RepositoryIndex:
         run re-binds only what its changes can affect when the index still holds exactly that."""
         # The link options are read by the first sync (every update begins with one): reading them
         # walks the tree (about a third of an unchanged run on Django), once is enough.
-        self.resolver = RepositoryResolver(self.repo, None)
+        # What only a file's own binding reads of its extraction waits on disk (indexer.parked).
+        self.resolver = RepositoryResolver(self.repo, None, park=spill_file(options.state_dir))
         self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
                                   self.journal, options.write_batch_bytes())
         self.synced = False

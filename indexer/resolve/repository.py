@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from indexer.frameworks.link import LinkOptions, link_frameworks
 from indexer.languages import module_systems
 from indexer.model import FileExtraction
+from indexer.parked import park_extraction
 from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
@@ -138,9 +139,13 @@ class RepositoryResolver:
     and the callers a new override can reach (:meth:`dispatch_targets`).
     """
 
-    def __init__(self, repo: str, link: LinkOptions | None = None) -> None:
+    def __init__(self, repo: str, link: LinkOptions | None = None, park: SpillFile | None = None) -> None:
         self.repo = repo
         self.link = link
+        self.park = park
+        """Where :meth:`update` parks the lists of each extraction that only its own binding reads
+        (:func:`indexer.parked.park_extraction`: call sites, type uses, injections, table accesses);
+        ``None``: they stay in memory."""
         self.files: dict[str, FileCtx] = {}
         self._resolver: Resolver | None = None
         self._systems: Mapping[str, ModuleSystem] = module_systems()
@@ -182,7 +187,11 @@ class RepositoryResolver:
         the suffix). Returns one :class:`FileChange` per file given or removed, plus one per other
         file whose module key or id path changed as a consequence. ``track=False`` (loading a state
         whose records :meth:`restore` then supplies) skips what only :meth:`dependents` needs: the
-        names and tokens each change touched."""
+        names and tokens each change touched. With :attr:`park` set, the extractions given are parked
+        there first (in place)."""
+        if self.park is not None:
+            for ex, _, _ in files:
+                park_extraction(ex, self.park)
         given = {ex.path: (ex, checksum, size) for ex, checksum, size in files}
         gone = [p for p in dict.fromkeys(removed) if p in self.files and p not in given]
         added = [p for p in given if p not in self.files]
@@ -324,9 +333,8 @@ class RepositoryResolver:
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
         files. ``spill`` (a :class:`indexer.spill.SpillFile`): the outputs are a
         :class:`indexer.spill.SpilledOutputs` in which each file's output is pickled to that file as
-        soon as it is made (those of files with framework
-        facts, which the linker extends, stay in memory until then), so that a whole-tree run does
-        not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
+        soon as it is made (an output the framework linker extends is read back, extended and
+        spilled again), so that a whole-tree run does not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
         a changed constant or mount re-links the files that use it.
 
         Links cannot differ from the last resolve's when no interface and no framework fact (moved
@@ -349,7 +357,7 @@ class RepositoryResolver:
         for fc in ctxs:
             out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
             if isinstance(files, SpilledOutputs):
-                files.append(out, keep=fc.path in self._framework)
+                files.append(out)
             else:
                 files.append(out)
             self._record(fc.path, deps)
@@ -488,5 +496,5 @@ def _add_framework_links(
         out.nodes.extend(nodes or ())
         out.edges.extend(edges or ())
         if isinstance(files, SpilledOutputs):  # a spilled output was read as a copy: put it back
-            files.replace(i, out, keep=True)
+            files.replace(i, out)
     return dict(sorted(linked.outcomes.items()))

@@ -1,0 +1,108 @@
+"""The parts of a file's extraction only its own output reads, parked on disk while the resolver runs.
+
+The resolver holds every file's :class:`~indexer.model.FileExtraction` for a whole run, yet some of
+its lists are read only when that file itself is bound (never when another file is): the call sites
+(its output, its parameters' calls, the table linker), the type uses and injections (its output),
+the table accesses (the table linker). :class:`ParkedList` keeps such a list as a pickle in a
+:class:`indexer.spill.SpillFile` (``(offset, length)`` plus the item count) and unpickles it on each
+iteration, so those lists cost the resolver a few dozen bytes per file instead of their objects or
+their pickles (Django 5.2.8: the call sites' pickles alone are 13.4 MiB). :func:`park_extraction`
+parks a file's lists (:data:`PARKED_FIELDS`) in place.
+
+A parked list that cannot be read back (the spill file closed, shortened or overwritten) raises
+:class:`ParkedDataError`: a run stops with that message instead of binding a file without its calls.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, overload
+
+from indexer.packed import PackedCalls
+from indexer.spill import SpillFile, SpillRef
+
+if TYPE_CHECKING:
+    from indexer.model import FileExtraction
+
+__all__ = ["PARKED_FIELDS", "ParkedDataError", "ParkedList", "park_extraction"]
+
+PARKED_FIELDS = ("calls", "type_uses", "injections", "table_uses")
+""":class:`~indexer.model.FileExtraction` lists that only the file's own binding reads (its output,
+:attr:`indexer.resolve.context.FileCtx.param_calls`, the table linker), which
+:func:`park_extraction` parks."""
+
+
+class ParkedDataError(RuntimeError):
+    """A parked list could not be read back as it was written (spill file closed, truncated or
+    overwritten): the file's binding cannot go on without it."""
+
+
+class ParkedList(Sequence[Any]):
+    """An immutable sequence stored as one pickle of a list in a :class:`SpillFile`, unpickled on
+    each iteration or index. Equal to any sequence of the same items in the same order; pickles (and
+    copies deeply) as a plain list. Reading raises :class:`ParkedDataError` when the bytes at its
+    reference are not the list it parked."""
+
+    __slots__ = ("spill", "ref", "_len")
+
+    def __init__(self, spill: SpillFile, ref: SpillRef, length: int) -> None:
+        self.spill, self.ref, self._len = spill, ref, length
+
+    @classmethod
+    def park(cls, spill: SpillFile, items: Sequence[Any]) -> ParkedList:
+        """``items`` written to ``spill`` (a :class:`PackedCalls` keeps its pickle as it is); raises
+        ``OSError`` when nothing can be written."""
+        blob = items.blob if isinstance(items, PackedCalls) else pickle.dumps(list(items), protocol=pickle.HIGHEST_PROTOCOL)
+        return cls(spill, spill.put(blob), len(items))
+
+    def unpack(self) -> list[Any]:
+        """The items as a new list. Raises :class:`ParkedDataError` when they cannot be read back."""
+        try:
+            items = pickle.loads(self.spill.get(self.ref))
+        except Exception as exc:  # out of range, closed, or bytes that are no pickle of ours
+            raise ParkedDataError(f"parked extraction data at {self.ref} unreadable: {exc}") from exc
+        if not isinstance(items, list) or len(items) != self._len:
+            raise ParkedDataError(f"parked extraction data at {self.ref} is not the list of {self._len} items written")
+        return items
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.unpack())
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __bool__(self) -> bool:
+        return self._len > 0
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self.unpack()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(other) == self._len and self.unpack() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, which do not hash
+
+    def __repr__(self) -> str:
+        return repr(self.unpack())
+
+    def __reduce__(self) -> tuple[type, tuple[list[Any]]]:
+        return (list, (self.unpack(),))
+
+
+def park_extraction(ex: FileExtraction, spill: SpillFile) -> FileExtraction:
+    """Park ``ex``'s non-empty :data:`PARKED_FIELDS` lists in ``spill`` (in place; those parked
+    already stay). Returns ``ex``. Raises ``OSError`` when the spill file cannot be written."""
+    for name in PARKED_FIELDS:
+        items = getattr(ex, name)
+        if items and not isinstance(items, ParkedList):
+            setattr(ex, name, ParkedList.park(spill, items))
+    return ex
