@@ -60,7 +60,7 @@ from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
 from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source
-from indexer.extraction import ExtractStage, file_text, suffixed_paths
+from indexer.extraction import Extracted, ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
@@ -72,6 +72,7 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
+from indexer.resolve.context import FileCtx
 from indexer.resolve.repository import FileChange, RepositoryResolver
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
 from indexer.spill import spill_file
@@ -116,6 +117,12 @@ def _release_memory() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # not glibc
         pass
+
+
+def _chunked(item: Extracted | None, fc: FileCtx) -> bool:
+    """Whether the writer takes ``fc``'s chunks as the worker cut them (``item``, this run's
+    extraction of the same bytes and node ids: :meth:`IndexWriter._attach`), needing no extraction."""
+    return item is not None and item.checksum == fc.checksum and item.id_path == fc.ex.id_path
 
 
 class RepositoryIndex:
@@ -237,7 +244,9 @@ class RepositoryIndex:
         # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
         resolved = self.resolver.resolve(sorted(current), spill=spill_file(self.options.state_dir))
         if self.skip_unchanged:  # a one-shot run: nothing resolves after this
-            self.resolver.drop_tables()
+            # The write needs the extractions only to cut chunks the workers did not: let the others go.
+            self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
+            loaded.clear()
         progress.done("resolve")
         t4 = time.perf_counter()
         report.phases["resolve"] = t4 - t3
@@ -254,6 +263,9 @@ class RepositoryIndex:
         report.phases["write"] = t5 - t4
         report.phases["total"] = t5 - t0
         self._summarise(report)
+        if self.skip_unchanged:  # the contexts were released: a later run starts afresh
+            self.resolver = RepositoryResolver(self.repo, None, park=spill_file(self.options.state_dir))
+            self.synced = False
         return report
 
     # ------------------------------------------------------------------------------- some paths

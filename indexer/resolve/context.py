@@ -181,6 +181,18 @@ class FileCtx:
         for key in ("interface", "structure", "names", "param_calls"):
             self.__dict__[key] = getattr(new, key)
 
+    def released(self) -> FileCtx:
+        """A copy keeping only what a run's write stage and report read once every file is bound:
+        ``repo``, ``rules``, ``path``, ``lang``, ``module_key``, ``checksum``, ``size`` and an
+        extraction holding only its path, language, package, errors, ``partial`` and ``id_path`` (no
+        definitions, imports, bindings, lookups). Nothing can be resolved or chunked through it."""
+        out = FileCtx.__new__(FileCtx)
+        out.repo, out.rules, out.path, out.lang = self.repo, self.rules, self.path, self.lang
+        out.module_key, out.checksum, out.size = self.module_key, self.checksum, self.size
+        ex = self.ex
+        out.ex = FileExtraction(ex.path, ex.language, ex.package, errors=ex.errors, partial=ex.partial, id_path=ex.id_path)
+        return out
+
     def _lexical_parent(self, d: Definition) -> str | None:
         """The definition whose body holds ``d``'s text. Usually ``d.parent``; not for a JS function
         assigned to a property (``res.send = function () {}``, ``View.prototype.lookup = …``), whose

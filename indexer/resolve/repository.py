@@ -166,6 +166,7 @@ class RepositoryResolver:
         self._changed_names: dict[str, set[str]] = {}
         self._link_dirty = True  # links may differ from the last resolve's
         self._link_deps: set[tuple[str, str, str]] = set()  # what the last full link read
+        self._released = False  # release() was called: nothing can be resolved any more
 
     # -- updating ----------------------------------------------------------------------------------
 
@@ -189,6 +190,8 @@ class RepositoryResolver:
         whose records :meth:`restore` then supplies) skips what only :meth:`dependents` needs: the
         names and tokens each change touched. With :attr:`park` set, the extractions given are parked
         there first (in place)."""
+        if self._released:
+            raise RuntimeError("this resolver released its files' extractions: it cannot update")
         if self.park is not None:
             for ex, _, _ in files:
                 park_extraction(ex, self.park)
@@ -319,6 +322,8 @@ class RepositoryResolver:
             self._link_dirty = True
 
     def _current(self) -> Resolver:
+        if self._released:
+            raise RuntimeError("this resolver released its files' extractions: it cannot resolve")
         if self._resolver is None:
             # Sorted by path, as a full run sees them: lookups that meet several files of one module
             # key take the first, so the order must not depend on the history of updates.
@@ -340,6 +345,8 @@ class RepositoryResolver:
         Links cannot differ from the last resolve's when no interface and no framework fact (moved
         positions aside) changed since: then the other framework files are not produced, and the
         linker runs only when one of ``paths`` owns framework edges (whose positions may have moved)."""
+        if self._released:
+            raise RuntimeError("this resolver released its files' extractions: it cannot resolve")
         wanted = [p for p in dict.fromkeys(paths) if p in self.files]
         context: list[FileCtx] | None = None
         extra: list[str] = []
@@ -374,6 +381,18 @@ class RepositoryResolver:
                 self._link_deps.update(deps)
         self._link_dirty = False
         return ResolvedRepository(files, dict(outcomes), links)
+
+    def release(self, paths: Iterable[str]) -> None:
+        """Replace the contexts of ``paths`` by their :meth:`FileCtx.released` copies and drop the
+        lookup tables: what a one-shot run (``ripple index``) does once every file is bound, so that
+        the write holds each file's checksum and size, not its extraction. What :meth:`recorded`
+        returns stays; :meth:`update` and :meth:`resolve` then raise ``RuntimeError``."""
+        for p in paths:
+            fc = self.files.get(p)
+            if fc is not None:
+                self.files[p] = fc.released()
+        self._resolver = None
+        self._released = True
 
     def drop_tables(self) -> None:
         """Forget the cross-file lookup tables and the memo (Django: about 80 MiB), which the next
