@@ -19,7 +19,12 @@ from collections.abc import Iterator
 from stores.errors import StoreReadOnly, StoreUnavailable
 from stores.sqlite_file import map_sqlite_error
 
-__all__ = ["EmbeddedTransactions"]
+__all__ = ["EmbeddedTransactions", "WRITE_CACHE_KIB"]
+
+WRITE_CACHE_KIB = 16 << 10
+"""SQLite's page cache (KiB) on the connection while a :meth:`EmbeddedTransactions.transaction` runs
+(the connection's own size is put back after): an index run writes every file inside one, and a
+full cache is only pages SQLite can read again, while its size adds to the run's peak memory."""
 
 
 class EmbeddedTransactions:
@@ -59,6 +64,8 @@ class EmbeddedTransactions:
                                     "was written")
             conn = self._conn
             try:
+                cache = conn.execute("PRAGMA cache_size").fetchone()[0]
+                conn.execute(f"PRAGMA cache_size = -{WRITE_CACHE_KIB}")
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise map_sqlite_error(exc, self.path) from exc
@@ -75,3 +82,5 @@ class EmbeddedTransactions:
             finally:
                 self._tx_depth = 0
                 self._generation += 1
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute(f"PRAGMA cache_size = {int(cache)}")

@@ -26,6 +26,7 @@ from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexOptions
 from indexer.spill import SpilledOutputs, SpillFile, spill_file
 from stores.contracts import FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
+from stores.embedded_tx import WRITE_CACHE_KIB
 from tests.index_dump import dump
 
 
@@ -136,6 +137,19 @@ class TestStoreTransaction:
         assert reader.execute("SELECT path FROM files ORDER BY 1").fetchall() == [("a.py",), ("b.py",)]
         store.replace_files([_file("d.py")])  # outside: its own transaction again
         assert reader.execute("SELECT count(*) FROM files").fetchone()[0] == 3
+        store.close()
+
+    def test_the_page_cache_is_smaller_while_a_transaction_writes(self, tmp_path):
+        store = EmbeddedStore(tmp_path / "index.db")
+        size = store._conn.execute("PRAGMA cache_size").fetchone()[0]
+        assert size == -65536
+        with store.transaction():
+            store.replace_files([_file("a.py")])
+            assert store._conn.execute("PRAGMA cache_size").fetchone()[0] == -WRITE_CACHE_KIB == -16384
+        assert store._conn.execute("PRAGMA cache_size").fetchone()[0] == size
+        with pytest.raises(ValueError), store.transaction():
+            raise ValueError("boom")
+        assert store._conn.execute("PRAGMA cache_size").fetchone()[0] == size  # put back after a rollback too
         store.close()
 
 
