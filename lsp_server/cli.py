@@ -26,7 +26,7 @@ from rich.table import Table
 from analysis.tables import TableTargetError, is_table_target
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
                              query_nodes)
-from analysis.targets import target_query
+from analysis.targets import position_miss, target_query
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine
@@ -328,7 +328,10 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     if isinstance(query, PositionQuery):
-        return query_nodes(store, query), []
+        found = query_nodes(store, query)
+        if not found:
+            raise click.ClickException(terminal_text(position_miss(query)))
+        return found, []
     return lookup(store, symbol, repo)
 
 
@@ -421,10 +424,8 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
     if not report.targets:
         if is_table_target(target):
             raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
-        if isinstance(query, PositionQuery):  # the file is indexed, the line holds no definition
-            raise click.ClickException(
-                f"nothing is defined at {target}: give a line inside a method, function or class (PATH:LINE), "
-                "or its name")
+        if isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
+            raise click.ClickException(terminal_text(position_miss(query)))
         raise click.ClickException(
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
