@@ -27,6 +27,7 @@ from analysis.tables import TableTargetError, is_table_target
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
                              query_nodes)
 from analysis.targets import position_miss, target_query
+from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine
@@ -268,6 +269,19 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
+def _count_line(refs: list[Reference], noun: str) -> str:
+    """``6 call sites from 3 callers (2 in test code)``: the sites, the distinct callers (what ``ripple
+    search`` counts as a hit's callers) and how many of those are test code (what ``ripple impact``
+    lists apart from its direct callers, :func:`analysis.testcode.is_test_path`)."""
+    sources = {r.source.id: r.file for r in refs}
+    line = _plural(len(refs), noun)
+    if sources:
+        line += f" from {_plural(len(sources), 'caller' if noun == 'call site' else 'referrer')}"
+        tests = sum(is_test_path(f) for f in sources.values())
+        line += f" ({tests} in test code)" if tests else ""
+    return line
+
+
 def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], noun: str) -> None:
     if not targets:
         raise click.ClickException(
@@ -280,7 +294,7 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
     if others:
         names = ", ".join(symbol_label(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
         out.print(f"[dim]also named {escape(repr(symbol))}, not shown: {escape(names)} (qualify the name to choose)[/dim]")
-    out.print(_plural(len(refs), noun))
+    out.print(_count_line(refs, noun), markup=False)
     names = {t.id: t.qualname for t in targets}
     for r in refs:
         where = f"{r.repo}/{r.file}" if multi_repo else r.file
