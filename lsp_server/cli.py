@@ -269,6 +269,12 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
+def _also_named(symbol: str, others: list[Node]) -> str:
+    """The note naming what a bare ``symbol`` also matched (rich markup escaped)."""
+    names = ", ".join(symbol_label(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
+    return escape(f"also named {symbol!r}, not shown: {names} (qualify the name to choose)")
+
+
 def _count_line(refs: list[Reference], noun: str) -> str:
     """``6 call sites from 3 callers (2 in test code)``: the sites, the distinct callers (what ``ripple
     search`` counts as a hit's callers) and how many of those are test code (what ``ripple impact``
@@ -292,8 +298,7 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
     for t in targets:
         out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}, {escape(t.file)}:{t.start_line})")
     if others:
-        names = ", ".join(symbol_label(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
-        out.print(f"[dim]also named {escape(repr(symbol))}, not shown: {escape(names)} (qualify the name to choose)[/dim]")
+        out.print(f"[dim]{_also_named(symbol, others)}[/dim]")
     out.print(_count_line(refs, noun), markup=False)
     names = {t.id: t.qualname for t in targets}
     for r in refs:
@@ -419,11 +424,13 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
             query = target_query(store, target, repo)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
-        if repo is not None and isinstance(query, SymbolQuery):  # the repository's definitions only
-            chosen, _ = lookup(store, query.text, repo)
-            if not chosen:
+        others: list[Node] = []  # what a bare name also matched: said, as `callers` and the agent tools say it
+        if isinstance(query, SymbolQuery) and not is_table_target(query.text):
+            chosen, others = lookup(store, query.text, repo)  # with --repo, the repository's definitions only
+            if repo is not None and not chosen:
                 raise click.ClickException(_no_match_in_repo(store, target, repo))
-            query = NodesQuery(tuple(chosen))
+            if chosen:
+                query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
         try:
             report = blast_radius(store, query, depth=depth, services=service_repos,
@@ -431,7 +438,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         except TableTargetError as exc:  # table:NAME naming no table of the index
             raise click.ClickException(str(exc)) from exc
     if as_json:
-        emit_json(report_json(report, per_hop))
+        emit_json({**report_json(report, per_hop), "also_named": [n.id for n in others]})
         if not report.targets:
             sys.exit(1)
         return
@@ -443,6 +450,8 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         raise click.ClickException(
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
+    if others:
+        err.print(f"[dim]{_also_named(target, others)}[/dim]", soft_wrap=True)
     out.print(render_markdown(report, per_hop=per_hop), markup=False, end="")
 
 
