@@ -44,7 +44,7 @@ from indexer.registry import branch_identity, refresh_counts
 from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
 from lsp_server.ensemble_support import ExtraModels
-from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
+from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
 from stores.contracts import GraphStore, Node, SearchFilters
@@ -55,7 +55,7 @@ from stores.factory import (DB_ENV, claim_repository, default_db_path, find_db, 
 
 __all__ = ["main"]
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SafeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", count=True, help="Log more (-v: skipped files, -vv: debug).")
 @click.version_option(package_name="ripplegraph")
 def main(verbose: int) -> None:
