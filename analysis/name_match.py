@@ -31,6 +31,7 @@ keep theirs at 1. The weights (:data:`DEFAULT_NAME_MATCH`) were chosen by measur
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from py_rust_stemmers import SnowballStemmer
 
@@ -90,17 +91,20 @@ def query_stems(query: str) -> frozenset[str]:
     return frozenset(stem(t) for t in query_terms(query))
 
 
+@lru_cache(maxsize=65_536)
 def name_parts(name: str) -> frozenset[str]:
     """The stems of an identifier's parts (``getWidgetById`` -> ``{get, widget, by, id}``,
-    ``__init__`` -> ``{init}``, ``swap`` -> ``{swap}``); empty for a name with no word characters."""
+    ``__init__`` -> ``{init}``, ``swap`` -> ``{swap}``); empty for a name with no word characters.
+    Cached (names repeat across queries)."""
     tokens = analyze(name)
     return frozenset(stem(t) for t in (tokens[1:] if len(tokens) > 1 else tokens))
 
 
+@lru_cache(maxsize=65_536)
 def signature_words(signature: str) -> frozenset[str]:
     """The stems of the words of a signature's parameter list (between its first ``(`` and last
     ``)``), less :data:`SIGNATURE_NOISE`: ``swap(final Object[] array, int offset1)`` ->
-    ``{object, array, int, offset1}``; empty without a parameter list."""
+    ``{object, array, int, offset1}``; empty without a parameter list. Cached."""
     start, end = signature.find("("), signature.rfind(")")
     if start < 0 or end <= start:
         return frozenset()
