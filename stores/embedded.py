@@ -83,7 +83,7 @@ from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
 from stores.read_cache import StampedCache
-from stores.embedded_schema import SCHEMA_VERSION, decompress_text, read_chunks, schema_statements
+from stores.embedded_schema import SCHEMA_VERSION, add_vector_keys_index, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
@@ -273,6 +273,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
+        add_vector_keys_index(conn)
         # Per-connection document frequencies of the FTS terms (see bm25).
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ripple_vocab USING fts5vocab(main, chunks_fts, 'row')")
 
@@ -779,7 +780,10 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         cached = self._counts
         if cached is not None and cached[0] == self._generation and cached[1] == version:
             return dict(cached[2])
-        n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunk_rows").fetchone()
+        # Two counts: the embedded rows are counted in their own small index (VECTOR_KEYS_INDEX),
+        # not by reading every row's vector (minutes at 5 million rows on a cold cache).
+        n = self._db.execute("SELECT count(*) FROM chunk_rows").fetchone()[0]
+        m = self._db.execute("SELECT count(*) FROM chunk_rows WHERE embedding IS NOT NULL").fetchone()[0]
         self._counts = (self._generation, version, {"chunks": n, "embedded": m})
         return {"chunks": n, "embedded": m}
 
