@@ -724,6 +724,20 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         return cache
 
     @_guarded
+    def prepare_ann(self) -> int | None:
+        """Bring the approximate-search index (past ``ann_threshold`` embedded chunks) up to date with
+        the embedded rows and save it, as the first :meth:`knn` would do otherwise, inside a query
+        (building 5 million vectors takes CPU-hours). Returns how many vectors it holds (all
+        dimensions), ``None`` below the threshold (nothing done)."""
+        if not self._ann.active(self._chunk_count()["embedded"]):
+            return None
+        stamp = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+        model = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+        dims = [r[0] // 4 for r in self._db.execute(
+            "SELECT DISTINCT length(embedding) FROM chunk_rows WHERE embedding IS NOT NULL")]
+        return sum(len(self._ann.refresh(self._db, d, model[0] if model else "", stamp)) for d in dims if d)
+
+    @_guarded
     def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Nearest ``limit`` embedded chunks to ``vector`` by cosine similarity (exact, in process),
         best first, ties by chunk id; ``[]`` when nothing is embedded. Only stored vectors of the
