@@ -187,13 +187,16 @@ def as_i8(v: np.ndarray) -> np.ndarray:
     return unit(np.clip(np.rint(v * 127), -127, 127).astype(np.float32))
 
 
-def write_rows(db: Path, n: int, data, queries: np.ndarray) -> dict[str, np.ndarray]:  # noqa: ANN001
-    """A fresh embedded index at ``db`` holding ``n`` chunk rows with ``data``'s vectors, written
+def write_rows(db: Path, n: int, data, queries: np.ndarray, first: int = 0) -> dict[str, np.ndarray]:  # noqa: ANN001
+    """An embedded index at ``db`` holding ``n`` chunk rows with ``data``'s vectors (fresh, or from
+    row ``first`` on when ``db`` holds the first ``first`` already: those are generated again for the
+    exact top-10, not written), written
     straight into the schema-6 tables (``ids``, ``paths``, ``chunk_rows``: a chunk's text kept whole
     in ``tail``, no FTS rows: this bench is about vectors). Returns the exact top-10 row numbers of
     ``queries`` over the float32 vectors (``"f32"``) and over the vectors stored as float16 and int8
     (``"f16"``, ``"i8"``), computed in the same pass. Prints progress with an ETA."""
-    EmbeddedStore(db, ann_threshold=1).close()
+    if not first:
+        EmbeddedStore(db, ann_threshold=1).close()
     t = time.perf_counter()
     con = sqlite3.connect(db)
     con.execute("PRAGMA synchronous = OFF")
@@ -204,6 +207,8 @@ def write_rows(db: Path, n: int, data, queries: np.ndarray) -> dict[str, np.ndar
         for top in tops.values():
             top.add(start, part)
         stop = start + len(part)
+        if start < first:
+            continue
         con.executemany("INSERT INTO ids (nid, id) VALUES (?, ?)", ((i + 1, chunk_id(i)) for i in range(start, stop)))
         con.executemany("INSERT OR IGNORE INTO paths (fid, repo, path) VALUES (?, 'r', ?)",
                         ((i // 50 + 1, f"f{i // 50}.py") for i in range(start, stop, 50)))
@@ -218,7 +223,7 @@ def write_rows(db: Path, n: int, data, queries: np.ndarray) -> dict[str, np.ndar
         con.commit()
         if (stop // STEP) % 10 == 0 or stop == n:
             spent = time.perf_counter() - t
-            print(f"  wrote {stop:,} of {n:,} rows in {spent:.0f} s, ETA {spent / stop * (n - stop):.0f} s,"
+            print(f"  wrote {stop:,} of {n:,} rows in {spent:.0f} s, ETA {spent / (stop - first) * (n - stop):.0f} s,"
                   f" load {os.getloadavg()[0]:.1f}", flush=True)
     con.close()
     print(f"wrote {n:,} vectors in {time.perf_counter() - t:.1f} s")
@@ -281,7 +286,8 @@ def main() -> None:
     ap.add_argument("--data", choices=("gauss", "real"), default="gauss",
                     help="gauss: the 2,000-cluster mixture; real: derived from real vectors (--real)")
     ap.add_argument("--real", default="/tmp/ann_bench/real.npy", help="real 384-d vectors (.npy) for --data real")
-    ap.add_argument("--reuse", action="store_true", help="keep WORK/index.db when it holds exactly N embedded rows")
+    ap.add_argument("--reuse", action="store_true", help="keep WORK/index.db when it holds exactly N embedded rows "
+                                                         "(fewer, a multiple of 50,000: the write is resumed)")
     ap.add_argument("--keep-index", action="store_true", help="with --reuse: keep the saved ANN index too")
     ap.add_argument("--compare-scan", action="store_true",
                     help="also time the start-up read from the table (as before the index of the embedded rows)")
@@ -300,7 +306,11 @@ def main() -> None:
     data = RealDerivedData(Path(args.real)) if args.data == "real" else GaussData()
     queries = data.queries(args.queries)
     truth_file = work / f"truth-{data.name}-{args.n}-{args.queries}.npz"
-    if not (args.reuse and embedded_rows(db) == args.n):
+    rows = embedded_rows(db) if args.reuse else 0
+    if args.reuse and 0 < rows < args.n and rows % STEP == 0:  # a write stopped between two blocks: resumed
+        print(f"resuming the write after row {rows:,}", flush=True)
+        np.savez(truth_file, **write_rows(db, args.n, data, queries, first=rows))
+    elif rows != args.n:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         tops = write_rows(db, args.n, data, queries)
