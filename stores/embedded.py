@@ -763,22 +763,19 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
             self._vectors = cache
         return cache
 
-    @_guarded
     def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Nearest ``limit`` embedded chunks to ``vector`` by cosine similarity (exact, in process),
         best first, ties by chunk id; ``[]`` when nothing is embedded. Only stored vectors of the
-        query's dimension are considered. The first call after a write reloads the vectors."""
+        query's dimension are considered. The first call after a write reloads the vectors. The matrix
+        product runs outside the instance lock (on the vectors read under it), so another thread's
+        query (a search's BM25) proceeds meanwhile."""
         if limit <= 0:
             return []
         q = np.frombuffer(normalised_blob(vector), dtype=np.float32)
-        if self._ann.active(self._chunk_count()["embedded"]):
-            stamp = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
-            model = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
-            wanted = {k: v for k in ("product", "repo", "language", "kind") if (v := getattr(filters, k, None)) is not None}
-            found = self._ann.knn(self._db, q, limit, wanted, model[0] if model else "", stamp)
-            return [ScoredChunk(chunk_id=i, score=s, rank=r) for r, (s, i) in enumerate(found, 1)]
-        cache = self._vector_cache()
-        matrix, ids, mask = cache.select(q.shape[0], filters)
+        found = self._knn_source(q, limit, filters)
+        if isinstance(found, list):
+            return found
+        matrix, ids, mask = found
         if matrix is None or not len(ids):
             return []
         scores = matrix @ q
@@ -797,6 +794,20 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
             cand = np.nonzero(scores > -np.inf)[0]
         order = sorted(cand.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
         return [ScoredChunk(chunk_id=ids[i], score=float(scores[i]), rank=r) for r, i in enumerate(order, 1)]
+
+    @_guarded
+    def _knn_source(self, q: np.ndarray, limit: int, filters: SearchFilters | None,
+                    ) -> list[ScoredChunk] | tuple[np.ndarray | None, list[str], np.ndarray | None]:
+        """What :meth:`knn` reads under the lock: the approximate index's answer past its threshold,
+        else the current vectors of ``q``'s dimension ``(matrix, ids, mask)`` (immutable: a write
+        replaces the cache, it does not change it)."""
+        if self._ann.active(self._chunk_count()["embedded"]):
+            stamp = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+            model = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+            wanted = {k: v for k in ("product", "repo", "language", "kind") if (v := getattr(filters, k, None)) is not None}
+            found = self._ann.knn(self._db, q, limit, wanted, model[0] if model else "", stamp)
+            return [ScoredChunk(chunk_id=i, score=s, rank=r) for r, (s, i) in enumerate(found, 1)]
+        return self._vector_cache().select(q.shape[0], filters)
 
     @_guarded
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
