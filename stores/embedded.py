@@ -766,34 +766,26 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
     def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Nearest ``limit`` embedded chunks to ``vector`` by cosine similarity (exact, in process),
         best first, ties by chunk id; ``[]`` when nothing is embedded. Only stored vectors of the
-        query's dimension are considered. The first call after a write reloads the vectors. The matrix
-        product runs outside the instance lock (on the vectors read under it), so another thread's
-        query (a search's BM25) proceeds meanwhile."""
+        query's dimension are considered. The first call after a write reloads the vectors.
+
+        The matrix product runs outside the instance lock, so another thread's query (a search's
+        BM25) proceeds meanwhile: on the vectors last read, then checked under the lock to be the
+        current ones (else computed again on those)."""
         if limit <= 0:
             return []
         q = np.frombuffer(normalised_blob(vector), dtype=np.float32)
+        cache = self._vectors
+        if cache is not None:
+            ranked = _nearest(*cache.select(q.shape[0], filters), q, limit)
+            if self._vectors_current(cache):
+                return ranked
         found = self._knn_source(q, limit, filters)
-        if isinstance(found, list):
-            return found
-        matrix, ids, mask = found
-        if matrix is None or not len(ids):
-            return []
-        scores = matrix @ q
-        if mask is not None:
-            scores = np.where(mask, scores, -np.inf)
-            n = int(mask.sum())
-        else:
-            n = len(ids)
-        if n == 0:
-            return []
-        k = min(limit, n)
-        if k < len(scores):
-            threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
-            cand = np.nonzero(scores >= threshold)[0]
-        else:
-            cand = np.nonzero(scores > -np.inf)[0]
-        order = sorted(cand.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
-        return [ScoredChunk(chunk_id=ids[i], score=float(scores[i]), rank=r) for r, i in enumerate(order, 1)]
+        return found if isinstance(found, list) else _nearest(*found, q, limit)
+
+    @_guarded
+    def _vectors_current(self, cache: _VectorCache) -> bool:
+        """Whether exact kNN now reads ``cache`` (no approximate index in use, no write since)."""
+        return not self._ann.active(self._chunk_count()["embedded"]) and self._vector_cache() is cache
 
     @_guarded
     def _knn_source(self, q: np.ndarray, limit: int, filters: SearchFilters | None,
@@ -850,6 +842,30 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunk_rows WHERE fid IN"
                                 " (SELECT fid FROM paths WHERE repo = ?)", (repo,)).fetchone()
         return {"chunks": n, "embedded": m}
+
+
+def _nearest(matrix: np.ndarray | None, ids: list[str], mask: np.ndarray | None, q: np.ndarray,
+             limit: int) -> list[ScoredChunk]:
+    """The ``limit`` (> 0) rows of ``matrix`` (ids ``ids``, only where ``mask`` when given) nearest to
+    the unit vector ``q`` by dot product, best first, ties by id."""
+    if matrix is None or not len(ids):
+        return []
+    scores = matrix @ q
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+        n = int(mask.sum())
+    else:
+        n = len(ids)
+    if n == 0:
+        return []
+    k = min(limit, n)
+    if k < len(scores):
+        threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
+        cand = np.nonzero(scores >= threshold)[0]
+    else:
+        cand = np.nonzero(scores > -np.inf)[0]
+    order = sorted(cand.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
+    return [ScoredChunk(chunk_id=ids[i], score=float(scores[i]), rank=r) for r, i in enumerate(order, 1)]
 
 
 class _VectorCache:
