@@ -30,10 +30,17 @@ from stores.embedder import MODEL_ENV, Embedder
 __all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
            "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
 
-_DENSE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ripple-dense")
-"""The thread that reads a search's dense lists while the caller reads BM25 (SQLite and numpy release
-the GIL: on two cores the kNN product, about 12 ms at 100k chunks, overlaps BM25). One worker: the
-query embedders are not meant for concurrent calls, so concurrent searches take turns there."""
+_LEXICAL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ripple-bm25")
+"""Threads that read a search's BM25 list while the caller reads the dense lists (SQLite and numpy
+release the GIL: on two cores the kNN product, about 12 ms at 100k chunks, overlaps BM25). The query
+embedders stay on the caller's thread; a store serialises its own calls."""
+
+
+def _in_transaction(index: object) -> bool:
+    """Whether ``index`` (an embedded store) has a write transaction open: its lock is then held by the
+    thread that opened it, which may be this one."""
+    check = getattr(index, "in_transaction", None)
+    return bool(check()) if callable(check) else False
 
 
 def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = RRF_K) -> list[FusedHit]:
@@ -174,12 +181,22 @@ class QueryEngine:
         ``knn`` when an embedder is set and chunks are embedded (``counts``: the index's
         ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
         definitions (:func:`analysis.ranking.named_definitions`, test code first when ``wants_tests``,
-        by default when the query asks for tests; each hit's score is its definition score). The dense
-        lists (query embedding, kNN) are read in :data:`_DENSE`'s thread while this one reads BM25."""
+        by default when the query asks for tests; each hit's score is its definition score). BM25 is
+        read in a :data:`_LEXICAL` thread while this one reads the dense lists (query embedding, kNN)."""
         counts = self.index.chunk_count() if counts is None else counts
-        dense = _DENSE.submit(self._dense_lists, query, filters, counts)  # beside BM25: both release the GIL
-        lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
-        lists.update(dense.result())
+        lists: dict[str, list[ScoredChunk]]
+        if _in_transaction(self.index):  # its lock is this thread's: a worker would wait forever
+            lists = {"bm25": self.index.bm25(query, self.candidates, filters)}
+            lists.update(self._dense_lists(query, filters, counts))
+        else:
+            lexical = _LEXICAL.submit(self.index.bm25, query, self.candidates, filters)
+            try:
+                dense = self._dense_lists(query, filters, counts)
+            except BaseException:
+                lexical.result()  # BM25's own error first, as when the lists were read in turn
+                raise
+            lists = {"bm25": lexical.result()}
+            lists.update(dense)
         wants = asks_for_tests(query) if wants_tests is None else wants_tests
         named = named_definitions(self.graph, self.index, query, filters, wants, self.candidates)
         if named:

@@ -1,4 +1,4 @@
-"""A search reads its dense lists beside BM25 (:data:`analysis.retrieval._DENSE`'s thread), and the
+"""A search reads BM25 in a worker thread beside its dense lists (``analysis.retrieval``), and the
 embedded store's kNN product runs outside its lock on the vectors last read, checked to be current
 after: a write of the instance or a commit of another connection is never missed."""
 
@@ -96,13 +96,35 @@ def test_search_reads_the_dense_list_beside_bm25(path: Path) -> None:
         engine = QueryEngine(s, s, lambda q: _unit(1, 0))
         lists = engine.ranked_lists("def a")
         assert s.waited, "kNN did not start while BM25 waited: the lists were read one after the other"
-        assert s.threads["bm25"] == threading.current_thread().name
-        assert s.threads["knn"].startswith("ripple-dense")
+        assert s.threads["knn"] == threading.current_thread().name  # the embedder's thread, as before
+        assert s.threads["bm25"].startswith("ripple-bm25")
         assert list(lists) == ["bm25", "knn"]
         assert [h.chunk_id for h in lists["knn"]] == ["r:a.py:a()", "r:c.py:c()", "r:b.py:b()"]
         plain = QueryEngine(EmbeddedStore(path), None, None)  # type: ignore[arg-type]
         assert lists["bm25"] == EmbeddedStore.bm25(s, "def a", 50) == plain.graph.bm25("def a", 50)
         plain.graph.close()
+    finally:
+        s.close()
+
+
+def test_inside_a_transaction_the_lists_are_read_in_turn(path: Path) -> None:
+    """The transaction holds the store's lock in this thread: a BM25 worker would wait for it forever."""
+    s = _Rendezvous(path)
+    try:
+        got: dict[str, object] = {}
+
+        def search() -> None:
+            with s.transaction():
+                s.knn_started.set()
+                got["lists"] = QueryEngine(s, s, lambda q: _unit(1, 0)).ranked_lists("def a")
+
+        runner = threading.Thread(target=search, name="tx-search", daemon=True)
+        runner.start()
+        runner.join(20)
+        assert not runner.is_alive(), "the search inside a transaction hangs"
+        lists = got["lists"]
+        assert s.threads == {"bm25": "tx-search", "knn": "tx-search"}
+        assert [h.chunk_id for h in lists["knn"]] == ["r:a.py:a()", "r:c.py:c()", "r:b.py:b()"]
     finally:
         s.close()
 
