@@ -45,10 +45,11 @@ def repository_key(entries: Sequence[RepositoryRecord], name: str, branch: str |
 
 def refresh_counts(graph: GraphStore, search: SearchIndex, key: str) -> RepositoryRecord | None:
     """Rewrite the counts of entry ``key`` (after embedding, say); ``None`` when there is no entry."""
+    counts = _counts(graph, search, key)  # first: the entry is read just before it is written
     entry = next((r for r in graph.repositories() if r.key == key), None)
     if entry is None:
         return None
-    updated = replace(entry, counts=_counts(graph, search, key))
+    updated = replace(entry, counts=counts)
     graph.upsert_repository(updated)
     return updated
 
@@ -56,10 +57,10 @@ def refresh_counts(graph: GraphStore, search: SearchIndex, key: str) -> Reposito
 def refresh_all_counts(graph: GraphStore, search: SearchIndex) -> int:
     """Rewrite the counts of every registry entry (after ``ripple embed``, whose vectors belong to no
     one repository); returns the number of entries rewritten. Raises what the stores raise."""
-    entries = graph.repositories()
-    for entry in entries:
-        graph.upsert_repository(replace(entry, counts=_counts(graph, search, entry.key)))
-    return len(entries)
+    done = 0
+    for key in [r.key for r in graph.repositories()]:  # each entry read again just before it is written:
+        done += refresh_counts(graph, search, key) is not None  # one removed meanwhile is not brought back
+    return done
 
 
 def record_repository(graph: GraphStore, search: SearchIndex, root: Path, options: IndexOptions,

@@ -65,6 +65,7 @@ def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: R
     try:
         embedder = open_embedder(model)
         result = embed_pending(store, embedder, progress)
+        ann = store.prepare_ann() if hasattr(store, "prepare_ann") else None  # not inside the first query
         if models:
             extra = embed_extra_models(store, models, model, models_dir, progress)
     except EmbedderError as exc:
@@ -83,6 +84,7 @@ def embed_phase(store: Any, db_path: Path | None, model: str | None, progress: R
             "seconds": round(result.seconds, 2), "chunks_per_s": round(result.chunks_per_s, 1),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             **({"reembedded": True} if result.reembedded else {}),
+            **({"ann_vectors": ann} if ann is not None else {}),
             **({"models": extra} if extra else {})}
 
 

@@ -25,14 +25,17 @@ from stores.factory import DB_ENV, Stores, find_db, open_stores
 __all__ = ["BRANCH_HELP", "RichProgress", "SafeConsole", "SafeGroup", "branch_option", "cli_store", "cli_stores", "emit_json", "err",
            "loaded_config", "out", "terminal_text", "warn_stale"]
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def terminal_text(text: str) -> str:
-    """``text`` with every control character but line feed and tab (C0, DEL, C1) written as ``\\xNN``:
-    names, paths and endpoint paths come from the indexed repository, and an ESC sequence in one must
-    not reach the terminal (set its title, clear it, write its clipboard)."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+    """``text`` with every control character but line feed and tab (C0, DEL, C1) written as ``\\xNN``,
+    and the bidirectional marks and overrides (U+061C, U+200E/F, U+202A-202E, U+2066-2069) as
+    ``\\uNNNN``: names, paths and endpoint paths come from the indexed repository, and an ESC sequence in
+    one must not reach the terminal (set its title, clear it, write its clipboard), nor an override
+    show ``gpj.py`` reversed as another name."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}" if ord(m.group(0)) < 0x100 else f"\\u{ord(m.group(0)):04x}",
+                        text)
 
 
 class SafeGroup(click.Group):

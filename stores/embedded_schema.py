@@ -32,6 +32,7 @@ INTO chunks`` (without FTS rows, as before) still work, through triggers.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import zlib
 from collections.abc import Iterable
@@ -39,8 +40,11 @@ from collections.abc import Iterable
 from stores.analyzer import FTS_TOKENCHARS
 from stores.read_cache import StampedCache
 
+log = logging.getLogger(__name__)
+
 __all__ = ["SCHEMA_VERSION", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
-           "read_chunks", "schema_statements", "compress_text", "decompress_text"]
+           "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
+           "add_vector_keys_index"]
 
 SCHEMA_VERSION = 6
 """Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
@@ -48,6 +52,15 @@ rebuilt. 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes, 5: 
 paths and terms as integers, chunk text as a range of the file text."""
 
 _JSON = "SELECT value FROM json_each(?)"
+
+VECTOR_KEYS_INDEX = ("CREATE INDEX IF NOT EXISTS chunk_rows_vectors ON chunk_rows (length(embedding), checksum)"
+                     " WHERE embedding IS NOT NULL")
+"""A partial index of the embedded chunk rows by dimension (``length(embedding)``, 4 bytes a float) and
+text checksum: at 5 million rows the table is about 10 GB (the float32 vectors), this index about 350
+MB, and the ANN index's start-up check (``stores.vector_index.embedded_keys``: every embedded row's
+rowid and checksum) and the count of embedded rows read it alone. Part of :data:`SCHEMA`; an index
+created before it gets it from :func:`add_vector_keys_index` (same schema version: nothing else
+changes)."""
 
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -86,6 +99,9 @@ CREATE TABLE chunk_rows (
 );
 CREATE INDEX chunk_rows_file ON chunk_rows (fid);
 CREATE INDEX chunk_rows_checksum ON chunk_rows (checksum);
+-- The ANN index's (rowid, checksum) of the embedded rows of one dimension, and their count, read
+-- from this small index instead of the whole table (vectors included): VECTOR_KEYS_INDEX.
+{VECTOR_KEYS_INDEX};
 -- Content-addressed: an embedding is computed once per distinct chunk text (its checksum) and
 -- survives re-indexing, and is cleared when the embedding model changes (meta 'embedding_model').
 CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL) WITHOUT ROWID;
@@ -128,6 +144,24 @@ CREATE TRIGGER chunks_insert INSTEAD OF INSERT ON chunks BEGIN
         NEW.checksum, NEW.embedding);
 END;
 """
+
+
+def add_vector_keys_index(conn: sqlite3.Connection) -> bool:
+    """Create :data:`VECTOR_KEYS_INDEX` in a schema-6 index made before it existed (one pass over the
+    chunk rows, once: about a minute at a million rows). Returns whether it was created now. Never
+    raises for a busy or read-only database (``sqlite3.OperationalError``: logged, tried again at the
+    next writable open; the searches work without it, reading the table instead)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'chunk_rows_vectors'").fetchone():
+        return False
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunk_rows'").fetchone() is None:
+        return False
+    log.info("creating the index of the embedded chunk rows (once for this index file)")
+    try:
+        conn.execute(VECTOR_KEYS_INDEX)
+    except sqlite3.OperationalError as exc:
+        log.info("index of the embedded rows not created now (%s): searches read the table", exc)
+        return False
+    return True
 
 
 def schema_statements() -> list[str]:

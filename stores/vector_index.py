@@ -40,7 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ANN_THRESHOLD", "AnnParams", "AnnVectors", "DimIndex", "DTYPES", "PARAM_RANGES", "fingerprint"]
+__all__ = ["ANN_THRESHOLD", "AnnParams", "AnnVectors", "DimIndex", "DTYPES", "PARAM_RANGES", "fingerprint",
+           "fingerprints", "embedded_keys"]
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +90,8 @@ _BUILT_BEFORE = {"connectivity": 16, "expansion_add": 64}
 SAVE_FRACTION = 0.01
 """A refresh that changed at least this fraction of the entries (or a build) saves the index."""
 _BATCH = 20_000
+PROGRESS_FROM = 200_000
+"""Adding at least this many vectors at once logs its progress (INFO) about every 5%."""
 
 
 def fingerprint(checksum: str) -> int:
@@ -151,10 +154,13 @@ class DimIndex:
         if len(stale):
             self.index.remove(stale)
         added = keys[~unchanged]
+        report = max(_BATCH, len(added) // 20 // _BATCH * _BATCH)  # a long build logs about every 5%
         for start in range(0, len(added), _BATCH):
             part = added[start:start + _BATCH]
             vectors = vectors_of(part)
             self.index.add(part, vectors)
+            if len(added) >= PROGRESS_FROM and (start + len(part)) % report < len(part):
+                log.info("vector index: %s of %s vectors added", f"{start + len(part):,}", f"{len(added):,}")
         self.keys, self.fps = keys, fps
         return len(stale) + len(added)
 
@@ -237,7 +243,7 @@ class _Fetch:
 
     def __call__(self, keys: np.ndarray) -> np.ndarray:
         rows = dict(self.db.execute(
-            "SELECT rowid, embedding FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))",
+            "SELECT rowid, embedding FROM chunk_rows WHERE rowid IN (SELECT value FROM json_each(?))",
             (json.dumps(keys.tolist()),)).fetchall())
         return np.frombuffer(b"".join(rows[int(k)] for k in keys), dtype=np.float32).reshape(len(keys), self.dim)
 
@@ -303,18 +309,42 @@ class AnnVectors:
 
 
 def embedded_keys(db: sqlite3.Connection, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(rowids, fingerprints)`` (parallel ``uint64`` arrays) of the chunks embedded with ``dim``
-    dimensions, read :data:`_BATCH` rows at a time (at 5 million chunks a list of row tuples would
-    hold about a gigabyte; the arrays hold 80 MB)."""
+    """``(rowids, fingerprints)`` (parallel ``uint64`` arrays, by rowid) of the chunks embedded with
+    ``dim`` dimensions, read :data:`_BATCH` rows at a time (at 5 million chunks a list of row tuples
+    would hold about a gigabyte; the arrays hold 80 MB) from the schema's small index of the embedded
+    rows (``chunk_rows_vectors``; without it, a pass over the whole table, vectors included)."""
     keys, fps = [], []
-    cur = db.execute("SELECT rowid, checksum FROM chunks WHERE embedding IS NOT NULL AND length(embedding) = ?",
+    cur = db.execute("SELECT rowid, checksum FROM chunk_rows WHERE embedding IS NOT NULL AND length(embedding) = ?",
                      (dim * 4,))
     while rows := cur.fetchmany(_BATCH):
         keys.append(np.fromiter((r[0] for r in rows), dtype=np.uint64, count=len(rows)))
-        fps.append(np.fromiter((fingerprint(r[1]) for r in rows), dtype=np.uint64, count=len(rows)))
+        fps.append(fingerprints([r[1] for r in rows]))
     if not keys:
         return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64)
-    return np.concatenate(keys), np.concatenate(fps)
+    keys_all, fps_all = np.concatenate(keys), np.concatenate(fps)
+    order = np.argsort(keys_all, kind="stable")
+    return keys_all[order], fps_all[order]
+
+
+_HEX_DIGIT = np.full(256, 255, dtype=np.uint8)
+for _value, _chars in enumerate(zip("0123456789abcdef", "0123456789ABCDEF")):
+    _HEX_DIGIT[[ord(c) for c in _chars]] = _value
+
+
+def fingerprints(checksums: Sequence[str]) -> np.ndarray:
+    """:func:`fingerprint` of each of ``checksums`` (``uint64``, same order), the hexadecimal ones
+    (the store's: SHA-256 digests) decoded by numpy at once, the others one by one."""
+    out = np.zeros(len(checksums), dtype=np.uint64)
+    if not len(checksums):
+        return out
+    raw = "".join(c[:15] for c in checksums).encode("utf-8", "surrogatepass")
+    if len(raw) == 15 * len(checksums):  # every one at least 15 characters long, all of them ASCII
+        digits = _HEX_DIGIT[np.frombuffer(raw, dtype=np.uint8).reshape(len(checksums), 15)]
+        if not (digits == 255).any():
+            for column in digits.T.astype(np.uint64):
+                out = out * np.uint64(16) + column
+            return out
+    return np.fromiter((fingerprint(c) for c in checksums), dtype=np.uint64, count=len(checksums))
 
 
 def rerank(db: sqlite3.Connection, keys: Sequence[int], vector: np.ndarray, dim: int,

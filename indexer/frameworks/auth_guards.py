@@ -13,14 +13,16 @@ The rules come from the file's module system (optional attribute ``guard_callbac
 
 * ``guard`` written ``.name`` is a method of an object the application made (``token_auth =
   HTTPTokenAuth()``): the route's decorator is ``H.name`` and the callbacks are the functions
-  decorated ``@H.<callback>`` with the same head ``H`` (``basic_auth`` and ``token_auth`` of one
-  application keep their own callbacks), in a file importing ``library``;
+  decorated ``@O.<callback>`` where ``O`` is the same object (both names followed through the
+  repository's imports to where they are defined, aliases too: ``basic_auth`` and ``token_auth`` of one
+  application, or two services' ``auth``, keep their own callbacks), in a file importing ``library``;
 * any other ``guard`` is a function of ``library``, imported by the route's file (``from flask_login
   import login_required``, or ``flask_login.login_required`` through ``import flask_login``): the
   callbacks are the functions decorated ``@X.<callback>``, any ``X``, in a file importing ``library``.
 
-Of several candidates, those in the files nearest the route's (the longest shared folder prefix:
-each service of a monorepo its own loader) are kept. The reads go through
+Of several candidates for one callback, the last (by path and line) of those in the files nearest the
+route's (the longest shared folder prefix: each service of a monorepo its own loader) is kept: the
+libraries keep the last function registered. The reads go through
 :meth:`~indexer.resolve.language.Lookup.registered`, so a callback added, changed or removed
 re-links the guarded routes' files.
 """
@@ -48,19 +50,41 @@ def guard_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
     out: list[Def] = []
     for (library, guard), callbacks in rules.items():
         if guard.startswith("."):
-            if not head or last != guard[1:]:
+            if not head or "." in head or last != guard[1:]:
                 continue
-            wanted = {f"{head}.{cb}" for cb in callbacks}
+            obj = _origin(r, fc, head)  # the object the guard is a method of
         elif _imported(fc, callee, library, guard):
-            wanted = None
+            obj = None
         else:
             continue
         for cb in callbacks:
             found = [rd for rd in r.registered(fc.rules.namespace, cb)
-                     if _imports(rd.file, library) and (wanted is None or any(
-                         d.split("(", 1)[0].strip() in wanted for d in rd.d.decorators))]
-            out += _nearest(fc.path, found)
+                     if _imports(rd.file, library) and (obj is None or any(
+                         _registered_on(r, rd, d, cb) == obj for d in rd.d.decorators))]
+            # the library keeps the last function registered: the last of the nearest files
+            out += _nearest(fc.path, found)[-1:]
     return sorted({rd.id for rd in out})
+
+
+def _registered_on(r: Lookup, rd: Def, decorator: str, callback: str) -> tuple[str, str] | None:
+    """The object ``decorator`` (a decorator text of ``rd``) registers ``rd`` on as ``callback``
+    (``token_auth.verify_token`` -> where ``token_auth`` is defined), ``None`` for another decorator."""
+    head, _, last = decorator.split("(", 1)[0].strip().rpartition(".")
+    return _origin(r, rd.file, head) if last == callback and head and "." not in head else None
+
+
+def _origin(r: Lookup, fc: FileCtx, name: str) -> tuple[str, str]:
+    """``(path, name)`` of the module-level name ``name`` of ``fc`` stands for: followed through
+    ``from m import name [as alias]`` imports of the repository (at most eight), else this file's own."""
+    for _ in range(8):
+        imps = fc.imports.get(name)
+        if not imps:
+            break
+        target = fc.rules.import_target(r, fc, imps[-1])
+        if target.member is None or not target.files:
+            break  # a module, or a name from outside the repository: this file's binding is the identity
+        fc, name = target.files[0], target.member
+    return fc.path, name
 
 
 def _imported(fc: FileCtx, callee: str, library: str, name: str) -> bool:
@@ -85,7 +109,8 @@ def _within(module: str, library: str) -> bool:
 
 
 def _nearest(path: str, defs: list[Def]) -> list[Def]:
-    """The definitions of ``defs`` in the files sharing the longest folder prefix with ``path``."""
+    """The definitions of ``defs`` in the files sharing the longest folder prefix with ``path``, in
+    (path, line) order."""
     if not defs:
         return []
 
@@ -98,4 +123,4 @@ def _nearest(path: str, defs: list[Def]) -> list[Def]:
         return n
 
     best = max(shared(rd.file.path) for rd in defs)
-    return [rd for rd in defs if shared(rd.file.path) == best]
+    return sorted((rd for rd in defs if shared(rd.file.path) == best), key=lambda rd: (rd.file.path, rd.d.start_line))

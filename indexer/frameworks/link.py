@@ -472,6 +472,9 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
             own = own.replace(_HOLE, "{}")
         props = self.options.properties_for(fc.path)
         router_key = self._router_key(fc, route.router) if route.router else None
+        if router_key not in self.routers and _borrowed_router(fc, route):
+            self.result.outcomes["unconfirmed_router"] += 1  # `@bus.route(...)` on some other `.route`
+            return
         if router_key is not None:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
@@ -905,6 +908,14 @@ class _Unknown(Exception):
 
 
 _NOT_WRAPPING = frozenset({"staticmethod", "classmethod", "property", "abstractmethod", "overload", "override"})
+
+
+def _borrowed_router(fc: FileCtx, route: Route) -> bool:
+    """Whether ``route`` is a Flask route of a file importing no flask (its receiver imported from the
+    repository, :mod:`indexer.languages.python.frameworks.flask`): it counts only when that receiver
+    is a Flask application or blueprint some file declares."""
+    return route.framework == "flask" and not any(
+        imp.module.split(".", 1)[0] == "flask" and not imp.level for imps in fc.imports.values() for imp in imps)
 
 
 def decorator_refs(text: str, class_level: bool = False) -> list[str]:

@@ -316,13 +316,14 @@ class _TableLinker:
             tid = table_id(fc.repo, name, schema or None)
         elif u.entity is not None and u.framework == "prisma":  # a model accessor (prisma.user): no code name
             tid = self._by_entity_name(u.entity)
+        elif u.entity is not None and u.framework == ORM_ATTRIBUTE:  # a column of a mapped instance, or nothing
+            v = self.r.resolve_expr(fc, u.owner, u.entity)  # an instance: `User.email = x` patches the class
+            self._attribute(fc, u, self._class_table(v.c) if isinstance(v, InstV) else None)
+            return
         elif u.entity is not None:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":
                 tid = self._by_entity_name(u.entity)
-            if u.framework == ORM_ATTRIBUTE:  # an attribute: a column of a mapped instance, or nothing
-                self._attribute(fc, u, tid)
-                return
         if tid is None:
             self.result.outcomes["unlinked_table_use"] += 1
             return

@@ -117,3 +117,9 @@ def test_every_cli_error_message_is_escaped_for_the_terminal(tmp_path):
         "  - repository #1 (a\\x1b]0;x\\x07): path must be a string, not int",
         f"  - repository #2: path 'no\\x1b[31mwhere' is not a folder ({tmp_path}/no\\x1b[31mwhere)"]
     assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+def test_bidirectional_overrides_are_escaped_for_the_terminal():
+    from lsp_server.cli_support import terminal_text
+
+    assert terminal_text("a\u202eyp.txt.py \u2066x\u2069 \x1b[1m é\tok") == "a\\u202eyp.txt.py \\u2066x\\u2069 \\x1b[1m é\tok"

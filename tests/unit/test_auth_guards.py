@@ -34,15 +34,21 @@ def test_every_route_is_found_also_in_a_view_module_without_a_flask_import(store
         rows = db.execute("SELECT DISTINCT dst FROM edges WHERE kind = 'EXPOSES'").fetchall()
     endpoints = sorted(tuple(row[0].removeprefix("endpoint:").split(" ", 1)) for row in rows)
     assert endpoints == [("DELETE", "/api/tokens"), ("GET", "/"), ("GET", "/about"), ("GET", "/admin"),
-                         ("GET", "/api/users/{}"), ("POST", "/api/tokens"), ("POST", "/api/users")]
-    # `/quart` is a Quart application's route (its file imports quart, not flask): not claimed as Flask's.
+                         ("GET", "/admin/report"), ("GET", "/admin/stats"), ("GET", "/api/users/{}"),
+                         ("POST", "/api/tokens"), ("POST", "/api/users")]
+    # `/quart` is a Quart application's route (its file imports quart, not flask), `orders.created` a
+    # `route` method of the repository's own Bus: neither is claimed as Flask's.
 
 
 def test_http_auth_callbacks_wrap_the_routes_their_own_object_guards(store):
     assert _endpoints(store, "verify_password") == [("POST", "/api/tokens", 0, "verify_password")]
-    token_routes = [("DELETE", "/api/tokens", 0, "verify_token"), ("GET", "/api/users/{}", 0, "verify_token")]
+    # admin/views.py imports the API's `token_auth`: its /admin/report is the API object's, not the
+    # admin `token_auth`'s (same name, another object); /admin/stats uses that one through an alias.
+    token_routes = [("GET", "/admin/report", 0, "verify_token"), ("DELETE", "/api/tokens", 0, "verify_token"),
+                    ("GET", "/api/users/{}", 0, "verify_token")]  # by path
     assert _endpoints(store, "verify_token") == token_routes
     assert _endpoints(store, "token_error") == [(m, p, h, "token_error") for m, p, h, _ in token_routes]
+    assert _endpoints(store, "admin_verify") == [("GET", "/admin/stats", 0, "admin_verify")]
 
 
 def test_flask_login_loader_wraps_the_login_required_routes_only(store):
@@ -51,3 +57,21 @@ def test_flask_login_loader_wraps_the_login_required_routes_only(store):
 
 def test_an_applications_own_guard_is_its_own_code(store):
     assert _endpoints(store, "admin.login_required") == [("GET", "/admin", 0, "login_required")]
+
+
+def test_the_last_callback_registered_on_an_object_is_the_one_that_runs(tmp_path):
+    # Flask-HTTPAuth keeps one verify_token per object: of three, the last wraps (not three times the routes).
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "__init__.py").write_text("", encoding="utf-8")
+    (root / "auth.py").write_text(
+        "from flask_httpauth import HTTPTokenAuth\n\nauth = HTTPTokenAuth()\n\n"
+        + "".join(f"@auth.verify_token\ndef check{i}(token):\n    return token\n\n" for i in range(3)), encoding="utf-8")
+    (root / "views.py").write_text(
+        "from flask import Flask\n\nfrom app.auth import auth\n\napp = Flask(__name__)\n\n"
+        "@app.route('/a')\n@auth.login_required\ndef a():\n    pass\n", encoding="utf-8")
+    store = index_fixture(tmp_path, tmp_path / "i.db", "one")
+    try:
+        assert [_endpoints(store, f"check{i}") for i in range(3)] == [[], [], [("GET", "/a", 0, "check2")]]
+    finally:
+        store.close()

@@ -334,3 +334,81 @@ def test_the_graph_search_keeps_expansion_search_and_re_ranks_candidates(tmp_pat
     assert len(store.knn(q.tolist(), 90)) == 90
     assert counts == [(360, 360)]  # four per result asked, the search keeping at least as many
     store.close()
+
+
+@pytest.mark.parametrize("checksum", [
+    "0123456789abcdef" * 4, "ABCDEF0123456789" + "0" * 48, "fffffffffffffff", "000000000000000",
+    "short", "", "0x12345678901234567", " 123456789abcdef", "+123456789abcdef", "1_23456789abcdef",
+    "g123456789abcdef", "é23456789abcdef", "\udc80" * 20,
+])
+def test_fingerprints_equals_fingerprint_one_by_one(checksum):
+    # alone, and among hexadecimal ones (the vectorised path must fall back for the whole batch)
+    from stores.vector_index import fingerprints
+
+    batch = ["a" * 64, checksum, "9" * 15]
+    assert fingerprints([checksum]).tolist() == [fingerprint(checksum)]
+    assert fingerprints(batch).tolist() == [fingerprint(c) for c in batch]
+    assert fingerprints(batch).dtype == np.uint64 and fingerprints([]).tolist() == []
+
+
+def test_fingerprints_of_hex_digests_decode_their_first_15_digits():
+    from stores.vector_index import fingerprints
+
+    digests = [hashlib.sha256(str(i).encode()).hexdigest() for i in range(1000)]
+    assert fingerprints(digests).tolist() == [int(d[:15], 16) for d in digests]
+    assert fingerprints(["fffffffffffffff"]).tolist() == [2**60 - 1]
+
+
+def _plan(con: sqlite3.Connection, sql: str, *args: object) -> str:
+    return " ".join(str(row[-1]) for row in con.execute("EXPLAIN QUERY PLAN " + sql, args))
+
+
+def test_embedded_rows_are_counted_and_listed_from_their_own_index_not_the_table(tmp_path):
+    # At 5 million rows the table is ~10 GB of vectors: the start-up check and the count read the
+    # small partial index (length(embedding), checksum) instead.
+    store = EmbeddedStore(tmp_path / "x.db", ann_threshold=0)
+    _fill(store, files=2, per_file=10)
+    con = sqlite3.connect(tmp_path / "x.db")
+    assert "USING INDEX chunk_rows_vectors" in _plan(
+        con, "SELECT rowid, checksum FROM chunk_rows WHERE embedding IS NOT NULL AND length(embedding) = ?", DIM * 4)
+    assert "chunk_rows_vectors" in _plan(con, "SELECT count(*) FROM chunk_rows WHERE embedding IS NOT NULL")
+    con.execute("UPDATE chunk_rows SET embedding = NULL WHERE rowid IN (SELECT rowid FROM chunk_rows LIMIT 3)")
+    con.commit()
+    assert store.stats()["embedded"] == 17 and store.stats()["chunks"] == 20
+    assert len(embedded_keys(con, DIM)[0]) == 17
+    con.close()
+    store.close()
+
+
+def test_an_index_made_before_the_vector_keys_index_gets_it_at_the_next_writable_open(tmp_path):
+    from stores.embedded_schema import add_vector_keys_index
+
+    path = tmp_path / "x.db"
+    store = EmbeddedStore(path, ann_threshold=1)
+    vectors = _fill(store, files=2, per_file=20)
+    store.close()
+    con = sqlite3.connect(path)
+    con.execute("DROP INDEX chunk_rows_vectors")
+    con.commit()
+
+    def has_index() -> bool:
+        return con.execute("SELECT count(*) FROM sqlite_master WHERE name = 'chunk_rows_vectors'").fetchone()[0] == 1
+
+    # without the index everything still answers (the table is read instead)
+    keys, _ = embedded_keys(con, DIM)
+    assert len(keys) == 40 and not has_index()
+    # another writer holds the lock: no index now, no error
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    waiting = sqlite3.connect(path, timeout=0.1)
+    assert add_vector_keys_index(waiting) is False and not has_index()
+    blocker.execute("ROLLBACK")
+    waiting.close()
+    blocker.close()
+    store = EmbeddedStore(path, ann_threshold=1)
+    assert has_index()
+    hits = store.knn(tuple(float(x) for x in vectors["m1.py"][3]), 3)
+    assert hits[0].chunk_id == "a:m1.py#3" and hits[0].score == pytest.approx(1.0, abs=1e-5)
+    assert add_vector_keys_index(con) is False  # already there
+    store.close()
+    con.close()

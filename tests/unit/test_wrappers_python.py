@@ -431,3 +431,17 @@ def test_odd_shapes_yield_nothing_and_never_raise():
     assert out.wrappers == []
     assert [c for c in out.calls if c.arity == -1] == []
     assert [d.qualname for d in out.definitions] == ["x"]
+
+
+def test_a_view_module_importing_no_flask_has_routes_on_the_repositorys_blueprint():
+    src = ("from app.api import bp\nfrom . import auth\nfrom cachelib import app\n\n"
+           "@bp.route('/tokens', methods=['POST'])\ndef get_token():\n    pass\n\n"
+           "@auth.bp.route('/x')\ndef x():\n    pass\n\n"
+           "@app.route('/cache')\ndef cache():\n    pass\n")
+    out = extract(src, "app/api/tokens.py")
+    assert [(r.methods, r.path.literal_text() if hasattr(r.path, "literal_text") else r.path, r.handler)
+            for r in out.routes] == [(["POST"], r.path, "get_token") for r in out.routes[:1]] + [
+            (["GET"], out.routes[1].path, "x")]
+    assert [r.handler for r in out.routes] == ["get_token", "x"]  # `cachelib`'s app is no blueprint of ours
+    # The same in a file of another folder: `app` is then no package of this repository.
+    assert extract(src.replace("from . import auth\n", ""), "scripts/tokens.py").routes == []

@@ -32,10 +32,12 @@ name):
 * the same registrations called as functions, ``R.before_request(fn)``,
   ``R.register_error_handler(404, fn)``.
 
-Receivers ``R`` count when bound (seen from the decorator or call) to a ``flask`` ``Flask`` /
-``Blueprint``, or when their head is an imported name (``from . import bp``; ``from app import app``),
-in a file importing from ``flask`` or from none of the other frameworks whose apps have ``.route``
-(a blueprint's view module often imports only ``bp`` and its helpers: microblog's ``api/tokens.py``). Decorated classes (flask-restx resources) are not
+Receivers ``R`` count, in a file importing from ``flask``, when bound (seen from the decorator or
+call) to a ``flask`` ``Flask`` / ``Blueprint`` or when their head is an imported name (``from . import
+bp``; ``from app import app``). A blueprint's view module often imports only ``bp`` and its helpers
+(microblog's ``api/tokens.py``): in a file importing no flask (nor another framework whose apps have
+``.route``) a receiver counts when imported from the repository (relatively, or from a top package
+that is a folder of the file's path), so ``from cachelib import app`` claims nothing. Decorated classes (flask-restx resources) are not
 routes.
 """
 
@@ -68,7 +70,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the Flask routes, blueprints and registrations of one parsed Python file to ``out``."""
     ctx = Context(src, out)
     if not ctx.imports.uses("flask") and (not ctx.imports.by_local or ctx.imports.uses(*_OTHER_WEB)):
-        return  # a file importing no flask counts through imported receivers only (`from app.api import bp`)
+        return  # a file importing no flask counts through receivers it imports from the repository only
     for _, caps in run_query(query("python", "python/queries", "flask"), root):
         if "route" in caps:
             _decorated_route(ctx, caps)
@@ -86,7 +88,19 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
 
 def _is_app(ctx: Context, receiver: str, scope: str | None) -> bool:
     """The receiver rule of the module docstring."""
+    if not ctx.imports.uses("flask"):
+        return _local_import(ctx, receiver)
     return ctx.bound_to(scope, receiver, _TYPES) is not None or ctx.imports.is_imported(receiver)
+
+
+def _local_import(ctx: Context, receiver: str) -> bool:
+    """Whether ``receiver``'s head is imported from this repository as far as one file can tell: a
+    relative import, or an absolute one whose top package is a folder of this file's path
+    (``from app.api import bp`` in ``app/api/tokens.py``); ``from cachelib import app`` is not."""
+    imp = ctx.imports.by_local.get(receiver.split(".", 1)[0])
+    if imp is None:
+        return False
+    return imp.level > 0 or imp.module.split(".", 1)[0] in ctx.out.path.split("/")[:-1]
 
 
 def _methods(src: SourceText, node: Node | None) -> list[str] | None:
