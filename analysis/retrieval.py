@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import os
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -29,6 +30,19 @@ from stores.embedder import MODEL_ENV, Embedder
 
 __all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
            "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
+
+_LEXICAL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ripple-bm25")
+"""Threads that read a search's BM25 list while the caller reads the dense lists (SQLite and numpy
+release the GIL: on two cores the kNN product, about 12 ms at 100k chunks, overlaps BM25). The query
+embedders stay on the caller's thread; a store serialises its own calls."""
+
+
+def _in_transaction(index: object) -> bool:
+    """Whether ``index`` (an embedded store) has a write transaction open: its lock is then held by the
+    thread that opened it, which may be this one."""
+    check = getattr(index, "in_transaction", None)
+    return bool(check()) if callable(check) else False
+
 
 def reciprocal_rank_fusion(lists: Mapping[str, Sequence[ScoredChunk]], k: int = RRF_K) -> list[FusedHit]:
     """Fuse ranked lists by plain RRF (:func:`analysis.fusion.rrf`). Ties break by the best single
@@ -172,10 +186,22 @@ class QueryEngine:
         ``knn`` when an embedder is set and chunks are embedded (``counts``: the index's
         ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
         definitions (:func:`analysis.ranking.named_definitions`, test code first when ``wants_tests``,
-        by default when the query asks for tests; each hit's score is its definition score)."""
+        by default when the query asks for tests; each hit's score is its definition score). BM25 is
+        read in a :data:`_LEXICAL` thread while this one reads the dense lists (query embedding, kNN)."""
         counts = self.index.chunk_count() if counts is None else counts
-        lists: dict[str, list[ScoredChunk]] = {"bm25": self.index.bm25(query, self.candidates, filters)}
-        lists.update(self._dense_lists(query, filters, counts))
+        lists: dict[str, list[ScoredChunk]]
+        if _in_transaction(self.index):  # its lock is this thread's: a worker would wait forever
+            lists = {"bm25": self.index.bm25(query, self.candidates, filters)}
+            lists.update(self._dense_lists(query, filters, counts))
+        else:
+            lexical = _LEXICAL.submit(self.index.bm25, query, self.candidates, filters)
+            try:
+                dense = self._dense_lists(query, filters, counts)
+            except BaseException:
+                lexical.result()  # BM25's own error first, as when the lists were read in turn
+                raise
+            lists = {"bm25": lexical.result()}
+            lists.update(dense)
         wants = asks_for_tests(query) if wants_tests is None else wants_tests
         named = named_definitions(self.graph, self.index, query, filters, wants, self.candidates)
         if named:

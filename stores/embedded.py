@@ -64,6 +64,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from stores.analyzer import query_terms
+from stores.bm25_cut import SAFETY, by_rarity, candidate_expression, fts_row_count, kth_best, phrase, probe_expressions, term_bound
 from stores.contracts import (
     CODE_UNIT_KINDS,
     Chunk,
@@ -101,6 +102,9 @@ _POSTINGS_BUDGET = 40_000
 """Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
 most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
 BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
+_PROBE_BUDGET = 5_000
+"""Most postings of the OR probe that bounds the BM25 cut (:func:`stores.bm25_cut.probe_expressions`);
+chosen on bench/search_bench.py's 100k-chunk store (2,000 and 5,000 tried: 5,000 cut 95% of the queries)."""
 FILE_TEXT_CACHE_FILES = 4096
 FILE_TEXT_CACHE_BYTES = 16 * 1024 * 1024
 """Bounds of the decompressed file texts a store keeps for cutting chunk texts (``get_chunks``)."""
@@ -648,37 +652,74 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         the index (a chunk matching *only* such tokens therefore cannot fill the tail of a short
         result list). Likewise, when the kept tokens together match more than ``_POSTINGS_BUDGET``
         chunks, the most common of them are dropped until they fit (the rarest token always stays):
-        they weigh least in the score and cost the most to score."""
+        they weigh least in the score and cost the most to score.
+
+        Only the rows that may reach the top ``limit`` are scored (:mod:`stores.bm25_cut`, an exact
+        max-score cut: the same chunks and scores as scoring every match)."""
         tokens = query_terms(query)
         if not tokens or limit <= 0:
             return []
-        tokens = self._prune_common(tokens)
-        match = " OR ".join('"' + t + '"' for t in tokens)
+        tokens, docs = self._prune_common(tokens)
+        match = " OR ".join(phrase(t) for t in tokens)
         where, params = self._filter_sql(filters, "c")
+        rows = self._bm25_cut(match, tokens, docs, where, params, int(limit))
+        if rows is None:
+            rows = self._bm25_rows(match, None, where, params, int(limit))
+        return [ScoredChunk(chunk_id=cid, score=-s, rank=i) for i, (cid, s) in enumerate(rows, 1)]
+
+    def _bm25_rows(self, match: str, only: str | None, where: str, params: list[object],
+                   limit: int) -> list[tuple[str, float]]:
+        """``(chunk id, -score)`` of the best ``limit`` rows of FTS5 query ``match`` (best first, ties
+        by chunk id), scoring only the rows FTS5 query ``only`` matches when given; ``where``/``params``
+        from :meth:`_filter_sql`."""
         w_name, w_fqn, w_text = _BM25_WEIGHTS
         score = f"bm25(chunks_fts, {w_name}, {w_fqn}, {w_text})"
+        # `+rowid`: a filter on FTS5's rows, not a rowid lookup (one FTS5 query per value)
+        restrict = " AND +chunks_fts.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)" if only else ""
         if where:
             sql = (
                 f"SELECT c.id, {score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid"
-                f" WHERE chunks_fts MATCH ?{where} ORDER BY s, c.id LIMIT ?"
+                f" WHERE chunks_fts MATCH ?{restrict}{where} ORDER BY s, c.id LIMIT ?"
             )
         else:  # rank inside FTS5 first, join only the winners
             sql = (
                 f"SELECT c.id, f.s FROM (SELECT rowid, {score} AS s FROM chunks_fts WHERE chunks_fts MATCH ?"
-                " ORDER BY s, rowid LIMIT ?) AS f JOIN chunks c ON c.rowid = f.rowid ORDER BY f.s, c.id"
+                f"{restrict} ORDER BY s, rowid LIMIT ?) AS f JOIN chunks c ON c.rowid = f.rowid ORDER BY f.s, c.id"
             )
-        rows = self._db.execute(sql, [match, *params, int(limit)]).fetchall()
-        return [ScoredChunk(chunk_id=cid, score=-s, rank=i) for i, (cid, s) in enumerate(rows, 1)]
+        return self._db.execute(sql, [match, *([only] if only else []), *params, limit]).fetchall()
 
-    def _prune_common(self, tokens: list[str]) -> list[str]:
+    def _bm25_cut(self, match: str, tokens: list[str], docs: Mapping[str, int], where: str,
+                  params: list[object], limit: int) -> list[tuple[str, float]] | None:
+        """:meth:`_bm25_rows` of ``match`` scoring only the rows that may reach the top ``limit``
+        (:mod:`stores.bm25_cut`: same rows, same scores); ``None`` when no cut applies (one term, a
+        term's document count unknown, the probes find fewer than ``limit`` rows, or every matching
+        row may reach the top)."""
+        if len(tokens) < 2 or any(t not in docs for t in tokens):
+            return None
+        record = self._db.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+        try:
+            rows = fts_row_count(record[0])
+        except (TypeError, ValueError):
+            return None
+        rare = by_rarity(tokens, docs)
+        probed = [(cid, -s) for expr in probe_expressions(rare, docs, _PROBE_BUDGET)
+                  for cid, s in self._bm25_rows(expr, None, where, params, limit)]
+        theta = kth_best(probed, limit)
+        if theta is None:
+            return None
+        only = candidate_expression(rare, [term_bound(docs[t], rows) for t in rare], theta * (1 - SAFETY))
+        return None if only is None else self._bm25_rows(match, only, where, params, limit)
+
+    def _prune_common(self, tokens: list[str]) -> tuple[list[str], dict[str, int]]:
         """``tokens`` without those present in >= half of the chunks, unless none would remain; then,
-        while their postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays)."""
+        while their postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays).
+        With the document count of each token (``{}`` when fewer than two tokens or chunks)."""
         if len(tokens) < 2:
-            return tokens
+            return tokens, {}
         db = self._db
         total = self._chunk_count()["chunks"]
         if total < 2:
-            return tokens
+            return tokens, {}
         # fts5vocab counts a term's documents by walking its postings (tens of thousands for a common
         # word at 100k chunks): cached per term until the index changes.
         cache = self._read_cache(self._term_docs)
@@ -703,7 +744,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
                     break
                 kept.remove(t)
                 postings -= df.get(t, 0)
-        return kept
+        return kept, df
 
     def _read_cache(self, cache: StampedCache[_T]) -> StampedCache[_T] | None:
         """``cache`` for the current database state (emptied after any write, of this instance or a
@@ -737,40 +778,43 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
             "SELECT DISTINCT length(embedding) FROM chunk_rows WHERE embedding IS NOT NULL")]
         return sum(len(self._ann.refresh(self._db, d, model[0] if model else "", stamp)) for d in dims if d)
 
-    @_guarded
     def knn(self, vector: Sequence[float], limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Nearest ``limit`` embedded chunks to ``vector`` by cosine similarity (exact, in process),
         best first, ties by chunk id; ``[]`` when nothing is embedded. Only stored vectors of the
-        query's dimension are considered. The first call after a write reloads the vectors."""
+        query's dimension are considered. The first call after a write reloads the vectors.
+
+        The matrix product runs outside the instance lock, so another thread's query (a search's
+        BM25) proceeds meanwhile: on the vectors last read, then checked under the lock to be the
+        current ones (else computed again on those)."""
         if limit <= 0:
             return []
         q = np.frombuffer(normalised_blob(vector), dtype=np.float32)
+        cache = self._vectors
+        if cache is not None:
+            ranked = _nearest(*cache.select(q.shape[0], filters), q, limit)
+            if self._vectors_current(cache):
+                return ranked
+        found = self._knn_source(q, limit, filters)
+        return found if isinstance(found, list) else _nearest(*found, q, limit)
+
+    @_guarded
+    def _vectors_current(self, cache: _VectorCache) -> bool:
+        """Whether exact kNN now reads ``cache`` (no approximate index in use, no write since)."""
+        return not self._ann.active(self._chunk_count()["embedded"]) and self._vector_cache() is cache
+
+    @_guarded
+    def _knn_source(self, q: np.ndarray, limit: int, filters: SearchFilters | None,
+                    ) -> list[ScoredChunk] | tuple[np.ndarray | None, list[str], np.ndarray | None]:
+        """What :meth:`knn` reads under the lock: the approximate index's answer past its threshold,
+        else the current vectors of ``q``'s dimension ``(matrix, ids, mask)`` (immutable: a write
+        replaces the cache, it does not change it)."""
         if self._ann.active(self._chunk_count()["embedded"]):
             stamp = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
             model = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
             wanted = {k: v for k in ("product", "repo", "language", "kind") if (v := getattr(filters, k, None)) is not None}
             found = self._ann.knn(self._db, q, limit, wanted, model[0] if model else "", stamp)
             return [ScoredChunk(chunk_id=i, score=s, rank=r) for r, (s, i) in enumerate(found, 1)]
-        cache = self._vector_cache()
-        matrix, ids, mask = cache.select(q.shape[0], filters)
-        if matrix is None or not len(ids):
-            return []
-        scores = matrix @ q
-        if mask is not None:
-            scores = np.where(mask, scores, -np.inf)
-            n = int(mask.sum())
-        else:
-            n = len(ids)
-        if n == 0:
-            return []
-        k = min(limit, n)
-        if k < len(scores):
-            threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
-            cand = np.nonzero(scores >= threshold)[0]
-        else:
-            cand = np.nonzero(scores > -np.inf)[0]
-        order = sorted(cand.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
-        return [ScoredChunk(chunk_id=ids[i], score=float(scores[i]), rank=r) for r, i in enumerate(order, 1)]
+        return self._vector_cache().select(q.shape[0], filters)
 
     @_guarded
     def get_chunks(self, ids: Sequence[str]) -> dict[str, Chunk]:
@@ -816,6 +860,30 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         n, m = self._db.execute("SELECT count(*), count(embedding) FROM chunk_rows WHERE fid IN"
                                 " (SELECT fid FROM paths WHERE repo = ?)", (repo,)).fetchone()
         return {"chunks": n, "embedded": m}
+
+
+def _nearest(matrix: np.ndarray | None, ids: list[str], mask: np.ndarray | None, q: np.ndarray,
+             limit: int) -> list[ScoredChunk]:
+    """The ``limit`` (> 0) rows of ``matrix`` (ids ``ids``, only where ``mask`` when given) nearest to
+    the unit vector ``q`` by dot product, best first, ties by id."""
+    if matrix is None or not len(ids):
+        return []
+    scores = matrix @ q
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+        n = int(mask.sum())
+    else:
+        n = len(ids)
+    if n == 0:
+        return []
+    k = min(limit, n)
+    if k < len(scores):
+        threshold = np.partition(scores, len(scores) - k)[len(scores) - k]
+        cand = np.nonzero(scores >= threshold)[0]
+    else:
+        cand = np.nonzero(scores > -np.inf)[0]
+    order = sorted(cand.tolist(), key=lambda i: (-float(scores[i]), ids[i]))[:k]
+    return [ScoredChunk(chunk_id=ids[i], score=float(scores[i]), rank=r) for r, i in enumerate(order, 1)]
 
 
 class _VectorCache:
