@@ -19,6 +19,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "flask_restful",
     "starlette",
     "django_urls",
+    "drf_routers",
     "django_settings",
     "python_view_decorators",
     "python_http_clients",
