@@ -90,7 +90,7 @@ class ViewSetLinks:
                     detail, verbs, url_path = found
                     paths[name] = f"{_PK}/{url_path}" if detail else url_path
                     out.extend((m.id, [verb], paths[name]) for verb in verbs)
-        for name, m in sorted(members.items()):  # @follow.mapping.delete: another verb on follow's path
+        for _, m in sorted(members.items()):  # @follow.mapping.delete: another verb on follow's path
             for text in m.d.decorators:
                 owner, _, verb = text.split("(", 1)[0].strip().partition(".mapping.")
                 if verb and owner in paths:
