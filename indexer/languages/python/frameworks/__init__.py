@@ -41,6 +41,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "orm_tables",
     "orm_results",
     "django_relations",
+    "class_uses",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
