@@ -95,7 +95,7 @@ def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list
     segments it stands for; ``None``: nothing special. ``head``: the first segment's own value."""
     first = segments[0]
     if first == "get_user_model()":
-        if head is EXTERNAL and _imported(fc, "get_user_model", "django.contrib.auth"):
+        if (head is None or head is EXTERNAL) and _imported(fc, "get_user_model", "django.contrib.auth"):
             return user_model(r, fc), 1
         return None
     if len(segments) < 2:
