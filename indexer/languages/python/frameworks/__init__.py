@@ -40,6 +40,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_constants",
     "orm_tables",
     "orm_results",
+    "orm_attributes",
     "django_relations",
     "class_uses",
 )
