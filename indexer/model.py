@@ -480,6 +480,8 @@ class Route:
 EXCHANGE_ROUTE = "http-exchange"
 """The framework of a :class:`Route` a Spring ``@HttpExchange`` interface method declares (``handler``
 the interface method): the controllers implementing the interface expose it (the linker finds them)."""
+DRF_ROUTE = "drf"
+"""The framework of a DRF router and a viewset registration's :class:`Route` (the linker expands it)."""
 
 
 @dataclass(slots=True)

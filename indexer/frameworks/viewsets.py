@@ -31,10 +31,7 @@ from typing import Any
 
 from indexer.resolve.values import Def
 
-__all__ = ["DRF_ROUTE", "GENERIC_VIEWS", "LIBRARY_ACTIONS", "ViewSetLinks"]
-
-DRF_ROUTE = "drf"
-"""The framework of a DRF router and of a viewset registration, which the linker expands."""
+__all__ = ["GENERIC_VIEWS", "LIBRARY_ACTIONS", "ViewSetLinks"]
 
 _LIST = (("GET", "list"), ("POST", "create"))
 _DETAIL = (("GET", "retrieve"), ("PUT", "update"), ("PATCH", "partial_update"), ("DELETE", "destroy"))

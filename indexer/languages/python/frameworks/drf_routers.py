@@ -3,12 +3,12 @@
 
 * a module-level ``router = DefaultRouter(...)`` (``SimpleRouter``, ``routers.DefaultRouter``, any
   callee named ``...SimpleRouter`` / ``...DefaultRouter``, as drf-extensions' and drf-nested-routers'
-  are) -> a :class:`~indexer.model.Router` named ``router.urls`` (framework :data:`DRF_ROUTE`): what
+  are) -> a :class:`~indexer.model.Router` named ``router.urls`` (framework :data:`~indexer.model.DRF_ROUTE`): what
   ``include(router.urls)`` / ``urlpatterns += router.urls`` mount (:mod:`.django_urls`). A nested
   router, ``NestedSimpleRouter(parent, r"articles", lookup="article")``, has the prefix
   ``articles/{article_pk}`` (its routes are mounted where its own ``urls`` are included);
 * ``router.register(r"articles", ArticleViewSet, basename=...)`` -> a :class:`~indexer.model.Route`
-  (framework :data:`DRF_ROUTE`, methods ``["*"]``, path the prefix, ``handler_ref`` the viewset
+  (framework :data:`~indexer.model.DRF_ROUTE`, methods ``["*"]``, path the prefix, ``handler_ref`` the viewset
   expression, router ``router.urls``). The linker (:mod:`indexer.frameworks.viewsets`) turns it
   into the routes the viewset's actions make: ``list`` / ``create`` on ``prefix/``, ``retrieve`` /
   ``update`` / ``partial_update`` / ``destroy`` on ``prefix/{pk}/``, ``@action`` methods below them,
@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.frameworks.viewsets import DRF_ROUTE
 from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.common import Args, ref_text, scope_of, string_value, template
-from indexer.model import FileExtraction, Route, Router, Template
+from indexer.model import DRF_ROUTE, FileExtraction, Route, Router, Template
 
 __all__ = ["LANGUAGES", "detect"]
 
