@@ -276,7 +276,8 @@ class Binding:
     or ``object`` (JavaScript / TypeScript: declared as an object literal whose properties are
     definitions, ``const api = { list() {} }``, ``const auth = { required: jwt({ getToken }) }``;
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
-    those definitions (:class:`indexer.resolve.values.ObjV`).
+    those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
+    model class gives instances of the class ``type`` names an attribute ``name``, an instance of it).
     """
 
     scope: str | None
@@ -479,6 +480,8 @@ class Route:
 EXCHANGE_ROUTE = "http-exchange"
 """The framework of a :class:`Route` a Spring ``@HttpExchange`` interface method declares (``handler``
 the interface method): the controllers implementing the interface expose it (the linker finds them)."""
+DRF_ROUTE = "drf"
+"""The framework of a DRF router and a viewset registration's :class:`Route` (the linker expands it)."""
 
 
 @dataclass(slots=True)

@@ -88,9 +88,10 @@ from indexer.frameworks.paths import path_under
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
+from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
@@ -147,7 +148,7 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
+class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
@@ -453,7 +454,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
             return self._linked.append(_Linked(fc, None, *self.api_route(fc, route)))
         if route.framework == EXCHANGE_ROUTE:  # an @HttpExchange interface: its controllers expose it
             return self._linked.append(_Linked(fc, None, *self.exchange_route(fc, route), framework="spring"))
-        handlers: list[tuple[str, list[str]]] = []  # (node id, methods)
+        handlers: list = []  # (node id, methods[, path below the route's own: a DRF viewset action])
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
             rd = fc.def_at(route.handler, route.line)
@@ -461,7 +462,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                 scope = rd.d.parent
             handlers.append((rd.id if rd is not None else file_id(fc.repo, fc.path), route.methods))
         elif route.handler_ref is not None:
-            handlers = self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)
+            handlers = self._resolve_handler(fc, route.handler_ref, route.methods, route.scope, route.framework)
             if not handlers:
                 self.result.outcomes["unlinked_handler"] += 1
                 return
@@ -482,8 +483,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
         service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework)
         for base in bases:
-            full = _join(base, own).replace(_HOLE, "{}")
-            for handler, methods in handlers:
+            for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
+                full = _join(_join(base, own), tail[0] if tail else "").replace(_HOLE, "{}")
                 for method in methods:
                     eid = self._endpoint(fc, method, full)
                     self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
@@ -628,16 +629,19 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                     return [m.f.id]
         return []
 
-    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str],
-                         scope: str | None = None) -> list[tuple[str, list[str]]]:
+    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str], scope: str | None = None,
+                         framework: str = "") -> list[tuple[str, list[str]]] | list[tuple[str, list[str], str]]:
         is_view = bool(_AS_VIEW.search(ref))
         expr = _AS_VIEW.sub("", ref)
         v = self.r.resolve_expr(fc, scope, expr)
         if isinstance(v, FuncV):
             return [(v.f.id, methods)]
+        if isinstance(v, ClassV) and framework == DRF_ROUTE:  # indexer.frameworks.viewsets
+            return self.viewset_handlers(v.c)
         if isinstance(v, ClassV):
             c = v.c
             verbs = [(m.id, [verb.upper()]) for verb in _HTTP_VERBS for m in self._members(c, verb)]
+            verbs += self.generic_view_verbs(c, {m[0] for _, m in verbs}) if fc.lang == "python" else []
             if verbs and (is_view or methods == ["*"]):
                 return verbs
             return [(c.id, methods)]

@@ -15,7 +15,7 @@ __all__ = ["same_application_kind"]
 # a Django MIDDLEWARE never runs for a FastAPI app of the same repository, a Nest global guard never for
 # a plain Express server beside it. One servlet container runs Spring MVC, JAX-RS and servlets alike.
 _WEB_FAMILY = {
-    "django": "django", "flask": "flask", "fastapi": "starlette", "starlette": "starlette",
+    "django": "django", "drf": "django", "flask": "flask", "fastapi": "starlette", "starlette": "starlette",
     "express": "express", "koa": "koa", "nest": "nest", "fastify": "fastify", "hono": "hono",
     "spring": "servlet", "servlet": "servlet", "jaxrs": "servlet",
 }

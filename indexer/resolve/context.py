@@ -149,6 +149,9 @@ class FileCtx:
             if b.scope in exposed:
                 name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.", "cls.")) else b.name
                 groups[name].append(("binding", b.scope, b.name, b.type, b.how))
+        for c in self.ex.constants:  # module-level string constants (Django's ``AUTH_USER_MODEL``)
+            if "." not in c.qualname:
+                groups[c.qualname].append(("constant", c.value))
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
     @functools.cached_property

@@ -184,6 +184,24 @@ class Resolver:
         """``c`` and its ancestors, each once, in C3 order (:meth:`ClassHierarchy.mro`)."""
         return self.classes.mro(c)
 
+    def types_named(self, ns: str, name: str) -> list[Def]:
+        """The classes of namespace ``ns`` whose short name is ``name``, in path order (recorded as
+        ``("n", ns, name)``)."""
+        self.use(("n", ns, name))
+        return list(self.tables.types_by_name.get((ns, name), ()))
+
+    def constant_files(self, ns: str, name: str) -> list[FileCtx]:
+        """The files of namespace ``ns`` setting the module-level string constant ``name``, in path
+        order (recorded as ``("n", ns, "=" + name)``; read the value with a ``("name", path, name)`` use)."""
+        self.use(("n", ns, "=" + name))
+        return list(self.tables.constant_files.get((ns, name), ()))
+
+    def reverse_members(self, ns: str, name: str) -> list[tuple[Def, str]]:
+        """The classes whose ``reverse`` bindings give another class's instances attribute ``name``,
+        each with the binding's type text (recorded as ``("n", ns, "~" + name)``)."""
+        self.use(("n", ns, "~" + name))
+        return list(self.tables.reverse_members.get((ns, name), ()))
+
     # -- names and expressions ---------------------------------------------------------------------
 
     def def_value(self, rd: Def) -> Value:
@@ -415,6 +433,11 @@ class Resolver:
                     return q
         if called:
             v = self.call_result(v, "exact")
+        hook = getattr(fc.rules, "framework_receiver", None)  # optional: Python's Django ``request.user``
+        if hook is not None:
+            found = hook(self, fc, scope, segments, v)
+            if found is not None:
+                return self.follow(found[0], segments[found[1]:])
         return self.follow(v, segments[1:])
 
     def follow(self, v: Value, segments: list[str]) -> Value:
@@ -504,6 +527,11 @@ class Resolver:
             members, _ = self.classes.lookup(cls, name)
             if members:
                 return self.def_value(members[-1])
+            reverse = getattr(cls.file.rules, "reverse_member", None)  # optional: Django's reverse one-to-one
+            if reverse is not None and isinstance(v, InstV):
+                found = reverse(self, cls, name)
+                if found is not None:
+                    return found
             return EXTERNAL if self.classes.has_external_ancestor(cls) else None
         return None
 

@@ -113,6 +113,19 @@ class Lookup(Protocol):
         """``c`` and its ancestors in the repository, each once, in C3 order."""
         ...
 
+    def types_named(self, ns: str, name: str) -> list[Def]:
+        """The classes of namespace ``ns`` whose short name is ``name``, in path order."""
+        ...
+
+    def constant_files(self, ns: str, name: str) -> list[FileCtx]:
+        """The files of namespace ``ns`` setting the module-level string constant ``name``, in path order."""
+        ...
+
+    def reverse_members(self, ns: str, name: str) -> list[tuple[Def, str]]:
+        """The classes whose ``reverse`` bindings give another class's instances attribute ``name``,
+        each with the binding's type text (the other class, as written)."""
+        ...
+
     def registered(self, ns: str, decorator: str) -> list[Def]:
         """The functions of namespace ``ns`` decorated by an attribute or name ``decorator``
         (``user_loader`` for ``@login.user_loader``), in path order."""

@@ -299,7 +299,9 @@ class RepositoryResolver:
             tokens.update(("name", c.path, n) for n in changed)
             tokens.add(("file", c.path, ""))
             self._changed_names[c.path] = changed
-            callables = {rd.d.name for fc in (c.old, c.new) if fc is not None for rd in fc.defs if rd.is_callable}
+            callables = {rd.d.name for fc in (c.old, c.new) if fc is not None for rd in fc.defs
+                         if rd.is_callable or rd.is_type}  # classes too: Lookup.types_named reads them by name
+            constants = {k.qualname for fc in (c.old, c.new) if fc is not None for k in fc.ex.constants}
             for fc, step in ((c.old, -1), (c.new, 1)):
                 if fc is None:
                     continue
@@ -307,6 +309,8 @@ class RepositoryResolver:
                 if c.old is None or c.new is None or c.old.module_key != c.new.module_key:
                     tokens.update(_module_tokens(fc))
                 tokens.update(("n", ns, n) for n in changed & callables)
+                tokens.update(("n", ns, "=" + n) for n in changed & constants)
+                tokens.update(("n", ns, n) for n in changed if n.startswith("~"))  # reverse bindings
                 tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.d.name in changed
                               for name in decorator_names(rd))
                 for prefix in _dotted_prefixes(fc):

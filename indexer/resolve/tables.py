@@ -1,5 +1,6 @@
 """The repository-wide lookup tables: which files hold each module key, which dotted packages exist,
-which callables carry each short name. Patched file by file on incremental updates."""
+which callables and classes carry each short name, which files set a module-level string constant,
+which classes give others a reverse attribute. Patched file by file on incremental updates."""
 
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ class ModuleTables:
         self.decorated: dict[tuple[str, str], list[Def]] = defaultdict(list)
         """Callables per (namespace, decorator name): the last dotted part of each decorator without its
         arguments (``@login.user_loader`` -> ``user_loader``, ``@app.route("/")`` -> ``route``)."""
+        self.types_by_name: dict[tuple[str, str], list[Def]] = defaultdict(list)
+        """Classes, interfaces and enums per (namespace, short name), in path order."""
+        self.constant_files: dict[tuple[str, str], list[FileCtx]] = defaultdict(list)
+        """Files per (namespace, module-level string constant name) (Django's ``AUTH_USER_MODEL``), in path order."""
+        self.reverse_members: dict[tuple[str, str], list[tuple[Def, str]]] = defaultdict(list)
+        """Per (namespace, attribute name), the classes whose ``reverse`` bindings give instances of
+        another class that attribute (:attr:`indexer.model.Binding.how`), with the binding's type text."""
 
     def namespace(self, lang: str) -> str:
         """The module namespace of a language (``typescript`` -> ``ecmascript``); a namespace is its own."""
@@ -58,6 +66,14 @@ class ModuleTables:
                     named.append(rd)
                     if len(named) > 1:
                         named.sort(key=lambda x: (x.file.path, x.d.start_line))
+            elif rd.is_type:
+                _insert(self.types_by_name[(ns, rd.d.name)], rd, rd.file.path)
+        for c in fc.ex.constants:
+            if "." not in c.qualname:
+                _insert(self.constant_files[(ns, c.qualname)], fc, fc.path)
+        for b in fc.ex.bindings:
+            if b.how == "reverse" and b.scope and b.scope in fc.by_qualname:
+                _insert(self.reverse_members[(ns, b.name.lstrip("~"))], (fc.by_qualname[b.scope][0], b.type), fc.path)
 
     def remove(self, fc: FileCtx) -> None:
         """Undo :meth:`add` for ``fc`` (a package goes when its last file does)."""
@@ -82,3 +98,27 @@ class ModuleTables:
                 for name in decorator_names(rd):
                     deco = self.decorated[(ns, name)]
                     deco[:] = [x for x in deco if x is not rd]
+            elif rd.is_type:
+                types = self.types_by_name[(ns, rd.d.name)]
+                types[:] = [x for x in types if x is not rd]
+        for c in fc.ex.constants:
+            if "." not in c.qualname:
+                files = self.constant_files[(ns, c.qualname)]
+                files[:] = [x for x in files if x is not fc]
+        for b in fc.ex.bindings:
+            if b.how == "reverse":
+                found = self.reverse_members[(ns, b.name.lstrip("~"))]
+                found[:] = [x for x in found if x[0].file is not fc]
+
+
+def _insert(items: list, item: object, path: str) -> None:
+    """Append ``item`` (of the file at ``path``) to ``items``, kept in path order as a full run sees them."""
+    items.append(item)
+    if len(items) > 1:
+        items.sort(key=_path_of)
+
+
+def _path_of(item: object) -> str:
+    if isinstance(item, tuple):
+        item = item[0]
+    return item.path if isinstance(item, FileCtx) else item.file.path  # type: ignore[union-attr]

@@ -13,6 +13,7 @@ import builtins
 import posixpath
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.python.django_models import framework_receiver, reverse_member
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -152,6 +153,12 @@ class PythonModuleSystem:
     implicit_this = False
     property_functions = False
     open_types = False
+    framework_receiver = staticmethod(framework_receiver)
+    """Optional hook of the resolver core: Django's ``request.user`` / ``get_user_model()``
+    (:func:`indexer.languages.python.django_models.framework_receiver`)."""
+    reverse_member = staticmethod(reverse_member)
+    """Optional hook of the resolver core: Django's reverse one-to-one accessors
+    (:func:`indexer.languages.python.django_models.reverse_member`)."""
 
     def is_builtin(self, name: str) -> bool:
         """Whether ``name`` is a Python builtin."""

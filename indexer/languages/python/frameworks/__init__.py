@@ -19,6 +19,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "flask_restful",
     "starlette",
     "django_urls",
+    "drf_routers",
     "django_settings",
     "python_view_decorators",
     "python_http_clients",
@@ -40,6 +41,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "orm_tables",
     "orm_results",
     "orm_attributes",
+    "django_relations",
+    "class_uses",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -1,0 +1,181 @@
+"""Django's implicit types, as the resolver reads them: the user model behind ``request.user``, the
+class ``get_user_model()`` returns, and the reverse accessor a one-to-one field gives its target.
+
+* The user model: the module-level string constant ``AUTH_USER_MODEL = "app_label.Model"`` of the
+  repository (the settings file nearest to the file asking, when several set it), read as the class
+  ``Model`` of a module whose dotted key holds the package ``app_label`` (Django's default app label
+  is the app package's last name: ``conduit.apps.authentication`` is ``authentication``); without the
+  setting, ``django.contrib.auth.models.User`` when the repository holds it (Django itself), else a
+  library class (:data:`~indexer.resolve.values.EXTERNAL`).
+* ``request.user`` is an instance of it where ``request`` is the request: a parameter named
+  ``request`` without a type or typed with a request class (:data:`REQUEST_TYPES`) of the function
+  (or of a function enclosing it), a local bound from a DRF serializer's ``self.context``; and
+  ``self.request.user`` in a class whose ``request`` attribute comes from a library base (a
+  class-based view, a DRF view or viewset). Only in files importing ``django`` or ``rest_framework``.
+  A ``request`` bound to a class of the repository (``request = Req()``) is left alone.
+* ``get_user_model()`` (imported from ``django.contrib.auth``) is the user model class.
+* ``OneToOneField(Target, related_name="profile")`` in class ``Profile`` (the detector
+  :mod:`indexer.languages.python.frameworks.django_models` records it as a ``reverse`` binding): an
+  instance of ``Target`` (or a subclass) has attribute ``profile``, an instance of ``Profile``;
+  without ``related_name`` the accessor is the class name in lower case. The target is written as a
+  class expression, ``"self"``, ``"app_label.Model"``, ``"Model"`` (same app) or
+  ``settings.AUTH_USER_MODEL``.
+
+Every read goes through :class:`~indexer.resolve.language.Lookup`, so incremental updates redo what
+depends on a changed setting, model or field.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, Value
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import Lookup
+
+__all__ = ["REQUEST_TYPES", "framework_receiver", "model_reference", "reverse_member", "user_model"]
+
+REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
+"""Annotations of a ``request`` parameter that mean Django's or DRF's request."""
+
+_SETTING = "AUTH_USER_MODEL"
+_FALLBACK_MODULE = "django.contrib.auth.models"
+_LIBRARIES = ("django", "rest_framework")
+_CONTEXT = "self.context"  # a DRF serializer's context: ``request = self.context.get("request")``
+
+
+def user_model(r: Lookup, fc: FileCtx) -> Value:
+    """The user model class for code of ``fc``: a :class:`ClassV` of the repository, ``EXTERNAL``
+    (Django's own ``auth.User``, not in the repository) or ``None`` (a setting naming no class of it)."""
+    files = r.constant_files("python", _SETTING)
+    if files:
+        best = max(_shared(fc.path, s.path) for s in files)
+        for settings in files:
+            if _shared(fc.path, settings.path) != best:
+                continue
+            r.use(("name", settings.path, _SETTING))
+            value = _constant(settings, _SETTING)
+            if value is not None and value.count(".") == 1:
+                label, _, name = value.partition(".")
+                return _app_model(r, label, name) or None
+    for c in r.types_named("python", "User"):
+        if c.file.module_key == _FALLBACK_MODULE:
+            return ClassV(c)
+    return EXTERNAL
+
+
+def model_reference(r: Lookup, model: Def, text: str) -> Value:
+    """The class a relation field of ``model`` names by ``text``: a quoted string (``'self'``,
+    ``'app_label.Model'``, ``'Model'``) or an expression written in ``model``'s module
+    (``User``, ``models.User``, ``settings.AUTH_USER_MODEL``)."""
+    fc = model.file
+    if text.startswith("'"):
+        value = text.strip("'")
+        if value == "self":
+            return ClassV(model)
+        label, _, name = value.rpartition(".")
+        if label:
+            return _app_model(r, label, name)
+        for c in r.types_named("python", name):  # the same app: the model's own package
+            if c.file.module_key.rpartition(".")[0] == fc.module_key.rpartition(".")[0]:
+                return ClassV(c)
+        return None
+    if text.rpartition(".")[2] == _SETTING:
+        return user_model(r, fc)
+    v = r.resolve_expr(fc, None, text)
+    return v if isinstance(v, ClassV) else None
+
+
+def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list[str],
+                       head: Value) -> tuple[Value, int] | None:
+    """The value of the first segments of a dotted expression when Django gives them one the code
+    does not spell (``request.user``, ``self.request.user``, ``get_user_model()``), with how many
+    segments it stands for; ``None``: nothing special. ``head``: the first segment's own value."""
+    first = segments[0]
+    if first == "get_user_model()":
+        if (head is None or head is EXTERNAL) and _imported(fc, "get_user_model", "django.contrib.auth"):
+            return user_model(r, fc), 1
+        return None
+    if len(segments) < 2:
+        return None
+    if first == "request" and segments[1] == "user":
+        if (head is None or head is EXTERNAL) and _django_file(fc) and _is_request(fc, scope):
+            return _instance(user_model(r, fc)), 2
+    elif first == "self" and segments[1:3] == ["request", "user"]:
+        if isinstance(head, InstV) and _django_file(fc) and r.attr(head, "request") is EXTERNAL:
+            return _instance(user_model(r, fc)), 3
+    return None
+
+
+def reverse_member(r: Lookup, cls: Def, name: str) -> Value:
+    """Attribute ``name`` of an instance of ``cls`` given by a one-to-one field of another model
+    pointing at ``cls`` or one of its bases: an instance of that model; ``None``: none does."""
+    found = r.reverse_members("python", name)
+    if not found:
+        return None
+    ancestors = r.mro(cls)
+    for model, text in found:
+        target = model_reference(r, model, text)
+        if isinstance(target, ClassV) and any(a is target.c for a in ancestors):
+            return InstV(model, "inferred")
+    return None
+
+
+def _instance(v: Value) -> Value:
+    return InstV(v.c, "inferred") if isinstance(v, ClassV) else v
+
+
+def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
+    """The class ``name`` of the app labelled ``label``: a module whose key holds ``label`` as a
+    package, its ``models`` module (or package) first; ``None`` when no class matches."""
+    matches = [c for c in r.types_named("python", name) if label in c.file.module_key.split(".")[:-1]
+               or c.file.module_key.split(".")[-1] == label]
+    in_models = [c for c in matches if ".models" in f".{c.file.module_key}"]
+    chosen = in_models or matches
+    return ClassV(chosen[0]) if chosen else None
+
+
+def _constant(fc: FileCtx, name: str) -> str | None:
+    for c in fc.ex.constants:
+        if c.qualname == name and all(kind == "lit" for kind, _ in c.value.parts):
+            return "".join(text for _, text in c.value.parts)
+    return None
+
+
+def _imported(fc: FileCtx, name: str, module: str) -> bool:
+    imps = fc.imports.get(name)
+    return bool(imps) and imps[-1].level == 0 and imps[-1].module == module and imps[-1].name == name
+
+
+def _django_file(fc: FileCtx) -> bool:
+    """Whether ``fc`` imports from Django or Django REST framework."""
+    return any(i.level == 0 and (i.module or "").split(".", 1)[0] in _LIBRARIES
+               for imps in fc.imports.values() for i in imps)
+
+
+def _is_request(fc: FileCtx, scope: str | None) -> bool:
+    """Whether ``request`` in ``scope`` is the request: a parameter of it or of an enclosing function
+    (untyped or typed as a request), or bound in it from a serializer's ``self.context``."""
+    s = scope
+    while s is not None:
+        local = fc.bindings.get((s, "request"))
+        for rd in fc.by_qualname.get(s, ()):
+            if rd.is_callable:
+                for p in rd.d.params:
+                    if p.name == "request" and p.variadic is None:
+                        return p.type is None or p.type.rpartition(".")[2] in REQUEST_TYPES
+        if local:
+            return all(b.type.startswith(_CONTEXT) for b in local)
+        s = fc.parent_scope(s)
+    return False
+
+
+def _shared(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a.split("/"), b.split("/")):
+        if x != y:
+            break
+        n += 1
+    return n

@@ -1,0 +1,68 @@
+"""Django model relations and the user model, as bindings the resolver reads
+(:mod:`indexer.languages.python.django_models`).
+
+* ``profile = models.OneToOneField(Target, related_name="profile")`` (or ``OneToOneField(...)``;
+  rules in ``indexer/languages/python/queries/django_relations.scm``) in the body of class ``M`` ->
+  a :class:`~indexer.model.Binding` ``(M, "~<accessor>", <target>, "reverse")``: instances of
+  ``Target`` have the attribute ``<accessor>`` (``related_name``, else ``m`` lower-cased), an
+  instance of ``M``. ``<target>`` is the first argument (or ``to=``) as written, a string literal
+  quoted (``'auth.User'``, ``'self'``). ``related_name="+"`` (or ending in ``+``) hides the accessor:
+  nothing is recorded; so is a target that is neither a name, an attribute nor a plain string.
+* ``User = get_user_model()``: the extractor's ``constructed`` binding (calling it would make an
+  instance) becomes an ``alias`` of ``get_user_model()``, which the resolver reads as the user
+  model class itself.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from indexer.languages.base import SourceText, query, run_query
+from indexer.languages.python.frameworks.common import Args, scope_of, string_value
+from indexer.model import Binding, FileExtraction
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("python",)
+
+_ONE_TO_ONE = "OneToOneField"
+_USER_MODEL = "get_user_model"
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Rewrite the ``get_user_model()`` bindings and add the ``reverse`` bindings of one-to-one
+    fields of one parsed Python file in ``out``."""
+    data = src.data
+    if _USER_MODEL.encode() in data:
+        out.bindings[:] = [Binding(b.scope, b.name, _USER_MODEL + "()", "alias", b.line)
+                           if b.how == "constructed" and b.type == _USER_MODEL else b for b in out.bindings]
+    if _ONE_TO_ONE.encode() not in data:
+        return
+    for _, caps in run_query(query("python", "python/queries", "django_relations"), root):
+        callee = caps["callee"][0]
+        last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
+        if last is None or src.text(last) != _ONE_TO_ONE:
+            continue
+        model = scope_of(caps["assign"][0], src)
+        if model is None:
+            continue
+        args = Args.of(src, caps["args"][0])
+        target = _target(src, args.get(0, "to"))
+        related = args.keywords.get("related_name")
+        accessor = string_value(src, related) if related is not None else model.rpartition(".")[2].lower()
+        if target is None or not accessor or accessor.endswith("+") or not accessor.isidentifier():
+            continue
+        out.bindings.append(Binding(model, "~" + accessor, target, "reverse", src.line(caps["assign"][0])))
+
+
+def _target(src: SourceText, node: Node | None) -> str | None:
+    """The relation's target as the resolver reads it: ``'a.B'`` for a string, else the name or
+    attribute text; ``None`` for anything else."""
+    if node is None:
+        return None
+    value = string_value(src, node)
+    if value is not None:
+        return f"'{value}'" if value and "'" not in value else None
+    if node.type in ("identifier", "attribute"):
+        return "".join(src.text(node).split())
+    return None
