@@ -22,6 +22,7 @@ from lsp_server.cli import main, update_printer
 from lsp_server.ensemble_support import ExtraModels, extra_model_names
 from lsp_server.features.custom import SearchParams
 from lsp_server.mcp_server import Backend
+from stores.embedding_format import model_vectors_key
 from stores.config import ConfigError, load_config
 from stores.embedded import EmbeddedStore
 from stores.embedder import EmbedderError, ModelNotBuilt
@@ -33,7 +34,8 @@ SHOP = Path(__file__).resolve().parents[1] / "fixtures" / "agent-shop"
 
 @pytest.fixture
 def mini2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """``mini2`` registered and installed in this test's model folder; its vector id."""
+    """``mini2`` registered and installed in this test's model folder; its model id (its vectors are
+    stored under ``model_vectors_key`` of it)."""
     monkeypatch.setitem(LOCAL_MODELS, ensemble_fake.NAME, ensemble_fake.entry())  # type: ignore[arg-type]
     ensemble_fake.install(tmp_path / "models")
     monkeypatch.setenv("RIPPLE_MODELS_DIR", str(tmp_path / "models"))
@@ -67,7 +69,7 @@ def test_index_embeds_every_chunk_with_each_configured_model(shop: Path, mini2: 
     try:
         counts = store.chunk_count()
         assert counts["embedded"] == counts["chunks"] > 0
-        assert store.model_chunk_count(mini2) == counts["chunks"]
+        assert store.model_chunk_count(model_vectors_key(mini2)) == counts["chunks"]
     finally:
         store.close()
 
@@ -136,7 +138,7 @@ def test_watcher_embeds_new_chunks_with_every_model(tmp_path: Path, mini2: str) 
         printer = update_printer("agent-shop", store, True, None, True,
                                  ExtraModels(["minilm", "mini2"], None, None), echo=lines.append)
         printer(IndexReport("agent-shop", str(SHOP), files_changed=1, chunks=total))
-        assert store.chunk_count()["embedded"] == total and store.model_chunk_count(mini2) == total
+        assert store.chunk_count()["embedded"] == total and store.model_chunk_count(model_vectors_key(mini2)) == total
         printer(IndexReport("agent-shop", str(SHOP), files_changed=1, chunks=total))  # nothing new: nothing embedded again
     finally:
         store.close()
