@@ -18,7 +18,8 @@ from analysis.agent_queries import AgentQueries
 from analysis.ensemble import configured_engine, engine_maker, model_ranks
 from indexer.run import IndexReport
 from lsp_server.api.app import ApiSettings, create_app
-from lsp_server.cli import main, update_printer
+from lsp_server.cli import main
+from lsp_server.watch_support import update_printer
 from lsp_server.ensemble_support import ExtraModels, extra_model_names
 from lsp_server.features.custom import SearchParams
 from lsp_server.mcp_server import Backend
@@ -145,6 +146,77 @@ def test_watcher_embeds_new_chunks_with_every_model(tmp_path: Path, mini2: str) 
     first, second = (json.loads(line) for line in lines)
     assert (first["embedded"], first["models"]) == (total, {"mini2": total})
     assert (second["embedded"], second.get("models")) == (0, {"mini2": 0})
+
+
+def test_watch_all_embeds_updates_with_every_model(tmp_path: Path, mini2: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ripple watch --all``: a file saved after the first index gets vectors of the index's model and
+    of each other model of ``[search] models``, as ``ripple watch PATH`` gives it (it used to get none)."""
+    import shutil
+    import threading
+    import time
+
+    from indexer.discovery import DEFAULT_MAX_FILE_BYTES
+    from lsp_server import cli_central
+    from lsp_server.cli_central import watch_all
+
+    repo = tmp_path / "src" / "agent-shop"
+    shutil.copytree(SHOP, repo)
+    manifest = tmp_path / "repos.toml"
+    manifest.write_text('[[repository]]\npath = "src/agent-shop"\n', encoding="utf-8")
+    db = tmp_path / "team.db"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    index_all = cli_central.index_all
+
+    def index_then_configure(*args, **kwargs):  # the spawned index workers do not know the fake mini2:
+        outcomes = index_all(*args, **kwargs)  # configure it once they are done, before the watch starts
+        monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "minilm,mini2")
+        return outcomes
+
+    monkeypatch.setattr(cli_central, "index_all", index_then_configure)
+    stop, failed = threading.Event(), []
+
+    def run() -> None:
+        try:
+            watch_all(manifest, str(db), 1, None, True, None, DEFAULT_MAX_FILE_BYTES, True, stop)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    key = model_vectors_key(mini2)
+
+    def counts() -> tuple[int, int, int, bool]:
+        store = EmbeddedStore(db)
+        try:
+            c = store.chunk_count()
+            return c["chunks"], c["embedded"], store.model_chunk_count(key), "shop/refunds.py" in \
+                store.file_checksums("agent-shop")
+        finally:
+            store.close()
+
+    def wait(ok, what: str) -> tuple[int, int, int, bool]:
+        deadline = time.monotonic() + 120
+        while True:
+            now = counts() if db.exists() else (0, 0, 0, False)
+            if ok(now):
+                return now
+            assert not failed and time.monotonic() < deadline, f"{what}: {now} {failed}"
+            time.sleep(0.2)
+
+    try:
+        first = wait(lambda c: c[0] > 0 and c[0] == c[1], "the first index embedded")
+        time.sleep(2.0)  # the watcher arms after its first sync
+        (repo / "shop" / "refunds.py").write_text("def refund_order(order_id):\n    return order_id\n\n\n"
+                                                  "def refund_total(orders):\n    return len(orders)\n",
+                                                  encoding="utf-8")
+        wait(lambda c: c[3], "the saved file reached the index")
+        # the update's pass embeds the new chunks, and every chunk with mini2 (configured since)
+        after = wait(lambda c: c[0] == c[1] == c[2], "the new chunks embedded with both models")
+        assert after[0] == first[0] + 2  # the new file's two functions
+    finally:
+        stop.set()
+        thread.join(60)
+    assert not thread.is_alive() and not failed
 
 
 def test_a_model_that_cannot_load_costs_its_vectors_only(tmp_path: Path, mini2: str) -> None:
