@@ -120,6 +120,37 @@ def test_rest_search_reports_per_model_ranks(shop: Path, monkeypatch: pytest.Mon
     assert ranks["models"]["minilm"] >= 1
 
 
+def test_rest_lists_every_model_the_index_answers_with(shop: Path, mini2: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET /v1/search/models``: the bundled model, each local model (built or not) and how many chunks
+    have a vector of each, and which are configured (it used to list the bundled model only)."""
+    from stores.local_models import local_model_id
+
+    assert local_model_id("mini2") == mini2 and local_model_id("mpnet") is None  # read without loading it
+    total = chunk_total(shop)
+    monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "minilm,mini2")
+    app = create_app(ApiSettings(load_config(shop.parent), shop, roots=[shop.parent]))
+    with TestClient(app) as http:
+        body = http.get("/v1/search/models").json()
+    assert body == {
+        "models": [
+            {"name": "ripplegraph/all-MiniLM-L6-v2-int8", "searchName": "minilm", "dimensions": 384, "bundled": True,
+             "active": True, "built": True, "configured": True, "vectors": total},
+            {"name": "ripplegraph/all-mpnet-base-v2-int8", "searchName": "mpnet", "dimensions": 768, "bundled": False,
+             "active": False, "built": False, "configured": False, "vectors": 0},
+            {"name": "ripplegraph/mini2-int8", "searchName": "mini2", "dimensions": 384, "bundled": False,
+             "active": False, "built": True, "configured": True, "vectors": total}],
+        "configured": ["minilm", "mini2"], "chunks": total, "embedded": total}
+    # not configured any more: still listed with its vectors (a request's `models` may name it)
+    monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "")
+    monkeypatch.delenv("RIPPLE_SEARCH_MODELS")
+    app = create_app(ApiSettings(load_config(shop.parent), shop, roots=[shop.parent]))
+    with TestClient(app) as http:
+        body = http.get("/v1/search/models").json()
+    assert [(m["searchName"], m["configured"], m["vectors"]) for m in body["models"]] == [
+        ("minilm", False, total), ("mpnet", False, 0), ("mini2", False, total)]
+    assert body["configured"] == []
+
+
 def test_model_ranks_and_extra_model_names() -> None:
     assert model_ranks({"bm25": 2, "knn:minilm": 1, "knn:mpnet": 4, "name": 1}) == {"minilm": 1, "mpnet": 4}
     assert model_ranks({"bm25": 2, "knn": 1}) == {}
