@@ -104,11 +104,14 @@ class EnsembleEngine(QueryEngine):
         """As :meth:`QueryEngine.search` (``tests``: test code first), with a note for each model that
         does not cover every chunk."""
         result = super().search(query, limit, filters, tests)
-        covered = self.coverage()
-        notes = [f"model {m.name}: {covered[m.name]:,} of {result.chunks:,} chunks embedded"
-                 + (" (run `ripple embed`)" if covered[m.name] < result.chunks else "")
-                 for m in self.models if covered[m.name] < result.chunks]
+        notes = self.coverage_notes(result.chunks)
         return dataclasses.replace(result, notes=[*result.notes, *notes]) if notes else result
+
+    def coverage_notes(self, chunks: int) -> list[str]:
+        """A note for each model with a vector for fewer than ``chunks`` chunks (the index's count)."""
+        covered = self.coverage()
+        return [f"model {m.name}: {covered[m.name]:,} of {chunks:,} chunks embedded (run `ripple embed`)"
+                for m in self.models if covered[m.name] < chunks]
 
 
 def ensemble_engine(store: GraphStore, names: str | Sequence[str], index: SearchIndex | None = None,
