@@ -50,7 +50,7 @@ from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
-from analysis.tables import TableHit, is_table_target, table_accessors, tables_detail, tables_reached
+from analysis.tables import TableHit, is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
     CALLABLE_LABELS,
     TYPE_LABELS,
@@ -396,7 +396,9 @@ class _Clock:
 def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None, tests: str = "include") -> tuple[list[Node], int]:
     """The nodes ``query`` names (a table's test accessors as ``tests`` says), and how many searches ran."""
     if isinstance(query, NodesQuery) or (isinstance(query, SymbolQuery) and is_table_target(query.text)):
-        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text, tests)), 0
+        # tests apart: a table's test accessors are listed under the tests (hop 0), not as targets
+        mode = "exclude" if tests == "apart" else tests
+        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text, mode)), 0
     if isinstance(query, PositionQuery):
         if query.col is None:
             inside = [n for n in graph.nodes_in_file(query.repo, query.path)
@@ -438,8 +440,10 @@ def _contains(n: Node, line: int, col: int) -> bool:
 def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` at ``line`` / ``col`` names, as
     :func:`analysis.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
-    definition of that name around it; an overriding method's name means that method), else the
-    innermost definition around the position. Two or three store calls."""
+    definition of that name around it; an overriding method's name means that method), else, when no
+    identifier is there (``word`` empty) or the position is on a definition's first line, the innermost
+    definition around it; an identifier bound to nothing elsewhere names nothing (``[]``). Two or
+    three store calls."""
     nodes = graph.nodes_in_file(repo, path)
     end = col + max(len(word), 1)
     out = graph.outgoing([n.id for n in nodes], _POSITION_KINDS)
@@ -450,7 +454,8 @@ def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str)
         if hits:
             return hits
     code = [n for n in nodes if n.label in _CODE_LABELS and _contains(n, line, col)]
-    named = [n for n in code if n.name == word] or code
+    # an identifier bound to nothing means nothing, but on a definition's first line (its keyword, a modifier)
+    named = [n for n in code if n.name == word] or [n for n in code if not word or n.start_line == line]
     inner = max(named, key=lambda n: (n.start_line, n.start_col), default=None)
     return [inner] if inner is not None else []
 
@@ -905,6 +910,12 @@ def blast_radius(
     level = [t.node.id for t in targets]
     for i in level:
         walk.hop[i] = 0
+    if tests == "apart" and isinstance(query, SymbolQuery) and is_table_target(query.text):
+        table = table_nodes(counted, query.text)[0][0].id  # what explains them
+        for n in table_accessors(counted, query.text, "only"):  # test code reading or writing it: hop 0, apart
+            walk.hop[n.id], walk.parent[n.id] = 0, table
+            walk.test_ids.add(n.id)
+            walk.order.append(n.id)
     level = walk.level(level, 0, last=False)
     # The details count what the report shows: tests apart (or alone), each call site once.
     only = tests == "only"
