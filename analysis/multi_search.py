@@ -76,7 +76,7 @@ def search_indexes(engines: Sequence[QueryEngine], query: str, limit: int = 10, 
     """:meth:`QueryEngine.search` over every engine's index as one (see the module docstring): the
     lists of each, merged by raw score, fused once, the priors applied over the union. ``graph``:
     one graph holding every index's nodes (default: the first engine's; the language server passes
-    its union of the folders' graphs). The first engine's fusion, depth and priors rank the whole;
+    its union of the folders' graphs). The first engine's fusion, depth, priors and name match rank the whole;
     counts and notes are summed. Raises ``ValueError`` without an engine, and what the stores raise."""
     if not engines:
         raise ValueError("no index to search")
@@ -94,7 +94,8 @@ def search_indexes(engines: Sequence[QueryEngine], query: str, limit: int = 10, 
     total = {k: sum(c.get(k, 0) for c in counts) for k in ("chunks", "embedded")}
     ranker = QueryEngine(graph if graph is not None else first.graph,
                          _Chunks([e.index for e in engines], origin, total),  # type: ignore[arg-type]
-                         None, first.candidates, first.fusion, priors=first.priors, exact_first=first.exact_first)
+                         None, first.candidates, first.fusion, priors=first.priors, exact_first=first.exact_first,
+                         name_match=first.name_match)
     result = ranker.rank(query, merge_lists(per_index, first.candidates), limit, total, tests)
     notes = [n for e, c in zip(engines, counts) if isinstance(e, EnsembleEngine) for n in e.coverage_notes(c["chunks"])]
     return dataclasses.replace(result, notes=list(dict.fromkeys([*result.notes, *notes])))

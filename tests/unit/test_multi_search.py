@@ -62,9 +62,10 @@ def test_several_indexes_rank_as_one(stores) -> None:
     assert sorted(ids[1:]) == sorted(f"petclinic:clinic/owners.{n}(1)" for n in ("owner_name", "show", "save_owner",
                                                                               "owner_pets"))
     assert result.lists == ["bm25"] and (result.chunks, result.embedded) == (10, 0)
-    # the answer the language server used to give: each index ranked alone, merged by score
-    alone = [e.search("fetch owner", 10) for e in engines]
-    assert alone[0].hits[0].score == max(h.score for h in alone[1].hits)  # level: both lists' best is 1.0
+    # why: on the raw BM25 scale petclinic's "owner"-only hits (a word in 4 of its 5 chunks: IDF near 0)
+    # are far below client's fetch_owner; min-max fusion of each index alone gives both bests 1.0
+    raw = [e.ranked_lists("fetch owner")["bm25"][0].score for e in engines]
+    assert raw[1] < raw[0] / 100
     # the order of the engines does not matter
     swapped = search_indexes(engines[::-1], "fetch owner", 10, graph=graph)
     assert [h.chunk.id for h in swapped.hits] == ids
