@@ -47,7 +47,8 @@ from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.ensemble import EngineMaker, engine_maker
-from analysis.retrieval import QueryEngine, SearchHit, SearchResult
+from analysis.multi_search import search_indexes
+from analysis.retrieval import QueryEngine, SearchHit
 from analysis.tokens import CHARS_PER_TOKEN, token_counter
 from stores.contracts import GraphStore, Node, RepositoryRecord, SearchFilters, SearchIndex
 from stores.errors import QueryFailed
@@ -578,8 +579,7 @@ class AgentQueries:
         graph = steps.graph
         filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
         engines = self._engines(steps)
-        results = [engine.search(query, limit, filters, tests=bool(tests)) for engine in engines]
-        result = _merge(results, limit)
+        result = search_indexes(engines, query, limit, filters, bool(tests))  # one ranking over every index
         steps.lap("Hybrid search", f"{len(result.hits)} hits from {' + '.join(result.lists) or 'no list'}"
                   f" ({result.embedded:,} of {result.chunks:,} chunks embedded)")
         hits = self._hits_json(graph, result.hits)
@@ -823,16 +823,6 @@ def _display(n: Node) -> str:
 def _ref_json(r: Reference) -> dict[str, Any]:
     return {"target": r.target, "kind": r.kind, "from": r.source.id, "from_name": _display(r.source),
             "repo": r.repo, "path": r.file, "line": r.line, "col": r.col + 1, "resolution": r.resolution}
-
-
-def _merge(results: Sequence[SearchResult], limit: int) -> SearchResult:
-    """Several indexes' results as one: hits by score (ties by chunk id), lists and counts summed."""
-    if len(results) == 1:
-        return results[0]
-    hits = sorted((h for r in results for h in r.hits), key=lambda h: (-h.score, h.chunk.id))[:limit]
-    lists = list(dict.fromkeys(name for r in results for name in r.lists))
-    return SearchResult(hits, lists, sum(r.embedded for r in results), sum(r.chunks for r in results),
-                        sum(r.dropped for r in results), list(dict.fromkeys(n for r in results for n in r.notes)))
 
 
 def _iso(ts: float | None) -> str | None:

@@ -26,6 +26,7 @@ from analysis.fusion import Fusion
 from analysis.retrieval import QueryEngine, SearchResult, query_engine
 from stores.contracts import GraphStore, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import Embedder, EmbedderError
+from stores.embedding_format import model_vectors_key
 from stores.local_models import BUNDLED_NAME, open_model, parse_model_names
 
 __all__ = ["DenseModel", "EnsembleEngine", "EngineMaker", "ensemble_engine", "configured_engine", "engine_maker",
@@ -51,8 +52,9 @@ loaded once: what :func:`engine_maker` returns."""
 @dataclass(frozen=True, slots=True)
 class DenseModel:
     """One model of an ensemble: ``name`` (``mpnet``), ``embed_query`` (query -> normalised vector of
-    the model's size) and ``model_id``: the id its vectors are stored under, ``None`` for the index's
-    own model (the vectors on the chunks)."""
+    the model's size) and ``model_id``: the key its vectors are stored under
+    (:func:`stores.embedding_format.model_vectors_key` of the embedder's id: model and embedding text
+    format), ``None`` for the index's own model (the vectors on the chunks)."""
 
     name: str
     embed_query: Callable[[str], Sequence[float]]
@@ -102,11 +104,14 @@ class EnsembleEngine(QueryEngine):
         """As :meth:`QueryEngine.search` (``tests``: test code first), with a note for each model that
         does not cover every chunk."""
         result = super().search(query, limit, filters, tests)
-        covered = self.coverage()
-        notes = [f"model {m.name}: {covered[m.name]:,} of {result.chunks:,} chunks embedded"
-                 + (" (run `ripple embed`)" if covered[m.name] < result.chunks else "")
-                 for m in self.models if covered[m.name] < result.chunks]
+        notes = self.coverage_notes(result.chunks)
         return dataclasses.replace(result, notes=[*result.notes, *notes]) if notes else result
+
+    def coverage_notes(self, chunks: int) -> list[str]:
+        """A note for each model with a vector for fewer than ``chunks`` chunks (the index's count)."""
+        covered = self.coverage()
+        return [f"model {m.name}: {covered[m.name]:,} of {chunks:,} chunks embedded (run `ripple embed`)"
+                for m in self.models if covered[m.name] < chunks]
 
 
 def ensemble_engine(store: GraphStore, names: str | Sequence[str], index: SearchIndex | None = None,
@@ -125,7 +130,7 @@ def ensemble_engine(store: GraphStore, names: str | Sequence[str], index: Search
     for name in parse_model_names(names):
         embedder = _query_model(name, models_folder)
         own = name == BUNDLED_NAME and not model_name
-        models.append(DenseModel(name, lambda q, e=embedder: e.embed([q])[0], None if own else embedder.model_id))
+        models.append(DenseModel(name, lambda q, e=embedder: e.embed([q])[0], None if own else model_vectors_key(embedder.model_id)))
     return EnsembleEngine(store, index, models)
 
 

@@ -48,6 +48,7 @@ from analysis.retrieval import QueryEngine  # noqa: E402
 from bench.reval.build import build_corpus, open_eval_store  # noqa: E402
 from bench.reval.metrics import BOOTSTRAP, bootstrap, first_rank, paired, per_query  # noqa: E402
 from indexer.embedding import embed_pending_model  # noqa: E402
+from stores.embedding_format import model_vectors_key  # noqa: E402
 from stores.local_models import open_model  # noqa: E402
 from stores.model_vectors import MODEL_VECTORS_TABLE  # noqa: E402
 
@@ -128,9 +129,10 @@ def rank_corpus(store, name: str, queries: list, minilm, mpnet, depth: int) -> t
     qb, tb = zip(*(timed(lambda t=t: mpnet.embed([t])[0]) for t in texts))
     va, vb = dict(zip(texts, qa)), dict(zip(texts, qb))
     hybrid = QueryEngine(store, store, lambda q: va[q])
-    solo_b = EnsembleEngine(store, store, [DenseModel("mpnet", lambda q: vb[q], mpnet.model_id)])
+    key = model_vectors_key(mpnet.model_id)  # what embed_pending_model stores them under
+    solo_b = EnsembleEngine(store, store, [DenseModel("mpnet", lambda q: vb[q], key)])
     both = EnsembleEngine(store, store, [DenseModel("minilm", lambda q: va[q]),
-                                         DenseModel("mpnet", lambda q: vb[q], mpnet.model_id)])
+                                         DenseModel("mpnet", lambda q: vb[q], key)])
     lat: dict[str, list[float]] = {k: [] for k in ("knn:minilm", "knn:mpnet", "hybrid", "ensemble")}
     records = []
     for q in queries:
@@ -140,7 +142,7 @@ def rank_corpus(store, name: str, queries: list, minilm, mpnet, depth: int) -> t
         hits, ms = timed(lambda q=q: store.knn(va[q.text], depth))
         lat["knn:minilm"].append(ms)
         rec["ranks"]["knn:minilm"] = first_rank([h.chunk_id for h in hits], answers)
-        hits, ms = timed(lambda q=q: store.model_knn(mpnet.model_id, vb[q.text], depth))
+        hits, ms = timed(lambda q=q: store.model_knn(key, vb[q.text], depth))
         lat["knn:mpnet"].append(ms)
         rec["ranks"]["knn:mpnet"] = first_rank([h.chunk_id for h in hits], answers)
         for mode, engine in (("hybrid", hybrid), ("hybrid:mpnet", solo_b), ("ensemble", both)):
@@ -184,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         c = build_corpus(root, name, args.work)
         files, queries = subset(c.files, c.queries, args.max_chunks, args.queries)
         store, embed_minilm = open_eval_store(args.work, f"{name}-ens", files, minilm)
-        seeded = seed_model_vectors(store, f"{name}-ens", args.work, mpnet.model_id)
+        seeded = seed_model_vectors(store, f"{name}-ens", args.work, model_vectors_key(mpnet.model_id))
         t0 = time.perf_counter()
         report = embed_pending_model(store, mpnet)
         embed_mpnet = time.perf_counter() - t0

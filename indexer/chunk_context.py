@@ -39,6 +39,8 @@ The chunk's ``checksum`` (the key of the content-addressed embedding cache and o
 in two classes or files get a vector each, and a text is still embedded once. The format is recorded
 with the model (:func:`embedding_record`): an index whose vectors were computed from another format
 (or another model) has them all dropped by ``set_embedding_model`` and embedded again, never mixed.
+The format constant and the record live in :mod:`stores.embedding_format` (the ensemble's extra models
+key their vectors by the same record); they are re-exported here.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ import re
 
 from indexer.symbols import module_path
 from stores.contracts import CODE_UNIT_KINDS, Chunk
+from stores.embedding_format import EMBEDDING_TEXT_FORMAT, embedding_record
 
 __all__ = ["EMBEDDING_TEXT_FORMAT", "PATH_PARTS", "embedding_text", "short_path", "embedding_header", "chunk_checksum", "with_checksum", "embedding_record",
            "qualified_name"]
@@ -59,11 +62,6 @@ PATH_PARTS = 3
 """Parts of the file path in the header: the file and its two folders. The leading folders are the
 same for most of a repository (``src/main/java/org/springframework/samples/…``, ``django/``) and cost
 the model's window most on Java (a median of 25 tokens for the whole path on spring-petclinic)."""
-
-EMBEDDING_TEXT_FORMAT = "ctx1"
-"""Version of :func:`embedding_text`'s format. Change it with the format: indexes embedded under
-another value are re-embedded in full (see :func:`embedding_record`)."""
-
 
 def qualified_name(chunk: Chunk) -> str:
     """The definition's name inside its file, enclosing classes and functions first
@@ -120,9 +118,3 @@ def with_checksum(chunk: Chunk) -> Chunk:
     through it)."""
     return dataclasses.replace(chunk, checksum=chunk_checksum(chunk))
 
-
-def embedding_record(model_id: str) -> str:
-    """What an index records as its vectors' origin (``set_embedding_model``): the model id, a space,
-    then ``text=`` and :data:`EMBEDDING_TEXT_FORMAT` (``ripplegraph/all-MiniLM-L6-v2-int8@dea33b00e097
-    text=ctx1``). Model ids hold no space, so the model is the record's part before the first space."""
-    return f"{model_id} text={EMBEDDING_TEXT_FORMAT}"

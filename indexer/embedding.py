@@ -24,6 +24,7 @@ from typing import Protocol
 
 from indexer.chunk_context import embedding_record, embedding_text
 from stores.contracts import SearchIndex
+from stores.embedding_format import model_vectors_key, model_vectors_prefix
 
 log = logging.getLogger(__name__)
 
@@ -118,15 +119,16 @@ def embed_pending(
 def embed_pending_model(
     index: SearchIndex, embedder: TextEmbedder, progress: _Progress | None = None, batch_size: int = DEFAULT_BATCH
 ) -> EmbedReport:
-    """Embed, with an additional model of an ensemble (``embedder``; its vectors are kept apart by
-    ``embedder.model_id``, see :meth:`stores.contracts.SearchIndex.set_model_embeddings`), every
+    """Embed, with an additional model of an ensemble (``embedder``; its vectors are kept apart under
+    :func:`stores.embedding_format.model_vectors_key` of ``embedder.model_id``, the model id and the
+    embedding text format, see :meth:`stores.contracts.SearchIndex.set_model_embeddings`), every
     chunk text that has no vector of it yet. First drops that model's vectors of texts no chunk holds
-    and those of its older builds (ids with the same name before ``@``). ``reused`` counts chunks that
-    got a vector through a twin text. Raises what the embedder or the store raises; vectors already
-    written stay."""
+    and those of its other builds or text formats (:func:`~stores.embedding_format.model_vectors_prefix`).
+    ``reused`` counts chunks that got a vector through a twin text. Raises what the embedder or the
+    store raises; vectors already written stay."""
     t0 = time.perf_counter()
-    model = embedder.model_id
-    index.prune_model_vectors(model, keep_prefix=model.partition("@")[0] + "@" if "@" in model else None)
+    model = model_vectors_key(embedder.model_id)
+    index.prune_model_vectors(model, keep_prefix=model_vectors_prefix(embedder.model_id))
     initial = index.model_chunk_count(model)
     if progress is not None:
         progress.start("embed", index.chunk_count()["chunks"] - initial)

@@ -7,11 +7,10 @@ the answer as text (rich) or, with ``--json``, as one JSON document on stdout. L
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,7 +35,6 @@ from lsp_server.cli_models import search_engine, warn_model
 from lsp_server.cli_similar import similar
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
-from indexer.embedding import embed_pending
 from indexer.languages import language_names
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
@@ -47,10 +45,11 @@ from lsp_server.ensemble_support import ExtraModels
 from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
+from lsp_server.watch_support import update_printer
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
-from stores.factory import (DB_ENV, claim_repository, default_db_path, find_db, open_embedder, open_stores,
+from stores.factory import (DB_ENV, claim_repository, default_db_path, find_db, open_stores,
                             prune_state_dirs, repository_name, state_dir, writer_lock)
 
 __all__ = ["main"]
@@ -686,38 +685,6 @@ def _watch_thread(watcher: Any, stop: Any, failures: list[str]) -> None:
         failures.append(f"{watcher.index.root}: {exc}")
     finally:
         watcher.index.close()
-
-
-def update_printer(name: str, search: Any, embed: bool, model: str | None, as_json: bool,
-                   extra: ExtraModels | None = None, echo: Callable[[str], Any] = click.echo) -> Any:
-    """The watcher's callback for one repository: a line per update (``--json``: one JSON object, through
-    ``echo``), after embedding new chunks with the index's ``model``, then each other model of
-    ``[search] models`` (``extra``: their counts under ``models``)."""
-    state: dict[str, Any] = {"embedder": None, "embed": embed}
-
-    def on_update(report: IndexReport) -> None:
-        vectors, others = 0, {}
-        if state["embed"] and report.chunks:
-            try:
-                state["embedder"] = state["embedder"] or open_embedder(model)
-                vectors = embed_pending(search, state["embedder"]).embedded
-                others = {n: r.embedded for n, r in (extra.embed(search) if extra else {}).items()}
-            except EmbedderError as exc:
-                err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
-                state["embed"] = False
-        ms = round(1000 * report.phases.get("total", 0.0))
-        if as_json:
-            echo(json.dumps({"repo": name, "files_changed": report.files_changed,
-                             "files_resolved": report.files_resolved, "files_written": report.files_written,
-                             "files_deleted": report.files_deleted, "embedded": vectors,
-                             **({"models": others} if others else {}), "ms": ms}))
-        else:
-            out.print(f"{name}: {report.files_changed} changed, {report.files_resolved} re-bound, "
-                      f"{report.files_written} written, {report.files_deleted} removed in {ms} ms"
-                      + (f"; {vectors} chunks embedded" if vectors else "")
-                      + "".join(f", {n} {k}" for n, k in others.items() if k), markup=False)
-
-    return on_update
 
 
 API_KEY_ENV = "RIPPLE_API_KEY"

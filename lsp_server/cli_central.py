@@ -25,7 +25,6 @@ configured stores, several at a time:
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import threading
@@ -45,8 +44,10 @@ from indexer.manifest import ManifestEntry, ManifestError, estimate_mib, load_ma
 from indexer.registry import branch_identity, refresh_counts
 from indexer.run import IndexOptions
 from lsp_server.central_pool import WRITE_WAIT_SECONDS, RepoJob, RepoOutcome, run_jobs
-from lsp_server.cli_models import embed_extra_models
+from lsp_server.cli_models import embed_extra_models, warn_model
 from lsp_server.cli_support import RichProgress, emit_json, err, loaded_config, out
+from lsp_server.ensemble_support import ExtraModels
+from lsp_server.watch_support import UpdateEmbedding, update_printer
 from stores.embedder import EmbedderError
 from stores.errors import StoreError
 from stores.factory import (claim_repository, default_db_path, open_embedder, open_stores, state_dir,
@@ -209,10 +210,14 @@ def index_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
 
 
 def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: int | None, embed: bool,
-              model: str | None, max_file_size: int, as_json: bool) -> None:
+              model: str | None, max_file_size: int, as_json: bool, stop: threading.Event | None = None) -> None:
     """``ripple watch --all MANIFEST``: :func:`index_all`, then follow every repository indexed until
-    Ctrl-C (one watcher thread each in this process; each keeps its repository's resolver state in
-    memory, so the memory budget bounds the indexing, not the watching)."""
+    Ctrl-C (or until ``stop`` is set; one watcher thread each in this process; each keeps its
+    repository's resolver state in memory, so the memory budget bounds the indexing, not the
+    watching). After each update the new and changed chunks are embedded with the index's model and
+    each other model of ``[search] models``, as ``ripple watch PATH`` does (one
+    :class:`lsp_server.watch_support.UpdateEmbedding` for all repositories: models loaded once, one
+    pass at a time); ``embed`` false (``--no-embed``) embeds nothing."""
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
     from stores.config import doc_folders_of, load_config
@@ -220,7 +225,10 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
     outcomes = index_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
     db_path = Path(db) if db else default_db_path(manifest.resolve().parent)
     config = loaded_config(load_config())
-    stop = threading.Event()
+    index_model = model or config.embedding_model
+    embedding = UpdateEmbedding(index_model, ExtraModels(config.search.models, index_model, config.models_dir,
+                                                         on_error=warn_model), embed)
+    stop = stop or threading.Event()
     failures: list[str] = []
     runs: list[tuple[threading.Thread, Any]] = []
     entries = {e.name: e for e in load_manifest(manifest)}
@@ -234,14 +242,16 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
                                    jobs=1, http_services=config.http_services, state_dir=str(state_dir(db_path)),
                                    doc_folders=doc_folders_of(Path(entry.path)))
             watcher = Watcher(RepositoryIndex(entry.path, stores.graph, stores.search, options),
-                              lock=lambda: writer_lock(db_path), on_update=_printer(o.key, as_json))
+                              lock=lambda: writer_lock(db_path),
+                              on_update=update_printer(o.key, stores.search, embed, index_model, as_json,
+                                                       embedding=embedding))
             thread = threading.Thread(target=_watch, args=(watcher, stop, failures), daemon=True,
                                       name=f"ripple-watch-{o.key}")
             runs.append((thread, stores))
             thread.start()
         if not as_json:
             err.print(f"[dim]watching {len(runs)} repositories (Ctrl-C stops)[/dim]")
-        while runs and any(t.is_alive() for t, _ in runs):
+        while runs and any(t.is_alive() for t, _ in runs) and not stop.is_set():
             for t, _ in runs:
                 t.join(0.2)
     except KeyboardInterrupt:
@@ -264,15 +274,3 @@ def _watch(watcher: Any, stop: threading.Event, failures: list[str]) -> None:
         failures.append(f"{watcher.index.root}: {exc}")
     finally:
         watcher.index.close()
-
-
-def _printer(key: str, as_json: bool) -> Any:
-    def on_update(report: Any) -> None:
-        ms = round(1000 * report.phases.get("total", 0.0))
-        if as_json:
-            click.echo(json.dumps({"repo": key, "files_changed": report.files_changed,
-                                   "files_written": report.files_written, "ms": ms}))
-        else:
-            out.print(f"{key}: {report.files_changed} changed, {report.files_written} written in {ms} ms", markup=False)
-
-    return on_update

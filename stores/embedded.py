@@ -711,9 +711,10 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         return None if only is None else self._bm25_rows(match, only, where, params, limit)
 
     def _prune_common(self, tokens: list[str]) -> tuple[list[str], dict[str, int]]:
-        """``tokens`` without those present in >= half of the chunks, unless none would remain; then,
-        while their postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays).
-        With the document count of each token (``{}`` when fewer than two tokens or chunks)."""
+        """``tokens`` without those no chunk holds and those present in >= half of the chunks, unless
+        none would remain (then the present ones, or ``tokens`` when none is present); then, while their
+        postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays). With the
+        document count of each token (``{}`` when fewer than two tokens or chunks)."""
         if len(tokens) < 2:
             return tokens, {}
         db = self._db
@@ -733,8 +734,12 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
                 df[t] = found.get(t, 0)
                 if cache is not None:
                     cache.put(t, df[t])
+        # A term no chunk holds matches nothing: it must not be what keeps the query from its words.
+        present = [t for t in tokens if df.get(t, 0) > 0]
+        if not present:
+            return tokens, df
         common = {term for term, docs in df.items() if docs >= _COMMON_FRACTION * total}
-        kept = [t for t in tokens if t not in common] or list(tokens)
+        kept = [t for t in present if t not in common] or present
         # Bounded work: FTS5 scores every chunk matching any token, so the postings of the kept
         # tokens are the cost. Over budget, drop the most common tokens (the lowest IDF) first.
         postings = sum(df.get(t, 0) for t in kept)

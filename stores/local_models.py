@@ -24,10 +24,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from stores.embedder import BUNDLED_MODEL_DIR, DIM, Embedder, EmbedderError, LocalFolder
+from stores.embedder import (BUNDLED_MODEL, BUNDLED_MODEL_DIR, DIM, Embedder, EmbedderError, LocalFolder,
+                             bundled_model_digest, model_digest)
 
 __all__ = ["MODELS_ENV", "BUNDLED_NAME", "LocalModel", "LOCAL_MODELS", "models_dir", "model_folder", "open_model",
-           "parse_model_names", "is_built"]
+           "parse_model_names", "is_built", "local_model_id"]
 
 MODELS_ENV = "RIPPLE_MODELS_DIR"
 """Environment variable naming the folder that holds locally built models."""
@@ -82,6 +83,21 @@ def is_built(name: str, folder: str | Path | None = None) -> bool:
     """Whether model ``name``'s files are in place (``model.onnx`` and ``SHA256SUMS``)."""
     path = model_folder(name, folder)
     return (path / "model.onnx").is_file() and (path / "SHA256SUMS").is_file()
+
+
+def local_model_id(name: str, folder: str | Path | None = None) -> str | None:
+    """The ``model_id`` :func:`open_model` would give model ``name`` (``ripplegraph/<folder>@<digest
+    of model.onnx>``), read from its ``SHA256SUMS`` without loading the model; ``None`` when it is not
+    built (or its sums cannot be read). Raises :class:`EmbedderError` for an unknown name."""
+    model = _known(name)
+    if model.bundled:
+        return f"{BUNDLED_MODEL}@{bundled_model_digest()}"
+    if not is_built(name, folder):
+        return None
+    try:
+        return f"ripplegraph/{model.folder}@{model_digest(model_folder(name, folder), '')}"
+    except EmbedderError:
+        return None
 
 
 def open_model(name: str, folder: str | Path | None = None, threads: int | None = None) -> Embedder:

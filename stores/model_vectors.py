@@ -7,8 +7,9 @@ that needs it (no schema-version bump: an index without it simply has no such ve
 
     model_embeddings (model TEXT, checksum TEXT, embedding BLOB, PRIMARY KEY (model, checksum))
 
-keyed by the model's id (``ripplegraph/all-mpnet-base-v2-int8@<digest of model.onnx>``, so a rebuilt
-model never mixes with the old one's vectors) and the chunk text's checksum: content-addressed like
+keyed by the model's id and the embedding text format (:func:`stores.embedding_format.model_vectors_key`:
+``ripplegraph/all-mpnet-base-v2-int8@<digest of model.onnx> text=ctx1``, so neither a rebuilt model nor
+a new chunk-header format ever mixes with the old vectors) and the chunk text's checksum: content-addressed like
 ``embedding_cache``, a text is embedded once per model whatever chunks hold it, a chunk replaced by
 a re-index finds its vector again when its text is unchanged, and a chunk whose text changed has
 none (its old text's row is simply not joined). Rows of texts no chunk holds any more are removed by

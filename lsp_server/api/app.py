@@ -28,11 +28,11 @@ from analysis.agent_queries import AgentQueries, IndexSource
 from lsp_server.api import analysis_routes
 from lsp_server.api.guard import PROBLEM_JSON, ApiProblem, BodyLimit, install_handlers, key_matches
 from lsp_server.api.jobs import JobConflict, Jobs, PathRefused, validate_root
+from lsp_server.api.search_models import list_models
 from lsp_server.freshness_support import recorded_states
-from lsp_server.api.models import (MAX_MAX_TOKENS, NAME_PATTERN, Deleted, Health, IngestRequest, Job, ModelInfo,
-                                   ModelsResponse, Problem, RepositoryList, RepositoryStats, StoreHealth)
+from lsp_server.api.models import (MAX_MAX_TOKENS, NAME_PATTERN, Deleted, Health, IngestRequest, Job, ModelsResponse,
+                                   Problem, RepositoryList, RepositoryStats, StoreHealth)
 from stores.config import Config
-from stores.embedder import BUNDLED_MODEL, DIM
 from stores.errors import StoreError
 from stores.factory import Stores, index_written_at, open_stores, repository_roots
 
@@ -251,13 +251,12 @@ def create_app(settings: ApiSettings, open_fn: Callable[..., Stores] = open_stor
 
     @app.get("/v1/search/models", response_model=ModelsResponse, tags=["search"])
     def models() -> ModelsResponse:
-        """The embedding models this server knows and which one embeds queries; how many chunks have vectors."""
-        counts = service.stores.search.chunk_count()
-        active = service.model
-        listed = [ModelInfo(name=BUNDLED_MODEL, dimensions=DIM, bundled=True, active=active is None)]
-        if active is not None:
-            listed.append(ModelInfo(name=active, dimensions=DIM, bundled=False, active=True))
-        return ModelsResponse(models=listed, chunks=counts["chunks"], embedded=counts["embedded"])
+        """Every embedding model the index can answer with (the bundled one, each built local model, the
+        index's fastembed model): which embeds queries, which are configured, how many chunks have a
+        vector of each (:mod:`lsp_server.api.search_models`)."""
+        config = service.settings.config
+        return list_models(service.stores.search, service.model, config.search.models,
+                           str(config.models_dir) if config.models_dir else None)
 
     analysis_routes.install(app, service)
     return app

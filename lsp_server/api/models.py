@@ -321,19 +321,29 @@ class SimilarResponse(Answered):
 
 
 class ModelInfo(Wire):
-    """An embedding model: its fastembed ``name``, vector ``dimensions``, whether it ships with ripple
-    (``bundled``) and whether this server embeds queries with it (``active``)."""
+    """An embedding model: its ``name`` (fastembed's), ``searchName`` (what a search's ``models``
+    takes, ``minilm`` / ``mpnet``; null for a fastembed model), vector ``dimensions``, whether it
+    ships with ripple (``bundled``), whether this server embeds queries with it by default
+    (``active``: the index's own model), whether it is ``built`` here (``ripple models build``),
+    ``configured`` (in ``[search] models``) and how many chunks have a vector of it (``vectors``)."""
 
     name: str
+    search_name: str | None = None
     dimensions: int
     bundled: bool
     active: bool
+    built: bool = True
+    configured: bool = False
+    vectors: int = 0
 
 
 class ModelsResponse(Wire):
-    """The embedding models, and how many of the index's chunks have a vector."""
+    """The embedding models the index can answer with (a model can when it is built and ``vectors`` >
+    0), the ``[search] models`` names (``configured``; empty: one model), and how many of the index's
+    chunks have a vector of its own model (``embedded``)."""
 
     models: list[ModelInfo]
+    configured: list[str] = []
     chunks: int
     embedded: int
 

@@ -11,6 +11,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from analysis.agent_queries import MAX_MAX_TOKENS, AgentQueries, TargetError
 from analysis.ensemble import configured_engine, engine_maker, model_ranks
+from analysis.multi_search import search_indexes
 from analysis.retrieval import QueryEngine
 from analysis.services import service_map
 from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
@@ -141,7 +142,9 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
     hits, notes = [], []
     config = ls.session.config if ls.session is not None else None
     folder = str(config.models_dir) if config is not None and config.models_dir else None
-    for graph, index in ls.search_sources():
+    sources = ls.search_sources()
+    engines = []
+    for graph, index in sources:
         if params.models is not None:  # asked for: a model that cannot load is the request's error
             try:
                 engine = configured_engine(graph, index, None, parse_model_names(params.models), folder)
@@ -151,10 +154,10 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
             make, note = engine_maker(graph, index, None, config.search.models if config else (), folder)
             notes += [note] if note else []
             engine = make(graph, index) if make else QueryEngine(graph, index)
-        result = engine.search(query, limit, tests=params.tests)
-        hits += result.hits
-        notes += result.notes
-    hits.sort(key=lambda h: -h.score)
+        engines.append(engine)
+    if engines:  # several folders' indexes ranked as one (analysis.multi_search), not each on its own scale
+        result = search_indexes(engines, query, limit, tests=params.tests, graph=ls.graph() if len(engines) > 1 else None)
+        hits, notes = result.hits, [*notes, *result.notes]
     return {"hits": [{
         "uri": conv.text(h.chunk.repo, h.chunk.file).uri,
         "range": conv.range(h.chunk.repo, h.chunk.file, h.chunk.start_line, 0, h.chunk.end_line + 1, 0),

@@ -135,9 +135,17 @@ def test_similar(http):
 
 
 def test_models(http):
+    from stores.local_models import models_dir
+
+    from tests.api.conftest import clean_env
+
+    mpnet_built = (models_dir(env=clean_env()) / "all-mpnet-base-v2-int8" / "SHA256SUMS").is_file()
     assert http.get("/v1/search/models").json() == {
-        "models": [{"name": "ripplegraph/all-MiniLM-L6-v2-int8", "dimensions": 384, "bundled": True, "active": True}],
-        "chunks": 22, "embedded": 22}
+        "models": [{"name": "ripplegraph/all-MiniLM-L6-v2-int8", "searchName": "minilm", "dimensions": 384,
+                    "bundled": True, "active": True, "built": True, "configured": False, "vectors": 22},
+                   {"name": "ripplegraph/all-mpnet-base-v2-int8", "searchName": "mpnet", "dimensions": 768,
+                    "bundled": False, "active": False, "built": mpnet_built, "configured": False, "vectors": 0}],
+        "configured": [], "chunks": 22, "embedded": 22}
 
 
 def test_symbol(http):
@@ -274,7 +282,7 @@ def test_ingest_job_progress_conflict_and_delete(writable):
     # skipEmbeddings computes no vector, but shop's 12 chunks have petclinic's texts: their vectors come back
     # from the embedding cache
     assert {k: v for k, v in http.get("/v1/search/models").json().items() if k != "models"} == {
-        "chunks": 34, "embedded": 34}
+        "configured": [], "chunks": 34, "embedded": 34}
     callers = http.post("/v1/callers", json={"target": "shop:src/main/java/org/example/OwnerRepository.OwnerRepository"
                                                        ".findById(int)"}).json()
     assert [r["from"] for r in callers["callers"]] == [

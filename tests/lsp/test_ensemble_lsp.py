@@ -20,6 +20,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from stores.embedding_format import model_vectors_key
 from stores.embedded import EmbeddedStore
 from stores.local_models import LOCAL_MODELS, open_model
 from tests import ensemble_fake
@@ -69,7 +70,7 @@ def counts(db: Path, model: str) -> tuple[int, int, int]:
     store = EmbeddedStore(db)
     try:
         c = store.chunk_count()
-        return c["chunks"], c["embedded"], store.model_chunk_count(model)
+        return c["chunks"], c["embedded"], store.model_chunk_count(model_vectors_key(model))
     finally:
         store.close()
 

@@ -18,7 +18,9 @@ from indexer.embedding import embed_pending_model
 from stores.config import ConfigError, load_config
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node, ScoredChunk, SearchFilters
 from stores.embedded import EmbeddedStore
+from stores import embedding_format
 from stores.embedder import EmbedderError, ModelNotBuilt
+from stores.embedding_format import model_vectors_key, model_vectors_prefix
 from stores.local_models import models_dir, open_model, parse_model_names
 
 B = "fake-b@1"  # the id model b's vectors are stored under
@@ -161,10 +163,38 @@ def test_embed_pending_model_embeds_each_text_once(tmp_path: Path) -> None:
     assert (report.embedded, report.reused) == (5, 0)
     # the model reads what the index's own model reads: the contextual header (the path), then the text
     assert sorted(fake.calls[0]) == sorted(f"m.py\n{t}" for t in TEXTS.values())
-    assert s.model_chunk_count("fake-e@1") == 5 and s.chunk_count()["embedded"] == 5  # the index's own: untouched
+    assert s.model_chunk_count("fake-e@1 text=ctx1") == 5 and s.chunk_count()["embedded"] == 5  # the index's own: untouched
+    assert s.model_chunk_count("fake-e@1") == 0  # the key holds the text format, not the model id alone
     again = embed_pending_model(s, fake)
     assert (again.embedded, len(fake.calls)) == (0, 1)
     s.close()
+
+
+def test_a_new_embedding_text_format_re_embeds_the_extra_models_too(tmp_path: Path, monkeypatch) -> None:
+    # The chunk header's format changes (a new EMBEDDING_TEXT_FORMAT): the index's own model drops and
+    # recomputes every vector (embedding_record); an extra model's vectors, computed from the old text,
+    # must not be reused either, although the chunks' checksums (and texts) are unchanged.
+    s = EmbeddedStore(tmp_path / "index.db")
+    s.replace_files([indexed(TEXTS)])
+    fake = FakeEmbedder()
+    assert embed_pending_model(s, fake).embedded == 5
+    monkeypatch.setattr(embedding_format, "EMBEDDING_TEXT_FORMAT", "ctx9")
+    assert model_vectors_key(fake.model_id) == "fake-e@1 text=ctx9"
+    report = embed_pending_model(s, fake)
+    assert (report.embedded, len(fake.calls)) == (5, 2)
+    assert s.model_chunk_count("fake-e@1 text=ctx9") == 5
+    assert s.model_chunk_count("fake-e@1 text=ctx1") == 0  # the old format's rows are pruned, not kept beside
+    # an ensemble reads the new rows under the same key
+    engine = EnsembleEngine(s, s, [DenseModel("e", lambda q: axis(768), model_vectors_key(fake.model_id))])
+    assert engine.coverage() == {"e": 5}
+    s.close()
+
+
+def test_model_vectors_prefix_covers_every_build_and_format() -> None:
+    assert model_vectors_prefix("ripplegraph/all-mpnet-base-v2-int8@c8b91f2bb9e2") == "ripplegraph/all-mpnet-base-v2-int8@"
+    assert model_vectors_prefix("fastembed:x") == "fastembed:x "
+    assert model_vectors_key("fastembed:x").startswith(model_vectors_prefix("fastembed:x"))
+    assert not "fastembed:xy text=ctx1".startswith(model_vectors_prefix("fastembed:x"))
 
 
 def test_ensemble_engine_loads_models_and_reads_minilm_from_the_chunks(tmp_path: Path, store: EmbeddedStore) -> None:

@@ -18,10 +18,12 @@ from analysis.agent_queries import AgentQueries
 from analysis.ensemble import configured_engine, engine_maker, model_ranks
 from indexer.run import IndexReport
 from lsp_server.api.app import ApiSettings, create_app
-from lsp_server.cli import main, update_printer
+from lsp_server.cli import main
+from lsp_server.watch_support import update_printer
 from lsp_server.ensemble_support import ExtraModels, extra_model_names
 from lsp_server.features.custom import SearchParams
 from lsp_server.mcp_server import Backend
+from stores.embedding_format import model_vectors_key
 from stores.config import ConfigError, load_config
 from stores.embedded import EmbeddedStore
 from stores.embedder import EmbedderError, ModelNotBuilt
@@ -33,7 +35,8 @@ SHOP = Path(__file__).resolve().parents[1] / "fixtures" / "agent-shop"
 
 @pytest.fixture
 def mini2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """``mini2`` registered and installed in this test's model folder; its vector id."""
+    """``mini2`` registered and installed in this test's model folder; its model id (its vectors are
+    stored under ``model_vectors_key`` of it)."""
     monkeypatch.setitem(LOCAL_MODELS, ensemble_fake.NAME, ensemble_fake.entry())  # type: ignore[arg-type]
     ensemble_fake.install(tmp_path / "models")
     monkeypatch.setenv("RIPPLE_MODELS_DIR", str(tmp_path / "models"))
@@ -67,7 +70,7 @@ def test_index_embeds_every_chunk_with_each_configured_model(shop: Path, mini2: 
     try:
         counts = store.chunk_count()
         assert counts["embedded"] == counts["chunks"] > 0
-        assert store.model_chunk_count(mini2) == counts["chunks"]
+        assert store.model_chunk_count(model_vectors_key(mini2)) == counts["chunks"]
     finally:
         store.close()
 
@@ -117,6 +120,37 @@ def test_rest_search_reports_per_model_ranks(shop: Path, monkeypatch: pytest.Mon
     assert ranks["models"]["minilm"] >= 1
 
 
+def test_rest_lists_every_model_the_index_answers_with(shop: Path, mini2: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET /v1/search/models``: the bundled model, each local model (built or not) and how many chunks
+    have a vector of each, and which are configured (it used to list the bundled model only)."""
+    from stores.local_models import local_model_id
+
+    assert local_model_id("mini2") == mini2 and local_model_id("mpnet") is None  # read without loading it
+    total = chunk_total(shop)
+    monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "minilm,mini2")
+    app = create_app(ApiSettings(load_config(shop.parent), shop, roots=[shop.parent]))
+    with TestClient(app) as http:
+        body = http.get("/v1/search/models").json()
+    assert body == {
+        "models": [
+            {"name": "ripplegraph/all-MiniLM-L6-v2-int8", "searchName": "minilm", "dimensions": 384, "bundled": True,
+             "active": True, "built": True, "configured": True, "vectors": total},
+            {"name": "ripplegraph/all-mpnet-base-v2-int8", "searchName": "mpnet", "dimensions": 768, "bundled": False,
+             "active": False, "built": False, "configured": False, "vectors": 0},
+            {"name": "ripplegraph/mini2-int8", "searchName": "mini2", "dimensions": 384, "bundled": False,
+             "active": False, "built": True, "configured": True, "vectors": total}],
+        "configured": ["minilm", "mini2"], "chunks": total, "embedded": total}
+    # not configured any more: still listed with its vectors (a request's `models` may name it)
+    monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "")
+    monkeypatch.delenv("RIPPLE_SEARCH_MODELS")
+    app = create_app(ApiSettings(load_config(shop.parent), shop, roots=[shop.parent]))
+    with TestClient(app) as http:
+        body = http.get("/v1/search/models").json()
+    assert [(m["searchName"], m["configured"], m["vectors"]) for m in body["models"]] == [
+        ("minilm", False, total), ("mpnet", False, 0), ("mini2", False, total)]
+    assert body["configured"] == []
+
+
 def test_model_ranks_and_extra_model_names() -> None:
     assert model_ranks({"bm25": 2, "knn:minilm": 1, "knn:mpnet": 4, "name": 1}) == {"minilm": 1, "mpnet": 4}
     assert model_ranks({"bm25": 2, "knn": 1}) == {}
@@ -136,13 +170,84 @@ def test_watcher_embeds_new_chunks_with_every_model(tmp_path: Path, mini2: str) 
         printer = update_printer("agent-shop", store, True, None, True,
                                  ExtraModels(["minilm", "mini2"], None, None), echo=lines.append)
         printer(IndexReport("agent-shop", str(SHOP), files_changed=1, chunks=total))
-        assert store.chunk_count()["embedded"] == total and store.model_chunk_count(mini2) == total
+        assert store.chunk_count()["embedded"] == total and store.model_chunk_count(model_vectors_key(mini2)) == total
         printer(IndexReport("agent-shop", str(SHOP), files_changed=1, chunks=total))  # nothing new: nothing embedded again
     finally:
         store.close()
     first, second = (json.loads(line) for line in lines)
     assert (first["embedded"], first["models"]) == (total, {"mini2": total})
     assert (second["embedded"], second.get("models")) == (0, {"mini2": 0})
+
+
+def test_watch_all_embeds_updates_with_every_model(tmp_path: Path, mini2: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ripple watch --all``: a file saved after the first index gets vectors of the index's model and
+    of each other model of ``[search] models``, as ``ripple watch PATH`` gives it (it used to get none)."""
+    import shutil
+    import threading
+    import time
+
+    from indexer.discovery import DEFAULT_MAX_FILE_BYTES
+    from lsp_server import cli_central
+    from lsp_server.cli_central import watch_all
+
+    repo = tmp_path / "src" / "agent-shop"
+    shutil.copytree(SHOP, repo)
+    manifest = tmp_path / "repos.toml"
+    manifest.write_text('[[repository]]\npath = "src/agent-shop"\n', encoding="utf-8")
+    db = tmp_path / "team.db"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    index_all = cli_central.index_all
+
+    def index_then_configure(*args, **kwargs):  # the spawned index workers do not know the fake mini2:
+        outcomes = index_all(*args, **kwargs)  # configure it once they are done, before the watch starts
+        monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "minilm,mini2")
+        return outcomes
+
+    monkeypatch.setattr(cli_central, "index_all", index_then_configure)
+    stop, failed = threading.Event(), []
+
+    def run() -> None:
+        try:
+            watch_all(manifest, str(db), 1, None, True, None, DEFAULT_MAX_FILE_BYTES, True, stop)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    key = model_vectors_key(mini2)
+
+    def counts() -> tuple[int, int, int, bool]:
+        store = EmbeddedStore(db)
+        try:
+            c = store.chunk_count()
+            return c["chunks"], c["embedded"], store.model_chunk_count(key), "shop/refunds.py" in \
+                store.file_checksums("agent-shop")
+        finally:
+            store.close()
+
+    def wait(ok, what: str) -> tuple[int, int, int, bool]:
+        deadline = time.monotonic() + 120
+        while True:
+            now = counts() if db.exists() else (0, 0, 0, False)
+            if ok(now):
+                return now
+            assert not failed and time.monotonic() < deadline, f"{what}: {now} {failed}"
+            time.sleep(0.2)
+
+    try:
+        first = wait(lambda c: c[0] > 0 and c[0] == c[1], "the first index embedded")
+        time.sleep(2.0)  # the watcher arms after its first sync
+        (repo / "shop" / "refunds.py").write_text("def refund_order(order_id):\n    return order_id\n\n\n"
+                                                  "def refund_total(orders):\n    return len(orders)\n",
+                                                  encoding="utf-8")
+        wait(lambda c: c[3], "the saved file reached the index")
+        # the update's pass embeds the new chunks, and every chunk with mini2 (configured since)
+        after = wait(lambda c: c[0] == c[1] == c[2], "the new chunks embedded with both models")
+        assert after[0] == first[0] + 2  # the new file's two functions
+    finally:
+        stop.set()
+        thread.join(60)
+    assert not thread.is_alive() and not failed
 
 
 def test_a_model_that_cannot_load_costs_its_vectors_only(tmp_path: Path, mini2: str) -> None:

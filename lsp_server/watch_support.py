@@ -1,0 +1,94 @@
+"""What ``ripple watch`` and ``ripple watch --all`` do after each update: embed, then say what changed.
+
+A watcher (:class:`indexer.watch.Watcher`) rewrites the chunks of the files that changed; their new
+texts have no vector yet. :class:`UpdateEmbedding` gives them one with the index's model
+(:func:`indexer.embedding.embed_pending`) and then with each other model of ``[search] models``
+(:class:`lsp_server.ensemble_support.ExtraModels`): unchanged chunks keep theirs. One instance serves
+every watcher thread of a process (``ripple watch PATH...`` one per folder, ``ripple watch --all``
+one per repository of the manifest): the models are loaded once, on the first update that wrote a
+chunk, and one embedding pass runs at a time (several repositories often share one index file). A
+model that cannot load is said once on stderr and embedding stops (search then uses BM25 for the new
+chunks); the watch goes on.
+
+:func:`update_printer` is the per-repository callback: embed, then one line per update (``--json``:
+one JSON object).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import click
+from rich.markup import escape
+
+from indexer.embedding import embed_pending
+from indexer.run import IndexReport
+from lsp_server.cli_support import err, out
+from lsp_server.ensemble_support import ExtraModels
+from stores.embedder import EmbedderError
+from stores.factory import open_embedder
+
+__all__ = ["UpdateEmbedding", "update_printer"]
+
+
+class UpdateEmbedding:
+    """Embeds the chunks an update left without a vector (see the module docstring). ``model``: the
+    index's fastembed model (``None``: the bundled one); ``extra``: the other models of ``[search]
+    models``; ``enabled``: ``False`` for ``--no-embed``; ``open_fn`` opens the index's model (tests
+    pass a fake)."""
+
+    def __init__(self, model: str | None, extra: ExtraModels | None = None, enabled: bool = True,
+                 open_fn: Callable[[str | None], Any] = open_embedder) -> None:
+        self.model = model
+        self.extra = extra
+        self.enabled = enabled
+        self._open = open_fn
+        self._embedder: Any = None
+        self._lock = threading.Lock()
+
+    def __call__(self, search: Any) -> tuple[int, dict[str, int]]:
+        """Embed ``search``'s pending chunks with every model, one caller at a time: ``(texts the
+        index's model embedded, {other model: texts embedded})``; ``(0, {})`` when disabled or after a
+        model failed to load (said once on stderr). Raises what the store raises while writing."""
+        with self._lock:
+            if not self.enabled:
+                return 0, {}
+            try:
+                self._embedder = self._embedder or self._open(self.model)
+                vectors = embed_pending(search, self._embedder).embedded
+                others = {n: r.embedded for n, r in (self.extra.embed(search) if self.extra else {}).items()}
+            except EmbedderError as exc:
+                err.print(f"[yellow]warning: no embeddings ({escape(str(exc))}); search uses BM25 alone[/yellow]")
+                self.enabled = False
+                return 0, {}
+            return vectors, others
+
+
+def update_printer(name: str, search: Any, embed: bool, model: str | None, as_json: bool,
+                   extra: ExtraModels | None = None, echo: Callable[[str], Any] = click.echo,
+                   embedding: UpdateEmbedding | None = None) -> Callable[[IndexReport], None]:
+    """The watcher's callback for repository ``name`` (its index ``search``): after an update that
+    wrote chunks, embed them (``embedding``, shared by the process's watchers; by default one of its
+    own from ``embed``, ``model`` and ``extra``), then print a line, or with ``as_json`` one JSON
+    object through ``echo`` (``embedded``: texts of the index's model; ``models``: ``{other model:
+    texts}`` when there are others)."""
+    embedding = embedding if embedding is not None else UpdateEmbedding(model, extra, embed)
+
+    def on_update(report: IndexReport) -> None:
+        vectors, others = embedding(search) if report.chunks else (0, {})
+        ms = round(1000 * report.phases.get("total", 0.0))
+        if as_json:
+            echo(json.dumps({"repo": name, "files_changed": report.files_changed,
+                             "files_resolved": report.files_resolved, "files_written": report.files_written,
+                             "files_deleted": report.files_deleted, "embedded": vectors,
+                             **({"models": others} if others else {}), "ms": ms}))
+        else:
+            out.print(f"{name}: {report.files_changed} changed, {report.files_resolved} re-bound, "
+                      f"{report.files_written} written, {report.files_deleted} removed in {ms} ms"
+                      + (f"; {vectors} chunks embedded" if vectors else "")
+                      + "".join(f", {n} {k}" for n, k in others.items() if k), markup=False)
+
+    return on_update
