@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
-from analysis.services import ambiguous_clients, names_no_service
+from analysis.services import ambiguous_clients, names_no_service, public_host
 from analysis.testcode import is_test_path
 from analysis.tables import TableHit, is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
@@ -632,7 +632,8 @@ class _Walk:
         naming no service (or a loopback host: :func:`analysis.services.names_no_service`) is
         followed (kept in ``unnamed_clients``). One whose service the service map assigns to a repository,
         or names an indexed repository (``http://svc-a/...``), is followed when that repository exposes
-        the endpoint; another when the exposing applications declare that name (EXPOSES) or none."""
+        the endpoint; another when the exposing applications declare that name (EXPOSES), or declare none
+        and it is no public DNS name (:func:`analysis.services.public_host`: an outside API)."""
         service = e.props.get("service")
         if names_no_service(service, self.services):
             self.unnamed_clients.add((e.src, e.dst))
@@ -642,9 +643,9 @@ class _Walk:
             repo = service  # a host named like an indexed repository addresses that repository
         if repo is not None:
             ok = repo in self.exposed_by.get(e.dst, ()) or service in self.exposed_as.get(e.dst, ())
-        else:
+        else:  # a public host (an outside API) never stands for an application that declares no name
             names = self.exposed_as.get(e.dst)
-            ok = not names or service in names
+            ok = service in names if names else not public_host(service)
         if not ok:
             self.skipped_clients.add((e.src, e.dst))
         return ok

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from stores.contracts import GraphStore
 
-__all__ = ["SERVICES_ENV", "LOOPBACK_HOSTS", "service_map", "names_no_service", "ambiguous_clients"]
+__all__ = ["SERVICES_ENV", "LOOPBACK_HOSTS", "service_map", "names_no_service", "public_host", "ambiguous_clients"]
 
 SERVICES_ENV = "RIPPLE_SERVICES"
 """Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
@@ -44,6 +44,24 @@ LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"}
 every service exposing the route (and marked ambiguous when several do), as a relative URL is."""
 
 _ANY_METHOD = "endpoint:* "
+
+
+_PRIVATE_SUFFIXES = ("local", "internal", "localdomain", "lan", "home", "corp", "intranet", "svc", "test",
+                     "example", "invalid", "localhost", "docker")
+"""Last labels of host names that name no public service (RFC 6761 / 6762 reserved names, the usual
+private zones, Kubernetes ``svc`` and ``cluster.local``)."""
+
+
+def public_host(service: object) -> bool:
+    """Whether an HTTP client's ``service`` is a public DNS name (``api.cognitive.microsofttranslator.com``,
+    ``api.github.com``): dotted, its last label letters only and no private zone (:data:`_PRIVATE_SUFFIXES`).
+    Such a client addresses an outside service, not the indexed application that happens to have the
+    same path, unless the service map or the application names that host. An IP address or a one-label
+    host (``users-service``, a compose or Kubernetes name) is no public name."""
+    if not isinstance(service, str) or "." not in service:
+        return False
+    last = service.rstrip(".").rsplit(".", 1)[-1].lower()
+    return last.isalpha() and len(last) >= 2 and last not in _PRIVATE_SUFFIXES
 
 
 def names_no_service(service: object, services: Mapping[str, str]) -> bool:
