@@ -189,6 +189,8 @@ def main() -> int:
     ap.add_argument("--lsp-folders", type=int, default=4, help="repositories opened as workspace folders (0: no server)")
     ap.add_argument("--lsp-targets", type=int, default=200)
     ap.add_argument("--skip-index", action="store_true", help="reuse OUT/index.db of an earlier run")
+    ap.add_argument("--index-only", action="store_true", help="stop after indexing (OUT/run.json); query later "
+                    "with --skip-index")
     args = ap.parse_args()
     if args.generated < 0 or args.files < 1 or args.samples < 1:
         ap.error("--generated must be >= 0, --files and --samples >= 1")
@@ -217,6 +219,12 @@ def main() -> int:
             return 2
         run_file.write_text(json.dumps({"run": run, "wall_s": wall, "peak_rss_mib": peak,
                                         "tree_peak_mib": tree.peak_mib}), encoding="utf-8")
+        if args.index_only:
+            print(json.dumps({"wall_s": round(wall, 1), "peak_rss_mib": round(peak, 1),
+                              "tree_peak_mib": round(tree.peak_mib, 1), "store_mib": round(store_bytes(db) / 2**20, 1),
+                              "indexed": sum(o["status"] == "ok" for o in run["repositories"]),
+                              "repositories": len(folders)}))
+            return 0
     load_after_index = os.getloadavg()
     size = store_bytes(db)
     os.environ.update({k: v for k, v in env.items() if k == "XDG_CACHE_HOME"})
