@@ -42,7 +42,7 @@ from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
-from analysis.targets import target_query
+from analysis.targets import position_miss, target_query
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
@@ -214,8 +214,7 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
     if isinstance(query, PositionQuery):
         found = query_nodes(graph, query)
         if not found:
-            raise TargetError(f"no definition at {query.repo}/{query.path}:{query.line}: give a line inside a "
-                              "class, method or function, or a qualified name")
+            raise TargetError(position_miss(query))
         targets, others = found, []
     else:
         targets, others = lookup(graph, text, repo)

@@ -438,8 +438,10 @@ def _contains(n: Node, line: int, col: int) -> bool:
 def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str) -> list[Node]:
     """What the identifier ``word`` at ``line`` / ``col`` names, as
     :func:`analysis.navigation.symbol_at` (the callees of a call site, a mentioned type, else the
-    definition of that name around it; an overriding method's name means that method), else the
-    innermost definition around the position. Two or three store calls."""
+    definition of that name around it; an overriding method's name means that method), else, when no
+    identifier is there (``word`` empty) or the position is on a definition's first line, the innermost
+    definition around it; an identifier bound to nothing elsewhere names nothing (``[]``). Two or
+    three store calls."""
     nodes = graph.nodes_in_file(repo, path)
     end = col + max(len(word), 1)
     out = graph.outgoing([n.id for n in nodes], _POSITION_KINDS)
@@ -450,7 +452,8 @@ def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str)
         if hits:
             return hits
     code = [n for n in nodes if n.label in _CODE_LABELS and _contains(n, line, col)]
-    named = [n for n in code if n.name == word] or code
+    # an identifier bound to nothing means nothing, but on a definition's first line (its keyword, a modifier)
+    named = [n for n in code if n.name == word] or [n for n in code if not word or n.start_line == line]
     inner = max(named, key=lambda n: (n.start_line, n.start_col), default=None)
     return [inner] if inner is not None else []
 

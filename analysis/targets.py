@@ -15,9 +15,10 @@ from analysis.impact import PositionQuery, SymbolQuery
 from analysis.navigation import AmbiguousPath
 from stores.contracts import GraphStore
 
-__all__ = ["file_candidates", "target_query"]
+__all__ = ["file_candidates", "target_query", "position_miss"]
 
 _PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
+_WORD = re.compile(r"[\w$]+")  # an identifier of any of the languages (`$` for JavaScript's)
 
 
 def file_candidates(graph: GraphStore, path: str) -> list[tuple[str, str]]:
@@ -79,4 +80,32 @@ def target_query(graph: GraphStore, target: str, repo: str | None = None) -> Sym
                             + "; give more of its path (or the repository: repo/path, --repo)")
     (repo, rel), line = found[0], int(m["line"])
     col = int(m["col"]) - 1 if m["col"] and int(m["col"]) > 0 else None
-    return PositionQuery(repo, rel, line, col)
+    if col is None:
+        return PositionQuery(repo, rel, line)
+    start, word = _word_at(graph.file_text(repo, rel), line, col)
+    return PositionQuery(repo, rel, line, start, word)
+
+
+def _word_at(text: str | None, line: int, col: int) -> tuple[int, str]:
+    """``(start column, identifier)`` of the identifier that holds 0-based code-point ``col`` of 1-based
+    ``line`` in ``text`` (lines split at ``\\n`` only, as the parser counts them); ``(col, "")`` when the
+    position is on no identifier (blank, punctuation, a number) or the text is not known."""
+    lines = (text or "").split("\n")
+    if not 1 <= line <= len(lines):
+        return col, ""
+    for m in _WORD.finditer(lines[line - 1]):
+        if m.start() <= col < m.end():
+            return (col, "") if m.group()[0].isdigit() else (m.start(), m.group())
+    return col, ""
+
+
+def position_miss(query: PositionQuery) -> str:
+    """The error for a position that names nothing: what the user wrote there, and what to give instead.
+    Shared by every front end so that each says the same."""
+    line = f"{query.repo}/{query.path}:{query.line}"
+    where = line + (f":{query.col + 1}" if query.col is not None else "")
+    if query.word:
+        return (f"`{query.word}` at {where} is bound to nothing in the index (a local name, a keyword, or a call "
+                f"whose receiver's type is not known): give {line} for the definition around it, "
+                "or a qualified name")
+    return f"nothing is defined at {where}: give a line inside a method, function or class (PATH:LINE), or its name"

@@ -835,6 +835,9 @@ class DevProxy:
 
 
 TABLE_ROLES = ("reads", "writes", "repository", "sql", "jpql")
+ORM_ATTRIBUTE = "orm_attribute"
+"""The :attr:`TableUse.framework` of an access through an ORM instance's attribute (``user.email = x``): the
+linker keeps only the names that are columns of the table the object's class maps to."""
 """:attr:`TableUse.role`: the code reads or writes the table; ``repository`` marks a Spring Data
 repository interface (``owner``) managing the entity ``entity`` (its inherited CRUD methods);
 ``sql`` / ``jpql``: the statement in :attr:`TableUse.sql` decides (parsed by the linker once its

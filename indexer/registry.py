@@ -20,7 +20,8 @@ from indexer.run import IndexOptions
 from indexer.vcs import VcsState, git_state
 from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 
-__all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_identity", "record_repository", "refresh_counts"]
+__all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_identity", "record_repository", "refresh_counts",
+           "refresh_all_counts"]
 
 BRANCH_SEPARATOR = "@"
 
@@ -50,6 +51,15 @@ def refresh_counts(graph: GraphStore, search: SearchIndex, key: str) -> Reposito
     updated = replace(entry, counts=_counts(graph, search, key))
     graph.upsert_repository(updated)
     return updated
+
+
+def refresh_all_counts(graph: GraphStore, search: SearchIndex) -> int:
+    """Rewrite the counts of every registry entry (after ``ripple embed``, whose vectors belong to no
+    one repository); returns the number of entries rewritten. Raises what the stores raise."""
+    entries = graph.repositories()
+    for entry in entries:
+        graph.upsert_repository(replace(entry, counts=_counts(graph, search, entry.key)))
+    return len(entries)
 
 
 def record_repository(graph: GraphStore, search: SearchIndex, root: Path, options: IndexOptions,

@@ -26,7 +26,8 @@ from rich.table import Table
 from analysis.tables import TableTargetError, is_table_target
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
                              query_nodes)
-from analysis.targets import target_query
+from analysis.targets import position_miss, target_query
+from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine
@@ -43,7 +44,7 @@ from indexer.registry import branch_identity, refresh_counts
 from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
 from lsp_server.ensemble_support import ExtraModels
-from lsp_server.cli_support import (RichProgress, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
+from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
 from stores.contracts import GraphStore, Node, SearchFilters
@@ -54,7 +55,7 @@ from stores.factory import (DB_ENV, claim_repository, default_db_path, find_db, 
 
 __all__ = ["main"]
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=SafeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", count=True, help="Log more (-v: skipped files, -vv: debug).")
 @click.version_option(package_name="ripplegraph")
 def main(verbose: int) -> None:
@@ -268,6 +269,25 @@ def _plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
+def _also_named(symbol: str, others: list[Node]) -> str:
+    """The note naming what a bare ``symbol`` also matched (rich markup escaped)."""
+    names = ", ".join(symbol_label(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
+    return escape(f"also named {symbol!r}, not shown: {names} (qualify the name to choose)")
+
+
+def _count_line(refs: list[Reference], noun: str) -> str:
+    """``6 call sites from 3 callers (2 in test code)``: the sites, the distinct callers (what ``ripple
+    search`` counts as a hit's callers) and how many of those are test code (what ``ripple impact``
+    lists apart from its direct callers, :func:`analysis.testcode.is_test_path`)."""
+    sources = {r.source.id: r.file for r in refs}
+    line = _plural(len(refs), noun)
+    if sources:
+        line += f" from {_plural(len(sources), 'caller' if noun == 'call site' else 'referrer')}"
+        tests = sum(is_test_path(f) for f in sources.values())
+        line += f" ({tests} in test code)" if tests else ""
+    return line
+
+
 def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], noun: str) -> None:
     if not targets:
         raise click.ClickException(
@@ -278,9 +298,8 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
     for t in targets:
         out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}, {escape(t.file)}:{t.start_line})")
     if others:
-        names = ", ".join(symbol_label(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
-        out.print(f"[dim]also named {escape(repr(symbol))}, not shown: {escape(names)} (qualify the name to choose)[/dim]")
-    out.print(_plural(len(refs), noun))
+        out.print(f"[dim]{_also_named(symbol, others)}[/dim]")
+    out.print(_count_line(refs, noun), markup=False)
     names = {t.id: t.qualname for t in targets}
     for r in refs:
         where = f"{r.repo}/{r.file}" if multi_repo else r.file
@@ -328,7 +347,10 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
     if isinstance(query, PositionQuery):
-        return query_nodes(store, query), []
+        found = query_nodes(store, query)
+        if not found:
+            raise click.ClickException(terminal_text(position_miss(query)))
+        return found, []
     return lookup(store, symbol, repo)
 
 
@@ -402,11 +424,13 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
             query = target_query(store, target, repo)
         except ValueError as exc:
             raise click.ClickException(str(exc)) from exc
-        if repo is not None and isinstance(query, SymbolQuery):  # the repository's definitions only
-            chosen, _ = lookup(store, query.text, repo)
-            if not chosen:
+        others: list[Node] = []  # what a bare name also matched: said, as `callers` and the agent tools say it
+        if isinstance(query, SymbolQuery) and not is_table_target(query.text):
+            chosen, others = lookup(store, query.text, repo)  # with --repo, the repository's definitions only
+            if repo is not None and not chosen:
                 raise click.ClickException(_no_match_in_repo(store, target, repo))
-            query = NodesQuery(tuple(chosen))
+            if chosen:
+                query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
         try:
             report = blast_radius(store, query, depth=depth, services=service_repos,
@@ -414,20 +438,20 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         except TableTargetError as exc:  # table:NAME naming no table of the index
             raise click.ClickException(str(exc)) from exc
     if as_json:
-        emit_json(report_json(report, per_hop))
+        emit_json({**report_json(report, per_hop), "also_named": [n.id for n in others]})
         if not report.targets:
             sys.exit(1)
         return
     if not report.targets:
         if is_table_target(target):
             raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
-        if isinstance(query, PositionQuery):  # the file is indexed, the line holds no definition
-            raise click.ClickException(
-                f"nothing is defined at {target}: give a line inside a method, function or class (PATH:LINE), "
-                "or its name")
+        if isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
+            raise click.ClickException(terminal_text(position_miss(query)))
         raise click.ClickException(
             f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
+    if others:
+        err.print(f"[dim]{_also_named(target, others)}[/dim]", soft_wrap=True)
     out.print(render_markdown(report, per_hop=per_hop), markup=False, end="")
 
 

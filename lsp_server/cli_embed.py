@@ -30,6 +30,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from indexer.embedding import embed_pending
+from indexer.registry import refresh_all_counts
 from lsp_server.cli_models import embed_extra_models
 from lsp_server.cli_support import RichProgress, cli_stores, emit_json, err, loaded_config, out
 from stores.config import load_config
@@ -139,6 +140,11 @@ def embed(db: str | None, model: str | None, models: str | None, as_json: bool) 
         result = embed_phase(stores.search, path if isinstance(path, Path) else None, model, RichProgress(bar),
                              names, config.models_dir)
         counts = stores.search.chunk_count()
+        if result.get("skipped") in (None, "interrupted"):
+            try:  # each repository's vector count, as `ripple doctor` and `ripple repos list` show it
+                refresh_all_counts(stores.graph, stores.search)
+            except StoreError as exc:
+                err.print(f"[yellow]the registry's counts were not updated: {escape(str(exc))}[/yellow]", soft_wrap=True)
     if as_json:
         emit_json({**result, **counts})
     elif result.get("skipped") == BUSY:

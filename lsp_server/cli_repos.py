@@ -20,6 +20,7 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
+from analysis.freshness import IndexedState, check_freshness
 from indexer.vcs import git_output
 from lsp_server.cli_support import cli_stores, emit_json, err, out
 from stores.contracts import REPOSITORY_COUNTS, GraphStore, RepositoryRecord
@@ -194,23 +195,31 @@ def registry_checks(start: Path, db: Path | None) -> list[Check]:
         return []
     try:
         entries = stores.graph.repositories()
+        return [_registry_check(stores.graph, r) for r in entries]
     except StoreError:
         return []
     finally:
         stores.close()
-    checks = []
-    for r in entries:
-        where = f"{r.key} ({r.branch or 'no branch'}{', default' if r.default else ''})"
-        detail = (f"{where}: indexed {iso_time(r.indexed_at) or 'never'} at {(r.commit or 'no commit')[:12]}, "
-                  f"{r.counts.get('files', 0):,} files, {r.counts.get('chunks', 0):,} chunks "
-                  f"({r.counts.get('vectors', 0):,} embedded), from {r.root}")
-        n = behind(r.root, r.commit, r.branch)
-        if n:
-            flag = f" --branch {r.branch}" if r.branch and not r.default else ""
-            checks.append(Check("repo", WARN, f"{detail}; {n} commit{'s' if n != 1 else ''} behind {r.branch or 'HEAD'}",
-                                f"ripple index {r.root}{flag} (or let `ripple watch --all` follow it)"))
-        elif not os.path.isdir(r.root):
-            checks.append(Check("repo", OK, f"{detail}; the folder is not on this machine"))
-        else:
-            checks.append(Check("repo", OK, detail + (f"; up to date with {r.branch or 'HEAD'}" if n == 0 else "")))
-    return checks
+
+
+def _registry_check(graph: GraphStore, r: RepositoryRecord) -> Check:
+    """One repository's doctor line: ``warn`` when its checkout's branch has commits the index lacks,
+    or when it is at the indexed commit but files changed on disk since (edited, added, deleted and
+    not indexed: :func:`analysis.freshness.check_freshness`); else ``ok``."""
+    where = f"{r.key} ({r.branch or 'no branch'}{', default' if r.default else ''})"
+    detail = (f"{where}: indexed {iso_time(r.indexed_at) or 'never'} at {(r.commit or 'no commit')[:12]}, "
+              f"{r.counts.get('files', 0):,} files, {r.counts.get('chunks', 0):,} chunks "
+              f"({r.counts.get('vectors', 0):,} embedded), from {r.root}")
+    flag = f" --branch {r.branch}" if r.branch and not r.default else ""
+    fix = f"ripple index {r.root}{flag} (or let `ripple watch --all` follow it)"
+    n = behind(r.root, r.commit, r.branch)
+    if n:
+        return Check("repo", WARN, f"{detail}; {n} commit{'s' if n != 1 else ''} behind {r.branch or 'HEAD'}", fix)
+    if not os.path.isdir(r.root):
+        return Check("repo", OK, f"{detail}; the folder is not on this machine")
+    state = check_freshness(graph, IndexedState(r.key, r.root, r.commit or None, r.branch or None,
+                                                r.indexed_at or None))
+    if state.state == "changed":  # only said when the checkout is at the indexed commit (or has no git)
+        return Check("repo", WARN, f"{detail}; {state.changed} changed file{'s' if state.changed != 1 else ''} "
+                                   "on disk not indexed", fix)
+    return Check("repo", OK, detail + (f"; up to date with {r.branch or 'HEAD'}" if n == 0 else ""))

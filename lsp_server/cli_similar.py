@@ -7,7 +7,7 @@ import click
 from rich.markup import escape
 
 from analysis.impact import PositionQuery, query_nodes
-from analysis.targets import target_query
+from analysis.targets import position_miss, target_query
 from analysis.navigation import dotted_name, lookup
 from lsp_server.cli_models import search_engine
 from lsp_server.cli_support import branch_option, cli_stores, emit_json, err, out, terminal_text
@@ -29,6 +29,8 @@ def _definition(graph: object, target: str, repo: str | None) -> Node:
     except ValueError as exc:
         raise click.ClickException(terminal_text(str(exc))) from exc
     nodes = query_nodes(graph, query) if isinstance(query, PositionQuery) else lookup(graph, target, repo)[0]
+    if not nodes and isinstance(query, PositionQuery):
+        raise click.ClickException(terminal_text(position_miss(query)))
     code = [n for n in nodes if n.label in _CODE]
     if not code:
         raise click.ClickException(terminal_text(f"no class, method or function matches {target!r}"

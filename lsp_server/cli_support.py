@@ -22,7 +22,7 @@ from analysis.branches import branch_view
 from stores.errors import StoreError
 from stores.factory import DB_ENV, Stores, find_db, open_stores
 
-__all__ = ["BRANCH_HELP", "RichProgress", "SafeConsole", "branch_option", "cli_store", "cli_stores", "emit_json", "err",
+__all__ = ["BRANCH_HELP", "RichProgress", "SafeConsole", "SafeGroup", "branch_option", "cli_store", "cli_stores", "emit_json", "err",
            "loaded_config", "out", "terminal_text", "warn_stale"]
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -33,6 +33,20 @@ def terminal_text(text: str) -> str:
     names, paths and endpoint paths come from the indexed repository, and an ESC sequence in one must
     not reach the terminal (set its title, clear it, write its clipboard)."""
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+
+
+class SafeGroup(click.Group):
+    """The ``ripple`` command group: an error of any subcommand (``click.ClickException``, usage and
+    parameter errors included) has its message passed through :func:`terminal_text` before click
+    prints it, since messages quote manifests, paths and names a repository chose."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand; re-raise its click error with the message made safe for a terminal."""
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as exc:
+            exc.message = terminal_text(exc.message)
+            raise
 
 
 class SafeConsole(Console):

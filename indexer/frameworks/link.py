@@ -73,6 +73,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from indexer.frameworks.auth_guards import guard_callbacks
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -494,10 +495,12 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
                 srcs = [inline.id]
             else:
                 srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
-            if not srcs:
+            guards = [] if srcs or ref.kind != "decorator" else guard_callbacks(self.r, fc, ref.expr)
+            if not srcs and not guards:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
-            sure = {"match": "inferred"} if self._chosen_at_run_time(fc, at, ref.expr) else {}
+            srcs = srcs or guards  # a library guard: the application's callbacks it runs
+            sure = {"match": "inferred"} if guards or self._chosen_at_run_time(fc, at, ref.expr) else {}
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework, kind=ref.kind,
                         scope="route", **sure)
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
@@ -523,11 +526,12 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks):
             for text in rd.d.decorators:
                 for expr in decorator_refs(text, class_level):
                     srcs = self._wrapper_callables(rd.file, rd.d.parent, expr, kind="decorator")
-                    if not srcs:
+                    guards = [] if srcs else guard_callbacks(self.r, rd.file, expr)
+                    if not srcs and not guards:
                         self.result.outcomes["unlinked_wrapper"] += 1
                         continue
-                    self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
-                                kind="decorator", scope="route")
+                    self._wraps(fc, srcs or guards, [linked], route.line, route.col, framework=route.framework,
+                                kind="decorator", scope="route", **({"match": "inferred"} if guards else {}))
 
     def graphql_route(self, fc: FileCtx, route: Route) -> None:
         """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""

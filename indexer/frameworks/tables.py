@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING
 
 from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
-from indexer.model import Import, TableDef, TableUse, Template
+from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
 from indexer.resolve.values import ClassV, Def, InstV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, column_id, table_id, table_key
@@ -320,6 +320,9 @@ class _TableLinker:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":
                 tid = self._by_entity_name(u.entity)
+            if u.framework == ORM_ATTRIBUTE:  # an attribute: a column of a mapped instance, or nothing
+                self._attribute(fc, u, tid)
+                return
         if tid is None:
             self.result.outcomes["unlinked_table_use"] += 1
             return
@@ -348,6 +351,20 @@ class _TableLinker:
             else:
                 tid = table_id(fc.repo, a.name, a.schema)
             self._access(fc, u, a.role, tid, list(a.columns))
+
+    def _attribute(self, fc: FileCtx, u: TableUse, tid: str | None) -> None:
+        """An ORM instance's attribute use: the access to the names of ``u.columns`` that are declared
+        columns of table ``tid`` (a method, a relationship or a name nothing maps is none), counted
+        apart when the object is no mapped instance or no name is a column."""
+        t = self.tables.get(tid) if tid is not None else None
+        if t is None or not t.declared or not t.columns:
+            self.result.outcomes["attribute_not_mapped"] += 1
+            return
+        columns = [c for c in u.columns if self._column(t, c) in t.columns]
+        if not columns:
+            self.result.outcomes["attribute_not_column"] += 1
+            return
+        self._access(fc, u, u.role, t.id, columns)
 
     def _access(self, fc: FileCtx, u: TableUse, role: str, tid: str, columns: Sequence[str]) -> None:
         t = self.tables.get(tid)

@@ -85,3 +85,32 @@ def test_mcp_and_rest_answers_carry_freshness(stale, monkeypatch):
         impact = http.post("/v1/impact", json={"target": "OwnerRepository.findById"}).json()
         assert impact["freshness"][0]["state"] == "behind"
         assert f"**Freshness:** {NOTE}." in impact["markdown"]
+
+
+def test_doctor_says_behind_and_changed_on_disk(stale, tmp_path):
+    ws, db, env, run, _ = stale
+    done = subprocess.run([*run, "doctor", str(ws), "--db", str(db)], env=env, capture_output=True, text=True)
+    [line] = [line for line in done.stdout.splitlines() if line.startswith(("ok    repo", "warn  repo"))]
+    assert line.startswith("warn  repo    petclinic (main, default): indexed ") and line.endswith("; 1 commit behind main")
+
+    # A checkout at the indexed commit whose working tree has edits the index lacks.
+    other = tmp_path / "petclinic"
+    shutil.copytree(WORKSPACE, other)
+    git(other, "init", "-q", "-b", "main")
+    git(other, "add", ".")
+    git(other, "commit", "-q", "-m", "indexed")
+    db2 = tmp_path / "index.db"
+    subprocess.run([*run, "index", str(other), "--db", str(db2), "--no-embed"], env=env, check=True, capture_output=True)
+
+    def repo_line() -> str:
+        done = subprocess.run([*run, "doctor", str(other), "--db", str(db2)], env=env, capture_output=True, text=True)
+        return next(line for line in done.stdout.splitlines() if line.startswith(("ok    repo", "warn  repo")))
+
+    assert repo_line().startswith("ok    repo    petclinic (main, default): indexed ")
+    assert repo_line().endswith("; up to date with main")
+    controller = other / "src/main/java/org/example/OwnerController.java"
+    controller.write_text(controller.read_text(encoding="utf-8") + "\n// edited, not committed\n", encoding="utf-8")
+    (other / "src/main/java/org/example/NewThing.java").write_text("class NewThing {}\n", encoding="utf-8")
+    line = repo_line()
+    assert line.startswith("warn  repo    petclinic (main, default): indexed ")
+    assert line.endswith("; 2 changed files on disk not indexed")

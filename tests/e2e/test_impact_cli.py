@@ -198,8 +198,28 @@ def test_errors_are_clear(plain_db: Path, services_db: Path) -> None:
     assert "is not a file of the index" in CliRunner().invoke(main, ["impact", "nope.py:3", "--db", str(plain_db)]).output
     # an indexed file, a line outside every definition (the import): said so, not "no symbol matches"
     out = CliRunner().invoke(main, ["impact", "app/service.py:1", "--db", str(plain_db)]).output
-    assert "nothing is defined at app/service.py:1: give a line inside a method, function or class" in out
+    assert "nothing is defined at shop/app/service.py:1: give a line inside a method, function or class" in out
     out = CliRunner().invoke(main, ["impact", "x:1", "--service", "broken", "--db", str(plain_db)]).output
     assert "expected NAME=REPO" in out
     out = CliRunner().invoke(main, ["impact", "FIND", "--depth", "0", "--db", str(services_db)]).output
     assert "0 is not in the range 1<=x<=20" in out
+
+
+def test_a_bare_name_says_what_else_it_matched(tmp_path: Path) -> None:
+    # `callers`, `impact` and the agent tools pick the same definition for a bare name and all name the others.
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "routes.py").write_text("def follow(name):\n    return name\n", encoding="utf-8")
+    (root / "models.py").write_text("class User:\n    def follow(self, other):\n        return other\n", encoding="utf-8")
+    db = str(tmp_path / "i.db")
+    assert CliRunner().invoke(main, ["index", str(root), "--db", db, "--no-embed", "--jobs", "1"]).exit_code == 0
+    data = json.loads(impact("follow", "--db", db, "--json"))
+    assert ([t["id"] for t in data["targets"]], data["also_named"]) == (
+        ["app:routes.follow(1)"], ["app:models.User.follow(1)"])
+    result = CliRunner().invoke(main, ["impact", "follow", "--db", db])
+    assert result.exit_code == 0
+    assert "also named 'follow', not shown: models.User.follow (qualify the name to choose)" in result.output
+    callers = CliRunner().invoke(main, ["callers", "follow", "--db", db]).output.splitlines()
+    assert callers[:2] == ["app:routes.follow(1)  (function, routes.py:1)",
+                           "also named 'follow', not shown: models.User.follow (qualify the name to choose)"]
+    assert json.loads(impact("User.follow", "--db", db, "--json"))["also_named"] == []

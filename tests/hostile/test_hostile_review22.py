@@ -99,3 +99,21 @@ def test_calls_other_libraries_share_with_jooq_name_no_table(tmp_path):
         tables = sorted(n.name for n in store.get_nodes(ids).values())
         counts = store.stats()["nodes"]["Table"], store.stats()["edges"].get("READS"), store.stats()["edges"].get("WRITES")
     assert tables == ["accounts", "orders"] and counts == (2, 1, 1)  # not cache_key, not now_temporal
+
+
+def test_every_cli_error_message_is_escaped_for_the_terminal(tmp_path):
+    # A manifest's names and paths reach click's error message; no control character may pass (here an
+    # OSC title sequence and a colour), whichever command raised it.
+    from click.testing import CliRunner
+
+    from lsp_server.cli import main
+
+    manifest = tmp_path / "m.toml"
+    manifest.write_text('[[repository]]\npath = 3\nname = "a\\u001b]0;x\\u0007"\n'
+                        '[[repository]]\npath = "no\\u001b[31mwhere"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["index", "--all", str(manifest), "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[1:] == [
+        "  - repository #1 (a\\x1b]0;x\\x07): path must be a string, not int",
+        f"  - repository #2: path 'no\\x1b[31mwhere' is not a folder ({tmp_path}/no\\x1b[31mwhere)"]
+    assert "\x1b" not in result.output and "\x07" not in result.output

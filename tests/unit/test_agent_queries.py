@@ -81,9 +81,31 @@ def test_target_naming_several_symbols_is_an_error_with_them(store):
 def test_bad_targets(store):
     for bad, message in (("", "target is empty"), ("   ", "target is empty"),
                          ("nowhere/file.py:3", "nowhere/file.py is not a file of the index"),
-                         ("shop/service.py:1", "no definition at agent-shop/shop/service.py:1")):
+                         ("shop/service.py:1", "nothing is defined at agent-shop/shop/service.py:1: give a line inside")):
         with pytest.raises(TargetError, match=message):
             resolve_target(store, bad)
+
+
+
+def test_position_targets_name_the_identifier_written_there(store):
+    # Any column inside a callee's name means that callee (it used to mean the enclosing method unless
+    # the column was the name's first character).
+    for col in (32, 34, 35):
+        assert ids(resolve_target(store, f"shop/service.py:12:{col}")[0]) == [
+            "agent-shop:shop/repository.OrderRepository.save(1)"]
+    # A definition's first line, keyword included, is that definition.
+    for col in (5, 9):
+        assert ids(resolve_target(store, f"shop/service.py:10:{col}")[0]) == ["agent-shop:shop/service.OrderService.place(1)"]
+    # Blank or punctuation: the innermost definition around the position, as PATH:LINE.
+    assert ids(resolve_target(store, "shop/service.py:12:3")[0]) == ["agent-shop:shop/service.OrderService.place(1)"]
+    # An identifier bound to nothing (a local name, a call on an untyped receiver) names nothing.
+    for target, word, at in (("shop/service.py:16:11", "order", "16:9"), ("shop/service.py:22:19", "get", "22:18")):
+        with pytest.raises(TargetError) as err:
+            resolve_target(store, target)
+        assert str(err.value) == (
+            f"`{word}` at agent-shop/shop/service.py:{at} is bound to nothing in the index (a local name, a keyword, "
+            f"or a call whose receiver's type is not known): give agent-shop/shop/service.py:{at.split(':')[0]} for the "
+            "definition around it, or a qualified name")
 
 
 # -------------------------------------------------------------------------------- tools

@@ -86,8 +86,15 @@ def test_one_process_embeds_at_a_time(tmp_path: Path) -> None:
         assert background["embeddings"] == {"skipped": "busy"}  # no second worker is started
     finally:
         held.release()
+    before = _ripple("repos", "list", "--db", str(db), "--json")
     done = _ripple("embed", "--db", str(db), "--json")
     assert (done["embedded"] + done["reused"], done["chunks"]) == (chunks, chunks)
+    # The registry's vector count follows `ripple embed` (doctor and `repos list` showed 0 before).
+    after = _ripple("repos", "list", "--db", str(db), "--json")
+    assert [(r["key"], r["counts"]["chunks"], r["counts"]["vectors"]) for r in before["repositories"]] == [
+        ("src", chunks, 0)]
+    assert [(r["key"], r["counts"]["chunks"], r["counts"]["vectors"]) for r in after["repositories"]] == [
+        ("src", chunks, chunks)]
 
 
 def test_background_worker_embeds_detached_and_a_killed_one_is_resumed(tmp_path: Path) -> None:

@@ -229,6 +229,8 @@ def test_cli_tests_option_and_path_line_for_callers_and_references(tmp_path: Pat
     # Service.java:6:21 is the call bound to Repo.find and JdbcRepo.find.
     assert _cli("callers", f"{WEB}:6", "--db", db).splitlines()[:2] == [
         "shop:src/main/java/shop/Web.Web.show(int)  (method, src/main/java/shop/Web.java:5)", "0 call sites"]
+    # The count line says what `search` (callers) and `impact` (direct callers, tests apart) count.
+    assert _cli("callers", "Service.java:5", "--db", db).splitlines()[1] == "4 call sites from 4 callers (2 in test code)"
     data = json.loads(_cli("callers", "Service.java:5", "--db", db, "--json"))
     assert (data["targets"], [(c["from"], c["line"], c["column"]) for c in data["callers"]]) == (
         [ids["load"]], [(ids["pick"], 3, 9), (ids["show"], 6, 9), (ids["loads"], 7, 9), (ids["test_load"], 4, 5)])

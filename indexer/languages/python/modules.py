@@ -134,6 +134,18 @@ class PythonModuleSystem:
     construction_hooks = ("__new__", "__post_init__")
     call_method = "__call__"
     deferred_calls = frozenset({"delay", "apply_async"})
+    guard_callbacks = {
+        # Flask-HTTPAuth: `@auth.login_required` runs what was registered on that same `auth` object.
+        ("flask_httpauth", ".login_required"): ("verify_password", "verify_token", "get_password", "hash_password",
+                                                "get_user_roles", "error_handler"),
+        # Flask-Login: the guards load the user with the LoginManager's loaders (or call its handlers).
+        ("flask_login", "login_required"): ("user_loader", "request_loader", "unauthorized_handler"),
+        ("flask_login", "fresh_login_required"): ("user_loader", "request_loader", "unauthorized_handler",
+                                                  "needs_refresh_handler"),
+        # Flask-JWT-Extended: `@jwt_required()` checks the block list and loads the token's user.
+        ("flask_jwt_extended", "jwt_required"): ("user_lookup_loader", "token_in_blocklist_loader"),
+    }
+    """Library guards of a route and the application callbacks they run (:mod:`indexer.frameworks.auth_guards`)."""
     instance_prefix = "self."
     class_body_hidden = True
     class_receiver = "cls"

@@ -39,6 +39,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_constants",
     "orm_tables",
     "orm_results",
+    "orm_attributes",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

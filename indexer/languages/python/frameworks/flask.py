@@ -32,9 +32,10 @@ name):
 * the same registrations called as functions, ``R.before_request(fn)``,
   ``R.register_error_handler(404, fn)``.
 
-Receivers ``R`` count, only in a file importing from ``flask``, when bound (seen from the decorator or
-call) to a ``flask`` ``Flask`` / ``Blueprint`` or when their head is an imported name
-(``from . import bp``; ``from app import app``). Decorated classes (flask-restx resources) are not
+Receivers ``R`` count when bound (seen from the decorator or call) to a ``flask`` ``Flask`` /
+``Blueprint``, or when their head is an imported name (``from . import bp``; ``from app import app``),
+in a file importing from ``flask`` or from none of the other frameworks whose apps have ``.route``
+(a blueprint's view module often imports only ``bp`` and its helpers: microblog's ``api/tokens.py``). Decorated classes (flask-restx resources) are not
 routes.
 """
 
@@ -59,13 +60,15 @@ _APP_WIDE = frozenset({
     "app_url_defaults", "app_errorhandler",
 })  # fmt: skip
 _ERROR_HANDLERS = frozenset({"errorhandler", "app_errorhandler", "register_error_handler"})
+_OTHER_WEB = ("quart", "sanic", "starlette", "fastapi", "aiohttp", "bottle", "falcon", "tornado", "litestar", "django")
+"""Frameworks whose apps also have ``.route``: a file importing one of them and no flask is theirs."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the Flask routes, blueprints and registrations of one parsed Python file to ``out``."""
     ctx = Context(src, out)
-    if not ctx.imports.uses("flask"):
-        return
+    if not ctx.imports.uses("flask") and (not ctx.imports.by_local or ctx.imports.uses(*_OTHER_WEB)):
+        return  # a file importing no flask counts through imported receivers only (`from app.api import bp`)
     for _, caps in run_query(query("python", "python/queries", "flask"), root):
         if "route" in caps:
             _decorated_route(ctx, caps)
