@@ -561,13 +561,15 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         ranked = sorted(self._symbol_names().best(query, parts, limit))  # (rank, len, name): best first
         if not ranked:
             return []
-        rows = self._db.execute(
-            f"SELECT {', '.join('n.' + c for c in _NODE_COLS.split(', '))} FROM json_each(?) j"
-            " JOIN nodes n ON n.name = j.value WHERE n.label NOT IN ('File', 'Repository', 'Endpoint', 'Topic')"
-            " ORDER BY j.key, n.id LIMIT ?",
+        # The ids first (no path, label or properties read for the rows the limit cuts), then their nodes.
+        ids = [i for (i,) in self._db.execute(
+            "SELECT i.id FROM json_each(?) j JOIN node_rows r ON r.name = j.value JOIN ids i ON i.nid = r.nid"
+            " WHERE r.label NOT IN (SELECT tid FROM terms WHERE term IN ('File', 'Repository', 'Endpoint', 'Topic'))"
+            " ORDER BY j.key, i.id LIMIT ?",
             (json.dumps([name for _, _, name in ranked]), int(limit)),
-        ).fetchall()
-        return [self._node(r) for r in rows]
+        )]
+        nodes = self.get_nodes(ids)
+        return [nodes[i] for i in ids]
 
     def _symbol_names(self) -> SymbolNameIndex:
         """Every code node name, indexed for workspace-symbol queries (cached until the next write)."""
