@@ -50,7 +50,7 @@ from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.services import ambiguous_clients, names_no_service
 from analysis.testcode import is_test_path
-from analysis.tables import TableHit, is_table_target, table_accessors, tables_detail, tables_reached
+from analysis.tables import TableHit, is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
     CALLABLE_LABELS,
     TYPE_LABELS,
@@ -396,7 +396,9 @@ class _Clock:
 def _seeds(graph: GraphStore, query: Query, engine: QueryEngine | None, tests: str = "include") -> tuple[list[Node], int]:
     """The nodes ``query`` names (a table's test accessors as ``tests`` says), and how many searches ran."""
     if isinstance(query, NodesQuery) or (isinstance(query, SymbolQuery) and is_table_target(query.text)):
-        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text, tests)), 0
+        # tests apart: a table's test accessors are listed under the tests (hop 0), not as targets
+        mode = "exclude" if tests == "apart" else tests
+        return (list(query.nodes) if isinstance(query, NodesQuery) else table_accessors(graph, query.text, mode)), 0
     if isinstance(query, PositionQuery):
         if query.col is None:
             inside = [n for n in graph.nodes_in_file(query.repo, query.path)
@@ -908,6 +910,12 @@ def blast_radius(
     level = [t.node.id for t in targets]
     for i in level:
         walk.hop[i] = 0
+    if tests == "apart" and isinstance(query, SymbolQuery) and is_table_target(query.text):
+        table = table_nodes(counted, query.text)[0][0].id  # what explains them
+        for n in table_accessors(counted, query.text, "only"):  # test code reading or writing it: hop 0, apart
+            walk.hop[n.id], walk.parent[n.id] = 0, table
+            walk.test_ids.add(n.id)
+            walk.order.append(n.id)
     level = walk.level(level, 0, last=False)
     # The details count what the report shows: tests apart (or alone), each call site once.
     only = tests == "only"

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from analysis.fusion import IDENTIFIER_QUERY
+from analysis.name_match import DEFAULT_NAME_MATCH, NameMatch, name_factor
 from analysis.testcode import is_test_path
 from stores.analyzer import analyze
 from stores.contracts import Chunk, GraphStore, Node, SearchFilters, SearchIndex, SymbolRef
@@ -244,12 +245,15 @@ def prior_factor(chunk: Chunk, node: Node, priors: Priors, wants_tests: bool) ->
 
 
 def rerank(candidates: Sequence[Candidate], exact: Mapping[str, float], priors: Priors,
-           wants_tests: bool) -> list[Ranked]:
+           wants_tests: bool, terms: frozenset[str] = frozenset(),
+           name_match: NameMatch = DEFAULT_NAME_MATCH) -> list[Ranked]:
     """The final order of ``candidates`` (fused hits, best first): those whose node id is in ``exact``
     (``{node id: definition score}`` in :func:`definition_order`'s order) first, in that order, scored
     :data:`EXACT_SCORE` + their definition score; then the others by fused score times
-    :func:`prior_factor` (stable: equal scores keep the fused order). Returns one :class:`Ranked` per
-    candidate."""
+    :func:`prior_factor` times the query-name agreement :func:`analysis.name_match.name_factor` for
+    the query stems ``terms`` (a text query's :func:`analysis.name_match.query_stems`; empty: factor
+    1) with the weights ``name_match`` (stable: equal scores keep the fused order). Returns one
+    :class:`Ranked` per candidate."""
     position = {node_id: i for i, node_id in enumerate(exact)}
     keyed = []
     for i, c in enumerate(candidates):
@@ -257,6 +261,9 @@ def rerank(candidates: Sequence[Candidate], exact: Mapping[str, float], priors: 
             keyed.append(((0, position[c.node.id], 0.0), Ranked(i, EXACT_SCORE + exact[c.node.id], True)))
         else:
             score = c.score * prior_factor(c.chunk, c.node, priors, wants_tests)
+            if terms:
+                definition = c.chunk.kind in DEFINITION_KINDS and c.node.label != "File"
+                score *= name_factor(c.chunk, c.node, terms, definition, name_match)
             keyed.append(((1, 0, -score), Ranked(i, score, False)))
     keyed.sort(key=lambda t: t[0])  # stable: equal scores keep the fused order
     return [r for _, r in keyed]

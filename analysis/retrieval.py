@@ -20,7 +20,8 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from analysis.fusion import FUSION_BY_KIND, RRF_K, FusedHit, Fusion, fuse, fusion_for, rrf
+from analysis.fusion import FUSION_BY_KIND, RRF_K, FusedHit, Fusion, fuse, fusion_for, query_kind, rrf
+from analysis.name_match import DEFAULT_NAME_MATCH, NameMatch, query_stems
 from analysis.ranking import (DEFAULT_PRIORS, VISIBILITY_MODIFIERS, Candidate, Priors, asks_for_tests,
                               named_definitions, rerank, visibility)
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
@@ -106,8 +107,9 @@ class QueryEngine:
     disables the dense side. ``candidates`` is how deep each list is read before fusion; ``fusion``
     maps each kind of query (:func:`analysis.fusion.query_kind`) to its fusion (default
     :data:`analysis.fusion.FUSION_BY_KIND`). ``priors`` (:class:`analysis.ranking.Priors`) weigh the
-    fused hits; ``exact_first`` puts an identifier query's exact definitions first (both as measured in
-    docs/search-quality.md; switched off only to measure).
+    fused hits; ``exact_first`` puts an identifier query's exact definitions first; ``name_match``
+    (:class:`analysis.name_match.NameMatch`) weighs a text query's agreement with each definition's name
+    and signature (all as measured in docs/search-quality.md; switched off only to measure).
     """
 
     def __init__(
@@ -120,6 +122,7 @@ class QueryEngine:
         *,
         priors: Priors = DEFAULT_PRIORS,
         exact_first: bool = True,
+        name_match: NameMatch = DEFAULT_NAME_MATCH,
     ) -> None:
         self.graph = graph
         self.index = index
@@ -128,6 +131,7 @@ class QueryEngine:
         self.fusion = dict(FUSION_BY_KIND if fusion is None else fusion)
         self.priors = priors
         self.exact_first = exact_first
+        self.name_match = name_match
 
     def search(self, query: str, limit: int = 10, filters: SearchFilters | None = None,
                tests: bool = False) -> SearchResult:
@@ -153,8 +157,9 @@ class QueryEngine:
         counts = self.index.chunk_count() if counts is None else counts
         wants_tests = tests or asks_for_tests(query)
         exact = {h.chunk_id: h.score for h in lists.get("name", [])} if self.exact_first else {}
+        terms = query_stems(query) if query_kind(query) == "text" else frozenset()
         result = self._assemble(fuse(lists, fusion_for(query, self.fusion)), limit, list(lists), counts, exact,
-                                wants_tests, self.priors)
+                                wants_tests, self.priors, terms)
         if wants_tests:
             result.notes.append("tests asked for: test code ranked above implementation"
                                 + (" (the name's own definitions first)" if exact else ""))
@@ -201,10 +206,11 @@ class QueryEngine:
 
     def _assemble(self, fused: list[FusedHit], limit: int, lists: list[str], counts: Mapping[str, int],
                   exact: Mapping[str, float] | None = None, wants_tests: bool = False,
-                  priors: Priors | None = DEFAULT_PRIORS) -> SearchResult:
+                  priors: Priors | None = DEFAULT_PRIORS, terms: frozenset[str] = frozenset()) -> SearchResult:
         """Hits for the head of ``fused``: chunks and nodes fetched in two batched calls, orphans
         dropped, then (unless ``priors`` is ``None``) ranked by :func:`analysis.ranking.rerank` with the
-        exact definitions ``exact`` first (``{node id: definition score}``, best first)."""
+        exact definitions ``exact`` first (``{node id: definition score}``, best first) and the query
+        stems ``terms`` for the query-name agreement (:mod:`analysis.name_match`)."""
         head = fused[: max(limit * 3, limit + 20)]  # room for hits dropped or re-ranked below
         if exact:  # the first exact definitions, wherever fusion put them
             by_id = {f.chunk_id: f for f in fused}
@@ -214,7 +220,8 @@ class QueryEngine:
         nodes = self.graph.get_nodes(sorted({c.fqn for c in chunks.values()}))
         kept = [(f, chunks[f.chunk_id]) for f in head if f.chunk_id in chunks and chunks[f.chunk_id].fqn in nodes]
         if priors is not None:
-            order = rerank([Candidate(c, nodes[c.fqn], f.score) for f, c in kept], exact or {}, priors, wants_tests)
+            order = rerank([Candidate(c, nodes[c.fqn], f.score) for f, c in kept], exact or {}, priors, wants_tests,
+                           terms, self.name_match)
             kept = [(FusedHit(kept[r.index][0].chunk_id, r.score, kept[r.index][0].ranks), kept[r.index][1])
                     for r in order]
         kept = kept[:limit]

@@ -11,6 +11,7 @@ import pytest
 from analysis.ranking import (EXACT_SCORE, NO_PRIORS, Candidate, Priors, asks_for_tests, is_identifier, is_private,
                               prior_factor, rerank, visibility)
 from analysis.fusion import Fusion
+from analysis.name_match import NO_NAME_MATCH
 from analysis.retrieval import QueryEngine
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
@@ -128,24 +129,25 @@ def test_the_exact_step_honours_filters_and_can_be_switched_off(store: EmbeddedS
 
 
 def test_implementation_ranks_above_tests_unless_tests_are_asked_for(store: EmbeddedStore) -> None:
-    plain = QueryEngine(store, store, priors=NO_PRIORS).search("export rows csv", limit=5)
+    plain = QueryEngine(store, store, name_match=NO_NAME_MATCH, priors=NO_PRIORS).search("export rows csv", limit=5)
     assert _ids(plain)[0] == TEST_EXPORT.id  # BM25 alone puts the test first
     tests_only = Priors(tests=0.5, private=1.0, undocumented=1.0)
-    ranked = QueryEngine(store, store, priors=tests_only).search("export rows csv", limit=5)
+    ranked = QueryEngine(store, store, name_match=NO_NAME_MATCH, priors=tests_only).search("export rows csv", limit=5)
     assert _ids(ranked).index(EXPORT.id) < _ids(ranked).index(TEST_EXPORT.id)
-    for asked in (QueryEngine(store, store, priors=tests_only).search("export rows csv", limit=5, tests=True),
-                  QueryEngine(store, store, priors=tests_only).search("tests of export rows csv", limit=5)):
+    for asked in (QueryEngine(store, store, name_match=NO_NAME_MATCH, priors=tests_only).search("export rows csv", limit=5, tests=True),
+                  QueryEngine(store, store, name_match=NO_NAME_MATCH, priors=tests_only).search("tests of export rows csv", limit=5)):
         assert _ids(asked)[0] == TEST_EXPORT.id
 
 
 def test_public_and_documented_rank_above_private_and_undocumented(store: EmbeddedStore) -> None:
     # The priors' arithmetic below is RRF's; the product's text fusion (min-max) is pinned in the next test.
+    # These tests pin the priors alone: the query-name agreement (tests/unit/test_name_match.py) is off.
     rrf = {"text": Fusion("rrf", 60), "identifier": Fusion("rrf", 60)}
-    plain = QueryEngine(store, store, fusion=rrf, priors=NO_PRIORS).search("rows csv", limit=4)
+    plain = QueryEngine(store, store, name_match=NO_NAME_MATCH, fusion=rrf, priors=NO_PRIORS).search("rows csv", limit=4)
     assert _ids(plain) == [TEST_EXPORT.id, UNDOC.id, FETCH.id, EXPORT.id]  # BM25 alone (RRF 1/61 ... 1/64)
-    private_only = QueryEngine(store, store, fusion=rrf, priors=Priors(1.0, 0.8, 1.0)).search("rows csv", limit=4)
+    private_only = QueryEngine(store, store, name_match=NO_NAME_MATCH, fusion=rrf, priors=Priors(1.0, 0.8, 1.0)).search("rows csv", limit=4)
     assert _ids(private_only) == [TEST_EXPORT.id, UNDOC.id, EXPORT.id, FETCH.id]  # 1/63 * 0.8 < 1/64
-    undoc_only = QueryEngine(store, store, fusion=rrf, priors=Priors(1.0, 1.0, 0.9)).search("rows csv", limit=4)
+    undoc_only = QueryEngine(store, store, name_match=NO_NAME_MATCH, fusion=rrf, priors=Priors(1.0, 1.0, 0.9)).search("rows csv", limit=4)
     assert _ids(undoc_only) == [FETCH.id, EXPORT.id, TEST_EXPORT.id, UNDOC.id]  # 1/61 * 0.9 < 1/64
     assert [h.metadata["documented"] for h in undoc_only.hits] == [True, True, False, False]
 
@@ -153,10 +155,10 @@ def test_public_and_documented_rank_above_private_and_undocumented(store: Embedd
 def test_min_max_fusion_gives_a_lists_last_hit_nothing_for_the_priors_to_move(store: EmbeddedStore) -> None:
     # BM25 alone, min-max: the first hit 1.0, the last 0.0. A factor scales the others; the last stays last
     # (a known cost of min-max, measured worth it on the held-out corpora: docs/search-quality.md).
-    plain = QueryEngine(store, store, priors=NO_PRIORS).search("rows csv", limit=4)
+    plain = QueryEngine(store, store, name_match=NO_NAME_MATCH, priors=NO_PRIORS).search("rows csv", limit=4)
     assert _ids(plain) == [TEST_EXPORT.id, UNDOC.id, FETCH.id, EXPORT.id]
     assert [round(h.score, 4) for h in plain.hits] == [1.0, 0.7259, 0.0031, 0.0]
-    private_half = QueryEngine(store, store, priors=Priors(1.0, 0.5, 1.0)).search("rows csv", limit=4)
+    private_half = QueryEngine(store, store, name_match=NO_NAME_MATCH, priors=Priors(1.0, 0.5, 1.0)).search("rows csv", limit=4)
     assert _ids(private_half) == _ids(plain)
     assert [round(h.score, 4) for h in private_half.hits] == [1.0, 0.7259, 0.0016, 0.0]
 
