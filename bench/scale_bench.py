@@ -26,7 +26,8 @@ about 100 edges each) plus the real ones.
    repositories as workspace folders (the server serves the whole store): for up to ``--lsp-targets``
    of the same targets, ``prepare + incomingCalls`` (targets in those folders), ``ripple/blastRadius``,
    ``ripple/search`` and ``workspace/symbol`` (every target), each timed as the client sees it; the
-   server's RSS after them.
+   server's RSS after them. ``--serve-read-only``: the server only reads the index (``[server]
+   index_workspace = false``, as in front of a central index) instead of syncing and watching each folder.
 
 Prints one JSON document (also ``OUT/result.json``): machine, load before / after, commands, every figure.
 """
@@ -188,7 +189,13 @@ def main() -> int:
     ap.add_argument("--samples", type=int, default=4, help="query targets per repository")
     ap.add_argument("--lsp-folders", type=int, default=4, help="repositories opened as workspace folders (0: no server)")
     ap.add_argument("--lsp-targets", type=int, default=200)
+    ap.add_argument("--serve-only", action="store_true", help="with --skip-index: no queries in process")
+    ap.add_argument("--serve-read-only", action="store_true",
+                    help="the server only reads the central index ([server] index_workspace = false): no "
+                         "first sync and no watcher per folder")
     ap.add_argument("--skip-index", action="store_true", help="reuse OUT/index.db of an earlier run")
+    ap.add_argument("--index-only", action="store_true", help="stop after indexing (OUT/run.json); query later "
+                    "with --skip-index")
     args = ap.parse_args()
     if args.generated < 0 or args.files < 1 or args.samples < 1:
         ap.error("--generated must be >= 0, --files and --samples >= 1")
@@ -217,6 +224,12 @@ def main() -> int:
             return 2
         run_file.write_text(json.dumps({"run": run, "wall_s": wall, "peak_rss_mib": peak,
                                         "tree_peak_mib": tree.peak_mib}), encoding="utf-8")
+        if args.index_only:
+            print(json.dumps({"wall_s": round(wall, 1), "peak_rss_mib": round(peak, 1),
+                              "tree_peak_mib": round(tree.peak_mib, 1), "store_mib": round(store_bytes(db) / 2**20, 1),
+                              "indexed": sum(o["status"] == "ok" for o in run["repositories"]),
+                              "repositories": len(folders)}))
+            return 0
     load_after_index = os.getloadavg()
     size = store_bytes(db)
     os.environ.update({k: v for k, v in env.items() if k == "XDG_CACHE_HOME"})
@@ -228,7 +241,7 @@ def main() -> int:
     extra = (("workspace-symbol", lambda n: (graph.search_symbols(n.name[:3], 100),
                                              graph.search_symbols(fuzzy(n.name), 100))),)
     t = time.perf_counter()
-    lat, targets = query_latency(graph, engine, run, args.samples, extra)
+    lat, targets = query_latency(graph, engine, run, args.samples, extra) if not args.serve_only else ({}, 0)
     query_s = time.perf_counter() - t
     ok = [o for o in run["repositories"] if o["status"] == "ok"]
     keys = {o["key"]: Path(o["root"]) for o in ok}
@@ -244,7 +257,10 @@ def main() -> int:
             picked += sample_targets(graph, key, max(1, args.lsp_targets // (2 * len(served))))
         rest = [n for o in ok for n in sample_targets(graph, o["key"], 1)]
         picked += rest[:: max(1, len(rest) // max(1, args.lsp_targets - len(picked)))]
+        if args.serve_read_only:
+            os.environ["RIPPLE_SERVER_INDEX_WORKSPACE"] = "false"
         lsp = asyncio.run(through_server(db, served, keys, picked, args.lsp_targets))
+        lsp["read_only"] = args.serve_read_only
     stores.close()
     result = {
         "machine": {"cpus": os.cpu_count(), "memory_gib": round(psutil.virtual_memory().total / 2**30, 1),

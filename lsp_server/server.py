@@ -709,7 +709,8 @@ class RippleServer(LanguageServer):
         when none can be read the request fails with their error)."""
         if self.session is not None and self.session.graph is not None:
             return self.session.graph  # the shared graph: every repository the team indexed
-        stores = [f.store for f in self.folders if f.store is not None and f.state != "error"]
+        # One store per index file: folders indexed into one file (a central index) would answer every read once each.
+        stores = list({f.db: f.store for f in self.folders if f.store is not None and f.state != "error"}.values())
         if not stores:
             errors = "; ".join(f.error for f in self.folders if f.error) or "no workspace folder is indexed"
             raise StoreError(errors)

@@ -558,21 +558,23 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
 
         The distinct names of the index are cached in memory as a :class:`SymbolNameIndex` (rebuilt
         lazily after any write, like the vectors), which ranks them; then one query fetches the
-        nodes of the best names."""
+        first ``limit`` nodes of the best names in that order (a name defined in hundreds of
+        repositories costs a sort in SQLite, not hundreds of nodes read)."""
         parts = query_parts(query)
         if not parts or limit <= 0:
             return []
-        ranked = self._symbol_names().best(query, parts, limit)
-        order = {name: (rank, n) for rank, n, name in ranked}
-        if not order:
+        ranked = sorted(self._symbol_names().best(query, parts, limit))  # (rank, len, name): best first
+        if not ranked:
             return []
-        rows = self._db.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE name IN ({_IDS_PARAM}) AND label NOT IN ('File', 'Repository', 'Endpoint', 'Topic')",
-            (json.dumps(list(order)),),
-        ).fetchall()
-        nodes = [self._node(r) for r in rows]
-        nodes.sort(key=lambda n: (*order[n.name], n.name, n.id))
-        return nodes[:limit]
+        # The ids first (no path, label or properties read for the rows the limit cuts), then their nodes.
+        ids = [i for (i,) in self._db.execute(
+            "SELECT i.id FROM json_each(?) j JOIN node_rows r ON r.name = j.value JOIN ids i ON i.nid = r.nid"
+            " WHERE r.label NOT IN (SELECT tid FROM terms WHERE term IN ('File', 'Repository', 'Endpoint', 'Topic'))"
+            " ORDER BY j.key, i.id LIMIT ?",
+            (json.dumps([name for _, _, name in ranked]), int(limit)),
+        )]
+        nodes = self.get_nodes(ids)
+        return [nodes[i] for i in ids]
 
     def _symbol_names(self) -> SymbolNameIndex:
         """Every code node name, indexed for workspace-symbol queries (cached until the next write)."""
