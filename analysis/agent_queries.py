@@ -719,14 +719,15 @@ class AgentQueries:
         if tests not in TESTS_MODES:
             raise ValueError(f"tests must be one of {', '.join(TESTS_MODES)}, not {tests!r}")
         steps = self._start()
-        targets, _ = self._resolve(steps, target, repo)
+        targets, others = self._resolve(steps, target, repo)
         query = SymbolQuery(target.strip()) if is_table_target(target) else NodesQuery(tuple(targets))
+        also = [node_json(n) for n in others[:CANDIDATES_SHOWN]]  # as callers / references say it
         report = blast_radius(self.graph, query, depth=depth, services=self.services, tests=tests)
         steps.add(report.steps)
         counter = token_counter()
         per_hop, limit, diagram = 10, 50, True
         while True:
-            data = report_json(report, per_hop)
+            data = {**report_json(report, per_hop), "also_named": also}
             for key in ("tests", "endpoints", "entry_points", "callers", "wrappers", "topics"):
                 data[key] = data[key][:limit]
             # The report's own steps table is replaced by the answer's (target resolution first).
@@ -742,6 +743,8 @@ class AgentQueries:
                              "for the budget (counts stay complete): raise max_tokens or lower depth for more")
             # The budget's cuts go into the report's own Truncated section (which otherwise says nothing
             # was cut), so the answer never says both.
+            if also:
+                markdown += "\n\nAlso named so, not included: " + ", ".join(f"`{n['id']}`" for n in also)
             text = _finish([_truncated_section(markdown, report.truncated, notes)], steps.steps, [])
             if counter.within(text, budget) or (per_hop == 1 and limit == 1 and not diagram):
                 break

@@ -404,3 +404,18 @@ def test_a_path_line_in_two_repositories_is_ambiguous_and_in_none_unknown(tmp_pa
             resolve_target(s, "b.py:1")
         assert not none.value.ambiguous
         assert ids(resolve_target(s, "a.py:1", "two")[0]) == ["two:src/a.f(0)"]
+
+
+def test_impact_names_what_a_bare_name_also_matched(tmp_path):
+    # As callers / references (and the CLI's impact) do: the chosen definition, and the others listed.
+    src = tmp_path / "app"
+    src.mkdir()
+    (src / "routes.py").write_text("def follow(name):\n    return name\n", encoding="utf-8")
+    (src / "models.py").write_text("class User:\n    def follow(self, other):\n        return other\n", encoding="utf-8")
+    with EmbeddedStore(tmp_path / "i.db") as s:
+        index_repository(src, s, s, IndexOptions(repo="app", jobs=1))
+        a = AgentQueries(s, s).impact("follow")
+        assert [t["id"] for t in a.result["report"]["targets"]] == ["app:routes.follow(1)"]
+        assert [n["id"] for n in a.result["report"]["also_named"]] == ["app:models.User.follow(1)"]
+        assert "Also named so, not included: `app:models.User.follow(1)`" in a.text
+        assert AgentQueries(s, s).impact("User.follow").result["report"]["also_named"] == []
