@@ -35,7 +35,11 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
 from indexer.resolve.values import Def
 
-__all__ = ["guard_callbacks"]
+__all__ = ["GUARD_CALLBACK", "guard_callbacks"]
+
+GUARD_CALLBACK = "guard_callback"
+"""The WRAPS edges' ``kind``: the report says "through the guard callback ``verify_token``", not "the
+decorator", since the decorator written on the route is the library's guard."""
 
 
 def guard_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:

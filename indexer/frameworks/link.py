@@ -73,7 +73,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from indexer.frameworks.auth_guards import guard_callbacks
+from indexer.frameworks.auth_guards import GUARD_CALLBACK, guard_callbacks
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -505,8 +505,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 continue
             srcs = srcs or guards  # a library guard: the application's callbacks it runs
             sure = {"match": "inferred"} if guards or self._chosen_at_run_time(fc, at, ref.expr) else {}
-            self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework, kind=ref.kind,
-                        scope="route", **sure)
+            self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
+                        kind=GUARD_CALLBACK if guards else ref.kind, scope="route", **sure)
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
 
@@ -535,7 +535,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                         self.result.outcomes["unlinked_wrapper"] += 1
                         continue
                     self._wraps(fc, srcs or guards, [linked], route.line, route.col, framework=route.framework,
-                                kind="decorator", scope="route", **({"match": "inferred"} if guards else {}))
+                                kind=GUARD_CALLBACK if guards else "decorator", scope="route",
+                                **({"match": "inferred"} if guards else {}))
 
     def graphql_route(self, fc: FileCtx, route: Route) -> None:
         """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""
