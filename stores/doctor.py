@@ -57,7 +57,9 @@ def render(checks: list[Check]) -> list[str]:
         if c.fix:
             lines.append(f"{'':13} fix: {c.fix}")
     failed = sum(c.status == FAIL for c in checks)
-    lines.append("all checks passed" if not failed else f"{failed} problem{'s' if failed > 1 else ''} found")
+    warned = sum(c.status == WARN for c in checks)
+    also = f" ({warned} warning{'s' if warned > 1 else ''})" if warned else ""
+    lines.append(f"all checks passed{also}" if not failed else f"{failed} problem{'s' if failed > 1 else ''} found{also}")
     return lines
 
 

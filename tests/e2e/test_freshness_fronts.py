@@ -92,6 +92,7 @@ def test_doctor_says_behind_and_changed_on_disk(stale, tmp_path):
     done = subprocess.run([*run, "doctor", str(ws), "--db", str(db)], env=env, capture_output=True, text=True)
     [line] = [line for line in done.stdout.splitlines() if line.startswith(("ok    repo", "warn  repo"))]
     assert line.startswith("warn  repo    petclinic (main, default): indexed ") and line.endswith("; 1 commit behind main")
+    assert done.stdout.splitlines()[-1] == "all checks passed (2 warnings)"  # the repository's, and no embeddings
 
     # A checkout at the indexed commit whose working tree has edits the index lacks.
     other = tmp_path / "petclinic"
