@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from indexer.resolve.context import FileCtx
+from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import Lookup
 from indexer.resolve.values import Def
 
@@ -117,14 +117,6 @@ def _nearest(path: str, defs: list[Def]) -> list[Def]:
     (path, line) order."""
     if not defs:
         return []
-
-    def shared(other: str) -> int:
-        n = 0
-        for a, b in zip(path.split("/")[:-1], other.split("/")[:-1]):
-            if a != b:
-                break
-            n += 1
-        return n
-
-    best = max(shared(rd.file.path) for rd in defs)
-    return sorted((rd for rd in defs if shared(rd.file.path) == best), key=lambda rd: (rd.file.path, rd.d.start_line))
+    best = max(shared_parts(path, rd.file.path) for rd in defs)
+    return sorted((rd for rd in defs if shared_parts(path, rd.file.path) == best),
+                  key=lambda rd: (rd.file.path, rd.d.start_line))

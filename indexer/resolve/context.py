@@ -22,7 +22,18 @@ from indexer.symbols import definition_ids
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "default_export", "spans"]
+__all__ = ["FileCtx", "default_export", "spans", "shared_parts"]
+
+
+def shared_parts(a: str, b: str) -> int:
+    """How many leading parts the ``/``-separated paths ``a`` and ``b`` share: how near two files are
+    (each service of a monorepo its own settings, loader or guard callback)."""
+    n = 0
+    for x, y in zip(a.split("/"), b.split("/")):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 class FileCtx:

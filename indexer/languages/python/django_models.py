@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.resolve.context import shared_parts
 from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, Value
 
 if TYPE_CHECKING:
@@ -51,9 +52,9 @@ def user_model(r: Lookup, fc: FileCtx) -> Value:
     (Django's own ``auth.User``, not in the repository) or ``None`` (a setting naming no class of it)."""
     files = r.constant_files("python", _SETTING)
     if files:
-        best = max(_shared(fc.path, s.path) for s in files)
+        best = max(shared_parts(fc.path, s.path) for s in files)
         for settings in files:
-            if _shared(fc.path, settings.path) != best:
+            if shared_parts(fc.path, settings.path) != best:
                 continue
             r.use(("name", settings.path, _SETTING))
             value = _constant(settings, _SETTING)
@@ -171,11 +172,3 @@ def _is_request(fc: FileCtx, scope: str | None) -> bool:
         s = fc.parent_scope(s)
     return False
 
-
-def _shared(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a.split("/"), b.split("/")):
-        if x != y:
-            break
-        n += 1
-    return n

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import framework_receiver, reverse_member
 from indexer.model import FileExtraction, Import
-from indexer.resolve.context import FileCtx
+from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.values import EXTERNAL, InstV, ModuleV, Value
 from indexer.symbols import module_path
@@ -105,16 +105,6 @@ def proxied(r: Lookup, fc: FileCtx, decorator: str) -> Value:
     first = values[0]
     same = all(v == first or isinstance(v, InstV) and isinstance(first, InstV) and v.c is first.c for v in values)
     return first if same and first is not None else EXTERNAL
-
-
-def shared_parts(a: str, b: str) -> int:
-    """How many leading path parts ``a`` and ``b`` share."""
-    n = 0
-    for x, y in zip(a.split("/"), b.split("/")):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def nearest(path: str, files: list[FileCtx]) -> FileCtx:
