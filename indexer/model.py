@@ -196,7 +196,9 @@ class CallSite:
     "b": g}``: one site per element), bound at most ``inferred`` since which one runs is unknown;
     ``"decorator"``, a bare decorator (``@login_required``) called with the decorated definition;
     ``"class"``, a class named by a literal (Java ``Class.forName("a.b.C")``), bound to the class
-    itself; ``"reflect"``, a constructor or method invoked by reflection on such a class.
+    itself; ``"reflect"``, a constructor or method invoked by reflection on such a class;
+    ``"result"``, a call of what calling the named callee returns (FastAPI's ``Depends(factory(...))``
+    runs the function ``factory`` returns, ``Depends(Checker(...))`` the instance's ``__call__``).
     ``handed``: the arguments written as a (dotted) name, which may hand the callee a function it
     calls through its parameter (``run(handler)``, ``run(cb=self.on_done)``); empty when none is.
     """

@@ -719,6 +719,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                            kind: str = "") -> list[str]:
         """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
         request: a function or method itself; a class's (or an instance's class's) framework methods.
+        A class given as a ``dependency`` (FastAPI ``Depends(Params)``) is built: its constructor.
         A call (``jwtFilter()``, ``authenticate({ secret })``) is what it returns: an instance's
         framework methods; when the resolver cannot type the result (no return type, no inferred
         return: a JavaScript or Python factory returning a closure), the function called itself, which
@@ -742,6 +743,10 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             v = self.r.resolve_import(fc, Import(name, module, name))
         if isinstance(v, FuncV):
             return self._function_ids(v.f, kind) if v.f.file.repo == self.r.repo else []
+        if isinstance(v, ClassV) and kind == "dependency":  # FastAPI builds a class dependency
+            built = self._members(v.c, v.c.file.rules.constructor_name or v.c.d.name)
+            if built:
+                return [m.id for m in built]
         if isinstance(v, (ClassV, InstV)):
             return self._framework_methods(v.c)
         if callee is not None:
@@ -768,12 +773,13 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         """Ids of the functions of this repository factory ``f`` returns uncalled
         (:attr:`indexer.model.Definition.returned_refs`, resolved in ``f``'s own scope): a FastAPI
         ``Depends(get_current_user_authorizer())`` runs ``_get_current_user``, which the factory
-        returns, not the factory's body."""
+        returns, not the factory's body; ``return Repo`` the constructor of ``Repo``."""
         out: list[str] = []
-        for ref in f.d.returned_refs:
-            g = self.r.resolve_expr(f.file, f.d.qualname, ref)
+        for g in self.r.returned_values(f):  # a class returned is built: its constructor runs
             if isinstance(g, FuncV) and g.f.file.repo == self.r.repo:
                 out.append(g.f.id)
+            elif isinstance(g, ClassV) and g.c.file.repo == self.r.repo:
+                out += [m.id for m in self._members(g.c, g.c.file.rules.constructor_name or g.c.d.name)]
         return out
 
     def _function_ids(self, f: Def, kind: str) -> list[str]:

@@ -33,6 +33,8 @@ class CallBinder:
         r, classes, rules = self.r, self.classes, fc.rules
         scope = cs.caller
         recv = cs.receiver
+        if cs.via == "result":
+            return self._result_targets(fc, cs)
         if recv is None:
             if cs.name in ("super", "this") and rules.implicit_this:
                 cls = r.enclosing_class(fc, scope)
@@ -107,6 +109,35 @@ class CallBinder:
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
         return self._callee_targets(v, cs, "exact", dispatch=False)
+
+    def _result_targets(self, fc: FileCtx, cs: CallSite) -> Targets:
+        """A call of what calling ``cs``'s callee returns (``CallSite.via == "result"``: FastAPI runs
+        the dependency ``Depends(factory(...))`` gives it, the result of ``factory(...)``): for a
+        class, its instance's ``__call__``; for a function, each function it returns uncalled
+        (``return inner``) and the constructors of each class it returns (``return Repo``: FastAPI
+        builds it), ``inferred`` when it returns several, else what its return type or inferred
+        return says (an instance: its ``__call__``); ``None`` when nothing of the repository runs."""
+        r = self.r
+        text = f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name
+        v = r.resolve_expr_at(fc, cs.caller, text, cs.line)
+        any_arity = CallSite(cs.caller, cs.name, None, -1, cs.line, cs.col)
+        if isinstance(v, ClassV):
+            return self._callee_targets(InstV(v.c, "exact", concrete=not v.dynamic), any_arity, "exact") or None
+        if not isinstance(v, FuncV):
+            return None
+        returned = r.returned_values(v.f)
+        how = v.how if len(returned) == 1 else "inferred"
+        out: list[tuple[Def, str]] = []
+        for value in returned:
+            t = self._callee_targets(value, any_arity, how)
+            out += t if isinstance(t, list) else []
+        if out or returned:
+            return out or None
+        result = r.call_result(v, "inferred")
+        if isinstance(result, InstV | FuncV):
+            t = self._callee_targets(result, any_arity, "inferred")
+            return t if isinstance(t, list) and t else None
+        return None
 
     def run_targets(self, inst: InstV, name: str, cs: CallSite) -> list[tuple[Def, str]]:
         """The methods ``name`` (no arguments) that calling it on ``inst`` reaches, from ``cs``'s

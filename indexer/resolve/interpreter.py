@@ -494,6 +494,19 @@ class Resolver:
                                 lambda: self.resolve_expr(f.file, f.d.qualname, ref))
         return FuncV(target.f, "inferred") if isinstance(target, FuncV) else None
 
+    def returned_values(self, f: Def) -> list[Value]:
+        """What ``f`` returns uncalled, one value per name of :attr:`indexer.model.Definition.returned_refs`
+        (resolved in ``f``'s own body, in order): a function (``return inner``, a closure) or a class
+        (``return Repo``); names that resolve to neither are left out. A factory's caller calls these
+        (FastAPI's ``Depends(factory(...))``)."""
+        out: list[Value] = []
+        for ref in f.d.returned_refs:
+            v = self._memoised((id(f), f.d.qualname, ref, "returned"),
+                               lambda ref=ref: self.resolve_expr(f.file, f.d.qualname, ref))
+            if isinstance(v, FuncV | ClassV):
+                out.append(v)
+        return out
+
     def attr(self, v: Value, name: str) -> Value:
         """Member ``name`` of ``v``: a module's export, a class's or instance's attribute (its
         bindings in the class body or through ``self.`` / ``this.``, then members, inherited too)."""

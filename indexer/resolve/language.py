@@ -135,6 +135,10 @@ class Lookup(Protocol):
         """The value calling ``v`` yields (an instance of a class, a function's inferred return)."""
         ...
 
+    def returned_values(self, f: Def) -> list[Value]:
+        """The functions and classes ``f`` returns uncalled (its ``returned_refs`` resolved in its body)."""
+        ...
+
 
 class ModuleSystem(Protocol):
     """What a language plugs into the resolver core (one instance per language folder, its

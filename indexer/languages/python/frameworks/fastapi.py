@@ -41,8 +41,12 @@ means ``fastapi`` ``Depends`` or ``Security``, also through ``fastapi.params``):
   or a parameter annotated with an alias of this file) gets a :class:`~indexer.model.CallSite` to
   it at the dependency's name (arity unknown: FastAPI passes keywords). FastAPI calls ``get_db``
   whenever it runs ``get_current_user``, so the walk from ``get_db`` reaches ``get_current_user``
-  and through its wrapper edges every route that depends on it. (A dependency given as an instance,
-  ``Depends(Checker(...))``, and an imported annotation there are not followed.)
+  and through its wrapper edges every route that depends on it. A dependency given as a call runs
+  what the call returns: ``Depends(get_repository(Repo))`` the function ``get_repository`` returns
+  (``return _get_repo``; a class returned is built: its ``__init__``), ``Depends(Checker(...))`` the
+  instance's ``__call__``; that site is ``via="result"`` and never a second call of ``get_repository``
+  beside the one Python makes where the default is written. (An imported annotation there is not
+  followed.)
 * ``APIRouter(dependencies=[...])`` / ``FastAPI(dependencies=[...])`` -> a :class:`~indexer.model.Wrapper`
   per dependency on the assigned name; ``R.include_router(child, dependencies=[...])`` -> on
   ``child`` as written (kind ``dependency``).
@@ -362,7 +366,7 @@ def _alias(ctx: Context, caps: dict[str, list[Node]], aliases: dict[str, Node]) 
     if scope_of(assign, src) is not None:
         return
     annotated_type, calls = _annotated(ctx, caps["alias.value"][0])
-    deps = [d for d in (_dependency_node(ctx, c, annotated_type) for c in calls) if d is not None]
+    deps = [(d, c) for d, c in ((_dependency_node(ctx, c, annotated_type), c) for c in calls) if d is not None]
     if not deps:
         return
     name_node = caps["alias.name"][0]
@@ -384,21 +388,26 @@ def _alias(ctx: Context, caps: dict[str, list[Node]], aliases: dict[str, Node]) 
     for c in ctx.out.calls:  # the Depends(...) calls of the alias are its own
         if c.caller is None and (line, col) <= (c.line, c.col) < end:
             c.caller = name
-    for dep in deps:
-        _call_site(ctx, name, dep)
+    for dep, depends in deps:
+        _call_site(ctx, name, dep, depends)
 
 
-def _call_site(ctx: Context, caller: str, dep: Node, at: Node | None = None) -> None:
-    """A call from ``caller`` to the dependency ``dep`` (a plain or dotted name), at ``at`` (default:
-    the dependency's last name)."""
+def _call_site(ctx: Context, caller: str, dep: Node, depends: Node | None = None) -> None:
+    """A call from ``caller`` to the dependency ``dep`` (a plain or dotted name), at the dependency's
+    last name. When the ``Depends`` call ``depends`` is given a call (``Depends(factory(...))``,
+    ``Depends(Checker(...))``), FastAPI runs what that call returns, not ``dep``: the site is
+    ``via="result"`` (:class:`~indexer.model.CallSite`), apart from the call ``factory(...)`` itself,
+    which Python makes once where the default value is written."""
     src = ctx.src
     if dep.type == "attribute":
         name_node = dep.child_by_field_name("attribute")
         receiver = ref_text(src, dep.child_by_field_name("object"))
     else:
         name_node, receiver = dep, None
-    pos = at if at is not None else name_node
-    ctx.out.calls.append(CallSite(caller, src.text(name_node), receiver, -1, src.line(pos), src.col(pos)))
+    arg = Args.of(src, depends.child_by_field_name("arguments")).get(0, "dependency") if depends else None
+    via = "result" if arg is not None and arg.type == "call" else None
+    line, col = src.line(name_node), src.col(name_node)
+    ctx.out.calls.append(CallSite(caller, src.text(name_node), receiver, -1, line, col, via=via))
 
 
 def _in_repository(ctx: Context, name: str) -> bool:
@@ -443,7 +452,7 @@ def _parameters(
             if route is not None:
                 route.wrappers.append(WrapperRef("dependency", _dependency_text(ctx, depends, dep)))
             else:
-                _call_site(ctx, qualname, dep)
+                _call_site(ctx, qualname, dep, depends)
         if found or annotation is None or annotation.type not in ("identifier", "attribute"):
             continue
         text = compact(src, annotation)
