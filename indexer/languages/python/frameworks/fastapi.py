@@ -385,11 +385,22 @@ def _alias(ctx: Context, caps: dict[str, list[Node]], aliases: dict[str, Node]) 
         )
     )  # fmt: skip
     ctx.kinds[name] = "function"
-    for c in ctx.out.calls:  # the Depends(...) calls of the alias are its own
-        if c.caller is None and (line, col) <= (c.line, c.col) < end:
+    made = [_span(src, a) for _, c in deps if (a := _depends_argument(ctx, c)) is not None and a.type == "call"]
+    for c in ctx.out.calls:  # the Depends(...) calls of the alias are its own; `factory()` runs at import
+        if c.caller is None and (line, col) <= (c.line, c.col) < end and not any(a <= (c.line, c.col) < b for a, b in made):
             c.caller = name
     for dep, depends in deps:
         _call_site(ctx, name, dep, depends)
+
+
+def _depends_argument(ctx: Context, depends: Node) -> Node | None:
+    """The dependency a ``Depends(...)`` call is given (first argument or ``dependency=``), if any."""
+    return Args.of(ctx.src, depends.child_by_field_name("arguments")).get(0, "dependency")
+
+
+def _span(src: SourceText, node: Node) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``((line, col), (end line, end col))`` of ``node`` (1-based lines, as call sites have)."""
+    return (src.line(node), src.col(node)), (node.end_point[0] + 1, src.end_col(node))
 
 
 def _call_site(ctx: Context, caller: str, dep: Node, depends: Node | None = None) -> None:
@@ -404,7 +415,7 @@ def _call_site(ctx: Context, caller: str, dep: Node, depends: Node | None = None
         receiver = ref_text(src, dep.child_by_field_name("object"))
     else:
         name_node, receiver = dep, None
-    arg = Args.of(src, depends.child_by_field_name("arguments")).get(0, "dependency") if depends else None
+    arg = _depends_argument(ctx, depends) if depends is not None else None
     via = "result" if arg is not None and arg.type == "call" else None
     line, col = src.line(name_node), src.col(name_node)
     ctx.out.calls.append(CallSite(caller, src.text(name_node), receiver, -1, line, col, via=via))
