@@ -485,6 +485,15 @@ the interface method): the controllers implementing the interface expose it (the
 DRF_ROUTE = "drf"
 """The framework of a DRF router and a viewset registration's :class:`Route` (the linker expands it)."""
 
+DRF_AUTHENTICATION = "drf-authentication"
+"""The framework of a :class:`Wrapper` from DRF's ``REST_FRAMEWORK["DEFAULT_AUTHENTICATION_CLASSES"]``
+setting (``owner_ref`` a class's dotted path): its ``authenticate`` runs for every DRF view of the
+application that sets no ``authentication_classes`` of its own (:mod:`indexer.frameworks.drf_defaults`)."""
+
+DRF_PERMISSION = "drf-permission"
+"""As :data:`DRF_AUTHENTICATION`, for ``DEFAULT_PERMISSION_CLASSES`` (``has_permission``;
+``permission_classes`` overrides it)."""
+
 
 @dataclass(slots=True)
 class Router:

@@ -89,6 +89,7 @@ from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
+from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
@@ -148,7 +149,7 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks):
+class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
         self.r = resolver
         self.ctxs = ctxs
@@ -481,7 +482,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
             bases = [_join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))]
         service = self.options.service_for(fc.path)
-        linked = _Linked(fc, router_key, service, framework=route.framework)
+        linked = _Linked(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route))
         for base in bases:
             for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
                 full = _join(_join(base, own), tail[0] if tail else "").replace(_HOLE, "{}")
@@ -656,6 +657,14 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
 
     def wrapper(self, fc: FileCtx, w: Wrapper) -> None:
         """WRAPS edges of one router- or app-wide registration (see the module docstring)."""
+        if w.framework in DRF_DEFAULTS:  # REST_FRAMEWORK's default classes: indexer.frameworks.drf_defaults
+            srcs, attribute = self.drf_default_guards(fc, w)
+            module, ns = self._module_of(fc.path), fc.rules.namespace
+            views = [rt for rt in self._linked if rt.view is not None and rt.fc.rules.namespace == ns
+                     and self._module_of(rt.fc.path) == module and self.keeps_drf_default(rt.view, attribute)]
+            if not srcs:  # a library class (IsAuthenticated), or a path naming nothing
+                self.result.outcomes["unlinked_wrapper"] += 1
+            return self._wraps(fc, srcs, views, w.line, w.col, framework=DRF_ROUTE, kind=w.kind, scope="app")
         srcs: list[str] = []
         if w.owner is not None:
             rd = fc.def_at(w.owner, w.line)
@@ -870,6 +879,7 @@ class _Linked:
     service: str | None
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
     framework: str = ""
+    view: Def | None = None  # a DRF view class or @api_view function (indexer.frameworks.drf_defaults)
 
 
 def _application_base(props: Mapping[str, str], framework: str) -> str:
