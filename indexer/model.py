@@ -198,7 +198,9 @@ class CallSite:
     ``"class"``, a class named by a literal (Java ``Class.forName("a.b.C")``), bound to the class
     itself; ``"reflect"``, a constructor or method invoked by reflection on such a class;
     ``"result"``, a call of what calling the named callee returns (FastAPI's ``Depends(factory(...))``
-    runs the function ``factory`` returns, ``Depends(Checker(...))`` the instance's ``__call__``).
+    runs the function ``factory`` returns, ``Depends(Checker(...))`` the instance's ``__call__``);
+    ``"library"``, a method of the application's object a library method calls back (DRF's
+    ``serializer.save()`` -> the serializer's ``create`` / ``update``), bound at most ``inferred``.
     ``handed``: the arguments written as a (dotted) name, which may hand the callee a function it
     calls through its parameter (``run(handler)``, ``run(cb=self.on_done)``); empty when none is.
     """

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 __all__ = ["file_output", "node_props"]
 
+_RUN_TIME_CHOICE = frozenset({"element", "library"})
+"""Implied calls (``CallSite.via``) whose target is chosen at run time: bound at most ``inferred``."""
+
 
 def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str, int]) -> IndexedFile:
     """The :class:`IndexedFile` of ``fc`` (no chunks) resolved through ``r``; each call site's
@@ -75,7 +78,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         targets = binder.bind_call(fc, cs)
         if cs.via is not None:  # only what binds counts (CallSite.via)
             for target, how in targets if isinstance(targets, list) else ():
-                add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via == "element" else how)
+                add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how)
             continue
         if targets is EXTERNAL:
             outcomes["external"] += 1

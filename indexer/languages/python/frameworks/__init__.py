@@ -20,6 +20,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "starlette",
     "django_urls",
     "drf_routers",
+    "drf_serializers",
     "django_settings",
     "python_view_decorators",
     "python_http_clients",
