@@ -6,9 +6,11 @@ nothing. Exact WRAPS edges and what must not be linked."""
 
 from __future__ import annotations
 
+from indexer.languages import extractor_for_path
 from indexer.languages.python import EXTRACTOR
 from indexer.model import DRF_AUTHENTICATION, DRF_PERMISSION, Wrapper
-from tests.resolution_harness import edges, resolve_fixture
+from indexer.resolve.repository import RepositoryResolver, resolve_repository
+from tests.resolution_harness import edges, resolve_fixture, split_fixture
 
 APP = """
 # --- path: shop/__init__.py ---
@@ -155,3 +157,33 @@ def test_default_classes_wrap_the_drf_views_that_keep_them():
     # the plain Django function and class views (/plain, /page), the class that is not a default
     assert not any("has_object_permission" in e or "OtherAuth" in e or "/plain" in e or "/page" in e
                    for e in wraps)
+
+
+def _extract(fixture: str):
+    out = []
+    for path, source in split_fixture(fixture).items():
+        data = source.encode()
+        out.append((extractor_for_path(path).extract(path, data), str(hash(source)), len(data)))
+    return out
+
+
+def test_a_view_setting_its_own_classes_or_a_changed_setting_relinks_like_a_fresh_resolve():
+    live = RepositoryResolver("t")
+    live.update(_extract(APP))
+    paths = sorted(live.files)
+    before = edges(live.resolve(paths), "WRAPS")
+    # the viewset now sets its own permission classes: only the authentication default stays
+    changed = APP.replace("class ArticleViewSet(viewsets.ReadOnlyModelViewSet):\n    pass",
+                          "class ArticleViewSet(viewsets.ReadOnlyModelViewSet):\n    permission_classes = ()")
+    live.update([x for x in _extract(changed) if x[0].path == "shop/views.py"])
+    after = edges(live.resolve(paths), "WRAPS")
+    assert after == edges(resolve_repository("t", _extract(changed)), "WRAPS")
+    assert sorted(set(before) - set(after)) == [
+        "shop/auth.BaseMember.has_permission(2) -> endpoint:GET /api/articles",
+        "shop/auth.BaseMember.has_permission(2) -> endpoint:GET /api/articles/{}",
+    ]
+    # the setting names another permission class: it wraps instead
+    moved = changed.replace('["shop.auth.IsMember"]', '["shop.auth.TokenAuth"]')
+    live.update([x for x in _extract(moved) if x[0].path == "shop/settings.py"])
+    assert edges(live.resolve(paths), "WRAPS") == edges(resolve_repository("t", _extract(moved)), "WRAPS") == sorted(
+        [e for e in after if "has_permission" not in e])  # TokenAuth has no has_permission: nothing

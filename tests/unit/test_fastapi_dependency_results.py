@@ -205,3 +205,26 @@ def test_the_extracted_sites_a_call_given_to_depends_makes():
         CallSite("helper", "make", "deps", -1, 4, 26, via="result"),  # FastAPI's, of what make(1) returns
         CallSite("helper", "plain", None, -1, 4, 46),  # a plain dependency: a call of it, no result
     ]
+
+
+def test_changing_what_the_factory_returns_rebinds_like_a_fresh_resolve():
+    from indexer.languages import extractor_for_path
+    from indexer.resolve.repository import RepositoryResolver, resolve_repository
+    from tests.resolution_harness import edges
+
+    def extract(deps: str):
+        files = {"app/__init__.py": "", "app/deps.py": deps, "app/main.py": MAIN}
+        return [(extractor_for_path(p).extract(p, s.encode()), str(hash(s)), len(s.encode())) for p, s in files.items()]
+
+    live = RepositoryResolver("t")
+    live.update(extract(DEPS))
+    paths = sorted(live.files)
+    assert "app/deps.get_item(2) -> app/deps.get_repo._get(1) [exact]" in edges(live.resolve(paths))
+    changed = DEPS.replace("    return _get\n", "    return get_user\n")
+    live.update([x for x in extract(changed) if x[0].path == "app/deps.py"])
+    after = edges(live.resolve(paths))
+    assert after == edges(resolve_repository("t", extract(changed)))
+    assert [e for e in after if e.startswith("app/deps.get_item(2)")] == [
+        "app/deps.get_item(2) -> app/deps.Repo.find(0) [name]",  # `repo.find()` (repo untyped): by name, as before
+        "app/deps.get_item(2) -> app/deps.get_user(1) [exact]",  # what get_repo(Repo) now returns, and the plain one
+    ]
