@@ -22,6 +22,9 @@ A generic API view (``generics.RetrieveAPIView``, ``ListCreateAPIView``...; :dat
 routed with ``as_view()`` answers the verbs its base provides besides the ``get`` / ``post`` / ...
 methods it defines itself: each through the action method the verb calls (``retrieve``, ``create``)
 when the class defines it, else the class.
+
+A library ``partial_update`` (PATCH) calls the view's ``update``: when the class defines ``update``
+but not ``partial_update``, PATCH is exposed through its ``update``.
 """
 
 from __future__ import annotations
@@ -58,6 +61,10 @@ GENERIC_VIEWS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 """DRF's generic views: the verbs each answers and the action method each verb calls."""
 
+_CALLS_BACK = {"partial_update": "update"}
+"""The library action that calls another action of the view: DRF's ``UpdateModelMixin.partial_update``
+runs ``self.update(request, partial=True)``, so a PATCH reaches a class's own ``update``."""
+
 _ACTION_DECORATORS = {"action": None, "detail_route": True, "list_route": False}
 _PK = "{pk}"
 
@@ -77,8 +84,9 @@ class ViewSetLinks:
             for verb, action in mapping:
                 if action in members:
                     out.append((members[action].id, [verb], tail))
-                elif action in provided:
-                    out.append((c.id, [verb], tail))
+                elif action in provided:  # the library's action: through the method it calls back, if any
+                    back = _CALLS_BACK.get(action)
+                    out.append((members[back].id if back in members else c.id, [verb], tail))
         paths: dict[str, str] = {}
         for name, m in sorted(members.items()):
             for text in m.d.decorators:
@@ -105,7 +113,8 @@ class ViewSetLinks:
             for verb, action in GENERIC_VIEWS.get(base, ()):
                 if verb not in seen:
                     seen.add(verb)
-                    out.append((members[action].id if action in members else c.id, [verb]))
+                    back = action if action in members else _CALLS_BACK.get(action)
+                    out.append((members[back].id if back in members else c.id, [verb]))
         return out
 
     def _drf_members(self, c: Def) -> tuple[dict[str, Def], set[str]]:

@@ -110,3 +110,58 @@ def test_a_file_that_imports_no_rest_framework_is_left_alone():
     plain = APP.replace("from rest_framework import generics, viewsets\nfrom rest_framework.views import APIView\n",
                         "from django.views import View as APIView\nfrom django import views as viewsets\n")
     assert [e for e in edges(resolve_fixture(plain)) if "Serializer." in e] == []
+
+
+ROUTES = """
+# --- path: api/__init__.py ---
+# --- path: api/views.py ---
+from rest_framework import generics, mixins, viewsets
+
+
+class Me(generics.RetrieveUpdateAPIView):
+    def update(self, request, *args, **kwargs):
+        pass
+
+
+class Tags(viewsets.ModelViewSet):
+    def update(self, request, pk=None):
+        pass
+
+
+class Own(mixins.UpdateModelMixin, viewsets.GenericViewSet):
+    def update(self, request, pk=None):
+        pass
+
+    def partial_update(self, request, pk=None):
+        pass
+
+
+class Bare(viewsets.GenericViewSet):
+    def update(self, request, pk=None):
+        pass
+# --- path: api/urls.py ---
+from django.urls import include, path
+from rest_framework.routers import SimpleRouter
+
+from .views import Bare, Me, Own, Tags
+
+router = SimpleRouter()
+router.register("tags", Tags)
+router.register("own", Own)
+router.register("bare", Bare)
+
+urlpatterns = [path("me/", Me.as_view()), path("", include(router.urls))]
+"""
+
+
+def test_a_patch_reaches_the_update_the_librarys_partial_update_calls_back():
+    exposes = [e for e in edges(resolve_fixture(ROUTES), "EXPOSES") if "PATCH" in e or "PUT" in e]
+    assert exposes == sorted([
+        "api/views.Me.update(3) -> endpoint:PUT /me",
+        "api/views.Me.update(3) -> endpoint:PATCH /me",  # the library's partial_update -> self.update
+        "api/views.Tags.update(2) -> endpoint:PUT /tags/{}",
+        "api/views.Tags.update(2) -> endpoint:PATCH /tags/{}",
+        "api/views.Own.update(2) -> endpoint:PUT /own/{}",
+        "api/views.Own.partial_update(2) -> endpoint:PATCH /own/{}",  # its own partial_update
+        "api/views.Bare.update(2) -> endpoint:PUT /bare/{}",  # no mixin: no PATCH at all
+    ])
