@@ -8,7 +8,6 @@ and endpoints, and what must not be linked."""
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -198,8 +197,8 @@ def test_the_extracted_sites_a_call_given_to_depends_makes():
     from indexer.model import CallSite
 
     out = EXTRACTOR.extract("app/deps.py", (
-        "from fastapi import Depends\n\n\n"
-        "def helper(x=Depends(deps.make(1)), y=Depends(plain)):\n    pass\n").encode())
+        b"from fastapi import Depends\n\n\n"
+        b"def helper(x=Depends(deps.make(1)), y=Depends(plain)):\n    pass\n"))
     assert [c for c in out.calls if c.name in ("make", "plain")] == [
         CallSite(None, "make", "deps", 1, 4, 26),  # Python's call, evaluating the default at import
         CallSite("helper", "make", "deps", -1, 4, 26, via="result"),  # FastAPI's, of what make(1) returns
