@@ -187,23 +187,26 @@ class QueryEngine:
         ``chunk_count()``, read when not given); ``name`` when the query is one identifier that names
         definitions (:func:`analysis.ranking.named_definitions`, test code first when ``wants_tests``,
         by default when the query asks for tests; each hit's score is its definition score). BM25 is
-        read in a :data:`_LEXICAL` thread while this one reads the dense lists (query embedding, kNN)."""
+        read in a :data:`_LEXICAL` thread while this one reads the dense lists (query embedding, kNN)
+        and the exact definitions (the embedded store runs BM25 on a connection of its own,
+        :mod:`stores.embedded_lexical`, so they proceed together)."""
         counts = self.index.chunk_count() if counts is None else counts
+        wants = asks_for_tests(query) if wants_tests is None else wants_tests
         lists: dict[str, list[ScoredChunk]]
         if _in_transaction(self.index):  # its lock is this thread's: a worker would wait forever
             lists = {"bm25": self.index.bm25(query, self.candidates, filters)}
             lists.update(self._dense_lists(query, filters, counts))
+            named = named_definitions(self.graph, self.index, query, filters, wants, self.candidates)
         else:
             lexical = _LEXICAL.submit(self.index.bm25, query, self.candidates, filters)
             try:
                 dense = self._dense_lists(query, filters, counts)
+                named = named_definitions(self.graph, self.index, query, filters, wants, self.candidates)
             except BaseException:
                 lexical.result()  # BM25's own error first, as when the lists were read in turn
                 raise
             lists = {"bm25": lexical.result()}
             lists.update(dense)
-        wants = asks_for_tests(query) if wants_tests is None else wants_tests
-        named = named_definitions(self.graph, self.index, query, filters, wants, self.candidates)
         if named:
             lists["name"] = [ScoredChunk(n.id, s, i) for i, (n, s) in enumerate(named[: self.candidates], 1)]
         return lists

@@ -3,7 +3,8 @@
 Usage::
 
     python bench/search_bench.py /tmp/reval/fastapi-0.165.0 /tmp/reval/requests-2.34.2 \
-        [--n 1000] [--runs 3] [--chunks 100000] [--queries 300]
+        [--n 1000] [--runs 3] [--chunks 100000] [--queries 300] [--keep DIR]
+    python bench/search_bench.py --serve DIR/latency.db DIR/queries.json   # part (b) again on a kept store
 
 The corpora are unpacked sdists (see bench/retrieval_eval.py for the download commands); each is
 indexed with the real pipeline into a temporary store and its chunks are the real texts used below.
@@ -33,6 +34,8 @@ import platform
 import random
 import re
 import resource
+import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -269,6 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--chunks", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--skip-throughput", action="store_true")
+    ap.add_argument("--keep", type=Path, metavar="DIR",
+                    help="keep the latency store and its queries as DIR/latency.db and DIR/queries.json, for "
+                         "repeated runs of --serve DB QUERIES_JSON (one tree against another on the same store)")
     ap.add_argument("--serve", nargs=2, type=Path, metavar=("DB", "QUERIES_JSON"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.serve:
@@ -291,6 +297,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         build_s, queries = build_latency_store(files, args.chunks, args.queries, db)
         qfile = tmp / "queries.json"
         qfile.write_text(json.dumps(queries))
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            with sqlite3.connect(db) as src, sqlite3.connect(args.keep / "latency.db") as dst:
+                src.backup(dst)  # the WAL's pages too, whatever the builder left uncheckpointed
+            shutil.copyfile(qfile, args.keep / "queries.json")
+            print(f"  kept: {args.keep / 'latency.db'} {args.keep / 'queries.json'}")
         out = subprocess.run([sys.executable, __file__, "--serve", str(db), str(qfile)], check=True,
                              capture_output=True, text=True).stdout
         r = json.loads(out)

@@ -18,7 +18,8 @@ The cut (Turtle and Flood's max-score, per row):
 
 1. a lower bound ``theta`` of the ``k``-th best score, from cheap probes (:func:`probe_expressions`):
    the OR of the rarest terms (few postings) and the AND of the rarest ``j`` terms for the largest
-   ``j``. A probe's score for a row counts only the probe's terms, each adding what it adds in the full
+   ``j``; when those find fewer than ``k`` rows, ANDs without the rarest term (:func:`fallback_probes`,
+   run one at a time until ``k`` rows are seen). A probe's score for a row counts only the probe's terms, each adding what it adds in the full
    query, so it is at most the row's full score; ``k`` distinct rows with probe scores ``>= s`` prove
    the ``k``-th best full score is ``>= s`` (:func:`kth_best`);
 2. the rows whose terms' bounds can sum to ``theta`` (:func:`candidate_expression`, an FTS5 expression
@@ -27,8 +28,8 @@ The cut (Turtle and Flood's max-score, per row):
 3. the full query restricted to those rows.
 
 ``theta`` is lowered by a relative ``1e-9`` before use, so the floating-point order of the additions
-(FTS5 sums the phrases in query order; the probes sum fewer) cannot exclude a row that ties. When a
-probe finds fewer than ``k`` rows, or the candidates would be every matching row, the caller runs the
+(FTS5 sums the phrases in query order; the probes sum fewer) cannot exclude a row that ties. When the
+probes find fewer than ``k`` rows, or the candidates would be every matching row, the caller runs the
 plain query. Pure functions, no SQL here: :meth:`stores.embedded.EmbeddedStore.bm25` runs the queries.
 """
 
@@ -38,7 +39,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 
 __all__ = ["K1", "B", "SAFETY", "term_bound", "fts_row_count", "by_rarity", "probe_expressions",
-           "kth_best", "candidate_expression", "phrase"]
+           "fallback_probes", "kth_best", "candidate_expression", "phrase"]
 
 K1 = 1.2
 """FTS5's ``bm25()`` k1 (``fts5_aux.c``)."""
@@ -105,6 +106,21 @@ def probe_expressions(rare_first: Sequence[str], docs: Mapping[str, int], budget
         if j > 1:
             out.append(" AND ".join(phrase(t) for t in rare_first[:j]))
     return out
+
+
+def fallback_probes(rare_first: Sequence[str]) -> list[str]:
+    """More probes for when those of :func:`probe_expressions` find fewer than ``k`` rows: the ANDs of
+    the terms less the rarest one, from all of them down to the two rarest left
+    (``rare_first[1:j]``, ``j`` falling), cheapest-to-run first in the order they bound best.
+
+    The typical case is an identifier query (``get_path_param_id``): its whole-name token is in a
+    row or two, so every probe holding it finds fewer than ``k`` rows, and the plain query would score
+    every row of its common parts (``get``, ``path``, ``id``: tens of thousands). The rows holding
+    several of the parts are few and score high, which gives ``theta``. Each is a probe in the sense
+    of the module docstring (its terms are the query's; its score is a lower bound of the full one).
+    ``[]`` for fewer than three terms (no AND of two or more terms without the rarest)."""
+    rest = list(rare_first[1:])
+    return [" AND ".join(phrase(t) for t in rest[:j]) for j in range(len(rest), 1, -1)]
 
 
 def kth_best(scored: Iterable[tuple[object, float]], k: int) -> float | None:

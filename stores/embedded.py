@@ -63,8 +63,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from stores.analyzer import query_terms
-from stores.bm25_cut import SAFETY, by_rarity, candidate_expression, fts_row_count, kth_best, phrase, probe_expressions, term_bound
 from stores.contracts import (
     CODE_UNIT_KINDS,
     Chunk,
@@ -80,6 +78,7 @@ from stores.contracts import (
     SymbolRef,
     query_parts,
 )
+from stores.embedded_lexical import TERM_CACHE_TERMS, EmbeddedLexical, LexicalReader
 from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
@@ -96,20 +95,9 @@ __all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index
 #: rebuilt.
 _APPLICATION = "ripplegraph"
 
-_BM25_WEIGHTS = (3.0, 2.0, 1.0)  # name, fqn, text
-_COMMON_FRACTION = 0.5  # query tokens in at least this fraction of the chunks are pruned (see bm25)
-_POSTINGS_BUDGET = 40_000
-"""Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
-most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
-BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
-_PROBE_BUDGET = 5_000
-"""Most postings of the OR probe that bounds the BM25 cut (:func:`stores.bm25_cut.probe_expressions`);
-chosen on bench/search_bench.py's 100k-chunk store (2,000 and 5,000 tried: 5,000 cut 95% of the queries)."""
 FILE_TEXT_CACHE_FILES = 4096
 FILE_TEXT_CACHE_BYTES = 16 * 1024 * 1024
 """Bounds of the decompressed file texts a store keeps for cutting chunk texts (``get_chunks``)."""
-TERM_CACHE_TERMS = 20_000
-"""Most FTS terms whose document frequency a store keeps (BM25's pruning of common tokens)."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any number of keys
 
 _NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
@@ -139,7 +127,7 @@ def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     return wrapper
 
 
-class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors, EmbeddedWriter, GraphStore, SearchIndex):
+class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors, EmbeddedWriter, GraphStore, SearchIndex):
     """Graph store and search index in one SQLite file (see the module docstring).
 
     ``EmbeddedStore(path)`` opens ``path``, creating the file and its parent folders if needed.
@@ -170,6 +158,12 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         self._names: tuple[tuple[int, int], SymbolNameIndex] | None = None
         self._file_texts: StampedCache[bytes] = StampedCache(FILE_TEXT_CACHE_FILES, FILE_TEXT_CACHE_BYTES)
         self._term_docs: StampedCache[int] = StampedCache(TERM_CACHE_TERMS, TERM_CACHE_TERMS)
+        self._lexical: LexicalReader | None = None  # BM25's own connection (stores.embedded_lexical)
+        self._lexical_failed = False
+        self._busy_timeout = busy_timeout
+        self._ro_target = "file:" + quote(str(self.path.absolute())) + "?mode=ro"
+        """What a read-only connection to this index opens (BM25's; ``immutable=1`` added when the
+        main connection needed it)."""
         if self.path.is_dir():
             raise StoreUnavailable(f"{self.path} is a folder, not an index file; pass the index file (such as "
                                    f"{self.path / 'index.db'})")
@@ -199,6 +193,7 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
             except StoreError:
                 # WAL mode needs <db>-shm even to read; where it cannot be created, nobody is writing.
                 self._conn = self._connect(target + "?mode=ro&immutable=1", busy_timeout, uri=True)
+                self._ro_target = target + "?mode=ro&immutable=1"
             self.read_only = reason
             return
         if not os.access(self.path, os.W_OK):  # SQLite opened the file read-only by itself
@@ -281,9 +276,15 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
         # Per-connection document frequencies of the FTS terms (see bm25).
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ripple_vocab USING fts5vocab(main, chunks_fts, 'row')")
 
+    def _read_target(self) -> str:
+        """The URI of a read-only connection to this index (:mod:`stores.embedded_lexical`)."""
+        return self._ro_target
+
     def close(self) -> None:
-        """Close the connection (idempotent); later calls raise StoreUnavailable."""
+        """Close the connections (idempotent; BM25's after its query in progress); later calls raise
+        StoreUnavailable."""
         with self._lock:
+            self._close_lexical()
             if self._conn is not None:
                 try:
                     self._conn.close()
@@ -641,117 +642,6 @@ class EmbeddedStore(EmbeddedRegistry, EmbeddedTransactions, EmbeddedModelVectors
                 clauses.append(f"{alias}.{column} = ?")
                 params.append(value)
         return "".join(" AND " + c for c in clauses), params
-
-    @_guarded
-    def bm25(self, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
-        """Best ``limit`` chunks by BM25 (weights name 3, fqn 2, text 1) for ``query`` analysed with
-        :func:`stores.analyzer.query_terms` (its tokens less its stop words), any term matching (OR); best
-        first, ties by chunk id.
-        Scores are positive. An empty or all-punctuation query, or ``limit <= 0``, returns ``[]``.
-
-        Query tokens found in at least half of the chunks are dropped when a rarer token remains:
-        SQLite's BM25 gives them an IDF of 1e-6 anyway, and matching them costs a scan of most of
-        the index (a chunk matching *only* such tokens therefore cannot fill the tail of a short
-        result list). Likewise, when the kept tokens together match more than ``_POSTINGS_BUDGET``
-        chunks, the most common of them are dropped until they fit (the rarest token always stays):
-        they weigh least in the score and cost the most to score.
-
-        Only the rows that may reach the top ``limit`` are scored (:mod:`stores.bm25_cut`, an exact
-        max-score cut: the same chunks and scores as scoring every match)."""
-        tokens = query_terms(query)
-        if not tokens or limit <= 0:
-            return []
-        tokens, docs = self._prune_common(tokens)
-        match = " OR ".join(phrase(t) for t in tokens)
-        where, params = self._filter_sql(filters, "c")
-        rows = self._bm25_cut(match, tokens, docs, where, params, int(limit))
-        if rows is None:
-            rows = self._bm25_rows(match, None, where, params, int(limit))
-        return [ScoredChunk(chunk_id=cid, score=-s, rank=i) for i, (cid, s) in enumerate(rows, 1)]
-
-    def _bm25_rows(self, match: str, only: str | None, where: str, params: list[object],
-                   limit: int) -> list[tuple[str, float]]:
-        """``(chunk id, -score)`` of the best ``limit`` rows of FTS5 query ``match`` (best first, ties
-        by chunk id), scoring only the rows FTS5 query ``only`` matches when given; ``where``/``params``
-        from :meth:`_filter_sql`."""
-        w_name, w_fqn, w_text = _BM25_WEIGHTS
-        score = f"bm25(chunks_fts, {w_name}, {w_fqn}, {w_text})"
-        # `+rowid`: a filter on FTS5's rows, not a rowid lookup (one FTS5 query per value)
-        restrict = " AND +chunks_fts.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)" if only else ""
-        if where:
-            sql = (
-                f"SELECT c.id, {score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid"
-                f" WHERE chunks_fts MATCH ?{restrict}{where} ORDER BY s, c.id LIMIT ?"
-            )
-        else:  # rank inside FTS5 first, join only the winners
-            sql = (
-                f"SELECT c.id, f.s FROM (SELECT rowid, {score} AS s FROM chunks_fts WHERE chunks_fts MATCH ?"
-                f"{restrict} ORDER BY s, rowid LIMIT ?) AS f JOIN chunks c ON c.rowid = f.rowid ORDER BY f.s, c.id"
-            )
-        return self._db.execute(sql, [match, *([only] if only else []), *params, limit]).fetchall()
-
-    def _bm25_cut(self, match: str, tokens: list[str], docs: Mapping[str, int], where: str,
-                  params: list[object], limit: int) -> list[tuple[str, float]] | None:
-        """:meth:`_bm25_rows` of ``match`` scoring only the rows that may reach the top ``limit``
-        (:mod:`stores.bm25_cut`: same rows, same scores); ``None`` when no cut applies (one term, a
-        term's document count unknown, the probes find fewer than ``limit`` rows, or every matching
-        row may reach the top)."""
-        if len(tokens) < 2 or any(t not in docs for t in tokens):
-            return None
-        record = self._db.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
-        try:
-            rows = fts_row_count(record[0])
-        except (TypeError, ValueError):
-            return None
-        rare = by_rarity(tokens, docs)
-        probed = [(cid, -s) for expr in probe_expressions(rare, docs, _PROBE_BUDGET)
-                  for cid, s in self._bm25_rows(expr, None, where, params, limit)]
-        theta = kth_best(probed, limit)
-        if theta is None:
-            return None
-        only = candidate_expression(rare, [term_bound(docs[t], rows) for t in rare], theta * (1 - SAFETY))
-        return None if only is None else self._bm25_rows(match, only, where, params, limit)
-
-    def _prune_common(self, tokens: list[str]) -> tuple[list[str], dict[str, int]]:
-        """``tokens`` without those no chunk holds and those present in >= half of the chunks, unless
-        none would remain (then the present ones, or ``tokens`` when none is present); then, while their
-        postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays). With the
-        document count of each token (``{}`` when fewer than two tokens or chunks)."""
-        if len(tokens) < 2:
-            return tokens, {}
-        db = self._db
-        total = self._chunk_count()["chunks"]
-        if total < 2:
-            return tokens, {}
-        # fts5vocab counts a term's documents by walking its postings (tens of thousands for a common
-        # word at 100k chunks): cached per term until the index changes.
-        cache = self._read_cache(self._term_docs)
-        df = {t: d for t in tokens if cache is not None and (d := cache.get(t)) is not None}
-        missing = [t for t in tokens if t not in df]
-        if missing:
-            found = dict(db.execute(
-                f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(missing),)
-            ).fetchall())
-            for t in missing:
-                df[t] = found.get(t, 0)
-                if cache is not None:
-                    cache.put(t, df[t])
-        # A term no chunk holds matches nothing: it must not be what keeps the query from its words.
-        present = [t for t in tokens if df.get(t, 0) > 0]
-        if not present:
-            return tokens, df
-        common = {term for term, docs in df.items() if docs >= _COMMON_FRACTION * total}
-        kept = [t for t in present if t not in common] or present
-        # Bounded work: FTS5 scores every chunk matching any token, so the postings of the kept
-        # tokens are the cost. Over budget, drop the most common tokens (the lowest IDF) first.
-        postings = sum(df.get(t, 0) for t in kept)
-        if postings > _POSTINGS_BUDGET:
-            for t in sorted(kept, key=lambda t: -df.get(t, 0)):
-                if postings <= _POSTINGS_BUDGET or len(kept) == 1:
-                    break
-                kept.remove(t)
-                postings -= df.get(t, 0)
-        return kept, df
 
     def _read_cache(self, cache: StampedCache[_T]) -> StampedCache[_T] | None:
         """``cache`` for the current database state (emptied after any write, of this instance or a

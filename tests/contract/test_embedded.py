@@ -277,7 +277,7 @@ def test_bm25_drops_the_most_common_token_over_the_postings_budget(tmp_path, mon
     both = sorted(h.chunk_id for h in store.bm25("cache_lookup zeppelin_launch", 20))
     assert both == ["chunk:r:m0.handle(1)", "chunk:r:m1.handle(1)", "chunk:r:m2.handle(1)",
                     "chunk:r:m3.handle(1)", "chunk:r:rare.handle(1)"]
-    monkeypatch.setattr("stores.embedded._POSTINGS_BUDGET", 3)
+    monkeypatch.setattr("stores.embedded_lexical._POSTINGS_BUDGET", 3)
     assert [h.chunk_id for h in store.bm25("cache_lookup zeppelin_launch", 20)] == ["chunk:r:rare.handle(1)"]
     store.close()
 

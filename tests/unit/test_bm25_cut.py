@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import stores.embedded as embedded
-from stores.bm25_cut import (by_rarity, candidate_expression, fts_row_count, kth_best, phrase, probe_expressions,
+import stores.embedded_lexical as embedded_lexical
+from stores.bm25_cut import (by_rarity, candidate_expression, fallback_probes, fts_row_count, kth_best, phrase, probe_expressions,
                              term_bound)
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
@@ -65,6 +65,14 @@ def test_probe_expressions_or_of_the_rare_head_then_the_longest_ands() -> None:
         '"r1" AND "r2" AND "c1" AND "c2"', '"r1" AND "r2" AND "c1"', '"r1" AND "r2"']
     assert probe_expressions(rare, docs, 10_000) == []  # all terms within budget: no probe, the query is as cheap
     assert probe_expressions([], {}, 100) == []
+
+
+def test_fallback_probes_are_the_ands_without_the_rarest_term() -> None:
+    rare = ["get_user_id", "user", "id", "get"]
+    assert fallback_probes(rare) == ['"user" AND "id" AND "get"', '"user" AND "id"']
+    assert fallback_probes(["a", "b", "c"]) == ['"b" AND "c"']
+    assert fallback_probes(["a", "b"]) == []  # one term left: no AND
+    assert fallback_probes([]) == []
 
 
 def test_candidate_expression_names_the_term_sets_that_can_reach_theta() -> None:
@@ -148,14 +156,14 @@ _QUERIES = [
 @pytest.mark.parametrize("filters", [None, SearchFilters(language="python"), SearchFilters(kind="method")])
 def test_bm25_with_the_cut_answers_exactly_as_scoring_every_match(store: EmbeddedStore, monkeypatch,
                                                                    budget: int, filters) -> None:
-    monkeypatch.setattr(embedded, "_PROBE_BUDGET", budget)
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", budget)
     restricted: list[str] = []
     rows = EmbeddedStore._bm25_rows
 
-    def spy(self, match, only, *rest):  # type: ignore[no-untyped-def]
+    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
         if only is not None:
             restricted.append(only)
-        return rows(self, match, only, *rest)
+        return rows(self, db, match, only, *rest)
 
     monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
     for query in _QUERIES:
@@ -170,14 +178,14 @@ def test_bm25_with_the_cut_answers_exactly_as_scoring_every_match(store: Embedde
 def test_the_cut_scores_fewer_rows_than_match(store: EmbeddedStore, monkeypatch) -> None:
     """'zephyr socket' at limit 5: the rare term's chunks alone can reach the top 5 ('socket', in 112 of
     the 400 chunks, adds at most its bound), so the rows scored are zephyr's 6, not socket's 112."""
-    monkeypatch.setattr(embedded, "_PROBE_BUDGET", 30)
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 30)
     seen: list[str] = []
     rows = EmbeddedStore._bm25_rows
 
-    def spy(self, match, only, *rest):  # type: ignore[no-untyped-def]
+    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
         if only is not None:
             seen.append(only)
-        return rows(self, match, only, *rest)
+        return rows(self, db, match, only, *rest)
 
     monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
     top = store.bm25("zephyr socket", 5)
@@ -198,14 +206,14 @@ def test_ties_at_the_limit_are_broken_by_chunk_id(tmp_path: Path, monkeypatch) -
     texts = {"a": "alpha beta beta", "b": "alpha gamma", "c": "alpha gamma", "d": "beta",
              **{f"z{i:02d}": "beta delta" if i < 10 else "delta" for i in range(21)}}
     s = EmbeddedStore(tmp_path / "ties.db")
-    monkeypatch.setattr(embedded, "_PROBE_BUDGET", 3)
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 3)
     cut: list[str] = []
     rows = EmbeddedStore._bm25_rows
 
-    def spy(self, match, only, *rest):  # type: ignore[no-untyped-def]
+    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
         if only is not None:
             cut.append(only)
-        return rows(self, match, only, *rest)
+        return rows(self, db, match, only, *rest)
 
     try:
         files = []
@@ -226,5 +234,50 @@ def test_ties_at_the_limit_are_broken_by_chunk_id(tmp_path: Path, monkeypatch) -
         assert cut == ['"alpha"'] * 3
         assert [h.chunk_id for h in s.bm25("alpha beta", 4)] == expected
         assert cut == ['"alpha"'] * 3  # the 4th needs beta's chunks: every match scored
+    finally:
+        s.close()
+
+
+def test_an_identifier_query_whose_whole_name_is_rare_takes_the_cut_through_the_fallback(tmp_path: Path,
+                                                                                        monkeypatch) -> None:
+    """``load_user_cache``: its whole-name token is in 2 chunks, so every probe holding it finds fewer
+    than 10 rows; the AND of its parts (``user`` AND ``cache``...) finds enough, the cut applies, and the
+    answer equals scoring every match. Without the fallback: no cut (every match scored)."""
+    rng = random.Random(3)
+    files = []
+    for i in range(300):
+        words = [rng.choice(["load", "user", "cache", "data", "item", "value", "self", "return"]) for _ in range(8)]
+        if i in (7, 150):
+            words.append("load_user_cache")
+        text = " ".join(words)
+        key = f"k{i:03d}"
+        node = Node(f"r:{key}.py:{key}()", "Function", key, key, "r", f"{key}.py", 1, 0, 2, 0, {"language": "python"})
+        files.append(IndexedFile(FileRecord("r", f"{key}.py", "python", f"{i:064d}", 1), [node], [], [],
+                                 [Chunk(node.id, "r", "r", f"{key}.py", "python", "function", key, node.id, None, 1, 2,
+                                        text, f"{i:064d}")]))
+    s = EmbeddedStore(tmp_path / "fallback.db")
+    try:
+        s.replace_files(files)
+        monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 5)
+        monkeypatch.setattr(embedded_lexical, "_COMMON_FRACTION", 1.1)  # keep every part: they are in most chunks
+        restricted: list[str] = []
+        rows = EmbeddedStore._bm25_rows
+
+        def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
+            if only is not None:
+                restricted.append(only)
+            return rows(self, db, match, only, *rest)
+
+        monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
+        for limit in (3, 10, 40):
+            got = s.bm25("load_user_cache", limit)
+            want = _plain(s, monkeypatch, "load_user_cache", limit)
+            assert [(h.chunk_id, h.score) for h in got] == [(h.chunk_id, h.score) for h in want]
+            assert {h.chunk_id for h in got[:2]} == {"r:k007.py:k007()", "r:k150.py:k150()"}
+        assert restricted, "the fallback probes gave no cut"
+        restricted.clear()
+        monkeypatch.setattr(embedded_lexical, "fallback_probes", lambda rare: [])
+        s.bm25("load_user_cache", 10)
+        assert restricted == []
     finally:
         s.close()

@@ -141,3 +141,67 @@ def test_an_error_of_the_dense_side_reaches_the_caller(path: Path) -> None:
         assert all(isinstance(h, ScoredChunk) for h in s.knn(_unit(0, 1), 3))
     finally:
         s.close()
+
+
+def test_bm25_runs_on_a_connection_of_its_own_beside_the_instance_lock(path: Path) -> None:
+    """While a BM25 query is inside SQLite (held here by a spy), the instance's other reads proceed:
+    before, BM25 held the store's lock and the exact definitions / kNN check waited for it."""
+    s = EmbeddedStore(path)
+    inside, release = threading.Event(), threading.Event()
+    rows = EmbeddedStore._bm25_rows
+    connections: list[object] = []
+
+    def held(self, db, *rest):  # type: ignore[no-untyped-def]
+        connections.append(db)
+        inside.set()
+        release.wait(10)
+        return rows(self, db, *rest)
+
+    try:
+        s._bm25_rows = held.__get__(s)  # type: ignore[method-assign]
+        got: dict[str, object] = {}
+        worker = threading.Thread(target=lambda: got.setdefault("hits", s.bm25("def a", 5)), daemon=True)
+        worker.start()
+        assert inside.wait(10)
+        reader = threading.Thread(target=lambda: got.setdefault("nodes", s.get_nodes(["r:a.py:a()"])), daemon=True)
+        reader.start()
+        reader.join(5)
+        assert not reader.is_alive(), "get_nodes waited for BM25: the instance lock was held"
+        assert list(got["nodes"]) == ["r:a.py:a()"]  # type: ignore[call-overload]
+        release.set()
+        worker.join(10)
+        assert [h.chunk_id for h in got["hits"]] == ["r:a.py:a()", "r:b.py:b()", "r:c.py:c()"]  # type: ignore[attr-defined]
+        assert connections and all(c is not s._conn for c in connections)
+    finally:
+        release.set()
+        s.close()
+
+
+def test_bm25_sees_the_instances_commits_and_inside_a_transaction_its_uncommitted_rows(path: Path) -> None:
+    s = EmbeddedStore(path)
+    try:
+        assert s.bm25("zz", 5) == []
+        s.replace_files([_file("zz", _unit(1, 0))])  # committed by the main connection
+        assert [h.chunk_id for h in s.bm25("zz", 5)] == ["r:zz.py:zz()"]
+        with s.transaction():
+            s.replace_files([_file("yy", _unit(0, 1))])
+            # the BM25 connection cannot see this yet: the main connection answers
+            assert [h.chunk_id for h in s.bm25("yy", 5)] == ["r:yy.py:yy()"]
+            other = EmbeddedStore(path)
+            assert other.bm25("yy", 5) == []  # not committed
+            other.close()
+        assert [h.chunk_id for h in s.bm25("yy", 5)] == ["r:yy.py:yy()"]
+    finally:
+        s.close()
+
+
+def test_bm25_after_close_raises_and_reopens_nothing(path: Path) -> None:
+    from stores.errors import StoreUnavailable
+
+    s = EmbeddedStore(path)
+    assert [h.chunk_id for h in s.bm25("def a", 5)] == ["r:a.py:a()", "r:b.py:b()", "r:c.py:c()"]
+    assert s._lexical is not None
+    s.close()
+    assert s._lexical is None
+    with pytest.raises(StoreUnavailable, match="closed"):
+        s.bm25("def a", 5)

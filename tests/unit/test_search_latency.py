@@ -193,10 +193,10 @@ def test_a_write_empties_the_term_frequency_cache(tmp_path: Path) -> None:
     try:
         writer.replace_files(files(1))
         assert sorted(h.chunk_id for h in reader.bm25("espresso ristretto", 10)) == ["r:m0.f0()", "r:m3.f3()"]
-        assert reader._term_docs.get("espresso") == 1
+        assert reader._lexical is not None and reader._lexical.terms.get("espresso") == 1
         writer.replace_files(files(3))
         assert [h.chunk_id for h in reader.bm25("espresso ristretto", 10)] == ["r:m3.f3()"]
-        assert reader._term_docs.get("espresso") == 3
+        assert reader._lexical.terms.get("espresso") == 3
         # a word no chunk holds is no rarer token: "espresso" stays and is found (it used to be dropped
         # in favour of "cappuccino", and the query found nothing)
         assert sorted(h.chunk_id for h in reader.bm25("espresso cappuccino", 10)) == ["r:m0.f0()", "r:m1.f1()", "r:m2.f2()"]

@@ -1,0 +1,258 @@
+"""BM25 of the embedded store (a mixin of :class:`stores.embedded.EmbeddedStore`), on a connection of its own.
+
+FTS5 scoring is most of a hybrid search's time (tens of milliseconds at 100,000 chunks), and the
+store's one connection is serialised by the instance lock: while BM25 ran, the other reads of the
+same search (the kNN list's check, the exact-name definitions) waited for it. :meth:`EmbeddedLexical.bm25`
+therefore runs on a second, read-only connection to the same file (opened at its first query, with
+its own lock and caches), so those reads proceed beside it; SQLite's WAL mode lets two connections
+read at once, and the ``sqlite3`` module releases the GIL while a statement runs.
+
+What each query sees: the last committed state of the index, as the main connection does outside a
+transaction. Inside a :meth:`~stores.embedded_tx.EmbeddedTransactions.transaction` of this instance
+(whose uncommitted rows the second connection cannot see), and when the second connection cannot be
+opened, BM25 runs on the main connection under the instance lock, as before.
+
+The ranking itself (analysed query terms, pruning of common terms, the exact max-score cut of
+:mod:`stores.bm25_cut`) is the same on either connection: same chunks, same scores.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from stores.analyzer import query_terms
+from stores.bm25_cut import (SAFETY, by_rarity, candidate_expression, fallback_probes, fts_row_count, kth_best, phrase,
+                             probe_expressions, term_bound)
+from stores.contracts import ScoredChunk, SearchFilters
+from stores.errors import StoreError, StoreUnavailable
+from stores.read_cache import StampedCache
+from stores.sqlite_file import map_sqlite_error
+
+if TYPE_CHECKING:  # the mixin's host
+    from stores.embedded import EmbeddedStore
+
+__all__ = ["EmbeddedLexical", "LexicalReader", "BM25_WEIGHTS", "TERM_CACHE_TERMS", "READER_CACHE_KIB"]
+
+BM25_WEIGHTS = (3.0, 2.0, 1.0)
+"""``bm25(chunks_fts, name, fqn, text)`` column weights."""
+_COMMON_FRACTION = 0.5  # query tokens in at least this fraction of the chunks are pruned (see bm25)
+_POSTINGS_BUDGET = 40_000
+"""Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
+most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
+BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
+_PROBE_BUDGET = 5_000
+"""Most postings of the OR probe that bounds the BM25 cut (:func:`stores.bm25_cut.probe_expressions`);
+chosen on bench/search_bench.py's 100k-chunk store (2,000 and 5,000 tried: 5,000 cut 95% of the queries)."""
+TERM_CACHE_TERMS = 20_000
+"""Most FTS terms whose document frequency a connection keeps (BM25's pruning of common tokens)."""
+READER_CACHE_KIB = 16 * 1024
+"""SQLite page cache of the BM25 connection, KiB (FTS5's posting lists; the main connection keeps its 64 MiB).
+At 100,000 chunks (bench/search_bench.py's store, 300 queries twice, side by side): 16 MiB took the
+same CPU per search as 32 MiB (88-89 vs 91-92 ms at load ~7) and 17 MiB less peak RSS (482 vs 499;
+main, with one connection, 465)."""
+_IDS_PARAM = "SELECT value FROM json_each(?)"
+
+
+class LexicalReader:
+    """The BM25 connection of one store: a read-only SQLite connection, the lock that serialises its
+    queries, and the caches stamped by its own ``PRAGMA data_version`` (which moves whenever another
+    connection, the store's main one included, commits)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+        self.terms: StampedCache[int] = StampedCache(TERM_CACHE_TERMS, TERM_CACHE_TERMS)
+        self._rows: tuple[int, int] | None = None  # (data_version, chunk rows)
+
+    def stamp(self) -> int:
+        """This connection's ``PRAGMA data_version``."""
+        return self.conn.execute("PRAGMA data_version").fetchone()[0]
+
+    def chunk_rows(self, stamp: int) -> int:
+        """``count(*)`` of the chunk rows in the state ``stamp`` (cached until it moves)."""
+        if self._rows is None or self._rows[0] != stamp:
+            self._rows = (stamp, self.conn.execute("SELECT count(*) FROM chunk_rows").fetchone()[0])
+        return self._rows[1]
+
+    def close(self) -> None:
+        """Close the connection once the query in progress (if any) has ended."""
+        with self.lock:
+            self.conn.close()
+
+
+class EmbeddedLexical:
+    """``bm25`` of the embedded store and the connection it runs on (see the module docstring)."""
+
+    _lexical: LexicalReader | None
+    _lexical_failed: bool
+
+    def bm25(self: EmbeddedStore, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
+        """Best ``limit`` chunks by BM25 (weights name 3, fqn 2, text 1) for ``query`` analysed with
+        :func:`stores.analyzer.query_terms` (its tokens less its stop words), any term matching (OR); best
+        first, ties by chunk id.
+        Scores are positive. An empty or all-punctuation query, or ``limit <= 0``, returns ``[]``.
+
+        Query tokens found in at least half of the chunks are dropped when a rarer token remains:
+        SQLite's BM25 gives them an IDF of 1e-6 anyway, and matching them costs a scan of most of
+        the index (a chunk matching *only* such tokens therefore cannot fill the tail of a short
+        result list). Likewise, when the kept tokens together match more than ``_POSTINGS_BUDGET``
+        chunks, the most common of them are dropped until they fit (the rarest token always stays):
+        they weigh least in the score and cost the most to score.
+
+        Only the rows that may reach the top ``limit`` are scored (:mod:`stores.bm25_cut`, an exact
+        max-score cut: the same chunks and scores as scoring every match). Runs on the store's BM25
+        connection (module docstring), so other reads of the instance proceed meanwhile. Raises
+        :class:`~stores.errors.StoreUnavailable` when the store is closed, and the mapped store
+        errors of :mod:`stores.sqlite_file`."""
+        tokens = query_terms(query)
+        if not tokens or limit <= 0:
+            return []
+        where, params = self._filter_sql(filters, "c")
+        with self._lock:
+            if self._conn is None:
+                raise StoreUnavailable(f"index {self.path} is closed")
+            reader = None if self._conn.in_transaction else self._lexical_reader()
+            if reader is None:  # this instance's own transaction (or no second connection): in turn
+                try:
+                    total = self._chunk_count()["chunks"]
+                    rows = self._bm25_on(self._conn, self._read_cache(self._term_docs), total, tokens, where,
+                                         params, int(limit))
+                except sqlite3.Error as exc:
+                    raise map_sqlite_error(exc, self.path) from exc
+                return _scored(rows)
+        with reader.lock:
+            if self._lexical is not reader:  # closed meanwhile
+                raise StoreUnavailable(f"index {self.path} is closed")
+            try:
+                stamp = reader.stamp()
+                rows = self._bm25_on(reader.conn, reader.terms.view(stamp), reader.chunk_rows(stamp), tokens,
+                                     where, params, int(limit))
+            except sqlite3.Error as exc:
+                raise map_sqlite_error(exc, self.path) from exc
+        return _scored(rows)
+
+    def _lexical_reader(self: EmbeddedStore) -> LexicalReader | None:
+        """The BM25 connection, opened at the first call (under the instance lock); ``None`` when it
+        cannot be opened (then BM25 keeps to the main connection; tried once per instance)."""
+        if self._lexical is None and not self._lexical_failed:
+            try:
+                conn = self._connect(self._read_target(), self._busy_timeout, uri=True)
+                conn.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB}")
+            except (StoreError, sqlite3.Error):
+                self._lexical_failed = True
+                return None
+            self._lexical = LexicalReader(conn)
+        return self._lexical
+
+    def _close_lexical(self: EmbeddedStore) -> None:
+        """Close the BM25 connection (after its query in progress); a later ``bm25`` reopens none."""
+        reader, self._lexical = self._lexical, None
+        self._lexical_failed = True
+        if reader is not None:
+            reader.close()
+
+    def _bm25_on(self: EmbeddedStore, db: sqlite3.Connection, cache: StampedCache[int] | None, total: int,
+                 tokens: list[str], where: str, params: list[object], limit: int) -> list[tuple[str, float]]:
+        """``(chunk id, -score)`` of :meth:`bm25` read on ``db``, whose term document counts ``cache``
+        keeps (``None``: not cached) and which holds ``total`` chunk rows."""
+        tokens, docs = self._prune_common(db, cache, total, tokens)
+        match = " OR ".join(phrase(t) for t in tokens)
+        rows = self._bm25_cut(db, match, tokens, docs, where, params, limit)
+        if rows is None:
+            rows = self._bm25_rows(db, match, None, where, params, limit)
+        return rows
+
+    def _bm25_rows(self, db: sqlite3.Connection, match: str, only: str | None, where: str, params: list[object],
+                   limit: int) -> list[tuple[str, float]]:
+        """``(chunk id, -score)`` of the best ``limit`` rows of FTS5 query ``match`` (best first, ties
+        by chunk id), scoring only the rows FTS5 query ``only`` matches when given; ``where``/``params``
+        from :meth:`_filter_sql`."""
+        w_name, w_fqn, w_text = BM25_WEIGHTS
+        score = f"bm25(chunks_fts, {w_name}, {w_fqn}, {w_text})"
+        # `+rowid`: a filter on FTS5's rows, not a rowid lookup (one FTS5 query per value)
+        restrict = " AND +chunks_fts.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)" if only else ""
+        if where:
+            sql = (
+                f"SELECT c.id, {score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid"
+                f" WHERE chunks_fts MATCH ?{restrict}{where} ORDER BY s, c.id LIMIT ?"
+            )
+        else:  # rank inside FTS5 first, join only the winners
+            sql = (
+                f"SELECT c.id, f.s FROM (SELECT rowid, {score} AS s FROM chunks_fts WHERE chunks_fts MATCH ?"
+                f"{restrict} ORDER BY s, rowid LIMIT ?) AS f JOIN chunks c ON c.rowid = f.rowid ORDER BY f.s, c.id"
+            )
+        return db.execute(sql, [match, *([only] if only else []), *params, limit]).fetchall()
+
+    def _bm25_cut(self, db: sqlite3.Connection, match: str, tokens: list[str], docs: Mapping[str, int], where: str,
+                  params: list[object], limit: int) -> list[tuple[str, float]] | None:
+        """:meth:`_bm25_rows` of ``match`` scoring only the rows that may reach the top ``limit``
+        (:mod:`stores.bm25_cut`: same rows, same scores); ``None`` when no cut applies (one term, a
+        term's document count unknown, the probes and fallback probes find fewer than ``limit`` rows,
+        or every matching row may reach the top)."""
+        if len(tokens) < 2 or any(t not in docs for t in tokens):
+            return None
+        record = db.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+        try:
+            rows = fts_row_count(record[0])
+        except (TypeError, ValueError):
+            return None
+        rare = by_rarity(tokens, docs)
+        probed = [(cid, -s) for expr in probe_expressions(rare, docs, _PROBE_BUDGET)
+                  for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
+        theta = kth_best(probed, limit)
+        for expr in fallback_probes(rare) if theta is None else ():
+            probed += [(cid, -s) for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
+            theta = kth_best(probed, limit)
+            if theta is not None:
+                break
+        if theta is None:
+            return None
+        only = candidate_expression(rare, [term_bound(docs[t], rows) for t in rare], theta * (1 - SAFETY))
+        return None if only is None else self._bm25_rows(db, match, only, where, params, limit)
+
+    @staticmethod
+    def _prune_common(db: sqlite3.Connection, cache: StampedCache[int] | None, total: int,
+                      tokens: list[str]) -> tuple[list[str], dict[str, int]]:
+        """``tokens`` without those no chunk holds and those present in >= half of the ``total`` chunks,
+        unless none would remain (then the present ones, or ``tokens`` when none is present); then, while
+        their postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays). With the
+        document count of each token (``{}`` when fewer than two tokens or chunks), read on ``db`` and
+        kept in ``cache``."""
+        if len(tokens) < 2 or total < 2:
+            return tokens, {}
+        # fts5vocab counts a term's documents by walking its postings (tens of thousands for a common
+        # word at 100k chunks): cached per term until the index changes.
+        df = {t: d for t in tokens if cache is not None and (d := cache.get(t)) is not None}
+        missing = [t for t in tokens if t not in df]
+        if missing:
+            found = dict(db.execute(
+                f"SELECT term, doc FROM temp.ripple_vocab WHERE term IN ({_IDS_PARAM})", (json.dumps(missing),)
+            ).fetchall())
+            for t in missing:
+                df[t] = found.get(t, 0)
+                if cache is not None:
+                    cache.put(t, df[t])
+        # A term no chunk holds matches nothing: it must not be what keeps the query from its words.
+        present = [t for t in tokens if df.get(t, 0) > 0]
+        if not present:
+            return tokens, df
+        common = {term for term, docs in df.items() if docs >= _COMMON_FRACTION * total}
+        kept = [t for t in present if t not in common] or present
+        # Bounded work: FTS5 scores every chunk matching any token, so the postings of the kept
+        # tokens are the cost. Over budget, drop the most common tokens (the lowest IDF) first.
+        postings = sum(df.get(t, 0) for t in kept)
+        if postings > _POSTINGS_BUDGET:
+            for t in sorted(kept, key=lambda t: -df.get(t, 0)):
+                if postings <= _POSTINGS_BUDGET or len(kept) == 1:
+                    break
+                kept.remove(t)
+                postings -= df.get(t, 0)
+        return kept, df
+
+
+def _scored(rows: list[tuple[str, float]]) -> list[ScoredChunk]:
+    return [ScoredChunk(chunk_id=cid, score=-s, rank=i) for i, (cid, s) in enumerate(rows, 1)]
