@@ -55,6 +55,7 @@ from indexer.embedding import embed_pending  # noqa: E402
 from indexer.run import IndexOptions  # noqa: E402
 from indexer.pipeline import index_repository  # noqa: E402
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, UnresolvedCall  # noqa: E402
+from stores.blas_threads import use_one_blas_thread  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
 from stores.embedder import Embedder  # noqa: E402
 from analysis.retrieval import QueryEngine  # noqa: E402
@@ -212,7 +213,9 @@ def build_latency_store(files: list[IndexedFile], n_chunks: int, n_queries: int,
 
 
 def serve(db: Path, queries: list[str]) -> dict[str, object]:
-    """Run in a fresh process: open the store as a server would, time the queries, report RSS."""
+    """Run in a fresh process: open the store as a server would (one BLAS thread, as the front ends
+    set it: stores/blas_threads.py), time the queries, report RSS."""
+    use_one_blas_thread()
     rng = np.random.default_rng(1)
     store = EmbeddedStore(db)
     qvecs = {q: (v / np.linalg.norm(v)).tolist() for q, v in zip(queries, rng.standard_normal((len(queries), 384)))}

@@ -42,6 +42,7 @@ from indexer.registry import branch_identity, refresh_counts
 from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
 from lsp_server.ensemble_support import ExtraModels
+from stores.blas_threads import use_one_blas_thread
 from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
@@ -63,6 +64,7 @@ def main(verbose: int) -> None:
     # RichHandler shares the progress bars' console, so log lines do not tear the bars.
     logging.basicConfig(level=max(level, logging.DEBUG), format="%(message)s",
                         handlers=[RichHandler(console=err, show_time=False, show_path=False)])
+    use_one_blas_thread()  # exact kNN beside BM25 (stores/blas_threads.py)
 
 
 @main.command()
