@@ -247,6 +247,9 @@ class RepositoryIndex:
             # The write needs the extractions only to cut chunks the workers did not: let the others go.
             self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
             loaded.clear()
+            # The contexts, definitions and lookup tables just let go hold each other (cycles): only a
+            # full collection frees them, and the write's rows would otherwise come on top of them.
+            _release_memory()
         progress.done("resolve")
         t4 = time.perf_counter()
         report.phases["resolve"] = t4 - t3

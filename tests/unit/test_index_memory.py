@@ -7,6 +7,7 @@ worker results pickled once (:class:`indexer.extraction.Extracted`) and the per-
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import pickle
 import sqlite3
@@ -306,3 +307,43 @@ def test_a_full_spill_folder_moves_the_spill_file_and_loses_nothing(tmp_path: Pa
     assert spill._where == "memory"
     assert [spill.get(r) for r in (first, second, tempfile_full)] == [b"first", b"second" * 1000, b"third"]
     spill.close()
+
+
+def _live_binding_state() -> tuple[int, int]:
+    """(``Resolver`` objects, ``FileCtx`` objects still holding their definitions) the collector tracks now."""
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.interpreter import Resolver
+
+    objs = gc.get_objects()
+    return (sum(1 for o in objs if type(o) is Resolver),
+            sum(1 for o in objs if type(o) is FileCtx and "defs" in o.__dict__ and o.__dict__["defs"]))
+
+
+def test_a_one_shot_run_frees_what_it_bound_before_the_write(tmp_path: Path, monkeypatch) -> None:
+    """The lookup tables, contexts and definitions a one-shot run lets go hold each other in cycles:
+    they must be gone when the write starts (its rows come on top of what is left), not at the next
+    full collection. Automatic collection off, so that only what the run itself frees counts."""
+    from indexer.writer import IndexWriter
+
+    seen: list[tuple[int, int]] = []
+    write = IndexWriter.write
+
+    def spy(self, *args, **kwargs):
+        seen.append(_live_binding_state())
+        return write(self, *args, **kwargs)
+
+    monkeypatch.setattr(IndexWriter, "write", spy)
+    root = _tree(tmp_path / "repo")
+    store = EmbeddedStore(str(tmp_path / "i.db"))
+    gc.collect()
+    assert _live_binding_state() == (0, 0)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        report = index_repository(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "st")))
+    finally:
+        if enabled:
+            gc.enable()
+    store.close()
+    assert report.files_written == 4
+    assert seen == [(0, 0)]
