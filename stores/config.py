@@ -60,7 +60,7 @@ The file (every key optional)::
     ann_threshold = 200000            # approximate vector search from this many embedded chunks (0: never)
     ann_connectivity = 16             # the ANN graph's edges per vector (HNSW M; a change rebuilds the index)
     ann_expansion_add = 64            # candidates kept while building the ANN graph (a change rebuilds it)
-    ann_expansion_search = 512        # candidates a query's graph search keeps (recall vs CPU; no rebuild)
+    ann_expansion_search = 2048       # candidates a query's graph search keeps (recall vs CPU; no rebuild)
     ann_candidates = 64               # of those, how many are re-ranked by their exact float32 vectors
     ann_dtype = "i8"                  # i8 | f16 | f32: the ANN index's vectors (a change rebuilds it)
 

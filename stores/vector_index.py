@@ -69,7 +69,7 @@ class AnnParams:
 
     connectivity: int = 16
     expansion_add: int = 64
-    expansion_search: int = 512
+    expansion_search: int = 2048
     candidates: int = 64
     dtype: str = "i8"
 
