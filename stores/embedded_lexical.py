@@ -30,7 +30,7 @@ from stores.bm25_cut import (SAFETY, by_rarity, candidate_expression, fallback_p
 from stores.contracts import ScoredChunk, SearchFilters
 from stores.errors import StoreError, StoreUnavailable
 from stores.read_cache import StampedCache
-from stores.sqlite_file import map_sqlite_error
+from stores.sqlite_file import file_identity, map_sqlite_error
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.embedded import EmbeddedStore
@@ -89,6 +89,7 @@ class EmbeddedLexical:
 
     _lexical: LexicalReader | None
     _lexical_failed: bool
+    _file_id: tuple[int, int] | None
 
     def bm25(self: EmbeddedStore, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Best ``limit`` chunks by BM25 (weights name 3, fqn 2, text 1) for ``query`` analysed with
@@ -137,12 +138,24 @@ class EmbeddedLexical:
 
     def _lexical_reader(self: EmbeddedStore) -> LexicalReader | None:
         """The BM25 connection, opened at the first call (under the instance lock); ``None`` when it
-        cannot be opened (then BM25 keeps to the main connection; tried once per instance)."""
+        cannot be opened (then BM25 keeps to the main connection; tried once per instance).
+
+        The second connection opens the index by name: when the name no longer leads to the file the
+        main connection holds (the index was deleted, or re-created or replaced by another process
+        since this instance opened it), it is not opened, so BM25 never ranks another file's chunks
+        than the rest of the instance reads."""
         if self._lexical is None and not self._lexical_failed:
+            if self._file_id is None or file_identity(self.path) != self._file_id:
+                self._lexical_failed = True
+                return None
             try:
                 conn = self._connect(self._read_target(), self._busy_timeout, uri=True)
                 conn.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB}")
             except (StoreError, sqlite3.Error):
+                self._lexical_failed = True
+                return None
+            if file_identity(self.path) != self._file_id:  # replaced while it opened
+                conn.close()
                 self._lexical_failed = True
                 return None
             self._lexical = LexicalReader(conn)
