@@ -129,9 +129,18 @@ class EmbeddedLexical:
             if self._lexical is not reader:  # closed meanwhile
                 raise StoreUnavailable(f"index {self.path} is closed")
             try:
-                stamp = reader.stamp()
-                rows = self._bm25_on(reader.conn, reader.terms.view(stamp), reader.chunk_rows(stamp), tokens,
-                                     where, params, int(limit))
+                # One read transaction: the stamp, the row count, the term counts and every probe
+                # read the same snapshot (a commit landing between two of them could otherwise make
+                # the exact cut's bounds describe another state than the rows it scores).
+                reader.conn.execute("BEGIN")
+                try:
+                    reader.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # starts the snapshot
+                    stamp = reader.stamp()
+                    rows = self._bm25_on(reader.conn, reader.terms.view(stamp), reader.chunk_rows(stamp), tokens,
+                                         where, params, int(limit))
+                finally:
+                    if reader.conn.in_transaction:
+                        reader.conn.execute("ROLLBACK")  # read only: nothing to keep
             except sqlite3.Error as exc:
                 raise map_sqlite_error(exc, self.path) from exc
         return _scored(rows)

@@ -58,3 +58,34 @@ def test_bm25_of_a_deleted_index_keeps_to_the_open_file(tmp_path: Path) -> None:
         assert s._lexical is None
     finally:
         s.close()
+
+
+def test_one_bm25_query_reads_one_snapshot_on_its_connection(tmp_path: Path) -> None:
+    """A commit landing between the BM25 connection's statements of one query (here: as its chunk
+    count starts) is not seen half-way: the count the query used belongs to the stamp it read; the
+    next query sees the commit."""
+    path = tmp_path / "index.db"
+    _index(path, "alpha", "beta", "gamma")
+    s, other = EmbeddedStore(path), EmbeddedStore(path)
+    try:
+        assert [h.chunk_id for h in s.bm25("alpha beta", 5)] == ["r:alpha.py:alpha()", "r:beta.py:beta()"]
+        reader = s._lexical
+        assert reader is not None
+        fired: list[str] = []
+
+        def commit_meanwhile(sql: str) -> None:
+            if "count(*) FROM chunk_rows" in sql and not fired:
+                fired.append(sql)
+                other.replace_files([_file("delta")])
+
+        other.replace_files([_file("epsilon")])  # moves the stamp: the count is read again
+        reader.conn.set_trace_callback(commit_meanwhile)
+        assert [h.chunk_id for h in s.bm25("alpha delta", 5)] == ["r:alpha.py:alpha()"]
+        reader.conn.set_trace_callback(None)
+        assert fired and reader._rows is not None
+        assert reader._rows[1] == 4  # alpha, beta, gamma, epsilon: the state of its stamp, not delta's
+        assert [h.chunk_id for h in s.bm25("alpha delta", 5)] == ["r:alpha.py:alpha()", "r:delta.py:delta()"]
+        assert reader._rows[1] == 5
+    finally:
+        other.close()
+        s.close()
