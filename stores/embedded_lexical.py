@@ -7,8 +7,10 @@ therefore runs on a second, read-only connection to the same file (opened at its
 its own lock and caches), so those reads proceed beside it; SQLite's WAL mode lets two connections
 read at once, and the ``sqlite3`` module releases the GIL while a statement runs.
 
-What each query sees: the last committed state of the index, as the main connection does outside a
-transaction. Inside a :meth:`~stores.embedded_tx.EmbeddedTransactions.transaction` of this instance
+What each query sees: the last committed state of the index when it starts, as the main connection
+does outside a transaction, read in one read transaction (all its statements see one snapshot). The
+connection is opened by name only while the name still leads to the file the main connection holds
+(not to an index re-created or replaced at that path since). Inside a :meth:`~stores.embedded_tx.EmbeddedTransactions.transaction` of this instance
 (whose uncommitted rows the second connection cannot see), and when the second connection cannot be
 opened, BM25 runs on the main connection under the instance lock, as before.
 
