@@ -87,7 +87,7 @@ from stores.embedded_schema import SCHEMA_VERSION, add_vector_keys_index, decomp
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
-from stores.sqlite_file import APPLICATION_ID, is_ripple_index, map_sqlite_error, not_an_index
+from stores.sqlite_file import APPLICATION_ID, file_identity, is_ripple_index, map_sqlite_error, not_an_index
 
 __all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index"]  # the last two from stores.sqlite_file
 
@@ -160,6 +160,9 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         self._term_docs: StampedCache[int] = StampedCache(TERM_CACHE_TERMS, TERM_CACHE_TERMS)
         self._lexical: LexicalReader | None = None  # BM25's own connection (stores.embedded_lexical)
         self._lexical_failed = False
+        self._file_id: tuple[int, int] | None = None
+        """``(device, inode)`` of the file the main connection opened (:func:`stores.sqlite_file.file_identity`):
+        BM25's connection, opened later by name, must reach the same file."""
         self._busy_timeout = busy_timeout
         self._ro_target = "file:" + quote(str(self.path.absolute())) + "?mode=ro"
         """What a read-only connection to this index opens (BM25's; ``immutable=1`` added when the
@@ -194,8 +197,10 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
                 # WAL mode needs <db>-shm even to read; where it cannot be created, nobody is writing.
                 self._conn = self._connect(target + "?mode=ro&immutable=1", busy_timeout, uri=True)
                 self._ro_target = target + "?mode=ro&immutable=1"
+            self._file_id = file_identity(self.path)
             self.read_only = reason
             return
+        self._file_id = file_identity(self.path)
         if not os.access(self.path, os.W_OK):  # SQLite opened the file read-only by itself
             self.read_only = read_only_message(self.path)
 

@@ -7,8 +7,10 @@ therefore runs on a second, read-only connection to the same file (opened at its
 its own lock and caches), so those reads proceed beside it; SQLite's WAL mode lets two connections
 read at once, and the ``sqlite3`` module releases the GIL while a statement runs.
 
-What each query sees: the last committed state of the index, as the main connection does outside a
-transaction. Inside a :meth:`~stores.embedded_tx.EmbeddedTransactions.transaction` of this instance
+What each query sees: the last committed state of the index when it starts, as the main connection
+does outside a transaction, read in one read transaction (all its statements see one snapshot). The
+connection is opened by name only while the name still leads to the file the main connection holds
+(not to an index re-created or replaced at that path since). Inside a :meth:`~stores.embedded_tx.EmbeddedTransactions.transaction` of this instance
 (whose uncommitted rows the second connection cannot see), and when the second connection cannot be
 opened, BM25 runs on the main connection under the instance lock, as before.
 
@@ -30,7 +32,7 @@ from stores.bm25_cut import (SAFETY, by_rarity, candidate_expression, fallback_p
 from stores.contracts import ScoredChunk, SearchFilters
 from stores.errors import StoreError, StoreUnavailable
 from stores.read_cache import StampedCache
-from stores.sqlite_file import map_sqlite_error
+from stores.sqlite_file import file_identity, map_sqlite_error
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.embedded import EmbeddedStore
@@ -89,6 +91,7 @@ class EmbeddedLexical:
 
     _lexical: LexicalReader | None
     _lexical_failed: bool
+    _file_id: tuple[int, int] | None
 
     def bm25(self: EmbeddedStore, query: str, limit: int, filters: SearchFilters | None = None) -> list[ScoredChunk]:
         """Best ``limit`` chunks by BM25 (weights name 3, fqn 2, text 1) for ``query`` analysed with
@@ -128,21 +131,42 @@ class EmbeddedLexical:
             if self._lexical is not reader:  # closed meanwhile
                 raise StoreUnavailable(f"index {self.path} is closed")
             try:
-                stamp = reader.stamp()
-                rows = self._bm25_on(reader.conn, reader.terms.view(stamp), reader.chunk_rows(stamp), tokens,
-                                     where, params, int(limit))
+                # One read transaction: the stamp, the row count, the term counts and every probe
+                # read the same snapshot (a commit landing between two of them could otherwise make
+                # the exact cut's bounds describe another state than the rows it scores).
+                reader.conn.execute("BEGIN")
+                try:
+                    reader.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # starts the snapshot
+                    stamp = reader.stamp()
+                    rows = self._bm25_on(reader.conn, reader.terms.view(stamp), reader.chunk_rows(stamp), tokens,
+                                         where, params, int(limit))
+                finally:
+                    if reader.conn.in_transaction:
+                        reader.conn.execute("ROLLBACK")  # read only: nothing to keep
             except sqlite3.Error as exc:
                 raise map_sqlite_error(exc, self.path) from exc
         return _scored(rows)
 
     def _lexical_reader(self: EmbeddedStore) -> LexicalReader | None:
         """The BM25 connection, opened at the first call (under the instance lock); ``None`` when it
-        cannot be opened (then BM25 keeps to the main connection; tried once per instance)."""
+        cannot be opened (then BM25 keeps to the main connection; tried once per instance).
+
+        The second connection opens the index by name: when the name no longer leads to the file the
+        main connection holds (the index was deleted, or re-created or replaced by another process
+        since this instance opened it), it is not opened, so BM25 never ranks another file's chunks
+        than the rest of the instance reads."""
         if self._lexical is None and not self._lexical_failed:
+            if self._file_id is None or file_identity(self.path) != self._file_id:
+                self._lexical_failed = True
+                return None
             try:
                 conn = self._connect(self._read_target(), self._busy_timeout, uri=True)
                 conn.execute(f"PRAGMA cache_size = -{READER_CACHE_KIB}")
             except (StoreError, sqlite3.Error):
+                self._lexical_failed = True
+                return None
+            if file_identity(self.path) != self._file_id:  # replaced while it opened
+                conn.close()
                 self._lexical_failed = True
                 return None
             self._lexical = LexicalReader(conn)

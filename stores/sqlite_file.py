@@ -6,6 +6,7 @@ not create, which no message ever suggests deleting).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from stores.errors import (
     read_only_message,
 )
 
-__all__ = ["APPLICATION_ID", "is_ripple_index", "not_an_index", "map_sqlite_error"]
+__all__ = ["APPLICATION_ID", "is_ripple_index", "not_an_index", "map_sqlite_error", "file_identity"]
 
 APPLICATION_ID = 0x52504C47
 """``PRAGMA application_id`` of every index this store creates ("RPLG"): the SQLite header says the
@@ -41,6 +42,17 @@ def is_ripple_index(path: str | Path) -> bool:
     except OSError:
         return False
     return len(head) == 72 and head.startswith(_SQLITE_MAGIC) and int.from_bytes(head[68:72], "big") == APPLICATION_ID
+
+
+def file_identity(path: str | Path) -> tuple[int, int] | None:
+    """``(device, inode)`` of ``path`` (symbolic links followed), ``None`` when it cannot be stat'ed: two
+    connections opened by the same name reach the same file only when it is unchanged between them (an
+    index re-created or replaced by ``os.replace`` gets a new inode). Never raises."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def not_an_index(path: Path, why: str) -> NotAnIndex:

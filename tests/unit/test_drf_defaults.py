@@ -187,3 +187,28 @@ def test_a_view_setting_its_own_classes_or_a_changed_setting_relinks_like_a_fres
     live.update([x for x in _extract(moved) if x[0].path == "shop/settings.py"])
     assert edges(live.resolve(paths), "WRAPS") == edges(resolve_repository("t", _extract(moved)), "WRAPS") == sorted(
         [e for e in after if "has_permission" not in e])  # TokenAuth has no has_permission: nothing
+
+
+def test_the_setting_as_the_module_leaves_it_names_the_default_classes():
+    """A later ``REST_FRAMEWORK = ...`` replaces an earlier one (its classes guard nothing), a splat of
+    the earlier dict keeps the keys the new one does not set, a non-literal value leaves none known,
+    and a path listed twice (or 20,000 times) is one Wrapper."""
+    replaced = EXTRACTOR.extract("s.py", b'REST_FRAMEWORK = {"DEFAULT_PERMISSION_CLASSES": ["a.Old"],\n'
+                                         b'  "DEFAULT_AUTHENTICATION_CLASSES": ["a.Auth"]}\n'
+                                         b'REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_PERMISSION_CLASSES": ["a.New", "a.New"]}\n')
+    assert replaced.wrappers == [
+        Wrapper(DRF_PERMISSION, "guard", None, 3, 67, owner_ref="a.New"),
+        Wrapper(DRF_AUTHENTICATION, "guard", None, 2, 37, owner_ref="a.Auth"),
+    ]
+    fresh = EXTRACTOR.extract("s.py", b'REST_FRAMEWORK = {"DEFAULT_PERMISSION_CLASSES": ["a.Old"]}\n'
+                                      b'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ["a.Auth"]}\n')
+    assert fresh.wrappers == [Wrapper(DRF_AUTHENTICATION, "guard", None, 2, 53, owner_ref="a.Auth")]
+    unknown = EXTRACTOR.extract("s.py", b'REST_FRAMEWORK = {"DEFAULT_PERMISSION_CLASSES": ["a.Old"]}\n'
+                                        b'REST_FRAMEWORK = dict(DEFAULT_PERMISSION_CLASSES=["a.B"])\n')
+    assert unknown.wrappers == []
+    not_a_list = EXTRACTOR.extract("s.py", b'REST_FRAMEWORK = {"DEFAULT_PERMISSION_CLASSES": ["a.Old"]}\n'
+                                           b'REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_PERMISSION_CLASSES": "a.B"}\n')
+    assert not_a_list.wrappers == []
+    huge = EXTRACTOR.extract("s.py", ('REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ['
+                                      + '"a.Auth", ' * 20_000 + ']}\n').encode())
+    assert huge.wrappers == [Wrapper(DRF_AUTHENTICATION, "guard", None, 1, 53, owner_ref="a.Auth")]

@@ -61,7 +61,13 @@ def _is_dotted(text: str) -> bool:
 
 
 def _rest_framework(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """The default authentication and permission classes of a module-level ``REST_FRAMEWORK = {...}``."""
+    """The default authentication and permission classes of the module-level ``REST_FRAMEWORK`` setting
+    as the module leaves it: statements run in order, so a later ``REST_FRAMEWORK = ...`` replaces an
+    earlier one (``{**REST_FRAMEWORK, ...}`` keeps the keys it does not set; a value that is not a
+    dictionary literal, such as ``dict(...)`` or a call, leaves no class known), and a key's list or
+    tuple replaces that key's classes (any other value: none known). A path listed twice is one
+    Wrapper (its first place)."""
+    current: dict[str, list[Node]] = {}
     for statement in root.named_children:
         assign = statement
         if statement.type == "expression_statement" and statement.named_child_count:  # grammars differ
@@ -69,14 +75,24 @@ def _rest_framework(root: Node, src: SourceText, out: FileExtraction) -> None:
         if assign.type != "assignment":
             continue
         left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
-        if left is None or right is None or src.text(left) != "REST_FRAMEWORK" or right.type != "dictionary":
+        if left is None or right is None or src.text(left) != "REST_FRAMEWORK":
             continue
+        if right.type != "dictionary":
+            current = {}
+            continue
+        kept = any(c.type == "dictionary_splat" and src.text(c).lstrip("*").strip() == "REST_FRAMEWORK"
+                   for c in right.named_children)
+        current = dict(current) if kept else {}
         for pair in right.named_children:
             key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
             framework = _DRF_DEFAULTS.get(string_value(src, key) or "") if pair.type == "pair" and key else None
-            if framework is None or value is None or value.type not in ("list", "tuple"):
-                continue
-            for item in value.named_children:
-                path = string_value(src, item)
-                if path is not None and _is_dotted(path):
-                    out.wrappers.append(Wrapper(framework, "guard", None, src.line(item), src.col(item), owner_ref=path))
+            if framework is not None:
+                current[framework] = list(value.named_children) if value is not None and value.type in (
+                    "list", "tuple") else []
+    for framework, items in current.items():
+        seen: set[str] = set()
+        for item in items:
+            path = string_value(src, item)
+            if path is not None and _is_dotted(path) and path not in seen:
+                seen.add(path)
+                out.wrappers.append(Wrapper(framework, "guard", None, src.line(item), src.col(item), owner_ref=path))
