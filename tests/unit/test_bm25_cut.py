@@ -145,6 +145,21 @@ def _plain(store: EmbeddedStore, monkeypatch: pytest.MonkeyPatch, query: str, li
         return store.bm25(query, limit, filters)
 
 
+def _record_cuts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Spy on the store's scoring queries: the list fills with each restricting FTS5 expression (the
+    rows a cut let through), in order."""
+    restricted: list[str] = []
+    rows = EmbeddedStore._bm25_rows
+
+    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
+        if only is not None:
+            restricted.append(only)
+        return rows(self, db, match, only, *rest)
+
+    monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
+    return restricted
+
+
 _QUERIES = [
     "zephyr value", "quokka parser data", "nimbus socket render item self", "fjord glyph cache",
     "zephyr quokka nimbus fjord glyph", "parser socket", "token stream value data item",
@@ -157,15 +172,7 @@ _QUERIES = [
 def test_bm25_with_the_cut_answers_exactly_as_scoring_every_match(store: EmbeddedStore, monkeypatch,
                                                                    budget: int, filters) -> None:
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", budget)
-    restricted: list[str] = []
-    rows = EmbeddedStore._bm25_rows
-
-    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
-        if only is not None:
-            restricted.append(only)
-        return rows(self, db, match, only, *rest)
-
-    monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
+    restricted = _record_cuts(monkeypatch)
     for query in _QUERIES:
         for limit in (1, 2, 5, 10, 24, 25, 26, 50, 400):
             got = store.bm25(query, limit, filters)
@@ -179,15 +186,7 @@ def test_the_cut_scores_fewer_rows_than_match(store: EmbeddedStore, monkeypatch)
     """'zephyr socket' at limit 5: the rare term's chunks alone can reach the top 5 ('socket', in 112 of
     the 400 chunks, adds at most its bound), so the rows scored are zephyr's 6, not socket's 112."""
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 30)
-    seen: list[str] = []
-    rows = EmbeddedStore._bm25_rows
-
-    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
-        if only is not None:
-            seen.append(only)
-        return rows(self, db, match, only, *rest)
-
-    monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
+    seen = _record_cuts(monkeypatch)
     top = store.bm25("zephyr socket", 5)
     assert seen == ['"zephyr"']
     assert [h.chunk_id for h in top] == [h.chunk_id for h in _plain(store, monkeypatch, "zephyr socket", 5)]
@@ -207,14 +206,7 @@ def test_ties_at_the_limit_are_broken_by_chunk_id(tmp_path: Path, monkeypatch) -
              **{f"z{i:02d}": "beta delta" if i < 10 else "delta" for i in range(21)}}
     s = EmbeddedStore(tmp_path / "ties.db")
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 3)
-    cut: list[str] = []
-    rows = EmbeddedStore._bm25_rows
-
-    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
-        if only is not None:
-            cut.append(only)
-        return rows(self, db, match, only, *rest)
-
+    cut = _record_cuts(monkeypatch)
     try:
         files = []
         for key, text in texts.items():
@@ -227,7 +219,6 @@ def test_ties_at_the_limit_are_broken_by_chunk_id(tmp_path: Path, monkeypatch) -
         full = _plain(s, monkeypatch, "alpha beta", 4)
         assert [h.chunk_id for h in full] == expected
         assert full[0].score == full[1].score > full[2].score > full[3].score
-        monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
         for limit in (1, 2, 3):
             got = s.bm25("alpha beta", limit)
             assert [(h.chunk_id, h.score) for h in got] == [(h.chunk_id, h.score) for h in full[:limit]]
@@ -260,15 +251,7 @@ def test_an_identifier_query_whose_whole_name_is_rare_takes_the_cut_through_the_
         s.replace_files(files)
         monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 5)
         monkeypatch.setattr(embedded_lexical, "_COMMON_FRACTION", 1.1)  # keep every part: they are in most chunks
-        restricted: list[str] = []
-        rows = EmbeddedStore._bm25_rows
-
-        def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
-            if only is not None:
-                restricted.append(only)
-            return rows(self, db, match, only, *rest)
-
-        monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
+        restricted = _record_cuts(monkeypatch)
         for limit in (3, 10, 40):
             got = s.bm25("load_user_cache", limit)
             want = _plain(s, monkeypatch, "load_user_cache", limit)
