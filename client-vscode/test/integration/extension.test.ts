@@ -176,13 +176,17 @@ describe('the extension against ripple serve', () => {
     pick.type('fetch owner');
     await waitFor('results', () => pick.items.length > 0 && !pick.busy);
     expect(sent.map((s) => [s.method, s.params])).toEqual([['ripple/search', { query: 'fetch owner', limit: 30 }]]);
-    expect(pick.items.slice(0, 3).map((i) => [i.label, i.description, i.detail, i.alwaysShow])).toEqual([
+    const rows = pick.items.map((i) => [i.label, i.description, i.detail, i.alwaysShow]);
+    expect(rows.slice(0, 2)).toEqual([
       ['$(symbol-method) client.api.OwnerClient.fetch_owner', 'method · 1 caller', 'client/client/api.py:8', true],
-      // the two folders' indexes ranked as one (analysis/multi_search.py): client's OwnerClient holds both
-      // words; petclinic's Owner class only 'owner' (common there), but its name agrees with the query
       ['$(symbol-class) client.api.OwnerClient', 'class · 0 callers', 'client/client/api.py:4', true],
-      ['$(symbol-class) org.example.Owner', 'class · 0 callers', 'petclinic/src/main/java/org/example/Owner.java:3', true],
     ]);
+    // the two folders' indexes ranked as one (analysis/multi_search.py): petclinic's Owner class holds only
+    // 'owner' (common there), but its name agrees with the query. Third or fourth: it and client's
+    // report.render (which calls fetch_owner) are a near-tie whose order follows the embedding model's
+    // last bits on the machine's CPU (the same commit ranked them both ways on two machines of 2026-12).
+    expect(rows.slice(2, 4)).toContainEqual(
+      ['$(symbol-class) org.example.Owner', 'class · 0 callers', 'petclinic/src/main/java/org/example/Owner.java:3', true]);
     pick.accept(pick.items[0]);
     await waitFor('the editor', () => stub.recorder.opened.length === 1);
     expect(stub.recorder.opened[0]).toMatchObject({ uri: uriOf('client/client/api.py'), selection: { line: 7, character: 0 }, viewColumn: 1 });
