@@ -35,6 +35,7 @@ from indexer.languages import extractor_for_path
 from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
 from indexer.packed import pack_calls
+from indexer.parked import park_extraction
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from indexer.spill import SpillFile, SpillRef, spill_file
 from indexer.symbols import module_path
@@ -278,16 +279,24 @@ def extract_files(
 class ExtractStage:
     """The extract stage of one repository's runs: the extraction cache (``options.state_dir``'s
     ``extract`` folder; none without a state folder) and the workers. :meth:`close` releases the
-    cache handles of this process."""
+    cache handles of this process. ``park``: where each extraction this stage hands out (parsed or
+    from the cache) parks at once the lists only its own file's binding reads
+    (:func:`indexer.parked.park_extraction`), so that the extract phase never holds every file's
+    call sites, type uses, injections and table accesses; ``None``: they stay in memory."""
 
-    def __init__(self, options: IndexOptions, product: str) -> None:
+    def __init__(self, options: IndexOptions, product: str, park: SpillFile | None = None) -> None:
         self.options, self.product = options, product
+        self.park = park
         self.cache_dir = str(Path(options.state_dir) / "extract") if options.state_dir else None
         self.cache = ExtractionCache(self.cache_dir) if self.cache_dir else None
 
     def cached(self, path: str, checksum: str) -> FileExtraction | None:
-        """The cached extraction of the file at ``path`` with these bytes (``checksum``), if any."""
-        return self.cache.get(path, checksum) if self.cache is not None else None
+        """The cached extraction of the file at ``path`` with these bytes (``checksum``), if any
+        (parked in :attr:`park` when set). Raises ``OSError`` when parking cannot write."""
+        ex = self.cache.get(path, checksum) if self.cache is not None else None
+        if ex is not None and self.park is not None:
+            park_extraction(ex, self.park)
+        return ex
 
     def run(
         self, files: Sequence[SourceFile], keep_suffix: set[str], report: IndexReport, progress: ProgressSink,
@@ -297,7 +306,8 @@ class ExtractStage:
         ``loaded`` (``(extraction, checksum, size)`` for the resolver) and is returned by path; each
         bad one leaves ``current`` and is counted in ``report`` as skipped. The text and chunks of the
         good ones wait for the write in a spill file (:meth:`Extracted.spill`, :func:`indexer.spill.spill_file`:
-        one per call, deleted when the last result reading it is gone), not in memory."""
+        one per call, deleted when the last result reading it is gone), not in memory; with
+        :attr:`park` set, each extraction's own-binding lists are parked as it arrives."""
         fresh: dict[str, Extracted] = {}
         spill: SpillFile | None = None
         for item in extract_files(files, self.options, self.product, progress, keep_suffix):
@@ -309,6 +319,8 @@ class ExtractStage:
             if spill is None:
                 spill = spill_file(self.options.state_dir)
             item.spill(spill)  # text and chunks wait for the write on disk, as one pickle
+            if self.park is not None:  # its call sites (...) too, before the next file arrives
+                park_extraction(extraction, self.park)
             item.extraction = None  # the resolver holds it (loaded); the writer reads it there
             current.add(item.path)
             loaded.append((extraction, item.checksum, item.size))

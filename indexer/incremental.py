@@ -138,7 +138,10 @@ class RepositoryIndex:
         self.repo = options.repo
         self.product = options.product or options.name or options.repo
         state = Path(options.state_dir) if options.state_dir else None
-        self.extraction = ExtractStage(options, self.product)
+        # What only a file's own binding reads of its extraction waits on disk (indexer.parked), from
+        # the moment the extraction arrives (parsed by a worker or read from the cache).
+        park = spill_file(options.state_dir)
+        self.extraction = ExtractStage(options, self.product, park)
         name = hashlib.sha1(self.repo.encode("utf-8", "surrogatepass")).hexdigest()[:12]
         self.journal = Journal(state / f"journal-{name}.json" if state else None)
         self.link_stamp = state / f"link-{name}.sha256" if state else None
@@ -150,8 +153,7 @@ class RepositoryIndex:
         run re-binds only what its changes can affect when the index still holds exactly that."""
         # The link options are read by the first sync (every update begins with one): reading them
         # walks the tree (about a third of an unchanged run on Django), once is enough.
-        # What only a file's own binding reads of its extraction waits on disk (indexer.parked).
-        self.resolver = RepositoryResolver(self.repo, None, park=spill_file(options.state_dir))
+        self.resolver = RepositoryResolver(self.repo, None, park=park)
         self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
                                   self.journal, options.write_batch_bytes())
         self.synced = False
@@ -267,7 +269,8 @@ class RepositoryIndex:
         report.phases["total"] = t5 - t0
         self._summarise(report)
         if self.skip_unchanged:  # the contexts were released: a later run starts afresh
-            self.resolver = RepositoryResolver(self.repo, None, park=spill_file(self.options.state_dir))
+            self.extraction.park = spill_file(self.options.state_dir)  # the old one held released files' lists
+            self.resolver = RepositoryResolver(self.repo, None, park=self.extraction.park)
             self.synced = False
         return report
 
