@@ -240,7 +240,10 @@ class RepositoryIndex:
         report.phases["extract"] = t3 - t2
 
         progress.start("resolve", None)
-        self.resolver.update(loaded, [p for p in self.resolver.files if p not in current])
+        # A one-shot run never asks which files an update affects (dependents): it does not record
+        # the names and tokens each file's arrival touched, nor digest every file's names (a watcher's
+        # later updates digest the old versions when they compare).
+        self.resolver.update(loaded, [p for p in self.resolver.files if p not in current], track=not self.skip_unchanged)
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
         # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.

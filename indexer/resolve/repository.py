@@ -187,8 +187,9 @@ class RepositoryResolver:
         Sets each extraction's ``id_path`` (the full path when another file shares its path up to
         the suffix). Returns one :class:`FileChange` per file given or removed, plus one per other
         file whose module key or id path changed as a consequence. ``track=False`` (loading a state
-        whose records :meth:`restore` then supplies) skips what only :meth:`dependents` needs: the
-        names and tokens each change touched. With :attr:`park` set, the extractions given are parked
+        whose records :meth:`restore` then supplies, or a one-shot run that never asks) skips what
+        only :meth:`dependents` needs: the names and tokens each change touched (and the per-name
+        digests of the files added). With :attr:`park` set, the extractions given are parked
         there first (in place)."""
         if self._released:
             raise RuntimeError("this resolver released its files' extractions: it cannot update")

@@ -91,3 +91,50 @@ def test_without_parking_at_arrival_the_resolver_gets_them_whole_and_the_index_i
         monkeypatch.undo()
     assert dumps["arrival"] == dumps["update"]
     assert len(dumps["arrival"]["edges"]) > 400 and any(e[0] == "CALLS" for e in dumps["arrival"]["edges"])
+
+
+def _spy_resolve(monkeypatch) -> list[tuple[int, int, int]]:
+    """Per call of :meth:`RepositoryResolver.resolve`: how many changed tokens and per-file changed
+    name sets the resolver holds, and how many of its files have their names digested."""
+    seen: list[tuple[int, int, int]] = []
+    original = RepositoryResolver.resolve
+
+    def spy(self, paths, spill=None):
+        seen.append((len(self._changed_tokens), len(self._changed_names),
+                     sum("names" in fc.__dict__ for fc in self.files.values())))
+        return original(self, paths, spill)
+
+    monkeypatch.setattr(RepositoryResolver, "resolve", spy)
+    return seen
+
+
+def test_a_one_shot_run_records_no_change_tokens_and_writes_the_same_index(tmp_path, monkeypatch):
+    """``ripple index`` (a one-shot run) never asks which files a change affects: its resolve phase
+    holds no changed tokens, no changed names and no per-name digests; a watcher's first sync holds
+    them all (it answers dependents later); both write exactly the same index."""
+    from indexer.incremental import RepositoryIndex
+
+    src = _tree(tmp_path / "src", modules=8)
+    seen = _spy_resolve(monkeypatch)
+    store = EmbeddedStore(tmp_path / "oneshot.db")
+    index_repository(src, store, store, IndexOptions(repo="r", state_dir=str(tmp_path / "s1")))
+    store.close()
+    assert seen == [(0, 0, 0)]
+    seen.clear()
+    store = EmbeddedStore(tmp_path / "watcher.db")
+    watcher = RepositoryIndex(src, store, store, IndexOptions(repo="r", state_dir=str(tmp_path / "s2")))
+    watcher.sync()
+    assert dump(tmp_path / "watcher.db") == dump(tmp_path / "oneshot.db")
+    tokens, names, digested = seen[0]
+    assert names == 10 and digested == 10 and tokens > 50  # 8 modules, the package's __init__ and the doc
+    # ... and the watcher still answers which files an edit of the interface affects: m4 imported
+    # ``Service3`` from m3, which is gone, so m4 is bound again and its base class goes unresolved.
+    (src / "pkg" / "m3.py").write_text("def helper3(x: int) -> int:\n    return x\n", encoding="utf-8")
+    seen.clear()
+    report = watcher.update([src / "pkg" / "m3.py"])
+    watcher.close()
+    edges = dump(tmp_path / "watcher.db")["edges"]
+    store.close()
+    assert report.files_changed == 1 and len(seen) == 1
+    assert not any(e[2].startswith("r:pkg/m3.Service3") for e in edges)
+    assert any(e[4] == "pkg/m4.py" and e[0] == "CALLS" and e[2] == "r:pkg/m3.helper3(1)" for e in edges)
