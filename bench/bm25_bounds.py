@@ -169,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         results.append((rows_kept(postings, idf, theta, args.blocks, lengths, avgdl), query))
     names = list(results[0][0]) if results else []
     print(f"{len(results)} queries of 2+ terms with {args.k} hits; rows of {rows:,}; rows kept at the ideal theta:")
-    print(f"| bound | sum | median | p95 | max |\n|---|---:|---:|---:|---:|")
+    print("| bound | sum | median | p95 | max |\n|---|---:|---:|---:|---:|")
     for name in names:
         xs = sorted(r[name] for r, _ in results)
         print(f"| {name} | {sum(xs):,} | {statistics.median(xs):,.0f} | {xs[int(0.95 * len(xs)) - 1]:,} | {xs[-1]:,} |")
