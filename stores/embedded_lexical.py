@@ -48,7 +48,11 @@ most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k ch
 BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
 _PROBE_BUDGET = 5_000
 """Most postings of the OR probe that bounds the BM25 cut (:func:`stores.bm25_cut.probe_expressions`);
-chosen on bench/search_bench.py's 100k-chunk store (2,000 and 5,000 tried: 5,000 cut 95% of the queries)."""
+chosen on bench/search_bench.py's 100k-chunk store (2,000 and 5,000 tried: 5,000 cut 95% of the queries).
+When that probe exists it is the only first probe: the AND probes of the rarest terms (run only when it
+does not) find a few rows each (at most 10 in the slowest bench queries), while each costs FTS5's IDF
+count, a walk of every query term's postings. Without them the 100k-chunk bench's BM25 took 8-12% less
+CPU, same answers (docs/benchmarks.md, lat22d)."""
 TERM_CACHE_TERMS = 20_000
 """Most FTS terms whose document frequency a connection keeps (BM25's pruning of common tokens)."""
 READER_CACHE_KIB = 16 * 1024
@@ -225,8 +229,9 @@ class EmbeddedLexical:
         except (TypeError, ValueError):
             return None
         rare = by_rarity(tokens, docs)
-        probed = [(cid, -s) for expr in probe_expressions(rare, docs, _PROBE_BUDGET)
-                  for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
+        # The OR probe alone when there is one; the ANDs of the rarest terms only when there is none.
+        probes = probe_expressions(rare, docs, _PROBE_BUDGET, ands=0) or probe_expressions(rare, docs, _PROBE_BUDGET)
+        probed = [(cid, -s) for expr in probes for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
         theta = kth_best(probed, limit)
         for expr in fallback_probes(rare) if theta is None else ():
             probed += [(cid, -s) for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]

@@ -264,3 +264,35 @@ def test_an_identifier_query_whose_whole_name_is_rare_takes_the_cut_through_the_
         assert restricted == []
     finally:
         s.close()
+
+
+def _record_probes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Spy on the store's unrestricted scoring queries other than the plain query: the probes, in order."""
+    probes: list[str] = []
+    rows = EmbeddedStore._bm25_rows
+
+    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
+        if only is None:
+            probes.append(match)
+        return rows(self, db, match, only, *rest)
+
+    monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
+    return probes
+
+
+def test_the_or_probe_runs_alone_and_the_ands_only_without_it(store: EmbeddedStore, monkeypatch) -> None:
+    """'zephyr socket' at limit 5: zephyr's 6 postings fit a budget of 30, so the OR probe is
+    ``"zephyr"`` and no AND probe runs (before lat22d, ``"zephyr" AND "socket"`` ran too); with a budget
+    of 0 there is no OR probe and the AND of both terms is the probe. Same answer either way."""
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 30)
+    probes = _record_probes(monkeypatch)
+    top = store.bm25("zephyr socket", 5)
+    assert probes == ['"zephyr"']
+    want = [(h.chunk_id, h.score) for h in _plain(store, monkeypatch, "zephyr socket", 5)]
+    assert [(h.chunk_id, h.score) for h in top] == want
+    probes.clear()
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 0)
+    top = store.bm25("zephyr socket", 5)
+    assert probes[0] == '"zephyr" AND "socket"'
+    assert '"zephyr"' not in probes
+    assert [(h.chunk_id, h.score) for h in top] == want
