@@ -322,6 +322,7 @@ def shared_pass(grammar: str, folder: str, names: tuple[str, ...], root: Node) -
     for pattern, caps in found:
         own, index = parts[pattern]
         matches[id(own)].append((index, caps))
+    del found  # each query's list holds its matches now
     token = _SHARED.set(_SharedPass(root, matches, tuple(q for q, i in parts if i == 0)))
     try:
         yield
