@@ -3,7 +3,7 @@ measured side by side in one invocation (issue 19 goal 3), for one or more versi
 
 Usage::
 
-    python bench/parse_ratio.py PATH [--code NAME=DIR ...] [--rounds 3] [--jobs N] [--memory-budget MIB]
+    python bench/parse_ratio.py PATH [--code NAME=DIR ...] [--rounds 3] [--jobs N] [--memory-budget MIB] [--keep DIR]
 
 Each round runs, in this order: the raw parse (this process: every file discovery keeps whose suffix
 has a tree-sitter grammar below is read and parsed, nothing else), then one cold index per ``--code``
@@ -12,6 +12,8 @@ first on ``PYTHONPATH`` and a fresh ``XDG_CACHE_HOME``, so no extraction cache h
 tree this script lives in). Printed per code tree: median wall seconds, median CPU seconds (the child
 and its extraction workers, from ``getrusage(RUSAGE_CHILDREN)``), peak RSS of the main process and of
 the largest worker (the run's own report), and the ratios to the raw parse's wall and CPU time.
+``--keep DIR`` keeps each run's index as ``DIR/<code name>-<round>.db`` (to compare the trees'
+indexes row by row afterwards, ``tests/index_dump.py``) instead of deleting it.
 """
 
 from __future__ import annotations
@@ -59,12 +61,16 @@ def raw_parse(root: Path) -> dict[str, float]:
     return {"files": n, "bytes": size, "wall": time.perf_counter() - t0, "cpu": time.process_time() - cpu0}
 
 
-def cold_index(root: Path, code: Path, jobs: int | None, budget: int | None) -> dict[str, float]:
+def cold_index(root: Path, code: Path, jobs: int | None, budget: int | None, keep: Path | None = None) -> dict[str, float]:
     """One cold ``ripple index`` of ``root`` by the code at ``code``; wall, CPU (child + its
-    workers), peak RSS main / largest worker (MiB) and the phases."""
+    workers), peak RSS main / largest worker (MiB) and the phases. ``keep``: where the index goes
+    (a path that must not exist yet); default a temporary file, deleted."""
     with tempfile.TemporaryDirectory(prefix="ripple-ratio-") as tmp:
         env = {**os.environ, "PYTHONPATH": str(code), "XDG_CACHE_HOME": f"{tmp}/cache"}
-        cmd = [sys.executable, "-m", "lsp_server.cli", "index", str(root), "--db", f"{tmp}/index.db", "--no-embed",
+        db = str(keep) if keep is not None else f"{tmp}/index.db"
+        if keep is not None and keep.exists():
+            raise FileExistsError(f"{keep} exists: a cold run needs a fresh index")
+        cmd = [sys.executable, "-m", "lsp_server.cli", "index", str(root), "--db", db, "--no-embed",
                "--json"]
         if jobs:
             cmd += ["--jobs", str(jobs)]
@@ -90,16 +96,20 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--memory-budget", type=int, default=None)
+    ap.add_argument("--keep", type=Path, default=None, metavar="DIR")
     args = ap.parse_args()
+    if args.keep is not None:
+        args.keep.mkdir(parents=True, exist_ok=True)
     codes = [tuple(c.split("=", 1)) for c in args.code] or [("this", str(HERE))]
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load {os.getloadavg()[0]:.1f}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     raws: list[dict[str, float]] = []
     runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in codes}
-    for _ in range(args.rounds):
+    for rnd in range(args.rounds):
         raws.append(raw_parse(args.path))
         for name, code in codes:
-            runs[name].append(cold_index(args.path, Path(code), args.jobs, args.memory_budget))
+            keep = args.keep / f"{name}-{rnd + 1}.db" if args.keep is not None else None
+            runs[name].append(cold_index(args.path, Path(code), args.jobs, args.memory_budget, keep))
     raw_wall = statistics.median(r["wall"] for r in raws)
     raw_cpu = statistics.median(r["cpu"] for r in raws)
     print(f"\n{args.path}: raw tree-sitter parse of {raws[0]['files']:,} files ({raws[0]['bytes'] / 1e6:.1f} MB), "

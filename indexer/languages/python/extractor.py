@@ -29,7 +29,7 @@ from tree_sitter import Node
 from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.implied import ImpliedFacts
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass
 from indexer.model import (
     LONG_RECEIVER,
     MAX_RECEIVER_LINKS,
@@ -43,7 +43,7 @@ from indexer.model import (
     TypeUse,
 )
 
-__all__ = ["EXTRACTOR", "PythonExtractor"]
+__all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
@@ -81,6 +81,12 @@ _NOT_USER_TYPES = frozenset(
     """.split()
 )
 _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "t.")
+
+SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
+                  "imports", "orm_attributes", "class_uses")
+"""The query files every Python file runs over its whole tree (the extractor's, ``implied``'s and
+the ``orm_attributes`` / ``class_uses`` detectors'): one walk for all (:func:`indexer.languages.base.shared_pass`).
+The detectors that run only when a file names their library run their own queries."""
 
 
 def _collapse(text: str) -> str:
@@ -784,8 +790,9 @@ class PythonExtractor:
         try:
             tree = parser(_GRAMMAR).parse(source)
             src = SourceText(source)
-            _FileExtractor(tree.root_node, src, out).run()
-            run_detectors(detectors_for(self.language), tree.root_node, src, out)
+            with shared_pass(_GRAMMAR, "python/queries", SHARED_QUERIES, tree.root_node):
+                _FileExtractor(tree.root_node, src, out).run()
+                run_detectors(detectors_for(self.language), tree.root_node, src, out)
         except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise
             out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return out
