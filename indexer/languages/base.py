@@ -229,6 +229,13 @@ def run_query(q: Query, node: Node) -> Iterator[tuple[int, dict[str, list[Node]]
     if gaps is None:
         yield from QueryCursor(q).matches(node)
         return
+    yield from _gap_matches(q, node, gaps, [])
+
+
+def _gap_matches(q: Query, node: Node, gaps: list[tuple[int, int]],
+                 cursors: list[QueryCursor]) -> Iterator[tuple[int, dict[str, list[Node]]]]:
+    """The matches of ``q`` under ``node`` within the byte ranges ``gaps`` (the budget's depth cut),
+    each once; every cursor it runs is appended to ``cursors`` (for ``did_exceed_match_limit``)."""
     seen: set[tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]] = set()
     for start, end in gaps:
         lo, hi = max(start, node.start_byte), min(end, node.end_byte)
@@ -236,6 +243,7 @@ def run_query(q: Query, node: Node) -> Iterator[tuple[int, dict[str, list[Node]]
             continue
         cursor = QueryCursor(q)
         cursor.set_byte_range(lo, hi)
+        cursors.append(cursor)
         for pattern, caps in cursor.matches(node):
             # A match around a cut subtree meets two ranges: yield it once.
             key = (pattern, tuple(sorted((name, tuple(n.id for n in nodes)) for name, nodes in caps.items())))
@@ -285,21 +293,10 @@ def _all_matches(q: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]
         cursor = QueryCursor(q)
         found = cursor.matches(node)
         return None if cursor.did_exceed_match_limit else found
-    out: list[tuple[int, dict[str, list[Node]]]] = []
-    seen: set[tuple[int, tuple[tuple[str, tuple[int, ...]], ...]]] = set()
-    for start, end in gaps:
-        lo, hi = max(start, node.start_byte), min(end, node.end_byte)
-        if lo >= hi:
-            continue
-        cursor = QueryCursor(q)
-        cursor.set_byte_range(lo, hi)
-        for pattern, caps in cursor.matches(node):
-            key = (pattern, tuple(sorted((name, tuple(n.id for n in nodes)) for name, nodes in caps.items())))
-            if key not in seen:
-                seen.add(key)
-                out.append((pattern, caps))
-        if cursor.did_exceed_match_limit:
-            return None
+    cursors: list[QueryCursor] = []
+    out = list(_gap_matches(q, node, gaps, cursors))
+    if any(cursor.did_exceed_match_limit for cursor in cursors):
+        return None
     return out
 
 
