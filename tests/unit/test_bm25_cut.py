@@ -15,6 +15,7 @@ from stores.bm25_cut import (by_rarity, candidate_expression, fallback_probes, f
                              term_bound)
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
+from tests.bm25_spies import plain_bm25, record_cuts
 
 # -- the pure parts ------------------------------------------------------------------------------------
 
@@ -138,28 +139,6 @@ def store(tmp_path_factory: pytest.TempPathFactory):
     s.close()
 
 
-def _plain(store: EmbeddedStore, monkeypatch: pytest.MonkeyPatch, query: str, limit: int,
-           filters: SearchFilters | None = None):
-    with monkeypatch.context() as m:
-        m.setattr(EmbeddedStore, "_bm25_cut", lambda self, *a: None)
-        return store.bm25(query, limit, filters)
-
-
-def _record_cuts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Spy on the store's scoring queries: the list fills with each restricting FTS5 expression (the
-    rows a cut let through), in order."""
-    restricted: list[str] = []
-    rows = EmbeddedStore._bm25_rows
-
-    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
-        if only is not None:
-            restricted.append(only)
-        return rows(self, db, match, only, *rest)
-
-    monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
-    return restricted
-
-
 _QUERIES = [
     "zephyr value", "quokka parser data", "nimbus socket render item self", "fjord glyph cache",
     "zephyr quokka nimbus fjord glyph", "parser socket", "token stream value data item",
@@ -172,11 +151,11 @@ _QUERIES = [
 def test_bm25_with_the_cut_answers_exactly_as_scoring_every_match(store: EmbeddedStore, monkeypatch,
                                                                    budget: int, filters) -> None:
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", budget)
-    restricted = _record_cuts(monkeypatch)
+    restricted = record_cuts(monkeypatch)
     for query in _QUERIES:
         for limit in (1, 2, 5, 10, 24, 25, 26, 50, 400):
             got = store.bm25(query, limit, filters)
-            want = _plain(store, monkeypatch, query, limit, filters)
+            want = plain_bm25(store, monkeypatch, query, limit, filters)
             assert [(h.chunk_id, h.score, h.rank) for h in got] == [(h.chunk_id, h.score, h.rank) for h in want], (
                 query, limit)
     assert restricted, "no query took the cut: the test would prove nothing"
@@ -186,10 +165,10 @@ def test_the_cut_scores_fewer_rows_than_match(store: EmbeddedStore, monkeypatch)
     """'zephyr socket' at limit 5: the rare term's chunks alone can reach the top 5 ('socket', in 112 of
     the 400 chunks, adds at most its bound), so the rows scored are zephyr's 6, not socket's 112."""
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 30)
-    seen = _record_cuts(monkeypatch)
+    seen = record_cuts(monkeypatch)
     top = store.bm25("zephyr socket", 5)
     assert seen == ['"zephyr"']
-    assert [h.chunk_id for h in top] == [h.chunk_id for h in _plain(store, monkeypatch, "zephyr socket", 5)]
+    assert [h.chunk_id for h in top] == [h.chunk_id for h in plain_bm25(store, monkeypatch, "zephyr socket", 5)]
     db = store._db
     count = lambda expr: db.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (expr,)).fetchone()[0]  # noqa: E731
     assert (count('"zephyr"'), count('"socket"')) == (6, 112)
@@ -206,7 +185,7 @@ def test_ties_at_the_limit_are_broken_by_chunk_id(tmp_path: Path, monkeypatch) -
              **{f"z{i:02d}": "beta delta" if i < 10 else "delta" for i in range(21)}}
     s = EmbeddedStore(tmp_path / "ties.db")
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 3)
-    cut = _record_cuts(monkeypatch)
+    cut = record_cuts(monkeypatch)
     try:
         files = []
         for key, text in texts.items():
@@ -216,7 +195,7 @@ def test_ties_at_the_limit_are_broken_by_chunk_id(tmp_path: Path, monkeypatch) -
                                             text, key * 64)]))
         s.replace_files(files)
         expected = ["r:b.py:b()", "r:c.py:c()", "r:a.py:a()", "r:d.py:d()"]
-        full = _plain(s, monkeypatch, "alpha beta", 4)
+        full = plain_bm25(s, monkeypatch, "alpha beta", 4)
         assert [h.chunk_id for h in full] == expected
         assert full[0].score == full[1].score > full[2].score > full[3].score
         for limit in (1, 2, 3):
@@ -251,10 +230,10 @@ def test_an_identifier_query_whose_whole_name_is_rare_takes_the_cut_through_the_
         s.replace_files(files)
         monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 5)
         monkeypatch.setattr(embedded_lexical, "_COMMON_FRACTION", 1.1)  # keep every part: they are in most chunks
-        restricted = _record_cuts(monkeypatch)
+        restricted = record_cuts(monkeypatch)
         for limit in (3, 10, 40):
             got = s.bm25("load_user_cache", limit)
-            want = _plain(s, monkeypatch, "load_user_cache", limit)
+            want = plain_bm25(s, monkeypatch, "load_user_cache", limit)
             assert [(h.chunk_id, h.score) for h in got] == [(h.chunk_id, h.score) for h in want]
             assert {h.chunk_id for h in got[:2]} == {"r:k007.py:k007()", "r:k150.py:k150()"}
         assert restricted, "the fallback probes gave no cut"
@@ -288,7 +267,7 @@ def test_the_or_probe_runs_alone_and_the_ands_only_without_it(store: EmbeddedSto
     probes = _record_probes(monkeypatch)
     top = store.bm25("zephyr socket", 5)
     assert probes == ['"zephyr"']
-    want = [(h.chunk_id, h.score) for h in _plain(store, monkeypatch, "zephyr socket", 5)]
+    want = [(h.chunk_id, h.score) for h in plain_bm25(store, monkeypatch, "zephyr socket", 5)]
     assert [(h.chunk_id, h.score) for h in top] == want
     probes.clear()
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 0)

@@ -13,6 +13,7 @@ import pytest
 import stores.embedded_lexical as embedded_lexical
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
+from tests.bm25_spies import plain_bm25, record_cuts
 
 _WORDS = ["zephyr", "quokka", "nimbus", "parser", "socket", "render", "value", "data", "item", "self",
           "größe", "ñandú", "数据", "café"]
@@ -38,26 +39,6 @@ def _text(rng: random.Random, rare_weight: float) -> str:
     return " ".join(words)
 
 
-def _plain(store: EmbeddedStore, monkeypatch: pytest.MonkeyPatch, query: str, limit: int, filters):
-    with monkeypatch.context() as m:
-        m.setattr(EmbeddedStore, "_bm25_cut", lambda self, *a: None)
-        return store.bm25(query, limit, filters)
-
-
-def _spy_cuts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The restricting FTS5 expressions of the cuts taken, in order (a test must see some)."""
-    restricted: list[str] = []
-    rows = EmbeddedStore._bm25_rows
-
-    def spy(self, db, match, only, *rest):  # type: ignore[no-untyped-def]
-        if only is not None:
-            restricted.append(only)
-        return rows(self, db, match, only, *rest)
-
-    monkeypatch.setattr(EmbeddedStore, "_bm25_rows", spy)
-    return restricted
-
-
 def _assert_same(store: EmbeddedStore, monkeypatch: pytest.MonkeyPatch, step: str) -> int:
     """Every query at every limit, with and without the language filter: cut == plain. Returns how
     many answers were non-empty (so that a test cannot pass on an empty store by accident)."""
@@ -66,7 +47,7 @@ def _assert_same(store: EmbeddedStore, monkeypatch: pytest.MonkeyPatch, step: st
         for query in _QUERIES:
             for limit in _LIMITS:
                 got = [(h.chunk_id, h.score, h.rank) for h in store.bm25(query, limit, filters)]
-                want = [(h.chunk_id, h.score, h.rank) for h in _plain(store, monkeypatch, query, limit, filters)]
+                want = [(h.chunk_id, h.score, h.rank) for h in plain_bm25(store, monkeypatch, query, limit, filters)]
                 assert got == want, (step, query, limit, filters)
                 nonempty += bool(got)
     return nonempty
@@ -75,7 +56,7 @@ def _assert_same(store: EmbeddedStore, monkeypatch: pytest.MonkeyPatch, step: st
 @pytest.mark.parametrize("budget", [0, 25, 5_000])
 def test_the_cut_stays_exact_through_inserts_updates_deletes_and_a_huge_chunk(tmp_path, monkeypatch, budget) -> None:
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", budget)
-    cuts = _spy_cuts(monkeypatch)
+    cuts = record_cuts(monkeypatch)
     rng = random.Random(budget + 11)
     store = EmbeddedStore(tmp_path / "index.db")
     try:
@@ -111,7 +92,7 @@ def test_the_cut_is_exact_when_another_instance_commits_between_queries(tmp_path
     """Two instances on one file: B rewrites and deletes chunks between A's queries; A's term counts
     (cached per data_version) must follow B's commits."""
     monkeypatch.setattr(embedded_lexical, "_PROBE_BUDGET", 25)
-    cuts = _spy_cuts(monkeypatch)
+    cuts = record_cuts(monkeypatch)
     rng = random.Random(5)
     path = tmp_path / "index.db"
     a = EmbeddedStore(path)
