@@ -44,8 +44,9 @@ BM25_WEIGHTS = (3.0, 2.0, 1.0)
 _COMMON_FRACTION = 0.5  # query tokens in at least this fraction of the chunks are pruned (see bm25)
 _POSTINGS_BUDGET = 40_000
 """Most postings (chunk matches summed over the query's tokens) one BM25 query may score: over it, the
-most common tokens are dropped first. Keeps hybrid search < 50 ms p95 at 100k chunks (bench/search_bench.py:
-BM25 p95 63 -> 33 ms); no effect on the docs/search-quality.md sets (< 10k chunks)."""
+most common tokens are dropped first. When chosen it cut BM25's p95 at 100k chunks from 63 to 33 ms
+(bench/search_bench.py, on that machine and load; hybrid search's p95 there is 65 ms today, docs/benchmarks.md);
+no effect on the docs/search-quality.md sets (< 10k chunks)."""
 _PROBE_BUDGET = 5_000
 """Most postings of the OR probe that bounds the BM25 cut (:func:`stores.bm25_cut.probe_expressions`);
 chosen on bench/search_bench.py's 100k-chunk store (2,000 and 5,000 tried: 5,000 cut 95% of the queries).
