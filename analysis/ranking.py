@@ -309,8 +309,11 @@ def _first_definitions(graph: GraphStore, index: SearchIndex, refs: Sequence[Sym
     Exact without reading every node: ``refs`` split by test-ness (known from the path), each part read
     in id order in growing batches; a part's first ``k`` are its first ``k`` public nodes by id once that
     many are read, else (the part exhausted) its public then private nodes."""
-    wanted = [r for r in refs if is_test_path(r.file) == wants_tests]
-    parts = (wanted, [r for r in refs if is_test_path(r.file) != wants_tests])
+    wanted: list[SymbolRef] = []
+    other: list[SymbolRef] = []
+    for r in refs:
+        (wanted if is_test_path(r.file) == wants_tests else other).append(r)
+    parts = (wanted, other)
     chosen: list[Node] = []
     languages: dict[str, str] = {}
     for part in parts:

@@ -7,6 +7,7 @@ decorators) is looked at, so the answer is the same for every node of a file.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["is_test_path"]
 
@@ -24,6 +25,7 @@ _TEST_FILE = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)
 def is_test_path(path: str) -> bool:
     """Whether ``path`` (a repository-relative file path, ``/`` or ``\\`` separated) holds test code:
     a folder of the path is a test folder (``test/``, ``tests/``, ``__tests__/``, ``testing/``,
@@ -36,7 +38,9 @@ def is_test_path(path: str) -> bool:
     after ``Test``: ``TestUtils.java`` is a test, ``Testimonial.java`` is not); Ruby ``*_spec.rb``;
     Apex ``*Test.cls``, ``*_Test.cls``, ``*Tests.cls``, ``Test*.cls`` / ``Test_*.cls`` (an ``@IsTest``
     class named otherwise is not seen: the rule reads paths only).
-    Folder names compare case-insensitively; file names as written. The empty path is no test."""
+    Folder names compare case-insensitively; file names as written. The empty path is no test.
+    Memoised (the last 65,536 paths): an identifier query's exact definitions ask it of every
+    same-name definition's path, thousands for a test name such as ``test_openapi_schema``."""
     parts = [p for p in path.replace("\\", "/").split("/") if p]
     if not parts:
         return False
