@@ -103,9 +103,15 @@ _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any num
 _NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
 _EDGE_COLS = "kind, src, dst, repo, file, line, col, resolution, props"
 _UNRESOLVED_COLS = "caller, name, arity, receiver, repo, file, line, col"
-_REPOS = ("SELECT p.repo FROM paths p WHERE EXISTS (SELECT 1 FROM file_rows f WHERE f.fid = p.fid) OR (p.repo <> ''"
-          " AND EXISTS (SELECT 1 FROM node_rows n WHERE n.fid = p.fid)) OR EXISTS (SELECT 1 FROM chunk_rows c"
-          " WHERE c.fid = p.fid)")
+_REPOS = ("SELECT r.repo FROM (SELECT DISTINCT repo FROM paths) r WHERE EXISTS (SELECT 1 FROM paths p"
+          " WHERE p.repo = r.repo AND ((p.repo <> '' AND EXISTS (SELECT 1 FROM node_rows n WHERE n.fid = p.fid))"
+          " OR EXISTS (SELECT 1 FROM file_rows f WHERE f.fid = p.fid)"
+          " OR EXISTS (SELECT 1 FROM chunk_rows c WHERE c.fid = p.fid)))")
+"""The repositories with a file, a node (of a repository: ``''`` holds the shared nodes) or a chunk.
+Asked per repository (the ``(repo, path)`` index), each stops at its first live path, and the node
+test, on its index, comes before the file rows, whose table pages hold the file texts: every path
+tested against ``file_rows`` first read most of a 4.5 GiB index's pages (45 s, and a full page cache
+per connection, at 500 repositories)."""
 _EDGE_ORDER = "ORDER BY repo, file, line, col, src, dst, kind"
 
 _T = TypeVar("_T")
@@ -452,7 +458,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
     def repos(self) -> list[str]:
         """Repositories with a file, a node or a chunk in the store, sorted."""
         rows = self._db.execute(
-            f"SELECT DISTINCT repo FROM ({_REPOS}) ORDER BY 1"
+            f"{_REPOS} ORDER BY 1"
         ).fetchall()
         return [r[0] for r in rows]
 
@@ -630,7 +636,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
                 " WHERE e.kind = (SELECT tid FROM terms WHERE term = 'CALLS') GROUP BY 1 ORDER BY 1"
             ),
             "unresolved_calls": db.execute("SELECT count(*) FROM unresolved_rows").fetchone()[0],
-            "repos": db.execute(f"SELECT count(DISTINCT repo) FROM ({_REPOS})").fetchone()[0],
+            "repos": db.execute(f"SELECT count(*) FROM ({_REPOS})").fetchone()[0],
             **self._chunk_count(),
         }
 
