@@ -65,9 +65,11 @@ READER_CACHE_KIB = 16 * 1024
 At 100,000 chunks (bench/search_bench.py's store, 300 queries twice, side by side): 16 MiB took the
 same CPU per search as 32 MiB (88-89 vs 91-92 ms at load ~7) and 17 MiB less peak RSS (482 vs 499;
 main, with one connection, 465)."""
-_PROBE_BLOCKS = 32
-"""Blocks of rowids (:mod:`stores.bm25_blocks`, 64 rowids each) the first probe scores the full query in:
-those whose block maxima are highest."""
+_PROBE_BLOCKS = 64
+"""Blocks of rowids (:mod:`stores.bm25_blocks`, 64 rowids each) the first probe scores in: those whose
+block maxima are highest. On the 100k-chunk bench store (docs/benchmarks.md, bmx22), thread CPU per BM25
+query: the OR probe in 64 blocks 12.4-13.1 ms mean, 24.0-25.3 p95; the whole query in 32 blocks 13.6-14.1
+and 24.3-25.4 (fewer rows scored, but a second walk of every term's postings); 16 and 128-256 blocks worse."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"
 
 
@@ -236,9 +238,16 @@ class EmbeddedLexical:
     def _bm25_cut(self, db: sqlite3.Connection, match: str, tokens: list[str], docs: Mapping[str, int], where: str,
                   params: list[object], limit: int) -> list[tuple[str, float]] | None:
         """:meth:`_bm25_rows` of ``match`` scoring only the rows that may reach the top ``limit``
-        (:mod:`stores.bm25_cut`: same rows, same scores); ``None`` when no cut applies (one term, a
-        term's document count unknown, the probes and fallback probes find fewer than ``limit`` rows,
-        or every matching row may reach the top)."""
+        (:mod:`stores.bm25_cut`: same rows, same scores); ``None`` when no cut applies (a term's
+        document count unknown, the probes and fallback probes find fewer than ``limit`` rows, or
+        every matching row may reach the top).
+
+        With block maxima (:mod:`stores.bm25_blocks`, schema 7) the first probe is the OR probe (or the
+        query) scored in the ``_PROBE_BLOCKS`` blocks whose maxima are highest, where the best rows
+        mostly are (its scores are lower bounds of real rows' full scores, so its ``limit``-th best is a
+        valid ``theta``); the final query scores only the blocks whose maxima reach ``theta``, and of
+        those (for two or more terms) only the rows :func:`~stores.bm25_cut.candidate_expression`
+        lets through. A one-term query takes the cut through the blocks alone."""
         if not tokens or any(t not in docs for t in tokens):
             return None
         record = db.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
@@ -252,9 +261,11 @@ class EmbeddedLexical:
         probed: list[tuple[str, float]] = []
         theta = None
         if held is not None and len(held[0]) > _PROBE_BLOCKS:
-            # The full query in the blocks that bound highest: real scores of real rows, the best theta.
+            # The OR probe (or, without one, the query itself) in the blocks whose maxima are highest.
             best = best_blocks(*held, _PROBE_BLOCKS).tolist()
-            probed = [(cid, -s) for cid, s in self._bm25_rows(db, match, None, where, params, limit, best)]
+            head = probe_expressions(rare, docs, _PROBE_BUDGET, ands=0)
+            probed = [(cid, -s) for cid, s in self._bm25_rows(db, head[0] if head else match, None, where, params,
+                                                              limit, best)]
             theta = kth_best(probed, limit)
         if theta is None and len(rare) >= 2:
             # The OR probe alone when there is one; the ANDs of the rarest terms only when there is none.
@@ -300,7 +311,7 @@ class EmbeddedLexical:
         """``tokens`` without those no chunk holds and those present in >= half of the ``total`` chunks,
         unless none would remain (then the present ones, or ``tokens`` when none is present); then, while
         their postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays). With the
-        document count of each token (``{}`` when fewer than two tokens or chunks), read on ``db`` and
+        document count of each token (``{}`` when fewer than two chunks), read on ``db`` and
         kept in ``cache``."""
         if total < 2:
             return tokens, {}
