@@ -11,9 +11,11 @@ table's mean row length; ``fts5_aux.c``). This module stores, for each term and 
 Suel's block-max indexes, SIGIR 2011), so a query can skip every block whose summed block maxima
 cannot reach ``theta``.
 
-Storage: table ``bm25_blocks (term, blocks, maxima)``, one row per term: ``blocks`` the sorted
-block numbers holding the term (``rowid >> BLOCK_SHIFT``, uint32 little-endian), ``maxima`` one
-byte per block, ``ceil(x x 255)`` (a quantised upper bound; :func:`quantise`). The reference mean
+Storage: table ``bm25_blocks (term, part, blocks, maxima)``, one row per term and part (``part`` =
+``block >> PART_SHIFT``: 1,024 blocks, 65,536 rowids, so a write rewrites at most that much of a
+common term's row, whatever the index's size): ``blocks`` the sorted block numbers of the part holding
+the term (``rowid >> BLOCK_SHIFT``, uint32 little-endian), ``maxima`` one byte per block,
+``ceil(x x 255)`` (a quantised upper bound; :func:`quantise`). The reference mean
 length ``A`` the values were computed with is ``meta`` key :data:`REFERENCE_KEY`, set by the first
 write (the first batch's mean row length) or by the migration (the table's mean at that moment).
 
@@ -45,17 +47,20 @@ import numpy as np
 
 from stores.bm25_cut import B, K1
 
-__all__ = ["BLOCK_SHIFT", "BLOCK_ROWS", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
+__all__ = ["BLOCK_SHIFT", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
            "block_maxima", "merge", "record_rows", "read_bounds", "scale", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
            "has_table"]
 
 BLOCK_SHIFT = 6
 """Blocks are ``rowid >> BLOCK_SHIFT``: 64 rowids (bench/bm25_bounds.py: 64 kept the fewest rows)."""
 BLOCK_ROWS = 1 << BLOCK_SHIFT
+PART_SHIFT = 10
+"""A table row holds the blocks ``b`` of one term with the same ``b >> PART_SHIFT`` (at most 1,024)."""
 TABLE = "bm25_blocks"
 REFERENCE_KEY = "bm25_blocks_avgdl"
 """``meta`` key of the reference mean row length the stored values were computed with (a float as text)."""
-CREATE_TABLE = f"CREATE TABLE {TABLE} (term TEXT PRIMARY KEY, blocks BLOB NOT NULL, maxima BLOB NOT NULL) WITHOUT ROWID"
+CREATE_TABLE = (f"CREATE TABLE {TABLE} (term TEXT NOT NULL, part INTEGER NOT NULL, blocks BLOB NOT NULL,"
+                " maxima BLOB NOT NULL, PRIMARY KEY (term, part)) WITHOUT ROWID")
 _QUANTA = 255
 _ROUNDING = 1e-9  # relative margin added before rounding up, so float rounding never lowers a bound
 _JSON = "SELECT value FROM json_each(?)"
@@ -134,14 +139,18 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
     else:
         avgdl = float(ref[0])
     maxima = block_maxima(rows, weights, avgdl)
+    parts: dict[tuple[str, int], dict[int, int]] = {}
+    for term, per in maxima.items():
+        for block, q in per.items():
+            parts.setdefault((term, block >> PART_SHIFT), {})[block] = q
     terms = list(maxima)
-    old: dict[str, tuple[bytes, bytes]] = {}
-    for part in range(0, len(terms), 20_000):
-        old.update((t, (b, m)) for t, b, m in conn.execute(
-            f"SELECT term, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON})",
-            (json.dumps(terms[part:part + 20_000]),)))
-    conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (term, blocks, maxima) VALUES (?, ?, ?)",
-                     [(t, *merge(old.get(t), maxima[t])) for t in terms])
+    old: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+    for i in range(0, len(terms), 20_000):
+        old.update(((t, p), (b, m)) for t, p, b, m in conn.execute(
+            f"SELECT term, part, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON})",
+            (json.dumps(terms[i:i + 20_000]),)) if (t, p) in parts)
+    conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (term, part, blocks, maxima) VALUES (?, ?, ?, ?)",
+                     [(t, p, *merge(old.get((t, p)), new)) for (t, p), new in parts.items()])
 
 
 def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray]]] | None:
@@ -154,8 +163,12 @@ def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, 
         return None
     if ref is None or not has_table(conn):
         return None
-    found = {t: (np.frombuffer(b, dtype="<u4"), np.frombuffer(m, dtype=np.uint8)) for t, b, m in conn.execute(
-        f"SELECT term, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON})", (json.dumps(list(terms)),))}
+    parts: dict[str, list[tuple[bytes, bytes]]] = {}
+    for t, b, m in conn.execute(f"SELECT term, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON}) ORDER BY term, part",
+                                (json.dumps(list(terms)),)):
+        parts.setdefault(t, []).append((b, m))
+    found = {t: (np.frombuffer(b"".join(b for b, _ in rows), dtype="<u4"),
+                 np.frombuffer(b"".join(m for _, m in rows), dtype=np.uint8)) for t, rows in parts.items()}
     return float(ref[0]), found
 
 

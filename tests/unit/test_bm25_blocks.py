@@ -14,7 +14,7 @@ import pytest
 
 import stores.embedded_lexical as embedded_lexical
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import (BLOCK_SHIFT, REFERENCE_KEY, TABLE, best_blocks, block_bounds, block_maxima,
+from stores.bm25_blocks import (BLOCK_SHIFT, CREATE_TABLE, REFERENCE_KEY, TABLE, record_rows, best_blocks, block_bounds, block_maxima,
                                 fts_averages, merge, passing_blocks, quantise, read_bounds, row_ratios, scale)
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
@@ -204,10 +204,10 @@ def test_bounds_stay_valid_after_a_delete_and_as_the_mean_length_moves_both_ways
         store.replace_files(_corpus(640))
         reference = float(store._db.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()[0])
         assert _assert_bounds_hold(store) > 0
-        before = store._db.execute(f"SELECT term, blocks, maxima FROM {TABLE} ORDER BY term").fetchall()
+        before = store._db.execute(f"SELECT term, part, blocks, maxima FROM {TABLE} ORDER BY term, part").fetchall()
         # delete a third of the chunks: the table keeps its values (still bounds)
         store.delete_files("r", [f"k{i:04d}.py" for i in range(0, 640, 3)])
-        assert store._db.execute(f"SELECT term, blocks, maxima FROM {TABLE} ORDER BY term").fetchall() == before
+        assert store._db.execute(f"SELECT term, part, blocks, maxima FROM {TABLE} ORDER BY term, part").fetchall() == before
         _assert_bounds_hold(store)
         # long chunks: the mean grows past the reference (the cut divides by s)
         store.replace_files([_file(1000 + i, " ".join(["value", "data"] * 200 + ["parser"])) for i in range(100)])
@@ -349,3 +349,19 @@ def test_a_schema_6_index_is_migrated_at_a_writable_open_and_read_as_is_read_onl
             assert dict(zip(found[term][0].tolist(), found[term][1].tolist())) == want[term]
         for q, want_hits in answers.items():
             assert [(h.chunk_id, h.score) for h in store.bm25(q, 10)] == want_hits
+
+
+def test_a_terms_blocks_are_kept_in_parts_of_1024_blocks_and_read_back_whole() -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+    conn.execute(CREATE_TABLE)
+    record_rows(conn, [(1, ("foo", "", "")), (70_000, ("", "", "foo bar"))], BM25_WEIGHTS)
+    assert conn.execute(f"SELECT term, part, length(blocks), length(maxima) FROM {TABLE} ORDER BY term, part"
+                        ).fetchall() == [("bar", 1, 4, 1), ("foo", 0, 4, 1), ("foo", 1, 4, 1)]
+    record_rows(conn, [(70_001, ("foo", "", ""))], BM25_WEIGHTS)  # raises block 1093 of part 1 only
+    reference, found = read_bounds(conn, ["foo", "bar", "none"])
+    assert reference == 1.5  # the first write's mean row length: (1 + 2) / 2
+    x = row_ratios(["foo", "", ""], BM25_WEIGHTS, 1.5)["foo"]
+    assert found["foo"][0].tolist() == [0, 70_000 >> BLOCK_SHIFT]
+    assert found["foo"][1].tolist() == [quantise(x), quantise(x)]
+    assert sorted(found) == ["bar", "foo"]
