@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -72,13 +73,20 @@ def row_ratios(columns: Sequence[str], weights: Sequence[float], avgdl: float) -
     ``unicode61`` tokenizer with the analyzer's token characters splits them at the spaces only),
     ``weights`` the ``bm25()`` column weights, ``f`` the weighted count of the token over the columns,
     ``D`` the row's token count over all columns. ``avgdl > 0``. Values in ``(0, 1)``."""
-    freq: dict[str, float] = {}
+    freq: Counter[str] | None = None
     length = 0
-    for value, weight in zip(columns, weights):
-        tokens = value.split() if value else []
-        length += len(tokens)
-        for t in tokens:
-            freq[t] = freq.get(t, 0.0) + weight
+    for value, weight in sorted(zip(columns, weights), key=lambda cw: -len(cw[0] or "")):  # longest first
+        if value:
+            tokens = value.split()
+            length += len(tokens)
+            counts = Counter(tokens)  # counted in C
+            if freq is None:
+                freq = counts if weight == 1 else Counter({t: n * weight for t, n in counts.items()})
+            else:
+                for t, n in counts.items():
+                    freq[t] += n * weight
+    if freq is None:
+        return {}
     norm = K1 * (1 - B + B * length / avgdl)
     return {t: f / (f + norm) for t, f in freq.items()}
 
@@ -94,12 +102,16 @@ def block_maxima(rows: Iterable[tuple[int, Sequence[str]]], weights: Sequence[fl
     """``{term: {block: quantised max x}}`` over ``rows`` (``(rowid, analysed column values)``), see
     :func:`row_ratios` and :func:`quantise`."""
     out: dict[str, dict[int, int]] = {}
+    up = _QUANTA * (1 + _ROUNDING)
+    ceil = math.ceil
     for rowid, columns in rows:
         block = rowid >> BLOCK_SHIFT
         for term, x in row_ratios(columns, weights, avgdl).items():
-            q = quantise(x)
-            per = out.setdefault(term, {})
-            if q > per.get(block, 0):
+            q = min(_QUANTA, ceil(x * up))  # quantise(x), inline: this loop runs per token of every write
+            per = out.get(term)
+            if per is None:
+                out[term] = {block: q}
+            elif q > per.get(block, 0):
                 per[block] = q
     return out
 
@@ -107,15 +119,15 @@ def block_maxima(rows: Iterable[tuple[int, Sequence[str]]], weights: Sequence[fl
 def merge(old: tuple[bytes, bytes] | None, new: Mapping[int, int]) -> tuple[bytes, bytes]:
     """The stored ``(blocks, maxima)`` blobs of one term (``old``, or ``None``) with ``new``
     (``{block: byte}``) folded in: the union of the blocks, the larger value where both have one."""
-    nb = np.fromiter(new.keys(), dtype=np.uint32, count=len(new))
-    nv = np.fromiter(new.values(), dtype=np.uint8, count=len(new))
     if old is not None:
-        nb = np.concatenate([np.frombuffer(old[0], dtype="<u4"), nb])
-        nv = np.concatenate([np.frombuffer(old[1], dtype=np.uint8), nv])
-    order = np.lexsort((nv, nb))  # by block, then value: the last of each block is its largest
-    nb, nv = nb[order], nv[order]
-    last = np.r_[nb[1:] != nb[:-1], True]
-    return nb[last].astype("<u4").tobytes(), nv[last].tobytes()
+        merged = dict(zip(np.frombuffer(old[0], dtype="<u4").tolist(), old[1]))
+        for block, q in new.items():
+            if q > merged.get(block, 0):
+                merged[block] = q
+    else:
+        merged = dict(new)
+    blocks = sorted(merged)
+    return np.array(blocks, dtype="<u4").tobytes(), bytes(merged[b] for b in blocks)
 
 
 def has_table(conn: sqlite3.Connection) -> bool:
