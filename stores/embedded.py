@@ -83,7 +83,8 @@ from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
 from stores.read_cache import StampedCache
-from stores.embedded_schema import SCHEMA_VERSION, add_vector_keys_index, decompress_text, read_chunks, schema_statements
+from stores.embedded_migrate import migrate
+from stores.embedded_schema import MIGRATABLE_VERSIONS, SCHEMA_VERSION, add_vector_keys_index, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
@@ -268,7 +269,8 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("application") != _APPLICATION:
             raise not_an_index(self.path, "a SQLite database of another application")
-        if meta.get("schema_version") != str(SCHEMA_VERSION):
+        version = meta.get("schema_version")
+        if version != str(SCHEMA_VERSION) and version not in {str(v) for v in MIGRATABLE_VERSIONS}:
             raise StoreOutdated(
                 f"index {self.path} has schema version {meta.get('schema_version')!r}, this ripplegraph "
                 f"needs {SCHEMA_VERSION}; run `ripple index` again to rebuild it"
@@ -284,6 +286,8 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
         add_vector_keys_index(conn)
+        if version != str(SCHEMA_VERSION):
+            migrate(conn, version)
         # Per-connection document frequencies of the FTS terms (see bm25).
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ripple_vocab USING fts5vocab(main, chunks_fts, 'row')")
 

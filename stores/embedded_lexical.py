@@ -23,11 +23,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from stores.analyzer import query_terms
-from stores.bm25_cut import (SAFETY, by_rarity, candidate_expression, fallback_probes, fts_row_count, kth_best, phrase,
+from stores.bm25_blocks import (BLOCK_SHIFT, best_blocks, block_bounds, fts_averages, passing_blocks, read_bounds,
+                                scale)
+from stores.bm25_cut import (SAFETY, by_rarity, candidate_expression, fallback_probes, kth_best, phrase,
                              probe_expressions, term_bound)
 from stores.contracts import ScoredChunk, SearchFilters
 from stores.errors import StoreError, StoreUnavailable
@@ -61,6 +65,11 @@ READER_CACHE_KIB = 16 * 1024
 At 100,000 chunks (bench/search_bench.py's store, 300 queries twice, side by side): 16 MiB took the
 same CPU per search as 32 MiB (88-89 vs 91-92 ms at load ~7) and 17 MiB less peak RSS (482 vs 499;
 main, with one connection, 465)."""
+_PROBE_BLOCKS = 64
+"""Blocks of rowids (:mod:`stores.bm25_blocks`, 64 rowids each) the first probe scores in: those whose
+block maxima are highest. On the 100k-chunk bench store (docs/benchmarks.md, bmx22), thread CPU per BM25
+query: the OR probe in 64 blocks 12.4-13.1 ms mean, 24.0-25.3 p95; the whole query in 32 blocks 13.6-14.1
+and 24.3-25.4 (fewer rows scored, but a second walk of every term's postings); 16 and 128-256 blocks worse."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"
 
 
@@ -196,14 +205,23 @@ class EmbeddedLexical:
         return rows
 
     def _bm25_rows(self, db: sqlite3.Connection, match: str, only: str | None, where: str, params: list[object],
-                   limit: int) -> list[tuple[str, float]]:
+                   limit: int, blocks: Sequence[int] | None = None) -> list[tuple[str, float]]:
         """``(chunk id, -score)`` of the best ``limit`` rows of FTS5 query ``match`` (best first, ties
-        by chunk id), scoring only the rows FTS5 query ``only`` matches when given; ``where``/``params``
-        from :meth:`_filter_sql`."""
+        by chunk id), scoring only the rows FTS5 query ``only`` matches when given and only the rows of
+        the blocks of rowids ``blocks`` lists when given (sorted ``rowid >> BLOCK_SHIFT`` values,
+        :mod:`stores.bm25_blocks`: a filter, plus their span as a rowid range FTS5 seeks to);
+        ``where``/``params`` from :meth:`_filter_sql`."""
         w_name, w_fqn, w_text = BM25_WEIGHTS
         score = f"bm25(chunks_fts, {w_name}, {w_fqn}, {w_text})"
-        # `+rowid`: a filter on FTS5's rows, not a rowid lookup (one FTS5 query per value)
+        # Filters on FTS5's rows, tested before a row is scored: `+rowid` is not a rowid lookup (one
+        # FTS5 query per value), and `rowid >> shift` no constraint FTS5 could take.
         restrict = " AND +chunks_fts.rowid IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?)" if only else ""
+        span: list[object] = []
+        if blocks is not None:
+            restrict += (f" AND chunks_fts.rowid BETWEEN ? AND ? AND (chunks_fts.rowid >> {BLOCK_SHIFT})"
+                         f" IN ({_IDS_PARAM})")
+            span = [blocks[0] << BLOCK_SHIFT, ((blocks[-1] + 1) << BLOCK_SHIFT) - 1, json.dumps(list(blocks))] \
+                if len(blocks) else [1, 0, "[]"]
         if where:
             sql = (
                 f"SELECT c.id, {score} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid"
@@ -214,35 +232,78 @@ class EmbeddedLexical:
                 f"SELECT c.id, f.s FROM (SELECT rowid, {score} AS s FROM chunks_fts WHERE chunks_fts MATCH ?"
                 f"{restrict} ORDER BY s, rowid LIMIT ?) AS f JOIN chunks c ON c.rowid = f.rowid ORDER BY f.s, c.id"
             )
-        return db.execute(sql, [match, *([only] if only else []), *params, limit]).fetchall()
+        args = [match, *([only] if only else []), *span, *params, limit]
+        return db.execute(sql, args).fetchall()
 
     def _bm25_cut(self, db: sqlite3.Connection, match: str, tokens: list[str], docs: Mapping[str, int], where: str,
                   params: list[object], limit: int) -> list[tuple[str, float]] | None:
         """:meth:`_bm25_rows` of ``match`` scoring only the rows that may reach the top ``limit``
-        (:mod:`stores.bm25_cut`: same rows, same scores); ``None`` when no cut applies (one term, a
-        term's document count unknown, the probes and fallback probes find fewer than ``limit`` rows,
-        or every matching row may reach the top)."""
-        if len(tokens) < 2 or any(t not in docs for t in tokens):
+        (:mod:`stores.bm25_cut`: same rows, same scores); ``None`` when no cut applies (a term's
+        document count unknown, the probes and fallback probes find fewer than ``limit`` rows, or
+        every matching row may reach the top).
+
+        With block maxima (:mod:`stores.bm25_blocks`, schema 7) the first probe is the OR probe (or the
+        query) scored in the ``_PROBE_BLOCKS`` blocks whose maxima are highest, where the best rows
+        mostly are (its scores are lower bounds of real rows' full scores, so its ``limit``-th best is a
+        valid ``theta``); the final query scores only the blocks whose maxima reach ``theta``, and of
+        those (for two or more terms) only the rows :func:`~stores.bm25_cut.candidate_expression`
+        lets through. A one-term query takes the cut through the blocks alone."""
+        if not tokens or any(t not in docs for t in tokens):
             return None
         record = db.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
         try:
-            rows = fts_row_count(record[0])
+            rows, length_total = fts_averages(record[0])
         except (TypeError, ValueError):
             return None
         rare = by_rarity(tokens, docs)
-        # The OR probe alone when there is one; the ANDs of the rarest terms only when there is none.
-        probes = probe_expressions(rare, docs, _PROBE_BUDGET, ands=0) or probe_expressions(rare, docs, _PROBE_BUDGET)
-        probed = [(cid, -s) for expr in probes for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
-        theta = kth_best(probed, limit)
-        for expr in fallback_probes(rare) if theta is None else ():
-            probed += [(cid, -s) for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
+        bounds = {t: term_bound(docs[t], rows) for t in rare}
+        held = self._block_maxima(db, bounds, rows, length_total)
+        probed: list[tuple[str, float]] = []
+        theta = None
+        if held is not None and len(held[0]) > _PROBE_BLOCKS:
+            # The OR probe (or, without one, the query itself) in the blocks whose maxima are highest.
+            best = best_blocks(*held, _PROBE_BLOCKS).tolist()
+            head = probe_expressions(rare, docs, _PROBE_BUDGET, ands=0)
+            probed = [(cid, -s) for cid, s in self._bm25_rows(db, head[0] if head else match, None, where, params,
+                                                              limit, best)]
             theta = kth_best(probed, limit)
-            if theta is not None:
-                break
+        if theta is None and len(rare) >= 2:
+            # The OR probe alone when there is one; the ANDs of the rarest terms only when there is none.
+            probes = (probe_expressions(rare, docs, _PROBE_BUDGET, ands=0)
+                      or probe_expressions(rare, docs, _PROBE_BUDGET))
+            probed += [(cid, -s) for expr in probes for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
+            theta = kth_best(probed, limit)
+            for expr in fallback_probes(rare) if theta is None else ():
+                probed += [(cid, -s) for cid, s in self._bm25_rows(db, expr, None, where, params, limit)]
+                theta = kth_best(probed, limit)
+                if theta is not None:
+                    break
         if theta is None:
             return None
-        only = candidate_expression(rare, [term_bound(docs[t], rows) for t in rare], theta * (1 - SAFETY))
-        return None if only is None else self._bm25_rows(db, match, only, where, params, limit)
+        floor = theta * (1 - SAFETY)
+        only = candidate_expression(rare, [bounds[t] for t in rare], floor) if len(rare) >= 2 else None
+        blocks: list[int] | None = None
+        if held is not None:
+            keep = passing_blocks(*held, floor)
+            blocks = None if len(keep) == len(held[0]) else keep.tolist()
+        if only is None and blocks is None:
+            return None
+        return self._bm25_rows(db, match, only, where, params, limit, blocks)
+
+    @staticmethod
+    def _block_maxima(db: sqlite3.Connection, bounds: Mapping[str, float], rows: int,
+                      length_total: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """:func:`stores.bm25_blocks.block_bounds` of the query terms (``bounds``: each term's
+        ``IDF x (k1 + 1)``): the blocks holding a term and the most a row of each can score; ``None``
+        when the index keeps no block maxima. ``rows`` and ``length_total``: FTS5's row count and
+        token total (the mean row length now)."""
+        if rows <= 0:
+            return None
+        stored = read_bounds(db, list(bounds))
+        if stored is None:
+            return None
+        reference, found = stored
+        return block_bounds(found, bounds, scale(reference, length_total / rows))
 
     @staticmethod
     def _prune_common(db: sqlite3.Connection, cache: StampedCache[int] | None, total: int,
@@ -250,9 +311,9 @@ class EmbeddedLexical:
         """``tokens`` without those no chunk holds and those present in >= half of the ``total`` chunks,
         unless none would remain (then the present ones, or ``tokens`` when none is present); then, while
         their postings exceed ``_POSTINGS_BUDGET``, without the most common (one always stays). With the
-        document count of each token (``{}`` when fewer than two tokens or chunks), read on ``db`` and
+        document count of each token (``{}`` when fewer than two chunks), read on ``db`` and
         kept in ``cache``."""
-        if len(tokens) < 2 or total < 2:
+        if total < 2:
             return tokens, {}
         # fts5vocab counts a term's documents by walking its postings (tens of thousands for a common
         # word at 100k chunks): cached per term until the index changes.

@@ -1,4 +1,4 @@
-"""The embedded store's tables (schema version 6): every string once, the source text once.
+"""The embedded store's tables (schema version 7): every string once, the source text once.
 
 The graph and chunk rows refer to three small dictionaries by integer instead of repeating strings
 (schema 5 kept 29 MB of repeated string ids in Django's 204k edges and 53 MB more in their three
@@ -38,18 +38,23 @@ import zlib
 from collections.abc import Iterable
 
 from stores.analyzer import FTS_TOKENCHARS
+from stores.bm25_blocks import CREATE_TABLE as BM25_BLOCKS_TABLE
 from stores.read_cache import StampedCache
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SCHEMA_VERSION", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
+__all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
            "add_vector_keys_index"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
-rebuilt. 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes, 5: contentless FTS, 6: ids,
-paths and terms as integers, chunk text as a range of the file text."""
+rebuilt, except 6, which :mod:`stores.embedded_migrate` brings to 7 at a writable open (and which is
+read as it is, without the block maxima, when opened read-only). 2: embedding_cache, 3: files.text,
+4: edges.props and shared nodes, 5: contentless FTS, 6: ids, paths and terms as integers, chunk text
+as a range of the file text, 7: BM25 block maxima (:mod:`stores.bm25_blocks`)."""
+MIGRATABLE_VERSIONS = (6,)
+"""Schema versions an open accepts besides :data:`SCHEMA_VERSION` (migrated when writable)."""
 
 _JSON = "SELECT value FROM json_each(?)"
 
@@ -108,6 +113,8 @@ CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (
     name, fqn, text, content = '', tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
 );
+-- Per FTS term, per block of 64 rowids, a bound of the term's BM25 factor (stores.bm25_blocks).
+{BM25_BLOCKS_TABLE};
 CREATE VIEW files AS SELECT p.repo AS repo, p.path AS path, f.language AS language, f.checksum AS checksum,
     f.size AS size FROM file_rows f JOIN paths p ON p.fid = f.fid;
 CREATE VIEW nodes AS SELECT i.id AS id, l.term AS label, n.name AS name, n.qualname AS qualname, p.repo AS repo,

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stores.analyzer import analyze_joined
+from stores.bm25_blocks import record_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
+from stores.embedded_lexical import BM25_WEIGHTS
 from stores.embedded_schema import FileText, Interner, chunk_texts, compress_text, encode_chunk_text, prune
 
 if TYPE_CHECKING:  # the mixin's host
@@ -237,10 +239,11 @@ class EmbeddedWriter:
             "INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line,"
             " size, head, boff, blen, tail, checksum, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows)
-        conn.executemany(
-            "INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
-            [(start + i, analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text)) for i, c in enumerate(chunks)],
-        )
+        analysed = [(start + i, (analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text)))
+                    for i, c in enumerate(chunks)]
+        conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
+                         [(rowid, *columns) for rowid, columns in analysed])
+        record_rows(conn, analysed, BM25_WEIGHTS)  # the block maxima of BM25's cut (stores.bm25_blocks)
         # Texts embedded before (this run or an earlier one) get their vector back without a model call.
         conn.execute(
             "UPDATE chunk_rows SET embedding = (SELECT e.embedding FROM embedding_cache e WHERE e.checksum = chunk_rows.checksum)"

@@ -1,0 +1,244 @@
+"""Block-max bounds for the BM25 cut (:mod:`stores.bm25_cut`): per term, per block of rowids, an upper
+bound of what the term adds to a row's FTS5 ``bm25()`` score, kept at write time.
+
+Why. The cut bounds a term's contribution in any row by ``IDF x (k1 + 1)``; at 100,000 chunks the
+slowest queries still score 2,000-15,000 rows under that bound, while the rows that reach the top
+50 are about 50 (docs/benchmarks.md, "BM25's bound at the tail"). A term's real contribution in a
+row is ``IDF x (k1 + 1) x x`` with ``x = f / (f + k1 (1 - b + b D / A))`` (``f`` the row's
+column-weighted frequency of the term, ``D`` the row's length in tokens over all columns, ``A`` the
+table's mean row length; ``fts5_aux.c``). This module stores, for each term and each block of
+:data:`BLOCK_ROWS` consecutive rowids, the largest ``x`` of the term over the block's rows (Ding and
+Suel's block-max indexes, SIGIR 2011), so a query can skip every block whose summed block maxima
+cannot reach ``theta``.
+
+Storage: table ``bm25_blocks (term, part, blocks, maxima)``, one row per term and part (``part`` =
+``block >> PART_SHIFT``: 1,024 blocks, 65,536 rowids, so a write rewrites at most that much of a
+common term's row, whatever the index's size): ``blocks`` the sorted block numbers of the part holding
+the term (``rowid >> BLOCK_SHIFT``, uint32 little-endian), ``maxima`` one byte per block,
+``ceil(x x 255)`` (a quantised upper bound; :func:`quantise`). The reference mean
+length ``A`` the values were computed with is ``meta`` key :data:`REFERENCE_KEY`, set by the first
+write (the first batch's mean row length) or by the migration (the table's mean at that moment).
+
+Why the stored values stay upper bounds as the index changes:
+
+* an insert raises a block's value to the new row's if larger (:func:`merge`), and a rowid reused
+  by a new row is such an insert;
+* a delete changes no other row's ``f`` or ``D``: the stored maximum over rows that include the
+  deleted one is still at least the maximum over those left;
+* the table's mean length moves (``A'`` now, ``A`` stored). ``L' = 1 - b + b D / A'``. When
+  ``A' < A``, ``L' >= L`` so ``x' = f / (f + k1 L') <= x``: the stored value is still a bound.
+  When ``A' > A``, with ``s = A / A' < 1``: ``L' >= s L`` (since ``1 - b >= s (1 - b)``), so
+  ``x' <= f / (f + k1 s L) <= x / s`` (multiply out: ``s f + s k1 L <= f + s k1 L``); and ``x' < 1``.
+  :func:`scale` gives that factor (``1`` when ``A' <= A``); the bound used is ``min(1, v / s)``.
+
+The IDF is the query's (from the term's current document count, as FTS5 computes it), not stored.
+Pure functions plus the table's reads and writes on a given connection; the caller owns the
+transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from stores.bm25_cut import B, K1
+
+__all__ = ["BLOCK_SHIFT", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
+           "block_maxima", "merge", "record_rows", "read_bounds", "scale", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
+           "has_table"]
+
+BLOCK_SHIFT = 6
+"""Blocks are ``rowid >> BLOCK_SHIFT``: 64 rowids (bench/bm25_bounds.py: 64 kept the fewest rows)."""
+BLOCK_ROWS = 1 << BLOCK_SHIFT
+PART_SHIFT = 10
+"""A table row holds the blocks ``b`` of one term with the same ``b >> PART_SHIFT`` (at most 1,024)."""
+TABLE = "bm25_blocks"
+REFERENCE_KEY = "bm25_blocks_avgdl"
+"""``meta`` key of the reference mean row length the stored values were computed with (a float as text)."""
+CREATE_TABLE = (f"CREATE TABLE {TABLE} (term TEXT NOT NULL, part INTEGER NOT NULL, blocks BLOB NOT NULL,"
+                " maxima BLOB NOT NULL, PRIMARY KEY (term, part)) WITHOUT ROWID")
+_QUANTA = 255
+_ROUNDING = 1e-9  # relative margin added before rounding up, so float rounding never lowers a bound
+_JSON = "SELECT value FROM json_each(?)"
+
+
+def row_ratios(columns: Sequence[str], weights: Sequence[float], avgdl: float) -> dict[str, float]:
+    """Per FTS token of one row, ``x = f / (f + k1 (1 - b + b D / avgdl))``: ``columns`` the row's
+    analysed column values (space-separated tokens, as inserted into ``chunks_fts``: FTS5's
+    ``unicode61`` tokenizer with the analyzer's token characters splits them at the spaces only),
+    ``weights`` the ``bm25()`` column weights, ``f`` the weighted count of the token over the columns,
+    ``D`` the row's token count over all columns. ``avgdl > 0``. Values in ``(0, 1)``."""
+    freq: Counter[str] | None = None
+    length = 0
+    for value, weight in sorted(zip(columns, weights), key=lambda cw: -len(cw[0] or "")):  # longest first
+        if value:
+            tokens = value.split()
+            length += len(tokens)
+            counts = Counter(tokens)  # counted in C
+            if freq is None:
+                freq = counts if weight == 1 else Counter({t: n * weight for t, n in counts.items()})
+            else:
+                for t, n in counts.items():
+                    freq[t] += n * weight
+    if freq is None:
+        return {}
+    norm = K1 * (1 - B + B * length / avgdl)
+    return {t: f / (f + norm) for t, f in freq.items()}
+
+
+def quantise(x: float) -> int:
+    """``x`` in ``[0, 1]`` as the smallest byte ``q`` with ``q / 255 >= x`` (with a relative margin
+    of 1e-9 for rounding), capped at 255."""
+    return min(_QUANTA, math.ceil(x * _QUANTA * (1 + _ROUNDING)))
+
+
+def block_maxima(rows: Iterable[tuple[int, Sequence[str]]], weights: Sequence[float],
+                 avgdl: float) -> dict[str, dict[int, int]]:
+    """``{term: {block: quantised max x}}`` over ``rows`` (``(rowid, analysed column values)``), see
+    :func:`row_ratios` and :func:`quantise`."""
+    out: dict[str, dict[int, int]] = {}
+    up = _QUANTA * (1 + _ROUNDING)
+    ceil = math.ceil
+    for rowid, columns in rows:
+        block = rowid >> BLOCK_SHIFT
+        for term, x in row_ratios(columns, weights, avgdl).items():
+            q = min(_QUANTA, ceil(x * up))  # quantise(x), inline: this loop runs per token of every write
+            per = out.get(term)
+            if per is None:
+                out[term] = {block: q}
+            elif q > per.get(block, 0):
+                per[block] = q
+    return out
+
+
+def merge(old: tuple[bytes, bytes] | None, new: Mapping[int, int]) -> tuple[bytes, bytes]:
+    """The stored ``(blocks, maxima)`` blobs of one term (``old``, or ``None``) with ``new``
+    (``{block: byte}``) folded in: the union of the blocks, the larger value where both have one."""
+    if old is not None:
+        merged = dict(zip(np.frombuffer(old[0], dtype="<u4").tolist(), old[1]))
+        for block, q in new.items():
+            if q > merged.get(block, 0):
+                merged[block] = q
+    else:
+        merged = dict(new)
+    blocks = sorted(merged)
+    return np.array(blocks, dtype="<u4").tobytes(), bytes(merged[b] for b in blocks)
+
+
+def has_table(conn: sqlite3.Connection) -> bool:
+    """Whether the index on ``conn`` has the block-max table (schema 7; a schema-6 index read without
+    migration has not)."""
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)).fetchone() is not None
+
+
+def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]],
+                weights: Sequence[float]) -> None:
+    """Fold ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into ``chunks_fts``) into
+    the block-max table on ``conn``; sets the reference mean length (``meta``) at the first write,
+    to the mean token count of these rows. Call inside the write's transaction."""
+    if not rows:
+        return
+    ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
+    if ref is None:
+        total = sum(len(v.split()) for _, cols in rows for v in cols if v)
+        avgdl = max(1.0, total / len(rows))
+        conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (REFERENCE_KEY, repr(avgdl)))
+    else:
+        avgdl = float(ref[0])
+    maxima = block_maxima(rows, weights, avgdl)
+    parts: dict[tuple[str, int], dict[int, int]] = {}
+    for term, per in maxima.items():
+        for block, q in per.items():
+            parts.setdefault((term, block >> PART_SHIFT), {})[block] = q
+    terms = list(maxima)
+    old: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+    for i in range(0, len(terms), 20_000):
+        old.update(((t, p), (b, m)) for t, p, b, m in conn.execute(
+            f"SELECT term, part, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON})",
+            (json.dumps(terms[i:i + 20_000]),)) if (t, p) in parts)
+    conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (term, part, blocks, maxima) VALUES (?, ?, ?, ?)",
+                     [(t, p, *merge(old.get((t, p)), new)) for (t, p), new in parts.items()])
+
+
+def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray]]] | None:
+    """``(reference mean length, {term: (blocks uint32, maxima uint8)})`` for ``terms`` on ``conn``
+    (a term without a row is absent: it is in no row); ``None`` when the index has no block-max
+    table or no reference (nothing written since it was made)."""
+    try:
+        ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    if ref is None or not has_table(conn):
+        return None
+    parts: dict[str, list[tuple[bytes, bytes]]] = {}
+    for t, b, m in conn.execute(f"SELECT term, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON}) ORDER BY term, part",
+                                (json.dumps(list(terms)),)):
+        parts.setdefault(t, []).append((b, m))
+    found = {t: (np.frombuffer(b"".join(b for b, _ in rows), dtype="<u4"),
+                 np.frombuffer(b"".join(m for _, m in rows), dtype=np.uint8)) for t, rows in parts.items()}
+    return float(ref[0]), found
+
+
+def fts_averages(record: bytes) -> tuple[int, int]:
+    """``(rows, tokens)`` of FTS5's averages record (``%_data`` row 1: SQLite varints, the row count
+    then each column's token total; ``tokens`` their sum). Raises ``ValueError`` when truncated or empty."""
+    values: list[int] = []
+    i = 0
+    while i < len(record):
+        value = 0
+        for j in range(9):
+            if i >= len(record):
+                raise ValueError("truncated FTS5 averages record")
+            byte = record[i]
+            i += 1
+            if j == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        values.append(value)
+    if not values:
+        raise ValueError("empty FTS5 averages record")
+    return values[0], sum(values[1:])
+
+
+def scale(reference: float, avgdl: float) -> float:
+    """``s = reference / avgdl`` when the mean row length grew past the reference, else 1: stored
+    values divided by ``s`` (and capped at 1) are bounds at ``avgdl`` (module docstring)."""
+    return reference / avgdl if avgdl > reference else 1.0
+
+
+def block_bounds(bounds: Mapping[str, tuple[np.ndarray, np.ndarray]], term_bounds: Mapping[str, float],
+                 s: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(blocks, maxima)``: the blocks holding any of the terms (sorted ``int64``) and, for each, the
+    most a row of it can score: per term ``term_bounds[t]`` (its ``IDF x (k1 + 1)``) times
+    ``min(1, stored / 255 / s)``, summed over the terms the block holds. Terms missing from
+    ``bounds`` hold no block. ``s`` from :func:`scale`."""
+    top = max((int(b[-1]) for b, _ in bounds.values() if len(b)), default=-1) + 1
+    sums = np.zeros(top)
+    held = np.zeros(top, dtype=bool)
+    for term, (blocks, maxima) in bounds.items():
+        if len(blocks):
+            sums[blocks] += term_bounds[term] * np.minimum(1.0, maxima / (_QUANTA * s))
+            held[blocks] = True
+    ids = np.flatnonzero(held)
+    return ids, sums[ids]
+
+
+def passing_blocks(blocks: np.ndarray, maxima: np.ndarray, theta: float) -> np.ndarray:
+    """The ``blocks`` whose ``maxima`` (from :func:`block_bounds`) reach ``theta``: every row of the
+    others scores below ``theta``."""
+    return blocks[maxima >= theta]
+
+
+def best_blocks(blocks: np.ndarray, maxima: np.ndarray, count: int) -> np.ndarray:
+    """The ``count`` blocks of highest ``maxima`` (ties: the lower block), sorted by block: where a
+    probe of the full query finds its ``theta`` (Ding and Suel's block-max order)."""
+    order = np.lexsort((blocks, -maxima))[:count]
+    return np.sort(blocks[order])

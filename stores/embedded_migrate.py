@@ -1,0 +1,66 @@
+"""Schema migrations of the embedded store that need no re-index: 6 -> 7 (the BM25 block maxima).
+
+Schema 7 adds one table, ``bm25_blocks`` (:mod:`stores.bm25_blocks`), computed from what the FTS
+index already holds: each chunk row's analysed name, FQN and text, rebuilt from the chunk row exactly
+as the write path inserted them into ``chunks_fts`` (the values its ``'delete'`` command also uses).
+:func:`migrate` runs at a writable open of a schema-6 index, in one ``BEGIN IMMEDIATE`` transaction
+(another writer waits; a failure leaves the index at 6, read as before). A schema-6 index opened
+read-only is not migrated: BM25 then runs without block maxima, with the same answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+from stores.analyzer import analyze_joined
+from stores.bm25_blocks import CREATE_TABLE, REFERENCE_KEY, fts_averages, record_rows
+from stores.embedded_lexical import BM25_WEIGHTS
+from stores.embedded_schema import SCHEMA_VERSION, chunk_texts
+
+log = logging.getLogger(__name__)
+
+__all__ = ["migrate", "BATCH_ROWS"]
+
+BATCH_ROWS = 5_000
+"""Chunk rows analysed per step of the 6 -> 7 migration (bounds its memory)."""
+
+
+def migrate(conn: sqlite3.Connection, version: str) -> bool:
+    """Bring the index on ``conn`` (outside a transaction) from schema ``version`` to
+    :data:`~stores.embedded_schema.SCHEMA_VERSION` when a migration exists (``"6"``): create
+    ``bm25_blocks`` and fill it from every chunk row, with the FTS table's mean row length as the
+    reference. Returns whether it migrated now (``False`` when another connection did first).
+    Raises ``sqlite3.Error`` (the transaction rolled back) and ``ValueError`` for a version without a
+    migration."""
+    if version != "6":
+        raise ValueError(f"no migration from schema {version!r}")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        now = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if now is None or now[0] != "6":  # another process migrated meanwhile
+            conn.execute("ROLLBACK")
+            return False
+        log.info("adding the BM25 block maxima to the index (schema 6 -> %d, once)", SCHEMA_VERSION)
+        conn.execute(CREATE_TABLE)
+        record = conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+        if record is not None and record[0]:
+            rows, tokens = fts_averages(record[0])
+            if rows > 0 and tokens > 0:
+                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (REFERENCE_KEY, repr(tokens / rows)))
+        last = 0
+        while True:
+            batch = chunk_texts(conn, "c.rowid > ? ORDER BY c.rowid LIMIT ?", (last, BATCH_ROWS),
+                                "c.rowid, c.name, coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid))")
+            if not batch:
+                break
+            record_rows(conn, [(rowid, (analyze_joined(name), analyze_joined(fqn), analyze_joined(text)))
+                               for rowid, name, fqn, text in batch], BM25_WEIGHTS)
+            last = batch[-1][0]
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return True
