@@ -481,7 +481,7 @@ class RepositoryResolver:
         return sorted(out)
 
 
-MEMO_BUDGET = 100_000
+MEMO_BUDGET = 25_000
 """The memo entries a one-shot run's resolver keeps at most (:attr:`RepositoryResolver.memo_budget`):
 about N MiB (see docs/benchmarks.md, "The resolver's memo bounded")."""
 
