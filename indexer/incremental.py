@@ -73,7 +73,7 @@ from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
 from indexer.resolve.context import FileCtx
-from indexer.resolve.repository import FileChange, RepositoryResolver
+from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
 from indexer.spill import spill_file
 from indexer.symbols import file_id
@@ -243,6 +243,8 @@ class RepositoryIndex:
         # A one-shot run never asks which files an update affects (dependents): it does not record
         # the names and tokens each file's arrival touched, nor digest every file's names (a watcher's
         # later updates digest the old versions when they compare).
+        if self.skip_unchanged:  # nothing reuses the memo after this run: keep a bounded part of it
+            self.resolver.memo_budget = MEMO_BUDGET
         self.resolver.update(loaded, [p for p in self.resolver.files if p not in current], track=not self.skip_unchanged)
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.

@@ -19,6 +19,7 @@ import pickle
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
+from indexer.compact import compact_extraction
 from indexer.packed import PackedCalls
 from indexer.spill import SpillFile, SpillRef
 
@@ -100,9 +101,11 @@ class ParkedList(Sequence[Any]):
 
 def park_extraction(ex: FileExtraction, spill: SpillFile) -> FileExtraction:
     """Park ``ex``'s non-empty :data:`PARKED_FIELDS` lists in ``spill`` (in place; those parked
-    already stay). Returns ``ex``. Raises ``OSError`` when the spill file cannot be written."""
+    already stay), and point its empty list fields and its definitions' at one shared empty list
+    (:func:`indexer.compact.compact_extraction`: the extraction is complete once it is parked).
+    Returns ``ex``. Raises ``OSError`` when the spill file cannot be written."""
     for name in PARKED_FIELDS:
         items = getattr(ex, name)
         if items and not isinstance(items, ParkedList):
             setattr(ex, name, ParkedList.park(spill, items))
-    return ex
+    return compact_extraction(ex)

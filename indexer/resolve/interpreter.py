@@ -73,13 +73,15 @@ class Resolver:
     (:attr:`classes`), the call binder (:attr:`calls`) and the dependency tracker (:attr:`track`)."""
 
     def __init__(self, repo: str, files: Sequence[FileCtx], systems: Mapping[str, ModuleSystem],
-                 module_configs: Mapping[str, object] | None = None) -> None:
+                 module_configs: Mapping[str, object] | None = None, memo_budget: int | None = None) -> None:
+        """``memo_budget``: the memo keeps at most about that many entries it can compute again
+        (:class:`~indexer.resolve.tracking.DependencyTracker`; ``None``: all of them)."""
         self.repo = repo
         self.module_configs = dict(module_configs or {})
         """Per namespace, the repository configuration its module system reads (:meth:`module_config`)."""
         self.files = list(files)
         self._by_path = {fc.path: fc for fc in self.files}
-        self.track = DependencyTracker()
+        self.track = DependencyTracker(memo_budget)
         # Bound once: these run on every lookup.
         self.use = self.track.use
         self.tracked = self.track.tracked

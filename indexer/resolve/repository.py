@@ -24,12 +24,13 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
 from indexer.resolve.tables import decorator_names
+from indexer.resolve.tracking import strip_cut
 from indexer.resolve.values import Def, Deps, Token
 from indexer.spill import SpilledOutputs, SpillFile
 from indexer.symbols import module_path
 from stores.contracts import IndexedFile
 
-__all__ = ["APPLY_LIMIT", "FileChange", "RepositoryResolver", "ResolvedRepository", "resolve_repository"]
+__all__ = ["APPLY_LIMIT", "MEMO_BUDGET", "FileChange", "RepositoryResolver", "ResolvedRepository", "resolve_repository"]
 
 
 @dataclass(slots=True)
@@ -146,6 +147,11 @@ class RepositoryResolver:
         """Where :meth:`update` parks the lists of each extraction that only its own binding reads
         (:func:`indexer.parked.park_extraction`: call sites, type uses, injections, table accesses);
         ``None``: they stay in memory."""
+        self.memo_budget: int | None = None
+        """At most about this many memo entries that can be computed again are kept by the
+        resolvers built from now on (:class:`indexer.resolve.tracking.DependencyTracker`; ``None``:
+        every entry, what a watcher wants: its later updates reuse them). The outputs are the same
+        either way; a one-shot run (``ripple index``) sets :data:`MEMO_BUDGET`."""
         self.files: dict[str, FileCtx] = {}
         self._resolver: Resolver | None = None
         self._systems: Mapping[str, ModuleSystem] = module_systems()
@@ -333,7 +339,7 @@ class RepositoryResolver:
             # Sorted by path, as a full run sees them: lookups that meet several files of one module
             # key take the first, so the order must not depend on the history of updates.
             self._resolver = Resolver(self.repo, [self.files[p] for p in sorted(self.files)], self._systems,
-                                      self.link.module_configs if self.link else None)
+                                      self.link.module_configs if self.link else None, self.memo_budget)
         return self._resolver
 
     # -- resolving ---------------------------------------------------------------------------------
@@ -380,6 +386,7 @@ class RepositoryResolver:
                 links, deps = resolver.tracked(lambda: _add_framework_links(resolver, ctxs, files, self.link, context))
             finally:
                 resolver.whole_files = False
+            deps = strip_cut(deps)
             if self._link_dirty:
                 self._link_deps = set(deps)
             else:
@@ -421,6 +428,7 @@ class RepositoryResolver:
         self._link_dirty = False
 
     def _record(self, path: str, deps: Deps) -> None:
+        deps = strip_cut(deps)
         if self._readers_stale:
             self._deps[path] = deps
             return
@@ -472,6 +480,12 @@ class RepositoryResolver:
                         out.update(m.id for m in ancestor.members.get(name, ()) if m.is_callable)
         return sorted(out)
 
+
+MEMO_BUDGET = 25_000
+"""The memo entries that can be computed again a one-shot run's resolver keeps at most
+(:attr:`RepositoryResolver.memo_budget`): about 10 MiB (an entry, its key, value and reads, costs
+about 400 bytes: 168 MiB for the 439,949 entries of a 2,330-file generated monorepo); entries that
+met a cycle come on top (Django: 1,255). See docs/benchmarks.md, "The resolver's memo bounded"."""
 
 APPLY_LIMIT = 64
 """Updates changing the interface of more files than this rebuild the resolver's tables and memo

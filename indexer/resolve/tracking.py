@@ -9,6 +9,16 @@ update touches).
 
 Invalidation is lazy: :meth:`DependencyTracker.advance` stamps the tokens a change touched with a new
 epoch; a memo entry is checked against the stamps when it is next hit (once per epoch).
+
+A bounded memo (``DependencyTracker(budget=N)``, what a one-shot run uses: see
+:class:`indexer.resolve.repository.RepositoryResolver`) keeps at most about ``N`` entries that can be
+computed again, in two generations (an approximate LRU: an entry hit in the older generation moves to
+the younger; when the younger holds ``N // 2`` entries the older is dropped and the younger takes its
+place). Dropping an entry and computing it again gives the same value and the same reads, except for
+an entry whose computation met a cycle (a key met again while it was being computed yields ``None``
+on that path, so its value depends on what was in progress): such a computation records
+:data:`CUT` among its reads, which passes on to every computation that reads it, and an entry holding
+:data:`CUT` is kept for good (pinned). Those are few (Django: see docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -18,20 +28,44 @@ from typing import TypeVar
 
 from indexer.resolve.values import Deps, Token, Value
 
-__all__ = ["DependencyTracker", "MemoKey"]
+__all__ = ["CUT", "DependencyTracker", "MemoKey", "strip_cut"]
 
 _T = TypeVar("_T")
 MemoKey = tuple[int, str | None, str, str]
 """A memo key: its first element buckets it (a FileCtx's or a Def's ``id()``, 0 for module members),
 so that one file's entries can be dropped at once."""
 
+CUT: Token = ("cut", "", "")
+"""The read a computation records when a cycle cut one of its paths (:meth:`DependencyTracker.memoised`
+returned ``None`` for a key in progress), and that every computation reading its result inherits: an
+entry holding it is never dropped from a bounded memo. No update ever changes it; records kept for
+:meth:`indexer.resolve.repository.RepositoryResolver.dependents` leave it out (:func:`strip_cut`)."""
+
+
+def strip_cut(deps: Deps) -> Deps:
+    """``deps`` without :data:`CUT` (the same tuple when it does not hold it)."""
+    return tuple(t for t in deps if t != CUT) if CUT in deps else deps
+
 
 class DependencyTracker:
     """Frames of what computations read, and the memo of values computed under them."""
 
-    __slots__ = ("_deps", "_tokens", "_memo", "_in_progress", "_epoch", "_changed_at")
+    __slots__ = ("_deps", "_tokens", "_memo", "_in_progress", "_epoch", "_changed_at", "budget", "_young", "_old",
+                 "evicted")
 
-    def __init__(self) -> None:
+    def __init__(self, budget: int | None = None) -> None:
+        """``budget``: at most about this many memo entries that can be computed again are kept
+        (``None``: every entry is kept; see the module docstring). Raises ``ValueError`` for a budget
+        under 2."""
+        if budget is not None and budget < 2:
+            raise ValueError(f"memo budget must be at least 2 entries, not {budget}")
+        self.budget = budget
+        # Bounded memo: the two generations of droppable entries (key -> entry); pinned entries
+        # (CUT among their reads) and every entry of an unbounded memo stay in _memo's buckets.
+        self._young: dict[MemoKey, list] = {}  # type: ignore[type-arg]
+        self._old: dict[MemoKey, list] = {}  # type: ignore[type-arg]
+        self.evicted = 0
+        """How many entries a bounded memo dropped so far."""
         # A stack of frames, each the set of what one computation read.
         self._deps: list[set[Token]] = []
         self._tokens: dict[Token, Token] = {}
@@ -65,13 +99,19 @@ class DependencyTracker:
 
     def memoised(self, key: MemoKey, compute: Callable[[], Value]) -> Value:
         """``compute()`` once per key; a key met again while it is being computed (a cycle through
-        imports, aliases or return types) yields ``None`` on that path instead of recursing."""
+        imports, aliases or return types) yields ``None`` on that path instead of recursing (and
+        records :data:`CUT`). A bounded memo may compute a key again once it dropped it (see the
+        module docstring)."""
         bucket = self._memo.get(key[0])
-        if bucket is None:
-            bucket = self._memo[key[0]] = {}
-        else:
-            hit = bucket.get(key)
-            if hit is not None and hit[2] != self._epoch:
+        hit = bucket.get(key) if bucket is not None else None
+        if hit is None and self.budget is not None:
+            hit = self._young.get(key)
+            if hit is None:
+                hit = self._old.pop(key, None)
+                if hit is not None:
+                    self._keep(key, hit)
+        if hit is not None:
+            if hit[2] != self._epoch:
                 changed_at = self._changed_at
                 if any(changed_at.get(t, -1) > hit[2] for t in hit[1]):
                     hit = None  # read something changed since: compute again
@@ -81,19 +121,51 @@ class DependencyTracker:
                 self.use_all(hit[1])
                 return hit[0]
         if key in self._in_progress:
+            if self._deps:
+                self._deps[-1].add(CUT)
             return None
         self._in_progress.add(key)
         try:
             v, deps = self.tracked(compute)
         finally:
             self._in_progress.discard(key)
-        bucket[key] = [v, deps, self._epoch]
+        entry = [v, deps, self._epoch]
+        bucket = self._memo.get(key[0])  # compute() may have made it
+        if self.budget is None or CUT in deps:
+            if bucket is None:
+                bucket = self._memo[key[0]] = {}
+            bucket[key] = entry
+            if self._young or self._old:  # recomputed after a change: one place only
+                self._young.pop(key, None)
+                self._old.pop(key, None)
+        else:
+            if bucket is not None:
+                bucket.pop(key, None)
+            self._keep(key, entry)
         return v
+
+    def _keep(self, key: MemoKey, entry: list) -> None:  # type: ignore[type-arg]
+        """Enter a droppable entry in the young generation; a full young generation becomes the
+        old one, the old one is dropped."""
+        young = self._young
+        young[key] = entry
+        if len(young) * 2 >= self.budget:  # type: ignore[operator]
+            self.evicted += len(self._old)
+            self._old = young
+            self._young = {}
+
+    def memo_size(self) -> tuple[int, int]:
+        """``(entries kept that can be dropped, pinned or unbounded entries)``."""
+        return len(self._young) + len(self._old), sum(len(b) for b in self._memo.values())
 
     def drop(self, owners: Iterable[Hashable]) -> None:
         """Forget the memo buckets of ``owners`` (objects whose ``id()`` keys them)."""
-        for owner in owners:
-            self._memo.pop(id(owner), None)
+        ids = {id(owner) for owner in owners}
+        for i in ids:
+            self._memo.pop(i, None)
+        if ids and (self._young or self._old):
+            self._young = {k: e for k, e in self._young.items() if k[0] not in ids}
+            self._old = {k: e for k, e in self._old.items() if k[0] not in ids}
 
     def advance(self, tokens: Iterable[Token]) -> None:
         """Start a new epoch in which ``tokens`` count as changed: entries that read one of them

@@ -13,6 +13,7 @@ import pytest
 from indexer.languages import extractor_for_path
 from indexer.model import CallSite, Injection, TypeUse
 from indexer.packed import PackedCalls
+from indexer.compact import EMPTY
 from indexer.parked import PARKED_FIELDS, ParkedDataError, ParkedList, park_extraction
 from indexer.resolve.repository import RepositoryResolver
 from indexer.spill import SpillFile
@@ -64,7 +65,8 @@ class TestParkedList:
         spill = SpillFile()
         park_extraction(ex, spill)
         assert isinstance(ex.calls, ParkedList) and isinstance(ex.injections, ParkedList)
-        assert ex.type_uses == [] and type(ex.type_uses) is list and type(ex.table_uses) is list
+        # Empty lists are not parked: they become the shared empty list (indexer.compact).
+        assert ex.type_uses == [] and ex.type_uses is EMPTY and ex.table_uses is EMPTY and isinstance(ex.type_uses, list)
         size, calls = spill.size, ex.calls
         park_extraction(ex, spill)  # parked already: nothing written again
         assert spill.size == size and ex.calls is calls and ex.calls == _calls()

@@ -1,0 +1,184 @@
+"""The resolver's memo bounded (issue 19 goal 1): a one-shot run keeps at most about
+:data:`indexer.resolve.repository.MEMO_BUDGET` memo entries it can compute again
+(:class:`indexer.resolve.tracking.DependencyTracker` with a budget), entries whose computation met a
+cycle are pinned, and the index and the read records are exactly those of an unbounded memo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import indexer.incremental as incremental_module
+from indexer.pipeline import index_repository
+from indexer.resolve.repository import RepositoryResolver
+from indexer.resolve.tracking import CUT, DependencyTracker, strip_cut
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+from tests.index_dump import dump
+
+
+def _key(i: int) -> tuple[int, str | None, str, str]:
+    return (0, None, f"k{i}", "name")
+
+
+def test_a_bounded_memo_keeps_at_most_its_budget_and_computes_a_dropped_key_again():
+    track = DependencyTracker(budget=10)
+    computed: list[int] = []
+
+    def compute(i: int):
+        def run():
+            computed.append(i)
+            track.use(("name", "a.py", f"n{i}"))
+            return i * 2
+        return run
+
+    sizes = []
+    for i in range(1000):
+        assert track.memoised(_key(i), compute(i)) == i * 2
+        sizes.append(track.memo_size())
+    assert max(kept for kept, _ in sizes) == 9  # young reaches 5 and becomes the old generation
+    assert all(pinned == 0 for _, pinned in sizes)
+    assert track.evicted == 1000 - track.memo_size()[0]
+    assert computed == list(range(1000))
+    # The newest entries are hits; the first one was dropped and is computed again, same value, same reads.
+    assert track.memoised(_key(999), compute(999)) == 1998
+    assert computed[-1] == 999 and len(computed) == 1000
+    value, deps = track.tracked(lambda: track.memoised(_key(0), compute(0)))
+    assert value == 0 and computed[-1] == 0 and len(computed) == 1001
+    assert deps == (("name", "a.py", "n0"),)
+
+
+def test_an_unbounded_memo_drops_nothing():
+    track = DependencyTracker()
+    computed: list[int] = []
+    for i in range(300):
+        track.memoised(_key(i), lambda i=i: computed.append(i) or i)
+    for i in range(300):
+        assert track.memoised(_key(i), lambda: pytest.fail("computed again")) == i
+    assert track.memo_size() == (0, 300) and track.evicted == 0 and computed == list(range(300))
+
+
+def test_a_budget_under_two_entries_is_refused():
+    with pytest.raises(ValueError, match="at least 2"):
+        DependencyTracker(budget=1)
+    with pytest.raises(ValueError):
+        DependencyTracker(budget=0)
+
+
+def test_entries_that_met_a_cycle_are_pinned_and_never_computed_again():
+    """``a`` reads ``b``, which reads ``a`` (in progress: ``None`` on that path): both hold CUT and
+    stay, however many entries come after; an entry reading neither is dropped."""
+    track = DependencyTracker(budget=4)
+    computed: list[str] = []
+
+    def a():
+        computed.append("a")
+        track.use(("name", "a.py", "a"))
+        return ("a", track.memoised(_key(-2), b))
+
+    def b():
+        computed.append("b")
+        return ("b", track.memoised(_key(-1), a))
+
+    value, deps = track.tracked(lambda: track.memoised(_key(-1), a))
+    assert value == ("a", ("b", None))
+    assert CUT in deps and strip_cut(deps) == (("name", "a.py", "a"),)
+    assert track.memo_size() == (0, 2)
+    for i in range(100):
+        track.memoised(_key(i), lambda i=i: i)
+    assert track.memo_size()[1] == 2 and track.memo_size()[0] <= 4 and track.evicted >= 96
+    assert track.memoised(_key(-1), lambda: pytest.fail("a pinned entry was computed again")) == ("a", ("b", None))
+    assert track.memoised(_key(-2), lambda: pytest.fail("a pinned entry was computed again")) == ("b", None)
+    assert computed == ["a", "b"]
+    assert strip_cut((("name", "x", "y"),)) == (("name", "x", "y"),)
+
+
+def _tree(root: Path, modules: int = 40) -> Path:
+    """Python modules importing, subclassing and calling each other in a ring (import cycles), plus
+    a re-export cycle between two package ``__init__`` files."""
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("from pkg.sub import Helper as Helper\n", encoding="utf-8")
+    (root / "pkg" / "sub").mkdir()
+    (root / "pkg" / "sub" / "__init__.py").write_text(
+        "from pkg import Helper as Helper\n\n\nclass Helper:\n    def go(self):\n        return 1\n", encoding="utf-8")
+    for i in range(modules):
+        prev = (i - 1) % modules
+        (root / "pkg" / f"m{i}.py").write_text(
+            f"from pkg.m{prev} import helper{prev}, Service{prev}\nfrom pkg import Helper\n\n\n"
+            f"class Service{i}(Service{prev}):\n"
+            f"    def run(self, other: Service{prev}) -> int:\n"
+            f"        x = Helper()\n        x.go()\n"
+            f"        return helper{prev}(other.run(self)) + self.total() + make{i}().total()\n\n"
+            f"    def total(self):\n        return len(str(self))\n\n\n"
+            f"def make{i}():\n    return Service{prev}()\n\n\n"
+            f"def helper{i}(x: int) -> int:\n    return Service{i}().total() + make{prev}().run(None) + x\n",
+            encoding="utf-8")
+    return root
+
+
+def _spy_memo(monkeypatch) -> dict[str, int]:
+    """Largest number of droppable entries any resolver's memo held, and how many it dropped."""
+    seen = {"max_kept": 0, "evicted": 0, "budget": -1}
+    original = DependencyTracker._keep
+
+    def keep(self, key, entry):
+        original(self, key, entry)
+        seen["max_kept"] = max(seen["max_kept"], len(self._young) + len(self._old))
+        seen["evicted"] = max(seen["evicted"], self.evicted)
+        seen["budget"] = self.budget
+
+    monkeypatch.setattr(DependencyTracker, "_keep", keep)
+    return seen
+
+
+def _records(monkeypatch) -> list[dict[str, frozenset]]:
+    """What each resolver recorded (per path, as sets) when the run released it."""
+    out: list[dict[str, frozenset]] = []
+    original = RepositoryResolver.release
+
+    def release(self, paths):
+        out.append({p: frozenset(d) for p, d in self.recorded()[0].items()})
+        return original(self, paths)
+
+    monkeypatch.setattr(RepositoryResolver, "release", release)
+    return out
+
+
+def test_a_one_shot_run_with_a_tiny_memo_writes_the_same_index_and_records(tmp_path, monkeypatch):
+    src = _tree(tmp_path / "src")
+    records = _records(monkeypatch)
+    dumps = {}
+    for name, budget in (("unbounded", None), ("tiny", 8), ("default", incremental_module.MEMO_BUDGET)):
+        monkeypatch.setattr(incremental_module, "MEMO_BUDGET", budget)
+        seen = _spy_memo(monkeypatch)
+        store = EmbeddedStore(tmp_path / f"{name}.db")
+        report = index_repository(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / name)))
+        store.close()
+        assert report.files_indexed == 42
+        if budget is None:
+            assert seen["max_kept"] == 0 and seen["evicted"] == 0  # nothing droppable: all in the buckets
+        elif budget == 8:
+            assert seen["budget"] == 8 and 0 < seen["max_kept"] <= 8 and seen["evicted"] > 100, seen
+        else:  # the default budget holds this small tree's memo whole
+            assert seen["evicted"] == 0 and seen["max_kept"] > 100, seen
+        dumps[name] = dump(tmp_path / f"{name}.db")
+    assert len(dumps["unbounded"]["edges"]) > 400
+    assert dumps["tiny"] == dumps["unbounded"] and dumps["default"] == dumps["unbounded"]
+    assert len(records) == 3 and records[0] == records[1] == records[2]
+    assert all(CUT not in deps for deps in records[1].values())
+
+
+def test_a_watcher_keeps_its_whole_memo(tmp_path):
+    """A watcher's resolver (not a one-shot run) keeps every entry: its later updates reuse them."""
+    src = _tree(tmp_path / "src", modules=5)
+    store = EmbeddedStore(tmp_path / "w.db")
+    index = incremental_module.RepositoryIndex(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "s")))
+    try:
+        index.sync()
+        assert index.resolver.memo_budget is None
+        kept, pinned = index.resolver._current().track.memo_size()
+        assert kept == 0 and pinned > 50
+    finally:
+        index.close()
+        store.close()
