@@ -14,8 +14,10 @@ What counts as naming (:func:`mentions`):
 
 Resolution (:func:`mention_edges`) is a lookup of nodes by short name, through a function the caller
 gives (:func:`store_lookup`: the nodes being written in this run first, then the graph store's
-:meth:`~stores.contracts.GraphStore.find_symbols`), so every kind of node the index holds, tables
-included, is found once it exists. A qualified mention keeps the nodes whose qualified name (module
+:meth:`~stores.contracts.GraphStore.find_symbol_keys`, names only and bounded by the mention: at most
+``MAX_TARGETS + 1`` nodes of other repositories for an unqualified name, for a qualified one the
+nodes whose qualname agrees with it), so every kind of node the index holds, tables included, is
+found once it exists. A qualified mention keeps the nodes whose qualified name (module
 or path, then qualname) ends with what was written, or whose qualname it ends with under the package
 right above the node's module (a re-exported ``django.db.models.Model``); an unqualified one keeps the nodes of exactly that name when there are at
 most :data:`MAX_TARGETS` (more is a common name: no edge). The edge goes from the file's node to the
