@@ -14,8 +14,10 @@ What counts as naming (:func:`mentions`):
 
 Resolution (:func:`mention_edges`) is a lookup of nodes by short name, through a function the caller
 gives (:func:`store_lookup`: the nodes being written in this run first, then the graph store's
-:meth:`~stores.contracts.GraphStore.find_symbols`), so every kind of node the index holds, tables
-included, is found once it exists. A qualified mention keeps the nodes whose qualified name (module
+:meth:`~stores.contracts.GraphStore.find_symbol_keys`, names only and bounded by the mention: at most
+``MAX_TARGETS + 1`` nodes of other repositories for an unqualified name, for a qualified one the
+nodes whose qualname agrees with it), so every kind of node the index holds, tables included, is
+found once it exists. A qualified mention keeps the nodes whose qualified name (module
 or path, then qualname) ends with what was written, or whose qualname it ends with under the package
 right above the node's module (a re-exported ``django.db.models.Model``); an unqualified one keeps the nodes of exactly that name when there are at
 most :data:`MAX_TARGETS` (more is a common name: no edge). The edge goes from the file's node to the
@@ -31,10 +33,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
-from stores.contracts import Chunk, Edge, GraphStore, IndexedFile, Node
+from stores.contracts import Chunk, Edge, GraphStore, IndexedFile, SymbolKey, qualname_agrees
 
 __all__ = ["mentions", "mention_edges", "store_lookup", "add_mention_edges", "MAX_TARGETS", "MENTION_LABELS", "NodeSource",
-           "Mention"]
+           "Mention", "Key", "Lookup"]
 
 MAX_TARGETS = 3
 """An unqualified name matching more nodes than this is too common to link."""
@@ -99,21 +101,21 @@ def _specific(name: str) -> str:
     return "table"
 
 
-def _fulls(n: Node) -> list[list[str]]:
+def _fulls(n: SymbolKey) -> list[list[str]]:
     """A node's qualified names as parts: by its module (where the language has one) and by its path."""
     qual = n.qualname.split(".")
     out = [[*n.file.rsplit(".", 1)[0].split("/"), *qual]]
-    module = n.props.get("module")
-    if module:
-        out.insert(0, [*str(module).split("."), *qual])
+    if n.module:
+        out.insert(0, [*n.module.split("."), *qual])
     return out
 
 
-def _matches(written: list[str], n: Node) -> bool:
+def _matches(written: list[str], n: SymbolKey) -> bool:
     """Whether ``written`` (qualified) names ``n``: a tail of one of its qualified names, or its
     qualname under the package right above its module (a re-export: ``django.db.models.Model`` for a
     class of ``django.db.models.base``; ``django.contrib.auth`` is not ``auth`` of
-    ``django.contrib.auth.context_processors``)."""
+    ``django.contrib.auth.context_processors``). Either way its qualname and ``written`` agree on
+    their common end (:func:`stores.contracts.qualname_agrees`), which the store lookup selects by."""
     if len(written) == 1:
         return True
     qual = n.qualname.split(".")
@@ -127,8 +129,22 @@ def _matches(written: list[str], n: Node) -> bool:
     return False
 
 
-Lookup = Callable[[Sequence[str]], Mapping[str, Sequence[Node]]]
-"""``lookup(short names) -> {name: nodes of that short name}``."""
+Key = tuple[str, str]
+"""What a mention asks the lookup for: ``(short name, tail)``, the tail ``""`` for an unqualified
+mention (every node of that name), else the mention's parts joined by dots (``click.Context.invoke``:
+the nodes whose qualname agrees with it, :func:`stores.contracts.qualname_agrees`)."""
+
+Lookup = Callable[[Sequence[Key]], Mapping[Key, Sequence[SymbolKey]]]
+"""``lookup(keys) -> {key: nodes}``: for a qualified key every node of that name whose qualname
+agrees with its tail (more may come: :func:`mention_edges` keeps those :func:`_matches` accepts); for
+an unqualified key the nodes of that name with a label it may link to (:data:`MENTION_LABELS`, or
+``Table`` for a plain word), all of them, or at least ``MAX_TARGETS + 1`` of them when there are
+more (too common: no edge)."""
+
+
+def _key(name: str) -> Key:
+    parts = _parts(name)
+    return (parts[-1], "" if len(parts) == 1 else ".".join(parts))
 
 
 def mention_edges(repo: str, path: str, file_node: str, chunks: Iterable[Chunk], lookup: Lookup) -> list[Edge]:
@@ -138,12 +154,12 @@ def mention_edges(repo: str, path: str, file_node: str, chunks: Iterable[Chunk],
     found = [(m, how) for m, how in found if how]
     if not found:
         return []
-    nodes = lookup(sorted({_parts(m[0])[-1] for m, _ in found}))
+    nodes = lookup(sorted({_key(m[0]) for m, _ in found}))
     edges: dict[tuple[str, int, int], Edge] = {}
     for (name, line, col), how in found:
         written = _parts(name)
         labels = _TABLE_LABELS if how == "table" else MENTION_LABELS
-        hits = [n for n in nodes.get(written[-1], ()) if n.label in labels and _matches(written, n)]
+        hits = [n for n in nodes.get(_key(name), ()) if n.label in labels and _matches(written, n)]
         if len(written) == 1 and len(hits) > MAX_TARGETS:
             continue
         for n in hits:
@@ -154,44 +170,57 @@ def mention_edges(repo: str, path: str, file_node: str, chunks: Iterable[Chunk],
 class NodeSource(Protocol):
     """The nodes a run writes, for runs that do not hold them all in memory (outputs spilled to
     disk, :class:`indexer.spill.SpilledOutputs`): :meth:`paths` the files written, :meth:`named`
-    their nodes of the given short names, in file order."""
+    the keys of their nodes of the given short names a mention may link to, in file order."""
 
     def paths(self) -> set[str]:
         """Paths of every file the run writes."""
         ...
 
-    def named(self, names: set[str]) -> Iterable[Node]:
-        """Nodes of the run's files whose ``name`` is among ``names`` (any label), in file order."""
+    def named(self, names: set[str]) -> Iterable[SymbolKey]:
+        """Keys of the nodes of the run's files whose ``name`` is among ``names`` and whose label is
+        one of :data:`MENTION_LABELS` (at least those), in file order."""
         ...
 
 
-def _by_name(nodes: Iterable[Node]) -> dict[str, dict[str, Node]]:
-    fresh: dict[str, dict[str, Node]] = {}
+def _by_name(nodes: Iterable[SymbolKey]) -> dict[str, dict[str, SymbolKey]]:
+    fresh: dict[str, dict[str, SymbolKey]] = {}
     for n in nodes:
         if n.label in MENTION_LABELS:
             fresh.setdefault(n.name, {})[n.id] = n
     return fresh
 
 
-def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource) -> Lookup:
-    """A :data:`Lookup` over the nodes of ``written`` (this run's files, not in the store yet: their
-    outputs, or a :class:`NodeSource`) and the graph store
-    (:meth:`~stores.contracts.GraphStore.find_symbols`); a node in both counts once, as ``written``
-    has it (the last file's, when several of them hold one)."""
+def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource, repo: str) -> Lookup:
+    """A :data:`Lookup` over the nodes of ``written`` (this run's files of repository ``repo``, not in
+    the store yet: their outputs, or a :class:`NodeSource`) and the graph store's
+    (:meth:`~stores.contracts.GraphStore.find_symbol_keys`, without those of ``repo``'s files that
+    ``written`` replaces); a node in both counts once, as ``written`` has it (the last file's, when
+    several of them hold one). What it reads from the store is bounded by the keys: an unqualified
+    key reads at most ``MAX_TARGETS + 1`` nodes of other repositories, a qualified one only nodes
+    whose qualname agrees with it, and names only (:class:`~stores.contracts.SymbolKey`)."""
     if isinstance(written, Sequence):
-        known: dict[str, dict[str, Node]] | None = _by_name(n for out in written for n in out.nodes)
+        known: dict[str, dict[str, SymbolKey]] | None = _by_name(
+            SymbolKey.of(n) for out in written for n in out.nodes if n.label in MENTION_LABELS)
         replaced = {out.file.path for out in written}
     else:
         known, replaced = None, written.paths()
 
-    def lookup(names: Sequence[str]) -> dict[str, list[Node]]:
-        stored = graph.find_symbols(list(names), sorted(MENTION_LABELS))
-        fresh = known if known is not None else _by_name(written.named(set(names)))  # type: ignore[union-attr]
-        out: dict[str, list[Node]] = {}
-        for name in names:
-            merged = {n.id: n for n in stored.get(name, ()) if not (n.repo and n.file in replaced)}
-            merged.update(fresh.get(name, {}))
-            out[name] = [merged[k] for k in sorted(merged)]
+    def lookup(keys: Sequence[Key]) -> dict[Key, list[SymbolKey]]:
+        plain = [k for k in keys if not k[1] and _specific(k[0]) == "code"]
+        words = [k for k in keys if not k[1] and _specific(k[0]) != "code"]
+        qualified = [k for k in keys if k[1]]
+        stored: dict[Key, list[SymbolKey]] = {}
+        for ks, labels, limit in ((plain, MENTION_LABELS, MAX_TARGETS + 1), (words, _TABLE_LABELS, MAX_TARGETS + 1),
+                                  (qualified, MENTION_LABELS, None)):
+            if ks:
+                stored.update(graph.find_symbol_keys(ks, sorted(labels), limit=limit, skip_repo=repo,
+                                                     skip_files=replaced))
+        fresh = known if known is not None else _by_name(written.named({k[0] for k in keys}))  # type: ignore[union-attr]
+        out: dict[Key, list[SymbolKey]] = {}
+        for key in keys:
+            merged = {n.id: n for n in stored.get(key, ())}
+            merged.update((i, n) for i, n in fresh.get(key[0], {}).items() if qualname_agrees(n.qualname, key[1]))
+            out[key] = [merged[k] for k in sorted(merged)]
         return out
 
     return lookup
@@ -199,24 +228,24 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource)
 
 def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore,
                       written: Sequence[IndexedFile] | NodeSource | None = None) -> int:
-    """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written)
-    to its edges; returns how many were added. One store lookup for all of them. ``written``: every
-    file this run writes (default ``files``; a run written in batches passes all of them, or a
-    :class:`NodeSource` over them, so that a batch's mentions see the nodes of the others as one
-    write of them all would)."""
+    """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written,
+    all of one repository) to its edges; returns how many were added. One store lookup for all of
+    them. ``written``: every file this run writes (default ``files``; a run written in batches
+    passes all of them, or a :class:`NodeSource` over them, so that a batch's mentions see the nodes
+    of the others as one write of them all would)."""
     docs = [out for out in files if any(c.kind in ("doc", "config") for c in out.chunks)]
     if not docs:
         return 0
-    names: set[str] = set()
+    keys: set[Key] = set()
     for out in docs:
         for c in out.chunks:
-            names.update(_parts(m[0])[-1] for m in mentions(c) if _specific(m[0]))
-    if not names:
+            keys.update(_key(m[0]) for m in mentions(c) if _specific(m[0]))
+    if not keys:
         return 0
-    table = store_lookup(graph, files if written is None else written)(sorted(names))
+    table = store_lookup(graph, files if written is None else written, docs[0].file.repo)(sorted(keys))
     added = 0
     for out in docs:
-        edges = mention_edges(out.file.repo, out.file.path, out.nodes[0].id, out.chunks, lambda _names: table)
+        edges = mention_edges(out.file.repo, out.file.path, out.nodes[0].id, out.chunks, lambda _keys: table)
         out.edges.extend(edges)
         added += len(edges)
     return added

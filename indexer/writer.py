@@ -18,6 +18,7 @@ import hashlib
 import json
 import logging
 import os
+import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,9 +29,9 @@ from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
 from indexer.run import IndexReport, ProgressSink
-from indexer.spill import SpilledOutputs
+from indexer.spill import SpilledOutputs, SpillRef
 from indexer.symbols import file_id
-from stores.contracts import FileRecord, GraphStore, IndexedFile, Node, SearchIndex
+from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex, SymbolKey
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -138,21 +139,25 @@ def _batches(todo: Sequence[int], paths: Sequence[str], files: Mapping[str, File
 
 
 class _SpilledNodes:
-    """The :class:`indexer.mentions.NodeSource` of a spilled run: the outputs ``todo`` (indexes into
-    ``outputs``) are read back only for the names asked, through ``names`` (short name -> indexes of
-    the outputs holding a node of that name a mention may link to, ascending)."""
+    """The :class:`indexer.mentions.NodeSource` of a spilled run, without reading the outputs again:
+    ``keys`` holds, for each output to write that has any (index into ``outputs``), where the
+    :class:`~stores.contracts.SymbolKey` list of its nodes a mention may link to was spilled, and
+    ``names`` maps a short name to the indexes of the outputs holding a node of that name
+    (ascending). A lookup unpickles those small lists only, not the outputs."""
 
-    def __init__(self, outputs: SpilledOutputs, todo: Sequence[int], names: Mapping[str, list[int]]) -> None:
-        self.outputs, self.todo, self.names = outputs, todo, names
+    def __init__(self, outputs: SpilledOutputs, todo: Sequence[int], names: Mapping[str, list[int]],
+                 keys: Mapping[int, SpillRef]) -> None:
+        self.outputs, self.todo, self.names, self.keys = outputs, todo, names, keys
 
     def paths(self) -> set[str]:
         """Paths of every file the run writes."""
         return {self.outputs.paths[i] for i in self.todo}
 
-    def named(self, names: set[str]) -> Iterable[Node]:
-        """Nodes named one of ``names`` of the outputs to write, in output order."""
+    def named(self, names: set[str]) -> Iterable[SymbolKey]:
+        """Keys of the nodes named one of ``names`` of the outputs to write, in output order."""
         for i in sorted({i for name in names for i in self.names.get(name, ())}):
-            yield from (n for n in self.outputs[i].nodes if n.name in names)
+            keys: list[SymbolKey] = pickle.loads(self.outputs.spill.get(self.keys[i]))
+            yield from (k for k in keys if k.name in names)
 
 
 class IndexWriter:
@@ -190,11 +195,13 @@ class IndexWriter:
         stored = self.graph.get_nodes([file_id(self.repo, p) for p in paths])
         version = indexer_version()
         # Which outputs differ from the index (indexes into ``outputs``), and their digests. A
-        # spilled output is read here one at a time; of those to write only the names of their
-        # nodes a mention may link to are kept (for doc files' mentions, see _SpilledNodes).
+        # spilled output is read here one at a time; of those to write the keys of their nodes a
+        # mention may link to are spilled beside them and their names kept (for doc files'
+        # mentions, see _SpilledNodes: the outputs are not read again for them).
         todo: list[int] = []
         digests: dict[int, str] = {}
         names: dict[str, list[int]] = {}
+        keys: dict[int, SpillRef] = {}
         for i, out in enumerate(outputs):
             digest = output_digest(out, self.product)
             self._stamp(out, digest, version, files)
@@ -203,11 +210,13 @@ class IndexWriter:
                 todo.append(i)
                 digests[i] = digest
                 if spilled is not None:
-                    for n in out.nodes:
-                        if n.label in MENTION_LABELS:
-                            at = names.setdefault(n.name, [])
-                            if not at or at[-1] != i:
-                                at.append(i)
+                    linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
+                    if linkable:
+                        keys[i] = spilled.spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL))
+                    for k in linkable:
+                        at = names.setdefault(k.name, [])
+                        if not at or at[-1] != i:
+                            at.append(i)
         del stored
         report.files_resumed = sum(1 for i in todo if paths[i] in forced)
         if not todo and not gone:
@@ -218,7 +227,7 @@ class IndexWriter:
         self.journal.write(targets, ())
         progress.start("write", len(todo) + len(gone))
         everything: Sequence[IndexedFile] | NodeSource = (
-            _SpilledNodes(spilled, todo, names) if spilled is not None else [outputs[i] for i in todo])
+            _SpilledNodes(spilled, todo, names, keys) if spilled is not None else [outputs[i] for i in todo])
         ready: list[str] = []
         changed_meanwhile: list[str] = []
         shared: set[str] = set()  # Endpoint / Topic nodes: one node however many files point to it

@@ -31,6 +31,8 @@ __all__ = [
     "RESOLUTIONS",
     "Node",
     "SymbolRef",
+    "SymbolKey",
+    "qualname_agrees",
     "Edge",
     "UnresolvedCall",
     "Chunk",
@@ -129,6 +131,35 @@ class SymbolRef(NamedTuple):
     repo: str
     file: str
     qualname: str
+
+
+class SymbolKey(NamedTuple):
+    """A node's names without its position or other properties (:meth:`GraphStore.find_symbol_keys`):
+    ``id``, ``label``, short ``name``, dotted ``qualname``, ``repo``, ``file``, and ``module`` (its
+    ``props["module"]`` as text, ``""`` when it has none), enough to tell which node a qualified name
+    written in a document means (``indexer.mentions``)."""
+
+    id: str
+    label: str
+    name: str
+    qualname: str
+    repo: str
+    file: str
+    module: str
+
+    @classmethod
+    def of(cls, node: Node) -> SymbolKey:
+        """The key of ``node``."""
+        module = node.props.get("module")
+        return cls(node.id, node.label, node.name, node.qualname, node.repo, node.file, str(module) if module else "")
+
+
+def qualname_agrees(qualname: str, tail: str) -> bool:
+    """Whether a dotted ``qualname`` and a dotted name ``tail`` agree on their common end, whole
+    parts only: one is the other or ends with ``"." +`` the other (``Model.save`` agrees with
+    ``Model.save``, ``base.Model.save`` and ``save``, not with ``odel.save`` or ``Other.save``);
+    ``tail == ""`` agrees with every qualname."""
+    return (not tail or qualname == tail or tail.endswith("." + qualname) or qualname.endswith("." + tail))
 
 
 @dataclass(frozen=True, slots=True)
@@ -661,6 +692,28 @@ class GraphStore(abc.ABC):
         overrides it when it can skip reading the nodes' properties (the embedded store does)."""
         return {name: [SymbolRef(n.id, n.repo, n.file, n.qualname) for n in nodes]
                 for name, nodes in self.find_symbols(names, labels).items()}
+
+    def find_symbol_keys(
+        self, keys: Sequence[tuple[str, str]], labels: Sequence[str] | None = None, *, limit: int | None = None,
+        skip_repo: str = "", skip_files: Iterable[str] = (),
+    ) -> dict[tuple[str, str], list[SymbolKey]]:
+        """``{(name, tail): [SymbolKey]}`` for each key of ``keys``: the nodes whose short ``name``
+        equals ``name`` (case-sensitive) and whose qualname agrees with the dotted ``tail`` on their
+        common end (:func:`qualname_agrees`; ``tail == ""``: any), optionally restricted to
+        ``labels``, leaving out the nodes of repository ``skip_repo`` (when not empty) whose file is
+        one of ``skip_files``; each list sorted by id and cut to its first ``limit`` nodes (``None``:
+        all). For a caller that needs only a node's names, and for a common name only whether it has
+        more than ``limit - 1`` nodes: what it reads is bounded by ``limit`` and by the tails, not by
+        the store. The default filters :meth:`find_symbols`; a backend overrides it when it can
+        select, cut and skip the nodes' properties in the query (the embedded store does)."""
+        skip = set(skip_files) if skip_repo else set()
+        found = self.find_symbols(sorted({name for name, _ in keys}), labels)
+        out: dict[tuple[str, str], list[SymbolKey]] = {}
+        for name, tail in keys:
+            hits = [SymbolKey.of(n) for n in found.get(name, ())
+                    if qualname_agrees(n.qualname, tail) and not (n.repo == skip_repo and n.file in skip)]
+            out[(name, tail)] = hits[:limit] if limit is not None else hits
+        return out
 
     @abc.abstractmethod
     def nodes_in_file(self, repo: str, path: str) -> list[Node]:

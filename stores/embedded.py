@@ -75,6 +75,7 @@ from stores.contracts import (
     SearchIndex,
     UnresolvedCall,
     SymbolNameIndex,
+    SymbolKey,
     SymbolRef,
     query_parts,
 )
@@ -507,6 +508,42 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
             params.append(json.dumps(list(labels)))
         for row in self._db.execute(sql + " ORDER BY i.id", params):
             result[row[4]].append(SymbolRef(*row[:4]))
+        return result
+
+    @_guarded
+    def find_symbol_keys(
+        self, keys: Sequence[tuple[str, str]], labels: Sequence[str] | None = None, *, limit: int | None = None,
+        skip_repo: str = "", skip_files: Iterable[str] = (),
+    ) -> dict[tuple[str, str], list[SymbolKey]]:
+        """The contract's selection in SQL, one indexed query per key (two with a ``limit``): the
+        tail and the labels filter the rows by name in SQLite, ``module`` is read out of the
+        props with ``json_extract``, and with a ``limit`` the other repositories' rows are cut there;
+        the rows of ``skip_repo`` (one repository's) are read whole and skipped here."""
+        result: dict[tuple[str, str], list[SymbolKey]] = {k: [] for k in keys}
+        if not result or (labels is not None and not labels):
+            return result
+        skip = set(skip_files) if skip_repo else set()
+        sql = ("SELECT i.id, l.term, n.name, n.qualname, p.repo, p.path, json_extract(n.props, '$.module')"
+               " FROM node_rows n JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label"
+               " JOIN paths p ON p.fid = n.fid WHERE n.name = ?1 AND (?2 = '' OR n.qualname = ?2"
+               " OR substr(?2, -length(n.qualname) - 1) = '.' || n.qualname"
+               " OR substr(n.qualname, -length(?2) - 1) = '.' || ?2)"
+               " AND (?3 IS NULL OR n.label IN (SELECT tid FROM terms WHERE term IN (SELECT value FROM json_each(?3))))")
+        kinds = json.dumps(list(labels)) if labels is not None else None
+        for name, tail in result:
+            if limit is None:
+                rows = self._db.execute(sql + " ORDER BY i.id", (name, tail, kinds)).fetchall()
+            else:
+                rows = self._db.execute(sql + " AND p.repo <> ?4 ORDER BY i.id LIMIT ?5",
+                                        (name, tail, kinds, skip_repo, limit)).fetchall()
+                rows += self._db.execute(sql + " AND p.repo = ?4", (name, tail, kinds, skip_repo)).fetchall()
+                rows.sort()
+            hits = result[(name, tail)]
+            for row in rows:
+                if not (skip and row[4] == skip_repo and row[5] in skip):
+                    hits.append(SymbolKey(*row[:6], str(row[6]) if row[6] else ""))
+            if limit is not None:
+                del hits[limit:]
         return result
 
     @_guarded

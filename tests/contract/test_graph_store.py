@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+from stores.contracts import Edge, FileRecord, IndexedFile, Node, SymbolKey, UnresolvedCall
 
 SHOP = "shop"
 BILLING = "billing"
@@ -190,6 +190,55 @@ def test_find_symbols(graph_store):
     }
     got = graph_store.find_symbols(["save", "OwnerRepository"], labels=["Class"])
     assert {k: [n.id for n in v] for k, v in got.items()} == {"save": [], "OwnerRepository": [REPO_CLS]}
+
+
+def _keyed(repo: str, path: str, module: str | None, *quals: tuple[str, str]) -> IndexedFile:
+    """One file of ``repo`` whose nodes are ``(label, qualname)``, ``props["module"]`` = ``module``."""
+    stem = path.rsplit(".", 1)[0]
+    extra = {"module": module} if module else {}
+    nodes = [file_node(repo, path, "python")] + [
+        node(f"{repo}:{stem}.{qual}" + ("(1)" if label in ("Method", "Function") else ""), label, repo, path, 3 + i, **extra)
+        for i, (label, qual) in enumerate(quals)]
+    return IndexedFile(FileRecord(repo, path, "python", "9" * 64, 10), nodes=nodes)
+
+
+def test_find_symbol_keys(graph_store):
+    graph_store.replace_files([
+        _keyed("a", "src/app/core.py", "app.core", ("Class", "Widget"), ("Method", "Widget.save"), ("Function", "save"),
+               ("Method", "MyWidget.save")),
+        _keyed("b", "src/app/core.py", None, ("Method", "Widget.save"), ("Field", "Widget.save")),
+        _keyed("c", "lib/w.py", "lib.w", ("Method", "outer.Widget.save"), ("Method", "Gadget.save")),
+    ])
+    A = "a:src/app/core."
+    got = graph_store.find_symbol_keys([("save", "Widget.save"), ("save", ""), ("Widget", "app.core.Widget"),
+                                        ("save", "app.core.Widget.save"), ("missing", "")], ["Method", "Function", "Class"])
+    assert {k: [n.id for n in v] for k, v in got.items()} == {
+        # agrees on the common end: Widget.save itself, outer.Widget.save, a top-level save; not MyWidget.save
+        ("save", "Widget.save"): [A + "Widget.save(1)", A + "save(1)", "b:src/app/core.Widget.save(1)",
+                                  "c:lib/w.outer.Widget.save(1)"],
+        ("save", ""): [A + "MyWidget.save(1)", A + "Widget.save(1)", A + "save(1)", "b:src/app/core.Widget.save(1)",
+                       "c:lib/w.Gadget.save(1)", "c:lib/w.outer.Widget.save(1)"],  # every Method / Function save
+        ("Widget", "app.core.Widget"): [A + "Widget"],
+        ("save", "app.core.Widget.save"): [A + "Widget.save(1)", A + "save(1)", "b:src/app/core.Widget.save(1)"],
+        ("missing", ""): [],
+    }
+    assert got[("Widget", "app.core.Widget")][0] == SymbolKey(A + "Widget", "Class", "Widget", "Widget", "a",
+                                                              "src/app/core.py", "app.core")
+    assert got[("save", "Widget.save")][2].module == ""  # b's nodes have no module
+    # labels, a limit per key (first by id), and one repository's files left out before the cut
+    field = graph_store.find_symbol_keys([("save", "Widget.save")], ["Field"])
+    assert [n.id for n in field[("save", "Widget.save")]] == ["b:src/app/core.Widget.save"]
+    cut = graph_store.find_symbol_keys([("save", ""), ("Widget", "")], ["Method", "Function"], limit=2)
+    assert {k: [n.id for n in v] for k, v in cut.items()} == {
+        ("save", ""): [A + "MyWidget.save(1)", A + "Widget.save(1)"], ("Widget", ""): []}
+    skipped = graph_store.find_symbol_keys([("save", "")], ["Method", "Function"], limit=2, skip_repo="a",
+                                           skip_files=["src/app/core.py"])
+    assert [n.id for n in skipped[("save", "")]] == ["b:src/app/core.Widget.save(1)", "c:lib/w.Gadget.save(1)"]
+    same_path = graph_store.find_symbol_keys([("save", "Widget.save")], ["Method"], skip_repo="b",
+                                             skip_files=["src/app/core.py"])  # a's file of the same path stays
+    assert [n.id for n in same_path[("save", "Widget.save")]] == [A + "Widget.save(1)", "c:lib/w.outer.Widget.save(1)"]
+    assert graph_store.find_symbol_keys([("save", "")], []) == {("save", ""): []}
+    assert graph_store.find_symbol_keys([], ["Method"]) == {}
 
 
 def test_file_checksums_and_repos(graph_store):

@@ -14,7 +14,7 @@ from indexer.content.docs import headings
 from indexer.mentions import mention_edges, mentions
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
-from stores.contracts import Chunk, Node, SearchFilters
+from stores.contracts import Chunk, Node, SearchFilters, SymbolKey, qualname_agrees
 from stores.embedded import EmbeddedStore
 
 
@@ -140,19 +140,21 @@ def test_mention_edges_link_symbols_and_tables_never_common_words():
         _node("r:shop/models/base.Order", "Class", "Order", "Order", "shop/models/base.py", "shop.models.base"),
         _node("r:shop/auth/context.auth(1)", "Function", "auth", "auth", "shop/auth/context.py", "shop.auth.context"),
     ] + [_node(f"r:m{i}.HttpRequest", "Class", "HttpRequest", "HttpRequest", f"m{i}.py", f"m{i}") for i in range(4)]
-    by_name: dict[str, list[Node]] = {}
+    by_name: dict[str, list[SymbolKey]] = {}
     for n in nodes:
-        by_name.setdefault(n.name, []).append(n)
-    asked: list[list[str]] = []
+        by_name.setdefault(n.name, []).append(SymbolKey.of(n))
+    asked: list[list[tuple[str, str]]] = []
 
-    def lookup(names):
-        asked.append(list(names))
-        return {k: by_name.get(k, []) for k in names}
+    def lookup(keys):
+        asked.append(list(keys))
+        return {k: [n for n in by_name.get(k[0], []) if qualname_agrees(n.qualname, k[1])] for k in keys}
 
     text = "## S\nUse `OrderService.refund` and :func:`shop.service.validate`, write `orders`, not `save`,\n" \
            "see `get_user_model` and `HttpRequest` and `shop.missing.refund`,\n`shop.models.Order` and `shop.auth`."
     edges = mention_edges("r", "README.md", "r:README.md", [_doc(text)], lookup)
-    assert asked == [["HttpRequest", "Order", "auth", "get_user_model", "orders", "refund", "save", "validate"]]
+    assert asked == [[("HttpRequest", ""), ("Order", "shop.models.Order"), ("auth", "shop.auth"), ("get_user_model", ""),
+                      ("orders", ""), ("refund", "OrderService.refund"), ("refund", "shop.missing.refund"),
+                      ("save", ""), ("validate", "shop.service.validate")]]
     assert [(e.kind, e.src, e.dst, e.line) for e in edges] == [
         ("MENTIONS", "r:README.md", "r:shop/service.OrderService.refund(1)", 2),
         ("MENTIONS", "r:README.md", "r:shop/service.validate(1)", 2),
