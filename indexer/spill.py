@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import IO, overload
 
-from stores.contracts import IndexedFile
+from stores.contracts import Edge, IndexedFile, Node
 
 __all__ = ["SpillFile", "SpillRef", "SpilledOutputs", "spill_file"]
 
@@ -138,12 +138,15 @@ class SpilledOutputs(Sequence[IndexedFile]):
     each time: a change to it is kept only through :meth:`replace`. ``paths`` lists the files' paths
     without loading them."""
 
-    __slots__ = ("spill", "_items", "paths")
+    __slots__ = ("spill", "_items", "paths", "_extra")
 
     def __init__(self, spill: SpillFile | None = None) -> None:
         self.spill = spill if spill is not None else SpillFile()
         self._items: list[IndexedFile | SpillRef] = []
         self.paths: list[str] = []
+        self._extra: dict[int, list[bytes]] = {}
+        """Per index of a spilled output, what :meth:`extend` added to it, pickled (in memory): a
+        read appends it, so the output itself is not read back and spilled again."""
 
     def append(self, out: IndexedFile, keep: bool = False) -> None:
         """Add ``out`` at the end: kept as it is when ``keep``, else pickled into the spill file
@@ -159,11 +162,30 @@ class SpilledOutputs(Sequence[IndexedFile]):
             self.paths.append(out.file.path)
         else:
             self._items[index] = item
+            self._extra.pop(index, None)
 
-    def _load(self, item: IndexedFile | SpillRef) -> IndexedFile:
+    def extend(self, index: int, nodes: Sequence[Node], edges: Sequence[Edge]) -> None:
+        """Append ``nodes`` and ``edges`` to the output at ``index`` (the framework linker's): in
+        place when it is kept in memory; else kept beside it, pickled, and appended (a new copy) on
+        every read, which then sees what reading back, extending and spilling it again would have
+        given. Raises ``IndexError`` for an index not in the sequence."""
+        item = self._items[index]
+        if isinstance(item, IndexedFile):
+            item.nodes.extend(nodes)
+            item.edges.extend(edges)
+        elif nodes or edges:
+            self._extra.setdefault(index, []).append(
+                pickle.dumps((list(nodes), list(edges)), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _load(self, index: int) -> IndexedFile:
+        item = self._items[index]
         if isinstance(item, IndexedFile):
             return item
         out: IndexedFile = pickle.loads(self.spill.get(item))
+        for blob in self._extra.get(index, ()):
+            nodes, edges = pickle.loads(blob)
+            out.nodes.extend(nodes)
+            out.edges.extend(edges)
         return out
 
     def __len__(self) -> int:
@@ -177,9 +199,13 @@ class SpilledOutputs(Sequence[IndexedFile]):
 
     def __getitem__(self, index: int | slice) -> IndexedFile | list[IndexedFile]:
         if isinstance(index, slice):
-            return [self._load(item) for item in self._items[index]]
-        return self._load(self._items[index])
+            return [self._load(i) for i in range(len(self._items))[index]]
+        if index < 0:
+            index += len(self._items)
+        if not 0 <= index < len(self._items):
+            raise IndexError(f"output {index} of {len(self._items)}")
+        return self._load(index)
 
     def __iter__(self) -> Iterator[IndexedFile]:
-        for item in self._items:
-            yield self._load(item)
+        for i in range(len(self._items)):
+            yield self._load(i)

@@ -343,8 +343,8 @@ class RepositoryResolver:
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
         files. ``spill`` (a :class:`indexer.spill.SpillFile`): the outputs are a
         :class:`indexer.spill.SpilledOutputs` in which each file's output is pickled to that file as
-        soon as it is made (an output the framework linker extends is read back, extended and
-        spilled again), so that a whole-tree run does not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
+        soon as it is made (what the framework linker adds to an output is kept beside it,
+        :meth:`indexer.spill.SpilledOutputs.extend`), so that a whole-tree run does not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
         a changed constant or mount re-links the files that use it.
 
         Links cannot differ from the last resolve's when no interface and no framework fact (moved
@@ -516,9 +516,10 @@ def _add_framework_links(
         nodes, edges = linked.nodes.get(fc.path), linked.edges.get(fc.path)
         if not nodes and not edges:
             continue
-        out = files[i]
-        out.nodes.extend(nodes or ())
-        out.edges.extend(edges or ())
-        if isinstance(files, SpilledOutputs):  # a spilled output was read as a copy: put it back
-            files.replace(i, out)
+        if isinstance(files, SpilledOutputs):  # kept beside the spilled output: not read back
+            files.extend(i, nodes or (), edges or ())
+        else:
+            out = files[i]
+            out.nodes.extend(nodes or ())
+            out.edges.extend(edges or ())
     return dict(sorted(linked.outcomes.items()))

@@ -25,7 +25,7 @@ from indexer.pipeline import index_repository
 from indexer.resolve.repository import RepositoryResolver
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexOptions
 from indexer.spill import SpilledOutputs, SpillFile, spill_file
-from stores.contracts import FileRecord, IndexedFile, Node
+from stores.contracts import Edge, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from stores.embedded_tx import WRITE_CACHE_KIB
 from tests.index_dump import dump
@@ -231,6 +231,35 @@ class TestSpill:
         assert outputs[0] == changed and outputs[:1] == [changed]  # ... unless put back
         assert outputs.paths == ["a.py", "b.py"]
 
+    def test_what_extend_adds_to_a_spilled_output_is_read_with_it_and_never_spilled_again(self):
+        outputs = SpilledOutputs()
+        a, b = _file("a.py"), _file("b.py")
+        outputs.append(a)
+        outputs.append(b, keep=True)
+        size = outputs.spill.size
+        route = Node("r:GET /x", "Endpoint", "GET /x", "GET /x", "", "", 0, 0, 0, 0)
+        exposes = Edge("EXPOSES", "r:a.f", "r:GET /x", "r", "a.py", 3, 4, props={"framework": "flask"})
+        outputs.extend(0, [route], [exposes])
+        outputs.extend(0, [], [Edge("WRAPS", "r:a.g", "r:GET /x", "r", "a.py")])
+        outputs.extend(0, [], [])
+        assert outputs.spill.size == size  # nothing read back and written again
+        first = outputs[0]
+        assert first.nodes == [*a.nodes, route] and [e.kind for e in first.edges] == ["EXPOSES", "WRAPS"]
+        assert first.edges[0] == exposes and first.edges[0].props == {"framework": "flask"}
+        first.edges[0].props["framework"] = "changed"
+        first.nodes.append(route)
+        again = outputs[-2]  # a new copy each read, extras included
+        assert again == outputs[0] != first and again.edges[0].props == {"framework": "flask"}
+        assert list(outputs)[0] == again and outputs[:1] == [again]
+        outputs.extend(1, [route], [])  # kept in memory: extended in place
+        assert outputs[1] is b and b.nodes[-1] == route
+        outputs.replace(0, a)  # a whole new output: what extend added to the old one goes
+        assert outputs[0] == a and len(outputs[0].edges) == 0
+        with pytest.raises(IndexError):
+            outputs[2]
+        with pytest.raises(IndexError):
+            outputs.extend(2, [route], [])
+
     def test_extracted_text_and_chunks_wait_in_the_spill_file(self, tmp_path):
         (tmp_path / "src").mkdir()
         (tmp_path / "src" / "m.py").write_text("def f():\n    return 1\n", encoding="utf-8")
@@ -265,8 +294,13 @@ class TestSpilledResolve:
         plain_resolver, spilled_resolver = RepositoryResolver("t"), RepositoryResolver("t")
         plain_resolver.update(extractions)
         spilled_resolver.update(_fixture_extractions("wrappers-fastapi"))
-        plain, spilled = plain_resolver.resolve(paths), spilled_resolver.resolve(paths, spill=SpillFile())
+        spill = SpillFile()
+        puts = []
+        put = spill.put
+        spill.put = lambda data: puts.append(len(data)) or put(data)  # type: ignore[method-assign]
+        plain, spilled = plain_resolver.resolve(paths), spilled_resolver.resolve(paths, spill=spill)
         assert isinstance(spilled.files, SpilledOutputs) and isinstance(plain.files, list)
+        assert len(puts) == len(paths)  # each output spilled once, the linker's additions beside it
         assert list(spilled.files) == plain.files and spilled.call_outcomes == plain.call_outcomes
         assert spilled.link_outcomes == plain.link_outcomes
         kinds = {e.kind for out in plain.files for e in out.edges}
