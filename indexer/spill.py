@@ -17,7 +17,7 @@ import os
 import pickle
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, overload
 
 from stores.contracts import Edge, IndexedFile, Node
@@ -138,12 +138,17 @@ class SpilledOutputs(Sequence[IndexedFile]):
     each time: a change to it is kept only through :meth:`replace`. ``paths`` lists the files' paths
     without loading them."""
 
-    __slots__ = ("spill", "_items", "paths", "_extra")
+    __slots__ = ("spill", "_items", "paths", "_extra", "summarise", "_summaries")
 
-    def __init__(self, spill: SpillFile | None = None) -> None:
+    def __init__(self, spill: SpillFile | None = None,
+                 summarise: Callable[[IndexedFile], object] | None = None) -> None:
         self.spill = spill if spill is not None else SpillFile()
         self._items: list[IndexedFile | SpillRef] = []
         self.paths: list[str] = []
+        self.summarise = summarise
+        """Applied to each output as it is spilled: what a reader needs of every output without
+        reading it back (the writer's digest, :meth:`summary`)."""
+        self._summaries: list[object] = []
         self._extra: dict[int, list[bytes]] = {}
         """Per index of a spilled output, what :meth:`extend` added to it, pickled (in memory): a
         read appends it, so the output itself is not read back and spilled again."""
@@ -157,12 +162,21 @@ class SpilledOutputs(Sequence[IndexedFile]):
         """Put ``out`` at ``index`` (``len(self)``: append), kept or spilled as :meth:`append`."""
         item: IndexedFile | SpillRef = out if keep else self.spill.put(
             pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+        summary = self.summarise(out) if self.summarise is not None and not keep else None
         if index == len(self._items):
             self._items.append(item)
             self.paths.append(out.file.path)
+            self._summaries.append(summary)
         else:
             self._items[index] = item
+            self._summaries[index] = summary
             self._extra.pop(index, None)
+
+    def summary(self, index: int) -> object | None:
+        """What :attr:`summarise` gave for the output at ``index`` when it was spilled; ``None``
+        without one, for an output kept in memory, or once :meth:`extend` added to it (then the
+        summary no longer describes it: read the output)."""
+        return self._summaries[index]
 
     def extend(self, index: int, nodes: Sequence[Node], edges: Sequence[Edge]) -> None:
         """Append ``nodes`` and ``edges`` to the output at ``index`` (the framework linker's): in
@@ -174,6 +188,7 @@ class SpilledOutputs(Sequence[IndexedFile]):
             item.nodes.extend(nodes)
             item.edges.extend(edges)
         elif nodes or edges:
+            self._summaries[index] = None
             self._extra.setdefault(index, []).append(
                 pickle.dumps((list(nodes), list(edges)), protocol=pickle.HIGHEST_PROTOCOL))
 

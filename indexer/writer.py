@@ -192,22 +192,28 @@ class IndexWriter:
         # Which outputs differ from the index (indexes into ``outputs``), and their digests. A
         # spilled output is read here one at a time; of those to write only the names of their
         # nodes a mention may link to are kept (for doc files' mentions, see _SpilledNodes).
+        # An output spilled with its summary (:meth:`summary`) is not read here at all.
         todo: list[int] = []
         digests: dict[int, str] = {}
         names: dict[str, list[int]] = {}
-        for i, out in enumerate(outputs):
-            digest = output_digest(out, self.product)
-            self._stamp(out, digest, version, files)
-            old = stored.get(out.nodes[0].id)
-            if out.file.path in forced or old is None or old.props.get("digest") != digest:
+        for i in range(len(outputs)):
+            summary = spilled.summary(i) if spilled is not None else None
+            if summary is None:
+                out = outputs[i]
+                digest = output_digest(out, self.product)
+                self._stamp(out, digest, version, files)
+                node_id = out.nodes[0].id
+                mentionable = [n.name for n in out.nodes if n.label in MENTION_LABELS] if spilled is not None else []
+            else:
+                digest, node_id, mentionable = summary  # type: ignore[misc]
+            old = stored.get(node_id)
+            if paths[i] in forced or old is None or old.props.get("digest") != digest:
                 todo.append(i)
                 digests[i] = digest
-                if spilled is not None:
-                    for n in out.nodes:
-                        if n.label in MENTION_LABELS:
-                            at = names.setdefault(n.name, [])
-                            if not at or at[-1] != i:
-                                at.append(i)
+                for name in mentionable:
+                    at = names.setdefault(name, [])
+                    if not at or at[-1] != i:
+                        at.append(i)
         del stored
         report.files_resumed = sum(1 for i in todo if paths[i] in forced)
         if not todo and not gone:
@@ -270,6 +276,15 @@ class IndexWriter:
             log.info("%d files changed while being indexed; the next run takes them", len(changed_meanwhile))
         else:
             self.journal.clear()
+
+    def summary(self, out: IndexedFile) -> tuple[str, str, list[str]]:
+        """What :meth:`write` reads of an output before writing it: its digest
+        (:func:`output_digest`), its File node's id and the names of its nodes a doc mention may
+        link to (:data:`indexer.mentions.MENTION_LABELS`), in node order. Given to the resolver as
+        its spilled outputs' ``summarise`` (:class:`indexer.spill.SpilledOutputs`), so that the
+        write reads each of them back once, to write it, not twice."""
+        return (output_digest(out, self.product), out.nodes[0].id,
+                [n.name for n in out.nodes if n.label in MENTION_LABELS])
 
     @staticmethod
     def _stamp(out: IndexedFile, digest: str, version: str, files: Mapping[str, FileCtx]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.link import LinkOptions, link_frameworks
@@ -338,10 +338,12 @@ class RepositoryResolver:
 
     # -- resolving ---------------------------------------------------------------------------------
 
-    def resolve(self, paths: Iterable[str], spill: SpillFile | None = None) -> ResolvedRepository:
+    def resolve(self, paths: Iterable[str], spill: SpillFile | None = None,
+                summarise: Callable[[IndexedFile], object] | None = None) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
-        files. ``spill`` (a :class:`indexer.spill.SpillFile`): the outputs are a
+        files. ``spill`` (a :class:`indexer.spill.SpillFile`; ``summarise``: its outputs'
+        :attr:`indexer.spill.SpilledOutputs.summarise`): the outputs are a
         :class:`indexer.spill.SpilledOutputs` in which each file's output is pickled to that file as
         soon as it is made (what the framework linker adds to an output is kept beside it,
         :meth:`indexer.spill.SpilledOutputs.extend`), so that a whole-tree run does not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
@@ -365,7 +367,7 @@ class RepositoryResolver:
         outcomes: dict[str, int] = defaultdict(int)
         # The one place where file outputs are produced, for full and incremental runs alike; framework
         # linking (Endpoint / Topic nodes and their edges) is merged into them right here.
-        files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill) if spill is not None else []
+        files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill, summarise) if spill is not None else []
         for fc in ctxs:
             out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
             if isinstance(files, SpilledOutputs):

@@ -88,6 +88,45 @@ class TestBatchedWrite:
         # The doc is written first, the nodes it names last: found all the same.
         assert mentions == [("r:a_notes.md", "r:pkg/zeta.OrderService"), ("r:a_notes.md", "r:pkg/zeta.compute_total(1)")]
 
+    def test_spilled_outputs_summarised_are_read_once_by_the_write_and_written_alike(self, tmp_path, monkeypatch):
+        """The writer's first pass takes each spilled output's digest, File node id and mention names
+        from the summary made when it was spilled: one read less per output, the same index, and on
+        a second run after one edit only that file is written (the summaries' digests are those the
+        index holds)."""
+        src = _tree(tmp_path / "src")
+        reads: dict[str, list[str]] = {}
+        load = SpilledOutputs._load
+        results = {}
+        for name in ("summarised", "read"):
+            if name == "read":
+                monkeypatch.setattr(SpilledOutputs, "summary", lambda self, i: None)
+            got = reads[name] = []
+            monkeypatch.setattr(SpilledOutputs, "_load", lambda self, i, g=got: (g.append(self.paths[i]), load(self, i))[1])
+            db = tmp_path / f"{name}.db"
+            store = EmbeddedStore(db)
+            calls: list[list[str]] = []
+            original = store.replace_files
+            monkeypatch.setattr(store, "replace_files",
+                                lambda files, c=calls, o=original: (c.append([f.file.path for f in files]), o(files))[1])
+            opts = IndexOptions(repo="r", state_dir=str(tmp_path / f"state-{name}"))
+            index_repository(src, store, store, opts)
+            first, first_reads = dump(db), sorted(got)
+            zeta = src / "pkg" / "zeta.py"
+            text = zeta.read_text(encoding="utf-8")
+            zeta.write_text(text.replace("return x * 2", "return x * 3"), encoding="utf-8")
+            index_repository(src, store, store, opts)
+            zeta.write_text(text, encoding="utf-8")
+            store.close()
+            results[name] = (first, dump(db), calls, first_reads)
+        summarised, read = results["summarised"], results["read"]
+        assert summarised[:2] == read[:2] and summarised[0] != summarised[1]
+        files = ["a_notes.md", "pkg/__init__.py", "pkg/alpha.py", "pkg/zeta.py"]
+        assert summarised[2] == read[2] == [files, ["pkg/zeta.py"]]
+        # Without summaries each output is read to compare its digest, then to be written; with them
+        # only to be written (zeta.py is read once more: the doc's mentions name its nodes).
+        assert read[3] == sorted([*files, *files, "pkg/zeta.py"])
+        assert summarised[3] == sorted([*files, "pkg/zeta.py"])
+
     def test_a_failing_batch_leaves_the_index_as_it_was(self, tmp_path, monkeypatch):
         src = _tree(tmp_path / "src")
         db = tmp_path / "index.db"
@@ -259,6 +298,22 @@ class TestSpill:
             outputs[2]
         with pytest.raises(IndexError):
             outputs.extend(2, [route], [])
+
+    def test_a_summary_describes_the_output_as_spilled_until_it_is_extended(self):
+        outputs = SpilledOutputs(summarise=lambda out: (out.file.path, len(out.nodes)))
+        outputs.append(_file("a.py"))
+        outputs.append(_file("b.py"), keep=True)
+        outputs.append(_file("c.py"))
+        assert [outputs.summary(i) for i in range(3)] == [("a.py", 1), None, ("c.py", 1)]
+        outputs.extend(2, [], [])  # nothing added: still true
+        assert outputs.summary(2) == ("c.py", 1)
+        outputs.extend(2, [Node("r:c.f", "Function", "f", "f", "r", "c.py", 2, 0, 3, 0)], [])
+        assert outputs.summary(2) is None and len(outputs[2].nodes) == 2
+        outputs.replace(2, outputs[2])  # spilled again whole: summarised again
+        assert outputs.summary(2) == ("c.py", 2) and len(outputs[2].nodes) == 2
+        plain = SpilledOutputs()
+        plain.append(_file("a.py"))
+        assert plain.summary(0) is None
 
     def test_extracted_text_and_chunks_wait_in_the_spill_file(self, tmp_path):
         (tmp_path / "src").mkdir()
