@@ -17,10 +17,10 @@ import os
 import pickle
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, overload
 
-from stores.contracts import IndexedFile
+from stores.contracts import Edge, IndexedFile, Node
 
 __all__ = ["SpillFile", "SpillRef", "SpilledOutputs", "spill_file"]
 
@@ -138,12 +138,21 @@ class SpilledOutputs(Sequence[IndexedFile]):
     each time: a change to it is kept only through :meth:`replace`. ``paths`` lists the files' paths
     without loading them."""
 
-    __slots__ = ("spill", "_items", "paths")
+    __slots__ = ("spill", "_items", "paths", "_extra", "summarise", "_summaries")
 
-    def __init__(self, spill: SpillFile | None = None) -> None:
+    def __init__(self, spill: SpillFile | None = None,
+                 summarise: Callable[[IndexedFile, SpillFile], object] | None = None) -> None:
         self.spill = spill if spill is not None else SpillFile()
         self._items: list[IndexedFile | SpillRef] = []
         self.paths: list[str] = []
+        self.summarise = summarise
+        """Applied to each output and this sequence's spill file as the output is spilled: what a
+        reader needs of every output without reading it back (the writer's digest, :meth:`summary`);
+        it may put more records of its own into the spill file."""
+        self._summaries: list[object] = []
+        self._extra: dict[int, list[bytes]] = {}
+        """Per index of a spilled output, what :meth:`extend` added to it, pickled (in memory): a
+        read appends it, so the output itself is not read back and spilled again."""
 
     def append(self, out: IndexedFile, keep: bool = False) -> None:
         """Add ``out`` at the end: kept as it is when ``keep``, else pickled into the spill file
@@ -154,16 +163,45 @@ class SpilledOutputs(Sequence[IndexedFile]):
         """Put ``out`` at ``index`` (``len(self)``: append), kept or spilled as :meth:`append`."""
         item: IndexedFile | SpillRef = out if keep else self.spill.put(
             pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+        summary = self.summarise(out, self.spill) if self.summarise is not None and not keep else None
         if index == len(self._items):
             self._items.append(item)
             self.paths.append(out.file.path)
+            self._summaries.append(summary)
         else:
             self._items[index] = item
+            self._summaries[index] = summary
+            self._extra.pop(index, None)
 
-    def _load(self, item: IndexedFile | SpillRef) -> IndexedFile:
+    def summary(self, index: int) -> object | None:
+        """What :attr:`summarise` gave for the output at ``index`` when it was spilled; ``None``
+        without one, for an output kept in memory, or once :meth:`extend` added to it (then the
+        summary no longer describes it: read the output)."""
+        return self._summaries[index]
+
+    def extend(self, index: int, nodes: Sequence[Node], edges: Sequence[Edge]) -> None:
+        """Append ``nodes`` and ``edges`` to the output at ``index`` (the framework linker's): in
+        place when it is kept in memory; else kept beside it, pickled, and appended (a new copy) on
+        every read, which then sees what reading back, extending and spilling it again would have
+        given. Raises ``IndexError`` for an index not in the sequence."""
+        item = self._items[index]
+        if isinstance(item, IndexedFile):
+            item.nodes.extend(nodes)
+            item.edges.extend(edges)
+        elif nodes or edges:
+            self._summaries[index] = None
+            self._extra.setdefault(index, []).append(
+                pickle.dumps((list(nodes), list(edges)), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _load(self, index: int) -> IndexedFile:
+        item = self._items[index]
         if isinstance(item, IndexedFile):
             return item
         out: IndexedFile = pickle.loads(self.spill.get(item))
+        for blob in self._extra.get(index, ()):
+            nodes, edges = pickle.loads(blob)
+            out.nodes.extend(nodes)
+            out.edges.extend(edges)
         return out
 
     def __len__(self) -> int:
@@ -177,9 +215,13 @@ class SpilledOutputs(Sequence[IndexedFile]):
 
     def __getitem__(self, index: int | slice) -> IndexedFile | list[IndexedFile]:
         if isinstance(index, slice):
-            return [self._load(item) for item in self._items[index]]
-        return self._load(self._items[index])
+            return [self._load(i) for i in range(len(self._items))[index]]
+        if index < 0:
+            index += len(self._items)
+        if not 0 <= index < len(self._items):
+            raise IndexError(f"output {index} of {len(self._items)}")
+        return self._load(index)
 
     def __iter__(self) -> Iterator[IndexedFile]:
-        for item in self._items:
-            yield self._load(item)
+        for i in range(len(self._items)):
+            yield self._load(i)

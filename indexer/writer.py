@@ -29,7 +29,7 @@ from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
 from indexer.run import IndexReport, ProgressSink
-from indexer.spill import SpilledOutputs, SpillRef
+from indexer.spill import SpilledOutputs, SpillFile, SpillRef
 from indexer.symbols import file_id
 from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex, SymbolKey
 
@@ -195,28 +195,43 @@ class IndexWriter:
         stored = self.graph.get_nodes([file_id(self.repo, p) for p in paths])
         version = indexer_version()
         # Which outputs differ from the index (indexes into ``outputs``), and their digests. A
-        # spilled output is read here one at a time; of those to write the keys of their nodes a
-        # mention may link to are spilled beside them and their names kept (for doc files'
-        # mentions, see _SpilledNodes: the outputs are not read again for them).
+        # spilled output is read here one at a time, unless it was spilled with its summary
+        # (:meth:`summary`: then it is not read here at all). Of those to write, the keys of their
+        # nodes a mention may link to are in the spill file beside them and their names kept (for
+        # doc files' mentions, see _SpilledNodes: the outputs are not read again for them).
         todo: list[int] = []
         digests: dict[int, str] = {}
         names: dict[str, list[int]] = {}
         keys: dict[int, SpillRef] = {}
-        for i, out in enumerate(outputs):
-            digest = output_digest(out, self.product)
-            self._stamp(out, digest, version, files)
-            old = stored.get(out.nodes[0].id)
-            if out.file.path in forced or old is None or old.props.get("digest") != digest:
+        for i in range(len(outputs)):
+            summary = spilled.summary(i) if spilled is not None else None
+            ref: SpillRef | None = None
+            if summary is None:
+                out = outputs[i]
+                digest = output_digest(out, self.product)
+                self._stamp(out, digest, version, files)
+                node_id = out.nodes[0].id
+            else:
+                digest, node_id, ref = summary  # type: ignore[misc]
+            old = stored.get(node_id)
+            if paths[i] in forced or old is None or old.props.get("digest") != digest:
                 todo.append(i)
                 digests[i] = digest
-                if spilled is not None:
+                if spilled is None:
+                    continue
+                linkable: list[SymbolKey]
+                if summary is None:
                     linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
                     if linkable:
-                        keys[i] = spilled.spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL))
-                    for k in linkable:
-                        at = names.setdefault(k.name, [])
-                        if not at or at[-1] != i:
-                            at.append(i)
+                        ref = spilled.spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL))
+                else:
+                    linkable = pickle.loads(spilled.spill.get(ref)) if ref is not None else []
+                if ref is not None:
+                    keys[i] = ref
+                for k in linkable:
+                    at = names.setdefault(k.name, [])
+                    if not at or at[-1] != i:
+                        at.append(i)
         del stored
         report.files_resumed = sum(1 for i in todo if paths[i] in forced)
         if not todo and not gone:
@@ -279,6 +294,18 @@ class IndexWriter:
             log.info("%d files changed while being indexed; the next run takes them", len(changed_meanwhile))
         else:
             self.journal.clear()
+
+    def summary(self, out: IndexedFile, spill: SpillFile) -> tuple[str, str, SpillRef | None]:
+        """What :meth:`write` reads of an output before writing it: its digest
+        (:func:`output_digest`), its File node's id, and where in ``spill`` the pickled
+        :class:`~stores.contracts.SymbolKey` list of its nodes a doc mention may link to
+        (:data:`indexer.mentions.MENTION_LABELS`, in node order) was put (``None`` when it has
+        none). Given to the resolver as its spilled outputs' ``summarise``
+        (:class:`indexer.spill.SpilledOutputs`), so that the write reads each of them back once, to
+        write it, not twice, and holds no more than this tuple per output in memory."""
+        linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
+        ref = spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL)) if linkable else None
+        return output_digest(out, self.product), out.nodes[0].id, ref
 
     @staticmethod
     def _stamp(out: IndexedFile, digest: str, version: str, files: Mapping[str, FileCtx]) -> None:

@@ -70,21 +70,40 @@ _CACHE: dict[str, tuple[str, ...]] = {}
 _CACHE_MAX = 500_000
 
 
+_JOINED: dict[str, str] = {}
+"""Per token, its expansion joined by spaces (what :func:`analyze_joined` emits for it; the index
+side, which never needs the tuple of :data:`_CACHE`); bounded like it."""
+
+
 def _expand(token: str) -> tuple[str, ...]:
-    """The lowercased token followed by its parts (split first, lowercased after)."""
-    parts: list[str] = []
-    for segment in _SEGMENT_SPLIT_RE.split(token):
-        if segment:
-            parts.extend(_CASE_PART_RE.findall(segment))
-    lowered = token.lower()
-    if len(parts) == 1 and parts[0].lower() == lowered:
-        result: tuple[str, ...] = (lowered,)
-    else:
-        result = (lowered, *(p.lower() for p in parts))
+    """:func:`_expansion` of ``token``, kept in :data:`_CACHE`."""
+    result = _expansion(token)
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()
     _CACHE[token] = result
     return result
+
+
+def _expansion(token: str) -> tuple[str, ...]:
+    """The lowercased token followed by its parts (split first, lowercased after)."""
+    lowered = token.lower()
+    # One findall over the whole token finds the parts splitting on the connectors first would
+    # (no alternative of the case-part pattern matches a connector, _ or $: see PART_PATTERN).
+    parts = _CASE_PART_RE.findall(token)
+    if not parts or (len(parts) == 1 and parts[0].lower() == lowered):  # "__" has no part
+        result: tuple[str, ...] = (lowered,)
+    else:
+        result = (lowered, *" ".join(parts).lower().split(" "))
+    return result
+
+
+def _joined(token: str) -> str:
+    """``" ".join`` of ``token``'s expansion, computed once per token (bounded cache)."""
+    out = " ".join(_expansion(token))
+    if len(_JOINED) >= _CACHE_MAX:
+        _JOINED.clear()
+    _JOINED[token] = out
+    return out
 
 
 def analyze(text: str) -> list[str]:
@@ -123,8 +142,14 @@ def query_terms(text: str) -> list[str]:
 
 
 def analyze_joined(text: str) -> str:
-    """``" ".join(analyze(text))``: the form stored in an FTS5 column."""
-    return " ".join(analyze(text))
+    """``" ".join(analyze(text))``: the form stored in an FTS5 column. Joins each token's cached
+    joined expansion, so a chunk costs one regular-expression pass and one join."""
+    tokens = _TOKEN_RE.findall(text)
+    joined = _JOINED
+    try:
+        return " ".join([joined[t] for t in tokens])
+    except KeyError:  # a token met for the first time (or the cache was just cleared)
+        return " ".join([joined.get(t) or _joined(t) for t in tokens])
 
 
 def fts_query(text: str) -> str:

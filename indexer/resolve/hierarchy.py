@@ -38,13 +38,18 @@ class ClassHierarchy:
         self._overriders: dict[tuple[int, int], tuple[list[Def], Deps]] = {}
         self._c3_memo: dict[int, tuple[list[Def] | None, Deps]] = {}
         self._c3_active: set[int] = set()
+        self._mro_memo: dict[int, tuple[list[Def], Deps]] = {}
+        self._lookup_memo: dict[tuple[int, str], tuple[list[Def], bool, Deps]] = {}
+        self._bases_busy = 0
+        """Classes whose bases are being resolved right now: while any is, an MRO may see one of
+        them half-made (its ``bases`` list is filled in place), so nothing is memoised."""
         self.structural = StructuralLinks()
         """Interfaces satisfied implicitly (:mod:`indexer.resolve.structural`): their implementers are
         among their ``subclasses``, so dispatch through an interface reaches them."""
 
     def reset(self, files: Sequence[FileCtx]) -> None:
         """Forget every class's bases (FileCtx objects outlive a resolver) and link subclasses anew."""
-        self._c3_memo.clear()
+        self._forget_linearisations()
         for fc in files:
             for rd in fc.defs:
                 rd.bases, rd.external_base, rd.subclasses, rd.bases_deps = None, False, [], ()
@@ -57,6 +62,13 @@ class ClassHierarchy:
                     for base in self.bases(rd):
                         base.subclasses.append(rd)
         self._link_structural(files)
+
+    def _forget_linearisations(self) -> None:
+        """Drop the memoised C3 merges, MROs and lookups: what every class's bases and members made
+        (both change only in :meth:`reset` and :meth:`renew`, which call this first)."""
+        self._c3_memo.clear()
+        self._mro_memo.clear()
+        self._lookup_memo.clear()
 
     def _link_structural(self, files: Sequence[FileCtx]) -> None:
         """Drop the previous implicit implementations from ``subclasses`` and link them anew."""
@@ -74,7 +86,7 @@ class ClassHierarchy:
         """After an update: drop dispatch targets, unlink ``dead`` classes from their bases, and
         resolve again the bases that read one of ``tokens`` or pointed at a dead class."""
         self._overriders.clear()
-        self._c3_memo.clear()
+        self._forget_linearisations()
         for rd in dead:
             for base in rd.bases or ():
                 base.subclasses = [x for x in base.subclasses if x is not rd]
@@ -98,7 +110,11 @@ class ClassHierarchy:
         """The repository classes ``c`` extends or implements, in declaration order."""
         if c.bases is None:
             c.bases = []
-            _, c.bases_deps = self.track.tracked(lambda: self._compute_bases(c))
+            self._bases_busy += 1
+            try:
+                _, c.bases_deps = self.track.tracked(lambda: self._compute_bases(c))
+            finally:
+                self._bases_busy -= 1
         self.use(("name", c.file.path, c.d.name))
         self.use_all(c.bases_deps)
         return c.bases
@@ -117,7 +133,25 @@ class ClassHierarchy:
         ``B(A)``, ``C(A)`` it is ``D, B, C, A``). Without a shared ancestor C3 is the depth-first,
         left-to-right walk, which is all that is computed then; a hierarchy C3 cannot linearise
         keeps the depth-first order. Ancestors more than :data:`MAX_HIERARCHY_DEPTH` levels up are
-        left out."""
+        left out.
+
+        Memoised per class with what computing it read (passed on to each caller's frame as a
+        recomputation would record it) until :meth:`reset` / :meth:`renew` change any bases; an MRO
+        computed while some class's bases are being resolved is not kept (it may see them half-made).
+        The list returned is shared: callers must not change it."""
+        hit = self._mro_memo.get(id(c))
+        if hit is not None:
+            self.use_all(hit[1])
+            return hit[0]
+        if self._bases_busy:
+            return self._compute_mro(c)
+        out, deps = self.track.tracked(lambda: self._compute_mro(c))
+        if not self._bases_busy:
+            self._mro_memo[id(c)] = (out, deps)
+        return out
+
+    def _compute_mro(self, c: Def) -> list[Def]:
+        """:meth:`mro` without the memo."""
         out: list[Def] = []
         seen: set[int] = set()
         shared = False
@@ -200,16 +234,38 @@ class ClassHierarchy:
 
     def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
         """Members named ``name`` of the first class in ``c``'s MRO that has any, and whether that
-        class is an ancestor (inherited) rather than ``c`` itself."""
+        class is an ancestor (inherited) rather than ``c`` itself.
+
+        Memoised per ``(class, name)`` like :meth:`mro` (members change only with the files, which
+        :meth:`renew` follows); a lookup that read an open type's other files is not kept (what it
+        records depends on the resolver's ``whole_files`` mode). The list returned is shared."""
+        key = (id(c), name)
+        hit = self._lookup_memo.get(key)
+        if hit is not None:
+            self.use_all(hit[2])
+            return hit[0], hit[1]
+        if self._bases_busy:
+            found, inherited, _ = self._compute_lookup(c, name)
+            return found, inherited
+        (found, inherited, keep), deps = self.track.tracked(lambda: self._compute_lookup(c, name))
+        if keep and not self._bases_busy:
+            self._lookup_memo[key] = (found, inherited, deps)
+        return found, inherited
+
+    def _compute_lookup(self, c: Def, name: str) -> tuple[list[Def], bool, bool]:
+        """:meth:`lookup` without the memo, and whether its answer may be memoised (no open type's
+        other files read)."""
         use = self.use
+        keep = True
         for x in self.mro(c):
             use(("name", x.file.path, name))
             members = x.members.get(name)
             if not members and x.file.rules.open_types:
                 members = self.open_members(x, name)
+                keep = False
             if members:
-                return members, x is not c
-        return [], False
+                return members, x is not c, keep
+        return [], False, keep
 
     def open_members(self, c: Def, name: str) -> list[Def]:
         """Members ``name`` of an open type ``c`` declared in the other files of its module (Go

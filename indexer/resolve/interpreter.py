@@ -552,7 +552,10 @@ class Resolver:
 
 
 def split_dotted(text: str) -> list[str]:
-    """``a.b().c`` -> ``["a", "b()", "c"]``; arguments inside parentheses are dropped."""
+    """``a.b().c`` -> ``["a", "b()", "c"]``; arguments inside parentheses are dropped (as are ``?``
+    and empty segments)."""
+    if "(" not in text and ")" not in text and "?" not in text:  # most receivers: a plain split
+        return [s for s in text.split(".") if s]
     out: list[str] = []
     depth = 0
     cur: list[str] = []

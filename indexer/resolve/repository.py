@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.link import LinkOptions, link_frameworks
@@ -344,13 +344,15 @@ class RepositoryResolver:
 
     # -- resolving ---------------------------------------------------------------------------------
 
-    def resolve(self, paths: Iterable[str], spill: SpillFile | None = None) -> ResolvedRepository:
+    def resolve(self, paths: Iterable[str], spill: SpillFile | None = None,
+                summarise: Callable[[IndexedFile], object] | None = None) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
-        files. ``spill`` (a :class:`indexer.spill.SpillFile`): the outputs are a
+        files. ``spill`` (a :class:`indexer.spill.SpillFile`; ``summarise``: its outputs'
+        :attr:`indexer.spill.SpilledOutputs.summarise`): the outputs are a
         :class:`indexer.spill.SpilledOutputs` in which each file's output is pickled to that file as
-        soon as it is made (an output the framework linker extends is read back, extended and
-        spilled again), so that a whole-tree run does not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
+        soon as it is made (what the framework linker adds to an output is kept beside it,
+        :meth:`indexer.spill.SpilledOutputs.extend`), so that a whole-tree run does not hold every file's nodes and edges at once. The linker reads every file with framework facts (constants, routers and mounts too):
         a changed constant or mount re-links the files that use it.
 
         Links cannot differ from the last resolve's when no interface and no framework fact (moved
@@ -371,7 +373,7 @@ class RepositoryResolver:
         outcomes: dict[str, int] = defaultdict(int)
         # The one place where file outputs are produced, for full and incremental runs alike; framework
         # linking (Endpoint / Topic nodes and their edges) is merged into them right here.
-        files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill) if spill is not None else []
+        files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill, summarise) if spill is not None else []
         for fc in ctxs:
             out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
             if isinstance(files, SpilledOutputs):
@@ -530,9 +532,10 @@ def _add_framework_links(
         nodes, edges = linked.nodes.get(fc.path), linked.edges.get(fc.path)
         if not nodes and not edges:
             continue
-        out = files[i]
-        out.nodes.extend(nodes or ())
-        out.edges.extend(edges or ())
-        if isinstance(files, SpilledOutputs):  # a spilled output was read as a copy: put it back
-            files.replace(i, out)
+        if isinstance(files, SpilledOutputs):  # kept beside the spilled output: not read back
+            files.extend(i, nodes or (), edges or ())
+        else:
+            out = files[i]
+            out.nodes.extend(nodes or ())
+            out.edges.extend(edges or ())
     return dict(sorted(linked.outcomes.items()))

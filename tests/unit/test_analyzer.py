@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from stores import analyzer
 from stores.analyzer import FTS_TOKENCHARS, STOP_WORDS, analyze, analyze_joined, fts_query, query_terms
 
 
@@ -80,6 +81,26 @@ def test_no_empty_tokens_and_only_fts_token_characters():
 
 def test_analyze_joined():
     assert analyze_joined("getX y") == "getx get x y"
+
+
+def test_analyze_joined_is_analyze_joined_by_spaces_cold_warm_and_across_a_cache_clear(monkeypatch):
+    """analyze_joined keeps its own per-token cache of joined expansions: the same string as joining
+    analyze's tokens, for tokens without parts (``__``, ``$``), repeated tokens, a first (cold) call, a
+    second (warm) one, and a call during which the bounded cache fills and is cleared."""
+    text = "__ $ a__b getX getX $scope.watch HTTP2Server utf8Decode x::y __init__ 404 2fa ÄÖÜ"
+    expected = ("__ $ a__b a b getx get x getx get x $scope.watch scope watch http2server http2 server"
+                " utf8decode utf8 decode x::y x y __init__ init 404 2fa 2 fa")
+    assert " ".join(analyze(text)) == expected
+    monkeypatch.setattr(analyzer, "_JOINED", {})
+    assert analyze_joined(text) == expected  # cold
+    assert set(analyzer._JOINED) == {"__", "$", "a__b", "getX", "$scope.watch", "HTTP2Server", "utf8Decode",
+                                     "x::y", "__init__", "404", "2fa"}
+    assert analyze_joined(text) == expected  # warm
+    monkeypatch.setattr(analyzer, "_CACHE_MAX", 3)
+    monkeypatch.setattr(analyzer, "_JOINED", {"getX": "getx get x"})
+    assert analyze_joined(text) == expected  # cleared twice on the way
+    assert len(analyzer._JOINED) <= 3
+    assert analyze_joined("") == "" and analyze_joined("(*) -> ;") == ""
 
 
 def test_fts_query_quotes_and_dedupes():

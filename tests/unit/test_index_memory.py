@@ -25,7 +25,7 @@ from indexer.pipeline import index_repository
 from indexer.resolve.repository import RepositoryResolver
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexOptions
 from indexer.spill import SpilledOutputs, SpillFile, spill_file
-from stores.contracts import FileRecord, IndexedFile, Node
+from stores.contracts import Edge, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from stores.embedded_tx import WRITE_CACHE_KIB
 from tests.index_dump import dump
@@ -87,6 +87,45 @@ class TestBatchedWrite:
         mentions = sorted((e[1], e[2]) for e in per_file["edges"] if e[0] == "MENTIONS")
         # The doc is written first, the nodes it names last: found all the same.
         assert mentions == [("r:a_notes.md", "r:pkg/zeta.OrderService"), ("r:a_notes.md", "r:pkg/zeta.compute_total(1)")]
+
+    def test_spilled_outputs_summarised_are_read_once_by_the_write_and_written_alike(self, tmp_path, monkeypatch):
+        """The writer's first pass takes each spilled output's digest, File node id and mention names
+        from the summary made when it was spilled (its mention keys spilled beside it): one read less per output, the same index, and on
+        a second run after one edit only that file is written (the summaries' digests are those the
+        index holds)."""
+        src = _tree(tmp_path / "src")
+        reads: dict[str, list[str]] = {}
+        load = SpilledOutputs._load
+        results = {}
+        for name in ("summarised", "read"):
+            if name == "read":
+                monkeypatch.setattr(SpilledOutputs, "summary", lambda self, i: None)
+            got = reads[name] = []
+            monkeypatch.setattr(SpilledOutputs, "_load", lambda self, i, g=got: (g.append(self.paths[i]), load(self, i))[1])
+            db = tmp_path / f"{name}.db"
+            store = EmbeddedStore(db)
+            calls: list[list[str]] = []
+            original = store.replace_files
+            monkeypatch.setattr(store, "replace_files",
+                                lambda files, c=calls, o=original: (c.append([f.file.path for f in files]), o(files))[1])
+            opts = IndexOptions(repo="r", state_dir=str(tmp_path / f"state-{name}"))
+            index_repository(src, store, store, opts)
+            first, first_reads = dump(db), sorted(got)
+            zeta = src / "pkg" / "zeta.py"
+            text = zeta.read_text(encoding="utf-8")
+            zeta.write_text(text.replace("return x * 2", "return x * 3"), encoding="utf-8")
+            index_repository(src, store, store, opts)
+            zeta.write_text(text, encoding="utf-8")
+            store.close()
+            results[name] = (first, dump(db), calls, first_reads)
+        summarised, read = results["summarised"], results["read"]
+        assert summarised[:2] == read[:2] and summarised[0] != summarised[1]
+        files = ["a_notes.md", "pkg/__init__.py", "pkg/alpha.py", "pkg/zeta.py"]
+        assert summarised[2] == read[2] == [files, ["pkg/zeta.py"]]
+        # Without summaries each output is read to compare its digest, then to be written; with them
+        # only to be written (the doc's mentions read the keys spilled beside them, not the outputs).
+        assert read[3] == sorted([*files, *files])
+        assert summarised[3] == sorted(files)
 
     def test_a_failing_batch_leaves_the_index_as_it_was(self, tmp_path, monkeypatch):
         src = _tree(tmp_path / "src")
@@ -231,6 +270,51 @@ class TestSpill:
         assert outputs[0] == changed and outputs[:1] == [changed]  # ... unless put back
         assert outputs.paths == ["a.py", "b.py"]
 
+    def test_what_extend_adds_to_a_spilled_output_is_read_with_it_and_never_spilled_again(self):
+        outputs = SpilledOutputs()
+        a, b = _file("a.py"), _file("b.py")
+        outputs.append(a)
+        outputs.append(b, keep=True)
+        size = outputs.spill.size
+        route = Node("r:GET /x", "Endpoint", "GET /x", "GET /x", "", "", 0, 0, 0, 0)
+        exposes = Edge("EXPOSES", "r:a.f", "r:GET /x", "r", "a.py", 3, 4, props={"framework": "flask"})
+        outputs.extend(0, [route], [exposes])
+        outputs.extend(0, [], [Edge("WRAPS", "r:a.g", "r:GET /x", "r", "a.py")])
+        outputs.extend(0, [], [])
+        assert outputs.spill.size == size  # nothing read back and written again
+        first = outputs[0]
+        assert first.nodes == [*a.nodes, route] and [e.kind for e in first.edges] == ["EXPOSES", "WRAPS"]
+        assert first.edges[0] == exposes and first.edges[0].props == {"framework": "flask"}
+        first.edges[0].props["framework"] = "changed"
+        first.nodes.append(route)
+        again = outputs[-2]  # a new copy each read, extras included
+        assert again == outputs[0] != first and again.edges[0].props == {"framework": "flask"}
+        assert list(outputs)[0] == again and outputs[:1] == [again]
+        outputs.extend(1, [route], [])  # kept in memory: extended in place
+        assert outputs[1] is b and b.nodes[-1] == route
+        outputs.replace(0, a)  # a whole new output: what extend added to the old one goes
+        assert outputs[0] == a and len(outputs[0].edges) == 0
+        with pytest.raises(IndexError):
+            outputs[2]
+        with pytest.raises(IndexError):
+            outputs.extend(2, [route], [])
+
+    def test_a_summary_describes_the_output_as_spilled_until_it_is_extended(self):
+        outputs = SpilledOutputs(summarise=lambda out, spill: (out.file.path, len(out.nodes)))
+        outputs.append(_file("a.py"))
+        outputs.append(_file("b.py"), keep=True)
+        outputs.append(_file("c.py"))
+        assert [outputs.summary(i) for i in range(3)] == [("a.py", 1), None, ("c.py", 1)]
+        outputs.extend(2, [], [])  # nothing added: still true
+        assert outputs.summary(2) == ("c.py", 1)
+        outputs.extend(2, [Node("r:c.f", "Function", "f", "f", "r", "c.py", 2, 0, 3, 0)], [])
+        assert outputs.summary(2) is None and len(outputs[2].nodes) == 2
+        outputs.replace(2, outputs[2])  # spilled again whole: summarised again
+        assert outputs.summary(2) == ("c.py", 2) and len(outputs[2].nodes) == 2
+        plain = SpilledOutputs()
+        plain.append(_file("a.py"))
+        assert plain.summary(0) is None
+
     def test_extracted_text_and_chunks_wait_in_the_spill_file(self, tmp_path):
         (tmp_path / "src").mkdir()
         (tmp_path / "src" / "m.py").write_text("def f():\n    return 1\n", encoding="utf-8")
@@ -265,8 +349,13 @@ class TestSpilledResolve:
         plain_resolver, spilled_resolver = RepositoryResolver("t"), RepositoryResolver("t")
         plain_resolver.update(extractions)
         spilled_resolver.update(_fixture_extractions("wrappers-fastapi"))
-        plain, spilled = plain_resolver.resolve(paths), spilled_resolver.resolve(paths, spill=SpillFile())
+        spill = SpillFile()
+        puts = []
+        put = spill.put
+        spill.put = lambda data: puts.append(len(data)) or put(data)  # type: ignore[method-assign]
+        plain, spilled = plain_resolver.resolve(paths), spilled_resolver.resolve(paths, spill=spill)
         assert isinstance(spilled.files, SpilledOutputs) and isinstance(plain.files, list)
+        assert len(puts) == len(paths)  # each output spilled once, the linker's additions beside it
         assert list(spilled.files) == plain.files and spilled.call_outcomes == plain.call_outcomes
         assert spilled.link_outcomes == plain.link_outcomes
         kinds = {e.kind for out in plain.files for e in out.edges}
