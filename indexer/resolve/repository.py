@@ -345,7 +345,7 @@ class RepositoryResolver:
     # -- resolving ---------------------------------------------------------------------------------
 
     def resolve(self, paths: Iterable[str], spill: SpillFile | None = None,
-                summarise: Callable[[IndexedFile], object] | None = None) -> ResolvedRepository:
+                summarise: Callable[[IndexedFile, SpillFile], object] | None = None) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
         files. ``spill`` (a :class:`indexer.spill.SpillFile`; ``summarise``: its outputs'

@@ -100,10 +100,10 @@ def _spy_resolve(monkeypatch) -> list[tuple[int, int, int]]:
     seen: list[tuple[int, int, int]] = []
     original = RepositoryResolver.resolve
 
-    def spy(self, paths, spill=None):
+    def spy(self, paths, *args, **kwargs):
         seen.append((len(self._changed_tokens), len(self._changed_names),
                      sum("names" in fc.__dict__ for fc in self.files.values())))
-        return original(self, paths, spill)
+        return original(self, paths, *args, **kwargs)
 
     monkeypatch.setattr(RepositoryResolver, "resolve", spy)
     return seen
