@@ -44,30 +44,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from stores.analyzer import query_terms  # noqa: E402
+from stores.bm25_blocks import sqlite_varints as varints  # noqa: E402
 from stores.bm25_cut import B, K1, fts_row_count, term_bound  # noqa: E402
 from stores.embedded import EmbeddedStore  # noqa: E402
 from stores.embedded_lexical import BM25_WEIGHTS, EmbeddedLexical  # noqa: E402
 
 COLUMNS = ("name", "fqn", "text")
-
-
-def varints(blob: bytes) -> list[int]:
-    """The SQLite varints of ``blob`` in order (FTS5's ``%_docsize`` and averages records)."""
-    out: list[int] = []
-    i = 0
-    while i < len(blob):
-        value = 0
-        for j in range(9):
-            byte = blob[i]
-            i += 1
-            if j == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if not byte & 0x80:
-                break
-        out.append(value)
-    return out
 
 
 def ratio(f: np.ndarray, length: np.ndarray, avgdl: float) -> np.ndarray:

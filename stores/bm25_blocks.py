@@ -49,7 +49,7 @@ import numpy as np
 from stores.bm25_cut import B, K1
 
 __all__ = ["BLOCK_SHIFT", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
-           "block_maxima", "merge", "record_rows", "read_bounds", "scale", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
+           "block_maxima", "merge", "record_rows", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
            "has_table"]
 
 BLOCK_SHIFT = 6
@@ -184,17 +184,18 @@ def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, 
     return float(ref[0]), found
 
 
-def fts_averages(record: bytes) -> tuple[int, int]:
-    """``(rows, tokens)`` of FTS5's averages record (``%_data`` row 1: SQLite varints, the row count
-    then each column's token total; ``tokens`` their sum). Raises ``ValueError`` when truncated or empty."""
+def sqlite_varints(blob: bytes) -> list[int]:
+    """The SQLite varints of ``blob`` in order (1 to 9 bytes each, big-endian, 7 bits a byte and all
+    8 of a ninth: the format of FTS5's ``%_docsize`` and averages records, sqlite.org/fileformat2.html).
+    Raises ``ValueError`` when the last one is truncated."""
     values: list[int] = []
     i = 0
-    while i < len(record):
+    while i < len(blob):
         value = 0
         for j in range(9):
-            if i >= len(record):
-                raise ValueError("truncated FTS5 averages record")
-            byte = record[i]
+            if i >= len(blob):
+                raise ValueError("truncated SQLite varint")
+            byte = blob[i]
             i += 1
             if j == 8:
                 value = (value << 8) | byte
@@ -203,6 +204,13 @@ def fts_averages(record: bytes) -> tuple[int, int]:
             if not byte & 0x80:
                 break
         values.append(value)
+    return values
+
+
+def fts_averages(record: bytes) -> tuple[int, int]:
+    """``(rows, tokens)`` of FTS5's averages record (``%_data`` row 1: SQLite varints, the row count
+    then each column's token total; ``tokens`` their sum). Raises ``ValueError`` when truncated or empty."""
+    values = sqlite_varints(record)
     if not values:
         raise ValueError("empty FTS5 averages record")
     return values[0], sum(values[1:])

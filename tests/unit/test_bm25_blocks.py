@@ -15,7 +15,8 @@ import pytest
 import stores.embedded_lexical as embedded_lexical
 from stores.analyzer import analyze_joined
 from stores.bm25_blocks import (BLOCK_SHIFT, CREATE_TABLE, REFERENCE_KEY, TABLE, record_rows, best_blocks, block_bounds, block_maxima,
-                                fts_averages, merge, passing_blocks, quantise, read_bounds, row_ratios, scale)
+                                fts_averages, merge, passing_blocks, quantise, read_bounds, row_ratios, scale,
+                                sqlite_varints)
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from stores.embedded_lexical import BM25_WEIGHTS
@@ -83,6 +84,14 @@ def test_scale_only_below_one_when_the_mean_grew() -> None:
     assert scale(10.0, 20.0) == 0.5
     assert scale(10.0, 10.0) == 1.0
     assert scale(10.0, 5.0) == 1.0
+
+
+def test_sqlite_varints_read_one_to_nine_bytes_and_refuse_a_truncated_one() -> None:
+    assert sqlite_varints(b"") == []
+    assert sqlite_varints(b"\x00\x7f\x81\x00\x86\x8d\x20") == [0, 127, 128, 100_000]
+    assert sqlite_varints(b"\xff" * 8 + b"\xff") == [2**64 - 1]  # the ninth byte gives all 8 bits
+    with pytest.raises(ValueError, match="truncated"):
+        sqlite_varints(b"\x05\x81")
 
 
 def test_fts_averages_reads_the_row_count_and_the_token_totals() -> None:
