@@ -48,7 +48,7 @@ import numpy as np
 
 from stores.bm25_cut import B, K1
 
-__all__ = ["BLOCK_SHIFT", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
+__all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
            "block_maxima", "merge", "record_rows", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
            "has_table"]
 
@@ -62,6 +62,9 @@ REFERENCE_KEY = "bm25_blocks_avgdl"
 """``meta`` key of the reference mean row length the stored values were computed with (a float as text)."""
 CREATE_TABLE = (f"CREATE TABLE {TABLE} (term TEXT NOT NULL, part INTEGER NOT NULL, blocks BLOB NOT NULL,"
                 " maxima BLOB NOT NULL, PRIMARY KEY (term, part)) WITHOUT ROWID")
+FTS5_MAX_TOKEN_BYTES = 32_768
+"""FTS5 keeps the first this many bytes of a token (``FTS5_MAX_TOKEN_SIZE``, fts5Int.h), in the index and in a
+query: longer tokens sharing them are one FTS5 term, while this table keys each whole token."""
 _QUANTA = 255
 _ROUNDING = 1e-9  # relative margin added before rounding up, so float rounding never lowers a bound
 _JSON = "SELECT value FROM json_each(?)"
@@ -168,7 +171,11 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
 def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray]]] | None:
     """``(reference mean length, {term: (blocks uint32, maxima uint8)})`` for ``terms`` on ``conn``
     (a term without a row is absent: it is in no row); ``None`` when the index has no block-max
-    table or no reference (nothing written since it was made)."""
+    table or no reference (nothing written since it was made), and when a term is
+    :data:`FTS5_MAX_TOKEN_BYTES` long or longer: FTS5 matches its first that many bytes, so it also
+    matches rows of other tokens that the rows of this table keyed by the whole token do not cover."""
+    if any(len(t.encode("utf-8", "surrogatepass")) >= FTS5_MAX_TOKEN_BYTES for t in terms):
+        return None
     try:
         ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
     except sqlite3.OperationalError:

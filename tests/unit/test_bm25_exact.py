@@ -1,0 +1,123 @@
+"""BM25's cut is exact (:mod:`stores.bm25_cut`, :mod:`stores.bm25_blocks`): ``bm25`` answers with the same
+chunks and scores as scoring every matching row (:func:`tests.bm25_spies.plain_bm25`), whatever the
+query and whatever writes and deletes made the index: a token longer than FTS5 keeps, hostile query
+strings, and a property test over random corpora, write / delete sequences, filters and limits."""
+
+from __future__ import annotations
+
+import pytest
+
+import stores.embedded_lexical as embedded_lexical
+from stores.bm25_blocks import FTS5_MAX_TOKEN_BYTES, read_bounds
+from stores.contracts import Chunk, FileRecord, IndexedFile, Node
+from stores.embedded import EmbeddedStore
+from tests.bm25_spies import plain_bm25
+
+
+def _file(i: int, text: str, repo: str = "r", language: str = "python") -> IndexedFile:
+    key = f"k{i:04d}"
+    path = f"{key}.{'py' if language == 'python' else 'java'}"
+    node = Node(f"{repo}:{path}:{key}()", "Function", key, key, repo, path, 1, 0, 2, 0, {"language": language})
+    chunk = Chunk(node.id, repo, repo, path, language, "function", key, node.id, None, 1, 2, text, f"{i:064d}")
+    return IndexedFile(FileRecord(repo, path, language, f"{i:064d}", len(text)), [node], [], [], [chunk])
+
+
+def _hits(hits) -> list[tuple[str, float]]:  # type: ignore[no-untyped-def]
+    return [(h.chunk_id, h.score) for h in hits]
+
+
+# -- a token longer than FTS5 keeps ----------------------------------------------------------------------
+
+_LONG_A = "x" * 40_000 + "a"
+_LONG_B = "x" * 40_000 + "b"  # the same first 32,768 bytes: one FTS5 term with _LONG_A
+
+
+def test_fts5_keeps_the_first_32768_bytes_of_a_token() -> None:
+    """The fact the guard rests on: FTS5 truncates a token to FTS5_MAX_TOKEN_BYTES (fts5Int.h), in the
+    index and in a query, so two tokens sharing those bytes are one term (its vocabulary says so)."""
+    import sqlite3
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5 (a, content = '')")
+    conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, f, 'row')")
+    conn.executemany("INSERT INTO f (rowid, a) VALUES (?, ?)", [(1, _LONG_A), (2, _LONG_B), (3, "x" * 100)])
+    assert FTS5_MAX_TOKEN_BYTES == 32_768
+    assert [(len(t), d) for t, d in conn.execute("SELECT term, doc FROM v ORDER BY term")] == [(100, 1), (32_768, 2)]
+    assert conn.execute("SELECT rowid FROM f WHERE f MATCH ? ORDER BY rowid", (f'"{_LONG_A}"',)).fetchall() == [(1,), (2,)]
+    assert conn.execute("SELECT rowid FROM f WHERE f MATCH ?", ('"' + "x" * 32_767 + '"',)).fetchall() == []
+
+
+def _long_token_corpus() -> list[IndexedFile]:
+    """Rowids 1..199 (blocks of 64: 0 holds 1-63). _LONG_A in the short chunks 1-10 (block 0) and in the
+    very long chunks 128-139 (block 2, far below block 0's rows); _LONG_B alone in chunk 70 (block 1),
+    the best row for either token, as FTS5 sees one term."""
+    files = []
+    for i in range(1, 200):
+        if i <= 10:
+            text = f"{_LONG_A} data"
+        elif i == 70:
+            text = _LONG_B
+        elif 128 <= i < 140:
+            text = f"{_LONG_A} " + " ".join(["value"] * 3000)
+        else:
+            text = "gamma " + " ".join(["value"] * 60)
+        files.append(_file(i, text))
+    return files
+
+
+def test_a_token_longer_than_fts5_keeps_takes_no_block_maxima(tmp_path, monkeypatch) -> None:
+    """The block maxima are kept per whole analysed token, FTS5 matches the first 32,768 bytes: chunk 70
+    (_LONG_B) matches a query for _LONG_A and scores best, but no block maximum of _LONG_A covers block
+    1. Skipping blocks by _LONG_A's maxima lost it (the cut answered chunks 1, 2, 3); for such a token
+    the cut keeps to the per-term bounds, which hold."""
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BLOCKS", 1)
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files(_long_token_corpus())
+        want = plain_bm25(store, monkeypatch, _LONG_A, 3)
+        assert [h.chunk_id for h in want] == ["r:k0070.py:k0070()", "r:k0001.py:k0001()", "r:k0002.py:k0002()"]
+        assert round(want[0].score, 6) == 3.344978 and round(want[1].score, 6) == 3.335585
+        assert _hits(store.bm25(_LONG_A, 3)) == _hits(want)
+        assert read_bounds(store._db, [_LONG_A]) is None  # the guard: no block maxima for such a term
+        assert read_bounds(store._db, ["gamma", "x" * (FTS5_MAX_TOKEN_BYTES - 1)])[1].keys() == {"gamma"}
+        for query in (_LONG_B, f"{_LONG_A} data", f"{_LONG_A} gamma", "x" * FTS5_MAX_TOKEN_BYTES):
+            for limit in (1, 3, 12, 300):
+                assert _hits(store.bm25(query, limit)) == _hits(plain_bm25(store, monkeypatch, query, limit)), (
+                    query[-8:], limit)
+
+
+# -- hostile query strings -------------------------------------------------------------------------------
+
+_WORDS = ["near", "and", "or", "not", "parser", "socket", "value", "data", "item", "std::vector", "a.b",
+          "$scope", "get_user", "parseURL", "owner-service", "NEAR", "AND", "the", "zephyr"]
+
+
+def _hostile_corpus() -> list[IndexedFile]:
+    import random
+    rng = random.Random(22)
+    files = []
+    for i in range(1, 400):
+        words = [rng.choice(_WORDS[4:9]) for _ in range(rng.randint(2, 40))]
+        words += [rng.choice(_WORDS) for _ in range(rng.randint(0, 4))]
+        files.append(_file(i, " ".join(words), repo="r" if i % 3 else "q", language="python" if i % 2 else "java"))
+    return files
+
+
+_HOSTILE = ['"', '""', '"parser', 'parser"', 'pars*', '*', '^parser', 'parser^2', 'NEAR(parser socket)',
+            'near(parser, socket, 2)', 'parser AND socket', 'parser OR NOT socket', 'NOT', 'AND OR NOT',
+            'and or not near', 'name:parser', 'text : socket', 'fqn:get_user col:', ':', 'std::vector',
+            'a.b', '$scope', '-parser', 'parser - socket', '(parser', 'parser)', '{name fqn}: socket',
+            'größe 数据 café', '🦀 parser 🐍', '🦀', '', ' ', '\t\n ', 'the', 'the and of',
+            'getUser parseURL owner-service', "x" * 10_000, " ".join(_WORDS * 600)[:10_000],
+            ("parser socket " * 700)[:10_000], "zephyr " + "q" * 9_990]
+
+
+@pytest.mark.parametrize("query", _HOSTILE, ids=[f"q{i}" for i in range(len(_HOSTILE))])
+def test_hostile_queries_answer_as_scoring_every_match(tmp_path, monkeypatch, query: str) -> None:
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BLOCKS", 2)
+    from stores.contracts import SearchFilters
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files(_hostile_corpus())
+        store.delete_files("r", [f"k{i:04d}.py" for i in range(1, 400, 7)])
+        for filters in (None, SearchFilters(repo="q"), SearchFilters(language="java")):
+            for limit in (1, 5, 50, 1_000):
+                got = _hits(store.bm25(query, limit, filters))
+                assert got == _hits(plain_bm25(store, monkeypatch, query, limit, filters)), (limit, filters)
