@@ -5,11 +5,18 @@ strings, and a property test over random corpora, write / delete sequences, filt
 
 from __future__ import annotations
 
-import pytest
+import sqlite3
+import tempfile
+from pathlib import Path
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import stores.bm25_blocks as bm25_blocks
 import stores.embedded_lexical as embedded_lexical
-from stores.bm25_blocks import FTS5_MAX_TOKEN_BYTES, read_bounds
-from stores.contracts import Chunk, FileRecord, IndexedFile, Node
+from stores.bm25_blocks import FTS5_MAX_TOKEN_BYTES, REFERENCE_KEY, TABLE, read_bounds
+from stores.contracts import Chunk, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
 from tests.bm25_spies import plain_bm25
 
@@ -35,7 +42,6 @@ _LONG_B = "x" * 40_000 + "b"  # the same first 32,768 bytes: one FTS5 term with 
 def test_fts5_keeps_the_first_32768_bytes_of_a_token() -> None:
     """The fact the guard rests on: FTS5 truncates a token to FTS5_MAX_TOKEN_BYTES (fts5Int.h), in the
     index and in a query, so two tokens sharing those bytes are one term (its vocabulary says so)."""
-    import sqlite3
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE f USING fts5 (a, content = '')")
     conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, f, 'row')")
@@ -113,7 +119,6 @@ _HOSTILE = ['"', '""', '"parser', 'parser"', 'pars*', '*', '^parser', 'parser^2'
 @pytest.mark.parametrize("query", _HOSTILE, ids=[f"q{i}" for i in range(len(_HOSTILE))])
 def test_hostile_queries_answer_as_scoring_every_match(tmp_path, monkeypatch, query: str) -> None:
     monkeypatch.setattr(embedded_lexical, "_PROBE_BLOCKS", 2)
-    from stores.contracts import SearchFilters
     with EmbeddedStore(tmp_path / "i.db") as store:
         store.replace_files(_hostile_corpus())
         store.delete_files("r", [f"k{i:04d}.py" for i in range(1, 400, 7)])
@@ -121,3 +126,100 @@ def test_hostile_queries_answer_as_scoring_every_match(tmp_path, monkeypatch, qu
             for limit in (1, 5, 50, 1_000):
                 got = _hits(store.bm25(query, limit, filters))
                 assert got == _hits(plain_bm25(store, monkeypatch, query, limit, filters)), (limit, filters)
+
+
+# -- the property: random corpora, writes, deletes, migrations, queries ----------------------------------
+
+_VOCAB = ["alpha", "beta", "gamma", "delta", "value", "data", "item", "self", "getUser", "parse_url",
+          "std::vector", "a.b", "the", "of"]
+_QUERY_WORDS = _VOCAB + ["absent", "get", "url", "vector", "user", "parse"]
+_PATHS = 24  # files k0000..k0023 in two repositories and two languages, chunks 1-3 each
+_LIMITS = (1, 2, 3, 5, 10, 100)
+_FILTERS = (None, SearchFilters(repo="q"), SearchFilters(language="java"), SearchFilters(repo="r", language="python"))
+EXAMPLES = 60
+"""Hypothesis examples of the property test in the suite (a few seconds); /tmp runs used thousands."""
+
+
+def _doc(i: int, texts: list[str]) -> IndexedFile:
+    repo, language = ("r" if i % 3 else "q"), ("python" if i % 2 else "java")
+    key = f"k{i:04d}"
+    path = f"{key}.{'py' if language == 'python' else 'java'}"
+    nodes, chunks = [], []
+    for j, text in enumerate(texts):
+        node = Node(f"{repo}:{path}:{key}_{j}()", "Function", f"{key}_{j}", f"{key}_{j}", repo, path, j + 1, 0, j + 2,
+                    0, {"language": language})
+        nodes.append(node)
+        chunks.append(Chunk(node.id, repo, repo, path, language, "function", node.name, node.id, None, j + 1, j + 2,
+                            text, f"{i:032d}{j:032d}"))
+    return IndexedFile(FileRecord(repo, path, language, f"{i:064d}", sum(map(len, texts))), nodes, [], [], chunks)
+
+
+def _path(i: int) -> tuple[str, str]:
+    return ("r" if i % 3 else "q"), f"k{i:04d}.{'java' if i % 2 == 0 else 'py'}"
+
+
+_text = st.lists(st.sampled_from(_VOCAB), min_size=0, max_size=12).map(" ".join) | st.builds(
+    lambda w, n, rest: " ".join([w] * n + rest), st.sampled_from(_VOCAB[:4]), st.integers(1, 30),
+    st.lists(st.sampled_from(_VOCAB), max_size=60))
+_write = st.tuples(st.just("write"), st.lists(st.tuples(st.integers(0, _PATHS - 1), st.lists(_text, min_size=0, max_size=3)),
+                                              min_size=1, max_size=_PATHS))
+_delete = st.tuples(st.just("delete"), st.lists(st.integers(0, _PATHS - 1), min_size=1, max_size=_PATHS))
+_op = _write | _delete | st.tuples(st.just("migrate"), st.just(None))
+KNOBS = st.tuples(st.sampled_from([1, 2, 64]), st.sampled_from([0, 3, 5_000]), st.sampled_from([1, 2, 6]),
+                  st.sampled_from([1, 10]))
+_query = st.tuples(st.lists(st.sampled_from(_QUERY_WORDS), min_size=1, max_size=5).map(" ".join),
+                   st.sampled_from(_LIMITS), st.sampled_from(_FILTERS))
+
+
+def as_schema_6(db: Path) -> None:
+    """Turn a schema-7 index into the schema-6 index it would have been (no block maxima)."""
+    conn = sqlite3.connect(db)
+    conn.execute(f"DROP TABLE {TABLE}")
+    conn.execute("DELETE FROM meta WHERE key = ?", (REFERENCE_KEY,))
+    conn.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+
+def check_sequence(db: Path, knobs: tuple[int, int, int, int], ops: list, queries: list) -> int:
+    """Run ``ops`` on a new index at ``db`` with the cut's knobs set (``knobs``: blocks probed first,
+    postings of the OR probe, rowids of a block and blocks of a table row, as shifts), comparing
+    ``bm25`` with scoring every match for ``queries`` (each ``(query, limit, filters)``) after every
+    step; returns how many answers were not empty. Blocks of 2-4 rowids let a small corpus spread over
+    many blocks, parts of 2 blocks make a term's row come in many parts."""
+    nonempty = 0
+    probe_blocks, budget, block_shift, part_shift = knobs
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(embedded_lexical, "_PROBE_BLOCKS", probe_blocks)
+        m.setattr(embedded_lexical, "_PROBE_BUDGET", budget)
+        m.setattr(embedded_lexical, "BLOCK_SHIFT", block_shift)  # the cut's SQL
+        m.setattr(bm25_blocks, "BLOCK_SHIFT", block_shift)  # the writes' and the migration's blocks
+        m.setattr(bm25_blocks, "PART_SHIFT", part_shift)
+        store = EmbeddedStore(db)
+        try:
+            for step, (kind, arg) in enumerate(ops):
+                if kind == "write":
+                    store.replace_files([_doc(i, texts) for i, texts in arg])
+                elif kind == "delete":
+                    for repo in ("r", "q"):
+                        store.delete_files(repo, [p for r, p in map(_path, arg) if r == repo])
+                else:  # back to schema 6, migrated at the writable open
+                    store.close()
+                    as_schema_6(db)
+                    store = EmbeddedStore(db)
+                for query, limit, filters in queries:
+                    got = [(h.chunk_id, h.score, h.rank) for h in store.bm25(query, limit, filters)]
+                    want = [(h.chunk_id, h.score, h.rank) for h in plain_bm25(store, m, query, limit, filters)]
+                    assert got == want, (step, query, limit, filters)
+                    nonempty += bool(got)
+        finally:
+            store.close()
+    return nonempty
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(knobs=KNOBS, ops=st.lists(_op, min_size=1, max_size=8), queries=st.lists(_query, min_size=1, max_size=4))
+def test_bm25_answers_as_scoring_every_match_after_any_writes(tmp_path, knobs, ops, queries) -> None:
+    with tempfile.TemporaryDirectory(dir=tmp_path) as d:
+        check_sequence(Path(d) / "i.db", knobs, ops, queries)
