@@ -143,8 +143,11 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
                 weights: Sequence[float]) -> None:
     """Fold ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into ``chunks_fts``) into
     the block-max table on ``conn``; sets the reference mean length (``meta``) at the first write,
-    to the mean token count of these rows. Call inside the write's transaction."""
-    if not rows:
+    to the mean token count of these rows. Nothing when the index has no such table (a schema-6 index
+    another process was migrating when this connection opened, :mod:`stores.embedded_migrate`: its
+    reads use no block maxima, and a migration counts every row there is when it runs). Call inside
+    the write's transaction."""
+    if not rows or not has_table(conn):
         return
     ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
     if ref is None:

@@ -5,7 +5,11 @@ index already holds: each chunk row's analysed name, FQN and text, rebuilt from 
 as the write path inserted them into ``chunks_fts`` (the values its ``'delete'`` command also uses).
 :func:`migrate` runs at a writable open of a schema-6 index, in one ``BEGIN IMMEDIATE`` transaction
 (another writer waits; a failure leaves the index at 6, read as before). A schema-6 index opened
-read-only is not migrated: BM25 then runs without block maxima, with the same answers.
+read-only is not migrated: BM25 then runs without block maxima, with the same answers. Nor is one
+whose write lock another process holds past the busy timeout (most likely migrating it: 5-60 s at
+100,000 chunks): that open proceeds at 6 instead of failing as busy, its writes add no block maxima
+while the index has no table for them (:func:`stores.bm25_blocks.record_rows`), and the other
+process's migration, or the next writable open's, counts every row there is then.
 """
 
 from __future__ import annotations
@@ -30,12 +34,19 @@ def migrate(conn: sqlite3.Connection, version: str) -> bool:
     """Bring the index on ``conn`` (outside a transaction) from schema ``version`` to
     :data:`~stores.embedded_schema.SCHEMA_VERSION` when a migration exists (``"6"``): create
     ``bm25_blocks`` and fill it from every chunk row, with the FTS table's mean row length as the
-    reference. Returns whether it migrated now (``False`` when another connection did first).
+    reference. Returns whether it migrated now (``False`` when another connection did first, or held
+    the write lock past the busy timeout: the index stays at 6 for now, see the module docstring).
     Raises ``sqlite3.Error`` (the transaction rolled back) and ``ValueError`` for a version without a
     migration."""
     if version != "6":
         raise ValueError(f"no migration from schema {version!r}")
-    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise
+        log.info("index busy (another process writes it, perhaps migrating it): read at schema 6 for now (%s)", exc)
+        return False
     try:
         now = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         if now is None or now[0] != "6":  # another process migrated meanwhile
