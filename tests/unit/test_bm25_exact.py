@@ -140,7 +140,7 @@ EXAMPLES = 60
 """Hypothesis examples of the property test in the suite (a few seconds); /tmp runs used thousands."""
 
 
-def _doc(i: int, texts: list[str]) -> IndexedFile:
+def chunked_file(i: int, texts: list[str]) -> IndexedFile:
     repo, language = ("r" if i % 3 else "q"), ("python" if i % 2 else "java")
     key = f"k{i:04d}"
     path = f"{key}.{'py' if language == 'python' else 'java'}"
@@ -199,7 +199,7 @@ def check_sequence(db: Path, knobs: tuple[int, int, int, int], ops: list, querie
         try:
             for step, (kind, arg) in enumerate(ops):
                 if kind == "write":
-                    store.replace_files([_doc(i, texts) for i, texts in arg])
+                    store.replace_files([chunked_file(i, texts) for i, texts in arg])
                 elif kind == "delete":
                     for repo in ("r", "q"):
                         store.delete_files(repo, [p for r, p in map(_path, arg) if r == repo])
@@ -223,3 +223,58 @@ def check_sequence(db: Path, knobs: tuple[int, int, int, int], ops: list, querie
 def test_bm25_answers_as_scoring_every_match_after_any_writes(tmp_path, knobs, ops, queries) -> None:
     with tempfile.TemporaryDirectory(dir=tmp_path) as d:
         check_sequence(Path(d) / "i.db", knobs, ops, queries)
+
+
+# -- one snapshot per query on the main connection too ---------------------------------------------------
+
+
+def _block_corpus() -> list[IndexedFile]:
+    """Rowids 1..320 (blocks of 64): 'alpha alpha beta' in the short chunks 1-8 (block 0, the best
+    rows by far); 'alpha' in every 4th long chunk of blocks 1, 3, 4, 5; 'beta' in the long chunks of
+    block 2; 'gamma' and filler elsewhere."""
+    filler = " ".join(["value"] * 40)
+    texts = []
+    for i in range(1, 321):
+        if i <= 8:
+            texts.append("alpha alpha beta")
+        elif 128 <= i < 192:
+            texts.append(f"beta {filler}")
+        elif i % 4 == 0 and i >= 64:
+            texts.append(f"alpha {filler}")
+        else:
+            texts.append(f"gamma {filler}")
+    return [_file(i, t) for i, t in enumerate(texts, 1)]
+
+
+def test_bm25_on_the_main_connection_reads_one_snapshot(tmp_path, monkeypatch) -> None:
+    """When BM25's own connection cannot be opened, BM25 runs on the main one: there too the probes
+    and the final query must read one state. Another process deletes the 8 best chunks between the
+    probe (theta from them: block 0 alone passes) and the final query: the cut answered [] (block 0
+    of the new state holds no match), which no state of the index gives; read in one snapshot, the
+    answer is the state's before the delete."""
+    path = tmp_path / "i.db"
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BLOCKS", 1)
+    monkeypatch.setattr(EmbeddedStore, "_read_target", lambda self: "file:/nonexistent/dir/i.db?mode=ro")
+    with EmbeddedStore(path) as store, EmbeddedStore(path) as other:
+        store.replace_files(_block_corpus())
+        before = _hits(plain_bm25(store, monkeypatch, "alpha beta", 8))
+        assert [c for c, _ in before] == [f"r:k{i:04d}.py:k{i:04d}()" for i in range(1, 9)]
+        rows = EmbeddedStore._bm25_rows
+        calls: list[list[int] | None] = []
+
+        def delete_after_the_probe(self, db, match, only, where, params, limit, blocks=None):  # type: ignore[no-untyped-def]
+            got = rows(self, db, match, only, where, params, limit, blocks)
+            calls.append(None if blocks is None else list(blocks))
+            if len(calls) == 1:
+                other.delete_files("r", [f"k{i:04d}.py" for i in range(1, 9)])
+            return got
+
+        monkeypatch.setattr(EmbeddedStore, "_bm25_rows", delete_after_the_probe)
+        got = _hits(store.bm25("alpha beta", 8))
+        assert store._lexical is None and store._lexical_failed  # the main connection answered
+        assert calls == [[0], [0]]  # the probe in block 0, the final query in block 0
+        assert got == before
+        monkeypatch.setattr(EmbeddedStore, "_bm25_rows", rows)
+        after = _hits(store.bm25("alpha beta", 8))  # the next query sees the delete
+        assert after == _hits(plain_bm25(store, monkeypatch, "alpha beta", 8))
+        assert [c for c, _ in after][:4] == [f"r:k{i:04d}.py:k{i:04d}()" for i in (64, 68, 72, 76)]

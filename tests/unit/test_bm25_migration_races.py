@@ -17,14 +17,14 @@ import stores.embedded_migrate as embedded_migrate
 from stores.bm25_blocks import TABLE, read_bounds
 from stores.embedded import EmbeddedStore
 from tests.bm25_spies import plain_bm25
-from tests.unit.test_bm25_exact import _doc, as_schema_6
+from tests.unit.test_bm25_exact import as_schema_6, chunked_file
 
 _QUERIES = ("alpha beta", "gamma value", "delta", "getUser data item", "parse_url alpha")
 
 
 def _corpus(n: int, salt: int = 0) -> list:
     words = ["alpha", "beta", "gamma", "delta", "value", "data", "item", "self", "getUser", "parse_url"]
-    return [_doc(i, [" ".join(words[(i * 7 + j * 5 + k * 3 + salt) % len(words)] for k in range(2 + (i + j) % 11))
+    return [chunked_file(i, [" ".join(words[(i * 7 + j * 5 + k * 3 + salt) % len(words)] for k in range(2 + (i + j) % 11))
                      for j in range(1 + i % 3)]) for i in range(n)]
 
 
