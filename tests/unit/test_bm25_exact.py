@@ -278,3 +278,34 @@ def test_bm25_on_the_main_connection_reads_one_snapshot(tmp_path, monkeypatch) -
         after = _hits(store.bm25("alpha beta", 8))  # the next query sees the delete
         assert after == _hits(plain_bm25(store, monkeypatch, "alpha beta", 8))
         assert [c for c, _ in after][:4] == [f"r:k{i:04d}.py:k{i:04d}()" for i in (64, 68, 72, 76)]
+
+
+def test_a_one_term_query_of_a_term_in_every_chunk(tmp_path, monkeypatch) -> None:
+    """'value' is in every chunk (FTS5's IDF is then 1e-6: scores of about 1e-6, told apart by the
+    chunks' frequencies and lengths; rowids 1-63, block 0, hold 1-3 of them, the rest 30-79): at small
+    limits block 0 is skipped, and the answer is scoring every match's, after deletes too, at every limit."""
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BLOCKS", 1)
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files([_file(i, " ".join(["value"] * (1 + i % 3 if i < 64 else 30 + (i * 37) % 50)
+                                               + ["data"] * (i % 7))) for i in range(1, 400)])
+        rows = EmbeddedStore._bm25_rows
+        blocks: list[list[int] | None] = []
+
+        def spy(self, db, match, only, where, params, limit, restrict=None):  # type: ignore[no-untyped-def]
+            blocks.append(None if restrict is None else list(restrict))
+            return rows(self, db, match, only, where, params, limit, restrict)
+
+        for step in range(2):
+            for limit in (1, 5, 64, 399, 1_000):
+                want = _hits(plain_bm25(store, monkeypatch, "value", limit))
+                with monkeypatch.context() as m:
+                    m.setattr(EmbeddedStore, "_bm25_rows", spy)
+                    got = _hits(store.bm25("value", limit))
+                assert got == want, (step, limit)
+                assert len(got) == min(limit, 399 - 57 * step) and 0 < got[0][1] < 1e-5
+            store.delete_files("r", [f"k{i:04d}.py" for i in range(1, 400, 7)])
+        # the probe in block 1 (the highest maxima), then the final query without block 0, whose short
+        # chunks (1-3 'value's) score below the long ones, until a limit needs every block
+        cut = [1, 2, 3, 4, 5, 6]
+        assert blocks == [[1], cut, [1], cut, [1], cut, [1], None, [1], None] + [[1], cut, [1], cut, [1], None, [1], None,
+                                                                                 [1], None]
