@@ -7,9 +7,10 @@ as the write path inserted them into ``chunks_fts`` (the values its ``'delete'``
 (another writer waits; a failure leaves the index at 6, read as before). A schema-6 index opened
 read-only is not migrated: BM25 then runs without block maxima, with the same answers. Nor is one
 whose write lock another process holds past the busy timeout (most likely migrating it: 5-60 s at
-100,000 chunks): that open proceeds at 6 instead of failing as busy, its writes add no block maxima
-while the index has no table for them (:func:`stores.bm25_blocks.record_rows`), and the other
-process's migration, or the next writable open's, counts every row there is then.
+100,000 chunks), nor one the migration could not write (disk full, I/O error): that open proceeds
+at 6 instead of failing, its writes add no block maxima while the index has no table
+for them (:func:`stores.bm25_blocks.record_rows`), and the other process's migration, or the next
+writable open's, counts every row there is then.
 """
 
 from __future__ import annotations
@@ -28,25 +29,34 @@ __all__ = ["migrate", "BATCH_ROWS"]
 
 BATCH_ROWS = 5_000
 """Chunk rows analysed per step of the 6 -> 7 migration (bounds its memory)."""
+_LATER = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR})
+"""Primary SQLite codes of a migration that failed for want of the lock or of space (or an I/O error): the
+index stays at 6 (rolled back) and the open proceeds, reading it as it is. (A file SQLite cannot write
+fails the open as read-only, which then opens it ``mode=ro``, as before.)"""
 
 
 def migrate(conn: sqlite3.Connection, version: str) -> bool:
     """Bring the index on ``conn`` (outside a transaction) from schema ``version`` to
     :data:`~stores.embedded_schema.SCHEMA_VERSION` when a migration exists (``"6"``): create
     ``bm25_blocks`` and fill it from every chunk row, with the FTS table's mean row length as the
-    reference. Returns whether it migrated now (``False`` when another connection did first, or held
-    the write lock past the busy timeout: the index stays at 6 for now, see the module docstring).
-    Raises ``sqlite3.Error`` (the transaction rolled back) and ``ValueError`` for a version without a
-    migration."""
+    reference. Returns whether it migrated now: ``False`` when another connection did first, or held
+    the write lock past the busy timeout, or the disk filled or an I/O error occurred (the index stays
+    at 6 for now, see the module docstring; logged). Raises other ``sqlite3.Error`` (the
+    transaction rolled back: a damaged index) and ``ValueError`` for a version without a migration."""
     if version != "6":
         raise ValueError(f"no migration from schema {version!r}")
     try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return _migrate_6(conn)
+    except sqlite3.Error as exc:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _LATER:
             raise
-        log.info("index busy (another process writes it, perhaps migrating it): read at schema 6 for now (%s)", exc)
+        log.warning("the index stays at schema %s for now (%s): searches answer the same, a later open adds the"
+                    " BM25 block maxima", version, exc)
         return False
+
+
+def _migrate_6(conn: sqlite3.Connection) -> bool:
+    conn.execute("BEGIN IMMEDIATE")
     try:
         now = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         if now is None or now[0] != "6":  # another process migrated meanwhile

@@ -159,3 +159,28 @@ def test_a_process_killed_mid_migration_leaves_the_index_at_6_answering_the_same
         assert _version(db) == "7"
         assert json.dumps(_answers(store)) == json.dumps(answers)
         assert read_bounds(store._db, ["alpha"]) is not None
+
+
+def test_a_disk_full_mid_migration_leaves_the_index_at_6_open_and_answering(tmp_path, monkeypatch) -> None:
+    """The disk fills while the migration writes the block maxima (the file capped at its size then:
+    SQLite's own "database or disk is full"). The index stays at 6 and this open still answers as before
+    (it failed with "disk full" before, though reading needs no space); the next open migrates."""
+    db, answers = _schema_6(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("VACUUM")  # no free pages left by the dropped table: the migration must grow the file
+    conn.close()
+    real = embedded_migrate.record_rows
+
+    def fill_the_disk(conn, rows, weights):  # type: ignore[no-untyped-def]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        real(conn, rows, weights)
+
+    monkeypatch.setattr(embedded_migrate, "record_rows", fill_the_disk)
+    with EmbeddedStore(db) as store:
+        assert store.read_only is None and _version(db) == "6"
+        assert _answers(store) == answers
+    monkeypatch.setattr(embedded_migrate, "record_rows", real)
+    with EmbeddedStore(db) as store:
+        assert _version(db) == "7"
+        assert _answers(store) == answers
