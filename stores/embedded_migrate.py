@@ -19,13 +19,13 @@ import logging
 import sqlite3
 
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import CREATE_TABLE, REFERENCE_KEY, fts_averages, record_rows
+from stores.bm25_blocks import CREATE_TABLE, GUARD, REFERENCE_KEY, STALE_KEY, TABLE, fts_averages, record_rows
 from stores.embedded_lexical import BM25_WEIGHTS
 from stores.embedded_schema import SCHEMA_VERSION, chunk_texts
 
 log = logging.getLogger(__name__)
 
-__all__ = ["migrate", "BATCH_ROWS"]
+__all__ = ["migrate", "ensure_current", "BATCH_ROWS"]
 
 BATCH_ROWS = 5_000
 """Chunk rows analysed per step of the 6 -> 7 migration (bounds its memory)."""
@@ -55,6 +55,41 @@ def migrate(conn: sqlite3.Connection, version: str) -> bool:
         return False
 
 
+def ensure_current(conn: sqlite3.Connection, version: str) -> None:
+    """At a writable open of an index at schema ``version`` (outside a transaction): :func:`migrate`
+    from 6; then, at 7, the guard trigger (:data:`stores.bm25_blocks.GUARD`) when missing, and the
+    block maxima rebuilt from every chunk row when they are stale (a writer without them wrote chunk
+    rows). Busy, full and I/O errors leave that for a later open (logged; reads then use no maxima)."""
+    if version != str(SCHEMA_VERSION):
+        if not migrate(conn, version):
+            return
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'bm25_blocks_guard'").fetchone() \
+                is None:
+            conn.execute(GUARD)
+        if conn.execute("SELECT 1 FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() is not None:
+            _rebuild(conn)
+    except sqlite3.Error as exc:
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _LATER:
+            raise
+        log.warning("the BM25 block maxima are left as they are for now (%s): searches answer the same", exc)
+
+
+def _rebuild(conn: sqlite3.Connection) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() is not None:
+            log.info("rebuilding the BM25 block maxima (chunks were written without them)")
+            conn.execute(f"DELETE FROM {TABLE}")
+            conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (REFERENCE_KEY, STALE_KEY))
+            _fill(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
 def _migrate_6(conn: sqlite3.Connection) -> bool:
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -64,20 +99,8 @@ def _migrate_6(conn: sqlite3.Connection) -> bool:
             return False
         log.info("adding the BM25 block maxima to the index (schema 6 -> %d, once)", SCHEMA_VERSION)
         conn.execute(CREATE_TABLE)
-        record = conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
-        if record is not None and record[0]:
-            rows, tokens = fts_averages(record[0])
-            if rows > 0 and tokens > 0:
-                conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (REFERENCE_KEY, repr(tokens / rows)))
-        last = 0
-        while True:
-            batch = chunk_texts(conn, "c.rowid > ? ORDER BY c.rowid LIMIT ?", (last, BATCH_ROWS),
-                                "c.rowid, c.name, coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid))")
-            if not batch:
-                break
-            record_rows(conn, [(rowid, (analyze_joined(name), analyze_joined(fqn), analyze_joined(text)))
-                               for rowid, name, fqn, text in batch], BM25_WEIGHTS)
-            last = batch[-1][0]
+        conn.execute(GUARD)
+        _fill(conn)
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
         conn.execute("COMMIT")
     except BaseException:
@@ -85,3 +108,22 @@ def _migrate_6(conn: sqlite3.Connection) -> bool:
             conn.execute("ROLLBACK")
         raise
     return True
+
+
+def _fill(conn: sqlite3.Connection) -> None:
+    """The block maxima of every chunk row, at the FTS table's mean row length now (inside the caller's
+    transaction, the table empty)."""
+    record = conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()
+    if record is not None and record[0]:
+        rows, tokens = fts_averages(record[0])
+        if rows > 0 and tokens > 0:
+            conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (REFERENCE_KEY, repr(tokens / rows)))
+    last = 0
+    while True:
+        batch = chunk_texts(conn, "c.rowid > ? ORDER BY c.rowid LIMIT ?", (last, BATCH_ROWS),
+                            "c.rowid, c.name, coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid))")
+        if not batch:
+            break
+        record_rows(conn, [(rowid, (analyze_joined(name), analyze_joined(fqn), analyze_joined(text)))
+                           for rowid, name, fqn, text in batch], BM25_WEIGHTS)
+        last = batch[-1][0]

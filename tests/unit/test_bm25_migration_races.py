@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 
 import stores.embedded_migrate as embedded_migrate
+from stores.analyzer import analyze_joined
 from stores.bm25_blocks import TABLE, read_bounds
 from stores.embedded import EmbeddedStore
+from stores.embedded_schema import chunk_texts
 from tests.bm25_spies import plain_bm25
 from tests.unit.test_bm25_exact import as_schema_6, chunked_file
 
@@ -184,3 +186,58 @@ def test_a_disk_full_mid_migration_leaves_the_index_at_6_open_and_answering(tmp_
     with EmbeddedStore(db) as store:
         assert _version(db) == "7"
         assert _answers(store) == answers
+
+
+def _old_writer_corpus() -> list:
+    """'alpha beta' in every 5th chunk: short ones in rowids 1-255, long ones in 256-299 (block 4's
+    maxima the lowest)."""
+    filler = " ".join(["value"] * 40)
+    return [chunked_file(i, [("alpha beta " if i % 5 == 0 else "gamma ") + (filler if i < 256 else filler * 5)])
+            for i in range(1, 300)]
+
+
+def test_chunks_written_by_a_process_without_block_maxima_are_not_skipped(tmp_path, monkeypatch) -> None:
+    """A process of the schema-6 code opened the index before another migrated it (a watcher or server
+    left running across the upgrade) and keeps writing: its chunks get no block maxima. Reproduced with
+    the real schema-6 code (main before bmx22; docs/benchmarks.md): an edit adding 11 short 'alpha alpha
+    beta' chunks (rowids 299-309, block 4, whose maxima were the lowest) lost all five best hits. Here
+    the old writer is this code without its maxima and without the writer's mark: the index's trigger
+    marks the maxima stale, reads stop using them (exact), and the next writable open rebuilds them."""
+    import stores.embedded_lexical as embedded_lexical
+    import stores.embedded_write as embedded_write
+    from stores.bm25_blocks import REFERENCE_KEY, STALE_KEY, block_maxima, fts_averages
+    from stores.embedded_lexical import BM25_WEIGHTS
+    monkeypatch.setattr(embedded_lexical, "_PROBE_BLOCKS", 1)
+    db = tmp_path / "i.db"
+    with EmbeddedStore(db) as store:
+        store.replace_files(_old_writer_corpus())
+    # the 11 new chunks tie; FTS5's top 5 are the lowest rowids (299-303), then ordered by id
+    want_ids = sorted(chunked_file(i, ["alpha alpha beta"]).chunks[0].id for i in range(299, 304))
+    with EmbeddedStore(db) as store:
+        with monkeypatch.context() as m:  # the old writer
+            m.setattr(embedded_write, "record_rows", lambda conn, rows, weights: None)
+            m.setattr(embedded_write, "WRITER_KEY", "not_the_mark")
+            store.replace_files([chunked_file(i, ["alpha alpha beta"]) for i in range(299, 310)])
+        assert store._db.execute("SELECT value FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() == ("1",)
+        assert read_bounds(store._db, ["alpha", "beta"]) is None
+        want = plain_bm25(store, monkeypatch, "alpha beta", 5)
+        assert [h.chunk_id for h in want] == want_ids
+        assert [(h.chunk_id, h.score) for h in store.bm25("alpha beta", 5)] == [(h.chunk_id, h.score) for h in want]
+        store.replace_files([chunked_file(400, ["alpha delta"])])  # this code's writes leave it stale
+        assert store._db.execute("SELECT value FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() == ("1",)
+    with EmbeddedStore(db) as store:  # rebuilt at the writable open
+        conn = store._db
+        assert conn.execute("SELECT value FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() is None
+        rows, tokens = fts_averages(conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()[0])
+        reference = float(conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()[0])
+        assert reference == tokens / rows
+        columns = [(rowid, (analyze_joined(name), analyze_joined(fqn), analyze_joined(text))) for rowid, name, fqn, text
+                   in chunk_texts(conn, "1", (), "c.rowid, c.name, coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid))")]
+        expected = block_maxima(columns, BM25_WEIGHTS, reference)
+        _, found = read_bounds(conn, ["alpha", "beta"])
+        for term in ("alpha", "beta"):
+            assert dict(zip(found[term][0].tolist(), found[term][1].tolist())) == expected[term]
+        assert found["alpha"][0].tolist() == [0, 1, 2, 3, 4]  # block 4: the old writer's rows 299-309 and 310
+        got = [(h.chunk_id, h.score) for h in store.bm25("alpha beta", 5)]
+        assert got == [(h.chunk_id, h.score) for h in plain_bm25(store, monkeypatch, "alpha beta", 5)]
+        assert [c for c, _ in got] == want_ids
