@@ -25,6 +25,9 @@ Why the stored values stay upper bounds as the index changes:
   by a new row is such an insert;
 * a delete changes no other row's ``f`` or ``D``: the stored maximum over rows that include the
   deleted one is still at least the maximum over those left;
+* a chunk row inserted by a writer that records no maxima (a process of the schema-6 code that opened
+  the index before another migrated it) marks them stale (:data:`GUARD`): none are read until a
+  writable open rebuilds them;
 * the table's mean length moves (``A'`` now, ``A`` stored). ``L' = 1 - b + b D / A'``. When
   ``A' < A``, ``L' >= L`` so ``x' = f / (f + k1 L') <= x``: the stored value is still a bound.
   When ``A' > A``, with ``s = A / A' < 1``: ``L' >= s L`` (since ``1 - b >= s (1 - b)``), so
