@@ -175,6 +175,7 @@ def as_schema_6(db: Path) -> None:
     """Turn a schema-7 index into the schema-6 index it would have been (no block maxima)."""
     conn = sqlite3.connect(db)
     conn.execute(f"DROP TABLE {TABLE}")
+    conn.execute("DROP TRIGGER IF EXISTS bm25_blocks_guard")
     conn.execute("DELETE FROM meta WHERE key = ?", (REFERENCE_KEY,))
     conn.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     conn.commit()

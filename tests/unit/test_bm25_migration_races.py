@@ -70,6 +70,8 @@ def test_an_index_another_process_is_migrating_opens_and_answers(tmp_path, monke
         # the other side migrates now (after this instance opened), then this instance writes
         assert embedded_migrate.migrate(other, "6") is True
         assert _version(db) == "7"
+        assert other.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'chunk_rows'"
+                             ).fetchall() == [("bm25_blocks_guard",)]  # the migration adds the guard
         store.replace_files(_corpus(40, salt=5))
         for q in _QUERIES:
             for limit in (1, 10, 500):
