@@ -188,9 +188,10 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
 def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray]]] | None:
     """``(reference mean length, {term: (blocks uint32, maxima uint8)})`` for ``terms`` on ``conn``
     (a term without a row is absent: it is in no row); ``None`` when the index has no block-max
-    table or no reference (nothing written since it was made), when they are stale (:data:`STALE_KEY`), and when a term is
-    :data:`FTS5_MAX_TOKEN_BYTES` long or longer: FTS5 matches its first that many bytes, so it also
-    matches rows of other tokens that the rows of this table keyed by the whole token do not cover."""
+    table or no reference (nothing written since it was made), when they are stale
+    (:data:`STALE_KEY`), and when a term is :data:`FTS5_MAX_TOKEN_BYTES` long or longer: FTS5 matches
+    its first that many bytes, so it also matches rows of other tokens that the rows of this table,
+    keyed by the whole token, do not cover."""
     if any(len(t.encode("utf-8", "surrogatepass")) >= FTS5_MAX_TOKEN_BYTES for t in terms):
         return None
     try:
