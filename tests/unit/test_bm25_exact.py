@@ -136,7 +136,7 @@ _QUERY_WORDS = _VOCAB + ["absent", "get", "url", "vector", "user", "parse"]
 _PATHS = 24  # files k0000..k0023 in two repositories and two languages, chunks 1-3 each
 _LIMITS = (1, 2, 3, 5, 10, 100)
 _FILTERS = (None, SearchFilters(repo="q"), SearchFilters(language="java"), SearchFilters(repo="r", language="python"))
-EXAMPLES = 60
+EXAMPLES = 40
 """Hypothesis examples of the property test in the suite (a few seconds); /tmp runs used thousands."""
 
 
