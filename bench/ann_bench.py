@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from stores.bm25_blocks import WRITER_KEY
 from stores.embedded import EmbeddedStore
 from stores.vector_index import AnnParams, embedded_keys
 
@@ -217,9 +218,12 @@ def write_rows(db: Path, n: int, data, queries: np.ndarray, first: int = 0) -> d
             text = f"chunk {i}"
             rows.append((i + 1, i + 1, i // 50 + 1, f"f{i}", len(text), text,
                          hashlib.sha256(text.encode()).hexdigest(), v.tobytes()))
+        # rows without FTS rows need no BM25 block maxima: the writer's mark keeps them from being stale
+        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (WRITER_KEY,))
         con.executemany("INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent,"
                         " start_line, end_line, size, tail, checksum, embedding)"
                         " VALUES (?1, ?2, ?3, 'p', 'python', 'function', ?4, ?4, NULL, 1, 2, ?5, ?6, ?7, ?8)", rows)
+        con.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
         con.commit()
         if (stop // STEP) % 10 == 0 or stop == n:
             spent = time.perf_counter() - t

@@ -25,6 +25,9 @@ Why the stored values stay upper bounds as the index changes:
   by a new row is such an insert;
 * a delete changes no other row's ``f`` or ``D``: the stored maximum over rows that include the
   deleted one is still at least the maximum over those left;
+* a chunk row inserted by a writer that records no maxima (a process of the schema-6 code that opened
+  the index before another migrated it) marks them stale (:data:`GUARD`): none are read until a
+  writable open rebuilds them;
 * the table's mean length moves (``A'`` now, ``A`` stored). ``L' = 1 - b + b D / A'``. When
   ``A' < A``, ``L' >= L`` so ``x' = f / (f + k1 L') <= x``: the stored value is still a bound.
   When ``A' > A``, with ``s = A / A' < 1``: ``L' >= s L`` (since ``1 - b >= s (1 - b)``), so
@@ -48,7 +51,7 @@ import numpy as np
 
 from stores.bm25_cut import B, K1
 
-__all__ = ["BLOCK_SHIFT", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
+__all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
            "block_maxima", "merge", "record_rows", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
            "has_table"]
 
@@ -62,6 +65,20 @@ REFERENCE_KEY = "bm25_blocks_avgdl"
 """``meta`` key of the reference mean row length the stored values were computed with (a float as text)."""
 CREATE_TABLE = (f"CREATE TABLE {TABLE} (term TEXT NOT NULL, part INTEGER NOT NULL, blocks BLOB NOT NULL,"
                 " maxima BLOB NOT NULL, PRIMARY KEY (term, part)) WITHOUT ROWID")
+FTS5_MAX_TOKEN_BYTES = 32_768
+"""FTS5 keeps the first this many bytes of a token (``FTS5_MAX_TOKEN_SIZE``, fts5Int.h), in the index and in a
+query: longer tokens sharing them are one FTS5 term, while this table keys each whole token."""
+STALE_KEY = "bm25_blocks_stale"
+"""``meta`` key set (by :data:`GUARD`) when chunk rows were written without their block maxima: reads use
+none until a writable open rebuilds them (:func:`stores.embedded_migrate.ensure_current`)."""
+WRITER_KEY = "bm25_blocks_writer"
+"""``meta`` key this code's chunk writes hold while they insert chunk rows (set and deleted in the write's
+transaction, never committed): :data:`GUARD` tells them from writes of a process that records no maxima."""
+GUARD = (f"CREATE TRIGGER IF NOT EXISTS bm25_blocks_guard BEFORE INSERT ON chunk_rows"
+         f" WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = '{WRITER_KEY}')"
+         f" BEGIN INSERT OR REPLACE INTO meta (key, value) VALUES ('{STALE_KEY}', '1'); END")
+"""A chunk row inserted without :data:`WRITER_KEY` (by the schema-6 code of a process that opened the
+index before another migrated it, or by raw SQL) marks the block maxima stale."""
 _QUANTA = 255
 _ROUNDING = 1e-9  # relative margin added before rounding up, so float rounding never lowers a bound
 _JSON = "SELECT value FROM json_each(?)"
@@ -140,8 +157,11 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
                 weights: Sequence[float]) -> None:
     """Fold ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into ``chunks_fts``) into
     the block-max table on ``conn``; sets the reference mean length (``meta``) at the first write,
-    to the mean token count of these rows. Call inside the write's transaction."""
-    if not rows:
+    to the mean token count of these rows. Nothing when the index has no such table (a schema-6 index
+    another process was migrating when this connection opened, :mod:`stores.embedded_migrate`: its
+    reads use no block maxima, and a migration counts every row there is when it runs). Call inside
+    the write's transaction."""
+    if not rows or not has_table(conn):
         return
     ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
     if ref is None:
@@ -168,12 +188,18 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
 def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray]]] | None:
     """``(reference mean length, {term: (blocks uint32, maxima uint8)})`` for ``terms`` on ``conn``
     (a term without a row is absent: it is in no row); ``None`` when the index has no block-max
-    table or no reference (nothing written since it was made)."""
+    table or no reference (nothing written since it was made), when they are stale
+    (:data:`STALE_KEY`), and when a term is :data:`FTS5_MAX_TOKEN_BYTES` long or longer: FTS5 matches
+    its first that many bytes, so it also matches rows of other tokens that the rows of this table,
+    keyed by the whole token, do not cover."""
+    if any(len(t.encode("utf-8", "surrogatepass")) >= FTS5_MAX_TOKEN_BYTES for t in terms):
+        return None
     try:
-        ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
+        keys = dict(conn.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (REFERENCE_KEY, STALE_KEY)))
     except sqlite3.OperationalError:
         return None
-    if ref is None or not has_table(conn):
+    ref = keys.get(REFERENCE_KEY)
+    if ref is None or STALE_KEY in keys or not has_table(conn):
         return None
     parts: dict[str, list[tuple[bytes, bytes]]] = {}
     for t, b, m in conn.execute(f"SELECT term, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON}) ORDER BY term, part",
@@ -181,7 +207,7 @@ def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, 
         parts.setdefault(t, []).append((b, m))
     found = {t: (np.frombuffer(b"".join(b for b, _ in rows), dtype="<u4"),
                  np.frombuffer(b"".join(m for _, m in rows), dtype=np.uint8)) for t, rows in parts.items()}
-    return float(ref[0]), found
+    return float(ref), found
 
 
 def sqlite_varints(blob: bytes) -> list[int]:

@@ -84,7 +84,7 @@ from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
 from stores.read_cache import StampedCache
-from stores.embedded_migrate import migrate
+from stores.embedded_migrate import ensure_current
 from stores.embedded_schema import MIGRATABLE_VERSIONS, SCHEMA_VERSION, add_vector_keys_index, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
@@ -287,8 +287,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
         add_vector_keys_index(conn)
-        if version != str(SCHEMA_VERSION):
-            migrate(conn, version)
+        ensure_current(conn, version)  # 6 -> 7; the block maxima's guard, rebuilt when stale
         # Per-connection document frequencies of the FTS terms (see bm25).
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ripple_vocab USING fts5vocab(main, chunks_fts, 'row')")
 

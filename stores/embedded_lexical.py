@@ -135,9 +135,7 @@ class EmbeddedLexical:
             reader = None if self._conn.in_transaction else self._lexical_reader()
             if reader is None:  # this instance's own transaction (or no second connection): in turn
                 try:
-                    total = self._chunk_count()["chunks"]
-                    rows = self._bm25_on(self._conn, self._read_cache(self._term_docs), total, tokens, where,
-                                         params, int(limit))
+                    rows = self._bm25_main(tokens, where, params, int(limit))
                 except sqlite3.Error as exc:
                     raise map_sqlite_error(exc, self.path) from exc
                 return _scored(rows)
@@ -160,6 +158,25 @@ class EmbeddedLexical:
             except sqlite3.Error as exc:
                 raise map_sqlite_error(exc, self.path) from exc
         return _scored(rows)
+
+    def _bm25_main(self: EmbeddedStore, tokens: list[str], where: str, params: list[object],
+                   limit: int) -> list[tuple[str, float]]:
+        """:meth:`_bm25_on` on the main connection (under the instance lock). Inside this instance's
+        transaction it reads that transaction's rows (no other writer can commit meanwhile); outside
+        one, in a read transaction of its own, as on the BM25 connection: the counts, the probes and
+        the final query read one state (statements in autocommit would each read the latest commit,
+        and a commit between the probes and the final query made the cut drop rows that state ranks)."""
+        conn = self._db
+        if conn.in_transaction:
+            return self._bm25_on(conn, None, self._chunk_count()["chunks"], tokens, where, params, limit)
+        conn.execute("BEGIN")
+        try:
+            conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()  # starts the snapshot
+            cache = self._term_docs.view((self._generation, conn.execute("PRAGMA data_version").fetchone()[0]))
+            return self._bm25_on(conn, cache, self._chunk_count()["chunks"], tokens, where, params, limit)
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")  # read only: nothing to keep
 
     def _lexical_reader(self: EmbeddedStore) -> LexicalReader | None:
         """The BM25 connection, opened at the first call (under the instance lock); ``None`` when it

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import record_rows
+from stores.bm25_blocks import WRITER_KEY, record_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.embedded_lexical import BM25_WEIGHTS
 from stores.embedded_schema import FileText, Interner, chunk_texts, compress_text, encode_chunk_text, prune
@@ -235,6 +235,8 @@ class EmbeddedWriter:
             rows.append((start + i, nid[c.id], f, c.product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
                          c.parent, c.start_line, c.end_line, len(c.text), head, boff, blen, tail, c.checksum,
                          normalised_blob(c.embedding) if c.embedding is not None else None))
+        # This write records its rows' block maxima: the guard trigger (stores.bm25_blocks.GUARD) lets them by.
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (WRITER_KEY,))
         conn.executemany(
             "INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line,"
             " size, head, boff, blen, tail, checksum, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -244,6 +246,7 @@ class EmbeddedWriter:
         conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
                          [(rowid, *columns) for rowid, columns in analysed])
         record_rows(conn, analysed, BM25_WEIGHTS)  # the block maxima of BM25's cut (stores.bm25_blocks)
+        conn.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
         # Texts embedded before (this run or an earlier one) get their vector back without a model call.
         conn.execute(
             "UPDATE chunk_rows SET embedding = (SELECT e.embedding FROM embedding_cache e WHERE e.checksum = chunk_rows.checksum)"

@@ -323,6 +323,7 @@ def test_a_one_term_query_takes_the_cut_through_the_blocks(tmp_path: Path, monke
 def _as_schema_6(db: Path) -> None:
     conn = sqlite3.connect(db)
     conn.execute(f"DROP TABLE {TABLE}")
+    conn.execute("DROP TRIGGER IF EXISTS bm25_blocks_guard")
     conn.execute("DELETE FROM meta WHERE key = ?", (REFERENCE_KEY,))
     conn.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     conn.commit()
