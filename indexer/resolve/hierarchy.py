@@ -40,6 +40,12 @@ class ClassHierarchy:
         self._c3_active: set[int] = set()
         self._mro_memo: dict[int, tuple[list[Def], Deps]] = {}
         self._lookup_memo: dict[tuple[int, str], tuple[list[Def], bool, Deps]] = {}
+        self.keep_lookups = track.budget is None
+        """Whether member lookups are memoised: only where the tracker keeps its whole memo (a
+        watcher, whose later updates ask again). A one-shot run's bounded tracker keeps none: on
+        Home Assistant 2024.3.3 the lookup memo held about 15 MiB at the resolve phase's peak
+        (418 -> 401 MiB without it) for about 3% of the main process's CPU (docs/benchmarks.md).
+        MROs stay memoised either way (one entry per class)."""
         self._bases_busy = 0
         """Classes whose bases are being resolved right now: while any is, an MRO may see one of
         them half-made (its ``bases`` list is filled in place), so nothing is memoised."""
@@ -236,15 +242,16 @@ class ClassHierarchy:
         """Members named ``name`` of the first class in ``c``'s MRO that has any, and whether that
         class is an ancestor (inherited) rather than ``c`` itself.
 
-        Memoised per ``(class, name)`` like :meth:`mro` (members change only with the files, which
-        :meth:`renew` follows); a lookup that read an open type's other files is not kept (what it
-        records depends on the resolver's ``whole_files`` mode). The list returned is shared."""
+        Memoised per ``(class, name)`` like :meth:`mro` when :attr:`keep_lookups` (members change
+        only with the files, which :meth:`renew` follows); a lookup that read an open type's other
+        files is not kept (what it records depends on the resolver's ``whole_files`` mode). The
+        list returned is shared."""
         key = (id(c), name)
         hit = self._lookup_memo.get(key)
         if hit is not None:
             self.use_all(hit[2])
             return hit[0], hit[1]
-        if self._bases_busy:
+        if self._bases_busy or not self.keep_lookups:
             found, inherited, _ = self._compute_lookup(c, name)
             return found, inherited
         (found, inherited, keep), deps = self.track.tracked(lambda: self._compute_lookup(c, name))

@@ -102,6 +102,29 @@ def test_memoised_mro_and_lookup_answer_and_record_what_computing_them_does():
     assert classes.lookup(d, "missing") == ([], False)
 
 
+def test_a_one_shot_run_memoises_mros_but_no_lookups_and_binds_the_same():
+    """A resolver with a memo budget (``ripple index``) keeps no member lookups (memory: about 15 MiB
+    on Home Assistant), still memoises MROs, and its lookups answer and record as computing does;
+    the calls it binds are the unbounded resolver's."""
+    unbounded = RepositoryResolver("t")
+    unbounded.update(_extract(CHAIN))
+    expected = edges(unbounded.resolve(sorted(unbounded.files)))
+    assert unbounded._current().classes.keep_lookups and unbounded._current().classes._lookup_memo
+    live = RepositoryResolver("t")
+    live.memo_budget = 100
+    live.update(_extract(CHAIN))
+    assert edges(live.resolve(sorted(live.files))) == expected
+    r = live._current()
+    classes = r.classes
+    assert not classes.keep_lookups and classes._lookup_memo == {}
+    d = _cls(live, "pkg/diamond.py", "D")
+    (found, inherited), reads = r.track.tracked(lambda: classes.lookup(d, "hello"))
+    (plain, plain_inherited, _), plain_reads = r.track.tracked(lambda: classes._compute_lookup(d, "hello"))
+    assert [m.id for m in found] == ["t:pkg/diamond.C.hello(0)"] and inherited and plain_inherited
+    assert found == plain and set(reads) == set(plain_reads) and classes._lookup_memo == {}
+    assert classes.mro(d) is classes.mro(d)  # MROs are still kept
+
+
 def test_an_edit_that_changes_a_base_class_forgets_the_memo():
     """``Mid(Base1)`` becomes ``Mid(Base2)`` in another file than ``Leaf``'s: ``Leaf``'s Def object
     stays (its file did not change), so an MRO or lookup kept across the update would still answer
