@@ -30,9 +30,11 @@ log = logging.getLogger(__name__)
 
 __all__ = ["TextEmbedder", "EmbedReport", "embed_pending", "embed_pending_model", "DEFAULT_BATCH", "FETCH"]
 
-DEFAULT_BATCH = 16
-"""Texts per model call. Small length-sorted batches are the fastest here and keep memory flat
-(fastembed's default of 256 costs about 4 GB on these machines and is slower)."""
+DEFAULT_BATCH = 8
+"""Texts per model call, as :data:`stores.embedder.DEFAULT_BATCH` (the embedder's own default; this
+layer talks to any :class:`TextEmbedder`). Small length-sorted batches are the fastest here and keep
+memory flat (fastembed's default of 256 costs about 4 GB on these machines and is slower; 16 peaks
+75 MiB above 8 for the same time)."""
 
 FETCH = 1024
 """Chunks read from the index per round (each round ends with one ``set_embeddings`` write)."""

@@ -43,7 +43,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInva
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from indexer.embedding import embed_pending
+from indexer.embedding import DEFAULT_BATCH, embed_pending
 from indexer.fsguard import SkipFile, inside_root, read_regular
 from indexer.incremental import RepositoryIndex
 from indexer.run import IndexOptions, IndexReport
@@ -848,7 +848,7 @@ class _Stoppable:
         self._embedder, self._stop = embedder, stop
         self.model_id = embedder.model_id
 
-    def embed(self, texts: Any, batch_size: int = 16) -> list[Any]:
+    def embed(self, texts: Any, batch_size: int = DEFAULT_BATCH) -> list[Any]:
         """Vectors for ``texts`` in order (see :class:`indexer.embedding.TextEmbedder`)."""
         out: list[Any] = []
         for at in range(0, len(texts), self.STEP):

@@ -58,8 +58,11 @@ DIM = 384
 MAX_TOKENS = 256
 """Inputs are truncated at this many WordPiece tokens, ``[CLS]`` and ``[SEP]`` included."""
 
-DEFAULT_BATCH = 16
-"""Texts per model call; small length-sorted batches are the fastest on these machines."""
+DEFAULT_BATCH = 8
+"""Texts per model call. Small length-sorted batches are the fastest on these machines, and the
+model's activations grow with the batch: a cold ``ripple index`` of Flask 3.1.3 (2,173 chunks
+embedded) peaks at 379 MiB with 8 against 454 MiB with 16, in the same wall and CPU time
+(docs/benchmarks.md, "Embedding batch size")."""
 
 _register_lock = threading.Lock()
 
