@@ -39,7 +39,7 @@ beforeAll(async () => {
   rmSync(checkout, { recursive: true });
   stub = createVscodeStub({ settings: { 'server.command': server(), 'server.embed': false }, folders: [{ name: FOLDER, path: ws }] });
   active = await activate(loadExtension(stub));
-  await waitFor('the index', () => stub.recorder.statusItems.at(-1)!.text === '$(database) ripple: 1 repository · 2 files');
+  await waitFor('the index', () => stub.recorder.statusItems.at(-1)!.text === '$(database) ripple: 1 repository · 1 file');
 }, 120_000);
 
 afterAll(async () => {
