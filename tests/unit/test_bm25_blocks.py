@@ -23,6 +23,7 @@ from stores.embedded_lexical import BM25_WEIGHTS
 from stores.embedded_schema import chunk_texts
 from tests.bm25_spies import plain_bm25
 from tests.hostile.test_hostile_stores_cli import read_only
+from tests.unit.test_bm25_exact import as_schema_6
 
 # -- the pure parts ------------------------------------------------------------------------------------
 
@@ -320,16 +321,6 @@ def test_a_one_term_query_takes_the_cut_through_the_blocks(tmp_path: Path, monke
         assert calls == [('"alpha"', None, [0]), ('"alpha"', None, None)]
 
 
-def _as_schema_6(db: Path) -> None:
-    conn = sqlite3.connect(db)
-    conn.execute(f"DROP TABLE {TABLE}")
-    conn.execute("DROP TRIGGER IF EXISTS bm25_blocks_guard")
-    conn.execute("DELETE FROM meta WHERE key = ?", (REFERENCE_KEY,))
-    conn.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
-    conn.commit()
-    conn.close()
-
-
 def test_a_schema_6_index_is_migrated_at_a_writable_open_and_read_as_is_read_only(tmp_path: Path,
                                                                                 monkeypatch) -> None:
     db = tmp_path / "i.db"
@@ -337,7 +328,7 @@ def test_a_schema_6_index_is_migrated_at_a_writable_open_and_read_as_is_read_onl
         store.replace_files(_corpus(300))
         store.delete_files("r", ["k0007.py"])
         answers = {q: [(h.chunk_id, h.score) for h in store.bm25(q, 10)] for q in ("parser socket", "socket value")}
-    _as_schema_6(db)
+    as_schema_6(db)
     with read_only(db), EmbeddedStore(db) as store:
         assert store.read_only
         assert read_bounds(store._db, ["parser"]) is None  # not migrated: no block maxima
