@@ -138,6 +138,14 @@ def _batches(todo: Sequence[int], paths: Sequence[str], files: Mapping[str, File
         yield batch
 
 
+def _spill_mention_keys(out: IndexedFile, spill: SpillFile) -> SpillRef | None:
+    """Put the pickled :class:`~stores.contracts.SymbolKey` list of ``out``'s nodes a doc mention may
+    link to (:data:`indexer.mentions.MENTION_LABELS`, in node order) into ``spill``; where, or
+    ``None`` when it has none."""
+    linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
+    return spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL)) if linkable else None
+
+
 class _SpilledNodes:
     """The :class:`indexer.mentions.NodeSource` of a spilled run, without reading the outputs again:
     ``keys`` holds, for each output to write that has any (index into ``outputs``), where the
@@ -219,19 +227,12 @@ class IndexWriter:
                 digests[i] = digest
                 if spilled is None:
                     continue
-                linkable: list[SymbolKey]
                 if summary is None:
-                    linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
-                    if linkable:
-                        ref = spilled.spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL))
-                else:
-                    linkable = pickle.loads(spilled.spill.get(ref)) if ref is not None else []
+                    ref = _spill_mention_keys(out, spilled.spill)
                 if ref is not None:
                     keys[i] = ref
-                for k in linkable:
-                    at = names.setdefault(k.name, [])
-                    if not at or at[-1] != i:
-                        at.append(i)
+                    for name in dict.fromkeys(k.name for k in pickle.loads(spilled.spill.get(ref))):
+                        names.setdefault(name, []).append(i)
         del stored
         report.files_resumed = sum(1 for i in todo if paths[i] in forced)
         if not todo and not gone:
@@ -303,9 +304,7 @@ class IndexWriter:
         none). Given to the resolver as its spilled outputs' ``summarise``
         (:class:`indexer.spill.SpilledOutputs`), so that the write reads each of them back once, to
         write it, not twice, and holds no more than this tuple per output in memory."""
-        linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
-        ref = spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL)) if linkable else None
-        return output_digest(out, self.product), out.nodes[0].id, ref
+        return output_digest(out, self.product), out.nodes[0].id, _spill_mention_keys(out, spill)
 
     @staticmethod
     def _stamp(out: IndexedFile, digest: str, version: str, files: Mapping[str, FileCtx]) -> None:

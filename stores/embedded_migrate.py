@@ -15,8 +15,10 @@ writable open's, counts every row there is then.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
+from collections.abc import Iterator
 
 from stores.analyzer import analyze_joined
 from stores.bm25_blocks import CREATE_TABLE, GUARD, REFERENCE_KEY, STALE_KEY, TABLE, fts_averages, record_rows
@@ -75,14 +77,13 @@ def ensure_current(conn: sqlite3.Connection, version: str) -> None:
         log.warning("the BM25 block maxima are left as they are for now (%s): searches answer the same", exc)
 
 
-def _rebuild(conn: sqlite3.Connection) -> None:
+@contextlib.contextmanager
+def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction on ``conn`` around the block: committed at its end, rolled
+    back on any error (raised again)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if conn.execute("SELECT 1 FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() is not None:
-            log.info("rebuilding the BM25 block maxima (chunks were written without them)")
-            conn.execute(f"DELETE FROM {TABLE}")
-            conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (REFERENCE_KEY, STALE_KEY))
-            _fill(conn)
+        yield
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -90,23 +91,25 @@ def _rebuild(conn: sqlite3.Connection) -> None:
         raise
 
 
+def _rebuild(conn: sqlite3.Connection) -> None:
+    with _immediate(conn):
+        if conn.execute("SELECT 1 FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() is not None:
+            log.info("rebuilding the BM25 block maxima (chunks were written without them)")
+            conn.execute(f"DELETE FROM {TABLE}")
+            conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (REFERENCE_KEY, STALE_KEY))
+            _fill(conn)
+
+
 def _migrate_6(conn: sqlite3.Connection) -> bool:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with _immediate(conn):
         now = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if now is None or now[0] != "6":  # another process migrated meanwhile
-            conn.execute("ROLLBACK")
+        if now is None or now[0] != "6":  # another process migrated meanwhile (nothing written here)
             return False
         log.info("adding the BM25 block maxima to the index (schema 6 -> %d, once)", SCHEMA_VERSION)
         conn.execute(CREATE_TABLE)
         conn.execute(GUARD)
         _fill(conn)
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     return True
 
 
