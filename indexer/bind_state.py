@@ -24,14 +24,16 @@ import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indexer.resolve.values import Deps, Token
+from indexer.resolve.tracking import Record
+from indexer.resolve.values import Token
 
 __all__ = ["BindState", "load_bind_state", "save_bind_state", "discard_bind_state", "FORMAT"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
-"""Version of the file's layout: a file of another layout is ignored."""
+FORMAT = 2
+"""Version of the file's layout: a file of another layout is ignored (2: a file's record may be its
+tokens packed, :func:`indexer.resolve.tracking.pack_deps`)."""
 
 
 @dataclass(slots=True)
@@ -40,11 +42,12 @@ class BindState:
 
     ``key``: what they hold under (indexer version, product, link-input digest: the caller builds
     it); ``checksums``: ``{path: hex SHA-256}`` of every file the index held when they were taken;
-    ``deps``: ``{path: tokens its output read}``; ``link_deps``: the tokens the last framework link read."""
+    ``deps``: ``{path: record of the tokens its output read}`` (the tokens, or them packed:
+    :func:`indexer.resolve.tracking.record_tokens` reads either); ``link_deps``: the tokens the last framework link read."""
 
     key: str
     checksums: dict[str, str]
-    deps: dict[str, Deps] = field(default_factory=dict)
+    deps: dict[str, Record] = field(default_factory=dict)
     link_deps: set[Token] = field(default_factory=set)
 
 
@@ -63,7 +66,7 @@ def load_bind_state(path: Path) -> BindState | None:
         return None
     _, key, checksums, deps, link_deps = data
     if not (isinstance(key, str) and isinstance(checksums, dict) and isinstance(deps, dict)
-            and isinstance(link_deps, (set, frozenset))):
+            and isinstance(link_deps, (set, frozenset)) and all(isinstance(d, (tuple, bytes)) for d in deps.values())):
         return None
     return BindState(key, checksums, deps, set(link_deps))
 

@@ -3,7 +3,8 @@
 The resolver holds every file's :class:`~indexer.model.FileExtraction` for a whole run, yet some of
 its lists are read only when that file itself is bound (never when another file is): the call sites
 (its output, its parameters' calls, the table linker), the type uses and injections (its output),
-the table accesses (the table linker). :class:`ParkedList` keeps such a list as a pickle in a
+the table accesses (the table linker); and the bindings, most of them function locals only the
+file's own binding reads (:mod:`indexer.resolve.bindings` keeps the others in memory). :class:`ParkedList` keeps such a list as a pickle in a
 :class:`indexer.spill.SpillFile` (``(offset, length)`` plus the item count) and unpickles it on each
 iteration, so those lists cost the resolver a few dozen bytes per file instead of their objects or
 their pickles (Django 5.2.8: the call sites' pickles alone are 13.4 MiB). :func:`park_extraction`
@@ -28,10 +29,11 @@ if TYPE_CHECKING:
 
 __all__ = ["PARKED_FIELDS", "ParkedDataError", "ParkedList", "park_extraction"]
 
-PARKED_FIELDS = ("calls", "type_uses", "injections", "table_uses")
+PARKED_FIELDS = ("calls", "type_uses", "injections", "table_uses", "bindings")
 """:class:`~indexer.model.FileExtraction` lists that only the file's own binding reads (its output,
 :attr:`indexer.resolve.context.FileCtx.param_calls`, the table linker), which
-:func:`park_extraction` parks."""
+:func:`park_extraction` parks; and its bindings, of which the resolver keeps in memory only those
+other files can read (:class:`indexer.resolve.bindings.ScopedBindings`)."""
 
 
 class ParkedDataError(RuntimeError):

@@ -15,7 +15,9 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Binding, Definition, FileExtraction, Import
+from indexer.compact import compact_extraction
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import
+from indexer.resolve.bindings import ScopedBindings
 from indexer.resolve.values import Def
 from indexer.symbols import definition_ids
 
@@ -56,7 +58,6 @@ class FileCtx:
         self.by_qualname: dict[str, list[Def]] = defaultdict(list)
         self.imports: dict[str, list[Import]] = defaultdict(list)
         self.star_imports: list[Import] = []
-        self.bindings: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
         ids = definition_ids(repo, ex)  # honours ex.id_path
         self.defs = [Def(node_id, d, self) for d, node_id in zip(ex.definitions, ids)]
         self._index_defs()
@@ -66,8 +67,9 @@ class FileCtx:
                 self.star_imports.append(imp)
             else:
                 self.imports[imp.local].append(imp)
-        for b in ex.bindings:
-            self.bindings[(b.scope, b.name)].append(b)
+        self.bindings = ScopedBindings(ex.bindings, self.exposed_scopes())
+        """Bindings per ``(scope, name)``; those of scopes other files cannot reach are read back
+        from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
 
     def _index_defs(self) -> None:
         self.top, self.by_qualname = defaultdict(list), defaultdict(list)
@@ -108,6 +110,20 @@ class FileCtx:
         self._index_defs()
         return [rd for rd in old.defs if id(rd) not in kept]
 
+    def exposed_scopes(self) -> set[str | None]:
+        """The scopes whose bindings other files' resolution can read: module level (``None``),
+        class bodies, the scopes of fields and of functions whose return is inferred, and every
+        scope lexically enclosing one of those. The bindings of all other scopes (function locals)
+        matter to this file's own binding only."""
+        exposed: set[str | None] = {None}
+        for rd in self.defs:
+            if rd.is_type or (rd.is_callable and rd.d.inferred_return) or rd.d.kind == "field":
+                s: str | None = rd.d.qualname if rd.d.kind != "field" else rd.d.parent
+                while s is not None and s not in exposed:
+                    exposed.add(s)
+                    s = self.parent_scope(s)
+        return exposed
+
     @functools.cached_property
     def interface(self) -> str:
         """Digest of everything the resolution of *another* file can read from this one: the
@@ -134,13 +150,7 @@ class FileCtx:
         (``*``: star re-exports; ``default``), bindings of it in the scopes other files reach
         (``self.x`` / ``this.x`` count as ``x``). The resolver records a read of name ``n`` of this
         file as the token ``("name", path, n)``."""
-        exposed: set[str | None] = {None}
-        for rd in self.defs:
-            if rd.is_type or (rd.is_callable and rd.d.inferred_return) or rd.d.kind == "field":
-                s: str | None = rd.d.qualname if rd.d.kind != "field" else rd.d.parent
-                while s is not None and s not in exposed:
-                    exposed.add(s)
-                    s = self.parent_scope(s)
+        exposed = self.bindings.exposed
         groups: dict[str, list[tuple[object, ...]]] = defaultdict(list)
         for d in self.ex.definitions:
             groups[d.name].append(
@@ -156,7 +166,7 @@ class FileCtx:
             groups[i.local].append(("import", i.module, i.name, i.level))
         for e in self.ex.exports:
             groups[e.exported].append(("export", e.local, e.module, e.name))
-        for b in self.ex.bindings:
+        for b in self.bindings.visible:
             if b.scope in exposed:
                 name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.", "cls.")) else b.name
                 groups[name].append(("binding", b.scope, b.name, b.type, b.how))
@@ -204,7 +214,10 @@ class FileCtx:
         out.repo, out.rules, out.path, out.lang = self.repo, self.rules, self.path, self.lang
         out.module_key, out.checksum, out.size = self.module_key, self.checksum, self.size
         ex = self.ex
-        out.ex = FileExtraction(ex.path, ex.language, ex.package, errors=ex.errors, partial=ex.partial, id_path=ex.id_path)
+        # Its empty lists are the one shared empty list: made as every file's binding ends, ~27 new
+        # empty lists per file would land among the freed extractions and keep their memory pinned.
+        out.ex = compact_extraction(FileExtraction(ex.path, ex.language, ex.package, errors=ex.errors,
+                                                   partial=ex.partial, id_path=ex.id_path))
         return out
 
     def _lexical_parent(self, d: Definition) -> str | None:

@@ -12,6 +12,7 @@ edges it owns and the call sites nothing bound (kept so a later file can bind th
 from __future__ import annotations
 
 import copy
+import logging
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,13 +25,15 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
 from indexer.resolve.tables import decorator_names
-from indexer.resolve.tracking import strip_cut
+from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
 from indexer.spill import SpilledOutputs, SpillFile
 from indexer.symbols import module_path
 from stores.contracts import IndexedFile
 
 __all__ = ["APPLY_LIMIT", "MEMO_BUDGET", "FileChange", "RepositoryResolver", "ResolvedRepository", "resolve_repository"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(slots=True)
@@ -162,11 +165,12 @@ class RepositoryResolver:
         self._stems: dict[str, set[str]] = defaultdict(set)
         self._framework: set[str] = set()
         self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
-        self._deps: dict[str, Deps] = {}
+        self._deps: dict[str, Record] = {}
         self._readers: dict[tuple[str, str, str], set[str]] = defaultdict(set)
         # _readers (token -> files whose output read it) is built from _deps when dependents() first
         # asks, then kept up to date: a one-shot run never asks, and its sets would cost more than
-        # the records themselves (Django: about 300,000 sets).
+        # the records themselves (Django: about 300,000 sets). Until then each file's record is kept
+        # packed (pack_deps: one bytes object, not its token tuples).
         self._readers_stale = True
         self._changed_tokens: set[tuple[str, str, str]] = set()
         self._changed_names: dict[str, set[str]] = {}
@@ -414,12 +418,13 @@ class RepositoryResolver:
         (``ripple index``) lets them go before it writes."""
         self._resolver = None
 
-    def recorded(self) -> tuple[dict[str, Deps], set[Token]]:
-        """What every current file's last output read (``{path: tokens}``) and what the last
-        framework link read: what :meth:`restore` takes in another process."""
+    def recorded(self) -> tuple[dict[str, Record], set[Token]]:
+        """What every current file's last output read (``{path: record}``, each record its tokens
+        or those packed, :func:`indexer.resolve.tracking.record_tokens` reads either) and what the
+        last framework link read: what :meth:`restore` takes in another process."""
         return {p: d for p, d in self._deps.items() if p in self.files}, set(self._link_deps)
 
-    def restore(self, deps: Mapping[str, Deps], link_deps: Iterable[Token]) -> None:
+    def restore(self, deps: Mapping[str, Record], link_deps: Iterable[Token]) -> None:
         """Take over the records :meth:`recorded` gave in a process whose outputs of exactly the
         current files (same bytes, same link options) the index holds: :meth:`dependents` then
         answers as it would there, and links count as current."""
@@ -432,9 +437,9 @@ class RepositoryResolver:
     def _record(self, path: str, deps: Deps) -> None:
         deps = strip_cut(deps)
         if self._readers_stale:
-            self._deps[path] = deps
+            self._deps[path] = pack_deps(deps)
             return
-        for token in self._deps.get(path, ()):
+        for token in record_tokens(self._deps.get(path, ())):
             readers = self._readers.get(token)
             if readers is not None:
                 readers.discard(path)
@@ -451,10 +456,20 @@ class RepositoryResolver:
         if not any(c.interface_changed for c in changes):
             return set()
         if self._readers_stale:
-            for path, tokens in self._deps.items():
+            readers, interned = self._readers, {}
+            damaged = False
+            for path, record in self._deps.items():
+                try:  # kept as tokens from now on (updates change them), equal tokens one object
+                    tokens = tuple(interned.setdefault(t, t) for t in record_tokens(record))
+                except ValueError as exc:  # a damaged saved record: every file is bound again
+                    log.warning("%s: %s; every file is bound again", path, exc)
+                    tokens, damaged = (), True
+                self._deps[path] = tokens
                 for token in tokens:
-                    self._readers[token].add(path)
+                    readers[token].add(path)
             self._readers_stale = False
+            if damaged:
+                return set(self.files)
         out: set[str] = set()
         for token in self._changed_tokens:
             out |= self._readers.get(token, set())

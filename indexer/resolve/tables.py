@@ -71,7 +71,7 @@ class ModuleTables:
         for c in fc.ex.constants:
             if "." not in c.qualname:
                 _insert(self.constant_files[(ns, c.qualname)], fc, fc.path)
-        for b in fc.ex.bindings:
+        for b in fc.bindings.visible:
             if b.how == "reverse" and b.scope and b.scope in fc.by_qualname:
                 _insert(self.reverse_members[(ns, b.name.lstrip("~"))], (fc.by_qualname[b.scope][0], b.type), fc.path)
 
@@ -105,7 +105,7 @@ class ModuleTables:
             if "." not in c.qualname:
                 files = self.constant_files[(ns, c.qualname)]
                 files[:] = [x for x in files if x is not fc]
-        for b in fc.ex.bindings:
+        for b in fc.bindings.visible:
             if b.how == "reverse":
                 found = self.reverse_members[(ns, b.name.lstrip("~"))]
                 found[:] = [x for x in found if x[0].file is not fc]

@@ -23,12 +23,13 @@ on that path, so its value depends on what was in progress): such a computation 
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
 from indexer.resolve.values import Deps, Token, Value
 
-__all__ = ["CUT", "DependencyTracker", "MemoKey", "strip_cut"]
+__all__ = ["CUT", "DependencyTracker", "MemoKey", "Record", "pack_deps", "record_tokens", "strip_cut"]
 
 _T = TypeVar("_T")
 MemoKey = tuple[int, str | None, str, str]
@@ -40,6 +41,32 @@ CUT: Token = ("cut", "", "")
 returned ``None`` for a key in progress), and that every computation reading its result inherits: an
 entry holding it is never dropped from a bounded memo. No update ever changes it; records kept for
 :meth:`indexer.resolve.repository.RepositoryResolver.dependents` leave it out (:func:`strip_cut`)."""
+
+
+Record = Deps | bytes
+"""What one file's output read as a resolver keeps it: the tokens, or :func:`pack_deps`'s bytes."""
+
+
+def pack_deps(deps: Deps) -> bytes:
+    """``deps`` as one pickle: what a whole-tree run keeps per file until the records are saved
+    (Home Assistant: 6,743 blocks instead of about 400,000 token tuples and strings made while the
+    files were bound, which kept the memory of the freed extractions from going back once the
+    files were released). :func:`record_tokens` reads it back."""
+    return pickle.dumps(deps, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def record_tokens(record: Record) -> Deps:
+    """The tokens of ``record`` (a tuple as it is; :func:`pack_deps`'s bytes unpickled). Raises
+    ``ValueError`` when the bytes are no pickle of a tuple of tokens."""
+    if not isinstance(record, bytes):
+        return record
+    try:
+        deps = pickle.loads(record)
+    except Exception as exc:  # damaged bytes: say so instead of binding with wrong records
+        raise ValueError(f"dependency record unreadable: {exc}") from exc
+    if not isinstance(deps, tuple):
+        raise ValueError(f"dependency record is a {type(deps).__name__}, not a tuple of tokens")
+    return deps
 
 
 def strip_cut(deps: Deps) -> Deps:
@@ -153,6 +180,9 @@ class DependencyTracker:
             self.evicted += len(self._old)
             self._old = young
             self._young = {}
+            # The intern table would otherwise keep every token ever read (a one-shot run's records
+            # are packed, the memo bounded): it starts again, the entries kept hold theirs.
+            self._tokens = {}
 
     def memo_size(self) -> tuple[int, int]:
         """``(entries kept that can be dropped, pinned or unbounded entries)``."""

@@ -12,7 +12,7 @@ import pytest
 import indexer.incremental as incremental_module
 from indexer.pipeline import index_repository
 from indexer.resolve.repository import RepositoryResolver
-from indexer.resolve.tracking import CUT, DependencyTracker, strip_cut
+from indexer.resolve.tracking import CUT, DependencyTracker, record_tokens, strip_cut
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 from tests.index_dump import dump
@@ -138,7 +138,7 @@ def _records(monkeypatch) -> list[dict[str, frozenset]]:
     original = RepositoryResolver.release
 
     def release(self, paths):
-        out.append({p: frozenset(d) for p, d in self.recorded()[0].items()})
+        out.append({p: frozenset(record_tokens(d)) for p, d in self.recorded()[0].items()})
         return original(self, paths)
 
     monkeypatch.setattr(RepositoryResolver, "release", release)

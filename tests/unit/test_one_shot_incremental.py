@@ -6,10 +6,12 @@ random walk of ``test_incremental.py`` runs the same comparison after every step
 
 from __future__ import annotations
 
+import pickle
 import shutil
 from pathlib import Path
 
-from indexer.bind_state import load_bind_state
+from indexer.bind_state import load_bind_state, save_bind_state
+from indexer.resolve.tracking import record_tokens
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions, IndexReport
 from stores.embedded import EmbeddedStore
@@ -57,7 +59,10 @@ def test_body_edit_rebinds_one_file_and_interface_edit_its_readers(tmp_path: Pat
     src, db, state = _setup(tmp_path)
     records = load_bind_state(next(state.glob("bind-*.pickle")))
     assert records is not None and sorted(records.checksums) == sorted(FILES)
-    assert ("name", "app/repo.py", "Repo") in records.deps["app/service.py"]
+    # A whole-tree run keeps each file's record packed (one bytes object), and saves it so.
+    assert all(isinstance(d, bytes) for d in records.deps.values())
+    assert ("name", "app/repo.py", "Repo") in record_tokens(records.deps["app/service.py"])
+    assert ("name", "app/service.py", "Repo") not in record_tokens(records.deps["app/repo.py"])
 
     _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 1")})
     body = _index(src, db, state)
@@ -116,6 +121,34 @@ def test_damaged_records_another_product_or_a_culled_cache_bind_the_whole_tree(t
     culled = _index(src, db, state, product="shop")
     assert (culled.files_resolved, culled.files_written, culled.files_extracted) == (N_FILES, 1, N_FILES)
     assert _index(src, db, state, product="shop").files_resolved == 0
+
+
+def test_a_damaged_record_in_a_readable_file_binds_the_whole_tree_and_an_old_layout_is_ignored(tmp_path: Path) -> None:
+    """The file loads, but one file's packed record is not a pickle of tokens: an interface edit
+    then binds every file (the readers cannot be known), exactly; records of the tuple-only layout
+    (format 1) are not taken over at all."""
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    records = load_bind_state(bind)
+    assert records is not None
+    records.deps["app/service.py"] = b"\x80\x05not a pickle"
+    save_bind_state(bind, records)
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store")})  # an interface edit
+    report = _index(src, db, state)
+    assert (report.files_changed, report.files_resolved) == (1, N_FILES)
+    assert dump(db) == _full(tmp_path, src)
+    # records saved by that run are whole again: a body edit binds one file
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store").replace("return n", "return n + 5")})
+    assert _index(src, db, state).files_resolved == 1
+
+    records = load_bind_state(bind)
+    assert records is not None
+    with open(bind, "wb") as fh:  # the same records as the earlier layout wrote them
+        pickle.dump((1, records.key, records.checksums, {p: record_tokens(d) for p, d in records.deps.items()},
+                     records.link_deps), fh)
+    assert load_bind_state(bind) is None
+    _write(src, {"app/repo.py": FILES["app/repo.py"]})
+    assert _index(src, db, state).files_resolved == N_FILES
 
 
 def test_extraction_cache_keeps_only_what_the_index_references(tmp_path: Path) -> None:

@@ -1,0 +1,129 @@
+"""A file's bindings per ``(scope, name)``, with the function-local ones read back from disk on demand.
+
+The resolver looks a name up in a file's bindings (``x = Foo()``, ``self.x: Bar``, ``def f(x: T)``)
+by scope and name. Most bindings are local to a function (94% of the synthetic monorepo's, 61-68% of
+Home Assistant's and Django's), and only the binding of that file itself reads them; other files
+read only the scopes they can reach (module level, class bodies, and the scopes enclosing a class or
+a function whose return is inferred: :meth:`indexer.resolve.context.FileCtx.exposed_scopes`, the
+same scopes the file's interface digests).
+
+:class:`ScopedBindings` keeps the bindings of those reachable scopes (and every ``reverse`` binding,
+which the lookup tables index) in memory. When the file's bindings list is parked on disk
+(:class:`indexer.parked.ParkedList`, the one-shot run's resolver), the other scopes are looked up in
+a table built from the parked list on first use and dropped again once :data:`OPEN_FILES` other
+files' tables were built since (least recently built first): a run holds the local bindings of a
+few files at a time, not of every file (the 45-package monorepo: about 100 MiB of binding objects
+and 80 MiB of their table). Answers are the same either way; only where they come from differs.
+When the list is not parked (a watcher's resolver) the whole table stays in memory, as before.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Collection, Iterator, Mapping, Sequence
+
+from indexer.model import Binding
+from indexer.parked import ParkedList
+
+__all__ = ["OPEN_FILES", "ScopedBindings", "Key"]
+
+Key = tuple[str | None, str]
+"""``(scope qualname or None for module level, bound name)``."""
+
+OPEN_FILES = 8
+"""How many files' local-binding tables are held at once, at most (least recently built dropped
+first). Binding a file reads its own table many times and other files' rarely."""
+
+_open: OrderedDict[int, ScopedBindings] = OrderedDict()
+_open_lock = threading.Lock()
+
+
+def _table(bindings: Iterator[Binding] | Sequence[Binding], keep: Collection[str | None] | None,
+           drop: Collection[str | None] | None) -> dict[Key, list[Binding]]:
+    """``bindings`` grouped by ``(scope, name)`` in their order, only those whose scope is in
+    ``keep`` (when given) and not in ``drop`` (when given)."""
+    table: defaultdict[Key, list[Binding]] = defaultdict(list)
+    for b in bindings:
+        if (keep is None or b.scope in keep) and (drop is None or b.scope not in drop):
+            table[(b.scope, b.name)].append(b)
+    return dict(table)
+
+
+class ScopedBindings(Mapping[Key, list[Binding]]):
+    """One file's bindings per ``(scope, name)`` (a read-only mapping to lists of
+    :class:`~indexer.model.Binding` in source order). ``bindings``: the file's extraction's list
+    (a :class:`~indexer.parked.ParkedList` or a list); ``exposed``: the scopes other files reach
+    (``None``: module level). See the module docstring for what stays in memory.
+
+    ``get``, ``in`` and ``[]`` answer from memory for keys of an exposed scope; for any other key they
+    build (or reuse) the local table, which reads a parked list back from its spill file (raising
+    :class:`indexer.parked.ParkedDataError` when it cannot). :attr:`visible` lists, in memory
+    and in source order, the bindings other files may read."""
+
+    __slots__ = ("exposed", "hot", "visible", "source", "_local")
+
+    def __init__(self, bindings: Sequence[Binding], exposed: Collection[str | None]) -> None:
+        self.exposed = frozenset(exposed)
+        items = list(bindings)  # a parked list is read back once here
+        self.hot = _table(items, self.exposed, None)
+        """The bindings of the exposed scopes, by key."""
+        self.visible: list[Binding] = [b for b in items if b.scope in self.exposed or b.how == "reverse"]
+        """The bindings other files may read, in source order: those of exposed scopes and every
+        ``reverse`` binding (the lookup tables index these)."""
+        local = any(b.scope not in self.exposed for b in items)
+        self.source: Sequence[Binding] | None = bindings if local else None
+        """Where the local bindings are read from (``None``: the file has none)."""
+        self._local: dict[Key, list[Binding]] | None = None
+        if local and not isinstance(bindings, ParkedList):  # nothing on disk: keep them all
+            self._local = _table(items, None, self.exposed)
+
+    @property
+    def parked(self) -> bool:
+        """Whether the local bindings are read back from disk (and dropped) rather than held."""
+        return isinstance(self.source, ParkedList)
+
+    def _local_table(self) -> dict[Key, list[Binding]]:
+        table = self._local
+        if table is not None:
+            return table
+        if self.source is None:
+            return {}
+        table = _table(self.source, None, self.exposed)
+        with _open_lock:
+            self._local = table
+            _open[id(self)] = self
+            _open.move_to_end(id(self))
+            while len(_open) > OPEN_FILES:
+                _, old = _open.popitem(last=False)
+                old._local = None
+        return table
+
+    def get(self, key: Key, default: list[Binding] | None = None) -> list[Binding] | None:  # type: ignore[override]
+        """The bindings of ``key`` (``default`` when there are none)."""
+        if key[0] in self.exposed:
+            return self.hot.get(key, default)
+        return self._local_table().get(key, default)
+
+    def __getitem__(self, key: Key) -> list[Binding]:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and len(key) == 2 and self.get(key) is not None  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[Key]:
+        yield from self.hot
+        yield from self._local_table()
+
+    def __len__(self) -> int:
+        return len(self.hot) + len(self._local_table())
+
+    def release(self) -> None:
+        """Drop the local table if it is held for a parked list (it is built again on demand)."""
+        if self.parked:
+            with _open_lock:
+                _open.pop(id(self), None)
+                self._local = None

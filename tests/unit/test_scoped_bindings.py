@@ -1,0 +1,163 @@
+"""A file's bindings with the function-local ones on disk (indexer.resolve.bindings): what is read from
+memory, what from the spill file and when, and that the index is the same whichever way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import indexer.parked as parked_module
+import indexer.resolve.bindings as bindings_module
+from indexer.model import Binding
+from indexer.parked import ParkedList
+from indexer.pipeline import index_repository
+from indexer.resolve.bindings import ScopedBindings
+from indexer.run import IndexOptions
+from indexer.spill import SpillFile
+from stores.embedded import EmbeddedStore
+from tests.index_dump import calls, dump
+
+BINDINGS = [
+    Binding(None, "db", "Database", "constructed", 1),
+    Binding("Service", "self.repo", "Repo", "declared", 4),
+    Binding("Service.run", "x", "Repo", "constructed", 6),
+    Binding("Service.run", "x", "Cache", "constructed", 8),
+    Binding("helper", "y", "int", "declared", 12),
+    Binding("Service", "owners", "Owner", "reverse", 3),
+    Binding("helper", "~items", "Item", "reverse", 13),
+]
+EXPOSED = {None, "Service"}
+
+
+class CountingSpill(SpillFile):
+    """A spill file counting its reads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def get(self, ref):  # type: ignore[no-untyped-def]
+        self.reads += 1
+        return super().get(ref)
+
+
+def _parked(spill: SpillFile, items: list[Binding]) -> ParkedList:
+    return ParkedList.park(spill, items)
+
+
+def test_exposed_scopes_answer_from_memory_and_local_ones_from_the_parked_list() -> None:
+    spill = CountingSpill()
+    sb = ScopedBindings(_parked(spill, BINDINGS), EXPOSED)
+    assert spill.reads == 1  # read once to keep the exposed ones
+    assert sb.parked
+    assert sb.get((None, "db")) == [BINDINGS[0]]
+    assert sb[("Service", "self.repo")] == [BINDINGS[1]]
+    assert ("Service", "owners") in sb
+    assert sb.get((None, "nothing")) is None and ("Service", "x") not in sb
+    assert spill.reads == 1  # none of those read the disk
+    # the other files' readable bindings, in source order: exposed scopes and every reverse binding
+    assert sb.visible == [BINDINGS[0], BINDINGS[1], BINDINGS[5], BINDINGS[6]]
+    assert sb.get(("Service.run", "x")) == [BINDINGS[2], BINDINGS[3]]  # both, in source order
+    assert spill.reads == 2
+    assert sb[("helper", "y")] == [BINDINGS[4]] and sb[("helper", "~items")] == [BINDINGS[6]]
+    assert ("Service.run", "z") not in sb
+    assert spill.reads == 2  # the local table is kept while in use
+    with pytest.raises(KeyError):
+        sb[("helper", "z")]
+    assert dict(sb) == {(None, "db"): [BINDINGS[0]], ("Service", "self.repo"): [BINDINGS[1]],
+                        ("Service", "owners"): [BINDINGS[5]], ("Service.run", "x"): [BINDINGS[2], BINDINGS[3]],
+                        ("helper", "y"): [BINDINGS[4]], ("helper", "~items"): [BINDINGS[6]]}
+    assert len(sb) == 6
+    sb.release()
+    assert sb.get(("helper", "y")) == [BINDINGS[4]]
+    assert spill.reads == 3  # built again after release
+
+
+def test_at_most_open_files_local_tables_are_held(monkeypatch) -> None:
+    monkeypatch.setattr(bindings_module, "OPEN_FILES", 2)
+    spill = CountingSpill()
+    files = [ScopedBindings(_parked(spill, BINDINGS), EXPOSED) for _ in range(3)]
+    assert spill.reads == 3
+    for sb in files:
+        assert sb.get(("helper", "y")) == [BINDINGS[4]]
+    assert spill.reads == 6
+    files[2].get(("helper", "y"))
+    files[1].get(("helper", "y"))
+    assert spill.reads == 6  # the last two are held
+    files[0].get(("helper", "y"))  # dropped when the third was built: read again, the second goes
+    assert spill.reads == 7
+    files[1].get(("helper", "y"))
+    assert spill.reads == 8
+
+
+def test_a_list_in_memory_is_kept_whole_and_never_dropped(monkeypatch) -> None:
+    monkeypatch.setattr(bindings_module, "OPEN_FILES", 1)
+    plain = ScopedBindings(list(BINDINGS), EXPOSED)
+    other = ScopedBindings(_parked(CountingSpill(), BINDINGS), EXPOSED)
+    assert not plain.parked and other.parked
+    other.get(("helper", "y"))
+    assert plain.get(("Service.run", "x")) == [BINDINGS[2], BINDINGS[3]]
+    no_locals = ScopedBindings([BINDINGS[0]], EXPOSED)
+    assert no_locals.source is None and no_locals.get(("f", "x")) is None
+
+
+APP = {
+    "app/__init__.py": "",
+    "app/models.py": (
+        "class Repo:\n    def save(self, n):\n        return n\n\n\n"
+        "class Cache:\n    def save(self, n):\n        return n\n\n    def get(self):\n        return self\n\n\n"
+        "DEFAULT = Repo()\n"),
+    "app/service.py": (
+        "from app.models import Repo, Cache, DEFAULT\n\n\n"
+        "class Service:\n    def __init__(self):\n        self.repo = Repo()\n\n"
+        "    def run(self, n):\n        x = Cache()\n        x.save(n)\n        y = x.get()\n        y.save(n)\n"
+        "        self.repo.save(n)\n        DEFAULT.save(n)\n        return x\n\n\n"
+        "def helper():\n    s = Service()\n    return s.run(1)\n"),
+    "app/use.py": (
+        "from app.service import Service, helper\n\n\n"
+        "def go():\n    svc = Service()\n    svc.repo.save(2)\n    got = helper()\n    got.save(3)\n"
+        "    cached = svc.run(4)\n    cached.get().save(5)\n"),
+}
+
+
+def _index(root: Path, db: Path) -> dict:
+    store = EmbeddedStore(db)
+    try:
+        index_repository(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(db.with_suffix(".state"))))
+    finally:
+        store.close()
+    return dump(db)
+
+
+def test_the_index_is_the_same_with_bindings_parked_held_or_read_back_for_every_lookup(tmp_path, monkeypatch) -> None:
+    """Negative and positive at once: the local bindings bind exactly the calls they bound when held
+    (x.save -> Cache.save, not Repo.save), whether they stay in memory, are read back with eight
+    tables held or with one (every other file's lookup reads them back again)."""
+    root = tmp_path / "src"
+    for rel, text in APP.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    parked = _index(root, tmp_path / "parked.db")
+    monkeypatch.setattr(bindings_module, "OPEN_FILES", 1)
+    one = _index(root, tmp_path / "one.db")
+    monkeypatch.setattr(parked_module, "PARKED_FIELDS", tuple(f for f in parked_module.PARKED_FIELDS if f != "bindings"))
+    held = _index(root, tmp_path / "held.db")
+    assert parked == one == held
+    # x = Cache() in run binds x.save to Cache.save, never to Repo.save (which self.repo.save and
+    # DEFAULT.save reach); svc.repo.save in another file reads Service's class-level binding.
+    assert calls(tmp_path / "parked.db") == [
+        "app/models.py -> app/models.Repo [exact]",
+        "app/service.Service.__init__(0) -> app/models.Repo [exact]",
+        "app/service.Service.run(1) -> app/models.Cache [exact]",
+        "app/service.Service.run(1) -> app/models.Cache.get(0) [inferred]",
+        "app/service.Service.run(1) -> app/models.Cache.save(1) [inferred]",
+        "app/service.Service.run(1) -> app/models.Repo.save(1) [inferred]",
+        "app/service.helper(0) -> app/service.Service.__init__(0) [exact]",
+        "app/service.helper(0) -> app/service.Service.run(1) [inferred]",
+        "app/use.go(0) -> app/models.Cache.get(0) [name]",
+        "app/use.go(0) -> app/models.Repo.save(1) [inferred]",
+        "app/use.go(0) -> app/service.Service.__init__(0) [exact]",
+        "app/use.go(0) -> app/service.Service.run(1) [inferred]",
+        "app/use.go(0) -> app/service.helper(0) [exact]",
+    ]
