@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 
-from indexer.compact import EMPTY, compact_extraction
+from indexer.compact import ELIDED_DOCSTRING, EMPTY, compact_extraction
 from indexer.languages import extractor_for_path
 from indexer.parked import park_extraction
 from indexer.spill import SpillFile
@@ -61,6 +61,12 @@ def test_every_empty_list_field_shares_one_frozen_list_and_the_extraction_is_unc
     # Non-empty lists stay the objects they were (Repo's bases, get's parameters).
     repo = next(d for d in ex.definitions if d.name == "Repo")
     assert repo.bases == ["Base"] and type(repo.bases) is list
+    # Equal but for the docstrings, whose text is elided (whether there was one is kept).
+    assert [d.docstring for d in before.definitions] == [None, "A repository.", None, None]
+    assert [d.docstring for d in ex.definitions] == [None, ELIDED_DOCSTRING, None, None]
+    for d in before.definitions:
+        if d.docstring:
+            d.docstring = ELIDED_DOCSTRING
     assert ex == before and repr(ex) == repr(before)
     back = pickle.loads(pickle.dumps(ex, protocol=pickle.HIGHEST_PROTOCOL))
     assert back == before and type(back.routes) is list and back.routes is not EMPTY
@@ -86,3 +92,25 @@ def test_parking_compacts(tmp_path):
         assert type(ex.calls).__name__ == "ParkedList" and len(ex.calls) >= 2
     finally:
         spill.close()
+
+
+def test_short_texts_are_one_object_across_extractions_after_compaction():
+    a, b = _extract(), _extract()
+    get_a, get_b = (next(d for d in ex.definitions if d.name == "get") for ex in (a, b))
+    # Unpickled or parsed apart, equal texts are distinct objects...
+    assert get_a.params[0].type == get_b.params[0].type == "str"
+    assert a.imports[0].module == b.imports[0].module == "os"
+    a, b = pickle.loads(pickle.dumps(a)), pickle.loads(pickle.dumps(b))
+    assert a.imports[0].module is not b.imports[0].module
+    compact_extraction(a), compact_extraction(b)
+    get_a, get_b = (next(d for d in ex.definitions if d.name == "get") for ex in (a, b))
+    # ... and one object once compacted: names, kinds, parents, parameter names and types, bases,
+    # return types, import texts.
+    assert get_a.name is get_b.name and get_a.kind is get_b.kind and get_a.parent is get_b.parent
+    assert get_a.params[0].name is get_b.params[0].name and get_a.params[0].type is get_b.params[0].type
+    assert get_a.return_type is get_b.return_type
+    repo_a, repo_b = (next(d for d in ex.definitions if d.name == "Repo") for ex in (a, b))
+    assert repo_a.bases[0] is repo_b.bases[0]
+    assert a.imports[0].module is b.imports[0].module and a.imports[0].local is b.imports[0].local
+    # The qualnames (mostly unique) are left alone.
+    assert get_a.qualname == get_b.qualname and get_a.qualname is not get_b.qualname
