@@ -133,7 +133,7 @@ def fewer_collections(threshold0: int = GC_THRESHOLD0) -> Iterator[None]:
     the default each full collection walks all of them again, and it ran 26 times in the main
     process of a cold Django index (4.8-5.6 s of its CPU, 0.7 s more in the workers) for garbage a
     few explicit collections (:func:`_release_memory`) free anyway. At 10,000: five, and the same
-    peak RSS (docs/benchmarks.md, "The cyclic GC")."""
+    peak RSS (docs/benchmarks.md, "Cold CPU: the cyclic GC's threshold")."""
     old = gc.get_threshold()
     gc.set_threshold(max(old[0], threshold0), *old[1:])
     try:
