@@ -44,8 +44,10 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -80,6 +82,7 @@ GUARD = (f"CREATE TRIGGER IF NOT EXISTS bm25_blocks_guard BEFORE INSERT ON chunk
 """A chunk row inserted without :data:`WRITER_KEY` (by the schema-6 code of a process that opened the
 index before another migrated it, or by raw SQL) marks the block maxima stale."""
 _QUANTA = 255
+_ROW_PART = BLOCK_SHIFT + PART_SHIFT  # a rowid's part: rowid >> _ROW_PART
 _ROUNDING = 1e-9  # relative margin added before rounding up, so float rounding never lowers a bound
 _JSON = "SELECT value FROM json_each(?)"
 
@@ -117,7 +120,11 @@ def quantise(x: float) -> int:
 def block_maxima(rows: Iterable[tuple[int, Sequence[str]]], weights: Sequence[float],
                  avgdl: float) -> dict[str, dict[int, int]]:
     """``{term: {block: quantised max x}}`` over ``rows`` (``(rowid, analysed column values)``), see
-    :func:`row_ratios` and :func:`quantise`."""
+    :func:`row_ratios` and :func:`quantise`. Whole weights (``bm25()``'s are 3, 2, 1) take
+    :func:`_whole_weight_maxima`, the same values counted in C; others a :func:`row_ratios` per row."""
+    repeats = _repeats(weights)
+    if repeats is not None:
+        return _whole_weight_maxima(rows, repeats, avgdl)
     out: dict[str, dict[int, int]] = {}
     up = _QUANTA * (1 + _ROUNDING)
     ceil = math.ceil
@@ -133,18 +140,91 @@ def block_maxima(rows: Iterable[tuple[int, Sequence[str]]], weights: Sequence[fl
     return out
 
 
+def _repeats(weights: Sequence[float]) -> tuple[int, ...] | None:
+    """``weights`` as whole repeat counts (1 to 64), or ``None`` when one is not."""
+    out = []
+    for w in weights:
+        if not 1 <= w <= 64 or w != int(w):
+            return None
+        out.append(int(w))
+    return tuple(out)
+
+
+def _whole_weight_maxima(rows: Iterable[tuple[int, Sequence[str]]], repeats: Sequence[int],
+                         avgdl: float) -> dict[str, dict[int, int]]:
+    """:func:`block_maxima` for whole weights, equal to it value for value. A row's weighted
+    frequencies are one ``Counter`` over its columns' tokens, each column's repeated its weight's
+    times (whole numbers: the sums are exact in floats, so ``f / (f + norm)`` is the same float);
+    ``q`` is computed once per distinct frequency of the row; a block's rows give each term their
+    largest ``q`` through one dict built in ascending ``q`` (the last, largest value stays), and only
+    then does a term's entry meet the result (once per term and block, not per term and row)."""
+    out: dict[str, dict[int, int]] = {}
+    up = _QUANTA * (1 + _ROUNDING)
+    ceil = math.ceil
+    second = itemgetter(1)
+    pending: list[tuple[str, int]] = []
+    current = None
+
+    def flush(block: int) -> None:
+        pending.sort(key=second)  # stable, by q only: the dict below keeps each term's largest
+        for term, q in dict(pending).items():
+            per = out.get(term)
+            if per is None:
+                out[term] = {block: q}
+            elif q > per.get(block, 0):
+                per[block] = q
+        pending.clear()
+
+    for rowid, columns in rows:
+        block = rowid >> BLOCK_SHIFT
+        if block != current:
+            if pending:
+                flush(current)  # type: ignore[arg-type]
+            current = block
+        tokens: list[str] = []
+        length = 0
+        for value, n in zip(columns, repeats):
+            if value:
+                split = value.split()
+                length += len(split)
+                tokens += split * n if n != 1 else split
+        if not tokens:
+            continue
+        counts = Counter(tokens)  # counted in C
+        norm = K1 * (1 - B + B * length / avgdl)
+        qs = {f: min(_QUANTA, ceil(f / (f + norm) * up)) for f in set(counts.values())}
+        pending += zip(counts, map(qs.__getitem__, counts.values()))
+    if pending:
+        flush(current)  # type: ignore[arg-type]
+    return out
+
+
 def merge(old: tuple[bytes, bytes] | None, new: Mapping[int, int]) -> tuple[bytes, bytes]:
     """The stored ``(blocks, maxima)`` blobs of one term (``old``, or ``None``) with ``new``
-    (``{block: byte}``) folded in: the union of the blocks, the larger value where both have one."""
+    (``{block: byte}``) folded in: the union of the blocks, the larger value where both have one.
+    When every new block comes after the old ones (or the first is the last old one, as on the
+    boundary of a cold run's write batches) the blobs are joined as they are."""
+    blocks = sorted(new)
     if old is not None:
+        last = int.from_bytes(old[0][-4:], "little") if old[0] else -1
+        if blocks and blocks[0] >= last:
+            if blocks[0] == last:  # the boundary block: the larger value
+                top = max(old[1][-1], new[last])
+                return (old[0] + _u32(blocks[1:]),
+                        old[1][:-1] + bytes((top,)) + bytes(map(new.__getitem__, blocks[1:])))
+            return old[0] + _u32(blocks), old[1] + bytes(map(new.__getitem__, blocks))
         merged = dict(zip(np.frombuffer(old[0], dtype="<u4").tolist(), old[1]))
         for block, q in new.items():
             if q > merged.get(block, 0):
                 merged[block] = q
-    else:
-        merged = dict(new)
-    blocks = sorted(merged)
-    return np.array(blocks, dtype="<u4").tobytes(), bytes(merged[b] for b in blocks)
+        blocks = sorted(merged)
+        new = merged
+    return _u32(blocks), bytes(map(new.__getitem__, blocks))
+
+
+def _u32(values: Sequence[int]) -> bytes:
+    """``values`` as uint32 little-endian."""
+    return struct.pack(f"<{len(values)}I", *values)
 
 
 def has_table(conn: sqlite3.Connection) -> bool:
@@ -172,9 +252,13 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
         avgdl = float(ref[0])
     maxima = block_maxima(rows, weights, avgdl)
     parts: dict[tuple[str, int], dict[int, int]] = {}
-    for term, per in maxima.items():
-        for block, q in per.items():
-            parts.setdefault((term, block >> PART_SHIFT), {})[block] = q
+    low, high = min(r[0] for r in rows) >> _ROW_PART, max(r[0] for r in rows) >> _ROW_PART
+    if low == high:  # every row in one part (a batch of a store under 65,536 chunks): no regrouping
+        parts = {(term, low): per for term, per in maxima.items()}
+    else:
+        for term, per in maxima.items():
+            for block, q in per.items():
+                parts.setdefault((term, block >> PART_SHIFT), {})[block] = q
     terms = list(maxima)
     old: dict[tuple[str, int], tuple[bytes, bytes]] = {}
     for i in range(0, len(terms), 20_000):

@@ -1,0 +1,69 @@
+"""A whole-tree run raises the cyclic GC's first threshold while it runs (:func:`indexer.incremental.fewer_collections`)
+and puts the previous thresholds back after it, also when it fails; the index is the same."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from pathlib import Path
+
+import pytest
+
+from indexer.incremental import GC_THRESHOLD0, fewer_collections
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+from tests.index_dump import dump
+
+
+@pytest.fixture
+def default_thresholds():
+    old = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    yield
+    gc.set_threshold(*old)
+
+
+def _tree(root: Path) -> Path:
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "a.py").write_text("from pkg.b import f\n\n\ndef g():\n    return f(1)\n", encoding="utf-8")
+    (root / "pkg" / "b.py").write_text("def f(x):\n    return x\n", encoding="utf-8")
+    return root
+
+
+def test_the_threshold_is_raised_during_the_block_only(default_thresholds) -> None:
+    assert GC_THRESHOLD0 == 10_000
+    with fewer_collections():
+        assert gc.get_threshold() == (10_000, 10, 10)
+        with fewer_collections(500):  # never lowered
+            assert gc.get_threshold() == (10_000, 10, 10)
+        assert gc.get_threshold() == (10_000, 10, 10)
+    assert gc.get_threshold() == (700, 10, 10)
+    with pytest.raises(RuntimeError), fewer_collections():
+        raise RuntimeError("boom")
+    assert gc.get_threshold() == (700, 10, 10)
+    gc.set_threshold(50_000, 5, 7)
+    with fewer_collections():
+        assert gc.get_threshold() == (50_000, 5, 7)  # a higher one is kept
+    assert gc.get_threshold() == (50_000, 5, 7)
+
+
+def test_a_run_resolves_and_writes_under_the_raised_threshold(default_thresholds, tmp_path, monkeypatch) -> None:
+    from indexer.writer import IndexWriter
+
+    seen: list[tuple[int, int, int]] = []
+    write = IndexWriter.write
+    monkeypatch.setattr(IndexWriter, "write", lambda self, *a, **k: (seen.append(gc.get_threshold()), write(self, *a, **k))[1])
+    root = _tree(tmp_path / "repo")
+    dumps = []
+    for name in ("raised", "default"):
+        if name == "default":  # the same run without the mechanism
+            monkeypatch.setattr("indexer.incremental.fewer_collections", contextlib.nullcontext)
+        store = EmbeddedStore(str(tmp_path / f"{name}.db"))
+        report = index_repository(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / name)))
+        store.close()
+        assert report.files_written == 2
+        assert gc.get_threshold() == (700, 10, 10)
+        dumps.append(dump(tmp_path / f"{name}.db"))
+    assert seen == [(10_000, 10, 10), (700, 10, 10)]
+    assert dumps[0] == dumps[1]
