@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import pickle
 import shutil
+import zlib
 from pathlib import Path
 
+import pytest
+
 from indexer.bind_state import load_bind_state, save_bind_state
-from indexer.resolve.tracking import record_tokens
+from indexer.resolve.tracking import pack_deps, record_tokens
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions, IndexReport
 from stores.embedded import EmbeddedStore
@@ -175,3 +178,15 @@ def test_extraction_cache_keeps_only_what_the_index_references(tmp_path: Path) -
         store.close()
     assert after == held  # the old version of repo.py, impl.py and the foreign version are gone
     assert len(after) == N_FILES - 1
+
+
+def test_a_packed_record_reads_back_as_its_tokens_and_damage_is_an_error() -> None:
+    deps = (("name", "app/repo.py", "Repo"), ("file", "app/base.py", ""), ("name", "app/repo.py", "save"))
+    packed = pack_deps(deps)
+    assert isinstance(packed, bytes) and record_tokens(packed) == deps
+    assert record_tokens(deps) is deps  # a tuple is its own tokens
+    assert record_tokens(pack_deps(())) == ()
+    not_a_tuple = zlib.compress(pickle.dumps(1))
+    for damaged in (packed[:-3], b"not zlib", not_a_tuple):
+        with pytest.raises(ValueError, match="dependency record"):
+            record_tokens(damaged)
