@@ -408,6 +408,7 @@ class RepositoryResolver:
         for p in paths:
             fc = self.files.get(p)
             if fc is not None:
+                fc.bindings.release()  # out of the process-wide table of local bindings, with its spill file
                 self.files[p] = fc.released()
         self._resolver = None
         self._released = True

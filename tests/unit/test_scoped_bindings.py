@@ -72,6 +72,9 @@ def test_exposed_scopes_answer_from_memory_and_local_ones_from_the_parked_list()
     sb.release()
     assert sb.get(("helper", "y")) == [BINDINGS[4]]
     assert spill.reads == 3  # built again after release
+    assert bindings_module.held_tables() == 1
+    sb.release()
+    assert bindings_module.held_tables() == 0
 
 
 def test_at_most_open_files_local_tables_are_held(monkeypatch) -> None:
@@ -89,6 +92,10 @@ def test_at_most_open_files_local_tables_are_held(monkeypatch) -> None:
     assert spill.reads == 7
     files[1].get(("helper", "y"))
     assert spill.reads == 8
+    assert bindings_module.held_tables() == 2
+    for sb in files:
+        sb.release()
+    assert bindings_module.held_tables() == 0
 
 
 def test_a_list_in_memory_is_kept_whole_and_never_dropped(monkeypatch) -> None:
@@ -100,6 +107,8 @@ def test_a_list_in_memory_is_kept_whole_and_never_dropped(monkeypatch) -> None:
     assert plain.get(("Service.run", "x")) == [BINDINGS[2], BINDINGS[3]]
     no_locals = ScopedBindings([BINDINGS[0]], EXPOSED)
     assert no_locals.source is None and no_locals.get(("f", "x")) is None
+    assert bindings_module.held_tables() == 1  # only the parked one is listed
+    other.release()
 
 
 APP = {
@@ -139,6 +148,7 @@ def test_the_index_is_the_same_with_bindings_parked_held_or_read_back_for_every_
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     parked = _index(root, tmp_path / "parked.db")
+    assert bindings_module.held_tables() == 0  # released with the contexts: nothing keeps the run's spill file
     monkeypatch.setattr(bindings_module, "OPEN_FILES", 1)
     one = _index(root, tmp_path / "one.db")
     monkeypatch.setattr(parked_module, "PARKED_FIELDS", tuple(f for f in parked_module.PARKED_FIELDS if f != "bindings"))
