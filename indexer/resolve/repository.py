@@ -405,10 +405,12 @@ class RepositoryResolver:
         lookup tables: what a one-shot run (``ripple index``) does once every file is bound, so that
         the write holds each file's checksum and size, not its extraction. What :meth:`recorded`
         returns stays; :meth:`update` and :meth:`resolve` then raise ``RuntimeError``."""
+        if not self._released:  # every file out of the process-wide table of local bindings (it holds the park)
+            for fc in self.files.values():
+                fc.bindings.release()
         for p in paths:
             fc = self.files.get(p)
             if fc is not None:
-                fc.bindings.release()  # out of the process-wide table of local bindings, with its spill file
                 self.files[p] = fc.released()
         self._resolver = None
         self._released = True
