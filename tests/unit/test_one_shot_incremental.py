@@ -175,3 +175,22 @@ def test_extraction_cache_keeps_only_what_the_index_references(tmp_path: Path) -
         store.close()
     assert after == held  # the old version of repo.py, impl.py and the foreign version are gone
     assert len(after) == N_FILES - 1
+
+
+def test_a_record_of_unhashable_or_malformed_tokens_binds_the_whole_tree(tmp_path: Path) -> None:
+    """A hand-edited (or bit-flipped) bind state whose packed record unpickles to a tuple that is no
+    tuple of tokens (a list inside, a bare string, a token of the wrong length): the run binds every
+    file, exactly, instead of failing with ``TypeError: unhashable type`` or binding with a record
+    no token can match."""
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    for bad in [(["name", "app/repo.py", "Repo"],), ("name",), (("name", "app/repo.py"),),
+                (("name", "app/repo.py", ["Repo"]),)]:
+        records = load_bind_state(bind)
+        assert records is not None
+        records.deps["app/service.py"] = pickle.dumps(bad)
+        save_bind_state(bind, records)
+        _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", f"store{len(repr(bad))}")})  # an interface edit
+        report = _index(src, db, state)
+        assert (report.files_changed, report.files_resolved) == (1, N_FILES), bad
+        assert dump(db) == _full(tmp_path, src)
