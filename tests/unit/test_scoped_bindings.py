@@ -161,3 +161,17 @@ def test_the_index_is_the_same_with_bindings_parked_held_or_read_back_for_every_
         "app/use.go(0) -> app/service.Service.run(1) [inferred]",
         "app/use.go(0) -> app/service.helper(0) [exact]",
     ]
+
+
+def test_a_finished_run_holds_no_local_table_nor_its_spill_file(tmp_path) -> None:
+    """Once a one-shot run released its files (:meth:`RepositoryResolver.release`), the process-wide
+    table of open files holds none of them: their local tables and, through their parked lists, the
+    run's spill file (an open file in the state folder) must not outlive the run in a long-lived
+    process (``ripple index --all``, the language server indexing a folder)."""
+    root = tmp_path / "src"
+    for rel, text in APP.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    before = {id(sb) for sb in bindings_module.held_tables()}  # other tests' files, if any
+    _index(root, tmp_path / "x.db")
+    assert [sb for sb in bindings_module.held_tables() if id(sb) not in before] == []
