@@ -26,7 +26,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from indexer.model import Binding
 from indexer.parked import ParkedList
 
-__all__ = ["OPEN_FILES", "ScopedBindings", "Key"]
+__all__ = ["OPEN_FILES", "ScopedBindings", "Key", "held_tables"]
 
 Key = tuple[str | None, str]
 """``(scope qualname or None for module level, bound name)``."""
@@ -37,6 +37,12 @@ first). Binding a file reads its own table many times and other files' rarely.""
 
 _open: OrderedDict[int, ScopedBindings] = OrderedDict()
 _open_lock = threading.Lock()
+
+
+def held_tables() -> tuple[ScopedBindings, ...]:
+    """The files' bindings whose local table the process holds now (least recently built first)."""
+    with _open_lock:
+        return tuple(_open.values())
 
 
 def _table(bindings: Iterator[Binding] | Sequence[Binding], keep: Collection[str | None] | None,

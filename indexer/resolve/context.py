@@ -209,7 +209,12 @@ class FileCtx:
         """A copy keeping only what a run's write stage and report read once every file is bound:
         ``repo``, ``rules``, ``path``, ``lang``, ``module_key``, ``checksum``, ``size`` and an
         extraction holding only its path, language, package, errors, ``partial`` and ``id_path`` (no
-        definitions, imports, bindings, lookups). Nothing can be resolved or chunked through it."""
+        definitions, imports, bindings, lookups). Nothing can be resolved or chunked through it. This
+        file's local-binding table leaves the process-wide table of open files
+        (:meth:`~indexer.resolve.bindings.ScopedBindings.release`)."""
+        held = self.__dict__.get("bindings")  # a released copy has none
+        if held is not None:  # its local table leaves the process-wide LRU (and with it the spill file)
+            held.release()
         out = FileCtx.__new__(FileCtx)
         out.repo, out.rules, out.path, out.lang = self.repo, self.rules, self.path, self.lang
         out.module_key, out.checksum, out.size = self.module_key, self.checksum, self.size
