@@ -194,3 +194,19 @@ def test_a_record_of_unhashable_or_malformed_tokens_binds_the_whole_tree(tmp_pat
         report = _index(src, db, state)
         assert (report.files_changed, report.files_resolved) == (1, N_FILES), bad
         assert dump(db) == _full(tmp_path, src)
+
+
+def test_a_bind_state_missing_a_files_record_binds_the_whole_tree(tmp_path: Path) -> None:
+    """Every file the index holds has a record (its output read nothing: an empty one). A state
+    whose checksums name a file without a record (edited by hand, or cut short) cannot say whether
+    that file reads what an edit changed: an interface edit binds every file, exactly."""
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    records = load_bind_state(bind)
+    assert records is not None and set(records.deps) == set(records.checksums)
+    del records.deps["app/service.py"]  # reads app/repo.py's Repo
+    save_bind_state(bind, records)
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store")})  # an interface edit
+    report = _index(src, db, state)
+    assert dump(db) == _full(tmp_path, src)  # the reader of Repo.save is bound again
+    assert (report.files_changed, report.files_resolved) == (1, N_FILES)
