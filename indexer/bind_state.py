@@ -53,7 +53,8 @@ class BindState:
 
 def load_bind_state(path: Path) -> BindState | None:
     """The records saved at ``path``, or ``None`` when there are none or they cannot be read (a
-    damaged or foreign file is logged and ignored, never raised)."""
+    damaged or foreign file is logged and ignored, never raised; so is one lacking the record of a
+    file its checksums name)."""
     try:
         with open(path, "rb") as fh:
             data = pickle.load(fh)
@@ -67,6 +68,11 @@ def load_bind_state(path: Path) -> BindState | None:
     _, key, checksums, deps, link_deps = data
     if not (isinstance(key, str) and isinstance(checksums, dict) and isinstance(deps, dict)
             and isinstance(link_deps, (set, frozenset)) and all(isinstance(d, (tuple, bytes)) for d in deps.values())):
+        return None
+    if not checksums.keys() <= deps.keys():
+        # Every file the index held has a record (an empty one when its output read nothing): a file
+        # without one would never count as a reader of what a later edit changes.
+        log.info("bind records %s lack the record of a file: ignored", path)
         return None
     return BindState(key, checksums, deps, set(link_deps))
 
