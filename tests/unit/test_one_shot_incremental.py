@@ -210,3 +210,23 @@ def test_a_bind_state_missing_a_files_record_binds_the_whole_tree(tmp_path: Path
     report = _index(src, db, state)
     assert dump(db) == _full(tmp_path, src)  # the reader of Repo.save is bound again
     assert (report.files_changed, report.files_resolved) == (1, N_FILES)
+
+
+def test_a_byte_flipped_in_a_saved_record_binds_the_whole_tree(tmp_path: Path) -> None:
+    """Damage that still unpickles (one byte of a path inside a file's packed record, as a bad
+    sector or a stray write would leave it): the file still loads and the record reads as tokens,
+    only not the tokens written. The run must not trust it: an interface edit binds every file,
+    exactly."""
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    records = load_bind_state(bind)
+    assert records is not None
+    record = records.deps["app/service.py"]
+    assert isinstance(record, bytes) and b"app/repo.py" in record
+    raw = bind.read_bytes()
+    at = raw.index(record)
+    bind.write_bytes(raw[:at] + record.replace(b"app/repo.py", b"app/repx.py") + raw[at + len(record):])
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store")})  # an interface edit
+    report = _index(src, db, state)
+    assert dump(db) == _full(tmp_path, src)
+    assert (report.files_changed, report.files_resolved) == (1, N_FILES)
