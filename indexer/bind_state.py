@@ -11,13 +11,15 @@ them over only when the index still holds exactly those checksums under the same
 else (another process wrote the index since, a newer indexer, a changed configuration, a damaged
 file) makes it bind the whole tree as before, so the records can cost time, never exactness.
 
-The file is a pickle of plain tuples, strings and dicts, written to a temporary file and renamed
+The file is a pickle of plain tuples, strings and dicts (the records one pickle beside its SHA-256:
+a record whose bytes changed may still unpickle as tokens, only not those written), written to a temporary file and renamed
 (a reader sees the old or the new one, never half); it lives in the user's cache folder like the
 extraction cache, never in the workspace.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import pickle
@@ -31,9 +33,10 @@ __all__ = ["BindState", "load_bind_state", "save_bind_state", "discard_bind_stat
 
 log = logging.getLogger(__name__)
 
-FORMAT = 2
+FORMAT = 3
 """Version of the file's layout: a file of another layout is ignored (2: a file's record may be its
-tokens packed, :func:`indexer.resolve.tracking.pack_deps`)."""
+tokens packed, :func:`indexer.resolve.tracking.pack_deps`; 3: the records are one pickle kept with
+its SHA-256, so that damage which still unpickles is refused, not trusted)."""
 
 
 @dataclass(slots=True)
@@ -53,7 +56,8 @@ class BindState:
 
 def load_bind_state(path: Path) -> BindState | None:
     """The records saved at ``path``, or ``None`` when there are none or they cannot be read (a
-    damaged or foreign file is logged and ignored, never raised)."""
+    damaged or foreign file is logged and ignored, never raised; so is one lacking the record of a
+    file its checksums name)."""
     try:
         with open(path, "rb") as fh:
             data = pickle.load(fh)
@@ -62,11 +66,26 @@ def load_bind_state(path: Path) -> BindState | None:
     except Exception as exc:  # truncated, foreign, unreadable: the run binds the whole tree
         log.info("bind records %s unreadable (%s): ignored", path, exc)
         return None
-    if not (isinstance(data, tuple) and len(data) == 5 and data[0] == FORMAT):
+    if not (isinstance(data, tuple) and len(data) == 3 and data[0] == FORMAT and isinstance(data[2], bytes)):
         return None
-    _, key, checksums, deps, link_deps = data
+    if hashlib.sha256(data[2]).hexdigest() != data[1]:  # changed bytes that still unpickle
+        log.info("bind records %s damaged (digest differs): ignored", path)
+        return None
+    try:
+        body = pickle.loads(data[2])
+    except Exception as exc:  # written whole, digest and all, by something else: ignored as well
+        log.info("bind records %s unreadable (%s): ignored", path, exc)
+        return None
+    if not (isinstance(body, tuple) and len(body) == 4):
+        return None
+    key, checksums, deps, link_deps = body
     if not (isinstance(key, str) and isinstance(checksums, dict) and isinstance(deps, dict)
             and isinstance(link_deps, (set, frozenset)) and all(isinstance(d, (tuple, bytes)) for d in deps.values())):
+        return None
+    if not checksums.keys() <= deps.keys():
+        # Every file the index held has a record (an empty one when its output read nothing): a file
+        # without one would never count as a reader of what a later edit changes.
+        log.info("bind records %s lack the record of a file: ignored", path)
         return None
     return BindState(key, checksums, deps, set(link_deps))
 
@@ -77,9 +96,9 @@ def save_bind_state(path: Path, state: BindState) -> None:
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        body = pickle.dumps((state.key, state.checksums, state.deps, state.link_deps), protocol=pickle.HIGHEST_PROTOCOL)
         with open(tmp, "wb") as fh:
-            pickle.dump((FORMAT, state.key, state.checksums, state.deps, state.link_deps), fh,
-                        protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((FORMAT, hashlib.sha256(body).hexdigest(), body), fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except OSError as exc:
         log.warning("could not save %s: %s", path, exc)

@@ -36,6 +36,7 @@ from lsp_server.cli_similar import similar
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.languages import language_names
+from indexer.parked import ParkedDataError
 from indexer.run import IndexOptions, IndexReport
 from indexer.pipeline import index_repository
 from indexer.registry import branch_identity, refresh_counts
@@ -169,6 +170,11 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
         sys.exit(130)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    except ParkedDataError as exc:  # the run's temporary file in the state folder changed under it
+        raise click.ClickException(
+            f"{exc}: a temporary file of this run in {state_dir(db_path)} was changed or removed while it ran; "
+            f"{db_path} holds the index as it was before this run or as this run committed it; run `ripple index` "
+            "again") from exc
     except OSError as exc:  # the state folder (journal, cache, lock) beside the index
         raise click.ClickException(os_error_message(exc, state_dir(db_path))) from exc
     finally:

@@ -39,9 +39,10 @@ _open: OrderedDict[int, ScopedBindings] = OrderedDict()
 _open_lock = threading.Lock()
 
 
-def held_tables() -> int:
-    """How many files' local-binding tables this process holds now (at most :data:`OPEN_FILES`)."""
-    return len(_open)
+def held_tables() -> tuple[ScopedBindings, ...]:
+    """The files' bindings whose local table the process holds now (least recently built first)."""
+    with _open_lock:
+        return tuple(_open.values())
 
 
 def _table(bindings: Iterator[Binding] | Sequence[Binding], keep: Collection[str | None] | None,

@@ -59,15 +59,21 @@ def pack_deps(deps: Deps) -> bytes:
 
 def record_tokens(record: Record) -> Deps:
     """The tokens of ``record`` (a tuple as it is; :func:`pack_deps`'s bytes unpickled). Raises
-    ``ValueError`` when the bytes are no pickle of a tuple of tokens."""
-    if not isinstance(record, bytes):
-        return record
-    try:
-        deps = pickle.loads(zlib.decompress(record))
-    except Exception as exc:  # damaged bytes: say so instead of binding with wrong records
-        raise ValueError(f"dependency record unreadable: {exc}") from exc
+    ``ValueError`` when it is no tuple of tokens (three strings each): a saved record damaged or
+    edited by hand, which must bind every file rather than fail (``unhashable type``) or match
+    nothing."""
+    if isinstance(record, bytes):
+        try:
+            deps = pickle.loads(zlib.decompress(record))
+        except Exception as exc:  # damaged bytes: say so instead of binding with wrong records
+            raise ValueError(f"dependency record unreadable: {exc}") from exc
+    else:
+        deps = record
     if not isinstance(deps, tuple):
         raise ValueError(f"dependency record is a {type(deps).__name__}, not a tuple of tokens")
+    for t in deps:
+        if not (type(t) is tuple and len(t) == 3 and type(t[0]) is str and type(t[1]) is str and type(t[2]) is str):
+            raise ValueError(f"dependency record holds {t!r:.80}, not a token (three strings)")
     return deps
 
 

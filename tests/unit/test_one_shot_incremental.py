@@ -190,3 +190,58 @@ def test_a_packed_record_reads_back_as_its_tokens_and_damage_is_an_error() -> No
     for damaged in (packed[:-3], b"not zlib", not_a_tuple):
         with pytest.raises(ValueError, match="dependency record"):
             record_tokens(damaged)
+
+
+def test_a_record_of_unhashable_or_malformed_tokens_binds_the_whole_tree(tmp_path: Path) -> None:
+    """A hand-edited (or bit-flipped) bind state whose packed record unpickles to a tuple that is no
+    tuple of tokens (a list inside, a bare string, a token of the wrong length): the run binds every
+    file, exactly, instead of failing with ``TypeError: unhashable type`` or binding with a record
+    no token can match."""
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    for bad in [(["name", "app/repo.py", "Repo"],), ("name",), (("name", "app/repo.py"),),
+                (("name", "app/repo.py", ["Repo"]),)]:
+        records = load_bind_state(bind)
+        assert records is not None
+        records.deps["app/service.py"] = pack_deps(bad)
+        save_bind_state(bind, records)
+        _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", f"store{len(repr(bad))}")})  # an interface edit
+        report = _index(src, db, state)
+        assert (report.files_changed, report.files_resolved) == (1, N_FILES), bad
+        assert dump(db) == _full(tmp_path, src)
+
+
+def test_a_bind_state_missing_a_files_record_binds_the_whole_tree(tmp_path: Path) -> None:
+    """Every file the index holds has a record (its output read nothing: an empty one). A state
+    whose checksums name a file without a record (edited by hand, or cut short) cannot say whether
+    that file reads what an edit changed: an interface edit binds every file, exactly."""
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    records = load_bind_state(bind)
+    assert records is not None and set(records.deps) == set(records.checksums)
+    del records.deps["app/service.py"]  # reads app/repo.py's Repo
+    save_bind_state(bind, records)
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store")})  # an interface edit
+    report = _index(src, db, state)
+    assert dump(db) == _full(tmp_path, src)  # the reader of Repo.save is bound again
+    assert (report.files_changed, report.files_resolved) == (1, N_FILES)
+
+
+def test_a_byte_flipped_in_a_saved_record_binds_the_whole_tree(tmp_path: Path) -> None:
+    """Damage that still unpickles (one byte of a path inside a file's packed record, as a bad
+    sector or a stray write would leave it): the file still loads and the record reads as tokens,
+    only not the tokens written. The run must not trust it: an interface edit binds every file,
+    exactly."""
+    src, db, state = _setup(tmp_path)
+    bind = next(state.glob("bind-*.pickle"))
+    records = load_bind_state(bind)
+    assert records is not None
+    record = records.deps["app/service.py"]
+    assert isinstance(record, bytes) and ("name", "app/repo.py", "Repo") in record_tokens(record)
+    raw = bind.read_bytes()
+    at = raw.index(record) + len(record) // 2
+    bind.write_bytes(raw[:at] + bytes([raw[at] ^ 1]) + raw[at + 1:])
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store")})  # an interface edit
+    report = _index(src, db, state)
+    assert dump(db) == _full(tmp_path, src)
+    assert (report.files_changed, report.files_resolved) == (1, N_FILES)
