@@ -73,6 +73,7 @@ _DEF_TEXT = ("kind", "name", "parent", "return_type", "field_type", "inferred_re
              "receiver_type", "accessor_of")
 """Definition fields interned (the qualname and signature are mostly unique: left as they are)."""
 _DEF_LISTS = ("modifiers", "decorators", "bases", "implements", "returned_refs")
+_PARAM_TEXT = ("name", "type")
 _IMPORT_TEXT = ("local", "module", "name")
 _EXPORT_TEXT = ("exported", "local", "module", "name")
 
@@ -96,17 +97,14 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
             v = getattr(obj, name, None)
             if type(v) is list and not v:
                 setattr(obj, name, EMPTY)
-    intern = sys.intern
     for d in ex.definitions:
         _intern_fields(d, _DEF_TEXT)
         for name in _DEF_LISTS:
             items = getattr(d, name)
             if items and type(items) is list:
-                items[:] = [intern(x) if type(x) is str else x for x in items]
+                items[:] = [sys.intern(x) if type(x) is str else x for x in items]
         for p in d.params:
-            p.name = intern(p.name)
-            if type(p.type) is str:
-                p.type = intern(p.type)
+            _intern_fields(p, _PARAM_TEXT)
         if d.docstring:
             d.docstring = ELIDED_DOCSTRING
     for imp in ex.imports:

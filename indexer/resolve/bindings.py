@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from indexer.model import Binding
 from indexer.parked import ParkedList
@@ -45,13 +45,12 @@ def held_tables() -> tuple[ScopedBindings, ...]:
         return tuple(_open.values())
 
 
-def _table(bindings: Iterator[Binding] | Sequence[Binding], keep: Collection[str | None] | None,
-           drop: Collection[str | None] | None) -> dict[Key, list[Binding]]:
-    """``bindings`` grouped by ``(scope, name)`` in their order, only those whose scope is in
-    ``keep`` (when given) and not in ``drop`` (when given)."""
+def _table(bindings: Iterable[Binding], exposed: Collection[str | None], local: bool) -> dict[Key, list[Binding]]:
+    """``bindings`` grouped by ``(scope, name)`` in their order: those of the ``exposed`` scopes, or
+    (``local``) those of every other scope."""
     table: defaultdict[Key, list[Binding]] = defaultdict(list)
     for b in bindings:
-        if (keep is None or b.scope in keep) and (drop is None or b.scope not in drop):
+        if (b.scope in exposed) is not local:
             table[(b.scope, b.name)].append(b)
     return dict(table)
 
@@ -72,7 +71,7 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
     def __init__(self, bindings: Sequence[Binding], exposed: Collection[str | None]) -> None:
         self.exposed = frozenset(exposed)
         items = list(bindings)  # a parked list is read back once here
-        self.hot = _table(items, self.exposed, None)
+        self.hot = _table(items, self.exposed, local=False)
         """The bindings of the exposed scopes, by key."""
         self.visible: list[Binding] = [b for b in items if b.scope in self.exposed or b.how == "reverse"]
         """The bindings other files may read, in source order: those of exposed scopes and every
@@ -82,7 +81,7 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
         """Where the local bindings are read from (``None``: the file has none)."""
         self._local: dict[Key, list[Binding]] | None = None
         if local and not isinstance(bindings, ParkedList):  # nothing on disk: keep them all
-            self._local = _table(items, None, self.exposed)
+            self._local = _table(items, self.exposed, local=True)
 
     @property
     def parked(self) -> bool:
@@ -95,7 +94,7 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
             return table
         if self.source is None:
             return {}
-        table = _table(self.source, None, self.exposed)
+        table = _table(self.source, self.exposed, local=True)
         with _open_lock:
             self._local = table
             _open[id(self)] = self

@@ -442,7 +442,7 @@ class RepositoryResolver:
         if self._readers_stale:
             self._deps[path] = pack_deps(deps)
             return
-        for token in record_tokens(self._deps.get(path, ())):
+        for token in self._deps.get(path, ()):  # tokens: dependents() unpacked every record
             readers = self._readers.get(token)
             if readers is not None:
                 readers.discard(path)
