@@ -213,13 +213,13 @@ def extract_file_packed(args: tuple[SourceFile, str, str, int, bool, str | None]
 
 
 BUDGET_BASE_S = 10.0
-"""Time budget of every file's extraction (seconds), plus :data:`BUDGET_PER_MB_S` per MB of source."""
+"""Time budget of every file's extraction (CPU seconds of the extracting thread), plus :data:`BUDGET_PER_MB_S` per MB of source."""
 BUDGET_PER_MB_S = 60.0
-"""Time budget per MB of source (seconds); real files need a few seconds per MB on a loaded machine."""
+"""Time budget per MB of source (CPU seconds); real files need well under a second per MB."""
 
 
 def time_budget(size: int) -> float:
-    """Seconds one file of ``size`` bytes may spend in its extractor's queries."""
+    """CPU seconds one file of ``size`` bytes may spend in its extractor's queries."""
     return BUDGET_BASE_S + BUDGET_PER_MB_S * size / 1_000_000
 
 

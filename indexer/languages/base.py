@@ -123,9 +123,12 @@ class Budget:
     * **width of errors**: an ERROR node with more than :data:`MAX_ERROR_CHILDREN` children (50,000
       unclosed ``(``) is left out the same way: tree-sitter's query cursor spends time quadratic in
       that width; ``partial`` becomes ``"syntax_errors"``;
-    * **time**: once ``deadline`` (``time.monotonic()``) has passed, queries return nothing
-      (``partial``: ``"time_budget"``). The check is made before each query, not inside one:
-      tree-sitter 0.26's progress callback crashes the interpreter on some queries.
+    * **time**: once ``deadline`` (the extracting thread's CPU time, ``time.thread_time()``) has
+      passed, queries return nothing (``partial``: ``"time_budget"``). CPU, not wall time: the budget
+      bounds what a file costs, so a file is cut the same on a loaded machine as on an idle one (a
+      wall-clock budget cut ordinary files short under load and made the index depend on it). The
+      check is made before each query, not inside one: tree-sitter 0.26's progress callback crashes
+      the interpreter on some queries.
 
     What was matched before the cut is kept: the file is indexed as far as it got."""
 
@@ -137,7 +140,7 @@ class Budget:
 
     def expired(self) -> bool:
         """Whether the time is up (and if so, say so in ``partial``)."""
-        if time.monotonic() > self.deadline:
+        if time.thread_time() > self.deadline:
             self.partial = "time_budget"
             return True
         return False
@@ -160,8 +163,9 @@ _BUDGET: ContextVar[Budget | None] = ContextVar("ripple_extraction_budget", defa
 @contextlib.contextmanager
 def extraction_budget(seconds: float, max_depth: int = MAX_TREE_DEPTH) -> Iterator[Budget]:
     """Run the block's queries (this thread or task) within a :class:`Budget` of ``seconds`` of
-    wall time from now and trees cut at ``max_depth``; read ``partial`` afterwards."""
-    budget = Budget(time.monotonic() + seconds, max_depth)
+    this thread's CPU time from now (``time.thread_time()``) and trees cut at ``max_depth``; read
+    ``partial`` afterwards."""
+    budget = Budget(time.thread_time() + seconds, max_depth)
     token = _BUDGET.set(budget)
     try:
         yield budget

@@ -516,3 +516,23 @@ def test_time_budget_cuts_extraction_and_says_so() -> None:
     with extraction_budget(60) as budget:
         ex = extractor_for_path("m.py").extract("m.py", src)
     assert budget.partial is None and [d.name for d in ex.definitions] == ["f"]
+
+
+def test_time_budget_counts_the_threads_cpu_not_the_wall_clock() -> None:
+    """A loaded machine (the thread waiting, not working) cuts nothing; work does."""
+    import time
+
+    from indexer.languages import extractor_for_path
+    from indexer.languages.base import extraction_budget
+
+    src = b"def f():\n    g()\n"
+    with extraction_budget(0.3) as budget:
+        time.sleep(0.6)  # wall time passes, no CPU is spent
+        ex = extractor_for_path("m.py").extract("m.py", src)
+    assert budget.partial is None and [d.name for d in ex.definitions] == ["f"]
+    with extraction_budget(0.3) as budget:
+        start = time.thread_time()
+        while time.thread_time() - start < 0.4:  # the thread's own CPU spent
+            pass
+        ex = extractor_for_path("m.py").extract("m.py", src)
+    assert budget.partial == "time_budget" and ex.definitions == []
