@@ -46,9 +46,13 @@ class Def:
     d: Definition
     file: FileCtx
     members: dict[str, list[Def]] = field(default_factory=dict)
-    bases: list[Def] | None = None
+    bases: list[Def] | tuple[Def, ...] | None = None
+    """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
+    ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""
     external_base: bool = False
-    subclasses: list[Def] = field(default_factory=list)
+    subclasses: list[Def] | tuple[()] = ()
+    """Its direct subclasses: the shared empty tuple until one is linked, then a list (most
+    definitions are no class's base: an empty list each cost 1.6 MiB per 1,000 files)."""
     bases_deps: Deps = ()  # what resolving ``bases`` read (see ClassHierarchy)
 
     @property
