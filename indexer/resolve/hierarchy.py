@@ -150,8 +150,11 @@ class ClassHierarchy:
         if hit is not None:
             self.use_all(hit[1])
             return hit[0]
-        if self._bases_busy or (c.bases is not None and not c.bases):  # no bases: it reads bases(c) only
+        if self._bases_busy:
             return self._compute_mro(c)
+        if c.bases is not None and not c.bases:  # no bases: what _compute_mro would read is bases(c)
+            self.bases(c)
+            return [c]
         out, deps = self.track.tracked(lambda: self._compute_mro(c))
         if len(out) > 1 and not self._bases_busy:  # ``[c]`` alone is one bases() call to make again
             self._mro_memo[id(c)] = (out, deps)
