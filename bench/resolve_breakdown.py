@@ -59,7 +59,7 @@ def release(self, paths):
     for c in [fc for fc in self.files.values()]:
         for rd in c.defs:
             rd.bases = None
-            rd.subclasses = []
+            rd.subclasses = ()  # not []: a new list per definition would be counted against the drop
             rd.bases_deps = ()
     r.classes = None
     r.calls = None

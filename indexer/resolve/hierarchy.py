@@ -35,7 +35,9 @@ class ClassHierarchy:
         self.use = track.use
         self.use_all = track.use_all
         self.resolve_type = resolve_type
-        self._overriders: dict[tuple[int, int], tuple[list[Def], Deps]] = {}
+        self._overriders: dict[int | tuple[int, int], tuple[Sequence[Def], Deps]] = {}
+        """Dispatch targets of the walks that met a subclass, by ``id(method)`` (receiver typed as
+        its class) or ``(id(method), id(receiver class))``; one that met none is computed again."""
         self._c3_memo: dict[int, tuple[list[Def] | None, Deps]] = {}
         self._c3_active: set[int] = set()
         self._mro_memo: dict[int, tuple[list[Def], Deps]] = {}
@@ -45,7 +47,7 @@ class ClassHierarchy:
         watcher, whose later updates ask again). A one-shot run's bounded tracker keeps none: on
         Home Assistant 2024.3.3 the lookup memo held about 15 MiB at the resolve phase's peak
         (418 -> 401 MiB without it) for about 3% of the main process's CPU (docs/benchmarks.md).
-        MROs stay memoised either way (one entry per class)."""
+        MROs stay memoised either way (one entry per class that has bases)."""
         self._bases_busy = 0
         """Classes whose bases are being resolved right now: while any is, an MRO may see one of
         them half-made (its ``bases`` list is filled in place), so nothing is memoised."""
@@ -58,15 +60,12 @@ class ClassHierarchy:
         self._forget_linearisations()
         for fc in files:
             for rd in fc.defs:
-                rd.bases, rd.external_base, rd.subclasses, rd.bases_deps = None, False, [], ()
-        for fc in files:
-            for rd in fc.defs:
-                rd.subclasses = []
+                rd.bases, rd.external_base, rd.subclasses, rd.bases_deps = None, False, (), ()
         for fc in files:
             for rd in fc.defs:
                 if rd.is_type:
                     for base in self.bases(rd):
-                        base.subclasses.append(rd)
+                        _link(base, rd)
         self._link_structural(files)
 
     def _forget_linearisations(self) -> None:
@@ -79,12 +78,12 @@ class ClassHierarchy:
     def _link_structural(self, files: Sequence[FileCtx]) -> None:
         """Drop the previous implicit implementations from ``subclasses`` and link them anew."""
         for iface, t in self.structural.pairs:
-            iface.subclasses = [x for x in iface.subclasses if x is not t]
+            _unlink(iface, t)
         self.structural = structural_links(files, self.bases)
         added = []
         for iface, t in self.structural.pairs:
             if all(x is not t for x in iface.subclasses):  # not already a declared subclass
-                iface.subclasses.append(t)
+                _link(iface, t)
                 added.append((iface, t))
         self.structural.pairs = added
 
@@ -95,7 +94,7 @@ class ClassHierarchy:
         self._forget_linearisations()
         for rd in dead:
             for base in rd.bases or ():
-                base.subclasses = [x for x in base.subclasses if x is not rd]
+                _unlink(base, rd)
         dead_ids = {id(rd) for rd in dead}
         renew = []
         for fc in files:
@@ -104,33 +103,34 @@ class ClassHierarchy:
                     renew.append(rd)
                 elif not tokens.isdisjoint(rd.bases_deps) or any(id(b) in dead_ids for b in rd.bases):
                     for base in rd.bases:
-                        base.subclasses = [x for x in base.subclasses if x is not rd]
+                        _unlink(base, rd)
                     rd.bases, rd.external_base, rd.bases_deps = None, False, ()
                     renew.append(rd)
         for rd in renew:
             for base in self.bases(rd):
-                base.subclasses.append(rd)
+                _link(base, rd)
         self._link_structural(files)
 
-    def bases(self, c: Def) -> list[Def]:
-        """The repository classes ``c`` extends or implements, in declaration order."""
+    def bases(self, c: Def) -> Sequence[Def]:
+        """The repository classes ``c`` extends or implements, in declaration order (a tuple once
+        resolved; the list being filled while they are, which a cycle back to ``c`` sees)."""
         if c.bases is None:
-            c.bases = []
+            c.bases = making = []
             self._bases_busy += 1
             try:
-                _, c.bases_deps = self.track.tracked(lambda: self._compute_bases(c))
+                _, c.bases_deps = self.track.tracked(lambda: self._compute_bases(c, making))
             finally:
                 self._bases_busy -= 1
+            c.bases = tuple(making) if making else ()  # exact size; the empty tuple is shared
         self.use(("name", c.file.path, c.d.name))
         self.use_all(c.bases_deps)
         return c.bases
 
-    def _compute_bases(self, c: Def) -> None:
-        assert c.bases is not None
+    def _compute_bases(self, c: Def, making: list[Def]) -> None:
         for text in (*c.d.bases, *c.d.implements):
             t = self.resolve_type(c.file, c.d.parent, text)
             if isinstance(t, ClassV) and t.c is not c:
-                c.bases.append(t.c)
+                making.append(t.c)
             elif base_type(text) not in ("object", "Object"):
                 c.external_base = True
 
@@ -143,16 +143,20 @@ class ClassHierarchy:
 
         Memoised per class with what computing it read (passed on to each caller's frame as a
         recomputation would record it) until :meth:`reset` / :meth:`renew` change any bases; an MRO
-        computed while some class's bases are being resolved is not kept (it may see them half-made).
-        The list returned is shared: callers must not change it."""
+        computed while some class's bases are being resolved is not kept (it may see them half-made),
+        nor that of a class without bases (``[c]``: one :meth:`bases` call, as cheap as a hit). The
+        list returned may be shared: callers must not change it."""
         hit = self._mro_memo.get(id(c))
         if hit is not None:
             self.use_all(hit[1])
             return hit[0]
         if self._bases_busy:
             return self._compute_mro(c)
+        if c.bases is not None and not c.bases:  # no bases: what _compute_mro would read is bases(c)
+            self.bases(c)
+            return [c]
         out, deps = self.track.tracked(lambda: self._compute_mro(c))
-        if not self._bases_busy:
+        if len(out) > 1 and not self._bases_busy:  # ``[c]`` alone is one bases() call to make again
             self._mro_memo[id(c)] = (out, deps)
         return out
 
@@ -287,23 +291,25 @@ class ClassHierarchy:
                 out.extend(fc.by_qualname.get(qualname, ()))
         return out
 
-    def overriders(self, m: Def, below: Def | None = None) -> list[Def]:
+    def overriders(self, m: Def, below: Def | None = None) -> Sequence[Def]:
         """Methods in subclasses (transitively) of ``below`` — by default ``m``'s class — with
         ``m``'s name and a compatible arity: the targets dynamic dispatch may reach through a call
         to ``m`` on a receiver typed ``below``. (A receiver typed ``Child`` that inherits ``m`` from
         ``Base`` never reaches the override in ``Child``'s sibling.) Subclasses more than
         :data:`MAX_HIERARCHY_DEPTH` levels below are not followed."""
-        ck = (id(m), id(below))
+        ck = id(m) if below is None else (id(m), id(below))
         cached = self._overriders.get(ck)
         if cached is not None:
             self.use_all(cached[1])
             return cached[0]
-        out, deps = self.track.tracked(lambda: self._compute_overriders(m, below))
-        self._overriders[ck] = (out, deps)
+        out: list[Def] = []
+        met, deps = self.track.tracked(lambda: self._compute_overriders(m, below, out))
+        if met:  # a walk that met no subclass is a few reads: made again, not kept (most are)
+            self._overriders[ck] = (out or (), deps)
         return out
 
-    def _compute_overriders(self, m: Def, below: Def | None) -> list[Def]:
-        out: list[Def] = []
+    def _compute_overriders(self, m: Def, below: Def | None, out: list[Def]) -> bool:
+        """Fill ``out``; whether a subclass was met."""
         use = self.use
         use(("name", m.file.path, m.d.name))
         if below is None:
@@ -330,7 +336,21 @@ class ClassHierarchy:
                         out.append(o)
                 if level < MAX_HIERARCHY_DEPTH:
                     stack.extend((x, level + 1) for x in s.subclasses)
-        return out
+            return bool(seen)
+        return False
+
+
+def _link(base: Def, sub: Def) -> None:
+    """Add ``sub`` to ``base``'s subclasses (a list made at the first)."""
+    if base.subclasses:
+        base.subclasses.append(sub)
+    else:
+        base.subclasses = [sub]
+
+
+def _unlink(base: Def, sub: Def) -> None:
+    """Remove ``sub`` from ``base``'s subclasses (back to the shared empty tuple when none is left)."""
+    base.subclasses = [x for x in base.subclasses if x is not sub] or ()
 
 
 def same_arity(a: Definition, b: Definition) -> bool:

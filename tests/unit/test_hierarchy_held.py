@@ -1,0 +1,163 @@
+"""What the class hierarchy (indexer.resolve.hierarchy) holds per definition after a resolve: bases as
+exact-size tuples (the empty one shared), subclasses as the shared empty tuple until one is linked,
+no MRO kept for a class without bases, no dispatch walk kept that met no subclass; each answers and
+records what computing it does, and an update unlinks a subclass back to the empty tuple."""
+
+from __future__ import annotations
+
+import hashlib
+
+from indexer.languages import extractor_for_path
+from indexer.resolve.repository import RepositoryResolver, resolve_repository
+from tests.resolution_harness import edges, split_fixture
+
+FIXTURE = """
+# --- path: pkg/__init__.py ---
+# --- path: pkg/shapes.py ---
+class Shape:
+    def area(self):
+        return 0
+
+
+class Square(Shape):
+    def area(self):
+        return 4
+
+
+class Lonely:
+    def area(self):
+        return 1
+
+
+def measure(s: Shape):
+    return s.area()
+
+
+def alone(x: Lonely):
+    return x.area()
+"""
+
+
+def _extract(fixture: str) -> list:
+    out = []
+    for path, source in split_fixture(fixture).items():
+        data = source.encode()
+        out.append((extractor_for_path(path).extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    return out
+
+
+def _def(live: RepositoryResolver, qualname: str):
+    (rd,) = live.files["pkg/shapes.py"].by_qualname[qualname]
+    return rd
+
+
+def _resolved(budget: int | None) -> RepositoryResolver:
+    live = RepositoryResolver("t")
+    live.memo_budget = budget
+    live.update(_extract(FIXTURE))
+    live.resolve(sorted(live.files))
+    return live
+
+
+def test_bases_are_tuples_and_subclasses_empty_tuples_until_linked():
+    live = _resolved(100)
+    shape, square, lonely = _def(live, "Shape"), _def(live, "Square"), _def(live, "Lonely")
+    assert shape.bases == () and type(shape.bases) is tuple
+    assert type(square.bases) is tuple and square.bases == (shape,)
+    assert shape.subclasses == [square] and type(shape.subclasses) is list
+    for rd in (square, lonely, _def(live, "Shape.area"), _def(live, "measure")):
+        assert rd.subclasses == () and type(rd.subclasses) is tuple
+    # A function is no class: its bases are never resolved.
+    assert _def(live, "measure").bases is None
+
+
+def test_no_mro_kept_for_a_class_without_bases_and_it_records_the_same_reads():
+    live = _resolved(100)
+    r = live._current()
+    classes = r.classes
+    shape, square = _def(live, "Shape"), _def(live, "Square")
+    got, reads = r.track.tracked(lambda: classes.mro(shape))
+    plain, plain_reads = r.track.tracked(lambda: classes._compute_mro(shape))
+    assert got == plain == [shape] and set(reads) == set(plain_reads)
+    assert ("name", "pkg/shapes.py", "Shape") in set(reads)
+    assert id(shape) not in classes._mro_memo
+    assert classes.mro(square) == [square, shape] and classes.mro(square) is classes.mro(square)
+    assert id(square) in classes._mro_memo
+
+
+def test_a_dispatch_walk_that_meets_no_subclass_is_not_kept_and_answers_the_same():
+    live = _resolved(100)
+    r = live._current()
+    classes = r.classes
+    base_area, lonely_area = _def(live, "Shape.area"), _def(live, "Lonely.area")
+    square_area = _def(live, "Square.area")
+    classes._overriders.clear()
+    found, reads = r.track.tracked(lambda: classes.overriders(lonely_area))
+    again, again_reads = r.track.tracked(lambda: classes.overriders(lonely_area))
+    assert list(found) == list(again) == [] and set(reads) == set(again_reads)
+    assert ("name", "pkg/shapes.py", "Lonely") in set(reads) and classes._overriders == {}
+    found, reads = r.track.tracked(lambda: classes.overriders(base_area))
+    assert list(found) == [square_area]
+    assert list(classes._overriders) == [id(base_area)]  # keyed by the method alone: no receiver given
+    hit, hit_reads = r.track.tracked(lambda: classes.overriders(base_area))
+    assert list(hit) == [square_area] and set(hit_reads) == set(reads)
+    assert ("name", "pkg/shapes.py", "Square") in set(reads)
+    below, _ = r.track.tracked(lambda: classes.overriders(base_area, _def(live, "Shape")))
+    assert list(below) == [square_area] and (id(base_area), id(_def(live, "Shape"))) in classes._overriders
+    # A receiver typed as the subclass meets no class below it: nothing more is kept.
+    assert list(classes.overriders(square_area, _def(live, "Square"))) == []
+    assert len(classes._overriders) == 2
+
+
+def test_one_shot_and_watcher_bind_the_same_calls():
+    expected = edges(resolve_repository("t", _extract(FIXTURE)))
+    assert "pkg/shapes.measure(1) -> pkg/shapes.Square.area(0) [inferred]" in expected
+    assert not any(e.startswith("pkg/shapes.alone(1) -> pkg/shapes.Square") for e in expected)
+    for budget in (None, 2, 100):
+        live = RepositoryResolver("t")
+        live.memo_budget = budget
+        live.update(_extract(FIXTURE))
+        assert edges(live.resolve(sorted(live.files))) == expected
+
+
+TWO_FILES = """
+# --- path: pkg/__init__.py ---
+# --- path: pkg/base.py ---
+class Shape:
+    def area(self):
+        return 0
+
+
+def measure(s: Shape):
+    return s.area()
+# --- path: pkg/square.py ---
+from pkg.base import Shape
+
+
+class Square(Shape):
+    def area(self):
+        return 4
+"""
+
+
+def test_an_update_that_drops_the_only_subclass_leaves_the_empty_tuple():
+    """``Square`` (in another file) stops extending ``Shape``: ``Shape``'s Def object stays (its file
+    did not change) and is unlinked back to the shared empty tuple; the calls are a full run's."""
+    live = RepositoryResolver("t")
+    live.update(_extract(TWO_FILES))
+    paths = sorted(live.files)
+    before = edges(live.resolve(paths))
+    assert "pkg/base.measure(1) -> pkg/square.Square.area(0) [inferred]" in before
+    (shape,) = live.files["pkg/base.py"].by_qualname["Shape"]
+    assert [x.d.name for x in shape.subclasses] == ["Square"]
+    edited = TWO_FILES.replace("class Square(Shape):", "class Square:")
+    live.update([x for x in _extract(edited) if x[0].path == "pkg/square.py"])
+    after = edges(live.resolve(paths))
+    assert live.files["pkg/base.py"].by_qualname["Shape"] == [shape]
+    assert shape.subclasses == () and type(shape.subclasses) is tuple
+    assert "pkg/base.measure(1) -> pkg/square.Square.area(0) [inferred]" not in after
+    assert after == edges(resolve_repository("t", _extract(edited)))
+    # Extending it again links a new list.
+    live.update([x for x in _extract(TWO_FILES) if x[0].path == "pkg/square.py"])
+    assert edges(live.resolve(paths)) == before
+    assert [x.d.name for x in shape.subclasses] == ["Square"] and type(shape.subclasses) is list
