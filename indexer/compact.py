@@ -20,34 +20,44 @@ one (the ``documented`` node property), the text is in the chunks the worker cut
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
+
+from indexer.model import Param
 
 if TYPE_CHECKING:
     from indexer.model import FileExtraction
 
-__all__ = ["ELIDED_DOCSTRING", "EMPTY", "FrozenEmptyList", "compact_extraction"]
+__all__ = ["ELIDED_DOCSTRING", "EMPTY", "SHARED_LIMIT", "FrozenEmptyList", "FrozenList", "compact_extraction"]
 
 
-class FrozenEmptyList(list):  # type: ignore[type-arg]
-    """An empty ``list`` that cannot change (see the module docstring)."""
+class FrozenList(list):  # type: ignore[type-arg]
+    """A ``list`` that cannot change, shared by the extractions that hold an equal one (see the
+    module docstring): it equals, reprs, pickles and copies (shallow and deep) as a plain list."""
 
     __slots__ = ()
 
     def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("the shared empty list of a compacted extraction cannot change: assign a new list")
+        raise TypeError("the shared list of a compacted extraction cannot change: assign a new list")
 
     append = extend = insert = remove = pop = clear = sort = reverse = _refuse  # type: ignore[assignment]
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse  # type: ignore[assignment]
 
-    def __reduce__(self) -> tuple[type, tuple[()]]:
-        return (list, ())
+    def __reduce__(self) -> tuple[type, tuple[list[Any]]]:
+        return (list, (list(self),))
 
     def __copy__(self) -> list[Any]:
-        return []
+        return list(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
-        return []
+        return copy.deepcopy(list(self), memo)
+
+
+class FrozenEmptyList(FrozenList):
+    """The empty :class:`FrozenList` (see the module docstring)."""
+
+    __slots__ = ()
 
 
 EMPTY = FrozenEmptyList()
@@ -70,12 +80,55 @@ ELIDED_DOCSTRING = "\u2026"
 text is dropped, that there was one is kept."""
 
 _DEF_TEXT = ("kind", "name", "parent", "return_type", "field_type", "inferred_return", "generated",
-             "receiver_type", "accessor_of")
-"""Definition fields interned (the qualname and signature are mostly unique: left as they are)."""
+             "receiver_type", "accessor_of", "signature")
+"""Definition fields interned (the signature too: a file's methods repeat the same headers, a
+generated or templated tree repeats them across files; the qualname is handled apart)."""
 _DEF_LISTS = ("modifiers", "decorators", "bases", "implements", "returned_refs")
+_DEF_POSITIONS = ("start_line", "start_col", "end_line", "end_col", "name_line", "name_col")
 _PARAM_TEXT = ("name", "type")
 _IMPORT_TEXT = ("local", "module", "name")
 _EXPORT_TEXT = ("exported", "local", "module", "name")
+
+SHARED_LIMIT = 1 << 14
+"""Entries each table of shared values (parameters, parameter lists, integers) holds at most: a full
+table starts over (what is shared already stays shared; later equal values share anew), so that a
+long-lived process holds at most a few MiB of values no extraction uses any more."""
+
+_PARAMS: dict[tuple[Any, ...], Param] = {}
+_PARAM_LISTS: dict[tuple[Any, ...], FrozenList] = {}
+_INTS: dict[int, int] = {}
+
+
+def _remember(table: dict[Any, Any], key: Any, value: Any) -> Any:
+    if len(table) >= SHARED_LIMIT:
+        table.clear()
+    table[key] = value
+    return value
+
+
+def _shared_int(v: object) -> object:
+    """One object per integer value above CPython's small-int cache (a line or column > 256 is a new
+    28-byte object in every unpickled definition)."""
+    if type(v) is not int or -5 <= v <= 256:
+        return v
+    return _INTS.get(v) or _remember(_INTS, v, v)
+
+
+def _shared_params(params: list[Param]) -> list[Param]:
+    """The one :class:`FrozenList` of shared :class:`Param` objects equal to ``params`` (whose texts
+    are interned already), or ``params`` itself when an item is no plain :class:`Param` or a field
+    does not hash."""
+    try:
+        keys = tuple((p.name, p.type, p.has_default, p.variadic) for p in params if type(p) is Param)
+        if len(keys) != len(params):
+            return params
+        shared = _PARAM_LISTS.get(keys)
+    except TypeError:  # a field that does not hash: left as it is
+        return params
+    if shared is None:
+        items = [_PARAMS.get(k) or _remember(_PARAMS, k, p) for k, p in zip(keys, params)]
+        shared = _remember(_PARAM_LISTS, keys, FrozenList(items))
+    return shared
 
 
 def _intern_fields(obj: object, names: tuple[str, ...]) -> None:
@@ -87,11 +140,15 @@ def _intern_fields(obj: object, names: tuple[str, ...]) -> None:
 
 def compact_extraction(ex: FileExtraction) -> FileExtraction:
     """Point the empty list fields of ``ex`` and of its definitions at :data:`EMPTY` (in place;
-    lists already shared, non-empty and of other types stay), intern the short texts of its
-    definitions, parameters, imports and exports, and replace each docstring by
-    :data:`ELIDED_DOCSTRING` (see the module docstring). Returns ``ex``. Call it only on a
-    complete extraction in the process that resolves it: a later ``append`` to such a field raises
-    ``TypeError``, and the docstrings' text is gone."""
+    lists already shared, non-empty and of other types stay), intern the short texts and the
+    signatures of its definitions, parameters, imports and exports, share its definitions'
+    parameter lists, parameters and positions with every equal one compacted before (a
+    :class:`FrozenList`; :data:`SHARED_LIMIT`), point a top-level definition's qualname at its
+    (interned) name, and replace each docstring by :data:`ELIDED_DOCSTRING` (see the module
+    docstring). Returns ``ex``. Call it only on a complete extraction in the process that resolves
+    it: a later ``append`` to such a list raises ``TypeError``, a change to a shared
+    :class:`~indexer.model.Param` would change every definition holding it, and the docstrings'
+    text is gone."""
     for obj in (ex, *ex.definitions):
         for name in _list_fields(obj):
             v = getattr(obj, name, None)
@@ -99,16 +156,26 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
                 setattr(obj, name, EMPTY)
     for d in ex.definitions:
         _intern_fields(d, _DEF_TEXT)
+        if d.qualname == d.name:
+            d.qualname = d.name
         for name in _DEF_LISTS:
             items = getattr(d, name)
             if items and type(items) is list:
                 items[:] = [sys.intern(x) if type(x) is str else x for x in items]
-        for p in d.params:
-            _intern_fields(p, _PARAM_TEXT)
+        for name in _DEF_POSITIONS:
+            v = getattr(d, name)
+            if type(v) is int and v > 256:
+                setattr(d, name, _shared_int(v))
+        if d.params and type(d.params) is list:
+            for p in d.params:
+                _intern_fields(p, _PARAM_TEXT)
+            d.params = _shared_params(d.params)
         if d.docstring:
             d.docstring = ELIDED_DOCSTRING
     for imp in ex.imports:
         _intern_fields(imp, _IMPORT_TEXT)
+        if type(imp.line) is int and imp.line > 256:
+            imp.line = _shared_int(imp.line)
     for exp in ex.exports:
         _intern_fields(exp, _EXPORT_TEXT)
     return ex
