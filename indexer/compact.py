@@ -94,7 +94,8 @@ SHARED_LIMIT = 1 << 14
 table starts over (what is shared already stays shared; later equal values share anew), so that a
 long-lived process holds at most a few MiB of values no extraction uses any more."""
 
-_PARAMS: dict[tuple[Any, ...], Param] = {}
+_PARAMS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Param]] = {}
+"""Per parameter key, that key (which the parameter lists' keys share) and the shared parameter."""
 _PARAM_LISTS: dict[tuple[Any, ...], FrozenList] = {}
 _INTS: dict[int, int] = {}
 
@@ -119,15 +120,23 @@ def _shared_params(params: list[Param]) -> list[Param]:
     are interned already), or ``params`` itself when an item is no plain :class:`Param` or a field
     does not hash."""
     try:
-        keys = tuple((p.name, p.type, p.has_default, p.variadic) for p in params if type(p) is Param)
-        if len(keys) != len(params):
-            return params
-        shared = _PARAM_LISTS.get(keys)
+        keys = []
+        for p in params:
+            if type(p) is not Param:
+                return params
+            k = (p.name, p.type, p.has_default, p.variadic)
+            known = _PARAMS.get(k)
+            keys.append(known[0] if known is not None else k)  # a list's key holds the parameters' keys
+        key = tuple(keys)
+        shared = _PARAM_LISTS.get(key)
     except TypeError:  # a field that does not hash: left as it is
         return params
     if shared is None:
-        items = [_PARAMS.get(k) or _remember(_PARAMS, k, p) for k, p in zip(keys, params)]
-        shared = _remember(_PARAM_LISTS, keys, FrozenList(items))
+        items = []
+        for k, p in zip(key, params):
+            known = _PARAMS.get(k) or _remember(_PARAMS, k, (k, p))
+            items.append(known[1])
+        shared = _remember(_PARAM_LISTS, key, FrozenList(items))
     return shared
 
 
