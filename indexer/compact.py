@@ -116,9 +116,9 @@ def _shared_int(v: object) -> object:
 
 
 def _shared_params(params: list[Param]) -> list[Param]:
-    """The one :class:`FrozenList` of shared :class:`Param` objects equal to ``params`` (whose texts
-    are interned already), or ``params`` itself when an item is no plain :class:`Param` or a field
-    does not hash."""
+    """The one :class:`FrozenList` of shared :class:`Param` objects (texts interned) equal to
+    ``params``, or ``params`` itself when an item is no plain :class:`Param` or a field does not
+    hash."""
     try:
         keys = []
         for p in params:
@@ -132,11 +132,16 @@ def _shared_params(params: list[Param]) -> list[Param]:
     except TypeError:  # a field that does not hash: left as it is
         return params
     if shared is None:
-        items = []
+        keys, items = [], []
         for k, p in zip(key, params):
-            known = _PARAMS.get(k) or _remember(_PARAMS, k, (k, p))
+            known = _PARAMS.get(k)
+            if known is None:  # the table's key holds the interned texts, not the ones unpickled
+                _intern_fields(p, _PARAM_TEXT)
+                k = (p.name, p.type, p.has_default, p.variadic)
+                known = _remember(_PARAMS, k, (k, p))
+            keys.append(known[0])
             items.append(known[1])
-        shared = _remember(_PARAM_LISTS, key, FrozenList(items))
+        shared = _remember(_PARAM_LISTS, tuple(keys), FrozenList(items))
     return shared
 
 
@@ -171,13 +176,10 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
             items = getattr(d, name)
             if items and type(items) is list:
                 items[:] = [sys.intern(x) if type(x) is str else x for x in items]
-        for name in _DEF_POSITIONS:
-            v = getattr(d, name)
-            if type(v) is int and v > 256:
-                setattr(d, name, _shared_int(v))
+        if d.end_line > 256 or d.end_col > 256:  # else (almost always) no position is above 256 either
+            for name in _DEF_POSITIONS:
+                setattr(d, name, _shared_int(getattr(d, name)))
         if d.params and type(d.params) is list:
-            for p in d.params:
-                _intern_fields(p, _PARAM_TEXT)
             d.params = _shared_params(d.params)
         if d.docstring:
             d.docstring = ELIDED_DOCSTRING
