@@ -13,9 +13,14 @@ instead of changing every extraction that shares it.
 It also makes the text the resolver holds for every definition, import and export cost once per
 distinct value rather than once per occurrence (a name, type or module text unpickled from a worker
 is a new string object each time: ``self``, ``str``, ``None``, the same module imported by hundreds
-of files; Home Assistant's held strings halve): those fields are interned (``sys.intern``). And a
-docstring becomes :data:`ELIDED_DOCSTRING`: the main process reads only whether a definition has
-one (the ``documented`` node property), the text is in the chunks the worker cut.
+of files; Home Assistant's held strings halve): those fields are interned (``sys.intern``), the
+signatures too. Equal parameter lists (a :class:`FrozenList` of the same :class:`~indexer.model.Param`
+objects), parameters and integers above 256 (positions: a new 28-byte object in every unpickled
+definition) are one object across files, through tables of at most :data:`SHARED_LIMIT` entries
+(the 10-package synthetic monorepo: 15,190 definitions in 600 files hold 3 distinct parameter lists;
+Django 5.2.8: 828 of 12,900); a top-level definition's qualname is its name. And a docstring becomes
+:data:`ELIDED_DOCSTRING`: the main process reads only whether a definition has one (the
+``documented`` node property), the text is in the chunks the worker cut.
 """
 
 from __future__ import annotations
