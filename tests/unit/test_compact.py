@@ -9,8 +9,10 @@ import pickle
 
 import pytest
 
-from indexer.compact import ELIDED_DOCSTRING, EMPTY, compact_extraction
+from indexer import compact
+from indexer.compact import ELIDED_DOCSTRING, EMPTY, FrozenList, compact_extraction
 from indexer.languages import extractor_for_path
+from indexer.model import Param
 from indexer.parked import park_extraction
 from indexer.spill import SpillFile
 
@@ -114,3 +116,65 @@ def test_short_texts_are_one_object_across_extractions_after_compaction():
     assert a.imports[0].module is b.imports[0].module and a.imports[0].local is b.imports[0].local
     # The qualnames (mostly unique) are left alone.
     assert get_a.qualname == get_b.qualname and get_a.qualname is not get_b.qualname
+
+
+def test_parameter_lists_parameters_signatures_and_positions_are_shared_across_extractions():
+    a, b = (pickle.loads(pickle.dumps(_extract())) for _ in range(2))
+    get_a, get_b = (next(d for d in ex.definitions if d.name == "get") for ex in (a, b))
+    assert get_a.params is not get_b.params and get_a.signature is not get_b.signature
+    before = copy.deepcopy(a)
+    compact_extraction(a), compact_extraction(b)
+    # One parameter list object (read-only), holding one Param object, for both files' `get`.
+    assert get_a.params is get_b.params and get_a.params[0] is get_b.params[0]
+    assert type(get_a.params) is FrozenList and get_a.params == [Param("key", "str")]
+    assert get_a.signature is get_b.signature == "def get(self, key: str) -> str"
+    # A top-level definition's qualname is its interned name; a method's is left alone.
+    helper = next(d for d in a.definitions if d.name == "helper")
+    assert helper.qualname is helper.name and get_a.qualname is not get_b.qualname
+    for d in before.definitions:
+        if d.docstring:
+            d.docstring = ELIDED_DOCSTRING
+    assert a == before and repr(a) == repr(before)
+    # It pickles and copies as a plain list of new Params (a copy can change without the others).
+    back = pickle.loads(pickle.dumps(get_a, protocol=pickle.HIGHEST_PROTOCOL))
+    assert type(back.params) is list and back.params == get_a.params and back.params[0] is not get_a.params[0]
+    assert type(copy.copy(get_a.params)) is list and type(copy.deepcopy(get_a.params)) is list
+    assert copy.deepcopy(get_a.params)[0] is not get_a.params[0]
+    with pytest.raises(TypeError, match="cannot change"):
+        get_a.params.append(Param("x"))
+    with pytest.raises(TypeError, match="cannot change"):
+        get_a.params[0:1] = []
+
+
+def test_different_parameters_and_odd_values_are_not_shared():
+    a, b = _extract(), _extract()
+    next(d for d in b.definitions if d.name == "get").params[0].has_default = True
+    compact_extraction(a), compact_extraction(b)
+    get_a, get_b = (next(d for d in ex.definitions if d.name == "get") for ex in (a, b))
+    assert get_a.params is not get_b.params and get_a.params[0] is not get_b.params[0]
+    assert get_a.params == [Param("key", "str")] and get_b.params == [Param("key", "str", True)]
+    # A parameter field that does not hash leaves that list as it was (a plain list).
+    c = _extract()
+    get_c = next(d for d in c.definitions if d.name == "get")
+    get_c.params[0].type = ["str"]  # type: ignore[assignment]
+    compact_extraction(c)
+    assert type(get_c.params) is list and get_c.params == [Param("key", ["str"])]  # type: ignore[list-item]
+
+
+def test_a_full_table_starts_over_and_what_was_shared_stays_equal(monkeypatch):
+    monkeypatch.setattr(compact, "SHARED_LIMIT", 2)
+    monkeypatch.setattr(compact, "_INTS", {})
+    a, b, c = _extract(), _extract(), _extract()
+    for ex, first in ((a, "1000"), (b, "1000"), (c, "3000")):  # new int objects (a literal is one constant)
+        ex.definitions[0].end_line, ex.definitions[1].end_line = int(first), int("2000")
+    assert a.definitions[1].end_line is not b.definitions[1].end_line
+    compact_extraction(a), compact_extraction(b)
+    assert sorted(compact._INTS) == [1000, 2000]
+    assert a.definitions[0].end_line is b.definitions[0].end_line and a.definitions[1].end_line is b.definitions[1].end_line
+    # 3000 finds the table full: it starts over, so c's 2000 is its own object again (and equal).
+    compact_extraction(c)
+    assert sorted(compact._INTS) == [2000, 3000] and c.definitions[1].end_line == 2000
+    assert c.definitions[1].end_line is not a.definitions[1].end_line
+    assert a.definitions[1].end_line is b.definitions[1].end_line == 2000
+    # Small integers are CPython's own objects: never in the table.
+    assert all(d.start_line < 257 for d in c.definitions)
