@@ -9,10 +9,12 @@ these; a language's module system (:class:`indexer.resolve.language.ModuleSystem
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
+from indexer.resolve.multimap import EMPTY
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -40,12 +42,14 @@ EXTERNAL = External()
 
 @dataclass(eq=False, slots=True)
 class Def:
-    """A definition with its id and the file it lives in; classes carry their members."""
+    """A definition with its id and the file it lives in; classes carry their members: per name,
+    the tuple of them in source order (shared by :meth:`~indexer.resolve.hierarchy.ClassHierarchy.lookup`'s
+    answers); a definition without members holds the one shared, read-only empty table."""
 
     id: str
     d: Definition
     file: FileCtx
-    members: dict[str, list[Def]] = field(default_factory=dict)
+    members: Mapping[str, tuple[Def, ...]] = field(default_factory=lambda: EMPTY)  # type: ignore[arg-type]
     bases: list[Def] | None = None
     external_base: bool = False
     subclasses: list[Def] = field(default_factory=list)
