@@ -20,12 +20,15 @@ from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction
 from indexer.resolve.bindings import ScopedBindings
 from indexer.resolve.multimap import EMPTY, MultiMap, entries, freeze, group
 from indexer.resolve.values import Def
-from indexer.symbols import definition_ids
+from indexer.symbols import definition_tails, id_prefix
 
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
 __all__ = ["FileCtx", "default_export", "spans", "shared_parts"]
+
+
+_NO_OWNERS: frozenset[str] = frozenset()
 
 
 def shared_parts(a: str, b: str) -> int:
@@ -58,8 +61,9 @@ class FileCtx:
         """Top-level definitions per name (read with :func:`~indexer.resolve.multimap.entries`)."""
         self.by_qualname: MultiMap[str, Def] = {}
         """Definitions per qualname (read with :func:`~indexer.resolve.multimap.entries`)."""
-        ids = definition_ids(repo, ex)  # honours ex.id_path
-        self.defs = [Def(node_id, d, self) for d, node_id in zip(ex.definitions, ids)]
+        self.id_prefix = id_prefix(repo, ex)  # honours ex.id_path
+        """What every definition id of the file starts with (:attr:`~indexer.resolve.values.Def.id`)."""
+        self.defs = [Def(tail, d, self) for d, tail in zip(ex.definitions, definition_tails(ex))]
         self._index_defs()
         self.lexical_parent: dict[str, str | None] = {}
         """The lexical parent of each definition's qualname that differs from the default
@@ -81,8 +85,10 @@ class FileCtx:
     def _index_defs(self) -> None:
         self.by_qualname = freeze(group((rd.d.qualname, rd) for rd in self.defs))
         self.top = freeze(group((rd.d.name, rd) for rd in self.defs if rd.d.parent is None))
-        self.types = [rd for rd in self.defs if rd.is_type]
-        self.owners = {rd.d.parent for rd in self.defs if rd.d.parent is not None and rd.d.parent not in self.by_qualname}
+        self.types = tuple(rd for rd in self.defs if rd.is_type)
+        # most files have no plain object owning definitions: they share one empty set
+        self.owners = frozenset(rd.d.parent for rd in self.defs
+                                if rd.d.parent is not None and rd.d.parent not in self.by_qualname) or _NO_OWNERS
         """Qualnames that are parents of definitions without being definitions: plain objects whose
         properties are definitions (:class:`~indexer.resolve.values.ObjV`)."""
         members: dict[int, tuple[Def, dict[str, list[Def]]]] = {}

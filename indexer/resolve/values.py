@@ -46,7 +46,7 @@ class Def:
     the tuple of them in source order (shared by :meth:`~indexer.resolve.hierarchy.ClassHierarchy.lookup`'s
     answers); a definition without members holds the one shared, read-only empty table."""
 
-    id: str
+    tail: str  # what the id adds after the file's prefix and the qualname (see :attr:`id`)
     d: Definition
     file: FileCtx
     members: Mapping[str, tuple[Def, ...]] = field(default_factory=lambda: EMPTY)  # type: ignore[arg-type]
@@ -54,6 +54,13 @@ class Def:
     external_base: bool = False
     subclasses: list[Def] = field(default_factory=list)
     bases_deps: Deps = ()  # what resolving ``bases`` read (see ClassHierarchy)
+
+    @property
+    def id(self) -> str:
+        """The node id (:func:`indexer.symbols.definition_ids`), built when read from the file's id
+        prefix, the qualname and :attr:`tail` (interned, shared): one string per definition held
+        for the whole run would cost more than the concatenation."""
+        return self.file.id_prefix + self.d.qualname + self.tail
 
     @property
     def is_type(self) -> bool:

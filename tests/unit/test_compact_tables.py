@@ -1,6 +1,6 @@
 """The resolver's per-file lookup tables (:mod:`indexer.resolve.multimap`): one item stored as
 itself, several as a tuple in source order; lexical parents only where they differ from the
-qualname's; one shared empty member table."""
+qualname's; one shared empty member table; node ids built when read from an interned tail."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from indexer.languages import extractor_for_path
 from indexer.resolve.multimap import EMPTY, entries, every, freeze, group
 from indexer.resolve.repository import RepositoryResolver
+from indexer.symbols import definition_ids, definition_tails, id_prefix
 from tests.resolution_harness import split_fixture
 
 FIXTURE = """
@@ -126,4 +127,37 @@ def test_lexical_parent_holds_only_the_parents_that_differ_from_the_qualname() -
     assert js.lexical_parent == {"View.render": None, "outer.api.list": "outer"}
     assert [js.parent_scope(q) for q in ("View", "View.render", "outer", "outer.api.list", "outer.api")] == [
         None, None, None, "outer", "outer"]
-    assert js.owners == {"outer.api"}
+    assert js.owners == {"outer.api"} and py.owners == frozenset()
+    assert py.owners is _files()["pkg/shapes.py"].owners  # one shared empty set
+    assert [rd.id for rd in py.types] == ["t:pkg/shapes.Shape"] and js.types == ()
+
+
+def test_ids_are_built_from_the_file_prefix_qualname_and_an_interned_tail() -> None:
+    files = _files()
+    py = files["pkg/shapes.py"]
+    assert py.id_prefix == "t:pkg/shapes."
+    assert [rd.tail for rd in py.defs] == ["", "(0)", "(0)#2", "(0)", "(0)", "(0)#2"]
+    assert [rd.id for rd in py.defs] == definition_ids("t", py.ex) == [
+        "t:pkg/shapes.Shape", "t:pkg/shapes.Shape.area(0)", "t:pkg/shapes.Shape.area(0)#2",
+        "t:pkg/shapes.Shape.size(0)", "t:pkg/shapes.pick(0)", "t:pkg/shapes.pick(0)#2"]
+    assert py.defs[1].tail is py.defs[3].tail  # one string for every "(0)"
+    js = files["web/view.js"]
+    assert [rd.tail for rd in js.defs] == ["(1)", "(0)", "(0)", "(0)"]
+    assert js.defs[0].id == "t:web/view.View(1)" and js.defs[0].id is not js.defs[0].id  # built when read
+
+
+def test_definition_tails_number_overloads_by_their_erased_signature() -> None:
+    src = b"""package p;
+class A {
+  void f(java.util.List<String> a) {}
+  void f(java.util.List<Integer> a) {}
+  void f(int a) {}
+  int x;
+}
+"""
+    ex = extractor_for_path("src/p/A.java").extract("src/p/A.java", src)
+    assert definition_tails(ex) == ["", "(List)", "(List)#2", "(int)", ""]
+    assert id_prefix("r", ex) == "r:src/p/A."
+    ex.id_path = "src/p/A.java"
+    assert definition_ids("r", ex) == ["r:src/p/A.java.A", "r:src/p/A.java.A.f(List)", "r:src/p/A.java.A.f(List)#2",
+                                       "r:src/p/A.java.A.f(int)", "r:src/p/A.java.A.x"]
