@@ -25,9 +25,11 @@ writes a template), inline Fastify plugins ``plugin /v1``, kafkajs ``eachMessage
 
 from __future__ import annotations
 
+import sys
+
 from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
 
-__all__ = ["LABELS", "file_id", "module_path", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
+__all__ = ["LABELS", "file_id", "module_path", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
 
 LABELS = {
     "class": "Class",
@@ -68,19 +70,34 @@ def signature_part(language: str, d: Definition) -> str:
     return f"({len(d.params)})"
 
 
-def definition_ids(repo: str, extraction: FileExtraction) -> list[str]:
-    """Ids for ``extraction.definitions``, in the same order."""
-    prefix = f"{repo}:{extraction.id_path or module_path(extraction.path)}."
+def id_prefix(repo: str, extraction: FileExtraction) -> str:
+    """What every definition id of the file starts with: ``repo:module/path.`` (the file's
+    ``id_path`` when set, else its path without the suffix)."""
+    return f"{repo}:{extraction.id_path or module_path(extraction.path)}."
+
+
+def definition_tails(extraction: FileExtraction) -> list[str]:
+    """For each of ``extraction.definitions`` in order, what its id adds after the file's
+    :func:`id_prefix` and its qualname: a callable's :func:`signature_part`, then ``#2``, ``#3`` …
+    for the second, third … definition with the same id otherwise (``""`` for most fields and
+    classes). Interned: the few distinct tails are shared by every definition, so a resolver can hold
+    a tail per definition and build the id when read."""
+    language = extraction.language
     seen: dict[str, int] = {}
     out = []
     for d in extraction.definitions:
-        base = prefix + d.qualname
-        if d.kind in CALLABLE_KINDS:
-            base += signature_part(extraction.language, d)
+        tail = signature_part(language, d) if d.kind in CALLABLE_KINDS else ""
+        base = d.qualname + tail
         n = seen.get(base, 0) + 1
         seen[base] = n
-        out.append(base if n == 1 else f"{base}#{n}")
+        out.append(sys.intern(tail if n == 1 else f"{tail}#{n}"))
     return out
+
+
+def definition_ids(repo: str, extraction: FileExtraction) -> list[str]:
+    """Ids for ``extraction.definitions``, in the same order."""
+    prefix = id_prefix(repo, extraction)
+    return [prefix + d.qualname + tail for d, tail in zip(extraction.definitions, definition_tails(extraction))]
 
 
 def handler_name(methods: list[str], path: Template, taken: set[str] | frozenset[str] = frozenset()) -> str:

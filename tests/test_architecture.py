@@ -274,7 +274,8 @@ def test_known_violations_still_occur() -> None:
 
 
 PLUG_IN_SURFACE = {"indexer.model", "indexer.symbols", "indexer.languages.base", "indexer.frameworks",
-                   "indexer.resolve.values", "indexer.resolve.context", "indexer.resolve.language"}
+                   "indexer.resolve.values", "indexer.resolve.context", "indexer.resolve.multimap",
+                   "indexer.resolve.language"}
 """What a language folder may import of the rest of the indexer (ARCHITECTURE.md, "Adding a language")."""
 
 

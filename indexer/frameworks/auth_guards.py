@@ -33,6 +33,7 @@ from collections.abc import Mapping
 
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import Lookup
+from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import Def
 
 __all__ = ["GUARD_CALLBACK", "guard_callbacks"]
@@ -81,7 +82,7 @@ def _origin(r: Lookup, fc: FileCtx, name: str) -> tuple[str, str]:
     """``(path, name)`` of the module-level name ``name`` of ``fc`` stands for: followed through
     ``from m import name [as alias]`` imports of the repository (at most eight), else this file's own."""
     for _ in range(8):
-        imps = fc.imports.get(name)
+        imps = entries(fc.imports, name)
         if not imps:
             break
         target = fc.rules.import_target(r, fc, imps[-1])
@@ -98,14 +99,14 @@ def _imported(fc: FileCtx, callee: str, library: str, name: str) -> bool:
     head, _, last = callee.rpartition(".")
     if not head:
         return any(_within(imp.module, library) and imp.name == name and imp.level == 0
-                   for imp in fc.imports.get(callee, ()))
+                   for imp in entries(fc.imports, callee))
     return last == name and any(imp.name is None and _within(imp.module, library) and imp.level == 0
-                                for imp in fc.imports.get(head, ()))
+                                for imp in entries(fc.imports, head))
 
 
 def _imports(fc: FileCtx, library: str) -> bool:
     """Whether ``fc`` imports anything from ``library`` (or a module below it)."""
-    return any(_within(imp.module, library) and imp.level == 0 for imps in fc.imports.values() for imp in imps)
+    return any(_within(imp.module, library) and imp.level == 0 for imp in every(fc.imports))
 
 
 def _within(module: str, library: str) -> bool:

@@ -95,6 +95,7 @@ from indexer.frameworks.web_families import same_application_kind
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import file_id
 from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, endpoint_id, graphql_operation, topic_id
@@ -202,7 +203,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if m:
             return self._module_router(self.import_target(fc, Import("", m.group(1), None)).files)
         head, _, rest = expr.partition(".")
-        imps = fc.imports.get(head)
+        imps = entries(fc.imports, head)
         if imps:
             target = self.import_target(fc, imps[-1])
             if target.of_class:  # a static import: ``expr`` is a member of that class
@@ -936,7 +937,7 @@ def _borrowed_router(fc: FileCtx, route: Route) -> bool:
     repository, :mod:`indexer.languages.python.frameworks.flask`): it counts only when that receiver
     is a Flask application or blueprint some file declares."""
     return route.framework == "flask" and not any(
-        imp.module.split(".", 1)[0] == "flask" and not imp.level for imps in fc.imports.values() for imp in imps)
+        imp.module.split(".", 1)[0] == "flask" and not imp.level for imp in every(fc.imports))
 
 
 def decorator_refs(text: str, class_level: bool = False) -> list[str]:

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, InstV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, column_id, table_id, table_key
@@ -242,7 +243,7 @@ class _TableLinker:
         # a module variable (SQLAlchemy ``t = Table(...)``), of this file or imported
         tid = self.by_class.get(f"{fc.path}:{expr}")
         head, _, rest = expr.partition(".")
-        imps = fc.imports.get(head)
+        imps = entries(fc.imports, head)
         if tid is None and imps:
             target = self.import_target(fc, imps[-1])
             name = target.member if target.member is not None else rest

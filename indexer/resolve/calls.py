@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, Definition, base_type
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
 
 if TYPE_CHECKING:
@@ -267,7 +268,7 @@ def _interface_member(r: Resolver, rd: Def) -> bool:
     if not rd.d.parent:
         return False
     r.use(("name", rd.file.path, rd.d.parent.rpartition(".")[2]))
-    parents = rd.file.by_qualname.get(rd.d.parent)
+    parents = entries(rd.file.by_qualname, rd.d.parent)
     return bool(parents) and parents[0].d.kind == "interface"
 
 

@@ -18,13 +18,17 @@ from typing import TYPE_CHECKING
 from indexer.compact import compact_extraction
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import
 from indexer.resolve.bindings import ScopedBindings
+from indexer.resolve.multimap import EMPTY, MultiMap, entries, freeze, group
 from indexer.resolve.values import Def
-from indexer.symbols import definition_ids
+from indexer.symbols import definition_tails, id_prefix
 
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
 __all__ = ["FileCtx", "default_export", "spans", "shared_parts"]
+
+
+_NO_OWNERS: frozenset[str] = frozenset()
 
 
 def shared_parts(a: str, b: str) -> int:
@@ -53,38 +57,49 @@ class FileCtx:
         self.module_key = module_key
         self.checksum = checksum
         self.size = size
-        self.defs: list[Def] = []
-        self.top: dict[str, list[Def]] = defaultdict(list)
-        self.by_qualname: dict[str, list[Def]] = defaultdict(list)
-        self.imports: dict[str, list[Import]] = defaultdict(list)
-        self.star_imports: list[Import] = []
-        ids = definition_ids(repo, ex)  # honours ex.id_path
-        self.defs = [Def(node_id, d, self) for d, node_id in zip(ex.definitions, ids)]
+        self.top: MultiMap[str, Def] = {}
+        """Top-level definitions per name (read with :func:`~indexer.resolve.multimap.entries`)."""
+        self.by_qualname: MultiMap[str, Def] = {}
+        """Definitions per qualname (read with :func:`~indexer.resolve.multimap.entries`)."""
+        self.id_prefix = id_prefix(repo, ex)  # honours ex.id_path
+        """What every definition id of the file starts with (:attr:`~indexer.resolve.values.Def.id`)."""
+        self.defs = [Def(tail, d, self) for d, tail in zip(ex.definitions, definition_tails(ex))]
         self._index_defs()
-        self.lexical_parent = {rd.d.qualname: self._lexical_parent(rd.d) for rd in self.defs}
-        for imp in ex.imports:
-            if imp.local == "*":
-                self.star_imports.append(imp)
+        self.lexical_parent: dict[str, str | None] = {}
+        """The lexical parent of each definition's qualname that differs from the default
+        ``qualname.rpartition(".")[0] or None`` (see :meth:`parent_scope`); most do not differ."""
+        for rd in self.defs:  # as a dict built over every definition: the last of a qualname decides
+            q = rd.d.qualname
+            p = self._lexical_parent(rd.d)
+            if p != (q.rpartition(".")[0] or None):
+                self.lexical_parent[q] = p
             else:
-                self.imports[imp.local].append(imp)
+                self.lexical_parent.pop(q, None)
+        self.star_imports = [imp for imp in ex.imports if imp.local == "*"]
+        self.imports: MultiMap[str, Import] = freeze(group((imp.local, imp) for imp in ex.imports if imp.local != "*"))
+        """Imports per local name, star imports aside (read with :func:`~indexer.resolve.multimap.entries`)."""
         self.bindings = ScopedBindings(ex.bindings, self.exposed_scopes())
         """Bindings per ``(scope, name)``; those of scopes other files cannot reach are read back
         from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
 
     def _index_defs(self) -> None:
-        self.top, self.by_qualname = defaultdict(list), defaultdict(list)
-        self.types = [rd for rd in self.defs if rd.is_type]
-        for rd in self.defs:
-            self.by_qualname[rd.d.qualname].append(rd)
-            if rd.d.parent is None:
-                self.top[rd.d.name].append(rd)
-        self.owners = {rd.d.parent for rd in self.defs if rd.d.parent is not None and rd.d.parent not in self.by_qualname}
+        self.by_qualname = freeze(group((rd.d.qualname, rd) for rd in self.defs))
+        self.top = freeze(group((rd.d.name, rd) for rd in self.defs if rd.d.parent is None))
+        self.types = tuple(rd for rd in self.defs if rd.is_type)
+        # most files have no plain object owning definitions: they share one empty set
+        self.owners = frozenset(rd.d.parent for rd in self.defs
+                                if rd.d.parent is not None and rd.d.parent not in self.by_qualname) or _NO_OWNERS
         """Qualnames that are parents of definitions without being definitions: plain objects whose
         properties are definitions (:class:`~indexer.resolve.values.ObjV`)."""
+        members: dict[int, tuple[Def, dict[str, list[Def]]]] = {}
         for rd in self.defs:
             if rd.d.parent is not None:
-                for parent in self.by_qualname.get(rd.d.parent, ()):
-                    parent.members.setdefault(rd.d.name, []).append(rd)
+                for parent in entries(self.by_qualname, rd.d.parent):
+                    if id(parent) not in members:
+                        members[id(parent)] = (parent, {})
+                    members[id(parent)][1].setdefault(rd.d.name, []).append(rd)
+        for parent, lists in members.values():  # tuples, even of one: a class lookup shares them
+            parent.members = {name: tuple(ms) for name, ms in lists.items()}
 
     def reuse_defs(self, old: FileCtx, names: set[str]) -> list[Def]:
         """Take over ``old``'s :class:`Def` objects for the definitions whose name group is among
@@ -102,11 +117,11 @@ class FileCtx:
             od = olds.get((rd.d.qualname, seen[rd.d.qualname]))
             seen[rd.d.qualname] += 1
             if od is not None and od.id == rd.id and rd.d.name in names:
-                od.d, od.file, od.members = rd.d, self, {}
+                od.d, od.file, od.members = rd.d, self, EMPTY
                 self.defs[i] = od
                 kept.add(id(od))
         for rd in self.defs:
-            rd.members = {}
+            rd.members = EMPTY
         self._index_defs()
         return [rd for rd in old.defs if id(rd) not in kept]
 
@@ -154,7 +169,7 @@ class FileCtx:
         groups: dict[str, list[tuple[object, ...]]] = defaultdict(list)
         for d in self.ex.definitions:
             groups[d.name].append(
-                ("def", d.kind, d.qualname, d.parent, self.lexical_parent.get(d.qualname), d.signature,
+                ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
                  d.returned_refs, sorted(self.param_calls.get(d.qualname, ()))))
@@ -186,7 +201,7 @@ class FileCtx:
                 called[cs.caller].add(cs.name)
         out: dict[str, frozenset[str]] = {}
         for q, names in called.items():
-            for rd in self.by_qualname.get(q, ()):
+            for rd in entries(self.by_qualname, q):
                 if rd.is_callable:
                     hit = names & {p.name for p in rd.d.params if p.variadic is None}
                     if hit:
@@ -224,7 +239,7 @@ class FileCtx:
         """The definition whose body holds ``d``'s text. Usually ``d.parent``; not for a JS function
         assigned to a property (``res.send = function () {}``, ``View.prototype.lookup = …``), whose
         owner is ``parent`` but whose body sees the names of where it is written."""
-        parents = self.by_qualname.get(d.parent or "")
+        parents = entries(self.by_qualname, d.parent or "")
         if parents and any(spans(p.d, d) for p in parents):
             return d.parent
         if d.parent is None:
@@ -247,14 +262,14 @@ class FileCtx:
 
     def is_class_scope(self, qualname: str) -> bool:
         """Whether the scope ``qualname`` is a class body."""
-        defs = self.by_qualname.get(qualname)
+        defs = entries(self.by_qualname, qualname)
         return bool(defs) and defs[0].is_type
 
     def def_at(self, qualname: str | None, line: int) -> Def | None:
         """The definition named ``qualname`` whose span holds ``line`` (the first one otherwise)."""
         if qualname is None:
             return None
-        defs = self.by_qualname.get(qualname)
+        defs = entries(self.by_qualname, qualname)
         if not defs:
             return None
         if len(defs) > 1:

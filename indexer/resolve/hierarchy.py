@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import Definition, base_type
+from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
@@ -288,7 +289,7 @@ class ClassHierarchy:
         for fc in self.module_files(c.file.lang, c.file.module_key):
             if fc is not c.file:
                 self.use(("name", fc.path, name))
-                out.extend(fc.by_qualname.get(qualname, ()))
+                out.extend(entries(fc.by_qualname, qualname))
         return out
 
     def overriders(self, m: Def, below: Def | None = None) -> Sequence[Def]:
@@ -314,7 +315,7 @@ class ClassHierarchy:
         use(("name", m.file.path, m.d.name))
         if below is None:
             use(("name", m.file.path, (m.d.parent or "").rpartition(".")[2]))
-            owner = m.file.by_qualname.get(m.d.parent or "")
+            owner = entries(m.file.by_qualname, m.d.parent or "")
             below = owner[0] if owner else None
         if below is not None and below.is_type:
             if getattr(below.file.rules, "structural_interfaces", False):  # an implementer may come

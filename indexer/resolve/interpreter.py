@@ -47,6 +47,7 @@ from indexer.model import Binding, Import, base_type
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx
 from indexer.resolve.hierarchy import ClassHierarchy
+from indexer.resolve.multimap import entries
 from indexer.resolve.output import file_output
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker
@@ -240,9 +241,9 @@ class Resolver:
                 if v is not None:
                     return v
             if s is None:
-                defs = fc.top.get(name)
+                defs = entries(fc.top, name)
             else:
-                defs = fc.by_qualname.get(f"{s}.{name}")
+                defs = entries(fc.by_qualname, f"{s}.{name}")
                 if defs and hidden_class:
                     defs = [rd for rd in defs if rd.is_type]
                 if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
@@ -250,7 +251,7 @@ class Resolver:
             if defs:
                 return self.def_value(defs[-1])
             if fc.rules.implicit_this and s is not None and fc.is_class_scope(s):
-                inherited = self._inherited_field(fc.by_qualname[s][0], name)
+                inherited = self._inherited_field(entries(fc.by_qualname, s)[0], name)
                 if inherited is not None:
                     return inherited
             if s is not None and bindings is None and self._is_parameter(fc, s, name):
@@ -262,7 +263,7 @@ class Resolver:
             if s is None:
                 break
             s = fc.parent_scope(s)
-        imps = fc.imports.get(name)
+        imps = entries(fc.imports, name)
         if imps:
             return self.resolve_import(fc, imps[-1])
         use(("name", fc.path, "*"))
@@ -283,7 +284,7 @@ class Resolver:
     @staticmethod
     def _is_parameter(fc: FileCtx, scope: str, name: str) -> bool:
         """Whether ``name`` is a parameter of the function ``scope`` of ``fc``."""
-        for rd in fc.by_qualname.get(scope, ()):
+        for rd in entries(fc.by_qualname, scope):
             if rd.is_callable and any(p.name == name for p in rd.d.params):
                 return True
         return False
@@ -339,11 +340,11 @@ class Resolver:
     def _prototype_owner(self, fc: FileCtx, scope: str | None) -> Def | None:
         """The constructor function whose prototype method ``scope`` is (JS ``View.prototype.render
         = function () {}``: a method whose parent is a function), or ``None``."""
-        defs = fc.by_qualname.get(scope) if scope is not None else None
+        defs = entries(fc.by_qualname, scope) if scope is not None else ()
         if not defs or defs[0].d.kind != "method" or not defs[0].d.parent:
             return None
         self.use(("name", fc.path, defs[0].d.parent.rpartition(".")[2]))
-        owners = fc.by_qualname.get(defs[0].d.parent)
+        owners = entries(fc.by_qualname, defs[0].d.parent)
         return owners[0] if owners and owners[0].d.kind == "function" else None
 
     def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
@@ -351,7 +352,7 @@ class Resolver:
         s = scope
         while s is not None:
             self.use(("name", fc.path, s.rpartition(".")[2]))
-            rd = fc.by_qualname.get(s)
+            rd = entries(fc.by_qualname, s)
             if rd and rd[0].is_type:
                 return rd[0]
             s = fc.parent_scope(s)
@@ -382,11 +383,11 @@ class Resolver:
         self.use(("name", fc.path, name))
         s = scope
         while s is not None:
-            for rd in fc.by_qualname.get(f"{s}.{name}", ()):
+            for rd in entries(fc.by_qualname, f"{s}.{name}"):
                 if rd.is_type:
                     return ClassV(rd)
             s = fc.parent_scope(s)
-        for rd in reversed(fc.top.get(name, ())):
+        for rd in reversed(entries(fc.top, name)):
             if rd.is_type:
                 return ClassV(rd)
         return None
@@ -520,7 +521,7 @@ class Resolver:
             self.use(("name", v.path, name))
             fc = self._by_path.get(v.path)
             q = f"{v.qualname}.{name}"
-            defs = fc.by_qualname.get(q) if fc is not None else None
+            defs = entries(fc.by_qualname, q) if fc is not None else ()
             if defs:
                 return self.def_value(defs[-1])
             return None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from indexer.model import Binding, FileExtraction, Import
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, ModuleV, Token, Value
 from indexer.symbols import module_path
 
@@ -382,7 +383,7 @@ class JvmModuleSystem:
         files = r.module_files(JVM_NAMESPACE, key)
         for fc in files:
             r.use(("name", fc.path, name))
-            for rd in fc.top.get(name, ()):
+            for rd in entries(fc.top, name):
                 return r.def_value(rd)
         sub = f"{key}.{name}"
         if r.has_module(JVM_NAMESPACE, sub) and not r.has_package(JVM_NAMESPACE, sub):

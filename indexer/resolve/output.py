@@ -34,11 +34,15 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
     nodes = [Node(fid, "File", posixpath.basename(path), path, repo, path, 1, 0, 1, 0,
                   {"language": fc.lang, "checksum": fc.checksum, "module": fc.module_key})]
     edges: dict[tuple[str, str, str, int, int], Edge] = {}
+    # A definition's id is built each time it is read (values.Def.id): one string per id in this
+    # file's output, as when ids were held (a spilled output pickles each string once).
+    shared: dict[str, str] = {}
 
     def add(kind: str, src: str, dst: str, line: int = 0, col: int = 0, resolution: str | None = None) -> None:
         k = (kind, src, dst, line, col)
         if k not in edges:
-            edges[k] = Edge(kind, src, dst, repo, path, line, col, resolution)
+            edges[k] = Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
+                            resolution)
 
     classes = r.classes
     for rd in fc.defs:
@@ -46,10 +50,12 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         props = node_props(fc.lang, d)
         if fc.module_key and fc.rules.dotted_packages:
             props["module"] = fc.module_key
-        nodes.append(Node(rd.id, LABELS[d.kind], d.name, d.qualname, repo, path, d.start_line, d.start_col,
+        node_id = rd.id
+        shared[node_id] = node_id
+        nodes.append(Node(node_id, LABELS[d.kind], d.name, d.qualname, repo, path, d.start_line, d.start_col,
                           d.end_line, d.end_col, props))
         parent = fc.def_at(d.parent, d.start_line) if d.parent else None
-        add("CONTAINS", parent.id if parent else fid, rd.id)
+        add("CONTAINS", parent.id if parent else fid, node_id)
         if d.accessor_of:  # a generated accessor reads / writes its field (model.Definition)
             read = fc.def_at(d.accessor_of, d.start_line)
             if read is not None and read.d.kind == "field":

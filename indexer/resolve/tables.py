@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 
 from indexer.resolve.context import FileCtx
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import Def
 
 __all__ = ["ModuleTables", "decorator_names"]
@@ -73,7 +74,7 @@ class ModuleTables:
                 _insert(self.constant_files[(ns, c.qualname)], fc, fc.path)
         for b in fc.bindings.visible:
             if b.how == "reverse" and b.scope and b.scope in fc.by_qualname:
-                _insert(self.reverse_members[(ns, b.name.lstrip("~"))], (fc.by_qualname[b.scope][0], b.type), fc.path)
+                _insert(self.reverse_members[(ns, b.name.lstrip("~"))], (entries(fc.by_qualname, b.scope)[0], b.type), fc.path)
 
     def remove(self, fc: FileCtx) -> None:
         """Undo :meth:`add` for ``fc`` (a package goes when its last file does)."""

@@ -9,10 +9,12 @@ these; a language's module system (:class:`indexer.resolve.language.ModuleSystem
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
+from indexer.resolve.multimap import EMPTY
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -40,12 +42,14 @@ EXTERNAL = External()
 
 @dataclass(eq=False, slots=True)
 class Def:
-    """A definition with its id and the file it lives in; classes carry their members."""
+    """A definition with its id and the file it lives in; classes carry their members: per name,
+    the tuple of them in source order (shared by :meth:`~indexer.resolve.hierarchy.ClassHierarchy.lookup`'s
+    answers); a definition without members holds the one shared, read-only empty table."""
 
-    id: str
+    tail: str  # what the id adds after the file's prefix and the qualname (see :attr:`id`)
     d: Definition
     file: FileCtx
-    members: dict[str, list[Def]] = field(default_factory=dict)
+    members: Mapping[str, tuple[Def, ...]] = field(default_factory=lambda: EMPTY)  # type: ignore[arg-type]
     bases: list[Def] | tuple[Def, ...] | None = None
     """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
     ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""
@@ -55,6 +59,13 @@ class Def:
     definitions are no class's base: an empty list each was 3.1 MiB for the 58,614 definitions of
     the 10-package generated monorepo, docs/benchmarks.md)."""
     bases_deps: Deps = ()  # what resolving ``bases`` read (see ClassHierarchy)
+
+    @property
+    def id(self) -> str:
+        """The node id (:func:`indexer.symbols.definition_ids`), built when read from the file's id
+        prefix, the qualname and :attr:`tail` (interned, shared): one string per definition held
+        for the whole run would cost more than the concatenation."""
+        return self.file.id_prefix + self.d.qualname + self.tail
 
     @property
     def is_type(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 
 from indexer.languages import extractor_for_path
+from indexer.resolve.multimap import entries
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
 from tests.resolution_harness import edges, split_fixture
 
@@ -69,7 +70,7 @@ def _extract(fixture: str) -> list:
 
 
 def _cls(live: RepositoryResolver, path: str, qualname: str):
-    (rd,) = live.files[path].by_qualname[qualname]
+    (rd,) = entries(live.files[path].by_qualname, qualname)
     return rd
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Value
 
 __all__ = ["MODULE_SYSTEM", "ORG_KEY", "ApexModuleSystem"]
@@ -74,13 +75,13 @@ class ApexModuleSystem:
         fallback = None
         for fc in r.module_files("apex", key):
             r.use(("name", fc.path, name))
-            for rd in fc.top.get(name, ()):
+            for rd in entries(fc.top, name):
                 return ClassV(rd)
             if fallback is None:
-                for top, defs in fc.top.items():
-                    if top.lower() == lower and defs:
+                for top in fc.top:
+                    if top.lower() == lower:
                         r.use(("name", fc.path, top))
-                        fallback = ClassV(defs[0])
+                        fallback = ClassV(entries(fc.top, top)[0])
                         break
         return fallback
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, InstV, ModuleV, Value
 
 __all__ = ["GLOBAL_NAMESPACE", "MODULE_SYSTEM", "CSharpModuleSystem", "csharp_path"]
@@ -96,7 +97,7 @@ class CSharpModuleSystem:
         """A top-level type of namespace ``key``, else its child namespace ``key.name``."""
         for fc in r.module_files(NAMESPACE, key):
             r.use(("name", fc.path, name))
-            for rd in fc.top.get(name, ()):
+            for rd in entries(fc.top, name):
                 return ClassV(rd)
         sub = f"{key}.{name}"
         if r.has_package(NAMESPACE, sub):

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ModuleV, Value
 from indexer.symbols import module_path
 
@@ -156,7 +157,7 @@ class EcmaScriptModuleSystem:
                         if v is not None:
                             return v
             if name != "default":
-                defs = fc.top.get(name)
+                defs = entries(fc.top, name)
                 if defs:
                     return r.def_value(defs[-1])
         return None

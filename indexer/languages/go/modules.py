@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ModuleV, Value
 
 __all__ = ["MODULE_SYSTEM", "GoModuleSystem", "GOMOD_PREFIX"]
@@ -115,7 +116,7 @@ class GoModuleSystem:
         """A top-level definition ``name`` of any file of package ``key``."""
         for fc in r.module_files("go", key):
             r.use(("name", fc.path, name))
-            for rd in fc.top.get(name, ()):
+            for rd in entries(fc.top, name):
                 return r.def_value(rd)
         return None
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.resolve.context import shared_parts
+from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, Value
 
 if TYPE_CHECKING:
@@ -146,14 +147,14 @@ def _constant(fc: FileCtx, name: str) -> str | None:
 
 
 def _imported(fc: FileCtx, name: str, module: str) -> bool:
-    imps = fc.imports.get(name)
+    imps = entries(fc.imports, name)
     return bool(imps) and imps[-1].level == 0 and imps[-1].module == module and imps[-1].name == name
 
 
 def _django_file(fc: FileCtx) -> bool:
     """Whether ``fc`` imports from Django or Django REST framework."""
     return any(i.level == 0 and (i.module or "").split(".", 1)[0] in _LIBRARIES
-               for imps in fc.imports.values() for i in imps)
+               for i in every(fc.imports))
 
 
 def _is_request(fc: FileCtx, scope: str | None) -> bool:
@@ -162,7 +163,7 @@ def _is_request(fc: FileCtx, scope: str | None) -> bool:
     s = scope
     while s is not None:
         local = fc.bindings.get((s, "request"))
-        for rd in fc.by_qualname.get(s, ()):
+        for rd in entries(fc.by_qualname, s):
             if rd.is_callable:
                 for p in rd.d.params:
                     if p.name == "request" and p.variadic is None:

@@ -17,6 +17,7 @@ from indexer.languages.python.django_models import framework_receiver, reverse_m
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, InstV, ModuleV, Value
 from indexer.symbols import module_path
 
@@ -192,11 +193,11 @@ class PythonModuleSystem:
         if files:
             fc = files[0]
             r.use(("name", fc.path, name))
-            defs = fc.top.get(name)
+            defs = entries(fc.top, name)
             if defs:
                 return r.def_value(defs[-1])
             if name in fc.imports:
-                return r.resolve_import(fc, fc.imports[name][-1])
+                return r.resolve_import(fc, entries(fc.imports, name)[-1])
             if (None, name) in fc.bindings:
                 return r.binding_value(fc, fc.bindings[(None, name)])
         sub = f"{key}.{name}" if key else name
