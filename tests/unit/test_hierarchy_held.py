@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 
 from indexer.languages import extractor_for_path
+from indexer.resolve.multimap import entries
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
 from tests.resolution_harness import edges, split_fixture
 
@@ -47,7 +48,7 @@ def _extract(fixture: str) -> list:
 
 
 def _def(live: RepositoryResolver, qualname: str):
-    (rd,) = live.files["pkg/shapes.py"].by_qualname[qualname]
+    (rd,) = entries(live.files["pkg/shapes.py"].by_qualname, qualname)
     return rd
 
 
@@ -148,12 +149,12 @@ def test_an_update_that_drops_the_only_subclass_leaves_the_empty_tuple():
     paths = sorted(live.files)
     before = edges(live.resolve(paths))
     assert "pkg/base.measure(1) -> pkg/square.Square.area(0) [inferred]" in before
-    (shape,) = live.files["pkg/base.py"].by_qualname["Shape"]
+    (shape,) = entries(live.files["pkg/base.py"].by_qualname, "Shape")
     assert [x.d.name for x in shape.subclasses] == ["Square"]
     edited = TWO_FILES.replace("class Square(Shape):", "class Square:")
     live.update([x for x in _extract(edited) if x[0].path == "pkg/square.py"])
     after = edges(live.resolve(paths))
-    assert live.files["pkg/base.py"].by_qualname["Shape"] == [shape]
+    assert entries(live.files["pkg/base.py"].by_qualname, "Shape") == (shape,)
     assert shape.subclasses == () and type(shape.subclasses) is tuple
     assert "pkg/base.measure(1) -> pkg/square.Square.area(0) [inferred]" not in after
     assert after == edges(resolve_repository("t", _extract(edited)))
