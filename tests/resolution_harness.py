@@ -14,6 +14,7 @@ import re
 import textwrap
 
 from indexer.languages import extractor_for_path
+from indexer.model import FileExtraction
 from indexer.resolve.repository import ResolvedRepository, resolve_repository
 
 REPO = "t"
@@ -27,15 +28,21 @@ def split_fixture(fixture: str) -> dict[str, str]:
     return {parts[i]: parts[i + 1].lstrip("\n") for i in range(1, len(parts), 2)}
 
 
-def resolve_fixture(fixture: str) -> ResolvedRepository:
-    """Extract and resolve every file of ``fixture``."""
+def extract_fixture(fixture: str) -> list[tuple[FileExtraction, str, int]]:
+    """Every file of ``fixture`` extracted: ``(extraction, SHA-256 hex, size in bytes)`` in the
+    fixture's order, what :meth:`RepositoryResolver.update` and :func:`resolve_repository` take."""
     extractions = []
     for path, source in split_fixture(fixture).items():
         ex = extractor_for_path(path)
         assert ex is not None, path
         data = source.encode("utf-8")
         extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
-    return resolve_repository(REPO, extractions)
+    return extractions
+
+
+def resolve_fixture(fixture: str) -> ResolvedRepository:
+    """Extract and resolve every file of ``fixture``."""
+    return resolve_repository(REPO, extract_fixture(fixture))
 
 
 def short(node_id: str) -> str:

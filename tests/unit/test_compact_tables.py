@@ -4,7 +4,6 @@ qualname's; one shared empty member table; node ids built when read from an inte
 
 from __future__ import annotations
 
-import hashlib
 
 import pytest
 
@@ -12,7 +11,7 @@ from indexer.languages import extractor_for_path
 from indexer.resolve.multimap import EMPTY, entries, every, freeze, group
 from indexer.resolve.repository import RepositoryResolver
 from indexer.symbols import definition_ids, definition_tails, id_prefix
-from tests.resolution_harness import split_fixture
+from tests.resolution_harness import extract_fixture
 
 FIXTURE = """
 # --- path: pkg/shapes.py ---
@@ -49,10 +48,7 @@ function outer() {
 
 
 def _files() -> dict:
-    out = []
-    for path, source in split_fixture(FIXTURE).items():
-        data = source.encode()
-        out.append((extractor_for_path(path).extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    out = extract_fixture(FIXTURE)
     r = RepositoryResolver("t")
     r.update(out)
     return r.files

@@ -5,12 +5,10 @@ records what computing it does, and an update unlinks a subclass back to the emp
 
 from __future__ import annotations
 
-import hashlib
 
-from indexer.languages import extractor_for_path
 from indexer.resolve.multimap import entries
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
-from tests.resolution_harness import edges, split_fixture
+from tests.resolution_harness import extract_fixture, edges
 
 FIXTURE = """
 # --- path: pkg/__init__.py ---
@@ -40,10 +38,7 @@ def alone(x: Lonely):
 
 
 def _extract(fixture: str) -> list:
-    out = []
-    for path, source in split_fixture(fixture).items():
-        data = source.encode()
-        out.append((extractor_for_path(path).extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    out = extract_fixture(fixture)
     return out
 
 

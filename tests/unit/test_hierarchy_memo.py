@@ -5,12 +5,10 @@ half made."""
 
 from __future__ import annotations
 
-import hashlib
 
-from indexer.languages import extractor_for_path
 from indexer.resolve.multimap import entries
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
-from tests.resolution_harness import edges, split_fixture
+from tests.resolution_harness import extract_fixture, edges
 
 CHAIN = """
 # --- path: pkg/__init__.py ---
@@ -62,10 +60,7 @@ def greet():
 
 
 def _extract(fixture: str) -> list:
-    out = []
-    for path, source in split_fixture(fixture).items():
-        data = source.encode()
-        out.append((extractor_for_path(path).extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    out = extract_fixture(fixture)
     return out
 
 
