@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from indexer.compact import compact_extraction
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import
 from indexer.resolve.bindings import ScopedBindings
-from indexer.resolve.multimap import EMPTY, MultiMap, entries, freeze, group
+from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
 from indexer.resolve.values import Def
 from indexer.symbols import definition_tails, id_prefix
 
@@ -91,15 +91,10 @@ class FileCtx:
                                 if rd.d.parent is not None and rd.d.parent not in self.by_qualname) or _NO_OWNERS
         """Qualnames that are parents of definitions without being definitions: plain objects whose
         properties are definitions (:class:`~indexer.resolve.values.ObjV`)."""
-        members: dict[int, tuple[Def, dict[str, list[Def]]]] = {}
-        for rd in self.defs:
-            if rd.d.parent is not None:
-                for parent in entries(self.by_qualname, rd.d.parent):
-                    if id(parent) not in members:
-                        members[id(parent)] = (parent, {})
-                    members[id(parent)][1].setdefault(rd.d.name, []).append(rd)
-        for parent, lists in members.values():  # tuples, even of one: a class lookup shares them
-            parent.members = {name: tuple(ms) for name, ms in lists.items()}
+        children = group((rd.d.parent, rd) for rd in self.defs if rd.d.parent is not None)
+        for qualname, kids in children.items():
+            for parent in entries(self.by_qualname, qualname):  # tuples, even of one: a class lookup shares them
+                parent.members = {name: tuple(ms) for name, ms in group((rd.d.name, rd) for rd in kids).items()}
 
     def reuse_defs(self, old: FileCtx, names: set[str]) -> list[Def]:
         """Take over ``old``'s :class:`Def` objects for the definitions whose name group is among
@@ -117,11 +112,11 @@ class FileCtx:
             od = olds.get((rd.d.qualname, seen[rd.d.qualname]))
             seen[rd.d.qualname] += 1
             if od is not None and od.id == rd.id and rd.d.name in names:
-                od.d, od.file, od.members = rd.d, self, EMPTY
+                od.d, od.file, od.members = rd.d, self, EMPTY_TABLE
                 self.defs[i] = od
                 kept.add(id(od))
         for rd in self.defs:
-            rd.members = EMPTY
+            rd.members = EMPTY_TABLE
         self._index_defs()
         return [rd for rd in old.defs if id(rd) not in kept]
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TypeVar
 
-__all__ = ["MultiMap", "EMPTY", "entries", "every", "freeze", "group"]
+__all__ = ["MultiMap", "EMPTY_TABLE", "entries", "every", "freeze", "group"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -22,7 +22,7 @@ K = TypeVar("K")
 MultiMap = Mapping[K, T | tuple[T, ...]]
 """Key -> the one item stored under it, or a tuple of the several (in insertion order)."""
 
-EMPTY: Mapping[str, object] = MappingProxyType({})
+EMPTY_TABLE: Mapping[str, object] = MappingProxyType({})
 """A table without keys, shared (read-only): the members of the many definitions without any."""
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
-from indexer.resolve.multimap import EMPTY
+from indexer.resolve.multimap import EMPTY_TABLE
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -49,7 +49,7 @@ class Def:
     tail: str  # what the id adds after the file's prefix and the qualname (see :attr:`id`)
     d: Definition
     file: FileCtx
-    members: Mapping[str, tuple[Def, ...]] = field(default_factory=lambda: EMPTY)  # type: ignore[arg-type]
+    members: Mapping[str, tuple[Def, ...]] = field(default_factory=lambda: EMPTY_TABLE)  # type: ignore[arg-type]
     bases: list[Def] | tuple[Def, ...] | None = None
     """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
     ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from indexer.languages import extractor_for_path
-from indexer.resolve.multimap import EMPTY, entries, every, freeze, group
+from indexer.resolve.multimap import EMPTY_TABLE, entries, every, freeze, group
 from indexer.resolve.repository import RepositoryResolver
 from indexer.symbols import definition_ids, definition_tails, id_prefix
 from tests.resolution_harness import extract_fixture
@@ -70,9 +70,9 @@ def test_multimap_one_item_as_itself_several_as_tuple_in_order() -> None:
 
 
 def test_empty_table_is_shared_and_read_only() -> None:
-    assert entries(EMPTY, "x") == () and list(EMPTY) == []
+    assert entries(EMPTY_TABLE, "x") == () and list(EMPTY_TABLE) == []
     with pytest.raises(TypeError):
-        EMPTY["x"] = 1  # type: ignore[index]
+        EMPTY_TABLE["x"] = 1  # type: ignore[index]
 
 
 def test_definition_tables_store_one_definition_as_itself() -> None:
@@ -109,7 +109,7 @@ def test_members_are_tuples_and_memberless_definitions_share_the_empty_table() -
         "area": ("t:pkg/shapes.Shape.area(0)", "t:pkg/shapes.Shape.area(0)#2"),
         "size": ("t:pkg/shapes.Shape.size(0)",)}
     assert type(shape.members) is dict
-    assert all(rd.members is EMPTY for rd in rest)
+    assert all(rd.members is EMPTY_TABLE for rd in rest)
 
 
 def test_lexical_parent_holds_only_the_parents_that_differ_from_the_qualname() -> None:
