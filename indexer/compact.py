@@ -168,12 +168,14 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
     it: a later ``append`` to such a list raises ``TypeError``, a change to a shared
     :class:`~indexer.model.Param` would change every definition holding it, and the docstrings'
     text is gone."""
-    for obj in (ex, *ex.definitions):
+    # definitions parked already (indexer.parked) were compacted before they were written
+    definitions = ex.definitions if isinstance(ex.definitions, list) else ()
+    for obj in (ex, *definitions):
         for name in _list_fields(obj):
             v = getattr(obj, name, None)
             if type(v) is list and not v:
                 setattr(obj, name, EMPTY)
-    for d in ex.definitions:
+    for d in definitions:
         _intern_fields(d, _DEF_TEXT)
         if d.qualname == d.name:
             d.qualname = d.name

@@ -8,7 +8,12 @@ file's own binding reads (:mod:`indexer.resolve.bindings` keeps the others in me
 :class:`indexer.spill.SpillFile` (``(offset, length)`` plus the item count) and unpickles it on each
 iteration, so those lists cost the resolver a few dozen bytes per file instead of their objects or
 their pickles (Django 5.2.8: the call sites' pickles alone are 13.4 MiB). :func:`park_extraction`
-parks a file's lists (:data:`PARKED_FIELDS`) in place.
+parks a file's lists (:data:`PARKED_FIELDS`) in place, and its definitions: other files do read
+those, but what their lookups and call binding read (names, kind, first line, parameter counts) the
+resolver's :class:`~indexer.resolve.values.Def` objects hold; the rest (positions, signature,
+decorators, bases, types) is read back per file through :class:`UnpackedLists`, which keeps the
+lists read last (the 45-package synthetic monorepo: the extract phase ends at 112 MiB instead of
+188, docs/benchmarks.md).
 
 A parked list that cannot be read back (the spill file closed, shortened or overwritten) raises
 :class:`ParkedDataError`: a run stops with that message instead of binding a file without its calls.
@@ -17,6 +22,8 @@ A parked list that cannot be read back (the spill file closed, shortened or over
 from __future__ import annotations
 
 import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
@@ -27,7 +34,7 @@ from indexer.spill import SpillFile, SpillRef
 if TYPE_CHECKING:
     from indexer.model import FileExtraction
 
-__all__ = ["PARKED_FIELDS", "ParkedDataError", "ParkedList", "park_extraction"]
+__all__ = ["PARKED_FIELDS", "UNPACKED_LISTS", "ParkedDataError", "ParkedList", "UnpackedLists", "park_extraction"]
 
 PARKED_FIELDS = ("calls", "type_uses", "injections", "table_uses", "bindings")
 """:class:`~indexer.model.FileExtraction` lists that only the file's own binding reads (its output,
@@ -103,11 +110,58 @@ class ParkedList(Sequence[Any]):
 
 def park_extraction(ex: FileExtraction, spill: SpillFile) -> FileExtraction:
     """Park ``ex``'s non-empty :data:`PARKED_FIELDS` lists in ``spill`` (in place; those parked
-    already stay), and point its empty list fields and its definitions' at one shared empty list
-    (:func:`indexer.compact.compact_extraction`: the extraction is complete once it is parked).
-    Returns ``ex``. Raises ``OSError`` when the spill file cannot be written."""
+    already stay), point its empty list fields and its definitions' at one shared empty list
+    (:func:`indexer.compact.compact_extraction`: the extraction is complete once it is parked),
+    then park its definitions too: the resolver keeps what its lookups read of them in its own
+    :class:`~indexer.resolve.values.Def` objects and reads the rest back on demand
+    (:meth:`indexer.resolve.context.FileCtx.definition`). Returns ``ex``. Raises ``OSError`` when
+    the spill file cannot be written."""
     for name in PARKED_FIELDS:
         items = getattr(ex, name)
         if items and not isinstance(items, ParkedList):
             setattr(ex, name, ParkedList.park(spill, items))
-    return compact_extraction(ex)
+    compact_extraction(ex)
+    if ex.definitions and not isinstance(ex.definitions, ParkedList):
+        ex.definitions = ParkedList.park(spill, ex.definitions)
+    return ex
+
+
+
+UNPACKED_LISTS = 64
+"""How many parked lists an :class:`UnpackedLists` keeps read back at once by default."""
+
+
+class UnpackedLists:
+    """Parked lists read back, the ``size`` read last kept (least recently used dropped first): what
+    is read item by item many times, such as a file's parked definitions
+    (:meth:`indexer.resolve.context.FileCtx.definition`), is unpickled once while it is in use
+    rather than on every read. Thread-safe. One per resolver: it holds the lists it keeps (and so
+    their spill file) for as long as the resolver's files hold it, no longer."""
+
+    __slots__ = ("size", "_lists", "_lock")
+
+    def __init__(self, size: int = UNPACKED_LISTS) -> None:
+        self.size = size
+        self._lists: OrderedDict[int, tuple[ParkedList, list[Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, items: ParkedList) -> list[Any]:
+        """``items`` read back (a list shared with every other caller: do not change it). Raises
+        :class:`ParkedDataError` as :meth:`ParkedList.unpack`."""
+        key = id(items)
+        with self._lock:
+            hit = self._lists.get(key)
+            if hit is not None and hit[0] is items:
+                self._lists.move_to_end(key)
+                return hit[1]
+        out = items.unpack()  # outside the lock: another thread may read the same list meanwhile
+        with self._lock:
+            self._lists[key] = (items, out)  # held with its list: the id is not reused meanwhile
+            self._lists.move_to_end(key)
+            while len(self._lists) > self.size:
+                self._lists.popitem(last=False)
+        return out
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._lists)

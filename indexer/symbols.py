@@ -26,6 +26,7 @@ writes a template), inline Fastify plugins ``plugin /v1``, kafkajs ``eachMessage
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
 
@@ -76,8 +77,9 @@ def id_prefix(repo: str, extraction: FileExtraction) -> str:
     return f"{repo}:{extraction.id_path or module_path(extraction.path)}."
 
 
-def definition_tails(extraction: FileExtraction) -> list[str]:
-    """For each of ``extraction.definitions`` in order, what its id adds after the file's
+def definition_tails(extraction: FileExtraction, definitions: Sequence[Definition] | None = None) -> list[str]:
+    """For each of ``extraction.definitions`` in order (or of ``definitions``, the same list read
+    back already), what its id adds after the file's
     :func:`id_prefix` and its qualname: a callable's :func:`signature_part`, then ``#2``, ``#3`` …
     for the second, third … definition with the same id otherwise (``""`` for most fields and
     classes). Interned: the few distinct tails are shared by every definition, so a resolver can hold
@@ -85,7 +87,7 @@ def definition_tails(extraction: FileExtraction) -> list[str]:
     language = extraction.language
     seen: dict[str, int] = {}
     out = []
-    for d in extraction.definitions:
+    for d in extraction.definitions if definitions is None else definitions:
         tail = signature_part(language, d) if d.kind in CALLABLE_KINDS else ""
         base = d.qualname + tail
         n = seen.get(base, 0) + 1

@@ -103,7 +103,7 @@ class ClientLinks:
                     continue
                 names = [p.name for p in rd.d.params]
                 if any(k == "ref" and t in names for k, t in call.url.parts):
-                    out[(fc.path, rd.d.qualname)].append((fc, call, names))
+                    out[(fc.path, rd.qualname)].append((fc, call, names))
         return out
 
     def wrapped_call(self, fc: FileCtx, use: UrlArgCall,
@@ -129,7 +129,7 @@ class ClientLinks:
         if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
             return []
         used: list[int] = []
-        for wfc, call, names in templates.get((v.f.file.path, v.f.d.qualname), ()):
+        for wfc, call, names in templates.get((v.f.file.path, v.f.qualname), ()):
             used.append(id(call))
             out: list[str] = []
             for kind, text in call.url.parts:

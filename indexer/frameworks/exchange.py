@@ -66,7 +66,7 @@ class ExchangeLinks:
                     for text in d.implements:
                         v = self.r.resolve_expr(fc, d.parent, text.split("<", 1)[0].strip())
                         if isinstance(v, ClassV) and v.c.file.repo == self.r.repo:
-                            self._exchange_impls[(v.c.file.path, v.c.d.qualname)].append((fc, rd))
+                            self._exchange_impls[(v.c.file.path, v.c.qualname)].append((fc, rd))
         return self._exchange_impls
 
     def exchange_route(self, fc: FileCtx, route: Route) -> tuple[str | None, list[tuple[str, str, str]]]:
@@ -79,7 +79,7 @@ class ExchangeLinks:
         linked: list[tuple[str, str, str]] = []
         impls = self._implementations().get((fc.path, iface), [])
         for impl_fc, cls in impls:
-            methods = [m for m in self._members(cls, name) if m.d.parent != iface]  # type: ignore[attr-defined]
+            methods = [m for m in self._members(cls, name) if m.parent != iface]  # type: ignore[attr-defined]
             if not methods:
                 continue
             props = self.options.properties_for(impl_fc.path)

@@ -209,7 +209,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             if target.of_class:  # a static import: ``expr`` is a member of that class
                 c = target.owner
                 if c is not None:
-                    q = f"{c.d.qualname}.{expr}"
+                    q = f"{c.qualname}.{expr}"
                     if known(c.file.path, q):
                         return c.file, q
             else:
@@ -231,12 +231,12 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         class of its MRO that does (``settings.api_prefix`` with ``settings`` an instance of a
         pydantic ``BaseSettings`` subclass whose base declares ``api_prefix: str = "/api"``). An
         attribute that is not a string constant there (``debug: bool = False``) is ``None``."""
-        q = f"{c.d.qualname}.{name}"
+        q = f"{c.qualname}.{name}"
         if self._known(c.file.path, q):
             return c.file, q
         for m in self.r.lookup(c, name)[0]:
-            if self._known(m.file.path, m.d.qualname):
-                return m.file, m.d.qualname
+            if self._known(m.file.path, m.qualname):
+                return m.file, m.qualname
         return None
 
     def locate_in(self, files: Sequence[FileCtx], qualname: str, depth: int) -> tuple[FileCtx, str] | None:
@@ -461,7 +461,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if route.handler is not None:
             rd = fc.def_at(route.handler, route.line)
             if rd is not None:  # an inline handler's name may hold dots (`GET /a.json`): ask its parent
-                scope = rd.d.parent
+                scope = rd.parent
             handlers.append((rd.id if rd is not None else file_id(fc.repo, fc.path), route.methods))
         elif route.handler_ref is not None:
             handlers = self._resolve_handler(fc, route.handler_ref, route.methods, route.scope, route.framework)
@@ -531,7 +531,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             self.r.use(("file", rd.file.path, ""))  # its decorators
             for text in rd.d.decorators:
                 for expr in decorator_refs(text, class_level):
-                    srcs = self._wrapper_callables(rd.file, rd.d.parent, expr, kind="decorator")
+                    srcs = self._wrapper_callables(rd.file, rd.parent, expr, kind="decorator")
                     guards = [] if srcs else guard_callbacks(self.r, rd.file, expr)
                     if not srcs and not guards:
                         self.result.outcomes["unlinked_wrapper"] += 1
@@ -545,7 +545,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
             rd = fc.def_at(route.handler, route.line)
-            scope = rd.d.parent if rd is not None else scope
+            scope = rd.parent if rd is not None else scope
             handlers = [rd.id if rd is not None else file_id(fc.repo, fc.path)]
         elif route.handler_ref is not None:
             handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)]
@@ -754,7 +754,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if isinstance(v, FuncV):
             return self._function_ids(v.f, kind) if v.f.file.repo == self.r.repo else []
         if isinstance(v, ClassV) and kind == "dependency":  # FastAPI builds a class dependency
-            built = self._members(v.c, v.c.file.rules.constructor_name or v.c.d.name)
+            built = self._members(v.c, v.c.file.rules.constructor_name or v.c.name)
             if built:
                 return [m.id for m in built]
         if isinstance(v, (ClassV, InstV)):
@@ -789,7 +789,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             if isinstance(g, FuncV) and g.f.file.repo == self.r.repo:
                 out.append(g.f.id)
             elif isinstance(g, ClassV) and g.c.file.repo == self.r.repo:
-                out += [m.id for m in self._members(g.c, g.c.file.rules.constructor_name or g.c.d.name)]
+                out += [m.id for m in self._members(g.c, g.c.file.rules.constructor_name or g.c.name)]
         return out
 
     def _function_ids(self, f: Def, kind: str) -> list[str]:
@@ -797,8 +797,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if kind not in _FACTORY_KINDS or f.file.lang != "python":
             return [f.id]
         self.r.use(("file", f.file.path, ""))  # its nested definitions
-        inner = f.d.qualname + "."
-        return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.d.qualname.startswith(inner))]
+        inner = f.qualname + "."
+        return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.qualname.startswith(inner))]
 
     def _framework_methods(self, c: Def) -> list[str]:
         """The :data:`WRAPPER_METHODS` class ``c`` has (its own or inherited from a class of this

@@ -194,7 +194,7 @@ class QueueLinker:
             return [], "not_celery"
         v = self.r.resolve_expr(fc, use.owner, use.target)
         if isinstance(v, FuncV):
-            name = self.tasks.get((v.f.file.path, v.f.d.qualname))
+            name = self.tasks.get((v.f.file.path, v.f.qualname))
             if name:
                 return [Destination("celery", name, "exact")], None
         return [], "unlinked_task"

@@ -425,19 +425,19 @@ class _TableLinker:
         """READS / WRITES of the methods of Java interfaces a mapper XML names (by ``package.Qual``)."""
         prefix = f"{fc.ex.package}." if fc.ex.package else ""
         for rd in fc.defs:
-            if rd.d.kind != "interface":
+            if rd.kind != "interface":
                 continue
-            statements = self.mappers.get(prefix + rd.d.qualname)
+            statements = self.mappers.get(prefix + rd.qualname)
             if not statements:
                 continue
             for m in fc.defs:
-                if m.d.kind != "method" or m.d.parent != rd.d.qualname or m.d.name not in statements:
+                if m.kind != "method" or m.parent != rd.qualname or m.name not in statements:
                     continue
-                found = next((f for f in map(statement_access, statements[m.d.name]) if f), None)
+                found = next((f for f in map(statement_access, statements[m.name]) if f), None)
                 if not found:
                     self.result.outcomes["unlinked_sql"] += 1
                     continue
-                u = TableUse("mybatis", "sql", m.d.qualname, m.d.name_line, m.d.name_col)
+                u = TableUse("mybatis", "sql", m.qualname, m.d.name_line, m.d.name_col)
                 for a in found:
                     self._access(fc, u, a.role, table_id(fc.repo, a.name, a.schema), list(a.columns))
 

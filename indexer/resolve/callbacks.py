@@ -49,8 +49,8 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
         if not target.is_callable:
             continue
         tf = target.file
-        r.use(("name", tf.path, target.d.name))
-        called = tf.param_calls.get(target.d.qualname)
+        r.use(("name", tf.path, target.name))
+        called = tf.param_calls.get(target.qualname)
         if not called:
             continue
         shift = _receiver_shift(r, fc, cs, target)
@@ -74,7 +74,7 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
 def _receiver_shift(r: Resolver, fc: FileCtx, cs: CallSite, target: Def) -> int:
     """1 when ``cs`` calls method ``target`` through its class in a language whose methods take
     their receiver as the first parameter (``Cls.run(obj, handler)``), else 0."""
-    if cs.receiver is None or target.d.kind != "method" or fc.rules.class_receiver is None:
+    if cs.receiver is None or target.kind != "method" or fc.rules.class_receiver is None:
         return 0
     if any(m in _NOT_BOUND for m in target.d.modifiers):
         return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, Definition, base_type
+from indexer.model import CallSite, base_type
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
 
@@ -67,7 +67,7 @@ class CallBinder:
                     if isinstance(t, list) and t:
                         return t
                     outcome = outcome or t
-                    cls = r.enclosing_class(fc, cls.d.parent)
+                    cls = r.enclosing_class(fc, cls.parent)
                 if outcome is None and rules.is_builtin(cs.name):
                     return EXTERNAL  # a built-in called inside a class (Kotlin's println)
                 return outcome
@@ -199,7 +199,7 @@ class CallBinder:
         if not any((base_type(b) or "").rsplit(".", 1)[-1] == base for c in mro for b in c.d.bases):
             return None
         members, _ = self.classes.lookup(inst.c, target)
-        runs = [m for m in members if m.is_callable and arity_ok(m.d, 0)]
+        runs = [m for m in members if m.is_callable and arity_ok(m, 0)]
         out = [(m, "inferred") for m in runs]
         if not inst.concrete:
             for m in runs:
@@ -220,17 +220,17 @@ class CallBinder:
         out: list[tuple[Def, str]] = []
         mro = self.classes.mro(inst.c)
         for rd in r.tables.callables_by_name.get((ns, cs.name), ()):
-            if not rd.d.receiver_type or not arity_ok(rd.d, cs.arity):
+            if not rd.shape.extension or not arity_ok(rd, cs.arity):
                 continue
-            t = r.resolve_type(rd.file, rd.d.parent, rd.d.receiver_type)
+            t = r.resolve_type(rd.file, rd.parent, rd.d.receiver_type)
             if isinstance(t, ClassV) and any(t.c is c for c in mro):
                 out.append((rd, inst.how if t.c is inst.c else "inferred"))
         return out or None
 
     def _constructors(self, c: Def, arity: int, how: str) -> list[tuple[Def, str]]:
-        name = c.file.rules.constructor_name or c.d.name
+        name = c.file.rules.constructor_name or c.name
         members, inherited = self.classes.lookup(c, name)
-        ctors = [m for m in members if m.d.kind == "constructor" or (m.is_callable and m.d.name == name)]
+        ctors = [m for m in members if m.kind == "constructor" or (m.is_callable and m.name == name)]
         out = [(m, "inferred" if inherited else how) for m in by_arity(ctors, arity)] if ctors else [(c, how)]
         for hook in c.file.rules.construction_hooks:
             found, inherited = self.classes.lookup(c, hook)
@@ -249,11 +249,11 @@ class CallBinder:
         # methods (`receiver_type`): they bind only on a receiver known to be of their type.
         properties = fc.rules.property_functions
         candidates = [rd for rd in r.tables.callables_by_name.get((ns, cs.name), ())
-                      if arity_ok(rd.d, cs.arity) and rd.d.generated is None and rd.d.receiver_type is None and (
-                          cs.receiver is None or rd.d.kind == "method"
-                          or (properties and rd.d.parent is not None))]
+                      if arity_ok(rd, cs.arity) and not rd.shape.generated and not rd.shape.extension and (
+                          cs.receiver is None or rd.kind == "method"
+                          or (properties and rd.parent is not None))]
         for rd in candidates:
-            r.use(("name", rd.file.path, rd.d.name))
+            r.use(("name", rd.file.path, rd.name))
         # In JS/TS (``property_functions``) an interface member is a type signature with no code:
         # whatever runs a call on an unknown receiver, it is never that member (tRPC's
         # `trpc.useUtils()` on a proxy matched `CreateTRPCNextBase.useUtils` of another package).
@@ -265,19 +265,20 @@ class CallBinder:
 
 def _interface_member(r: Resolver, rd: Def) -> bool:
     """Whether ``rd`` is declared in an interface (a signature, no body); the read is recorded."""
-    if not rd.d.parent:
+    if not rd.parent:
         return False
-    r.use(("name", rd.file.path, rd.d.parent.rpartition(".")[2]))
-    parents = entries(rd.file.by_qualname, rd.d.parent)
-    return bool(parents) and parents[0].d.kind == "interface"
+    r.use(("name", rd.file.path, rd.parent.rpartition(".")[2]))
+    parents = entries(rd.file.by_qualname, rd.parent)
+    return bool(parents) and parents[0].kind == "interface"
 
 
-def arity_ok(d: Definition, arity: int) -> bool:
-    """Whether a call with ``arity`` arguments (negative: unknown) fits ``d``'s parameters."""
+def arity_ok(rd: Def, arity: int) -> bool:
+    """Whether a call with ``arity`` arguments (negative: unknown) fits ``rd``'s parameters."""
     if arity < 0:
         return True
-    hi = d.max_arity
-    return d.min_arity <= arity and (hi is None or arity <= hi)
+    shape = rd.shape
+    hi = shape.max_arity
+    return shape.min_arity <= arity and (hi is None or arity <= hi)
 
 
 def by_arity(defs: list[Def], arity: int) -> list[Def]:
@@ -285,5 +286,5 @@ def by_arity(defs: list[Def], arity: int) -> list[Def]:
     could not see)."""
     if len(defs) <= 1:
         return defs
-    fitting = [rd for rd in defs if arity_ok(rd.d, arity)]
+    fitting = [rd for rd in defs if arity_ok(rd, arity)]
     return fitting or defs

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from indexer.compact import compact_extraction
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import
+from indexer.parked import ParkedList, UnpackedLists
 from indexer.resolve.bindings import ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
 from indexer.resolve.values import Def
@@ -46,8 +47,11 @@ class FileCtx:
     """One file's extraction with the lookup tables the resolver needs, and its language's rules
     (``rules``: a :class:`~indexer.resolve.language.ModuleSystem`)."""
 
+    unpacked: UnpackedLists | None = None
+    """Where :meth:`definition` reads parked definitions back (``None``: each read unpickles)."""
+
     def __init__(self, repo: str, ex: FileExtraction, module_key: str, checksum: str, size: int,
-                 rules: ModuleSystem) -> None:
+                 rules: ModuleSystem, unpacked: UnpackedLists | None = None) -> None:
         self.repo = repo
         self.rules = rules
         """The language's module system and scoping rules."""
@@ -63,13 +67,15 @@ class FileCtx:
         """Definitions per qualname (read with :func:`~indexer.resolve.multimap.entries`)."""
         self.id_prefix = id_prefix(repo, ex)  # honours ex.id_path
         """What every definition id of the file starts with (:attr:`~indexer.resolve.values.Def.id`)."""
-        self.defs = [Def(tail, d, self) for d, tail in zip(ex.definitions, definition_tails(ex))]
+        parked = isinstance(ex.definitions, ParkedList)
+        definitions = ex.definitions.unpack() if parked else ex.definitions
+        self.defs = [Def(tail, d, self, i) for i, (d, tail) in enumerate(zip(definitions, definition_tails(ex, definitions)))]
         self._index_defs()
         self.lexical_parent: dict[str, str | None] = {}
         """The lexical parent of each definition's qualname that differs from the default
         ``qualname.rpartition(".")[0] or None`` (see :meth:`parent_scope`); most do not differ."""
         for rd in self.defs:  # as a dict built over every definition: the last of a qualname decides
-            q = rd.d.qualname
+            q = rd.qualname
             p = self._lexical_parent(rd.d)
             if p != (q.rpartition(".")[0] or None):
                 self.lexical_parent[q] = p
@@ -81,20 +87,24 @@ class FileCtx:
         self.bindings = ScopedBindings(ex.bindings, self.exposed_scopes())
         """Bindings per ``(scope, name)``; those of scopes other files cannot reach are read back
         from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
+        if parked:  # the Defs hold what lookups read; the rest is read back when asked for
+            self.unpacked = unpacked
+            for rd in self.defs:
+                rd.held = None
 
     def _index_defs(self) -> None:
-        self.by_qualname = freeze(group((rd.d.qualname, rd) for rd in self.defs))
-        self.top = freeze(group((rd.d.name, rd) for rd in self.defs if rd.d.parent is None))
+        self.by_qualname = freeze(group((rd.qualname, rd) for rd in self.defs))
+        self.top = freeze(group((rd.name, rd) for rd in self.defs if rd.parent is None))
         self.types = tuple(rd for rd in self.defs if rd.is_type)
         # most files have no plain object owning definitions: they share one empty set
-        self.owners = frozenset(rd.d.parent for rd in self.defs
-                                if rd.d.parent is not None and rd.d.parent not in self.by_qualname) or _NO_OWNERS
+        self.owners = frozenset(rd.parent for rd in self.defs
+                                if rd.parent is not None and rd.parent not in self.by_qualname) or _NO_OWNERS
         """Qualnames that are parents of definitions without being definitions: plain objects whose
         properties are definitions (:class:`~indexer.resolve.values.ObjV`)."""
-        children = group((rd.d.parent, rd) for rd in self.defs if rd.d.parent is not None)
+        children = group((rd.parent, rd) for rd in self.defs if rd.parent is not None)
         for qualname, kids in children.items():
             for parent in entries(self.by_qualname, qualname):  # tuples, even of one: a class lookup shares them
-                parent.members = {name: tuple(ms) for name, ms in group((rd.d.name, rd) for rd in kids).items()}
+                parent.members = {name: tuple(ms) for name, ms in group((rd.name, rd) for rd in kids).items()}
 
     def reuse_defs(self, old: FileCtx, names: set[str]) -> list[Def]:
         """Take over ``old``'s :class:`Def` objects for the definitions whose name group is among
@@ -104,21 +114,32 @@ class FileCtx:
         olds: dict[tuple[str, int], Def] = {}
         seen: Counter[str] = Counter()
         for rd in old.defs:
-            olds[(rd.d.qualname, seen[rd.d.qualname])] = rd
-            seen[rd.d.qualname] += 1
+            olds[(rd.qualname, seen[rd.qualname])] = rd
+            seen[rd.qualname] += 1
         seen.clear()
         kept: set[int] = set()
         for i, rd in enumerate(self.defs):
-            od = olds.get((rd.d.qualname, seen[rd.d.qualname]))
-            seen[rd.d.qualname] += 1
-            if od is not None and od.id == rd.id and rd.d.name in names:
-                od.d, od.file, od.members = rd.d, self, EMPTY_TABLE
+            od = olds.get((rd.qualname, seen[rd.qualname]))
+            seen[rd.qualname] += 1
+            if od is not None and od.id == rd.id and rd.name in names:
+                od.take(rd)
+                od.file, od.members = self, EMPTY_TABLE
                 self.defs[i] = od
                 kept.add(id(od))
         for rd in self.defs:
             rd.members = EMPTY_TABLE
         self._index_defs()
         return [rd for rd in old.defs if id(rd) not in kept]
+
+    def definition(self, index: int) -> Definition:
+        """The extraction's definition at ``index``: from memory, or read back from disk (parked:
+        :func:`indexer.parked.park_extraction`) through :attr:`unpacked`. Raises
+        :class:`~indexer.parked.ParkedDataError` when the parked definitions cannot be read, and
+        ``IndexError`` for an index out of range."""
+        defs = self.ex.definitions
+        if isinstance(defs, ParkedList):
+            return (self.unpacked.get(defs) if self.unpacked is not None else defs.unpack())[index]
+        return defs[index]
 
     def exposed_scopes(self) -> set[str | None]:
         """The scopes whose bindings other files' resolution can read: module level (``None``),
@@ -127,8 +148,8 @@ class FileCtx:
         matter to this file's own binding only."""
         exposed: set[str | None] = {None}
         for rd in self.defs:
-            if rd.is_type or (rd.is_callable and rd.d.inferred_return) or rd.d.kind == "field":
-                s: str | None = rd.d.qualname if rd.d.kind != "field" else rd.d.parent
+            if rd.is_type or (rd.is_callable and rd.d.inferred_return) or rd.kind == "field":
+                s: str | None = rd.qualname if rd.kind != "field" else rd.parent
                 while s is not None and s not in exposed:
                     exposed.add(s)
                     s = self.parent_scope(s)
@@ -207,9 +228,9 @@ class FileCtx:
         """Become ``new`` (a later version of the same file with the same :attr:`interface`) while
         keeping this object and its :class:`Def` objects, which other files' memoised resolutions
         hold: positions, bodies, call sites and framework facts are taken over."""
-        self.ex, self.checksum, self.size = new.ex, new.checksum, new.size
+        self.ex, self.checksum, self.size, self.unpacked = new.ex, new.checksum, new.size, new.unpacked
         for rd, nd in zip(self.defs, new.defs):
-            rd.d = nd.d
+            rd.take(nd)
         self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
         self.lexical_parent = new.lexical_parent
         for key in ("interface", "structure", "names", "param_calls"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import Definition, base_type
+from indexer.model import base_type
 from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.values import ClassV, Def, Deps, Value
@@ -123,13 +123,13 @@ class ClassHierarchy:
             finally:
                 self._bases_busy -= 1
             c.bases = tuple(making) if making else ()  # exact size; the empty tuple is shared
-        self.use(("name", c.file.path, c.d.name))
+        self.use(("name", c.file.path, c.name))
         self.use_all(c.bases_deps)
         return c.bases
 
     def _compute_bases(self, c: Def, making: list[Def]) -> None:
         for text in (*c.d.bases, *c.d.implements):
-            t = self.resolve_type(c.file, c.d.parent, text)
+            t = self.resolve_type(c.file, c.parent, text)
             if isinstance(t, ClassV) and t.c is not c:
                 making.append(t.c)
             elif base_type(text) not in ("object", "Object"):
@@ -285,7 +285,7 @@ class ClassHierarchy:
         if self.module_files is None:
             return []
         out: list[Def] = []
-        qualname = f"{c.d.qualname}.{name}"
+        qualname = f"{c.qualname}.{name}"
         for fc in self.module_files(c.file.lang, c.file.module_key):
             if fc is not c.file:
                 self.use(("name", fc.path, name))
@@ -312,14 +312,14 @@ class ClassHierarchy:
     def _compute_overriders(self, m: Def, below: Def | None, out: list[Def]) -> bool:
         """Fill ``out``; whether a subclass was met."""
         use = self.use
-        use(("name", m.file.path, m.d.name))
+        use(("name", m.file.path, m.name))
         if below is None:
-            use(("name", m.file.path, (m.d.parent or "").rpartition(".")[2]))
-            owner = entries(m.file.by_qualname, m.d.parent or "")
+            use(("name", m.file.path, (m.parent or "").rpartition(".")[2]))
+            owner = entries(m.file.by_qualname, m.parent or "")
             below = owner[0] if owner else None
         if below is not None and below.is_type:
             if getattr(below.file.rules, "structural_interfaces", False):  # an implementer may come
-                use(("n", below.file.rules.namespace, m.d.name))
+                use(("n", below.file.rules.namespace, m.name))
             seen: set[int] = set()
             stack = [(s, 1) for s in below.subclasses]
             while stack:
@@ -327,13 +327,13 @@ class ClassHierarchy:
                 if id(s) in seen:
                     continue
                 seen.add(id(s))
-                use(("name", s.file.path, s.d.name))
-                use(("name", s.file.path, m.d.name))
-                found = s.members.get(m.d.name, ())
+                use(("name", s.file.path, s.name))
+                use(("name", s.file.path, m.name))
+                found = s.members.get(m.name, ())
                 if not found and s.file.rules.open_types:  # another file of the package, or promoted
-                    found = self.lookup(s, m.d.name)[0]
+                    found = self.lookup(s, m.name)[0]
                 for o in found:
-                    if o.is_callable and same_arity(o.d, m.d):
+                    if o.is_callable and same_arity(o, m):
                         out.append(o)
                 if level < MAX_HIERARCHY_DEPTH:
                     stack.extend((x, level + 1) for x in s.subclasses)
@@ -354,6 +354,7 @@ def _unlink(base: Def, sub: Def) -> None:
     base.subclasses = [x for x in base.subclasses if x is not sub] or ()
 
 
-def same_arity(a: Definition, b: Definition) -> bool:
+def same_arity(a: Def, b: Def) -> bool:
     """Whether two callables can stand for each other (same parameter count, or one is variadic)."""
-    return len(a.params) == len(b.params) or a.max_arity is None or b.max_arity is None
+    x, y = a.shape, b.shape
+    return x.params == y.params or x.max_arity is None or y.max_arity is None

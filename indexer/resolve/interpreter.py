@@ -209,13 +209,13 @@ class Resolver:
 
     def def_value(self, rd: Def) -> Value:
         """The value a definition stands for: a class, a function, a typed field's instance."""
-        self.use(("name", rd.file.path, rd.d.name))
+        self.use(("name", rd.file.path, rd.name))
         if rd.is_type:
             return ClassV(rd)
         if rd.is_callable:
             return FuncV(rd)
-        if rd.d.kind == "field" and rd.d.field_type:
-            t = self.resolve_type(rd.file, rd.d.parent, rd.d.field_type)
+        if rd.kind == "field" and rd.d.field_type:
+            t = self.resolve_type(rd.file, rd.parent, rd.d.field_type)
             return InstV(t.c, "exact") if isinstance(t, ClassV) else t
         return None
 
@@ -247,7 +247,7 @@ class Resolver:
                 if defs and hidden_class:
                     defs = [rd for rd in defs if rd.is_type]
                 if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
-                    defs = [rd for rd in defs if rd.d.kind != "constructor"]
+                    defs = [rd for rd in defs if rd.kind != "constructor"]
             if defs:
                 return self.def_value(defs[-1])
             if fc.rules.implicit_this and s is not None and fc.is_class_scope(s):
@@ -274,7 +274,7 @@ class Resolver:
         from the bases' class-scope bindings, nearest first; ``None`` when none declares it."""
         for c in self.classes.mro(cls)[1:]:
             self.use(("name", c.file.path, name))
-            bindings = c.file.bindings.get((c.d.qualname, name))
+            bindings = c.file.bindings.get((c.qualname, name))
             if bindings:
                 v = self.binding_value(c.file, bindings)
                 if v is not None:
@@ -341,11 +341,11 @@ class Resolver:
         """The constructor function whose prototype method ``scope`` is (JS ``View.prototype.render
         = function () {}``: a method whose parent is a function), or ``None``."""
         defs = entries(fc.by_qualname, scope) if scope is not None else ()
-        if not defs or defs[0].d.kind != "method" or not defs[0].d.parent:
+        if not defs or defs[0].kind != "method" or not defs[0].parent:
             return None
-        self.use(("name", fc.path, defs[0].d.parent.rpartition(".")[2]))
-        owners = entries(fc.by_qualname, defs[0].d.parent)
-        return owners[0] if owners and owners[0].d.kind == "function" else None
+        self.use(("name", fc.path, defs[0].parent.rpartition(".")[2]))
+        owners = entries(fc.by_qualname, defs[0].parent)
+        return owners[0] if owners and owners[0].kind == "function" else None
 
     def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
         """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""
@@ -465,9 +465,9 @@ class Resolver:
                 return None
             return self.call_result(v, how)
         if isinstance(v, FuncV):
-            self.use(("name", v.f.file.path, v.f.d.name))
+            self.use(("name", v.f.file.path, v.f.name))
             rt = v.f.d.return_type
-            if not rt and any(m.d.kind == "method" for ms in v.f.members.values() for m in ms):
+            if not rt and any(m.kind == "method" for ms in v.f.members.values() for m in ms):
                 # A JS constructor function with prototype methods (`View.prototype.render = ...`):
                 # what it builds is an instance whose members are those methods.
                 return InstV(v.f, how)
@@ -478,9 +478,9 @@ class Resolver:
                 if not ir:
                     return self._returned_function(v.f)
                 f = v.f
-                return self._memoised((id(f), f.d.qualname, ir, "return"),
-                                      lambda: self.call_result(self.resolve_expr(f.file, f.d.qualname, ir), "inferred"))
-            t = self.resolve_type(v.f.file, v.f.d.parent, rt)
+                return self._memoised((id(f), f.qualname, ir, "return"),
+                                      lambda: self.call_result(self.resolve_expr(f.file, f.qualname, ir), "inferred"))
+            t = self.resolve_type(v.f.file, v.f.parent, rt)
             return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
         if v is EXTERNAL:
             return EXTERNAL
@@ -493,8 +493,8 @@ class Resolver:
         if len(refs) != 1:
             return None
         ref = refs[0]
-        target = self._memoised((id(f), f.d.qualname, ref, "returned"),
-                                lambda: self.resolve_expr(f.file, f.d.qualname, ref))
+        target = self._memoised((id(f), f.qualname, ref, "returned"),
+                                lambda: self.resolve_expr(f.file, f.qualname, ref))
         return FuncV(target.f, "inferred") if isinstance(target, FuncV) else None
 
     def returned_values(self, f: Def) -> list[Value]:
@@ -504,8 +504,8 @@ class Resolver:
         (FastAPI's ``Depends(factory(...))``)."""
         out: list[Value] = []
         for ref in f.d.returned_refs:
-            v = self._memoised((id(f), f.d.qualname, ref, "returned"),
-                               lambda ref=ref: self.resolve_expr(f.file, f.d.qualname, ref))
+            v = self._memoised((id(f), f.qualname, ref, "returned"),
+                               lambda ref=ref: self.resolve_expr(f.file, f.qualname, ref))
             if isinstance(v, FuncV | ClassV):
                 out.append(v)
         return out
@@ -535,7 +535,7 @@ class Resolver:
                 # names and what a classmethod set through `cls.x` (Python)
                 on_class = (name, f"{rules.class_receiver}.{name}") if rules.class_receiver else (name,)
                 for bound in ((rules.instance_prefix + name, name) if isinstance(v, InstV) else on_class):
-                    bindings = c.file.bindings.get((c.d.qualname, bound))
+                    bindings = c.file.bindings.get((c.qualname, bound))
                     if bindings:
                         bv = self.binding_value(c.file, bindings)
                         if bv is not None:

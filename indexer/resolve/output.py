@@ -58,7 +58,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         add("CONTAINS", parent.id if parent else fid, node_id)
         if d.accessor_of:  # a generated accessor reads / writes its field (model.Definition)
             read = fc.def_at(d.accessor_of, d.start_line)
-            if read is not None and read.d.kind == "field":
+            if read is not None and read.kind == "field":
                 add("CALLS", rd.id, read.id, read.d.name_line, read.d.name_col, "exact")
         if rd.is_type:
             for text in d.bases:
@@ -73,7 +73,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             for base in classes.bases(parent):
                 found, _ = classes.lookup(base, d.name)
                 for m in found:
-                    if m.is_callable and same_arity(m.d, d):
+                    if m.is_callable and same_arity(m, rd):
                         add("OVERRIDES", rd.id, m.id, d.name_line, d.name_col)
         for kind, target in structural_edges(classes.structural, fc, rd, r.use, classes.lookup):
             add(kind, rd.id, target.id, d.name_line, d.name_col)

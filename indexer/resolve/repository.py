@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from indexer.frameworks.link import LinkOptions, link_frameworks
 from indexer.languages import module_systems
 from indexer.model import FileExtraction
-from indexer.parked import park_extraction
+from indexer.parked import UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
@@ -150,6 +150,7 @@ class RepositoryResolver:
         """Where :meth:`update` parks the lists of each extraction that only its own binding reads
         (:func:`indexer.parked.park_extraction`: call sites, type uses, injections, table accesses);
         ``None``: they stay in memory."""
+        self._unpacked = UnpackedLists()  # the parked definitions of the files read last
         self.memo_budget: int | None = None
         """At most about this many memo entries that can be computed again are kept by the
         resolvers built from now on (:class:`indexer.resolve.tracking.DependencyTracker`; ``None``:
@@ -241,7 +242,7 @@ class RepositoryResolver:
             ex.id_path = p if len(self._stems[module_path(p)]) > 1 else None
             ms = self._systems[ex.language]
             key = ms.module_key(ex, self._layout.get(ms.namespace, {}))
-            new_ctxs[p] = FileCtx(self.repo, ex, key, checksum, size, ms)
+            new_ctxs[p] = FileCtx(self.repo, ex, key, checksum, size, ms, self._unpacked)
         changes = []
         for p, fc in new_ctxs.items():
             before = self.files.get(p)
@@ -310,7 +311,7 @@ class RepositoryResolver:
             tokens.update(("name", c.path, n) for n in changed)
             tokens.add(("file", c.path, ""))
             self._changed_names[c.path] = changed
-            callables = {rd.d.name for fc in (c.old, c.new) if fc is not None for rd in fc.defs
+            callables = {rd.name for fc in (c.old, c.new) if fc is not None for rd in fc.defs
                          if rd.is_callable or rd.is_type}  # classes too: Lookup.types_named reads them by name
             constants = {k.qualname for fc in (c.old, c.new) if fc is not None for k in fc.ex.constants}
             for fc, step in ((c.old, -1), (c.new, 1)):
@@ -322,7 +323,7 @@ class RepositoryResolver:
                 tokens.update(("n", ns, n) for n in changed & callables)
                 tokens.update(("n", ns, "=" + n) for n in changed & constants)
                 tokens.update(("n", ns, n) for n in changed if n.startswith("~"))  # reverse bindings
-                tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.d.name in changed
+                tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.name in changed
                               for name in decorator_names(rd))
                 for prefix in _dotted_prefixes(fc):
                     before.setdefault(prefix, self._prefixes[prefix])
@@ -492,7 +493,7 @@ class RepositoryResolver:
             for rd in c.new.defs:
                 if not rd.is_type:
                     continue
-                names = set(rd.members) if rd.d.name in changed else changed.intersection(rd.members)
+                names = set(rd.members) if rd.name in changed else changed.intersection(rd.members)
                 if not names:
                     continue
                 for ancestor in resolver.mro(rd)[1:]:

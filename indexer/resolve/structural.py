@@ -51,9 +51,9 @@ class StructuralLinks:
 
     def type_of_method(self, fc: FileCtx, m: Def) -> Def | None:
         """The type a method of ``fc`` belongs to (its ``parent``, in any file of the module)."""
-        if not m.d.parent:
+        if not m.parent:
             return None
-        return self.types.get((fc.rules.namespace, fc.module_key, m.d.parent))
+        return self.types.get((fc.rules.namespace, fc.module_key, m.parent))
 
 
 def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]) -> StructuralLinks:
@@ -88,7 +88,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
         if got is not None:
             return got
         sets[id(t)] = frozenset()  # a cycle of embeddings adds nothing
-        names = set(own.get((t.file.rules.namespace, t.file.module_key, t.d.name), ()))
+        names = set(own.get((t.file.rules.namespace, t.file.module_key, t.name), ()))
         if depth < 32:
             for b in bases(t):
                 names |= method_set(b, depth + 1)
@@ -97,14 +97,14 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
 
     budget = MAX_INTERFACE_TYPES
     for types in by_ns.values():
-        concrete = [t for t in types if t.d.kind == "class"]
+        concrete = [t for t in types if t.kind == "class"]
         by_name: dict[str, list[Def]] = defaultdict(list)
         for t in concrete:
             for name in method_set(t):
                 by_name[name].append(t)
         iface_by_name: dict[str, list[Def]] = defaultdict(list)
         for iface in types:
-            if iface.d.kind == "interface":
+            if iface.kind == "interface":
                 for name in method_set(iface):
                     iface_by_name[name].append(iface)
         for t in concrete:
@@ -117,7 +117,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
             if budget < 0:  # the same bound as the checks below (a generated repository)
                 return out
         for iface in types:
-            if iface.d.kind != "interface":
+            if iface.kind != "interface":
                 continue
             need = method_set(iface)
             if not need:
@@ -144,24 +144,24 @@ def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable
         return []
     ns = fc.rules.namespace
     if rd.is_type:
-        use(("n", ns, rd.d.name))
+        use(("n", ns, rd.name))
         # An interface that comes (or gains / loses a method) names methods by their short names: a
         # type whose method set holds one of them is bound again and may now satisfy it.
         for name in sorted(links.method_sets.get(id(rd), ())):
             use(("n", ns, name))
         for iface in links.near.get(id(rd), ()):
-            use(("name", iface.file.path, iface.d.name))
+            use(("name", iface.file.path, iface.name))
         out = []
         for iface in links.interfaces.get(id(rd), ()):
-            use(("name", iface.file.path, iface.d.name))
+            use(("name", iface.file.path, iface.name))
             out.append(("IMPLEMENTS", iface))
         return out
-    if rd.d.kind != "method":
+    if rd.kind != "method":
         return []
-    use(("n", ns, rd.d.name))
+    use(("n", ns, rd.name))
     owner = links.type_of_method(fc, rd)
     out = []
     for iface in links.interfaces.get(id(owner), ()) if owner is not None else ():
-        use(("name", iface.file.path, iface.d.name))
-        out.extend(("OVERRIDES", m) for m in lookup(iface, rd.d.name)[0] if m.is_callable)
+        use(("name", iface.file.path, iface.name))
+        out.extend(("OVERRIDES", m) for m in lookup(iface, rd.name)[0] if m.is_callable)
     return out

@@ -60,15 +60,15 @@ class ModuleTables:
                 self.packages[ns].add(".".join(parts[:i]))
                 self._package_files[(ns, ".".join(parts[:i]))] += 1
         for rd in fc.defs:
-            if rd.d.kind in ("method", "function"):
-                self.callables_by_name[(ns, rd.d.name)].append(rd)
+            if rd.kind in ("method", "function"):
+                self.callables_by_name[(ns, rd.name)].append(rd)
                 for name in decorator_names(rd):
                     named = self.decorated[(ns, name)]
                     named.append(rd)
                     if len(named) > 1:
-                        named.sort(key=lambda x: (x.file.path, x.d.start_line))
+                        named.sort(key=lambda x: (x.file.path, x.line))
             elif rd.is_type:
-                _insert(self.types_by_name[(ns, rd.d.name)], rd, rd.file.path)
+                _insert(self.types_by_name[(ns, rd.name)], rd, rd.file.path)
         for c in fc.ex.constants:
             if "." not in c.qualname:
                 _insert(self.constant_files[(ns, c.qualname)], fc, fc.path)
@@ -93,14 +93,14 @@ class ModuleTables:
                     del self._package_files[prefix]
                     self.packages[ns].discard(prefix[1])
         for rd in fc.defs:
-            if rd.d.kind in ("method", "function"):
-                named = self.callables_by_name[(ns, rd.d.name)]
+            if rd.kind in ("method", "function"):
+                named = self.callables_by_name[(ns, rd.name)]
                 named[:] = [x for x in named if x is not rd]
                 for name in decorator_names(rd):
                     deco = self.decorated[(ns, name)]
                     deco[:] = [x for x in deco if x is not rd]
             elif rd.is_type:
-                types = self.types_by_name[(ns, rd.d.name)]
+                types = self.types_by_name[(ns, rd.name)]
                 types[:] = [x for x in types if x is not rd]
         for c in fc.ex.constants:
             if "." not in c.qualname:

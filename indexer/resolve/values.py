@@ -9,9 +9,10 @@ these; a language's module system (:class:`indexer.resolve.language.ModuleSystem
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
 from indexer.resolve.multimap import EMPTY_TABLE
@@ -19,7 +20,7 @@ from indexer.resolve.multimap import EMPTY_TABLE
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "Def", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "Value", "Token", "Deps"]
+__all__ = ["EXTERNAL", "External", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "Value", "Token", "Deps"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -40,42 +41,106 @@ EXTERNAL = External()
 """The one :class:`External` value."""
 
 
-@dataclass(eq=False, slots=True)
+class Shape(NamedTuple):
+    """What binding a call reads of a definition besides its names: ``params`` (how many),
+    ``min_arity`` / ``max_arity`` (:attr:`indexer.model.Definition.min_arity` / ``max_arity``:
+    ``None`` when variadic), ``generated`` (a tool wrote it: ``Definition.generated`` is set) and
+    ``extension`` (``Definition.receiver_type`` is set). One object per distinct value
+    (:func:`shape_of`)."""
+
+    params: int
+    min_arity: int
+    max_arity: int | None
+    generated: bool
+    extension: bool
+
+
+_SHAPES: dict[Shape, Shape] = {}
+
+
+def shape_of(d: Definition) -> Shape:
+    """``d``'s :class:`Shape`, the one object of that value (there are few: parameter counts)."""
+    shape = Shape(len(d.params), d.min_arity, d.max_arity, d.generated is not None, d.receiver_type is not None)
+    return _SHAPES.setdefault(shape, shape)
+
+
 class Def:
     """A definition with its id and the file it lives in; classes carry their members: per name,
     the tuple of them in source order (shared by :meth:`~indexer.resolve.hierarchy.ClassHierarchy.lookup`'s
-    answers); a definition without members holds the one shared, read-only empty table."""
+    answers); a definition without members holds the one shared, read-only empty table.
 
-    tail: str  # what the id adds after the file's prefix and the qualname (see :attr:`id`)
-    d: Definition
-    file: FileCtx
-    members: Mapping[str, tuple[Def, ...]] = field(default_factory=lambda: EMPTY_TABLE)  # type: ignore[arg-type]
-    bases: list[Def] | tuple[Def, ...] | None = None
-    """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
-    ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""
-    external_base: bool = False
-    subclasses: list[Def] | tuple[()] = ()
-    """Its direct subclasses: the shared empty tuple until one is linked, then a list (most
-    definitions are no class's base: an empty list each was 3.1 MiB for the 58,614 definitions of
-    the 10-package generated monorepo, docs/benchmarks.md)."""
-    bases_deps: Deps = ()  # what resolving ``bases`` read (see ClassHierarchy)
+    ``name``, ``qualname``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
+    :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
+    call binding read them all the time, in every file. The rest of the definition is :attr:`d`, which
+    the Def holds itself or, once its file's definitions are parked on disk
+    (:meth:`indexer.resolve.context.FileCtx.park_definitions`), reads back through the file
+    (``index``: its position in the file's definitions)."""
+
+    __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "index", "held", "file", "members",
+                 "bases", "external_base", "subclasses", "bases_deps")
+
+    def __init__(self, tail: str, d: Definition, file: FileCtx, index: int = 0) -> None:
+        self.tail = tail
+        """What the id adds after the file's prefix and the qualname (see :attr:`id`)."""
+        self.index = index
+        """The definition's position in its file's extraction's ``definitions``."""
+        self.held: Definition | None = d
+        """The definition, when this Def holds it (``None``: read back through :attr:`file`)."""
+        # one string object per distinct name across files (definitions read back from disk hold
+        # their own copies); a top-level qualname is its name
+        self.name, self.kind = sys.intern(d.name), sys.intern(d.kind)
+        self.qualname = self.name if d.qualname == d.name else d.qualname
+        self.parent = sys.intern(d.parent) if d.parent is not None else None
+        self.line = d.start_line
+        """The definition's first line (1-based)."""
+        self.shape = shape_of(d)
+        """What a call needs to know of it (:class:`Shape`)."""
+        self.file = file
+        self.members: Mapping[str, tuple[Def, ...]] = EMPTY_TABLE
+        self.bases: list[Def] | tuple[Def, ...] | None = None
+        """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
+        ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""
+        self.external_base = False
+        self.subclasses: list[Def] | tuple[()] = ()
+        """Its direct subclasses: the shared empty tuple until one is linked, then a list (most
+        definitions are no class's base: an empty list each was 3.1 MiB for the 58,614 definitions of
+        the 10-package generated monorepo, docs/benchmarks.md)."""
+        self.bases_deps: Deps = ()
+        """What resolving ``bases`` read (see ClassHierarchy)."""
+
+    @property
+    def d(self) -> Definition:
+        """The :class:`~indexer.model.Definition`: held, or read back from the file's parked
+        definitions (:meth:`indexer.resolve.context.FileCtx.definition`; raises
+        :class:`indexer.parked.ParkedDataError` when they cannot be read)."""
+        held = self.held
+        return held if held is not None else self.file.definition(self.index)
+
+    def take(self, other: Def) -> None:
+        """Stand for the definition ``other`` stands for (a later version of the same definition:
+        same id); the caller points :attr:`file` at the file whose extraction ``other`` reads."""
+        self.held, self.index, self.line, self.shape = other.held, other.index, other.line, other.shape
+        self.name, self.qualname, self.parent, self.kind = other.name, other.qualname, other.parent, other.kind
 
     @property
     def id(self) -> str:
         """The node id (:func:`indexer.symbols.definition_ids`), built when read from the file's id
         prefix, the qualname and :attr:`tail` (interned, shared): one string per definition held
         for the whole run would cost more than the concatenation."""
-        return self.file.id_prefix + self.d.qualname + self.tail
+        return self.file.id_prefix + self.qualname + self.tail
 
     @property
     def is_type(self) -> bool:
         """Whether this is a class, interface or enum."""
-        return self.d.kind in TYPE_KINDS
+        return self.kind in TYPE_KINDS
 
     @property
     def is_callable(self) -> bool:
         """Whether this is a method, function or constructor."""
-        return self.d.kind in CALLABLE_KINDS
+        return self.kind in CALLABLE_KINDS
+
+    def __repr__(self) -> str:
+        return f"Def({self.file.path}:{self.qualname}{self.tail}, {self.kind})"
 
 
 @dataclass(frozen=True, slots=True)

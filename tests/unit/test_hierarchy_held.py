@@ -145,7 +145,7 @@ def test_an_update_that_drops_the_only_subclass_leaves_the_empty_tuple():
     before = edges(live.resolve(paths))
     assert "pkg/base.measure(1) -> pkg/square.Square.area(0) [inferred]" in before
     (shape,) = entries(live.files["pkg/base.py"].by_qualname, "Shape")
-    assert [x.d.name for x in shape.subclasses] == ["Square"]
+    assert [x.name for x in shape.subclasses] == ["Square"]
     edited = TWO_FILES.replace("class Square(Shape):", "class Square:")
     live.update([x for x in _extract(edited) if x[0].path == "pkg/square.py"])
     after = edges(live.resolve(paths))
@@ -156,4 +156,4 @@ def test_an_update_that_drops_the_only_subclass_leaves_the_empty_tuple():
     # Extending it again links a new list.
     live.update([x for x in _extract(TWO_FILES) if x[0].path == "pkg/square.py"])
     assert edges(live.resolve(paths)) == before
-    assert [x.d.name for x in shape.subclasses] == ["Square"] and type(shape.subclasses) is list
+    assert [x.name for x in shape.subclasses] == ["Square"] and type(shape.subclasses) is list

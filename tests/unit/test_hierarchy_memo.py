@@ -70,7 +70,7 @@ def _cls(live: RepositoryResolver, path: str, qualname: str):
 
 
 def _names(defs) -> list[str]:
-    return [d.d.qualname for d in defs]
+    return [d.qualname for d in defs]
 
 
 def test_memoised_mro_and_lookup_answer_and_record_what_computing_them_does():

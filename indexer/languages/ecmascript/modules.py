@@ -145,8 +145,8 @@ class EcmaScriptModuleSystem:
                 if ex.local is not None:
                     return r.resolve_name(fc, None, ex.local)
             for rd in fc.defs:
-                if rd.d.parent is None and rd.d.exported and (
-                    rd.d.name == name or (name == "default" and "default" in rd.d.modifiers)
+                if rd.parent is None and rd.d.exported and (
+                    rd.name == name or (name == "default" and "default" in rd.d.modifiers)
                 ):
                     return r.def_value(rd)
             for ex in fc.ex.exports:

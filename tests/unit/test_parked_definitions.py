@@ -1,0 +1,178 @@
+"""Definitions parked on disk while the resolver runs: each :class:`~indexer.resolve.values.Def`
+holds what lookups and call binding read (names, kind, first line, call shape) and reads the rest
+of its :class:`~indexer.model.Definition` back through its file, a few files' lists at a time
+(:class:`indexer.parked.UnpackedLists`); the answers are those of definitions held in memory."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from indexer.model import Definition, Param
+from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
+from indexer.resolve.calls import arity_ok, by_arity
+from indexer.resolve.hierarchy import same_arity
+from indexer.resolve.repository import RepositoryResolver
+from indexer.resolve.values import Shape, shape_of
+from indexer.spill import SpillFile
+from tests.resolution_harness import extract_fixture
+
+FIXTURE = """
+# --- path: shop/__init__.py ---
+# --- path: shop/models.py ---
+class Base:
+    def save(self, force=False):
+        return 1
+
+
+class Order(Base):
+    @property
+    def total(self):
+        return 2
+
+    def save(self, *args, **kwargs):
+        return super().save()
+
+    def pay(self, amount, currency):
+        return amount
+# --- path: shop/views.py ---
+from shop.models import Order
+
+
+def checkout(order: Order):
+    order.save()
+    order.pay(1, "EUR")
+    return order.total
+"""
+
+
+def _definitions(path: str) -> list[Definition]:
+    return next(ex for ex, _, _ in extract_fixture(FIXTURE) if ex.path == path).definitions
+
+
+class TestParkExtraction:
+    def test_definitions_are_parked_after_compaction_and_once(self, monkeypatch):
+        spill = SpillFile()
+        ex = next(ex for ex, _, _ in extract_fixture(FIXTURE) if ex.path == "shop/models.py")
+        want = [(d.kind, d.qualname, d.start_line, d.params) for d in ex.definitions]
+        park_extraction(ex, spill)
+        assert isinstance(ex.definitions, ParkedList) and len(ex.definitions) == 6
+        assert [(d.kind, d.qualname, d.start_line, d.params) for d in ex.definitions] == want
+        size, parked = spill.size, ex.definitions
+        reads = []
+        monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(self) or [])
+        park_extraction(ex, spill)  # parked already: neither written again nor read back to compact
+        assert spill.size == size and ex.definitions is parked and reads == []
+
+    def test_an_extraction_without_definitions_parks_none(self):
+        spill = SpillFile()
+        ex = next(ex for ex, _, _ in extract_fixture("# --- path: empty.py ---\nx = 1\n"))
+        park_extraction(ex, spill)
+        assert ex.definitions == [] and not isinstance(ex.definitions, ParkedList)
+
+
+class TestDefsOfParkedFiles:
+    def _resolver(self) -> RepositoryResolver:
+        resolver = RepositoryResolver("t", park=SpillFile())
+        resolver.update(extract_fixture(FIXTURE))
+        return resolver
+
+    def test_defs_hold_their_names_and_read_the_rest_back(self):
+        resolver = self._resolver()
+        fc = resolver.files["shop/models.py"]
+        original = _definitions("shop/models.py")
+        assert isinstance(fc.ex.definitions, ParkedList)
+        assert [rd.held for rd in fc.defs] == [None] * 6
+        assert [(rd.name, rd.qualname, rd.parent, rd.kind, rd.line, rd.index) for rd in fc.defs] == [
+            ("Base", "Base", None, "class", 1, 0),
+            ("save", "Base.save", "Base", "method", 2, 1),
+            ("Order", "Order", None, "class", 6, 2),
+            ("total", "Order.total", "Order", "method", 7, 3),
+            ("save", "Order.save", "Order", "method", 11, 4),
+            ("pay", "Order.pay", "Order", "method", 14, 5),
+        ]
+        assert [rd.d for rd in fc.defs] == original  # the whole definition, read back
+        assert fc.defs[3].d.decorators == ["property"]
+        # names are one object per value across files; a top-level qualname is its name
+        assert all(rd.name is sys.intern(rd.name) for rd in fc.defs)
+        assert fc.defs[0].qualname is fc.defs[0].name
+        assert fc.defs[3].parent is fc.defs[4].parent is fc.defs[5].parent is sys.intern("Order")
+
+    def test_reads_of_one_file_share_one_list_until_it_is_dropped(self):
+        resolver = self._resolver()
+        models, views = resolver.files["shop/models.py"], resolver.files["shop/views.py"]
+        assert models.unpacked is views.unpacked is not None
+        first = models.defs[1].d
+        assert models.defs[1].d is first  # from the resolver's table of lists read last
+        models.unpacked = views.unpacked = UnpackedLists(1)
+        first = models.defs[1].d
+        assert models.defs[1].d is first and models.defs[5].d is models.defs[5].d
+        assert views.defs[0].d.qualname == "checkout"  # the other file's list takes the only place
+        assert models.defs[1].d is not first and models.defs[1].d == first
+
+    def test_a_lost_spill_file_stops_a_read_with_a_clear_error(self):
+        spill = SpillFile()
+        resolver = RepositoryResolver("t", park=spill)
+        resolver.update(extract_fixture(FIXTURE))
+        spill.close()
+        fc = resolver.files["shop/models.py"]
+        fc.unpacked = UnpackedLists()  # a read the table of lists read last cannot answer
+        with pytest.raises(ParkedDataError, match="unreadable"):
+            print(fc.defs[1].d)
+
+    def test_resolve_equals_the_resolve_with_definitions_in_memory(self):
+        plain = RepositoryResolver("t")
+        plain.update(extract_fixture(FIXTURE))
+        assert all(rd.held is not None for fc in plain.files.values() for rd in fc.defs)
+        parked = self._resolver()
+        paths = sorted(plain.files)
+        want, got = plain.resolve(paths), parked.resolve(paths, spill=SpillFile())
+        assert list(got.files) == want.files and got.call_outcomes == want.call_outcomes
+        calls = sorted((e.src.split(":", 1)[1], e.dst.split(":", 1)[1]) for out in want.files for e in out.edges
+                       if e.kind == "CALLS")
+        assert calls == [("shop/models.Order.save(2)", "shop/models.Base.save(1)"),
+                         ("shop/views.checkout(1)", "shop/models.Order.pay(2)"),
+                         ("shop/views.checkout(1)", "shop/models.Order.save(2)")]
+        assert got.call_outcomes == {"exact": 2, "inferred": 1, "external": 1}
+
+
+class TestUnpackedLists:
+    def test_keeps_the_lists_read_last(self, monkeypatch):
+        spill = SpillFile()
+        a, b, c = (ParkedList.park(spill, [n]) for n in "abc")
+        reads: list[str] = []
+        unpack = ParkedList.unpack
+        monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(unpack(self)[0]) or unpack(self))
+        table = UnpackedLists(2)
+        assert table.get(a) == ["a"] and table.get(b) == ["b"] and table.get(a) is table.get(a)
+        assert reads == ["a", "b"] and len(table) == 2
+        assert table.get(c) == ["c"]  # b was used least recently: it goes
+        assert len(table) == 2 and reads == ["a", "b", "c"]
+        table.get(a)
+        assert reads == ["a", "b", "c"]
+        table.get(b)
+        assert reads == ["a", "b", "c", "b"]
+
+
+class TestShapes:
+    def _def(self, *params: Param, generated: str | None = None, receiver: str | None = None) -> Definition:
+        return Definition("method", "f", "A.f", "A", 1, 0, 2, 0, 1, 4, params=list(params), generated=generated,
+                          receiver_type=receiver)
+
+    def test_values_and_one_object_per_value(self):
+        plain = shape_of(self._def(Param("self"), Param("x"), Param("y", has_default=True)))
+        assert plain == Shape(3, 2, 3, False, False)
+        assert shape_of(self._def(Param("self"), Param("x"), Param("y", has_default=True))) is plain
+        assert shape_of(self._def(Param("args", variadic="*"))) == Shape(1, 0, None, False, False)
+        assert shape_of(self._def(generated="lombok", receiver="User")) == Shape(0, 0, 0, True, True)
+
+    def test_arity_checks_read_the_shape(self):
+        resolver = TestDefsOfParkedFiles()._resolver()
+        base_save, _, total, order_save, pay = resolver.files["shop/models.py"].defs[1:]
+        assert [arity_ok(pay, n) for n in (-1, 1, 2, 3, 4)] == [True, False, True, False, False]
+        assert arity_ok(order_save, 40) and not arity_ok(total, 2)
+        assert by_arity([total, pay], 2) == [pay] and by_arity([total, pay], 0) == [total]
+        assert by_arity([total, pay], 9) == [total, pay]  # none fits: every overload
+        assert same_arity(base_save, order_save) and same_arity(base_save, pay) is False
+        assert same_arity(total, base_save) is False and same_arity(pay, pay)
