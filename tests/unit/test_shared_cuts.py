@@ -1,0 +1,50 @@
+"""Edits that break what the resolver shares or builds on read (brk36): a definition's id built from
+its file's prefix, its qualname and its tail, members and hierarchy links held by :class:`Def` objects
+that a watcher keeps across versions of a file. After each edit the watcher's index and a one-shot
+run's must equal a full index (:class:`tests.unit.test_incremental.Workspace`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.index_dump import calls
+from tests.unit.test_incremental import Workspace
+
+FILES = {
+    "p/__init__.py": "",
+    "p/a.py": "def a(x):\n    return 1\n\n\ndef b(x, y):\n    return 2\n",
+    "p/use.py": "from p.a import a, b\n\n\ndef go():\n    a(1)\n    b(1, 2)\n",
+    "p/base.py": "class Base:\n    def run(self):\n        pass\n\n    def get(self):\n        pass\n",
+    "p/call.py": "from p.base import Base\n\n\ndef go(b: Base):\n    b.run()\n    b.get()\n",
+}
+CALLS = [
+    "p/call.go(1) -> p/base.Base.get(0) [exact]",
+    "p/call.go(1) -> p/base.Base.run(0) [exact]",
+    "p/use.go(0) -> p/a.a(1) [exact]",
+    "p/use.go(0) -> p/a.b(2) [exact]",
+]
+
+
+@pytest.fixture
+def ws(tmp_path: Path):
+    w = Workspace(tmp_path, FILES)
+    yield w
+    w.close()
+
+
+def test_moving_a_function_below_another_keeps_each_ones_id(ws: Workspace) -> None:
+    # Same interface (the same names, signatures, nesting), another order: the watcher patches the file
+    # in place, and used to pair its Def objects with the new definitions by position ("r:p/a.b(1)").
+    report = ws.edit({"p/a.py": "def b(x, y):\n    return 2\n\n\ndef a(x):\n    return 1\n"})
+    assert (report.files_changed, report.files_resolved) == (1, 1)
+    assert calls(ws.db) == CALLS
+
+
+def test_swapped_methods_keep_their_callers_when_a_caller_binds_again(ws: Workspace) -> None:
+    ws.edit({"p/base.py": "class Base:\n    def get(self):\n        pass\n\n    def run(self):\n        pass\n"})
+    assert calls(ws.db) == CALLS
+    ws.edit({"p/call.py": FILES["p/call.py"] + "    b.run()\n"})  # b.run() bound to Base.get before
+    assert calls(ws.db) == CALLS
+    assert [c for c in calls(ws.db) if "Base.get" in c] == ["p/call.go(1) -> p/base.Base.get(0) [exact]"]
