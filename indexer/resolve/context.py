@@ -208,8 +208,23 @@ class FileCtx:
         keeping this object and its :class:`Def` objects, which other files' memoised resolutions
         hold: positions, bodies, call sites and framework facts are taken over."""
         self.ex, self.checksum, self.size = new.ex, new.checksum, new.size
-        for rd, nd in zip(self.defs, new.defs):
-            rd.d = nd.d
+        # Paired by qualname and rank among its namesakes, not by position: an equal interface keeps
+        # the order of same-named definitions only (moving ``def a`` below ``def b`` keeps it), and a
+        # Def paired by position would take the other definition's text under its own tail and members.
+        olds: dict[tuple[str, int], Def] = {}
+        seen: Counter[str] = Counter()
+        for rd in self.defs:
+            olds[(rd.d.qualname, seen[rd.d.qualname])] = rd
+            seen[rd.d.qualname] += 1
+        seen.clear()
+        defs = []
+        for nd in new.defs:
+            rd = olds[(nd.d.qualname, seen[nd.d.qualname])]
+            seen[nd.d.qualname] += 1
+            rd.d, rd.tail = nd.d, nd.tail
+            defs.append(rd)
+        self.defs = defs
+        self.types = tuple(rd for rd in defs if rd.is_type)
         self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
         self.lexical_parent = new.lexical_parent
         for key in ("interface", "structure", "names", "param_calls"):
