@@ -48,3 +48,28 @@ def test_swapped_methods_keep_their_callers_when_a_caller_binds_again(ws: Worksp
     ws.edit({"p/call.py": FILES["p/call.py"] + "    b.run()\n"})  # b.run() bound to Base.get before
     assert calls(ws.db) == CALLS
     assert [c for c in calls(ws.db) if "Base.get" in c] == ["p/call.go(1) -> p/base.Base.get(0) [exact]"]
+
+
+MODELS = ("from django.db import models\n\n\nclass Member(models.Model):\n    def greet(self):\n        pass\n\n\n"
+          "class Profile(models.Model):\n    user = models.OneToOneField(Member, on_delete=models.CASCADE)\n\n"
+          "    def follow(self):\n        pass\n")
+VIEWS = "from app.models import Member\n\n\ndef go(m: Member):\n    m.profile.follow()\n    m.greet()\n"
+
+
+def test_a_removed_one_to_one_field_leaves_no_reverse_accessor(tmp_path: Path) -> None:
+    # Profile's own definition is unchanged when its field goes, so the watcher keeps its Def object
+    # (FileCtx.reuse_defs, now of the new file); the reverse accessor `profile` it gave Member must go
+    # with the old version of the file all the same.
+    w = Workspace(tmp_path, {"app/__init__.py": "", "app/models.py": MODELS, "app/views.py": VIEWS})
+    try:
+        assert calls(w.db) == ["app/views.go(1) -> app/models.Member.greet(0) [exact]",
+                               "app/views.go(1) -> app/models.Profile.follow(0) [inferred]"]
+        w.edit({"app/models.py": MODELS.replace("    user = models.OneToOneField(Member, on_delete=models.CASCADE)\n\n", "")})
+        assert "app/views.go(1) -> app/models.Profile.follow(0) [inferred]" not in calls(w.db)
+        w.edit({"app/views.py": VIEWS + "    m.profile.follow()\n"})  # bound again: still no accessor
+        assert "app/views.go(1) -> app/models.Profile.follow(0) [inferred]" not in calls(w.db)
+        w.edit({"app/models.py": MODELS})
+        assert calls(w.db) == ["app/views.go(1) -> app/models.Member.greet(0) [exact]",
+                               "app/views.go(1) -> app/models.Profile.follow(0) [inferred]"]
+    finally:
+        w.close()
