@@ -108,8 +108,11 @@ class ModuleTables:
                 files[:] = [x for x in files if x is not fc]
         for b in fc.bindings.visible:
             if b.how == "reverse":
+                # by the class :meth:`add` entered, not by its file: a Def the next version took
+                # over (FileCtx.reuse_defs) already points at that version's file
+                owner = entries(fc.by_qualname, b.scope)[0] if b.scope and b.scope in fc.by_qualname else None
                 found = self.reverse_members[(ns, b.name.lstrip("~"))]
-                found[:] = [x for x in found if x[0].file is not fc]
+                found[:] = [x for x in found if x[0].file is not fc and x[0] is not owner]
 
 
 def _insert(items: list, item: object, path: str) -> None:
