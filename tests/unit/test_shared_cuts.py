@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.index_dump import calls
+from tests.index_dump import calls, dump
 from tests.unit.test_incremental import Workspace
 
 FILES = {
@@ -71,5 +71,30 @@ def test_a_removed_one_to_one_field_leaves_no_reverse_accessor(tmp_path: Path) -
         w.edit({"app/models.py": MODELS})
         assert calls(w.db) == ["app/views.go(1) -> app/models.Member.greet(0) [exact]",
                                "app/views.go(1) -> app/models.Profile.follow(0) [inferred]"]
+    finally:
+        w.close()
+
+
+def _auth(order: list[int]) -> str:
+    return ("from flask_httpauth import HTTPTokenAuth\n\nauth = HTTPTokenAuth()\n\n"
+            + "".join(f"@auth.verify_token\ndef check{i}(token):\n    return token\n\n" for i in order))
+
+
+def _wraps(db: Path) -> list[str]:
+    return sorted(f"{s.rpartition('.')[2]} -> {d.rpartition('.')[2]}" for kind, s, d, *_ in dump(db)["edges"] if kind == "WRAPS")
+
+
+def test_moving_the_last_registered_callback_up_changes_which_one_runs(tmp_path: Path) -> None:
+    # Flask-HTTPAuth keeps the last verify_token registered: moving functions within the file keeps its
+    # interface (the watcher patches it in place), but not which one is last.
+    views = ("from flask import Flask\n\nfrom app.auth import auth\n\napp = Flask(__name__)\n\n"
+             "@app.route('/a')\n@auth.login_required\ndef a():\n    pass\n")
+    w = Workspace(tmp_path, {"app/__init__.py": "", "app/auth.py": _auth([0, 1, 2]), "app/views.py": views})
+    try:
+        assert _wraps(w.db) == ["check2(1) -> endpoint:GET /a"]
+        w.edit({"app/auth.py": _auth([1, 2, 0])})
+        assert _wraps(w.db) == ["check0(1) -> endpoint:GET /a"]
+        w.edit({"app/auth.py": _auth([2, 0, 1])})
+        assert _wraps(w.db) == ["check1(1) -> endpoint:GET /a"]
     finally:
         w.close()
