@@ -25,10 +25,16 @@ from indexer.symbols import definition_tails, id_prefix
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "default_export", "spans", "shared_parts"]
+__all__ = ["FileCtx", "decorator_name", "default_export", "spans", "shared_parts"]
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
+
+
+def decorator_name(text: str) -> str:
+    """The name a decorator text goes by: its last dotted part before its arguments
+    (``login.user_loader`` -> ``user_loader``; ``app.route('/x')`` -> ``route``)."""
+    return text.split("(", 1)[0].rpartition(".")[2].strip()
 
 
 def shared_parts(a: str, b: str) -> int:
@@ -172,6 +178,13 @@ class FileCtx:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
                 groups[d.parent.rpartition(".")[2]].append(("property", d.qualname))
+        # Per decorator name (``@verify_token``), its callables in line order, as the resolver's
+        # tables hold them (Lookup.registered): which one is last decides what runs (Flask-HTTPAuth),
+        # and moving one below another changes no definition's own group.
+        for d in sorted((d for d in self.ex.definitions if d.kind in CALLABLE_KINDS and d.decorators),
+                        key=lambda d: d.start_line):
+            for name in sorted({decorator_name(text) for text in d.decorators}):
+                groups["@" + name].append(("decorated", d.qualname))
         for i in self.ex.imports:
             groups[i.local].append(("import", i.module, i.name, i.level))
         for e in self.ex.exports:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 
-from indexer.resolve.context import FileCtx
+from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import Def
 
@@ -17,7 +17,7 @@ __all__ = ["ModuleTables", "decorator_names"]
 def decorator_names(rd: Def) -> set[str]:
     """The names ``rd``'s decorators go by: each one's last dotted part before its arguments
     (``login.user_loader`` -> ``user_loader``; ``app.route('/x')`` -> ``route``)."""
-    return {d.split("(", 1)[0].rpartition(".")[2].strip() for d in rd.d.decorators} if rd.d.decorators else set()
+    return {decorator_name(d) for d in rd.d.decorators} if rd.d.decorators else set()
 
 
 class ModuleTables:
