@@ -164,7 +164,8 @@ class FileCtx:
         short name (top level or member, with the scope lexically enclosing each), imports bound to
         it (``*``: star imports), exports of it
         (``*``: star re-exports; ``default``), bindings of it in the scopes other files reach
-        (``self.x`` / ``this.x`` count as ``x``). The resolver records a read of name ``n`` of this
+        (``self.x`` / ``this.x`` count as ``x``); and under ``@`` + a decorator's name, the file's
+        callables carrying it in line order. The resolver records a read of name ``n`` of this
         file as the token ``("name", path, n)``."""
         exposed = self.bindings.exposed
         groups: dict[str, list[tuple[object, ...]]] = defaultdict(list)
