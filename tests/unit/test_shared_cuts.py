@@ -5,6 +5,7 @@ run's must equal a full index (:class:`tests.unit.test_incremental.Workspace`)."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -96,5 +97,29 @@ def test_moving_the_last_registered_callback_up_changes_which_one_runs(tmp_path:
         assert _wraps(w.db) == ["check0(1) -> endpoint:GET /a"]
         w.edit({"app/auth.py": _auth([2, 0, 1])})
         assert _wraps(w.db) == ["check1(1) -> endpoint:GET /a"]
+    finally:
+        w.close()
+
+
+OWNER = ('package shop;\n\nimport jakarta.persistence.Entity;\nimport jakarta.persistence.Table;\n\n'
+         '@Entity\n@Table(name = "owners")\npublic class Owner {\n    private String city;\n}\n')
+SCHEMA = "CREATE TABLE owners (\n  id INTEGER PRIMARY KEY,\n  city VARCHAR(80)\n);\n"
+
+
+def _column_types(db: Path) -> list[tuple[str, str]]:
+    return sorted((n[0], json.loads(n[10])["type"]) for n in dump(db)["nodes"] if n[1] == "Column")
+
+
+def test_a_column_two_files_declare_has_the_same_type_whoever_wrote_last(tmp_path: Path) -> None:
+    # A Column is a shared node both the entity and the SQL script emit; the store keeps one row, so
+    # each must emit the same properties, or an edit of the entity alone (its output written again,
+    # the script's not) changes the column's type (spring-petclinic: "text" -> "String").
+    w = Workspace(tmp_path, {"src/main/java/shop/Owner.java": OWNER, "src/main/resources/db/schema.sql": SCHEMA})
+    try:
+        before = _column_types(w.db)
+        assert before == [("column:r:.owners.city", "varchar(80)"), ("column:r:.owners.id", "int")]
+        w.edit({"src/main/java/shop/Owner.java": OWNER.replace("    private String city;\n",
+                                                               "    private String city;\n\n    String city() { return city; }\n")})
+        assert _column_types(w.db) == before
     finally:
         w.close()
