@@ -105,6 +105,8 @@ class _TableLinker:
         self.managers: dict[str, set[str]] = defaultdict(set)  # Django manager / queryset Def id -> model table ids
         self.m2m: dict[tuple[str, str], str] = {}  # (model table id, field name) -> join table id
         self._edges: set[tuple[str, str, str, str, int]] = set()
+        self._columns: dict[str, Node] = {}  # column id -> its node as the last declaration gives it
+        self._column_files: list[tuple[FileCtx, str]] = []  # (declaring file, column id), in order
         self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
 
     # -- declarations ------------------------------------------------------------------------------
@@ -149,6 +151,11 @@ class _TableLinker:
                     candidates.remove(item)
                     changed = True
         self._join_tables()
+        # A column is one shared node (one row in the store) that every declaring file emits: each
+        # emits the last declaration's (path order, as a full run writes them), so that what the
+        # store holds does not depend on which of those files an update wrote again.
+        for fc, cid in self._column_files:
+            self.emit(fc, cid, self._columns[cid])
 
     def _join_tables(self) -> None:
         """Many-to-many join tables by (model table, field): ``post.tags.add(t)`` writes one. Django's
@@ -202,8 +209,9 @@ class _TableLinker:
         self._edge(fc, "DECLARES", owner, tid, td.line, td.col, framework=td.framework)
         for c, ty in cols:
             cid = column_id(tid, c)
-            self.emit(fc, cid, Node(cid, "Column", c, f"{now.name}.{c}", "", "", 0, 0, 0, 0,
-                                    {"table": tid, "type": ty, "repository": fc.repo}))
+            self._columns[cid] = Node(cid, "Column", c, f"{now.name}.{c}", "", "", 0, 0, 0, 0,
+                                      {"table": tid, "type": ty, "repository": fc.repo})
+            self._column_files.append((fc, cid))
             self._edge(fc, "HAS_COLUMN", tid, cid, td.line, td.col, framework=td.framework)
         self.result.outcomes["tables_declared"] += 1
 

@@ -26,10 +26,16 @@ from indexer.symbols import definition_tails, id_prefix
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "default_export", "spans", "shared_parts"]
+__all__ = ["FileCtx", "decorator_name", "default_export", "spans", "shared_parts"]
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
+
+
+def decorator_name(text: str) -> str:
+    """The name a decorator text goes by: its last dotted part before its arguments
+    (``login.user_loader`` -> ``user_loader``; ``app.route('/x')`` -> ``route``)."""
+    return text.split("(", 1)[0].rpartition(".")[2].strip()
 
 
 def shared_parts(a: str, b: str) -> int:
@@ -179,7 +185,8 @@ class FileCtx:
         short name (top level or member, with the scope lexically enclosing each), imports bound to
         it (``*``: star imports), exports of it
         (``*``: star re-exports; ``default``), bindings of it in the scopes other files reach
-        (``self.x`` / ``this.x`` count as ``x``). The resolver records a read of name ``n`` of this
+        (``self.x`` / ``this.x`` count as ``x``); and under ``@`` + a decorator's name, the file's
+        callables carrying it in line order. The resolver records a read of name ``n`` of this
         file as the token ``("name", path, n)``."""
         exposed = self.bindings.exposed
         groups: dict[str, list[tuple[object, ...]]] = defaultdict(list)
@@ -193,6 +200,13 @@ class FileCtx:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
                 groups[d.parent.rpartition(".")[2]].append(("property", d.qualname))
+        # Per decorator name (``@verify_token``), its callables in line order, as the resolver's
+        # tables hold them (Lookup.registered): which one is last decides what runs (Flask-HTTPAuth),
+        # and moving one below another changes no definition's own group.
+        for d in sorted((d for d in self.ex.definitions if d.kind in CALLABLE_KINDS and d.decorators),
+                        key=lambda d: d.start_line):
+            for name in sorted({decorator_name(text) for text in d.decorators}):
+                groups["@" + name].append(("decorated", d.qualname))
         for i in self.ex.imports:
             groups[i.local].append(("import", i.module, i.name, i.level))
         for e in self.ex.exports:
@@ -229,8 +243,23 @@ class FileCtx:
         keeping this object and its :class:`Def` objects, which other files' memoised resolutions
         hold: positions, bodies, call sites and framework facts are taken over."""
         self.ex, self.checksum, self.size, self.unpacked = new.ex, new.checksum, new.size, new.unpacked
-        for rd, nd in zip(self.defs, new.defs):
+        # Paired by qualname and rank among its namesakes, not by position: an equal interface keeps
+        # the order of same-named definitions only (moving ``def a`` below ``def b`` keeps it), and a
+        # Def paired by position would take the other definition's text under its own tail and members.
+        olds: dict[tuple[str, int], Def] = {}
+        seen: Counter[str] = Counter()
+        for rd in self.defs:
+            olds[(rd.qualname, seen[rd.qualname])] = rd
+            seen[rd.qualname] += 1
+        seen.clear()
+        defs = []
+        for nd in new.defs:
+            rd = olds[(nd.qualname, seen[nd.qualname])]
+            seen[nd.qualname] += 1
             rd.take(nd)
+            defs.append(rd)
+        self.defs = defs
+        self.types = tuple(rd for rd in defs if rd.is_type)
         self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
         self.lexical_parent = new.lexical_parent
         for key in ("interface", "structure", "names", "param_calls"):

@@ -322,7 +322,7 @@ class RepositoryResolver:
                     tokens.update(_module_tokens(fc))
                 tokens.update(("n", ns, n) for n in changed & callables)
                 tokens.update(("n", ns, "=" + n) for n in changed & constants)
-                tokens.update(("n", ns, n) for n in changed if n.startswith("~"))  # reverse bindings
+                tokens.update(("n", ns, n) for n in changed if n.startswith(("~", "@")))  # reverse bindings, decorated
                 tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.name in changed
                               for name in decorator_names(rd))
                 for prefix in _dotted_prefixes(fc):

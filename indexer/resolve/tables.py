@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 
-from indexer.resolve.context import FileCtx
+from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import Def
 
@@ -17,7 +17,7 @@ __all__ = ["ModuleTables", "decorator_names"]
 def decorator_names(rd: Def) -> set[str]:
     """The names ``rd``'s decorators go by: each one's last dotted part before its arguments
     (``login.user_loader`` -> ``user_loader``; ``app.route('/x')`` -> ``route``)."""
-    return {d.split("(", 1)[0].rpartition(".")[2].strip() for d in rd.d.decorators} if rd.d.decorators else set()
+    return {decorator_name(d) for d in rd.d.decorators} if rd.d.decorators else set()
 
 
 class ModuleTables:
@@ -108,8 +108,11 @@ class ModuleTables:
                 files[:] = [x for x in files if x is not fc]
         for b in fc.bindings.visible:
             if b.how == "reverse":
+                # by the class :meth:`add` entered, not by its file: a Def the next version took
+                # over (FileCtx.reuse_defs) already points at that version's file
+                owner = entries(fc.by_qualname, b.scope)[0] if b.scope and b.scope in fc.by_qualname else None
                 found = self.reverse_members[(ns, b.name.lstrip("~"))]
-                found[:] = [x for x in found if x[0].file is not fc]
+                found[:] = [x for x in found if x[0].file is not fc and x[0] is not owner]
 
 
 def _insert(items: list, item: object, path: str) -> None:

@@ -118,8 +118,9 @@ class Def:
 
     def take(self, other: Def) -> None:
         """Stand for the definition ``other`` stands for (a later version of the same definition:
-        same id); the caller points :attr:`file` at the file whose extraction ``other`` reads."""
-        self.held, self.index, self.line, self.shape = other.held, other.index, other.line, other.shape
+        same id, or the same qualname in a file whose interface did not change); the caller points
+        :attr:`file` at the file whose extraction ``other`` reads."""
+        self.held, self.index, self.line, self.shape, self.tail = other.held, other.index, other.line, other.shape, other.tail
         self.name, self.qualname, self.parent, self.kind = other.name, other.qualname, other.parent, other.kind
 
     @property
