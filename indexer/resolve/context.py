@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.compact import compact_extraction
@@ -117,16 +117,10 @@ class FileCtx:
         ``names`` (unchanged between the versions: same meaning for every other file), so that what
         the resolver memoised about them stays true; returns ``old``'s Defs not taken over (gone,
         or changed)."""
-        olds: dict[tuple[str, int], Def] = {}
-        seen: Counter[str] = Counter()
-        for rd in old.defs:
-            olds[(rd.qualname, seen[rd.qualname])] = rd
-            seen[rd.qualname] += 1
-        seen.clear()
+        olds = dict(_ranked(old.defs))
         kept: set[int] = set()
-        for i, rd in enumerate(self.defs):
-            od = olds.get((rd.qualname, seen[rd.qualname]))
-            seen[rd.qualname] += 1
+        for i, (key, rd) in enumerate(_ranked(self.defs)):
+            od = olds.get(key)
             if od is not None and od.id == rd.id and rd.name in names:
                 od.take(rd)
                 od.file, od.members = self, EMPTY_TABLE
@@ -246,16 +240,10 @@ class FileCtx:
         # Paired by qualname and rank among its namesakes, not by position: an equal interface keeps
         # the order of same-named definitions only (moving ``def a`` below ``def b`` keeps it), and a
         # Def paired by position would take the other definition's text under its own tail and members.
-        olds: dict[tuple[str, int], Def] = {}
-        seen: Counter[str] = Counter()
-        for rd in self.defs:
-            olds[(rd.qualname, seen[rd.qualname])] = rd
-            seen[rd.qualname] += 1
-        seen.clear()
+        olds = dict(_ranked(self.defs))
         defs = []
-        for nd in new.defs:
-            rd = olds[(nd.qualname, seen[nd.qualname])]
-            seen[nd.qualname] += 1
+        for key, nd in _ranked(new.defs):
+            rd = olds[key]
             rd.take(nd)
             defs.append(rd)
         self.defs = defs
@@ -322,6 +310,15 @@ class FileCtx:
                 if rd.d.start_line <= line <= rd.d.end_line:
                     return rd
         return defs[0]
+
+
+def _ranked(defs: Sequence[Def]) -> Iterator[tuple[tuple[str, int], Def]]:
+    """Each of ``defs`` keyed by its qualname and its rank among the definitions of that qualname
+    (0, 1, … in order): what pairs two versions of a file's definitions."""
+    seen: Counter[str] = Counter()
+    for rd in defs:
+        yield (rd.qualname, seen[rd.qualname]), rd
+        seen[rd.qualname] += 1
 
 
 def spans(outer: Definition, inner: Definition) -> bool:
