@@ -27,14 +27,15 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from indexer.model import Param
 
 if TYPE_CHECKING:
-    from indexer.model import FileExtraction
+    from indexer.model import Definition, FileExtraction
 
-__all__ = ["ELIDED_DOCSTRING", "EMPTY", "SHARED_LIMIT", "FrozenEmptyList", "FrozenList", "compact_extraction"]
+__all__ = ["ELIDED_DOCSTRING", "EMPTY", "SHARED_LIMIT", "FrozenEmptyList", "FrozenList", "compact_extraction", "elide_docstrings"]
 
 
 class FrozenList(list):  # type: ignore[type-arg]
@@ -157,6 +158,14 @@ def _intern_fields(obj: object, names: tuple[str, ...]) -> None:
             setattr(obj, name, sys.intern(v))
 
 
+def elide_docstrings(definitions: Iterable[Definition]) -> None:
+    """Replace each docstring of ``definitions`` by :data:`ELIDED_DOCSTRING` (in place): the main
+    process reads only whether a definition has one."""
+    for d in definitions:
+        if d.docstring:
+            d.docstring = ELIDED_DOCSTRING
+
+
 def compact_extraction(ex: FileExtraction) -> FileExtraction:
     """Point the empty list fields of ``ex`` and of its definitions at :data:`EMPTY` (in place;
     lists already shared, non-empty and of other types stay), intern the short texts and the
@@ -168,7 +177,7 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
     it: a later ``append`` to such a list raises ``TypeError``, a change to a shared
     :class:`~indexer.model.Param` would change every definition holding it, and the docstrings'
     text is gone."""
-    # definitions parked already (indexer.parked) were compacted before they were written
+    # definitions parked already (indexer.parked) are not held: only their docstrings were elided
     definitions = ex.definitions if isinstance(ex.definitions, list) else ()
     for obj in (ex, *definitions):
         for name in _list_fields(obj):
@@ -188,8 +197,7 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
                 setattr(d, name, _shared_int(getattr(d, name)))
         if d.params and type(d.params) is list:
             d.params = _shared_params(d.params)
-        if d.docstring:
-            d.docstring = ELIDED_DOCSTRING
+    elide_docstrings(definitions)
     for imp in ex.imports:
         _intern_fields(imp, _IMPORT_TEXT)
         if type(imp.line) is int and imp.line > 256:

@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from indexer.compact import compact_extraction
+from indexer.compact import compact_extraction, elide_docstrings
 from indexer.packed import PackedCalls
 from indexer.spill import SpillFile, SpillRef
 
@@ -110,21 +110,21 @@ class ParkedList(Sequence[Any]):
 
 def park_extraction(ex: FileExtraction, spill: SpillFile) -> FileExtraction:
     """Park ``ex``'s non-empty :data:`PARKED_FIELDS` lists in ``spill`` (in place; those parked
-    already stay), point its empty list fields and its definitions' at one shared empty list
-    (:func:`indexer.compact.compact_extraction`: the extraction is complete once it is parked),
-    then park its definitions too: the resolver keeps what its lookups read of them in its own
-    :class:`~indexer.resolve.values.Def` objects and reads the rest back on demand
-    (:meth:`indexer.resolve.context.FileCtx.definition`). Returns ``ex``. Raises ``OSError`` when
-    the spill file cannot be written."""
+    already stay), and its definitions, their docstrings elided
+    (:func:`indexer.compact.elide_docstrings`): the resolver keeps what its lookups read of them in
+    its own :class:`~indexer.resolve.values.Def` objects and reads the rest back on demand
+    (:meth:`indexer.resolve.context.FileCtx.definition`), so they are not compacted. Then point its
+    empty list fields at one shared empty list and intern its imports' and exports' texts
+    (:func:`indexer.compact.compact_extraction`: the extraction is complete once it is parked).
+    Returns ``ex``. Raises ``OSError`` when the spill file cannot be written."""
     for name in PARKED_FIELDS:
         items = getattr(ex, name)
         if items and not isinstance(items, ParkedList):
             setattr(ex, name, ParkedList.park(spill, items))
-    compact_extraction(ex)
     if ex.definitions and not isinstance(ex.definitions, ParkedList):
+        elide_docstrings(ex.definitions)
         ex.definitions = ParkedList.park(spill, ex.definitions)
-    return ex
-
+    return compact_extraction(ex)
 
 
 UNPACKED_LISTS = 64

@@ -184,7 +184,8 @@ class FileCtx:
         file as the token ``("name", path, n)``."""
         exposed = self.bindings.exposed
         groups: dict[str, list[tuple[object, ...]]] = defaultdict(list)
-        for d in self.ex.definitions:
+        definitions = list(self.ex.definitions)  # a parked list is read back once here
+        for d in definitions:
             groups[d.name].append(
                 ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
@@ -197,7 +198,7 @@ class FileCtx:
         # Per decorator name (``@verify_token``), its callables in line order, as the resolver's
         # tables hold them (Lookup.registered): which one is last decides what runs (Flask-HTTPAuth),
         # and moving one below another changes no definition's own group.
-        for d in sorted((d for d in self.ex.definitions if d.kind in CALLABLE_KINDS and d.decorators),
+        for d in sorted((d for d in definitions if d.kind in CALLABLE_KINDS and d.decorators),
                         key=lambda d: d.start_line):
             for name in sorted({decorator_name(text) for text in d.decorators}):
                 groups["@" + name].append(("decorated", d.qualname))

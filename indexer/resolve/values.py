@@ -73,7 +73,7 @@ class Def:
     :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
     call binding read them all the time, in every file. The rest of the definition is :attr:`d`, which
     the Def holds itself or, once its file's definitions are parked on disk
-    (:meth:`indexer.resolve.context.FileCtx.park_definitions`), reads back through the file
+    (:func:`indexer.parked.park_extraction`), reads back through the file
     (``index``: its position in the file's definitions)."""
 
     __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "index", "held", "file", "members",

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from indexer.compact import ELIDED_DOCSTRING
 from indexer.model import Definition, Param
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
 from indexer.resolve.calls import arity_ok, by_arity
@@ -52,13 +53,15 @@ def _definitions(path: str) -> list[Definition]:
 
 
 class TestParkExtraction:
-    def test_definitions_are_parked_after_compaction_and_once(self, monkeypatch):
+    def test_definitions_are_parked_once_with_their_docstrings_elided(self, monkeypatch):
         spill = SpillFile()
         ex = next(ex for ex, _, _ in extract_fixture(FIXTURE) if ex.path == "shop/models.py")
+        ex.definitions[1].docstring = "Save the order."
         want = [(d.kind, d.qualname, d.start_line, d.params) for d in ex.definitions]
         park_extraction(ex, spill)
         assert isinstance(ex.definitions, ParkedList) and len(ex.definitions) == 6
         assert [(d.kind, d.qualname, d.start_line, d.params) for d in ex.definitions] == want
+        assert [d.docstring for d in ex.definitions] == [None, ELIDED_DOCSTRING, None, None, None, None]
         size, parked = spill.size, ex.definitions
         reads = []
         monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(self) or [])
