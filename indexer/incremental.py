@@ -73,6 +73,7 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
+from indexer.parked import ParkedDataError
 from indexer.resolve.context import FileCtx
 from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
@@ -474,7 +475,12 @@ class RepositoryIndex:
         if any(self.journal.read()):
             discard_bind_state(self.bind_path)
             return
-        deps, link_deps = self.resolver.recorded()
+        try:
+            deps, link_deps = self.resolver.recorded()
+        except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost
+            log.warning("%s: the next run binds every file", exc)
+            discard_bind_state(self.bind_path)
+            return
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
         save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps))
 
