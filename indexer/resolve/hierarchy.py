@@ -11,11 +11,17 @@ from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
+from indexer.resolve.tracking import BoundedMemo
+
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.tracking import DependencyTracker
 
-__all__ = ["ClassHierarchy", "same_arity", "MAX_HIERARCHY_DEPTH"]
+__all__ = ["ClassHierarchy", "same_arity", "MAX_HIERARCHY_DEPTH", "OVERRIDERS_SHARE"]
+
+OVERRIDERS_SHARE = 4
+"""A bounded tracker's memo budget divided by this is how many dispatch-target walks
+(:meth:`ClassHierarchy.overriders`) a one-shot run keeps (25,000 // 4: at most about 3.7 MiB)."""
 
 MAX_HIERARCHY_DEPTH = 64
 """Inheritance levels followed from one class, up (its MRO) or down (the overriders below it). Real
@@ -36,9 +42,13 @@ class ClassHierarchy:
         self.use = track.use
         self.use_all = track.use_all
         self.resolve_type = resolve_type
-        self._overriders: dict[int | tuple[int, int], tuple[Sequence[Def], Deps]] = {}
+        self._overriders: BoundedMemo[int | tuple[int, int], tuple[Sequence[Def], Deps]] = BoundedMemo(
+            None if track.budget is None else max(2, track.budget // OVERRIDERS_SHARE))
         """Dispatch targets of the walks that met a subclass, by ``id(method)`` (receiver typed as
-        its class) or ``(id(method), id(receiver class))``; one that met none is computed again."""
+        its class) or ``(id(method), id(receiver class))``; one that met none is computed again.
+        Bounded like the tracker's memo when that is (a one-shot run): about 600 bytes an entry,
+        3.3 MiB for the 5,902 of the 10-package generated monorepo, and as many more per 2,000
+        files (docs/benchmarks.md)."""
         self._c3_memo: dict[int, tuple[list[Def] | None, Deps]] = {}
         self._c3_active: set[int] = set()
         self._mro_memo: dict[int, tuple[list[Def], Deps]] = {}

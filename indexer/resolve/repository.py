@@ -163,7 +163,10 @@ class RepositoryResolver:
         # namespace, and the module systems that have such keys.
         self._layout: dict[str, Mapping[str, str]] = {}
         self._layout_systems = list({ms.namespace: ms for ms in self._systems.values() if ms.layout_suffixes}.values())
-        self._stems: dict[str, set[str]] = defaultdict(set)
+        self._stems: dict[str, str | tuple[str, ...]] = {}
+        """The paths of each path without its suffix (:func:`~indexer.symbols.module_path`): the path
+        itself for the one file most have (a set each was 216 bytes per file), a tuple when several
+        share it (``util.ts`` beside ``util.js``); read with :func:`_paths`."""
         self._framework: set[str] = set()
         self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
         self._deps: dict[str, Record] = {}
@@ -219,13 +222,21 @@ class RepositoryResolver:
         # Same path up to the suffix: ids keep the suffix (util.ts beside util.js).
         stems = set()
         for p in gone:
-            self._stems[module_path(p)].discard(p)
-            stems.add(module_path(p))
+            stem = module_path(p)
+            rest = tuple(x for x in _paths(self._stems, stem) if x != p)
+            if rest:
+                self._stems[stem] = rest[0] if len(rest) == 1 else rest
+            else:
+                self._stems.pop(stem, None)
+            stems.add(stem)
         for p in added:
-            self._stems[module_path(p)].add(p)
-            stems.add(module_path(p))
+            stem = module_path(p)
+            held = _paths(self._stems, stem)
+            if p not in held:
+                self._stems[stem] = (*held, p) if held else p
+            stems.add(stem)
         for stem in stems:
-            for p in self._stems[stem]:
+            for p in _paths(self._stems, stem):
                 if p not in redo:  # a copy: the old context keeps its own id_path
                     fc = self.files[p]
                     redo[p] = (copy.copy(fc.ex), fc.checksum, fc.size)
@@ -243,7 +254,7 @@ class RepositoryResolver:
                 self._layout[ms.namespace] = keys
         new_ctxs: dict[str, FileCtx] = {}
         for p, (ex, checksum, size) in redo.items():
-            ex.id_path = p if len(self._stems[module_path(p)]) > 1 else None
+            ex.id_path = p if not isinstance(self._stems.get(module_path(p), p), str) else None
             ms = self._systems[ex.language]
             key = ms.module_key(ex, self._layout.get(ms.namespace, {}))
             new_ctxs[p] = FileCtx(self.repo, ex, key, checksum, size, ms, self._unpacked)
@@ -538,6 +549,12 @@ met a cycle come on top (Django: 1,255). See docs/benchmarks.md, "The resolver's
 APPLY_LIMIT = 64
 """Updates changing the interface of more files than this rebuild the resolver's tables and memo
 instead of patching them (a rebuild costs about 80 ms plus cold lookups on Django)."""
+
+
+def _paths(stems: Mapping[str, str | tuple[str, ...]], stem: str) -> tuple[str, ...]:
+    """The paths held under ``stem`` (see :attr:`RepositoryResolver._stems`), in the order added."""
+    held = stems.get(stem, ())
+    return (held,) if isinstance(held, str) else held
 
 
 def _language(path: str, given: dict[str, tuple[FileExtraction, str, int]], files: dict[str, FileCtx]) -> str:

@@ -26,13 +26,14 @@ from __future__ import annotations
 import pickle
 import zlib
 from collections.abc import Callable, Hashable, Iterable
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from indexer.resolve.values import Deps, Token, Value
 
-__all__ = ["CUT", "DependencyTracker", "MemoKey", "Record", "pack_deps", "record_tokens", "strip_cut"]
+__all__ = ["CUT", "BoundedMemo", "DependencyTracker", "MemoKey", "Record", "pack_deps", "record_tokens", "strip_cut"]
 
 _T = TypeVar("_T")
+_K = TypeVar("_K", bound=Hashable)
 MemoKey = tuple[int, str | None, str, str]
 """A memo key: its first element buckets it (a FileCtx's or a Def's ``id()``, 0 for module members),
 so that one file's entries can be dropped at once."""
@@ -80,6 +81,50 @@ def record_tokens(record: Record) -> Deps:
 def strip_cut(deps: Deps) -> Deps:
     """``deps`` without :data:`CUT` (the same tuple when it does not hold it)."""
     return tuple(t for t in deps if t != CUT) if CUT in deps else deps
+
+
+class BoundedMemo(Generic[_K, _T]):
+    """A memo of values that can be computed again, holding about ``budget`` entries at most
+    (``None``: every entry), in the same two generations as :class:`DependencyTracker`'s bounded
+    memo (an approximate LRU: an entry found in the older generation moves to the younger; when the
+    younger holds ``budget // 2`` entries the older is dropped and the younger takes its place).
+    What is dropped costs its computation again, never a different answer: only pure functions of
+    state that :meth:`clear` is called for when it changes belong here. Raises ``ValueError`` for a
+    budget under 2."""
+
+    __slots__ = ("budget", "_young", "_old", "evicted")
+
+    def __init__(self, budget: int | None = None) -> None:
+        if budget is not None and budget < 2:
+            raise ValueError(f"memo budget must be at least 2 entries, not {budget}")
+        self.budget = budget
+        self._young: dict[_K, _T] = {}
+        self._old: dict[_K, _T] = {}
+        self.evicted = 0
+        """How many entries were dropped so far."""
+
+    def get(self, key: _K) -> _T | None:
+        """The value kept for ``key``, or ``None``."""
+        hit = self._young.get(key)
+        if hit is None and self._old:
+            hit = self._old.pop(key, None)
+            if hit is not None:
+                self[key] = hit
+        return hit
+
+    def __setitem__(self, key: _K, value: _T) -> None:
+        young = self._young
+        young[key] = value
+        if self.budget is not None and len(young) * 2 >= self.budget:
+            self.evicted += len(self._old)
+            self._old, self._young = young, {}
+
+    def __len__(self) -> int:
+        return len(self._young) + len(self._old)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        self._young, self._old = {}, {}
 
 
 class DependencyTracker:

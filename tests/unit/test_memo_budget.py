@@ -12,7 +12,8 @@ import pytest
 import indexer.incremental as incremental_module
 from indexer.pipeline import index_repository
 from indexer.resolve.repository import RepositoryResolver
-from indexer.resolve.tracking import CUT, DependencyTracker, record_tokens, strip_cut
+from indexer.resolve.hierarchy import ClassHierarchy
+from indexer.resolve.tracking import CUT, BoundedMemo, DependencyTracker, record_tokens, strip_cut
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 from tests.index_dump import dump
@@ -94,6 +95,24 @@ def test_entries_that_met_a_cycle_are_pinned_and_never_computed_again():
     assert strip_cut((("name", "x", "y"),)) == (("name", "x", "y"),)
 
 
+def test_a_bounded_memo_keeps_two_generations_and_moves_a_hit_to_the_younger():
+    memo: BoundedMemo[str, int] = BoundedMemo(4)
+    memo["a"] = 1
+    memo["b"] = 2  # the younger generation is full (budget // 2): it becomes the older
+    assert (len(memo), memo.evicted) == (2, 0)
+    assert memo.get("a") == 1  # found in the older generation: moved to the younger
+    memo["c"] = 3  # the younger (a, c) full: the older (b) is dropped
+    assert (memo.get("b"), memo.get("a"), memo.get("c"), memo.evicted) == (None, 1, 3, 1)
+    memo.clear()
+    assert (len(memo), memo.get("a")) == (0, None)
+    unbounded: BoundedMemo[int, int] = BoundedMemo()
+    for i in range(1000):
+        unbounded[i] = i
+    assert (len(unbounded), unbounded.evicted, unbounded.get(0)) == (1000, 0, 0)
+    with pytest.raises(ValueError, match="at least 2"):
+        BoundedMemo(1)
+
+
 def _tree(root: Path, modules: int = 40) -> Path:
     """Python modules importing, subclassing and calling each other in a ring (import cycles), plus
     a re-export cycle between two package ``__init__`` files."""
@@ -119,8 +138,15 @@ def _tree(root: Path, modules: int = 40) -> Path:
 
 def _spy_memo(monkeypatch) -> dict[str, int]:
     """Largest number of droppable entries any resolver's memo held, and how many it dropped."""
-    seen = {"max_kept": 0, "evicted": 0, "budget": -1}
+    seen = {"max_kept": 0, "evicted": 0, "budget": -1, "overriders_budget": -1, "overriders_evicted": 0}
     original = DependencyTracker._keep
+    original_overriders = ClassHierarchy.overriders
+
+    def overriders(self, m, below=None):
+        found = original_overriders(self, m, below)
+        seen["overriders_budget"] = self._overriders.budget
+        seen["overriders_evicted"] = max(seen["overriders_evicted"], self._overriders.evicted)
+        return found
 
     def keep(self, key, entry):
         original(self, key, entry)
@@ -129,6 +155,7 @@ def _spy_memo(monkeypatch) -> dict[str, int]:
         seen["budget"] = self.budget
 
     monkeypatch.setattr(DependencyTracker, "_keep", keep)
+    monkeypatch.setattr(ClassHierarchy, "overriders", overriders)
     return seen
 
 
@@ -158,10 +185,14 @@ def test_a_one_shot_run_with_a_tiny_memo_writes_the_same_index_and_records(tmp_p
         assert report.files_indexed == 42
         if budget is None:
             assert seen["max_kept"] == 0 and seen["evicted"] == 0  # nothing droppable: all in the buckets
+            assert (seen["overriders_budget"], seen["overriders_evicted"]) == (None, 0)
         elif budget == 8:
             assert seen["budget"] == 8 and 0 < seen["max_kept"] <= 8 and seen["evicted"] > 100, seen
+            # dispatch walks dropped and made again: 8 // OVERRIDERS_SHARE entries kept
+            assert seen["overriders_budget"] == 2 and seen["overriders_evicted"] > 10, seen
         else:  # the default budget holds this small tree's memo whole
             assert seen["evicted"] == 0 and seen["max_kept"] > 100, seen
+            assert (seen["overriders_budget"], seen["overriders_evicted"]) == (6_250, 0)
         dumps[name] = dump(tmp_path / f"{name}.db")
     assert len(dumps["unbounded"]["edges"]) > 400
     assert dumps["tiny"] == dumps["unbounded"] and dumps["default"] == dumps["unbounded"]
