@@ -3,6 +3,7 @@ memory, what from the spill file and when, and that the index is the same whiche
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,20 @@ def test_a_park_damaged_under_a_run_is_a_clear_error_and_writes_nothing(tmp_path
         assert store.file_checksums("r") == {} and store.file_checksums(root.name) == {}
     finally:
         store.close()
+
+
+def test_kept_bindings_share_their_texts_and_local_ones_are_untouched():
+    spill = SpillFile()
+    fresh = lambda text: "".join(list(text))  # noqa: E731  # an equal string that is not the interned one
+    written = [Binding(fresh("Service"), fresh("self.repo"), fresh("Repo"), fresh("declared"), 4),
+               Binding(fresh("Service.run"), fresh("x"), fresh("Repo"), fresh("constructed"), 6)]
+    table = ScopedBindings(ParkedList.park(spill, written), {None, "Service"})
+    kept = table.visible
+    assert [(b.scope, b.name, b.type, b.how) for b in kept] == [("Service", "self.repo", "Repo", "declared")]
+    b = kept[0]
+    assert b.scope is sys.intern("Service") and b.name is sys.intern("self.repo")
+    assert b.type is sys.intern("Repo") and b.how is sys.intern("declared")
+    (scope, name), = table.hot
+    assert scope is b.scope and name is b.name  # the table's key holds the same strings
+    local = table.get(("Service.run", "x"))
+    assert [(x.scope, x.name, x.type, x.how) for x in local] == [("Service.run", "x", "Repo", "constructed")]
