@@ -18,7 +18,8 @@ signatures too. Equal parameter lists (a :class:`FrozenList` of the same :class:
 objects), parameters and integers above 256 (positions: a new 28-byte object in every unpickled
 definition) are one object across files, through tables of at most :data:`SHARED_LIMIT` entries
 (the 10-package synthetic monorepo: 15,190 definitions in 600 files hold 3 distinct parameter lists;
-Django 5.2.8: 828 of 12,900); a top-level definition's qualname is its name. And a docstring becomes
+Django 5.2.8: 828 of 12,900), and so are equal imports (same name, module and line: 36% of Django's,
+58% of Home Assistant's); a top-level definition's qualname is its name. And a docstring becomes
 :data:`ELIDED_DOCSTRING`: the main process reads only whether a definition has one (the
 ``documented`` node property), the text is in the chunks the worker cut.
 """
@@ -30,7 +31,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from indexer.model import Param
+from indexer.model import Import, Param
 
 if TYPE_CHECKING:
     from indexer.model import Definition, FileExtraction
@@ -104,6 +105,10 @@ _PARAMS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Param]] = {}
 """Per parameter key, that key (which the parameter lists' keys share) and the shared parameter."""
 _PARAM_LISTS: dict[tuple[Any, ...], FrozenList] = {}
 _INTS: dict[int, int] = {}
+_IMPORTS: dict[tuple[Any, ...], Import] = {}
+"""Per ``(local, module, name, level, line)``, the one :class:`~indexer.model.Import` compacted
+extractions share: an import repeats across files, mostly at the same line (Django 5.2.8: 36% of its
+18,126 imports equal an earlier one, Home Assistant 2024.3.3: 58% of 107,935)."""
 
 
 def _remember(table: dict[Any, Any], key: Any, value: Any) -> Any:
@@ -166,16 +171,35 @@ def elide_docstrings(definitions: Iterable[Definition]) -> None:
             d.docstring = ELIDED_DOCSTRING
 
 
+def _shared_import(imp: Import) -> Import:
+    """The one import equal to ``imp`` compacted before (:data:`_IMPORTS`), else ``imp`` itself with
+    its texts interned; ``imp`` as it is when it is no plain :class:`~indexer.model.Import`."""
+    if type(imp) is not Import:
+        return imp
+    _intern_fields(imp, _IMPORT_TEXT)
+    key = (imp.local, imp.module, imp.name, imp.level, imp.line)
+    try:
+        known = _IMPORTS.get(key)
+    except TypeError:  # a field that does not hash: kept as it is
+        return imp
+    if known is not None:
+        return known
+    if type(imp.line) is int and imp.line > 256:
+        imp.line = _shared_int(imp.line)
+    return _remember(_IMPORTS, key, imp)
+
+
 def compact_extraction(ex: FileExtraction) -> FileExtraction:
     """Point the empty list fields of ``ex`` and of its definitions at :data:`EMPTY` (in place;
     lists already shared, non-empty and of other types stay), intern the short texts and the
     signatures of its definitions, parameters, imports and exports, share its definitions'
-    parameter lists, parameters and positions with every equal one compacted before (a
-    :class:`FrozenList`; :data:`SHARED_LIMIT`), point a top-level definition's qualname at its
+    parameter lists, parameters and positions, and its imports, with every equal one compacted
+    before (a :class:`FrozenList`; :data:`SHARED_LIMIT`), point a top-level definition's qualname at its
     (interned) name, and replace each docstring by :data:`ELIDED_DOCSTRING` (see the module
     docstring). Returns ``ex``. Call it only on a complete extraction in the process that resolves
     it: a later ``append`` to such a list raises ``TypeError``, a change to a shared
-    :class:`~indexer.model.Param` would change every definition holding it, and the docstrings'
+    :class:`~indexer.model.Param` or :class:`~indexer.model.Import` would change every definition
+    or extraction holding it, and the docstrings'
     text is gone."""
     # definitions parked already (indexer.parked) are not held: only their docstrings were elided
     definitions = ex.definitions if isinstance(ex.definitions, list) else ()
@@ -198,10 +222,8 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
         if d.params and type(d.params) is list:
             d.params = _shared_params(d.params)
     elide_docstrings(definitions)
-    for imp in ex.imports:
-        _intern_fields(imp, _IMPORT_TEXT)
-        if type(imp.line) is int and imp.line > 256:
-            imp.line = _shared_int(imp.line)
+    if type(ex.imports) is list:
+        ex.imports[:] = [_shared_import(imp) for imp in ex.imports]
     for exp in ex.exports:
         _intern_fields(exp, _EXPORT_TEXT)
     return ex

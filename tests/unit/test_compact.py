@@ -178,3 +178,22 @@ def test_a_full_table_starts_over_and_what_was_shared_stays_equal(monkeypatch):
     assert a.definitions[1].end_line is b.definitions[1].end_line == 2000
     # Small integers are CPython's own objects: never in the table.
     assert all(d.start_line < 257 for d in c.definitions)
+
+
+def test_equal_imports_are_one_object_across_extractions_and_others_are_not():
+    other = SOURCE.replace("import os\n", "import os\nimport sys\n")
+    a, b = (pickle.loads(pickle.dumps(_extract())) for _ in range(2))
+    c = pickle.loads(pickle.dumps(extractor_for_path("pkg/c.py").extract("pkg/c.py", other.encode())))
+    assert a.imports[0] is not b.imports[0]
+    before = copy.deepcopy(c)
+    for ex in (a, b, c):
+        compact_extraction(ex)
+    # `import os` at line 2 of a and b: one object; c imports os at the same line, and sys at the next
+    assert [(i.local, i.module, i.name, i.level, i.line) for i in c.imports] == [("os", "os", None, 0, 2), ("sys", "sys", None, 0, 3)]
+    assert a.imports[0] is b.imports[0] is c.imports[0]
+    assert c.imports[1] is not c.imports[0]
+    assert c.imports == before.imports
+    # the same import at another line is another object (its line differs)
+    d = pickle.loads(pickle.dumps(extractor_for_path("pkg/d.py").extract("pkg/d.py", ("\n" + SOURCE).encode())))
+    compact_extraction(d)
+    assert d.imports[0] is not a.imports[0] and (d.imports[0].module, d.imports[0].line) == ("os", 3)
