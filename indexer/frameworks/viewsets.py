@@ -32,6 +32,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import Def
 
 __all__ = ["GENERIC_VIEWS", "LIBRARY_ACTIONS", "ViewSetLinks"]
@@ -123,8 +124,8 @@ class ViewSetLinks:
         members: dict[str, Def] = {}
         for k in self.r.mro(c):
             self.r.use(("file", k.file.path, ""))  # its members and decorators
-            for name, defs in k.members.items():
-                callables = [m for m in defs if m.is_callable]
+            for name in k.members:
+                callables = [m for m in entries(k.members, name) if m.is_callable]
                 if callables and name not in members:
                     members[name] = callables[-1]
         provided = {a for base in self._library_bases(c) for a in LIBRARY_ACTIONS.get(base, ())}

@@ -110,7 +110,7 @@ class FileCtx:
         children = group((rd.parent, rd) for rd in self.defs if rd.parent is not None)
         for qualname, kids in children.items():
             for parent in entries(self.by_qualname, qualname):  # tuples, even of one: a class lookup shares them
-                parent.members = {name: tuple(ms) for name, ms in group((rd.name, rd) for rd in kids).items()}
+                parent.members = freeze(group((rd.name, rd) for rd in kids))
 
     def reuse_defs(self, old: FileCtx, names: set[str]) -> list[Def]:
         """Take over ``old``'s :class:`Def` objects for the definitions whose name group is among

@@ -281,7 +281,7 @@ class ClassHierarchy:
         keep = True
         for x in self.mro(c):
             use(("name", x.file.path, name))
-            members = x.members.get(name)
+            members = entries(x.members, name)
             if not members and x.file.rules.open_types:
                 members = self.open_members(x, name)
                 keep = False
@@ -339,7 +339,7 @@ class ClassHierarchy:
                 seen.add(id(s))
                 use(("name", s.file.path, s.name))
                 use(("name", s.file.path, m.name))
-                found = s.members.get(m.name, ())
+                found = entries(s.members, m.name)
                 if not found and s.file.rules.open_types:  # another file of the package, or promoted
                     found = self.lookup(s, m.name)[0]
                 for o in found:

@@ -47,7 +47,7 @@ from indexer.model import Binding, Import, base_type
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx
 from indexer.resolve.hierarchy import ClassHierarchy
-from indexer.resolve.multimap import entries
+from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker
@@ -467,7 +467,7 @@ class Resolver:
         if isinstance(v, FuncV):
             self.use(("name", v.f.file.path, v.f.name))
             rt = v.f.d.return_type
-            if not rt and any(m.kind == "method" for ms in v.f.members.values() for m in ms):
+            if not rt and any(m.kind == "method" for m in every(v.f.members)):
                 # A JS constructor function with prototype methods (`View.prototype.render = ...`):
                 # what it builds is an instance whose members are those methods.
                 return InstV(v.f, how)

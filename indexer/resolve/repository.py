@@ -23,6 +23,7 @@ from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
 from indexer.resolve.interpreter import Resolver
+from indexer.resolve.multimap import entries
 from indexer.resolve.language import ModuleSystem
 from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
@@ -536,7 +537,7 @@ class RepositoryResolver:
                     continue
                 for ancestor in resolver.mro(rd)[1:]:
                     for name in names:
-                        out.update(m.id for m in ancestor.members.get(name, ()) if m.is_callable)
+                        out.update(m.id for m in entries(ancestor.members, name) if m.is_callable)
         return sorted(out)
 
 

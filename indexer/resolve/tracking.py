@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import pickle
 import zlib
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Generic, TypeVar
 
 from indexer.resolve.values import Deps, Token, Value
@@ -121,6 +121,15 @@ class BoundedMemo(Generic[_K, _T]):
 
     def __len__(self) -> int:
         return len(self._young) + len(self._old)
+
+    def __contains__(self, key: object) -> bool:
+        """Whether ``key`` is kept (without moving it to the younger generation)."""
+        return key in self._young or key in self._old
+
+    def __iter__(self) -> Iterator[_K]:
+        """The keys kept, the older generation's first."""
+        yield from self._old
+        yield from self._young
 
     def clear(self) -> None:
         """Forget every entry."""

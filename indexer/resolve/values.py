@@ -10,12 +10,11 @@ these; a language's module system (:class:`indexer.resolve.language.ModuleSystem
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
-from indexer.resolve.multimap import EMPTY_TABLE
+from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -65,9 +64,10 @@ def shape_of(d: Definition) -> Shape:
 
 
 class Def:
-    """A definition with its id and the file it lives in; classes carry their members: per name,
-    the tuple of them in source order (shared by :meth:`~indexer.resolve.hierarchy.ClassHierarchy.lookup`'s
-    answers); a definition without members holds the one shared, read-only empty table.
+    """A definition with its id and the file it lives in; classes carry their members, per name in
+    source order (a :data:`~indexer.resolve.multimap.MultiMap`, read with
+    :func:`~indexer.resolve.multimap.entries`: one member is held as itself, several as a tuple); a
+    definition without members holds the one shared, read-only empty table.
 
     ``name``, ``qualname``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
     :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
@@ -96,7 +96,7 @@ class Def:
         self.shape = shape_of(d)
         """What a call needs to know of it (:class:`Shape`)."""
         self.file = file
-        self.members: Mapping[str, tuple[Def, ...]] = EMPTY_TABLE
+        self.members: MultiMap[str, Def] = EMPTY_TABLE
         self.bases: list[Def] | tuple[Def, ...] | None = None
         """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
         ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""

@@ -10,6 +10,7 @@ import pytest
 from indexer.languages import extractor_for_path
 from indexer.resolve.multimap import EMPTY_TABLE, entries, every, freeze, group
 from indexer.resolve.repository import RepositoryResolver
+from indexer.resolve.values import Def
 from indexer.symbols import definition_ids, definition_tails, id_prefix
 from tests.resolution_harness import extract_fixture
 
@@ -102,13 +103,15 @@ def test_imports_table_keeps_every_import_in_order_and_star_imports_apart() -> N
     assert entries(fc.imports, "typing") == ()
 
 
-def test_members_are_tuples_and_memberless_definitions_share_the_empty_table() -> None:
+def test_members_are_a_multimap_and_memberless_definitions_share_the_empty_table() -> None:
     fc = _files()["pkg/shapes.py"]
     shape, *rest = fc.defs
-    assert {n: tuple(rd.id for rd in ms) for n, ms in shape.members.items()} == {
+    assert {n: tuple(rd.id for rd in entries(shape.members, n)) for n in shape.members} == {
         "area": ("t:pkg/shapes.Shape.area(0)", "t:pkg/shapes.Shape.area(0)#2"),
         "size": ("t:pkg/shapes.Shape.size(0)",)}
     assert type(shape.members) is dict
+    # one member is held as itself, several as a tuple: no tuple per name
+    assert type(shape.members["size"]) is Def and type(shape.members["area"]) is tuple
     assert all(rd.members is EMPTY_TABLE for rd in rest)
 
 

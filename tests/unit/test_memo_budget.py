@@ -101,6 +101,7 @@ def test_a_bounded_memo_keeps_two_generations_and_moves_a_hit_to_the_younger():
     memo["b"] = 2  # the younger generation is full (budget // 2): it becomes the older
     assert (len(memo), memo.evicted) == (2, 0)
     assert memo.get("a") == 1  # found in the older generation: moved to the younger
+    assert list(memo) == ["b", "a"] and "b" in memo and "z" not in memo  # the older generation first
     memo["c"] = 3  # the younger (a, c) full: the older (b) is dropped
     assert (memo.get("b"), memo.get("a"), memo.get("c"), memo.evicted) == (None, 1, 3, 1)
     memo.clear()
