@@ -23,21 +23,21 @@ def _shadowed(path: str, source: str) -> list[tuple[str, int, bool]]:
 
 def test_python_extractor_marks_what_a_later_unconditional_definition_replaces() -> None:
     source = (
-        "def f():\n    pass\n"            # 1: replaced by line 7
+        "def f():\n    pass\n"            # 1: replaced by line 8
         "if X:\n"
-        "    def f():\n        pass\n"    # 4: conditional, replaced all the same by line 7
+        "    def f():\n        pass\n"    # 4: conditional, replaced all the same by line 8
         "def g():\n    pass\n"            # 6
         "def f():\n    pass\n"            # 8: the last: kept
         "@deco\n"
         "def g():\n    pass\n"            # 10: decorated: g at 6 is kept
-        "class C:\n"                      # 13: replaced by line 22, and its members with it
+        "class C:\n"                      # 13: replaced by line 24, and its members with it
         "    def m(self):\n        pass\n"
         "    @property\n"
         "    def p(self):\n        pass\n"
         "    @p.setter\n"
         "    def p(self, v):\n        pass\n"
-        "    def p(self):\n        pass\n"   # 20: replaces the property and its setter
-        "class C:\n"                         # 22
+        "    def p(self):\n        pass\n"   # 22: replaces the property and its setter
+        "class C:\n"                         # 24
         "    def m(self):\n        pass\n"
         "    try:\n"
         "        def m(self):\n            pass\n"   # conditional: the m above is kept
@@ -48,9 +48,9 @@ def test_python_extractor_marks_what_a_later_unconditional_definition_replaces()
     )
     assert _shadowed("m.py", source) == [
         ("f", 1, True), ("f", 4, True), ("g", 6, False), ("f", 8, False), ("g", 10, False),
-        ("C", 13, True), ("C.m", 14, True), ("C.p", 16, True), ("C.p", 19, True), ("C.p", 21, True),
-        ("C", 23, False), ("C.m", 24, False), ("C.m", 27, False),
-        ("h", 31, False), ("h.k", 32, False), ("h.k", 34, False),
+        ("C", 13, True), ("C.m", 14, True), ("C.p", 16, True), ("C.p", 19, True), ("C.p", 22, True),
+        ("C", 24, False), ("C.m", 25, False), ("C.m", 28, False),
+        ("h", 32, False), ("h.k", 33, False), ("h.k", 35, False),
     ]
 
 
@@ -196,7 +196,8 @@ def test_the_bound_holds_in_javascript_classes() -> None:
     methods = "".join("  m() { return 1; }\n" for _ in range(n))
     result = resolve_fixture(
         "// --- path: a.js ---\nclass A {\n" + methods + "}\nfunction go() { new A().m(); }\n")
-    assert edges(result) == sorted(f"a.go(0) -> a.A.m(0)#{i} [exact]" for i in range(3, n + 1))
+    # `new A()` binds the class (no constructor), `.m()` the last MAX_NAMESAKES of the n copies
+    assert edges(result) == sorted(["a.go(0) -> a.A [exact]"] + [f"a.go(0) -> a.A.m(0)#{i} [exact]" for i in range(3, n + 1)])
 
 
 def test_property_functions_assigned_many_times_bind_the_last() -> None:
@@ -231,7 +232,8 @@ def test_moving_the_condition_to_the_other_copy_rebinds_the_callers(ws: Workspac
 
 
 def _kept(first: int, last: int) -> list[str]:
-    return sorted("p/m.go(1) -> p/m.C.get(0)" + (f"#{i}" if i > 1 else "") + " [exact]" for i in range(first, last + 1))
+    return sorted(f"p/{m}.go(1) -> p/m.C.get(0)" + (f"#{i}" if i > 1 else "") + " [exact]"
+                  for i in range(first, last + 1) for m in ("m", "use"))
 
 
 def test_editing_a_file_of_many_copies_equals_a_full_index(ws: Workspace) -> None:
@@ -241,6 +243,74 @@ def test_editing_a_file_of_many_copies_equals_a_full_index(ws: Workspace) -> Non
     ws.edit({"p/m.py": _conditional_copies(n - 2)})  # two copies fewer: the kept ones are #3 on
     assert calls(ws.db) == _kept(3, n - 2)
     ws.edit({"p/m.py": "class C:\n" + "    def get(self):\n        pass\n" * n + "\n\ndef go(c: C):\n    c.get()\n"})
-    assert calls(ws.db) == [f"p/m.go(1) -> p/m.C.get(0)#{n} [exact]"]
+    assert calls(ws.db) == [f"p/m.go(1) -> p/m.C.get(0)#{n} [exact]", f"p/use.go(1) -> p/m.C.get(0)#{n} [exact]"]
     ws.edit({"p/m.py": _conditional_copies(n)})
     assert calls(ws.db) == _kept(5, n)
+
+
+def _lexical_by_scan(fc) -> list[str | None]:
+    """FileCtx's lexical parents as main computed them: a scan of every definition for each."""
+    from indexer.model import CALLABLE_KINDS, TYPE_KINDS
+    from indexer.resolve.context import spans
+    from indexer.resolve.multimap import entries
+
+    out = []
+    for rd in fc.defs:
+        d = rd.d
+        parents = entries(fc.by_qualname, d.parent or "")
+        if parents and any(spans(p.d, d) for p in parents):
+            out.append(d.parent)
+            continue
+        if d.parent is None:
+            out.append(None)
+            continue
+        best = None
+        for o in (x.d for x in fc.defs):
+            if o is not d and (o.kind in CALLABLE_KINDS or o.kind in TYPE_KINDS) and spans(o, d):
+                if best is None or spans(best, o):
+                    best = o
+        out.append(best.qualname if best else None)
+    return out
+
+
+JS = """
+const api = {};
+api.m = function () { return api.m(); };
+function View(name) { this.name = name; }
+View.prototype.render = function () {
+  res.send = function () { return 1; };
+  function inner() { api.m = function () {}; }
+  return inner();
+};
+class A {
+  m() { const o = { f() { return 2; } }; return o; }
+  static n() { return A.m; }
+}
+api.m = function () { return api.m(); };
+module.exports = { list() {}, api };
+"""
+
+
+@pytest.mark.parametrize("path, source", [
+    ("a.js", JS),
+    ("m.py", _conditional_copies(3) + "class D:\n    class E:\n        def f(self):\n            def g():\n                pass\n"),
+    ("b.ts", "namespace N { export function f() {} }\nconst o = { a: () => 1 };\no.b = () => 2;\n"),
+])
+def test_lexical_parents_by_sweep_equal_the_scan(path: str, source: str) -> None:
+    from indexer.resolve.repository import RepositoryResolver
+    from tests.resolution_harness import extract_fixture
+
+    marker = "//" if path.endswith((".js", ".ts")) else "#"
+    resolver = RepositoryResolver("t")
+    resolver.update(extract_fixture(f"{marker} --- path: {path} ---\n{source}"))
+    fc = resolver.files[path]
+    expected: dict[str, str | None] = {}
+    for rd, p in zip(fc.defs, _lexical_by_scan(fc)):
+        if p != (rd.qualname.rpartition(".")[0] or None):
+            expected[rd.qualname] = p
+        else:
+            expected.pop(rd.qualname, None)
+    assert fc.lexical_parent == expected
+    if path == "a.js":  # the property functions written at top level see the module, not `api`
+        assert expected == {"api.m": None, "View.render": None, "View.render.res.send": "View.render",
+                            "View.render.inner.api.m": "View.render.inner", "A.m.o.f": "A.m"}
