@@ -325,10 +325,11 @@ class FileCtx:
             d = definitions[i]
             at = _start(d)
             while k < len(order) and _start(definitions[order[k]]) <= at:
-                open_.append(order[k])
+                nxt = order[k]
+                while open_ and _end(definitions[open_[-1]]) < _start(definitions[nxt]):
+                    open_.pop()  # ended before what starts next: spans nothing from here on
+                open_.append(nxt)
                 k += 1
-            while open_ and _end(definitions[open_[-1]]) < at:  # ended before d: spans nothing after
-                open_.pop()
             if d.parent is None:
                 continue
             around = sorted(j for j in open_ if spans(definitions[j], d))  # in definition order
