@@ -314,3 +314,13 @@ def test_lexical_parents_by_sweep_equal_the_scan(path: str, source: str) -> None
     if path == "a.js":  # the property functions written at top level see the module, not `api`
         assert expected == {"api.m": None, "View.render": None, "View.render.res.send": "View.render",
                             "View.render.inner.api.m": "View.render.inner", "A.m.o.f": "A.m"}
+
+
+def test_each_copy_owns_the_calls_in_its_own_body() -> None:
+    # More copies than def_at scans: the caller of each call is found by line, and is its own copy.
+    n = 12
+    copies = "".join(f"def f(x):\n    return g{i}(x)\n\n\n" for i in range(1, n + 1))
+    funcs = "".join(f"def g{i}(x):\n    pass\n\n\n" for i in range(1, n + 1))
+    result = resolve_fixture("# --- path: m.py ---\n" + funcs + copies)
+    assert edges(result) == sorted(f"m.f(1){'#' + str(i) if i > 1 else ''} -> m.g{i}(1) [exact]" for i in range(1, n + 1))
+
