@@ -17,6 +17,12 @@ linearly with size.
 * ``Chain.java``: ``x.a().a()...`` 100,000 calls long (400 KB; the second review: 20 GB and rising);
 * ``bundle.js``: 22,000 functions on one line, a minified file not named ``.min.js`` (0.9 MB; the
   second review: 23 s and 816 MB).
+* ``redefined.py``: a class redefining one method 2,000 times, each copy calling it (``def get(self):
+  return self.get()``), then 3,000 functions ``f`` calling ``f`` (brk36: about 100 s, 4 million CALLS
+  edges; redef37: Python's redefinition rule leaves one of each);
+* ``conditional.py``: the 2,000 copies each under an ``if`` (all may run: each call binds the last
+  ``MAX_NAMESAKES``);
+* ``assigned.js``: ``api.m = function () { return api.m(); }`` 2,000 times.
 
 Usage::
 
@@ -45,6 +51,10 @@ def files(scale: float) -> dict[str, str]:
         "wide_array.ts": "export const xs = [" + ",".join(["1"] * (2 * n)) + "];\n",
         "Chain.java": "class J { void m() { x" + ".a()" * (2 * n) + "; } }\n",
         "bundle.js": ";".join(f"function f{i}(a){{return f{i - 1}(a)+{i}}}" for i in range(1, int(22_000 * scale))) + "\n",
+        "redefined.py": "class C:\n" + "    def get(self):\n        return self.get()\n\n" * int(2_000 * scale)
+                        + "\ndef f(x):\n    return f(x)\n" * int(3_000 * scale),
+        "conditional.py": "class C:\n" + "    if X:\n        def get(self):\n            return self.get()\n" * int(2_000 * scale),
+        "assigned.js": "const api = {};\n" + "api.m = function () { return api.m(); };\n" * int(2_000 * scale),
     }
 
 

@@ -166,6 +166,11 @@ class Definition:
     """For a generated accessor (getter, setter, builder step), the qualname of the field (in the same
     file) it reads or writes: the resolver links the accessor to the field (a CALLS edge ``accessor ->
     field``), so a change to the field reaches the accessor's callers."""
+    shadowed: bool = False
+    """A later definition of the same qualname in the same body replaces this one when the body runs
+    (Python: an unconditional, undecorated ``def`` / ``class`` of that name later in the module or
+    class body), and so it does the definitions nested in this one: no lookup by name or member
+    reaches them. Each keeps its node, its own calls and edges. Set by the Python extractor only."""
 
     @property
     def min_arity(self) -> int:

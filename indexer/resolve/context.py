@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -26,10 +27,33 @@ from indexer.symbols import definition_tails, id_prefix
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "decorator_name", "default_export", "spans", "shared_parts"]
+__all__ = ["FileCtx", "MAX_NAMESAKES", "namesakes", "decorator_name", "default_export", "spans", "shared_parts"]
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
+
+_SCAN_LIMIT = 8
+"""Definitions of one qualname :meth:`FileCtx.def_at` scans; more are looked up by line."""
+
+MAX_NAMESAKES = 64
+"""Definitions of one qualname in one file that a lookup holds at most: the last ones in source order.
+A file may define one name many times where the language lets a later definition coexist with the
+earlier ones (Python definitions under ``if`` / ``try`` or decorated, JavaScript class members or
+property assignments, a generated or hostile file repeating one method thousands of times). Every
+call binding the name reaches each one held and walks each one's overrides, so without a bound the
+work and the CALLS edges grow with the square of the copies (700 copies of a method calling itself:
+490,000 edges). What is lost: calls no longer reach the earlier copies beyond the last 64 (those keep
+their nodes and their own calls). 64 is above the overloads of one name real classes declare (Java's
+``Arrays.fill`` has 18, Apache Commons' ``ArrayUtils`` about 30; Django and Home Assistant at most 3
+definitions of one qualname in a file), so real code binds as before. Replaced definitions
+(:attr:`indexer.model.Definition.shadowed`) are not held at all."""
+
+
+def namesakes(defs: Sequence[Def]) -> list[Def]:
+    """What a lookup holds of ``defs`` (in source order, of one qualname in one file): those no later
+    definition replaces, at most the last :data:`MAX_NAMESAKES` of them."""
+    kept = [rd for rd in defs if not rd.shape.shadowed]
+    return kept[-MAX_NAMESAKES:] if len(kept) > MAX_NAMESAKES else kept
 
 
 def decorator_name(text: str) -> str:
@@ -55,6 +79,9 @@ class FileCtx:
 
     unpacked: UnpackedLists | None = None
     """Where :meth:`definition` reads parked definitions back (``None``: each read unpickles)."""
+    _def_spans: dict[str, tuple[list[int], list[int]] | None] | None = None
+    """:meth:`def_at`'s line index per qualname defined more than ``_SCAN_LIMIT`` times (made when
+    first asked; dropped whenever the definitions change)."""
 
     def __init__(self, repo: str, ex: FileExtraction, module_key: str, checksum: str, size: int,
                  rules: ModuleSystem, unpacked: UnpackedLists | None = None) -> None:
@@ -80,9 +107,8 @@ class FileCtx:
         self.lexical_parent: dict[str, str | None] = {}
         """The lexical parent of each definition's qualname that differs from the default
         ``qualname.rpartition(".")[0] or None`` (see :meth:`parent_scope`); most do not differ."""
-        for rd in self.defs:  # as a dict built over every definition: the last of a qualname decides
+        for rd, p in zip(self.defs, self._lexical_parents()):  # the last of a qualname decides
             q = rd.qualname
-            p = self._lexical_parent(rd.d)
             if p != (q.rpartition(".")[0] or None):
                 self.lexical_parent[q] = p
             else:
@@ -99,8 +125,10 @@ class FileCtx:
                 rd.held = None
 
     def _index_defs(self) -> None:
+        self._def_spans = None
         self.by_qualname = freeze(group((rd.qualname, rd) for rd in self.defs))
-        self.top = freeze(group((rd.name, rd) for rd in self.defs if rd.parent is None))
+        # what lookups by name see: replaced definitions left out, the copies of one name bounded
+        self.top = freeze(_held(group((rd.name, rd) for rd in self.defs if rd.parent is None)))
         self.types = tuple(rd for rd in self.defs if rd.is_type)
         # most files have no plain object owning definitions: they share one empty set
         self.owners = frozenset(rd.parent for rd in self.defs
@@ -109,8 +137,17 @@ class FileCtx:
         properties are definitions (:class:`~indexer.resolve.values.ObjV`)."""
         children = group((rd.parent, rd) for rd in self.defs if rd.parent is not None)
         for qualname, kids in children.items():
-            for parent in entries(self.by_qualname, qualname):  # tuples, even of one: a class lookup shares them
-                parent.members = freeze(group((rd.name, rd) for rd in kids))
+            members = freeze(_held(group((rd.name, rd) for rd in kids)))
+            for parent in entries(self.by_qualname, qualname):
+                parent.members = members
+
+    def held(self) -> set[int] | None:
+        """The ids of the definitions lookups by name may reach (:func:`namesakes` of each qualname),
+        or ``None`` when that is every one (no qualname repeated, none replaced: most files)."""
+        defs = self.defs
+        if len(self.by_qualname) == len(defs) and not any(rd.shape.shadowed for rd in defs):
+            return None
+        return {id(rd) for group_ in _held(group((rd.qualname, rd) for rd in defs)).values() for rd in group_}
 
     def reuse_defs(self, old: FileCtx, names: set[str]) -> list[Def]:
         """Take over ``old``'s :class:`Def` objects for the definitions whose name group is among
@@ -190,7 +227,7 @@ class FileCtx:
                 ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
-                 d.returned_refs, sorted(self.param_calls.get(d.qualname, ()))))
+                 d.returned_refs, sorted(self.param_calls.get(d.qualname, ())), d.shadowed))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
@@ -248,6 +285,7 @@ class FileCtx:
             rd.take(nd)
             defs.append(rd)
         self.defs = defs
+        self._def_spans = None  # positions moved
         self.types = tuple(rd for rd in defs if rd.is_type)
         self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
         self.lexical_parent = new.lexical_parent
@@ -269,22 +307,42 @@ class FileCtx:
                                                    partial=ex.partial, id_path=ex.id_path))
         return out
 
-    def _lexical_parent(self, d: Definition) -> str | None:
-        """The definition whose body holds ``d``'s text. Usually ``d.parent``; not for a JS function
-        assigned to a property (``res.send = function () {}``, ``View.prototype.lookup = …``), whose
-        owner is ``parent`` but whose body sees the names of where it is written."""
-        parents = entries(self.by_qualname, d.parent or "")
-        if parents and any(spans(p.d, d) for p in parents):
-            return d.parent
-        if d.parent is None:
-            return None
-        best: Definition | None = None
-        for rd in self.defs:
-            o = rd.d
-            if o is not d and (o.kind in CALLABLE_KINDS or o.kind in TYPE_KINDS) and spans(o, d):
-                if best is None or spans(best, o):
+    def _lexical_parents(self) -> list[str | None]:
+        """For each definition in order, the qualname of the definition whose body holds its text.
+        Usually its ``parent``; not for a JS function assigned to a property (``res.send = function
+        () {}``, ``View.prototype.lookup = …``), whose owner is ``parent`` but whose body sees the
+        names of where it is written: then the innermost callable or type spanning it (of several
+        with one span, the last), or ``None``.
+
+        One sweep in text order holding the definitions open at each point (a scan of every
+        definition for each was the square of a file assigning ``api.m = function`` 2,000 times)."""
+        definitions = [rd.d for rd in self.defs]
+        order = sorted(range(len(definitions)), key=lambda i: _start(definitions[i]))
+        out: list[str | None] = [None] * len(definitions)
+        open_: list[int] = []  # definitions started so far that may still span what comes next
+        k = 0
+        for i in order:
+            d = definitions[i]
+            at = _start(d)
+            while k < len(order) and _start(definitions[order[k]]) <= at:
+                nxt = order[k]
+                while open_ and _end(definitions[open_[-1]]) < _start(definitions[nxt]):
+                    open_.pop()  # ended before what starts next: spans nothing from here on
+                open_.append(nxt)
+                k += 1
+            if d.parent is None:
+                continue
+            around = sorted(j for j in open_ if spans(definitions[j], d))  # in definition order
+            if any(definitions[j].qualname == d.parent for j in around):
+                out[i] = d.parent
+                continue
+            best: Definition | None = None
+            for j in around:
+                o = definitions[j]
+                if (o.kind in CALLABLE_KINDS or o.kind in TYPE_KINDS) and (best is None or spans(best, o)):
                     best = o
-        return best.qualname if best else None
+            out[i] = best.qualname if best else None
+        return out
 
     def parent_scope(self, scope: str | None) -> str | None:
         """The qualname of the scope lexically enclosing ``scope`` (``None`` at top level)."""
@@ -307,10 +365,44 @@ class FileCtx:
         if not defs:
             return None
         if len(defs) > 1:
+            if len(defs) > _SCAN_LIMIT:
+                index = self._line_index(qualname, defs)
+                if index is not None:  # the same answer as the scan below, by bisection
+                    starts, reach = index
+                    i = bisect_right(starts, line) - 1
+                    j = bisect_left(reach, line)
+                    return defs[j] if j <= i else defs[0]
             for rd in defs:
                 if rd.d.start_line <= line <= rd.d.end_line:
                     return rd
         return defs[0]
+
+    def _line_index(self, qualname: str, defs: tuple[Def, ...]) -> tuple[list[int], list[int]] | None:
+        """For :meth:`def_at` over the many definitions of one qualname (one per call site of each
+        otherwise: the square of the copies): their first lines and the furthest last line reached so
+        far, in order; ``None`` when their first lines do not come in order (then it scans)."""
+        spans = self._def_spans
+        if spans is None:
+            spans = self._def_spans = {}
+        if qualname not in spans:
+            starts = [rd.line for rd in defs]
+            reach: list[int] = []
+            for rd in defs:
+                reach.append(max(rd.d.end_line, reach[-1]) if reach else rd.d.end_line)
+            ordered = all(a <= b for a, b in zip(starts, starts[1:]))
+            spans[qualname] = (starts, reach) if ordered else None
+        return spans[qualname]
+
+
+def _held(table: dict[str, list[Def]]) -> dict[str, list[Def]]:
+    """``table`` (name -> definitions of one qualname) with each list cut to its :func:`namesakes`;
+    names left with none dropped."""
+    out = {}
+    for name, defs in table.items():
+        kept = defs if len(defs) == 1 and not defs[0].shape.shadowed else namesakes(defs)
+        if kept:
+            out[name] = kept
+    return out
 
 
 def _ranked(defs: Sequence[Def]) -> Iterator[tuple[tuple[str, int], Def]]:
@@ -320,6 +412,14 @@ def _ranked(defs: Sequence[Def]) -> Iterator[tuple[tuple[str, int], Def]]:
     for rd in defs:
         yield (rd.qualname, seen[rd.qualname]), rd
         seen[rd.qualname] += 1
+
+
+def _start(d: Definition) -> tuple[int, int]:
+    return d.start_line, d.start_col
+
+
+def _end(d: Definition) -> tuple[int, int]:
+    return d.end_line, d.end_col
 
 
 def spans(outer: Definition, inner: Definition) -> bool:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import base_type
+from indexer.resolve.context import namesakes
 from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.values import ClassV, Def, Deps, Value
@@ -299,7 +300,7 @@ class ClassHierarchy:
         for fc in self.module_files(c.file.lang, c.file.module_key):
             if fc is not c.file:
                 self.use(("name", fc.path, name))
-                out.extend(entries(fc.by_qualname, qualname))
+                out.extend(namesakes(entries(fc.by_qualname, qualname)))
         return out
 
     def overriders(self, m: Def, below: Def | None = None) -> Sequence[Def]:

@@ -59,16 +59,21 @@ class ModuleTables:
             for i in range(1, len(parts) + 1):
                 self.packages[ns].add(".".join(parts[:i]))
                 self._package_files[(ns, ".".join(parts[:i]))] += 1
+        held = fc.held()  # a name matches only what a lookup of it may reach (FileCtx.held)
+        touched: set[tuple[str, str]] = set()
         for rd in fc.defs:
             if rd.kind in ("method", "function"):
-                self.callables_by_name[(ns, rd.name)].append(rd)
-                for name in decorator_names(rd):
-                    named = self.decorated[(ns, name)]
-                    named.append(rd)
-                    if len(named) > 1:
-                        named.sort(key=lambda x: (x.file.path, x.line))
+                if held is None or id(rd) in held:
+                    self.callables_by_name[(ns, rd.name)].append(rd)
+                for name in decorator_names(rd):  # a replaced one was registered all the same
+                    self.decorated[(ns, name)].append(rd)
+                    touched.add((ns, name))
             elif rd.is_type:
                 _insert(self.types_by_name[(ns, rd.name)], rd, rd.file.path)
+        for key in touched:  # once per name: a file may carry one decorator thousands of times
+            named = self.decorated[key]
+            if len(named) > 1:
+                named.sort(key=lambda x: (x.file.path, x.line))
         for c in fc.ex.constants:
             if "." not in c.qualname:
                 _insert(self.constant_files[(ns, c.qualname)], fc, fc.path)
@@ -92,16 +97,19 @@ class ModuleTables:
                 if self._package_files[prefix] <= 0:
                     del self._package_files[prefix]
                     self.packages[ns].discard(prefix[1])
+        gone: dict[tuple[str, str], list[Def]] = defaultdict(list)  # each list filtered once
         for rd in fc.defs:
             if rd.kind in ("method", "function"):
-                named = self.callables_by_name[(ns, rd.name)]
-                named[:] = [x for x in named if x is not rd]
+                gone[("callable", rd.name)].append(rd)
                 for name in decorator_names(rd):
-                    deco = self.decorated[(ns, name)]
-                    deco[:] = [x for x in deco if x is not rd]
+                    gone[("decorated", name)].append(rd)
             elif rd.is_type:
-                types = self.types_by_name[(ns, rd.name)]
-                types[:] = [x for x in types if x is not rd]
+                gone[("type", rd.name)].append(rd)
+        tables = {"callable": self.callables_by_name, "decorated": self.decorated, "type": self.types_by_name}
+        for (table, name), defs in gone.items():
+            items = tables[table][(ns, name)]
+            ids = {id(rd) for rd in defs}
+            items[:] = [x for x in items if id(x) not in ids]
         for c in fc.ex.constants:
             if "." not in c.qualname:
                 files = self.constant_files[(ns, c.qualname)]

@@ -43,8 +43,9 @@ EXTERNAL = External()
 class Shape(NamedTuple):
     """What binding a call reads of a definition besides its names: ``params`` (how many),
     ``min_arity`` / ``max_arity`` (:attr:`indexer.model.Definition.min_arity` / ``max_arity``:
-    ``None`` when variadic), ``generated`` (a tool wrote it: ``Definition.generated`` is set) and
-    ``extension`` (``Definition.receiver_type`` is set). One object per distinct value
+    ``None`` when variadic), ``generated`` (a tool wrote it: ``Definition.generated`` is set),
+    ``extension`` (``Definition.receiver_type`` is set) and ``shadowed`` (a later definition replaces
+    it: ``Definition.shadowed``, no lookup reaches it). One object per distinct value
     (:func:`shape_of`)."""
 
     params: int
@@ -52,6 +53,7 @@ class Shape(NamedTuple):
     max_arity: int | None
     generated: bool
     extension: bool
+    shadowed: bool = False
 
 
 _SHAPES: dict[Shape, Shape] = {}
@@ -59,7 +61,7 @@ _SHAPES: dict[Shape, Shape] = {}
 
 def shape_of(d: Definition) -> Shape:
     """``d``'s :class:`Shape`, the one object of that value (there are few: parameter counts)."""
-    shape = Shape(len(d.params), d.min_arity, d.max_arity, d.generated is not None, d.receiver_type is not None)
+    shape = Shape(len(d.params), d.min_arity, d.max_arity, d.generated is not None, d.receiver_type is not None, d.shadowed)
     return _SHAPES.setdefault(shape, shape)
 
 

@@ -221,6 +221,7 @@ class _FileExtractor(ImpliedFacts):
         defs.sort(key=lambda d: d.node.start_byte)
         defs = self._without_overload_stubs(defs)
         stack: list[int] = []  # scopes enclosing the current position, innermost last
+        earlier: dict[str, list[tuple[int, Definition]]] = {}  # per qualname, those not replaced yet
         for d in defs:
             start = d.node.start_byte
             while stack and self.scopes.items[stack[-1]].end <= start:
@@ -229,6 +230,38 @@ class _FileExtractor(ImpliedFacts):
             index = self._add_definition(d, parent)
             if index >= 0:
                 stack.append(index)
+                self._replace_earlier(d, parent, self.scopes.items[index].definition, earlier)
+        items = self.scopes.items
+        for scope in items:  # what a replaced definition's body defines goes with it
+            outer = items[scope.parent].definition if scope.parent >= 0 else None
+            if outer is not None and outer.shadowed and scope.definition is not None:
+                scope.definition.shadowed = True
+
+    def _replace_earlier(self, d: _DefMatch, parent: int, definition: Definition | None,
+                         earlier: dict[str, list[tuple[int, Definition]]]) -> None:
+        """Python's redefinition rule (:attr:`indexer.model.Definition.shadowed`): an undecorated
+        ``def`` / ``class`` written directly in a module or class body (under no ``if`` / ``try`` /
+        ``for`` / ``while`` / ``with`` / ``match``) rebinds its name whenever the body runs, so the
+        definitions of its qualname written before it in that body (conditional or decorated ones
+        too) are replaced. A decorated one may hand the earlier ones on (``@x.setter``,
+        ``@f.register``) and a conditional one may not run: neither replaces. Function bodies are
+        left alone. Linear: each definition is replaced at most once."""
+        if definition is None:
+            return
+        outer = d.decorated or d.node
+        seen = earlier.setdefault(definition.qualname, [])
+        block = outer.parent
+        if d.decorated is None and block is not None:
+            scope = self.scopes.items[parent] if parent >= 0 else None
+            if scope is None:
+                direct = block.id == self.root.id
+            else:
+                direct = scope.kind == "class" and (block.start_byte, block.end_byte) == (scope.start, scope.end)
+            if direct:
+                body_start = scope.start if scope is not None else 0
+                while seen and seen[-1][0] >= body_start:
+                    seen.pop()[1].shadowed = True
+        seen.append((outer.start_byte, definition))
 
     @staticmethod
     def _collect_def(caps: dict[str, list[Node]], by_node: dict[int, _DefMatch]) -> None:
@@ -752,6 +785,7 @@ class _FileExtractor(ImpliedFacts):
                     name_line=src.line(c.name),
                     name_col=src.col(c.name),
                     field_type=_collapse(src.text(c.annotation)) if c.annotation is not None else None,
+                    shadowed=self.scopes.items[c.class_index].definition.shadowed,
                 )
             )
 
