@@ -4,19 +4,13 @@ and the overrides a call can reach by dynamic dispatch. Language-neutral."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from indexer.model import base_type
-from indexer.resolve.context import namesakes
+from indexer.resolve.context import FileCtx, namesakes
 from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
+from indexer.resolve.tracking import BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
-
-from indexer.resolve.tracking import BoundedMemo
-
-if TYPE_CHECKING:
-    from indexer.resolve.context import FileCtx
-    from indexer.resolve.tracking import DependencyTracker
 
 __all__ = ["ClassHierarchy", "same_arity", "MAX_HIERARCHY_DEPTH", "OVERRIDERS_SHARE"]
 
