@@ -12,16 +12,12 @@ exception.
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import logging
 import multiprocessing
 import os
 import pickle
-import signal
 import sys
-import threading
-import time
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -31,6 +27,7 @@ from pathlib import Path
 from indexer.chunking import chunk_file
 from indexer.discovery import SkipFile, SourceFile, read_source, to_utf8
 from indexer.extract_cache import ExtractionCache
+from indexer.forked import die_with_parent
 from indexer.languages import extractor_for_path
 from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
@@ -223,31 +220,10 @@ def time_budget(size: int) -> float:
     return BUDGET_BASE_S + BUDGET_PER_MB_S * size / 1_000_000
 
 
-PARENT_POLL_S = 1.0
-"""How often a worker's watchdog looks whether its parent still lives (where no death signal exists)."""
-
-
 def worker_init(parent_pid: int) -> None:
     """Initializer of every extraction worker: the worker dies with the process that started it,
-    even after a ``kill -9`` of that process (which runs no clean-up). On Linux the kernel sends it
-    SIGKILL when its parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere a daemon thread checks
-    every :data:`PARENT_POLL_S` seconds that the parent is still its parent and exits otherwise."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-        except (OSError, AttributeError):  # no prctl: the watchdog below still runs
-            pass
-    if os.getppid() != parent_pid:  # the parent died before the signal was armed
-        os._exit(1)
-
-    def watchdog() -> None:
-        while True:
-            time.sleep(PARENT_POLL_S)
-            if os.getppid() != parent_pid:
-                os._exit(1)
-
-    threading.Thread(target=watchdog, name="ripple-parent-watchdog", daemon=True).start()
+    even after a ``kill -9`` of that process (:func:`indexer.forked.die_with_parent`)."""
+    die_with_parent(parent_pid)
 
 
 def extract_files(

@@ -52,6 +52,7 @@ import ctypes
 import gc
 import hashlib
 import logging
+import os
 import re
 import resource
 import time
@@ -278,8 +279,11 @@ class RepositoryIndex:
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
         # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
-        resolved = self.resolver.resolve(sorted(current), spill=spill_file(self.options.state_dir),
-                                         summarise=self.writer.summary)
+        # A one-shot run binds on as many cores as it extracts on, memory allowing (forked_binding).
+        resolved = self.resolver.resolve(
+            sorted(current), spill=spill_file(self.options.state_dir), summarise=self.writer.summary,
+            processes=self.options.extraction_jobs(os.cpu_count() or 1) if self.skip_unchanged else 1,
+            memory_budget_mib=self.options.memory_budget_mib)
         if self.skip_unchanged:  # a one-shot run: nothing resolves after this
             # The write needs the extractions only to cut chunks the workers did not: let the others go.
             self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])

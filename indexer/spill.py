@@ -48,6 +48,8 @@ class SpillFile:
 
     def __init__(self, directory: str | None = None) -> None:
         self._fh: IO[bytes] = tempfile.TemporaryFile(dir=directory)
+        self.directory = directory
+        """The folder it was made in (``None``: the system's temporary folder)."""
         self._where = "state" if directory is not None else "temp"
         self._end = 0
         self._lock = threading.Lock()
@@ -103,17 +105,31 @@ class SpillFile:
 
     def get(self, ref: SpillRef) -> bytes:
         """The bytes :meth:`put` wrote at ``ref``. Raises ``ValueError`` for a reference outside
-        what was written (or after :meth:`close`)."""
+        what was written (or after :meth:`close`). Reads at the offset (``pread``) without moving the
+        file position, so a forked copy of this process (:mod:`indexer.forked`) may read the same
+        file while this one writes it."""
         offset, length = ref
         with self._lock:
             if offset < 0 or length < 0 or offset + length > self._end:
                 raise ValueError(f"spill reference {ref} outside the {self._end} bytes written")
             self._fh.flush()
-            self._fh.seek(offset)
-            data = self._fh.read(length)
+            if isinstance(self._fh, io.BytesIO):
+                self._fh.seek(offset)
+                data = self._fh.read(length)
+            else:  # at an offset, not through the file position, which a forked process shares
+                data = os.pread(self._fh.fileno(), length, offset)
         if len(data) != length:
             raise ValueError(f"spill reference {ref}: only {len(data)} bytes read")
         return data
+
+    def written_to(self, size: int) -> None:
+        """Another process sharing this file (a forked copy of this one, :mod:`indexer.forked`)
+        appended to it up to ``size`` bytes: :meth:`get` then reads what it wrote. Raises
+        ``ValueError`` for a size below what this process wrote."""
+        with self._lock:
+            if size < self._end:
+                raise ValueError(f"spill file size {size} below the {self._end} bytes written here")
+            self._end = size
 
     @property
     def size(self) -> int:
@@ -154,15 +170,15 @@ class SpilledOutputs(Sequence[IndexedFile]):
         """Per index of a spilled output, what :meth:`extend` added to it, pickled (in memory): a
         read appends it, so the output itself is not read back and spilled again."""
 
-    def append(self, out: IndexedFile, keep: bool = False) -> None:
+    def append(self, out: IndexedFile, keep: bool = False, blob: bytes | None = None) -> None:
         """Add ``out`` at the end: kept as it is when ``keep``, else pickled into the spill file
-        (``out`` is then no longer referenced here)."""
-        self.replace(len(self._items), out, keep)
+        (``out`` is then no longer referenced here; ``blob``: its pickle, when the caller has it)."""
+        self.replace(len(self._items), out, keep, blob)
 
-    def replace(self, index: int, out: IndexedFile, keep: bool = False) -> None:
+    def replace(self, index: int, out: IndexedFile, keep: bool = False, blob: bytes | None = None) -> None:
         """Put ``out`` at ``index`` (``len(self)``: append), kept or spilled as :meth:`append`."""
         item: IndexedFile | SpillRef = out if keep else self.spill.put(
-            pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+            blob if blob is not None else pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
         summary = self.summarise(out, self.spill) if self.summarise is not None and not keep else None
         if index == len(self._items):
             self._items.append(item)

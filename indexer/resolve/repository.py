@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from indexer.languages import module_systems
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
+from indexer.resolve.forked_binding import ForkedBinding, fork_share
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.multimap import entries
 from indexer.resolve.language import ModuleSystem
@@ -366,7 +368,8 @@ class RepositoryResolver:
     # -- resolving ---------------------------------------------------------------------------------
 
     def resolve(self, paths: Iterable[str], spill: SpillFile | None = None,
-                summarise: Callable[[IndexedFile, SpillFile], object] | None = None) -> ResolvedRepository:
+                summarise: Callable[[IndexedFile, SpillFile], object] | None = None,
+                processes: int = 1, memory_budget_mib: int | None = None) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
         files. ``spill`` (a :class:`indexer.spill.SpillFile`; ``summarise``: its outputs'
@@ -378,7 +381,13 @@ class RepositoryResolver:
 
         Links cannot differ from the last resolve's when no interface and no framework fact (moved
         positions aside) changed since: then the other framework files are not produced, and the
-        linker runs only when one of ``paths`` owns framework edges (whose positions may have moved)."""
+        linker runs only when one of ``paths`` owns framework edges (whose positions may have moved).
+
+        ``processes`` > 1: when :func:`fork_share` allows it (a whole-tree run with ``spill``, many
+        files, memory to spare under ``memory_budget_mib``), a forked copy of this process binds the
+        second part of the files while this one binds the first (:mod:`indexer.forked`); the
+        outputs, records and counts are the same as one process gives, in the same order. A copy
+        that fails leaves its files to this process (a warning says why)."""
         if self._released:
             raise RuntimeError("this resolver released its files' extractions: it cannot resolve")
         wanted = [p for p in dict.fromkeys(paths) if p in self.files]
@@ -395,13 +404,27 @@ class RepositoryResolver:
         # The one place where file outputs are produced, for full and incremental runs alike; framework
         # linking (Endpoint / Topic nodes and their edges) is merged into them right here.
         files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill, summarise) if spill is not None else []
-        for fc in ctxs:
-            out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
-            if isinstance(files, SpilledOutputs):
+        start = fork_share(len(ctxs), processes, memory_budget_mib) \
+            if isinstance(files, SpilledOutputs) and self._readers_stale else len(ctxs)
+        forked = ForkedBinding(resolver, ctxs[start:], self.park) if start < len(ctxs) else None
+        try:
+            for fc in ctxs[:start] if forked is not None else ctxs:
+                out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
                 files.append(out)
-            else:
-                files.append(out)
-            self._record(fc.path, deps)
+                self._record(fc.path, deps)
+            if forked is not None:
+                assert isinstance(files, SpilledOutputs)
+                for fc, out, blob, record in forked.outputs(outcomes, time.monotonic() - forked.started):
+                    if out is None:  # the copy failed: bound here
+                        out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
+                        files.append(out)
+                        self._record(fc.path, deps)
+                    else:
+                        files.append(out, blob=blob)
+                        self._record_packed(fc.path, record)
+        finally:
+            if forked is not None:
+                forked.close()
         links: dict[str, int] = {}
         if context is not None:
             resolver.whole_files = True
@@ -471,13 +494,7 @@ class RepositoryResolver:
     def _record(self, path: str, deps: Deps) -> None:
         deps = strip_cut(deps)
         if self._readers_stale:
-            packed = pack_deps(deps)
-            if self.park is not None:
-                self._spilled[path] = self.park.put(packed)
-                self._deps.pop(path, None)
-            else:
-                self._deps[path] = packed
-                self._spilled.pop(path, None)
+            self._record_packed(path, pack_deps(deps))
             return
         for token in self._deps.get(path, ()):  # tokens: dependents() unpacked every record
             readers = self._readers.get(token)
@@ -486,6 +503,17 @@ class RepositoryResolver:
         self._deps[path] = deps
         for token in deps:
             self._readers[token].add(path)
+
+    def _record_packed(self, path: str, packed: bytes) -> None:
+        """Keep ``packed`` (:func:`~indexer.resolve.tracking.pack_deps` of what ``path``'s output
+        read) while no reader index is built: in the park spill file when there is one."""
+        assert self._readers_stale
+        if self.park is not None:
+            self._spilled[path] = self.park.put(packed)
+            self._deps.pop(path, None)
+        else:
+            self._deps[path] = packed
+            self._spilled.pop(path, None)
 
     # -- what else an update touches ---------------------------------------------------------------
 

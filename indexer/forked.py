@@ -1,0 +1,172 @@
+"""A function run in a forked copy of this process, its result read back through a pipe: how the
+resolve step binds part of a repository on a second core (:meth:`indexer.resolve.repository.RepositoryResolver.resolve`)
+without pickling the resolver's state to send it anywhere. The child starts with the parent's
+memory as it is (copy-on-write pages: what it only reads it does not copy), so it needs every
+lookup table the parent built, already built.
+
+The child dies with its parent (:func:`die_with_parent`, shared with the extraction workers), takes
+the default action on Ctrl-C, and leaves by ``os._exit``: it runs no ``atexit`` handler, closes no
+database and deletes no temporary file of the parent's. Whatever goes wrong in it (an exception, a
+crash, a kill, a hang past the parent's deadline) reaches the parent as :class:`ForkFailed`, never
+as a half result. POSIX only (:func:`can_fork`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["ForkedCall", "ForkFailed", "can_fork", "die_with_parent", "PARENT_POLL_S"]
+
+PARENT_POLL_S = 1.0
+"""How often a child's watchdog looks whether its parent still lives (where no death signal exists)."""
+
+
+class ForkFailed(RuntimeError):
+    """The forked call gave no result: raised in the parent by :meth:`ForkedCall.result`, with why."""
+
+
+def can_fork() -> bool:
+    """Whether :class:`ForkedCall` can run here: ``os.fork`` exists and is safe to use (not macOS,
+    where system frameworks may abort a forked child)."""
+    return hasattr(os, "fork") and sys.platform != "darwin"
+
+
+def die_with_parent(parent_pid: int, watchdog: bool = True) -> None:
+    """Make this (child) process die with the process ``parent_pid`` that started it, even after a
+    ``kill -9`` of that process (which runs no clean-up): on Linux the kernel sends it SIGKILL when
+    its parent dies (``prctl(PR_SET_PDEATHSIG)``); with ``watchdog`` a daemon thread also checks
+    every :data:`PARENT_POLL_S` seconds that the parent is still its parent and exits otherwise
+    (where no death signal exists). Exits at once when the parent is already gone."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):  # no prctl: the watchdog below still runs
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+    if not watchdog:
+        return
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL_S)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="ripple-parent-watchdog", daemon=True).start()
+
+
+class ForkedCall:
+    """``fn()`` started at once in a forked child process; :meth:`result` waits for its return value
+    (which must pickle), :meth:`cancel` kills it. Raises ``OSError`` when no process or pipe can be
+    made. Use only where :func:`can_fork` holds, and from a process whose other threads hold no lock
+    the child needs (the child has only the thread that forked)."""
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        parent = os.getpid()
+        read_end, write_end = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_end)
+            os.close(write_end)
+            raise
+        if pid == 0:  # the child: never returns
+            os.close(read_end)
+            _child(fn, parent, write_end)
+        os.close(write_end)
+        self.pid: int | None = pid
+        self._read = read_end
+        self.started = time.monotonic()
+
+    def result(self, deadline_s: float | None = None) -> Any:
+        """The child's return value, once it has exited. Raises :class:`ForkFailed` when it raised
+        (with its exception's text), died, or had not finished within ``deadline_s`` seconds of
+        this call (it is then killed); the child is reaped either way."""
+        if self.pid is None:
+            raise ForkFailed("the forked call was cancelled")
+        chunks: list[bytes] = []
+        end = None if deadline_s is None else time.monotonic() + deadline_s
+        try:
+            while True:
+                wait = None if end is None else max(0.0, end - time.monotonic())
+                ready, _, _ = select.select([self._read], [], [], wait)
+                if not ready:
+                    raise ForkFailed(f"the forked call did not finish within {deadline_s:.0f} s")
+                block = os.read(self._read, 1 << 20)
+                if not block:
+                    break
+                chunks.append(block)
+        except BaseException:
+            self.cancel()
+            raise
+        status = self._reap()
+        data = b"".join(chunks)
+        try:
+            ok, value = pickle.loads(data)
+        except Exception as exc:  # nothing, or a truncated message: the child died on the way
+            raise ForkFailed(f"the forked child ended with status {status} and no readable result "
+                             f"({len(data)} bytes)") from exc
+        if not ok:
+            raise ForkFailed(f"the forked call raised {value}")
+        if status != 0:
+            raise ForkFailed(f"the forked child ended with status {status}")
+        return value
+
+    def cancel(self) -> None:
+        """Kill the child if it still runs and reap it (idempotent)."""
+        if self.pid is None:
+            return
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self._reap()
+
+    def _reap(self) -> int:
+        """Wait for the child; its exit status (a negative signal number when killed)."""
+        pid, self.pid = self.pid, None
+        try:
+            os.close(self._read)
+        except OSError:
+            pass
+        if pid is None:
+            return 0
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+            except ChildProcessError:  # reaped elsewhere (a SIGCHLD handler)
+                return 0
+            except InterruptedError:
+                continue
+            return os.waitstatus_to_exitcode(status)
+
+
+def _child(fn: Callable[[], Any], parent: int, out: int) -> None:
+    """The child's whole life: run ``fn``, write ``(ok, value)`` pickled to ``out``, ``os._exit``."""
+    code = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        die_with_parent(parent, watchdog=False)
+        try:
+            message = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent as text
+            message = pickle.dumps((False, f"{type(exc).__name__}: {exc}"), protocol=pickle.HIGHEST_PROTOCOL)
+            code = 1
+        view = memoryview(message)
+        while view:
+            view = view[os.write(out, view):]
+    except BaseException:  # noqa: BLE001 - nothing may escape into the parent's code
+        code = 2
+    finally:
+        os._exit(code)

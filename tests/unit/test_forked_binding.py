@@ -1,0 +1,185 @@
+"""Binding on a second core (:mod:`indexer.resolve.forked_binding`, :mod:`indexer.forked`): a forked copy
+of the resolver binds the last part of the files; the outputs, their order, the read records and the
+outcome counts are exactly one process's; a copy that raises, dies or hangs leaves its files to the
+parent, which binds them itself and says so; and the spill files a copy reads are read at offsets,
+so the parent writing them meanwhile changes nothing the copy reads."""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import signal
+import time
+
+import pytest
+
+import indexer.resolve.forked_binding as fb
+from indexer.forked import ForkedCall, ForkFailed, can_fork
+from indexer.pipeline import index_repository
+from indexer.resolve.repository import RepositoryResolver
+from indexer.run import IndexOptions
+from indexer.spill import SpillFile
+from stores.embedded import EmbeddedStore
+from tests.index_dump import dump
+from tests.resolution_harness import extract_fixture
+
+pytestmark = pytest.mark.skipif(not can_fork(), reason="no safe fork on this platform")
+
+
+def _fixture(modules: int) -> str:
+    """A package of ``modules`` modules, each calling into the one before it and overriding a base."""
+    parts = ["# --- path: shop/__init__.py ---",
+             "# --- path: shop/base.py ---\nclass Base:\n    def run(self):\n        return self.step()\n"
+             "    def step(self):\n        return 0\n"]
+    for i in range(modules):
+        prev = f"from shop.m{i - 1} import f{i - 1}, C{i - 1}\n" if i else ""
+        call = f"    C{i - 1}().step()\n    return f{i - 1}()\n" if i else "    return missing_name()\n"
+        parts.append(f"# --- path: shop/m{i}.py ---\nfrom shop.base import Base\n{prev}\n\n"
+                     f"class C{i}(Base):\n    def step(self):\n        return {i}\n\n\n"
+                     f"def f{i}():\n{call}")
+    return "\n".join(parts)
+
+
+def _resolve(processes: int, park: SpillFile | None = None, modules: int = 12):
+    resolver = RepositoryResolver("r", park=park)
+    extractions = extract_fixture(_fixture(modules))
+    resolver.update(extractions, track=False)
+    out = resolver.resolve([ex.path for ex, _, _ in extractions], spill=SpillFile(), processes=processes)
+    return resolver, out
+
+
+def _outputs(resolved) -> list[bytes]:
+    return [pickle.dumps(resolved.files[i]) for i in range(len(resolved.files))]
+
+
+@pytest.fixture
+def forking(monkeypatch) -> list[int]:
+    """Fork from the first file on, whatever the memory (the fixtures are small); the list of the
+    copies' process ids, as they start."""
+    monkeypatch.setattr(fb, "FORK_MIN_FILES", 1)
+    monkeypatch.setattr(fb, "_rss_mib", lambda: 1.0)
+    started: list[int] = []
+
+    class Spied(ForkedCall):
+        def __init__(self, fn):
+            super().__init__(fn)
+            started.append(self.pid)
+
+    monkeypatch.setattr(fb, "ForkedCall", Spied)
+    return started
+
+
+def test_fork_share_says_where_the_copy_begins(monkeypatch):
+    monkeypatch.setattr(fb, "_rss_mib", lambda: 150.0)
+    assert fb.fork_share(3510, 2, None) == 3510 - int(3510 * fb.FORKED_SHARE) == 1931
+    assert fb.fork_share(3510, 1, None) == 3510  # one process asked for
+    assert fb.fork_share(fb.FORK_MIN_FILES - 1, 2, None) == fb.FORK_MIN_FILES - 1  # too few files
+    assert fb.fork_share(3510, 2, 299) == 3510  # 2 x 150 MiB over a 299 MiB budget
+    assert fb.fork_share(3510, 2, 300) == 1931
+    monkeypatch.setattr(fb, "_rss_mib", lambda: None)
+    assert fb.fork_share(3510, 2, None) == 3510  # memory unknown: one process
+
+
+def test_a_forked_copy_gives_one_process_outputs_records_and_counts(forking):
+    (one, r1) = _resolve(1, SpillFile())
+    assert forking == []
+    (two, r2) = _resolve(2, SpillFile())
+    assert len(forking) == 1
+    assert r2.files.paths == r1.files.paths
+    assert len(r2.files.paths) == 14
+    assert _outputs(r2) == _outputs(r1)
+    assert r2.call_outcomes == r1.call_outcomes and sum(r1.call_outcomes.values()) > 0
+    assert two.recorded() == one.recorded()
+    assert r2.link_outcomes == r1.link_outcomes
+    calls = {(e.src.rsplit(":", 1)[-1], e.dst.rsplit(":", 1)[-1]) for i in range(len(r2.files))
+             for e in r2.files[i].edges if e.kind == "CALLS"}
+    assert ("shop/m11.f11(0)", "shop/m10.f10(0)") in calls  # bound in the copy (the last files)
+    assert ("shop/m0.f0(0)", "shop/m1.f1(0)") not in calls  # never the other way
+
+
+def test_records_held_in_memory_are_the_same_too(forking):
+    (one, _), (two, _) = _resolve(1), _resolve(2)
+    assert two.recorded() == one.recorded()
+
+
+@pytest.mark.parametrize("failure", ["raises", "dies", "killed"])
+def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, caplog, failure):
+    def broken(resolver, ctxs, spill):
+        if failure == "raises":
+            raise RuntimeError("binding broke")
+        if failure == "dies":
+            os._exit(3)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    _, r1 = _resolve(1)
+    monkeypatch.setattr(fb, "_bind_all", broken)
+    with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
+        _, r2 = _resolve(2)
+    assert _outputs(r2) == _outputs(r1)
+    assert r2.call_outcomes == r1.call_outcomes
+    warned = [r.getMessage() for r in caplog.records]
+    assert len(warned) == 1 and "binding in a second process failed" in warned[0]
+    assert {"raises": "RuntimeError: binding broke", "dies": "status 3", "killed": "status -9"}[failure] in warned[0]
+
+
+def test_a_copy_past_its_deadline_is_killed_and_its_files_bound_here(forking, monkeypatch, caplog):
+    def hangs(resolver, ctxs, spill):
+        time.sleep(60)
+
+    _, r1 = _resolve(1)
+    monkeypatch.setattr(fb, "_bind_all", hangs)
+    monkeypatch.setattr(fb, "DEADLINE_MIN_S", 0.5)
+    t0 = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
+        _, r2 = _resolve(2)
+    assert time.monotonic() - t0 < 30
+    assert _outputs(r2) == _outputs(r1)
+    assert "did not finish within" in caplog.records[0].getMessage()
+
+
+def test_whole_runs_write_the_same_index_with_and_without_the_copy(forking, tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    for block in _fixture(30).split("# --- path: ")[1:]:
+        path, _, text = block.partition(" ---\n")
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    dbs = []
+    for jobs in (1, 2):
+        db = tmp_path / f"j{jobs}.db"
+        store = EmbeddedStore(str(db))
+        monkeypatch.setattr(IndexOptions, "extraction_jobs", lambda self, cores, j=jobs: j)
+        index_repository(root, store, store, IndexOptions(repo="r", state_dir=str(tmp_path / f"state{jobs}")))
+        store.close()
+        dbs.append(dump(db))
+        assert len(forking) == jobs - 1  # the run with two processes forked one copy
+    assert dbs[0] == dbs[1]
+    assert len(dbs[0]["files"]) == 32
+
+
+def test_forked_call_returns_and_reports():
+    assert ForkedCall(lambda: {"a": [1, 2]}).result(10) == {"a": [1, 2]}
+    with pytest.raises(ForkFailed, match="ValueError: no"):
+        ForkedCall(lambda: (_ for _ in ()).throw(ValueError("no"))).result(10)
+    call = ForkedCall(lambda: time.sleep(30))
+    call.cancel()
+    call.cancel()  # idempotent
+    with pytest.raises(ForkFailed, match="cancelled"):
+        call.result(1)
+
+
+def test_the_copy_reads_a_spill_file_the_parent_writes_meanwhile():
+    spill = SpillFile()
+    refs = [spill.put(bytes([i % 256]) * 1000) for i in range(200)]
+
+    def read_all():
+        out = []
+        for _ in range(20):
+            out.append(all(spill.get(ref) == bytes([i % 256]) * 1000 for i, ref in enumerate(refs)))
+        return out
+
+    call = ForkedCall(read_all)
+    for i in range(2000):  # moves the shared file position all the while
+        spill.put(b"x" * 777)
+        spill.get(refs[i % 200])
+    assert call.result(60) == [True] * 20
