@@ -75,6 +75,8 @@ def fork_share(files: int, processes: int, memory_budget_mib: int | None) -> int
     rss = _rss_mib()
     budget = DEFAULT_MEMORY_BUDGET_MIB if memory_budget_mib is None else memory_budget_mib
     if rss is None or 2 * rss > budget:
+        log.debug("binding %d files in one process: resident set %s MiB, budget %d MiB", files,
+                  "unknown" if rss is None else f"{rss:.0f}", budget)
         return files
     return files - int(files * FORKED_SHARE)
 
@@ -98,7 +100,8 @@ class ForkedBinding:
                 self.spill = SpillFile()
             spill = self.spill
             self._call = ForkedCall(lambda: _bind_all(resolver, self.ctxs, spill))
-            log.debug("binding the last %d files in a second process (pid %d)", len(self.ctxs), self._call.pid)
+            log.debug("binding the last %d files in a second process (pid %d, resident set here %s MiB)",
+                      len(self.ctxs), self._call.pid, f"{_rss_mib() or 0:.0f}")
         except OSError as exc:
             self._error = f"no second process: {exc}"
         self.started = self._call.started if self._call is not None else 0.0
