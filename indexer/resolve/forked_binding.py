@@ -1,8 +1,12 @@
-"""Binding on a second core: a forked copy of the resolving process binds the last part of a whole-tree
-run's files while the process itself binds the first (issue 19 goal 3, parallel resolution where it
-is safe). The copy starts from the resolver's state as it is, tables built (:mod:`indexer.forked`:
-nothing is pickled to start it), writes each output pickled and each read record packed into a
-spill file of its own, and sends back only where they are and its outcome counts.
+"""Binding on a second core: a forked copy of the resolving process binds files of a whole-tree run
+while the process itself binds the others (issue 19 goal 3, parallel resolution where it is safe).
+The copy starts from the resolver's state as it is, tables built (:mod:`indexer.forked`: nothing is
+pickled to start it), writes each output pickled and each read record packed into a spill file of its
+own, and sends back only where they are and its outcome counts.
+
+Who binds what is decided as they go (:class:`FileClaims`): the parent takes files from the front of
+the list, the copy from the back, one at a time, until they meet; so neither waits for the other when
+one is slower (the copy writes the pages it touches; another program may hold the second core).
 
 Why it gives the same index as one process: a file's output depends on the files' state and not on
 what the memo, the MRO / lookup caches or the lazily resolved bases hold when it is bound (a run
@@ -11,7 +15,7 @@ changes nothing the parent reads: it writes no shared file but its own, and it r
 file at offsets (:meth:`indexer.spill.SpillFile.get`), not through the file position the parent
 moves. The parent adds the copy's outputs in file order after its own.
 
-When it is not used (:func:`fork_share`): one process asked for, no ``fork`` (Windows, macOS), fewer
+When it is not used (:func:`should_fork`): one process asked for, no ``fork`` (Windows, macOS), fewer
 than :data:`FORK_MIN_FILES` files, or too little memory: the copy's pages are the parent's until
 either writes them, and binding touches most of the resolver's, so the copy may come to hold about
 as much as the parent; it runs only when twice the parent's resident set fits the memory budget.
@@ -20,8 +24,12 @@ as much as the parent; it runs only when twice the parent's resident set fits th
 from __future__ import annotations
 
 import logging
+import fcntl
 import os
 import pickle
+import struct
+import tempfile
+import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -36,7 +44,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["ForkedBinding", "fork_share", "FORK_MIN_FILES", "FORKED_SHARE"]
+__all__ = ["ForkedBinding", "FileClaims", "should_fork", "start_forked_binding", "FORK_MIN_FILES"]
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +52,13 @@ FORK_MIN_FILES = 400
 """Fewer files than this are bound in one process: the copy's start and the parent's reading back
 of its outputs would cost about what it saves."""
 
-FORKED_SHARE = 0.45
-"""The part of the files the copy binds (the last ones): a little under half, since the parent then
-reads the copy's outputs back (one unpickling each) while the copy has nothing left to do."""
-
 DEADLINE_FACTOR = 10
-"""The copy may take this many times what the parent's own part took (and at least
-:data:`DEADLINE_MIN_S`) after the parent finished, before it is taken for hung, killed, and its
-files bound by the parent."""
+"""Once the parent has bound its files, the copy may take this many times what they took (and at
+least :data:`DEADLINE_MIN_S`) before it is taken for hung, killed, and its files bound by the parent."""
 
 DEADLINE_MIN_S = 120.0
+
+_ENDS = struct.Struct("=qq")
 
 
 def _rss_mib() -> float | None:
@@ -65,64 +70,130 @@ def _rss_mib() -> float | None:
         return None
 
 
-def fork_share(files: int, processes: int, memory_budget_mib: int | None) -> int:
-    """Where the forked copy's part of ``files`` files begins (index), or ``files`` when binding
-    stays in this process: ``processes`` < 2, no safe ``fork`` (:func:`indexer.forked.can_fork`),
-    fewer than :data:`FORK_MIN_FILES` files, the resident set unknown, or twice it above
-    ``memory_budget_mib`` (MiB; ``None``: :data:`indexer.run.DEFAULT_MEMORY_BUDGET_MIB`)."""
+def should_fork(files: int, processes: int, memory_budget_mib: int | None) -> bool:
+    """Whether binding ``files`` files takes a forked copy: not with ``processes`` < 2, no safe
+    ``fork`` (:func:`indexer.forked.can_fork`), fewer than :data:`FORK_MIN_FILES` files, the resident
+    set unknown, or twice it above ``memory_budget_mib`` (MiB; ``None``:
+    :data:`indexer.run.DEFAULT_MEMORY_BUDGET_MIB`)."""
     if processes < 2 or files < FORK_MIN_FILES or not can_fork():
-        return files
+        return False
     rss = _rss_mib()
     budget = DEFAULT_MEMORY_BUDGET_MIB if memory_budget_mib is None else memory_budget_mib
     if rss is None or 2 * rss > budget:
         log.debug("binding %d files in one process: resident set %s MiB, budget %d MiB", files,
                   "unknown" if rss is None else f"{rss:.0f}", budget)
-        return files
-    return files - int(files * FORKED_SHARE)
+        return False
+    return True
+
+
+def start_forked_binding(resolver: Resolver, ctxs: Sequence[FileCtx], park: SpillFile | None,
+                         processes: int, memory_budget_mib: int | None) -> ForkedBinding | None:
+    """A :class:`ForkedBinding` of ``ctxs`` when :func:`should_fork` says so and the shared claims
+    can be made, else ``None`` (the caller binds every file itself)."""
+    if not should_fork(len(ctxs), processes, memory_budget_mib):
+        return None
+    try:
+        return ForkedBinding(resolver, ctxs, park)
+    except OSError as exc:
+        log.debug("binding %d files in one process: %s", len(ctxs), exc)
+        return None
+
+
+class FileClaims:
+    """The indexes ``0 .. n-1`` of a list of files, claimed one at a time from the front
+    (:meth:`front`, the parent) and from the back (:meth:`back`, the forked copy) until none is
+    left. The two ends are 16 bytes of an anonymous temporary file, read and written under a POSIX
+    record lock (``lockf``), which is per process and which the system releases when its holder
+    dies: a process forked after this is made claims from the same list, and a copy killed while
+    it claims cannot leave the parent waiting. Raises ``OSError`` when the file cannot be made."""
+
+    def __init__(self, n: int) -> None:
+        self._fh = tempfile.TemporaryFile()
+        self._fd = self._fh.fileno()
+        os.pwrite(self._fd, _ENDS.pack(0, n), 0)
+
+    def _take(self, from_front: bool) -> int | None:
+        fcntl.lockf(self._fd, fcntl.LOCK_EX)
+        try:
+            lo, hi = _ENDS.unpack(os.pread(self._fd, _ENDS.size, 0))
+            if lo >= hi:
+                return None
+            os.pwrite(self._fd, _ENDS.pack(lo + 1, hi) if from_front else _ENDS.pack(lo, hi - 1), 0)
+            return lo if from_front else hi - 1
+        finally:
+            fcntl.lockf(self._fd, fcntl.LOCK_UN)
+
+    def front(self) -> int | None:
+        """The next index from the front, or ``None`` when every index is claimed."""
+        return self._take(True)
+
+    def back(self) -> int | None:
+        """The next index from the back, or ``None`` when every index is claimed."""
+        return self._take(False)
+
+    def meeting(self) -> int:
+        """Where the two ends met, once every index is claimed: the copy's indexes are this and
+        those after it."""
+        return _ENDS.unpack(os.pread(self._fd, _ENDS.size, 0))[0]
+
+    def close(self) -> None:
+        """Delete the file (idempotent)."""
+        self._fh.close()
 
 
 class ForkedBinding:
-    """Binding ``ctxs`` (their outputs and read records) started at once in a forked copy of this
-    process, with ``resolver`` as it is now; :meth:`outputs` reads them back in order, :meth:`close`
+    """Binding ``ctxs`` shared with a forked copy of this process started at once, with ``resolver``
+    as it is now: the caller binds the files :attr:`claims` gives it from the front
+    (:meth:`FileClaims.front`), then :meth:`outputs` reads the copy's back in order; :meth:`close`
     ends the copy and deletes its spill file. ``park``: the spill file whose folder the copy's own
-    goes in (``None``: the system's temporary folder). Raises nothing: a copy that cannot start is
-    reported by :meth:`outputs` like one that failed."""
+    goes in (``None``: the system's temporary folder). Raises ``OSError`` when the shared claims
+    cannot be made; a copy that cannot start is reported by :meth:`outputs` like one that failed."""
 
     def __init__(self, resolver: Resolver, ctxs: Sequence[FileCtx], park: SpillFile | None) -> None:
         self.ctxs = list(ctxs)
+        self.claims = FileClaims(len(self.ctxs))
         self.spill: SpillFile | None = None
         self._call: ForkedCall | None = None
         self._error: str | None = None
+        self.started = time.monotonic()
+        """When the copy started (``time.monotonic()``): the parent's own part is timed from here."""
         try:
             try:
                 self.spill = SpillFile(park.directory if park is not None else None)
             except OSError:
                 self.spill = SpillFile()
-            spill = self.spill
-            self._call = ForkedCall(lambda: _bind_all(resolver, self.ctxs, spill))
-            log.debug("binding the last %d files in a second process (pid %d, resident set here %s MiB)",
+            spill, claims = self.spill, self.claims
+            self._call = ForkedCall(lambda: _bind_claimed(resolver, self.ctxs, claims, spill))
+            log.debug("binding %d files with a second process (pid %d, resident set here %s MiB)",
                       len(self.ctxs), self._call.pid, f"{_rss_mib() or 0:.0f}")
         except OSError as exc:
             self._error = f"no second process: {exc}"
-        self.started = self._call.started if self._call is not None else 0.0
+            log.warning("binding in a second process failed (%s): every file is bound here", self._error)
+            while self.claims.back() is not None:  # the parent binds them all
+                pass
 
     def outputs(self, outcomes: defaultdict[str, int], parent_s: float
                 ) -> Iterator[tuple[FileCtx, IndexedFile | None, bytes | None, bytes | None]]:
-        """Per file of :attr:`ctxs`, in order: ``(ctx, output, its pickle, packed record)``, or
-        ``(ctx, None, None, None)`` for each file the copy did not bind (it failed, died, ran past
-        its deadline, ``parent_s`` (the seconds the parent's own part took) times
-        :data:`DEADLINE_FACTOR`, or an output does not read back), which the caller binds itself;
-        a warning says why, once. Adds each output's outcome counts to ``outcomes`` as it is given."""
-        made: list[tuple[tuple[int, int], tuple[int, int], dict[str, int]]] = []
+        """Once the caller has bound every file it claimed: per file the copy claimed, in order,
+        ``(ctx, output, its pickle, packed record)``, or ``(ctx, None, None, None)`` for each file
+        the copy did not bind (it failed, died, ran past its deadline, ``parent_s`` (the seconds the
+        parent's own part took) times :data:`DEADLINE_FACTOR`, or an output does not read back),
+        which the caller binds itself; a warning says why. Adds each output's outcome counts
+        to ``outcomes`` as it is given."""
+        first = self.claims.meeting()
+        made: dict[int, tuple[tuple[int, int], tuple[int, int], dict[str, int]]] = {}
         if self._call is not None and self.spill is not None:
             try:
                 made, size = self._call.result(max(DEADLINE_MIN_S, DEADLINE_FACTOR * parent_s))
                 self.spill.written_to(size)
-                if len(made) != len(self.ctxs):
-                    raise ValueError(f"it gave {len(made)} outputs for {len(self.ctxs)} files")
+                if sorted(made) != list(range(first, len(self.ctxs))):
+                    raise ValueError(f"it gave outputs for {len(made)} files, not the {len(self.ctxs) - first} it claimed")
             except (ForkFailed, ValueError) as exc:
                 self._error = str(exc)
-        for i, fc in enumerate(self.ctxs):
+                log.warning("binding in a second process failed (%s): its %d files are bound here",
+                            self._error, len(self.ctxs) - first)
+        for i in range(first, len(self.ctxs)):
+            fc = self.ctxs[i]
             if self._error is None:
                 out_ref, record_ref, counts = made[i]
                 try:
@@ -136,10 +207,7 @@ class ForkedBinding:
                     yield fc, out, blob, record
                     continue
                 log.warning("binding in a second process failed (%s): %d of its %d files are bound here",
-                            self._error, len(self.ctxs) - i, len(self.ctxs))
-            elif i == 0:
-                log.warning("binding in a second process failed (%s): its %d files are bound here",
-                            self._error, len(self.ctxs))
+                            self._error, len(self.ctxs) - i, len(self.ctxs) - first)
             yield fc, None, None, None
 
     def close(self) -> None:
@@ -148,16 +216,19 @@ class ForkedBinding:
             self._call.cancel()
         if self.spill is not None:
             self.spill.close()
+        self.claims.close()
 
 
-def _bind_all(resolver: Resolver, ctxs: Sequence[FileCtx], spill: SpillFile
-              ) -> tuple[list[tuple[tuple[int, int], tuple[int, int], dict[str, int]]], int]:
-    """In the copy: bind ``ctxs``, each output pickled and its read record packed into ``spill``;
-    returns per file where they went and its outcome counts, and the spill file's size."""
-    made = []
-    for fc in ctxs:
+def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaims, spill: SpillFile
+                  ) -> tuple[dict[int, tuple[tuple[int, int], tuple[int, int], dict[str, int]]], int]:
+    """In the copy: bind the files of ``ctxs`` it claims from the back, each output pickled and its
+    read record packed into ``spill``; returns per index where they went and its outcome counts,
+    and the spill file's size."""
+    made = {}
+    while (i := claims.back()) is not None:
+        fc = ctxs[i]
         outcomes: defaultdict[str, int] = defaultdict(int)
         out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
-        made.append((spill.put(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)),
-                     spill.put(pack_deps(strip_cut(deps))), dict(outcomes)))
+        made[i] = (spill.put(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)),
+                   spill.put(pack_deps(strip_cut(deps))), dict(outcomes))
     return made, spill.size

@@ -15,7 +15,7 @@ import copy
 import logging
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.link import LinkOptions, link_frameworks
@@ -23,7 +23,7 @@ from indexer.languages import module_systems
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
-from indexer.resolve.forked_binding import ForkedBinding, fork_share
+from indexer.resolve.forked_binding import FileClaims, start_forked_binding
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.multimap import entries
 from indexer.resolve.language import ModuleSystem
@@ -105,6 +105,13 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(t.framework, t.name, t.schema, t.columns, t.entity, t.alter, t.kind) for t in ex.tables],
         [(u.framework, u.role, u.owner, u.table, u.entity, u.columns, u.resolution, u.sql, u.receiver) for u in ex.table_uses],
     ))
+
+
+def _front(ctxs: Sequence[FileCtx], claims: FileClaims) -> Iterator[FileCtx]:
+    """The files of ``ctxs`` this process claims from the front, in order, until the forked copy's
+    claims from the back meet them (:class:`indexer.resolve.forked_binding.FileClaims`)."""
+    while (i := claims.front()) is not None:
+        yield ctxs[i]
 
 
 def _owns_framework_edges(ex: FileExtraction) -> bool:
@@ -383,9 +390,10 @@ class RepositoryResolver:
         positions aside) changed since: then the other framework files are not produced, and the
         linker runs only when one of ``paths`` owns framework edges (whose positions may have moved).
 
-        ``processes`` > 1: when :func:`fork_share` allows it (a whole-tree run with ``spill``, many
-        files, memory to spare under ``memory_budget_mib``), a forked copy of this process binds the
-        second part of the files while this one binds the first (:mod:`indexer.forked`); the
+        ``processes`` > 1: when :func:`~indexer.resolve.forked_binding.should_fork` allows it (a
+        whole-tree run with ``spill``, many files, memory to spare under ``memory_budget_mib``), a
+        forked copy of this process binds files from the back of the list while this one binds them
+        from the front, until they meet (:mod:`indexer.resolve.forked_binding`); the
         outputs, records and counts are the same as one process gives, in the same order. A copy
         that fails leaves its files to this process (a warning says why)."""
         if self._released:
@@ -404,11 +412,10 @@ class RepositoryResolver:
         # The one place where file outputs are produced, for full and incremental runs alike; framework
         # linking (Endpoint / Topic nodes and their edges) is merged into them right here.
         files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill, summarise) if spill is not None else []
-        start = fork_share(len(ctxs), processes, memory_budget_mib) \
-            if isinstance(files, SpilledOutputs) and self._readers_stale else len(ctxs)
-        forked = ForkedBinding(resolver, ctxs[start:], self.park) if start < len(ctxs) else None
+        forked = start_forked_binding(resolver, ctxs, self.park, processes, memory_budget_mib) \
+            if isinstance(files, SpilledOutputs) and self._readers_stale else None
         try:
-            for fc in ctxs[:start] if forked is not None else ctxs:
+            for fc in ctxs if forked is None else _front(ctxs, forked.claims):
                 out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
                 files.append(out)
                 self._record(fc.path, deps)

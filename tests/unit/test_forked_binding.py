@@ -70,15 +70,41 @@ def forking(monkeypatch) -> list[int]:
     return started
 
 
-def test_fork_share_says_where_the_copy_begins(monkeypatch):
+def test_should_fork_only_with_processes_files_and_memory(monkeypatch):
     monkeypatch.setattr(fb, "_rss_mib", lambda: 150.0)
-    assert fb.fork_share(3510, 2, None) == 3510 - int(3510 * fb.FORKED_SHARE) == 1931
-    assert fb.fork_share(3510, 1, None) == 3510  # one process asked for
-    assert fb.fork_share(fb.FORK_MIN_FILES - 1, 2, None) == fb.FORK_MIN_FILES - 1  # too few files
-    assert fb.fork_share(3510, 2, 299) == 3510  # 2 x 150 MiB over a 299 MiB budget
-    assert fb.fork_share(3510, 2, 300) == 1931
+    assert fb.should_fork(3510, 2, None) is True
+    assert fb.should_fork(3510, 1, None) is False  # one process asked for
+    assert fb.should_fork(fb.FORK_MIN_FILES - 1, 2, None) is False  # too few files
+    assert fb.should_fork(fb.FORK_MIN_FILES, 2, None) is True
+    assert fb.should_fork(3510, 2, 299) is False  # 2 x 150 MiB over a 299 MiB budget
+    assert fb.should_fork(3510, 2, 300) is True
     monkeypatch.setattr(fb, "_rss_mib", lambda: None)
-    assert fb.fork_share(3510, 2, None) == 3510  # memory unknown: one process
+    assert fb.should_fork(3510, 2, None) is False  # memory unknown: one process
+
+
+def test_claims_from_both_ends_cover_every_file_once():
+    claims = fb.FileClaims(300)
+
+    def slow_back():
+        got = []
+        while (i := claims.back()) is not None:
+            got.append(i)
+            time.sleep(0.004)  # the copy is slower: the parent takes more
+        return got
+
+    call = ForkedCall(slow_back)
+    front = []
+    while (i := claims.front()) is not None:
+        front.append(i)
+        time.sleep(0.001)
+    back = call.result(60)
+    assert front == list(range(len(front)))  # ascending from 0
+    assert back == list(range(299, 299 - len(back), -1))  # descending from the last
+    assert sorted(front + back) == list(range(300))
+    assert claims.meeting() == len(front)
+    assert len(front) > len(back) > 0
+    assert claims.front() is None and claims.back() is None
+    claims.close()
 
 
 def test_a_forked_copy_gives_one_process_outputs_records_and_counts(forking):
@@ -105,7 +131,9 @@ def test_records_held_in_memory_are_the_same_too(forking):
 
 @pytest.mark.parametrize("failure", ["raises", "dies", "killed"])
 def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, caplog, failure):
-    def broken(resolver, ctxs, spill):
+    def broken(resolver, ctxs, claims, spill):
+        for _ in range(3):  # claims three files, then fails before giving any
+            claims.back()
         if failure == "raises":
             raise RuntimeError("binding broke")
         if failure == "dies":
@@ -113,29 +141,33 @@ def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, 
         os.kill(os.getpid(), signal.SIGKILL)
 
     _, r1 = _resolve(1)
-    monkeypatch.setattr(fb, "_bind_all", broken)
+    monkeypatch.setattr(fb, "_bind_claimed", broken)
     with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
         _, r2 = _resolve(2)
     assert _outputs(r2) == _outputs(r1)
     assert r2.call_outcomes == r1.call_outcomes
     warned = [r.getMessage() for r in caplog.records]
     assert len(warned) == 1 and "binding in a second process failed" in warned[0]
+    assert "its 3 files are bound here" in warned[0]
     assert {"raises": "RuntimeError: binding broke", "dies": "status 3", "killed": "status -9"}[failure] in warned[0]
 
 
 def test_a_copy_past_its_deadline_is_killed_and_its_files_bound_here(forking, monkeypatch, caplog):
-    def hangs(resolver, ctxs, spill):
+    def hangs(resolver, ctxs, claims, spill):
+        claims.back()
+        claims.back()
         time.sleep(60)
 
     _, r1 = _resolve(1)
-    monkeypatch.setattr(fb, "_bind_all", hangs)
+    monkeypatch.setattr(fb, "_bind_claimed", hangs)
     monkeypatch.setattr(fb, "DEADLINE_MIN_S", 0.5)
     t0 = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
         _, r2 = _resolve(2)
     assert time.monotonic() - t0 < 30
     assert _outputs(r2) == _outputs(r1)
-    assert "did not finish within" in caplog.records[0].getMessage()
+    message = caplog.records[0].getMessage()
+    assert "did not finish within" in message and "its 2 files are bound here" in message
 
 
 def test_whole_runs_write_the_same_index_with_and_without_the_copy(forking, tmp_path, monkeypatch):
