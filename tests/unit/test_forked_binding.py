@@ -1,6 +1,6 @@
 """Binding on a second core (:mod:`indexer.resolve.forked_binding`, :mod:`indexer.forked`): a forked copy
-of the resolver binds the last part of the files; the outputs, their order, the read records and the
-outcome counts are exactly one process's; a copy that raises, dies or hangs leaves its files to the
+of the resolver binds files from the back of the list while the parent binds them from the front; the
+outputs, their order, the read records and the outcome counts are exactly one process's; a copy that raises, dies or hangs leaves its files to the
 parent, which binds them itself and says so; and the spill files a copy reads are read at offsets,
 so the parent writing them meanwhile changes nothing the copy reads."""
 
