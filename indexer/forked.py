@@ -74,20 +74,37 @@ class ForkedCall:
 
     def __init__(self, fn: Callable[[], Any]) -> None:
         parent = os.getpid()
-        read_end, write_end = os.pipe()
+        self.pid: int | None = None
+        # SIGINT stays blocked across the fork: a Ctrl-C (sent to the whole process group) that
+        # reached the child before it gave SIGINT its default action would otherwise raise
+        # KeyboardInterrupt there, into the caller's code (its except and finally clauses, the
+        # pipeline's interrupt handling, atexit), run by the copy as though it were the parent; and
+        # one raised in the parent right after the fork would lose the child's process id.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_end)
+            read_end, write_end = os.pipe()
+            try:
+                pid = os.fork()
+            except OSError:
+                os.close(read_end)
+                os.close(write_end)
+                raise
+            if pid == 0:  # the child: never returns
+                try:
+                    os.close(read_end)
+                    _child(fn, parent, write_end, blocked)
+                finally:
+                    os._exit(2)
             os.close(write_end)
-            raise
-        if pid == 0:  # the child: never returns
-            os.close(read_end)
-            _child(fn, parent, write_end)
-        os.close(write_end)
-        self.pid: int | None = pid
-        self._read = read_end
-        self.started = time.monotonic()
+            self.pid = pid
+            self._read = read_end
+            self.started = time.monotonic()
+        finally:
+            try:  # a SIGINT that came meanwhile is raised here: the child is then killed
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+            except BaseException:
+                self.cancel()
+                raise
 
     def result(self, deadline_s: float | None = None) -> Any:
         """The child's return value, once it has exited. Raises :class:`ForkFailed` when it raised
@@ -152,11 +169,14 @@ class ForkedCall:
             return os.waitstatus_to_exitcode(status)
 
 
-def _child(fn: Callable[[], Any], parent: int, out: int) -> None:
-    """The child's whole life: run ``fn``, write ``(ok, value)`` pickled to ``out``, ``os._exit``."""
+def _child(fn: Callable[[], Any], parent: int, out: int, mask: set[signal.Signals]) -> None:
+    """The child's whole life: run ``fn``, write ``(ok, value)`` pickled to ``out``, ``os._exit``.
+    It starts with SIGINT blocked: it gives it the default action, then restores ``mask`` (a SIGINT
+    that came meanwhile then ends it, as a Ctrl-C ends the parent)."""
     code = 0
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         die_with_parent(parent, watchdog=False)
         try:
             message = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)

@@ -215,3 +215,39 @@ def test_the_copy_reads_a_spill_file_the_parent_writes_meanwhile():
         spill.put(b"x" * 777)
         spill.get(refs[i % 200])
     assert call.result(60) == [True] * 20
+
+
+def test_ctrl_c_just_after_the_fork_never_runs_the_callers_code_in_the_copy(tmp_path):
+    """A Ctrl-C reaches the whole process group, so the copy may get its SIGINT a few microseconds
+    after ``os.fork`` returned, before it gives SIGINT its default action: the KeyboardInterrupt
+    must not surface in the copy where the caller's code (``except`` and ``finally`` clauses, the
+    pipeline's interrupt handling, ``atexit``) would run it as though it were the parent."""
+    me = os.getpid()
+    marker = tmp_path / "escaped"
+    previous = signal.signal(signal.SIGALRM, lambda *_: os.kill(os.getpid(), signal.SIGINT))
+    delay = [0.0]
+    os.register_at_fork(after_in_child=lambda: os.getpid() != me and delay[0] and
+                        signal.setitimer(signal.ITIMER_REAL, delay[0]))
+    results = []
+    try:
+        for i in range(300):
+            delay[0] = 1e-6 * (1 + i % 100)  # SIGINT 1 to 100 microseconds after the fork
+            try:
+                call = ForkedCall(lambda: 42)
+                if os.getpid() != me:
+                    marker.write_text("after ForkedCall()")
+                    os._exit(7)
+                try:
+                    results.append(call.result(10))
+                except ForkFailed as exc:
+                    results.append(str(exc))
+            except KeyboardInterrupt:
+                if os.getpid() != me:
+                    marker.write_text("in the caller's except clause")
+                    os._exit(7)
+                raise
+    finally:
+        delay[0] = 0.0
+        signal.signal(signal.SIGALRM, previous)
+    assert not marker.exists(), f"the copy ran the caller's code: {marker.read_text()}"
+    assert all(r == 42 or "status -2" in r or "KeyboardInterrupt" in r for r in results), set(map(str, results))
