@@ -12,6 +12,7 @@ given back under pressure, and the process's resident set does not grow with the
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import pickle
@@ -47,7 +48,9 @@ class SpillFile:
     :meth:`close`. Raises ``OSError`` when the file cannot be created or written."""
 
     def __init__(self, directory: str | None = None) -> None:
-        self._fh: IO[bytes] = tempfile.TemporaryFile(dir=directory)
+        # Unbuffered: a buffered handle keeps the bytes a full disk refused in its buffer and tries
+        # to write them again at every later seek, flush or close, so nothing could be moved.
+        self._fh: IO[bytes] = tempfile.TemporaryFile(dir=directory, buffering=0)
         self.directory = directory
         """The folder it was made in (``None``: the system's temporary folder)."""
         self._where = "state" if directory is not None else "temp"
@@ -63,8 +66,7 @@ class SpillFile:
             while True:
                 try:
                     self._fh.seek(offset)
-                    self._fh.write(data)
-                    self._fh.flush()
+                    _write_all(self._fh, data)
                     break
                 except OSError:
                     if self._where == "memory":
@@ -80,21 +82,20 @@ class SpillFile:
             if self._where == "state":
                 self._where = "temp"
                 try:
-                    new: IO[bytes] = tempfile.TemporaryFile()
+                    new: IO[bytes] = tempfile.TemporaryFile(buffering=0)
                 except OSError:
                     continue
             else:
                 self._where, new = "memory", io.BytesIO()
             try:
-                old.seek(0)
-                left = self._end
-                while left:
-                    block = old.read(min(left, 1 << 20))
+                done = 0
+                while done < self._end:  # at offsets: the file position may be a forked copy's too
+                    block = os.pread(old.fileno(), min(self._end - done, 1 << 20), done)
                     if not block:
                         raise OSError("spill file shorter than written")
-                    new.write(block)
-                    left -= len(block)
-                new.flush()
+                    new.seek(done)
+                    _write_all(new, block)
+                    done += len(block)
                 break
             except OSError:
                 new.close()
@@ -146,6 +147,17 @@ class SpillFile:
         fh = getattr(self, "_fh", None)
         if fh is not None:
             fh.close()
+
+
+def _write_all(fh: IO[bytes], data: bytes) -> None:
+    """Write all of ``data`` to the unbuffered ``fh`` at its position: a raw write may take only part
+    of it (the disk filling up); ``OSError`` when it takes nothing more."""
+    view = memoryview(data)
+    while view:
+        n = fh.write(view)
+        if not n:
+            raise OSError(errno.ENOSPC, "the spill file took no more bytes")
+        view = view[n:]
 
 
 class SpilledOutputs(Sequence[IndexedFile]):

@@ -398,6 +398,33 @@ def test_a_full_spill_folder_moves_the_spill_file_and_loses_nothing(tmp_path: Pa
     spill.close()
 
 
+
+def test_a_spill_file_moves_when_the_disk_refuses_what_it_buffered(tmp_path: Path) -> None:
+    """The disk refuses the bytes when the buffer is flushed, not when it is written to: a small
+    put (under the buffer's size) leaves them in the handle's buffer, and every later seek, flush or
+    close of that handle tries to write them again. With file sizes limited to 64 KiB (the state
+    folder and the temporary folder both refuse, as a full disk does) a run of small puts must end
+    in memory with nothing lost, ``get`` and ``close`` included, not raise ENOSPC (EFBIG here)."""
+    import resource
+    import signal
+
+    from indexer.spill import SpillFile
+
+    limit = 64 * 1024
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of the signal's kill
+    spill = SpillFile(str(tmp_path))
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+        refs = [(spill.put(bytes([i % 251]) * 1000), bytes([i % 251]) * 1000) for i in range(150)]
+        assert spill._where == "memory"
+        assert all(spill.get(ref) == data for ref, data in refs)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+    spill.close()
+
+
 def _live_binding_state() -> tuple[int, int]:
     """(``Resolver`` objects, ``FileCtx`` objects still holding their definitions) the collector tracks now."""
     from indexer.resolve.context import FileCtx
