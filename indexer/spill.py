@@ -133,6 +133,12 @@ class SpillFile:
             self._end = size
 
     @property
+    def moved(self) -> bool:
+        """Whether a refused write (:meth:`put`) moved it out of :attr:`directory` (to the system's
+        temporary folder or to memory)."""
+        return self._where != ("state" if self.directory is not None else "temp")
+
+    @property
     def size(self) -> int:
         """Bytes written so far."""
         return self._end

@@ -181,7 +181,7 @@ class ForkedBinding:
         which the caller binds itself; a warning says why. Adds each output's outcome counts
         to ``outcomes`` as it is given."""
         first = self.claims.meeting()
-        made: dict[int, tuple[tuple[int, int], tuple[int, int], dict[str, int]]] = {}
+        made: dict[int, tuple[tuple[int, int] | bytes, tuple[int, int] | bytes, dict[str, int]]] = {}
         if self._call is not None and self.spill is not None:
             try:
                 made, size = self._call.result(max(DEADLINE_MIN_S, DEADLINE_FACTOR * parent_s))
@@ -197,8 +197,9 @@ class ForkedBinding:
             if self._error is None:
                 out_ref, record_ref, counts = made[i]
                 try:
-                    blob = self.spill.get(out_ref)  # type: ignore[union-attr]
-                    out, record = pickle.loads(blob), self.spill.get(record_ref)  # type: ignore[union-attr]
+                    blob = out_ref if isinstance(out_ref, bytes) else self.spill.get(out_ref)  # type: ignore[union-attr]
+                    record = record_ref if isinstance(record_ref, bytes) else self.spill.get(record_ref)  # type: ignore[union-attr]
+                    out = pickle.loads(blob)
                 except (ValueError, OSError, pickle.UnpicklingError, EOFError) as exc:
                     self._error = f"its output of {fc.path} does not read back: {exc}"
                 else:
@@ -220,10 +221,12 @@ class ForkedBinding:
 
 
 def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaims, spill: SpillFile
-                  ) -> tuple[dict[int, tuple[tuple[int, int], tuple[int, int], dict[str, int]]], int]:
+                  ) -> tuple[dict[int, tuple[tuple[int, int] | bytes, tuple[int, int] | bytes, dict[str, int]]], int]:
     """In the copy: bind the files of ``ctxs`` it claims from the back, each output pickled and its
     read record packed into ``spill``; returns per index where they went and its outcome counts,
-    and the spill file's size."""
+    and the spill file's size. When a refused write (a full state folder) moved ``spill`` (in this
+    process only: the parent reads the file it made, which ends where the disk refused), the
+    outputs and records themselves instead."""
     made = {}
     while (i := claims.back()) is not None:
         fc = ctxs[i]
@@ -231,4 +234,6 @@ def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaim
         out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
         made[i] = (spill.put(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)),
                    spill.put(pack_deps(strip_cut(deps))), dict(outcomes))
+    if spill.moved:
+        return {i: (spill.get(out), spill.get(record), counts) for i, (out, record, counts) in made.items()}, 0
     return made, spill.size

@@ -10,6 +10,7 @@ import logging
 import os
 import pickle
 import signal
+import tempfile
 import time
 
 import pytest
@@ -251,3 +252,37 @@ def test_ctrl_c_just_after_the_fork_never_runs_the_callers_code_in_the_copy(tmp_
         signal.signal(signal.SIGALRM, previous)
     assert not marker.exists(), f"the copy ran the caller's code: {marker.read_text()}"
     assert all(r == 42 or "status -2" in r or "KeyboardInterrupt" in r for r in results), set(map(str, results))
+
+
+
+def test_outputs_of_a_copy_whose_spill_file_the_disk_refused_still_reach_the_parent(forking, monkeypatch, caplog):
+    """The copy's spill file is in the state folder; when that folder fills up while the copy binds,
+    the copy's spill file moves to the temporary folder or to memory (:meth:`SpillFile.put`), in the
+    copy only: the parent reads the file it made, which ends where the disk refused. The outputs the
+    copy made must still reach the parent, not be bound again there (the parent waited for the copy,
+    then bound its whole share: slower than one process)."""
+    class Full:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+        def __getattr__(self, name):
+            return getattr(self.fh, name)
+
+    real = fb.SpillFile
+
+    def full_folder(directory=None):
+        spill = real(directory or tempfile.gettempdir())  # a state folder that is full
+        spill._fh = Full(spill._fh)
+        return spill
+
+    _, r1 = _resolve(1)
+    monkeypatch.setattr(fb, "SpillFile", full_folder)
+    with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
+        two, r2 = _resolve(2)
+    assert len(forking) == 1
+    assert [r.getMessage() for r in caplog.records] == []
+    assert _outputs(r2) == _outputs(r1)
+    assert r2.call_outcomes == r1.call_outcomes
