@@ -23,8 +23,8 @@ as much as the parent; it runs only when twice the parent's resident set fits th
 
 from __future__ import annotations
 
-import logging
 import fcntl
+import logging
 import os
 import pickle
 import struct
@@ -33,6 +33,8 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
+
+import psutil
 
 from indexer.forked import ForkedCall, ForkFailed, can_fork
 from indexer.resolve.tracking import pack_deps, strip_cut
@@ -62,11 +64,10 @@ _ENDS = struct.Struct("=qq")
 
 
 def _rss_mib() -> float | None:
-    """This process's resident set, MiB, or ``None`` where ``/proc`` does not say."""
+    """This process's resident set, MiB (``psutil``), or ``None`` where the system does not say."""
     try:
-        with open("/proc/self/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
-    except (OSError, ValueError, IndexError):
+        return psutil.Process().memory_info().rss / (1 << 20)
+    except (psutil.Error, OSError):
         return None
 
 
@@ -143,9 +144,8 @@ class FileClaims:
 
 class ForkedBinding:
     """Binding ``ctxs`` shared with a forked copy of this process started at once, with ``resolver``
-    as it is now: the caller binds the files :attr:`claims` gives it from the front
-    (:meth:`FileClaims.front`), then :meth:`outputs` reads the copy's back in order; :meth:`close`
-    ends the copy and deletes its spill file. ``park``: the spill file whose folder the copy's own
+    as it is now: the caller binds the files :meth:`own` gives it, then :meth:`outputs` reads the
+    copy's back in order; :meth:`close` ends the copy and deletes its spill file. ``park``: the spill file whose folder the copy's own
     goes in (``None``: the system's temporary folder). Raises ``OSError`` when the shared claims
     cannot be made; a copy that cannot start is reported by :meth:`outputs` like one that failed."""
 
@@ -171,6 +171,12 @@ class ForkedBinding:
             log.warning("binding in a second process failed (%s): every file is bound here", self._error)
             while self.claims.back() is not None:  # the parent binds them all
                 pass
+
+    def own(self) -> Iterator[FileCtx]:
+        """The files this process claims from the front, in order, until the copy's claims from
+        the back meet them: the caller binds each as it is given."""
+        while (i := self.claims.front()) is not None:
+            yield self.ctxs[i]
 
     def outputs(self, outcomes: defaultdict[str, int], parent_s: float
                 ) -> Iterator[tuple[FileCtx, IndexedFile | None, bytes | None, bytes | None]]:

@@ -15,7 +15,7 @@ import copy
 import logging
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.link import LinkOptions, link_frameworks
@@ -23,7 +23,7 @@ from indexer.languages import module_systems
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
-from indexer.resolve.forked_binding import FileClaims, start_forked_binding
+from indexer.resolve.forked_binding import start_forked_binding
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.multimap import entries
 from indexer.resolve.language import ModuleSystem
@@ -105,13 +105,6 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(t.framework, t.name, t.schema, t.columns, t.entity, t.alter, t.kind) for t in ex.tables],
         [(u.framework, u.role, u.owner, u.table, u.entity, u.columns, u.resolution, u.sql, u.receiver) for u in ex.table_uses],
     ))
-
-
-def _front(ctxs: Sequence[FileCtx], claims: FileClaims) -> Iterator[FileCtx]:
-    """The files of ``ctxs`` this process claims from the front, in order, until the forked copy's
-    claims from the back meet them (:class:`indexer.resolve.forked_binding.FileClaims`)."""
-    while (i := claims.front()) is not None:
-        yield ctxs[i]
 
 
 def _owns_framework_edges(ex: FileExtraction) -> bool:
@@ -414,18 +407,20 @@ class RepositoryResolver:
         files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill, summarise) if spill is not None else []
         forked = start_forked_binding(resolver, ctxs, self.park, processes, memory_budget_mib) \
             if isinstance(files, SpilledOutputs) and self._readers_stale else None
+
+        def bind(fc: FileCtx) -> None:
+            out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))
+            files.append(out)
+            self._record(fc.path, deps)
+
         try:
-            for fc in ctxs if forked is None else _front(ctxs, forked.claims):
-                out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
-                files.append(out)
-                self._record(fc.path, deps)
+            for fc in ctxs if forked is None else forked.own():
+                bind(fc)
             if forked is not None:
                 assert isinstance(files, SpilledOutputs)
                 for fc, out, blob, record in forked.outputs(outcomes, time.monotonic() - forked.started):
                     if out is None:  # the copy failed: bound here
-                        out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
-                        files.append(out)
-                        self._record(fc.path, deps)
+                        bind(fc)
                     else:
                         files.append(out, blob=blob)
                         self._record_packed(fc.path, record)
