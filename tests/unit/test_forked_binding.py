@@ -130,6 +130,23 @@ def test_records_held_in_memory_are_the_same_too(forking):
     assert two.recorded() == one.recorded()
 
 
+def _after_the_copy_claims(monkeypatch, n: int) -> None:
+    """Make the parent start claiming only once the copy has claimed ``n`` files from the back (or
+    10 s passed): what a copy claims before it fails is then exactly ``n``, whatever the timing."""
+    real = fb.ForkedBinding.own
+
+    def own(self):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            _, hi = fb._ENDS.unpack(os.pread(self.claims._fd, fb._ENDS.size, 0))
+            if hi <= len(self.ctxs) - n:
+                break
+            time.sleep(0.005)
+        yield from real(self)
+
+    monkeypatch.setattr(fb.ForkedBinding, "own", own)
+
+
 @pytest.mark.parametrize("failure", ["raises", "dies", "killed"])
 def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, caplog, failure):
     def broken(resolver, ctxs, claims, spill):
@@ -143,6 +160,7 @@ def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, 
 
     _, r1 = _resolve(1)
     monkeypatch.setattr(fb, "_bind_claimed", broken)
+    _after_the_copy_claims(monkeypatch, 3)
     with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
         _, r2 = _resolve(2)
     assert _outputs(r2) == _outputs(r1)
@@ -161,6 +179,7 @@ def test_a_copy_past_its_deadline_is_killed_and_its_files_bound_here(forking, mo
 
     _, r1 = _resolve(1)
     monkeypatch.setattr(fb, "_bind_claimed", hangs)
+    _after_the_copy_claims(monkeypatch, 2)
     monkeypatch.setattr(fb, "DEADLINE_MIN_S", 0.5)
     t0 = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
