@@ -60,6 +60,7 @@ def forking(monkeypatch) -> list[int]:
     copies' process ids, as they start."""
     monkeypatch.setattr(fb, "FORK_MIN_FILES", 1)
     monkeypatch.setattr(fb, "_rss_mib", lambda: 1.0)
+    monkeypatch.setattr(fb, "held_mib", lambda copy, parent: 1.0)  # whatever the test process holds
     started: list[int] = []
 
     class Spied(ForkedCall):
@@ -77,8 +78,10 @@ def test_should_fork_only_with_processes_files_and_memory(monkeypatch):
     assert fb.should_fork(3510, 1, None) is False  # one process asked for
     assert fb.should_fork(fb.FORK_MIN_FILES - 1, 2, None) is False  # too few files
     assert fb.should_fork(fb.FORK_MIN_FILES, 2, None) is True
-    assert fb.should_fork(3510, 2, 299) is False  # 2 x 150 MiB over a 299 MiB budget
-    assert fb.should_fork(3510, 2, 300) is True
+    assert fb.should_fork(3510, 2, 150 + fb.FORK_HEADROOM_MIB - 1) is False  # too little left beside 150 MiB
+    assert fb.should_fork(3510, 2, 150 + fb.FORK_HEADROOM_MIB) is True
+    monkeypatch.setattr(fb, "_rss_mib", lambda: 400.0 - fb.FORK_HEADROOM_MIB + 1)
+    assert fb.should_fork(3510, 2, None) is False  # the default budget, 400 MiB
     monkeypatch.setattr(fb, "_rss_mib", lambda: None)
     assert fb.should_fork(3510, 2, None) is False  # memory unknown: one process
 
@@ -149,7 +152,7 @@ def _after_the_copy_claims(monkeypatch, n: int) -> None:
 
 @pytest.mark.parametrize("failure", ["raises", "dies", "killed"])
 def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, caplog, failure):
-    def broken(resolver, ctxs, claims, spill):
+    def broken(resolver, ctxs, claims, spill, budget):
         for _ in range(3):  # claims three files, then fails before giving any
             claims.back()
         if failure == "raises":
@@ -171,8 +174,41 @@ def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, 
     assert {"raises": "RuntimeError: binding broke", "dies": "status 3", "killed": "status -9"}[failure] in warned[0]
 
 
+def test_a_copy_over_the_memory_budget_stops_claiming_and_the_parent_binds_the_rest(forking, monkeypatch, caplog):
+    _, r1 = _resolve(1)
+    measured = []
+
+    def held(copy, parent):  # in the copy: under the budget once, then over it
+        measured.append((copy.pid, parent.pid))
+        return 100.0 if len(measured) == 1 else 401.0
+
+    monkeypatch.setattr(fb, "held_mib", held)
+    monkeypatch.setattr(fb, "CHECK_S", 0.0)  # measured before every claim
+    _after_the_copy_claims(monkeypatch, 1)
+    with caplog.at_level(logging.DEBUG, logger="indexer.resolve.forked_binding"):
+        _, r2 = _resolve(2)
+    assert measured == []  # measured in the copy only
+    assert _outputs(r2) == _outputs(r1)
+    assert r2.call_outcomes == r1.call_outcomes
+    said = [r.getMessage() for r in caplog.records]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert ("the second process bound 1 of 14 files, then stopped: 401 MiB held by both processes"
+            " (budget 400 MiB); this one bound the rest") in said
+
+
+def test_the_copy_measures_itself_and_its_parent():
+    import psutil
+
+    def measure():
+        return fb.held_mib(psutil.Process(), psutil.Process(os.getppid()))
+
+    held = ForkedCall(measure).result(30)
+    parent = psutil.Process().memory_info().rss / (1 << 20)
+    assert parent < held < parent + 200  # the parent's resident set plus the copy's few own pages
+
+
 def test_a_copy_past_its_deadline_is_killed_and_its_files_bound_here(forking, monkeypatch, caplog):
-    def hangs(resolver, ctxs, claims, spill):
+    def hangs(resolver, ctxs, claims, spill, budget):
         claims.back()
         claims.back()
         time.sleep(60)
