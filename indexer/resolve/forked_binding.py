@@ -23,7 +23,8 @@ How it keeps to the memory budget: the copy's pages are the parent's until eithe
 binding writes many of them (reference counts, the copy's own memo), so the copy comes to hold up to
 about 70% of what the parent holds (Django: 97 MiB beside 180; the 45-package monorepo: 168 beside
 236). Every :data:`CHECK_S` seconds the copy adds its own pages (unique set size) to the parent's
-resident set; once that is over the budget it claims no more files, and the parent binds the rest.
+resident set; once that, with the growth of the last interval once more, is over the budget, it
+claims no more files and exits, and the parent binds the rest.
 The copy also freezes the objects it inherits (``gc.freeze``): its collections then never write their
 headers.
 """
@@ -47,7 +48,7 @@ import psutil
 from indexer.forked import ForkedCall, ForkFailed, can_fork
 from indexer.resolve.tracking import pack_deps, strip_cut
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB
-from indexer.spill import SpillFile
+from indexer.spill import SpillFile, SpillRef
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -222,14 +223,15 @@ class ForkedBinding:
         made: dict[int, tuple[tuple[int, int] | bytes, tuple[int, int] | bytes, dict[str, int]]] = {}
         if self._call is not None and self.spill is not None:
             try:
-                made, size, stopped = self._call.result(max(DEADLINE_MIN_S, DEADLINE_FACTOR * parent_s))
+                index, size, stopped = self._call.result(max(DEADLINE_MIN_S, DEADLINE_FACTOR * parent_s))
                 self.spill.written_to(size)
+                made = index if isinstance(index, dict) else pickle.loads(self.spill.get(index))
                 if stopped is not None:
                     log.debug("the second process bound %d of %d files, then stopped: %s (budget %d MiB);"
                               " this one bound the rest", len(made), len(self.ctxs), stopped, self.budget_mib)
                 if sorted(made) != list(range(first, len(self.ctxs))):
                     raise ValueError(f"it gave outputs for {len(made)} files, not the {len(self.ctxs) - first} it claimed")
-            except (ForkFailed, ValueError) as exc:
+            except (ForkFailed, ValueError, OSError, pickle.UnpicklingError, EOFError) as exc:
                 self._error = str(exc)
                 log.warning("binding in a second process failed (%s): its %d files are bound here",
                             self._error, len(self.ctxs) - first)
@@ -262,27 +264,31 @@ class ForkedBinding:
 
 
 def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaims, spill: SpillFile,
-                  budget_mib: float) -> tuple[dict[int, tuple[tuple[int, int] | bytes, tuple[int, int] | bytes, dict[str, int]]],
-                                              int, str | None]:
+                  budget_mib: float) -> tuple[SpillRef | dict[int, tuple[bytes, bytes, dict[str, int]]], int, str | None]:
     """In the copy: bind the files of ``ctxs`` it claims from the back, each output pickled and its
     read record packed into ``spill``, until none is left or the two processes hold more than
-    ``budget_mib`` (:func:`held_mib`, measured every :data:`CHECK_S` seconds). Returns per index where
-    they went and its outcome counts, the spill file's size, and why the copy stopped early
-    (``None``: it did not). When a refused write (a full state folder)
-    moved ``spill`` (in this process only: the parent reads the file it made, which ends where the
-    disk refused), the outputs and records themselves instead of where they went."""
+    ``budget_mib`` (:func:`held_mib`, measured every :data:`CHECK_S` seconds; it stops when the
+    growth since the last measure, once more, would pass the budget). Returns where in
+    ``spill`` it put its index (pickled: per file index, where its output and record went and its
+    outcome counts), the spill file's size, and why the copy stopped early (``None``: it did not):
+    a few bytes, which the pipe takes at once, so the copy exits and frees its pages while the
+    parent still binds. When a refused write (a full state folder) moved ``spill`` (in this process
+    only: the parent reads the file it made, which ends where the disk refused), the index holds the
+    outputs and records themselves and is returned as it is."""
     gc.freeze()  # what the parent made stays as it is: collections here never write its headers
     made = {}
     stopped: str | None = None
     copy, parent = psutil.Process(), psutil.Process(os.getppid())
-    check = 0.0
+    check, last = 0.0, None
     while True:
         if (now := time.monotonic()) >= check:
             held = held_mib(copy, parent)
-            if held is None or held > budget_mib:  # not measurable: stop rather than guess
+            # stop before the next measure would find the budget passed, at the pace of the last
+            # interval; and when memory cannot be measured, rather than guess
+            if held is None or held + max(0.0, held - (last if last is not None else held)) > budget_mib:
                 stopped = "the memory held is unknown" if held is None else f"{held:.0f} MiB held by both processes"
                 break
-            check = now + CHECK_S
+            check, last = now + CHECK_S, held
         if (i := claims.back()) is None:
             break
         fc = ctxs[i]
@@ -290,6 +296,8 @@ def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaim
         out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
         made[i] = (spill.put(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)),
                    spill.put(pack_deps(strip_cut(deps))), dict(outcomes))
-    if spill.moved:
-        return {i: (spill.get(out), spill.get(record), counts) for i, (out, record, counts) in made.items()}, 0, stopped
-    return made, spill.size, stopped
+    if not spill.moved:
+        index = spill.put(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+        if not spill.moved:
+            return index, spill.size, stopped
+    return {i: (spill.get(out), spill.get(record), counts) for i, (out, record, counts) in made.items()}, 0, stopped

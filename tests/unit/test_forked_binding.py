@@ -174,17 +174,23 @@ def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, 
     assert {"raises": "RuntimeError: binding broke", "dies": "status 3", "killed": "status -9"}[failure] in warned[0]
 
 
-def test_a_copy_over_the_memory_budget_stops_claiming_and_the_parent_binds_the_rest(forking, monkeypatch, caplog):
+@pytest.mark.parametrize(("measures", "bound"), [
+    ((100.0, 401.0), 1),  # over the budget
+    ((100.0, 250.0, 390.0), 2),  # under it, but another 140 MiB would pass it
+    ((100.0, 200.0, 300.0, 300.0), 14),  # 300 + another 100 is not over 400, then no growth: every file
+])
+def test_a_copy_over_the_memory_budget_stops_claiming_and_the_parent_binds_the_rest(
+        forking, monkeypatch, caplog, measures, bound):
     _, r1 = _resolve(1)
     measured = []
 
-    def held(copy, parent):  # in the copy: under the budget once, then over it
+    def held(copy, parent):  # in the copy, before each claim
         measured.append((copy.pid, parent.pid))
-        return 100.0 if len(measured) == 1 else 401.0
+        return measures[min(len(measured), len(measures)) - 1]
 
     monkeypatch.setattr(fb, "held_mib", held)
     monkeypatch.setattr(fb, "CHECK_S", 0.0)  # measured before every claim
-    _after_the_copy_claims(monkeypatch, 1)
+    _after_the_copy_claims(monkeypatch, bound)
     with caplog.at_level(logging.DEBUG, logger="indexer.resolve.forked_binding"):
         _, r2 = _resolve(2)
     assert measured == []  # measured in the copy only
@@ -192,8 +198,12 @@ def test_a_copy_over_the_memory_budget_stops_claiming_and_the_parent_binds_the_r
     assert r2.call_outcomes == r1.call_outcomes
     said = [r.getMessage() for r in caplog.records]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert ("the second process bound 1 of 14 files, then stopped: 401 MiB held by both processes"
-            " (budget 400 MiB); this one bound the rest") in said
+    stops = [m for m in said if "then stopped" in m]
+    if bound == 14:
+        assert stops == []
+    else:
+        assert stops == [f"the second process bound {bound} of 14 files, then stopped: {measures[-1]:.0f} MiB held by"
+                         " both processes (budget 400 MiB); this one bound the rest"]
 
 
 def test_the_copy_measures_itself_and_its_parent():
