@@ -206,6 +206,24 @@ def test_a_copy_over_the_memory_budget_stops_claiming_and_the_parent_binds_the_r
                          " both processes (budget 400 MiB); this one bound the rest"]
 
 
+def test_the_parent_freezes_what_it_shares_with_the_copy_until_the_binding_ends(forking, monkeypatch):
+    import gc
+
+    seen = []
+    real = fb.ForkedBinding.own
+
+    def own(self):
+        seen.append(gc.get_freeze_count())
+        yield from real(self)
+
+    monkeypatch.setattr(fb.ForkedBinding, "own", own)
+    assert gc.get_freeze_count() == 0
+    _, r2 = _resolve(2)
+    assert len(seen) == 1 and seen[0] > 1000  # the resolver's objects, frozen while both bind
+    assert gc.get_freeze_count() == 0  # and given back to the collector once it is over
+    assert len(r2.files.paths) == 14
+
+
 def test_the_copy_measures_itself_and_its_parent():
     import psutil
 
