@@ -77,6 +77,11 @@ least :data:`DEADLINE_MIN_S`) before it is taken for hung, killed, and its files
 
 DEADLINE_MIN_S = 120.0
 
+CLAIM_WAIT_S = 10.0
+"""How long (seconds) the parent waits for the list of claims, which each process holds for
+microseconds: a copy holding it longer is stopped (``SIGSTOP``, a debugger) or hung; the parent
+then kills it (which frees the list) and binds its files, rather than wait forever."""
+
 _ENDS = struct.Struct("=qq")
 
 
@@ -144,8 +149,22 @@ class FileClaims:
         self._fd = self._fh.fileno()
         os.pwrite(self._fd, _ENDS.pack(0, n), 0)
 
-    def _take(self, from_front: bool) -> int | None:
-        fcntl.lockf(self._fd, fcntl.LOCK_EX)
+    def _lock(self, wait_s: float | None) -> None:
+        if wait_s is None:
+            fcntl.lockf(self._fd, fcntl.LOCK_EX)
+            return
+        end = time.monotonic() + wait_s
+        while True:
+            try:
+                fcntl.lockf(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except (BlockingIOError, PermissionError):  # EAGAIN / EACCES: the other process holds it
+                if time.monotonic() >= end:
+                    raise TimeoutError(f"the list of claims was held for over {wait_s:.0f} s") from None
+                time.sleep(0.001)
+
+    def _take(self, from_front: bool, wait_s: float | None = None) -> int | None:
+        self._lock(wait_s)
         try:
             lo, hi = _ENDS.unpack(os.pread(self._fd, _ENDS.size, 0))
             if lo >= hi:
@@ -155,9 +174,11 @@ class FileClaims:
         finally:
             fcntl.lockf(self._fd, fcntl.LOCK_UN)
 
-    def front(self) -> int | None:
-        """The next index from the front, or ``None`` when every index is claimed."""
-        return self._take(True)
+    def front(self, wait_s: float | None = None) -> int | None:
+        """The next index from the front, or ``None`` when every index is claimed. Raises
+        ``TimeoutError`` when the other process holds the list for over ``wait_s`` seconds
+        (``None``: wait as long as it takes)."""
+        return self._take(True, wait_s)
 
     def back(self) -> int | None:
         """The next index from the back, or ``None`` when every index is claimed."""
@@ -190,6 +211,7 @@ class ForkedBinding:
         self._call: ForkedCall | None = None
         self._error: str | None = None
         self._frozen = False
+        self._hung: str | None = None
         self.started = time.monotonic()
         """When the copy started (``time.monotonic()``): the parent's own part is timed from here."""
         try:
@@ -216,7 +238,15 @@ class ForkedBinding:
     def own(self) -> Iterator[FileCtx]:
         """The files this process claims from the front, in order, until the copy's claims from
         the back meet them: the caller binds each as it is given."""
-        while (i := self.claims.front()) is not None:
+        while True:
+            try:
+                i = self.claims.front(CLAIM_WAIT_S if self._call is not None and self._call.pid is not None else None)
+            except TimeoutError as exc:  # the copy is stopped or hung while it holds the list
+                self._hung = f"it was killed: {exc}"
+                self._call.cancel()  # type: ignore[union-attr]  # its death frees the list
+                continue
+            if i is None:
+                return
             yield self.ctxs[i]
 
     def outputs(self, outcomes: defaultdict[str, int], parent_s: float
@@ -231,6 +261,8 @@ class ForkedBinding:
         made: dict[int, tuple[tuple[int, int] | bytes, tuple[int, int] | bytes, dict[str, int]]] = {}
         if self._call is not None and self.spill is not None:
             try:
+                if self._hung is not None:
+                    raise ForkFailed(self._hung)
                 index, size, stopped = self._call.result(max(DEADLINE_MIN_S, DEADLINE_FACTOR * parent_s))
                 self.spill.written_to(size)
                 made = index if isinstance(index, dict) else pickle.loads(self.spill.get(index))

@@ -6,6 +6,7 @@ so the parent writing them meanwhile changes nothing the copy reads."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import pickle
@@ -252,6 +253,30 @@ def test_a_copy_past_its_deadline_is_killed_and_its_files_bound_here(forking, mo
     assert _outputs(r2) == _outputs(r1)
     message = caplog.records[0].getMessage()
     assert "did not finish within" in message and "its 2 files are bound here" in message
+
+
+def test_a_copy_stopped_while_it_holds_the_list_of_claims_is_killed_and_its_files_bound_here(
+        forking, monkeypatch, caplog):
+    """A copy stopped (SIGSTOP, a debugger) or hung while it holds the claims' lock: the parent waited
+    in ``lockf`` forever, past any deadline, since the lock is freed only when its holder dies."""
+    def stopped(resolver, ctxs, claims, spill, budget):
+        claims.back()
+        claims.back()
+        fcntl.lockf(claims._fd, fcntl.LOCK_EX)  # as in a claim, then stopped before it lets go
+        os.kill(os.getpid(), signal.SIGSTOP)
+
+    _, r1 = _resolve(1)
+    monkeypatch.setattr(fb, "_bind_claimed", stopped)
+    _after_the_copy_claims(monkeypatch, 2)
+    monkeypatch.setattr(fb, "CLAIM_WAIT_S", 0.5)
+    t0 = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
+        _, r2 = _resolve(2)
+    assert time.monotonic() - t0 < 30
+    assert _outputs(r2) == _outputs(r1)
+    assert r2.call_outcomes == r1.call_outcomes
+    message = caplog.records[0].getMessage()
+    assert "list of claims was held for over" in message and "its 2 files are bound here" in message
 
 
 def test_whole_runs_write_the_same_index_with_and_without_the_copy(forking, tmp_path, monkeypatch):
