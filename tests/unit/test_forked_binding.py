@@ -242,17 +242,26 @@ def test_a_copy_past_its_deadline_is_killed_and_its_files_bound_here(forking, mo
         claims.back()
         time.sleep(60)
 
+    message = _stuck_copy(monkeypatch, caplog, hangs, "DEADLINE_MIN_S")
+    assert "did not finish within" in message and "its 2 files are bound here" in message
+
+
+def _stuck_copy(monkeypatch, caplog, copy, wait: str) -> str:
+    """Resolve with ``copy`` as the copy's work (it claims two files, then never ends) and the
+    parent's wait ``wait`` (a module constant) set to 0.5 s: the outputs and counts must be one
+    process's, within 30 s; returns the one warning."""
     _, r1 = _resolve(1)
-    monkeypatch.setattr(fb, "_bind_claimed", hangs)
+    monkeypatch.setattr(fb, "_bind_claimed", copy)
     _after_the_copy_claims(monkeypatch, 2)
-    monkeypatch.setattr(fb, "DEADLINE_MIN_S", 0.5)
+    monkeypatch.setattr(fb, wait, 0.5)
     t0 = time.monotonic()
     with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
         _, r2 = _resolve(2)
     assert time.monotonic() - t0 < 30
     assert _outputs(r2) == _outputs(r1)
-    message = caplog.records[0].getMessage()
-    assert "did not finish within" in message and "its 2 files are bound here" in message
+    assert r2.call_outcomes == r1.call_outcomes
+    assert len(caplog.records) == 1
+    return caplog.records[0].getMessage()
 
 
 def test_a_copy_stopped_while_it_holds_the_list_of_claims_is_killed_and_its_files_bound_here(
@@ -265,17 +274,7 @@ def test_a_copy_stopped_while_it_holds_the_list_of_claims_is_killed_and_its_file
         fcntl.lockf(claims._fd, fcntl.LOCK_EX)  # as in a claim, then stopped before it lets go
         os.kill(os.getpid(), signal.SIGSTOP)
 
-    _, r1 = _resolve(1)
-    monkeypatch.setattr(fb, "_bind_claimed", stopped)
-    _after_the_copy_claims(monkeypatch, 2)
-    monkeypatch.setattr(fb, "CLAIM_WAIT_S", 0.5)
-    t0 = time.monotonic()
-    with caplog.at_level(logging.WARNING, logger="indexer.resolve.forked_binding"):
-        _, r2 = _resolve(2)
-    assert time.monotonic() - t0 < 30
-    assert _outputs(r2) == _outputs(r1)
-    assert r2.call_outcomes == r1.call_outcomes
-    message = caplog.records[0].getMessage()
+    message = _stuck_copy(monkeypatch, caplog, stopped, "CLAIM_WAIT_S")
     assert "list of claims was held for over" in message and "its 2 files are bound here" in message
 
 
