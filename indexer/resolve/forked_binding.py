@@ -25,9 +25,9 @@ about 70% of what the parent holds (Django: 97 MiB beside 180; the 45-package mo
 236). Every :data:`CHECK_S` seconds the copy adds its own pages (unique set size) to the parent's
 resident set; once that, with the growth of the last interval once more, is over the budget, it
 claims no more files and exits, and the parent binds the rest.
-Both processes freeze the objects they share (``gc.freeze``; the parent until :meth:`ForkedBinding.close`):
-their collections then never write those objects' headers, which would make each page so written
-held twice.
+The parent freezes its objects before the fork (``gc.freeze``, until :meth:`ForkedBinding.close`) and
+the copy inherits that: neither process's collections then write those objects' headers, which
+would make each page so written held twice.
 """
 
 from __future__ import annotations
@@ -319,7 +319,6 @@ def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaim
     parent still binds. When a refused write (a full state folder) moved ``spill`` (in this process
     only: the parent reads the file it made, which ends where the disk refused), the index holds the
     outputs and records themselves and is returned as it is."""
-    gc.freeze()  # what the parent made stays as it is: collections here never write its headers
     made = {}
     stopped: str | None = None
     copy, parent = psutil.Process(), psutil.Process(os.getppid())
@@ -327,10 +326,12 @@ def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaim
     while True:
         if (now := time.monotonic()) >= check:
             held = held_mib(copy, parent)
-            # stop before the next measure would find the budget passed, at the pace of the last
-            # interval; and when memory cannot be measured, rather than guess
-            if held is None or held + max(0.0, held - (last if last is not None else held)) > budget_mib:
-                stopped = "the memory held is unknown" if held is None else f"{held:.0f} MiB held by both processes"
+            if held is None:  # not measurable: stop rather than guess
+                stopped = "the memory held is unknown"
+                break
+            growth = max(0.0, held - last) if last is not None else 0.0
+            if held + growth > budget_mib:  # the next measure, at this pace, would find it passed
+                stopped = f"{held:.0f} MiB held by both processes"
                 break
             check, last = now + CHECK_S, held
         if (i := claims.back()) is None:
