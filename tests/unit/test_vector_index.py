@@ -92,11 +92,18 @@ def test_ann_answers_as_exact_search_does_with_exact_scores(stores, tmp_path: Pa
     small.close()
 
 
-def _recall(got: list, want: list) -> float:
-    """Share of exact search's hits the approximate answer holds (HNSW's graph differs run to run, so
-    an exact order is not what it promises), with the first hit required to be exact's."""
-    a, b = _ids(got), _ids(want)
-    return len(set(a) & set(b)) / len(b) if a and b and a[0] == b[0] and len(a) == len(b) else 0.0
+def _recall(store: EmbeddedStore, exact: EmbeddedStore, limit: int = 10, filters: SearchFilters | None = None,
+            queries: int = 40) -> float:
+    """Recall@``limit`` of ``store`` against exact search, averaged over ``queries`` random unit
+    vectors (seed 99). HNSW's graph differs run to run (usearch inserts on several threads), so one
+    query's answer may miss a neighbour; the product promises the average (>= 0.95, the issue's
+    target), which is what is asserted."""
+    hits = 0
+    for q in _vectors(queries, 99):
+        got, want = _ids(store.knn(q.tolist(), limit, filters)), _ids(exact.knn(q.tolist(), limit, filters))
+        assert len(got) == len(want) == limit
+        hits += len(set(got) & set(want))
+    return hits / (limit * queries)
 
 
 def test_filters_deletes_and_reembeds_are_followed(stores) -> None:
@@ -105,12 +112,10 @@ def test_filters_deletes_and_reembeds_are_followed(stores) -> None:
     q = vectors["m3.py"][7]
     assert _ids(ann.knn(q.tolist(), 1)) == ["a:m3.py#7"]
     # a selective filter (repo b: 3 files of 12) still yields limit hits, all of b, as exact search does
-    # (HNSW is approximate and its graph differs run to run: the first hit is exact, and at least 18 of
-    # the 20 are exact search's)
+    # (HNSW is approximate and its graph differs run to run: see _recall)
     only_b = SearchFilters(repo="b")
-    got, want = _ids(ann.knn(q.tolist(), 20, only_b)), _ids(exact.knn(q.tolist(), 20, only_b))
-    assert len(got) == 20 and got[0] == want[0] and len(set(got) & set(want)) >= 18
-    assert all(h.startswith("b:") for h in got)
+    assert all(h.startswith("b:") for h in _ids(ann.knn(q.tolist(), 20, only_b)))
+    assert _recall(ann, exact, 20, only_b) >= 0.95
     # the file goes: its chunks never come back, even queried with their own vectors
     ann.delete_files("a", ["m3.py"])
     assert not [i for i in _ids(ann.knn(q.tolist(), 30)) if i.startswith("a:m3.py")]
@@ -125,8 +130,7 @@ def test_filters_deletes_and_reembeds_are_followed(stores) -> None:
     other = EmbeddedStore(ann.path, ann_threshold=100)
     try:
         assert _ids(other.knn(fresh[4].tolist(), 1)) == ["a:m5.py#4"]
-        got, want = _ids(other.knn(q.tolist(), 10)), _ids(exact.knn(q.tolist(), 10))
-        assert len(got) == 10 and len(set(got) & set(want)) >= 9
+        assert _recall(other, exact) >= 0.95
     finally:
         other.close()
 
@@ -146,7 +150,7 @@ def test_saved_index_is_reused_and_a_damaged_one_rebuilt(stores, tmp_path: Path,
 
     monkeypatch.setattr(DimIndex, "apply", counting)
     reopened = EmbeddedStore(ann.path, ann_threshold=100)
-    assert _recall(reopened.knn(q.tolist(), 10), exact.knn(q.tolist(), 10)) >= 0.9  # approximate: see _recall
+    assert _recall(reopened, exact) >= 0.95
     assert applied == [0]  # loaded as saved: nothing to add
     reopened.close()
     folder = tmp_path / "x.db.vectors"
@@ -154,7 +158,7 @@ def test_saved_index_is_reused_and_a_damaged_one_rebuilt(stores, tmp_path: Path,
     data.write_bytes(data.read_bytes()[:100])  # damaged
     applied.clear()
     damaged = EmbeddedStore(ann.path, ann_threshold=100)
-    assert _recall(damaged.knn(q.tolist(), 10), exact.knn(q.tolist(), 10)) >= 0.9  # approximate: see _recall
+    assert _recall(damaged, exact) >= 0.95
     assert applied == [600]  # rebuilt from the vectors
     damaged.close()
 
