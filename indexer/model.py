@@ -80,6 +80,7 @@ __all__ = [
     "drop_generics",
     "MAX_RECEIVER_LINKS",
     "LONG_RECEIVER",
+    "LITERAL_RECEIVER",
 ]
 
 MAX_RECEIVER_LINKS = 16
@@ -89,6 +90,10 @@ would otherwise grow with the square of the chain length."""
 
 LONG_RECEIVER = "…"
 """Receiver text of a chain longer than :data:`MAX_RECEIVER_LINKS`: the resolver cannot bind it."""
+
+LITERAL_RECEIVER = "<literal>"
+"""Head of a receiver that is a literal (``", ".join(x)``, ``{}.get(k)``) and type of a name bound to
+one (``opts = {}``): an external value, whose methods are never matched to the repository's by name."""
 
 CALLABLE_KINDS = frozenset({"method", "function", "constructor"})
 TYPE_KINDS = frozenset({"class", "interface", "enum"})

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, base_type
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -96,7 +96,7 @@ class CallBinder:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
-        if rv is EXTERNAL:
+        if rv is EXTERNAL or rv is BUILTIN:  # `", ".join(x)`, `kwargs.pop(k)`: the language's own methods
             return EXTERNAL
         if rv is None:
             return None if cs.via is not None else self._name_fallback(fc, cs)
@@ -151,6 +151,8 @@ class CallBinder:
             v = self.r.module_member(v.ns, v.key, "default")
         if v is None or v is EXTERNAL:
             return v
+        if v is BUILTIN:  # `set(x)`, `str(x)`: a builtin class built
+            return EXTERNAL
         if isinstance(v, FuncV):
             out = [(v.f, how if v.how == "exact" else "inferred")]
             if dispatch:

@@ -43,7 +43,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import Binding, Import, base_type
+from indexer.model import LITERAL_RECEIVER, Binding, Import, Param, base_type
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx
 from indexer.resolve.hierarchy import ClassHierarchy
@@ -51,7 +51,7 @@ from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker
-from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, Token, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, Token, Value
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -254,8 +254,12 @@ class Resolver:
                 inherited = self._inherited_field(entries(fc.by_qualname, s)[0], name)
                 if inherited is not None:
                     return inherited
-            if s is not None and bindings is None and self._is_parameter(fc, s, name):
-                return None  # a parameter without a type shadows the enclosing scopes' names
+            if s is not None and bindings is None:
+                param = self._parameter(fc, s, name)
+                if param is not None:  # a parameter without a type shadows the enclosing scopes' names;
+                    # a variadic one (`*args`, `**kwargs`, `...rest`, varargs) is the language's tuple,
+                    # dict or array, whose methods are no repository's
+                    return BUILTIN if param.variadic else None
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
                 if q in fc.owners:
@@ -282,12 +286,14 @@ class Resolver:
         return None
 
     @staticmethod
-    def _is_parameter(fc: FileCtx, scope: str, name: str) -> bool:
-        """Whether ``name`` is a parameter of the function ``scope`` of ``fc``."""
+    def _parameter(fc: FileCtx, scope: str, name: str) -> Param | None:
+        """The parameter ``name`` of the function ``scope`` of ``fc``, or ``None``."""
         for rd in entries(fc.by_qualname, scope):
-            if rd.is_callable and any(p.name == name for p in rd.d.params):
-                return True
-        return False
+            if rd.is_callable:
+                for p in rd.d.params:
+                    if p.name == name:
+                        return p
+        return None
 
     def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int) -> Value:
         """:meth:`resolve_expr` at ``line``: when the head name of ``text`` is bound several ways in
@@ -312,6 +318,9 @@ class Resolver:
         before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
         if not before:
             return self.resolve_expr(fc, scope, text)
+        # `c = Context()` in one branch, `c = {}` in another: the literal decides only when nothing
+        # else may be bound (a literal's methods are never the repository's)
+        before = [b for b in before if b.type != LITERAL_RECEIVER] or before
         last = max(b.line for b in before)
         v = self.binding_value(fc, [b for b in before if b.line == last])
         if v is None:
@@ -321,11 +330,14 @@ class Resolver:
         return self.follow(v, segments[1:])
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
-        """Value of a name from its bindings: a declared type beats a constructor call beats an alias."""
-        for how in ("declared", "constructed", "alias"):
+        """Value of a name from its bindings: a declared type beats a constructor call beats an alias
+        beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`, an external value)."""
+        for tier in ("declared", "constructed", "alias", "literal"):
             for b in bindings:
-                if b.how != how:
+                literal = b.type == LITERAL_RECEIVER
+                if literal != (tier == "literal") or (not literal and b.how != tier):
                     continue
+                how = b.how
                 if how == "declared":
                     t = self.resolve_type(fc, b.scope, b.type)
                     v: Value = InstV(t.c, "exact") if isinstance(t, ClassV) else t
@@ -374,7 +386,7 @@ class Resolver:
             own = self._type_named(fc, scope, t)
             if own is not None:
                 return own
-        return v if v is EXTERNAL else None
+        return EXTERNAL if v is EXTERNAL or v is BUILTIN else None
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
@@ -419,10 +431,12 @@ class Resolver:
         head = segments[0]
         called = head.endswith("()")
         name = head[:-2] if called else head
-        if not name.isidentifier() and not name.replace("$", "_").isidentifier():
+        if name != LITERAL_RECEIVER and not name.isidentifier() and not name.replace("$", "_").isidentifier():
             return None
         v: Value
-        if name in ("self", "this"):
+        if name == LITERAL_RECEIVER:  # `", ".join(...)`, `{}.get(k).strip()`: the language's own objects
+            v = BUILTIN
+        elif name in ("self", "this"):
             cls = self.enclosing_class(fc, scope) or self._prototype_owner(fc, scope)
             v = InstV(cls, "exact") if cls is not None else None
         elif name == fc.rules.class_receiver:
@@ -449,6 +463,8 @@ class Resolver:
         for seg in segments:
             if v is None or v is EXTERNAL:
                 return v
+            if v is BUILTIN:  # what a builtin object's member is or hands back: unknown
+                return None
             called = seg.endswith("()")
             v = self.attr(v, seg[:-2] if called else seg)
             if called:
@@ -482,8 +498,8 @@ class Resolver:
                                       lambda: self.call_result(self.resolve_expr(f.file, f.qualname, ir), "inferred"))
             t = self.resolve_type(v.f.file, v.f.parent, rt)
             return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
-        if v is EXTERNAL:
-            return EXTERNAL
+        if v is EXTERNAL or v is BUILTIN:  # `set()`: a builtin object
+            return v
         return None
 
     def _returned_function(self, f: Def) -> Value:
@@ -515,6 +531,8 @@ class Resolver:
         bindings in the class body or through ``self.`` / ``this.``, then members, inherited too)."""
         if v is None or v is EXTERNAL:
             return v
+        if v is BUILTIN:
+            return None
         if isinstance(v, ModuleV):
             return self.module_member(v.ns, v.key, name)
         if isinstance(v, ObjV):

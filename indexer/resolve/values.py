@@ -2,8 +2,9 @@
 
 A name or expression of a file evaluates to one of: a module (:class:`ModuleV`), a class
 (:class:`ClassV`), an instance of a class (:class:`InstV`), a function (:class:`FuncV`), an object
-whose properties are definitions (:class:`ObjV`),
-:data:`EXTERNAL` (known to live outside the repository) or ``None`` (unknown). Every language shares
+whose properties are definitions (:class:`ObjV`), :data:`EXTERNAL` (known to live outside the
+repository), :data:`BUILTIN` (an object of the language's own types: its methods are outside the
+repository, what it holds is unknown) or ``None`` (unknown). Every language shares
 these; a language's module system (:class:`indexer.resolve.language.ModuleSystem`) builds them.
 """
 
@@ -19,7 +20,7 @@ from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "Value", "Token", "Deps"]
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "Value", "Token", "Deps"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -38,6 +39,20 @@ class External:
 
 EXTERNAL = External()
 """The one :class:`External` value."""
+
+
+class Builtin:
+    """An object of the language's own types: a literal (``", "``, ``{}``), what a builtin class
+    builds (``set()``), a variadic parameter (``*args``, ``**kwargs``). A call of one of its methods
+    is external (never matched to a repository method by name); what those methods hand back (an
+    element taken out of a container: ``kwargs.get("queryset")``) is unknown, not external."""
+
+    def __repr__(self) -> str:
+        return "BUILTIN"
+
+
+BUILTIN = Builtin()
+"""The one :class:`Builtin` value."""
 
 
 class Shape(NamedTuple):

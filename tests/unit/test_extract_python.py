@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from indexer.languages.python import EXTRACTOR
-from indexer.model import Binding, CallSite, Definition, FileExtraction, Import, NamedArgument, Param, TypeUse
+from indexer.model import (
+    LITERAL_RECEIVER,
+    Binding,
+    CallSite,
+    Definition,
+    FileExtraction,
+    Import,
+    NamedArgument,
+    Param,
+    TypeUse,
+)
 
 
 def extract(source: str | bytes, path: str = "pkg/mod.py") -> FileExtraction:
@@ -128,11 +138,15 @@ def test_definitions_side_records():
     assert out.bindings == [
         Binding("Repo.__init__", "db", "Database", "declared", 14),
         Binding("main", "argv", "list[str] | None", "declared", 44),
+        Binding("Repo", "table", LITERAL_RECEIVER, "alias", 10),  # a literal: a builtin object
         Binding("Repo", "limit", "int", "declared", 11),
         Binding("Repo", "self.limit", "int", "declared", 11),
         Binding("Repo", "session", "Session", "declared", 12),
         Binding("Repo", "self.session", "Session", "declared", 12),
         Binding("Repo", "self.db", "Database", "declared", 15),
+        Binding("Repo", "self.table", LITERAL_RECEIVER, "alias", 16),
+        Binding("Repo", "self.cache", LITERAL_RECEIVER, "alias", 17),
+        Binding("Repo.Meta", "ordering", LITERAL_RECEIVER, "alias", 40),
     ]
     assert out.type_uses == [
         TypeUse("Repo.__init__", "Database", 14, 27),
@@ -201,7 +215,7 @@ def test_calls_exact():
         CallSite("handler", "helper", None, 1, 16, 13),  # comprehension: the enclosing def
         CallSite("handler", "range", None, 1, 16, 32),
         CallSite("handler", "helper", None, 1, 17, 25),  # lambda: the enclosing def
-        CallSite("handler", "join", '"-"', 1, 18, 8),
+        CallSite("handler", "join", LITERAL_RECEIVER, 1, 18, 8),  # '"-".join(items)': str's own
         # handlers[0]() has no callee name: not reported.
         CallSite("Handler", "compute_limit", None, 0, 24, 12),
         CallSite("Handler.get", "cached", None, 1, 26, 5),  # decorator of a method: the method

@@ -31,6 +31,7 @@ from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass
 from indexer.model import (
+    LITERAL_RECEIVER,
     LONG_RECEIVER,
     MAX_RECEIVER_LINKS,
     Binding,
@@ -48,6 +49,11 @@ __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "true", "false", "list", "dictionary",
+                       "set", "tuple", "list_comprehension", "dictionary_comprehension", "set_comprehension",
+                       "generator_expression"})
+"""Expressions whose value is a builtin object (``str``, ``int``, ``list``, ``dict``, ...): a receiver
+or a binding of one is :data:`~indexer.model.LITERAL_RECEIVER`."""
 _TRAILING_COMMA = re.compile(r",\s+\)")  # `def f(\n  a,\n)`: the comma before a closing line
 
 # Decorators that become modifiers.
@@ -586,7 +592,12 @@ class _FileExtractor(ImpliedFacts):
                 parts.append("()")
                 node = callee
                 continue
-            parts.append(_WS.sub("", self.src.text(node)))
+            if kind == "parenthesized_expression" and node.named_child_count == 1:
+                inner = node.named_children[0]
+                if inner.type in _LITERALS or inner.type in ("identifier", "attribute", "call"):
+                    node = inner  # `("a" "b").join(x)`, `(self.repo).save()`: what is inside
+                    continue
+            parts.append(LITERAL_RECEIVER if kind in _LITERALS else _WS.sub("", self.src.text(node)))
             break
         else:
             return LONG_RECEIVER
@@ -716,8 +727,9 @@ class _FileExtractor(ImpliedFacts):
         self, type_node: Node | None, value: Node | None, method: _Scope | None
     ) -> tuple[str, str] | None:
         """``(type, how)`` of a binding: an annotation, a constructor-style call (also the call in
-        ``a or Foo()`` / ``Foo() if c else y``), an annotated parameter (``self.x = p`` in ``method``)
-        or an alias of a dotted name; ``None`` otherwise."""
+        ``a or Foo()`` / ``Foo() if c else y``), an annotated parameter (``self.x = p`` in ``method``),
+        an alias of a dotted name or of a literal (:data:`~indexer.model.LITERAL_RECEIVER`); ``None``
+        otherwise."""
         if type_node is not None:
             return _collapse(self.src.text(type_node)), "declared"
         # `x = y = Foo()`: the value of the innermost assignment (a few levels at most).
@@ -737,6 +749,8 @@ class _FileExtractor(ImpliedFacts):
                     return (target, "alias") if _DOTTED.fullmatch(target) else None
                 return None
             return (callee, "constructed") if _DOTTED.fullmatch(callee) else None
+        if value.type in _LITERALS:  # `opts = {}`, `sep = ", "`: a builtin object, whose methods are no repository's
+            return LITERAL_RECEIVER, "alias"
         if value.type in ("identifier", "attribute"):
             text = _WS.sub("", self.src.text(value))
             if method is not None and value.type == "identifier" and text in method.param_types:

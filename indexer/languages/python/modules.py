@@ -18,12 +18,16 @@ from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import EXTERNAL, InstV, ModuleV, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, InstV, ModuleV, Value
 from indexer.symbols import module_path
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
 
 _BUILTINS = frozenset(dir(builtins))
+_BUILTIN_TYPES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "set",
+                            "frozenset", "tuple", "range", "memoryview", "slice"})
+"""Builtin classes whose instances are the language's own objects: ``set()`` is :data:`BUILTIN` when
+the file binds no such name (its methods are no repository's; what they hand back is unknown)."""
 
 
 def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
@@ -214,14 +218,16 @@ class PythonModuleSystem:
         return None
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
-        """What the file's ``import *`` statements bring under ``name``."""
+        """What the file's ``import *`` statements bring under ``name``; else, for a
+        builtin class (:data:`_BUILTIN_TYPES`: :data:`BUILTIN`, whose instances' methods are no
+        repository's), ``None`` for anything else."""
         for imp in fc.star_imports:
             target = absolute_module(fc, imp)
             if target and r.has_package("python", target):
                 v = r.module_member("python", target, name)
                 if v is not None:
                     return v
-        return None
+        return BUILTIN if name in _BUILTIN_TYPES else None
 
     def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
         """Python has no fully qualified names without an import."""
