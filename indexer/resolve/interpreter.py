@@ -359,6 +359,16 @@ class Resolver:
         owners = entries(fc.by_qualname, defs[0].parent)
         return owners[0] if owners and owners[0].kind == "function" else None
 
+    def _property_owner(self, fc: FileCtx, scope: str | None) -> ObjV | None:
+        """The plain object a function was assigned to as a property (JS ``app.enabled = function
+        () { return this.set(...) }``: ``this`` is ``app`` when called as ``app.enabled()``, the way
+        such functions are called), or ``None``."""
+        defs = entries(fc.by_qualname, scope) if scope is not None else ()
+        if not defs or defs[0].kind != "function" or not defs[0].parent or defs[0].parent not in fc.owners:
+            return None
+        self.use(("name", fc.path, defs[0].parent.rpartition(".")[2]))
+        return ObjV(fc.path, defs[0].parent)
+
     def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
         """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""
         s = scope
@@ -438,7 +448,7 @@ class Resolver:
             v = BUILTIN
         elif name in ("self", "this"):
             cls = self.enclosing_class(fc, scope) or self._prototype_owner(fc, scope)
-            v = InstV(cls, "exact") if cls is not None else None
+            v = InstV(cls, "exact") if cls is not None else self._property_owner(fc, scope) if name == "this" else None
         elif name == fc.rules.class_receiver:
             cls = self.enclosing_class(fc, scope)
             v = ClassV(cls, dynamic=True) if cls is not None else None

@@ -232,3 +232,20 @@ export function go(trpc: any, list: any, view: any) {
         "src/use.go(3) -> src/builder.Impl.refresh(0) [name]",
     ])
     assert sorted(u.name for f in result.files for u in f.unresolved) == ["concat", "useUtils"]
+
+
+def test_this_in_a_function_assigned_to_an_object_property_is_that_object():
+    # express lib/application.js: `app.enabled = function (setting) { return Boolean(this.set(setting)) }`
+    # reads a setting through `app.set(setting, val)` with one argument (JavaScript takes any count).
+    check("""
+// --- path: lib/app.js ---
+var app = exports = module.exports = {};
+app.set = function set(setting, val) { return val; };
+app.enabled = function enabled(setting) { return Boolean(this.set(setting)); };
+app.init = function init() { this.defaultConfiguration(); };
+function helper() { return this.set(1); }
+function View(name) { this.name = name; }
+View.prototype.lookup = function lookup(name) { return this.set(name); };
+""", [
+        "lib/app.app.enabled(1) -> lib/app.app.set(2) [exact]",
+    ])
