@@ -352,6 +352,9 @@ class BlastRadius:
     wrappers: tuple[WrapperHit, ...] = ()
     """Cross-cutting code reached (WRAPS edges), nearest first."""
     tables: tuple[TableHit, ...] = ()  # tables the targets and their callees read / write (analysis.tables)
+    unbound: int = 0
+    """Call sites the index kept unbound under a selected callable's name: they may call it too
+    (the note in ``truncated`` names a few)."""
 
     @property
     def reached(self) -> int:
@@ -858,6 +861,31 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     return tuple(callers), tuple(endpoints), tuple(topics), tuple(entries), tuple(services), tuple(wrappers)
 
 
+UNBOUND_EXAMPLES = 3
+"""Call sites an unbound-calls note of a report names (the rest are counted)."""
+
+
+def _unbound_note(graph: GraphStore, targets: Sequence[Target], tests: str) -> tuple[int, str | None]:
+    """What the index kept unbound under the name of a selected function or method (a call whose
+    receiver's type the resolver could not tell): such a call may reach it, so a report must not
+    read as complete without saying so. ``(count, "N call sites named `x` left unbound ... e.g.
+    path:line, ...")`` (test code left out with ``tests="exclude"``, only test code with
+    ``"only"``), or ``(0, None)``. One store call."""
+    names = sorted({t.node.name for t in targets if t.role == "selected" and t.node.label in CALLABLE_LABELS})
+    if not names:
+        return 0, None
+    found = graph.unresolved_calls(names)
+    sites = sorted((u for n in names for u in found.get(n, ())
+                    if tests in ("apart", "include") or is_test_path(u.file) == (tests == "only")),
+                   key=lambda u: (is_test_path(u.file), u.repo, u.file, u.line, u.col))
+    if not sites:
+        return 0, None
+    named = " / ".join(f"`{n}`" for n in names)
+    examples = ", ".join(f"{u.file}:{u.line}" for u in sites[:UNBOUND_EXAMPLES])
+    return len(sites), (f"{count_noun(len(sites), 'call site')} named {named} left unbound (the receiver's type "
+                        f"is unknown): they may call it too, e.g. {examples}")
+
+
 def _query_text(query: Query) -> str:
     if isinstance(query, SymbolQuery):
         return query.text
@@ -962,7 +990,10 @@ def blast_radius(
         truncated.append(f"{count_noun(len(walk.excluded_tests), 'test caller')} not followed (tests excluded)")
     tables = tables_reached(counted, sorted(target_ids), depth, max_nodes)
     clock.lap("Tables", tables_detail(tables))
+    unbound, note = _unbound_note(counted, targets, tests)
+    if note:
+        truncated.append(note)
     clock.lap("Report", count_noun(len(truncated), "truncation note") if truncated else "complete")
     return BlastRadius(_query_text(query), depth, tuple(targets), callers, endpoints, topics, entries, service_hits,
                        tuple(len(h) for h in hop_lists), tuple(truncated), tuple(clock.steps), hop_lists, test_hits,
-                       tests, len(walk.excluded_tests), wrapper_hits, tables)
+                       tests, len(walk.excluded_tests), wrapper_hits, tables, unbound)

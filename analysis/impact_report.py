@@ -321,8 +321,10 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     if not report.targets:
         lines += [f"No symbol matches {code_span(report.query)}.", ""]
     else:
+        unbound = f" · {count_noun(report.unbound, 'unbound call site')} of that name (see Truncated)" \
+            if report.unbound else ""
         lines += [f"**{summary_text(report, direct=True)}** · {services_text(report)} · "
-                  f"{count_noun(report.reached, 'node')} reached within {report.depth} hops", ""]
+                  f"{count_noun(report.reached, 'node')} reached within {report.depth} hops{unbound}", ""]
 
     def more(items: Sequence[Any]) -> list[str]:
         return [f"- … and {len(items) - limit:,} more"] if len(items) > limit else []
@@ -531,6 +533,7 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
                      for s in report.services],
         "callers_by_hop": list(report.callers_by_hop),
         "truncated": list(report.truncated),
+        "unbound": report.unbound,
         "mermaid": mermaid_diagram(report),
         "steps": [{"name": s.name, "ms": s.ms, "round_trips": s.round_trips, "detail": s.detail} for s in report.steps],
         "ms": round(report.ms, 3),
