@@ -1,0 +1,42 @@
+"""Findings of hostile review brk40, each reproduced as it was found (tests only; they fail until the
+product is fixed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+
+# A string literal whose escape names a lone UTF-16 surrogate ("\ud800") is legal source in each of
+# these languages; the detectors decode the escape, and the surrogate reaches a node id, which SQLite
+# cannot store as UTF-8: UnicodeEncodeError, a traceback, and no file of the repository is written
+# (the watcher then fails every later update of that repository).
+LONE_SURROGATE_FILES = {
+    "flask_route": ("app.py", 'from flask import Flask\napp = Flask(__name__)\n@app.route("/a\\ud800b")\ndef r():\n    pass\n'),
+    "requests_url": ("app.py", 'import requests\ndef r():\n    return requests.get("http://svc/\\udfff/x")\n'),
+    "kafka_topic": ("app.py", 'from kafka import KafkaProducer\ndef r():\n    KafkaProducer().send("topic\\ud800", b"x")\n'),
+    "raw_sql": ("app.py", 'def f():\n    cursor.execute("SELECT * FROM t\\ud800 WHERE a = 1")\n'),
+    "django_table": ("app.py", 'from django.db import models\nclass M(models.Model):\n    class Meta:\n        db_table = "tab\\ud800le"\n'),
+    "spring_route": ("App.java", 'package a;\n@RestController\npublic class App {\n  @GetMapping("/x\\uD800y")\n  public String h() { return ""; }\n}\n'),
+    "express_route": ("app.js", "const express = require('express');\nconst app = express();\napp.get('/e\\uD800', (req, res) => {});\n"),
+    "fetch_url": ("app.js", "function f() { fetch('/e\\uDC00x'); }\n"),
+    "go_route": ("main.go", 'package main\nimport "net/http"\nfunc main() { http.HandleFunc("/x\\ud800", h) }\nfunc h(w http.ResponseWriter, r *http.Request) {}\n'),
+    "kotlin_route": ("A.kt", '@RestController\nclass A { @GetMapping("/x\\uD800") fun g(): String = "" }\n'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LONE_SURROGATE_FILES))
+def test_a_lone_surrogate_escape_in_a_string_literal_does_not_stop_the_index_run(tmp_path: Path, case: str):
+    name, text = LONE_SURROGATE_FILES[case]
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / name).write_text(text, encoding="ascii")  # the file itself is plain ASCII
+    (root / "other.py").write_text("def innocent():\n    return 1\n")
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        index_repository(root, store, store, IndexOptions(repo="r", jobs=1))  # raised UnicodeEncodeError
+        files = set(store.file_checksums("r"))
+    assert {name, "other.py"} <= files
