@@ -40,3 +40,38 @@ def test_a_lone_surrogate_escape_in_a_string_literal_does_not_stop_the_index_run
         index_repository(root, store, store, IndexOptions(repo="r", jobs=1))  # raised UnicodeEncodeError
         files = set(store.file_checksums("r"))
     assert {name, "other.py"} <= files
+
+
+# A file whose name has a dot before its suffix (`x.Y.py`, like `settings.local.py` or
+# `user.service.ts`) gets ids that collide with those of `x.py`'s class `Y`: `r:x.Y.z(0)` names both
+# `x.py`'s method `Y.z` and `x.Y.py`'s function `z`. The second definition is silently dropped (its
+# callers are shown as callers of the other), and deleting `x.py` leaves an index that differs from a
+# full index of the same tree: `x.Y.py` is unchanged, so its `z` is never written back.
+def _index_tree(root: Path, db: Path) -> None:
+    with EmbeddedStore(db) as store:
+        index_repository(root, store, store, IndexOptions(repo="r", jobs=1))
+
+
+def test_a_dotted_file_name_does_not_share_ids_with_a_class_of_another_file(tmp_path: Path):
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "x.py").write_text("class Y:\n    def z(self):\n        return 1\n")
+    (root / "x.Y.py").write_text("def z():\n    return 2\ndef caller():\n    return z()\n")
+    _index_tree(root, tmp_path / "i.db")
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        dotted = {n.name for n in store.nodes_in_file("r", "x.Y.py") if n.label == "Function"}
+    assert dotted == {"z", "caller"}  # z is missing: its id is x.py's method's
+
+
+def test_deleting_the_colliding_file_then_reindexing_equals_a_full_index(tmp_path: Path):
+    from tests.index_dump import dump
+
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "x.py").write_text("class Y:\n    def z(self):\n        return 1\n")
+    (root / "x.Y.py").write_text("def z():\n    return 2\ndef caller():\n    return z()\n")
+    _index_tree(root, tmp_path / "inc.db")
+    (root / "x.py").unlink()
+    _index_tree(root, tmp_path / "inc.db")
+    _index_tree(root, tmp_path / "full.db")
+    assert dump(tmp_path / "inc.db") == dump(tmp_path / "full.db")  # inc lacks x.Y.py's z, its chunk and edges
