@@ -75,3 +75,20 @@ def test_deleting_the_colliding_file_then_reindexing_equals_a_full_index(tmp_pat
     _index_tree(root, tmp_path / "inc.db")
     _index_tree(root, tmp_path / "full.db")
     assert dump(tmp_path / "inc.db") == dump(tmp_path / "full.db")  # inc lacks x.Y.py's z, its chunk and edges
+
+
+# A class named like its file's suffix (`class py` in `a.py`, `class ts` in `c.ts`) gets the File
+# node's id (`r:a.py`): the File node is replaced by the class (`ripple stats` counts 1 File for 3
+# files), and the file CONTAINS itself.
+def test_a_class_named_like_the_suffix_keeps_the_file_node(tmp_path: Path):
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "a.py").write_text("class py:\n    def m(self):\n        return 1\n")
+    (root / "c.ts").write_text("export class ts { m() { return 1; } }\n")
+    (root / "b.py").write_text("def u():\n    return 1\n")
+    _index_tree(root, tmp_path / "i.db")
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        labels = {p: sorted(n.label for n in store.nodes_in_file("r", p)) for p in ("a.py", "c.ts", "b.py")}
+    assert labels["b.py"].count("File") == 1
+    assert labels["a.py"].count("File") == 1 and labels["a.py"].count("Class") == 1
+    assert labels["c.ts"].count("File") == 1 and labels["c.ts"].count("Class") == 1
