@@ -92,3 +92,51 @@ def test_a_class_named_like_the_suffix_keeps_the_file_node(tmp_path: Path):
     assert labels["b.py"].count("File") == 1
     assert labels["a.py"].count("File") == 1 and labels["a.py"].count("Class") == 1
     assert labels["c.ts"].count("File") == 1 and labels["c.ts"].count("Class") == 1
+
+
+# `ripple mcp` over stdio answers nothing to a line that is not JSON, or whose JSON holds a lone
+# surrogate escape ("\ud800", valid JSON that pydantic refuses): no JSON-RPC error (-32700, id null,
+# as the HTTP transport and the language server answer), so a client waits for ever; the requests
+# after it are answered.
+def test_mcp_stdio_answers_every_line_even_unparseable_ones(tmp_path: Path):
+    import json
+    import select
+    import subprocess
+    import sys
+
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "a.py").write_text("def f():\n    return 1\n")
+    _index_tree(root, tmp_path / "i.db")
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "mcp", "--db", str(tmp_path / "i.db")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd=Path(__file__).resolve().parents[2])
+
+    def send(line: str) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(line.encode("ascii") + b"\n")
+        proc.stdin.flush()
+
+    def answer(timeout: float = 15) -> dict | None:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], timeout)
+        return json.loads(proc.stdout.readline()) if ready else None
+
+    try:
+        send(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}))
+        assert answer(60) is not None
+        send(json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        send('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"\\ud800"}}}')
+        first = answer()
+        send("not json")
+        second = answer()
+        assert first is not None  # no answer: the client hangs
+        assert "error" in first or first.get("result", {}).get("isError")
+        assert second is not None and second.get("error", {}).get("code") == -32700
+    finally:
+        proc.kill()
+        proc.wait()
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                stream.close()
