@@ -140,3 +140,23 @@ def test_mcp_stdio_answers_every_line_even_unparseable_ones(tmp_path: Path):
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
                 stream.close()
+
+
+# A repository whose folder (or a parent folder) has a name that is not UTF-8: `ripple index` ends in
+# a traceback (UnicodeEncodeError writing the registry row, or reading files by a repo name taken from
+# the folder) instead of indexing it or saying why not. Files with such names inside a repository are
+# skipped as `undecodable_name`; the repository's own path is not checked.
+@pytest.mark.parametrize("layout", ["parent", "folder"])
+def test_a_repository_under_a_non_utf8_folder_name_gets_a_message_not_a_traceback(tmp_path: Path, layout: str):
+    import os
+    import subprocess
+    import sys
+
+    base = os.fsencode(tmp_path)
+    root = base + (b"/p\xff/repo" if layout == "parent" else b"/bad\xffname")
+    os.makedirs(root)
+    with open(root + b"/a.py", "wb") as f:
+        f.write(b"def f():\n    return 1\n")
+    proc = subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", os.fsdecode(root), "--no-embed",
+                           "--db", str(tmp_path / "i.db")], capture_output=True, cwd=Path(__file__).resolve().parents[2])
+    assert b"Traceback" not in proc.stderr, proc.stderr[-400:]
