@@ -160,3 +160,27 @@ def test_a_repository_under_a_non_utf8_folder_name_gets_a_message_not_a_tracebac
     proc = subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", os.fsdecode(root), "--no-embed",
                            "--db", str(tmp_path / "i.db")], capture_output=True, cwd=Path(__file__).resolve().parents[2])
     assert b"Traceback" not in proc.stderr, proc.stderr[-400:]
+
+
+# A cloned repository can ship `.ripple` as a link to a folder of its choosing, or `.ripple/index.db` as
+# a (dangling) link: `ripple index PATH` (and the language server, the same default index) then
+# creates and writes the index, its lock and its `.gitignore` outside the repository and outside the
+# user's state folder. (A planted `.gitignore` link is refused with O_NOFOLLOW; these are not.)
+@pytest.mark.parametrize("planted", ["index.db", ".ripple"])
+def test_a_planted_index_link_does_not_make_ripple_write_outside_the_repository(tmp_path: Path, planted: str):
+    import subprocess
+    import sys
+
+    root = tmp_path / "cloned"
+    outside = tmp_path / "elsewhere"
+    root.mkdir()
+    outside.mkdir()
+    (root / "a.py").write_text("def f():\n    return 1\n")
+    if planted == "index.db":
+        (root / ".ripple").mkdir()
+        (root / ".ripple" / "index.db").symlink_to(outside / "created-by-ripple.db")
+    else:
+        (root / ".ripple").symlink_to(outside)
+    subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed"],
+                   capture_output=True, cwd=Path(__file__).resolve().parents[2], timeout=300)
+    assert sorted(p.name for p in outside.iterdir()) == []  # was: created-by-ripple.db / index.db, .gitignore, index.db.lock
