@@ -184,3 +184,33 @@ def test_a_planted_index_link_does_not_make_ripple_write_outside_the_repository(
     subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed"],
                    capture_output=True, cwd=Path(__file__).resolve().parents[2], timeout=300)
     assert sorted(p.name for p in outside.iterdir()) == []  # was: created-by-ripple.db / index.db, .gitignore, index.db.lock
+
+
+# The ANN index's manifest (`<db>.vectors/dimN.npz`) names its usearch file, and saving a new
+# generation unlinks `folder / previous` where `previous` is read from the manifest on disk. A cloned
+# repository can ship `.ripple/index.db.vectors/dim384.npz` naming any path (absolute, or `../..`)
+# plus a `.ripple/config.toml` with `[embedded] ann_threshold = 1` (an untrusted workspace may set it:
+# it is no endpoint or credential key). `ripple index .` in that clone then DELETES the named file.
+# (Without the config file the same happens once the index holds 200,000 embedded chunks.) Loading
+# follows the same name too (`index.load(folder / meta["file"])`: any file read as a usearch index).
+def test_a_planted_vector_manifest_cannot_make_ripple_delete_a_file_outside(tmp_path: Path):
+    import json
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    victim = tmp_path / "home" / "precious.txt"
+    victim.parent.mkdir()
+    victim.write_text("keep me\n")
+    root = tmp_path / "cloned"
+    vectors = root / ".ripple" / "index.db.vectors"
+    vectors.mkdir(parents=True)
+    (root / ".ripple" / "config.toml").write_text("[embedded]\nann_threshold = 1\n")
+    (root / "a.py").write_text("def compute_total(items):\n    return sum(items)\n")
+    for dim in (256, 384, 512, 768):
+        np.savez(vectors / f"dim{dim}.npz", keys=np.zeros(0, np.uint64), fps=np.zeros(0, np.uint64),
+                 meta=np.array(json.dumps({"file": str(victim), "model": "x", "dim": dim})))
+    subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", "."], cwd=root, capture_output=True, timeout=600,
+                   env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert victim.exists()  # was deleted by the ANN index's save
