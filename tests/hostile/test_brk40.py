@@ -214,3 +214,38 @@ def test_a_planted_vector_manifest_cannot_make_ripple_delete_a_file_outside(tmp_
     subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", "."], cwd=root, capture_output=True, timeout=600,
                    env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     assert victim.exists()  # was deleted by the ANN index's save
+
+
+# `ripple index --embed=background` opens `<db>.embed.log` with open(path, "ab"), following links and
+# FIFOs: a cloned repository shipping `.ripple/index.db.embed.log` as a link makes the background
+# worker append its output to any file the user can write (here a stand-in for ~/.bashrc), and one
+# shipping it as a FIFO makes `ripple index` hang for ever in the launcher's open().
+@pytest.mark.parametrize("planted", ["link", "fifo"])
+def test_a_planted_embedding_log_is_neither_written_through_nor_waited_on(tmp_path: Path, planted: str):
+    import os
+    import subprocess
+    import sys
+    import time
+
+    victim = tmp_path / "home" / ".bashrc"
+    victim.parent.mkdir()
+    victim.write_text("export IMPORTANT=1\n")
+    root = tmp_path / "cloned"
+    (root / ".ripple").mkdir(parents=True)
+    (root / "a.py").write_text("def compute_total(items):\n    return sum(items)\n")
+    log = root / ".ripple" / "index.db.embed.log"
+    if planted == "link":
+        log.symlink_to(victim)
+    else:
+        os.mkfifo(log)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", ".", "--embed=background"], cwd=root,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)  # the launcher blocked in open() is in this session too
+        proc.wait()
+        pytest.fail("ripple index --embed=background hung opening the planted FIFO")
+    time.sleep(10)  # the detached worker
+    assert victim.read_text() == "export IMPORTANT=1\n"
