@@ -249,3 +249,35 @@ def test_a_planted_embedding_log_is_neither_written_through_nor_waited_on(tmp_pa
         pytest.fail("ripple index --embed=background hung opening the planted FIFO")
     time.sleep(10)  # the detached worker
     assert victim.read_text() == "export IMPORTANT=1\n"
+
+
+# A cloned repository can ship `.ripple/index.db` itself (force-added despite its `.gitignore`). Its
+# per-file digests are trusted: an index whose digests match the tree but whose graph was edited
+# (here: every edge removed, hiding all callers) is reported "up to date" by `ripple index .` even
+# from a user with an empty cache, and never corrected: re-indexing does not equal a clean index.
+def test_a_shipped_index_with_matching_digests_but_a_forged_graph_is_rebuilt(tmp_path: Path):
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+
+    from tests.index_dump import dump
+
+    root = tmp_path / "cloned"
+    root.mkdir()
+    (root / "a.py").write_text("def alpha(x):\n    return x\n\ndef beta():\n    return alpha(1)\n")
+    repo_root = str(Path(__file__).resolve().parents[2])
+
+    def index(cache: str, *extra: str) -> None:
+        env = {**os.environ, "PYTHONPATH": repo_root, "XDG_CACHE_HOME": str(tmp_path / cache)}
+        subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed", *extra],
+                       check=True, capture_output=True, env=env, timeout=300)
+
+    index("attacker-cache")
+    conn = sqlite3.connect(root / ".ripple" / "index.db")
+    conn.execute("DELETE FROM edge_rows")  # the attacker's forgery
+    conn.commit()
+    conn.close()
+    index("victim-cache")  # another user, nothing cached
+    index("clean-cache", "--db", str(tmp_path / "clean.db"), "--repo", "cloned")
+    assert dump(root / ".ripple" / "index.db") == dump(tmp_path / "clean.db")  # edges stay gone
