@@ -281,3 +281,22 @@ def test_a_shipped_index_with_matching_digests_but_a_forged_graph_is_rebuilt(tmp
     index("victim-cache")  # another user, nothing cached
     index("clean-cache", "--db", str(tmp_path / "clean.db"), "--repo", "cloned")
     assert dump(root / ".ripple" / "index.db") == dump(tmp_path / "clean.db")  # edges stay gone
+
+
+# Same folder, another way out: `.ripple/index.db.vectors` shipped as a link to a folder of the
+# repository's choosing; the ANN index's usearch file and manifest are written there.
+def test_a_planted_vector_folder_link_is_not_written_through(tmp_path: Path):
+    import os
+    import subprocess
+    import sys
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    root = tmp_path / "cloned"
+    (root / ".ripple").mkdir(parents=True)
+    (root / ".ripple" / "config.toml").write_text("[embedded]\nann_threshold = 1\n")
+    (root / ".ripple" / "index.db.vectors").symlink_to(outside)
+    (root / "a.py").write_text("def compute_total(items):\n    return sum(items)\n")
+    subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", "."], cwd=root, capture_output=True, timeout=600,
+                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert list(outside.iterdir()) == []  # was: dim384-<uuid>.usearch, dim384.npz
