@@ -300,3 +300,28 @@ def test_a_planted_vector_folder_link_is_not_written_through(tmp_path: Path):
     subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", "."], cwd=root, capture_output=True, timeout=600,
                    env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     assert list(outside.iterdir()) == []  # was: dim384-<uuid>.usearch, dim384.npz
+
+
+# An index whose id table lost rows (a damaged file SQLite itself still opens) makes the next
+# `ripple index` end in a TypeError traceback from the FTS delete (analyze_joined(None)) instead of
+# "index ... is damaged; delete it and re-index", the message other damage gets.
+def test_an_index_missing_its_id_rows_is_reported_damaged_not_a_traceback(tmp_path: Path):
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "a.py").write_text("def alpha(x):\n    return x\n")
+    db = tmp_path / "i.db"
+    _index_tree(root, db)
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM ids")
+    conn.commit()
+    conn.close()
+    (root / "a.py").write_text("def alpha(x):\n    return x + 1\n")
+    proc = subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--repo", "r", "--no-embed",
+                           "--db", str(db)], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert "Traceback" not in proc.stderr, proc.stderr[-300:]
