@@ -325,3 +325,30 @@ def test_an_index_missing_its_id_rows_is_reported_damaged_not_a_traceback(tmp_pa
                            "--db", str(db)], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     assert "Traceback" not in proc.stderr, proc.stderr[-300:]
+
+
+# A repository's `.gitignore` is compiled by pathspec into a Python regular expression; a line like
+# `*a*a*a*a*a*a*a*a*b` backtracks polynomially (n^k) on a file name of many `a`s: one such line and one
+# file with a 200-character name make `ripple index` (and the watcher) run for hours (4 stars: 3.4 s
+# for one name; 5: over 90 s). A pathological file should be skipped or cut, never hang the run.
+def test_a_backtracking_gitignore_pattern_does_not_hang_the_index_run(tmp_path: Path):
+    import os
+    import subprocess
+    import sys
+
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / ".gitignore").write_text("*a" * 12 + "*b\n")
+    (root / ("a" * 200 + ".py")).write_text("def f():\n    return 1\n")
+    (root / "ok.py").write_text("def g():\n    return 1\n")
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed",
+                             "--db", str(tmp_path / "i.db")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+                            start_new_session=True)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        pytest.fail("ripple index still matching the .gitignore after 60 s")
+    assert proc.returncode == 0
