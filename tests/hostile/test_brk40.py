@@ -352,3 +352,31 @@ def test_a_backtracking_gitignore_pattern_does_not_hang_the_index_run(tmp_path: 
         proc.wait()
         pytest.fail("ripple index still matching the .gitignore after 60 s")
     assert proc.returncode == 0
+
+
+# A development-server proxy context starting with `^` is run as a regular expression against each
+# relative client URL; `_safe_pattern` refuses repeated groups (`(a+)+`) but not a chain of `.*`:
+# `^.*.*.*.*.*.*.*.*x` backtracks polynomially, and one `fetch("/aaaa...")` of 120 characters makes
+# `ripple index` of this three-file repository run for hours (40 characters: 1 s; 80: over a minute).
+def test_a_backtracking_proxy_context_does_not_hang_the_index_run(tmp_path: Path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = tmp_path / "web"
+    root.mkdir()
+    (root / "proxy.conf.json").write_text(json.dumps({"^" + ".*" * 8 + "x": {"target": "http://backend:8080"}}))
+    (root / "package.json").write_text('{"name": "web"}')
+    (root / "app.js").write_text('export function load() { return fetch("/' + "a" * 120 + '"); }\n')
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed",
+                             "--db", str(tmp_path / "i.db")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+                            start_new_session=True)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        pytest.fail("ripple index still matching the proxy context after 60 s")
+    assert proc.returncode == 0
