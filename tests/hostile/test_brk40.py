@@ -380,3 +380,36 @@ def test_a_backtracking_proxy_context_does_not_hang_the_index_run(tmp_path: Path
         proc.wait()
         pytest.fail("ripple index still matching the proxy context after 60 s")
     assert proc.returncode == 0
+
+
+# RabbitMQ topic patterns are matched by a memoised recursion bounded at 64 pattern words and 256 key
+# words, but one pattern `#.#.#...x` (63 `#`) against one 256-word routing key costs ~0.3-0.4 s, and
+# every binding is tried against every publish: 10 bindings x 10 publishes (9 KB of Python) link in
+# 29 s, 20 x 20 in about 2 minutes, 200 x 200 in hours.
+def test_pathological_topic_patterns_link_in_bounded_time(tmp_path: Path):
+    import os
+    import subprocess
+    import sys
+
+    n = 20
+    pattern = ".".join(["#"] * 63 + ["x"])
+    key = ".".join(["a"] * 256)
+    root = tmp_path / "svc"
+    root.mkdir()
+    (root / "consumer.py").write_text("import pika\nch = pika.BlockingConnection().channel()\n" + "".join(
+        f"ch.queue_bind(exchange='ex', queue='q{i}', routing_key='{pattern}')\n"
+        f"def on_q{i}(ch, m, p, b):\n    pass\nch.basic_consume(queue='q{i}', on_message_callback=on_q{i})\n"
+        for i in range(n)))
+    (root / "producer.py").write_text("import pika\nch = pika.BlockingConnection().channel()\n" + "".join(
+        f"def send{i}():\n    ch.basic_publish(exchange='ex', routing_key='{key}', body=b'x')\n" for i in range(n)))
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed",
+                             "--db", str(tmp_path / "i.db")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+                            start_new_session=True)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        pytest.fail("ripple index still linking 20 topic bindings to 20 publishes after 60 s")
+    assert proc.returncode == 0
