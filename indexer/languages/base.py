@@ -27,6 +27,7 @@ from indexer.model import FileExtraction
 __all__ = [
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "shared_pass", "parse_errors",
     "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
+    "storable",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -427,6 +428,17 @@ def parse_errors(root: Node, src: SourceText, limit: int = 20) -> list[str]:
 _WS = re.compile(r"\s+")
 _OPEN_SP = re.compile(r"([(<\[])\s+")
 _SP_CLOSE = re.compile(r"\s+([)>\],])")
+
+
+def storable(text: str) -> str:
+    """``text`` as UTF-8 can hold it: a string literal's escapes may name UTF-16 surrogates
+    (``"\\ud83d\\ude00"`` in Java or JavaScript, a lone ``"\\ud800"`` in any language); a pair
+    becomes its character, a lone one U+FFFD. Otherwise ``text`` itself (one encode to check)."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def collapse_whitespace(text: str) -> str:

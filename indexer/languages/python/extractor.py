@@ -29,7 +29,7 @@ from tree_sitter import Node
 from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.implied import ImpliedFacts
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
     LITERAL_RECEIVER,
     LONG_RECEIVER,
@@ -116,7 +116,7 @@ def _literal_string(text: str) -> str | None:
             value = ast.literal_eval(text)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             return None
-    return value if isinstance(value, str) else None
+    return storable(value) if isinstance(value, str) else None
 
 
 @dataclass(slots=True)

@@ -605,4 +605,4 @@ def _unescape(text: str) -> str:
             return ""
         return _ESCAPES.get(s, s)
 
-    return _ESCAPE.sub(one, text)
+    return base.storable(_ESCAPE.sub(one, text))

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from indexer.languages.base import storable
 from indexer.model import Definition, FileExtraction, Param, StringConstant, Template
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ class GoFile:
     def _literal_template(self, node: Node) -> Template | None:
         if node.type == "interpreted_string_literal":
             raw = self.src.text(node)[1:-1]
-            return Template.of(raw.encode("utf-8", "surrogatepass").decode("unicode_escape", "replace")
+            return Template.of(storable(raw.encode("utf-8", "surrogatepass").decode("unicode_escape", "replace"))
                                if "\\" in raw else raw)
         if node.type == "raw_string_literal":
             return Template.of(self.src.text(node)[1:-1])

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import HTTP_METHODS, join_path, rooted
-from indexer.languages.base import SourceText, query, run_query
+from indexer.languages.base import SourceText, query, run_query, storable
 from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 
 __all__ = [
@@ -153,7 +153,7 @@ def _unescape(text: str) -> str:
             return chr(int(esc, 8))
         return _ESCAPES.get(esc, esc)
 
-    return _ESCAPE.sub(one, text)
+    return storable(_ESCAPE.sub(one, text))
 
 
 def string_value(src: SourceText, node: Node) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from indexer.languages.base import SourceText
+from indexer.languages.base import SourceText, storable
 from indexer.model import Definition, FileExtraction, Template
 
 __all__ = ["KtAnnotation", "annotation_nodes", "caller_at", "detached_arguments", "declarations", "declared_type", "definition_of",
@@ -134,9 +134,9 @@ def template(src: SourceText, node: Node | None) -> Template:
         parts: list[tuple[str, str]] = []
         for c in node.named_children:
             if c.type == "string_content":
-                parts.append(("lit", _ESCAPE.sub(lambda m: _unescape(m.group(0)), src.text(c))))
+                parts.append(("lit", storable(_ESCAPE.sub(lambda m: _unescape(m.group(0)), src.text(c)))))
             elif c.type == "escape_sequence":
-                parts.append(("lit", _unescape(src.text(c))))
+                parts.append(("lit", storable(_unescape(src.text(c)))))
             elif c.type == "interpolated_identifier":
                 parts.append(("ref", src.text(c)))
             elif c.type == "interpolated_expression":

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from indexer.languages.base import SourceText
+from indexer.languages.base import SourceText, storable
 from indexer.model import CALLABLE_KINDS, Binding, Definition, FileExtraction, Import, Param, Template, base_type
 
 __all__ = [
@@ -166,7 +166,7 @@ def _decode(prefix: str, open_quote: str, close_quote: str, body: str) -> str:
             value = ast.literal_eval(prefix + open_quote + body + close_quote)
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             return body
-    return value if isinstance(value, str) else body
+    return storable(value) if isinstance(value, str) else body
 
 
 def string_value(src: SourceText, node: Node | None) -> str | None:
