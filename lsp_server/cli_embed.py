@@ -92,7 +92,8 @@ def start_background_embedding(db_path: Path, model: str | None) -> dict[str, An
     """Start ``ripple embed --db DB`` detached (new session, no terminal, not a child of this process;
     output appended to ``<db>.embed.log``) and return ``{"background": pid, "log": path}``;
     ``{"skipped": "busy"}`` without starting anything when a process already holds the embedding
-    lock. Raises ``OSError`` / ``subprocess.CalledProcessError`` when it cannot be started."""
+    lock, ``{"skipped": "not started: <why>"}`` when the log is no regular file (a link, a FIFO).
+    Raises ``OSError`` when it cannot be started."""
     lock = embed_lock(db_path)
     try:
         lock.acquire(timeout=0)
@@ -106,20 +107,29 @@ def start_background_embedding(db_path: Path, model: str | None) -> dict[str, An
     # Started through a launcher that exits at once, so the worker is no child of this process (no
     # zombie, nothing to wait for): the system's init adopts it.
     launched = subprocess.run([sys.executable, "-c", _LAUNCHER, str(log_path), *argv], stdin=subprocess.DEVNULL,
-                              capture_output=True, check=True, cwd=str(db_path.parent),
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                              capture_output=True, cwd=str(db_path.parent), env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    if launched.returncode:  # the log is no regular file of its own (a planted link or FIFO)
+        why = launched.stderr.decode("utf-8", "replace").strip().splitlines()
+        return {"skipped": f"not started: {why[-1] if why else 'the launcher failed'}"}
     return {"background": int(launched.stdout), "log": str(log_path)}
 
 
 _LAUNCHER = """
-import subprocess, sys
-log = open(sys.argv[1], "ab")
+import os, stat, subprocess, sys
+# Only a regular file of its own: a planted link is not written through, a FIFO not waited on.
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+if not stat.S_ISREG(os.fstat(fd).st_mode):
+    sys.exit(f"{sys.argv[1]} is not a regular file: not written")
+os.set_blocking(fd, True)
+log = os.fdopen(fd, "ab")
 worker = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
                           close_fds=True)
 print(worker.pid)
 worker.returncode = 0  # not waited for: it outlives this launcher
 """
-"""Starts the worker (argv after the log path) in a session of its own and prints its pid."""
+"""Starts the worker (argv after the log path) in a session of its own and prints its pid. The log is
+opened without following a link (``O_NOFOLLOW``) or waiting on a FIFO (``O_NONBLOCK``), and must be a
+regular file: a repository can ship ``.ripple/index.db.embed.log`` as either."""
 
 
 @click.command()

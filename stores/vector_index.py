@@ -32,6 +32,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sqlite3
 import uuid
 from collections.abc import Sequence
@@ -179,9 +180,11 @@ class DimIndex:
     def save(self, folder: Path, model: str) -> None:
         """Write the index to ``folder`` (see the module docstring: usearch file first, then the
         manifest atomically, then the previous generation's file is removed). Raises ``OSError``."""
+        if folder.is_symlink():  # a repository may ship `.ripple/index.db.vectors` as a link
+            raise OSError(f"{folder} is a symbolic link: nothing is written through it")
         folder.mkdir(parents=True, exist_ok=True)
         manifest = folder / f"dim{self.dim}.npz"
-        previous = _manifest_file(manifest)
+        previous = _manifest_file(manifest, self.dim)
         name = f"dim{self.dim}-{uuid.uuid4().hex}.usearch"
         self.index.save(str(folder / name))
         tmp = folder / f"dim{self.dim}.{uuid.uuid4().hex}.tmp.npz"
@@ -197,6 +200,9 @@ class DimIndex:
         parameters (:meth:`AnnParams.built`), or ``None`` (none saved, another model, built with
         other parameters, a damaged or missing file: logged, never raised)."""
         params = params or AnnParams()
+        if folder.is_symlink():
+            log.warning("vector index folder %s is a symbolic link: not read through (rebuilt in memory)", folder)
+            return None
         manifest = folder / f"dim{dim}.npz"
         try:
             with np.load(manifest, allow_pickle=False) as data:
@@ -208,6 +214,9 @@ class DimIndex:
             log.warning("vector index manifest %s unreadable (%s): rebuilt", manifest, exc)
             return None
         if meta.get("model") != model or meta.get("dim") != dim:
+            return None
+        if not _own_file(meta.get("file"), dim):  # a path anywhere else, planted or damaged
+            log.warning("vector index manifest %s names no index file of its own: rebuilt", manifest)
             return None
         built = {k: meta.get(k, _BUILT_BEFORE.get(k)) for k in params.built()}
         if built != params.built():
@@ -227,12 +236,20 @@ class DimIndex:
         return out
 
 
-def _manifest_file(manifest: Path) -> str | None:
+def _own_file(name: object, dim: int) -> bool:
+    """Whether ``name`` (a manifest's ``file``) is an index file :meth:`DimIndex.save` writes for
+    ``dim``: ``dim<N>-<32 hex>.usearch`` in the folder itself, never a path elsewhere."""
+    return isinstance(name, str) and re.fullmatch(rf"dim{dim}-[0-9a-f]{{32}}\.usearch", name) is not None
+
+
+def _manifest_file(manifest: Path, dim: int) -> str | None:
+    """The index file ``manifest`` names, when it is one of the folder's own (:func:`_own_file`)."""
     try:
         with np.load(manifest, allow_pickle=False) as data:
-            return str(json.loads(str(data["meta"]))["file"])
+            name = json.loads(str(data["meta"]))["file"]
     except Exception:
         return None
+    return name if _own_file(name, dim) else None
 
 
 class _Fetch:
