@@ -406,6 +406,13 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
     write waits for another process's transaction (the central indexer's jobs wait for each other).
     ``ann_threshold``: embedded chunks from which vector search is approximate, ``ann_params``: how
     (:mod:`stores.vector_index`)."""
+    if create and path.parent.name == INDEX_DIR:
+        # A repository can ship `.ripple` (or `.ripple/index.db`) as a link, dangling or not: the index,
+        # its lock and its journal would be created wherever it points.
+        for planted in (path.parent, path):
+            if planted.is_symlink():
+                raise StoreUnavailable(f"{planted} is a symbolic link: ripple does not write an index through "
+                                       "it (remove the link, or pass --db to choose where the index goes)")
     if create:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
