@@ -20,6 +20,7 @@ import numpy as np
 from stores.analyzer import analyze_joined
 from stores.bm25_blocks import WRITER_KEY, record_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
+from stores.errors import StoreCorrupt
 from stores.embedded_lexical import BM25_WEIGHTS
 from stores.embedded_schema import FileText, Interner, chunk_texts, compress_text, encode_chunk_text, prune
 
@@ -199,6 +200,9 @@ class EmbeddedWriter:
         condition on ``chunk_rows`` aliased ``c``, with ``params``): FTS5's ``'delete'`` command needs the
         values each row was indexed with, analysed again from the chunk row exactly as they were."""
         rows = chunk_texts(conn, where, params, "c.rowid, c.name, coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid))")
+        if any(fqn is None or text is None for _, _, fqn, text in rows):  # its id or text row is gone
+            db_file = conn.execute("PRAGMA database_list").fetchone()[2]
+            raise StoreCorrupt(f"index {db_file} is damaged (a chunk's id or text is missing); delete it and re-index")
         conn.executemany(
             "INSERT INTO chunks_fts (chunks_fts, rowid, name, fqn, text) VALUES ('delete', ?, ?, ?, ?)",
             [(rowid, analyze_joined(name), analyze_joined(fqn), analyze_joined(text)) for rowid, name, fqn, text in rows],

@@ -325,6 +325,7 @@ def test_an_index_missing_its_id_rows_is_reported_damaged_not_a_traceback(tmp_pa
                            "--db", str(db)], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     assert "Traceback" not in proc.stderr, proc.stderr[-300:]
+    assert proc.returncode == 1 and f"index {db} is damaged" in proc.stderr and "delete it and re-index" in proc.stderr
 
 
 # A repository's `.gitignore` is compiled by pathspec into a Python regular expression; a line like
