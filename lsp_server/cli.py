@@ -116,6 +116,12 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
         raise click.UsageError("give PATH, or --all MANIFEST")
     root = path.resolve()
     repo_name = repo or root.name
+    for what, text in (("the path", str(root)), ("the repository name", repo_name), ("the product name", product or "")):
+        try:  # the index stores paths and names as UTF-8 text
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.ClickException(f"{what} {text.encode('utf-8', 'surrogateescape')!r} is not valid UTF-8: ripple "
+                                       "stores paths and names as UTF-8; rename it") from None
     for gone in prune_state_dirs():  # caches of indexes deleted a week ago or more
         logging.getLogger(__name__).info("removed %s: its index is gone", gone)
     try:

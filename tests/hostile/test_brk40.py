@@ -160,6 +160,7 @@ def test_a_repository_under_a_non_utf8_folder_name_gets_a_message_not_a_tracebac
     proc = subprocess.run([sys.executable, "-m", "lsp_server.cli", "index", os.fsdecode(root), "--no-embed",
                            "--db", str(tmp_path / "i.db")], capture_output=True, cwd=Path(__file__).resolve().parents[2])
     assert b"Traceback" not in proc.stderr, proc.stderr[-400:]
+    assert proc.returncode == 1 and b"is not valid UTF-8" in proc.stderr
 
 
 # A cloned repository can ship `.ripple` as a link to a folder of its choosing, or `.ripple/index.db` as
