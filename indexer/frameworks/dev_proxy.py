@@ -52,14 +52,24 @@ _REPEATED_GROUP = re.compile(r"\)\s*[*+{]")
 repository's pattern; such a pattern is ignored, not run (a proxy context needs none)."""
 
 
+_UNBOUNDED = re.compile(r"(?<!\\)(?:[*+]|\{\d*,\})")
+"""An unbounded repetition (``*``, ``+``, ``{n,}``; an escaped star is a character)."""
+MAX_UNBOUNDED = 2
+"""Unbounded repetitions a proxy pattern may hold: each one more multiplies what a failing match tries
+(``^.*.*.*.*.*.*x`` on a 120-character path: the sixth power); real contexts hold one (``^/api/.*``)."""
+
+
 def _safe_pattern(pattern: str) -> bool:
-    """Whether a proxy regular expression may be run: short, and no repeated group (backtracking
-    that explodes on a 30-character path).
+    """Whether a proxy regular expression may be run: short, no repeated group (backtracking that
+    explodes on a 30-character path) and at most :data:`MAX_UNBOUNDED` unbounded repetitions.
 
     >>> _safe_pattern("^/api"), _safe_pattern("^(a+)+$"), _safe_pattern("^(a|aa)*$"), _safe_pattern("^/(v1|v2)/.*")
     (True, False, False, True)
+    >>> _safe_pattern("^.*.*.*.*x"), _safe_pattern("^/api/.*/v1/.*")
+    (False, True)
     """
-    return len(pattern) <= MAX_PATTERN and not _REPEATED_GROUP.search(pattern)
+    return (len(pattern) <= MAX_PATTERN and not _REPEATED_GROUP.search(pattern)
+            and len(_UNBOUNDED.findall(pattern)) <= MAX_UNBOUNDED)
 
 
 @dataclass(frozen=True, slots=True)
