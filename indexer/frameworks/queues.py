@@ -67,23 +67,28 @@ class Destination:
 def routing_matches(pattern: str, key: str) -> bool:
     """Whether a RabbitMQ topic-exchange binding ``pattern`` matches the routing ``key``: words split
     at ``.``, ``*`` matches exactly one word, ``#`` zero or more. ``orders.*`` matches ``orders.new``,
-    not ``orders`` nor ``orders.new.eu``; ``orders.#`` matches all three."""
+    not ``orders`` nor ``orders.new.eu``; ``orders.#`` matches all three. One pass of a table over
+    (pattern word, key word), O(pattern words x key words) whatever the ``#``s (a recursion trying
+    every split for every ``#`` took 0.3 s a pair on 63 ``#``s against 256 words)."""
     want, have = pattern.split("."), key.split(".")
-    memo: dict[tuple[int, int], bool] = {}
-
-    def match(i: int, j: int) -> bool:
-        if (i, j) not in memo:
-            memo[(i, j)] = step(i, j)
-        return memo[(i, j)]
-
-    def step(i: int, j: int) -> bool:
-        if i == len(want):
-            return j == len(have)
-        if want[i] == "#":
-            return any(match(i + 1, k) for k in range(j, len(have) + 1))
-        return j < len(have) and (want[i] == "*" or want[i] == have[j]) and match(i + 1, j + 1)
-
-    return len(want) <= 64 and len(have) <= 256 and match(0, 0)
+    if len(want) > 64 or len(have) > 256:
+        return False
+    if "#" not in want:
+        return len(want) == len(have) and all(w == "*" or w == h for w, h in zip(want, have))
+    want = [w for i, w in enumerate(want) if not (w == "#" and i and want[i - 1] == "#")]  # `#.#` is `#`
+    m = len(have)
+    rest = [False] * m + [True]  # rest[j]: want[i + 1:] matches have[j:] (past the last word: only the end)
+    for w in reversed(want):
+        here = [False] * (m + 1)
+        if w == "#":
+            here[m] = rest[m]
+            for j in range(m - 1, -1, -1):
+                here[j] = rest[j] or here[j + 1]  # no more words, or this one too
+        else:
+            for j in range(m):
+                here[j] = (w == "*" or w == have[j]) and rest[j + 1]
+        rest = here
+    return rest[0]
 
 
 def nats_matches(pattern: str, subject: str) -> bool:
