@@ -292,11 +292,44 @@ def _version() -> str:
 
 
 def run_stdio(backend: Backend) -> None:
-    """Serve over stdin / stdout until the client closes them."""
+    """Serve over stdin / stdout until the client closes them. A line that is no JSON-RPC message
+    (not JSON, or JSON the protocol's types refuse, such as a lone surrogate escape) is answered with
+    a parse error (-32700, id null), as the HTTP transport answers it: the SDK's stdio transport
+    hands such a line to the session, which answers nothing, and the client waited for ever."""
     try:
-        build_server(backend).run("stdio")
+        server = build_server(backend)
+        if getattr(server, "_lowlevel_server", None) is None:  # an SDK without it: its own transport
+            server.run("stdio")
+        else:
+            anyio.run(_serve_stdio, server)
     finally:
         backend.close()
+
+
+async def _serve_stdio(server: MCPServer) -> None:
+    """:meth:`MCPServer.run_stdio_async` with the parse errors of the stdio transport answered."""
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+    from mcp_types import PARSE_ERROR, ErrorData, JSONRPCError
+
+    lowlevel = server._lowlevel_server  # noqa: SLF001 - the SDK's own run_stdio_async uses it this way
+    async with stdio_server() as (read_stream, write_stream):
+        send, receive = anyio.create_memory_object_stream[Any](0)
+
+        async def pump() -> None:
+            async with send:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        log.info("MCP stdio: a line that is no JSON-RPC message: %s", str(item).splitlines()[0][:200])
+                        error = ErrorData(code=PARSE_ERROR, message="Parse error: not a JSON-RPC message")
+                        await write_stream.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=None, error=error)))
+                        continue
+                    await send.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(pump)
+            await lowlevel.run(receive, write_stream, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()
 
 
 class BearerGuard:
