@@ -1,5 +1,6 @@
-"""Findings of hostile review brk40, each reproduced as it was found (tests only; they fail until the
-product is fixed)."""
+"""Findings of hostile review brk40, each reproduced as it was found. Fixed ones pass; the four still
+open are marked ``xfail(strict=True)`` with the reason, so that fixing one shows (its test then
+passes and the mark must go)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,9 @@ def _index_tree(root: Path, db: Path) -> None:
         index_repository(root, store, store, IndexOptions(repo="r", jobs=1))
 
 
+@pytest.mark.xfail(strict=True, reason="open (brk40): node ids are module path + qualname, so x.Y.py's z and x.py's "
+                   "Y.z are one id; telling them apart needs ids that keep the suffix of a dotted file name whose "
+                   "module path another file's class reaches, kept up to date as classes come and go")
 def test_a_dotted_file_name_does_not_share_ids_with_a_class_of_another_file(tmp_path: Path):
     root = tmp_path / "src"
     root.mkdir()
@@ -63,6 +67,7 @@ def test_a_dotted_file_name_does_not_share_ids_with_a_class_of_another_file(tmp_
     assert dotted == {"z", "caller"}  # z is missing: its id is x.py's method's
 
 
+@pytest.mark.xfail(strict=True, reason="open (brk40): follows from the id collision above")
 def test_deleting_the_colliding_file_then_reindexing_equals_a_full_index(tmp_path: Path):
     from tests.index_dump import dump
 
@@ -80,6 +85,8 @@ def test_deleting_the_colliding_file_then_reindexing_equals_a_full_index(tmp_pat
 # A class named like its file's suffix (`class py` in `a.py`, `class ts` in `c.ts`) gets the File
 # node's id (`r:a.py`): the File node is replaced by the class (`ripple stats` counts 1 File for 3
 # files), and the file CONTAINS itself.
+@pytest.mark.xfail(strict=True, reason="open (brk40): a File node's id is its path (a.py), a symbol's module path + "
+                   "qualname (a + py); the two id spaces need a separator no qualname can hold")
 def test_a_class_named_like_the_suffix_keeps_the_file_node(tmp_path: Path):
     root = tmp_path / "src"
     root.mkdir()
@@ -256,6 +263,8 @@ def test_a_planted_embedding_log_is_neither_written_through_nor_waited_on(tmp_pa
 # per-file digests are trusted: an index whose digests match the tree but whose graph was edited
 # (here: every edge removed, hiding all callers) is reported "up to date" by `ripple index .` even
 # from a user with an empty cache, and never corrected: re-indexing does not equal a clean index.
+@pytest.mark.xfail(strict=True, reason="open (brk40): stored digests are trusted; an index this user did not write "
+                   "(no stamp of it in the user's own state folder) should be rewritten whole before it is trusted")
 def test_a_shipped_index_with_matching_digests_but_a_forged_graph_is_rebuilt(tmp_path: Path):
     import os
     import sqlite3
