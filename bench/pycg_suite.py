@@ -1,0 +1,297 @@
+"""Benchmark: ripple's Python call-graph accuracy on the PyCG micro-benchmark (Salis et al., ICSE 2021).
+
+Usage::
+
+    python bench/pycg_suite.py SNIPPETS [--category CAT ...] [--json] [--show CATEGORY/CASE]
+
+``SNIPPETS`` is PyCG's ``micro-benchmark/snippets`` folder (not part of this repository; e.g.
+``git --git-dir=<PyCG mirror> archive HEAD micro-benchmark | tar -x -C /tmp/pycg``). Each case
+folder ``<category>/<case>/`` holds ``main.py`` (sometimes more modules) and ``callgraph.json``, the
+expected call graph as an adjacency list in PyCG's dotted naming: ``main`` is the module-level code
+of ``main.py``, ``main.func`` / ``main.Cls.meth`` / ``main.func.<lambda1>`` its definitions,
+``pkg.mod`` a module ``pkg/mod.py`` (``pkg/__init__.py`` is ``pkg``), ``<builtin>.print`` a builtin.
+
+Every case's ``.py`` files are copied to a temporary folder and indexed there in this process as
+``ripple index --no-embed`` does (``indexer.pipeline.index_repository`` into a fresh
+``stores.embedded.EmbeddedStore``, one extraction process, no cache, no registry entry). Its CALLS
+edges are read from the SQLite file and renamed into PyCG's naming:
+
+- a File node (the caller of the module-level code) is its module, named as PyCG does from the
+  file's path (``nest/imported.py`` is ``nest.imported`` even when ``nest/`` has no ``__init__.py``
+  and ripple's module key is ``imported``);
+- any other node is its file's module + ``"." + qualname`` (the id's ``(arity)`` suffix dropped);
+- a decorator application: ripple makes the decorated function the caller of its decorator (the
+  edge's line is a decorator line, above the definition's name line), PyCG the scope where the
+  ``def`` runs; such an edge is moved to the definition's container (CONTAINS parent), so the
+  convention does not count as an error;
+- a call of a class that defines no ``__init__`` is a CALLS edge to the Class node in ripple and no
+  edge at all in PyCG (an inherited ``__init__`` in the case's code is PyCG's callee, and ripple's
+  edge to that method is compared as usual); edges to Class nodes are dropped.
+
+On PyCG's side one convention is mapped: ripple makes no node for a lambda and gives the calls
+written in a lambda's body to the enclosing named function (``indexer/model.py``), so an expected
+edge whose caller is ``X.<lambdaN>`` is compared as from ``X``. Edges *to* a lambda stay expected:
+ripple cannot produce them, and they are counted as misses.
+
+Scoring policy. Expected edges fall into three classes by callee:
+
+- ``internal``: the callee is defined in the case's own modules; this is the main figure
+  (precision, recall, exact cases) and the only class ripple's edges are compared against;
+- ``builtin``: ``<builtin>.len`` and methods of builtin types (``<**PyStr**>.join``). Ripple makes
+  no nodes for builtins: counted, not scored;
+- ``external``: a module not in the case (``ext.Cls.fun``). Ripple makes no node for an unindexed
+  library either and stores nothing of a call it binds there (outcome ``external``, only counted):
+  counted, not scored.
+
+For both, ``seen`` counts the expected edges whose caller holds an unresolved call site (ripple's
+``unresolved`` table) named as the callee's last component: the call is at least on record.
+
+PyCG's expected graph is flow-insensitive and, in two cases, holds an edge that cannot happen at run
+time (``mro/self_assignment``: ``main -> main.B.func``; ``kwargs/chained_call``:
+``main.func2 -> main.func2``); they are left expected, so they count as misses.
+
+Ripple edges whose ends cannot be named (none expected) count as extras. Prints, per category and
+overall: cases, expected internal edges, found, ripple's edges, precision, recall, exact cases, then
+the builtin / external counts. ``--json`` prints the per-case and summary data instead; ``--show``
+prints one case's source, its missing and extra edges and its unresolved call sites.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sqlite3
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from indexer.pipeline import index_repository  # noqa: E402
+from indexer.run import IndexOptions  # noqa: E402
+from stores.embedded import EmbeddedStore  # noqa: E402
+
+REPO = "r"
+Edge = tuple[str, str]
+
+
+@dataclass
+class CaseResult:
+    name: str
+    expected: set[Edge] = field(default_factory=set)
+    found: set[Edge] = field(default_factory=set)
+    builtin: set[Edge] = field(default_factory=set)
+    external: set[Edge] = field(default_factory=set)
+    builtin_seen: set[Edge] = field(default_factory=set)
+    external_seen: set[Edge] = field(default_factory=set)
+    unresolved: list[tuple[str, str, int]] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def hits(self) -> set[Edge]:
+        return self.expected & self.found
+
+    @property
+    def missing(self) -> set[Edge]:
+        return self.expected - self.found
+
+    @property
+    def extra(self) -> set[Edge]:
+        return self.found - self.expected
+
+    @property
+    def exact(self) -> bool:
+        return self.error is None and self.expected == self.found
+
+    def as_json(self) -> dict:
+        srt = lambda s: sorted(f"{a} -> {b}" for a, b in s)  # noqa: E731
+        return {"case": self.name, "expected": len(self.expected), "found": len(self.found),
+                "hits": len(self.hits), "exact": self.exact, "missing": srt(self.missing),
+                "extra": srt(self.extra), "builtin": len(self.builtin), "builtin_seen": len(self.builtin_seen),
+                "external": len(self.external),
+                "external_seen": len(self.external_seen), "error": self.error}
+
+
+def path_module(path: str) -> str:
+    """PyCG's module name of a file: its path from the case folder, dotted (``pkg/__init__.py`` is
+    ``pkg``). Not ripple's module key, which leaves out a top-level folder without ``__init__.py``."""
+    parts = list(Path(path).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def case_modules(case: Path) -> set[str]:
+    """PyCG's module names of the case's ``.py`` files."""
+    return {m for p in case.rglob("*.py") if (m := path_module(p.relative_to(case).as_posix()))}
+
+
+def expected_edges(case: Path) -> list[Edge]:
+    graph = json.loads((case / "callgraph.json").read_text())
+    return [(src, dst) for src, dsts in graph.items() for dst in dsts]
+
+
+def fold_lambda(name: str) -> str:
+    """The caller ripple uses for code in a lambda: the enclosing named scope (``main.f.<lambda1>`` is
+    ``main.f``)."""
+    return name.split(".<lambda", 1)[0]
+
+
+def is_internal(name: str, modules: set[str]) -> bool:
+    return any(name == m or name.startswith(m + ".") for m in modules)
+
+
+def ripple_graph(case: Path) -> tuple[set[Edge], list[tuple[str, str, int]]]:
+    """Index the case's ``.py`` files; its CALLS edges in PyCG naming and its unresolved call sites
+    as ``(caller, name, line)`` (caller in PyCG naming)."""
+    with tempfile.TemporaryDirectory(prefix="pycg-") as tmp:
+        src = Path(tmp) / "src"
+        for p in case.rglob("*.py"):
+            dst = src / p.relative_to(case)
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, dst)
+        db = Path(tmp) / "index.db"
+        store = EmbeddedStore(db)
+        try:
+            index_repository(src, store, store, IndexOptions(repo=REPO, jobs=1, state_dir=None, record=False))
+        finally:
+            store.close()
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            nodes = {nid: (label, qualname, json.loads(props or "{}"), file)
+                     for nid, label, qualname, props, file in conn.execute(
+                         "SELECT id, label, qualname, props, file FROM nodes")}
+            parent = {dst: src for src, dst in conn.execute("SELECT src, dst FROM edges WHERE kind = 'CONTAINS'")}
+            calls = conn.execute("SELECT src, dst, line FROM edges WHERE kind = 'CALLS'").fetchall()
+            unresolved = conn.execute("SELECT caller, name, line FROM unresolved").fetchall()
+        finally:
+            conn.close()
+
+    def name(nid: str) -> str:
+        if nid not in nodes:
+            return f"?{nid}"
+        label, qualname, _, file = nodes[nid]
+        if not file.endswith(".py"):
+            return f"?{nid}"
+        module = path_module(file)
+        return module if label == "File" else f"{module}.{qualname}"
+
+    edges = set()
+    for s, d, line in calls:
+        if nodes.get(d, ("",))[0] == "Class":
+            continue  # instantiating a class with no __init__ of its own: PyCG has no edge (see above)
+        props = nodes.get(s, ("", "", {}, ""))[2]
+        if props.get("name_line") and line and line < props["name_line"] and s in parent:
+            s = parent[s]  # a decorator line: the decorator runs in the scope holding the def
+        edges.add((name(s), name(d)))
+    return edges, [(name(c), n, line) for c, n, line in unresolved]
+
+
+def run_case(case: Path, root: Path) -> CaseResult:
+    res = CaseResult(case.relative_to(root).as_posix())
+    modules = case_modules(case)
+    for src, dst in expected_edges(case):
+        src = fold_lambda(src)
+        if is_internal(dst, modules):
+            res.expected.add((src, dst))
+        elif dst.startswith("<"):  # <builtin>.len, <**PyStr**>.join
+            res.builtin.add((src, dst))
+        else:
+            res.external.add((src, dst))
+    try:
+        res.found, res.unresolved = ripple_graph(case)
+    except Exception as exc:  # a crash is a failed case, not a failed run
+        res.error = f"{type(exc).__name__}: {exc}"
+        return res
+    sites = {(c, n) for c, n, _ in res.unresolved}
+    res.builtin_seen = {(s, d) for s, d in res.builtin if (s, d.rsplit(".", 1)[-1]) in sites}
+    res.external_seen = {(s, d) for s, d in res.external if (s, d.rsplit(".", 1)[-1]) in sites}
+    return res
+
+
+def cases(root: Path, categories: list[str] | None) -> list[Path]:
+    out = sorted(p.parent for p in root.glob("*/*/callgraph.json"))
+    if categories:
+        out = [p for p in out if p.parent.name in categories]
+    return out
+
+
+def summarize(results: list[CaseResult]) -> dict:
+    exp = sum(len(r.expected) for r in results)
+    found = sum(len(r.found) for r in results)
+    hits = sum(len(r.hits) for r in results)
+    return {"cases": len(results), "exact": sum(r.exact for r in results), "expected": exp, "found": found,
+            "hits": hits, "precision": hits / found if found else 1.0, "recall": hits / exp if exp else 1.0,
+            "builtin": sum(len(r.builtin) for r in results),
+            "builtin_seen": sum(len(r.builtin_seen) for r in results),
+            "external": sum(len(r.external) for r in results),
+            "external_seen": sum(len(r.external_seen) for r in results),
+            "errors": sum(r.error is not None for r in results)}
+
+
+def by_category(results: list[CaseResult]) -> dict[str, dict]:
+    cats: dict[str, list[CaseResult]] = {}
+    for r in results:
+        cats.setdefault(r.name.split("/")[0], []).append(r)
+    return {c: summarize(rs) for c, rs in sorted(cats.items())}
+
+
+def print_table(results: list[CaseResult]) -> None:
+    head = (f"{'category':<14}{'cases':>6}{'exact':>6}{'expect':>7}{'ripple':>7}{'hits':>6}"
+            f"{'prec':>7}{'recall':>7}{'builtin':>8}{'seen':>5}{'extern':>7}{'seen':>5}")
+    print(head)
+    print("-" * len(head))
+    rows = list(by_category(results).items()) + [("TOTAL", summarize(results))]
+    for cat, s in rows:
+        if cat == "TOTAL":
+            print("-" * len(head))
+        print(f"{cat:<14}{s['cases']:>6}{s['exact']:>6}{s['expected']:>7}{s['found']:>7}{s['hits']:>6}"
+              f"{s['precision']:>7.1%}{s['recall']:>7.1%}{s['builtin']:>8}{s['builtin_seen']:>5}{s['external']:>7}{s['external_seen']:>5}")
+    failing = [r for r in results if not r.exact]
+    if failing:
+        print(f"\nnot exact ({len(failing)}): " + ", ".join(
+            f"{r.name} (-{len(r.missing)} +{len(r.extra)}{' ERROR' if r.error else ''})" for r in failing))
+
+
+def show(case: Path, root: Path) -> None:
+    r = run_case(case, root)
+    for p in sorted(case.rglob("*.py")):
+        print(f"--- {p.relative_to(case)}")
+        for i, line in enumerate(p.read_text().splitlines(), 1):
+            print(f"{i:3} {line}")
+    if r.error:
+        print(f"ERROR {r.error}")
+    print(f"\n{r.name}: expected {len(r.expected)}, ripple {len(r.found)}, hits {len(r.hits)}"
+          f"{' (exact)' if r.exact else ''}")
+    for title, edges in (("missing", r.missing), ("extra", r.extra), ("hit", r.hits),
+                         ("builtin (not scored)", r.builtin), ("external (not scored)", r.external)):
+        for s, d in sorted(edges):
+            seen = " [seen as unresolved]" if (s, d) in r.external_seen | r.builtin_seen else ""
+            print(f"  {title:<22} {s} -> {d}{seen}")
+    for c, n, line in sorted(r.unresolved, key=lambda u: u[2]):
+        print(f"  {'unresolved site':<22} {c}: {n} (line {line})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("snippets", type=Path, help="PyCG's micro-benchmark/snippets folder")
+    ap.add_argument("--category", action="append", help="only this category (repeatable)")
+    ap.add_argument("--json", action="store_true", help="machine-readable output")
+    ap.add_argument("--show", metavar="CATEGORY/CASE", help="missing and extra edges of one case")
+    args = ap.parse_args()
+    root = args.snippets.resolve()
+    if args.show:
+        show(root / args.show, root)
+        return
+    results = [run_case(c, root) for c in cases(root, args.category)]
+    if args.json:
+        print(json.dumps({"summary": summarize(results), "categories": by_category(results),
+                          "cases": [r.as_json() for r in results]}, indent=2))
+    else:
+        print_table(results)
+
+
+if __name__ == "__main__":
+    main()
