@@ -664,3 +664,41 @@ def test_class_attributes_read_through_cls_and_self_class_level_callables_and_in
             "m.outside(0) -> m.Engine.start(0) [inferred]",
         ],
     )
+
+
+def test_raising_a_class_builds_it():
+    # `raise E` runs E's __init__ (PyCG's exceptions/raise, raise_attr); the `from` cause is no call
+    result = check(
+        """
+        # --- path: app/__init__.py ---
+        # --- path: app/errors.py ---
+        class AppError(Exception):
+            def __init__(self, msg="x"):
+                super().__init__(msg)
+
+        class Errors:
+            class Missing(Exception):
+                def __init__(self):
+                    pass
+        # --- path: app/use.py ---
+        from app.errors import AppError, Errors
+
+        def f(x):
+            if x:
+                raise AppError
+            try:
+                pass
+            except KeyError as exc:
+                raise AppError from exc
+            raise Errors.Missing
+
+        def g(err):
+            raise ValueError
+            raise err
+        """,
+        [
+            "app/use.f(1) -> app/errors.AppError.__init__(1) [exact]",
+            "app/use.f(1) -> app/errors.Errors.Missing.__init__(0) [exact]",
+        ],
+    )
+    assert result.call_outcomes == {"exact": 3, "external": 3, "unresolved": 1}  # `raise err`: a parameter

@@ -529,7 +529,8 @@ class _FileExtractor(ImpliedFacts):
     # ------------------------------------------------------------------ calls
 
     def calls(self) -> None:
-        """Every call whose callee is a name or an attribute. A call inside a decorator (``@route(...)``,
+        """Every call whose callee is a name or an attribute, and every ``raise`` of one (``raise E``
+        builds ``E``: a call of it with no argument). A call inside a decorator (``@route(...)``,
         ``@cached(timeout=f())``) is the decorated definition's; a bare decorator (``@login_required``,
         ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
         ``"decorator"`` (counted only when it binds: most are builtins or library functions)."""
@@ -552,11 +553,15 @@ class _FileExtractor(ImpliedFacts):
                     at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
                     out.append(CallSite(qualname, name, receiver or None, 1, src.line(at), src.col(at), via="decorator"))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
-            call, name = caps["call"][0], caps["name"][0]
+            name = caps["name"][0]
             receiver = caps.get("receiver")
+            if "raise" in caps:  # `raise E`: E built with no argument
+                out.append(CallSite(caller_of(caps["raise"][0]), src.text(name),
+                                    self.receiver_text(receiver[0]) if receiver else None, 0, src.line(name), src.col(name)))
+                continue
             out.append(
                 CallSite(
-                    caller=caller_of(call),
+                    caller=caller_of(caps["call"][0]),
                     name=src.text(name),
                     receiver=self.receiver_text(receiver[0]) if receiver else None,
                     arity=self.arity(caps["args"][0]),

@@ -10,3 +10,11 @@
     object: (_) @receiver
     attribute: (identifier) @name)
   arguments: (_) @args) @call
+
+; `raise E` / `raise pkg.E`: raising a class instantiates it (its `__init__` runs); the raised
+; expression only (the first child), never the `from` cause.
+(raise_statement . (identifier) @name) @raise
+
+(raise_statement . (attribute
+    object: (_) @receiver
+    attribute: (identifier) @name)) @raise
