@@ -42,7 +42,7 @@ from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
-from analysis.targets import position_miss, target_query
+from analysis.targets import closest_symbols, position_miss, target_query
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
                                  symbol_label)
@@ -220,9 +220,7 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
     else:
         targets, others = lookup(graph, text, repo)
     if not targets:
-        short = text.split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1] or text
-        near = [n for n in graph.search_symbols(short, CANDIDATES_SHOWN * (3 if repo else 1))
-                if repo in (None, n.repo)][:CANDIDATES_SHOWN]
+        near = closest_symbols(graph, text, repo, CANDIDATES_SHOWN)
         hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
         known = "" if not repo or repo in graph.repos() else f" (no repository {repo!r} is indexed: see repositories)"
         raise TargetError(f"no symbol matches {text!r}{where}{known}{hint}. Pass one of the candidates' ids, a "

@@ -13,9 +13,9 @@ from pathlib import Path, PurePosixPath
 
 from analysis.impact import PositionQuery, SymbolQuery
 from analysis.navigation import AmbiguousPath
-from stores.contracts import GraphStore
+from stores.contracts import GraphStore, Node
 
-__all__ = ["file_candidates", "target_query", "position_miss"]
+__all__ = ["file_candidates", "target_query", "position_miss", "closest_symbols"]
 
 _PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
 _WORD = re.compile(r"[\w$]+")  # an identifier of any of the languages (`$` for JavaScript's)
@@ -109,3 +109,11 @@ def position_miss(query: PositionQuery) -> str:
                 f"whose receiver's type is not known): give {line} for the definition around it, "
                 "or a qualified name")
     return f"nothing is defined at {where}: give a line inside a method, function or class (PATH:LINE), or its name"
+
+
+def closest_symbols(graph: GraphStore, text: str, repo: str | None = None, limit: int = 10) -> list[Node]:
+    """Up to ``limit`` symbols whose names come closest to what ``text`` names (its last dotted part,
+    arguments dropped: ``httpx.Client.send`` asks for ``send``), of ``repo`` when given: what a
+    target that matched nothing is answered with. One store call."""
+    short = text.split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1] or text
+    return [n for n in graph.search_symbols(short, limit * (3 if repo else 1)) if repo in (None, n.repo)][:limit]

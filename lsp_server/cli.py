@@ -25,7 +25,7 @@ from rich.table import Table
 from analysis.tables import TableTargetError, is_table_target
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
                              query_nodes)
-from analysis.targets import position_miss, target_query
+from analysis.targets import closest_symbols, position_miss, target_query
 from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
@@ -268,14 +268,20 @@ def _ref_json(r: Reference) -> dict[str, object]:
     }
 
 
-def _no_match_in_repo(store: Any, symbol: str, repo: str) -> str:
-    """The error for ``--repo R`` matching nothing: the indexed repositories are listed, so a
-    misspelt ``R`` shows at once."""
-    names = sorted(store.repos())
-    known = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
-    if repo not in names:
-        return f"no repository {repo!r} is indexed here (indexed: {known or 'none'})"
-    return f"no symbol matches {symbol!r} in repository {repo!r}"
+def _no_match_in_repo(store: Any, symbol: str, repo: str | None) -> str:
+    """The error for a target matching nothing: with ``--repo R`` naming no indexed repository, the
+    indexed ones (a misspelt ``R`` shows at once); else the closest names the index holds
+    (:func:`analysis.targets.closest_symbols`) and the forms a target takes."""
+    if repo is not None:
+        names = sorted(store.repos())
+        known = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
+        if repo not in names:
+            return f"no repository {repo!r} is indexed here (indexed: {known or 'none'})"
+    near = closest_symbols(store, symbol, repo, 5)
+    hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
+    where = f" in repository {repo!r}" if repo is not None else ""
+    return (f"no symbol matches {symbol!r}{where}{hint}; try a qualified name such as Class.method or "
+            "package.module.function, a node id or PATH:LINE")
 
 
 def _plural(n: int, noun: str) -> str:
@@ -334,8 +340,8 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
         if not targets:
             sys.exit(1)
         return
-    if not targets and repo is not None:
-        raise click.ClickException(unmatched or f"no symbol matches {symbol!r} in repository {repo!r}")
+    if not targets and unmatched is not None:
+        raise click.ClickException(terminal_text(unmatched))
     _note_repos(symbol, repos)
     _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
 
@@ -380,7 +386,7 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
     with cli_store(db, branch, freshness=True) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
-        unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
+        unmatched = _no_match_in_repo(store, symbol, repo) if not targets else None
     _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched)
 
 
@@ -398,7 +404,7 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo:
     with cli_store(db, branch) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
-        unmatched = _no_match_in_repo(store, symbol, repo) if repo is not None and not targets else None
+        unmatched = _no_match_in_repo(store, symbol, repo) if not targets else None
     _render_refs(symbol, targets, others, refs, "references", as_json, repo, unmatched)
 
 
@@ -450,6 +456,8 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
                                   engine=QueryEngine(store, stores.search), tests=tests)
         except TableTargetError as exc:  # table:NAME naming no table of the index
             raise click.ClickException(str(exc)) from exc
+        miss = None if report.targets or isinstance(query, PositionQuery) or is_table_target(target) \
+            else _no_match_in_repo(store, target, repo)
     if as_json:
         emit_json({**report_json(report, per_hop), "also_named": [n.id for n in others]})
         if not report.targets:
@@ -460,8 +468,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
             raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
         if isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
             raise click.ClickException(terminal_text(position_miss(query)))
-        raise click.ClickException(
-            f"no symbol matches {target!r}; try Class.method, package.module.function, a node id or PATH:LINE")
+        raise click.ClickException(terminal_text(miss or f"no symbol matches {target!r}"))
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
     if others:
         err.print(f"[dim]{_also_named(target, others)}[/dim]", soft_wrap=True)

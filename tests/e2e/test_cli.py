@@ -275,7 +275,15 @@ def test_a_name_in_two_repositories_is_said_and_repo_chooses(tmp_path: Path) -> 
     assert (result.exit_code, result.stderr.strip()) == (
         1, "Error: no repository 'nope' is indexed here (indexed: blog, shop)")
     result = CliRunner().invoke(main, ["callers", "product_url", "--db", db, "--repo", "blog"])  # only in shop
-    assert (result.exit_code, result.stderr.strip()) == (1, "Error: no symbol matches 'product_url' in repository 'blog'")
+    assert (result.exit_code, result.stderr.strip()) == (1, "Error: no symbol matches 'product_url' in repository 'blog'; "
+                                                         "try a qualified name such as Class.method or "
+                                                         "package.module.function, a node id or PATH:LINE")
+    # a dotted name the index does not hold (a package's public path): the closest names are offered
+    for command in ("callers", "references", "impact"):
+        result = CliRunner().invoke(main, [command, "shop.slugify", "--db", db, "--repo", "shop"])
+        assert (result.exit_code, result.stderr.strip()) == (
+            1, "Error: no symbol matches 'shop.slugify' in repository 'shop'; closest names: utils.slugify; try "
+               "a qualified name such as Class.method or package.module.function, a node id or PATH:LINE"), command
     impact = run("impact", "slugify", "--db", db, "--repo", "blog")
     assert [t["id"] for t in impact["targets"]] == ["blog:text/utils.slugify(1)"]
     result = CliRunner().invoke(main, ["impact", "slugify", "--db", db])
