@@ -338,31 +338,37 @@ def test_an_index_missing_its_id_rows_is_reported_damaged_not_a_traceback(tmp_pa
     assert proc.returncode == 1 and f"index {db} is damaged" in proc.stderr and "delete it and re-index" in proc.stderr
 
 
+def _index_finishes(root: Path, db: Path, hung: str, seconds: float = 60) -> None:
+    """``ripple index ROOT --no-embed --db DB`` in a process group of its own ends within ``seconds``
+    with exit status 0; else it is killed (workers too) and the test fails with ``hung``."""
+    import os
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed", "--db", str(db)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        pytest.fail(hung)
+    assert proc.returncode == 0
+
+
 # A repository's `.gitignore` is compiled by pathspec into a Python regular expression; a line like
 # `*a*a*a*a*a*a*a*a*b` backtracks polynomially (n^k) on a file name of many `a`s: one such line and one
 # file with a 200-character name make `ripple index` (and the watcher) run for hours (4 stars: 3.4 s
 # for one name; 5: over 90 s). A pathological file should be skipped or cut, never hang the run.
 def test_a_backtracking_gitignore_pattern_does_not_hang_the_index_run(tmp_path: Path):
-    import os
-    import subprocess
-    import sys
 
     root = tmp_path / "src"
     root.mkdir()
     (root / ".gitignore").write_text("*a" * 12 + "*b\n")
     (root / ("a" * 200 + ".py")).write_text("def f():\n    return 1\n")
     (root / "ok.py").write_text("def g():\n    return 1\n")
-    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed",
-                             "--db", str(tmp_path / "i.db")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-                            start_new_session=True)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.wait()
-        pytest.fail("ripple index still matching the .gitignore after 60 s")
-    assert proc.returncode == 0
+    _index_finishes(root, tmp_path / "i.db", "ripple index still matching the .gitignore after 60 s")
 
 
 # A development-server proxy context starting with `^` is run as a regular expression against each
@@ -371,26 +377,13 @@ def test_a_backtracking_gitignore_pattern_does_not_hang_the_index_run(tmp_path: 
 # `ripple index` of this three-file repository run for hours (40 characters: 1 s; 80: over a minute).
 def test_a_backtracking_proxy_context_does_not_hang_the_index_run(tmp_path: Path):
     import json
-    import os
-    import subprocess
-    import sys
 
     root = tmp_path / "web"
     root.mkdir()
     (root / "proxy.conf.json").write_text(json.dumps({"^" + ".*" * 8 + "x": {"target": "http://backend:8080"}}))
     (root / "package.json").write_text('{"name": "web"}')
     (root / "app.js").write_text('export function load() { return fetch("/' + "a" * 120 + '"); }\n')
-    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed",
-                             "--db", str(tmp_path / "i.db")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-                            start_new_session=True)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.wait()
-        pytest.fail("ripple index still matching the proxy context after 60 s")
-    assert proc.returncode == 0
+    _index_finishes(root, tmp_path / "i.db", "ripple index still matching the proxy context after 60 s")
 
 
 # RabbitMQ topic patterns are matched by a memoised recursion bounded at 64 pattern words and 256 key
@@ -398,9 +391,6 @@ def test_a_backtracking_proxy_context_does_not_hang_the_index_run(tmp_path: Path
 # every binding is tried against every publish: 10 bindings x 10 publishes (9 KB of Python) link in
 # 29 s, 20 x 20 in about 2 minutes, 200 x 200 in hours.
 def test_pathological_topic_patterns_link_in_bounded_time(tmp_path: Path):
-    import os
-    import subprocess
-    import sys
 
     n = 20
     pattern = ".".join(["#"] * 63 + ["x"])
@@ -413,14 +403,4 @@ def test_pathological_topic_patterns_link_in_bounded_time(tmp_path: Path):
         for i in range(n)))
     (root / "producer.py").write_text("import pika\nch = pika.BlockingConnection().channel()\n" + "".join(
         f"def send{i}():\n    ch.basic_publish(exchange='ex', routing_key='{key}', body=b'x')\n" for i in range(n)))
-    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(root), "--no-embed",
-                             "--db", str(tmp_path / "i.db")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-                            start_new_session=True)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.wait()
-        pytest.fail("ripple index still linking 20 topic bindings to 20 publishes after 60 s")
-    assert proc.returncode == 0
+    _index_finishes(root, tmp_path / "i.db", "ripple index still linking 20 topic bindings to 20 publishes after 60 s")
