@@ -702,3 +702,44 @@ def test_raising_a_class_builds_it():
         ],
     )
     assert result.call_outcomes == {"exact": 3, "external": 3, "unresolved": 1}  # `raise err`: a parameter
+
+
+def test_calling_what_a_call_returns():
+    # `func()()` calls the function func returns (PyCG's direct_calls, returns/return_complex); the
+    # inner call is a call of its own; a call of what a class builds is its __call__
+    check(
+        """
+        # --- path: app/__init__.py ---
+        # --- path: app/make.py ---
+        def return_func():
+            def nested():
+                pass
+            return nested
+
+        def func():
+            return return_func
+
+        class Handler:
+            def __call__(self, x):
+                return x
+
+        def other():
+            return 1
+        # --- path: app/use.py ---
+        from app.make import func, return_func, Handler, other
+
+        def run():
+            func()()
+            return_func()()
+            Handler()(1)
+            other()()
+        """,
+        [
+            "app/use.run(0) -> app/make.func(0) [exact]",
+            "app/use.run(0) -> app/make.return_func(0) [exact]",
+            "app/use.run(0) -> app/make.return_func.nested(0) [exact]",
+            "app/use.run(0) -> app/make.Handler [exact]",
+            "app/use.run(0) -> app/make.Handler.__call__(1) [exact]",
+            "app/use.run(0) -> app/make.other(0) [exact]",
+        ],
+    )

@@ -529,8 +529,9 @@ class _FileExtractor(ImpliedFacts):
     # ------------------------------------------------------------------ calls
 
     def calls(self) -> None:
-        """Every call whose callee is a name or an attribute, and every ``raise`` of one (``raise E``
-        builds ``E``: a call of it with no argument). A call inside a decorator (``@route(...)``,
+        """Every call whose callee is a name or an attribute, every call of what such a call returns
+        (``f()(x)``: ``via="result"``) and every ``raise`` of one (``raise E`` builds ``E``: a call
+        of it with no argument). A call inside a decorator (``@route(...)``,
         ``@cached(timeout=f())``) is the decorated definition's; a bare decorator (``@login_required``,
         ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
         ``"decorator"`` (counted only when it binds: most are builtins or library functions)."""
@@ -558,6 +559,11 @@ class _FileExtractor(ImpliedFacts):
             if "raise" in caps:  # `raise E`: E built with no argument
                 out.append(CallSite(caller_of(caps["raise"][0]), src.text(name),
                                     self.receiver_text(receiver[0]) if receiver else None, 0, src.line(name), src.col(name)))
+                continue
+            if "result" in caps:  # `f()(x)`: what f returns, called
+                out.append(CallSite(caller_of(caps["result"][0]), src.text(name),
+                                    self.receiver_text(receiver[0]) if receiver else None, self.arity(caps["args"][0]),
+                                    src.line(name), src.col(name), via="result"))
                 continue
             out.append(
                 CallSite(

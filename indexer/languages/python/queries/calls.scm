@@ -18,3 +18,19 @@
 (raise_statement . (attribute
     object: (_) @receiver
     attribute: (identifier) @name)) @raise
+
+; `f()(x)`, `obj.make()(x)`: a call of what a call returns (`via="result"`: the functions the
+; callee returns, the `__call__` of what it builds); the inner call is a call site of its own.
+(call
+  function: (call
+    function: (identifier) @name
+    arguments: (_))
+  arguments: (_) @args) @result
+
+(call
+  function: (call
+    function: (attribute
+      object: (_) @receiver
+      attribute: (identifier) @name)
+    arguments: (_))
+  arguments: (_) @args) @result
