@@ -169,6 +169,10 @@ class RepositoryIndex:
         self.extraction = ExtractStage(options, self.product, park)
         name = hashlib.sha1(self.repo.encode("utf-8", "surrogatepass")).hexdigest()[:12]
         self.journal = Journal(state / f"journal-{name}.json" if state else None)
+        self.written_stamp = state / f"written-{name}.id" if state else None
+        """Which index file this user's runs last wrote for the repository (its instance token): a
+        stored index another hand wrote (shipped in a clone, replaced under it) has its files'
+        digests ignored and is written whole once (:meth:`_written_here`)."""
         self.link_stamp = state / f"link-{name}.sha256" if state else None
         """Digest of the link inputs (:class:`LinkOptions`: Spring configuration, specs, service
         boundaries, ``.env`` and proxy files) the index was last written with: a one-shot run whose
@@ -221,6 +225,11 @@ class RepositoryIndex:
         self.resolver.set_link(link)
         link_digest = hashlib.sha256(repr(link).encode("utf-8", "surrogatepass")).hexdigest()
         stored = self.graph.file_checksums(self.repo)
+        trusted = self._written_here()
+        self.writer.trusted = trusted
+        if not trusted and stored:
+            log.info("%s: the index was not written by this user's runs (or was replaced): every file is written "
+                     "again", self.repo)
         keep_suffix = suffixed_paths(sf.path for sf in found.files)
         progress.start("read", len(found.files))
         # (file, size in bytes, checksum): the bytes themselves are not kept (a whole tree's would be
@@ -235,13 +244,14 @@ class RepositoryIndex:
                 continue
             hashed.append((sf, len(data), hashlib.sha256(data).hexdigest()))
             del data
-        if self.skip_unchanged and not self.synced and self._link_stamp() == link_digest \
+        if self.skip_unchanged and not self.synced and trusted and self._link_stamp() == link_digest \
                 and self._unchanged(hashed, stored, report):
             progress.done("read")
             report.phases["read"] = time.perf_counter() - t1
             report.phases["total"] = time.perf_counter() - t0
             return report
-        if self.skip_unchanged and not self.synced and self._sync_known(hashed, stored, link_digest, report, progress):
+        if self.skip_unchanged and not self.synced and trusted \
+                and self._sync_known(hashed, stored, link_digest, report, progress):
             report.phases["total"] = time.perf_counter() - t0
             return report
         current: set[str] = set()
@@ -297,6 +307,7 @@ class RepositoryIndex:
 
         gone = sorted(set(stored) - current)
         self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
+        self._save_written_stamp()
         self._save_link_stamp(link_digest)
         self._save_bind_state(link_digest)
         self._prune_cache()
@@ -503,6 +514,38 @@ class RepositoryIndex:
         errored = sorted(n.file for n in nodes.values() if n.props.get("parse_errors"))
         report.files_with_parse_errors, report.parse_error_examples = len(errored), errored[:PARSE_ERROR_EXAMPLES]
         return True
+
+    def _index_identity(self) -> str | None:
+        """The store's ``instance_token()`` (the embedded store's: a random value its index file
+        holds), ``None`` for a store without one (a Bolt server, which no repository ships)."""
+        token = getattr(self.graph, "instance_token", None)
+        return token() if callable(token) else None
+
+    def _written_here(self) -> bool:
+        """Whether the stored files' digests can be trusted: this user's runs (their state folder)
+        last wrote this very index file. ``True`` without a state folder or an index file (nothing
+        stored to doubt); ``False`` for an index that came from elsewhere (a clone shipping
+        ``.ripple/index.db``, a file replaced since), whose graph may not be what its digests say."""
+        identity = self._index_identity()
+        if self.written_stamp is None or identity is None:
+            return True
+        try:
+            return self.written_stamp.read_text(encoding="ascii").strip() == identity
+        except (OSError, UnicodeDecodeError):
+            return False
+
+    def _save_written_stamp(self) -> None:
+        identity = self._index_identity()
+        if self.written_stamp is None or identity is None:
+            return
+        try:
+            self.written_stamp.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.written_stamp.with_suffix(".tmp")
+            tmp.write_text(identity, encoding="ascii")
+            tmp.replace(self.written_stamp)
+            self.writer.trusted = True
+        except OSError as exc:  # the index is written; the next run writes every file again
+            log.warning("could not save %s: %s", self.written_stamp, exc)
 
     def _link_stamp(self) -> str | None:
         """The link-input digest saved by the last whole-tree write (``None``: none, or no state folder)."""

@@ -181,6 +181,9 @@ class IndexWriter:
         self.graph, self.search, self.journal = graph, search, journal
         self.batch_bytes = batch_bytes
         """Source bytes per write batch (:data:`WRITE_BATCH_BYTES` by default)."""
+        self.trusted = True
+        """Whether the index's stored output digests say what it holds (see
+        :meth:`indexer.incremental.RepositoryIndex._written_here`); ``False``: every output is written."""
 
     def write(
         self, resolved: ResolvedRepository, files: Mapping[str, FileCtx], gone: Sequence[str],
@@ -200,7 +203,7 @@ class IndexWriter:
         report.files_resolved = len(outputs)
         spilled = outputs if isinstance(outputs, SpilledOutputs) else None
         paths = spilled.paths if spilled is not None else [out.file.path for out in outputs]
-        stored = self.graph.get_nodes([file_id(self.repo, p) for p in paths])
+        stored = self.graph.get_nodes([file_id(self.repo, p) for p in paths]) if self.trusted else {}
         version = indexer_version()
         # Which outputs differ from the index (indexes into ``outputs``), and their digests. A
         # spilled output is read here one at a time, unless it was spilled with its summary

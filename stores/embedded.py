@@ -794,6 +794,20 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         return {"chunks": n, "embedded": m}
 
     @_guarded
+    def instance_token(self) -> str | None:
+        """A random value given to this index file once (its ``meta`` key ``instance``, made at the
+        first call on a writable index): what a user's state folder records of the index its runs
+        wrote (:meth:`indexer.incremental.RepositoryIndex._written_here`), so that an index file
+        that came from elsewhere is told apart; a copy of the file keeps it. ``None`` on a read-only
+        index that has none."""
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'instance'").fetchone()
+        if row is not None or self.read_only is not None:
+            return row[0] if row is not None else None
+        token = os.urandom(16).hex()
+        self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('instance', ?)", (token,))
+        return str(self._db.execute("SELECT value FROM meta WHERE key = 'instance'").fetchone()[0])
+
+    @_guarded
     def version_token(self) -> str | None:
         """``"<data_version>:<generation>"``: SQLite's ``PRAGMA data_version`` moves when another
         connection commits, the generation when this instance writes."""

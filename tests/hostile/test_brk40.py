@@ -263,8 +263,6 @@ def test_a_planted_embedding_log_is_neither_written_through_nor_waited_on(tmp_pa
 # per-file digests are trusted: an index whose digests match the tree but whose graph was edited
 # (here: every edge removed, hiding all callers) is reported "up to date" by `ripple index .` even
 # from a user with an empty cache, and never corrected: re-indexing does not equal a clean index.
-@pytest.mark.xfail(strict=True, reason="open (brk40): stored digests are trusted; an index this user did not write "
-                   "(no stamp of it in the user's own state folder) should be rewritten whole before it is trusted")
 def test_a_shipped_index_with_matching_digests_but_a_forged_graph_is_rebuilt(tmp_path: Path):
     import os
     import sqlite3
