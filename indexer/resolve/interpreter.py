@@ -364,10 +364,14 @@ class Resolver:
         () { return this.set(...) }``: ``this`` is ``app`` when called as ``app.enabled()``, the way
         such functions are called), or ``None``."""
         defs = entries(fc.by_qualname, scope) if scope is not None else ()
-        if not defs or defs[0].kind != "function" or not defs[0].parent or defs[0].parent not in fc.owners:
+        if not defs or defs[0].kind != "function" or not defs[0].parent:
             return None
-        self.use(("name", fc.path, defs[0].parent.rpartition(".")[2]))
-        return ObjV(fc.path, defs[0].parent)
+        parent = defs[0].parent
+        self.use(("name", fc.path, parent.rpartition(".")[2]))
+        owners = entries(fc.by_qualname, parent)
+        if parent not in fc.owners and (not owners or owners[0].is_type):  # a class's: enclosing_class's
+            return None
+        return ObjV(fc.path, parent)
 
     def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
         """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""

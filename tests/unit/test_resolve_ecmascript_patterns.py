@@ -249,3 +249,27 @@ View.prototype.lookup = function lookup(name) { return this.set(name); };
 """, [
         "lib/app.app.enabled(1) -> lib/app.app.set(2) [exact]",
     ])
+
+
+def test_chained_property_assignments_define_every_name():
+    # express lib/response.js: `res.set = res.header = function header(field, val) {}` on an object made
+    # by `Object.create(...)`: both names are definitions; `this.set(...)` in another res method binds
+    # exactly; calling res.set runs res.header's body (an edge res.set -> res.header); a name match no
+    # longer sends res.set's calls to the only `set` it knew (app.set), nor app code's to res's
+    check("""
+// --- path: lib/response.js ---
+var res = Object.create(null);
+res.set = res.header = function header(field, val) { return this.setHeader(field, val); };
+res.setHeader = function setHeader(f, v) { return v; };
+res.json = function json(obj) { this.set('Content-Type', 'json'); return this.header('X', obj); };
+module.exports = res;
+// --- path: lib/application.js ---
+var app = exports = module.exports = {};
+app.set = function set(setting, val) { return val; };
+function unknown(x) { return x.set('a', 1); }
+""", [
+        "lib/response.res.header(2) -> lib/response.res.setHeader(2) [exact]",
+        "lib/response.res.json(1) -> lib/response.res.header(2) [exact]",
+        "lib/response.res.json(1) -> lib/response.res.set(2) [exact]",
+        "lib/response.res.set(2) -> lib/response.res.header(2) [exact]",
+    ])

@@ -304,6 +304,9 @@ class _FileRun:
     def _definition(self, node: Node, kind: str, caps: dict[str, list[Node]]) -> None:
         """Emit the definition matched at ``node`` (its ``kind`` capture) and register its scope."""
         parent_index = self.index.find(node.start_byte)
+        if node.type == "assignment_expression" and node.parent is not None and node.parent.type == node.type \
+                and parent_index >= 0 and self.index.starts[parent_index] == node.parent.start_byte:
+            parent_index = self.index.parents[parent_index]  # `res.header` of `res.set = res.header = f`: a sibling
         parent = self.index.scopes[parent_index] if parent_index >= 0 else None
         name_node = caps["name"][0] if "name" in caps else None
         name = self.text(name_node) if name_node is not None else "default"
@@ -311,6 +314,8 @@ class _FileRun:
         fn = node  # the node holding parameters / body / return type
         if node.type == "assignment_expression":  # `X.prototype.m = ...`, `obj.m = ...`, `exports.m = ...`
             fn = node.child_by_field_name("right") or node
+            if fn.type == "assignment_expression":  # `res.set = res.header = function () {}`: the function
+                fn = fn.child_by_field_name("right") or fn
             owner = caps.get("owner")
             parent_qualname = self._owner_qualname(self.text(owner[0]), parent_index) if owner else None
         elif node.type in ("pair", "method_definition") and "exports" in caps:  # `module.exports = { f() {} }`
@@ -368,6 +373,13 @@ class _FileRun:
         self.index.add(node, scope, parent_index, _own_decorator_ranges(node, fn))
         self.qualnames.add(qualname)
         self.out.definitions.append(d)
+        # `res.set = res.header = function header() {}`: the body is res.header's; calling res.set runs it
+        inner = node.child_by_field_name("right") if node.type == "assignment_expression" else None
+        target = inner.child_by_field_name("left") if inner is not None and inner.type == node.type else None
+        if target is not None and target.type == "member_expression":
+            prop, obj = target.child_by_field_name("property"), target.child_by_field_name("object")
+            receiver = "this" if "owner" in caps and self.text(obj) == self.text(caps["owner"][0]) else self.text(obj)
+            self.out.calls.append(CallSite(qualname, self.text(prop), receiver, -1, self.src.line(prop), self.src.col(prop)))
 
         if kind == "field":
             d.field_type = self.type_text(node.child_by_field_name("type"))

@@ -35,6 +35,17 @@
   right: [(arrow_function) (function_expression) (generator_function)]
   (#not-match? @owner "^(exports|module)$")) @function
 
+; `res.set = res.header = function header() {}` (express): both names are the one function; the
+; outer name is a definition too (the inner one matches the pattern above).
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @owner
+    property: (property_identifier) @name)
+  right: (assignment_expression
+    left: (member_expression)
+    right: [(arrow_function) (function_expression) (generator_function)])
+  (#not-match? @owner "^(exports|module)$")) @function
+
 (assignment_expression
   left: (member_expression
     object: [
