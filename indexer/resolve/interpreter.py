@@ -473,7 +473,12 @@ class Resolver:
 
     def follow(self, v: Value, segments: list[str]) -> Value:
         """The value of ``v`` followed by the segments of a dotted expression (``["b()", "c"]``:
-        attribute ``b``, called, then attribute ``c``)."""
+        attribute ``b``, called, then attribute ``c``). Whatever precedes it, a data-model attribute
+        (:data:`DATA_MODEL_ATTRIBUTES`: ``obj.__dict__``) is the language's own object (``BUILTIN``)."""
+        for i in range(len(segments) - 1, -1, -1):
+            if segments[i] in DATA_MODEL_ATTRIBUTES:
+                v, segments = BUILTIN, segments[i + 1:]
+                break
         for seg in segments:
             if v is None or v is EXTERNAL:
                 return v
@@ -582,6 +587,12 @@ class Resolver:
                     return found
             return EXTERNAL if self.classes.has_external_ancestor(cls) else None
         return None
+
+
+DATA_MODEL_ATTRIBUTES = frozenset({"__dict__", "__name__", "__qualname__", "__module__", "__doc__",
+                                   "__annotations__", "__mro__", "__bases__"})
+"""Attributes every Python object or class has whose value is a builtin object (a dict, a string, a
+tuple): ``self.__dict__.pop(name)`` calls ``dict.pop``, never a repository method named ``pop``."""
 
 
 def split_dotted(text: str) -> list[str]:

@@ -137,3 +137,30 @@ def test_the_receiver_of_a_call_on_a_literal_is_the_literal_marker():
     result = resolve_fixture("# --- path: m.py ---\ndef f(xs):\n    return ', '.join(xs).strip()\n")
     assert LITERAL_RECEIVER == "<literal>"
     assert result.call_outcomes == {"external": 1, "unresolved": 1}
+
+
+def test_data_model_attributes_are_builtin_objects_whatever_holds_them():
+    # flask's _AppCtxGlobals.pop: `self.__dict__.pop(name, default)` was bound by name to itself
+    result = check(
+        URL + """
+# --- path: app/ns.py ---
+from app.url import URL
+
+
+class Globals:
+    def pop(self, name, default=None):
+        return self.__dict__.pop(name, default)
+
+
+def names(obj, other):
+    obj.__dict__.update(other)
+    type(obj).__name__.join([])
+    other.pop()
+""",
+        [
+            # `other` is of unknown type: the name match stays
+            "app/ns.names(2) -> app/url.URL.pop(0) [name]",
+        ],
+    )
+    # __dict__.pop, __dict__.update, type(obj) (a builtin), __name__.join: the language's own
+    assert result.call_outcomes == {"external": 4, "name": 1}
