@@ -112,6 +112,20 @@ def is_config_path(rel: str) -> bool:
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 
 
+def _save_stamp(path: Path, value: str) -> bool:
+    """Write ``value`` (ASCII) to ``path`` atomically (a temporary file beside it, then a rename);
+    whether it was saved (an ``OSError`` is logged as a warning, not raised: the index is written)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(value, encoding="ascii")
+        tmp.replace(path)
+        return True
+    except OSError as exc:
+        log.warning("could not save %s: %s", path, exc)
+        return False
+
+
 def _release_memory() -> None:
     """Hand the memory a whole-tree run freed back to the system (glibc keeps freed arenas): a
     long-lived watcher would otherwise keep its peak for good."""
@@ -536,16 +550,8 @@ class RepositoryIndex:
 
     def _save_written_stamp(self) -> None:
         identity = self._index_identity()
-        if self.written_stamp is None or identity is None:
-            return
-        try:
-            self.written_stamp.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.written_stamp.with_suffix(".tmp")
-            tmp.write_text(identity, encoding="ascii")
-            tmp.replace(self.written_stamp)
-            self.writer.trusted = True
-        except OSError as exc:  # the index is written; the next run writes every file again
-            log.warning("could not save %s: %s", self.written_stamp, exc)
+        if self.written_stamp is not None and identity is not None and _save_stamp(self.written_stamp, identity):
+            self.writer.trusted = True  # else the next run writes every file again
 
     def _link_stamp(self) -> str | None:
         """The link-input digest saved by the last whole-tree write (``None``: none, or no state folder)."""
@@ -555,15 +561,8 @@ class RepositoryIndex:
             return None
 
     def _save_link_stamp(self, digest: str) -> None:
-        if self.link_stamp is None:
-            return
-        try:
-            self.link_stamp.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.link_stamp.with_suffix(".tmp")
-            tmp.write_text(digest, encoding="ascii")
-            tmp.replace(self.link_stamp)
-        except OSError as exc:  # the index is written; only the next run's shortcut is lost
-            log.warning("could not save %s: %s", self.link_stamp, exc)
+        if self.link_stamp is not None:
+            _save_stamp(self.link_stamp, digest)  # if not saved, only the next run's shortcut is lost
 
     def _relative(self, path: str | Path) -> str | None:
         p = Path(path)
