@@ -268,7 +268,7 @@ def _ref_json(r: Reference) -> dict[str, object]:
     }
 
 
-def _no_match_in_repo(store: Any, symbol: str, repo: str | None) -> str:
+def _no_match(store: Any, symbol: str, repo: str | None) -> str:
     """The error for a target matching nothing: with ``--repo R`` naming no indexed repository, the
     indexed ones (a misspelt ``R`` shows at once); else the closest names the index holds
     (:func:`analysis.targets.closest_symbols`) and the forms a target takes."""
@@ -333,7 +333,7 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
                  as_json: bool, repo: str | None, unmatched: str | None = None) -> None:
     """JSON (``{"targets": [...], "repos": [...], key: [...]}``, exit 1 when nothing matched) or text;
     a note on stderr when the targets lie in several repositories (``--repo`` chooses). ``unmatched``:
-    the error when ``--repo`` matched nothing (:func:`_no_match_in_repo`)."""
+    the error when ``--repo`` matched nothing (:func:`_no_match`)."""
     repos = sorted({t.repo for t in targets})
     if as_json:
         emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
@@ -386,7 +386,7 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
     with cli_store(db, branch, freshness=True) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
-        unmatched = _no_match_in_repo(store, symbol, repo) if not targets else None
+        unmatched = _no_match(store, symbol, repo) if not targets else None
     _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched)
 
 
@@ -404,7 +404,7 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo:
     with cli_store(db, branch) as store:
         targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
-        unmatched = _no_match_in_repo(store, symbol, repo) if not targets else None
+        unmatched = _no_match(store, symbol, repo) if not targets else None
     _render_refs(symbol, targets, others, refs, "references", as_json, repo, unmatched)
 
 
@@ -447,7 +447,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         if isinstance(query, SymbolQuery) and not is_table_target(query.text):
             chosen, others = lookup(store, query.text, repo)  # with --repo, the repository's definitions only
             if repo is not None and not chosen:
-                raise click.ClickException(_no_match_in_repo(store, target, repo))
+                raise click.ClickException(_no_match(store, target, repo))
             if chosen:
                 query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
@@ -457,7 +457,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         except TableTargetError as exc:  # table:NAME naming no table of the index
             raise click.ClickException(str(exc)) from exc
         miss = None if report.targets or isinstance(query, PositionQuery) or is_table_target(target) \
-            else _no_match_in_repo(store, target, repo)
+            else _no_match(store, target, repo)
     if as_json:
         emit_json({**report_json(report, per_hop), "also_named": [n.id for n in others]})
         if not report.targets:

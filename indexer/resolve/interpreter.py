@@ -452,7 +452,10 @@ class Resolver:
             v = BUILTIN
         elif name in ("self", "this"):
             cls = self.enclosing_class(fc, scope) or self._prototype_owner(fc, scope)
-            v = InstV(cls, "exact") if cls is not None else self._property_owner(fc, scope) if name == "this" else None
+            if cls is not None:
+                v = InstV(cls, "exact")
+            else:  # JS `obj.m = function () { this... }`: the object
+                v = self._property_owner(fc, scope) if name == "this" else None
         elif name == fc.rules.class_receiver:
             cls = self.enclosing_class(fc, scope)
             v = ClassV(cls, dynamic=True) if cls is not None else None

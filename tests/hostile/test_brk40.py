@@ -53,14 +53,19 @@ def _index_tree(root: Path, db: Path) -> None:
         index_repository(root, store, store, IndexOptions(repo="r", jobs=1))
 
 
+def _colliding_tree(root: Path) -> Path:
+    """``x.py`` with class ``Y`` and its method ``z``, and ``x.Y.py`` with a function ``z``."""
+    root.mkdir()
+    (root / "x.py").write_text("class Y:\n    def z(self):\n        return 1\n")
+    (root / "x.Y.py").write_text("def z():\n    return 2\ndef caller():\n    return z()\n")
+    return root
+
+
 @pytest.mark.xfail(strict=True, reason="open (brk40): node ids are module path + qualname, so x.Y.py's z and x.py's "
                    "Y.z are one id; telling them apart needs ids that keep the suffix of a dotted file name whose "
                    "module path another file's class reaches, kept up to date as classes come and go")
 def test_a_dotted_file_name_does_not_share_ids_with_a_class_of_another_file(tmp_path: Path):
-    root = tmp_path / "src"
-    root.mkdir()
-    (root / "x.py").write_text("class Y:\n    def z(self):\n        return 1\n")
-    (root / "x.Y.py").write_text("def z():\n    return 2\ndef caller():\n    return z()\n")
+    root = _colliding_tree(tmp_path / "src")
     _index_tree(root, tmp_path / "i.db")
     with EmbeddedStore(tmp_path / "i.db") as store:
         dotted = {n.name for n in store.nodes_in_file("r", "x.Y.py") if n.label == "Function"}
@@ -71,10 +76,7 @@ def test_a_dotted_file_name_does_not_share_ids_with_a_class_of_another_file(tmp_
 def test_deleting_the_colliding_file_then_reindexing_equals_a_full_index(tmp_path: Path):
     from tests.index_dump import dump
 
-    root = tmp_path / "src"
-    root.mkdir()
-    (root / "x.py").write_text("class Y:\n    def z(self):\n        return 1\n")
-    (root / "x.Y.py").write_text("def z():\n    return 2\ndef caller():\n    return z()\n")
+    root = _colliding_tree(tmp_path / "src")
     _index_tree(root, tmp_path / "inc.db")
     (root / "x.py").unlink()
     _index_tree(root, tmp_path / "inc.db")

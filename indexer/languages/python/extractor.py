@@ -554,28 +554,17 @@ class _FileExtractor(ImpliedFacts):
                     at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
                     out.append(CallSite(qualname, name, receiver or None, 1, src.line(at), src.col(at), via="decorator"))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
-            name = caps["name"][0]
-            receiver = caps.get("receiver")
+            node = caps["name"][0]
+            name, line, col = src.text(node), src.line(node), src.col(node)
+            receiver = self.receiver_text(caps["receiver"][0]) if "receiver" in caps else None
             if "raise" in caps:  # `raise E`: E built with no argument
-                out.append(CallSite(caller_of(caps["raise"][0]), src.text(name),
-                                    self.receiver_text(receiver[0]) if receiver else None, 0, src.line(name), src.col(name)))
-                continue
-            if "result" in caps:  # `f()(x)`: what f returns, called
-                out.append(CallSite(caller_of(caps["result"][0]), src.text(name),
-                                    self.receiver_text(receiver[0]) if receiver else None, self.arity(caps["args"][0]),
-                                    src.line(name), src.col(name), via="result"))
-                continue
-            out.append(
-                CallSite(
-                    caller=caller_of(caps["call"][0]),
-                    name=src.text(name),
-                    receiver=self.receiver_text(receiver[0]) if receiver else None,
-                    arity=self.arity(caps["args"][0]),
-                    line=src.line(name),
-                    col=src.col(name),
-                    handed=self.handed(caps["args"][0]),
-                )
-            )
+                out.append(CallSite(caller_of(caps["raise"][0]), name, receiver, 0, line, col))
+            elif "result" in caps:  # `f()(x)`: what f returns, called
+                out.append(CallSite(caller_of(caps["result"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
+                                    via="result"))
+            else:
+                out.append(CallSite(caller_of(caps["call"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
+                                    handed=self.handed(caps["args"][0])))
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
 
     def receiver_text(self, node: Node) -> str:
