@@ -48,7 +48,7 @@ from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, 
                                  symbol_label)
 from analysis.ensemble import EngineMaker, engine_maker
 from analysis.multi_search import search_indexes
-from analysis.retrieval import QueryEngine, SearchHit
+from analysis.retrieval import QueryEngine, SearchHit, check_query
 from analysis.tokens import CHARS_PER_TOKEN, token_counter
 from stores.contracts import GraphStore, Node, RepositoryRecord, SearchFilters, SearchIndex
 from stores.errors import QueryFailed
@@ -569,8 +569,7 @@ class AgentQueries:
         limit / budget."""
         budget = self._budget(max_tokens)
         limit = self._limit(limit)
-        if not isinstance(query, str) or not query.strip():
-            raise ValueError("query is empty: give words or an identifier to search for")
+        check_query(query)
         if kind is not None and kind not in CHUNK_KINDS:
             raise ValueError(f"kind must be one of {', '.join(CHUNK_KINDS)}, not {kind!r}")
         steps = self._start()

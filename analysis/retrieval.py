@@ -28,13 +28,26 @@ from analysis.ranking import (DEFAULT_PRIORS, VISIBILITY_MODIFIERS, Candidate, P
 from stores.contracts import Chunk, GraphStore, Node, ScoredChunk, SearchFilters, SearchIndex
 from stores.embedder import MODEL_ENV, Embedder
 
-__all__ = ["RRF_K", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
+__all__ = ["RRF_K", "EMPTY_QUERY", "check_query", "MENTIONING_KINDS", "VISIBILITIES", "FusedHit", "SearchHit", "SearchResult", "chunk_metadata",
            "reciprocal_rank_fusion", "QueryEngine", "query_engine"]
 
 _LEXICAL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ripple-bm25")
 """Threads that read a search's BM25 list while the caller reads the dense lists (SQLite and numpy
 release the GIL: on two cores the kNN product, about 12 ms at 100k chunks, overlaps BM25). The query
 embedders stay on the caller's thread; a store serialises its own calls."""
+
+
+EMPTY_QUERY = "query is empty: give words or an identifier to search for"
+"""What every front end answers to a search query with no text (CLI, language server, MCP, REST)."""
+
+
+def check_query(query: object) -> str:
+    """``query`` when it is a string holding some text other than white space; raises
+    :class:`ValueError` (:data:`EMPTY_QUERY`) otherwise: an empty query has no terms for BM25 and
+    its embedding ranks arbitrary chunks."""
+    if not isinstance(query, str) or not query.strip():
+        raise ValueError(EMPTY_QUERY)
+    return query
 
 
 def _in_transaction(index: object) -> bool:
@@ -157,7 +170,9 @@ class QueryEngine:
         chunks that merely mention it. The other hits are ranked by their fused score times the priors
         (:mod:`analysis.ranking`): test code below implementation unless ``tests`` is true or the query
         asks for tests (then the reverse, with a note saying so), private helpers below public API,
-        undocumented definitions below documented ones."""
+        undocumented definitions below documented ones. Raises :class:`ValueError` for a query with no
+        text (:func:`check_query`)."""
+        check_query(query)
         counts = self.index.chunk_count()
         lists = self.ranked_lists(query, filters, counts, tests or asks_for_tests(query))
         return self.rank(query, lists, limit, counts, tests)

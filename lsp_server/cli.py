@@ -29,7 +29,7 @@ from analysis.targets import closest_symbols, position_miss, target_query
 from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
-from analysis.retrieval import QueryEngine
+from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
 from lsp_server.cli_similar import similar
@@ -506,6 +506,10 @@ def search(query: str, db: str | None, repo: str | None, product: str | None, la
            branch: str | None) -> None:
     """Hybrid search (BM25 + semantic kNN, fused by RRF) for QUERY: words or identifiers. An identifier's
     definitions come first; test code, private helpers and undocumented code rank lower."""
+    try:
+        check_query(query)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'QUERY'") from exc
     filters = SearchFilters(product=product, repo=repo, language=language, kind=kind)
     with cli_stores(db, branch, view=True, freshness=True) as stores:
         try:

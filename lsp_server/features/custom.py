@@ -12,7 +12,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from analysis.agent_queries import MAX_MAX_TOKENS, AgentQueries, TargetError
 from analysis.ensemble import configured_engine, engine_maker, model_ranks
 from analysis.multi_search import search_indexes
-from analysis.retrieval import QueryEngine
+from analysis.retrieval import QueryEngine, check_query
 from analysis.services import service_map
 from analysis.impact import DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius
 from analysis.impact_report import diagram_links, markdown_text, render_markdown, report_json
@@ -58,7 +58,7 @@ class SearchParams:
     ``models`` (an ensemble of these embedding models, ``["minilm", "mpnet"]``; default: ``[search]
     models``, else the index's one model)."""
 
-    query: str = attrs.field(validator=attrs.validators.instance_of(str))
+    query: str = attrs.field(validator=lambda instance, attribute, value: check_query(value))
     limit: int = attrs.field(default=20, validator=[attrs.validators.instance_of(int), _at_least_one])
     tests: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     models: list[str] | None = attrs.field(default=None, validator=attrs.validators.optional(_model_names))

@@ -228,6 +228,16 @@ def test_search_language_is_checked_against_the_registry(workspace: Path, indexe
     assert hits and {Path(h["path"]).suffix for h in hits} == {".py"}
 
 
+def test_an_empty_search_query_is_a_usage_error(workspace: Path, indexed: dict) -> None:
+    db = str(workspace / ".ripple" / "index.db")
+    for query in ("", "   \t"):
+        result = CliRunner().invoke(main, ["search", query, "--db", db, "--json"])
+        assert result.exit_code == 2, result.output
+        assert ("Invalid value for 'QUERY': query is empty: give words or an identifier to search for"
+                in result.output)
+        assert '"hits"' not in result.output
+
+
 def test_typescript_names_are_module_relative_and_path_forms_still_accepted(workspace: Path, indexed: dict) -> None:
     db = str(workspace / ".ripple" / "index.db")
     ts = run("callers", "fetchOwners", "--db", db)

@@ -288,6 +288,9 @@ def test_unknown_model_names_are_clear_errors(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(ValueError, match=r"unknown embedding model 'bert'; known models: minilm, mpnet$"):
         SearchParams(query="x", models=["minilm", "bert"])  # ripple/search: InvalidParams
     assert SearchParams(query="x", models=["minilm"]).models == ["minilm"]
+    for query in ("", " \n "):  # ripple/search: InvalidParams, not the kNN list of an empty embedding
+        with pytest.raises(ValueError, match=r"^query is empty: give words or an identifier to search for$"):
+            SearchParams(query=query)
     monkeypatch.setenv("RIPPLE_SEARCH_MODELS", "minilm,bert")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     result = CliRunner().invoke(main, ["search", "x", "--db", str(tmp_path / "none.db")])
