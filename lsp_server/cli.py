@@ -257,12 +257,13 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     table.add_row("peak memory", ", ".join(f"{k} {v:,.0f} MiB" for k, v in r.peak_rss_mb.items() if v))
     out.print(table)
     if r.files_indexed == 0:
-        err.print(f"[yellow]warning: no Java, Python, TypeScript or JavaScript files found under {escape(str(r.root))}[/yellow]")
+        err.print(f"[yellow]warning: no source file of a supported language found under {escape(str(r.root))} "
+                  f"(supported: {', '.join(language_names())})[/yellow]")
 
 
 def _ref_json(r: Reference) -> dict[str, object]:
     return {
-        "target": r.target, "kind": r.kind, "repo": r.repo, "path": r.file, "line": r.line, "column": r.col + 1,
+        "target": r.target, "kind": r.kind, "repo": r.repo, "path": r.file, "line": r.line, "col": r.col + 1,
         "from": r.source.id, "from_name": dotted_name(r.source),
         "resolution": r.resolution,
     }

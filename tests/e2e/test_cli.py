@@ -127,7 +127,7 @@ def test_index_summary_counts_files_and_skips(indexed: dict) -> None:
 def test_callers_across_files_with_resolution(workspace: Path, indexed: dict) -> None:
     out = run("callers", "OwnerRepository.save", "--db", str(workspace / ".ripple" / "index.db"))
     assert out["targets"] == ["shop:app/repo.OwnerRepository.save(1)"]
-    assert [(c["path"], c["line"], c["column"], c["from"], c["resolution"]) for c in out["callers"]] == [
+    assert [(c["path"], c["line"], c["col"], c["from"], c["resolution"]) for c in out["callers"]] == [
         ("app/broken.py", 2, 23, "shop:app/broken.before(0)", "name"),
         ("app/service.py", 10, 19, "shop:app/service.OwnerService.rename(2)", "exact"),
     ]
@@ -298,3 +298,12 @@ def test_a_name_in_two_repositories_is_said_and_repo_chooses(tmp_path: Path) -> 
     assert [t["id"] for t in impact["targets"]] == ["blog:text/utils.slugify(1)"]
     result = CliRunner().invoke(main, ["impact", "slugify", "--db", db])
     assert "is defined in 2 repositories (blog, shop)" in result.stderr
+
+
+def test_a_tree_without_source_says_which_languages_are_read(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("nothing to index\n")
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--no-embed", "--db", str(tmp_path / "i.db")])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())  # rich wraps long lines
+    assert f"warning: no source file of a supported language found under {tmp_path}" in text
+    assert "(supported: apex, asciidoc, csharp," in text and "python," in text

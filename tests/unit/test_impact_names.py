@@ -232,7 +232,7 @@ def test_cli_tests_option_and_path_line_for_callers_and_references(tmp_path: Pat
     # The count line says what `search` (callers) and `impact` (direct callers, tests apart) count.
     assert _cli("callers", "Service.java:5", "--db", db).splitlines()[1] == "4 call sites from 4 callers (2 in test code)"
     data = json.loads(_cli("callers", "Service.java:5", "--db", db, "--json"))
-    assert (data["targets"], [(c["from"], c["line"], c["column"]) for c in data["callers"]]) == (
+    assert (data["targets"], [(c["from"], c["line"], c["col"]) for c in data["callers"]]) == (
         [ids["load"]], [(ids["pick"], 3, 9), (ids["show"], 6, 9), (ids["loads"], 7, 9), (ids["test_load"], 4, 5)])
     data = json.loads(_cli("references", f"{SVC}:6:21", "--db", db, "--json"))
     assert sorted(data["targets"]) == sorted([ids["decl"], ids["impl"]])
