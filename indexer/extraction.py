@@ -35,7 +35,7 @@ from indexer.packed import pack_calls
 from indexer.parked import park_extraction
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from indexer.spill import SpillFile, SpillRef, spill_file
-from indexer.symbols import module_path
+from indexer.symbols import defines_suffix, module_path
 from stores.contracts import Chunk
 
 __all__ = ["Extracted", "ExtractStage", "extract_file", "extract_file_packed", "extract_files", "close_process_cache", "suffixed_paths",
@@ -139,7 +139,9 @@ def file_text(data: bytes) -> str:
 
 def suffixed_paths(paths: Iterable[str]) -> set[str]:
     """The ``paths`` that share their module path with another (``a.py`` and ``a.ts``): their node
-    ids keep the file suffix."""
+    ids keep the file suffix. (The resolver keeps it in two more cases that depend on the files'
+    contents, :meth:`indexer.resolve.repository.RepositoryResolver.update`; the writer cuts such a
+    file's chunks again.)"""
     paths = list(paths)
     stems = Counter(module_path(p) for p in paths)
     return {p for p in paths if stems[module_path(p)] > 1}
@@ -192,7 +194,7 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
         if cache_dir is not None:
             blob = _pickle_extraction(extraction)
             _process_cache(cache_dir).put_blob(sf.path, checksum, blob)
-        if keep_suffix:
+        if keep_suffix or defines_suffix(sf.path, (d.qualname for d in extraction.definitions)):
             extraction.id_path = sf.path
         source = text.decode("utf-8", "replace")
         chunks = chunk_file(repo, product, extraction, source)

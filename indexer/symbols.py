@@ -26,11 +26,11 @@ writes a template), inline Fastify plugins ``plugin /v1``, kafkajs ``eachMessage
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
 
-__all__ = ["LABELS", "file_id", "module_path", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
+__all__ = ["LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
 
 LABELS = {
     "class": "Class",
@@ -54,6 +54,30 @@ def module_path(path: str) -> str:
     slash = path.rfind("/")
     dot = path.rfind(".")
     return path[:dot] if dot > slash + 1 else path
+
+
+def dotted_stems(stem: str) -> list[str]:
+    """The shorter stems in the same folder that a dotted file name's stem (:func:`module_path`)
+    extends: ``pkg/x.Y.Z`` -> ``["pkg/x", "pkg/x.Y"]``; ``[]`` for an undotted name. Ids join a
+    stem and a qualname with a dot, so ``x.Y.py``'s ``z`` and ``x.py``'s class ``Y``'s ``z`` would
+    share an id: a file whose stem extends another file's stem keeps its suffix in its ids
+    (:func:`id_prefix` with ``id_path``)."""
+    first = stem.rfind("/") + 2  # a leading dot (``.eslintrc``) extends no stem
+    out = []
+    dot = stem.find(".", first)
+    while dot != -1:
+        out.append(stem[:dot])
+        dot = stem.find(".", dot + 1)
+    return out
+
+
+def defines_suffix(path: str, qualnames: Iterable[str]) -> bool:
+    """Whether ``qualnames`` (a file's definitions' qualnames, any iterable or a mapping keyed by
+    them) hold the file's suffix without its dot: ``class py`` in ``a.py`` would have the id
+    ``repo:a`` + ``.py``, the File node's (:func:`file_id`). Such a file keeps its suffix in its ids
+    (``id_path``)."""
+    stem = module_path(path)
+    return stem != path and path[len(stem) + 1:] in qualnames
 
 
 def signature_part(language: str, d: Definition) -> str:

@@ -22,7 +22,7 @@ from indexer.parked import ParkedList, UnpackedLists
 from indexer.resolve.bindings import ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
 from indexer.resolve.values import Def
-from indexer.symbols import definition_tails, id_prefix
+from indexer.symbols import defines_suffix, definition_tails, id_prefix
 
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
@@ -104,6 +104,9 @@ class FileCtx:
         definitions = ex.definitions.unpack() if parked else ex.definitions
         self.defs = [Def(tail, d, self, i) for i, (d, tail) in enumerate(zip(definitions, definition_tails(ex, definitions)))]
         self._index_defs()
+        if ex.id_path is None and defines_suffix(self.path, self.by_qualname):
+            ex.id_path = self.path  # `class py` in a.py: its id would be the File node's
+            self.id_prefix = id_prefix(repo, ex)
         self.lexical_parent: dict[str, str | None] = {}
         """The lexical parent of each definition's qualname that differs from the default
         ``qualname.rpartition(".")[0] or None`` (see :meth:`parent_scope`); most do not differ."""

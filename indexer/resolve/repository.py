@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from indexer.frameworks.link import LinkOptions, link_frameworks
 from indexer.languages import module_systems
 from indexer.model import FileExtraction
-from indexer.parked import ParkedDataError, UnpackedLists, park_extraction
+from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
 from indexer.resolve.forked_binding import start_forked_binding
 from indexer.resolve.interpreter import Resolver
@@ -31,7 +31,7 @@ from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
 from indexer.spill import SpilledOutputs, SpillFile, SpillRef
-from indexer.symbols import module_path
+from indexer.symbols import dotted_stems, module_path
 from stores.contracts import IndexedFile
 
 __all__ = ["APPLY_LIMIT", "MEMO_BUDGET", "FileChange", "RepositoryResolver", "ResolvedRepository", "resolve_repository"]
@@ -170,6 +170,9 @@ class RepositoryResolver:
         """The paths of each path without its suffix (:func:`~indexer.symbols.module_path`): the path
         itself for the one file most have (a set each was 216 bytes per file), a tuple when several
         share it (``util.ts`` beside ``util.js``); read with :func:`_paths`."""
+        self._extending: dict[str, set[str]] = defaultdict(set)
+        """Per stem, the dotted stems held that extend it in its folder (``pkg/x`` -> ``{"pkg/x.Y"}``,
+        :func:`~indexer.symbols.dotted_stems`): the files whose ids keep their suffix while it is held."""
         self._framework: set[str] = set()
         self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
         self._deps: dict[str, Record] = {}
@@ -238,11 +241,28 @@ class RepositoryResolver:
             if p not in held:
                 self._stems[stem] = (*held, p) if held else p
             stems.add(stem)
+        for stem in list(stems):
+            for shorter in dotted_stems(stem):  # pkg/x.Y extends pkg/x (see symbols.dotted_stems)
+                if stem in self._stems:
+                    self._extending[shorter].add(stem)
+                else:
+                    longer = self._extending.get(shorter)
+                    if longer is not None:
+                        longer.discard(stem)
+                        if not longer:
+                            del self._extending[shorter]
         for stem in stems:
             for p in _paths(self._stems, stem):
                 if p not in redo:  # a copy: the old context keeps its own id_path
                     fc = self.files[p]
                     redo[p] = (copy.copy(fc.ex), fc.checksum, fc.size)
+        # x.Y.py beside x.py: x.Y.py's ids keep the suffix while x.py defines Y (symbols.dotted_stems).
+        for stem in {module_path(p) for p in [*given, *gone]}:
+            for longer in self._extending.get(stem, ()):
+                for p in _paths(self._stems, longer):
+                    if p not in redo and (self.files[p].ex.id_path is not None) != self._extends_a_definition(longer, given):
+                        fc = self.files[p]
+                        redo[p] = (copy.copy(fc.ex), fc.checksum, fc.size)
         # Module keys that depend on the file set (Python: which folders hold an __init__.py).
         for ms in self._layout_systems:
             current = self._layout.get(ms.namespace, {})
@@ -257,7 +277,9 @@ class RepositoryResolver:
                 self._layout[ms.namespace] = keys
         new_ctxs: dict[str, FileCtx] = {}
         for p, (ex, checksum, size) in redo.items():
-            ex.id_path = p if not isinstance(self._stems.get(module_path(p), p), str) else None
+            stem = module_path(p)
+            shared = not isinstance(self._stems.get(stem, p), str)
+            ex.id_path = p if shared or self._extends_a_definition(stem, given) else None
             ms = self._systems[ex.language]
             key = ms.module_key(ex, self._layout.get(ms.namespace, {}))
             new_ctxs[p] = FileCtx(self.repo, ex, key, checksum, size, ms, self._unpacked)
@@ -303,6 +325,22 @@ class RepositoryResolver:
         else:
             self._resolver = None
         return changes
+
+    def _extends_a_definition(self, stem: str, given: Mapping[str, tuple[FileExtraction, str, int]]) -> bool:
+        """Whether a file of a stem that ``stem`` extends defines what the rest of ``stem`` names
+        (``x.Y`` and ``x.py`` defining ``Y``): then the ids of ``stem``'s files would be that
+        definition's members' and keep their suffix. ``given``: the files of the update in progress
+        (read for their new definitions)."""
+        for shorter in dotted_stems(stem):
+            rest = stem[len(shorter) + 1:]
+            for p in _paths(self._stems, shorter):
+                if p in given:
+                    defs = given[p][0].definitions
+                    if any(d.qualname == rest for d in (defs.unpack() if isinstance(defs, ParkedList) else defs)):
+                        return True
+                elif p in self.files and rest in self.files[p].by_qualname:
+                    return True
+        return False
 
     def _index(self, changes: Sequence[FileChange], track: bool = True) -> None:
         """Framework file set, module-prefix counts and (``track``) the tokens the changes touched."""

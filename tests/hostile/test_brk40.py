@@ -1,9 +1,8 @@
-"""Findings of hostile review brk40, each reproduced as it was found. Fixed ones pass; the four still
-open are marked ``xfail(strict=True)`` with the reason, so that fixing one shows (its test then
-passes and the mark must go)."""
+"""Findings of hostile review brk40, each reproduced as it was found; all fixed."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -61,18 +60,20 @@ def _colliding_tree(root: Path) -> Path:
     return root
 
 
-@pytest.mark.xfail(strict=True, reason="open (brk40): node ids are module path + qualname, so x.Y.py's z and x.py's "
-                   "Y.z are one id; telling them apart needs ids that keep the suffix of a dotted file name whose "
-                   "module path another file's class reaches, kept up to date as classes come and go")
 def test_a_dotted_file_name_does_not_share_ids_with_a_class_of_another_file(tmp_path: Path):
     root = _colliding_tree(tmp_path / "src")
     _index_tree(root, tmp_path / "i.db")
     with EmbeddedStore(tmp_path / "i.db") as store:
         dotted = {n.name for n in store.nodes_in_file("r", "x.Y.py") if n.label == "Function"}
-    assert dotted == {"z", "caller"}  # z is missing: its id is x.py's method's
+    assert dotted == {"z", "caller"}  # x.Y.py's ids keep the suffix: x.Y.py.z is not x.Y.z
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        ids = sorted(n.id for p in ("x.py", "x.Y.py") for n in store.nodes_in_file("r", p))
+    assert ids == ["r:x.Y", "r:x.Y.py", "r:x.Y.py.caller(0)", "r:x.Y.py.z(0)", "r:x.Y.z(0)", "r:x.py"]
+    with sqlite3.connect(tmp_path / "i.db") as db:
+        calls = db.execute("select src, dst from edges where kind = 'CALLS'").fetchall()
+    assert calls == [("r:x.Y.py.caller(0)", "r:x.Y.py.z(0)")]  # caller's z is its own file's, not Y.z
 
 
-@pytest.mark.xfail(strict=True, reason="open (brk40): follows from the id collision above")
 def test_deleting_the_colliding_file_then_reindexing_equals_a_full_index(tmp_path: Path):
     from tests.index_dump import dump
 
@@ -84,11 +85,9 @@ def test_deleting_the_colliding_file_then_reindexing_equals_a_full_index(tmp_pat
     assert dump(tmp_path / "inc.db") == dump(tmp_path / "full.db")  # inc lacks x.Y.py's z, its chunk and edges
 
 
-# A class named like its file's suffix (`class py` in `a.py`, `class ts` in `c.ts`) gets the File
-# node's id (`r:a.py`): the File node is replaced by the class (`ripple stats` counts 1 File for 3
-# files), and the file CONTAINS itself.
-@pytest.mark.xfail(strict=True, reason="open (brk40): a File node's id is its path (a.py), a symbol's module path + "
-                   "qualname (a + py); the two id spaces need a separator no qualname can hold")
+# A class named like its file's suffix (`class py` in `a.py`, `class ts` in `c.ts`) got the File
+# node's id (`r:a.py`): the File node was replaced by the class (`ripple stats` counted 1 File for 3
+# files), and the file CONTAINED itself. Such a file's ids now keep the suffix (`r:a.py.py`).
 def test_a_class_named_like_the_suffix_keeps_the_file_node(tmp_path: Path):
     root = tmp_path / "src"
     root.mkdir()
@@ -404,3 +403,26 @@ def test_pathological_topic_patterns_link_in_bounded_time(tmp_path: Path):
     (root / "producer.py").write_text("import pika\nch = pika.BlockingConnection().channel()\n" + "".join(
         f"def send{i}():\n    ch.basic_publish(exchange='ex', routing_key='{key}', body=b'x')\n" for i in range(n)))
     _index_finishes(root, tmp_path / "i.db", "ripple index still linking 20 topic bindings to 20 publishes after 60 s")
+
+
+def test_ids_follow_the_files_that_come_and_go_as_a_full_index_gives_them(tmp_path: Path):
+    from tests.index_dump import dump
+
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "x.Y.py").write_text("def z():\n    return 2\n")
+    (root / "a.py").write_text("class K:\n    pass\n")
+    _index_tree(root, tmp_path / "inc.db")
+    steps = [
+        ("x.py", "class Y:\n    def z(self):\n        return 1\n"),  # x.Y.py's ids take the suffix
+        ("a.py", "class py:\n    def m(self):\n        return 1\n"),  # a.py's ids take it
+        ("a.py", "class K:\n    pass\n"),  # and lose it again
+    ]
+    for i, (name, text) in enumerate(steps):
+        (root / name).write_text(text)
+        _index_tree(root, tmp_path / "inc.db")
+        _index_tree(root, tmp_path / f"full{i}.db")
+        assert dump(tmp_path / "inc.db") == dump(tmp_path / f"full{i}.db"), name
+    with EmbeddedStore(tmp_path / "inc.db") as store:
+        assert sorted(n.id for n in store.nodes_in_file("r", "x.Y.py")) == ["r:x.Y.py", "r:x.Y.py.z(0)"]
+        assert sorted(n.id for n in store.nodes_in_file("r", "a.py")) == ["r:a.K", "r:a.py"]

@@ -397,6 +397,11 @@ VARIANTS: dict[str, list[str | None]] = {
     "sf/classes/Svc.cls": ["public class Svc { @AuraEnabled public static void run() { new Repo().save(); } }\n",
                            "public class Svc { @AuraEnabled public static void run() { Repo r = new Repo(); r.store(); } }\n"],
     "sf/triggers/T.trigger": ["trigger T on Account (after insert) { Svc.run(); }\n", None],
+    # brk40: x.Y.py's ids keep the suffix while x.py defines Y (else x.Y.py's z is x.py's Y.z); a class
+    # named like its file's suffix keeps the File node's id apart
+    "dot/x.py": ["class Y:\n    def z(self):\n        return 1\n", "class Q:\n    def z(self):\n        return 1\n", None],
+    "dot/x.Y.py": ["def z():\n    return 2\n\n\ndef caller():\n    return z()\n", None],
+    "dot/a.py": ["class py:\n    def m(self):\n        return 1\n", "class K:\n    pass\n"],
     "sf/lwc/c/c.js": ["import { LightningElement } from 'lwc';\nimport run from '@salesforce/apex/Svc.run';\n"
                       "export default class C extends LightningElement { go() { run(); } }\n", None],
 }
@@ -717,5 +722,29 @@ def test_current_user_follows_the_user_loader_as_it_comes_goes_and_changes(tmp_p
         assert _user_calls(ws.db) == ["app/routes.follow(1) -> app/models.Admin.follow(1) [inferred]"]
         ws.edit({"app/models.py": models})
         assert _user_calls(ws.db) == []
+    finally:
+        ws.close()
+
+
+def test_ids_keep_the_suffix_exactly_while_another_file_would_share_them(tmp_path: Path) -> None:
+    dotted = "def z():\n    return 2\n\n\ndef caller():\n    return z()\n"
+    ws = Workspace(tmp_path, {"x.Y.py": dotted, "a.py": "class K:\n    pass\n"})
+    try:  # each step checked against a full index (Workspace.edit), the CLI's path and the watcher's
+        for step in ({"x.py": "class Y:\n    def z(self):\n        return 1\n"},
+                     {"x.py": "class Q:\n    def z(self):\n        return 1\n"},
+                     {"x.py": "class Y:\n    pass\n"},
+                     {"a.py": "class py:\n    def m(self):\n        return 1\n"},
+                     {"x.py": None},
+                     {"a.py": "class K:\n    pass\n"}):
+            ws.edit(step)
+            ids = sorted(n for n, *_ in dump(ws.db)["nodes"] if n.startswith("r:x.Y") or n.startswith("r:a."))
+            if (step.get("x.py") or "").startswith("class Y"):
+                assert [i for i in ids if i.startswith("r:x.Y.py.")] == ["r:x.Y.py.caller(0)", "r:x.Y.py.z(0)"]
+            if step == {"x.py": None}:
+                assert [i for i in ids if i.startswith("r:x.Y.")] == ["r:x.Y.caller(0)", "r:x.Y.py", "r:x.Y.z(0)"]
+            if "a.py" in step:
+                suffixed = step["a.py"].startswith("class py")
+                assert [i for i in ids if i.startswith("r:a.")] == (
+                    ["r:a.py", "r:a.py.py", "r:a.py.py.m(0)"] if suffixed else ["r:a.K", "r:a.py"])
     finally:
         ws.close()
