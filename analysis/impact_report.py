@@ -196,7 +196,7 @@ def diagram_links(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> li
     for h in endpoints:
         if h.id not in seen:
             seen.add(h.id)
-            links.append((ids[h.id], f"{h.http_method} {h.path}", h.handler))
+            links.append((ids[h.id], f"{h.http_method} {h.shown_path}", h.handler))
     links += [(f"w{i}", _group_label(w), w.node) for i, w in enumerate(groups.values())]
     for tp in report.topics:
         code = (*tp.consumers, *tp.producers)
@@ -231,7 +231,7 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
         for h in endpoints:
             if h.id not in drawn:
                 drawn.add(h.id)
-                out.append(f'  {ids[h.id]}{{{{"{mermaid_text(h.http_method + " " + h.path)}"}}}}')
+                out.append(f'  {ids[h.id]}{{{{"{mermaid_text(h.http_method + " " + h.shown_path)}"}}}}')
         for i, w in enumerate(groups.values()):
             out.append(f'  w{i}{{{{"{mermaid_text(_group_label(w))}"}}}}')
         for tp in report.topics:
@@ -383,7 +383,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         for h in listed[:limit]:
             where = h.repo if not h.service or h.service == h.repo else f"{h.repo} ({h.service})"
             via = _via_text(h.through.kind, h.through.node) if h.through is not None else ""
-            shown = code_span(h.path) + (f" (operation {code_span(h.operation_id)})" if h.operation_id else "")
+            shown = code_span(h.shown_path) + (f" (operation {code_span(h.operation_id)})" if h.operation_id else "")
             lines.append(f"| {_cell(markdown_text(h.http_method))} | {_cell(shown)} | {_cell(markdown_text(where))} "
                          f"| {h.hops} | {h.certainty} | {_cell(via + _path_text(h.example))} |")
         lines += more(listed)
@@ -471,7 +471,7 @@ def _path_json(example: Sequence[PathStep]) -> list[dict[str, Any]]:
 def _endpoint_json(h: EndpointHit) -> dict[str, Any]:
     through = ({**_node_json(h.through.node), "kind": h.through.kind, "scope": h.through.scope}
                if h.through is not None else None)
-    return {"id": h.id, "http_method": h.http_method, "path": h.path, "repo": h.repo, "service": h.service,
+    return {"id": h.id, "http_method": h.http_method, "path": h.path, "route": h.route, "repo": h.repo, "service": h.service,
             "operation_id": h.operation_id, "hops": h.hops, "certainty": h.certainty, "handler": _node_json(h.handler), "example": _path_json(h.example),
             "through": through}
 

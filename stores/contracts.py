@@ -55,6 +55,7 @@ __all__ = [
     "GRPC_METHOD",
     "normalise_grpc_path",
     "endpoint_id",
+    "declared_route",
     "topic_id",
     "topic_parts",
     "BROKERS",
@@ -364,6 +365,24 @@ def normalise_grpc_path(path: str) -> str:
     when the .proto declares no package) without whitespace or leading ``/``; case kept, dots kept
     (never :func:`normalise_path`: a package is not a path segment)."""
     return "".join(path.split()).lstrip("/")
+
+
+def declared_route(path: str) -> str | None:
+    """The path template as an application declared it (``/items/{item_id}``, ``/owners/<int:id>``),
+    kept on an EXPOSES edge as its ``route`` property when it differs from its :func:`normalise_path`
+    form (the Endpoint's, ``/items/{}``), so that answers can name the parameters; ``None`` when it
+    does not differ. Written as :func:`normalise_path` writes it, the variables aside: one leading
+    ``/``, no scheme, host, query, regex anchors, repeated or trailing slash."""
+    held: list[str] = []  # the variables set aside while the rest is cleaned ((?P<id>..) holds a ?)
+
+    def hold(m: re.Match[str]) -> str:
+        held.append(m.group(0))
+        return f"\0{len(held) - 1}\0"
+
+    p = _PATH_VARIABLE.sub(hold, _URL_BASE.sub("", path.strip()))
+    p = p.split("?", 1)[0].split("#", 1)[0].removeprefix("^").removesuffix("$")
+    shown = re.sub(r"\0(\d+)\0", lambda m: held[int(m.group(1))], "/" + "/".join(seg for seg in p.split("/") if seg))
+    return shown if shown != normalise_path(path) else None
 
 
 def endpoint_id(http_method: str, path: str) -> str:

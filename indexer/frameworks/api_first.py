@@ -28,6 +28,7 @@ from indexer.frameworks.openapi import ApiOperation, match_operations
 from indexer.model import HttpCall, Import, Route, Template
 from indexer.resolve.values import ClassV, FuncV
 from indexer.symbols import file_id
+from stores.contracts import declared_route
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -113,7 +114,7 @@ class ApiFirstLinks:
             full = served_path(base, own, op)
             eid = self._endpoint(fc, op.method, full)  # type: ignore[attr-defined]
             self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,  # type: ignore[attr-defined]
-                       service=service, operation_id=op.operation_id, spec=op.spec, match=match)
+                       service=service, operation_id=op.operation_id, spec=op.spec, match=match, route=declared_route(full))
             self.result.outcomes["exposes"] += 1
             linked.append((eid, op.method, full))
         return service, linked

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from indexer.frameworks.clients import HOLE
 from indexer.model import Route
 from indexer.resolve.values import ClassV, Def
+from stores.contracts import declared_route
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -91,7 +92,7 @@ class ExchangeLinks:
             for verb in route.methods:
                 eid = self._endpoint(fc, verb, full)  # type: ignore[attr-defined]
                 self._edge(fc, "EXPOSES", methods[0].id, eid, route.line, route.col,  # type: ignore[attr-defined]
-                           framework=route.framework, service=svc)
+                           framework=route.framework, service=svc, route=declared_route(full))
                 self.result.outcomes["exposes"] += 1
                 linked.append((eid, verb, full))
         if not linked:

@@ -51,7 +51,7 @@ def markdown(node: Node, report: BlastRadius) -> str:
                  f"within {report.depth} hops ({' / '.join(f'{n:,}' for n in report.callers_by_hop)} by hop)")
     lines.append(head)
     if report.endpoints:
-        shown = ", ".join(f"{code_span(f'{h.http_method} {h.path}')} ({markdown_text(h.repo)}, {_n(h.hops, 'hop')})"
+        shown = ", ".join(f"{code_span(f'{h.http_method} {h.shown_path}')} ({markdown_text(h.repo)}, {_n(h.hops, 'hop')})"
                           for h in report.endpoints[:_ENDPOINTS_SHOWN])
         more = f" and {len(report.endpoints) - _ENDPOINTS_SHOWN} more" if len(report.endpoints) > _ENDPOINTS_SHOWN else ""
         lines += ["", f"Endpoints: {shown}{more}"]

@@ -103,7 +103,7 @@ def test_diagram_links_name_the_code_of_every_drawn_node(store) -> None:
         # a Java method starts at its first annotation (@PutMapping)
         ("c3", "OwnerController.renameOwner", "owners-service", f"{JAVA}/OwnerController.java", 24),
         # an endpoint opens its handler, a topic its first consumer
-        ("e0", "PUT /api/owners/{}", "owners-service", f"{JAVA}/OwnerController.java", 24),
+        ("e0", "PUT /api/owners/{ownerId}", "owners-service", f"{JAVA}/OwnerController.java", 24),
         ("k0", "topic owner-events", "visits-service", "visits/events.py", 7),
     ]
     # every drawn node is a link, and no link names a node the diagram does not draw

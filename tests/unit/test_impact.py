@@ -444,7 +444,7 @@ def test_report_json(store):
                                "reached": 11, "tests": 0, "excluded_tests": 0, "tables": 0,
                                "text": "2 callers · 3 endpoints"}
     assert data["endpoints"][0] | {"handler": None, "example": None} == {
-        "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "repo": OWNERS, "service": None, "operation_id": None, "hops": 2,
+        "id": "endpoint:GET /owners/{}", "http_method": "GET", "path": "/owners/{}", "route": None, "repo": OWNERS, "service": None, "operation_id": None, "hops": 2,
         "certainty": "exact", "handler": None, "example": None, "through": None}
     # Positions are 1-based in JSON, columns included (the store keeps 0-based columns: 25 and 4).
     assert data["callers"][0]["sites"] == [

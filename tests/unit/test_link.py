@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from indexer.frameworks.link import LinkOptions, split_url
 from indexer.languages import extractor_for_path
 from indexer.model import HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse
 from indexer.resolve.repository import resolve_repository
+from stores.contracts import declared_route
 from tests.resolution_harness import split_fixture
 
 
@@ -88,7 +91,7 @@ def test_router_prefix_mount_and_constant_url_link_to_one_endpoint() -> None:
         ("app/client.py", "CALLS_HTTP", "app/client.fetch_item(1)", "endpoint:GET /api/items/{}", 5,
          {"framework": "requests", "url": "http://shop/api/items/{}", "service": "shop"}),
         ("app/routers/items.py", "EXPOSES", "app/routers/items.read_item(1)", "endpoint:GET /api/items/{}", 5,
-         {"framework": "fastapi"}),
+         {"framework": "fastapi", "route": "/api/items/{item_id}"}),
     ]
     assert _shared(result) == {
         "app/client.py": ["endpoint:GET /api/items/{}"],
@@ -147,7 +150,7 @@ def test_django_include_by_module_and_class_based_view() -> None:
         ("shop/urls.py", "EXPOSES", "shop/views.OwnerView.post(1)", "endpoint:POST /shop/owners", 7,
          {"framework": "django"}),
         ("shop/urls.py", "EXPOSES", "shop/views.owner_detail(2)", "endpoint:* /shop/owners/{}", 6,
-         {"framework": "django"}),
+         {"framework": "django", "route": "/shop/owners/<int:pk>"}),
     ]
 
 
@@ -191,7 +194,7 @@ def test_java_constants_static_import_and_placeholder_topic() -> None:
         ("src/com/shop/OwnerController.java", "CONSUMES", "src/com/shop/OwnerController.OwnerController.onEvent(String)",
          "topic:owner-events", 8, {"framework": "spring-kafka"}),
         ("src/com/shop/OwnerController.java", "EXPOSES", "src/com/shop/OwnerController.OwnerController.show(int)",
-         "endpoint:GET /owners/{}", 6, {"framework": "spring"}),
+         "endpoint:GET /owners/{}", 6, {"framework": "spring", "route": "/owners/{ownerId}"}),
         ("src/com/shop/OwnerController.java", "PRODUCES", "src/com/shop/OwnerController.OwnerController.publish()",
          "topic:owner-events", 7, {"framework": "spring-kafka"}),
     ]
@@ -227,7 +230,7 @@ def test_express_mount_through_require_and_inline_handler_exposed_by_the_file() 
     assert _edges(result) == [
         ("server/routes/users.js", "EXPOSES", "server/routes/users.js", "endpoint:POST /api/users", 5, {"framework": "express"}),
         ("server/routes/users.js", "EXPOSES", "server/routes/users.list(2)", "endpoint:GET /api/users/{}", 4,
-         {"framework": "express"}),
+         {"framework": "express", "route": "/api/users/:id"}),
     ]
 
 
@@ -535,3 +538,18 @@ def test_spring_mvc_servlet_path_comes_after_the_context_path() -> None:
         },
     }, LinkOptions(modules=only_servlet))
     assert [e[3] for e in _edges(result)] == ["endpoint:GET /owners"]
+
+
+@pytest.mark.parametrize(("declared", "shown"), [
+    ("/items/{item_id}", "/items/{item_id}"),
+    ("api/v1/cats/:id", "/api/v1/cats/:id"),  # a Nest controller prefix joined without its slash
+    ("orders/<int:pk>/", "/orders/<int:pk>"),
+    ("^orders/(?P<pk>[0-9]+)/$", "/orders/(?P<pk>[0-9]+)"),  # the ? of a named group is no query
+    ("http://shop:8080/a/{id}?q=1#f", "/a/{id}"),
+    ("/files/{path:.*/x}", "/files/{path:.*/x}"),  # a slash inside a variable is no segment break
+    ("/items", None),  # nothing the Endpoint's path loses
+    ("items/", None),
+    ("{}/admin/stats", None),  # a prefix nobody could read stays the Endpoint's {}
+])
+def test_the_declared_route_keeps_the_variable_names_the_endpoint_path_drops(declared: str, shown: str | None) -> None:
+    assert declared_route(declared) == shown
