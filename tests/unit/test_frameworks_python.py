@@ -310,6 +310,39 @@ def test_http_client_calls():
     ]
 
 
+TEST_CLIENT_SRC = '''\
+from django.test import Client, TestCase
+from fastapi.testclient import TestClient
+
+from app.main import app
+
+client = TestClient(app)
+
+
+def test_read():
+    client.get("/items/foo")
+    with TestClient(app, base_url="http://testserver") as c:
+        c.post("/items", json={})
+    Client().delete("/orders/1/")
+    settings = {}
+    settings.get("/not/a/request")
+
+
+class OrdersTest(TestCase):
+    def test_page(self):
+        self.client.get("/orders/")  # the TestCase's own client: no binding says what it is
+'''
+
+
+def test_test_clients_send_requests_to_the_application():
+    out = extract(TEST_CLIENT_SRC)
+    assert out.http_calls == [
+        HttpCall("testclient", "GET", lit("/items/foo"), "test_read", 10, 11),
+        HttpCall("testclient", "POST", lit("http://testserver/items"), "test_read", 12, 10),
+        HttpCall("django-test", "DELETE", lit("/orders/1/"), "test_read", 13, 13),
+    ]
+
+
 def test_http_calls_need_a_client_library():
     out = extract('import json\n\ndef f(s):\n    s.get("/x")\n    get("/y")\n')
     assert out.http_calls == []

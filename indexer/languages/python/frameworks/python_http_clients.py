@@ -32,12 +32,20 @@ __all__ = ["LANGUAGES", "detect"]
 LANGUAGES = ("python",)
 
 _LIBRARIES = ("requests", "httpx")
+_TEST_LIBRARIES = ("fastapi", "starlette", "django")
+"""Libraries whose test clients send a request to the application in process (no library call of
+the module itself is a request)."""
 _VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
 _CLIENTS = {
     ("requests", "Session"): "requests",
     ("requests", "session"): "requests",
     ("httpx", "Client"): "httpx",
     ("httpx", "AsyncClient"): "httpx",
+    # test clients: a test's request reaches the application's own endpoint (its path, no host)
+    ("fastapi", "TestClient"): "testclient",
+    ("starlette", "TestClient"): "testclient",
+    ("django", "Client"): "django-test",
+    ("django", "AsyncClient"): "django-test",
 }
 _ABSOLUTE = ("http://", "https://", "//")
 
@@ -45,7 +53,7 @@ _ABSOLUTE = ("http://", "https://", "//")
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the requests / httpx calls of one parsed Python file to ``out``."""
     ctx = Context(src, out)
-    if not ctx.imports.uses(*_LIBRARIES):
+    if not ctx.imports.uses(*_LIBRARIES, *_TEST_LIBRARIES):
         return
     bases: dict[tuple[int, str], Template] = {}
     calls: list[dict[str, list[Node]]] = []
