@@ -473,8 +473,9 @@ class AgentQueries:
         engines = [self._engine(steps, i) for i in range(len(self.indexes))]
         if loading:
             loaded = sum(1 for i in loading if self._embed[i] is not None)
-            steps.lap("Load query model", f"{loaded} of {len(loading)} indexes embedded: "
-                      + ("semantic search on" if loaded else "BM25 and names only"))
+            # whether any chunk is embedded is the search step's to say ("N of M chunks embedded")
+            steps.lap("Load query model", f"query model ready for {loaded} of {len(loading)} indexes"
+                      if loaded else "no query model: BM25 and names only")
         return engines
 
     def _start(self) -> _Steps:

@@ -496,8 +496,8 @@ def _known_language(value: str | None) -> str | None:
                    "doc sections.")
 @click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
-@click.option("--tests", is_flag=True, help="Look for test code: rank it above the implementation (below it otherwise, "
-                                            "unless QUERY asks for tests).")
+@click.option("--tests", is_flag=True, help="Look for test code: its scores are halved when it is not asked for, the "
+                                            "implementation's when it is (QUERY naming tests asks too).")
 @click.option("--models", help="Rank with each of these embedding models plus BM25 (an ensemble: minilm,mpnet); "
                                 "default: [search] models, else the index's one model.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
