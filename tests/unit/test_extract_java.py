@@ -143,6 +143,30 @@ def test_controller_definitions_exact() -> None:
     assert (method.min_arity, method.max_arity) == (1, None)
 
 
+def test_static_members_class_literals_and_supertype_arguments_are_type_uses() -> None:
+    fx = extract("""
+package x;
+
+interface VisitRepository extends JpaRepository<Visit, Integer> {}
+
+class Use {
+    Object make(Visit v) {
+        LOGGER.info(Visit.class.getName());
+        log.info(Visit.MAX);
+        return Visit.Builder.aVisit();
+    }
+}
+""")
+    assert [(t.owner, t.type, t.line) for t in fx.type_uses] == [
+        ("VisitRepository", "Visit", 3), ("VisitRepository", "Integer", 3),  # the supertype's arguments
+        ("Use.make", "Object", 6), ("Use.make", "Visit", 6),
+        ("Use.make", "LOGGER", 7),  # a capitalised receiver: binds to no class unless one is so named
+        ("Use.make", "Visit", 7),  # Visit.class
+        ("Use.make", "Visit", 8),  # Visit.MAX (log.info: a lower-case receiver is a value)
+        ("Use.make", "Visit", 9),  # Visit.Builder.aVisit()
+    ]
+
+
 def test_controller_calls_bindings_type_uses_injections() -> None:
     fx = extract(CONTROLLER)
     assert fx.calls == [CallSite("OwnerController.findById", "findById", "this.owners", 1, 23, 27)]
@@ -154,6 +178,8 @@ def test_controller_calls_bindings_type_uses_injections() -> None:
         Binding("OwnerController.findById", "tags", "String", "declared", 22),
     ]
     assert fx.type_uses == [
+        TypeUse("OwnerController", "Owner", 10, 66),  # the type arguments of a supertype
+        TypeUse("OwnerController", "Integer", 10, 73),
         TypeUse("OwnerController.owners", "OwnerRepository", 12, 18),
         TypeUse("OwnerController.OwnerController", "OwnerRepository", 14, 20),
         TypeUse("OwnerController.findById", "Owner", 22, 11),
@@ -310,6 +336,7 @@ def test_anonymous_class_methods_are_not_definitions() -> None:
         TypeUse("Svc.run", "HashMap", 15, 37),
         TypeUse("Svc.run", "java.util.ArrayList", 16, 12),
         TypeUse("Svc.run", "Owner", 16, 32),
+        TypeUse("Svc.run", "Collections", 17, 8),  # Collections.emptyList(): a static member's class
     ]
 
 

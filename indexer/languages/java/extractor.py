@@ -694,6 +694,12 @@ class _FileExtractor:
             if "type_param" in m:
                 type_vars.add(src.text(m["type_param"][0]))
                 continue
+            if "static" in m:  # a class named as the receiver of a static member
+                n = m["static"][0]
+                if n.id not in seen:
+                    seen.add(n.id)
+                    found.append(n)
+                continue
             # A type subtree is small; descending it here finds `Owner` in `Map<String, List<Owner>>`.
             stack = [m["type"][0]]
             while stack:

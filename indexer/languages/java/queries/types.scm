@@ -20,3 +20,15 @@
 ; Type variables (`<T extends Base>`) are not class names: uses of these names are dropped
 ; (file-wide, an approximation: a class named like a type variable of the same file is missed).
 (type_parameter . (type_identifier) @type_param)
+
+; The type arguments of a supertype (`extends JpaRepository<Visit, Integer>`); the supertype itself
+; is an EXTENDS / IMPLEMENTS edge.
+(superclass (generic_type (type_arguments) @type))
+(super_interfaces (type_list (generic_type (type_arguments) @type)))
+(extends_interfaces (type_list (generic_type (type_arguments) @type)))
+; `Visit.class`
+(class_literal (_) @type)
+; A static member reached through its class: `Visit.Builder.aVisit()`, `Visit.MAX`, `Visit.of(x)`.
+; Only a capitalised name (Java's convention for classes); one naming no class binds to nothing.
+(method_invocation object: (identifier) @static (#match? @static "^[A-Z]"))
+(field_access object: (identifier) @static (#match? @static "^[A-Z]"))
