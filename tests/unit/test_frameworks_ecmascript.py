@@ -268,6 +268,31 @@ function ui() {
     ]
 
 
+def test_request_configurations_of_generated_sdks_are_requests() -> None:
+    source = """\
+import { client } from "./client.gen";
+export class ItemsService {
+  public static readItem(options: Options) {
+    return (options.client ?? client).get<Item>({ responseType: "json", url: "/api/v1/items/{id}", ...options });
+  }
+  public static send(options: Options) {
+    return client.request({ url: `/api/v1/mail/${options.to}`, method: "POST" });
+  }
+  public static other(options: Options, url: string) {
+    cache.get({ url });  // a name: no request one can tell
+    store.put({ url: "items", value: 1 });  // no path
+    options.get({ url: "/a" }, 2);  // more than one argument
+  }
+}
+"""
+    r = extract("src/client/sdk.gen.ts", source)
+    assert r.http_calls == [
+        HttpCall("request-config", "GET", lit("/api/v1/items/{id}"), "ItemsService.readItem", 4, 11),
+        HttpCall("request-config", "POST", Template((("lit", "/api/v1/mail/"), ("ref", "options.to"))),
+                 "ItemsService.send", 7, 11),
+    ]
+
+
 # -- kafkajs -----------------------------------------------------------------------------------------
 
 KAFKA_TS = """\

@@ -147,7 +147,27 @@ class _Detector:
             return self._axios(method, args, self.instances[receiver])
         if self._is_http_client(receiver):
             return self._angular(method, args)
-        return None
+        return self._request_config(method, args)
+
+    def _request_config(self, verb: str, args: list[Node]) -> tuple[str, str, Template] | None:
+        """``client.post({url: "/api/items", ...})``: any receiver's verb called with one request
+        configuration whose ``url`` is a path or an absolute URL written in the call (the SDKs
+        @hey-api/openapi-ts generates, ofetch-style wrappers); ``request({url, method})`` takes the
+        config's method (``*`` when not a literal). A ``url`` that is a bare name, or no first literal
+        ``/`` or scheme, is no request one can tell."""
+        if len(args) != 1 or (verb not in _ANGULAR_VERBS and verb != "request"):
+            return None
+        first = unwrap(args[0]) or args[0]
+        if first.type != "object":
+            return None
+        config = self.jf.object_pairs(first)
+        url = self.jf.template(config["url"]) if "url" in config else None
+        head = url.parts[0] if url is not None and url.parts else None
+        if head is None or head[0] != "lit" or not (head[1].startswith("/") or _ABSOLUTE.match(head[1])):
+            return None
+        if verb != "request":
+            return "request-config", verb.upper(), url
+        return "request-config", self._method(config["method"]) if "method" in config else "*", url
 
     def _fetch(self, args: list[Node]) -> tuple[str, str, Template] | None:
         if not args:
