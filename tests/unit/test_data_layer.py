@@ -435,3 +435,37 @@ def test_apex_sobjects_are_tables(tmp_path: Path) -> None:
         ])
     finally:
         s.close()
+
+
+SQLMODEL = {
+    "app/__init__.py": "",
+    "app/models.py": ("import uuid\nfrom typing import ClassVar\n\nfrom sqlmodel import Field, Relationship, SQLModel\n\n\n"
+                      "class UserBase(SQLModel):\n    email: str\n\n\n"
+                      "class User(UserBase, table=True):\n    id: uuid.UUID = Field(primary_key=True)\n"
+                      "    hashed_password: str\n    items: list['Item'] = Relationship(back_populates='owner')\n"
+                      "    registry: ClassVar[dict] = {}\n\n\n"
+                      "class UserPublic(UserBase):\n    id: uuid.UUID\n\n\n"
+                      "class Draft(SQLModel, table=False):\n    text: str\n"),
+    "app/crud.py": ("from sqlmodel import Session, delete, select\n\nfrom app.models import User\n\n\n"
+                    "def by_email(session: Session, email: str):\n    return session.exec(select(User).where(User.email == email)).first()\n\n\n"
+                    "def purge(session: Session):\n    session.exec(delete(User))\n\n\n"
+                    "def public(session: Session):\n    return select(UserPublic)\n"),
+}
+
+
+def test_sqlmodel_table_models_are_tables_and_their_statements_read_and_write(tmp_path: Path) -> None:
+    root = tmp_path / "src"
+    for rel, text in SQLMODEL.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    s = EmbeddedStore(tmp_path / "i.db")
+    try:
+        index_repository(root, s, s, IndexOptions(repo="r", jobs=1))
+        # only the table=True model: its own annotated fields, a Relationship and a ClassVar aside
+        assert _columns(s) == {"table:r:.user": ["hashed_password", "id"]}
+        assert [(k, src, dst) for k, src, dst, _ in _edges(s, ("READS", "WRITES"))] == [
+            ("READS", "crud.by_email(2)", "table:r:.user"),
+            ("WRITES", "crud.purge(1)", "table:r:.user"),
+        ]
+    finally:
+        s.close()

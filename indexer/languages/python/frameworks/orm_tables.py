@@ -25,6 +25,8 @@ Tables:
   metadata, Column("c", T), ..., schema=...)`` assignments (the variable is the entity).
   ``x = relationship(..., secondary=t)`` in a model (``sqlalchemy-m2m``): the field's join table, ``t``
   a ``Table(...)`` variable or a table name.
+* SQLModel (``sqlmodel``): ``class User(UserBase, table=True)`` is table ``user`` (the class name
+  lower-cased, SQLModel's default), its annotated attributes the columns.
 
 Uses (owner: the enclosing function):
 
@@ -115,6 +117,14 @@ def _assignment(stmt: Node) -> Node | None:
     return None
 
 
+def _table_keyword(src: SourceText, bases: Node) -> bool:
+    """Whether a class's base list passes ``table=True`` (SQLModel's table models)."""
+    for b in bases.named_children:
+        if b.type == "keyword_argument" and src.text(b.child_by_field_name("name")) == "table":
+            return src.text(b.child_by_field_name("value")) == "True"
+    return False
+
+
 def _snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
 
@@ -125,8 +135,8 @@ class _Detector:
         mods = [i.module for i in out.imports]
         self.django = any(m.startswith("django") for m in mods)
         self.sqlalchemy = any(m.startswith(("sqlalchemy", "flask_sqlalchemy", "sqlmodel")) for m in mods)
-        self.sa_names = {i.local for i in out.imports if i.module.startswith("sqlalchemy") and i.name is not None}
-        self.sa_modules = {i.local for i in out.imports if i.module.startswith("sqlalchemy") and i.name is None}
+        self.sa_names = {i.local for i in out.imports if i.module.startswith(("sqlalchemy", "sqlmodel")) and i.name is not None}
+        self.sa_modules = {i.local for i in out.imports if i.module.startswith(("sqlalchemy", "sqlmodel")) and i.name is None}
         self.alembic = any(m.startswith("alembic") for m in mods)
         self.migration = "/migrations/" in "/" + out.path.replace("\\", "/")
         self.orm_file = b"__tablename__" in src.data or any(m.startswith(_ORM_MODULES) for m in mods)
@@ -222,10 +232,32 @@ class _Detector:
             if right is not None and right.type == "call":
                 fields.append((src.text(left), right))
         line, col = src.line(name_node), src.col(name_node)
-        if "__tablename__" in attrs or any(b in ("db.Model",) for b in bases):
+        if self.sqlalchemy and "__tablename__" not in attrs and _table_keyword(src, bases_node):
+            self._sqlmodel_class(qualname, cls, body, line, col)
+        elif "__tablename__" in attrs or any(b in ("db.Model",) for b in bases):
             self._sqlalchemy_class(qualname, cls, attrs, fields, bases, line, col)
         elif self.django and not self.migration:
             self._django_class(qualname, cls, bases, fields, meta, line, col)
+
+    def _sqlmodel_class(self, qualname: str, cls: str, body: Node, line: int, col: int) -> None:
+        """``class User(UserBase, table=True)``: SQLModel's table ``user`` (the class name lower-cased,
+        SQLModel's default ``__tablename__``); columns: the class's own annotated attributes, a
+        ``Relationship(...)`` or ``ClassVar`` aside (those of its bases are not read)."""
+        src = self.src
+        cols: list[tuple[str, str | None]] = []
+        for stmt in body.named_children:
+            a = _assignment(stmt)
+            if a is None or a.child_by_field_name("type") is None:
+                continue
+            left, right = a.child_by_field_name("left"), a.child_by_field_name("right")
+            kind = compact(src, a.child_by_field_name("type"))
+            if left is None or left.type != "identifier" or kind.startswith(("ClassVar", "typing.ClassVar")):
+                continue
+            if right is not None and right.type == "call" and \
+                    compact(src, right.child_by_field_name("function")).rsplit(".", 1)[-1] == "Relationship":
+                continue
+            cols.append((src.text(left), kind.split("[", 1)[0].split("|", 1)[0].strip().rsplit(".", 1)[-1] or None))
+        self.out.tables.append(TableDef("sqlmodel", cls.lower(), None, cols, line, col, entity=qualname))
 
     def _sqlalchemy_class(self, qualname: str, cls: str, attrs: dict[str, Node], fields: list[tuple[str, Node]],
                           bases: list[str], line: int, col: int) -> None:
