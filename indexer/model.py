@@ -400,10 +400,13 @@ class WrapperRef:
     ``get_user`` of ``Depends(get_user)``, Python ``login_required`` of ``@login_required``), or the
     qualname in the route's file of an inline function a detector made a definition of its own
     (``middleware GET /x``, :mod:`indexer.symbols`). A class means the methods the framework calls on
-    it (``doFilter``, ``preHandle``, ``canActivate``, ...)."""
+    it (``doFilter``, ``preHandle``, ``canActivate``, ...). ``annotation``: ``expr`` is a parameter's
+    type imported from elsewhere (FastAPI ``session: SessionDep``), a dependency only when it names a
+    dependency alias (a callable definition); a type (``item: Item``) is no wrapper."""
 
     kind: str
     expr: str
+    annotation: bool = False
 
 
 @dataclass(slots=True)

@@ -497,6 +497,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         at = _scope_at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
             inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
+            if ref.annotation and not isinstance(self.r.resolve_expr(fc, at, ref.expr), FuncV):
+                continue  # a parameter's type naming no dependency alias (a model class, a library type)
             if inline is not None and inline.is_callable:  # an inline function a detector named
                 srcs = [inline.id]
             else:
