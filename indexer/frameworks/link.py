@@ -84,7 +84,8 @@ from indexer.frameworks.exchange import ExchangeLinks
 from indexer.frameworks.clients import HOLE as _HOLE
 from indexer.frameworks.clients import ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
-from indexer.frameworks.paths import path_under
+from indexer.frameworks.paths import join_paths as _join
+from indexer.frameworks.paths import path_under, unglue_holes
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
@@ -419,6 +420,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             found, ok = self._chains(parent, inner)
             complete = complete and ok
             # Flask: a url_prefix given to register_blueprint replaces the blueprint's own.
+            prefix = unglue_holes(prefix, glued_to_next=mount_framework == "django")  # Django: prefix + child
             tail = prefix if (mount_framework == "flask" and prefix) else _join(prefix, own)
             out.extend(_join(pp, tail) for pp in found)
         result = list(dict.fromkeys(out))[:MAX_PREFIXES]
@@ -470,7 +472,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 return
         else:
             handlers.append((file_id(fc.repo, fc.path), route.methods))
-        own = self.render(fc, scope, route.path)
+        own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django")
         if _HOLE in own:
             own = own.replace(_HOLE, "{}")
         props = self.options.properties_for(fc.path)
@@ -978,15 +980,6 @@ def _dotted(node: ast.expr) -> str | None:
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
-
-
-def _join(a: str, b: str) -> str:
-    """Join two path pieces with exactly one ``/`` between them when both are non-empty."""
-    if not a:
-        return b
-    if not b:
-        return a
-    return a.rstrip("/") + "/" + b.lstrip("/")
 
 
 def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions | None = None) -> LinkResult:
