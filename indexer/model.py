@@ -424,7 +424,9 @@ class Wrapper:
     router mounted into it; ``None`` means every route of the application (the repository, or the
     module folder of a multi-service repository, that holds the file). ``path`` limits it to routes
     whose full path starts with that prefix (``app.use("/api", auth)``; a servlet filter's
-    ``urlPatterns = "/api/*"`` as ``/api``); empty: no limit. A router- or app-wide registration whose
+    ``urlPatterns = "/api/*"`` as ``/api``); empty: no limit. ``methods`` limits it to endpoints of
+    those upper-case HTTP methods (Nest ``forRoutes({ path, method: RequestMethod.POST })``; an
+    endpoint of any method, ``*``, counts); empty: no limit. A router- or app-wide registration whose
     owner is a class wraps through that class's framework methods (see :class:`WrapperRef`).
     """
 
@@ -436,6 +438,7 @@ class Wrapper:
     owner_ref: str | None = None
     router: str | None = None
     path: Template = field(default_factory=Template)
+    methods: list[str] = field(default_factory=list)
 
 
 GRAPHQL_SCHEMA = "graphql-schema"

@@ -700,14 +700,14 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             base = _join(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes
             prefixes = [_join(base, limit)] if limit else []
             scope = "app"
-        self._wraps(fc, srcs, routes, w.line, w.col, prefixes, framework=w.framework, kind=w.kind, scope=scope,
-                    path=limit or None)
+        self._wraps(fc, srcs, routes, w.line, w.col, prefixes, w.methods, framework=w.framework, kind=w.kind,
+                    scope=scope, path=limit or None)
 
     def _wraps(self, fc: FileCtx, srcs: Sequence[str], routes: Sequence[_Linked], line: int, col: int,
-               prefixes: Sequence[str] = (), **props: str | None) -> None:
+               prefixes: Sequence[str] = (), methods: Sequence[str] = (), **props: str | None) -> None:
         """WRAPS edges, owned by ``fc``, from each of ``srcs`` to each endpoint of ``routes`` under one
-        of ``prefixes`` (none: no limit); the endpoints' nodes are emitted in ``fc`` too (as a client's
-        are), so the edges never dangle whichever file goes first.
+        of ``prefixes`` and of one of ``methods`` or any (``*``) (none: no limit); the endpoints' nodes
+        are emitted in ``fc`` too (as a client's are), so the edges never dangle whichever file goes first.
 
         Volume: one edge per (callable that runs, endpoint), i.e. wrappers x endpoints, not more: an
         app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
@@ -719,7 +719,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         seen = self._wrapped[fc.path]
         for rt in routes:
             for eid, method, full in rt.endpoints:
-                if prefixes and not any(path_under(full, p) for p in prefixes):
+                if prefixes and not any(path_under(full, p) for p in prefixes) or methods and method not in (*methods, "*"):
                     continue
                 for src in srcs:
                     if (src, eid, line, col) in seen:
