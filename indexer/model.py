@@ -394,16 +394,16 @@ decorator such as ``login_required``)."""
 
 @dataclass(frozen=True, slots=True)
 class WrapperRef:
-    """Cross-cutting code applied to one route: ``kind`` (:data:`WRAPPER_KINDS`) and ``expr``, the
-    expression naming the function or class that runs, resolved like a call's callee in the route's
-    scope (Express ``auth.required``, Nest ``AuthGuard`` of ``@UseGuards(AuthGuard)``, FastAPI
-    ``get_user`` of ``Depends(get_user)``, Python ``login_required`` of ``@login_required``), or the
-    qualname in the route's file of an inline function a detector made a definition of its own
-    (``middleware GET /x``, :mod:`indexer.symbols`). A class means the methods the framework calls on
-    it (``doFilter``, ``preHandle``, ``canActivate``, ...)."""
+    """Cross-cutting code applied to one route: ``kind`` (:data:`WRAPPER_KINDS`) and ``expr``, the expression
+    naming the function or class that runs, resolved like a call's callee in the route's scope (Express
+    ``auth.required``, Nest ``AuthGuard`` of ``@UseGuards(AuthGuard)``, FastAPI ``get_user`` of
+    ``Depends(get_user)``, Python ``login_required`` of ``@login_required``), or the qualname in the route's
+    file of an inline function a detector made a definition of its own (``middleware GET /x``,
+    :mod:`indexer.symbols`). A class means the methods the framework calls on it (``doFilter``, ...)."""
 
     kind: str
     expr: str
+    annotation: bool = False  # an imported parameter type (``s: SessionDep``): a wrapper only if it names a callable
 
 
 @dataclass(slots=True)
@@ -421,9 +421,9 @@ class Wrapper:
     router mounted into it; ``None`` means every route of the application (the repository, or the
     module folder of a multi-service repository, that holds the file). ``path`` limits it to routes
     whose full path starts with that prefix (``app.use("/api", auth)``; a servlet filter's
-    ``urlPatterns = "/api/*"`` as ``/api``); empty: no limit. A router- or app-wide registration whose
-    owner is a class wraps through that class's framework methods (see :class:`WrapperRef`).
-    """
+    ``urlPatterns = "/api/*"`` as ``/api``); empty: no limit. ``methods`` likewise limits it to endpoints of
+    those HTTP methods or of any (Nest ``forRoutes({ path, method })``). A router- or app-wide registration
+    whose owner is a class wraps through that class's framework methods (see :class:`WrapperRef`)."""
 
     framework: str
     kind: str
@@ -433,6 +433,7 @@ class Wrapper:
     owner_ref: str | None = None
     router: str | None = None
     path: Template = field(default_factory=Template)
+    methods: list[str] = field(default_factory=list)
 
 
 GRAPHQL_SCHEMA = "graphql-schema"

@@ -84,7 +84,8 @@ from indexer.frameworks.exchange import ExchangeLinks
 from indexer.frameworks.clients import HOLE as _HOLE
 from indexer.frameworks.clients import ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
-from indexer.frameworks.paths import path_under
+from indexer.frameworks.paths import join_paths as _join
+from indexer.frameworks.paths import path_under, unglue_holes
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
@@ -419,6 +420,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             found, ok = self._chains(parent, inner)
             complete = complete and ok
             # Flask: a url_prefix given to register_blueprint replaces the blueprint's own.
+            prefix = unglue_holes(prefix, glued_to_next=mount_framework == "django")  # Django: prefix + child
             tail = prefix if (mount_framework == "flask" and prefix) else _join(prefix, own)
             out.extend(_join(pp, tail) for pp in found)
         result = list(dict.fromkeys(out))[:MAX_PREFIXES]
@@ -470,7 +472,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 return
         else:
             handlers.append((file_id(fc.repo, fc.path), route.methods))
-        own = self.render(fc, scope, route.path)
+        own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django")
         if _HOLE in own:
             own = own.replace(_HOLE, "{}")
         props = self.options.properties_for(fc.path)
@@ -497,6 +499,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         at = _scope_at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
             inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
+            if ref.annotation and not isinstance(self.r.resolve_expr(fc, at, ref.expr), FuncV):
+                continue  # a parameter's type naming no dependency alias (a model class, a library type)
             if inline is not None and inline.is_callable:  # an inline function a detector named
                 srcs = [inline.id]
             else:
@@ -696,14 +700,14 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             base = _join(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes
             prefixes = [_join(base, limit)] if limit else []
             scope = "app"
-        self._wraps(fc, srcs, routes, w.line, w.col, prefixes, framework=w.framework, kind=w.kind, scope=scope,
-                    path=limit or None)
+        self._wraps(fc, srcs, routes, w.line, w.col, prefixes, w.methods, framework=w.framework, kind=w.kind,
+                    scope=scope, path=limit or None)
 
     def _wraps(self, fc: FileCtx, srcs: Sequence[str], routes: Sequence[_Linked], line: int, col: int,
-               prefixes: Sequence[str] = (), **props: str | None) -> None:
+               prefixes: Sequence[str] = (), methods: Sequence[str] = (), **props: str | None) -> None:
         """WRAPS edges, owned by ``fc``, from each of ``srcs`` to each endpoint of ``routes`` under one
-        of ``prefixes`` (none: no limit); the endpoints' nodes are emitted in ``fc`` too (as a client's
-        are), so the edges never dangle whichever file goes first.
+        of ``prefixes`` and of one of ``methods`` or any (``*``) (none: no limit); the endpoints' nodes
+        are emitted in ``fc`` too (as a client's are), so the edges never dangle whichever file goes first.
 
         Volume: one edge per (callable that runs, endpoint), i.e. wrappers x endpoints, not more: an
         app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
@@ -715,7 +719,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         seen = self._wrapped[fc.path]
         for rt in routes:
             for eid, method, full in rt.endpoints:
-                if prefixes and not any(path_under(full, p) for p in prefixes):
+                if prefixes and not any(path_under(full, p) for p in prefixes) or methods and method not in (*methods, "*"):
                     continue
                 for src in srcs:
                     if (src, eid, line, col) in seen:
@@ -976,15 +980,6 @@ def _dotted(node: ast.expr) -> str | None:
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
-
-
-def _join(a: str, b: str) -> str:
-    """Join two path pieces with exactly one ``/`` between them when both are non-empty."""
-    if not a:
-        return b
-    if not b:
-        return a
-    return a.rstrip("/") + "/" + b.lstrip("/")
 
 
 def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions | None = None) -> LinkResult:

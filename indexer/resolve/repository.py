@@ -83,7 +83,7 @@ def _framework_facts(fc: FileCtx | None) -> str:
         return ""
     return repr((
         [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.wrappers, r.scope, r.operation) for r in ex.routes],
-        [(w.framework, w.kind, w.owner, w.owner_ref, w.router, w.path) for w in ex.wrappers],
+        [(w.framework, w.kind, w.owner, w.owner_ref, w.router, w.path, w.methods) for w in ex.wrappers],
         [(r.framework, r.name, r.prefix) for r in ex.routers],
         [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
         [(h.framework, h.method, h.url, h.caller, h.operation) for h in ex.http_calls],

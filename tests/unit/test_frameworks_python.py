@@ -406,6 +406,8 @@ def test_string_constants():
         'RULE = "=" * 10\n'
         '__version__ = "1.0"\n'
         'BASE = "http://owners:8080"\n'
+        'prefix = ""\n'
+        'ALIAS = BASE\n'
         "\n"
         "class Topics:\n"
         '    ORDERS = "orders"\n'
@@ -424,6 +426,7 @@ def test_string_constants():
         StringConstant("VERSIONED", T(("ref", "BASE"), ("lit", "/v"), ("ref", "API_VERSION"), ("lit", "/x"))),
         StringConstant("SPLIT", lit("a/b")),
         StringConstant("BASE", lit("http://owners:8080")),
+        StringConstant("prefix", T()),  # the empty string is a value (a URL prefix); a bare alias is none
         StringConstant("Topics.ORDERS", lit("orders")),
         StringConstant("Topics.Dlq.ORDERS", T(("ref", "Topics.ORDERS"), ("lit", ".dlq"))),
     ]

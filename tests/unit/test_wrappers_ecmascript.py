@@ -174,12 +174,29 @@ def test_nest_global_wrappers_providers_and_middleware_consumer() -> None:
         Wrapper("nest", "error_handler", None, 21, 68, "AllFilter"),  # useExisting
         Wrapper("nest", "middleware", "LoggerMiddleware", 24, 4, None, None, lit("/cats")),  # a class of this file
         Wrapper("nest", "middleware", None, 24, 4, "cors", None, lit("/cats")),
-        Wrapper("nest", "middleware", "LoggerMiddleware", 24, 4, None, None, lit("/dogs")),  # "dogs/*"
-        Wrapper("nest", "middleware", None, 24, 4, "cors", None, lit("/dogs")),  # CatsController: no path known
+        # "dogs/*", method 0: RequestMethod.GET by the enum's number
+        Wrapper("nest", "middleware", "LoggerMiddleware", 24, 4, None, None, lit("/dogs"), ["GET"]),
+        Wrapper("nest", "middleware", None, 24, 4, "cors", None, lit("/dogs"), ["GET"]),  # CatsController: no path known
         Wrapper("nest", "middleware", None, 25, 4, "Audit", None, Template()),  # "*": every route
         Wrapper("nest", "pipe", None, 31, 2, "ValidationPipe"),
         Wrapper("nest", "guard", None, 32, 2, "JwtGuard"),
         Wrapper("nest", "guard", "LoggerMiddleware", 32, 2, None),
+    ]
+
+
+def test_nest_for_routes_methods() -> None:
+    r = extract("src/app.module.ts", """\
+import { RequestMethod } from "@nestjs/common";
+export class AppModule {
+  configure(consumer) {
+    consumer.apply(Auth).forRoutes({ path: "a", method: RequestMethod.POST }, { path: "b", method: RequestMethod.ALL },
+                                   { path: "c", method: verb }, { path: "d", method: 42 }, "e");
+  }
+}
+""")
+    # ALL, a method the file cannot know, a number outside the enum and a bare path: any method
+    assert [(w.path.literal(), w.methods) for w in r.wrappers] == [
+        ("/a", ["POST"]), ("/b", []), ("/c", []), ("/d", []), ("/e", []),
     ]
 
 

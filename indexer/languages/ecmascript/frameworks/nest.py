@@ -27,7 +27,9 @@ interceptors, pipes, filters, the class's before the method's. Application-wide
 ``{ provide: APP_GUARD, useClass: X }`` (``useExisting`` too; ``APP_INTERCEPTOR``, ``APP_PIPE``,
 ``APP_FILTER``). Middleware: ``consumer.apply(A, B).forRoutes("cats", { path: "dogs", method })``
 gives one ``middleware`` wrapper per class and route path (``/cats``; ``"*"`` or a trailing ``*`` /
-``(.*)`` widens to the prefix before it); a controller class given to ``forRoutes`` has no path the
+``(.*)`` widens to the prefix before it), limited to the object's ``method`` (``RequestMethod.POST``,
+or its enum number: ``Wrapper.methods``; ``RequestMethod.ALL`` or a method not written as either:
+any); a controller class given to ``forRoutes`` has no path the
 file knows and is left out, ``.exclude(...)`` is not subtracted (the wrapper over-covers). A class
 defined in this file is the ``owner``, otherwise the ``owner_ref``. Position: the call's (or the
 provider object's) start.
@@ -139,7 +141,7 @@ def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, li
                 if path is None:
                     continue
                 for mw in applied:
-                    _emit(jf, out, "middleware", mw, call, path)
+                    _emit(jf, out, "middleware", mw, call, path, _route_methods(jf, route))
 
 
 def _global_prefix(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
@@ -160,7 +162,8 @@ def _global_prefix(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]])
     out.global_prefixes.append(GlobalPrefix(FRAMEWORK, jf.template(args[0]), line, col, exclude))
 
 
-def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path: Template) -> None:
+def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path: Template,
+          methods: list[str] | None = None) -> None:
     runs = jf.runs(node, at, kind)
     if runs is None or not (runs[0] or runs[1]):
         return
@@ -168,7 +171,26 @@ def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path
     if owner is None and ref is not None and _local_class(jf, ref):
         owner, ref = ref, None
     line, col = jf.pos(at)
-    out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, line, col, ref, None, path))
+    out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, line, col, ref, None, path, methods or []))
+
+
+_REQUEST_METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "ALL", "OPTIONS", "HEAD")
+"""Nest's ``RequestMethod`` enum in member order (``GET = 0``, ...): a number stands for its member."""
+
+
+def _route_methods(jf: JsFile, node: Node) -> list[str]:
+    """The HTTP method a ``forRoutes`` argument limits its middleware to: ``{ path, method:
+    RequestMethod.POST }`` (or the enum's number) -> ``["POST"]``; ``[]`` (any method) for
+    ``RequestMethod.ALL``, a string path, or a method the file cannot know (a variable)."""
+    node = unwrap(node) or node
+    value = jf.object_pairs(node).get("method") if node.type == "object" else None
+    if value is None:
+        return []
+    text = jf.text(unwrap(value) or value).strip()
+    if text.isdigit():
+        text = _REQUEST_METHODS[int(text)] if int(text) < len(_REQUEST_METHODS) else ""
+    name = text.rpartition(".")[2]
+    return [name] if name in _REQUEST_METHODS and name != "ALL" else []
 
 
 def _local_class(jf: JsFile, name: str) -> bool:

@@ -28,9 +28,10 @@ means ``fastapi`` ``Depends`` or ``Security``, also through ``fastapi.params``):
   parameters in order: ``u = Depends(get_user)``, ``u: Annotated[User, Depends(get_user)]``,
   ``u: User = Depends()`` / ``Annotated[User, Depends()]`` (the class ``User``), and a parameter
   annotated with a dependency alias (``u: CurrentUser``) -> the alias's name. The alias is either
-  defined in this file or, unknowable here, a plain name imported from this repository (a relative
-  import or one of the file's own top-level package): such a name is kept as written and the
-  linker drops it when it names no alias nor dependency class. ``expr`` is the dependency as written
+  defined in this file or, unknowable here, an imported plain or dotted name: such a name is kept as
+  written with ``WrapperRef.annotation`` set, and the linker, which knows the package layout (a
+  package under ``backend/`` or ``src/``), keeps it only when it names an alias (a callable of this
+  repository; a type such as ``Session`` or a model class is no dependency). ``expr`` is the dependency as written
   (``get_user``, ``deps.get_user``); for an instance (``Depends(RateLimiter(times=2))``) the class
   (``RateLimiter``, whose ``__call__`` runs).
 * ``NAME = Annotated[T, Depends(f)]`` at module level, a dependency alias, becomes a callable
@@ -421,18 +422,6 @@ def _call_site(ctx: Context, caller: str, dep: Node, depends: Node | None = None
     ctx.out.calls.append(CallSite(caller, src.text(name_node), receiver, -1, line, col, via=via))
 
 
-def _in_repository(ctx: Context, name: str) -> bool:
-    """Whether the head of ``name`` is imported from this repository's code: relatively, or from the
-    file's own top-level package (``app.api.deps`` in ``app/api/routes/items.py``)."""
-    imp = ctx.imports.by_local.get(name.split(".", 1)[0])
-    if imp is None:
-        return False
-    if imp.level:
-        return True
-    top = ctx.out.path.replace("\\", "/").split("/", 1)
-    return len(top) == 2 and imp.module.split(".", 1)[0] == top[0]
-
-
 def _parameters(
     ctx: Context, caps: dict[str, list[Node]], handlers: dict[str, Route], aliases: dict[str, Node]
 ) -> None:
@@ -472,5 +461,5 @@ def _parameters(
                 route.wrappers.append(WrapperRef("dependency", text))
             else:
                 _call_site(ctx, qualname, annotation)
-        elif route is not None and _in_repository(ctx, text):
-            route.wrappers.append(WrapperRef("dependency", text))
+        elif route is not None and ctx.imports.is_imported(text):  # the linker decides: module docstring
+            route.wrappers.append(WrapperRef("dependency", text, annotation=True))

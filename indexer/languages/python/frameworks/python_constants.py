@@ -5,7 +5,9 @@ directly in a class body -> ``Class.NAME`` (``Outer.Inner.NAME`` for a nested cl
 be a literal, an implicit concatenation, a ``+`` of literals and names (``BASE + "/owners"`` ->
 ``ref BASE`` + ``lit /owners``), an f-string interpolating names, or any of these in parentheses;
 rules in ``indexer/languages/python/queries/constants.scm``. Kept only when the template has a literal piece
-and no hole (``"a" * 3``, ``"%s" % x`` are not constants); dunder names (``__version__``) are skipped.
+and no hole (``"a" * 3``, ``"%s" % x`` are not constants); an empty string literal counts (healthchecks'
+``prefix = ""``, a URL prefix that is empty unless a setting changes it); dunder names (``__version__``)
+are skipped.
 A name assigned several times keeps its last value. Assignments nested in ``if`` / ``try`` blocks
 and ``A = B`` aliases are not read, nor classes deeper than :data:`MAX_CLASS_DEPTH` in the tree.
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from tree_sitter import Node, QueryCursor
 
-from indexer.languages.python.frameworks.common import has_hole, scope_of, template
+from indexer.languages.python.frameworks.common import has_hole, scope_of, string_value, template
 from indexer.languages.base import SourceText, query
 from indexer.model import FileExtraction, StringConstant
 
@@ -42,7 +44,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if name.startswith("__") and name.endswith("__"):
             continue
         value = template(src, caps["value"][0])
-        if has_hole(value) or not any(kind == "lit" for kind, _ in value.parts):
+        literal = any(kind == "lit" for kind, _ in value.parts) or string_value(src, caps["value"][0]) == ""
+        if has_hole(value) or not literal:
             continue
         scope = scope_of(name_node, src)
         qualname = f"{scope}.{name}" if scope else name
