@@ -49,6 +49,8 @@ __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
+"""A callee's normalised text that a binding may hold: names, attributes and calls (``a.b().c``)."""
 _LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "true", "false", "list", "dictionary",
                        "set", "tuple", "list_comprehension", "dictionary_comprehension", "set_comprehension",
                        "generator_expression"})
@@ -726,7 +728,8 @@ class _FileExtractor(ImpliedFacts):
     def binding_type(
         self, type_node: Node | None, value: Node | None, method: _Scope | None
     ) -> tuple[str, str] | None:
-        """``(type, how)`` of a binding: an annotation, a constructor-style call (also the call in
+        """``(type, how)`` of a binding: an annotation, a constructor-style call or the last call of a
+        chain (``a.b().c``; also the call in
         ``a or Foo()`` / ``Foo() if c else y``), an annotated parameter (``self.x = p`` in ``method``),
         an alias of a dotted name or of a literal (:data:`~indexer.model.LITERAL_RECEIVER`); ``None``
         otherwise."""
@@ -748,7 +751,11 @@ class _FileExtractor(ImpliedFacts):
                     target = _WS.sub("", self.src.text(first))
                     return (target, "alias") if _DOTTED.fullmatch(target) else None
                 return None
-            return (callee, "constructed") if _DOTTED.fullmatch(callee) else None
+            if _DOTTED.fullmatch(callee):
+                return callee, "constructed"
+            # `q = Flip.objects.filter(owner=c).order_by("-id")`: what the chain's last call returns
+            chain = self.receiver_text(value.child_by_field_name("function"))
+            return (chain, "constructed") if _CHAIN.fullmatch(chain) else None
         if value.type in _LITERALS:  # `opts = {}`, `sep = ", "`: a builtin object, whose methods are no repository's
             return LITERAL_RECEIVER, "alias"
         if value.type in ("identifier", "attribute"):
