@@ -8,6 +8,10 @@
   instance of ``M``. ``<target>`` is the first argument (or ``to=``) as written, a string literal
   quoted (``'auth.User'``, ``'self'``). ``related_name="+"`` (or ending in ``+``) hides the accessor:
   nothing is recorded; so is a target that is neither a name, an attribute nor a plain string.
+* ``owner = models.ForeignKey(Check, ...)`` (or ``OneToOneField``) in the body of class ``M``: the
+  extractor's ``constructed`` binding of ``owner`` (an instance of the library's field class) becomes a
+  ``related`` binding ``(M, "owner", <target>, "related")``: read on an instance of ``M`` it is an
+  instance of the target (``flip.owner.to_dict()``).
 * ``User = get_user_model()``: the extractor's ``constructed`` binding (calling it would make an
   instance) becomes an ``alias`` of ``get_user_model()``, which the resolver reads as the user
   model class itself.
@@ -26,33 +30,44 @@ __all__ = ["LANGUAGES", "detect"]
 LANGUAGES = ("python",)
 
 _ONE_TO_ONE = "OneToOneField"
+_RELATIONS = (_ONE_TO_ONE, "ForeignKey")
 _USER_MODEL = "get_user_model"
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Rewrite the ``get_user_model()`` bindings and add the ``reverse`` bindings of one-to-one
-    fields of one parsed Python file in ``out``."""
+    """Rewrite the ``get_user_model()`` bindings and the bindings of relation fields (``related``),
+    and add the ``reverse`` bindings of one-to-one fields of one parsed Python file in ``out``."""
     data = src.data
     if _USER_MODEL.encode() in data:
         out.bindings[:] = [Binding(b.scope, b.name, _USER_MODEL + "()", "alias", b.line)
                            if b.how == "constructed" and b.type == _USER_MODEL else b for b in out.bindings]
-    if _ONE_TO_ONE.encode() not in data:
+    if not any(r.encode() in data for r in _RELATIONS):
         return
+    fields: dict[tuple[str, str, int], str] = {}
     for _, caps in run_query(query("python", "python/queries", "django_relations"), root):
         callee = caps["callee"][0]
         last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
-        if last is None or src.text(last) != _ONE_TO_ONE:
+        kind = src.text(last) if last is not None else None
+        if kind not in _RELATIONS:
             continue
         model = scope_of(caps["assign"][0], src)
         if model is None:
             continue
         args = Args.of(src, caps["args"][0])
         target = _target(src, args.get(0, "to"))
+        if target is not None:
+            fields[(model, src.text(caps["field"][0]), src.line(caps["field"][0]))] = target
+        if kind != _ONE_TO_ONE:
+            continue
         related = args.keywords.get("related_name")
         accessor = string_value(src, related) if related is not None else model.rpartition(".")[2].lower()
         if target is None or not accessor or accessor.endswith("+") or not accessor.isidentifier():
             continue
         out.bindings.append(Binding(model, "~" + accessor, target, "reverse", src.line(caps["assign"][0])))
+    if fields:
+        out.bindings[:] = [Binding(b.scope, b.name, fields[(b.scope, b.name, b.line)], "related", b.line)
+                           if b.how == "constructed" and b.scope is not None and (b.scope, b.name, b.line) in fields
+                           else b for b in out.bindings]
 
 
 def _target(src: SourceText, node: Node | None) -> str | None:
