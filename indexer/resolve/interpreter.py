@@ -331,11 +331,11 @@ class Resolver:
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding], instance: bool = True) -> Value:
         """Value of a name from its bindings: a declared type beats a constructor call beats an alias
-        beats a relation field beats an element of what a loop iterates beats a literal
-        (:data:`~indexer.model.LITERAL_RECEIVER`, an external value). ``instance``: the name is read
-        on an instance (a relation field of a model class is the related model's instance only there;
-        read on the class it is the library's descriptor)."""
-        for tier in _TIERS:
+        beats an element of what a loop iterates beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`,
+        an external value). ``instance``: the name is read on an instance, where a relation field
+        (``related``: Django's ``owner = ForeignKey(Check)``) beats them all (the related model's
+        instance); read on the class it is not read (the field's own binding is)."""
+        for tier in _INSTANCE_TIERS if instance else _TIERS:
             for b in bindings:
                 literal = b.type == LITERAL_RECEIVER
                 if literal != (tier == "literal") or (not literal and b.how != tier):
@@ -350,7 +350,7 @@ class Resolver:
                     v = self.element_of(self.resolve_expr(fc, b.scope, b.type))
                 elif how == "related":
                     related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
-                    v = related(self, fc, b) if related is not None and instance else EXTERNAL
+                    v = related(self, fc, b) if related is not None else None
                 else:
                     v = self.resolve_expr(fc, b.scope, b.type)
                 if v is not None:
@@ -629,8 +629,10 @@ class Resolver:
         return None
 
 
-_TIERS = ("declared", "constructed", "alias", "related", "element", "literal")
+_TIERS = ("declared", "constructed", "alias", "element", "literal")
 """The kinds of :class:`~indexer.model.Binding` :meth:`Resolver.binding_value` reads, strongest first."""
+_INSTANCE_TIERS = ("related", *_TIERS)
+"""The same read on an instance (:meth:`Resolver.binding_value`)."""
 
 DATA_MODEL_ATTRIBUTES = frozenset({"__dict__", "__name__", "__qualname__", "__module__", "__doc__",
                                    "__annotations__", "__mro__", "__bases__"})

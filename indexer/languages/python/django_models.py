@@ -236,9 +236,12 @@ def query_call(v: QueryV) -> Value:
 def related_value(r: Lookup, fc: FileCtx, b: Binding) -> Value:
     """The value of the relation field ``b`` (a ``related`` binding of model ``b.scope``: a
     ``ForeignKey`` / ``OneToOneField`` to the class ``b.type`` names) read on an instance: an
-    instance of the related model; ``EXTERNAL`` when it names no class of the repository."""
+    instance of the related model, ``EXTERNAL`` for a library's (Django's own user model), ``None``
+    when it names no class (the field's own binding decides)."""
     models = entries(fc.by_qualname, b.scope) if b.scope else ()
     if not models:
-        return EXTERNAL
+        return None
     target = model_reference(r, models[0], b.type)
-    return InstV(target.c, "inferred") if isinstance(target, ClassV) else EXTERNAL
+    if isinstance(target, ClassV):
+        return InstV(target.c, "inferred")
+    return EXTERNAL if target is EXTERNAL else None

@@ -8,10 +8,10 @@
   instance of ``M``. ``<target>`` is the first argument (or ``to=``) as written, a string literal
   quoted (``'auth.User'``, ``'self'``). ``related_name="+"`` (or ending in ``+``) hides the accessor:
   nothing is recorded; so is a target that is neither a name, an attribute nor a plain string.
-* ``owner = models.ForeignKey(Check, ...)`` (or ``OneToOneField``) in the body of class ``M``: the
-  extractor's ``constructed`` binding of ``owner`` (an instance of the library's field class) becomes a
-  ``related`` binding ``(M, "owner", <target>, "related")``: read on an instance of ``M`` it is an
-  instance of the target (``flip.owner.to_dict()``).
+* ``owner = models.ForeignKey(Check, ...)`` (or ``OneToOneField``) in the body of class ``M``: beside
+  the extractor's ``constructed`` binding of ``owner`` (an instance of the field class, what
+  ``M.owner`` reads), a ``related`` binding ``(M, "owner", <target>, "related")``: read on an instance
+  of ``M`` it is an instance of the target (``flip.owner.to_dict()``).
 * ``User = get_user_model()``: the extractor's ``constructed`` binding (calling it would make an
   instance) becomes an ``alias`` of ``get_user_model()``, which the resolver reads as the user
   model class itself.
@@ -35,8 +35,8 @@ _USER_MODEL = "get_user_model"
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Rewrite the ``get_user_model()`` bindings and the bindings of relation fields (``related``),
-    and add the ``reverse`` bindings of one-to-one fields of one parsed Python file in ``out``."""
+    """Rewrite the ``get_user_model()`` bindings, add the ``related`` bindings of relation fields and
+    the ``reverse`` bindings of one-to-one fields of one parsed Python file in ``out``."""
     data = src.data
     if _USER_MODEL.encode() in data:
         out.bindings[:] = [Binding(b.scope, b.name, _USER_MODEL + "()", "alias", b.line)
@@ -64,10 +64,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if target is None or not accessor or accessor.endswith("+") or not accessor.isidentifier():
             continue
         out.bindings.append(Binding(model, "~" + accessor, target, "reverse", src.line(caps["assign"][0])))
-    if fields:
-        out.bindings[:] = [Binding(b.scope, b.name, fields[(b.scope, b.name, b.line)], "related", b.line)
-                           if b.how == "constructed" and b.scope is not None and (b.scope, b.name, b.line) in fields
-                           else b for b in out.bindings]
+    out.bindings.extend(Binding(model, name, target, "related", line) for (model, name, line), target in fields.items())
 
 
 def _target(src: SourceText, node: Node | None) -> str | None:
