@@ -47,6 +47,15 @@ class Flip(models.Model):
 
     def to_dict(self):
         return {}
+
+
+class Channel(models.Model):
+    project = models.ForeignKey(Project, models.CASCADE, related_name="channels")
+    checks = models.ManyToManyField(Check)
+    hidden = models.ForeignKey(Check, models.CASCADE, related_name="+")
+
+    def notify(self):
+        pass
 """
 
 
@@ -239,8 +248,38 @@ def f(q, items: list[int]):
     assert sorted((b.scope, b.name, b.type, b.how) for b in ex.bindings if b.name != "items") == [
         ("Flip", "owner", "'Check'", "related"),
         ("Flip", "owner", "models.ForeignKey", "constructed"),
+        ("Flip", "~flip_set", "*'Check'", "reverse"),
         ("f", "a", "q", "element"),
         ("f", "b", "flips.all()", "element"),
         ("f", "c", "int", "declared"),
         ("f", "flips", "Flip.objects.filter().order_by", "constructed"),
+    ]
+
+
+def test_the_many_side_of_a_relation_is_a_queryset_of_the_model():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Channel, Check, Project
+
+
+def r(project: Project, check: Check, channel: Channel):
+    for c in project.check_set.all():
+        c.to_dict()
+    project.channels.filter(id=1).first().notify()
+    for ch in check.channel_set.all():
+        ch.notify()
+    [k.to_dict() for k in channel.checks.all()]
+    check.flip_set.last().to_dict()
+
+
+def s(project: Project, check: Check):
+    # a queryset's own methods are the library's; `related_name="+"` hides the accessor
+    check.channel_set.notify()
+    check.hidden.notify()
+    project.check_set.to_dict()
+    check.channel_set.filter(id=1).to_dict()
+""") == [
+        "app/jobs.r(3) -> app/models.Channel.notify(0) [inferred]",
+        "app/jobs.r(3) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.r(3) -> app/models.Flip.to_dict(0) [inferred]",
     ]

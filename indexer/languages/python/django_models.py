@@ -66,6 +66,7 @@ ONE_ROW = frozenset({"get", "first", "last", "earliest", "latest", "create"})
 """Methods of a Django manager or queryset that return one instance of its model (or ``None``)."""
 
 _MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+_MANY = "*"  # a relation to many (the detector's MANY): a queryset, not an instance
 _SETTING = "AUTH_USER_MODEL"
 _FALLBACK_MODULE = "django.contrib.auth.models"
 _LIBRARIES = ("django", "rest_framework")
@@ -136,16 +137,20 @@ def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list
 
 
 def reverse_member(r: Lookup, cls: Def, name: str) -> Value:
-    """Attribute ``name`` of an instance of ``cls`` given by a one-to-one field of another model
-    pointing at ``cls`` or one of its bases: an instance of that model; ``None``: none does."""
+    """Attribute ``name`` of an instance of ``cls`` given by a relation field of another model
+    pointing at ``cls`` or one of its bases: an instance of that model (a one-to-one field), a
+    queryset of it (a foreign key or many-to-many field: its type text starts with ``*``; a model of
+    a library Django only, as for ``M.objects``); ``None``: none does."""
     found = r.reverse_members("python", name)
     if not found:
         return None
     ancestors = r.mro(cls)
     for model, text in found:
-        target = model_reference(r, model, text)
+        target = model_reference(r, model, text.removeprefix(_MANY))
         if isinstance(target, ClassV) and any(a is target.c for a in ancestors):
-            return InstV(model, "inferred")
+            if not text.startswith(_MANY):
+                return InstV(model, "inferred")
+            return QueryV(model) if _extends(r, model, ("Model",)) else None
     return None
 
 
@@ -241,7 +246,9 @@ def related_value(r: Lookup, fc: FileCtx, b: Binding) -> Value:
     models = entries(fc.by_qualname, b.scope) if b.scope else ()
     if not models:
         return None
-    target = model_reference(r, models[0], b.type)
+    target = model_reference(r, models[0], b.type.removeprefix(_MANY))
     if isinstance(target, ClassV):
-        return InstV(target.c, "inferred")
+        if not b.type.startswith(_MANY):
+            return InstV(target.c, "inferred")
+        return QueryV(target.c) if _extends(r, target.c, ("Model",)) else None
     return EXTERNAL if target is EXTERNAL else None
