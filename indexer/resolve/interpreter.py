@@ -335,8 +335,9 @@ class Resolver:
         return self.follow(v, segments[1:])
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding], instance: bool = True) -> Value:
-        """Value of a name from its bindings: a declared type beats a constructor call beats an alias
-        beats an element of what a loop iterates beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`,
+        """Value of a name from its bindings: a declared type beats a query's rows copied into a builtin
+        container (``copy``: ``list(q)``) beats a constructor call beats an alias beats an element of
+        what a loop iterates beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`,
         an external value). ``instance``: the name is read on an instance, where a relation field
         (``related``: Django's ``owner = ForeignKey(Check)``) beats them all (the related model's
         instance); read on the class it is not read (the field's own binding is)."""
@@ -353,6 +354,9 @@ class Resolver:
                     v = self.call_result(self.resolve_expr(fc, b.scope, b.type), "inferred")
                 elif how == "element":
                     v = self.element_of(self.resolve_expr(fc, b.scope, b.type))
+                elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
+                    v = self.resolve_expr(fc, b.scope, b.type)
+                    v = QueryV(v.c) if isinstance(v, QueryV) and not v.method else None
                 elif how == "related":
                     related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
                     v = related(self, fc, b) if related is not None else None
@@ -634,7 +638,7 @@ class Resolver:
         return None
 
 
-_TIERS = ("declared", "constructed", "alias", "element", "literal")
+_TIERS = ("declared", "copy", "constructed", "alias", "element", "literal")
 """The kinds of :class:`~indexer.model.Binding` :meth:`Resolver.binding_value` reads, strongest first."""
 _INSTANCE_TIERS = ("related", *_TIERS)
 """The same read on an instance (:meth:`Resolver.binding_value`)."""

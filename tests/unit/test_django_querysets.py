@@ -283,3 +283,27 @@ def s(project: Project, check: Check):
         "app/jobs.r(3) -> app/models.Check.to_dict(0) [inferred]",
         "app/jobs.r(3) -> app/models.Flip.to_dict(0) [inferred]",
     ]
+
+
+def test_a_querysets_rows_copied_into_a_list_stay_the_models():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Check, Flip
+
+
+def t(limit):
+    q = Check.objects.filter(id=1).order_by("-id")
+    checks = list(q[:limit])
+    [c.to_dict() for c in checks]
+    for f in sorted(Flip.objects.all(), key=str):
+        f.to_dict()
+
+
+def u(rows):
+    items = list(rows)
+    items.append(1)
+    [c.to_dict() for c in items]
+""") == [
+        "app/jobs.t(1) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.t(1) -> app/models.Flip.to_dict(0) [inferred]",
+    ]

@@ -45,6 +45,8 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _ITERABLE = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
 """An iterable's receiver text an ``element`` binding records: names, attributes and calls (``q``,
 ``Check.objects.filter()``)."""
+_COPIED_CALLS = frozenset({"list()", "sorted()", "tuple()", "reversed()"})
+"""Iterables built of another's elements: a loop over one iterates those (``for x in sorted(q)``)."""
 
 _BINARY_DUNDERS = {
     "+": "__add__", "-": "__sub__", "*": "__mul__", "@": "__matmul__", "/": "__truediv__",
@@ -141,6 +143,10 @@ class ImpliedFacts:
 
     def binding_type(self, type_node: Node | None, value: Node | None, method: Any) -> tuple[str, str] | None:
         """``(type, how)`` of an assigned value, or ``None`` (the extractor's)."""
+        raise NotImplementedError
+
+    def _copied(self, value: Node) -> str | None:
+        """The iterable text a ``list(q)`` / ``sorted(q)`` call copies, or ``None`` (the extractor's)."""
         raise NotImplementedError
 
     def implicit_calls(self) -> None:
@@ -333,6 +339,8 @@ class ImpliedFacts:
         if len(self.out.bindings) > before or target.type != "identifier" or it.type not in ("identifier", "attribute", "call"):
             return
         text = self.receiver_text(it)
+        if text in _COPIED_CALLS:  # `for f in sorted(q, key=k)`: the elements of q
+            text = self._copied(it) or ""
         if _ITERABLE.fullmatch(text):
             scope = self.scopes.qualname(self.scopes.at(caps["for"][0].start_byte))
             self.out.bindings.append(Binding(scope, self.src.text(target), text, "element", self.src.line(target)))
