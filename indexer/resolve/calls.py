@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, base_type
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -96,8 +96,12 @@ class CallBinder:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
-        if rv is EXTERNAL or rv is BUILTIN:  # `", ".join(x)`, `kwargs.pop(k)`: the language's own methods
-            return EXTERNAL
+        if isinstance(rv, QueryV) and rv.manager is not None and not rv.method:
+            t = self._method_targets(rv.manager, cs)  # `Profile.objects.for_user(u)`: the manager's own
+            if isinstance(t, list) and t:
+                return t
+        if rv is EXTERNAL or rv is BUILTIN or isinstance(rv, QueryV):
+            return EXTERNAL  # `", ".join(x)`, `kwargs.pop(k)`, `q.filter()`: the language's or a library's methods
         if rv is None:
             return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
@@ -151,7 +155,7 @@ class CallBinder:
             v = self.r.module_member(v.ns, v.key, "default")
         if v is None or v is EXTERNAL:
             return v
-        if v is BUILTIN:  # `set(x)`, `str(x)`: a builtin class built
+        if v is BUILTIN or isinstance(v, QueryV):  # `set(x)`, `str(x)`: a builtin class built; a query's method
             return EXTERNAL
         if isinstance(v, FuncV):
             out = [(v.f, how if v.how == "exact" else "inferred")]

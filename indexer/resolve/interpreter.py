@@ -51,7 +51,7 @@ from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker
-from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, Token, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, Value
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -254,7 +254,7 @@ class Resolver:
                 inherited = self._inherited_field(entries(fc.by_qualname, s)[0], name)
                 if inherited is not None:
                     return inherited
-            if s is not None and bindings is None:
+            if s is not None and (bindings is None or all(b.how == "element" for b in bindings)):
                 param = self._parameter(fc, s, name)
                 if param is not None:  # a parameter without a type shadows the enclosing scopes' names;
                     # a variadic one (`*args`, `**kwargs`, `...rest`, varargs) is the language's tuple,
@@ -298,7 +298,8 @@ class Resolver:
     def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int) -> Value:
         """:meth:`resolve_expr` at ``line``: when the head name of ``text`` is bound several ways in
         ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
-        decides (statement order; a binding in a loop body after the use is not seen). A call
+        decides (statement order; a binding in a loop body after the use is not seen); when its value
+        is unknown, the others written before it, never one written after (``None``). A call
         expression bound as a whole on ``line`` (``db.get_or_404()`` of ``db.get_or_404(User,
         id).to_dict()``, see :mod:`indexer.languages.python.frameworks.orm_results`) is that binding's value."""
         if text.endswith("()"):
@@ -323,16 +324,24 @@ class Resolver:
         before = [b for b in before if b.type != LITERAL_RECEIVER] or before
         last = max(b.line for b in before)
         v = self.binding_value(fc, [b for b in before if b.line == last])
-        if v is None:
-            return self.resolve_expr(fc, scope, text)
+        if v is None:  # unknown: a binding of another branch written before may hold, never one written after
+            v = self.binding_value(fc, before)
+        if v is None:  # unknown here even if one written after is known: `t = loader.get_template(n);
+            after = [b for b in bindings if b.line > line]  # t.render()` ... `except: t = Engine().from_string(s)`
+            if not after or self.binding_value(fc, after) is None:
+                return self.resolve_expr(fc, scope, text)
         if called:
             v = self.call_result(v, "exact")
         return self.follow(v, segments[1:])
 
-    def binding_value(self, fc: FileCtx, bindings: list[Binding]) -> Value:
-        """Value of a name from its bindings: a declared type beats a constructor call beats an alias
-        beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`, an external value)."""
-        for tier in ("declared", "constructed", "alias", "literal"):
+    def binding_value(self, fc: FileCtx, bindings: list[Binding], instance: bool = True) -> Value:
+        """Value of a name from its bindings: a declared type beats a query's rows copied into a builtin
+        container (``copy``: ``list(q)``) beats a constructor call beats an alias beats an element of
+        what a loop iterates beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`,
+        an external value). ``instance``: the name is read on an instance, where a relation field
+        (``related``: Django's ``owner = ForeignKey(Check)``) beats them all (the related model's
+        instance); read on the class it is not read (the field's own binding is)."""
+        for tier in _INSTANCE_TIERS if instance else _TIERS:
             for b in bindings:
                 literal = b.type == LITERAL_RECEIVER
                 if literal != (tier == "literal") or (not literal and b.how != tier):
@@ -343,6 +352,14 @@ class Resolver:
                     v: Value = InstV(t.c, "exact") if isinstance(t, ClassV) else t
                 elif how == "constructed":
                     v = self.call_result(self.resolve_expr(fc, b.scope, b.type), "inferred")
+                elif how == "element":
+                    v = self.element_of(self.resolve_expr(fc, b.scope, b.type))
+                elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
+                    v = self.resolve_expr(fc, b.scope, b.type)
+                    v = QueryV(v.c) if isinstance(v, QueryV) and not v.method else None
+                elif how == "related":
+                    related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
+                    v = related(self, fc, b) if related is not None else None
                 else:
                     v = self.resolve_expr(fc, b.scope, b.type)
                 if v is not None:
@@ -520,8 +537,19 @@ class Resolver:
                                       lambda: self.call_result(self.resolve_expr(f.file, f.qualname, ir), "inferred"))
             t = self.resolve_type(v.f.file, v.f.parent, rt)
             return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
+        if isinstance(v, QueryV):  # `q.filter()`, `q.first()`: what the module system says the method returns
+            query_call = getattr(v.c.file.rules, "query_call", None)
+            return query_call(v) if query_call is not None and v.method else EXTERNAL
         if v is EXTERNAL or v is BUILTIN:  # `set()`: a builtin object
             return v
+        return None
+
+    @staticmethod
+    def element_of(v: Value) -> Value:
+        """What iterating ``v`` yields, when the value model knows: an instance of a query's class
+        (``for c in Check.objects.filter(...)``); ``None`` otherwise."""
+        if isinstance(v, QueryV) and not v.method:
+            return InstV(v.c, "inferred")
         return None
 
     def _returned_function(self, f: Def) -> Value:
@@ -550,11 +578,29 @@ class Resolver:
 
     def attr(self, v: Value, name: str) -> Value:
         """Member ``name`` of ``v``: a module's export, a class's or instance's attribute (its
-        bindings in the class body or through ``self.`` / ``this.``, then members, inherited too)."""
+        bindings in the class body or through ``self.`` / ``this.``, then members, inherited too);
+        a class's attribute as the class's module system sees it (optional ``class_query``: Django's
+        ``M.objects`` is a :class:`QueryV`)."""
+        found = self._attr(v, name)
+        if isinstance(v, ClassV):
+            query = getattr(v.c.file.rules, "class_query", None)
+            if query is not None:
+                return query(self, v.c, name, found)
+        return found
+
+    def _attr(self, v: Value, name: str) -> Value:
         if v is None or v is EXTERNAL:
             return v
         if v is BUILTIN:
             return None
+        if isinstance(v, QueryV):  # a query's method: its manager's own, else the library's
+            if v.method:
+                return EXTERNAL
+            if v.manager is not None:
+                own = self.attr(v.manager, name)
+                if own is not None and own is not EXTERNAL:
+                    return own
+            return QueryV(v.c, name, v.manager)
         if isinstance(v, ModuleV):
             return self.module_member(v.ns, v.key, name)
         if isinstance(v, ObjV):
@@ -577,7 +623,7 @@ class Resolver:
                 for bound in ((rules.instance_prefix + name, name) if isinstance(v, InstV) else on_class):
                     bindings = c.file.bindings.get((c.qualname, bound))
                     if bindings:
-                        bv = self.binding_value(c.file, bindings)
+                        bv = self.binding_value(c.file, bindings, isinstance(v, InstV))
                         if bv is not None:
                             return bv
             members, _ = self.classes.lookup(cls, name)
@@ -591,6 +637,11 @@ class Resolver:
             return EXTERNAL if self.classes.has_external_ancestor(cls) else None
         return None
 
+
+_TIERS = ("declared", "copy", "constructed", "alias", "element", "literal")
+"""The kinds of :class:`~indexer.model.Binding` :meth:`Resolver.binding_value` reads, strongest first."""
+_INSTANCE_TIERS = ("related", *_TIERS)
+"""The same read on an instance (:meth:`Resolver.binding_value`)."""
 
 DATA_MODEL_ATTRIBUTES = frozenset({"__dict__", "__name__", "__qualname__", "__module__", "__doc__",
                                    "__annotations__", "__mro__", "__bases__"})

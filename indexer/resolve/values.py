@@ -2,7 +2,8 @@
 
 A name or expression of a file evaluates to one of: a module (:class:`ModuleV`), a class
 (:class:`ClassV`), an instance of a class (:class:`InstV`), a function (:class:`FuncV`), an object
-whose properties are definitions (:class:`ObjV`), :data:`EXTERNAL` (known to live outside the
+whose properties are definitions (:class:`ObjV`), a library query of a class's rows
+(:class:`QueryV`: a Django queryset), :data:`EXTERNAL` (known to live outside the
 repository), :data:`BUILTIN` (an object of the language's own types: its methods are outside the
 repository, what it holds is unknown) or ``None`` (unknown). Every language shares
 these; a language's module system (:class:`indexer.resolve.language.ModuleSystem`) builds them.
@@ -20,7 +21,7 @@ from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "Value", "Token", "Deps"]
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "Value", "Token", "Deps"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -208,4 +209,19 @@ class ObjV:
     qualname: str
 
 
-Value = ModuleV | ClassV | InstV | FuncV | ObjV | External | None
+@dataclass(frozen=True, slots=True)
+class QueryV:
+    """A library object standing for rows of the repository class ``c``: Django's manager or queryset
+    of model ``c`` (``M.objects``, ``M.objects.filter(...)``). Iterating it yields instances of ``c``;
+    ``method``: one of its methods, not yet called (``q.filter``), whose call the class's module system
+    reads (:meth:`indexer.resolve.interpreter.Resolver.call_result`: a query step is a query of ``c``
+    again, a one-row call an instance of ``c``, anything else the library's). Calls of its methods are
+    the library's (external), except those ``manager`` has: the instance of the repository's manager
+    or queryset class it comes from (``objects = ProfileManager()``), whose own methods are its."""
+
+    c: Def
+    method: str = ""
+    manager: InstV | None = None
+
+
+Value = ModuleV | ClassV | InstV | FuncV | ObjV | QueryV | External | None

@@ -682,5 +682,7 @@ def test_bindings_of_or_and_conditional_calls():
         # `and`, a call on the left of `or`, no call at all: nothing bound.
         Binding(None, "x", "Foo", "constructed", 11),
         Binding(None, "y", "Foo", "constructed", 12),
-        # `make()()` has no dotted callee; a parenthesised operator is not looked into.
+        # `make()()`: what calling make's result returns (a chain's last call); a parenthesised
+        # operator is not looked into.
+        Binding(None, "z", "make()", "constructed", 13),
     ]

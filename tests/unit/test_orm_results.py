@@ -89,9 +89,11 @@ def view(db, session, name):
         ("view", "n", "User.query.count", "constructed"),
         ("view", "p", "Post", "constructed"),
         ("view", "q", "User.query.filter_by", "constructed"),
+        ("view", "r", "session.query().first", "constructed"),
         ("view", "s", "requests.get", "constructed"),
         ("view", "t", "cache.get", "constructed"),
         ("view", "u", "User", "constructed"),
+        ("view", "x", "User.query.get()", "element"),  # what iterating it yields: the resolver's to say
     ]
 
 

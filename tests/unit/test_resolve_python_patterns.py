@@ -385,6 +385,44 @@ def test_statement_order_decides_which_binding_a_rebound_name_has():
     )
 
 
+def test_a_binding_written_after_the_use_never_types_it_when_the_one_before_is_unknown():
+    # Django's csrf_failure: `t = loader.get_template(n); t.render(...)` in `try`, `t =
+    # Engine().from_string(s)` in `except`: the first `render` is not Template.render
+    check(
+        """
+        # --- path: m.py ---
+        class Template:
+            def close(self):
+                pass
+            def only_here(self):
+                pass
+
+        class Other:
+            def close(self):
+                pass
+
+        class Engine:
+            def from_string(self, s) -> Template:
+                return Template()
+
+        def f(loader, name):
+            try:
+                t = loader.get_template(name)
+                t.close()
+                t.__class__.__name__.only_here()
+            except KeyError:
+                t = Engine().from_string(name)
+            t.only_here()
+        """,
+        [
+            "m.Engine.from_string(1) -> m.Template [exact]",
+            "m.f(2) -> m.Engine [exact]",
+            "m.f(2) -> m.Engine.from_string(1) [exact]",
+            "m.f(2) -> m.Template.only_here(0) [inferred]",  # after both: the later one may hold
+        ],
+    )
+
+
 def test_a_parameter_shadows_an_imported_module_of_the_same_name():
     check(
         """

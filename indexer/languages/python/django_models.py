@@ -21,6 +21,16 @@ class ``get_user_model()`` returns, and the reverse accessor a one-to-one field 
   class expression, ``"self"``, ``"app_label.Model"``, ``"Model"`` (same app) or
   ``settings.AUTH_USER_MODEL``.
 
+* ``M.objects`` (or ``_default_manager`` / ``_base_manager``) of a model ``M`` (a class whose
+  ancestor extends Django's ``models.Model`` from outside the repository, in a file importing Django)
+  that declares no such attribute itself is a :class:`~indexer.resolve.values.QueryV` of ``M``: its
+  query steps (``filter``, ``exclude``, ``order_by``, ``all``...: :data:`QUERY_STEPS`) are queries of
+  ``M`` again, its one-row calls (``get``, ``first``, ``last``, ``latest``, ``create``...:
+  :data:`ONE_ROW`) an instance of ``M``, iterating it yields instances of ``M``, anything else is
+  the library's.
+* ``owner = models.ForeignKey(Check, ...)`` (or ``OneToOneField``) in model ``Flip`` (the detector
+  records it as a ``related`` binding): ``flip.owner`` is an instance of ``Check``.
+
 Every read goes through :class:`~indexer.resolve.language.Lookup`, so incremental updates redo what
 depends on a changed setting, model or field.
 """
@@ -29,19 +39,34 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.model import base_type
 from indexer.resolve.context import shared_parts
 from indexer.resolve.multimap import entries, every
-from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, Value
+from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, QueryV, Value
 
 if TYPE_CHECKING:
+    from indexer.model import Binding
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["REQUEST_TYPES", "framework_receiver", "model_reference", "reverse_member", "user_model"]
+__all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "framework_receiver", "model_reference", "query_call",
+           "related_value", "reverse_member", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
 """Annotations of a ``request`` parameter that mean Django's or DRF's request."""
 
+QUERY_STEPS = frozenset({
+    "all", "filter", "exclude", "order_by", "select_related", "prefetch_related", "annotate", "alias", "distinct",
+    "using", "only", "defer", "reverse", "none", "complex_filter", "select_for_update", "extra", "union",
+    "intersection", "difference", "get_queryset",
+})
+"""Methods of a Django manager or queryset that return a queryset of the same model."""
+
+ONE_ROW = frozenset({"get", "first", "last", "earliest", "latest", "create"})
+"""Methods of a Django manager or queryset that return one instance of its model (or ``None``)."""
+
+_MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+_MANY = "*"  # a relation to many (the detector's MANY): a queryset, not an instance
 _SETTING = "AUTH_USER_MODEL"
 _FALLBACK_MODULE = "django.contrib.auth.models"
 _LIBRARIES = ("django", "rest_framework")
@@ -112,16 +137,20 @@ def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list
 
 
 def reverse_member(r: Lookup, cls: Def, name: str) -> Value:
-    """Attribute ``name`` of an instance of ``cls`` given by a one-to-one field of another model
-    pointing at ``cls`` or one of its bases: an instance of that model; ``None``: none does."""
+    """Attribute ``name`` of an instance of ``cls`` given by a relation field of another model
+    pointing at ``cls`` or one of its bases: an instance of that model (a one-to-one field), a
+    queryset of it (a foreign key or many-to-many field: its type text starts with ``*``; a model of
+    a library Django only, as for ``M.objects``); ``None``: none does."""
     found = r.reverse_members("python", name)
     if not found:
         return None
     ancestors = r.mro(cls)
     for model, text in found:
-        target = model_reference(r, model, text)
+        target = model_reference(r, model, text.removeprefix(_MANY))
         if isinstance(target, ClassV) and any(a is target.c for a in ancestors):
-            return InstV(model, "inferred")
+            if not text.startswith(_MANY):
+                return InstV(model, "inferred")
+            return QueryV(model) if _extends(r, model, ("Model",)) else None
     return None
 
 
@@ -173,3 +202,53 @@ def _is_request(fc: FileCtx, scope: str | None) -> bool:
         s = fc.parent_scope(s)
     return False
 
+
+
+def class_query(r: Lookup, cls: Def, name: str, found: Value) -> Value:
+    """Attribute ``name`` of the class ``cls``, ``found`` the value the resolver core gave it: for a
+    manager (:data:`_MANAGERS`) of a Django model (an ancestor extends the library's ``Model`` in a
+    file importing Django) a :class:`QueryV` of ``cls``, when the model declares none (``found`` is
+    the library's) or declares one of a manager or queryset class extending the library's
+    (``objects = ProfileManager()``: its own methods stay its); else ``found``."""
+    if name not in _MANAGERS:
+        return found
+    manager = found if isinstance(found, InstV) else None
+    if found is not EXTERNAL and (manager is None or not _extends(r, manager.c, ("Manager", "QuerySet"))):
+        return found
+    return QueryV(cls, manager=manager) if _extends(r, cls, ("Model",)) else found
+
+
+def _extends(r: Lookup, cls: Def, names: tuple[str, ...]) -> bool:
+    """Whether ``cls`` or an ancestor of it extends a library class whose name ends with one of
+    ``names`` in a file importing Django."""
+    for c in r.mro(cls):
+        if c.external_base and _django_file(c.file) and any(
+                (base_type(b) or "").rpartition(".")[2].endswith(names) for b in c.d.bases):
+            return True
+    return False
+
+
+def query_call(v: QueryV) -> Value:
+    """What calling the Django manager / queryset method ``v.method`` returns: a queryset of the same
+    model (:data:`QUERY_STEPS`), an instance of it (:data:`ONE_ROW`), else the library's value."""
+    if v.method in QUERY_STEPS:
+        return QueryV(v.c, manager=v.manager)
+    if v.method in ONE_ROW:
+        return InstV(v.c, "inferred")
+    return EXTERNAL
+
+
+def related_value(r: Lookup, fc: FileCtx, b: Binding) -> Value:
+    """The value of the relation field ``b`` (a ``related`` binding of model ``b.scope``: a
+    ``ForeignKey`` / ``OneToOneField`` to the class ``b.type`` names) read on an instance: an
+    instance of the related model, ``EXTERNAL`` for a library's (Django's own user model), ``None``
+    when it names no class (the field's own binding decides)."""
+    models = entries(fc.by_qualname, b.scope) if b.scope else ()
+    if not models:
+        return None
+    target = model_reference(r, models[0], b.type.removeprefix(_MANY))
+    if isinstance(target, ClassV):
+        if not b.type.startswith(_MANY):
+            return InstV(target.c, "inferred")
+        return QueryV(target.c) if _extends(r, target.c, ("Model",)) else None
+    return EXTERNAL if target is EXTERNAL else None

@@ -49,6 +49,10 @@ __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
+"""A callee's normalised text that a binding may hold: names, attributes and calls (``a.b().c``)."""
+_COPIES = frozenset({"list", "sorted", "tuple"})
+"""Builtins building a container of an iterable's elements, in order (``x = list(q)``: a ``copy`` binding)."""
 _LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "true", "false", "list", "dictionary",
                        "set", "tuple", "list_comprehension", "dictionary_comprehension", "set_comprehension",
                        "generator_expression"})
@@ -711,7 +715,27 @@ class _FileExtractor(ImpliedFacts):
                 # An annotated class-body field is also reachable as self.<name> (as Java / TS fields
                 # are bound as this.<name>).
                 self.out.bindings.append(Binding(binding_scope, "self." + bound, type_text, how, line))
+            elif candidate is None and how == "constructed" and type_text in _COPIES and value is not None:
+                copied = self._copied(value)
+                if copied is not None:
+                    self.out.bindings.append(Binding(binding_scope, bound, copied, "copy", line))
         return candidate
+
+    def _copied(self, value: Node) -> str | None:
+        """``q`` of ``list(q)`` / ``sorted(q[:n], key=k)``: the iterable a builtin container is built
+        from, when it is a name, attribute or call chain (a slice of one counts as it); ``None``
+        otherwise. The resolver keeps a query's rows through it (``copy`` binding)."""
+        while value.type == "assignment":
+            value = value.child_by_field_name("right")
+        args = value.child_by_field_name("arguments") if value.type == "call" else None
+        first = args.named_children[0] if args is not None and args.named_child_count else None
+        if first is not None and first.type == "subscript" and first.child_by_field_name("subscript") is not None \
+                and first.child_by_field_name("subscript").type == "slice":
+            first = first.child_by_field_name("value")
+        if first is None or first.type not in ("identifier", "attribute", "call"):
+            return None
+        text = self.receiver_text(first)
+        return text if _CHAIN.fullmatch(text) else None
 
     def _with_binding(self, caps: dict[str, list[Node]]) -> None:
         """``with X(...) as y``: ``y`` bound ``constructed`` to the callee text ``X`` (dotted names only)."""
@@ -726,7 +750,8 @@ class _FileExtractor(ImpliedFacts):
     def binding_type(
         self, type_node: Node | None, value: Node | None, method: _Scope | None
     ) -> tuple[str, str] | None:
-        """``(type, how)`` of a binding: an annotation, a constructor-style call (also the call in
+        """``(type, how)`` of a binding: an annotation, a constructor-style call or the last call of a
+        chain (``a.b().c``; also the call in
         ``a or Foo()`` / ``Foo() if c else y``), an annotated parameter (``self.x = p`` in ``method``),
         an alias of a dotted name or of a literal (:data:`~indexer.model.LITERAL_RECEIVER`); ``None``
         otherwise."""
@@ -748,7 +773,11 @@ class _FileExtractor(ImpliedFacts):
                     target = _WS.sub("", self.src.text(first))
                     return (target, "alias") if _DOTTED.fullmatch(target) else None
                 return None
-            return (callee, "constructed") if _DOTTED.fullmatch(callee) else None
+            if _DOTTED.fullmatch(callee):
+                return callee, "constructed"
+            # `q = Flip.objects.filter(owner=c).order_by("-id")`: what the chain's last call returns
+            chain = self.receiver_text(value.child_by_field_name("function"))
+            return (chain, "constructed") if _CHAIN.fullmatch(chain) else None
         if value.type in _LITERALS:  # `opts = {}`, `sep = ", "`: a builtin object, whose methods are no repository's
             return LITERAL_RECEIVER, "alias"
         if value.type in ("identifier", "attribute"):

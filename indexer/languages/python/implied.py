@@ -42,6 +42,11 @@ class ScopeTable(Protocol):
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_ITERABLE = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
+"""An iterable's receiver text an ``element`` binding records: names, attributes and calls (``q``,
+``Check.objects.filter()``)."""
+_COPIED_CALLS = frozenset({"list()", "sorted()", "tuple()", "reversed()"})
+"""Iterables built of another's elements: a loop over one iterates those (``for x in sorted(q)``)."""
 
 _BINARY_DUNDERS = {
     "+": "__add__", "-": "__sub__", "*": "__mul__", "@": "__matmul__", "/": "__truediv__",
@@ -138,6 +143,10 @@ class ImpliedFacts:
 
     def binding_type(self, type_node: Node | None, value: Node | None, method: Any) -> tuple[str, str] | None:
         """``(type, how)`` of an assigned value, or ``None`` (the extractor's)."""
+        raise NotImplementedError
+
+    def _copied(self, value: Node) -> str | None:
+        """The iterable text a ``list(q)`` / ``sorted(q)`` call copies, or ``None`` (the extractor's)."""
         raise NotImplementedError
 
     def implicit_calls(self) -> None:
@@ -320,6 +329,23 @@ class ImpliedFacts:
                                                via="element"))
 
     def _loop_binding(self, caps: dict[str, list[Node]], declared: dict[tuple[str | None, str], str]) -> None:
+        """Bind a loop variable (:meth:`_typed_loop_binding`); a single name the element type leaves
+        unbound is bound as an ``element`` of the iterable's text when that is a name, attribute or
+        call chain (``for c in q``, ``[c.f() for c in Check.objects.filter()]``): the resolver knows
+        what iterating some values yields (:meth:`indexer.resolve.interpreter.Resolver.element_of`)."""
+        before = len(self.out.bindings)
+        self._typed_loop_binding(caps, declared)
+        target, it = caps["for.target"][0], caps["for.iter"][0]
+        if len(self.out.bindings) > before or target.type != "identifier" or it.type not in ("identifier", "attribute", "call"):
+            return
+        text = self.receiver_text(it)
+        if text in _COPIED_CALLS:  # `for f in sorted(q, key=k)`: the elements of q
+            text = self._copied(it) or ""
+        if _ITERABLE.fullmatch(text):
+            scope = self.scopes.qualname(self.scopes.at(caps["for"][0].start_byte))
+            self.out.bindings.append(Binding(scope, self.src.text(target), text, "element", self.src.line(target)))
+
+    def _typed_loop_binding(self, caps: dict[str, list[Node]], declared: dict[tuple[str | None, str], str]) -> None:
         """``for x in items``: ``x`` declared as the element type of ``items``' annotation, when
         ``items`` is a name or ``self.<attr>`` annotated in this file (optionally followed by
         ``.items()`` / ``.values()`` / ``.keys()`` of a mapping); ``for k, v in d.items()`` types both;

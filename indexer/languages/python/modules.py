@@ -13,7 +13,7 @@ import builtins
 import posixpath
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.python.django_models import framework_receiver, reverse_member
+from indexer.languages.python.django_models import class_query, framework_receiver, query_call, related_value, reverse_member
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
@@ -154,6 +154,15 @@ class PythonModuleSystem:
     reverse_member = staticmethod(reverse_member)
     """Optional hook of the resolver core: Django's reverse one-to-one accessors
     (:func:`indexer.languages.python.django_models.reverse_member`)."""
+    class_query = staticmethod(class_query)
+    """Optional hook of the resolver core: Django's ``M.objects``
+    (:func:`indexer.languages.python.django_models.class_query`)."""
+    query_call = staticmethod(query_call)
+    """Optional hook of the resolver core: what a Django queryset's method returns
+    (:func:`indexer.languages.python.django_models.query_call`)."""
+    related_value = staticmethod(related_value)
+    """Optional hook of the resolver core: Django's foreign keys and one-to-one fields
+    (:func:`indexer.languages.python.django_models.related_value`)."""
 
     def is_builtin(self, name: str) -> bool:
         """Whether ``name`` is a Python builtin."""

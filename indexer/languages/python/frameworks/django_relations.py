@@ -8,6 +8,14 @@
   instance of ``M``. ``<target>`` is the first argument (or ``to=``) as written, a string literal
   quoted (``'auth.User'``, ``'self'``). ``related_name="+"`` (or ending in ``+``) hides the accessor:
   nothing is recorded; so is a target that is neither a name, an attribute nor a plain string.
+* ``owner = models.ForeignKey(Check, ...)`` (or ``OneToOneField``) in the body of class ``M``: beside
+  the extractor's ``constructed`` binding of ``owner`` (an instance of the field class, what
+  ``M.owner`` reads), a ``related`` binding ``(M, "owner", <target>, "related")``: read on an instance
+  of ``M`` it is an instance of the target (``flip.owner.to_dict()``); a ``ManyToManyField``'s is a
+  queryset of the target (type text prefixed :data:`MANY`).
+* The reverse side of a ``ForeignKey`` / ``ManyToManyField``: a ``reverse`` binding
+  ``(M, "~<accessor>", "*<target>")``, the accessor ``related_name`` else ``m_set``; instances of
+  the target have a queryset of ``M`` there (``project.check_set.all()``).
 * ``User = get_user_model()``: the extractor's ``constructed`` binding (calling it would make an
   instance) becomes an ``alias`` of ``get_user_model()``, which the resolver reads as the user
   model class itself.
@@ -26,33 +34,48 @@ __all__ = ["LANGUAGES", "detect"]
 LANGUAGES = ("python",)
 
 _ONE_TO_ONE = "OneToOneField"
+_MANY_TO_MANY = "ManyToManyField"
+_RELATIONS = (_ONE_TO_ONE, "ForeignKey", _MANY_TO_MANY)
+MANY = "*"
+"""Prefix of a ``related`` / ``reverse`` binding's type text whose value is a queryset of the model
+(a many-to-many field, the reverse side of a foreign key), not one instance."""
 _USER_MODEL = "get_user_model"
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Rewrite the ``get_user_model()`` bindings and add the ``reverse`` bindings of one-to-one
-    fields of one parsed Python file in ``out``."""
+    """Rewrite the ``get_user_model()`` bindings, add the ``related`` and ``reverse`` bindings of
+    relation fields of one parsed Python file in ``out``."""
     data = src.data
     if _USER_MODEL.encode() in data:
         out.bindings[:] = [Binding(b.scope, b.name, _USER_MODEL + "()", "alias", b.line)
                            if b.how == "constructed" and b.type == _USER_MODEL else b for b in out.bindings]
-    if _ONE_TO_ONE.encode() not in data:
+    if not any(r.encode() in data for r in _RELATIONS):
         return
+    fields: dict[tuple[str, str, int], str] = {}
     for _, caps in run_query(query("python", "python/queries", "django_relations"), root):
         callee = caps["callee"][0]
         last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
-        if last is None or src.text(last) != _ONE_TO_ONE:
+        kind = src.text(last) if last is not None else None
+        if kind not in _RELATIONS:
             continue
         model = scope_of(caps["assign"][0], src)
         if model is None:
             continue
         args = Args.of(src, caps["args"][0])
         target = _target(src, args.get(0, "to"))
-        related = args.keywords.get("related_name")
-        accessor = string_value(src, related) if related is not None else model.rpartition(".")[2].lower()
-        if target is None or not accessor or accessor.endswith("+") or not accessor.isidentifier():
+        if target is None:
             continue
-        out.bindings.append(Binding(model, "~" + accessor, target, "reverse", src.line(caps["assign"][0])))
+        fields[(model, src.text(caps["field"][0]), src.line(caps["field"][0]))] = \
+            MANY + target if kind == _MANY_TO_MANY else target
+        related = args.keywords.get("related_name")
+        default = model.rpartition(".")[2].lower()
+        accessor = string_value(src, related) if related is not None else \
+            default if kind == _ONE_TO_ONE else default + "_set"
+        if not accessor or accessor.endswith("+") or not accessor.isidentifier():
+            continue
+        out.bindings.append(Binding(model, "~" + accessor, target if kind == _ONE_TO_ONE else MANY + target, "reverse",
+                                    src.line(caps["assign"][0])))
+    out.bindings.extend(Binding(model, name, target, "related", line) for (model, name, line), target in fields.items())
 
 
 def _target(src: SourceText, node: Node | None) -> str | None:

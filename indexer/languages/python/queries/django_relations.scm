@@ -1,4 +1,4 @@
-; Django model relations: a one-to-one field assigned in a class body (the class is found in Python).
+; Django model relations: a foreign key or one-to-one field assigned in a class body (the class is found in Python).
 
 ; user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="profile")
 (class_definition

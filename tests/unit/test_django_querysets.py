@@ -1,0 +1,309 @@
+"""Django managers and querysets as values (indexer/resolve/values.QueryV, the Python module system's
+hooks in indexer/languages/python/django_models.py): a queryset kept in a variable, refined by query
+steps, iterated by a loop or a comprehension, or ended by a one-row call yields the model's instances;
+a foreign key or one-to-one field read on an instance is the related model's instance. Calls on the
+queryset itself stay the library's, and nothing unrelated is linked to a model."""
+
+from __future__ import annotations
+
+from indexer.languages.python.extractor import EXTRACTOR
+from tests.resolution_harness import edges, resolve_fixture
+
+MODELS = """
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+from django.db import models
+
+
+class ProfileManager(models.Manager["Profile"]):
+    def for_user(self, user):
+        return self.get(user=user)
+
+
+class Profile(models.Model):
+    name = models.CharField(max_length=10)
+    objects = ProfileManager()
+
+    def send_report(self):
+        return 1
+
+
+class Project(models.Model):
+    name = models.CharField(max_length=10)
+
+    def team_emails(self):
+        return []
+
+
+class Check(models.Model):
+    project = models.ForeignKey(Project, models.CASCADE)
+
+    def to_dict(self):
+        return {}
+
+
+class Flip(models.Model):
+    owner = models.ForeignKey("Check", models.CASCADE)
+
+    def to_dict(self):
+        return {}
+
+
+class Channel(models.Model):
+    project = models.ForeignKey(Project, models.CASCADE, related_name="channels")
+    checks = models.ManyToManyField(Check)
+    hidden = models.ForeignKey(Check, models.CASCADE, related_name="+")
+
+    def notify(self):
+        pass
+"""
+
+
+def calls_of(fixture: str, prefix: str = "app/jobs.") -> list[str]:
+    return [e for e in edges(resolve_fixture(MODELS + fixture)) if e.startswith(prefix)]
+
+
+def test_a_queryset_in_a_variable_refined_and_ended_yields_the_model():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Profile, Check
+
+
+def b():
+    q = Profile.objects.filter(name="x")
+    p = q.first()
+    p.send_report()
+
+
+def c():
+    q = Profile.objects.filter(name="x")
+    q = q.exclude(name="y").order_by("name")
+    profile = q.last()
+    profile.send_report()
+
+
+def d():
+    q = Check.objects.select_related("project").filter(id=1).order_by("-id")
+    q.get(id=2).to_dict()
+    q.all().distinct().latest("id").to_dict()
+""") == [
+        "app/jobs.b(0) -> app/models.Profile.send_report(0) [inferred]",
+        "app/jobs.c(0) -> app/models.Profile.send_report(0) [inferred]",
+        "app/jobs.d(0) -> app/models.Check.to_dict(0) [inferred]",
+    ]
+
+
+def test_iterating_a_queryset_in_a_loop_or_comprehension_yields_the_model():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Check, Flip
+
+
+def i():
+    q = Check.objects.filter(id=1)
+    for check in q:
+        check.to_dict()
+
+
+def j():
+    q = Check.objects.filter(id=1)
+    return [c.to_dict() for c in q]
+
+
+def k():
+    return [c.to_dict() for c in Check.objects.filter(id=1)]
+
+
+def m():
+    flips = Flip.objects.filter(owner=1).order_by("-id")
+    flips = flips.filter(id=2)
+    return {f.id: f.to_dict() for f in flips}
+""") == [
+        "app/jobs.i(0) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.j(0) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.k(0) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.m(0) -> app/models.Flip.to_dict(0) [inferred]",
+    ]
+
+
+def test_a_foreign_key_read_on_an_instance_is_the_related_model():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Check, Flip
+
+
+def f(flip: Flip):
+    check = flip.owner
+    check.to_dict()
+    flip.owner.project.team_emails()
+
+
+def h():
+    Flip.objects.get(id=1).owner.to_dict()
+""") == [
+        "app/jobs.f(1) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.f(1) -> app/models.Project.team_emails(0) [inferred]",
+        "app/jobs.h(0) -> app/models.Check.to_dict(0) [inferred]",
+    ]
+
+
+def test_a_custom_manager_keeps_its_own_methods_and_the_model():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Profile
+
+
+def a(user):
+    Profile.objects.for_user(user)
+    Profile.objects.filter(name="x").first().send_report()
+    for p in Profile.objects.all():
+        p.send_report()
+""") == [
+        "app/jobs.a(1) -> app/models.Profile.send_report(0) [inferred]",
+        "app/jobs.a(1) -> app/models.ProfileManager.for_user(1) [inferred]",
+    ]
+
+
+def test_unrelated_first_and_filter_calls_bind_to_no_model():
+    # `.first()` / `.filter()` on objects that are no Django querysets, a class with `objects` that is
+    # no model, a field read on the model class (the library's descriptor), a queryset's own
+    # methods (the library's) and a method the model lacks: nothing links to a model
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Check, Flip
+
+
+class Registry:
+    objects = None
+
+
+class Rows:
+    def first(self):
+        return None
+
+
+def n(rows, items: list[str], registry: Registry):
+    r = rows.filter(x=1).first()
+    r.to_dict()
+    s = Rows().first()
+    s.to_dict()
+    for x in items:
+        x.to_dict()
+    t = Registry.objects.filter(id=1).first()
+    t.send_report()
+    Flip.owner.to_dict()
+    q = Check.objects.filter(id=1)
+    q.update(id=2)
+    q.first().send_report()
+    [c.send_report() for c in q]
+""") == [  # `rows...first()`: an unknown receiver, matched by name as before
+        "app/jobs.n(3) -> app/jobs.Rows [exact]",
+        "app/jobs.n(3) -> app/jobs.Rows.first(0) [exact]",
+        "app/jobs.n(3) -> app/jobs.Rows.first(0) [name]",
+    ]
+
+
+def test_a_queryset_of_a_model_of_another_library_is_left_alone():
+    # a model whose base is no Django's (no file of it imports django): `objects` is no queryset value
+    fixture = """
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+from peewee import Model
+
+
+class Entry(Model):
+    def publish(self):
+        pass
+# --- path: app/jobs.py ---
+from app.models import Entry
+
+
+def p():
+    q = Entry.objects.filter(id=1)
+    q.first().publish()
+    for e in q:
+        e.publish()
+"""
+    # (`e.publish()` on an unknown receiver is still matched by name, as any such call)
+    assert [e for e in edges(resolve_fixture(fixture)) if e.startswith("app/jobs.") and not e.endswith("[name]")] == []
+
+
+def test_the_extractor_binds_loop_variables_chains_and_relation_fields():
+    ex = EXTRACTOR.extract("app/m.py", b"""
+from django.db import models
+
+class Flip(models.Model):
+    owner = models.ForeignKey("Check", models.CASCADE)
+
+def f(q, items: list[int]):
+    flips = Flip.objects.filter(owner=1).order_by("-id")
+    for a in q:
+        pass
+    [b for b in flips.all()]
+    for c in items:
+        pass
+    for d in q[1:]:
+        pass
+""")
+    assert sorted((b.scope, b.name, b.type, b.how) for b in ex.bindings if b.name != "items") == [
+        ("Flip", "owner", "'Check'", "related"),
+        ("Flip", "owner", "models.ForeignKey", "constructed"),
+        ("Flip", "~flip_set", "*'Check'", "reverse"),
+        ("f", "a", "q", "element"),
+        ("f", "b", "flips.all()", "element"),
+        ("f", "c", "int", "declared"),
+        ("f", "flips", "Flip.objects.filter().order_by", "constructed"),
+    ]
+
+
+def test_the_many_side_of_a_relation_is_a_queryset_of_the_model():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Channel, Check, Project
+
+
+def r(project: Project, check: Check, channel: Channel):
+    for c in project.check_set.all():
+        c.to_dict()
+    project.channels.filter(id=1).first().notify()
+    for ch in check.channel_set.all():
+        ch.notify()
+    [k.to_dict() for k in channel.checks.all()]
+    check.flip_set.last().to_dict()
+
+
+def s(project: Project, check: Check):
+    # a queryset's own methods are the library's; `related_name="+"` hides the accessor
+    check.channel_set.notify()
+    check.hidden.notify()
+    project.check_set.to_dict()
+    check.channel_set.filter(id=1).to_dict()
+""") == [
+        "app/jobs.r(3) -> app/models.Channel.notify(0) [inferred]",
+        "app/jobs.r(3) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.r(3) -> app/models.Flip.to_dict(0) [inferred]",
+    ]
+
+
+def test_a_querysets_rows_copied_into_a_list_stay_the_models():
+    assert calls_of("""
+# --- path: app/jobs.py ---
+from app.models import Check, Flip
+
+
+def t(limit):
+    q = Check.objects.filter(id=1).order_by("-id")
+    checks = list(q[:limit])
+    [c.to_dict() for c in checks]
+    for f in sorted(Flip.objects.all(), key=str):
+        f.to_dict()
+
+
+def u(rows):
+    items = list(rows)
+    items.append(1)
+    [c.to_dict() for c in items]
+""") == [
+        "app/jobs.t(1) -> app/models.Check.to_dict(0) [inferred]",
+        "app/jobs.t(1) -> app/models.Flip.to_dict(0) [inferred]",
+    ]
