@@ -743,3 +743,38 @@ def test_calling_what_a_call_returns():
             "app/use.run(0) -> app/make.other(0) [exact]",
         ],
     )
+
+
+def test_a_returned_bound_method_is_what_calling_the_result_calls():
+    # `return self.on_done`: the method, called later through the name or the call's result;
+    # `return self.count` (no function) and `return self` bind nothing
+    check(
+        """
+        # --- path: m.py ---
+        class Job:
+            count = 0
+            def on_done(self):
+                pass
+            def callback(self):
+                return self.on_done
+            def counter(self):
+                return self.count
+            def me(self):
+                return self
+
+        def go(job: Job):
+            cb = job.callback()
+            cb()
+            job.callback()()
+            n = job.counter()
+            n()
+            job.me()()
+        """,
+        [
+            "m.go(1) -> m.Job.callback(0) [exact]",
+            "m.go(1) -> m.Job.counter(0) [exact]",
+            "m.go(1) -> m.Job.me(0) [exact]",
+            "m.go(1) -> m.Job.on_done(0) [exact]",
+            "m.go(1) -> m.Job.on_done(0) [inferred]",
+        ],
+    )

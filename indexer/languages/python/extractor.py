@@ -464,14 +464,17 @@ class _FileExtractor(ImpliedFacts):
     def function_refs(self) -> None:
         """Keep in ``returned_refs`` only names that can be functions: the first segment names a
         function or class defined in this file or an imported name, and no parameter of the
-        function. A local variable returned (``return n``) is dropped, so editing it changes nothing
-        other files read (the incremental resolver's digest of this file's names)."""
+        function; or, in a method or a function nested in one, ``self`` / ``cls`` (``return
+        self.on_done``: the bound method, called later as ``cb = obj.handler(); cb()``). A local
+        variable returned (``return n``) is dropped, so editing it changes nothing other files read
+        (the incremental resolver's digest of this file's names)."""
         known = {d.name for d in self.out.definitions if d.kind != "field"} | {i.local for i in self.out.imports}
+        receivers = ("self", "cls") if any(d.kind in ("method", "constructor") for d in self.out.definitions) else ()
         for d in self.out.definitions:
             if d.returned_refs:
                 params = {p.name for p in d.params}
-                d.returned_refs = [r for r in d.returned_refs
-                                   if (head := r.split(".", 1)[0]) in known and head not in params]
+                d.returned_refs = [r for r in d.returned_refs if (head := r.split(".", 1)[0]) not in params and (
+                    head in known or (head in receivers and head != r))]
 
     def _returned_names(self, value: Node, depth: int = 0) -> list[str]:
         """Dotted names a ``return`` value is, uncalled: ``inner`` -> ``["inner"]``; ``a if c else
