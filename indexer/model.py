@@ -44,6 +44,7 @@ __all__ = [
     "Definition",
     "CallSite",
     "NamedArgument",
+    "DECORATED",
     "Import",
     "Export",
     "Binding",
@@ -229,14 +230,21 @@ class CallSite:
 
 @dataclass(frozen=True, slots=True)
 class NamedArgument:
-    """An argument of a call written as a name or dotted name (``handler``, ``self.on_done``):
-    ``key`` its position (``"0"``, ``"1"``, ...) or its keyword, ``text`` the name as written,
-    ``line`` / ``col`` where it is written."""
+    """An argument of a call written as a name or dotted name (``handler``, ``self.on_done``), or
+    as a call of one (``make()``: what it returns): ``key`` its position (``"0"``, ``"1"``, ...) or
+    its keyword, ``text`` the name as written (:data:`DECORATED` for the definition a decorator is
+    applied to), ``line`` / ``col`` where it is written."""
 
     key: str
     text: str
     line: int
     col: int
+
+
+DECORATED = "@"
+""":attr:`NamedArgument.text` of the argument a decorator is called with (``@dec`` / ``@factory(x)``
+above ``def f``: ``dec(f)``): the decorated definition, the call site's caller, as the decorators
+written under this one hand it on; followed by their count when there are any (``@2``)."""
 
 
 @dataclass(slots=True)

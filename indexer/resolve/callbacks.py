@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, NamedArgument
-from indexer.resolve.values import ClassV, Def, FuncV, InstV
+from indexer.model import DECORATED, CallSite, NamedArgument
+from indexer.resolve.multimap import entries
+from indexer.resolve.values import ClassV, Def, FuncV, InstV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -53,7 +54,7 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
         called = tf.param_calls.get(target.qualname)
         if not called:
             continue
-        shift = _receiver_shift(r, fc, cs, target)
+        shift = 0 if cs.via == "result" else _receiver_shift(r, fc, cs, target)
         params = target.d.params
         for arg in cs.handed:
             if arg.key.isdigit():
@@ -63,11 +64,75 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
                 name = params[i].name
             else:
                 name = arg.key
-            if name not in called:
+            callers = called.get(name)
+            if not callers:
                 continue
-            v = r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+            v = _handed_value(r, fc, cs, arg)
             if isinstance(v, FuncV) and v.f.is_callable and v.f is not target:
-                out.append((target, v.f, arg))
+                out += [(caller, v.f, arg) for caller in _callers(r, target, callers, v.f) if caller is not v.f]
+    return out
+
+
+def _handed_value(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) -> Value:
+    """The value ``arg`` of ``cs`` hands over: the decorated definition for a decorator's
+    (:data:`~indexer.model.DECORATED`), else the argument's expression resolved at its line."""
+    if arg.text.startswith(DECORATED):
+        rd = fc.def_at(cs.caller, cs.line)
+        if rd is None:
+            return None
+        below = int(arg.text[len(DECORATED):] or 0)
+        decorators = rd.d.decorators
+        return _decorated_value(r, fc, rd, decorators[len(decorators) - below:] if below else [])
+    return r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+
+
+def _decorated_value(r: Resolver, fc: FileCtx, rd: Def, below: list[str]) -> Value:
+    """What a decorator of ``rd`` receives when the decorators ``below`` it (texts, nearest first)
+    have been applied: the wrapper the nearest one of the repository returns (``def dec2(f): ...
+    return inner``: ``inner``); ``rd`` itself when none returns a function of the repository (it
+    hands its argument on, or is a library's: called through, as callers of a decorated name are
+    linked to it); ``None`` when one may return several."""
+    for text in below:
+        head, paren, _ = text.partition("(")
+        if paren and not text.endswith(")"):
+            continue
+        dec = r.resolve_expr(fc, rd.parent, head.strip() + ("()" if paren else ""))
+        if isinstance(dec, FuncV):
+            wrappers = [v for v in r.returned_values(dec.f) if isinstance(v, FuncV)]
+            if len(wrappers) > 1:
+                return None
+            if wrappers:
+                return wrappers[0]
+    return r.def_value(rd)
+
+
+def _callers(r: Resolver, target: Def, callers: tuple[tuple[str, int], ...], handed: Def) -> list[Def]:
+    """The callables that call a parameter of ``target`` handed ``handed``: ``target`` itself, and
+    the functions nested in it (``callers``: qualname and rank among its namesakes,
+    :attr:`~indexer.resolve.context.FileCtx.param_calls`), those written inside its span. Of
+    namesakes written as an ``async def`` and a ``def`` (``if iscoroutinefunction(f): async def
+    wrapper(): await f() else: def wrapper(): f()``), only those of ``handed``'s kind. Reads are
+    recorded through ``r``."""
+    out: list[Def] = []
+    tf = target.file
+    end = None
+    for q, rank in callers:
+        if q != target.qualname:
+            r.use(("name", tf.path, q.rpartition(".")[2]))
+        defs = entries(tf.by_qualname, q)
+        rd = defs[rank] if rank < len(defs) else None
+        if rd is target:
+            out.append(target)
+        elif rd is not None and rd.is_callable and q != target.qualname:
+            end = target.d.end_line if end is None else end
+            if target.line <= rd.line <= end:
+                out.append(rd)
+    if len(out) > 1:
+        kinds = {(rd.qualname, "async" in rd.d.modifiers) for rd in out}
+        if len(kinds) > len({q for q, _ in kinds}):  # both kinds of one qualname
+            wanted = "async" in handed.d.modifiers
+            both = {q for q, a in kinds if (q, not a) in kinds}
+            out = [rd for rd in out if rd.qualname not in both or ("async" in rd.d.modifiers) == wanted]
     return out
 
 

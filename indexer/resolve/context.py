@@ -227,7 +227,7 @@ class FileCtx:
                 ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
-                 d.returned_refs, sorted(self.param_calls.get(d.qualname, ())), d.shadowed))
+                 d.returned_refs, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
@@ -253,22 +253,41 @@ class FileCtx:
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
     @functools.cached_property
-    def param_calls(self) -> dict[str, frozenset[str]]:
-        """Per function or method qualname, the parameters its own body calls directly (``def
-        run(cb): cb()``) and never re-binds: a function a caller hands it there runs
-        (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out."""
-        called: dict[str, set[str]] = defaultdict(set)
+    def param_calls(self) -> dict[str, dict[str, tuple[tuple[str, int], ...]]]:
+        """Per function or method qualname, the parameters called directly (``def run(cb): cb()``)
+        and never re-bound, each with the functions whose bodies call it: the function itself, or a
+        function nested in it that calls it as a closure (``def dec(f): def inner(): f()``) with no
+        scope in between binding the name; each as its qualname and its rank among the definitions
+        of that qualname (``entries(by_qualname, q)``; lines would change with every edit above). A
+        function a caller hands it there runs from those (:mod:`indexer.resolve.callbacks`).
+        Variadic parameters are left out."""
+        called: dict[str, dict[str, set[tuple[str, int]]]] = defaultdict(lambda: defaultdict(set))
+        params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
         for cs in self.ex.calls:
-            if cs.receiver is None and cs.via is None and cs.caller is not None and (cs.caller, cs.name) not in self.bindings:
-                called[cs.caller].add(cs.name)
-        out: dict[str, frozenset[str]] = {}
-        for q, names in called.items():
-            for rd in entries(self.by_qualname, q):
-                if rd.is_callable:
-                    hit = names & {p.name for p in rd.d.params if p.variadic is None}
-                    if hit:
-                        out[q] = frozenset(hit)
-        return out
+            if cs.receiver is not None or cs.via is not None or cs.caller is None:
+                continue
+            name, s = cs.name, cs.caller
+            while s is not None:
+                if (s, name) in self.bindings or entries(self.by_qualname, f"{s}.{name}"):
+                    break  # re-bound, or a function of that name nested here
+                own = params.get(s, ())
+                if own == ():
+                    own = params[s] = self._own_params(s)
+                if own is not None and name in own:
+                    callers = entries(self.by_qualname, cs.caller)
+                    rank = callers.index(self.def_at(cs.caller, cs.line)) if len(callers) > 1 else 0
+                    called[s][name].add((cs.caller, rank))
+                    break
+                s = self.parent_scope(s)
+        return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()}
+
+    def _own_params(self, scope: str) -> frozenset[str] | None:
+        """The names of the non-variadic parameters of the callables named ``scope`` (``None``
+        when no callable is: a class body)."""
+        defs = [rd for rd in entries(self.by_qualname, scope) if rd.is_callable]
+        if not defs:
+            return None
+        return frozenset(p.name for rd in defs for p in rd.d.params if p.variadic is None)
 
     def adopt(self, new: FileCtx) -> None:
         """Become ``new`` (a later version of the same file with the same :attr:`interface`) while

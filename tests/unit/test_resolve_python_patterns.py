@@ -486,9 +486,12 @@ def test_decorator_edges_are_credited_to_the_decorated_function_and_calls_reach_
             Views().index(None)
         """,
         [
-            # `fn(...)` in the wrapper calls a parameter: no edge by name; abstractmethod: no site
+            # `fn(...)` in the wrapper calls the parameter of login_required: the decorated
+            # function handed to it; abstractmethod: no site
             "app/views.profile(1) -> app/deco.login_required(1) [exact]",
+            "app/deco.login_required.wrapper(2) -> app/views.profile(1) [inferred]",
             "app/views.Views.index(1) -> app/deco.cache(1) [exact]",
+            "app/views.Views.index(1) -> app/deco.cache.decorate(1) [exact]",  # what cache(...) returns
             "app/views.Views.index(1) -> app/deco.timeout_default(0) [exact]",
             "app/views.caller(0) -> app/views.profile(1) [exact]",
             "app/views.caller(0) -> app/views.Views [exact]",

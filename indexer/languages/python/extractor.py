@@ -31,6 +31,7 @@ from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
+    DECORATED,
     LITERAL_RECEIVER,
     LONG_RECEIVER,
     MAX_RECEIVER_LINKS,
@@ -198,9 +199,10 @@ class _FileExtractor(ImpliedFacts):
         self.src = src
         self.out = out
         self.scopes = _Scopes()
-        self.decorated: list[tuple[int, int, str, Node]] = []
-        """``(start, end, qualname, expression)`` of every decorator: calls inside it are the
-        decorated definition's (issue 16: a decorator's edge is credited to what it decorates)."""
+        self.decorated: list[tuple[int, int, str, int, Node]] = []
+        """``(start, end, qualname, below, expression)`` of every decorator (``below``: how many
+        decorators of the definition are written under it): calls inside it are the decorated
+        definition's (issue 16: a decorator's edge is credited to what it decorates)."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -359,8 +361,8 @@ class _FileExtractor(ImpliedFacts):
             docstring=self._docstring(d.docstring) if d.docstring else None,
         )
         self.out.definitions.append(definition)
-        for node in d.decorators:
-            self.decorated.append((node.start_byte, node.end_byte, qualname, node))
+        for i, node in enumerate(d.decorators):
+            self.decorated.append((node.start_byte, node.end_byte, qualname, len(d.decorators) - 1 - i, node))
         param_types = self._param_records(d, qualname)
         if d.return_type is not None:
             self._type_uses(d.return_type, qualname)
@@ -537,7 +539,9 @@ class _FileExtractor(ImpliedFacts):
         of it with no argument). A call inside a decorator (``@route(...)``,
         ``@cached(timeout=f())``) is the decorated definition's; a bare decorator (``@login_required``,
         ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
-        ``"decorator"`` (counted only when it binds: most are builtins or library functions)."""
+        ``"decorator"`` (counted only when it binds: most are builtins or library functions), and a
+        decorator factory (``@route("/x")``) a call of what it returns (``via="result"``); both hand
+        over the decorated definition (:data:`~indexer.model.DECORATED`)."""
         src, scopes, out = self.src, self.scopes, self.out.calls
         start = len(out)
         self.decorated.sort()
@@ -549,13 +553,18 @@ class _FileExtractor(ImpliedFacts):
                 return self.decorated[i][2]
             return scopes.qualname(scopes.at(node.start_byte))
 
-        for _, _, qualname, expr in self.decorated:
-            if expr.type in ("identifier", "attribute"):
+        for _, _, qualname, below, expr in self.decorated:
+            via = "decorator"
+            if expr.type == "call":  # `@factory(x)`: what the call returns is the decorator
+                via, expr = "result", expr.child_by_field_name("function")
+            if expr is not None and expr.type in ("identifier", "attribute"):
                 text = _WS.sub("", src.text(expr))
                 if _DOTTED.fullmatch(text) and text not in _MODIFIER_DECORATORS and text not in _TYPING_DECORATORS:
                     receiver, _, name = text.rpartition(".")
                     at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
-                    out.append(CallSite(qualname, name, receiver or None, 1, src.line(at), src.col(at), via="decorator"))
+                    line, col = src.line(at), src.col(at)
+                    handed = NamedArgument("0", f"{DECORATED}{below or ''}", line, col)
+                    out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
             name, line, col = src.text(node), src.line(node), src.col(node)
@@ -564,7 +573,7 @@ class _FileExtractor(ImpliedFacts):
                 out.append(CallSite(caller_of(caps["raise"][0]), name, receiver, 0, line, col))
             elif "result" in caps:  # `f()(x)`: what f returns, called
                 out.append(CallSite(caller_of(caps["result"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
-                                    via="result"))
+                                    via="result", handed=self.handed(caps["args"][0])))
             else:
                 out.append(CallSite(caller_of(caps["call"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
@@ -622,7 +631,8 @@ class _FileExtractor(ImpliedFacts):
         return count
 
     def handed(self, args: Node) -> tuple[NamedArgument, ...]:
-        """The arguments written as a name or dotted name (``run(handler, cb=self.on_done)``), by
+        """The arguments written as a name or dotted name (``run(handler, cb=self.on_done)``) or as
+        a call of one (``run(make_handler(x))``: text ``make_handler()``, what the call returns), by
         position or keyword (:class:`~indexer.model.NamedArgument`); ``self`` / ``cls`` are no
         function handed. Reads the argument list's children (one level, no walk)."""
         if args.type != "argument_list":
@@ -639,10 +649,13 @@ class _FileExtractor(ImpliedFacts):
                 if name is None or child is None:
                     continue
                 key = self.src.text(name)
-            if child.type in ("identifier", "attribute"):
+            called = ""
+            if child.type == "call":  # what the call returns is handed
+                called, child = "()", child.child_by_field_name("function")
+            if child is not None and child.type in ("identifier", "attribute"):
                 text = self.src.text(child)
                 if text not in ("self", "cls") and _DOTTED.fullmatch(text):
-                    out.append(NamedArgument(key, text, self.src.line(child), self.src.col(child)))
+                    out.append(NamedArgument(key, text + called, self.src.line(child), self.src.col(child)))
         return tuple(out)
 
     # ------------------------------------------------------------------ assignments
