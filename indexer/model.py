@@ -44,7 +44,6 @@ __all__ = [
     "Definition",
     "CallSite",
     "NamedArgument",
-    "DECORATED",
     "Import",
     "Export",
     "Binding",
@@ -230,21 +229,15 @@ class CallSite:
 
 @dataclass(frozen=True, slots=True)
 class NamedArgument:
-    """An argument of a call written as a name or dotted name (``handler``, ``self.on_done``), or
-    as a call of one (``make()``: what it returns): ``key`` its position (``"0"``, ``"1"``, ...) or
-    its keyword, ``text`` the name as written (:data:`DECORATED` for the definition a decorator is
-    applied to), ``line`` / ``col`` where it is written."""
+    """An argument written as a name or dotted name (``handler``, ``self.on_done``) or a call of one
+    (``make()``): ``key`` its position (``"0"``, ...) or keyword, ``text`` as written (a decorator's,
+    the decorated definition: :attr:`DECORATED` + how many decorators are under it), ``line`` / ``col``."""
 
+    DECORATED = "@"
     key: str
     text: str
     line: int
     col: int
-
-
-DECORATED = "@"
-""":attr:`NamedArgument.text` of the argument a decorator is called with (``@dec`` / ``@factory(x)``
-above ``def f``: ``dec(f)``): the decorated definition, the call site's caller, as the decorators
-written under this one hand it on; followed by their count when there are any (``@2``)."""
 
 
 @dataclass(slots=True)

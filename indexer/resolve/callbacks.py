@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import DECORATED, CallSite, NamedArgument
+from indexer.model import CallSite, NamedArgument
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, Value
 
@@ -75,12 +75,12 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
 
 def _handed_value(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) -> Value:
     """The value ``arg`` of ``cs`` hands over: the decorated definition for a decorator's
-    (:data:`~indexer.model.DECORATED`), else the argument's expression resolved at its line."""
-    if arg.text.startswith(DECORATED):
+    (:attr:`~indexer.model.NamedArgument.DECORATED`), else the argument's expression resolved at its line."""
+    if arg.text.startswith(NamedArgument.DECORATED):
         rd = fc.def_at(cs.caller, cs.line)
         if rd is None:
             return None
-        below = int(arg.text[len(DECORATED):] or 0)
+        below = int(arg.text[len(NamedArgument.DECORATED):] or 0)
         decorators = rd.d.decorators
         return _decorated_value(r, fc, rd, decorators[len(decorators) - below:] if below else [])
     return r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)

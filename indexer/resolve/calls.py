@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import DECORATED, CallSite, base_type
+from indexer.model import CallSite, NamedArgument, base_type
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, Value
 
@@ -127,7 +127,7 @@ class CallBinder:
         if not isinstance(v, FuncV):
             return None
         returned = r.returned_values(v.f)
-        if len(returned) > 1 and any(a.text.startswith(DECORATED) for a in cs.handed):
+        if len(returned) > 1 and any(a.text.startswith(NamedArgument.DECORATED) for a in cs.handed):
             return None  # `@register.tag("x")`: which function the factory returns depends on its arguments
         how = v.how if len(returned) == 1 else "inferred"
         out: list[tuple[Def, str]] = []

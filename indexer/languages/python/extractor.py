@@ -31,7 +31,6 @@ from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
-    DECORATED,
     LITERAL_RECEIVER,
     LONG_RECEIVER,
     MAX_RECEIVER_LINKS,
@@ -541,7 +540,7 @@ class _FileExtractor(ImpliedFacts):
         ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
         ``"decorator"`` (counted only when it binds: most are builtins or library functions), and a
         decorator factory (``@route("/x")``) a call of what it returns (``via="result"``); both hand
-        over the decorated definition (:data:`~indexer.model.DECORATED`)."""
+        over the decorated definition (:attr:`~indexer.model.NamedArgument.DECORATED`)."""
         src, scopes, out = self.src, self.scopes, self.out.calls
         start = len(out)
         self.decorated.sort()
@@ -563,7 +562,7 @@ class _FileExtractor(ImpliedFacts):
                     receiver, _, name = text.rpartition(".")
                     at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
                     line, col = src.line(at), src.col(at)
-                    handed = NamedArgument("0", f"{DECORATED}{below or ''}", line, col)
+                    handed = NamedArgument("0", f"{NamedArgument.DECORATED}{below or ''}", line, col)
                     out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
