@@ -82,28 +82,8 @@ def _handed_value(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) ->
             return None
         below = int(arg.text[len(NamedArgument.DECORATED):] or 0)
         decorators = rd.d.decorators
-        return _decorated_value(r, fc, rd, decorators[len(decorators) - below:] if below else [])
+        return r.decorated_value(rd, decorators[len(decorators) - below:] if below else [])
     return r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
-
-
-def _decorated_value(r: Resolver, fc: FileCtx, rd: Def, below: list[str]) -> Value:
-    """What a decorator of ``rd`` receives when the decorators ``below`` it (texts, nearest first)
-    have been applied: the wrapper the nearest one of the repository returns (``def dec2(f): ...
-    return inner``: ``inner``); ``rd`` itself when none returns a function of the repository (it
-    hands its argument on, or is a library's: called through, as callers of a decorated name are
-    linked to it); ``None`` when one may return several."""
-    for text in below:
-        head, paren, _ = text.partition("(")
-        if paren and not text.endswith(")"):
-            continue
-        dec = r.resolve_expr(fc, rd.parent, head.strip() + ("()" if paren else ""))
-        if isinstance(dec, FuncV):
-            wrappers = [v for v in r.returned_values(dec.f) if isinstance(v, FuncV)]
-            if len(wrappers) > 1:
-                return None
-            if wrappers:
-                return wrappers[0]
-    return r.def_value(rd)
 
 
 def _callers(r: Resolver, target: Def, callers: tuple[tuple[str, int], ...], handed: Def) -> list[Def]:
@@ -111,7 +91,8 @@ def _callers(r: Resolver, target: Def, callers: tuple[tuple[str, int], ...], han
     the functions nested in it (``callers``: qualname and rank among its namesakes,
     :attr:`~indexer.resolve.context.FileCtx.param_calls`), those written inside its span. Of
     namesakes written as an ``async def`` and a ``def`` (``if iscoroutinefunction(f): async def
-    wrapper(): await f() else: def wrapper(): f()``), only those of ``handed``'s kind. Reads are
+    wrapper(): await f() else: def wrapper(): f()``), or as a ``def`` and an assignment
+    (``wrapper = f`` for a coroutine function), only those of ``handed``'s kind. Reads are
     recorded through ``r``."""
     out: list[Def] = []
     tf = target.file
@@ -127,12 +108,13 @@ def _callers(r: Resolver, target: Def, callers: tuple[tuple[str, int], ...], han
             end = target.d.end_line if end is None else end
             if target.line <= rd.line <= end:
                 out.append(rd)
-    if len(out) > 1:
+    if len(out) > 1 or (out and out[0] is not target):
+        wanted = "async" in handed.d.modifiers
         kinds = {(rd.qualname, "async" in rd.d.modifiers) for rd in out}
-        if len(kinds) > len({q for q, _ in kinds}):  # both kinds of one qualname
-            wanted = "async" in handed.d.modifiers
-            both = {q for q, a in kinds if (q, not a) in kinds}
-            out = [rd for rd in out if rd.qualname not in both or ("async" in rd.d.modifiers) == wanted]
+        split = {q for q, a in kinds if (q, not a) in kinds}  # both kinds of one qualname
+        split |= {rd.qualname for rd in out if rd is not target and rd.parent is not None
+                  and (rd.parent, rd.name) in tf.bindings}  # `wrapper = f` on the other path
+        out = [rd for rd in out if rd.qualname not in split or ("async" in rd.d.modifiers) == wanted]
     return out
 
 

@@ -277,3 +277,95 @@ def test_python_decorated_function_is_handed_to_its_decorator():
             "m.wraps_it.inner(0) -> m.c(0) [inferred]",   # the upper one's inner calls the lower one's: no loop
         ],
     )
+
+
+def test_python_calling_a_decorated_function_also_runs_the_wrapper_its_decorator_returns():
+    # the decorated function stays the target; the wrapper its decorators return on every path is
+    # one too: not when the decorator may hand back its argument, nor for a library's decorator
+    check(
+        """
+        # --- path: m.py ---
+        import functools
+
+        def timed(f):
+            def inner():
+                return f()
+            return inner
+
+        def maybe(f):
+            def inner():
+                return f()
+            return inner if f else f      # may return f itself: no wrapper
+
+        def register(f):
+            return f
+
+        def either(f):
+            if functools.iscoroutinefunction(f):
+                async def wrapper():
+                    await f()
+            else:
+                def wrapper():
+                    f()
+            return wrapper
+
+        @register
+        @timed
+        def a():
+            pass
+
+        @maybe
+        def b():
+            pass
+
+        def marks(f):
+            if functools.iscoroutinefunction(f):
+                wrapper = f                # a coroutine function is returned as it is
+            else:
+                def wrapper():
+                    f()
+            return wrapper
+
+        @functools.lru_cache
+        def c():
+            pass
+
+        @marks
+        async def e():             # marks's wrapper is no coroutine: not defined for e
+            pass
+
+        @marks
+        def h():
+            pass
+
+        @either
+        def d():
+            pass
+
+        def go():
+            a()
+            b()
+            c()
+            d()
+            e()
+        """,
+        [
+            "m.a(0) -> m.register(1) [exact]",
+            "m.a(0) -> m.timed(1) [exact]",
+            "m.b(0) -> m.maybe(1) [exact]",
+            "m.d(0) -> m.either(1) [exact]",
+            "m.either.wrapper(0)#2 -> m.d(0) [inferred]",
+            "m.go(0) -> m.a(0) [exact]",
+            "m.go(0) -> m.b(0) [exact]",
+            "m.go(0) -> m.c(0) [exact]",
+            "m.go(0) -> m.d(0) [exact]",
+            "m.go(0) -> m.e(0) [exact]",
+            "m.e(0) -> m.marks(1) [exact]",
+            "m.h(0) -> m.marks(1) [exact]",
+            "m.marks.wrapper(0) -> m.h(0) [inferred]",
+            "m.go(0) -> m.either.wrapper(0)#2 [inferred]",   # d is no coroutine: the sync wrapper
+            "m.go(0) -> m.timed.inner(0) [inferred]",        # register hands timed's wrapper on
+            "m.maybe.inner(0) -> m.b(0) [inferred]",
+            "m.timed.inner(0) -> m.a(0) [inferred]",
+        ],
+    )

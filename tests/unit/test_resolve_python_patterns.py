@@ -494,6 +494,8 @@ def test_decorator_edges_are_credited_to_the_decorated_function_and_calls_reach_
             "app/views.Views.index(1) -> app/deco.cache.decorate(1) [exact]",  # what cache(...) returns
             "app/views.Views.index(1) -> app/deco.timeout_default(0) [exact]",
             "app/views.caller(0) -> app/views.profile(1) [exact]",
+            # and the wrapper login_required returns runs first
+            "app/views.caller(0) -> app/deco.login_required.wrapper(2) [inferred]",
             "app/views.caller(0) -> app/views.Views [exact]",
             "app/views.caller(0) -> app/views.Views.index(1) [exact]",
         ],

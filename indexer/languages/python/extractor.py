@@ -432,11 +432,12 @@ class _FileExtractor(ImpliedFacts):
     def returns(self) -> None:
         """``inferred_return`` of functions without a return annotation: the callee text when every
         ``return`` with a value in the function's own body returns a call of that same dotted name
-        and the function is no generator."""
+        and the function is no generator; ``returned_refs`` and ``returns_other``."""
         src, scopes = self.src, self.scopes
         callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
         refs: dict[int, list[str]] = defaultdict(list)  # scope index -> names returned uncalled
         generators: set[int] = set()
+        other: dict[int, list[str | None]] = defaultdict(list)  # scope index -> what returns no plain name call
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
             if "yield" in caps:
                 generators.add(scopes.at(caps["yield"][0].start_byte))
@@ -450,11 +451,16 @@ class _FileExtractor(ImpliedFacts):
                 text = _WS.sub("", src.text(value.child_by_field_name("function")))
                 callee = text if _DOTTED.fullmatch(text) else None
             callees[index] = callee if callees.get(index, callee) == callee else None
-            refs[index].extend(self._returned_names(value))
+            names = self._returned_names(value)
+            refs[index].extend(names)
+            if not names or not self._names_only(value):
+                other[index].append(callee if value.type == "call" else None)
         for index, names in refs.items():
             definition = scopes.items[index].definition if index >= 0 else None
             if names and definition is not None and definition.kind != "class":
                 definition.returned_refs = list(dict.fromkeys(names))
+                definition.returns_other = index in other
+                definition.applies_refs = index in other and all(c in definition.returned_refs for c in other[index])
         for index, callee in callees.items():
             if callee is None or index < 0 or index in generators:
                 continue
@@ -474,8 +480,25 @@ class _FileExtractor(ImpliedFacts):
         for d in self.out.definitions:
             if d.returned_refs:
                 params = {p.name for p in d.params}
-                d.returned_refs = [r for r in d.returned_refs if (head := r.split(".", 1)[0]) not in params and (
+                kept = [r for r in d.returned_refs if (head := r.split(".", 1)[0]) not in params and (
                     head in known or (head in receivers and head != r))]
+                d.returns_other = bool(kept) and (d.returns_other or len(kept) < len(d.returned_refs))
+                d.applies_refs = d.returns_other and d.applies_refs and len(kept) == len(d.returned_refs)
+                d.returned_refs = kept
+
+    def _names_only(self, value: Node, depth: int = 0) -> bool:
+        """Whether a ``return`` value is only names :meth:`_returned_names` reads (no call, literal
+        or operator on any branch)."""
+        if depth > 8:
+            return False
+        if value.type in ("identifier", "attribute"):
+            return bool(self._returned_names(value))
+        if value.type == "parenthesized_expression" and value.named_child_count == 1:
+            return self._names_only(value.named_children[0], depth + 1)
+        if value.type == "conditional_expression" and value.named_child_count == 3:
+            yes, _, no = value.named_children
+            return self._names_only(yes, depth + 1) and self._names_only(no, depth + 1)
+        return False
 
     def _returned_names(self, value: Node, depth: int = 0) -> list[str]:
         """Dotted names a ``return`` value is, uncalled: ``inner`` -> ``["inner"]``; ``a if c else
