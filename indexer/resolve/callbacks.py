@@ -55,21 +55,57 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
         if not called:
             continue
         shift = 0 if cs.via == "result" else _receiver_shift(r, fc, cs, target)
-        params = target.d.params
-        for arg in cs.handed:
-            if arg.key.isdigit():
-                i = int(arg.key) - shift
-                if not 0 <= i < len(params) or params[i].variadic is not None:
-                    continue
-                name = params[i].name
-            else:
-                name = arg.key
-            callers = called.get(name)
-            if not callers:
+        bound = {name: arg for arg in cs.handed if (name := _parameter(target, arg.key, shift)) is not None}
+        for name, arg in bound.items():
+            calls = called.get(name)
+            if not calls:
                 continue
             v = _handed_value(r, fc, cs, arg)
             if isinstance(v, FuncV) and v.f.is_callable and v.f is not target:
-                out += [(caller, v.f, arg) for caller in _callers(r, target, callers, v.f) if caller is not v.f]
+                out += [(caller, v.f, arg) for caller in _callers(r, target, calls, v.f) if caller is not v.f]
+                out += _handed_on(r, fc, cs, target, v.f, calls, bound, arg)
+    return out
+
+
+def _parameter(target: Def, key: str, shift: int) -> str | None:
+    """The name of ``target``'s parameter an argument ``key`` (a position or a keyword) binds, or
+    ``None`` (out of range, variadic, or after a ``*args`` that takes it)."""
+    if not key.isdigit():
+        return key
+    params = target.d.params
+    i = int(key) - shift
+    if not 0 <= i < len(params) or any(p.variadic is not None for p in params[:i + 1]):
+        return None
+    return params[i].name
+
+
+def _handed_on(r: Resolver, fc: FileCtx, cs: CallSite, target: Def, handed: Def,
+               calls: tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...],
+               bound: dict[str, NamedArgument], arg: NamedArgument) -> list[tuple[Def, Def, NamedArgument]]:
+    """One level further: ``target`` calls the function ``handed`` (its parameter, bound at ``cs``
+    by ``arg``) with functions as arguments (``def apply(f, g): f(g)``; ``calls``: the calls of
+    that parameter), which ``handed`` runs when it calls its own parameter in turn: ``(caller in
+    handed, function, arg)``. An argument naming a parameter of ``target`` is what ``cs`` binds to
+    it (``bound``), any other is resolved where the call is written."""
+    out: list[tuple[Def, Def, NamedArgument]] = []
+    own = handed.file.param_calls.get(handed.qualname)
+    if not own:
+        return out
+    r.use(("name", handed.file.path, handed.name))
+    params = {p.name for p in target.d.params if p.variadic is None}
+    for q, _, passed in calls:
+        for key, text in passed:
+            name = _parameter(handed, key, 0)
+            then = own.get(name) if name is not None else None
+            if not then:
+                continue
+            if text in params:
+                outer = bound.get(text)
+                v = _handed_value(r, fc, cs, outer) if outer is not None else None
+            else:
+                v = r.resolve_expr(target.file, q, text)
+            if isinstance(v, FuncV) and v.f.is_callable and v.f is not handed:
+                out += [(caller, v.f, arg) for caller in _callers(r, handed, then, v.f) if caller is not v.f]
     return out
 
 
@@ -86,9 +122,10 @@ def _handed_value(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) ->
     return r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
 
 
-def _callers(r: Resolver, target: Def, callers: tuple[tuple[str, int], ...], handed: Def) -> list[Def]:
+def _callers(r: Resolver, target: Def, calls: tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...],
+             handed: Def) -> list[Def]:
     """The callables that call a parameter of ``target`` handed ``handed``: ``target`` itself, and
-    the functions nested in it (``callers``: qualname and rank among its namesakes,
+    the functions nested in it (``calls``: qualname and rank among its namesakes,
     :attr:`~indexer.resolve.context.FileCtx.param_calls`), those written inside its span. Of
     namesakes written as an ``async def`` and a ``def`` (``if iscoroutinefunction(f): async def
     wrapper(): await f() else: def wrapper(): f()``), or as a ``def`` and an assignment
@@ -97,7 +134,7 @@ def _callers(r: Resolver, target: Def, callers: tuple[tuple[str, int], ...], han
     out: list[Def] = []
     tf = target.file
     end = None
-    for q, rank in callers:
+    for q, rank in dict.fromkeys((q, rank) for q, rank, _ in calls):
         if q != target.qualname:
             r.use(("name", tf.path, q.rpartition(".")[2]))
         defs = entries(tf.by_qualname, q)

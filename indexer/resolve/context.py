@@ -253,15 +253,17 @@ class FileCtx:
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
     @functools.cached_property
-    def param_calls(self) -> dict[str, dict[str, tuple[tuple[str, int], ...]]]:
+    def param_calls(self) -> dict[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
         """Per function or method qualname, the parameters called directly (``def run(cb): cb()``)
-        and never re-bound, each with the functions whose bodies call it: the function itself, or a
-        function nested in it that calls it as a closure (``def dec(f): def inner(): f()``) with no
-        scope in between binding the name; each as its qualname and its rank among the definitions
-        of that qualname (``entries(by_qualname, q)``; lines would change with every edit above). A
-        function a caller hands it there runs from those (:mod:`indexer.resolve.callbacks`).
-        Variadic parameters are left out."""
-        called: dict[str, dict[str, set[tuple[str, int]]]] = defaultdict(lambda: defaultdict(set))
+        and never re-bound, each with the calls of it: the function whose body calls it (the
+        function itself, or a function nested in it that calls it as a closure, ``def dec(f): def
+        inner(): f()``, with no scope in between binding the name) as its qualname and its rank
+        among the definitions of that qualname (``entries(by_qualname, q)``; lines would change with
+        every edit above), and the arguments the call hands on (``cb(on_done)``: ``("0",
+        "on_done")``, :attr:`indexer.model.CallSite.handed`). A function a caller hands it there runs
+        from those (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out."""
+        called: dict[str, dict[str, set[tuple[str, int, tuple[tuple[str, str], ...]]]]] = defaultdict(
+            lambda: defaultdict(set))
         params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
         for cs in self.ex.calls:
             if cs.receiver is not None or cs.via is not None or cs.caller is None:
@@ -276,7 +278,7 @@ class FileCtx:
                 if own is not None and name in own:
                     callers = entries(self.by_qualname, cs.caller)
                     rank = callers.index(self.def_at(cs.caller, cs.line)) if len(callers) > 1 else 0
-                    called[s][name].add((cs.caller, rank))
+                    called[s][name].add((cs.caller, rank, tuple((a.key, a.text) for a in cs.handed)))
                     break
                 s = self.parent_scope(s)
         return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()}

@@ -369,3 +369,59 @@ def test_python_calling_a_decorated_function_also_runs_the_wrapper_its_decorator
             "m.timed.inner(0) -> m.a(0) [inferred]",
         ],
     )
+
+
+def test_python_function_handed_on_to_the_handed_function_one_level_further():
+    # `def apply(f, g): f(g)`: apply runs f, and f runs g when it calls its parameter; f keeping
+    # its parameter without calling it runs nothing
+    check(
+        """
+        # --- path: m.py ---
+        def apply(f, g):
+            f(g)
+
+        def fixed(f):
+            f(target)
+
+        def star(*args, f=None):
+            f()
+
+        def caller(cb):
+            cb()
+
+        def keeper(cb):
+            return cb
+
+        def target():
+            pass
+
+        def other():
+            pass
+
+        class Job:
+            def run(self, a):
+                a()
+            def start(self, a, b):
+                a(b)
+
+        def go(job: Job):
+            apply(caller, other)
+            apply(keeper, other)
+            fixed(caller)
+            star(other, target)         # both go to *args, not to f
+            job.start(job.run, target)
+        """,
+        [
+            "m.apply(2) -> m.caller(1) [inferred]",
+            "m.apply(2) -> m.keeper(1) [inferred]",
+            "m.caller(1) -> m.other(0) [inferred]",
+            "m.caller(1) -> m.target(0) [inferred]",
+            "m.fixed(1) -> m.caller(1) [inferred]",
+            "m.go(1) -> m.Job.start(2) [exact]",
+            "m.go(1) -> m.apply(2) [exact]",
+            "m.go(1) -> m.fixed(1) [exact]",
+            "m.go(1) -> m.star(2) [exact]",
+            "m.Job.run(1) -> m.target(0) [inferred]",
+            "m.Job.start(2) -> m.Job.run(1) [inferred]",
+        ],
+    )
