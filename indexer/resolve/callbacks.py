@@ -2,12 +2,20 @@
 
 ``def run(cb): cb()`` and, elsewhere, ``run(handler)``: at run time ``run`` calls ``handler``. The
 resolver models it the way call-graph builders for dynamic languages do (parameter binding at the
-call site, one level deep): at each call site whose targets include a function whose own body calls
+call site, one level deep): at each call site whose targets include a function whose body calls
 one of its parameters directly (:attr:`~indexer.resolve.context.FileCtx.param_calls`), every
-argument written as a name (:attr:`~indexer.model.CallSite.handed`) that is bound to that parameter
-(by position or keyword) and evaluates to a function of the repository gives a CALLS edge from the
-called function to the handed one, ``inferred``. The edge belongs to the file of the call site that
-hands the function over (its position is the argument's), so it is redone whenever that file is.
+argument written as a name or as a call of one (:attr:`~indexer.model.CallSite.handed`: what the
+call returns) that is bound to that parameter (by position or keyword) and evaluates to a function
+of the repository gives a CALLS edge from the called function to the handed one, ``inferred``. A
+parameter called by a function nested in the called one (a closure: ``def dec(f): def inner():
+f()``) gives the edge from that nested function. A decorator is called with the decorated
+definition (``@dec``: ``dec(f)``; under stacked decorators, with the wrapper the one below returns,
+:meth:`~indexer.resolve.interpreter.Resolver.decorated_value`). The edge belongs to the file of the
+call site that hands the function over (its position is the argument's), so it is redone whenever
+that file is.
+
+One level further: the called function calling the handed one with functions as arguments (``def
+apply(f, g): f(g)``) hands those on, and the handed function's own parameter calls link them.
 
 Objects handed to the library: a module system may name library calls that run an object they are
 handed (``handoff_calls``: Java ``new Thread(task)``, ``executor.submit(job)``); such a call, bound
@@ -15,7 +23,8 @@ outside the repository, gives its caller a CALLS edge to the object's ``run()`` 
 argument's class is known (:func:`handed_runs`), ``inferred``.
 
 Bounded on purpose: a parameter handed on to another function (``def outer(cb): run(cb)``) is not
-followed, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as not called.
+followed beyond that one level, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as
+not called.
 Language-neutral; a language with an explicit receiver parameter (Python ``self``, recognised by
 its ``class_receiver`` rule) shifts positions for a method called through its class.
 """
