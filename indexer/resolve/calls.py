@@ -197,7 +197,7 @@ class CallBinder:
         """``out`` (a call's targets) and, for each decorated one, the wrapper its decorators
         return that runs first (:meth:`~indexer.resolve.interpreter.Resolver.wrapper`), ``inferred``:
         the decorated function stays a target (what impact analysis follows), its wrapper is one too."""
-        extra = [(w.f, "inferred") for d, _ in out if isinstance(w := self.r.wrapper(d), FuncV)]
+        extra = [(w.f, "inferred") for d, _ in out if d.shape.decorated and isinstance(w := self.r.wrapper(d), FuncV)]
         return out + extra if extra else out
 
     def _runtime_call(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
