@@ -180,12 +180,14 @@ class FileCtx:
 
     def exposed_scopes(self) -> set[str | None]:
         """The scopes whose bindings other files' resolution can read: module level (``None``),
-        class bodies, the scopes of fields and of functions whose return is inferred, and every
-        scope lexically enclosing one of those. The bindings of all other scopes (function locals)
-        matter to this file's own binding only."""
+        class bodies, the scopes of fields and of functions whose return is inferred or that return
+        names (``returned_refs``, resolved in their own scope: ``wrapper = f`` there makes the name
+        no one function, :meth:`indexer.resolve.interpreter.Resolver.only_returned`), and every scope
+        lexically enclosing one of those. The bindings of all other scopes (function locals) matter
+        to this file's own binding only."""
         exposed: set[str | None] = {None}
         for rd in self.defs:
-            if rd.is_type or (rd.is_callable and rd.d.inferred_return) or rd.kind == "field":
+            if rd.is_type or rd.kind == "field" or (rd.is_callable and (rd.d.inferred_return or rd.d.returned_refs)):
                 s: str | None = rd.qualname if rd.kind != "field" else rd.parent
                 while s is not None and s not in exposed:
                     exposed.add(s)
