@@ -76,11 +76,8 @@ __all__ = [
     "TableDef",
     "TableUse",
     "TABLE_ROLES",
-    "base_type",
-    "drop_generics",
-    "MAX_RECEIVER_LINKS",
-    "LONG_RECEIVER",
-    "LITERAL_RECEIVER",
+    "base_type", "drop_generics",
+    "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER",
 ]
 
 MAX_RECEIVER_LINKS = 16
@@ -155,10 +152,12 @@ class Definition:
     exported: bool = False
     inferred_return: str | None = None
     returned_refs: list[str] = field(default_factory=list)
-    """Names of functions the function returns without calling them (Python ``return inner``,
-    ``return _strict if required else _lenient``): dotted names written in its own ``return``
-    statements, in order, without repeats. A factory whose result is such a function (a FastAPI
-    ``Depends(get_current_user_authorizer())``) stands for those functions when it wraps routes."""
+    """Names of functions the function returns uncalled (Python ``return inner``, ``return _strict if
+    required else _lenient``), in order, no repeats; a factory whose result is one (FastAPI ``Depends(
+    get_authorizer())``) stands for them. ``returns_other``: some ``return`` hands back something else
+    (a call, a parameter); ``applies_refs``: each of those calls one of the names (``return dec(f)``)."""
+    returns_other: bool = False
+    applies_refs: bool = False
     generated: str | None = None
     """What wrote this definition when the source does not (``lombok``: a getter, setter, builder or
     constructor an annotation generates): front ends mark it, search does not chunk it. Such a
@@ -229,10 +228,11 @@ class CallSite:
 
 @dataclass(frozen=True, slots=True)
 class NamedArgument:
-    """An argument of a call written as a name or dotted name (``handler``, ``self.on_done``):
-    ``key`` its position (``"0"``, ``"1"``, ...) or its keyword, ``text`` the name as written,
-    ``line`` / ``col`` where it is written."""
+    """An argument written as a name or dotted name (``handler``, ``self.on_done``) or a call of one
+    (``make()``): ``key`` its position (``"0"``, ...) or keyword, ``text`` as written (a decorator's,
+    the decorated definition: :attr:`DECORATED` + how many decorators are under it), ``line`` / ``col``."""
 
+    DECORATED = "@"
     key: str
     text: str
     line: int

@@ -2,12 +2,20 @@
 
 ``def run(cb): cb()`` and, elsewhere, ``run(handler)``: at run time ``run`` calls ``handler``. The
 resolver models it the way call-graph builders for dynamic languages do (parameter binding at the
-call site, one level deep): at each call site whose targets include a function whose own body calls
+call site, one level deep): at each call site whose targets include a function whose body calls
 one of its parameters directly (:attr:`~indexer.resolve.context.FileCtx.param_calls`), every
-argument written as a name (:attr:`~indexer.model.CallSite.handed`) that is bound to that parameter
-(by position or keyword) and evaluates to a function of the repository gives a CALLS edge from the
-called function to the handed one, ``inferred``. The edge belongs to the file of the call site that
-hands the function over (its position is the argument's), so it is redone whenever that file is.
+argument written as a name or as a call of one (:attr:`~indexer.model.CallSite.handed`: what the
+call returns) that is bound to that parameter (by position or keyword) and evaluates to a function
+of the repository gives a CALLS edge from the called function to the handed one, ``inferred``. A
+parameter called by a function nested in the called one (a closure: ``def dec(f): def inner():
+f()``) gives the edge from that nested function. A decorator is called with the decorated
+definition (``@dec``: ``dec(f)``; under stacked decorators, with the wrapper the one below returns,
+:meth:`~indexer.resolve.interpreter.Resolver.decorated_value`). The edge belongs to the file of the
+call site that hands the function over (its position is the argument's), so it is redone whenever
+that file is.
+
+One level further: the called function calling the handed one with functions as arguments (``def
+apply(f, g): f(g)``) hands those on, and the handed function's own parameter calls link them.
 
 Objects handed to the library: a module system may name library calls that run an object they are
 handed (``handoff_calls``: Java ``new Thread(task)``, ``executor.submit(job)``); such a call, bound
@@ -15,7 +23,8 @@ outside the repository, gives its caller a CALLS edge to the object's ``run()`` 
 argument's class is known (:func:`handed_runs`), ``inferred``.
 
 Bounded on purpose: a parameter handed on to another function (``def outer(cb): run(cb)``) is not
-followed, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as not called.
+followed beyond that one level, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as
+not called.
 Language-neutral; a language with an explicit receiver parameter (Python ``self``, recognised by
 its ``class_receiver`` rule) shifts positions for a method called through its class.
 """
@@ -25,7 +34,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, NamedArgument
-from indexer.resolve.values import ClassV, Def, FuncV, InstV
+from indexer.resolve.multimap import entries
+from indexer.resolve.values import ClassV, Def, FuncV, InstV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -53,21 +63,104 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
         called = tf.param_calls.get(target.qualname)
         if not called:
             continue
-        shift = _receiver_shift(r, fc, cs, target)
-        params = target.d.params
-        for arg in cs.handed:
-            if arg.key.isdigit():
-                i = int(arg.key) - shift
-                if not 0 <= i < len(params) or params[i].variadic is not None:
-                    continue
-                name = params[i].name
-            else:
-                name = arg.key
-            if name not in called:
+        shift = 0 if cs.via == "result" else _receiver_shift(r, fc, cs, target)
+        bound = {name: arg for arg in cs.handed if (name := _parameter(target, arg.key, shift)) is not None}
+        for name, arg in bound.items():
+            calls = called.get(name)
+            if not calls:
                 continue
-            v = r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+            v = _handed_value(r, fc, cs, arg)
             if isinstance(v, FuncV) and v.f.is_callable and v.f is not target:
-                out.append((target, v.f, arg))
+                out += [(caller, v.f, arg) for caller in _callers(r, target, calls, v.f) if caller is not v.f]
+                out += _handed_on(r, fc, cs, target, v.f, calls, bound, arg)
+    return out
+
+
+def _parameter(target: Def, key: str, shift: int) -> str | None:
+    """The name of ``target``'s parameter an argument ``key`` (a position or a keyword) binds, or
+    ``None`` (out of range, variadic, or after a ``*args`` that takes it)."""
+    if not key.isdigit():
+        return key
+    params = target.d.params
+    i = int(key) - shift
+    if not 0 <= i < len(params) or any(p.variadic is not None for p in params[:i + 1]):
+        return None
+    return params[i].name
+
+
+def _handed_on(r: Resolver, fc: FileCtx, cs: CallSite, target: Def, handed: Def,
+               calls: tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...],
+               bound: dict[str, NamedArgument], arg: NamedArgument) -> list[tuple[Def, Def, NamedArgument]]:
+    """One level further: ``target`` calls the function ``handed`` (its parameter, bound at ``cs``
+    by ``arg``) with functions as arguments (``def apply(f, g): f(g)``; ``calls``: the calls of
+    that parameter), which ``handed`` runs when it calls its own parameter in turn: ``(caller in
+    handed, function, arg)``. An argument naming a parameter of ``target`` is what ``cs`` binds to
+    it (``bound``), any other is resolved where the call is written."""
+    out: list[tuple[Def, Def, NamedArgument]] = []
+    own = handed.file.param_calls.get(handed.qualname)
+    if not own:
+        return out
+    r.use(("name", handed.file.path, handed.name))
+    params = {p.name for p in target.d.params if p.variadic is None}
+    for q, _, passed in calls:
+        for key, text in passed:
+            name = _parameter(handed, key, 0)
+            then = own.get(name) if name is not None else None
+            if not then:
+                continue
+            if text in params:
+                outer = bound.get(text)
+                v = _handed_value(r, fc, cs, outer) if outer is not None else None
+            else:
+                v = r.resolve_expr(target.file, q, text)
+            if isinstance(v, FuncV) and v.f.is_callable and v.f is not handed:
+                out += [(caller, v.f, arg) for caller in _callers(r, handed, then, v.f) if caller is not v.f]
+    return out
+
+
+def _handed_value(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) -> Value:
+    """The value ``arg`` of ``cs`` hands over: the decorated definition for a decorator's
+    (:attr:`~indexer.model.NamedArgument.DECORATED`), else the argument's expression resolved at its line."""
+    if arg.text.startswith(NamedArgument.DECORATED):
+        rd = fc.def_at(cs.caller, cs.line)
+        if rd is None:
+            return None
+        below = int(arg.text[len(NamedArgument.DECORATED):] or 0)
+        decorators = rd.d.decorators
+        return r.decorated_value(rd, decorators[len(decorators) - below:] if below else [])
+    return r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+
+
+def _callers(r: Resolver, target: Def, calls: tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...],
+             handed: Def) -> list[Def]:
+    """The callables that call a parameter of ``target`` handed ``handed``: ``target`` itself, and
+    the functions nested in it (``calls``: qualname and rank among its namesakes,
+    :attr:`~indexer.resolve.context.FileCtx.param_calls`), those written inside its span. Of
+    namesakes written as an ``async def`` and a ``def`` (``if iscoroutinefunction(f): async def
+    wrapper(): await f() else: def wrapper(): f()``), or as a ``def`` and an assignment
+    (``wrapper = f`` for a coroutine function), only those of ``handed``'s kind. Reads are
+    recorded through ``r``."""
+    out: list[Def] = []
+    tf = target.file
+    end = None
+    for q, rank in dict.fromkeys((q, rank) for q, rank, _ in calls):
+        if q != target.qualname:
+            r.use(("name", tf.path, q.rpartition(".")[2]))
+        defs = entries(tf.by_qualname, q)
+        rd = defs[rank] if rank < len(defs) else None
+        if rd is target:
+            out.append(target)
+        elif rd is not None and rd.is_callable and q != target.qualname:
+            end = target.d.end_line if end is None else end
+            if target.line <= rd.line <= end:
+                out.append(rd)
+    if len(out) > 1 or (out and out[0] is not target):
+        wanted = "async" in handed.d.modifiers
+        kinds = {(rd.qualname, "async" in rd.d.modifiers) for rd in out}
+        split = {q for q, a in kinds if (q, not a) in kinds}  # both kinds of one qualname
+        split |= {rd.qualname for rd in out if rd is not target and rd.parent is not None
+                  and (rd.parent, rd.name) in tf.bindings}  # `wrapper = f` on the other path
+        out = [rd for rd in out if rd.qualname not in split or ("async" in rd.d.modifiers) == wanted]
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, base_type
+from indexer.model import CallSite, NamedArgument, base_type
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
@@ -131,6 +131,10 @@ class CallBinder:
         if not isinstance(v, FuncV):
             return None
         returned = r.returned_values(v.f)
+        if returned and any(a.text.startswith(NamedArgument.DECORATED) for a in cs.handed):
+            # a decorator factory (`@register.tag("x")`): only the one function it returns on every path
+            one = r.only_returned(v.f, None, applied=True)
+            return [(one.f, v.how)] if isinstance(one, FuncV) else None
         how = v.how if len(returned) == 1 else "inferred"
         out: list[tuple[Def, str]] = []
         for value in returned:
@@ -161,7 +165,7 @@ class CallBinder:
             out = [(v.f, how if v.how == "exact" else "inferred")]
             if dispatch:
                 out += [(o, "inferred") for o in self.classes.overriders(v.f)]
-            return out
+            return self._wrapped(out)
         if isinstance(v, ClassV):
             return self._constructors(v.c, cs.arity, how)
         call = v.c.file.rules.call_method if isinstance(v, InstV) else None
@@ -183,7 +187,7 @@ class CallBinder:
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
         methods = by_arity(methods, cs.arity)
         how = "inferred" if inherited else inst.how
-        out = [(m, how) for m in methods]
+        out = self._wrapped([(m, how) for m in methods])
         if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
             for m in methods:
@@ -192,6 +196,13 @@ class CallBinder:
                         seen.add(id(o))
                         out.append((o, "inferred"))
         return out
+
+    def _wrapped(self, out: list[tuple[Def, str]]) -> list[tuple[Def, str]]:
+        """``out`` (a call's targets) and, for each decorated one, the wrapper its decorators
+        return that runs first (:meth:`~indexer.resolve.interpreter.Resolver.wrapper`), ``inferred``:
+        the decorated function stays a target (what impact analysis follows), its wrapper is one too."""
+        extra = [(w.f, "inferred") for d, _ in out if d.shape.decorated and isinstance(w := self.r.wrapper(d), FuncV)]
+        return out + extra if extra else out
 
     def _runtime_call(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
         """The repository method a runtime method outside the repository calls back (the module

@@ -183,12 +183,14 @@ class FileCtx:
 
     def exposed_scopes(self) -> set[str | None]:
         """The scopes whose bindings other files' resolution can read: module level (``None``),
-        class bodies, the scopes of fields and of functions whose return is inferred, and every
-        scope lexically enclosing one of those. The bindings of all other scopes (function locals)
-        matter to this file's own binding only."""
+        class bodies, the scopes of fields and of functions whose return is inferred or that return
+        names (``returned_refs``, resolved in their own scope: ``wrapper = f`` there makes the name
+        no one function, :meth:`indexer.resolve.interpreter.Resolver.only_returned`), and every scope
+        lexically enclosing one of those. The bindings of all other scopes (function locals) matter
+        to this file's own binding only."""
         exposed: set[str | None] = {None}
         for rd in self.defs:
-            if rd.is_type or (rd.is_callable and rd.d.inferred_return) or rd.kind == "field":
+            if rd.is_type or rd.kind == "field" or (rd.is_callable and (rd.d.inferred_return or rd.d.returned_refs)):
                 s: str | None = rd.qualname if rd.kind != "field" else rd.parent
                 while s is not None and s not in exposed:
                     exposed.add(s)
@@ -230,7 +232,7 @@ class FileCtx:
                 ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
-                 d.returned_refs, sorted(self.param_calls.get(d.qualname, ())), d.shadowed))
+                 d.returned_refs, d.returns_other, d.applies_refs, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
@@ -256,22 +258,44 @@ class FileCtx:
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
     @functools.cached_property
-    def param_calls(self) -> dict[str, frozenset[str]]:
-        """Per function or method qualname, the parameters its own body calls directly (``def
-        run(cb): cb()``) and never re-binds: a function a caller hands it there runs
-        (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out."""
-        called: dict[str, set[str]] = defaultdict(set)
+    def param_calls(self) -> dict[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
+        """Per function or method qualname, the parameters called directly (``def run(cb): cb()``)
+        and never re-bound, each with the calls of it: the function whose body calls it (the
+        function itself, or a function nested in it that calls it as a closure, ``def dec(f): def
+        inner(): f()``, with no scope in between binding the name) as its qualname and its rank
+        among the definitions of that qualname (``entries(by_qualname, q)``; lines would change with
+        every edit above), and the arguments the call hands on (``cb(on_done)``: ``("0",
+        "on_done")``, :attr:`indexer.model.CallSite.handed`). A function a caller hands it there runs
+        from those (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out."""
+        called: dict[str, dict[str, set[tuple[str, int, tuple[tuple[str, str], ...]]]]] = defaultdict(
+            lambda: defaultdict(set))
+        params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
+        named = {p.name for d in self.ex.definitions for p in d.params}  # no other call can be one
         for cs in self.ex.calls:
-            if cs.receiver is None and cs.via is None and cs.caller is not None and (cs.caller, cs.name) not in self.bindings:
-                called[cs.caller].add(cs.name)
-        out: dict[str, frozenset[str]] = {}
-        for q, names in called.items():
-            for rd in entries(self.by_qualname, q):
-                if rd.is_callable:
-                    hit = names & {p.name for p in rd.d.params if p.variadic is None}
-                    if hit:
-                        out[q] = frozenset(hit)
-        return out
+            if cs.receiver is not None or cs.via is not None or cs.caller is None or cs.name not in named:
+                continue
+            name, s = cs.name, cs.caller
+            while s is not None:
+                if (s, name) in self.bindings or entries(self.by_qualname, f"{s}.{name}"):
+                    break  # re-bound, or a function of that name nested here
+                own = params.get(s, ())
+                if own == ():
+                    own = params[s] = self._own_params(s)
+                if own is not None and name in own:
+                    callers = entries(self.by_qualname, cs.caller)
+                    rank = callers.index(self.def_at(cs.caller, cs.line)) if len(callers) > 1 else 0
+                    called[s][name].add((cs.caller, rank, tuple((a.key, a.text) for a in cs.handed)))
+                    break
+                s = self.parent_scope(s)
+        return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()}
+
+    def _own_params(self, scope: str) -> frozenset[str] | None:
+        """The names of the non-variadic parameters of the callables named ``scope`` (``None``
+        when no callable is: a class body)."""
+        defs = [rd for rd in entries(self.by_qualname, scope) if rd.is_callable]
+        if not defs:
+            return None
+        return frozenset(p.name for rd in defs for p in rd.d.params if p.variadic is None)
 
     def adopt(self, new: FileCtx) -> None:
         """Become ``new`` (a later version of the same file with the same :attr:`interface`) while

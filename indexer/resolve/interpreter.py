@@ -576,6 +576,64 @@ class Resolver:
                 out.append(v)
         return out
 
+    def decorated_value(self, rd: Def, decorators: Sequence[str]) -> Value:
+        """What applying ``decorators`` (texts of ``rd``'s, in source order: the nearest to the
+        result first) to ``rd`` yields: the wrapper the first one of the repository that returns a
+        function returns on every path (``def dec(f): ... return inner``: ``inner``,
+        :meth:`only_returned`); ``None`` when that one may return something else too (``return
+        inner if c else f``); ``rd`` itself when none returns a function (it hands its argument on,
+        or is a library's or unknown: called through, as callers of a decorated name are linked to
+        it). A decorator written as a call (``@factory(x)``) is what the factory returns on every
+        path but those applying it (``return dec(f)``: ``@factory`` written bare), else unknown."""
+        for text in decorators:
+            head, paren, _ = text.partition("(")
+            if paren and not text.endswith(")"):
+                continue
+            dec = self.resolve_expr(rd.file, rd.parent, head.strip())
+            if isinstance(dec, FuncV) and paren:
+                dec = self.only_returned(dec.f, None, applied=True)
+            if isinstance(dec, FuncV) and any(isinstance(v, FuncV) for v in self.returned_values(dec.f)):
+                return self.only_returned(dec.f, rd)
+        return self.def_value(rd)
+
+    def only_returned(self, f: Def, like: Def | None, applied: bool = False) -> Value:
+        """The one function of the repository ``f`` returns uncalled whatever the path (``FuncV``):
+        ``f`` has a single returned name, returns nothing else (``returns_other``; with ``applied``,
+        but calls of it: the optional-argument idiom ``return dec if f is None else dec(f)``, whose
+        other path a call with no function does not take) and the name is one definition; of an
+        ``async def`` and a ``def`` of that name, the one of ``like``'s kind; a name also assigned
+        in ``f`` (``wrapper = func`` in one branch) is no one function. ``None`` otherwise."""
+        self.use(("name", f.file.path, f.name))
+        d = f.d
+        if len(d.returned_refs) != 1 or (d.returns_other and not (applied and d.applies_refs)):
+            return None
+        if (f.qualname, d.returned_refs[0]) in f.file.bindings:  # `wrapper = f` on another path
+            return None
+        v = self.returned_values(f)
+        if len(v) != 1 or not isinstance(v[0], FuncV):
+            return None
+        w = v[0].f
+        self.use(("name", w.file.path, w.name))
+        same = [x for x in entries(w.file.by_qualname, w.qualname) if x.is_callable]
+        if len(same) > 1 and like is not None:
+            wanted = "async" in like.d.modifiers
+            same = [x for x in same if ("async" in x.d.modifiers) == wanted]
+        return FuncV(same[0], "inferred") if len(same) == 1 else None
+
+    def wrapper(self, f: Def) -> Value:
+        """What a call of the decorated callable ``f`` by its name runs first (``FuncV``): the
+        wrapper its decorators return when that is another function of the repository
+        (:meth:`decorated_value`); ``None`` otherwise. Memoised."""
+        return self._memoised((id(f), f.qualname, "", "wrapper"), lambda: self._wrapper(f))
+
+    def _wrapper(self, f: Def) -> Value:
+        self.use(("name", f.file.path, f.name))
+        decorators = f.d.decorators
+        if not decorators:
+            return None
+        v = self.decorated_value(f, decorators)
+        return v if isinstance(v, FuncV) and v.f is not f else None
+
     def attr(self, v: Value, name: str) -> Value:
         """Member ``name`` of ``v``: a module's export, a class's or instance's attribute (its
         bindings in the class body or through ``self.`` / ``this.``, then members, inherited too);

@@ -85,6 +85,9 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         if cs.via is not None:  # only what binds counts (CallSite.via)
             for target, how in targets if isinstance(targets, list) else ():
                 add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how)
+            if cs.handed and isinstance(targets, list):  # `@dec` / `f()(handler)`: dec(f) calls f
+                for called, handed, arg in handed_calls(r, fc, cs, targets):
+                    add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
             continue
         if targets is EXTERNAL:
             outcomes["external"] += 1

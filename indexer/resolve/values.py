@@ -60,9 +60,9 @@ class Shape(NamedTuple):
     """What binding a call reads of a definition besides its names: ``params`` (how many),
     ``min_arity`` / ``max_arity`` (:attr:`indexer.model.Definition.min_arity` / ``max_arity``:
     ``None`` when variadic), ``generated`` (a tool wrote it: ``Definition.generated`` is set),
-    ``extension`` (``Definition.receiver_type`` is set) and ``shadowed`` (a later definition replaces
-    it: ``Definition.shadowed``, no lookup reaches it). One object per distinct value
-    (:func:`shape_of`)."""
+    ``extension`` (``Definition.receiver_type`` is set), ``shadowed`` (a later definition replaces
+    it: ``Definition.shadowed``, no lookup reaches it) and ``decorated`` (``Definition.decorators``
+    is not empty: a call may run a wrapper first). One object per distinct value (:func:`shape_of`)."""
 
     params: int
     min_arity: int
@@ -70,6 +70,7 @@ class Shape(NamedTuple):
     generated: bool
     extension: bool
     shadowed: bool = False
+    decorated: bool = False
 
 
 _SHAPES: dict[Shape, Shape] = {}
@@ -77,7 +78,8 @@ _SHAPES: dict[Shape, Shape] = {}
 
 def shape_of(d: Definition) -> Shape:
     """``d``'s :class:`Shape`, the one object of that value (there are few: parameter counts)."""
-    shape = Shape(len(d.params), d.min_arity, d.max_arity, d.generated is not None, d.receiver_type is not None, d.shadowed)
+    shape = Shape(len(d.params), d.min_arity, d.max_arity, d.generated is not None, d.receiver_type is not None, d.shadowed,
+                  bool(d.decorators))
     return _SHAPES.setdefault(shape, shape)
 
 

@@ -129,7 +129,9 @@ def test_definitions_exact():
 def test_definitions_side_records():
     out = extract(DEFINITIONS_SRC)
     assert out.calls == [
-        # decorators: calls of the decorated class (a bare one with it as its argument)
+        # decorators: calls of the decorated class (a bare one with it as its argument); a
+        # decorator factory's result is called with it too
+        CallSite("Repo", "register", None, 1, 5, 1, via="result"),
         CallSite("Repo", "register", None, 1, 5, 1),
         CallSite("Repo", "abstract", "abc", 1, 6, 5, via="decorator"),
         CallSite("Repo.create", "cls", None, 0, 33, 15),
@@ -225,16 +227,23 @@ def test_calls_exact():
         CallSite(None, "helper", None, 1, 31, 0),
     ]
     assert not any(c.is_new for c in out.calls)
-    # Arguments written as names (``self`` is none): what a callee calling its parameter is handed.
+    # Arguments written as names or calls of one (``self`` is none): what a callee calling its
+    # parameter is handed; a decorator is handed the decorated definition (``@``).
     assert [(c.name, c.line, c.handed) for c in out.calls if c.handed] == [
+        ("route", 8, (NamedArgument("0", "@", 8, 5),)),
+        ("OwnerRepository", 10, (NamedArgument("0", "db.session()", 10, 27),)),
         ("super", 13, (NamedArgument("0", "Handler", 13, 10),)),
         ("helper", 16, (NamedArgument("0", "i", 16, 20),)),
         ("helper", 17, (NamedArgument("0", "y", 17, 32),)),
         ("join", 18, (NamedArgument("0", "items", 18, 13),)),
+        ("cached", 26, (NamedArgument("0", "@", 26, 5),)),
+        ("cached", 26, (NamedArgument("timeout", "get_timeout()", 26, 20),)),
         ("fetch", 28, (NamedArgument("0", "key", 28, 26),)),
     ]
     # The dunder calls Python makes (subscripts, iteration), after the written ones.
     assert [c for c in out.calls if c.via is not None] == [
+        CallSite("handler", "route", "app", 1, 8, 5, via="result"),  # `@app.route(...)`: what it returns
+        CallSite("Handler.get", "cached", None, 1, 26, 5, via="result"),
         CallSite("handler", "__getitem__", "self.items", 1, 15, 4, via="dunder"),
         CallSite("handler", "__iter__", "range()", 0, 16, 32, via="dunder"),
         CallSite("handler", "__next__", "range()", 0, 16, 32, via="dunder"),

@@ -748,3 +748,32 @@ def test_ids_keep_the_suffix_exactly_while_another_file_would_share_them(tmp_pat
                     ["r:a.py", "r:a.py.py", "r:a.py.py.m(0)"] if suffixed else ["r:a.K", "r:a.py"])
     finally:
         ws.close()
+
+
+def test_decorator_edits_rebind_the_wrappers_and_closures_other_files_reach(tmp_path: Path) -> None:
+    # the wrapper a caller reaches and the closure calling the decorated function are read from
+    # the decorator's file: editing how it returns (an assignment of the returned name on another
+    # path, a second return, the wrapper's call of f) must rebind the files using it
+    deco = (
+        "def timed(f):\n    def inner():\n        return f()\n    return inner\n"
+    )
+    w = Workspace(tmp_path, {
+        "app/__init__.py": "",
+        "app/deco.py": deco,
+        "app/views.py": "from app.deco import timed\n\n\n@timed\ndef page():\n    pass\n",
+        "app/main.py": "from app.views import page\n\n\ndef go():\n    page()\n",
+    })
+    try:
+        wrapper = "app/main.go(0) -> app/deco.timed.inner(0) [inferred]"
+        closure = "app/deco.timed.inner(0) -> app/views.page(0) [inferred]"
+        assert wrapper in calls(w.db) and closure in calls(w.db)
+        w.edit({"app/deco.py": deco.replace("    return inner\n", "    if f is None:\n        inner = f\n    return inner\n")})
+        assert wrapper not in calls(w.db)
+        w.edit({"app/deco.py": deco.replace("return f()", "return 1")})
+        assert wrapper in calls(w.db) and closure not in calls(w.db)
+        w.edit({"app/deco.py": deco.replace("    return inner\n", "    return inner if f else f()\n")})
+        assert wrapper not in calls(w.db) and closure in calls(w.db)
+        w.edit({"app/deco.py": deco})
+        assert wrapper in calls(w.db) and closure in calls(w.db)
+    finally:
+        w.close()

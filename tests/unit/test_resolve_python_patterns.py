@@ -524,11 +524,16 @@ def test_decorator_edges_are_credited_to_the_decorated_function_and_calls_reach_
             Views().index(None)
         """,
         [
-            # `fn(...)` in the wrapper calls a parameter: no edge by name; abstractmethod: no site
+            # `fn(...)` in the wrapper calls the parameter of login_required: the decorated
+            # function handed to it; abstractmethod: no site
             "app/views.profile(1) -> app/deco.login_required(1) [exact]",
+            "app/deco.login_required.wrapper(2) -> app/views.profile(1) [inferred]",
             "app/views.Views.index(1) -> app/deco.cache(1) [exact]",
+            "app/views.Views.index(1) -> app/deco.cache.decorate(1) [exact]",  # what cache(...) returns
             "app/views.Views.index(1) -> app/deco.timeout_default(0) [exact]",
             "app/views.caller(0) -> app/views.profile(1) [exact]",
+            # and the wrapper login_required returns runs first
+            "app/views.caller(0) -> app/deco.login_required.wrapper(2) [inferred]",
             "app/views.caller(0) -> app/views.Views [exact]",
             "app/views.caller(0) -> app/views.Views.index(1) [exact]",
         ],
@@ -779,5 +784,40 @@ def test_calling_what_a_call_returns():
             "app/use.run(0) -> app/make.Handler [exact]",
             "app/use.run(0) -> app/make.Handler.__call__(1) [exact]",
             "app/use.run(0) -> app/make.other(0) [exact]",
+        ],
+    )
+
+
+def test_a_returned_bound_method_is_what_calling_the_result_calls():
+    # `return self.on_done`: the method, called later through the name or the call's result;
+    # `return self.count` (no function) and `return self` bind nothing
+    check(
+        """
+        # --- path: m.py ---
+        class Job:
+            count = 0
+            def on_done(self):
+                pass
+            def callback(self):
+                return self.on_done
+            def counter(self):
+                return self.count
+            def me(self):
+                return self
+
+        def go(job: Job):
+            cb = job.callback()
+            cb()
+            job.callback()()
+            n = job.counter()
+            n()
+            job.me()()
+        """,
+        [
+            "m.go(1) -> m.Job.callback(0) [exact]",
+            "m.go(1) -> m.Job.counter(0) [exact]",
+            "m.go(1) -> m.Job.me(0) [exact]",
+            "m.go(1) -> m.Job.on_done(0) [exact]",
+            "m.go(1) -> m.Job.on_done(0) [inferred]",
         ],
     )

@@ -147,8 +147,10 @@ def test_fastapi_sub_dependencies_are_calls_and_aliases_callables():
         CallSite("get_admin", "CurrentUser", None, -1, 27, 20),
     ]
     # the route handler's dependencies are wrappers, not calls of the handler; what its decorator
-    # calls is the handler's (issue 16: a decorator's edges are credited to what it decorates)
+    # calls is the handler's (issue 16: a decorator's edges are credited to what it decorates),
+    # and so is the call of what `router.get(...)` returns, with the handler
     assert [c for c in out.calls if c.caller == "read_item"] == [
+        CallSite("read_item", "get", "router", 1, 31, 8, via="result"),
         CallSite("read_item", "get", "router", 2, 31, 8),
         CallSite("read_item", "Depends", None, 1, 31, 35),
     ]
@@ -162,15 +164,18 @@ def test_fastapi_depends_needs_fastapi():
         "def helper(u=Depends(c)):\n    pass\n"
     )
     assert wrappers_of(out) == {"x": []}
-    # only the decorator's own calls (credited to x); no call FastAPI would make
-    assert (out.wrappers, own_calls(out)) == ([], [CallSite("x", "get", "router", 2, 5, 8),
+    # only the decorator's own calls (credited to x, with the call of what it returns); no call
+    # FastAPI would make
+    assert (out.wrappers, own_calls(out)) == ([], [CallSite("x", "get", "router", 1, 5, 8, via="result"),
+                                                  CallSite("x", "get", "router", 2, 5, 8),
                                                   CallSite("x", "Depends", None, 1, 5, 32)])
     # no FastAPI import: nothing at all
     out = extract(
         "from something import Depends, app\n\n@app.middleware('http')\nasync def m(r, n):\n    pass\n\n"
         "def helper(u=Depends(c)):\n    pass\n"
     )
-    assert (out.routes, out.wrappers, own_calls(out)) == ([], [], [CallSite("m", "middleware", "app", 1, 3, 5)])
+    assert (out.routes, out.wrappers, own_calls(out)) == ([], [], [CallSite("m", "middleware", "app", 1, 3, 5, via="result"),
+                                                                   CallSite("m", "middleware", "app", 1, 3, 5)])
 
 
 def test_fastapi_depends_in_a_function_that_is_no_route():
@@ -182,6 +187,7 @@ def test_fastapi_depends_in_a_function_that_is_no_route():
     # no route, no wrapper: only the call FastAPI makes when it runs ``helper`` as a dependency
     assert (out.routes, out.wrappers) == ([], [])
     assert own_calls(out) == [
+        CallSite("not_middleware", "middleware", "cache", 1, 16, 7, via="result"),  # what it returns, called
         CallSite("not_middleware", "middleware", "cache", 1, 16, 7),  # its decorator's call
         CallSite("helper", "get_db", None, -1, 4, 22),
     ]

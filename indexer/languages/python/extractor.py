@@ -202,9 +202,10 @@ class _FileExtractor(ImpliedFacts):
         self.src = src
         self.out = out
         self.scopes = _Scopes()
-        self.decorated: list[tuple[int, int, str, Node]] = []
-        """``(start, end, qualname, expression)`` of every decorator: calls inside it are the
-        decorated definition's (issue 16: a decorator's edge is credited to what it decorates)."""
+        self.decorated: list[tuple[int, int, str, int, Node]] = []
+        """``(start, end, qualname, below, expression)`` of every decorator (``below``: how many
+        decorators of the definition are written under it): calls inside it are the decorated
+        definition's (issue 16: a decorator's edge is credited to what it decorates)."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -363,8 +364,8 @@ class _FileExtractor(ImpliedFacts):
             docstring=self._docstring(d.docstring) if d.docstring else None,
         )
         self.out.definitions.append(definition)
-        for node in d.decorators:
-            self.decorated.append((node.start_byte, node.end_byte, qualname, node))
+        for i, node in enumerate(d.decorators):
+            self.decorated.append((node.start_byte, node.end_byte, qualname, len(d.decorators) - 1 - i, node))
         param_types = self._param_records(d, qualname)
         if d.return_type is not None:
             self._type_uses(d.return_type, qualname)
@@ -435,11 +436,12 @@ class _FileExtractor(ImpliedFacts):
     def returns(self) -> None:
         """``inferred_return`` of functions without a return annotation: the callee text when every
         ``return`` with a value in the function's own body returns a call of that same dotted name
-        and the function is no generator."""
+        and the function is no generator; ``returned_refs`` and ``returns_other``."""
         src, scopes = self.src, self.scopes
         callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
         refs: dict[int, list[str]] = defaultdict(list)  # scope index -> names returned uncalled
         generators: set[int] = set()
+        other: dict[int, list[str | None]] = defaultdict(list)  # scope index -> what returns no plain name call
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
             if "yield" in caps:
                 generators.add(scopes.at(caps["yield"][0].start_byte))
@@ -453,11 +455,16 @@ class _FileExtractor(ImpliedFacts):
                 text = _WS.sub("", src.text(value.child_by_field_name("function")))
                 callee = text if _DOTTED.fullmatch(text) else None
             callees[index] = callee if callees.get(index, callee) == callee else None
-            refs[index].extend(self._returned_names(value))
+            names = self._returned_names(value)
+            refs[index].extend(names)
+            if not names or not self._names_only(value):
+                other[index].append(callee if value.type == "call" else None)
         for index, names in refs.items():
             definition = scopes.items[index].definition if index >= 0 else None
             if names and definition is not None and definition.kind != "class":
                 definition.returned_refs = list(dict.fromkeys(names))
+                definition.returns_other = index in other
+                definition.applies_refs = index in other and all(c in definition.returned_refs for c in other[index])
         for index, callee in callees.items():
             if callee is None or index < 0 or index in generators:
                 continue
@@ -468,14 +475,34 @@ class _FileExtractor(ImpliedFacts):
     def function_refs(self) -> None:
         """Keep in ``returned_refs`` only names that can be functions: the first segment names a
         function or class defined in this file or an imported name, and no parameter of the
-        function. A local variable returned (``return n``) is dropped, so editing it changes nothing
-        other files read (the incremental resolver's digest of this file's names)."""
+        function; or, in a method or a function nested in one, ``self`` / ``cls`` (``return
+        self.on_done``: the bound method, called later as ``cb = obj.handler(); cb()``). A local
+        variable returned (``return n``) is dropped, so editing it changes nothing other files read
+        (the incremental resolver's digest of this file's names)."""
         known = {d.name for d in self.out.definitions if d.kind != "field"} | {i.local for i in self.out.imports}
+        receivers = ("self", "cls") if any(d.kind in ("method", "constructor") for d in self.out.definitions) else ()
         for d in self.out.definitions:
             if d.returned_refs:
                 params = {p.name for p in d.params}
-                d.returned_refs = [r for r in d.returned_refs
-                                   if (head := r.split(".", 1)[0]) in known and head not in params]
+                kept = [r for r in d.returned_refs if (head := r.split(".", 1)[0]) not in params and (
+                    head in known or (head in receivers and head != r))]
+                d.returns_other = bool(kept) and (d.returns_other or len(kept) < len(d.returned_refs))
+                d.applies_refs = d.returns_other and d.applies_refs and len(kept) == len(d.returned_refs)
+                d.returned_refs = kept
+
+    def _names_only(self, value: Node, depth: int = 0) -> bool:
+        """Whether a ``return`` value is only names :meth:`_returned_names` reads (no call, literal
+        or operator on any branch)."""
+        if depth > 8:
+            return False
+        if value.type in ("identifier", "attribute"):
+            return bool(self._returned_names(value))
+        if value.type == "parenthesized_expression" and value.named_child_count == 1:
+            return self._names_only(value.named_children[0], depth + 1)
+        if value.type == "conditional_expression" and value.named_child_count == 3:
+            yes, _, no = value.named_children
+            return self._names_only(yes, depth + 1) and self._names_only(no, depth + 1)
+        return False
 
     def _returned_names(self, value: Node, depth: int = 0) -> list[str]:
         """Dotted names a ``return`` value is, uncalled: ``inner`` -> ``["inner"]``; ``a if c else
@@ -538,7 +565,9 @@ class _FileExtractor(ImpliedFacts):
         of it with no argument). A call inside a decorator (``@route(...)``,
         ``@cached(timeout=f())``) is the decorated definition's; a bare decorator (``@login_required``,
         ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
-        ``"decorator"`` (counted only when it binds: most are builtins or library functions)."""
+        ``"decorator"`` (counted only when it binds: most are builtins or library functions), and a
+        decorator factory (``@route("/x")``) a call of what it returns (``via="result"``); both hand
+        over the decorated definition (:attr:`~indexer.model.NamedArgument.DECORATED`)."""
         src, scopes, out = self.src, self.scopes, self.out.calls
         start = len(out)
         self.decorated.sort()
@@ -550,13 +579,18 @@ class _FileExtractor(ImpliedFacts):
                 return self.decorated[i][2]
             return scopes.qualname(scopes.at(node.start_byte))
 
-        for _, _, qualname, expr in self.decorated:
-            if expr.type in ("identifier", "attribute"):
+        for _, _, qualname, below, expr in self.decorated:
+            via = "decorator"
+            if expr.type == "call":  # `@factory(x)`: what the call returns is the decorator
+                via, expr = "result", expr.child_by_field_name("function")
+            if expr is not None and expr.type in ("identifier", "attribute"):
                 text = _WS.sub("", src.text(expr))
                 if _DOTTED.fullmatch(text) and text not in _MODIFIER_DECORATORS and text not in _TYPING_DECORATORS:
                     receiver, _, name = text.rpartition(".")
                     at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
-                    out.append(CallSite(qualname, name, receiver or None, 1, src.line(at), src.col(at), via="decorator"))
+                    line, col = src.line(at), src.col(at)
+                    handed = NamedArgument("0", f"{NamedArgument.DECORATED}{below or ''}", line, col)
+                    out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
             name, line, col = src.text(node), src.line(node), src.col(node)
@@ -565,7 +599,7 @@ class _FileExtractor(ImpliedFacts):
                 out.append(CallSite(caller_of(caps["raise"][0]), name, receiver, 0, line, col))
             elif "result" in caps:  # `f()(x)`: what f returns, called
                 out.append(CallSite(caller_of(caps["result"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
-                                    via="result"))
+                                    via="result", handed=self.handed(caps["args"][0])))
             else:
                 out.append(CallSite(caller_of(caps["call"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
@@ -623,7 +657,8 @@ class _FileExtractor(ImpliedFacts):
         return count
 
     def handed(self, args: Node) -> tuple[NamedArgument, ...]:
-        """The arguments written as a name or dotted name (``run(handler, cb=self.on_done)``), by
+        """The arguments written as a name or dotted name (``run(handler, cb=self.on_done)``) or as
+        a call of one (``run(make_handler(x))``: text ``make_handler()``, what the call returns), by
         position or keyword (:class:`~indexer.model.NamedArgument`); ``self`` / ``cls`` are no
         function handed. Reads the argument list's children (one level, no walk)."""
         if args.type != "argument_list":
@@ -640,10 +675,13 @@ class _FileExtractor(ImpliedFacts):
                 if name is None or child is None:
                     continue
                 key = self.src.text(name)
-            if child.type in ("identifier", "attribute"):
+            called = ""
+            if child.type == "call":  # what the call returns is handed
+                called, child = "()", child.child_by_field_name("function")
+            if child is not None and child.type in ("identifier", "attribute"):
                 text = self.src.text(child)
                 if text not in ("self", "cls") and _DOTTED.fullmatch(text):
-                    out.append(NamedArgument(key, text, self.src.line(child), self.src.col(child)))
+                    out.append(NamedArgument(key, text + called, self.src.line(child), self.src.col(child)))
         return tuple(out)
 
     # ------------------------------------------------------------------ assignments
