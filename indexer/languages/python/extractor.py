@@ -28,6 +28,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
+from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
@@ -89,7 +90,7 @@ _NOT_USER_TYPES = frozenset(
 _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "t.")
 
 SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
-                  "imports", "orm_attributes", "class_uses")
+                  "imports", "orm_attributes", "class_uses", "value_reads")
 """The query files every Python file runs over its whole tree (the extractor's, ``implied``'s and
 the ``orm_attributes`` / ``class_uses`` detectors'): one walk for all (:func:`indexer.languages.base.shared_pass`).
 The detectors that run only when a file names their library run their own queries."""
@@ -190,7 +191,7 @@ class _Scopes:
         return self.items[index].qualname if index >= 0 else None
 
 
-class _FileExtractor(ImpliedFacts):
+class _FileExtractor(ImpliedFacts, ValueReads):
     """Extraction state for one file: the source, the scopes found so far and the output."""
 
     def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -199,6 +200,7 @@ class _FileExtractor(ImpliedFacts):
         self.out = out
         self.scopes = _Scopes()
         self.decorated: list[tuple[int, int, str, Node]] = []
+        self._decorator_starts: list[int] = []
         """``(start, end, qualname, expression)`` of every decorator: calls inside it are the
         decorated definition's (issue 16: a decorator's edge is credited to what it decorates)."""
 
@@ -207,6 +209,7 @@ class _FileExtractor(ImpliedFacts):
         self.definitions()
         self.returns()
         self.calls()
+        self.value_reads()
         self.implicit_calls()
         self.assignments()
         self.unpacking()
@@ -535,17 +538,11 @@ class _FileExtractor(ImpliedFacts):
         ``@cached(timeout=f())``) is the decorated definition's; a bare decorator (``@login_required``,
         ``@app.task``) is a call of it with one argument from the decorated definition, ``via``
         ``"decorator"`` (counted only when it binds: most are builtins or library functions)."""
-        src, scopes, out = self.src, self.scopes, self.out.calls
+        src, out = self.src, self.out.calls
         start = len(out)
         self.decorated.sort()
-        starts = [d[0] for d in self.decorated]
-
-        def caller_of(node: Node) -> str | None:
-            i = bisect_right(starts, node.start_byte) - 1
-            if i >= 0 and node.end_byte <= self.decorated[i][1]:
-                return self.decorated[i][2]
-            return scopes.qualname(scopes.at(node.start_byte))
-
+        self._decorator_starts = [d[0] for d in self.decorated]
+        caller_of = self.caller_of
         for _, _, qualname, expr in self.decorated:
             if expr.type in ("identifier", "attribute"):
                 text = _WS.sub("", src.text(expr))
@@ -566,6 +563,14 @@ class _FileExtractor(ImpliedFacts):
                 out.append(CallSite(caller_of(caps["call"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
+
+    def caller_of(self, node: Node) -> str | None:
+        """The qualname ``node``'s code belongs to: the decorated definition for code inside a
+        decorator, else the innermost enclosing scope (:meth:`calls` sorts the decorators first)."""
+        i = bisect_right(self._decorator_starts, node.start_byte) - 1
+        if i >= 0 and node.end_byte <= self.decorated[i][1]:
+            return self.decorated[i][2]
+        return self.scopes.qualname(self.scopes.at(node.start_byte))
 
     def receiver_text(self, node: Node) -> str:
         """Normalised receiver text: ``a.b``, ``self``, ``super``, ``a.b()`` (arguments dropped).
