@@ -104,8 +104,12 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
-    called = {(e.dst, e.line) for e in edges.values() if e.kind == "CALLS"}
+    called = {(e.dst, e.line) for e in edges.values() if e.kind == "CALLS"} if fc.ex.value_reads else set()
+    ns, getters, use = fc.rules.namespace, r.tables.getters, r.use
     for read in fc.ex.value_reads:  # getters run, functions handed on as values (indexer.resolve.reads)
+        if not read.handed and (ns, read.name) not in getters:  # most reads: bind_read's first test, inlined
+            use(("n", ns, read.name))
+            continue
         found = bind_read(r, fc, read)
         if found:
             owner = fc.def_at(read.owner, read.line)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from indexer.model import ValueRead
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
-    from indexer.resolve.values import Def
+    from indexer.resolve.values import Def, Value
 
 __all__ = ["bind_read", "is_getter"]
 
@@ -43,8 +43,8 @@ def bind_read(r: Resolver, fc: FileCtx, read: ValueRead) -> list[tuple[str, Def,
     """``(edge kind, target, resolution)`` for ``read`` of ``fc``: the getters it runs
     (``CALLS``), else the function it hands on (``REFERENCES``, no resolution); empty when it
     links nothing. Reads are recorded through ``r``."""
-    ns = fc.rules.namespace
-    if read.receiver is not None and r.getter_named(ns, read.name):
+    rv: Value = None
+    if read.receiver is not None and r.getter_named(fc.rules.namespace, read.name):
         rv = r.resolve_expr_at(fc, read.owner, read.receiver, read.line)
         if isinstance(rv, InstV):
             found = getter_targets(r, rv, read.name)
@@ -52,8 +52,12 @@ def bind_read(r: Resolver, fc: FileCtx, read: ValueRead) -> list[tuple[str, Def,
                 return [("CALLS", d, how) for d, how in found]
     if not read.handed or not r.callable_named(fc, read.name):
         return []
-    text = f"{read.receiver}.{read.name}" if read.receiver is not None else read.name
-    v = r.resolve_expr_at(fc, read.owner, text, read.line)
+    if read.receiver is None:
+        v = r.resolve_expr_at(fc, read.owner, read.name, read.line)
+    else:  # the receiver's value is memoised already, most often (its calls were bound)
+        if rv is None:
+            rv = r.resolve_expr_at(fc, read.owner, read.receiver, read.line)
+        v = r.follow(rv, [read.name])
     if isinstance(v, FuncV) and v.f.is_callable and not is_getter(v.f):  # a getter's value is what it returns
         return [("REFERENCES", v.f, None)]
     return []

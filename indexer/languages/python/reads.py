@@ -6,7 +6,8 @@ on as a value may be a function used as one (``sorted(xs, key=by_name)``,
 decides which, through values only (:mod:`indexer.resolve.reads`). Rules in
 ``queries/value_reads.scm``; this module keeps the attribute reads that are neither a call's callee
 (a :class:`~indexer.model.CallSite` already), nor assigned, augmented or deleted, nor inside an
-annotation, and says which are handed on.
+annotation, and says which are handed on; and the bare names handed on that the file defines as a
+function or method or imports.
 
 :class:`ValueReads` is a mixin of the extractor's per-file state (``src``, ``out``, ``root``, its
 ``receiver_text`` and ``caller_of``).
@@ -17,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from indexer.languages.base import query, run_query
-from indexer.model import LONG_RECEIVER, ValueRead
+from indexer.model import CALLABLE_KINDS, LONG_RECEIVER, ValueRead
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -56,6 +57,11 @@ class ValueReads:
         src, out = self.src, self.out.value_reads
         start = len(out)
         seen: set[int] = set()
+        # A bare name can be a function of the repository only if the file defines a function or
+        # method of that name or imports it (a local variable, a parameter, a builtin cannot be):
+        # the rest is left out here, before anything is resolved (as ``returned_refs`` are).
+        known = {d.name for d in self.out.definitions if d.kind in CALLABLE_KINDS} | {i.local for i in self.out.imports}
+        anything = "*" in known  # a star import may bind any name
         for _, caps in run_query(query("python", "python/queries", "value_reads"), self.root):
             if "read" in caps:
                 node = caps["read"][0]
@@ -70,7 +76,7 @@ class ValueReads:
             else:
                 node = caps["value"][0]
                 text = src.text(node)
-                if text in _NO_FUNCTION or node.start_byte in seen:
+                if (not anything and text not in known) or text in _NO_FUNCTION or node.start_byte in seen:
                     continue
                 seen.add(node.start_byte)
                 out.append(ValueRead(self.caller_of(node), text, None, src.line(node), src.col(node), True))
