@@ -171,6 +171,9 @@ def test_python_extractor_records_reads_not_calls_or_writes():
     a.q += 1
     g(b.h, key=k)
     return a.r, k
+from m import meta
+class C(mod.Base, metaclass=meta):   # a base list: no value read
+    pass
 """
     reads = extractor_for_path("m.py").extract("m.py", source).value_reads
     assert reads == [

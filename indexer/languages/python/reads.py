@@ -6,7 +6,7 @@ on as a value may be a function used as one (``sorted(xs, key=by_name)``,
 decides which, through values only (:mod:`indexer.resolve.reads`). Rules in
 ``queries/value_reads.scm``; this module keeps the attribute reads that are neither a call's callee
 (a :class:`~indexer.model.CallSite` already), nor assigned, augmented or deleted, nor inside an
-annotation, and says which are handed on; and the bare names handed on that the file defines as a
+annotation or a class's base list, and says which are handed on; and the bare names handed on that the file defines as a
 function or method or imports.
 
 :class:`ValueReads` is a mixin of the extractor's per-file state (``src``, ``out``, ``root``, its
@@ -65,7 +65,7 @@ class ValueReads:
         for _, caps in run_query(query("python", "python/queries", "value_reads"), self.root):
             if "read" in caps:
                 node = caps["read"][0]
-                if not _is_read(node):
+                if not _is_read(node) or _in_bases(node):
                     continue
                 receiver = self.receiver_text(caps["receiver"][0])
                 if receiver == LONG_RECEIVER:
@@ -76,7 +76,8 @@ class ValueReads:
             else:
                 node = caps["value"][0]
                 text = src.text(node)
-                if (not anything and text not in known) or text in _NO_FUNCTION or node.start_byte in seen:
+                if (not anything and text not in known) or text in _NO_FUNCTION or node.start_byte in seen \
+                        or _in_bases(node):
                     continue
                 seen.add(node.start_byte)
                 out.append(ValueRead(self.caller_of(node), text, None, src.line(node), src.col(node), True))
@@ -102,6 +103,16 @@ def _is_read(node: Node) -> bool:
     if kind in _TARGETS:
         return parent.child_by_field_name("left") != child
     return kind not in _NOT_READ
+
+
+def _in_bases(node: Node) -> bool:
+    """Whether ``node`` is written in a class's base list (``class A(Base, metaclass=M)``): a base,
+    no value read."""
+    parent = node.parent
+    if parent is not None and parent.type == "keyword_argument":
+        parent = parent.parent
+    return parent is not None and parent.type == "argument_list" and parent.parent is not None \
+        and parent.parent.type == "class_definition"
 
 
 def _handed(node: Node) -> bool:
