@@ -221,7 +221,8 @@ def _constructors(graph: GraphStore, targets: Sequence[Node]) -> dict[str, list[
 
 
 def references(graph: GraphStore, targets: Sequence[Node], include_declaration: bool = False) -> list[Reference]:
-    """Every reference to ``targets``: call sites, type uses, injections, subclasses and
+    """Every reference to ``targets``: call sites (a getter's: attribute reads), type uses,
+    injections, uses as a value (REFERENCES: a function handed on uncalled), subclasses and
     implementations (EXTENDS / IMPLEMENTS) and overriding methods, sorted by location. With
     ``include_declaration`` the targets themselves come first as ``DECLARATION`` references."""
     by_target = graph.incoming([n.id for n in targets], list(REFERENCE_KINDS))
@@ -239,8 +240,8 @@ def references(graph: GraphStore, targets: Sequence[Node], include_declaration: 
 # ----------------------------------------------------------------------------- editor navigation
 # Used by the language server; positions are 1-based lines and 0-based code-point columns as stored.
 
-REFERENCE_KINDS = ("CALLS", "USES_TYPE", "INJECTS", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
-_MENTION_KINDS = ("CALLS", "USES_TYPE", "INJECTS")
+REFERENCE_KINDS = ("CALLS", "USES_TYPE", "INJECTS", "REFERENCES", "EXTENDS", "IMPLEMENTS", "OVERRIDES")
+_MENTION_KINDS = ("CALLS", "USES_TYPE", "INJECTS", "REFERENCES")
 """Edges whose position is a mention of their target. EXTENDS / IMPLEMENTS / OVERRIDES are located
 at their *source's* own name (the declaration), so at a subclass's or an overriding method's name
 the symbol is the declaration itself, not its base (the base type as written is a USES_TYPE)."""

@@ -38,46 +38,12 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from indexer.typetext import base_type, drop_generics
 
 __all__ = [
-    "CALLABLE_KINDS",
-    "TYPE_KINDS",
-    "Param",
-    "Definition",
-    "CallSite",
-    "NamedArgument",
-    "Import",
-    "Export",
-    "Binding",
-    "TypeUse",
-    "Injection",
-    "Template",
-    "QueueBinding",
-    "GRAPHQL_CLIENT_OPERATIONS",
-    "GraphqlOperation",
-    "GraphqlFragment",
-    "GraphqlDocument",
-    "GraphqlUse",
-    "Route",
-    "WrapperRef",
-    "Wrapper",
-    "WRAPPER_KINDS",
-    "Router",
-    "Mount",
-    "HttpCall",
-    "UrlArgCall",
-    "TopicUse",
-    "StringConstant",
-    "EntryRegistration",
-    "ENTRY_KINDS",
-    "GRAPHQL_SCHEMA",
-    "RpcService",
-    "RpcUse",
-    "RPC_ROLES",
-    "FileExtraction",
-    "TableDef",
-    "TableUse",
-    "TABLE_ROLES",
-    "base_type", "drop_generics",
-    "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER",
+    "CALLABLE_KINDS", "TYPE_KINDS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
+    "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
+    "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
+    "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
+    "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
+    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER",
 ]
 
 MAX_RECEIVER_LINKS = 16
@@ -312,6 +278,30 @@ class TypeUse:
     type: str
     line: int
     col: int
+
+
+@dataclass(frozen=True, slots=True)
+class ValueRead:
+    """A name or attribute read without being called (a call is a :class:`CallSite`).
+
+    ``owner`` is the qualname of the innermost enclosing definition (``None`` at module level, the
+    class for a class body), as ``CallSite.caller``; ``name`` the name read (the attribute for
+    ``recv.name``); ``receiver`` the normalised receiver text (``CallSite`` conventions) or ``None``
+    for a bare name; ``line`` / ``col`` point at ``name``. ``handed``: written where the value is
+    handed on (an argument, the right side of an assignment, an element of a list, tuple, set or
+    dict, a returned value), so it may name a function used as a value (``sorted(xs, key=by_name)``,
+    ``callbacks.append(self.on_done)``): a ``REFERENCES`` edge when it resolves to one. Any attribute
+    read (handed or not) runs a getter when its receiver is an instance whose class declares the
+    name as one (Python ``@property`` / ``@cached_property``, a JavaScript / TypeScript ``get x()``):
+    a ``CALLS`` edge. Both only through values, never by name (:mod:`indexer.resolve.reads`).
+    Extractors record an attribute read only when it is neither called, nor assigned or deleted."""
+
+    owner: str | None
+    name: str
+    receiver: str | None
+    line: int
+    col: int
+    handed: bool = False
 
 
 @dataclass(slots=True)
@@ -945,6 +935,7 @@ class FileExtraction:
     exports: list[Export] = field(default_factory=list)
     bindings: list[Binding] = field(default_factory=list)
     type_uses: list[TypeUse] = field(default_factory=list)
+    value_reads: list[ValueRead] = field(default_factory=list)
     injections: list[Injection] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PARKED_FIELDS", "UNPACKED_LISTS", "ParkedDataError", "ParkedList", "UnpackedLists", "park_extraction"]
 
-PARKED_FIELDS = ("calls", "type_uses", "injections", "table_uses", "bindings")
+PARKED_FIELDS = ("calls", "type_uses", "value_reads", "injections", "table_uses", "bindings")
 """:class:`~indexer.model.FileExtraction` lists that only the file's own binding reads (its output,
 :attr:`indexer.resolve.context.FileCtx.param_calls`, the table linker), which
 :func:`park_extraction` parks; and its bindings, of which the resolver keeps in memory only those

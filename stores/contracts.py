@@ -77,8 +77,12 @@ NODE_LABELS = (
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
     "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY", "MENTIONS",
-    "HAS_COLUMN", "READS", "WRITES",
+    "HAS_COLUMN", "READS", "WRITES", "REFERENCES",
 )
+# REFERENCES: code -> a function or method it names as a value without calling it (handed as an
+# argument, assigned, put in a list or dict, returned: ``sorted(xs, key=by_name)``,
+# ``view_func=index``), at the name; owned by the file where it is written, no ``resolution`` (it
+# is no call: callers and the blast radius read CALLS, ``references`` reads both).
 # MENTIONS: a documentation or configuration file -> a symbol or table one of its chunks names in a
 # code span (indexer/mentions.py), at the line of the mention.
 # DECLARES: a GraphQL schema file's field -> the Endpoint of the operation it declares (kept even

@@ -187,6 +187,20 @@ class Resolver:
         """``c`` and its ancestors, each once, in C3 order (:meth:`ClassHierarchy.mro`)."""
         return self.classes.mro(c)
 
+    def getter_named(self, ns: str, name: str) -> bool:
+        """Whether some getter of namespace ``ns`` bears the short name ``name``
+        (:attr:`ModuleTables.getters`; recorded as ``("n", ns, name)``)."""
+        self.use(("n", ns, name))
+        return (ns, name) in self.tables.getters
+
+    def callable_named(self, fc: FileCtx, name: str) -> bool:
+        """Whether ``name`` may stand for a function of the repository in ``fc``: a function or method
+        of ``fc``'s namespace bears it, or an import of ``fc`` binds it (``import f as g``);
+        recorded as ``("n", ns, name)``."""
+        ns = fc.rules.namespace
+        self.use(("n", ns, name))
+        return bool(self.tables.callables_by_name.get((ns, name))) or name in fc.imports
+
     def types_named(self, ns: str, name: str) -> list[Def]:
         """The classes of namespace ``ns`` whose short name is ``name``, in path order (recorded as
         ``("n", ns, name)``)."""

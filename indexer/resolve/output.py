@@ -1,5 +1,5 @@
 """One file's graph output: its nodes, the edges it owns (CONTAINS, EXTENDS, IMPLEMENTS, OVERRIDES,
-CALLS, INJECTS, USES_TYPE) and the call sites nothing bound. Language-neutral."""
+CALLS, INJECTS, USES_TYPE, REFERENCES) and the call sites nothing bound. Language-neutral."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from indexer.model import CALLABLE_KINDS, Definition
 from indexer.resolve.callbacks import handed_calls, handed_runs
 from indexer.resolve.hierarchy import same_arity
+from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
@@ -106,6 +107,21 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
+    called = {(e.dst, e.line) for e in edges.values() if e.kind == "CALLS"} if fc.ex.value_reads else set()
+    ns, getters, use = fc.rules.namespace, r.tables.getters, r.use
+    for read in fc.ex.value_reads:  # getters run, functions handed on as values (indexer.resolve.reads)
+        if not read.handed and (ns, read.name) not in getters:  # most reads: bind_read's first test, inlined
+            use(("n", ns, read.name))
+            continue
+        found = bind_read(r, fc, read)
+        if found:
+            owner = fc.def_at(read.owner, read.line)
+            src = owner.id if owner else fid
+            for kind, target, how in found:
+                # a function handed where a call of it is recorded already (`run(handler)` whose
+                # `run` calls it, FastAPI's `Depends(f)`) is that call's place, listed once
+                if kind == "CALLS" or (target.id, read.line) not in called:
+                    add(kind, src, target.id, read.line, read.col, how)
     for inj in fc.ex.injections:
         owner = fc.def_at(inj.owner, inj.line)
         t = r.resolve_type(fc, inj.owner, inj.type)

@@ -34,6 +34,10 @@ class ModuleTables:
         self.decorated: dict[tuple[str, str], list[Def]] = defaultdict(list)
         """Callables per (namespace, decorator name): the last dotted part of each decorator without its
         arguments (``@login.user_loader`` -> ``user_loader``, ``@app.route("/")`` -> ``route``)."""
+        self.getters: Counter[tuple[str, str]] = Counter()
+        """How many getters (methods carrying one of their module system's optional
+        ``getter_modifiers``: Python ``@property``, ECMAScript ``get x()``) bear each (namespace, short
+        name): an attribute read whose name no getter bears runs none (:mod:`indexer.resolve.reads`)."""
         self.types_by_name: dict[tuple[str, str], list[Def]] = defaultdict(list)
         """Classes, interfaces and enums per (namespace, short name), in path order."""
         self.constant_files: dict[tuple[str, str], list[FileCtx]] = defaultdict(list)
@@ -61,10 +65,13 @@ class ModuleTables:
                 self._package_files[(ns, ".".join(parts[:i]))] += 1
         held = fc.held()  # a name matches only what a lookup of it may reach (FileCtx.held)
         touched: set[tuple[str, str]] = set()
+        getter = getattr(fc.rules, "getter_modifiers", None)
         for rd in fc.defs:
             if rd.kind in ("method", "function"):
                 if held is None or id(rd) in held:
                     self.callables_by_name[(ns, rd.name)].append(rd)
+                if getter and rd.kind == "method" and _carries(rd, getter):
+                    self.getters[(ns, rd.name)] += 1
                 for name in decorator_names(rd):  # a replaced one was registered all the same
                     self.decorated[(ns, name)].append(rd)
                     touched.add((ns, name))
@@ -98,7 +105,12 @@ class ModuleTables:
                     del self._package_files[prefix]
                     self.packages[ns].discard(prefix[1])
         gone: dict[tuple[str, str], list[Def]] = defaultdict(list)  # each list filtered once
+        getter = getattr(fc.rules, "getter_modifiers", None)
         for rd in fc.defs:
+            if getter and rd.kind == "method" and _carries(rd, getter):
+                self.getters[(ns, rd.name)] -= 1
+                if self.getters[(ns, rd.name)] <= 0:
+                    del self.getters[(ns, rd.name)]
             if rd.kind in ("method", "function"):
                 gone[("callable", rd.name)].append(rd)
                 for name in decorator_names(rd):
@@ -121,6 +133,11 @@ class ModuleTables:
                 owner = entries(fc.by_qualname, b.scope)[0] if b.scope and b.scope in fc.by_qualname else None
                 found = self.reverse_members[(ns, b.name.lstrip("~"))]
                 found[:] = [x for x in found if x[0].file is not fc and x[0] is not owner]
+
+
+def _carries(rd: Def, modifiers: frozenset[str]) -> bool:
+    """Whether ``rd`` carries one of ``modifiers``."""
+    return any(m in modifiers for m in rd.d.modifiers)
 
 
 def _insert(items: list, item: object, path: str) -> None:

@@ -1,5 +1,5 @@
-"""textDocument/references: call sites, type uses, injections, subclasses and overrides of the symbol
-at the cursor; the declarations too when the client asks (``includeDeclaration``)."""
+"""textDocument/references: call sites, type uses, injections, uses as a value, subclasses and
+overrides of the symbol at the cursor; the declarations too when the client asks (``includeDeclaration``)."""
 
 from __future__ import annotations
 

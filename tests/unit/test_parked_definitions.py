@@ -136,7 +136,8 @@ class TestDefsOfParkedFiles:
                        if e.kind == "CALLS")
         assert calls == [("shop/models.Order.save(2)", "shop/models.Base.save(1)"),
                          ("shop/views.checkout(1)", "shop/models.Order.pay(2)"),
-                         ("shop/views.checkout(1)", "shop/models.Order.save(2)")]
+                         ("shop/views.checkout(1)", "shop/models.Order.save(2)"),
+                         ("shop/views.checkout(1)", "shop/models.Order.total(0)")]  # a property read
         assert got.call_outcomes == {"exact": 2, "inferred": 1, "external": 1}
 
 

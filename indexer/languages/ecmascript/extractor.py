@@ -65,6 +65,7 @@ from tree_sitter import Node, Query
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
+from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.frameworks.common import unwrap
 from indexer.languages import base
 from indexer.model import (
@@ -195,7 +196,7 @@ class EcmaScriptExtractor:
         self.default_grammar = default_grammar
         self.grammars = dict(grammars or {})
         self.typed = typed
-        names = ("definitions", "values", "calls", "imports", "exports", "bindings")
+        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -243,6 +244,7 @@ class _FileRun:
         self._imports(matches["imports"])  # before definitions: an imported name may be a handed function
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
+        member_reads(self, matches["value_reads"], self._own_this)  # getters run (ecmascript/reads.py)
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
         if self.ex.typed:

@@ -95,6 +95,9 @@ class EcmaScriptModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = True
+    getter_modifiers = frozenset({"get"})
+    """Methods an attribute read runs (``get x()`` accessors), an optional attribute of a module
+    system (:mod:`indexer.resolve.reads`)."""
     open_types = False
 
     def is_builtin(self, name: str) -> bool:

@@ -28,6 +28,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
+from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
@@ -93,7 +94,7 @@ _NOT_USER_TYPES = frozenset(
 _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "t.")
 
 SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
-                  "imports", "orm_attributes", "class_uses")
+                  "imports", "orm_attributes", "class_uses", "value_reads")
 """The query files every Python file runs over its whole tree (the extractor's, ``implied``'s and
 the ``orm_attributes`` / ``class_uses`` detectors'): one walk for all (:func:`indexer.languages.base.shared_pass`).
 The detectors that run only when a file names their library run their own queries."""
@@ -194,7 +195,7 @@ class _Scopes:
         return self.items[index].qualname if index >= 0 else None
 
 
-class _FileExtractor(ImpliedFacts):
+class _FileExtractor(ImpliedFacts, ValueReads):
     """Extraction state for one file: the source, the scopes found so far and the output."""
 
     def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -206,6 +207,7 @@ class _FileExtractor(ImpliedFacts):
         """``(start, end, qualname, below, expression)`` of every decorator (``below``: how many
         decorators of the definition are written under it): calls inside it are the decorated
         definition's (issue 16: a decorator's edge is credited to what it decorates)."""
+        self._decorator_starts: list[int] = []
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -217,6 +219,7 @@ class _FileExtractor(ImpliedFacts):
         self.unpacking()
         self.container_calls()
         self.imports()
+        self.value_reads()
         self.function_refs()
         self.out.definitions.sort(key=lambda d: (d.start_line, d.start_col, d.name_line, d.name_col))
         self.out.errors.extend(parse_errors(self.root, self.src))
@@ -568,17 +571,11 @@ class _FileExtractor(ImpliedFacts):
         ``"decorator"`` (counted only when it binds: most are builtins or library functions), and a
         decorator factory (``@route("/x")``) a call of what it returns (``via="result"``); both hand
         over the decorated definition (:attr:`~indexer.model.NamedArgument.DECORATED`)."""
-        src, scopes, out = self.src, self.scopes, self.out.calls
+        src, out = self.src, self.out.calls
         start = len(out)
         self.decorated.sort()
-        starts = [d[0] for d in self.decorated]
-
-        def caller_of(node: Node) -> str | None:
-            i = bisect_right(starts, node.start_byte) - 1
-            if i >= 0 and node.end_byte <= self.decorated[i][1]:
-                return self.decorated[i][2]
-            return scopes.qualname(scopes.at(node.start_byte))
-
+        self._decorator_starts = [d[0] for d in self.decorated]
+        caller_of = self.caller_of
         for _, _, qualname, below, expr in self.decorated:
             via = "decorator"
             if expr.type == "call":  # `@factory(x)`: what the call returns is the decorator
@@ -604,6 +601,14 @@ class _FileExtractor(ImpliedFacts):
                 out.append(CallSite(caller_of(caps["call"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
+
+    def caller_of(self, node: Node) -> str | None:
+        """The qualname ``node``'s code belongs to: the decorated definition for code inside a
+        decorator, else the innermost enclosing scope (:meth:`calls` sorts the decorators first)."""
+        i = bisect_right(self._decorator_starts, node.start_byte) - 1
+        if i >= 0 and node.end_byte <= self.decorated[i][1]:
+            return self.decorated[i][2]
+        return self.scopes.qualname(self.scopes.at(node.start_byte))
 
     def receiver_text(self, node: Node) -> str:
         """Normalised receiver text: ``a.b``, ``self``, ``super``, ``a.b()`` (arguments dropped).

@@ -147,6 +147,9 @@ class PythonModuleSystem:
     class_receiver = "cls"
     implicit_this = False
     property_functions = False
+    getter_modifiers = frozenset({"property"})
+    """Methods an attribute read runs (``@property``, ``@cached_property``: the extractor's modifier),
+    an optional attribute of a module system (:mod:`indexer.resolve.reads`)."""
     open_types = False
     framework_receiver = staticmethod(framework_receiver)
     """Optional hook of the resolver core: Django's ``request.user`` / ``get_user_model()``
