@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 import textwrap
+from pathlib import Path
 
 from indexer.languages import extractor_for_path
 from indexer.model import FileExtraction
@@ -65,3 +66,11 @@ def check(fixture: str, expected: list[str], kind: str = "CALLS") -> ResolvedRep
     result = resolve_fixture(fixture)
     assert edges(result, kind) == sorted(expected)
     return result
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` (``{repository-relative path: text}``) under ``root`` (made as needed); returns ``root``."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root

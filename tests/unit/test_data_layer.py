@@ -35,6 +35,7 @@ from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.contracts import column_id, table_id, table_key
 from stores.embedded import EmbeddedStore
+from tests.resolution_harness import write_tree
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -454,10 +455,7 @@ SQLMODEL = {
 
 
 def test_sqlmodel_table_models_are_tables_and_their_statements_read_and_write(tmp_path: Path) -> None:
-    root = tmp_path / "src"
-    for rel, text in SQLMODEL.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    root = write_tree(tmp_path / "src", SQLMODEL)
     s = EmbeddedStore(tmp_path / "i.db")
     try:
         index_repository(root, s, s, IndexOptions(repo="r", jobs=1))

@@ -11,6 +11,7 @@ from analysis.impact import SymbolQuery, blast_radius
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from tests.resolution_harness import write_tree
 
 FILES = {
     "app/__init__.py": "",
@@ -26,10 +27,7 @@ FILES = {
 
 
 def test_a_test_client_request_reaches_the_endpoint_and_impact_lists_the_test(tmp_path: Path) -> None:
-    root = tmp_path / "src"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
+    root = write_tree(tmp_path / "src", FILES)
     db = tmp_path / "i.db"
     with EmbeddedStore(db) as store:
         index_repository(root, store, store, IndexOptions(repo="r", jobs=1))
