@@ -133,7 +133,7 @@ describe.skipIf(CHROMIUM === undefined)(title, () => {
       { id: 'c1', text: 'OwnerEventPublisher.ownerChanged', uri: rippleUri(`${JAVA}/OwnerEventPublisher.java`), line: '14', role: 'link' },
       { id: 'c2', text: 'OwnerService.rename', uri: rippleUri(`${JAVA}/OwnerService.java`), line: '19', role: 'link' },
       { id: 'c3', text: 'OwnerController.renameOwner', uri: controller, line: '24', role: 'link' },
-      { id: 'e0', text: 'PUT /api/owners/{}', uri: controller, line: '24', role: 'link' },
+      { id: 'e0', text: 'PUT /api/owners/{ownerId}', uri: controller, line: '24', role: 'link' },
       { id: 'k0', text: 'topic owner-events', uri: events, line: '7', role: 'link' },
     ]));
     const edges: string[] = await page.$$eval('figure.ripple-diagram svg path[data-edge="true"]',
