@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
@@ -547,7 +547,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         route = e.props.get("route") if e.kind == "EXPOSES" and isinstance(e.props.get("route"), str) else None
         step = _step(ep, e.dst)
         if route is not None:  # the example path names the parameters too
-            step = PathStep(step.id, f"{method} {route}", step.label, step.repo, step.file, step.line)
+            step = replace(step, name=f"{method} {route}")
         hits[key] = EndpointHit(e.dst, method, path, repo, handler, hop[e.src], (step, *chain(e.src)),
                                 service, CERTAINTIES[max(walk.weak.get(e.src, 0), _link_rank(e))], through, op, route)
 

@@ -270,7 +270,10 @@ class FileCtx:
         called: dict[str, dict[str, set[tuple[str, int, tuple[tuple[str, str], ...]]]]] = defaultdict(
             lambda: defaultdict(set))
         params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
-        named = {p.name for d in self.ex.definitions for p in d.params}  # no other call can be one
+        defs = self.ex.definitions
+        if isinstance(defs, ParkedList) and self.unpacked is not None:  # read back through the shared cache
+            defs = self.unpacked.get(defs)
+        named = {p.name for d in defs for p in d.params}  # no other call can be one
         for cs in self.ex.calls:
             if cs.receiver is not None or cs.via is not None or cs.caller is None or cs.name not in named:
                 continue
