@@ -442,7 +442,7 @@ class RepositoryIndex:
                 return False
             base.append((ex, checksum, by_path[path][1] if path in by_path else 0))
         self.resolver.update(base, track=False)
-        self.resolver.restore(state.deps, state.link_deps)
+        self.resolver.restore(state.deps, state.link_deps, state.link_shares)
         del base, state
         loaded: list[tuple[FileExtraction, str, int]] = []
         texts: dict[str, str] = {}
@@ -505,13 +505,14 @@ class RepositoryIndex:
             discard_bind_state(self.bind_path)
             return
         try:
-            deps, link_deps = self.resolver.recorded()
+            deps, link_deps, link_shares = self.resolver.recorded()
         except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost
             log.warning("%s: the next run binds every file", exc)
             discard_bind_state(self.bind_path)
             return
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
-        save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps))
+        save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
+                                                        link_shares))
 
     def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:

@@ -70,7 +70,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.auth_guards import GUARD_CALLBACK, guard_callbacks
@@ -152,9 +152,10 @@ class LinkResult:
 
 
 class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks):
-    def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions) -> None:
+    def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
+                 produce: Collection[str] | None = None) -> None:
         self.r = resolver
-        self.ctxs = ctxs
+        self.ctxs, self.produce = ctxs, produce
         self.options = options
         self.by_path = {fc.path: fc for fc in ctxs}
         self.constants: dict[tuple[str, str], Template] = {}
@@ -366,7 +367,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 self.entry(fc, reg)
         link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for)  # gRPC: indexer.frameworks.grpc
         link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
-        link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target, self.options.mappers.statements)  # data layer: indexer.frameworks.tables
+        link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target,  # the data layer
+                    self.options.mappers.statements, self.produce)
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)
@@ -982,11 +984,14 @@ def _dotted(node: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
-def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions | None = None) -> LinkResult:
+def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions | None = None,
+                    produce: Collection[str] | None = None) -> LinkResult:
     """Link the framework facts of ``ctxs`` (every file of one repository) through ``resolver``.
 
     Returns the shared Endpoint / Topic nodes and the EXPOSES / CALLS_HTTP / PRODUCES / CONSUMES /
-    WRAPS edges per owning file path, and outcome counters. Never raises on odd facts: what cannot be
-    linked is counted."""
-    return _Linker(resolver, ctxs, options or LinkOptions()).run()
+    WRAPS edges per owning file path, and outcome counters. ``produce``: the paths whose share the
+    caller will use (``None``: all); the per-file work of the others may be skipped where no other
+    file's share depends on it (the table accesses), and their shares are then incomplete. Never
+    raises on odd facts: what cannot be linked is counted."""
+    return _Linker(resolver, ctxs, options or LinkOptions(), produce).run()
 

@@ -40,7 +40,7 @@ edge reaches the declared method, whose own access the walk follows.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -88,8 +88,9 @@ class _TableLinker:
                  emit: Callable[[FileCtx, str, Node], None],
                  render: Callable[[FileCtx, str | None, Template], str],
                  import_target: Callable[[FileCtx, Import], ImportTarget],
-                 mappers: Mapping[str, Mapping[str, tuple[str, ...]]]) -> None:
+                 mappers: Mapping[str, Mapping[str, tuple[str, ...]]], produce: Collection[str] | None) -> None:
         self.r, self.ctxs, self.result, self.emit, self.render = r, ctxs, result, emit, render
+        self.produce = produce  # the files whose accesses are linked (None: all)
         self.import_target = import_target
         self.mappers = mappers
         self.tables: dict[str, _Table] = {}
@@ -424,6 +425,8 @@ class _TableLinker:
         self.declare()
         self.repositories_of()
         for fc in self.ctxs:
+            if self.produce is not None and fc.path not in self.produce:
+                continue  # an access's edges are its own file's: no other share reads them
             for u in fc.ex.table_uses:
                 self.use(fc, u)
             if self.mappers and fc.lang == "java":
@@ -454,7 +457,8 @@ def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
                 emit: Callable[[FileCtx, str, Node], None],
                 render: Callable[[FileCtx, str | None, Template], str],
                 import_target: Callable[[FileCtx, Import], ImportTarget],
-                mappers: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None) -> None:
+                mappers: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None,
+                produce: Collection[str] | None = None) -> None:
     """Add to ``result`` the Table / Column nodes (through ``emit(fc, id, node)``, the linker's
     per-file emitter) and the DECLARES / HAS_COLUMN / READS / WRITES edges of every
     :class:`~indexer.model.TableDef` and :class:`~indexer.model.TableUse` of ``ctxs`` (every file of
@@ -462,7 +466,8 @@ def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
     template with its constants (holes as ``"\\x00"``); ``import_target(fc, imp)`` says what an
     import names (the linker's :meth:`~indexer.frameworks.link` ``import_target``). Outcomes counted in ``result.outcomes``:
     ``tables_declared``, ``reads``, ``writes``, ``unlinked_table_use``, ``unlinked_sql``,
-    ``unlinked_jpql``. Never raises on odd facts."""
+    ``unlinked_jpql``. ``produce``: link the accesses of those paths only (``None``: all); the
+    declarations are always every file's. Never raises on odd facts."""
     if not mappers and not any(fc.ex.tables or fc.ex.table_uses for fc in ctxs):
         return
-    _TableLinker(r, ctxs, result, emit, render, import_target, mappers or {}).run()
+    _TableLinker(r, ctxs, result, emit, render, import_target, mappers or {}, produce).run()

@@ -12,13 +12,14 @@ edges it owns and the call sites nothing bound (kept so a later file can bind th
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from indexer.frameworks.link import LinkOptions, link_frameworks
+from indexer.frameworks.link import LinkOptions, LinkResult, link_frameworks
 from indexer.languages import module_systems
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
@@ -32,7 +33,7 @@ from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
 from indexer.spill import SpilledOutputs, SpillFile, SpillRef
 from indexer.symbols import dotted_stems, module_path
-from stores.contracts import IndexedFile
+from stores.contracts import Edge, IndexedFile, Node
 
 __all__ = ["APPLY_LIMIT", "MEMO_BUDGET", "FileChange", "RepositoryResolver", "ResolvedRepository", "resolve_repository"]
 
@@ -190,6 +191,9 @@ class RepositoryResolver:
         self._changed_names: dict[str, set[str]] = {}
         self._link_dirty = True  # links may differ from the last resolve's
         self._link_deps: set[tuple[str, str, str]] = set()  # what the last full link read
+        self._link_shares: dict[str, bytes] | None = {}
+        """Per framework file, the digest of what the last link gave it (:func:`_link_share`; absent:
+        nothing): a link that must run again produces only the files whose share changed."""
         self._released = False  # release() was called: nothing can be resolved any more
 
     # -- updating ----------------------------------------------------------------------------------
@@ -431,13 +435,9 @@ class RepositoryResolver:
             raise RuntimeError("this resolver released its files' extractions: it cannot resolve")
         wanted = [p for p in dict.fromkeys(paths) if p in self.files]
         context: list[FileCtx] | None = None
-        extra: list[str] = []
         if self._link_dirty or any(_owns_framework_edges(self.files[p].ex) for p in wanted):
-            if self._link_dirty:
-                extra = sorted(p for p in self._framework.difference(wanted) if _owns_framework_edges(self.files[p].ex))
-            seen = set(wanted).union(extra)
-            context = [self.files[p] for p in sorted(self._framework.difference(seen))]
-        ctxs = [self.files[p] for p in [*wanted, *extra]]
+            context = [self.files[p] for p in sorted(self._framework.difference(wanted))]
+        ctxs = [self.files[p] for p in wanted]
         resolver = self._current()
         outcomes: dict[str, int] = defaultdict(int)
         # The one place where file outputs are produced, for full and incremental runs alike; framework
@@ -467,11 +467,23 @@ class RepositoryResolver:
                 forked.close()
         links: dict[str, int] = {}
         if context is not None:
+            # Nothing the last link read changed: the other files' shares are those their stored
+            # outputs hold, and only the produced files' own work is done (their table accesses).
+            produce = None if self._link_dirty else {fc.path for fc in ctxs}
             resolver.whole_files = True
-            try:
-                links, deps = resolver.tracked(lambda: _add_framework_links(resolver, ctxs, files, self.link, context))
+            try:  # in path order, as a full run sees them: mount order decides which prefixes come first
+                linked, deps = resolver.tracked(lambda: link_frameworks(
+                    resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), self.link, produce))
             finally:
                 resolver.whole_files = False
+            # A file whose output is not produced above but whose share of the links changed (an
+            # endpoint's route moved, a wrapper now runs for it, a table it reads was renamed) is
+            # bound and produced again; the others' stored outputs hold their links already.
+            for fc in self._relinked(linked, context, produce):
+                bind(fc)
+                ctxs.append(fc)
+            _merge_links(linked, ctxs, files)
+            links = dict(sorted(linked.outcomes.items()))
             deps = strip_cut(deps)
             if self._link_dirty:
                 self._link_deps = set(deps)
@@ -479,6 +491,33 @@ class RepositoryResolver:
                 self._link_deps.update(deps)
         self._link_dirty = False
         return ResolvedRepository(files, dict(outcomes), links)
+
+    def _relinked(self, linked: LinkResult, context: Sequence[FileCtx], produce: set[str] | None) -> list[FileCtx]:
+        """The files of ``context`` (framework files whose output this resolve does not produce) whose
+        share of ``linked`` differs from what their stored output holds, in path order; then
+        remembers every framework file's share (:func:`_link_share`). Without such a memory (a
+        resolver restored from records of another format) and with links possibly changed, every
+        context file that can own framework edges counts as changed, as before the shares were kept.
+        ``produce`` (the link was asked for those paths' shares only): none changed, and only
+        theirs are remembered anew."""
+        if produce is not None:
+            if self._link_shares is not None:
+                for p in produce:
+                    d = _link_share(linked.nodes.get(p), linked.edges.get(p))
+                    if d is None:
+                        self._link_shares.pop(p, None)
+                    else:
+                        self._link_shares[p] = d
+            return []
+        shares = {p: d for p in linked.nodes.keys() | linked.edges.keys()
+                  if (d := _link_share(linked.nodes.get(p), linked.edges.get(p))) is not None}
+        known = self._link_shares
+        if known is None:
+            changed = [fc for fc in context if _owns_framework_edges(fc.ex)] if self._link_dirty else []
+        else:
+            changed = [fc for fc in context if shares.get(fc.path) != known.get(fc.path)]
+        self._link_shares = shares
+        return changed
 
     def release(self, paths: Iterable[str]) -> None:
         """Replace the contexts of ``paths`` by their :meth:`FileCtx.released` copies and drop the
@@ -501,15 +540,17 @@ class RepositoryResolver:
         (``ripple index``) lets them go before it writes."""
         self._resolver = None
 
-    def recorded(self) -> tuple[dict[str, Record], set[Token]]:
+    def recorded(self) -> tuple[dict[str, Record], set[Token], dict[str, bytes] | None]:
         """What every current file's last output read (``{path: record}``, each record its tokens
-        or those packed, :func:`indexer.resolve.tracking.record_tokens` reads either) and what the
-        last framework link read: what :meth:`restore` takes in another process."""
+        or those packed, :func:`indexer.resolve.tracking.record_tokens` reads either), what the
+        last framework link read, and the digest of each file's share of that link (``None``: not
+        known): what :meth:`restore` takes in another process."""
         out = {p: d for p, d in self._deps.items() if p in self.files}
         for p, ref in self._spilled.items():
             if p in self.files:
                 out[p] = self._spilled_record(ref)
-        return out, set(self._link_deps)
+        shares = None if self._link_shares is None else {p: d for p, d in self._link_shares.items() if p in self.files}
+        return out, set(self._link_deps), shares
 
     def _spilled_record(self, ref: SpillRef) -> bytes:
         """A record :meth:`_record` wrote to the park spill file, read back (raises
@@ -520,15 +561,19 @@ class RepositoryResolver:
         except (OSError, ValueError) as exc:
             raise ParkedDataError(f"parked dependency record at {ref} unreadable: {exc}") from exc
 
-    def restore(self, deps: Mapping[str, Record], link_deps: Iterable[Token]) -> None:
+    def restore(self, deps: Mapping[str, Record], link_deps: Iterable[Token],
+                link_shares: Mapping[str, bytes] | None = None) -> None:
         """Take over the records :meth:`recorded` gave in a process whose outputs of exactly the
         current files (same bytes, same link options) the index holds: :meth:`dependents` then
-        answers as it would there, and links count as current."""
+        answers as it would there, and links count as current (``link_shares`` ``None``: which
+        file holds which links is not known, so a link that changes produces every file that can
+        own framework edges)."""
         self._deps = {p: tokens for p, tokens in deps.items() if p in self.files}
         self._spilled = {}
         self._readers = defaultdict(set)
         self._readers_stale = True  # built when first asked (most one-shot runs never ask)
         self._link_deps = set(link_deps)
+        self._link_shares = None if link_shares is None else dict(link_shares)
         self._link_dirty = False
 
     def _record(self, path: str, deps: Deps) -> None:
@@ -646,20 +691,18 @@ def _dotted_prefixes(fc: FileCtx) -> list[tuple[str, str]]:
     return [(fc.rules.namespace, ".".join(parts[:i])) for i in range(1, len(parts) + 1)]
 
 
-def _add_framework_links(
-    resolver: Resolver,
-    ctxs: Sequence[FileCtx],
-    files: list[IndexedFile] | SpilledOutputs,
-    link: LinkOptions | None,
-    context: Sequence[FileCtx] = (),
-) -> dict[str, int]:
+def _link_share(nodes: Sequence[Node] | None, edges: Sequence[Edge] | None) -> bytes | None:
+    """A 16-byte digest of the nodes and edges the linker gave one file (``None``: none). ``repr``,
+    not ``pickle``: pickle's bytes depend on which equal strings are one object (its memo), repr's
+    only on the values, so a digest saved by one process compares with another's."""
+    if not nodes and not edges:
+        return None
+    return hashlib.blake2b(repr((nodes or (), edges or ())).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _merge_links(linked: LinkResult, ctxs: Sequence[FileCtx], files: list[IndexedFile] | SpilledOutputs) -> None:
     """Merge the framework linker's shared nodes and edges into the file outputs (``files[i]`` is
-    ``ctxs[i]``'s) and return its outcome counters. Called once per resolve, from
-    :meth:`RepositoryResolver.resolve` only; ``ctxs`` plus ``context`` (files whose facts the linker
-    reads but whose output is not produced: constants, routers, mounts) hold every file with
-    framework facts."""
-    # In path order, as a full run sees them: mount order decides which prefixes come first.
-    linked = link_frameworks(resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), link)
+    ``ctxs[i]``'s)."""
     for i, fc in enumerate(ctxs):
         nodes, edges = linked.nodes.get(fc.path), linked.edges.get(fc.path)
         if not nodes and not edges:
@@ -670,4 +713,3 @@ def _add_framework_links(
             out = files[i]
             out.nodes.extend(nodes or ())
             out.edges.extend(edges or ())
-    return dict(sorted(linked.outcomes.items()))

@@ -777,3 +777,51 @@ def test_decorator_edits_rebind_the_wrappers_and_closures_other_files_reach(tmp_
         assert wrapper in calls(w.db) and closure in calls(w.db)
     finally:
         w.close()
+
+
+def test_a_link_that_must_run_again_produces_only_the_files_whose_links_changed(tmp_path: Path) -> None:
+    # urls.py's route reads views.py whole (the handler's decorators), so any interface edit of
+    # views.py may change links: the linker runs again over every framework file, but a file whose
+    # share of the links (table accesses, endpoints) is unchanged keeps its stored output
+    files = {
+        "app/__init__.py": "",
+        "app/models.py": "from django.db import models\n\n\nclass Note(models.Model):\n    title = models.CharField(max_length=9)\n",
+        "app/views.py": "from app.models import Note\n\n\ndef show(request):\n    return Note.objects.filter(title='a')\n",
+        "app/other.py": "from app.models import Note\n\n\ndef count():\n    return Note.objects.count()\n",
+        "app/more.py": "from app.models import Note\n\n\ndef titles():\n    return list(Note.objects.all())\n",
+        "app/urls.py": "from django.urls import path\nfrom app import views\n\nurlpatterns = [path('notes/', views.show)]\n",
+    }
+    ws = Workspace(tmp_path, files)
+    try:
+        def links() -> list[tuple[str, str, str]]:
+            con = sqlite3.connect(ws.db)
+            try:
+                return sorted(con.execute("SELECT kind, src, dst FROM edges WHERE kind IN ('READS', 'WRITES', 'EXPOSES')"))
+            finally:
+                con.close()
+
+        before = links()
+        assert before == [
+            ("EXPOSES", "r:app/views.show(1)", "endpoint:* /notes"),
+            ("READS", "r:app/more.titles(0)", "table:r:.app_note"),
+            ("READS", "r:app/other.count(0)", "table:r:.app_note"),
+            ("READS", "r:app/views.show(1)", "table:r:.app_note"),
+        ]
+        added = files["app/views.py"] + "\n\ndef extra(request):\n    return None\n"
+        report = ws.edit({"app/views.py": added})  # checked against a full index and a one-shot run
+        assert report.files_resolved == 1  # views.py alone: other.py, more.py, urls.py, models.py kept
+        assert links() == before
+        # a body edit of a file owning table accesses: the link runs for its share alone
+        report = ws.edit({"app/other.py": files["app/other.py"].replace(".count()", ".filter(title='b').count()")})
+        assert report.files_resolved == 1
+        assert links() == before
+        # a change that does move another file's share: the model's table renamed
+        report = ws.edit({"app/models.py": files["app/models.py"] + "\n    class Meta:\n        db_table = 'notes'\n"})
+        assert links() == [
+            ("EXPOSES", "r:app/views.show(1)", "endpoint:* /notes"),
+            ("READS", "r:app/more.titles(0)", "table:r:.notes"),
+            ("READS", "r:app/other.count(0)", "table:r:.notes"),
+            ("READS", "r:app/views.show(1)", "table:r:.notes"),
+        ]
+    finally:
+        ws.close()
