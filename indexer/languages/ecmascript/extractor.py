@@ -66,6 +66,7 @@ from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
 from indexer.languages.ecmascript.reads import member_reads
+from indexer.languages.ecmascript.returns import returned_refs
 from indexer.languages.ecmascript.syntax import (
     arity,
     bindable,
@@ -202,7 +203,7 @@ class EcmaScriptExtractor:
         self.default_grammar = default_grammar
         self.grammars = dict(grammars or {})
         self.typed = typed
-        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads")
+        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -238,6 +239,7 @@ class _FileRun:
         self.qualnames: set[str] = set()  # qualnames defined so far (owners of assigned functions)
         self.injecting_classes: set[str] = set()
         self.type_params: set[str] = set()  # TypeScript type parameter names: never bound, never used
+        self.fn_defs: dict[int, Definition] = {}  # function node id -> its callable definition (returns.py)
 
     # -- driver -----------------------------------------------------------------------------------
 
@@ -251,6 +253,7 @@ class _FileRun:
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
         member_reads(self, matches["value_reads"], self._own_this)  # getters run (ecmascript/reads.py)
+        returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
         if self.ex.typed:
@@ -394,6 +397,7 @@ class _FileRun:
             if parent is not None and parent.kind == "class":
                 self._field_bindings(parent.qualname, name, d.field_type, node)
         elif kind in ("function", "method", "constructor"):
+            self.fn_defs[fn.id] = d
             d.params = self._params(fn, qualname, kind == "constructor", parent)
             d.return_type = self.type_text(fn.child_by_field_name("return_type"))
 
@@ -736,7 +740,7 @@ class _FileRun:
             name = caps["name"][0]
             receiver = caps.get("receiver")
             args = caps.get("args")
-            call = (caps.get("call") or caps["new"])[0]
+            call = (caps.get("call") or caps.get("result") or caps["new"])[0]
             text = self.receiver(receiver[0]) if receiver else None
             if text is not None and (text == "this" or text.startswith("this.")) and not self._own_this(call):
                 text = _CALLBACK_THIS + text[4:]
@@ -749,6 +753,7 @@ class _FileRun:
                     line=self.src.line(name),
                     col=self.src.col(name),
                     is_new="new" in caps,
+                    via="result" if "result" in caps else None,
                     handed=handed_arguments(self.src, args[0] if args else None, functools.partial(self._own_this, call)),
                 )
             )
@@ -858,7 +863,11 @@ class _FileRun:
                 if bound:
                     bindings.append(Binding(scope_name, local, bound, "declared", line))
             elif "constructed" in caps:
-                ctor = self.receiver(caps["constructed"][0])
+                built = caps["constructed"][0]
+                if built.parent is not None and built.parent.type == "call_expression" and name.parent is not None \
+                        and name.parent.id in self.def_ids:
+                    continue  # `const X = call(f)` made a definition (values.scm): X is that, not the call's result
+                ctor = self.receiver(built)
                 bindings.append(Binding(scope_name, local, ctor, "constructed", line))
             else:
                 target = self.receiver(caps["alias"][0])
