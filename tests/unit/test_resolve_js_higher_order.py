@@ -86,3 +86,42 @@ export function use() { return mapped(1); }
         "lib/m.use(0) -> lib/m.mapped(0) [exact]",  # not lib/m.other(1), what wrap returns
     ])
 
+
+VALUES = """
+// --- path: lib/h.js ---
+export function onStart() {}
+export function onStop() {}
+// --- path: app/main.js ---
+import { onStart, onStop } from "../lib/h";
+import * as bus from "./bus";
+function local() {}
+class Panel {
+  error(e) {}
+  bind(emitter) {
+    emitter.on("close", this.error);
+  }
+  close() {
+    try { run(); } catch (error) { report(error); }
+  }
+}
+function wire(emitter, cb) {
+  emitter.on("start", onStart);
+  const handlers = [onStop, local];
+  const table = { stop: onStop };
+  const again = cb;
+  register(again);
+  return local;
+}
+"""
+
+
+def test_functions_handed_on_as_values_are_references():
+    check(VALUES, [
+        "app/main.Panel.bind(1) -> app/main.Panel.error(1)",  # this.error handed to on()
+        "app/main.wire(2) -> lib/h.onStart(0)",  # an argument
+        "app/main.wire(2) -> lib/h.onStop(0)",  # an array element, a property's value
+        "app/main.wire(2) -> app/main.local(0)",  # an array element, a returned value
+        # not: Panel.close -> Panel.error for the catch parameter `error` (no bare name reaches a
+        # method), the parameter `cb`
+        # handed on, `again` (a local), `report` / `register` / `run` (globals)
+    ], kind="REFERENCES")
