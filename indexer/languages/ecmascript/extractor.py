@@ -47,7 +47,8 @@ literal / array / nested call's argument, at most :data:`MAX_VALUE_DEPTH` levels
 argument list) that is a module-level function of the file (``f``, ``api.list``), a name imported
 (plain or dotted: the resolver decides whether the call binds), or an inline arrow, function
 expression or object method. The callee must be a plain or dotted name (a builder chain
-``Router().use(r)`` builds an object); ``require`` is an import. A name the file already defines
+``Router().use(r)`` builds an object) and no method of module-level data (``nums.map(f)`` of
+``const nums = [1, 2]`` yields an array); ``require`` is an import. A name the file already defines
 (TypeScript's ``interface X`` merged with ``const X = ...``) is left alone. Nothing else changes:
 ``const router = express.Router()``, ``const x = foo(1, "a")``, a call in a function body.
 """
@@ -75,6 +76,7 @@ from indexer.languages.ecmascript.syntax import (
     inside,
     is_exported,
     leading_decorators,
+    literal_data,
     own_decorator_ranges,
     plain_name,
     single_declarator,
@@ -415,6 +417,7 @@ class _FileRun:
         functions = {q for node, kind, caps in found if kind == "function" and (q := self._module_function(node, caps))}
         imported = {i.local for i in self.out.imports}
         taken = {id(node) for node, _, _ in found}
+        data = literal_data(self.root, self.src)
         out: list[tuple[Node, str, dict[str, list[Node]]]] = []
         for caps in values:
             node = caps["value"][0]
@@ -424,6 +427,8 @@ class _FileRun:
             callee = call.child_by_field_name("function")
             if callee is None or not plain_name(callee) or self.text(callee) == "require":
                 continue  # `Router().use(r)`: a builder chain's value is the object built, not a function
+            if callee.type == "member_expression" and self.text(callee).split(".", 1)[0] in data:
+                continue  # `arr.map(f)` of `const arr = [1, 2]`: a method of data yields data
             handed: list[Node] = []
             inline = self._handed(call.child_by_field_name("arguments"), 0, functions, imported, handed)
             if handed or inline:

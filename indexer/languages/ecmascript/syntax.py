@@ -10,11 +10,12 @@ import re
 
 from tree_sitter import Node
 
+from indexer.languages.base import SourceText
 from indexer.model import MAX_RECEIVER_LINKS, base_type
 
 __all__ = [
     "arity", "bindable", "decorator_name", "decorators_of", "inside", "is_exported", "leading_decorators",
-    "own_decorator_ranges", "plain_name", "single_declarator", "statement_of", "unquote",
+    "literal_data", "own_decorator_ranges", "plain_name", "single_declarator", "statement_of", "unquote",
 ]
 
 # Type names a binding to which helps no resolver.
@@ -139,3 +140,24 @@ def unquote(text: str) -> str:
     """``"a-b"`` (a string module export name) -> ``a-b``; identifiers unchanged."""
     return text[1:-1] if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] else text
 
+
+_DATA_LITERALS = frozenset({"array", "string", "number", "template_string"})
+
+
+def literal_data(root: Node, src: SourceText) -> set[str]:
+    """The names module-level declarations of the program ``root`` bind to an array or a string or
+    number literal (``const arr = [1, 2, 3]``, ``export let name = "x"``): data, whose methods
+    (``arr.map(f)``) return data, never a function of the repository. Reads the program's
+    statements only (one level, ``export`` unwrapped)."""
+    out: set[str] = set()
+    for stmt in root.named_children:
+        if stmt.type == "export_statement":
+            stmt = stmt.child_by_field_name("declaration") or stmt
+        if stmt.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for d in stmt.named_children:
+            name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
+            if d.type == "variable_declarator" and name is not None and name.type == "identifier" \
+                    and value is not None and value.type in _DATA_LITERALS:
+                out.add(src.text(name))
+    return out
