@@ -122,6 +122,7 @@ def test_store_imports_exports_bindings() -> None:
         Binding("OwnerStore", "cache", "Map", "constructed", 10),
         Binding("makeApp", "routes", "routes", "object", 25),  # an object literal of definitions
         Binding("OwnerStore", "this.log", "Logger", "constructed", 15),
+        Binding("makeApp", "app", "express", "constructed", 23),  # `const app = express()`: what it returns
     ]
     assert r.type_uses == [] and r.injections == []
 

@@ -331,6 +331,7 @@ def test_bindings() -> None:
         Binding(None, "repo", "Repo", "declared", 1),
         Binding(None, "svc", "Service", "constructed", 2),
         Binding(None, "alias", "svc.find", "alias", 3),
+        Binding(None, "called", "svc.find", "constructed", 4),  # what the call returns (not `repo`: typed)
         Binding("run", "local", "ns.Local", "constructed", 7),
     ]
 

@@ -97,6 +97,22 @@ function inside() { const z2 = jwt({ getToken: check }); return z2; }
     assert [c for c in calls if c[3] == -1] == []  # no call site to a handed name anywhere
 
 
+def test_a_method_of_module_level_data_makes_no_value() -> None:
+    # `nums.map(double)` of an array literal yields an array: no callable definition, no call site to
+    # `double` from one; a method of anything else handed a function still makes one.
+    source = """\
+function double(x) { return 2 * x; }
+const nums = [1, 2, 3];
+export const label = "n";
+const doubled = nums.map(double);
+const upper = label.replace(/n/, double);
+const piped = pipeline.map(double);
+"""
+    out, defs, calls = _values(source)
+    assert [d[1] for d in defs] == ["double", "piped"]
+    assert [c for c in calls if c[3] == -1] == [("piped", None, "double", -1, 6)]
+
+
 def test_commonjs_var_and_module_exports_values() -> None:
     source = """\
 var jwt = require("express-jwt");

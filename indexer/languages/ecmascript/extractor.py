@@ -47,7 +47,8 @@ literal / array / nested call's argument, at most :data:`MAX_VALUE_DEPTH` levels
 argument list) that is a module-level function of the file (``f``, ``api.list``), a name imported
 (plain or dotted: the resolver decides whether the call binds), or an inline arrow, function
 expression or object method. The callee must be a plain or dotted name (a builder chain
-``Router().use(r)`` builds an object); ``require`` is an import. A name the file already defines
+``Router().use(r)`` builds an object) and no method of module-level data (``nums.map(f)`` of
+``const nums = [1, 2]`` yields an array); ``require`` is an import. A name the file already defines
 (TypeScript's ``interface X`` merged with ``const X = ...``) is left alone. Nothing else changes:
 ``const router = express.Router()``, ``const x = foo(1, "a")``, a call in a function body.
 """
@@ -66,6 +67,22 @@ from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
 from indexer.languages.ecmascript.reads import member_reads
+from indexer.languages.ecmascript.returns import returned_refs
+from indexer.languages.ecmascript.syntax import (
+    arity,
+    bindable,
+    decorator_name,
+    decorators_of,
+    inside,
+    is_exported,
+    leading_decorators,
+    literal_data,
+    own_decorator_ranges,
+    plain_name,
+    single_declarator,
+    statement_of,
+    unquote,
+)
 from indexer.languages.ecmascript.frameworks.common import unwrap
 from indexer.languages import base
 from indexer.model import (
@@ -105,14 +122,6 @@ _MODULE_LEVEL_HOLDERS = frozenset(
      "pair", "expression_statement", "assignment_expression"}
 )
 _KIND_CAPTURES = ("class", "interface", "enum", "function", "method", "field")
-# Type names a binding to which helps no resolver.
-_PREDEFINED_TYPES = frozenset(
-    {
-        "any", "unknown", "never", "void", "undefined", "null", "object", "string", "number",
-        "boolean", "symbol", "bigint", "this",
-    }
-)  # fmt: skip
-_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _WS = re.compile(r"\s+")
 _JSDOC_LINE = re.compile(r"^\s*\*? ?")
 
@@ -196,7 +205,7 @@ class EcmaScriptExtractor:
         self.default_grammar = default_grammar
         self.grammars = dict(grammars or {})
         self.typed = typed
-        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads")
+        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -232,6 +241,7 @@ class _FileRun:
         self.qualnames: set[str] = set()  # qualnames defined so far (owners of assigned functions)
         self.injecting_classes: set[str] = set()
         self.type_params: set[str] = set()  # TypeScript type parameter names: never bound, never used
+        self.fn_defs: dict[int, Definition] = {}  # function node id -> its callable definition (returns.py)
 
     # -- driver -----------------------------------------------------------------------------------
 
@@ -245,6 +255,7 @@ class _FileRun:
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
         member_reads(self, matches["value_reads"], self._own_this)  # getters run (ecmascript/reads.py)
+        returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
         if self.ex.typed:
@@ -337,10 +348,10 @@ class _FileRun:
         if kind == "method" and name == "constructor" and node.type == "method_definition":
             kind = "constructor"
         qualname = f"{parent_qualname}.{name}" if parent_qualname else name
-        outer = _outer(node)
-        member_decorators = _leading_decorators(node)
+        outer = statement_of(node)
+        member_decorators = leading_decorators(node)
         start = member_decorators[0] if member_decorators else outer
-        decorators = [self.decorator_text(x) for x in (*member_decorators, *_decorators_of(outer, node))]
+        decorators = [self.decorator_text(x) for x in (*member_decorators, *decorators_of(outer, node))]
 
         d = Definition(
             kind=kind,
@@ -357,14 +368,14 @@ class _FileRun:
             modifiers=self._modifiers(node, fn, kind),
             decorators=decorators,
             docstring=self._jsdoc(start),
-            exported=_exported(node) or "exports" in caps,
+            exported=is_exported(node) or "exports" in caps,
         )
         if node.type in ("internal_module", "module"):  # a TypeScript namespace (queries/typescript)
             d.modifiers.append("namespace")
         if kind in ("class", "interface", "enum"):
             self._heritage(node, d)
             class_qualname: str | None = qualname
-            if any(_decorator_name(x) in _INJECTING_DECORATORS for x in decorators):
+            if any(decorator_name(x) in _INJECTING_DECORATORS for x in decorators):
                 self.injecting_classes.add(qualname)
         elif "_prototype" in caps:  # `this` in `X.prototype.m` is an X
             class_qualname = parent_qualname
@@ -372,7 +383,7 @@ class _FileRun:
             class_qualname = parent.class_qualname if parent else None
         code_scope = parent.code_scope if (kind == "field" and parent) else qualname
         scope = _Scope(qualname, kind, code_scope, class_qualname)
-        self.index.add(node, scope, parent_index, _own_decorator_ranges(node, fn))
+        self.index.add(node, scope, parent_index, own_decorator_ranges(node, fn))
         self.qualnames.add(qualname)
         self.out.definitions.append(d)
         # `res.set = res.header = function header() {}`: the body is res.header's; calling res.set runs it
@@ -388,6 +399,7 @@ class _FileRun:
             if parent is not None and parent.kind == "class":
                 self._field_bindings(parent.qualname, name, d.field_type, node)
         elif kind in ("function", "method", "constructor"):
+            self.fn_defs[fn.id] = d
             d.params = self._params(fn, qualname, kind == "constructor", parent)
             d.return_type = self.type_text(fn.child_by_field_name("return_type"))
 
@@ -405,6 +417,7 @@ class _FileRun:
         functions = {q for node, kind, caps in found if kind == "function" and (q := self._module_function(node, caps))}
         imported = {i.local for i in self.out.imports}
         taken = {id(node) for node, _, _ in found}
+        data = literal_data(self.root, self.src)
         out: list[tuple[Node, str, dict[str, list[Node]]]] = []
         for caps in values:
             node = caps["value"][0]
@@ -412,8 +425,10 @@ class _FileRun:
             if id(node) in taken or call is None or call.type != "call_expression":
                 continue
             callee = call.child_by_field_name("function")
-            if callee is None or not _plain_name(callee) or self.text(callee) == "require":
+            if callee is None or not plain_name(callee) or self.text(callee) == "require":
                 continue  # `Router().use(r)`: a builder chain's value is the object built, not a function
+            if callee.type == "member_expression" and self.text(callee).split(".", 1)[0] in data:
+                continue  # `arr.map(f)` of `const arr = [1, 2]`: a method of data yields data
             handed: list[Node] = []
             inline = self._handed(call.child_by_field_name("arguments"), 0, functions, imported, handed)
             if handed or inline:
@@ -454,7 +469,7 @@ class _FileRun:
             return False
         if t == "member_expression":
             text = self.text(node)
-            if _plain_name(node) and (text in functions or text.split(".", 1)[0] in imported):
+            if plain_name(node) and (text in functions or text.split(".", 1)[0] in imported):
                 handed.append(node)
             return False
         inline = False
@@ -481,7 +496,7 @@ class _FileRun:
         name_node = caps["name"][0]
         name = self.text(name_node)
         parent_qualname = None
-        exported = _exported(node)
+        exported = is_exported(node)
         if "owner" in caps:
             parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), -1)
             self._object_binding(caps["owner"][0], None)
@@ -493,7 +508,7 @@ class _FileRun:
         qualname = f"{parent_qualname}.{name}" if parent_qualname else name
         if qualname in self.qualnames:
             return
-        outer = _outer(node)
+        outer = statement_of(node)
         callee = self.flat(unwrap(caps["call"][0]).child_by_field_name("function"))  # type: ignore[union-attr]
         head = self._signature(node, node) if node.type == "variable_declarator" else f"{name}:"
         self.out.definitions.append(
@@ -553,7 +568,7 @@ class _FileRun:
     def _signature(self, node: Node, fn: Node) -> str:
         """The header as written up to the body (decorators and ``export`` left out)."""
         header = node
-        if node.type == "variable_declarator" and _single_declarator(node):
+        if node.type == "variable_declarator" and single_declarator(node):
             header = node.parent  # `const f = () =>`: the keyword is part of the header
         start = next((c for c in header.children if c.type != "decorator"), header)
         body = fn.child_by_field_name("body")
@@ -628,7 +643,7 @@ class _FileRun:
             out.append(param)
             if pattern.type != "identifier":
                 continue
-            bound = _bindable(ptype)
+            bound = bindable(ptype)
             line = self.src.line(pattern)
             if bound:
                 self.out.bindings.append(Binding(qualname, param.name, bound, "declared", line))
@@ -670,7 +685,7 @@ class _FileRun:
     def _field_bindings(self, class_qualname: str, name: str, ftype: str | None, node: Node) -> None:
         """A typed field is bound as ``this.x`` and as ``x`` in its class; an untyped one initialised
         with ``new X(...)`` (constructed) or Angular's ``inject(X)`` (declared ``X``) too."""
-        bound, how = _bindable(ftype), "declared"
+        bound, how = bindable(ftype), "declared"
         value = node.child_by_field_name("value") if not bound else None
         if value is not None:
             bound, how = self._field_value_type(value)
@@ -730,7 +745,7 @@ class _FileRun:
             name = caps["name"][0]
             receiver = caps.get("receiver")
             args = caps.get("args")
-            call = (caps.get("call") or caps["new"])[0]
+            call = (caps.get("call") or caps.get("result") or caps["new"])[0]
             text = self.receiver(receiver[0]) if receiver else None
             if text is not None and (text == "this" or text.startswith("this.")) and not self._own_this(call):
                 text = _CALLBACK_THIS + text[4:]
@@ -739,10 +754,11 @@ class _FileRun:
                     caller=self.code_scope(call),
                     name=self.text(name),
                     receiver=text,
-                    arity=_arity(args[0]) if args else 0,
+                    arity=arity(args[0]) if args else 0,
                     line=self.src.line(name),
                     col=self.src.col(name),
                     is_new="new" in caps,
+                    via="result" if "result" in caps else None,
                     handed=handed_arguments(self.src, args[0] if args else None, functools.partial(self._own_this, call)),
                 )
             )
@@ -798,7 +814,7 @@ class _FileRun:
             elif "name" in caps:
                 name = caps["name"][0]
                 local = (caps.get("alias") or caps["name"])[0]
-                imports.append(Import(_unquote(self.text(local)), module, _unquote(self.text(name)),
+                imports.append(Import(unquote(self.text(local)), module, unquote(self.text(name)),
                                       line=self.src.line(local)))  # fmt: skip
 
     def _exports(self, matches: list[dict[str, list[Node]]]) -> None:
@@ -821,15 +837,15 @@ class _FileRun:
                 exported = (caps.get("exported") or caps["name"])[0]
                 exports.append(
                     Export(
-                        _unquote(self.text(exported)),
+                        unquote(self.text(exported)),
                         module=self.text(caps["module"][0]),
-                        name=_unquote(self.text(name[0])) if name else None,
+                        name=unquote(self.text(name[0])) if name else None,
                     )
                 )
             else:
                 exported = (caps.get("exported") or caps["local"])[0]
                 local = (caps.get("local") or caps["exported"])[0]
-                exports.append(Export(_unquote(self.text(exported)), local=self.text(local)))
+                exports.append(Export(unquote(self.text(exported)), local=self.text(local)))
         # One record per export: `exports.m = function () {}` written twice (in `if` / `else`) is one.
         exports[:] = list({(e.exported, e.local, e.module, e.name): e for e in exports}.values())
 
@@ -848,11 +864,15 @@ class _FileRun:
                 continue
             scope_name, local = self.code_scope(name), self.text(name)
             if "declared" in caps:
-                bound = _bindable(self.flat(caps["declared"][0]))
+                bound = bindable(self.flat(caps["declared"][0]))
                 if bound:
                     bindings.append(Binding(scope_name, local, bound, "declared", line))
             elif "constructed" in caps:
-                ctor = self.receiver(caps["constructed"][0])
+                built = caps["constructed"][0]
+                if built.parent is not None and built.parent.type == "call_expression" and name.parent is not None \
+                        and name.parent.id in self.def_ids:
+                    continue  # `const X = call(f)` made a definition (values.scm): X is that, not the call's result
+                ctor = self.receiver(built)
                 bindings.append(Binding(scope_name, local, ctor, "constructed", line))
             else:
                 target = self.receiver(caps["alias"][0])
@@ -879,122 +899,9 @@ class _FileRun:
             if n.parent is not None and n.parent.type == "nested_type_identifier":
                 continue  # reported as part of the qualified name
             text = self.text(n)
-            if text in type_params or _inside(skips, n.start_byte):
+            if text in type_params or inside(skips, n.start_byte):
                 continue
             scope = self.scope_of(n)
             owner = scope.qualname if scope else None
             out.append(TypeUse(owner, _WS.sub("", text), self.src.line(n), self.src.col(n)))
         out.sort(key=lambda u: (u.line, u.col))
-
-
-# -- node helpers ---------------------------------------------------------------------------------
-
-
-def _plain_name(node: Node) -> bool:
-    """Whether ``node`` is a name or a dotted name (``jwt``, ``passport.authenticate``), no call in it."""
-    for _ in range(MAX_RECEIVER_LINKS + 1):
-        if node.type == "identifier":
-            return True
-        if node.type != "member_expression":
-            return False
-        prop, obj = node.child_by_field_name("property"), node.child_by_field_name("object")
-        if prop is None or obj is None or prop.type != "property_identifier":
-            return False
-        node = obj
-    return False
-
-
-def _single_declarator(declarator: Node) -> bool:
-    parent = declarator.parent
-    if parent is None:
-        return False
-    return sum(1 for c in parent.named_children if c.type == "variable_declarator") == 1
-
-
-def _outer(node: Node) -> Node:
-    """The statement a definition spans: ``const f = ...`` for a lone declarator, with ``export``."""
-    n = node
-    if n.type == "variable_declarator" and _single_declarator(n):
-        n = n.parent  # type: ignore[assignment]
-    elif n.type == "assignment_expression" and n.parent is not None and n.parent.type == "expression_statement":
-        n = n.parent  # `X.prototype.m = function () {};`: the statement, for its span and JSDoc
-    if n.parent is not None and n.parent.type == "export_statement":
-        n = n.parent
-    return n
-
-
-def _exported(node: Node) -> bool:
-    """Whether a definition is declared by a top-level ``export`` statement."""
-    stmt = node.parent if node.type == "variable_declarator" else node
-    export = stmt.parent if stmt is not None else None
-    return (
-        export is not None
-        and export.type == "export_statement"
-        and export.parent is not None
-        and export.parent.type == "program"
-    )
-
-
-def _leading_decorators(node: Node) -> list[Node]:
-    """TypeScript writes a class member's decorators as siblings before it in the class body."""
-    out: list[Node] = []
-    if node.parent is None or node.parent.type != "class_body":
-        return out
-    prev = node.prev_named_sibling
-    while prev is not None and prev.type in ("decorator", "comment"):
-        if prev.type == "decorator":
-            out.append(prev)
-        prev = prev.prev_named_sibling
-    out.reverse()
-    return out
-
-
-def _decorators_of(outer: Node, node: Node) -> list[Node]:
-    """Decorators written on the export statement and on the definition node itself."""
-    found = [c for c in outer.children if c.type == "decorator"] if outer is not node else []
-    found.extend(c for c in node.children if c.type == "decorator")
-    return found
-
-
-def _own_decorator_ranges(node: Node, fn: Node) -> tuple[tuple[int, int], ...]:
-    """Byte ranges of the decorators written inside a definition node and on its parameters."""
-    found = [c for c in node.children if c.type == "decorator"]
-    params = fn.child_by_field_name("parameters")
-    if params is not None:
-        for p in params.named_children:
-            found.extend(c for c in p.children if c.type == "decorator")
-    return tuple((d.start_byte, d.end_byte) for d in found)
-
-
-def _decorator_name(text: str) -> str:
-    """``Component({...})`` -> ``Component``; ``ng.Injectable()`` -> ``Injectable``."""
-    return text.split("(", 1)[0].rsplit(".", 1)[-1].strip()
-
-
-def _arity(args: Node) -> int:
-    count = 0
-    for a in args.named_children:
-        if a.type == "spread_element":
-            return -1
-        if a.type != "comment":
-            count += 1
-    return count
-
-
-def _bindable(type_text: str | None) -> str | None:
-    """The name a declared type binds to, or ``None`` for unions, literals and predefined types."""
-    name = base_type(type_text)
-    if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
-        return None
-    return name
-
-
-def _inside(ranges: list[tuple[int, int]], pos: int) -> bool:
-    """Whether ``pos`` falls in one of the sorted, non-overlapping byte ranges."""
-    i = bisect.bisect_right(ranges, (pos, float("inf"))) - 1
-    return i >= 0 and ranges[i][0] <= pos < ranges[i][1]
-
-
-def _unquote(text: str) -> str:
-    """``"a-b"`` (a string module export name) -> ``a-b``; identifiers unchanged."""
-    return text[1:-1] if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] else text

@@ -1,33 +1,53 @@
-"""Member reads JavaScript / TypeScript code makes without calling them
-(:class:`~indexer.model.ValueRead`): ``r.text`` runs the ``get text()`` accessor of ``r``'s class,
-which the resolver decides through values only (:mod:`indexer.resolve.reads`). Rules in
-``queries/value_reads.scm``; this module keeps the reads that are neither a call's callee, nor a
-``new``'s constructor, nor assigned, updated or deleted. ``this`` inside an anonymous ``function``
-callback is not the class's: such reads are left out. None is recorded as handed on (functions
-used as values are Python's only, so far)."""
+"""Member reads and names JavaScript / TypeScript code makes without calling them
+(:class:`~indexer.model.ValueRead`), which the resolver decides through values only
+(:mod:`indexer.resolve.reads`): ``r.text`` runs the ``get text()`` accessor of ``r``'s class, and a
+name or member handed on as a value (an argument, a declaration's value, an assignment's right
+side, an array element, a property's value, a returned value, an arrow function's expression
+body: ``app.use(logger)``, ``emitter.on("x", this.onX)``, ``return bar``) may be a function used
+as one (a ``REFERENCES`` edge). Rules in ``queries/value_reads.scm``; this module keeps the member
+reads that are neither a call's callee, nor a ``new``'s constructor, nor assigned, updated or
+deleted, and the bare names handed on that the file defines as a function (at module level or
+nested in a function: a method or an object's property is no bare name) or imports (a local
+variable, a parameter, a global cannot be a function of the repository). ``this`` inside an
+anonymous ``function`` callback is not the class's: such member reads are left out."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from indexer.model import LONG_RECEIVER, ValueRead
+from indexer.model import CALLABLE_KINDS, LONG_RECEIVER, ValueRead
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+    from indexer.model import Definition
 
 __all__ = ["member_reads"]
 
 _WRITES = frozenset({"assignment_expression", "augmented_assignment_expression"})
 _CALLEES = {"call_expression": "function", "new_expression": "constructor"}
+_HANDED_PARENTS = frozenset({"arguments", "array", "return_statement"})
+"""Nodes whose children are values handed on (an argument, an array's element, a returned value)."""
+_HANDED_FIELDS = {"variable_declarator": "value", "assignment_expression": "right", "pair": "value",
+                  "arrow_function": "body"}
+"""Nodes one field of which is a value handed on."""
 
 
 def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callable[[Node], bool]) -> None:
-    """Append to ``fr.out.value_reads`` (``fr``: the extractor's file run, with ``src``,
-    ``receiver`` and ``code_scope``) one :class:`ValueRead` per member read of ``matches``, in
-    source order; ``own_this(node)`` says whether ``this`` at ``node`` is the enclosing class's."""
+    """Append to ``fr.out.value_reads`` (``fr``: the extractor's file run, with ``src``, ``out``,
+    ``receiver`` and ``code_scope``; its definitions and imports already read) one
+    :class:`ValueRead` per member read and per bare name handed on of ``matches``, in source order;
+    ``own_this(node)`` says whether ``this`` at ``node`` is the enclosing class's."""
     src, out = fr.src, fr.out.value_reads
+    known = _bare_functions(fr.out.definitions) | {i.local for i in fr.out.imports}
     for caps in matches:
+        if "value" in caps:
+            node = caps["value"][0]
+            text = src.text(node)
+            if text in known:
+                out.append(ValueRead(fr.code_scope(node), text, None, src.line(node), src.col(node), True))
+            continue
         node = caps["read"][0]
         if not _is_read(node):
             continue
@@ -35,8 +55,28 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
         if receiver == LONG_RECEIVER or ((receiver == "this" or receiver.startswith("this.")) and not own_this(node)):
             continue
         name = caps["name"][0]
-        out.append(ValueRead(fr.code_scope(node), src.text(name), receiver, src.line(name), src.col(name)))
+        out.append(ValueRead(fr.code_scope(node), src.text(name), receiver, src.line(name), src.col(name), _handed(node)))
     out.sort(key=lambda r: (r.line, r.col))
+
+
+def _bare_functions(definitions: list[Definition]) -> set[str]:
+    """The names a bare identifier may call a function of the file by: functions at module level or
+    nested in a function (``function f``, ``const f = () => ...``), not methods nor properties
+    (``obj.m = function``, ``{ m() {} }``), which only a member expression reaches."""
+    kinds = {d.qualname: d.kind for d in definitions}
+    return {d.name for d in definitions
+            if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in ("function", "method", "constructor"))}
+
+
+def _handed(node: Node) -> bool:
+    """Whether ``node`` is written where its value is handed on (see the module docstring)."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type in _HANDED_PARENTS:
+        return True
+    field = _HANDED_FIELDS.get(parent.type)
+    return field is not None and parent.child_by_field_name(field) == node
 
 
 def _is_read(node: Node) -> bool:

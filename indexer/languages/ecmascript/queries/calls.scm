@@ -24,3 +24,20 @@
     object: (_) @receiver
     property: (property_identifier) @name)
   arguments: (arguments)? @args) @new
+
+; `f()(x)`, `obj.make()(x)`: a call of what a call returns (`via="result"`: the functions the callee
+; returns uncalled, ecmascript/returns.py); the inner call is a call site of its own.
+(call_expression
+  function: (call_expression
+    function: (identifier) @name
+    arguments: (arguments))
+  arguments: (arguments) @args
+  (#not-eq? @name "require")) @result
+
+(call_expression
+  function: (call_expression
+    function: (member_expression
+      object: (_) @receiver
+      property: (property_identifier) @name)
+    arguments: (arguments))
+  arguments: (arguments) @args) @result

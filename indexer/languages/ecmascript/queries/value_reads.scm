@@ -3,3 +3,16 @@
 (member_expression
   object: (_) @receiver
   property: (property_identifier) @name) @read
+
+; A bare name handed on as a value: an argument, the value of a declaration, the right side of an
+; assignment, an element of an array, a property's value (`{ a: f }`, `{ f }`), a returned value, an
+; arrow function's expression body (`app.use(logger)`, `const h = f`, `[a, b]`, `return bar`).
+; reads.py keeps those the file defines as a function or imports.
+(arguments (identifier) @value)
+(variable_declarator value: (identifier) @value)
+(assignment_expression right: (identifier) @value)
+(array (identifier) @value)
+(pair value: (identifier) @value)
+(object (shorthand_property_identifier) @value)
+(return_statement (identifier) @value)
+(arrow_function body: (identifier) @value)

@@ -6,6 +6,12 @@
 ; const x = new Foo()
 (variable_declarator name: (identifier) @name value: (new_expression constructor: (_) @constructed))
 
+; const x = f() / const x = a.f(): what the call returns (a function's returned function or return type)
+(variable_declarator
+  name: (identifier) @name
+  value: (call_expression function: [(identifier) (member_expression)] @constructed)
+  (#not-eq? @constructed "require"))
+
 ; const g = f / const g = a.b
 (variable_declarator name: (identifier) @name value: [(identifier) (member_expression)] @alias)
 

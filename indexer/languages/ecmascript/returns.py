@@ -1,0 +1,102 @@
+"""Functions a JavaScript / TypeScript function returns uncalled: :attr:`indexer.model.Definition.returned_refs`.
+
+``function foo() { return bar; }`` then ``foo()(1)`` or ``const x = foo(); x(1)``: calling ``foo``
+yields ``bar``, and the resolver binds the call of that result to ``bar`` as it does for Python's
+``return inner`` (:meth:`indexer.resolve.interpreter.Resolver.call_result`, ``inferred``). Rules in
+``queries/returns.scm`` (a ``return``'s value, an arrow function's expression body); this module
+keeps, per definition, the values written as a name or dotted name (each branch of ``c ? f : g``
+and of ``a || b`` / ``a ?? b``) whose first part names a function or class the file defines or a
+name it imports, and no parameter of the function; in a method, also ``this.x`` (a bound
+method handed back). Any other returned value (a call, a literal, a parameter) sets
+``returns_other``. A ``return`` inside an anonymous callback is the callback's, not the enclosing
+definition's (the walk up stops at the first function), and a generator's values are no returns.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.model import Definition
+
+__all__ = ["returned_refs"]
+
+_FUNCTIONS = frozenset({
+    "function_declaration", "function_expression", "arrow_function", "method_definition", "function",
+    "generator_function_declaration", "generator_function",
+})
+_GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
+_BRANCHES = {"ternary_expression": ("consequence", "alternative"), "binary_expression": ("left", "right")}
+_MAX_BRANCHES = 8
+
+
+def returned_refs(fr: Any, matches: list[dict[str, list[Node]]], by_function: dict[int, Definition]) -> None:
+    """Fill ``returned_refs`` / ``returns_other`` of the definitions of ``fr`` (the extractor's file
+    run: ``text``, ``out``) from the ``returns.scm`` ``matches``; ``by_function`` maps the node id of
+    each definition's function node (the node holding its parameters and body) to the definition."""
+    known = {d.name for d in fr.out.definitions if d.kind != "field"} | {i.local for i in fr.out.imports}
+    names: dict[int, list[str]] = {}
+    other: set[int] = set()
+    owners: dict[int, Definition] = {}
+    for caps in matches:
+        if "arrow" in caps:
+            fn, value = caps["arrow"][0], caps["body"][0]
+            if value.type == "statement_block":
+                continue
+        else:
+            fn, value = _function_of(caps["return"][0]), caps["value"][0]
+        d = by_function.get(fn.id) if fn is not None else None
+        if d is None or fn.type in _GENERATORS or "*" in d.signature.split("(", 1)[0] or value.type == "comment":
+            continue
+        owners[id(d)] = d
+        params = {p.name for p in d.params}
+        found: list[str] = []
+        if _names(fr, value, found, 0):
+            kept = [n for n in found if (head := n.split(".", 1)[0]) not in params
+                    and (head in known or (head == "this" and n != "this" and d.kind == "method"))]
+            names.setdefault(id(d), []).extend(kept)
+            if len(kept) < len(found):
+                other.add(id(d))
+        else:
+            other.add(id(d))
+    for key, d in owners.items():
+        refs = list(dict.fromkeys(names.get(key, ())))
+        if refs:
+            d.returned_refs = refs
+            d.returns_other = key in other
+
+
+def _function_of(node: Node) -> Node | None:
+    """The innermost function around ``node`` (a ``return`` statement)."""
+    cur = node.parent
+    while cur is not None and cur.type not in _FUNCTIONS:
+        cur = cur.parent
+    return cur
+
+
+def _names(fr: Any, value: Node, out: list[str], depth: int) -> bool:
+    """Append to ``out`` the names ``value`` may evaluate to uncalled; ``False`` when some branch of
+    it is no name (a call, a literal, an operator other than ``||`` / ``??`` / ``&&``)."""
+    t = value.type
+    if t == "parenthesized_expression" and value.named_child_count == 1:
+        return _names(fr, value.named_children[0], out, depth)
+    if t in ("identifier", "member_expression"):
+        text = fr.text(value)
+        if all(part.isidentifier() or part.replace("$", "_").isidentifier() for part in text.split(".")):
+            out.append(text)
+            return True
+        return False
+    fields = _BRANCHES.get(t)
+    if fields is None or depth >= _MAX_BRANCHES:
+        return False
+    if t == "binary_expression":
+        op = value.child_by_field_name("operator")
+        if op is None or fr.text(op) not in ("||", "??", "&&"):
+            return False
+    ok = True
+    for f in fields:
+        branch = value.child_by_field_name(f)
+        ok = (branch is not None and _names(fr, branch, out, depth + 1)) and ok
+    return ok

@@ -1,0 +1,163 @@
+"""Syntax-tree helpers of the ECMAScript extractor (:mod:`indexer.languages.ecmascript.extractor`):
+small reads of one tree-sitter node (a definition's statement, decorators, export, arity) and of
+texts (a bindable type name, an unquoted export name). No state; each reads the node it is given
+and its parent or siblings, never the whole tree."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from tree_sitter import Node
+
+from indexer.languages.base import SourceText
+from indexer.model import MAX_RECEIVER_LINKS, base_type
+
+__all__ = [
+    "arity", "bindable", "decorator_name", "decorators_of", "inside", "is_exported", "leading_decorators",
+    "literal_data", "own_decorator_ranges", "plain_name", "single_declarator", "statement_of", "unquote",
+]
+
+# Type names a binding to which helps no resolver.
+_PREDEFINED_TYPES = frozenset(
+    {
+        "any", "unknown", "never", "void", "undefined", "null", "object", "string", "number",
+        "boolean", "symbol", "bigint", "this",
+    }
+)  # fmt: skip
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+def plain_name(node: Node) -> bool:
+    """Whether ``node`` is a name or a dotted name (``jwt``, ``passport.authenticate``), no call in it."""
+    for _ in range(MAX_RECEIVER_LINKS + 1):
+        if node.type == "identifier":
+            return True
+        if node.type != "member_expression":
+            return False
+        prop, obj = node.child_by_field_name("property"), node.child_by_field_name("object")
+        if prop is None or obj is None or prop.type != "property_identifier":
+            return False
+        node = obj
+    return False
+
+
+def single_declarator(declarator: Node) -> bool:
+    """Whether ``declarator`` is the only declarator of its declaration (``const f = ...``, not
+    ``const a = 1, f = ...``)."""
+    parent = declarator.parent
+    if parent is None:
+        return False
+    return sum(1 for c in parent.named_children if c.type == "variable_declarator") == 1
+
+
+def statement_of(node: Node) -> Node:
+    """The statement a definition spans: ``const f = ...`` for a lone declarator, with ``export``."""
+    n = node
+    if n.type == "variable_declarator" and single_declarator(n):
+        n = n.parent  # type: ignore[assignment]
+    elif n.type == "assignment_expression" and n.parent is not None and n.parent.type == "expression_statement":
+        n = n.parent  # `X.prototype.m = function () {};`: the statement, for its span and JSDoc
+    if n.parent is not None and n.parent.type == "export_statement":
+        n = n.parent
+    return n
+
+
+def is_exported(node: Node) -> bool:
+    """Whether a definition is declared by a top-level ``export`` statement."""
+    stmt = node.parent if node.type == "variable_declarator" else node
+    export = stmt.parent if stmt is not None else None
+    return (
+        export is not None
+        and export.type == "export_statement"
+        and export.parent is not None
+        and export.parent.type == "program"
+    )
+
+
+def leading_decorators(node: Node) -> list[Node]:
+    """TypeScript writes a class member's decorators as siblings before it in the class body."""
+    out: list[Node] = []
+    if node.parent is None or node.parent.type != "class_body":
+        return out
+    prev = node.prev_named_sibling
+    while prev is not None and prev.type in ("decorator", "comment"):
+        if prev.type == "decorator":
+            out.append(prev)
+        prev = prev.prev_named_sibling
+    out.reverse()
+    return out
+
+
+def decorators_of(outer: Node, node: Node) -> list[Node]:
+    """Decorators written on the export statement and on the definition node itself."""
+    found = [c for c in outer.children if c.type == "decorator"] if outer is not node else []
+    found.extend(c for c in node.children if c.type == "decorator")
+    return found
+
+
+def own_decorator_ranges(node: Node, fn: Node) -> tuple[tuple[int, int], ...]:
+    """Byte ranges of the decorators written inside a definition node and on its parameters."""
+    found = [c for c in node.children if c.type == "decorator"]
+    params = fn.child_by_field_name("parameters")
+    if params is not None:
+        for p in params.named_children:
+            found.extend(c for c in p.children if c.type == "decorator")
+    return tuple((d.start_byte, d.end_byte) for d in found)
+
+
+def decorator_name(text: str) -> str:
+    """``Component({...})`` -> ``Component``; ``ng.Injectable()`` -> ``Injectable``."""
+    return text.split("(", 1)[0].rsplit(".", 1)[-1].strip()
+
+
+def arity(args: Node) -> int:
+    """The number of arguments of the argument list ``args``; ``-1`` when a spread makes it unknown."""
+    count = 0
+    for a in args.named_children:
+        if a.type == "spread_element":
+            return -1
+        if a.type != "comment":
+            count += 1
+    return count
+
+
+def bindable(type_text: str | None) -> str | None:
+    """The name a declared type binds to, or ``None`` for unions, literals and predefined types."""
+    name = base_type(type_text)
+    if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
+        return None
+    return name
+
+
+def inside(ranges: list[tuple[int, int]], pos: int) -> bool:
+    """Whether ``pos`` falls in one of the sorted, non-overlapping byte ranges."""
+    i = bisect.bisect_right(ranges, (pos, float("inf"))) - 1
+    return i >= 0 and ranges[i][0] <= pos < ranges[i][1]
+
+
+def unquote(text: str) -> str:
+    """``"a-b"`` (a string module export name) -> ``a-b``; identifiers unchanged."""
+    return text[1:-1] if len(text) >= 2 and text[0] in "'\"" and text[-1] == text[0] else text
+
+
+_DATA_LITERALS = frozenset({"array", "string", "number", "template_string"})
+
+
+def literal_data(root: Node, src: SourceText) -> set[str]:
+    """The names module-level declarations of the program ``root`` bind to an array or a string or
+    number literal (``const arr = [1, 2, 3]``, ``export let name = "x"``): data, whose methods
+    (``arr.map(f)``) return data, never a function of the repository. Reads the program's
+    statements only (one level, ``export`` unwrapped)."""
+    out: set[str] = set()
+    for stmt in root.named_children:
+        if stmt.type == "export_statement":
+            stmt = stmt.child_by_field_name("declaration") or stmt
+        if stmt.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for d in stmt.named_children:
+            name, value = d.child_by_field_name("name"), d.child_by_field_name("value")
+            if d.type == "variable_declarator" and name is not None and name.type == "identifier" \
+                    and value is not None and value.type in _DATA_LITERALS:
+                out.add(src.text(name))
+    return out
