@@ -280,3 +280,48 @@ public class Other {
             "src/a/Client.Client.main(String) -> src/a/Client.Client.getFeature(int) [exact]",
         ],
     )
+
+
+def test_interface_call_reaches_an_implementers_inherited_body_not_abstract_ones():
+    # `Runner extends Base implements Job` runs Base.work for Job.work (JCG J8DIM2's shape); `Lazy`
+    # inherits only the abstract `Named.work` of another interface: no body, no target; `Other.work`
+    # is no implementer's; `Sub` inherits Runner's choice (no second edge).
+    check("""
+// --- path: p/Job.java ---
+package p;
+public interface Job { void work(); }
+// --- path: p/Named.java ---
+package p;
+public interface Named { void work(); }
+// --- path: p/Base.java ---
+package p;
+public class Base { public void work() { } public void work(int n) { } }
+// --- path: p/Runner.java ---
+package p;
+public class Runner extends Base implements Job { }
+// --- path: p/Sub.java ---
+package p;
+public class Sub extends Runner { }
+// --- path: p/Own.java ---
+package p;
+public class Own implements Job { public void work() { } }
+// --- path: p/Lazy.java ---
+package p;
+public abstract class Lazy implements Named, Job { }
+// --- path: p/Other.java ---
+package p;
+public class Other { public void work() { } }
+// --- path: p/Main.java ---
+package p;
+public class Main {
+    void go(Job job, Base base) {
+        job.work();
+        base.work();
+    }
+}
+""", [
+        "p/Main.Main.go(Job,Base) -> p/Job.Job.work() [exact]",
+        "p/Main.Main.go(Job,Base) -> p/Base.Base.work() [inferred]",
+        "p/Main.Main.go(Job,Base) -> p/Own.Own.work() [inferred]",
+        "p/Main.Main.go(Job,Base) -> p/Base.Base.work() [exact]",
+    ])
