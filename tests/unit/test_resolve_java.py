@@ -325,3 +325,59 @@ public class Main {
         "p/Main.Main.go(Job,Base) -> p/Own.Own.work() [inferred]",
         "p/Main.Main.go(Job,Base) -> p/Base.Base.work() [exact]",
     ])
+
+
+def test_call_on_implicit_this_reaches_overrides_as_this_call_does():
+    # Template method: `tmpl()` in Base.go runs the subclass's override, as `this.tmpl()` does.
+    # Private, static and final methods are never overridden (a subclass's namesake hides, no
+    # dispatch); an override repeats the parameter types (Leaf's `save(String)` is no override of
+    # `save(Object)`, Side's `keep(String)` overrides the generic `keep(T)`); a call written in Mid
+    # reaches only the overrides below Mid (not Side's); an inner class's call of its outer class's
+    # method dispatches on the outer instance.
+    check("""
+// --- path: p/Base.java ---
+package p;
+public abstract class Base<T> {
+    abstract void tmpl();
+    private void priv() { }
+    static void stat() { }
+    final void fin() { }
+    void save(Object o) { }
+    void keep(T t) { }
+    void go() { tmpl(); priv(); stat(); fin(); save(null); keep(null); }
+}
+// --- path: p/Mid.java ---
+package p;
+public class Mid extends Base<String> {
+    void tmpl() { }
+    void again() { tmpl(); }
+    class Inner { void run() { tmpl(); } }
+}
+// --- path: p/Leaf.java ---
+package p;
+public class Leaf extends Mid {
+    void tmpl() { }
+    private void priv() { }
+    static void stat() { }
+    void fin() { }  // no Java compiler accepts it: the modifier rule alone keeps it out
+    void save(String s) { }
+}
+// --- path: p/Side.java ---
+package p;
+public class Side extends Base<String> { void tmpl() { } void keep(String s) { } }
+""", [
+        "p/Base.Base.go() -> p/Base.Base.tmpl() [exact]",
+        "p/Base.Base.go() -> p/Mid.Mid.tmpl() [inferred]",
+        "p/Base.Base.go() -> p/Leaf.Leaf.tmpl() [inferred]",
+        "p/Base.Base.go() -> p/Side.Side.tmpl() [inferred]",
+        "p/Base.Base.go() -> p/Base.Base.priv() [exact]",
+        "p/Base.Base.go() -> p/Base.Base.stat() [exact]",
+        "p/Base.Base.go() -> p/Base.Base.fin() [exact]",
+        "p/Base.Base.go() -> p/Base.Base.save(Object) [exact]",
+        "p/Base.Base.go() -> p/Base.Base.keep(T) [exact]",
+        "p/Base.Base.go() -> p/Side.Side.keep(String) [inferred]",
+        "p/Mid.Mid.again() -> p/Mid.Mid.tmpl() [exact]",
+        "p/Mid.Mid.again() -> p/Leaf.Leaf.tmpl() [inferred]",
+        "p/Mid.Mid.Inner.run() -> p/Mid.Mid.tmpl() [exact]",
+        "p/Mid.Mid.Inner.run() -> p/Leaf.Leaf.tmpl() [inferred]",
+    ])
