@@ -51,11 +51,12 @@ kept an unresolved call site of that name at that line. For the internal ones:
 - ``found``: a CALLS edge from the annotation's file and line to ``<class>.<name>``;
 - ``moved`` (``@IndirectCall`` only, not counted as found): not found at the line, but the annotated
   method has a CALLS edge to the target at another line. JCG puts an indirect call where the JVM or
-  the library makes it (``bc.get()`` running the method reference ``cls::method``, ``invoke()``
-  running a looked-up method); ripple links the code that names the target from its enclosing
-  method: a method reference at the reference, a lambda's calls at the lambda (its body belongs to
-  the enclosing method, ``indexer/model.py``). The caller is the same, so impact analysis reaches
-  it; the line is not;
+  the library makes it (``bc.get()`` running the method reference ``cls::method``,
+  ``handle.invokeExact()`` running a looked-up method); ripple links the code that names the target
+  from its enclosing method: a method reference at the reference, a lambda's calls at the lambda
+  (its body belongs to the enclosing method, ``indexer/model.py``), a method handle at its
+  ``findVirtual(X.class, "m", ...)``. The caller is the same, so impact analysis reaches it; the
+  line is not;
 - ``prohibited``: a CALLS edge from that line to a prohibited class's ``<name>`` (a false positive
   JCG names);
 - ``extra``: an edge from that line to a method of that name in a class that is neither resolved nor
