@@ -47,8 +47,8 @@ class JcgCase:
     ``LIBRARY`` case, ``description`` the prose between the directive and the first block,
     ``expected`` the parsed JSON block (``{"directLinks": [[caller, callee], ...],
     "indirectLinks": [...]}``) or ``None`` when the case has none (Java), and ``files`` maps each
-    source file's relative POSIX path to its text (the path line kept, so line numbers match the
-    case's annotations).
+    source file's relative POSIX path to its text, its ``// path`` line kept as line 1 (JCG's Java
+    annotations count lines without it: ``bench/jcg_java.py`` drops it before writing).
     """
 
     name: str

@@ -4,9 +4,10 @@ Language-neutral; the language's differences come from ``FileCtx.rules``."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, NamedArgument, base_type
+from indexer.model import CallSite, NamedArgument, base_type, drop_generics
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["CallBinder", "Targets", "arity_ok", "by_arity"]
+__all__ = ["CallBinder", "Targets", "arity_ok", "by_arity", "same_parameter_types"]
 
 Targets = list[tuple[Def, str]] | External | None
 """A call's targets with their resolution; ``EXTERNAL``: the callee lives outside the repository;
@@ -73,7 +74,10 @@ class CallBinder:
                 return outcome
             if v is None and rules.is_builtin(cs.name):
                 return EXTERNAL
-            return self._callee_targets(v, cs, "exact")
+            out = self._callee_targets(v, cs, "exact")
+            if rules.implicit_this and isinstance(v, FuncV) and isinstance(out, list) and v.f.kind == "method":
+                out += self._implicit_this_dispatch(fc, cs, v.f)
+            return out
         if cs.via == "class" or (cs.via == "reflect" and cs.is_new):
             # `Class.forName("a.b.C")`: the class itself (loading it runs its initialiser);
             # `....getDeclaredConstructor(..).newInstance(..)`: its constructor
@@ -147,6 +151,29 @@ class CallBinder:
             t = self._callee_targets(result, any_arity, "inferred")
             return t if isinstance(t, list) and t else None
         return None
+
+    def _implicit_this_dispatch(self, fc: FileCtx, cs: CallSite, m: Def) -> list[tuple[Def, str]]:
+        """The overrides a bare call (Java / Kotlin / C# ``tmpl()`` in ``Base.go``) binding method
+        ``m`` of an enclosing class may run, ``inferred``, as ``this.tmpl()`` reaches them: those
+        below the innermost enclosing class that has ``m`` (an inner class calling its outer class's
+        method dispatches on the outer instance). An override declares the same parameter types
+        (:func:`same_parameter_types`: ``translate(int, Writer)`` does not override
+        ``translate(CharSequence, Writer)``). None for a ``private``, ``static`` or ``final`` method,
+        which no subclass overrides, and none unless ``m`` is the one overload of its class the
+        call's arity fits: the bare name binds one overload whatever its arity (commons-lang's
+        ``appendDetail(buffer, fieldName, i, array[i])`` binds a 3-parameter one), and dispatching
+        from it would link every subclass's overloads of the name (17 targets a call there)."""
+        r, classes = self.r, self.classes
+        cls = r.enclosing_class(fc, cs.caller)
+        while cls is not None:
+            members = classes.lookup(cls, m.name)[0]
+            if any(x is m for x in members):
+                fitting = [x for x in members if x.is_callable and arity_ok(x, cs.arity)]
+                if fitting != [m] or any(mod in _NOT_OVERRIDDEN for mod in m.d.modifiers):
+                    return []
+                return [(o, "inferred") for o in classes.overriders(m, cls) if o is not m and same_parameter_types(o, m)]
+            cls = r.enclosing_class(fc, cls.parent)
+        return []
 
     def run_targets(self, inst: InstV, name: str, cs: CallSite) -> list[tuple[Def, str]]:
         """The methods ``name`` (no arguments) that calling it on ``inst`` reaches, from ``cs``'s
@@ -287,6 +314,36 @@ def _interface_member(r: Resolver, rd: Def) -> bool:
     r.use(("name", rd.file.path, rd.parent.rpartition(".")[2]))
     parents = entries(rd.file.by_qualname, rd.parent)
     return bool(parents) and parents[0].kind == "interface"
+
+
+_NOT_OVERRIDDEN = frozenset({"private", "static", "final"})
+_TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
+
+
+def _erased(text: str | None) -> str | None:
+    """A parameter's type text as an override must repeat it: no generics, no whitespace, no
+    qualifying package (``java.util.List<T>`` -> ``List``, ``char []`` -> ``char[]``, ``a.B...`` ->
+    ``B...``)."""
+    if not text:
+        return None
+    t = re.sub(r"\s+", "", drop_generics(text))
+    name = t.rstrip(".[]")
+    return name.rsplit(".", 1)[-1] + t[len(name):]
+
+
+def same_parameter_types(a: Def, b: Def) -> bool:
+    """Whether ``a`` can override ``b`` (or the other way round) by its parameters' declared types:
+    as many parameters, and each pair of types equal once erased (:func:`_erased`) unless either is
+    unwritten or a type variable (``T``, ``K2``: a generic base's ``save(T)`` is overridden by
+    ``save(Owner)``). Java's rule (JLS 8.4.2, same erasure), approximated on type texts."""
+    pa, pb = a.d.params, b.d.params
+    if len(pa) != len(pb):
+        return False
+    for x, y in zip(pa, pb):
+        tx, ty = _erased(x.type), _erased(y.type)
+        if tx and ty and tx != ty and not (_TYPE_VARIABLE.fullmatch(tx) or _TYPE_VARIABLE.fullmatch(ty)):
+            return False
+    return True
 
 
 def arity_ok(rd: Def, arity: int) -> bool:

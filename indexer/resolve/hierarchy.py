@@ -337,6 +337,8 @@ class ClassHierarchy:
                 found = entries(s.members, m.name)
                 if not found and s.file.rules.open_types:  # another file of the package, or promoted
                     found = self.lookup(s, m.name)[0]
+                elif not found:
+                    found = self._inherited_elsewhere(s, m, out)
                 for o in found:
                     if o.is_callable and same_arity(o, m):
                         out.append(o)
@@ -344,6 +346,20 @@ class ClassHierarchy:
                     stack.extend((x, level + 1) for x in s.subclasses)
             return bool(seen)
         return False
+
+    def _inherited_elsewhere(self, s: Def, m: Def, out: list[Def]) -> list[Def]:
+        """What subclass ``s``, which does not declare ``m``'s name, runs for it when that comes from
+        a base outside ``m``'s line: ``class Sub extends Impl implements Api`` with ``Impl.run()``
+        runs ``Impl.run`` for a call of ``Api.run`` on an ``Api`` (JCG's Java8InterfaceMethods
+        J8DIM2; Python's ``class C(Mixin, Base)`` runs ``Mixin.save`` for ``Base.save``). Empty when
+        ``s`` inherits ``m`` itself or an overload of it, one already in ``out``, or an abstract
+        declaration (modifier ``abstract``: Java marks bodiless interface methods so)."""
+        members, inherited = self.lookup(s, m.name)
+        if not inherited:
+            return []
+        have = {id(o) for o in out}
+        return [o for o in members if not (o.file is m.file and o.parent == m.parent) and id(o) not in have
+                and "abstract" not in o.d.modifiers]
 
 
 def _link(base: Def, sub: Def) -> None:

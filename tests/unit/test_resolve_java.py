@@ -280,3 +280,104 @@ public class Other {
             "src/a/Client.Client.main(String) -> src/a/Client.Client.getFeature(int) [exact]",
         ],
     )
+
+
+def test_interface_call_reaches_an_implementers_inherited_body_not_abstract_ones():
+    # `Runner extends Base implements Job` runs Base.work for Job.work (JCG J8DIM2's shape); `Lazy`
+    # inherits only the abstract `Named.work` of another interface: no body, no target; `Other.work`
+    # is no implementer's; `Sub` inherits Runner's choice (no second edge).
+    check("""
+// --- path: p/Job.java ---
+package p;
+public interface Job { void work(); }
+// --- path: p/Named.java ---
+package p;
+public interface Named { void work(); }
+// --- path: p/Base.java ---
+package p;
+public class Base { public void work() { } public void work(int n) { } }
+// --- path: p/Runner.java ---
+package p;
+public class Runner extends Base implements Job { }
+// --- path: p/Sub.java ---
+package p;
+public class Sub extends Runner { }
+// --- path: p/Own.java ---
+package p;
+public class Own implements Job { public void work() { } }
+// --- path: p/Lazy.java ---
+package p;
+public abstract class Lazy implements Named, Job { }
+// --- path: p/Other.java ---
+package p;
+public class Other { public void work() { } }
+// --- path: p/Main.java ---
+package p;
+public class Main {
+    void go(Job job, Base base) {
+        job.work();
+        base.work();
+    }
+}
+""", [
+        "p/Main.Main.go(Job,Base) -> p/Job.Job.work() [exact]",
+        "p/Main.Main.go(Job,Base) -> p/Base.Base.work() [inferred]",
+        "p/Main.Main.go(Job,Base) -> p/Own.Own.work() [inferred]",
+        "p/Main.Main.go(Job,Base) -> p/Base.Base.work() [exact]",
+    ])
+
+
+def test_call_on_implicit_this_reaches_overrides_as_this_call_does():
+    # Template method: `tmpl()` in Base.go runs the subclass's override, as `this.tmpl()` does.
+    # Private, static and final methods are never overridden (a subclass's namesake hides, no
+    # dispatch); an override repeats the parameter types (Leaf's `save(String)` is no override of
+    # `save(Object)`, Side's `keep(String)` overrides the generic `keep(T)`); a call written in Mid
+    # reaches only the overrides below Mid (not Side's); an inner class's call of its outer class's
+    # method dispatches on the outer instance.
+    check("""
+// --- path: p/Base.java ---
+package p;
+public abstract class Base<T> {
+    abstract void tmpl();
+    private void priv() { }
+    static void stat() { }
+    final void fin() { }
+    void save(Object o) { }
+    void keep(T t) { }
+    void go() { tmpl(); priv(); stat(); fin(); save(null); keep(null); }
+}
+// --- path: p/Mid.java ---
+package p;
+public class Mid extends Base<String> {
+    void tmpl() { }
+    void again() { tmpl(); }
+    class Inner { void run() { tmpl(); } }
+}
+// --- path: p/Leaf.java ---
+package p;
+public class Leaf extends Mid {
+    void tmpl() { }
+    private void priv() { }
+    static void stat() { }
+    void fin() { }  // no Java compiler accepts it: the modifier rule alone keeps it out
+    void save(String s) { }
+}
+// --- path: p/Side.java ---
+package p;
+public class Side extends Base<String> { void tmpl() { } void keep(String s) { } }
+""", [
+        "p/Base.Base.go() -> p/Base.Base.tmpl() [exact]",
+        "p/Base.Base.go() -> p/Mid.Mid.tmpl() [inferred]",
+        "p/Base.Base.go() -> p/Leaf.Leaf.tmpl() [inferred]",
+        "p/Base.Base.go() -> p/Side.Side.tmpl() [inferred]",
+        "p/Base.Base.go() -> p/Base.Base.priv() [exact]",
+        "p/Base.Base.go() -> p/Base.Base.stat() [exact]",
+        "p/Base.Base.go() -> p/Base.Base.fin() [exact]",
+        "p/Base.Base.go() -> p/Base.Base.save(Object) [exact]",
+        "p/Base.Base.go() -> p/Base.Base.keep(T) [exact]",
+        "p/Base.Base.go() -> p/Side.Side.keep(String) [inferred]",
+        "p/Mid.Mid.again() -> p/Mid.Mid.tmpl() [exact]",
+        "p/Mid.Mid.again() -> p/Leaf.Leaf.tmpl() [inferred]",
+        "p/Mid.Mid.Inner.run() -> p/Mid.Mid.tmpl() [exact]",
+        "p/Mid.Mid.Inner.run() -> p/Leaf.Leaf.tmpl() [inferred]",
+    ])

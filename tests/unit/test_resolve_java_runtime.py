@@ -178,3 +178,44 @@ public class Boot {
         "p/Boot.Boot.go(ExecutorService,Job,Runnable) -> p/Task.Task.run() [inferred]",
         "p/Boot.Boot.go(ExecutorService,Job,Runnable) -> p/Job.Job.call() [inferred]",
     ])
+
+
+def test_method_handle_lookups_with_literal_names():
+    result = check("""
+// --- path: p/Plugin.java ---
+package p;
+public class Plugin {
+    public Plugin() { }
+    public static String make() { return ""; }
+    public String name() { return ""; }
+    protected void reset() { }
+}
+// --- path: p/Loader.java ---
+package p;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+public class Loader {
+    void load(String n, MethodType t) throws Throwable {
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        MethodHandles.lookup().findStatic(Plugin.class, "make", t).invokeExact();
+        lookup.findVirtual(Plugin.class, "name", t);
+        lookup.findSpecial(Plugin.class, "reset", t, Loader.class);
+        lookup.findConstructor(Plugin.class, t);
+        lookup.findVirtual(Plugin.class, n, t);
+        lookup.findVirtual(Plugin.class, "missing", t);
+        lookup.findVirtual(Object.class, "toString", t);
+        lookup.findStaticGetter(Plugin.class, "make", String.class);
+    }
+}
+""", [
+        # each method named by a literal on a class literal; the constructor (arity unknown: all)
+        "p/Loader.Loader.load(String,MethodType) -> p/Plugin.Plugin.make() [exact]",
+        "p/Loader.Loader.load(String,MethodType) -> p/Plugin.Plugin.name() [exact]",
+        "p/Loader.Loader.load(String,MethodType) -> p/Plugin.Plugin.reset() [exact]",
+        "p/Loader.Loader.load(String,MethodType) -> p/Plugin.Plugin.Plugin() [exact]",
+    ])
+    # a name not written as a literal, a method the class lacks, a JDK class, a field getter: nothing
+    # bound, and no reflective site left unresolved (`missing`, `toString`); the java.lang.invoke
+    # calls themselves are the JDK's (external, not unresolved)
+    loader = next(f for f in result.files if f.file.path == "p/Loader.java")
+    assert [u.name for u in loader.unresolved] == []

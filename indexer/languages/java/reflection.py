@@ -9,6 +9,13 @@ repository (and binds nothing otherwise).
 * ``....getDeclaredConstructor(A.class, B.class).newInstance(a, b)`` / ``getConstructor``, and the
   older ``....newInstance()`` straight on the class: a ``new X`` with as many arguments as parameter
   types were named, at ``newInstance``.
+* Method handles: ``lookup.findStatic(X.class, "m", type)`` / ``findVirtual`` / ``findSpecial``, on
+  any receiver (``MethodHandles.lookup()``, a ``Lookup`` variable): a call of ``X.m`` (arity
+  unknown), at the string literal, bound through values only (``via="reflect"``: a library class
+  binds nothing, never a namesake); ``lookup.findConstructor(X.class, type)``: a ``new X`` of
+  unknown arity, at ``findConstructor``. The handle runs where ``invoke`` / ``invokeExact`` is
+  called; the edge sits at the look-up, which names the target. A ``findVirtual`` handle invoked on
+  a subclass's instance runs its override: not followed (no dispatch from the look-up).
 
 A name not written as a literal (``Class.forName(name)``) is nothing: no guess. The sites are
 ``via`` ``"class"`` / ``"reflect"`` (:attr:`indexer.model.CallSite.via`): they count only when they
@@ -32,6 +39,7 @@ Found = tuple["Node", str, "str | None", "Node | None", bool, "str | None"]
 argument list or ``None`` for unknown arity, whether it is a ``new``, ``via``)."""
 
 _METHODS = frozenset({"getMethod", "getDeclaredMethod"})
+_HANDLES = frozenset({"findStatic", "findVirtual", "findSpecial"})
 _CONSTRUCTORS = frozenset({"getConstructor", "getDeclaredConstructor"})
 _CLASS = frozenset({"Class", "java.lang.Class"})
 _QUALIFIED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -42,12 +50,16 @@ def _literal(src: SourceText, args: Node | None) -> tuple[Node, str] | None:
     """The first argument when it is a string literal naming a (dotted) Java name, with its text."""
     if args is None or not args.named_children:
         return None
-    first = args.named_children[0]
-    if first.type != "string_literal":
+    return _name_literal(src, args.named_children[0])
+
+
+def _name_literal(src: SourceText, node: Node) -> tuple[Node, str] | None:
+    """``node`` and its text when it is a string literal naming a (dotted) Java name."""
+    if node.type != "string_literal":
         return None
-    text = src.text(first)
+    text = src.text(node)
     value = text[1:-1] if len(text) >= 2 else ""
-    return (first, value) if _QUALIFIED.fullmatch(value) else None
+    return (node, value) if _QUALIFIED.fullmatch(value) else None
 
 
 def _for_name(src: SourceText, node: Node) -> tuple[Node, str] | None:
@@ -92,6 +104,18 @@ def reflected_calls(src: SourceText, call: Node) -> list[Found]:
         # on a class literal as before; on `Class.forName(...)`, bound through values only
         via = None if receiver is not None and receiver.type == "class_literal" else "reflect"
         return [(member[0], member[1], cls, None, False, via)]
+    if name in _HANDLES or name == "findConstructor":
+        named = args.named_children if args is not None else []
+        cls = _named_class(src, named[0]) if named and named[0].type == "class_literal" else None
+        if cls is None:
+            return []
+        if name == "findConstructor":
+            pkg, _, simple = cls.rpartition(".")
+            return [(name_node, simple, pkg or None, None, True, "reflect")]
+        member = _name_literal(src, named[1]) if len(named) > 1 else None
+        if member is None or "." in member[1]:
+            return []
+        return [(member[0], member[1], cls, None, False, "reflect")]
     if name == "newInstance" and receiver is not None:
         ctor_args: Node | None = args
         target = receiver
