@@ -34,7 +34,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, run_detectors
 from indexer.languages.java.frameworks import detectors_for
-from indexer.languages.java.arguments import handed_arguments
+from indexer.languages.java.arguments import argument_types, handed_arguments
 from indexer.languages.java.reflection import Found, reflected_calls
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
@@ -508,6 +508,7 @@ class _FileExtractor:
                 is_new=is_new,
                 via=via,
                 handed=handed_arguments(src, args) if via is None else (),
+                arg_types=argument_types(src, args) if via is None else (),
             )
             for (name_node, name, receiver, args, is_new, via), owner in zip(found, owners)
         ]
