@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
-from analysis.services import ambiguous_clients, names_no_service, public_host
+from analysis.services import SERVICES_ENV, ambiguous_clients, names_no_service, public_host
 from analysis.testcode import is_test_path
 from analysis.tables import is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
@@ -301,6 +301,8 @@ class _Walk:
     beyond_depth: set[str] = field(default_factory=set)
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
+    skipped_hosts: dict[str, set[str]] = field(default_factory=dict)
+    """Per service (host) of a client not followed, the repositories exposing the endpoints it calls."""
     unnamed_clients: set[tuple[str, str]] = field(default_factory=set)
     nodes_reached: int = 0
     tests: str = "apart"
@@ -409,10 +411,31 @@ class _Walk:
             ok = service in names if names else not public_host(service)
         if not ok:
             self.skipped_clients.add((e.src, e.dst))
+            # mapping the host to a repository exposing the endpoint follows it, unless the exposing
+            # applications name themselves (then the host is another of theirs) or the host is named
+            # like an indexed repository (that repository's): then no mapping is suggested
+            named = self.exposed_as.get(e.dst) or (service not in self.services and service in self._repo_names())
+            self.skipped_hosts.setdefault(service, set()).update(() if named else self.exposed_by.get(e.dst, ()))
         return ok
 
 
 # ------------------------------------------------------------------------- steps 4-5: report
+
+
+def skipped_note(count: int, hosts: dict[str, set[str]]) -> str:
+    """The truncation note for ``count`` HTTP client calls not followed to an endpoint another
+    repository exposes: the hosts they address (``hosts``: host -> repositories exposing the
+    endpoints) and the service map entries that would follow them (``--service HOST=REPO``, or
+    :data:`~analysis.services.SERVICES_ENV` where there is no command line)."""
+    entries = [f"{host}={repo}" for host in sorted(hosts) for repo in sorted(hosts[host])]
+    note = (f"{count_noun(count, 'HTTP client call')} to another service's endpoint of the same path not followed "
+            f"(service map; {'hosts' if len(hosts) > 1 else 'host'} {', '.join(sorted(hosts))})")
+    if len(entries) == 1:
+        host, repo = entries[0].split("=", 1)
+        note += f"; if {host} is served by {repo}, follow with --service {entries[0]}"
+    elif entries:
+        note += f"; where each host is served by that repository, follow with --service {' --service '.join(entries)}"
+    return note + (f" (or {SERVICES_ENV}=\"{' '.join(entries)}\")" if entries else "")
 
 
 def _step(node: Node | None, id: str) -> PathStep:
@@ -746,8 +769,7 @@ def blast_radius(
     if walk.beyond_cap:
         truncated.append(f"node cap {max_nodes:,} reached: {count_noun(len(walk.beyond_cap), 'caller')} not followed")
     if walk.skipped_clients:
-        truncated.append(f"{count_noun(len(walk.skipped_clients), 'HTTP client call')} to another service's endpoint "
-                         "of the same path not followed (service map)")
+        truncated.append(skipped_note(len(walk.skipped_clients), walk.skipped_hosts))
     if walk.excluded_tests:
         truncated.append(f"{count_noun(len(walk.excluded_tests), 'test caller')} not followed (tests excluded)")
     tables = tables_reached(counted, sorted(target_ids), depth, max_nodes)
