@@ -553,8 +553,9 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     kinds: dict[str, list[str]] = {}
     wrapped: dict[str, list[Edge]] = {}
 
-    def hit(e: Edge, repo: str, handler: Node, through: WrapperVia | None) -> None:
-        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) explains it."""
+    def hit(e: Edge, repo: str, handler: Node, through: WrapperVia | None, exposes: Edge | None = None) -> None:
+        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) explains it;
+        ``exposes``: the handler's EXPOSES edge when ``e`` is a wrapper's (its route is the endpoint's)."""
         key = (e.dst, repo)
         old = hits.get(key)
         if old is not None and (old.hops, old.through is not None) <= (hop[e.src], through is not None):
@@ -567,7 +568,9 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         op = e.props.get("operation_id") or (ep.props.get("operation_id") if ep is not None else None) or None
-        route = e.props.get("route") if e.kind == "EXPOSES" and isinstance(e.props.get("route"), str) else None
+        declared = e if e.kind == "EXPOSES" else exposes
+        route = declared.props.get("route") if declared is not None else None
+        route = route if isinstance(route, str) else None
         step = _step(ep, e.dst)
         if route is not None:  # the example path names the parameters too
             step = replace(step, name=f"{method} {route}")
@@ -589,8 +592,10 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             kinds.setdefault(e.src, []).append(kind)
             wrapped.setdefault(e.src, []).append(e)
             repo = src.repo or e.repo
-            exposing = sorted(x.src for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
-            hit(e, repo, nodes[exposing[0]] if exposing else src, WrapperVia(src, kind, str(e.props.get("scope") or "")))
+            exposing = sorted((x.src, x.line, x.col) for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
+            exposes = next((x for x in handlers.get(e.dst, ()) if exposing and (x.src, x.line, x.col) == exposing[0]), None)
+            hit(e, repo, nodes[exposing[0][0]] if exposing else src,
+                WrapperVia(src, kind, str(e.props.get("scope") or "")), exposes)
         elif e.kind == "CONSUMES":
             kinds.setdefault(e.src, []).append(str(e.props.get("broker") or "kafka"))
             consumers.setdefault(e.dst, []).append(e.src)
