@@ -582,14 +582,20 @@ def stats(db: str | None, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--db", envvar=DB_ENV, type=click.Path(path_type=Path),
               help="Index file to check (default: .ripple/index.db in PATH or a parent folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def doctor(path: Path | None, db: Path | None, as_json: bool) -> None:
     """Check the configuration and every configured store (index, Memgraph, Elasticsearch, model) as
-    seen from PATH (default: here); say what is wrong and how to fix it. Exit 1 on a problem."""
+    seen from PATH (default: here; an index file is checked as --db, from its folder); say what is
+    wrong and how to fix it. Exit 1 on a problem."""
     from stores.doctor import render, run_checks
+
+    if path is not None and not path.is_dir():  # `ripple doctor rw.db`: that index file
+        if db is not None and db.expanduser().resolve() != path.resolve():
+            raise click.UsageError(f"{path} is a file and --db names another: give a folder as PATH, or one index file")
+        path, db = path.resolve().parent, path
 
     checks = run_checks(path or Path.cwd(), db=db.expanduser() if db else None)
     checks += registry_checks(path or Path.cwd(), db.expanduser() if db else None)  # each repository's state
