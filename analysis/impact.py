@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
-from analysis.services import ambiguous_clients, names_no_service, public_host
+from analysis.services import SERVICES_ENV, ambiguous_clients, names_no_service, public_host
 from analysis.testcode import is_test_path
 from analysis.tables import is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
@@ -301,6 +301,8 @@ class _Walk:
     beyond_depth: set[str] = field(default_factory=set)
     beyond_cap: set[str] = field(default_factory=set)
     skipped_clients: set[tuple[str, str]] = field(default_factory=set)
+    skipped_hosts: dict[str, set[str]] = field(default_factory=dict)
+    """Per service (host) of a client not followed, the repositories exposing the endpoints it calls."""
     unnamed_clients: set[tuple[str, str]] = field(default_factory=set)
     nodes_reached: int = 0
     tests: str = "apart"
@@ -409,10 +411,31 @@ class _Walk:
             ok = service in names if names else not public_host(service)
         if not ok:
             self.skipped_clients.add((e.src, e.dst))
+            # mapping the host to a repository exposing the endpoint follows it, unless the exposing
+            # applications name themselves (then the host is another of theirs) or the host is named
+            # like an indexed repository (that repository's): then no mapping is suggested
+            named = self.exposed_as.get(e.dst) or (service not in self.services and service in self._repo_names())
+            self.skipped_hosts.setdefault(service, set()).update(() if named else self.exposed_by.get(e.dst, ()))
         return ok
 
 
 # ------------------------------------------------------------------------- steps 4-5: report
+
+
+def skipped_note(count: int, hosts: dict[str, set[str]]) -> str:
+    """The truncation note for ``count`` HTTP client calls not followed to an endpoint another
+    repository exposes: the hosts they address (``hosts``: host -> repositories exposing the
+    endpoints) and the service map entries that would follow them (``--service HOST=REPO``, or
+    :data:`~analysis.services.SERVICES_ENV` where there is no command line)."""
+    entries = [f"{host}={repo}" for host in sorted(hosts) for repo in sorted(hosts[host])]
+    note = (f"{count_noun(count, 'HTTP client call')} to another service's endpoint of the same path not followed "
+            f"(service map; {'hosts' if len(hosts) > 1 else 'host'} {', '.join(sorted(hosts))})")
+    if len(entries) == 1:
+        host, repo = entries[0].split("=", 1)
+        note += f"; if {host} is served by {repo}, follow with --service {entries[0]}"
+    elif entries:
+        note += f"; where each host is served by that repository, follow with --service {' --service '.join(entries)}"
+    return note + (f" (or {SERVICES_ENV}=\"{' '.join(entries)}\")" if entries else "")
 
 
 def _step(node: Node | None, id: str) -> PathStep:
@@ -530,8 +553,9 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     kinds: dict[str, list[str]] = {}
     wrapped: dict[str, list[Edge]] = {}
 
-    def hit(e: Edge, repo: str, handler: Node, through: WrapperVia | None) -> None:
-        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) explains it."""
+    def hit(e: Edge, repo: str, handler: Node, through: WrapperVia | None, exposes: Edge | None = None) -> None:
+        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) explains it;
+        ``exposes``: the handler's EXPOSES edge when ``e`` is a wrapper's (its route is the endpoint's)."""
         key = (e.dst, repo)
         old = hits.get(key)
         if old is not None and (old.hops, old.through is not None) <= (hop[e.src], through is not None):
@@ -544,7 +568,9 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         op = e.props.get("operation_id") or (ep.props.get("operation_id") if ep is not None else None) or None
-        route = e.props.get("route") if e.kind == "EXPOSES" and isinstance(e.props.get("route"), str) else None
+        declared = e if e.kind == "EXPOSES" else exposes
+        route = declared.props.get("route") if declared is not None else None
+        route = route if isinstance(route, str) else None
         step = _step(ep, e.dst)
         if route is not None:  # the example path names the parameters too
             step = replace(step, name=f"{method} {route}")
@@ -566,8 +592,10 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             kinds.setdefault(e.src, []).append(kind)
             wrapped.setdefault(e.src, []).append(e)
             repo = src.repo or e.repo
-            exposing = sorted(x.src for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
-            hit(e, repo, nodes[exposing[0]] if exposing else src, WrapperVia(src, kind, str(e.props.get("scope") or "")))
+            exposing = sorted((x.src, x.line, x.col) for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
+            exposes = next((x for x in handlers.get(e.dst, ()) if exposing and (x.src, x.line, x.col) == exposing[0]), None)
+            hit(e, repo, nodes[exposing[0][0]] if exposing else src,
+                WrapperVia(src, kind, str(e.props.get("scope") or "")), exposes)
         elif e.kind == "CONSUMES":
             kinds.setdefault(e.src, []).append(str(e.props.get("broker") or "kafka"))
             consumers.setdefault(e.dst, []).append(e.src)
@@ -746,8 +774,7 @@ def blast_radius(
     if walk.beyond_cap:
         truncated.append(f"node cap {max_nodes:,} reached: {count_noun(len(walk.beyond_cap), 'caller')} not followed")
     if walk.skipped_clients:
-        truncated.append(f"{count_noun(len(walk.skipped_clients), 'HTTP client call')} to another service's endpoint "
-                         "of the same path not followed (service map)")
+        truncated.append(skipped_note(len(walk.skipped_clients), walk.skipped_hosts))
     if walk.excluded_tests:
         truncated.append(f"{count_noun(len(walk.excluded_tests), 'test caller')} not followed (tests excluded)")
     tables = tables_reached(counted, sorted(target_ids), depth, max_nodes)

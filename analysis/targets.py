@@ -105,8 +105,8 @@ def position_miss(query: PositionQuery) -> str:
     line = f"{query.repo}/{query.path}:{query.line}"
     where = line + (f":{query.col + 1}" if query.col is not None else "")
     if query.word:
-        return (f"`{query.word}` at {where} is bound to nothing in the index (a local name, a keyword, or a call "
-                f"whose receiver's type is not known): give {line} for the definition around it, "
+        return (f"`{query.word}` at {where} is bound to nothing in the index (a local name, a keyword, a library's "
+                f"method, or a call whose receiver's type is not known): give {line} for the definition around it, "
                 "or a qualified name")
     return f"nothing is defined at {where}: give a line inside a method, function or class (PATH:LINE), or its name"
 

@@ -190,6 +190,9 @@ class CallSite:
     via: str | None = None
     handed: tuple[NamedArgument, ...] = field(default=(), compare=False)
     """Auxiliary to the call (not part of its identity): two sites at one position are one call."""
+    arg_types: tuple[str, ...] = field(default=(), compare=False)
+    """Per argument, what its type is as written (:mod:`indexer.resolve.overloads`): a type text
+    (``String`` for a literal, ``X`` for ``new X()``), ``=name`` for a name to look up, ``""`` unknown."""
 
 
 @dataclass(frozen=True, slots=True)

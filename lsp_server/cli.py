@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -320,7 +321,7 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
     if others:
         out.print(f"[dim]{_also_named(symbol, others)}[/dim]")
     out.print(_count_line(refs, noun), markup=False)
-    names = {t.id: t.qualname for t in targets}
+    names = _target_names(targets)
     for r in refs:
         where = f"{r.repo}/{r.file}" if multi_repo else r.file
         tag = f"  [{r.resolution}]" if r.resolution else ""
@@ -328,6 +329,17 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
         src = r.source.qualname if r.source.label != "File" else "(top-level code)"  # the location is the call site
         into = f"  -> {names.get(r.target, r.target)}" if len(targets) > 1 else ""
         out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}{into}", markup=False)
+
+
+def _target_names(targets: list[Node]) -> dict[str, str]:
+    """Each target's name as a reference line ends with it: its qualname, with its parameter list
+    (the node id's ``(...)`` tail, ``Owner.getPet(Integer)``) when overloads share the qualname."""
+    counts = Counter(t.qualname for t in targets)
+    out = {}
+    for t in targets:
+        params = t.id[t.id.rfind("("):] if t.id.endswith(")") and "(" in t.id else ""
+        out[t.id] = t.qualname + params if counts[t.qualname] > 1 else t.qualname
+    return out
 
 
 def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], key: str,
@@ -570,14 +582,20 @@ def stats(db: str | None, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("path", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("path", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--db", envvar=DB_ENV, type=click.Path(path_type=Path),
               help="Index file to check (default: .ripple/index.db in PATH or a parent folder).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 def doctor(path: Path | None, db: Path | None, as_json: bool) -> None:
     """Check the configuration and every configured store (index, Memgraph, Elasticsearch, model) as
-    seen from PATH (default: here); say what is wrong and how to fix it. Exit 1 on a problem."""
+    seen from PATH (default: here; an index file is checked as --db, from its folder); say what is
+    wrong and how to fix it. Exit 1 on a problem."""
     from stores.doctor import render, run_checks
+
+    if path is not None and not path.is_dir():  # `ripple doctor rw.db`: that index file
+        if db is not None and db.expanduser().resolve() != path.resolve():
+            raise click.UsageError(f"{path} is a file and --db names another: give a folder as PATH, or one index file")
+        path, db = path.resolve().parent, path
 
     checks = run_checks(path or Path.cwd(), db=db.expanduser() if db else None)
     checks += registry_checks(path or Path.cwd(), db.expanduser() if db else None)  # each repository's state

@@ -269,8 +269,8 @@ class _TableLinker:
         for b in self.r.mro(v.c):
             tid = self.repositories.get(b.id)
             if tid is not None:
-                declared, _ = self.r.lookup(v.c, name)
-                return None if declared else tid
+                declared, _ = self.r.lookup(v.c, name)  # a member the library's type gives is no query
+                return None if any(not d.shape.generated for d in declared) else tid
         return None
 
     # -- uses --------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, NamedArgument, base_type, drop_generics
 from indexer.resolve.multimap import entries
+from indexer.resolve.overloads import by_argument_types
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
 if TYPE_CHECKING:
@@ -43,11 +44,11 @@ class CallBinder:
                 if cls is None:
                     return None
                 if cs.name == "this":
-                    return self._constructors(cls, cs.arity, "exact")
+                    return self._constructors(cls, cs.arity, "exact", cs, fc)
                 bases = classes.bases(cls)
                 if not bases:
                     return EXTERNAL if cls.external_base else None
-                return self._constructors(bases[0], cs.arity, "inferred")
+                return self._constructors(bases[0], cs.arity, "inferred", cs, fc)
             if len(fc.bindings.get((scope, cs.name), ())) > 1:  # re-bound: statement order decides
                 v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
             else:
@@ -56,7 +57,7 @@ class CallBinder:
                 # an extension function's body: ``this`` is its receiver (Kotlin ``fun User.f()``)
                 recv_v = r.binding_value(fc, fc.bindings[(scope, "this")])
                 if isinstance(recv_v, InstV):
-                    t = self._method_targets(recv_v, cs)
+                    t = self._method_targets(recv_v, cs, fc=fc)
                     if t:
                         return t
             if v is None and rules.implicit_this:
@@ -64,7 +65,7 @@ class CallBinder:
                 outcome: Targets = None
                 cls = r.enclosing_class(fc, scope)
                 while cls is not None:
-                    t = self._method_targets(InstV(cls, "exact"), cs)
+                    t = self._method_targets(InstV(cls, "exact"), cs, fc=fc)
                     if isinstance(t, list) and t:
                         return t
                     outcome = outcome or t
@@ -74,7 +75,7 @@ class CallBinder:
                 return outcome
             if v is None and rules.is_builtin(cs.name):
                 return EXTERNAL
-            out = self._callee_targets(v, cs, "exact")
+            out = self._callee_targets(v, cs, "exact", fc=fc)
             if rules.implicit_this and isinstance(v, FuncV) and isinstance(out, list) and v.f.kind == "method":
                 out += self._implicit_this_dispatch(fc, cs, v.f)
             return out
@@ -95,13 +96,13 @@ class CallBinder:
                 r.use(("name", base.file.path, cs.name))
                 if not base.members.get(cs.name):
                     continue
-                t = self._method_targets(InstV(base, "inferred"), cs, dispatch=False)
+                t = self._method_targets(InstV(base, "inferred"), cs, dispatch=False, fc=fc)
                 if t:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
         if isinstance(rv, QueryV) and rv.manager is not None and not rv.method:
-            t = self._method_targets(rv.manager, cs)  # `Profile.objects.for_user(u)`: the manager's own
+            t = self._method_targets(rv.manager, cs, fc=fc)  # `Profile.objects.for_user(u)`: the manager's own
             if isinstance(t, list) and t:
                 return t
         if rv is EXTERNAL or rv is BUILTIN or isinstance(rv, QueryV):
@@ -109,7 +110,7 @@ class CallBinder:
         if rv is None:
             return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
-            return self._method_targets(rv, cs)
+            return self._method_targets(rv, cs, fc=fc)
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
         if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
@@ -117,7 +118,7 @@ class CallBinder:
         v = r.attr(rv, cs.name)
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
-        return self._callee_targets(v, cs, "exact", dispatch=False)
+        return self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
 
     def _result_targets(self, fc: FileCtx, cs: CallSite) -> Targets:
         """A call of what calling ``cs``'s callee returns (``CallSite.via == "result"``: FastAPI runs
@@ -181,7 +182,8 @@ class CallBinder:
         t = self._method_targets(inst, CallSite(cs.caller, name, None, 0, cs.line, cs.col))
         return t if isinstance(t, list) else []
 
-    def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False) -> Targets:
+    def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False, fc: FileCtx | None = None
+                        ) -> Targets:
         if isinstance(v, ModuleV):  # a CommonJS module called or built: `module.exports = f` is `f`
             v = self.r.module_member(v.ns, v.key, "default")
         if v is None or v is EXTERNAL:
@@ -189,19 +191,34 @@ class CallBinder:
         if v is BUILTIN or isinstance(v, QueryV):  # `set(x)`, `str(x)`: a builtin class built; a query's method
             return EXTERNAL
         if isinstance(v, FuncV):
-            out = [(v.f, how if v.how == "exact" else "inferred")]
+            out = [(f, how if v.how == "exact" else "inferred") for f in self._overloads(v.f, cs, fc)]
             if dispatch:
                 out += [(o, "inferred") for o in self.classes.overriders(v.f)]
             return self._wrapped(out)
         if isinstance(v, ClassV):
-            return self._constructors(v.c, cs.arity, how)
+            return self._constructors(v.c, cs.arity, how, cs, fc)
         call = v.c.file.rules.call_method if isinstance(v, InstV) else None
         if call:  # calling an instance runs its class's __call__
             inst = InstV(v.c, "exact" if v.how == how == "exact" else "inferred", v.concrete)
             return self._method_targets(inst, CallSite(cs.caller, call, None, -1, cs.line, cs.col))
         return None
 
-    def _method_targets(self, inst: InstV, cs: CallSite, dispatch: bool = True) -> Targets:
+    def _overloads(self, f: Def, cs: CallSite, fc: FileCtx | None) -> list[Def]:
+        """``f`` (a name's value: the last definition of that name) or, in a language whose methods
+        overload (the module system's optional ``overloads_by_signature``: Java), the overloads
+        declared with it that ``cs``'s arity and, with its file ``fc``, its arguments' types select."""
+        if not getattr(f.file.rules, "overloads_by_signature", False) or f.parent is None:
+            return [f]
+        defs = [d for d in entries(f.file.by_qualname, f.qualname) if d.is_callable and d.kind == f.kind]
+        if len(defs) <= 1:
+            return [f]
+        defs = by_arity(defs, cs.arity)
+        return by_argument_types(self.r, fc, cs, defs) if fc is not None else defs
+
+    def _method_targets(self, inst: InstV, cs: CallSite, dispatch: bool = True, fc: FileCtx | None = None) -> Targets:
+        """The methods a call ``cs`` of ``inst``'s class reaches (its overrides too, with ``dispatch``
+        unless the instance is concrete); ``fc``: the call's file, where its arguments' types are
+        read to choose among overloads of the call's arity (none chosen without it)."""
         classes = self.classes
         members, inherited = classes.lookup(inst.c, cs.name)
         methods = [m for m in members if m.is_callable]
@@ -213,6 +230,8 @@ class CallBinder:
                 return implied
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
         methods = by_arity(methods, cs.arity)
+        if fc is not None:
+            methods = by_argument_types(self.r, fc, cs, methods)
         how = "inferred" if inherited else inst.how
         out = self._wrapped([(m, how) for m in methods])
         if dispatch and not inst.concrete:
@@ -271,11 +290,18 @@ class CallBinder:
                 out.append((rd, inst.how if t.c is inst.c else "inferred"))
         return out or None
 
-    def _constructors(self, c: Def, arity: int, how: str) -> list[tuple[Def, str]]:
+    def _constructors(self, c: Def, arity: int, how: str, cs: CallSite | None = None, fc: FileCtx | None = None
+                      ) -> list[tuple[Def, str]]:
+        """The constructors (and construction hooks) building ``c`` with ``arity`` arguments, or ``c``
+        itself when it declares none; with the call ``cs`` and its file ``fc``, the overloads its
+        arguments' types select."""
         name = c.file.rules.constructor_name or c.name
         members, inherited = self.classes.lookup(c, name)
         ctors = [m for m in members if m.kind == "constructor" or (m.is_callable and m.name == name)]
-        out = [(m, "inferred" if inherited else how) for m in by_arity(ctors, arity)] if ctors else [(c, how)]
+        ctors = by_arity(ctors, arity)
+        if cs is not None and fc is not None:
+            ctors = by_argument_types(self.r, fc, cs, ctors)
+        out = [(m, "inferred" if inherited else how) for m in ctors] if ctors else [(c, how)]
         for hook in c.file.rules.construction_hooks:
             found, inherited = self.classes.lookup(c, hook)
             out += [(m, "inferred" if inherited else how) for m in found if m.is_callable]

@@ -66,6 +66,25 @@ def test_healthy_embedded_workspace(workspace, tmp_path):
     assert result.exit_code == 0
 
 
+def test_an_index_file_as_path_is_checked_as_db(workspace, tmp_path):
+    db = workspace / ".ripple" / "index.db"
+    copy = tmp_path / "rw.db"
+    copy.write_bytes(db.read_bytes())
+    result = run(copy, tmp_path)
+    assert result.stdout.splitlines() == [
+        "ok    config  no configuration file: graph embedded, search embedded",
+        f"ok    graph   embedded {copy}: schema {SCHEMA_VERSION}, 1 file, 2 nodes, 1 edge",
+        f"ok    search  embedded {copy}, 1 chunk, 1 embedded",
+        MODEL,
+        "all checks passed",
+    ]
+    assert result.exit_code == 0
+    # the file and another --db: which one is meant is unknown
+    clash = run(copy, tmp_path, "--db", str(db))
+    assert clash.exit_code == 2
+    assert f"{copy} is a file and --db names another" in clash.stderr
+
+
 def test_elasticsearch_down_on_a_closed_port(workspace, tmp_path):
     port = closed_port()
     result = run(workspace, tmp_path, RIPPLE_SEARCH_BACKEND="elasticsearch", RIPPLE_ES_URL=f"http://127.0.0.1:{port}")

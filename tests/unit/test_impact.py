@@ -262,7 +262,7 @@ def test_topics_entry_points_services_hops_and_truncation(store):
     assert report.callers_by_hop == (2, 3, 3, 2, 1)
     assert report.truncated == (
         "depth 5 reached: 1 caller at hop 6 not followed",
-        "1 HTTP client call to another service's endpoint of the same path not followed (service map)",
+        "1 HTTP client call to another service's endpoint of the same path not followed (service map; host vets-service); if vets-service is served by owners, follow with --service vets-service=owners (or RIPPLE_SERVICES=\"vets-service=owners\")",
     )
     # The HEALTH endpoint of the same controller is not reached; neither is the test above main.
     assert HEALTH.id not in {h.id for h in report.endpoints}
@@ -295,7 +295,7 @@ def test_depth_truncation(store):
     assert report.callers_by_hop == (2, 3)
     assert report.truncated == (  # Jobs.nightly, OwnersClient.get_owner, VisitPublisher.publish
         "depth 2 reached: 3 callers at hop 3 not followed",
-        "1 HTTP client call to another service's endpoint of the same path not followed (service map)",
+        "1 HTTP client call to another service's endpoint of the same path not followed (service map; host vets-service); if vets-service is served by owners, follow with --service vets-service=owners (or RIPPLE_SERVICES=\"vets-service=owners\")",
     )
     [visits] = report.topics
     assert (ids(visits.consumers), ids(visits.producers)) == ([ON_VISIT], [])
@@ -598,7 +598,7 @@ flowchart LR
 ## Truncated
 
 - depth 5 reached: 1 caller at hop 6 not followed
-- 1 HTTP client call to another service's endpoint of the same path not followed (service map)
+- 1 HTTP client call to another service's endpoint of the same path not followed (service map; host vets-service); if vets-service is served by owners, follow with --service vets-service=owners (or RIPPLE_SERVICES="vets-service=owners")
 
 ## Steps executed
 
@@ -647,7 +647,7 @@ def test_any_method_endpoint_and_application_names_without_a_service_map(tmp_pat
     assert [(n.id, hop) for hop, n in sorted((s.hops, s.node) for s in report.entry_points)] == [(view, 0)]
     assert [(sv.repo, sv.nodes) for sv in report.services] == [("shop", 1), ("front", 1)]
     assert report.truncated == (
-        "1 HTTP client call to another service's endpoint of the same path not followed (service map)",)
+        "1 HTTP client call to another service's endpoint of the same path not followed (service map; host catalog)",)  # shop names itself shop-app: no mapping suggested
     s.close()
 
 
@@ -717,7 +717,7 @@ def test_a_host_named_like_a_repository_reaches_only_that_repository(tmp_path: P
     report_b = blast_radius(s, SymbolQuery(get_b))
     assert [sv.repo for sv in report_b.services] == ["svc-b"]
     assert report_b.truncated == (
-        "1 HTTP client call to another service's endpoint of the same path not followed (service map)",)
+        "1 HTTP client call to another service's endpoint of the same path not followed (service map; host svc-a)",)
     s.close()
 
 
@@ -734,3 +734,16 @@ def test_services_are_counted_per_application_and_repositories_said_when_they_di
     assert services_text(report((), ("billing",))) == "2 services"
     assert services_text(report(("a", "b"), ("c",))) == "3 services in 2 repositories"
     assert services_text(report()) == "0 services"
+
+
+def test_skipped_note_names_the_hosts_and_the_mapping_that_follows_them():
+    from analysis.impact import skipped_note
+    head = "HTTP client call{} to another service's endpoint of the same path not followed"
+    assert skipped_note(1, {"api.realworld.show": {"node-rw"}}) == (
+        f"1 {head.format('')} (service map; host api.realworld.show); if api.realworld.show is served by node-rw, "
+        'follow with --service api.realworld.show=node-rw (or RIPPLE_SERVICES="api.realworld.show=node-rw")')
+    assert skipped_note(3, {"b": {"r2", "r1"}, "a": set()}) == (
+        f"3 {head.format('s')} (service map; hosts a, b); where each host is served by that repository, follow with "
+        '--service b=r1 --service b=r2 (or RIPPLE_SERVICES="b=r1 b=r2")')
+    # no repository to suggest (the exposing applications name themselves): the hosts only
+    assert skipped_note(2, {"billing-api": set()}) == f"2 {head.format('s')} (service map; host billing-api)"

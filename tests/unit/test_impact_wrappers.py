@@ -157,3 +157,36 @@ def test_a_wrapper_link_marked_inferred_makes_its_endpoints_inferred(tmp_path: P
         ]
     finally:
         s.close()
+
+
+def test_an_endpoint_a_hook_reaches_reads_as_its_route_declares_it(tmp_path: Path) -> None:
+    """A hook (``@ModelAttribute``) reaches ``/owners/{}/edit`` through WRAPS: the report names it with
+    the route its handler's EXPOSES edge declares (``/owners/{ownerId}/edit``), as it does the endpoint
+    a handler reaches; an endpoint whose handler declares no route keeps its normalised path."""
+    app = Repo("app", "java")
+    ctl = "src/main/java/app/OwnerController.java"
+    find = app.node("src/main/java/app/OwnerRepository.java", "OwnerRepository.findById", "Integer", 3, 3)
+    hook = app.node(ctl, "OwnerController.findOwner", "Integer", 5, 8)
+    edit = app.node(ctl, "OwnerController.initUpdateForm", "", 10, 12)
+    show = app.node(ctl, "OwnerController.showOwner", "int", 14, 17)
+    plain = app.node(ctl, "OwnerController.plain", "", 19, 20)
+    app.edge("CALLS", hook, find, ctl, 6, 8, "exact")
+    app.edge("CALLS", show, find, ctl, 15, 8, "exact")
+    eps = {"edit": endpoint("GET", "/owners/{ownerId}/edit"), "show": endpoint("GET", "/owners/{ownerId}"),
+           "plain": endpoint("GET", "/p/{x}")}
+    for name, handler, route in (("edit", edit, "/owners/{ownerId}/edit"), ("show", show, "/owners/{ownerId}"),
+                                 ("plain", plain, None)):
+        app.shared(ctl, eps[name])
+        props = {"route": route} if route else {}
+        app.edge("EXPOSES", handler, eps[name].id, ctl, 10, 4, framework="spring", **props)
+    for name in ("edit", "plain"):
+        _wraps(app, hook, eps[name].id, ctl, 5, framework="spring", kind="hook", scope="router")
+    s = EmbeddedStore(tmp_path / "h.db")
+    s.replace_files(list(app.files.values()))
+    report = blast_radius(s, SymbolQuery("OwnerRepository.findById"))
+    assert [(h.path, h.route, h.through.node.qualname if h.through else None) for h in report.endpoints] == [
+        ("/owners/{}", "/owners/{ownerId}", None),
+        ("/owners/{}/edit", "/owners/{ownerId}/edit", "OwnerController.findOwner"),
+        ("/p/{}", None, "OwnerController.findOwner"),
+    ]
+    s.close()

@@ -103,6 +103,33 @@ export class Comp {
     assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("load", "this.mine")]
 
 
+def test_a_call_on_angular_inject_is_a_call_on_the_injected_class():
+    result = check("""
+// --- path: src/svc.ts ---
+export class TagsService { getAll() { return 1; } }
+export class Other { getAll() { return 2; } }
+// --- path: src/inject.ts ---
+export function inject(x: unknown) { return x; }
+// --- path: src/home.ts ---
+import { inject } from "@angular/core";
+import { TagsService } from "./svc";
+export class Home {
+  tags$ = inject(TagsService).getAll();
+  load() { return inject(TagsService).getAll(); }
+}
+// --- path: src/mine.ts ---
+import { inject } from "./inject";
+import { Other } from "./svc";
+export const x = inject(Other).getAll();
+""", [
+        "src/home.Home -> src/svc.TagsService.getAll(0) [exact]",  # a field's initialiser
+        "src/home.Home.load(0) -> src/svc.TagsService.getAll(0) [exact]",
+        "src/mine.ts -> src/inject.inject(1) [exact]",
+    ])
+    # the repository's own `inject` is not Angular's: what it returns is unknown, Other.getAll is not called
+    assert [(u.name, u.receiver) for f in result.files for u in f.unresolved] == [("getAll", "inject()")]
+
+
 def test_this_in_a_plain_function_callback_is_not_the_class():
     result = check("""
 // --- path: src/comp.ts ---

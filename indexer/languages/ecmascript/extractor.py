@@ -683,8 +683,7 @@ class _FileRun:
         self._field_bindings(class_qualname, param.name, param.type, pattern)
 
     def _field_bindings(self, class_qualname: str, name: str, ftype: str | None, node: Node) -> None:
-        """A typed field is bound as ``this.x`` and as ``x`` in its class; an untyped one initialised
-        with ``new X(...)`` (constructed) or Angular's ``inject(X)`` (declared ``X``) too."""
+        """A typed field is bound as ``this.x`` and ``x`` in its class; one set to ``new X()`` / ``inject(X)`` too."""
         bound, how = bindable(ftype), "declared"
         value = node.child_by_field_name("value") if not bound else None
         if value is not None:
@@ -695,8 +694,7 @@ class _FileRun:
             self.out.bindings.append(Binding(class_qualname, name, bound, how, line))
 
     def _field_value_type(self, value: Node) -> tuple[str | None, str]:
-        """``new X(...)`` -> (``X``, constructed); ``inject(X)`` with ``inject`` imported from an
-        ``@angular/`` package -> (``X``, declared); else (``None``, ``declared``)."""
+        """``new X()`` -> (X, constructed); ``inject(X)`` (``@angular/``'s) -> (X, declared); else (None, declared)."""
         if value.type == "new_expression":
             ctor = value.child_by_field_name("constructor")
             if ctor is not None and ctor.type in ("identifier", "member_expression"):
@@ -782,6 +780,8 @@ class _FileRun:
                     continue
             elif t == "call_expression":
                 fn = node.child_by_field_name("function")
+                if (injected := self._field_value_type(node)[0]) is not None:  # Angular `inject(X).m()`: an X
+                    return f"new {injected}()" + "".join(reversed(parts))
                 if fn is not None:
                     parts.append("()")
                     node = fn

@@ -34,9 +34,10 @@ from tree_sitter import Node
 
 from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, run_detectors
 from indexer.languages.java.frameworks import detectors_for
-from indexer.languages.java.arguments import handed_arguments
+from indexer.languages.java.arguments import argument_types, handed_arguments
 from indexer.languages.java.reflection import Found, reflected_calls
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
+from indexer.languages.java.spring_data import inherited_members
 from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
@@ -219,6 +220,7 @@ class _FileExtractor:
         self._type_uses()
         self._injections()
         self._lombok()
+        self._spring_data()
 
     def _collect_strips(self) -> None:
         ranges = sorted(
@@ -508,6 +510,7 @@ class _FileExtractor:
                 is_new=is_new,
                 via=via,
                 handed=handed_arguments(src, args) if via is None else (),
+                arg_types=argument_types(src, args) if via is None else (),
             )
             for (name_node, name, receiver, args, is_new, via), owner in zip(found, owners)
         ]
@@ -785,6 +788,16 @@ class _FileExtractor:
                     d.rec.decorators for d in mine if d.rec.kind in ("constructor", "method")):
                 continue
             added += generated_members(LombokClass(cls.rec, spans, fields, [d.rec for d in mine]))
+        self.out.definitions.extend(added)
+
+    def _spring_data(self) -> None:
+        """Add the members repository interfaces inherit from Spring Data's repository types
+        (:mod:`indexer.languages.java.spring_data`), after every sweep, as Lombok's."""
+        added = []
+        for d in self.defs:
+            if d.rec.kind == "interface" and d.rec.bases:
+                mine = [m.rec for m in self.defs if m.parent_def is d]
+                added += inherited_members(d.rec, mine)
         self.out.definitions.extend(added)
 
     def _annotation_spans(self, node: Node) -> dict[str, tuple[str, Span]]:

@@ -12,6 +12,7 @@ rules both follow), so Java code sees Kotlin types and Kotlin's facade classes (
 
 from __future__ import annotations
 
+from indexer.languages.java.conversions import VALUE_TYPES, value_assignable
 from indexer.languages.java.lombok import LOGGER_TYPES
 from indexer.resolve.language import JvmModuleSystem, jvm_path
 
@@ -44,6 +45,15 @@ class JavaModuleSystem(JvmModuleSystem):
     an optional attribute of a module system): ``x.start()`` with no arguments, when ``x``'s class
     extends ``Thread`` (as written in a class of its repository hierarchy) and the repository declares
     no ``start``, runs its ``run()``."""
+    overloads_by_signature = True
+    """Methods of one name differ by their parameters (read by the core's call binder, an optional
+    attribute of a module system): a name stands for all its overloads, a call for those it fits."""
+    value_types = VALUE_TYPES
+    """Java's primitives, their boxes and ``String`` (read by :mod:`indexer.resolve.overloads`, an
+    optional attribute of a module system): no class of the repository is one of them."""
+    value_assignable = staticmethod(value_assignable)
+    """Whether a value of one of :attr:`value_types` may be passed to a parameter of a type (optional:
+    a module system without it chooses no overload by argument types)."""
 
 
 MODULE_SYSTEM = JavaModuleSystem()

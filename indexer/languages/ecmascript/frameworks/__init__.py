@@ -32,6 +32,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "schedulers",
     "nest_commander",
     "lwc",
+    "angular_templates",
     "openapi_clients",
     "js_constants",
     "typeorm",

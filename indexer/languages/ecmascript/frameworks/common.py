@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from tree_sitter import Node, Query
 
@@ -34,7 +35,7 @@ from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
-__all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
+__all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients")
@@ -60,6 +61,11 @@ _FUNCTION_NODES = frozenset(
      "generator_function_declaration"}
 )  # fmt: skip
 _CLASS_NODES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
+T = TypeVar("T")
+
+MAX_ALTERNATIVES = 4
+"""The most values :meth:`JsFile.alternatives` gives one expression (two conditionals' worth)."""
+
 _WRAPPERS = frozenset(
     {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion"}
 )
@@ -154,6 +160,8 @@ class JsFile:
             self._matches[sections[pattern]].append(caps)
         self._defs = {(d.name_line, d.name_col): d for d in out.definitions}
         self._callables = {d.qualname for d in out.definitions if d.kind in CALLABLE_KINDS}
+        self._choice: dict[int, int] | None = None  # ternary node id -> branch taken (alternatives())
+        self._met: list[int] = []  # the ternaries a template met that the choice did not fix
 
     # -- basics -------------------------------------------------------------------------------------
 
@@ -446,13 +454,35 @@ class JsFile:
             return _unescape(self.text(node)[1:-1])
         return None
 
+    def alternatives(self, build: Callable[[], T], limit: int = MAX_ALTERNATIVES) -> list[T]:
+        """What ``build`` returns for each way the conditional expressions (``c ? a : b``) met by the
+        :meth:`template` calls it makes can go (``"/articles" + (feed ? "/feed" : "")`` is
+        ``/articles/feed`` and ``/articles``), distinct, consequence first, at most ``limit`` (the
+        first ones); outside this a conditional expression is a ``hole``. ``None`` results are dropped."""
+        out: list[T] = []
+        todo: list[dict[int, int]] = [{}]
+        runs = 0
+        while todo and len(out) < limit and runs < 2 * limit:
+            choice = todo.pop(0)
+            runs += 1
+            self._choice, self._met = choice, []
+            try:
+                found = build()
+            finally:
+                met, self._choice, self._met = self._met, None, []
+            if found is not None and found not in out:
+                out.append(found)
+            for i, tid in enumerate(met):
+                todo.append({**choice, **dict.fromkeys(met[:i], 0), tid: 1})
+        return out
+
     def template(self, node: Node) -> Template:
         """The value of an expression as a :class:`Template`: string / number literals and template
         literal text are ``lit``; a local variable of an enclosing function is its initialiser's
         pieces (:meth:`_local_value`); other names and property chains (:meth:`name_ref`) are
         ``ref``; ``a + b`` is both sides' pieces; ``process.env.X || "lit"`` (and ``??``) is the
-        literal fallback; any other expression (and a ``${...}`` substitution of one) is a ``hole``
-        with its text."""
+        literal fallback; ``c ? a : b`` one branch under :meth:`alternatives`; any other expression
+        (and a ``${...}`` substitution of one) is a ``hole`` with its text."""
         parts: list[tuple[str, str]] = []
         self._template(node, parts, 0)
         return Template(merge_parts(parts))
@@ -486,6 +516,16 @@ class JsFile:
             self._template(node.child_by_field_name("right"), parts, depth + 1)  # type: ignore[arg-type]
         elif t in _WRAPPERS and len(node.named_children) >= 1:
             self._template(node.named_children[0], parts, depth + 1)
+        elif t == "ternary_expression" and self._choice is not None:  # alternatives(): one branch per run
+            k = self._choice.get(node.id)
+            if k is None:
+                self._met.append(node.id)
+                k = 0
+            branch = node.child_by_field_name("consequence" if k == 0 else "alternative")
+            if branch is None:
+                parts.append(("hole", self.flat(node)))
+            else:
+                self._template(branch, parts, depth + 1)
         else:
             local = self._local_value(node) if t == "identifier" else None
             if local is not None:

@@ -30,7 +30,9 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   method is ``*`` when not given).
 
 URLs are :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal text, ``ref`` for
-names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions).
+names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions). A
+URL built with a conditional (``"/articles" + (feed ? "/feed" : "")``) is one call per branch
+(:meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.alternatives`), at the same position.
 ``caller`` follows the extractor's ``CallSite.caller`` rule; the position is the call's start.
 """
 
@@ -100,9 +102,7 @@ class _Detector:
             else:
                 calls.append(caps)
         for caps in calls:
-            found = self._call(caps)
-            if found is not None:
-                framework, method, url = found
+            for framework, method, url in self.jf.alternatives(lambda caps=caps: self._call(caps)):
                 call = caps["call"][0]
                 line, col = self.jf.pos(call)
                 self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col))

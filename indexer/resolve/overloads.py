@@ -1,0 +1,130 @@
+"""Choosing among overloads of one name and arity by the types of a call's arguments
+(:attr:`indexer.model.CallSite.arg_types`), as the language's compiler would (Java: JLS 15.12.2).
+
+An argument's type is what its text says: a literal's type, ``new X()``'s class, the type a name
+(local, parameter, field) is declared with in the caller's scopes; anything else is unknown and fits
+every parameter. A parameter's type is its declared text. Two types are compared through the module
+system's optional ``value_assignable`` (the language's primitives, boxes and strings) and, for the
+repository's classes, through the class hierarchy (a subclass fits its ancestors' parameters). A
+type neither side knows (a library class, a type variable) fits. Phases as in Java: the overloads
+applicable without boxing, else with it; among several, those whose parameters equal every argument's
+type when all are known. When no overload fits, all are kept (a resolver's miss must not lose a call).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from indexer.model import CallSite, drop_generics
+from indexer.resolve.values import ClassV, Def
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.interpreter import Resolver
+
+__all__ = ["by_argument_types"]
+
+_UNKNOWN = ""
+
+
+def by_argument_types(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -> list[Def]:
+    """The overloads in ``defs`` (callables of one name whose arity fits ``cs``) that ``cs``'s
+    argument types select; ``defs`` itself when there is one, when no argument's type is known, when
+    the language compares no types, or when none fits."""
+    assignable = getattr(fc.rules, "value_assignable", None)
+    if len(defs) <= 1 or not cs.arg_types or assignable is None:
+        return defs
+    args = [_argument(r, fc, cs, text) for text in cs.arg_types]
+    if all(a is None for a in args):
+        return defs
+    for loose in (False, True):
+        fitting = [d for d in defs if _applicable(r, d, args, assignable, loose)]
+        if fitting:
+            break
+    else:
+        return defs
+    if len(fitting) > 1 and all(a is not None for a in args):
+        exact = [d for d in fitting if _exact(r, d, args)]
+        fitting = exact or fitting
+    return fitting
+
+
+def _argument(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | None:
+    """An argument's type: a value type's simple name (``int``, ``String``, ``null``, or a library
+    class's), a class of the repository, or ``None`` (unknown)."""
+    if text.startswith("="):
+        text = _declared(r, fc, cs, text[1:])
+    if not text or text.endswith("[]") or text == "var":
+        return None
+    return _type(r, fc, cs.caller, text)
+
+
+def _type(r: Resolver, fc: FileCtx, scope: str | None, text: str) -> str | Def | None:
+    """A type text's class of the repository, else its simple name (``None``: an array, a type variable)."""
+    text = drop_generics(text).replace("final ", "").strip()
+    if not text or "[]" in text or "..." in text:
+        return None
+    simple = text.rpartition(".")[2]
+    if simple in fc.rules.primitives or simple in getattr(fc.rules, "value_types", ()) or simple == "null":
+        return simple
+    t = r.resolve_type(fc, scope, text)
+    if isinstance(t, ClassV):
+        return t.c
+    return None if len(simple) <= 2 and simple.isupper() else simple  # `T`, `ID`: a type variable
+
+
+def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
+    """The type ``name`` is declared (or constructed) with in the nearest scope around ``cs`` that
+    binds it, the last such binding before the call; ``""`` when none is."""
+    r.use(("name", fc.path, name))
+    s = cs.caller
+    while True:
+        bindings = fc.bindings.get((s, name))
+        if bindings:
+            before = [b for b in bindings if b.line <= cs.line] or bindings
+            b = before[-1]
+            return b.type if b.how in ("declared", "constructed") else _UNKNOWN
+        if s is None:
+            return _UNKNOWN
+        s = fc.parent_scope(s)
+
+
+def _parameter_types(r: Resolver, d: Def) -> list[str | Def | None]:
+    """``d``'s parameter types (``None``: unknown or variadic, and every one after a variadic one)."""
+    r.use(("name", d.file.path, d.name))
+    out: list[str | Def | None] = []
+    variadic = False
+    for p in d.d.params:
+        variadic = variadic or p.variadic is not None
+        out.append(None if variadic or not p.type else _type(r, d.file, d.parent, p.type))
+    return out
+
+
+def _applicable(r: Resolver, d: Def, args: list[str | Def | None], assignable: Callable[[str, str, bool], bool | None],
+                loose: bool) -> bool:
+    """Whether every argument of a known type may be passed to ``d``'s parameter at its position."""
+    params = _parameter_types(r, d)
+    for i, a in enumerate(args):
+        p = params[i] if i < len(params) else None
+        if a is None or p is None:
+            continue
+        if isinstance(a, Def) or isinstance(p, Def):
+            if isinstance(a, Def) and isinstance(p, Def):
+                if not any(c is p for c in r.classes.mro(a)):
+                    return False
+            elif isinstance(p, Def):
+                if a != "null":  # a value type or a library class is no repository class
+                    return False
+            elif p in getattr(d.file.rules, "value_types", ()):
+                return False  # a repository class passed where a value type is declared
+            continue
+        if assignable(a, p, loose) is False:
+            return False
+    return True
+
+
+def _exact(r: Resolver, d: Def, args: list[str | Def | None]) -> bool:
+    """Whether ``d``'s parameters are each exactly its argument's type."""
+    params = _parameter_types(r, d)
+    return len(params) >= len(args) and all(a is p or a == p for a, p in zip(args, params, strict=False))
