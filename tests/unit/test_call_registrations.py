@@ -130,3 +130,19 @@ def test_a_registration_in_a_file_not_importing_the_library_guards_nothing():
     # the proxy itself still reads the registration (which library's loader it is, the proxy says)
     assert [e for e in edges(result) if e.startswith("app/views.")] == [
         "app/views.follow(0) -> app/models.User.follow(1) [inferred]"]
+
+
+def test_a_builtin_base_class_called_by_name_is_the_languages_not_an_unbound_site():
+    result = resolve_fixture("""
+# --- path: app/__init__.py ---
+# --- path: app/errors.py ---
+class InvalidUsage(Exception):
+    def __init__(self, message):
+        Exception.__init__(self)
+        object.__setattr__(self, "message", message)
+        Unknown.__init__(self)
+""")
+    # `Unknown` is no name the file or the language binds: that site stays unbound
+    unbound = sorted((u.name, u.receiver) for f in result.files for u in f.unresolved)
+    assert unbound == [("__init__", "Unknown")]
+    assert edges(result) == []

@@ -29,6 +29,11 @@ _BUILTIN_TYPES = frozenset({"str", "bytes", "bytearray", "int", "float", "comple
                             "frozenset", "tuple", "range", "memoryview", "slice"})
 """Builtin classes whose instances are the language's own objects: ``set()`` is :data:`BUILTIN` when
 the file binds no such name (its methods are no repository's; what they hand back is unknown)."""
+_BUILTIN_BASES = frozenset(n for n, v in vars(builtins).items()
+                           if isinstance(v, type) and (issubclass(v, BaseException) or v is object))
+"""Builtin classes an application's classes derive and call up to by name (``Exception.__init__(self,
+msg)``, ``object.__setattr__(self, k, v)``): :data:`BUILTIN` too, so such a call is the language's,
+never a call site left unbound that might call a repository's ``__init__``."""
 
 
 def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
@@ -276,15 +281,15 @@ class PythonModuleSystem:
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
         """What the file's ``import *`` statements bring under ``name``; else, for a
-        builtin class (:data:`_BUILTIN_TYPES`: :data:`BUILTIN`, whose instances' methods are no
-        repository's), ``None`` for anything else."""
+        builtin class (:data:`_BUILTIN_TYPES`, :data:`_BUILTIN_BASES`: :data:`BUILTIN`, whose
+        methods are no repository's), ``None`` for anything else."""
         for imp in fc.star_imports:
             target = absolute_module(fc, imp)
             if target and r.has_package("python", target):
                 v = r.module_member("python", target, name)
                 if v is not None:
                     return v
-        return BUILTIN if name in _BUILTIN_TYPES else None
+        return BUILTIN if name in _BUILTIN_TYPES or name in _BUILTIN_BASES else None
 
     def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
         """Python has no fully qualified names without an import."""
