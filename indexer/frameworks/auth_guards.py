@@ -3,7 +3,8 @@
 A route guarded by a library decorator (Flask-Login's ``@login_required``, Flask-HTTPAuth's
 ``@token_auth.login_required``) runs, on every request, functions of the repository that no code of
 the repository calls: the ones registered with the same library by a decorator
-(``@login.user_loader``, ``@token_auth.verify_token``). The guard itself is library code, so its
+(``@login.user_loader``, ``@token_auth.verify_token``), or by a call standing for the decorator
+(``jwt.user_loader_callback_loader(f)``: a ``registers`` binding). The guard itself is library code, so its
 :class:`~indexer.model.WrapperRef` binds to nothing; :func:`guard_callbacks` names the registered
 callbacks instead, and the linker makes them wrap the guarded routes (``WRAPS``, ``match:
 inferred``): the blast radius of ``verify_token`` then reaches the endpoints it protects.
@@ -18,7 +19,8 @@ The rules come from the file's module system (optional attribute ``guard_callbac
   application, or two services' ``auth``, keep their own callbacks), in a file importing ``library``;
 * any other ``guard`` is a function of ``library``, imported by the route's file (``from flask_login
   import login_required``, or ``flask_login.login_required`` through ``import flask_login``): the
-  callbacks are the functions decorated ``@X.<callback>``, any ``X``, in a file importing ``library``.
+  callbacks are the functions decorated ``@X.<callback>`` (or handed to ``X.<callback>(f)``), any
+  ``X``, in a file importing ``library`` (for a call, the file making it).
 
 Of several candidates for one callback, the last (by path and line) of those in the files nearest the
 route's (the longest shared folder prefix: each service of a monorepo its own loader) is kept: the
@@ -63,19 +65,19 @@ def guard_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
         else:
             continue
         for cb in callbacks:
-            found = [rd for rd in r.registered(fc.rules.namespace, cb)
-                     if _imports(rd.file, library) and (obj is None or any(
-                         _registered_on(r, rd, d, cb) == obj for d in rd.d.decorators))]
+            found = [rd for rd, at, text in r.registrations(fc.rules.namespace, cb)
+                     if _imports(at, library) and (obj is None or _registered_on(r, at, text, cb) == obj)]
             # the library keeps the last function registered: the last of the nearest files
             out += _nearest(fc.path, found)[-1:]
     return sorted({rd.id for rd in out})
 
 
-def _registered_on(r: Lookup, rd: Def, decorator: str, callback: str) -> tuple[str, str] | None:
-    """The object ``decorator`` (a decorator text of ``rd``) registers ``rd`` on as ``callback``
-    (``token_auth.verify_token`` -> where ``token_auth`` is defined), ``None`` for another decorator."""
+def _registered_on(r: Lookup, fc: FileCtx, decorator: str, callback: str) -> tuple[str, str] | None:
+    """The object ``decorator`` (a decorator text, or a registering call's callee, written in
+    ``fc``) registers a function on as ``callback`` (``token_auth.verify_token`` -> where
+    ``token_auth`` is defined), ``None`` for another decorator."""
     head, _, last = decorator.split("(", 1)[0].strip().rpartition(".")
-    return _origin(r, rd.file, head) if last == callback and head and "." not in head else None
+    return _origin(r, fc, head) if last == callback and head and "." not in head else None
 
 
 def _origin(r: Lookup, fc: FileCtx, name: str) -> tuple[str, str]:

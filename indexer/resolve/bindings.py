@@ -27,11 +27,17 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from indexer.model import Binding
 from indexer.parked import ParkedList
 
-__all__ = ["OPEN_FILES", "ScopedBindings", "Key", "held_tables"]
+__all__ = ["OPEN_FILES", "REGISTERS", "TABLED_BINDINGS", "ScopedBindings", "Key", "held_tables"]
 
 Key = tuple[str | None, str]
 """``(scope qualname or None for module level, bound name)``."""
 
+REGISTERS = "registers"
+"""The :attr:`~indexer.model.Binding.how` of a function registered with a library by a call
+(``jwt.user_loader_callback_loader(f)``: name ``@jwt.user_loader_callback_loader``, type ``f``), which
+the lookup tables index beside the functions decorated so (:meth:`indexer.resolve.language.Lookup.registrations`)."""
+TABLED_BINDINGS = frozenset({"reverse", REGISTERS})
+"""Bindings the lookup tables index whatever their scope (:class:`indexer.resolve.tables.ModuleTables`)."""
 OPEN_FILES = 8
 """How many files' local-binding tables are held at once, at most (least recently built dropped
 first). Binding a file reads its own table many times and other files' rarely."""
@@ -82,9 +88,10 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
     def __init__(self, bindings: Sequence[Binding], exposed: Collection[str | None]) -> None:
         self.exposed = frozenset(exposed)
         items = list(bindings)  # a parked list is read back once here
-        self.visible: list[Binding] = [_interned(b) for b in items if b.scope in self.exposed or b.how == "reverse"]
+        self.visible: list[Binding] = [_interned(b) for b in items
+                                       if b.scope in self.exposed or b.how in TABLED_BINDINGS]
         """The bindings other files may read, in source order: those of exposed scopes and every
-        ``reverse`` binding (the lookup tables index these)."""
+        binding the lookup tables index (:data:`TABLED_BINDINGS`)."""
         self.hot = _table(items, self.exposed, local=False)  # keyed by the texts just interned
         """The bindings of the exposed scopes, by key."""
         local = any(b.scope not in self.exposed for b in items)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from indexer.compact import compact_extraction
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import
 from indexer.parked import ParkedList, UnpackedLists
-from indexer.resolve.bindings import ScopedBindings
+from indexer.resolve.bindings import REGISTERS, ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
 from indexer.resolve.values import Def
 from indexer.symbols import defines_suffix, definition_tails, id_prefix
@@ -27,7 +27,7 @@ from indexer.symbols import defines_suffix, definition_tails, id_prefix
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "MAX_NAMESAKES", "namesakes", "decorator_name", "default_export", "spans", "shared_parts"]
+__all__ = ["FileCtx", "REGISTERS", "MAX_NAMESAKES", "namesakes", "decorator_name", "default_export", "spans", "shared_parts"]
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
@@ -249,7 +249,9 @@ class FileCtx:
         for e in self.ex.exports:
             groups[e.exported].append(("export", e.local, e.module, e.name))
         for b in self.bindings.visible:
-            if b.scope in exposed:
+            if b.how == REGISTERS:  # read by decorator name, like the decorated callables above
+                groups["@" + decorator_name(b.name[1:])].append(("registers", b.scope, b.name, b.type))
+            elif b.scope in exposed:
                 name = b.name.split(".", 1)[1] if b.name.startswith(("self.", "this.", "cls.")) else b.name
                 groups[name].append(("binding", b.scope, b.name, b.type, b.how))
         for c in self.ex.constants:  # module-level string constants (Django's ``AUTH_USER_MODEL``)

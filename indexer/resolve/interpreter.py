@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import LITERAL_RECEIVER, Binding, Import, Param, base_type
 from indexer.resolve.calls import CallBinder
-from indexer.resolve.context import FileCtx
+from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
@@ -178,10 +178,28 @@ class Resolver:
         return self.classes.lookup(c, name)
 
     def registered(self, ns: str, decorator: str) -> list[Def]:
+        """The callables of namespace ``ns`` registered as ``decorator`` (:meth:`registrations`), each once."""
+        out: dict[int, Def] = {}
+        for rd, _, _ in self.registrations(ns, decorator):
+            out.setdefault(id(rd), rd)
+        return list(out.values())
+
+    def registrations(self, ns: str, decorator: str) -> list[tuple[Def, FileCtx, str]]:
         """The callables of namespace ``ns`` decorated by ``decorator`` (see
-        :attr:`ModuleTables.decorated`), in path order; records the read as ``("n", ns, "@" + decorator)``."""
+        :attr:`ModuleTables.decorated`) or handed to a call standing for it (a ``registers`` binding,
+        ``jwt.user_loader_callback_loader(f)``: :attr:`ModuleTables.registrations`), each with the
+        file registering it and the decorator text (``login.user_loader``, the call's callee), in
+        (path, line) order of the registrations; records the read as ``("n", ns, "@" + decorator)``."""
         self.use(("n", ns, "@" + decorator))
-        return list(self.tables.decorated.get((ns, decorator), ()))
+        found = [(rd.file.path, rd.d.start_line, rd, rd.file, d)
+                 for rd in self.tables.decorated.get((ns, decorator), ())
+                 for d in rd.d.decorators if decorator_name(d) == decorator]
+        for fc, b in self.tables.registrations.get((ns, decorator), ()):
+            v = self.resolve_expr(fc, b.scope, b.type)
+            if isinstance(v, FuncV):
+                found.append((fc.path, b.line, v.f, fc, b.name[1:]))
+        found.sort(key=lambda x: (x[0], x[1]))
+        return [(rd, fc, text) for _, _, rd, fc, text in found]
 
     def mro(self, c: Def) -> list[Def]:
         """``c`` and its ancestors, each once, in C3 order (:meth:`ClassHierarchy.mro`)."""
@@ -365,7 +383,7 @@ class Resolver:
                     t = self.resolve_type(fc, b.scope, b.type)
                     v: Value = InstV(t.c, "exact") if isinstance(t, ClassV) else t
                 elif how == "constructed":
-                    v = self.call_result(self.resolve_expr(fc, b.scope, b.type), "inferred")
+                    v = self.called(fc, b.scope, b.type)
                 elif how == "element":
                     v = self.element_of(self.resolve_expr(fc, b.scope, b.type))
                 elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
@@ -519,10 +537,25 @@ class Resolver:
             if v is BUILTIN:  # what a builtin object's member is or hands back: unknown
                 return None
             called = seg.endswith("()")
-            v = self.attr(v, seg[:-2] if called else seg)
+            owner, v = v, self.attr(v, seg[:-2] if called else seg)
             if called:
-                v = self.call_result(v, "exact")
+                v = self.own_class(owner, v, self.call_result(v, "exact"))
         return v
+
+    def own_class(self, receiver: Value, method: Value, result: Value) -> Value:
+        """What calling ``method``, read on ``receiver``, yields when ``result`` is what its body
+        gives: a Python classmethod whose inferred return is its class receiver itself (``return
+        cls(...)``, ``return cls.query.get(i)``) called on a subclass (``User.get_by_id(i)``, the
+        method a mixin's) builds an instance of that subclass; ``result`` otherwise."""
+        if not (isinstance(result, InstV) and isinstance(method, FuncV) and isinstance(receiver, ClassV | InstV)):
+            return result
+        d = method.f.d
+        receiver_name = getattr(method.f.file.rules, "class_receiver", None)
+        if not receiver_name or d.inferred_return != receiver_name or "classmethod" not in d.modifiers:
+            return result
+        if receiver.c is result.c or not any(a is result.c for a in self.mro(receiver.c)[1:]):
+            return result
+        return InstV(receiver.c, "inferred")
 
     def call_result(self, v: Value, how: str) -> Value:
         """The value calling ``v`` yields: an instance of a class, a function's (inferred) return."""
@@ -547,8 +580,7 @@ class Resolver:
                 if not ir:
                     return self._returned_function(v.f)
                 f = v.f
-                return self._memoised((id(f), f.qualname, ir, "return"),
-                                      lambda: self.call_result(self.resolve_expr(f.file, f.qualname, ir), "inferred"))
+                return self._memoised((id(f), f.qualname, ir, "return"), lambda: self._inferred_return(f, ir))
             t = self.resolve_type(v.f.file, v.f.parent, rt)
             return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
         if isinstance(v, QueryV):  # `q.filter()`, `q.first()`: what the module system says the method returns
@@ -557,6 +589,20 @@ class Resolver:
         if v is EXTERNAL or v is BUILTIN:  # `set()`: a builtin object
             return v
         return None
+
+    def _inferred_return(self, f: Def, ir: str) -> Value:
+        """What calling ``f`` yields by its inferred return ``ir`` (a callee text resolved in its body)."""
+        return self.called(f.file, f.qualname, ir)
+
+    def called(self, fc: FileCtx, scope: str | None, callee: str) -> Value:
+        """What calling the callee text ``callee`` in ``scope`` of ``fc`` yields (``inferred``): a
+        classmethod read on a class (``User.get_by_id``) as :meth:`own_class` says."""
+        target = self.resolve_expr(fc, scope, callee)
+        result = self.call_result(target, "inferred")
+        head, dot, _ = callee.rpartition(".")
+        if dot and isinstance(target, FuncV) and isinstance(result, InstV):
+            result = self.own_class(self.resolve_expr(fc, scope, head), target, result)
+        return result
 
     @staticmethod
     def element_of(v: Value) -> Value:

@@ -129,7 +129,13 @@ class Lookup(Protocol):
 
     def registered(self, ns: str, decorator: str) -> list[Def]:
         """The functions of namespace ``ns`` decorated by an attribute or name ``decorator``
-        (``user_loader`` for ``@login.user_loader``), in path order."""
+        (``user_loader`` for ``@login.user_loader``) or handed to a call standing for it
+        (``login.user_loader(load_user)``), in path order, each once."""
+        ...
+
+    def registrations(self, ns: str, decorator: str) -> list[tuple[Def, FileCtx, str]]:
+        """:meth:`registered` with, for each registration, the file that makes it and the decorator
+        text as written there (``login.user_loader``)."""
         ...
 
     def call_result(self, v: Value, how: str) -> Value:

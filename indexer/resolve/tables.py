@@ -6,10 +6,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
+from indexer.resolve.bindings import REGISTERS
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import Def
+
+if TYPE_CHECKING:
+    from indexer.model import Binding
 
 __all__ = ["ModuleTables", "decorator_names"]
 
@@ -34,6 +39,10 @@ class ModuleTables:
         self.decorated: dict[tuple[str, str], list[Def]] = defaultdict(list)
         """Callables per (namespace, decorator name): the last dotted part of each decorator without its
         arguments (``@login.user_loader`` -> ``user_loader``, ``@app.route("/")`` -> ``route``)."""
+        self.registrations: dict[tuple[str, str], list[tuple[FileCtx, Binding]]] = defaultdict(list)
+        """Per (namespace, decorator name), the ``registers`` bindings (a function registered by a call,
+        ``jwt.user_loader_callback_loader(f)``: :data:`indexer.resolve.bindings.REGISTERS`) with their
+        files, in path order."""
         self.getters: Counter[tuple[str, str]] = Counter()
         """How many getters (methods carrying one of their module system's optional
         ``getter_modifiers``: Python ``@property``, ECMAScript ``get x()``) bear each (namespace, short
@@ -87,6 +96,8 @@ class ModuleTables:
         for b in fc.bindings.visible:
             if b.how == "reverse" and b.scope and b.scope in fc.by_qualname:
                 _insert(self.reverse_members[(ns, b.name.lstrip("~"))], (entries(fc.by_qualname, b.scope)[0], b.type), fc.path)
+            elif b.how == REGISTERS:
+                _insert(self.registrations[(ns, decorator_name(b.name[1:]))], (fc, b), fc.path)
 
     def remove(self, fc: FileCtx) -> None:
         """Undo :meth:`add` for ``fc`` (a package goes when its last file does)."""
@@ -133,6 +144,9 @@ class ModuleTables:
                 owner = entries(fc.by_qualname, b.scope)[0] if b.scope and b.scope in fc.by_qualname else None
                 found = self.reverse_members[(ns, b.name.lstrip("~"))]
                 found[:] = [x for x in found if x[0].file is not fc and x[0] is not owner]
+            elif b.how == REGISTERS:
+                calls = self.registrations[(ns, decorator_name(b.name[1:]))]
+                calls[:] = [x for x in calls if x[0] is not fc]
 
 
 def _carries(rd: Def, modifiers: frozenset[str]) -> bool:

@@ -95,7 +95,8 @@ def user_model(r: Lookup, fc: FileCtx) -> Value:
 
 def model_reference(r: Lookup, model: Def, text: str) -> Value:
     """The class a relation field of ``model`` names by ``text``: a quoted string (``'self'``,
-    ``'app_label.Model'``, ``'Model'``) or an expression written in ``model``'s module
+    ``'app_label.Model'``, ``'Model'``: of the model's own package, else the repository's only
+    module-level class of that name) or an expression written in ``model``'s module
     (``User``, ``models.User``, ``settings.AUTH_USER_MODEL``)."""
     fc = model.file
     if text.startswith("'"):
@@ -105,10 +106,14 @@ def model_reference(r: Lookup, model: Def, text: str) -> Value:
         label, _, name = value.rpartition(".")
         if label:
             return _app_model(r, label, name)
-        for c in r.types_named("python", name):  # the same app: the model's own package
+        named = r.types_named("python", name)
+        for c in named:  # the same app: the model's own package
             if c.file.module_key.rpartition(".")[0] == fc.module_key.rpartition(".")[0]:
                 return ClassV(c)
-        return None
+        # SQLAlchemy's registry is the application's: `relationship("User")` names the one
+        # module-level class so named (a class a test function defines is none)
+        top = [c for c in named if c.qualname == name]
+        return ClassV(top[0]) if len(top) == 1 else None
     if text.rpartition(".")[2] == _SETTING:
         return user_model(r, fc)
     v = r.resolve_expr(fc, None, text)

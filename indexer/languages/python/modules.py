@@ -13,12 +13,13 @@ import builtins
 import posixpath
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.python.django_models import class_query, framework_receiver, query_call, related_value, reverse_member
+from indexer.languages.python.django_models import class_query, query_call, related_value, reverse_member
+from indexer.languages.python.django_models import framework_receiver as django_receiver
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import BUILTIN, EXTERNAL, InstV, ModuleV, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, InstV, ModuleV, Value
 from indexer.symbols import module_path
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
@@ -28,6 +29,11 @@ _BUILTIN_TYPES = frozenset({"str", "bytes", "bytearray", "int", "float", "comple
                             "frozenset", "tuple", "range", "memoryview", "slice"})
 """Builtin classes whose instances are the language's own objects: ``set()`` is :data:`BUILTIN` when
 the file binds no such name (its methods are no repository's; what they hand back is unknown)."""
+_BUILTIN_BASES = frozenset(n for n, v in vars(builtins).items()
+                           if isinstance(v, type) and (issubclass(v, BaseException) or v is object))
+"""Builtin classes an application's classes derive and call up to by name (``Exception.__init__(self,
+msg)``, ``object.__setattr__(self, k, v)``): :data:`BUILTIN` too, so such a call is the language's,
+never a call site left unbound that might call a repository's ``__init__``."""
 
 
 def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
@@ -85,23 +91,24 @@ def absolute_module(fc: FileCtx, imp: Import) -> str | None:
     return ".".join([*base, *([imp.module] if imp.module else [])])
 
 
-LOADER_PROXIES: dict[tuple[str, str], str] = {
-    ("flask_login", "current_user"): "user_loader",
-    ("flask_login.utils", "current_user"): "user_loader",
-    ("flask_jwt_extended", "current_user"): "user_lookup_loader",
+LOADER_PROXIES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("flask_login", "current_user"): ("user_loader",),
+    ("flask_login.utils", "current_user"): ("user_loader",),
+    ("flask_jwt_extended", "current_user"): ("user_lookup_loader", "user_loader_callback_loader"),
 }
 """Library proxies that stand for what a function of the application returns, by the decorator that
-registers it: Flask-Login's ``current_user`` is what the ``@login_manager.user_loader`` function
+registers it (or the call standing for it, ``jwt.user_loader_callback_loader(f)``: a ``registers``
+binding): Flask-Login's ``current_user`` is what the ``@login_manager.user_loader`` function
 returns (``return db.session.get(User, int(id))``: a ``User``), Flask-JWT-Extended's what its
-``@jwt.user_lookup_loader`` returns."""
+``@jwt.user_lookup_loader`` (4.x) or ``@jwt.user_loader_callback_loader`` (3.x) returns."""
 
 
-def proxied(r: Lookup, fc: FileCtx, decorator: str) -> Value:
+def proxied(r: Lookup, fc: FileCtx, decorators: tuple[str, ...]) -> Value:
     """What a proxy of :data:`LOADER_PROXIES` stands for in ``fc``: the result of calling the
-    function registered with ``decorator`` (the nearest to ``fc`` when several services of a
-    monorepo register one), or :data:`EXTERNAL` when the repository registers none, its result is
+    function registered with one of ``decorators`` (the nearest to ``fc`` when several services of
+    a monorepo register one), or :data:`EXTERNAL` when the repository registers none, its result is
     unknown, or equally near loaders return different things."""
-    loaders = r.registered("python", decorator)
+    loaders = [rd for decorator in decorators for rd in r.registered("python", decorator)]
     if not loaders:
         return EXTERNAL
     best = max(shared_parts(fc.path, rd.file.path) for rd in loaders)
@@ -110,6 +117,44 @@ def proxied(r: Lookup, fc: FileCtx, decorator: str) -> Value:
     first = values[0]
     same = all(v == first or isinstance(v, InstV) and isinstance(first, InstV) and v.c is first.c for v in values)
     return first if same and first is not None else EXTERNAL
+
+
+_JWT_CALLBACKS = ("user_lookup_loader", "token_in_blocklist_loader", "user_loader_callback_loader",
+                  "token_in_blacklist_loader")
+"""Flask-JWT-Extended's callbacks a guard runs: 4.x ``user_lookup_loader`` / ``token_in_blocklist_loader``,
+3.x ``user_loader_callback_loader`` / ``token_in_blacklist_loader``."""
+
+
+def model_class(r: Lookup, fc: FileCtx, segments: list[str], head: Value) -> tuple[Value, int] | None:
+    """Flask-SQLAlchemy's ``X.Model`` in ``fc`` when, where ``X`` is defined (followed through the
+    repository's imports), ``X = SQLAlchemy(model_class=C)`` bound ``X.Model`` to ``C`` (an ``alias``
+    binding, :mod:`indexer.languages.python.frameworks.sqlalchemy_bindings`): the class ``C``, standing
+    for the first two segments; ``None`` otherwise (``head``, ``X``'s own value, is the library's)."""
+    if len(segments) < 2 or segments[1] != "Model" or segments[0].endswith("()") or head is not EXTERNAL:
+        return None
+    origin, name = fc, segments[0]
+    for _ in range(8):
+        r.use(("name", origin.path, f"{name}.Model"))
+        bound = origin.bindings.get((None, f"{name}.Model"))
+        if bound:
+            v = r.binding_value(origin, bound, instance=False)
+            return (v, 2) if isinstance(v, ClassV) else None
+        imps = entries(origin.imports, name)
+        if not imps:
+            return None
+        target = origin.rules.import_target(r, origin, imps[-1])
+        if target.member is None or not target.files:
+            return None
+        origin, name = target.files[0], target.member
+    return None
+
+
+def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list[str],
+                       head: Value) -> tuple[Value, int] | None:
+    """The optional hook of the resolver core: Flask-SQLAlchemy's ``db.Model`` (:func:`model_class`),
+    then Django's ``request.user`` / ``get_user_model()``
+    (:func:`indexer.languages.python.django_models.framework_receiver`)."""
+    return model_class(r, fc, segments, head) or django_receiver(r, fc, scope, segments, head)
 
 
 def nearest(path: str, files: list[FileCtx]) -> FileCtx:
@@ -138,8 +183,13 @@ class PythonModuleSystem:
         ("flask_login", "login_required"): ("user_loader", "request_loader", "unauthorized_handler"),
         ("flask_login", "fresh_login_required"): ("user_loader", "request_loader", "unauthorized_handler",
                                                   "needs_refresh_handler"),
-        # Flask-JWT-Extended: `@jwt_required()` checks the block list and loads the token's user.
-        ("flask_jwt_extended", "jwt_required"): ("user_lookup_loader", "token_in_blocklist_loader"),
+        # Flask-JWT-Extended: `@jwt_required()` checks the block list and loads the token's user
+        # (4.x names, then 3.x's; 3.x's `@jwt_optional` / `@fresh_jwt_required` /
+        # `@jwt_refresh_token_required` load it as well).
+        ("flask_jwt_extended", "jwt_required"): _JWT_CALLBACKS,
+        ("flask_jwt_extended", "jwt_optional"): _JWT_CALLBACKS,
+        ("flask_jwt_extended", "fresh_jwt_required"): _JWT_CALLBACKS,
+        ("flask_jwt_extended", "jwt_refresh_token_required"): _JWT_CALLBACKS,
     }
     """Library guards of a route and the application callbacks they run (:mod:`indexer.frameworks.auth_guards`)."""
     instance_prefix = "self."
@@ -152,8 +202,8 @@ class PythonModuleSystem:
     an optional attribute of a module system (:mod:`indexer.resolve.reads`)."""
     open_types = False
     framework_receiver = staticmethod(framework_receiver)
-    """Optional hook of the resolver core: Django's ``request.user`` / ``get_user_model()``
-    (:func:`indexer.languages.python.django_models.framework_receiver`)."""
+    """Optional hook of the resolver core: Flask-SQLAlchemy's ``db.Model``, Django's ``request.user``
+    / ``get_user_model()`` (:func:`framework_receiver`)."""
     reverse_member = staticmethod(reverse_member)
     """Optional hook of the resolver core: Django's reverse one-to-one accessors
     (:func:`indexer.languages.python.django_models.reverse_member`)."""
@@ -231,15 +281,15 @@ class PythonModuleSystem:
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
         """What the file's ``import *`` statements bring under ``name``; else, for a
-        builtin class (:data:`_BUILTIN_TYPES`: :data:`BUILTIN`, whose instances' methods are no
-        repository's), ``None`` for anything else."""
+        builtin class (:data:`_BUILTIN_TYPES`, :data:`_BUILTIN_BASES`: :data:`BUILTIN`, whose
+        methods are no repository's), ``None`` for anything else."""
         for imp in fc.star_imports:
             target = absolute_module(fc, imp)
             if target and r.has_package("python", target):
                 v = r.module_member("python", target, name)
                 if v is not None:
                     return v
-        return BUILTIN if name in _BUILTIN_TYPES else None
+        return BUILTIN if name in _BUILTIN_TYPES or name in _BUILTIN_BASES else None
 
     def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
         """Python has no fully qualified names without an import."""

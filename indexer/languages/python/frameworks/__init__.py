@@ -39,10 +39,12 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_cli",
     "openapi_python",
     "python_constants",
+    "registrations",
     "orm_tables",
     "orm_results",
     "orm_attributes",
     "django_relations",
+    "sqlalchemy_bindings",
     "class_uses",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -30,7 +30,13 @@ name):
   ``teardown_app_request`` / ``app_url_value_preprocessor`` / ``app_url_defaults`` (``hook``) and
   ``app_errorhandler`` (``error_handler``) -> ``router`` ``None`` (every route of the application);
 * the same registrations called as functions, ``R.before_request(fn)``,
-  ``R.register_error_handler(404, fn)``.
+  ``R.register_error_handler(404, fn)``, ``R.errorhandler(E)(fn)`` (the call the decorator makes;
+  ``R.errorhandler(E)`` alone registers nothing).
+
+A hook registered on a parameter of the enclosing module-level function, in a file importing flask
+that is no test file (an application factory's ``def register_errorhandlers(app):
+app.errorhandler(E)(handler)``; not a test's ``app`` fixture), is registered on the application the
+factory is given: ``router`` ``None`` (every route).
 
 Receivers ``R`` count, in a file importing from ``flask``, when bound (seen from the decorator or
 call) to a ``flask`` ``Flask`` / ``Blueprint`` or when their head is an imported name (``from . import
@@ -42,6 +48,8 @@ routes.
 """
 
 from __future__ import annotations
+
+import re
 
 from tree_sitter import Node
 
@@ -62,6 +70,8 @@ _APP_WIDE = frozenset({
     "app_url_defaults", "app_errorhandler",
 })  # fmt: skip
 _ERROR_HANDLERS = frozenset({"errorhandler", "app_errorhandler", "register_error_handler"})
+_TEST_PATH = re.compile(r"(^|/)(tests?/|test_[^/]*\.py$|[^/]*_test\.py$|conftest\.py$)")
+"""Python test files by path (pytest's conventions; a ``test/`` or ``tests/`` folder)."""
 _OTHER_WEB = ("quart", "sanic", "starlette", "fastapi", "aiohttp", "bottle", "falcon", "tornado", "litestar", "django")
 """Frameworks whose apps also have ``.route``: a file importing one of them and no flask is theirs."""
 
@@ -219,13 +229,26 @@ def _dispatcher(ctx: Context, caps: dict[str, list[Node]]) -> None:
         ctx.out.mounts.append(Mount(_FRAMEWORK, parent, child, template(src, key), line, col))
 
 
-def _hook_wrapper(ctx: Context, receiver: str, name_node: Node, owner: str | None, ref: str | None) -> None:
-    """The Wrapper a hook registration named ``name_node`` on ``receiver`` makes (module docstring)."""
+def _hook_wrapper(ctx: Context, receiver: str, name_node: Node, owner: str | None, ref: str | None,
+                  given: bool = False) -> None:
+    """The Wrapper a hook registration named ``name_node`` on ``receiver`` makes (module docstring);
+    ``given``: the receiver is the application a factory is given (every route)."""
     src = ctx.src
     name = src.text(name_node)
     kind = "error_handler" if name in _ERROR_HANDLERS else "hook"
-    router = None if name in _APP_WIDE else receiver
+    router = None if name in _APP_WIDE or given else receiver
     ctx.out.wrappers.append(Wrapper(_FRAMEWORK, kind, owner, src.line(name_node), src.col(name_node), ref, router))
+
+
+def _app_parameter(ctx: Context, receiver: str, scope: str | None) -> bool:
+    """Whether ``receiver`` is a parameter of the module-level function ``scope`` in a file importing
+    flask (an application factory's ``app``: the module docstring). Test code is left out: a test
+    (or a test file's function) given an ``app`` fixture registers on that test's own app."""
+    if scope is None or "." in scope or scope.startswith("test") or not receiver.isidentifier() \
+            or not ctx.imports.uses("flask") or _TEST_PATH.search(ctx.out.path):
+        return False
+    return any(d.qualname == scope and d.kind in ("function", "method") and any(p.name == receiver for p in d.params)
+               for d in ctx.out.definitions)
 
 
 def _hook(ctx: Context, caps: dict[str, list[Node]]) -> None:
@@ -233,10 +256,11 @@ def _hook(ctx: Context, caps: dict[str, list[Node]]) -> None:
     src = ctx.src
     scope = scope_of(caps["hook"][0], src)
     receiver = compact(src, caps["receiver"][0])
-    if not _is_app(ctx, receiver, scope):
+    given = _app_parameter(ctx, receiver, scope)
+    if not given and not _is_app(ctx, receiver, scope):
         return
     name = src.text(caps["handler"][0])
-    _hook_wrapper(ctx, receiver, caps["hook.name"][0], f"{scope}.{name}" if scope else name, None)
+    _hook_wrapper(ctx, receiver, caps["hook.name"][0], f"{scope}.{name}" if scope else name, None, given)
 
 
 def _hook_call(ctx: Context, caps: dict[str, list[Node]]) -> None:
@@ -248,12 +272,20 @@ def _hook_call(ctx: Context, caps: dict[str, list[Node]]) -> None:
         return
     scope = scope_of(call, src)
     receiver = compact(src, caps["receiver"][0])
-    if not _is_app(ctx, receiver, scope):
+    given = _app_parameter(ctx, receiver, scope)
+    if not given and not _is_app(ctx, receiver, scope):
         return
     name_node = caps["hook.name"][0]
+    name = src.text(name_node)
     args = Args.of(src, caps["args"][0])
-    fn = args.get(1, "f") if src.text(name_node) == "register_error_handler" else args.get(0, "f")
+    if name in ("errorhandler", "app_errorhandler"):  # R.errorhandler(E)(fn): the outer call hands fn
+        outer = call.parent
+        if outer is None or outer.type != "call" or outer.child_by_field_name("function") != call:
+            return
+        fn = Args.of(src, outer.child_by_field_name("arguments")).get(0, "f")
+    else:
+        fn = args.get(1, "f") if name == "register_error_handler" else args.get(0, "f")
     if fn is None or fn.type not in ("identifier", "attribute"):
         return
     owner, ref = ctx.handler(fn, scope)
-    _hook_wrapper(ctx, receiver, name_node, owner, ref)
+    _hook_wrapper(ctx, receiver, name_node, owner, ref, given)

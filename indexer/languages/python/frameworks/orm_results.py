@@ -6,7 +6,8 @@ SQLModel), so that calls on the result bind to the model's methods.
 (``M`` a class name, capitalised, possibly dotted: ``models.User``):
 
 * a manager or query property: ``M.objects`` / ``M._default_manager`` (Django), ``M.query``
-  (Flask-SQLAlchemy), followed by query-building calls (:data:`QUERY_STEPS`: ``filter``,
+  (Flask-SQLAlchemy; also ``cls.query`` in a classmethod: its inferred return is ``cls``, which a
+  call on a subclass reads as that subclass, :meth:`indexer.resolve.interpreter.Resolver.own_class`), followed by query-building calls (:data:`QUERY_STEPS`: ``filter``,
   ``filter_by``, ``order_by``, ``select_related``...) and ending in a call that returns one row
   (:data:`ONE_ROW`: ``get``, ``first``, ``first_or_404``, ``one``, ``latest``, ``create``...);
 * a session lookup: ``<...>session.get(M, key)``, ``db.get_or_404(M, key)``, Django's
@@ -131,7 +132,7 @@ def lookup_model(src: SourceText, call: Node) -> tuple[str, str] | None:
     root_text = compact(src, root)
     names = [n for n, _ in steps]
     # M.objects / M.query + steps (+ one-row call)
-    if names[0] in _MANAGERS and _MODEL.fullmatch(root_text) and len(steps) > 1:
+    if names[0] in _MANAGERS and (_MODEL.fullmatch(root_text) or root_text == "cls") and len(steps) > 1:
         return _ending(root_text, names[1:])
     if names[0] == "()":
         fn = root_text

@@ -22,7 +22,9 @@ Tables:
   ``mapped_column(...)`` / ``db.Column(...)`` attributes, a first string argument renaming one;
   ``__table_args__ = {"schema": ...}``), a Flask-SQLAlchemy ``db.Model`` subclass without
   ``__tablename__`` (its class name by Flask-SQLAlchemy's snake-case rule), and ``t = Table("x",
-  metadata, Column("c", T), ..., schema=...)`` assignments (the variable is the entity).
+  metadata, Column("c", T), ..., schema=...)`` assignments (the variable is the entity), also
+  Flask-SQLAlchemy's ``t = db.Table("x", db.Column(...), ...)`` in a file that imports its ``db``
+  from the application (a ``*.Table`` call with a ``Column(...)`` argument).
   ``x = relationship(..., secondary=t)`` in a model (``sqlalchemy-m2m``): the field's join table, ``t``
   a ``Table(...)`` variable or a table name.
 * SQLModel (``sqlmodel``): ``class User(UserBase, table=True)`` is table ``user`` (the class name
@@ -41,7 +43,12 @@ Uses (owner: the enclosing function):
   join table of ``field`` on ``x``'s model (the linker resolves ``x``; a field with no join table
   links nothing).
 * SQLAlchemy: ``session.query(M, M.col)`` and ``select(M)`` / ``sa.select(M)`` read ``M``; ``session.add`` / ``add_all`` /
-  ``merge`` / ``delete(x)`` write ``x``'s model; ``insert(T)`` / ``update(T)`` / ``delete(T)`` (imported
+  ``merge`` / ``delete(x)`` write ``x``'s model (in a file importing no SQLAlchemy, on a receiver
+  ending in ``session``: ``db.session`` of an application's ``db``);
+* Flask-SQLAlchemy's query property: each ``M.query`` (``M`` capitalised, or ``self`` / ``cls``), called
+  on or not (``res = Article.query``), reads ``M``'s table, columns the ``filter_by`` keywords of its
+  chain; a chain calling ``delete`` / ``update`` writes it too. ``x.save()`` on a constructed
+  object (``Profile(user).save()``) writes the class's table; ``insert(T)`` / ``update(T)`` / ``delete(T)`` (imported
   from SQLAlchemy) and ``T.insert()`` / ``T.update()`` / ``T.delete()`` write ``T``.
 * Raw SQL: the first argument of ``execute``, ``executemany``, ``executescript``, ``fetch``,
   ``fetchrow``, ``fetchval``, ``fetch_one``, ``fetch_all``, ``fetch_val``, ``raw``, ``mogrify`` (a
@@ -96,6 +103,8 @@ _CALL_NAMES = frozenset({
 """Callees the query's call patterns name (``queries/orm_tables.scm``), and ``Table`` (a module-level
 ``t = Table(...)``)."""
 _ORM_MODULES = ("django", "sqlalchemy", "flask_sqlalchemy", "sqlmodel", "alembic")
+_QUERY_OWNER = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*|self|cls")
+"""Receivers of a Flask-SQLAlchemy query property read: a class name (``Article``, ``models.Tag``), ``self``, ``cls``."""
 
 
 def app_label(path: str) -> str | None:
@@ -179,8 +188,38 @@ class _Detector:
                 self._module_table(call.parent)
             else:
                 self._call(call)
+        if b".query" in self.src.data:
+            for v in self.out.value_reads:
+                if v.name == "query" and v.receiver is not None and _QUERY_OWNER.fullmatch(v.receiver):
+                    self._query_property(v.owner, v.receiver, v.line, v.col)
         self.out.tables.sort(key=lambda d: (d.line, d.col))
         self.out.table_uses.sort(key=lambda u: (u.line, u.col))
+
+    def _query_property(self, owner: str | None, model: str, line: int, col: int) -> None:
+        """``M.query`` read at (line, col) (Flask-SQLAlchemy's query property, module docstring): a read
+        of ``M`` with its chain's ``filter_by`` keywords as columns, a write when the chain deletes or
+        updates."""
+        node = self.locate.node_at(line, col)
+        if node is None or node.parent is None or node.parent.type != "attribute":
+            return
+        cols: list[str] = []
+        writes = False
+        cur = node.parent
+        for _ in range(32):
+            p = cur.parent
+            if p is None or p.type != "attribute" or p.child_by_field_name("object") != cur:
+                break
+            call = p.parent
+            if call is None or call.type != "call" or call.child_by_field_name("function") != p:
+                break
+            name = self.src.text(p.child_by_field_name("attribute"))
+            writes = writes or name in ("delete", "update")
+            if name == "filter_by":
+                cols += [k for k in Args.of(self.src, call.child_by_field_name("arguments")).keywords if k not in cols]
+            cur = call
+        self.out.table_uses.append(TableUse("sqlalchemy", "reads", owner, line, col, entity=model, columns=cols))
+        if writes:
+            self.out.table_uses.append(TableUse("sqlalchemy", "writes", owner, line, col, entity=model))
 
     def _manager(self, call: Node) -> None:
         """A call of a Django query chain starting at ``X.objects``: the chain's outermost call, once."""
@@ -413,10 +452,15 @@ class _Detector:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is None or right is None or left.type != "identifier" or right.type != "call":
             return
-        callee = compact(src, right.child_by_field_name("function")).rsplit(".", 1)[-1]
-        if callee != "Table" or not self.sqlalchemy:
+        written = compact(src, right.child_by_field_name("function"))
+        callee = written.rsplit(".", 1)[-1]
+        if callee != "Table":
             return
         args = Args.of(src, right.child_by_field_name("arguments"))
+        if not self.sqlalchemy and not ("." in written and any(
+                a.type == "call" and compact(src, a.child_by_field_name("function")).rsplit(".", 1)[-1] == "Column"
+                for a in args.positional)):
+            return  # `db.Table("t", db.Column(...))` of an application's `db`; another `Table(...)` is not one
         name = string_value(src, args.get(0, "name"))
         if name is None:
             return
@@ -504,24 +548,31 @@ class _Detector:
         if receiver is not None and name in ("save", "delete") and not args.positional:
             rtext = compact(src, receiver)
             scope = scope_of(node, src)
-            if "objects" not in rtext and "(" not in rtext:
+            made = receiver.child_by_field_name("function") if receiver.type == "call" else None
+            constructed = made is not None and made.type in ("identifier", "attribute") and _QUERY_OWNER.fullmatch(
+                compact(src, made)) is not None and compact(src, made) not in ("self", "cls")
+            if constructed:
+                rtext = compact(src, made) + "()"  # `Profile(user).save()`: an instance of the class
+            if "objects" not in rtext and ("(" not in rtext or constructed):
                 if self._in_manager(scope) and self._made_by_model(node, rtext):
                     rtext = "self"  # user = self.model(...); user.save(): the manager's model
                 self.out.table_uses.append(TableUse("django", "writes", scope, line, col,
                                                     entity=rtext, resolution="inferred"))
             return
         if receiver is not None and (name in _M2M_WRITES or name in _M2M_READS and not args.positional) \
-                and receiver.type == "attribute" and (self.models_user or self.sqlalchemy) \
-                and "session" not in compact(src, receiver).lower():
+                and receiver.type == "attribute" and (self.models_user or self.sqlalchemy or self.orm_file) \
+                and "session" not in compact(src, receiver).lower() \
+                and src.text(receiver.child_by_field_name("attribute")) != "query":  # `M.query.all()`: read above
             owner_expr = receiver.child_by_field_name("object")
             if owner_expr is not None and owner_expr.type in ("identifier", "attribute") and "objects" not in compact(src, receiver):
                 self.out.table_uses.append(TableUse(
-                    "sqlalchemy-m2m" if self.sqlalchemy else "django-m2m", "writes" if name in _M2M_WRITES else "reads",
+                    "sqlalchemy-m2m" if self.sqlalchemy or not self.django and b"__tablename__" in src.data else "django-m2m",
+                    "writes" if name in _M2M_WRITES else "reads",
                     scope_of(node, src), line, col, entity=compact(src, owner_expr), resolution="inferred",
                     table=src.text(receiver.child_by_field_name("attribute"))))
-        if not self.sqlalchemy:
-            return
         rtext = compact(src, receiver) if receiver is not None else ""
+        if not self.sqlalchemy and not (rtext == "session" or rtext.endswith(".session")):
+            return
         if receiver is not None and name == "query" and "session" in rtext.lower():
             self._entities("reads", args.positional, node, line, col)
         elif receiver is not None and name in _SESSION_WRITES and "session" in rtext.lower():

@@ -45,7 +45,8 @@
     "url_defaults" "before_app_request" "after_app_request" "teardown_app_request"
     "app_url_value_preprocessor" "app_url_defaults" "errorhandler" "app_errorhandler")) @hook
 
-; <receiver>.before_request(fn) / .register_error_handler(404, fn) called as functions.
+; <receiver>.before_request(fn) / .register_error_handler(404, fn) called as functions, and
+; <receiver>.errorhandler(E)(fn) (the call the decorator makes; flask.py keeps only that form).
 (call
   function: (attribute
     object: (_) @receiver
@@ -54,7 +55,8 @@
   (#any-of? @hook.name
     "before_request" "after_request" "teardown_request" "teardown_appcontext" "url_value_preprocessor"
     "url_defaults" "before_app_request" "after_app_request" "teardown_app_request"
-    "app_url_value_preprocessor" "app_url_defaults" "register_error_handler")) @hook.call
+    "app_url_value_preprocessor" "app_url_defaults" "register_error_handler" "errorhandler"
+    "app_errorhandler")) @hook.call
 
 ; DispatcherMiddleware(app.wsgi_app, {"/backend": backend_app}) (werkzeug): apps mounted under prefixes.
 (call
