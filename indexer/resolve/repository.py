@@ -90,7 +90,7 @@ def _framework_facts(fc: FileCtx | None) -> str:
         [(h.framework, h.method, h.url, h.caller, h.operation) for h in ex.http_calls],
         [(u.callee, u.args, u.caller) for u in ex.url_arg_calls],
         [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
-        [(b.framework, b.queue, b.exchange, b.key) for b in ex.queue_bindings],
+        [(b.framework, b.queue, b.exchange, b.key, b.owner) for b in ex.queue_bindings],
         [(c.qualname, c.value) for c in ex.constants],
         [(e.framework, e.kind, e.owner, e.owner_ref, e.scope, e.name) for e in ex.entries],
         [(s.package, s.name, s.rpcs, s.qualname, s.java_package) for s in ex.rpc_services],
@@ -103,7 +103,8 @@ def _framework_facts(fc: FileCtx | None) -> str:
          for d in ex.graphql_documents],
         [(u.framework, u.owner, u.document, u.ref, u.scope, u.path, u.operation, u.root_field, u.strict)
          for u in ex.graphql_uses],
-        [(t.framework, t.name, t.schema, t.columns, t.entity, t.alter, t.kind) for t in ex.tables],
+        [(t.framework, t.name, t.schema, t.columns, t.entity, t.alter, t.kind, t.renamed, t.cascades)
+         for t in ex.tables],
         [(u.framework, u.role, u.owner, u.table, u.entity, u.columns, u.resolution, u.sql, u.receiver) for u in ex.table_uses],
     ))
 

@@ -825,3 +825,42 @@ def test_a_link_that_must_run_again_produces_only_the_files_whose_links_changed(
         ]
     finally:
         ws.close()
+
+
+def test_a_migration_that_renames_a_table_to_another_name_moves_the_declaration(tmp_path: Path) -> None:
+    # brk42: the rename's target is no other framework fact of the migration (name, kind: the same),
+    # so the link did not run again and V1's DECLARES kept the old name
+    ws = Workspace(tmp_path, {"db/V1__init.sql": "CREATE TABLE a (id int);\n",
+                              "db/V2__rename.sql": "ALTER TABLE a RENAME TO b;\n",
+                              "q.py": "def q(cur):\n    cur.execute('SELECT id FROM b')\n"})
+    try:
+        ws.edit({"db/V2__rename.sql": "ALTER TABLE a RENAME TO c;\n"})  # checked against a full index
+        assert [e[:3] for e in dump(ws.db)["edges"] if e[0] == "DECLARES"] == [
+            ("DECLARES", "r:db/V1__init.sql", "table:r:.c")]
+    finally:
+        ws.close()
+
+
+def test_a_cascade_that_goes_takes_the_cascaded_writes_of_other_files_with_it(tmp_path: Path) -> None:
+    # brk42: a JPA relationship's cascade is no other framework fact of the entity, and the
+    # annotation's arguments no part of its interface: the repository's caller kept writing pet
+    owner = ("package j;\n\nimport javax.persistence.*;\nimport java.util.List;\n\n@Entity\npublic class Owner {\n"
+             "    @Id Long id;\n    @OneToMany(cascade = CascadeType.ALL)\n    List<Pet> pets;\n}\n")
+    ws = Workspace(tmp_path, {
+        "j/Owner.java": owner,
+        "j/Pet.java": "package j;\n\nimport javax.persistence.*;\n\n@Entity\npublic class Pet {\n    @Id Long id;\n}\n",
+        "j/OwnerRepository.java": "package j;\n\nimport org.springframework.data.jpa.repository.JpaRepository;\n\n"
+                                  "public interface OwnerRepository extends JpaRepository<Owner, Long> {}\n",
+        "j/Svc.java": "package j;\n\npublic class Svc {\n    private OwnerRepository repo;\n"
+                      "    public void add(Owner o) { repo.save(o); }\n}\n"})
+    try:
+        def writes() -> list[str]:
+            return [e[2] for e in dump(ws.db)["edges"] if e[0] == "WRITES"]
+
+        assert writes() == ["table:r:.owner", "table:r:.pet"]
+        ws.edit({"j/Owner.java": owner.replace("(cascade = CascadeType.ALL)", "")})  # checked against a full index
+        assert writes() == ["table:r:.owner"]
+        ws.edit({"j/Owner.java": owner})
+        assert writes() == ["table:r:.owner", "table:r:.pet"]
+    finally:
+        ws.close()
