@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun
+from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun, services_phrase
 from analysis.navigation import dotted_name
 from analysis.tables import is_table_target
 from stores.contracts import BROKERS, Node
@@ -52,12 +52,8 @@ def summary_text(report: BlastRadius, direct: bool = False) -> str:
 def services_text(report: BlastRadius) -> str:
     """``N services`` the report reaches: each repository counts once, or once per application it
     names (a repository holding several services); ``N services in R repositories`` when the two
-    differ."""
-    repos = len(report.services)
-    apps = sum(max(1, len(s.applications)) for s in report.services)
-    if apps == repos:
-        return count_noun(apps, "service")
-    return f"{count_noun(apps, 'service')} in {count_noun(repos, 'repository', 'repositories')}"
+    differ (:func:`analysis.impact.services_phrase`)."""
+    return services_phrase(report.services)
 
 
 def _signature(node_id: str) -> str:
