@@ -41,7 +41,7 @@ steps, each a fixed number of batched calls whatever the number of hits:
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -481,6 +481,25 @@ def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, 
     return tuple(tuple(sorted(h, key=key)) for h in by_hop), tuple(sorted(tests, key=key))
 
 
+def _one_per_route(hits: Iterable[EndpointHit]) -> list[EndpointHit]:
+    """Per (endpoint, repository), the nearest hit (a handler before a wrapper at the same hop), and
+    beside it every other declared route's nearest handler: routes that normalise to one endpoint
+    (``/checks/<uuid:code>`` and ``/checks/<sha1:unique_key>``, both ``/checks/{}``) are distinct
+    URLs served by distinct handlers. A hit without a route (through a wrapper, or a handler that
+    declares none) stands for the endpoint as a whole and is kept only when it is the nearest."""
+    groups: dict[tuple[str, str], list[EndpointHit]] = {}
+    for h in hits:
+        groups.setdefault((h.id, h.repo), []).append(h)
+    out: list[EndpointHit] = []
+    for group in groups.values():
+        group.sort(key=lambda h: (h.hops, h.through is not None, h.route or ""))
+        best = group[0]
+        out.append(best)
+        if best.route is not None:
+            out += [h for h in group[1:] if h.route is not None]
+    return out
+
+
 def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handlers: Mapping[str, list[Edge]],
               apps: Mapping[str, Mapping[str, str]]) -> tuple[
         tuple[Caller, ...], tuple[EndpointHit, ...], tuple[TopicHit, ...], tuple[EntryPoint, ...], tuple[ServiceHit, ...],
@@ -526,8 +545,10 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
                for k, v in sites.items()]
     callers.sort(key=lambda c: (c.sites[0].repo, c.sites[0].file, c.sites[0].line, c.sites[0].col, c.node.id))
 
-    # Endpoints, one per (endpoint, exposing repository), from the nearest handler.
-    hits: dict[tuple[str, str], EndpointHit] = {}
+    # Endpoints, one per (endpoint, exposing repository, declared route), from the nearest handler:
+    # two routes normalising to one endpoint (Django's checks/<uuid:code> and checks/<sha1:key>)
+    # are two URLs, each with its own handler (_one_per_route keeps both).
+    hits: dict[tuple[str, str, str | None], EndpointHit] = {}
     consumers: dict[str, list[str]] = {}
     matches: dict[str, str] = {}  # topic -> the weakest match of its links
     producers: dict[str, list[str]] = {}
@@ -535,8 +556,10 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     wrapped: dict[str, list[Edge]] = {}
 
     def hit(e: Edge, repo: str, handler: Node, through: WrapperVia | None) -> None:
-        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) explains it."""
-        key = (e.dst, repo)
+        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) of the same
+        declared route explains it."""
+        route = e.props.get("route") if e.kind == "EXPOSES" and isinstance(e.props.get("route"), str) else None
+        key = (e.dst, repo, route)
         old = hits.get(key)
         if old is not None and (old.hops, old.through is not None) <= (hop[e.src], through is not None):
             return
@@ -548,7 +571,6 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             path = str(ep.props.get("path") or path)
         service = e.props.get("service") if isinstance(e.props.get("service"), str) else None
         op = e.props.get("operation_id") or (ep.props.get("operation_id") if ep is not None else None) or None
-        route = e.props.get("route") if e.kind == "EXPOSES" and isinstance(e.props.get("route"), str) else None
         step = _step(ep, e.dst)
         if route is not None:  # the example path names the parameters too
             step = replace(step, name=f"{method} {route}")
@@ -579,7 +601,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         elif e.kind == "PRODUCES":
             producers.setdefault(e.dst, []).append(e.src)
             _note_match(matches, e)
-    endpoints = sorted(hits.values(), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id))
+    endpoints = sorted(_one_per_route(hits.values()), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id, h.route or ""))
 
     topics = []
     for tid in sorted(set(consumers) | set(producers)):
