@@ -44,7 +44,7 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
                              count_noun, query_nodes)
 from analysis.targets import closest_symbols, position_miss, target_query
 from analysis.impact_report import render_markdown, report_json
-from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, lookup, outgoing_calls, references,
+from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, location_text, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.ensemble import EngineMaker, engine_maker
 from analysis.multi_search import search_indexes
@@ -915,19 +915,26 @@ def _symbol_text(data: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _targets_line(data: Mapping[str, Any]) -> list[str]:
-    out = ["Target: " + ", ".join(f"`{t['name']}` ({_loc(t)}, id `{t['id']}`)" for t in data["targets"])]
+def _targets_line(data: Mapping[str, Any], several: bool = True) -> list[str]:
+    """``Target: `name` (place, id `...`)``: the place ``repo/path:line``, or ``path:line`` when the
+    answer lies in one repository (not ``several``)."""
+    out = ["Target: " + ", ".join(f"`{t['name']}` ({location_text(t['repo'], t['path'], t['line'], None, several) if t.get('line') else _loc(t)}, id `{t['id']}`)"
+                                  for t in data["targets"])]
     if data["also_named"]:
         out.append("Also named so, not included: " + ", ".join(f"`{n['id']}`" for n in data["also_named"]))
     return out
 
 
 def _refs_text(title: str, data: Mapping[str, Any], key: str) -> list[str]:
-    lines = [f"# {title} ({data['count']})", "", *_targets_line(data), ""]
+    """Callers / references as ``ripple callers`` prints them: each site ``path:line:col`` (the
+    repository in front only when the sites span several, :func:`analysis.navigation.location_text`)."""
+    several = len({r["repo"] for r in (*data[key], *data["targets"])}) > 1
+    lines = [f"# {title} ({data['count']})", "", *_targets_line(data, several), ""]
     for r in data[key]:
         how = f" [{r['resolution']}]" if r["resolution"] else ""
         kind = "" if r["kind"] == "CALLS" else f" {r['kind']}"
-        lines.append(f"- {r['repo']}/{r['path']}:{r['line']}:{r['col']} `{r['from_name']}`{kind}{how}")
+        where = location_text(r["repo"], r["path"], r["line"], r["col"], several)
+        lines.append(f"- {where} `{r['from_name']}`{kind}{how}")
     return lines
 
 

@@ -41,14 +41,14 @@ steps, each a fixed number of batched calls whatever the number of hits:
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
-from analysis.services import SERVICES_ENV, ambiguous_clients, names_no_service, public_host
+from analysis.services import SERVICES_ENV, ambiguous_clients, application_of, names_no_service, public_host, repository_applications
 from analysis.testcode import is_test_path
 from analysis.tables import is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
-    "CountingGraph", "blast_radius", "count_noun", "WrapperVia", "WrapperHit",
+    "CountingGraph", "blast_radius", "count_noun", "services_phrase", "WrapperVia", "WrapperHit",
     "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
 ]
 
@@ -504,11 +504,38 @@ def _reached_lists(walk: _Walk, nodes: dict[str, Node], ambiguous: Mapping[str, 
     return tuple(tuple(sorted(h, key=key)) for h in by_hop), tuple(sorted(tests, key=key))
 
 
-def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handlers: Mapping[str, list[Edge]]) -> tuple[
+def _one_per_route(hits: Iterable[EndpointHit]) -> list[EndpointHit]:
+    """Per (endpoint, repository), the nearest hit (a handler before a wrapper at the same hop), and
+    beside it every other declared route's nearest handler: routes that normalise to one endpoint
+    (``/checks/<uuid:code>`` and ``/checks/<sha1:unique_key>``, both ``/checks/{}``) are distinct
+    URLs served by distinct handlers. A hit without a route (through a wrapper, or a handler that
+    declares none) stands for the endpoint as a whole and is kept only when it is the nearest."""
+    groups: dict[tuple[str, str], list[EndpointHit]] = {}
+    for h in hits:
+        groups.setdefault((h.id, h.repo), []).append(h)
+    out: list[EndpointHit] = []
+    for group in groups.values():
+        group.sort(key=lambda h: (h.hops, h.through is not None, h.route or ""))
+        best = group[0]
+        out.append(best)
+        if best.route is not None:  # a wrapper's hit shows its handler's route but is no route of its own
+            routes = {best.route}
+            for h in group[1:]:
+                if h.route is not None and h.through is None and h.route not in routes:
+                    routes.add(h.route)
+                    out.append(h)
+    return out
+
+
+def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handlers: Mapping[str, list[Edge]],
+              apps: Mapping[str, Mapping[str, str]]) -> tuple[
         tuple[Caller, ...], tuple[EndpointHit, ...], tuple[TopicHit, ...], tuple[EntryPoint, ...], tuple[ServiceHit, ...],
         tuple[WrapperHit, ...]]:
     """Callers, endpoints, topics, entry points, services and wrappers from what the walk collected;
-    ``handlers``: the EXPOSES edges into the endpoints wrappers reach (their handlers, for the report)."""
+    ``handlers``: the EXPOSES edges into the endpoints wrappers reach (their handlers, for the report);
+    ``apps``: per repository, the folders naming its applications
+    (:func:`analysis.services.repository_applications`): a service's applications are those of the
+    endpoints hit and of every code node reached in it."""
     hop, parent = walk.hop, walk.parent
     target_ids = {t.node.id for t in targets}
     only = walk.tests == "only"
@@ -545,8 +572,10 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
                for k, v in sites.items()]
     callers.sort(key=lambda c: (c.sites[0].repo, c.sites[0].file, c.sites[0].line, c.sites[0].col, c.node.id))
 
-    # Endpoints, one per (endpoint, exposing repository), from the nearest handler.
-    hits: dict[tuple[str, str], EndpointHit] = {}
+    # Endpoints, one per (endpoint, exposing repository, declared route), from the nearest handler:
+    # two routes normalising to one endpoint (Django's checks/<uuid:code> and checks/<sha1:key>)
+    # are two URLs, each with its own handler (_one_per_route keeps both).
+    hits: dict[tuple[str, str, str | None], EndpointHit] = {}
     consumers: dict[str, list[str]] = {}
     matches: dict[str, str] = {}  # topic -> the weakest match of its links
     producers: dict[str, list[str]] = {}
@@ -554,9 +583,11 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     wrapped: dict[str, list[Edge]] = {}
 
     def hit(e: Edge, repo: str, handler: Node, through: WrapperVia | None, exposes: Edge | None = None) -> None:
-        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) explains it;
-        ``exposes``: the handler's EXPOSES edge when ``e`` is a wrapper's (its route is the endpoint's)."""
-        key = (e.dst, repo)
+        """The endpoint ``e`` reaches, unless a nearer one (or a handler at the same hop) of the same
+        declared route explains it; ``exposes``: the handler's EXPOSES edge when ``e`` is a wrapper's
+        (the route the row shows; a wrapper's hit still stands for the whole endpoint)."""
+        own = e.props.get("route") if e.kind == "EXPOSES" and isinstance(e.props.get("route"), str) else None
+        key = (e.dst, repo, own)
         old = hits.get(key)
         if old is not None and (old.hops, old.through is not None) <= (hop[e.src], through is not None):
             return
@@ -603,7 +634,7 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
         elif e.kind == "PRODUCES":
             producers.setdefault(e.dst, []).append(e.src)
             _note_match(matches, e)
-    endpoints = sorted(hits.values(), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id))
+    endpoints = sorted(_one_per_route(hits.values()), key=lambda h: (h.hops, h.repo, h.path, h.http_method, h.id, h.route or ""))
 
     topics = []
     for tid in sorted(set(consumers) | set(producers)):
@@ -632,10 +663,14 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             entries.append(EntryPoint(n, tuple(k), hop[n.id]))
     entries.sort(key=lambda p: (p.hops, p.node.repo, p.node.file, p.node.start_line, p.node.id))
     by_repo: dict[str, list[int]] = {}
+    named: dict[str, set[str]] = {}
     for n in reached:
         by_repo.setdefault(n.repo, []).append(hop[n.id])
+        app = application_of(apps[n.repo], n.file) if n.repo in apps else None
+        if app:
+            named.setdefault(n.repo, set()).add(app)
     services = [ServiceHit(repo, len(hops), sum(1 for h in endpoints if h.repo == repo), min(hops),
-                           tuple(sorted({h.service for h in endpoints if h.repo == repo and h.service})))
+                           tuple(sorted(named.get(repo, set()) | {h.service for h in endpoints if h.repo == repo and h.service})))
                 for repo, hops in by_repo.items()]
     services.sort(key=lambda s: (s.hops, s.repo))
     wrappers = []
@@ -688,6 +723,17 @@ def count_noun(n: int, noun: str, plural: str | None = None) -> str:
     """``1 caller``, ``2,000 callers``: ``n`` with thousands separators and ``noun`` or its
     ``plural`` (default: ``noun`` + ``s``)."""
     return f"{n:,} {noun}" if n == 1 else f"{n:,} {plural or noun + 's'}"
+
+
+def services_phrase(services: Sequence[ServiceHit]) -> str:
+    """``N services`` the report reaches: each repository counts once, or once per application it
+    names (a repository holding several services); ``N services in R repositories`` when the two
+    differ."""
+    repos = len(services)
+    apps = sum(max(1, len(s.applications)) for s in services)
+    if apps == repos:
+        return count_noun(apps, "service")
+    return f"{count_noun(apps, 'service')} in {count_noun(repos, 'repository', 'repositories')}"
 
 
 def blast_radius(
@@ -761,12 +807,13 @@ def blast_radius(
     wanted += list(dict.fromkeys(e.src for es in handlers.values() for e in es if e.src not in walk.hop))
     nodes = {t.node.id: t.node for t in targets}
     nodes.update(counted.get_nodes(wanted) if wanted else {})
-    callers, endpoints, topics, entries, service_hits, wrapper_hits = _assemble(walk, nodes, targets, handlers)
+    apps = repository_applications(counted)  # which application each node reached belongs to
+    callers, endpoints, topics, entries, service_hits, wrapper_hits = _assemble(walk, nodes, targets, handlers, apps)
     hop_lists, test_hits = _reached_lists(walk, nodes, ambiguous_clients(counted, walk.unnamed_clients, walk.parent))
     through = f", {count_noun(len(wrapper_hits), 'wrapper')}" if wrapper_hits else ""
     clock.lap("Attach endpoints and topics",
               f"{count_noun(len(endpoints), 'endpoint')}{through}, {count_noun(len(topics), 'topic')}, "
-              f"{count_noun(len(service_hits), 'service')}")
+              f"{services_phrase(service_hits)}")
 
     truncated = []
     if walk.beyond_depth:

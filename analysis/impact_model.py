@@ -201,8 +201,10 @@ class ServiceHit:
     endpoints: int
     hops: int
     applications: tuple[str, ...] = ()
-    """Names of the applications of this repository whose endpoints are hit (sorted; empty when
-    their configuration names none)."""
+    """Names of the applications of this repository the change reaches (sorted): those exposing the
+    endpoints hit and those holding any code node reached, targets included (the folder a file lies
+    in names its application: service units and Spring modules, recorded at index time); empty when
+    nothing names them."""
 
 
 @dataclass(frozen=True, slots=True)

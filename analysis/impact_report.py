@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun
+from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun, services_phrase
 from analysis.navigation import dotted_name
 from analysis.tables import is_table_target
 from stores.contracts import BROKERS, Node
@@ -52,12 +52,8 @@ def summary_text(report: BlastRadius, direct: bool = False) -> str:
 def services_text(report: BlastRadius) -> str:
     """``N services`` the report reaches: each repository counts once, or once per application it
     names (a repository holding several services); ``N services in R repositories`` when the two
-    differ."""
-    repos = len(report.services)
-    apps = sum(max(1, len(s.applications)) for s in report.services)
-    if apps == repos:
-        return count_noun(apps, "service")
-    return f"{count_noun(apps, 'service')} in {count_noun(repos, 'repository', 'repositories')}"
+    differ (:func:`analysis.impact.services_phrase`)."""
+    return services_phrase(report.services)
 
 
 def _signature(node_id: str) -> str:
@@ -158,17 +154,31 @@ def _one_by_one(report: BlastRadius, max_nodes: int) -> bool:
     return size <= max_nodes
 
 
+def _endpoint_keys(endpoints: Sequence[EndpointHit]) -> list[str]:
+    """The diagram key of each of ``endpoints``: its endpoint id, or for a later hit of that id
+    declaring another route (two routes normalising to one endpoint: ``checks/<uuid:code>`` and
+    ``checks/<sha1:unique_key>``) ``id + "\t" + route``, drawn as a node of its own. Clients
+    reached through the endpoint hang below the first (their parent is the endpoint id)."""
+    first: dict[str, str | None] = {}
+    keys = []
+    for h in endpoints:
+        route = first.setdefault(h.id, h.route)
+        keys.append(f"{h.id}\t{h.route}" if h.route is not None and h.route != route else h.id)
+    return keys
+
+
 def _diagram_ids(report: BlastRadius) -> dict[str, str]:
     """``{graph node id: diagram node id}`` of a diagram drawn node by node: targets ``t0…``, callers
-    (by hop) ``c0…``, endpoints ``e0…`` (one per endpoint id), topics ``k0…``; the node of an
-    application-wide wrapper's endpoints is ``w0…`` (in :func:`_summarised` order, not in this map)."""
+    (by hop) ``c0…``, endpoints ``e0…`` (one per endpoint id and declared route,
+    :func:`_endpoint_keys`), topics ``k0…``; the node of an application-wide wrapper's endpoints is
+    ``w0…`` (in :func:`_summarised` order, not in this map)."""
     ids: dict[str, str] = {}
     for i, t in enumerate(report.targets):
         ids[t.node.id] = f"t{i}"
     for i, r in enumerate(r for hop in report.hops for r in hop):
         ids[r.node.id] = f"c{i}"
-    for i, h in enumerate(_drawn_endpoints(report)[0]):
-        ids.setdefault(h.id, f"e{i}")
+    for i, key in enumerate(_endpoint_keys(_drawn_endpoints(report)[0])):
+        ids.setdefault(key, f"e{i}")
     for i, tp in enumerate(report.topics):
         ids[tp.id] = f"k{i}"
     return ids
@@ -193,10 +203,10 @@ def diagram_links(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> li
     links += [(ids[r.node.id], _who(r.node), r.node) for hop in report.hops for r in hop]
     endpoints, groups = _drawn_endpoints(report)
     seen: set[str] = set()
-    for h in endpoints:
-        if h.id not in seen:
-            seen.add(h.id)
-            links.append((ids[h.id], f"{h.http_method} {h.shown_path}", h.handler))
+    for h, key in zip(endpoints, _endpoint_keys(endpoints)):
+        if key not in seen:
+            seen.add(key)
+            links.append((ids[key], f"{h.http_method} {h.shown_path}", h.handler))
     links += [(f"w{i}", _group_label(w), w.node) for i, w in enumerate(groups.values())]
     for tp in report.topics:
         code = (*tp.consumers, *tp.producers)
@@ -228,10 +238,11 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
             out += [f"    {item}" for item in items]
             out.append("  end")
         drawn: set[str] = set()
-        for h in endpoints:
-            if h.id not in drawn:
-                drawn.add(h.id)
-                out.append(f'  {ids[h.id]}{{{{"{mermaid_text(h.http_method + " " + h.shown_path)}"}}}}')
+        keys = _endpoint_keys(endpoints)
+        for h, key in zip(endpoints, keys):
+            if key not in drawn:
+                drawn.add(key)
+                out.append(f'  {ids[key]}{{{{"{mermaid_text(h.http_method + " " + h.shown_path)}"}}}}')
         for i, w in enumerate(groups.values()):
             out.append(f'  w{i}{{{{"{mermaid_text(_group_label(w))}"}}}}')
         for tp in report.topics:
@@ -243,10 +254,10 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
                 below = ids.get("endpoint:* " + r.parent.removeprefix("endpoint:").partition(" ")[2])
             if below is not None:
                 edges.append(f"  {below} --> {ids[r.node.id]}")
-        for h in endpoints:
+        for h, key in zip(endpoints, keys):
             via = h.through.node.id if h.through is not None else h.handler.id
             if via in ids:
-                edges.append(f"  {ids[via]} --> {ids[h.id]}")
+                edges.append(f"  {ids[via]} --> {ids[key]}")
         for i, w in enumerate(groups.values()):
             if w.node.id in ids:
                 edges.append(f"  {ids[w.node.id]} --> w{i}")

@@ -30,7 +30,16 @@ __all__ = [
     "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
+    "location_text",
 ]
+
+def location_text(repo: str, path: str, line: int, col: int | None = None, several: bool = False) -> str:
+    """A place as the ``ripple`` command and every agent answer print it, ``path:line[:col]`` (the
+    repository-relative path, 1-based line and column: what an editor or terminal opens), with the
+    repository in front (``repo/path:line:col``) only when the answer spans ``several`` repositories."""
+    where = f"{repo}/{path}" if several else path
+    return f"{where}:{line}" + (f":{col}" if col is not None else "")
+
 
 CALLABLE_LABELS = ("Method", "Function", "Constructor")
 TYPE_LABELS = ("Class", "Interface", "Enum")

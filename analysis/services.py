@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 from collections.abc import Collection, Mapping, Sequence
 
-from stores.contracts import GraphStore
+from stores.contracts import APPLICATIONS_PROP, GraphStore
 
-__all__ = ["SERVICES_ENV", "LOOPBACK_HOSTS", "service_map", "names_no_service", "public_host", "ambiguous_clients"]
+__all__ = ["SERVICES_ENV", "LOOPBACK_HOSTS", "service_map", "names_no_service", "public_host",
+           "ambiguous_clients", "application_of", "repository_applications"]
 
 SERVICES_ENV = "RIPPLE_SERVICES"
 """Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
@@ -37,6 +38,26 @@ def service_map(entries: Sequence[str] | None = None) -> dict[str, str]:
                 raise ValueError(f"expected NAME=REPO in the service map, got {item!r}")
             out[name] = repo
     return out
+
+
+def repository_applications(graph: GraphStore) -> dict[str, dict[str, str]]:
+    """Per repository key, the folders naming its applications (:data:`APPLICATIONS_PROP`); a
+    repository whose entry has none (indexed before it was recorded, or not indexed by this
+    program) is left out. One store call; entries of another shape are ignored."""
+    out: dict[str, dict[str, str]] = {}
+    for record in graph.repositories():
+        apps = record.props.get(APPLICATIONS_PROP)
+        if isinstance(apps, dict):
+            out[record.key] = {str(k): str(v) for k, v in apps.items() if isinstance(v, str)}
+    return out
+
+
+def application_of(applications: Mapping[str, str], path: str) -> str | None:
+    """The application a file of the repository-relative ``path`` belongs to: the name of the longest
+    folder of ``applications`` (``{folder: name}``, ``""`` the root) holding it; ``None`` when no
+    folder holds it or that folder names nothing (``""``)."""
+    best = max((f for f in applications if not f or path.startswith(f + "/")), key=len, default=None)
+    return applications[best] or None if best is not None else None
 
 
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})

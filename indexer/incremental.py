@@ -200,6 +200,9 @@ class RepositoryIndex:
         self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
                                   self.journal, options.write_batch_bytes())
         self.synced = False
+        self.link_applications: dict[str, str] | None = None
+        """The folders naming the repository's applications, read by the last sync (what the registry
+        entry records; a one-shot run lets its resolver, and so its link options, go)."""
         self.skip_unchanged = False
         """A one-shot run (``ripple index``) stops after hashing when the index already holds exactly
         the tree; a watcher must not (its first sync records what every file's bindings read). Such a
@@ -237,6 +240,7 @@ class RepositoryIndex:
         # The repository's configuration (Spring properties, gateway routes) feeds HTTP linking.
         link = LinkOptions.for_repository(self.root, self.options.http_services)
         self.resolver.set_link(link)
+        self.link_applications = link.applications()
         link_digest = hashlib.sha256(repr(link).encode("utf-8", "surrogatepass")).hexdigest()
         stored = self.graph.file_checksums(self.repo)
         trusted = self._written_here()
@@ -588,6 +592,11 @@ class RepositoryIndex:
             return True
         prefix = rel + "/"
         return any(p.startswith(prefix) for p in self.resolver.files)
+
+    def applications(self) -> dict[str, str] | None:
+        """The folders naming the repository's applications as the last sync read them
+        (:meth:`indexer.frameworks.link_options.LinkOptions.applications`); ``None`` before any sync."""
+        return self.link_applications
 
     def _manifest_path(self, rel: str) -> bool:
         """Whether ``rel`` is a Kubernetes manifest declaring a Service (its name names a service

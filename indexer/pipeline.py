@@ -60,5 +60,5 @@ def index_repository(
     finally:
         index.close()
     if options.record:
-        record_repository(graph, search, Path(root).resolve(), options)
+        record_repository(graph, search, Path(root).resolve(), options, applications=index.applications())
     return report

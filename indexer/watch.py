@@ -228,7 +228,8 @@ class Watcher:
         if not self.index.options.record:
             return
         try:
-            record_repository(self.index.graph, self.index.search, self.index.root, self.index.options)
+            record_repository(self.index.graph, self.index.search, self.index.root, self.index.options,
+                              applications=self.index.applications())
         except Exception:  # the index itself is written; the entry follows with the next one
             log.warning("writing the registry entry of %s failed", self.index.root, exc_info=True)
             return

@@ -29,7 +29,7 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
 from analysis.targets import closest_symbols, position_miss, target_query
 from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
-from analysis.navigation import Reference, callers, dotted_name, lookup, references, symbol_label
+from analysis.navigation import Reference, callers, dotted_name, location_text, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
@@ -323,12 +323,12 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
     out.print(_count_line(refs, noun), markup=False)
     names = _target_names(targets)
     for r in refs:
-        where = f"{r.repo}/{r.file}" if multi_repo else r.file
+        where = location_text(r.repo, r.file, r.line, r.col + 1, multi_repo)
         tag = f"  [{r.resolution}]" if r.resolution else ""
         kind = "" if r.kind == "CALLS" else f"  {r.kind}"
         src = r.source.qualname if r.source.label != "File" else "(top-level code)"  # the location is the call site
         into = f"  -> {names.get(r.target, r.target)}" if len(targets) > 1 else ""
-        out.print(f"{where}:{r.line}:{r.col + 1}  {src}{kind}{tag}{into}", markup=False)
+        out.print(f"{where}  {src}{kind}{tag}{into}", markup=False)
 
 
 def _target_names(targets: list[Node]) -> dict[str, str]:

@@ -29,6 +29,7 @@ __all__ = [
     "NODE_LABELS",
     "EDGE_KINDS",
     "RESOLUTIONS",
+    "APPLICATIONS_PROP",
     "Node",
     "SymbolRef",
     "SymbolKey",
@@ -289,6 +290,13 @@ class RepositoryRecord:
     indexed_at: float = 0.0
     counts: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
     props: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+
+APPLICATIONS_PROP = "applications"
+"""Key of a registry entry's ``props`` holding the folders that name the repository's applications,
+``{folder: name}`` (``""``: the root; written by the indexer from its service units and Spring modules,
+:meth:`indexer.frameworks.link_options.LinkOptions.applications`; read by impact analysis,
+:func:`analysis.services.application_of`)."""
 
 
 @dataclass(frozen=True, slots=True)

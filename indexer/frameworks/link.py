@@ -91,6 +91,7 @@ from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
+from indexer.frameworks.django_methods import required_methods
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
@@ -643,8 +644,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         is_view = bool(_AS_VIEW.search(ref))
         expr = _AS_VIEW.sub("", ref)
         v = self.r.resolve_expr(fc, scope, expr)
-        if isinstance(v, FuncV):
-            return [(v.f.id, methods)]
+        if isinstance(v, FuncV):  # a Django function view: @require_POST & co (indexer.frameworks.django_methods)
+            return [(v.f.id, (framework == "django" and methods == ["*"] and required_methods(v.f, self.r.use)) or methods)]
         if isinstance(v, ClassV) and framework == DRF_ROUTE:  # indexer.frameworks.viewsets
             return self.viewset_handlers(v.c)
         if isinstance(v, ClassV):

@@ -95,3 +95,22 @@ class LinkOptions:
             module = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
             return self.modules[module].get("spring.application.name") or None if module is not None else None
         return self.properties.get("spring.application.name") or None
+
+    def applications(self) -> dict[str, str]:
+        """The folders that name the application of the files below them, as the registry keeps them
+        (``Repository`` ``props["applications"]``): ``{folder: name}``, the repository-relative folder
+        (``""``: the root) of each service unit and Spring module, with the name :meth:`service_for`
+        gives a file directly in it (``""`` when nothing names it). A file's application is that of
+        the longest folder holding it (:func:`analysis.services.application_of`), which is
+        :meth:`service_for` of that file: the innermost unit or module holding a file is the longest
+        such folder, and it sees the same unit and module as the file. A folder naming nothing is
+        kept only when a named folder holds it (it stops that name); folders naming nothing under no
+        named one are left out (the lookup gives nothing either way)."""
+        folders = sorted({"", *self.units, *self.modules}, key=len)
+        named: dict[str, str] = {}
+        for folder in folders:
+            name = self.service_for(f"{folder}/-" if folder else "-") or ""
+            outer = max((f for f in named if not f or folder.startswith(f + "/")), key=len, default=None)
+            if name or (outer is not None and named[outer]):
+                named[folder] = name
+        return named

@@ -172,7 +172,7 @@ def test_cross_service_report_with_service_map(services_db: Path) -> None:
     ]
     assert data["summary"]["text"] == "2 callers · 3 endpoints"
     assert data["callers_by_hop"] == [2, 3, 3, 2, 1]
-    assert data["round_trips"] == 21  # one outgoing for the Tables section, one for unbound calls of the name
+    assert data["round_trips"] == 22  # one registry read (applications), one outgoing for the Tables section, one for unbound calls of the name
     # Without the service map the client of the vets service is followed too.
     assert json.loads(impact(*args))["callers_by_hop"] == [2, 3, 4, 2, 1]
     text = impact(FIND, "--db", str(services_db), "--service", "owners-service=owners,vets-service=vets")

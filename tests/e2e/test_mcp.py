@@ -41,8 +41,10 @@ def db(tmp_path_factory):
 
 def stdio(*args: str, env: dict[str, str] | None = None) -> Client:
     # The SDK passes the server a few variables only (HOME, PATH, ...): the session's cache folder
-    # (where `ripple index` recorded each repository's folder) is passed on.
-    env = {"XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"], **(env or {})}
+    # (where `ripple index` recorded each repository's folder) is passed on, and PYTHONPATH when set
+    # (a virtualenv shared by several checkouts: the server must run this checkout's code).
+    keep = {k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}
+    env = {"XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"], **keep, **(env or {})}
     return Client(StdioServerParameters(command=RIPPLE, args=["mcp", *args], env=env, cwd=str(ROOT)))
 
 
@@ -92,7 +94,9 @@ async def exercise(client: Client) -> None:
     data, text = await call(client, "callers", {"target": "OrderRepository.save"})
     assert [(c["from_name"], c["line"], c["col"], c["resolution"]) for c in data["result"]["callers"]] == [
         ("shop.service.OrderService.place", 12, 32, "exact"), ("shop.service.OrderService.cancel", 17, 32, "exact")]
-    assert "- agent-shop/shop/service.py:12:32 `shop.service.OrderService.place` [exact]" in text
+    # path:line:col as `ripple callers` prints it (one repository among the sites: no repository in front)
+    assert "\n- shop/service.py:12:32 `shop.service.OrderService.place` [exact]\n" in text
+    assert "agent-shop/shop/" not in text
     data, _ = await call(client, "callers", {"target": "OrderService.place", "resolution": ["inferred"]})
     assert [c["from_name"] for c in data["result"]["callers"]] == ["shop.api.create_order"]
 

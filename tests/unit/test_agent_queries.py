@@ -121,6 +121,23 @@ def test_callers_exact(q):
     assert [(s.name, s.round_trips) for s in a.steps] == [("Resolve target", 1), ("Callers", 2)]
     assert a.text.rstrip().endswith("| Callers | " + f"{a.steps[1].ms:.1f} ms | 2 | 2 call sites from 2 callers |")
     assert json.loads(json.dumps(a.as_dict())) == a.as_dict()
+    # The text names each site path:line:col as `ripple callers` prints it (one repository: no repo/ in
+    # front, which no editor or terminal could open: newcomer finding of round 41).
+    assert a.text.splitlines()[:6] == [
+        "# Callers (2)", "",
+        "Target: `shop.repository.OrderRepository.save` (shop/repository.py:11, id "
+        "`agent-shop:shop/repository.OrderRepository.save(1)`)", "",
+        "- shop/service.py:12:32 `shop.service.OrderService.place` [exact]",
+        "- shop/service.py:17:32 `shop.service.OrderService.cancel` [exact]"]
+    assert "agent-shop/shop/" not in a.text
+
+
+def test_location_text_names_the_repository_only_when_an_answer_spans_several():
+    from analysis.navigation import location_text
+
+    assert location_text("hc", "hc/api/models.py", 354, 5) == "hc/api/models.py:354:5"
+    assert location_text("hc", "hc/api/models.py", 354) == "hc/api/models.py:354"
+    assert location_text("hc", "hc/api/models.py", 354, 5, several=True) == "hc/hc/api/models.py:354:5"
 
 
 def test_callers_filtered_by_resolution(q):

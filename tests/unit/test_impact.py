@@ -274,11 +274,11 @@ def test_steps_and_round_trips(store):
         ("Targets", 7, "1 selected, 1 overload, 1 declaration, 1 implementation"),
         ("Direct callers", 2, "2 callers, 2 call sites"),
         ("Upward walk", 10, "11 nodes reached in 5 hops"),
-        ("Attach endpoints and topics", 1, "3 endpoints, 1 topic, 3 services"),
+        ("Attach endpoints and topics", 2, "3 endpoints, 1 topic, 3 services"),  # get_nodes and the registry (applications)
         ("Tables", 1, "0 tables (0 written)"),  # one outgoing: the targets call nothing
         ("Report", 1, "2 truncation notes"),  # the unbound calls of its name: one store call
     ]
-    assert report.round_trips == 22
+    assert report.round_trips == 23
     assert all(s.ms >= 0 for s in report.steps)
 
 
@@ -368,7 +368,7 @@ def test_a_union_of_stores_gives_the_same_report(tmp_path: Path):
 def test_counting_graph_counts_contract_calls(store):
     counted = CountingGraph(store)
     blast_radius(counted, SymbolQuery(JPA_FIND), services=SERVICES)
-    assert counted.calls == 21  # a node id is looked up with one get_nodes; one outgoing for the Tables; one for unbound calls
+    assert counted.calls == 22  # a node id is looked up with one get_nodes; one registry read (applications); one outgoing for the Tables; one for unbound calls
 
 
 def test_file_candidates(store):
@@ -468,7 +468,7 @@ def test_report_json(store):
     assert [(h["count"], len(h["callers"]), h["more"]) for h in cut] == [(2, 2, 0), (3, 2, 1), (3, 2, 1), (2, 2, 0), (1, 1, 0)]
     assert data["tests"] == [] and data["tests_mode"] == "apart"
     assert data["mermaid"].startswith("flowchart LR\n")
-    assert data["round_trips"] == 22
+    assert data["round_trips"] == 23
 
 
 MARKDOWN = """\
@@ -607,10 +607,10 @@ flowchart LR
 | 1 | Targets | 0.0 ms | 7 | 1 selected, 1 overload, 1 declaration, 1 implementation |
 | 2 | Direct callers | 0.0 ms | 2 | 2 callers, 2 call sites |
 | 3 | Upward walk | 0.0 ms | 10 | 11 nodes reached in 5 hops |
-| 4 | Attach endpoints and topics | 0.0 ms | 1 | 3 endpoints, 1 topic, 3 services |
+| 4 | Attach endpoints and topics | 0.0 ms | 2 | 3 endpoints, 1 topic, 3 services |
 | 5 | Tables | 0.0 ms | 1 | 0 tables (0 written) |
 | 6 | Report | 0.0 ms | 1 | 2 truncation notes |
-| | Total | 0.0 ms | 22 | |
+| | Total | 0.0 ms | 23 | |
 """
 
 
