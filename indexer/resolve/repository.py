@@ -12,8 +12,10 @@ edges it owns and the call sites nothing bound (kept so a later file can bind th
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import logging
+import operator
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -68,45 +70,45 @@ def resolve_repository(
     return resolver.resolve([ex.path for ex, _, _ in extractions])
 
 
+FRAMEWORK_FACTS = ("routes", "wrappers", "routers", "mounts", "http_calls", "url_arg_calls", "topics",
+                   "queue_bindings", "constants", "entries", "rpc_services", "rpc_uses", "global_prefixes",
+                   "url_rewrites", "dev_proxies", "graphql_documents", "graphql_uses", "tables", "table_uses")
+"""The :class:`~indexer.model.FileExtraction` lists the framework linker reads: a file with any is
+one of the files every link reads (``_framework``), and a change of any (positions aside) links again."""
+
+_POSITION_FIELDS = frozenset({"line", "col"})
+_fact_getters: dict[type, operator.attrgetter] = {}
+
+
 def _has_framework_facts(ex: FileExtraction) -> bool:
-    return bool(ex.routes or ex.wrappers or ex.routers or ex.mounts or ex.http_calls or ex.topics or ex.constants
-                or ex.entries or ex.queue_bindings or ex.rpc_services or ex.rpc_uses or ex.url_arg_calls
-                or ex.global_prefixes or ex.url_rewrites or ex.dev_proxies or ex.graphql_documents
-                or ex.graphql_uses or ex.tables or ex.table_uses)
+    return any(getattr(ex, name) for name in FRAMEWORK_FACTS)
 
 
 def _framework_facts(fc: FileCtx | None) -> str:
-    """The file's framework facts without their positions (``""``: none, or no file)."""
+    """The file's framework facts without their positions (``""``: none, or no file): every field of
+    every fact but ``line`` / ``col``, so that a field a fact gains is part of it without another
+    list to keep (a moved route changes only its own file's edges; a renamed table, a cascade that
+    goes, a binding's owner change what other files link)."""
     if fc is None:
         return ""
     ex = fc.ex
     if not _has_framework_facts(ex):
         return ""
-    return repr((
-        [(r.framework, r.methods, r.path, r.handler, r.handler_ref, r.router, r.wrappers, r.scope, r.operation) for r in ex.routes],
-        [(w.framework, w.kind, w.owner, w.owner_ref, w.router, w.path, w.methods) for w in ex.wrappers],
-        [(r.framework, r.name, r.prefix) for r in ex.routers],
-        [(m.framework, m.parent, m.child, m.prefix, m.child_module) for m in ex.mounts],
-        [(h.framework, h.method, h.url, h.caller, h.operation) for h in ex.http_calls],
-        [(u.callee, u.args, u.caller) for u in ex.url_arg_calls],
-        [(t.framework, t.role, t.topic, t.owner, t.broker, t.exchange, t.target, t.binding) for t in ex.topics],
-        [(b.framework, b.queue, b.exchange, b.key, b.owner) for b in ex.queue_bindings],
-        [(c.qualname, c.value) for c in ex.constants],
-        [(e.framework, e.kind, e.owner, e.owner_ref, e.scope, e.name) for e in ex.entries],
-        [(s.package, s.name, s.rpcs, s.qualname, s.java_package) for s in ex.rpc_services],
-        [(u.framework, u.role, u.service, u.rpc, u.owner, u.owner_ref, u.scope, u.package, u.module)
-         for u in ex.rpc_uses],
-        [(g.framework, g.prefix, g.exclude) for g in ex.global_prefixes],
-        [(w.framework, w.url, w.original, w.owner) for w in ex.url_rewrites],
-        [(d.context, d.target, d.rewrite) for d in ex.dev_proxies],
-        [(d.framework, d.name, d.owner, d.operations, d.fragments, d.includes, d.errors, d.run)
-         for d in ex.graphql_documents],
-        [(u.framework, u.owner, u.document, u.ref, u.scope, u.path, u.operation, u.root_field, u.strict)
-         for u in ex.graphql_uses],
-        [(t.framework, t.name, t.schema, t.columns, t.entity, t.alter, t.kind, t.renamed, t.cascades)
-         for t in ex.tables],
-        [(u.framework, u.role, u.owner, u.table, u.entity, u.columns, u.resolution, u.sql, u.receiver) for u in ex.table_uses],
-    ))
+    out = []
+    for name in FRAMEWORK_FACTS:
+        facts = getattr(ex, name)
+        out.append([_fact_values(f) for f in facts])
+    return repr(out)
+
+
+def _fact_values(fact: object) -> tuple[object, ...]:
+    """``fact``'s field values but its position, in field order (one getter per class, made once)."""
+    getter = _fact_getters.get(type(fact))
+    if getter is None:
+        names = [f.name for f in dataclasses.fields(fact) if f.name not in _POSITION_FIELDS]  # type: ignore[arg-type]
+        getter = _fact_getters[type(fact)] = operator.attrgetter(*names)
+    values = getter(fact)
+    return values if isinstance(values, tuple) else (values,)
 
 
 def _owns_framework_edges(ex: FileExtraction) -> bool:
