@@ -116,7 +116,8 @@ def _owns_framework_edges(ex: FileExtraction) -> bool:
 
     A file registering a router- or app-wide wrapper owns WRAPS edges to endpoints other files
     expose: whenever links may have changed (a route file added, removed, or its routes edited), it is
-    produced again with every other such file (:meth:`RepositoryResolver.resolve`)."""
+    produced again when its share of the links differs (:meth:`RepositoryResolver.resolve`); a
+    resolver that does not know the shares (restored from older records) produces every such file."""
     return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.entries or ex.rpc_uses or ex.url_arg_calls
                 or ex.graphql_documents or ex.graphql_uses or ex.tables or ex.table_uses)
 
@@ -426,7 +427,10 @@ class RepositoryResolver:
 
         Links cannot differ from the last resolve's when no interface and no framework fact (moved
         positions aside) changed since: then the other framework files are not produced, and the
-        linker runs only when one of ``paths`` owns framework edges (whose positions may have moved).
+        linker runs only when one of ``paths`` owns framework edges (whose positions may have moved),
+        linking only those files' table accesses. When links may differ, the linker runs over every
+        framework file and the files whose share of its nodes and edges changed (a 16-byte digest
+        each, kept from the last link and in the bind state) are produced too.
 
         ``processes`` > 1: when :func:`~indexer.resolve.forked_binding.should_fork` allows it (a
         whole-tree run with ``spill``, many files, memory to spare under ``memory_budget_mib``), a
