@@ -427,6 +427,8 @@ class Resolver:
         v = self.resolve_expr(fc, scope, t)
         if isinstance(v, ClassV):
             return v
+        if isinstance(v, FuncV) and self.is_constructor(v.f):  # JS `new View()`, `Object.create(View.prototype)`
+            return ClassV(v.f)
         if "." not in t:  # a type and a value sharing a name (`interface X` + `const X = make()`): the type
             own = self._type_named(fc, scope, t)
             if own is not None:
@@ -536,9 +538,9 @@ class Resolver:
         if isinstance(v, FuncV):
             self.use(("name", v.f.file.path, v.f.name))
             rt = v.f.d.return_type
-            if not rt and any(m.kind == "method" for m in every(v.f.members)):
-                # A JS constructor function with prototype methods (`View.prototype.render = ...`):
-                # what it builds is an instance whose members are those methods.
+            if not rt and self.is_constructor(v.f):
+                # A JS constructor function with a prototype (`View.prototype.render = ...`): what it
+                # builds is an instance whose members are its prototype's.
                 return InstV(v.f, how)
             if not rt:
                 # No annotation: what every ``return`` of the function calls, resolved in its own body.
@@ -557,6 +559,14 @@ class Resolver:
         if v is EXTERNAL or v is BUILTIN:  # `set()`: a builtin object
             return v
         return None
+
+    @staticmethod
+    def is_constructor(f: Def) -> bool:
+        """Whether the function ``f`` is a JavaScript constructor: it has prototype methods
+        (``View.prototype.render = function () {}``, members of kind ``method``) or a prototype the
+        extractor gave bases (``Object.create(Base.prototype)``, ``X.prototype.m = foo``:
+        :mod:`indexer.languages.ecmascript.prototypes`)."""
+        return f.kind == "function" and (bool(f.d.bases) or any(m.kind == "method" for m in every(f.members)))
 
     @staticmethod
     def element_of(v: Value) -> Value:

@@ -66,6 +66,7 @@ from tree_sitter import Node, Query
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
+from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.returns import returned_refs
 from indexer.languages.ecmascript.syntax import (
@@ -205,7 +206,8 @@ class EcmaScriptExtractor:
         self.default_grammar = default_grammar
         self.grammars = dict(grammars or {})
         self.typed = typed
-        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns")
+        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns",
+                 "prototypes")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -258,6 +260,7 @@ class _FileRun:
         returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
+        prototypes(self, matches["prototypes"])  # what constructor functions' instances inherit
         if self.ex.typed:
             self._type_uses(matches["type_uses"])
             if self.type_params:
@@ -338,14 +341,15 @@ class _FileRun:
             fn = node.child_by_field_name("value") if node.type == "pair" else node
             fn = fn or node
             parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), parent_index)
-            self._object_binding(caps["owner"][0], parent)
+            if "_prototype" not in caps:  # `X.prototype = { m() {} }`: X is the constructor, no object
+                self._object_binding(caps["owner"][0], parent)
         elif node.type in ("variable_declarator", "public_field_definition", "field_definition"):
             value = node.child_by_field_name("value")
             if value is not None and value.type in _FUNCTION_VALUES:
                 fn = value
                 if kind == "field":
                     kind = "method"
-        if kind == "method" and name == "constructor" and node.type == "method_definition":
+        if kind == "method" and name == "constructor" and node.type == "method_definition" and "_prototype" not in caps:
             kind = "constructor"
         qualname = f"{parent_qualname}.{name}" if parent_qualname else name
         outer = statement_of(node)
@@ -550,6 +554,11 @@ class _FileRun:
         if key not in self.objects:
             self.objects.add(key)
             self.out.bindings.append(Binding(scope_name, key[1], key[1], "object", self.src.line(owner)))
+
+    def owner_qualname(self, owner: Node) -> str:
+        """The qualname the name ``owner`` (the ``X`` of ``X.prototype...``) stands for where it is
+        written (:meth:`_owner_qualname` from the definition around it)."""
+        return self._owner_qualname(self.text(owner), self.index.find(owner.start_byte))
 
     def _owner_qualname(self, owner: str, scope_index: int) -> str:
         """The qualname of ``owner`` (the ``X`` of ``X.prototype.m = ...`` / ``X.m = ...``) seen from
