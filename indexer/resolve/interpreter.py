@@ -276,7 +276,7 @@ class Resolver:
                     return BUILTIN if param.variadic else None
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
-                if q in fc.owners:
+                if q in fc.owners or q in fc.bindings.objects:
                     return ObjV(fc.path, q)
             if s is None:
                 break
@@ -692,7 +692,8 @@ class Resolver:
             defs = entries(fc.by_qualname, q) if fc is not None else ()
             if defs:
                 return self.def_value(defs[-1])
-            return None
+            bound = fc.bindings.get((v.qualname, name)) if fc is not None else None
+            return self.binding_value(fc, bound) if bound else None  # `{ b: foo }` (JS): foo
         if isinstance(v, ClassV | InstV):
             cls = v.c
             use = self.use

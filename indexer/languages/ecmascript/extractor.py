@@ -33,6 +33,9 @@ The owner is the innermost visible definition of that name, else the name under 
 definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
 (with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.
 The name of an object literal of definitions is bound ``object`` (``Binding.how``) in its scope.
+What is no definition but names one is a binding: a prototype's member bound to a named function
+and a constructor's prototype chain (``prototypes.py``), an object literal's property naming a
+function (``objects.py``).
 
 Values handed functions (``values.scm``): a module-level ``const X = call(...)`` (``let`` / ``var``,
 ``export`` too), a property ``key: call(...)`` of a module-level ``const X = {...}``, and of
@@ -66,6 +69,7 @@ from tree_sitter import Node, Query
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
+from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.returns import returned_refs
@@ -207,7 +211,7 @@ class EcmaScriptExtractor:
         self.grammars = dict(grammars or {})
         self.typed = typed
         names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns",
-                 "prototypes")
+                 "prototypes", "objects")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -261,6 +265,7 @@ class _FileRun:
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
         prototypes(self, matches["prototypes"])  # what constructor functions' instances inherit
+        object_properties(self, matches["objects"])  # `const o = { b: foo }`: o.b() calls foo
         if self.ex.typed:
             self._type_uses(matches["type_uses"])
             if self.type_params:
@@ -545,6 +550,10 @@ class _FileRun:
             else:
                 called, receiver, at = self.text(h), None, h
             self.out.calls.append(CallSite(qualname, called, receiver, -1, self.src.line(at), self.src.col(at)))
+
+    def bind_object(self, owner: Node) -> None:
+        """Bind ``owner`` as an ``object`` in the scope around it, once (:meth:`_object_binding`)."""
+        self._object_binding(owner, self.scope_of(owner))
 
     def _object_binding(self, owner: Node, scope: _Scope | None) -> None:
         """Bind ``owner`` (the name of an object literal whose properties are definitions) as an
