@@ -102,3 +102,18 @@ def test_extracted_bindings_and_bases_exactly():
     ]
     assert [(d.kind, d.qualname, d.parent) for d in ex.definitions if d.qualname.startswith("Circle.")] == [
         ("method", "Circle.grow", "Circle")]
+
+
+def test_prototype_member_naming_another_prototype_member():
+    # negotiator's `Negotiator.prototype.preferredCharset = Negotiator.prototype.charset`
+    check("""
+// --- path: src/neg.js ---
+function Negotiator() {}
+Negotiator.prototype.charset = function charset(x) { return x; };
+Negotiator.prototype.encoding = function encoding(x) { return x; };
+Negotiator.prototype.preferredCharset = Negotiator.prototype.charset;
+function main() { const n = new Negotiator(); n.preferredCharset(1); }
+""", [
+        "src/neg.main(0) -> src/neg.Negotiator(0) [exact]",
+        "src/neg.main(0) -> src/neg.Negotiator.charset(1) [inferred]",  # never encoding
+    ])

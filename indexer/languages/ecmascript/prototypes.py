@@ -2,7 +2,7 @@
 (rules in ``queries/prototypes.scm``; the prototype's *function* values are method definitions,
 ``definitions.scm``).
 
-* ``X.prototype.m = foo`` / ``= a.b``, and a name-valued property of ``X.prototype = { m: foo, n }``:
+* ``X.prototype.m = foo`` / ``= a.b`` / ``= Y.prototype.n`` (read ``new Y().n``), and a name-valued property of ``X.prototype = { m: foo, n }``:
   the instance member ``m`` is that function, a :class:`~indexer.model.Binding` ``this.m`` (``alias``)
   in ``X``'s scope, as ``this.x = ...`` binds a member in a class (read by the resolver's member
   lookup on an instance of ``X``, its own and its ancestors'). The name is resolved from ``X``'s
@@ -71,4 +71,7 @@ def _member(fr: Any, qualname: str, name: Node, value: Node) -> None:
     text = fr.receiver(value)
     if "(" in text or "[" in text:
         return
+    head, sep, rest = text.partition(".prototype.")
+    if sep and head and "." not in rest:  # `X.prototype.a = X.prototype.b`: an X's member b
+        text = f"new {head}().{rest}"
     fr.out.bindings.append(Binding(qualname, f"this.{fr.text(name)}", text, "alias", fr.src.line(name)))
