@@ -83,11 +83,14 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
     :class:`indexer.parked.ParkedDataError` when it cannot). :attr:`visible` lists, in memory
     and in source order, the bindings other files may read."""
 
-    __slots__ = ("exposed", "hot", "visible", "source", "_local")
+    __slots__ = ("exposed", "hot", "visible", "source", "_local", "objects")
 
     def __init__(self, bindings: Sequence[Binding], exposed: Collection[str | None]) -> None:
-        self.exposed = frozenset(exposed)
         items = list(bindings)  # a parked list is read back once here
+        self.objects = frozenset(b.name if b.scope is None else f"{b.scope}.{b.name}" for b in items if b.how == "object")
+        """The qualnames of the names bound ``object`` (JS ``const o = {...}``): scopes of their
+        properties' bindings (``{ b: foo }``), which other files read through the object, so exposed."""
+        self.exposed = frozenset(exposed) | self.objects
         self.visible: list[Binding] = [_interned(b) for b in items
                                        if b.scope in self.exposed or b.how in TABLED_BINDINGS]
         """The bindings other files may read, in source order: those of exposed scopes and every

@@ -225,6 +225,9 @@ class CallBinder:
         if not methods:
             if members:  # a field holding a callable (`self.strategy = f`), a nested class: call its value
                 return self._callee_targets(self.r.attr(inst, cs.name), cs, inst.how)
+            bound = self.r.attr(inst, cs.name)  # an instance member bound to a function (JS `X.prototype.m = f`)
+            if isinstance(bound, FuncV):
+                return self._callee_targets(bound, cs, inst.how)
             implied = self._runtime_call(inst, cs) or self._extension_call(inst, cs)
             if implied:
                 return implied

@@ -190,7 +190,8 @@ class FileCtx:
         to this file's own binding only."""
         exposed: set[str | None] = {None}
         for rd in self.defs:
-            if rd.is_type or rd.kind == "field" or (rd.is_callable and (rd.d.inferred_return or rd.d.returned_refs)):
+            if rd.is_type or rd.kind == "field" or (rd.is_callable and (rd.d.inferred_return or rd.d.returned_refs
+                                                                       or rd.d.bases)):
                 s: str | None = rd.qualname if rd.kind != "field" else rd.parent
                 while s is not None and s not in exposed:
                     exposed.add(s)

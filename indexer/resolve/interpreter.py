@@ -294,7 +294,7 @@ class Resolver:
                     return BUILTIN if param.variadic else None
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
-                if q in fc.owners:
+                if q in fc.owners or q in fc.bindings.objects:
                     return ObjV(fc.path, q)
             if s is None:
                 break
@@ -445,6 +445,8 @@ class Resolver:
         v = self.resolve_expr(fc, scope, t)
         if isinstance(v, ClassV):
             return v
+        if isinstance(v, FuncV) and self.is_constructor(v.f):  # JS `new View()`, `Object.create(View.prototype)`
+            return ClassV(v.f)
         if "." not in t:  # a type and a value sharing a name (`interface X` + `const X = make()`): the type
             own = self._type_named(fc, scope, t)
             if own is not None:
@@ -569,9 +571,9 @@ class Resolver:
         if isinstance(v, FuncV):
             self.use(("name", v.f.file.path, v.f.name))
             rt = v.f.d.return_type
-            if not rt and any(m.kind == "method" for m in every(v.f.members)):
-                # A JS constructor function with prototype methods (`View.prototype.render = ...`):
-                # what it builds is an instance whose members are those methods.
+            if not rt and self.is_constructor(v.f):
+                # A JS constructor function with a prototype (`View.prototype.render = ...`): what it
+                # builds is an instance whose members are its prototype's.
                 return InstV(v.f, how)
             if not rt:
                 # No annotation: what every ``return`` of the function calls, resolved in its own body.
@@ -603,6 +605,14 @@ class Resolver:
         if dot and isinstance(target, FuncV) and isinstance(result, InstV):
             result = self.own_class(self.resolve_expr(fc, scope, head), target, result)
         return result
+
+    @staticmethod
+    def is_constructor(f: Def) -> bool:
+        """Whether the function ``f`` is a JavaScript constructor: it has prototype methods
+        (``View.prototype.render = function () {}``, members of kind ``method``) or a prototype the
+        extractor gave bases (``Object.create(Base.prototype)``, ``X.prototype.m = foo``:
+        :mod:`indexer.languages.ecmascript.prototypes`)."""
+        return f.kind == "function" and (bool(f.d.bases) or any(m.kind == "method" for m in every(f.members)))
 
     @staticmethod
     def element_of(v: Value) -> Value:
@@ -728,7 +738,8 @@ class Resolver:
             defs = entries(fc.by_qualname, q) if fc is not None else ()
             if defs:
                 return self.def_value(defs[-1])
-            return None
+            bound = fc.bindings.get((v.qualname, name)) if fc is not None else None
+            return self.binding_value(fc, bound) if bound else None  # `{ b: foo }` (JS): foo
         if isinstance(v, ClassV | InstV):
             cls = v.c
             use = self.use

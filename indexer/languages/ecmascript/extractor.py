@@ -33,6 +33,9 @@ The owner is the innermost visible definition of that name, else the name under 
 definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
 (with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.
 The name of an object literal of definitions is bound ``object`` (``Binding.how``) in its scope.
+What is no definition but names one is a binding: a prototype's member bound to a named function
+and a constructor's prototype chain (``prototypes.py``), an object literal's property naming a
+function (``objects.py``).
 
 Values handed functions (``values.scm``): a module-level ``const X = call(...)`` (``let`` / ``var``,
 ``export`` too), a property ``key: call(...)`` of a module-level ``const X = {...}``, and of
@@ -66,6 +69,8 @@ from tree_sitter import Node, Query
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
+from indexer.languages.ecmascript.objects import object_properties
+from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.returns import returned_refs
 from indexer.languages.ecmascript.syntax import (
@@ -205,7 +210,8 @@ class EcmaScriptExtractor:
         self.default_grammar = default_grammar
         self.grammars = dict(grammars or {})
         self.typed = typed
-        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns")
+        names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns",
+                 "prototypes", "objects")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -258,6 +264,8 @@ class _FileRun:
         returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
+        prototypes(self, matches["prototypes"])  # what constructor functions' instances inherit
+        object_properties(self, matches["objects"])  # `const o = { b: foo }`: o.b() calls foo
         if self.ex.typed:
             self._type_uses(matches["type_uses"])
             if self.type_params:
@@ -338,14 +346,15 @@ class _FileRun:
             fn = node.child_by_field_name("value") if node.type == "pair" else node
             fn = fn or node
             parent_qualname = self._owner_qualname(self.text(caps["owner"][0]), parent_index)
-            self._object_binding(caps["owner"][0], parent)
+            if "_prototype" not in caps:  # `X.prototype = { m() {} }`: X is the constructor, no object
+                self._object_binding(caps["owner"][0], parent)
         elif node.type in ("variable_declarator", "public_field_definition", "field_definition"):
             value = node.child_by_field_name("value")
             if value is not None and value.type in _FUNCTION_VALUES:
                 fn = value
                 if kind == "field":
                     kind = "method"
-        if kind == "method" and name == "constructor" and node.type == "method_definition":
+        if kind == "method" and name == "constructor" and node.type == "method_definition" and "_prototype" not in caps:
             kind = "constructor"
         qualname = f"{parent_qualname}.{name}" if parent_qualname else name
         outer = statement_of(node)
@@ -542,6 +551,10 @@ class _FileRun:
                 called, receiver, at = self.text(h), None, h
             self.out.calls.append(CallSite(qualname, called, receiver, -1, self.src.line(at), self.src.col(at)))
 
+    def bind_object(self, owner: Node) -> None:
+        """Bind ``owner`` as an ``object`` in the scope around it, once (:meth:`_object_binding`)."""
+        self._object_binding(owner, self.scope_of(owner))
+
     def _object_binding(self, owner: Node, scope: _Scope | None) -> None:
         """Bind ``owner`` (the name of an object literal whose properties are definitions) as an
         ``object`` in the scope around it, once: the resolver's :class:`~indexer.resolve.values.ObjV`."""
@@ -550,6 +563,11 @@ class _FileRun:
         if key not in self.objects:
             self.objects.add(key)
             self.out.bindings.append(Binding(scope_name, key[1], key[1], "object", self.src.line(owner)))
+
+    def owner_qualname(self, owner: Node) -> str:
+        """The qualname the name ``owner`` (the ``X`` of ``X.prototype...``) stands for where it is
+        written (:meth:`_owner_qualname` from the definition around it)."""
+        return self._owner_qualname(self.text(owner), self.index.find(owner.start_byte))
 
     def _owner_qualname(self, owner: str, scope_index: int) -> str:
         """The qualname of ``owner`` (the ``X`` of ``X.prototype.m = ...`` / ``X.m = ...``) seen from

@@ -35,6 +35,20 @@
   right: [(arrow_function) (function_expression) (generator_function)]
   (#not-match? @owner "^(exports|module)$")) @function
 
+; `X.prototype = { m() {}, n: function () {} }` -> methods `X.m`, `X.n`, as `X.prototype.m = ...`
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @owner
+    property: (property_identifier) @_prototype)
+  right: (object
+    [
+      (pair
+        key: (property_identifier) @name
+        value: [(arrow_function) (function_expression) (generator_function)])
+      (method_definition name: (property_identifier) @name)
+    ] @method)
+  (#eq? @_prototype "prototype"))
+
 ; `res.set = res.header = function header() {}` (express): both names are the one function; the
 ; outer name is a definition too (the inner one matches the pattern above).
 (assignment_expression

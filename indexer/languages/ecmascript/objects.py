@@ -1,0 +1,67 @@
+"""Properties of an object literal that name a function (rules in ``queries/objects.scm``):
+``const o = { b: foo, c, d: util.bar }`` makes ``o.b()`` call ``foo``.
+
+The name is bound ``object`` in its scope (as when the literal has function-valued properties, which
+are definitions: ``definitions.scm``) and each such property is an ``alias``
+:class:`~indexer.model.Binding` in the object's own scope (its qualname, ``o`` or ``f.o`` inside
+``f``), which the resolver's :class:`~indexer.resolve.values.ObjV` reads after the definitions.
+A property counts when its value is a name the file defines as a function (at module level or in a
+function) or imports, or a member expression of such a name: a variable, a parameter or a number is
+no function of the repository (``{ port: port }``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from indexer.model import CALLABLE_KINDS, Binding
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["object_properties"]
+
+
+def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
+    """Append to ``fr.out.bindings`` the ``object`` binding of each literal of ``matches`` with a
+    property naming a function, and one ``alias`` binding per such property (``fr``: the
+    extractor's file run, definitions and imports already read, with ``text``, ``src``, ``receiver``,
+    ``code_scope``, ``objects`` and ``bind_object``)."""
+    if not matches:
+        return
+    kinds = {d.qualname: d.kind for d in fr.out.definitions}
+    known = {d.name for d in fr.out.definitions
+             if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
+    known |= {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
+    for caps in matches:
+        owner = caps["owner"][0]
+        props = [(key, value) for key, value in _named(fr, caps["object"][0]) if _head(fr.receiver(value)) in known]
+        if not props:
+            continue
+        scope = fr.code_scope(owner)
+        name = fr.text(owner)
+        qualname = name if scope is None else f"{scope}.{name}"
+        fr.bind_object(owner)
+        for key, value in props:
+            text = fr.receiver(value)
+            if "(" not in text and "[" not in text:
+                fr.out.bindings.append(Binding(qualname, fr.text(key), text, "alias", fr.src.line(key)))
+
+
+def _named(fr: Any, obj: Node) -> list[tuple[Node, Node]]:
+    """``(key, value)`` of each property of the literal ``obj`` whose value is a name or a member."""
+    out = []
+    for prop in obj.named_children:
+        if prop.type == "shorthand_property_identifier":
+            out.append((prop, prop))
+        elif prop.type == "pair":
+            key, value = prop.child_by_field_name("key"), prop.child_by_field_name("value")
+            if key is not None and value is not None and key.type == "property_identifier" \
+                    and value.type in ("identifier", "member_expression"):
+                out.append((key, value))
+    return out
+
+
+def _head(text: str) -> str:
+    """The first name of a dotted text."""
+    return text.split(".", 1)[0]

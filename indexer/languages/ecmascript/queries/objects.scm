@@ -1,0 +1,3 @@
+; Object literals bound to a name (objects.py): `const o = { b: foo, c }` (any scope). Which of their
+; properties name a function is decided in Python (a query cannot tell which names are functions).
+(variable_declarator name: (identifier) @owner value: (object) @object)
