@@ -80,7 +80,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sqlite3
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -267,9 +266,7 @@ class Graph:
 def ripple_graph(files: dict[str, str]) -> Graph:
     """Index ``files`` (relative path -> text) in a temporary folder; ripple's CALLS edges keyed by
     the call's file and line."""
-    from indexer.pipeline import index_repository
-    from indexer.run import IndexOptions
-    from stores.embedded import EmbeddedStore
+    from bench.suite_index import index_read_only
 
     packages = {rel: (m.group(1) if (m := _PACKAGE.search(text)) else "") for rel, text in files.items()}
     with tempfile.TemporaryDirectory(prefix="jcg-") as tmp:
@@ -278,12 +275,7 @@ def ripple_graph(files: dict[str, str]) -> Graph:
             (src / rel).parent.mkdir(parents=True, exist_ok=True)
             (src / rel).write_text(text, encoding="utf-8")
         db = Path(tmp) / "index.db"
-        store = EmbeddedStore(db)
-        try:
-            index_repository(src, store, store, IndexOptions(repo=REPO, jobs=1, state_dir=None, record=False))
-        finally:
-            store.close()
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        conn = index_read_only(src, db, REPO)
         try:
             rows = conn.execute("SELECT id, label, qualname, file, start_line, end_line FROM nodes").fetchall()
             nodes = {nid: (label, qualname, file) for nid, label, qualname, file, _, _ in rows}

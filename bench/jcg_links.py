@@ -88,7 +88,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sqlite3
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -97,9 +96,7 @@ from pathlib import Path, PurePosixPath
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.jcg_cases import JcgCase, language_files, read_cases, write_case  # noqa: E402
-from indexer.pipeline import index_repository  # noqa: E402
-from indexer.run import IndexOptions  # noqa: E402
-from stores.embedded import EmbeddedStore  # noqa: E402
+from bench.suite_index import index_read_only  # noqa: E402
 
 REPO = "r"
 GLOBAL = "<global>"
@@ -312,12 +309,7 @@ def index_case(case: JcgCase) -> tuple[list[RippleNode], list[tuple[int, int, bo
         src = Path(tmp) / "src"
         write_case(case, src)
         db = Path(tmp) / "index.db"
-        store = EmbeddedStore(db)
-        try:
-            index_repository(src, store, store, IndexOptions(repo=REPO, jobs=1, state_dir=None, record=False))
-        finally:
-            store.close()
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        conn = index_read_only(src, db, REPO)
         try:
             rows = conn.execute("SELECT id, label, qualname, file, start_line, end_line, props FROM nodes").fetchall()
             parent = {dst: src for src, dst in conn.execute("SELECT src, dst FROM edges WHERE kind = 'CONTAINS'")}

@@ -61,7 +61,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sqlite3
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -69,9 +68,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from indexer.pipeline import index_repository  # noqa: E402
-from indexer.run import IndexOptions  # noqa: E402
-from stores.embedded import EmbeddedStore  # noqa: E402
+from bench.suite_index import index_read_only  # noqa: E402
 
 REPO = "r"
 Edge = tuple[str, str]
@@ -153,12 +150,7 @@ def ripple_graph(case: Path) -> tuple[set[Edge], list[tuple[str, str, int]]]:
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(p, dst)
         db = Path(tmp) / "index.db"
-        store = EmbeddedStore(db)
-        try:
-            index_repository(src, store, store, IndexOptions(repo=REPO, jobs=1, state_dir=None, record=False))
-        finally:
-            store.close()
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        conn = index_read_only(src, db, REPO)
         try:
             nodes = {nid: (label, qualname, json.loads(props or "{}"), file)
                      for nid, label, qualname, props, file in conn.execute(
