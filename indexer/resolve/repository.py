@@ -76,6 +76,11 @@ FRAMEWORK_FACTS = ("routes", "wrappers", "routers", "mounts", "http_calls", "url
 """The :class:`~indexer.model.FileExtraction` lists the framework linker reads: a file with any is
 one of the files every link reads (``_framework``), and a change of any (positions aside) links again."""
 
+EDGE_FACTS = ("routes", "http_calls", "topics", "wrappers", "entries", "rpc_uses", "url_arg_calls",
+              "graphql_documents", "graphql_uses", "tables", "table_uses")
+"""The :data:`FRAMEWORK_FACTS` that give their file edges of its own (the others, constants, routers,
+mounts and the like, are only read)."""
+
 _POSITION_FIELDS = frozenset({"line", "col"})
 _fact_getters: dict[type, operator.attrgetter] = {}
 
@@ -118,8 +123,7 @@ def _owns_framework_edges(ex: FileExtraction) -> bool:
     expose: whenever links may have changed (a route file added, removed, or its routes edited), it is
     produced again when its share of the links differs (:meth:`RepositoryResolver.resolve`); a
     resolver that does not know the shares (restored from older records) produces every such file."""
-    return bool(ex.routes or ex.http_calls or ex.topics or ex.wrappers or ex.entries or ex.rpc_uses or ex.url_arg_calls
-                or ex.graphql_documents or ex.graphql_uses or ex.tables or ex.table_uses)
+    return any(getattr(ex, name) for name in EDGE_FACTS)
 
 
 @dataclass(slots=True)
@@ -518,9 +522,9 @@ class RepositoryResolver:
             return []
         shares = {p: d for p in linked.nodes.keys() | linked.edges.keys()
                   if (d := _link_share(linked.nodes.get(p), linked.edges.get(p))) is not None}
-        known = self._link_shares
+        known = self._link_shares  # (the whole link runs only when links may have changed)
         if known is None:
-            changed = [fc for fc in context if _owns_framework_edges(fc.ex)] if self._link_dirty else []
+            changed = [fc for fc in context if _owns_framework_edges(fc.ex)]
         else:
             changed = [fc for fc in context if shares.get(fc.path) != known.get(fc.path)]
         self._link_shares = shares
