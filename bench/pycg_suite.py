@@ -28,10 +28,13 @@ edges are read from the SQLite file and renamed into PyCG's naming:
   edge at all in PyCG (an inherited ``__init__`` in the case's code is PyCG's callee, and ripple's
   edge to that method is compared as usual); edges to Class nodes are dropped.
 
-On PyCG's side one convention is mapped: ripple makes no node for a lambda and gives the calls
-written in a lambda's body to the enclosing named function (``indexer/model.py``), so an expected
-edge whose caller is ``X.<lambdaN>`` is compared as from ``X``. Edges *to* a lambda stay expected:
-ripple cannot produce them, and they are counted as misses.
+Lambdas. Ripple makes a function node for a lambda bound to a name by a statement (``key = lambda
+x: ...``; modifier ``lambda``), named by that name, and none for any other lambda, whose calls go to
+the enclosing function. A named lambda's node is renamed to PyCG's ``<lambdaN>`` (PyCG numbers the
+lambdas of each namespace in the order its AST visitor meets them: :func:`lambda_names`), and every
+caller inside a lambda, on both sides, is compared as the enclosing named scope (``X.<lambdaN>`` ->
+``X``). So an edge *to* a named lambda is compared as it is, calls made in any lambda count as the
+enclosing function's, and an edge to an anonymous lambda (passed or returned) counts as a miss.
 
 Scoring policy. Expected edges fall into three classes by callee:
 
@@ -59,6 +62,7 @@ prints one case's source, its missing and extra edges and its unresolved call si
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import shutil
 import sys
@@ -136,6 +140,47 @@ def fold_lambda(name: str) -> str:
     return name.split(".<lambda", 1)[0]
 
 
+def lambda_names(case: Path) -> dict[tuple[str, int, str], str]:
+    """PyCG's name of each lambda bound to a name by an assignment in the case's ``.py`` files, keyed
+    by ``(module, line of the assignment, name)``: ``main.f.<lambda2>`` for the second lambda met in
+    ``f``'s namespace, in the order of PyCG's AST visitor (fields in order: an assignment's targets,
+    then its value; a lambda nested in a lambda is in the outer lambda's namespace)."""
+    out: dict[tuple[str, int, str], str] = {}
+    for p in sorted(case.rglob("*.py")):
+        module = path_module(p.relative_to(case).as_posix())
+        try:
+            tree = ast.parse(p.read_text())
+        except SyntaxError:
+            continue
+        counters: dict[str, int] = {}
+
+        assigned = {id(n.value): (n.lineno, n.targets[0].id) for n in ast.walk(tree)
+                    if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                    and isinstance(n.value, ast.Lambda)}
+
+        def visit(node: ast.AST, ns: str, module: str = module, counters: dict[str, int] = counters,
+                  assigned: dict[int, tuple[int, str]] = assigned) -> None:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                inner = f"{ns}.{node.name}"
+                for child in ast.iter_child_nodes(node):
+                    visit(child, inner)
+                return
+            if isinstance(node, ast.Lambda):
+                counters[ns] = counters.get(ns, 0) + 1
+                inner = f"{ns}.<lambda{counters[ns]}>"
+                parent = assigned.get(id(node))
+                if parent is not None:
+                    out[(module, parent[0], parent[1])] = inner
+                for child in ast.iter_child_nodes(node):
+                    visit(child, inner)
+                return
+            for child in ast.iter_child_nodes(node):
+                visit(child, ns)
+
+        visit(tree, module)
+    return out
+
+
 def is_internal(name: str, modules: set[str]) -> bool:
     return any(name == m or name.startswith(m + ".") for m in modules)
 
@@ -143,6 +188,7 @@ def is_internal(name: str, modules: set[str]) -> bool:
 def ripple_graph(case: Path) -> tuple[set[Edge], list[tuple[str, str, int]]]:
     """Index the case's ``.py`` files; its CALLS edges in PyCG naming and its unresolved call sites
     as ``(caller, name, line)`` (caller in PyCG naming)."""
+    lambdas = lambda_names(case)
     with tempfile.TemporaryDirectory(prefix="pycg-") as tmp:
         src = Path(tmp) / "src"
         for p in case.rglob("*.py"):
@@ -152,9 +198,9 @@ def ripple_graph(case: Path) -> tuple[set[Edge], list[tuple[str, str, int]]]:
         db = Path(tmp) / "index.db"
         conn = index_read_only(src, db, REPO)
         try:
-            nodes = {nid: (label, qualname, json.loads(props or "{}"), file)
-                     for nid, label, qualname, props, file in conn.execute(
-                         "SELECT id, label, qualname, props, file FROM nodes")}
+            nodes = {nid: (label, qualname, json.loads(props or "{}"), file, line)
+                     for nid, label, qualname, props, file, line in conn.execute(
+                         "SELECT id, label, qualname, props, file, start_line FROM nodes")}
             parent = {dst: src for src, dst in conn.execute("SELECT src, dst FROM edges WHERE kind = 'CONTAINS'")}
             calls = conn.execute("SELECT src, dst, line FROM edges WHERE kind = 'CALLS'").fetchall()
             unresolved = conn.execute("SELECT caller, name, line FROM unresolved").fetchall()
@@ -164,21 +210,23 @@ def ripple_graph(case: Path) -> tuple[set[Edge], list[tuple[str, str, int]]]:
     def name(nid: str) -> str:
         if nid not in nodes:
             return f"?{nid}"
-        label, qualname, _, file = nodes[nid]
+        label, qualname, props, file, line = nodes[nid]
         if not file.endswith(".py"):
             return f"?{nid}"
         module = path_module(file)
+        if "lambda" in props.get("modifiers", ()):
+            return lambdas.get((module, line, qualname.rpartition(".")[2]), f"?{nid}")
         return module if label == "File" else f"{module}.{qualname}"
 
     edges = set()
     for s, d, line in calls:
         if nodes.get(d, ("",))[0] == "Class":
             continue  # instantiating a class with no __init__ of its own: PyCG has no edge (see above)
-        props = nodes.get(s, ("", "", {}, ""))[2]
+        props = nodes.get(s, ("", "", {}, "", 0))[2]
         if props.get("name_line") and line and line < props["name_line"] and s in parent:
             s = parent[s]  # a decorator line: the decorator runs in the scope holding the def
-        edges.add((name(s), name(d)))
-    return edges, [(name(c), n, line) for c, n, line in unresolved]
+        edges.add((fold_lambda(name(s)), name(d)))
+    return edges, [(fold_lambda(name(c)), n, line) for c, n, line in unresolved]
 
 
 def run_case(case: Path, root: Path) -> CaseResult:

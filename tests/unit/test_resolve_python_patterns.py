@@ -821,3 +821,94 @@ def test_a_returned_bound_method_is_what_calling_the_result_calls():
             "m.go(1) -> m.Job.on_done(0) [inferred]",
         ],
     )
+
+
+def test_containers_hold_what_is_stored_into_them_and_calls_take_the_literal_keys_they_name():
+    # PyCG's dicts / lists and JCG's Containers: stores after the display, container methods, keys,
+    # nested displays, values taken out by get / pop and by a local.
+    check(
+        """
+        # --- path: m.py ---
+        def a(): pass
+        def b(): pass
+        def c(): pass
+        def x(): pass
+        def y(): pass
+        def e(): pass
+        def f(): pass
+        def g(): pass
+        def p(): pass
+
+        REGISTRY = {}
+        REGISTRY["a"] = a
+        HOOKS = []
+        HOOKS.append(b)
+        HOOKS.extend([c])
+        TABLE = {"x": x, "y": y}
+        NESTED = {"k": {"j": e}, "z": [f]}
+        QUEUE = [g]
+        LIST = [p, g]
+
+        def register(name, fn):
+            REGISTRY[name] = fn       # a parameter: nothing known is held
+
+        def run(kind):
+            REGISTRY["a"]()           # a
+            HOOKS[1]()                # b and c: appended, positions not known
+            TABLE.get("x")()          # x only
+            handler = TABLE[kind]
+            handler()                 # x and y
+            NESTED["k"]["j"]()        # e only: f is under "z"
+            QUEUE.pop()()             # g
+            LIST[0]()                 # p only
+            OTHER["a"]()              # no container of that name: nothing
+        """,
+        [
+            "m.run(1) -> m.a(0) [inferred]",
+            "m.run(1) -> m.b(0) [inferred]",
+            "m.run(1) -> m.c(0) [inferred]",
+            "m.run(1) -> m.x(0) [inferred]",
+            "m.run(1) -> m.y(0) [inferred]",
+            "m.run(1) -> m.e(0) [inferred]",
+            "m.run(1) -> m.g(0) [inferred]",
+            "m.run(1) -> m.p(0) [inferred]",
+        ],
+    )
+
+
+def test_a_lambda_bound_to_a_name_is_a_function_of_that_name_and_its_calls_are_its_own():
+    # PyCG's lambdas: `x = lambda ...` is a function (a method in a class body); a lambda in an
+    # expression has no node and its calls stay the enclosing function's.
+    check(
+        """
+        # --- path: m.py ---
+        def func1(): pass
+        def func2(): pass
+        def func3(): pass
+
+        apply = lambda fn: fn()
+        pick = lambda: func2
+        a = b = lambda: func3()       # not a statement of its own: no definition
+
+        class C:
+            label = lambda self: self.fmt()
+            def fmt(self): pass
+
+        def run():
+            apply(func1)
+            pick()()
+            C().label()
+            sorted([], key=lambda v: func3())
+        """,
+        [
+            "m.C.label(0) -> m.C.fmt(0) [exact]",
+            "m.apply(1) -> m.func1(0) [inferred]",  # the parameter it calls, handed func1
+            "m.py -> m.func3(0) [exact]",  # `a = b = lambda: func3()`: the module's code
+            "m.run(0) -> m.C [exact]",
+            "m.run(0) -> m.C.label(0) [exact]",
+            "m.run(0) -> m.apply(1) [exact]",
+            "m.run(0) -> m.func2(0) [exact]",  # what pick returns, called
+            "m.run(0) -> m.func3(0) [exact]",  # in the sort key's lambda: run's own call
+            "m.run(0) -> m.pick(0) [exact]",
+        ],
+    )

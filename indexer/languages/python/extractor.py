@@ -29,6 +29,7 @@ from tree_sitter import Node
 from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.reads import ValueReads
+from indexer.languages.python.containers import ContainerCalls
 from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
@@ -124,6 +125,10 @@ def _literal_string(text: str) -> str | None:
     return storable(value) if isinstance(value, str) else None
 
 
+_STATEMENT_PARENTS = frozenset({"module", "block", "expression_statement"})
+"""Parents of an assignment that is a statement of its own (a named lambda's)."""
+
+
 @dataclass(slots=True)
 class _DefMatch:
     """Captures of one class / function definition, gathered from several query matches."""
@@ -139,6 +144,8 @@ class _DefMatch:
     bases: list[Node] = field(default_factory=list)
     docstring: Node | None = None
     params: list[tuple[Node, dict[str, list[Node]]]] = field(default_factory=list)
+    lambda_value: Node | None = None
+    """The ``lambda`` of ``name = lambda ...: body`` (``node`` is the assignment), or ``None``."""
 
 
 @dataclass(slots=True)
@@ -195,7 +202,7 @@ class _Scopes:
         return self.items[index].qualname if index >= 0 else None
 
 
-class _FileExtractor(ImpliedFacts, ValueReads):
+class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
     """Extraction state for one file: the source, the scopes found so far and the output."""
 
     def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -208,6 +215,8 @@ class _FileExtractor(ImpliedFacts, ValueReads):
         decorators of the definition are written under it): calls inside it are the decorated
         definition's (issue 16: a decorator's edge is credited to what it decorates)."""
         self._decorator_starts: list[int] = []
+        self._lambda_bodies: list[tuple[int, Node]] = []
+        """``(scope index, body expression)`` of each named lambda: the value it returns."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -288,6 +297,13 @@ class _FileExtractor(ImpliedFacts, ValueReads):
             d = by_node.setdefault(caps["function"][0].id, _DefMatch())
             d.node, d.name = caps["function"][0], caps["function.name"][0]
             return
+        if "lambda" in caps:
+            statement = caps["lambda"][0]
+            if statement.parent is None or statement.parent.type not in _STATEMENT_PARENTS:
+                return  # `a = b = lambda: 0`, or inside an expression: no definition
+            d = by_node.setdefault(statement.id, _DefMatch())
+            d.node, d.name, d.lambda_value = statement, caps["lambda.name"][0], caps["lambda.value"][0]
+            return
         d = by_node.setdefault(caps["def"][0].id, _DefMatch())
         if "decorated" in caps:
             d.decorated, d.decorators = caps["decorated"][0], caps["decorator"]
@@ -332,12 +348,14 @@ class _FileExtractor(ImpliedFacts, ValueReads):
         if not name:  # a MISSING identifier in a broken header
             return -1
         parent_scope = self.scopes.items[parent] if parent >= 0 else None
+        if d.lambda_value is not None and parent_scope is not None and parent_scope.kind != "class":
+            return -1  # a lambda named in a function body stays part of it (its calls are the function's)
         parent_qual = parent_scope.qualname if parent_scope else None
         qualname = f"{parent_qual}.{name}" if parent_qual else name
         decorators = [_collapse(src.text(n)) for n in d.decorators]
         modifiers = (["async"] if d.is_async else []) + [
             _MODIFIER_DECORATORS[t] for t in decorators if t in _MODIFIER_DECORATORS
-        ]
+        ] + (["lambda"] if d.lambda_value is not None else [])
         if d.is_class:
             kind = "class"
         elif parent_scope is not None and parent_scope.kind == "class":
@@ -372,7 +390,9 @@ class _FileExtractor(ImpliedFacts, ValueReads):
         param_types = self._param_records(d, qualname)
         if d.return_type is not None:
             self._type_uses(d.return_type, qualname)
-        body = d.node.child_by_field_name("body") or d.node
+        body = (d.lambda_value or d.node).child_by_field_name("body") or d.node
+        if d.lambda_value is not None:
+            self._lambda_bodies.append((len(self.scopes.items), body))
         return self.scopes.add(_Scope(body.start_byte, body.end_byte, qualname, kind, parent, param_types, definition))
 
     def _params(self, d: _DefMatch, drop_first: bool) -> list[Param]:
@@ -411,14 +431,18 @@ class _FileExtractor(ImpliedFacts, ValueReads):
         return types
 
     def _signature(self, d: _DefMatch) -> str:
-        """The header from ``def`` / ``class`` to the end of the parameters, return type or bases."""
-        node = d.node
+        """The header from ``def`` / ``class`` to the end of the parameters, return type or bases
+        (a named lambda's: ``key = lambda x, y``)."""
+        node = start = d.node
         end = d.name.end_byte
+        if d.lambda_value is not None:
+            node = d.lambda_value
+            end = node.children[0].end_byte  # the `lambda` keyword, when it takes no parameters
         for field_name in ("type_parameters", "parameters", "return_type", "superclasses"):
             child = node.child_by_field_name(field_name)
             if child is not None and child.end_byte > end:
                 end = child.end_byte
-        header = self.src.data[node.start_byte : end].decode("utf-8", "replace")
+        header = self.src.data[start.start_byte : end].decode("utf-8", "replace")
         return _collapse(_TRAILING_COMMA.sub(")", header))
 
     def _docstring(self, node: Node) -> str | None:
@@ -445,14 +469,13 @@ class _FileExtractor(ImpliedFacts, ValueReads):
         refs: dict[int, list[str]] = defaultdict(list)  # scope index -> names returned uncalled
         generators: set[int] = set()
         other: dict[int, list[str | None]] = defaultdict(list)  # scope index -> what returns no plain name call
+        returned: list[tuple[int, Node]] = list(self._lambda_bodies)  # a named lambda returns its body
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
             if "yield" in caps:
                 generators.add(scopes.at(caps["yield"][0].start_byte))
-                continue
-            value = caps["return.value"][0]
-            if value.type == "comment":
-                continue
-            index = scopes.at(caps["return"][0].start_byte)
+            elif caps["return.value"][0].type != "comment":
+                returned.append((scopes.at(caps["return"][0].start_byte), caps["return.value"][0]))
+        for index, value in returned:
             callee = None
             if value.type == "call":
                 text = _WS.sub("", src.text(value.child_by_field_name("function")))
@@ -479,16 +502,23 @@ class _FileExtractor(ImpliedFacts, ValueReads):
         """Keep in ``returned_refs`` only names that can be functions: the first segment names a
         function or class defined in this file or an imported name, and no parameter of the
         function; or, in a method or a function nested in one, ``self`` / ``cls`` (``return
-        self.on_done``: the bound method, called later as ``cb = obj.handler(); cb()``). A local
+        self.on_done``: the bound method, called later as ``cb = obj.handler(); cb()``); or a local
+        the function binds to such a name (``a = handler; return a``: an ``alias`` binding, which
+        the resolver reads in the function's scope). Any other local
         variable returned (``return n``) is dropped, so editing it changes nothing other files read
         (the incremental resolver's digest of this file's names)."""
         known = {d.name for d in self.out.definitions if d.kind != "field"} | {i.local for i in self.out.imports}
         receivers = ("self", "cls") if any(d.kind in ("method", "constructor") for d in self.out.definitions) else ()
+        aliases: dict[str | None, set[str]] = defaultdict(set)  # per scope: locals bound to a known function
+        for b in self.out.bindings:
+            if b.how == "alias" and b.type and b.type.split(".", 1)[0] in known:
+                aliases[b.scope].add(b.name)
         for d in self.out.definitions:
             if d.returned_refs:
                 params = {p.name for p in d.params}
+                local = aliases.get(d.qualname, ())
                 kept = [r for r in d.returned_refs if (head := r.split(".", 1)[0]) not in params and (
-                    head in known or (head in receivers and head != r))]
+                    head in known or (head in receivers and head != r) or r in local)]
                 d.returns_other = bool(kept) and (d.returns_other or len(kept) < len(d.returned_refs))
                 d.applies_refs = d.returns_other and d.applies_refs and len(kept) == len(d.returned_refs)
                 d.returned_refs = kept
@@ -735,6 +765,9 @@ class _FileExtractor(ImpliedFacts, ValueReads):
                     self.out.bindings.append(Binding(class_scope, "cls." + src.text(name_node), binding[0], binding[1], line))
                 return None
         else:
+            if "value" in caps and caps["value"][0].type == "lambda" and assign.parent is not None \
+                    and assign.parent.type in _STATEMENT_PARENTS and (scope is None or scope.kind == "class"):
+                return None  # `key = lambda x: ...` is a function definition (definitions.scm), no binding
             name_node = caps["target"][0]
             bound = src.text(name_node)
             in_class = scope is not None and scope.kind == "class"

@@ -1,16 +1,15 @@
 """What Python code implies beyond the calls and assignments written: the dunder calls the language
-makes (``with``, ``for``, operators, subscripts, ``len()``...), names bound by iteration and by
-unpacking, and functions held in containers and called through a subscript (issue 16).
+makes (``with``, ``for``, operators, subscripts, ``len()``...) and names bound by iteration and by
+unpacking (issue 16); calls through containers are :mod:`indexer.languages.python.containers`'.
 
 :class:`ImpliedFacts` is a mixin of the extractor's per-file state (``src``, ``scopes``, ``out``,
 ``root`` and its ``receiver_text``, ``arity`` and ``binding_type`` methods); its rules live in
-``queries/implicit_calls.scm``, ``queries/unpacking.scm`` and ``queries/containers.scm``.
+``queries/implicit_calls.scm`` and ``queries/unpacking.scm``.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tree_sitter import Node
@@ -271,62 +270,6 @@ class ImpliedFacts:
                 binding = self.binding_type(None, v, None)
                 if binding is not None:
                     self.out.bindings.append(Binding(scope, self.src.text(t), binding[0], binding[1], self.src.line(t)))
-
-    def container_calls(self) -> None:
-        """``handlers[kind](x)``: one call site ``via="element"`` per function the container holds,
-        when ``handlers`` (or ``self.handlers``) is assigned a dict / list / tuple / set display in
-        this file (the dict's values, the other displays' elements; only plain or dotted names).
-        The container is looked up from the call's scope outwards (a ``self.`` container in the
-        enclosing class); several assignments of one container add up."""
-        src, scopes = self.src, self.scopes
-        held: dict[tuple[str | None, str], list[str]] = defaultdict(list)
-        calls: list[tuple[Node, Node, Node]] = []
-        for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
-            if "element" in caps:
-                calls.append((caps["element"][0], caps["element.container"][0], caps["element.args"][0]))
-                continue
-            index = scopes.at(caps["container"][0].start_byte)
-            if "container.attr" in caps:
-                while index >= 0 and scopes.items[index].kind != "class":
-                    index = scopes.items[index].parent
-                if index < 0:
-                    continue
-                name = "self." + src.text(caps["container.attr"][0])
-            else:
-                name = src.text(caps["container.name"][0])
-            value = caps["container.value"][0]
-            elements = [c.child_by_field_name("value") for c in value.named_children if c.type == "pair"] \
-                if value.type == "dictionary" else list(value.named_children)
-            for e in elements:
-                if e is not None and e.type in ("identifier", "attribute"):
-                    text = _WS.sub("", src.text(e))
-                    if _DOTTED.fullmatch(text) and text not in ("None", "True", "False"):
-                        held[(scopes.qualname(index), name)].append(text)
-        if not held:
-            return
-        for call, container, args in calls:
-            index = scopes.at(call.start_byte)
-            text = _WS.sub("", src.text(container))
-            names: list[str] = []
-            if text.startswith("self.") and text.count(".") == 1:
-                cls = index
-                while cls >= 0 and scopes.items[cls].kind != "class":
-                    cls = scopes.items[cls].parent
-                names = held.get((scopes.qualname(cls), text), []) if cls >= 0 else []
-            elif "." not in text:
-                s = index
-                while True:
-                    names = held.get((scopes.qualname(s), text), [])
-                    if names or s < 0:
-                        break
-                    s = scopes.items[s].parent
-                    while s >= 0 and scopes.items[s].kind == "class":  # a class body is no enclosing scope
-                        s = scopes.items[s].parent
-            caller, arity = scopes.qualname(index), self.arity(args)
-            for target in dict.fromkeys(names):
-                receiver, _, name = target.rpartition(".")
-                self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
-                                               via="element"))
 
     def _loop_binding(self, caps: dict[str, list[Node]], declared: dict[tuple[str | None, str], str]) -> None:
         """Bind a loop variable (:meth:`_typed_loop_binding`); a single name the element type leaves

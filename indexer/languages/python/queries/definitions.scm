@@ -6,6 +6,11 @@
 ; The definitions themselves.
 (class_definition name: (identifier) @class.name) @class
 (function_definition name: (identifier) @function.name) @function
+; A lambda bound to a name by a statement at module level or in a class body (`key = lambda x: x.id`;
+; `__str__ = lambda self: self.name`): a function (a method) of that name whose body is the lambda's
+; expression. The extractor keeps those only (not `a = b = lambda: 0`, not one inside an expression,
+; not one in a function body, whose calls stay the function's as any other lambda's do).
+(assignment left: (identifier) @lambda.name right: (lambda) @lambda.value) @lambda
 
 ; Decorators (texts without '@'); the span of a decorated definition starts at the first one.
 (decorated_definition
@@ -50,3 +55,15 @@
       (typed_parameter
         (dictionary_splat_pattern (identifier) @param.name) @param.starstar type: (type) @param.type)
     ] @param)) @def
+
+; A named lambda's parameters (a lambda's take no annotations).
+(assignment
+  left: (identifier)
+  right: (lambda
+    parameters: (lambda_parameters
+      [
+        (identifier) @param.name
+        (default_parameter name: (identifier) @param.name value: (_) @param.default)
+        (list_splat_pattern (identifier) @param.name) @param.star
+        (dictionary_splat_pattern (identifier) @param.name) @param.starstar
+      ] @param))) @def

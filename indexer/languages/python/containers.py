@@ -1,0 +1,268 @@
+"""Functions held in Python containers and called through them (issue 16; PyCG's ``dicts`` and
+``lists``, JCG's ``Containers``).
+
+A container is a name or ``self.<attr>`` assigned a dict / list / tuple / set display in the file.
+What it holds: the display's plain or dotted names (a dict's values; a list's or tuple's elements by
+position), those of displays nested in it one subscript deeper (``ls[0][0]()`` reaches ``[[f], g]``'s
+``f`` only), and what the file stores into it anywhere: ``d["k"] = f``, ``d["a"]["b"] = f``,
+``d.update({"k": f})``, ``ls.append(f)`` / ``.add`` / ``.insert(i, f)`` / ``.extend([...])`` /
+``.setdefault(k, f)``. A call through it, ``d["k"](x)``, ``d.get("k")(x)``, ``ls.pop()(x)``, or
+through a local fetched from it (``h = d.get(kind)`` / ``h = d[kind]``, then ``h(x)``), is one call
+site ``via="element"`` per function it may reach.
+
+Keys: a string or integer literal key (``d["a"]``, ``ls[1]``) reaches what was stored under that
+key or under a key not known (``append``, ``d[name] = f``); any other key reaches everything.
+Flow-insensitive: a key stored twice holds both values everywhere (``d["a"] = g`` does not replace
+``{"a": f}``), which over-approximates as the blast radius should. Scoping: the container is found
+from the call's (or the store's) scope outwards, a ``self.`` container in the enclosing class; class
+bodies are no enclosing scope. Rules in ``queries/containers.scm``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from tree_sitter import Node
+
+from indexer.languages.base import query, run_query
+from indexer.model import CallSite
+
+if TYPE_CHECKING:
+    from indexer.languages.base import SourceText
+    from indexer.model import FileExtraction
+
+__all__ = ["ContainerCalls", "NESTED_DISPLAYS"]
+
+_GRAMMAR = "python"
+_WS = re.compile(r"\s+")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_DISPLAYS = ("dictionary", "list", "tuple", "set")
+_ADDS = {"append": 0, "add": 0, "insert": 1, "setdefault": 1}
+"""Container methods storing one value, and the position of that value among the arguments."""
+_FETCHES = {"get": 0, "pop": 0, "popleft": None, "setdefault": 0}
+"""Container methods returning one held value, and the position of the key among the arguments
+(``None``: none; ``ls.pop()`` with no argument has no key either)."""
+
+NESTED_DISPLAYS = 4
+"""How deep displays nested in a container's display are followed (``[[[f]]]``: 2), and the most
+subscripts of a call or a store through a container (``d[a][b][c][d](x)``) that are followed."""
+
+Key = str | None
+"""A container key as a literal's value in ``repr`` (``"'a'"``, ``"1"``), or ``None``: not known."""
+_APPENDED = "<appended>"
+"""The key :meth:`ContainerCalls._added` gives ``ls.extend([...])``'s display: its elements land at
+positions not known (after what the list holds), so they are stored under no key."""
+Held = tuple[str, int, Key]
+"""What a container holds: ``(dotted name, depth, key)``; depth is the subscripts below the
+container's own (0: ``d[k]`` is the name), key the first subscript's."""
+
+
+class ContainerCalls:
+    """Mixin of the extractor's per-file state (``src``, ``scopes``, ``out``, ``root``, ``arity``):
+    the ``via="element"`` call sites of the module docstring."""
+
+    src: SourceText
+    out: FileExtraction
+    root: Node
+    scopes: Any
+
+    def arity(self, args: Node) -> int:
+        """Arguments written, -1 with a splat (the extractor's)."""
+        raise NotImplementedError
+
+    def container_calls(self) -> None:
+        """Append the call sites through containers (module docstring) to ``out.calls``."""
+        src, scopes = self.src, self.scopes
+        held: dict[tuple[str | None, str], list[Held]] = defaultdict(list)
+        stores: list[tuple[int, str, int, Key, Node]] = []  # (scope, container, depth, key, value)
+        calls: list[tuple[Node, str, int, Key, Node]] = []  # (call, container, depth, key, arguments)
+        fetched: dict[tuple[int, str], list[tuple[str, int, Key]]] = defaultdict(list)  # (scope, local) -> fetches
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
+            if "element" in caps:
+                container, depth, key = self._through(caps["element.target"][0])
+                if container is not None:
+                    calls.append((caps["element"][0], container, depth, key, caps["element.args"][0]))
+            elif "store" in caps:
+                container, depth, key = self._subscripted(caps["store.target"][0])
+                if container is not None:
+                    at = scopes.at(caps["store"][0].start_byte)
+                    stores.append((at, container, depth - 1, key, caps["store.value"][0]))
+            elif "add" in caps:
+                for value, extra, key in self._added(caps):
+                    container, depth, outer = self._subscripted(caps["add.container"][0])
+                    if container is not None:
+                        at = scopes.at(caps["add"][0].start_byte)
+                        stores.append((at, container, depth + extra, outer if depth else key, value))
+            elif "fetch" in caps:
+                container, depth, key = self._through(caps["fetch.value"][0])
+                if container is not None:
+                    local = src.text(caps["fetch.name"][0])
+                    fetched[(scopes.at(caps["fetch"][0].start_byte), local)].append((container, depth, key))
+            else:
+                index = scopes.at(caps["container"][0].start_byte)
+                if "container.attr" in caps:
+                    while index >= 0 and scopes.items[index].kind != "class":
+                        index = scopes.items[index].parent
+                    if index < 0:
+                        continue
+                    name = "self." + src.text(caps["container.attr"][0])
+                else:
+                    name = src.text(caps["container.name"][0])
+                held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
+        if not held:
+            return
+        for index, container, depth, key, value in stores:
+            found = self._container_at(held, index, container)
+            if found is not None:
+                entries = self._held(value, depth, None if key == _APPENDED else key)
+                if key == _APPENDED:
+                    entries = [(n, d, None) for n, d, _ in entries]
+                held[found].extend(entries)
+        if fetched:
+            calls += self._fetched_calls(fetched)
+        for call, container, depth, key, args in calls:
+            index = scopes.at(call.start_byte)
+            found = self._container_at(held, index, container)
+            names = [n for n, d, k in held[found] if d == depth and (key is None or k is None or k == key)] \
+                if found is not None else []
+            caller, arity = scopes.qualname(index), self.arity(args)
+            for target in dict.fromkeys(names):
+                receiver, _, name = target.rpartition(".")
+                self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
+                                               via="element"))
+
+    def _fetched_calls(self, fetched: dict[tuple[int, str], list[tuple[str, int, Key]]]
+                       ) -> list[tuple[Node, str, int, Key, Node]]:
+        """The calls ``h(x)`` of a local ``h`` the same scope fetched from a container (``h =
+        d.get(k)``, ``h = d[k]``), as calls through each container it was fetched from. A local
+        bound otherwise too (a parameter, another assignment) is still followed through the
+        fetches: they are values it may hold."""
+        out: list[tuple[Node, str, int, Key, Node]] = []
+        scopes = self.scopes
+        for _, caps in run_query(query(_GRAMMAR, "python/queries", "named_calls"), self.root):
+            call = caps["named"][0]
+            key = (scopes.at(call.start_byte), self.src.text(caps["named.callee"][0]))
+            for container, depth, k in fetched.get(key, ()):
+                out.append((call, container, depth, k, caps["named.args"][0]))
+        return out
+
+    def _container_at(self, held: dict[tuple[str | None, str], list[Held]], index: int,
+                      container: str) -> tuple[str | None, str] | None:
+        """The key in ``held`` of ``container`` (``name`` or ``self.name``) as code in scope
+        ``index`` sees it: ``self.`` ones in the enclosing class; a plain name in the innermost
+        scope outwards assigning it (class bodies are no enclosing scope); ``None`` when none is."""
+        scopes = self.scopes
+        if container.startswith("self."):
+            cls = index
+            while cls >= 0 and scopes.items[cls].kind != "class":
+                cls = scopes.items[cls].parent
+            found = (scopes.qualname(cls), container)
+            return found if cls >= 0 and found in held else None
+        s = index
+        while True:
+            found = (scopes.qualname(s), container)
+            if found in held:
+                return found
+            if s < 0:
+                return None
+            s = scopes.items[s].parent
+            while s >= 0 and scopes.items[s].kind == "class":
+                s = scopes.items[s].parent
+
+    def _subscripted(self, node: Node) -> tuple[str | None, int, Key]:
+        """``(container, depth, key)`` of ``d["a"]["b"]`` (``("d", 2, "'a'")``) or of a plain ``d``
+        (``("d", 0, None)``): the name or ``self.<attr>`` under the subscripts, how many there are,
+        and the first one's literal key; ``(None, 0, None)`` for anything else (a call's result,
+        ``obj.attr`` other than ``self``'s), or deeper than :data:`NESTED_DISPLAYS`."""
+        depth, key = 0, None
+        while node is not None and node.type == "subscript":
+            if depth == NESTED_DISPLAYS:
+                return None, 0, None
+            key = self._key(node.child_by_field_name("subscript"))
+            node = node.child_by_field_name("value")
+            depth += 1
+        if node is None or node.type not in ("identifier", "attribute"):
+            return None, 0, None
+        text = _WS.sub("", self.src.text(node))
+        if node.type == "attribute" and not (text.startswith("self.") and text.count(".") == 1):
+            return None, 0, None
+        return text, depth, key
+
+    def _through(self, node: Node) -> tuple[str | None, int, Key]:
+        """What a value taken out of a container is: ``(container, depth, key)`` of ``d["k"]``
+        (depth 0 is the held name itself), ``d.get("k")``, ``ls.pop()``; ``(None, 0, None)`` for
+        anything else."""
+        if node.type == "subscript":
+            container, depth, key = self._subscripted(node)
+            return container, depth - 1, key
+        if node.type != "call":
+            return None, 0, None
+        function = node.child_by_field_name("function")
+        if function is None or function.type != "attribute":
+            return None, 0, None
+        method = self.src.text(function.child_by_field_name("attribute"))
+        if method not in _FETCHES:
+            return None, 0, None
+        container, depth, outer = self._subscripted(function.child_by_field_name("object"))
+        args = node.child_by_field_name("arguments")
+        at = _FETCHES[method]
+        positional = [a for a in args.named_children if a.type not in ("comment", "keyword_argument")] if args else []
+        key = self._key(positional[at]) if at is not None and len(positional) > at else None
+        return container, depth, outer if depth else key
+
+    def _key(self, node: Node | None) -> Key:
+        """A subscript's literal key (``"a"`` -> ``"'a'"``, ``1`` -> ``"1"``), ``None`` otherwise
+        (a name, a negative index, a slice, an f-string)."""
+        if node is None or node.type not in ("string", "integer"):
+            return None
+        try:
+            value = ast.literal_eval(self.src.text(node))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+        return repr(value) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+
+    def _added(self, caps: dict[str, list[Node]]) -> list[tuple[Node, int, Key]]:
+        """The values a container method call stores, each with the depth it adds (-1: a display
+        whose elements are stored, ``d.update({...})`` / ``ls.extend([...])``; 0: the value itself,
+        ``ls.append(f)``) and its key (``d.setdefault("k", f)``); ``[]`` for another call."""
+        method = self.src.text(caps["add.method"][0])
+        args = [a for a in caps["add.args"][0].named_children if a.type != "comment"]
+        if any(a.type in ("keyword_argument", "list_splat", "dictionary_splat") for a in args):
+            return []
+        if method in ("update", "extend"):
+            key = _APPENDED if method == "extend" else None
+            return [(args[0], -1, key)] if len(args) == 1 and args[0].type in _DISPLAYS else []
+        at = _ADDS.get(method)
+        if at is None or len(args) != at + 1:
+            return []
+        return [(args[at], 0, self._key(args[0]) if method == "setdefault" else None)]
+
+    def _held(self, value: Node, depth: int, key: Key) -> list[Held]:
+        """What ``value`` puts in a container at ``depth`` under ``key`` (depth -1: ``value`` is
+        the container's own display, whose entries get their own keys): a plain or dotted name; a
+        display's values (a dict's values under their literal keys, a list's or tuple's elements
+        under their positions, a set's under none), one deeper, displays nested at most
+        :data:`NESTED_DISPLAYS` deep."""
+        if value.type in ("identifier", "attribute"):
+            text = _WS.sub("", self.src.text(value))
+            ok = depth >= 0 and _DOTTED.fullmatch(text) and text not in ("None", "True", "False")
+            return [(text, depth, key)] if ok else []
+        if value.type not in _DISPLAYS or depth >= NESTED_DISPLAYS:
+            return []
+        own = depth == -1  # the entries' keys are this display's keys
+        out: list[Held] = []
+        if value.type == "dictionary":
+            for pair in value.named_children:
+                v = pair.child_by_field_name("value") if pair.type == "pair" else None
+                if v is not None:
+                    out += self._held(v, depth + 1, self._key(pair.child_by_field_name("key")) if own else key)
+            return out
+        elements = [e for e in value.named_children if e.type != "comment"]
+        for i, e in enumerate(elements):
+            k = repr(i) if own and value.type != "set" and not any(x.type == "list_splat" for x in elements[:i + 1]) \
+                else (None if own else key)
+            out += self._held(e, depth + 1, k)
+        return out
