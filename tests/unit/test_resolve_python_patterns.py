@@ -912,3 +912,22 @@ def test_a_lambda_bound_to_a_name_is_a_function_of_that_name_and_its_calls_are_i
             "m.run(0) -> m.pick(0) [exact]",
         ],
     )
+
+
+def test_calls_through_a_generated_registry_are_bounded_per_call_and_per_file():
+    # Handlers stored under many keys, called through an unknown key: each call reaches the first
+    # MAX_ELEMENT_TARGETS stored (f64..f69 never), and a file makes at most MAX_ELEMENT_SITES.
+    from indexer.languages.python.containers import MAX_ELEMENT_SITES, MAX_ELEMENT_TARGETS
+    from indexer.languages.python.extractor import PythonExtractor
+    from tests.resolution_harness import edges, resolve_fixture
+
+    def registry(handlers: int, calls: int) -> str:
+        return "\n".join([f"def f{i}(): pass" for i in range(handlers)] + ["D = {}"]
+                         + [f"D[{i}] = f{i}" for i in range(handlers)] + ["def run(k):"] + ["    D[k]()"] * calls) + "\n"
+
+    found = edges(resolve_fixture("# --- path: m.py ---\n" + registry(70, 2)))
+    assert found == sorted(f"m.run(1) -> m.f{i}(0) [inferred]" for i in range(MAX_ELEMENT_TARGETS))
+    ex = PythonExtractor().extract("m.py", registry(100, 200).encode())
+    sites = [c for c in ex.calls if c.via == "element"]
+    assert len(sites) == 156 * 64 == (MAX_ELEMENT_SITES // MAX_ELEMENT_TARGETS) * MAX_ELEMENT_TARGETS
+    assert sorted({c.line for c in sites}) == list(range(203, 203 + 156))  # the first 156 calls, in order

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from indexer.languages.base import SourceText
     from indexer.model import FileExtraction
 
-__all__ = ["ContainerCalls", "NESTED_DISPLAYS"]
+__all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "NESTED_DISPLAYS"]
 
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
@@ -49,6 +49,16 @@ _FETCHES = {"get": 0, "pop": 0, "popleft": None, "setdefault": 0}
 NESTED_DISPLAYS = 4
 """How deep displays nested in a container's display are followed (``[[[f]]]``: 2), and the most
 subscripts of a call or a store through a container (``d[a][b][c][d](x)``) that are followed."""
+
+MAX_ELEMENT_TARGETS = 64
+"""The most functions one call through a container reaches (the first stored, as
+:data:`~indexer.resolve.context.MAX_NAMESAKES` bounds the copies of a name); real dispatch tables
+hold tens (Django's largest: 3, celery's: 4)."""
+
+MAX_ELEMENT_SITES = 10_000
+"""The most call sites through containers one file makes; calls beyond reach nothing. Without it a
+generated registry of n handlers called from n places makes n x :data:`MAX_ELEMENT_TARGETS` (2,000
+each: 128,000 call sites, most of a minute to resolve)."""
 
 Key = str | None
 """A container key as a literal's value in ``repr`` (``"'a'"``, ``"1"``), or ``None``: not known."""
@@ -79,7 +89,7 @@ class ContainerCalls:
         held: dict[tuple[str | None, str], list[Held]] = defaultdict(list)
         stores: list[tuple[int, str, int, Key, Node]] = []  # (scope, container, depth, key, value)
         calls: list[tuple[Node, str, int, Key, Node]] = []  # (call, container, depth, key, arguments)
-        fetched: dict[tuple[int, str], list[tuple[str, int, Key]]] = defaultdict(list)  # (scope, local) -> fetches
+        fetched: dict[tuple[int, str], dict[tuple[str, int, Key], None]] = defaultdict(dict)  # (scope, local) -> fetches
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
             if "element" in caps:
                 container, depth, key = self._through(caps["element.target"][0])
@@ -100,7 +110,7 @@ class ContainerCalls:
                 container, depth, key = self._through(caps["fetch.value"][0])
                 if container is not None:
                     local = src.text(caps["fetch.name"][0])
-                    fetched[(scopes.at(caps["fetch"][0].start_byte), local)].append((container, depth, key))
+                    fetched[(scopes.at(caps["fetch"][0].start_byte), local)][(container, depth, key)] = None
             else:
                 index = scopes.at(caps["container"][0].start_byte)
                 if "container.attr" in caps:
@@ -123,18 +133,28 @@ class ContainerCalls:
                 held[found].extend(entries)
         if fetched:
             calls += self._fetched_calls(fetched)
+        reach: dict[tuple[tuple[str | None, str], int, Key], list[str]] = {}  # memo: what one call reaches
+        made = 0
         for call, container, depth, key, args in calls:
             index = scopes.at(call.start_byte)
             found = self._container_at(held, index, container)
-            names = [n for n, d, k in held[found] if d == depth and (key is None or k is None or k == key)] \
-                if found is not None else []
+            if found is None:
+                continue
+            names = reach.get((found, depth, key))
+            if names is None:
+                names = reach[(found, depth, key)] = list(dict.fromkeys(
+                    n for n, d, k in held[found] if d == depth and (key is None or k is None or k == key)
+                ))[:MAX_ELEMENT_TARGETS]
+            if made + len(names) > MAX_ELEMENT_SITES:
+                break
+            made += len(names)
             caller, arity = scopes.qualname(index), self.arity(args)
-            for target in dict.fromkeys(names):
+            for target in names:
                 receiver, _, name = target.rpartition(".")
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
 
-    def _fetched_calls(self, fetched: dict[tuple[int, str], list[tuple[str, int, Key]]]
+    def _fetched_calls(self, fetched: dict[tuple[int, str], dict[tuple[str, int, Key], None]]
                        ) -> list[tuple[Node, str, int, Key, Node]]:
         """The calls ``h(x)`` of a local ``h`` the same scope fetched from a container (``h =
         d.get(k)``, ``h = d[k]``), as calls through each container it was fetched from. A local
