@@ -931,3 +931,32 @@ def test_calls_through_a_generated_registry_are_bounded_per_call_and_per_file():
     sites = [c for c in ex.calls if c.via == "element"]
     assert len(sites) == 156 * 64 == (MAX_ELEMENT_SITES // MAX_ELEMENT_TARGETS) * MAX_ELEMENT_TARGETS
     assert sorted({c.line for c in sites}) == list(range(203, 203 + 156))  # the first 156 calls, in order
+
+
+def test_a_module_imported_by_a_literal_name_at_run_time_binds_like_an_import():
+    check(
+        """
+        # --- path: pkg/__init__.py ---
+        # --- path: pkg/plugins.py ---
+        def load(x): pass
+        # --- path: top.py ---
+        def load(x): pass
+        # --- path: main.py ---
+        import importlib
+        from importlib import import_module
+
+        def run(name):
+            a = importlib.import_module("pkg.plugins")
+            a.load(1)
+            b = __import__("top")
+            b.load(2)
+            c = import_module(name)      # built at run time: nothing
+            c.load(3)
+            d = importlib.import_module(".plugins", "pkg")   # relative: nothing
+            d.load(4)
+        """,
+        [
+            "main.run(1) -> pkg/plugins.load(1) [exact]",
+            "main.run(1) -> top.load(1) [exact]",
+        ],
+    )

@@ -765,6 +765,8 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                     self.out.bindings.append(Binding(class_scope, "cls." + src.text(name_node), binding[0], binding[1], line))
                 return None
         else:
+            if "value" in caps and self._dynamically_imported(caps["value"][0]) is not None:
+                return None  # `mod = import_module("a.b")` binds an import (imports.scm), no value
             if "value" in caps and caps["value"][0].type == "lambda" and assign.parent is not None \
                     and assign.parent.type in _STATEMENT_PARENTS and (scope is None or scope.kind == "class"):
                 return None  # `key = lambda x: ...` is a function definition (definitions.scm), no binding
@@ -914,6 +916,9 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         """Every name bound by an import statement, wherever it is in the file."""
         src, out = self.src, self.out.imports
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "imports"), self.root):
+            if "dynamic.local" in caps:
+                self._dynamic_import(caps)
+                continue
             local = src.text(caps["local"][0]) if "local" in caps else None
             if "prefix" not in caps and "from" not in caps:  # import a.b / import a.b as c
                 module = caps["module"][0]
@@ -928,6 +933,32 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             name_node = caps["name"][0]
             name = _WS.sub("", src.text(name_node))
             out.append(Import(local or name, from_module, name, level, src.line(name_node)))
+
+
+    def _dynamic_import(self, caps: dict[str, list[Node]]) -> None:
+        """Record the import :meth:`_dynamically_imported` finds in ``mod = <call>``."""
+        module = self._dynamically_imported(caps["dynamic.local"][0].parent.child_by_field_name("right"))
+        if module is not None:
+            local = caps["dynamic.local"][0]
+            self.out.imports.append(Import(self.src.text(local), module, None, 0, self.src.line(local)))
+
+    def _dynamically_imported(self, value: Node | None) -> str | None:
+        """The module ``value`` imports at run time, bound as an import would bind it:
+        ``importlib.import_module("a.b")`` / ``import_module("a.b")`` -> ``a.b`` (``import a.b as
+        mod``); ``__import__("a.b")`` -> ``a`` (it returns the top package). Only an absolute
+        dotted name written as a literal first argument; ``None`` for anything else (a relative
+        name, ``import_module(".x", pkg)``, or one built at run time)."""
+        if value is None or value.type != "call":
+            return None
+        function, args = value.child_by_field_name("function"), value.child_by_field_name("arguments")
+        text = _WS.sub("", self.src.text(function)) if function is not None else ""
+        if text not in ("importlib.import_module", "import_module", "__import__") or args is None:
+            return None
+        first = next((a for a in args.named_children if a.type != "comment"), None)
+        name = _literal_string(self.src.text(first)) if first is not None and first.type == "string" else None
+        if name is None or not _DOTTED.fullmatch(name):
+            return None
+        return name.split(".", 1)[0] if text == "__import__" else name
 
 
 class PythonExtractor:

@@ -35,3 +35,12 @@
     (relative_import (import_prefix) @prefix (dotted_name)? @from)
   ]
   (wildcard_import) @star)
+
+; mod = importlib.import_module("a.b") / import_module("a.b") -> binds `mod` to module a.b;
+; mod = __import__("a.b") -> binds `mod` to `a` (what __import__ returns). A literal name only.
+(assignment
+  left: (identifier) @dynamic.local
+  right: (call
+    function: [(identifier) (attribute)] @dynamic.function
+    arguments: (argument_list . (string) @dynamic.module))
+  (#match? @dynamic.function "^(importlib[.])?(import_module|__import__)$"))
