@@ -69,6 +69,7 @@ from tree_sitter import Node, Query
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
+from indexer.languages.ecmascript.containers import container_calls
 from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
@@ -211,7 +212,7 @@ class EcmaScriptExtractor:
         self.grammars = dict(grammars or {})
         self.typed = typed
         names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns",
-                 "prototypes", "objects")
+                 "prototypes", "objects", "containers")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -262,6 +263,7 @@ class _FileRun:
         self.factories = factories(self, matches["returns"])  # `const g = f(h)` of these: no value definition
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
+        container_calls(self, matches["containers"])  # `f[1]()`, `m.get("b")()`, `q.shift()()` (containers.py)
         member_reads(self, matches["value_reads"], self._own_this)  # getters run (ecmascript/reads.py)
         returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
