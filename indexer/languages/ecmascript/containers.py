@@ -55,10 +55,13 @@ _FUNCTIONS = frozenset({"function_declaration", "function_expression", "arrow_fu
 
 def container_calls(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     """Append to ``fr.out.calls`` the ``via="element"`` sites of the calls taking a function out of
-    a container (``fr``: the extractor's file run with ``text``, ``src``, ``code_scope`` and
-    ``out``; ``matches``: ``containers.scm``'s, one per declared container)."""
+    a container (``fr``: the extractor's file run with ``text``, ``src``, ``code_scope``, ``root``
+    and ``out``; ``matches``: ``containers.scm``'s, one per declared container and one per name a
+    function may be taken out of; only containers of such names are read)."""
+    taken = {fr.text(caps["taken"][0]) for caps in matches if "taken" in caps}
+    matches = [caps for caps in matches if "container" in caps and fr.text(caps["name"][0]) in taken]
     if not matches:
-        return
+        return  # most files: no declared container is ever called through
     names = {fr.text(caps["name"][0]) for caps in matches}
     uses: dict[str, list[Node]] = {}
     stack = [fr.root]
