@@ -125,7 +125,7 @@ class CallBinder:
         the dependency ``Depends(factory(...))`` gives it, the result of ``factory(...)``): for a
         class, its instance's ``__call__``; for a function, each function it returns uncalled
         (``return inner``) and the constructors of each class it returns (``return Repo``: FastAPI
-        builds it), ``inferred`` when it returns several, else what its return type or inferred
+        builds it), ``inferred`` when it returns several or something else too (``returns_other``), else what its return type or inferred
         return says (an instance: its ``__call__``); ``None`` when nothing of the repository runs."""
         r = self.r
         text = f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name
@@ -140,7 +140,7 @@ class CallBinder:
             # a decorator factory (`@register.tag("x")`): only the one function it returns on every path
             one = r.only_returned(v.f, None, applied=True)
             return [(one.f, v.how)] if isinstance(one, FuncV) else None
-        how = v.how if len(returned) == 1 else "inferred"
+        how = v.how if len(returned) == 1 and not v.f.d.returns_other else "inferred"  # one of several: a guess
         out: list[tuple[Def, str]] = []
         for value in returned:
             t = self._callee_targets(value, any_arity, how)

@@ -493,9 +493,8 @@ class Resolver:
         segments = split_dotted(text)
         if not segments:
             return None
-        head = segments[0]
-        called = head.endswith("()")
-        name = head[:-2] if called else head
+        name, calls = _calls_off(segments[0])
+        called = calls > 0
         if name != LITERAL_RECEIVER and not name.isidentifier() and not name.replace("$", "_").isidentifier():
             return None
         v: Value
@@ -516,8 +515,8 @@ class Resolver:
                 q = fc.rules.qualified_name(self, fc, text.split("(", 1)[0])
                 if q is not None:
                     return q
-        if called:
-            v = self.call_result(v, "exact")
+        for i in range(calls):  # `f()()`: what calling what `f` returns yields
+            v = self.call_result(v, "exact" if i == 0 else "inferred")
         hook = getattr(fc.rules, "framework_receiver", None)  # optional: Python's Django ``request.user``
         if hook is not None:
             found = hook(self, fc, scope, segments, v)
@@ -538,10 +537,10 @@ class Resolver:
                 return v
             if v is BUILTIN:  # what a builtin object's member is or hands back: unknown
                 return None
-            called = seg.endswith("()")
-            owner, v = v, self.attr(v, seg[:-2] if called else seg)
-            if called:
-                v = self.own_class(owner, v, self.call_result(v, "exact"))
+            name, calls = _calls_off(seg)
+            owner, v = v, self.attr(v, name)
+            for i in range(calls):
+                v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
         return v
 
     def own_class(self, receiver: Value, method: Value, result: Value) -> Value:
@@ -776,6 +775,14 @@ DATA_MODEL_ATTRIBUTES = frozenset({"__dict__", "__name__", "__qualname__", "__mo
                                    "__annotations__", "__mro__", "__bases__"})
 """Attributes every Python object or class has whose value is a builtin object (a dict, a string, a
 tuple): ``self.__dict__.pop(name)`` calls ``dict.pop``, never a repository method named ``pop``."""
+
+
+def _calls_off(segment: str) -> tuple[str, int]:
+    """A segment of :func:`split_dotted` without its calls, and how many: ``f()()`` -> ``("f", 2)``."""
+    name = segment
+    while name.endswith("()"):
+        name = name[:-2]
+    return name, (len(segment) - len(name)) // 2
 
 
 def split_dotted(text: str) -> list[str]:

@@ -117,3 +117,31 @@ function main() { const n = new Negotiator(); n.preferredCharset(1); }
         "src/neg.main(0) -> src/neg.Negotiator(0) [exact]",
         "src/neg.main(0) -> src/neg.Negotiator.charset(1) [inferred]",  # never encoding
     ])
+
+
+def test_a_chain_to_a_constructor_of_another_module():
+    # `util.inherits(Child, a.Base)` / `Object.create(lib.Base.prototype)`: the parent is a dotted
+    # name (a module's member), resolved as any base is.
+    check("""
+// --- path: a.js ---
+function Base() {}
+Base.prototype.greet = function () { return 1; };
+module.exports = { Base: Base };
+// --- path: b.js ---
+var util = require('util');
+var a = require('./a');
+function Child() {}
+util.inherits(Child, a.Base);
+Child.prototype.run = function () { this.greet(); this.missing(); };
+function Other() {}
+Other.prototype = Object.create(a.Base.prototype);
+Other.prototype.go = function () { this.greet(); };
+function main() { var c = new Child(); c.greet(); c.run(); }
+""", [
+        "b.Child.run(0) -> a.Base.greet(0) [inferred]",
+        "b.Other.go(0) -> a.Base.greet(0) [inferred]",
+        "b.main(0) -> a.Base.greet(0) [inferred]",
+        "b.main(0) -> b.Child(0) [exact]",
+        "b.main(0) -> b.Child.run(0) [inferred]",
+        # not: this.missing() (no such member on the chain)
+    ])

@@ -71,19 +71,62 @@ def test_a_returned_function_called_through_the_call_or_a_variable():
 
 
 def test_a_call_handing_a_function_stays_the_value_definition_it_makes():
-    # `const mapped = wrap(fn)` is a callable definition of its own (values.scm): calling `mapped`
-    # runs it, not what `wrap` returns.
+    # `const mapped = wrap(fn)` of a callee the file cannot read (imported) is a callable definition
+    # of its own (values.scm): calling `mapped` runs it, not what `wrap` returns.
     check("""
+// --- path: lib/w.ts ---
+export function other(x: number) { return x; }
+export function wrap(f: (x: number) => number) { return other; }
 // --- path: lib/m.ts ---
+import { wrap } from "./w";
 function fn(x: number) { return x; }
-function other(x: number) { return x; }
-function wrap(f: (x: number) => number) { return other; }
 export const mapped = wrap(fn);
 export function use() { return mapped(1); }
 """, [
         "lib/m.mapped(0) -> lib/m.fn(1) [exact]",
-        "lib/m.mapped(0) -> lib/m.wrap(1) [exact]",
-        "lib/m.use(0) -> lib/m.mapped(0) [exact]",  # not lib/m.other(1), what wrap returns
+        "lib/m.mapped(0) -> lib/w.wrap(1) [exact]",
+        "lib/m.use(0) -> lib/m.mapped(0) [exact]",  # not lib/w.other(1), what wrap returns
+    ])
+
+
+def test_a_call_of_a_local_factory_is_what_the_factory_returns():
+    # `wrap` is a function of the file that returns a function uncalled (returns.factories): `mapped`
+    # is no value definition, calling it runs what `wrap` returns, and `wrap`'s closure calls the
+    # function handed to it (callbacks.py); the file's own code calls `wrap`.
+    check("""
+// --- path: lib/m.js ---
+function fn(x) { return x; }
+function wrap(f) { return function wrapped(x) { return f(x); }; }
+export const mapped = wrap(fn);
+export function use() { return mapped(1); }
+""", [
+        "lib/m.js -> lib/m.wrap(1) [exact]",
+        "lib/m.use(0) -> lib/m.wrap.wrapped(1) [inferred]",
+        "lib/m.wrap.wrapped(1) -> lib/m.fn(1) [inferred]",
+        # not: a node `mapped`, `wrap -> fn` (the closure calls it)
+    ])
+
+
+def test_named_function_expressions_returned_and_called_through_result_chains():
+    # JCG's Closures CL2: `sum(1)(2)(3)` calls sum, then what it returns (sum2), then what sum2
+    # returns (sum3); the closure calls the function nested in `sum`.
+    check("""
+// --- path: cl.js ---
+function sum(a) {
+  function outside() { return 10; }
+  return function sum2(b) {
+    return function sum3(c) { return a + b + c + outside(); };
+  };
+}
+function main() { sum(1)(2)(3); }
+function other() { return function inner() {}; }
+function direct() { inner(); }
+""", [
+        "cl.main(0) -> cl.sum(1) [exact]",
+        "cl.main(0) -> cl.sum.sum2(1) [exact]",
+        "cl.main(0) -> cl.sum.sum2.sum3(1) [inferred]",
+        "cl.sum.sum2.sum3(1) -> cl.sum.outside(0) [exact]",
+        # not: direct -> other.inner (a function expression's name is no name outside it)
     ])
 
 

@@ -69,10 +69,11 @@ from tree_sitter import Node, Query
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
 from indexer.languages.ecmascript.frameworks import detectors_for
+from indexer.languages.ecmascript.containers import container_calls
 from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
-from indexer.languages.ecmascript.returns import returned_refs
+from indexer.languages.ecmascript.returns import factories, returned_refs
 from indexer.languages.ecmascript.syntax import (
     arity,
     bindable,
@@ -211,7 +212,7 @@ class EcmaScriptExtractor:
         self.grammars = dict(grammars or {})
         self.typed = typed
         names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns",
-                 "prototypes", "objects")
+                 "prototypes", "objects", "containers")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -248,6 +249,7 @@ class _FileRun:
         self.injecting_classes: set[str] = set()
         self.type_params: set[str] = set()  # TypeScript type parameter names: never bound, never used
         self.fn_defs: dict[int, Definition] = {}  # function node id -> its callable definition (returns.py)
+        self.factories: set[str] = set()  # module-level functions returning a function uncalled (returns.py)
 
     # -- driver -----------------------------------------------------------------------------------
 
@@ -258,8 +260,10 @@ class _FileRun:
         for pattern, caps in base.run_query(q, self.root):
             matches[sections[pattern]].append(caps)
         self._imports(matches["imports"])  # before definitions: an imported name may be a handed function
+        self.factories = factories(self, matches["returns"])  # `const g = f(h)` of these: no value definition
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
+        container_calls(self, matches["containers"])  # `f[1]()`, `m.get("b")()`, `q.shift()()` (containers.py)
         member_reads(self, matches["value_reads"], self._own_this)  # getters run (ecmascript/reads.py)
         returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
@@ -319,8 +323,26 @@ class _FileRun:
                 if kind == "value":
                     self.value_ids.add(node.id)
                     self._value_definition(node, caps)
+                elif "_named_expression" in caps and not self._own_named_expression(node, caps["name"][0]):
+                    continue
                 else:
                     self._definition(node, kind, caps)
+
+    def _own_named_expression(self, fn: Node, name: Node) -> bool:
+        """Whether the named function expression ``fn`` (``return function inner() {}``) is a
+        definition of its own: it is written inside a definition (at module level its name would
+        become one of the file's top-level names, which JavaScript does not bind: express's
+        ``defineGetter(req, 'hostname', function hostname() {})`` beside a local ``var hostname``),
+        no definition made so far holds it as its function (``const f = function g() {}`` is ``f``),
+        and the file gives its qualname no other meaning: no import of the name, no other definition
+        of that qualname."""
+        scope = self.scope_of(fn)
+        if fn.id in self.fn_defs or scope is None:
+            return False
+        text = self.text(name)
+        if any(i.local == text for i in self.out.imports):
+            return False
+        return f"{scope.qualname}.{text}" not in self.qualnames
 
     def _definition(self, node: Node, kind: str, caps: dict[str, list[Node]]) -> None:
         """Emit the definition matched at ``node`` (its ``kind`` capture) and register its scope."""
@@ -436,6 +458,8 @@ class _FileRun:
             callee = call.child_by_field_name("function")
             if callee is None or not plain_name(callee) or self.text(callee) == "require":
                 continue  # `Router().use(r)`: a builder chain's value is the object built, not a function
+            if self.text(callee) in self.factories:
+                continue  # `const g = outer(h)`, `outer` returning `function inner() {}`: g is inner
             if callee.type == "member_expression" and self.text(callee).split(".", 1)[0] in data:
                 continue  # `arr.map(f)` of `const arr = [1, 2]`: a method of data yields data
             handed: list[Node] = []
@@ -758,6 +782,9 @@ class _FileRun:
     def _calls(self, matches: list[dict[str, list[Node]]]) -> None:
         calls = self.out.calls
         for caps in matches:
+            if "chain" in caps:
+                calls.append(self._chain_call(caps["chain"][0], caps["args"][0], caps["result"][0]))
+                continue
             name = caps["name"][0]
             receiver = caps.get("receiver")
             args = caps.get("args")
@@ -779,6 +806,16 @@ class _FileRun:
                 )
             )
         calls.sort(key=lambda c: (c.line, c.col))
+
+    def _chain_call(self, chain: Node, args: Node, call: Node) -> CallSite:
+        """``f()()(x)``: a ``via="result"`` site calling what the result of ``chain`` (``f()``, whose
+        own result is called) returns, named by ``chain``'s normalised text (``f()``, ``a.make()``:
+        the last dotted part the name, the rest the receiver), at the outer call's arguments."""
+        text = self.receiver(chain)
+        receiver, _, name = text.rpartition(".")  # arguments are dropped: no dot inside parentheses
+        return CallSite(caller=self.code_scope(call), name=name, receiver=receiver or None, arity=arity(args),
+                        line=self.src.line(args), col=self.src.col(args), via="result",
+                        handed=handed_arguments(self.src, args, functools.partial(self._own_this, call)))
 
     def receiver(self, node: Node) -> str:
         """Normalised receiver text: no whitespace, no generic arguments, calls written ``()``.

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from indexer.model import Definition
 
-__all__ = ["returned_refs"]
+__all__ = ["factories", "returned_refs"]
 
 _FUNCTIONS = frozenset({
     "function_declaration", "function_expression", "arrow_function", "method_definition", "function",
@@ -68,6 +68,78 @@ def returned_refs(fr: Any, matches: list[dict[str, list[Node]]], by_function: di
             d.returns_other = key in other
 
 
+def factories(fr: Any, matches: list[dict[str, list[Node]]]) -> set[str]:
+    """The names of the module-level functions of ``fr``'s file (``function f``, ``const f = () =>``)
+    that return a function written in the file uncalled: a named function expression (``return
+    function inner() {}``) or the name of a function the file declares (``return bar``), not a
+    parameter. Read from the ``returns.scm`` ``matches`` before any definition is made: the
+    extractor leaves ``const g = f(h)`` of such an ``f`` to the resolver, which follows what ``f``
+    returns (:func:`returned_refs`), instead of making ``g`` a value definition of its own."""
+    declared = {fr.text(n.child_by_field_name("name")) for n in _declarations(fr.root)}
+    out: set[str] = set()
+    for caps in matches:
+        if "arrow" in caps:
+            fn, value = caps["arrow"][0], caps["body"][0]
+        else:
+            fn, value = _function_of(caps["return"][0]), caps["value"][0]
+        name = _module_function_name(fr, fn) if fn is not None and fn.type not in _GENERATORS else None
+        if name is None or name in out:
+            continue
+        while value.type == "parenthesized_expression" and value.named_child_count == 1:
+            value = value.named_children[0]
+        if value.type in ("function_expression", "generator_function") and value.child_by_field_name("name"):
+            out.add(name)
+        elif value.type == "identifier" and fr.text(value) in declared and fr.text(value) not in _param_names(fr, fn):
+            out.add(name)
+    return out
+
+
+def _declarations(node: Node) -> list[Node]:
+    """The function declarations and named function expressions in ``node``'s tree."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("function_declaration", "generator_function_declaration", "function_expression",
+                      "generator_function") and n.child_by_field_name("name") is not None:
+            out.append(n)
+        stack.extend(n.named_children)
+    return out
+
+
+def _module_function_name(fr: Any, fn: Node) -> str | None:
+    """The name module-level code calls the function node ``fn`` by: a declaration's name, the
+    declarator's of ``const f = function () {}`` / ``() => {}``; ``None`` below module level."""
+    holder = fn.parent if fn.type != "function_declaration" else fn
+    if holder is None:
+        return None
+    if holder.type == "variable_declarator":
+        name = holder.child_by_field_name("name")
+        holder = holder.parent
+    elif holder.type == "function_declaration":
+        name = holder.child_by_field_name("name")
+    else:
+        return None
+    while holder is not None and holder.type in ("lexical_declaration", "variable_declaration", "export_statement",
+                                                 "function_declaration"):
+        holder = holder.parent
+    return fr.text(name) if holder is not None and holder.type == "program" and name is not None else None
+
+
+def _param_names(fr: Any, fn: Node) -> set[str]:
+    """The plain names of ``fn``'s parameters."""
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    if params is None:
+        return set()
+    if params.type == "identifier":
+        return {fr.text(params)}
+    out = set()
+    for p in params.named_children:
+        p = p.child_by_field_name("pattern") or p
+        if p.type == "identifier":
+            out.add(fr.text(p))
+    return out
+
+
 def _function_of(node: Node) -> Node | None:
     """The innermost function around ``node`` (a ``return`` statement)."""
     cur = node.parent
@@ -82,6 +154,9 @@ def _names(fr: Any, value: Node, out: list[str], depth: int) -> bool:
     t = value.type
     if t == "parenthesized_expression" and value.named_child_count == 1:
         return _names(fr, value.named_children[0], out, depth)
+    if t in ("function_expression", "generator_function") and value.id in fr.fn_defs:
+        out.append(fr.fn_defs[value.id].name)  # `return function inner() {}`: a definition of its own
+        return True
     if t in ("identifier", "member_expression"):
         text = fr.text(value)
         if all(part.isidentifier() or part.replace("$", "_").isidentifier() for part in text.split(".")):

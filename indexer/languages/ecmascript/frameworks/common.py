@@ -281,6 +281,10 @@ class JsFile:
                 left.child_by_field_name("property") if left is not None and left.type == "member_expression" else None
             )
         if name is None and t in _ANONYMOUS_DEFINITIONS:
+            named = node.child_by_field_name("name") if t != "class" else None  # `function inner() {}`
+            found = self._defs.get(self.pos(named)) if named is not None else None
+            if found is not None:
+                return found
             name = node
         if name is None:
             return None
@@ -357,7 +361,12 @@ class JsFile:
         the function's start. The calls in its body that belonged to the enclosing scope (the
         extractor's ``CallSite.caller`` rule) now belong to it; calls inside named functions nested in
         it keep theirs. Asked twice for one function (one handler for several routes), it returns the
-        first answer."""
+        first answer. A named function expression (``function list(req, res) {}``) is already the
+        extractor's definition of that name: its qualname is returned."""
+        named = fn.child_by_field_name("name") if fn.type != "arrow_function" else None
+        own = self._defs.get(self.pos(named)) if named is not None else None
+        if own is not None and own.kind in CALLABLE_KINDS:
+            return own.qualname
         known = self._defs.get(self.pos(fn))
         if known is not None:
             return known.qualname

@@ -41,3 +41,11 @@
       property: (property_identifier) @name)
     arguments: (arguments))
   arguments: (arguments) @args) @result
+
+; `f()()(x)`, `a.make()()(x)`: a call of what a call's result returns (@chain: the call whose result
+; is called; the site is named by its normalised text, `f()`, and placed at @args).
+(call_expression
+  function: (call_expression
+    function: (call_expression) @chain
+    arguments: (arguments))
+  arguments: (arguments) @args) @result

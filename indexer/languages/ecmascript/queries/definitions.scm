@@ -114,3 +114,11 @@
     ] @function)
   (#eq? @_module "module")
   (#eq? @exports "exports"))
+
+; A named function expression anywhere else (`return function inner() {}`, `run(function onDone() {})`):
+; a function of its own under the definition around it (@_named_expression). The extractor drops it
+; at module level (its name is no top-level name), when a pattern above already made that function a
+; definition (`const f = function g() {}` is `f`) or when the file binds its name otherwise (an
+; import, another definition of that qualname).
+(function_expression name: (identifier) @name) @function @_named_expression
+(generator_function name: (identifier) @name) @function @_named_expression

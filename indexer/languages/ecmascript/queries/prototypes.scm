@@ -3,7 +3,9 @@
 ;   @object  `X.prototype = { m: foo, n }`: its name-valued properties are instance members (the
 ;            function-valued ones are methods: definitions.scm)
 ;   @parent  `X.prototype = Object.create(P.prototype)`, `Object.setPrototypeOf(X.prototype,
-;            P.prototype)`, `util.inherits(X, P)`: X's instances inherit P's members
+;            P.prototype)`, `util.inherits(X, P)`: X's instances inherit P's members (P a name or a
+;            dotted name: `util.inherits(X, base.P)`, `Object.create(require('./a').P.prototype)`
+;            is no name)
 
 (assignment_expression
   left: (member_expression
@@ -22,7 +24,7 @@
   right: (call_expression
     function: (member_expression object: (identifier) @_object property: (property_identifier) @_create)
     arguments: (arguments .
-      (member_expression object: (identifier) @parent property: (property_identifier) @_p2)))
+      (member_expression object: [(identifier) (member_expression)] @parent property: (property_identifier) @_p2)))
   (#eq? @_p "prototype")
   (#eq? @_p2 "prototype")
   (#eq? @_object "Object")
@@ -32,7 +34,7 @@
   function: (member_expression object: (identifier) @_object property: (property_identifier) @_set)
   arguments: (arguments .
     (member_expression object: (identifier) @owner property: (property_identifier) @_p) .
-    (member_expression object: (identifier) @parent property: (property_identifier) @_p2))
+    (member_expression object: [(identifier) (member_expression)] @parent property: (property_identifier) @_p2))
   (#eq? @_p "prototype")
   (#eq? @_p2 "prototype")
   (#eq? @_object "Object")
@@ -40,5 +42,5 @@
 
 (call_expression
   function: [(identifier) @_inherits (member_expression property: (property_identifier) @_inherits)]
-  arguments: (arguments . (identifier) @owner . (identifier) @parent .)
+  arguments: (arguments . (identifier) @owner . [(identifier) (member_expression)] @parent .)
   (#eq? @_inherits "inherits"))
