@@ -142,7 +142,7 @@ class _Routers:
             fw0, prefix = found
             args = gf.args(value)
             if fw0 in ("gin", "echo") and args:
-                return fw0, prefix + (gf.template(args[0]) or Template())
+                return fw0, _joined(fw0, prefix, _path(gf, args[0]) or Template())
         return None
 
     def collect(self) -> None:
@@ -191,6 +191,35 @@ class _Routers:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
                 self.bind(call, gf.expr(args[1]), (child[0], prefix + (gf.template(args[0]) or Template())))
+
+
+def _joined(fw: str, prefix: Template, rel: Template) -> Template:
+    """``rel`` under a group's ``prefix`` as the framework joins them. gin's ``joinPaths`` is
+    ``path.Join(prefix, rel)`` keeping ``rel``'s trailing ``/`` (``/v1`` + ``users`` -> ``/v1/users``,
+    ``/`` + ``/stream`` -> ``/stream``, ``/v1`` + ``/`` -> ``/v1/``): one ``/`` at the seam; the other
+    routers concatenate (echo's ``g.prefix + path``, chi's and gorilla's prefixes)."""
+    if fw != "gin":
+        return prefix + rel
+    prefix = prefix if prefix.parts else Template.of("/")  # an engine's base path
+    if not rel.parts:
+        return prefix
+    head, tail = list(prefix.parts), list(rel.parts)
+    if head[-1][0] == "lit":
+        head[-1] = ("lit", head[-1][1].rstrip("/"))
+    if tail[0][0] == "lit":
+        tail[0] = ("lit", tail[0][1].lstrip("/"))
+    ends_slash = rel.parts[-1][0] == "lit" and rel.parts[-1][1].endswith("/")
+    if tail == [("lit", "")]:
+        return Template.merged([*head, ("lit", "/" if ends_slash else "")]) if head != [("lit", "")] else Template.of("/")
+    return Template.merged([*head, ("lit", "/"), *tail])
+
+
+def _path(gf: GoFile, node: Node) -> Template | None:
+    """A route's path argument; an empty string literal (``api.GET("", h)``: the group's own path)
+    is the empty template, not "no path"."""
+    if node.type in ("interpreted_string_literal", "raw_string_literal") and gf.text(node) in ('""', "``"):
+        return Template()
+    return gf.template(node)
 
 
 def _clean(path: Template) -> Template:
@@ -287,10 +316,10 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
                 parent.parent.type == "call_expression":
             methods = _methods_of(gf, gf.args(parent.parent)) or ["*"]
     elif fw in ("gin", "echo") and (name in _VERBS or name == "Any") and len(args) >= 2:
-        path, methods = gf.template(args[0]), ["*"] if name == "Any" else [name]
+        path, methods = _path(gf, args[0]), ["*"] if name == "Any" else [name]
         handlers = list(reversed(args[1:])) if fw == "gin" else args[1:]
     elif fw == "gin" and name == "Handle" and len(args) >= 3:
-        path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), list(reversed(args[2:]))
+        path, methods, handlers = _path(gf, args[1]), _method(gf, args[0]), list(reversed(args[2:]))
     elif fw == "echo" and name == "Match" and len(args) >= 3:
         path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), args[2:]
     elif fw == "chi" and name in _CHI_VERBS and len(args) == 2:
@@ -303,7 +332,7 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
         return
     if path is None or not methods:
         return
-    full = _clean(prefix + path)
+    full = _clean(_joined(fw, prefix, path))
     line, col = gf.pos(call)
     scope = gf.owner(call)
     handler, handler_ref = _handler(gf, handlers[0], methods, full, scope)
