@@ -180,3 +180,28 @@ public class Checkout
         ("calls", "CartService", "EmptyCart", "Checkout.Run"),
         ("calls", "CartService", "GetCart", "Checkout.Run"),
     ]  # ControllerBase is no gRPC base
+
+
+def test_minimal_api_groups_through_fluent_builder_calls():
+    ex = extract('''public static class OrdersApi
+{
+    public static RouteGroupBuilder MapOrdersApi(this IEndpointRouteBuilder app)
+    {
+        var vApi = app.NewVersionedApi("Orders");
+        var api = vApi.MapGroup("api/orders").HasApiVersion(1, 0).RequireAuthorization();
+        var admin = api.MapGroup("/admin").WithTags("admin");
+        api.MapGet("{orderId:int}", GetOrderAsync);
+        api.MapPut("/cancel", CancelOrderAsync);
+        admin.MapDelete("/{id}", PurgeAsync);
+        var other = vApi.MapGroup("api/other").HasApiVersion(2, 0).ToString().Length;
+        app.MapGet("/health", Health);
+        return api;
+    }
+}
+''')
+    assert routes(ex) == [
+        ("aspnet", ["GET"], "/api/orders/{orderId}", None, "GetOrderAsync"),
+        ("aspnet", ["PUT"], "/api/orders/cancel", None, "CancelOrderAsync"),
+        ("aspnet", ["DELETE"], "/api/orders/admin/{id}", None, "PurgeAsync"),
+        ("aspnet", ["GET"], "/health", None, "Health"),
+    ]  # `other` holds a property of a call on the group, no group; app's own routes keep no prefix

@@ -12,7 +12,8 @@
   ``{path}``.
 * Minimal APIs: ``X.MapGet|MapPost|MapPut|MapDelete|MapPatch(pattern, handler)``,
   ``X.MapMethods(pattern, new[] { "GET" }, handler)``, and groups ``var g = X.MapGroup("/api")``
-  (prefix; groups of groups too, same file); a lambda handler becomes a definition named after the
+  (prefix; groups of groups too, same file; the group's fluent calls after it,
+  ``X.MapGroup("/api").HasApiVersion(1.0).RequireAuthorization()``, return the group); a lambda handler becomes a definition named after the
   route (``GET /todos/{id}``), a method group (``Handlers.GetTodo``) a ``handler_ref``.
 """
 
@@ -110,7 +111,7 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
         sel = cf.member(call)
         if sel is None or sel[1] != "MapGroup":
             continue
-        decl = call.parent
+        decl = _chain_end(call).parent
         while decl is not None and decl.type in ("equals_value_clause", "await_expression"):
             decl = decl.parent
         args = cf.args(call)
@@ -145,6 +146,17 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
         elif handler.type in ("identifier", "member_access_expression"):
             out.routes.append(Route(FRAMEWORK, methods, path, None, line, col, handler_ref=cf.expr(handler),
                                     scope=scope))
+
+
+def _chain_end(call: Node) -> Node:
+    """The last call of a fluent chain starting at ``call``: ``X.MapGroup("/api").HasApiVersion(1.0)
+    .RequireAuthorization()`` is the group itself (a route group's builder methods return it)."""
+    node = call
+    while node.parent is not None and node.parent.type == "member_access_expression" and \
+            node.parent.child_by_field_name("expression") == node and node.parent.parent is not None and \
+            node.parent.parent.type == "invocation_expression":
+        node = node.parent.parent
+    return node
 
 
 def _joined(base: Template, tmpl: Template) -> Template:
