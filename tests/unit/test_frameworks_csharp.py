@@ -205,3 +205,20 @@ def test_minimal_api_groups_through_fluent_builder_calls():
         ("aspnet", ["DELETE"], "/api/orders/admin/{id}", None, "PurgeAsync"),
         ("aspnet", ["GET"], "/health", None, "Health"),
     ]  # `other` holds a property of a call on the group, no group; app's own routes keep no prefix
+
+
+def test_grpc_client_named_through_a_using_alias_and_a_primary_constructor():
+    ex = extract('''using GrpcBasketClient = eShop.Basket.API.Grpc.Basket.BasketClient;
+using GrpcBasketItem = eShop.Basket.API.Grpc.BasketItem;
+
+namespace eShop.WebApp.Services;
+
+public class BasketService(GrpcBasketClient basketClient, GrpcBasketItem item)
+{
+    public async Task DeleteBasketAsync() => await basketClient.DeleteBasketAsync(new DeleteBasketRequest());
+    public void Other() => item.CalculateSize();
+}
+''')
+    assert [(u.role, u.service, u.rpc, u.owner) for u in ex.rpc_uses] == [
+        ("calls", "Basket", "DeleteBasket", "BasketService.DeleteBasketAsync"),
+    ]  # GrpcBasketItem aliases a message, no client: item.CalculateSize() calls no rpc

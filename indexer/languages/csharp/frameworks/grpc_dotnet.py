@@ -5,8 +5,9 @@
   ``Foo``: the linker matches its methods (``override Task<R> GetCart(...)``) to the rpcs by their
   declared names. ``endpoints.MapGrpcService<T>()`` needs no fact of its own: the class says it.
 * clients (Grpc.Net.Client): a call ``c.M(...)`` / ``c.MAsync(...)`` on a name declared or assigned
-  ``Foo.FooClient`` (``new Foo.FooClient(channel)``; fields, parameters, locals) calls the rpc ``M``
-  of ``Foo`` (the ``Async`` suffix dropped).
+  ``Foo.FooClient`` (``new Foo.FooClient(channel)``; fields, parameters, primary-constructor
+  parameters, locals; or a ``using`` alias of it, ``using BasketClient = Ns.Basket.BasketClient;``)
+  calls the rpc ``M`` of ``Foo`` (the ``Async`` suffix dropped).
 """
 
 from __future__ import annotations
@@ -48,13 +49,14 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if b"Client" not in data:
         return
     cf = cs_file(root, src, out)
+    aliases = {i.local: f"{i.module}.{i.name}" for i in out.imports if i.local != "*" and i.name}
     typed: dict[str, str] = {}
     for b in out.bindings:
-        m = _CLIENT.search(b.type)
+        m = _CLIENT.search(aliases.get(b.type, b.type))
         if m:
             typed[b.name] = m.group(1)
     for d in out.definitions:
-        m = _CLIENT.search(d.field_type or "")
+        m = _CLIENT.search(aliases.get(d.field_type or "", d.field_type or ""))
         if d.kind == "field" and m:
             typed[d.name] = typed[f"this.{d.name}"] = m.group(1)
     for call in cf.calls:
