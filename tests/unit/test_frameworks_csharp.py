@@ -222,3 +222,45 @@ public class BasketService(GrpcBasketClient basketClient, GrpcBasketItem item)
     assert [(u.role, u.service, u.rpc, u.owner) for u in ex.rpc_uses] == [
         ("calls", "Basket", "DeleteBasket", "BasketService.DeleteBasketAsync"),
     ]  # GrpcBasketItem aliases a message, no client: item.CalculateSize() calls no rpc
+
+
+def test_http_client_urls_from_locals_and_readonly_fields():
+    ex = extract('''using System.Net.Http.Json;
+namespace Shop.Web;
+
+public class CatalogService(HttpClient httpClient)
+{
+    private readonly string remoteServiceBaseUrl = "api/catalog/";
+    private string mutableBase = "api/mutable/";
+
+    public Task<Item?> GetItem(int id)
+    {
+        var uri = $"{remoteServiceBaseUrl}items/{id}";
+        return httpClient.GetFromJsonAsync<Item>(uri);
+    }
+
+    public Task Twice(bool b)
+    {
+        var uri = "api/one";
+        if (b) uri = "api/two";
+        return httpClient.GetAsync(uri);
+    }
+
+    public Task Param(string uri) => httpClient.GetAsync(uri);
+
+    public Task Mutable() => httpClient.GetAsync(mutableBase + "x");
+
+    public Task Later()
+    {
+        var r = httpClient.DeleteAsync(path);
+        var path = "api/late";
+        return r;
+    }
+}
+''')
+    assert [(h.method, h.url.parts, h.caller) for h in ex.http_calls] == [
+        ("GET", (("lit", "api/catalog/items/"), ("hole", "id")), "CatalogService.GetItem"),
+        ("GET", (("hole", "mutableBase"), ("lit", "x")), "CatalogService.Mutable"),
+    ]  # Twice: assigned again; Param: a parameter; Later: declared after its use; mutableBase: not readonly
+    assert [(c.qualname, c.value) for c in ex.constants] == [
+        ("CatalogService.remoteServiceBaseUrl", Template.of("api/catalog/"))]
