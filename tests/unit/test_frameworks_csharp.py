@@ -264,3 +264,48 @@ public class CatalogService(HttpClient httpClient)
     ]  # Twice: assigned again; Param: a parameter; Later: declared after its use; mutableBase: not readonly
     assert [(c.qualname, c.value) for c in ex.constants] == [
         ("CatalogService.remoteServiceBaseUrl", Template.of("api/catalog/"))]
+
+
+def test_integration_event_bus_publishers_and_handlers():
+    ex = extract('''namespace Shop.Payments;
+
+public class PaymentHandler(IEventBus eventBus, IOptions<PaymentOptions> options) :
+    IIntegrationEventHandler<OrderStockConfirmedIntegrationEvent>
+{
+    public async Task Handle(OrderStockConfirmedIntegrationEvent @event)
+    {
+        IntegrationEvent result;
+        if (options.Value.Succeeded)
+            result = new PaymentSucceededIntegrationEvent(@event.OrderId);
+        else
+            result = new PaymentFailedIntegrationEvent(@event.OrderId);
+        await eventBus.PublishAsync(result);
+    }
+}
+
+public class GracePeriod
+{
+    private readonly IEventBus _eventBus;
+    private readonly IMediator _mediator;
+    public async Task Tick(int id, IntegrationEvent given)
+    {
+        var confirmed = new GracePeriodConfirmedIntegrationEvent(id);
+        await _eventBus.PublishAsync(confirmed);
+        _eventBus.Publish(id > 0 ? new OrderShippedIntegrationEvent(id) : new OrderCancelledIntegrationEvent(id));
+        await _eventBus.PublishAsync(given);
+        var built = Build(id);
+        await _eventBus.PublishAsync(built);
+        await _mediator.Publish(new OrderNotification(id));
+    }
+}
+
+public class Other : IIntegrationEventHandler { public Task Handle(IntegrationEvent e) => null; }
+''')
+    assert [(t.framework, t.role, t.topic.literal(), t.owner, t.broker) for t in ex.topics] == [
+        ("eventbus", "produces", "PaymentFailedIntegrationEvent", "PaymentHandler.Handle", "rabbitmq"),
+        ("eventbus", "produces", "PaymentSucceededIntegrationEvent", "PaymentHandler.Handle", "rabbitmq"),
+        ("eventbus", "produces", "GracePeriodConfirmedIntegrationEvent", "GracePeriod.Tick", "rabbitmq"),
+        ("eventbus", "produces", "OrderShippedIntegrationEvent", "GracePeriod.Tick", "rabbitmq"),
+        ("eventbus", "produces", "OrderCancelledIntegrationEvent", "GracePeriod.Tick", "rabbitmq"),
+        ("eventbus", "consumes", "OrderStockConfirmedIntegrationEvent", "PaymentHandler.Handle", "rabbitmq"),
+    ]  # given: a parameter; built: a call's result; _mediator: no IEventBus; Other: the non-generic interface

@@ -232,6 +232,42 @@ class CsFile:
             stack.extend(n.named_children)
         return values[0] if len(values) == 1 else None
 
+    def local_values(self, node: Node) -> list[Node] | None:
+        """Every value the local variable named by the identifier ``node`` is given in the enclosing
+        function: its initializer and the right side of each plain ``=`` assignment, in source
+        order (``IntegrationEvent e; if (ok) e = new A(); else e = new B();`` -> both creations);
+        ``None`` for a name that is no local of the function (a parameter, a field) or that is
+        changed otherwise (``+=``, ``out``, ``ref``)."""
+        name = self.text(node)
+        fn = node.parent
+        while fn is not None and fn.type not in _FUNCTION_NODES:
+            fn = fn.parent
+        if fn is None:
+            return None
+        values: list[Node] = []
+        declared = False
+        stack = [fn]
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_declarator" and n.named_children and self.text(n.named_children[0]) == name:
+                declared = True
+                if len(n.named_children) >= 2:
+                    value = n.named_children[-1]
+                    if value.type == "equals_value_clause" and value.named_children:
+                        value = value.named_children[0]
+                    values.append(value)
+            elif n.type == "assignment_expression" and self.text(n.child_by_field_name("left")) == name:
+                if self.text(n.child_by_field_name("operator")) != "=":
+                    return None
+                values.append(n.child_by_field_name("right"))
+            elif n.type == "parameter" and self.text(n.child_by_field_name("name")) == name:
+                return None
+            elif n.type == "argument" and any(self.text(c) in ("out", "ref") for c in n.children) and \
+                    n.named_children and self.text(n.named_children[-1]) == name:
+                return None
+            stack.extend(reversed(n.named_children))
+        return sorted(values, key=lambda v: v.start_byte) if declared else None
+
     def inline_function(self, node: Node, name: str, scope: str | None) -> str:
         """Make the lambda at ``node`` (a handler passed inline) a function definition of its own
         named ``name`` (unique under ``scope``), owning the calls in its body; returns its qualname."""
