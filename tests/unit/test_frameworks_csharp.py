@@ -309,3 +309,45 @@ public class Other : IIntegrationEventHandler { public Task Handle(IntegrationEv
         ("eventbus", "produces", "OrderCancelledIntegrationEvent", "GracePeriod.Tick", "rabbitmq"),
         ("eventbus", "consumes", "OrderStockConfirmedIntegrationEvent", "PaymentHandler.Handle", "rabbitmq"),
     ]  # given: a parameter; built: a call's result; _mediator: no IEventBus; Other: the non-generic interface
+
+
+def test_conventionally_routed_controllers_answer_controller_slash_action():
+    ex = extract('''using Microsoft.AspNetCore.Mvc;
+namespace Identity.Quickstart;
+
+public class AccountController : Controller
+{
+    [HttpGet]
+    public async Task<IActionResult> Login(string returnUrl) => View();
+
+    [HttpPost]
+    [ValidateAntiForgeryToken]
+    public async Task<IActionResult> Login(LoginInputModel model, string button) => View();
+
+    public IActionResult AccessDenied() => View();
+
+    [HttpGet("/account/external/{scheme}")]
+    public IActionResult External(string scheme) => View();
+
+    [NonAction]
+    public void Audit() { }
+
+    private void Helper() { }
+
+    public override void OnActionExecuting(ActionExecutingContext context) { }
+}
+
+[ApiController]
+public class PingController : ControllerBase
+{
+    [HttpGet]
+    public IActionResult Ping() => Ok();
+}
+''')
+    assert routes(ex) == [
+        ("aspnet", ["GET"], "/account/login", "AccountController.Login", None),
+        ("aspnet", ["POST"], "/account/login", "AccountController.Login", None),
+        ("aspnet", ["*"], "/account/accessdenied", "AccountController.AccessDenied", None),
+        ("aspnet", ["GET"], "/account/external/{scheme}", "AccountController.External", None),
+        ("aspnet", ["GET"], "/", "PingController.Ping", None),
+    ]  # Audit ([NonAction]), Helper (private), OnActionExecuting (Controller's own): no actions

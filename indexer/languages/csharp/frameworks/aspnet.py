@@ -7,7 +7,10 @@
   ``[area]`` stays as written). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
   ``[HttpDelete]`` / ``[HttpPatch]`` / ``[HttpHead]`` / ``[HttpOptions]`` (its template joined to
   the prefix; a template starting ``/`` or ``~/`` is absolute) or ``[AcceptVerbs("GET", ...)]``, and
-  a method with only ``[Route("x")]`` (any method), is a route handled by the method. Constraints and
+  a method with only ``[Route("x")]`` (any method), is a route handled by the method. A controller
+  without ``[Route]`` or ``[ApiController]`` is conventionally routed: its public actions without a
+  template of their own answer ``/{controller}/{action}`` (the default pattern of
+  ``MapDefaultControllerRoute``; a pattern configured otherwise is not read). Constraints and
   optional markers are dropped: ``{id:int}`` / ``{id?}`` -> ``{id}``; a catch-all ``{*path}`` ->
   ``{path}``.
 * Minimal APIs: ``X.MapGet|MapPost|MapPut|MapDelete|MapPatch(pattern, handler)``,
@@ -38,6 +41,7 @@ FRAMEWORK = "aspnet"
 _HTTP_ATTRS = {"HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
                "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS"}
 _MAP = {"MapGet": "GET", "MapPost": "POST", "MapPut": "PUT", "MapDelete": "DELETE", "MapPatch": "PATCH"}
+_NON_ACTIONS = {"Dispose", "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync"}  # [NonAction] in Controller
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 
 
@@ -79,8 +83,11 @@ def _controllers(cf: CsFile, out: FileExtraction) -> None:
             continue
         prefixes = [attribute_args(a) for a in cls.decorators if attribute_name(a) == "Route"] or [""]
         token = cls.name.removesuffix("Controller")
+        conventional = prefixes == [""] and "ApiController" not in {attribute_name(a) for a in cls.decorators}
         for m in defs:
             if m.parent != cls.qualname or m.kind != "method" or "static" in m.modifiers:
+                continue
+            if conventional and _conventional(cf, out, m, token):
                 continue
             verbs: list[tuple[list[str], str | None]] = []
             routes = []
@@ -103,6 +110,27 @@ def _controllers(cf: CsFile, out: FileExtraction) -> None:
                     path = _join(prefix, tmpl).replace("[controller]", token.lower()).replace("[action]", m.name.lower())
                     out.routes.append(Route(FRAMEWORK, methods, Template.of(route_template(path)), m.qualname,
                                             m.name_line, m.name_col))
+
+
+def _conventional(cf: CsFile, out: FileExtraction, m: Definition, token: str) -> bool:
+    """A conventionally routed action (its controller has no ``[Route]``, it has no template of
+    its own): routed by the default pattern ``{controller}/{action}/{id?}`` that
+    ``MapDefaultControllerRoute()`` / ``MapControllerRoute`` declare, as ``/{controller}/{action}``
+    lower-cased, for its verb attributes' methods (any method without one). Only a public method
+    not marked ``[NonAction]`` (nor one of ``Controller``'s own, ``Dispose``, ``OnActionExecuting``...)
+    is an action. Whether ``m`` was handled here."""
+    names = [attribute_name(a) for a in m.decorators]
+    if "Route" in names or any(attribute_args(a) for a in m.decorators if attribute_name(a) in _HTTP_ATTRS):
+        return False  # attribute-routed
+    if "public" not in m.modifiers or "NonAction" in names or m.name in _NON_ACTIONS:
+        return True
+    methods = [_HTTP_ATTRS[n] for n in names if n in _HTTP_ATTRS]
+    for a in m.decorators:
+        if attribute_name(a) == "AcceptVerbs":
+            methods += [v.upper() for v in re.findall(r'"(\w+)"', a)]
+    path = f"/{token.lower()}/{m.name.lower()}"
+    out.routes.append(Route(FRAMEWORK, methods or ["*"], Template.of(path), m.qualname, m.name_line, m.name_col))
+    return True
 
 
 def _minimal(cf: CsFile, out: FileExtraction) -> None:
