@@ -255,3 +255,30 @@ func main() {
 }
 ''')
     assert [(r.path.literal(), r.handler_ref) for r in ex.routes] == [("/api/items", "list"), ("/api", "root")]
+
+
+def test_gin_router_and_group_middleware_wrap_the_routes_registered_after_them():
+    ex = extract('''package main
+
+import "github.com/gin-gonic/gin"
+
+func main() {
+    router := gin.New()
+    router.GET("/early", early)
+    router.Use(gin.Logger(), recovery)
+    router.GET("/ping", ping)
+    v1 := router.Group("/v1", AuthMiddleWare())
+    v1.POST("users/add", rateLimit, addUser)
+    v1.Use(audit)
+    v1.DELETE("users/:id", delUser)
+    open := router.Group("/open")
+    open.GET("/info", info)
+}
+''')
+    assert routes(ex) == [
+        ("gin", ["GET"], "/early", None, "early", []),
+        ("gin", ["GET"], "/ping", None, "ping", ["gin.Logger", "recovery"]),
+        ("gin", ["POST"], "/v1/users/add", None, "addUser", ["gin.Logger", "recovery", "AuthMiddleWare", "rateLimit"]),
+        ("gin", ["DELETE"], "/v1/users/:id", None, "delUser", ["gin.Logger", "recovery", "AuthMiddleWare", "audit"]),
+        ("gin", ["GET"], "/open/info", None, "info", ["gin.Logger", "recovery"]),
+    ]  # /early: registered before Use; /open: neither AuthMiddleWare nor audit (v1's own)

@@ -7,7 +7,9 @@ Routers are found per file and their prefixes computed in the file (framework in
   without one any method (``["*"]``).
 * gin: ``gin.Default()`` / ``gin.New()``; ``X.GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Any(path,
   ...handlers)`` (the last handler handles, the ones before are ``middleware`` wrappers),
-  ``X.Handle("GET", path, ...)``, ``g := X.Group("/v1", ...)`` (prefix).
+  ``X.Handle("GET", path, ...)``, ``g := X.Group("/v1", ...)`` (prefix joined as gin's
+  ``joinPaths`` does); middleware of ``X.Use(mw...)`` and of ``X.Group(path, mw...)`` runs before
+  every route registered on that router (or a group made from it) afterwards, before the route's own.
 * echo: ``echo.New()``; ``X.GET|...|Any(path, handler, ...middleware)``, ``X.Match([]string{...},
   path, h)``, ``g := X.Group("/api")``.
 * chi: ``chi.NewRouter()`` / ``chi.NewMux()``; ``X.Get|Post|Put|Delete|Patch|Head|Options(path, h)``,
@@ -94,16 +96,49 @@ class _Routers:
     def __init__(self, gf: GoFile) -> None:
         self.gf = gf
         self.by_name: dict[tuple[int | None, str], tuple[str, Template]] = {}
+        # gin middleware a router runs before its routes' handlers: (where it was added, expression)
+        self.middleware: dict[tuple[int | None, str], list[tuple[int, str]]] = {}
         self.fw_of_local = {local: fw for local, path in gf.imports.items() for p, fw in _IMPORTS.items()
                             if path == p or path.startswith(p + "/")}
 
     def get(self, node: Node, name: str) -> tuple[str, Template] | None:
         """The router ``name`` means at ``node`` (the innermost scope binding it)."""
+        key = self._key(node, name)
+        return self.by_name[key] if key is not None else None
+
+    def _key(self, node: Node, name: str) -> tuple[int | None, str] | None:
         for sc in _scopes(node):
-            found = self.by_name.get((sc, name))
-            if found is not None:
-                return found
+            if (sc, name) in self.by_name:
+                return sc, name
         return None
+
+    def middleware_at(self, node: Node, name: str) -> list[str]:
+        """The gin middleware router ``name`` applies to a route registered at ``node``: what its
+        ``Use`` calls and the ``Group(path, mw...)`` calls making it added before ``node``."""
+        key = self._key(node, name)
+        return [expr for at, expr in self.middleware.get(key, ()) if at < node.start_byte] if key else []
+
+    def _use(self, call: Node) -> None:
+        """gin ``X.Use(mw...)``, and ``g := X.Group(path, mw...)`` (the parent's middleware so far, then
+        its own): handlers that run before every route registered on the router afterwards."""
+        gf = self.gf
+        sel = gf.selector(call)
+        found = self.get(call, sel[0]) if sel is not None else None
+        if sel is None or found is None or found[0] != "gin":
+            return
+        if sel[1] == "Use":
+            key = self._key(call, sel[0])
+            self.middleware.setdefault(key, []).extend((call.start_byte, e) for e in _wrapper_exprs(gf, gf.args(call)))
+        elif sel[1] == "Group" and call.parent is not None and call.parent.type == "expression_list":
+            stmt = call.parent.parent
+            left = stmt.child_by_field_name("left") if stmt is not None else None
+            if left is None or not left.named_children or stmt.type not in ("short_var_declaration",
+                                                                             "assignment_statement"):
+                return
+            key = self._key(call, gf.expr(left.named_children[0]))
+            if key is not None:
+                inherited = [(call.start_byte, e) for e in self.middleware_at(call, sel[0])]
+                self.middleware[key] = inherited + [(call.start_byte, e) for e in _wrapper_exprs(gf, gf.args(call)[1:])]
 
     def bind(self, node: Node, name: str, value: tuple[str, Template]) -> None:
         """Bind ``name`` in the innermost function around ``node`` (a field: the file)."""
@@ -170,6 +205,7 @@ class _Routers:
                     self.bind(n, gf.expr(left.named_children[0]), made)
             elif n.type == "call_expression":
                 self._scoped(n)
+                self._use(n)
 
     def _scoped(self, call: Node) -> None:
         """chi ``X.Route("/p", func(r chi.Router) {...})`` / ``X.Group(func(r ...) {...})`` /
@@ -267,7 +303,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if recv == http_local and recv is not None and name in ("HandleFunc", "Handle"):
             _route(gf, out, call, "net/http", Template(), None, name)
         elif (found := routers.get(call, recv)) is not None:
-            _route(gf, out, call, found[0], found[1], recv, name)
+            _route(gf, out, call, found[0], found[1], recv, name, routers.middleware_at(call, recv))
         if http_local is not None and recv == http_local:
             _client(gf, out, call, name)
         elif resty is not None and name in _RESTY_VERBS and (recv.endswith(".R()") or ".R()." in recv):
@@ -299,7 +335,7 @@ def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
 
 
 def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Template, recv: str | None,
-           name: str) -> None:
+           name: str, inherited: list[str] | None = None) -> None:
     args = gf.args(call)
     methods: list[str]
     handlers: list[Node]
@@ -338,16 +374,24 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
     handler, handler_ref = _handler(gf, handlers[0], methods, full, scope)
     if handler is None and handler_ref is None:
         return
-    wrappers = []
-    for w in (reversed(handlers[1:]) if fw == "gin" else handlers[1:]):
-        if w.type in ("identifier", "selector_expression"):
-            wrappers.append(WrapperRef("middleware", gf.expr(w)))
-        elif w.type == "call_expression":  # a middleware factory: gin's `auth()`, echo's `middleware.JWT(k)`
-            fn = w.child_by_field_name("function")
-            if fn is not None and fn.type in ("identifier", "selector_expression"):
-                wrappers.append(WrapperRef("middleware", gf.expr(fn)))
+    own = _wrapper_exprs(gf, list(reversed(handlers[1:])) if fw == "gin" else handlers[1:])
+    wrappers = [WrapperRef("middleware", e) for e in [*(inherited or ()), *own]]
     out.routes.append(Route(fw, methods, full, handler, line, col, handler_ref=handler_ref, wrappers=wrappers,
                             scope=scope if handler_ref is not None else None))
+
+
+def _wrapper_exprs(gf: GoFile, nodes: list[Node]) -> list[str]:
+    """The functions middleware arguments name: ``auth`` / ``mw.Auth`` as written, a factory's
+    function for a call (gin's ``auth()``, echo's ``middleware.JWT(k)``); other arguments skipped."""
+    out = []
+    for w in nodes:
+        if w.type in ("identifier", "selector_expression"):
+            out.append(gf.expr(w))
+        elif w.type == "call_expression":
+            fn = w.child_by_field_name("function")
+            if fn is not None and fn.type in ("identifier", "selector_expression"):
+                out.append(gf.expr(fn))
+    return out
 
 
 def _handler(gf: GoFile, node: Node, methods: list[str], path: Template, scope: str | None
