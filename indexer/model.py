@@ -220,7 +220,7 @@ class Import:
     ``module="org.x"``, ``name=None``, ``local="*"``). ``name`` is the imported member, or ``None`` when
     the module itself is bound (``import os.path`` binds ``local="os"``, ``module="os"``; ``import
     os.path as p`` binds ``local="p"``, ``module="os.path"``; JS ``import * as ns``). JS default imports
-    use ``name="default"``.
+    use ``name="default"``. C#: ``level=1`` marks a ``global using`` (seen by every file of the project).
     """
 
     local: str
