@@ -220,7 +220,7 @@ class Import:
     ``module="org.x"``, ``name=None``, ``local="*"``). ``name`` is the imported member, or ``None`` when
     the module itself is bound (``import os.path`` binds ``local="os"``, ``module="os"``; ``import
     os.path as p`` binds ``local="p"``, ``module="os.path"``; JS ``import * as ns``). JS default imports
-    use ``name="default"``.
+    use ``name="default"``. C#: ``level=1`` marks a ``global using`` (seen by every file of the project).
     """
 
     local: str
@@ -672,7 +672,8 @@ class RpcService:
     """A gRPC service a ``.proto`` file declares: ``package`` its ``package`` (``""``: none),
     ``name`` the service, ``rpcs`` its rpc names in order, ``qualname`` the service's definition
     (the rpcs are ``<qualname>.<rpc>``), ``java_package`` its ``option java_package`` (``None``: not
-    set; the generated ``<name>Grpc`` class then lies in ``package``)."""
+    set; the generated ``<name>Grpc`` class then lies in ``package``), ``csharp_namespace`` its
+    ``option csharp_namespace`` (``None``: not set; the C# code then lies in ``package`` PascalCased)."""
 
     package: str
     name: str
@@ -680,6 +681,7 @@ class RpcService:
     qualname: str
     line: int
     java_package: str | None = None
+    csharp_namespace: str | None = None
 
 
 RPC_ROLES = ("serves", "calls")
@@ -701,8 +703,9 @@ class RpcUse:
     ``add_OrderServiceServicer_to_server(Impl(), server)``, a Node handler named by reference),
     resolved from ``scope``. ``package``: the proto package when the code names it (a Node
     ``loadPackageDefinition(def).shop.v1`` chain); ``module``: where the generated code is imported
-    from (the Java package of ``OrderServiceGrpc``, the Python module of ``order_pb2_grpc``), matched to
-    the ``.proto``'s ``java_package`` / file path. Without either, the link is made by service name
+    from (the Java package of ``OrderServiceGrpc``, the Python module of ``order_pb2_grpc``; in C# the
+    namespaces the code sees, its own and enclosing ones and its ``using``s, space-separated), matched to
+    the ``.proto``'s ``java_package`` / file path / C# namespace. Without either, the link is made by service name
     (certainty ``name``)."""
 
     framework: str

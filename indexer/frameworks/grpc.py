@@ -7,7 +7,8 @@ calls :func:`link_rpcs` in its run).
   (same package and service) are one service.
 * A use is matched to the services of its name. When the code says where its generated code comes
   from (``RpcUse.package``; ``RpcUse.module``: the Java package of ``FooGrpc`` matched to the
-  ``.proto``'s ``java_package`` or ``package``, a Python ``*_pb2_grpc`` module matched to the
+  ``.proto``'s ``java_package`` or ``package``, the C# namespaces a file sees matched to its
+  ``csharp_namespace`` (:func:`csharp_default_namespace` when unset), a Python ``*_pb2_grpc`` module matched to the
   ``.proto`` file's path) and that narrows the candidates to one, the link's ``match`` prop (its certainty, as on queue links) is ``exact``;
   otherwise a service name declared by one ``.proto`` only is linked with ``match`` ``name``, and one
   declared by several (other packages) is linked to none: counted ``unlinked_grpc_ambiguous``.
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["GENERATED", "link_rpcs", "lower_camel", "rpc_names"]
+__all__ = ["GENERATED", "csharp_default_namespace", "link_rpcs", "lower_camel", "rpc_names"]
 
 GENERATED = ("_pb2_grpc.py", "_pb2_grpc.pyi", "Grpc.java", "_grpc_pb.js", "_grpc_pb.ts", "_grpc_pb.d.ts")
 """Suffixes of generated gRPC code checked in beside the sources: the generated servicer base's
@@ -57,10 +58,18 @@ class _Service:
     rpcs: list[str] = field(default_factory=list)
     java_packages: set[str] = field(default_factory=set)
     paths: set[str] = field(default_factory=set)
+    csharp_namespaces: set[str] = field(default_factory=set)
 
     @property
     def full(self) -> str:
         return f"{self.package}.{self.name}" if self.package else self.name
+
+
+def csharp_default_namespace(package: str) -> str:
+    """The namespace Grpc.Tools generates a ``.proto``'s C# code in when it sets no
+    ``csharp_namespace``: each part of ``package`` PascalCased, underscores dropped
+    (``shop.order_v1`` -> ``Shop.OrderV1``; protoc's C# generator)."""
+    return ".".join("".join(w[:1].upper() + w[1:] for w in part.split("_")) for part in package.split(".") if part)
 
 
 def lower_camel(name: str) -> str:
@@ -100,6 +109,7 @@ class _RpcLinker:
                     f"{s.package}.{s.name}" if s.package else s.name, _Service(s.package, s.name))
                 svc.rpcs.extend(r for r in s.rpcs if r not in svc.rpcs)
                 svc.java_packages.add(s.java_package or s.package)
+                svc.csharp_namespaces.add(s.csharp_namespace or csharp_default_namespace(s.package))
                 svc.paths.add(module_path(fc.path))
 
     def run(self) -> None:
@@ -126,6 +136,9 @@ class _RpcLinker:
             narrowed = [s for s in candidates if s.package == use.package or s.package.endswith("." + use.package)]
         elif use.module and use.framework == "grpc-java":
             narrowed = [s for s in candidates if use.module in s.java_packages]
+        elif use.module and use.framework == "grpc-dotnet":
+            seen = set(use.module.split())
+            narrowed = [s for s in candidates if s.csharp_namespaces & seen]
         elif use.module:
             stem = use.module.lstrip(".").removesuffix("_pb2_grpc").replace(".", "/")
             narrowed = [s for s in candidates if any(p == stem or p.endswith("/" + stem) for p in s.paths)]

@@ -7,7 +7,10 @@ shared by id, so the request's own ``endpoint:GET /owners/1`` would never meet t
 ``CALLS_HTTP`` edge at the endpoint the repository EXPOSES whose template matches the literal path
 segment by segment (``{}`` matching any one segment), the most specific one (fewest ``{}``) when
 several match; a tie between equally specific templates leaves the request where it was (which one
-serves it is not known). The edge keeps the URL as written (``url``) and gains ``literal: true``.
+serves it is not known). An endpoint of a framework that matches paths case-insensitively
+(:data:`CASE_INSENSITIVE_FRAMEWORKS`: ASP.NET Core) is compared lower-cased, so a client's
+``GET /api/Orders`` reaches its ``GET /api/orders`` (with or without holes). The edge keeps the URL
+as written (``url``) and gains ``literal: true``.
 Only the endpoints exposed in the linked files are candidates (one repository per link run); a
 literal request served by another repository keeps its literal endpoint.
 """
@@ -23,7 +26,11 @@ from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD
 if TYPE_CHECKING:
     from stores.contracts import Edge, Node
 
-__all__ = ["retarget_literal_clients"]
+__all__ = ["CASE_INSENSITIVE_FRAMEWORKS", "retarget_literal_clients"]
+
+CASE_INSENSITIVE_FRAMEWORKS = frozenset({"aspnet"})
+"""Route frameworks matching paths case-insensitively (ASP.NET Core routing): a client's
+``/api/catalog/catalogBrands`` reaches their ``/api/catalog/catalogbrands``."""
 
 _HOLE = "{}"
 
@@ -42,11 +49,15 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
     drop from ``nodes`` the Endpoint nodes no edge of their file points to any more. Returns how many
     edges moved. Linear in the edges times the templates of the same method and depth."""
     exposed = {e.dst for file_edges in edges.values() for e in file_edges if e.kind == "EXPOSES"}
-    templates: dict[tuple[str, int], list[tuple[list[str], str]]] = defaultdict(list)
+    folded = {e.dst for file_edges in edges.values() for e in file_edges
+              if e.kind == "EXPOSES" and e.props.get("framework") in CASE_INSENSITIVE_FRAMEWORKS}
+    templates: dict[tuple[str, int], list[tuple[list[str], str, bool]]] = defaultdict(list)
     for eid in sorted(exposed):
         split = _split(eid)
-        if split is not None and _HOLE in split[1]:
-            templates[(split[0], len(split[1]))].append((split[1], eid))
+        if split is not None and (_HOLE in split[1] or eid in folded):
+            fold = eid in folded
+            templates[(split[0], len(split[1]))].append(([t.lower() for t in split[1]] if fold else split[1], eid,
+                                                         fold))
     if not templates:
         return 0
     moved = 0
@@ -59,8 +70,10 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
             if split is None:
                 continue
             method, segments = split
-            found = [(sum(t == _HOLE for t in tsegs), eid) for tsegs, eid in templates.get((method, len(segments)), ())
-                     if all(t == s or t == _HOLE for t, s in zip(tsegs, segments))]
+            lowered = [s.lower() for s in segments]
+            found = [(sum(t == _HOLE for t in tsegs), eid)
+                     for tsegs, eid, fold in templates.get((method, len(segments)), ())
+                     if all(t == s or t == _HOLE for t, s in zip(tsegs, lowered if fold else segments))]
             if not found:
                 continue
             found.sort()

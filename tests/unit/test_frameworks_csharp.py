@@ -180,3 +180,174 @@ public class Checkout
         ("calls", "CartService", "EmptyCart", "Checkout.Run"),
         ("calls", "CartService", "GetCart", "Checkout.Run"),
     ]  # ControllerBase is no gRPC base
+
+
+def test_minimal_api_groups_through_fluent_builder_calls():
+    ex = extract('''public static class OrdersApi
+{
+    public static RouteGroupBuilder MapOrdersApi(this IEndpointRouteBuilder app)
+    {
+        var vApi = app.NewVersionedApi("Orders");
+        var api = vApi.MapGroup("api/orders").HasApiVersion(1, 0).RequireAuthorization();
+        var admin = api.MapGroup("/admin").WithTags("admin");
+        api.MapGet("{orderId:int}", GetOrderAsync);
+        api.MapPut("/cancel", CancelOrderAsync);
+        admin.MapDelete("/{id}", PurgeAsync);
+        var other = vApi.MapGroup("api/other").HasApiVersion(2, 0).ToString().Length;
+        app.MapGet("/health", Health);
+        return api;
+    }
+}
+''')
+    assert routes(ex) == [
+        ("aspnet", ["GET"], "/api/orders/{orderId}", None, "GetOrderAsync"),
+        ("aspnet", ["PUT"], "/api/orders/cancel", None, "CancelOrderAsync"),
+        ("aspnet", ["DELETE"], "/api/orders/admin/{id}", None, "PurgeAsync"),
+        ("aspnet", ["GET"], "/health", None, "Health"),
+    ]  # `other` holds a property of a call on the group, no group; app's own routes keep no prefix
+
+
+def test_grpc_client_named_through_a_using_alias_and_a_primary_constructor():
+    ex = extract('''using GrpcBasketClient = eShop.Basket.API.Grpc.Basket.BasketClient;
+using GrpcBasketItem = eShop.Basket.API.Grpc.BasketItem;
+
+namespace eShop.WebApp.Services;
+
+public class BasketService(GrpcBasketClient basketClient, GrpcBasketItem item)
+{
+    public async Task DeleteBasketAsync() => await basketClient.DeleteBasketAsync(new DeleteBasketRequest());
+    public void Other() => item.CalculateSize();
+}
+''')
+    assert [(u.role, u.service, u.rpc, u.owner) for u in ex.rpc_uses] == [
+        ("calls", "Basket", "DeleteBasket", "BasketService.DeleteBasketAsync"),
+    ]  # GrpcBasketItem aliases a message, no client: item.CalculateSize() calls no rpc
+
+
+def test_http_client_urls_from_locals_and_readonly_fields():
+    ex = extract('''using System.Net.Http.Json;
+namespace Shop.Web;
+
+public class CatalogService(HttpClient httpClient)
+{
+    private readonly string remoteServiceBaseUrl = "api/catalog/";
+    private string mutableBase = "api/mutable/";
+
+    public Task<Item?> GetItem(int id)
+    {
+        var uri = $"{remoteServiceBaseUrl}items/{id}";
+        return httpClient.GetFromJsonAsync<Item>(uri);
+    }
+
+    public Task Twice(bool b)
+    {
+        var uri = "api/one";
+        if (b) uri = "api/two";
+        return httpClient.GetAsync(uri);
+    }
+
+    public Task Param(string uri) => httpClient.GetAsync(uri);
+
+    public Task Mutable() => httpClient.GetAsync(mutableBase + "x");
+
+    public Task Later()
+    {
+        var r = httpClient.DeleteAsync(path);
+        var path = "api/late";
+        return r;
+    }
+}
+''')
+    assert [(h.method, h.url.parts, h.caller) for h in ex.http_calls] == [
+        ("GET", (("lit", "api/catalog/items/"), ("hole", "id")), "CatalogService.GetItem"),
+        ("GET", (("hole", "mutableBase"), ("lit", "x")), "CatalogService.Mutable"),
+    ]  # Twice: assigned again; Param: a parameter; Later: declared after its use; mutableBase: not readonly
+    assert [(c.qualname, c.value) for c in ex.constants] == [
+        ("CatalogService.remoteServiceBaseUrl", Template.of("api/catalog/"))]
+
+
+def test_integration_event_bus_publishers_and_handlers():
+    ex = extract('''namespace Shop.Payments;
+
+public class PaymentHandler(IEventBus eventBus, IOptions<PaymentOptions> options) :
+    IIntegrationEventHandler<OrderStockConfirmedIntegrationEvent>
+{
+    public async Task Handle(OrderStockConfirmedIntegrationEvent @event)
+    {
+        IntegrationEvent result;
+        if (options.Value.Succeeded)
+            result = new PaymentSucceededIntegrationEvent(@event.OrderId);
+        else
+            result = new PaymentFailedIntegrationEvent(@event.OrderId);
+        await eventBus.PublishAsync(result);
+    }
+}
+
+public class GracePeriod
+{
+    private readonly IEventBus _eventBus;
+    private readonly IMediator _mediator;
+    public async Task Tick(int id, IntegrationEvent given)
+    {
+        var confirmed = new GracePeriodConfirmedIntegrationEvent(id);
+        await _eventBus.PublishAsync(confirmed);
+        _eventBus.Publish(id > 0 ? new OrderShippedIntegrationEvent(id) : new OrderCancelledIntegrationEvent(id));
+        await _eventBus.PublishAsync(given);
+        var built = Build(id);
+        await _eventBus.PublishAsync(built);
+        await _mediator.Publish(new OrderNotification(id));
+    }
+}
+
+public class Other : IIntegrationEventHandler { public Task Handle(IntegrationEvent e) => null; }
+''')
+    assert [(t.framework, t.role, t.topic.literal(), t.owner, t.broker) for t in ex.topics] == [
+        ("eventbus", "produces", "PaymentFailedIntegrationEvent", "PaymentHandler.Handle", "rabbitmq"),
+        ("eventbus", "produces", "PaymentSucceededIntegrationEvent", "PaymentHandler.Handle", "rabbitmq"),
+        ("eventbus", "produces", "GracePeriodConfirmedIntegrationEvent", "GracePeriod.Tick", "rabbitmq"),
+        ("eventbus", "produces", "OrderShippedIntegrationEvent", "GracePeriod.Tick", "rabbitmq"),
+        ("eventbus", "produces", "OrderCancelledIntegrationEvent", "GracePeriod.Tick", "rabbitmq"),
+        ("eventbus", "consumes", "OrderStockConfirmedIntegrationEvent", "PaymentHandler.Handle", "rabbitmq"),
+    ]  # given: a parameter; built: a call's result; _mediator: no IEventBus; Other: the non-generic interface
+
+
+def test_conventionally_routed_controllers_answer_controller_slash_action():
+    ex = extract('''using Microsoft.AspNetCore.Mvc;
+namespace Identity.Quickstart;
+
+public class AccountController : Controller
+{
+    [HttpGet]
+    public async Task<IActionResult> Login(string returnUrl) => View();
+
+    [HttpPost]
+    [ValidateAntiForgeryToken]
+    public async Task<IActionResult> Login(LoginInputModel model, string button) => View();
+
+    public IActionResult AccessDenied() => View();
+
+    [HttpGet("/account/external/{scheme}")]
+    public IActionResult External(string scheme) => View();
+
+    [NonAction]
+    public void Audit() { }
+
+    private void Helper() { }
+
+    public override void OnActionExecuting(ActionExecutingContext context) { }
+}
+
+[ApiController]
+public class PingController : ControllerBase
+{
+    [HttpGet]
+    public IActionResult Ping() => Ok();
+}
+''')
+    assert routes(ex) == [
+        ("aspnet", ["GET"], "/account/login", "AccountController.Login", None),
+        ("aspnet", ["POST"], "/account/login", "AccountController.Login", None),
+        ("aspnet", ["*"], "/account/accessdenied", "AccountController.AccessDenied", None),
+        ("aspnet", ["GET"], "/account/external/{scheme}", "AccountController.External", None),
+        ("aspnet", ["GET"], "/", "PingController.Ping", None),
+    ]  # Audit ([NonAction]), Helper (private), OnActionExecuting (Controller's own): no actions

@@ -209,3 +209,76 @@ func (s *server) fetch() {
         ("calls", "ShippingService", "GetQuote", "server.fetch", None, None, 22),
     ]
     assert extract("package pb\n\nfunc RegisterXServer() {}\n", "gen/x_grpc.pb.go").rpc_uses == []
+
+
+def test_gin_group_prefixes_join_with_one_slash_as_gin_does():
+    # gin's joinPaths is path.Join(prefix, relative) keeping the relative path's trailing slash
+    ex = extract('''package main
+
+import "github.com/gin-gonic/gin"
+
+func main() {
+    router := gin.Default()
+    apiV1 := router.Group("/v1")
+    apiV1.GET("users", listUsers)
+    authV1 := apiV1.Group("/", auth())
+    authV1.POST("users/add", addUser)
+    root := router.Group("/")
+    root.GET("/stream", stream)
+    pings := router.Group("/ping/")
+    pings.GET("/", ping)
+    pings.GET("", pingBare)
+    router.GET("/direct", direct)
+}
+''')
+    assert [(r.methods, r.path.literal(), r.handler_ref) for r in ex.routes] == [
+        (["GET"], "/v1/users", "listUsers"),
+        (["POST"], "/v1/users/add", "addUser"),
+        (["GET"], "/stream", "stream"),
+        (["GET"], "/ping/", "ping"),
+        (["GET"], "/ping/", "pingBare"),
+        (["GET"], "/direct", "direct"),
+    ]
+    assert not any(r.path.literal() in ("/v1users", "//stream", "/ping//") for r in ex.routes)
+
+
+def test_echo_group_prefixes_concatenate_as_echo_does():
+    ex = extract('''package main
+
+import "github.com/labstack/echo/v4"
+
+func main() {
+    e := echo.New()
+    g := e.Group("/api")
+    g.GET("/items", list)
+    g.GET("", root)
+}
+''')
+    assert [(r.path.literal(), r.handler_ref) for r in ex.routes] == [("/api/items", "list"), ("/api", "root")]
+
+
+def test_gin_router_and_group_middleware_wrap_the_routes_registered_after_them():
+    ex = extract('''package main
+
+import "github.com/gin-gonic/gin"
+
+func main() {
+    router := gin.New()
+    router.GET("/early", early)
+    router.Use(gin.Logger(), recovery)
+    router.GET("/ping", ping)
+    v1 := router.Group("/v1", AuthMiddleWare())
+    v1.POST("users/add", rateLimit, addUser)
+    v1.Use(audit)
+    v1.DELETE("users/:id", delUser)
+    open := router.Group("/open")
+    open.GET("/info", info)
+}
+''')
+    assert routes(ex) == [
+        ("gin", ["GET"], "/early", None, "early", []),
+        ("gin", ["GET"], "/ping", None, "ping", ["gin.Logger", "recovery"]),
+        ("gin", ["POST"], "/v1/users/add", None, "addUser", ["gin.Logger", "recovery", "AuthMiddleWare", "rateLimit"]),
+        ("gin", ["DELETE"], "/v1/users/:id", None, "delUser", ["gin.Logger", "recovery", "AuthMiddleWare", "audit"]),
+        ("gin", ["GET"], "/open/info", None, "info", ["gin.Logger", "recovery"]),
+    ]  # /early: registered before Use; /open: neither AuthMiddleWare nor audit (v1's own)

@@ -379,3 +379,69 @@ def test_a_server_exposes_its_rpcs_as_the_service_of_its_folder(tmp_path) -> Non
         rows = [(src.split(":", 1)[1], dst, json.loads(props).get("service")) for src, dst, props in conn.execute(
             "SELECT src, dst, props FROM edges WHERE kind = 'EXPOSES'")]
     assert rows == [("billing/server.Billing.Charge(2)", "endpoint:GRPC shop.Billing/Charge", "billing")]
+
+
+CSHARP = """
+// --- path: Basket.API/Proto/basket.proto ---
+syntax = "proto3";
+option csharp_namespace = "eShop.Basket.API.Grpc";
+package BasketApi;
+service Basket {
+    rpc GetBasket(GetBasketRequest) returns (CustomerBasketResponse) {}
+}
+// --- path: Other/Proto/basket.proto ---
+syntax = "proto3";
+package other.basket_v2;
+service Basket {
+    rpc GetBasket(GetBasketRequest) returns (CustomerBasketResponse) {}
+}
+// --- path: Ordering/Proto/ordering.proto ---
+syntax = "proto3";
+package ordering;
+service Ordering {
+    rpc Ship(ShipRequest) returns (ShipReply) {}
+}
+// --- path: Basket.API/Grpc/BasketService.cs ---
+namespace eShop.Basket.API.Grpc;
+
+public class BasketService : Basket.BasketBase
+{
+    public override Task<CustomerBasketResponse> GetBasket(GetBasketRequest r, ServerCallContext c) => null;
+}
+// --- path: Other/BasketV2Service.cs ---
+using Grpc.Core;
+using Other.BasketV2;
+
+namespace Other.Impl;
+
+public class BasketV2Service : Basket.BasketBase
+{
+    public override Task<CustomerBasketResponse> GetBasket(GetBasketRequest r, ServerCallContext c) => null;
+}
+// --- path: WebApp/BasketClient.cs ---
+using GrpcBasketClient = eShop.Basket.API.Grpc.Basket.BasketClient;
+
+namespace eShop.WebApp;
+
+public class BasketState(GrpcBasketClient client, Ordering.OrderingClient ordering, Somewhere.Basket.BasketClient lost)
+{
+    public Task Load() => client.GetBasketAsync(new());
+    public Task Ship() => ordering.ShipAsync(new());
+    public Task Lost() => lost.GetBasketAsync(new());
+}
+"""
+
+
+def test_csharp_uses_match_the_proto_by_its_csharp_namespace() -> None:
+    edges, outcomes = _link(CSHARP)
+    assert edges == [
+        ("CALLS_HTTP", "WebApp/BasketClient.BasketState.Load(0)", "endpoint:GRPC BasketApi.Basket/GetBasket", "exact"),
+        ("CALLS_HTTP", "WebApp/BasketClient.BasketState.Ship(0)", "endpoint:GRPC ordering.Ordering/Ship", "name"),
+        ("EXPOSES", "Basket.API/Grpc/BasketService.BasketService.GetBasket(2)",
+         "endpoint:GRPC BasketApi.Basket/GetBasket", "exact"),
+        ("EXPOSES", "Other/BasketV2Service.BasketV2Service.GetBasket(2)",
+         "endpoint:GRPC other.basket_v2.Basket/GetBasket", "exact"),
+    ]
+    # Ship: one Ordering service, whose default namespace (Ordering) the client's namespaces do not
+    # hold: linked by name; Lost: `Somewhere` is neither Basket's namespace: two services, ambiguous
+    assert outcomes == {"calls_grpc": 2, "exposes_grpc": 2, "unlinked_grpc_ambiguous": 1}

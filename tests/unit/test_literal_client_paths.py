@@ -75,3 +75,47 @@ def test_literal_paths_reach_the_most_specific_template() -> None:
     assert [(e.dst, e.props["url"]) for e in moved] == [("endpoint:GET /owners/{}", "http://localhost/owners/1")]
     endpoint_nodes = {n.id for f in result.files for n in f.nodes if n.label == "Endpoint"}
     assert "endpoint:GET /owners/1" not in endpoint_nodes and "endpoint:DELETE /owners/1" in endpoint_nodes
+
+
+ASPNET = """
+# --- path: Catalog/CatalogApi.cs ---
+public static class CatalogApi
+{
+    public static void Map(IEndpointRouteBuilder app)
+    {
+        var api = app.MapGroup("api/catalog").HasApiVersion(1, 0);
+        api.MapGet("/catalogbrands", GetBrands);
+        api.MapGet("/items/{id:int}", GetItem);
+    }
+    public static Task GetBrands() => null;
+    public static Task GetItem(int id) => null;
+}
+
+# --- path: Flask/app.py ---
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.get("/reports/daily")
+def daily():
+    return {}
+
+# --- path: Web/CatalogService.cs ---
+public class CatalogService(HttpClient httpClient)
+{
+    public Task Brands() => httpClient.GetFromJsonAsync<Brand[]>("api/catalog/catalogBrands");
+    public Task Item(int id) => httpClient.GetFromJsonAsync<Item>($"/API/Catalog/Items/{id}");
+    public Task Daily() => httpClient.GetAsync("/reports/Daily");
+}
+"""
+
+
+def test_aspnet_endpoints_match_client_paths_case_insensitively() -> None:
+    result = resolve_fixture(ASPNET)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        "Web/CatalogService.CatalogService.Brands(0) -> endpoint:GET /api/catalog/catalogbrands",
+        "Web/CatalogService.CatalogService.Item(1) -> endpoint:GET /api/catalog/items/{}",
+        # Flask matches case-sensitively: /reports/Daily is not its /reports/daily
+        "Web/CatalogService.CatalogService.Daily(0) -> endpoint:GET /reports/Daily",
+    ])

@@ -148,3 +148,56 @@ public class ItemsController
     api = next(f for f in result.files if f.file.path == "Api/ItemsController.cs")
     # unknown.Find: no type known; the name fallback sees three methods Find(1): nothing binds
     assert [(u.name, u.receiver) for u in api.unresolved] == [("Find", "unknown")]
+
+
+def test_global_usings_hold_for_the_files_of_their_project():
+    check(
+        """
+// --- path: Ordering.API/GlobalUsings.cs ---
+global using Shop.Ordering.IntegrationEvents;
+using Shop.Ordering.Unrelated;
+// --- path: Ordering.API/IntegrationEvents/EventService.cs ---
+namespace Shop.Ordering.IntegrationEvents;
+
+public interface IEventService { void Save(int id); }
+// --- path: Ordering.API/Unrelated/Helper.cs ---
+namespace Shop.Ordering.Unrelated;
+
+public static class Helper { public static void Help() { } }
+// --- path: Shared/Store.cs ---
+namespace Shop.Shared;
+
+public class Store  // namesakes: no call below may bind by name alone
+{
+    public void Save(int id) { }
+    public static void Help() { }
+}
+// --- path: Ordering.API/Handlers/ShippedHandler.cs ---
+namespace Shop.Ordering.Handlers;
+
+public class ShippedHandler
+{
+    private readonly IEventService _events;
+    public void Handle(int id)
+    {
+        _events.Save(id);
+        Helper.Help();
+    }
+}
+// --- path: Catalog.API/Handlers/PriceHandler.cs ---
+namespace Shop.Catalog.Handlers;
+
+public class PriceHandler
+{
+    private readonly IEventService _events;
+    public void Handle(int id) { _events.Save(id); }
+}
+""",
+        [
+            # GlobalUsings.cs's `global using` holds for every file under Ordering.API/
+            "Ordering.API/Handlers/ShippedHandler.ShippedHandler.Handle(1) -> "
+            "Ordering.API/IntegrationEvents/EventService.IEventService.Save(1) [exact]",
+            # its plain `using` holds for itself only: Helper stays unresolved; PriceHandler is in
+            # another project (Catalog.API/): IEventService is not in scope there
+        ],
+    )

@@ -52,10 +52,13 @@ from indexer.model import (
     TypeUse,
 )
 
-__all__ = ["EXTRACTOR", "CSharpExtractor", "type_text"]
+__all__ = ["EXTRACTOR", "GLOBAL_USING", "CSharpExtractor", "type_text"]
 
 GRAMMAR = "csharp"
 FOLDER = "csharp/queries"
+GLOBAL_USING = 1
+"""``Import.level`` of a ``global using`` (every file of the project sees it; C# has no relative
+imports, so ``level`` is free to say so): :mod:`indexer.languages.csharp.modules` reads it."""
 _WS = re.compile(r"\s+")
 _TYPES = {"class_declaration": "class", "struct_declaration": "class", "record_declaration": "class",
           "record_struct_declaration": "class", "interface_declaration": "interface", "enum_declaration": "enum"}
@@ -132,12 +135,13 @@ class _FileExtractor:
             name = m.get("name")
             target = self.flat(m["target"][0])
             static = any(c.type == "static" for c in node.children)
+            scope = GLOBAL_USING if any(c.type == "global" for c in node.children) else 0
             line = src.line(node)
             if name:
                 module, _, member = target.rpartition(".")
-                self.out.imports.append(Import(self.text(name[0]), module, member or None, line=line))
+                self.out.imports.append(Import(self.text(name[0]), module, member or None, scope, line=line))
             else:
-                self.out.imports.append(Import("*", target, None, line=line))
+                self.out.imports.append(Import("*", target, None, scope, line=line))
             if static and name is None:
                 pass  # a class's members: resolved as a wildcard import of the class
         self.out.imports.sort(key=lambda i: i.line)

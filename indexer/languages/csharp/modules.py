@@ -4,7 +4,10 @@ A file's module key is its namespace (``global`` when it declares none); every d
 namespace. ``using A.B;`` brings the types of namespace ``A.B`` into scope (a wildcard import),
 ``using static A.B.C;`` the members of class ``C``, ``using X = A.B.C;`` binds ``X`` to a type or a
 namespace. A name bound nowhere else is a type of the file's own namespace, then of each enclosing
-namespace (code in ``A.B.C`` sees ``A.B``'s and ``A``'s types), then of the ``using`` namespaces. A
+namespace (code in ``A.B.C`` sees ``A.B``'s and ``A``'s types), then of the ``using`` namespaces, then
+of the ``global using`` namespaces of the project (a file declaring them, ``GlobalUsings.cs``, is
+found under the module key :data:`GLOBAL_USINGS`; its folder is taken as the project's: they hold for
+the files under it, as a ``.csproj`` beside it compiles them). A
 bare call may be a method of the enclosing classes (implicit ``this``); ``base(...)`` /
 ``this(...)`` call constructors. The parts of a partial class live in several files of one namespace:
 member lookup reads the namespace's other files (``open_types``).
@@ -12,19 +15,23 @@ member lookup reads the namespace's other files (``open_types``).
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.csharp.extractor import GLOBAL_USING
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, InstV, ModuleV, Value
 
-__all__ = ["GLOBAL_NAMESPACE", "MODULE_SYSTEM", "CSharpModuleSystem", "csharp_path"]
+__all__ = ["GLOBAL_NAMESPACE", "GLOBAL_USINGS", "MODULE_SYSTEM", "CSharpModuleSystem", "csharp_path"]
 
 NAMESPACE = "csharp"
 GLOBAL_NAMESPACE = "global"
 """The module key of files that declare no namespace."""
+GLOBAL_USINGS = "<global usings>"
+"""A second module key of every file declaring ``global using`` directives (no namespace is named so)."""
 
 
 def csharp_path(r: Lookup, dotted: str) -> Value:
@@ -80,7 +87,9 @@ class CSharpModuleSystem:
         return ex.package or GLOBAL_NAMESPACE
 
     def module_keys(self, fc: FileCtx) -> list[str]:
-        """The file's namespace."""
+        """The file's namespace, and :data:`GLOBAL_USINGS` when it declares ``global using`` namespaces."""
+        if any(imp.level == GLOBAL_USING for imp in fc.star_imports):
+            return [fc.module_key, GLOBAL_USINGS]
         return [fc.module_key]
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
@@ -117,7 +126,7 @@ class CSharpModuleSystem:
             v = r.module_member(NAMESPACE, GLOBAL_NAMESPACE, name)
             if v is not None:
                 return v
-        for imp in fc.star_imports:
+        for imp in [*fc.star_imports, *_project_usings(r, fc)]:
             if r.has_package(NAMESPACE, imp.module):
                 v = r.module_member(NAMESPACE, imp.module, name)
             else:
@@ -147,6 +156,19 @@ class CSharpModuleSystem:
     def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
         """C# has no modules named by strings."""
         return []
+
+
+def _project_usings(r: Lookup, fc: FileCtx) -> list[Import]:
+    """The ``global using`` namespaces of the other files of ``fc``'s project: files under the folder
+    of a file declaring them (the reads are recorded)."""
+    out: list[Import] = []
+    for g in r.module_files(NAMESPACE, GLOBAL_USINGS):
+        folder = posixpath.dirname(g.path)
+        if g is fc or (folder and not fc.path.startswith(folder + "/")):
+            continue
+        r.use(("file", g.path, ""))
+        out.extend(imp for imp in g.star_imports if imp.level == GLOBAL_USING)
+    return out
 
 
 MODULE_SYSTEM = CSharpModuleSystem()

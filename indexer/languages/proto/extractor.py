@@ -3,7 +3,8 @@
 Rules (``queries/services.scm``):
 
 * ``package shop.v1;`` is the file's ``package``; ``option java_package = "com.shop.v1";`` is kept
-  on each service (where grpc-java generates ``<Service>Grpc``);
+  on each service (where grpc-java generates ``<Service>Grpc``), and so is ``option csharp_namespace``
+  (where Grpc.Tools generates the C# classes);
 * every ``service`` is an ``interface`` definition named after it, every ``rpc`` a ``method``
   ``Service.Rpc`` under it, and each service an :class:`~indexer.model.RpcService` (its rpcs in order):
   the linker makes ``GRPC package.Service/Rpc`` endpoints of them for the code that serves or calls
@@ -49,11 +50,14 @@ class ProtoExtractor:
 def _extract(root: Node, src: SourceText, out: FileExtraction) -> None:
     services: dict[int, RpcService] = {}
     java_package: str | None = None
+    csharp_namespace: str | None = None
     for _, caps in run_query(query(GRAMMAR, "proto/queries", "services"), root):
         if "pkg" in caps and out.package is None:
             out.package = "".join(src.text(caps["pkg"][0]).split())
         elif "opt" in caps and src.text(caps["opt"][0]) == "java_package":
             java_package = src.text(caps["opt_value"][0]).strip().strip("\"'") or None
+        elif "opt" in caps and src.text(caps["opt"][0]) == "csharp_namespace":
+            csharp_namespace = src.text(caps["opt_value"][0]).strip().strip("\"'") or None
         elif "svc" in caps:
             node, name = caps["svc"][0], src.text(caps["svc_name"][0])
             out.definitions.append(_definition(src, "interface", name, name, None, node, caps["svc_name"][0]))
@@ -74,6 +78,7 @@ def _extract(root: Node, src: SourceText, out: FileExtraction) -> None:
     for svc in services.values():
         svc.package = out.package or ""
         svc.java_package = java_package
+        svc.csharp_namespace = csharp_namespace
         out.rpc_services.append(svc)
 
 

@@ -7,12 +7,16 @@
   ``[area]`` stays as written). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
   ``[HttpDelete]`` / ``[HttpPatch]`` / ``[HttpHead]`` / ``[HttpOptions]`` (its template joined to
   the prefix; a template starting ``/`` or ``~/`` is absolute) or ``[AcceptVerbs("GET", ...)]``, and
-  a method with only ``[Route("x")]`` (any method), is a route handled by the method. Constraints and
+  a method with only ``[Route("x")]`` (any method), is a route handled by the method. A controller
+  without ``[Route]`` or ``[ApiController]`` is conventionally routed: its public actions without a
+  template of their own answer ``/{controller}/{action}`` (the default pattern of
+  ``MapDefaultControllerRoute``; a pattern configured otherwise is not read). Constraints and
   optional markers are dropped: ``{id:int}`` / ``{id?}`` -> ``{id}``; a catch-all ``{*path}`` ->
   ``{path}``.
 * Minimal APIs: ``X.MapGet|MapPost|MapPut|MapDelete|MapPatch(pattern, handler)``,
   ``X.MapMethods(pattern, new[] { "GET" }, handler)``, and groups ``var g = X.MapGroup("/api")``
-  (prefix; groups of groups too, same file); a lambda handler becomes a definition named after the
+  (prefix; groups of groups too, same file; the group's fluent calls after it,
+  ``X.MapGroup("/api").HasApiVersion(1.0).RequireAuthorization()``, return the group); a lambda handler becomes a definition named after the
   route (``GET /todos/{id}``), a method group (``Handlers.GetTodo``) a ``handler_ref``.
 """
 
@@ -37,6 +41,7 @@ FRAMEWORK = "aspnet"
 _HTTP_ATTRS = {"HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
                "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS"}
 _MAP = {"MapGet": "GET", "MapPost": "POST", "MapPut": "PUT", "MapDelete": "DELETE", "MapPatch": "PATCH"}
+_NON_ACTIONS = {"Dispose", "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync"}  # [NonAction] in Controller
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 
 
@@ -78,8 +83,11 @@ def _controllers(cf: CsFile, out: FileExtraction) -> None:
             continue
         prefixes = [attribute_args(a) for a in cls.decorators if attribute_name(a) == "Route"] or [""]
         token = cls.name.removesuffix("Controller")
+        conventional = prefixes == [""] and "ApiController" not in {attribute_name(a) for a in cls.decorators}
         for m in defs:
             if m.parent != cls.qualname or m.kind != "method" or "static" in m.modifiers:
+                continue
+            if conventional and _conventional(cf, out, m, token):
                 continue
             verbs: list[tuple[list[str], str | None]] = []
             routes = []
@@ -104,13 +112,34 @@ def _controllers(cf: CsFile, out: FileExtraction) -> None:
                                             m.name_line, m.name_col))
 
 
+def _conventional(cf: CsFile, out: FileExtraction, m: Definition, token: str) -> bool:
+    """A conventionally routed action (its controller has no ``[Route]``, it has no template of
+    its own): routed by the default pattern ``{controller}/{action}/{id?}`` that
+    ``MapDefaultControllerRoute()`` / ``MapControllerRoute`` declare, as ``/{controller}/{action}``
+    lower-cased, for its verb attributes' methods (any method without one). Only a public method
+    not marked ``[NonAction]`` (nor one of ``Controller``'s own, ``Dispose``, ``OnActionExecuting``...)
+    is an action. Whether ``m`` was handled here."""
+    names = [attribute_name(a) for a in m.decorators]
+    if "Route" in names or any(attribute_args(a) for a in m.decorators if attribute_name(a) in _HTTP_ATTRS):
+        return False  # attribute-routed
+    if "public" not in m.modifiers or "NonAction" in names or m.name in _NON_ACTIONS:
+        return True
+    methods = [_HTTP_ATTRS[n] for n in names if n in _HTTP_ATTRS]
+    for a in m.decorators:
+        if attribute_name(a) == "AcceptVerbs":
+            methods += [v.upper() for v in re.findall(r'"(\w+)"', a)]
+    path = f"/{token.lower()}/{m.name.lower()}"
+    out.routes.append(Route(FRAMEWORK, methods or ["*"], Template.of(path), m.qualname, m.name_line, m.name_col))
+    return True
+
+
 def _minimal(cf: CsFile, out: FileExtraction) -> None:
     groups: dict[str, Template] = {}
     for call in cf.calls:  # groups first, in source order (a group of a group)
         sel = cf.member(call)
         if sel is None or sel[1] != "MapGroup":
             continue
-        decl = call.parent
+        decl = _chain_end(call).parent
         while decl is not None and decl.type in ("equals_value_clause", "await_expression"):
             decl = decl.parent
         args = cf.args(call)
@@ -145,6 +174,17 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
         elif handler.type in ("identifier", "member_access_expression"):
             out.routes.append(Route(FRAMEWORK, methods, path, None, line, col, handler_ref=cf.expr(handler),
                                     scope=scope))
+
+
+def _chain_end(call: Node) -> Node:
+    """The last call of a fluent chain starting at ``call``: ``X.MapGroup("/api").HasApiVersion(1.0)
+    .RequireAuthorization()`` is the group itself (a route group's builder methods return it)."""
+    node = call
+    while node.parent is not None and node.parent.type == "member_access_expression" and \
+            node.parent.child_by_field_name("expression") == node and node.parent.parent is not None and \
+            node.parent.parent.type == "invocation_expression":
+        node = node.parent.parent
+    return node
 
 
 def _joined(base: Template, tmpl: Template) -> Template:

@@ -1,7 +1,7 @@
 """What the C# framework detectors share: :class:`CsFile`, one parsed file with its ``using``
 namespaces, its invocations and classes in source order, string templates (literals, verbatim and
-interpolated strings, ``+``, ``const`` strings of the file inlined, other constants as ``ref``
-pieces), the qualname of the member around a node, and inline handlers (lambdas) made definitions of
+interpolated strings, ``+``, ``const`` and ``readonly`` strings of the file and a local's one
+initializer inlined, other constants as ``ref`` pieces), the qualname of the member around a node, and inline handlers (lambdas) made definitions of
 their own."""
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 __all__ = ["CsFile", "attribute_args", "attribute_name", "cs_file"]
 
 _WS = re.compile(r"\s+")
+_FUNCTION_NODES = ("method_declaration", "constructor_declaration", "local_function_statement", "lambda_expression",
+                   "anonymous_method_expression", "accessor_declaration", "operator_declaration")
 _ATTR = re.compile(r"^(?:[\w.]+\.)?(\w+?)(?:Attribute)?\s*(?:\((.*)\))?$", re.S)
 _STRING_ARG = re.compile(r'^\s*(?:(?:Template|template|Name|name)\s*[=:]\s*)?@?"((?:[^"\\]|\\.)*)"')
 
@@ -56,7 +58,7 @@ class CsFile:
                 self.calls.append(n)
             elif n.type in ("class_declaration", "interface_declaration", "record_declaration", "struct_declaration"):
                 self.classes.append(n)
-            elif n.type == "field_declaration" and any(self.text(c) == "const" for c in n.named_children
+            elif n.type == "field_declaration" and any(self.text(c) in ("const", "readonly") for c in n.named_children
                                                        if c.type == "modifier"):
                 self._constant(n)
             stack.extend(reversed(n.children))
@@ -185,6 +187,9 @@ class CsFile:
             return left + right if left is not None and right is not None else None
         if t == "identifier":
             name = self.text(node)
+            value = self.local_value(node)
+            if value is not None:
+                return self._template(value, depth + 1)
             if name in self.constants:
                 return self.constants[name]
             return Template((("hole", name),))
@@ -197,6 +202,71 @@ class CsFile:
                 return Template((("ref", text),))
             return Template((("hole", text),))
         return Template((("hole", self.expr(node)),))
+
+    def local_value(self, node: Node) -> Node | None:
+        """The value a local variable named by the identifier ``node`` holds: the initializer of its
+        one declaration in the enclosing function, declared before ``node`` and never assigned again
+        (``var uri = $"{baseUrl}items/{id}"; client.GetAsync(uri)``); ``None`` otherwise (a
+        parameter, a field, a variable assigned twice)."""
+        name = self.text(node)
+        fn = node.parent
+        while fn is not None and fn.type not in _FUNCTION_NODES:
+            fn = fn.parent
+        if fn is None:
+            return None
+        values: list[Node] = []
+        stack = [fn]
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_declarator" and n.named_children and self.text(n.named_children[0]) == name:
+                if len(n.named_children) < 2 or n.start_byte > node.start_byte:
+                    return None
+                value = n.named_children[-1]
+                if value.type == "equals_value_clause" and value.named_children:
+                    value = value.named_children[0]
+                values.append(value)
+            elif n.type == "assignment_expression" and self.text(n.child_by_field_name("left")) == name:
+                return None
+            elif n.type == "parameter" and self.text(n.child_by_field_name("name")) == name:
+                return None
+            stack.extend(n.named_children)
+        return values[0] if len(values) == 1 else None
+
+    def local_values(self, node: Node) -> list[Node] | None:
+        """Every value the local variable named by the identifier ``node`` is given in the enclosing
+        function: its initializer and the right side of each plain ``=`` assignment, in source
+        order (``IntegrationEvent e; if (ok) e = new A(); else e = new B();`` -> both creations);
+        ``None`` for a name that is no local of the function (a parameter, a field) or that is
+        changed otherwise (``+=``, ``out``, ``ref``)."""
+        name = self.text(node)
+        fn = node.parent
+        while fn is not None and fn.type not in _FUNCTION_NODES:
+            fn = fn.parent
+        if fn is None:
+            return None
+        values: list[Node] = []
+        declared = False
+        stack = [fn]
+        while stack:
+            n = stack.pop()
+            if n.type == "variable_declarator" and n.named_children and self.text(n.named_children[0]) == name:
+                declared = True
+                if len(n.named_children) >= 2:
+                    value = n.named_children[-1]
+                    if value.type == "equals_value_clause" and value.named_children:
+                        value = value.named_children[0]
+                    values.append(value)
+            elif n.type == "assignment_expression" and self.text(n.child_by_field_name("left")) == name:
+                if self.text(n.child_by_field_name("operator")) != "=":
+                    return None
+                values.append(n.child_by_field_name("right"))
+            elif n.type == "parameter" and self.text(n.child_by_field_name("name")) == name:
+                return None
+            elif n.type == "argument" and any(self.text(c) in ("out", "ref") for c in n.children) and \
+                    n.named_children and self.text(n.named_children[-1]) == name:
+                return None
+            stack.extend(reversed(n.named_children))
+        return sorted(values, key=lambda v: v.start_byte) if declared else None
 
     def inline_function(self, node: Node, name: str, scope: str | None) -> str:
         """Make the lambda at ``node`` (a handler passed inline) a function definition of its own

@@ -7,7 +7,9 @@ Routers are found per file and their prefixes computed in the file (framework in
   without one any method (``["*"]``).
 * gin: ``gin.Default()`` / ``gin.New()``; ``X.GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Any(path,
   ...handlers)`` (the last handler handles, the ones before are ``middleware`` wrappers),
-  ``X.Handle("GET", path, ...)``, ``g := X.Group("/v1", ...)`` (prefix).
+  ``X.Handle("GET", path, ...)``, ``g := X.Group("/v1", ...)`` (prefix joined as gin's
+  ``joinPaths`` does); middleware of ``X.Use(mw...)`` and of ``X.Group(path, mw...)`` runs before
+  every route registered on that router (or a group made from it) afterwards, before the route's own.
 * echo: ``echo.New()``; ``X.GET|...|Any(path, handler, ...middleware)``, ``X.Match([]string{...},
   path, h)``, ``g := X.Group("/api")``.
 * chi: ``chi.NewRouter()`` / ``chi.NewMux()``; ``X.Get|Post|Put|Delete|Patch|Head|Options(path, h)``,
@@ -94,16 +96,49 @@ class _Routers:
     def __init__(self, gf: GoFile) -> None:
         self.gf = gf
         self.by_name: dict[tuple[int | None, str], tuple[str, Template]] = {}
+        # gin middleware a router runs before its routes' handlers: (where it was added, expression)
+        self.middleware: dict[tuple[int | None, str], list[tuple[int, str]]] = {}
         self.fw_of_local = {local: fw for local, path in gf.imports.items() for p, fw in _IMPORTS.items()
                             if path == p or path.startswith(p + "/")}
 
     def get(self, node: Node, name: str) -> tuple[str, Template] | None:
         """The router ``name`` means at ``node`` (the innermost scope binding it)."""
+        key = self._key(node, name)
+        return self.by_name[key] if key is not None else None
+
+    def _key(self, node: Node, name: str) -> tuple[int | None, str] | None:
         for sc in _scopes(node):
-            found = self.by_name.get((sc, name))
-            if found is not None:
-                return found
+            if (sc, name) in self.by_name:
+                return sc, name
         return None
+
+    def middleware_at(self, node: Node, name: str) -> list[str]:
+        """The gin middleware router ``name`` applies to a route registered at ``node``: what its
+        ``Use`` calls and the ``Group(path, mw...)`` calls making it added before ``node``."""
+        key = self._key(node, name)
+        return [expr for at, expr in self.middleware.get(key, ()) if at < node.start_byte] if key else []
+
+    def _use(self, call: Node) -> None:
+        """gin ``X.Use(mw...)``, and ``g := X.Group(path, mw...)`` (the parent's middleware so far, then
+        its own): handlers that run before every route registered on the router afterwards."""
+        gf = self.gf
+        sel = gf.selector(call)
+        found = self.get(call, sel[0]) if sel is not None else None
+        if sel is None or found is None or found[0] != "gin":
+            return
+        if sel[1] == "Use":
+            key = self._key(call, sel[0])
+            self.middleware.setdefault(key, []).extend((call.start_byte, e) for e in _wrapper_exprs(gf, gf.args(call)))
+        elif sel[1] == "Group" and call.parent is not None and call.parent.type == "expression_list":
+            stmt = call.parent.parent
+            left = stmt.child_by_field_name("left") if stmt is not None else None
+            if left is None or not left.named_children or stmt.type not in ("short_var_declaration",
+                                                                             "assignment_statement"):
+                return
+            key = self._key(call, gf.expr(left.named_children[0]))
+            if key is not None:
+                inherited = [(call.start_byte, e) for e in self.middleware_at(call, sel[0])]
+                self.middleware[key] = inherited + [(call.start_byte, e) for e in _wrapper_exprs(gf, gf.args(call)[1:])]
 
     def bind(self, node: Node, name: str, value: tuple[str, Template]) -> None:
         """Bind ``name`` in the innermost function around ``node`` (a field: the file)."""
@@ -142,7 +177,7 @@ class _Routers:
             fw0, prefix = found
             args = gf.args(value)
             if fw0 in ("gin", "echo") and args:
-                return fw0, prefix + (gf.template(args[0]) or Template())
+                return fw0, _joined(fw0, prefix, _path(gf, args[0]) or Template())
         return None
 
     def collect(self) -> None:
@@ -170,6 +205,7 @@ class _Routers:
                     self.bind(n, gf.expr(left.named_children[0]), made)
             elif n.type == "call_expression":
                 self._scoped(n)
+                self._use(n)
 
     def _scoped(self, call: Node) -> None:
         """chi ``X.Route("/p", func(r chi.Router) {...})`` / ``X.Group(func(r ...) {...})`` /
@@ -191,6 +227,35 @@ class _Routers:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
                 self.bind(call, gf.expr(args[1]), (child[0], prefix + (gf.template(args[0]) or Template())))
+
+
+def _joined(fw: str, prefix: Template, rel: Template) -> Template:
+    """``rel`` under a group's ``prefix`` as the framework joins them. gin's ``joinPaths`` is
+    ``path.Join(prefix, rel)`` keeping ``rel``'s trailing ``/`` (``/v1`` + ``users`` -> ``/v1/users``,
+    ``/`` + ``/stream`` -> ``/stream``, ``/v1`` + ``/`` -> ``/v1/``): one ``/`` at the seam; the other
+    routers concatenate (echo's ``g.prefix + path``, chi's and gorilla's prefixes)."""
+    if fw != "gin":
+        return prefix + rel
+    prefix = prefix if prefix.parts else Template.of("/")  # an engine's base path
+    if not rel.parts:
+        return prefix
+    head, tail = list(prefix.parts), list(rel.parts)
+    if head[-1][0] == "lit":
+        head[-1] = ("lit", head[-1][1].rstrip("/"))
+    if tail[0][0] == "lit":
+        tail[0] = ("lit", tail[0][1].lstrip("/"))
+    ends_slash = rel.parts[-1][0] == "lit" and rel.parts[-1][1].endswith("/")
+    if tail == [("lit", "")]:
+        return Template.merged([*head, ("lit", "/" if ends_slash else "")]) if head != [("lit", "")] else Template.of("/")
+    return Template.merged([*head, ("lit", "/"), *tail])
+
+
+def _path(gf: GoFile, node: Node) -> Template | None:
+    """A route's path argument; an empty string literal (``api.GET("", h)``: the group's own path)
+    is the empty template, not "no path"."""
+    if node.type in ("interpreted_string_literal", "raw_string_literal") and gf.text(node) in ('""', "``"):
+        return Template()
+    return gf.template(node)
 
 
 def _clean(path: Template) -> Template:
@@ -238,7 +303,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if recv == http_local and recv is not None and name in ("HandleFunc", "Handle"):
             _route(gf, out, call, "net/http", Template(), None, name)
         elif (found := routers.get(call, recv)) is not None:
-            _route(gf, out, call, found[0], found[1], recv, name)
+            _route(gf, out, call, found[0], found[1], recv, name, routers.middleware_at(call, recv))
         if http_local is not None and recv == http_local:
             _client(gf, out, call, name)
         elif resty is not None and name in _RESTY_VERBS and (recv.endswith(".R()") or ".R()." in recv):
@@ -270,7 +335,7 @@ def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
 
 
 def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Template, recv: str | None,
-           name: str) -> None:
+           name: str, inherited: list[str] | None = None) -> None:
     args = gf.args(call)
     methods: list[str]
     handlers: list[Node]
@@ -287,10 +352,10 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
                 parent.parent.type == "call_expression":
             methods = _methods_of(gf, gf.args(parent.parent)) or ["*"]
     elif fw in ("gin", "echo") and (name in _VERBS or name == "Any") and len(args) >= 2:
-        path, methods = gf.template(args[0]), ["*"] if name == "Any" else [name]
+        path, methods = _path(gf, args[0]), ["*"] if name == "Any" else [name]
         handlers = list(reversed(args[1:])) if fw == "gin" else args[1:]
     elif fw == "gin" and name == "Handle" and len(args) >= 3:
-        path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), list(reversed(args[2:]))
+        path, methods, handlers = _path(gf, args[1]), _method(gf, args[0]), list(reversed(args[2:]))
     elif fw == "echo" and name == "Match" and len(args) >= 3:
         path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), args[2:]
     elif fw == "chi" and name in _CHI_VERBS and len(args) == 2:
@@ -303,22 +368,30 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
         return
     if path is None or not methods:
         return
-    full = _clean(prefix + path)
+    full = _clean(_joined(fw, prefix, path))
     line, col = gf.pos(call)
     scope = gf.owner(call)
     handler, handler_ref = _handler(gf, handlers[0], methods, full, scope)
     if handler is None and handler_ref is None:
         return
-    wrappers = []
-    for w in (reversed(handlers[1:]) if fw == "gin" else handlers[1:]):
-        if w.type in ("identifier", "selector_expression"):
-            wrappers.append(WrapperRef("middleware", gf.expr(w)))
-        elif w.type == "call_expression":  # a middleware factory: gin's `auth()`, echo's `middleware.JWT(k)`
-            fn = w.child_by_field_name("function")
-            if fn is not None and fn.type in ("identifier", "selector_expression"):
-                wrappers.append(WrapperRef("middleware", gf.expr(fn)))
+    own = _wrapper_exprs(gf, list(reversed(handlers[1:])) if fw == "gin" else handlers[1:])
+    wrappers = [WrapperRef("middleware", e) for e in [*(inherited or ()), *own]]
     out.routes.append(Route(fw, methods, full, handler, line, col, handler_ref=handler_ref, wrappers=wrappers,
                             scope=scope if handler_ref is not None else None))
+
+
+def _wrapper_exprs(gf: GoFile, nodes: list[Node]) -> list[str]:
+    """The functions middleware arguments name: ``auth`` / ``mw.Auth`` as written, a factory's
+    function for a call (gin's ``auth()``, echo's ``middleware.JWT(k)``); other arguments skipped."""
+    out = []
+    for w in nodes:
+        if w.type in ("identifier", "selector_expression"):
+            out.append(gf.expr(w))
+        elif w.type == "call_expression":
+            fn = w.child_by_field_name("function")
+            if fn is not None and fn.type in ("identifier", "selector_expression"):
+                out.append(gf.expr(fn))
+    return out
 
 
 def _handler(gf: GoFile, node: Node, methods: list[str], path: Template, scope: str | None
