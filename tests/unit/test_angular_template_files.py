@@ -81,7 +81,7 @@ TEMPLATES = {
 
 P = "src/app/parent.component"
 C = "src/app/child.component"
-O = "src/app/other.component"
+OTHER = "src/app/other.component"
 OC = "src/app/other-child.component"
 
 
@@ -123,10 +123,10 @@ def test_template_file_bindings_and_child_events_are_exact_calls():
         (f"{C}.ChildComponent.rename(0)", f"{P}.ParentComponent.onRenamed(1)", f"{C}.ts", 9, 24, "inferred",
          f"{html}:3:50"),
         # the other child's emit reaches only the component binding it
-        (f"{OC}.OtherChildComponent.flip(0)", f"{O}.OtherComponent.onToggle(1)", f"{OC}.ts", 5, 23, "inferred",
-         f"{O}.html:1:54"),
-        (f"{O}.OtherComponent", f"{O}.OtherComponent.onToggle(1)", f"{O}.ts", 2, 49, "exact", f"{O}.html:1:54"),
-        (f"{O}.OtherComponent", f"{O}.OtherComponent.refresh(0)", f"{O}.ts", 2, 49, "exact", f"{O}.html:1:12"),
+        (f"{OC}.OtherChildComponent.flip(0)", f"{OTHER}.OtherComponent.onToggle(1)", f"{OC}.ts", 5, 23, "inferred",
+         f"{OTHER}.html:1:54"),
+        (f"{OTHER}.OtherComponent", f"{OTHER}.OtherComponent.onToggle(1)", f"{OTHER}.ts", 2, 49, "exact", f"{OTHER}.html:1:54"),
+        (f"{OTHER}.OtherComponent", f"{OTHER}.OtherComponent.refresh(0)", f"{OTHER}.ts", 2, 49, "exact", f"{OTHER}.html:1:12"),
         # the template file's bindings: calls from the class at its templateUrl (not x.open(): `@for (x ...)`)
         (f"{P}.ParentComponent", f"{P}.Form.reset(0)", f"{P}.ts", 4, 15, "inferred", f"{html}:2:42"),
         (f"{P}.ParentComponent", f"{P}.ParentComponent.onGone(1)", f"{P}.ts", 4, 15, "exact", f"{html}:3:77"),
