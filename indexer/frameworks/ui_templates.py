@@ -15,7 +15,8 @@ files:
   of the call in the template;
 * an event of a child component (``<app-child (toggle)="onToggle($event)">`` in a parent's template,
   inline or a file, ``app-child`` the element selector of a component whose ``outputs`` hold
-  ``toggle``): every ``this.toggle.emit(...)`` of the child (a call site of one of its methods, or of
+  ``toggle``; of several components with that selector, those nearest the parent's file: most
+  leading folders shared, since which one a module declares is not read): every ``this.toggle.emit(...)`` of the child (a call site of one of its methods, or of
   its own inline template) calls what the binding calls, bound in the parent as the template's calls
   are. CALLS edges ``inferred`` from the emitting method (or class) to the parent's handler, owned
   by the child's file at the ``emit``, ``props["template"]`` where the parent binds it.
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING
 
 from indexer.fsguard import SkipFile, inside_root, read_regular
 from indexer.model import CallSite
+from indexer.resolve.context import shared_parts
 from stores.contracts import Edge
 
 if TYPE_CHECKING:
@@ -236,7 +238,7 @@ def link_components(r: Lookup, ctxs: Sequence[FileCtx], edges: Mapping[str, list
                                                    {"template": f"{where}:{cs.line}:{cs.col}"}))
                         outcomes["template_calls"] += 1  # type: ignore[index]
         for element, event, start, end in element_events(text):
-            for cfc, child in by_element.get(element, ()):
+            for cfc, child in _nearest(fc.path, by_element.get(element, ())):
                 for field in (f for e, f in child.outputs if e == event):
                     handlers = [(t, cs) for cs in template_calls(text, comp.owner, line, col, (start, end))
                                 for t, _ in r.call_targets(fc, _at(cs, comp))]
@@ -258,6 +260,15 @@ def _emits(cfc: FileCtx, child: UiComponent, field: str, handlers: list[tuple[De
             edges[cfc.path].append(Edge("CALLS", src.id, target.id, cfc.repo, cfc.path, cs.line, cs.col, "inferred",
                                         {"template": f"{where}:{at.line}:{at.col}"}))
             outcomes["template_events"] += 1  # type: ignore[index]
+
+
+def _nearest(path: str, found: Sequence[tuple[FileCtx, UiComponent]]) -> list[tuple[FileCtx, UiComponent]]:
+    """The components of ``found`` (one selector's) nearest to the file ``path``: most leading folders
+    shared (two applications of one repository each declare their ``app-star``)."""
+    if len(found) < 2:
+        return list(found)
+    best = max(shared_parts(path, cfc.path) for cfc, _ in found)
+    return [(cfc, c) for cfc, c in found if shared_parts(path, cfc.path) == best]
 
 
 def _at(cs: CallSite, comp: UiComponent) -> CallSite:

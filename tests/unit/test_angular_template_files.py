@@ -169,3 +169,41 @@ def test_template_files_are_read_under_the_file_rules(tmp_path: Path):
     (root / "node_modules" / "lib" / "x.js").write_text("x", encoding="utf-8")
     (root / "node_modules" / "lib" / "x.html").write_text("x", encoding="utf-8")
     assert load_templates(root) == {"app/a.component.html": "<b (click)='go()'></b>"}
+
+
+TWO_APPS = """
+// --- path: a/src/star.component.ts ---
+import { Component, EventEmitter, Output } from '@angular/core';
+@Component({ selector: 'pm-star', template: '<i></i>' })
+export class StarComponent {
+  @Output() rated = new EventEmitter<number>();
+  onClick() { this.rated.emit(1); }
+}
+// --- path: a/src/list.component.ts ---
+import { Component } from '@angular/core';
+@Component({ selector: 'pm-list', template: '<pm-star (rated)="onRated($event)"></pm-star>' })
+export class ListComponent { onRated(n: number) {} }
+// --- path: b/src/star.component.ts ---
+import { Component, EventEmitter, Output } from '@angular/core';
+@Component({ selector: 'pm-star', template: '<i></i>' })
+export class StarComponent {
+  @Output() rated = new EventEmitter<number>();
+  onClick() { this.rated.emit(2); }
+}
+// --- path: b/src/list.component.ts ---
+import { Component } from '@angular/core';
+@Component({ selector: 'pm-list', template: '<pm-star (rated)="onRated($event)"></pm-star>' })
+export class ListComponent { onRated(n: number) {} }
+"""
+
+
+def test_of_components_sharing_a_selector_the_nearest_to_the_parent_emits_to_it():
+    extractions = []
+    for path, source in split_fixture(TWO_APPS).items():
+        data = source.encode()
+        extractions.append((extractor_for_path(path).extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    found = sorted((short(e.src), short(e.dst)) for f in resolve_repository("t", extractions).files for e in f.edges
+                   if e.kind == "CALLS" and e.resolution == "inferred" and "template" in e.props)
+    # each application's star reaches its own list only
+    assert found == [("a/src/star.component.StarComponent.onClick(0)", "a/src/list.component.ListComponent.onRated(1)"),
+                     ("b/src/star.component.StarComponent.onClick(0)", "b/src/list.component.ListComponent.onRated(1)")]
