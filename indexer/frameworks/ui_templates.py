@@ -37,8 +37,8 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -205,11 +205,8 @@ def load_templates(root: str | Path) -> dict[str, str]:
 
 # -- linking ----------------------------------------------------------------------------------------
 
-Bind = Callable[["FileCtx", CallSite], "list[tuple[Def, str]]"]
-
-
-def link_components(r: Lookup, ctxs: Sequence[FileCtx], edges: Mapping[str, list[Edge]] | defaultdict[str, list[Edge]],
-                    outcomes: Mapping[str, int] | defaultdict[str, int], templates: Mapping[str, str]) -> None:
+def link_components(r: Lookup, ctxs: Sequence[FileCtx], edges: dict[str, list[Edge]], outcomes: Counter[str],
+                    templates: Mapping[str, str]) -> None:
     """Append the CALLS edges of component templates read from files and of child events bound in
     parent templates (module docstring) to ``edges`` (per owning path); count what was not linked in
     ``outcomes`` (``unlinked_template``: a ``templateUrl`` no template file answers)."""
@@ -223,7 +220,7 @@ def link_components(r: Lookup, ctxs: Sequence[FileCtx], edges: Mapping[str, list
     for fc, comp in comps:
         text, where, line, col = _template_of(fc, comp, templates)
         if text is None:
-            outcomes["unlinked_template"] += 1  # type: ignore[index]
+            outcomes["unlinked_template"] += 1
             continue
         cls = fc.def_at(comp.owner, comp.line)
         if cls is None:
@@ -234,9 +231,9 @@ def link_components(r: Lookup, ctxs: Sequence[FileCtx], edges: Mapping[str, list
                 for target, how in r.call_targets(fc, _at(cs, comp)):
                     if target.id not in seen:
                         seen.add(target.id)
-                        edges[fc.path].append(Edge("CALLS", cls.id, target.id, fc.repo, fc.path, comp.line, comp.col, how,
+                        edges.setdefault(fc.path, []).append(Edge("CALLS", cls.id, target.id, fc.repo, fc.path, comp.line, comp.col, how,
                                                    {"template": f"{where}:{cs.line}:{cs.col}"}))
-                        outcomes["template_calls"] += 1  # type: ignore[index]
+                        outcomes["template_calls"] += 1
         for element, event, start, end in element_events(text):
             for cfc, child in _nearest(fc.path, by_element.get(element, ())):
                 for field in (f for e, f in child.outputs if e == event):
@@ -246,7 +243,7 @@ def link_components(r: Lookup, ctxs: Sequence[FileCtx], edges: Mapping[str, list
 
 
 def _emits(cfc: FileCtx, child: UiComponent, field: str, handlers: list[tuple[Def, CallSite]], where: str,
-           edges: Mapping[str, list[Edge]], outcomes: Mapping[str, int]) -> None:
+           edges: dict[str, list[Edge]], outcomes: Counter[str]) -> None:
     """Edges from each ``this.<field>.emit(...)`` of ``child`` (the output's field) to the parent's ``handlers``."""
     receiver = f"this.{field}"
     for cs in cfc.ex.calls:
@@ -257,9 +254,9 @@ def _emits(cfc: FileCtx, child: UiComponent, field: str, handlers: list[tuple[De
         if src is None:
             continue
         for target, at in handlers:
-            edges[cfc.path].append(Edge("CALLS", src.id, target.id, cfc.repo, cfc.path, cs.line, cs.col, "inferred",
+            edges.setdefault(cfc.path, []).append(Edge("CALLS", src.id, target.id, cfc.repo, cfc.path, cs.line, cs.col, "inferred",
                                         {"template": f"{where}:{at.line}:{at.col}"}))
-            outcomes["template_events"] += 1  # type: ignore[index]
+            outcomes["template_events"] += 1
 
 
 def _nearest(path: str, found: Sequence[tuple[FileCtx, UiComponent]]) -> list[tuple[FileCtx, UiComponent]]:
