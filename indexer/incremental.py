@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import gc
 import hashlib
 import logging
@@ -71,6 +72,7 @@ from indexer.frameworks.mybatis_xml import is_mapper_path
 from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
 from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
+from indexer.frameworks.ui_templates import is_template_path, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
@@ -242,6 +244,9 @@ class RepositoryIndex:
         self.resolver.set_link(link)
         self.link_applications = link.applications()
         link_digest = hashlib.sha256(repr(link).encode("utf-8", "surrogatepass")).hexdigest()
+        # The resolver's records hold for link inputs but the component templates, which only the
+        # link reads: a one-shot run after a template edit links again instead (:meth:`_sync_known`).
+        bind_digest = hashlib.sha256(repr(dataclasses.replace(link, templates={})).encode("utf-8", "surrogatepass")).hexdigest()
         stored = self.graph.file_checksums(self.repo)
         trusted = self._written_here()
         self.writer.trusted = trusted
@@ -269,7 +274,7 @@ class RepositoryIndex:
             report.phases["total"] = time.perf_counter() - t0
             return report
         if self.skip_unchanged and not self.synced and trusted \
-                and self._sync_known(hashed, stored, link_digest, report, progress):
+                and self._sync_known(hashed, stored, bind_digest, link_digest, report, progress):
             report.phases["total"] = time.perf_counter() - t0
             return report
         current: set[str] = set()
@@ -327,7 +332,7 @@ class RepositoryIndex:
         self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
         self._save_written_stamp()
         self._save_link_stamp(link_digest)
-        self._save_bind_state(link_digest)
+        self._save_bind_state(bind_digest)
         self._prune_cache()
         del resolved, fresh, texts, loaded, hashed
         _release_memory()
@@ -358,6 +363,7 @@ class RepositoryIndex:
             self._summarise(report)
             return report
         t0 = time.perf_counter()
+        self._refresh_templates(rels)
         loaded: list[tuple[FileExtraction, str, int]] = []
         texts: dict[str, str] = {}
         removed: list[str] = []
@@ -416,13 +422,14 @@ class RepositoryIndex:
         return report
 
     def _sync_known(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str], link_digest: str,
-                    report: IndexReport, progress: ProgressSink) -> bool:
+                    full_digest: str, report: IndexReport, progress: ProgressSink) -> bool:
         """A one-shot run over an index whose resolver records (:mod:`indexer.bind_state`) still hold:
         rebuild the resolver on the extractions of what the index holds (from the cache), take the
         records over, then do what :meth:`update` does for the files whose bytes differ (and those
         gone). ``False`` (nothing done) when the records do not fit this index exactly, an extraction
         is not cached or more than :data:`RESCAN_THRESHOLD` files changed: the caller binds the
-        whole tree. Fills ``report``; its phases ``read``, ``extract``, ``resolve`` and ``write``."""
+        whole tree. ``link_digest``: the link inputs but the templates (the records' key);
+        ``full_digest``: all of them. Fills ``report``; its phases ``read``, ``extract``, ``resolve`` and ``write``."""
         t0 = time.perf_counter()
         if self.bind_path is None or self.resolver.files:
             return False
@@ -447,6 +454,8 @@ class RepositoryIndex:
             base.append((ex, checksum, by_path[path][1] if path in by_path else 0))
         self.resolver.update(base, track=False)
         self.resolver.restore(state.deps, state.link_deps, state.link_shares)
+        if full_digest != self._link_stamp():  # a template changed since (not in the records' key): links may differ
+            self.resolver.relink()
         del base, state
         loaded: list[tuple[FileExtraction, str, int]] = []
         texts: dict[str, str] = {}
@@ -481,6 +490,7 @@ class RepositoryIndex:
         self.writer.write(resolved, self.resolver.files, sorted({c.path for c in changes if c.new is None}), fresh,
                           texts, report, progress)
         self._save_bind_state(link_digest)
+        self._save_link_stamp(full_digest)
         self._prune_cache()
         self.synced = True
         report.phases["write"] = time.perf_counter() - t3
@@ -597,6 +607,26 @@ class RepositoryIndex:
         """The folders naming the repository's applications as the last sync read them
         (:meth:`indexer.frameworks.link_options.LinkOptions.applications`); ``None`` before any sync."""
         return self.link_applications
+
+    def _refresh_templates(self, rels: Iterable[str]) -> None:
+        """Read again the component template files among ``rels`` (:mod:`indexer.frameworks.ui_templates`:
+        ``.html`` files beside code, or read by the last sync) into the link options: the next
+        resolve links again, and the component files whose template calls changed are produced again
+        (no file is bound for it)."""
+        link = self.resolver.link
+        if link is None:
+            return
+        changed = [r for r in rels if r in link.templates or is_template_path(self.root, r)]
+        if not changed:
+            return
+        templates = dict(link.templates)
+        for rel in changed:
+            text = read_template(self.root, rel) if is_template_path(self.root, rel) else None
+            if text is None:
+                templates.pop(rel, None)
+            else:
+                templates[rel] = text
+        self.resolver.set_link(dataclasses.replace(link, templates=templates))
 
     def _manifest_path(self, rel: str) -> bool:
         """Whether ``rel`` is a Kubernetes manifest declaring a Service (its name names a service

@@ -36,6 +36,7 @@ import operator
 from dataclasses import dataclass, field, fields, is_dataclass
 
 from indexer.typetext import base_type, drop_generics
+from indexer.ui_component import UiComponent
 
 __all__ = [
     "CALLABLE_KINDS", "TYPE_KINDS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
@@ -43,6 +44,7 @@ __all__ = [
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
+    "UiComponent",
     "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER",
 ]
 
@@ -963,6 +965,7 @@ class FileExtraction:
     graphql_uses: list[GraphqlUse] = field(default_factory=list)
     tables: list[TableDef] = field(default_factory=list)
     table_uses: list[TableUse] = field(default_factory=list)
+    components: list[UiComponent] = field(default_factory=list)
     partial: str | None = None
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),

@@ -10,7 +10,7 @@ rescans the tree instead of classifying each path. Changes that arrive while an 
 queued by ``watchfiles`` and come as the next batch.
 
 Only paths that can matter pass the filter: source files the extractors read, ``.gitignore`` and
-Spring configuration files, and directories (a moved folder is one event); never anything under
+Spring configuration files, possible OpenAPI specs and component templates (``.html``), and directories (a moved folder is one event); never anything under
 ``.ripple/`` or a pruned folder (``node_modules/``, ``.git/``...).
 
 Each run (the first sync, each update) holds ``lock`` (the index's writer lock, see
@@ -40,6 +40,7 @@ import watchfiles
 
 from indexer.discovery import OWN_DIR, PRUNED_DIRS, discover
 from indexer.frameworks.openapi import SPEC_SUFFIXES
+from indexer.frameworks.ui_templates import TEMPLATE_SUFFIX
 from indexer.incremental import RepositoryIndex, is_config_path
 from indexer.languages import extractor_for_path
 from indexer.registry import record_repository
@@ -77,8 +78,9 @@ class SourceFilter(watchfiles.BaseFilter):
         name = parts[-1] if parts else ""
         if name == OWN_DIR or name in PRUNED_DIRS:
             return False
-        if extractor_for_path(path) is not None or is_config_path(name) or name.lower().endswith(SPEC_SUFFIXES):
-            return True  # a YAML / JSON file may be an OpenAPI spec: the index decides
+        if extractor_for_path(path) is not None or is_config_path(name) or name.lower().endswith(SPEC_SUFFIXES) \
+                or name.lower().endswith(TEMPLATE_SUFFIX):
+            return True  # a YAML / JSON file may be an OpenAPI spec, an .html one a component's template: the index decides
         return "." not in name or Path(path).is_dir()  # a folder (gone ones have no suffix mostly)
 
 

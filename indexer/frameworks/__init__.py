@@ -51,6 +51,7 @@ from indexer.frameworks.jvm import (
     rooted,
 )
 from indexer.frameworks.sql_text import declared_tables, looks_like_sql
+from indexer.frameworks.ui_templates import template_calls
 from indexer.model import FileExtraction
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 __all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "FIELD_INJECT", "HTTP_METHODS", "KAFKA_LISTENERS", "KAFKA_TEMPLATES",
            "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
            "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
-           "parse_tree", "rooted", "run_detectors"]
+           "parse_tree", "rooted", "run_detectors", "template_calls"]
 
 
 def load_detectors(package: str, names: Iterable[str], language: str) -> tuple[ModuleType, ...]:

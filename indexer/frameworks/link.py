@@ -77,6 +77,7 @@ from indexer.frameworks.auth_guards import GUARD_CALLBACK, guard_callbacks
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
+from indexer.frameworks.ui_templates import link_components
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.app_prefixes import AppPrefixLinks
@@ -370,6 +371,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
         link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target,  # the data layer
                     self.options.mappers.statements, self.produce)
+        link_components(self.r, self.ctxs, self.result.edges, self.result.outcomes, self.options.templates)  # ui_templates
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)

@@ -14,6 +14,7 @@ from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
 from indexer.frameworks.js_modules import load_js_modules
 from indexer.frameworks.mybatis_xml import MyBatisMappers, load_mappers
+from indexer.frameworks.ui_templates import load_templates
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
 from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties
@@ -55,6 +56,9 @@ class LinkOptions:
     mappers: MyBatisMappers = field(default_factory=MyBatisMappers)
     """The MyBatis mapper XML statements (:func:`~indexer.frameworks.mybatis_xml.load_mappers`): the
     SQL each mapper interface method runs (:mod:`indexer.frameworks.tables`)."""
+    templates: Mapping[str, str] = field(default_factory=dict)
+    """Component template files by repository-relative path (:func:`~indexer.frameworks.ui_templates.load_templates`):
+    the bindings of a ``templateUrl`` component (:mod:`indexer.frameworks.ui_templates`)."""
 
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
@@ -74,7 +78,7 @@ class LinkOptions:
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
-                   {"ecmascript": load_js_modules(root)}, load_mappers(root))
+                   {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

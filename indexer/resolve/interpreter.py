@@ -43,7 +43,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import LITERAL_RECEIVER, Binding, Import, Param, base_type
+from indexer.model import LITERAL_RECEIVER, Binding, CallSite, Import, Param, base_type
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.hierarchy import ClassHierarchy
@@ -176,6 +176,12 @@ class Resolver:
     def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
         """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
         return self.classes.lookup(c, name)
+
+    def call_targets(self, fc: FileCtx, cs: CallSite) -> list[tuple[Def, str]]:
+        """The definitions ``cs`` binds to, each with its resolution (:meth:`CallBinder.bind_call`);
+        empty when it binds none or a library's."""
+        found = self.calls.bind_call(fc, cs)
+        return found if isinstance(found, list) else []
 
     def registered(self, ns: str, decorator: str) -> list[Def]:
         """The callables of namespace ``ns`` registered as ``decorator`` (:meth:`registrations`), each once."""

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from indexer.model import Binding, FileExtraction, Import
+from indexer.model import Binding, CallSite, FileExtraction, Import
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, ModuleV, Token, Value
 from indexer.symbols import module_path
@@ -108,6 +108,11 @@ class Lookup(Protocol):
 
     def lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
         """Members ``name`` of the first class in ``c``'s MRO having any, and whether inherited."""
+        ...
+
+    def call_targets(self, fc: FileCtx, cs: CallSite) -> list[tuple[Def, str]]:
+        """The definitions the call site ``cs`` (read as written in ``fc``) binds to, each with its
+        resolution, as the core binds a file's own calls; empty when it binds none or a library's."""
         ...
 
     def mro(self, c: Def) -> list[Def]:

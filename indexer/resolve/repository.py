@@ -72,12 +72,13 @@ def resolve_repository(
 
 FRAMEWORK_FACTS = ("routes", "wrappers", "routers", "mounts", "http_calls", "url_arg_calls", "topics",
                    "queue_bindings", "constants", "entries", "rpc_services", "rpc_uses", "global_prefixes",
-                   "url_rewrites", "dev_proxies", "graphql_documents", "graphql_uses", "tables", "table_uses")
+                   "url_rewrites", "dev_proxies", "graphql_documents", "graphql_uses", "tables", "table_uses",
+                   "components")
 """The :class:`~indexer.model.FileExtraction` lists the framework linker reads: a file with any is
 one of the files every link reads (``_framework``), and a change of any (positions aside) links again."""
 
 EDGE_FACTS = ("routes", "http_calls", "topics", "wrappers", "entries", "rpc_uses", "url_arg_calls",
-              "graphql_documents", "graphql_uses", "tables", "table_uses")
+              "graphql_documents", "graphql_uses", "tables", "table_uses", "components")
 """The :data:`FRAMEWORK_FACTS` that give their file edges of its own (the others, constants, routers,
 mounts and the like, are only read)."""
 
@@ -214,6 +215,11 @@ class RepositoryResolver:
                 self._resolver = None  # imports may name other modules: every lookup is stale
             self.link = link
             self._link_dirty = True
+
+    def relink(self) -> None:
+        """Links may differ from the last resolve's although no link option the records know changed
+        (a component template file, read by the linker only): the next resolve links again."""
+        self._link_dirty = True
 
     def update(
         self, files: Sequence[tuple[FileExtraction, str, int]], removed: Iterable[str] = (), *, track: bool = True

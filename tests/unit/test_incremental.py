@@ -864,3 +864,46 @@ def test_a_cascade_that_goes_takes_the_cascaded_writes_of_other_files_with_it(tm
         assert writes() == ["table:r:.owner", "table:r:.pet"]
     finally:
         ws.close()
+
+
+ANGULAR = {
+    "src/app/child.component.ts": (
+        "import { Component, EventEmitter, Output } from '@angular/core';\n"
+        "@Component({ selector: 'app-child', template: '<b></b>' })\n"
+        "export class ChildComponent {\n  @Output() toggle = new EventEmitter<boolean>();\n"
+        "  fire() { this.toggle.emit(true); }\n}\n"),
+    "src/app/page.component.ts": (
+        "import { Component } from '@angular/core';\n"
+        "@Component({ selector: 'app-page', templateUrl: './page.component.html' })\n"
+        "export class PageComponent {\n  save() {}\n  title() { return ''; }\n  onToggle(v: boolean) {}\n}\n"),
+    "src/app/page.component.html": '<button (click)="save()">s</button>\n',
+}
+
+
+def _template_calls(db: Path) -> list[tuple[str, str]]:
+    return sorted((src.split(":", 1)[1], dst.split(":", 1)[1]) for kind, src, dst, *_ in dump(db)["edges"]
+                  if kind == "CALLS" and "Component." in dst and "Component" in src)
+
+
+def test_template_file_edits_relink_like_a_full_index(tmp_path: Path) -> None:
+    # Only the .html changes (a file no language claims): the watcher and a one-shot run link again,
+    # the component's file is produced again, and each update equals a full index.
+    ws = Workspace(tmp_path, ANGULAR)
+    page, html = "src/app/page.component.PageComponent", "src/app/page.component.html"
+    try:
+        assert _template_calls(ws.db) == [(page, f"{page}.save(0)")]
+        report = ws.edit({html: '<h1>{{ title() }}</h1><app-child (toggle)="onToggle($event)"></app-child>\n'})
+        assert report.files_resolved == 2  # the two component files whose links changed, no other
+        assert _template_calls(ws.db) == [
+            ("src/app/child.component.ChildComponent.fire(0)", f"{page}.onToggle(1)"),
+            (page, f"{page}.onToggle(1)"), (page, f"{page}.title(0)")]
+        ws.edit({html: None})
+        assert _template_calls(ws.db) == []
+        ws.edit({html: ANGULAR[html]})
+        assert _template_calls(ws.db) == [(page, f"{page}.save(0)")]
+        # the child stops emitting (a body edit of another file): the parent's template is kept
+        ws.edit({html: '<app-child (toggle)="onToggle($event)"></app-child>\n'})
+        ws.edit({"src/app/child.component.ts": ANGULAR["src/app/child.component.ts"].replace("this.toggle.emit(true);", "")})
+        assert _template_calls(ws.db) == [(page, f"{page}.onToggle(1)")]
+    finally:
+        ws.close()

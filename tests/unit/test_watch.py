@@ -108,9 +108,9 @@ def test_filter_lets_through_what_can_matter(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
     decisions = {
         "a.py": True, "src/App.java": True, "web/x.tsx": True, ".gitignore": True,
-        "config/application.yml": True, "api/openapi.json": True, "spec.YAML": True, "notes.txt": False, "image.png": False,
+        "config/application.yml": True, "api/openapi.json": True, "spec.YAML": True, "src/app/x.component.html": True, "notes.txt": False, "image.png": False,
         ".ripple/index.db": False, ".ripple/index.db-wal": False, "node_modules/x/index.js": False,
-        ".git/HEAD": False, "pkg/__pycache__/a.cpython-311.pyc": False, "folder": True, "gone-folder": True,
+        ".git/HEAD": False, "node_modules/x/a.html": False, "pkg/__pycache__/a.cpython-311.pyc": False, "folder": True, "gone-folder": True,
     }
     assert {p: f(added, str(tmp_path / p)) for p in decisions} == decisions
 

@@ -20,6 +20,7 @@ What it records:
 
 * ``x = <lookup>`` -> a ``constructed`` :class:`~indexer.model.Binding` of ``x`` to ``M`` (it
   replaces the extractor's binding of ``x`` to the library method, which resolves to nothing);
+  ``self.x = <one-row lookup>`` the same for the instance attribute;
 * ``for x in <query>`` (a manager or query chain ending in a step or ``all()``, a ``scalars(select(M))``,
   ``get_list_or_404(M)``) -> the same for the loop variable;
 * a function without a return annotation whose every ``return`` with a value is a lookup of the same
@@ -336,6 +337,13 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if not (loop or parent.type == "assignment") or parent.child_by_field_name("right") != top:
             continue
         target = parent.child_by_field_name("left")
+        if target is not None and target.type == "attribute" and not loop and found[1] == "one" \
+                and src.text(target.child_by_field_name("object")) == "self":  # `self.role = Role.query...first()`
+            line, text = target.start_point[0] + 1, src.text(target)
+            for b in out.bindings:  # the extractor's binding of the attribute, in the class's scope
+                if b.name == text and b.line == line and b.how == "constructed":
+                    added[(b.scope, text, line)] = Binding(b.scope, text, found[0], "constructed", line)
+            continue
         if target is None or target.type != "identifier" or loop != (found[1] == "many"):
             continue
         scope = scope_of(target, src)
