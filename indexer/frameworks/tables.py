@@ -44,7 +44,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.link_memo import LinkMemo, Recorded
+from indexer.frameworks.link_memo import LinkMemo, Recorded, RecordedPass
 from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
@@ -112,6 +112,7 @@ class _TableLinker:
         self._columns: dict[str, Node] = {}  # column id -> its node as the last declaration gives it
         self._column_files: list[tuple[FileCtx, str]] = []  # (declaring file, column id), in order
         self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
+        self._made: list[Edge] | None = None  # while the declarations are recorded: the edges made
 
     # -- declarations ------------------------------------------------------------------------------
 
@@ -229,8 +230,10 @@ class _TableLinker:
         if key in self._edges:
             return
         self._edges.add(key)
-        self.result.edges[fc.path].append(
-            Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None}))
+        edge = Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None})
+        self.result.edges[fc.path].append(edge)
+        if self._made is not None:
+            self._made.append(edge)
 
     # -- entity resolution -------------------------------------------------------------------------
 
@@ -425,9 +428,12 @@ class _TableLinker:
         return low
 
     def run(self) -> None:
-        self.declare()
-        self.repositories_of()
         memo = self.memo
+        if memo is None:
+            self.declare()
+            self.repositories_of()
+        else:
+            self._declarations(memo)
         if memo is not None:
             memo.begin("tables", self._shared())
         linked: set[str] = set()
@@ -443,6 +449,46 @@ class _TableLinker:
             self._remembered(fc, memo)
         if memo is not None and self.produce is None:
             memo.retain("tables", linked)
+
+    _STATE = ("tables", "by_class", "abstract", "proxies", "entity_names", "cascade_decl", "cascade_of", "repositories",
+              "managers", "m2m", "_edges", "_columns", "_column_files")
+    """What :meth:`declare` and :meth:`repositories_of` leave for the accesses to read."""
+
+    def _declarations(self, memo: LinkMemo) -> None:
+        """:meth:`declare` and :meth:`repositories_of`, replayed from ``memo`` when the files they
+        read (those with table definitions, repositories or managers) are the same contexts with the
+        same bytes and nothing they read through the resolver changed; else computed and recorded."""
+        files = [fc for fc in self.ctxs if fc.ex.tables or (fc.ex.table_uses and memo.flag("declaring", fc, _declaring))]
+        if self.produce is None:
+            memo.retain_flags("declaring", {fc.path for fc in self.ctxs})
+        done = memo.get_pass("declarations", files)
+        if done is not None:
+            for name, value in zip(self._STATE, done.state):  # type: ignore[call-overload]
+                setattr(self, name, type(value)(value) if name in ("tables", "_edges") else value)  # (accesses add to those)
+            for fc, node_id, node in done.nodes:
+                self.emit(fc, node_id, node)
+            for e in done.edges:
+                self.result.edges[e.file].append(e)
+            self.result.outcomes.update(done.outcomes)
+            return
+        emitted: list[tuple[FileCtx, str, Node]] = []
+        emit, outcomes = self.emit, self.result.outcomes
+
+        def recording(at: FileCtx, node_id: str, node: Node) -> None:
+            emitted.append((at, node_id, node))
+            emit(at, node_id, node)
+
+        epoch = memo.tracker.epoch
+        self.emit, self.result.outcomes, self._made = recording, Counter(), []
+        try:
+            _, deps = memo.tracker.tracked(lambda: (self.declare(), self.repositories_of()))
+            counted, made = self.result.outcomes, self._made
+        finally:
+            self.emit, self.result.outcomes, self._made = emit, outcomes, None
+        outcomes.update(counted)
+        state = tuple(type(v)(v) if n in ("tables", "_edges") else v for n in self._STATE for v in [getattr(self, n)])
+        memo.put_pass("declarations", RecordedPass([(fc, fc.checksum) for fc in files], deps, epoch, emitted, made,
+                                                   counted, state))
 
     def _accesses(self, fc: FileCtx) -> None:
         for u in fc.ex.table_uses:
@@ -508,6 +554,11 @@ class _TableLinker:
                 u = TableUse("mybatis", "sql", m.qualname, m.d.name_line, m.d.name_col)
                 for a in found:
                     self._access(fc, u, a.role, table_id(fc.repo, a.name, a.schema), list(a.columns))
+
+
+def _declaring(fc: FileCtx) -> bool:
+    """Whether ``fc``'s accesses name repositories or managers (which :meth:`_TableLinker.repositories_of` reads)."""
+    return any(u.role in ("repository", "manager") for u in fc.ex.table_uses)
 
 
 def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,

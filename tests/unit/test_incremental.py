@@ -848,10 +848,10 @@ def test_a_link_replays_the_table_accesses_of_files_whose_reads_still_hold(tmp_p
         def reads() -> list[tuple[str, str]]:
             return sorted((e[1], e[2]) for e in dump(ws.db)["edges"] if e[0] == "READS")
 
-        def counted() -> tuple[int, int]:
+        def counted() -> tuple[int, int, int, int]:  # accesses replayed, computed; declarations replayed, computed
             memo = ws.index.resolver.link_memo
             assert memo is not None
-            return memo.hits, memo.misses
+            return memo.hits["tables"], memo.misses["tables"], memo.hits["declarations"], memo.misses["declarations"]
 
         assert reads() == [("r:app/other.count(0)", "table:r:.app_note"), ("r:app/user.first(0)", "table:r:.app_note"),
                            ("r:app/views.show(1)", "table:r:.app_note")]
@@ -859,7 +859,7 @@ def test_a_link_replays_the_table_accesses_of_files_whose_reads_still_hold(tmp_p
         # an interface edit of the routed views file links every framework file again: views.py's
         # accesses are computed again (new bytes), other.py's and user.py's replayed
         ws.edit({"app/views.py": files["app/views.py"] + "\n\ndef extra(request):\n    return None\n"})
-        assert counted() == (start[0] + 2, start[1] + 1)
+        assert counted() == (start[0] + 2, start[1] + 1, start[2] + 1, start[3])  # no model changed
         assert reads() == [("r:app/other.count(0)", "table:r:.app_note"), ("r:app/user.first(0)", "table:r:.app_note"),
                            ("r:app/views.show(1)", "table:r:.app_note")]
         # alias.py now names Memo: user.py's bytes and the declarations are the same, but what its
@@ -868,12 +868,13 @@ def test_a_link_replays_the_table_accesses_of_files_whose_reads_still_hold(tmp_p
         ws.edit({"app/alias.py": "from app.models import Memo as Note\n"})
         assert reads() == [("r:app/other.count(0)", "table:r:.app_note"), ("r:app/user.first(0)", "table:r:.app_memo"),
                            ("r:app/views.show(1)", "table:r:.app_note")]
-        assert counted() == (start[0] + 2, start[1] + 1)
-        # a declaration that changes (Note's table renamed): every file's accesses computed again
+        assert counted() == (start[0] + 2, start[1] + 1, start[2] + 1, start[3])
+        # a declaration that changes (Note's table renamed): the declarations and every file's
+        # accesses computed again
         start = counted()
         ws.edit({"app/models.py": files["app/models.py"].replace(
             "max_length=9)\n", "max_length=9)\n\n    class Meta:\n        db_table = 'notes'\n", 1)})
-        assert counted() == (start[0], start[1] + 3)
+        assert counted() == (start[0], start[1] + 3, start[2], start[3] + 1)
         assert reads() == [("r:app/other.count(0)", "table:r:.notes"), ("r:app/user.first(0)", "table:r:.app_memo"),
                            ("r:app/views.show(1)", "table:r:.notes")]
     finally:
