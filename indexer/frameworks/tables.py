@@ -442,13 +442,14 @@ class _TableLinker:
                 continue  # an access's edges are its own file's: no other share reads them
             if not fc.ex.table_uses and not (self.mappers and fc.lang == "java"):
                 continue
-            if memo is None or any(u.role in ("sql", "jpql") for u in fc.ex.table_uses):
+            if memo is None or memo.flag("sql", fc, _renders_sql):
                 self._accesses(fc)  # (SQL is rendered with constants, which the memo does not compare)
                 continue
             linked.add(fc.path)
             self._remembered(fc, memo)
         if memo is not None and self.produce is None:
             memo.retain("tables", linked)
+            memo.retain_flags("sql", {fc.path for fc in self.ctxs})
 
     _STATE = ("tables", "by_class", "abstract", "proxies", "entity_names", "cascade_decl", "cascade_of", "repositories",
               "managers", "m2m", "_edges", "_columns", "_column_files")
@@ -559,6 +560,11 @@ class _TableLinker:
 def _declaring(fc: FileCtx) -> bool:
     """Whether ``fc``'s accesses name repositories or managers (which :meth:`_TableLinker.repositories_of` reads)."""
     return any(u.role in ("repository", "manager") for u in fc.ex.table_uses)
+
+
+def _renders_sql(fc: FileCtx) -> bool:
+    """Whether ``fc`` has SQL or JPQL accesses (rendered with constants, which no memo compares)."""
+    return any(u.role in ("sql", "jpql") for u in fc.ex.table_uses)
 
 
 def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,

@@ -722,7 +722,12 @@ def _link_share(nodes: Sequence[Node] | None, edges: Sequence[Edge] | None) -> b
     only on the values, so a digest saved by one process compares with another's."""
     if not nodes and not edges:
         return None
-    return hashlib.blake2b(repr((nodes or (), edges or ())).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    values = ([_NODE_VALUES(n) for n in nodes or ()], [_EDGE_VALUES(e) for e in edges or ()])  # tuples: repr in C
+    return hashlib.blake2b(repr(values).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+_NODE_VALUES = operator.attrgetter(*(f.name for f in dataclasses.fields(Node)))
+_EDGE_VALUES = operator.attrgetter(*(f.name for f in dataclasses.fields(Edge)))
 
 
 def _merge_links(linked: LinkResult, ctxs: Sequence[FileCtx], files: list[IndexedFile] | SpilledOutputs) -> None:
