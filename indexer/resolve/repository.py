@@ -346,7 +346,7 @@ class RepositoryResolver:
                 self._resolver.apply([c.old for c in swapped if c.old is not None],
                                      [c.new for c in swapped if c.new is not None], self._changed_tokens, dead)
         else:
-            self._resolver = None
+            self._resolver = self._link_memo = None
         if not track and self._resolver is not None:  # no tokens say what changed: nothing kept holds
             self._link_memo = LinkMemo(self._resolver.track)
         return changes
@@ -556,14 +556,14 @@ class RepositoryResolver:
             fc = self.files.get(p)
             if fc is not None:
                 self.files[p] = fc.released()
-        self._resolver = None
+        self._resolver = self._link_memo = None  # (the memo holds contexts)
         self._released = True
 
     def drop_tables(self) -> None:
         """Forget the cross-file lookup tables and the memo (Django: about 80 MiB), which the next
         :meth:`resolve` (or :meth:`dispatch_targets`) builds again: a run that resolves nothing more
         (``ripple index``) lets them go before it writes."""
-        self._resolver = None
+        self._resolver = self._link_memo = None
 
     def recorded(self) -> tuple[dict[str, Record], set[Token], dict[str, bytes] | None]:
         """What every current file's last output read (``{path: record}``, each record its tokens
