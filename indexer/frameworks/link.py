@@ -82,12 +82,11 @@ from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.app_prefixes import AppPrefixLinks
 from indexer.frameworks.exchange import ExchangeLinks
-from indexer.frameworks.clients import HOLE as _HOLE
-from indexer.frameworks.clients import ClientLinks, split_url
+from indexer.frameworks.clients import HOLE as _HOLE, ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
-from indexer.frameworks.paths import join_paths as _join
-from indexer.frameworks.paths import path_under, unglue_holes
+from indexer.frameworks.paths import join_paths as _join, path_under, unglue_holes
 from indexer.frameworks.queues import QueueLinker
+from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
@@ -103,7 +102,7 @@ from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import file_id
 from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, declared_route, endpoint_id, graphql_operation, topic_id
 
-__all__ = ["LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
+__all__ = ["LinkMemo", "LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
            "split_url", "path_under"]
 
 MAX_DEPTH = 8
@@ -155,9 +154,9 @@ class LinkResult:
 
 class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
-                 produce: Collection[str] | None = None) -> None:
+                 produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
         self.r = resolver
-        self.ctxs, self.produce = ctxs, produce
+        self.ctxs, self.produce, self.memo = ctxs, produce, memo
         self.options = options
         self.by_path = {fc.path: fc for fc in ctxs}
         self.constants: dict[tuple[str, str], Template] = {}
@@ -370,7 +369,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for)  # gRPC: indexer.frameworks.grpc
         link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
         link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target,  # the data layer
-                    self.options.mappers.statements, self.produce)
+                    self.options.mappers.statements, self.produce, self.memo)
         link_components(self.r, self.ctxs, self.result.edges, self.result.outcomes, self.options.templates)  # ui_templates
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
@@ -988,13 +987,14 @@ def _dotted(node: ast.expr) -> str | None:
 
 
 def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions | None = None,
-                    produce: Collection[str] | None = None) -> LinkResult:
+                    produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> LinkResult:
     """Link the framework facts of ``ctxs`` (every file of one repository) through ``resolver``.
 
     Returns the shared Endpoint / Topic nodes and the EXPOSES / CALLS_HTTP / PRODUCES / CONSUMES /
     WRAPS edges per owning file path, and outcome counters. ``produce``: the paths whose share the
     caller will use (``None``: all); the per-file work of the others may be skipped where no other
-    file's share depends on it (the table accesses), and their shares are then incomplete. Never
-    raises on odd facts: what cannot be linked is counted."""
-    return _Linker(resolver, ctxs, options or LinkOptions(), produce).run()
+    file's share depends on it (the table accesses), and their shares are then incomplete. ``memo``:
+    per-file work of earlier links, replayed where it holds (:mod:`indexer.frameworks.link_memo`; the
+    result is the same without). Never raises on odd facts: what cannot be linked is counted."""
+    return _Linker(resolver, ctxs, options or LinkOptions(), produce, memo).run()
 

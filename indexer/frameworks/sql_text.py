@@ -20,6 +20,7 @@ the default schemas ``public``, ``dbo`` and ``main`` fold into "no schema", so `
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ from stores.contracts import DEFAULT_SCHEMAS, table_key
 __all__ = [
     "MAX_SCRIPT_CHARS",
     "MAX_STATEMENT_CHARS",
+    "PARSED_CHARS",
+    "PARSED_TEXTS",
     "MAX_STATEMENTS",
     "DEFAULT_SCHEMAS",
     "Declared",
@@ -293,7 +296,20 @@ def statement_access(sql: str, dialect: str | None = None) -> list[Access] | Non
     write their target (columns: the insert list, the ``SET`` targets); tables in ``FROM``, joins and
     sub-queries are read (columns: those qualified by the table or its alias, and unqualified ones
     when only one table is read). CTE names are not tables. Order: writes first, then reads, each by
-    name."""
+    name. The answers for the last :data:`PARSED_TEXTS` texts of at most :data:`PARSED_CHARS`
+    characters are kept (a link that runs again meets the same statements: sqlglot's parse was a
+    fifth of a Django link that ran again)."""
+    found = _kept_access(sql, dialect) if len(sql) <= PARSED_CHARS else _statement_access(sql, dialect)
+    return None if found is None else list(found)
+
+
+PARSED_TEXTS = 1_024
+PARSED_CHARS = 2_000
+"""At most :data:`PARSED_TEXTS` statements of at most this many characters have their answers kept by
+:func:`statement_access`: a few MiB at worst."""
+
+
+def _statement_access(sql: str, dialect: str | None) -> tuple[Access, ...] | None:
     if len(sql) > MAX_STATEMENT_CHARS or not looks_like_sql(sql):
         return None
     text = normalise_placeholders(sql)
@@ -304,8 +320,11 @@ def statement_access(sql: str, dialect: str | None = None) -> list[Access] | Non
     found: dict[tuple[str, str, str | None], set[str]] = {}
     for e in parsed:
         _access(e, found)
-    return [Access(role, name, schema, tuple(sorted(cols)))
-            for (role, name, schema), cols in sorted(found.items(), key=lambda kv: (kv[0][0] != "writes", kv[0][1].lower()))]
+    return tuple(Access(role, name, schema, tuple(sorted(cols)))
+                 for (role, name, schema), cols in sorted(found.items(), key=lambda kv: (kv[0][0] != "writes", kv[0][1].lower())))
+
+
+_kept_access = functools.lru_cache(maxsize=PARSED_TEXTS)(_statement_access)
 
 
 def _access(e: exp.Expression, found: dict[tuple[str, str, str | None], set[str]]) -> None:

@@ -39,11 +39,12 @@ edge reaches the declared method, whose own access the walk follows.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.link_memo import LinkMemo, Recorded, RecordedPass
 from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
@@ -88,9 +89,11 @@ class _TableLinker:
                  emit: Callable[[FileCtx, str, Node], None],
                  render: Callable[[FileCtx, str | None, Template], str],
                  import_target: Callable[[FileCtx, Import], ImportTarget],
-                 mappers: Mapping[str, Mapping[str, tuple[str, ...]]], produce: Collection[str] | None) -> None:
+                 mappers: Mapping[str, Mapping[str, tuple[str, ...]]], produce: Collection[str] | None,
+                 memo: LinkMemo | None = None) -> None:
         self.r, self.ctxs, self.result, self.emit, self.render = r, ctxs, result, emit, render
         self.produce = produce  # the files whose accesses are linked (None: all)
+        self.memo = memo  # each file's accesses as an earlier link linked them (None: none kept)
         self.import_target = import_target
         self.mappers = mappers
         self.tables: dict[str, _Table] = {}
@@ -109,6 +112,7 @@ class _TableLinker:
         self._columns: dict[str, Node] = {}  # column id -> its node as the last declaration gives it
         self._column_files: list[tuple[FileCtx, str]] = []  # (declaring file, column id), in order
         self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
+        self._made: list[Edge] | None = None  # while the declarations are recorded: the edges made
 
     # -- declarations ------------------------------------------------------------------------------
 
@@ -226,8 +230,10 @@ class _TableLinker:
         if key in self._edges:
             return
         self._edges.add(key)
-        self.result.edges[fc.path].append(
-            Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None}))
+        edge = Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None})
+        self.result.edges[fc.path].append(edge)
+        if self._made is not None:
+            self._made.append(edge)
 
     # -- entity resolution -------------------------------------------------------------------------
 
@@ -422,15 +428,113 @@ class _TableLinker:
         return low
 
     def run(self) -> None:
-        self.declare()
-        self.repositories_of()
+        memo = self.memo
+        if memo is None:
+            self.declare()
+            self.repositories_of()
+        else:
+            self._declarations(memo)
+        if memo is not None:
+            memo.begin("tables", self._shared())
+        linked: set[str] = set()
         for fc in self.ctxs:
             if self.produce is not None and fc.path not in self.produce:
                 continue  # an access's edges are its own file's: no other share reads them
-            for u in fc.ex.table_uses:
-                self.use(fc, u)
-            if self.mappers and fc.lang == "java":
-                self._mybatis(fc)
+            if not fc.ex.table_uses and not (self.mappers and fc.lang == "java"):
+                continue
+            if memo is None or memo.flag("sql", fc, _renders_sql):
+                self._accesses(fc)  # (SQL is rendered with constants, which the memo does not compare)
+                continue
+            linked.add(fc.path)
+            self._remembered(fc, memo)
+        if memo is not None and self.produce is None:
+            memo.retain("tables", linked)
+            memo.retain_flags("sql", {fc.path for fc in self.ctxs})
+
+    _STATE = ("tables", "by_class", "abstract", "proxies", "entity_names", "cascade_decl", "cascade_of", "repositories",
+              "managers", "m2m", "_edges", "_columns", "_column_files")
+    """What :meth:`declare` and :meth:`repositories_of` leave for the accesses to read."""
+
+    def _declarations(self, memo: LinkMemo) -> None:
+        """:meth:`declare` and :meth:`repositories_of`, replayed from ``memo`` when the files they
+        read (those with table definitions, repositories or managers) are the same contexts with the
+        same bytes and nothing they read through the resolver changed; else computed and recorded."""
+        files = [fc for fc in self.ctxs if fc.ex.tables or (fc.ex.table_uses and memo.flag("declaring", fc, _declaring))]
+        if self.produce is None:
+            memo.retain_flags("declaring", {fc.path for fc in self.ctxs})
+        done = memo.get_pass("declarations", files)
+        if done is not None:
+            for name, value in zip(self._STATE, done.state):  # type: ignore[call-overload]
+                setattr(self, name, type(value)(value) if name in ("tables", "_edges") else value)  # (accesses add to those)
+            for fc, node_id, node in done.nodes:
+                self.emit(fc, node_id, node)
+            for e in done.edges:
+                self.result.edges[e.file].append(e)
+            self.result.outcomes.update(done.outcomes)
+            return
+        emitted: list[tuple[FileCtx, str, Node]] = []
+        emit, outcomes = self.emit, self.result.outcomes
+
+        def recording(at: FileCtx, node_id: str, node: Node) -> None:
+            emitted.append((at, node_id, node))
+            emit(at, node_id, node)
+
+        epoch = memo.tracker.epoch
+        self.emit, self.result.outcomes, self._made = recording, Counter(), []
+        try:
+            _, deps = memo.tracker.tracked(lambda: (self.declare(), self.repositories_of()))
+            counted, made = self.result.outcomes, self._made
+        finally:
+            self.emit, self.result.outcomes, self._made = emit, outcomes, None
+        outcomes.update(counted)
+        state = tuple(type(v)(v) if n in ("tables", "_edges") else v for n in self._STATE for v in [getattr(self, n)])
+        memo.put_pass("declarations", RecordedPass([(fc, fc.checksum) for fc in files], deps, epoch, emitted, made,
+                                                   counted, state))
+
+    def _accesses(self, fc: FileCtx) -> None:
+        for u in fc.ex.table_uses:
+            self.use(fc, u)
+        if self.mappers and fc.lang == "java":
+            self._mybatis(fc)
+
+    def _shared(self) -> tuple[object, ...]:
+        """What one file's accesses read besides its own file and the resolver: the declarations as
+        :meth:`declare` and :meth:`repositories_of` left them (new objects each link; only
+        ``tables`` grows afterwards, with tables code names but no source declares, which every
+        file adds alike)."""
+        cascades = {tid: [(fc.path, scope, text) for fc, scope, text in found] for tid, found in self.cascade_of.items()}
+        return (dict(self.tables), self.by_class, self.entity_names, cascades, self.repositories, self.managers,
+                self.m2m, self.mappers)
+
+    def _remembered(self, fc: FileCtx, memo: LinkMemo) -> None:
+        """:meth:`_accesses` of ``fc``, replayed from ``memo`` when it holds them (:mod:`indexer.frameworks.link_memo`),
+        else computed and recorded there."""
+        hit = memo.get("tables", fc)
+        if hit is not None:
+            for node_id, node in hit.nodes:
+                self.emit(fc, node_id, node)
+            if hit.edges:
+                self.result.edges[fc.path].extend(hit.edges)
+            self.result.outcomes.update(hit.outcomes)
+            return
+        emitted: list[tuple[str, Node]] = []
+        emit, outcomes = self.emit, self.result.outcomes
+
+        def recording(at: FileCtx, node_id: str, node: Node) -> None:
+            emitted.append((node_id, node))
+            emit(at, node_id, node)
+
+        before = len(self.result.edges.get(fc.path, ()))
+        epoch = memo.tracker.epoch
+        self.emit, self.result.outcomes = recording, Counter()
+        try:
+            _, deps = memo.tracker.tracked(lambda: self._accesses(fc))
+            counted = self.result.outcomes
+        finally:
+            self.emit, self.result.outcomes = emit, outcomes
+        outcomes.update(counted)
+        memo.put("tables", Recorded(fc, fc.checksum, deps, epoch, emitted,
+                                    list(self.result.edges.get(fc.path, ())[before:]), counted))
 
     def _mybatis(self, fc: FileCtx) -> None:
         """READS / WRITES of the methods of Java interfaces a mapper XML names (by ``package.Qual``)."""
@@ -453,12 +557,22 @@ class _TableLinker:
                     self._access(fc, u, a.role, table_id(fc.repo, a.name, a.schema), list(a.columns))
 
 
+def _declaring(fc: FileCtx) -> bool:
+    """Whether ``fc``'s accesses name repositories or managers (which :meth:`_TableLinker.repositories_of` reads)."""
+    return any(u.role in ("repository", "manager") for u in fc.ex.table_uses)
+
+
+def _renders_sql(fc: FileCtx) -> bool:
+    """Whether ``fc`` has SQL or JPQL accesses (rendered with constants, which no memo compares)."""
+    return any(u.role in ("sql", "jpql") for u in fc.ex.table_uses)
+
+
 def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
                 emit: Callable[[FileCtx, str, Node], None],
                 render: Callable[[FileCtx, str | None, Template], str],
                 import_target: Callable[[FileCtx, Import], ImportTarget],
                 mappers: Mapping[str, Mapping[str, tuple[str, ...]]] | None = None,
-                produce: Collection[str] | None = None) -> None:
+                produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
     """Add to ``result`` the Table / Column nodes (through ``emit(fc, id, node)``, the linker's
     per-file emitter) and the DECLARES / HAS_COLUMN / READS / WRITES edges of every
     :class:`~indexer.model.TableDef` and :class:`~indexer.model.TableUse` of ``ctxs`` (every file of
@@ -467,7 +581,9 @@ def link_tables(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
     import names (the linker's :meth:`~indexer.frameworks.link` ``import_target``). Outcomes counted in ``result.outcomes``:
     ``tables_declared``, ``reads``, ``writes``, ``unlinked_table_use``, ``unlinked_sql``,
     ``unlinked_jpql``. ``produce``: link the accesses of those paths only (``None``: all); the
-    declarations are always every file's. Never raises on odd facts."""
+    declarations are always every file's. ``memo``: each file's accesses as an earlier link of the
+    same resolver linked them, replayed while what they read holds (:mod:`indexer.frameworks.link_memo`).
+    Never raises on odd facts."""
     if not mappers and not any(fc.ex.tables or fc.ex.table_uses for fc in ctxs):
         return
-    _TableLinker(r, ctxs, result, emit, render, import_target, mappers or {}, produce).run()
+    _TableLinker(r, ctxs, result, emit, render, import_target, mappers or {}, produce, memo).run()

@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from indexer.frameworks.link import LinkOptions, LinkResult, link_frameworks
+from indexer.frameworks.link import LinkMemo, LinkOptions, LinkResult, link_frameworks
 from indexer.languages import module_systems
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
@@ -204,6 +204,16 @@ class RepositoryResolver:
         """Per framework file, the digest of what the last link gave it (:func:`_link_share`; absent:
         nothing): a link that must run again produces only the files whose share changed."""
         self._released = False  # release() was called: nothing can be resolved any more
+        self._link_memo: LinkMemo | None = None
+        """What the links of the current resolver worked out per file (made with the resolver:
+        its entries are checked against that resolver's epochs)."""
+
+    @property
+    def link_memo(self) -> LinkMemo | None:
+        """What the links of the current resolver worked out per file
+        (:class:`indexer.frameworks.link_memo.LinkMemo`; ``None`` before the first resolve): its
+        ``hits`` and ``misses`` say how much of the last links was replayed."""
+        return self._link_memo
 
     # -- updating ----------------------------------------------------------------------------------
 
@@ -214,6 +224,7 @@ class RepositoryResolver:
             if (link.module_configs if link else {}) != (self.link.module_configs if self.link else {}):
                 self._resolver = None  # imports may name other modules: every lookup is stale
             self.link = link
+            self._link_memo = None if self._resolver is None else LinkMemo(self._resolver.track)
             self._link_dirty = True
 
     def relink(self) -> None:
@@ -341,7 +352,9 @@ class RepositoryResolver:
                 self._resolver.apply([c.old for c in swapped if c.old is not None],
                                      [c.new for c in swapped if c.new is not None], self._changed_tokens, dead)
         else:
-            self._resolver = None
+            self._resolver = self._link_memo = None
+        if not track and self._resolver is not None:  # no tokens say what changed: nothing kept holds
+            self._link_memo = LinkMemo(self._resolver.track)
         return changes
 
     def _extends_a_definition(self, stem: str, given: Mapping[str, tuple[FileExtraction, str, int]]) -> bool:
@@ -419,6 +432,7 @@ class RepositoryResolver:
             # key take the first, so the order must not depend on the history of updates.
             self._resolver = Resolver(self.repo, [self.files[p] for p in sorted(self.files)], self._systems,
                                       self.link.module_configs if self.link else None, self.memo_budget)
+            self._link_memo = LinkMemo(self._resolver.track)
         return self._resolver
 
     # -- resolving ---------------------------------------------------------------------------------
@@ -490,7 +504,7 @@ class RepositoryResolver:
             resolver.whole_files = True
             try:  # in path order, as a full run sees them: mount order decides which prefixes come first
                 linked, deps = resolver.tracked(lambda: link_frameworks(
-                    resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), self.link, produce))
+                    resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), self.link, produce, self._link_memo))
             finally:
                 resolver.whole_files = False
             # A file whose output is not produced above but whose share of the links changed (an
@@ -548,14 +562,14 @@ class RepositoryResolver:
             fc = self.files.get(p)
             if fc is not None:
                 self.files[p] = fc.released()
-        self._resolver = None
+        self._resolver = self._link_memo = None  # (the memo holds contexts)
         self._released = True
 
     def drop_tables(self) -> None:
         """Forget the cross-file lookup tables and the memo (Django: about 80 MiB), which the next
         :meth:`resolve` (or :meth:`dispatch_targets`) builds again: a run that resolves nothing more
         (``ripple index``) lets them go before it writes."""
-        self._resolver = None
+        self._resolver = self._link_memo = None
 
     def recorded(self) -> tuple[dict[str, Record], set[Token], dict[str, bytes] | None]:
         """What every current file's last output read (``{path: record}``, each record its tokens
@@ -714,7 +728,12 @@ def _link_share(nodes: Sequence[Node] | None, edges: Sequence[Edge] | None) -> b
     only on the values, so a digest saved by one process compares with another's."""
     if not nodes and not edges:
         return None
-    return hashlib.blake2b(repr((nodes or (), edges or ())).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    values = ([_NODE_VALUES(n) for n in nodes or ()], [_EDGE_VALUES(e) for e in edges or ()])  # tuples: repr in C
+    return hashlib.blake2b(repr(values).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+_NODE_VALUES = operator.attrgetter(*(f.name for f in dataclasses.fields(Node)))
+_EDGE_VALUES = operator.attrgetter(*(f.name for f in dataclasses.fields(Edge)))
 
 
 def _merge_links(linked: LinkResult, ctxs: Sequence[FileCtx], files: list[IndexedFile] | SpilledOutputs) -> None:

@@ -259,6 +259,20 @@ class DependencyTracker:
             self._young = {k: e for k, e in self._young.items() if k[0] not in ids}
             self._old = {k: e for k, e in self._old.items() if k[0] not in ids}
 
+    @property
+    def epoch(self) -> int:
+        """The current epoch (:meth:`advance` starts a new one): what a computation done now is
+        stamped with, for :meth:`still_valid`."""
+        return self._epoch
+
+    def still_valid(self, deps: Deps, epoch: int) -> bool:
+        """Whether a computation done at ``epoch`` that read ``deps`` would read the same now: none
+        of ``deps`` changed in a later epoch (the memo's own check, for values kept outside it)."""
+        if epoch == self._epoch:
+            return True
+        changed_at = self._changed_at
+        return not any(changed_at.get(t, -1) > epoch for t in deps)
+
     def advance(self, tokens: Iterable[Token]) -> None:
         """Start a new epoch in which ``tokens`` count as changed: entries that read one of them
         are computed again when next hit."""

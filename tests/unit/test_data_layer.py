@@ -60,6 +60,19 @@ def test_statement_access_reads_and_writes() -> None:
         Access("reads", "Owner", None, ("lastName",))]  # JPQL: the alias is no column
 
 
+def test_a_statement_met_again_gets_the_same_answer_in_a_list_of_its_own() -> None:
+    # lnk43: answers are kept per text (a link that runs again meets the same statements); each
+    # call still gets a new list, which a caller may change without touching the next answer
+    text = "select n.id from notes_kept n where n.title = ?"
+    first = statement_access(text)
+    assert first == [Access("reads", "notes_kept", None, ("id", "title"))]
+    first.append(Access("writes", "x", None, ()))
+    again = statement_access(text)
+    assert again == [Access("reads", "notes_kept", None, ("id", "title"))] and again is not first
+    assert statement_access(text, "postgres") == again  # another dialect: its own entry, the same tables
+    assert statement_access("select a kept file") is None and statement_access("select a kept file") is None
+
+
 def test_strings_that_are_not_sql_claim_nothing() -> None:
     assert not looks_like_sql("select a file")
     assert statement_access("select a file") is None

@@ -827,6 +827,60 @@ def test_a_link_that_must_run_again_produces_only_the_files_whose_links_changed(
         ws.close()
 
 
+def test_a_link_replays_the_table_accesses_of_files_whose_reads_still_hold(tmp_path: Path) -> None:
+    # lnk43: a link that runs again over every framework file takes each file's table accesses from
+    # the last link (indexer/frameworks/link_memo.py) unless the file changed, the declarations
+    # changed, or something its accesses resolved through changed (user.py names Note through
+    # alias.py: its bytes stay, its access moves)
+    d = "from django.db import models\n\n\n"
+    files = {
+        "app/__init__.py": "",
+        "app/models.py": d + "class Note(models.Model):\n    title = models.CharField(max_length=9)\n\n\n"
+                         "class Memo(models.Model):\n    body = models.TextField()\n",
+        "app/views.py": "from app.models import Note\n\n\ndef show(request):\n    return Note.objects.filter(title='a')\n",
+        "app/other.py": "from app.models import Note\n\n\ndef count():\n    return Note.objects.count()\n",
+        "app/alias.py": "from app.models import Note\n",
+        "app/user.py": "from app.alias import Note\n\n\ndef first():\n    return Note.objects.first()\n",
+        "app/urls.py": "from django.urls import path\nfrom app import views\n\nurlpatterns = [path('notes/', views.show)]\n",
+    }
+    ws = Workspace(tmp_path, files)
+    try:
+        def reads() -> list[tuple[str, str]]:
+            return sorted((e[1], e[2]) for e in dump(ws.db)["edges"] if e[0] == "READS")
+
+        def counted() -> tuple[int, int, int, int]:  # accesses replayed, computed; declarations replayed, computed
+            memo = ws.index.resolver.link_memo
+            assert memo is not None
+            return memo.hits["tables"], memo.misses["tables"], memo.hits["declarations"], memo.misses["declarations"]
+
+        assert reads() == [("r:app/other.count(0)", "table:r:.app_note"), ("r:app/user.first(0)", "table:r:.app_note"),
+                           ("r:app/views.show(1)", "table:r:.app_note")]
+        start = counted()
+        # an interface edit of the routed views file links every framework file again: views.py's
+        # accesses are computed again (new bytes), other.py's and user.py's replayed
+        ws.edit({"app/views.py": files["app/views.py"] + "\n\ndef extra(request):\n    return None\n"})
+        assert counted() == (start[0] + 2, start[1] + 1, start[2] + 1, start[3])  # no model changed
+        assert reads() == [("r:app/other.count(0)", "table:r:.app_note"), ("r:app/user.first(0)", "table:r:.app_note"),
+                           ("r:app/views.show(1)", "table:r:.app_note")]
+        # alias.py now names Memo: user.py's bytes and the declarations are the same, but what its
+        # access resolved through changed: not replayed (the others are)
+        start = counted()
+        ws.edit({"app/alias.py": "from app.models import Memo as Note\n"})
+        assert reads() == [("r:app/other.count(0)", "table:r:.app_note"), ("r:app/user.first(0)", "table:r:.app_memo"),
+                           ("r:app/views.show(1)", "table:r:.app_note")]
+        assert counted() == (start[0] + 2, start[1] + 1, start[2] + 1, start[3])
+        # a declaration that changes (Note's table renamed): the declarations and every file's
+        # accesses computed again
+        start = counted()
+        ws.edit({"app/models.py": files["app/models.py"].replace(
+            "max_length=9)\n", "max_length=9)\n\n    class Meta:\n        db_table = 'notes'\n", 1)})
+        assert counted() == (start[0], start[1] + 3, start[2], start[3] + 1)
+        assert reads() == [("r:app/other.count(0)", "table:r:.notes"), ("r:app/user.first(0)", "table:r:.app_memo"),
+                           ("r:app/views.show(1)", "table:r:.notes")]
+    finally:
+        ws.close()
+
+
 def test_a_migration_that_renames_a_table_to_another_name_moves_the_declaration(tmp_path: Path) -> None:
     # brk42: the rename's target is no other framework fact of the migration (name, kind: the same),
     # so the link did not run again and V1's DECLARES kept the old name
