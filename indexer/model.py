@@ -43,7 +43,7 @@ __all__ = [
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
-    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER",
+    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER", "NARROWED",
 ]
 
 MAX_RECEIVER_LINKS = 16
@@ -260,7 +260,11 @@ class Binding:
     definitions, ``const api = { list() {} }``, ``const auth = { required: jwt({ getToken }) }``;
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
     those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
-    model class gives instances of the class ``type`` names an attribute ``name``, an instance of it).
+    model class gives instances of the class ``type`` names an attribute ``name``, an instance of it),
+    or ``narrowed`` (:data:`NARROWED`: a type test guards the lines ``line`` to ``end``: Java's
+    ``if (o instanceof Circle) o.roll();`` or ``case Circle c -> c.roll();``; ``type`` is the type
+    tested). A narrowed binding holds only in that range and only where a receiver is resolved at a
+    line; every other read ignores it.
     """
 
     scope: str | None
@@ -268,6 +272,12 @@ class Binding:
     type: str
     how: str
     line: int = 0
+    end: int = 0
+    """The last line a ``narrowed`` binding holds on (``0`` for every other kind)."""
+
+
+NARROWED = "narrowed"
+"""The :attr:`Binding.how` of a name whose type a test guards over a range of lines."""
 
 
 @dataclass(slots=True)

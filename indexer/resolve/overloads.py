@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, drop_generics
+from indexer.model import NARROWED, CallSite, drop_generics
 from indexer.resolve.values import ClassV, Def
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
     r.use(("name", fc.path, name))
     s = cs.caller
     while True:
-        bindings = fc.bindings.get((s, name))
+        bindings = [b for b in fc.bindings.get((s, name), ()) if b.how != NARROWED]  # the compiler's type, not a test's
         if bindings:
             before = [b for b in bindings if b.line <= cs.line] or bindings
             b = before[-1]

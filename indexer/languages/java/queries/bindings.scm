@@ -11,6 +11,9 @@
 (enhanced_for_statement type: (_) @type name: (identifier) @name) @declared
 (catch_formal_parameter (catch_type) @type name: (identifier) @name) @declared
 (instanceof_expression right: (_) @type name: (identifier) @name) @declared
+; `case Circle c ->` (a switch's type pattern), `o instanceof Point(int x, Shape s)` (a record pattern's components)
+(type_pattern (_) @type . (identifier) @name . (#not-eq? @type "final")) @declared
+(record_pattern_component (_) @type . (identifier) @name .) @declared
 (resource type: (_) @type name: (identifier) @name) @declared
 
 ; A lambda whose untyped parameters a collection, stream, map or Optional hands its elements:
