@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, drop_generics
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def
 
 if TYPE_CHECKING:
@@ -89,10 +90,19 @@ def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
         if bindings:
             before = [b for b in bindings if b.line <= cs.line] or bindings
             b = before[-1]
-            return b.type if b.how in ("declared", "constructed") else _UNKNOWN
+            if b.how not in ("declared", "constructed"):
+                return _UNKNOWN
+            return f"{b.type}[]" if s is not None and _variadic(fc, s, name) else b.type
         if s is None:
             return _UNKNOWN
         s = fc.parent_scope(s)
+
+
+def _variadic(fc: FileCtx, scope: str, name: str) -> bool:
+    """Whether ``name`` is a variadic parameter of the callable ``scope`` (Java's ``Owner... owners``,
+    bound with its element's type: an array here)."""
+    return any(p.name == name and p.variadic is not None
+               for rd in entries(fc.by_qualname, scope) if rd.is_callable for p in rd.d.params)
 
 
 def _parameter_types(r: Resolver, d: Def) -> list[str | Def | None]:

@@ -218,6 +218,9 @@ public class Use {
         J.join(buf, bounds);
         J.join(buf, list);
     }
+    void v(StringBuilder buf, Object... rest) {
+        J.join(buf, rest);
+    }
 }
 """
     assert _sites(fixture, "join") == [  # the varargs overload is no override of join(sb, Iterable<T>)
@@ -226,6 +229,7 @@ public class Use {
         # a library class (List) is not compared with another (Iterable): both kept
         "Use.java:7 -> Joiner.join(StringBuilder,Iterable) [exact]",
         "Use.java:7 -> Joiner.join(StringBuilder,T...) [exact]",
+        "Use.java:10 -> Joiner.join(StringBuilder,T...) [exact]",  # a varargs parameter is an array
     ]
 
 
