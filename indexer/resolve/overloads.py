@@ -92,17 +92,19 @@ def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
             b = before[-1]
             if b.how not in ("declared", "constructed"):
                 return _UNKNOWN
-            return f"{b.type}[]" if s is not None and _variadic(fc, s, name) else b.type
+            return f"{b.type}[]" if s is not None and _variadic(fc, s, name, cs.line) else b.type
         if s is None:
             return _UNKNOWN
         s = fc.parent_scope(s)
 
 
-def _variadic(fc: FileCtx, scope: str, name: str) -> bool:
-    """Whether ``name`` is a variadic parameter of the callable ``scope`` (Java's ``Owner... owners``,
-    bound with its element's type: an array here)."""
+def _variadic(fc: FileCtx, scope: str, name: str, line: int) -> bool:
+    """Whether ``name`` is a variadic parameter of the callable ``scope`` whose lines hold ``line``
+    (overloads share a qualname; Java's ``Owner... owners`` is bound with its element's type: an
+    array here)."""
     return any(p.name == name and p.variadic is not None
-               for rd in entries(fc.by_qualname, scope) if rd.is_callable for p in rd.d.params)
+               for rd in entries(fc.by_qualname, scope) if rd.is_callable and rd.d.start_line <= line <= rd.d.end_line
+               for p in rd.d.params)
 
 
 def _parameter_types(r: Resolver, d: Def) -> list[str | Def | None]:

@@ -221,6 +221,9 @@ public class Use {
     void v(StringBuilder buf, Object... rest) {
         J.join(buf, rest);
     }
+    void v(StringBuilder buf, List<Object> rest) {
+        J.join(buf, rest);
+    }
 }
 """
     assert _sites(fixture, "join") == [  # the varargs overload is no override of join(sb, Iterable<T>)
@@ -230,6 +233,8 @@ public class Use {
         "Use.java:7 -> Joiner.join(StringBuilder,Iterable) [exact]",
         "Use.java:7 -> Joiner.join(StringBuilder,T...) [exact]",
         "Use.java:10 -> Joiner.join(StringBuilder,T...) [exact]",  # a varargs parameter is an array
+        "Use.java:13 -> Joiner.join(StringBuilder,Iterable) [exact]",  # an overload's namesake parameter
+        "Use.java:13 -> Joiner.join(StringBuilder,T...) [exact]",  # is no array
     ]
 
 
