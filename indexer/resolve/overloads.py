@@ -82,13 +82,15 @@ def _type(r: Resolver, fc: FileCtx, scope: str | None, text: str) -> str | Def |
 
 def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
     """The type ``name`` is declared (or constructed) with in the nearest scope around ``cs`` that
-    binds it, the last such binding before the call; ``""`` when none is."""
+    binds it before the call, the last such binding (a language choosing overloads by argument types
+    declares a name before its use); ``""`` when none is."""
     r.use(("name", fc.path, name))
     s = cs.caller
     while True:
-        bindings = [b for b in fc.bindings.get((s, name), ()) if b.how != NARROWED]  # the compiler's type, not a test's
-        if bindings:
-            before = [b for b in bindings if b.line <= cs.line] or bindings
+        # the compiler's type, not a test's; declared before the call (overloads share a scope's
+        # qualname: a namesake parameter of a later overload is none of this one's)
+        before = [b for b in fc.bindings.get((s, name), ()) if b.how != NARROWED and b.line <= cs.line]
+        if before:
             b = before[-1]
             if b.how not in ("declared", "constructed"):
                 return _UNKNOWN

@@ -273,3 +273,29 @@ public class Fast extends Printer {
         "Printer.java:10 -> Printer.format(Date) [exact]",
         "Printer.java:10 -> Printer.format(long) [exact]",
     ]
+
+
+def test_a_primitive_varargs_parameter_and_a_later_overloads_namesake():
+    fixture = """
+// --- path: p/Arrays2.java ---
+package p;
+public class Arrays2 {
+    public static boolean isEmpty(char[] array) { return false; }
+    public static boolean isEmpty(Object[] array) { return false; }
+    public static boolean isEmpty(CharSequence text) { return false; }
+}
+// --- path: p/Text.java ---
+package p;
+public class Text {
+    static int indexOf(CharSequence cs, char... chars) {
+        return Arrays2.isEmpty(chars) ? -1 : 0;
+    }
+    static int indexOf(CharSequence cs, CharSequence chars) {
+        return Arrays2.isEmpty(chars) ? -1 : 0;
+    }
+}
+"""
+    assert _sites(fixture, "isEmpty") == [
+        "Text.java:4 -> Arrays2.isEmpty(char) [exact]",  # char... is a char[]: not the CharSequence one below
+        "Text.java:7 -> Arrays2.isEmpty(CharSequence) [exact]",
+    ]

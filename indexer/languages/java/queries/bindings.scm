@@ -3,7 +3,8 @@
 
 (formal_parameter type: (_) @type name: (identifier) @name) @declared
 (spread_parameter
-  [(type_identifier) (scoped_type_identifier) (generic_type) (array_type)] @type
+  [(type_identifier) (scoped_type_identifier) (generic_type) (array_type)
+   (integral_type) (floating_point_type) (boolean_type)] @type
   (variable_declarator name: (identifier) @name)) @declared
 (local_variable_declaration
   type: (_) @type
