@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, NamedArgument, base_type, drop_generics
+from indexer.model import NARROWED, CallSite, NamedArgument, base_type, drop_generics
 from indexer.resolve.multimap import entries
 from indexer.resolve.overloads import by_argument_types
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
@@ -112,7 +112,7 @@ class CallBinder:
         if rv is None:
             return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
-            return self._method_targets(rv, cs, fc=fc)
+            return self._narrowed_targets(fc, cs, rv) if _narrowed(fc, scope, recv) else self._method_targets(rv, cs, fc=fc)
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
         if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
@@ -154,6 +154,19 @@ class CallBinder:
             t = self._callee_targets(result, any_arity, "inferred")
             return t if isinstance(t, list) and t else None
         return None
+
+    def _narrowed_targets(self, fc: FileCtx, cs: CallSite, rv: InstV) -> Targets:
+        """The targets of ``cs`` on ``rv``, its receiver's value where a type test may narrow it
+        (:data:`~indexer.model.NARROWED`); a target the receiver's type without the test also
+        reaches keeps that resolution (``node.getParentNode()`` after ``node instanceof
+        VariableDeclarator`` stays ``exact`` to ``Node.getParentNode``, which ``Node node`` names)."""
+        targets = self._method_targets(rv, cs, fc=fc)
+        plain = self.r.resolve_expr_at(fc, cs.caller, cs.receiver or "", cs.line, narrowing=False)
+        if not isinstance(targets, list) or not isinstance(plain, InstV) or plain == rv:
+            return targets
+        known = self._method_targets(plain, cs, fc=fc)
+        hows = {id(d): how for d, how in known} if isinstance(known, list) else {}
+        return [(d, hows.get(id(d), how)) for d, how in targets]
 
     def _implicit_this_dispatch(self, fc: FileCtx, cs: CallSite, m: Def) -> list[tuple[Def, str]]:
         """The overrides a bare call (Java / Kotlin / C# ``tmpl()`` in ``Base.go``) binding method
@@ -364,6 +377,12 @@ class CallBinder:
         if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])):
             return [(candidates[0], "name")]
         return None
+
+
+def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
+    """Whether the head name of ``receiver`` has a :data:`~indexer.model.NARROWED` binding in ``scope``."""
+    head = re.split(r"[.(\[]", receiver, maxsplit=1)[0]
+    return any(b.how == NARROWED for b in fc.bindings.get((scope, head), ()))
 
 
 def _interface_member(r: Resolver, rd: Def) -> bool:

@@ -327,8 +327,9 @@ class Resolver:
                         return p
         return None
 
-    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int) -> Value:
-        """:meth:`resolve_expr` at ``line``: when the head name of ``text`` is bound several ways in
+    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int, narrowing: bool = True) -> Value:
+        """:meth:`resolve_expr` at ``line``: a type test guarding ``line`` narrows the head name
+        (:meth:`_narrowed`, unless not ``narrowing``); when the head name of ``text`` is bound several ways in
         ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
         decides (statement order; a binding in a loop body after the use is not seen); when its value
         is unknown, the others written before it, never one written after (``None``). A call
@@ -348,7 +349,7 @@ class Resolver:
         bindings = fc.bindings.get((scope, name))
         if bindings and any(b.how == NARROWED for b in bindings):
             plain = [b for b in bindings if b.how != NARROWED]
-            narrowed = None if called else self._narrowed(fc, scope, name, bindings, plain, line)
+            narrowed = None if called or not narrowing else self._narrowed(fc, scope, name, bindings, plain, line)
             if narrowed is not None:
                 return self.follow(narrowed, segments[1:])
             bindings = plain

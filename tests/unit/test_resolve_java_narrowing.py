@@ -117,3 +117,36 @@ public class Use {
     ]
     edges = {short(e.dst) for f in resolve_fixture(fixture).files for e in f.edges if e.kind == "CALLS" and e.line == 7}
     assert edges == {"p/Use.Use.admit(Object)"}  # never admit(Circle)
+
+
+def test_a_method_the_declared_type_reaches_keeps_its_resolution():
+    fixture = """
+// --- path: p/Node.java ---
+package p;
+public class Node { public Node parent() { return null; } public void visit() { } }
+// --- path: p/Leaf.java ---
+package p;
+public class Leaf extends Node { public void visit() { } public void prune() { } }
+// --- path: p/Other.java ---
+package p;
+public class Other extends Node { public void visit() { } }
+// --- path: p/Use.java ---
+package p;
+public class Use {
+    void go(Node node) {
+        if (node instanceof Leaf && node.parent() != null) {
+            node.prune();
+            node.visit();
+        }
+        node.visit();
+    }
+}
+"""
+    assert _lines(fixture, "p/Use.java") == [
+        "4: Node.parent [exact]",  # inherited by Leaf, named by `Node node`: exact as without the test
+        "5: Leaf.prune [inferred]",
+        "6: Leaf.visit [inferred]",  # the override only: not Node.visit, not Other.visit
+        "8: Leaf.visit [inferred]",  # after the guard: every override again
+        "8: Node.visit [exact]",
+        "8: Other.visit [inferred]",
+    ]
