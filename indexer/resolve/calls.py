@@ -157,16 +157,23 @@ class CallBinder:
 
     def _narrowed_targets(self, fc: FileCtx, cs: CallSite, rv: InstV) -> Targets:
         """The targets of ``cs`` on ``rv``, its receiver's value where a type test may narrow it
-        (:data:`~indexer.model.NARROWED`); a target the receiver's type without the test also
-        reaches keeps that resolution (``node.getParentNode()`` after ``node instanceof
-        VariableDeclarator`` stays ``exact`` to ``Node.getParentNode``, which ``Node node`` names)."""
+        (:data:`~indexer.model.NARROWED`): the narrowed class's methods and their overrides, and
+        the methods the receiver's declared type binds without dispatch (what the compiler binds,
+        the declared method impact analysis starts from, as for any call on that type). A target
+        the declared type also reaches keeps that resolution (``node.getParentNode()`` after ``node
+        instanceof VariableDeclarator`` stays ``exact`` to ``Node.getParentNode``); the declared
+        type's other overrides are not reached (``type.describe()`` after ``type instanceof
+        ResolvedUnionType`` reaches ``ResolvedType.describe`` and ``ResolvedUnionType.describe``)."""
         targets = self._method_targets(rv, cs, fc=fc)
         plain = self.r.resolve_expr_at(fc, cs.caller, cs.receiver or "", cs.line, narrowing=False)
         if not isinstance(targets, list) or not isinstance(plain, InstV) or plain == rv:
             return targets
         known = self._method_targets(plain, cs, fc=fc)
         hows = {id(d): how for d, how in known} if isinstance(known, list) else {}
-        return [(d, hows.get(id(d), how)) for d, how in targets]
+        out = [(d, hows.get(id(d), how)) for d, how in targets]
+        declared = self._method_targets(plain, cs, dispatch=False, fc=fc)
+        seen = {id(d) for d, _ in out}
+        return out + [(d, how) for d, how in declared if id(d) not in seen] if isinstance(declared, list) else out
 
     def _implicit_this_dispatch(self, fc: FileCtx, cs: CallSite, m: Def) -> list[tuple[Def, str]]:
         """The overrides a bare call (Java / Kotlin / C# ``tmpl()`` in ``Base.go``) binding method

@@ -3,7 +3,7 @@
 pattern variable, ``getClass() ==``, ``Class.isInstance`` / ``isAssignableFrom``, ``&&`` chains,
 ``?:``, switch type patterns. Exact edges per line, and what must not bind: the code after the
 guard, a negated or ``||`` test, a test against a supertype of the declared type, overload choice
-(the compiler's type, not the test's)."""
+(the compiler's type, not the test's), the declared type's other overrides (its own method stays)."""
 
 from tests.resolution_harness import resolve_fixture, short
 
@@ -92,6 +92,7 @@ public class Use {
         "6: Square.tilt [exact]",
         "7: Circle.roll [exact]",  # `c` declared again: the label's own, not line 6's Square
         "12: Circle.area [inferred]",  # the name switched on, in the statements of its group only
+        "12: Shape.area [exact]",  # the declared method stays (what the compiler binds); not Square.area
         "15: Circle.area [inferred]",  # no narrowing under `default`: every implementation
         "15: Shape.area [exact]",
         "15: Square.area [inferred]",
@@ -145,7 +146,8 @@ public class Use {
     assert _lines(fixture, "p/Use.java") == [
         "4: Node.parent [exact]",  # inherited by Leaf, named by `Node node`: exact as without the test
         "5: Leaf.prune [inferred]",
-        "6: Leaf.visit [inferred]",  # the override only: not Node.visit, not Other.visit
+        "6: Leaf.visit [inferred]",  # the override, and the declared method; not Other.visit
+        "6: Node.visit [exact]",
         "8: Leaf.visit [inferred]",  # after the guard: every override again
         "8: Node.visit [exact]",
         "8: Other.visit [inferred]",
