@@ -47,6 +47,9 @@ public class Use {
         if (flag && o instanceof Circle && flag) o.roll();
         boolean round = o instanceof Circle && o.area() > 0;
         double a = o instanceof Square ? o.area() : 0;
+        double b = o instanceof Square
+            ? o.area()
+            : 0;
         if (!(o instanceof Circle)) o.roll();
         if (o instanceof Circle || flag) o.roll();
         while (o instanceof Square) { o.tilt(); }
@@ -60,8 +63,9 @@ public class Use {
         "10: Square.tilt [inferred]",
         "11: Circle.roll [inferred]",  # a conjunct of the condition
         "12: Circle.area [inferred]",  # the right operand of `&&`, not Square.area
-        "13: Square.area [inferred]",  # the `?` value
-        "16: Square.tilt [inferred]",  # a loop's body; lines 14-15: a negated or `||` test guards nothing
+        # line 13: the `?` value shares its line with the `:` value, and lines bound a narrowing: none
+        "15: Square.area [inferred]",  # the `?` value on its own line
+        "19: Square.tilt [inferred]",  # a loop's body; lines 17-18: a negated or `||` test guards nothing
     ]
 
 
@@ -151,4 +155,34 @@ public class Use {
         "8: Leaf.visit [inferred]",  # after the guard: every override again
         "8: Node.visit [exact]",
         "8: Other.visit [inferred]",
+    ]
+
+
+def test_a_guard_ends_on_the_line_its_code_ends_not_on_the_else_sharing_it():
+    fixture = SHAPES + """
+// --- path: p/Use.java ---
+package p;
+public class Use {
+    void go(Shape s) {
+        if (s instanceof Circle) {
+            s.area();
+        } else if (s.area() > 0) {
+            s.area();
+        }
+        if (s instanceof Square) s.area(); else s.area();
+    }
+}
+"""
+    assert _lines(fixture, "p/Use.java") == [
+        "5: Circle.area [inferred]",
+        "5: Shape.area [exact]",
+        "6: Circle.area [inferred]",  # the `else if` condition on the brace's line: every implementation
+        "6: Shape.area [exact]",
+        "6: Square.area [inferred]",
+        "7: Circle.area [inferred]",
+        "7: Shape.area [exact]",
+        "7: Square.area [inferred]",
+        "9: Circle.area [inferred]",  # an if and its else on one line: not narrowed at all
+        "9: Shape.area [exact]",
+        "9: Square.area [inferred]",
     ]

@@ -683,11 +683,10 @@ class _FileExtractor:
         """``narrowed`` bindings (:data:`indexer.model.NARROWED`) of the names a type test guards
         (:mod:`indexer.languages.java.narrowing`), each over its guarded code's lines."""
         src = self.src
-        found = [(n, self._type_text(n.type_node)) for n in narrowings(self.root, src.text)]
+        found = [(n, self._type_text(n.type_node)) for n in narrowings(self.root, src.text, src.data)]
         found = sorted(((n, t) for n, t in found if t), key=lambda f: f[0].region.start_byte)
         owners = self._owners([n.region.start_byte for n, _ in found])
-        return [(n.region.start_byte, Binding(self._code_scope(owner), n.name, t, NARROWED, src.line(n.region),
-                                              n.region.end_point[0] + 1))
+        return [(n.region.start_byte, Binding(self._code_scope(owner), n.name, t, NARROWED, n.line, n.end))
                 for (n, t), owner in zip(found, owners)]
 
     @staticmethod

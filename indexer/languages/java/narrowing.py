@@ -37,17 +37,21 @@ GRAMMAR = "java"
 @dataclass(frozen=True, slots=True)
 class Narrowing:
     """A name seen as ``type_node``'s type over the code ``region`` (a node: a statement, an
-    expression, a switch rule's body or statement group)."""
+    expression, a switch rule's body or statement group), on its 1-based lines ``line`` to
+    ``end``."""
 
     name: str
     type_node: Node
     region: Node
+    line: int
+    end: int
 
 
-def narrowings(root: Node, text: Callable[[Node], str]) -> list[Narrowing]:
-    """Every narrowing under ``root`` (a Java tree), in the order the query finds them; ``text``
-    gives a node's source text. A test whose code guards nothing (a test stored in a variable, a
-    negated one) narrows nothing."""
+def narrowings(root: Node, text: Callable[[Node], str], source: bytes) -> list[Narrowing]:
+    """Every narrowing under ``root`` (a Java tree of ``source``), in the order the query finds them;
+    ``text`` gives a node's source text. A test whose code guards nothing (a test stored in a
+    variable, a negated one) narrows nothing. Lines, not columns, bound a narrowing
+    (:func:`_lines`)."""
     out: list[Narrowing] = []
     for _, m in run_query(query(GRAMMAR, "java/queries", "narrowing"), root):
         tnode = m["type"][0]
@@ -66,8 +70,27 @@ def narrowings(root: Node, text: Callable[[Node], str]) -> list[Narrowing]:
             regions = _guarded(m["test"][0])
         if text(tnode) == "final":  # `case final Circle c`: the grammar reads `final` as the type
             continue
-        out += [Narrowing(name, tnode, r) for r in regions for name in names]
+        for r in regions:
+            lines = _lines(r, source)
+            if lines is not None:
+                out += [Narrowing(name, tnode, r, *lines) for name in names]
     return out
+
+
+_TRIVIAL = frozenset(b" \t\r(){};,")
+
+
+def _lines(region: Node, source: bytes) -> tuple[int, int] | None:
+    """The 1-based lines ``region`` narrows: its own, less its last one when code the test does not
+    guard follows it there (``} else if (x.isConstraint()) {``, where ``x`` is no longer
+    narrowed); ``None`` when that leaves none (``if (o instanceof A) o.a(); else o.b();`` on one
+    line is not narrowed at all). Closing brackets and a comment are no code."""
+    line, end = region.start_point[0] + 1, region.end_point[0] + 1
+    stop = source.find(b"\n", region.end_byte)
+    rest = source[region.end_byte:stop if stop >= 0 else len(source)].split(b"//", 1)[0]
+    if any(c not in _TRIVIAL for c in rest):
+        end -= 1
+    return (line, end) if end >= line else None
 
 
 def _guarded(test: Node) -> list[Node]:
