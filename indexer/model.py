@@ -261,11 +261,8 @@ class Binding:
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
     those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
     model class gives instances of the class ``type`` names an attribute ``name``, an instance of it),
-    or ``narrowed`` (:data:`NARROWED`: a type test guards the lines ``line`` to ``end``: Java's
-    ``if (o instanceof Circle) o.roll();`` or ``case Circle c -> c.roll();``; ``type`` is the type
-    tested). A narrowed binding holds only in that range and only where a receiver is resolved at a
-    line; every other read ignores it.
-    """
+    or ``narrowed`` (:data:`NARROWED`: a type test, its ``type``, guards lines ``line`` to ``end``,
+    ``0`` for other kinds: Java's ``if (o instanceof C) o.m();``; read only by receivers at a line)."""
 
     scope: str | None
     name: str
@@ -273,11 +270,9 @@ class Binding:
     how: str
     line: int = 0
     end: int = 0
-    """The last line a ``narrowed`` binding holds on (``0`` for every other kind)."""
 
 
-NARROWED = "narrowed"
-"""The :attr:`Binding.how` of a name whose type a test guards over a range of lines."""
+NARROWED = "narrowed"  # the Binding.how of a name a type test guards over lines
 
 
 @dataclass(slots=True)
