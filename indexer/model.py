@@ -45,9 +45,10 @@ __all__ = [
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
     "UiComponent",
-    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER",
+    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER", "NARROWED",
 ]
 
+NARROWED = "narrowed"  # the Binding.how of a name a type test guards over lines
 MAX_RECEIVER_LINKS = 16
 """Receivers are normalised through at most this many attribute / call links; a longer chain (a
 generated builder, minified code) is written :data:`LONG_RECEIVER`. Bounds extraction time, which
@@ -262,14 +263,15 @@ class Binding:
     definitions, ``const api = { list() {} }``, ``const auth = { required: jwt({ getToken }) }``;
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
     those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
-    model class gives instances of the class ``type`` names an attribute ``name``, an instance of it).
-    """
+    model class gives instances of the class ``type`` names an attribute ``name``, an instance of it),
+    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``)."""
 
     scope: str | None
     name: str
     type: str
     how: str
     line: int = 0
+    end: int = 0
 
 
 @dataclass(slots=True)
@@ -971,19 +973,16 @@ class FileExtraction:
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),
     ``time_budget`` (the file's time budget ran out); see :class:`indexer.languages.base.Budget`;
     ``chunk_cap`` (a documentation, configuration or SQL file with more chunks than
-    :data:`indexer.content.MAX_CHUNKS`). The pipeline sets it, and the content extractor for
-    ``chunk_cap``; code extractors leave it alone."""
+    :data:`indexer.content.MAX_CHUNKS`: the content extractor's); the pipeline sets the others."""
     id_path: str | None = None
-    """The path node ids are built from; ``None``: ``path`` without its suffix. The pipeline sets it
-    to the full path when another file of the repository has the same path but another suffix
-    (``util.ts`` beside ``util.js``, ``mod.py`` beside ``mod.pyi``), so their ids cannot collide.
-    Extractors leave it alone."""
+    """The path node ids are built from (``None``: ``path`` without its suffix); the pipeline sets it to
+    the full path when another file has the same path but another suffix (``util.ts`` beside ``util.js``,
+    ``mod.py`` beside ``mod.pyi``), so their ids cannot collide. Extractors leave it alone."""
 
 
 def _pickle_by_fields(cls: type) -> None:
-    """Pickle ``cls`` as its constructor and field values in order: a slotted dataclass otherwise
-    pickles through a Python ``__setstate__`` that walks its fields per object; this is about a
-    third faster to load and 40% smaller (the extraction cache, the workers' results)."""
+    """Pickle ``cls`` as its constructor and field values in order, not through a slotted dataclass's
+    per-object ``__setstate__``: a third faster to load, 40% smaller (extraction cache, workers)."""
     get = operator.attrgetter(*(f.name for f in fields(cls)))
     single = len(fields(cls)) == 1
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, NamedArgument, base_type, drop_generics
+from indexer.model import NARROWED, CallSite, NamedArgument, base_type, drop_generics
 from indexer.resolve.multimap import entries
 from indexer.resolve.overloads import by_argument_types
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
@@ -77,7 +77,9 @@ class CallBinder:
                 return EXTERNAL
             out = self._callee_targets(v, cs, "exact", fc=fc)
             if rules.implicit_this and isinstance(v, FuncV) and isinstance(out, list) and v.f.kind == "method":
-                out += self._implicit_this_dispatch(fc, cs, v.f)
+                chosen = {id(d): d for d, _ in out if d.kind == "method"}
+                if len(chosen) == 1:  # several overloads kept: dispatching from each would link every override
+                    out += self._implicit_this_dispatch(fc, cs, next(iter(chosen.values())))
             return out
         if cs.via == "class" or (cs.via == "reflect" and cs.is_new):
             # `Class.forName("a.b.C")`: the class itself (loading it runs its initialiser);
@@ -110,7 +112,7 @@ class CallBinder:
         if rv is None:
             return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
-            return self._method_targets(rv, cs, fc=fc)
+            return self._narrowed_targets(fc, cs, rv) if _narrowed(fc, scope, recv) else self._method_targets(rv, cs, fc=fc)
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
         if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
@@ -153,6 +155,26 @@ class CallBinder:
             return t if isinstance(t, list) and t else None
         return None
 
+    def _narrowed_targets(self, fc: FileCtx, cs: CallSite, rv: InstV) -> Targets:
+        """The targets of ``cs`` on ``rv``, its receiver's value where a type test may narrow it
+        (:data:`~indexer.model.NARROWED`): the narrowed class's methods and their overrides, and
+        the methods the receiver's declared type binds without dispatch (what the compiler binds,
+        the declared method impact analysis starts from, as for any call on that type). A target
+        the declared type also reaches keeps that resolution (``node.getParentNode()`` after ``node
+        instanceof VariableDeclarator`` stays ``exact`` to ``Node.getParentNode``); the declared
+        type's other overrides are not reached (``type.describe()`` after ``type instanceof
+        ResolvedUnionType`` reaches ``ResolvedType.describe`` and ``ResolvedUnionType.describe``)."""
+        targets = self._method_targets(rv, cs, fc=fc)
+        plain = self.r.resolve_expr_at(fc, cs.caller, cs.receiver or "", cs.line, narrowing=False)
+        if not isinstance(targets, list) or not isinstance(plain, InstV) or plain == rv:
+            return targets
+        known = self._method_targets(plain, cs, fc=fc)
+        hows = {id(d): how for d, how in known} if isinstance(known, list) else {}
+        out = [(d, hows.get(id(d), how)) for d, how in targets]
+        declared = self._method_targets(plain, cs, dispatch=False, fc=fc)
+        seen = {id(d) for d, _ in out}
+        return out + [(d, how) for d, how in declared if id(d) not in seen] if isinstance(declared, list) else out
+
     def _implicit_this_dispatch(self, fc: FileCtx, cs: CallSite, m: Def) -> list[tuple[Def, str]]:
         """The overrides a bare call (Java / Kotlin / C# ``tmpl()`` in ``Base.go``) binding method
         ``m`` of an enclosing class may run, ``inferred``, as ``this.tmpl()`` reaches them: those
@@ -160,21 +182,43 @@ class CallBinder:
         method dispatches on the outer instance). An override declares the same parameter types
         (:func:`same_parameter_types`: ``translate(int, Writer)`` does not override
         ``translate(CharSequence, Writer)``). None for a ``private``, ``static`` or ``final`` method,
-        which no subclass overrides, and none unless ``m`` is the one overload of its class the
-        call's arity fits: the bare name binds one overload whatever its arity (commons-lang's
-        ``appendDetail(buffer, fieldName, i, array[i])`` binds a 3-parameter one), and dispatching
-        from it would link every subclass's overloads of the name (17 targets a call there)."""
+        which no subclass overrides. ``m`` is the one overload the call's arity and argument types
+        chose (:meth:`_overloads`; the caller does not dispatch when several stay, as dispatching
+        from each would link every subclass's overloads of the name: 17 targets a call of
+        commons-lang's ``appendDetail``); in a language that chooses none (no
+        ``overloads_by_signature``), none unless ``m`` is the one overload the call's arity fits."""
         r, classes = self.r, self.classes
         cls = r.enclosing_class(fc, cs.caller)
         while cls is not None:
-            members = classes.lookup(cls, m.name)[0]
+            members = self._member_overloads(cls, m.name)
             if any(x is m for x in members):
-                fitting = [x for x in members if x.is_callable and arity_ok(x, cs.arity)]
-                if fitting != [m] or any(mod in _NOT_OVERRIDDEN for mod in m.d.modifiers):
+                chosen = getattr(m.file.rules, "overloads_by_signature", False)  # else the name's last one
+                if any(mod in _NOT_OVERRIDDEN for mod in m.d.modifiers) or not (
+                        chosen or [x for x in members if arity_ok(x, cs.arity)] == [m]):
                     return []
                 return [(o, "inferred") for o in classes.overriders(m, cls) if o is not m and same_parameter_types(o, m)]
             cls = r.enclosing_class(fc, cls.parent)
         return []
+
+    def _member_overloads(self, c: Def, name: str) -> list[Def]:
+        """The methods named ``name`` that class ``c`` has: those of the first class of its MRO
+        declaring any (:meth:`ClassHierarchy.lookup`) and, in a language whose methods overload by
+        signature (the module system's optional ``overloads_by_signature``: Java), those its further
+        ancestors declare that no method already collected overrides (JLS 8.4.8: a class's members
+        include the methods it inherits; an override repeats the parameter types,
+        :func:`same_parameter_types`). ``Sub`` declaring ``detail(b, f, Object)`` still has
+        ``Base``'s ``detail(b, f, int, Object)``. Constructors are no members here."""
+        classes = self.classes
+        found = [m for m in classes.lookup(c, name)[0] if m.is_callable and m.kind != "constructor"]
+        if not found or not getattr(found[0].file.rules, "overloads_by_signature", False):
+            return found
+        out: list[Def] = []
+        for x in classes.mro(c):
+            self.r.use(("name", x.file.path, name))
+            nearer = len(out)  # a class's own overloads never hide each other
+            out += [m for m in entries(x.members, name) if m.is_callable and m.kind != "constructor"
+                    and not any(same_parameter_types(m, o) for o in out[:nearer])]
+        return out
 
     def run_targets(self, inst: InstV, name: str, cs: CallSite) -> list[tuple[Def, str]]:
         """The methods ``name`` (no arguments) that calling it on ``inst`` reaches, from ``cs``'s
@@ -209,7 +253,11 @@ class CallBinder:
         declared with it that ``cs``'s arity and, with its file ``fc``, its arguments' types select."""
         if not getattr(f.file.rules, "overloads_by_signature", False) or f.parent is None:
             return [f]
-        defs = [d for d in entries(f.file.by_qualname, f.qualname) if d.is_callable and d.kind == f.kind]
+        owner = entries(f.file.by_qualname, f.parent)
+        if f.kind == "method" and owner and owner[0].is_type:  # with the overloads it inherits
+            defs = self._member_overloads(owner[0], f.name)
+        else:
+            defs = [d for d in entries(f.file.by_qualname, f.qualname) if d.is_callable and d.kind == f.kind]
         if len(defs) <= 1:
             return [f]
         defs = by_arity(defs, cs.arity)
@@ -222,6 +270,8 @@ class CallBinder:
         classes = self.classes
         members, inherited = classes.lookup(inst.c, cs.name)
         methods = [m for m in members if m.is_callable]
+        if methods:
+            methods = self._member_overloads(inst.c, cs.name) or methods
         if not methods:
             if members:  # a field holding a callable (`self.strategy = f`), a nested class: call its value
                 return self._callee_targets(self.r.attr(inst, cs.name), cs, inst.how)
@@ -235,8 +285,8 @@ class CallBinder:
         methods = by_arity(methods, cs.arity)
         if fc is not None:
             methods = by_argument_types(self.r, fc, cs, methods)
-        how = "inferred" if inherited else inst.how
-        out = self._wrapped([(m, how) for m in methods])
+        own = {id(m) for m in members} if not inherited else set()
+        out = self._wrapped([(m, inst.how if id(m) in own else "inferred") for m in methods])
         if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
             for m in methods:
@@ -334,6 +384,12 @@ class CallBinder:
         if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])):
             return [(candidates[0], "name")]
         return None
+
+
+def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
+    """Whether the head name of ``receiver`` has a :data:`~indexer.model.NARROWED` binding in ``scope``."""
+    head = re.split(r"[.(\[]", receiver, maxsplit=1)[0]
+    return any(b.how == NARROWED for b in fc.bindings.get((scope, head), ()))
 
 
 def _interface_member(r: Resolver, rd: Def) -> bool:

@@ -43,7 +43,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import LITERAL_RECEIVER, Binding, CallSite, Import, Param, base_type
+from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, CallSite, Import, Param, base_type
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.hierarchy import ClassHierarchy
@@ -333,8 +333,9 @@ class Resolver:
                         return p
         return None
 
-    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int) -> Value:
-        """:meth:`resolve_expr` at ``line``: when the head name of ``text`` is bound several ways in
+    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int, narrowing: bool = True) -> Value:
+        """:meth:`resolve_expr` at ``line``: a type test guarding ``line`` narrows the head name
+        (:meth:`_narrowed`, unless not ``narrowing``); when the head name of ``text`` is bound several ways in
         ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
         decides (statement order; a binding in a loop body after the use is not seen); when its value
         is unknown, the others written before it, never one written after (``None``). A call
@@ -352,6 +353,12 @@ class Resolver:
         called = head.endswith("()")
         name = head[:-2] if called else head
         bindings = fc.bindings.get((scope, name))
+        if bindings and any(b.how == NARROWED for b in bindings):
+            plain = [b for b in bindings if b.how != NARROWED]
+            narrowed = None if called or not narrowing else self._narrowed(fc, scope, name, bindings, plain, line)
+            if narrowed is not None:
+                return self.follow(narrowed, segments[1:])
+            bindings = plain
         if not bindings or len({(b.type, b.how) for b in bindings}) < 2:
             return self.resolve_expr(fc, scope, text)
         before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
@@ -371,6 +378,31 @@ class Resolver:
         if called:
             v = self.call_result(v, "exact")
         return self.follow(v, segments[1:])
+
+    def _narrowed(self, fc: FileCtx, scope: str | None, name: str, bindings: list[Binding], plain: list[Binding],
+                  line: int) -> InstV | None:
+        """The instance ``name`` is at ``line`` of ``scope`` where a type test guards it (a
+        :data:`~indexer.model.NARROWED` binding of ``bindings`` holding there, the innermost if
+        several), ``inferred``; ``None`` when none holds, when the type tested is no class of the
+        repository, or when it is no subclass of the class the name is otherwise known as (its
+        ``plain`` binding written last up to ``line``, else its value in the scopes: ``Circle c``
+        tested against an interface stays a ``Circle``). A name declared with the type tested (a
+        pattern variable, ``case Circle c``) keeps its declaration's ``exact``."""
+        held = [b for b in bindings if b.how == NARROWED and b.line <= line <= b.end]
+        if not held:
+            return None
+        b = max(held, key=lambda b: (b.line, -b.end))
+        t = self.resolve_type(fc, b.scope, b.type)
+        if not isinstance(t, ClassV):
+            return None
+        before = [p for p in plain if p.line <= line]
+        known = self.binding_value(fc, [before[-1]]) if before else self.resolve_expr(fc, scope, name)
+        if isinstance(known, InstV):
+            if known.c is t.c:
+                return known
+            if not any(c is known.c for c in self.classes.mro(t.c)):
+                return None
+        return InstV(t.c, "inferred")
 
     def binding_value(self, fc: FileCtx, bindings: list[Binding], instance: bool = True) -> Value:
         """Value of a name from its bindings: a declared type beats a query's rows copied into a builtin

@@ -6,7 +6,8 @@ An argument's type is what its text says: a literal's type, ``new X()``'s class,
 every parameter. A parameter's type is its declared text. Two types are compared through the module
 system's optional ``value_assignable`` (the language's primitives, boxes and strings) and, for the
 repository's classes, through the class hierarchy (a subclass fits its ancestors' parameters). A
-type neither side knows (a library class, a type variable) fits. Phases as in Java: the overloads
+type neither side knows (a library class, a type variable) fits. An array (``byte[]``: its
+element's simple name) is compared through the module system's optional ``array_assignable``. Phases as in Java: the overloads
 applicable without boxing, else with it; among several, those whose parameters equal every argument's
 type when all are known. When no overload fits, all are kept (a resolver's miss must not lose a call).
 """
@@ -16,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, drop_generics
+from indexer.model import NARROWED, CallSite, drop_generics
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def
 
 if TYPE_CHECKING:
@@ -52,19 +54,23 @@ def by_argument_types(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -
 
 def _argument(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | None:
     """An argument's type: a value type's simple name (``int``, ``String``, ``null``, or a library
-    class's), a class of the repository, or ``None`` (unknown)."""
+    class's), an array's (``byte[]``), a class of the repository, or ``None`` (unknown)."""
     if text.startswith("="):
         text = _declared(r, fc, cs, text[1:])
-    if not text or text.endswith("[]") or text == "var":
+    if not text or text == "var":
         return None
     return _type(r, fc, cs.caller, text)
 
 
 def _type(r: Resolver, fc: FileCtx, scope: str | None, text: str) -> str | Def | None:
-    """A type text's class of the repository, else its simple name (``None``: an array, a type variable)."""
+    """A type text's class of the repository, else its simple name (an array's: its element's simple
+    name and its brackets, ``byte[]``, ``Owner[][]``); ``None``: a type variable, varargs."""
     text = drop_generics(text).replace("final ", "").strip()
-    if not text or "[]" in text or "..." in text:
+    if not text or "..." in text:
         return None
+    if text.endswith("]"):
+        element = text.replace(" ", "").rstrip("[]")
+        return element.rpartition(".")[2] + "[]" * text.count("[")
     simple = text.rpartition(".")[2]
     if simple in fc.rules.primitives or simple in getattr(fc.rules, "value_types", ()) or simple == "null":
         return simple
@@ -76,18 +82,31 @@ def _type(r: Resolver, fc: FileCtx, scope: str | None, text: str) -> str | Def |
 
 def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
     """The type ``name`` is declared (or constructed) with in the nearest scope around ``cs`` that
-    binds it, the last such binding before the call; ``""`` when none is."""
+    binds it before the call, the last such binding (a language choosing overloads by argument types
+    declares a name before its use); ``""`` when none is."""
     r.use(("name", fc.path, name))
     s = cs.caller
     while True:
-        bindings = fc.bindings.get((s, name))
-        if bindings:
-            before = [b for b in bindings if b.line <= cs.line] or bindings
+        # the compiler's type, not a test's; declared before the call (overloads share a scope's
+        # qualname: a namesake parameter of a later overload is none of this one's)
+        before = [b for b in fc.bindings.get((s, name), ()) if b.how != NARROWED and b.line <= cs.line]
+        if before:
             b = before[-1]
-            return b.type if b.how in ("declared", "constructed") else _UNKNOWN
+            if b.how not in ("declared", "constructed"):
+                return _UNKNOWN
+            return f"{b.type}[]" if s is not None and _variadic(fc, s, name, cs.line) else b.type
         if s is None:
             return _UNKNOWN
         s = fc.parent_scope(s)
+
+
+def _variadic(fc: FileCtx, scope: str, name: str, line: int) -> bool:
+    """Whether ``name`` is a variadic parameter of the callable ``scope`` whose lines hold ``line``
+    (overloads share a qualname; Java's ``Owner... owners`` is bound with its element's type: an
+    array here)."""
+    return any(p.name == name and p.variadic is not None
+               for rd in entries(fc.by_qualname, scope) if rd.is_callable and rd.d.start_line <= line <= rd.d.end_line
+               for p in rd.d.params)
 
 
 def _parameter_types(r: Resolver, d: Def) -> list[str | Def | None]:
@@ -109,6 +128,11 @@ def _applicable(r: Resolver, d: Def, args: list[str | Def | None], assignable: C
         p = params[i] if i < len(params) else None
         if a is None or p is None:
             continue
+        if _is_array(a) or _is_array(p):
+            fits = getattr(d.file.rules, "array_assignable", None)
+            if fits is not None and not fits(a if isinstance(a, str) else "", p if isinstance(p, str) else ""):
+                return False
+            continue
         if isinstance(a, Def) or isinstance(p, Def):
             if isinstance(a, Def) and isinstance(p, Def):
                 if not any(c is p for c in r.classes.mro(a)):
@@ -128,3 +152,8 @@ def _exact(r: Resolver, d: Def, args: list[str | Def | None]) -> bool:
     """Whether ``d``'s parameters are each exactly its argument's type."""
     params = _parameter_types(r, d)
     return len(params) >= len(args) and all(a is p or a == p for a, p in zip(args, params, strict=False))
+
+
+def _is_array(t: str | Def | None) -> bool:
+    return isinstance(t, str) and t.endswith("[]")
+

@@ -389,6 +389,8 @@ def test_bindings_locals_and_statements() -> None:
         Binding("B.m", "r", "Reader", "declared", 9),
         Binding("B.m", "e", "IOException | RuntimeException", "declared", 10),
         Binding("B.m", "vet", "Vet", "declared", 11),
+        Binding("B.m", "vet", "Vet", "narrowed", 11, 11),  # over the guarded block's lines
+        Binding("B.m", "obj", "Vet", "narrowed", 11, 11),  # the name tested, too
     ]
     assert fx.definitions[1].signature == "void m(final Owner owner, Pet pet, int n)"
     assert [t.type for t in fx.type_uses] == [

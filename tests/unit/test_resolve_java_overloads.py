@@ -155,3 +155,147 @@ class A {
         5: (),
         6: (),  # no argument's type is known
     }
+
+
+def test_a_class_has_the_overloads_it_inherits_and_arrays_choose_among_them():
+    fixture = """
+// --- path: p/Base.java ---
+package p;
+public class Base {
+    protected void detail(StringBuilder b, String f, Object v) { }
+    protected void detail(StringBuilder b, String f, int[] v) { }
+    protected void detail(StringBuilder b, String f, long[] v) { }
+    protected void detail(StringBuilder b, String f, int i, Object v) { }
+    static boolean seen(Object a, Object b, java.util.Set<Object> registry) { return false; }
+}
+// --- path: p/Sub.java ---
+package p;
+public class Sub extends Base {
+    @Override
+    protected void detail(StringBuilder b, String f, Object v) { }
+    static boolean seen(Object a, Object b) { return seen(a, b, null); }
+    void go(StringBuilder b, int[] ints, final long[] longs, String s, Object[] objects) {
+        detail(b, "x", ints);
+        detail(b, "x", 1, s);
+        detail(b, "x", s);
+        super.detail(b, "x", longs);
+        detail(b, "x", objects);
+        detail(b, "x", null);
+        new Sub().detail(b, "x", 2, longs);
+    }
+}
+"""
+    assert _sites(fixture, "detail") == [
+        "Sub.java:7 -> Base.detail(StringBuilder,String,int) [exact]",  # int[]: Base's, not Sub.detail(Object)
+        "Sub.java:8 -> Base.detail(StringBuilder,String,int,Object) [exact]",  # 4 arguments: the inherited one
+        "Sub.java:9 -> Sub.detail(StringBuilder,String,Object) [exact]",  # a String is no array
+        "Sub.java:10 -> Base.detail(StringBuilder,String,long) [inferred]",  # super: the long[] one
+        "Sub.java:11 -> Sub.detail(StringBuilder,String,Object) [exact]",  # Object[] is no int[] / long[]
+        "Sub.java:12 -> Base.detail(StringBuilder,String,int) [exact]",  # null fits all three: none lost
+        "Sub.java:12 -> Base.detail(StringBuilder,String,long) [exact]",
+        "Sub.java:12 -> Sub.detail(StringBuilder,String,Object) [exact]",
+        "Sub.java:13 -> Base.detail(StringBuilder,String,int,Object) [inferred]",  # on an instance: inherited
+    ]
+    assert _sites(fixture, "seen") == [
+        "Sub.java:5 -> Base.seen(Object,Object,Set) [exact]",  # not Sub.seen itself (2 parameters)
+    ]
+
+
+def test_a_class_overloads_never_hide_each_other_and_varargs_take_an_array():
+    fixture = """
+// --- path: p/Joiner.java ---
+package p;
+public final class Joiner<T> {
+    public StringBuilder join(StringBuilder sb, Iterable<T> elements) { return sb; }
+    public StringBuilder join(StringBuilder sb, @SuppressWarnings("unchecked") final T... elements) { return sb; }
+}
+// --- path: p/Use.java ---
+package p;
+public class Use {
+    private static final Joiner<Object> J = new Joiner<>();
+    void f(StringBuilder buf, Class<?> cls, final Type[] bounds, java.util.List<Object> list) {
+        J.join(buf, (Object[]) cls.getTypeParameters());
+        J.join(buf, bounds);
+        J.join(buf, list);
+    }
+    void v(StringBuilder buf, Object... rest) {
+        J.join(buf, rest);
+    }
+    void v(StringBuilder buf, List<Object> rest) {
+        J.join(buf, rest);
+    }
+}
+"""
+    assert _sites(fixture, "join") == [  # the varargs overload is no override of join(sb, Iterable<T>)
+        "Use.java:5 -> Joiner.join(StringBuilder,T...) [exact]",  # an array is no Iterable
+        "Use.java:6 -> Joiner.join(StringBuilder,T...) [exact]",
+        # a library class (List) is not compared with another (Iterable): both kept
+        "Use.java:7 -> Joiner.join(StringBuilder,Iterable) [exact]",
+        "Use.java:7 -> Joiner.join(StringBuilder,T...) [exact]",
+        "Use.java:10 -> Joiner.join(StringBuilder,T...) [exact]",  # a varargs parameter is an array
+        "Use.java:13 -> Joiner.join(StringBuilder,Iterable) [exact]",  # an overload's namesake parameter
+        "Use.java:13 -> Joiner.join(StringBuilder,T...) [exact]",  # is no array
+    ]
+
+
+def test_a_bare_call_dispatches_from_the_one_overload_its_argument_types_choose():
+    # `format(cal)` in Printer binds format(Calendar) of its three 1-parameter overloads and reaches
+    # Fast's override of it, not Fast's format(long) / format(Date); `format(any.hashCode())` of an
+    # unknown argument keeps the three overloads and dispatches from none of them.
+    fixture = """
+// --- path: p/Printer.java ---
+package p;
+import java.util.Calendar;
+import java.util.Date;
+public abstract class Printer {
+    String format(long millis) { return null; }
+    String format(Date date) { return null; }
+    String format(Calendar cal) { return null; }
+    void go(Calendar cal, Object any) {
+        format(cal);
+        format(any.hashCode());
+    }
+}
+// --- path: p/Fast.java ---
+package p;
+import java.util.Calendar;
+import java.util.Date;
+public class Fast extends Printer {
+    String format(long millis) { return null; }
+    String format(Date date) { return null; }
+    String format(Calendar cal) { return null; }
+}
+"""
+    assert _sites(fixture, "format") == [
+        "Printer.java:9 -> Fast.format(Calendar) [inferred]",
+        "Printer.java:9 -> Printer.format(Calendar) [exact]",
+        "Printer.java:10 -> Printer.format(Calendar) [exact]",  # a call's result: unknown, no dispatch
+        "Printer.java:10 -> Printer.format(Date) [exact]",
+        "Printer.java:10 -> Printer.format(long) [exact]",
+    ]
+
+
+def test_a_primitive_varargs_parameter_and_a_later_overloads_namesake():
+    fixture = """
+// --- path: p/Arrays2.java ---
+package p;
+public class Arrays2 {
+    public static boolean isEmpty(char[] array) { return false; }
+    public static boolean isEmpty(Object[] array) { return false; }
+    public static boolean isEmpty(CharSequence text) { return false; }
+}
+// --- path: p/Text.java ---
+package p;
+public class Text {
+    static int indexOf(CharSequence cs, char... chars) {
+        return Arrays2.isEmpty(chars) ? -1 : 0;
+    }
+    static int indexOf(CharSequence cs, CharSequence chars) {
+        return Arrays2.isEmpty(chars) ? -1 : 0;
+    }
+}
+"""
+    assert _sites(fixture, "isEmpty") == [
+        "Text.java:4 -> Arrays2.isEmpty(char) [exact]",  # char... is a char[]: not the CharSequence one below
+        "Text.java:7 -> Arrays2.isEmpty(CharSequence) [exact]",
+    ]

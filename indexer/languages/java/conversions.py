@@ -1,11 +1,12 @@
 """Java's conversions between its value types (primitives, their boxes, ``String``), as overload
 selection reads them (:mod:`indexer.resolve.overloads`, through ``JavaModuleSystem.value_assignable``):
 JLS 5.3 invocation contexts, strict (identity, widening primitive, widening reference) and loose
-(strict plus boxing and unboxing, each possibly followed by a widening)."""
+(strict plus boxing and unboxing, each possibly followed by a widening), and those of arrays (JLS
+4.10.3)."""
 
 from __future__ import annotations
 
-__all__ = ["VALUE_TYPES", "value_assignable"]
+__all__ = ["VALUE_TYPES", "array_assignable", "value_assignable"]
 
 _WIDER = {
     "byte": ("short", "int", "long", "float", "double"),
@@ -58,3 +59,28 @@ def value_assignable(arg: str, param: str, loose: bool) -> bool | None:
         prim = _UNBOXED.get(arg)
         return loose and prim is not None and (param == prim or param in _WIDER[prim])
     return None
+
+
+_ARRAY_SUPERS = frozenset({"Object", "Cloneable", "Serializable"})
+"""The types besides arrays an array may be passed as (JLS 4.10.3)."""
+
+
+def array_assignable(arg: str, param: str) -> bool:
+    """Whether an argument of type ``arg`` may be passed to a parameter of type ``param`` when either
+    is an array, on simple names (``byte[]``, ``Owner[][]``; ``""``: a class of the repository):
+    ``null`` to any array; an array to ``Object``, ``Cloneable``, ``Serializable``, to an array of the
+    same element type, or one of a reference element type to ``Object[]``. Two other reference
+    element types fit unless both are value types (``String[]`` is no ``Integer[]``; the classes of
+    other elements are not compared here). Nothing else is an array or takes one."""
+    if not param.endswith("[]"):
+        return param in _ARRAY_SUPERS
+    if arg == "null":
+        return True
+    if not arg.endswith("[]"):
+        return False
+    a, p = arg[:-2], param[:-2]
+    if a == p:
+        return True
+    if a in _WIDER or p in _WIDER:
+        return False
+    return p == "Object" or not (a in VALUE_TYPES and p in VALUE_TYPES)

@@ -36,11 +36,13 @@ from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, run_detec
 from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.java.arguments import argument_types, handed_arguments
 from indexer.languages.java.reflection import Found, reflected_calls
+from indexer.languages.java.narrowing import narrowings
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.java.spring_data import inherited_members
 from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
 from indexer.model import (
     LONG_RECEIVER,
+    NARROWED,
     TYPE_KINDS,
     Binding,
     CallSite,
@@ -640,6 +642,7 @@ class _FileExtractor:
                 bindings.append((pos, Binding(scope, f"this.{d.rec.name}", ftype, "declared", line)))
                 bindings.append((pos, Binding(scope, d.rec.name, ftype, "declared", line)))
         bindings += self._element_bindings(elements, [b for _, b in bindings])
+        bindings += self._narrowed_bindings()
         bindings.sort(key=lambda b: b[0])
         self.out.bindings = [b for _, b in bindings]
 
@@ -675,6 +678,16 @@ class _FileExtractor:
             seen.setdefault((b.scope, b.name), set()).add(b.type)
         return [(pos, b) for pos, b in candidates
                 if len(seen[(b.scope, b.name)]) == 1 and (b.scope, b.name) not in declared]
+
+    def _narrowed_bindings(self) -> list[tuple[int, Binding]]:
+        """``narrowed`` bindings (:data:`indexer.model.NARROWED`) of the names a type test guards
+        (:mod:`indexer.languages.java.narrowing`), each over its guarded code's lines."""
+        src = self.src
+        found = [(n, self._type_text(n.type_node)) for n in narrowings(self.root, src.text, src.data)]
+        found = sorted(((n, t) for n, t in found if t), key=lambda f: f[0].region.start_byte)
+        owners = self._owners([n.region.start_byte for n, _ in found])
+        return [(n.region.start_byte, Binding(self._code_scope(owner), n.name, t, NARROWED, n.line, n.end))
+                for (n, t), owner in zip(found, owners)]
 
     @staticmethod
     def _declared_type(declared: dict[tuple[str | None, str], str], scope: str | None, name: str) -> str | None:

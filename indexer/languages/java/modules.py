@@ -12,7 +12,7 @@ rules both follow), so Java code sees Kotlin types and Kotlin's facade classes (
 
 from __future__ import annotations
 
-from indexer.languages.java.conversions import VALUE_TYPES, value_assignable
+from indexer.languages.java.conversions import VALUE_TYPES, array_assignable, value_assignable
 from indexer.languages.java.lombok import LOGGER_TYPES
 from indexer.resolve.language import JvmModuleSystem, jvm_path
 
@@ -54,6 +54,9 @@ class JavaModuleSystem(JvmModuleSystem):
     value_assignable = staticmethod(value_assignable)
     """Whether a value of one of :attr:`value_types` may be passed to a parameter of a type (optional:
     a module system without it chooses no overload by argument types)."""
+    array_assignable = staticmethod(array_assignable)
+    """Whether an argument may be passed to a parameter when either is an array (optional: without
+    it an array fits every parameter)."""
 
 
 MODULE_SYSTEM = JavaModuleSystem()

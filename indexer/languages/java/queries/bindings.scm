@@ -3,7 +3,8 @@
 
 (formal_parameter type: (_) @type name: (identifier) @name) @declared
 (spread_parameter
-  [(type_identifier) (scoped_type_identifier) (generic_type) (array_type)] @type
+  [(type_identifier) (scoped_type_identifier) (generic_type) (array_type)
+   (integral_type) (floating_point_type) (boolean_type)] @type
   (variable_declarator name: (identifier) @name)) @declared
 (local_variable_declaration
   type: (_) @type
@@ -11,6 +12,9 @@
 (enhanced_for_statement type: (_) @type name: (identifier) @name) @declared
 (catch_formal_parameter (catch_type) @type name: (identifier) @name) @declared
 (instanceof_expression right: (_) @type name: (identifier) @name) @declared
+; `case Circle c ->` (a switch's type pattern), `o instanceof Point(int x, Shape s)` (a record pattern's components)
+(type_pattern (_) @type . (identifier) @name . (#not-eq? @type "final")) @declared
+(record_pattern_component (_) @type . (identifier) @name .) @declared
 (resource type: (_) @type name: (identifier) @name) @declared
 
 ; A lambda whose untyped parameters a collection, stream, map or Optional hands its elements:
