@@ -40,7 +40,7 @@ incremental updates and redo only what a change touched.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import LITERAL_RECEIVER, Binding, Import, Param, base_type
@@ -50,7 +50,7 @@ from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
 from indexer.resolve.tables import ModuleTables
-from indexer.resolve.tracking import DependencyTracker
+from indexer.resolve.tracking import DependencyTracker, MemoKey
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, Value
 from stores.contracts import IndexedFile
 
@@ -155,6 +155,13 @@ class Resolver:
             for fc in files:
                 self.use(("file", fc.path, ""))
         return files
+
+    def memoised(self, key: MemoKey, compute: Callable[[], Value]) -> Value:
+        """``compute()`` once per ``key`` (a tuple whose first element is ``id(fc)`` of the file the
+        answer belongs to, or ``0`` for the repository's), with what it read recorded and replayed
+        like every lookup's (:meth:`indexer.resolve.tracking.DependencyTracker.memoised`: a key met
+        again while computing yields ``None``)."""
+        return self._memoised(key, compute)
 
     def resolve_import(self, fc: FileCtx, imp: Import) -> Value:
         """The value an import of ``fc`` binds (through the file's module system)."""
