@@ -90,15 +90,23 @@ def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
         s = fc.parent_scope(s)
 
 
-def _parameter_types(r: Resolver, d: Def) -> list[str | Def | None]:
-    """``d``'s parameter types (``None``: unknown or variadic, and every one after a variadic one)."""
+def _parameter_types(r: Resolver, d: Def) -> tuple[str | Def | None, ...]:
+    """``d``'s parameter types (``None``: unknown or variadic, and every one after a variadic one),
+    memoised per overload: every call of the name compares its arguments with them (brk43: 250
+    overloads called 5,000 times resolved 2.6 million parameter types, 26 s)."""
+    key = (id(d.file), d.qualname, f"{d.d.start_line}:{d.d.start_col}", "parameter types")
+    return r.memoised(key, lambda: _resolved_parameter_types(r, d)) or ()  # type: ignore[return-value]
+
+
+def _resolved_parameter_types(r: Resolver, d: Def) -> tuple[str | Def | None, ...]:
+    """:func:`_parameter_types` computed."""
     r.use(("name", d.file.path, d.name))
     out: list[str | Def | None] = []
     variadic = False
     for p in d.d.params:
         variadic = variadic or p.variadic is not None
         out.append(None if variadic or not p.type else _type(r, d.file, d.parent, p.type))
-    return out
+    return tuple(out)
 
 
 def _applicable(r: Resolver, d: Def, args: list[str | Def | None], assignable: Callable[[str, str, bool], bool | None],
