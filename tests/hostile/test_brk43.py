@@ -11,6 +11,7 @@ import pytest
 
 from indexer.pipeline import index_repository
 from indexer.resolve.interpreter import MAX_RETURNED_VALUES, Resolver
+from indexer.resolve.hierarchy import MAX_OVERRIDERS
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 
@@ -128,3 +129,38 @@ def test_a_call_of_a_result_reaches_at_most_the_first_returned_functions(tmp_pat
     reached = {t: len(got[t]) for t in targets if got.get(t)}
     kept = min(functions, MAX_RETURNED_VALUES)
     assert reached == {f"r:d.f{i}(1)": 20 for i in range(kept)}
+
+
+def wide_hierarchy(lang: str, subclasses: int, calls: int) -> tuple[str, str]:
+    """A file (name, text): a base class ``B`` whose ``run`` calls ``m`` ``calls`` times (Java: bare
+    ``m()``, implicit ``this``; Python: ``self.m()``) and ``subclasses`` classes ``C<i>`` extending
+    ``B``, each overriding ``m``."""
+    if lang == "py":
+        s = ["class B:\n    def m(self):\n        pass\n    def run(self):\n" + "        self.m()\n" * calls]
+        s += [f"class C{i}(B):\n    def m(self):\n        pass\n" for i in range(subclasses)]
+        return "d.py", "".join(s)
+    s = ["package p;\nclass B { void m() {}\n  void run() {\n" + "    m();\n" * calls + "  }\n}\n"]
+    s += [f"class C{i} extends B {{ void m() {{ }} }}\n" for i in range(subclasses)]
+    return "p/B.java", "".join(s)
+
+
+# Dispatch to overrides (ClassHierarchy.overriders) had a depth bound but no breadth bound: a base
+# class calling its method m 1,000 times, with 1,000 subclasses overriding m, made 1,000,000 CALLS
+# edges (Java's implicit-this dispatch, 109 s and 670 MiB; Python's self.m() alike).
+@pytest.mark.parametrize("lang", ["py", "java"])
+@pytest.mark.parametrize("subclasses", [10, MAX_OVERRIDERS + 40])
+def test_a_call_dispatches_to_at_most_max_overriders_overrides(tmp_path, lang, subclasses):
+    name, text = wide_hierarchy(lang, subclasses, 5)
+    path = tmp_path / "src" / name
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    prefix, call = ("r:d.", "m(0)") if lang == "py" else ("r:p/B.", "m()")
+    targets = [f"{prefix}C{i}.{call}" for i in range(subclasses)]
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        report = index_repository(tmp_path / "src", store, store, IndexOptions(repo="r", jobs=1))
+        got = store.incoming([f"{prefix}B.{call}", *targets], ["CALLS"])
+    reached = [t for t in targets if got.get(t)]
+    assert len(got[f"{prefix}B.{call}"]) == 5
+    assert len(reached) == min(subclasses, MAX_OVERRIDERS)
+    assert all(len(got[t]) == 5 for t in reached)
+    assert report.edges["CALLS"] == 5 * (1 + min(subclasses, MAX_OVERRIDERS))
