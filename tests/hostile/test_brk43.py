@@ -164,3 +164,36 @@ def test_a_call_dispatches_to_at_most_max_overriders_overrides(tmp_path, lang, s
     assert len(reached) == min(subclasses, MAX_OVERRIDERS)
     assert all(len(got[t]) == 5 for t in reached)
     assert report.edges["CALLS"] == 5 * (1 + min(subclasses, MAX_OVERRIDERS))
+
+
+# The state folder's files (the resolver's bind records, the written and link stamps) were opened
+# with a plain open(): a FIFO in place of one (a damaged cache folder) blocked the next one-shot
+# run forever, before it read the tree. Each is read as the repository's files are: a regular
+# file only (fsguard), else ignored (the run binds and writes the whole tree).
+@pytest.mark.parametrize("state_file", ["bind-", "written-", "link-"])
+def test_a_fifo_in_place_of_a_state_file_is_ignored_not_waited_on(tmp_path, state_file):
+    import os
+    import threading
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("def f():\n    return g()\ndef g():\n    return 1\n")
+    options = IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "state"))
+
+    def run():
+        with EmbeddedStore(tmp_path / "i.db") as store:
+            return index_repository(tmp_path / "src", store, store, options)
+    run()
+    [path] = [p for p in (tmp_path / "state").iterdir() if p.name.startswith(state_file)]
+    path.unlink()
+    os.mkfifo(path)
+    (tmp_path / "src" / "a.py").write_text("def f():\n    return g()\ndef g():\n    return 2\n")
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(run()), daemon=True)
+    worker.start()
+    worker.join(30)
+    in_time = bool(done)
+    if not in_time:  # let the blocked reader go, so that the thread ends, then fail
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(30)
+    assert in_time, "the run waited on the FIFO"
+    assert done[0].edges["CALLS"] == 1
