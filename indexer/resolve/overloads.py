@@ -38,6 +38,22 @@ def by_argument_types(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -
     args = [_argument(r, fc, cs, text) for text in cs.arg_types]
     if all(a is None for a in args):
         return defs
+    # Memoised per candidate set and argument types: a name called many times with the same types
+    # compares them with its overloads once (brk43: 250 overloads called 5,000 times).
+    # (The memo holds the chosen overloads alive, so no new object takes their ids: a choice made
+    # among overloads since replaced is no subset of ``defs`` and is made again.)
+    ids = [id(d) for d in defs]
+    key = (id(fc), " ".join(map(str, ids)), " ".join(str(id(a)) if isinstance(a, Def) else str(a) for a in args),
+           "overload choice")
+    chosen = r.memoised(key, lambda: _choice(r, defs, args, assignable))  # type: ignore[arg-type, return-value]
+    if not isinstance(chosen, list) or not {id(d) for d in chosen} <= set(ids):
+        return _choice(r, defs, args, assignable)
+    return chosen
+
+
+def _choice(r: Resolver, defs: list[Def], args: list[str | Def | None],
+            assignable: Callable[[str, str, bool], bool | None]) -> list[Def]:
+    """:func:`by_argument_types` once the arguments' types are known."""
     for loose in (False, True):
         fitting = [d for d in defs if _applicable(r, d, args, assignable, loose)]
         if fitting:
