@@ -197,3 +197,33 @@ def test_a_fifo_in_place_of_a_state_file_is_ignored_not_waited_on(tmp_path, stat
         worker.join(30)
     assert in_time, "the run waited on the FIFO"
     assert done[0].edges["CALLS"] == 1
+
+
+# A bare name handed on as a value (ecmascript/reads.py) that the file defines as a function was a
+# REFERENCES edge to that function even where a variable or parameter of the same name shadows it:
+# lodash.js's `var result = []; ... return result;` referenced `_.result` from 122 functions.
+SHADOWED_JS = """\
+function result(o, p) { return o[p]; }
+function f1(array) { var index = -1, result = []; return result; }
+function f2() { var result; result = 1; return result; }
+function f3() { let result = []; return result; }
+function f4(result) { return result; }
+function f5(xs) { return xs.map(function (result) { return result; }); }
+function f6() { return result; }
+function f7(app) { const handler = () => 1; app.use(handler); app.use(result); }
+function handler() { return 2; }
+"""
+
+
+@pytest.mark.parametrize("suffix", ["js", "ts"])
+def test_a_variable_or_parameter_shadowing_a_function_is_no_reference_to_it(tmp_path, suffix):
+    text = SHADOWED_JS if suffix == "js" else SHADOWED_JS.replace("(result)", "(result: number)")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / f"a.{suffix}").write_text(text)
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        index_repository(tmp_path / "src", store, store, IndexOptions(repo="r", jobs=1))
+        got = store.incoming(["r:a.result(2)", "r:a.handler(0)"], ["REFERENCES"])
+    # (TypeScript: f7's app.use(result) on an untyped parameter references nothing, as before brk43)
+    expected = [("r:a.f6(0)", 7), ("r:a.f7(1)", 8)] if suffix == "js" else [("r:a.f6(0)", 7)]
+    assert sorted((e.src, e.line) for e in got["r:a.result(2)"]) == expected
+    assert got.get("r:a.handler(0)", []) == []  # f7's handler is its own arrow function
