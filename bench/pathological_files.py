@@ -24,6 +24,22 @@ linearly with size.
   ``MAX_NAMESAKES``);
 * ``assigned.js``: ``api.m = function () { return api.m(); }`` 2,000 times.
 
+brk43's shapes (the mechanisms of session 42):
+
+* ``current_user.py``: a Flask-Login app with 1,000 ``@lm.user_loader`` functions and 1,000 views
+  calling ``current_user.f()`` (was 24 s; 2,000 of each 98 s);
+* ``Overloads.java``: 250 overloads ``m(Ti, int)`` and ten of value types, called 5,000 times with
+  typed arguments (was 26 s);
+* ``dispatcher.js``: ``pick(c)`` returning one of 1,000 functions uncalled, ``pick(c)(1)`` called
+  1,000 times (was a million CALLS edges, 212 s, 690 MiB);
+* ``Wide.java`` / ``wide.py``: a base calling its method ``m`` 1,000 times (implicit ``this``;
+  ``self.m()``), 1,000 subclasses overriding it (was a million CALLS edges, 109 s / 155 s);
+* ``prototypes.js``: 2,000 constructor functions chained by ``util.inherits`` and
+  ``Object.create``, each ``X.prototype.m = ...``, then ``A.prototype = B.prototype`` /
+  ``setPrototypeOf`` cycles over all of them;
+* ``objects.js``: one object literal of 20,000 properties naming functions, each called, and 2,000
+  objects built by spreading the previous one.
+
 Usage::
 
     python bench/pathological_files.py [--scale 1.0]
@@ -55,6 +71,45 @@ def files(scale: float) -> dict[str, str]:
                         + "\ndef f(x):\n    return f(x)\n" * int(3_000 * scale),
         "conditional.py": "class C:\n" + "    if X:\n        def get(self):\n            return self.get()\n" * int(2_000 * scale),
         "assigned.js": "const api = {};\n" + "api.m = function () { return api.m(); };\n" * int(2_000 * scale),
+        **brk43_files(scale),
+    }
+
+
+def brk43_files(scale: float) -> dict[str, str]:
+    """brk43's shapes (see the module docstring), sizes multiplied by ``scale``."""
+    k = int(1_000 * scale)
+    values = ["int", "long", "String", "double", "Object", "Integer", "char", "boolean", "float", "short"]
+    o = int(250 * scale)
+    p = int(2_000 * scale)
+    props = int(20_000 * scale)
+    return {
+        "current_user.py": "from flask import Flask\nfrom flask_login import LoginManager, current_user\n"
+                           "app = Flask(__name__)\nlm = LoginManager(app)\nclass User:\n    def f(self):\n        return 1\n"
+                           + "".join(f"@lm.user_loader\ndef load{i}(uid):\n    return User()\n" for i in range(k))
+                           + "".join(f"@app.route('/r{i}')\ndef r{i}():\n    return current_user.f()\n" for i in range(k)),
+        "Overloads.java": "package p;\n" + "".join(f"class T{j} {{}}\n" for j in range(o)) + "class A {\n"
+                          + "".join(f"  void m(T{j} a, int b) {{}}\n" for j in range(o))
+                          + "".join(f"  void m({t} a, long b) {{}}\n" for t in values) + "  void use(String x) {\n"
+                          + "".join(f"    m(new T{i % o}(), {i});\n    m(x, 1L);\n" for i in range(20 * o)) + "  }\n}\n",
+        "dispatcher.js": "".join(f"function f{i}(x) {{ return {i}; }}\n" for i in range(k))
+                         + "function pick(c) {\n" + "".join(f"  if (c === {i}) return f{i};\n" for i in range(k)) + "}\n"
+                         + "function use(c) {\n" + "  pick(c)(1);\n" * k + "}\n",
+        "Wide.java": "package p;\nclass B { void m() {}\n  void run() {\n" + "    m();\n" * k + "  }\n}\n"
+                     + "".join(f"class C{i} extends B {{ void m() {{ }} }}\n" for i in range(k)),
+        "wide.py": "class B:\n    def m(self):\n        pass\n    def run(self):\n" + "        self.m()\n" * k
+                   + "".join(f"class C{i}(B):\n    def m(self):\n        pass\n" for i in range(k)),
+        "prototypes.js": "const util = require('util');\nfunction C0() {}\nC0.prototype.m = function () { return 0; };\n"
+                         + "".join(f"function C{i}() {{}}\n"
+                                   + (f"util.inherits(C{i}, C{i - 1});\n" if i % 2 else f"C{i}.prototype = Object.create(C{i - 1}.prototype);\n")
+                                   + f"C{i}.prototype.m = function () {{ return this.m(); }};\n" for i in range(1, p))
+                         + "".join(f"Object.setPrototypeOf(C{i}.prototype, C{(i + 1) % p}.prototype);\n"
+                                   f"C{i}.prototype = C{(i + 1) % p}.prototype;\n" for i in range(p))
+                         + f"function use() {{ return new C{p - 1}().m(); }}\n",
+        "objects.js": "".join(f"function f{i}() {{ return {i}; }}\n" for i in range(props))
+                      + "const o = {\n" + "".join(f"  p{i}: f{i},\n" for i in range(props)) + "};\n"
+                      + "function use() {\n" + "".join(f"  o.p{i}();\n" for i in range(props)) + "}\n"
+                      + "const s0 = { a: f0 };\n" + "".join(f"const s{i} = {{ ...s{i - 1}, a{i}: f{i} }};\n" for i in range(1, p))
+                      + "function spread() {\n" + "".join(f"  s{i}.a();\n" for i in range(p)) + "}\n",
     }
 
 

@@ -26,6 +26,7 @@ import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.fsguard import open_regular
 from indexer.resolve.tracking import Record
 from indexer.resolve.values import Token
 
@@ -60,13 +61,13 @@ class BindState:
 
 def load_bind_state(path: Path) -> BindState | None:
     """The records saved at ``path``, or ``None`` when there are none or they cannot be read (a
-    damaged or foreign file is logged and ignored, never raised; so is one lacking the record of a
-    file its checksums name)."""
-    try:
-        with open(path, "rb") as fh:
-            data = pickle.load(fh)
-    except FileNotFoundError:
+    damaged or foreign file, or no regular file, is logged and ignored, never raised nor waited on;
+    so is one lacking the record of a file its checksums name)."""
+    if not os.path.lexists(path):
         return None
+    try:
+        with open_regular(path) as fh:  # a FIFO in its place is refused, not waited on (brk43)
+            data = pickle.load(fh)
     except Exception as exc:  # truncated, foreign, unreadable: the run binds the whole tree
         log.info("bind records %s unreadable (%s): ignored", path, exc)
         return None

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import BinaryIO
 
-__all__ = ["SkipFile", "inside_root", "read_regular", "MAX_CONFIG_BYTES"]
+__all__ = ["SkipFile", "inside_root", "open_regular", "read_regular", "MAX_CONFIG_BYTES"]
 
 MAX_CONFIG_BYTES = 1_000_000
 """Cap (bytes) on configuration files the indexer reads (``.gitignore``; Spring configuration has its
@@ -47,6 +48,26 @@ def inside_root(root: str | os.PathLike[str], path: str | os.PathLike[str]) -> b
         return True
     prefix = base if base.endswith(os.sep) else base + os.sep
     return real.startswith(prefix)
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """The regular file at ``path`` (symbolic links followed) open for reading in binary, with no
+    size cap: for the indexer's own state files (``ripple index``'s bind records), which a damaged
+    or tampered cache folder may hold as a FIFO or device. Opened with ``O_NONBLOCK`` and checked
+    with ``fstat`` on the descriptor, so opening never blocks. Raises :class:`SkipFile` with reason
+    ``not_regular`` or ``unreadable`` (any ``OSError``, ``FileNotFoundError`` among them)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise SkipFile("unreadable", str(exc)) from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SkipFile("not_regular", f"{os.fspath(path)!r} is not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def read_regular(path: str | os.PathLike[str], cap: int, root: str | None = None) -> bytes:

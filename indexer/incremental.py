@@ -114,6 +114,20 @@ def is_config_path(rel: str) -> bool:
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
 
 
+_STAMP_BYTES = 4096
+"""Cap on a stamp file of the state folder read back (a digest or an identity: under 100 bytes)."""
+
+
+def _read_stamp(path: Path) -> str | None:
+    """The ASCII text of the stamp at ``path``, stripped; ``None`` when it cannot be read: absent,
+    no regular file (a FIFO is refused, not waited on: brk43), larger than :data:`_STAMP_BYTES`,
+    not ASCII."""
+    try:
+        return read_regular(path, _STAMP_BYTES).decode("ascii").strip()
+    except (SkipFile, UnicodeDecodeError):
+        return None
+
+
 def _save_stamp(path: Path, value: str) -> bool:
     """Write ``value`` (ASCII) to ``path`` atomically (a temporary file beside it, then a rename);
     whether it was saved (an ``OSError`` is logged as a warning, not raised: the index is written)."""
@@ -558,10 +572,7 @@ class RepositoryIndex:
         identity = self._index_identity()
         if self.written_stamp is None or identity is None:
             return True
-        try:
-            return self.written_stamp.read_text(encoding="ascii").strip() == identity
-        except (OSError, UnicodeDecodeError):
-            return False
+        return _read_stamp(self.written_stamp) == identity
 
     def _save_written_stamp(self) -> None:
         identity = self._index_identity()
@@ -570,10 +581,7 @@ class RepositoryIndex:
 
     def _link_stamp(self) -> str | None:
         """The link-input digest saved by the last whole-tree write (``None``: none, or no state folder)."""
-        try:
-            return self.link_stamp.read_text(encoding="ascii").strip() if self.link_stamp else None
-        except (OSError, UnicodeDecodeError):
-            return None
+        return _read_stamp(self.link_stamp) if self.link_stamp else None
 
     def _save_link_stamp(self, digest: str) -> None:
         if self.link_stamp is not None:

@@ -12,7 +12,7 @@ from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.tracking import BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
-__all__ = ["ClassHierarchy", "same_arity", "MAX_HIERARCHY_DEPTH", "OVERRIDERS_SHARE"]
+__all__ = ["ClassHierarchy", "same_arity", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
 
 OVERRIDERS_SHARE = 4
 """A bounded tracker's memo budget divided by this is how many dispatch-target walks
@@ -22,6 +22,14 @@ MAX_HIERARCHY_DEPTH = 64
 """Inheritance levels followed from one class, up (its MRO) or down (the overriders below it). Real
 hierarchies are a few levels deep; a generated chain of thousands of classes would otherwise make
 every lookup walk the whole chain (quadratic: 2,000 chained classes took 96 s to resolve)."""
+
+MAX_OVERRIDERS = 128
+"""Overrides one dispatch walk (:meth:`ClassHierarchy.overriders`) gives at most: the first ones it
+meets. Every call bound to a method reaches each, so a base class calling its method 1,000 times
+with 1,000 subclasses overriding it made a million CALLS edges (brk43: Java's implicit-this
+dispatch, 109 s and 670 MiB); with the bound the edges grow with the calls. What is lost: calls
+reach no more than 128 of a method's overrides; real hierarchies' widest (a visitor's ``accept``,
+Django's ``Field`` methods) hold fewer."""
 
 
 class ClassHierarchy:
@@ -302,7 +310,8 @@ class ClassHierarchy:
         ``m``'s name and a compatible arity: the targets dynamic dispatch may reach through a call
         to ``m`` on a receiver typed ``below``. (A receiver typed ``Child`` that inherits ``m`` from
         ``Base`` never reaches the override in ``Child``'s sibling.) Subclasses more than
-        :data:`MAX_HIERARCHY_DEPTH` levels below are not followed."""
+        :data:`MAX_HIERARCHY_DEPTH` levels below are not followed, and the walk stops at
+        :data:`MAX_OVERRIDERS` overrides."""
         ck = id(m) if below is None else (id(m), id(below))
         cached = self._overriders.get(ck)
         if cached is not None:
@@ -342,6 +351,9 @@ class ClassHierarchy:
                 for o in found:
                     if o.is_callable and same_arity(o, m):
                         out.append(o)
+                if len(out) >= MAX_OVERRIDERS:
+                    del out[MAX_OVERRIDERS:]
+                    break
                 if level < MAX_HIERARCHY_DEPTH:
                     stack.extend((x, level + 1) for x in s.subclasses)
             return bool(seen)

@@ -40,7 +40,7 @@ incremental updates and redo only what a change touched.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, CallSite, Import, Param, base_type
@@ -50,14 +50,22 @@ from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
 from indexer.resolve.tables import ModuleTables
-from indexer.resolve.tracking import DependencyTracker
+from indexer.resolve.tracking import DependencyTracker, MemoKey
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, Value
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["Resolver"]
+__all__ = ["MAX_RETURNED_VALUES", "Resolver"]
+
+MAX_RETURNED_VALUES = 64
+"""Functions and classes returned uncalled that :meth:`Resolver.returned_values` gives of one function
+at most: the first ones in source order. A call of the function's result binds each one given
+(``pick(c)(1)``), so a dispatcher returning thousands of functions, called thousands of times, made
+the CALLS edges grow with the product (brk43: 1,000 of each, a million edges, 212 s). What is lost:
+calls of such a result miss the functions returned after the 64th. 64 as :data:`MAX_NAMESAKES
+<indexer.resolve.context.MAX_NAMESAKES>`: above what a real dispatcher returns."""
 
 _NEW = re.compile(r"new ([\w$.]+)\(\)")
 """A receiver written for a ``new`` expression (``new Foo()``, ``new a.b.Foo()``): its type text."""
@@ -155,6 +163,13 @@ class Resolver:
             for fc in files:
                 self.use(("file", fc.path, ""))
         return files
+
+    def memoised(self, key: MemoKey, compute: Callable[[], Value]) -> Value:
+        """``compute()`` once per ``key`` (a tuple whose first element is ``id(fc)`` of the file the
+        answer belongs to, or ``0`` for the repository's), with what it read recorded and replayed
+        like every lookup's (:meth:`indexer.resolve.tracking.DependencyTracker.memoised`: a key met
+        again while computing yields ``None``)."""
+        return self._memoised(key, compute)
 
     def resolve_import(self, fc: FileCtx, imp: Import) -> Value:
         """The value an import of ``fc`` binds (through the file's module system)."""
@@ -673,10 +688,13 @@ class Resolver:
     def returned_values(self, f: Def) -> list[Value]:
         """What ``f`` returns uncalled, one value per name of :attr:`indexer.model.Definition.returned_refs`
         (resolved in ``f``'s own body, in order): a function (``return inner``, a closure) or a class
-        (``return Repo``); names that resolve to neither are left out. A factory's caller calls these
+        (``return Repo``); names that resolve to neither are left out; at most the first
+        :data:`MAX_RETURNED_VALUES`. A factory's caller calls these
         (FastAPI's ``Depends(factory(...))``)."""
         out: list[Value] = []
         for ref in f.d.returned_refs:
+            if len(out) == MAX_RETURNED_VALUES:
+                break
             v = self._memoised((id(f), f.qualname, ref, "returned"),
                                lambda ref=ref: self.resolve_expr(f.file, f.qualname, ref))
             if isinstance(v, FuncV | ClassV):

@@ -18,7 +18,7 @@ Kotlin share, so their files call each other: the JVM section below says how).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -29,6 +29,7 @@ from indexer.symbols import module_path
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
+    from indexer.resolve.tracking import MemoKey
 
 __all__ = ["ImportTarget", "JVM_NAMESPACE", "JvmModuleSystem", "Lookup", "ModuleSystem", "UnboundModuleSystem",
            "facade_name", "jvm_path"]
@@ -130,6 +131,12 @@ class Lookup(Protocol):
     def reverse_members(self, ns: str, name: str) -> list[tuple[Def, str]]:
         """The classes whose ``reverse`` bindings give another class's instances attribute ``name``,
         each with the binding's type text (the other class, as written)."""
+        ...
+
+    def memoised(self, key: MemoKey, compute: Callable[[], Value]) -> Value:
+        """``compute()`` once per ``key`` (``(id(fc), ...)`` for an answer about file ``fc``,
+        ``(0, ...)`` for one about the repository), what it read recorded and replayed as every
+        lookup's; ``None`` for a key met again while it is being computed (a cycle)."""
         ...
 
     def registered(self, ns: str, decorator: str) -> list[Def]:

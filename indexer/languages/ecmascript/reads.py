@@ -32,6 +32,8 @@ _HANDED_PARENTS = frozenset({"arguments", "array", "return_statement"})
 _HANDED_FIELDS = {"variable_declarator": "value", "assignment_expression": "right", "pair": "value",
                   "arrow_function": "body"}
 """Nodes one field of which is a value handed on."""
+_FUNCTION_VALUES = frozenset({"function_expression", "arrow_function", "function", "generator_function", "class"})
+"""Declarator values that make the declared name a definition, not a variable."""
 
 
 def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callable[[Node], bool]) -> None:
@@ -41,12 +43,17 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
     ``own_this(node)`` says whether ``this`` at ``node`` is the enclosing class's."""
     src, out = fr.src, fr.out.value_reads
     known = _bare_functions(fr.out.definitions) | {i.local for i in fr.out.imports}
+    variables = _variables(fr, matches)
     for caps in matches:
+        if "local" in caps or "param" in caps:
+            continue
         if "value" in caps:
             node = caps["value"][0]
             text = src.text(node)
             if text in known:
-                out.append(ValueRead(fr.code_scope(node), text, None, src.line(node), src.col(node), True))
+                scope = fr.code_scope(node)
+                if not _shadowed(variables, scope, text):
+                    out.append(ValueRead(scope, text, None, src.line(node), src.col(node), True))
             continue
         node = caps["read"][0]
         if not _is_read(node):
@@ -57,6 +64,38 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
         name = caps["name"][0]
         out.append(ValueRead(fr.code_scope(node), src.text(name), receiver, src.line(name), src.col(name), _handed(node)))
     out.sort(key=lambda r: (r.line, r.col))
+
+
+def _variables(fr: Any, matches: list[dict[str, list[Node]]]) -> set[tuple[str, str]]:
+    """``(function qualname, name)`` of each parameter and each variable a function (or method)
+    declares whose value is no function (``var result = []``, ``let x``): names that, read in that
+    function or a function nested in it, are that variable, not a function of the file
+    (lodash's ``return result`` in 122 functions read its local ``result``, not ``_.result``). An
+    anonymous callback's parameters and variables count as its enclosing definition's (it has no
+    scope of its own): a read of the name elsewhere in that definition is then left out too."""
+    out = {(d.qualname, p.name) for d in fr.out.definitions if d.kind in CALLABLE_KINDS for p in d.params}
+    for caps in matches:
+        if "param" in caps:  # an anonymous callback's: the scope around it (no definition of its own)
+            scope = fr.code_scope(caps["param"][0])
+            if scope is not None:
+                out.add((scope, fr.src.text(caps["param"][0])))
+        elif "local" in caps:
+            value = caps["declarator"][0].child_by_field_name("value")
+            if value is not None and value.type in _FUNCTION_VALUES:
+                continue  # `const f = () => ...`: the function itself
+            scope = fr.code_scope(caps["declarator"][0])
+            if scope is not None:
+                out.add((scope, fr.src.text(caps["local"][0])))
+    return out
+
+
+def _shadowed(variables: set[tuple[str, str]], scope: str | None, name: str) -> bool:
+    """Whether ``name`` read in ``scope`` is a variable of ``scope`` or of a scope around it."""
+    while scope:
+        if (scope, name) in variables:
+            return True
+        scope = scope.rpartition(".")[0]
+    return False
 
 
 def _bare_functions(definitions: list[Definition]) -> set[str]:
