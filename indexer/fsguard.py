@@ -56,11 +56,7 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     or tampered cache folder may hold as a FIFO or device. Opened with ``O_NONBLOCK`` and checked
     with ``fstat`` on the descriptor, so opening never blocks. Raises :class:`SkipFile` with reason
     ``not_regular`` or ``unreadable`` (any ``OSError``, ``FileNotFoundError`` among them)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise SkipFile("unreadable", str(exc)) from exc
+    fd = _open_nonblocking(path)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise SkipFile("not_regular", f"{os.fspath(path)!r} is not a regular file")
@@ -68,6 +64,16 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def _open_nonblocking(path: str | os.PathLike[str]) -> int:
+    """A read-only descriptor of ``path`` opened without blocking (a FIFO opens at once) and without
+    becoming the controlling terminal; raises :class:`SkipFile` ``unreadable`` on any ``OSError``."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        return os.open(path, flags)
+    except OSError as exc:
+        raise SkipFile("unreadable", str(exc)) from exc
 
 
 def read_regular(path: str | os.PathLike[str], cap: int, root: str | None = None) -> bytes:
@@ -89,11 +95,7 @@ def read_regular(path: str | os.PathLike[str], cap: int, root: str | None = None
         raise SkipFile("unreadable", str(exc)) from exc
     if not stat.S_ISREG(st.st_mode):
         raise SkipFile("not_regular", f"{os.fspath(path)!r} is not a regular file")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise SkipFile("unreadable", str(exc)) from exc
+    fd = _open_nonblocking(path)
     try:
         if root is not None and not inside_root(root, _opened_path(fd, path)):
             raise SkipFile("symlink_outside", f"{os.fspath(path)!r} leads out of {root}")

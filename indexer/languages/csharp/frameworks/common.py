@@ -203,15 +203,21 @@ class CsFile:
             return Template((("hole", text),))
         return Template((("hole", self.expr(node)),))
 
+    @staticmethod
+    def enclosing_function(node: Node) -> Node | None:
+        """The innermost method, constructor, local function or lambda holding ``node`` (``None``
+        at type or file level)."""
+        fn = node.parent
+        while fn is not None and fn.type not in _FUNCTION_NODES:
+            fn = fn.parent
+        return fn
+
     def local_value(self, node: Node) -> Node | None:
         """The value a local variable named by the identifier ``node`` holds: the initializer of its
         one declaration in the enclosing function, declared before ``node`` and never assigned again
         (``var uri = $"{baseUrl}items/{id}"; client.GetAsync(uri)``); ``None`` otherwise (a
         parameter, a field, a variable assigned twice)."""
-        name = self.text(node)
-        fn = node.parent
-        while fn is not None and fn.type not in _FUNCTION_NODES:
-            fn = fn.parent
+        name, fn = self.text(node), self.enclosing_function(node)
         if fn is None:
             return None
         values: list[Node] = []
@@ -238,10 +244,7 @@ class CsFile:
         order (``IntegrationEvent e; if (ok) e = new A(); else e = new B();`` -> both creations);
         ``None`` for a name that is no local of the function (a parameter, a field) or that is
         changed otherwise (``+=``, ``out``, ``ref``)."""
-        name = self.text(node)
-        fn = node.parent
-        while fn is not None and fn.type not in _FUNCTION_NODES:
-            fn = fn.parent
+        name, fn = self.text(node), self.enclosing_function(node)
         if fn is None:
             return None
         values: list[Node] = []
