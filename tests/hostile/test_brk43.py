@@ -214,6 +214,9 @@ function f5(xs) { return xs.map(function (result) { return result; }); }
 function f6() { return result; }
 function f7(app) { const handler = () => 1; app.use(handler); app.use(result); }
 function handler() { return 2; }
+(function () { var result = []; use(result); })();
+var g = wrap(function (result) { return result; });
+(function () { return result; })();
 """
 
 
@@ -226,6 +229,9 @@ def test_a_variable_or_parameter_shadowing_a_function_is_no_reference_to_it(tmp_
         index_repository(tmp_path / "src", store, store, IndexOptions(repo="r", jobs=1))
         got = store.incoming(["r:a.result(2)", "r:a.handler(0)"], ["REFERENCES"])
     # (TypeScript: f7's app.use(result) on an untyped parameter references nothing, as before brk43)
-    expected = [("r:a.f6(0)", 7), ("r:a.f7(1)", 8)] if suffix == "js" else [("r:a.f6(0)", 7)]
+    # module-level anonymous functions (an IIFE, a callback): their own variables and parameters
+    # shadow too (lines 10, 11); line 12's IIFE declares none and references the function
+    file = f"r:a.{suffix}"
+    expected = [("r:a.f6(0)", 7), ("r:a.f7(1)", 8), (file, 12)] if suffix == "js" else [("r:a.f6(0)", 7), (file, 12)]
     assert sorted((e.src, e.line) for e in got["r:a.result(2)"]) == expected
     assert got.get("r:a.handler(0)", []) == []  # f7's handler is its own arrow function

@@ -44,6 +44,7 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
     src, out = fr.src, fr.out.value_reads
     known = _bare_functions(fr.out.definitions) | {i.local for i in fr.out.imports}
     variables = _variables(fr, matches)
+    declared: dict[int, frozenset[str]] = {}  # per function node id: what it declares itself
     for caps in matches:
         if "local" in caps or "param" in caps:
             continue
@@ -52,7 +53,7 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
             text = src.text(node)
             if text in known:
                 scope = fr.code_scope(node)
-                if not _shadowed(variables, scope, text):
+                if not _shadowed(variables, scope, text) and not _declared_around(fr, node, text, declared):
                     out.append(ValueRead(scope, text, None, src.line(node), src.col(node), True))
             continue
         node = caps["read"][0]
@@ -87,6 +88,52 @@ def _variables(fr: Any, matches: list[dict[str, list[Node]]]) -> set[tuple[str, 
             if scope is not None:
                 out.add((scope, fr.src.text(caps["local"][0])))
     return out
+
+
+_FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "arrow_function", "function",
+                             "generator_function_declaration", "generator_function", "method_definition"})
+
+
+def _declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozenset[str]]) -> bool:
+    """Whether a function holding ``node`` (any, named or anonymous: those :func:`_variables` cannot
+    name, such as the callbacks of a module-level IIFE) declares ``name`` as a parameter or a
+    variable whose value is no function. ``declared`` memoises each function's names by node id;
+    each function body is walked once (not into the functions nested in it), so a file costs one
+    walk in all."""
+    n = node.parent
+    while n is not None:
+        if n.type in _FUNCTION_NODES:
+            names = declared.get(n.id)
+            if names is None:
+                names = declared[n.id] = _own_names(fr, n)
+            if name in names:
+                return True
+        n = n.parent
+    return False
+
+
+def _own_names(fr: Any, fn: Node) -> frozenset[str]:
+    """The parameters of ``fn`` and the variables its body declares (outside the functions nested
+    in it) whose value is no function."""
+    out: set[str] = set()
+    params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+    stack = [params] if params is not None else []
+    while stack:  # parameters: plain, defaulted, destructured, rest
+        p = stack.pop()
+        if p.type in ("identifier", "shorthand_property_identifier_pattern"):
+            out.add(fr.src.text(p))
+        elif p.type not in _FUNCTION_NODES:
+            stack.extend(p.child_by_field_name("left") and [p.child_by_field_name("left")] or p.named_children)
+    body = fn.child_by_field_name("body")
+    stack = [body] if body is not None else []
+    while stack:
+        n = stack.pop()
+        if n.type == "variable_declarator":
+            name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+            if name is not None and name.type == "identifier" and (value is None or value.type not in _FUNCTION_VALUES):
+                out.add(fr.src.text(name))
+        stack.extend(c for c in n.named_children if c.type not in _FUNCTION_NODES and c.type != "class_declaration")
+    return frozenset(out)
 
 
 def _shadowed(variables: set[tuple[str, str]], scope: str | None, name: str) -> bool:
