@@ -838,6 +838,8 @@ def test_containers_hold_what_is_stored_into_them_and_calls_take_the_literal_key
         def f(): pass
         def g(): pass
         def p(): pass
+        def fallback(): pass
+        def never(): pass
 
         REGISTRY = {}
         REGISTRY["a"] = a
@@ -862,6 +864,8 @@ def test_containers_hold_what_is_stored_into_them_and_calls_take_the_literal_key
             QUEUE.pop()()             # g
             LIST[0]()                 # p only
             OTHER["a"]()              # no container of that name: nothing
+            TABLE.get(kind, fallback)()   # x, y and the fallback
+            session.get(kind, never)()    # no container of that name: not even its fallback
         """,
         [
             "m.run(1) -> m.a(0) [inferred]",
@@ -870,6 +874,7 @@ def test_containers_hold_what_is_stored_into_them_and_calls_take_the_literal_key
             "m.run(1) -> m.x(0) [inferred]",
             "m.run(1) -> m.y(0) [inferred]",
             "m.run(1) -> m.e(0) [inferred]",
+            "m.run(1) -> m.fallback(0) [inferred]",
             "m.run(1) -> m.g(0) [inferred]",
             "m.run(1) -> m.p(0) [inferred]",
         ],

@@ -6,7 +6,8 @@ What it holds: the display's plain or dotted names (a dict's values; a list's or
 position), those of displays nested in it one subscript deeper (``ls[0][0]()`` reaches ``[[f], g]``'s
 ``f`` only), and what the file stores into it anywhere: ``d["k"] = f``, ``d["a"]["b"] = f``,
 ``d.update({"k": f})``, ``ls.append(f)`` / ``.add`` / ``.insert(i, f)`` / ``.extend([...])`` /
-``.setdefault(k, f)``. A call through it, ``d["k"](x)``, ``d.get("k")(x)``, ``ls.pop()(x)``, or
+``.setdefault(k, f)``. A call through it, ``d["k"](x)``, ``d.get("k")(x)``, ``ls.pop()(x)``
+(with ``d.get(k, fallback)``'s fallback too), or
 through a local fetched from it (``h = d.get(kind)`` / ``h = d[kind]``, then ``h(x)``), is one call
 site ``via="element"`` per function it may reach.
 
@@ -66,6 +67,9 @@ _APPENDED = "<appended>"
 """The key :meth:`ContainerCalls._added` gives ``ls.extend([...])``'s display: its elements land at
 positions not known (after what the list holds), so they are stored under no key."""
 Held = tuple[str, int, Key]
+Fetch = tuple[str | None, int, Key, str | None]
+"""A value taken out of a container: ``(container, depth, key, default)``, the default the name a
+``get`` / ``pop`` falls back to."""
 """What a container holds: ``(dotted name, depth, key)``; depth is the subscripts below the
 container's own (0: ``d[k]`` is the name), key the first subscript's."""
 
@@ -88,13 +92,13 @@ class ContainerCalls:
         src, scopes = self.src, self.scopes
         held: dict[tuple[str | None, str], list[Held]] = defaultdict(list)
         stores: list[tuple[int, str, int, Key, Node]] = []  # (scope, container, depth, key, value)
-        calls: list[tuple[Node, str, int, Key, Node]] = []  # (call, container, depth, key, arguments)
-        fetched: dict[tuple[int, str], dict[tuple[str, int, Key], None]] = defaultdict(dict)  # (scope, local) -> fetches
+        calls: list[tuple[Node, str, int, Key, Node, str | None]] = []  # (call, container, depth, key, arguments, default)
+        fetched: dict[tuple[int, str], dict[Fetch, None]] = defaultdict(dict)  # (scope, local) -> fetches
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
             if "element" in caps:
-                container, depth, key = self._through(caps["element.target"][0])
+                container, depth, key, default = self._through(caps["element.target"][0])
                 if container is not None:
-                    calls.append((caps["element"][0], container, depth, key, caps["element.args"][0]))
+                    calls.append((caps["element"][0], container, depth, key, caps["element.args"][0], default))
             elif "store" in caps:
                 container, depth, key = self._subscripted(caps["store.target"][0])
                 if container is not None:
@@ -107,10 +111,10 @@ class ContainerCalls:
                         at = scopes.at(caps["add"][0].start_byte)
                         stores.append((at, container, depth + extra, outer if depth else key, value))
             elif "fetch" in caps:
-                container, depth, key = self._through(caps["fetch.value"][0])
+                container, depth, key, default = self._through(caps["fetch.value"][0])
                 if container is not None:
                     local = src.text(caps["fetch.name"][0])
-                    fetched[(scopes.at(caps["fetch"][0].start_byte), local)][(container, depth, key)] = None
+                    fetched[(scopes.at(caps["fetch"][0].start_byte), local)][(container, depth, key, default)] = None
             else:
                 index = scopes.at(caps["container"][0].start_byte)
                 if "container.attr" in caps:
@@ -135,7 +139,7 @@ class ContainerCalls:
             calls += self._fetched_calls(fetched)
         reach: dict[tuple[tuple[str | None, str], int, Key], list[str]] = {}  # memo: what one call reaches
         made = 0
-        for call, container, depth, key, args in calls:
+        for call, container, depth, key, args, default in calls:
             index = scopes.at(call.start_byte)
             found = self._container_at(held, index, container)
             if found is None:
@@ -145,6 +149,8 @@ class ContainerCalls:
                 names = reach[(found, depth, key)] = list(dict.fromkeys(
                     n for n, d, k in held[found] if d == depth and (key is None or k is None or k == key)
                 ))[:MAX_ELEMENT_TARGETS]
+            if default is not None and default not in names:
+                names = [*names, default]  # `d.get(k, fallback)()`: the fallback may come back
             if made + len(names) > MAX_ELEMENT_SITES:
                 break
             made += len(names)
@@ -154,19 +160,19 @@ class ContainerCalls:
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
 
-    def _fetched_calls(self, fetched: dict[tuple[int, str], dict[tuple[str, int, Key], None]]
-                       ) -> list[tuple[Node, str, int, Key, Node]]:
+    def _fetched_calls(self, fetched: dict[tuple[int, str], dict[Fetch, None]]
+                       ) -> list[tuple[Node, str, int, Key, Node, str | None]]:
         """The calls ``h(x)`` of a local ``h`` the same scope fetched from a container (``h =
         d.get(k)``, ``h = d[k]``), as calls through each container it was fetched from. A local
         bound otherwise too (a parameter, another assignment) is still followed through the
         fetches: they are values it may hold."""
-        out: list[tuple[Node, str, int, Key, Node]] = []
+        out: list[tuple[Node, str, int, Key, Node, str | None]] = []
         scopes = self.scopes
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "named_calls"), self.root):
             call = caps["named"][0]
             key = (scopes.at(call.start_byte), self.src.text(caps["named.callee"][0]))
-            for container, depth, k in fetched.get(key, ()):
-                out.append((call, container, depth, k, caps["named.args"][0]))
+            for container, depth, k, default in fetched.get(key, ()):
+                out.append((call, container, depth, k, caps["named.args"][0], default))
         return out
 
     def _container_at(self, held: dict[tuple[str | None, str], list[Held]], index: int,
@@ -211,27 +217,32 @@ class ContainerCalls:
             return None, 0, None
         return text, depth, key
 
-    def _through(self, node: Node) -> tuple[str | None, int, Key]:
-        """What a value taken out of a container is: ``(container, depth, key)`` of ``d["k"]``
-        (depth 0 is the held name itself), ``d.get("k")``, ``ls.pop()``; ``(None, 0, None)`` for
-        anything else."""
+    def _through(self, node: Node) -> Fetch:
+        """What a value taken out of a container is: ``(container, depth, key, default)`` of
+        ``d["k"]`` (depth 0 is the held name itself), ``d.get("k")``, ``ls.pop()``, with the plain
+        or dotted name ``d.get(k, f)`` / ``d.pop(k, f)`` falls back to (``None``: none);
+        ``(None, 0, None, None)`` for anything else."""
         if node.type == "subscript":
             container, depth, key = self._subscripted(node)
-            return container, depth - 1, key
+            return container, depth - 1, key, None
         if node.type != "call":
-            return None, 0, None
+            return None, 0, None, None
         function = node.child_by_field_name("function")
         if function is None or function.type != "attribute":
-            return None, 0, None
+            return None, 0, None, None
         method = self.src.text(function.child_by_field_name("attribute"))
         if method not in _FETCHES:
-            return None, 0, None
+            return None, 0, None, None
         container, depth, outer = self._subscripted(function.child_by_field_name("object"))
         args = node.child_by_field_name("arguments")
         at = _FETCHES[method]
         positional = [a for a in args.named_children if a.type not in ("comment", "keyword_argument")] if args else []
         key = self._key(positional[at]) if at is not None and len(positional) > at else None
-        return container, depth, outer if depth else key
+        default = None
+        if method in ("get", "pop") and len(positional) == 2 and positional[1].type in ("identifier", "attribute"):
+            text = _WS.sub("", self.src.text(positional[1]))
+            default = text if _DOTTED.fullmatch(text) and text not in ("None", "True", "False") else None
+        return container, depth, outer if depth else key, default
 
     def _key(self, node: Node | None) -> Key:
         """A subscript's literal key (``"a"`` -> ``"'a'"``, ``1`` -> ``"1"``), ``None`` otherwise
