@@ -43,17 +43,14 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
     ``own_this(node)`` says whether ``this`` at ``node`` is the enclosing class's."""
     src, out = fr.src, fr.out.value_reads
     known = _bare_functions(fr.out.definitions) | {i.local for i in fr.out.imports}
-    variables = _variables(fr, matches)
     declared: dict[int, frozenset[str]] = {}  # per function node id: what it declares itself
     for caps in matches:
-        if "local" in caps or "param" in caps:
-            continue
         if "value" in caps:
             node = caps["value"][0]
             text = src.text(node)
             if text in known:
                 scope = fr.code_scope(node)
-                if not _shadowed(variables, scope, text) and not _declared_around(fr, node, text, declared):
+                if not _declared_around(fr, node, text, declared):
                     out.append(ValueRead(scope, text, None, src.line(node), src.col(node), True))
             continue
         node = caps["read"][0]
@@ -67,39 +64,17 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
     out.sort(key=lambda r: (r.line, r.col))
 
 
-def _variables(fr: Any, matches: list[dict[str, list[Node]]]) -> set[tuple[str, str]]:
-    """``(function qualname, name)`` of each parameter and each variable a function (or method)
-    declares whose value is no function (``var result = []``, ``let x``): names that, read in that
-    function or a function nested in it, are that variable, not a function of the file
-    (lodash's ``return result`` in 122 functions read its local ``result``, not ``_.result``). An
-    anonymous callback's parameters and variables count as its enclosing definition's (it has no
-    scope of its own): a read of the name elsewhere in that definition is then left out too."""
-    out = {(d.qualname, p.name) for d in fr.out.definitions if d.kind in CALLABLE_KINDS for p in d.params}
-    for caps in matches:
-        if "param" in caps:  # an anonymous callback's: the scope around it (no definition of its own)
-            scope = fr.code_scope(caps["param"][0])
-            if scope is not None:
-                out.add((scope, fr.src.text(caps["param"][0])))
-        elif "local" in caps:
-            value = caps["declarator"][0].child_by_field_name("value")
-            if value is not None and value.type in _FUNCTION_VALUES:
-                continue  # `const f = () => ...`: the function itself
-            scope = fr.code_scope(caps["declarator"][0])
-            if scope is not None:
-                out.add((scope, fr.src.text(caps["local"][0])))
-    return out
-
-
 _FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "arrow_function", "function",
                              "generator_function_declaration", "generator_function", "method_definition"})
 
 
 def _declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozenset[str]]) -> bool:
-    """Whether a function holding ``node`` (any, named or anonymous: those :func:`_variables` cannot
-    name, such as the callbacks of a module-level IIFE) declares ``name`` as a parameter or a
-    variable whose value is no function. ``declared`` memoises each function's names by node id;
-    each function body is walked once (not into the functions nested in it), so a file costs one
-    walk in all."""
+    """Whether a function holding ``node``, named or anonymous (an IIFE's, a callback's),
+    declares ``name`` itself as a parameter or a variable whose value is no function: then a
+    ``name`` handed on there is that variable, not the file's function of that name (lodash's ``var
+    result = []; ... return result`` in 122 functions is no reference to ``_.result``).
+    ``declared`` memoises each function's names by node id; each function body is walked once
+    (not into the functions nested in it), so a file costs one walk in all."""
     n = node.parent
     while n is not None:
         if n.type in _FUNCTION_NODES:
@@ -123,7 +98,9 @@ def _own_names(fr: Any, fn: Node) -> frozenset[str]:
         if p.type in ("identifier", "shorthand_property_identifier_pattern"):
             out.add(fr.src.text(p))
         elif p.type not in _FUNCTION_NODES:
-            stack.extend(p.child_by_field_name("left") and [p.child_by_field_name("left")] or p.named_children)
+            # only what a parameter binds: not its default value nor its TypeScript type
+            bound = p.child_by_field_name("pattern") or p.child_by_field_name("left")
+            stack.extend([bound] if bound is not None else p.named_children)
     body = fn.child_by_field_name("body")
     stack = [body] if body is not None else []
     while stack:
@@ -134,15 +111,6 @@ def _own_names(fr: Any, fn: Node) -> frozenset[str]:
                 out.add(fr.src.text(name))
         stack.extend(c for c in n.named_children if c.type not in _FUNCTION_NODES and c.type != "class_declaration")
     return frozenset(out)
-
-
-def _shadowed(variables: set[tuple[str, str]], scope: str | None, name: str) -> bool:
-    """Whether ``name`` read in ``scope`` is a variable of ``scope`` or of a scope around it."""
-    while scope:
-        if (scope, name) in variables:
-            return True
-        scope = scope.rpartition(".")[0]
-    return False
 
 
 def _bare_functions(definitions: list[Definition]) -> set[str]:

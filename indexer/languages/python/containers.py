@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
@@ -33,6 +33,7 @@ from indexer.model import CallSite
 
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
+    from indexer.languages.python.implied import ScopeTable
     from indexer.model import FileExtraction
 
 __all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "NESTED_DISPLAYS"]
@@ -81,7 +82,7 @@ class ContainerCalls:
     src: SourceText
     out: FileExtraction
     root: Node
-    scopes: Any
+    scopes: ScopeTable
 
     def arity(self, args: Node) -> int:
         """Arguments written, -1 with a splat (the extractor's)."""
@@ -105,11 +106,11 @@ class ContainerCalls:
                     at = scopes.at(caps["store"][0].start_byte)
                     stores.append((at, container, depth - 1, key, caps["store.value"][0]))
             elif "add" in caps:
-                for value, extra, key in self._added(caps):
-                    container, depth, outer = self._subscripted(caps["add.container"][0])
-                    if container is not None:
-                        at = scopes.at(caps["add"][0].start_byte)
-                        stores.append((at, container, depth + extra, outer if depth else key, value))
+                container, depth, outer = self._subscripted(caps["add.container"][0])
+                if container is not None:
+                    at = scopes.at(caps["add"][0].start_byte)
+                    stores.extend((at, container, depth + extra, outer if depth else key, value)
+                                  for value, extra, key in self._added(caps))
             elif "fetch" in caps:
                 container, depth, key, default = self._through(caps["fetch.value"][0])
                 if container is not None:

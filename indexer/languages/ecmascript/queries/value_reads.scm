@@ -16,7 +16,3 @@
 (object (shorthand_property_identifier) @value)
 (return_statement (identifier) @value)
 (arrow_function body: (identifier) @value)
-
-; A variable a function declares (`var result = []`, `let x`): a bare name read in its scope is that
-; variable, not the file's function of the same name (reads.py).
-(variable_declarator name: (identifier) @local) @declarator
