@@ -460,8 +460,7 @@ class Route:
     type name, so a detector that cannot know the type writes ``FIELD``), ``path`` the template of
     ``Type.field`` (``Template.of("Query.owner")``; Netflix DGS constants stay ``ref`` pieces),
     ``router`` ``None``; ``framework`` ``spring-graphql``, ``dgs``, ``graphql-java``, ``apollo``,
-    ``nest-graphql``, ``strawberry``, ``graphene``, ``ariadne`` or :data:`GRAPHQL_SCHEMA`.
-    """
+    ``nest-graphql``, ``strawberry``, ``graphene``, ``ariadne`` or :data:`GRAPHQL_SCHEMA`."""
 
     framework: str
     methods: list[str]
@@ -508,8 +507,8 @@ DRF_PERMISSION = "drf-permission"
 @dataclass(slots=True)
 class Router:
     """A router object defined at module level: ``name`` is the variable (``router``, ``bp``,
-    ``urlpatterns``), ``prefix`` its own prefix (FastAPI ``APIRouter(prefix=...)``, Flask
-    ``Blueprint(url_prefix=...)``; empty when none)."""
+    ``urlpatterns``; Go: a function's router parameter, :class:`Mount` ``argument``), ``prefix`` its
+    own prefix (FastAPI ``APIRouter(prefix=...)``, Flask ``Blueprint(url_prefix=...)``; or empty)."""
 
     framework: str
     name: str
@@ -526,8 +525,9 @@ class Mount:
     ``parent``: expression of the router mounted into (``app``; Django ``"urlpatterns"``).
     ``child``: expression of the mounted router (``items.router``), or ``None`` with
     ``child_module`` the dotted module named by a string (Django ``include("shop.urls")``: that
-    module's ``urlpatterns``). ``prefix`` is added before the child's own prefix.
-    """
+    module's ``urlpatterns``). ``prefix`` is added before the child's own prefix. ``argument``: a
+    router handed to a function (Go ``addUserRoutes(v1)``): ``child`` is the callee, the router its
+    parameter at this position (``<callee qualname>#<argument>``), ``parent`` a key of this file."""
 
     framework: str
     parent: str
@@ -536,6 +536,7 @@ class Mount:
     line: int
     col: int
     child_module: str | None = None
+    argument: int | None = None
 
 
 @dataclass(slots=True)

@@ -88,6 +88,7 @@ from indexer.frameworks.paths import join_paths as _join, path_under, unglue_hol
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
+from indexer.frameworks.mounts import mount_ends
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
@@ -332,22 +333,14 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 self.routers[(fc.path, rt.name)] = (rt.framework, rt.prefix)
         for fc in self.ctxs:
             for m in fc.ex.mounts:
-                parent = self._router_key(fc, m.parent)
-                child: tuple[str, str] | None
-                if m.child_module is not None:
-                    files = fc.rules.module_by_name(self.r, fc, m.child_module)
-                    child = (files[0].path, "urlpatterns") if files else None
-                elif m.child is not None:
-                    found = self.locate(fc, None, m.child)
-                    child = (found[0].path, found[1]) if found else None
-                else:
-                    child = None
-                if child is None:
-                    self.result.outcomes["unlinked_mount"] += 1
-                    continue
                 # a prefix naming a local (``prefix=settings.api_prefix`` with ``settings`` a variable of
-                # the function mounting the router) is resolved in the scope of the mount
-                scope = _scope_at(fc, m.line, m.col) if any(k == "ref" for k, _ in m.prefix.parts) else None
+                # the function mounting the router) and a callee are resolved in the scope of the mount
+                scope = _scope_at(fc, m.line, m.col) if m.argument is not None or any(k == "ref" for k, _ in m.prefix.parts) else None
+                parent, child = mount_ends(self.r, fc, m, scope, self.locate)
+                if child is None:
+                    if m.argument is None:  # a router handed to a library function (`http.ListenAndServe(a, r)`) is no mount
+                        self.result.outcomes["unlinked_mount"] += 1
+                    continue
                 self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
         templates = self.client_templates()
         used: set[int] = set()  # requests of client templates some call passes a URL to

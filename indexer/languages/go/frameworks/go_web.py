@@ -22,7 +22,14 @@ Routers are found per file and their prefixes computed in the file (framework in
 A router is a name assigned one of those (``r := mux.NewRouter()``, ``s.router = gin.New()``) or a
 parameter or field declared with a router type (``*gin.Engine``, ``*gin.RouterGroup``, ``*echo.Echo``,
 ``*echo.Group``, ``chi.Router``, ``*chi.Mux``, ``*mux.Router``, ``*http.ServeMux``). Paths are absolute
-(``router`` ``None``): prefixes from other files are not known (a limit). A handler named by
+(``router`` ``None``), except below a router a function receives as a parameter (``func
+addUserRoutes(rg *gin.RouterGroup)``): that router is ``Router`` ``addUserRoutes#0`` (the function's
+qualname, ``#``, the parameter's position), its routes' paths are relative to it, and a call passing a
+router of the file (``addUserRoutes(v1)``, in any file of the repository) is a :class:`~indexer.model.Mount`
+of that function's parameter (``argument`` 0) under the router passed, with its prefix: the linker
+resolves the callee and chains the prefixes (``/v1`` + ``/users``), as it does for mounted routers of
+other frameworks. A ``_test.go`` file hands routers to no function (a test's own engine mounts the
+application's routes under prefixes of its own). A handler named by
 expression is a ``handler_ref`` resolved from the enclosing function; a function literal becomes a
 definition of its own named after the route (``GET /x``). A handler wrapped in one conversion
 (``http.HandlerFunc(h)``) is ``h``.
@@ -39,7 +46,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.go.frameworks.common import HTTP_METHOD_CONSTANTS, GoFile, go_file
-from indexer.model import FileExtraction, HttpCall, Route, Template, WrapperRef
+from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, Template, WrapperRef
 from indexer.symbols import handler_name
 
 if TYPE_CHECKING:
@@ -75,6 +82,12 @@ _RESTY_VERBS = {v.capitalize(): v for v in _VERBS}
 
 
 _FUNCS = ("function_declaration", "method_declaration", "func_literal")
+_NAMED_FUNCS = ("function_declaration", "method_declaration")
+
+_Found = tuple[str, Template, "str | None"]
+"""What a router name means: (framework, prefix, origin): ``origin`` the router key of the function
+parameter the router was made from (``addUserRoutes#0``), the prefix relative to it; ``None`` when the
+prefix is absolute."""
 
 
 def _scopes(node: Node) -> list[int | None]:
@@ -91,17 +104,19 @@ def _scopes(node: Node) -> list[int | None]:
 
 
 class _Routers:
-    """Router names of the file, per function scope -> (framework, prefix)."""
+    """Router names of the file, per function scope -> (framework, prefix, origin) (:data:`_Found`)."""
 
     def __init__(self, gf: GoFile) -> None:
         self.gf = gf
-        self.by_name: dict[tuple[int | None, str], tuple[str, Template]] = {}
+        self.by_name: dict[tuple[int | None, str], _Found] = {}
+        self.fields: set[str] = set()
+        """Struct fields declared with a router type (``engine *gin.Engine``): ``x.engine`` is one."""
         # gin middleware a router runs before its routes' handlers: (where it was added, expression)
         self.middleware: dict[tuple[int | None, str], list[tuple[int, str]]] = {}
         self.fw_of_local = {local: fw for local, path in gf.imports.items() for p, fw in _IMPORTS.items()
                             if path == p or path.startswith(p + "/")}
 
-    def get(self, node: Node, name: str) -> tuple[str, Template] | None:
+    def get(self, node: Node, name: str) -> _Found | None:
         """The router ``name`` means at ``node`` (the innermost scope binding it)."""
         key = self._key(node, name)
         return self.by_name[key] if key is not None else None
@@ -110,7 +125,8 @@ class _Routers:
         for sc in _scopes(node):
             if (sc, name) in self.by_name:
                 return sc, name
-        return None
+        field = name.rpartition(".")[2]  # s.engine: a struct field declared with a router type
+        return (None, field) if "." in name and field in self.fields else None
 
     def middleware_at(self, node: Node, name: str) -> list[str]:
         """The gin middleware router ``name`` applies to a route registered at ``node``: what its
@@ -140,7 +156,7 @@ class _Routers:
                 inherited = [(call.start_byte, e) for e in self.middleware_at(call, sel[0])]
                 self.middleware[key] = inherited + [(call.start_byte, e) for e in _wrapper_exprs(gf, gf.args(call)[1:])]
 
-    def bind(self, node: Node, name: str, value: tuple[str, Template]) -> None:
+    def bind(self, node: Node, name: str, value: _Found) -> None:
         """Bind ``name`` in the innermost function around ``node`` (a field: the file)."""
         self.by_name[(_scopes(node)[0] if node.type != "field_declaration" else None, name)] = value
 
@@ -150,7 +166,7 @@ class _Routers:
         fw = self.fw_of_local.get(pkg)
         return fw if fw is not None and name in _ROUTER_TYPES.get(fw, ()) else None
 
-    def made(self, value: Node) -> tuple[str, Template] | None:
+    def made(self, value: Node) -> _Found | None:
         """What a value assigned to a name makes: a new router, a group of a known one."""
         gf = self.gf
         if value.type != "call_expression":
@@ -161,23 +177,23 @@ class _Routers:
         recv, name = sel
         fw = self.fw_of_local.get(recv)
         if fw is not None and name in _CONSTRUCTORS.get(fw, ()):
-            return fw, Template()
+            return fw, Template(), None
         if name == "Subrouter":  # gorilla: X.PathPrefix("/p").Subrouter()
             inner = value.child_by_field_name("function").child_by_field_name("operand")
             if inner is not None and inner.type == "call_expression":
                 isel = gf.selector(inner)
                 found = self.get(value, isel[0]) if isel is not None and isel[1] == "PathPrefix" else None
                 if found is not None:
-                    fw0, prefix = found
+                    fw0, prefix, origin = found
                     args = gf.args(inner)
-                    return fw0, prefix + (gf.template(args[0]) or Template()) if args else prefix
+                    return fw0, prefix + (gf.template(args[0]) or Template()) if args else prefix, origin
             return None
         found = self.get(value, recv) if name == "Group" else None
         if found is not None:
-            fw0, prefix = found
+            fw0, prefix, origin = found
             args = gf.args(value)
             if fw0 in ("gin", "echo") and args:
-                return fw0, _joined(fw0, prefix, _path(gf, args[0]) or Template())
+                return fw0, _joined(fw0, prefix, _path(gf, args[0]) or Template()), origin
         return None
 
     def collect(self) -> None:
@@ -195,17 +211,43 @@ class _Routers:
                 if fw is not None:
                     key = _scopes(n)[0] if n.type == "parameter_declaration" else None
                     for nm in n.children_by_field_name("name"):  # a chi Route's parameter keeps its prefix
-                        self.by_name.setdefault((key, gf.text(nm)), (fw, Template()))
-            elif n.type in ("short_var_declaration", "assignment_statement"):
-                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
-                if left is None or right is None or not left.named_children or not right.named_children:
-                    continue
-                made = self.made(right.named_children[0])
-                if made is not None:
-                    self.bind(n, gf.expr(left.named_children[0]), made)
+                        self.by_name.setdefault((key, gf.text(nm)), (fw, Template(), self.parameter_key(n, nm)))
+                        if n.type == "field_declaration":
+                            self.fields.add(gf.text(nm))
+            elif n.type in ("short_var_declaration", "assignment_statement", "var_spec"):
+                if n.type == "var_spec":  # var router = gin.Default(), at package level too
+                    names, value = n.children_by_field_name("name"), n.child_by_field_name("value")
+                else:
+                    left, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+                    names = left.named_children if left is not None else []
+                for name, right in zip(names, value.named_children if value is not None else ()):
+                    made = self.made(right)
+                    if made is not None:
+                        self.bind(n, gf.expr(name), made)
             elif n.type == "call_expression":
                 self._scoped(n)
                 self._use(n)
+
+    def parameter_key(self, decl: Node, name: Node) -> str | None:
+        """The router key of parameter ``name`` (declared by ``decl``) of a named function or method:
+        ``<qualname>#<position>`` (the receiver not counted); ``None`` for a field or a function
+        literal's parameter."""
+        plist = decl.parent
+        func = plist.parent if plist is not None else None
+        if decl.type != "parameter_declaration" or func is None or func.type not in _NAMED_FUNCS or \
+                func.child_by_field_name("parameters") != plist:
+            return None
+        owner = self.gf.owner(func.child_by_field_name("name") or func)
+        if owner is None:
+            return None
+        position = 0
+        for p in plist.named_children:
+            names = p.children_by_field_name("name")
+            for nm in names or [p]:
+                if nm == name:
+                    return f"{owner}#{position}"
+                position += 1
+        return None
 
     def _scoped(self, call: Node) -> None:
         """chi ``X.Route("/p", func(r chi.Router) {...})`` / ``X.Group(func(r ...) {...})`` /
@@ -215,18 +257,18 @@ class _Routers:
         found = self.get(call, sel[0]) if sel is not None else None
         if sel is None or found is None:
             return
-        fw, prefix = found
+        fw, prefix, origin = found
         args = gf.args(call)
         if sel[1] in ("Route", "Group") and args and args[-1].type == "func_literal":
             sub = prefix + ((gf.template(args[0]) or Template()) if sel[1] == "Route" and len(args) == 2 else Template())
             params = args[-1].child_by_field_name("parameters")
             for p in params.named_children if params is not None else ():
                 for nm in p.children_by_field_name("name"):
-                    self.by_name[(args[-1].start_byte, gf.text(nm))] = (fw, sub)
+                    self.by_name[(args[-1].start_byte, gf.text(nm))] = (fw, sub, origin)
         elif sel[1] == "Mount" and len(args) == 2:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
-                self.bind(call, gf.expr(args[1]), (child[0], prefix + (gf.template(args[0]) or Template())))
+                self.bind(call, gf.expr(args[1]), (child[0], prefix + (gf.template(args[0]) or Template()), origin))
 
 
 def _joined(fw: str, prefix: Template, rel: Template) -> Template:
@@ -295,15 +337,24 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     routers.collect()
     http_local = gf.has_import("net/http")
     resty = gf.has_import("github.com/go-resty/resty", "gopkg.in/resty")
+    declared: set[str] = set()
+    tests = out.path.endswith("_test.go")  # a test's own engine: its prefixes are not the application's
     for call in list(gf.calls):
         sel = gf.selector(call)
+        found = routers.get(call, sel[0]) if sel is not None else None
+        if found is None and not tests:
+            _router_arguments(gf, out, call, routers)
         if sel is None:
             continue
         recv, name = sel
         if recv == http_local and recv is not None and name in ("HandleFunc", "Handle"):
             _route(gf, out, call, "net/http", Template(), None, name)
-        elif (found := routers.get(call, recv)) is not None:
-            _route(gf, out, call, found[0], found[1], recv, name, routers.middleware_at(call, recv))
+        elif found is not None:
+            origin = found[2]
+            if _route(gf, out, call, found[0], found[1], recv, name, routers.middleware_at(call, recv), origin) \
+                    and origin is not None and origin not in declared:
+                declared.add(origin)
+                out.routers.append(Router(found[0], origin, Template(), gf.pos(call)[0]))
         if http_local is not None and recv == http_local:
             _client(gf, out, call, name)
         elif resty is not None and name in _RESTY_VERBS and (recv.endswith(".R()") or ".R()." in recv):
@@ -312,6 +363,24 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             if url is not None:
                 line, col = gf.pos(call)
                 out.http_calls.append(HttpCall("resty", _RESTY_VERBS[name], url, gf.owner(call), line, col))
+
+
+def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Routers) -> None:
+    """A call handing a router of the file to a function (``addUserRoutes(v1)``,
+    ``routes.Register(api)``, ``s.routes(r)``, ``users.Register(v1.Group("/users"))``): a :class:`~indexer.model.Mount` per router argument
+    (``child`` the callee as written, ``argument`` its position, ``parent`` the router's origin,
+    ``""`` for an absolute one; ``prefix`` its prefix relative to that)."""
+    fn = call.child_by_field_name("function")
+    if fn is None or fn.type not in ("identifier", "selector_expression"):
+        return
+    for i, arg in enumerate(gf.args(call)):
+        if arg.type in ("identifier", "selector_expression"):
+            found = routers.get(call, gf.expr(arg))
+        else:  # users.Register(v1.Group("/users")): a group made in the argument
+            found = routers.made(arg) if arg.type == "call_expression" else None
+        if found is not None:
+            line, col = gf.pos(call)
+            out.mounts.append(Mount(found[0], found[2] or "", gf.expr(fn), found[1], line, col, argument=i))
 
 
 def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
@@ -335,7 +404,9 @@ def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
 
 
 def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Template, recv: str | None,
-           name: str, inherited: list[str] | None = None) -> None:
+           name: str, inherited: list[str] | None = None, origin: str | None = None) -> bool:
+    """Append the route registered by ``call`` on a router (``fw``, ``prefix``; ``origin`` the
+    parameter router its prefix is relative to); whether one was."""
     args = gf.args(call)
     methods: list[str]
     handlers: list[Node]
@@ -365,19 +436,20 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
     elif fw == "chi" and name in ("Handle", "HandleFunc") and len(args) == 2:
         path, methods, handlers = gf.template(args[0]), ["*"], [args[1]]
     else:
-        return
+        return False
     if path is None or not methods:
-        return
+        return False
     full = _clean(_joined(fw, prefix, path))
     line, col = gf.pos(call)
     scope = gf.owner(call)
     handler, handler_ref = _handler(gf, handlers[0], methods, full, scope)
     if handler is None and handler_ref is None:
-        return
+        return False
     own = _wrapper_exprs(gf, list(reversed(handlers[1:])) if fw == "gin" else handlers[1:])
     wrappers = [WrapperRef("middleware", e) for e in [*(inherited or ()), *own]]
     out.routes.append(Route(fw, methods, full, handler, line, col, handler_ref=handler_ref, wrappers=wrappers,
-                            scope=scope if handler_ref is not None else None))
+                            scope=scope if handler_ref is not None else None, router=origin))
+    return True
 
 
 def _wrapper_exprs(gf: GoFile, nodes: list[Node]) -> list[str]:

@@ -1,0 +1,197 @@
+"""Go routers handed to functions in other files (``addUserRoutes(v1)``): the routes a function
+registers on its router parameter get the prefixes of every router a call hands it, across files and
+packages, through receivers and chains of such functions (indexer/languages/go/frameworks/go_web.py
+emits the Router and Mount facts, indexer/frameworks/mounts.py resolves them); what must not change
+or be linked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.resolution_harness import extract_fixture, resolve_fixture, split_fixture
+from tests.unit.test_incremental import Workspace, dump
+
+APP = """
+// --- path: go.mod ---
+module example.com/app
+
+go 1.21
+// --- path: routes/main.go ---
+package routes
+
+import (
+    "net/http"
+
+    "github.com/gin-gonic/gin"
+)
+
+var router = gin.Default()
+
+func Run() {
+    getRoutes()
+    _ = http.ListenAndServe(":5000", router)
+}
+
+func getRoutes() {
+    v1 := router.Group("/v1")
+    addUserRoutes(v1)
+    addPingRoutes(v1)
+    v2 := router.Group("/v2")
+    addPingRoutes(v2)
+    addPingRoutes(router.Group("/beta"))
+    label := "v1"
+    describe(label)
+}
+
+func describe(s string) {}
+// --- path: routes/users.go ---
+package routes
+
+import "github.com/gin-gonic/gin"
+
+func addUserRoutes(rg *gin.RouterGroup) {
+    users := rg.Group("/users")
+    users.GET("/", listUsers)
+    users.GET("/comments", func(c *gin.Context) { c.JSON(200, "comments") })
+}
+
+func listUsers(c *gin.Context) {}
+// --- path: routes/ping.go ---
+package routes
+
+import "github.com/gin-gonic/gin"
+
+func addPingRoutes(rg *gin.RouterGroup) {
+    rg.GET("/ping", ping)
+}
+
+func ping(c *gin.Context) {}
+// --- path: admin/server.go ---
+package admin
+
+import (
+    "github.com/gin-gonic/gin"
+
+    "example.com/app/admin/api"
+)
+
+type Server struct {
+    engine *gin.Engine
+}
+
+func (s *Server) Mount() {
+    g := s.engine.Group("/admin")
+    s.routes(g)
+}
+
+func (s *Server) routes(r *gin.RouterGroup) {
+    r.GET("/status", status)
+    inner := r.Group("/api")
+    api.Register(inner)
+}
+
+func status(c *gin.Context) {}
+// --- path: admin/api/api.go ---
+package api
+
+import "github.com/gin-gonic/gin"
+
+func Register(g *gin.RouterGroup) {
+    g.POST("/jobs", createJob)
+}
+
+func Orphan(g *gin.RouterGroup) {
+    g.GET("/orphan", createJob)
+}
+
+func createJob(c *gin.Context) {}
+"""
+
+
+def _exposes(resolved) -> list[tuple[str, str]]:
+    return sorted((e.dst, e.src.removeprefix("t:")) for f in resolved.files for e in f.edges if e.kind == "EXPOSES")
+
+
+def test_routes_on_a_router_parameter_take_the_prefixes_of_the_routers_handed_to_the_function() -> None:
+    resolved = resolve_fixture(APP)
+    assert _exposes(resolved) == [
+        # a method's router parameter (the group of a struct field's engine) handed on through a
+        # group of its own to a function of another package
+        ("endpoint:GET /admin/status", "admin/server.status(1)"),
+        ("endpoint:GET /beta/ping", "routes/ping.ping(1)"),  # a group made in the argument
+        ("endpoint:GET /orphan", "admin/api/api.createJob(1)"),  # handed no router: its own path only
+        ("endpoint:GET /v1/ping", "routes/ping.ping(1)"),  # one function handed two routers: both prefixes
+        ("endpoint:GET /v1/users", "routes/users.listUsers(1)"),
+        ("endpoint:GET /v1/users/comments", "routes/users.addUserRoutes.GET /users/comments(1)"),
+        ("endpoint:GET /v2/ping", "routes/ping.ping(1)"),
+        ("endpoint:POST /admin/api/jobs", "admin/api/api.createJob(1)"),
+    ]
+    # a router handed to a library function (`http.ListenAndServe(":5000", router)`) is no mount
+    # left unlinked; a string handed to a function of the file (`describe(label)`) is no mount at all
+    assert resolved.link_outcomes == {"exposes": 8}
+
+
+def test_the_facts_a_router_parameter_gives() -> None:
+    facts = {ex.path: ex for ex, _, _ in extract_fixture(APP)}
+    users, main = facts["routes/users.go"], facts["routes/main.go"]
+    assert [(r.router, r.path.literal()) for r in users.routes] == [("addUserRoutes#0", "/users/"),
+                                                                    ("addUserRoutes#0", "/users/comments")]
+    assert [(r.name, r.framework) for r in users.routers] == [("addUserRoutes#0", "gin")]
+    assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [
+        ("", "http.ListenAndServe", 1, ""),
+        ("", "addUserRoutes", 0, "/v1"),
+        ("", "addPingRoutes", 0, "/v1"),
+        ("", "addPingRoutes", 0, "/v2"),
+        ("", "addPingRoutes", 0, "/beta"),
+    ]
+    server = facts["admin/server.go"]
+    assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in server.mounts] == [
+        ("", "s.routes", 0, "/admin"),
+        ("Server.routes#0", "api.Register", 0, "/api"),
+    ]
+    # a router made in the function itself stays absolute: no router key, no Router fact
+    local = extract_fixture("""
+// --- path: main.go ---
+package main
+
+import "github.com/gin-gonic/gin"
+
+func main() {
+    r := gin.New()
+    r.GET("/health", health)
+}
+""")[0][0]
+    assert [(r.router, r.path.literal()) for r in local.routes] == [(None, "/health")]
+    assert local.routers == [] and local.mounts == []
+    # a test's own engine mounts the routes under prefixes that are not the application's
+    test = extract_fixture("""
+// --- path: routes/users_test.go ---
+package routes
+
+import "github.com/gin-gonic/gin"
+
+func TestUsers(t *testing.T) {
+    r := gin.New()
+    addUserRoutes(r.Group("/users"))
+}
+""")[0][0]
+    assert test.mounts == []
+
+
+def test_an_edit_of_the_caller_moves_the_routes_of_the_callee(tmp_path: Path) -> None:
+    files = split_fixture(APP)
+    ws = Workspace(tmp_path, files)
+    try:
+        main = "routes/main.go"
+        ws.edit({main: files[main].replace('router.Group("/v2")', 'router.Group("/v3")')})  # checked against a full index
+        endpoints = {dst for kind, _src, dst, *_ in dump(ws.db)["edges"] if kind == "EXPOSES"}
+        assert {"endpoint:GET /v3/ping", "endpoint:GET /v1/ping"} <= endpoints
+        assert "endpoint:GET /v2/ping" not in endpoints
+        ws.edit({main: files[main].replace("    addUserRoutes(v1)\n", "")})
+        endpoints = {dst for kind, _src, dst, *_ in dump(ws.db)["edges"] if kind == "EXPOSES"}
+        assert "endpoint:GET /users/comments" in endpoints and "endpoint:GET /v1/users/comments" not in endpoints
+        users = "routes/users.go"  # the callee's parameter renamed and moved: the caller's mount follows
+        ws.edit({users: files[users].replace("func addUserRoutes(rg *gin.RouterGroup)", "func addUserRoutes(x int, g *gin.RouterGroup)")
+                 .replace("rg.Group", "g.Group")})
+    finally:
+        ws.close()
