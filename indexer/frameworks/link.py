@@ -685,7 +685,9 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             key = self._router_key(fc, w.router)
             keys = self._descendants(key)
             routes = [rt for rt in self._linked if rt.router in keys]
-            prefixes = [_join(p, limit) for p in self.prefixes(key)] if limit else []
+            # what goes through the router: its own full paths (a child router also mounted elsewhere
+            # is not wrapped there; a Go function handed two routers, only under the one that has it)
+            prefixes = [_join(p, limit).replace(_HOLE, "{}") for p in self.prefixes(key)]
             scope = "router"
         else:
             module, ns = self._module_of(fc.path), fc.rules.namespace

@@ -35,8 +35,9 @@ func Run() {
 func getRoutes() {
     v1 := router.Group("/v1")
     addUserRoutes(v1)
+    v1.Use(logger)
     addPingRoutes(v1)
-    v2 := router.Group("/v2")
+    v2 := router.Group("/v2", requireAuth)
     addPingRoutes(v2)
     addPingRoutes(router.Group("/beta"))
     label := "v1"
@@ -44,6 +45,10 @@ func getRoutes() {
 }
 
 func describe(s string) {}
+
+func logger(c *gin.Context) {}
+
+func requireAuth(c *gin.Context) {}
 // --- path: routes/users.go ---
 package routes
 
@@ -126,9 +131,15 @@ def test_routes_on_a_router_parameter_take_the_prefixes_of_the_routers_handed_to
         ("endpoint:GET /v2/ping", "routes/ping.ping(1)"),
         ("endpoint:POST /admin/api/jobs", "admin/api/api.createJob(1)"),
     ]
+    # gin middleware a handed router runs wraps the function's routes under that router's prefix
+    # only: `logger` was added to v1 after addUserRoutes(v1), before addPingRoutes(v1)
+    assert sorted((e.src.removeprefix("t:"), e.dst) for f in resolved.files for e in f.edges if e.kind == "WRAPS") == [
+        ("routes/main.logger(1)", "endpoint:GET /v1/ping"),
+        ("routes/main.requireAuth(1)", "endpoint:GET /v2/ping"),
+    ]
     # a router handed to a library function (`http.ListenAndServe(":5000", router)`) is no mount
     # left unlinked; a string handed to a function of the file (`describe(label)`) is no mount at all
-    assert resolved.link_outcomes == {"exposes": 8}
+    assert resolved.link_outcomes == {"exposes": 8, "wraps": 2}
 
 
 def test_the_facts_a_router_parameter_gives() -> None:
@@ -140,10 +151,15 @@ def test_the_facts_a_router_parameter_gives() -> None:
     assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [
         ("", "http.ListenAndServe", 1, ""),
         ("", "addUserRoutes", 0, "/v1"),
-        ("", "addPingRoutes", 0, "/v1"),
-        ("", "addPingRoutes", 0, "/v2"),
+        # a router running middleware: a router of the call alone, the function's parameter under it
+        ("", "addPingRoutes@20:4#0", None, "/v1"),
+        ("addPingRoutes@20:4#0", "addPingRoutes", 0, ""),
+        ("", "addPingRoutes@22:4#0", None, "/v2"),
+        ("addPingRoutes@22:4#0", "addPingRoutes", 0, ""),
         ("", "addPingRoutes", 0, "/beta"),
     ]
+    assert [(w.owner_ref, w.router, w.kind) for w in main.wrappers] == [
+        ("logger", "addPingRoutes@20:4#0", "middleware"), ("requireAuth", "addPingRoutes@22:4#0", "middleware")]
     server = facts["admin/server.go"]
     assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in server.mounts] == [
         ("", "s.routes", 0, "/admin"),
@@ -183,10 +199,15 @@ def test_an_edit_of_the_caller_moves_the_routes_of_the_callee(tmp_path: Path) ->
     ws = Workspace(tmp_path, files)
     try:
         main = "routes/main.go"
-        ws.edit({main: files[main].replace('router.Group("/v2")', 'router.Group("/v3")')})  # checked against a full index
+        ws.edit({main: files[main].replace('router.Group("/v2", requireAuth)', 'router.Group("/v3", requireAuth)')})  # checked against a full index
         endpoints = {dst for kind, _src, dst, *_ in dump(ws.db)["edges"] if kind == "EXPOSES"}
         assert {"endpoint:GET /v3/ping", "endpoint:GET /v1/ping"} <= endpoints
         assert "endpoint:GET /v2/ping" not in endpoints
+        wraps = {(src.rsplit(".", 1)[-1], dst) for kind, src, dst, *_ in dump(ws.db)["edges"] if kind == "WRAPS"}
+        assert ("requireAuth(1)", "endpoint:GET /v3/ping") in wraps
+        ws.edit({main: files[main].replace(', requireAuth)', ')')})  # the middleware goes: its WRAPS too
+        wraps = {(src.rsplit(".", 1)[-1], dst) for kind, src, dst, *_ in dump(ws.db)["edges"] if kind == "WRAPS"}
+        assert wraps == {("logger(1)", "endpoint:GET /v1/ping")}
         ws.edit({main: files[main].replace("    addUserRoutes(v1)\n", "")})
         endpoints = {dst for kind, _src, dst, *_ in dump(ws.db)["edges"] if kind == "EXPOSES"}
         assert "endpoint:GET /users/comments" in endpoints and "endpoint:GET /v1/users/comments" not in endpoints

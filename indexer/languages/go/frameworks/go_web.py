@@ -46,7 +46,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.go.frameworks.common import HTTP_METHOD_CONSTANTS, GoFile, go_file
-from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, Template, WrapperRef
+from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, Template, Wrapper, WrapperRef
 from indexer.symbols import handler_name
 
 if TYPE_CHECKING:
@@ -367,20 +367,38 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
 
 def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Routers) -> None:
     """A call handing a router of the file to a function (``addUserRoutes(v1)``,
-    ``routes.Register(api)``, ``s.routes(r)``, ``users.Register(v1.Group("/users"))``): a :class:`~indexer.model.Mount` per router argument
-    (``child`` the callee as written, ``argument`` its position, ``parent`` the router's origin,
-    ``""`` for an absolute one; ``prefix`` its prefix relative to that)."""
+    ``routes.Register(api)``, ``s.routes(r)``, ``users.Register(v1.Group("/users"))``): a
+    :class:`~indexer.model.Mount` per router argument (``child`` the callee as written, ``argument``
+    its position, ``parent`` the router's origin, ``""`` for an absolute one; ``prefix`` its prefix
+    relative to that). When the router runs gin middleware (``Use`` before the call, ``Group(path,
+    mw...)``), the router of this call alone (``<callee>@<line>:<col>#<position>``) is mounted at that
+    prefix, the function's parameter under it, and each middleware is a
+    :class:`~indexer.model.Wrapper` of it: it wraps the routes the function registers, under this
+    call's prefix only."""
     fn = call.child_by_field_name("function")
     if fn is None or fn.type not in ("identifier", "selector_expression"):
         return
+    line, col = gf.pos(call)
     for i, arg in enumerate(gf.args(call)):
         if arg.type in ("identifier", "selector_expression"):
-            found = routers.get(call, gf.expr(arg))
-        else:  # users.Register(v1.Group("/users")): a group made in the argument
-            found = routers.made(arg) if arg.type == "call_expression" else None
-        if found is not None:
-            line, col = gf.pos(call)
-            out.mounts.append(Mount(found[0], found[2] or "", gf.expr(fn), found[1], line, col, argument=i))
+            found, middleware = routers.get(call, gf.expr(arg)), routers.middleware_at(call, gf.expr(arg))
+        elif arg.type == "call_expression":  # users.Register(v1.Group("/users")): a group made in the argument
+            found, sel = routers.made(arg), gf.selector(arg)
+            middleware = [*routers.middleware_at(call, sel[0]), *_wrapper_exprs(gf, gf.args(arg)[1:])] \
+                if found is not None and sel is not None and sel[1] == "Group" and found[0] == "gin" else []
+        else:
+            continue
+        if found is None:
+            continue
+        parent = found[2] or ""
+        if middleware:  # the gin middleware the router runs: on a router of this call alone, mounted there
+            parent = f"{gf.expr(fn)}@{line}:{col}#{i}"
+            out.routers.append(Router(found[0], parent, Template(), line))
+            out.mounts.append(Mount(found[0], found[2] or "", parent, found[1], line, col))
+            out.wrappers.extend(Wrapper(found[0], "middleware", None, line, col, owner_ref=m, router=parent)
+                                for m in middleware)
+        out.mounts.append(Mount(found[0], parent, gf.expr(fn), Template() if middleware else found[1], line, col,
+                                argument=i))
 
 
 def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
