@@ -527,7 +527,7 @@ class Mount:
     ``child_module`` the dotted module named by a string (Django ``include("shop.urls")``: that
     module's ``urlpatterns``). ``prefix`` is added before the child's own prefix. ``argument``: a
     router handed to a function (Go ``addUserRoutes(v1)``): ``child`` is the callee, the router its
-    parameter at this position (``<callee qualname>#<argument>``), ``parent`` a key of this file."""
+    parameter at this position (``<callee>#<argument>``; -1: what it returns, ``#return``); ``parent`` a key here."""
 
     framework: str
     parent: str

@@ -8,7 +8,8 @@ router (the child) is found from what the mount names:
 * ``child_module``: a module named by a string (Django ``include("shop.urls")``): its ``urlpatterns``;
 * ``argument``: ``child`` is the function a router is handed to (``addUserRoutes(v1)``,
   ``routes.Register(api)``, ``s.routes(r)``), resolved like a callee from the mount's scope; the child
-  is that function's parameter router, in the function's file;
+  is that function's parameter router, in the function's file (``argument`` -1: the router the
+  function returns, ``<qualname>#return``: chi ``r.Mount("/users", users.Routes())``);
 * otherwise ``child`` is an expression naming a router (``items.router``), located through names and
   imports (the linker's ``locate``).
 """
@@ -43,7 +44,7 @@ def mount_ends(r, fc: FileCtx, m: Mount, scope: str | None, locate: Locate) -> t
         v = r.resolve_expr(fc, scope, m.child) if m.child else None
         if not isinstance(v, FuncV) or v.f.file.repo != fc.repo:
             return parent, None
-        return parent, (v.f.file.path, f"{v.f.qualname}#{m.argument}")
+        return parent, (v.f.file.path, f"{v.f.qualname}#{m.argument if m.argument >= 0 else 'return'}")
     found = locate(fc, None, m.parent)
     parent = (found[0].path, found[1]) if found else (fc.path, m.parent)
     if m.child_module is not None:

@@ -216,3 +216,85 @@ def test_an_edit_of_the_caller_moves_the_routes_of_the_callee(tmp_path: Path) ->
                  .replace("rg.Group", "g.Group")})
     finally:
         ws.close()
+
+
+CHI = """
+// --- path: go.mod ---
+module example.com/svc
+
+go 1.21
+// --- path: main.go ---
+package main
+
+import (
+    "github.com/go-chi/chi/v5"
+
+    "example.com/svc/users"
+)
+
+func main() {
+    r := chi.NewRouter()
+    r.Route("/api", func(api chi.Router) {
+        api.Mount("/users", users.Routes())
+    })
+    r.Mount("/admin", adminRouter())
+    r.Mount("/debug", chi.NewRouter())
+    r.Mount("/todos", todos{}.Routes())
+}
+
+type todos struct{}
+
+func (t todos) Routes() chi.Router {
+    r := chi.NewRouter()
+    r.Get("/", t.List)
+    return r
+}
+
+func (t todos) List() {}
+
+func adminRouter() chi.Router {
+    a := chi.NewRouter()
+    a.Get("/stats", stats)
+    return a
+}
+
+func stats() {}
+// --- path: users/routes.go ---
+package users
+
+import "github.com/go-chi/chi/v5"
+
+func Routes() chi.Router {
+    r := chi.NewRouter()
+    r.Get("/", list)
+    r.Post("/{id}", update)
+    return r
+}
+
+func Unmounted() chi.Router {
+    r := chi.NewRouter()
+    r.Get("/alone", list)
+    return r
+}
+
+func list() {}
+
+func update() {}
+"""
+
+
+def test_a_router_a_function_returns_takes_the_prefixes_it_is_mounted_under() -> None:
+    resolved = resolve_fixture(CHI)
+    assert _exposes(resolved) == [
+        ("endpoint:GET /admin/stats", "main.stats(0)"),  # mounted from the same file
+        ("endpoint:GET /alone", "users/routes.list(0)"),  # a returned router mounted nowhere: its own paths
+        ("endpoint:GET /api/users", "users/routes.list(0)"),  # mounted inside a Route("/api", ...) of another package
+        ("endpoint:GET /todos", "main.todos.List(0)"),  # a method called on a composite literal
+        ("endpoint:POST /api/users/{}", "users/routes.update(0)"),
+    ]
+    facts = {ex.path: ex for ex, _, _ in extract_fixture(CHI)}
+    assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in facts["main.go"].mounts] == [
+        ("", "users.Routes", -1, "/api/users"), ("", "adminRouter", -1, "/admin"), ("", "todos.Routes", -1, "/todos"),
+    ]  # `chi.NewRouter()` mounted in place is a library call: no mount
+    assert [(r.router, r.path.literal()) for r in facts["users/routes.go"].routes] == [
+        ("Routes#return", "/"), ("Routes#return", "/{id}"), ("Unmounted#return", "/alone")]

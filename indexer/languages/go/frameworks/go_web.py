@@ -90,6 +90,14 @@ parameter the router was made from (``addUserRoutes#0``), the prefix relative to
 prefix is absolute."""
 
 
+def _ancestors(node: Node):
+    """The nodes around ``node``, innermost first."""
+    n = node.parent
+    while n is not None:
+        yield n
+        n = n.parent
+
+
 def _scopes(node: Node) -> list[int | None]:
     """Start bytes of the functions (literals too) around ``node``, innermost first, then ``None``
     (the file: fields and package-level names)."""
@@ -109,6 +117,7 @@ class _Routers:
     def __init__(self, gf: GoFile) -> None:
         self.gf = gf
         self.by_name: dict[tuple[int | None, str], _Found] = {}
+        self._returns: dict[int, set[str]] | None = None  # named function's start -> the names it returns
         self.fields: set[str] = set()
         """Struct fields declared with a router type (``engine *gin.Engine``): ``x.engine`` is one."""
         # gin middleware a router runs before its routes' handlers: (where it was added, expression)
@@ -222,11 +231,35 @@ class _Routers:
                     names = left.named_children if left is not None else []
                 for name, right in zip(names, value.named_children if value is not None else ()):
                     made = self.made(right)
+                    if made is not None and made[2] is None:  # a router the function returns: relative to its mount
+                        made = (made[0], made[1], self.returned_key(n, gf.expr(name)))
                     if made is not None:
                         self.bind(n, gf.expr(name), made)
             elif n.type == "call_expression":
                 self._scoped(n)
                 self._use(n)
+
+    def returned_key(self, node: Node, name: str) -> str | None:
+        """``<qualname>#return`` when the named function around ``node`` returns the router ``name``
+        (``r := chi.NewRouter(); ...; return r``, mounted by the caller: ``r.Mount("/users",
+        users.Routes())``); else ``None``."""
+        if self._returns is None:
+            self._returns = {}
+            stack = [self.gf.root]
+            while stack:
+                n = stack.pop()
+                stack.extend(n.named_children)
+                if n.type == "return_statement" and n.named_children:
+                    values = n.named_children[0]
+                    first = values.named_children[0] if values.type == "expression_list" and values.named_children else values
+                    func = next((f for f in _ancestors(n) if f.type in _FUNCS), None)
+                    if func is not None and func.type in _NAMED_FUNCS and first.type == "identifier":
+                        self._returns.setdefault(func.start_byte, set()).add(self.gf.text(first))
+        func = next((f for f in _ancestors(node) if f.type in _FUNCS), None)
+        if func is None or func.type not in _NAMED_FUNCS or name not in self._returns.get(func.start_byte, ()):
+            return None
+        owner = self.gf.owner(func.child_by_field_name("name") or func)
+        return f"{owner}#return" if owner is not None else None
 
     def parameter_key(self, decl: Node, name: Node) -> str | None:
         """The router key of parameter ``name`` (declared by ``decl``) of a named function or method:
@@ -269,6 +302,12 @@ class _Routers:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
                 self.bind(call, gf.expr(args[1]), (child[0], prefix + (gf.template(args[0]) or Template()), origin))
+            elif args[1].type == "call_expression" and self.made(args[1]) is None and not gf.out.path.endswith("_test.go"):
+                fn = args[1].child_by_field_name("function")  # r.Mount("/users", users.Routes()): what it returns
+                if fn is not None and fn.type in ("identifier", "selector_expression"):
+                    line, col = gf.pos(call)
+                    gf.out.mounts.append(Mount(fw, origin or "", _callee(gf, fn), prefix + (gf.template(args[0]) or Template()),
+                                               line, col, argument=-1))
 
 
 def _joined(fw: str, prefix: Template, rel: Template) -> Template:
@@ -365,6 +404,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 out.http_calls.append(HttpCall("resty", _RESTY_VERBS[name], url, gf.owner(call), line, col))
 
 
+def _callee(gf: GoFile, fn: Node) -> str:
+    """A callee as the resolver reads it: ``users.Register``, ``s.routes``; a method called on a
+    composite literal by its type (``usersResource{}.Routes`` -> ``usersResource.Routes``)."""
+    operand = fn.child_by_field_name("operand") if fn.type == "selector_expression" else None
+    if operand is not None and operand.type == "composite_literal" and operand.child_by_field_name("type") is not None:
+        return f"{gf.expr(operand.child_by_field_name('type'))}.{gf.text(fn.child_by_field_name('field'))}"
+    return gf.expr(fn)
+
+
 def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Routers) -> None:
     """A call handing a router of the file to a function (``addUserRoutes(v1)``,
     ``routes.Register(api)``, ``s.routes(r)``, ``users.Register(v1.Group("/users"))``): a
@@ -392,12 +440,12 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
             continue
         parent = found[2] or ""
         if middleware:  # the gin middleware the router runs: on a router of this call alone, mounted there
-            parent = f"{gf.expr(fn)}@{line}:{col}#{i}"
+            parent = f"{_callee(gf, fn)}@{line}:{col}#{i}"
             out.routers.append(Router(found[0], parent, Template(), line))
             out.mounts.append(Mount(found[0], found[2] or "", parent, found[1], line, col))
             out.wrappers.extend(Wrapper(found[0], "middleware", None, line, col, owner_ref=m, router=parent)
                                 for m in middleware)
-        out.mounts.append(Mount(found[0], parent, gf.expr(fn), Template() if middleware else found[1], line, col,
+        out.mounts.append(Mount(found[0], parent, _callee(gf, fn), Template() if middleware else found[1], line, col,
                                 argument=i))
 
 
