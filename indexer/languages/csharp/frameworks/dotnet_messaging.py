@@ -57,8 +57,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's Kafka, MassTransit and integration-event-bus message uses to ``out``."""
     cf = cs_file(root, src, out)
     for bus in TYPE_BUSES:
-        if any(m in src.data for m in bus.markers):
-            _type_bus(cf, out, bus)
+        sends = _type_bus(cf, out, bus) if any(m in src.data for m in bus.markers) else set()
+        _handed_messages(cf, out, bus, sends)
     kafka = cf.uses("Confluent.Kafka")
     masstransit = cf.uses("MassTransit")
     if not (kafka or masstransit):
@@ -128,7 +128,7 @@ TYPE_BUSES = (
                                      b"IPublisher", b"IPipelineBehavior"),
             ("IMediator", "ISender", "IPublisher"), ("Send", "Publish"),
             (("IRequestHandler", "Handle"), ("INotificationHandler", "Handle")),
-            ("IRequest", "IBaseRequest", "INotification", "object"),
+            ("IRequest", "IBaseRequest", "INotification"),
             (("IPipelineBehavior", "Handle"),), ("Send",), "IRequest"),
 )
 """The libraries dispatching in-process or through a bus by message type, one entry each."""
@@ -137,17 +137,19 @@ _PREDEFINED = frozenset(("bool", "byte", "char", "decimal", "double", "float", "
                          "short", "string", "uint", "ulong", "ushort", "void", "dynamic", "nint", "nuint"))
 
 
-def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> None:
+def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> set[int]:
     """The uses of one :class:`TypeBus` in a file: ``X.Send(e)`` on a name typed one of the bus's
     sender types produces the class of ``e``; a class implementing a handler interface consumes its
     first type argument through the handler method. A receiver is typed by a binding of the file
     (field, property, parameter, primary-constructor parameter) or, for a member of another object
     (``services.Mediator``), by the convention that names it after its type (``Mediator``,
-    ``_mediator``, ``sender``: the type's name without its leading ``I``)."""
+    ``_mediator``, ``sender``: the type's name without its leading ``I``). Returns the start bytes
+    of the sending calls."""
     typed = {b.name for b in out.bindings if _short(b.type) in bus.senders}
     typed |= {n for d in out.definitions if d.kind == "field" and _short(d.field_type or "") in bus.senders
               for n in (d.name, f"this.{d.name}")}
     conventional = {s[1:].lower() for s in bus.senders}
+    sends: set[int] = set()
     for call in cf.calls:
         sel = cf.member(call)
         args = cf.args(call)
@@ -156,6 +158,7 @@ def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> None:
         recv = sel[0]
         if recv not in typed and not ("." in recv and recv.rsplit(".", 1)[-1].lstrip("_").lower() in conventional):
             continue
+        sends.add(call.start_byte)
         line, col = cf.pos(call)
         owner = cf.owner(call)
         found = [m for m in _message_types(cf, args[0], include_type_args=True) if m not in bus.bases]
@@ -174,6 +177,32 @@ def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> None:
                 owner = handle if any(x.qualname == handle for x in out.definitions) else d.qualname
                 out.topics.append(TopicUse(bus.framework, "consumes", Template.of(topic or text), owner,
                                            d.name_line, d.name_col, broker=bus.broker))
+    return sends
+
+
+def _handed_messages(cf: CsFile, out: FileExtraction, bus: TypeBus, sends: set[int]) -> None:
+    """Messages handed to a wrapper or an outbox before the bus sends them
+    (``integrationEventService.AddAndSaveEventAsync(new OrderShippedIntegrationEvent(...))``, an
+    entity's ``AddDomainEvent(new OrderCancelledDomainEvent(this))``): each argument of a call that
+    is a creation of a class, or a local every value of which is one, is a candidate use
+    (``TopicUse.handed_as`` the bus's base types) that the linker keeps when the callee declares a
+    parameter of a base type (:meth:`indexer.frameworks.queues.QueueLinker.destinations`). The
+    argument's class alone cannot tell: it is declared in another file."""
+    if not bus.bases:
+        return
+    for call in cf.calls:
+        fn = call.child_by_field_name("function")
+        if call.start_byte in sends or fn is None or fn.type not in ("identifier", "member_access_expression"):
+            continue
+        found = {m for a in cf.args(call) if a.type != "identifier" or cf.local_values(a) is not None
+                 for m in _message_types(cf, a)} - set(bus.bases)
+        if not found:
+            continue
+        line, col = cf.pos(call)
+        owner, target = cf.owner(call), drop_generics(cf.expr(fn))
+        for msg in sorted(found):
+            out.topics.append(TopicUse(bus.framework, "produces", Template.of(msg), owner, line, col,
+                                       broker=bus.broker, target=target, handed_as=bus.bases))
 
 
 def _short(type_text: str) -> str:
@@ -195,8 +224,8 @@ def _created_types(cf: CsFile, type_node: Node | None, include_type_args: bool) 
 
 
 def _message_types(cf: CsFile, node: Node, include_type_args: bool = False) -> list[str]:
-    """Class names of the messages an argument holds: ``new E(...)``, either side of ``c ? new A() :
-    new B()``, every value a local is given when each is one of those, or a parameter's declared
+    """Class names of the messages an argument holds: ``new E(...)`` (also cast to a base type),
+    either side of ``c ? new A() : new B()``, every value a local is given when each is one of those, or a parameter's declared
     type (unless a type parameter of the code around it); ``[]`` when any is not known (a call's
     result, a member)."""
     if node.type == "object_creation_expression":
@@ -207,6 +236,8 @@ def _message_types(cf: CsFile, node: Node, include_type_args: bool = False) -> l
         return sides[0] + sides[1] if all(sides) else []
     if node.type == "parenthesized_expression" and node.named_children:
         return _message_types(cf, node.named_children[0], include_type_args)
+    if node.type == "cast_expression" and node.child_by_field_name("value") is not None:  # (Base)new E()
+        return _message_types(cf, node.child_by_field_name("value"), include_type_args)
     if node.type == "identifier":
         values = cf.local_values(node)
         if values is None:
