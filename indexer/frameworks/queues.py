@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from indexer.model import Template, TopicUse
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
-from indexer.resolve.values import FuncV
+from indexer.resolve.values import EXTERNAL, FuncV
 
 __all__ = ["Destination", "QueueLinker", "nats_matches", "routing_matches", "stream_broker"]
 
@@ -220,7 +220,7 @@ class QueueLinker:
         new object over are no wrapper)."""
         assert use.target is not None
         v = self.r.resolve_expr(fc, use.owner, use.target)
-        if v is None and "." not in use.target:  # a bare call in a method: maybe a member of its class
+        if (v is None or v is EXTERNAL) and "." not in use.target:  # a bare call in a method: maybe a member of its class
             v = self.r.resolve_expr(fc, use.owner, f"this.{use.target}")
         if not isinstance(v, FuncV) or not any(
                 p.type and p.type.rsplit(".", 1)[-1].rstrip("?") in use.handed_as for p in v.f.d.params):
