@@ -520,9 +520,7 @@ class Router:
 class Mount:
     """A router mounted under a prefix: FastAPI ``app.include_router(items.router, prefix="/api")``,
     Flask ``app.register_blueprint(bp, url_prefix="/x")``, Express ``app.use("/api", router)``, Django
-    ``path("api/", include("shop.urls"))``.
-
-    ``parent``: expression of the router mounted into (``app``; Django ``"urlpatterns"``).
+    ``path("api/", include("shop.urls"))``. ``parent``: expression of the router mounted into (``app``; Django ``"urlpatterns"``).
     ``child``: expression of the mounted router (``items.router``), or ``None`` with
     ``child_module`` the dotted module named by a string (Django ``include("shop.urls")``: that
     module's ``urlpatterns``). ``prefix`` is added before the child's own prefix. ``argument``: a
@@ -578,19 +576,19 @@ class UrlArgCall:
 
 @dataclass(slots=True)
 class TopicUse:
-    """A topic, queue, channel or task produced to or consumed from: ``role`` is ``produces`` or
-    ``consumes``; ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``,
-    ``spring-rabbit``, ``pika``, ``amqplib``, ``spring-jms``, ``spring-cloud-stream``, ``celery``, ...;
-    ``owner`` the qualname of the producing / consuming function or method (the listener method);
-    ``broker`` one of :data:`stores.contracts.BROKERS`.
-
-    ``topic`` is the destination's name: a Kafka topic, a RabbitMQ queue (consumers) or routing key
-    (producers, with ``exchange`` the exchange they publish to: ``Template()`` for the default
-    exchange, whose routing key is the queue's name; ``None`` for a use that names a queue directly),
-    a JMS destination, a Celery task name. ``target``: an expression naming the consumer itself
-    (Celery ``cleanup.delay()``: ``cleanup``), which the linker resolves to the task's function and its
-    task name; ``topic`` is then empty. ``binding``: a Spring Cloud Stream binding name
-    (``orders-in-0``, a ``StreamBridge.send`` name) the linker maps to its configured destination."""
+    """A topic, queue, channel or task produced to or consumed from: ``role`` is ``produces`` or ``consumes``;
+    ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``, ``spring-rabbit``,
+    ``pika``, ``amqplib``, ``spring-jms``, ``spring-cloud-stream``, ``celery``, ...; ``owner`` the qualname of the
+    producing / consuming function or method (the listener method); ``broker`` one of
+    :data:`stores.contracts.BROKERS`. ``topic`` is the destination's name: a Kafka topic, a RabbitMQ queue
+    (consumers) or routing key (producers, with ``exchange`` the exchange they publish to: ``Template()`` for the
+    default exchange, whose routing key is the queue's name; ``None`` for a use that names a queue directly), a JMS
+    destination, a Celery task name. ``target``: an expression naming the consumer itself (Celery
+    ``cleanup.delay()``: ``cleanup``), which the linker resolves to the task's function and its task name; ``topic``
+    is then empty. ``binding``: a Spring Cloud Stream binding name (``orders-in-0``, a ``StreamBridge.send`` name)
+    the linker maps to its configured destination. ``handed_as``: the message is handed to the callee ``target``
+    names (a wrapper, an outbox: ``service.AddAndSaveEventAsync(e)``); the use holds only when that callee declares
+    a parameter of one of these types (the bus's message base types)."""
 
     framework: str
     role: str
@@ -602,6 +600,7 @@ class TopicUse:
     exchange: Template | None = None
     target: str | None = None
     binding: str | None = None
+    handed_as: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

@@ -861,7 +861,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             self._queues = QueueLinker(self.r, self.ctxs, self.render, self.options.properties_for)
         found, why = self._queues.destinations(fc, use)
         if not found:
-            if why != "not_celery":
+            if why not in ("not_celery", "not_wrapper"):
                 self.result.outcomes[why or "unlinked_topic"] += 1
             return
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"

@@ -31,6 +31,13 @@ its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS
   literal or constant. An SQS queue URL or SNS topic ARN stands for its last segment (the queue's or
   topic's name). A NATS publish also goes to every wildcard subscription of the repository that
   matches its subject (``orders.*``, ``orders.>``: ``inferred``).
+* **A message handed to a wrapper or an outbox** (:attr:`TopicUse.handed_as`, C#'s
+  ``service.AddAndSaveEventAsync(new OrderShippedIntegrationEvent(...))``, an entity's
+  ``AddDomainEvent(new OrderCancelledDomainEvent(this))``): :attr:`TopicUse.target` is resolved like a
+  callee (a bare name also as a member of the class around it); when the function it names declares
+  a parameter of one of the bus's message base types, the message's class is produced (``inferred``:
+  a method taking the base type may keep the message without sending it, ``RemoveDomainEvent(e)``);
+  otherwise nothing, and nothing counted (most calls handing an object over are no wrapper).
 
 Nothing here raises on odd facts: the caller counts what yields no destination.
 """
@@ -45,7 +52,7 @@ from dataclasses import dataclass
 from indexer.model import Template, TopicUse
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
-from indexer.resolve.values import FuncV
+from indexer.resolve.values import EXTERNAL, FuncV
 
 __all__ = ["Destination", "QueueLinker", "nats_matches", "routing_matches", "stream_broker"]
 
@@ -151,6 +158,8 @@ class QueueLinker:
 
     def destinations(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
         """The destinations of ``use`` and, when there are none, why (an ``unlinked_*`` outcome)."""
+        if use.handed_as:
+            return self._handed(fc, use)
         if use.broker == "celery" and use.target is not None:
             return self._task(fc, use)
         if use.binding is not None:
@@ -203,6 +212,21 @@ class QueueLinker:
             if name:
                 return [Destination("celery", name, "exact")], None
         return [], "unlinked_task"
+
+    def _handed(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
+        """A message handed to a wrapper or an outbox: the topic, ``inferred``, when ``use.target``
+        resolves to a function of the repository declaring a parameter of a type in
+        ``use.handed_as`` (a bus's message base type); else nothing, silently (most calls handing a
+        new object over are no wrapper)."""
+        assert use.target is not None
+        v = self.r.resolve_expr(fc, use.owner, use.target)
+        if (v is None or v is EXTERNAL) and "." not in use.target:  # a bare call in a method: maybe a member of its class
+            v = self.r.resolve_expr(fc, use.owner, f"this.{use.target}")
+        if not isinstance(v, FuncV) or not any(
+                p.type and p.type.rsplit(".", 1)[-1].rstrip("?") in use.handed_as for p in v.f.d.params):
+            return [], "not_wrapper"
+        name = self.render(fc, use.owner, use.topic)
+        return ([Destination(use.broker, name, "inferred")], None) if name and _HOLE not in name else ([], None)
 
     def _stream(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
         assert use.binding is not None

@@ -60,9 +60,11 @@ class CallBinder:
                     t = self._method_targets(recv_v, cs, fc=fc)
                     if t:
                         return t
-            if v is None and rules.implicit_this:
-                # Java / TS implicit ``this``: the enclosing class, then the classes enclosing it.
-                outcome: Targets = None
+            unbound_external = v is EXTERNAL and getattr(rules, "unbound_types_external", False)
+            if (v is None or unbound_external) and rules.implicit_this:
+                # Java / TS implicit ``this``: the enclosing class, then the classes enclosing it (C#:
+                # also when the name is bound nowhere, which its rules call a library's type).
+                outcome: Targets = EXTERNAL if unbound_external else None
                 cls = r.enclosing_class(fc, scope)
                 while cls is not None:
                     t = self._method_targets(InstV(cls, "exact"), cs, fc=fc)

@@ -201,3 +201,84 @@ public class PriceHandler
             # another project (Catalog.API/): IEventService is not in scope there
         ],
     )
+
+
+def test_types_the_repository_declares_nowhere_are_a_librarys():
+    result = check(
+        """
+// --- path: Tests/Mocks/MockSettingsService.cs ---
+namespace Shop.Tests.Mocks;
+
+public class MockSettingsService  // namesakes of library methods: no library call may bind to them
+{
+    public void Remove(string key) { }
+    public static object Create(object a, object b) => a;
+}
+// --- path: App/Store.cs ---
+using grpc = global::Grpc.Core;
+namespace Shop.App;
+
+public class PaymentMethod { public bool IsEqualTo(int id) => true; }
+
+public class Store<TContext>
+{
+    private readonly TContext _context;
+    private readonly List<PaymentMethod> _methods = new();
+    public void Save() { }
+    public bool Run(int id, Dictionary<string, int> counts)
+    {
+        var claims = new List<string>();
+        claims.Remove("sub");
+        counts.Remove("a");
+        JsonContent.Create(claims, null);
+        grpc::Marshallers.Create(null, null);
+        _context.Save();
+        return _methods.Any(p => p.IsEqualTo(id));
+    }
+}
+""",
+        [
+            # a type parameter (TContext) is no library type: its call still binds by name
+            "App/Store.Store.Run(2) -> App/Store.Store.Save(0) [name]",
+            # a lambda's parameter (no declared type) too
+            "App/Store.Store.Run(2) -> App/Store.PaymentMethod.IsEqualTo(1) [name]",
+        ],
+    )
+    store = next(f for f in result.files if f.file.path == "App/Store.cs")
+    # claims / counts / _methods (List, Dictionary), JsonContent and grpc::Marshallers (the alias of a
+    # namespace the repository does not declare): external, none unresolved, none bound to the mock
+    assert store.unresolved == []
+
+
+def test_typed_parameters_of_an_inline_route_handler_type_its_calls():
+    check(
+        """
+// --- path: Data/WebhooksContext.cs ---
+namespace Shop.Data;
+
+public class WebhooksContext : DbContext { public void Track(int id) { } }
+public class Mock { public void Remove(object o) { } public void Track(int id) { } }
+// --- path: Api/WebHooksApi.cs ---
+using Shop.Data;
+namespace Shop.Api;
+
+public static class WebHooksApi
+{
+    public static void Map(IEndpointRouteBuilder app)
+    {
+        app.MapDelete("/api/webhooks/{id}", async Task<IResult> (WebhooksContext context, int id) =>
+        {
+            context.Track(id);
+            context.Remove(id);
+            await context.SaveChangesAsync();
+            return TypedResults.Ok();
+        });
+    }
+}
+""",
+        [
+            # the lambda's declared parameter types its receiver: WebhooksContext.Track, exactly; Remove and
+            # SaveChangesAsync are DbContext's (external), never Mock's by name
+            "Api/WebHooksApi.WebHooksApi.Map.DELETE /api/webhooks/{id}(2) -> Data/WebhooksContext.WebhooksContext.Track(1) [exact]",
+        ],
+    )

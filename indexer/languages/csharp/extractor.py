@@ -455,6 +455,9 @@ class _FileExtractor:
             elif t == "generic_name" and cur.named_children:
                 links.append(self.text(cur.named_children[0]))
                 break
+            elif t == "alias_qualified_name":  # `grpc::Marshallers` (a using alias), `global::A.B`: dotted
+                links.append(self.flat(cur).removeprefix("global::").replace("::", "."))
+                break
             else:
                 links.append(self.flat(cur))
                 break

@@ -7,7 +7,9 @@ namespace. A name bound nowhere else is a type of the file's own namespace, then
 namespace (code in ``A.B.C`` sees ``A.B``'s and ``A``'s types), then of the ``using`` namespaces, then
 of the ``global using`` namespaces of the project (a file declaring them, ``GlobalUsings.cs``, is
 found under the module key :data:`GLOBAL_USINGS`; its folder is taken as the project's: they hold for
-the files under it, as a ``.csproj`` beside it compiles them). A
+the files under it, as a ``.csproj`` beside it compiles them); a type-like name (capitalised) none of
+these declares is a referenced assembly's (external), unless it is named like a type parameter (``T``,
+``TContext``: the guidelines' ``T`` prefix; the extraction does not record type parameters). A
 bare call may be a method of the enclosing classes (implicit ``this``); ``base(...)`` /
 ``this(...)`` call constructors. The parts of a partial class live in several files of one namespace:
 member lookup reads the namespace's other files (``open_types``).
@@ -16,6 +18,7 @@ member lookup reads the namespace's other files (``open_types``).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Iterable, Mapping
 
 from indexer.languages.csharp.extractor import GLOBAL_USING
@@ -30,6 +33,9 @@ __all__ = ["GLOBAL_NAMESPACE", "GLOBAL_USINGS", "MODULE_SYSTEM", "CSharpModuleSy
 NAMESPACE = "csharp"
 GLOBAL_NAMESPACE = "global"
 """The module key of files that declare no namespace."""
+_TYPE_PARAMETER = re.compile(r"T(?:[A-Z0-9]\w*)?")
+"""A type parameter's name as .NET's naming guidelines write it (``T``, ``TKey``, ``TRequest``)."""
+
 GLOBAL_USINGS = "<global usings>"
 """A second module key of every file declaring ``global using`` directives (no namespace is named so)."""
 
@@ -71,6 +77,9 @@ class CSharpModuleSystem:
     property_functions = False
     open_types = True
     extension_functions = True
+    unbound_types_external = True
+    """A capitalised name bound nowhere is a library's type (:meth:`resolve_unbound`); a bare call of
+    such a name still tries the enclosing classes' methods first (read by the core's call binder)."""
     """C# extension methods (``static void M(this T x)``) bind on a receiver of their type (read by the
     core's call binder, an optional attribute of a module system)."""
 
@@ -135,6 +144,9 @@ class CSharpModuleSystem:
                 return v
         if r.has_package(NAMESPACE, name):
             return ModuleV(NAMESPACE, name)
+        if name[:1].isupper() and not _TYPE_PARAMETER.fullmatch(name):
+            return EXTERNAL  # C# binds every name when it compiles: a type the repository declares nowhere
+            # is a referenced assembly's (`List`, `JsonContent`, `Platform`); a type parameter is not
         return None
 
     def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:

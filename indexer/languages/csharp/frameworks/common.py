@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.model import Definition, FileExtraction, Param, StringConstant, Template
+from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -273,7 +273,8 @@ class CsFile:
 
     def inline_function(self, node: Node, name: str, scope: str | None) -> str:
         """Make the lambda at ``node`` (a handler passed inline) a function definition of its own
-        named ``name`` (unique under ``scope``), owning the calls in its body; returns its qualname."""
+        named ``name`` (unique under ``scope``), owning the calls in its body, its typed parameters
+        declared bindings of it (``(WebhooksContext context) => ...``); returns its qualname."""
         line, col = self.pos(node)
         for d in self.out.definitions:
             if d.kind == "function" and (d.name_line, d.name_col) == (line, col):
@@ -289,8 +290,13 @@ class CsFile:
         plist = node.child_by_field_name("parameters")
         for p in plist.named_children if plist is not None else ():
             nm = p.child_by_field_name("name") if p.type == "parameter" else p if p.type == "identifier" else None
-            if nm is not None:
-                params.append(Param(self.text(nm)))
+            tn = p.child_by_field_name("type") if p.type == "parameter" else None
+            t = drop_generics(self.expr(tn)).removeprefix("global::").rstrip("?") if tn is not None else None
+            if nm is not None:  # a typed parameter is a declared binding of the function, as a method's is
+                params.append(Param(self.text(nm), t or None))
+                if t and t != "var":
+                    self.out.bindings.append(Binding(qualname, self.text(nm), t, "declared", self.src.line(nm)))
+        self.out.bindings.sort(key=lambda b: b.line)  # the extractor's order (stable: same line kept)
         body = node.child_by_field_name("body")
         header = self.src.data[node.start_byte : body.start_byte] if body is not None else b""
         self.out.definitions.append(Definition(

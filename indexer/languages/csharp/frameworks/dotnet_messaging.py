@@ -10,18 +10,26 @@
   method; ``X.Publish<OrderSubmitted>(...)``, ``X.Publish(new OrderSubmitted { ... })`` and
   ``X.Send<T>`` / ``X.Send(new T(...))`` produce it. The message type's name is the exchange
   MassTransit declares, used as the topic.
-* Integration events (``eventbus``, broker ``rabbitmq``; the event bus of eShop and
-  eShopOnContainers, whose RabbitMQ implementation publishes with the event's class name as routing
-  key, ``@event.GetType().Name``, and binds each subscription's queue to ``typeof(T).Name``):
-  ``X.PublishAsync(e)`` / ``X.Publish(e)`` on a name typed ``IEventBus`` produces the class of ``e``
-  (``new E(...)``, a conditional of two creations, or a local every value of which is one);
-  a class implementing ``IIntegrationEventHandler<E>`` consumes ``E`` through its ``Handle``. An
+* Dispatch by message type (:data:`TYPE_BUSES`, one :class:`TypeBus` per library): the message's
+  class is the destination. Integration events (``eventbus``, broker ``rabbitmq``; the event bus of
+  eShop and eShopOnContainers, whose RabbitMQ implementation publishes with the event's class name as
+  routing key, ``@event.GetType().Name``, and binds each subscription's queue to ``typeof(T).Name``):
+  ``X.PublishAsync(e)`` / ``X.Publish(e)`` on a name typed ``IEventBus`` produces the class of ``e``;
+  a class implementing ``IIntegrationEventHandler<E>`` consumes ``E`` through its ``Handle``.
+  MediatR (``mediatr``, broker ``inprocess``): ``X.Send(r)`` / ``X.Publish(n)`` on an ``IMediator`` /
+  ``ISender`` / ``IPublisher`` produce the class of ``r`` / ``n``, which the ``Handle`` of each class
+  implementing ``IRequestHandler<R, ...>`` / ``INotificationHandler<N>`` consumes; a
+  ``Send(new Wrapper<Inner, bool>(...))`` also produces ``Inner`` (the wrapper's handler sends it on);
+  every ``Send`` also produces ``IRequest``, which each ``IPipelineBehavior<,>`` consumes. The class
+  of the message is that of ``new E(...)``, a conditional of two creations, a local every value of
+  which is one, or a parameter's declared type (not the bus's base type, not a type parameter). An
   event handed to another method first (an outbox's ``SaveEventAsync(e)``, a wrapper taking the
   base ``IntegrationEvent``) is not followed.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from indexer.languages.csharp.frameworks.common import CsFile, cs_file
@@ -32,7 +40,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["LANGUAGES", "TYPE_BUSES", "TypeBus", "detect"]
 
 LANGUAGES = ("csharp",)
 
@@ -48,8 +56,9 @@ def _topics(cf: CsFile, node: Node) -> list[Template]:
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's Kafka, MassTransit and integration-event-bus message uses to ``out``."""
     cf = cs_file(root, src, out)
-    if b"IEventBus" in src.data or b"IIntegrationEventHandler" in src.data:
-        _event_bus(cf, out)
+    for bus in TYPE_BUSES:
+        sends = _type_bus(cf, out, bus) if any(m in src.data for m in bus.markers) else set()
+        _handed_messages(cf, out, bus, sends)
     kafka = cf.uses("Confluent.Kafka")
     masstransit = cf.uses("MassTransit")
     if not (kafka or masstransit):
@@ -86,51 +95,177 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                                            d.name_col, broker="rabbitmq"))
 
 
-def _event_bus(cf: CsFile, out: FileExtraction) -> None:
-    """Integration events (framework ``eventbus``): ``X.PublishAsync(e)`` / ``X.Publish(e)`` on a
-    name typed ``IEventBus`` produces ``e``'s class name; a class implementing
-    ``IIntegrationEventHandler<E>`` consumes ``E`` through its ``Handle``."""
-    buses = {b.name for b in out.bindings if _short(b.type) == "IEventBus"}
-    buses |= {n for d in out.definitions if d.kind == "field" and _short(d.field_type or "") == "IEventBus"
+@dataclass(frozen=True, slots=True)
+class TypeBus:
+    """A library dispatching messages by their type (the message's class is its destination): calls
+    of ``send`` methods on a receiver typed one of ``senders`` produce the argument's class; a class
+    implementing one of ``handlers`` (``(generic interface, method)``) consumes its first type
+    argument through that method. ``bases``: the message base types, which name no destination (a
+    message typed only so is unknown). ``wildcards``: generic interfaces whose implementations receive
+    every message sent with ``wrapped`` methods (MediatR's pipeline behaviors wrap every ``Send``),
+    consuming the topic ``any_topic`` that each such send also produces."""
+
+    framework: str
+    broker: str
+    markers: tuple[bytes, ...]
+    senders: tuple[str, ...]
+    send: tuple[str, ...]
+    handlers: tuple[tuple[str, str], ...]
+    bases: tuple[str, ...] = ()
+    wildcards: tuple[tuple[str, str], ...] = ()
+    wrapped: tuple[str, ...] = ()
+    any_topic: str = ""
+
+
+TYPE_BUSES = (
+    # eShop's event bus: RabbitMQ routing keys are the event's class name (see the module docstring).
+    TypeBus("eventbus", "rabbitmq", (b"IEventBus", b"IIntegrationEventHandler"), ("IEventBus",),
+            ("PublishAsync", "Publish"), (("IIntegrationEventHandler", "Handle"),), ("IntegrationEvent",)),
+    # MediatR: IMediator / ISender ``Send(request)`` runs the one IRequestHandler<TRequest(, TResponse)> of
+    # the request's type, IMediator / IPublisher ``Publish(notification)`` every INotificationHandler<T>;
+    # IPipelineBehavior<TRequest, TResponse> implementations wrap every Send.
+    TypeBus("mediatr", "inprocess", (b"Mediator", b"IRequestHandler", b"INotificationHandler", b"ISender",
+                                     b"IPublisher", b"IPipelineBehavior"),
+            ("IMediator", "ISender", "IPublisher"), ("Send", "Publish"),
+            (("IRequestHandler", "Handle"), ("INotificationHandler", "Handle")),
+            ("IRequest", "IBaseRequest", "INotification"),
+            (("IPipelineBehavior", "Handle"),), ("Send",), "IRequest"),
+)
+"""The libraries dispatching in-process or through a bus by message type, one entry each."""
+
+_PREDEFINED = frozenset(("bool", "byte", "char", "decimal", "double", "float", "int", "long", "object", "sbyte",
+                         "short", "string", "uint", "ulong", "ushort", "void", "dynamic", "nint", "nuint"))
+
+
+def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> set[int]:
+    """The uses of one :class:`TypeBus` in a file: ``X.Send(e)`` on a name typed one of the bus's
+    sender types produces the class of ``e``; a class implementing a handler interface consumes its
+    first type argument through the handler method. A receiver is typed by a binding of the file
+    (field, property, parameter, primary-constructor parameter) or, for a member of another object
+    (``services.Mediator``), by the convention that names it after its type (``Mediator``,
+    ``_mediator``, ``sender``: the type's name without its leading ``I``). Returns the start bytes
+    of the sending calls."""
+    typed = {b.name for b in out.bindings if _short(b.type) in bus.senders}
+    typed |= {n for d in out.definitions if d.kind == "field" and _short(d.field_type or "") in bus.senders
               for n in (d.name, f"this.{d.name}")}
+    conventional = {s[1:].lower() for s in bus.senders}
+    sends: set[int] = set()
     for call in cf.calls:
         sel = cf.member(call)
         args = cf.args(call)
-        if sel is None or sel[1] not in ("PublishAsync", "Publish") or sel[0] not in buses or not args:
+        if sel is None or sel[1] not in bus.send or not args:
             continue
+        recv = sel[0]
+        if recv not in typed and not ("." in recv and recv.rsplit(".", 1)[-1].lstrip("_").lower() in conventional):
+            continue
+        sends.add(call.start_byte)
         line, col = cf.pos(call)
-        for msg in _message_types(cf, args[0]):
-            out.topics.append(TopicUse("eventbus", "produces", Template.of(msg), cf.owner(call), line, col,
-                                       broker="rabbitmq"))
+        owner = cf.owner(call)
+        found = [m for m in _message_types(cf, args[0], include_type_args=True) if m not in bus.bases]
+        if found and sel[1] in bus.wrapped and bus.any_topic:
+            found.append(bus.any_topic)
+        for msg in found:
+            out.topics.append(TopicUse(bus.framework, "produces", Template.of(msg), owner, line, col,
+                                       broker=bus.broker))
+    handlers = [(i, m, None) for i, m in bus.handlers] + [(i, m, bus.any_topic) for i, m in bus.wildcards]
     for d in list(out.definitions):
         if d.kind != "class":
             continue
-        for text in _consumer_messages(cf, d.qualname, "IIntegrationEventHandler"):
-            handle = f"{d.qualname}.Handle"
-            owner = handle if any(x.qualname == handle for x in out.definitions) else d.qualname
-            out.topics.append(TopicUse("eventbus", "consumes", Template.of(text), owner, d.name_line, d.name_col,
-                                       broker="rabbitmq"))
+        for interface, method, topic in handlers:
+            for text in _consumer_messages(cf, d.qualname, interface):
+                handle = f"{d.qualname}.{method}"
+                owner = handle if any(x.qualname == handle for x in out.definitions) else d.qualname
+                out.topics.append(TopicUse(bus.framework, "consumes", Template.of(topic or text), owner,
+                                           d.name_line, d.name_col, broker=bus.broker))
+    return sends
+
+
+def _handed_messages(cf: CsFile, out: FileExtraction, bus: TypeBus, sends: set[int]) -> None:
+    """Messages handed to a wrapper or an outbox before the bus sends them
+    (``integrationEventService.AddAndSaveEventAsync(new OrderShippedIntegrationEvent(...))``, an
+    entity's ``AddDomainEvent(new OrderCancelledDomainEvent(this))``): each argument of a call that
+    is a creation of a class, or a local every value of which is one, is a candidate use
+    (``TopicUse.handed_as`` the bus's base types) that the linker keeps when the callee declares a
+    parameter of a base type (:meth:`indexer.frameworks.queues.QueueLinker.destinations`). The
+    argument's class alone cannot tell: it is declared in another file."""
+    if not bus.bases:
+        return
+    for call in cf.calls:
+        fn = call.child_by_field_name("function")
+        if call.start_byte in sends or fn is None or fn.type not in ("identifier", "member_access_expression"):
+            continue
+        found = {m for a in cf.args(call) if a.type != "identifier" or cf.local_values(a) is not None
+                 for m in _message_types(cf, a)} - set(bus.bases)
+        if not found:
+            continue
+        line, col = cf.pos(call)
+        owner, target = cf.owner(call), drop_generics(cf.expr(fn))
+        for msg in sorted(found):
+            out.topics.append(TopicUse(bus.framework, "produces", Template.of(msg), owner, line, col,
+                                       broker=bus.broker, target=target, handed_as=bus.bases))
 
 
 def _short(type_text: str) -> str:
     return drop_generics(type_text).rsplit(".", 1)[-1].rstrip("?")
 
 
-def _message_types(cf: CsFile, node: Node) -> list[str]:
-    """Class names of the messages an argument holds: ``new E(...)``, either side of ``c ? new A() :
-    new B()``, or every value a local is given when each is one of those; ``[]`` when any is not
-    known (a parameter, a call's result)."""
+def _created_types(cf: CsFile, type_node: Node | None, include_type_args: bool) -> list[str]:
+    """The class of ``new T<A, B>(...)``, then (``include_type_args``) each of its type arguments
+    that is no predefined type: a message wrapping another (``IdentifiedCommand<CreateOrderCommand,
+    bool>``) is handled by a handler that sends the inner one on."""
+    out = [_short(cf.expr(type_node))] if type_node is not None else []
+    if include_type_args and type_node is not None and type_node.type == "generic_name":
+        targs = next((x for x in type_node.named_children if x.type == "type_argument_list"), None)
+        for t in targs.named_children if targs is not None else ():
+            name = _short(cf.expr(t))
+            if name and name not in _PREDEFINED and t.type != "predefined_type":
+                out.append(name)
+    return out
+
+
+def _message_types(cf: CsFile, node: Node, include_type_args: bool = False) -> list[str]:
+    """Class names of the messages an argument holds: ``new E(...)`` (also cast to a base type),
+    either side of ``c ? new A() : new B()``, every value a local is given when each is one of those, or a parameter's declared
+    type (unless a type parameter of the code around it); ``[]`` when any is not known (a call's
+    result, a member)."""
     if node.type == "object_creation_expression":
-        return [_short(cf.expr(node.child_by_field_name("type")))]
+        return _created_types(cf, node.child_by_field_name("type"), include_type_args)
     if node.type == "conditional_expression":
-        sides = [_message_types(cf, node.child_by_field_name(f)) for f in ("consequence", "alternative")]
+        sides = [_message_types(cf, node.child_by_field_name(f), include_type_args)
+                 for f in ("consequence", "alternative")]
         return sides[0] + sides[1] if all(sides) else []
     if node.type == "parenthesized_expression" and node.named_children:
-        return _message_types(cf, node.named_children[0])
+        return _message_types(cf, node.named_children[0], include_type_args)
+    if node.type == "cast_expression" and node.child_by_field_name("value") is not None:  # (Base)new E()
+        return _message_types(cf, node.child_by_field_name("value"), include_type_args)
     if node.type == "identifier":
         values = cf.local_values(node)
-        found = [_message_types(cf, v) for v in values or () if v.type != "identifier"]
+        if values is None:
+            return _parameter_type(cf, node)
+        found = [_message_types(cf, v, include_type_args) for v in values if v.type != "identifier"]
         return sorted({m for f in found for m in f}) if found and all(found) else []
+    return []
+
+
+def _parameter_type(cf: CsFile, node: Node) -> list[str]:
+    """The declared type of the parameter ``node`` names (``[]``: no parameter of the enclosing
+    function, or typed by a type parameter of a declaration around it)."""
+    name = cf.text(node)
+    fn = cf.enclosing_function(node)
+    params = fn.child_by_field_name("parameters") if fn is not None else None
+    for p in params.named_children if params is not None else ():
+        if p.type == "parameter" and cf.text(p.child_by_field_name("name")) == name:
+            t = p.child_by_field_name("type")
+            if t is None or t.type == "predefined_type":
+                return []
+            short = _short(cf.expr(t))
+            scope = node.parent
+            while scope is not None:
+                tps = next((c for c in scope.named_children if c.type == "type_parameter_list"), None)
+                if tps is not None and any(cf.text(tp).split()[-1] == short for tp in tps.named_children):
+                    return []
+                scope = scope.parent
+            return [short]
     return []
 
 
