@@ -289,6 +289,7 @@ class CallBinder:
         methods = chosen(by_arity(methods, cs.arity) if fc is None else by_argument_types(
             self.r, fc, cs, by_arity(methods, cs.arity)))
         own = {id(m) for m in members} if not inherited else set()
+        own.update(id(m) for m in methods if m.parent == inst.c.qualname and m.file is inst.c.file)  # past the lookup's bound
         out = self._wrapped([(m, inst.how if id(m) in own else "inferred") for m in methods])
         if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
