@@ -209,7 +209,14 @@ class CallBinder:
         ancestors declare that no method already collected overrides (JLS 8.4.8: a class's members
         include the methods it inherits; an override repeats the parameter types,
         :func:`same_parameter_types`). ``Sub`` declaring ``detail(b, f, Object)`` still has
-        ``Base``'s ``detail(b, f, int, Object)``. Constructors are no members here."""
+        ``Base``'s ``detail(b, f, int, Object)``. Constructors are no members here. Memoised per
+        class and name: every call of the name reads them (a hostile file repeating one method 3,000
+        times, each copy calling it, compared 256 of them per call)."""
+        found = self.r.memoised((id(c), name, "member overloads"), lambda: self._declared_overloads(c, name))
+        return found if isinstance(found, list) else self._declared_overloads(c, name)  # type: ignore[return-value]
+
+    def _declared_overloads(self, c: Def, name: str) -> list[Def]:
+        """:meth:`_member_overloads` computed."""
         classes = self.classes
         found = [m for m in classes.lookup(c, name)[0] if m.is_callable and m.kind != "constructor"]
         if not found or not getattr(found[0].file.rules, "overloads_by_signature", False):

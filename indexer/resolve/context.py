@@ -49,15 +49,17 @@ definitions of one qualname in a file), so real code binds as before. Replaced d
 (:attr:`indexer.model.Definition.shadowed`) are not held at all."""
 
 
-MAX_OVERLOADS = 512
+MAX_OVERLOADS = 256
 """Definitions of one qualname in one file that a language choosing overloads by signature (the
 module system's ``overloads_by_signature``: Java) compares with a call before :data:`MAX_NAMESAKES`
 applies (:func:`overload_candidates`): the last ones in source order. The choice by arity and
-argument types comes first, so that a call of one of javaparser's ``VoidVisitorAdapter`` 100-odd
-``visit`` overloads reaches the one its arguments select, not the last 64; the overloads chosen are
+argument types comes first, so that a call of one of javaparser's visitors' 100-odd ``visit``
+overloads reaches the one its arguments select, not one of the last 64; the overloads chosen are
 then cut to :data:`MAX_NAMESAKES`, so the CALLS edges and the override walks stay bounded as before.
-What the larger bound holds: the work of comparing, linear in the copies per call (a hostile file
-repeating one method 5,000 times, each copy calling it, compares 512 per call, not 5,000)."""
+What this bound holds is the work of comparing, linear in the copies per call: a hostile file
+repeating one method 5,000 times, each copy calling it, compares 256 per call, not 5,000 (main
+8.2 s, this 8.7 s on a loaded 2-core machine: the same 320,000 edges). 256 is above the overloads of
+one name real classes declare (javaparser's ``GenericVisitor``: 100-odd ``visit``)."""
 
 
 def overload_candidates(c: Def, name: str) -> list[Def]:
