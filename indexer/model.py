@@ -195,7 +195,7 @@ class CallSite:
     """Auxiliary to the call (not part of its identity): two sites at one position are one call."""
     arg_types: tuple[str, ...] = field(default=(), compare=False)
     """Per argument, what its type is as written (:mod:`indexer.resolve.overloads`): a type text
-    (``String`` for a literal, ``X`` for ``new X()``), ``=name`` for a name to look up, ``""`` unknown."""
+    (``String`` for a literal, ``X`` for ``new X()``), ``=name`` / ``@a.b()``... forms (Java's ``arguments.py``), ``""``."""
 
 
 @dataclass(frozen=True, slots=True)

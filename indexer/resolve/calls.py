@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.model import NARROWED, CallSite, NamedArgument, base_type, drop_generics
+from indexer.model import NARROWED, CallSite, NamedArgument, base_type
+from indexer.resolve.context import MAX_NAMESAKES, overload_candidates
+from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
 from indexer.resolve.overloads import by_argument_types
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
@@ -16,7 +18,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["CallBinder", "Targets", "arity_ok", "by_arity", "same_parameter_types"]
+__all__ = ["CallBinder", "Targets", "arity_ok", "by_arity", "chosen", "same_parameter_types"]
 
 Targets = list[tuple[Def, str]] | External | None
 """A call's targets with their resolution; ``EXTERNAL``: the callee lives outside the repository;
@@ -209,7 +211,14 @@ class CallBinder:
         ancestors declare that no method already collected overrides (JLS 8.4.8: a class's members
         include the methods it inherits; an override repeats the parameter types,
         :func:`same_parameter_types`). ``Sub`` declaring ``detail(b, f, Object)`` still has
-        ``Base``'s ``detail(b, f, int, Object)``. Constructors are no members here."""
+        ``Base``'s ``detail(b, f, int, Object)``. Constructors are no members here. Memoised per
+        class and name: every call of the name reads them (a hostile file repeating one method 3,000
+        times, each copy calling it, compared 256 of them per call)."""
+        found = self.r.memoised((id(c), name, "member overloads"), lambda: self._declared_overloads(c, name))
+        return found if isinstance(found, list) else self._declared_overloads(c, name)  # type: ignore[return-value]
+
+    def _declared_overloads(self, c: Def, name: str) -> list[Def]:
+        """:meth:`_member_overloads` computed."""
         classes = self.classes
         found = [m for m in classes.lookup(c, name)[0] if m.is_callable and m.kind != "constructor"]
         if not found or not getattr(found[0].file.rules, "overloads_by_signature", False):
@@ -218,8 +227,10 @@ class CallBinder:
         for x in classes.mro(c):
             self.r.use(("name", x.file.path, name))
             nearer = len(out)  # a class's own overloads never hide each other
-            out += [m for m in entries(x.members, name) if m.is_callable and m.kind != "constructor"
-                    and not any(same_parameter_types(m, o) for o in out[:nearer])]
+            # every overload up to MAX_OVERLOADS, not a lookup's last MAX_NAMESAKES: the call's
+            # arguments choose among them first (``chosen`` bounds what is bound)
+            out += [m for m in overload_candidates(x, name) if m.is_callable and m.kind != "constructor"
+                    and m.parent == x.qualname and not any(same_parameter_types(m, o) for o in out[:nearer])]
         return out
 
     def run_targets(self, inst: InstV, name: str, cs: CallSite) -> list[tuple[Def, str]]:
@@ -263,7 +274,7 @@ class CallBinder:
         if len(defs) <= 1:
             return [f]
         defs = by_arity(defs, cs.arity)
-        return by_argument_types(self.r, fc, cs, defs) if fc is not None else defs
+        return chosen(by_argument_types(self.r, fc, cs, defs) if fc is not None else defs)
 
     def _method_targets(self, inst: InstV, cs: CallSite, dispatch: bool = True, fc: FileCtx | None = None) -> Targets:
         """The methods a call ``cs`` of ``inst``'s class reaches (its overrides too, with ``dispatch``
@@ -284,10 +295,10 @@ class CallBinder:
             if implied:
                 return implied
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
-        methods = by_arity(methods, cs.arity)
-        if fc is not None:
-            methods = by_argument_types(self.r, fc, cs, methods)
+        methods = chosen(by_arity(methods, cs.arity) if fc is None else by_argument_types(
+            self.r, fc, cs, by_arity(methods, cs.arity)))
         own = {id(m) for m in members} if not inherited else set()
+        own.update(id(m) for m in methods if m.parent == inst.c.qualname and m.file is inst.c.file)  # past the lookup's bound
         out = self._wrapped([(m, inst.how if id(m) in own else "inferred") for m in methods])
         if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
@@ -404,35 +415,6 @@ def _interface_member(r: Resolver, rd: Def) -> bool:
 
 
 _NOT_OVERRIDDEN = frozenset({"private", "static", "final"})
-_TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
-
-
-def _erased(text: str | None) -> str | None:
-    """A parameter's type text as an override must repeat it: no generics, no whitespace, no
-    qualifying package (``java.util.List<T>`` -> ``List``, ``char []`` -> ``char[]``, ``a.B...`` ->
-    ``B...``)."""
-    if not text:
-        return None
-    t = re.sub(r"\s+", "", drop_generics(text))
-    name = t.rstrip(".[]")
-    return name.rsplit(".", 1)[-1] + t[len(name):]
-
-
-def same_parameter_types(a: Def, b: Def) -> bool:
-    """Whether ``a`` can override ``b`` (or the other way round) by its parameters' declared types:
-    as many parameters, and each pair of types equal once erased (:func:`_erased`) unless either is
-    unwritten or a type variable (``T``, ``K2``: a generic base's ``save(T)`` is overridden by
-    ``save(Owner)``). Java's rule (JLS 8.4.2, same erasure), approximated on type texts."""
-    pa, pb = a.d.params, b.d.params
-    if len(pa) != len(pb):
-        return False
-    for x, y in zip(pa, pb):
-        tx, ty = _erased(x.type), _erased(y.type)
-        if tx and ty and tx != ty and not (_TYPE_VARIABLE.fullmatch(tx) or _TYPE_VARIABLE.fullmatch(ty)):
-            return False
-    return True
-
-
 def arity_ok(rd: Def, arity: int) -> bool:
     """Whether a call with ``arity`` arguments (negative: unknown) fits ``rd``'s parameters."""
     if arity < 0:
@@ -440,6 +422,13 @@ def arity_ok(rd: Def, arity: int) -> bool:
     shape = rd.shape
     hi = shape.max_arity
     return shape.min_arity <= arity and (hi is None or arity <= hi)
+
+
+def chosen(defs: list[Def]) -> list[Def]:
+    """What a call binds of the overloads ``defs`` its arity and argument types chose (in source
+    order): at most the last :data:`~indexer.resolve.context.MAX_NAMESAKES`, the bound a lookup
+    holds (the choice itself reads up to :data:`~indexer.resolve.context.MAX_OVERLOADS`)."""
+    return defs[-MAX_NAMESAKES:] if len(defs) > MAX_NAMESAKES else defs
 
 
 def by_arity(defs: list[Def], arity: int) -> list[Def]:

@@ -3,16 +3,17 @@ and the overrides a call can reach by dynamic dispatch. Language-neutral."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
-from indexer.model import base_type
-from indexer.resolve.context import FileCtx, namesakes
+from indexer.model import base_type, drop_generics
+from indexer.resolve.context import FileCtx, namesakes, overload_candidates
 from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.tracking import BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
-__all__ = ["ClassHierarchy", "same_arity", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
+__all__ = ["ClassHierarchy", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
 
 OVERRIDERS_SHARE = 4
 """A bounded tracker's memo budget divided by this is how many dispatch-target walks
@@ -307,7 +308,9 @@ class ClassHierarchy:
 
     def overriders(self, m: Def, below: Def | None = None) -> Sequence[Def]:
         """Methods in subclasses (transitively) of ``below`` — by default ``m``'s class — with
-        ``m``'s name and a compatible arity: the targets dynamic dispatch may reach through a call
+        ``m``'s name and a compatible arity (in a language overloading by signature, the module
+        system's ``overloads_by_signature``: Java, ``m``'s parameter types, :func:`same_parameter_types`,
+        among up to :data:`~indexer.resolve.context.MAX_OVERLOADS` of a subclass's overloads): the targets dynamic dispatch may reach through a call
         to ``m`` on a receiver typed ``below``. (A receiver typed ``Child`` that inherits ``m`` from
         ``Base`` never reaches the override in ``Child``'s sibling.) Subclasses more than
         :data:`MAX_HIERARCHY_DEPTH` levels below are not followed, and the walk stops at
@@ -332,6 +335,7 @@ class ClassHierarchy:
             owner = entries(m.file.by_qualname, m.parent or "")
             below = owner[0] if owner else None
         if below is not None and below.is_type:
+            by_signature = getattr(m.file.rules, "overloads_by_signature", False)
             if getattr(below.file.rules, "structural_interfaces", False):  # an implementer may come
                 use(("n", below.file.rules.namespace, m.name))
             seen: set[int] = set()
@@ -343,13 +347,16 @@ class ClassHierarchy:
                 seen.add(id(s))
                 use(("name", s.file.path, s.name))
                 use(("name", s.file.path, m.name))
-                found = entries(s.members, m.name)
+                # a language overloading by signature: every overload (a visitor's 100-odd `visit`),
+                # then the one override repeating m's parameter types (JLS 8.4.8.1), not any of the arity
+                found = [o for o in overload_candidates(s, m.name) if o.parent == s.qualname] if by_signature \
+                    else entries(s.members, m.name)
                 if not found and s.file.rules.open_types:  # another file of the package, or promoted
                     found = self.lookup(s, m.name)[0]
                 elif not found:
                     found = self._inherited_elsewhere(s, m, out)
                 for o in found:
-                    if o.is_callable and same_arity(o, m):
+                    if o.is_callable and (same_parameter_types(o, m) if by_signature else same_arity(o, m)):
                         out.append(o)
                 if len(out) >= MAX_OVERRIDERS:
                     del out[MAX_OVERRIDERS:]
@@ -391,3 +398,32 @@ def same_arity(a: Def, b: Def) -> bool:
     """Whether two callables can stand for each other (same parameter count, or one is variadic)."""
     x, y = a.shape, b.shape
     return x.params == y.params or x.max_arity is None or y.max_arity is None
+
+
+_TYPE_VARIABLE = re.compile(r"[A-Z][A-Z0-9]?")
+
+
+def _erased(text: str | None) -> str | None:
+    """A parameter's type text as an override must repeat it: no generics, no whitespace, no
+    qualifying package (``java.util.List<T>`` -> ``List``, ``char []`` -> ``char[]``, ``a.B...`` ->
+    ``B...``)."""
+    if not text:
+        return None
+    t = re.sub(r"\s+", "", drop_generics(text))
+    name = t.rstrip(".[]")
+    return name.rsplit(".", 1)[-1] + t[len(name):]
+
+
+def same_parameter_types(a: Def, b: Def) -> bool:
+    """Whether ``a`` can override ``b`` (or the other way round) by its parameters' declared types:
+    as many parameters, and each pair of types equal once erased (:func:`_erased`) unless either is
+    unwritten or a type variable (``T``, ``K2``: a generic base's ``save(T)`` is overridden by
+    ``save(Owner)``). Java's rule (JLS 8.4.2, same erasure), approximated on type texts."""
+    pa, pb = a.d.params, b.d.params
+    if len(pa) != len(pb):
+        return False
+    for x, y in zip(pa, pb):
+        tx, ty = _erased(x.type), _erased(y.type)
+        if tx and ty and tx != ty and not (_TYPE_VARIABLE.fullmatch(tx) or _TYPE_VARIABLE.fullmatch(ty)):
+            return False
+    return True

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, drop_generics
-from indexer.resolve.multimap import entries
-from indexer.resolve.values import ClassV, Def
+from indexer.resolve.multimap import entries, every
+from indexer.resolve.values import ClassV, Def, InstV
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -57,25 +57,99 @@ def _choice(r: Resolver, defs: list[Def], args: list[str | Def | None],
             assignable: Callable[[str, str, bool], bool | None]) -> list[Def]:
     """:func:`by_argument_types` once the arguments' types are known."""
     for loose in (False, True):
-        fitting = [d for d in defs if _applicable(r, d, args, assignable, loose)]
+        fits = [(d, _applicable(r, d, args, assignable, loose)) for d in defs]
+        fitting = [d for d, f in fits if f is not False]
         if fitting:
             break
     else:
         return defs
     if len(fitting) > 1 and all(a is not None for a in args):
         exact = [d for d in fitting if _exact(r, d, args)]
-        fitting = exact or fitting
+        if exact:
+            return exact
+        if all(f is True for _, f in fits if f is not False):  # each certainly applicable: the most specific
+            return _most_specific(r, fitting, assignable)
     return fitting
 
 
 def _argument(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | None:
     """An argument's type: a value type's simple name (``int``, ``String``, ``null``, or a library
-    class's), an array's (``byte[]``), a class of the repository, or ``None`` (unknown)."""
-    if text.startswith("="):
+    class's), an array's (``byte[]``), a class of the repository, a function's (``->2``: a lambda of
+    two parameters, ``::``: a method reference), or ``None`` (unknown). ``text`` is one of
+    :attr:`~indexer.model.CallSite.arg_types`' forms (the Java extractor's ``arguments.py`` lists them)."""
+    head = text[:1]
+    if head in ("+", "%", "?"):
+        operands = [_argument(r, fc, cs, o) for o in text[1:].split("^" if head == "?" else "|")]
+        if head == "?" and len(operands) == 2:  # `c ? a : b` of one class of the repository, or of it and null
+            a, b = operands if operands[1] != "null" else operands[::-1]
+            if isinstance(b, Def) and (a is b or a == "null"):
+                return b
+        combine = getattr(fc.rules, "combined_type", None)
+        return combine(head, [o if isinstance(o, str) or o is None else "" for o in operands]) if combine else None
+    if head == "[":  # an element of an array: its element type, resolved in the caller's scope
+        inner = text[1:]
+        array = _declared(r, fc, cs, inner[1:]) if inner[:1] == "=" else _argument(r, fc, cs, inner)
+        element = drop_generics(array).replace(" ", "")[:-2] if isinstance(array, str) and array.rstrip().endswith("]") else ""
+        return _type(r, fc, cs.caller, element) if element else None
+    if text.startswith("->") or text == "::":
+        return text
+    if head == "@":
+        return _expression(r, fc, cs, text[1:])
+    if head == "=":
         text = _declared(r, fc, cs, text[1:])
     if not text or text == "var":
         return None
     return _type(r, fc, cs.caller, text)
+
+
+def _expression(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | None:
+    """The type of ``this``, a call's result or a field read written as a receiver text (``a.b().c``,
+    ``m()``): the enclosing class; the declared type of the field, or the return type every method of
+    that name declares (overloads returning different types: unknown), in the class of what precedes
+    it (:meth:`~indexer.resolve.interpreter.Resolver.resolve_expr_at`: a bare ``m()`` in the enclosing
+    classes); on a library value (``String``, ``Integer``), what the module system's optional
+    ``member_type`` says (``name.length()`` -> ``int``, ``Integer.valueOf()`` -> ``Integer``, and
+    ``toString()`` / ``hashCode()`` / ``equals()`` of any object); ``None`` otherwise."""
+    if text == "this":
+        return r.enclosing_class(fc, cs.caller)
+    prefix, _, last = text.rpartition(".")
+    called = last.endswith("()")
+    name = last[:-2] if called else last
+    if not name.isidentifier() and not name.replace("$", "_").isidentifier():
+        return None
+    member_type = getattr(fc.rules, "member_type", None)
+    owners: list[Def] = []
+    if not prefix:
+        if not called:
+            return None
+        cls = r.enclosing_class(fc, cs.caller)
+        while cls is not None and not owners:
+            if any(m.is_callable for m in r.lookup(cls, name)[0]):
+                owners = [cls]
+            else:
+                cls = r.enclosing_class(fc, cls.parent)
+    else:
+        v = r.resolve_expr_at(fc, cs.caller, prefix, cs.line, narrowing=False)
+        if isinstance(v, InstV | ClassV):
+            owners = [v.c]
+        elif member_type is not None:  # a library value: a name declared with its type, or its class
+            owner = _declared(r, fc, cs, prefix) if "." not in prefix and "(" not in prefix else ""
+            static = not owner and prefix[:1].isupper() and prefix.isidentifier()  # `Integer.valueOf()`
+            found = member_type(_type_name(owner or prefix) if owner or static else "", last, static)
+            return found or None
+    if not owners:
+        return member_type("", last, False) if member_type is not None else None
+    members = [m for m in r.lookup(owners[0], name)[0] if (m.is_callable and m.kind != "constructor") == called]
+    texts = {drop_generics(m.d.return_type if called else m.d.field_type or "").replace(" ", "") for m in members}
+    if len(texts) != 1 or not members:
+        return member_type("", last, False) if member_type is not None and not members else None
+    m = members[0]
+    return _type(r, m.file, m.parent, next(iter(texts)))
+
+
+def _type_name(text: str) -> str:
+    """A type text's simple name, generics dropped (``java.lang.String`` -> ``String``)."""
+    return drop_generics(text).replace(" ", "").rpartition(".")[2]
 
 
 def _type(r: Resolver, fc: FileCtx, scope: str | None, text: str) -> str | Def | None:
@@ -93,7 +167,7 @@ def _type(r: Resolver, fc: FileCtx, scope: str | None, text: str) -> str | Def |
     t = r.resolve_type(fc, scope, text)
     if isinstance(t, ClassV):
         return t.c
-    return None if len(simple) <= 2 and simple.isupper() else simple  # `T`, `ID`: a type variable
+    return None if _type_variable(simple) else simple  # `T`, `ID`: a type variable
 
 
 def _declared(r: Resolver, fc: FileCtx, cs: CallSite, name: str) -> str:
@@ -145,37 +219,98 @@ def _resolved_parameter_types(r: Resolver, d: Def) -> tuple[str | Def | None, ..
 
 
 def _applicable(r: Resolver, d: Def, args: list[str | Def | None], assignable: Callable[[str, str, bool], bool | None],
-                loose: bool) -> bool:
-    """Whether every argument of a known type may be passed to ``d``'s parameter at its position."""
+                loose: bool) -> bool | None:
+    """Whether every argument of a known type may be passed to ``d``'s parameter at its position:
+    ``False`` when one may not, ``True`` when each one known certainly may (:func:`_fits`), ``None``
+    when each may."""
     params = _parameter_types(r, d)
+    certain: bool | None = True
     for i, a in enumerate(args):
         p = params[i] if i < len(params) else None
-        if a is None or p is None:
-            continue
-        if _is_array(a) or _is_array(p):
-            fits = getattr(d.file.rules, "array_assignable", None)
-            if fits is not None and not fits(a if isinstance(a, str) else "", p if isinstance(p, str) else ""):
-                return False
-            continue
-        if isinstance(a, Def) or isinstance(p, Def):
-            if isinstance(a, Def) and isinstance(p, Def):
-                if not any(c is p for c in r.classes.mro(a)):
-                    return False
-            elif isinstance(p, Def):
-                if a != "null":  # a value type or a library class is no repository class
-                    return False
-            elif p in getattr(d.file.rules, "value_types", ()):
-                return False  # a repository class passed where a value type is declared
-            continue
-        if assignable(a, p, loose) is False:
+        fits = _fits(r, d.file.rules, a, p, assignable, loose)
+        if fits is False:
             return False
-    return True
+        if fits is None:
+            certain = None
+    return certain
+
+
+def _fits(r: Resolver, rules: object, a: str | Def | None, p: str | Def | None,
+          assignable: Callable[[str, str, bool], bool | None], loose: bool) -> bool | None:
+    """Whether a value of type ``a`` may be passed to a parameter of type ``p``: ``True`` certainly,
+    ``False`` not, ``None`` perhaps (either unknown, a library class the tables do not know)."""
+    if a is None or p is None:
+        return None
+    if a is p or (isinstance(a, str) and a == p):
+        return True
+    if _is_function(a):
+        if isinstance(p, Def):
+            return _functional(r, p, a) and None
+        return getattr(rules, "functional_assignable", lambda a, p: None)(a, p)
+    if _is_array(a) or _is_array(p):
+        fits = getattr(rules, "array_assignable", None)
+        if fits is not None and not fits(a if isinstance(a, str) else "", p if isinstance(p, str) else ""):
+            return False
+        return True if p == "Object" else None
+    if isinstance(a, Def) or isinstance(p, Def):
+        if isinstance(a, Def) and isinstance(p, Def):
+            return any(c is p for c in r.classes.mro(a))
+        if isinstance(p, Def):
+            return a == "null"  # a value type or a library class is no repository class
+        if p in getattr(rules, "value_types", ()):
+            return False  # a repository class passed where a value type is declared
+        if p == "Object":
+            return True
+        if not r.classes.has_external_ancestor(a) and not _type_variable(p):
+            return False  # a library class is no ancestor of a class all of whose ancestors are known
+        return None
+    return assignable(a, p, loose)
+
+
+def _most_specific(r: Resolver, fitting: list[Def], assignable: Callable[[str, str, bool], bool | None]) -> list[Def]:
+    """The one of ``fitting`` (overloads each certainly applicable) whose parameters each certainly
+    fit the others' (JLS 15.12.2.5: ``tag(String)`` over ``tag(Object)`` for a ``String``,
+    ``tag(Cat)`` over ``tag(Pet)`` for a ``Cat``), in a list; ``fitting`` when there is none."""
+    def more(d: Def, o: Def) -> bool:
+        pd, po = _parameter_types(r, d), _parameter_types(r, o)
+        return len(pd) == len(po) and all(_fits(r, d.file.rules, x, y, assignable, False) is True for x, y in zip(pd, po))
+    most = [d for d in fitting if all(o is d or more(d, o) for o in fitting)]
+    return most if len(most) == 1 else fitting
 
 
 def _exact(r: Resolver, d: Def, args: list[str | Def | None]) -> bool:
     """Whether ``d``'s parameters are each exactly its argument's type."""
     params = _parameter_types(r, d)
     return len(params) >= len(args) and all(a is p or a == p for a, p in zip(args, params, strict=False))
+
+
+def _type_variable(t: str) -> bool:
+    """Whether a type's simple name may be a type variable's (``T``, ``ID``)."""
+    return len(t) <= 2 and t.isupper()
+
+
+def _is_function(t: str | Def | None) -> bool:
+    """Whether ``t`` is a lambda's (``->N``) or a method reference's (``::``) type."""
+    return isinstance(t, str) and (t.startswith("->") or t == "::")
+
+
+def _functional(r: Resolver, p: Def, fn: str) -> bool:
+    """Whether a lambda or method reference (``fn``) may be passed to a parameter of the repository
+    type ``p``: ``p`` is an interface and, when it declares exactly one abstract method (Java marks
+    bodiless interface methods ``abstract``), that one takes as many parameters as a lambda declares.
+    An interface declaring none of its own (its method inherited) fits."""
+    if p.kind != "interface":
+        return False
+    if fn == "::":
+        return True
+    for name in p.members:
+        r.use(("name", p.file.path, name))
+    methods = [m for m in every(p.members) if m.is_callable and "abstract" in m.d.modifiers and "static" not in m.d.modifiers]
+    if len(methods) != 1:
+        return True
+    shape = methods[0].shape
+    n = int(fn[2:])
+    return shape.min_arity <= n and (shape.max_arity is None or n <= shape.max_arity)
 
 
 def _is_array(t: str | Def | None) -> bool:

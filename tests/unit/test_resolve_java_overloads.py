@@ -151,9 +151,9 @@ class A {
     by_line = {c.line: c.arg_types for c in ex.calls if c.name == "g"}
     assert by_line == {
         4: ("String", "int", "long", "double", "float", "char", "boolean", "null", "java.util.ArrayList", "Long",
-            "=n", "=this.x", "", ""),
+            "=n", "=this.x", "@h()", "+=a|=b"),
         5: (),
-        6: (),  # no argument's type is known
+        6: ("@h()",),  # a call's result: its declared return type, looked up by the resolver
     }
 
 
@@ -240,7 +240,7 @@ public class Use {
 
 def test_a_bare_call_dispatches_from_the_one_overload_its_argument_types_choose():
     # `format(cal)` in Printer binds format(Calendar) of its three 1-parameter overloads and reaches
-    # Fast's override of it, not Fast's format(long) / format(Date); `format(any.hashCode())` of an
+    # Fast's override of it, not Fast's format(long) / format(Date); `format(Util.convert(any))` of an
     # unknown argument keeps the three overloads and dispatches from none of them.
     fixture = """
 // --- path: p/Printer.java ---
@@ -253,7 +253,7 @@ public abstract class Printer {
     String format(Calendar cal) { return null; }
     void go(Calendar cal, Object any) {
         format(cal);
-        format(any.hashCode());
+        format(Util.convert(any));
     }
 }
 // --- path: p/Fast.java ---
@@ -269,7 +269,7 @@ public class Fast extends Printer {
     assert _sites(fixture, "format") == [
         "Printer.java:9 -> Fast.format(Calendar) [inferred]",
         "Printer.java:9 -> Printer.format(Calendar) [exact]",
-        "Printer.java:10 -> Printer.format(Calendar) [exact]",  # a call's result: unknown, no dispatch
+        "Printer.java:10 -> Printer.format(Calendar) [exact]",  # a library call's result: unknown, no dispatch
         "Printer.java:10 -> Printer.format(Date) [exact]",
         "Printer.java:10 -> Printer.format(long) [exact]",
     ]
@@ -298,4 +298,198 @@ public class Text {
     assert _sites(fixture, "isEmpty") == [
         "Text.java:4 -> Arrays2.isEmpty(char) [exact]",  # char... is a char[]: not the CharSequence one below
         "Text.java:7 -> Arrays2.isEmpty(CharSequence) [exact]",
+    ]
+
+
+def _visitor_fixture(nodes: int) -> str:
+    """Node classes ``Expr0``..``N<nodes-1>`` each with ``accept(V v, A a)`` calling ``v.visit(this,
+    a)``; an interface ``V`` and two implementations declaring ``visit(Expri, A)`` for every node."""
+    files = ["// --- path: p/Node.java ---\npackage p;\npublic abstract class Node { }\n"]
+    for i in range(nodes):
+        files.append(f"// --- path: p/Expr{i}.java ---\npackage p;\npublic class Expr{i} extends Node {{\n"
+                     f"    public <A> void accept(V<A> v, A arg) {{ v.visit(this, arg); }}\n}}\n")
+    for name, head in (("V", "public interface V<A>"), ("Printer", "public class Printer implements V<String>"),
+                       ("Counter", "public class Counter<A> implements V<A>")):
+        body = "".join(f"    {'' if name == 'V' else 'public '}void visit(Expr{i} n, {'String' if name == 'Printer' else 'A'} arg)"
+                       f"{';' if name == 'V' else ' { }'}\n" for i in range(nodes))
+        files.append(f"// --- path: p/{name}.java ---\npackage p;\n{head} {{\n{body}}}\n")
+    return "".join(files)
+
+
+def test_overloads_beyond_the_namesake_bound_are_chosen_by_argument_type_and_dispatch_by_signature():
+    from indexer.resolve.context import MAX_NAMESAKES
+    n = MAX_NAMESAKES + 6  # Expr0..Expr5 are not among the last 64 `visit` of a class
+    sites = [s for s in _sites(_visitor_fixture(n), "visit") if s.startswith(("Expr0.java", "Expr69.java"))]
+    # `this` is the enclosing class: V.visit(Expr0, A) and its two overrides, no other `visit`
+    assert sites == sorted([
+        "Expr0.java:3 -> Counter.visit(Expr0,A) [inferred]",
+        "Expr0.java:3 -> Printer.visit(Expr0,String) [inferred]",
+        "Expr0.java:3 -> V.visit(Expr0,A) [exact]",
+        "Expr69.java:3 -> Counter.visit(Expr69,A) [inferred]",
+        "Expr69.java:3 -> Printer.visit(Expr69,String) [inferred]",
+        "Expr69.java:3 -> V.visit(Expr69,A) [exact]",
+    ])
+
+
+def test_a_call_of_unknown_arguments_binds_at_most_the_last_namesakes():
+    from indexer.resolve.context import MAX_NAMESAKES
+    n = MAX_NAMESAKES + 6
+    fixture = _visitor_fixture(n) + """
+// --- path: p/Use.java ---
+package p;
+public class Use {
+    void go(Printer p, String s) { p.visit(make(), s); }
+}
+"""
+    sites = [s for s in _sites(fixture, "visit") if s.startswith("Use.java")]
+    # make() is no method of the repository: every 2-parameter overload fits; the last 64 are bound
+    assert sites == sorted(f"Use.java:3 -> Printer.visit(Expr{i},String) [exact]" for i in range(6, n))
+
+
+FORMS = """
+// --- path: p/Pet.java ---
+package p;
+public class Pet {
+    public String name;
+    public Pet mate;
+    public Pet self() { return this; }
+    public String label() { return name; }
+    public int age() { return 0; }
+    public String mixed() { return name; }
+    public int mixed(int n) { return n; }
+    void show() { Sink.take(this); }
+}
+// --- path: p/Cat.java ---
+package p;
+public class Cat extends Pet { }
+// --- path: p/Job.java ---
+package p;
+public interface Job { void work(int a, int b); }
+// --- path: p/Sink.java ---
+package p;
+public class Sink {
+    static void take(String s) { }
+    static void take(int n) { }
+    static void take(long n) { }
+    static void take(boolean b) { }
+    static void take(Pet p) { }
+    static void take(Class<?> c) { }
+    static void take(Runnable r) { }
+    static void take(Job j) { }
+}
+// --- path: p/Desk.java ---
+package p;
+public class Desk {
+    void go(Pet pet, Cat cat, String s, int[] xs, Pet[] pets, long big, boolean flag) {
+        Sink.take(pet.name);
+        Sink.take(pet.self());
+        Sink.take(pet.label());
+        Sink.take(pet.age());
+        Sink.take(s.length());
+        Sink.take(Integer.parseInt(s));
+        Sink.take(Long.valueOf(big));
+        Sink.take(s + 1);
+        Sink.take(big - 1);
+        Sink.take(xs[0]);
+        Sink.take(pets[0]);
+        Sink.take(cat.mate);
+        Sink.take(pet.hashCode());
+        Sink.take(s == null);
+        Sink.take(Pet.class);
+        Sink.take(flag ? 1 : big - 1);
+        Sink.take(flag ? cat : null);
+        Sink.take(() -> { });
+        Sink.take((a, b) -> { });
+        Sink.take(this::go);
+        Sink.take(pet.mixed());
+    }
+    void go() { }
+}
+"""
+
+
+def test_arguments_typed_by_what_the_resolver_knows():
+    sites = _sites(FORMS, "take")
+    assert sites == [
+        "Desk.java:4 -> Sink.take(String) [exact]",  # a field read: its declared type
+        "Desk.java:5 -> Sink.take(Pet) [exact]",  # a call's result: the declared return type
+        "Desk.java:6 -> Sink.take(String) [exact]",
+        "Desk.java:7 -> Sink.take(int) [exact]",
+        "Desk.java:8 -> Sink.take(int) [exact]",  # String.length()
+        "Desk.java:9 -> Sink.take(int) [exact]",  # Integer.parseInt()
+        "Desk.java:10 -> Sink.take(long) [exact]",  # Long.valueOf(): a Long, unboxed (no take(Long))
+        "Desk.java:11 -> Sink.take(String) [exact]",  # string concatenation
+        "Desk.java:12 -> Sink.take(long) [exact]",  # numeric promotion, not take(int)
+        "Desk.java:13 -> Sink.take(int) [exact]",  # an array's element
+        "Desk.java:14 -> Sink.take(Pet) [exact]",
+        "Desk.java:15 -> Sink.take(Pet) [exact]",  # a field its class inherits
+        "Desk.java:16 -> Sink.take(int) [exact]",  # Object.hashCode()
+        "Desk.java:17 -> Sink.take(boolean) [exact]",  # a comparison
+        "Desk.java:18 -> Sink.take(Class) [exact]",  # a class literal
+        "Desk.java:19 -> Sink.take(long) [exact]",  # a conditional: its branches promoted
+        "Desk.java:20 -> Sink.take(Pet) [exact]",  # a Cat or null: no library class (Class) takes a Cat
+        "Desk.java:21 -> Sink.take(Runnable) [exact]",  # a lambda of no parameter: no Job, no value type
+        "Desk.java:22 -> Sink.take(Job) [exact]",  # two parameters: Job.work(int, int)
+        "Desk.java:23 -> Sink.take(Job) [exact]",  # a method reference: any functional interface
+        "Desk.java:23 -> Sink.take(Runnable) [exact]",
+        "Desk.java:24 -> Sink.take(Class) [exact]",  # overloads returning different types: unknown, all kept
+        "Desk.java:24 -> Sink.take(Job) [exact]",
+        "Desk.java:24 -> Sink.take(Pet) [exact]",
+        "Desk.java:24 -> Sink.take(Runnable) [exact]",
+        "Desk.java:24 -> Sink.take(String) [exact]",
+        "Desk.java:24 -> Sink.take(boolean) [exact]",
+        "Desk.java:24 -> Sink.take(int) [exact]",
+        "Desk.java:24 -> Sink.take(long) [exact]",
+        "Pet.java:10 -> Sink.take(Pet) [exact]",  # `this`: the enclosing class
+    ]
+
+
+def test_java_operator_member_and_lambda_types():
+    from indexer.languages.java.conversions import combined_type, functional_assignable, member_type, value_assignable
+
+    assert [combined_type("+", ["int", "String"]), combined_type("+", ["int", "Long"]), combined_type("%", ["char", "short"]),
+            combined_type("%", ["boolean", "Boolean"]), combined_type("%", ["int", None]), combined_type("+", ["", "int"]),
+            combined_type("?", ["int", "null"]), combined_type("?", ["int", "double"]), combined_type("?", ["String", "int"]),
+            combined_type("?", ["", ""])] == ["String", "long", "int", "boolean", None, None, "Integer", "double", None, None]
+    assert [member_type("String", "length()", False), member_type("Integer", "valueOf()", True),
+            member_type("Integer", "MAX_VALUE", True), member_type("", "toString()", False),
+            member_type("", "toString()", True), member_type("List", "size()", False),
+            member_type("String", "length()", True)] == ["int", "Integer", "int", "String", None, None, None]
+    assert [functional_assignable("->1", "Function"), functional_assignable("->0", "Function"),
+            functional_assignable("::", "Supplier"), functional_assignable("->1", "Object"),
+            functional_assignable("->1", "String"), functional_assignable("->1", "Handler")] == [True, False, True, False, False, None]
+    # a value type goes to no other library class, but may go to a type variable
+    assert [value_assignable("String", "Class", True), value_assignable("int", "Class", True),
+            value_assignable("String", "T", True), value_assignable("Class", "String", True),
+            value_assignable("Class", "Handler", True)] == [False, False, None, False, None]
+
+
+def test_the_most_specific_of_the_overloads_certainly_applicable():
+    fixture = OWNER + """
+// --- path: p/Tags.java ---
+package p;
+import java.io.File;
+public class Tags {
+    static void tag(Object o) { }
+    static void tag(Pet p) { }
+    static void tag(Cat c) { }
+    void go(Cat cat, Pet pet, String s, File f, java.util.List<Pet> list) {
+        tag(cat);
+        tag(pet);
+        tag(s);
+        tag(null);
+        tag(f);
+        tag(list.get(0));
+    }
+}
+"""
+    assert _sites(fixture, "tag") == [
+        "Tags.java:8 -> Tags.tag(Cat) [exact]",  # Cat fits all three; tag(Cat) is the most specific
+        "Tags.java:9 -> Tags.tag(Pet) [exact]",
+        "Tags.java:10 -> Tags.tag(Object) [exact]",  # a String is no Pet
+        "Tags.java:11 -> Tags.tag(Cat) [exact]",  # null fits all three: the most specific
+        "Tags.java:12 -> Tags.tag(Object) [exact]",  # a library class is no Pet
+        "Tags.java:13 -> Tags.tag(Cat) [exact]",  # a library call's result: unknown, all kept
+        "Tags.java:13 -> Tags.tag(Object) [exact]",
+        "Tags.java:13 -> Tags.tag(Pet) [exact]",
     ]

@@ -512,7 +512,7 @@ class _FileExtractor:
                 is_new=is_new,
                 via=via,
                 handed=handed_arguments(src, args) if via is None else (),
-                arg_types=argument_types(src, args) if via is None else (),
+                arg_types=argument_types(src, args, self._receiver) if via is None else (),
             )
             for (name_node, name, receiver, args, is_new, via), owner in zip(found, owners)
         ]

@@ -12,7 +12,14 @@ rules both follow), so Java code sees Kotlin types and Kotlin's facade classes (
 
 from __future__ import annotations
 
-from indexer.languages.java.conversions import VALUE_TYPES, array_assignable, value_assignable
+from indexer.languages.java.conversions import (
+    VALUE_TYPES,
+    array_assignable,
+    combined_type,
+    functional_assignable,
+    member_type,
+    value_assignable,
+)
 from indexer.languages.java.lombok import LOGGER_TYPES
 from indexer.resolve.language import JvmModuleSystem, jvm_path
 
@@ -57,6 +64,14 @@ class JavaModuleSystem(JvmModuleSystem):
     array_assignable = staticmethod(array_assignable)
     """Whether an argument may be passed to a parameter when either is an array (optional: without
     it an array fits every parameter)."""
+    combined_type = staticmethod(combined_type)
+    """The type of an operator or conditional argument over its operands' types (optional: without
+    it such an argument is of unknown type)."""
+    member_type = staticmethod(member_type)
+    """The type of a library member read or called on a library value (``name.length()``; optional)."""
+    functional_assignable = staticmethod(functional_assignable)
+    """Whether a lambda or method reference argument may be passed to a library parameter type
+    (optional: without it one fits every parameter)."""
 
 
 MODULE_SYSTEM = JavaModuleSystem()
