@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["MAX_FILE_BYTES", "MAX_FILES", "TEMPLATE_SUFFIX", "element_events", "is_template_path", "link_components",
+__all__ = ["CODE_SUFFIXES", "MAX_FILE_BYTES", "MAX_FILES", "TEMPLATE_SUFFIX", "element_events", "folder_templates", "is_template_path", "link_components",
            "load_templates", "read_template", "template_calls"]
 
 MAX_FILE_BYTES = 1_000_000
@@ -62,7 +62,8 @@ MAX_FILES = 10_000
 """At most this many template files are read per repository."""
 TEMPLATE_SUFFIX = ".html"
 _SKIP_DIRS = frozenset({"node_modules", "dist", "build", "out", "target", "coverage", "vendor", "__pycache__"})
-_CODE_SUFFIXES = (".ts", ".js", ".mts")
+CODE_SUFFIXES = (".ts", ".js", ".mts")
+"""The code files whose folder's ``.html`` files may be component templates."""
 
 _BOUND = re.compile(r"""(?:\(\s*[\w.$-]+\s*\)|\[\(?\s*[@\w.$-]+\s*\)?\]|\*\w+|\bbind-[\w-]+|\bon-[\w-]+)\s*=\s*(["'])""")
 """The start of a bound attribute's value (``(event)=``, ``[prop]=``, ``[(x)]=``, ``*ngIf=``), ending at the quote."""
@@ -152,13 +153,41 @@ def _arity(text: str, open_end: int, limit: int) -> int:
 
 def is_template_path(root: str | Path, rel: str) -> bool:
     """Whether the repository-relative ``rel`` may be a component's template file: an ``.html`` file
-    in a folder that holds a TypeScript or JavaScript file (where Angular keeps a component's)."""
+    in a folder that holds a TypeScript or JavaScript file (where Angular keeps a component's), under
+    no hidden or dependency folder (as :func:`load_templates` walks)."""
     if not rel.lower().endswith(TEMPLATE_SUFFIX):
         return False
-    folder = Path(root) / posixpath.dirname(rel)
+    folder = posixpath.dirname(rel)
+    return _walked(folder) and _holds_code(Path(root) / folder)
+
+
+def folder_templates(root: str | Path, folder: str) -> list[str]:
+    """The repository-relative paths of the template files in the repository-relative ``folder``
+    (``""``: the root) as :func:`load_templates` finds them (none when the folder holds no code file,
+    is hidden or a dependency folder, or is gone), sorted. What an incremental run reads again when a
+    file of that folder changed: a code file coming or going makes its ``.html`` neighbours templates
+    or not."""
+    real_root = os.path.realpath(root)
+    base = Path(root) / folder
+    if not _walked(folder) or not _holds_code(base):
+        return []
+    try:
+        names = sorted(e.name for e in os.scandir(base) if e.name.lower().endswith(TEMPLATE_SUFFIX))
+    except OSError:
+        return []
+    return [posixpath.join(folder, n) if folder else n for n in names if inside_root(real_root, base / n)]
+
+
+def _walked(folder: str) -> bool:
+    """Whether :func:`load_templates`' walk enters the repository-relative ``folder``."""
+    return not any(part in _SKIP_DIRS or part.startswith(".") for part in folder.split("/") if part)
+
+
+def _holds_code(folder: Path) -> bool:
+    """Whether ``folder`` holds a TypeScript or JavaScript file (``False`` when it cannot be read)."""
     try:
         with os.scandir(folder) as entries:
-            return any(e.is_file() and e.name.endswith(_CODE_SUFFIXES) for e in entries)
+            return any(e.is_file() and e.name.endswith(CODE_SUFFIXES) for e in entries)
     except OSError:
         return False
 
@@ -179,7 +208,7 @@ def _template_files(root: Path) -> Iterator[str]:
     seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
-        if not any(f.endswith(_CODE_SUFFIXES) for f in files):
+        if not any(f.endswith(CODE_SUFFIXES) for f in files):
             continue
         for name in sorted(files):
             if name.lower().endswith(TEMPLATE_SUFFIX):
