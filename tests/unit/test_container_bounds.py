@@ -49,3 +49,53 @@ def test_a_js_map_of_20000_keys_called_per_key_is_bounded_per_file():
     sites = _element_sites("m.js", source)
     assert len(sites) == js.MAX_ELEMENT_SITES
     assert sites[0] == ("use", "f", n + 4) and sites[-1] == ("use", "f", n + 3 + js.MAX_ELEMENT_SITES)
+
+
+def test_a_name_a_function_binds_itself_is_not_the_container_of_an_enclosing_scope():
+    # brk44: each call below reached f through the module's `handlers` (and the store put g into it)
+    source = """def f(): pass
+def g(): pass
+
+handlers = {'a': f}
+
+
+def by_param(handlers):
+    handlers['a']()
+    handlers['b'] = g
+
+
+def by_local():
+    handlers = make()
+    handlers['a']()
+
+
+def by_loop(xs):
+    for handlers in xs:
+        handlers['a']()
+
+
+def by_global():
+    global handlers
+    handlers = other()
+    handlers['a']()
+
+
+def by_module():
+    handlers['a']()
+
+
+def outer(handlers):
+    def inner():
+        handlers['a']()
+    return inner
+"""
+    assert _element_sites("s.py", source) == [("by_global", "f", 25), ("by_module", "f", 29)]  # not g
+    js_source = """function f() {}
+function g() {}
+const handlers = [f];
+function byParam(handlers) { handlers[0](); handlers.push(g); }
+function byLocal() { let handlers = make(); handlers[0](); }
+function byModule() { handlers[0](); }
+function outer(handlers) { return () => handlers[0](); }
+"""
+    assert _element_sites("s.js", js_source) == [("byModule", "f", 6)]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from indexer.languages.ecmascript.reads import declared_around
 from indexer.languages.ecmascript.syntax import arity, unquote
 from indexer.model import CallSite
 
@@ -113,7 +114,9 @@ class _Container:
         while root.parent is not None and root.type not in _SCOPES:
             root = root.parent
         own = self.decl.child_by_field_name("name")
-        uses = sorted((n for n in spelled if root.start_byte <= n.start_byte < root.end_byte and n.id != own.id),
+        declared: dict[int, frozenset[str]] = {}  # a function inside the scope binding the name itself: not this one
+        uses = sorted((n for n in spelled if root.start_byte <= n.start_byte < root.end_byte and n.id != own.id
+                       and not declared_around(self.fr, n, self.name, declared, root)),
                       key=lambda n: n.start_byte)
         for use in uses:
             if use.start_byte < self.decl.start_byte:

@@ -95,8 +95,12 @@ class ContainerCalls:
         stores: list[tuple[int, str, int, Key, Node]] = []  # (scope, container, depth, key, value)
         calls: list[tuple[Node, str, int, Key, Node, str | None]] = []  # (call, container, depth, key, arguments, default)
         fetched: dict[tuple[int, str], dict[Fetch, None]] = defaultdict(dict)  # (scope, local) -> fetches
+        shadows: set[tuple[int, str]] = set()  # (function scope, name) bound otherwise there
+        undone: set[tuple[int, str]] = set()  # `global name` / `nonlocal name`
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
-            if "element" in caps:
+            if "shadow" in caps or "shadow.param" in caps or "shadow.global" in caps:
+                self._shadow(caps, shadows, undone)
+            elif "element" in caps:
                 container, depth, key, default = self._through(caps["element.target"][0])
                 if container is not None:
                     calls.append((caps["element"][0], container, depth, key, caps["element.args"][0], default))
@@ -129,6 +133,7 @@ class ContainerCalls:
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
         if not held:
             return
+        self._shadows = shadows - undone
         for index, container, depth, key, value in stores:
             found = self._container_at(held, index, container)
             if found is not None:
@@ -159,6 +164,24 @@ class ContainerCalls:
                 receiver, _, name = target.rpartition(".")
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
+
+    def _shadow(self, caps: dict[str, list[Node]], shadows: set[tuple[int, str]], undone: set[tuple[int, str]]) -> None:
+        """Record a name a function scope binds otherwise than as a container (``shadow``: in the
+        scope around it; ``shadow.param``: a parameter, in its function's scope; ``shadow.global``:
+        ``global`` / ``nonlocal``, which undoes it)."""
+        if "shadow.param" in caps:
+            node = caps["shadow.param"][0]
+            fn = node.parent
+            while fn is not None and fn.type not in ("function_definition", "lambda"):
+                fn = fn.parent
+            body = fn.child_by_field_name("body") if fn is not None and fn.type == "function_definition" else None
+            if body is not None:
+                shadows.add((self.scopes.at(body.start_byte), self.src.text(node)))
+            return
+        node = caps.get("shadow", caps.get("shadow.global", []))[0]
+        index = self.scopes.at(node.start_byte)
+        if index >= 0 and self.scopes.items[index].kind != "class":
+            (undone if "shadow.global" in caps else shadows).add((index, self.src.text(node)))
 
     def _fetched_calls(self, fetched: dict[tuple[int, str], dict[Fetch, None]]
                        ) -> list[tuple[Node, str, int, Key, Node, str | None]]:
@@ -192,7 +215,7 @@ class ContainerCalls:
             found = (scopes.qualname(s), container)
             if found in held:
                 return found
-            if s < 0:
+            if s < 0 or (s, container) in self._shadows:
                 return None
             s = scopes.items[s].parent
             while s >= 0 and scopes.items[s].kind == "class":
