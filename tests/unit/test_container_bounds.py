@@ -90,6 +90,9 @@ def outer(handlers):
     return inner
 """
     assert _element_sites("s.py", source) == [("by_global", "f", 25), ("by_module", "f", 29)]  # not g
+    # a parameter spelled as a container the file passes somewhere may be handed it (PyCG dicts/param)
+    passed = "def g(): pass\n\n\ndef func1(d):\n    d['a']()\n\n\nd = {'a': g}\nfunc1(d)\n"
+    assert _element_sites("p.py", passed) == [("func1", "g", 5)]
     js_source = """function f() {}
 function g() {}
 const handlers = [f];

@@ -96,10 +96,14 @@ class ContainerCalls:
         calls: list[tuple[Node, str, int, Key, Node, str | None]] = []  # (call, container, depth, key, arguments, default)
         fetched: dict[tuple[int, str], dict[Fetch, None]] = defaultdict(dict)  # (scope, local) -> fetches
         shadows: set[tuple[int, str]] = set()  # (function scope, name) bound otherwise there
+        params: set[tuple[int, str]] = set()  # (function scope, parameter)
         undone: set[tuple[int, str]] = set()  # `global name` / `nonlocal name`
+        passed: set[str] = set()  # names passed as arguments
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
-            if "shadow" in caps or "shadow.param" in caps or "shadow.global" in caps:
-                self._shadow(caps, shadows, undone)
+            if "shadow.passed" in caps:
+                passed.add(src.text(caps["shadow.passed"][0]))
+            elif "shadow" in caps or "shadow.param" in caps or "shadow.global" in caps:
+                self._shadow(caps, params if "shadow.param" in caps else shadows, undone)
             elif "element" in caps:
                 container, depth, key, default = self._through(caps["element.target"][0])
                 if container is not None:
@@ -133,7 +137,8 @@ class ContainerCalls:
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
         if not held:
             return
-        self._shadows = shadows - undone
+        # A parameter spelled as a container the file passes somewhere may be handed that container.
+        self._shadows = (shadows | {p for p in params if p[1] not in passed}) - undone
         for index, container, depth, key, value in stores:
             found = self._container_at(held, index, container)
             if found is not None:
@@ -168,7 +173,7 @@ class ContainerCalls:
     def _shadow(self, caps: dict[str, list[Node]], shadows: set[tuple[int, str]], undone: set[tuple[int, str]]) -> None:
         """Record a name a function scope binds otherwise than as a container (``shadow``: in the
         scope around it; ``shadow.param``: a parameter, in its function's scope; ``shadow.global``:
-        ``global`` / ``nonlocal``, which undoes it)."""
+        ``global`` / ``nonlocal``, which undoes it) in ``shadows`` (or ``undone``)."""
         if "shadow.param" in caps:
             node = caps["shadow.param"][0]
             fn = node.parent

@@ -66,3 +66,6 @@
 (named_expression name: (identifier) @shadow)
 (global_statement (identifier) @shadow.global)
 (nonlocal_statement (identifier) @shadow.global)
+; A name passed as an argument: a parameter of that name may hold the container (PyCG dicts/param).
+(argument_list (identifier) @shadow.passed)
+(keyword_argument value: (identifier) @shadow.passed)
