@@ -72,7 +72,7 @@ from indexer.frameworks.mybatis_xml import is_mapper_path
 from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
 from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
-from indexer.frameworks.ui_templates import is_template_path, read_template
+from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
 from indexer.model import FileExtraction
@@ -624,17 +624,27 @@ class RepositoryIndex:
         link = self.resolver.link
         if link is None:
             return
-        changed = [r for r in rels if r in link.templates or is_template_path(self.root, r)]
-        if not changed:
+        # A code file coming or going makes its folder's .html files templates or not: each folder a
+        # changed path is in is read again as a full run's walk reads it.
+        folders = {os.path.dirname(r) for r in rels
+                   if r in link.templates or r.lower().endswith((TEMPLATE_SUFFIX, *CODE_SUFFIXES))}
+        if not folders:
             return
         templates = dict(link.templates)
-        for rel in changed:
-            text = read_template(self.root, rel) if is_template_path(self.root, rel) else None
-            if text is None:
-                templates.pop(rel, None)
-            else:
-                templates[rel] = text
-        self.resolver.set_link(dataclasses.replace(link, templates=templates))
+        changed = set(rels)
+        for folder in folders:
+            now = folder_templates(self.root, folder)
+            for rel in [t for t in templates if os.path.dirname(t) == folder and t not in now]:
+                del templates[rel]
+            for rel in now:
+                if rel in changed or rel not in templates:
+                    text = read_template(self.root, rel)
+                    if text is None:
+                        templates.pop(rel, None)
+                    else:
+                        templates[rel] = text
+        if templates != link.templates:
+            self.resolver.set_link(dataclasses.replace(link, templates=templates))
 
     def _manifest_path(self, rel: str) -> bool:
         """Whether ``rel`` is a Kubernetes manifest declaring a Service (its name names a service

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from indexer.frameworks.link_options import LinkOptions
-from indexer.frameworks.ui_templates import MAX_FILE_BYTES, element_events, load_templates
+from indexer.frameworks.ui_templates import MAX_FILE_BYTES, element_events, folder_templates, load_templates, template_calls
 from indexer.languages import extractor_for_path
 from indexer.model import UiComponent
 from indexer.resolve.repository import resolve_repository
@@ -207,3 +207,61 @@ def test_of_components_sharing_a_selector_the_nearest_to_the_parent_emits_to_it(
     # each application's star reaches its own list only
     assert found == [("a/src/star.component.StarComponent.onClick(0)", "a/src/list.component.ListComponent.onRated(1)"),
                      ("b/src/star.component.StarComponent.onClick(0)", "b/src/list.component.ListComponent.onRated(1)")]
+
+
+def _sites(text: str, span: tuple[int, int] | None = None) -> list[tuple[str, str, int, int, int]]:
+    return [(c.name, c.receiver, c.arity, c.line, c.col) for c in template_calls(text, "C", 1, 0, span)]
+
+
+def test_hostile_templates_are_read_in_linear_passes():
+    # brk44: 100,000 unclosed `@if (`, `f(`, `<a`, `{{` each took hours (a search to the text's end
+    # from each); every one is now one pass: exact results, no hang.
+    n = 100_000
+    assert _sites("@if (" * n) == []
+    assert _sites("{{ " + "f(" * 3 + " }}") == [("f", "this", 1, 1, 3), ("f", "this", 1, 1, 5), ("f", "this", 0, 1, 7)]
+    unclosed = _sites("{{ " + "f(" * n + " }}")
+    assert len(unclosed) == n and unclosed[0] == ("f", "this", 1, 1, 3) and unclosed[-1] == ("f", "this", 0, 1, 2 * n + 1)
+    # the first `<a` runs to the first `>` outside quotes (as a start tag does); an unclosed quote ends none
+    assert element_events("<a " * n + '<b (go)="g()">') == [("a", "go", 3 * n + 9, 3 * n + 12)]
+    assert element_events("<a " * n) == [] and element_events("<a '" + '<b (go)="g()">') == [("b", "go", 13, 16)]
+    assert _sites("{{ " * n + "{{ h(1, [2, 3]) }}") == [("h", "this", 2, 1, 3 * n + 3)]
+    bindings = "".join(f'<app-c (ev)="h{i}($event)"></app-c>\n' for i in range(n // 10))
+    assert len(element_events(bindings)) == n // 10
+    assert _sites(bindings)[-1] == (f"h{n // 10 - 1}", "this", 1, n // 10, 13)
+
+
+def test_overlapping_bindings_give_one_site_per_call():
+    # an interpolation inside a bound attribute: one site for `a()` (two before: a call site twice)
+    assert _sites('<p [title]="{{ a(x, y) }}" (click)="b()">') == [("a", "this", 2, 1, 15), ("b", "this", 0, 1, 36)]
+    # a nested call's commas are its own; brackets nest
+    assert _sites('<p (click)="f(g(1, 2), [3, 4], {a: 5, b: 6})">') == [("f", "this", 3, 1, 12), ("g", "this", 2, 1, 14)]
+
+
+def test_folder_templates_reads_a_folder_as_load_templates_walks_it(tmp_path: Path):
+    root = tmp_path / "repo"
+    (root / "app").mkdir(parents=True)
+    (root / "app" / "a.ts").write_text("x", encoding="utf-8")
+    (root / "app" / "ok.html").write_text("<b (click)='go()'></b>", encoding="utf-8")
+    os.mkfifo(root / "app" / "pipe.html")  # never opened: it would block a read
+    (root / "app" / "dir.html").mkdir()
+    os.symlink("loop.html", root / "app" / "loop.html")
+    os.symlink("/etc/passwd", root / "app" / "pw.html")
+    (root / ".hidden").mkdir()
+    (root / ".hidden" / "a.ts").write_text("x", encoding="utf-8")
+    (root / ".hidden" / "h.html").write_text("x", encoding="utf-8")
+    assert load_templates(root) == {"app/ok.html": "<b (click)='go()'></b>"}
+    # the candidates (a read of each then leaves out the pipe and the loop, as load_templates does)
+    assert folder_templates(root, "app") == ["app/loop.html", "app/ok.html", "app/pipe.html"]
+    assert folder_templates(root, ".hidden") == [] and folder_templates(root, "gone") == []
+
+
+def test_template_urls_out_of_the_repository_are_not_linked():
+    app = APP.replace("'./missing.html'", "'../../../../etc/passwd'").replace("'./other.component.html'", "'/etc/passwd'")
+    extractions = []
+    for path, source in split_fixture(app).items():
+        data = source.encode()
+        extractions.append((extractor_for_path(path).extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    result = resolve_repository("t", extractions, LinkOptions(templates={**TEMPLATES, "etc/passwd": "{{ save() }}"}))
+    edges = _template_edges(result)
+    assert not [e for e in edges if e[0].endswith(("LostComponent", "OtherComponent"))]
+    assert result.link_outcomes["unlinked_template"] == 2

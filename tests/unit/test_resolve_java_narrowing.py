@@ -186,3 +186,30 @@ public class Use {
         "9: Shape.area [exact]",
         "9: Square.area [inferred]",
     ]
+
+
+def test_code_before_the_guard_on_its_line_is_not_narrowed():
+    # brk44: `o.roll(); if (o instanceof Circle) {` linked the first o.roll() to Circle.roll
+    fixture = SHAPES + """
+// --- path: p/Use.java ---
+package p;
+public class Use {
+    void go(Object o, Shape s) {
+        o.roll(); if (o instanceof Circle) {
+            o.roll();
+        }
+        s.area(); if (o instanceof Circle) {
+            o.roll(); }
+        boolean round = o instanceof Circle && o.roll2();
+        if (s != null) { } else if (o instanceof Circle) {
+            o.roll();
+        }
+    }
+}
+"""
+    assert _lines(fixture, "p/Use.java") == [
+        "5: Circle.roll [inferred]",  # not line 4
+        "7: Circle.area [inferred]", "7: Shape.area [exact]", "7: Square.area [inferred]",  # s is not narrowed
+        "8: Circle.roll [inferred]",
+        "11: Circle.roll [inferred]",
+    ]

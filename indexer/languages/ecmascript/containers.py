@@ -31,13 +31,21 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from indexer.languages.ecmascript.reads import declared_around
 from indexer.languages.ecmascript.syntax import arity, unquote
 from indexer.model import CallSite
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-__all__ = ["container_calls"]
+__all__ = ["MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "container_calls"]
+
+MAX_ELEMENT_TARGETS = 64
+"""The most functions one call out of a container reaches (the first given), as Python's
+(:data:`indexer.languages.python.containers.MAX_ELEMENT_TARGETS`)."""
+
+MAX_ELEMENT_SITES = 10_000
+"""The most ``via="element"`` sites of one file (the calls after that many give none), as Python's."""
 
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _CONSTRUCTORS = frozenset({"Map", "Set", "Array"})
@@ -57,7 +65,8 @@ def container_calls(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     """Append to ``fr.out.calls`` the ``via="element"`` sites of the calls taking a function out of
     a container (``fr``: the extractor's file run with ``text``, ``src``, ``code_scope``, ``root``
     and ``out``; ``matches``: ``containers.scm``'s, one per declared container and one per name a
-    function may be taken out of; only containers of such names are read)."""
+    function may be taken out of; only containers of such names are read). Bounded:
+    :data:`MAX_ELEMENT_TARGETS` per call, :data:`MAX_ELEMENT_SITES` per file."""
     taken = {fr.text(caps["taken"][0]) for caps in matches if "taken" in caps}
     matches = [caps for caps in matches if "container" in caps and fr.text(caps["name"][0]) in taken]
     if not matches:
@@ -76,7 +85,8 @@ def container_calls(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     before = len(fr.out.calls)
     for caps in matches:
         name = caps["name"][0]
-        _Container(fr, name, caps["container"][0]).run(uses.get(fr.text(name), []))
+        _Container(fr, name, caps["container"][0]).run(uses.get(fr.text(name), []),
+                                                        MAX_ELEMENT_SITES - (len(fr.out.calls) - before))
     if len(fr.out.calls) > before:
         fr.out.calls.sort(key=lambda c: (c.line, c.col))
 
@@ -95,16 +105,18 @@ class _Container:
         self.held: list[str] = []  # every function ever put in, in source order
         self.sites: list[tuple[Node, Node, list[str | None] | None]] = []  # (call, args, taken or None: any)
 
-    def run(self, spelled: list[Node]) -> None:
+    def run(self, spelled: list[Node], room: int) -> None:
         """Read the initial value and every use (``spelled``: the file's identifiers spelled as its
-        name), then emit the sites."""
+        name), then emit the sites, at most ``room`` (no call's sites once they would not fit)."""
         if self.block is None or self.value is None or not self._initial(self.value):
             return
         root = self.block
         while root.parent is not None and root.type not in _SCOPES:
             root = root.parent
         own = self.decl.child_by_field_name("name")
-        uses = sorted((n for n in spelled if root.start_byte <= n.start_byte < root.end_byte and n.id != own.id),
+        declared: dict[int, frozenset[str]] = {}  # a function inside the scope binding the name itself: not this one
+        uses = sorted((n for n in spelled if root.start_byte <= n.start_byte < root.end_byte and n.id != own.id
+                       and not declared_around(self.fr, n, self.name, declared, root)),
                       key=lambda n: n.start_byte)
         for use in uses:
             if use.start_byte < self.decl.start_byte:
@@ -113,10 +125,17 @@ class _Container:
                 self.ordered = False
         if not self.held:
             return
+        unique: dict[int, tuple[list[str | None] | list[str], list[str]]] = {}  # id(names) -> (names, first ones)
         for call, args, taken in self.sites:
             names = self.held if taken is None or not self.ordered else taken
+            if id(names) not in unique:  # one pass per list, not per site (a 20,000-entry Map: 70 s, brk44)
+                unique[id(names)] = (names, list(dict.fromkeys(n for n in names if n is not None))[:MAX_ELEMENT_TARGETS])
+            reached = unique[id(names)][1]
+            if len(reached) > room:
+                break
+            room -= len(reached)
             caller = self.fr.code_scope(call)
-            for text in dict.fromkeys(n for n in names if n is not None):
+            for text in reached:
                 receiver, _, short = text.rpartition(".")
                 self.fr.out.calls.append(CallSite(caller, short, receiver or None, arity(args),
                                                   self.fr.src.line(call), self.fr.src.col(call), via="element"))

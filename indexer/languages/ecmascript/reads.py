@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from indexer.model import Definition
 
-__all__ = ["member_reads"]
+__all__ = ["declared_around", "member_reads"]
 
 _WRITES = frozenset({"assignment_expression", "augmented_assignment_expression"})
 _CALLEES = {"call_expression": "function", "new_expression": "constructor"}
@@ -50,7 +50,7 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
             text = src.text(node)
             if text in known:
                 scope = fr.code_scope(node)
-                if not _declared_around(fr, node, text, declared):
+                if not declared_around(fr, node, text, declared):
                     out.append(ValueRead(scope, text, None, src.line(node), src.col(node), True))
             continue
         node = caps["read"][0]
@@ -68,15 +68,16 @@ _FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "arr
                              "generator_function_declaration", "generator_function", "method_definition"})
 
 
-def _declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozenset[str]]) -> bool:
+def declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozenset[str]], stop: Node | None = None) -> bool:
     """Whether a function holding ``node``, named or anonymous (an IIFE's, a callback's),
     declares ``name`` itself as a parameter or a variable whose value is no function: then a
     ``name`` handed on there is that variable, not the file's function of that name (lodash's ``var
     result = []; ... return result`` in 122 functions is no reference to ``_.result``).
     ``declared`` memoises each function's names by node id; each function body is walked once
-    (not into the functions nested in it), so a file costs one walk in all."""
+    (not into the functions nested in it), so a file costs one walk in all. ``stop``: only the
+    functions inside that node count (the scope declaring the name in question)."""
     n = node.parent
-    while n is not None:
+    while n is not None and (stop is None or n.id != stop.id):
         if n.type in _FUNCTION_NODES:
             names = declared.get(n.id)
             if names is None:

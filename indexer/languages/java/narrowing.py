@@ -22,6 +22,7 @@ no binding), a ``this.field`` tested.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,17 +65,39 @@ def narrowings(root: Node, text: Callable[[Node], str], source: bytes) -> list[N
             selector = _selector(region)
             if selector is not None:
                 names.append(selector)
-            regions = [region]
+            block = region.parent
+            regions = [(region, region, block.start_byte + 1 if block is not None else 0)]
         else:
             names.append(text(m["name"][0]))
-            regions = _guarded(m["test"][0])
+            regions = [(r, owner, 0) for r, owner in _guarded(m["test"][0])]
         if text(tnode) == "final":  # `case final Circle c`: the grammar reads `final` as the type
             continue
-        for r in regions:
+        for r, owner, floor in regions:
             lines = _lines(r, source)
-            if lines is not None:
-                out += [Narrowing(name, tnode, r, *lines) for name in names]
+            if lines is None:
+                continue
+            before = _before(r, owner, floor, source)
+            for name in names:
+                line = lines[0] + 1 if before and _mentions(before, name) else lines[0]
+                if line <= lines[1]:
+                    out.append(Narrowing(name, tnode, r, line, lines[1]))
     return out
+
+
+def _before(region: Node, owner: Node, floor: int, source: bytes) -> bytes:
+    """The code on ``region``'s first line before ``owner`` (the statement or expression whose test
+    guards it, a switch rule) when ``owner`` starts on that line, from ``floor`` on (a switch's
+    block): code there is not guarded (``o.a(); if (o instanceof A) {``, brk44), so a name it
+    mentions is not narrowed on that line."""
+    first = source.rfind(b"\n", 0, region.start_byte) + 1
+    if owner.start_byte < first:
+        return b""
+    return source[max(first, floor):owner.start_byte]
+
+
+def _mentions(code: bytes, name: str) -> bool:
+    """Whether ``code`` spells the identifier ``name``."""
+    return re.search(rb"(?<![\w$])" + re.escape(name.encode("utf-8")) + rb"(?![\w$])", code) is not None
 
 
 _TRIVIAL = frozenset(b" \t\r(){};,")
@@ -93,11 +116,11 @@ def _lines(region: Node, source: bytes) -> tuple[int, int] | None:
     return (line, end) if end >= line else None
 
 
-def _guarded(test: Node) -> list[Node]:
+def _guarded(test: Node) -> list[tuple[Node, Node]]:
     """The code ``test`` (a boolean expression) guards: the right operands of the ``&&`` it is the
     left side of, and the branch, body or value of the ``if`` / ``while`` / ``?:`` whose condition
-    it is a conjunct of."""
-    out: list[Node] = []
+    it is a conjunct of; each with the ``&&`` / statement / expression holding test and code."""
+    out: list[tuple[Node, Node]] = []
     node = test
     while (parent := node.parent) is not None:
         kind = parent.type
@@ -107,7 +130,7 @@ def _guarded(test: Node) -> list[Node]:
         if kind == "binary_expression" and _operator(parent) == "&&":
             right = parent.child_by_field_name("right")
             if right is not None and node != right:
-                out.append(right)
+                out.append((right, parent))
             node = parent
             continue
         if kind == "if_statement" and parent.child_by_field_name("condition") == node:
@@ -119,7 +142,7 @@ def _guarded(test: Node) -> list[Node]:
         else:
             branch = None
         if branch is not None:
-            out.append(branch)
+            out.append((branch, parent))
         break
     return out
 

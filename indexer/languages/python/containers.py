@@ -95,8 +95,16 @@ class ContainerCalls:
         stores: list[tuple[int, str, int, Key, Node]] = []  # (scope, container, depth, key, value)
         calls: list[tuple[Node, str, int, Key, Node, str | None]] = []  # (call, container, depth, key, arguments, default)
         fetched: dict[tuple[int, str], dict[Fetch, None]] = defaultdict(dict)  # (scope, local) -> fetches
+        shadows: set[tuple[int, str]] = set()  # (function scope, name) bound otherwise there
+        params: set[tuple[int, str]] = set()  # (function scope, parameter)
+        undone: set[tuple[int, str]] = set()  # `global name` / `nonlocal name`
+        passed: set[str] = set()  # names passed as arguments
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
-            if "element" in caps:
+            if "shadow.passed" in caps:
+                passed.add(src.text(caps["shadow.passed"][0]))
+            elif "shadow" in caps or "shadow.param" in caps or "shadow.global" in caps:
+                self._shadow(caps, params if "shadow.param" in caps else shadows, undone)
+            elif "element" in caps:
                 container, depth, key, default = self._through(caps["element.target"][0])
                 if container is not None:
                     calls.append((caps["element"][0], container, depth, key, caps["element.args"][0], default))
@@ -129,6 +137,8 @@ class ContainerCalls:
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
         if not held:
             return
+        # A parameter spelled as a container the file passes somewhere may be handed that container.
+        self._shadows = (shadows | {p for p in params if p[1] not in passed}) - undone
         for index, container, depth, key, value in stores:
             found = self._container_at(held, index, container)
             if found is not None:
@@ -138,18 +148,17 @@ class ContainerCalls:
                 held[found].extend(entries)
         if fetched:
             calls += self._fetched_calls(fetched)
-        reach: dict[tuple[tuple[str | None, str], int, Key], list[str]] = {}  # memo: what one call reaches
+        reach: dict[tuple[str | None, str], dict[int, _Reach]] = defaultdict(dict)  # memo per container and depth
         made = 0
         for call, container, depth, key, args, default in calls:
             index = scopes.at(call.start_byte)
             found = self._container_at(held, index, container)
             if found is None:
                 continue
-            names = reach.get((found, depth, key))
-            if names is None:
-                names = reach[(found, depth, key)] = list(dict.fromkeys(
-                    n for n, d, k in held[found] if d == depth and (key is None or k is None or k == key)
-                ))[:MAX_ELEMENT_TARGETS]
+            at_depth = reach[found].get(depth)
+            if at_depth is None:
+                at_depth = reach[found][depth] = _Reach(held[found], depth)
+            names = at_depth.names(key)
             if default is not None and default not in names:
                 names = [*names, default]  # `d.get(k, fallback)()`: the fallback may come back
             if made + len(names) > MAX_ELEMENT_SITES:
@@ -160,6 +169,24 @@ class ContainerCalls:
                 receiver, _, name = target.rpartition(".")
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
+
+    def _shadow(self, caps: dict[str, list[Node]], shadows: set[tuple[int, str]], undone: set[tuple[int, str]]) -> None:
+        """Record a name a function scope binds otherwise than as a container (``shadow``: in the
+        scope around it; ``shadow.param``: a parameter, in its function's scope; ``shadow.global``:
+        ``global`` / ``nonlocal``, which undoes it) in ``shadows`` (or ``undone``)."""
+        if "shadow.param" in caps:
+            node = caps["shadow.param"][0]
+            fn = node.parent
+            while fn is not None and fn.type not in ("function_definition", "lambda"):
+                fn = fn.parent
+            body = fn.child_by_field_name("body") if fn is not None and fn.type == "function_definition" else None
+            if body is not None:
+                shadows.add((self.scopes.at(body.start_byte), self.src.text(node)))
+            return
+        node = caps.get("shadow", caps.get("shadow.global", []))[0]
+        index = self.scopes.at(node.start_byte)
+        if index >= 0 and self.scopes.items[index].kind != "class":
+            (undone if "shadow.global" in caps else shadows).add((index, self.src.text(node)))
 
     def _fetched_calls(self, fetched: dict[tuple[int, str], dict[Fetch, None]]
                        ) -> list[tuple[Node, str, int, Key, Node, str | None]]:
@@ -193,7 +220,7 @@ class ContainerCalls:
             found = (scopes.qualname(s), container)
             if found in held:
                 return found
-            if s < 0:
+            if s < 0 or (s, container) in self._shadows:
                 return None
             s = scopes.items[s].parent
             while s >= 0 and scopes.items[s].kind == "class":
@@ -292,9 +319,36 @@ class ContainerCalls:
                 if v is not None:
                     out += self._held(v, depth + 1, self._key(pair.child_by_field_name("key")) if own else key)
             return out
-        elements = [e for e in value.named_children if e.type != "comment"]
-        for i, e in enumerate(elements):
-            k = repr(i) if own and value.type != "set" and not any(x.type == "list_splat" for x in elements[:i + 1]) \
-                else (None if own else key)
+        splat = False  # a `*xs` at or before an element: its position is not known
+        for i, e in enumerate(x for x in value.named_children if x.type != "comment"):
+            splat = splat or e.type == "list_splat"
+            k = repr(i) if own and value.type != "set" and not splat else (None if own else key)
             out += self._held(e, depth + 1, k)
         return out
+
+
+class _Reach:
+    """What calls through one container at one depth reach, per key: the first
+    :data:`MAX_ELEMENT_TARGETS` names stored, in the order stored, under that key or under none (a
+    key of ``None``: under any). Built in one pass over the container's entries, so that a call per
+    key of a 20,000-key table costs no pass over the table each (brk44: 90 s before)."""
+
+    def __init__(self, entries: list[Held], depth: int) -> None:
+        self._any: dict[str, int] = {}  # name -> position of its first entry (first names only)
+        self._unkeyed: dict[str, int] = {}
+        self._keyed: dict[Key, dict[str, int]] = defaultdict(dict)
+        for pos, (name, d, key) in enumerate(entries):
+            if d != depth:
+                continue
+            for bucket in (self._any, self._unkeyed if key is None else self._keyed[key]):
+                if len(bucket) < MAX_ELEMENT_TARGETS and name not in bucket:
+                    bucket[name] = pos
+
+    def names(self, key: Key) -> list[str]:
+        """The names a call with ``key`` reaches (``None``: any key), first stored first."""
+        if key is None:
+            return list(self._any)
+        # A name's first matching entry is its first under ``key`` or under none; the first names of
+        # the two are enough (a name later than the first MAX of either comes after MAX others).
+        merged = sorted([*self._keyed.get(key, {}).items(), *self._unkeyed.items()], key=lambda item: item[1])
+        return list(dict.fromkeys(name for name, _ in merged))[:MAX_ELEMENT_TARGETS]
