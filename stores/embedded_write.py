@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import WRITER_KEY, record_rows
+from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows
+from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
 from stores.embedded_lexical import BM25_WEIGHTS
@@ -61,6 +62,17 @@ def _shared_tids(conn: sqlite3.Connection) -> str:
 
 class EmbeddedWriter:
     """``replace_files`` / ``replace_chunks`` / ``delete_files`` bodies of the embedded store."""
+
+    _prepared: PreparedChunks | None = None
+
+    def _offer_prepared(self: EmbeddedStore, prep: PreparedChunks) -> None:
+        self._prepared = prep
+
+    @staticmethod
+    def _chunk_basis(conn: sqlite3.Connection) -> ChunkBasis:
+        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
+        ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
+        return ChunkBasis(start, None if ref is None else float(ref[0]), tuple(BM25_WEIGHTS))
 
     @staticmethod
     def _fids(conn: sqlite3.Connection, keys: Sequence[tuple[str, str]]) -> list[int]:
@@ -245,11 +257,15 @@ class EmbeddedWriter:
             "INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line,"
             " size, head, boff, blen, tail, checksum, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows)
-        analysed = [(start + i, (analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text)))
-                    for i, c in enumerate(chunks)]
+        # Analysed ahead (stores.chunk_prep) when offered for exactly these rows, else here: the same values.
+        prep, self._prepared = self._prepared, None
+        if prep is not None and prep.matches(chunks, start):
+            analysed, ahead = prep.analysed, (prep.reference, prep.maxima)
+        else:
+            analysed, ahead = analysed_rows(chunks, start), None
         conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
                          [(rowid, *columns) for rowid, columns in analysed])
-        record_rows(conn, analysed, BM25_WEIGHTS)  # the block maxima of BM25's cut (stores.bm25_blocks)
+        record_rows(conn, analysed, BM25_WEIGHTS, ahead)  # the block maxima of BM25's cut (stores.bm25_blocks)
         conn.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
         # Texts embedded before (this run or an earlier one) get their vector back without a model call.
         conn.execute(
