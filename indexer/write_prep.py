@@ -1,12 +1,15 @@
 """The write stage's chunk analysis on the second core: a forked copy of the writing process cuts or
-reads each write batch's chunks as the writer will, analyses them for BM25 and computes their block
-maxima (:func:`stores.chunk_prep.prepare_chunks`), and streams one :class:`~stores.chunk_prep.PreparedChunks`
+reads each write batch's chunks as the writer will, analyses them for BM25, computes their block
+maxima, compresses the files' texts and encodes the chunks' against them (:func:`stores.chunk_prep.prepare_chunks`), and streams one :class:`~stores.chunk_prep.PreparedChunks`
 per batch through a pipe; the writer offers each to the store before writing that batch
-(:meth:`stores.contracts.SearchIndex.offer_prepared`), which uses it only when it is exactly what it
+(:meth:`stores.contracts.SearchIndex.offer_prepared`, read when the store needs it, after the batch's
+graph rows), which uses it only when it is exactly what it
 would compute (same chunks in the same order, same first rowid and reference length), else computes
 it itself. So the index is the same with or without the copy; the copy only takes work off the
 writing process, which meanwhile unpickles outputs, links doc mentions and runs SQLite.
 
+The copy keeps to the run's memory budget as the binding's copy does: what it holds alone (its
+unique set, which grows as the writer rewrites pages they shared) plus the writer's resident set.
 The copy predicts each batch's first rowid as the previous batch's plus its chunk count, from the
 store's :meth:`~stores.contracts.SearchIndex.chunk_basis` when the write starts: right for a cold
 run (nothing is deleted), possibly wrong in an incremental one (then those batches are analysed
@@ -19,6 +22,7 @@ whatever goes wrong with it (it raises, dies, or a frame does not come within
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import pickle
@@ -27,7 +31,11 @@ import struct
 import time
 from collections.abc import Callable, Sequence
 
+import psutil
+
 from indexer.forked import ForkedCall, ForkFailed
+from indexer.resolve.forked_binding import held_mib
+from indexer.run import DEFAULT_MEMORY_BUDGET_MIB
 from stores.chunk_prep import ChunkBasis, PreparedChunks, prepare_chunks
 from stores.contracts import Chunk
 
@@ -39,22 +47,42 @@ FRAME_DEADLINE_S = 60.0
 """How long the writer waits for one batch's frame before it stops the copy and analyses the rest itself."""
 _HEADER = struct.Struct("<Q")
 
-ChunksOf = Callable[[str], "tuple[str, list[Chunk]] | None"]
-"""A file's ``(text, chunks)`` as the writer gives them (``None``: it changed since it was read)."""
+ChunksOf = Callable[[str], "tuple[str, str, str, list[Chunk]] | None"]
+"""A file's ``(repo, checksum, text, chunks)`` as the writer gives them (``None``: it changed since it was read)."""
 
 
-def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis, out: int) -> int:
+def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis, out: int,
+                 parent: int, budget_mib: int) -> int:
     """The copy's work: one frame ``(batch index, PreparedChunks)`` per batch of paths, in order, to
-    the pipe ``out``; returns the number of frames."""
+    the pipe ``out``; returns the number of frames. Before each batch it measures what it and the
+    process ``parent`` hold together (:func:`indexer.resolve.forked_binding.held_mib`: the parent
+    writing its pages after the fork leaves the old ones to the copy alone); when that, with the
+    last batch's growth once more, passes ``budget_mib``, it stops (the writer prepares the rest)."""
+    me, father = psutil.Process(), psutil.Process(parent)
+    last: float | None = None
+    # What the copy inherited stays as it is: a collection would write the header of every object
+    # it traverses, copying the parent's pages (its own objects hold no cycles; they go by count).
+    gc.freeze()
+    gc.disable()
     start, reference = basis.start, basis.reference
     for k, batch in enumerate(batches):
+        held = held_mib(me, father)
+        if held is not None:
+            if held + (max(0.0, held - last) if last is not None else 0.0) > budget_mib:
+                log.debug("the write's second process stops at batch %d of %d: %.0f MiB held, budget %d MiB",
+                          k, len(batches), held, budget_mib)
+                return k
+            last = held
         by_id: dict[str, Chunk] = {}
+        texts: list[tuple[str, str, str, str]] = []
         for path in batch:
             got = chunks_of(path)
             if got is not None:
-                by_id.update((c.id, c) for c in got[1])  # as the store dedupes a batch: last value, first place
+                repo, checksum, text, file_chunks = got
+                texts.append((repo, path, checksum, text))
+                by_id.update((c.id, c) for c in file_chunks)  # as the store dedupes a batch: last value, first place
         chunks = list(by_id.values())
-        prep = prepare_chunks(chunks, start, reference, basis.weights)
+        prep = prepare_chunks(chunks, start, reference, basis.weights, texts)
         if chunks:
             start += len(chunks)
             reference = prep.reference  # the first batch with rows sets the index's
@@ -67,13 +95,16 @@ def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: C
 
 class ChunkPreparer:
     """A forked copy preparing ``batches`` (lists of paths, the write's batches in order) with
-    ``chunks_of`` from ``basis``; :meth:`take` returns batch ``k``'s preparation. Raises ``OSError``
+    ``chunks_of`` from ``basis``, while it and this process hold less than ``budget_mib``; :meth:`take` returns batch ``k``'s preparation. Raises ``OSError``
     when no process or pipe can be made. Only where :func:`indexer.forked.can_fork` holds."""
 
-    def __init__(self, batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis) -> None:
+    def __init__(self, batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis,
+                 budget_mib: int = DEFAULT_MEMORY_BUDGET_MIB) -> None:
         read_end, write_end = os.pipe()
+        parent = os.getpid()
         try:
-            self._call: ForkedCall | None = ForkedCall(lambda: _prepare_all(batches, chunks_of, basis, write_end))
+            self._call: ForkedCall | None = ForkedCall(
+                lambda: _prepare_all(batches, chunks_of, basis, write_end, parent, budget_mib))
         except BaseException:
             os.close(read_end)
             raise
@@ -114,30 +145,32 @@ class ChunkPreparer:
             if body is None:
                 raise EOFError("the copy ended inside a frame")
             frame: tuple[int, PreparedChunks] = pickle.loads(body)
+            del body
             return frame
         except (OSError, EOFError, TimeoutError, pickle.UnpicklingError, ForkFailed) as exc:
             log.warning("the write's second process stopped (%s): this one analyses the rest", exc)
             self.close()
             return None
 
-    def _exactly(self, n: int, end: float) -> bytes | None:
-        """``n`` bytes from the pipe; ``None`` at its end before the first; raises ``EOFError`` at its
-        end after it, ``TimeoutError`` past ``end``."""
+    def _exactly(self, n: int, end: float) -> bytearray | None:
+        """``n`` bytes from the pipe, read in place (one buffer, no joined copy); ``None`` at its end
+        before the first; raises ``EOFError`` at its end after it, ``TimeoutError`` past ``end``."""
         assert self._read is not None
-        parts: list[bytes] = []
+        buf = bytearray(n)
+        view = memoryview(buf)
         got = 0
         while got < n:
             ready, _, _ = select.select([self._read], [], [], max(0.0, end - time.monotonic()))
             if not ready:
                 raise TimeoutError(f"no frame within {FRAME_DEADLINE_S:.0f} s")
-            block = os.read(self._read, min(n - got, 1 << 20))
-            if not block:
+            read = os.readv(self._read, [view[got:]])
+            if not read:
                 if got:
                     raise EOFError("the copy ended inside a frame")
                 return None
-            parts.append(block)
-            got += len(block)
-        return b"".join(parts)
+            got += read
+        view.release()
+        return buf
 
     def close(self) -> None:
         """Stop the copy if it still runs, reap it and close the pipe (idempotent)."""

@@ -29,7 +29,7 @@ from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
 from indexer.resolve.forked_binding import should_fork
-from indexer.run import IndexReport, ProgressSink
+from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexReport, ProgressSink
 from indexer.spill import SpilledOutputs, SpillFile, SpillRef
 from indexer.symbols import file_id
 from indexer.write_prep import ChunkPreparer
@@ -277,9 +277,8 @@ class IndexWriter:
                     if not written:
                         continue
                     add_mention_edges(written, self.graph, everything)
-                    prep = preparer.take(k) if preparer is not None else None
-                    if prep is not None:
-                        self.search.offer_prepared(prep)
+                    if preparer is not None:  # read when the store needs it, not beside the graph rows
+                        self.search.offer_prepared(functools.partial(preparer.take, k))
                     self.graph.replace_files(written)
                     if self.search is not self.graph:
                         self.search.replace_chunks(written)
@@ -364,6 +363,12 @@ class IndexWriter:
             text = file_text(data)
         return text, chunk_file(self.repo, self.product, fc.ex, text)
 
+    def _prepare_input(self, path: str, fc: FileCtx, fresh: Mapping[str, Extracted],
+                       texts: Mapping[str, str]) -> tuple[str, str, str, list[Chunk]] | None:
+        """``(repo, checksum, text, chunks)`` of the file ``path`` for :mod:`indexer.write_prep`."""
+        got = self._text_chunks(path, fc, fresh, texts)
+        return None if got is None else (self.repo, fc.checksum, *got)
+
     def _preparer(self, batches: list[list[int]], paths: Sequence[str], files: Mapping[str, FileCtx],
                   fresh: Mapping[str, Extracted], texts: Mapping[str, str]) -> ChunkPreparer | None:
         """A :class:`indexer.write_prep.ChunkPreparer` of ``batches`` (indexes into ``paths``) when the
@@ -377,7 +382,8 @@ class IndexWriter:
             return None
         named = [[paths[i] for i in batch] for batch in batches]
         try:
-            return ChunkPreparer(named, lambda path: self._text_chunks(path, files[path], fresh, texts), basis)
+            budget = DEFAULT_MEMORY_BUDGET_MIB if self.memory_budget_mib is None else self.memory_budget_mib
+            return ChunkPreparer(named, lambda path: self._prepare_input(path, files[path], fresh, texts), basis, budget)
         except OSError as exc:
             log.debug("the write analyses its chunks in one process: %s", exc)
             return None

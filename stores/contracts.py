@@ -857,9 +857,9 @@ class SearchIndex(abc.ABC):
         reference length, weights), or ``None`` (the default): this backend takes nothing ahead."""
         return None
 
-    def offer_prepared(self, prep: Any) -> None:
-        """Offer the next chunk write a :class:`stores.chunk_prep.PreparedChunks`; used only if it is
-        exactly what that write computes. Default: ignored."""
+    def offer_prepared(self, take: Any) -> None:
+        """Offer the next chunk write ``take()``, a :class:`stores.chunk_prep.PreparedChunks` or ``None``,
+        called when it is needed; used only if exactly what that write computes. Default: ignored."""
 
     @abc.abstractmethod
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:

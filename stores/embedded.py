@@ -369,9 +369,10 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         return self._chunk_basis(self._db)
 
     @_guarded
-    def offer_prepared(self, prep: PreparedChunks) -> None:
-        """The next chunk write uses ``prep`` where it matches exactly (:meth:`PreparedChunks.matches`)."""
-        self._offer_prepared(prep)
+    def offer_prepared(self, take: Callable[[], PreparedChunks | None]) -> None:
+        """The next chunk write calls ``take`` when it needs its analysis and uses what it returns
+        where it matches exactly (:meth:`PreparedChunks.matches`)."""
+        self._offer_prepared(take)
 
     @_guarded
     def replace_chunks(self, files: Sequence[IndexedFile]) -> None:

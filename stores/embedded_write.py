@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -63,10 +63,10 @@ def _shared_tids(conn: sqlite3.Connection) -> str:
 class EmbeddedWriter:
     """``replace_files`` / ``replace_chunks`` / ``delete_files`` bodies of the embedded store."""
 
-    _prepared: PreparedChunks | None = None
+    _prepared: Callable[[], PreparedChunks | None] | None = None
 
-    def _offer_prepared(self: EmbeddedStore, prep: PreparedChunks) -> None:
-        self._prepared = prep
+    def _offer_prepared(self: EmbeddedStore, take: Callable[[], PreparedChunks | None]) -> None:
+        self._prepared = take
 
     @staticmethod
     def _chunk_basis(conn: sqlite3.Connection) -> ChunkBasis:
@@ -239,15 +239,28 @@ class EmbeddedWriter:
         self._delete_fts(conn, f"c.nid IN ({_IDS})", (nids,))
         gone.fids.update(r[0] for r in conn.execute(f"DELETE FROM chunk_rows WHERE nid IN ({_IDS}) RETURNING fid", (nids,)))
         fid = it.fids((c.repo, c.file) for c in chunks)
+        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
+        # Analysed and encoded ahead (stores.chunk_prep) when offered for exactly these rows, else here:
+        # the same values. A chunk's stored form only where its file's stored text is the one prepared.
+        take, self._prepared = self._prepared, None
+        prep = take() if take is not None else None  # taken only now: it is not held beside the graph rows
+        if prep is not None and not prep.matches(chunks, start):
+            prep = None
+        blobs: dict[int, bytes | None] = {}
         texts: dict[int, FileText | None] = {}
         for key in {fid[(c.repo, c.file)] for c in chunks}:
             row = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (key,)).fetchone()
-            texts[key] = FileText(blob=row[0]) if row and row[0] is not None else None
-        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
+            blobs[key] = row[0] if row else None
         rows = []
         for i, c in enumerate(chunks):
             f = fid[(c.repo, c.file)]
-            head, boff, blen, tail = encode_chunk_text(texts[f], c.start_line, c.end_line, c.text)
+            ready = prep.texts.get((c.repo, c.file)) if prep is not None and prep.encoded else None
+            if ready is not None and ready == blobs[f]:
+                head, boff, blen, tail = prep.encoded[i]  # type: ignore[union-attr]
+            else:
+                if f not in texts:
+                    texts[f] = FileText(blob=blobs[f]) if blobs[f] is not None else None
+                head, boff, blen, tail = encode_chunk_text(texts[f], c.start_line, c.end_line, c.text)
             rows.append((start + i, nid[c.id], f, c.product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
                          c.parent, c.start_line, c.end_line, len(c.text), head, boff, blen, tail, c.checksum,
                          normalised_blob(c.embedding) if c.embedding is not None else None))
@@ -257,9 +270,7 @@ class EmbeddedWriter:
             "INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line,"
             " size, head, boff, blen, tail, checksum, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows)
-        # Analysed ahead (stores.chunk_prep) when offered for exactly these rows, else here: the same values.
-        prep, self._prepared = self._prepared, None
-        if prep is not None and prep.matches(chunks, start):
+        if prep is not None:
             analysed, ahead = prep.analysed, (prep.reference, prep.maxima)
         else:
             analysed, ahead = analysed_rows(chunks, start), None

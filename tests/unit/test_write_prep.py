@@ -21,6 +21,7 @@ from indexer.run import IndexOptions
 from stores.chunk_prep import PreparedChunks, chunk_keys, prepare_chunks
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
+from stores.embedded_schema import compress_text
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="no safe fork on this platform")
 
@@ -72,6 +73,7 @@ def forking(monkeypatch) -> list[int]:
     monkeypatch.setattr(fb, "FORK_MIN_FILES", 1)
     monkeypatch.setattr(fb, "_rss_mib", lambda: 1.0)
     monkeypatch.setattr(fb, "held_mib", lambda copy, parent: 1.0)
+    monkeypatch.setattr(wp, "held_mib", lambda copy, parent: 1.0)
     monkeypatch.setattr(IndexOptions, "write_batch_bytes", lambda self: 300)
     used: list[int] = []
     take = wp.ChunkPreparer.take
@@ -125,6 +127,20 @@ def test_an_incremental_run_whose_rowids_move_writes_what_one_process_writes(for
     assert {"only", "renamed"} <= names and "make_7" not in names and "make_1" not in names
 
 
+def test_a_copy_over_the_memory_budget_stops_and_the_writer_prepares_the_rest(forking, tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    _tree(root, 12)
+    _index(root, tmp_path / "one.db", tmp_path / "s1", 1, monkeypatch)
+    measures = iter([100.0, 150.0, 200.0])  # then 400 MiB: 200 + 50 of growth passes no budget of 400 until then
+
+    monkeypatch.setattr(wp, "held_mib", lambda copy, parent: next(measures, 400.0))
+    _index(root, tmp_path / "two.db", tmp_path / "s2", 2, monkeypatch)
+    # Before batch 2 it holds 200 MiB and grew 50 over the last batch: 250 is under 400, so it
+    # prepares batches 0-2; before batch 3, 400 + 200 of growth passes the budget: it stops.
+    assert forking == [0, 1, 2]
+    assert _tables(tmp_path / "one.db") == _tables(tmp_path / "two.db")
+
+
 def test_a_copy_that_fails_leaves_the_analysis_to_the_writer(forking, tmp_path, monkeypatch, caplog):
     root = tmp_path / "repo"
     _tree(root, 6)
@@ -168,10 +184,32 @@ def test_the_store_uses_a_preparation_only_for_exactly_its_rows(tmp_path, offset
         prep = prepare_chunks(chunks, basis.start + offset, None, basis.weights)
         assert prep == prepare_chunks(chunks, basis.start + offset, None, basis.weights)
         prep.maxima = {"marker": {0: 7}}  # not what the store would compute: shows whether it was used
-        store.offer_prepared(prep)
+        store.offer_prepared(lambda: prep)
         store.replace_files([_file("a.py", chunks)])
     blocks = _tables(offered)["bm25_blocks"]
     assert (("marker", 0, b"\0\0\0\0", b"\7") in blocks) is used
+    if not used:
+        assert _tables(plain) == _tables(offered)
+
+
+@pytest.mark.parametrize("prepared_text, used", [("same", True), ("other", False)])
+def test_a_chunk_takes_its_prepared_stored_form_only_against_the_same_stored_file_text(tmp_path, prepared_text, used):
+    chunks = [_chunk(0, "def parseURL0(): pass  # long enough to be stored as a range of the file")]
+    file = _file("a.py", chunks)
+    plain = tmp_path / "plain.db"
+    with EmbeddedStore(str(plain)) as store:
+        store.replace_files([file])
+    offered = tmp_path / "offered.db"
+    with EmbeddedStore(str(offered)) as store:
+        prep = prepare_chunks(chunks, 1, None, (3.0, 2.0, 1.0), [("r", "a.py", "c" * 64, file.text)])
+        assert prep.encoded == [(None, 0, 72, "")]  # the whole chunk is the file's first line
+        assert prep.texts == {("r", "a.py"): compress_text(file.text)}
+        if prepared_text == "other":
+            prep.texts[("r", "a.py")] = compress_text("other")
+        prep.encoded = [("marker", None, None, "")]  # not what the store would compute
+        store.offer_prepared(lambda: prep)
+        store.replace_files([file])
+    assert (_tables(offered)["chunk_rows"][0][13] == "marker") is used
     if not used:
         assert _tables(plain) == _tables(offered)
 
