@@ -327,10 +327,10 @@ class RepositoryIndex:
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
         # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
         # A one-shot run binds on as many cores as it extracts on, memory allowing (forked_binding).
+        processes = self.options.extraction_jobs(os.cpu_count() or 1) if self.skip_unchanged else 1
         resolved = self.resolver.resolve(
             sorted(current), spill=spill_file(self.options.state_dir), summarise=self.writer.summary,
-            processes=self.options.extraction_jobs(os.cpu_count() or 1) if self.skip_unchanged else 1,
-            memory_budget_mib=self.options.memory_budget_mib)
+            processes=processes, memory_budget_mib=self.options.memory_budget_mib)
         if self.skip_unchanged:  # a one-shot run: nothing resolves after this
             # The write needs the extractions only to cut chunks the workers did not: let the others go.
             self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
@@ -343,7 +343,12 @@ class RepositoryIndex:
         report.phases["resolve"] = t4 - t3
 
         gone = sorted(set(stored) - current)
-        self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
+        # The write analyses chunks on a second core as the binding did (indexer.write_prep).
+        self.writer.processes, self.writer.memory_budget_mib = processes, self.options.memory_budget_mib
+        try:
+            self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
+        finally:
+            self.writer.processes = 1
         self._save_written_stamp()
         self._save_link_stamp(link_digest)
         self._save_bind_state(bind_digest)

@@ -28,10 +28,12 @@ from indexer.mentions import MENTION_LABELS, NodeSource, add_mention_edges
 from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
-from indexer.run import IndexReport, ProgressSink
+from indexer.resolve.forked_binding import should_fork
+from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexReport, ProgressSink
 from indexer.spill import SpilledOutputs, SpillFile, SpillRef
 from indexer.symbols import file_id
-from stores.contracts import FileRecord, GraphStore, IndexedFile, SearchIndex, SymbolKey
+from indexer.write_prep import ChunkPreparer
+from stores.contracts import Chunk, FileRecord, GraphStore, IndexedFile, SearchIndex, SymbolKey
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -181,6 +183,10 @@ class IndexWriter:
         self.graph, self.search, self.journal = graph, search, journal
         self.batch_bytes = batch_bytes
         """Source bytes per write batch (:data:`WRITE_BATCH_BYTES` by default)."""
+        self.processes = 1
+        """Processes the write may use: 2 or more lets a forked copy analyse chunks (:meth:`_preparer`)."""
+        self.memory_budget_mib: int | None = None
+        """The run's memory budget, MiB (``None``: the default), that the copy must fit beside this process."""
         self.trusted = True
         """Whether the index's stored output digests say what it holds (see
         :meth:`indexer.incremental.RepositoryIndex._written_here`); ``False``: every output is written."""
@@ -254,34 +260,43 @@ class IndexWriter:
         # together, so a reader (or a run killed here) sees the index before the run or after it,
         # never a mix. Inside it the files go in batches of bounded text, so that only one batch's
         # text, chunks and rows are in memory at a time (and, spilled, only one batch's outputs).
-        with self.graph.transaction():
-            for batch in _batches(todo, paths, files, self.batch_bytes):
-                written = []
-                for i in batch:
-                    out = outputs[i]
-                    if spilled is not None:  # a fresh copy: stamp it again
-                        self._stamp(out, digests[i], version, files)
-                    if self._attach(out, files[out.file.path], fresh, texts):
-                        written.append(out)
-                    else:
-                        changed_meanwhile.append(out.file.path)
-                if not written:
-                    continue
-                add_mention_edges(written, self.graph, everything)
-                self.graph.replace_files(written)
-                if self.search is not self.graph:
-                    self.search.replace_chunks(written)
-                for out in written:
-                    report.nodes.update(n.label for n in out.nodes if n.repo or n.id not in shared)
-                    shared.update(n.id for n in out.nodes if not n.repo)
-                    report.edges.update(e.kind for e in out.edges)
-                    report.chunks += len(out.chunks)
-                    out.text, out.chunks = "", []  # written: let them go
-                    item = fresh.get(out.file.path)
-                    if item is not None:
-                        item.release()
-                ready += (out.file.path for out in written)
-                progress.advance(len(written))
+        batches = list(_batches(todo, paths, files, self.batch_bytes))
+        preparer = self._preparer(batches, paths, files, fresh, texts)
+        try:
+            with self.graph.transaction():
+                for k, batch in enumerate(batches):
+                    written = []
+                    for i in batch:
+                        out = outputs[i]
+                        if spilled is not None:  # a fresh copy: stamp it again
+                            self._stamp(out, digests[i], version, files)
+                        if self._attach(out, files[out.file.path], fresh, texts):
+                            written.append(out)
+                        else:
+                            changed_meanwhile.append(out.file.path)
+                    if not written:
+                        continue
+                    add_mention_edges(written, self.graph, everything)
+                    if preparer is not None:  # read when the store needs it, not beside the graph rows
+                        self.search.offer_prepared(functools.partial(preparer.take, k))
+                    self.graph.replace_files(written)
+                    if self.search is not self.graph:
+                        self.search.replace_chunks(written)
+                    for out in written:
+                        report.nodes.update(n.label for n in out.nodes if n.repo or n.id not in shared)
+                        shared.update(n.id for n in out.nodes if not n.repo)
+                        report.edges.update(e.kind for e in out.edges)
+                        report.chunks += len(out.chunks)
+                        out.text, out.chunks = "", []  # written: let them go
+                        item = fresh.get(out.file.path)
+                        if item is not None:
+                            item.release()
+                    ready += (out.file.path for out in written)
+                    progress.advance(len(written))
+        finally:
+            if preparer is not None:
+                log.debug("the second process analysed %d of %d write batches", preparer.used, len(batches))
+                preparer.close()
         report.files_written = len(ready)
         if gone:
             if ready:
@@ -320,25 +335,55 @@ class IndexWriter:
             props["parse_errors"] = errors
 
     def _attach(self, out: IndexedFile, fc: FileCtx, fresh: Mapping[str, Extracted], texts: Mapping[str, str]) -> bool:
-        """The chunk stage of one file (context ``fc``): give ``out`` its text and chunks (those the
-        worker cut when the ids agree, else cut here); ``False`` when the file's bytes changed since
-        it was read."""
-        path = out.file.path
+        """The chunk stage of one file (context ``fc``): give ``out`` its text and chunks
+        (:meth:`_text_chunks`); ``False`` when the file's bytes changed since it was read."""
+        got = self._text_chunks(out.file.path, fc, fresh, texts)
+        if got is None:
+            return False
+        out.text, out.chunks = got
+        return True
+
+    def _text_chunks(self, path: str, fc: FileCtx, fresh: Mapping[str, Extracted],
+                     texts: Mapping[str, str]) -> tuple[str, list[Chunk]] | None:
+        """The text and chunks of the file ``path`` (context ``fc``): those the worker cut when the
+        ids agree, else cut here; ``None`` when the file's bytes changed since it was read."""
         item = fresh.get(path)
         if item is not None and item.checksum == fc.checksum:
-            out.text, chunks = item.text_chunks()
+            text, chunks = item.text_chunks()
             same_ids = item.id_path == fc.ex.id_path
-            out.chunks = chunks if same_ids else chunk_file(self.repo, self.product, fc.ex, out.text)
-            return True
+            return text, chunks if same_ids else chunk_file(self.repo, self.product, fc.ex, text)
         text = texts.get(path)
         if text is None:
             try:
                 data = read_source(str(self.root / path), self.max_file_bytes)
             except SkipFile:
-                return False
+                return None
             if hashlib.sha256(data).hexdigest() != fc.checksum:
-                return False
+                return None
             text = file_text(data)
-        out.text = text
-        out.chunks = chunk_file(self.repo, self.product, fc.ex, text)
-        return True
+        return text, chunk_file(self.repo, self.product, fc.ex, text)
+
+    def _prepare_input(self, path: str, fc: FileCtx, fresh: Mapping[str, Extracted],
+                       texts: Mapping[str, str]) -> tuple[str, str, str, list[Chunk]] | None:
+        """``(repo, checksum, text, chunks)`` of the file ``path`` for :mod:`indexer.write_prep`."""
+        got = self._text_chunks(path, fc, fresh, texts)
+        return None if got is None else (self.repo, fc.checksum, *got)
+
+    def _preparer(self, batches: list[list[int]], paths: Sequence[str], files: Mapping[str, FileCtx],
+                  fresh: Mapping[str, Extracted], texts: Mapping[str, str]) -> ChunkPreparer | None:
+        """A :class:`indexer.write_prep.ChunkPreparer` of ``batches`` (indexes into ``paths``) when the
+        write is large enough for a second process and memory allows (the binding's rule,
+        :func:`indexer.resolve.forked_binding.should_fork`, with :attr:`processes` and
+        :attr:`memory_budget_mib`) and the search index takes chunks prepared ahead; else ``None``."""
+        if not should_fork(sum(map(len, batches)), self.processes, self.memory_budget_mib):
+            return None
+        basis = self.search.chunk_basis()
+        if basis is None:
+            return None
+        named = [[paths[i] for i in batch] for batch in batches]
+        try:
+            budget = DEFAULT_MEMORY_BUDGET_MIB if self.memory_budget_mib is None else self.memory_budget_mib
+            return ChunkPreparer(named, lambda path: self._prepare_input(path, files[path], fresh, texts), basis, budget)
+        except OSError as exc:
+            log.debug("the write analyses its chunks in one process: %s", exc)
+            return None

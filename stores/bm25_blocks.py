@@ -54,7 +54,7 @@ import numpy as np
 from stores.bm25_cut import B, K1
 
 __all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
-           "block_maxima", "merge", "record_rows", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
+           "block_maxima", "merge", "first_reference", "record_rows", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
            "has_table"]
 
 BLOCK_SHIFT = 6
@@ -233,24 +233,32 @@ def has_table(conn: sqlite3.Connection) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)).fetchone() is not None
 
 
+def first_reference(rows: Sequence[tuple[int, Sequence[str]]]) -> float:
+    """The reference mean row length a first write of ``rows`` (``(rowid, analysed columns)``, not
+    empty) sets: their mean token count over all columns, at least 1."""
+    total = sum(len(v.split()) for _, cols in rows for v in cols if v)
+    return max(1.0, total / len(rows))
+
+
 def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]],
-                weights: Sequence[float]) -> None:
+                weights: Sequence[float], prepared: tuple[float, dict[str, dict[int, int]]] | None = None) -> None:
     """Fold ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into ``chunks_fts``) into
     the block-max table on ``conn``; sets the reference mean length (``meta``) at the first write,
     to the mean token count of these rows. Nothing when the index has no such table (a schema-6 index
     another process was migrating when this connection opened, :mod:`stores.embedded_migrate`: its
     reads use no block maxima, and a migration counts every row there is when it runs). Call inside
-    the write's transaction."""
+    the write's transaction. ``prepared``: ``(reference, maxima)``, :func:`block_maxima` of these
+    ``rows`` computed ahead with that reference length; used when it is the one the index has (or
+    sets), else computed here."""
     if not rows or not has_table(conn):
         return
     ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
     if ref is None:
-        total = sum(len(v.split()) for _, cols in rows for v in cols if v)
-        avgdl = max(1.0, total / len(rows))
+        avgdl = first_reference(rows)
         conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (REFERENCE_KEY, repr(avgdl)))
     else:
         avgdl = float(ref[0])
-    maxima = block_maxima(rows, weights, avgdl)
+    maxima = prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
     parts: dict[tuple[str, int], dict[int, int]] = {}
     low, high = min(r[0] for r in rows) >> _ROW_PART, max(r[0] for r in rows) >> _ROW_PART
     if low == high:  # every row in one part (a batch of a store under 65,536 chunks): no regrouping

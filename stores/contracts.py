@@ -853,6 +853,15 @@ class SearchIndex(abc.ABC):
     def replace_chunks(self, files: Sequence[IndexedFile]) -> None:
         """Replace every chunk of each file with ``IndexedFile.chunks`` (atomically per file)."""
 
+    def chunk_basis(self) -> Any:
+        """The :class:`stores.chunk_prep.ChunkBasis` a chunk write computed ahead needs (next rowid,
+        reference length, weights), or ``None`` (the default): this backend takes nothing ahead."""
+        return None
+
+    def offer_prepared(self, take: Any) -> None:
+        """Offer the next chunk write ``take()``, a :class:`stores.chunk_prep.PreparedChunks` or ``None``,
+        called when it is needed; used only if exactly what that write computes. Default: ignored."""
+
     @abc.abstractmethod
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
         """Remove every chunk of the files (files deleted from the repository). A backend that is also

@@ -79,6 +79,7 @@ from stores.contracts import (
     SymbolRef,
     query_parts,
 )
+from stores.chunk_prep import ChunkBasis, PreparedChunks
 from stores.embedded_lexical import TERM_CACHE_TERMS, EmbeddedLexical, LexicalReader
 from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
@@ -361,6 +362,17 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
             return
 
         self._write(lambda conn: self._replace_body(conn, batch, graph=True))
+
+    @_guarded
+    def chunk_basis(self) -> ChunkBasis:
+        """Next chunk rowid, stored reference length and BM25 weights (:mod:`stores.chunk_prep`)."""
+        return self._chunk_basis(self._db)
+
+    @_guarded
+    def offer_prepared(self, take: Callable[[], PreparedChunks | None]) -> None:
+        """The next chunk write calls ``take`` when it needs its analysis and uses what it returns
+        where it matches exactly (:meth:`PreparedChunks.matches`)."""
+        self._offer_prepared(take)
 
     @_guarded
     def replace_chunks(self, files: Sequence[IndexedFile]) -> None:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import WRITER_KEY, record_rows
+from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows
+from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
 from stores.embedded_lexical import BM25_WEIGHTS
@@ -61,6 +62,17 @@ def _shared_tids(conn: sqlite3.Connection) -> str:
 
 class EmbeddedWriter:
     """``replace_files`` / ``replace_chunks`` / ``delete_files`` bodies of the embedded store."""
+
+    _prepared: Callable[[], PreparedChunks | None] | None = None
+
+    def _offer_prepared(self: EmbeddedStore, take: Callable[[], PreparedChunks | None]) -> None:
+        self._prepared = take
+
+    @staticmethod
+    def _chunk_basis(conn: sqlite3.Connection) -> ChunkBasis:
+        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
+        ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
+        return ChunkBasis(start, None if ref is None else float(ref[0]), tuple(BM25_WEIGHTS))
 
     @staticmethod
     def _fids(conn: sqlite3.Connection, keys: Sequence[tuple[str, str]]) -> list[int]:
@@ -227,15 +239,28 @@ class EmbeddedWriter:
         self._delete_fts(conn, f"c.nid IN ({_IDS})", (nids,))
         gone.fids.update(r[0] for r in conn.execute(f"DELETE FROM chunk_rows WHERE nid IN ({_IDS}) RETURNING fid", (nids,)))
         fid = it.fids((c.repo, c.file) for c in chunks)
+        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
+        # Analysed and encoded ahead (stores.chunk_prep) when offered for exactly these rows, else here:
+        # the same values. A chunk's stored form only where its file's stored text is the one prepared.
+        take, self._prepared = self._prepared, None
+        prep = take() if take is not None else None  # taken only now: it is not held beside the graph rows
+        if prep is not None and not prep.matches(chunks, start):
+            prep = None
+        blobs: dict[int, bytes | None] = {}
         texts: dict[int, FileText | None] = {}
         for key in {fid[(c.repo, c.file)] for c in chunks}:
             row = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (key,)).fetchone()
-            texts[key] = FileText(blob=row[0]) if row and row[0] is not None else None
-        start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
+            blobs[key] = row[0] if row else None
         rows = []
         for i, c in enumerate(chunks):
             f = fid[(c.repo, c.file)]
-            head, boff, blen, tail = encode_chunk_text(texts[f], c.start_line, c.end_line, c.text)
+            ready = prep.texts.get((c.repo, c.file)) if prep is not None and prep.encoded else None
+            if ready is not None and ready == blobs[f]:
+                head, boff, blen, tail = prep.encoded[i]  # type: ignore[union-attr]
+            else:
+                if f not in texts:
+                    texts[f] = FileText(blob=blobs[f]) if blobs[f] is not None else None
+                head, boff, blen, tail = encode_chunk_text(texts[f], c.start_line, c.end_line, c.text)
             rows.append((start + i, nid[c.id], f, c.product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
                          c.parent, c.start_line, c.end_line, len(c.text), head, boff, blen, tail, c.checksum,
                          normalised_blob(c.embedding) if c.embedding is not None else None))
@@ -245,11 +270,13 @@ class EmbeddedWriter:
             "INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line,"
             " size, head, boff, blen, tail, checksum, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows)
-        analysed = [(start + i, (analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text)))
-                    for i, c in enumerate(chunks)]
+        if prep is not None:
+            analysed, ahead = prep.analysed, (prep.reference, prep.maxima)
+        else:
+            analysed, ahead = analysed_rows(chunks, start), None
         conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
                          [(rowid, *columns) for rowid, columns in analysed])
-        record_rows(conn, analysed, BM25_WEIGHTS)  # the block maxima of BM25's cut (stores.bm25_blocks)
+        record_rows(conn, analysed, BM25_WEIGHTS, ahead)  # the block maxima of BM25's cut (stores.bm25_blocks)
         conn.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
         # Texts embedded before (this run or an earlier one) get their vector back without a model call.
         conn.execute(

@@ -1,0 +1,97 @@
+"""What a chunk write computes from the chunks alone, computed ahead (possibly in another process):
+each chunk's analysed FTS5 column values (:func:`stores.analyzer.analyze_joined` of its name, fqn and
+text) and the batch's BM25 block maxima (:func:`stores.bm25_blocks.block_maxima`).
+
+A chunk write of the embedded store numbers the chunks it inserts from the next free rowid, and the
+block maxima depend on those rowids and on the reference mean row length (the index's, or, at its
+first write, the batch's own): :class:`ChunkBasis` says what they are when the preparation starts.
+The writer (:mod:`indexer.write_prep`) prepares each batch in a forked copy with the rowids it
+predicts (each batch starting after the last one's rows) and hands the result to the store
+(:meth:`stores.contracts.SearchIndex.offer_prepared`: a call that reads it when the write needs it), which uses it only when the chunks, the first
+rowid and the reference length are exactly those it would have used (:meth:`PreparedChunks.matches`):
+otherwise it computes them itself, with the same functions, so the index is the same either way.
+Backend-neutral: pure functions of their arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from stores.analyzer import analyze_joined
+from stores.bm25_blocks import block_maxima, first_reference
+from stores.contracts import Chunk
+from stores.embedded_schema import FileText, compress_text, encode_chunk_text
+
+__all__ = ["ChunkBasis", "PreparedChunks", "prepare_chunks", "analysed_rows", "chunk_keys"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkBasis:
+    """Where a store's next chunk write starts: ``start`` its first rowid, ``reference`` the stored
+    reference mean row length of the block maxima (``None``: the write sets it, or records none),
+    ``weights`` the BM25 column weights (name, fqn, text)."""
+
+    start: int
+    reference: float | None
+    weights: tuple[float, ...]
+
+
+@dataclass(slots=True)
+class PreparedChunks:
+    """One batch's chunk analysis: ``keys`` (:func:`chunk_keys`) of the chunks in row order, ``start``
+    the rowid of the first, ``analysed`` the rows as :func:`analysed_rows` gives them, ``reference``
+    the mean row length the block maxima were computed with and ``maxima`` those
+    (``{term: {block: byte}}``)."""
+
+    keys: list[tuple[str, str, str, str, int, int]]
+    start: int
+    analysed: list[tuple[int, tuple[str, str, str]]]
+    reference: float
+    maxima: dict[str, dict[int, int]]
+    texts: dict[tuple[str, str], bytes] = field(default_factory=dict)
+    """``(repo, path) -> stored blob`` of the batch's file texts (:func:`stores.embedded_schema.compress_text`)."""
+    encoded: list[tuple[str | None, int | None, int | None, str]] = field(default_factory=list)
+    """Each chunk's text as stored against its file's (:func:`stores.embedded_schema.encode_chunk_text`),
+    in row order: valid for a chunk whose file's stored blob is the one in :attr:`texts`."""
+
+    def matches(self, chunks: Sequence[Chunk], start: int) -> bool:
+        """Whether these were computed for exactly ``chunks`` (same ids, checksums, names, fqns and
+        lines, in order) numbered from ``start``."""
+        return start == self.start and self.keys == chunk_keys(chunks)
+
+
+
+def chunk_keys(chunks: Sequence[Chunk]) -> list[tuple[str, str, str, str, int, int]]:
+    """``(id, checksum, name, fqn, start line, end line)`` of each chunk: what its analysed values and
+    stored form are a function of (``checksum`` is the digest of its text)."""
+    return [(c.id, c.checksum, c.name, c.fqn, c.start_line, c.end_line) for c in chunks]
+
+
+def analysed_rows(chunks: Sequence[Chunk], start: int) -> list[tuple[int, tuple[str, str, str]]]:
+    """``(rowid, (name, fqn, text analysed))`` of each chunk, rowids from ``start``: the values a
+    chunk's ``chunks_fts`` row is inserted with."""
+    return [(start + i, (analyze_joined(c.name), analyze_joined(c.fqn), analyze_joined(c.text)))
+            for i, c in enumerate(chunks)]
+
+
+def prepare_chunks(chunks: Sequence[Chunk], start: int, reference: float | None, weights: Sequence[float],
+                   texts: Sequence[tuple[str, str, str, str]] = ()) -> PreparedChunks:
+    """The analysis and block maxima of ``chunks`` inserted from rowid ``start`` into an index whose
+    reference mean row length is ``reference`` (``None``: the one this batch sets,
+    :func:`stores.bm25_blocks.first_reference`); with ``texts`` (``(repo, path, checksum, text)`` of
+    the files the chunks are cut from) also the files' stored blobs and the chunks' stored form
+    against them (a chunk's is used where its file's stored blob is the one prepared)."""
+    rows = analysed_rows(chunks, start)
+    ref = reference if reference is not None else first_reference(rows)
+    prep = PreparedChunks(chunk_keys(chunks), start, rows, ref, block_maxima(rows, weights, ref) if rows else {})
+    by_file: dict[tuple[str, str], FileText] = {}
+    for repo, path, _checksum, text in texts:
+        blob = compress_text(text)
+        assert blob is not None
+        prep.texts[(repo, path)] = blob
+        by_file[(repo, path)] = FileText(text)
+    if texts:
+        prep.encoded = [encode_chunk_text(by_file.get((c.repo, c.file)), c.start_line, c.end_line, c.text)
+                        for c in chunks]
+    return prep
