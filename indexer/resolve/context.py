@@ -123,7 +123,7 @@ class FileCtx:
         """What every definition id of the file starts with (:attr:`~indexer.resolve.values.Def.id`)."""
         parked = isinstance(ex.definitions, ParkedList)
         definitions = ex.definitions.unpack() if parked else ex.definitions
-        self.defs = [Def(tail, d, self, i) for i, (d, tail) in enumerate(zip(definitions, definition_tails(ex, definitions)))]
+        self.defs = [Def(tail, d, self) for d, tail in zip(definitions, definition_tails(ex, definitions))]
         self._index_defs()
         if ex.id_path is None and defines_suffix(self.path, self.by_qualname):
             ex.id_path = self.path  # `class py` in a.py: its id would be the File node's
@@ -145,8 +145,8 @@ class FileCtx:
         from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
         if parked:  # the Defs hold what lookups read; the rest is read back when asked for
             self.unpacked = unpacked
-            for rd in self.defs:
-                rd.held = None
+            for i, rd in enumerate(self.defs):
+                rd.park(i)
 
     def _index_defs(self) -> None:
         self._def_spans = None

@@ -75,7 +75,7 @@ class ClassHierarchy:
         self._forget_linearisations()
         for fc in files:
             for rd in fc.defs:
-                rd.bases, rd.external_base, rd.subclasses, rd.bases_deps = None, False, (), ()
+                rd.unlink()
         for fc in files:
             for rd in fc.defs:
                 if rd.is_type:

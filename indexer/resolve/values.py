@@ -83,6 +83,30 @@ def shape_of(d: Definition) -> Shape:
     return _SHAPES.setdefault(shape, shape)
 
 
+class _Links(NamedTuple):
+    """What the class hierarchy links to a :class:`Def` (see :attr:`Def.bases`,
+    :attr:`Def.external_base`, :attr:`Def.subclasses`, :attr:`Def.bases_deps`), in one slot."""
+
+    bases: list[Def] | tuple[Def, ...] | None
+    external_base: bool
+    subclasses: list[Def] | tuple[()]
+    bases_deps: Deps
+
+
+_UNLINKED = _Links(None, False, (), ())
+"""The links of a definition whose bases are not resolved (most: every non-class)."""
+_NO_LINKS = _Links((), False, (), ())
+"""The links of a class resolved to no repository base and no subclass."""
+
+
+def _links(bases: list[Def] | tuple[Def, ...] | None, external_base: bool, subclasses: list[Def] | tuple[()],
+           bases_deps: Deps) -> _Links:
+    """The links of these values: one of the two shared ones when they are theirs."""
+    if not external_base and not subclasses and not bases_deps and (bases is None or bases == ()):
+        return _UNLINKED if bases is None else _NO_LINKS
+    return _Links(bases, external_base, subclasses, bases_deps)
+
+
 class Def:
     """A definition with its id and the file it lives in; classes carry their members, per name in
     source order (a :data:`~indexer.resolve.multimap.MultiMap`, read with
@@ -93,19 +117,20 @@ class Def:
     :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
     call binding read them all the time, in every file. The rest of the definition is :attr:`d`, which
     the Def holds itself or, once its file's definitions are parked on disk
-    (:func:`indexer.parked.park_extraction`), reads back through the file
-    (``index``: its position in the file's definitions)."""
+    (:func:`indexer.parked.park_extraction`), reads back through the file by its position (one slot,
+    ``src``, holds either). What the class hierarchy links to it (``bases``, ``external_base``,
+    ``subclasses``, ``bases_deps``) is one slot too, a shared value for the definitions no class
+    links: each slot is 8 bytes for each of the 1.09 million definitions of the 400 MB generated
+    monorepo (15 slots were 152 bytes a Def, 11 are 120; docs/benchmarks.md, session 44)."""
 
-    __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "index", "held", "file", "members",
-                 "bases", "external_base", "subclasses", "bases_deps")
+    __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "src", "file", "members", "links")
 
-    def __init__(self, tail: str, d: Definition, file: FileCtx, index: int = 0) -> None:
+    def __init__(self, tail: str, d: Definition, file: FileCtx) -> None:
         self.tail = tail
         """What the id adds after the file's prefix and the qualname (see :attr:`id`)."""
-        self.index = index
-        """The definition's position in its file's extraction's ``definitions``."""
-        self.held: Definition | None = d
-        """The definition, when this Def holds it (``None``: read back through :attr:`file`)."""
+        self.src: Definition | int = d
+        """The definition while this Def holds it, else its position in the file's extraction's
+        ``definitions``, read back through :attr:`file` (:meth:`park`)."""
         # one string object per distinct name across files (definitions read back from disk hold
         # their own copies); a top-level qualname is its name
         self.name, self.kind = sys.intern(d.name), sys.intern(d.kind)
@@ -117,30 +142,86 @@ class Def:
         """What a call needs to know of it (:class:`Shape`)."""
         self.file = file
         self.members: MultiMap[str, Def] = EMPTY_TABLE
-        self.bases: list[Def] | tuple[Def, ...] | None = None
+        self.links = _UNLINKED
+
+    def park(self, index: int) -> None:
+        """Stop holding the definition: it is the ``index``-th of the file's extraction's
+        ``definitions``, parked on disk, which :attr:`d` reads back through :attr:`file`."""
+        self.src = index
+
+    @property
+    def held(self) -> Definition | None:
+        """The definition, when this Def holds it (``None``: read back through :attr:`file`)."""
+        src = self.src
+        return None if type(src) is int else src
+
+    @property
+    def index(self) -> int | None:
+        """The definition's position in its file's extraction's ``definitions`` once parked
+        (``None`` while this Def holds it)."""
+        src = self.src
+        return src if type(src) is int else None
+
+    @property
+    def bases(self) -> list[Def] | tuple[Def, ...] | None:
         """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
         ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""
-        self.external_base = False
-        self.subclasses: list[Def] | tuple[()] = ()
+        return self.links.bases
+
+    @bases.setter
+    def bases(self, value: list[Def] | tuple[Def, ...] | None) -> None:
+        lk = self.links
+        self.links = _links(value, lk.external_base, lk.subclasses, lk.bases_deps)
+
+    @property
+    def external_base(self) -> bool:
+        """Whether it extends a class from outside the repository."""
+        return self.links.external_base
+
+    @external_base.setter
+    def external_base(self, value: bool) -> None:
+        lk = self.links
+        self.links = _links(lk.bases, value, lk.subclasses, lk.bases_deps)
+
+    @property
+    def subclasses(self) -> list[Def] | tuple[()]:
         """Its direct subclasses: the shared empty tuple until one is linked, then a list (most
         definitions are no class's base: an empty list each was 3.1 MiB for the 58,614 definitions of
         the 10-package generated monorepo, docs/benchmarks.md)."""
-        self.bases_deps: Deps = ()
+        return self.links.subclasses
+
+    @subclasses.setter
+    def subclasses(self, value: list[Def] | tuple[()]) -> None:
+        lk = self.links
+        self.links = _links(lk.bases, lk.external_base, value, lk.bases_deps)
+
+    @property
+    def bases_deps(self) -> Deps:
         """What resolving ``bases`` read (see ClassHierarchy)."""
+        return self.links.bases_deps
+
+    @bases_deps.setter
+    def bases_deps(self, value: Deps) -> None:
+        lk = self.links
+        self.links = _links(lk.bases, lk.external_base, lk.subclasses, value)
+
+    def unlink(self) -> None:
+        """Forget its bases, subclasses and what resolving the bases read (a full build starts anew)."""
+        self.links = _UNLINKED
 
     @property
     def d(self) -> Definition:
         """The :class:`~indexer.model.Definition`: held, or read back from the file's parked
         definitions (:meth:`indexer.resolve.context.FileCtx.definition`; raises
         :class:`indexer.parked.ParkedDataError` when they cannot be read)."""
-        held = self.held
-        return held if held is not None else self.file.definition(self.index)
+        src = self.src
+        return self.file.definition(src) if type(src) is int else src
 
     def take(self, other: Def) -> None:
         """Stand for the definition ``other`` stands for (a later version of the same definition:
         same id, or the same qualname in a file whose interface did not change); the caller points
         :attr:`file` at the file whose extraction ``other`` reads."""
-        self.held, self.index, self.line, self.shape, self.tail = other.held, other.index, other.line, other.shape, other.tail
+        self.src, self.line, self.shape, self.tail = other.src, other.line, other.shape, other.tail
         self.name, self.qualname, self.parent, self.kind = other.name, other.qualname, other.parent, other.kind
 
     @property

@@ -67,6 +67,36 @@ def test_bases_are_tuples_and_subclasses_empty_tuples_until_linked():
     assert _def(live, "measure").bases is None
 
 
+
+def test_links_are_one_slot_shared_by_every_definition_no_class_links():
+    live = _resolved(100)
+    shape, square, lonely = _def(live, "Shape"), _def(live, "Square"), _def(live, "Lonely")
+    measure, area, alone = _def(live, "measure"), _def(live, "Shape.area"), _def(live, "alone")
+    # Functions and methods share one unlinked value, as do classes resolved to nothing at all.
+    assert measure.links is area.links is alone.links
+    assert tuple(measure.links) == (None, False, (), ())
+    assert tuple(lonely.links) == ((), False, (), ())
+    assert lonely.links is not measure.links
+    # A class with a subclass or a base holds its own, the shared ones are untouched.
+    assert shape.links is not lonely.links and square.links is not lonely.links
+    assert shape.links.subclasses == [square] and square.links.bases == (shape,)
+    assert tuple(lonely.links) == ((), False, (), ()) and tuple(measure.links) == (None, False, (), ())
+    square.unlink()
+    assert square.links is measure.links and square.bases is None and shape.subclasses == [square]
+    assert len(type(square).__slots__) == 11
+
+
+def test_a_def_holds_its_definition_or_its_position_in_one_slot():
+    live = _resolved(100)
+    fc = live.files["pkg/shapes.py"]
+    assert [rd.index for rd in fc.defs] == [None] * len(fc.defs)
+    assert [rd.held.qualname for rd in fc.defs] == [rd.qualname for rd in fc.defs]
+    square = _def(live, "Square")
+    i = fc.defs.index(square)
+    square.park(i)
+    assert square.held is None and square.index == i and square.src == i
+    assert square.d.qualname == "Square" and square.d.bases == ["Shape"]
+
 def test_no_mro_kept_for_a_class_without_bases_and_it_records_the_same_reads():
     live = _resolved(100)
     r = live._current()
