@@ -90,7 +90,7 @@ _DEF_TEXT = ("kind", "name", "parent", "return_type", "field_type", "inferred_re
              "receiver_type", "accessor_of", "signature")
 """Definition fields interned (the signature too: a file's methods repeat the same headers, a
 generated or templated tree repeats them across files; the qualname is handled apart)."""
-_DEF_LISTS = ("modifiers", "decorators", "bases", "implements", "returned_refs")
+_DEF_LISTS = ("modifiers", "decorators", "bases", "implements", "returned_refs", "yielded_refs")
 _DEF_POSITIONS = ("start_line", "start_col", "end_line", "end_col", "name_line", "name_col")
 _PARAM_TEXT = ("name", "type")
 _IMPORT_TEXT = ("local", "module", "name")

@@ -127,6 +127,9 @@ class Definition:
     (a call, a parameter); ``applies_refs``: each of those calls one of the names (``return dec(f)``)."""
     returns_other: bool = False
     applies_refs: bool = False
+    yielded_refs: list[str] = field(default_factory=list)
+    """Names a generator hands out uncalled (Python ``yield handler``), in order, no repeats, kept as
+    ``returned_refs`` are: what iterating a call of it gives (``for f in handlers(): f()``)."""
     generated: str | None = None
     """What wrote this definition when the source does not (``lombok``: a getter, setter, builder or
     constructor an annotation generates): front ends mark it, search does not chunk it. Such a

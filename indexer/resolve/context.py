@@ -205,14 +205,14 @@ class FileCtx:
     def exposed_scopes(self) -> set[str | None]:
         """The scopes whose bindings other files' resolution can read: module level (``None``),
         class bodies, the scopes of fields and of functions whose return is inferred or that return
-        names (``returned_refs``, resolved in their own scope: ``wrapper = f`` there makes the name
+        or yield names (``returned_refs``, ``yielded_refs``, resolved in their own scope: ``wrapper = f`` there makes the name
         no one function, :meth:`indexer.resolve.interpreter.Resolver.only_returned`), and every scope
         lexically enclosing one of those. The bindings of all other scopes (function locals) matter
         to this file's own binding only."""
         exposed: set[str | None] = {None}
         for rd in self.defs:
             if rd.is_type or rd.kind == "field" or (rd.is_callable and (rd.d.inferred_return or rd.d.returned_refs
-                                                                       or rd.d.bases)):
+                                                                       or rd.d.yielded_refs or rd.d.bases)):
                 s: str | None = rd.qualname if rd.kind != "field" else rd.parent
                 while s is not None and s not in exposed:
                     exposed.add(s)
@@ -254,7 +254,7 @@ class FileCtx:
                 ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
-                 d.returned_refs, d.returns_other, d.applies_refs, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed))
+                 d.returned_refs, d.yielded_refs, d.returns_other, d.applies_refs, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object

@@ -438,7 +438,7 @@ class Resolver:
                 elif how == "constructed":
                     v = self.called(fc, b.scope, b.type)
                 elif how == "element":
-                    v = self.element_of(self.resolve_expr(fc, b.scope, b.type))
+                    v = self.iterated(fc, b.scope, b.type)
                 elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
                     v = self.resolve_expr(fc, b.scope, b.type)
                     v = QueryV(v.c) if isinstance(v, QueryV) and not v.method else None
@@ -673,6 +673,58 @@ class Resolver:
         if isinstance(v, QueryV) and not v.method:
             return InstV(v.c, "inferred")
         return None
+
+    def iterated(self, fc: FileCtx, scope: str | None, text: str) -> Value:
+        """What iterating the value of the expression ``text`` (in ``scope`` of ``fc``) yields, one
+        element (``inferred``): of a call of a generator function, what it yields (:meth:`yielded`:
+        ``for f in handlers(): f()``); of an instance of a repository class, what its iteration
+        protocol hands out (:meth:`_protocol_element`); else :meth:`element_of`. ``None`` when unknown."""
+        if text.endswith("()"):
+            gen = self.resolve_expr(fc, scope, text[:-2])
+            if isinstance(gen, FuncV) and not gen.f.d.return_type and gen.f.d.yielded_refs:
+                return self.yielded(gen.f)
+        v = self.resolve_expr(fc, scope, text)
+        if isinstance(v, InstV):
+            return self._protocol_element(v.c)
+        return self.element_of(v)
+
+    def yielded(self, f: Def) -> Value:
+        """What the generator ``f`` yields when its ``yield`` statements hand out one name
+        (:attr:`indexer.model.Definition.yielded_refs`) resolved in its body to a function, class or
+        instance of the repository: that value, ``inferred``; ``None`` otherwise (several names, as a
+        value stands for one thing). Memoised."""
+        self.use(("name", f.file.path, f.name))
+        refs = f.d.yielded_refs
+        if len(refs) != 1:
+            return None
+        ref = refs[0]
+        v = self._memoised((id(f), f.qualname, ref, "yielded"), lambda: self.resolve_expr(f.file, f.qualname, ref))
+        if isinstance(v, FuncV):
+            return FuncV(v.f, "inferred")
+        if isinstance(v, ClassV | InstV):
+            return v
+        return None
+
+    def _protocol_element(self, c: Def) -> Value:
+        """What iterating an instance of the class ``c`` yields (Python's iteration protocol): a
+        generator ``__iter__``'s yielded value; else, when ``__iter__`` returns no other instance
+        of the repository (``return self``), what the class's ``__next__`` returns, or that other
+        instance's class's. ``None`` when ``c`` (with its bases) defines no ``__iter__``."""
+        iters, _ = self.classes.lookup(c, "__iter__")
+        it = iters[-1] if iters else None
+        if it is None or not it.is_callable:
+            return None
+        self.use(("name", it.file.path, it.name))
+        if it.d.yielded_refs:
+            return self.yielded(it)
+        result = self.call_result(FuncV(it), "inferred")
+        owner = result.c if isinstance(result, InstV) else c if result is None else None
+        if owner is None:
+            return None
+        nexts, _ = self.classes.lookup(owner, "__next__")
+        if not nexts or not nexts[-1].is_callable:
+            return None
+        return self.call_result(FuncV(nexts[-1], "inferred"), "inferred")
 
     def _returned_function(self, f: Def) -> Value:
         """What calling ``f`` yields when its only ``return`` hands back a function of the repository

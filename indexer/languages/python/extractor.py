@@ -463,16 +463,23 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
     def returns(self) -> None:
         """``inferred_return`` of functions without a return annotation: the callee text when every
         ``return`` with a value in the function's own body returns a call of that same dotted name
-        and the function is no generator; ``returned_refs`` and ``returns_other``."""
+        and the function is no generator; ``returned_refs`` and ``returns_other``; a generator's
+        ``yielded_refs`` (the names its ``yield`` statements hand out uncalled, not ``yield from``)."""
         src, scopes = self.src, self.scopes
         callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
         refs: dict[int, list[str]] = defaultdict(list)  # scope index -> names returned uncalled
+        yielded: dict[int, list[str]] = defaultdict(list)  # scope index -> names yielded uncalled
         generators: set[int] = set()
         other: dict[int, list[str | None]] = defaultdict(list)  # scope index -> what returns no plain name call
         returned: list[tuple[int, Node]] = list(self._lambda_bodies)  # a named lambda returns its body
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
             if "yield" in caps:
-                generators.add(scopes.at(caps["yield"][0].start_byte))
+                node = caps["yield"][0]
+                index = scopes.at(node.start_byte)
+                generators.add(index)
+                value = node.named_children[-1] if node.named_child_count else None
+                if value is not None and not any(c.type == "from" for c in node.children):
+                    yielded[index].extend(self._returned_names(value))
             elif caps["return.value"][0].type != "comment":
                 returned.append((scopes.at(caps["return"][0].start_byte), caps["return.value"][0]))
         for index, value in returned:
@@ -491,6 +498,10 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 definition.returned_refs = list(dict.fromkeys(names))
                 definition.returns_other = index in other
                 definition.applies_refs = index in other and all(c in definition.returned_refs for c in other[index])
+        for index, names in yielded.items():
+            definition = scopes.items[index].definition if index >= 0 else None
+            if names and definition is not None and definition.kind != "class":
+                definition.yielded_refs = list(dict.fromkeys(names))
         for index, callee in callees.items():
             if callee is None or index < 0 or index in generators:
                 continue
@@ -499,7 +510,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 definition.inferred_return = callee
 
     def function_refs(self) -> None:
-        """Keep in ``returned_refs`` only names that can be functions: the first segment names a
+        """Keep in ``returned_refs`` (and ``yielded_refs``) only names that can be functions: the first segment names a
         function or class defined in this file or an imported name, and no parameter of the
         function; or, in a method or a function nested in one, ``self`` / ``cls`` (``return
         self.on_done``: the bound method, called later as ``cb = obj.handler(); cb()``); or a local
@@ -514,11 +525,12 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             if b.how == "alias" and b.type and b.type.split(".", 1)[0] in known:
                 aliases[b.scope].add(b.name)
         for d in self.out.definitions:
-            if d.returned_refs:
+            if d.returned_refs or d.yielded_refs:
                 params = {p.name for p in d.params}
                 local = aliases.get(d.qualname, ())
-                kept = [r for r in d.returned_refs if (head := r.split(".", 1)[0]) not in params and (
+                kept, d.yielded_refs = ([r for r in refs if (head := r.split(".", 1)[0]) not in params and (
                     head in known or (head in receivers and head != r) or r in local)]
+                    for refs in (d.returned_refs, d.yielded_refs))
                 d.returns_other = bool(kept) and (d.returns_other or len(kept) < len(d.returned_refs))
                 d.applies_refs = d.returns_other and d.applies_refs and len(kept) == len(d.returned_refs)
                 d.returned_refs = kept
