@@ -37,6 +37,8 @@ class CallBinder:
         live outside the repository, ``None`` when nothing could bind it."""
         r, classes, rules = self.r, self.classes, fc.rules
         scope = cs.caller
+        if cs.via == "decorator" and scope is not None:  # evaluated where the definition is written
+            scope = fc.parent_scope(scope)
         recv = cs.receiver
         if cs.via == "result":
             return self._result_targets(fc, cs)
