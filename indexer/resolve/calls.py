@@ -39,6 +39,8 @@ class CallBinder:
         scope = cs.caller
         if cs.via == "decorator" and scope is not None:  # evaluated where the definition is written
             scope = fc.parent_scope(scope)
+            if scope is not None and fc.is_class_scope(scope) and not _bound_above(fc, scope, cs.name, cs.line):
+                scope = fc.parent_scope(scope)  # the class body binds the name only below the decorator
         recv = cs.receiver
         if cs.via == "result":
             return self._result_targets(fc, cs)
@@ -440,3 +442,11 @@ def by_arity(defs: list[Def], arity: int) -> list[Def]:
         return defs
     fitting = [rd for rd in defs if arity_ok(rd, arity)]
     return fitting or defs
+
+
+def _bound_above(fc: FileCtx, scope: str, name: str, line: int) -> bool:
+    """Whether the class body ``scope`` of ``fc`` binds ``name`` (a definition or an assignment)
+    above ``line``: a decorator there sees only what is bound before it."""
+    if any(rd.line < line for rd in entries(fc.by_qualname, f"{scope}.{name}")):
+        return True
+    return any(b.line < line for b in fc.bindings.get((scope, name), ()))

@@ -55,3 +55,26 @@ def test_a_decorator_in_a_class_body_sees_the_class_body_names():
             "m.C.handler(0) -> m.C.register(0) [exact]",
         ],
     )
+
+
+def test_a_class_body_name_bound_below_the_decorator_is_not_yet_seen():
+    # celery/bin/multi.py: `@splash` above the method `splash` is the module's function
+    check(
+        """
+        # --- path: m.py ---
+        def splash(fun):
+            return fun
+
+        class TermLogger:
+            @splash
+            def usage(self):
+                pass
+
+            def splash(self):
+                pass
+        """,
+        [
+            # the module's splash; TermLogger.splash (written below) never
+            "m.TermLogger.usage(0) -> m.splash(1) [exact]",
+        ],
+    )
