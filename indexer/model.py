@@ -124,12 +124,11 @@ class Definition:
     """Names of functions the function returns uncalled (Python ``return inner``, ``return _strict if
     required else _lenient``), in order, no repeats; a factory whose result is one (FastAPI ``Depends(
     get_authorizer())``) stands for them. ``returns_other``: some ``return`` hands back something else
-    (a call, a parameter); ``applies_refs``: each of those calls one of the names (``return dec(f)``)."""
+    (a call, a parameter); ``applies_refs``: each of those calls one of the names (``return dec(f)``).
+    ``yielded_refs``: likewise, what a generator yields uncalled (``for f in handlers(): f()``)."""
     returns_other: bool = False
     applies_refs: bool = False
     yielded_refs: list[str] = field(default_factory=list)
-    """Names a generator hands out uncalled (Python ``yield handler``), in order, no repeats, kept as
-    ``returned_refs`` are: what iterating a call of it gives (``for f in handlers(): f()``)."""
     generated: str | None = None
     """What wrote this definition when the source does not (``lombok``: a getter, setter, builder or
     constructor an annotation generates): front ends mark it, search does not chunk it. Such a
@@ -318,8 +317,7 @@ class ValueRead:
 class Injection:
     """A dependency injected into a class (Spring @Autowired / @Inject / @Resource field or setter,
     or a constructor parameter of a class whose constructor is injected: Spring's single constructor
-    or one annotated @Autowired / @Inject). ``owner`` is the class qualname, ``type`` the type text,
-    ``via`` is ``field`` or ``constructor``."""
+    or one annotated @Autowired / @Inject). ``owner``: class qualname; ``type``: type text; ``via``: ``field`` / ``constructor``."""
 
     owner: str
     type: str
