@@ -117,7 +117,11 @@ class _Routers:
     def __init__(self, gf: GoFile) -> None:
         self.gf = gf
         self.by_name: dict[tuple[int | None, str], _Found] = {}
-        self._returns: dict[int, set[str]] | None = None  # named function's start -> the names it returns
+        self._returns: dict[int, set[str]] = {}  # named function's start -> the names it returns
+        self.names: frozenset[str] = frozenset()
+        """Every name bound to a router in some scope (after :meth:`collect`): a quick test before :meth:`get`."""
+        self.handing = not gf.out.path.endswith("_test.go")
+        """Whether calls of this file hand routers on (a ``_test.go`` engine's prefixes are not the application's)."""
         self.fields: set[str] = set()
         """Struct fields declared with a router type (``engine *gin.Engine``): ``x.engine`` is one."""
         # gin middleware a router runs before its routes' handlers: (where it was added, expression)
@@ -213,6 +217,13 @@ class _Routers:
             n = stack.pop()
             order.append(n)
             stack.extend(reversed(n.named_children))
+        for n in order:  # what each named function returns by name, for returned_key
+            if n.type == "return_statement" and n.named_children:
+                values = n.named_children[0]
+                first = values.named_children[0] if values.type == "expression_list" and values.named_children else values
+                func = next((f for f in _ancestors(n) if f.type in _FUNCS), None)
+                if func is not None and func.type in _NAMED_FUNCS and first.type == "identifier":
+                    self._returns.setdefault(func.start_byte, set()).add(gf.text(first))
         for n in order:
             if n.type in ("parameter_declaration", "field_declaration"):
                 tnode = n.child_by_field_name("type")
@@ -238,23 +249,12 @@ class _Routers:
             elif n.type == "call_expression":
                 self._scoped(n)
                 self._use(n)
+        self.names = frozenset(name for _, name in self.by_name)
 
     def returned_key(self, node: Node, name: str) -> str | None:
         """``<qualname>#return`` when the named function around ``node`` returns the router ``name``
         (``r := chi.NewRouter(); ...; return r``, mounted by the caller: ``r.Mount("/users",
         users.Routes())``); else ``None``."""
-        if self._returns is None:
-            self._returns = {}
-            stack = [self.gf.root]
-            while stack:
-                n = stack.pop()
-                stack.extend(n.named_children)
-                if n.type == "return_statement" and n.named_children:
-                    values = n.named_children[0]
-                    first = values.named_children[0] if values.type == "expression_list" and values.named_children else values
-                    func = next((f for f in _ancestors(n) if f.type in _FUNCS), None)
-                    if func is not None and func.type in _NAMED_FUNCS and first.type == "identifier":
-                        self._returns.setdefault(func.start_byte, set()).add(self.gf.text(first))
         func = next((f for f in _ancestors(node) if f.type in _FUNCS), None)
         if func is None or func.type not in _NAMED_FUNCS or name not in self._returns.get(func.start_byte, ()):
             return None
@@ -302,7 +302,7 @@ class _Routers:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
                 self.bind(call, gf.expr(args[1]), (child[0], prefix + (gf.template(args[0]) or Template()), origin))
-            elif args[1].type == "call_expression" and self.made(args[1]) is None and not gf.out.path.endswith("_test.go"):
+            elif args[1].type == "call_expression" and self.made(args[1]) is None and self.handing:
                 fn = args[1].child_by_field_name("function")  # r.Mount("/users", users.Routes()): what it returns
                 if fn is not None and fn.type in ("identifier", "selector_expression"):
                     line, col = gf.pos(call)
@@ -377,11 +377,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     http_local = gf.has_import("net/http")
     resty = gf.has_import("github.com/go-resty/resty", "gopkg.in/resty")
     declared: set[str] = set()
-    tests = out.path.endswith("_test.go")  # a test's own engine: its prefixes are not the application's
     for call in list(gf.calls):
         sel = gf.selector(call)
         found = routers.get(call, sel[0]) if sel is not None else None
-        if found is None and not tests:
+        if found is None and routers.handing:
             _router_arguments(gf, out, call, routers)
         if sel is None:
             continue
@@ -429,7 +428,11 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
     line, col = gf.pos(call)
     for i, arg in enumerate(gf.args(call)):
         if arg.type in ("identifier", "selector_expression"):
-            found, middleware = routers.get(call, gf.expr(arg)), routers.middleware_at(call, gf.expr(arg))
+            name = gf.expr(arg)
+            if name not in routers.names and name.rpartition(".")[2] not in routers.fields:
+                continue
+            found = routers.get(call, name)
+            middleware = routers.middleware_at(call, name) if found is not None else []
         elif arg.type == "call_expression":  # users.Register(v1.Group("/users")): a group made in the argument
             found, sel = routers.made(arg), gf.selector(arg)
             middleware = [*routers.middleware_at(call, sel[0]), *_wrapper_exprs(gf, gf.args(arg)[1:])] \
