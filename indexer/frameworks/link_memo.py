@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from indexer.resolve.tracking import DependencyTracker
 from indexer.resolve.values import Deps
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
 __all__ = ["LinkMemo", "Recorded", "RecordedPass"]
+
+
+_R = TypeVar("_R", "Recorded", "RecordedPass")
 
 
 @dataclass(slots=True)
@@ -101,14 +104,7 @@ class LinkMemo:
         """The work of ``part`` for ``fc`` as it was recorded, when it still holds (then its reads are
         recorded in the computation under way, as a memo hit's are); ``None`` otherwise."""
         entry = self._entries.get(part, {}).get(fc.path)
-        if entry is None or entry.fc is not fc or entry.checksum != fc.checksum \
-                or not self.tracker.still_valid(entry.deps, entry.epoch):
-            self.misses[part] += 1
-            return None
-        entry.epoch = self.tracker.epoch
-        self.tracker.use_all(entry.deps)
-        self.hits[part] += 1
-        return entry
+        return self._reused(part, entry, entry is not None and entry.fc is fc and entry.checksum == fc.checksum)
 
     def put(self, part: str, entry: Recorded) -> None:
         """Keep ``entry`` (computed during :meth:`begin`'s pass of ``part``) for the next pass."""
@@ -140,15 +136,20 @@ class LinkMemo:
         in order, with the same bytes) and nothing it read through the resolver changed since (its
         reads are then recorded in the computation under way); ``None`` otherwise."""
         done = self._passes.get(part)
-        if done is None or len(done.files) != len(files) \
-                or any(fc is not was or fc.checksum != checksum for fc, (was, checksum) in zip(files, done.files)) \
-                or not self.tracker.still_valid(done.deps, done.epoch):
+        return self._reused(part, done, done is not None and len(done.files) == len(files) and all(
+            fc is was and fc.checksum == checksum for fc, (was, checksum) in zip(files, done.files)))
+
+    def _reused(self, part: str, recorded: _R | None, same: bool) -> _R | None:
+        """``recorded`` when it was made from the ``same`` inputs and nothing it read through the
+        resolver changed since (its reads then count in the computation under way); else ``None``.
+        Counts the hit or miss of ``part``."""
+        if not same or not self.tracker.still_valid(recorded.deps, recorded.epoch):
             self.misses[part] += 1
             return None
-        done.epoch = self.tracker.epoch
-        self.tracker.use_all(done.deps)
+        recorded.epoch = self.tracker.epoch
+        self.tracker.use_all(recorded.deps)
         self.hits[part] += 1
-        return done
+        return recorded
 
     def put_pass(self, part: str, done: RecordedPass) -> None:
         """Keep ``done`` for the next link's :meth:`get_pass`."""
