@@ -137,8 +137,8 @@ def test_routes_on_a_router_parameter_take_the_prefixes_of_the_routers_handed_to
         ("routes/main.logger(1)", "endpoint:GET /v1/ping"),
         ("routes/main.requireAuth(1)", "endpoint:GET /v2/ping"),
     ]
-    # a router handed to a library function (`http.ListenAndServe(":5000", router)`) is no mount
-    # left unlinked; a string handed to a function of the file (`describe(label)`) is no mount at all
+    # a router handed to a standard-library function (`http.ListenAndServe(":5000", router)`) is no
+    # mount; nor is a string handed to a function of the file (`describe(label)`)
     assert resolved.link_outcomes == {"exposes": 8, "wraps": 2}
 
 
@@ -149,8 +149,7 @@ def test_the_facts_a_router_parameter_gives() -> None:
                                                                     ("addUserRoutes#0", "/users/comments")]
     assert [(r.name, r.framework) for r in users.routers] == [("addUserRoutes#0", "gin")]
     assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [
-        ("", "http.ListenAndServe", 1, ""),
-        ("", "addUserRoutes", 0, "/v1"),
+        ("", "addUserRoutes", 0, "/v1"),  # a router handed to a standard-library function mounts nothing
         # a router running middleware: a router of the call alone, the function's parameter under it
         ("", "addPingRoutes@20:4#0", None, "/v1"),
         ("addPingRoutes@20:4#0", "addPingRoutes", 0, ""),
@@ -298,3 +297,76 @@ def test_a_router_a_function_returns_takes_the_prefixes_it_is_mounted_under() ->
     ]  # `chi.NewRouter()` mounted in place is a library call: no mount
     assert [(r.router, r.path.literal()) for r in facts["users/routes.go"].routes] == [
         ("Routes#return", "/"), ("Routes#return", "/{id}"), ("Unmounted#return", "/alone")]
+
+
+STRIP = """
+// --- path: go.mod ---
+module example.com/site
+
+go 1.22
+// --- path: main.go ---
+package main
+
+import (
+    "net/http"
+
+    "github.com/go-chi/chi/v5"
+
+    "example.com/site/api"
+)
+
+var admin = http.NewServeMux()
+
+func main() {
+    mux := http.NewServeMux()
+    v1 := http.NewServeMux()
+    v1.HandleFunc("GET /users", listUsers)
+    mux.Handle("/v1/", http.StripPrefix("/v1", v1))
+    mux.Handle("/v2/", http.StripPrefix("/v2", api.Routes()))
+    mux.Handle("/static/", http.StripPrefix("/static/", http.FileServer(http.Dir("web"))))
+    http.Handle("/admin/", http.StripPrefix("/admin", admin))
+    plain := http.NewServeMux()
+    plain.HandleFunc("/plain", listUsers)
+    mux.Handle("/plain", plain)
+    r := chi.NewRouter()
+    inner := http.NewServeMux()
+    inner.HandleFunc("/ping", ping)
+    r.Handle("/chi/*", http.StripPrefix("/chi", inner))
+}
+
+func init() {
+    admin.HandleFunc("/stats", stats)
+}
+
+func listUsers(w http.ResponseWriter, r *http.Request) {}
+
+func ping(w http.ResponseWriter, r *http.Request) {}
+
+func stats(w http.ResponseWriter, r *http.Request) {}
+// --- path: api/api.go ---
+package api
+
+import "net/http"
+
+func Routes() *http.ServeMux {
+    m := http.NewServeMux()
+    m.HandleFunc("POST /orders", create)
+    return m
+}
+
+func create(w http.ResponseWriter, r *http.Request) {}
+"""
+
+
+def test_a_mux_handled_behind_strip_prefix_serves_its_routes_under_the_stripped_prefix() -> None:
+    resolved = resolve_fixture(STRIP)
+    assert _exposes(resolved) == [
+        ("endpoint:* /admin/stats", "main.stats(2)"),  # a package-level mux on the default mux, routes added in init()
+        ("endpoint:* /chi/ping", "main.ping(2)"),  # behind a chi router with no prefix of its own
+        ("endpoint:* /plain", "main.listUsers(2)"),  # handled without StripPrefix: its patterns are whole paths
+        ("endpoint:GET /v1/users", "main.listUsers(2)"),
+        ("endpoint:POST /v2/orders", "api/api.create(2)"),  # a mux another package's function returns
+    ]
+    main = {ex.path: ex for ex, _, _ in extract_fixture(STRIP)}["main.go"]
+    # the file server behind /static/ is no router: no mount, no route
+    assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [("", "api.Routes", -1, "/v2")]

@@ -4,7 +4,8 @@ Routers are found per file and their prefixes computed in the file (framework in
 
 * ``net/http``: ``http.HandleFunc`` / ``http.Handle`` (the default mux) and the same calls on a
   ``http.NewServeMux()``; a Go 1.22 pattern ``"POST /items/{id}"`` gives the method, a pattern
-  without one any method (``["*"]``).
+  without one any method (``["*"]``); a mux handled behind ``http.StripPrefix("/api", sub)`` serves
+  ``sub``'s routes under ``/api`` (``_Routers._stripped``).
 * gin: ``gin.Default()`` / ``gin.New()``; ``X.GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS|Any(path,
   ...handlers)`` (the last handler handles, the ones before are ``middleware`` wrappers),
   ``X.Handle("GET", path, ...)``, ``g := X.Group("/v1", ...)`` (prefix joined as gin's
@@ -249,7 +250,46 @@ class _Routers:
             elif n.type == "call_expression":
                 self._scoped(n)
                 self._use(n)
+                self._stripped(n)
         self.names = frozenset(name for _, name in self.by_name)
+
+    def _stripped(self, call: Node) -> None:
+        """``X.Handle("/api/", http.StripPrefix("/api", sub))``: router ``sub`` sees the paths below
+        ``/api``, so its routes are under that prefix. On a ``net/http`` mux (``X`` one, or ``http``
+        for the default mux) the prefix is ``X``'s own (what was stripped before it) plus the stripped
+        one; on a chi / gorilla router, which match the whole path, the stripped prefix alone, and
+        only on a router with no prefix of its own. ``sub`` is a router of the file (its prefix is
+        re-bound) or a call of a function returning one (``api.Routes()``: a
+        :class:`~indexer.model.Mount` of ``<callee>#return``). Anything else handled (a file server,
+        a handler) mounts nothing."""
+        gf = self.gf
+        sel = gf.selector(call)
+        if sel is None or sel[1] != "Handle":
+            return
+        http_local = next((local for local, fw in self.fw_of_local.items() if fw == "net/http"), None)
+        found = (("net/http", Template(), None) if sel[0] == http_local else self.get(call, sel[0]))
+        args = gf.args(call)
+        if found is None or len(args) != 2 or args[1].type != "call_expression":
+            return
+        inner = gf.selector(args[1])
+        inner_args = gf.args(args[1])
+        if inner is None or inner != (http_local, "StripPrefix") or len(inner_args) != 2:
+            return
+        stripped = gf.template(inner_args[0])
+        fw, prefix, origin = found
+        if stripped is None or (fw != "net/http" and (prefix.parts or origin is not None)):
+            return
+        prefix = prefix + stripped if fw == "net/http" else stripped
+        child = inner_args[1]
+        if child.type in ("identifier", "selector_expression"):
+            key = self._key(call, gf.expr(child))
+            if key is not None:
+                self.by_name[key] = (self.by_name[key][0] if key in self.by_name else fw, prefix, origin)
+        elif child.type == "call_expression" and self.made(child) is None and self.handing:
+            fn = child.child_by_field_name("function")
+            if fn is not None and fn.type in ("identifier", "selector_expression") and not _standard_library(gf, fn):
+                line, col = gf.pos(call)
+                gf.out.mounts.append(Mount(fw, origin or "", _callee(gf, fn), prefix, line, col, argument=-1))
 
     def returned_key(self, node: Node, name: str) -> str | None:
         """``<qualname>#return`` when the named function around ``node`` returns the router ``name``
@@ -412,6 +452,15 @@ def _callee(gf: GoFile, fn: Node) -> str:
     return gf.expr(fn)
 
 
+def _standard_library(gf: GoFile, fn: Node) -> bool:
+    """Whether callee ``fn`` is a function of a standard-library package (``http.ListenAndServe``,
+    ``http.FileServer``: an import path whose first element has no dot): it mounts no router of the
+    repository."""
+    operand = fn.child_by_field_name("operand") if fn.type == "selector_expression" else None
+    path = gf.imports.get(gf.text(operand)) if operand is not None and operand.type == "identifier" else None
+    return path is not None and "." not in path.split("/", 1)[0]
+
+
 def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Routers) -> None:
     """A call handing a router of the file to a function (``addUserRoutes(v1)``,
     ``routes.Register(api)``, ``s.routes(r)``, ``users.Register(v1.Group("/users"))``): a
@@ -423,7 +472,7 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
     :class:`~indexer.model.Wrapper` of it: it wraps the routes the function registers, under this
     call's prefix only."""
     fn = call.child_by_field_name("function")
-    if fn is None or fn.type not in ("identifier", "selector_expression"):
+    if fn is None or fn.type not in ("identifier", "selector_expression") or _standard_library(gf, fn):
         return
     line, col = gf.pos(call)
     for i, arg in enumerate(gf.args(call)):
