@@ -299,9 +299,10 @@ def test_a_router_a_function_returns_takes_the_prefixes_it_is_mounted_under() ->
         ("Routes#return", "/"), ("Routes#return", "/{id}"), ("Unmounted#return", "/alone")]
 
 
+# a module named without a dot: `site/api` is no standard-library package
 STRIP = """
 // --- path: go.mod ---
-module example.com/site
+module site
 
 go 1.22
 // --- path: main.go ---
@@ -312,7 +313,7 @@ import (
 
     "github.com/go-chi/chi/v5"
 
-    "example.com/site/api"
+    "site/api"
 )
 
 var admin = http.NewServeMux()
@@ -323,6 +324,10 @@ func main() {
     v1.HandleFunc("GET /users", listUsers)
     mux.Handle("/v1/", http.StripPrefix("/v1", v1))
     mux.Handle("/v2/", http.StripPrefix("/v2", api.Routes()))
+    v3 := api.Routes()
+    mux.Handle("/v3/", http.StripPrefix("/v3", v3))
+    h := api.Handler()
+    mux.Handle("/h/", http.StripPrefix("/h", h))
     mux.Handle("/static/", http.StripPrefix("/static/", http.FileServer(http.Dir("web"))))
     http.Handle("/admin/", http.StripPrefix("/admin", admin))
     plain := http.NewServeMux()
@@ -354,6 +359,10 @@ func Routes() *http.ServeMux {
     return m
 }
 
+func Handler() http.Handler {
+    return http.HandlerFunc(create)
+}
+
 func create(w http.ResponseWriter, r *http.Request) {}
 """
 
@@ -366,7 +375,11 @@ def test_a_mux_handled_behind_strip_prefix_serves_its_routes_under_the_stripped_
         ("endpoint:* /plain", "main.listUsers(2)"),  # handled without StripPrefix: its patterns are whole paths
         ("endpoint:GET /v1/users", "main.listUsers(2)"),
         ("endpoint:POST /v2/orders", "api/api.create(2)"),  # a mux another package's function returns
+        ("endpoint:POST /v3/orders", "api/api.create(2)"),  # the same, assigned to a name first
     ]
     main = {ex.path: ex for ex, _, _ in extract_fixture(STRIP)}["main.go"]
     # the file server behind /static/ is no router: no mount, no route
-    assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [("", "api.Routes", -1, "/v2")]
+    # (a function returning a handler that is no router, `api.Handler()`, is a mount the linker leaves
+    # unlinked: nothing is exposed under /h)
+    assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [
+        ("", "api.Routes", -1, "/v2"), ("", "api.Routes", -1, "/v3"), ("", "api.Handler", -1, "/h")]

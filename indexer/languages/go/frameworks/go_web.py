@@ -123,6 +123,9 @@ class _Routers:
         """Every name bound to a router in some scope (after :meth:`collect`): a quick test before :meth:`get`."""
         self.handing = not gf.out.path.endswith("_test.go")
         """Whether calls of this file hand routers on (a ``_test.go`` engine's prefixes are not the application's)."""
+        self.results: dict[tuple[int | None, str], Node] = {}
+        """Names assigned the result of a call that makes no router (``apiMux := api.ServeMux()``),
+        per function scope: what a function of the repository may return as a router."""
         self.fields: set[str] = set()
         """Struct fields declared with a router type (``engine *gin.Engine``): ``x.engine`` is one."""
         # gin middleware a router runs before its routes' handlers: (where it was added, expression)
@@ -243,6 +246,8 @@ class _Routers:
                     names = left.named_children if left is not None else []
                 for name, right in zip(names, value.named_children if value is not None else ()):
                     made = self.made(right)
+                    if made is None and right.type == "call_expression" and name.type == "identifier":
+                        self.results[(_scopes(n)[0], gf.text(name))] = right  # apiMux := api.ServeMux()
                     if made is not None and made[2] is None:  # a router the function returns: relative to its mount
                         made = (made[0], made[1], self.returned_key(n, gf.expr(name)))
                     if made is not None:
@@ -281,11 +286,14 @@ class _Routers:
             return
         prefix = prefix + stripped if fw == "net/http" else stripped
         child = inner_args[1]
-        if child.type in ("identifier", "selector_expression"):
-            key = self._key(call, gf.expr(child))
-            if key is not None:
-                self.by_name[key] = (self.by_name[key][0] if key in self.by_name else fw, prefix, origin)
-        elif child.type == "call_expression" and self.made(child) is None and self.handing:
+        key = self._key(call, gf.expr(child)) if child.type in ("identifier", "selector_expression") else None
+        if key is not None:
+            self.by_name[key] = (self.by_name[key][0] if key in self.by_name else fw, prefix, origin)
+            return
+        if child.type == "identifier":  # apiMux := api.ServeMux(); ... StripPrefix("/api", apiMux)
+            child = next((self.results[(sc, gf.text(child))] for sc in _scopes(call)
+                          if (sc, gf.text(child)) in self.results), child)
+        if child.type == "call_expression" and self.made(child) is None and self.handing:
             fn = child.child_by_field_name("function")
             if fn is not None and fn.type in ("identifier", "selector_expression") and not _standard_library(gf, fn):
                 line, col = gf.pos(call)
@@ -452,13 +460,22 @@ def _callee(gf: GoFile, fn: Node) -> str:
     return gf.expr(fn)
 
 
+_STD_ROOTS = frozenset((
+    "archive", "bufio", "bytes", "cmp", "compress", "container", "context", "crypto", "database", "debug", "embed",
+    "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html", "image", "index", "io", "iter", "log",
+    "maps", "math", "mime", "net", "os", "path", "plugin", "reflect", "regexp", "runtime", "slices", "sort",
+    "strconv", "strings", "structs", "sync", "syscall", "testing", "text", "time", "unicode", "unique", "unsafe"))
+"""The first elements of the Go standard library's import paths (``net/http`` -> ``net``)."""
+
+
 def _standard_library(gf: GoFile, fn: Node) -> bool:
     """Whether callee ``fn`` is a function of a standard-library package (``http.ListenAndServe``,
-    ``http.FileServer``: an import path whose first element has no dot): it mounts no router of the
-    repository."""
+    ``http.FileServer``): it mounts no router of the repository. A module may be named without a dot
+    (``module blog``: ``blog/api``), so the first element of the path is checked against
+    :data:`_STD_ROOTS`, not for a dot."""
     operand = fn.child_by_field_name("operand") if fn.type == "selector_expression" else None
     path = gf.imports.get(gf.text(operand)) if operand is not None and operand.type == "identifier" else None
-    return path is not None and "." not in path.split("/", 1)[0]
+    return path is not None and path.split("/", 1)[0] in _STD_ROOTS
 
 
 def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Routers) -> None:
