@@ -356,7 +356,14 @@ import "net/http"
 func Routes() *http.ServeMux {
     m := http.NewServeMux()
     m.HandleFunc("POST /orders", create)
+    m.Handle("/admin/", http.StripPrefix("/admin", adminMux()))
     return m
+}
+
+func adminMux() *http.ServeMux {
+    a := http.NewServeMux()
+    a.HandleFunc("DELETE /orders/{id}", create)
+    return a
 }
 
 func Handler() http.Handler {
@@ -373,6 +380,8 @@ def test_a_mux_handled_behind_strip_prefix_serves_its_routes_under_the_stripped_
         ("endpoint:* /admin/stats", "main.stats(2)"),  # a package-level mux on the default mux, routes added in init()
         ("endpoint:* /chi/ping", "main.ping(2)"),  # behind a chi router with no prefix of its own
         ("endpoint:* /plain", "main.listUsers(2)"),  # handled without StripPrefix: its patterns are whole paths
+        ("endpoint:DELETE /v2/admin/orders/{}", "api/api.create(2)"),  # a returned mux mounting another
+        ("endpoint:DELETE /v3/admin/orders/{}", "api/api.create(2)"),
         ("endpoint:GET /v1/users", "main.listUsers(2)"),
         ("endpoint:POST /v2/orders", "api/api.create(2)"),  # a mux another package's function returns
         ("endpoint:POST /v3/orders", "api/api.create(2)"),  # the same, assigned to a name first
@@ -383,3 +392,20 @@ def test_a_mux_handled_behind_strip_prefix_serves_its_routes_under_the_stripped_
     # unlinked: nothing is exposed under /h)
     assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [
         ("", "api.Routes", -1, "/v2"), ("", "api.Routes", -1, "/v3"), ("", "api.Handler", -1, "/h")]
+
+
+def test_an_edit_of_the_stripped_prefix_or_of_the_returned_mux_moves_the_routes(tmp_path: Path) -> None:
+    files = split_fixture(STRIP)
+    ws = Workspace(tmp_path, files)
+    try:
+        main, api = "main.go", "api/api.go"
+        ws.edit({main: files[main].replace('http.StripPrefix("/v2", api.Routes())', 'http.StripPrefix("/v9", api.Routes())')})
+        endpoints = {dst for kind, _src, dst, *_ in dump(ws.db)["edges"] if kind == "EXPOSES"}  # checked against a full index
+        assert {"endpoint:POST /v9/orders", "endpoint:DELETE /v9/admin/orders/{}"} <= endpoints
+        assert not any("/v2/" in e for e in endpoints)
+        ws.edit({api: files[api].replace('"POST /orders"', '"PUT /orders"')})
+        endpoints = {dst for kind, _src, dst, *_ in dump(ws.db)["edges"] if kind == "EXPOSES"}
+        assert {"endpoint:PUT /v9/orders", "endpoint:PUT /v3/orders"} <= endpoints
+        assert not any(e.startswith("endpoint:POST") for e in endpoints)
+    finally:
+        ws.close()
