@@ -268,8 +268,7 @@ class Resolver:
         if rd.is_callable:
             return FuncV(rd)
         if rd.kind == "field" and rd.d.field_type:
-            t = self.resolve_type(rd.file, rd.parent, rd.d.field_type)
-            return InstV(t.c, "exact") if isinstance(t, ClassV) else t
+            return self.typed_value(rd.file, rd.parent, rd.d.field_type, "exact")
         return None
 
     def resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
@@ -433,8 +432,7 @@ class Resolver:
                     continue
                 how = b.how
                 if how == "declared":
-                    t = self.resolve_type(fc, b.scope, b.type)
-                    v: Value = InstV(t.c, "exact") if isinstance(t, ClassV) else t
+                    v: Value = self.typed_value(fc, b.scope, b.type, "exact")
                 elif how == "constructed":
                     v = self.called(fc, b.scope, b.type)
                 elif how == "element":
@@ -505,6 +503,23 @@ class Resolver:
             if own is not None:
                 return own
         return EXTERNAL if v is EXTERNAL or v is BUILTIN else None
+
+    def typed_value(self, fc: FileCtx, scope: str | None, text: str, how: str) -> Value:
+        """The value a name declared (or a function returning) with type text ``text`` holds: an
+        instance (``how``: ``exact`` | ``inferred``) of the repository class it names; for a library
+        container of one (the module system's optional ``container_element``: Java's ``Optional<Owner>``,
+        ``List<Owner>``, ``Map<K, Owner>``), a :class:`QueryV` of the element class, whose calls the
+        class's module system reads (``query_call``); else what :meth:`resolve_type` gives."""
+        t = self.resolve_type(fc, scope, text)
+        if isinstance(t, ClassV):
+            return InstV(t.c, how)
+        element = getattr(fc.rules, "container_element", None)
+        e = element(text) if element is not None and text else None
+        if e:
+            et = self.resolve_type(fc, scope, e)
+            if isinstance(et, ClassV):
+                return QueryV(et.c)
+        return t
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
@@ -635,8 +650,7 @@ class Resolver:
                     return self._returned_function(v.f)
                 f = v.f
                 return self._memoised((id(f), f.qualname, ir, "return"), lambda: self._inferred_return(f, ir))
-            t = self.resolve_type(v.f.file, v.f.parent, rt)
-            return InstV(t.c, "inferred") if isinstance(t, ClassV) else t
+            return self.typed_value(v.f.file, v.f.parent, rt, "inferred")
         if isinstance(v, QueryV):  # `q.filter()`, `q.first()`: what the module system says the method returns
             query_call = getattr(v.c.file.rules, "query_call", None)
             return query_call(v) if query_call is not None and v.method else EXTERNAL

@@ -35,6 +35,7 @@ from tree_sitter import Node
 from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, run_detectors
 from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.java.arguments import argument_types, handed_arguments
+from indexer.languages.java.containers import ELEMENT_METHODS, element_types
 from indexer.languages.java.reflection import Found, reflected_calls
 from indexer.languages.java.narrowing import narrowings
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
@@ -76,74 +77,6 @@ _COMMENTS = frozenset({"line_comment", "block_comment"})
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 
 _WS = re.compile(r"\s+")
-
-
-
-
-# Reflective look-ups by a literal method name on a class literal.
-# Methods handing a lambda the elements of their receiver (a collection, stream, map or Optional).
-_ELEMENT_METHODS = frozenset({
-    "forEach", "forEachOrdered", "map", "mapToInt", "mapToLong", "mapToDouble", "mapToObj", "flatMap",
-    "filter", "anyMatch", "allMatch", "noneMatch", "peek", "ifPresent", "ifPresentOrElse", "removeIf",
-    "takeWhile", "dropWhile",
-})
-# Container types by how many type arguments they have: one element type, or a map's key and value.
-_SEQUENCES = frozenset({
-    "List", "ArrayList", "LinkedList", "Set", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet",
-    "Collection", "Iterable", "Stream", "Queue", "Deque", "ArrayDeque", "PriorityQueue", "Optional",
-    "CopyOnWriteArrayList", "Vector",
-})
-_MAPS = frozenset({"Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentHashMap",
-                   "ConcurrentMap"})
-# Steps that keep a sequence's element type.
-_KEEP = frozenset({"stream()", "parallelStream()", "filter()", "sorted()", "distinct()", "peek()", "limit()",
-                   "skip()", "unordered()", "sequential()", "parallel()", "takeWhile()", "dropWhile()"})
-
-
-def _type_args(text: str) -> tuple[str, list[str]]:
-    """``Map<String, List<Owner>>`` -> (``Map``, [``String``, ``List<Owner>``]) (top-level arguments)."""
-    outer, lt, rest = text.partition("<")
-    if not lt or not rest.endswith(">"):
-        return outer.strip().rsplit(".", 1)[-1], []
-    args, depth, cur = [], 0, []
-    for ch in rest[:-1]:
-        if ch == "," and depth == 0:
-            args.append("".join(cur).strip())
-            cur = []
-            continue
-        depth += (ch == "<") - (ch == ">")
-        cur.append(ch)
-    args.append("".join(cur).strip())
-    return outer.strip().rsplit(".", 1)[-1], args
-
-
-def _element_types(ttext: str, steps: list[str], params: int) -> list[str] | None:
-    """The types a lambda with ``params`` parameters receives from a receiver of declared type
-    ``ttext`` followed by ``steps`` (``["stream()", "filter()"]``), or ``None`` when unknown."""
-    outer, args = _type_args(ttext)
-    elems: list[str] | None = None
-    if outer in _SEQUENCES and len(args) == 1:
-        elems = args
-    elif outer in _MAPS and len(args) == 2:
-        elems = args
-    for step in steps:
-        if elems is None:
-            return None
-        if outer in _MAPS and len(elems) == 2 and step in ("values()", "keySet()"):
-            elems, outer = ([elems[1]] if step == "values()" else [elems[0]]), "Collection"
-        elif len(elems) == 1 and step in _KEEP:
-            continue
-        else:
-            return None
-    if elems is None or len(elems) != params:
-        return None
-    out = []
-    for e in elems:
-        e = e.removeprefix("? extends ").strip()
-        if e.startswith("?") or not e:
-            return None
-        out.append(e)
-    return out
 
 
 def _annotation_name(text: str) -> str:
@@ -608,7 +541,7 @@ class _FileExtractor:
         elements: list[tuple[Node, Node, Node]] = []  # (call, lambda parameters, receiver)
         for _, m in run_query(query(GRAMMAR, "java/queries", "bindings"), self.root):
             if "element" in m:
-                if self.src.text(m["method"][0]) in _ELEMENT_METHODS:
+                if self.src.text(m["method"][0]) in ELEMENT_METHODS:
                     elements.append((m["element"][0], m["params"][0], m["receiver"][0]))
                 continue
             name_node, tnode = m["name"][0], m["type"][0]
@@ -650,10 +583,13 @@ class _FileExtractor:
                           known: list[Binding]) -> list[tuple[int, Binding]]:
         """Bindings of untyped lambda parameters to the element type of the collection, stream, map
         or ``Optional`` the lambda is handed (``owners.forEach(o -> ...)`` with ``List<Owner> owners``
-        binds ``o`` to ``Owner``). Only when the receiver is a name (or ``this.name``) whose declared
+        binds ``o`` to ``Owner``) when the receiver is a name (or ``this.name``) whose declared
         type, written in this file, names the element type, followed by element-preserving steps
-        (``stream()``, ``filter(...)``, ``values()``, ...); and only when the parameter's name is bound
-        to nothing else in the method (a binding is per scope, not per lambda)."""
+        (``stream()``, ``filter(...)``, ``values()``, ...). A one-parameter lambda handed by a receiver
+        holding a call (``repo.findAll().forEach(o -> ...)``, ``repo.findById(id).ifPresent(o -> ...)``)
+        is an ``element`` binding of the receiver text: the resolver knows what the call returns. Only
+        when the parameter's name is bound to nothing else in the method (a binding is per scope, not
+        per lambda)."""
         src = self.src
         declared: dict[tuple[str | None, str], str] = {}
         for b in known:
@@ -668,14 +604,18 @@ class _FileExtractor:
                                                                                    recv.split(".", 2)[1],
                                                                                    *recv.split(".")[2:]]
             ttext = self._declared_type(declared, scope, head)
-            elems = _element_types(ttext, steps, len(names)) if ttext else None
+            elems = element_types(ttext, steps, len(names)) if ttext else None
             if not elems:
+                if len(names) == 1 and recv != LONG_RECEIVER and "(" in recv:
+                    # `repo.findAll().forEach(o -> ...)`: what the receiver's value hands out, known to
+                    # the resolver only (a method's return type declared in another file)
+                    candidates.append((call.start_byte, Binding(scope, names[0], recv, "element", src.line(params))))
                 continue
             for name, etype in zip(names, elems):
                 candidates.append((call.start_byte, Binding(scope, name, etype, "declared", src.line(params))))
-        seen: dict[tuple[str | None, str], set[str]] = {}
+        seen: dict[tuple[str | None, str], set[tuple[str, str]]] = {}
         for _, b in candidates:
-            seen.setdefault((b.scope, b.name), set()).add(b.type)
+            seen.setdefault((b.scope, b.name), set()).add((b.type, b.how))
         return [(pos, b) for pos, b in candidates
                 if len(seen[(b.scope, b.name)]) == 1 and (b.scope, b.name) not in declared]
 

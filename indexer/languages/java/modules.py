@@ -20,6 +20,7 @@ from indexer.languages.java.conversions import (
     member_type,
     value_assignable,
 )
+from indexer.languages.java.containers import element_type, query_call
 from indexer.languages.java.lombok import LOGGER_TYPES
 from indexer.resolve.language import JvmModuleSystem, jvm_path
 
@@ -69,6 +70,13 @@ class JavaModuleSystem(JvmModuleSystem):
     it such an argument is of unknown type)."""
     member_type = staticmethod(member_type)
     """The type of a library member read or called on a library value (``name.length()``; optional)."""
+    container_element = staticmethod(element_type)
+    """The element type text of a library container type (``Optional<Owner>`` -> ``Owner``; read by
+    the resolver's ``typed_value``, an optional attribute of a module system): a name declared or a
+    method returning one is a container of the element class (:class:`~indexer.resolve.values.QueryV`)."""
+    query_call = staticmethod(query_call)
+    """What a container's method call returns (``opt.get()`` an element, ``list.stream()`` the same
+    container, ``size()`` the library's): :func:`indexer.languages.java.containers.query_call`."""
     functional_assignable = staticmethod(functional_assignable)
     """Whether a lambda or method reference argument may be passed to a library parameter type
     (optional: without it one fits every parameter)."""
