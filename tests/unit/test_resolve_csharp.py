@@ -240,8 +240,8 @@ public class Store<TContext>
         [
             # a type parameter (TContext) is no library type: its call still binds by name
             "App/Store.Store.Run(2) -> App/Store.Store.Save(0) [name]",
-            # a lambda's parameter (no declared type) too
-            "App/Store.Store.Run(2) -> App/Store.PaymentMethod.IsEqualTo(1) [name]",
+            # a LINQ lambda's parameter: an element of the List<PaymentMethod> it is handed
+            "App/Store.Store.Run(2) -> App/Store.PaymentMethod.IsEqualTo(1) [inferred]",
         ],
     )
     store = next(f for f in result.files if f.file.path == "App/Store.cs")

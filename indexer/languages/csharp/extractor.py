@@ -38,6 +38,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.csharp.containers import kept_type
 from indexer.languages.csharp.frameworks import detectors_for
 from indexer.model import (
     LONG_RECEIVER,
@@ -65,15 +66,29 @@ _TYPES = {"class_declaration": "class", "struct_declaration": "class", "record_d
 _TYPE_MODIFIER = {"struct_declaration": "struct", "record_declaration": "record", "record_struct_declaration": "record"}
 _ASYNC_WRAPPERS = ("Task", "ValueTask", "IAsyncEnumerable", "ActionResult")
 _INTERFACE_NAME = re.compile(r"^I[A-Z]")
+_ELEMENT_LAMBDAS = frozenset({
+    "Where", "Select", "SelectMany", "Any", "All", "Count", "LongCount", "First", "FirstOrDefault", "Single",
+    "SingleOrDefault", "Last", "LastOrDefault", "OrderBy", "OrderByDescending", "ThenBy", "ThenByDescending",
+    "GroupBy", "ToDictionary", "ToLookup", "Sum", "Min", "Max", "Average", "MinBy", "MaxBy", "DistinctBy",
+    "TakeWhile", "SkipWhile", "ForEach", "Exists", "Find", "FindAll", "FindIndex", "FindLast", "RemoveAll",
+    "TrueForAll", "Include", "AnyAsync", "AllAsync", "CountAsync", "FirstAsync", "FirstOrDefaultAsync",
+    "SingleAsync", "SingleOrDefaultAsync", "SumAsync", "ForEachAsync", "ExecuteUpdateAsync",
+})
+"""LINQ and collection methods handing a one-parameter lambda the elements of their receiver."""
 
 
-def type_text(text: str) -> str:
+def type_text(text: str, keep_containers: bool = False) -> str:
     """A C# type as the resolver looks it up: generics, ``?``, ``[]`` and ``global::`` dropped;
-    ``Task<Order>`` / ``ValueTask<Order>`` / ``ActionResult<Order>`` -> ``Order``."""
+    ``Task<Order>`` / ``ValueTask<Order>`` / ``ActionResult<Order>`` -> ``Order``. With
+    ``keep_containers``, a library container of one named type keeps its element
+    (``Task<List<Order>>`` -> ``List<Order>``: :func:`indexer.languages.csharp.containers.kept_type`)."""
     t = _WS.sub("", text).removeprefix("global::")
     m = re.match(r"^(?:[\w.]+\.)?(\w+)<(.*)>\??$", t)
     if m and m.group(1) in _ASYNC_WRAPPERS and "," not in m.group(2):
-        return type_text(m.group(2))
+        return type_text(m.group(2), keep_containers)
+    kept = kept_type(t) if keep_containers else None
+    if kept is not None:
+        return kept
     depth, out = 0, []
     for ch in t:
         if ch == "<":
@@ -111,12 +126,16 @@ class _FileExtractor:
         self.src = SourceText(source)
         self.out = out
         self.root = parser(GRAMMAR).parse(source).root_node
+        self.elements: list[Binding] = []
+        """``element`` bindings of the lambda parameters LINQ hands a container's elements, kept
+        when their name is bound to nothing else in the member (:meth:`_element_bindings`)."""
 
     def run(self) -> None:
         """Imports by query, the rest by one walk; fill ``self.out``."""
         self.out.errors.extend(parse_errors(self.root, self.src))
         self._imports()
         self._walk(self.root, None, None, 0)
+        self._element_bindings()
         self.out.calls.sort(key=lambda c: (c.line, c.col))
         self.out.bindings.sort(key=lambda b: b.line)
 
@@ -174,6 +193,8 @@ class _FileExtractor:
             elif t in ("invocation_expression", "object_creation_expression", "implicit_object_creation_expression",
                        "constructor_initializer"):
                 self._call(child, cls, member)
+                if t == "invocation_expression":
+                    self._lambda_elements(child, member)
                 self._walk(child, cls, member, depth + 1)
             elif t in ("local_declaration_statement", "using_statement"):
                 self._locals(child, member)
@@ -182,6 +203,10 @@ class _FileExtractor:
                 tnode, left = child.child_by_field_name("type"), child.child_by_field_name("left")
                 if tnode is not None and tnode.type != "implicit_type" and left is not None and left.type == "identifier":
                     self._bind(member, self.text(left), self.flat(tnode), "declared", left)
+                elif left is not None and left.type == "identifier" and child.child_by_field_name("right") is not None:
+                    # `foreach (var o in orders)`: an element of what the loop iterates
+                    self.elements.append(Binding(member, self.text(left), self._receiver(child.child_by_field_name("right")),
+                                                 "element", self.src.line(left)))
                 self._walk(child, cls, member, depth + 1)
             else:
                 self._walk(child, cls, member, depth + 1)
@@ -315,7 +340,7 @@ class _FileExtractor:
             d.receiver_type = receiver
         rnode = node.child_by_field_name("returns") or node.child_by_field_name("type")
         if rnode is not None and kind != "constructor":
-            rt = type_text(self.flat(rnode))
+            rt = type_text(self.flat(rnode), keep_containers=True)
             d.return_type = rt if rt and rt != "void" else None
         self.out.definitions.append(d)
         for p in plist.named_children if plist is not None else ():
@@ -352,7 +377,7 @@ class _FileExtractor:
             d.modifiers = mods + (["property"] if node.type == "property_declaration" else [])
             d.decorators = attrs
             d.exported = "public" in mods
-            d.field_type = type_text(self.flat(tn)) or None if tn is not None else None
+            d.field_type = type_text(self.flat(tn), keep_containers=True) or None if tn is not None else None
             self.out.definitions.append(d)
             if d.field_type:
                 self._bind(cls, d.name, self.flat(tn), "declared", name_node)
@@ -365,7 +390,7 @@ class _FileExtractor:
                 self._walk(c, cls, cls, depth + 1)
 
     def _bind(self, scope: str | None, name: str, type_: str, how: str, node: Node) -> None:
-        t = type_ if how != "declared" else type_text(type_)
+        t = type_ if how != "declared" else type_text(type_, keep_containers=True)
         if t and t != "var":
             self.out.bindings.append(Binding(scope, name, t, how, self.src.line(node)))
 
@@ -395,6 +420,34 @@ class _FileExtractor:
                     if callee is not None:
                         recv, fname = callee
                         self._bind(member, self.text(name), f"{recv}.{fname}" if recv else fname, "constructed", name)
+
+    def _lambda_elements(self, call: Node, member: str | None) -> None:
+        """``orders.Where(o => ...)``, ``items.ForEach(i => ...)``, ``q.Sum(i => i.GetTotal())``: a
+        one-parameter lambda handed to a LINQ / collection method (:data:`_ELEMENT_LAMBDAS`) receives
+        the elements of the receiver: an ``element`` binding of the receiver text."""
+        callee = self._callee(call)
+        if callee is None or callee[0] is None or callee[1] not in _ELEMENT_LAMBDAS:
+            return
+        args = call.child_by_field_name("arguments")
+        for arg in args.named_children if args is not None else ():
+            lam = arg.named_children[0] if arg.type == "argument" and arg.named_children else arg
+            if lam.type != "lambda_expression":
+                continue
+            params = lam.child_by_field_name("parameters")
+            names = [params] if params is not None and params.type in ("identifier", "implicit_parameter") else \
+                [p.child_by_field_name("name") or p for p in params.named_children] if params is not None else []
+            if len(names) == 1 and names[0] is not None and names[0].type in ("identifier", "implicit_parameter"):
+                self.elements.append(Binding(member, self.text(names[0]), callee[0], "element", self.src.line(names[0])))
+
+    def _element_bindings(self) -> None:
+        """Keep the ``element`` bindings whose name the member binds to nothing else (a binding is per
+        member, not per loop or lambda: ``o`` over two different containers is left unknown)."""
+        bound = {(b.scope, b.name) for b in self.out.bindings}
+        seen: dict[tuple[str | None, str], set[str]] = {}
+        for b in self.elements:
+            seen.setdefault((b.scope, b.name), set()).add(b.type)
+        self.out.bindings.extend(b for b in self.elements
+                                 if len(seen[(b.scope, b.name)]) == 1 and (b.scope, b.name) not in bound)
 
     def _callee(self, node: Node) -> tuple[str | None, str] | None:
         """``(receiver text, name)`` of an invocation, ``None`` when the callee has no name."""

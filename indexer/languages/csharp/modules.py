@@ -21,6 +21,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.csharp.containers import element_type, query_call
 from indexer.languages.csharp.extractor import GLOBAL_USING
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
@@ -77,11 +78,18 @@ class CSharpModuleSystem:
     property_functions = False
     open_types = True
     extension_functions = True
+    """C# extension methods (``static void M(this T x)``) bind on a receiver of their type (read by the
+    core's call binder, an optional attribute of a module system)."""
     unbound_types_external = True
     """A capitalised name bound nowhere is a library's type (:meth:`resolve_unbound`); a bare call of
     such a name still tries the enclosing classes' methods first (read by the core's call binder)."""
-    """C# extension methods (``static void M(this T x)``) bind on a receiver of their type (read by the
-    core's call binder, an optional attribute of a module system)."""
+    container_element = staticmethod(element_type)
+    """The element type text of a library container type (``DbSet<Order>`` -> ``Order``; read by the
+    resolver's ``typed_value``, an optional attribute of a module system): a name declared or a
+    method returning one is a container of the element class (:class:`~indexer.resolve.values.QueryV`)."""
+    query_call = staticmethod(query_call)
+    """What a LINQ or collection call on such a container returns
+    (:func:`indexer.languages.csharp.containers.query_call`)."""
 
     def is_builtin(self, name: str) -> bool:
         """C# has no free functions: ``nameof`` is the one built-in callable."""

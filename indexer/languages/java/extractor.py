@@ -613,6 +613,10 @@ class _FileExtractor:
                 continue
             for name, etype in zip(names, elems):
                 candidates.append((call.start_byte, Binding(scope, name, etype, "declared", src.line(params))))
+        # a name a lambda receives with a type written in this file keeps that rule alone (as before
+        # `element` bindings existed): lambdas of one name share their method's (and its overloads') scope
+        typed = {(b.scope, b.name) for _, b in candidates if b.how == "declared"}
+        candidates = [(pos, b) for pos, b in candidates if b.how == "declared" or (b.scope, b.name) not in typed]
         seen: dict[tuple[str | None, str], set[tuple[str, str]]] = {}
         for _, b in candidates:
             seen.setdefault((b.scope, b.name), set()).add((b.type, b.how))
