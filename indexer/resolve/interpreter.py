@@ -682,8 +682,9 @@ class Resolver:
 
     @staticmethod
     def element_of(v: Value) -> Value:
-        """What iterating ``v`` yields, when the value model knows: an instance of a query's class
-        (``for c in Check.objects.filter(...)``); ``None`` otherwise."""
+        """What iterating ``v`` yields, when the value model knows: an instance of a query's or a
+        container's class (``for c in Check.objects.filter(...)``, Java's ``repo.findAll().forEach(o ->
+        ...)``); ``None`` otherwise."""
         if isinstance(v, QueryV) and not v.method:
             return InstV(v.c, "inferred")
         return None

@@ -294,8 +294,10 @@ class ObjV:
 
 @dataclass(frozen=True, slots=True)
 class QueryV:
-    """A library object standing for rows of the repository class ``c``: Django's manager or queryset
-    of model ``c`` (``M.objects``, ``M.objects.filter(...)``). Iterating it yields instances of ``c``;
+    """A library object standing for rows (elements) of the repository class ``c``: Django's manager
+    or queryset of model ``c`` (``M.objects``, ``M.objects.filter(...)``), a Java or C# library
+    container of ``c`` (``Optional<Owner>``, ``DbSet<Order>``: the module system's
+    ``container_element``). Iterating it yields instances of ``c``;
     ``method``: one of its methods, not yet called (``q.filter``), whose call the class's module system
     reads (:meth:`indexer.resolve.interpreter.Resolver.call_result`: a query step is a query of ``c``
     again, a one-row call an instance of ``c``, anything else the library's). Calls of its methods are
