@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import posixpath
+import re
 from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import class_query, query_call, related_value, reverse_member
@@ -21,6 +22,7 @@ from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, InstV, ModuleV, Value
 from indexer.symbols import module_path
+from indexer.typetext import TRANSPARENT_WRAPPERS
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
 
@@ -184,6 +186,62 @@ def nearest(path: str, files: list[FileCtx]) -> FileCtx:
     return max(files, key=lambda fc: shared_parts(path, fc.path))  # max keeps the first of equal keys
 
 
+_SEQUENCES = frozenset({
+    "list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence", "Iterable", "Iterator",
+    "Collection", "AbstractSet", "MutableSet", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator",
+    "deque", "Deque", "QuerySet", "tuple", "Tuple",
+})
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict",
+                       "Counter"})
+_ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _arguments(text: str) -> list[str]:
+    """The top-level comma-separated parts of a subscript's text (``int, list[A]`` -> two)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return [a.strip() for a in out]
+
+
+def container_element(text: str) -> str | None:
+    """The element type of an annotated container: ``list[User]`` / ``Sequence[User]`` /
+    ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User``, a mapping's value
+    (``dict[int, User]`` -> ``User``), through transparent wrappers (``Mapped[list["User"]]``,
+    ``Optional[list[User]]``; :data:`indexer.typetext.TRANSPARENT_WRAPPERS`); ``None`` for any other
+    type or an element that is no plain (dotted) name. The resolver's values of such names and
+    returns are :class:`~indexer.resolve.values.QueryV` of the element class: iterating one yields
+    an instance, and its calls are read by :func:`~indexer.languages.python.django_models.query_call`
+    (``d.get(k)`` a value)."""
+    t = text.strip().strip("\"'")
+    for _ in range(8):
+        outer, bracket, rest = t.partition("[")
+        if not bracket or not rest.endswith("]"):
+            return None
+        name, args = outer.strip().rpartition(".")[2], _arguments(rest[:-1])
+        if name in TRANSPARENT_WRAPPERS and args:
+            t = args[0].strip().strip("\"'")
+            continue
+        if name in _MAPPINGS and len(args) == 2:
+            element = args[1]
+        elif name in ("tuple", "Tuple"):
+            element = args[0] if len(args) == 2 and args[1].strip() == "..." else ""
+        elif name in _SEQUENCES and (len(args) == 1 or name in ("Generator", "AsyncGenerator")):
+            element = args[0]
+        else:
+            return None
+        element = element.strip().strip("\"'")
+        return element if _ELEMENT.fullmatch(element) else None
+    return None
+
+
 class PythonModuleSystem:
     """Python's :class:`~indexer.resolve.language.ModuleSystem`."""
 
@@ -235,6 +293,9 @@ class PythonModuleSystem:
     query_call = staticmethod(query_call)
     """Optional hook of the resolver core: what a Django queryset's method returns
     (:func:`indexer.languages.python.django_models.query_call`)."""
+    container_element = staticmethod(container_element)
+    """Optional hook of the resolver core: the element type of an annotated container
+    (``list[User]``, ``dict[int, User]``, ``QuerySet[User]``; :func:`container_element`)."""
     related_value = staticmethod(related_value)
     """Optional hook of the resolver core: Django's foreign keys and one-to-one fields
     (:func:`indexer.languages.python.django_models.related_value`)."""
