@@ -1,5 +1,5 @@
 """C# values held in library containers of a repository class (Entity Framework's ``DbSet<Order>``,
-``IQueryable<Order>``, ``List<Order>``, ``Dictionary<int, Order>``): LINQ's one-element reads
+``IQueryable<Order>``, ``List<Order>``): LINQ's one-element reads
 (``FindAsync``, ``FirstOrDefaultAsync``, ``Single``) give an instance of the element class, query steps
 (``Where``, ``Include``, ``ToListAsync``) keep the container, ``foreach (var o in ...)`` and a LINQ
 lambda's parameter take its elements; what must stay unlinked."""
@@ -68,6 +68,6 @@ def test_linq_reads_steps_loops_and_lambdas_over_containers_reach_the_element_cl
         (15, "Order.Order.SetStatus(1)", "inferred"),  # Include(...).Where(...).FirstOrDefaultAsync()
         (17, "Order.Order.SetStatus(1)", "inferred"),  # foreach over what Task<List<Order>> gives
         (18, "Order.Order.GetTotal(0)", "inferred"),  # a LINQ lambda's parameter: an element
-        (19, "Buyer.Buyer.SetStatus(1)", "inferred"),  # Dictionary<int, Buyer>: a value
-        # negative: Count() is the library's (an int), and so are Select(...)'s elements
+        # negative: a Dictionary<int, Buyer> is no container of Buyers (its foreach hands out
+        # KeyValuePairs), Count() is the library's (an int), and so are Select(...)'s elements
     ]

@@ -1,12 +1,13 @@
 """C#'s library containers of a repository class: ``List<Order>``, ``IEnumerable<Order>``, Entity
-Framework's ``DbSet<Order>`` and ``IQueryable<Order>``, ``Dictionary<int, Order>``.
+Framework's ``DbSet<Order>`` and ``IQueryable<Order>`` (a dictionary is none: ``foreach`` over one
+hands out ``KeyValuePair`` items, not its values).
 
 The extractor keeps such a type's element in the type texts of fields, properties, return types and
 declared names (:func:`kept_type`; every other type text drops its generics,
 :func:`indexer.languages.csharp.extractor.type_text`); the module system gives the resolver, for a
 value declared or returned as one, a :class:`~indexer.resolve.values.QueryV` of the element class,
 whose method calls (:func:`query_call`) are LINQ's and the collections': a one-element read
-(``FindAsync``, ``FirstOrDefault``, ``Single``, ``dict.GetValueOrDefault(k)``) gives an instance, a
+(``FindAsync``, ``FirstOrDefault``, ``Single``) gives an instance, a
 query step (``Where``, ``Include``, ``OrderBy``, ``ToListAsync``) the same container, anything else
 the library's value (``Count()``, ``Select(...)``, ``Any()``).
 """
@@ -17,7 +18,7 @@ import re
 
 from indexer.resolve.values import EXTERNAL, InstV, QueryV, Value
 
-__all__ = ["MAPS", "SEQUENCES", "element_type", "kept_type", "query_call"]
+__all__ = ["SEQUENCES", "element_type", "kept_type", "query_call"]
 
 SEQUENCES = frozenset({
     "List", "IList", "IReadOnlyList", "ICollection", "IReadOnlyCollection", "IEnumerable", "Collection",
@@ -26,15 +27,12 @@ SEQUENCES = frozenset({
     "ConcurrentBag", "ConcurrentQueue", "BlockingCollection",
 })
 """Library containers of one element type (``DbSet`` / ``IQueryable``: Entity Framework's sets and queries)."""
-MAPS = frozenset({"Dictionary", "IDictionary", "IReadOnlyDictionary", "ConcurrentDictionary", "SortedDictionary",
-                  "SortedList", "ImmutableDictionary"})
-"""Library maps: a key type, then the element (value) type."""
 
 _ONE = frozenset({
     "First", "FirstOrDefault", "Single", "SingleOrDefault", "Last", "LastOrDefault", "ElementAt",
     "ElementAtOrDefault", "Find", "FindAsync", "FirstAsync", "FirstOrDefaultAsync", "SingleAsync",
     "SingleOrDefaultAsync", "LastAsync", "LastOrDefaultAsync", "ElementAtAsync", "ElementAtOrDefaultAsync",
-    "FindLast", "MinBy", "MaxBy", "Dequeue", "Peek", "Pop", "GetValueOrDefault", "GetOrAdd", "AddOrUpdate",
+    "FindLast", "MinBy", "MaxBy", "Dequeue", "Peek", "Pop",
 })
 """LINQ's and the collections' one-element reads (``FindAsync`` is Entity Framework's by key)."""
 _SAME = frozenset({
@@ -42,9 +40,9 @@ _SAME = frozenset({
     "AsNoTracking", "AsNoTrackingWithIdentityResolution", "AsTracking", "AsQueryable", "AsEnumerable",
     "AsAsyncEnumerable", "AsSplitQuery", "AsSingleQuery", "IgnoreQueryFilters", "ToList", "ToListAsync", "ToArray",
     "ToArrayAsync", "ToHashSet", "ToHashSetAsync", "Skip", "Take", "SkipWhile", "TakeWhile", "Distinct", "Reverse",
-    "Concat", "Union", "Intersect", "Except", "DefaultIfEmpty", "FindAll", "Values", "GetRange", "TagWith",
+    "Concat", "Union", "Intersect", "Except", "DefaultIfEmpty", "FindAll", "GetRange", "TagWith",
 })
-"""Steps keeping the elements (a query of the same rows, a list of them, a map's ``Values``)."""
+"""Steps keeping the elements (a query of the same rows, a list of them)."""
 _GENERIC = re.compile(r"^(?:[\w.]+\.)?(\w+)<(.*)>\??$")
 
 
@@ -68,9 +66,7 @@ def _element(text: str) -> str | None:
     args = _args(m.group(2))
     if m.group(1) in SEQUENCES and len(args) == 1:
         element = args[0]
-    elif m.group(1) in MAPS and len(args) == 2:
-        element = args[1]
-    else:
+    else:  # a map's iteration hands out KeyValuePairs, not its values: no element
         return None
     element = element.rstrip("?")
     return element if re.fullmatch(r"[\w.]+", element) else None
@@ -78,7 +74,7 @@ def _element(text: str) -> str | None:
 
 def kept_type(text: str) -> str | None:
     """``List<Order>`` kept as written (whitespace and ``global::`` dropped) when it is a library
-    container (:data:`SEQUENCES`, :data:`MAPS`) of one named type; ``None`` otherwise (the caller
+    container (:data:`SEQUENCES`) of one named type; ``None`` otherwise (the caller
     drops the generics)."""
     if _element(text) is None:
         return None
@@ -86,8 +82,7 @@ def kept_type(text: str) -> str | None:
 
 
 def element_type(text: str) -> str | None:
-    """The element type of a library container type text (``DbSet<Order>`` -> ``Order``,
-    ``Dictionary<int, Order>`` -> ``Order``); ``None`` for any other type (the module system's optional
+    """The element type of a library container type text (``DbSet<Order>`` -> ``Order``); ``None`` for any other type (the module system's optional
     ``container_element``)."""
     return _element(text)
 

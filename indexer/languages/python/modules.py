@@ -191,8 +191,6 @@ _SEQUENCES = frozenset({
     "Collection", "AbstractSet", "MutableSet", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator",
     "deque", "Deque", "QuerySet", "tuple", "Tuple",
 })
-_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict",
-                       "Counter"})
 _ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
 
 
@@ -213,13 +211,13 @@ def _arguments(text: str) -> list[str]:
 
 def container_element(text: str) -> str | None:
     """The element type of an annotated container: ``list[User]`` / ``Sequence[User]`` /
-    ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User``, a mapping's value
-    (``dict[int, User]`` -> ``User``), through transparent wrappers (``Mapped[list["User"]]``,
-    ``Optional[list[User]]``; :data:`indexer.typetext.TRANSPARENT_WRAPPERS`); ``None`` for any other
-    type or an element that is no plain (dotted) name. The resolver's values of such names and
-    returns are :class:`~indexer.resolve.values.QueryV` of the element class: iterating one yields
-    an instance, and its calls are read by :func:`~indexer.languages.python.django_models.query_call`
-    (``d.get(k)`` a value)."""
+    ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User``, through transparent
+    wrappers (``Mapped[list["User"]]``, ``Optional[list[User]]``;
+    :data:`indexer.typetext.TRANSPARENT_WRAPPERS`); ``None`` for any other type, an element that is
+    no plain (dotted) name, and a mapping (iterating ``dict[int, User]`` hands out its keys). The
+    resolver's values of such names and returns are :class:`~indexer.resolve.values.QueryV` of the
+    element class: iterating one yields an instance; its calls are read by
+    :func:`~indexer.languages.python.django_models.query_call`."""
     t = text.strip().strip("\"'")
     for _ in range(8):
         outer, bracket, rest = t.partition("[")
@@ -229,9 +227,7 @@ def container_element(text: str) -> str | None:
         if name in TRANSPARENT_WRAPPERS and args:
             t = args[0].strip().strip("\"'")
             continue
-        if name in _MAPPINGS and len(args) == 2:
-            element = args[1]
-        elif name in ("tuple", "Tuple"):
+        if name in ("tuple", "Tuple"):
             element = args[0] if len(args) == 2 and args[1].strip() == "..." else ""
         elif name in _SEQUENCES and (len(args) == 1 or name in ("Generator", "AsyncGenerator")):
             element = args[0]

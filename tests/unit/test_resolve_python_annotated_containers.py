@@ -1,0 +1,71 @@
+"""Python names and returns annotated as containers of a repository class (``list[User]``,
+``Iterator[User]``, ``Mapped[list["Address"]]``): a loop or comprehension over one takes its element
+class; a mapping is none (its iteration hands out keys); what must stay unlinked."""
+
+from __future__ import annotations
+
+from indexer.languages.python.modules import container_element
+from tests.resolution_harness import resolve_fixture
+
+APP = '''
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+class User:
+    def activate(self): pass
+
+
+class Group:
+    def activate(self): pass
+# --- path: app/svc.py ---
+from typing import Iterator
+from app.models import User
+
+
+def load() -> list[User]:
+    return []
+
+
+def stream() -> Iterator[User]:
+    return iter([])
+
+
+def by_id() -> dict[int, User]:
+    return {}
+
+
+def names() -> list[str]:
+    return []
+
+
+def run():
+    for v in load():
+        v.activate()
+    [y.activate() for y in stream()]
+    by_id().get(1).activate()
+    for n in names():
+        n.activate()
+    for k in by_id():
+        k.activate()
+'''
+
+
+def test_loops_over_annotated_containers_take_the_element_class() -> None:
+    resolved = resolve_fixture(APP)
+    calls = sorted((e.line, e.dst.removeprefix("t:app/"), e.resolution) for f in resolved.files for e in f.edges
+                   if e.kind == "CALLS" and "svc.run" in e.src and "models" in e.dst)
+    assert calls == [
+        (23, "models.User.activate(0)", "inferred"),  # for v in load(): list[User]
+        (24, "models.User.activate(0)", "inferred"),  # a comprehension over an Iterator[User]
+        # negative: list[str]'s elements are no class of the repository (`n.activate()` stays
+        # unlinked, neither User's nor Group's); a dict[int, User] is no container of Users: its
+        # iteration hands out the int keys (`k.activate()`), and its `get` is left unknown
+    ]
+
+
+def test_the_element_type_of_an_annotation() -> None:
+    assert [container_element(t) for t in (
+        "list[User]", 'List["User"]', 'Mapped[list["Address"]]', "Optional[list[User]]",
+        "tuple[User, ...]", "Generator[User, None, None]", "typing.Sequence[app.User]",
+    )] == ["User", "User", "Address", "User", "User", "User", "app.User"]
+    assert [container_element(t) for t in ("tuple[A, B]", "list", "list[list[User]]", "Callable[[A], B]",
+                                           "User", "Union[A, B]", "dict[int, User]")] == [None] * 7
