@@ -65,7 +65,8 @@ def test_loops_over_annotated_containers_take_the_element_class() -> None:
 def test_the_element_type_of_an_annotation() -> None:
     assert [container_element(t) for t in (
         "list[User]", 'List["User"]', 'Mapped[list["Address"]]', "Optional[list[User]]",
-        "tuple[User, ...]", "Generator[User, None, None]", "typing.Sequence[app.User]",
-    )] == ["User", "User", "Address", "User", "User", "User", "app.User"]
+        "tuple[User, ...]", "Generator[User, None, None]", "typing.Sequence[app.User]", "list[User] | None",
+    )] == ["User", "User", "Address", "User", "User", "User", "app.User", "User"]
     assert [container_element(t) for t in ("tuple[A, B]", "list", "list[list[User]]", "Callable[[A], B]",
-                                           "User", "Union[A, B]", "dict[int, User]")] == [None] * 7
+                                           "User", "Union[A, B]", "dict[int, User]",
+                                           "list[A] | list[B]")] == [None] * 8

@@ -212,7 +212,7 @@ def _arguments(text: str) -> list[str]:
 def container_element(text: str) -> str | None:
     """The element type of an annotated container: ``list[User]`` / ``Sequence[User]`` /
     ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User``, through transparent
-    wrappers (``Mapped[list["User"]]``, ``Optional[list[User]]``;
+    wrappers and ``| None`` (``Mapped[list["User"]]``, ``Optional[list[User]]``, ``list[User] | None``;
     :data:`indexer.typetext.TRANSPARENT_WRAPPERS`); ``None`` for any other type, an element that is
     no plain (dotted) name, and a mapping (iterating ``dict[int, User]`` hands out its keys). The
     resolver's values of such names and returns are :class:`~indexer.resolve.values.QueryV` of the
@@ -220,6 +220,10 @@ def container_element(text: str) -> str | None:
     :func:`~indexer.languages.python.django_models.query_call`."""
     t = text.strip().strip("\"'")
     for _ in range(8):
+        union = [p for p in _arguments(t.replace("|", ",")) if p != "None"] if "|" in t else [t]
+        if len(union) != 1:  # `list[User] | None`: the list; a union of two types: unknown
+            return None
+        t = union[0]
         outer, bracket, rest = t.partition("[")
         if not bracket or not rest.endswith("]"):
             return None
