@@ -510,16 +510,14 @@ class Resolver:
         container of one (the module system's optional ``container_element``: Java's ``Optional<Owner>``,
         ``List<Owner>``, ``Map<K, Owner>``), a :class:`QueryV` of the element class, whose calls the
         class's module system reads (``query_call``); else what :meth:`resolve_type` gives."""
-        t = self.resolve_type(fc, scope, text)
-        if isinstance(t, ClassV):
-            return InstV(t.c, how)
         element = getattr(fc.rules, "container_element", None)
         e = element(text) if element is not None and text else None
-        if e:
+        if e:  # before the type itself: TypeScript's `User[]` reduces to `User`
             et = self.resolve_type(fc, scope, e)
             if isinstance(et, ClassV):
                 return QueryV(et.c)
-        return t
+        t = self.resolve_type(fc, scope, text)
+        return InstV(t.c, how) if isinstance(t, ClassV) else t
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then

@@ -89,7 +89,7 @@ def test_class_members_exact() -> None:
             start_line=9, start_col=2, end_line=11, end_col=3, name_line=9, name_col=8,
             signature="async find(id: number, ...rest: any[]): Promise<Owner>",
             params=[Param("id", "number"), Param("rest", "any[]", variadic="*")],
-            return_type="Promise<Owner>", modifiers=["async"],
+            return_type="Owner", modifiers=["async"],  # Promise<T> read as what awaiting gives
         ),
     ]  # fmt: skip
 

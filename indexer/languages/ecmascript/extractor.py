@@ -74,8 +74,10 @@ from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.returns import factories, returned_refs
+from indexer.languages.ecmascript.elements import element_bindings
 from indexer.languages.ecmascript.syntax import (
     arity,
+    awaited,
     bindable,
     decorator_name,
     decorators_of,
@@ -212,7 +214,7 @@ class EcmaScriptExtractor:
         self.grammars = dict(grammars or {})
         self.typed = typed
         names = ("definitions", "values", "calls", "imports", "exports", "bindings", "value_reads", "returns",
-                 "prototypes", "objects", "containers")
+                 "prototypes", "objects", "containers", "elements")
         self.query_names = (*names, "type_uses") if typed else names
 
     def grammar_for(self, path: str) -> str:
@@ -276,6 +278,7 @@ class _FileRun:
                 self.out.bindings = [
                     b for b in self.out.bindings if b.how != "declared" or b.type not in self.type_params
                 ]
+        element_bindings(self, matches["elements"])  # `for (const u of users)`, `users.map(u => ...)`
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -432,7 +435,7 @@ class _FileRun:
         elif kind in ("function", "method", "constructor"):
             self.fn_defs[fn.id] = d
             d.params = self._params(fn, qualname, kind == "constructor", parent)
-            d.return_type = self.type_text(fn.child_by_field_name("return_type"))
+            d.return_type = awaited(self.type_text(fn.child_by_field_name("return_type")))
 
     # -- values made by a call that is handed functions ----------------------------------------------
 
@@ -844,8 +847,8 @@ class _FileRun:
             elif t == "non_null_expression" and node.named_children:
                 node = node.named_children[0]
                 continue
-            elif t == "parenthesized_expression" and node.named_child_count == 1:
-                node = node.named_children[0]  # `(new A()).m()`
+            elif t in ("parenthesized_expression", "await_expression") and node.named_child_count == 1:
+                node = node.named_children[0]  # `(new A()).m()`, `(await this.find()).m()`: what is awaited
                 continue
             elif t == "new_expression":  # `new A(x).m()`: written `new A()`, as Java does
                 ctor = node.child_by_field_name("constructor")

@@ -14,6 +14,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.ecmascript.elements import query_call
+from indexer.languages.ecmascript.syntax import array_element
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
@@ -99,6 +101,12 @@ class EcmaScriptModuleSystem:
     """Methods an attribute read runs (``get x()`` accessors), an optional attribute of a module
     system (:mod:`indexer.resolve.reads`)."""
     open_types = False
+    container_element = staticmethod(array_element)
+    """The element type of an array type (``User[]``, ``Array<User>``, ``Promise<User[]>``; read by the
+    resolver's ``typed_value``, an optional attribute of a module system): a name declared or a
+    function returning one is an array of the element class (:class:`~indexer.resolve.values.QueryV`)."""
+    query_call = staticmethod(query_call)
+    """What an array method returns (:func:`indexer.languages.ecmascript.elements.query_call`)."""
 
     def is_builtin(self, name: str) -> bool:
         """Globals are not told apart from unbound names."""

@@ -122,12 +122,46 @@ def arity(args: Node) -> int:
     return count
 
 
+_ARRAYS = re.compile(r"^(?:Array|ReadonlyArray|Set|ReadonlySet|Iterable|IterableIterator|AsyncIterable)<(.+)>$")
+_PROMISE = re.compile(r"^(?:Promise|PromiseLike)<(.+)>$")
+
+
+def awaited(type_text: str | None) -> str | None:
+    """What awaiting a value of ``type_text`` gives: ``Promise<User>`` -> ``User`` (a function's
+    return type as its callers read it, as C# reads ``Task<T>``); other texts unchanged."""
+    if type_text is None:
+        return None
+    m = _PROMISE.match(re.sub(r"\s+", "", type_text))
+    return m.group(1) if m else type_text
+
+
 def bindable(type_text: str | None) -> str | None:
-    """The name a declared type binds to, or ``None`` for unions, literals and predefined types."""
+    """The name a declared type binds to, or ``None`` for unions, literals and predefined types. An
+    array of a named type (``User[]``, ``Array<User>``, ``ReadonlyArray<User>``, ``Set<User>``,
+    through ``Promise<...>``) is written ``User[]``: a container whose elements loops and array
+    methods hand out (:func:`array_element`)."""
+    element = array_element(type_text)
+    if element is not None:
+        return element + "[]"
     name = base_type(type_text)
     if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
         return None
     return name
+
+
+def array_element(type_text: str | None) -> str | None:
+    """The element type name of an array type text (``User[]``, ``Array<User>``,
+    ``Promise<User[]>``, ``readonly User[]``), ``None`` for any other type or an element that is no
+    plain (dotted) type name of the repository's kind (a predefined type, a union, a literal). The
+    module system's ``container_element``."""
+    if not type_text:
+        return None
+    t = awaited(re.sub(r"\s+", "", type_text).removeprefix("readonly"))
+    m = _ARRAYS.match(t)
+    element = m.group(1) if m else t[:-2] if t.endswith("[]") and not t.endswith("[][]") else None
+    if element is None or element in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(element):
+        return None
+    return element
 
 
 def inside(ranges: list[tuple[int, int]], pos: int) -> bool:

@@ -12,6 +12,11 @@
   value: (call_expression function: [(identifier) (member_expression)] @constructed)
   (#not-eq? @constructed "require"))
 
+; const x = await f() / await a.f(): what the awaited call gives (a Promise<T> return is read as T)
+(variable_declarator
+  name: (identifier) @name
+  value: (await_expression (call_expression function: [(identifier) (member_expression)] @constructed)))
+
 ; const g = f / const g = a.b
 (variable_declarator name: (identifier) @name value: [(identifier) (member_expression)] @alias)
 

@@ -1,0 +1,88 @@
+"""Names a loop or an array method's callback receives from an array: ``for (const u of users)``,
+``users.forEach(u => ...)``, ``(await repo.find()).map(u => ...)``.
+
+Each is an ``element`` :class:`~indexer.model.Binding` of the iterated expression's receiver text:
+the resolver gives it an element of that value when the value is a container of a repository class
+(a name declared ``User[]``, a method returning ``Promise<User[]>``: the module system's
+``container_element``, :func:`indexer.languages.ecmascript.syntax.array_element`). A binding is per
+function, not per loop or callback, so a name bound otherwise in its scope, or received from two
+different expressions, gets none (queries: ``queries/elements.scm``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from indexer.model import LONG_RECEIVER, Binding
+from indexer.resolve.values import EXTERNAL, InstV, QueryV, Value
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+__all__ = ["ELEMENT_CALLBACKS", "element_bindings", "query_call"]
+
+ELEMENT_CALLBACKS = frozenset({"forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some",
+                               "every", "flatMap"})
+"""Array methods whose callback's first parameter is an element of the array."""
+_NAMED = re.compile(r"(?:new )?[A-Za-z_$]")
+
+
+def _first_parameter(callback: Node) -> Node | None:
+    single = callback.child_by_field_name("parameter")
+    if single is not None:
+        return single if single.type == "identifier" else None
+    params = callback.child_by_field_name("parameters")
+    first = params.named_children[0] if params is not None and params.named_children else None
+    if first is not None and first.type == "required_parameter":  # TypeScript: `(u: User) => ...` is typed
+        pattern = first.child_by_field_name("pattern")
+        return pattern if pattern is not None and first.child_by_field_name("type") is None and \
+            pattern.type == "identifier" else None
+    return first if first is not None and first.type == "identifier" else None
+
+
+def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
+    """Append to ``run.out.bindings`` the ``element`` bindings of ``matches`` (the ``elements``
+    query's: a ``for ... of`` loop's name, an array method's callback's first parameter) that no
+    other binding of their scope names and that one expression alone hands; ``run`` is the
+    extractor's per-file run (``text``, ``receiver``, ``code_scope``, ``src``, ``out``)."""
+    found: list[Binding] = []
+    for caps in matches:
+        if "name" in caps:
+            name, source = caps["name"][0], caps["iterable"][0]
+        else:
+            if run.text(caps["method"][0]) not in ELEMENT_CALLBACKS:
+                continue
+            name, source = _first_parameter(caps["callback"][0]), caps["receiver"][0]
+            if name is None:
+                continue
+        receiver = run.receiver(source)
+        if receiver == LONG_RECEIVER or not _NAMED.match(receiver):  # `[1, 2]`, a literal: no class's elements
+            continue
+        found.append(Binding(run.code_scope(name), run.text(name), receiver, "element", run.src.line(name)))
+    if not found:
+        return
+    bound = {(b.scope, b.name) for b in run.out.bindings}
+    sources: dict[tuple[str | None, str], set[str]] = {}
+    for b in found:
+        sources.setdefault((b.scope, b.name), set()).add(b.type)
+    run.out.bindings.extend(b for b in found if (b.scope, b.name) not in bound and len(sources[(b.scope, b.name)]) == 1)
+
+
+_ONE = frozenset({"find", "findLast", "at", "pop", "shift"})
+"""Array methods returning one element (or ``undefined``)."""
+_SAME = frozenset({"filter", "slice", "sort", "reverse", "concat", "toSorted", "toReversed", "toSpliced", "splice",
+                   "values", "flat"})
+"""Array methods returning an array of the same elements."""
+
+
+def query_call(v: QueryV) -> Value:
+    """What calling the array method ``v.method`` on an array of ``v.c``'s instances returns (the
+    module system's ``query_call``): an instance for a one-element read (``find``, ``at``, ``pop``),
+    the same array for a step (``filter``, ``slice``, ``sort``), else the library's value (``map``,
+    ``length``, ``join``)."""
+    if v.method in _ONE:
+        return InstV(v.c, "inferred")
+    if v.method in _SAME:
+        return QueryV(v.c)
+    return EXTERNAL
