@@ -407,6 +407,8 @@ class FileCtx:
             best: Definition | None = None
             for j in around:
                 o = definitions[j]
+                if o.qualname == d.qualname:  # a namesake of one span (`P.m = P.prototype.m = function`)
+                    continue  # is no scope of it: taking it looped the scope walk (bluebird's context.js)
                 if (o.kind in CALLABLE_KINDS or o.kind in TYPE_KINDS) and (best is None or spans(best, o)):
                     best = o
             out[i] = best.qualname if best else None
