@@ -17,6 +17,9 @@ that file is.
 One level further: the called function calling the handed one with functions as arguments (``def
 apply(f, g): f(g)``) hands those on, and the handed function's own parameter calls link them.
 
+A function called through one of the language's ``invoking_members`` (JS ``f.call(ctx, a)``) takes
+``a`` as its first parameter; ``f.apply(ctx, args)`` hands nothing known.
+
 Objects handed to the library: a module system may name library calls that run an object they are
 handed (``handoff_calls``: Java ``new Thread(task)``, ``executor.submit(job)``); such a call, bound
 outside the repository, gives its caller a CALLS edge to the object's ``run()`` / ``call()`` when the
@@ -64,6 +67,10 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
         if not called:
             continue
         shift = 0 if cs.via == "result" else _receiver_shift(r, fc, cs, target)
+        if cs.receiver is not None and target.name != cs.name and cs.name in getattr(fc.rules, "invoking_members", ()):
+            if cs.name != "call":  # `f.apply(ctx, args)`: the arguments are an array's elements
+                continue
+            shift = 1  # `f.call(ctx, a)`: `a` is the first parameter
         bound = {name: arg for arg in cs.handed if (name := _parameter(target, arg.key, shift)) is not None}
         for name, arg in bound.items():
             calls = called.get(name)

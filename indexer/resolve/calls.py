@@ -126,6 +126,12 @@ class CallBinder:
         if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
             return [(rv.f, "inferred")]  # `task.delay(...)` runs the task
         v = r.attr(rv, cs.name)
+        if v is None and cs.name in getattr(rules, "invoking_members", ()):
+            # JS `Base.call(this, x)`, `fn.apply(ctx, args)`: the function runs (a module: the
+            # function it exports, `module.exports = Base`)
+            f = r.module_member(rv.ns, rv.key, "default") if isinstance(rv, ModuleV) else rv
+            if isinstance(f, FuncV) and f.f.is_callable:
+                return [(f.f, "exact")]
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
         return self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)

@@ -290,7 +290,9 @@ class FileCtx:
         among the definitions of that qualname (``entries(by_qualname, q)``; lines would change with
         every edit above), and the arguments the call hands on (``cb(on_done)``: ``("0",
         "on_done")``, :attr:`indexer.model.CallSite.handed`). A function a caller hands it there runs
-        from those (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out."""
+        from those (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out. A call
+        through one of the language's ``invoking_members`` (JS ``cb.call(ctx, on_done)``, its
+        arguments shifted past ``ctx``; ``cb.apply(ctx, args)``, none known) counts as a call of ``cb``."""
         called: dict[str, dict[str, set[tuple[str, int, tuple[tuple[str, str], ...]]]]] = defaultdict(
             lambda: defaultdict(set))
         params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
@@ -298,10 +300,22 @@ class FileCtx:
         if isinstance(defs, ParkedList) and self.unpacked is not None:  # read back through the shared cache
             defs = self.unpacked.get(defs)
         named = {p.name for d in defs for p in d.params}  # no other call can be one
+        invoking = getattr(self.rules, "invoking_members", ())
         for cs in self.ex.calls:
-            if cs.receiver is not None or cs.via is not None or cs.caller is None or cs.name not in named:
+            if cs.via is not None or cs.caller is None:
                 continue
-            name, s = cs.name, cs.caller
+            handed = tuple((a.key, a.text) for a in cs.handed)
+            if cs.receiver is None:
+                name = cs.name
+            elif cs.name in invoking:  # JS `cb.call(ctx, x)` hands `x` as the first argument
+                name = cs.receiver
+                handed = tuple((str(int(k) - 1), t) for k, t in handed if k.isdigit() and k != "0") \
+                    if cs.name == "call" else ()
+            else:
+                continue
+            if name not in named:
+                continue
+            s = cs.caller
             while s is not None:
                 if (s, name) in self.bindings or entries(self.by_qualname, f"{s}.{name}"):
                     break  # re-bound, or a function of that name nested here
@@ -311,7 +325,7 @@ class FileCtx:
                 if own is not None and name in own:
                     callers = entries(self.by_qualname, cs.caller)
                     rank = callers.index(self.def_at(cs.caller, cs.line)) if len(callers) > 1 else 0
-                    called[s][name].add((cs.caller, rank, tuple((a.key, a.text) for a in cs.handed)))
+                    called[s][name].add((cs.caller, rank, handed))
                     break
                 s = self.parent_scope(s)
         return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()}
@@ -393,6 +407,8 @@ class FileCtx:
             best: Definition | None = None
             for j in around:
                 o = definitions[j]
+                if o.qualname == d.qualname:  # a namesake of one span (`P.m = P.prototype.m = function`)
+                    continue  # is no scope of it: taking it looped the scope walk (bluebird's context.js)
                 if (o.kind in CALLABLE_KINDS or o.kind in TYPE_KINDS) and (best is None or spans(best, o)):
                     best = o
             out[i] = best.qualname if best else None

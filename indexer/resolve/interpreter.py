@@ -459,6 +459,14 @@ class Resolver:
         owners = entries(fc.by_qualname, defs[0].parent)
         return owners[0] if owners and owners[0].kind == "function" else None
 
+    def _constructor_function(self, fc: FileCtx, scope: str | None) -> Def | None:
+        """The function ``scope`` itself when it is a JavaScript constructor (:meth:`is_constructor`:
+        ``function View() { this.render(); }`` with ``View.prototype.render = ...``), whose ``this``
+        is the instance ``new View()`` builds; else ``None``. A function nested in it has its own
+        ``this`` (an arrow's calls belong to the constructor already)."""
+        defs = entries(fc.by_qualname, scope) if scope is not None else ()
+        return defs[0] if len(defs) == 1 and self.is_constructor(defs[0]) else None
+
     def _property_owner(self, fc: FileCtx, scope: str | None) -> ObjV | None:
         """The plain object a function was assigned to as a property (JS ``app.enabled = function
         () { return this.set(...) }``: ``this`` is ``app`` when called as ``app.enabled()``, the way
@@ -494,6 +502,9 @@ class Resolver:
         if getattr(fc.rules, "package_level_types", False):  # optional: Go names types at package level
             scope = None  # only (`T`, `pkg.T`): a field `store` never hides the package `store`
         v = self.resolve_expr(fc, scope, t)
+        if isinstance(v, ModuleV):  # JS `util.inherits(Sub, View)` of `const View = require('./view')`
+            exported = self.module_member(v.ns, v.key, "default")  # the module's `module.exports = View`
+            v = exported if isinstance(exported, ClassV | FuncV) else v
         if isinstance(v, ClassV):
             return v
         if isinstance(v, FuncV) and self.is_constructor(v.f):  # JS `new View()`, `Object.create(View.prototype)`
@@ -568,6 +579,8 @@ class Resolver:
             v = BUILTIN
         elif name in ("self", "this"):
             cls = self.enclosing_class(fc, scope) or self._prototype_owner(fc, scope)
+            if cls is None and name == "this":
+                cls = self._constructor_function(fc, scope)
             if cls is not None:
                 v = InstV(cls, "exact")
             else:  # JS `obj.m = function () { this... }`: the object

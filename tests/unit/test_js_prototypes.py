@@ -145,3 +145,93 @@ function main() { var c = new Child(); c.greet(); c.run(); }
         "b.main(0) -> b.Child.run(0) [inferred]",
         # not: this.missing() (no such member on the chain)
     ])
+
+
+def test_this_in_a_constructor_function_is_its_instance():
+    # bluebird's `function Promise(executor) { ... this._resolveFromExecutor(executor); }`: `this`
+    # in the constructor is what `new Promise()` builds, so its calls bind as a prototype method's do.
+    check("""
+// --- path: src/p.js ---
+function Promise(executor) { this._init(executor); this._close(); }
+Promise.prototype._init = function (e) { return e; };
+function Other() { this._init(); }
+Other.prototype._init = function () { return 2; };
+Other.prototype._close = function () { return 3; };
+function plain() { this._close(); }
+""", [
+        "src/p.Promise(1) -> src/p.Promise._init(1) [exact]",  # was [name]
+        "src/p.Other(0) -> src/p.Other._init(0) [exact]",  # its own, never Promise's
+        "src/p.plain(0) -> src/p.Other._close(0) [name]",  # no constructor: matched by name as before
+        # not: Promise's this._close() (a member of Other only; was a [name] edge to it)
+    ])
+
+
+def test_a_function_called_through_call_and_apply():
+    # `Base.call(this, opts)` in an ES5 subclass's constructor; `fn.call(ctx, x)` of a parameter.
+    check("""
+// --- path: src/c.js ---
+function Base(opts) { this.opts = opts; }
+function Sub(opts) { Base.call(this, opts); }
+Sub.prototype = Object.create(Base.prototype);
+function Mixed() { Base.apply(this, arguments); }
+function done() { return 1; }
+function other() { return 2; }
+function viaCall(fn) { return fn.call(null, other); }
+function viaApply(fn) { return fn.apply(null, [other]); }
+function run(cb) { return cb(); }
+function main() {
+  viaCall(done); viaApply(done);
+  run.call(null, done); run.apply(null, [other]);
+  var o = { call: other }; o.call(null, done);
+  unknown.call(null, done);
+}
+""", [
+        "src/c.Sub(1) -> src/c.Base(1) [exact]",
+        "src/c.Mixed(0) -> src/c.Base(1) [exact]",
+        "src/c.main(0) -> src/c.viaCall(1) [exact]",
+        "src/c.main(0) -> src/c.viaApply(1) [exact]",
+        "src/c.main(0) -> src/c.run(1) [exact]",
+        "src/c.viaCall(1) -> src/c.done(0) [inferred]",  # fn.call(...) calls the handed `done`
+        "src/c.viaApply(1) -> src/c.done(0) [inferred]",
+        "src/c.run(1) -> src/c.done(0) [inferred]",  # run.call(null, done): `done` is `cb`, not `null`
+        "src/c.main(0) -> src/c.other(0) [exact]",  # o.call(...): the object's own member `call`
+        # not: run -> other (`apply` hands an array), done -> other (`fn.call(null, other)` hands
+        # `other` to done, which calls no parameter), unknown.call (nothing of the repository)
+    ])
+
+
+def test_a_constructor_a_module_exports_as_a_whole():
+    # express's `module.exports = Layer; function Layer() {}`: required as `Foo`, the module is the
+    # constructor: a parent (`inherits(Sub, Foo)`), a `Foo.call(this)`, a `new Foo()` receiver.
+    check("""
+// --- path: lib/foo.js ---
+module.exports = Foo;
+function Foo() { this.x = 1; }
+Foo.prototype.bar = function () { return this.baz(); };
+Foo.prototype.baz = function () { return 1; };
+// --- path: lib/sub.js ---
+var Foo = require('./foo');
+var inherits = require('util').inherits;
+module.exports = Sub;
+function Sub() { Foo.call(this); this.bar(); this.nope(); }
+inherits(Sub, Foo);
+Sub.prototype.qux = function () { return this.baz(); };
+// --- path: lib/obj.js ---
+module.exports = { baz: function () { return 2; } };
+// --- path: main.js ---
+var Sub = require('./lib/sub');
+var Foo = require('./lib/foo');
+var obj = require('./lib/obj');
+function main() { var s = new Sub(); s.qux(); s.bar(); new Foo().baz(); obj.call(null); }
+""", [
+        "lib/foo.Foo.bar(0) -> lib/foo.Foo.baz(0) [exact]",
+        "lib/sub.Sub(0) -> lib/foo.Foo(0) [exact]",  # Foo.call(this)
+        "lib/sub.Sub(0) -> lib/foo.Foo.bar(0) [inferred]",  # inherited from the required parent
+        "lib/sub.Sub.qux(0) -> lib/foo.Foo.baz(0) [inferred]",
+        "main.main(0) -> lib/foo.Foo(0) [exact]",
+        "main.main(0) -> lib/foo.Foo.bar(0) [inferred]",
+        "main.main(0) -> lib/foo.Foo.baz(0) [exact]",  # was [name]
+        "main.main(0) -> lib/sub.Sub(0) [exact]",
+        "main.main(0) -> lib/sub.Sub.qux(0) [inferred]",
+        # not: this.nope() (on no prototype), obj.call() (a module exporting an object, no function)
+    ])

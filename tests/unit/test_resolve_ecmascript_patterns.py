@@ -300,3 +300,20 @@ function unknown(x) { return x.set('a', 1); }
         "lib/response.res.json(1) -> lib/response.res.set(2) [exact]",
         "lib/response.res.set(2) -> lib/response.res.header(2) [exact]",
     ])
+
+
+def test_a_static_and_a_prototype_member_assigned_one_function_are_no_scope_of_each_other():
+    # bluebird's context.js: `Promise._peekContext = Promise.prototype._peekContext = function() {}`
+    # in `module.exports = function (Promise) {...}` makes a function and a method of one qualname and
+    # one span; taking one as the other's lexical scope looped every name lookup in it (main hung).
+    result = check("""
+// --- path: src/ctx.js ---
+function helper() { return 1; }
+module.exports = function (Promise) {
+  Promise._peek = Promise.prototype._peek = function () { return helper(); };
+};
+""", [
+        "src/ctx.Promise._peek(0) -> src/ctx.helper(0) [exact]",
+    ])
+    assert [n.qualname for n in result.files[0].nodes if n.qualname and "_peek" in n.qualname] == [
+        "Promise._peek", "Promise._peek"]

@@ -97,6 +97,10 @@ class EcmaScriptModuleSystem:
     class_receiver = None
     implicit_this = True
     property_functions = True
+    invoking_members = frozenset({"call", "apply"})
+    """Members of a function that call it (``Base.call(this, x)``, ``fn.apply(ctx, args)``; the first
+    argument is ``this``), an optional attribute of a module system (:mod:`indexer.resolve.calls`,
+    :mod:`indexer.resolve.callbacks`)."""
     getter_modifiers = frozenset({"get"})
     """Methods an attribute read runs (``get x()`` accessors), an optional attribute of a module
     system (:mod:`indexer.resolve.reads`)."""
