@@ -41,6 +41,14 @@ function makeRouter() {
   r.get("/status", login);
   return r;
 }
+require("./routes/inner")(app);
+// --- path: routes/inner.js ---
+const express = require("express");
+module.exports = (app) => {
+  const router = express.Router();
+  router.get("/user", (req, res) => res.end());
+  app.use("/inner", router);
+};
 // --- path: middleware/auth.js ---
 function requireAuth(req, res, next) { next(); }
 module.exports = { requireAuth };
@@ -96,6 +104,8 @@ function items(req, res) {}
 def test_routes_on_a_router_parameter_take_the_prefixes_of_the_routers_handed_to_the_function() -> None:
     resolved = resolve_fixture(APP)
     assert edges(resolved, "EXPOSES") == [
+        # a router made in the function, mounted on the router handed it
+        "routes/inner.default.GET /user(2) -> endpoint:GET /inner/user",
         "routes/orphan.show(2) -> endpoint:GET /orphan",  # handed nothing: its own path, as before
         "routes/posts.show(2) -> endpoint:GET /posts",  # `require("./routes/posts")(app, passport)`
         # one function handed two routers: both prefixes
@@ -129,12 +139,16 @@ def test_the_facts_a_router_parameter_gives() -> None:
         ("apiRouter", "users", 0, ""),
         ("adminRouter", "users", 0, ""),
         ("apiRouter", "mountAuth", 0, ""),
+        ("app", 'require("./routes/inner")', 0, ""),
     ]  # `app.use(...)` hands `apiRouter` to a method of the app itself: no mount of that
     assert [r.name for r in server.routers] == ["app", "apiRouter", "adminRouter", "makeRouter#return", "mountAuth#0"]
     assert [(r.router, r.path.literal()) for r in server.routes] == [("mountAuth#0", "/login"),
                                                                      ("makeRouter#return", "/status")]
     users = facts["routes/users.js"]
     assert [(r.router, r.path.literal()) for r in users.routes] == [("default#0", "/users"), ("default#0", "/users/:id")]
+    inner = facts["routes/inner.js"]
+    assert [(m.parent, m.child, m.prefix.literal()) for m in inner.mounts] == [("default#0", "default#router", "/inner")]
+    assert [r.router for r in inner.routes] == ["default#router"]
     api, user = facts["src/api.ts"], facts["src/user.ts"]
     assert [(m.parent, m.child, m.argument) for m in api.mounts] == [("default#return", "user", 0)]
     assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in user.mounts] == [
@@ -142,7 +156,7 @@ def test_the_facts_a_router_parameter_gives() -> None:
     main = facts["src/main.ts"]
     assert [(m.parent, m.child, m.argument, m.prefix.literal()) for m in main.mounts] == [
         ("app", "routes", -1, "/ts"), ("app", "v1", None, "/v1"), ("v1", "registerRoutes", 0, "")]
-    # a router made in a function and not returned keeps its name; a callback's parameter is no key
+    # a router made in a function and not returned is `<function>#<name>`; a callback's parameter is no key
     local = extract_fixture("""
 // --- path: boot.js ---
 const express = require("express");
@@ -154,9 +168,9 @@ function start() {
   [1].forEach((router) => router.get("/x", h));
 }
 """)[0][0]
-    assert [(r.router, r.path.literal()) for r in local.routes] == [("app", "/health"), ("router", "/x")]
-    assert [(m.parent, m.child, m.argument) for m in local.mounts] == [("app", "setup", 0)]
-    assert local.routers == []
+    assert [(r.router, r.path.literal()) for r in local.routes] == [("start#app", "/health"), ("router", "/x")]
+    assert [(m.parent, m.child, m.argument) for m in local.mounts] == [("start#app", "setup", 0)]
+    assert [r.name for r in local.routers] == ["start#app"]
 
 
 MIDDLEWARE = """

@@ -33,7 +33,9 @@ the function ``default``; ``export function registerRoutes(r: Router)``; a funct
 call hands an Express object, ``mountAuth(router)``, whatever its parameter's name) goes by the
 router key ``<function qualname>#<position>`` (``default#0``): its routes, mounts and middleware
 hang on that key, with a ``Router`` record of it. A router made in a function and returned
-(``const r = Router(); ...; return r``) is ``<function>#return``. A call handing an Express object
+(``const r = Router(); ...; return r``) is ``<function>#return``, another one made in a function
+``<function>#<name>`` (``routerApi#router`` of ``function routerApi(app) { const router =
+express.Router(); app.use("/api/v1", router); ... }``). A call handing an Express object
 of the file (a router, or such a parameter) to a function (``users(app)``, ``routes.register(api)``,
 ``require("./routes")(app, passport)``; not a method of an Express object, not a package's function)
 is a ``Mount`` with ``argument`` the position, the callee as written its child; ``X.use(path,
@@ -125,9 +127,9 @@ class _Detector:
         self.routers: set[str] = set()  # names of the Router records emitted
         # routers of a function (router keys, indexer/frameworks/mounts.py): a parameter's position per
         # function qualname that a call of this file hands an Express object (`mountAuth(router)`), and
-        # the function node and local name of a router a function returns (`return r`)
+        # the router key of a function's local router, by the function node and name
         self.handed: dict[str, set[int]] = {}
-        self.returned: dict[tuple[int, str], str] = {}
+        self.locals: dict[tuple[int, str], str] = {}
         # a Fastify file's `app.get("/x", h)` is Fastify's (fastify.py), unless the file uses Express too
         self.framework = "koa" if (jf.import_locals("koa") or jf.has(b'require("koa")', b"require('koa')")) and not self.express_imported else FRAMEWORK
         self.by_name = self.express_imported or not (
@@ -178,7 +180,7 @@ class _Detector:
         if decl and _module_level(decl[0]):
             self._router(name, decl[0])
         elif decl:
-            self._returns(name, decl[0])
+            self._local(name, decl[0])
 
     def _router(self, name: str, node: Node) -> None:
         if name not in self.routers:
@@ -216,7 +218,8 @@ class _Detector:
     def _key(self, name: str, node: Node) -> str:
         """The router key (:mod:`indexer.frameworks.mounts`) an Express object named ``name`` at
         ``node`` goes by: ``<function>#<position>`` for a function's parameter, ``<function>#return``
-        for a local router the function returns, else the name as written."""
+        for a local router the function returns, ``<function>#<name>`` for another local router, else
+        the name as written."""
         if "." in name or not name.isidentifier():
             return name
         n = node.parent
@@ -230,14 +233,17 @@ class _Detector:
                     key = f"{d.qualname}#{names.index(name)}"
                     self._router(key, n)
                     return key
-                if (n.id, name) in self.returned:
-                    return self.returned[(n.id, name)]
+                if (n.id, name) in self.locals:
+                    key = self.locals[(n.id, name)]
+                    self._router(key, n)
+                    return key
             n = n.parent
         return name
 
-    def _returns(self, name: str, declarator: Node) -> None:
-        """Record a router made in a function (``const r = express.Router()``) that the function
-        returns (``return r``) as ``<function>#return``."""
+    def _local(self, name: str, declarator: Node) -> None:
+        """Record a router made in a function definition (``const r = express.Router()``): the key
+        ``<function>#return`` when the function returns it (``return r``, with a ``Router`` record
+        now: a caller may mount it), else ``<function>#<name>``."""
         fn = declarator.parent
         while fn is not None and fn.type not in FUNCTION_NODES:
             fn = fn.parent
@@ -245,13 +251,13 @@ class _Detector:
             return
         d = self.jf.function_definition(fn)
         body = fn.child_by_field_name("body")
-        if d is None or body is None or not any(
-            self.jf.text(r.named_children[0]) == name for r in _returns(body) if r.named_children
-        ):
+        if d is None or body is None:
             return
-        key = f"{d.qualname}#return"
-        self.returned[(fn.id, name)] = key
-        self._router(key, fn)
+        if any(self.jf.text(r.named_children[0]) == name for r in _returns(body) if r.named_children):
+            self.locals[(fn.id, name)] = f"{d.qualname}#return"
+            self._router(f"{d.qualname}#return", fn)
+        else:
+            self.locals[(fn.id, name)] = f"{d.qualname}#{name}"
 
     def _mark(self, caps: dict[str, list[Node]]) -> None:
         """A call of a function of this file handing it an Express object (``mountAuth(router)``):
@@ -491,6 +497,7 @@ class _Detector:
             child, wraps = self._use_arg(arg, call, scope, where)
             if child is not None:
                 returned = child.endswith("()")  # a function's returned router: `<function>#return`
+                child = self._key(child, call) if child.isidentifier() else child
                 for prefix in prefixes:
                     self.out.mounts.append(Mount(FRAMEWORK, parent, child.removesuffix("()"), prefix, line, col,
                                                  argument=-1 if returned else None))
