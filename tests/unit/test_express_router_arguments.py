@@ -228,3 +228,30 @@ def test_an_edit_of_the_caller_or_the_callee_moves_the_routes(tmp_path: Path) ->
         assert "endpoint:GET /ts/people/me" in endpoints and "endpoint:GET /ts/users/me" not in endpoints
     finally:
         ws.close()
+
+
+FASTIFY = """
+// --- path: server.js ---
+const fastify = require("fastify")();
+fastify.register(require("./routes/users"), { prefix: "/v1" });
+const items = require("./routes/items");
+fastify.register(items, { prefix: "/v2" });
+fastify.get("/health", async () => "ok");
+// --- path: routes/users.js ---
+module.exports = async function (fastify, opts) {
+  fastify.get("/users", async (req, reply) => []);
+};
+// --- path: routes/items.js ---
+module.exports = async (fastify) => {
+  fastify.get("/items", async (req, reply) => []);
+};
+"""
+
+
+def test_an_anonymous_module_exports_fastify_plugin_gets_the_prefix_it_is_registered_with() -> None:
+    # the anonymous function is the module's `default`: the plugin router the registration names
+    assert edges(resolve_fixture(FASTIFY), "EXPOSES") == [
+        "routes/items.default.GET /items(2) -> endpoint:GET /v2/items",
+        "routes/users.default.GET /users(2) -> endpoint:GET /v1/users",
+        "server.GET /health(0) -> endpoint:GET /health",
+    ]
