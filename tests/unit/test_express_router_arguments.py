@@ -255,3 +255,48 @@ def test_an_anonymous_module_exports_fastify_plugin_gets_the_prefix_it_is_regist
         "routes/users.default.GET /users(2) -> endpoint:GET /v1/users",
         "server.GET /health(0) -> endpoint:GET /health",
     ]
+
+
+KOA = """
+// --- path: server.js ---
+const Koa = require("koa");
+const Router = require("@koa/router");
+const app = new Koa();
+const router = new Router({ prefix: "/api" });
+require("./routes/users")(router);
+router.use("/admin", require("./routes/admin").routes());
+app.use(router.routes()).use(router.allowedMethods());
+// --- path: routes/users.js ---
+module.exports = (router) => {
+  router.get("/users", list);
+};
+function list(ctx) {}
+// --- path: routes/admin.js ---
+const Router = require("koa-router");
+const admin = new Router();
+admin.get("/stats", (ctx) => {});
+module.exports = admin;
+// --- path: src/index.ts ---
+import Router from "koa-router";
+import users from "./users";
+const router = new Router({ prefix: "/v2" });
+router.use(users.routes());
+export default router;
+// --- path: src/users.ts ---
+import Router from "koa-router";
+const users = new Router({ prefix: "/users" });
+users.get("/", async (ctx) => {});
+const notARouter = new Map();
+export default users;
+"""
+
+
+def test_koa_routers_their_prefix_option_and_functions_handed_them() -> None:
+    facts = {ex.path: ex for ex, _, _ in extract_fixture(KOA)}
+    assert [(r.name, r.prefix.literal()) for r in facts["server.js"].routers] == [("router", "/api")]
+    assert [(r.name, r.prefix.literal()) for r in facts["src/users.ts"].routers] == [("users", "/users")]
+    assert edges(resolve_fixture(KOA), "EXPOSES") == [
+        "routes/admin.GET /stats(1) -> endpoint:GET /api/admin/stats",  # `require("./x").routes()` mounted
+        "routes/users.list(1) -> endpoint:GET /api/users",  # a function handed the prefixed router
+        "src/users.GET /(1) -> endpoint:GET /v2/users",  # prefixes of two `new Router({ prefix })`
+    ]

@@ -8,6 +8,9 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
 * ``Route`` for ``X.get|post|put|delete|patch|options|head|all(path, ...handlers)`` (``all`` ->
   ``["*"]``) and for each verb of a chain ``X.route(path).get(h).post(h2)``; ``router`` is ``X`` as
   written. A path given as an array gives one route per element; a regular expression gives none.
+* ``Router("express", name, prefix)`` for a module-level ``new Router({ prefix: "/api" })`` of
+  koa-router / @koa/router (``prefix`` its ``prefix`` option; Koa routes are read as Express's) and
+  ``new express.Router()``.
 * A chain built on a factory call, ``const api = Router().use(a).get("/x", h)``, is the router
   ``api``; ``export default Router().use("/api", api)`` (or ``module.exports = ...``) the router
   ``default`` (a ``Router`` record either way, at module level).
@@ -104,6 +107,7 @@ _ROUTER_WORDS = re.compile(r"(?i)(router|routes?|app|api|controllers?|endpoints?
 _ROUTER_MODULE = re.compile(r"(?i)(^|[/.\-_])(routers?|routes?|api|apis|controllers?|endpoints?|app)([/.\-_]|$)")
 _MIDDLEWARE_MODULE = re.compile(r"(?i)(middlewares?|auth\w*|guards?|security|passport|session|cors|logger|logging)")
 _REQUIRES = ('require("express")', "require('express')")
+_KOA_ROUTERS = ("@koa/router", "koa-router")
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -123,6 +127,8 @@ class _Detector:
         self.express_imported = bool(locals_) or jf.has(b'require("express")', b"require('express')")
         self.express_names = {k for k, v in locals_.items() if v in (None, "default")} or {"express"}
         self.router_names = {k for k, v in locals_.items() if v == "Router"}
+        # koa-router / @koa/router: `new Router({ prefix: "/api" })` (its routes are read as Express's)
+        self.koa_routers = {k for k, v in jf.import_locals(*_KOA_ROUTERS).items() if v in (None, "default", "Router")}
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
         # routers of a function (router keys, indexer/frameworks/mounts.py): a parameter's position per
@@ -168,6 +174,7 @@ class _Detector:
         return (
             callee in self.express_names
             or callee in self.router_names
+            or callee in self.koa_routers
             or (last == "Router" and (head in self.express_names or head in _REQUIRES))
         )
 
@@ -178,14 +185,21 @@ class _Detector:
         self.objects.add(name)
         decl = caps.get("declarator")
         if decl and _module_level(decl[0]):
-            self._router(name, decl[0])
+            self._router(name, decl[0], self._prefix_option(caps["factory"][0]))
         elif decl:
             self._local(name, decl[0])
 
-    def _router(self, name: str, node: Node) -> None:
+    def _prefix_option(self, factory: Node) -> Template:
+        """A koa-router's own prefix: ``new Router({ prefix: "/api" })``; else empty."""
+        made = factory.parent
+        args = arguments(made.child_by_field_name("arguments")) if made is not None and made.type == "new_expression" else []
+        prefix = self.jf.object_pairs(unwrap(args[0])).get("prefix") if args else None
+        return self.jf.template(prefix) if prefix is not None else Template()
+
+    def _router(self, name: str, node: Node, prefix: Template | None = None) -> None:
         if name not in self.routers:
             self.routers.add(name)
-            self.out.routers.append(Router(FRAMEWORK, name, Template(), self.jf.src.line(node)))
+            self.out.routers.append(Router(FRAMEWORK, name, prefix or Template(), self.jf.src.line(node)))
 
     def _is_object(self, receiver: str) -> bool:
         return receiver in self.objects
@@ -542,7 +556,8 @@ class _Detector:
                 "routes", "allowedMethods", "middleware"
             ):
                 prop = jf.text(fn.child_by_field_name("property"))
-                obj = jf.name_ref(fn.child_by_field_name("object"))  # type: ignore[arg-type]
+                held = fn.child_by_field_name("object")
+                obj = jf.name_ref(held) or self._child(held, scope)  # type: ignore[arg-type]  # require("./x").routes()
                 return (obj if prop != "allowedMethods" else None), None
             if fn is not None and self._is_factory(jf.receiver(fn)):
                 return None, None  # `app.use(Router().get(...))`: a router built in place

@@ -21,6 +21,12 @@
   ]
   (#match? @factory "(^|[.)])(express|Router)$")) @declarator
 
+; const router = new Router({ prefix: "/api" }) (koa-router, @koa/router) / new express.Router()
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: (_) @factory)
+  (#match? @factory "Router$")) @declarator
+
 ; this.app = express() / app = express()
 (assignment_expression
   left: [(identifier) (member_expression)] @name
