@@ -525,7 +525,7 @@ class Mount:
     ``child``: expression of the mounted router (``items.router``), or ``None`` with
     ``child_module`` the dotted module named by a string (Django ``include("shop.urls")``: that
     module's ``urlpatterns``). ``prefix`` is added before the child's own prefix. ``argument``: a
-    router handed to a function (Go ``addUserRoutes(v1)``): ``child`` is the callee, the router its
+    router handed to a function (Go ``addUserRoutes(v1)``, Express ``users(app)``): ``child`` the callee, the router its
     parameter at this position (``<callee>#<argument>``; -1: what it returns, ``#return``); ``parent`` a key here."""
 
     framework: str

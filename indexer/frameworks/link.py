@@ -88,7 +88,7 @@ from indexer.frameworks.paths import join_paths as _join, path_under, unglue_hol
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
-from indexer.frameworks.mounts import mount_ends
+from indexer.frameworks.mounts import mount_ends, wrapped_routers
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
@@ -173,6 +173,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
         self._schemas: list[str] = []  # the schema files' paths
         self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
+        self._same: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)  # a handed router -> what it is
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
         self._queues: QueueLinker | None = None  # built on the first queue use
@@ -342,6 +343,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                         self.result.outcomes["unlinked_mount"] += 1
                     continue
                 self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
+                if m.argument is not None and m.argument >= 0 and not m.prefix.parts:  # the object handed itself
+                    self._same[child].append(parent)
         templates = self.client_templates()
         used: set[int] = set()  # requests of client templates some call passes a URL to
         for fc in self.ctxs:
@@ -755,6 +758,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             module, _, name = expr.rpartition(".")
             v = self.r.resolve_import(fc, Import(name, module, name))
         if isinstance(v, FuncV):
+            if (v.f.file.path, f"{v.f.qualname}#return") in self.routers:
+                return []  # `app.use("/api", routes())`: a router the function returns is mounted, no middleware
             return self._function_ids(v.f, kind) if v.f.file.repo == self.r.repo else []
         if isinstance(v, ClassV) and kind == "dependency":  # FastAPI builds a class dependency
             built = self._members(v.c, v.c.file.rules.constructor_name or v.c.name)
@@ -809,20 +814,13 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         return list(dict.fromkeys(m.id for name in WRAPPER_METHODS for m in self._members(c, name)))
 
     def _descendants(self, key: tuple[str, str]) -> set[tuple[str, str]]:
-        """``key`` and every router mounted into it, transitively (at most :data:`MAX_DEPTH` deep)."""
+        """The routers a wrapper on ``key`` runs for (:func:`indexer.frameworks.mounts.wrapped_routers`)."""
         if self._children is None:
             self._children = defaultdict(list)
             for child, parents in self.mounts.items():
                 for parent, _, _ in parents:
                     self._children[parent].append(child)
-        out = {key}
-        level = [key]
-        for _ in range(MAX_DEPTH):
-            level = [c for k in level for c in self._children.get(k, ()) if c not in out]
-            if not level:
-                break
-            out.update(level)
-        return out
+        return wrapped_routers(self._children, self._same, key, MAX_DEPTH)
 
     def _module_of(self, path: str) -> str | None:
         """The innermost folder of :attr:`LinkOptions.modules` (Spring modules) or

@@ -9,23 +9,28 @@ router (the child) is found from what the mount names:
 * ``argument``: ``child`` is the function a router is handed to (``addUserRoutes(v1)``,
   ``routes.Register(api)``, ``s.routes(r)``), resolved like a callee from the mount's scope; the child
   is that function's parameter router, in the function's file (``argument`` -1: the router the
-  function returns, ``<qualname>#return``: chi ``r.Mount("/users", users.Routes())``);
+  function returns, ``<qualname>#return``: chi ``r.Mount("/users", users.Routes())``, Express
+  ``app.use("/api", routes())``). A CommonJS module called (``const users = require("./users");
+  users(app)``, ``require("./routes")(app)``) is its ``module.exports`` function;
 * otherwise ``child`` is an expression naming a router (``items.router``), located through names and
   imports (the linker's ``locate``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping, Sequence
 
-from indexer.model import Mount
+from indexer.model import Import, Mount
 from indexer.resolve.context import FileCtx
-from indexer.resolve.values import FuncV
+from indexer.resolve.values import FuncV, ModuleV
 
-__all__ = ["RouterKey", "mount_ends"]
+__all__ = ["RouterKey", "mount_ends", "wrapped_routers"]
 
 RouterKey = tuple[str, str]
 """``(file path, router name)``."""
+
+_REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
 
 Locate = Callable[[FileCtx, "str | None", str], "tuple[FileCtx, str] | None"]
 
@@ -41,7 +46,13 @@ def mount_ends(r, fc: FileCtx, m: Mount, scope: str | None, locate: Locate) -> t
     other parent expression is located like a child, or stays a name of ``fc``."""
     if m.argument is not None:
         parent: RouterKey = (fc.path, m.parent)
-        v = r.resolve_expr(fc, scope, m.child) if m.child else None
+        required = _REQUIRE.match(m.child) if m.child else None
+        if required is not None:  # `require("./routes")(app)`: the module's value
+            v = r.resolve_import(fc, Import("", required.group(1), None))
+        else:
+            v = r.resolve_expr(fc, scope, m.child) if m.child else None
+        if isinstance(v, ModuleV):  # a CommonJS module called: `module.exports = (app) => {...}`
+            v = r.module_member(v.ns, v.key, "default")
         if not isinstance(v, FuncV) or v.f.file.repo != fc.repo:
             return parent, None
         return parent, (v.f.file.path, f"{v.f.qualname}#{m.argument if m.argument >= 0 else 'return'}")
@@ -54,3 +65,27 @@ def mount_ends(r, fc: FileCtx, m: Mount, scope: str | None, locate: Locate) -> t
         return parent, None
     found = locate(fc, None, m.child)
     return parent, ((found[0].path, found[1]) if found else None)
+
+
+def wrapped_routers(children: Mapping[RouterKey, Sequence[RouterKey]], same: Mapping[RouterKey, Sequence[RouterKey]],
+                    key: RouterKey, depth: int) -> set[RouterKey]:
+    """The routers whose routes a wrapper registered on router ``key`` runs for: the router objects
+    ``key`` is (itself, and for a function's parameter every router handed to it as it is, ``same``:
+    child -> parents, transitively: Express ``app.use(mw)`` in ``module.exports = (app) => {...}``
+    runs for every route of that ``app``), and every router mounted into those (``children``: parent
+    -> children), transitively, at most ``depth`` levels each way."""
+    roots = {key}
+    level = [key]
+    for _ in range(depth):
+        level = [p for k in level for p in same.get(k, ()) if p not in roots]
+        if not level:
+            break
+        roots.update(level)
+    out = set(roots)
+    level = list(roots)
+    for _ in range(depth):
+        level = [c for k in level for c in children.get(k, ()) if c not in out]
+        if not level:
+            break
+        out.update(level)
+    return out

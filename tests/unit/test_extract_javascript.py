@@ -271,7 +271,12 @@ def test_prototype_and_property_assigned_functions() -> None:
             start_line=21, start_col=2, end_line=21, end_col=51, name_line=21, name_col=19,
             signature="Widget.prototype.draw = function ()",
         ),
-        # `module.exports = function () {}` is not a named definition.
+        # `module.exports = function () {}`: the module's function, "default" (as `export default () => {}`)
+        Definition(
+            kind="function", name="default", qualname="default", parent=None,
+            start_line=23, start_col=0, end_line=23, end_col=32, name_line=23, name_col=17,
+            signature="function ()", exported=True,
+        ),
     ]
     assert r.calls == [
         CallSite("View.lookup", "resolve", "this", 1, 9, 14),

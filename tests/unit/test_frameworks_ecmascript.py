@@ -89,10 +89,12 @@ def test_express_javascript_router_routes_chain_and_mounts() -> None:
 
 def test_express_typescript_typed_router_parameter_inline_handler_and_constant_prefix() -> None:
     r = extract("src/app.ts", EXPRESS_TS)
-    assert r.routers == [Router("express", "app", Template(), 3), Router("express", "api", Template(), 4)]
+    assert r.routers == [Router("express", "app", Template(), 3), Router("express", "api", Template(), 4),
+                         Router("express", "register#0", Template(), 5)]  # a function's router parameter
     assert r.routes == [
-        # an inline callback is a function of its own, under `register`, owning the calls in its body
-        Route("express", ["GET"], lit("/health"), "register.GET /health", 6, 2, router="r"),
+        # an inline callback is a function of its own, under `register`, owning the calls in its body;
+        # the router is the parameter of `register` (the prefixes of the routers handed to it, if any)
+        Route("express", ["GET"], lit("/health"), "register.GET /health", 6, 2, router="register#0"),
         Route("express", ["DELETE"], Template((("lit", "/items/"), ("ref", "ITEM"))), None, 8, 0, "remove", "api"),
     ]
     assert r.mounts == [
@@ -119,8 +121,9 @@ module.exports = function (app) {
 };
 """
     r = extract("routes/index.js", source)
-    assert r.routes == [Route("express", ["GET"], lit("/status"), None, 2, 2, "status.show", "app")]
-    assert r.routers == [] and r.mounts == []
+    # the router is the parameter of the module's function (`default`, mounted by the calls handing it one)
+    assert r.routes == [Route("express", ["GET"], lit("/status"), None, 2, 2, "status.show", "default#0")]
+    assert r.routers == [Router("express", "default#0", Template(), 1)] and r.mounts == []
 
 
 # -- nest --------------------------------------------------------------------------------------------

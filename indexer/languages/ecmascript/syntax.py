@@ -58,6 +58,10 @@ def statement_of(node: Node) -> Node:
         n = n.parent  # type: ignore[assignment]
     elif n.type == "assignment_expression" and n.parent is not None and n.parent.type == "expression_statement":
         n = n.parent  # `X.prototype.m = function () {};`: the statement, for its span and JSDoc
+    elif (n.parent is not None and n.parent.type == "assignment_expression" and n.parent.child_by_field_name("right") == n
+          and n.parent.parent is not None and n.parent.parent.type == "expression_statement"
+          and (left := n.parent.child_by_field_name("left")) is not None and left.text == b"module.exports"):
+        n = n.parent.parent  # `module.exports = (app) => {...};` (the function "default")
     if n.parent is not None and n.parent.type == "export_statement":
         n = n.parent
     return n

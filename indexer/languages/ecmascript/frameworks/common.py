@@ -56,10 +56,11 @@ _NAMED_DEFINITIONS = frozenset(
     }
 )  # fmt: skip
 _ANONYMOUS_DEFINITIONS = frozenset({"function_expression", "generator_function", "class", "arrow_function"})
-_FUNCTION_NODES = frozenset(
+FUNCTION_NODES = frozenset(
     {"function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function",
      "generator_function_declaration"}
 )  # fmt: skip
+"""Node types of a function, declared or inline (parameters and a body of its own)."""
 _CLASS_NODES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 T = TypeVar("T")
 
@@ -303,6 +304,16 @@ class JsFile:
                 return d.qualname
             n = n.parent
         return None
+
+    def function_definition(self, fn: Node) -> Definition | None:
+        """The callable definition the function node ``fn`` is (``function f() {}``, ``const f = () =>
+        ...``, ``exports.f = function () {}``, ``module.exports = (app) => {...}`` (``default``), a
+        method), or ``None`` (an anonymous callback)."""
+        d = self._definition(fn)
+        if d is None and fn.parent is not None and fn.parent.type in ("variable_declarator", "assignment_expression",
+                                                                        "pair"):
+            d = self._definition(fn.parent)
+        return d if d is not None and d.kind in CALLABLE_KINDS else None
 
     def handler(self, node: Node, call: Node, name: str) -> tuple[str | None, str | None] | None:
         """What a registration's handler expression ``node`` (in the call ``call``) names, as
@@ -554,7 +565,7 @@ class JsFile:
         word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
         while n is not None and n.type != "program":
             params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
-            if params is not None and n.type in _FUNCTION_NODES and word.search(self.text(params)):
+            if params is not None and n.type in FUNCTION_NODES and word.search(self.text(params)):
                 return None  # shadowed by a parameter
             if n.type == "statement_block":
                 found = self._declarator_before(n, name, pos)

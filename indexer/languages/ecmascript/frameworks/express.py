@@ -8,6 +8,9 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
 * ``Route`` for ``X.get|post|put|delete|patch|options|head|all(path, ...handlers)`` (``all`` ->
   ``["*"]``) and for each verb of a chain ``X.route(path).get(h).post(h2)``; ``router`` is ``X`` as
   written. A path given as an array gives one route per element; a regular expression gives none.
+* ``Router("express", name, prefix)`` for a module-level ``new Router({ prefix: "/api" })`` of
+  koa-router / @koa/router (``prefix`` its ``prefix`` option; Koa routes are read as Express's) and
+  ``new express.Router()``.
 * A chain built on a factory call, ``const api = Router().use(a).get("/x", h)``, is the router
   ``api``; ``export default Router().use("/api", api)`` (or ``module.exports = ...``) the router
   ``default`` (a ``Router`` record either way, at module level).
@@ -26,6 +29,22 @@ scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / `
 ``...router`` (a route file that receives the app: ``module.exports = (app) => { app.get(...) }``);
 in case (3) a route needs a literal path starting with ``/`` and a mount a child, and the file must not
 import ``fastify`` or ``hono`` without ``express`` (``fastify.py`` and ``hono.py`` read those).
+
+Routers of a function (the mechanism of :mod:`indexer.frameworks.mounts`, as Go's ``go_web.py``): an
+Express object that is a parameter of a function definition (``module.exports = (app) => {...}``,
+the function ``default``; ``export function registerRoutes(r: Router)``; a function of this file a
+call hands an Express object, ``mountAuth(router)``, whatever its parameter's name) goes by the
+router key ``<function qualname>#<position>`` (``default#0``): its routes, mounts and middleware
+hang on that key, with a ``Router`` record of it. A router made in a function and returned
+(``const r = Router(); ...; return r``) is ``<function>#return``, another one made in a function
+``<function>#<name>`` (``routerApi#router`` of ``function routerApi(app) { const router =
+express.Router(); app.use("/api/v1", router); ... }``). A call handing an Express object
+of the file (a router, or such a parameter) to a function (``users(app)``, ``routes.register(api)``,
+``require("./routes")(app, passport)``; not a method of an Express object, not a package's function)
+is a ``Mount`` with ``argument`` the position, the callee as written its child; ``X.use(path,
+f())`` with ``f`` a function of this file returning a router, or imported from a module of the
+repository, is a ``Mount`` with ``argument`` -1 (and, imported, middleware too: the linker keeps
+what resolves). A function never handed a router keeps its routes' own paths, as before.
 
 Handlers: the *last* argument is the handler (the ones before it are middleware). A function
 defined in this file -> ``handler`` its qualname; a name or property chain from elsewhere
@@ -57,7 +76,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.ecmascript.frameworks.common import FUNCTION_TYPES, JsFile, arguments, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.common import (
+    FUNCTION_NODES, FUNCTION_TYPES, JsFile, arguments, js_file, unwrap,
+)
 from indexer.model import FileExtraction, Mount, Route, Router, Template, Wrapper, WrapperRef
 from indexer.symbols import handler_name, path_text
 
@@ -86,6 +107,7 @@ _ROUTER_WORDS = re.compile(r"(?i)(router|routes?|app|api|controllers?|endpoints?
 _ROUTER_MODULE = re.compile(r"(?i)(^|[/.\-_])(routers?|routes?|api|apis|controllers?|endpoints?|app)([/.\-_]|$)")
 _MIDDLEWARE_MODULE = re.compile(r"(?i)(middlewares?|auth\w*|guards?|security|passport|session|cors|logger|logging)")
 _REQUIRES = ('require("express")', "require('express')")
+_KOA_ROUTERS = ("@koa/router", "koa-router")
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -105,8 +127,15 @@ class _Detector:
         self.express_imported = bool(locals_) or jf.has(b'require("express")', b"require('express')")
         self.express_names = {k for k, v in locals_.items() if v in (None, "default")} or {"express"}
         self.router_names = {k for k, v in locals_.items() if v == "Router"}
+        # koa-router / @koa/router: `new Router({ prefix: "/api" })` (its routes are read as Express's)
+        self.koa_routers = {k for k, v in jf.import_locals(*_KOA_ROUTERS).items() if v in (None, "default", "Router")}
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
+        # routers of a function (router keys, indexer/frameworks/mounts.py): a parameter's position per
+        # function qualname that a call of this file hands an Express object (`mountAuth(router)`), and
+        # the router key of a function's local router, by the function node and name
+        self.handed: dict[str, set[int]] = {}
+        self.locals: dict[tuple[int, str], str] = {}
         # a Fastify file's `app.get("/x", h)` is Fastify's (fastify.py), unless the file uses Express too
         self.framework = "koa" if (jf.import_locals("koa") or jf.has(b'require("koa")', b"require('koa')")) and not self.express_imported else FRAMEWORK
         self.by_name = self.express_imported or not (
@@ -115,19 +144,27 @@ class _Detector:
 
     def run(self, matches: list[dict[str, list[Node]]]) -> None:
         calls: list[dict[str, list[Node]]] = []
+        handing: list[dict[str, list[Node]]] = []
         for caps in matches:
             if "factory" in caps:
                 self._factory(caps)
+            elif "handing" in caps:
+                handing.append(caps)
             else:
                 calls.append(caps)
         if self.express_imported:
             self.objects.update(b.name for b in self.out.bindings if b.how == "declared" and b.type in _TYPES)
+        handing = [caps for caps in handing if self._maybe_router(self.jf.text(caps["arg"][0]))]
+        for caps in handing:  # functions of this file handed a router: their parameter is one
+            self._mark(caps)
         for caps in calls:
             verb = self.jf.text(caps["verb"][0])
             if verb == "use":
                 self._mounts(caps)
             else:
                 self._route(caps, verb)
+        for caps in handing:
+            self._handing(caps)
 
     # -- objects ---------------------------------------------------------------------------------
 
@@ -137,6 +174,7 @@ class _Detector:
         return (
             callee in self.express_names
             or callee in self.router_names
+            or callee in self.koa_routers
             or (last == "Router" and (head in self.express_names or head in _REQUIRES))
         )
 
@@ -147,15 +185,134 @@ class _Detector:
         self.objects.add(name)
         decl = caps.get("declarator")
         if decl and _module_level(decl[0]):
-            self._router(name, decl[0])
+            self._router(name, decl[0], self._prefix_option(caps["factory"][0]))
+        elif decl:
+            self._local(name, decl[0])
 
-    def _router(self, name: str, node: Node) -> None:
+    def _prefix_option(self, factory: Node) -> Template:
+        """A koa-router's own prefix: ``new Router({ prefix: "/api" })``; else empty."""
+        made = factory.parent
+        args = arguments(made.child_by_field_name("arguments")) if made is not None and made.type == "new_expression" else []
+        prefix = self.jf.object_pairs(unwrap(args[0])).get("prefix") if args else None
+        return self.jf.template(prefix) if prefix is not None else Template()
+
+    def _router(self, name: str, node: Node, prefix: Template | None = None) -> None:
         if name not in self.routers:
             self.routers.add(name)
-            self.out.routers.append(Router(FRAMEWORK, name, Template(), self.jf.src.line(node)))
+            self.out.routers.append(Router(FRAMEWORK, name, prefix or Template(), self.jf.src.line(node)))
 
     def _is_object(self, receiver: str) -> bool:
         return receiver in self.objects
+
+    def _accepts(self, receiver: str, node: Node) -> bool:
+        """Whether ``receiver`` at ``node`` is an Express object known without a name rule: made or
+        typed in this file, or the parameter of a function a call of this file hands one to."""
+        if self._is_object(receiver):
+            return True
+        found = self._param(receiver, node)
+        return found is not None and found[1] in self.handed.get(found[0], ())
+
+    def _maybe_router(self, name: str) -> bool:
+        """A cheap gate on a name handed to a function: whether it may be a router at all."""
+        return self._is_object(name) or bool(self.by_name and _NAMED_LIKE.match(name))
+
+    def _param(self, name: str, node: Node) -> tuple[str, int] | None:
+        """(qualname, position) of the function defining ``name`` as its parameter around ``node``,
+        when that function is a definition (an anonymous callback binding it: ``None``)."""
+        n = node.parent
+        while n is not None:
+            if n.type in FUNCTION_NODES:
+                names = _param_names(self.jf, n)
+                if name in names:
+                    d = self.jf.function_definition(n)
+                    return (d.qualname, names.index(name)) if d is not None else None
+            n = n.parent
+        return None
+
+    def _key(self, name: str, node: Node) -> str:
+        """The router key (:mod:`indexer.frameworks.mounts`) an Express object named ``name`` at
+        ``node`` goes by: ``<function>#<position>`` for a function's parameter, ``<function>#return``
+        for a local router the function returns, ``<function>#<name>`` for another local router, else
+        the name as written."""
+        if "." in name or not name.isidentifier():
+            return name
+        n = node.parent
+        while n is not None:
+            if n.type in FUNCTION_NODES:
+                names = _param_names(self.jf, n)
+                if name in names:
+                    d = self.jf.function_definition(n)
+                    if d is None:
+                        return name
+                    key = f"{d.qualname}#{names.index(name)}"
+                    self._router(key, n)
+                    return key
+                if (n.id, name) in self.locals:
+                    key = self.locals[(n.id, name)]
+                    self._router(key, n)
+                    return key
+            n = n.parent
+        return name
+
+    def _local(self, name: str, declarator: Node) -> None:
+        """Record a router made in a function definition (``const r = express.Router()``): the key
+        ``<function>#return`` when the function returns it (``return r``, with a ``Router`` record
+        now: a caller may mount it), else ``<function>#<name>``."""
+        fn = declarator.parent
+        while fn is not None and fn.type not in FUNCTION_NODES:
+            fn = fn.parent
+        if fn is None:
+            return
+        d = self.jf.function_definition(fn)
+        body = fn.child_by_field_name("body")
+        if d is None or body is None:
+            return
+        if any(self.jf.text(r.named_children[0]) == name for r in _returns(body) if r.named_children):
+            self.locals[(fn.id, name)] = f"{d.qualname}#return"
+            self._router(f"{d.qualname}#return", fn)
+        else:
+            self.locals[(fn.id, name)] = f"{d.qualname}#{name}"
+
+    def _mark(self, caps: dict[str, list[Node]]) -> None:
+        """A call of a function of this file handing it an Express object (``mountAuth(router)``):
+        that parameter of the function is a router (its receivers route without a name rule)."""
+        callee, arg, call = caps["callee"][0], caps["arg"][0], caps["handing"][0]
+        name = self.jf.text(arg)
+        if callee.type != "identifier" or not (self._is_object(name) or self._param(name, call) is not None):
+            return
+        target = self.jf.local_callable(self.jf.text(callee), self.jf.code_scope(call))
+        if target is not None:
+            self.handed.setdefault(target, set()).add(_position(arg))
+
+    def _handing(self, caps: dict[str, list[Node]]) -> None:
+        """A call handing an Express object to a function (``users(app)``, ``registerRoutes(api)``,
+        ``require("./routes")(app, passport)``): a :class:`Mount` with ``argument`` the position, the
+        callee as written its child (``require("./x")`` for a required module), the object's router key
+        its parent; the linker resolves the callee (:mod:`indexer.frameworks.mounts`)."""
+        jf = self.jf
+        callee, arg, call = caps["callee"][0], caps["arg"][0], caps["handing"][0]
+        name = jf.text(arg)
+        if not (self._accepts(name, call) or (self.by_name and _NAMED_LIKE.match(name))):
+            return
+        key = self._key(name, call)
+        if key == name and not self._is_object(name):
+            return  # a name-like value that is no parameter or object of this file (`app` of an import)
+        if callee.type == "call_expression":
+            child = self._child(callee, None)
+            if child is None or not child.startswith("require("):
+                return
+        else:
+            child = jf.name_ref(callee)
+            if child is None or child.split(".", 1)[0] in ("console", "this"):
+                return
+            owner = child.rpartition(".")[0]
+            if owner and (self._accepts(owner, call) or _NAMED_LIKE.match(owner)):
+                return  # a method of an Express object itself: `app.use(api)`, `app.listen(port)`
+            module = jf.imported(child.split(".", 1)[0])
+            if module is not None and _PACKAGE.match(module) and not module.startswith("."):
+                return  # a package's function (`http.createServer(app)`, `supertest(app)`)
+        line, col = jf.pos(call)
+        self.out.mounts.append(Mount(FRAMEWORK, key, child, Template(), line, col, argument=_position(arg)))
 
     def _target(self, caps: dict[str, list[Node]]) -> tuple[str, Node | None, tuple[int, int]] | None:
         """What a verb / ``use`` call applies to: (router expression, the path of a
@@ -244,8 +401,9 @@ class _Detector:
             handlers = args
         if not handlers:
             return
-        if not self._is_object(router) and not self._named_like(router, route_path):
+        if not self._accepts(router, caps["call"][0]) and not self._named_like(router, route_path):
             return
+        router = self._key(router, caps["call"][0])
         methods = ["*"] if verb == "all" else [verb.upper()]
         paths = self._paths(route_path)
         if not paths:
@@ -337,8 +495,9 @@ class _Detector:
         args = arguments(caps["args"][0])
         if route_path is not None or not args:
             return
-        if not (self._is_object(parent) or (self.by_name and _NAMED_LIKE.match(parent))):
+        if not (self._accepts(parent, caps["call"][0]) or (self.by_name and _NAMED_LIKE.match(parent))):
             return
+        written, parent = parent, self._key(parent, caps["call"][0])
         prefixes = [Template()]
         if len(args) > 1 and self._is_path(args[0]):
             prefixes = self._paths(args[0])
@@ -347,12 +506,15 @@ class _Detector:
                 return
         call = caps["call"][0]
         scope = jf.code_scope(call)
-        where = f"{parent}.use" + (f" {path_text(prefixes[0])}" if prefixes[0].parts else "")
+        where = f"{written}.use" + (f" {path_text(prefixes[0])}" if prefixes[0].parts else "")
         for arg in _flatten(args):
             child, wraps = self._use_arg(arg, call, scope, where)
             if child is not None:
+                returned = child.endswith("()")  # a function's returned router: `<function>#return`
+                child = self._key(child, call) if child.isidentifier() else child
                 for prefix in prefixes:
-                    self.out.mounts.append(Mount(FRAMEWORK, parent, child, prefix, line, col))
+                    self.out.mounts.append(Mount(FRAMEWORK, parent, child.removesuffix("()"), prefix, line, col,
+                                                 argument=-1 if returned else None))
             if wraps is not None:
                 owner, ref = wraps
                 kind = self._kind(owner)
@@ -394,11 +556,21 @@ class _Detector:
                 "routes", "allowedMethods", "middleware"
             ):
                 prop = jf.text(fn.child_by_field_name("property"))
-                obj = jf.name_ref(fn.child_by_field_name("object"))  # type: ignore[arg-type]
+                held = fn.child_by_field_name("object")
+                obj = jf.name_ref(held) or self._child(held, scope)  # type: ignore[arg-type]  # require("./x").routes()
                 return (obj if prop != "allowedMethods" else None), None
             if fn is not None and self._is_factory(jf.receiver(fn)):
                 return None, None  # `app.use(Router().get(...))`: a router built in place
-            return None, jf.runs(node, call, f"middleware {where}")
+            runs = jf.runs(node, call, f"middleware {where}")
+            # `app.use("/x", makeRouter())`: the router a function of the repository returns, or the
+            # middleware a factory returns (the linker keeps what resolves)
+            made = runs[1] if runs is not None and fn is not None and fn.type in ("identifier", "member_expression") else None
+            local = jf.local_callable(made, scope) if made is not None else None
+            if local is not None:  # a function of this file: its router when it returns one, else middleware
+                return (f"{made}()", None) if f"{local}#return" in self.routers else (None, runs)
+            module = jf.imported(made.split(".", 1)[0]) if made is not None else None
+            imported = module is not None and not (_PACKAGE.match(module) and not module.startswith("."))
+            return (f"{made}()" if imported and not _MIDDLEWARE_MODULE.search(module or "") else None), runs
         if t not in ("identifier", "member_expression"):
             return None, None
         child = self._child(node, scope)
@@ -486,3 +658,39 @@ def _module_level(declarator: Node) -> bool:
     if stmt is not None and stmt.type == "export_statement":
         stmt = stmt.parent
     return stmt is not None and stmt.type == "program"
+
+
+def _param_names(jf: JsFile, fn: Node) -> list[str]:
+    """The names of a function's parameters by position (``""`` for a destructured one)."""
+    single = fn.child_by_field_name("parameter")
+    if single is not None:
+        return [jf.text(single)]
+    params = fn.child_by_field_name("parameters")
+    out: list[str] = []
+    for p in params.named_children if params is not None else ():
+        if p.type == "comment":
+            continue
+        if p.type in ("required_parameter", "optional_parameter"):
+            p = p.child_by_field_name("pattern") or p
+        if p.type == "assignment_pattern":
+            p = p.child_by_field_name("left") or p
+        out.append(jf.text(p) if p.type == "identifier" else "")
+    return out
+
+
+def _position(arg: Node) -> int:
+    """The position of an argument in its argument list."""
+    args = arg.parent
+    return [c.id for c in args.named_children if c.type != "comment"].index(arg.id) if args is not None else 0
+
+
+def _returns(body: Node) -> list[Node]:
+    """The ``return`` statements of a function body, not of the functions nested in it."""
+    out: list[Node] = []
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "return_statement":
+            out.append(n)
+        stack.extend(c for c in n.named_children if c.type not in FUNCTION_NODES and c.type != "class_declaration")
+    return out

@@ -88,7 +88,8 @@
     ] @function))
 ; CommonJS, the module's value itself (@exports marks it exported):
 ;   `module.exports = function name() {}` -> the function `name` (also exported as "default",
-;   exports.scm); an anonymous one is left alone.
+;   exports.scm); an anonymous one (`module.exports = (app) => {...}`) is the function "default",
+;   as TypeScript's `export default (app) => {...}` is.
 ;   `module.exports = { slug(s) {}, trim: function () {}, f: () => ... }` -> the exported top-level
 ;   functions `slug`, `trim`, `f`, as `exports.slug = function () {}` would define them.
 (assignment_expression
@@ -101,6 +102,17 @@
   ]
   (#eq? @_module "module")
   (#eq? @exports "exports")) @function
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @exports)
+  right: [
+    (arrow_function)
+    (function_expression !name)
+    (generator_function !name)
+  ] @function
+  (#eq? @_module "module")
+  (#eq? @exports "exports"))
 (assignment_expression
   left: (member_expression
     object: (identifier) @_module

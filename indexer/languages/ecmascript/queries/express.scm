@@ -21,8 +21,20 @@
   ]
   (#match? @factory "(^|[.)])(express|Router)$")) @declarator
 
+; const router = new Router({ prefix: "/api" }) (koa-router, @koa/router) / new express.Router()
+(variable_declarator
+  name: (identifier) @name
+  value: (new_expression constructor: (_) @factory)
+  (#match? @factory "Router$")) @declarator
+
 ; this.app = express() / app = express()
 (assignment_expression
   left: [(identifier) (member_expression)] @name
   right: (call_expression function: (_) @factory)
   (#match? @factory "(^|[.)])(express|Router)$"))
+
+; f(app) / routes.register(router, x) / require("./routes")(app): a call handing a name on (@arg), a
+; router when Python finds it is one (a function's router parameter, indexer/frameworks/mounts.py).
+(call_expression
+  function: [(identifier) (member_expression) (call_expression)] @callee
+  arguments: (arguments (identifier) @arg)) @handing
