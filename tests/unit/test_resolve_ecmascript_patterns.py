@@ -313,7 +313,8 @@ module.exports = function (Promise) {
   Promise._peek = Promise.prototype._peek = function () { return helper(); };
 };
 """, [
-        "src/ctx.Promise._peek(0) -> src/ctx.helper(0) [exact]",
+        # the anonymous `module.exports = function` is the module's function `default` (js45)
+        "src/ctx.default.Promise._peek(0) -> src/ctx.helper(0) [exact]",
     ])
     assert [n.qualname for n in result.files[0].nodes if n.qualname and "_peek" in n.qualname] == [
-        "Promise._peek", "Promise._peek"]
+        "default.Promise._peek", "default.Promise._peek"]
