@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import class_query, query_call, related_value, reverse_member
 from indexer.languages.python.django_models import framework_receiver as django_receiver
+from indexer.languages.python.implied import element_types
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
@@ -186,60 +187,31 @@ def nearest(path: str, files: list[FileCtx]) -> FileCtx:
     return max(files, key=lambda fc: shared_parts(path, fc.path))  # max keeps the first of equal keys
 
 
-_SEQUENCES = frozenset({
-    "list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence", "Iterable", "Iterator",
-    "Collection", "AbstractSet", "MutableSet", "Generator", "AsyncIterator", "AsyncIterable", "AsyncGenerator",
-    "deque", "Deque", "QuerySet", "tuple", "Tuple",
-})
-_ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
-
-
-def _arguments(text: str) -> list[str]:
-    """The top-level comma-separated parts of a subscript's text (``int, list[A]`` -> two)."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    out.append(text[start:])
-    return [a.strip() for a in out]
-
-
 def container_element(text: str) -> str | None:
-    """The element type of an annotated container: ``list[User]`` / ``Sequence[User]`` /
-    ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User``, through transparent
+    """The element type of an annotated sequence: ``list[User]`` / ``Sequence[User]`` /
+    ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User`` (what iterating it
+    yields, :func:`indexer.languages.python.implied.element_types`), also through transparent
     wrappers and ``| None`` (``Mapped[list["User"]]``, ``Optional[list[User]]``, ``list[User] | None``;
     :data:`indexer.typetext.TRANSPARENT_WRAPPERS`); ``None`` for any other type, an element that is
-    no plain (dotted) name, and a mapping (iterating ``dict[int, User]`` hands out its keys). The
-    resolver's values of such names and returns are :class:`~indexer.resolve.values.QueryV` of the
-    element class: iterating one yields an instance; its calls are read by
-    :func:`~indexer.languages.python.django_models.query_call`."""
+    no plain (dotted) name, and a mapping (iterating ``dict[int, User]`` hands out keys, its ``get`` a
+    value). The resolver's values of such names and returns are
+    :class:`~indexer.resolve.values.QueryV` of the element class: iterating one yields an instance;
+    its calls are read by :func:`~indexer.languages.python.django_models.query_call`."""
     t = text.strip().strip("\"'")
-    for _ in range(8):
-        union = [p for p in _arguments(t.replace("|", ",")) if p != "None"] if "|" in t else [t]
-        if len(union) != 1:  # `list[User] | None`: the list; a union of two types: unknown
-            return None
-        t = union[0]
-        outer, bracket, rest = t.partition("[")
-        if not bracket or not rest.endswith("]"):
-            return None
-        name, args = outer.strip().rpartition(".")[2], _arguments(rest[:-1])
-        if name in TRANSPARENT_WRAPPERS and args:
-            t = args[0].strip().strip("\"'")
-            continue
-        if name in ("tuple", "Tuple"):
-            element = args[0] if len(args) == 2 and args[1].strip() == "..." else ""
-        elif name in _SEQUENCES and (len(args) == 1 or name in ("Generator", "AsyncGenerator")):
-            element = args[0]
-        else:
-            return None
-        element = element.strip().strip("\"'")
-        return element if _ELEMENT.fullmatch(element) else None
-    return None
+    for _ in range(8):  # Mapped[list[User]]: a transparent wrapper's first argument
+        m = _WRAPPER.fullmatch(t)
+        if m is None or m["name"].rpartition(".")[2] not in TRANSPARENT_WRAPPERS:
+            break
+        t = m["first"].strip().strip("\"'")
+    if element_types(t, "values"):  # a mapping
+        return None
+    types = element_types(t)
+    element = types[0].strip().strip("\"'") if len(types) == 1 else ""
+    return element if _ELEMENT.fullmatch(element) else None
+
+
+_WRAPPER = re.compile(r"(?P<name>[A-Za-z_][\w.]*)\[(?P<first>[^,\[\]]*(?:\[.*\])?[^,\[\]]*)(?:,.*)?\]", re.S)
+_ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
 
 
 class PythonModuleSystem:
