@@ -4,7 +4,6 @@ must not push its real callers past an agent answer's budget (newcomer round 45)
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
