@@ -580,7 +580,8 @@ class Resolver:
 
     def follow(self, v: Value, segments: list[str]) -> Value:
         """The value of ``v`` followed by the segments of a dotted expression (``["b()", "c"]``:
-        attribute ``b``, called, then attribute ``c``). Whatever precedes it, a data-model attribute
+        attribute ``b``, called, then attribute ``c``); a getter read on an instance (a Python
+        ``@property``, a JavaScript ``get``) is what calling it returns. Whatever precedes it, a data-model attribute
         (:data:`DATA_MODEL_ATTRIBUTES`: ``obj.__dict__``) is the language's own object (``BUILTIN``)."""
         for i in range(len(segments) - 1, -1, -1):
             if segments[i] in DATA_MODEL_ATTRIBUTES:
@@ -593,6 +594,8 @@ class Resolver:
                 return None
             name, calls = _calls_off(seg)
             owner, v = v, self.attr(v, name)
+            if not calls and isinstance(v, FuncV) and isinstance(owner, InstV) and is_getter(v.f):
+                v = self.call_result(v, "inferred")  # `p.owner_profile`: what the @property returns
             for i in range(calls):
                 v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
         return v
