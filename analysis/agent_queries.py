@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -387,9 +387,19 @@ def _fence(text: str, language: str = "") -> str:
     return f"{ticks}{language}\n{text.rstrip()}\n{ticks}"
 
 
-def _loc(item: Mapping[str, Any]) -> str:
+def _loc(item: Mapping[str, Any], several: bool) -> str:
+    """Where ``item`` (a node's JSON) is, ``path:line`` as :func:`analysis.navigation.location_text`
+    prints it: ``repo/path:line`` only when the answer spans ``several`` repositories."""
     line = item.get("line")
-    return f"{item.get('repo')}/{item.get('path')}" + (f":{line}" if line else "")
+    if line:
+        return location_text(item.get("repo") or "", item.get("path") or "", line, None, several)
+    return f"{item.get('repo')}/{item.get('path')}" if several else f"{item.get('path')}"
+
+
+def _spans_several(*groups: Iterable[Mapping[str, Any]]) -> bool:
+    """Whether the items of ``groups`` (node or site JSON, each with its ``repo``) lie in more than
+    one repository: then every place an answer names carries its repository."""
+    return len({i.get("repo") for g in groups for i in g}) > 1
 
 
 def _names(rel: Mapping[str, Any]) -> str:
@@ -874,6 +884,7 @@ def _truncated_section(markdown: str, cut: Sequence[str], notes: Sequence[str]) 
 
 
 def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:
+    several = _spans_several(data["hits"], (m for h in data["hits"] for m in h.get("mentions", [])))
     lines = [f"# {title}", ""]
     for note in data.get("notes", []):
         lines.append(f"_{note}_")
@@ -881,11 +892,11 @@ def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:
         lines.append("No results.")
     for h in data["hits"]:
         ranks = " ".join(f"{k}#{v}" for k, v in h["ranks"].items())
-        lines += ["", f"## {h['rank']}. `{h['name']}` ({h['kind']}, {h['repo']}/{h['path']}:{h['line']}-"
+        lines += ["", f"## {h['rank']}. `{h['name']}` ({h['kind']}, {_loc(h, several)}-"
                       f"{h['end_line']}) score {h['score']:.4f} {ranks}",
                   f"id `{h['id']}` · callers {_names(h['callers'])} · callees {_names(h['callees'])} · "
                   f"endpoints {_names(h['endpoints'])}"
-                  + ("".join(f" · mentions `{m['name']}` ({_loc(m)})" for m in h.get("mentions", []))),
+                  + ("".join(f" · mentions `{m['name']}` ({_loc(m, several)})" for m in h.get("mentions", []))),
                   _fence(h["source"], h["language"])]
     if data.get("dropped"):
         lines += ["", f"{data['dropped']} hits dropped: their graph node is missing (re-index the repository)"]
@@ -893,10 +904,12 @@ def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:
 
 
 def _symbol_text(data: Mapping[str, Any]) -> list[str]:
+    defs = data["definitions"]
+    several = _spans_several(defs, (x for d in defs for x in (*d["callers"], *d["callees"])))
     lines = [f"# Symbol {data['target']}"]
-    for d in data["definitions"]:
+    for d in defs:
         sig = f" {d['signature']}" if d.get("signature") else ""
-        lines += ["", f"## `{d['name']}`{sig} ({d['label'].lower()}, {_loc(d)}-{d['end_line']})", f"id `{d['id']}`"]
+        lines += ["", f"## `{d['name']}`{sig} ({d['label'].lower()}, {_loc(d, several)}-{d['end_line']})", f"id `{d['id']}`"]
         if d["decorators"]:
             lines.append("decorators: " + ", ".join(f"`{x}`" for x in d["decorators"]))
         if d["endpoints"]:
@@ -904,11 +917,12 @@ def _symbol_text(data: Mapping[str, Any]) -> list[str]:
         lines.append(_fence(d["source"], d["language"]))
         lines.append(f"**Callers** ({d['caller_count']} call sites)"
                      + (f", {len(d['callers'])} shown" if len(d["callers"]) < d["caller_count"] else ""))
-        lines += [f"- `{r['from_name']}` at {r['repo']}/{r['path']}:{r['line']}:{r['col']} [{r['resolution']}]"
+        lines += [f"- `{r['from_name']}` at {location_text(r['repo'], r['path'], r['line'], r['col'], several)} "
+                  f"[{r['resolution']}]"
                   for r in d["callers"]]
         lines.append(f"**Callees** ({d['callee_count']})"
                      + (f", {len(d['callees'])} shown" if len(d["callees"]) < d["callee_count"] else ""))
-        lines += [f"- `{c['name']}` ({_loc(c)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"])
+        lines += [f"- `{c['name']}` ({_loc(c, several)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"])
                   for c in d["callees"]]
     if data["also_named"]:
         lines += ["", "Also named so (pass an id to choose): " + ", ".join(f"`{n['id']}`" for n in data["also_named"])]
@@ -918,7 +932,7 @@ def _symbol_text(data: Mapping[str, Any]) -> list[str]:
 def _targets_line(data: Mapping[str, Any], several: bool = True) -> list[str]:
     """``Target: `name` (place, id `...`)``: the place ``repo/path:line``, or ``path:line`` when the
     answer lies in one repository (not ``several``)."""
-    out = ["Target: " + ", ".join(f"`{t['name']}` ({location_text(t['repo'], t['path'], t['line'], None, several) if t.get('line') else _loc(t)}, id `{t['id']}`)"
+    out = ["Target: " + ", ".join(f"`{t['name']}` ({_loc(t, several)}, id `{t['id']}`)"
                                   for t in data["targets"])]
     if data["also_named"]:
         out.append("Also named so, not included: " + ", ".join(f"`{n['id']}`" for n in data["also_named"]))
@@ -939,9 +953,10 @@ def _refs_text(title: str, data: Mapping[str, Any], key: str) -> list[str]:
 
 
 def _callees_text(data: Mapping[str, Any]) -> list[str]:
-    lines = [f"# Callees ({data['count']})", "", *_targets_line(data), ""]
+    several = _spans_several(data["targets"], data["callees"])
+    lines = [f"# Callees ({data['count']})", "", *_targets_line(data, several), ""]
     for c in data["callees"]:
-        lines.append(f"- `{c['name']}` ({_loc(c)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"]))
+        lines.append(f"- `{c['name']}` ({_loc(c, several)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"]))
     return lines
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from analysis.testcode import is_test_path
 from stores.contracts import (
     Edge,
     GraphStore,
@@ -192,6 +193,10 @@ def lookup(graph: GraphStore, symbol: str, repo: str | None = None) -> tuple[lis
 
 
 def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference]:
+    """The edges of ``by_target`` as references from their source nodes (an edge whose source is
+    missing is dropped): production code first, then test code (:func:`analysis.testcode.is_test_path`:
+    hundreds of test call sites must not push a method's few real callers past an answer's budget),
+    each by location."""
     sources = graph.get_nodes(sorted({e.src for edges in by_target.values() for e in edges}))
     out = []
     for target, edges in by_target.items():
@@ -199,13 +204,13 @@ def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference
             src = sources.get(e.src)
             if src is not None:
                 out.append(Reference(target, e.kind, src, e.repo, e.file, e.line, e.col, e.resolution))
-    out.sort(key=lambda r: (r.repo, r.file, r.line, r.col, r.source.id, r.target))
+    out.sort(key=lambda r: (is_test_path(r.file), r.repo, r.file, r.line, r.col, r.source.id, r.target))
     return out
 
 
 def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[str] | None = None) -> list[Reference]:
-    """Direct call sites of ``targets`` (for a class: calls to it and to its constructors), sorted by
-    location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
+    """Direct call sites of ``targets`` (for a class: calls to it and to its constructors), those in
+    production code first, then those in test code, each sorted by location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
     """
     by_target = graph.incoming([n.id for n in targets], ["CALLS"], resolutions)
     for class_id, ctor_ids in _constructors(graph, targets).items():
@@ -232,7 +237,8 @@ def _constructors(graph: GraphStore, targets: Sequence[Node]) -> dict[str, list[
 def references(graph: GraphStore, targets: Sequence[Node], include_declaration: bool = False) -> list[Reference]:
     """Every reference to ``targets``: call sites (a getter's: attribute reads), type uses,
     injections, uses as a value (REFERENCES: a function handed on uncalled), subclasses and
-    implementations (EXTENDS / IMPLEMENTS) and overriding methods, sorted by location. With
+    implementations (EXTENDS / IMPLEMENTS) and overriding methods, production code first, then test
+    code, each sorted by location. With
     ``include_declaration`` the targets themselves come first as ``DECLARATION`` references."""
     by_target = graph.incoming([n.id for n in targets], list(REFERENCE_KINDS))
     # Instantiations of a class are calls to its constructors: report them against the class.

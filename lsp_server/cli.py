@@ -99,8 +99,9 @@ def main(verbose: int) -> None:
 def index(path: Path | None, manifest: Path | None, branch: str | None, memory_budget: int | None, repo: str | None,
           product: str | None, db: str | None, max_file_size: int, jobs: int | None,
           embed_mode: str, no_embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
-    """Index the source tree at PATH (Java, Python, TypeScript, JavaScript) into the configured stores
-    (the embedded store by default; see `ripple doctor` and .ripple/config.toml), or with --all every
+    """Index the source tree at PATH (Java, Kotlin, Python, TypeScript, JavaScript, Vue, Go, C#, Apex;
+    GraphQL, .proto and OpenAPI files) into the configured stores (the embedded store by default; see
+    `ripple doctor` and .ripple/config.toml), or with --all every
     repository of a manifest (the central indexer).
 
     The graph and BM25 index are committed first and answer at once; embeddings follow."""

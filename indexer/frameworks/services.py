@@ -16,7 +16,10 @@ A folder is a *build unit* (:func:`service_map`) when it holds one of
 * the build context of a docker-compose service (``services: billing-api: build: ./billing``);
 * a Spring module folder (:func:`indexer.frameworks.spring_config.load_module_properties`).
 
-Its name, first found: the docker-compose service building it (or running an image named like the
+Its name, first found: the docker-compose service building it (of several building one folder, the
+first whose Dockerfile copies files of the context: one copying none, no ``COPY`` / ``ADD`` but
+``--from`` another stage, runs a tool, not the folder's code: ``maildev: build: {context: .,
+dockerfile: maildev.Dockerfile}`` beside ``api: build: .``) (or running an image named like the
 folder: ``image: springcommunity/spring-petclinic-customers-service`` for the folder
 ``spring-petclinic-customers-service``), the Kubernetes ``Service`` whose
 selector matches a ``Deployment`` whose container image is named like the folder or a compose
@@ -81,6 +84,22 @@ _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$")
 _MAVEN_MODULE = re.compile(r"<module>\s*([^<\s]+)\s*</module>")
 _GRADLE_INCLUDE = re.compile(r"""\binclude\s*\(?\s*((?:["'][^"'\n]+["']\s*,?\s*)+)""")
 _QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
+_CONTEXT_COPY = re.compile(r"^[ \t]*(?:COPY|ADD)[ \t]+(?![^\n]*--from=)", re.I | re.M)
+"""A Dockerfile instruction copying files of the build context (``COPY --from=build`` copies another
+stage's)."""
+
+
+def _runs_context(real: str, context: str, build: object) -> bool:
+    """Whether the image a compose ``build`` (a path, or ``{context, dockerfile}``) makes holds its
+    context's files: its Dockerfile (``dockerfile``, relative to the context; default ``Dockerfile``)
+    copies some (:data:`_CONTEXT_COPY`). A Dockerfile that cannot be read counts as copying (the
+    service names its folder, as it did before Dockerfiles were read)."""
+    name = build.get("dockerfile") if isinstance(build, dict) else None
+    if not isinstance(name, str) or not name:
+        name = "Dockerfile"
+    rel = _inside(context, name)
+    text = _read(real, rel) if rel is not None else None
+    return text is None or _CONTEXT_COPY.search(text) is not None
 
 
 _BUILD_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
@@ -288,6 +307,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     kinds: dict[str, set[str]] = {}
     pkg_names: dict[str, str] = {}
     compose: dict[str, str] = {}  # folder -> compose service name
+    tools: set[str] = set()  # folders named by a compose service whose Dockerfile copies none of their files
     ports: dict[str, str] = {}
     compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
     yaml_files: list[str] = []
@@ -337,10 +357,17 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                         build = spec.get("build")
                         context = build.get("context") if isinstance(build, dict) else build
                         target = _inside(folder, context) if isinstance(context, str) else None
-                        if target is not None and target not in compose:
+                        if target is not None and (target not in compose or target in tools):
+                            copies = _runs_context(real, target, build)
+                            if target in compose and not copies:
+                                continue  # a second tool building the folder: the first keeps its name
                             unit(target, "compose")
                             if target in kinds:
                                 compose[target] = sname
+                                if copies:
+                                    tools.discard(target)
+                                else:
+                                    tools.add(target)
                                 for port in _published(spec.get("ports")):
                                     ports.setdefault(port, sname)
                         elif build is None and (image := _image_name(spec.get("image"))):

@@ -49,6 +49,7 @@ from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
+from indexer.resolve.reads import is_getter
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, Value
@@ -605,7 +606,8 @@ class Resolver:
 
     def follow(self, v: Value, segments: list[str]) -> Value:
         """The value of ``v`` followed by the segments of a dotted expression (``["b()", "c"]``:
-        attribute ``b``, called, then attribute ``c``). Whatever precedes it, a data-model attribute
+        attribute ``b``, called, then attribute ``c``); a getter read on an instance (a Python
+        ``@property``, a JavaScript ``get``) is what calling it returns. Whatever precedes it, a data-model attribute
         (:data:`DATA_MODEL_ATTRIBUTES`: ``obj.__dict__``) is the language's own object (``BUILTIN``)."""
         for i in range(len(segments) - 1, -1, -1):
             if segments[i] in DATA_MODEL_ATTRIBUTES:
@@ -618,6 +620,8 @@ class Resolver:
                 return None
             name, calls = _calls_off(seg)
             owner, v = v, self.attr(v, name)
+            if not calls and isinstance(v, FuncV) and isinstance(owner, InstV) and is_getter(v.f):
+                v = self.call_result(v, "inferred")  # `p.owner_profile`: what the @property returns
             for i in range(calls):
                 v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
         return v
@@ -712,7 +716,63 @@ class Resolver:
         v = self.resolve_expr(fc, scope, text)
         if isinstance(v, InstV):
             return self._protocol_element(v.c)
-        return self.element_of(v)
+        element = self.element_of(v)
+        if element is None:  # `-> list[Channel]`: the language's list, of the repository's elements
+            element = self._declared_element(fc, scope, text)
+        return element
+
+    def _declared_element(self, fc: FileCtx, scope: str | None, text: str) -> Value:
+        """An instance (``inferred``) of the one element type of what the expression ``text`` is
+        declared to hold (the module system's optional ``element_types`` reads the annotation:
+        ``list[Channel]``, ``QuerySet[Channel]``, ``Iterator[Channel]``), when that is a class of the
+        repository; ``None`` otherwise. The annotation: the return type of the function ``text``
+        calls (``f()``, ``flip.select_channels()``), of the getter it reads (a ``@property``), or,
+        for a name bound in ``scope`` only once, to such an expression or by a declaration, that one's."""
+        found = self._annotation_of(fc, scope, text, 0)
+        hook = getattr(fc.rules, "element_types", None)  # optional: Python's typing generics
+        if found is None or hook is None:
+            return None
+        owner_fc, owner_scope, annotation = found
+        types = hook(annotation)
+        if len(types) != 1:
+            return None
+        t = self.resolve_type(owner_fc, owner_scope, types[0])
+        return InstV(t.c, "inferred") if isinstance(t, ClassV) else None
+
+    def _annotation_of(self, fc: FileCtx, scope: str | None, text: str, depth: int
+                       ) -> tuple[FileCtx, str | None, str] | None:
+        """``(file, scope, type text)`` declaring what ``text`` holds (see :meth:`_declared_element`),
+        following at most 4 names bound to another expression; ``None`` when nothing declares it."""
+        if depth > 4:
+            return None
+        if text.endswith("()"):
+            f = self.resolve_expr(fc, scope, text[:-2])
+            if not isinstance(f, FuncV) or not f.f.d.return_type:
+                return None
+            self.use(("name", f.f.file.path, f.f.name))
+            return f.f.file, f.f.parent, f.f.d.return_type
+        head, dot, name = text.rpartition(".")
+        if dot:
+            owner = self.resolve_expr(fc, scope, head)
+            if not isinstance(owner, InstV | ClassV):
+                return None
+            getters, _ = self.classes.lookup(owner.c, name)
+            g = getters[-1] if getters else None
+            if g is None or not is_getter(g) or not g.d.return_type:
+                return None
+            self.use(("name", g.file.path, g.name))
+            return g.file, g.parent, g.d.return_type
+        bindings = fc.bindings.get((scope, text)) if text.isidentifier() else None
+        if not bindings or len(bindings) != 1:
+            return None
+        b = bindings[0]
+        if b.how == "declared":
+            return fc, b.scope, b.type
+        if b.how == "constructed":  # `channels = flip.select_channels()`: the call's text, uncalled
+            return self._annotation_of(fc, b.scope, b.type + "()", depth + 1)
+        if b.how == "alias":  # `channels = self.channel.group_channels`
+            return self._annotation_of(fc, b.scope, b.type, depth + 1)
+        return None
 
     def yielded(self, f: Def) -> Value:
         """What the generator ``f`` yields when its ``yield`` statements hand out one name

@@ -151,6 +151,13 @@ def test_callees_exact(q):
     r = q.callees("OrderService.cancel").result
     assert [(c["name"], [s["line"] for s in c["sites"]]) for c in r["callees"]] == [
         ("shop.repository.OrderRepository.find", [15]), ("shop.repository.OrderRepository.save", [17])]
+    # places as `ripple callers` prints them: one repository, no repo/ in front (newcomer round 45:
+    # symbol, callees and search still wrote agent-shop/shop/..., which no editor opens)
+    assert q.callees("OrderService.cancel").text.splitlines()[2:6] == [
+        "Target: `shop.service.OrderService.cancel` (shop/service.py:14, id "
+        "`agent-shop:shop/service.OrderService.cancel(1)`)", "",
+        "- `shop.repository.OrderRepository.find` (shop/repository.py:8), called at line 15",
+        "- `shop.repository.OrderRepository.save` (shop/repository.py:11), called at line 17"]
 
 
 def test_references_of_a_class(q):
@@ -172,6 +179,9 @@ def test_symbol_definition_source_callers_callees(q):
     assert d["caller_count"] == 0 and d["callee_count"] == 1
     assert [c["name"] for c in d["callees"]] == ["shop.service.OrderService.place"]
     assert "```python\n@app.post" in a.text
+    assert "## `shop.api.create_order` def create_order(order: dict) (function, shop/api.py:12-14)" in a.text
+    assert "- `shop.service.OrderService.place` (shop/service.py:10), called at line 14" in a.text
+    assert "agent-shop/" not in a.text
 
 
 def test_impact_markdown_and_report(q):
@@ -220,6 +230,13 @@ def test_search_hits_carry_source_and_graph_context(q):
     assert [(s.name, s.round_trips) for s in again.steps] == [("Hybrid search", 11), ("Graph context", 3)]
     java = q.search("owner", language="java", limit=5).result["hits"]
     assert java and {h["repo"] for h in java} == {"petclinic"}
+    # hits of one repository: path:line-end as `ripple search` prints it; of several: repo/ in front
+    assert "## 1. `shop.service.validate` (function, shop/service.py:20-23) score" in a.text
+    assert "agent-shop/" not in a.text
+    both = q.search("owner order", limit=20)
+    assert {h["repo"] for h in both.result["hits"]} == {"agent-shop", "petclinic"}
+    assert all(line.split(", ", 1)[1].startswith(("agent-shop/", "petclinic/"))
+               for line in both.text.splitlines() if line.startswith("## ") and ". `" in line)
 
 
 def test_search_over_budget_says_what_was_cut(q):

@@ -158,3 +158,107 @@ def plain():
     assert defs["gen"].yielded_refs == ["f", "lib.handler"]
     assert defs["plain"].yielded_refs == []
     assert defs["plain"].returned_refs == ["f"]
+
+
+def test_iterating_what_an_annotated_function_or_property_returns_types_the_loop_variable():
+    # healthchecks (newcomer round 45): `for ch in flip.select_channels(): ch.notify(flip)` with
+    # `def select_channels(self) -> list[Channel]`, and `for channel in self.channel.group_channels`
+    # with a `@property` returning `QuerySet[Channel]`
+    check(
+        """
+        # --- path: models.py ---
+        from __future__ import annotations
+        from typing import Iterator
+        from django.db.models import QuerySet
+
+        class Channel:
+            def notify(self, flip):
+                pass
+
+            @property
+            def group_channels(self) -> QuerySet[Channel]:
+                return Channel.objects.filter(kind="group")
+
+            @property
+            def name(self) -> str:
+                return "c"
+
+        class Other:
+            def notify(self, flip):
+                pass
+
+        class Flip:
+            def select_channels(self) -> list[Channel]:
+                return []
+
+            def pairs(self) -> dict[str, Channel]:
+                return {}
+
+            def mixed(self) -> tuple[Channel, Other]:
+                return Channel(), Other()
+
+            def some(self) -> Iterator[Channel]:
+                return iter([])
+
+            def unannotated(self):
+                return []
+        # --- path: alerts.py ---
+        from models import Channel, Flip
+
+        def send(flip: Flip):
+            for ch in flip.select_channels():
+                ch.notify(flip)
+
+        def send_later(flip: Flip):
+            channels = flip.select_channels()
+            for ch in channels:
+                ch.notify(flip)
+
+        def send_some(flip: Flip):
+            for ch in flip.some():
+                ch.notify(flip)
+
+        def group(channel: Channel, flip: Flip):
+            for c in channel.group_channels:
+                c.notify(flip)
+
+        class Transport:
+            def __init__(self, channel: Channel):
+                self.channel = channel
+
+            def notify(self, flip):
+                channels = self.channel.group_channels
+                for c in channels:
+                    c.notify(flip)
+
+        def not_these(flip: Flip, channel: Channel):
+            for key in flip.pairs():
+                key.notify(flip)
+            for x in flip.mixed():
+                x.notify(flip)
+            for y in flip.unannotated():
+                y.notify(flip)
+            for ch in channel.name:
+                ch.notify(flip)
+        """,
+        [
+            "alerts.send(1) -> models.Flip.select_channels(0) [exact]",
+            "alerts.send(1) -> models.Channel.notify(1) [inferred]",
+            "alerts.send_later(1) -> models.Flip.select_channels(0) [exact]",
+            "alerts.send_later(1) -> models.Channel.notify(1) [inferred]",
+            "alerts.send_some(1) -> models.Flip.some(0) [exact]",
+            "alerts.send_some(1) -> models.Channel.notify(1) [inferred]",
+            "alerts.group(2) -> models.Channel.group_channels(0) [exact]",
+            "alerts.group(2) -> models.Channel.notify(1) [inferred]",
+            "alerts.Transport.notify(1) -> models.Channel.group_channels(0) [exact]",
+            "alerts.Transport.notify(1) -> models.Channel.notify(1) [inferred]",
+            # a dict's keys are strings, a tuple of two types has no one element type, an unannotated
+            # list nothing, a str property's characters no class: none binds notify (nor Other's, by name)
+            "alerts.not_these(2) -> models.Flip.pairs(0) [exact]",
+            "alerts.not_these(2) -> models.Flip.mixed(0) [exact]",
+            "alerts.not_these(2) -> models.Flip.unannotated(0) [exact]",
+            "alerts.not_these(2) -> models.Channel.name(0) [exact]",
+            "models.Flip.mixed(0) -> models.Channel [exact]",
+            "models.Flip.mixed(0) -> models.Other [exact]",
+        ],
+    )

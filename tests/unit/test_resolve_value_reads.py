@@ -77,6 +77,62 @@ def test_property_reads_are_calls_of_the_getter():
     ])
 
 
+def test_a_property_read_is_what_its_getter_returns():
+    # healthchecks (newcomer round 45): `profile = self.channel.project.owner_profile` then
+    # `profile.authorize_sms()`, with `@property def owner_profile(self) -> Profile`
+    check("""
+        # --- path: m.py ---
+        class Profile:
+            def authorize_sms(self):
+                pass
+
+        class Other:
+            def authorize_sms(self):
+                pass
+
+        class Project:
+            @property
+            def owner_profile(self) -> Profile:
+                return Profile.load()
+
+            @property
+            def built(self):
+                return Other()
+
+            @property
+            def count(self) -> int:
+                return 1
+
+            def plain(self) -> Profile:
+                return Profile.load()
+
+        def direct(p: Project):
+            p.owner_profile.authorize_sms()
+
+        def through_a_name(p: Project):
+            profile = p.owner_profile
+            profile.authorize_sms()
+
+        def unannotated(p: Project):
+            p.built.authorize_sms()
+
+        def not_these(p: Project, q):
+            p.count.authorize_sms()           # an int's
+            Project.owner_profile.authorize_sms()  # the property object, read on the class
+            p.plain.authorize_sms()           # a method read uncalled: a bound method
+            q.owner_profile.authorize_sms()   # unknown receiver: never by name
+        """, [
+        "m.Project.built(0) -> m.Other [exact]",
+        "m.direct(1) -> m.Project.owner_profile(0) [exact]",
+        "m.direct(1) -> m.Profile.authorize_sms(0) [inferred]",
+        "m.through_a_name(1) -> m.Project.owner_profile(0) [exact]",
+        "m.through_a_name(1) -> m.Profile.authorize_sms(0) [inferred]",
+        "m.unannotated(1) -> m.Project.built(0) [exact]",
+        "m.unannotated(1) -> m.Other.authorize_sms(0) [inferred]",
+        "m.not_these(2) -> m.Project.count(0) [exact]",
+    ])
+
+
 def test_getter_read_edges_sit_at_the_attribute_name():
     result = resolve_fixture(GETTERS)
     sites = sorted((e.line, e.col, short(e.dst)) for f in result.files for e in f.edges

@@ -210,3 +210,28 @@ def test_compose_published_ports_name_localhost_urls(tmp_path: Path) -> None:
     assert split_url("http://localhost:8081/x", opts.services) == ("api", "/x")
     assert split_url("http://127.0.0.1:9090/x", opts.services) == ("api", "/x")
     assert split_url("http://localhost:7000/x", opts.services) == ("localhost", "/x")  # unknown: followed as unnamed
+
+
+def test_of_several_compose_services_building_one_folder_the_one_copying_its_files_names_it(tmp_path: Path) -> None:
+    # brocoders/nestjs-boilerplate: `maildev` (a tool installed from npm, none of the folder's files) is
+    # built from the root before `api` is; the endpoints are api's (newcomer round 45)
+    _write(tmp_path, {
+        "package.json": '{"name": "nest-app", "dependencies": {"@nestjs/core": "11"}}',
+        "Dockerfile": "FROM node:24\nRUN npm i -g @nestjs/cli\nCOPY --chown=node:node . /usr/src/app\n",
+        "maildev.Dockerfile": "FROM node:24\nRUN npm i -g maildev@2.0.5\nCMD maildev\n",
+        "docker-compose.yaml": "services:\n  maildev:\n    build:\n      context: .\n      dockerfile: maildev.Dockerfile\n"
+                               "    ports:\n      - 1080:1080\n  api:\n    build:\n      context: .\n"
+                               "      dockerfile: Dockerfile\n    ports:\n      - 3000:3000\n",
+        "svc/Dockerfile.tool": "FROM alpine\nCOPY --from=build /out /bin\n",
+        "svc/Dockerfile": "FROM alpine\nADD app.tar /srv\n",
+        "svc/compose.yml": "services:\n  tool:\n    build:\n      context: .\n      dockerfile: Dockerfile.tool\n"
+                           "  other-tool:\n    build:\n      context: .\n      dockerfile: Dockerfile.tool\n"
+                           "  svc-api:\n    build: .\n",
+        "lone/Dockerfile": "FROM x\n",  # the only service building a folder names it, copying or not
+        "lone/compose.yml": "services:\n  lone-db:\n    build: .\n",
+    })
+    m = service_map(tmp_path)
+    assert {u.folder: (u.name, u.how) for u in m.units.values()} == {
+        "": ("api", "compose"), "svc": ("svc-api", "compose"), "lone": ("lone-db", "compose")}
+    assert "maildev" not in m.hosts and "tool" not in m.hosts and "other-tool" not in m.hosts
+    assert m.ports == {"1080": "maildev", "3000": "api"}  # each published port stays its service's

@@ -62,7 +62,7 @@ _BUILTIN_DUNDERS = {
 _SEQUENCES = frozenset(
     """list List set Set frozenset FrozenSet Iterable Iterator Sequence MutableSequence Collection
     AbstractSet MutableSet Generator AsyncIterable AsyncIterator AsyncGenerator KeysView ValuesView
-    Deque deque""".split()
+    Deque deque QuerySet""".split()
 )
 _MAPPINGS = frozenset("dict Dict Mapping MutableMapping DefaultDict defaultdict OrderedDict ChainMap".split())
 
