@@ -716,63 +716,7 @@ class Resolver:
         v = self.resolve_expr(fc, scope, text)
         if isinstance(v, InstV):
             return self._protocol_element(v.c)
-        element = self.element_of(v)
-        if element is None:  # `-> list[Channel]`: the language's list, of the repository's elements
-            element = self._declared_element(fc, scope, text)
-        return element
-
-    def _declared_element(self, fc: FileCtx, scope: str | None, text: str) -> Value:
-        """An instance (``inferred``) of the one element type of what the expression ``text`` is
-        declared to hold (the module system's optional ``element_types`` reads the annotation:
-        ``list[Channel]``, ``QuerySet[Channel]``, ``Iterator[Channel]``), when that is a class of the
-        repository; ``None`` otherwise. The annotation: the return type of the function ``text``
-        calls (``f()``, ``flip.select_channels()``), of the getter it reads (a ``@property``), or,
-        for a name bound in ``scope`` only once, to such an expression or by a declaration, that one's."""
-        found = self._annotation_of(fc, scope, text, 0)
-        hook = getattr(fc.rules, "element_types", None)  # optional: Python's typing generics
-        if found is None or hook is None:
-            return None
-        owner_fc, owner_scope, annotation = found
-        types = hook(annotation)
-        if len(types) != 1:
-            return None
-        t = self.resolve_type(owner_fc, owner_scope, types[0])
-        return InstV(t.c, "inferred") if isinstance(t, ClassV) else None
-
-    def _annotation_of(self, fc: FileCtx, scope: str | None, text: str, depth: int
-                       ) -> tuple[FileCtx, str | None, str] | None:
-        """``(file, scope, type text)`` declaring what ``text`` holds (see :meth:`_declared_element`),
-        following at most 4 names bound to another expression; ``None`` when nothing declares it."""
-        if depth > 4:
-            return None
-        if text.endswith("()"):
-            f = self.resolve_expr(fc, scope, text[:-2])
-            if not isinstance(f, FuncV) or not f.f.d.return_type:
-                return None
-            self.use(("name", f.f.file.path, f.f.name))
-            return f.f.file, f.f.parent, f.f.d.return_type
-        head, dot, name = text.rpartition(".")
-        if dot:
-            owner = self.resolve_expr(fc, scope, head)
-            if not isinstance(owner, InstV | ClassV):
-                return None
-            getters, _ = self.classes.lookup(owner.c, name)
-            g = getters[-1] if getters else None
-            if g is None or not is_getter(g) or not g.d.return_type:
-                return None
-            self.use(("name", g.file.path, g.name))
-            return g.file, g.parent, g.d.return_type
-        bindings = fc.bindings.get((scope, text)) if text.isidentifier() else None
-        if not bindings or len(bindings) != 1:
-            return None
-        b = bindings[0]
-        if b.how == "declared":
-            return fc, b.scope, b.type
-        if b.how == "constructed":  # `channels = flip.select_channels()`: the call's text, uncalled
-            return self._annotation_of(fc, b.scope, b.type + "()", depth + 1)
-        if b.how == "alias":  # `channels = self.channel.group_channels`
-            return self._annotation_of(fc, b.scope, b.type, depth + 1)
-        return None
+        return self.element_of(v)
 
     def yielded(self, f: Def) -> Value:
         """What the generator ``f`` yields when its ``yield`` statements hand out one name

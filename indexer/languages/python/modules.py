@@ -17,7 +17,6 @@ from collections.abc import Iterable, Mapping
 from indexer.languages.python.django_models import class_query, query_call, related_value, reverse_member
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.django_models import framework_receiver as django_receiver
-from indexer.languages.python.implied import element_types
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
@@ -272,10 +271,6 @@ class PythonModuleSystem:
     related_value = staticmethod(related_value)
     """Optional hook of the resolver core: Django's foreign keys and one-to-one fields
     (:func:`indexer.languages.python.django_models.related_value`)."""
-    element_types = staticmethod(element_types)
-    """Optional hook of the resolver core: the element types iterating a value of an annotated type
-    yields (``list[Channel]`` -> ``Channel``; :func:`indexer.languages.python.implied.element_types`),
-    for a loop over what an annotated function or property returns."""
 
     def is_builtin(self, name: str) -> bool:
         """Whether ``name`` is a Python builtin."""
