@@ -1,0 +1,77 @@
+"""brk45: what a C# local holds (``CsFile.local_values`` / ``local_value``) is read from one walk
+of the enclosing function, not one walk per use: ``_handed_messages`` asks it of every identifier
+argument of every call in every C# file (twice per event bus), so a method of 500 statements
+``var xI = Compute(I); Use(xI);`` took 63 s to extract, 250 took 16 s. Exact facts on the shapes
+the walk must keep telling apart, and the work (text reads) growing with the method, not its square."""
+
+from indexer.languages.csharp.extractor import EXTRACTOR
+from indexer.languages.csharp.frameworks import common
+
+
+def _extract(source: str):
+    return EXTRACTOR.extract("App/Outbox.cs", source.encode())
+
+
+SHAPES = '''namespace App;
+
+public class Orders
+{
+    private readonly IOutbox _outbox;
+    private readonly HttpClient _client;
+    public void Place(int n, OrderPaid paid, IntegrationEvent given)
+    {
+        var placed = new OrderPlaced(n);
+        _outbox.Save(placed);
+        IntegrationEvent either;
+        if (n > 1) either = new OrderBig(); else either = new OrderSmall();
+        _outbox.Save(either);
+        var counted = new OrderCounted();
+        counted += 1;
+        _outbox.Save(counted);
+        var loaded = new OrderLoaded();
+        Load(out loaded);
+        _outbox.Save(loaded);
+        _outbox.Save(paid);
+        _outbox.Save(given);
+        var later = Make();
+        _outbox.Save(later);
+        var url = "orders/" + n;
+        var res = _client.GetAsync(url);
+        var twice = "a";
+        twice = "b";
+        _client.GetAsync("v/" + twice);
+    }
+}
+'''
+
+
+def test_a_local_s_values_and_what_disqualifies_it() -> None:
+    ex = _extract(SHAPES)
+    handed = [(t.topic.literal(), t.line, t.target) for t in ex.topics if t.handed_as and t.framework == "eventbus"]
+    # placed: its creation; either: both assignments; counted (+=), loaded (out), a parameter
+    # (paid, given: a handed parameter is no message of this method's) and later (a call's result): none
+    assert handed == [("OrderPlaced", 10, "_outbox.Save"), ("OrderBig", 13, "_outbox.Save"),
+                      ("OrderSmall", 13, "_outbox.Save")]
+    # a local with one initializer is inlined into a URL template; one assigned again is a hole
+    assert [c.url.parts for c in ex.http_calls] == [(("lit", "orders/"), ("hole", "n")), (("lit", "v/"), ("hole", "twice"))]
+
+
+def _text_reads(monkeypatch, statements: int) -> int:
+    reads = 0
+    original = common.CsFile.text
+
+    def counted(self, node):
+        nonlocal reads
+        reads += 1
+        return original(self, node)
+
+    monkeypatch.setattr(common.CsFile, "text", counted)
+    body = "".join(f"        var x{i} = Compute({i});\n        Use(x{i});\n" for i in range(statements))
+    _extract("namespace App;\n\npublic class Big\n{\n    public void Run()\n    {\n" + body + "    }\n}\n")
+    monkeypatch.setattr(common.CsFile, "text", original)
+    return reads
+
+
+def test_the_work_grows_with_the_method_not_its_square(monkeypatch) -> None:
+    small, large = _text_reads(monkeypatch, 100), _text_reads(monkeypatch, 400)
+    assert large < 5 * small  # 4x the statements: 4x the reads (16x when each use walked the method)
