@@ -64,6 +64,7 @@ class CsFile:
         self.classes: list[Node] = []
         self.constants: dict[str, Template] = {}
         self._locals: dict[int, dict[str, _LocalFacts]] = {}  # a function node's id -> its names (_walk_locals)
+        self._generic_bases: dict[str, list[tuple[str, str]]] | None = None
         stack = [root]
         while stack:
             n = stack.pop()
@@ -249,6 +250,30 @@ class CsFile:
             return None
         values = [v for _, v in facts.declared if v is not None] + [v for _, v in facts.assigned if v is not None]
         return sorted(values, key=lambda v: v.start_byte)
+
+    def generic_bases(self) -> dict[str, list[tuple[str, str]]]:
+        """Each type of the file (by qualname) -> the generic types of its base list, as ``(name,
+        short name of the first type argument)``: ``class H : IRequestHandler<Q, int>`` ->
+        ``{"H": [("IRequestHandler", "Q")]}``. Read once per file (brk45: looked up per class and
+        interface by reading every class, each placed by scanning every definition, 250 handler
+        classes took 163 s)."""
+        if self._generic_bases is None:
+            types = {(d.name_line, d.name_col): d.qualname for d in self.out.definitions
+                     if d.kind in ("class", "interface", "enum")}
+            self._generic_bases = {}
+            for cls in self.classes:
+                name = cls.child_by_field_name("name")
+                if name is None:
+                    continue
+                qualname = types.get(self.pos(name)) or self.owner_type(name)
+                found = [(self.text(b.named_children[0]), drop_generics(self.expr(targs.named_children[0])).rsplit(".", 1)[-1])
+                         for c in cls.named_children if c.type == "base_list" for b in c.named_children
+                         if b.type == "generic_name"
+                         for targs in [next((x for x in b.named_children if x.type == "type_argument_list"), None)]
+                         if targs is not None and targs.named_children]
+                if found and qualname is not None:
+                    self._generic_bases.setdefault(qualname, []).extend(found)
+        return self._generic_bases
 
     def _local(self, node: Node) -> _LocalFacts | None:
         """What the function around ``node`` does with the name ``node`` spells (``None``: nothing,

@@ -85,12 +85,13 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 out.topics.append(TopicUse("masstransit", "produces", Template.of(msg.rsplit(".", 1)[-1]),
                                            cf.owner(call), line, col, broker="rabbitmq"))
     if masstransit:
+        qualnames = {x.qualname for x in out.definitions}
         for d in list(out.definitions):
             if d.kind != "class":
                 continue
             for text in _consumer_messages(cf, d.qualname):
                 consume = f"{d.qualname}.Consume"
-                owner = consume if any(x.qualname == consume for x in out.definitions) else d.qualname
+                owner = consume if consume in qualnames else d.qualname
                 out.topics.append(TopicUse("masstransit", "consumes", Template.of(text), owner, d.name_line,
                                            d.name_col, broker="rabbitmq"))
 
@@ -168,13 +169,14 @@ def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> set[int]:
             out.topics.append(TopicUse(bus.framework, "produces", Template.of(msg), owner, line, col,
                                        broker=bus.broker))
     handlers = [(i, m, None) for i, m in bus.handlers] + [(i, m, bus.any_topic) for i, m in bus.wildcards]
+    qualnames = {x.qualname for x in out.definitions}
     for d in list(out.definitions):
         if d.kind != "class":
             continue
         for interface, method, topic in handlers:
             for text in _consumer_messages(cf, d.qualname, interface):
                 handle = f"{d.qualname}.{method}"
-                owner = handle if any(x.qualname == handle for x in out.definitions) else d.qualname
+                owner = handle if handle in qualnames else d.qualname
                 out.topics.append(TopicUse(bus.framework, "consumes", Template.of(topic or text), owner,
                                            d.name_line, d.name_col, broker=bus.broker))
     return sends
@@ -272,17 +274,4 @@ def _parameter_type(cf: CsFile, node: Node) -> list[str]:
 def _consumer_messages(cf: CsFile, qualname: str, interface: str = "IConsumer") -> list[str]:
     """Message types of the ``IConsumer<T>`` (or another generic ``interface``) a class implements
     (generic arguments are dropped from ``Definition.implements``, so the base list is read again)."""
-    out = []
-    for cls in cf.classes:
-        name = cls.child_by_field_name("name")
-        if name is None or cf.owner_type(name) != qualname:
-            continue
-        for c in cls.named_children:
-            if c.type != "base_list":
-                continue
-            for b in c.named_children:
-                if b.type == "generic_name" and cf.text(b.named_children[0]) == interface:
-                    targs = next((x for x in b.named_children if x.type == "type_argument_list"), None)
-                    if targs is not None and targs.named_children:
-                        out.append(drop_generics(cf.expr(targs.named_children[0])).rsplit(".", 1)[-1])
-    return out
+    return [arg for name, arg in cf.generic_bases().get(qualname, ()) if name == interface]
