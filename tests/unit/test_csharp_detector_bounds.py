@@ -92,8 +92,9 @@ def test_handler_classes_of_one_file_each_consume_their_own_messages() -> None:
     ex = _extract(_handlers(3) + "public class Plain : IDisposable { }\n"
                   "public class Nested { public class Inner : INotificationHandler<Deep> { public Task Handle(Deep d) => null; } }\n")
     assert [(t.topic.literal(), t.owner, t.line) for t in ex.topics if t.role == "consumes"] == [
-        ("Q0", "C0.Handle", 4), ("N0", "C0.Handle", 4), ("Q1", "C1.Handle", 10), ("N1", "C1.Handle", 10),
-        ("Q2", "C2.Handle", 16), ("N2", "C2.Handle", 16), ("Deep", "Nested.Inner.Handle", 23)]  # not Plain, not Nested
+        # each at the Handle overload taking it (test_link_csharp_messages: the linker's owner)
+        ("Q0", "C0.Handle", 6), ("N0", "C0.Handle", 7), ("Q1", "C1.Handle", 12), ("N1", "C1.Handle", 13),
+        ("Q2", "C2.Handle", 18), ("N2", "C2.Handle", 19), ("Deep", "Nested.Inner.Handle", 23)]  # not Plain, not Nested
 
 
 def _positions_read(monkeypatch, classes: int) -> int:
