@@ -2,7 +2,7 @@
 CONSUMES edges the linker keeps (``TopicUse.handed_as``: only when the callee declares a parameter of
 the bus's message base type), with the calls that must not produce."""
 
-from tests.resolution_harness import edges, resolve_fixture
+from tests.resolution_harness import edges, resolve_fixture, short
 
 FIXTURE = """
 // --- path: Ordering/IntegrationEventService.cs ---
@@ -76,3 +76,48 @@ def test_messages_handed_to_a_wrapper_of_the_base_type_reach_their_handlers():
     ]
     produced = [e for f in result.files for e in f.edges if e.kind == "PRODUCES"]
     assert sorted(e.props.get("match") for e in produced) == ["inferred", "inferred"]
+
+
+OVERLOADS = """
+// --- path: Orders/OrderEvents.cs ---
+using MassTransit;
+namespace Shop.Orders;
+
+public class OrderEventsHandler : INotificationHandler<OrderPlaced>, INotificationHandler<OrderShipped>,
+    IRequestHandler<CancelOrder, bool>
+{
+    public Task Handle(OrderPlaced e, CancellationToken ct) => Task.CompletedTask;
+    public Task Handle(OrderShipped e, CancellationToken ct) => Task.CompletedTask;
+    public Task<bool> Handle(CancelOrder c, CancellationToken ct) => Task.FromResult(true);
+    public void Handle(string unrelated) { }
+}
+
+public class AuditConsumer : IConsumer<OrderPlaced>, IConsumer<OrderShipped>
+{
+    public Task Consume(ConsumeContext<OrderShipped> ctx) => Task.CompletedTask;
+    public Task Consume(ConsumeContext<OrderPlaced> ctx) => Task.CompletedTask;
+}
+
+public class Untyped : INotificationHandler<OrderPlaced>, INotificationHandler<OrderShipped>
+{
+    public Task Handle(dynamic e, CancellationToken ct) => Task.CompletedTask;
+    public Task Handle(object e, CancellationToken ct) => Task.CompletedTask;
+}
+"""
+
+
+def test_a_class_handling_several_message_types_consumes_each_in_the_overload_taking_it():
+    """brk45 (MEDIUM): every message of a class implementing INotificationHandler<A> and <B> was
+    consumed by its first Handle overload (a 1,000-type handler: 1,000 CONSUMES on one method)."""
+    result = resolve_fixture(OVERLOADS)
+    consumes = sorted((short(e.src), short(e.dst), e.line) for f in result.files for e in f.edges if e.kind == "CONSUMES")
+    assert consumes == [
+        ("Orders/OrderEvents.AuditConsumer.Consume(1)", "topic:rabbitmq:OrderShipped", 15),
+        ("Orders/OrderEvents.AuditConsumer.Consume(1)#2", "topic:rabbitmq:OrderPlaced", 16),
+        ("Orders/OrderEvents.OrderEventsHandler.Handle(2)", "topic:inprocess:OrderPlaced", 7),
+        ("Orders/OrderEvents.OrderEventsHandler.Handle(2)#2", "topic:inprocess:OrderShipped", 8),
+        ("Orders/OrderEvents.OrderEventsHandler.Handle(2)#3", "topic:inprocess:CancelOrder", 9),
+        # no overload declares the message's type: the class's first, at the class
+        ("Orders/OrderEvents.Untyped.Handle(2)", "topic:inprocess:OrderPlaced", 19),
+        ("Orders/OrderEvents.Untyped.Handle(2)", "topic:inprocess:OrderShipped", 19),
+    ]

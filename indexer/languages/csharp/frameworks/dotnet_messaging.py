@@ -29,11 +29,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from indexer.languages.csharp.frameworks.common import CsFile, cs_file
-from indexer.model import FileExtraction, Template, TopicUse, drop_generics
+from indexer.model import Definition, FileExtraction, Template, TopicUse, drop_generics
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "TYPE_BUSES", "TypeBus", "detect"]
 
 LANGUAGES = ("csharp",)
+
+_TYPE_NAMES = re.compile(r"[\w.]+")
 
 
 def _topics(cf: CsFile, node: Node) -> list[Template]:
@@ -85,14 +88,14 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 out.topics.append(TopicUse("masstransit", "produces", Template.of(msg.rsplit(".", 1)[-1]),
                                            cf.owner(call), line, col, broker="rabbitmq"))
     if masstransit:
+        members = _members(out)
         for d in list(out.definitions):
             if d.kind != "class":
                 continue
             for text in _consumer_messages(cf, d.qualname):
-                consume = f"{d.qualname}.Consume"
-                owner = consume if any(x.qualname == consume for x in out.definitions) else d.qualname
-                out.topics.append(TopicUse("masstransit", "consumes", Template.of(text), owner, d.name_line,
-                                           d.name_col, broker="rabbitmq"))
+                owner, line, col = _consuming(members, d, "Consume", text)
+                out.topics.append(TopicUse("masstransit", "consumes", Template.of(text), owner, line, col,
+                                           broker="rabbitmq"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,16 +171,47 @@ def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> set[int]:
             out.topics.append(TopicUse(bus.framework, "produces", Template.of(msg), owner, line, col,
                                        broker=bus.broker))
     handlers = [(i, m, None) for i, m in bus.handlers] + [(i, m, bus.any_topic) for i, m in bus.wildcards]
+    members = _members(out)
     for d in list(out.definitions):
         if d.kind != "class":
             continue
         for interface, method, topic in handlers:
             for text in _consumer_messages(cf, d.qualname, interface):
-                handle = f"{d.qualname}.{method}"
-                owner = handle if any(x.qualname == handle for x in out.definitions) else d.qualname
+                owner, line, col = _consuming(members, d, method, text)
                 out.topics.append(TopicUse(bus.framework, "consumes", Template.of(topic or text), owner,
-                                           d.name_line, d.name_col, broker=bus.broker))
+                                           line, col, broker=bus.broker))
     return sends
+
+
+def _members(out: FileExtraction) -> dict[str, list[Definition]]:
+    """The file's definitions by qualname, in source order (overloads share one)."""
+    members: dict[str, list[Definition]] = {}
+    for x in out.definitions:
+        members.setdefault(x.qualname, []).append(x)
+    return members
+
+
+def _consuming(members: dict[str, list[Definition]], cls: Definition, method: str, message: str) -> tuple[str, int, int]:
+    """Who consumes ``message`` for the handler class ``cls``, and where: its ``method`` (``Handle``,
+    ``Consume``) at the class's name, or the class itself when it declares none. A class handling
+    several message types (``INotificationHandler<A>, INotificationHandler<B>``) declares an
+    overload per type: the one whose first parameter is typed ``message`` (``Handle(A a, ...)``),
+    else has it as a type argument (MassTransit's ``Consume(ConsumeContext<A> c)``), and the use is
+    placed at that overload's name so that the linker's owner is that overload (the first one
+    otherwise: brk45, every message of such a class went to its first ``Handle``)."""
+    handle = f"{cls.qualname}.{method}"
+    overloads = members.get(handle)
+    if not overloads:
+        return cls.qualname, cls.name_line, cls.name_col
+    if len(overloads) > 1:
+        typed = [(d, d.params[0].type) for d in overloads if d.params and d.params[0].type]
+        for d, text in typed:
+            if _short(text) == message:
+                return handle, d.name_line, d.name_col
+        for d, text in typed:
+            if message in (p.rsplit(".", 1)[-1] for p in _TYPE_NAMES.findall(text)):
+                return handle, d.name_line, d.name_col
+    return handle, cls.name_line, cls.name_col
 
 
 def _handed_messages(cf: CsFile, out: FileExtraction, bus: TypeBus, sends: set[int]) -> None:
@@ -272,17 +306,4 @@ def _parameter_type(cf: CsFile, node: Node) -> list[str]:
 def _consumer_messages(cf: CsFile, qualname: str, interface: str = "IConsumer") -> list[str]:
     """Message types of the ``IConsumer<T>`` (or another generic ``interface``) a class implements
     (generic arguments are dropped from ``Definition.implements``, so the base list is read again)."""
-    out = []
-    for cls in cf.classes:
-        name = cls.child_by_field_name("name")
-        if name is None or cf.owner_type(name) != qualname:
-            continue
-        for c in cls.named_children:
-            if c.type != "base_list":
-                continue
-            for b in c.named_children:
-                if b.type == "generic_name" and cf.text(b.named_children[0]) == interface:
-                    targs = next((x for x in b.named_children if x.type == "type_argument_list"), None)
-                    if targs is not None and targs.named_children:
-                        out.append(drop_generics(cf.expr(targs.named_children[0])).rsplit(".", 1)[-1])
-    return out
+    return [arg for name, arg in cf.generic_bases().get(qualname, ()) if name == interface]
