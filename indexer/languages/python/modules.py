@@ -17,13 +17,12 @@ from collections.abc import Iterable, Mapping
 from indexer.languages.python.django_models import class_query, query_call, related_value, reverse_member
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.django_models import framework_receiver as django_receiver
-from indexer.model import FileExtraction, Import
+from indexer.model import TRANSPARENT_WRAPPERS, FileExtraction, Import
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, InstV, ModuleV, Value
 from indexer.symbols import module_path
-from indexer.typetext import TRANSPARENT_WRAPPERS
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
 
