@@ -94,9 +94,9 @@ def _bound_name(src: SourceText, ctor: Node) -> tuple[int, str] | None:
     return None
 
 
-def _client(ctx: Context, receiver: Node, scope: str | None, bases: dict[tuple[int, str], Template]) -> tuple[str, Template] | None:
-    """``(library, base URL)`` when ``receiver`` is the requests / httpx module or a session / client;
-    ``None`` otherwise."""
+def _client(ctx: Context, receiver: Node, call: Node, bases: dict[tuple[int, str], Template]) -> tuple[str, Template] | None:
+    """``(library, base URL)`` when ``receiver`` (of ``call``) is the requests / httpx module or a
+    session / client; ``None`` otherwise. The call's scope is named only when its bindings are looked at."""
     src, imports = ctx.src, ctx.imports
     text = compact(src, receiver)
     qualified = imports.qualify(text)
@@ -109,7 +109,7 @@ def _client(ctx: Context, receiver: Node, scope: str | None, bases: dict[tuple[i
             return None
         base = Args.of(src, receiver.child_by_field_name("arguments")).keywords.get("base_url")
         return library, template(src, base)
-    for bound_type, binding in ctx.bindings.types(imports, scope, text):
+    for bound_type, binding in ctx.bindings.types(imports, scope_of(call, src), text):
         library = library_kind(bound_type, _CLIENTS)
         if library is not None:
             return library, bases.get((binding.line, binding.name), Template())
@@ -119,9 +119,10 @@ def _client(ctx: Context, receiver: Node, scope: str | None, bases: dict[tuple[i
 def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str], Template]) -> None:
     src = ctx.src
     call, verb_node = caps["call"][0], caps["verb"][0]
-    scope = scope_of(call, src)
+    # The scope is named once the call is known to be a request: most calls matched are not
+    # (every bare call is), and naming a scope walks up the tree.
     if "receiver" in caps:
-        found = _client(ctx, caps["receiver"][0], scope, bases)
+        found = _client(ctx, caps["receiver"][0], call, bases)
         if found is None:
             return
         library, base = found
@@ -146,4 +147,4 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     first = url_t.parts[0] if url_t.parts else ("lit", "")
     if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
         url_t = join(base, url_t)
-    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope, src.line(verb_node), src.col(verb_node)))
+    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope_of(call, src), src.line(verb_node), src.col(verb_node)))
