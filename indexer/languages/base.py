@@ -213,28 +213,26 @@ def _shallow_ranges(root: Node, max_depth: int) -> tuple[list[tuple[int, int]] |
 
 
 def run_query(q: Query, node: Node) -> Iterator[tuple[int, dict[str, list[Node]]]]:
-    """Yield ``(pattern_index, {capture_name: [nodes]})`` for every match under ``node``, within the
-    current :func:`extraction_budget` if one is set (see :class:`Budget`). Inside a
-    :func:`shared_pass` over ``node`` that ran ``q``, the matches come from that pass (once: a
-    second run of ``q`` over ``node`` runs the query again)."""
+    """An iterator of ``(pattern_index, {capture_name: [nodes]})`` for every match under ``node``,
+    within the current :func:`extraction_budget` if one is set (see :class:`Budget`: it is checked
+    now, when the query is asked for). Inside a :func:`shared_pass` over ``node`` that ran ``q``,
+    the matches come from that pass (once: a second run of ``q`` over ``node`` runs the query again).
+    A plain function, no generator: the matches are a list already, and a generator's step per
+    match cost more than the loops reading them (a million matches over Django)."""
     budget = _BUDGET.get()
     shared = _SHARED.get()
     if shared is not None and node == shared.root:
         found = shared.matches.pop(id(q), None)
         if found is not None:
-            if budget is None or not budget.expired():
-                yield from found
-            return
+            return iter(found) if budget is None or not budget.expired() else iter(())
     if budget is None:
-        yield from QueryCursor(q).matches(node)
-        return
+        return iter(QueryCursor(q).matches(node))
     if budget.expired():
-        return
+        return iter(())
     gaps = budget.gaps(node)
     if gaps is None:
-        yield from QueryCursor(q).matches(node)
-        return
-    yield from _gap_matches(q, node, gaps, [])
+        return iter(QueryCursor(q).matches(node))
+    return _gap_matches(q, node, gaps, [])
 
 
 def _gap_matches(q: Query, node: Node, gaps: list[tuple[int, int]],
@@ -271,19 +269,19 @@ _SHARED: ContextVar[_SharedPass | None] = ContextVar("ripple_shared_pass", defau
 
 
 @functools.cache
-def _shared_query(grammar: str, folder: str, names: tuple[str, ...]) -> tuple[Query, tuple[tuple[Query, int], ...]]:
-    """The query files ``names`` of ``folder`` compiled as one query, and per pattern of it the
-    query of its own file (:func:`query`) with the pattern's index there. Raises ``ValueError``
+def _shared_query(grammar: str, folder: str, names: tuple[str, ...]) -> tuple[Query, tuple[Query, ...], tuple[int, ...],
+                                                                            tuple[int, ...]]:
+    """The query files ``names`` of ``folder`` compiled as one query; their own queries
+    (:func:`query`, in the order of ``names``); and per pattern of the combined query, the position
+    in ``names`` of its file and the pattern's index in that file's own query. Raises ``ValueError``
     when a file's patterns do not line up with its own compilation (a file that does not exist)."""
     combined, owners = combined_query(grammar, (folder,), names)
-    parts: list[tuple[Query, int]] = []
-    for name in names:
-        own = query(grammar, folder, name)
-        parts.extend((own, i) for i in range(own.pattern_count))
-    if len(parts) != combined.pattern_count or list(owners) != [
-            n for n in names for _ in range(query(grammar, folder, n).pattern_count)]:
+    queries = tuple(query(grammar, folder, name) for name in names)
+    slots = tuple(k for k, own in enumerate(queries) for _ in range(own.pattern_count))
+    indexes = tuple(i for own in queries for i in range(own.pattern_count))
+    if len(slots) != combined.pattern_count or list(owners) != [names[k] for k in slots]:
         raise ValueError(f"shared_pass: the patterns of {names} do not line up in {folder}")
-    return combined, tuple(parts)
+    return combined, queries, slots, indexes
 
 
 def _all_matches(q: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]] | None:
@@ -315,17 +313,17 @@ def shared_pass(grammar: str, folder: str, names: tuple[str, ...], root: Node) -
     the walk cannot stand for the separate runs (the time budget is up, or the cursor hit
     tree-sitter's match limit), nothing is shared and each query runs on its own as before. On
     Django 5.2.8 the ten queries every Python file runs cost 2.6x less CPU this way."""
-    combined, parts = _shared_query(grammar, folder, names)
+    combined, queries, slots, indexes = _shared_query(grammar, folder, names)
     found = _all_matches(combined, root)
     if found is None:
         yield
         return
-    matches: dict[int, list[tuple[int, dict[str, list[Node]]]]] = {id(q): [] for q, _ in parts}
+    lists: list[list[tuple[int, dict[str, list[Node]]]]] = [[] for _ in queries]
+    add = [lists[k].append for k in slots]  # per pattern: where its matches go
     for pattern, caps in found:
-        own, index = parts[pattern]
-        matches[id(own)].append((index, caps))
-    del found  # each query's list holds its matches now
-    token = _SHARED.set(_SharedPass(root, matches, tuple(q for q, i in parts if i == 0)))
+        add[pattern]((indexes[pattern], caps))
+    del found, add  # each query's list holds its matches now
+    token = _SHARED.set(_SharedPass(root, {id(q): m for q, m in zip(queries, lists)}, queries))
     try:
         yield
     finally:
@@ -367,7 +365,18 @@ class SourceText:
     def col(self, node: Node) -> int:
         """0-based code-point column where ``node`` starts."""
         row, byte_col = node.start_point
-        return self.point_col(row, byte_col)
+        cont = self._continuations.get(row)  # point_col's look-up, inlined: the commonest call
+        if cont is None:
+            return self.point_col(row, byte_col)
+        return byte_col - bisect.bisect_left(cont, byte_col) if cont else byte_col
+
+    def line_col(self, node: Node) -> tuple[int, int]:
+        """``(line(node), col(node))`` from one look at ``node``'s start."""
+        row, byte_col = node.start_point
+        cont = self._continuations.get(row)
+        if cont is None:
+            return row + 1, self.point_col(row, byte_col)
+        return row + 1, (byte_col - bisect.bisect_left(cont, byte_col) if cont else byte_col)
 
     def end_col(self, node: Node) -> int:
         """0-based code-point column where ``node`` ends."""

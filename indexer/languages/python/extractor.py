@@ -573,7 +573,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         for node in self._type_names(annotation):
             text = _WS.sub("", src.text(node))
             if _is_user_type(text):
-                self.out.type_uses.append(TypeUse(owner, text, src.line(node), src.col(node)))
+                self.out.type_uses.append(TypeUse(owner, text, *src.line_col(node)))
 
     @staticmethod
     def _type_names(annotation: Node) -> Iterator[Node]:
@@ -632,7 +632,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                     out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
-            name, line, col = src.text(node), src.line(node), src.col(node)
+            name, (line, col) = src.text(node), src.line_col(node)
             receiver = self.receiver_text(caps["receiver"][0]) if "receiver" in caps else None
             if "raise" in caps:  # `raise E`: E built with no argument
                 out.append(CallSite(caller_of(caps["raise"][0]), name, receiver, 0, line, col))
@@ -728,7 +728,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             if child is not None and child.type in ("identifier", "attribute"):
                 text = self.src.text(child)
                 if text not in ("self", "cls") and _DOTTED.fullmatch(text):
-                    out.append(NamedArgument(key, text + called, self.src.line(child), self.src.col(child)))
+                    out.append(NamedArgument(key, text + called, *self.src.line_col(child)))
         return tuple(out)
 
     # ------------------------------------------------------------------ assignments

@@ -165,7 +165,7 @@ class ImpliedFacts:
             if receiver in ("self", "cls", "super") or receiver.startswith("super"):
                 return  # self + x inside the class: rare, and `super` is no operand
             out.append(CallSite(scopes.qualname(scopes.at(at.start_byte)), name, receiver, arity,
-                                src.line(at), src.col(at), via="dunder"))
+                                *src.line_col(at), via="dunder"))
 
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "implicit_calls"), self.root):
             if "with.value" in caps:

@@ -86,7 +86,7 @@ class ValueReads:
                         _enclosing_class(owner, classes, class_of), name) in plain)):
                     continue
                 at = caps["name"][0]
-                out.append(ValueRead(owner, name, receiver, src.line(at), src.col(at), handed))
+                out.append(ValueRead(owner, name, receiver, *src.line_col(at), handed))
             else:
                 node = caps["value"][0]
                 text = src.text(node)
@@ -94,7 +94,7 @@ class ValueReads:
                         or _in_bases(node):
                     continue
                 seen.add(node.start_byte)
-                out.append(ValueRead(self.caller_of(node), text, None, src.line(node), src.col(node), True))
+                out.append(ValueRead(self.caller_of(node), text, None, *src.line_col(node), True))
         out[start:] = sorted(out[start:], key=lambda r: (r.line, r.col))
 
 

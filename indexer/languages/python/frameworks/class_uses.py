@@ -41,7 +41,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 or _is_base(node):
             continue
         seen.add((node.start_byte, node.end_byte))
-        out.type_uses.append(TypeUse(scope_of(node, src), compact(src, node), src.line(node), src.col(node)))
+        out.type_uses.append(TypeUse(scope_of(node, src), compact(src, node), *src.line_col(node)))
 
 
 def _is_class_name(name: str) -> bool:

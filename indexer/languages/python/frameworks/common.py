@@ -25,6 +25,7 @@ import ast
 import re
 import warnings
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
@@ -68,19 +69,43 @@ def _collapsed(src: SourceText, node: Node) -> str:
     return _WS.sub(" ", src.text(node)).strip()
 
 
+_SCOPE_MEMO: ContextVar[tuple[SourceText, dict[int, tuple[str, ...]]] | None] = ContextVar(
+    "ripple_python_scope_memo", default=None)
+"""The file :func:`scope_of` last named scopes in (its ``SourceText``) and, per node id visited
+there, the names of the definitions whose bodies hold that node, outermost first."""
+
+
 def scope_of(node: Node, src: SourceText) -> str | None:
     """Qualname of the innermost function / class whose body contains ``node`` (``None``: module).
 
-    Walks up the parents (a local walk; a query cannot name the enclosing definition)."""
-    names: list[str] = []
-    child, parent = node, node.parent
-    while parent is not None:
+    Walks up the parents (a query cannot name the enclosing definition), and remembers for every
+    node it passes the names found above it, so a later look-up in the same file (same ``src``)
+    stops at the first node passed before: each of a file's nodes is walked through at most once,
+    which matters since tree-sitter finds a node's parent by descending from the root."""
+    memo = _SCOPE_MEMO.get()
+    if memo is None or memo[0] is not src:
+        memo = (src, {})
+        _SCOPE_MEMO.set(memo)
+    known = memo[1]
+    path: list[tuple[Node, Node]] = []
+    child = node
+    while True:
+        names = known.get(child.id)
+        if names is not None:
+            break
+        parent = child.parent
+        if parent is None:
+            names = known[child.id] = ()
+            break
+        path.append((child, parent))
+        child = parent
+    for child, parent in reversed(path):
         if parent.type in _DEFINITIONS:
             body = parent.child_by_field_name("body")
             if body is not None and body.id == child.id:
-                names.append(src.text(parent.child_by_field_name("name")))
-        child, parent = parent, parent.parent
-    return ".".join(reversed(names)) or None
+                names = (*names, src.text(parent.child_by_field_name("name")))
+        known[child.id] = names
+    return ".".join(names) or None
 
 
 class CallLocator:

@@ -70,7 +70,7 @@ def _add(uses: dict[tuple[str, str, str], tuple[TableUse, set[str]]], src: Sourc
     key = (scope, name, role)
     entry = uses.get(key)
     if entry is None:
-        uses[key] = (TableUse(ORM_ATTRIBUTE, role, scope, src.line(attr), src.col(attr), entity=name, columns=[column],
+        uses[key] = (TableUse(ORM_ATTRIBUTE, role, scope, *src.line_col(attr), entity=name, columns=[column],
                               resolution="inferred"), {column})
     elif column not in entry[1]:
         entry[1].add(column)

@@ -21,6 +21,8 @@ a URL that does not start with a literal scheme (``http://``, ``https://``, ``//
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from indexer.languages.python.frameworks.common import Args, Context, compact, join, library_kind, scope_of, string_value, template
@@ -50,10 +52,48 @@ _CLIENTS = {
 _ABSOLUTE = ("http://", "https://", "//")
 
 
+_NEEDED = tuple(sorted(set(_LIBRARIES) | {last for (head, last) in _CLIENTS if head not in _LIBRARIES}))
+"""Words one of which every call found here is named with: a name qualified into a library of
+:data:`_LIBRARIES` starts with it, any other client of :data:`_CLIENTS` ends with its class name."""
+_ASCII_WS = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
+"""The ASCII characters ``\\s`` matches (:func:`~indexer.languages.python.frameworks.common.compact`
+drops them; ``translate`` drops them from an ASCII file faster than the expression does)."""
+_WS = re.compile(r"\s+")
+
+
+def _may_call(src: SourceText, out: FileExtraction) -> bool:
+    """Whether the file can hold a call this detector reports; ``False`` only when none can be
+    found, so the tree is not walked for nothing (most files importing django make no request).
+
+    A call is reported only when a name qualified through the imports (:meth:`ImportTable.qualify`)
+    has a word of :data:`_NEEDED` (a library's head or a client's class name). Such a name is a
+    node's text without whitespace, a binding's type reduced by ``base_type``, or an import's
+    module and name, so the word is in the file's text once whitespace is dropped as ``compact``
+    drops it, in the type of a binding that is no alias (or that type has ``<...>`` or ``...``,
+    which ``base_type`` drops, joining what was around), or in an import."""
+    data = src.data
+    if data.isascii():
+        squeezed = data.translate(None, _ASCII_WS).decode("ascii")
+    else:  # decoded as node texts are: a word of a node's text is one of the whole file's
+        squeezed = _WS.sub("", data.decode("utf-8", "replace"))
+    if any(word in squeezed for word in _NEEDED):
+        return True
+    for imp in out.imports:
+        if any(word in imp.module or (imp.name is not None and word in imp.name) for word in _NEEDED):
+            return True
+    for b in out.bindings:
+        if b.how == "alias":
+            continue  # never read as a client (BindingTable.types)
+        t = b.type or ""
+        if "<" in t or "..." in t or any(word in t for word in _NEEDED):
+            return True
+    return False
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the requests / httpx calls of one parsed Python file to ``out``."""
     ctx = Context(src, out)
-    if not ctx.imports.uses(*_LIBRARIES, *_TEST_LIBRARIES):
+    if not ctx.imports.uses(*_LIBRARIES, *_TEST_LIBRARIES) or not _may_call(src, out):
         return
     bases: dict[tuple[int, str], Template] = {}
     calls: list[dict[str, list[Node]]] = []
@@ -94,9 +134,9 @@ def _bound_name(src: SourceText, ctor: Node) -> tuple[int, str] | None:
     return None
 
 
-def _client(ctx: Context, receiver: Node, scope: str | None, bases: dict[tuple[int, str], Template]) -> tuple[str, Template] | None:
-    """``(library, base URL)`` when ``receiver`` is the requests / httpx module or a session / client;
-    ``None`` otherwise."""
+def _client(ctx: Context, receiver: Node, call: Node, bases: dict[tuple[int, str], Template]) -> tuple[str, Template] | None:
+    """``(library, base URL)`` when ``receiver`` (of ``call``) is the requests / httpx module or a
+    session / client; ``None`` otherwise. The call's scope is named only when its bindings are looked at."""
     src, imports = ctx.src, ctx.imports
     text = compact(src, receiver)
     qualified = imports.qualify(text)
@@ -109,7 +149,7 @@ def _client(ctx: Context, receiver: Node, scope: str | None, bases: dict[tuple[i
             return None
         base = Args.of(src, receiver.child_by_field_name("arguments")).keywords.get("base_url")
         return library, template(src, base)
-    for bound_type, binding in ctx.bindings.types(imports, scope, text):
+    for bound_type, binding in ctx.bindings.types(imports, scope_of(call, src), text):
         library = library_kind(bound_type, _CLIENTS)
         if library is not None:
             return library, bases.get((binding.line, binding.name), Template())
@@ -119,9 +159,10 @@ def _client(ctx: Context, receiver: Node, scope: str | None, bases: dict[tuple[i
 def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str], Template]) -> None:
     src = ctx.src
     call, verb_node = caps["call"][0], caps["verb"][0]
-    scope = scope_of(call, src)
+    # The scope is named once the call is known to be a request: most calls matched are not
+    # (every bare call is), and naming a scope walks up the tree.
     if "receiver" in caps:
-        found = _client(ctx, caps["receiver"][0], scope, bases)
+        found = _client(ctx, caps["receiver"][0], call, bases)
         if found is None:
             return
         library, base = found
@@ -146,4 +187,4 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     first = url_t.parts[0] if url_t.parts else ("lit", "")
     if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
         url_t = join(base, url_t)
-    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope, src.line(verb_node), src.col(verb_node)))
+    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope_of(call, src), src.line(verb_node), src.col(verb_node)))
