@@ -176,10 +176,12 @@ class EmbeddedWriter:
         return [(fid[(f.file.repo, f.file.path)], f) for f in batch]
 
     @staticmethod
-    def _write_files(conn: sqlite3.Connection, files: Sequence[tuple[int, IndexedFile]], prep: PreparedChunks | None) -> None:
-        """The ``file_rows`` of ``files`` (``(fid, file)``), each text compressed
+    def _write_files(conn: sqlite3.Connection, files: Sequence[tuple[int, IndexedFile]],
+                     prep: PreparedChunks | None) -> dict[int, bytes | None]:
+        """Write the ``file_rows`` of ``files`` (``(fid, file)``), each text compressed
         (:func:`~stores.embedded_schema.compress_text`), or the blob ``prep`` compressed ahead for
-        the file when it decompresses to exactly this text (decompressing is a fraction of compressing)."""
+        the file when it decompresses to exactly this text (decompressing is a fraction of
+        compressing); returns each fid's stored blob."""
         ready = prep.texts if prep is not None else {}
         rows = []
         for key, f in files:
@@ -188,6 +190,7 @@ class EmbeddedWriter:
                 blob = compress_text(f.text)
             rows.append((key, f.file.language, f.file.checksum, f.file.size, blob))
         conn.executemany("INSERT OR REPLACE INTO file_rows (fid, language, checksum, size, ztext) VALUES (?, ?, ?, ?, ?)", rows)
+        return {row[0]: row[4] for row in rows}
 
     @staticmethod
     def _shared_touched(conn: sqlite3.Connection, fids: list[int], removed: list[int]) -> set[int]:
@@ -249,8 +252,7 @@ class EmbeddedWriter:
         # the same values. Taken only now: it is not held beside the graph rows.
         take, self._prepared = self._prepared, None
         prep = take() if take is not None else None
-        if files:
-            self._write_files(conn, files, prep)
+        blobs: dict[int, bytes | None] = self._write_files(conn, files, prep) if files else {}
         chunks = list({c.id: c for f in batch for c in f.chunks}.values())
         if not chunks:
             return
@@ -264,9 +266,8 @@ class EmbeddedWriter:
         # A chunk's stored form only where its file's stored text is the one prepared.
         if prep is not None and not prep.matches(chunks, start):
             prep = None
-        blobs: dict[int, bytes | None] = {}
         texts: dict[int, FileText | None] = {}
-        for key in {fid[(c.repo, c.file)] for c in chunks}:
+        for key in {fid[(c.repo, c.file)] for c in chunks} - blobs.keys():  # a file not written just now
             row = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (key,)).fetchone()
             blobs[key] = row[0] if row else None
         rows = []
