@@ -142,24 +142,43 @@ an unqualified key the nodes of that name with a label it may link to (:data:`ME
 more (too common: no edge)."""
 
 
-def _key(name: str) -> Key:
-    parts = _parts(name)
+def _key(parts: list[str]) -> Key:
+    """The lookup key of a mention written as ``parts`` (:func:`_parts`)."""
     return (parts[-1], "" if len(parts) == 1 else ".".join(parts))
 
 
 def mention_edges(repo: str, path: str, file_node: str, chunks: Iterable[Chunk], lookup: Lookup) -> list[Edge]:
     """The ``MENTIONS`` edges of one file's chunks: ``file_node -> node`` at each mention's line and
     column, one per (node, position); names resolved by one ``lookup`` call."""
-    found = [(m, _specific(m[0])) for c in chunks for m in mentions(c)]
-    found = [(m, how) for m, how in found if how]
+    found = _found(chunks)
     if not found:
         return []
-    nodes = lookup(sorted({_key(m[0]) for m, _ in found}))
+    return _edges(repo, path, file_node, found, lookup(sorted({key for _, _, key, _ in found})))
+
+
+_Found = tuple[Mention, str, Key, list[str]]
+"""A specific mention of a chunk: ``(mention, how specific (_specific), lookup key, its parts)``."""
+
+
+def _found(chunks: Iterable[Chunk]) -> list[_Found]:
+    """The specific mentions of ``chunks`` in order, each parsed once (its key and parts)."""
+    out = []
+    for c in chunks:
+        for m in mentions(c):
+            how = _specific(m[0])
+            if how:
+                parts = _parts(m[0])
+                out.append((m, how, _key(parts), parts))
+    return out
+
+
+def _edges(repo: str, path: str, file_node: str, found: Sequence[_Found],
+           nodes: Mapping[Key, Sequence[SymbolKey]]) -> list[Edge]:
+    """The edges of ``found`` (:func:`_found`) with the nodes ``nodes`` (a :data:`Lookup`'s answer) gives each key."""
     edges: dict[tuple[str, int, int], Edge] = {}
-    for (name, line, col), how in found:
-        written = _parts(name)
+    for (_, line, col), how, key, written in found:
         labels = _TABLE_LABELS if how == "table" else MENTION_LABELS
-        hits = [n for n in nodes.get(_key(name), ()) if n.label in labels and _matches(written, n)]
+        hits = [n for n in nodes.get(key, ()) if n.label in labels and _matches(written, n)]
         if len(written) == 1 and len(hits) > MAX_TARGETS:
             continue
         for n in hits:
@@ -233,19 +252,16 @@ def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore,
     them. ``written``: every file this run writes (default ``files``; a run written in batches
     passes all of them, or a :class:`NodeSource` over them, so that a batch's mentions see the nodes
     of the others as one write of them all would)."""
-    docs = [out for out in files if any(c.kind in ("doc", "config") for c in out.chunks)]
+    # Each doc file's mentions are parsed once: for the keys of the one lookup, then for its edges.
+    docs = [(out, found) for out in files if any(c.kind in ("doc", "config") for c in out.chunks)
+            if (found := _found(out.chunks))]
     if not docs:
         return 0
-    keys: set[Key] = set()
-    for out in docs:
-        for c in out.chunks:
-            keys.update(_key(m[0]) for m in mentions(c) if _specific(m[0]))
-    if not keys:
-        return 0
-    table = store_lookup(graph, files if written is None else written, docs[0].file.repo)(sorted(keys))
+    keys = {key for _, found in docs for _, _, key, _ in found}
+    table = store_lookup(graph, files if written is None else written, docs[0][0].file.repo)(sorted(keys))
     added = 0
-    for out in docs:
-        edges = mention_edges(out.file.repo, out.file.path, out.nodes[0].id, out.chunks, lambda _keys: table)
+    for out, found in docs:
+        edges = _edges(out.file.repo, out.file.path, out.nodes[0].id, found, table)
         out.edges.extend(edges)
         added += len(edges)
     return added

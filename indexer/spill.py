@@ -23,10 +23,14 @@ from typing import IO, overload
 
 from stores.contracts import Edge, IndexedFile, Node
 
-__all__ = ["SpillFile", "SpillRef", "SpilledOutputs", "spill_file"]
+__all__ = ["SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "spill_file"]
 
 SpillRef = tuple[int, int]
 """Where :meth:`SpillFile.put` wrote a byte string: ``(offset, length)`` in bytes."""
+
+Summarise = Callable[[IndexedFile], tuple[object, bytes | None]]
+"""What :class:`SpilledOutputs` keeps of each output it spills (:attr:`SpilledOutputs.summarise`):
+``output -> (value kept in memory, record of bytes put in the spill file or None)``."""
 
 
 def spill_file(state_dir: str | None) -> SpillFile:
@@ -174,16 +178,16 @@ class SpilledOutputs(Sequence[IndexedFile]):
 
     __slots__ = ("spill", "_items", "paths", "_extra", "summarise", "_summaries")
 
-    def __init__(self, spill: SpillFile | None = None,
-                 summarise: Callable[[IndexedFile, SpillFile], object] | None = None) -> None:
+    def __init__(self, spill: SpillFile | None = None, summarise: Summarise | None = None) -> None:
         self.spill = spill if spill is not None else SpillFile()
         self._items: list[IndexedFile | SpillRef] = []
         self.paths: list[str] = []
         self.summarise = summarise
-        """Applied to each output and this sequence's spill file as the output is spilled: what a
-        reader needs of every output without reading it back (the writer's digest, :meth:`summary`);
-        it may put more records of its own into the spill file."""
-        self._summaries: list[object] = []
+        """Applied to each output as it is spilled: what a reader needs of every output without
+        reading it back (the writer's digest, :meth:`summary`), and a record of bytes to keep beside
+        it in the spill file (or ``None``). A pure function of the output, so that another process
+        may apply it (:meth:`append_summarised`)."""
+        self._summaries: list[tuple[object, SpillRef | None] | None] = []
         self._extra: dict[int, list[bytes]] = {}
         """Per index of a spilled output, what :meth:`extend` added to it, pickled (in memory): a
         read appends it, so the output itself is not read back and spilled again."""
@@ -197,20 +201,33 @@ class SpilledOutputs(Sequence[IndexedFile]):
         """Put ``out`` at ``index`` (``len(self)``: append), kept or spilled as :meth:`append`."""
         item: IndexedFile | SpillRef = out if keep else self.spill.put(
             blob if blob is not None else pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
-        summary = self.summarise(out, self.spill) if self.summarise is not None and not keep else None
+        summary = self._placed(*self.summarise(out)) if self.summarise is not None and not keep else None
+        self._set(index, item, out.file.path, summary)
+
+    def append_summarised(self, path: str, blob: bytes, value: object, record: bytes | None) -> None:
+        """Add at the end the output of the file ``path`` pickled as ``blob``, with what
+        :attr:`summarise` gave for it (``value``, ``record``) where it was made (another process):
+        the output is not unpickled here."""
+        self._set(len(self._items), self.spill.put(blob), path, self._placed(value, record))
+
+    def _placed(self, value: object, record: bytes | None) -> tuple[object, SpillRef | None]:
+        return value, self.spill.put(record) if record is not None else None
+
+    def _set(self, index: int, item: IndexedFile | SpillRef, path: str, summary: tuple[object, SpillRef | None] | None) -> None:
         if index == len(self._items):
             self._items.append(item)
-            self.paths.append(out.file.path)
+            self.paths.append(path)
             self._summaries.append(summary)
         else:
             self._items[index] = item
             self._summaries[index] = summary
             self._extra.pop(index, None)
 
-    def summary(self, index: int) -> object | None:
-        """What :attr:`summarise` gave for the output at ``index`` when it was spilled; ``None``
-        without one, for an output kept in memory, or once :meth:`extend` added to it (then the
-        summary no longer describes it: read the output)."""
+    def summary(self, index: int) -> tuple[object, SpillRef | None] | None:
+        """``(value, where its record is)`` of what :attr:`summarise` gave for the output at
+        ``index`` when it was spilled (the reference ``None`` without a record); ``None`` without a
+        summary, for an output kept in memory, or once :meth:`extend` added to it (then the summary
+        no longer describes it: read the output)."""
         return self._summaries[index]
 
     def extend(self, index: int, nodes: Sequence[Node], edges: Sequence[Edge]) -> None:

@@ -30,7 +30,7 @@ from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
 from indexer.resolve.forked_binding import should_fork
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexReport, ProgressSink
-from indexer.spill import SpilledOutputs, SpillFile, SpillRef
+from indexer.spill import SpilledOutputs, SpillRef
 from indexer.symbols import file_id
 from indexer.write_prep import ChunkPreparer
 from stores.contracts import Chunk, FileRecord, GraphStore, IndexedFile, SearchIndex, SymbolKey
@@ -140,12 +140,11 @@ def _batches(todo: Sequence[int], paths: Sequence[str], files: Mapping[str, File
         yield batch
 
 
-def _spill_mention_keys(out: IndexedFile, spill: SpillFile) -> SpillRef | None:
-    """Put the pickled :class:`~stores.contracts.SymbolKey` list of ``out``'s nodes a doc mention may
-    link to (:data:`indexer.mentions.MENTION_LABELS`, in node order) into ``spill``; where, or
-    ``None`` when it has none."""
+def _mention_keys(out: IndexedFile) -> bytes | None:
+    """The pickled :class:`~stores.contracts.SymbolKey` list of ``out``'s nodes a doc mention may
+    link to (:data:`indexer.mentions.MENTION_LABELS`, in node order), or ``None`` when it has none."""
     linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
-    return spill.put(pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL)) if linkable else None
+    return pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL) if linkable else None
 
 
 class _SpilledNodes:
@@ -229,7 +228,7 @@ class IndexWriter:
                 self._stamp(out, digest, version, files)
                 node_id = out.nodes[0].id
             else:
-                digest, node_id, ref = summary  # type: ignore[misc]
+                (digest, node_id), ref = summary  # type: ignore[misc]
             old = stored.get(node_id)
             if paths[i] in forced or old is None or old.props.get("digest") != digest:
                 todo.append(i)
@@ -237,7 +236,8 @@ class IndexWriter:
                 if spilled is None:
                     continue
                 if summary is None:
-                    ref = _spill_mention_keys(out, spilled.spill)
+                    keys_blob = _mention_keys(out)
+                    ref = spilled.spill.put(keys_blob) if keys_blob is not None else None
                 if ref is not None:
                     keys[i] = ref
                     for name in dict.fromkeys(k.name for k in pickle.loads(spilled.spill.get(ref))):
@@ -314,15 +314,16 @@ class IndexWriter:
         else:
             self.journal.clear()
 
-    def summary(self, out: IndexedFile, spill: SpillFile) -> tuple[str, str, SpillRef | None]:
+    def summary(self, out: IndexedFile) -> tuple[tuple[str, str], bytes | None]:
         """What :meth:`write` reads of an output before writing it: its digest
-        (:func:`output_digest`), its File node's id, and where in ``spill`` the pickled
+        (:func:`output_digest`) and its File node's id, and the pickled
         :class:`~stores.contracts.SymbolKey` list of its nodes a doc mention may link to
-        (:data:`indexer.mentions.MENTION_LABELS`, in node order) was put (``None`` when it has
-        none). Given to the resolver as its spilled outputs' ``summarise``
-        (:class:`indexer.spill.SpilledOutputs`), so that the write reads each of them back once, to
-        write it, not twice, and holds no more than this tuple per output in memory."""
-        return output_digest(out, self.product), out.nodes[0].id, _spill_mention_keys(out, spill)
+        (:data:`indexer.mentions.MENTION_LABELS`, in node order; ``None`` when it has none), which
+        the spill file keeps. Given to the resolver as its spilled outputs' ``summarise``
+        (:class:`indexer.spill.SpilledOutputs`; a forked copy that binds files applies it to its
+        own outputs), so that the write reads each of them back once, to write it, not twice, and
+        holds no more than this per output in memory."""
+        return (output_digest(out, self.product), out.nodes[0].id), _mention_keys(out)
 
     @staticmethod
     def _stamp(out: IndexedFile, digest: str, version: str, files: Mapping[str, FileCtx]) -> None:

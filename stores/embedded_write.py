@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -105,9 +106,8 @@ class EmbeddedWriter:
         fids = self._fids(conn, [(f.file.repo, f.file.path) for f in batch])
         gone.fids.update(fids)
         self._delete_chunks(conn, fids, gone)
-        if graph:
-            self._replace_graph(conn, batch, fids, it, gone)
-        self._insert_chunks(conn, batch, it, gone)
+        files = self._replace_graph(conn, batch, fids, it, gone) if graph else []
+        self._insert_chunks(conn, batch, it, gone, files)
         prune(conn, gone.nids, gone.fids)
 
     @staticmethod
@@ -128,7 +128,9 @@ class EmbeddedWriter:
         gone.nids.update(removed)
 
     def _replace_graph(self: EmbeddedStore, conn: sqlite3.Connection, batch: list[IndexedFile], fids: list[int],
-                       it: Interner, gone: _Removed) -> None:
+                       it: Interner, gone: _Removed) -> list[tuple[int, IndexedFile]]:
+        """Replace the graph rows of ``batch``; returns the file rows to write, ``(fid, file)``: the
+        chunk write (:meth:`_insert_chunks`) writes them, with a text prepared ahead when it has one."""
         new_ids = {n.id for f in batch for n in f.nodes}
         removed = [nid for fid in fids for nid, node_id in conn.execute(
             "SELECT n.nid, i.id FROM node_rows n JOIN ids i ON i.nid = n.nid WHERE n.fid = ?", (fid,))
@@ -148,10 +150,6 @@ class EmbeddedWriter:
                       + [u.caller for f in batch for u in f.unresolved])
         tid = it.tids([n.label for f in batch for n in f.nodes] + [e.kind for f in batch for e in f.edges]
                       + [e.resolution for f in batch for e in f.edges if e.resolution is not None])
-        conn.executemany(
-            "INSERT OR REPLACE INTO file_rows (fid, language, checksum, size, ztext) VALUES (?, ?, ?, ?, ?)",
-            [(fid[(f.file.repo, f.file.path)], f.file.language, f.file.checksum, f.file.size, compress_text(f.text))
-             for f in batch])
         node_nids = [nid[n.id] for f in batch for n in f.nodes]
         for part in range(0, len(node_nids), 20_000):  # a node moving here from another file leaves that file
             gone.fids.update(r[0] for r in conn.execute(
@@ -175,6 +173,24 @@ class EmbeddedWriter:
              for f in batch for u in f.unresolved])
         shared |= {nid[n.id] for f in batch for n in f.nodes if n.label in SHARED_LABELS}
         self._prune_shared(conn, shared, gone)
+        return [(fid[(f.file.repo, f.file.path)], f) for f in batch]
+
+    @staticmethod
+    def _write_files(conn: sqlite3.Connection, files: Sequence[tuple[int, IndexedFile]],
+                     prep: PreparedChunks | None) -> dict[int, bytes | None]:
+        """Write the ``file_rows`` of ``files`` (``(fid, file)``), each text compressed
+        (:func:`~stores.embedded_schema.compress_text`), or the blob ``prep`` compressed ahead for
+        the file when it decompresses to exactly this text (decompressing is a fraction of
+        compressing); returns each fid's stored blob."""
+        ready = prep.texts if prep is not None else {}
+        rows = []
+        for key, f in files:
+            blob = ready.get((f.file.repo, f.file.path))
+            if blob is None or f.text is None or zlib.decompress(blob) != f.text.encode("utf-8", "surrogatepass"):
+                blob = compress_text(f.text)
+            rows.append((key, f.file.language, f.file.checksum, f.file.size, blob))
+        conn.executemany("INSERT OR REPLACE INTO file_rows (fid, language, checksum, size, ztext) VALUES (?, ?, ?, ?, ?)", rows)
+        return {row[0]: row[4] for row in rows}
 
     @staticmethod
     def _shared_touched(conn: sqlite3.Connection, fids: list[int], removed: list[int]) -> set[int]:
@@ -229,7 +245,14 @@ class EmbeddedWriter:
         gone.rows(conn.execute(f"DELETE FROM chunk_rows WHERE fid IN ({_IDS}) RETURNING nid", (json.dumps(fids),)))
 
     def _insert_chunks(self: EmbeddedStore, conn: sqlite3.Connection, batch: list[IndexedFile], it: Interner,
-                       gone: _Removed) -> None:
+                       gone: _Removed, files: Sequence[tuple[int, IndexedFile]] = ()) -> None:
+        """Insert the chunks of ``batch`` (their rows, ``chunks_fts`` rows and block maxima), after
+        the file rows ``files`` (:meth:`_replace_graph`) their stored form points into."""
+        # Analysed and encoded ahead (stores.chunk_prep) when offered for exactly these rows, else here:
+        # the same values. Taken only now: it is not held beside the graph rows.
+        take, self._prepared = self._prepared, None
+        prep = take() if take is not None else None
+        blobs: dict[int, bytes | None] = self._write_files(conn, files, prep) if files else {}
         chunks = list({c.id: c for f in batch for c in f.chunks}.values())
         if not chunks:
             return
@@ -240,15 +263,11 @@ class EmbeddedWriter:
         gone.fids.update(r[0] for r in conn.execute(f"DELETE FROM chunk_rows WHERE nid IN ({_IDS}) RETURNING fid", (nids,)))
         fid = it.fids((c.repo, c.file) for c in chunks)
         start = conn.execute("SELECT coalesce(max(rowid), 0) FROM chunk_rows").fetchone()[0] + 1
-        # Analysed and encoded ahead (stores.chunk_prep) when offered for exactly these rows, else here:
-        # the same values. A chunk's stored form only where its file's stored text is the one prepared.
-        take, self._prepared = self._prepared, None
-        prep = take() if take is not None else None  # taken only now: it is not held beside the graph rows
+        # A chunk's stored form only where its file's stored text is the one prepared.
         if prep is not None and not prep.matches(chunks, start):
             prep = None
-        blobs: dict[int, bytes | None] = {}
         texts: dict[int, FileText | None] = {}
-        for key in {fid[(c.repo, c.file)] for c in chunks}:
+        for key in {fid[(c.repo, c.file)] for c in chunks} - blobs.keys():  # a file not written just now
             row = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (key,)).fetchone()
             blobs[key] = row[0] if row else None
         rows = []

@@ -49,12 +49,15 @@ import psutil
 from indexer.forked import ForkedCall, ForkFailed, can_fork
 from indexer.resolve.tracking import pack_deps, strip_cut
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB
-from indexer.spill import SpillFile, SpillRef
+from indexer.spill import SpillFile, SpillRef, Summarise
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
+
+Summary = tuple[object, bytes | None]
+"""What ``summarise`` gave for an output in the copy: ``(value, record bytes or None)``."""
 
 __all__ = ["ForkedBinding", "FileClaims", "should_fork", "start_forked_binding", "FORK_MIN_FILES", "FORK_HEADROOM_MIB"]
 
@@ -124,13 +127,15 @@ def held_mib(copy: psutil.Process, parent: psutil.Process) -> float | None:
 
 
 def start_forked_binding(resolver: Resolver, ctxs: Sequence[FileCtx], park: SpillFile | None,
-                         processes: int, memory_budget_mib: int | None) -> ForkedBinding | None:
+                         processes: int, memory_budget_mib: int | None,
+                         summarise: Summarise | None = None) -> ForkedBinding | None:
     """A :class:`ForkedBinding` of ``ctxs`` when :func:`should_fork` says so and the shared claims
-    can be made, else ``None`` (the caller binds every file itself)."""
+    can be made, else ``None`` (the caller binds every file itself). ``summarise``: applied by the
+    copy to each output it makes (:attr:`indexer.spill.SpilledOutputs.summarise`)."""
     if not should_fork(len(ctxs), processes, memory_budget_mib):
         return None
     try:
-        return ForkedBinding(resolver, ctxs, park, _budget(memory_budget_mib))
+        return ForkedBinding(resolver, ctxs, park, _budget(memory_budget_mib), summarise)
     except OSError as exc:
         log.debug("binding %d files in one process: %s", len(ctxs), exc)
         return None
@@ -203,7 +208,7 @@ class ForkedBinding:
     cannot be made; a copy that cannot start is reported by :meth:`outputs` like one that failed."""
 
     def __init__(self, resolver: Resolver, ctxs: Sequence[FileCtx], park: SpillFile | None,
-                 budget_mib: int = DEFAULT_MEMORY_BUDGET_MIB) -> None:
+                 budget_mib: int = DEFAULT_MEMORY_BUDGET_MIB, summarise: Summarise | None = None) -> None:
         self.ctxs = list(ctxs)
         self.budget_mib = budget_mib
         self.claims = FileClaims(len(self.ctxs))
@@ -226,7 +231,7 @@ class ForkedBinding:
             # files without this, and bound its half with it).
             gc.freeze()
             self._frozen = True
-            self._call = ForkedCall(lambda: _bind_claimed(resolver, self.ctxs, claims, spill, budget_mib))
+            self._call = ForkedCall(lambda: _bind_claimed(resolver, self.ctxs, claims, spill, budget_mib, summarise))
             log.debug("binding %d files with a second process (pid %d, resident set here %s MiB)",
                       len(self.ctxs), self._call.pid, f"{_rss_mib() or 0:.0f}")
         except OSError as exc:
@@ -250,15 +255,18 @@ class ForkedBinding:
             yield self.ctxs[i]
 
     def outputs(self, outcomes: defaultdict[str, int], parent_s: float
-                ) -> Iterator[tuple[FileCtx, IndexedFile | None, bytes | None, bytes | None]]:
+                ) -> Iterator[tuple[FileCtx, IndexedFile | None, bytes | None, bytes | None, Summary | None]]:
         """Once the caller has bound every file it claimed: per file the copy claimed, in order,
-        ``(ctx, output, its pickle, packed record)``, or ``(ctx, None, None, None)`` for each file
+        ``(ctx, output, its pickle, packed record, summary)``: with a ``summarise`` the output is
+        ``None`` (not unpickled here) and the summary ``(value, record)`` what ``summarise`` gave for
+        it in the copy; without one the output unpickled and the summary ``None``. Or
+        ``(ctx, None, None, None, None)`` for each file
         the copy did not bind (it failed, died, ran past its deadline, ``parent_s`` (the seconds the
         parent's own part took) times :data:`DEADLINE_FACTOR`, or an output does not read back),
         which the caller binds itself; a warning says why. Adds each output's outcome counts
         to ``outcomes`` as it is given."""
         first = self.claims.meeting()
-        made: dict[int, tuple[tuple[int, int] | bytes, tuple[int, int] | bytes, dict[str, int]]] = {}
+        made: dict[int, tuple[SpillRef | bytes, SpillRef | bytes, dict[str, int], tuple[object, SpillRef | bytes | None] | None]] = {}
         if self._call is not None and self.spill is not None:
             try:
                 if self._hung is not None:
@@ -278,21 +286,30 @@ class ForkedBinding:
         for i in range(first, len(self.ctxs)):
             fc = self.ctxs[i]
             if self._error is None:
-                out_ref, record_ref, counts = made[i]
+                out_ref, record_ref, counts, summarised = made[i]
                 try:
-                    blob = out_ref if isinstance(out_ref, bytes) else self.spill.get(out_ref)  # type: ignore[union-attr]
-                    record = record_ref if isinstance(record_ref, bytes) else self.spill.get(record_ref)  # type: ignore[union-attr]
-                    out = pickle.loads(blob)
+                    blob, record = self._read(out_ref), self._read(record_ref)
+                    summary: Summary | None = None
+                    out: IndexedFile | None = None
+                    if summarised is not None:  # the copy summarised it: not unpickled here
+                        value, keys = summarised
+                        summary = (value, None if keys is None else self._read(keys))
+                    else:
+                        out = pickle.loads(blob)
                 except (ValueError, OSError, pickle.UnpicklingError, EOFError) as exc:
                     self._error = f"its output of {fc.path} does not read back: {exc}"
                 else:
                     for key, n in counts.items():
                         outcomes[key] += n
-                    yield fc, out, blob, record
+                    yield fc, out, blob, record, summary
                     continue
                 log.warning("binding in a second process failed (%s): %d of its %d files are bound here",
                             self._error, len(self.ctxs) - i, len(self.ctxs) - first)
-            yield fc, None, None, None
+            yield fc, None, None, None, None
+
+    def _read(self, ref: SpillRef | bytes) -> bytes:
+        """The bytes at ``ref`` in the copy's spill file (or ``ref`` itself: bytes the copy sent)."""
+        return ref if isinstance(ref, bytes) else self.spill.get(ref)  # type: ignore[union-attr]
 
     def close(self) -> None:
         """End the copy if it still runs, delete its spill file, and let this process's collections
@@ -308,13 +325,14 @@ class ForkedBinding:
 
 
 def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaims, spill: SpillFile,
-                  budget_mib: float) -> tuple[SpillRef | dict[int, tuple[bytes, bytes, dict[str, int]]], int, str | None]:
+                  budget_mib: float, summarise: Summarise | None = None) -> tuple[SpillRef | dict[int, tuple], int, str | None]:
     """In the copy: bind the files of ``ctxs`` it claims from the back, each output pickled and its
-    read record packed into ``spill``, until none is left or the two processes hold more than
+    read record packed into ``spill`` (with ``summarise``, what it gives for the output too: its
+    value, and its record put into ``spill``), until none is left or the two processes hold more than
     ``budget_mib`` (:func:`held_mib`, measured every :data:`CHECK_S` seconds; it stops when the
     growth since the last measure, once more, would pass the budget). Returns where in
-    ``spill`` it put its index (pickled: per file index, where its output and record went and its
-    outcome counts), the spill file's size, and why the copy stopped early (``None``: it did not):
+    ``spill`` it put its index (pickled: per file index, where its output and record went, its
+    outcome counts and its summary or ``None``), the spill file's size, and why the copy stopped early (``None``: it did not):
     a few bytes, which the pipe takes at once, so the copy exits and frees its pages while the
     parent still binds. When a refused write (a full state folder) moved ``spill`` (in this process
     only: the parent reads the file it made, which ends where the disk refused), the index holds the
@@ -339,10 +357,16 @@ def _bind_claimed(resolver: Resolver, ctxs: Sequence[FileCtx], claims: FileClaim
         fc = ctxs[i]
         outcomes: defaultdict[str, int] = defaultdict(int)
         out, deps = resolver.tracked(lambda: resolver.file_output(fc, outcomes))  # noqa: B023
+        summary: tuple[object, SpillRef | None] | None = None
+        if summarise is not None:
+            value, keys = summarise(out)
+            summary = (value, None if keys is None else spill.put(keys))
         made[i] = (spill.put(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL)),
-                   spill.put(pack_deps(strip_cut(deps))), dict(outcomes))
+                   spill.put(pack_deps(strip_cut(deps))), dict(outcomes), summary)
     if not spill.moved:
         index = spill.put(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
         if not spill.moved:
             return index, spill.size, stopped
-    return {i: (spill.get(out), spill.get(record), counts) for i, (out, record, counts) in made.items()}, 0, stopped
+    return {i: (spill.get(out), spill.get(record), counts,
+                None if summary is None else (summary[0], None if summary[1] is None else spill.get(summary[1])))
+            for i, (out, record, counts, summary) in made.items()}, 0, stopped

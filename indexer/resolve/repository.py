@@ -18,7 +18,7 @@ import logging
 import operator
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.link import LinkMemo, LinkOptions, LinkResult, link_frameworks
@@ -33,7 +33,7 @@ from indexer.resolve.language import ModuleSystem
 from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
-from indexer.spill import SpilledOutputs, SpillFile, SpillRef
+from indexer.spill import SpilledOutputs, SpillFile, SpillRef, Summarise
 from indexer.symbols import dotted_stems, module_path
 from stores.contracts import Edge, IndexedFile, Node
 
@@ -438,7 +438,7 @@ class RepositoryResolver:
     # -- resolving ---------------------------------------------------------------------------------
 
     def resolve(self, paths: Iterable[str], spill: SpillFile | None = None,
-                summarise: Callable[[IndexedFile, SpillFile], object] | None = None,
+                summarise: Summarise | None = None,
                 processes: int = 1, memory_budget_mib: int | None = None) -> ResolvedRepository:
         """Outputs of ``paths`` (unknown paths ignored; input order), then of every other file whose
         framework facts can own edges (routes, HTTP calls, topics, wrappers), against the current state of all
@@ -474,7 +474,7 @@ class RepositoryResolver:
         # The one place where file outputs are produced, for full and incremental runs alike; framework
         # linking (Endpoint / Topic nodes and their edges) is merged into them right here.
         files: list[IndexedFile] | SpilledOutputs = SpilledOutputs(spill, summarise) if spill is not None else []
-        forked = start_forked_binding(resolver, ctxs, self.park, processes, memory_budget_mib) \
+        forked = start_forked_binding(resolver, ctxs, self.park, processes, memory_budget_mib, summarise) \
             if isinstance(files, SpilledOutputs) and self._readers_stale else None
 
         def bind(fc: FileCtx) -> None:
@@ -487,12 +487,15 @@ class RepositoryResolver:
                 bind(fc)
             if forked is not None:
                 assert isinstance(files, SpilledOutputs)
-                for fc, out, blob, record in forked.outputs(outcomes, time.monotonic() - forked.started):
-                    if out is None:  # the copy failed: bound here
+                for fc, out, blob, record, summary in forked.outputs(outcomes, time.monotonic() - forked.started):
+                    if blob is None:  # the copy failed: bound here
                         bind(fc)
+                        continue
+                    if summary is not None:  # summarised in the copy: not unpickled here
+                        files.append_summarised(fc.path, blob, *summary)
                     else:
-                        files.append(out, blob=blob)
-                        self._record_packed(fc.path, record)
+                        files.append(out, blob=blob)  # type: ignore[arg-type]
+                    self._record_packed(fc.path, record)  # type: ignore[arg-type]
         finally:
             if forked is not None:
                 forked.close()

@@ -129,6 +129,40 @@ def test_a_forked_copy_gives_one_process_outputs_records_and_counts(forking):
     assert ("shop/m0.f0(0)", "shop/m1.f1(0)") not in calls  # never the other way
 
 
+def _summarise(out):
+    return (out.file.path, len(out.nodes), len(out.edges)), (out.file.path.encode() if "m1" in out.file.path else None)
+
+
+def test_the_copy_summarises_its_outputs_and_the_parent_does_not_unpickle_them(forking, monkeypatch):
+    def resolved(processes, summarise=_summarise):
+        resolver = RepositoryResolver("r")
+        extractions = extract_fixture(_fixture(12))
+        resolver.update(extractions, track=False)
+        loads.clear()
+        return resolver.resolve([ex.path for ex, _, _ in extractions], spill=SpillFile(), summarise=summarise,
+                                processes=processes)
+
+    loads: list[int] = []
+    real = fb.pickle.loads
+    monkeypatch.setattr(fb.pickle, "loads", lambda data: loads.append(len(data)) or real(data))
+    one = resolved(1)
+    _after_the_copy_claims(monkeypatch, 3)  # the copy binds m11, m10 and m9 at least
+    plain = resolved(2, None)
+    unpickled = len(loads)  # the copy's result and index, and each of its outputs
+    two = resolved(2)
+    assert len(forking) == 2 and unpickled > 2 and len(loads) == 2  # its result and index only
+    assert _outputs(plain) == _outputs(one)
+    assert two.files.paths == one.files.paths and _outputs(two) == _outputs(one)
+    summaries = [(two.files.summary(i), one.files.summary(i)) for i in range(len(one.files))]
+    assert [a[0] for a, _ in summaries] == [b[0] for _, b in summaries]
+    assert [a[0][0] for a, _ in summaries] == one.files.paths  # every output summarised, in order
+    records = [(two.files.spill.get(a[1]) if a[1] else None, one.files.spill.get(b[1]) if b[1] else None)
+               for a, b in summaries]
+    assert all(x == y for x, y in records)
+    assert [x for x, _ in records if x] == [p.encode() for p in one.files.paths if "m1" in p]
+    assert len([x for x, _ in records if x]) == 3  # m1, m10, m11: the last two from the copy
+
+
 def test_records_held_in_memory_are_the_same_too(forking):
     (one, _), (two, _) = _resolve(1), _resolve(2)
     assert two.recorded() == one.recorded()
@@ -153,7 +187,7 @@ def _after_the_copy_claims(monkeypatch, n: int) -> None:
 
 @pytest.mark.parametrize("failure", ["raises", "dies", "killed"])
 def test_a_copy_that_fails_leaves_its_files_to_the_parent(forking, monkeypatch, caplog, failure):
-    def broken(resolver, ctxs, claims, spill, budget):
+    def broken(resolver, ctxs, claims, spill, budget, summarise=None):
         for _ in range(3):  # claims three files, then fails before giving any
             claims.back()
         if failure == "raises":
@@ -237,7 +271,7 @@ def test_the_copy_measures_itself_and_its_parent():
 
 
 def test_a_copy_past_its_deadline_is_killed_and_its_files_bound_here(forking, monkeypatch, caplog):
-    def hangs(resolver, ctxs, claims, spill, budget):
+    def hangs(resolver, ctxs, claims, spill, budget, summarise=None):
         claims.back()
         claims.back()
         time.sleep(60)
@@ -268,7 +302,7 @@ def test_a_copy_stopped_while_it_holds_the_list_of_claims_is_killed_and_its_file
         forking, monkeypatch, caplog):
     """A copy stopped (SIGSTOP, a debugger) or hung while it holds the claims' lock: the parent waited
     in ``lockf`` forever, past any deadline, since the lock is freed only when its holder dies."""
-    def stopped(resolver, ctxs, claims, spill, budget):
+    def stopped(resolver, ctxs, claims, spill, budget, summarise=None):
         claims.back()
         claims.back()
         fcntl.lockf(claims._fd, fcntl.LOCK_EX)  # as in a claim, then stopped before it lets go

@@ -300,20 +300,34 @@ class TestSpill:
             outputs.extend(2, [route], [])
 
     def test_a_summary_describes_the_output_as_spilled_until_it_is_extended(self):
-        outputs = SpilledOutputs(summarise=lambda out, spill: (out.file.path, len(out.nodes)))
+        outputs = SpilledOutputs(summarise=lambda out: ((out.file.path, len(out.nodes)),
+                                                         out.file.path.encode() if out.file.path != "a.py" else None))
         outputs.append(_file("a.py"))
         outputs.append(_file("b.py"), keep=True)
         outputs.append(_file("c.py"))
-        assert [outputs.summary(i) for i in range(3)] == [("a.py", 1), None, ("c.py", 1)]
+        assert [outputs.summary(i) for i in range(2)] == [(("a.py", 1), None), None]  # a.py: no record
+        value, ref = outputs.summary(2)
+        assert value == ("c.py", 1) and outputs.spill.get(ref) == b"c.py"  # the record beside it
         outputs.extend(2, [], [])  # nothing added: still true
-        assert outputs.summary(2) == ("c.py", 1)
+        assert outputs.summary(2) == (("c.py", 1), ref)
         outputs.extend(2, [Node("r:c.f", "Function", "f", "f", "r", "c.py", 2, 0, 3, 0)], [])
         assert outputs.summary(2) is None and len(outputs[2].nodes) == 2
         outputs.replace(2, outputs[2])  # spilled again whole: summarised again
-        assert outputs.summary(2) == ("c.py", 2) and len(outputs[2].nodes) == 2
+        assert outputs.summary(2)[0] == ("c.py", 2) and len(outputs[2].nodes) == 2
         plain = SpilledOutputs()
         plain.append(_file("a.py"))
         assert plain.summary(0) is None
+
+    def test_an_output_summarised_elsewhere_is_added_as_given_and_never_unpickled(self):
+        outputs = SpilledOutputs(summarise=lambda out: pytest.fail("summarised here"))
+        blob = pickle.dumps(_file("a.py"))
+        outputs.append_summarised("a.py", blob, ("digest", "r:a.py"), b"keys")
+        outputs.append_summarised("b.py", b"not a pickle", ("other", "r:b.py"), None)  # not read here
+        assert outputs.paths == ["a.py", "b.py"]
+        value, ref = outputs.summary(0)
+        assert value == ("digest", "r:a.py") and outputs.spill.get(ref) == b"keys"
+        assert outputs.summary(1) == (("other", "r:b.py"), None)
+        assert outputs[0] == _file("a.py")
 
     def test_extracted_text_and_chunks_wait_in_the_spill_file(self, tmp_path):
         (tmp_path / "src").mkdir()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import zlib
 from pathlib import Path
 
 import pytest
@@ -212,6 +213,25 @@ def test_a_chunk_takes_its_prepared_stored_form_only_against_the_same_stored_fil
     assert (_tables(offered)["chunk_rows"][0][13] == "marker") is used
     if not used:
         assert _tables(plain) == _tables(offered)
+
+
+@pytest.mark.parametrize("prepared_text, used", [("same", True), ("other", False), (None, False)])
+def test_a_file_row_takes_the_prepared_blob_only_when_it_holds_the_same_text(tmp_path, prepared_text, used):
+    file = _file("a.py", [_chunk(0, "def parseURL0(): pass")])
+    raw = file.text.encode("utf-8")
+    with EmbeddedStore(str(tmp_path / "offered.db")) as store:
+        prep = prepare_chunks(file.chunks, 1, None, (3.0, 2.0, 1.0), [("r", "a.py", "c" * 64, file.text)])
+        if prepared_text is None:
+            prep.texts.clear()  # no blob prepared for the file
+        else:  # stored uncompressed (level 0): other bytes than the store's, so its use shows
+            prep.texts[("r", "a.py")] = zlib.compress(raw if prepared_text == "same" else b"other", 0)
+        store.offer_prepared(lambda: prep)
+        store.replace_files([file])
+    conn = sqlite3.connect(str(tmp_path / "offered.db"))
+    (blob,), = conn.execute("SELECT ztext FROM file_rows").fetchall()
+    conn.close()
+    assert blob == (zlib.compress(raw, 0) if used else compress_text(file.text))
+    assert zlib.decompress(blob) == raw
 
 
 def test_a_preparation_matches_only_the_same_chunks_in_the_same_order_from_the_same_rowid():
