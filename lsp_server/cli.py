@@ -39,7 +39,6 @@ from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.languages import language_names
 from indexer.parked import ParkedDataError
 from indexer.run import IndexOptions, IndexReport
-from indexer.pipeline import index_repository
 from indexer.registry import branch_identity, refresh_counts
 from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
@@ -154,6 +153,7 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
         with Progress(*columns, console=err, transient=as_json, disable=not err.is_terminal and as_json) as bar:
             progress = RichProgress(bar)
             with _writing(db_path):  # one writer per index; embedding below runs beside others
+                from indexer.pipeline import index_repository  # here: the query commands start without it
                 report = index_repository(root, stores.graph, store, options, progress)
                 record_run(db_path, repo_name, root)  # the commit now indexed (analysis.freshness)
             embed_db = db_path if "embedded" == config.search.backend else None
