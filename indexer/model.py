@@ -35,7 +35,7 @@ from collections.abc import Iterable
 import operator
 from dataclasses import dataclass, field, fields, is_dataclass
 
-from indexer.typetext import TRANSPARENT_WRAPPERS, base_type, drop_generics
+from indexer.typetext import base_type, drop_generics, unwrapped
 from indexer.ui_component import UiComponent
 
 __all__ = [
@@ -44,7 +44,7 @@ __all__ = [
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
-    "UiComponent", "TRANSPARENT_WRAPPERS",
+    "UiComponent", "unwrapped",
     "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER", "NARROWED",
 ]
 

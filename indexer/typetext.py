@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["base_type", "drop_generics"]
+__all__ = ["base_type", "drop_generics", "unwrapped"]
 
 
 def drop_generics(text: str) -> str:
@@ -48,6 +48,19 @@ def _first_argument(args: str) -> str:
     return args
 
 
+def unwrapped(text: str) -> str:
+    """``text`` looked through its transparent wrappers (:data:`TRANSPARENT_WRAPPERS`, at most 8
+    deep): ``Optional[Mapped[list["User"]]]`` -> ``list["User"]``; quotes of a forward reference
+    dropped; any other text as it is."""
+    t = text.strip().strip("\"'")
+    for _ in range(8):
+        m = _WRAPPED.fullmatch(t)
+        if m is None or m["name"].rsplit(".", 1)[-1] not in TRANSPARENT_WRAPPERS:
+            break
+        t = _first_argument(m["args"]).strip().strip("\"'")
+    return t
+
+
 def base_type(text: str | None) -> str | None:
     """Reduce a type text to the name the resolver looks up, or ``None`` if nothing is left.
 
@@ -59,12 +72,7 @@ def base_type(text: str | None) -> str | None:
     """
     if not text:
         return None
-    t = drop_generics(text.strip().strip("\"'"))
-    for _ in range(8):  # Optional[Mapped[...]]: wrappers look through to their first argument
-        m = _WRAPPED.fullmatch(t)
-        if m is None or m["name"].rsplit(".", 1)[-1] not in TRANSPARENT_WRAPPERS:
-            break
-        t = _first_argument(m["args"]).strip().strip("\"'")
+    t = unwrapped(drop_generics(text.strip().strip("\"'")))  # Optional[Mapped[...]]: their first argument
     if "|" in t:
         parts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "null", "undefined", "")]
         if len(parts) != 1:

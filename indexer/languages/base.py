@@ -22,12 +22,12 @@ from typing import Protocol, TypeVar
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
-from indexer.model import FileExtraction
+from indexer.model import Binding, FileExtraction
 
 __all__ = [
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "shared_pass", "parse_errors",
     "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
-    "storable",
+    "storable", "unambiguous_elements",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -496,3 +496,14 @@ def innermost_scopes(scopes: list[S], positions: list[int]) -> list[S | None]:
         result[i] = stack[-1] if stack else None
     return result
 
+
+def unambiguous_elements(found: list[Binding], bound: list[Binding]) -> list[Binding]:
+    """The ``element`` bindings of ``found`` (a loop's or a callback's name, typed by what an
+    expression hands out) to keep beside a file's other bindings ``bound``: those whose ``(scope,
+    name)`` nothing else binds and that one expression alone hands. A binding is per function, not
+    per loop or callback, so a name received from two expressions, or bound otherwise too, gets none."""
+    taken = {(b.scope, b.name) for b in bound}
+    sources: dict[tuple[str | None, str], set[str]] = {}
+    for b in found:
+        sources.setdefault((b.scope, b.name), set()).add(b.type)
+    return [b for b in found if (b.scope, b.name) not in taken and len(sources[(b.scope, b.name)]) == 1]

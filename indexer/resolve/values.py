@@ -21,7 +21,7 @@ from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "Value", "Token", "Deps"]
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "Value", "Token", "Deps", "container_call"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -310,3 +310,15 @@ class QueryV:
 
 
 Value = ModuleV | ClassV | InstV | FuncV | ObjV | QueryV | External | None
+
+
+def container_call(v: QueryV, one: frozenset[str], same: frozenset[str]) -> Value:
+    """What calling the method ``v.method`` of a library container of ``v.c``'s instances gives (a
+    module system's ``query_call`` for its containers): an instance of ``v.c`` for a one-element read
+    (``one``: ``get``, ``FirstOrDefault``, ``find``), the same container for a step (``same``:
+    ``stream``, ``Where``, ``filter``), else the library's value."""
+    if v.method in one:
+        return InstV(v.c, "inferred")
+    if v.method in same:
+        return QueryV(v.c)
+    return EXTERNAL

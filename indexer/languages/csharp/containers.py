@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from indexer.resolve.values import EXTERNAL, InstV, QueryV, Value
+from indexer.resolve.values import QueryV, Value, container_call
 
 __all__ = ["SEQUENCES", "element_type", "kept_type", "query_call"]
 
@@ -91,8 +91,4 @@ def query_call(v: QueryV) -> Value:
     """What calling ``v.method`` on a container of ``v.c``'s instances returns: an instance of
     ``v.c`` for a one-element read (:data:`_ONE`), the same container for a step (:data:`_SAME`),
     else the library's value."""
-    if v.method in _ONE:
-        return InstV(v.c, "inferred")
-    if v.method in _SAME:
-        return QueryV(v.c)
-    return EXTERNAL
+    return container_call(v, _ONE, _SAME)

@@ -37,7 +37,7 @@ import re
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, unambiguous_elements
 from indexer.languages.csharp.containers import kept_type
 from indexer.languages.csharp.frameworks import detectors_for
 from indexer.model import (
@@ -192,9 +192,9 @@ class _FileExtractor:
                 self._field(child, cls, depth)
             elif t in ("invocation_expression", "object_creation_expression", "implicit_object_creation_expression",
                        "constructor_initializer"):
-                self._call(child, cls, member)
-                if t == "invocation_expression":
-                    self._lambda_elements(child, member)
+                callee = self._call(child, cls, member)
+                if callee is not None:
+                    self._lambda_elements(child, callee, member)
                 self._walk(child, cls, member, depth + 1)
             elif t in ("local_declaration_statement", "using_statement"):
                 self._locals(child, member)
@@ -421,12 +421,12 @@ class _FileExtractor:
                         recv, fname = callee
                         self._bind(member, self.text(name), f"{recv}.{fname}" if recv else fname, "constructed", name)
 
-    def _lambda_elements(self, call: Node, member: str | None) -> None:
+    def _lambda_elements(self, call: Node, callee: tuple[str | None, str], member: str | None) -> None:
         """``orders.Where(o => ...)``, ``items.ForEach(i => ...)``, ``q.Sum(i => i.GetTotal())``: a
         one-parameter lambda handed to a LINQ / collection method (:data:`_ELEMENT_LAMBDAS`) receives
-        the elements of the receiver: an ``element`` binding of the receiver text."""
-        callee = self._callee(call)
-        if callee is None or callee[0] is None or callee[1] not in _ELEMENT_LAMBDAS:
+        the elements of the receiver: an ``element`` binding of the receiver text (``callee``: the
+        invocation's ``(receiver, name)``, as :meth:`_call` read it)."""
+        if callee[0] is None or callee[1] not in _ELEMENT_LAMBDAS:
             return
         args = call.child_by_field_name("arguments")
         for arg in args.named_children if args is not None else ():
@@ -442,12 +442,7 @@ class _FileExtractor:
     def _element_bindings(self) -> None:
         """Keep the ``element`` bindings whose name the member binds to nothing else (a binding is per
         member, not per loop or lambda: ``o`` over two different containers is left unknown)."""
-        bound = {(b.scope, b.name) for b in self.out.bindings}
-        seen: dict[tuple[str | None, str], set[str]] = {}
-        for b in self.elements:
-            seen.setdefault((b.scope, b.name), set()).add(b.type)
-        self.out.bindings.extend(b for b in self.elements
-                                 if len(seen[(b.scope, b.name)]) == 1 and (b.scope, b.name) not in bound)
+        self.out.bindings.extend(unambiguous_elements(self.elements, self.out.bindings))
 
     def _callee(self, node: Node) -> tuple[str | None, str] | None:
         """``(receiver text, name)`` of an invocation, ``None`` when the callee has no name."""
@@ -520,7 +515,9 @@ class _FileExtractor:
             return LONG_RECEIVER
         return ".".join(reversed(links))
 
-    def _call(self, node: Node, cls: str | None, member: str | None) -> None:
+    def _call(self, node: Node, cls: str | None, member: str | None) -> tuple[str | None, str] | None:
+        """Append the call site of ``node`` (an invocation, ``new``, ``this(...)`` / ``base(...)``);
+        return an invocation's ``(receiver, name)``, ``None`` for anything else."""
         src = self.src
         args = node.child_by_field_name("arguments") or next(
             (c for c in node.named_children if c.type == "argument_list"), None)
@@ -533,24 +530,25 @@ class _FileExtractor:
                 short = name.rsplit(".", 1)[-1]
                 recv = name.rsplit(".", 1)[0] if "." in name else None
                 self.out.calls.append(CallSite(caller, short, recv, arity, src.line(tnode), src.col(tnode), is_new=True))
-            return
+            return None
         if node.type == "implicit_object_creation_expression":
-            return
+            return None
         if node.type == "constructor_initializer":
             word = next((self.text(c) for c in node.children if not c.is_named and self.text(c) in ("base", "this")), None)
             if word is not None:
                 self.out.calls.append(CallSite(member, "super" if word == "base" else "this", None, arity,
                                                src.line(node), src.col(node)))
-            return
+            return None
         callee = self._callee(node)
         if callee is None:
-            return
+            return None
         recv, name = callee
         fn = node.child_by_field_name("function")
         name_node = fn
         if fn.type == "member_access_expression":
             name_node = fn.child_by_field_name("name") or fn
         self.out.calls.append(CallSite(caller, name, recv, arity, src.line(name_node), src.col(name_node)))
+        return callee
 
 
 EXTRACTOR = CSharpExtractor()

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexer.languages.base import unambiguous_elements
 from indexer.model import LONG_RECEIVER, Binding
-from indexer.resolve.values import EXTERNAL, InstV, QueryV, Value
+from indexer.resolve.values import QueryV, Value, container_call
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -60,13 +61,7 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
         if receiver == LONG_RECEIVER or not _NAMED.match(receiver):  # `[1, 2]`, a literal: no class's elements
             continue
         found.append(Binding(run.code_scope(name), run.text(name), receiver, "element", run.src.line(name)))
-    if not found:
-        return
-    bound = {(b.scope, b.name) for b in run.out.bindings}
-    sources: dict[tuple[str | None, str], set[str]] = {}
-    for b in found:
-        sources.setdefault((b.scope, b.name), set()).add(b.type)
-    run.out.bindings.extend(b for b in found if (b.scope, b.name) not in bound and len(sources[(b.scope, b.name)]) == 1)
+    run.out.bindings.extend(unambiguous_elements(found, run.out.bindings))
 
 
 _ONE = frozenset({"find", "findLast", "at", "pop", "shift"})
@@ -81,8 +76,4 @@ def query_call(v: QueryV) -> Value:
     module system's ``query_call``): an instance for a one-element read (``find``, ``at``, ``pop``),
     the same array for a step (``filter``, ``slice``, ``sort``), else the library's value (``map``,
     ``length``, ``join``)."""
-    if v.method in _ONE:
-        return InstV(v.c, "inferred")
-    if v.method in _SAME:
-        return QueryV(v.c)
-    return EXTERNAL
+    return container_call(v, _ONE, _SAME)

@@ -12,7 +12,7 @@ and return type texts); a wildcard ``? extends T`` is ``T``, ``?`` alone unknown
 
 from __future__ import annotations
 
-from indexer.resolve.values import EXTERNAL, InstV, QueryV, Value
+from indexer.resolve.values import QueryV, Value, container_call
 
 __all__ = ["ELEMENT_METHODS", "KEEP_STEPS", "MAPS", "SEQUENCES", "element_type", "element_types", "query_call",
            "type_args"]
@@ -121,8 +121,4 @@ def query_call(v: QueryV) -> Value:
     """What calling the container method ``v.method`` on a container of ``v.c``'s instances returns:
     an instance of ``v.c`` for a one-element read (:data:`_ONE`), the same container for a step
     (:data:`_SAME`), else the library's value (``size()``, ``isEmpty()``, ``map(...)``)."""
-    if v.method in _ONE:
-        return InstV(v.c, "inferred")
-    if v.method in _SAME:
-        return QueryV(v.c)
-    return EXTERNAL
+    return container_call(v, _ONE, _SAME)

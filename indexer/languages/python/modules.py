@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from indexer.languages.python.django_models import class_query, query_call, related_value, reverse_member
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.django_models import framework_receiver as django_receiver
-from indexer.model import TRANSPARENT_WRAPPERS, FileExtraction, Import
+from indexer.model import FileExtraction, Import, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
@@ -191,17 +191,12 @@ def container_element(text: str) -> str | None:
     ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User`` (what iterating it
     yields, :func:`indexer.languages.python.implied.element_types`), also through transparent
     wrappers and ``| None`` (``Mapped[list["User"]]``, ``Optional[list[User]]``, ``list[User] | None``;
-    :data:`indexer.typetext.TRANSPARENT_WRAPPERS`); ``None`` for any other type, an element that is
+    :func:`indexer.typetext.unwrapped`); ``None`` for any other type, an element that is
     no plain (dotted) name, and a mapping (iterating ``dict[int, User]`` hands out keys, its ``get`` a
     value). The resolver's values of such names and returns are
     :class:`~indexer.resolve.values.QueryV` of the element class: iterating one yields an instance;
     its calls are read by :func:`~indexer.languages.python.django_models.query_call`."""
-    t = text.strip().strip("\"'")
-    for _ in range(8):  # Mapped[list[User]]: a transparent wrapper's first argument
-        m = _WRAPPER.fullmatch(t)
-        if m is None or m["name"].rpartition(".")[2] not in TRANSPARENT_WRAPPERS:
-            break
-        t = m["first"].strip().strip("\"'")
+    t = unwrapped(text)  # Mapped[list[User]]: a transparent wrapper's first argument
     if element_types(t, "values"):  # a mapping
         return None
     types = element_types(t)
@@ -209,7 +204,6 @@ def container_element(text: str) -> str | None:
     return element if _ELEMENT.fullmatch(element) else None
 
 
-_WRAPPER = re.compile(r"(?P<name>[A-Za-z_][\w.]*)\[(?P<first>[^,\[\]]*(?:\[.*\])?[^,\[\]]*)(?:,.*)?\]", re.S)
 _ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
 
 

@@ -216,43 +216,45 @@ class _Detector:
         """A cheap gate on a name handed to a function: whether it may be a router at all."""
         return self._is_object(name) or bool(self.by_name and _NAMED_LIKE.match(name))
 
-    def _param(self, name: str, node: Node) -> tuple[str, int] | None:
-        """(qualname, position) of the function defining ``name`` as its parameter around ``node``,
-        when that function is a definition (an anonymous callback binding it: ``None``)."""
+    def _binder(self, name: str, node: Node, locals_too: bool) -> tuple[Node, int | None] | None:
+        """The innermost function around ``node`` binding ``name``: ``(function, position)`` for a
+        parameter, ``(function, None)`` for a local router (``locals_too``: :attr:`locals`); ``None``."""
         n = node.parent
         while n is not None:
             if n.type in FUNCTION_NODES:
                 names = _param_names(self.jf, n)
                 if name in names:
-                    d = self.jf.function_definition(n)
-                    return (d.qualname, names.index(name)) if d is not None else None
+                    return n, names.index(name)
+                if locals_too and (n.id, name) in self.locals:
+                    return n, None
             n = n.parent
         return None
+
+    def _param(self, name: str, node: Node) -> tuple[str, int] | None:
+        """(qualname, position) of the function defining ``name`` as its parameter around ``node``,
+        when that function is a definition (an anonymous callback binding it: ``None``)."""
+        found = self._binder(name, node, False)
+        d = self.jf.function_definition(found[0]) if found is not None else None
+        return (d.qualname, found[1]) if d is not None and found[1] is not None else None
 
     def _key(self, name: str, node: Node) -> str:
         """The router key (:mod:`indexer.frameworks.mounts`) an Express object named ``name`` at
         ``node`` goes by: ``<function>#<position>`` for a function's parameter, ``<function>#return``
         for a local router the function returns, ``<function>#<name>`` for another local router, else
         the name as written."""
-        if "." in name or not name.isidentifier():
+        found = self._binder(name, node, True) if "." not in name and name.isidentifier() else None
+        if found is None:
             return name
-        n = node.parent
-        while n is not None:
-            if n.type in FUNCTION_NODES:
-                names = _param_names(self.jf, n)
-                if name in names:
-                    d = self.jf.function_definition(n)
-                    if d is None:
-                        return name
-                    key = f"{d.qualname}#{names.index(name)}"
-                    self._router(key, n)
-                    return key
-                if (n.id, name) in self.locals:
-                    key = self.locals[(n.id, name)]
-                    self._router(key, n)
-                    return key
-            n = n.parent
-        return name
+        fn, position = found
+        if position is None:
+            key = self.locals[(fn.id, name)]
+        else:
+            d = self.jf.function_definition(fn)
+            if d is None:
+                return name
+            key = f"{d.qualname}#{position}"
+        self._router(key, fn)
+        return key
 
     def _local(self, name: str, declarator: Node) -> None:
         """Record a router made in a function definition (``const r = express.Router()``): the key

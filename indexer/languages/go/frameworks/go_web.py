@@ -132,6 +132,8 @@ class _Routers:
         self.middleware: dict[tuple[int | None, str], list[tuple[int, str]]] = {}
         self.fw_of_local = {local: fw for local, path in gf.imports.items() for p, fw in _IMPORTS.items()
                             if path == p or path.startswith(p + "/")}
+        self.http_local = gf.has_import("net/http")
+        """The name the file imports ``net/http`` as (``http``), ``None`` when it does not."""
 
     def get(self, node: Node, name: str) -> _Found | None:
         """The router ``name`` means at ``node`` (the innermost scope binding it)."""
@@ -271,8 +273,9 @@ class _Routers:
         sel = gf.selector(call)
         if sel is None or sel[1] != "Handle":
             return
-        http_local = next((local for local, fw in self.fw_of_local.items() if fw == "net/http"), None)
-        found = (("net/http", Template(), None) if sel[0] == http_local else self.get(call, sel[0]))
+        http_local = self.http_local
+        found = ("net/http", Template(), None) if http_local is not None and sel[0] == http_local else \
+            self.get(call, sel[0])
         args = gf.args(call)
         if found is None or len(args) != 2 or args[1].type != "call_expression":
             return
@@ -422,7 +425,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         return
     routers = _Routers(gf)
     routers.collect()
-    http_local = gf.has_import("net/http")
+    http_local = routers.http_local
     resty = gf.has_import("github.com/go-resty/resty", "gopkg.in/resty")
     declared: set[str] = set()
     for call in list(gf.calls):
