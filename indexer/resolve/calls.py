@@ -301,7 +301,7 @@ class CallBinder:
             bound = self.r.attr(inst, cs.name)  # an instance member bound to a function (JS `X.prototype.m = f`)
             if isinstance(bound, FuncV):
                 return self._callee_targets(bound, cs, inst.how)
-            implied = self._runtime_call(inst, cs) or self._extension_call(inst, cs)
+            implied = self._runtime_call(inst, cs) or self._extension_call(inst, cs) or self._provided_below(inst, cs)
             if implied:
                 return implied
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
@@ -344,6 +344,34 @@ class CallBinder:
             for m in runs:
                 out += [(o, "inferred") for o in self.classes.overriders(m, inst.c)]
         return out or None
+
+    def _provided_below(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
+        """In a language whose classes may call what only their subclasses provide (the module
+        system's optional ``subclass_members``: Python, JavaScript), a method ``cs.name`` that no class
+        of an instance's MRO has but subclasses of its class do (:meth:`ClassHierarchy.provided_below`:
+        a mixin's ``self.get_object()`` runs the ``get_object`` of the class it is mixed into, a
+        template method's ``self.hook()`` each subclass's hook), ``inferred``: the callable members of
+        the call's arity, and the function a subclass's field holds (``self.child = self.func2``).
+        ``None`` for an instance whose class is known exactly (no subclass of it runs) or when none
+        provides it."""
+        if inst.concrete or not getattr(inst.c.file.rules, "subclass_members", False):
+            return None
+        out: list[tuple[Def, str]] = []
+        seen: set[int] = set()
+        for s, members in self.classes.provided_below(inst.c, cs.name):
+            callables = [m for m in members if m.is_callable]
+            if callables:  # of the call's arity only: no fallback to every namesake here
+                found = [m for m in callables if arity_ok(m, cs.arity)]
+            elif any(m.is_type for m in members):
+                continue  # a nested class named so: building it is no method call of the instance
+            else:
+                t = self._callee_targets(self.r.attr(InstV(s, "inferred"), cs.name), cs, "inferred")
+                found = [d for d, _ in t] if isinstance(t, list) else []
+            for m in found:
+                if id(m) not in seen:
+                    seen.add(id(m))
+                    out.append((m, "inferred"))
+        return self._wrapped(out) if out else None
 
     def _extension_call(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
         """Extension functions of that name (``Definition.receiver_type``: Kotlin ``fun User.f()``)

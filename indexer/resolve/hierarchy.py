@@ -13,7 +13,7 @@ from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.tracking import BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
-__all__ = ["ClassHierarchy", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
+__all__ = ["ClassHierarchy", "base_tokens", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
 
 OVERRIDERS_SHARE = 4
 """A bounded tracker's memo budget divided by this is how many dispatch-target walks
@@ -53,6 +53,9 @@ class ClassHierarchy:
         Bounded like the tracker's memo when that is (a one-shot run): about 600 bytes an entry,
         3.3 MiB for the 5,902 of the 10-package generated monorepo, and as many more per 2,000
         files (docs/benchmarks.md)."""
+        self._provided: BoundedMemo[tuple[int, str], tuple[Sequence[tuple[Def, list[Def]]], Deps]] = BoundedMemo(
+            self._overriders.budget)
+        """:meth:`provided_below`'s walks, by ``(id(class), name)``, bounded as :attr:`_overriders`."""
         self._c3_memo: dict[int, tuple[list[Def] | None, Deps]] = {}
         self._c3_active: set[int] = set()
         self._mro_memo: dict[int, tuple[list[Def], Deps]] = {}
@@ -106,6 +109,7 @@ class ClassHierarchy:
         """After an update: drop dispatch targets, unlink ``dead`` classes from their bases, and
         resolve again the bases that read one of ``tokens`` or pointed at a dead class."""
         self._overriders.clear()
+        self._provided.clear()
         self._forget_linearisations()
         for rd in dead:
             for base in rd.bases or ():
@@ -366,6 +370,50 @@ class ClassHierarchy:
             return bool(seen)
         return False
 
+    def provided_below(self, c: Def, name: str) -> Sequence[tuple[Def, list[Def]]]:
+        """``[(subclass, members)]``: the subclasses (transitively) of ``c`` whose own member lookup
+        finds ``name`` (:meth:`lookup`, so a sibling base's member counts: ``class View(Mixin,
+        DetailView)`` gives ``DetailView.get_object``), in the order the walk meets them; for a call
+        ``self.name()`` in a method of ``c`` whose MRO has no ``name`` (a mixin calling what the class it
+        is mixed into provides, a template method calling a hook only subclasses define). A member
+        met again below (inherited, not overridden) is listed once. Bounded like :meth:`overriders`
+        (:data:`MAX_HIERARCHY_DEPTH` levels, :data:`MAX_OVERRIDERS` members). Reads, besides the
+        lookups: ``("n", namespace, name)`` (a callable of that name came, went or changed anywhere)
+        and ``("n", namespace, "^" + class name)`` for ``c`` and each subclass met (a class naming one
+        of them as a base came, went or changed: :func:`base_tokens`). Memoised like the overriders."""
+        key = (id(c), name)
+        cached = self._provided.get(key)
+        if cached is not None:
+            self.use_all(cached[1])
+            return cached[0]
+        out: list[tuple[Def, list[Def]]] = []
+        _, deps = self.track.tracked(lambda: self._compute_provided(c, name, out))
+        self._provided[key] = (out or (), deps)
+        return out
+
+    def _compute_provided(self, c: Def, name: str, out: list[tuple[Def, list[Def]]]) -> None:
+        use = self.use
+        ns = c.file.rules.namespace
+        use(("n", ns, name))
+        use(("n", ns, "^" + c.name))
+        have: set[int] = set()
+        seen: set[int] = set()
+        stack = [(s, 1) for s in reversed(c.subclasses)]
+        while stack:
+            s, level = stack.pop()
+            if id(s) in seen:
+                continue
+            seen.add(id(s))
+            use(("n", ns, "^" + s.name))
+            found = [m for m in self.lookup(s, name)[0] if id(m) not in have]
+            if found:
+                have.update(id(m) for m in found)
+                out.append((s, found))
+                if len(have) >= MAX_OVERRIDERS:
+                    break
+            if level < MAX_HIERARCHY_DEPTH:
+                stack.extend((x, level + 1) for x in reversed(s.subclasses))
+
     def _inherited_elsewhere(self, s: Def, m: Def, out: list[Def]) -> list[Def]:
         """What subclass ``s``, which does not declare ``m``'s name, runs for it when that comes from
         a base outside ``m``'s line: ``class Sub extends Impl implements Api`` with ``Impl.run()``
@@ -379,6 +427,22 @@ class ClassHierarchy:
         have = {id(o) for o in out}
         return [o for o in members if not (o.file is m.file and o.parent == m.parent) and id(o) not in have
                 and "abstract" not in o.d.modifiers]
+
+
+def base_tokens(rd: Def) -> list[tuple[str, str, str]]:
+    """The read tokens a class definition ``rd`` touches as a subclass: ``("n", namespace, "^" + N)``
+    for each base it names, ``N`` the base's last dotted segment without type arguments (what
+    :meth:`ClassHierarchy.provided_below` records for the classes it walks below). Empty for a
+    definition that is no class."""
+    if not rd.is_type:
+        return []
+    ns = rd.file.rules.namespace
+    out = []
+    for b in rd.d.bases or ():
+        t = base_type(b)
+        if t:
+            out.append(("n", ns, "^" + drop_generics(t).rsplit(".", 1)[-1]))
+    return out
 
 
 def _link(base: Def, sub: Def) -> None:

@@ -26,6 +26,7 @@ from indexer.languages import module_systems
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
+from indexer.resolve.hierarchy import base_tokens
 from indexer.resolve.forked_binding import start_forked_binding
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.multimap import entries
@@ -409,6 +410,9 @@ class RepositoryResolver:
                     tokens.update(_module_tokens(fc))
                 tokens.update(("n", ns, n) for n in changed & callables)
                 tokens.update(("n", ns, "=" + n) for n in changed & constants)
+                for rd in fc.types:  # a subclass came, went or changed: dispatch below its bases
+                    if rd.name in changed:
+                        tokens.update(base_tokens(rd))
                 tokens.update(("n", ns, n) for n in changed if n.startswith(("~", "@")))  # reverse bindings, decorated
                 tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.name in changed
                               for name in decorator_names(rd))

@@ -246,6 +246,10 @@ class PythonModuleSystem:
     """Methods an attribute read runs (``@property``, ``@cached_property``: the extractor's modifier),
     an optional attribute of a module system (:mod:`indexer.resolve.reads`)."""
     open_types = False
+    subclass_members = True
+    """A method may call on its own instance what only subclasses provide (a mixin's
+    ``self.get_object()``, a template method's hook): an optional attribute of a module system
+    (:meth:`indexer.resolve.hierarchy.ClassHierarchy.provided_below`)."""
     framework_receiver = staticmethod(framework_receiver)
     """Optional hook of the resolver core: Flask-SQLAlchemy's ``db.Model``, Django's ``request.user``
     / ``get_user_model()`` (:func:`framework_receiver`)."""

@@ -1,0 +1,153 @@
+"""Python: a method calling on ``self`` what only its class's subclasses provide (a mixin calling
+what the class it is mixed into inherits from a sibling base, a template method's hook, a field a
+subclass sets to a bound method: PyCG's ``classes/base_class_calls_child``). Exact edges, the ones
+that must not bind, and the index kept equal to a full one while the subclasses come and go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.resolution_harness import check
+from tests.index_dump import calls, unresolved
+from tests.unit.test_incremental import Workspace
+
+
+def test_a_mixin_reaches_what_each_class_it_is_mixed_into_provides():
+    check(
+        """
+        # --- path: views.py ---
+        class DetailView:
+            def get_object(self):
+                pass
+
+            def render(self):
+                pass
+
+        class OwnerMixin:
+            def dispatch(self):
+                obj = self.get_object()
+                self.check(obj)
+                self.audit(1, 2)
+                return self.render()
+
+        class PostView(OwnerMixin, DetailView):
+            def check(self, obj):
+                pass
+
+        class TeamView(OwnerMixin):
+            def get_object(self):
+                pass
+
+            def check(self, obj):
+                pass
+
+            def audit(self):
+                pass
+
+        class Unrelated:
+            def get_object(self):
+                pass
+
+        def direct():
+            m = OwnerMixin()
+            m.get_object()
+        """,
+        [
+            # PostView inherits DetailView's get_object and render; TeamView has its own
+            "views.OwnerMixin.dispatch(0) -> views.DetailView.get_object(0) [inferred]",
+            "views.OwnerMixin.dispatch(0) -> views.TeamView.get_object(0) [inferred]",
+            "views.OwnerMixin.dispatch(0) -> views.PostView.check(1) [inferred]",
+            "views.OwnerMixin.dispatch(0) -> views.TeamView.check(1) [inferred]",
+            "views.OwnerMixin.dispatch(0) -> views.DetailView.render(0) [inferred]",
+            # `self.audit(1, 2)`: TeamView's audit takes no arguments, so it is no target;
+            # Unrelated.get_object is no subclass's; an OwnerMixin built directly is exactly one
+            # (`m.get_object()` binds nothing below it)
+            "views.direct(0) -> views.OwnerMixin [exact]",
+        ],
+    )
+
+
+def test_a_template_method_reaches_each_subclass_hook_and_a_field_holding_a_bound_method():
+    check(
+        """
+        # --- path: base.py ---
+        class Job:
+            def run(self):
+                self.prepare()
+                self.child()
+                return self.finish()
+
+            def finish(self):
+                pass
+        # --- path: jobs.py ---
+        from base import Job
+
+        class Export(Job):
+            def __init__(self):
+                self.child = self.write
+
+            def prepare(self):
+                pass
+
+            def write(self):
+                pass
+
+        class Deep(Export):
+            def prepare(self):
+                pass
+        """,
+        [
+            "base.Job.run(0) -> base.Job.finish(0) [exact]",
+            "base.Job.run(0) -> jobs.Export.prepare(0) [inferred]",
+            "base.Job.run(0) -> jobs.Deep.prepare(0) [inferred]",
+            "base.Job.run(0) -> jobs.Export.write(0) [inferred]",
+        ],
+    )
+
+
+def test_no_subclass_provides_it_leaves_the_call_unresolved_and_java_binds_nothing_below():
+    result = check(
+        """
+        # --- path: svc.py ---
+        class Service:
+            def run(self):
+                self.missing()
+
+        class Child(Service):
+            def other(self):
+                pass
+        # --- path: Base.java ---
+        public class Base {
+            void run() { hook(); }
+        }
+        # --- path: Sub.java ---
+        public class Sub extends Base {
+            void hook() { }
+        }
+        """,
+        [],
+    )
+    assert sorted(u.name for f in result.files for u in f.unresolved) == ["hook", "missing"]
+
+
+MIXIN = "class Mixin:\n    def go(self):\n        return self.get_object()\n"
+PROVIDER = "class Provider:\n    def get_object(self):\n        return 1\n"
+VIEW = "from app.mixin import Mixin\nfrom app.provider import Provider\n\n\nclass View(Mixin, Provider):\n    pass\n"
+
+
+def test_a_subclass_coming_and_going_in_another_file_rebinds_the_mixins_call(tmp_path: Path) -> None:
+    # neither the mixin's file nor the provider's changes: only a third file names them as bases
+    ws = Workspace(tmp_path, {"app/__init__.py": "", "app/mixin.py": MIXIN, "app/provider.py": PROVIDER})
+    try:
+        assert calls(ws.db) == []
+        assert unresolved(ws.db) == ["app/mixin.py:3 get_object"]
+        ws.edit({"app/view.py": VIEW})
+        assert calls(ws.db) == ["app/mixin.Mixin.go(0) -> app/provider.Provider.get_object(0) [inferred]"]
+        ws.edit({"app/view.py": VIEW.replace("(Mixin, Provider)", "(Mixin)")})
+        assert calls(ws.db) == []
+        ws.edit({"app/view.py": VIEW})
+        ws.edit({"app/view.py": None})
+        assert calls(ws.db) == []
+        assert unresolved(ws.db) == ["app/mixin.py:3 get_object"]
+    finally:
+        ws.close()
