@@ -111,6 +111,38 @@ class CallBinder:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
+        if rv is None and recv.startswith(rules.instance_prefix) and getattr(rules, "subclass_members", False):
+            below = self._receiver_below(fc, cs, scope, recv[len(rules.instance_prefix):])
+            if below:
+                return below
+        return self._receiver_targets(fc, cs, scope, recv, rv)
+
+    def _receiver_below(self, fc: FileCtx, cs: CallSite, scope: str | None, name: str) -> list[tuple[Def, str]]:
+        """A call ``self.name.m()`` whose receiver has no value in the method's own class (missing
+        from its MRO, or a placeholder: ``model = None``): the targets ``m`` has on the value each
+        subclass gives ``name`` (``model = Post`` in one, ``model = Note`` in another:
+        :meth:`ClassHierarchy.provided_below`), ``inferred``. Empty when ``self`` is no instance of a
+        class known inexactly or no subclass gives a value."""
+        if not name.isidentifier():
+            return []
+        inst = self.r.resolve_expr_at(fc, scope, fc.rules.instance_prefix[:-1], cs.line)
+        if not isinstance(inst, InstV) or inst.concrete:
+            return []
+        out: list[tuple[Def, str]] = []
+        seen: set[int] = set()
+        for s, _ in self.classes.provided_below(inst.c, name):
+            v = self.r.attr(InstV(s, "inferred"), name)
+            t = self._receiver_targets(fc, cs, scope, None, v) if v is not None else None
+            for d, _ in t if isinstance(t, list) else ():
+                if id(d) not in seen:
+                    seen.add(id(d))
+                    out.append((d, "inferred"))
+        return out
+
+    def _receiver_targets(self, fc: FileCtx, cs: CallSite, scope: str | None, recv: str | None, rv: Value) -> Targets:
+        """Targets of a call ``recv.name(...)`` whose receiver ``recv`` (its text; ``None``: a
+        value that no text of the file names) evaluated to ``rv``."""
+        r, rules = self.r, fc.rules
         if isinstance(rv, QueryV) and rv.manager is not None and not rv.method:
             t = self._method_targets(rv.manager, cs, fc=fc)  # `Profile.objects.for_user(u)`: the manager's own
             if isinstance(t, list) and t:
@@ -120,7 +152,8 @@ class CallBinder:
         if rv is None:
             return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
-            return self._narrowed_targets(fc, cs, rv) if _narrowed(fc, scope, recv) else self._method_targets(rv, cs, fc=fc)
+            narrowed = recv is not None and _narrowed(fc, scope, recv)
+            return self._narrowed_targets(fc, cs, rv) if narrowed else self._method_targets(rv, cs, fc=fc)
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
         if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
@@ -297,7 +330,9 @@ class CallBinder:
             methods = self._member_overloads(inst.c, cs.name) or methods
         if not methods:
             if members:  # a field holding a callable (`self.strategy = f`), a nested class: call its value
-                return self._callee_targets(self.r.attr(inst, cs.name), cs, inst.how)
+                t = self._callee_targets(self.r.attr(inst, cs.name), cs, inst.how)
+                # a placeholder (`model = None`) that subclasses give a value: theirs
+                return t if t is not None else self._provided_below(inst, cs)
             bound = self.r.attr(inst, cs.name)  # an instance member bound to a function (JS `X.prototype.m = f`)
             if isinstance(bound, FuncV):
                 return self._callee_targets(bound, cs, inst.how)
@@ -348,7 +383,7 @@ class CallBinder:
     def _provided_below(self, inst: InstV, cs: CallSite) -> list[tuple[Def, str]] | None:
         """In a language whose classes may call what only their subclasses provide (the module
         system's optional ``subclass_members``: Python, JavaScript), a method ``cs.name`` that no class
-        of an instance's MRO has but subclasses of its class do (:meth:`ClassHierarchy.provided_below`:
+        of an instance's MRO has (or only as a placeholder without a value: `model = None`) but subclasses of its class do (:meth:`ClassHierarchy.provided_below`:
         a mixin's ``self.get_object()`` runs the ``get_object`` of the class it is mixed into, a
         template method's ``self.hook()`` each subclass's hook), ``inferred``: the callable members of
         the call's arity, and the function a subclass's field holds (``self.child = self.func2``).

@@ -105,6 +105,59 @@ def test_a_template_method_reaches_each_subclass_hook_and_a_field_holding_a_boun
     )
 
 
+def test_a_receiver_each_subclass_gives_a_value_reaches_each_values_method():
+    check(
+        """
+        # --- path: models.py ---
+        class Post:
+            def publish(self):
+                pass
+
+        class Note:
+            def publish(self):
+                pass
+
+        class Other:
+            def publish(self):
+                pass
+        # --- path: services.py ---
+        from models import Post, Note
+
+        class Service:
+            model = None
+
+            def run(self):
+                self.model.publish(self)
+                self.model()
+                self.repo.publish()
+
+        class Posts(Service):
+            model = Post
+            repo = Post()
+
+        class Notes(Service):
+            model = Note
+
+        class Plain(Service):
+            pass
+
+        def direct():
+            s = Service()
+            s.model()
+        """,
+        [
+            # `model = None` is a placeholder: the subclasses' classes are what `self.model` holds
+            "services.Service.run(0) -> models.Post.publish(0) [inferred]",
+            "services.Service.run(0) -> models.Note.publish(0) [inferred]",
+            "services.Service.run(0) -> models.Post [inferred]",
+            "services.Service.run(0) -> models.Note [inferred]",
+            "services.Posts -> models.Post [exact]",
+            # `Other` is no subclass's value; a Service built directly has its own `None`
+            "services.direct(0) -> services.Service [exact]",
+        ],
+    )
+
+
 def test_no_subclass_provides_it_leaves_the_call_unresolved_and_java_binds_nothing_below():
     result = check(
         """
