@@ -105,6 +105,10 @@ class EcmaScriptModuleSystem:
     """Methods an attribute read runs (``get x()`` accessors), an optional attribute of a module
     system (:mod:`indexer.resolve.reads`)."""
     open_types = False
+    subclass_members = True
+    """A method may call on ``this`` what only subclasses provide (a JavaScript base class's hook, a
+    mixin): an optional attribute of a module system
+    (:meth:`indexer.resolve.hierarchy.ClassHierarchy.provided_below`)."""
     container_element = staticmethod(array_element)
     """The element type of an array type (``User[]``, ``Array<User>``, ``Promise<User[]>``; read by the
     resolver's ``typed_value``, an optional attribute of a module system): a name declared or a

@@ -1,4 +1,4 @@
-"""Python: a method calling on ``self`` what only its class's subclasses provide (a mixin calling
+"""Python and JavaScript: a method calling on ``self`` / ``this`` what only its class's subclasses provide (a mixin calling
 what the class it is mixed into inherits from a sibling base, a template method's hook, a field a
 subclass sets to a bound method: PyCG's ``classes/base_class_calls_child``). Exact edges, the ones
 that must not bind, and the index kept equal to a full one while the subclasses come and go."""
@@ -181,6 +181,50 @@ def test_no_subclass_provides_it_leaves_the_call_unresolved_and_java_binds_nothi
         [],
     )
     assert sorted(u.name for f in result.files for u in f.unresolved) == ["hook", "missing"]
+
+
+def test_javascript_and_typescript_base_classes_reach_their_subclasses_hooks():
+    result = check(
+        """
+        # --- path: client.js ---
+        class Client {
+          init() {
+            this.driver = this._driver();
+            return this.stream(1);
+          }
+          stream(q) {
+            return this._stream(q, 2);
+          }
+        }
+        class PgClient extends Client {
+          _driver() { return 1; }
+          _stream(q, opts) { return q; }
+        }
+        class MyClient extends Client {
+          _driver() { return 2; }
+        }
+        module.exports = { Client, PgClient, MyClient };
+        # --- path: base.ts ---
+        export class Repo {
+          save(): void {
+            this.flush();
+          }
+        }
+        export class SqlRepo extends Repo {
+          flush(): void {}
+        }
+        """,
+        [
+            "client.Client.init(0) -> client.Client.stream(1) [exact]",
+            "client.Client.init(0) -> client.PgClient._driver(0) [inferred]",
+            "client.Client.init(0) -> client.MyClient._driver(0) [inferred]",
+            "client.Client.stream(1) -> client.PgClient._stream(2) [inferred]",
+            # TypeScript rejects `this.flush()` on a Repo that declares none; the same shape binds the
+            # same way (one module system for both languages), and a subclass's own override is reached
+            "base.Repo.save(0) -> base.SqlRepo.flush(0) [inferred]",
+        ],
+    )
+    assert [u.name for f in result.files for u in f.unresolved] == []
 
 
 MIXIN = "class Mixin:\n    def go(self):\n        return self.get_object()\n"
