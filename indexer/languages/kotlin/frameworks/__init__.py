@@ -20,6 +20,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "ktor",
     "kotlin_http_clients",
     "openapi_generated",
+    "kotlin_jdbc",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
