@@ -223,9 +223,9 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
         near = closest_symbols(graph, text, repo, CANDIDATES_SHOWN)
         hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
         known = "" if not repo or repo in graph.repos() else f" (no repository {repo!r} is indexed: see repositories)"
-        raise TargetError(f"no symbol matches {text!r}{where}{known}{hint}. Pass one of the candidates' ids, a "
-                          "qualified name (Class.method, package.module.function) or PATH:LINE",
-                          [node_json(n) for n in near])
+        ask = "Pass one of the candidates' ids, a" if near else "Pass a"  # no candidates: none to pass
+        raise TargetError(f"no symbol matches {text!r}{where}{known}{hint}. {ask} qualified name (Class.method, "
+                          "package.module.function), a node id or PATH:LINE", [node_json(n) for n in near])
     stems = sorted({_stem(n.id) for n in targets})
     if len(stems) > 1:
         shown = sorted(targets, key=lambda n: n.id)

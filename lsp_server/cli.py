@@ -216,7 +216,7 @@ def _writing(db_path: Path) -> Iterator[None]:
 def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> None:
     table = Table(title=escape(f"ripple index {r.root} -> {db_path}"), show_header=False, title_justify="left")
     table.add_column(style="bold")
-    table.add_column()
+    table.add_column(overflow="fold")  # a long path folds onto the next line instead of ending in "…"
     langs = ", ".join(f"{k} {v:,}" for k, v in sorted(r.files_by_language.items()))
     table.add_row("files indexed", f"{r.files_indexed:,} ({langs})" if langs else "0")
     if r.files_with_parse_errors:
@@ -572,7 +572,7 @@ def stats(db: str | None, as_json: bool) -> None:
         return
     table = Table(show_header=False)
     table.add_column(style="bold")
-    table.add_column()
+    table.add_column(overflow="fold")
     for key, value in data.items():
         if isinstance(value, dict):
             value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items()))

@@ -38,6 +38,7 @@ from indexer.frameworks.graphql_documents import (
 from indexer.frameworks.jvm import (
     CTOR_INJECT,
     FIELD_INJECT,
+    GENERATED_API,
     HTTP_METHODS,
     KAFKA_LISTENERS,
     KAFKA_TEMPLATES,
@@ -59,7 +60,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "FIELD_INJECT", "HTTP_METHODS", "KAFKA_LISTENERS", "KAFKA_TEMPLATES",
+__all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS", "KAFKA_LISTENERS", "KAFKA_TEMPLATES",
            "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
            "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
            "parse_tree", "rooted", "run_detectors", "template_calls"]

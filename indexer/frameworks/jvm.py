@@ -7,11 +7,14 @@ once for both languages. Not a detector (no ``detect``): imported by detectors a
 
 from __future__ import annotations
 
+import re
+
 from indexer.model import Template
 
 __all__ = [
     "CTOR_INJECT",
     "FIELD_INJECT",
+    "GENERATED_API",
     "HTTP_METHODS",
     "KAFKA_LISTENERS",
     "KAFKA_TEMPLATES",
@@ -52,6 +55,10 @@ KAFKA_TEMPLATES = frozenset({"KafkaTemplate", "KafkaOperations", "RoutingKafkaTe
 RETROFIT_VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 """Retrofit's request annotations (``@GET("users/{id}")``), named like the method they send;
 ``@HTTP(method = "X", path = "...")`` is read apart."""
+
+GENERATED_API = re.compile(r"^[A-Z]\w*Api(?:Delegate)?$")
+"""The simple name of an openapi-generator interface (``PetsApi``) or delegate (``PetsApiDelegate``),
+as its ``spring`` (Java) and ``kotlin-spring`` generators name them."""
 
 _merge = Template.merged
 

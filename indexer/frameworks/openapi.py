@@ -44,7 +44,7 @@ from indexer.fsguard import SkipFile, inside_root, read_regular
 
 __all__ = [
     "ApiOperation", "ApiSpecs", "HTTP_METHODS", "api_tag", "match_operations", "MAX_ALIASES", "MAX_DOCUMENTS", "MAX_FILE_BYTES", "MAX_REF_DEPTH",
-    "SKIP_DIRS", "SPEC_SUFFIXES", "load_operations", "looks_like_spec", "parse_document", "spec_files",
+    "SKIP_DIRS", "SPEC_SUFFIXES", "generated_operation_id", "load_operations", "looks_like_spec", "parse_document", "spec_files",
 ]
 
 log = logging.getLogger(__name__)
@@ -107,13 +107,15 @@ class ApiSpecs:
     _names: dict[str, list[ApiOperation]] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def by_name(self) -> dict[str, list[ApiOperation]]:
-        """``{normalised operationId: operations}`` (its last dotted part, :func:`_norm`), built once
-        per :class:`ApiSpecs` and shared: :func:`match_operations` looks names up, never scans."""
+        """``{normalised operationId: operations}`` (its last dotted part, :func:`_norm`; for an
+        operation without one, the name openapi-generator gives it: :func:`generated_operation_id`),
+        built once per :class:`ApiSpecs` and shared: :func:`match_operations` looks names up, never
+        scans."""
         names = self._names
         if self.operations and not names:
             for op in self.operations:
-                if op.operation_id:
-                    names.setdefault(_norm(op.operation_id.rpartition(".")[2]), []).append(op)
+                name = op.operation_id.rpartition(".")[2] if op.operation_id else generated_operation_id(op)
+                names.setdefault(_norm(name), []).append(op)
             names.setdefault("", [])  # built, even when no operation has an id
         return names
 
@@ -384,6 +386,25 @@ def load_operations(root: str | Path) -> ApiSpecs:
 
 
 _SUFFIXES = ("ApiDelegate", "ApiController", "Api", "Service", "Client")
+
+
+def generated_operation_id(op: ApiOperation) -> str:
+    """The operationId openapi-generator makes up for an operation that has none (its
+    ``DefaultCodegen.getOrGenerateOperationId``): the spec's path (below the base path) without
+    braces, then the HTTP method, camel-cased; ``root`` first for ``/``.
+
+    >>> generated_operation_id(ApiOperation("GET", "/api/tags", "", base="/api"))
+    'tagsGet'
+    >>> generated_operation_id(ApiOperation("DELETE", "/articles/{slug}/comments/{id}", ""))
+    'articlesSlugCommentsIdDelete'
+    >>> generated_operation_id(ApiOperation("GET", "/", ""))
+    'rootGet'
+    """
+    path = op.path[len(op.base):] if op.base and op.path.startswith(op.base) else op.path
+    parts = [p for p in re.sub(r"[{}]", "", path).split("/") if p] + [op.method.lower()]
+    words = [p[:1].upper() + p[1:] for p in re.split(r"[^0-9A-Za-z]+", "/".join(parts)) if p]
+    name = ("root" if path.strip("/") == "" else "") + "".join(words)
+    return name[:1].lower() + name[1:]
 
 
 def _norm(name: str) -> str:

@@ -27,6 +27,10 @@ its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS
   ``spring.cloud.stream.rabbit.*`` / ``spring.rabbitmq.*``: ``rabbitmq``), else ``stream``. A
   functional bean in an application with no ``spring.cloud.stream`` configuration is not a binding
   (``unlinked_binding``).
+* **A message dispatched by its type in process** (broker ``inprocess``, MediatR: the topic is the
+  type as written, ``Create.Command``): the full name
+  of the class the type resolves to (namespace, enclosing types, name), so the nested ``Command`` of
+  each feature class is a topic of its own; the short name when it names no class of the repository.
 * Any other use names its destination (JMS, SQS, SNS, NATS, Redis): ``exact`` when the name is a
   literal or constant. An SQS queue URL or SNS topic ARN stands for its last segment (the queue's or
   topic's name). A NATS publish also goes to every wildcard subscription of the repository that
@@ -52,7 +56,7 @@ from dataclasses import dataclass
 from indexer.model import Template, TopicUse
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
-from indexer.resolve.values import EXTERNAL, FuncV
+from indexer.resolve.values import EXTERNAL, ClassV, FuncV
 
 __all__ = ["Destination", "QueueLinker", "nats_matches", "routing_matches", "stream_broker"]
 
@@ -167,7 +171,7 @@ class QueueLinker:
         if use.broker == "celery" and use.role == "consumes":
             task = self.tasks.get((fc.path, use.owner or ""))
             return ([Destination("celery", task, "exact")], None) if task else ([], "unlinked_task")
-        name = self.render(fc, use.owner, use.topic)
+        name = self._message_class(fc, use, self.render(fc, use.owner, use.topic))
         if use.broker in ("sqs", "sns"):  # a queue URL's / topic ARN's last segment is the name
             name = name.rstrip("/").rsplit("/" if use.broker == "sqs" else ":", 1)[-1]
         if not name or _HOLE in name:
@@ -181,6 +185,24 @@ class QueueLinker:
             return self._rabbit(fc, use, name), None
         match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only
         return [Destination(use.broker, name, match)], None
+
+    def _message_class(self, fc: FileCtx, use: TopicUse, name: str) -> str:
+        """The destination of a use whose topic ``name`` is its message's type as written (broker
+        ``inprocess``: MediatR dispatches by the message's class): the full name of the repository
+        class it resolves to (``Conduit.Features.Users.Create.Command``: namespace, then the
+        enclosing types), looked up from the use's scope, else (a method of the scope named like
+        the type's first part: ``UsersController.Create`` sending a ``Create.Command``) from the
+        file's top level; the short name when it names no class of the repository. Any other
+        broker's ``name`` is returned as it is."""
+        if use.broker != "inprocess" or not name or _HOLE in name:
+            return name
+        v = self.r.resolve_expr(fc, use.owner, name)
+        if not isinstance(v, ClassV) and "." in name:
+            v = self.r.resolve_expr(fc, None, name)
+        if not isinstance(v, ClassV) or v.c.file.repo != self.r.repo:
+            return name.rsplit(".", 1)[-1]
+        ns = v.c.file.module_key  # C#'s namespace; ``global`` for a file declaring none
+        return f"{ns}.{v.c.qualname}" if ns and ns != "global" else v.c.qualname
 
     def _rabbit(self, fc: FileCtx, use: TopicUse, key: str) -> list[Destination]:
         assert use.exchange is not None
@@ -225,7 +247,7 @@ class QueueLinker:
         if not isinstance(v, FuncV) or not any(
                 p.type and p.type.rsplit(".", 1)[-1].rstrip("?") in use.handed_as for p in v.f.d.params):
             return [], "not_wrapper"
-        name = self.render(fc, use.owner, use.topic)
+        name = self._message_class(fc, use, self.render(fc, use.owner, use.topic))
         return ([Destination(use.broker, name, "inferred")], None) if name and _HOLE not in name else ([], None)
 
     def _stream(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:

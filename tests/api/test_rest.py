@@ -174,8 +174,8 @@ def test_callers_by_name_id_and_position(http):
     missing = problem_with_candidates(http.post("/v1/callers", json={"target": "OwnerRepository.findByName"}))
     assert missing["title"] == "Unknown symbol"
     assert (missing["detail"], missing["candidates"]) == (
-        "no symbol matches 'OwnerRepository.findByName'. Pass one of the candidates' ids, a qualified name "
-        "(Class.method, package.module.function) or PATH:LINE", [])
+        "no symbol matches 'OwnerRepository.findByName'. Pass a qualified name "
+        "(Class.method, package.module.function), a node id or PATH:LINE", [])  # no candidates: none to pass
     near = problem_with_candidates(http.post("/v1/callers", json={"target": "Owner.findBy"}))
     assert near["detail"].startswith("no symbol matches 'Owner.findBy'; closest names: ")
     assert [c["id"] for c in near["candidates"]] == [FIND_BY_ID]

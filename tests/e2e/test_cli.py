@@ -307,3 +307,19 @@ def test_a_tree_without_source_says_which_languages_are_read(tmp_path: Path) -> 
     text = " ".join(result.output.split())  # rich wraps long lines
     assert f"warning: no source file of a supported language found under {tmp_path}" in text
     assert "(supported: apex, asciidoc, csharp," in text and "python," in text
+
+
+def test_index_summary_folds_a_long_path_instead_of_cutting_it(tmp_path: Path) -> None:
+    """Newcomer on a Kotlin app: the "with syntax errors" row ended each path in "…" at 80 columns
+    (``src/test/kotlin/com/example/realworldkotlinspr…``), so the file could not be found."""
+    rel = "src/test/kotlin/com/example/realworldkotlinspringbootjdbc/api_integration/BrokenTest.kt"
+    (tmp_path / rel).parent.mkdir(parents=True)
+    (tmp_path / rel).write_text("package a\nclass A {\n  fun f() { val x = ) }\n}\n")
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(
+        main, ["index", str(tmp_path), "--no-embed", "--db", str(tmp_path / "i.db"), "--jobs", "1"],
+        catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    row = [line.split("│")[2].strip() for line in result.stdout.splitlines() if line.count("│") == 3]
+    cells = "".join(row)
+    assert f"{rel}: 3:18: syntax error" in cells
+    assert "…" not in result.stdout

@@ -62,9 +62,14 @@ def test_target_not_found_lists_the_closest_names(store):
     with pytest.raises(TargetError) as err:
         resolve_target(store, "OrderServ")
     assert str(err.value).startswith("no symbol matches 'OrderServ'; closest names: shop.service.OrderService")
+    assert "Pass one of the candidates' ids" in str(err.value)
     assert [c["id"] for c in err.value.candidates] == ["agent-shop:shop/service.OrderService"]
-    with pytest.raises(TargetError, match="no symbol matches 'zzzqqq'. Pass"):
+    with pytest.raises(TargetError) as none:
         resolve_target(store, "zzzqqq")
+    # no candidates: the message does not ask for one
+    assert str(none.value) == ("no symbol matches 'zzzqqq'. Pass a qualified name (Class.method, "
+                               "package.module.function), a node id or PATH:LINE")
+    assert none.value.candidates == []
 
 
 def test_target_naming_several_symbols_is_an_error_with_them(store):

@@ -59,7 +59,83 @@ public class NotAController
         ("aspnet", ["DELETE"], "/admin/orders/{id}", "OrdersController.Purge", None),
         ("aspnet", ["*"], "/api/orders/search/{rest}", "OrdersController.Search", None),
         ("aspnet", ["GET"], "/", "HomeController.Index", None),
-    ]  # NotAController: neither [ApiController] nor a Controller base
+        ("aspnet", ["GET"], "/x", "NotAController.X", None),
+    ]  # NotAController: public and named *Controller, a POCO controller to ASP.NET Core
+
+
+def test_poco_controllers_are_public_concrete_attribute_routed_classes_named_controller():
+    """ASP.NET Core discovers a public, concrete, non-generic class named ``*Controller`` without any
+    base (the conduit app's ``UsersController(IMediator mediator)``), or any ``[Controller]`` class;
+    never a ``[NonController]`` one, nor a ``*Controller`` class routing nothing by attributes."""
+    ex = extract('''using Microsoft.AspNetCore.Mvc;
+namespace Conduit.Features.Users;
+
+[Route("users")]
+public class UsersController(IMediator mediator)
+{
+    [HttpPost]
+    public Task<UserEnvelope> Create([FromBody] Create.Command command) => mediator.Send(command);
+
+    [HttpPost("login")]
+    public Task<UserEnvelope> Login([FromBody] Login.Command command) => mediator.Send(command);
+}
+
+public class HealthController
+{
+    [HttpGet("/health")]
+    public string Get() => "ok";
+}
+
+[Controller]
+[Route("widgets")]
+public class Widgets
+{
+    [HttpGet]
+    public string List() => "";
+}
+
+[NonController]
+[Route("hidden")]
+public class HiddenController
+{
+    [HttpGet]
+    public string Get() => "";
+}
+
+[Route("base")]
+public abstract class CrudBaseController
+{
+    [HttpGet]
+    public string All() => "";
+}
+
+[Route("generic")]
+public class CrudController<T>
+{
+    [HttpGet]
+    public string All() => "";
+}
+
+[Route("internal")]
+internal class InternalController
+{
+    [HttpGet]
+    public string Get() => "";
+}
+
+public class InputController
+{
+    public void Update() { }
+}
+''')
+    assert routes(ex) == [
+        ("aspnet", ["POST"], "/users", "UsersController.Create", None),
+        ("aspnet", ["POST"], "/users/login", "UsersController.Login", None),
+        ("aspnet", ["GET"], "/health", "HealthController.Get", None),
+        ("aspnet", ["GET"], "/widgets", "Widgets.List", None),
+    ]  # not HiddenController ([NonController]), CrudBaseController (abstract), CrudController<T>
+    #    (generic), InternalController (not public), InputController (no attribute route: no
+    #    /input/update)
 
 
 def test_minimal_apis_with_groups_lambdas_and_method_groups():

@@ -145,3 +145,60 @@ def test_retrofit_interface_and_ktor_client_calls() -> None:
         HttpCall("ktor-client", "POST", Template.of("/api/orders"), "Gateway.load", 17, 15),
         HttpCall("ktor-client", "PUT", Template.of("/api/stock"), "Gateway.load", 18, 15),
     ]  # cache.get: a Map, no client
+
+
+def test_spring_jdbc_sql_from_strings_raw_strings_and_local_vals() -> None:
+    """Kotlin JdbcTemplate code (sunabak0/realworld-kotlin-springboot-jdbc): the SQL of a string, of a
+    raw string with its ``.trimIndent()``, of a local ``val`` holding one; never a call on another
+    type, a ``var``, nor a value computed otherwise."""
+    fx = extract('''
+        @Repository
+        class ProfileRepositoryImpl(val jdbc: NamedParameterJdbcTemplate, val cache: Cache) {
+            fun show(name: String): List<Map<String, Any>> {
+                val rows = jdbc.queryForList(
+                    """
+                        SELECT users.id FROM users WHERE users.username = :username
+                    """.trimIndent(),
+                    MapSqlParameterSource()
+                )
+                val sql = "DELETE FROM followings WHERE follower_id = :id"
+                jdbc.update(sql, MapSqlParameterSource())
+                var changing = "DELETE FROM users"
+                jdbc.update(changing, MapSqlParameterSource())
+                jdbc.update(build(), MapSqlParameterSource())
+                cache.update("DELETE FROM profiles", 1)
+                return rows
+            }
+        }
+    ''')
+    assert [(u.framework, u.role, u.owner, u.line, u.col, u.sql) for u in fx.table_uses] == [
+        ("jdbc", "sql", "ProfileRepositoryImpl.show", 4, 24, Template.of(
+            "\n                SELECT users.id FROM users WHERE users.username = :username\n            ")),
+        ("jdbc", "sql", "ProfileRepositoryImpl.show", 11, 13,
+         Template.of("DELETE FROM followings WHERE follower_id = :id")),
+    ]  # not `changing` (a var), build() (unknown), cache.update (a Cache)
+
+
+def test_spring_jdbc_statements_read_and_write_their_tables() -> None:
+    """The linker parses the Kotlin SQL as Java's: an ``INSERT ... SELECT`` writes ``followings`` and
+    reads ``users``; the unrelated ``Cache.update`` names no table."""
+    from tests.resolution_harness import edges, resolve_fixture
+
+    fixture = '''
+// --- path: src/main/kotlin/infra/ProfileRepositoryImpl.kt ---
+package infra
+
+class ProfileRepositoryImpl(val jdbc: NamedParameterJdbcTemplate, val cache: Cache) {
+    fun follow(id: Int) {
+        val sql = """
+            INSERT INTO followings (following_id, follower_id) SELECT users.id, :id FROM users
+        """.trimIndent()
+        jdbc.update(sql, MapSqlParameterSource())
+        cache.update("DELETE FROM profiles", 1)
+    }
+}
+'''
+    result = resolve_fixture(fixture)
+    follow = "src/main/kotlin/infra/ProfileRepositoryImpl.ProfileRepositoryImpl.follow(Int)"
+    assert edges(result, "READS") == [f"{follow} -> table:t:.users"]
+    assert edges(result, "WRITES") == [f"{follow} -> table:t:.followings"]  # not profiles

@@ -87,3 +87,52 @@ def test_match_operations_by_tag_then_name() -> None:
     assert match_operations(specs, "handlers.list_all") == ([ops[3]], "name")
     assert match_operations(specs, "PetsApi.describe") == ([], "")
     assert [api_tag(a) for a in ("PetsApiDelegate", "PetsService", "Api", "pet_store")] == ["pets", "pets", "api", "petstore"]
+
+
+def test_kotlin_generated_interface_implementations_are_its_override_functions() -> None:
+    """kotlin-spring's generated ``ArticlesApi`` implemented by a controller (the realworld Kotlin app
+    sunabak0/realworld-kotlin-springboot-jdbc): its ``override`` functions, never a property getter,
+    a private or non-override helper, nor a class implementing no generated API."""
+    ex = _extract("src/ArticleController.kt", (
+        "package p\n"
+        "import p.openapi.generated.controller.ArticlesApi\n"
+        "@RestController\n"
+        "class ArticleController(val feed: FeedUseCase) : ArticlesApi {\n"
+        "    override fun getArticles(tag: String?): ResponseEntity<String> = ResponseEntity.ok(\"\")\n"
+        "    override fun getArticlesFeed(limit: Int): ResponseEntity<String> = ResponseEntity.ok(\"\")\n"
+        "    fun createArticle(): String = \"\"\n"
+        "    @ExceptionHandler(value = [E::class])\n"
+        "    fun onError(e: E): ResponseEntity<String> = ResponseEntity.ok(\"\")\n"
+        "}\n"
+        "@RestController\n@RequestMapping(\"/api\")\n"
+        "class Stores : p.api.StoresApiDelegate, Serializable {\n"
+        "    override fun getStore(id: Long): String = \"\"\n"
+        "}\n"
+        "class NotGenerated : Runnable, Apis {\n"
+        "    override fun run() {}\n"
+        "    override fun getArticles(): String = \"\"\n"
+        "}\n"))
+    assert ex.routes == [
+        Route("openapi-generator", [], Template(), "ArticleController.getArticles", 5, 17,
+              operation="ArticlesApi.getArticles"),
+        Route("openapi-generator", [], Template(), "ArticleController.getArticlesFeed", 6, 17,
+              operation="ArticlesApi.getArticlesFeed"),
+        Route("openapi-generator", [], Template.of("/api"), "Stores.getStore", 14, 17,
+              operation="StoresApiDelegate.getStore"),
+    ]  # not getFeed (the property's getter), createArticle / onError (no override), NotGenerated
+
+
+def test_an_operation_without_operation_id_matches_the_name_openapi_generator_gives_it() -> None:
+    """``/tags: get:`` without an ``operationId`` is ``DefaultApi.tagsGet`` in the generated code
+    (path below the base path, braces dropped, then the method); the realworld Kotlin app's
+    ``DefaultController.tagsGet``. An operation with an id is never matched by such a name."""
+    ops = (ApiOperation("GET", "/api/tags", "", base="/api"),
+           ApiOperation("DELETE", "/api/articles/{slug}/comments/{id}", "", ("Comments",), base="/api"),
+           ApiOperation("GET", "/api/user", "GetCurrentUser", ("User",), base="/api"))
+    specs = ApiSpecs(ops)
+    assert match_operations(specs, "DefaultApi.tagsGet") == ([ops[0]], "exact")
+    assert match_operations(specs, "CommentsApi.articlesSlugCommentsIdDelete") == ([ops[1]], "exact")
+    assert match_operations(specs, "DefaultApi.getTags") == ([], "")  # no such id, nor generated name
+    assert match_operations(specs, "DefaultApi.apiTagsGet") == ([], "")  # the base path is not part of it
+    assert match_operations(specs, "UserApi.userGet") == ([], "")  # GET /api/user has an operationId
+    assert match_operations(specs, "UserApi.getCurrentUser") == ([ops[2]], "exact")

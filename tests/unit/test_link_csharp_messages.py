@@ -121,3 +121,99 @@ def test_a_class_handling_several_message_types_consumes_each_in_the_overload_ta
         ("Orders/OrderEvents.Untyped.Handle(2)", "topic:inprocess:OrderPlaced", 19),
         ("Orders/OrderEvents.Untyped.Handle(2)", "topic:inprocess:OrderShipped", 19),
     ]
+
+
+NESTED = """
+// --- path: Features/Users/Create.cs ---
+namespace Conduit.Features.Users;
+
+public class Create
+{
+    public record Command(string Name) : IRequest<string>;
+
+    public class Handler : IRequestHandler<Command, string>
+    {
+        public Task<string> Handle(Command message, CancellationToken ct) => Task.FromResult("");
+    }
+}
+// --- path: Features/Articles/Create.cs ---
+namespace Conduit.Features.Articles;
+
+public class Create
+{
+    public record Command(string Title) : IRequest<string>;
+
+    public class Handler : IRequestHandler<Create.Command, string>
+    {
+        public Task<string> Handle(Command message, CancellationToken ct) => Task.FromResult("");
+    }
+}
+// --- path: Features/Articles/Details.cs ---
+namespace Conduit.Features.Articles;
+
+public class Details
+{
+    public record Query(string Slug) : IRequest<string>;
+
+    public class QueryHandler : IRequestHandler<Query, string>
+    {
+        public Task<string> Handle(Query message, CancellationToken ct) => Task.FromResult("");
+    }
+}
+// --- path: Features/Articles/Published.cs ---
+namespace Conduit.Features.Articles;
+
+public record ArticlePublished(string Slug) : INotification;
+
+public class Notify : INotificationHandler<ArticlePublished>, INotificationHandler<ExternalEvent>
+{
+    public Task Handle(ArticlePublished e, CancellationToken ct) => Task.CompletedTask;
+    public Task Handle(ExternalEvent e, CancellationToken ct) => Task.CompletedTask;
+}
+// --- path: Features/Users/UsersController.cs ---
+namespace Conduit.Features.Users;
+
+public class UsersController(IMediator mediator)
+{
+    public Task<string> Create(Create.Command command, CancellationToken ct) => mediator.Send(command, ct);
+}
+// --- path: Features/Articles/ArticlesController.cs ---
+namespace Conduit.Features.Articles;
+
+public class ArticlesController(IMediator mediator)
+{
+    public Task<string> Create(Create.Command command) => mediator.Send(command);
+    public Task<string> Get(string slug) => mediator.Send(new Details.Query(slug));
+    public Task Publish(string slug) => mediator.Publish(new ArticlePublished(slug));
+    public Task Relay() => mediator.Publish(new ExternalEvent());
+}
+"""
+
+
+def test_nested_request_types_of_two_features_are_two_topics():
+    """The vertical-slice layout (gothinkster/aspnetcore-realworld-example-app): every feature class
+    nests its own ``Command`` / ``Query`` and handler. A message is the class its type resolves to
+    (namespace and enclosing types), so a controller sending ``Create.Command`` of Users reaches the
+    Users handler only; a type of no class in the repository stays its short name."""
+    result = resolve_fixture(NESTED)
+    assert edges(result, "PRODUCES") == [
+        "Features/Articles/ArticlesController.ArticlesController.Create(1)"
+        " -> topic:inprocess:Conduit.Features.Articles.Create.Command",
+        "Features/Articles/ArticlesController.ArticlesController.Create(1) -> topic:inprocess:IRequest",
+        "Features/Articles/ArticlesController.ArticlesController.Get(1)"
+        " -> topic:inprocess:Conduit.Features.Articles.Details.Query",
+        "Features/Articles/ArticlesController.ArticlesController.Get(1) -> topic:inprocess:IRequest",
+        "Features/Articles/ArticlesController.ArticlesController.Publish(1)"
+        " -> topic:inprocess:Conduit.Features.Articles.ArticlePublished",
+        "Features/Articles/ArticlesController.ArticlesController.Relay(0) -> topic:inprocess:ExternalEvent",
+        "Features/Users/UsersController.UsersController.Create(2)"
+        " -> topic:inprocess:Conduit.Features.Users.Create.Command",
+        "Features/Users/UsersController.UsersController.Create(2) -> topic:inprocess:IRequest",
+    ]  # never topic:inprocess:Command nor Query, shared by every feature
+    assert edges(result, "CONSUMES") == [
+        "Features/Articles/Create.Create.Handler.Handle(2) -> topic:inprocess:Conduit.Features.Articles.Create.Command",
+        "Features/Articles/Details.Details.QueryHandler.Handle(2) -> topic:inprocess:Conduit.Features.Articles.Details.Query",
+        "Features/Articles/Published.Notify.Handle(2) -> topic:inprocess:Conduit.Features.Articles.ArticlePublished",
+        "Features/Articles/Published.Notify.Handle(2)#2 -> topic:inprocess:ExternalEvent",
+        "Features/Users/Create.Create.Handler.Handle(2) -> topic:inprocess:Conduit.Features.Users.Create.Command",
+    ]

@@ -1,7 +1,8 @@
 """ASP.NET Core routes: attribute-routed controllers and minimal APIs (framework ``aspnet``).
 
-* Controllers: a class marked ``[ApiController]``, or named ``*Controller`` and deriving from
-  ``Controller`` / ``ControllerBase``. Its ``[Route("api/[controller]")]`` is the prefix
+* Controllers: a class marked ``[ApiController]`` / ``[Controller]``, or named ``*Controller`` and
+  deriving from ``Controller`` / ``ControllerBase``, or a POCO controller (public, concrete,
+  non-generic, named ``*Controller``, routed by attributes; see :func:`_is_controller`). Its ``[Route("api/[controller]")]`` is the prefix
   (``[controller]`` -> the class name without ``Controller``, ``[action]`` -> the method's name, both
   lower-cased: ASP.NET Core matches paths case-insensitively and clients write them lower-case;
   ``[area]`` stays as written). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
@@ -41,6 +42,7 @@ FRAMEWORK = "aspnet"
 _HTTP_ATTRS = {"HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
                "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS"}
 _MAP = {"MapGet": "GET", "MapPost": "POST", "MapPut": "PUT", "MapDelete": "DELETE", "MapPatch": "PATCH"}
+_ROUTE_ATTRS = frozenset(_HTTP_ATTRS) | {"AcceptVerbs", "Route"}
 _NON_ACTIONS = {"Dispose", "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync"}  # [NonAction] in Controller
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 
@@ -68,18 +70,33 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         _minimal(cf, out)
 
 
-def _is_controller(d: Definition) -> bool:
+def _is_controller(d: Definition, defs: list[Definition]) -> bool:
+    """ASP.NET Core's controller discovery (``ControllerFeatureProvider``): ``[ApiController]`` or
+    ``[Controller]``, a ``*Controller`` deriving from ``Controller`` / ``ControllerBase``, or a POCO
+    controller: a public, concrete, non-generic class named ``*Controller`` with no base of those,
+    taken only when it routes by attributes (its own ``[Route]`` or an action's ``[HttpGet]``...:
+    a plain ``*Controller`` class of a game or a desktop app is no controller). Never one marked
+    ``[NonController]``."""
     names = {attribute_name(a) for a in d.decorators}
-    if "ApiController" in names:
+    if "NonController" in names:
+        return False
+    if names & {"ApiController", "Controller"}:
         return True
-    return d.name.endswith("Controller") and any(b.rsplit(".", 1)[-1] in ("Controller", "ControllerBase")
-                                                 for b in d.bases)
+    if not d.name.endswith("Controller"):
+        return False
+    if any(b.rsplit(".", 1)[-1] in ("Controller", "ControllerBase") for b in d.bases):
+        return True
+    if "public" not in d.modifiers or {"abstract", "static"} & set(d.modifiers) \
+            or re.search(rf"\b{d.name}\s*<", d.signature or ""):
+        return False
+    return "Route" in names or any(m.parent == d.qualname and m.kind == "method" and any(
+        attribute_name(a) in _ROUTE_ATTRS for a in m.decorators) for m in defs)
 
 
 def _controllers(cf: CsFile, out: FileExtraction) -> None:
     defs = list(out.definitions)
     for cls in defs:
-        if cls.kind != "class" or not _is_controller(cls):
+        if cls.kind != "class" or not _is_controller(cls, defs):
             continue
         prefixes = [attribute_args(a) for a in cls.decorators if attribute_name(a) == "Route"] or [""]
         token = cls.name.removesuffix("Controller")

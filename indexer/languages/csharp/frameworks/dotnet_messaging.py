@@ -92,7 +92,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         for d in list(out.definitions):
             if d.kind != "class":
                 continue
-            for text in _consumer_messages(cf, d.qualname):
+            for text in map(_short, _consumer_messages(cf, d.qualname)):
                 owner, line, col = _consuming(members, d, "Consume", text)
                 out.topics.append(TopicUse("masstransit", "consumes", Template.of(text), owner, line, col,
                                            broker="rabbitmq"))
@@ -164,11 +164,12 @@ def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> set[int]:
         sends.add(call.start_byte)
         line, col = cf.pos(call)
         owner = cf.owner(call)
-        found = [m for m in _message_types(cf, args[0], include_type_args=True) if m not in bus.bases]
-        if found and sel[1] in bus.wrapped and bus.any_topic:
-            found.append(bus.any_topic)
+        found = [m for m in _message_types(cf, args[0], include_type_args=True) if _short(m) not in bus.bases]
         for msg in found:
-            out.topics.append(TopicUse(bus.framework, "produces", Template.of(msg), owner, line, col,
+            out.topics.append(TopicUse(bus.framework, "produces", _message(bus, msg), owner, line, col,
+                                       broker=bus.broker))
+        if found and sel[1] in bus.wrapped and bus.any_topic:
+            out.topics.append(TopicUse(bus.framework, "produces", Template.of(bus.any_topic), owner, line, col,
                                        broker=bus.broker))
     handlers = [(i, m, None) for i, m in bus.handlers] + [(i, m, bus.any_topic) for i, m in bus.wildcards]
     members = _members(out)
@@ -177,9 +178,9 @@ def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> set[int]:
             continue
         for interface, method, topic in handlers:
             for text in _consumer_messages(cf, d.qualname, interface):
-                owner, line, col = _consuming(members, d, method, text)
-                out.topics.append(TopicUse(bus.framework, "consumes", Template.of(topic or text), owner,
-                                           line, col, broker=bus.broker))
+                owner, line, col = _consuming(members, d, method, _short(text))
+                out.topics.append(TopicUse(bus.framework, "consumes", Template.of(topic) if topic else _message(bus, text),
+                                           owner, line, col, broker=bus.broker))
     return sends
 
 
@@ -229,13 +230,13 @@ def _handed_messages(cf: CsFile, out: FileExtraction, bus: TypeBus, sends: set[i
         if call.start_byte in sends or fn is None or fn.type not in ("identifier", "member_access_expression"):
             continue
         found = {m for a in cf.args(call) if a.type != "identifier" or cf.local_values(a) is not None
-                 for m in _message_types(cf, a)} - set(bus.bases)
+                 for m in _message_types(cf, a) if _short(m) not in bus.bases}
         if not found:
             continue
         line, col = cf.pos(call)
         owner, target = cf.owner(call), drop_generics(cf.expr(fn))
         for msg in sorted(found):
-            out.topics.append(TopicUse(bus.framework, "produces", Template.of(msg), owner, line, col,
+            out.topics.append(TopicUse(bus.framework, "produces", _message(bus, msg), owner, line, col,
                                        broker=bus.broker, target=target, handed_as=bus.bases))
 
 
@@ -243,15 +244,28 @@ def _short(type_text: str) -> str:
     return drop_generics(type_text).rsplit(".", 1)[-1].rstrip("?")
 
 
+def _written(type_text: str) -> str:
+    """A type as written, generics, ``?`` and ``global::`` dropped: ``Create.Command``."""
+    return drop_generics(type_text).rstrip("?").removeprefix("global::")
+
+
+def _message(bus: TypeBus, type_text: str) -> Template:
+    """The topic of a message of type ``type_text`` on ``bus``: the type as written (``Create.Command``)
+    when the bus dispatches in process by the message's class (MediatR; the queue linker names it by
+    the class it resolves to, :meth:`indexer.frameworks.queues.QueueLinker.destinations`), else the
+    short name the broker routes by (the event bus's ``GetType().Name``)."""
+    return Template.of(type_text if bus.broker == "inprocess" else _short(type_text))
+
+
 def _created_types(cf: CsFile, type_node: Node | None, include_type_args: bool) -> list[str]:
     """The class of ``new T<A, B>(...)``, then (``include_type_args``) each of its type arguments
     that is no predefined type: a message wrapping another (``IdentifiedCommand<CreateOrderCommand,
     bool>``) is handled by a handler that sends the inner one on."""
-    out = [_short(cf.expr(type_node))] if type_node is not None else []
+    out = [_written(cf.expr(type_node))] if type_node is not None else []
     if include_type_args and type_node is not None and type_node.type == "generic_name":
         targs = next((x for x in type_node.named_children if x.type == "type_argument_list"), None)
         for t in targs.named_children if targs is not None else ():
-            name = _short(cf.expr(t))
+            name = _written(cf.expr(t))
             if name and name not in _PREDEFINED and t.type != "predefined_type":
                 out.append(name)
     return out
@@ -299,7 +313,7 @@ def _parameter_type(cf: CsFile, node: Node) -> list[str]:
                 if tps is not None and any(cf.text(tp).split()[-1] == short for tp in tps.named_children):
                     return []
                 scope = scope.parent
-            return [short]
+            return [_written(cf.expr(t))]
     return []
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexer.frameworks import GENERATED_API
 from indexer.languages.java.frameworks.common import JavaFile, rooted
 from indexer.languages.java.frameworks.spring_web import mapping_paths
 from indexer.model import FileExtraction, HttpCall, Route, Template
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "GENERATED_API", "FEIGN_API_CLIENT", "detect"]
 
 LANGUAGES = ("java",)
-GENERATED_API = re.compile(r"^[A-Z]\w*Api(?:Delegate)?$")
-"""The simple name of an openapi-generator interface (``PetsApi``) or delegate (``PetsApiDelegate``)."""
 _CLIENT_API = re.compile(r"^[A-Z]\w*Api$")
 _FEIGN_CANDIDATE = re.compile(r"^[A-Z]\w*Client$")
 FEIGN_API_CLIENT = "openapi-feign"

@@ -19,6 +19,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_kafka",
     "ktor",
     "kotlin_http_clients",
+    "openapi_generated",
+    "kotlin_jdbc",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
