@@ -409,3 +409,45 @@ def test_an_edit_of_the_stripped_prefix_or_of_the_returned_mux_moves_the_routes(
         assert not any(e.startswith("endpoint:POST") for e in endpoints)
     finally:
         ws.close()
+
+
+NESTED_STRIP = """
+// --- path: go.mod ---
+module site
+
+go 1.22
+// --- path: main.go ---
+package main
+
+import "net/http"
+
+func main() {
+    mux := http.NewServeMux()
+    v1 := http.NewServeMux()
+    v1.HandleFunc("GET /users", listUsers)
+    mux.Handle("/api/v1/", http.StripPrefix("/api", http.StripPrefix("/v1", v1)))
+    v2 := http.NewServeMux()
+    v2.HandleFunc("GET /orders", listOrders)
+    mux.Handle("/x/", http.StripPrefix("/x", http.StripPrefix("/y", http.StripPrefix("/z", v2))))
+    plain := http.NewServeMux()
+    plain.HandleFunc("GET /ping", ping)
+    mux.Handle("/f/", http.StripPrefix("/f", http.TimeoutHandler(plain, 1, "")))
+}
+
+func listUsers(w http.ResponseWriter, r *http.Request) {}
+
+func listOrders(w http.ResponseWriter, r *http.Request) {}
+
+func ping(w http.ResponseWriter, r *http.Request) {}
+"""
+
+
+def test_strip_prefix_inside_strip_prefix_strips_both_prefixes() -> None:
+    # brk46: the outer StripPrefix strips first, then the inner one: v1 sees /users of /api/v1/users
+    # (the inner StripPrefix was read as no router: v1's routes were exposed at /users)
+    assert _exposes(resolve_fixture(NESTED_STRIP)) == [
+        ("endpoint:GET /api/v1/users", "main.listUsers(2)"),
+        # a router behind another wrapper than StripPrefix keeps its own patterns (not under /f)
+        ("endpoint:GET /ping", "main.ping(2)"),
+        ("endpoint:GET /x/y/z/orders", "main.listOrders(2)"),
+    ]
