@@ -451,3 +451,52 @@ def test_strip_prefix_inside_strip_prefix_strips_both_prefixes() -> None:
         ("endpoint:GET /ping", "main.ping(2)"),
         ("endpoint:GET /x/y/z/orders", "main.listOrders(2)"),
     ]
+
+
+SELF_NAMED = """
+// --- path: go.mod ---
+module x
+
+go 1.21
+// --- path: main.go ---
+package main
+
+import "github.com/gin-gonic/gin"
+
+func h(c *gin.Context) {}
+
+func self(rg *gin.RouterGroup) {
+    rg.GET("/x", h)
+}
+
+func other(rg *gin.RouterGroup) {
+    rg.GET("/y", h)
+}
+
+func main() {
+    r := gin.Default()
+    self(r.Group("/a"))
+    other(r.Group("/b"))
+}
+// --- path: srv.go ---
+package main
+
+import "github.com/gin-gonic/gin"
+
+type Server struct{ r *gin.Engine }
+
+func (self *Server) routes() {
+    self.mount(self.r.Group("/s"))
+}
+
+func (self *Server) mount(rg *gin.RouterGroup) {
+    rg.GET("/z", h)
+}
+"""
+
+
+def test_a_function_named_self_is_handed_its_router() -> None:
+    # brk46 (brk45's finding 8): `self(r.Group("/a"))` was read as the instance `self` outside any
+    # class, so the function's route lost its prefix (/x); a receiver named self is still the instance
+    assert _exposes(resolve_fixture(SELF_NAMED)) == [
+        ("endpoint:GET /a/x", "main.h(1)"), ("endpoint:GET /b/y", "main.h(1)"), ("endpoint:GET /s/z", "main.h(1)")]
