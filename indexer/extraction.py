@@ -233,7 +233,8 @@ def extract_files(
     keep_suffix: Collection[str] | None = None,
 ) -> Iterator[Extracted]:
     """Extract ``files`` in their order (in ``options.jobs`` worker processes when there are 64 or
-    more; in this process otherwise or with ``jobs=1``), advancing ``progress`` once per file.
+    more; in this process otherwise or with ``jobs=1``, and for the files left when the workers
+    cannot start: ``os.fork`` raising ``OSError``), advancing ``progress`` once per file.
     ``keep_suffix``: paths whose ids keep their suffix (default: :func:`suffixed_paths` of
     ``files``)."""
     jobs = options.extraction_jobs(os.cpu_count() or 1)
@@ -247,11 +248,20 @@ def extract_files(
             progress.advance()
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
-                             initializer=worker_init, initargs=(os.getpid(),)) as pool:
-        for result in pool.map(extract_file_packed, work, chunksize=8):
-            yield result
-            progress.advance()
+    done = 0
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
+                                 initializer=worker_init, initargs=(os.getpid(),)) as pool:
+            for result in pool.map(extract_file_packed, work, chunksize=8):
+                yield result
+                done += 1
+                progress.advance()
+        return
+    except OSError as exc:  # no worker could start (fork: EAGAIN at a process limit, ENOMEM)
+        log.warning("extraction workers unavailable (%s); extracting in this process", exc)
+    for item in work[done:]:
+        yield extract_file(item)
+        progress.advance()
 
 
 class ExtractStage:

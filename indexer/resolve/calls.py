@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
-from indexer.resolve.context import MAX_NAMESAKES, overload_candidates
+from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
 from indexer.resolve.overloads import by_argument_types
@@ -317,7 +317,19 @@ class CallBinder:
         if len(defs) <= 1:
             return [f]
         defs = by_arity(defs, cs.arity)
-        return chosen(by_argument_types(self.r, fc, cs, defs) if fc is not None else defs)
+        if fc is None:
+            return chosen(defs)
+        c = owner[0] if f.kind == "method" and owner and owner[0].is_type else None
+        return chosen(self._unless_cut(c, f.name, defs, by_argument_types(self.r, fc, cs, defs)))
+
+    def _unless_cut(self, c: Def | None, name: str, fitting: list[Def], picked: list[Def]) -> list[Def]:
+        """``picked`` (what the argument types chose among the overloads ``fitting`` a call's arity),
+        or none when the choice kept them all while class ``c`` or one of its bases had more overloads
+        of ``name`` than the choice read (:func:`~indexer.resolve.context.overloads_cut`): the one the
+        arguments select may be among those left out, and binding the others would be wrong (brk46)."""
+        if c is None or len(picked) <= 1 or [id(d) for d in picked] != [id(d) for d in fitting]:
+            return picked
+        return [] if any(overloads_cut(x, name) for x in self.classes.mro(c)) else picked
 
     def _method_targets(self, inst: InstV, cs: CallSite, dispatch: bool = True, fc: FileCtx | None = None) -> Targets:
         """The methods a call ``cs`` of ``inst``'s class reaches (its overrides too, with ``dispatch``
@@ -340,8 +352,9 @@ class CallBinder:
             if implied:
                 return implied
             return EXTERNAL if classes.has_external_ancestor(inst.c) else None
-        methods = chosen(by_arity(methods, cs.arity) if fc is None else by_argument_types(
-            self.r, fc, cs, by_arity(methods, cs.arity)))
+        fitting = by_arity(methods, cs.arity)
+        methods = chosen(fitting if fc is None else self._unless_cut(
+            inst.c, cs.name, fitting, by_argument_types(self.r, fc, cs, fitting)))
         own = {id(m) for m in members} if not inherited else set()
         own.update(id(m) for m in methods if m.parent == inst.c.qualname and m.file is inst.c.file)  # past the lookup's bound
         out = self._wrapped([(m, inst.how if id(m) in own else "inferred") for m in methods])

@@ -27,7 +27,7 @@ from indexer.symbols import defines_suffix, definition_tails, id_prefix
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS", "namesakes", "overload_candidates", "decorator_name", "default_export", "spans", "shared_parts"]
+__all__ = ["FileCtx", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS", "namesakes", "overload_candidates", "overloads_cut", "decorator_name", "default_export", "spans", "shared_parts"]
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
@@ -68,6 +68,12 @@ def overload_candidates(c: Def, name: str) -> list[Def]:
     what a call chooses among by signature before :func:`namesakes`' bound applies."""
     kept = [rd for rd in entries(c.file.by_qualname, f"{c.qualname}.{name}") if not rd.shape.shadowed]
     return kept[-MAX_OVERLOADS:] if len(kept) > MAX_OVERLOADS else kept
+
+
+def overloads_cut(c: Def, name: str) -> bool:
+    """Whether class ``c`` declares more definitions named ``name`` than :data:`MAX_OVERLOADS`, so
+    that :func:`overload_candidates` left some out of the choice."""
+    return sum(1 for rd in entries(c.file.by_qualname, f"{c.qualname}.{name}") if not rd.shape.shadowed) > MAX_OVERLOADS
 
 
 def namesakes(defs: Sequence[Def]) -> list[Def]:

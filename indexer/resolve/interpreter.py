@@ -584,8 +584,10 @@ class Resolver:
                 cls = self._constructor_function(fc, scope)
             if cls is not None:
                 v = InstV(cls, "exact")
-            else:  # JS `obj.m = function () { this... }`: the object
-                v = self._property_owner(fc, scope) if name == "this" else None
+            elif name == "this":  # JS `obj.m = function () { this... }`: the object
+                v = self._property_owner(fc, scope)
+            else:  # no class around: `self` is a name like any other (a Go function `self`)
+                v = self.resolve_name(fc, scope, name)
         elif name == fc.rules.class_receiver:
             cls = self.enclosing_class(fc, scope)
             v = ClassV(cls, dynamic=True) if cls is not None else None

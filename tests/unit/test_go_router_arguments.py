@@ -409,3 +409,94 @@ def test_an_edit_of_the_stripped_prefix_or_of_the_returned_mux_moves_the_routes(
         assert not any(e.startswith("endpoint:POST") for e in endpoints)
     finally:
         ws.close()
+
+
+NESTED_STRIP = """
+// --- path: go.mod ---
+module site
+
+go 1.22
+// --- path: main.go ---
+package main
+
+import "net/http"
+
+func main() {
+    mux := http.NewServeMux()
+    v1 := http.NewServeMux()
+    v1.HandleFunc("GET /users", listUsers)
+    mux.Handle("/api/v1/", http.StripPrefix("/api", http.StripPrefix("/v1", v1)))
+    v2 := http.NewServeMux()
+    v2.HandleFunc("GET /orders", listOrders)
+    mux.Handle("/x/", http.StripPrefix("/x", http.StripPrefix("/y", http.StripPrefix("/z", v2))))
+    plain := http.NewServeMux()
+    plain.HandleFunc("GET /ping", ping)
+    mux.Handle("/f/", http.StripPrefix("/f", http.TimeoutHandler(plain, 1, "")))
+}
+
+func listUsers(w http.ResponseWriter, r *http.Request) {}
+
+func listOrders(w http.ResponseWriter, r *http.Request) {}
+
+func ping(w http.ResponseWriter, r *http.Request) {}
+"""
+
+
+def test_strip_prefix_inside_strip_prefix_strips_both_prefixes() -> None:
+    # brk46: the outer StripPrefix strips first, then the inner one: v1 sees /users of /api/v1/users
+    # (the inner StripPrefix was read as no router: v1's routes were exposed at /users)
+    assert _exposes(resolve_fixture(NESTED_STRIP)) == [
+        ("endpoint:GET /api/v1/users", "main.listUsers(2)"),
+        # a router behind another wrapper than StripPrefix keeps its own patterns (not under /f)
+        ("endpoint:GET /ping", "main.ping(2)"),
+        ("endpoint:GET /x/y/z/orders", "main.listOrders(2)"),
+    ]
+
+
+SELF_NAMED = """
+// --- path: go.mod ---
+module x
+
+go 1.21
+// --- path: main.go ---
+package main
+
+import "github.com/gin-gonic/gin"
+
+func h(c *gin.Context) {}
+
+func self(rg *gin.RouterGroup) {
+    rg.GET("/x", h)
+}
+
+func other(rg *gin.RouterGroup) {
+    rg.GET("/y", h)
+}
+
+func main() {
+    r := gin.Default()
+    self(r.Group("/a"))
+    other(r.Group("/b"))
+}
+// --- path: srv.go ---
+package main
+
+import "github.com/gin-gonic/gin"
+
+type Server struct{ r *gin.Engine }
+
+func (self *Server) routes() {
+    self.mount(self.r.Group("/s"))
+}
+
+func (self *Server) mount(rg *gin.RouterGroup) {
+    rg.GET("/z", h)
+}
+"""
+
+
+def test_a_function_named_self_is_handed_its_router() -> None:
+    # brk46 (brk45's finding 8): `self(r.Group("/a"))` was read as the instance `self` outside any
+    # class, so the function's route lost its prefix (/x); a receiver named self is still the instance
+    assert _exposes(resolve_fixture(SELF_NAMED)) == [
+        ("endpoint:GET /a/x", "main.h(1)"), ("endpoint:GET /b/y", "main.h(1)"), ("endpoint:GET /s/z", "main.h(1)")]

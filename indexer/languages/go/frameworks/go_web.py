@@ -267,7 +267,8 @@ class _Routers:
         one; on a chi / gorilla router, which match the whole path, the stripped prefix alone, and
         only on a router with no prefix of its own. ``sub`` is a router of the file (its prefix is
         re-bound) or a call of a function returning one (``api.Routes()``: a
-        :class:`~indexer.model.Mount` of ``<callee>#return``). Anything else handled (a file server,
+        :class:`~indexer.model.Mount` of ``<callee>#return``); a ``StripPrefix`` inside another adds
+        its prefix after the outer one's. Anything else handled (a file server,
         a handler) mounts nothing."""
         gf = self.gf
         sel = gf.selector(call)
@@ -284,11 +285,19 @@ class _Routers:
         if inner is None or inner != (http_local, "StripPrefix") or len(inner_args) != 2:
             return
         stripped = gf.template(inner_args[0])
+        child = inner_args[1]
+        while stripped is not None and child.type == "call_expression" and gf.selector(child) == inner:
+            # StripPrefix("/api", StripPrefix("/v1", sub)): the outer strips first, sub sees the rest
+            inner_args = gf.args(child)
+            if len(inner_args) != 2:
+                return
+            more = gf.template(inner_args[0])
+            stripped = stripped + more if more is not None else None
+            child = inner_args[1]
         fw, prefix, origin = found
         if stripped is None or (fw != "net/http" and (prefix.parts or origin is not None)):
             return
         prefix = prefix + stripped if fw == "net/http" else stripped
-        child = inner_args[1]
         key = self._key(call, gf.expr(child)) if child.type in ("identifier", "selector_expression") else None
         if key is not None:
             self.by_name[key] = (self.by_name[key][0] if key in self.by_name else fw, prefix, origin)
