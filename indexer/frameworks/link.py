@@ -73,7 +73,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from indexer.frameworks.auth_guards import GUARD_CALLBACK, guard_callbacks
+from indexer.frameworks.auth_guards import GUARD_CALLBACK, base_callbacks, factory_callbacks, guard_callbacks
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -506,7 +506,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 srcs = [inline.id]
             else:
                 srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
-            guards = [] if srcs or ref.kind != "decorator" else guard_callbacks(self.r, fc, ref.expr)
+            guards = [] if srcs else (guard_callbacks if ref.kind == "decorator" else factory_callbacks)(self.r, fc, ref.expr)
             if not srcs and not guards:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
@@ -766,8 +766,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             built = self._members(v.c, v.c.file.rules.constructor_name or v.c.name)
             if built:
                 return [m.id for m in built]
-        if isinstance(v, (ClassV, InstV)):
-            return self._framework_methods(v.c)
+        if isinstance(v, (ClassV, InstV)):  # and what a library base it extends runs (passport's AuthGuard("jwt"))
+            return list(dict.fromkeys(self._framework_methods(v.c) + base_callbacks(self.r, v.c)))
         if callee is not None:
             f = self.r.resolve_expr(fc, scope, callee)
             if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:

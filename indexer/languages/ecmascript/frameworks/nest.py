@@ -50,6 +50,7 @@ from indexer.languages.ecmascript.frameworks.js_constants import constants_of
 from indexer.model import (
     CONFIG_KEY,
     TYPE_KINDS,
+    Binding,
     FileExtraction,
     GlobalPrefix,
     Route,
@@ -58,6 +59,8 @@ from indexer.model import (
     Wrapper,
     WrapperRef,
 )
+
+from indexer.resolve.context import REGISTERS
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -78,6 +81,8 @@ _TOKENS = {"APP_GUARD": "guard", "APP_INTERCEPTOR": "interceptor", "APP_PIPE": "
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the routes of the file's Nest controllers to ``out``."""
     jf = js_file(root, src, out)
+    if jf.has(b"PassportStrategy"):
+        _strategies(out)
     matches = jf.matches("nest")
     if not matches:
         return
@@ -100,7 +105,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 for arg in arguments(caps["args"][0]):
                     runs = jf.runs(arg, decorator, kind)
                     if runs is not None and (runs[0] or runs[1]):
-                        uses.setdefault(target.id, []).append((kind, WrapperRef(kind, runs[0] or runs[1] or "")))
+                        expr = _factory_call(jf, arg) or runs[0] or runs[1] or ""
+                        uses.setdefault(target.id, []).append((kind, WrapperRef(kind, expr)))
             continue
         if name == "Controller":
             cls = decorated_class(decorator)
@@ -227,6 +233,49 @@ def _config_values(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]])
         body = returns[-1].named_children[0] if returns else None
     if body is not None:
         out.constants.extend(constants_of(jf, CONFIG_KEY + namespace, body))
+
+
+_FACTORY_ARGS = frozenset({"string", "array", ",", "[", "]", "(", ")", "comment"})
+
+
+def _factory_call(jf: JsFile, node: Node) -> str | None:
+    """The text of a guard made by a factory called with names only (passport's ``AuthGuard("jwt")``,
+    ``AuthGuard(["jwt", "anonymous"])``): the linker runs the callbacks registered under them
+    (:func:`indexer.frameworks.auth_guards.factory_callbacks`); ``None`` for anything else."""
+    node = unwrap(node) or node
+    args = node.child_by_field_name("arguments") if node.type == "call_expression" else None
+    if args is None or not args.named_children:
+        return None
+    flat = [n for a in args.children for n in ([a] if a.type != "array" else [a, *a.children])]
+    return jf.text(node) if all(n.type in _FACTORY_ARGS for n in flat) else None
+
+
+_DEFAULT_STRATEGIES = {"passport-http-bearer": "bearer", "passport-http": "basic", "passport-google-oauth20": "google",
+                       "passport-google-oauth2": "google", "passport-github2": "github", "passport-oauth2": "oauth2"}
+"""Strategies whose default name is not their package's name after ``passport-`` (``passport-jwt``:
+``jwt``, ``passport-local``: ``local``)."""
+
+
+def _strategies(out: FileExtraction) -> None:
+    """``class JwtStrategy extends PassportStrategy(Strategy, "jwt")`` with a ``validate`` method: a
+    ``registers`` binding ``@AuthGuard:jwt`` of ``JwtStrategy.validate``, the callback
+    ``@UseGuards(AuthGuard("jwt"))`` runs. Without a name, the strategy's own: the package
+    ``Strategy`` is imported from (``passport-local``: ``local``; :data:`_DEFAULT_STRATEGIES`)."""
+    methods = {d.qualname for d in out.definitions if d.kind == "method"}
+    for d in out.definitions:
+        if d.kind not in TYPE_KINDS or f"{d.qualname}.validate" not in methods:
+            continue
+        for base in d.bases:
+            head, _, rest = base.partition("(")
+            if head.strip().rpartition(".")[2] != "PassportStrategy":
+                continue
+            args = [a.strip() for a in rest.rpartition(")")[0].split(",")]
+            name = args[1].strip("'\"`") if len(args) > 1 and args[1][:1] in "'\"`" else None
+            if name is None:
+                module = next((i.module for i in out.imports if i.local == args[0]), "")
+                name = _DEFAULT_STRATEGIES.get(module) or (module[len("passport-"):] if module.startswith("passport-") else None)
+            if name:
+                out.bindings.append(Binding(None, f"@AuthGuard:{name}", f"{d.qualname}.validate", REGISTERS, d.start_line))
 
 
 def _uri_versioning(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
