@@ -487,6 +487,11 @@ class Route:
     candidate), with ``methods`` and ``path`` empty; or ``"*"`` for a connexion ``add_api``
     registration, ``path`` naming the spec file: every operation of that spec is handled by the
     Python function its dotted operationId names."""
+    versions: list[Template] = field(default_factory=list)
+    """The API versions a NestJS route answers (``@Version("2")`` on the method, else the controller's
+    ``@Controller({ version: ["1", "2"] })``): under URI versioning (:class:`UriVersioning`) one path
+    per version, ``/v1/...``; an empty template is ``VERSION_NEUTRAL`` (no version segment); ``[]``:
+    none written (the application's ``defaultVersion`` applies)."""
 
 
 EXCHANGE_ROUTE = "http-exchange"
@@ -632,6 +637,13 @@ class StringConstant:
 
     qualname: str
     value: Template
+
+
+CONFIG_KEY = "config:"
+"""The start of a :class:`StringConstant` qualname that is a configuration key, not a name of the
+file: NestJS ``registerAs("app", () => ({ apiPrefix: process.env.API_PREFIX || "api" }))`` gives
+``config:app.apiPrefix``. A template ``ref`` piece ``config:app.apiPrefix`` (``configService.get(
+"app.apiPrefix")``) is that constant in the same service folder (the first by file path)."""
 
 
 ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger"})
@@ -830,6 +842,22 @@ class GlobalPrefix:
 
 
 @dataclass(slots=True)
+class UriVersioning:
+    """An application serving its routes under a version segment of the path (NestJS
+    ``app.enableVersioning({ type: VersioningType.URI, prefix: "v", defaultVersion: "1" })``; the
+    header, media-type and custom kinds leave paths alone and are no fact). The linker puts
+    ``prefix`` + version after the global prefix of each absolute route of ``framework`` in the
+    service folder holding this file: the route's own :attr:`Route.versions`, else ``default``
+    (``[]``: a route without a version has no segment; an empty template: ``VERSION_NEUTRAL``)."""
+
+    framework: str
+    prefix: str
+    line: int
+    col: int
+    default: list[Template] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class UrlRewrite:
     """Code that rewrites the URL of every request a client sends (an Angular ``HttpInterceptor``:
     ``req.clone({ url: environment.apiUrl + req.url })``): ``url`` is the new URL, in which the ``ref``
@@ -962,6 +990,7 @@ class FileExtraction:
     rpc_services: list[RpcService] = field(default_factory=list)
     rpc_uses: list[RpcUse] = field(default_factory=list)
     global_prefixes: list[GlobalPrefix] = field(default_factory=list)
+    uri_versionings: list[UriVersioning] = field(default_factory=list)
     url_rewrites: list[UrlRewrite] = field(default_factory=list)
     dev_proxies: list[DevProxy] = field(default_factory=list)
     graphql_documents: list[GraphqlDocument] = field(default_factory=list)

@@ -5,7 +5,8 @@ the framework linker (:mod:`indexer.frameworks.link`) that applies them.
   before every absolute route of its framework exposed by a file of the same service folder
   (:attr:`~indexer.frameworks.link_options.LinkOptions.units`, as application-wide wrappers are
   bounded) and the same language family, except the paths its ``exclude`` names
-  (:meth:`AppPrefixLinks.global_prefix`).
+  (:meth:`AppPrefixLinks.global_prefix`). Under a :class:`~indexer.model.UriVersioning` of the same
+  service folder, the version segment follows it (``/api/v1/cats``: :meth:`AppPrefixLinks.uri_versions`).
 * Client side, in this order, for a request of a file whose URL is relative (no scheme and host,
   no unknown start) (:meth:`AppPrefixLinks.client_url`):
 
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.clients import HOLE, SCHEME_HOST
 from indexer.frameworks.dev_proxy import ProxyRule, proxied_url
-from indexer.model import GlobalPrefix, Template, UrlRewrite
+from indexer.model import CONFIG_KEY, GlobalPrefix, Route, Template, UriVersioning, UrlRewrite
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -71,6 +72,8 @@ class AppPrefixLinks:
     ctxs: Any
     options: Any
     _prefix_facts: dict[tuple[str | None, str], list[tuple[FileCtx, GlobalPrefix]]] | None = None
+    _config_facts: dict[tuple[str | None, str, str], list[FileCtx]] | None = None
+    _versioning_facts: dict[tuple[str | None, str], list[tuple[FileCtx, UriVersioning]]] | None = None
     _client_facts: tuple[dict[str, list[tuple[FileCtx, UrlRewrite]]], dict[str, list[ProxyRule]]] | None = None
 
     def global_prefix(self, fc: FileCtx, framework: str, path: str) -> str:
@@ -91,6 +94,44 @@ class AppPrefixLinks:
                 return ""
             return self.render(gfc, None, g.prefix).replace(HOLE, "{}")
         return ""
+
+    def config_constant(self, fc: FileCtx, expr: str) -> tuple[FileCtx, str] | None:
+        """Where the configuration key ``expr`` (``config:app.apiPrefix``,
+        :data:`~indexer.model.CONFIG_KEY`) a file of ``fc``'s service folder reads is given a value:
+        the first file (by path) of that folder and namespace registering it; ``None`` when none does."""
+        if self._config_facts is None:
+            self._config_facts = defaultdict(list)
+            for c in self.ctxs:
+                for k in c.ex.constants:
+                    if k.qualname.startswith(CONFIG_KEY):
+                        self._config_facts[(self._module_of(c.path), c.rules.namespace, k.qualname)].append(c)
+        found = self._config_facts.get((self._module_of(fc.path), fc.rules.namespace, expr))
+        return (min(found, key=lambda c: c.path), expr) if found else None
+
+    def uri_versions(self, fc: FileCtx, route: Route) -> list[str]:
+        """The version segments (``/v1``) a route of ``fc`` is served under, one per version, in the
+        order written: ``[""]`` (no segment) when no URI versioning of its framework is enabled in its
+        service folder (the first by file path wins), or when the route has no version (its own, else
+        the application's default) or is ``VERSION_NEUTRAL``. A version the linker cannot render
+        (a constant of unknown value) is a ``{}`` segment, as unknown prefixes are."""
+        if self._versioning_facts is None:
+            self._versioning_facts = defaultdict(list)
+            for c in self.ctxs:
+                for v in c.ex.uri_versionings:
+                    self._versioning_facts[(self._module_of(c.path), c.rules.namespace)].append((c, v))
+        found = self._versioning_facts.get((self._module_of(fc.path), fc.rules.namespace))
+        for vfc, v in found or ():
+            if v.framework != route.framework:
+                continue
+            given = [(fc, t) for t in route.versions] or [(vfc, t) for t in v.default]
+            out: list[str] = []
+            for tfc, t in given:
+                text = self.render(tfc, None, t).replace(HOLE, "{}").strip("/") if t.parts else ""
+                segment = "/" + v.prefix + text if text else ""
+                if segment not in out:
+                    out.append(segment)
+            return out or [""]
+        return [""]
 
     def _package_of(self, path: str) -> str:
         """The innermost package folder (``package.json``) holding ``path``; ``""``: the root."""

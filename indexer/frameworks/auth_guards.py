@@ -22,6 +22,12 @@ The rules come from the file's module system (optional attribute ``guard_callbac
   callbacks are the functions decorated ``@X.<callback>`` (or handed to ``X.<callback>(f)``), any
   ``X``, in a file importing ``library`` (for a call, the file making it).
 
+A guard made by a library factory called with names (passport's ``AuthGuard("jwt")`` of NestJS, on
+a route, or the base of a guard class: ``class JwtAuthGuard extends AuthGuard("jwt")``) runs the
+callables registered under ``<factory>:<name>`` (:func:`factory_callbacks`, :func:`base_callbacks`;
+the Nest detector registers a ``PassportStrategy(Strategy, "jwt")`` class's ``validate`` as
+``AuthGuard:jwt``).
+
 Of several candidates for one callback, the last (by path and line) of those in the files nearest the
 route's (the longest shared folder prefix: each service of a monorepo its own loader) is kept: the
 libraries keep the last function registered. The reads go through
@@ -31,6 +37,7 @@ re-links the guarded routes' files.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from indexer.resolve.context import FileCtx, shared_parts
@@ -38,7 +45,7 @@ from indexer.resolve.language import Lookup
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import Def
 
-__all__ = ["GUARD_CALLBACK", "guard_callbacks"]
+__all__ = ["GUARD_CALLBACK", "base_callbacks", "factory_callbacks", "factory_keys", "guard_callbacks"]
 
 GUARD_CALLBACK = "guard_callback"
 """The WRAPS edges' ``kind``: the report says "through the guard callback ``verify_token``", not "the
@@ -70,6 +77,48 @@ def guard_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
             # the library keeps the last function registered: the last of the nearest files
             out += _nearest(fc.path, found)[-1:]
     return sorted({rd.id for rd in out})
+
+
+_FACTORY = re.compile(r"^\s*([\w$.]+)\s*\((.*)\)\s*$", re.S)
+_NAME = re.compile(r"""'([^'\\]*)'|"([^"\\]*)"|`([^`\\$]*)`""")
+
+
+def factory_keys(expr: str) -> list[str]:
+    """The registration keys a guard made by a factory called with names only runs: ``F:name`` per
+    name, ``F`` the callee's last part (``AuthGuard("jwt")`` -> ``["AuthGuard:jwt"]``,
+    ``AuthGuard(["jwt", "anonymous"])`` -> both); ``[]`` when an argument is anything but a string or
+    an array of strings.
+
+    >>> factory_keys("AuthGuard('jwt')"), factory_keys('p.AuthGuard(["a", `b`])'), factory_keys("AuthGuard(x)")
+    (['AuthGuard:jwt'], ['AuthGuard:a', 'AuthGuard:b'], [])
+    """
+    m = _FACTORY.match(expr)
+    if m is None:
+        return []
+    names = [a or b or c for a, b, c in _NAME.findall(m.group(2))]
+    if not names or _NAME.sub("", m.group(2)).strip(" \t\n[],"):
+        return []
+    return [f"{m.group(1).rpartition('.')[2]}:{n}" for n in names if n]
+
+
+def factory_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
+    """Ids of the callbacks the guard ``expr`` of ``fc`` (a factory call binding to nothing of the
+    repository: passport's ``AuthGuard("jwt")``) runs: for each of its :func:`factory_keys`, the
+    callable registered as ``@<key>`` (a ``registers`` binding: NestJS ``class JwtStrategy extends
+    PassportStrategy(Strategy, "jwt")`` registers ``JwtStrategy.validate`` as ``AuthGuard:jwt``), the
+    last of those in the files nearest ``fc`` (passport keeps the last strategy of a name); sorted."""
+    out: list[Def] = []
+    for key in factory_keys(expr):
+        out += _nearest(fc.path, [rd for rd, _, _ in r.registrations(fc.rules.namespace, key)])[-1:]
+    return sorted({rd.id for rd in out})
+
+
+def base_callbacks(r: Lookup, c: Def) -> list[str]:
+    """:func:`factory_callbacks` of the bases of class ``c`` and of its ancestors in the repository
+    that are such factory calls (``class JwtAuthGuard extends AuthGuard("jwt")``): a guard class
+    runs what its library base runs."""
+    return sorted({i for a in r.mro(c) for base in a.d.bases if "(" in base
+                   for i in factory_callbacks(r, a.file, base)})
 
 
 def _registered_on(r: Lookup, fc: FileCtx, decorator: str, callback: str) -> tuple[str, str] | None:

@@ -73,7 +73,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from indexer.frameworks.auth_guards import GUARD_CALLBACK, guard_callbacks
+from indexer.frameworks.auth_guards import GUARD_CALLBACK, base_callbacks, factory_callbacks, guard_callbacks
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -95,7 +95,7 @@ from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
 from indexer.frameworks.django_methods import required_methods
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import CONFIG_KEY, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries, every
@@ -303,7 +303,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         env = ENV_REF.match(expr)
         if env is not None:  # import.meta.env.X / process.env.X: the package's .env files
             return env_for(self.options.env, fc.path).get(env.group(1))
-        found = self.locate(fc, scope, expr)
+        found = self.config_constant(fc, expr) if expr.startswith(CONFIG_KEY) else self.locate(fc, scope, expr)
         key = (found[0].path, found[1]) if found is not None else None
         if key is None or key not in self.constants:
             return None
@@ -483,7 +483,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if router_key is not None:
             bases = self.prefixes(router_key)
         else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
-            bases = [_join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))]
+            base = _join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))
+            bases = [_join(base, version) for version in self.uri_versions(fc, route)]
         service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route))
         for base in bases:
@@ -505,7 +506,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 srcs = [inline.id]
             else:
                 srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
-            guards = [] if srcs or ref.kind != "decorator" else guard_callbacks(self.r, fc, ref.expr)
+            guards = [] if srcs else (guard_callbacks if ref.kind == "decorator" else factory_callbacks)(self.r, fc, ref.expr)
             if not srcs and not guards:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
@@ -765,8 +766,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             built = self._members(v.c, v.c.file.rules.constructor_name or v.c.name)
             if built:
                 return [m.id for m in built]
-        if isinstance(v, (ClassV, InstV)):
-            return self._framework_methods(v.c)
+        if isinstance(v, (ClassV, InstV)):  # and what a library base it extends runs (passport's AuthGuard("jwt"))
+            return list(dict.fromkeys(self._framework_methods(v.c) + base_callbacks(self.r, v.c)))
         if callee is not None:
             f = self.r.resolve_expr(fc, scope, callee)
             if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:

@@ -73,8 +73,8 @@ def resolve_repository(
 
 FRAMEWORK_FACTS = ("routes", "wrappers", "routers", "mounts", "http_calls", "url_arg_calls", "topics",
                    "queue_bindings", "constants", "entries", "rpc_services", "rpc_uses", "global_prefixes",
-                   "url_rewrites", "dev_proxies", "graphql_documents", "graphql_uses", "tables", "table_uses",
-                   "components")
+                   "uri_versionings", "url_rewrites", "dev_proxies", "graphql_documents", "graphql_uses", "tables",
+                   "table_uses", "components")
 """The :class:`~indexer.model.FileExtraction` lists the framework linker reads: a file with any is
 one of the files every link reads (``_framework``), and a change of any (positions aside) links again."""
 

@@ -180,6 +180,7 @@ def test_nest_set_global_prefix_fact() -> None:
            'app.setGlobalPrefix(computePrefix());\n')
     assert _extract("src/main.ts", src).global_prefixes == [
         GlobalPrefix("nest", Template.of("api"), 2, 0, [Template.of("health"), Template.of("metrics/(.*)")]),
+        GlobalPrefix("nest", Template((("hole", "computePrefix()"),)), 3, 0),  # unknown: says so
     ]
 
 

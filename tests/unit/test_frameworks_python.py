@@ -330,7 +330,7 @@ def test_read():
 
 class OrdersTest(TestCase):
     def test_page(self):
-        self.client.get("/orders/")  # the TestCase's own client: no binding says what it is
+        self.client.get("/orders/")  # the TestCase's own client (test_django_test_client_setup.py)
 '''
 
 
@@ -340,6 +340,7 @@ def test_test_clients_send_requests_to_the_application():
         HttpCall("testclient", "GET", lit("/items/foo"), "test_read", 10, 11),
         HttpCall("testclient", "POST", lit("http://testserver/items"), "test_read", 12, 10),
         HttpCall("django-test", "DELETE", lit("/orders/1/"), "test_read", 13, 13),
+        HttpCall("django-test", "GET", lit("/orders/"), "OrdersTest.test_page", 20, 20),
     ]
 
 

@@ -9,7 +9,8 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
   ``["*"]``) and for each verb of a chain ``X.route(path).get(h).post(h2)``; ``router`` is ``X`` as
   written. A path given as an array gives one route per element; a regular expression gives none.
 * ``Router("express", name, prefix)`` for a module-level ``new Router({ prefix: "/api" })`` of
-  koa-router / @koa/router (``prefix`` its ``prefix`` option; Koa routes are read as Express's) and
+  koa-router / @koa/router (``prefix`` its ``prefix`` option, or the path of a
+  ``router.prefix("/api")``, the last written; ``require("koa-router")()`` too; Koa routes are read as Express's) and
   ``new express.Router()``.
 * A chain built on a factory call, ``const api = Router().use(a).get("/x", h)``, is the router
   ``api``; ``export default Router().use("/api", api)`` (or ``module.exports = ...``) the router
@@ -21,7 +22,9 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
   argument is the prefix when it is a string or template literal, a concatenation, an array of
   those, or a name that looks like one (an upper-case last part, ``API_PREFIX``, or one with a
   word ``path`` / ``prefix`` / ``url`` / ``base``: ``config.basePath``); otherwise the prefix is
-  empty.
+  empty. A child that is the variable of a loop over a list literal of this file (``for (const r of
+  routers) app.use("/api", r)``, ``[a, b].forEach((r) => app.use(r))``, ``r.routes()``) stands for
+  each element of the list.
 
 ``X`` is an Express object when it is (1) bound in this file to one of the factories above (any
 scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / ``Application`` /
@@ -108,6 +111,8 @@ _ROUTER_MODULE = re.compile(r"(?i)(^|[/.\-_])(routers?|routes?|api|apis|controll
 _MIDDLEWARE_MODULE = re.compile(r"(?i)(middlewares?|auth\w*|guards?|security|passport|session|cors|logger|logging)")
 _REQUIRES = ('require("express")', "require('express')")
 _KOA_ROUTERS = ("@koa/router", "koa-router")
+_REQUIRED = frozenset({*(f'require("{m}")' for m in _KOA_ROUTERS), 'require("express").Router'})
+"""Factories written as a ``require`` call, whose receiver text (``require().Router``) says nothing."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -161,6 +166,8 @@ class _Detector:
             verb = self.jf.text(caps["verb"][0])
             if verb == "use":
                 self._mounts(caps)
+            elif verb == "prefix":
+                self._prefix(caps)
             else:
                 self._route(caps, verb)
         for caps in handing:
@@ -178,8 +185,20 @@ class _Detector:
             or (last == "Router" and (head in self.express_names or head in _REQUIRES))
         )
 
+    def _prefix(self, caps: dict[str, list[Node]]) -> None:
+        """koa-router's ``router.prefix("/api")`` on a module-level router of this file: the router's
+        prefix (the last written wins, as koa-router's ``opts.prefix``)."""
+        args = arguments(caps["args"][0])
+        name = self.jf.text(caps["object"][0])
+        if len(args) != 1 or caps["object"][0].type != "identifier" or not self._is_path(args[0]):
+            return
+        for router in self.out.routers:
+            if router.name == name:
+                router.prefix = self.jf.template(args[0])
+
     def _factory(self, caps: dict[str, list[Node]]) -> None:
-        if not self._is_factory(self.jf.receiver(caps["factory"][0])):
+        factory = caps["factory"][0]
+        if not (self._is_factory(self.jf.receiver(factory)) or self.jf.text(factory).replace("'", '"') in _REQUIRED):
             return
         name = self.jf.receiver(caps["name"][0])
         self.objects.add(name)
@@ -509,7 +528,7 @@ class _Detector:
         call = caps["call"][0]
         scope = jf.code_scope(call)
         where = f"{written}.use" + (f" {path_text(prefixes[0])}" if prefixes[0].parts else "")
-        for arg in _flatten(args):
+        for arg in (item for given in _flatten(args) for item in self._looped(given)):
             child, wraps = self._use_arg(arg, call, scope, where)
             if child is not None:
                 returned = child.endswith("()")  # a function's returned router: `<function>#return`
@@ -524,6 +543,61 @@ class _Detector:
                     self.out.wrappers.append(
                         Wrapper(self.framework, kind, owner, line, col, ref, parent, prefix)
                     )
+
+    def _looped(self, node: Node) -> list[Node]:
+        """The elements a ``use`` argument stands for when it is the variable of a loop over a list
+        of this file (``for (const r of [a, b]) app.use(r)``, ``routers.forEach((r) => app.use(r))``
+        with ``const routers = [a, b]`` at module level; ``r.routes()`` of koa-router alike: the
+        elements); else ``[node]``. Spread elements are left out."""
+        inner = unwrap(node) or node
+        if inner.type == "call_expression":  # r.routes() / r.middleware()
+            fn = inner.child_by_field_name("function")
+            if fn is None or fn.type != "member_expression" or self.jf.text(fn.child_by_field_name("property")) not in (
+                    "routes", "middleware"):
+                return [node]
+            inner = fn.child_by_field_name("object")  # type: ignore[assignment]
+        if inner is None or inner.type != "identifier":
+            return [node]
+        items = self._loop_list(inner)
+        return items if items is not None else [node]
+
+    def _loop_list(self, ident: Node) -> list[Node] | None:
+        """The list literal the loop binding ``ident``'s name iterates (see :meth:`_looped`)."""
+        name = self.jf.text(ident)
+        n = ident.parent
+        while n is not None:
+            if n.type == "for_in_statement" and self.jf.text(n.child_by_field_name("left")) == name:
+                op = n.child_by_field_name("operator")
+                return self._list(n.child_by_field_name("right")) if op is not None and op.type == "of" else None
+            if n.type in FUNCTION_NODES:
+                param = n.child_by_field_name("parameter")
+                if param is None:
+                    params = n.child_by_field_name("parameters")
+                    param = params.named_children[0] if params is not None and params.named_children else None
+                if param is None or self.jf.text(param) != name:
+                    return None
+                call = n.parent.parent if n.parent is not None and n.parent.type == "arguments" else None
+                fn = call.child_by_field_name("function") if call is not None else None
+                if fn is None or fn.type != "member_expression" or self.jf.text(fn.child_by_field_name("property")) != "forEach":
+                    return None
+                return self._list(fn.child_by_field_name("object"))
+            n = n.parent
+        return None
+
+    def _list(self, node: Node | None) -> list[Node] | None:
+        """The elements of an array literal, or of the one a module-level ``const`` of that name holds."""
+        node = unwrap(node) or node if node is not None else None
+        if node is not None and node.type == "identifier":
+            name, node = self.jf.text(node), None
+            for stmt in self.jf.root.named_children:
+                decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+                if decl is not None and decl.type == "lexical_declaration":
+                    for d in decl.named_children:
+                        if d.type == "variable_declarator" and self.jf.text(d.child_by_field_name("name")) == name:
+                            node = unwrap(d.child_by_field_name("value")) or d.child_by_field_name("value")
+        if node is None or node.type != "array":
+            return None
+        return [e for e in node.named_children if e.type != "spread_element"]
 
     def _use_arg(
         self, node: Node, call: Node, scope: str | None, where: str

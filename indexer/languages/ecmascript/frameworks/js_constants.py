@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["LANGUAGES", "constants_of", "detect"]
 
 LANGUAGES = ("javascript", "typescript")
 
@@ -70,6 +70,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             if template is not None:
                 found.append(StringConstant(f"{jf.text(caps['enum'][0])}.{jf.text(caps['member'][0])}", template))
     out.constants.extend(found)
+
+
+def constants_of(jf: JsFile, qualname: str, node: Node) -> list[StringConstant]:
+    """The constants a value gives under the name ``qualname`` by this module's rule: one for a
+    string-like value, one per property (``qualname.key``, nested) for an object literal; ``[]``
+    for anything computed."""
+    found: list[StringConstant] = []
+    _value(jf, qualname, node, found, 0)
+    return found
 
 
 def _value(jf: JsFile, qualname: str, node: Node, found: list[StringConstant], depth: int) -> None:

@@ -8,7 +8,13 @@ the method's path with one ``/`` between them and a leading ``/`` (``@Controller
 { exclude: ["health", { path: "cats/(.*)", method: RequestMethod.GET }] })`` is a
 :class:`~indexer.model.GlobalPrefix` (the linker puts it before the routes of the service folder; an
 excluded path is a string or a ``{ path }`` object, its method not read: every method of it is
-excluded). ``@All`` accepts every method: ``["*"]``.
+excluded); a prefix read from ``@nestjs/config`` (``configService.getOrThrow("app.apiPrefix")``) is
+the value ``registerAs("app", () => ({ apiPrefix: process.env.API_PREFIX || "api" }))`` gives it,
+kept as ``config:app.apiPrefix`` constants (:data:`~indexer.model.CONFIG_KEY`). URI versioning:
+``app.enableVersioning({ type: VersioningType.URI, prefix, defaultVersion })`` is a
+:class:`~indexer.model.UriVersioning`, and a route's versions are its method's ``@Version(...)``,
+else its controller's ``{ version }`` (:attr:`~indexer.model.Route.versions`; the linker adds
+``/v1``). ``@All`` accepts every method: ``["*"]``.
 
 Prefix and path arguments: a string or template literal, a constant (``ref``), ``{path: ...}``
 (``@Controller({ path: "cats", host: ... })``), or an array of any of these: one route per
@@ -40,7 +46,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, join_paths, js_file, unwrap
-from indexer.model import TYPE_KINDS, FileExtraction, GlobalPrefix, Route, Template, Wrapper, WrapperRef
+from indexer.languages.ecmascript.frameworks.js_constants import constants_of
+from indexer.model import (
+    CONFIG_KEY,
+    TYPE_KINDS,
+    Binding,
+    FileExtraction,
+    GlobalPrefix,
+    Route,
+    Template,
+    UriVersioning,
+    Wrapper,
+    WrapperRef,
+)
+
+from indexer.resolve.context import REGISTERS
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -61,14 +81,17 @@ _TOKENS = {"APP_GUARD": "guard", "APP_INTERCEPTOR": "interceptor", "APP_PIPE": "
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the routes of the file's Nest controllers to ``out``."""
     jf = js_file(root, src, out)
+    if jf.has(b"PassportStrategy"):
+        _strategies(out)
     matches = jf.matches("nest")
     if not matches:
         return
     _global_wrappers(jf, out, [c for c in matches if "decorator" not in c])
     if not jf.has(b"Controller"):
         return
-    controllers: dict[int, tuple[str, list[Template]]] = {}  # class node id -> (qualname, prefixes)
+    controllers: dict[int, tuple[str, list[Template], list[Template]]] = {}  # class id -> (qualname, prefixes, versions)
     methods: list[tuple[str, Node, Node]] = []  # (verb, decorator, args)
+    versions: dict[int, list[Template]] = {}  # method node id -> its @Version(...)
     uses: dict[int, list[tuple[str, WrapperRef]]] = {}  # class / method node id -> (kind, wrapper)
     for caps in matches:
         if "decorator" not in caps:
@@ -82,7 +105,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 for arg in arguments(caps["args"][0]):
                     runs = jf.runs(arg, decorator, kind)
                     if runs is not None and (runs[0] or runs[1]):
-                        uses.setdefault(target.id, []).append((kind, WrapperRef(kind, runs[0] or runs[1] or "")))
+                        expr = _factory_call(jf, arg) or runs[0] or runs[1] or ""
+                        uses.setdefault(target.id, []).append((kind, WrapperRef(kind, expr)))
             continue
         if name == "Controller":
             cls = decorated_class(decorator)
@@ -90,7 +114,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 continue
             d = jf.definition_named(cls.child_by_field_name("name"))
             qualname = d.qualname if d is not None else jf.text(cls.child_by_field_name("name"))
-            controllers[cls.id] = (qualname, _paths(jf, caps["args"][0], "path"))
+            given = arguments(caps["args"][0])
+            version = jf.object_pairs(unwrap(given[0]) or given[0]).get("version") if given else None
+            controllers[cls.id] = (qualname, _paths(jf, caps["args"][0], "path"),
+                                   _versions(jf, version) if version is not None else [])
+        elif name == "Version":
+            method = decorated_method(decorator)
+            given = arguments(caps["args"][0])
+            if method is not None and given:
+                versions[method.id] = _versions(jf, given[0])
         else:
             methods.append((name, decorator, caps["args"][0]))
     for verb, decorator, args in methods:
@@ -100,7 +132,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         owner = controllers.get(method.parent.parent.id)
         if owner is None:
             continue
-        class_qualname, prefixes = owner
+        class_qualname, prefixes, class_versions = owner
         name_node = method.child_by_field_name("name")
         d = jf.definition_named(name_node)
         handler = d.qualname if d is not None else f"{class_qualname}.{jf.text(name_node)}"
@@ -111,7 +143,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         for prefix in prefixes:
             for path in _paths(jf, args, None):
                 out.routes.append(
-                    Route(FRAMEWORK, list(http), join_paths(prefix, path), handler, line, col, wrappers=list(wrappers))
+                    Route(FRAMEWORK, list(http), join_paths(prefix, path), handler, line, col, wrappers=list(wrappers),
+                          versions=list(versions.get(method.id, class_versions)))
                 )
 
 
@@ -120,6 +153,10 @@ def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, li
     for caps in matches:
         if "prefix_call" in caps:
             _global_prefix(jf, out, caps)
+        elif "versioning_call" in caps:
+            _uri_versioning(jf, out, caps)
+        elif "config_call" in caps:
+            _config_values(jf, out, caps)
         elif "global" in caps:
             kind = _KINDS[jf.text(caps["global"][0])[len("useGlobal"):]]
             call = caps["call"][0]
@@ -145,12 +182,14 @@ def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, li
 
 
 def _global_prefix(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
-    """``app.setGlobalPrefix(prefix, { exclude })``: a :class:`GlobalPrefix` (none for a prefix that
-    is no string, template or name)."""
+    """``app.setGlobalPrefix(prefix, { exclude })``: a :class:`GlobalPrefix`; a prefix read from a
+    ``ConfigService`` is a reference to its configuration key (:func:`_config_read`), one computed
+    otherwise (``computePrefix()``) an unknown piece: the routes get a ``{}`` segment, as for a
+    constant of unknown value, rather than no prefix."""
     args = arguments(caps["prefix_args"][0])
-    if not args or (unwrap(args[0]) or args[0]).type not in ("string", "template_string", "identifier",
-                                                              "member_expression"):
+    if not args:
         return
+    prefix = _config_read(jf, args[0])
     exclude: list[Template] = []
     if len(args) > 1:
         value = jf.object_pairs(args[1]).get("exclude")
@@ -159,7 +198,120 @@ def _global_prefix(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]])
             items = value.named_children if value.type == "array" else [value]
             exclude = [t for item in items for t in _values(jf, item, "path") if t.parts]
     line, col = jf.pos(caps["prefix_call"][0])
-    out.global_prefixes.append(GlobalPrefix(FRAMEWORK, jf.template(args[0]), line, col, exclude))
+    out.global_prefixes.append(GlobalPrefix(FRAMEWORK, prefix or jf.template(args[0]), line, col, exclude))
+
+
+_CONFIG_GETTERS = frozenset({"get", "getOrThrow"})
+
+
+def _config_read(jf: JsFile, node: Node) -> Template | None:
+    """``configService.get("app.apiPrefix")`` / ``.getOrThrow(...)`` with a literal key: the
+    template of one ``ref`` to that configuration key (:data:`~indexer.model.CONFIG_KEY`), or for a key
+    without a dot (``get("API_PREFIX")``) to the environment variable ``process.env.API_PREFIX``, which
+    is what a ``ConfigService`` reads then; ``None`` for anything else."""
+    node = unwrap(node) or node
+    fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+    if fn is None or fn.type != "member_expression" or jf.text(fn.child_by_field_name("property")) not in _CONFIG_GETTERS:
+        return None
+    given = arguments(node.child_by_field_name("arguments"))
+    key = jf.template(given[0]).literal() if given and given[0].type in ("string", "template_string") else None
+    if not key:
+        return None
+    return Template((("ref", (CONFIG_KEY if "." in key else "process.env.") + key),))
+
+
+def _config_values(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
+    """``registerAs("app", () => ({ key: value }))`` (or a body ending ``return { ... }``): each
+    constant value as a :class:`~indexer.model.StringConstant` ``config:app.key`` (nested objects:
+    ``config:app.a.b``), by the rule of :mod:`js_constants`."""
+    namespace = jf.template(caps["config_ns"][0]).literal()
+    body = caps["config_fn"][0].child_by_field_name("body")
+    if not namespace or body is None:
+        return
+    if body.type == "statement_block":
+        returns = [n for n in body.named_children if n.type == "return_statement" and n.named_children]
+        body = returns[-1].named_children[0] if returns else None
+    if body is not None:
+        out.constants.extend(constants_of(jf, CONFIG_KEY + namespace, body))
+
+
+_FACTORY_ARGS = frozenset({"string", "array", ",", "[", "]", "(", ")", "comment"})
+
+
+def _factory_call(jf: JsFile, node: Node) -> str | None:
+    """The text of a guard made by a factory called with names only (passport's ``AuthGuard("jwt")``,
+    ``AuthGuard(["jwt", "anonymous"])``): the linker runs the callbacks registered under them
+    (:func:`indexer.frameworks.auth_guards.factory_callbacks`); ``None`` for anything else."""
+    node = unwrap(node) or node
+    args = node.child_by_field_name("arguments") if node.type == "call_expression" else None
+    if args is None or not args.named_children:
+        return None
+    flat = [n for a in args.children for n in ([a] if a.type != "array" else [a, *a.children])]
+    return jf.text(node) if all(n.type in _FACTORY_ARGS for n in flat) else None
+
+
+_DEFAULT_STRATEGIES = {"passport-http-bearer": "bearer", "passport-http": "basic", "passport-google-oauth20": "google",
+                       "passport-google-oauth2": "google", "passport-github2": "github", "passport-oauth2": "oauth2"}
+"""Strategies whose default name is not their package's name after ``passport-`` (``passport-jwt``:
+``jwt``, ``passport-local``: ``local``)."""
+
+
+def _strategies(out: FileExtraction) -> None:
+    """``class JwtStrategy extends PassportStrategy(Strategy, "jwt")`` with a ``validate`` method: a
+    ``registers`` binding ``@AuthGuard:jwt`` of ``JwtStrategy.validate``, the callback
+    ``@UseGuards(AuthGuard("jwt"))`` runs. Without a name, the strategy's own: the package
+    ``Strategy`` is imported from (``passport-local``: ``local``; :data:`_DEFAULT_STRATEGIES`)."""
+    methods = {d.qualname for d in out.definitions if d.kind == "method"}
+    for d in out.definitions:
+        if d.kind not in TYPE_KINDS or f"{d.qualname}.validate" not in methods:
+            continue
+        for base in d.bases:
+            head, _, rest = base.partition("(")
+            if head.strip().rpartition(".")[2] != "PassportStrategy":
+                continue
+            args = [a.strip() for a in rest.rpartition(")")[0].split(",")]
+            name = args[1].strip("'\"`") if len(args) > 1 and args[1][:1] in "'\"`" else None
+            if name is None:
+                module = next((i.module for i in out.imports if i.local == args[0]), "")
+                name = _DEFAULT_STRATEGIES.get(module) or (module[len("passport-"):] if module.startswith("passport-") else None)
+            if name:
+                out.bindings.append(Binding(None, f"@AuthGuard:{name}", f"{d.qualname}.validate", REGISTERS, d.start_line))
+
+
+def _uri_versioning(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
+    """``app.enableVersioning({ type: VersioningType.URI, prefix, defaultVersion })``: a
+    :class:`UriVersioning` (prefix ``"v"`` unless a string or ``false`` is written; none for another
+    type, or a type or prefix the file cannot read)."""
+    args = arguments(caps["versioning_args"][0])
+    pairs = jf.object_pairs(unwrap(args[0]) or args[0]) if args else {}
+    kind = pairs.get("type")
+    if kind is None or jf.text(unwrap(kind) or kind).rpartition(".")[2] != "URI":
+        return
+    prefix = "v"
+    if "prefix" in pairs:
+        node = unwrap(pairs["prefix"]) or pairs["prefix"]
+        literal = jf.template(node).literal() if node.type in ("string", "template_string") else None
+        if node.type == "false":
+            prefix = ""
+        elif literal is None:
+            return
+        else:
+            prefix = literal
+    default = pairs.get("defaultVersion")
+    line, col = jf.pos(caps["versioning_call"][0])
+    out.uri_versionings.append(UriVersioning(FRAMEWORK, prefix, line, col,
+                                             _versions(jf, default) if default is not None else []))
+
+
+def _versions(jf: JsFile, node: Node) -> list[Template]:
+    """The versions a ``version`` / ``@Version`` / ``defaultVersion`` value names: a string or
+    constant each, an array of them; ``VERSION_NEUTRAL`` is the empty template."""
+    node = unwrap(node) or node
+    if node.type == "array":
+        return [t for element in node.named_children for t in _versions(jf, element)]
+    if node.type in ("identifier", "member_expression") and jf.text(node).rpartition(".")[2] == "VERSION_NEUTRAL":
+        return [Template()]
+    return [jf.template(node)]
 
 
 def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path: Template,

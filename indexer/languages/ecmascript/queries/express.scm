@@ -3,23 +3,24 @@
 ; like one); these patterns only select the candidates.
 
 ; app.get("/x", h) / router.post(...) / app.all(...) / app.use("/api", router) / router.route("/x")
+; / router.prefix("/api") (koa-router)
 ; and every link of a chain router.route("/x").get(h).post(h2): @object is what the verb is called on.
 (call_expression
   function: (member_expression
     object: (_) @object
     property: (property_identifier) @verb)
   arguments: (arguments) @args
-  (#any-of? @verb "get" "post" "put" "delete" "patch" "all" "options" "head" "use")) @call
+  (#any-of? @verb "get" "post" "put" "delete" "patch" "all" "options" "head" "use" "prefix")) @call
 
 ; const app = express() / const router = express.Router() / Router() / require("express").Router()
-; (also `const app = module.exports = express()`): @factory is the callee.
+; / require("koa-router")() (also `const app = module.exports = express()`): @factory is the callee.
 (variable_declarator
   name: (identifier) @name
   value: [
     (call_expression function: (_) @factory)
     (assignment_expression right: (call_expression function: (_) @factory))
   ]
-  (#match? @factory "(^|[.)])(express|Router)$")) @declarator
+  (#match? @factory "(^|[.)])(express|Router)$|^require\\([\"'](koa-router|@koa/router)[\"']\\)$")) @declarator
 
 ; const router = new Router({ prefix: "/api" }) (koa-router, @koa/router) / new express.Router()
 (variable_declarator

@@ -1,4 +1,4 @@
-; NestJS (indexer/frameworks/nest.py): class decorators @Controller(...) and method decorators
+; NestJS (indexer/frameworks/nest.py): class decorators @Controller(...) and method decorators @Version(...),
 ; @Get / @Post / @Put / @Delete / @Patch / @Options / @Head / @All(...). @decorator is the decorator
 ; node (TypeScript puts a member's decorators before it in the class body, JavaScript inside it;
 ; Python finds the decorated class or method), @name the called name, @args its arguments.
@@ -6,7 +6,7 @@
   (call_expression
     function: [(identifier) (member_expression)] @name
     arguments: (arguments) @args)
-  (#match? @name "(^|\\.)(Controller|Get|Post|Put|Delete|Patch|Options|Head|All)$")) @decorator
+  (#match? @name "(^|\\.)(Controller|Get|Post|Put|Delete|Patch|Options|Head|All|Version)$")) @decorator
 
 ; Cross-cutting code (issue 14): @UseGuards / @UseInterceptors / @UsePipes / @UseFilters(...) on a
 ; controller class or a handler method share the captures above (nest.py tells them apart by name).
@@ -43,3 +43,15 @@
   function: (member_expression property: (property_identifier) @_prefix)
   arguments: (arguments) @prefix_args
   (#eq? @_prefix "setGlobalPrefix")) @prefix_call
+
+; app.enableVersioning({ type: VersioningType.URI, prefix: "v", defaultVersion: "1" }).
+(call_expression
+  function: (member_expression property: (property_identifier) @_versioning)
+  arguments: (arguments) @versioning_args
+  (#eq? @_versioning "enableVersioning")) @versioning_call
+
+; registerAs("app", () => ({ apiPrefix: "api" })) (@nestjs/config): values under configuration keys.
+(call_expression
+  function: (identifier) @_register
+  arguments: (arguments . [(string) (template_string)] @config_ns . [(arrow_function) (function_expression)] @config_fn)
+  (#eq? @_register "registerAs")) @config_call

@@ -52,9 +52,10 @@ _CLIENTS = {
 _ABSOLUTE = ("http://", "https://", "//")
 
 
-_NEEDED = tuple(sorted(set(_LIBRARIES) | {last for (head, last) in _CLIENTS if head not in _LIBRARIES}))
+_NEEDED = tuple(sorted(set(_LIBRARIES) | {last for (head, last) in _CLIENTS if head not in _LIBRARIES} | {"TestCase"}))
 """Words one of which every call found here is named with: a name qualified into a library of
-:data:`_LIBRARIES` starts with it, any other client of :data:`_CLIENTS` ends with its class name."""
+:data:`_LIBRARIES` starts with it, any other client of :data:`_CLIENTS` ends with its class name, a
+test case's ``self.client`` is in a class of a ``...TestCase`` lineage."""
 _ASCII_WS = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
 """The ASCII characters ``\\s`` matches (:func:`~indexer.languages.python.frameworks.common.compact`
 drops them; ``translate`` drops them from an ASCII file faster than the expression does)."""
@@ -93,8 +94,9 @@ def _may_call(src: SourceText, out: FileExtraction) -> bool:
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the requests / httpx calls of one parsed Python file to ``out``."""
     ctx = Context(src, out)
-    if not ctx.imports.uses(*_LIBRARIES, *_TEST_LIBRARIES) or not _may_call(src, out):
-        return
+    test_case = b"TestCase" in src.data and (b"self.client." in src.data or b"self.async_client." in src.data)
+    if not (ctx.imports.uses(*_LIBRARIES, *_TEST_LIBRARIES) or test_case) or not _may_call(src, out):
+        return  # a test case of a project's own base class (`hc.test.BaseTestCase`) may import no django
     bases: dict[tuple[int, str], Template] = {}
     calls: list[dict[str, list[Node]]] = []
     for _, caps in run_query(query("python", "python/queries", "http_clients"), root):
@@ -153,6 +155,73 @@ def _client(ctx: Context, receiver: Node, call: Node, bases: dict[tuple[int, str
         library = library_kind(bound_type, _CLIENTS)
         if library is not None:
             return library, bases.get((binding.line, binding.name), Template())
+    if text in _TEST_CASE_CLIENTS and _test_case(src, _enclosing_class(call)):
+        return "django-test", Template()
+    return None
+
+
+_TEST_CASE_CLIENTS = frozenset({"self.client", "self.async_client"})
+"""The clients Django's ``SimpleTestCase`` (and DRF's ``APITestCase``) gives every test."""
+_SETUPS = ("setUp", "asyncSetUp", "setUpTestData", "setUpClass")
+_MAX_BASES = 8
+
+
+def _enclosing_class(node: Node) -> Node | None:
+    """The class whose method holds ``node`` (``None``: none)."""
+    n = node.parent
+    while n is not None and n.type != "class_definition":
+        n = n.parent
+    return n
+
+
+def _bases(src: SourceText, cls: Node) -> list[str]:
+    """The base class names of ``cls`` as written, last dotted part (``django.test.TestCase`` -> ``TestCase``)."""
+    args = cls.child_by_field_name("superclasses")
+    return [compact(src, a).rpartition(".")[2] for a in args.named_children] if args is not None else []
+
+
+def _lineage(src: SourceText, cls: Node | None) -> list[Node]:
+    """``cls`` and its ancestors defined at module level of this file, nearest first (at most
+    :data:`_MAX_BASES`)."""
+    out: list[Node] = []
+    while cls is not None and len(out) < _MAX_BASES and cls not in out:
+        out.append(cls)
+        root = cls
+        while root.parent is not None:
+            root = root.parent
+        found = [c for c in root.named_children if c.type == "class_definition"
+                 and src.text(c.child_by_field_name("name")) in _bases(src, cls)]
+        found += [c.child_by_field_name("definition") for c in root.named_children if c.type == "decorated_definition"
+                  and src.text(c.child_by_field_name("definition").child_by_field_name("name")) in _bases(src, cls)]
+        cls = found[0] if found else None
+    return out
+
+
+def _test_case(src: SourceText, cls: Node | None) -> bool:
+    """Whether ``cls`` is a test case: a base of it, or of an ancestor of this file, is named
+    ``...TestCase`` (``TestCase``, ``SimpleTestCase``, ``APITestCase``, a project's ``BaseTestCase``)."""
+    return any(b.endswith("TestCase") for c in _lineage(src, cls) for b in _bases(src, c))
+
+
+def _set_up_url(src: SourceText, call: Node, attr: str) -> Node | None:
+    """The value a test's ``setUp`` (``setUpTestData``, ...) assigns ``self.<attr>`` (``cls.<attr>``)
+    in the class of ``call`` or its nearest ancestor of this file that assigns it, its last assignment
+    among the method's own statements; ``None`` when none does."""
+    for cls in _lineage(src, _enclosing_class(call)):
+        body = cls.child_by_field_name("body")
+        found: Node | None = None
+        for member in body.named_children if body is not None else ():
+            fn = member.child_by_field_name("definition") if member.type == "decorated_definition" else member
+            if fn is None or fn.type != "function_definition" or src.text(fn.child_by_field_name("name")) not in _SETUPS:
+                continue
+            block = fn.child_by_field_name("body")
+            for stmt in block.named_children if block is not None else ():
+                node = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else stmt
+                left = node.child_by_field_name("left") if node is not None and node.type == "assignment" else None
+                if left is not None and compact(src, left) in (f"self.{attr}", f"cls.{attr}"):
+                    found = node.child_by_field_name("right")
+        if found is not None:
+            return found
     return None
 
 
@@ -184,6 +253,9 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     if url is None:
         return
     url_t = template(src, url)
+    if library == "django-test" and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
+        value = _set_up_url(src, call, url_t.parts[0][1][len("self."):])  # `self.client.get(self.url)`
+        url_t = template(src, value) if value is not None else url_t
     first = url_t.parts[0] if url_t.parts else ("lit", "")
     if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
         url_t = join(base, url_t)
