@@ -375,6 +375,8 @@ class Resolver:
             if narrowed is not None:
                 return self.follow(narrowed, segments[1:])
             bindings = plain
+        if bindings and any(b.how == "item" for b in bindings):  # `a, b = f()` of an unknown f: as if unbound
+            bindings = [b for b in bindings if b.how != "item" or self.binding_value(fc, [b]) is not None]
         if not bindings or len({(b.type, b.how) for b in bindings}) < 2:
             return self.resolve_expr(fc, scope, text)
         before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
@@ -647,7 +649,7 @@ class Resolver:
                 v = self.call_result(v, "inferred")  # `p.owner_profile`: what the @property returns
             for i in range(calls):
                 v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
-            if subs:
+            if subs and v is not EXTERNAL:  # a library object's attribute subscripted stays the library's
                 v = self._postfix(v, subs)
         return v
 
