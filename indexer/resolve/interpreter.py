@@ -294,6 +294,8 @@ class Resolver:
                 v = self.binding_value(fc, bindings)
                 if v is not None:
                     return v
+                if any(b.how == "item" for b in bindings):  # unpacked or subscripted here: a local, unknown
+                    return None
             if s is None:
                 defs = entries(fc.top, name)
             else:
@@ -442,7 +444,8 @@ class Resolver:
                 elif how == "element":
                     v = self.iterated(fc, b.scope, b.type)
                 elif how == "item":  # `a, b = f()` -> `f()[0]`; `for k, v in d.items()` -> `d.items()[*][1]`
-                    v = self.resolve_expr(fc, b.scope, b.type)
+                    head = b.type[:len(b.name) + 1]  # `v = v[1:]`, `a, v = v.split()`: nothing new of v
+                    v = None if head in (b.name + "[", b.name + ".") else self.resolve_expr(fc, b.scope, b.type)
                 elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
                     v = self.resolve_expr(fc, b.scope, b.type)
                     v = QueryV(v.c, view=v.view) if isinstance(v, QueryV) and not v.method and v.view != MAP else None
@@ -765,10 +768,11 @@ class Resolver:
             if ":" in index:  # a slice: the same sequence (a map has none)
                 return None if v.view else v
             return InstV(v.c, "inferred")
-        if isinstance(v, InstV):  # a repository class's own subscript (Python's `__getitem__`)
+        if isinstance(v, InstV):  # a repository class's own subscript (Python's `__getitem__`), else a library base's
             getters, _ = self.classes.lookup(v.c, "__getitem__")
-            if getters and getters[-1].is_callable:
-                return self.call_result(FuncV(getters[-1], "inferred"), "inferred")
+            found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
+                if getters and getters[-1].is_callable else None
+            return EXTERNAL if found is None and self.classes.has_external_ancestor(v.c) else found
         return None
 
     def iterated(self, fc: FileCtx, scope: str | None, text: str) -> Value:

@@ -336,3 +336,21 @@ def test_library_subscripts_and_local_cls() -> None:
         # = compile_all()`) leaves `result = [...]` a list (result.extend: no ListMixin.extend); a
         # library object's attribute subscripted is the library's (no ListMixin.split)
     ]
+
+
+SHADOWED = '''
+# --- path: app/__init__.py ---
+# --- path: app/signals.py ---
+def receiver(signal):
+    return signal
+
+
+def live(pairs, out):
+    for receiver, flag in pairs:
+        out.append(receiver)
+'''
+
+
+def test_an_unpacked_local_shadows_a_module_function() -> None:
+    resolved = resolve_fixture(SHADOWED)
+    assert [e for f in resolved.files for e in f.edges if e.kind == "REFERENCES" and "receiver" in e.dst] == []
