@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, CallSite, Import, Param, base_type
+from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.hierarchy import ClassHierarchy
@@ -52,7 +53,7 @@ from indexer.resolve.output import file_output
 from indexer.resolve.reads import is_getter
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
-from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, TupleV, Value
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -293,6 +294,8 @@ class Resolver:
                 v = self.binding_value(fc, bindings)
                 if v is not None:
                     return v
+                if any(b.how == "item" for b in bindings):  # unpacked or subscripted here: a local, unknown
+                    return None
             if s is None:
                 defs = entries(fc.top, name)
             else:
@@ -374,6 +377,8 @@ class Resolver:
             if narrowed is not None:
                 return self.follow(narrowed, segments[1:])
             bindings = plain
+        if bindings and any(b.how == "item" for b in bindings):  # `a, b = f()` of an unknown f: as if unbound
+            bindings = [b for b in bindings if b.how != "item" or self.binding_value(fc, [b]) is not None]
         if not bindings or len({(b.type, b.how) for b in bindings}) < 2:
             return self.resolve_expr(fc, scope, text)
         before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
@@ -438,9 +443,12 @@ class Resolver:
                     v = self.called(fc, b.scope, b.type)
                 elif how == "element":
                     v = self.iterated(fc, b.scope, b.type)
+                elif how == "item":  # `a, b = f()` -> `f()[0]`; `for k, v in d.items()` -> `d.items()[*][1]`
+                    head = b.type[:len(b.name) + 1]  # `v = v[1:]`, `a, v = v.split()`: nothing new of v
+                    v = None if head in (b.name + "[", b.name + ".") else self.resolve_expr(fc, b.scope, b.type)
                 elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
                     v = self.resolve_expr(fc, b.scope, b.type)
-                    v = QueryV(v.c) if isinstance(v, QueryV) and not v.method else None
+                    v = QueryV(v.c, view=v.view) if isinstance(v, QueryV) and not v.method and v.view != MAP else None
                 elif how == "related":
                     related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
                     v = related(self, fc, b) if related is not None else None
@@ -521,13 +529,29 @@ class Resolver:
         instance (``how``: ``exact`` | ``inferred``) of the repository class it names; for a library
         container of one (the module system's optional ``container_element``: Java's ``Optional<Owner>``,
         ``List<Owner>``, ``Map<K, Owner>``), a :class:`QueryV` of the element class, whose calls the
-        class's module system reads (``query_call``); else what :meth:`resolve_type` gives."""
-        element = getattr(fc.rules, "container_element", None)
+        class's module system reads (``query_call``); for a map of one (the optional ``map_value``:
+        ``dict[str, User]``), a :class:`QueryV` of the value class with the language's view of it; for a
+        tuple (the optional ``tuple_items``: ``tuple[Channel, bool]``), a :class:`TupleV` of each
+        position's value; else what :meth:`resolve_type` gives."""
+        rules = fc.rules
+        element = getattr(rules, "container_element", None)
         e = element(text) if element is not None and text else None
         if e:  # before the type itself: TypeScript's `User[]` reduces to `User`
             et = self.resolve_type(fc, scope, e)
             if isinstance(et, ClassV):
                 return QueryV(et.c)
+        mapped = getattr(rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
+        m = mapped(text) if mapped is not None and text else None
+        if m:
+            mt = self.resolve_type(fc, scope, m[0])
+            if isinstance(mt, ClassV):
+                return QueryV(mt.c, view=m[1])
+        items = getattr(rules, "tuple_items", None)  # optional: `tuple[Channel, bool]`, `[User, boolean]`
+        parts = items(text) if items is not None and text else None
+        if parts:
+            values = tuple(self.typed_value(fc, scope, p, how) for p in parts)
+            if any(isinstance(v, InstV | QueryV | TupleV) for v in values):
+                return TupleV(values)
         t = self.resolve_type(fc, scope, text)
         return InstV(t.c, how) if isinstance(t, ClassV) else t
 
@@ -571,8 +595,9 @@ class Resolver:
         segments = split_dotted(text)
         if not segments:
             return None
-        name, calls = _calls_off(segments[0])
-        called = calls > 0
+        head, subs = subscripts_off(segments[0])
+        name, calls = calls_off(head)
+        called = calls > 0 or bool(subs)
         if name != LITERAL_RECEIVER and not name.isidentifier() and not name.replace("$", "_").isidentifier():
             return None
         v: Value
@@ -588,7 +613,7 @@ class Resolver:
                 v = self._property_owner(fc, scope)
             else:  # no class around: `self` is a name like any other (a Go function `self`)
                 v = self.resolve_name(fc, scope, name)
-        elif name == fc.rules.class_receiver:
+        elif name == fc.rules.class_receiver and (scope, name) not in fc.bindings:  # a local `cls = ...` is a variable
             cls = self.enclosing_class(fc, scope)
             v = ClassV(cls, dynamic=True) if cls is not None else None
         else:
@@ -599,6 +624,8 @@ class Resolver:
                     return q
         for i in range(calls):  # `f()()`: what calling what `f` returns yields
             v = self.call_result(v, "exact" if i == 0 else "inferred")
+        if subs:  # `users[0]`, `f()[0]`
+            return self.follow(self._postfix(v, subs), segments[1:])
         hook = getattr(fc.rules, "framework_receiver", None)  # optional: Python's Django ``request.user``
         if hook is not None:
             found = hook(self, fc, scope, segments, v)
@@ -620,12 +647,24 @@ class Resolver:
                 return v
             if v is BUILTIN:  # what a builtin object's member is or hands back: unknown
                 return None
-            name, calls = _calls_off(seg)
+            seg, subs = subscripts_off(seg)
+            name, calls = calls_off(seg)
             owner, v = v, self.attr(v, name)
             if not calls and isinstance(v, FuncV) and isinstance(owner, InstV) and is_getter(v.f):
                 v = self.call_result(v, "inferred")  # `p.owner_profile`: what the @property returns
             for i in range(calls):
                 v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
+            if subs and v is not EXTERNAL:  # a library object's attribute subscripted stays the library's
+                v = self._postfix(v, subs)
+        return v
+
+    def _postfix(self, v: Value, ops: list[str]) -> Value:
+        """``v`` followed by the subscripts and calls ``ops`` (:func:`~indexer.resolve.dotted.subscripts_off`: ``["[0]",
+        "()"]``): :meth:`subscripted`, :meth:`call_result`."""
+        for op in ops:
+            if v is None:
+                return None
+            v = self.call_result(v, "inferred") if op == "()" else self.subscripted(v, op[1:-1].strip())
         return v
 
     def own_class(self, receiver: Value, method: Value, result: Value) -> Value:
@@ -703,7 +742,39 @@ class Resolver:
         container's class (``for c in Check.objects.filter(...)``, Java's ``repo.findAll().forEach(o ->
         ...)``); ``None`` otherwise."""
         if isinstance(v, QueryV) and not v.method:
+            if v.view == PAIRS:  # a C# Dictionary's KeyValuePairs, a TypeScript Map's [k, v] entries
+                return TupleV((None, InstV(v.c, "inferred")), getattr(v.c.file.rules, "pair_names", ()))
+            return None if v.view else InstV(v.c, "inferred")  # a map iterated hands out its keys
+        if isinstance(v, TupleV) and v.items and all(x == v.items[0] for x in v.items):  # `for x in (a, b)`
+            return v.items[0]
+        return None
+
+    def subscripted(self, v: Value, index: str) -> Value:
+        """The value of ``v[index]`` (``index`` the subscript's text, arguments dropped): of a tuple, the
+        item an integer literal picks (``f()[0]``); of a container or map of a repository class's
+        instances, one (``users[i]``, ``d[k]``, ``Check.objects.filter()[0]``), a slice the container
+        again (``users[1:]``); of an instance, what its class's ``__getitem__`` returns; ``index``
+        ``*`` stands for any element, what iterating ``v`` yields (:meth:`iterated`'s rule: an
+        unpacked loop variable is ``d.items()[*][1]``). ``None`` when unknown, also of a library's object
+        (a library's container may hold the repository's objects: ``context["t"].m()`` is left to the
+        name match)."""
+        if index == "*":
+            return self._protocol_element(v.c) if isinstance(v, InstV) else self.element_of(v)
+        if isinstance(v, TupleV):
+            try:
+                i = int(index)
+            except ValueError:
+                return None
+            return v.items[i] if -len(v.items) <= i < len(v.items) else None
+        if isinstance(v, QueryV) and not v.method:
+            if ":" in index:  # a slice: the same sequence (a map has none)
+                return None if v.view else v
             return InstV(v.c, "inferred")
+        if isinstance(v, InstV):  # a repository class's own subscript (Python's `__getitem__`), else a library base's
+            getters, _ = self.classes.lookup(v.c, "__getitem__")
+            found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
+                if getters and getters[-1].is_callable else None
+            return EXTERNAL if found is None and self.classes.has_external_ancestor(v.c) else found
         return None
 
     def iterated(self, fc: FileCtx, scope: str | None, text: str) -> Value:
@@ -715,10 +786,7 @@ class Resolver:
             gen = self.resolve_expr(fc, scope, text[:-2])
             if isinstance(gen, FuncV) and not gen.f.d.return_type and gen.f.d.yielded_refs:
                 return self.yielded(gen.f)
-        v = self.resolve_expr(fc, scope, text)
-        if isinstance(v, InstV):
-            return self._protocol_element(v.c)
-        return self.element_of(v)
+        return self.subscripted(self.resolve_expr(fc, scope, text), "*")
 
     def yielded(self, f: Def) -> Value:
         """What the generator ``f`` yields when its ``yield`` statements hand out one name
@@ -860,14 +928,21 @@ class Resolver:
             return v
         if v is BUILTIN:
             return None
+        if isinstance(v, TupleV):  # C#'s `pair.Value`; any other member is the library's tuple's
+            return v.items[v.names.index(name)] if name in v.names else EXTERNAL
         if isinstance(v, QueryV):  # a query's method: its manager's own, else the library's
             if v.method:
                 return EXTERNAL
+            read = getattr(v.c.file.rules, "query_read", None)  # optional: a container's property (C# `d.Values`)
+            if read is not None:
+                found = read(v, name)
+                if found is not None:
+                    return found
             if v.manager is not None:
                 own = self.attr(v.manager, name)
                 if own is not None and own is not EXTERNAL:
                     return own
-            return QueryV(v.c, name, v.manager)
+            return QueryV(v.c, name, v.manager, v.view)
         if isinstance(v, ModuleV):
             return self.module_member(v.ns, v.key, name)
         if isinstance(v, ObjV):
@@ -906,7 +981,7 @@ class Resolver:
         return None
 
 
-_TIERS = ("declared", "copy", "constructed", "alias", "element", "literal")
+_TIERS = ("declared", "copy", "constructed", "alias", "item", "element", "literal")
 """The kinds of :class:`~indexer.model.Binding` :meth:`Resolver.binding_value` reads, strongest first."""
 _INSTANCE_TIERS = ("related", *_TIERS)
 """The same read on an instance (:meth:`Resolver.binding_value`)."""
@@ -915,39 +990,3 @@ DATA_MODEL_ATTRIBUTES = frozenset({"__dict__", "__name__", "__qualname__", "__mo
                                    "__annotations__", "__mro__", "__bases__"})
 """Attributes every Python object or class has whose value is a builtin object (a dict, a string, a
 tuple): ``self.__dict__.pop(name)`` calls ``dict.pop``, never a repository method named ``pop``."""
-
-
-def _calls_off(segment: str) -> tuple[str, int]:
-    """A segment of :func:`split_dotted` without its calls, and how many: ``f()()`` -> ``("f", 2)``."""
-    name = segment
-    while name.endswith("()"):
-        name = name[:-2]
-    return name, (len(segment) - len(name)) // 2
-
-
-def split_dotted(text: str) -> list[str]:
-    """``a.b().c`` -> ``["a", "b()", "c"]``; arguments inside parentheses are dropped (as are ``?``
-    and empty segments)."""
-    if "(" not in text and ")" not in text and "?" not in text:  # most receivers: a plain split
-        return [s for s in text.split(".") if s]
-    out: list[str] = []
-    depth = 0
-    cur: list[str] = []
-    for ch in text:
-        if ch == "(":
-            if depth == 0:
-                cur.append("()")
-            depth += 1
-        elif ch == ")":
-            depth = max(0, depth - 1)
-        elif depth:
-            continue
-        elif ch == ".":
-            out.append("".join(cur))
-            cur = []
-        elif ch == "?":
-            continue
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    return [s for s in out if s]

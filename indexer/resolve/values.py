@@ -3,7 +3,8 @@
 A name or expression of a file evaluates to one of: a module (:class:`ModuleV`), a class
 (:class:`ClassV`), an instance of a class (:class:`InstV`), a function (:class:`FuncV`), an object
 whose properties are definitions (:class:`ObjV`), a library query of a class's rows
-(:class:`QueryV`: a Django queryset), :data:`EXTERNAL` (known to live outside the
+(:class:`QueryV`: a Django queryset, a library container or map), a fixed tuple of values
+(:class:`TupleV`: ``tuple[A, B]``, a map's key-value pair), :data:`EXTERNAL` (known to live outside the
 repository), :data:`BUILTIN` (an object of the language's own types: its methods are outside the
 repository, what it holds is unknown) or ``None`` (unknown). Every language shares
 these; a language's module system (:class:`indexer.resolve.language.ModuleSystem`) builds them.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
@@ -21,7 +23,7 @@ from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "Value", "Token", "Deps", "container_call"]
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "MAP", "PAIRS", "Value", "Token", "Deps", "container_call"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -302,23 +304,56 @@ class QueryV:
     reads (:meth:`indexer.resolve.interpreter.Resolver.call_result`: a query step is a query of ``c``
     again, a one-row call an instance of ``c``, anything else the library's). Calls of its methods are
     the library's (external), except those ``manager`` has: the instance of the repository's manager
-    or queryset class it comes from (``objects = ProfileManager()``), whose own methods are its."""
+    or queryset class it comes from (``objects = ProfileManager()``), whose own methods are its.
+    ``view``: ``""`` a query or a sequence; :data:`MAP` a map whose values are instances of ``c``
+    and whose iteration hands out its keys (Python's ``dict[str, User]``); :data:`PAIRS` a map
+    whose iteration hands out key-value pairs (a C# ``Dictionary``, a TypeScript ``Map``, Python's
+    ``d.items()``). A subscript or a one-element read of either gives a value."""
 
     c: Def
     method: str = ""
     manager: InstV | None = None
+    view: str = ""
 
 
-Value = ModuleV | ClassV | InstV | FuncV | ObjV | QueryV | External | None
+MAP = "map"
+""":attr:`QueryV.view` of a map iterated by its keys."""
+PAIRS = "pairs"
+""":attr:`QueryV.view` of a map (or a map's view) iterated by key-value pairs."""
 
 
-def container_call(v: QueryV, one: frozenset[str], same: frozenset[str]) -> Value:
+@dataclass(frozen=True, slots=True)
+class TupleV:
+    """A fixed tuple of values (a function returning ``tuple[Channel, bool]``, TypeScript
+    ``[User, boolean]``; a map's key-value pair): ``items`` one value per position; ``names`` the
+    positions' attribute names where the language reads them so (C#'s ``KeyValuePair``: ``Key``,
+    ``Value``), else empty. A subscript by an integer literal or an unpacking picks one."""
+
+    items: tuple[Value, ...]
+    names: tuple[str, ...] = ()
+
+
+Value = ModuleV | ClassV | InstV | FuncV | ObjV | QueryV | TupleV | External | None
+
+
+def container_call(v: QueryV, one: frozenset[str], same: frozenset[str],
+                   map_one: frozenset[str] = frozenset(), map_views: Mapping[str, str] | None = None) -> Value:
     """What calling the method ``v.method`` of a library container of ``v.c``'s instances gives (a
     module system's ``query_call`` for its containers): an instance of ``v.c`` for a one-element read
     (``one``: ``get``, ``FirstOrDefault``, ``find``), the same container for a step (``same``:
-    ``stream``, ``Where``, ``filter``), else the library's value."""
+    ``stream``, ``Where``, ``filter``), else the library's value. On a map (``v.view``), ``map_one``
+    are the reads of one value (``get``, ``pop``) and ``map_views`` the views it hands out, method
+    -> the view's :attr:`QueryV.view` (Python ``values`` -> ``""``: a sequence of the values,
+    ``items`` -> :data:`PAIRS`); nothing else of a map is known."""
+    if v.view:
+        if v.method in map_one:
+            return InstV(v.c, "inferred")
+        view = map_views.get(v.method) if map_views is not None else None
+        if view is not None:
+            return QueryV(v.c, view=view)
+        return QueryV(v.c, view=v.view) if v.method in same else EXTERNAL
     if v.method in one:
         return InstV(v.c, "inferred")
     if v.method in same:
-        return QueryV(v.c)
+        return QueryV(v.c, view=v.view)
     return EXTERNAL

@@ -68,6 +68,6 @@ def test_linq_reads_steps_loops_and_lambdas_over_containers_reach_the_element_cl
         (15, "Order.Order.SetStatus(1)", "inferred"),  # Include(...).Where(...).FirstOrDefaultAsync()
         (17, "Order.Order.SetStatus(1)", "inferred"),  # foreach over what Task<List<Order>> gives
         (18, "Order.Order.GetTotal(0)", "inferred"),  # a LINQ lambda's parameter: an element
-        # negative: a Dictionary<int, Buyer> is no container of Buyers (its foreach hands out
-        # KeyValuePairs), Count() is the library's (an int), and so are Select(...)'s elements
+        (19, "Buyer.Buyer.SetStatus(1)", "inferred"),  # a Dictionary<int, Buyer>'s GetValueOrDefault: a value
+        # negative: Count() is the library's (an int), and so are Select(...)'s elements
     ]

@@ -56,9 +56,10 @@ def test_loops_over_annotated_containers_take_the_element_class() -> None:
     assert calls == [
         (23, "models.User.activate(0)", "inferred"),  # for v in load(): list[User]
         (24, "models.User.activate(0)", "inferred"),  # a comprehension over an Iterator[User]
+        (25, "models.User.activate(0)", "inferred"),  # by_id().get(1): a dict[int, User]'s value
         # negative: list[str]'s elements are no class of the repository (`n.activate()` stays
         # unlinked, neither User's nor Group's); a dict[int, User] is no container of Users: its
-        # iteration hands out the int keys (`k.activate()`), and its `get` is left unknown
+        # iteration hands out the int keys (`k.activate()`)
     ]
 
 

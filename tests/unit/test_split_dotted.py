@@ -1,11 +1,11 @@
-"""``split_dotted`` (indexer.resolve.interpreter): a receiver's dotted text into segments, exactly, on
+"""``split_dotted`` (indexer.resolve.dotted): a receiver's dotted text into segments, exactly, on
 its plain-split fast path (no parentheses, no ``?``) and on the character walk."""
 
 from __future__ import annotations
 
 import pytest
 
-from indexer.resolve.interpreter import split_dotted
+from indexer.resolve.dotted import split_dotted
 
 
 @pytest.mark.parametrize(

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from indexer.resolve.values import QueryV, Value, container_call
+from indexer.resolve.values import PAIRS, QueryV, Value, container_call
 
-__all__ = ["SEQUENCES", "element_type", "kept_type", "query_call"]
+__all__ = ["MAPS", "PAIR_NAMES", "SEQUENCES", "element_type", "kept_type", "map_value", "query_call", "query_read"]
 
 SEQUENCES = frozenset({
     "List", "IList", "IReadOnlyList", "ICollection", "IReadOnlyCollection", "IEnumerable", "Collection",
@@ -43,7 +43,15 @@ _SAME = frozenset({
     "Concat", "Union", "Intersect", "Except", "DefaultIfEmpty", "FindAll", "GetRange", "TagWith",
 })
 """Steps keeping the elements (a query of the same rows, a list of them)."""
+MAPS = frozenset({"Dictionary", "IDictionary", "IReadOnlyDictionary", "ConcurrentDictionary", "SortedDictionary",
+                  "SortedList", "ImmutableDictionary", "IImmutableDictionary", "FrozenDictionary"})
+"""Library maps: a key type, then the value type; ``foreach`` hands out ``KeyValuePair`` items."""
+PAIR_NAMES = ("Key", "Value")
+"""The members of a ``KeyValuePair`` a map's ``foreach`` hands out (the module system's ``pair_names``)."""
+_MAP_ONE = frozenset({"GetValueOrDefault", "GetOrAdd", "AddOrUpdate"})
+"""A map's reads of one value (``GetOrAdd`` / ``AddOrUpdate``: ``ConcurrentDictionary``'s)."""
 _GENERIC = re.compile(r"^(?:[\w.]+\.)?(\w+)<(.*)>\??$")
+_ARRAY = re.compile(r"^([\w.]+)\??\[\]\??$")
 
 
 def _args(inner: str) -> list[str]:
@@ -60,7 +68,11 @@ def _args(inner: str) -> list[str]:
 
 
 def _element(text: str) -> str | None:
-    m = _GENERIC.match(re.sub(r"\s+", "", text).removeprefix("global::"))
+    t = re.sub(r"\s+", "", text).removeprefix("global::")
+    array = _ARRAY.match(t)
+    if array is not None:  # `Order[]`
+        return array.group(1)
+    m = _GENERIC.match(t)
     if m is None:
         return None
     args = _args(m.group(2))
@@ -72,11 +84,24 @@ def _element(text: str) -> str | None:
     return element if re.fullmatch(r"[\w.]+", element) else None
 
 
+def map_value(text: str) -> tuple[str, str] | None:
+    """The value type of a library map type text and how iterating it goes: ``Dictionary<string,
+    Order>`` -> (``Order``, :data:`~indexer.resolve.values.PAIRS`: ``KeyValuePair`` items); ``None``
+    for any other type or a value that is no plain (dotted) type name (the module system's
+    ``map_value``)."""
+    m = _GENERIC.match(re.sub(r"\s+", "", text).removeprefix("global::"))
+    if m is None or m.group(1) not in MAPS:
+        return None
+    args = _args(m.group(2))
+    value = args[1].rstrip("?") if len(args) == 2 else ""
+    return (value, PAIRS) if re.fullmatch(r"[\w.]+", value) else None
+
+
 def kept_type(text: str) -> str | None:
-    """``List<Order>`` kept as written (whitespace and ``global::`` dropped) when it is a library
-    container (:data:`SEQUENCES`) of one named type; ``None`` otherwise (the caller
-    drops the generics)."""
-    if _element(text) is None:
+    """``List<Order>`` / ``Order[]`` / ``Dictionary<string,Order>`` kept as written (whitespace and
+    ``global::`` dropped) when it is a library container (:data:`SEQUENCES`), an array or a map
+    (:data:`MAPS`) of one named type; ``None`` otherwise (the caller drops the generics)."""
+    if _element(text) is None and map_value(text) is None:
         return None
     return re.sub(r"\s+", "", text).removeprefix("global::").rstrip("?")
 
@@ -90,5 +115,11 @@ def element_type(text: str) -> str | None:
 def query_call(v: QueryV) -> Value:
     """What calling ``v.method`` on a container of ``v.c``'s instances returns: an instance of
     ``v.c`` for a one-element read (:data:`_ONE`), the same container for a step (:data:`_SAME`),
-    else the library's value."""
-    return container_call(v, _ONE, _SAME)
+    else the library's value; on a map (``v.view``) a value for ``GetValueOrDefault`` and the like."""
+    return container_call(v, _ONE, _SAME, _MAP_ONE, {})
+
+
+def query_read(v: QueryV, name: str) -> Value:
+    """The property ``name`` of a container of ``v.c``'s instances (the module system's optional
+    ``query_read``): a map's ``Values``, a sequence of them; ``None`` (a method, read on) otherwise."""
+    return QueryV(v.c) if v.view and name == "Values" else None

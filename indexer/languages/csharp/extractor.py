@@ -195,6 +195,7 @@ class _FileExtractor:
                 callee = self._call(child, cls, member)
                 if callee is not None:
                     self._lambda_elements(child, callee, member)
+                    self._out_value(child, callee, member)
                 self._walk(child, cls, member, depth + 1)
             elif t in ("local_declaration_statement", "using_statement"):
                 self._locals(child, member)
@@ -420,6 +421,8 @@ class _FileExtractor:
                     if callee is not None:
                         recv, fname = callee
                         self._bind(member, self.text(name), f"{recv}.{fname}" if recv else fname, "constructed", name)
+                elif value.type == "element_access_expression":  # `var o = orders[0]`, `var o = byId[k]`
+                    self._bind(member, self.text(name), self._receiver(value), "item", name)
 
     def _lambda_elements(self, call: Node, callee: tuple[str | None, str], member: str | None) -> None:
         """``orders.Where(o => ...)``, ``items.ForEach(i => ...)``, ``q.Sum(i => i.GetTotal())``: a
@@ -438,6 +441,20 @@ class _FileExtractor:
                 [p.child_by_field_name("name") or p for p in params.named_children] if params is not None else []
             if len(names) == 1 and names[0] is not None and names[0].type in ("identifier", "implicit_parameter"):
                 self.elements.append(Binding(member, self.text(names[0]), callee[0], "element", self.src.line(names[0])))
+
+    def _out_value(self, call: Node, callee: tuple[str | None, str], member: str | None) -> None:
+        """``byId.TryGetValue(k, out var o)``: ``o`` is a value of the map, an ``item`` binding of
+        ``byId[_]`` (a declared ``out Order o`` is bound by its type elsewhere)."""
+        if callee[0] is None or callee[1] != "TryGetValue":
+            return
+        args = call.child_by_field_name("arguments")
+        last = args.named_children[-1] if args is not None and args.named_children else None
+        decl = last.named_children[-1] if last is not None and last.type == "argument" and last.named_children else None
+        if decl is None or decl.type != "declaration_expression":
+            return
+        tnode, name = decl.child_by_field_name("type"), decl.child_by_field_name("name")
+        if tnode is not None and tnode.type == "implicit_type" and name is not None and name.type == "identifier":
+            self.elements.append(Binding(member, self.text(name), f"{callee[0]}[_]", "item", self.src.line(name)))
 
     def _element_bindings(self) -> None:
         """Keep the ``element`` bindings whose name the member binds to nothing else (a binding is per

@@ -21,7 +21,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.csharp.containers import element_type, query_call
+from indexer.languages.csharp.containers import PAIR_NAMES, element_type, map_value, query_call, query_read
 from indexer.languages.csharp.extractor import GLOBAL_USING
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
@@ -90,6 +90,13 @@ class CSharpModuleSystem:
     query_call = staticmethod(query_call)
     """What a LINQ or collection call on such a container returns
     (:func:`indexer.languages.csharp.containers.query_call`)."""
+    map_value = staticmethod(map_value)
+    """The value type of a library map (``Dictionary<string, Order>``;
+    :func:`indexer.languages.csharp.containers.map_value`)."""
+    query_read = staticmethod(query_read)
+    """A container's property (a map's ``Values``; :func:`indexer.languages.csharp.containers.query_read`)."""
+    pair_names = PAIR_NAMES
+    """The members of the ``KeyValuePair`` items a map hands out (``kv.Key``, ``kv.Value``)."""
 
     def is_builtin(self, name: str) -> bool:
         """C# has no free functions: ``nameof`` is the one built-in callable."""

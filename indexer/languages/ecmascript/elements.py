@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.base import unambiguous_elements
 from indexer.model import LONG_RECEIVER, Binding
-from indexer.resolve.values import QueryV, Value, container_call
+from indexer.resolve.values import PAIRS, QueryV, Value, container_call
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -48,7 +48,11 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
     other binding of their scope names and that one expression alone hands; ``run`` is the
     extractor's per-file run (``text``, ``receiver``, ``code_scope``, ``src``, ``out``)."""
     found: list[Binding] = []
+    items: list[Binding] = []
     for caps in matches:
+        if "item.name" in caps or "item.pattern" in caps:
+            items.extend(_items(run, caps))
+            continue
         if "name" in caps:
             name, source = caps["name"][0], caps["iterable"][0]
         else:
@@ -60,8 +64,32 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
         receiver = run.receiver(source)
         if receiver == LONG_RECEIVER or not _NAMED.match(receiver):  # `[1, 2]`, a literal: no class's elements
             continue
+        if "method" in caps and run.text(caps["method"][0]) == "forEach":  # a Map's forEach hands values first
+            receiver += ".values()"
         found.append(Binding(run.code_scope(name), run.text(name), receiver, "element", run.src.line(name)))
     run.out.bindings.extend(unambiguous_elements(found, run.out.bindings))
+    run.out.bindings.extend(unambiguous_elements(items, run.out.bindings))
+
+
+def _items(run, caps: dict[str, list[Node]]) -> list[Binding]:
+    """The ``item`` bindings of one ``elements`` match: ``const u = users[0]`` (``users[0]``),
+    ``const [a, b] = pair()`` (``pair()[0]``, ``pair()[1]``), ``for (const [k, v] of map)``
+    (``map[*][0]``, ``map[*][1]``: an item of one element); names of a pattern that are no plain
+    identifier (holes, defaults, rest, nesting) stop the pattern."""
+    source = (caps.get("item.value") or caps["item.iterable"])[0]
+    receiver = run.receiver(source)
+    if receiver == LONG_RECEIVER or not _NAMED.match(receiver) or receiver.startswith("new "):
+        return []
+    if "item.name" in caps:
+        name = caps["item.name"][0]
+        return [Binding(run.code_scope(name), run.text(name), receiver, "item", run.src.line(name))]
+    pattern = caps["item.pattern"][0]
+    names = [c for c in pattern.named_children if c.type != "comment"]
+    if any(n.type != "identifier" for n in names) or pattern.child_count != 2 * len(names) + 1 - (len(names) == 0):
+        return []  # `[a, , b]`, `[a = x]`, `[...rest]`, `[[a]]`
+    element = "[*]" if "item.iterable" in caps else ""
+    return [Binding(run.code_scope(n), run.text(n), f"{receiver}{element}[{i}]", "item", run.src.line(n))
+            for i, n in enumerate(names)]
 
 
 _ONE = frozenset({"find", "findLast", "at", "pop", "shift"})
@@ -71,9 +99,16 @@ _SAME = frozenset({"filter", "slice", "sort", "reverse", "concat", "toSorted", "
 """Array methods returning an array of the same elements."""
 
 
+_MAP_ONE = frozenset({"get"})
+"""A ``Map``'s read of one value."""
+_MAP_VIEWS = {"values": "", "entries": PAIRS}
+"""A ``Map``'s methods handing out its values (a sequence) or its ``[key, value]`` entries."""
+
+
 def query_call(v: QueryV) -> Value:
     """What calling the array method ``v.method`` on an array of ``v.c``'s instances returns (the
     module system's ``query_call``): an instance for a one-element read (``find``, ``at``, ``pop``),
     the same array for a step (``filter``, ``slice``, ``sort``), else the library's value (``map``,
-    ``length``, ``join``)."""
-    return container_call(v, _ONE, _SAME)
+    ``length``, ``join``); on a ``Map`` of them (``v.view``), ``get`` gives one, ``values()`` the
+    values, ``entries()`` the entries."""
+    return container_call(v, _ONE, _SAME, _MAP_ONE, _MAP_VIEWS)

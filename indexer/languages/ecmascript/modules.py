@@ -15,7 +15,7 @@ import posixpath
 from collections.abc import Iterable, Mapping
 
 from indexer.languages.ecmascript.elements import query_call
-from indexer.languages.ecmascript.syntax import array_element
+from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
@@ -114,7 +114,12 @@ class EcmaScriptModuleSystem:
     resolver's ``typed_value``, an optional attribute of a module system): a name declared or a
     function returning one is an array of the element class (:class:`~indexer.resolve.values.QueryV`)."""
     query_call = staticmethod(query_call)
-    """What an array method returns (:func:`indexer.languages.ecmascript.elements.query_call`)."""
+    """What an array's or a map's method returns (:func:`indexer.languages.ecmascript.elements.query_call`)."""
+    map_value = staticmethod(map_value)
+    """The value type of a map type (``Map<string, User>``, ``Record<string, User>``; the resolver's
+    ``typed_value``, :func:`indexer.languages.ecmascript.syntax.map_value`)."""
+    tuple_items = staticmethod(tuple_items)
+    """The item types of a tuple type (``[User, boolean]``; :func:`indexer.languages.ecmascript.syntax.tuple_items`)."""
 
     def is_builtin(self, name: str) -> bool:
         """Globals are not told apart from unbound names."""

@@ -12,9 +12,10 @@ from tree_sitter import Node
 
 from indexer.languages.base import SourceText
 from indexer.model import MAX_RECEIVER_LINKS, base_type
+from indexer.resolve.values import MAP, PAIRS
 
 __all__ = [
-    "arity", "bindable", "decorator_name", "decorators_of", "inside", "is_exported", "leading_decorators",
+    "arity", "bindable", "decorator_name", "map_value", "tuple_items", "decorators_of", "inside", "is_exported", "leading_decorators",
     "literal_data", "own_decorator_ranges", "plain_name", "single_declarator", "statement_of", "unquote",
 ]
 
@@ -143,10 +144,13 @@ def bindable(type_text: str | None) -> str | None:
     """The name a declared type binds to, or ``None`` for unions, literals and predefined types. An
     array of a named type (``User[]``, ``Array<User>``, ``ReadonlyArray<User>``, ``Set<User>``,
     through ``Promise<...>``) is written ``User[]``: a container whose elements loops and array
-    methods hand out (:func:`array_element`)."""
+    methods hand out (:func:`array_element`); a map of one (``Map<string, User>``, :func:`map_value`) and
+    a tuple (``[User, boolean]``, :func:`tuple_items`) are kept as written (whitespace dropped)."""
     element = array_element(type_text)
     if element is not None:
         return element + "[]"
+    if map_value(type_text) is not None or tuple_items(type_text) is not None:  # `Map<string,User>`, `[User,boolean]`
+        return re.sub(r"\s+", "", type_text or "")
     name = base_type(type_text)
     if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
         return None
@@ -166,6 +170,56 @@ def array_element(type_text: str | None) -> str | None:
     if element is None or element in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(element):
         return None
     return element
+
+
+_MAPS = re.compile(r"^(Map|ReadonlyMap|Record)<(.+)>$")
+
+
+def _top_level(text: str) -> list[str]:
+    """``text`` split at the commas outside ``<>``, ``[]``, ``()`` and ``{}``."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        depth += (ch in "<[({") - (ch in ">])}")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+def _named(text: str) -> bool:
+    return text not in _PREDEFINED_TYPES and bool(_TYPE_NAME.fullmatch(text))
+
+
+def map_value(type_text: str | None) -> tuple[str, str] | None:
+    """The value type of a map type text and how iterating it goes: ``Map<string, User>`` /
+    ``ReadonlyMap<K, User>`` (through ``Promise<...>``) -> (``User``, ``pairs``: a ``for...of``
+    hands out ``[key, value]`` entries), ``Record<string, User>`` -> (``User``, ``map``); ``None``
+    for any other type or a value that is no plain type name (the module system's ``map_value``)."""
+    if not type_text:
+        return None
+    m = _MAPS.match(awaited(re.sub(r"\s+", "", type_text)) or "")
+    args = _top_level(m.group(2)) if m else []
+    if m is None or len(args) != 2 or not _named(args[1]):
+        return None
+    return args[1], MAP if m.group(1) == "Record" else PAIRS
+
+
+def tuple_items(type_text: str | None) -> list[str] | None:
+    """The item types of a tuple type text: ``[User, boolean]`` (through ``Promise<...>``) ->
+    [``User``, ``boolean``]; ``None`` for any other type, an array (``User[]``) or a tuple with
+    optional, rest or named items (the module system's ``tuple_items``)."""
+    if not type_text:
+        return None
+    t = awaited(re.sub(r"\s+", "", type_text).removeprefix("readonly")) or ""
+    if not (t.startswith("[") and t.endswith("]")) or len(t) < 3:
+        return None
+    items = _top_level(t[1:-1])
+    if any(not i or i.startswith("...") or i.endswith("?") or ":" in i for i in items):
+        return None
+    return items
 
 
 def inside(ranges: list[tuple[int, int]], pos: int) -> bool:

@@ -108,8 +108,13 @@ def element_types(ttext: str, steps: list[str], params: int) -> list[str] | None
 def element_type(text: str) -> str | None:
     """The element type text of a library container type text (``Optional<Owner>`` -> ``Owner``,
     ``Map<String, Owner>`` -> ``Owner``), ``None`` for any other type (the module system's optional
-    ``container_element``, read by the resolver for declared and returned types)."""
-    outer, args = type_args(text.strip())
+    ``container_element``, read by the resolver for declared and returned types); an array's
+    (``Owner[]`` -> ``Owner``: an element of ``owners[i]``)."""
+    t = text.strip()
+    if t.endswith("[]") and not t.endswith("[][]") and "<" not in t:
+        element = t[:-2].strip()
+        return element if element.replace(".", "").replace("_", "").isalnum() else None
+    outer, args = type_args(t)
     if outer in SEQUENCES and len(args) == 1:
         return _argument(args[0])
     if outer in MAPS and len(args) == 2:

@@ -30,7 +30,7 @@ from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
-from indexer.languages.python.implied import ImpliedFacts
+from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
     LITERAL_RECEIVER,
@@ -856,7 +856,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             return None
         if value.type == "call":
             callee = _WS.sub("", self.src.text(value.child_by_field_name("function")))
-            if callee in ("partial", "functools.partial"):  # `g = partial(f, 1)`: calling g calls f
+            if callee in CALL_THROUGH:  # `g = partial(f, 1)`, `g = sync_to_async(f)`: calling g calls f
                 args = value.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_child_count else None
                 if first is not None and first.type in ("identifier", "attribute"):
@@ -868,6 +868,9 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             # `q = Flip.objects.filter(owner=c).order_by("-id")`: what the chain's last call returns
             chain = self.receiver_text(value.child_by_field_name("function"))
             return (chain, "constructed") if _CHAIN.fullmatch(chain) else None
+        if value.type == "subscript":  # `u = users[0]`, `c = pair()[0]`: what the subscript gives
+            text = self.receiver_text(value)
+            return (text, "item") if text.endswith("]") and ITEM_SOURCE.fullmatch(text) else None
         if value.type in _LITERALS:  # `opts = {}`, `sep = ", "`: a builtin object, whose methods are no repository's
             return LITERAL_RECEIVER, "alias"
         if value.type in ("identifier", "attribute"):

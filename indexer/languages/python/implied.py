@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from indexer.languages.base import SourceText
     from indexer.model import FileExtraction
 
-__all__ = ["ImpliedFacts", "ScopeTable", "element_types"]
+__all__ = ["CALL_THROUGH", "ITEM_SOURCE", "ImpliedFacts", "ScopeTable", "element_types"]
 
 
 class ScopeTable(Protocol):
@@ -44,6 +44,13 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _ITERABLE = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
 """An iterable's receiver text an ``element`` binding records: names, attributes and calls (``q``,
 ``Check.objects.filter()``)."""
+ITEM_SOURCE = re.compile(r"[A-Za-z_]\w*(?:\(\)|\[[^\[\]]*\])*(?:\.[A-Za-z_]\w*(?:\(\)|\[[^\[\]]*\])*)*")
+"""A value's receiver text an ``item`` binding records: names, attributes, calls and subscripts
+(``f()``, ``self.pairs[0]``)."""
+CALL_THROUGH = frozenset({"partial", "functools.partial", "sync_to_async", "async_to_sync",
+                          "asgiref.sync.sync_to_async", "asgiref.sync.async_to_sync"})
+"""Library wrappers whose result, called, calls the function handed first (``functools.partial``,
+asgiref's ``sync_to_async`` / ``async_to_sync``): the name assigned one is an alias of that function."""
 _COPIED_CALLS = frozenset({"list()", "sorted()", "tuple()", "reversed()"})
 """Iterables built of another's elements: a loop over one iterates those (``for x in sorted(q)``)."""
 
@@ -240,7 +247,24 @@ class ImpliedFacts:
                 index = self.scopes.at(caps["unpack"][0].start_byte)
                 if index >= 0 and self.scopes.items[index].kind == "class":
                     continue  # class-body tuple assignments are no receivers worth typing
-                self._unpack(self.scopes.qualname(index), caps["unpack.target"][0], caps["unpack.value"][0], 0)
+                if "unpack.from" in caps:  # `a, b = f()`: `a` is `f()[0]`
+                    self._items(self.scopes.qualname(index), caps["unpack.target"][0],
+                                self.receiver_text(caps["unpack.from"][0]), "")
+                else:
+                    self._unpack(self.scopes.qualname(index), caps["unpack.target"][0], caps["unpack.value"][0], 0)
+
+    def _items(self, scope: str | None, target: Node, source: str, element: str) -> None:
+        """Bind each name of a flat target pattern (``a, b``; no star, no nesting) as an ``item``
+        of the value ``source`` (a name, attribute, call or subscript chain): ``a`` -> ``f()[0]``, or
+        with ``element`` ``"[*]"`` (a loop) an item of one element, ``d.items()[*][1]``. The resolver
+        reads them (:meth:`indexer.resolve.interpreter.Resolver.subscripted`)."""
+        names = [c for c in target.named_children if c.type != "comment"]
+        if not ITEM_SOURCE.fullmatch(source) or any(n.type != "identifier" for n in names):
+            return
+        for i, n in enumerate(names):
+            if self.src.text(n) != "_":
+                self.out.bindings.append(Binding(scope, self.src.text(n), f"{source}{element}[{i}]", "item",
+                                                 self.src.line(n)))
 
     def _unpack(self, scope: str | None, target: Node, value: Node, depth: int) -> None:
         """Pair the names of a target pattern with the elements of a display of the same length;
@@ -279,13 +303,17 @@ class ImpliedFacts:
         before = len(self.out.bindings)
         self._typed_loop_binding(caps, declared)
         target, it = caps["for.target"][0], caps["for.iter"][0]
-        if len(self.out.bindings) > before or target.type != "identifier" or it.type not in ("identifier", "attribute", "call"):
+        pattern = target.type in ("pattern_list", "tuple_pattern")
+        if len(self.out.bindings) > before or not (pattern or target.type == "identifier") or \
+                it.type not in ("identifier", "attribute", "call", "subscript"):
             return
         text = self.receiver_text(it)
         if text in _COPIED_CALLS:  # `for f in sorted(q, key=k)`: the elements of q
             text = self._copied(it) or ""
-        if _ITERABLE.fullmatch(text):
-            scope = self.scopes.qualname(self.scopes.at(caps["for"][0].start_byte))
+        scope = self.scopes.qualname(self.scopes.at(caps["for"][0].start_byte))
+        if pattern:  # `for k, v in d.items()`: `v` is an item of an element, `d.items()[*][1]`
+            self._items(scope, target, text, "[*]")
+        elif _ITERABLE.fullmatch(text):
             self.out.bindings.append(Binding(scope, self.src.text(target), text, "element", self.src.line(target)))
 
     def _typed_loop_binding(self, caps: dict[str, list[Node]], declared: dict[tuple[str | None, str], str]) -> None:

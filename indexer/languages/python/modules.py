@@ -14,14 +14,15 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.python.django_models import class_query, query_call, related_value, reverse_member
+from indexer.languages.python.django_models import class_query, related_value, reverse_member
+from indexer.languages.python.django_models import query_call as django_query_call
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.django_models import framework_receiver as django_receiver
 from indexer.model import FileExtraction, Import, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, InstV, ModuleV, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, InstV, ModuleV, QueryV, Value, container_call
 from indexer.symbols import module_path
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
@@ -207,6 +208,64 @@ def container_element(text: str) -> str | None:
 _ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
 
 
+def map_value(text: str) -> tuple[str, str] | None:
+    """The value type of an annotated mapping and how it iterates: ``dict[str, User]`` /
+    ``Mapping[int, User]`` / ``defaultdict[str, User]`` -> (``User``, :data:`~indexer.resolve.values.MAP`:
+    iterating hands out keys), through transparent wrappers and ``| None`` as
+    :func:`container_element`; ``None`` for any other type or a value that is no plain (dotted) name.
+    The resolver's value is a :class:`~indexer.resolve.values.QueryV` of the value class whose
+    subscript, ``get`` and ``values()`` / ``items()`` :func:`query_call` reads."""
+    types = element_types(unwrapped(text), "values")
+    value = types[0].strip().strip("\"'") if len(types) == 1 else ""
+    return (value, MAP) if _ELEMENT.fullmatch(value) else None
+
+
+def tuple_items(text: str) -> list[str] | None:
+    """The item types of an annotated fixed tuple: ``tuple[Channel, bool]`` / ``Tuple[A, B]`` ->
+    [``Channel``, ``bool``] (``| None`` and ``Optional`` looked through); ``None`` for a
+    ``tuple[X, ...]`` (a sequence: :func:`container_element`) and any other type."""
+    t = unwrapped(text).strip().strip("\"'")
+    parts = [p.strip() for p in _top_level(t, "|") if p.strip() not in ("None", "")]
+    if len(parts) != 1:
+        return None
+    head, bracket, rest = parts[0].partition("[")
+    if head.strip() in ("Optional", "typing.Optional") and bracket and rest.endswith("]"):
+        return tuple_items(rest[:-1])
+    if head.strip() not in ("tuple", "Tuple", "typing.Tuple") or not bracket or not rest.endswith("]"):
+        return None
+    items = [i.strip().strip("\"'") for i in _top_level(rest[:-1], ",")]
+    return None if not items or "..." in items or "" in items else items
+
+
+def _top_level(text: str, sep: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        depth += (ch in "[(") - (ch in "])")
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+_MAP_ONE = frozenset({"get", "pop", "setdefault"})
+"""A Python mapping's reads of one value."""
+_MAP_VIEWS = {"values": "", "items": PAIRS, "copy": MAP}
+"""A Python mapping's methods handing out its values (a sequence), its items (pairs) or itself."""
+
+
+def query_call(v: QueryV) -> Value:
+    """What calling ``v.method`` on a query or container returns: on an annotated mapping
+    (``v.view``: ``get`` / ``pop`` a value, ``values()`` a sequence of them, ``items()`` pairs,
+    anything else the library's; :func:`~indexer.resolve.values.container_call`), else Django's
+    queryset rules (:func:`indexer.languages.python.django_models.query_call`)."""
+    if v.view:
+        return container_call(v, frozenset(), frozenset(), _MAP_ONE, _MAP_VIEWS)
+    return django_query_call(v)
+
+
 class PythonModuleSystem:
     """Python's :class:`~indexer.resolve.language.ModuleSystem`."""
 
@@ -260,8 +319,12 @@ class PythonModuleSystem:
     """Optional hook of the resolver core: Django's ``M.objects``
     (:func:`indexer.languages.python.django_models.class_query`)."""
     query_call = staticmethod(query_call)
-    """Optional hook of the resolver core: what a Django queryset's method returns
-    (:func:`indexer.languages.python.django_models.query_call`)."""
+    """Optional hook of the resolver core: what a Django queryset's or an annotated mapping's
+    method returns (:func:`query_call`)."""
+    map_value = staticmethod(map_value)
+    """Optional hook of the resolver core: the value type of an annotated mapping (:func:`map_value`)."""
+    tuple_items = staticmethod(tuple_items)
+    """Optional hook of the resolver core: the item types of an annotated tuple (:func:`tuple_items`)."""
     container_element = staticmethod(container_element)
     """Optional hook of the resolver core: the element type of an annotated container
     (``list[User]``, ``dict[int, User]``, ``QuerySet[User]``; :func:`container_element`)."""

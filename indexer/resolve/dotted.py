@@ -1,0 +1,79 @@
+"""Dotted receiver texts as the resolver's interpreter reads them (:mod:`indexer.resolve.interpreter`):
+``a.b().c[0]`` into segments (:func:`split_dotted`), a segment's calls (:func:`calls_off`) and the
+subscripts and calls after its name (:func:`subscripts_off`)."""
+
+from __future__ import annotations
+
+__all__ = ["calls_off", "split_dotted", "subscripts_off"]
+
+
+def calls_off(segment: str) -> tuple[str, int]:
+    """A segment of :func:`split_dotted` without its calls, and how many: ``f()()`` -> ``("f", 2)``."""
+    name = segment
+    while name.endswith("()"):
+        name = name[:-2]
+    return name, (len(segment) - len(name)) // 2
+
+
+def subscripts_off(segment: str) -> tuple[str, list[str]]:
+    """A segment of :func:`split_dotted` cut before its first subscript, and the subscripts and
+    calls after it: ``f()[0]()`` -> ``("f()", ["[0]", "()"])``; ``("users", [])`` for ``users``."""
+    start = segment.find("[")
+    if start <= 0:
+        return segment, []
+    ops: list[str] = []
+    depth, begin = 0, start
+    for i in range(start, len(segment)):
+        ch = segment[i]
+        if ch == "[":
+            if depth == 0:
+                begin = i
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth == 0:
+                ops.append(segment[begin:i + 1])
+        elif depth == 0:
+            if segment.startswith("()", i):
+                ops.append("()")
+            elif ch != ")":
+                return segment, []  # `a[0]b`: no postfix chain
+    return segment[:start], ops
+
+
+def split_dotted(text: str) -> list[str]:
+    """``a.b().c`` -> ``["a", "b()", "c"]``; arguments inside parentheses are dropped (as are ``?``
+    and empty segments); a subscript stays on its segment with its text (``a[k.x].b`` -> ``["a[k.x]",
+    "b"]``)."""
+    if "(" not in text and ")" not in text and "?" not in text and "[" not in text:  # most receivers: a plain split
+        return [s for s in text.split(".") if s]
+    out: list[str] = []
+    depth = 0
+    square = 0
+    cur: list[str] = []
+    for ch in text:
+        if square and not depth and ch not in "[]()":
+            cur.append(ch)
+        elif ch == "[" and not depth:
+            square += 1
+            cur.append(ch)
+        elif ch == "]" and not depth:
+            square = max(0, square - 1)
+            cur.append(ch)
+        elif ch == "(":
+            if depth == 0:
+                cur.append("()")
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif depth:
+            continue
+        elif ch == ".":
+            out.append("".join(cur))
+            cur = []
+        elif ch == "?":
+            continue
+        else:
+            cur.append(ch)
+    out.append("".join(cur))
+    return [s for s in out if s]
