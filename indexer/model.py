@@ -385,13 +385,12 @@ class Template:
 WRAPPER_KINDS = frozenset({
     "filter", "middleware", "interceptor", "guard", "pipe", "hook", "dependency", "error_handler", "decorator",
 })
-"""What cross-cutting code does for the endpoints it wraps: ``filter`` (servlet / Spring / JAX-RS
-filters), ``middleware`` (Express / Koa / Hono / FastAPI / Django middleware), ``interceptor`` (Spring
-``HandlerInterceptor``, Nest interceptors), ``guard`` (Nest guards), ``pipe`` (Nest pipes), ``hook``
-(Flask ``before_request`` / ``after_request`` / ``teardown_*``, Fastify hooks, Spring
-``@ModelAttribute`` in a controller advice), ``dependency`` (FastAPI ``Depends``), ``error_handler``
-(``@ExceptionHandler``, Flask ``errorhandler``, Express error middleware), ``decorator`` (a Python view
-decorator such as ``login_required``)."""
+"""What cross-cutting code does for the endpoints it wraps: ``filter`` (servlet / Spring / JAX-RS filters),
+``middleware`` (Express / Koa / Hono / FastAPI / Django middleware), ``interceptor`` (Spring ``HandlerInterceptor``,
+Nest interceptors), ``guard`` (Nest guards), ``pipe`` (Nest pipes), ``hook`` (Flask ``before_request`` /
+``after_request`` / ``teardown_*``, Fastify hooks, Spring ``@ModelAttribute`` in a controller advice), ``dependency``
+(FastAPI ``Depends``), ``error_handler`` (``@ExceptionHandler``, Flask ``errorhandler``, Express error middleware),
+``decorator`` (a Python view decorator such as ``login_required``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,11 +438,10 @@ class Wrapper:
 
 
 GRAPHQL_SCHEMA = "graphql-schema"
-"""The ``framework`` of the routes a GraphQL schema file (``.graphql`` / ``.graphqls``) declares: one
-per field of ``type Query`` / ``Mutation`` / ``Subscription`` (``extend type`` too), ``handler`` the
-schema field's qualname (``Query.owner``). The linker makes them the same Endpoint nodes resolvers
-expose, with a DECLARES edge from the schema field instead of EXPOSES (a declared operation without a
-resolver is still a node)."""
+"""The ``framework`` of the routes a GraphQL schema file (``.graphql`` / ``.graphqls``) declares: one per field of
+``type Query`` / ``Mutation`` / ``Subscription`` (``extend type`` too), ``handler`` the schema field's qualname
+(``Query.owner``). The linker makes them the same Endpoint nodes resolvers expose, with a DECLARES edge from the
+schema field instead of EXPOSES (a declared operation without a resolver is still a node)."""
 
 
 @dataclass(slots=True)
@@ -476,26 +474,22 @@ class Route:
     handler_ref: str | None = None
     router: str | None = None
     wrappers: list[WrapperRef] = field(default_factory=list)
-    """Cross-cutting code applied to this route alone, in the order it runs: an Express / Fastify
-    route's middleware arguments, Nest ``@UseGuards`` / ``@UseInterceptors`` / ``@UsePipes`` on the
-    method or its controller class, FastAPI ``Depends`` in the signature or ``dependencies=[...]``,
-    Python view decorators, Spring ``@ModelAttribute`` / ``@ExceptionHandler`` methods of the same
-    controller."""
+    """Cross-cutting code applied to this route alone, in the order it runs: an Express / Fastify route's middleware
+    arguments, Nest ``@UseGuards`` / ``@UseInterceptors`` / ``@UsePipes`` on the method or its controller class,
+    FastAPI ``Depends`` in the signature or ``dependencies=[...]``, Python view decorators, Spring ``@ModelAttribute``
+    / ``@ExceptionHandler`` methods of the same controller."""
     scope: str | None = None
     """The qualname ``handler_ref`` is resolved from (``None``: module level); set where the
     reference names a field or local (graphql-java's ``fetchers.bookById()`` inside a method)."""
     operation: str | None = None
     """API-first routes, whose method and path come from the repository's OpenAPI specs
-    (:mod:`indexer.frameworks.openapi`) and not from this file: ``"PetsApi.listPets"``, the generated
-    interface or delegate a method of ``handler`` implements and the method's name (an operationId
-    candidate), with ``methods`` and ``path`` empty; or ``"*"`` for a connexion ``add_api``
-    registration, ``path`` naming the spec file: every operation of that spec is handled by the
-    Python function its dotted operationId names."""
+    (:mod:`indexer.frameworks.openapi`) and not from this file: ``"PetsApi.listPets"``, the generated interface or
+    delegate a method of ``handler`` implements and the method's name (an operationId candidate), with ``methods`` and
+    ``path`` empty; or ``"*"`` for a connexion ``add_api`` registration, ``path`` naming the spec file: every
+    operation of that spec is handled by the Python function its dotted operationId names."""
     versions: list[Template] = field(default_factory=list)
-    """The API versions a NestJS route answers (``@Version("2")`` on the method, else the controller's
-    ``@Controller({ version: ["1", "2"] })``): under URI versioning (:class:`UriVersioning`) one path
-    per version, ``/v1/...``; an empty template is ``VERSION_NEUTRAL`` (no version segment); ``[]``:
-    none written (the application's ``defaultVersion`` applies)."""
+    """NestJS: ``@Version("2")`` of the method, else its controller's ``{ version: ["1", "2"] }``, one path each under
+    :class:`UriVersioning`; ``Template()`` is ``VERSION_NEUTRAL``, ``[]`` none written (``defaultVersion``)."""
 
 
 EXCHANGE_ROUTE = "http-exchange"
@@ -549,11 +543,10 @@ class Mount:
 
 @dataclass(slots=True)
 class HttpCall:
-    """An outgoing HTTP request: ``framework`` is the client (``resttemplate``, ``webclient``,
-    ``feign``, ``requests``, ``httpx``, ``fetch``, ``axios``, ``angular``); ``method`` upper-case or
-    ``"*"`` when unknown; ``url`` the URL as built (scheme and host included when written, e.g. a
-    Feign client's ``http://customers-service`` + its mapping); ``caller`` the qualname of the
-    enclosing function or method (a Feign interface method for Feign)."""
+    """An outgoing HTTP request: ``framework`` is the client (``resttemplate``, ``webclient``, ``feign``, ``requests``,
+    ``httpx``, ``fetch``, ``axios``, ``angular``); ``method`` upper-case or ``"*"`` when unknown; ``url`` the URL as
+    built (scheme and host included when written, e.g. a Feign client's ``http://customers-service`` + its mapping);
+    ``caller`` the qualname of the enclosing function or method (a Feign interface method for Feign)."""
 
     framework: str
     method: str
@@ -562,20 +555,18 @@ class HttpCall:
     line: int
     col: int
     operation: str | None = None
-    """A generated client's call (``framework`` ``openapi-client``), whose method and URL come from the
-    repository's OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the
-    openapi-python-client tag package, then the called name, an operationId candidate); ``method``
-    ``"*"`` and ``url`` empty."""
+    """A generated client's call (``framework`` ``openapi-client``), whose method and URL come from the repository's
+    OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the openapi-python-client tag package, then
+    the called name, an operationId candidate); ``method`` ``"*"`` and ``url`` empty."""
 
 
 @dataclass(slots=True)
 class UrlArgCall:
-    """A call passing a URL-like string to a function or method that may wrap an HTTP client
-    (``request("/orders")``, ``api.get("orders")``, ``this.api.get(`orders/${id}`)``): ``callee`` the
-    callee as written (receiver text, ``.``, name: ``this.api.get``), ``args`` the arguments in order as
-    templates, ``None`` for one that is no string, name or concatenation; ``caller`` as for
-    :class:`HttpCall`. The linker makes it a call of the HTTP request in the callee's body when that
-    request's URL names the callee's parameters (a *client template*: :mod:`indexer.frameworks.link`)."""
+    """A call passing a URL-like string to a function or method that may wrap an HTTP client (``request("/orders")``,
+    ``api.get("orders")``, ``this.api.get(`orders/${id}`)``): ``callee`` the callee as written (receiver text, ``.``,
+    name: ``this.api.get``), ``args`` the arguments in order as templates, ``None`` for one that is no string, name or
+    concatenation; ``caller`` as for :class:`HttpCall`. The linker makes it a call of the HTTP request in the callee's
+    body when that request's URL names the callee's parameters (a *client template*: :mod:`indexer.frameworks.link`)."""
 
     callee: str
     args: tuple[Template | None, ...]
@@ -587,18 +578,17 @@ class UrlArgCall:
 @dataclass(slots=True)
 class TopicUse:
     """A topic, queue, channel or task produced to or consumed from: ``role`` is ``produces`` or ``consumes``;
-    ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``, ``spring-rabbit``,
-    ``pika``, ``amqplib``, ``spring-jms``, ``spring-cloud-stream``, ``celery``, ...; ``owner`` the qualname of the
-    producing / consuming function or method (the listener method); ``broker`` one of
-    :data:`stores.contracts.BROKERS`. ``topic`` is the destination's name: a Kafka topic, a RabbitMQ queue
-    (consumers) or routing key (producers, with ``exchange`` the exchange they publish to: ``Template()`` for the
-    default exchange, whose routing key is the queue's name; ``None`` for a use that names a queue directly), a JMS
-    destination, a Celery task name. ``target``: an expression naming the consumer itself (Celery
-    ``cleanup.delay()``: ``cleanup``), which the linker resolves to the task's function and its task name; ``topic``
-    is then empty. ``binding``: a Spring Cloud Stream binding name (``orders-in-0``, a ``StreamBridge.send`` name)
-    the linker maps to its configured destination. ``handed_as``: the message is handed to the callee ``target``
-    names (a wrapper, an outbox: ``service.AddAndSaveEventAsync(e)``); the use holds only when that callee declares
-    a parameter of one of these types (the bus's message base types)."""
+    ``framework``: ``spring-kafka``, ``kafka-python``, ``confluent-kafka``, ``kafkajs``, ``spring-rabbit``, ``pika``,
+    ``amqplib``, ``spring-jms``, ``spring-cloud-stream``, ``celery``, ...; ``owner`` the qualname of the producing /
+    consuming function or method (the listener method); ``broker`` one of :data:`stores.contracts.BROKERS`. ``topic``
+    is the destination's name: a Kafka topic, a RabbitMQ queue (consumers) or routing key (producers, with
+    ``exchange`` the exchange they publish to: ``Template()`` for the default exchange, whose routing key is the
+    queue's name; ``None`` for a use that names a queue directly), a JMS destination, a Celery task name. ``target``:
+    an expression naming the consumer itself (Celery ``cleanup.delay()``: ``cleanup``), which the linker resolves to
+    the task's function and its task name; ``topic`` is then empty. ``binding``: a Spring Cloud Stream binding name
+    (``orders-in-0``, a ``StreamBridge.send`` name) the linker maps to its configured destination. ``handed_as``: the
+    message is handed to the callee ``target`` names (a wrapper, an outbox: ``service.AddAndSaveEventAsync(e)``); the
+    use holds only when that callee declares a parameter of one of these types (the bus's message base types)."""
 
     framework: str
     role: str
@@ -615,13 +605,12 @@ class TopicUse:
 
 @dataclass(slots=True)
 class QueueBinding:
-    """A RabbitMQ binding declared in code: messages published to ``exchange`` with a routing key
-    matching ``key`` (``#`` / ``*`` wildcards of a topic exchange; empty for a fanout exchange) go to
-    ``queue``. From Spring ``BindingBuilder.bind(queue).to(exchange).with(key)`` beans and
-    ``@QueueBinding``, pika ``queue_bind``, amqplib ``bindQueue``. ``queue`` / ``exchange`` are
-    templates of names, or of expressions naming a ``Queue`` / ``Exchange`` bean (``("ref", ...)``
-    resolved like constants; a bean method's ``new Queue("orders")`` is recorded as a constant of
-    the method's qualname)."""
+    """A RabbitMQ binding declared in code: messages published to ``exchange`` with a routing key matching ``key``
+    (``#`` / ``*`` wildcards of a topic exchange; empty for a fanout exchange) go to ``queue``. From Spring
+    ``BindingBuilder.bind(queue).to(exchange).with(key)`` beans and ``@QueueBinding``, pika ``queue_bind``, amqplib
+    ``bindQueue``. ``queue`` / ``exchange`` are templates of names, or of expressions naming a ``Queue`` /
+    ``Exchange`` bean (``("ref", ...)`` resolved like constants; a bean method's ``new Queue("orders")`` is recorded
+    as a constant of the method's qualname)."""
 
     framework: str
     queue: Template
@@ -643,19 +632,11 @@ class StringConstant:
     value: Template
 
 
-CONFIG_KEY = "config:"
-"""The start of a :class:`StringConstant` qualname that is a configuration key, not a name of the
-file: NestJS ``registerAs("app", () => ({ apiPrefix: process.env.API_PREFIX || "api" }))`` gives
-``config:app.apiPrefix``. A template ``ref`` piece ``config:app.apiPrefix`` (``configService.get(
-"app.apiPrefix")``) is that constant in the same service folder (the first by file path)."""
-
-
 ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger"})
-"""Kinds of :class:`EntryRegistration`: ``scheduled`` (run by a scheduler), ``cli`` (a command of a
-command-line interface), ``main`` (a program's entry: a ``__main__`` block, a console script or
-package ``bin``, a Spring Boot ``CommandLineRunner``), ``runtime`` (run by the language runtime
-itself: a JVM static initialiser or serialization hook), ``trigger`` (run when records change: an
-Apex trigger)."""
+"""Kinds of :class:`EntryRegistration`: ``scheduled`` (run by a scheduler), ``cli`` (a command of a command-line
+interface), ``main`` (a program's entry: a ``__main__`` block, a console script or package ``bin``, a Spring Boot
+``CommandLineRunner``), ``runtime`` (run by the language runtime itself: a JVM static initialiser or serialization
+hook), ``trigger`` (run when records change: an Apex trigger)."""
 
 
 @dataclass(slots=True)
@@ -743,18 +724,16 @@ class RpcUse:
 
 
 GRAPHQL_CLIENT_OPERATIONS = ("QUERY", "MUTATION", "SUBSCRIPTION")
-"""Operation types of a GraphQL client document (:class:`GraphqlOperation`): the shorthand ``{ a }``
-is a ``QUERY``."""
+"""Operation types of a GraphQL client document (:class:`GraphqlOperation`): the shorthand ``{ a }`` is a ``QUERY``."""
 
 
 @dataclass(slots=True)
 class GraphqlOperation:
-    """One operation of a GraphQL executable document: ``operation`` among
-    :data:`GRAPHQL_CLIENT_OPERATIONS`, ``name`` its name (``None``: anonymous), ``fields`` the fields
-    it selects at the root in order (an alias ``x: orders`` selects ``orders``; ``__typename`` and
-    other introspection fields left out; the fields of an inline fragment at the root included),
-    ``spreads`` the names of the fragments spread at the root (the linker expands them). ``line`` /
-    ``col``: where it starts in the host file."""
+    """One operation of a GraphQL executable document: ``operation`` among :data:`GRAPHQL_CLIENT_OPERATIONS`, ``name``
+    its name (``None``: anonymous), ``fields`` the fields it selects at the root in order (an alias ``x: orders``
+    selects ``orders``; ``__typename`` and other introspection fields left out; the fields of an inline fragment at
+    the root included), ``spreads`` the names of the fragments spread at the root (the linker expands them). ``line``
+    / ``col``: where it starts in the host file."""
 
     operation: str
     name: str | None
@@ -832,11 +811,10 @@ class GraphqlUse:
 
 @dataclass(slots=True)
 class GlobalPrefix:
-    """A prefix an application puts before every route of its own (NestJS
-    ``app.setGlobalPrefix("api", { exclude: [...] })``): the linker puts ``prefix`` before each
-    absolute route of ``framework`` in the service folder holding this file, except routes whose path
-    ``exclude`` names (the path as the controller writes it; a trailing ``*`` / ``(.*)`` matches
-    everything below)."""
+    """A prefix an application puts before every route of its own (NestJS ``app.setGlobalPrefix("api", { exclude:
+    [...] })``): the linker puts ``prefix`` before each absolute route of ``framework`` in the service folder holding
+    this file, except routes whose path ``exclude`` names (the path as the controller writes it; a trailing ``*`` /
+    ``(.*)`` matches everything below)."""
 
     framework: str
     prefix: Template
@@ -847,12 +825,9 @@ class GlobalPrefix:
 
 @dataclass(slots=True)
 class UriVersioning:
-    """An application serving its routes under a version segment of the path (NestJS
-    ``app.enableVersioning({ type: VersioningType.URI, prefix: "v", defaultVersion: "1" })``; the
-    header, media-type and custom kinds leave paths alone and are no fact). The linker puts
-    ``prefix`` + version after the global prefix of each absolute route of ``framework`` in the
-    service folder holding this file: the route's own :attr:`Route.versions`, else ``default``
-    (``[]``: a route without a version has no segment; an empty template: ``VERSION_NEUTRAL``)."""
+    """NestJS ``app.enableVersioning({ type: VersioningType.URI, prefix: "v", defaultVersion: "1" })`` (other types change
+    no path): ``prefix`` + version after the global prefix of each absolute route of ``framework`` in the service
+    folder holding this file, the route's :attr:`Route.versions` else ``default`` (``Template()``: neutral)."""
 
     framework: str
     prefix: str
@@ -879,13 +854,12 @@ class UrlRewrite:
 
 @dataclass(slots=True)
 class DevProxy:
-    """A development-server proxy rule read from a JavaScript / TypeScript configuration file (Vite
-    ``server.proxy``, webpack ``devServer.proxy``, an Angular ``proxy.conf.js``): requests whose path
-    matches one of ``context`` (a path prefix, a glob such as ``/api/**``, or a regular expression
-    starting with ``^``) go to ``target`` (``http://localhost:8080``), the path first rewritten by
-    ``rewrite`` (``(pattern, replacement)``, a regular expression as JavaScript writes it:
-    ``("^/api", "")``) when given. The linker applies it to the relative request URLs of the package
-    folder holding this file."""
+    """A development-server proxy rule read from a JavaScript / TypeScript configuration file (Vite ``server.proxy``,
+    webpack ``devServer.proxy``, an Angular ``proxy.conf.js``): requests whose path matches one of ``context`` (a path
+    prefix, a glob such as ``/api/**``, or a regular expression starting with ``^``) go to ``target``
+    (``http://localhost:8080``), the path first rewritten by ``rewrite`` (``(pattern, replacement)``, a regular
+    expression as JavaScript writes it: ``("^/api", "")``) when given. The linker applies it to the relative request
+    URLs of the package folder holding this file."""
 
     context: list[str]
     target: Template
@@ -898,19 +872,17 @@ TABLE_ROLES = ("reads", "writes", "repository", "sql", "jpql")
 ORM_ATTRIBUTE = "orm_attribute"
 """The :attr:`TableUse.framework` of an access through an ORM instance's attribute (``user.email = x``): the
 linker keeps only the names that are columns of the table the object's class maps to."""
-""":attr:`TableUse.role`: the code reads or writes the table; ``repository`` marks a Spring Data
-repository interface (``owner``) managing the entity ``entity`` (its inherited CRUD methods);
-``sql`` / ``jpql``: the statement in :attr:`TableUse.sql` decides (parsed by the linker once its
-constants are known; JPQL names entities, not tables)."""
+""":attr:`TableUse.role`: the code reads or writes the table; ``repository`` marks a Spring Data repository interface
+(``owner``) managing the entity ``entity`` (its inherited CRUD methods); ``sql`` / ``jpql``: the statement in
+:attr:`TableUse.sql` decides (parsed by the linker once its constants are known; JPQL names entities, not tables)."""
 
 
 @dataclass(slots=True)
 class TableDef:
-    """A database table a file declares: a ``CREATE TABLE`` (or ``ALTER TABLE ... ADD``) in SQL, an
-    ORM model (Django, SQLAlchemy, JPA, TypeORM, Prisma). ``name`` / ``schema`` as the source
-    spells them (case kept; ``schema`` ``None`` when unqualified); ``columns`` ``(name, type)`` in
-    order (``type`` ``None`` when unknown); ``entity``: the qualname in this file of the class (or
-    module variable, SQLAlchemy ``Table(...)``) that maps to the table, ``None`` for SQL.
+    """A database table a file declares: a ``CREATE TABLE`` (or ``ALTER TABLE ... ADD``) in SQL, an ORM model (Django,
+    SQLAlchemy, JPA, TypeORM, Prisma). ``name`` / ``schema`` as the source spells them (case kept; ``schema`` ``None``
+    when unqualified); ``columns`` ``(name, type)`` in order (``type`` ``None`` when unknown); ``entity``: the qualname
+    in this file of the class (or module variable, SQLAlchemy ``Table(...)``) that maps to the table, ``None`` for SQL.
     ``alter``: the statement adds columns to a table declared elsewhere (declares no table alone)."""
 
     framework: str
@@ -922,15 +894,14 @@ class TableDef:
     entity: str | None = None
     alter: bool = False
     kind: str = "table"
-    """``table``: declares the table; ``abstract``: the class declares columns for the tables of
-    its subclasses (a JPA ``@MappedSuperclass``, a Django ``abstract`` model; ``name`` empty);
-    ``proxy``: the class uses its base's table (a Django proxy model); ``candidate``: a class
-    that declares ``name`` only if one of its bases is a model (the linker decides: a Django class
-    in a models module whose base is another module's class). A migration's schema change:
-    ``drop`` (the table), ``rename`` / ``rename_column`` (``renamed`` = ``(old, new)``),
-    ``drop_column`` (``columns``); the linker replays them in migration order. ``m2m`` / ``m2m-ref``: a
-    SQLAlchemy ``relationship(secondary=...)`` field (``entity`` ``Model.field``) whose join table is
-    ``name`` (``m2m``) or the ``Table(...)`` variable the expression ``name`` refers to (``m2m-ref``)."""
+    """``table``: declares the table; ``abstract``: the class declares columns for the tables of its subclasses (a JPA
+    ``@MappedSuperclass``, a Django ``abstract`` model; ``name`` empty); ``proxy``: the class uses its base's table (a
+    Django proxy model); ``candidate``: a class that declares ``name`` only if one of its bases is a model (the linker
+    decides: a Django class in a models module whose base is another module's class). A migration's schema change:
+    ``drop`` (the table), ``rename`` / ``rename_column`` (``renamed`` = ``(old, new)``), ``drop_column``
+    (``columns``); the linker replays them in migration order. ``m2m`` / ``m2m-ref``: a SQLAlchemy
+    ``relationship(secondary=...)`` field (``entity`` ``Model.field``) whose join table is ``name`` (``m2m``) or the
+    ``Table(...)`` variable the expression ``name`` refers to (``m2m-ref``)."""
     renamed: tuple[str, str] | None = None
     cascades: tuple[str, ...] = ()
     """Type texts of the entities a JPA write of this one cascades to (relationship fields with a
@@ -939,12 +910,11 @@ class TableDef:
 
 @dataclass(slots=True)
 class TableUse:
-    """Code reading or writing a table (``role`` one of :data:`TABLE_ROLES`). The table is named by
-    ``table`` (a name from SQL, ``schema.name`` allowed) or by ``entity``: an expression text,
-    resolved by the linker in the scope ``owner`` to a mapped class or an instance of one
-    (``Owner``, ``owner``, ``self.model``). ``columns``: the columns the access names (empty:
-    unknown or every column). ``owner``: qualname of the enclosing function or method (``None``: module
-    level). ``resolution``: ``exact`` when the source names the table or entity itself, ``inferred``
+    """Code reading or writing a table (``role`` one of :data:`TABLE_ROLES`). The table is named by ``table`` (a name
+    from SQL, ``schema.name`` allowed) or by ``entity``: an expression text, resolved by the linker in the scope
+    ``owner`` to a mapped class or an instance of one (``Owner``, ``owner``, ``self.model``). ``columns``: the columns
+    the access names (empty: unknown or every column). ``owner``: qualname of the enclosing function or method
+    (``None``: module level). ``resolution``: ``exact`` when the source names the table or entity itself, ``inferred``
     when a naming rule or a receiver's type led to it."""
 
     framework: str

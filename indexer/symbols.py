@@ -30,7 +30,13 @@ from collections.abc import Iterable, Sequence
 
 from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
 
-__all__ = ["LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
+__all__ = ["CONFIG_KEY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
+
+CONFIG_KEY = "config:"
+"""The start of a :class:`~indexer.model.StringConstant` qualname that is a configuration key, not a
+name of the file: NestJS ``registerAs("app", () => ({ apiPrefix: process.env.API_PREFIX || "api" }))``
+gives ``config:app.apiPrefix``. A template ``ref`` piece ``config:app.apiPrefix`` (``configService.get(
+"app.apiPrefix")``) is that constant in the same service folder (the first by file path)."""
 
 LABELS = {
     "class": "Class",

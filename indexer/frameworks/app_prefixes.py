@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.clients import HOLE, SCHEME_HOST
 from indexer.frameworks.dev_proxy import ProxyRule, proxied_url
-from indexer.model import CONFIG_KEY, GlobalPrefix, Route, Template, UriVersioning, UrlRewrite
+from indexer.model import GlobalPrefix, Route, Template, UriVersioning, UrlRewrite
+from indexer.symbols import CONFIG_KEY
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -97,7 +98,7 @@ class AppPrefixLinks:
 
     def config_constant(self, fc: FileCtx, expr: str) -> tuple[FileCtx, str] | None:
         """Where the configuration key ``expr`` (``config:app.apiPrefix``,
-        :data:`~indexer.model.CONFIG_KEY`) a file of ``fc``'s service folder reads is given a value:
+        :data:`~indexer.symbols.CONFIG_KEY`) a file of ``fc``'s service folder reads is given a value:
         the first file (by path) of that folder and namespace registering it; ``None`` when none does."""
         if self._config_facts is None:
             self._config_facts = defaultdict(list)

@@ -95,12 +95,12 @@ from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
 from indexer.frameworks.django_methods import required_methods
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import CONFIG_KEY, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
-from indexer.symbols import file_id
+from indexer.symbols import CONFIG_KEY, file_id
 from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, declared_route, endpoint_id, graphql_operation, topic_id
 
 __all__ = ["LinkMemo", "LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",

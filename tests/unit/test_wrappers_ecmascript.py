@@ -159,7 +159,7 @@ def test_nest_use_decorators_on_class_and_method_in_the_order_nest_runs_them() -
     assert [(x.methods, x.path.literal(), x.handler, x.wrappers) for x in r.routes] == [
         (["GET"], "/cats/:id", "CatsController.findOne", [
             WrapperRef("guard", "RolesGuard"),  # the controller's first
-            WrapperRef("guard", "AuthGuard"),  # passport's AuthGuard("jwt"): the factory
+            WrapperRef("guard", 'AuthGuard("jwt")'),  # passport's factory with its names (test_nest_passport.py)
             WrapperRef("guard", "ThrottleGuard"),  # new ThrottleGuard(): the class
             WrapperRef("interceptor", "CacheInterceptor"),
         ]),

@@ -10,7 +10,7 @@ the method's path with one ``/`` between them and a leading ``/`` (``@Controller
 excluded path is a string or a ``{ path }`` object, its method not read: every method of it is
 excluded); a prefix read from ``@nestjs/config`` (``configService.getOrThrow("app.apiPrefix")``) is
 the value ``registerAs("app", () => ({ apiPrefix: process.env.API_PREFIX || "api" }))`` gives it,
-kept as ``config:app.apiPrefix`` constants (:data:`~indexer.model.CONFIG_KEY`). URI versioning:
+kept as ``config:app.apiPrefix`` constants (:data:`~indexer.symbols.CONFIG_KEY`). URI versioning:
 ``app.enableVersioning({ type: VersioningType.URI, prefix, defaultVersion })`` is a
 :class:`~indexer.model.UriVersioning`, and a route's versions are its method's ``@Version(...)``,
 else its controller's ``{ version }`` (:attr:`~indexer.model.Route.versions`; the linker adds
@@ -48,7 +48,6 @@ from typing import TYPE_CHECKING
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, join_paths, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.js_constants import constants_of
 from indexer.model import (
-    CONFIG_KEY,
     TYPE_KINDS,
     Binding,
     FileExtraction,
@@ -59,8 +58,8 @@ from indexer.model import (
     Wrapper,
     WrapperRef,
 )
-
 from indexer.resolve.context import REGISTERS
+from indexer.symbols import CONFIG_KEY
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -206,7 +205,7 @@ _CONFIG_GETTERS = frozenset({"get", "getOrThrow"})
 
 def _config_read(jf: JsFile, node: Node) -> Template | None:
     """``configService.get("app.apiPrefix")`` / ``.getOrThrow(...)`` with a literal key: the
-    template of one ``ref`` to that configuration key (:data:`~indexer.model.CONFIG_KEY`), or for a key
+    template of one ``ref`` to that configuration key (:data:`~indexer.symbols.CONFIG_KEY`), or for a key
     without a dot (``get("API_PREFIX")``) to the environment variable ``process.env.API_PREFIX``, which
     is what a ``ConfigService`` reads then; ``None`` for anything else."""
     node = unwrap(node) or node
