@@ -86,6 +86,6 @@ def getter_targets(r: Resolver, inst: InstV, name: str) -> list[tuple[Def, str]]
 
 
 def is_getter(rd: Def) -> bool:
-    """Whether ``rd`` is a getter: a method carrying one of its language's ``getter_modifiers``."""
-    modifiers = getattr(rd.file.rules, "getter_modifiers", None)
-    return bool(modifiers) and rd.kind == "method" and any(m in modifiers for m in rd.d.modifiers)
+    """Whether ``rd`` is a getter: a method carrying one of its language's ``getter_modifiers``
+    (:attr:`indexer.resolve.values.Shape.getter`)."""
+    return rd.shape.getter

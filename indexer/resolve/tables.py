@@ -22,7 +22,7 @@ __all__ = ["ModuleTables", "decorator_names"]
 def decorator_names(rd: Def) -> set[str]:
     """The names ``rd``'s decorators go by: each one's last dotted part before its arguments
     (``login.user_loader`` -> ``user_loader``; ``app.route('/x')`` -> ``route``)."""
-    return {decorator_name(d) for d in rd.d.decorators} if rd.d.decorators else set()
+    return {decorator_name(d) for d in rd.d.decorators} if rd.shape.decorated else set()
 
 
 class ModuleTables:
@@ -74,12 +74,11 @@ class ModuleTables:
                 self._package_files[(ns, ".".join(parts[:i]))] += 1
         held = fc.held()  # a name matches only what a lookup of it may reach (FileCtx.held)
         touched: set[tuple[str, str]] = set()
-        getter = getattr(fc.rules, "getter_modifiers", None)
         for rd in fc.defs:
             if rd.kind in ("method", "function"):
                 if held is None or id(rd) in held:
                     self.callables_by_name[(ns, rd.name)].append(rd)
-                if getter and rd.kind == "method" and _carries(rd, getter):
+                if rd.shape.getter:
                     self.getters[(ns, rd.name)] += 1
                 for name in decorator_names(rd):  # a replaced one was registered all the same
                     self.decorated[(ns, name)].append(rd)
@@ -116,9 +115,8 @@ class ModuleTables:
                     del self._package_files[prefix]
                     self.packages[ns].discard(prefix[1])
         gone: dict[tuple[str, str], list[Def]] = defaultdict(list)  # each list filtered once
-        getter = getattr(fc.rules, "getter_modifiers", None)
         for rd in fc.defs:
-            if getter and rd.kind == "method" and _carries(rd, getter):
+            if rd.shape.getter:
                 self.getters[(ns, rd.name)] -= 1
                 if self.getters[(ns, rd.name)] <= 0:
                     del self.getters[(ns, rd.name)]
@@ -147,11 +145,6 @@ class ModuleTables:
             elif b.how == REGISTERS:
                 calls = self.registrations[(ns, decorator_name(b.name[1:]))]
                 calls[:] = [x for x in calls if x[0] is not fc]
-
-
-def _carries(rd: Def, modifiers: frozenset[str]) -> bool:
-    """Whether ``rd`` carries one of ``modifiers``."""
-    return any(m in modifiers for m in rd.d.modifiers)
 
 
 def _insert(items: list, item: object, path: str) -> None:

@@ -13,6 +13,7 @@ these; a language's module system (:class:`indexer.resolve.language.ModuleSystem
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
@@ -63,8 +64,12 @@ class Shape(NamedTuple):
     ``min_arity`` / ``max_arity`` (:attr:`indexer.model.Definition.min_arity` / ``max_arity``:
     ``None`` when variadic), ``generated`` (a tool wrote it: ``Definition.generated`` is set),
     ``extension`` (``Definition.receiver_type`` is set), ``shadowed`` (a later definition replaces
-    it: ``Definition.shadowed``, no lookup reaches it) and ``decorated`` (``Definition.decorators``
-    is not empty: a call may run a wrapper first). One object per distinct value (:func:`shape_of`)."""
+    it: ``Definition.shadowed``, no lookup reaches it), ``decorated`` (``Definition.decorators``
+    is not empty: a call may run a wrapper first) and ``getter`` (a method carrying one of its
+    language's ``getter_modifiers``, :class:`indexer.resolve.language.ModuleSystem`: Python
+    ``@property``, ECMAScript ``get x()``; the module tables and reads ask it of every method, and
+    held here a parked definition need not be read back for it). One object per distinct value
+    (:func:`shape_of`)."""
 
     params: int
     min_arity: int
@@ -73,15 +78,18 @@ class Shape(NamedTuple):
     extension: bool
     shadowed: bool = False
     decorated: bool = False
+    getter: bool = False
 
 
 _SHAPES: dict[Shape, Shape] = {}
 
 
-def shape_of(d: Definition) -> Shape:
-    """``d``'s :class:`Shape`, the one object of that value (there are few: parameter counts)."""
+def shape_of(d: Definition, getter_modifiers: Collection[str] | None = None) -> Shape:
+    """``d``'s :class:`Shape`, the one object of that value (there are few: parameter counts);
+    ``getter_modifiers``: its language's (:attr:`Shape.getter`; ``None``: it has none)."""
+    getter = bool(getter_modifiers) and d.kind == "method" and any(m in getter_modifiers for m in d.modifiers)
     shape = Shape(len(d.params), d.min_arity, d.max_arity, d.generated is not None, d.receiver_type is not None, d.shadowed,
-                  bool(d.decorators))
+                  bool(d.decorators), getter)
     return _SHAPES.setdefault(shape, shape)
 
 
@@ -140,7 +148,7 @@ class Def:
         self.parent = sys.intern(d.parent) if d.parent is not None else None
         self.line = d.start_line
         """The definition's first line (1-based)."""
-        self.shape = shape_of(d)
+        self.shape = shape_of(d, getattr(file.rules, "getter_modifiers", None))
         """What a call needs to know of it (:class:`Shape`)."""
         self.file = file
         self.members: MultiMap[str, Def] = EMPTY_TABLE

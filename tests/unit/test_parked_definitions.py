@@ -14,7 +14,9 @@ from indexer.model import Definition, Param
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
 from indexer.resolve.calls import arity_ok, by_arity
 from indexer.resolve.hierarchy import same_arity
+from indexer.resolve.reads import is_getter
 from indexer.resolve.repository import RepositoryResolver
+from indexer.resolve.tables import ModuleTables, decorator_names
 from indexer.resolve.values import Shape, shape_of
 from indexer.spill import SpillFile
 from tests.resolution_harness import extract_fixture
@@ -170,6 +172,43 @@ class TestShapes:
         assert shape_of(self._def(Param("self"), Param("x"), Param("y", has_default=True))) is plain
         assert shape_of(self._def(Param("args", variadic="*"))) == Shape(1, 0, None, False, False)
         assert shape_of(self._def(generated="lombok", receiver="User")) == Shape(0, 0, 0, True, True)
+
+    def test_a_getter_is_a_method_carrying_a_getter_modifier_of_its_language(self):
+        prop = self._def()
+        prop.modifiers = ["property"]
+        assert shape_of(prop, frozenset({"property"})) == Shape(0, 0, 0, False, False, getter=True)
+        assert shape_of(prop, frozenset({"get"})).getter is False  # another language's modifier
+        assert shape_of(prop, None).getter is False  # a language without getters
+        prop.kind = "function"
+        assert shape_of(prop, frozenset({"property"})).getter is False  # a function is no getter
+
+    def test_the_module_tables_and_getter_checks_read_no_parked_definition_of_their_own(self):
+        resolver = self._resolver_with(UnpackedLists(0))  # keeps nothing: every read unpickles
+        reads: list[int] = []
+        unpack = ParkedList.unpack
+        ParkedList.unpack = lambda items: reads.append(len(items)) or unpack(items)  # type: ignore[method-assign]
+        try:
+            fc = resolver.files["shop/models.py"]
+            assert [is_getter(rd) for rd in fc.defs] == [False, False, False, True, False, False]
+            assert [decorator_names(rd) for rd in fc.defs if not rd.shape.decorated] == [set()] * 5
+            assert reads == []  # from the Defs' shapes alone
+            assert decorator_names(fc.defs[3]) == {"property"} and reads == [6]  # read back: the names
+            tables = ModuleTables({})
+            tables.add(fc)
+            assert reads == [6, 6]  # the decorated one's names again, nothing for the others
+        finally:
+            ParkedList.unpack = unpack  # type: ignore[method-assign]
+        ns = fc.rules.namespace
+        assert dict(tables.getters) == {(ns, "total"): 1}
+        assert tables.decorated[(ns, "property")] == [fc.defs[3]] and len(tables.decorated) == 1
+        tables.remove(fc)
+        assert not +tables.getters and tables.decorated[(ns, "property")] == []
+
+    def _resolver_with(self, unpacked: UnpackedLists) -> RepositoryResolver:
+        resolver = TestDefsOfParkedFiles()._resolver()
+        for fc in resolver.files.values():
+            fc.unpacked = unpacked
+        return resolver
 
     def test_arity_checks_read_the_shape(self):
         resolver = TestDefsOfParkedFiles()._resolver()
