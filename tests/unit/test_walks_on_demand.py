@@ -13,7 +13,7 @@ from indexer.model import FileExtraction
 
 
 def _extract(code: str, module: object, monkeypatch: pytest.MonkeyPatch) -> tuple[FileExtraction, list[str]]:
-    """The extraction of ``code`` and the query files ``module`` ran (by their first pattern's text)."""
+    """The extraction of ``code`` and one entry (the query's pattern count) per query ``module`` ran."""
     runs: list[str] = []
     real = module.run_query  # type: ignore[attr-defined]
 
