@@ -78,14 +78,14 @@ class ValueReads:
                 how = _read_kind(node)
                 if not how:
                     continue
-                receiver = self.receiver_text(caps["receiver"][0])
+                receiver = self.receiver_text(node.child_by_field_name("object"))
                 if receiver == LONG_RECEIVER:
                     continue
-                name, owner, handed = src.text(caps["name"][0]), self.caller_of(node), how == _HANDED
+                at = node.child_by_field_name("attribute")
+                name, owner, handed = src.text(at), self.caller_of(node), how == _HANDED
                 if not handed and (receiver in modules or (receiver in _NO_FUNCTION and plain and (
                         _enclosing_class(owner, classes, class_of), name) in plain)):
                     continue
-                at = caps["name"][0]
                 out.append(ValueRead(owner, name, receiver, *src.line_col(at), handed))
             else:
                 node = caps["value"][0]

@@ -358,20 +358,28 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if added:
         out.bindings[:] = [b for b in out.bindings if (b.scope, b.name, b.line) not in added]
         out.bindings.extend(added.values())
+    by_scope: dict[str | None, list[Binding]] = {}
+    if functions:
+        for b in out.bindings:
+            by_scope.setdefault(b.scope, []).append(b)
     for fn in functions.values():
         name = fn.child_by_field_name("name")
         body = fn.child_by_field_name("body")
         scope = scope_of(body.named_children[0], src) if body is not None and body.named_children else None
         local: dict[str, str | None] = {}
-        for b in out.bindings:
-            if b.scope == scope:
-                one = b.how == "constructed" and (b.scope, b.name, b.line) in added and (b.scope, b.name) not in loops
-                local[b.name] = b.type if one and local.get(b.name, b.type) == b.type else None
-        rebound = _rebound_names(src, fn, {n for n, t in local.items() if t}, {k[2] for k in added if k[0] == scope})
-        local = {n: (None if n in rebound else t) for n, t in local.items()}
-        models = {_returned_model(src, r, local) for r in _returns_of(fn)} - {""}
+        for b in by_scope.get(scope, ()):
+            one = b.how == "constructed" and (b.scope, b.name, b.line) in added and (b.scope, b.name) not in loops
+            local[b.name] = b.type if one and local.get(b.name, b.type) == b.type else None
+        returns = _returns_of(fn)
+        models = {_returned_model(src, r, local) for r in returns} - {""}
         if len(models) != 1 or None in models:
-            continue
+            continue  # rebinding a name only makes more returns unknown (None): no model either way
+        rebound = _rebound_names(src, fn, {n for n, t in local.items() if t}, {k[2] for k in added if k[0] == scope})
+        if rebound:
+            local = {n: (None if n in rebound else t) for n, t in local.items()}
+            models = {_returned_model(src, r, local) for r in returns} - {""}
+            if len(models) != 1 or None in models:
+                continue
         for d in out.definitions:
             if d.qualname == scope and name is not None and d.name_line == name.start_point[0] + 1 \
                     and d.kind in ("function", "method") and not d.return_type:
