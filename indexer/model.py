@@ -266,11 +266,7 @@ class Binding:
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
     those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
     model class gives instances of the class ``type`` names an attribute ``name``, an instance of it),
-    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``),
-    or ``item`` (``type`` an expression text with subscripts, what the name holds: ``u = users[0]``,
-    ``a, b = f()`` -> ``f()[0]``, ``for k, v in d.items()`` -> ``d.items()[*][1]``, ``[*]`` one
-    element; :meth:`indexer.resolve.interpreter.Resolver.subscripted`), or ``element`` (a loop's or
-    callback's name: one element of what the expression ``type`` hands out)."""
+    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``)."""
 
     scope: str | None
     name: str

@@ -294,8 +294,8 @@ class Resolver:
                 v = self.binding_value(fc, bindings)
                 if v is not None:
                     return v
-                if any(b.how == "item" for b in bindings):  # unpacked or subscripted here: a local, unknown
-                    return None
+                if s is not None and any(b.how == "item" for b in bindings) and not entries(fc.by_qualname, f"{s}.{name}"):
+                    return None  # unpacked or subscripted in a function: a local, unknown
             if s is None:
                 defs = entries(fc.top, name)
             else:
