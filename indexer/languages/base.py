@@ -27,7 +27,7 @@ from indexer.model import Binding, FileExtraction
 __all__ = [
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "shared_pass", "parse_errors",
     "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
-    "storable", "unambiguous_elements",
+    "storable", "unambiguous_elements", "split_top_level",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -507,3 +507,19 @@ def unambiguous_elements(found: list[Binding], bound: list[Binding]) -> list[Bin
     for b in found:
         sources.setdefault((b.scope, b.name), set()).add(b.type)
     return [b for b in found if (b.scope, b.name) not in taken and len(sources[(b.scope, b.name)]) == 1]
+
+
+def split_top_level(text: str, sep: str = ",", opening: str = "[({<", closing: str = "])}>") -> list[str]:
+    """``text`` split at each ``sep`` outside brackets (any of ``opening`` opens one, of ``closing``
+    closes one), the parts as written (not stripped): ``"A, Map<K, V>"`` -> ``["A", " Map<K, V>"]``.
+    Type texts' argument lists and unions; unbalanced text splits where its depth is zero."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        depth += (ch in opening) - (ch in closing)
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts

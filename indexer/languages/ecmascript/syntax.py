@@ -10,7 +10,7 @@ import re
 
 from tree_sitter import Node
 
-from indexer.languages.base import SourceText
+from indexer.languages.base import SourceText, split_top_level
 from indexer.model import MAX_RECEIVER_LINKS, base_type
 from indexer.resolve.values import MAP, PAIRS
 
@@ -175,19 +175,6 @@ def array_element(type_text: str | None) -> str | None:
 _MAPS = re.compile(r"^(Map|ReadonlyMap|Record)<(.+)>$")
 
 
-def _top_level(text: str) -> list[str]:
-    """``text`` split at the commas outside ``<>``, ``[]``, ``()`` and ``{}``."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        depth += (ch in "<[({") - (ch in ">])}")
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return parts
-
 
 def _named(text: str) -> bool:
     return text not in _PREDEFINED_TYPES and bool(_TYPE_NAME.fullmatch(text))
@@ -201,7 +188,7 @@ def map_value(type_text: str | None) -> tuple[str, str] | None:
     if not type_text:
         return None
     m = _MAPS.match(awaited(re.sub(r"\s+", "", type_text)) or "")
-    args = _top_level(m.group(2)) if m else []
+    args = split_top_level(m.group(2)) if m else []
     if m is None or len(args) != 2 or not _named(args[1]):
         return None
     return args[1], MAP if m.group(1) == "Record" else PAIRS
@@ -216,7 +203,7 @@ def tuple_items(type_text: str | None) -> list[str] | None:
     t = awaited(re.sub(r"\s+", "", type_text).removeprefix("readonly")) or ""
     if not (t.startswith("[") and t.endswith("]")) or len(t) < 3:
         return None
-    items = _top_level(t[1:-1])
+    items = split_top_level(t[1:-1])
     if any(not i or i.startswith("...") or i.endswith("?") or ":" in i for i in items):
         return None
     return items

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from tree_sitter import Node
 
-from indexer.languages.base import query, run_query
+from indexer.languages.base import query, run_query, split_top_level
 from indexer.model import Binding, CallSite
 
 if TYPE_CHECKING:
@@ -80,24 +80,9 @@ def _generic_args(text: str) -> tuple[str, list[str]] | None:
     head, sep, rest = text.partition("[")
     if not sep or not rest.endswith("]"):
         return None
-    return head.strip().rpartition(".")[2], _top_level_split(rest[:-1], ",")
+    return head.strip().rpartition(".")[2], [x.strip() for x in split_top_level(rest[:-1], ",", "[(", "])")]
 
 
-def _top_level_split(text: str, sep: str) -> list[str]:
-    """``text`` split at each ``sep`` outside brackets, each part stripped."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur).strip())
-    return parts
 
 
 def element_types(annotation: str, view: str | None = None) -> list[str]:
@@ -107,7 +92,7 @@ def element_types(annotation: str, view: str | None = None) -> list[str]:
     ``Optional[...]`` / ``X | None`` are looked through; ``[]`` when unknown (an unparameterised
     or unknown container, a ``tuple`` of mixed types)."""
     text = annotation.strip().strip("\"'")
-    parts = [p for p in _top_level_split(text, "|") if p not in ("None", "")]
+    parts = [p for p in [x.strip() for x in split_top_level(text, "|", "[(", "])")] if p not in ("None", "")]
     if len(parts) != 1:
         return []
     text = parts[0]

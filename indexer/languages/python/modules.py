@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import class_query, related_value, reverse_member
 from indexer.languages.python.django_models import query_call as django_query_call
+from indexer.languages.base import split_top_level
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.django_models import framework_receiver as django_receiver
 from indexer.model import FileExtraction, Import, unwrapped
@@ -225,7 +226,7 @@ def tuple_items(text: str) -> list[str] | None:
     [``Channel``, ``bool``] (``| None`` and ``Optional`` looked through); ``None`` for a
     ``tuple[X, ...]`` (a sequence: :func:`container_element`) and any other type."""
     t = unwrapped(text).strip().strip("\"'")
-    parts = [p.strip() for p in _top_level(t, "|") if p.strip() not in ("None", "")]
+    parts = [p.strip() for p in split_top_level(t, "|", "[(", "])") if p.strip() not in ("None", "")]
     if len(parts) != 1:
         return None
     head, bracket, rest = parts[0].partition("[")
@@ -233,21 +234,9 @@ def tuple_items(text: str) -> list[str] | None:
         return tuple_items(rest[:-1])
     if head.strip() not in ("tuple", "Tuple", "typing.Tuple") or not bracket or not rest.endswith("]"):
         return None
-    items = [i.strip().strip("\"'") for i in _top_level(rest[:-1], ",")]
+    items = [i.strip().strip("\"'") for i in split_top_level(rest[:-1], ",", "[(", "])")]
     return None if not items or "..." in items or "" in items else items
 
-
-def _top_level(text: str, sep: str) -> list[str]:
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        depth += (ch in "[(") - (ch in "])")
-        if ch == sep and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return parts
 
 
 _MAP_ONE = frozenset({"get", "pop", "setdefault"})
