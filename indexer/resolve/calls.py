@@ -121,17 +121,21 @@ class CallBinder:
         """A call ``self.name.m()`` whose receiver has no value in the method's own class (missing
         from its MRO, or a placeholder: ``model = None``): the targets ``m`` has on the value each
         subclass gives ``name`` (``model = Post`` in one, ``model = Note`` in another:
-        :meth:`ClassHierarchy.provided_below`), ``inferred``. Empty when ``self`` is no instance of a
-        class known inexactly or no subclass gives a value."""
-        if not name.isidentifier():
+        :meth:`ClassHierarchy.provided_below`), ``inferred``; ``name`` may go on through attributes
+        (``self.repo.session.add()``: ``session`` of each subclass's ``repo``). Empty when ``self`` is
+        no instance of a class known inexactly or no subclass gives a value."""
+        head, *rest = name.split(".")
+        if not all(x.isidentifier() for x in (head, *rest)):
             return []
         inst = self.r.resolve_expr_at(fc, scope, fc.rules.instance_prefix[:-1], cs.line)
         if not isinstance(inst, InstV) or inst.concrete:
             return []
         out: list[tuple[Def, str]] = []
         seen: set[int] = set()
-        for s, _ in self.classes.provided_below(inst.c, name):
-            v = self.r.attr(InstV(s, "inferred"), name)
+        for s, _ in self.classes.provided_below(inst.c, head):
+            v = self.r.attr(InstV(s, "inferred"), head)
+            for attribute in rest:
+                v = self.r.attr(v, attribute) if v is not None else None
             t = self._receiver_targets(fc, cs, scope, None, v) if v is not None else None
             for d, _ in t if isinstance(t, list) else ():
                 if id(d) not in seen:

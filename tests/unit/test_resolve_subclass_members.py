@@ -109,7 +109,13 @@ def test_a_receiver_each_subclass_gives_a_value_reaches_each_values_method():
     check(
         """
         # --- path: models.py ---
+        class Store:
+            def flush(self):
+                pass
+
         class Post:
+            store = Store()
+
             def publish(self):
                 pass
 
@@ -130,6 +136,7 @@ def test_a_receiver_each_subclass_gives_a_value_reaches_each_values_method():
                 self.model.publish(self)
                 self.model()
                 self.repo.publish()
+                self.repo.store.flush()
 
         class Posts(Service):
             model = Post
@@ -151,6 +158,9 @@ def test_a_receiver_each_subclass_gives_a_value_reaches_each_values_method():
             "services.Service.run(0) -> models.Note.publish(0) [inferred]",
             "services.Service.run(0) -> models.Post [inferred]",
             "services.Service.run(0) -> models.Note [inferred]",
+            # `self.repo.store`: the `store` of the `Post` a subclass's `repo` holds
+            "services.Service.run(0) -> models.Store.flush(0) [inferred]",
+            "models.Post -> models.Store [exact]",
             "services.Posts -> models.Post [exact]",
             # `Other` is no subclass's value; a Service built directly has its own `None`
             "services.direct(0) -> services.Service [exact]",
