@@ -355,7 +355,10 @@ class CallBinder:
             implied = self._runtime_call(inst, cs) or self._extension_call(inst, cs) or self._provided_below(inst, cs)
             if implied:
                 return implied
-            return EXTERNAL if classes.has_external_ancestor(inst.c) else None
+            if classes.has_external_ancestor(inst.c):
+                return EXTERNAL
+            below = not inst.concrete and getattr(inst.c.file.rules, "subclass_members", False)
+            return EXTERNAL if below and classes.external_below(inst.c, cs.name) else None  # a library's, through a subclass
         fitting = by_arity(methods, cs.arity)
         methods = chosen(fitting if fc is None else self._unless_cut(
             inst.c, cs.name, fitting, by_argument_types(self.r, fc, cs, fitting)))

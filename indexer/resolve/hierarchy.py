@@ -53,9 +53,10 @@ class ClassHierarchy:
         Bounded like the tracker's memo when that is (a one-shot run): about 600 bytes an entry,
         3.3 MiB for the 5,902 of the 10-package generated monorepo, and as many more per 2,000
         files (docs/benchmarks.md)."""
-        self._provided: BoundedMemo[tuple[int, str], tuple[Sequence[tuple[Def, list[Def]]], Deps]] = BoundedMemo(
+        self._provided: BoundedMemo[tuple[int, str], tuple[Sequence[tuple[Def, list[Def]]], Deps, bool]] = BoundedMemo(
             self._overriders.budget)
-        """:meth:`provided_below`'s walks, by ``(id(class), name)``, bounded as :attr:`_overriders`."""
+        """:meth:`provided_below`'s walks, by ``(id(class), name)``, with :meth:`external_below`'s
+        answer; bounded as :attr:`_overriders`."""
         self._c3_memo: dict[int, tuple[list[Def] | None, Deps]] = {}
         self._c3_active: set[int] = set()
         self._mro_memo: dict[int, tuple[list[Def], Deps]] = {}
@@ -381,23 +382,34 @@ class ClassHierarchy:
         lookups: ``("n", namespace, name)`` (a callable of that name came, went or changed anywhere)
         and ``("n", namespace, "^" + class name)`` for ``c`` and each subclass met (a class naming one
         of them as a base came, went or changed: :func:`base_tokens`). Memoised like the overriders."""
+        return self._walk_below(c, name)[0]
+
+    def external_below(self, c: Def, name: str) -> bool:
+        """Whether a subclass (transitively) of ``c`` extends a class from outside the repository:
+        a ``self.name()`` of ``c`` that no subclass provides (:meth:`provided_below` empty) may then
+        be the library's (a test mixin's ``self.assertEqual`` in classes extending ``TestCase``).
+        Reads as :meth:`provided_below` (the same walk, memoised with it)."""
+        return self._walk_below(c, name)[1]
+
+    def _walk_below(self, c: Def, name: str) -> tuple[Sequence[tuple[Def, list[Def]]], bool]:
         key = (id(c), name)
         cached = self._provided.get(key)
         if cached is not None:
             self.use_all(cached[1])
-            return cached[0]
+            return cached[0], cached[2]
         out: list[tuple[Def, list[Def]]] = []
-        _, deps = self.track.tracked(lambda: self._compute_provided(c, name, out))
-        self._provided[key] = (out or (), deps)
-        return out
+        external, deps = self.track.tracked(lambda: self._compute_provided(c, name, out))
+        self._provided[key] = (out or (), deps, external)
+        return out, external
 
-    def _compute_provided(self, c: Def, name: str, out: list[tuple[Def, list[Def]]]) -> None:
+    def _compute_provided(self, c: Def, name: str, out: list[tuple[Def, list[Def]]]) -> bool:
         use = self.use
         ns = c.file.rules.namespace
         use(("n", ns, name))
         use(("n", ns, "^" + c.name))
         have: set[int] = set()
         seen: set[int] = set()
+        external = False
         stack = [(s, 1) for s in reversed(c.subclasses)]
         while stack:
             s, level = stack.pop()
@@ -411,8 +423,11 @@ class ClassHierarchy:
                 out.append((s, found))
                 if len(have) >= MAX_OVERRIDERS:
                     break
+            elif not external:
+                external = self.has_external_ancestor(s)
             if level < MAX_HIERARCHY_DEPTH:
                 stack.extend((x, level + 1) for x in reversed(s.subclasses))
+        return external
 
     def _inherited_elsewhere(self, s: Def, m: Def, out: list[Def]) -> list[Def]:
         """What subclass ``s``, which does not declare ``m``'s name, runs for it when that comes from

@@ -237,6 +237,35 @@ def test_javascript_and_typescript_base_classes_reach_their_subclasses_hooks():
     assert [u.name for f in result.files for u in f.unresolved] == []
 
 
+def test_what_no_subclass_provides_but_a_library_base_may_is_the_librarys_not_unresolved():
+    result = check(
+        """
+        # --- path: tests.py ---
+        import unittest
+
+        class CheckMixin:
+            def check_total(self, x):
+                self.assertEqual(x, 3)
+                self.helper()
+
+        class OrderTests(CheckMixin, unittest.TestCase):
+            def helper(self):
+                pass
+
+        class Loose:
+            def run(self):
+                self.assertEqual(1, 1)
+
+        class LooseChild(Loose):
+            pass
+        """,
+        ["tests.CheckMixin.check_total(1) -> tests.OrderTests.helper(0) [inferred]"],
+    )
+    # `assertEqual` may be TestCase's through OrderTests: external; Loose's subclasses are all the
+    # repository's, so its `self.assertEqual` stays unresolved
+    assert [(u.caller.rsplit(".", 2)[-2], u.name) for f in result.files for u in f.unresolved] == [("Loose", "assertEqual")]
+
+
 MIXIN = "class Mixin:\n    def go(self):\n        return self.get_object()\n"
 PROVIDER = "class Provider:\n    def get_object(self):\n        return 1\n"
 VIEW = "from app.mixin import Mixin\nfrom app.provider import Provider\n\n\nclass View(Mixin, Provider):\n    pass\n"
