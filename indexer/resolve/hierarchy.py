@@ -378,7 +378,8 @@ class ClassHierarchy:
         ``self.name()`` in a method of ``c`` whose MRO has no ``name`` (a mixin calling what the class it
         is mixed into provides, a template method calling a hook only subclasses define). A member
         met again below (inherited, not overridden) is listed once. Bounded like :meth:`overriders`
-        (:data:`MAX_HIERARCHY_DEPTH` levels, :data:`MAX_OVERRIDERS` members). Reads, besides the
+        (:data:`MAX_HIERARCHY_DEPTH` levels, :data:`MAX_OVERRIDERS` members); nothing for a class whose
+        MRO was cut at that depth (what it lacks may be above the cut). Reads, besides the
         lookups: ``("n", namespace, name)`` (a callable of that name came, went or changed anywhere)
         and ``("n", namespace, "^" + class name)`` for ``c`` and each subclass met (a class naming one
         of them as a base came, went or changed: :func:`base_tokens`). Memoised like the overriders."""
@@ -392,6 +393,8 @@ class ClassHierarchy:
         return self._walk_below(c, name)[1]
 
     def _walk_below(self, c: Def, name: str) -> tuple[Sequence[tuple[Def, list[Def]]], bool]:
+        if len(self.mro(c)) > MAX_HIERARCHY_DEPTH:  # cut at the depth: the member may be above the cut
+            return (), False
         key = (id(c), name)
         cached = self._provided.get(key)
         if cached is not None:
