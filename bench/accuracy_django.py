@@ -48,7 +48,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SCOPE_DIRS = ("django/", "tests/")
+SCOPE_DIRS: tuple[str, ...] = ("django/", "tests/")
+"""Folders whose call sites both sides count (``--scope``)."""
+_SYS_PATH: list[str] = ["tests"]
+"""Folders under the root added to jedi's sys.path (``--sys-path``), as Django's ``runtests.py`` adds ``tests/``."""
 _RANK = {"exact": 0, "inferred": 1, "name": 2}
 
 
@@ -60,9 +63,10 @@ def _is_dunder(name: str) -> bool:
     return name.startswith("__") and name.endswith("__")
 
 
-def candidate_symbols(graph, repo: str) -> list:
-    """Every non-dunder Method / Function node in a file under ``django/``, sorted by id."""
-    paths = sorted(p for p in graph.file_checksums(repo) if p.startswith("django/") and p.endswith(".py"))
+def candidate_symbols(graph, repo: str, under: str = "django/") -> list:
+    """Every non-dunder Method / Function node in a ``.py`` file whose path starts with ``under``
+    (``""``: every file), sorted by id."""
+    paths = sorted(p for p in graph.file_checksums(repo) if p.startswith(under) and p.endswith(".py"))
     out = []
     for path in paths:
         for n in graph.nodes_in_file(repo, path):
@@ -171,7 +175,7 @@ def _jedi_project(root: Path):
         refs._PARSED_FILE_LIMIT = 10**9  # default 30: would cut the reference short on Django
         refs._OPENED_FILE_LIMIT = 10**9  # default 2000
         parso_cache._CACHED_SIZE_TRIGGER = 10**9  # default 600: evicts trees jedi still holds
-        _JEDI["project"] = jedi.Project(root, added_sys_path=[str(root / "tests")])
+        _JEDI["project"] = jedi.Project(root, added_sys_path=[str(root / p) for p in _SYS_PATH])
         _JEDI["scopes"] = ScopeMap(root)
     return _JEDI["project"], _JEDI["scopes"]
 
@@ -284,13 +288,20 @@ def score(rows: list[Row]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--django-root", type=Path, required=True, help="Django source tree (holds django/ and tests/)")
+    ap.add_argument("--django-root", "--root", dest="django_root", type=Path, required=True,
+                    help="source tree (Django's holds django/ and tests/)")
+    ap.add_argument("--symbols-under", default="django/", help="sample definitions in files under this folder ('' for all)")
+    ap.add_argument("--scope", default="django/,tests/", help="comma-separated folders whose call sites count ('' for all)")
+    ap.add_argument("--sys-path", default="tests", help="comma-separated folders added to jedi's sys.path")
     ap.add_argument("--db", type=Path, help="ripplegraph index (default: DJANGO_ROOT/.ripple/index.db)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--n", type=int, default=30, help="symbols to sample")
     ap.add_argument("--out", type=Path, help="write per-symbol results as JSON here")
     ap.add_argument("--jobs", type=int, default=2, help="jedi worker processes")
     args = ap.parse_args(argv)
+    global SCOPE_DIRS
+    SCOPE_DIRS = tuple(x for x in args.scope.split(",") if x) or ("",)
+    _SYS_PATH[:] = [x for x in args.sys_path.split(",") if x]
 
     from stores.factory import default_db_path, open_store
 
@@ -302,9 +313,9 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"expected one repository in {db}, found {repos}")
     repo = repos[0]
 
-    pool_nodes = candidate_symbols(graph, repo)
+    pool_nodes = candidate_symbols(graph, repo, args.symbols_under)
     sample = random.Random(args.seed).sample(pool_nodes, args.n)
-    print(f"{len(pool_nodes)} candidate symbols under django/; sampled {args.n} with seed {args.seed}", file=sys.stderr)
+    print(f"{len(pool_nodes)} candidate symbols under {args.symbols_under or './'}; sampled {args.n} with seed {args.seed}", file=sys.stderr)
 
     tasks = []
     for n in sample:

@@ -22,12 +22,13 @@ from typing import Protocol, TypeVar
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
-from indexer.model import Binding, FileExtraction
+from indexer.model import Binding, Definition, FileExtraction
 
 __all__ = [
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "shared_pass", "parse_errors",
     "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
-    "storable", "unambiguous_elements", "split_top_level",
+    "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
+    "class_type_parameters", "class_type_arguments", "generic_arguments",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -523,3 +524,113 @@ def split_top_level(text: str, sep: str = ",", opening: str = "[({<", closing: s
             cur.append(ch)
     parts.append("".join(cur))
     return parts
+
+
+_ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?")
+_VARIANCE = frozenset({"in", "out", "reified", "const", "readonly"})
+
+
+def _group_end(text: str, start: int, opening: str, closing: str) -> int:
+    """The index just past the bracket closing the group whose opening bracket is at ``start - 1``,
+    or ``-1`` when it never closes (brackets of other kinds are not counted)."""
+    depth = 1
+    for j in range(start, len(text)):
+        ch = text[j]
+        if ch == opening:
+            depth += 1
+        elif ch == closing:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return -1
+
+
+def _arguments(inner: str) -> tuple[str, ...]:
+    return tuple(a.strip() for a in split_top_level(inner, ",", "[(<{", "])>}"))
+
+
+def declared_type_parameters(header: str | None, name: str, opening: str = "<", closing: str = ">") -> tuple[str, ...]:
+    """The type parameters a class declaration's header text (:attr:`indexer.model.Definition.signature`)
+    declares right after the class's name, in order, each by its name alone: ``class Repo<T, ID
+    extends Serializable>`` -> ``("T", "ID")``; Kotlin's ``out T`` and C#'s ``in T`` -> ``T``;
+    annotations and bounds dropped. Empty when it declares none or the list never closes."""
+    if not header or opening not in header:
+        return ()
+    m = re.search(r"(?<![\w$])" + re.escape(name) + r"\s*" + re.escape(opening), header)
+    if m is None:
+        return ()
+    end = _group_end(header, m.end(), opening, closing)
+    if end < 0:
+        return ()
+    out: list[str] = []
+    for part in _arguments(_ANNOTATION.sub(" ", header[m.end():end - 1])):
+        words = [w for w in re.findall(r"[A-Za-z_$][\w$]*", part) if w not in _VARIANCE]
+        if words:
+            out.append(words[0])
+    return tuple(out)
+
+
+def header_type_arguments(header: str | None, name: str, opening: str = "<", closing: str = ">") -> dict[str, tuple[str, ...]]:
+    """Per generic type a class declaration's header text names after the class's own name and type
+    parameters (the bases it extends or implements), by the last dotted part of that type's name, the
+    type arguments written for it, as written (``name`` empty: every generic type of the text): ``class UserRepo extends Repo<User, Long> implements
+    Api<User>`` -> ``{"Repo": ("User", "Long"), "Api": ("User",)}``. A bracket group that never
+    closes ends the scan. Linear in the header's length."""
+    out: dict[str, tuple[str, ...]] = {}
+    if not header or opening not in header:
+        return out
+    m = re.search(r"(?<![\w$])" + re.escape(name) + r"(?![\w$])", header) if name else None
+    i = m.end() if m is not None else 0
+    if header[i:].lstrip().startswith(opening):  # the class's own type parameters
+        i = header.index(opening, i) + 1
+        i = _group_end(header, i, opening, closing)
+        if i < 0:
+            return out
+    while True:
+        j = header.find(opening, i)
+        if j < 0:
+            return out
+        end = _group_end(header, j + 1, opening, closing)
+        if end < 0:
+            return out
+        head = header[i:j].rstrip()
+        k = len(head)
+        while k > 0 and (head[k - 1].isalnum() or head[k - 1] in "_$."):
+            k -= 1
+        base = head[k:].rsplit(".", 1)[-1]
+        if base and not base[0].isdigit():
+            out.setdefault(base, _arguments(header[j + 1:end - 1]))
+        i = end
+
+
+def generic_arguments(text: str, opening: str = "<", closing: str = ">") -> tuple[str, ...]:
+    """The type arguments of a generic type text as a whole, as written: ``Repo<User, Long>`` ->
+    ``("User", "Long")``; empty for a text that is no (dotted) name followed by one bracketed group
+    ending it (``List<User>[]``, ``Repo<User``): a module system's optional ``type_arguments`` hook
+    (:mod:`indexer.resolve.generics`)."""
+    t = text.strip()
+    i = t.find(opening)
+    if i <= 0 or not t.endswith(closing) or not re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*", t[:i].strip()):
+        return ()
+    if _group_end(t, i + 1, opening, closing) != len(t):
+        return ()
+    return _arguments(t[i + 1:-1])
+
+
+def class_type_parameters(d: Definition) -> tuple[str, ...]:
+    """A class's type parameters as its declaration's header names them in angle brackets (Java,
+    TypeScript, C#, Kotlin: :func:`declared_type_parameters` over ``d.signature``): a module system's
+    optional ``type_parameters`` hook (:mod:`indexer.resolve.generics`)."""
+    return declared_type_parameters(d.signature, d.name)
+
+
+def class_type_arguments(d: Definition) -> dict[str, tuple[str, ...]]:
+    """The type arguments a class's declaration writes for each generic base, by the base's last
+    name part (:func:`header_type_arguments` over ``d.signature``, then the base texts for what the
+    header left out): a module system's optional ``base_type_arguments`` hook
+    (:mod:`indexer.resolve.generics`)."""
+    out = header_type_arguments(d.signature, d.name)
+    for text in (*d.bases, *d.implements):
+        for base, args in header_type_arguments(text, "").items():
+            out.setdefault(base, args)
+    return out

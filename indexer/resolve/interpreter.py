@@ -47,6 +47,7 @@ from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, CallSite, Import,
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
+from indexer.resolve.generics import declared_instance, generic_result
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
@@ -553,7 +554,7 @@ class Resolver:
             if any(isinstance(v, InstV | QueryV | TupleV) for v in values):
                 return TupleV(values)
         t = self.resolve_type(fc, scope, text)
-        return InstV(t.c, how) if isinstance(t, ClassV) else t
+        return declared_instance(self, fc, scope, text, t.c, how) if isinstance(t, ClassV) else t
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
@@ -651,7 +652,7 @@ class Resolver:
             name, calls = calls_off(seg)
             owner, v = v, self.attr(v, name)
             if not calls and isinstance(v, FuncV) and isinstance(owner, InstV) and is_getter(v.f):
-                v = self.call_result(v, "inferred")  # `p.owner_profile`: what the @property returns
+                v = self.own_class(owner, v, self.call_result(v, "inferred"))  # what the @property returns
             for i in range(calls):
                 v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
             if subs and v is not EXTERNAL:  # a library object's attribute subscripted stays the library's
@@ -671,7 +672,11 @@ class Resolver:
         """What calling ``method``, read on ``receiver``, yields when ``result`` is what its body
         gives: a Python classmethod whose inferred return is its class receiver itself (``return
         cls(...)``, ``return cls.query.get(i)``) called on a subclass (``User.get_by_id(i)``, the
-        method a mixin's) builds an instance of that subclass; ``result`` otherwise."""
+        method a mixin's) builds an instance of that subclass; a method returning its class's type
+        parameter, what the receiver's class binds it to (:func:`~indexer.resolve.generics.generic_result`:
+        ``repo.get(1)`` of a ``UserRepository(Repository[User])``); ``result`` otherwise."""
+        if (result is None or result is EXTERNAL) and isinstance(method, FuncV):
+            return generic_result(self, receiver, method.f) or result
         if not (isinstance(result, InstV) and isinstance(method, FuncV) and isinstance(receiver, ClassV | InstV)):
             return result
         d = method.f.d
@@ -724,7 +729,7 @@ class Resolver:
         target = self.resolve_expr(fc, scope, callee)
         result = self.call_result(target, "inferred")
         head, dot, _ = callee.rpartition(".")
-        if dot and isinstance(target, FuncV) and isinstance(result, InstV):
+        if dot and isinstance(target, FuncV):
             result = self.own_class(self.resolve_expr(fc, scope, head), target, result)
         return result
 

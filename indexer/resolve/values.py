@@ -274,11 +274,15 @@ class ClassV:
 @dataclass(frozen=True, slots=True)
 class InstV:
     """An instance of ``c``; ``how`` (``exact`` | ``inferred``) says how its type is known;
-    ``concrete``: built by calling the class itself, so its run-time class is ``c`` (no subclass)."""
+    ``concrete``: built by calling the class itself, so its run-time class is ``c`` (no subclass);
+    ``args``: the repository classes its declared type binds ``c``'s type parameters to, in order
+    (``Stack[User]``: ``(User,)``; ``None`` for an argument that is no repository class;
+    :mod:`indexer.resolve.generics`)."""
 
     c: Def
     how: str
     concrete: bool = False
+    args: tuple[Def | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

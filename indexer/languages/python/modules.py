@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import class_query, related_value, reverse_member
 from indexer.languages.python.django_models import query_call as django_query_call
-from indexer.languages.base import split_top_level
+from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.django_models import framework_receiver as django_receiver
-from indexer.model import FileExtraction, Import, unwrapped
+from indexer.model import Definition, FileExtraction, Import, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
@@ -221,6 +221,54 @@ def map_value(text: str) -> tuple[str, str] | None:
     return (value, MAP) if _ELEMENT.fullmatch(value) else None
 
 
+_SUBSCRIPTED = re.compile(r"([A-Za-z_][\w.]*)\[(.*)\]", re.S)
+_FREE_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w.\[])")
+_GENERIC_MARKERS = frozenset({"Generic", "Protocol"})
+
+
+def _subscripted_bases(d: Definition) -> list[tuple[str, tuple[str, ...]]]:
+    """Each base of ``d`` written with a subscript, as (name, arguments): ``Repository[User, int]``
+    -> ``("Repository", ("User", "int"))``; forward-reference quotes dropped."""
+    out = []
+    for text in d.bases:
+        m = _SUBSCRIPTED.fullmatch(text.strip().strip("\"'"))
+        if m is not None:
+            args = tuple(a.strip().strip("\"'") for a in split_top_level(m[2], ",", "[(", "])"))
+            out.append((m[1], args))
+    return out
+
+
+def type_parameters(d: Definition) -> tuple[str, ...]:
+    """A class's type parameters (PEP 484, PEP 695): those a ``class C[T]`` header declares, else
+    the arguments of its ``Generic[...]`` / ``Protocol[...]`` base, else the free names in its generic
+    bases' arguments in order of first appearance (``class Stack(List[T])`` -> ``T``). Names that are
+    classes or builtins are the resolver's to drop (:func:`indexer.resolve.generics.type_parameters`)."""
+    declared = declared_type_parameters(d.signature, d.name, "[", "]")
+    if declared:
+        return declared
+    bases = _subscripted_bases(d)
+    for name, args in bases:
+        if name.rsplit(".", 1)[-1] in _GENERIC_MARKERS:
+            return tuple(a for a in args if a.isidentifier())
+    return tuple(dict.fromkeys(m.group(0) for _, args in bases for a in args for m in _FREE_NAME.finditer(a)))
+
+
+def base_type_arguments(d: Definition) -> dict[str, tuple[str, ...]]:
+    """The type arguments a class's bases are written with, by each base's last name part:
+    ``class UserRepository(Repository[User, int])`` -> ``{"Repository": ("User", "int")}``."""
+    out: dict[str, tuple[str, ...]] = {}
+    for name, args in _subscripted_bases(d):
+        out.setdefault(name.rsplit(".", 1)[-1], args)
+    return out
+
+
+def type_arguments(text: str) -> tuple[str, ...]:
+    """The type arguments of a declared generic type: ``Stack[User]`` / ``"Repository[User, int]"``
+    / ``Optional[Stack[User]]`` -> (``User``, ...); empty for any other text."""
+    m = _SUBSCRIPTED.fullmatch(unwrapped(text).strip().strip("\"'"))
+    return tuple(a.strip().strip("\"'") for a in split_top_level(m[2], ",", "[(", "])")) if m else ()
+
+
 def tuple_items(text: str) -> list[str] | None:
     """The item types of an annotated fixed tuple: ``tuple[Channel, bool]`` / ``Tuple[A, B]`` ->
     [``Channel``, ``bool``] (``| None`` and ``Optional`` looked through); ``None`` for a
@@ -317,6 +365,14 @@ class PythonModuleSystem:
     container_element = staticmethod(container_element)
     """Optional hook of the resolver core: the element type of an annotated container
     (``list[User]``, ``dict[int, User]``, ``QuerySet[User]``; :func:`container_element`)."""
+    type_parameters = staticmethod(type_parameters)
+    """Optional hook of the resolver core: a class's type parameters (:func:`type_parameters`;
+    :mod:`indexer.resolve.generics`)."""
+    base_type_arguments = staticmethod(base_type_arguments)
+    """Optional hook of the resolver core: the type arguments of a class's generic bases
+    (:func:`base_type_arguments`)."""
+    type_arguments = staticmethod(type_arguments)
+    """Optional hook of the resolver core: the type arguments of a declared type (:func:`type_arguments`)."""
     related_value = staticmethod(related_value)
     """Optional hook of the resolver core: Django's foreign keys and one-to-one fields
     (:func:`indexer.languages.python.django_models.related_value`)."""

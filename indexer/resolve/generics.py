@@ -1,0 +1,150 @@
+"""Type parameters of repository classes, bound by the classes that extend them.
+
+A generic base declares what its methods return through a type parameter (``class Repository
+(Generic[ModelT]): def get(self, key) -> Optional[ModelT]``, Java ``abstract class Repo<T, ID> { T
+find(ID id) }``, TypeScript ``class BaseService<T> { findOne(): Promise<T> }``, C# ``class Repo<T>
+{ T Find(int id) }``), and an application's class binds it in its declaration (``class
+UserRepository(Repository[User])``, ``class UserRepo extends Repo<User, Long>``). Called on an
+instance of the subclass, such a method gives an instance of the bound class (``repo.get(1)`` is a
+``User``), a sequence of them (``-> List[ModelT]``) or a map's values: :func:`generic_result`.
+
+The languages say what a class declares and what its declaration binds, through two optional
+hooks of their module systems (:class:`indexer.resolve.language.ModuleSystem`):
+
+- ``type_parameters(d)``: the class's type parameter names in order (Python's ``Generic[...]`` or
+  the free names of its generic bases; the angle-bracket list of the other languages);
+- ``base_type_arguments(d)``: per generic base, by its last name part, the argument texts written.
+
+The walk from the receiver's class up to the class declaring the method follows the resolved bases
+(:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`), substituting at each step a parameter
+passed on (``class Mid(Base[T])``) by what the step below bound it to. Each class is visited once
+and the walk stops at :data:`MAX_DEPTH` levels, so a lattice of diamonds costs its classes, not its
+paths. What it does not do: type arguments of a declared instance (``stack: Stack[User]``: the
+value of a name is a class, not a class with arguments), arguments nested in another type
+(``Base[list[T]]``), and generic functions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeAlias
+
+from indexer.model import base_type
+from indexer.resolve.multimap import entries
+from indexer.resolve.values import EXTERNAL, ClassV, InstV, QueryV, Value
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.interpreter import Resolver
+    from indexer.resolve.values import Def
+
+__all__ = ["MAX_DEPTH", "declared_instance", "generic_result", "type_arguments", "type_parameters"]
+
+MAX_DEPTH = 16
+"""Levels of bases :func:`type_arguments` walks up from the receiver's class (real hierarchies
+bind a generic base one to three levels up)."""
+
+Bound: TypeAlias = "tuple[FileCtx, str | None, str] | Def | None"
+"""A type argument: the file and scope its text is written in, and the text; or the repository
+class a declared instance's type names (:attr:`~indexer.resolve.values.InstV.args`), ``None`` for
+an argument that is none."""
+
+
+def type_parameters(r: Resolver, c: Def) -> tuple[str, ...]:
+    """The type parameters class ``c`` declares, in order, as its module system's optional
+    ``type_parameters`` hook names them, less the names that are classes of the repository or the
+    language's built-in types where ``c`` is declared (Python's free names in ``class
+    UserList(List[User])`` are arguments, not parameters). Empty without the hook."""
+    hook = getattr(c.file.rules, "type_parameters", None)
+    if hook is None or not c.is_type:
+        return ()
+    r.use(("name", c.file.path, c.name))  # its declaration: part of the name's digest
+    names = hook(c.d)
+    if not names:
+        return ()
+    primitives = c.file.rules.primitives
+    return tuple(n for n in names
+                 if n not in primitives and not isinstance(r.resolve_type(c.file, c.parent, n), ClassV))
+
+
+def declared_instance(r: Resolver, fc: FileCtx, scope: str | None, text: str, c: Def, how: str) -> InstV:
+    """An instance of ``c`` (``how``) declared with the type text ``text`` in ``scope`` of ``fc``,
+    with the repository classes the text's type arguments name when ``c`` declares type parameters
+    (``Stack[User]``, ``Repo<User, Long>``: the module system's optional ``type_arguments`` hook)."""
+    hook = getattr(fc.rules, "type_arguments", None)
+    texts = hook(text) if hook is not None and ("<" in text or "[" in text) else ()
+    if not texts or not type_parameters(r, c):
+        return InstV(c, how)
+    args = []
+    for t in texts:
+        v = r.resolve_type(fc, scope, t)
+        args.append(v.c if isinstance(v, ClassV) else None)
+    return InstV(c, how, args=tuple(args)) if any(a is not None for a in args) else InstV(c, how)
+
+
+def type_arguments(r: Resolver, c: Def, owner: Def, own: dict[str, Bound] | None = None) -> dict[str, Bound] | None:
+    """Per type parameter of ``owner`` (``c`` or an ancestor of class ``c``), the type argument
+    ``c``'s ancestry binds it to: ``{"ModelT": (file of UserRepository, None, "User")}``, starting
+    from ``own`` (what ``c``'s own parameters are bound to: a declared instance's arguments). ``None``
+    when ``owner`` is not reached within :data:`MAX_DEPTH` levels; a parameter no declaration binds
+    is missing. Depth first through the resolved bases in declaration order, each class once."""
+    seen: set[int] = set()
+    stack: list[tuple[Def, dict[str, Bound], int]] = [(c, own or {}, 0)]
+    while stack:
+        x, bound, depth = stack.pop()
+        if x is owner:
+            return bound
+        if depth >= MAX_DEPTH or id(x) in seen:
+            continue
+        seen.add(id(x))
+        hook = getattr(x.file.rules, "base_type_arguments", None)
+        written = hook(x.d) if hook is not None and x.is_type else {}
+        nxt = []
+        for b in r.classes.bases(x):
+            args = written.get(b.name, ())
+            params = type_parameters(r, b) if args else ()
+            nxt.append((b, {p: bound.get(a, (x.file, x.parent, a)) for p, a in zip(params, args)}, depth + 1))
+        stack.extend(reversed(nxt))
+    return None
+
+
+def generic_result(r: Resolver, receiver: Value, f: Def) -> Value:
+    """What reading or calling member ``f`` on ``receiver`` gives when ``f``'s return (a field's
+    type) is a type parameter of the class declaring it, bound by ``receiver``'s class: an instance
+    of the bound class (``inferred``) for the parameter itself (``Optional[T]``, ``T | None``,
+    ``T?`` too), a :class:`QueryV` of it for a container of it (``List[T]``; the module system's
+    ``container_element``) or a map of it (``map_value``). ``None`` when none of that applies (the
+    caller keeps its own answer)."""
+    if not isinstance(receiver, InstV | ClassV) or f.parent is None:
+        return None
+    text = f.d.return_type if f.is_callable else f.d.field_type
+    if not text:
+        return None
+    owner = next((d for d in entries(f.file.by_qualname, f.parent) if d.is_type), None)
+    own = dict(zip(type_parameters(r, receiver.c), receiver.args)) if isinstance(receiver, InstV) and receiver.args else None
+    if owner is None or (owner is receiver.c and not own):
+        return None
+    params = type_parameters(r, owner)
+    if not params:
+        return None
+    rules = f.file.rules
+    # a container of it first (TypeScript's `T[]` reduces to `T`), then a map of it, then itself
+    element = getattr(rules, "container_element", None)
+    e = element(text) if element is not None else None
+    mapped = getattr(rules, "map_value", None)
+    m = mapped(text) if mapped is not None and not e else None
+    view: str | None  # None: the parameter itself; "" a sequence; else a map's view
+    param, view = (e, "") if e else (m[0], m[1]) if m else (base_type(text), None)
+    if param not in params:
+        return None
+    bound = type_arguments(r, receiver.c, owner, own)
+    arg = bound.get(param) if bound else None
+    if arg is None:
+        return None
+    if not isinstance(arg, tuple):  # a declared instance's argument: a repository class
+        return InstV(arg, "inferred") if view is None else QueryV(arg, view=view)
+    fc, scope, text = arg
+    if view is None:
+        v = r.typed_value(fc, scope, text, "inferred")
+        return v if v is not None and v is not EXTERNAL else None
+    t = r.resolve_type(fc, scope, text)
+    return QueryV(t.c, view=view) if isinstance(t, ClassV) else None
