@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from indexer.resolve.interpreter import Resolver
     from indexer.resolve.values import Def
 
-__all__ = ["MAX_DEPTH", "declared_instance", "generic_result", "type_arguments", "type_parameters"]
+__all__ = ["MAX_DEPTH", "declared_instance", "generic_attribute", "generic_result", "type_arguments", "type_parameters"]
 
 MAX_DEPTH = 16
 """Levels of bases :func:`type_arguments` walks up from the receiver's class (real hierarchies
@@ -57,6 +57,10 @@ def type_parameters(r: Resolver, c: Def) -> tuple[str, ...]:
     hook = getattr(c.file.rules, "type_parameters", None)
     if hook is None or not c.is_type:
         return ()
+    return r.memoised((id(c.file), c.qualname, c.line, "type parameters"), lambda: _type_parameters(r, c, hook)) or ()
+
+
+def _type_parameters(r: Resolver, c: Def, hook) -> tuple[str, ...]:
     r.use(("name", c.file.path, c.name))  # its declaration: part of the name's digest
     names = hook(c.d)
     if not names:
@@ -109,24 +113,45 @@ def type_arguments(r: Resolver, c: Def, owner: Def, own: dict[str, Bound] | None
 
 def generic_result(r: Resolver, receiver: Value, f: Def) -> Value:
     """What reading or calling member ``f`` on ``receiver`` gives when ``f``'s return (a field's
-    type) is a type parameter of the class declaring it, bound by ``receiver``'s class: an instance
-    of the bound class (``inferred``) for the parameter itself (``Optional[T]``, ``T | None``,
-    ``T?`` too), a :class:`QueryV` of it for a container of it (``List[T]``; the module system's
-    ``container_element``) or a map of it (``map_value``). ``None`` when none of that applies (the
-    caller keeps its own answer)."""
+    type) is a type parameter of the class declaring it, bound by ``receiver``'s class or declared
+    type: an instance of the bound class (``inferred``) for the parameter itself (``Optional[T]``,
+    ``T | None``, ``T?`` too), a :class:`QueryV` of it for a container of it (``List[T]``; the module
+    system's ``container_element``) or a map of it (``map_value``). ``None`` when none of that
+    applies (the caller keeps its own answer)."""
     if not isinstance(receiver, InstV | ClassV) or f.parent is None:
         return None
     text = f.d.return_type if f.is_callable else f.d.field_type
-    if not text:
-        return None
     owner = next((d for d in entries(f.file.by_qualname, f.parent) if d.is_type), None)
+    return _substituted(r, receiver, owner, text) if text and owner is not None else None
+
+
+def generic_attribute(r: Resolver, receiver: Value, name: str) -> Value:
+    """What reading attribute ``name`` on ``receiver`` gives when the class declaring it types it by
+    one of its type parameters (``self.model: ModelT``; a Java field ``protected T entity``), as
+    :func:`generic_result` says; ``None`` otherwise. The first class of the receiver's MRO declaring
+    the attribute decides."""
+    if not isinstance(receiver, InstV):
+        return None
+    for c in r.mro(receiver.c):
+        rules = c.file.rules
+        bound = c.file.bindings.get((c.qualname, rules.instance_prefix + name)) or c.file.bindings.get((c.qualname, name))
+        texts = [b.type for b in bound or () if b.how == "declared" and b.type]
+        texts += [d.d.field_type for d in entries(c.file.by_qualname, f"{c.qualname}.{name}") if d.kind == "field"]
+        if bound or texts:
+            return _substituted(r, receiver, c, texts[0]) if texts and texts[0] else None
+    return None
+
+
+def _substituted(r: Resolver, receiver: InstV | ClassV, owner: Def, text: str) -> Value:
+    """``text``, written in class ``owner``, with ``owner``'s type parameter it names bound as
+    ``receiver`` binds it (see :func:`generic_result`); ``None`` when it names none or none is bound."""
     own = dict(zip(type_parameters(r, receiver.c), receiver.args)) if isinstance(receiver, InstV) and receiver.args else None
-    if owner is None or (owner is receiver.c and not own):
+    if owner is receiver.c and not own:
         return None
     params = type_parameters(r, owner)
     if not params:
         return None
-    rules = f.file.rules
+    rules = owner.file.rules
     # a container of it first (TypeScript's `T[]` reduces to `T`), then a map of it, then itself
     element = getattr(rules, "container_element", None)
     e = element(text) if element is not None else None
@@ -142,9 +167,9 @@ def generic_result(r: Resolver, receiver: Value, f: Def) -> Value:
         return None
     if not isinstance(arg, tuple):  # a declared instance's argument: a repository class
         return InstV(arg, "inferred") if view is None else QueryV(arg, view=view)
-    fc, scope, text = arg
+    fc, scope, arg_text = arg
     if view is None:
-        v = r.typed_value(fc, scope, text, "inferred")
+        v = r.typed_value(fc, scope, arg_text, "inferred")
         return v if v is not None and v is not EXTERNAL else None
-    t = r.resolve_type(fc, scope, text)
+    t = r.resolve_type(fc, scope, arg_text)
     return QueryV(t.c, view=view) if isinstance(t, ClassV) else None

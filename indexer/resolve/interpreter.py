@@ -47,7 +47,7 @@ from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, CallSite, Import,
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
-from indexer.resolve.generics import declared_instance, generic_result
+from indexer.resolve.generics import declared_instance, generic_attribute, generic_result
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
@@ -651,6 +651,8 @@ class Resolver:
             seg, subs = subscripts_off(seg)
             name, calls = calls_off(seg)
             owner, v = v, self.attr(v, name)
+            if v is None or v is EXTERNAL:  # `repo.model` typed by a type parameter its class binds
+                v = generic_attribute(self, owner, name) or v
             if not calls and isinstance(v, FuncV) and isinstance(owner, InstV) and is_getter(v.f):
                 v = self.own_class(owner, v, self.call_result(v, "inferred"))  # what the @property returns
             for i in range(calls):

@@ -30,6 +30,8 @@ T = TypeVar("T")
 
 
 class Repository(Generic[ModelT]):
+    current: Optional[ModelT] = None
+
     def get(self, key) -> Optional[ModelT]:
         return None
 
@@ -83,6 +85,8 @@ def run(users: UserRepository, groups: GroupRepository, counts: CountRepository,
     counts.get(4).activate()
     raw.get(5).activate()
     base.get(6).activate()
+    users.current.activate()
+    raw.current.activate()
 '''
 
 
@@ -100,8 +104,10 @@ def test_python_type_parameters_bound_by_subclasses_and_declared_types() -> None
         (32, "app/models.Group.activate(0)", "inferred"),  # a dict[str, ModelT]'s value
         (33, "app/models.User.activate(0)", "inferred"),  # an Iterator[ModelT] in a comprehension
         (34, "app/models.Group.activate(0)", "inferred"),  # -> Repository[Group]: the declared argument
-        # negative: Repository[int] binds no class (35); a base without arguments (36) and the
-        # generic base itself (37) bind none: no edge to either activate, not even by name
+        (38, "app/models.User.activate(0)", "inferred"),  # a class attribute `current: Optional[ModelT]`
+        # negative: Repository[int] binds no class (35); a base without arguments (36), the
+        # generic base itself (37) and RawRepository's attribute (39) bind none: no edge to
+        # either activate, not even by name
     ]
 
 
@@ -147,6 +153,7 @@ public class Group { public void activate() {} }
 package a;
 import java.util.List;
 public abstract class Repo<T, ID> {
+  protected T last;
   public T find(ID id) { return null; }
   public List<T> all() { return null; }
 }
@@ -164,6 +171,7 @@ public class Svc {
     users.all().get(0).activate();
     groups.find(2L).activate();
     names.find(3L).activate();
+    users.last.activate();
   }
 }
 # --- path: web/user.ts ---
@@ -224,6 +232,7 @@ def test_bracket_languages_bind_type_parameters_through_subclasses_and_declarati
         (7, "src/a/User.User.activate()", "inferred"),  # UserRepo extends Repo<User, Long>: T = User
         (8, "src/a/User.User.activate()", "inferred"),  # users.all(): a List<T>, its get(0)
         (9, "src/a/Group.Group.activate()", "inferred"),  # a field declared Repo<Group, Long>
+        (11, "src/a/User.User.activate()", "inferred"),  # the base's field `protected T last`
         # negative: Repo<String, Long> (10) binds no class of the repository
     ]
     assert _calls(resolved, "Ctl.run(0)", "activate") == [
