@@ -116,7 +116,7 @@ def test_python_hooks_read_bases_and_headers() -> None:
         return Definition("class", name, name, None, 1, 0, 2, 0, 1, 6, signature=signature, bases=bases)
 
     assert type_parameters(cls("R", ["Base[ModelT]", "Generic[K, ModelT]"])) == ("K", "ModelT")  # Generic's order
-    assert type_parameters(cls("S", ["List[T]", "Mapping[str, list[V]]"])) == ("T", "str", "V")  # free names, in order
+    assert type_parameters(cls("S", ["List[T]", "Mapping[str, list[V]]", "Dict[str, Any]"])) == ("T", "str", "V")  # free names, in order
     assert type_parameters(cls("P", ["Base"], "class P[T, U](Base):")) == ("T", "U")  # PEP 695
     assert type_parameters(cls("Q", ["Base", "mod.Other"])) == ()
     assert base_type_arguments(cls("U", ['Repository["User", int]', "mod.Mixin[User]", "Plain"])) == {

@@ -224,6 +224,8 @@ def map_value(text: str) -> tuple[str, str] | None:
 _SUBSCRIPTED = re.compile(r"([A-Za-z_][\w.]*)\[(.*)\]", re.S)
 _FREE_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?![\w.\[])")
 _GENERIC_MARKERS = frozenset({"Generic", "Protocol"})
+_NO_PARAMETERS = frozenset({"Any", "object", "None"})
+"""Free names of a generic base's arguments that are never type variables (``Dict[str, Any]``)."""
 
 
 def _subscripted_bases(d: Definition) -> list[tuple[str, tuple[str, ...]]]:
@@ -250,7 +252,8 @@ def type_parameters(d: Definition) -> tuple[str, ...]:
     for name, args in bases:
         if name.rsplit(".", 1)[-1] in _GENERIC_MARKERS:
             return tuple(a for a in args if a.isidentifier())
-    return tuple(dict.fromkeys(m.group(0) for _, args in bases for a in args for m in _FREE_NAME.finditer(a)))
+    return tuple(dict.fromkeys(m.group(0) for _, args in bases for a in args for m in _FREE_NAME.finditer(a)
+                               if m.group(0) not in _NO_PARAMETERS))
 
 
 def base_type_arguments(d: Definition) -> dict[str, tuple[str, ...]]:
