@@ -429,7 +429,7 @@ class Resolver:
         """Value of a name from its bindings: a declared type beats a query's rows copied into a builtin
         container (``copy``: ``list(q)``) beats a constructor call beats an alias beats an element of
         what a loop iterates beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`,
-        an external value). ``instance``: the name is read on an instance, where a relation field
+        an external value); a declared top type is no declaration. ``instance``: the name is read on an instance, where a relation field
         (``related``: Django's ``owner = ForeignKey(Check)``) beats them all (the related model's
         instance); read on the class it is not read (the field's own binding is)."""
         for tier in _INSTANCE_TIERS if instance else _TIERS:
@@ -438,8 +438,8 @@ class Resolver:
                 if literal != (tier == "literal") or (not literal and b.how != tier):
                     continue
                 how = b.how
-                if how == "declared":
-                    v: Value = self.typed_value(fc, b.scope, b.type, "exact")
+                if how == "declared":  # a top type (optional `top_types`: `x: Any = make()`) says nothing
+                    v: Value = None if b.type in getattr(fc.rules, "top_types", ()) else self.typed_value(fc, b.scope, b.type, "exact")
                 elif how == "constructed":
                     v = self.called(fc, b.scope, b.type)
                 elif how == "element":

@@ -341,6 +341,9 @@ class PythonModuleSystem:
     class_receiver = "cls"
     implicit_this = False
     property_functions = False
+    top_types = frozenset({"Any", "typing.Any", "t.Any", "object"})
+    """Declared types that say nothing of a value (``self._obj: Any = None`` then ``self._obj = make()``:
+    the assignment does; an optional attribute of a module system read by ``binding_value``)."""
     getter_modifiers = frozenset({"property"})
     """Methods an attribute read runs (``@property``, ``@cached_property``: the extractor's modifier),
     an optional attribute of a module system (:mod:`indexer.resolve.reads`)."""
