@@ -133,6 +133,45 @@ def test_a_property_read_is_what_its_getter_returns():
     ])
 
 
+def test_library_caching_descriptors_are_getters():
+    # aiohttp (jedi comparison, session 47): `request.match_info.set_current_app(app)` with
+    # `@reify def match_info(self) -> UrlMappingMatchInfo`; SQLAlchemy's `@util.memoized_property`
+    check("""
+        # --- path: m.py ---
+        from helpers import reify
+        import util
+
+        class Info:
+            def set_app(self, app):
+                pass
+
+        class Request:
+            @reify
+            def match_info(self) -> Info:
+                return Info()
+
+            @util.memoized_property
+            def cached(self) -> Info:
+                return Info()
+
+            @some.other_decorator
+            def plain(self) -> Info:
+                return Info()
+
+        def handle(r: Request):
+            r.match_info.set_app(1)
+            r.cached.set_app(2)
+            r.plain.set_app(3)                # an unknown decorator: a bound method, not a getter
+        """, [
+        "m.Request.cached(0) -> m.Info [exact]",
+        "m.Request.match_info(0) -> m.Info [exact]",
+        "m.Request.plain(0) -> m.Info [exact]",
+        "m.handle(1) -> m.Request.match_info(0) [exact]",
+        "m.handle(1) -> m.Info.set_app(1) [inferred]",  # lines 1 and 2, not 3
+        "m.handle(1) -> m.Request.cached(0) [exact]",
+    ])
+
+
 def test_getter_read_edges_sit_at_the_attribute_name():
     result = resolve_fixture(GETTERS)
     sites = sorted((e.line, e.col, short(e.dst)) for f in result.files for e in f.edges

@@ -62,15 +62,15 @@ _LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "tru
 or a binding of one is :data:`~indexer.model.LITERAL_RECEIVER`."""
 _TRAILING_COMMA = re.compile(r",\s+\)")  # `def f(\n  a,\n)`: the comma before a closing line
 
-# Decorators that become modifiers.
-_MODIFIER_DECORATORS = {
+_MODIFIER_DECORATORS = {  # decorators that become modifiers
     "staticmethod": "staticmethod",
     "classmethod": "classmethod",
     "property": "property",
     "cached_property": "property",
     "functools.cached_property": "property",
-    "abc.abstractproperty": "property",
-    "abstractproperty": "property",
+    "abc.abstractproperty": "property", "abstractproperty": "property",
+    **dict.fromkeys(("reify", "helpers.reify", "memoized_property", "util.memoized_property", "hybrid_property"),
+                    "property"),  # libraries' caching descriptors: pyramid's / aiohttp's reify, SQLAlchemy's
 }
 
 # Decorators that only tell a type checker something: no call worth a site.
