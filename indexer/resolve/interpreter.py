@@ -313,10 +313,10 @@ class Resolver:
                     return inherited
             if s is not None and (bindings is None or all(b.how == "element" for b in bindings)):
                 param = self._parameter(fc, s, name)
-                if param is not None:  # a parameter without a type shadows the enclosing scopes' names;
-                    # a variadic one (`*args`, `**kwargs`, `...rest`, varargs) is the language's tuple,
-                    # dict or array, whose methods are no repository's
-                    return BUILTIN if param.variadic else None
+                if param is not None:  # an untyped parameter shadows the enclosing scopes' names; a variadic one
+                    # (`*args`, `...rest`) is the language's tuple, dict or array; the optional `injected`: pytest's
+                    injected = None if param.variadic else getattr(fc.rules, "injected", None)
+                    return injected(self, fc, s, name) if injected else BUILTIN if param.variadic else None
             if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
                 q = name if s is None else f"{s}.{name}"
                 if q in fc.owners or q in fc.bindings.objects:

@@ -158,6 +158,11 @@ class Lookup(Protocol):
         """The functions and classes ``f`` returns uncalled (its ``returned_refs`` resolved in its body)."""
         ...
 
+    def yielded(self, f: Def) -> Value:
+        """What the generator ``f`` yields when its ``yield`` statements hand out one name of the
+        repository (memoised; ``None`` otherwise)."""
+        ...
+
 
 class ModuleSystem(Protocol):
     """What a language plugs into the resolver core (one instance per language folder, its

@@ -31,6 +31,7 @@ from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
 from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
+from indexer.languages.python.pytest_fixtures import is_fixture
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
     LITERAL_RECEIVER,
@@ -96,9 +97,9 @@ _TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "t.")
 
 SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
                   "imports", "orm_attributes", "class_uses", "value_reads")
-"""The query files every Python file runs over its whole tree (the extractor's, ``implied``'s and
-the ``orm_attributes`` / ``class_uses`` detectors'): one walk for all (:func:`indexer.languages.base.shared_pass`).
-The detectors that run only when a file names their library run their own queries."""
+"""The query files every Python file runs over its whole tree (the extractor's, ``implied``'s and the
+``orm_attributes`` / ``class_uses`` detectors'): one walk for all (:func:`indexer.languages.base.shared_pass`);
+the detectors that run only when a file names their library run their own queries."""
 
 
 def _collapse(text: str) -> str:
@@ -514,10 +515,9 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         function or class defined in this file or an imported name, and no parameter of the
         function; or, in a method or a function nested in one, ``self`` / ``cls`` (``return
         self.on_done``: the bound method, called later as ``cb = obj.handler(); cb()``); or a local
-        the function binds to such a name (``a = handler; return a``: an ``alias`` binding, which
-        the resolver reads in the function's scope). Any other local
-        variable returned (``return n``) is dropped, so editing it changes nothing other files read
-        (the incremental resolver's digest of this file's names)."""
+        the function binds to such a name (``a = handler; return a``: an ``alias`` binding, which the
+        resolver reads in the function's scope); any local a pytest fixture yields. Any other local
+        variable returned (``return n``) is dropped, so editing it changes nothing other files read."""
         known = {d.name for d in self.out.definitions if d.kind != "field"} | {i.local for i in self.out.imports}
         receivers = ("self", "cls") if any(d.kind in ("method", "constructor") for d in self.out.definitions) else ()
         aliases: dict[str | None, set[str]] = defaultdict(set)  # per scope: locals bound to a known function
@@ -526,8 +526,9 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 aliases[b.scope].add(b.name)
         for d in self.out.definitions:
             if d.returned_refs or d.yielded_refs:
-                params = {p.name for p in d.params}
-                local = aliases.get(d.qualname, ())
+                params, local = {p.name for p in d.params}, aliases.get(d.qualname, ())
+                if d.yielded_refs and is_fixture(d):  # what a pytest fixture yields is what tests get
+                    local = {b.name for b in self.out.bindings if b.scope == d.qualname}
                 kept, d.yielded_refs = ([r for r in refs if (head := r.split(".", 1)[0]) not in params and (
                     head in known or (head in receivers and head != r) or r in local)]
                     for refs in (d.returned_refs, d.yielded_refs))
@@ -802,8 +803,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             line = src.line(name_node)
             self.out.bindings.append(Binding(binding_scope, bound, type_text, how, line))
             if candidate is not None and candidate.in_class_body and how == "declared":
-                # An annotated class-body field is also reachable as self.<name> (as Java / TS fields
-                # are bound as this.<name>).
+                # an annotated class-body field is also self.<name> (as Java / TS fields are this.<name>)
                 self.out.bindings.append(Binding(binding_scope, "self." + bound, type_text, how, line))
             elif candidate is None and how == "constructed" and type_text in _COPIES and value is not None:
                 copied = self._copied(value)

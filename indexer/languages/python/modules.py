@@ -18,6 +18,7 @@ from indexer.languages.python.django_models import class_query, related_value, r
 from indexer.languages.python.django_models import query_call as django_query_call
 from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
+from indexer.languages.python.pytest_fixtures import injected
 from indexer.languages.python.django_models import framework_receiver as django_receiver
 from indexer.model import Definition, FileExtraction, Import, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
@@ -371,6 +372,9 @@ class PythonModuleSystem:
     container_element = staticmethod(container_element)
     """Optional hook of the resolver core: the element type of an annotated container
     (``list[User]``, ``dict[int, User]``, ``QuerySet[User]``; :func:`container_element`)."""
+    injected = staticmethod(injected)
+    """Optional hook of the resolver core: what pytest hands a test's untyped parameter, the fixture
+    of its name (:func:`indexer.languages.python.pytest_fixtures.injected`)."""
     type_parameters = staticmethod(type_parameters)
     """Optional hook of the resolver core: a class's type parameters (:func:`type_parameters`;
     :mod:`indexer.resolve.generics`)."""
