@@ -65,6 +65,10 @@ describe('cats', () => {
     const agent = request(app.getHttpServer());
     return agent.get('/cats/2');
   });
+  it('server', () => {
+    const httpServer = app.getHttpServer();
+    return request(httpServer).post('/cats');
+  });
 });
 """,
     "nest/test/prefixed.e2e-spec.ts": """\
@@ -126,6 +130,7 @@ def test_supertest_requests_reach_the_endpoints(calls) -> None:
         ("nest/test/cats.e2e-spec.ts", 12, "GET /api/cats/{}", "/api"),  # a literal id: the template
         ("nest/test/cats.e2e-spec.ts", 13, "POST /api/cats", None),  # already prefixed: as written
         ("nest/test/cats.e2e-spec.ts", 14, "GET /health", None),  # excluded from the prefix
+        ("nest/test/cats.e2e-spec.ts", 21, "POST /api/cats", "/api"),  # request(httpServer): a named server
         ("nest/test/prefixed.e2e-spec.ts", 7, "GET /cats", None),  # the test sets the prefix itself
         ("web/tests/users.test.js", 4, "POST /v1/users", None),  # Express: request(app), as written
     ]  # not: agent.get (a request kept in a variable), other.test.js (`request` is no supertest)

@@ -33,8 +33,9 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   its ``agent``): ``request(app.getHttpServer()).get("/articles")``, ``request(app).post("/x")``;
   the framework ``supertest``, ``supertest-nest`` when the application is ``X.getHttpServer()`` (a
   NestJS application the test creates, whose global prefix the linker puts back:
-  :meth:`indexer.frameworks.app_prefixes.AppPrefixLinks.client_url`). A request kept in a variable
-  first (``const agent = request(app)``) is not read.
+  :meth:`indexer.frameworks.app_prefixes.AppPrefixLinks.client_url`; a name the file binds to
+  ``X.getHttpServer()`` too). A request kept in a variable first (``const agent = request(app)``) is
+  not read.
 
 URLs are :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal text, ``ref`` for
 names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions). A
@@ -66,6 +67,7 @@ _AXIOS_URL_FIRST = frozenset({"get", "delete", "head", "options"})
 _AXIOS_DATA_SECOND = frozenset({"post", "put", "patch"})
 _ANGULAR_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
 _HTTP_NAME = re.compile(r"^[_$]?(http|httpclient)$", re.IGNORECASE)
+_HTTP_SERVER = re.compile(r"\.\s*getHttpServer\s*\(\s*\)\s*$")
 _ABSOLUTE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*:)?//")
 
 
@@ -91,6 +93,7 @@ class _Detector:
         self.other_types: set[str] = set()  # receivers bound to another type
         # supertest: `request(app).get("/x")`, `request.agent(server).post(...)` (any local name)
         self.supertest = set(jf.import_locals("supertest"))
+        self.servers: set[str] | None = None  # names bound to `X.getHttpServer()` (:meth:`_servers`)
         for b in out.bindings:
             if b.how == "declared":
                 (self.http_clients if b.type == "HttpClient" else self.other_types).add(b.name)
@@ -151,7 +154,8 @@ class _Detector:
         if self.supertest and method in _ANGULAR_VERBS and args:
             app = self._supertest_app(caps["receiver"][0])
             if app is not None:
-                nest = app.type == "call_expression" and jf.text(app).replace(" ", "").endswith(".getHttpServer()")
+                nest = _HTTP_SERVER.search(jf.text(app)) is not None if app.type == "call_expression" else \
+                    app.type == "identifier" and jf.text(app) in self._servers()
                 return ("supertest-nest" if nest else "supertest"), method.upper(), jf.template(args[0])
         if method == "fetch":
             return self._fetch(args) if receiver in _GLOBALS else None
@@ -233,6 +237,26 @@ class _Detector:
         if "baseURL" in config:
             base = jf.template(config["baseURL"])
         return "axios", method, _with_base(base, jf.template(url_node))
+
+    def _servers(self) -> set[str]:
+        """Names the file binds to ``X.getHttpServer()`` (``const httpServer = app.getHttpServer()``,
+        ``server = app.getHttpServer()``; any scope), read once."""
+        if self.servers is None:
+            self.servers = set()
+            stack = [self.jf.root]
+            while stack:
+                n = stack.pop()
+                name = value = None
+                if n.type == "variable_declarator":
+                    name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+                elif n.type == "assignment_expression":
+                    name, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+                value = unwrap(value) or value if value is not None else None
+                if name is not None and name.type == "identifier" and value is not None and \
+                        value.type == "call_expression" and _HTTP_SERVER.search(self.jf.text(value)):
+                    self.servers.add(self.jf.text(name))
+                stack.extend(n.named_children)
+        return self.servers
 
     def _supertest_app(self, node: Node) -> Node | None:
         """The application argument when ``node`` (a verb's receiver) is a supertest request built in
