@@ -30,8 +30,15 @@ from collections.abc import Iterable, Sequence
 
 from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
 
-__all__ = ["CONFIG_KEY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
+__all__ = ["ANY_STRATEGY", "CONFIG_KEY", "DEFAULT_STRATEGY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
 
+DEFAULT_STRATEGY = "PassportModule.defaultStrategy"
+"""The :class:`~indexer.model.StringConstant` naming the passport strategy NestJS's ``AuthGuard()`` (no
+name) runs: ``PassportModule.register({ defaultStrategy: "jwt" })`` gives it the value ``jwt``."""
+ANY_STRATEGY = "AuthGuard:*"
+"""The registration key (written ``@AuthGuard:*``) of every passport strategy's ``validate`` of the
+repository, beside its own ``AuthGuard:<name>``: ``AuthGuard()`` runs it when no default strategy is
+registered and exactly one strategy exists (:func:`indexer.frameworks.auth_guards.factory_callbacks`)."""
 CONFIG_KEY = "config:"
 """The start of a :class:`~indexer.model.StringConstant` qualname that is a configuration key, not a
 name of the file: NestJS ``registerAs("app", () => ({ apiPrefix: process.env.API_PREFIX || "api" }))``

@@ -19,6 +19,8 @@ the framework linker (:mod:`indexer.frameworks.link`) that applies them.
      the path forwards it to its target, path rewritten: the URL becomes absolute, and its host and
      port name the service (a compose-published port, a service name) as any URL's do.
 
+  A supertest request to a NestJS application the test creates (client framework ``supertest-nest``)
+  gets the service folder's global prefix instead (:meth:`AppPrefixLinks._tested_nest_app`).
   The CALLS_HTTP edge records what applied: ``rewrite`` (the interceptor's id) and ``proxy`` (the
   file holding the rule). A package without a proxy keeps its relative URLs (reaching every service
   exposing the route, marked ambiguous by the analysis).
@@ -39,7 +41,13 @@ from indexer.symbols import CONFIG_KEY
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["AppPrefixLinks", "excluded"]
+__all__ = ["NEST_FRAMEWORK", "TESTED_NEST_APP", "AppPrefixLinks", "excluded"]
+
+NEST_FRAMEWORK = "nest"
+"""The framework of NestJS routes and global prefixes."""
+TESTED_NEST_APP = "supertest-nest"
+"""The client framework of supertest requests to a NestJS application a test creates
+(``request(app.getHttpServer())``, :mod:`indexer.languages.ecmascript.frameworks.js_http_clients`)."""
 
 _WILDCARDS = ("(.*)", "/*", "*")
 
@@ -134,6 +142,23 @@ class AppPrefixLinks:
             return out or [""]
         return [""]
 
+    def _tested_nest_app(self, fc: FileCtx, rendered: str) -> tuple[str, dict[str, str]]:
+        """A supertest request to a NestJS application a test creates (``request(app.getHttpServer())
+        .get("/cats")``): that application is built from the modules (``Test.createTestingModule``), not
+        by ``main.ts``, so the global prefix is not set unless the test sets it; the endpoints carry it.
+        The request reaches the endpoint at the service folder's global prefix (:meth:`global_prefix`)
+        followed by its path, unless the test's own file sets a global prefix or the path already
+        starts with the prefix (at a segment boundary); the edge says ``prefix``. URI version segments
+        are not put back."""
+        path = rendered if rendered.startswith("/") else "/" + rendered
+        if fc.ex.global_prefixes:
+            return rendered, {}
+        prefix = self.global_prefix(fc, NEST_FRAMEWORK, path.split("?", 1)[0])
+        prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
+        if not prefix or path == prefix or path.startswith(prefix + "/"):
+            return rendered, {}
+        return prefix + path, {"prefix": prefix}
+
     def _package_of(self, path: str) -> str:
         """The innermost package folder (``package.json``) holding ``path``; ``""``: the root."""
         folders = (*self.options.env, *self.options.proxies)
@@ -164,6 +189,8 @@ class AppPrefixLinks:
         and development proxy applied, and the edge props saying which did."""
         if not rendered or rendered.startswith(HOLE) or SCHEME_HOST.match(rendered):
             return rendered, {}
+        if framework == TESTED_NEST_APP:
+            return self._tested_nest_app(fc, rendered)
         rewrites, rules = self._clients()
         if not rewrites and not rules:
             return rendered, {}

@@ -26,7 +26,8 @@ A guard made by a library factory called with names (passport's ``AuthGuard("jwt
 a route, or the base of a guard class: ``class JwtAuthGuard extends AuthGuard("jwt")``) runs the
 callables registered under ``<factory>:<name>`` (:func:`factory_callbacks`, :func:`base_callbacks`;
 the Nest detector registers a ``PassportStrategy(Strategy, "jwt")`` class's ``validate`` as
-``AuthGuard:jwt``).
+``AuthGuard:jwt``). ``AuthGuard()`` with no name runs the default strategy
+(``PassportModule.register({ defaultStrategy: "jwt" })``), else the repository's only one.
 
 Of several candidates for one callback, the last (by path and line) of those in the files nearest the
 route's (the longest shared folder prefix: each service of a monorepo its own loader) is kept: the
@@ -44,8 +45,9 @@ from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import Lookup
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import Def
+from indexer.symbols import ANY_STRATEGY, DEFAULT_STRATEGY
 
-__all__ = ["GUARD_CALLBACK", "base_callbacks", "factory_callbacks", "factory_keys", "guard_callbacks"]
+__all__ = ["DEFAULT_STRATEGY", "GUARD_CALLBACK", "base_callbacks", "factory_callbacks", "factory_keys", "guard_callbacks"]
 
 GUARD_CALLBACK = "guard_callback"
 """The WRAPS edges' ``kind``: the report says "through the guard callback ``verify_token``", not "the
@@ -80,6 +82,7 @@ def guard_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
 
 
 _FACTORY = re.compile(r"^\s*([\w$.]+)\s*\((.*)\)\s*$", re.S)
+_NO_NAME = re.compile(r"^\s*([\w$.]+)\s*\(\s*\)\s*$")
 _NAME = re.compile(r"""'([^'\\]*)'|"([^"\\]*)"|`([^`\\$]*)`""")
 
 
@@ -101,24 +104,38 @@ def factory_keys(expr: str) -> list[str]:
     return [f"{m.group(1).rpartition('.')[2]}:{n}" for n in names if n]
 
 
-def factory_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
+def factory_callbacks(r: Lookup, fc: FileCtx, expr: str, defaults: Mapping[str, str] | None = None) -> list[str]:
     """Ids of the callbacks the guard ``expr`` of ``fc`` (a factory call binding to nothing of the
     repository: passport's ``AuthGuard("jwt")``) runs: for each of its :func:`factory_keys`, the
     callable registered as ``@<key>`` (a ``registers`` binding: NestJS ``class JwtStrategy extends
     PassportStrategy(Strategy, "jwt")`` registers ``JwtStrategy.validate`` as ``AuthGuard:jwt``), the
-    last of those in the files nearest ``fc`` (passport keeps the last strategy of a name); sorted."""
+    last of those in the files nearest ``fc`` (passport keeps the last strategy of a name); sorted.
+
+    ``AuthGuard()`` (no name) runs the default strategy: the value of ``defaults`` (file path ->
+    the name its ``PassportModule.register({ defaultStrategy })`` gives, :data:`DEFAULT_STRATEGY`) of
+    the file nearest ``fc``; with no default registered, the only strategy of the repository
+    (:data:`ANY_STRATEGY`), and nothing when there are several (which one runs is not known)."""
+    keys = factory_keys(expr)
+    if not keys and _NO_NAME.match(expr):
+        factory = _NO_NAME.match(expr).group(1).rpartition(".")[2]  # type: ignore[union-attr]
+        near = sorted(defaults or {}, key=lambda path: (-shared_parts(fc.path, path), path))
+        if near:
+            keys = [f"{factory}:{defaults[near[0]]}"]  # type: ignore[index]
+        elif f"{factory}:*" == ANY_STRATEGY:
+            found = {rd.id: rd for rd, _, _ in r.registrations(fc.rules.namespace, ANY_STRATEGY)}
+            return sorted(found) if len(found) == 1 else []
     out: list[Def] = []
-    for key in factory_keys(expr):
+    for key in keys:
         out += _nearest(fc.path, [rd for rd, _, _ in r.registrations(fc.rules.namespace, key)])[-1:]
     return sorted({rd.id for rd in out})
 
 
-def base_callbacks(r: Lookup, c: Def) -> list[str]:
+def base_callbacks(r: Lookup, c: Def, defaults: Mapping[str, str] | None = None) -> list[str]:
     """:func:`factory_callbacks` of the bases of class ``c`` and of its ancestors in the repository
-    that are such factory calls (``class JwtAuthGuard extends AuthGuard("jwt")``): a guard class
-    runs what its library base runs."""
+    that are such factory calls (``class JwtAuthGuard extends AuthGuard("jwt")``, ``AuthGuard()``
+    with ``defaults``): a guard class runs what its library base runs."""
     return sorted({i for a in r.mro(c) for base in a.d.bases if "(" in base
-                   for i in factory_callbacks(r, a.file, base)})
+                   for i in factory_callbacks(r, a.file, base, defaults)})
 
 
 def _registered_on(r: Lookup, fc: FileCtx, decorator: str, callback: str) -> tuple[str, str] | None:

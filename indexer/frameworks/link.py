@@ -73,7 +73,9 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from indexer.frameworks.auth_guards import GUARD_CALLBACK, base_callbacks, factory_callbacks, guard_callbacks
+from indexer.frameworks.auth_guards import (
+    DEFAULT_STRATEGY, GUARD_CALLBACK, base_callbacks, factory_callbacks, guard_callbacks,
+)
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -161,6 +163,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         self.options = options
         self.by_path = {fc.path: fc for fc in ctxs}
         self.constants: dict[tuple[str, str], Template] = {}
+        self.default_strategies: dict[str, str] = {}  # file path -> its PassportModule defaultStrategy
         self.routers: dict[tuple[str, str], tuple[str, Template]] = {}  # key -> (framework, prefix)
         self.mounts: dict[tuple[str, str], list[tuple[tuple[str, str], str, str]]] = defaultdict(list)
         self.result = LinkResult()
@@ -330,6 +333,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         for fc in self.ctxs:
             for c in fc.ex.constants:
                 self.constants[(fc.path, c.qualname)] = c.value
+                if c.qualname == DEFAULT_STRATEGY and len(c.value.parts) == 1 and c.value.parts[0][0] == "lit":
+                    self.default_strategies[fc.path] = c.value.parts[0][1]  # passport's, for `AuthGuard()`
             for rt in fc.ex.routers:
                 self.routers[(fc.path, rt.name)] = (rt.framework, rt.prefix)
         for fc in self.ctxs:
@@ -506,7 +511,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 srcs = [inline.id]
             else:
                 srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
-            guards = [] if srcs else (guard_callbacks if ref.kind == "decorator" else factory_callbacks)(self.r, fc, ref.expr)
+            guards = [] if srcs else (guard_callbacks(self.r, fc, ref.expr) if ref.kind == "decorator"
+                                        else factory_callbacks(self.r, fc, ref.expr, self.default_strategies))
             if not srcs and not guards:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
@@ -767,7 +773,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             if built:
                 return [m.id for m in built]
         if isinstance(v, (ClassV, InstV)):  # and what a library base it extends runs (passport's AuthGuard("jwt"))
-            return list(dict.fromkeys(self._framework_methods(v.c) + base_callbacks(self.r, v.c)))
+            return list(dict.fromkeys(self._framework_methods(v.c) + base_callbacks(self.r, v.c, self.default_strategies)))
         if callee is not None:
             f = self.r.resolve_expr(fc, scope, callee)
             if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:

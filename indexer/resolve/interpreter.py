@@ -54,7 +54,7 @@ from indexer.resolve.output import file_output
 from indexer.resolve.reads import is_getter
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
-from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, TupleV, Value
+from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, TupleV, Value, one_of
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -537,16 +537,16 @@ class Resolver:
         rules = fc.rules
         element = getattr(rules, "container_element", None)
         e = element(text) if element is not None and text else None
-        if e:  # before the type itself: TypeScript's `User[]` reduces to `User`
-            et = self.resolve_type(fc, scope, e)
+        if e:  # before the type itself: TypeScript's `User[]` reduces to `User` (`User[][]`: arrays of them)
+            et = self.resolve_type(fc, scope, e.rstrip("[]"))
             if isinstance(et, ClassV):
-                return QueryV(et.c)
+                return QueryV(et.c, depth=(len(e) - len(e.rstrip("[]"))) // 2)
         mapped = getattr(rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
         m = mapped(text) if mapped is not None and text else None
         if m:
-            mt = self.resolve_type(fc, scope, m[0])
+            mt = self.resolve_type(fc, scope, m[0].rstrip("[]"))  # `Map<string, User[]>`: values are arrays
             if isinstance(mt, ClassV):
-                return QueryV(mt.c, view=m[1])
+                return QueryV(mt.c, view=m[1], depth=(len(m[0]) - len(m[0].rstrip("[]"))) // 2)
         items = getattr(rules, "tuple_items", None)  # optional: `tuple[Channel, bool]`, `[User, boolean]`
         parts = items(text) if items is not None and text else None
         if parts:
@@ -750,8 +750,8 @@ class Resolver:
         ...)``); ``None`` otherwise."""
         if isinstance(v, QueryV) and not v.method:
             if v.view == PAIRS:  # a C# Dictionary's KeyValuePairs, a TypeScript Map's [k, v] entries
-                return TupleV((None, InstV(v.c, "inferred")), getattr(v.c.file.rules, "pair_names", ()))
-            return None if v.view else InstV(v.c, "inferred")  # a map iterated hands out its keys
+                return TupleV((None, one_of(v)), getattr(v.c.file.rules, "pair_names", ()))
+            return None if v.view else one_of(v)  # a map iterated hands out its keys
         if isinstance(v, TupleV) and v.items and all(x == v.items[0] for x in v.items):  # `for x in (a, b)`
             return v.items[0]
         return None
@@ -776,7 +776,7 @@ class Resolver:
         if isinstance(v, QueryV) and not v.method:
             if ":" in index:  # a slice: the same sequence (a map has none)
                 return None if v.view else v
-            return InstV(v.c, "inferred")
+            return one_of(v)
         if isinstance(v, InstV):  # a repository class's own subscript (Python's `__getitem__`), else a library base's
             getters, _ = self.classes.lookup(v.c, "__getitem__")
             found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
@@ -949,7 +949,7 @@ class Resolver:
                 own = self.attr(v.manager, name)
                 if own is not None and own is not EXTERNAL:
                     return own
-            return QueryV(v.c, name, v.manager, v.view)
+            return QueryV(v.c, name, v.manager, v.view, v.depth)
         if isinstance(v, ModuleV):
             return self.module_member(v.ns, v.key, name)
         if isinstance(v, ObjV):

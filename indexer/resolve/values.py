@@ -24,7 +24,7 @@ from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "MAP", "PAIRS", "Value", "Token", "Deps", "container_call"]
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "MAP", "PAIRS", "Value", "one_of", "Token", "Deps", "container_call"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -320,12 +320,22 @@ class QueryV:
     ``view``: ``""`` a query or a sequence; :data:`MAP` a map whose values are instances of ``c``
     and whose iteration hands out its keys (Python's ``dict[str, User]``); :data:`PAIRS` a map
     whose iteration hands out key-value pairs (a C# ``Dictionary``, a TypeScript ``Map``, Python's
-    ``d.items()``). A subscript or a one-element read of either gives a value."""
+    ``d.items()``). A subscript or a one-element read of either gives a value.
+    ``depth``: how many container levels an element (a value) still has before an instance of ``c``:
+    ``0`` an instance, ``1`` a container of them (TypeScript ``User[][]``, ``Map<string, User[]>``:
+    ``m.get(k)`` is an array of ``User``, :func:`one_of`)."""
 
     c: Def
     method: str = ""
     manager: InstV | None = None
     view: str = ""
+    depth: int = 0
+
+
+def one_of(v: QueryV) -> Value:
+    """One element (or value) of the container ``v``: an instance of ``v.c`` (``inferred``), or, for a
+    container of containers (``v.depth`` > 0), a container one level less deep."""
+    return InstV(v.c, "inferred") if not v.depth else QueryV(v.c, depth=v.depth - 1)
 
 
 MAP = "map"
@@ -359,13 +369,13 @@ def container_call(v: QueryV, one: frozenset[str], same: frozenset[str],
     ``items`` -> :data:`PAIRS`); nothing else of a map is known."""
     if v.view:
         if v.method in map_one:
-            return InstV(v.c, "inferred")
+            return one_of(v)
         view = map_views.get(v.method) if map_views is not None else None
         if view is not None:
-            return QueryV(v.c, view=view)
-        return QueryV(v.c, view=v.view) if v.method in same else EXTERNAL
+            return QueryV(v.c, view=view, depth=v.depth)
+        return QueryV(v.c, view=v.view, depth=v.depth) if v.method in same else EXTERNAL
     if v.method in one:
-        return InstV(v.c, "inferred")
+        return one_of(v)
     if v.method in same:
-        return QueryV(v.c, view=v.view)
+        return QueryV(v.c, view=v.view, depth=v.depth)
     return EXTERNAL

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.base import unambiguous_elements
 from indexer.model import LONG_RECEIVER, Binding
-from indexer.resolve.values import PAIRS, QueryV, Value, container_call
+from indexer.resolve.values import EXTERNAL, PAIRS, QueryV, Value, container_call
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -105,10 +105,21 @@ _MAP_VIEWS = {"values": "", "entries": PAIRS}
 """A ``Map``'s methods handing out its values (a sequence) or its ``[key, value]`` entries."""
 
 
+_OBJECT_VIEWS = {"$values": "", "$entries": PAIRS}
+"""``Object.values(x)`` / ``Object.entries(x)``, written ``x.$values()`` / ``x.$entries()`` in a
+receiver (the extractor's ``receiver``): a sequence of the values, the ``[key, value]`` entries."""
+
+
 def query_call(v: QueryV) -> Value:
     """What calling the array method ``v.method`` on an array of ``v.c``'s instances returns (the
     module system's ``query_call``): an instance for a one-element read (``find``, ``at``, ``pop``),
     the same array for a step (``filter``, ``slice``, ``sort``), else the library's value (``map``,
     ``length``, ``join``); on a ``Map`` of them (``v.view``), ``get`` gives one, ``values()`` the
-    values, ``entries()`` the entries."""
+    values, ``entries()`` the entries. ``Object.values`` / ``Object.entries`` (``$values`` /
+    ``$entries``) of a ``Record`` or an array give its values / entries; of a ``Map`` (no own
+    enumerable properties) nothing."""
+    if v.method in _OBJECT_VIEWS:
+        if v.view == PAIRS:
+            return EXTERNAL
+        return QueryV(v.c, view=_OBJECT_VIEWS[v.method], depth=v.depth)
     return container_call(v, _ONE, _SAME, _MAP_ONE, _MAP_VIEWS)

@@ -131,6 +131,8 @@ _MODULE_LEVEL_HOLDERS = frozenset(
 )
 _KIND_CAPTURES = ("class", "interface", "enum", "function", "method", "field")
 _WS = re.compile(r"\s+")
+_OBJECT_READS = {"Object.values": "$values", "Object.entries": "$entries"}
+"""``Object.values(x)`` / ``Object.entries(x)`` in a receiver: written ``x.$values()`` / ``x.$entries()``."""
 _JSDOC_LINE = re.compile(r"^\s*\*? ?")
 
 
@@ -840,6 +842,12 @@ class _FileRun:
                 fn = node.child_by_field_name("function")
                 if (injected := self._field_value_type(node)[0]) is not None:  # Angular `inject(X).m()`: an X
                     return f"new {injected}()" + "".join(reversed(parts))
+                spread = _OBJECT_READS.get(_WS.sub("", self.text(fn))) if fn is not None else None
+                args = node.child_by_field_name("arguments")
+                if spread is not None and args is not None and args.named_child_count == 1:
+                    parts.append(f".{spread}()")  # `Object.values(rec)`: `rec.$values()` (elements.query_call)
+                    node = args.named_children[0]
+                    continue
                 if fn is not None:
                     parts.append("()")
                     node = fn
@@ -849,6 +857,15 @@ class _FileRun:
                 continue
             elif t in ("parenthesized_expression", "await_expression") and node.named_child_count == 1:
                 node = node.named_children[0]  # `(new A()).m()`, `(await this.find()).m()`: what is awaited
+                continue
+            elif t == "subscript_expression" and (obj := node.child_by_field_name("object")) is not None:
+                index = node.child_by_field_name("index")
+                parts.append(f"[{_WS.sub('', self.text(index)) if index is not None else ''}]")
+                node = obj  # `Object.values(rec)[0]`: the subscript of what the walk writes
+                continue
+            elif t == "binary_expression" and self.text(node.child_by_field_name("operator")) in ("??", "||") \
+                    and _WS.sub("", self.text(node.child_by_field_name("right"))) == "[]":
+                node = node.child_by_field_name("left")  # `m.get(k) ?? []`: the array, or none
                 continue
             elif t == "new_expression":  # `new A(x).m()`: written `new A()`, as Java does
                 ctor = node.child_by_field_name("constructor")

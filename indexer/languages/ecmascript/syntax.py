@@ -128,16 +128,25 @@ def arity(args: Node) -> int:
 
 
 _ARRAYS = re.compile(r"^(?:Array|ReadonlyArray|Set|ReadonlySet|Iterable|IterableIterator|AsyncIterable)<(.+)>$")
-_PROMISE = re.compile(r"^(?:Promise|PromiseLike)<(.+)>$")
+_PROMISE = re.compile(r"^(?:Promise|PromiseLike|Awaited)<(.+)>$")
 
 
 def awaited(type_text: str | None) -> str | None:
     """What awaiting a value of ``type_text`` gives: ``Promise<User>`` -> ``User`` (a function's
-    return type as its callers read it, as C# reads ``Task<T>``); other texts unchanged."""
+    return type as its callers read it, as C# reads ``Task<T>``), as TypeScript's ``Awaited<T>``
+    does: nested promises at once (``Promise<Promise<User>>``: an await of a promise resolved with a
+    promise waits for both), ``Awaited<Promise<User>>`` and ``Awaited<User>`` alike; other texts
+    unchanged."""
     if type_text is None:
         return None
-    m = _PROMISE.match(re.sub(r"\s+", "", type_text))
-    return m.group(1) if m else type_text
+    t = re.sub(r"\s+", "", type_text)
+    m = _PROMISE.match(t)
+    if m is None:
+        return type_text
+    while m is not None:
+        t = m.group(1)
+        m = _PROMISE.match(t)
+    return t
 
 
 def bindable(type_text: str | None) -> str | None:
@@ -151,7 +160,7 @@ def bindable(type_text: str | None) -> str | None:
         return element + "[]"
     if map_value(type_text) is not None or tuple_items(type_text) is not None:  # `Map<string,User>`, `[User,boolean]`
         return re.sub(r"\s+", "", type_text or "")
-    name = base_type(type_text)
+    name = base_type(awaited(type_text))  # `p: Promise<User>`: what `await p` gives (receivers look through await)
     if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
         return None
     return name
@@ -159,14 +168,18 @@ def bindable(type_text: str | None) -> str | None:
 
 def array_element(type_text: str | None) -> str | None:
     """The element type name of an array type text (``User[]``, ``Array<User>``,
-    ``Promise<User[]>``, ``readonly User[]``), ``None`` for any other type or an element that is no
+    ``Promise<User[]>``, ``readonly User[]``; of an array of arrays, ``User[][]``, the inner array
+    type ``User[]``), ``None`` for any other type or an element that is no
     plain (dotted) type name of the repository's kind (a predefined type, a union, a literal). The
     module system's ``container_element``."""
     if not type_text:
         return None
-    t = awaited(re.sub(r"\s+", "", type_text).removeprefix("readonly"))
+    t = awaited(re.sub(r"\s+", "", type_text).removeprefix("readonly")) or ""
     m = _ARRAYS.match(t)
-    element = m.group(1) if m else t[:-2] if t.endswith("[]") and not t.endswith("[][]") else None
+    element = m.group(1) if m else t[:-2] if t.endswith("[]") else None
+    if element is not None and element.endswith("[]"):  # `User[][]`, `Array<User[]>`: arrays of arrays
+        inner = array_element(element)
+        return inner + "[]" if inner is not None else None
     if element is None or element in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(element):
         return None
     return element
@@ -183,15 +196,19 @@ def _named(text: str) -> bool:
 def map_value(type_text: str | None) -> tuple[str, str] | None:
     """The value type of a map type text and how iterating it goes: ``Map<string, User>`` /
     ``ReadonlyMap<K, User>`` (through ``Promise<...>``) -> (``User``, ``pairs``: a ``for...of``
-    hands out ``[key, value]`` entries), ``Record<string, User>`` -> (``User``, ``map``); ``None``
+    hands out ``[key, value]`` entries), ``Record<string, User>`` -> (``User``, ``map``),
+    ``Map<string, User[]>`` -> (``User[]``, ``pairs``: values are arrays); ``None``
     for any other type or a value that is no plain type name (the module system's ``map_value``)."""
     if not type_text:
         return None
     m = _MAPS.match(awaited(re.sub(r"\s+", "", type_text)) or "")
     args = split_top_level(m.group(2)) if m else []
-    if m is None or len(args) != 2 or not _named(args[1]):
+    if m is None or len(args) != 2:
         return None
-    return args[1], MAP if m.group(1) == "Record" else PAIRS
+    value = args[1] if _named(args[1]) else array_element(args[1])  # `Map<string, User[]>`: `User[]`
+    if value is None:
+        return None
+    return (value if value == args[1] else value + "[]"), MAP if m.group(1) == "Record" else PAIRS
 
 
 def tuple_items(type_text: str | None) -> list[str] | None:

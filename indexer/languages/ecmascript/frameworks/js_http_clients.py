@@ -1,4 +1,4 @@
-"""Outgoing HTTP calls in JavaScript / TypeScript: ``fetch``, axios and Angular's ``HttpClient``.
+"""Outgoing HTTP calls in JavaScript / TypeScript: ``fetch``, axios, Angular's ``HttpClient``, supertest.
 
 Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/queries/http_clients.scm``:
 
@@ -28,6 +28,14 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   name, and its last part is ``http`` / ``httpClient`` (any case, one leading ``_`` or ``$``
   allowed: AngularJS's injected ``$http`` is read alike, and ``$http({method, url})`` too, whose
   method is ``*`` when not given).
+* supertest (tests of an Express / Koa / NestJS application): ``R.get|post|put|delete|patch|head|
+  options(url)`` whose receiver ``R`` is a call of a name the file imports from ``"supertest"`` (or of
+  its ``agent``): ``request(app.getHttpServer()).get("/articles")``, ``request(app).post("/x")``;
+  the framework ``supertest``, ``supertest-nest`` when the application is ``X.getHttpServer()`` (a
+  NestJS application the test creates, whose global prefix the linker puts back:
+  :meth:`indexer.frameworks.app_prefixes.AppPrefixLinks.client_url`; a name the file binds to
+  ``X.getHttpServer()`` too). A request kept in a variable first (``const agent = request(app)``) is
+  not read.
 
 URLs are :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal text, ``ref`` for
 names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions). A
@@ -59,6 +67,7 @@ _AXIOS_URL_FIRST = frozenset({"get", "delete", "head", "options"})
 _AXIOS_DATA_SECOND = frozenset({"post", "put", "patch"})
 _ANGULAR_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
 _HTTP_NAME = re.compile(r"^[_$]?(http|httpclient)$", re.IGNORECASE)
+_HTTP_SERVER = re.compile(r"\.\s*getHttpServer\s*\(\s*\)\s*$")
 _ABSOLUTE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*:)?//")
 
 
@@ -82,6 +91,9 @@ class _Detector:
         self.fetch_bound = False  # the file binds `fetch` itself
         self.http_clients: set[str] = set()  # receivers bound to HttpClient
         self.other_types: set[str] = set()  # receivers bound to another type
+        # supertest: `request(app).get("/x")`, `request.agent(server).post(...)` (any local name)
+        self.supertest = set(jf.import_locals("supertest"))
+        self.servers: set[str] | None = None  # names bound to `X.getHttpServer()` (:meth:`_servers`)
         for b in out.bindings:
             if b.how == "declared":
                 (self.http_clients if b.type == "HttpClient" else self.other_types).add(b.name)
@@ -139,6 +151,12 @@ class _Detector:
             return None
         receiver = jf.receiver(caps["receiver"][0])
         method = jf.text(caps["method"][0])
+        if self.supertest and method in _ANGULAR_VERBS and args:
+            app = self._supertest_app(caps["receiver"][0])
+            if app is not None:
+                nest = _HTTP_SERVER.search(jf.text(app)) is not None if app.type == "call_expression" else \
+                    app.type == "identifier" and jf.text(app) in self._servers()
+                return ("supertest-nest" if nest else "supertest"), method.upper(), jf.template(args[0])
         if method == "fetch":
             return self._fetch(args) if receiver in _GLOBALS else None
         if self._is_axios(receiver):
@@ -219,6 +237,42 @@ class _Detector:
         if "baseURL" in config:
             base = jf.template(config["baseURL"])
         return "axios", method, _with_base(base, jf.template(url_node))
+
+    def _servers(self) -> set[str]:
+        """Names the file binds to ``X.getHttpServer()`` (``const httpServer = app.getHttpServer()``,
+        ``server = app.getHttpServer()``; any scope), read once."""
+        if self.servers is None:
+            self.servers = set()
+            stack = [self.jf.root]
+            while stack:
+                n = stack.pop()
+                name = value = None
+                if n.type == "variable_declarator":
+                    name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+                elif n.type == "assignment_expression":
+                    name, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+                value = unwrap(value) or value if value is not None else None
+                if name is not None and name.type == "identifier" and value is not None and \
+                        value.type == "call_expression" and _HTTP_SERVER.search(self.jf.text(value)):
+                    self.servers.add(self.jf.text(name))
+                stack.extend(n.named_children)
+        return self.servers
+
+    def _supertest_app(self, node: Node) -> Node | None:
+        """The application argument when ``node`` (a verb's receiver) is a supertest request built in
+        place: a call of a name imported from ``supertest`` or of its ``agent``
+        (``request(app.getHttpServer())``, ``request(app)``, ``request(APP_URL)``,
+        ``request.agent(app)``); else ``None``."""
+        node = unwrap(node) or node
+        if node.type != "call_expression":
+            return None
+        fn = unwrap(node.child_by_field_name("function")) or node.child_by_field_name("function")
+        if fn is not None and fn.type == "member_expression" and self.jf.text(fn.child_by_field_name("property")) == "agent":
+            fn = fn.child_by_field_name("object")
+        if fn is None or fn.type != "identifier" or self.jf.text(fn) not in self.supertest:
+            return None
+        args = arguments(node.child_by_field_name("arguments"))
+        return (unwrap(args[0]) or args[0]) if args else None
 
     def _is_axios(self, receiver: str) -> bool:
         return receiver in self.axios or receiver.rpartition(".")[2] in _AXIOS_PROPERTIES

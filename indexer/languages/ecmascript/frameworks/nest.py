@@ -53,13 +53,14 @@ from indexer.model import (
     FileExtraction,
     GlobalPrefix,
     Route,
+    StringConstant,
     Template,
     UriVersioning,
     Wrapper,
     WrapperRef,
 )
 from indexer.resolve.context import REGISTERS
-from indexer.symbols import CONFIG_KEY
+from indexer.symbols import ANY_STRATEGY, CONFIG_KEY, DEFAULT_STRATEGY
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -71,6 +72,7 @@ __all__ = ["LANGUAGES", "decorated_class", "decorated_method", "detect"]
 LANGUAGES = ("javascript", "typescript")
 
 FRAMEWORK = "nest"
+PASSPORT = "@nestjs/passport"
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _KINDS = {"Guards": "guard", "Interceptors": "interceptor", "Pipes": "pipe", "Filters": "error_handler"}
 _ORDER = ("guard", "interceptor", "pipe", "error_handler")
@@ -82,6 +84,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     jf = js_file(root, src, out)
     if jf.has(b"PassportStrategy"):
         _strategies(out)
+    if jf.has(b"defaultStrategy"):
+        _default_strategy(jf, root, out)
     matches = jf.matches("nest")
     if not matches:
         return
@@ -104,7 +108,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 for arg in arguments(caps["args"][0]):
                     runs = jf.runs(arg, decorator, kind)
                     if runs is not None and (runs[0] or runs[1]):
-                        expr = _factory_call(jf, arg) or runs[0] or runs[1] or ""
+                        expr = _factory_call(jf, arg) or _default_guard(jf, arg) or runs[0] or runs[1] or ""
                         uses.setdefault(target.id, []).append((kind, WrapperRef(kind, expr)))
             continue
         if name == "Controller":
@@ -249,6 +253,39 @@ def _factory_call(jf: JsFile, node: Node) -> str | None:
     return jf.text(node) if all(n.type in _FACTORY_ARGS for n in flat) else None
 
 
+def _default_guard(jf: JsFile, node: Node) -> str | None:
+    """``AuthGuard()`` of ``@nestjs/passport`` (no strategy named: the default one, see
+    :func:`indexer.frameworks.auth_guards.factory_keys`) as written; ``None`` for anything else."""
+    node = unwrap(node) or node
+    if node.type != "call_expression":
+        return None
+    fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+    if fn is None or fn.type != "identifier" or args is None or args.named_children:
+        return None
+    return jf.text(node) if jf.imported(jf.text(fn)) == PASSPORT else None
+
+
+def _default_strategy(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """``PassportModule.register({ defaultStrategy: "jwt" })`` (``registerAsync``'s factory alike: any
+    ``defaultStrategy: "<name>"`` pair of a file importing ``@nestjs/passport``): the constant
+    :data:`~indexer.frameworks.auth_guards.DEFAULT_STRATEGY` naming the strategy ``AuthGuard()`` runs
+    (the first string written; an array's first name)."""
+    if not jf.import_locals(PASSPORT):
+        return
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type == "pair" and jf.text(n.child_by_field_name("key")).strip("'\"") == "defaultStrategy":
+            value = unwrap(n.child_by_field_name("value")) or n.child_by_field_name("value")
+            if value is not None and value.type == "array" and value.named_children:
+                value = value.named_children[0]
+            name = jf.string(value)
+            if name:
+                out.constants.append(StringConstant(DEFAULT_STRATEGY, Template.of(name)))
+                return
+        stack.extend(reversed(n.named_children))
+
+
 _DEFAULT_STRATEGIES = {"passport-http-bearer": "bearer", "passport-http": "basic", "passport-google-oauth20": "google",
                        "passport-google-oauth2": "google", "passport-github2": "github", "passport-oauth2": "oauth2"}
 """Strategies whose default name is not their package's name after ``passport-`` (``passport-jwt``:
@@ -275,6 +312,8 @@ def _strategies(out: FileExtraction) -> None:
                 name = _DEFAULT_STRATEGIES.get(module) or (module[len("passport-"):] if module.startswith("passport-") else None)
             if name:
                 out.bindings.append(Binding(None, f"@AuthGuard:{name}", f"{d.qualname}.validate", REGISTERS, d.start_line))
+                # any strategy of the repository: `AuthGuard()` with no default registered runs the only one
+                out.bindings.append(Binding(None, f"@{ANY_STRATEGY}", f"{d.qualname}.validate", REGISTERS, d.start_line))
 
 
 def _uri_versioning(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
