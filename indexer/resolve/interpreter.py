@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, CallSite, Import, Param, base_type
+from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallSite, Import, Param, base_type
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
@@ -518,6 +518,9 @@ class Resolver:
             return v
         if isinstance(v, FuncV) and self.is_constructor(v.f):  # JS `new View()`, `Object.create(View.prototype)`
             return ClassV(v.f)
+        if isinstance(v, FuncV) and TYPE_ALIAS in v.f.d.modifiers and v.f.d.return_type \
+                and base_type(v.f.d.return_type) != v.f.name:  # FastAPI `CurrentUser = Annotated[User, Depends(f)]`
+            return self.resolve_type(v.f.file, v.f.parent, v.f.d.return_type)
         if "." not in t:  # a type and a value sharing a name (`interface X` + `const X = make()`): the type
             own = self._type_named(fc, scope, t)
             if own is not None:
