@@ -973,8 +973,9 @@ class Resolver:
                         if bv is not None:
                             return bv
             members, _ = self.classes.lookup(cls, name)
-            if members:
-                return self.def_value(members[-1])
+            if members:  # a class's static member and its instances' namesake (TS `static m(x)` + `m()`)
+                side = [m for m in members if ("static" in m.d.modifiers) == isinstance(v, ClassV)]
+                return self.def_value((side or members)[-1])
             reverse = getattr(cls.file.rules, "reverse_member", None)  # optional: Django's reverse one-to-one
             if reverse is not None and isinstance(v, InstV):
                 found = reverse(self, cls, name)
