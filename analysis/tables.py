@@ -79,7 +79,8 @@ def table_nodes(graph: GraphStore, text: str) -> tuple[list[Node], str | None]:
     """The Table nodes a ``table:`` target names in every indexed repository, and the column it
     names (``None``: the whole table). Two store calls per reading tried. Raises
     :class:`TableTargetError` when no table matches (the message names the closest tables, by
-    :meth:`~stores.contracts.GraphStore.search_symbols`)."""
+    :meth:`~stores.contracts.GraphStore.search_symbols` of the name and, for a name ending in ``s``, of
+    its singular: ``table:users`` names ``user``)."""
     repos = graph.repos()
     for schema, name, column in parse_table_target(text):
         ids = [table_id(r, name, schema) for r in repos]
@@ -90,8 +91,9 @@ def table_nodes(graph: GraphStore, text: str) -> tuple[list[Node], str | None]:
         if nodes:
             return nodes, column
     wanted = text.strip()[len(TABLE_PREFIX):]
-    near = list(dict.fromkeys(n.name for n in graph.search_symbols(wanted.split(".")[-1] or wanted, 40)
-                              if n.label == "Table"))[:5]
+    last = wanted.split(".")[-1] or wanted
+    queries = [last, last[:-1]] if len(last) > 1 and last[-1] in "sS" else [last]  # `users` for the table `user`
+    near = list(dict.fromkeys(n.name for q in queries for n in graph.search_symbols(q, 40) if n.label == "Table"))[:5]
     raise TableTargetError(f"no table of the index is named {wanted!r}"
                            + (f"; closest tables: {', '.join(near)}" if near else ""))
 

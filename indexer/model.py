@@ -39,7 +39,7 @@ from indexer.typetext import base_type, drop_generics, unwrapped
 from indexer.ui_component import UiComponent
 
 __all__ = [
-    "CALLABLE_KINDS", "TYPE_KINDS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
+    "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
     "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
@@ -63,6 +63,7 @@ one (``opts = {}``): an external value, whose methods are never matched to the r
 
 CALLABLE_KINDS = frozenset({"method", "function", "constructor"})
 TYPE_KINDS = frozenset({"class", "interface", "enum"})
+TYPE_ALIAS = "type_alias"  # a callable's modifier: a type too, of its return_type (FastAPI `X = Annotated[T, Depends(f)]`)
 
 
 @dataclass(slots=True)

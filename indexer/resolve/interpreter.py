@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, CallSite, Import, Param, base_type
+from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallSite, Import, Param, base_type
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
@@ -519,6 +519,9 @@ class Resolver:
             return v
         if isinstance(v, FuncV) and self.is_constructor(v.f):  # JS `new View()`, `Object.create(View.prototype)`
             return ClassV(v.f)
+        if isinstance(v, FuncV) and TYPE_ALIAS in v.f.d.modifiers and v.f.d.return_type \
+                and base_type(v.f.d.return_type) != v.f.name:  # FastAPI `CurrentUser = Annotated[User, Depends(f)]`
+            return self.resolve_type(v.f.file, v.f.parent, v.f.d.return_type)
         if "." not in t:  # a type and a value sharing a name (`interface X` + `const X = make()`): the type
             own = self._type_named(fc, scope, t)
             if own is not None:
@@ -977,8 +980,9 @@ class Resolver:
                         if bv is not None:
                             return bv
             members, _ = self.classes.lookup(cls, name)
-            if members:
-                return self.def_value(members[-1])
+            if members:  # a class's static member and its instances' namesake (TS `static m(x)` + `m()`)
+                side = [m for m in members if ("static" in m.d.modifiers) == isinstance(v, ClassV)]
+                return self.def_value((side or members)[-1])
             reverse = getattr(cls.file.rules, "reverse_member", None)  # optional: Django's reverse one-to-one
             if reverse is not None and isinstance(v, InstV):
                 found = reverse(self, cls, name)

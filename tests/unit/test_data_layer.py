@@ -309,6 +309,8 @@ def test_table_accessors(java: EmbeddedStore) -> None:
         table_accessors(java, "table:nope")
     with pytest.raises(TableTargetError, match="^no table of the index is named 'owner'; closest tables: .*owners"):
         table_accessors(java, "table:owner")
+    with pytest.raises(TableTargetError, match="^no table of the index is named 'pet_visits'; closest tables: pet_visit$"):
+        table_accessors(java, "table:pet_visits")  # a plural for a singular table
     # a column the table does not declare is an error naming its columns, not the whole table's answer
     with pytest.raises(TableTargetError, match=r"table 'owners' has no column 'nosuch'; its columns: .*\bemail\b"):
         table_accessors(java, "table:owners.nosuch")

@@ -23,8 +23,8 @@ from indexer.languages.python.django_models import framework_receiver as django_
 from indexer.model import Definition, FileExtraction, Import, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
-from indexer.resolve.multimap import entries
-from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, InstV, ModuleV, QueryV, Value, container_call
+from indexer.resolve.multimap import entries, every
+from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, InstV, ModuleV, QueryV, Value, container_call
 from indexer.symbols import module_path
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
@@ -297,13 +297,39 @@ _MAP_VIEWS = {"values": "", "items": PAIRS, "copy": MAP}
 """A Python mapping's methods handing out its values (a sequence), its items (pairs) or itself."""
 
 
+PYDANTIC_BUILDERS = frozenset({"model_validate", "model_validate_json", "model_validate_strings", "model_construct",
+                               "parse_obj", "parse_raw", "parse_file", "from_orm", "construct"})
+"""Class methods pydantic's ``BaseModel`` (so SQLModel's ``SQLModel``) gives every model, each returning an
+instance of the class it is called on (pydantic types them ``Self``)."""
+_PYDANTIC_BASES = ("BaseModel", "SQLModel")
+_PYDANTIC_MODULES = ("pydantic", "sqlmodel")
+
+
+def class_attribute(r: Lookup, cls: Def, name: str, found: Value) -> Value:
+    """Attribute ``name`` of the class ``cls`` (``found``: what the resolver core gave it): a pydantic
+    builder (:data:`PYDANTIC_BUILDERS`) the repository does not define, on a class extending pydantic's
+    ``BaseModel`` or SQLModel's ``SQLModel`` (a base of that name in a file importing either library),
+    is a :class:`QueryV` whose call :func:`query_call` makes an instance of ``cls``
+    (``item = Item.model_validate(data)``; ``session.add(item)`` writes its table); else Django's
+    rules (:func:`~indexer.languages.python.django_models.class_query`)."""
+    if name in PYDANTIC_BUILDERS and found is EXTERNAL and any(
+            c.external_base and any((i.module or "").split(".", 1)[0] in _PYDANTIC_MODULES for i in every(c.file.imports))
+            and any((unwrapped(b) or "").split("[", 1)[0].rpartition(".")[2] in _PYDANTIC_BASES for b in c.d.bases)
+            for c in r.mro(cls)):
+        return QueryV(cls, name)
+    return class_query(r, cls, name, found)
+
+
 def query_call(v: QueryV) -> Value:
     """What calling ``v.method`` on a query or container returns: on an annotated mapping
     (``v.view``: ``get`` / ``pop`` a value, ``values()`` a sequence of them, ``items()`` pairs,
-    anything else the library's; :func:`~indexer.resolve.values.container_call`), else Django's
+    anything else the library's; :func:`~indexer.resolve.values.container_call`), a pydantic
+    builder of a model class (:func:`class_attribute`) an instance of it, else Django's
     queryset rules (:func:`indexer.languages.python.django_models.query_call`)."""
     if v.view:
         return container_call(v, frozenset(), frozenset(), _MAP_ONE, _MAP_VIEWS)
+    if v.method in PYDANTIC_BUILDERS and v.manager is None:
+        return InstV(v.c, "inferred")
     return django_query_call(v)
 
 
@@ -359,9 +385,10 @@ class PythonModuleSystem:
     reverse_member = staticmethod(reverse_member)
     """Optional hook of the resolver core: Django's reverse one-to-one accessors
     (:func:`indexer.languages.python.django_models.reverse_member`)."""
-    class_query = staticmethod(class_query)
+    class_query = staticmethod(class_attribute)
     """Optional hook of the resolver core: Django's ``M.objects``
-    (:func:`indexer.languages.python.django_models.class_query`)."""
+    (:func:`indexer.languages.python.django_models.class_query`), pydantic's ``M.model_validate``
+    (:func:`class_attribute`)."""
     query_call = staticmethod(query_call)
     """Optional hook of the resolver core: what a Django queryset's or an annotated mapping's
     method returns (:func:`query_call`)."""

@@ -35,7 +35,11 @@ Read from the extractor's call sites, each located in the tree by its position (
   repo = ds.getRepository(E)``), or a class field typed ``Repository<E>`` (``@InjectRepository(E)
   private repo: Repository<E>`` then ``this.repo.save(x)``); ``manager.find(E, ...)`` /
   ``manager.save(E, ...)`` on an ``EntityManager`` (a receiver ending in ``manager``). The linker
-  resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing.
+  resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing. A custom repository
+  (``@EntityRepository(User) class UserRepository extends Repository<User>``) is a ``repository``
+  use, and a call of those names on any other receiver keeps the receiver: the linker links it when
+  the receiver's type is such a class (``this.userRepository.find()`` with ``userRepository:
+  UserRepository``) and the class does not declare the method itself.
 """
 
 from __future__ import annotations
@@ -91,6 +95,7 @@ TYPEORM_ROLES = {
 """TypeORM ``Repository`` / ``EntityManager`` methods and whether they read or write the entity's table."""
 _REPO_TYPE = re.compile(r"^(?:Repository|MongoRepository|TreeRepository)<\s*([\w.]+)\s*>$")
 _INJECT = re.compile(r"^InjectRepository\(\s*([\w.]+)\s*[,)]")
+_ENTITY_REPOSITORY = re.compile(r"^EntityRepository\(\s*([\w.]+)\s*\)$")
 
 
 class _Detector:
@@ -102,6 +107,7 @@ class _Detector:
         self.prisma_file = any(i.module.startswith(("@prisma/client", ".prisma")) for i in out.imports) or \
             b"PrismaClient" in data or b"PrismaService" in data
         self.fields = self._repository_fields()
+        self._repository_classes()
         self.repo_vars: dict[tuple[str | None, str], str] = {}
         self._chains: set[int] = set()
 
@@ -316,6 +322,18 @@ class _Detector:
                 out[d.qualname] = entity
         return out
 
+    def _repository_classes(self) -> None:
+        """A ``repository`` use (the role Spring Data's interfaces have) per class decorated
+        ``@EntityRepository(E)`` (TypeORM 0.2's custom repositories, extending ``Repository<E>`` or
+        ``AbstractRepository<E>``): a call on an instance of it, or of a subclass, whose method the
+        class does not declare itself (``userRepository.find()``, inherited) reads or writes ``E``'s table."""
+        for d in self.out.definitions:
+            if d.kind != "class":
+                continue
+            entity = next((m.group(1) for m in map(_ENTITY_REPOSITORY.match, d.decorators) if m), None)
+            if entity is not None:
+                self._use("typeorm", "repository", d.qualname, d.start_line, d.start_col, entity=entity)
+
     def _get_repository_entity(self, call: Node) -> str | None:
         fn = call.child_by_field_name("function")
         name = fn.child_by_field_name("property") if fn is not None and fn.type == "member_expression" else fn
@@ -352,6 +370,9 @@ class _Detector:
                 and args[0].type == "identifier" and self.jf.text(args[0])[:1].isupper():
             entity, args = self.jf.text(args[0]), args[1:]
         if entity is None:
+            # maybe an instance of a custom repository class (``@EntityRepository(User) class UserRepository``),
+            # of this file or another: the linker resolves the receiver's type (as for Spring Data's)
+            self._use("typeorm", TYPEORM_ROLES[name], owner, line, col, resolution="inferred", receiver=receiver)
             return
         cols: list[str] = []
         if TYPEORM_ROLES[name] == "reads" and args:

@@ -19,7 +19,8 @@ else its controller's ``{ version }`` (:attr:`~indexer.model.Route.versions`; th
 Prefix and path arguments: a string or template literal, a constant (``ref``), ``{path: ...}``
 (``@Controller({ path: "cats", host: ... })``), or an array of any of these: one route per
 combination. The decorator names are matched by their last part (``@common.Get()`` too); routing-
-controllers' ``@Controller`` / ``@Get`` have the same meaning and are read alike.
+controllers' ``@Controller`` / ``@JsonController`` / ``@Get`` have the same meaning and are read alike,
+and its ``createExpressServer({ routePrefix })`` is a global prefix (:func:`_route_prefix`).
 Position: the method decorator's ``@``.
 
 Cross-cutting code (issue 14), ``kind`` by decorator: ``@UseGuards`` -> ``guard``,
@@ -74,6 +75,9 @@ LANGUAGES = ("javascript", "typescript")
 FRAMEWORK = "nest"
 PASSPORT = "@nestjs/passport"
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
+_CONTROLLERS = frozenset({"Controller", "JsonController"})
+"""Class decorators making a controller: Nest's and routing-controllers' ``@Controller``, and
+routing-controllers' ``@JsonController`` (the same routes, answering JSON)."""
 _KINDS = {"Guards": "guard", "Interceptors": "interceptor", "Pipes": "pipe", "Filters": "error_handler"}
 _ORDER = ("guard", "interceptor", "pipe", "error_handler")
 _TOKENS = {"APP_GUARD": "guard", "APP_INTERCEPTOR": "interceptor", "APP_PIPE": "pipe", "APP_FILTER": "error_handler"}
@@ -111,7 +115,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                         expr = _factory_call(jf, arg) or _default_guard(jf, arg) or runs[0] or runs[1] or ""
                         uses.setdefault(target.id, []).append((kind, WrapperRef(kind, expr)))
             continue
-        if name == "Controller":
+        if name in _CONTROLLERS:
             cls = decorated_class(decorator)
             if cls is None:
                 continue
@@ -156,6 +160,8 @@ def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, li
     for caps in matches:
         if "prefix_call" in caps:
             _global_prefix(jf, out, caps)
+        elif "server_call" in caps:
+            _route_prefix(jf, out, caps)
         elif "versioning_call" in caps:
             _uri_versioning(jf, out, caps)
         elif "config_call" in caps:
@@ -202,6 +208,23 @@ def _global_prefix(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]])
             exclude = [t for item in items for t in _values(jf, item, "path") if t.parts]
     line, col = jf.pos(caps["prefix_call"][0])
     out.global_prefixes.append(GlobalPrefix(FRAMEWORK, prefix or jf.template(args[0]), line, col, exclude))
+
+
+def _route_prefix(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
+    """routing-controllers' ``createExpressServer({ routePrefix: "/api", ... })`` (``useExpressServer(app,
+    {...})``, ``createKoaServer``, ``useKoaServer``): the options object's ``routePrefix`` is a
+    :class:`GlobalPrefix` without exclusions (a value the file cannot read, ``env.app.routePrefix``, an
+    unknown piece, as :func:`_global_prefix` keeps one); no ``routePrefix``, or options not written as
+    an object literal, nothing."""
+    for arg in arguments(caps["server_args"][0]):
+        node = unwrap(arg) or arg
+        if node.type != "object":
+            continue
+        value = jf.object_pairs(node).get("routePrefix")
+        if value is not None:
+            line, col = jf.pos(caps["server_call"][0])
+            out.global_prefixes.append(GlobalPrefix(FRAMEWORK, jf.template(unwrap(value) or value), line, col, []))
+        return
 
 
 _CONFIG_GETTERS = frozenset({"get", "getOrThrow"})

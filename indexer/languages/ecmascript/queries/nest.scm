@@ -6,7 +6,7 @@
   (call_expression
     function: [(identifier) (member_expression)] @name
     arguments: (arguments) @args)
-  (#match? @name "(^|\\.)(Controller|Get|Post|Put|Delete|Patch|Options|Head|All|Version)$")) @decorator
+  (#match? @name "(^|\\.)(Controller|JsonController|Get|Post|Put|Delete|Patch|Options|Head|All|Version)$")) @decorator
 
 ; Cross-cutting code (issue 14): @UseGuards / @UseInterceptors / @UsePipes / @UseFilters(...) on a
 ; controller class or a handler method share the captures above (nest.py tells them apart by name).
@@ -43,6 +43,13 @@
   function: (member_expression property: (property_identifier) @_prefix)
   arguments: (arguments) @prefix_args
   (#eq? @_prefix "setGlobalPrefix")) @prefix_call
+
+; routing-controllers: createExpressServer({ routePrefix: "/api", controllers }) (useExpressServer(app, {...}),
+; createKoaServer, useKoaServer): the prefix before every controller route, as setGlobalPrefix's.
+(call_expression
+  function: [(identifier) (member_expression)] @_server
+  arguments: (arguments) @server_args
+  (#match? @_server "(^|\\.)(create|use)(Express|Koa)Server$")) @server_call
 
 ; app.enableVersioning({ type: VersioningType.URI, prefix: "v", defaultVersion: "1" }).
 (call_expression

@@ -36,7 +36,9 @@ means ``fastapi`` ``Depends`` or ``Security``, also through ``fastapi.params``):
   (``RateLimiter``, whose ``__call__`` runs).
 * ``NAME = Annotated[T, Depends(f)]`` at module level, a dependency alias, becomes a callable
   definition of its own named ``NAME`` (kind ``function``, spanning the assignment) that calls ``f``:
-  a route annotated with it depends on ``NAME`` and so, through that call, on ``f``.
+  a route annotated with it depends on ``NAME`` and so, through that call, on ``f``. It is a type
+  too: its ``return_type`` is ``T`` and its modifiers hold :data:`~indexer.model.TYPE_ALIAS`, so a
+  parameter ``u: NAME`` is a ``T`` (``current_user.items``, ``session.add(current_user)``).
 * sub-dependencies: a function that is not a route handler of this file and whose parameters depend
   on something (``def get_current_user(db = Depends(get_db))``, a dependency class's ``__init__``,
   or a parameter annotated with an alias of this file) gets a :class:`~indexer.model.CallSite` to
@@ -76,7 +78,8 @@ from indexer.languages.python.frameworks.common import (
     template,
 )
 from indexer.languages.base import SourceText, query, run_query
-from indexer.model import CallSite, Definition, FileExtraction, Mount, Route, Router, Template, Wrapper, WrapperRef
+from indexer.model import (TYPE_ALIAS, CallSite, Definition, FileExtraction, Mount, Route, Router, Template, Wrapper,
+                           WrapperRef)
 
 __all__ = ["LANGUAGES", "detect"]
 
@@ -383,6 +386,8 @@ def _alias(ctx: Context, caps: dict[str, list[Node]], aliases: dict[str, Node]) 
             start_line=line, start_col=col, end_line=end[0], end_col=end[1],
             name_line=src.line(name_node), name_col=src.col(name_node),
             signature=" ".join(src.text(assign).split()),
+            return_type=compact(src, annotated_type) if annotated_type is not None else None,
+            modifiers=[TYPE_ALIAS] if annotated_type is not None else [],
         )
     )  # fmt: skip
     ctx.kinds[name] = "function"

@@ -42,7 +42,9 @@ Uses (owner: the enclosing function):
   ``append`` / ``extend`` / ``discard``) write, ``x.field.all()`` / ``x.field.select()`` read the
   join table of ``field`` on ``x``'s model (the linker resolves ``x``; a field with no join table
   links nothing).
-* SQLAlchemy: ``session.query(M, M.col)`` and ``select(M)`` / ``sa.select(M)`` read ``M``; ``session.add`` / ``add_all`` /
+* SQLAlchemy: ``session.query(M, M.col)``, ``select(M)`` / ``sa.select(M)`` and ``session.get(M, ident)`` /
+  ``get_one`` (``M`` a class name, ``models.M``; with the identity argument, so ``requests``' ``session.get(url)``
+  is none) read ``M``; ``session.add`` / ``add_all`` /
   ``merge`` / ``delete(x)`` write ``x``'s model (in a file importing no SQLAlchemy, on a receiver
   ending in ``session``: ``db.session`` of an application's ``db``);
 * Flask-SQLAlchemy's query property: each ``M.query`` (``M`` capitalised, or ``self`` / ``cls``), called
@@ -81,6 +83,8 @@ _DJANGO_FILTERS = frozenset({"filter", "get", "exclude", "update", "get_or_creat
 _RAW_SQL = frozenset({"execute", "executemany", "executescript", "fetch", "fetchrow", "fetchval", "fetch_one",
                       "fetch_all", "fetch_val", "raw", "mogrify", "exec_driver_sql"})
 _SESSION_WRITES = frozenset({"add", "add_all", "merge", "delete"})
+_SESSION_GETS = frozenset({"get", "get_one"})
+"""``Session.get(M, ident)`` / ``get_one`` (SQLAlchemy 1.4+, SQLModel): a read of ``M`` by primary key."""
 _M2M_WRITES = frozenset({"add", "remove", "set", "clear", "append", "extend", "discard"})
 """Django related-manager and SQLAlchemy collection methods that write a many-to-many join table."""
 _M2M_READS = frozenset({"all", "select"})
@@ -175,7 +179,8 @@ class _Detector:
             manager = c.receiver is not None and ("objects" in c.receiver or "_default_manager" in c.receiver)
             if not manager and c.receiver is not None and self._in_manager(c.caller):
                 manager = c.receiver.startswith(("self", "super"))
-            if c.name not in _CALL_NAMES and not manager:
+            session_get = c.name in _SESSION_GETS and c.receiver is not None and "session" in c.receiver.lower()
+            if c.name not in _CALL_NAMES and not manager and not session_get:
                 continue
             call = self.locate.call_at(c.line, c.col)
             if call is None or call.id in seen:
@@ -575,6 +580,12 @@ class _Detector:
             return
         if receiver is not None and name == "query" and "session" in rtext.lower():
             self._entities("reads", args.positional, node, line, col)
+        elif receiver is not None and name in _SESSION_GETS and "session" in rtext.lower():
+            first = args.get(0, "entity")
+            if first is not None and (len(args.positional) > 1 or "ident" in args.keywords) \
+                    and first.type in ("identifier", "attribute") and _QUERY_OWNER.fullmatch(compact(src, first)):
+                self.out.table_uses.append(TableUse("sqlalchemy", "reads", scope_of(node, src), line, col,
+                                                    entity=compact(src, first)))
         elif receiver is not None and name in _SESSION_WRITES and "session" in rtext.lower():
             for arg in args.positional[:1]:
                 if name == "add_all":
