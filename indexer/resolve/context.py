@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.compact import compact_extraction
-from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import, Param
 from indexer.parked import ParkedList, UnpackedLists
 from indexer.resolve.bindings import REGISTERS, ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
@@ -427,6 +427,15 @@ class FileCtx:
         if scope in self.lexical_parent:
             return self.lexical_parent[scope]
         return scope.rpartition(".")[0] or None
+
+    def parameter(self, scope: str, name: str) -> Param | None:
+        """The parameter ``name`` of the function ``scope`` (a qualname), or ``None``."""
+        for rd in entries(self.by_qualname, scope):
+            if rd.is_callable:
+                for p in rd.d.params:
+                    if p.name == name:
+                        return p
+        return None
 
     def is_class_scope(self, qualname: str) -> bool:
         """Whether the scope ``qualname`` is a class body."""

@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallSite, Import, Param, base_type
+from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallSite, Import, base_type
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
@@ -312,7 +312,7 @@ class Resolver:
                 if inherited is not None:
                     return inherited
             if s is not None and (bindings is None or all(b.how == "element" for b in bindings)):
-                param = self._parameter(fc, s, name)
+                param = fc.parameter(s, name)
                 if param is not None:  # an untyped parameter shadows the enclosing scopes' names; a variadic one
                     # (`*args`, `...rest`) is the language's tuple, dict or array; the optional `injected`: pytest's
                     injected = None if param.variadic else getattr(fc.rules, "injected", None)
@@ -340,16 +340,6 @@ class Resolver:
                 v = self.binding_value(c.file, bindings)
                 if v is not None:
                     return v
-        return None
-
-    @staticmethod
-    def _parameter(fc: FileCtx, scope: str, name: str) -> Param | None:
-        """The parameter ``name`` of the function ``scope`` of ``fc``, or ``None``."""
-        for rd in entries(fc.by_qualname, scope):
-            if rd.is_callable:
-                for p in rd.d.params:
-                    if p.name == name:
-                        return p
         return None
 
     def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int, narrowing: bool = True) -> Value:
@@ -981,7 +971,7 @@ class Resolver:
                             return bv
             members, _ = self.classes.lookup(cls, name)
             if members:  # a class's static member and its instances' namesake (TS `static m(x)` + `m()`)
-                side = [m for m in members if ("static" in m.d.modifiers) == isinstance(v, ClassV)]
+                side = [m for m in members if ("static" in m.d.modifiers) == isinstance(v, ClassV)] if len(members) > 1 else ()
                 return self.def_value((side or members)[-1])
             reverse = getattr(cls.file.rules, "reverse_member", None)  # optional: Django's reverse one-to-one
             if reverse is not None and isinstance(v, InstV):
