@@ -137,6 +137,10 @@ def test_library_caching_descriptors_are_getters():
     # aiohttp (jedi comparison, session 47): `request.match_info.set_current_app(app)` with
     # `@reify def match_info(self) -> UrlMappingMatchInfo`; SQLAlchemy's `@util.memoized_property`
     check("""
+        # --- path: helpers.py ---
+        class reify:
+            def __init__(self, wrapped):
+                self.wrapped = wrapped
         # --- path: m.py ---
         from helpers import reify
         import util
@@ -164,6 +168,7 @@ def test_library_caching_descriptors_are_getters():
             r.plain.set_app(3)                # an unknown decorator: a bound method, not a getter
         """, [
         "m.Request.cached(0) -> m.Info [exact]",
+        "m.Request.match_info(0) -> helpers.reify.__init__(1) [exact]",  # the decoration is a call still
         "m.Request.match_info(0) -> m.Info [exact]",
         "m.Request.plain(0) -> m.Info [exact]",
         "m.handle(1) -> m.Request.match_info(0) [exact]",

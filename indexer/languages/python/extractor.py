@@ -70,9 +70,9 @@ _MODIFIER_DECORATORS = {  # decorators that become modifiers
     "cached_property": "property",
     "functools.cached_property": "property",
     "abc.abstractproperty": "property", "abstractproperty": "property",
-    **dict.fromkeys(("reify", "helpers.reify", "memoized_property", "util.memoized_property", "hybrid_property"),
-                    "property"),  # libraries' caching descriptors: pyramid's / aiohttp's reify, SQLAlchemy's
 }
+_DESCRIPTORS = frozenset({"reify", "helpers.reify", "memoized_property", "util.memoized_property", "hybrid_property"})
+"""Libraries' caching descriptors (pyramid's / aiohttp's reify, SQLAlchemy's): getters whose decoration is a call."""
 
 # Decorators that only tell a type checker something: no call worth a site.
 _TYPING_DECORATORS = frozenset({"overload", "typing.overload", "override", "typing.override", "typing_extensions.override",
@@ -355,7 +355,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         qualname = f"{parent_qual}.{name}" if parent_qual else name
         decorators = [_collapse(src.text(n)) for n in d.decorators]
         modifiers = (["async"] if d.is_async else []) + [
-            _MODIFIER_DECORATORS[t] for t in decorators if t in _MODIFIER_DECORATORS
+            _MODIFIER_DECORATORS.get(t, "property") for t in decorators if t in _MODIFIER_DECORATORS or t in _DESCRIPTORS
         ] + (["lambda"] if d.lambda_value is not None else [])
         if d.is_class:
             kind = "class"
