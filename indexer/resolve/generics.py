@@ -152,6 +152,13 @@ def _substituted(r: Resolver, receiver: InstV | ClassV, owner: Def, text: str) -
     if not params:
         return None
     rules = owner.file.rules
+    of = getattr(rules, "class_of", None)  # `Type[ModelT]`: the bound class itself
+    k = of(text) if of is not None else None
+    if k in params:
+        bound = type_arguments(r, receiver.c, owner, own)
+        arg = bound.get(k) if bound else None
+        t = r.resolve_type(arg[0], arg[1], arg[2]) if isinstance(arg, tuple) else ClassV(arg) if arg is not None else None
+        return ClassV(t.c, dynamic=True) if isinstance(t, ClassV) else None
     # a container of it first (TypeScript's `T[]` reduces to `T`), then a map of it, then itself
     element = getattr(rules, "container_element", None)
     e = element(text) if element is not None else None

@@ -526,8 +526,13 @@ class Resolver:
         class's module system reads (``query_call``); for a map of one (the optional ``map_value``:
         ``dict[str, User]``), a :class:`QueryV` of the value class with the language's view of it; for a
         tuple (the optional ``tuple_items``: ``tuple[Channel, bool]``), a :class:`TupleV` of each
-        position's value; else what :meth:`resolve_type` gives."""
+        position's value; for a class itself (the optional ``class_of``: Python's ``type[User]``), the class
+        or any subclass of it (``ClassV``, ``dynamic``); else what :meth:`resolve_type` gives."""
         rules = fc.rules
+        of = getattr(rules, "class_of", None)
+        k = self.resolve_type(fc, scope, of(text)) if of is not None and text and of(text) else None
+        if isinstance(k, ClassV):
+            return ClassV(k.c, dynamic=True)
         element = getattr(rules, "container_element", None)
         e = element(text) if element is not None and text else None
         if e:  # before the type itself: TypeScript's `User[]` reduces to `User` (`User[][]`: arrays of them)

@@ -266,6 +266,20 @@ def base_type_arguments(d: Definition) -> dict[str, tuple[str, ...]]:
     return out
 
 
+_CLASS_OF = re.compile(r"(?:typing\.|t\.)?(?:type|Type)\[\s*[\"']?([A-Za-z_][\w.]*)[\"']?\s*\]")
+
+
+def class_of(text: str) -> str | None:
+    """The class a ``type[X]`` / ``Type[X]`` annotation names (``Optional`` and ``| None`` looked
+    through): a value that is ``X`` or a subclass of it, not an instance; ``None`` for any other text."""
+    t = unwrapped(text).strip().strip("\"'")
+    if "|" in t:
+        parts = [p.strip() for p in split_top_level(t, "|", "[(", "])") if p.strip() not in ("None", "")]
+        t = parts[0] if len(parts) == 1 else ""
+    m = _CLASS_OF.fullmatch(t)
+    return m[1] if m else None
+
+
 def type_arguments(text: str) -> tuple[str, ...]:
     """The type arguments of a declared generic type: ``Stack[User]`` / ``"Repository[User, int]"``
     / ``Optional[Stack[User]]`` -> (``User``, ...); empty for any other text."""
@@ -408,6 +422,8 @@ class PythonModuleSystem:
     base_type_arguments = staticmethod(base_type_arguments)
     """Optional hook of the resolver core: the type arguments of a class's generic bases
     (:func:`base_type_arguments`)."""
+    class_of = staticmethod(class_of)
+    """Optional hook of the resolver core: the class a ``type[X]`` annotation names (:func:`class_of`)."""
     type_arguments = staticmethod(type_arguments)
     """Optional hook of the resolver core: the type arguments of a declared type (:func:`type_arguments`)."""
     related_value = staticmethod(related_value)
