@@ -1,0 +1,50 @@
+"""brk47's hostile inputs for session 46's work: what held is in docs/accuracy.md; what broke is
+tested here, each with the exact edges expected and what must not be linked."""
+
+from __future__ import annotations
+
+from indexer.resolve.dotted import MAX_EXPRESSION_LINKS
+from indexer.resolve.interpreter import Resolver
+from tests.resolution_harness import edges, resolve_fixture
+
+
+def _chain_fixture(links: int) -> str:
+    """``n.kids[k].kids[k]...m()`` of ``links`` attribute-subscript pairs over a self-referring map
+    (``Node.kids: dict[str, Node]``): every subscript is a call site (``__getitem__``) whose receiver
+    is the whole chain before it."""
+    body = "n" + ".kids[k]" * links
+    return ("# --- path: pkg/node.py ---\nfrom __future__ import annotations\n\n\nclass Node:\n"
+            "    kids: dict[str, Node]\n\n    def m(self):\n        return 1\n\n\nclass Other:\n"
+            f"    def m(self):\n        return 2\n\n\ndef f(n: Node, k):\n    return {body}.m()\n")
+
+
+def test_a_chain_within_the_bound_is_followed_whole():
+    links = MAX_EXPRESSION_LINKS // 2 - 1  # an attribute and a subscript per pair
+    assert edges(resolve_fixture(_chain_fixture(links))) == ["pkg/node.f(2) -> pkg/node.Node.m(0) [inferred]"]
+
+
+def test_a_chain_past_the_bound_is_not_followed_and_costs_linear_work(monkeypatch):
+    """A 300-pair chain read every prefix again for each of its 300 call sites: 45,450 attribute
+    reads (1,000 pairs: 61 s to resolve); past :data:`MAX_EXPRESSION_LINKS` links an expression has
+    no value: its call binds nothing (never Other.m by its name) and is counted unresolved."""
+    reads = []
+    real = Resolver.attr
+
+    def counted(self, v, name):
+        reads.append(name)
+        return real(self, v, name)
+
+    monkeypatch.setattr(Resolver, "attr", counted)
+    got = edges(resolve_fixture(_chain_fixture(300)))
+    assert got == []
+    # the call sites within the bound follow their chains: about bound^2 / 4 reads, not 300^2 / 2
+    assert len(reads) <= MAX_EXPRESSION_LINKS ** 2
+
+
+def test_the_split_stops_past_the_bound():
+    from indexer.resolve.dotted import TOO_LONG, split_dotted, too_long
+    within = "a" + ".b[k]" * (MAX_EXPRESSION_LINKS // 2)  # 64 links: 32 attributes, 32 subscripts
+    assert split_dotted(within) == ["a"] + ["b[k]"] * (MAX_EXPRESSION_LINKS // 2) and not too_long(split_dotted(within))
+    assert split_dotted(within + ".c()") is TOO_LONG and too_long(TOO_LONG)
+    assert split_dotted("a" + "[k]" * (MAX_EXPRESSION_LINKS + 1)) is TOO_LONG
+    assert split_dotted("f(" + "x." * 500 + "y).g") == ["f()", "g"]  # arguments are no links
