@@ -48,3 +48,37 @@ def test_the_split_stops_past_the_bound():
     assert split_dotted(within + ".c()") is TOO_LONG and too_long(TOO_LONG)
     assert split_dotted("a" + "[k]" * (MAX_EXPRESSION_LINKS + 1)) is TOO_LONG
     assert split_dotted("f(" + "x." * 500 + "y).g") == ["f()", "g"]  # arguments are no links
+
+
+ARROWS = '''
+// --- path: src/user.ts ---
+export class User { activate(): void {} }
+export class Group { activate(): void {} }
+// --- path: src/svc.ts ---
+import { User } from "./user";
+function pair(): [() => void, User] { return [() => {}, new User()]; }
+export function first() {
+  const [f, u] = pair();
+  u.activate();
+}
+export function second(m: Map<(u: string) => number, User>) {
+  m.get(String).activate();
+}
+'''
+
+
+def test_an_arrow_inside_a_type_closes_no_bracket():
+    """``=>``'s ``>`` closed the ``<`` no one opened: ``[() => void, User]`` was one item and
+    ``Map<(u: string) => number, User>`` one type argument, so ``u`` and ``m.get()`` had no type."""
+    from indexer.languages.base import split_top_level
+    from indexer.languages.ecmascript.syntax import map_value, tuple_items
+    assert split_top_level("() => void, User") == ["() => void", " User"]
+    assert split_top_level("Map<K, V>, (a) => b, C") == ["Map<K, V>", " (a) => b", " C"]
+    assert tuple_items("[() => void, User]") == ["()=>void", "User"]
+    assert map_value("Map<(u: string) => number, User>") == ("User", "pairs")
+    assert edges(resolve_fixture(ARROWS)) == [
+        "src/svc.first(0) -> src/svc.pair(0) [exact]",
+        "src/svc.first(0) -> src/user.User.activate(0) [inferred]",  # u: never Group's by name
+        "src/svc.pair(0) -> src/user.User [exact]",
+        "src/svc.second(1) -> src/user.User.activate(0) [inferred]",  # m.get(...)
+    ]
