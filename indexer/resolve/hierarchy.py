@@ -450,16 +450,30 @@ class ClassHierarchy:
 def base_tokens(rd: Def) -> list[tuple[str, str, str]]:
     """The read tokens a class definition ``rd`` touches as a subclass: ``("n", namespace, "^" + N)``
     for each base it names, ``N`` the base's last dotted segment without type arguments (what
-    :meth:`ClassHierarchy.provided_below` records for the classes it walks below). Empty for a
-    definition that is no class."""
+    :meth:`ClassHierarchy.provided_below` records for the classes it walks below), and for a base
+    named by a plain name its file binds to another, the other's: an import's member (``from m
+    import Mixin as M``, ``import { Mixin as M }``: ``Mixin``) or a module-level alias's value's last
+    segment (``Base = mixin.Mixin``). Empty for a definition that is no class. (A JavaScript default
+    import names no class: a subclass of one is met by tokens of its other changes only.)"""
     if not rd.is_type:
         return []
-    ns = rd.file.rules.namespace
+    fc = rd.file
+    ns = fc.rules.namespace
     out = []
     for b in rd.d.bases or ():
         t = base_type(b)
-        if t:
-            out.append(("n", ns, "^" + drop_generics(t).rsplit(".", 1)[-1]))
+        if not t:
+            continue
+        name = drop_generics(t)
+        out.append(("n", ns, "^" + name.rsplit(".", 1)[-1]))
+        if "." in name:
+            continue
+        for imp in entries(fc.imports, name):
+            if imp.name and imp.name != "default" and imp.name != name:
+                out.append(("n", ns, "^" + imp.name.rsplit(".", 1)[-1]))
+        for alias in fc.bindings.get((None, name)) or ():
+            if alias.how == "alias" and alias.type:
+                out.append(("n", ns, "^" + drop_generics(alias.type).rsplit(".", 1)[-1]))
     return out
 
 

@@ -82,3 +82,31 @@ def test_an_arrow_inside_a_type_closes_no_bracket():
         "src/svc.pair(0) -> src/user.User [exact]",
         "src/svc.second(1) -> src/user.User.activate(0) [inferred]",  # m.get(...)
     ]
+
+
+MIXIN = "class Mixin:\n    def go(self):\n        return self.get_object()\n"
+PROVIDER = "class Provider:\n    def get_object(self):\n        return 1\n"
+GO = "app/mixin.Mixin.go(0) -> app/provider.Provider.get_object(0) [inferred]"
+
+
+def test_a_subclass_naming_its_base_by_an_alias_rebinds_what_the_base_calls(tmp_path):
+    """A class coming in a new file that names the mixin through an import alias (``Mixin as M``) or
+    a module-level alias (``Base = mixin.Mixin``) and gets ``get_object`` from its other base: the
+    mixin's file read ``^Mixin``, the new class's tokens said only ``^M`` / ``^Base``, so the
+    watcher and a one-shot run kept ``Mixin.go`` unbound where a cold index binds it."""
+    from tests.index_dump import calls
+    from tests.unit.test_incremental import Workspace
+    ws = Workspace(tmp_path, {"app/__init__.py": "", "app/mixin.py": MIXIN, "app/provider.py": PROVIDER})
+    try:
+        ws.edit({"app/view.py": "from app.mixin import Mixin as M\nfrom app.provider import Provider\n\n\n"
+                                "class View(M, Provider):\n    pass\n"})  # each edit compared with a cold index
+        assert calls(ws.db) == [GO]
+        ws.edit({"app/view.py": None})
+        assert calls(ws.db) == []
+        ws.edit({"app/w.py": "from app import mixin, provider\n\nBase = mixin.Mixin\n\n\n"
+                             "class W(Base, provider.Provider):\n    pass\n"})
+        assert calls(ws.db) == [GO]
+        ws.edit({"app/w.py": "from app import mixin, provider\n\nBase = mixin.Mixin\n\n\nclass W(Base):\n    pass\n"})
+        assert calls(ws.db) == []  # no subclass provides it
+    finally:
+        ws.close()
