@@ -393,7 +393,7 @@ class ClassHierarchy:
         return self._walk_below(c, name)[1]
 
     def _walk_below(self, c: Def, name: str) -> tuple[Sequence[tuple[Def, list[Def]]], bool]:
-        if len(self.mro(c)) > MAX_HIERARCHY_DEPTH:  # cut at the depth: the member may be above the cut
+        if len(self.mro(c)) > MAX_HIERARCHY_DEPTH and self._cut_above(c):  # the member may be above the cut
             return (), False
         key = (id(c), name)
         cached = self._provided.get(key)
@@ -404,6 +404,16 @@ class ClassHierarchy:
         external, deps = self.track.tracked(lambda: self._compute_provided(c, name, out))
         self._provided[key] = (out or (), deps, external)
         return out, external
+
+    def _cut_above(self, c: Def) -> bool:
+        """Whether :meth:`mro` leaves out ancestors of ``c`` (a class :data:`MAX_HIERARCHY_DEPTH` levels
+        up has bases); a wide MRO (a class of 70 mixins, one level) is whole."""
+        level, seen = [c], {id(c)}
+        for _ in range(MAX_HIERARCHY_DEPTH):
+            level = [b for x in level for b in self.bases(x) if id(b) not in seen and not seen.add(id(b))]
+            if not level:
+                return False
+        return any(self.bases(x) for x in level)
 
     def _compute_provided(self, c: Def, name: str, out: list[tuple[Def, list[Def]]]) -> bool:
         use = self.use

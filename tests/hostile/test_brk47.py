@@ -110,3 +110,19 @@ def test_a_subclass_naming_its_base_by_an_alias_rebinds_what_the_base_calls(tmp_
         assert calls(ws.db) == []  # no subclass provides it
     finally:
         ws.close()
+
+
+def _wide(bases: int) -> str:
+    return ("# --- path: app/m.py ---\n" + "".join(f"class M{i}:\n    pass\n\n" for i in range(bases))
+            + "class C(" + ", ".join(f"M{i}" for i in range(bases)) + "):\n    def run(self):\n"
+            "        return self.hook()\n\nclass D(C):\n    def hook(self):\n        return 1\n\n"
+            "class E:\n    def hook(self):\n        return 2\n")
+
+
+def test_a_wide_mro_is_no_cut_one():
+    """A class of 70 mixin bases has 71 classes in its MRO but is 1 level deep: what only its
+    subclasses provide was not looked for (the check counted the MRO's classes, not its levels)."""
+    from indexer.resolve.hierarchy import MAX_HIERARCHY_DEPTH
+    assert MAX_HIERARCHY_DEPTH < 70
+    for bases in (10, 70):
+        assert edges(resolve_fixture(_wide(bases))) == ["app/m.C.run(0) -> app/m.D.hook(0) [inferred]"], bases  # never E's
