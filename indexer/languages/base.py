@@ -513,10 +513,13 @@ def unambiguous_elements(found: list[Binding], bound: list[Binding]) -> list[Bin
 def split_top_level(text: str, sep: str = ",", opening: str = "[({<", closing: str = "])}>") -> list[str]:
     """``text`` split at each ``sep`` outside brackets (any of ``opening`` opens one, of ``closing``
     closes one), the parts as written (not stripped): ``"A, Map<K, V>"`` -> ``["A", " Map<K, V>"]``.
-    Type texts' argument lists and unions; unbalanced text splits where its depth is zero."""
+    Type texts' argument lists and unions; unbalanced text splits where its depth is zero. The ``>``
+    of an arrow ``=>`` closes nothing (``[() => void, User]``: two items)."""
     parts, depth, cur = [], 0, []
+    prev = ""
     for ch in text:
-        depth += (ch in opening) - (ch in closing)
+        depth += (ch in opening) - (ch in closing and not (ch == ">" and prev == "="))
+        prev = ch
         if ch == sep and depth == 0:
             parts.append("".join(cur))
             cur = []

@@ -4,7 +4,25 @@ subscripts and calls after its name (:func:`subscripts_off`)."""
 
 from __future__ import annotations
 
-__all__ = ["calls_off", "split_dotted", "subscripts_off"]
+__all__ = ["calls_off", "split_dotted", "subscripts_off", "too_long", "MAX_EXPRESSION_LINKS", "TOO_LONG"]
+
+MAX_EXPRESSION_LINKS = 64
+"""Attribute and subscript links the interpreter follows in one expression (:func:`too_long`); past
+it the expression has no value. Each subscript of ``n.kids[k].kids[k]...`` is a call site
+(``__getitem__``) whose receiver is the chain before it, and each was followed from its head: a
+chain of 1,000 attribute-subscript pairs read half a million attributes (61 s to resolve). The extractors cut receivers of attributes
+and calls at :data:`indexer.model.MAX_RECEIVER_LINKS` (16) but keep a subscript's text whole."""
+
+TOO_LONG: list[str] = [""] * (MAX_EXPRESSION_LINKS + 1)
+"""What :func:`split_dotted` gives for a text of more links than :data:`MAX_EXPRESSION_LINKS` (shared:
+not to be changed)."""
+
+
+def too_long(segments: list[str]) -> bool:
+    """Whether segments hold more than :data:`MAX_EXPRESSION_LINKS` links: more segments than that
+    (:func:`split_dotted` gives :data:`TOO_LONG` for a text whose attributes and subscripts together
+    pass the bound, so a length test is all a hot path pays)."""
+    return len(segments) > MAX_EXPRESSION_LINKS
 
 
 def calls_off(segment: str) -> tuple[str, int]:
@@ -44,12 +62,14 @@ def subscripts_off(segment: str) -> tuple[str, list[str]]:
 def split_dotted(text: str) -> list[str]:
     """``a.b().c`` -> ``["a", "b()", "c"]``; arguments inside parentheses are dropped (as are ``?``
     and empty segments); a subscript stays on its segment with its text (``a[k.x].b`` -> ``["a[k.x]",
-    "b"]``)."""
+    "b"]``). Past :data:`MAX_EXPRESSION_LINKS` links the scan stops: :data:`TOO_LONG`, which
+    :func:`too_long` tells (each call site of a long chain scanned all of it, twice)."""
     if "(" not in text and ")" not in text and "?" not in text and "[" not in text:  # most receivers: a plain split
         return [s for s in text.split(".") if s]
     out: list[str] = []
     depth = 0
     square = 0
+    links = 0
     cur: list[str] = []
     for ch in text:
         if square and not depth and ch not in "[]()":
@@ -57,6 +77,9 @@ def split_dotted(text: str) -> list[str]:
         elif ch == "[" and not depth:
             square += 1
             cur.append(ch)
+            links += 1
+            if links > MAX_EXPRESSION_LINKS:
+                return TOO_LONG
         elif ch == "]" and not depth:
             square = max(0, square - 1)
             cur.append(ch)
@@ -71,6 +94,9 @@ def split_dotted(text: str) -> list[str]:
         elif ch == ".":
             out.append("".join(cur))
             cur = []
+            links += 1
+            if links > MAX_EXPRESSION_LINKS:
+                return TOO_LONG
         elif ch == "?":
             continue
         else:

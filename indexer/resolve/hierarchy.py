@@ -393,7 +393,7 @@ class ClassHierarchy:
         return self._walk_below(c, name)[1]
 
     def _walk_below(self, c: Def, name: str) -> tuple[Sequence[tuple[Def, list[Def]]], bool]:
-        if len(self.mro(c)) > MAX_HIERARCHY_DEPTH:  # cut at the depth: the member may be above the cut
+        if len(self.mro(c)) > MAX_HIERARCHY_DEPTH and self._cut_above(c):  # the member may be above the cut
             return (), False
         key = (id(c), name)
         cached = self._provided.get(key)
@@ -404,6 +404,16 @@ class ClassHierarchy:
         external, deps = self.track.tracked(lambda: self._compute_provided(c, name, out))
         self._provided[key] = (out or (), deps, external)
         return out, external
+
+    def _cut_above(self, c: Def) -> bool:
+        """Whether :meth:`mro` leaves out ancestors of ``c`` (a class :data:`MAX_HIERARCHY_DEPTH` levels
+        up has bases); a wide MRO (a class of 70 mixins, one level) is whole."""
+        level, seen = [c], {id(c)}
+        for _ in range(MAX_HIERARCHY_DEPTH):
+            level = [b for x in level for b in self.bases(x) if id(b) not in seen and not seen.add(id(b))]
+            if not level:
+                return False
+        return any(self.bases(x) for x in level)
 
     def _compute_provided(self, c: Def, name: str, out: list[tuple[Def, list[Def]]]) -> bool:
         use = self.use
@@ -450,16 +460,30 @@ class ClassHierarchy:
 def base_tokens(rd: Def) -> list[tuple[str, str, str]]:
     """The read tokens a class definition ``rd`` touches as a subclass: ``("n", namespace, "^" + N)``
     for each base it names, ``N`` the base's last dotted segment without type arguments (what
-    :meth:`ClassHierarchy.provided_below` records for the classes it walks below). Empty for a
-    definition that is no class."""
+    :meth:`ClassHierarchy.provided_below` records for the classes it walks below), and for a base
+    named by a plain name its file binds to another, the other's: an import's member (``from m
+    import Mixin as M``, ``import { Mixin as M }``: ``Mixin``) or a module-level alias's value's last
+    segment (``Base = mixin.Mixin``). Empty for a definition that is no class. (A JavaScript default
+    import names no class: a subclass of one is met by tokens of its other changes only.)"""
     if not rd.is_type:
         return []
-    ns = rd.file.rules.namespace
+    fc = rd.file
+    ns = fc.rules.namespace
     out = []
     for b in rd.d.bases or ():
         t = base_type(b)
-        if t:
-            out.append(("n", ns, "^" + drop_generics(t).rsplit(".", 1)[-1]))
+        if not t:
+            continue
+        name = drop_generics(t)
+        out.append(("n", ns, "^" + name.rsplit(".", 1)[-1]))
+        if "." in name:
+            continue
+        for imp in entries(fc.imports, name):
+            if imp.name and imp.name != "default" and imp.name != name:
+                out.append(("n", ns, "^" + imp.name.rsplit(".", 1)[-1]))
+        for alias in fc.bindings.get((None, name)) or ():
+            if alias.how == "alias" and alias.type:
+                out.append(("n", ns, "^" + drop_generics(alias.type).rsplit(".", 1)[-1]))
     return out
 
 

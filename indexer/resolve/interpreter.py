@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallSite, Import, base_type
-from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off
+from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.generics import declared_instance, generic_attribute, generic_result
@@ -592,7 +592,7 @@ class Resolver:
             v = InstV(t.c, "exact")
             return self.follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v
         segments = split_dotted(text)
-        if not segments:
+        if not segments or too_long(segments):  # past MAX_EXPRESSION_LINKS: no value
             return None
         head, subs = subscripts_off(segments[0])
         name, calls = calls_off(head)
@@ -636,7 +636,10 @@ class Resolver:
         """The value of ``v`` followed by the segments of a dotted expression (``["b()", "c"]``:
         attribute ``b``, called, then attribute ``c``); a getter read on an instance (a Python
         ``@property``, a JavaScript ``get``) is what calling it returns. Whatever precedes it, a data-model attribute
-        (:data:`DATA_MODEL_ATTRIBUTES`: ``obj.__dict__``) is the language's own object (``BUILTIN``)."""
+        (:data:`DATA_MODEL_ATTRIBUTES`: ``obj.__dict__``) is the language's own object (``BUILTIN``); ``None``
+        past :data:`~indexer.resolve.dotted.MAX_EXPRESSION_LINKS` links."""
+        if too_long(segments):
+            return None
         for i in range(len(segments) - 1, -1, -1):
             if segments[i] in DATA_MODEL_ATTRIBUTES:
                 v, segments = BUILTIN, segments[i + 1:]
