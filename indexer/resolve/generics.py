@@ -1,4 +1,6 @@
-"""Type parameters of repository classes, bound by the classes that extend them.
+"""What a member gives for the receiver it is read on: type parameters of repository classes, bound
+by the classes that extend them (below), and a classmethod returning ``cls(...)`` called on a
+subclass (:func:`member_result`).
 
 A generic base declares what its methods return through a type parameter (``class Repository
 (Generic[ModelT]): def get(self, key) -> Optional[ModelT]``, Java ``abstract class Repo<T, ID> { T
@@ -30,14 +32,14 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from indexer.model import base_type
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import EXTERNAL, ClassV, InstV, QueryV, Value
+from indexer.resolve.values import EXTERNAL, ClassV, FuncV, InstV, QueryV, Value
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
     from indexer.resolve.values import Def
 
-__all__ = ["MAX_DEPTH", "declared_instance", "generic_attribute", "generic_result", "type_arguments", "type_parameters"]
+__all__ = ["MAX_DEPTH", "declared_instance", "generic_attribute", "generic_result", "member_result", "type_arguments", "type_parameters"]
 
 MAX_DEPTH = 16
 """Levels of bases :func:`type_arguments` walks up from the receiver's class (real hierarchies
@@ -109,6 +111,26 @@ def type_arguments(r: Resolver, c: Def, owner: Def, own: dict[str, Bound] | None
             nxt.append((b, {p: bound.get(a, (x.file, x.parent, a)) for p, a in zip(params, args)}, depth + 1))
         stack.extend(reversed(nxt))
     return None
+
+
+def member_result(r: Resolver, receiver: Value, method: Value, result: Value) -> Value:
+    """What calling (or reading, for a getter) ``method``, read on ``receiver``, yields when
+    ``result`` is what its body gives: a Python classmethod whose inferred return is its class
+    receiver itself (``return cls(...)``, ``return cls.query.get(i)``) called on a subclass
+    (``User.get_by_id(i)``, the method a mixin's) builds an instance of that subclass; a member
+    returning its class's type parameter, what the receiver binds it to (:func:`generic_result`:
+    ``repo.get(1)`` of a ``UserRepository(Repository[User])``); ``result`` otherwise."""
+    if (result is None or result is EXTERNAL) and isinstance(method, FuncV):
+        return generic_result(r, receiver, method.f) or result
+    if not (isinstance(result, InstV) and isinstance(method, FuncV) and isinstance(receiver, ClassV | InstV)):
+        return result
+    d = method.f.d
+    receiver_name = getattr(method.f.file.rules, "class_receiver", None)
+    if not receiver_name or d.inferred_return != receiver_name or "classmethod" not in d.modifiers:
+        return result
+    if receiver.c is result.c or not any(a is result.c for a in r.mro(receiver.c)[1:]):
+        return result
+    return InstV(receiver.c, "inferred")
 
 
 def generic_result(r: Resolver, receiver: Value, f: Def) -> Value:

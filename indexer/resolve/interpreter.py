@@ -47,7 +47,7 @@ from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallS
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
-from indexer.resolve.generics import declared_instance, generic_attribute, generic_result
+from indexer.resolve.generics import declared_instance, generic_attribute, member_result
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
@@ -672,23 +672,10 @@ class Resolver:
         return v
 
     def own_class(self, receiver: Value, method: Value, result: Value) -> Value:
-        """What calling ``method``, read on ``receiver``, yields when ``result`` is what its body
-        gives: a Python classmethod whose inferred return is its class receiver itself (``return
-        cls(...)``, ``return cls.query.get(i)``) called on a subclass (``User.get_by_id(i)``, the
-        method a mixin's) builds an instance of that subclass; a method returning its class's type
-        parameter, what the receiver's class binds it to (:func:`~indexer.resolve.generics.generic_result`:
-        ``repo.get(1)`` of a ``UserRepository(Repository[User])``); ``result`` otherwise."""
-        if (result is None or result is EXTERNAL) and isinstance(method, FuncV):
-            return generic_result(self, receiver, method.f) or result
-        if not (isinstance(result, InstV) and isinstance(method, FuncV) and isinstance(receiver, ClassV | InstV)):
-            return result
-        d = method.f.d
-        receiver_name = getattr(method.f.file.rules, "class_receiver", None)
-        if not receiver_name or d.inferred_return != receiver_name or "classmethod" not in d.modifiers:
-            return result
-        if receiver.c is result.c or not any(a is result.c for a in self.mro(receiver.c)[1:]):
-            return result
-        return InstV(receiver.c, "inferred")
+        """What calling ``method``, read on ``receiver``, yields when ``result`` is what its body gives
+        (:func:`~indexer.resolve.generics.member_result`: a classmethod returning ``cls(...)`` called
+        on a subclass, a member returning its class's type parameter)."""
+        return member_result(self, receiver, method, result)
 
     def call_result(self, v: Value, how: str) -> Value:
         """The value calling ``v`` yields: an instance of a class, a function's (inferred) return."""
