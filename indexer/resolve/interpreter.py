@@ -53,7 +53,8 @@ from indexer.resolve.output import file_output
 from indexer.resolve.reads import is_getter
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
-from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, TupleV, Value
+from indexer.resolve.values import (BUILTIN, EXTERNAL, MAP, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
+                                    QueryV, Token, TupleV, Value, element, element_of, nested)
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -448,7 +449,8 @@ class Resolver:
                     v = None if head in (b.name + "[", b.name + ".") else self.resolve_expr(fc, b.scope, b.type)
                 elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
                     v = self.resolve_expr(fc, b.scope, b.type)
-                    v = QueryV(v.c, view=v.view) if isinstance(v, QueryV) and not v.method and v.view != MAP else None
+                    v = QueryV(v.c, view=v.view, inner=v.inner) if isinstance(v, QueryV) and not v.method and v.view != MAP \
+                        else None
                 elif how == "related":
                     related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
                     v = related(self, fc, b) if related is not None else None
@@ -534,18 +536,9 @@ class Resolver:
         tuple (the optional ``tuple_items``: ``tuple[Channel, bool]``), a :class:`TupleV` of each
         position's value; else what :meth:`resolve_type` gives."""
         rules = fc.rules
-        element = getattr(rules, "container_element", None)
-        e = element(text) if element is not None and text else None
-        if e:  # before the type itself: TypeScript's `User[]` reduces to `User`
-            et = self.resolve_type(fc, scope, e)
-            if isinstance(et, ClassV):
-                return QueryV(et.c)
-        mapped = getattr(rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
-        m = mapped(text) if mapped is not None and text else None
-        if m:
-            mt = self.resolve_type(fc, scope, m[0])
-            if isinstance(mt, ClassV):
-                return QueryV(mt.c, view=m[1])
+        found = self._container(fc, scope, text, MAX_NESTING)
+        if found is not None:
+            return found
         items = getattr(rules, "tuple_items", None)  # optional: `tuple[Channel, bool]`, `[User, boolean]`
         parts = items(text) if items is not None and text else None
         if parts:
@@ -554,6 +547,33 @@ class Resolver:
                 return TupleV(values)
         t = self.resolve_type(fc, scope, text)
         return InstV(t.c, how) if isinstance(t, ClassV) else t
+
+    def _container(self, fc: FileCtx, scope: str | None, text: str, levels: int) -> QueryV | None:
+        """The :class:`QueryV` of a library container (``container_element``) or map (``map_value``)
+        type text whose elements are instances of a repository class or, up to ``levels`` more
+        levels, containers of them (``Map<String, List<Owner>>``, :attr:`QueryV.inner`); ``None``
+        otherwise. Each level reads the type text once (a type nested deeper than ``levels`` is
+        read ``levels`` times at most)."""
+        rules = fc.rules
+        element_text = getattr(rules, "container_element", None)
+        e = element_text(text) if element_text is not None and text else None
+        if e:  # before the type itself: TypeScript's `User[]` reduces to `User`
+            et = self.resolve_type(fc, scope, e)
+            if isinstance(et, ClassV):
+                return QueryV(et.c)
+            if levels > 0:
+                inner = nested("", self._container(fc, scope, e, levels - 1))
+                if inner is not None:
+                    return inner
+        mapped = getattr(rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
+        m = mapped(text) if mapped is not None and text else None
+        if m:
+            mt = self.resolve_type(fc, scope, m[0])
+            if isinstance(mt, ClassV):
+                return QueryV(mt.c, view=m[1])
+            if levels > 0:
+                return nested(m[1], self._container(fc, scope, m[0], levels - 1))
+        return None
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
@@ -736,18 +756,8 @@ class Resolver:
         :mod:`indexer.languages.ecmascript.prototypes`)."""
         return f.kind == "function" and (bool(f.d.bases) or any(m.kind == "method" for m in every(f.members)))
 
-    @staticmethod
-    def element_of(v: Value) -> Value:
-        """What iterating ``v`` yields, when the value model knows: an instance of a query's or a
-        container's class (``for c in Check.objects.filter(...)``, Java's ``repo.findAll().forEach(o ->
-        ...)``); ``None`` otherwise."""
-        if isinstance(v, QueryV) and not v.method:
-            if v.view == PAIRS:  # a C# Dictionary's KeyValuePairs, a TypeScript Map's [k, v] entries
-                return TupleV((None, InstV(v.c, "inferred")), getattr(v.c.file.rules, "pair_names", ()))
-            return None if v.view else InstV(v.c, "inferred")  # a map iterated hands out its keys
-        if isinstance(v, TupleV) and v.items and all(x == v.items[0] for x in v.items):  # `for x in (a, b)`
-            return v.items[0]
-        return None
+    element_of = staticmethod(element_of)
+    """What iterating a value yields (:func:`indexer.resolve.values.element_of`)."""
 
     def subscripted(self, v: Value, index: str) -> Value:
         """The value of ``v[index]`` (``index`` the subscript's text, arguments dropped): of a tuple, the
@@ -769,7 +779,7 @@ class Resolver:
         if isinstance(v, QueryV) and not v.method:
             if ":" in index:  # a slice: the same sequence (a map has none)
                 return None if v.view else v
-            return InstV(v.c, "inferred")
+            return element(v)
         if isinstance(v, InstV):  # a repository class's own subscript (Python's `__getitem__`), else a library base's
             getters, _ = self.classes.lookup(v.c, "__getitem__")
             found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
@@ -942,7 +952,7 @@ class Resolver:
                 own = self.attr(v.manager, name)
                 if own is not None and own is not EXTERNAL:
                     return own
-            return QueryV(v.c, name, v.manager, v.view)
+            return QueryV(v.c, name, v.manager, v.view, v.inner)
         if isinstance(v, ModuleV):
             return self.module_member(v.ns, v.key, name)
         if isinstance(v, ObjV):
