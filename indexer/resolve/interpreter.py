@@ -544,16 +544,15 @@ class Resolver:
         if parts:
             values = tuple(self.typed_value(fc, scope, p, how) for p in parts)
             if any(isinstance(v, InstV | QueryV | TupleV) for v in values):
-                return TupleV(values)
+                names = getattr(rules, "tuple_names", None)  # optional: C#'s `t.Item1`, `t.order`
+                return TupleV(values, names(text) if names is not None else ())
         t = self.resolve_type(fc, scope, text)
         return InstV(t.c, how) if isinstance(t, ClassV) else t
 
     def _container(self, fc: FileCtx, scope: str | None, text: str, levels: int) -> QueryV | None:
-        """The :class:`QueryV` of a library container (``container_element``) or map (``map_value``)
-        type text whose elements are instances of a repository class or, up to ``levels`` more
-        levels, containers of them (``Map<String, List<Owner>>``, :attr:`QueryV.inner`); ``None``
-        otherwise. Each level reads the type text once (a type nested deeper than ``levels`` is
-        read ``levels`` times at most)."""
+        """The :class:`QueryV` of a library container (``container_element``) or map (``map_value``) type
+        text of a repository class's instances or, up to ``levels`` more levels, of containers of them
+        (``Map<String, List<Owner>>``, :attr:`QueryV.inner`); ``None`` otherwise."""
         rules = fc.rules
         element_text = getattr(rules, "container_element", None)
         e = element_text(text) if element_text is not None and text else None
@@ -756,8 +755,7 @@ class Resolver:
         :mod:`indexer.languages.ecmascript.prototypes`)."""
         return f.kind == "function" and (bool(f.d.bases) or any(m.kind == "method" for m in every(f.members)))
 
-    element_of = staticmethod(element_of)
-    """What iterating a value yields (:func:`indexer.resolve.values.element_of`)."""
+    element_of = staticmethod(element_of)  # what iterating a value yields
 
     def subscripted(self, v: Value, index: str) -> Value:
         """The value of ``v[index]`` (``index`` the subscript's text, arguments dropped): of a tuple, the
@@ -939,7 +937,7 @@ class Resolver:
         if v is BUILTIN:
             return None
         if isinstance(v, TupleV):  # C#'s `pair.Value`; any other member is the library's tuple's
-            return v.items[v.names.index(name)] if name in v.names else EXTERNAL
+            return v.items[v.names.index(name) % len(v.items)] if name and name in v.names else EXTERNAL
         if isinstance(v, QueryV):  # a query's method: its manager's own, else the library's
             if v.method:
                 return EXTERNAL

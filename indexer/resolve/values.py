@@ -365,7 +365,9 @@ class TupleV:
     """A fixed tuple of values (a function returning ``tuple[Channel, bool]``, TypeScript
     ``[User, boolean]``; a map's key-value pair): ``items`` one value per position; ``names`` the
     positions' attribute names where the language reads them so (C#'s ``KeyValuePair``: ``Key``,
-    ``Value``), else empty. A subscript by an integer literal or an unpacking picks one."""
+    ``Value``), else empty; a position may have several (C#'s ``Item1`` and a declared ``order``):
+    ``names[i]`` names position ``i % len(items)`` (``""``: none). A subscript by an integer literal or
+    an unpacking picks one."""
 
     items: tuple[Value, ...]
     names: tuple[str, ...] = ()

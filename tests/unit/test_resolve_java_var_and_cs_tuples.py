@@ -56,3 +56,59 @@ def test_java_var_locals_take_the_type_of_a_container_read_a_subscript_or_a_call
         (13, "Owner.Owner.getName()", "inferred"),  # var r = this.find(3)
         # negative: a String[]'s element and List.size() are the library's: no Owner / Other getName
     ]
+
+
+CSHARP = """
+// --- path: Models/Order.cs ---
+namespace Shop.Models;
+public class Order {
+    public void SetStatus(int s) {}
+}
+// --- path: Models/Buyer.cs ---
+namespace Shop.Models;
+public class Buyer {
+    public void SetStatus(int s) {}
+}
+// --- path: Services/OrderService.cs ---
+using System;
+using System.Threading.Tasks;
+using Shop.Models;
+namespace Shop.Services;
+public class OrderService {
+    (Order, Buyer) Load() { return default; }
+    (Order order, Buyer buyer) Named() { return default; }
+    Tuple<Buyer, Order> Old() { return null; }
+    async Task<(Buyer b, Order o)> LoadAsync() { return default; }
+    public async Task Run() {
+        var (a, b) = Load();
+        a.SetStatus(1);
+        b.SetStatus(2);
+        (var c, var d) = this.Load();
+        d.SetStatus(3);
+        var t = Named();
+        t.Item1.SetStatus(4);
+        t.buyer.SetStatus(5);
+        Old().Item1.SetStatus(6);
+        var (e, _) = await LoadAsync();
+        e.SetStatus(7);
+        t.Item3.SetStatus(8);
+        t.Rest.SetStatus(9);
+        c.SetStatus(10);
+    }
+}
+"""
+
+
+def test_csharp_tuples_deconstructed_or_read_by_item_reach_each_position_class() -> None:
+    calls = _calls(resolve_fixture(CSHARP), "OrderService.Run", "t:Models/")
+    assert [c for c in calls if not c[1].startswith("t:Services/")] == [
+        (12, "Order.Order.SetStatus(1)", "inferred"),  # var (a, b) = Load(): a is Item1
+        (13, "Buyer.Buyer.SetStatus(1)", "inferred"),  # b is Item2
+        (15, "Buyer.Buyer.SetStatus(1)", "inferred"),  # (var c, var d) = this.Load()
+        (17, "Order.Order.SetStatus(1)", "inferred"),  # t.Item1 of a named tuple
+        (18, "Buyer.Buyer.SetStatus(1)", "inferred"),  # t.buyer: the element's declared name
+        (19, "Buyer.Buyer.SetStatus(1)", "inferred"),  # Tuple<Buyer, Order>.Item1
+        (21, "Buyer.Buyer.SetStatus(1)", "inferred"),  # Task<(Buyer b, Order o)> awaited, deconstructed
+        (24, "Order.Order.SetStatus(1)", "inferred"),  # c: Item1 of the second deconstruction
+        # negative: a pair has no Item3 and its Rest is the library's (lines 22, 23: no edge)
+    ]
