@@ -897,9 +897,8 @@ class TableDef:
     ``drop`` (the table), ``rename`` / ``rename_column`` (``renamed`` = ``(old, new)``), ``drop_column``
     (``columns``); the linker replays them in migration order. ``m2m`` / ``m2m-ref``: a SQLAlchemy
     ``relationship(secondary=...)`` field (``entity`` ``Model.field``) whose join table is ``name`` (``m2m``) or the
-    ``Table(...)`` variable the expression ``name`` refers to (``m2m-ref``). EF Core: ``mapped`` (``ToTable``)
-    and ``default`` (a ``DbSet`` property's name) map the type text ``entity``, resolved at the file's top level, to
-    ``name`` unless the class is mapped already (``mapped`` facts are applied before ``default`` ones)."""
+    ``Table(...)`` variable the expression ``name`` refers to (``m2m-ref``). EF Core's ``mapped`` (``ToTable``), then
+    ``default`` (a ``DbSet``'s name) map the type text ``entity`` (file top level) to ``name`` unless mapped already."""
     renamed: tuple[str, str] | None = None
     cascades: tuple[str, ...] = ()
     """Type texts of the entities a JPA write of this one cascades to (relationship fields with a
