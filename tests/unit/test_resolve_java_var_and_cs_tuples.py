@@ -71,6 +71,7 @@ public class Buyer {
 }
 // --- path: Services/OrderService.cs ---
 using System;
+using System.Collections.Generic;
 using System.Threading.Tasks;
 using Shop.Models;
 namespace Shop.Services;
@@ -94,7 +95,9 @@ public class OrderService {
         t.Item3.SetStatus(8);
         t.Rest.SetStatus(9);
         c.SetStatus(10);
+        foreach (var (id, buyer) in _byId) { buyer.SetStatus(11); id.SetStatus(12); }
     }
+    private readonly Dictionary<int, Buyer> _byId;
 }
 """
 
@@ -102,13 +105,15 @@ public class OrderService {
 def test_csharp_tuples_deconstructed_or_read_by_item_reach_each_position_class() -> None:
     calls = _calls(resolve_fixture(CSHARP), "OrderService.Run", "t:Models/")
     assert [c for c in calls if not c[1].startswith("t:Services/")] == [
-        (12, "Order.Order.SetStatus(1)", "inferred"),  # var (a, b) = Load(): a is Item1
-        (13, "Buyer.Buyer.SetStatus(1)", "inferred"),  # b is Item2
-        (15, "Buyer.Buyer.SetStatus(1)", "inferred"),  # (var c, var d) = this.Load()
-        (17, "Order.Order.SetStatus(1)", "inferred"),  # t.Item1 of a named tuple
-        (18, "Buyer.Buyer.SetStatus(1)", "inferred"),  # t.buyer: the element's declared name
-        (19, "Buyer.Buyer.SetStatus(1)", "inferred"),  # Tuple<Buyer, Order>.Item1
-        (21, "Buyer.Buyer.SetStatus(1)", "inferred"),  # Task<(Buyer b, Order o)> awaited, deconstructed
-        (24, "Order.Order.SetStatus(1)", "inferred"),  # c: Item1 of the second deconstruction
-        # negative: a pair has no Item3 and its Rest is the library's (lines 22, 23: no edge)
+        (13, "Order.Order.SetStatus(1)", "inferred"),  # var (a, b) = Load(): a is Item1
+        (14, "Buyer.Buyer.SetStatus(1)", "inferred"),  # b is Item2
+        (16, "Buyer.Buyer.SetStatus(1)", "inferred"),  # (var c, var d) = this.Load()
+        (18, "Order.Order.SetStatus(1)", "inferred"),  # t.Item1 of a named tuple
+        (19, "Buyer.Buyer.SetStatus(1)", "inferred"),  # t.buyer: the element's declared name
+        (20, "Buyer.Buyer.SetStatus(1)", "inferred"),  # Tuple<Buyer, Order>.Item1
+        (22, "Buyer.Buyer.SetStatus(1)", "inferred"),  # Task<(Buyer b, Order o)> awaited, deconstructed
+        (25, "Order.Order.SetStatus(1)", "inferred"),  # c: Item1 of the second deconstruction
+        (26, "Buyer.Buyer.SetStatus(1)", "inferred"),  # foreach (var (id, buyer) in Dictionary<int, Buyer>)
+        # negative: a pair has no Item3 and its Rest is the library's (lines 23, 24: no edge); the
+        # KeyValuePair's key `id` is an int (one edge on line 26, not two)
     ]

@@ -218,6 +218,13 @@ class _FileExtractor:
                     # `foreach (var o in orders)`: an element of what the loop iterates
                     self.elements.append(Binding(member, self.text(left), self._receiver(child.child_by_field_name("right")),
                                                  "element", self.src.line(left)))
+                elif left is not None and left.type == "tuple_pattern" and child.child_by_field_name("right") is not None:
+                    # `foreach (var (k, v) in byId)`: each name an item of one element (a KeyValuePair's Value)
+                    each = self._receiver(child.child_by_field_name("right")) + "[*]"
+                    for i, part in enumerate(left.named_children):
+                        if part.type == "identifier" and self.text(part) != "_":
+                            self.elements.append(Binding(member, self.text(part), f"{each}[{i}]", "item",
+                                                         self.src.line(part)))
                 self._walk(child, cls, member, depth + 1)
             else:
                 self._walk(child, cls, member, depth + 1)
