@@ -61,8 +61,7 @@ LITERAL_RECEIVER = "<literal>"
 """Head of a receiver that is a literal (``", ".join(x)``, ``{}.get(k)``) and type of a name bound to
 one (``opts = {}``): an external value, whose methods are never matched to the repository's by name."""
 
-CALLABLE_KINDS = frozenset({"method", "function", "constructor"})
-TYPE_KINDS = frozenset({"class", "interface", "enum"})
+CALLABLE_KINDS, TYPE_KINDS = frozenset({"method", "function", "constructor"}), frozenset({"class", "interface", "enum"})
 TYPE_ALIAS = "type_alias"  # a callable's modifier: a type too, of its return_type (FastAPI `X = Annotated[T, Depends(f)]`)
 
 
@@ -896,9 +895,10 @@ class TableDef:
     Django proxy model); ``candidate``: a class that declares ``name`` only if one of its bases is a model (the linker
     decides: a Django class in a models module whose base is another module's class). A migration's schema change:
     ``drop`` (the table), ``rename`` / ``rename_column`` (``renamed`` = ``(old, new)``), ``drop_column``
-    (``columns``); the linker replays them in migration order. ``m2m`` / ``m2m-ref``: a SQLAlchemy
-    ``relationship(secondary=...)`` field (``entity`` ``Model.field``) whose join table is ``name`` (``m2m``) or the
-    ``Table(...)`` variable the expression ``name`` refers to (``m2m-ref``)."""
+    (``columns``); the linker replays them in migration order. ``m2m`` / ``m2m-ref``: a SQLAlchemy ``relationship(
+    secondary=...)`` field (``entity`` ``Model.field``) whose join table is ``name`` (``m2m``) or the ``Table(...)``
+    variable ``name`` refers to (``m2m-ref``). EF Core's ``mapped`` (``ToTable``), then ``default`` (a ``DbSet``'s
+    name) map the type text ``entity`` (file top level) to ``name`` unless mapped already."""
     renamed: tuple[str, str] | None = None
     cascades: tuple[str, ...] = ()
     """Type texts of the entities a JPA write of this one cascades to (relationship fields with a

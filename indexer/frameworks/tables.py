@@ -146,6 +146,11 @@ class _TableLinker:
                         self.result.outcomes["tables_dropped"] += 1
                         continue
                     self._declare(fc, td, fate)
+        for kind in ("mapped", "default"):  # EF Core: ToTable(...) of a type, then a DbSet property's name
+            for fc in self.ctxs:
+                for td in fc.ex.tables:
+                    if td.kind == kind and td.entity and td.name:
+                        self._declare_type(fc, td)
         changed = True
         while changed and candidates:  # a Django class is a model when an ancestor is one
             changed = False
@@ -181,9 +186,19 @@ class _TableLinker:
                     if jt is not None:
                         self.m2m[(mt, fname)] = jt
 
-    def _declare(self, fc: FileCtx, td: TableDef, fate: Fate | TableDef | None = None) -> None:
+    def _declare_type(self, fc: FileCtx, td: TableDef) -> None:
+        """Declare the table of a ``mapped`` / ``default`` fact (EF Core's ``ToTable``, a ``DbSet``
+        property): ``td.entity`` is a type text resolved at ``fc``'s top level; a class already mapped
+        (by its own ``[Table]``, an earlier fact) keeps its table."""
+        v = self.r.resolve_expr(fc, None, td.entity or "")
+        if isinstance(v, ClassV) and self._class_table(v.c) is None:
+            self._declare(fc, td, entity=v.c)
+
+    def _declare(self, fc: FileCtx, td: TableDef, fate: Fate | TableDef | None = None, entity: Def | None = None
+                 ) -> None:
         """Declare ``td``'s table; ``fate``: its name, schema and columns after the later migrations
-        (:func:`~indexer.frameworks.schema_history.replay`), ``td`` itself when none applies."""
+        (:func:`~indexer.frameworks.schema_history.replay`), ``td`` itself when none applies;
+        ``entity``: the class mapped to it when another file declares it (``td.entity`` a type text)."""
         now = fate if fate is not None else td
         tid = table_id(fc.repo, now.name, now.schema)
         key = table_key(now.name, now.schema)
@@ -192,10 +207,10 @@ class _TableLinker:
             t = self.tables[tid] = _Table(tid, now.name, key.split(".", 1)[0])
         cols = list(now.columns)
         owner = file_id(fc.repo, fc.path)
-        ekey = self._entity_key(fc, td)
+        ekey = entity.id if entity is not None else self._entity_key(fc, td)
         if ekey is not None:
             self.by_class[ekey] = tid
-            rd = fc.def_at(td.entity, td.line) if td.entity else None
+            rd = entity if entity is not None else fc.def_at(td.entity, td.line) if td.entity else None
             if rd is not None:
                 owner = rd.id
                 inherited: list[tuple[str, str | None]] = []
@@ -279,6 +294,22 @@ class _TableLinker:
                 return None if any(not d.shape.generated for d in declared) else tid
         return None
 
+    def _dbset_table(self, fc: FileCtx, scope: str | None, receiver: str) -> str | None:
+        """The table of the EF Core ``DbSet`` property ``receiver`` names (``_context.Orders``;
+        ``Orders`` in the context's own methods): the instance's class declares the property with
+        type text ``DbSet<T>``, and ``T`` maps to a table; ``None`` otherwise."""
+        head, _, prop = receiver.rpartition(".")
+        v = self.r.resolve_expr(fc, scope, head or "this")
+        if not isinstance(v, InstV):
+            return None
+        found, _ = self.r.lookup(v.c, prop)
+        for d in found:
+            ft = d.d.field_type or "" if d.kind == "field" else ""
+            if ft.startswith("DbSet<") and ft.endswith(">"):
+                t = self.r.resolve_expr(d.file, d.parent, ft[6:-1])
+                return self._class_table(t.c) if isinstance(t, ClassV) else None
+        return None
+
     # -- uses --------------------------------------------------------------------------------------
 
     def repositories_of(self) -> None:
@@ -323,7 +354,11 @@ class _TableLinker:
             self._statement(fc, u)
             return
         tid = None
-        if u.receiver is not None:
+        if u.receiver is not None and u.framework == "efcore":  # `_context.Orders.Where(...)`
+            tid = self._dbset_table(fc, u.owner, u.receiver)
+            if tid is None:
+                return  # no DbSet property (a List's LINQ): nothing here
+        elif u.receiver is not None:
             tid = self._repository_table(fc, u.owner, u.receiver, self._called_name(fc, u))
             if tid is None:
                 return  # not a repository (or it declares the method): nothing here

@@ -25,6 +25,7 @@ from tree_sitter_language_pack import get_language, get_parser
 from indexer.model import Binding, Definition, FileExtraction
 
 __all__ = [
+    "type_args",
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "shared_pass", "parse_errors",
     "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
@@ -637,3 +638,23 @@ def class_type_arguments(d: Definition) -> dict[str, tuple[str, ...]]:
         for base, args in header_type_arguments(text, "").items():
             out.setdefault(base, args)
     return out
+
+
+def type_args(text: str) -> tuple[str, list[str]]:
+    """``Map<String, List<Owner>>`` -> (``Map``, [``String``, ``List<Owner>``]): the simple name of
+    the outer type and its top-level type arguments (none when the text has no ``<...>``); the
+    generic type texts of Java and Kotlin read the same. One pass over the text."""
+    outer, lt, rest = text.partition("<")
+    rest = rest.strip()
+    if not lt or not rest.endswith(">"):
+        return outer.strip().rsplit(".", 1)[-1], []
+    args, depth, cur = [], 0, []
+    for ch in rest[:-1]:
+        if ch == "," and depth == 0:
+            args.append("".join(cur).strip())
+            cur = []
+            continue
+        depth += (ch == "<") - (ch == ">")
+        cur.append(ch)
+    args.append("".join(cur).strip())
+    return outer.strip().rsplit(".", 1)[-1], args

@@ -54,7 +54,8 @@ from indexer.resolve.output import file_output
 from indexer.resolve.reads import is_getter
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
-from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, FuncV, InstV, ModuleV, ObjV, QueryV, Token, TupleV, Value, one_of
+from indexer.resolve.values import (BUILTIN, EXTERNAL, MAP, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
+                                    QueryV, Token, TupleV, Value, element, element_of, nested)
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -439,7 +440,8 @@ class Resolver:
                     v = None if head in (b.name + "[", b.name + ".") else self.resolve_expr(fc, b.scope, b.type)
                 elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
                     v = self.resolve_expr(fc, b.scope, b.type)
-                    v = QueryV(v.c, view=v.view) if isinstance(v, QueryV) and not v.method and v.view != MAP else None
+                    v = QueryV(v.c, view=v.view, inner=v.inner) if isinstance(v, QueryV) and not v.method and v.view != MAP \
+                        else None
                 elif how == "related":
                     related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
                     v = related(self, fc, b) if related is not None else None
@@ -533,26 +535,34 @@ class Resolver:
         k = self.resolve_type(fc, scope, of(text)) if of is not None and text and of(text) else None
         if isinstance(k, ClassV):
             return ClassV(k.c, dynamic=True)
-        element = getattr(rules, "container_element", None)
-        e = element(text) if element is not None and text else None
-        if e:  # before the type itself: TypeScript's `User[]` reduces to `User` (`User[][]`: arrays of them)
-            et = self.resolve_type(fc, scope, e.rstrip("[]"))
-            if isinstance(et, ClassV):
-                return QueryV(et.c, depth=(len(e) - len(e.rstrip("[]"))) // 2)
-        mapped = getattr(rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
-        m = mapped(text) if mapped is not None and text else None
-        if m:
-            mt = self.resolve_type(fc, scope, m[0].rstrip("[]"))  # `Map<string, User[]>`: values are arrays
-            if isinstance(mt, ClassV):
-                return QueryV(mt.c, view=m[1], depth=(len(m[0]) - len(m[0].rstrip("[]"))) // 2)
+        found = self._container(fc, scope, text, MAX_NESTING)
+        if found is not None:
+            return found
         items = getattr(rules, "tuple_items", None)  # optional: `tuple[Channel, bool]`, `[User, boolean]`
         parts = items(text) if items is not None and text else None
         if parts:
             values = tuple(self.typed_value(fc, scope, p, how) for p in parts)
             if any(isinstance(v, InstV | QueryV | TupleV) for v in values):
-                return TupleV(values)
+                names = getattr(rules, "tuple_names", None)  # optional: C#'s `t.Item1`, `t.order`
+                return TupleV(values, names(text) if names is not None else ())
         t = self.resolve_type(fc, scope, text)
         return declared_instance(self, fc, scope, text, t.c, how) if isinstance(t, ClassV) else t
+
+    def _container(self, fc: FileCtx, scope: str | None, text: str, levels: int) -> QueryV | None:
+        """The :class:`QueryV` of a library container (``container_element``) or map (``map_value``) type
+        text of a repository class's instances or, up to ``levels`` more levels, of containers of them
+        (``Map<String, List<Owner>>``, TypeScript's ``User[][]``: :attr:`QueryV.inner`); ``None`` otherwise."""
+        element_text = getattr(fc.rules, "container_element", None)
+        e = element_text(text) if element_text is not None and text else None
+        mapped = getattr(fc.rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
+        m = mapped(text) if mapped is not None and text and not e else None
+        inner_text, view = (e, "") if e else m if m else (None, "")
+        if not inner_text:
+            return None
+        if levels > 0 and (element_text(inner_text) or mapped is not None and mapped(inner_text)):  # of containers
+            return nested(view, self._container(fc, scope, inner_text, levels - 1))
+        t = self.resolve_type(fc, scope, inner_text)  # before the type itself: TypeScript's `User[]` is `User`'s
+        return QueryV(t.c, view=view) if isinstance(t, ClassV) else None
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
@@ -731,18 +741,7 @@ class Resolver:
         :mod:`indexer.languages.ecmascript.prototypes`)."""
         return f.kind == "function" and (bool(f.d.bases) or any(m.kind == "method" for m in every(f.members)))
 
-    @staticmethod
-    def element_of(v: Value) -> Value:
-        """What iterating ``v`` yields, when the value model knows: an instance of a query's or a
-        container's class (``for c in Check.objects.filter(...)``, Java's ``repo.findAll().forEach(o ->
-        ...)``); ``None`` otherwise."""
-        if isinstance(v, QueryV) and not v.method:
-            if v.view == PAIRS:  # a C# Dictionary's KeyValuePairs, a TypeScript Map's [k, v] entries
-                return TupleV((None, one_of(v)), getattr(v.c.file.rules, "pair_names", ()))
-            return None if v.view else one_of(v)  # a map iterated hands out its keys
-        if isinstance(v, TupleV) and v.items and all(x == v.items[0] for x in v.items):  # `for x in (a, b)`
-            return v.items[0]
-        return None
+    element_of = staticmethod(element_of)  # what iterating a value yields
 
     def subscripted(self, v: Value, index: str) -> Value:
         """The value of ``v[index]`` (``index`` the subscript's text, arguments dropped): of a tuple, the
@@ -764,7 +763,7 @@ class Resolver:
         if isinstance(v, QueryV) and not v.method:
             if ":" in index:  # a slice: the same sequence (a map has none)
                 return None if v.view else v
-            return one_of(v)
+            return element(v)
         if isinstance(v, InstV):  # a repository class's own subscript (Python's `__getitem__`), else a library base's
             getters, _ = self.classes.lookup(v.c, "__getitem__")
             found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
@@ -924,7 +923,7 @@ class Resolver:
         if v is BUILTIN:
             return None
         if isinstance(v, TupleV):  # C#'s `pair.Value`; any other member is the library's tuple's
-            return v.items[v.names.index(name)] if name in v.names else EXTERNAL
+            return v.items[v.names.index(name) % len(v.items)] if name and name in v.names else EXTERNAL
         if isinstance(v, QueryV):  # a query's method: its manager's own, else the library's
             if v.method:
                 return EXTERNAL
@@ -937,7 +936,7 @@ class Resolver:
                 own = self.attr(v.manager, name)
                 if own is not None and own is not EXTERNAL:
                     return own
-            return QueryV(v.c, name, v.manager, v.view, v.depth)
+            return QueryV(v.c, name, v.manager, v.view, v.inner)
         if isinstance(v, ModuleV):
             return self.module_member(v.ns, v.key, name)
         if isinstance(v, ObjV):

@@ -24,7 +24,8 @@ from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "MAP", "PAIRS", "Value", "one_of", "Token", "Deps", "container_call"]
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "MAP", "MAX_NESTING", "PAIRS", "Value", "Token", "Deps", "container_call", "element", "element_of",
+           "nested"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
@@ -321,21 +322,40 @@ class QueryV:
     and whose iteration hands out its keys (Python's ``dict[str, User]``); :data:`PAIRS` a map
     whose iteration hands out key-value pairs (a C# ``Dictionary``, a TypeScript ``Map``, Python's
     ``d.items()``). A subscript or a one-element read of either gives a value.
-    ``depth``: how many container levels an element (a value) still has before an instance of ``c``:
-    ``0`` an instance, ``1`` a container of them (TypeScript ``User[][]``, ``Map<string, User[]>``:
-    ``m.get(k)`` is an array of ``User``, :func:`one_of`)."""
+    ``inner``: the elements are themselves library containers, nested ``len(inner)`` levels deep, each
+    with this view (outermost first): ``Map<String, List<Owner>>`` is a map whose values are sequences
+    of ``Owner`` (``inner=("",)``); an element read of it (:func:`element`) is the next level's
+    container, the innermost's an instance of ``c``. At most :data:`MAX_NESTING` levels are kept."""
 
     c: Def
     method: str = ""
     manager: InstV | None = None
     view: str = ""
-    depth: int = 0
+    inner: tuple[str, ...] = ()
 
 
-def one_of(v: QueryV) -> Value:
-    """One element (or value) of the container ``v``: an instance of ``v.c`` (``inferred``), or, for a
-    container of containers (``v.depth`` > 0), a container one level less deep."""
-    return InstV(v.c, "inferred") if not v.depth else QueryV(v.c, depth=v.depth - 1)
+MAX_NESTING = 4
+"""How many containers nested in a container a value keeps (:attr:`QueryV.inner`): a type nested
+deeper (a generated ``List<List<...>>`` 200 deep) is no container of the class; reading it stays
+linear in its text."""
+
+
+def element(v: QueryV) -> Value:
+    """One element of the container ``v`` (its method, if any, ignored): the container one level in
+    when its elements are containers (:attr:`QueryV.inner`), else an instance of ``v.c``
+    (``inferred``)."""
+    if v.inner:
+        return QueryV(v.c, view=v.inner[0], inner=v.inner[1:])
+    return InstV(v.c, "inferred")
+
+
+def nested(outer_view: str, v: Value) -> QueryV | None:
+    """A container (of view ``outer_view``) whose elements are the container ``v`` (a
+    :class:`QueryV` without a method), or ``None`` when ``v`` is no such container or the nesting
+    would pass :data:`MAX_NESTING`."""
+    if not isinstance(v, QueryV) or v.method or v.manager is not None or len(v.inner) >= MAX_NESTING:
+        return None
+    return QueryV(v.c, view=outer_view, inner=(v.view, *v.inner))
 
 
 MAP = "map"
@@ -349,7 +369,9 @@ class TupleV:
     """A fixed tuple of values (a function returning ``tuple[Channel, bool]``, TypeScript
     ``[User, boolean]``; a map's key-value pair): ``items`` one value per position; ``names`` the
     positions' attribute names where the language reads them so (C#'s ``KeyValuePair``: ``Key``,
-    ``Value``), else empty. A subscript by an integer literal or an unpacking picks one."""
+    ``Value``), else empty; a position may have several (C#'s ``Item1`` and a declared ``order``):
+    ``names[i]`` names position ``i % len(items)`` (``""``: none). A subscript by an integer literal or
+    an unpacking picks one."""
 
     items: tuple[Value, ...]
     names: tuple[str, ...] = ()
@@ -369,13 +391,28 @@ def container_call(v: QueryV, one: frozenset[str], same: frozenset[str],
     ``items`` -> :data:`PAIRS`); nothing else of a map is known."""
     if v.view:
         if v.method in map_one:
-            return one_of(v)
+            return element(v)
         view = map_views.get(v.method) if map_views is not None else None
         if view is not None:
-            return QueryV(v.c, view=view, depth=v.depth)
-        return QueryV(v.c, view=v.view, depth=v.depth) if v.method in same else EXTERNAL
+            return QueryV(v.c, view=view, inner=v.inner)
+        return QueryV(v.c, view=v.view, inner=v.inner) if v.method in same else EXTERNAL
     if v.method in one:
-        return one_of(v)
+        return element(v)
     if v.method in same:
-        return QueryV(v.c, view=v.view, depth=v.depth)
+        return QueryV(v.c, view=v.view, inner=v.inner)
     return EXTERNAL
+
+
+def element_of(v: Value) -> Value:
+    """What iterating ``v`` yields, when the value model knows: one element of a query or container
+    (:func:`element`: ``for c in Check.objects.filter(...)``, Java's ``repo.findAll().forEach(o ->
+    ...)``), a key-value pair of a map iterated by pairs (C#'s ``KeyValuePair``, TypeScript's
+    ``[k, v]``; the names are the module system's optional ``pair_names``), one item of a tuple whose
+    items are all the same value (``for x in (a, b)``); ``None`` otherwise (a map iterated by its keys)."""
+    if isinstance(v, QueryV) and not v.method:
+        if v.view == PAIRS:
+            return TupleV((None, element(v)), getattr(v.c.file.rules, "pair_names", ()))
+        return None if v.view else element(v)
+    if isinstance(v, TupleV) and v.items and all(x == v.items[0] for x in v.items):
+        return v.items[0]
+    return None

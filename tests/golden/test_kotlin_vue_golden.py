@@ -75,9 +75,9 @@ def test_service_method_reaches_the_post_client_and_its_kafka_topic(store) -> No
 
 
 def test_an_extension_of_another_type_is_not_a_caller(store) -> None:
-    # Invoice.label and Order.label share a name; only Order's is called: by OrderService.describe and,
-    # through the OrderKt facade, by the Java repository. (OrderService.place calls it on a local bound
-    # to a call's result, whose type the resolver does not infer, as for Java's `var`: no edge.)
+    # Invoice.label and Order.label share a name; only Order's is called: by OrderService.describe,
+    # through the OrderKt facade by the Java repository, and by OrderService.place on a local bound to
+    # a call's result (`val order = repo.save(...)`: what save returns, an Order; session 47).
     report = blast_radius(store, SymbolQuery("com.shop.model.label"))
     assert sorted(t.node.id.rsplit(".", 1)[-1] for t in report.targets) == ["label(Invoice)", "label(Order)"]
-    assert _callers(report)[1] == ["OrderRepository.save", "OrderService.describe"]
+    assert _callers(report)[1] == ["OrderRepository.save", "OrderService.describe", "OrderService.place"]

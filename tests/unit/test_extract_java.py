@@ -383,6 +383,7 @@ def test_bindings_locals_and_statements() -> None:
         Binding("B.m", "pet", "Pet", "declared", 2),
         Binding("B.m", "n", "int", "declared", 2),
         Binding("B.m", "repo", "OwnerRepo", "constructed", 3),
+        Binding("B.m", "unknown", "compute", "constructed", 4),  # what compute() returns
         Binding("B.m", "all", "List<Owner>", "declared", 5),
         Binding("B.m", "o", "Owner", "declared", 6),
         Binding("B.m", "v", "Visit", "declared", 8),

@@ -38,7 +38,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, unambiguous_elements
-from indexer.languages.csharp.containers import kept_type
+from indexer.languages.csharp.containers import kept_type, tuple_type
 from indexer.languages.csharp.frameworks import detectors_for
 from indexer.model import (
     LONG_RECEIVER,
@@ -82,6 +82,13 @@ def type_text(text: str, keep_containers: bool = False) -> str:
     ``Task<Order>`` / ``ValueTask<Order>`` / ``ActionResult<Order>`` -> ``Order``. With
     ``keep_containers``, a library container of one named type keeps its element
     (``Task<List<Order>>`` -> ``List<Order>``: :func:`indexer.languages.csharp.containers.kept_type`)."""
+    if keep_containers:  # `(Order o, Buyer b)` before whitespace goes: each element's name is kept
+        raw = re.match(r"^\s*(?:[\w.]+\.)?(\w+)\s*<(.*)>\s*\??\s*$", text, re.S)
+        if raw and raw.group(1) in _ASYNC_WRAPPERS and raw.group(2).lstrip().startswith("("):
+            return type_text(raw.group(2), keep_containers)
+        tup = tuple_type(text)
+        if tup is not None:
+            return tup
     t = _WS.sub("", text).removeprefix("global::")
     m = re.match(r"^(?:[\w.]+\.)?(\w+)<(.*)>\??$", t)
     if m and m.group(1) in _ASYNC_WRAPPERS and "," not in m.group(2):
@@ -197,17 +204,27 @@ class _FileExtractor:
                     self._lambda_elements(child, callee, member)
                     self._out_value(child, callee, member)
                 self._walk(child, cls, member, depth + 1)
+            elif t == "assignment_expression":
+                self._deconstruct_assignment(child, member)
+                self._walk(child, cls, member, depth + 1)
             elif t in ("local_declaration_statement", "using_statement"):
                 self._locals(child, member)
                 self._walk(child, cls, member, depth + 1)
             elif t == "foreach_statement":
                 tnode, left = child.child_by_field_name("type"), child.child_by_field_name("left")
                 if tnode is not None and tnode.type != "implicit_type" and left is not None and left.type == "identifier":
-                    self._bind(member, self.text(left), self.flat(tnode), "declared", left)
+                    self._bind(member, self.text(left), self.text(tnode), "declared", left)
                 elif left is not None and left.type == "identifier" and child.child_by_field_name("right") is not None:
                     # `foreach (var o in orders)`: an element of what the loop iterates
                     self.elements.append(Binding(member, self.text(left), self._receiver(child.child_by_field_name("right")),
                                                  "element", self.src.line(left)))
+                elif left is not None and left.type == "tuple_pattern" and child.child_by_field_name("right") is not None:
+                    # `foreach (var (k, v) in byId)`: each name an item of one element (a KeyValuePair's Value)
+                    each = self._receiver(child.child_by_field_name("right")) + "[*]"
+                    for i, part in enumerate(left.named_children):
+                        if part.type == "identifier" and self.text(part) != "_":
+                            self.elements.append(Binding(member, self.text(part), f"{each}[{i}]", "item",
+                                                         self.src.line(part)))
                 self._walk(child, cls, member, depth + 1)
             else:
                 self._walk(child, cls, member, depth + 1)
@@ -282,8 +299,8 @@ class _FileExtractor:
                     prop.modifiers = ["public", "property"]
                     self.out.definitions.append(prop)
                 if ptype is not None:
-                    self._bind(d.qualname, self.text(pname), self.flat(ptype), "declared", pname)
-                    self._bind(d.qualname, "this." + self.text(pname), self.flat(ptype), "declared", pname)
+                    self._bind(d.qualname, self.text(pname), self.text(ptype), "declared", pname)
+                    self._bind(d.qualname, "this." + self.text(pname), self.text(ptype), "declared", pname)
                 if ptype is not None and node.type == "class_declaration":  # C# 12 primary constructor
                     self.out.injections.append(Injection(d.qualname, type_text(self.flat(ptype)), "constructor",
                                                          self.src.line(ptype), self.src.col(ptype)))
@@ -341,13 +358,13 @@ class _FileExtractor:
             d.receiver_type = receiver
         rnode = node.child_by_field_name("returns") or node.child_by_field_name("type")
         if rnode is not None and kind != "constructor":
-            rt = type_text(self.flat(rnode), keep_containers=True)
+            rt = type_text(self.text(rnode), keep_containers=True)
             d.return_type = rt if rt and rt != "void" else None
         self.out.definitions.append(d)
         for p in plist.named_children if plist is not None else ():
             pname, ptype = p.child_by_field_name("name"), p.child_by_field_name("type")
             if pname is not None and ptype is not None:
-                self._bind(d.qualname, self.text(pname), self.flat(ptype), "declared", pname)
+                self._bind(d.qualname, self.text(pname), self.text(ptype), "declared", pname)
                 self.out.type_uses.append(TypeUse(d.qualname, type_text(self.flat(ptype)), self.src.line(ptype),
                                                   self.src.col(ptype)))
         if d.return_type and rnode is not None:
@@ -378,11 +395,11 @@ class _FileExtractor:
             d.modifiers = mods + (["property"] if node.type == "property_declaration" else [])
             d.decorators = attrs
             d.exported = "public" in mods
-            d.field_type = type_text(self.flat(tn), keep_containers=True) or None if tn is not None else None
+            d.field_type = type_text(self.text(tn), keep_containers=True) or None if tn is not None else None
             self.out.definitions.append(d)
             if d.field_type:
-                self._bind(cls, d.name, self.flat(tn), "declared", name_node)
-                self._bind(cls, "this." + d.name, self.flat(tn), "declared", name_node)
+                self._bind(cls, d.name, self.text(tn), "declared", name_node)
+                self._bind(cls, "this." + d.name, self.text(tn), "declared", name_node)
                 self.out.type_uses.append(TypeUse(d.qualname, d.field_type, self.src.line(tn), self.src.col(tn)))
         for c in node.named_children:  # initialisers and accessor bodies: their calls belong to the class / property
             if c.type in ("accessor_list", "arrow_expression_clause"):
@@ -404,13 +421,15 @@ class _FileExtractor:
             if v.type != "variable_declarator":
                 continue
             name = v.child_by_field_name("name") or (v.named_children[0] if v.named_children else None)
-            if name is None or name.type != "identifier":
-                continue
             value = next((c for c in v.named_children[1:] if c.type != "bracketed_argument_list"), None)
             if value is not None and value.type == "equals_value_clause":
                 value = value.named_children[0] if value.named_children else None
+            if name is not None and name.type == "tuple_pattern" and value is not None:  # `var (a, b) = F()`
+                self._deconstruct([c if c.type == "identifier" else None for c in name.named_children], value, member)
+            if name is None or name.type != "identifier":
+                continue
             if tnode is not None and tnode.type != "implicit_type":
-                self._bind(member, self.text(name), self.flat(tnode), "declared", name)
+                self._bind(member, self.text(name), self.text(tnode), "declared", name)
             elif value is not None:
                 while value.type == "await_expression" and value.named_children:
                     value = value.named_children[0]
@@ -423,6 +442,38 @@ class _FileExtractor:
                         self._bind(member, self.text(name), f"{recv}.{fname}" if recv else fname, "constructed", name)
                 elif value.type == "element_access_expression":  # `var o = orders[0]`, `var o = byId[k]`
                     self._bind(member, self.text(name), self._receiver(value), "item", name)
+
+    def _deconstruct(self, names: list[Node | None], value: Node, member: str | None) -> None:
+        """``var (a, b) = F()`` / ``(var a, var b) = F()``: each name (``None``: a position not bound
+        to a plain name, ``_`` discards) is an ``item`` of the value's receiver text (``F()[0]``,
+        ``F()[1]``), which a tuple type ``(Order, Buyer)`` returned by ``F`` makes an ``Order``."""
+        while value.type == "await_expression" and value.named_children:
+            value = value.named_children[0]
+        if value.type not in ("invocation_expression", "identifier", "member_access_expression",
+                              "element_access_expression"):
+            return
+        receiver = self._receiver(value)
+        for i, name in enumerate(names):
+            if name is not None and self.text(name) != "_":
+                self._bind(member, self.text(name), f"{receiver}[{i}]", "item", name)
+
+    def _deconstruct_assignment(self, node: Node, member: str | None) -> None:
+        """``(var a, var b) = F()``, ``(Order a, var b) = F()``: the declared names of a tuple on the
+        left of an assignment (a written type binds as declared; ``var`` as :meth:`_deconstruct`)."""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or left.type != "tuple_expression":
+            return
+        names: list[Node | None] = []
+        for arg in left.named_children:
+            decl = arg.named_children[0] if arg.type == "argument" and arg.named_children else None
+            tnode = decl.child_by_field_name("type") if decl is not None and decl.type == "declaration_expression" \
+                else None
+            name = decl.child_by_field_name("name") if tnode is not None else None
+            if tnode is not None and name is not None and tnode.type != "implicit_type":
+                self._bind(member, self.text(name), self.text(tnode), "declared", name)
+                name = None
+            names.append(name if name is not None and name.type == "identifier" else None)
+        self._deconstruct(names, right, member)
 
     def _lambda_elements(self, call: Node, callee: tuple[str | None, str], member: str | None) -> None:
         """``orders.Where(o => ...)``, ``items.ForEach(i => ...)``, ``q.Sum(i => i.GetTotal())``: a

@@ -22,7 +22,8 @@ import re
 from collections.abc import Iterable, Mapping
 
 from indexer.languages.base import class_type_arguments, class_type_parameters, generic_arguments
-from indexer.languages.csharp.containers import PAIR_NAMES, element_type, map_value, query_call, query_read
+from indexer.languages.csharp.containers import (PAIR_NAMES, element_type, map_value, query_call, query_read,
+                                                 tuple_items, tuple_names)
 from indexer.languages.csharp.extractor import GLOBAL_USING
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
@@ -105,6 +106,12 @@ class CSharpModuleSystem:
     :func:`indexer.languages.csharp.containers.map_value`)."""
     query_read = staticmethod(query_read)
     """A container's property (a map's ``Values``; :func:`indexer.languages.csharp.containers.query_read`)."""
+    tuple_items = staticmethod(tuple_items)
+    """The element types of a tuple type (``(Order, Buyer)``, ``Tuple<Order, Buyer>``; read by the resolver's
+    ``typed_value``: :func:`indexer.languages.csharp.containers.tuple_items`)."""
+    tuple_names = staticmethod(tuple_names)
+    """The member names of a tuple's elements (``Item1``, a declared ``order``;
+    :func:`indexer.languages.csharp.containers.tuple_names`)."""
     pair_names = PAIR_NAMES
     """The members of the ``KeyValuePair`` items a map hands out (``kv.Key``, ``kv.Value``)."""
 

@@ -121,5 +121,5 @@ def query_call(v: QueryV) -> Value:
     if v.method in _OBJECT_VIEWS:
         if v.view == PAIRS:
             return EXTERNAL
-        return QueryV(v.c, view=_OBJECT_VIEWS[v.method], depth=v.depth)
+        return QueryV(v.c, view=_OBJECT_VIEWS[v.method], inner=v.inner)
     return container_call(v, _ONE, _SAME, _MAP_ONE, _MAP_VIEWS)

@@ -12,6 +12,7 @@ and return type texts); a wildcard ``? extends T`` is ``T``, ``?`` alone unknown
 
 from __future__ import annotations
 
+from indexer.languages.base import type_args
 from indexer.resolve.values import QueryV, Value, container_call
 
 __all__ = ["ELEMENT_METHODS", "KEEP_STEPS", "MAPS", "SEQUENCES", "element_type", "element_types", "query_call",
@@ -54,25 +55,6 @@ _SAME = frozenset({
 ``findFirst()`` an ``Optional`` of one, ``Map.values()``, ``Page.getContent()``). ``peek`` is both a
 ``Stream`` step and a ``Deque`` read: the step is taken when the call has an argument, which the
 value model does not see, so a ``peek`` is an element (rare on streams)."""
-
-
-def type_args(text: str) -> tuple[str, list[str]]:
-    """``Map<String, List<Owner>>`` -> (``Map``, [``String``, ``List<Owner>``]): the simple name of
-    the outer type and its top-level type arguments (none when the text has no ``<...>``)."""
-    outer, lt, rest = text.partition("<")
-    rest = rest.strip()
-    if not lt or not rest.endswith(">"):
-        return outer.strip().rsplit(".", 1)[-1], []
-    args, depth, cur = [], 0, []
-    for ch in rest[:-1]:
-        if ch == "," and depth == 0:
-            args.append("".join(cur).strip())
-            cur = []
-            continue
-        depth += (ch == "<") - (ch == ">")
-        cur.append(ch)
-    args.append("".join(cur).strip())
-    return outer.strip().rsplit(".", 1)[-1], args
 
 
 def _argument(text: str) -> str | None:

@@ -535,6 +535,22 @@ class _FileExtractor:
 
     # ------------------------------------------------------------------ bindings
 
+    def _var_binding(self, name_node: Node, value: Node) -> list[tuple[Node, str, str]]:
+        """What a ``var`` local holds, as a binding (name node, text, how): ``var o = new Owner()`` the
+        class built (``constructed``); ``var o = owners.get(0)`` / ``repo.find(id)`` what the call
+        returns (``constructed`` of the callee text ``owners.get``); ``var o = owners[i]`` an element
+        of the array (``item`` of the receiver text); nothing for any other value."""
+        if value.type == "object_creation_expression":
+            ctype = base_type(self._type_text(value.child_by_field_name("type")))
+            return [(name_node, ctype, "constructed")] if ctype else []
+        if value.type == "method_invocation":
+            callee = self._receiver(value)
+            return [(name_node, callee[:-2], "constructed")] if callee.endswith("()") and callee != LONG_RECEIVER else []
+        if value.type == "array_access":
+            item = self._receiver(value)
+            return [(name_node, item, "item")] if item != LONG_RECEIVER and item.endswith("]") else []
+        return []
+
     def _bindings(self) -> None:
         src = self.src
         found: list[tuple[Node, str, str]] = []  # (name node, type text, how)
@@ -547,11 +563,8 @@ class _FileExtractor:
             name_node, tnode = m["name"][0], m["type"][0]
             if "local" in m and src.text(tnode) == "var":
                 value = m.get("value")
-                if not value or value[0].type != "object_creation_expression":
-                    continue
-                ctype = base_type(self._type_text(value[0].child_by_field_name("type")))
-                if ctype:
-                    found.append((name_node, ctype, "constructed"))
+                if value:
+                    found.extend(self._var_binding(name_node, value[0]))
                 continue
             ttext = self._type_text(tnode)
             if ttext:

@@ -37,7 +37,8 @@ import re
 from tree_sitter import Node
 
 from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, annotation_name, run_detectors
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, unambiguous_elements
+from indexer.languages.kotlin.containers import ELEMENT_LAMBDAS, kept_type
 from indexer.languages.kotlin.frameworks import detectors_for
 from indexer.languages.kotlin.frameworks.common import annotation_nodes, detached_arguments
 from indexer.model import (
@@ -85,6 +86,15 @@ def _type_text(src: SourceText, node: Node | None) -> str | None:
     return t.strip("()") or None
 
 
+def _kept_type(src: SourceText, node: Node | None) -> str | None:
+    """A type node's text as a binding or return type holds it: a library container or map of a
+    named type keeps its arguments (``List<Owner>``, ``Map<String,Owner>``:
+    :func:`indexer.languages.kotlin.containers.kept_type`), any other type is :func:`_type_text`'s."""
+    if node is None:
+        return None
+    return kept_type(src.text(node)) or _type_text(src, node)
+
+
 def _child(node: Node, *types: str) -> Node | None:
     return next((c for c in node.named_children if c.type in types), None)
 
@@ -109,6 +119,7 @@ class KotlinExtractor:
             run = _FileRun(src, out)
             run.imports(root)
             run.walk(root, None, None, None)
+            out.bindings.extend(unambiguous_elements(run.elements, out.bindings))
             run_detectors(detectors_for(self.language), root, src, out)
         except RecursionError:
             out.errors.append("0:0: internal error: nesting too deep")
@@ -125,6 +136,9 @@ class _FileRun:
         self.src = src
         self.out = out
         self.depth = 0
+        self.elements: list[Binding] = []
+        """Names a loop or a lambda receives from a container (``element`` / ``item`` bindings), kept
+        when unambiguous (:func:`~indexer.languages.base.unambiguous_elements`)."""
 
     # -- imports ------------------------------------------------------------------------------------
 
@@ -174,6 +188,10 @@ class _FileRun:
                 continue  # read with their property
             elif t == "call_expression":
                 self.call(child, caller)
+                self._lambda_elements(child, caller)
+                self.walk(child, container, caller, cls)
+            elif t == "for_statement":
+                self._loop_elements(child, caller)
                 self.walk(child, container, caller, cls)
             elif t == "user_type":
                 self.type_use(child, caller or container)
@@ -312,10 +330,10 @@ class _FileRun:
             if kind is not None:
                 field = Definition("field", name, f"{cls.qualname}.{name}", cls.qualname, src.line(p), src.col(p),
                                    p.end_point[0] + 1, src.end_col(p), src.line(pname), src.col(pname),
-                                   signature=_flat(src.text(p)), modifiers=self._modifiers(p), field_type=ptype,
-                                   decorators=self._annotations(p, []))
+                                   signature=_flat(src.text(p)), modifiers=self._modifiers(p),
+                                   field_type=_kept_type(src, ptype_node), decorators=self._annotations(p, []))
                 out.definitions.append(field)
-                self._member_bindings(cls.qualname, name, ptype, src.line(p))
+                self._member_bindings(cls.qualname, name, field.field_type, src.line(p))
                 self._accessors(field, src.text(kind) == "var", {})
         ann_ctor = any(annotation_name(a) in CTOR_INJECT for a in self._annotations(ctor, []))
         if ann_ctor and not stereotype:
@@ -370,7 +388,7 @@ class _FileRun:
             if c.type == "function_value_parameters":
                 seen_params = True
             elif seen_params and c.type in ("user_type", "nullable_type", "function_type"):
-                ret = _type_text(src, c)
+                ret = _kept_type(src, c)
                 self.type_use(c, qual)
                 break
         kind = "method" if cls is not None and container == cls else "function"
@@ -410,7 +428,8 @@ class _FileRun:
             params.append(Param(src.text(pname), ptype, has_default, "*" if vararg else None))
             vararg = False
             if ptype:
-                out.bindings.append(Binding(owner, src.text(pname), ptype, "declared", src.line(c)))
+                out.bindings.append(Binding(owner, src.text(pname), _kept_type(src, tnode) or ptype, "declared",
+                                            src.line(c)))
             if tnode is not None:
                 self.type_use(tnode, owner)
         return params
@@ -423,7 +442,7 @@ class _FileRun:
         var = _child(node, "variable_declaration")
         name_node = _child(var, "simple_identifier") if var is not None else None
         tnode = _child(var, "user_type", "nullable_type", "function_type") if var is not None else None
-        ptype = _type_text(src, tnode)
+        ptype = _kept_type(src, tnode)
         value = next((c for c in node.named_children if c.type not in (
             "modifiers", "binding_pattern_kind", "variable_declaration", "property_delegate", "type_constraints")),
             None)
@@ -439,6 +458,14 @@ class _FileRun:
                 out.bindings.append(Binding(caller, name, ptype, "declared", src.line(node)))
             elif constructed:
                 out.bindings.append(Binding(caller, name, constructed, "constructed", src.line(node)))
+            elif value is not None and value.type == "indexing_expression":  # `val o = owners[0]`
+                item = self.receiver(value, 0)
+                if item != LONG_RECEIVER:
+                    self.elements.append(Binding(caller, name, item, "item", src.line(node)))
+            elif value is not None and value.type == "call_expression":  # `val o = owners.first()`
+                callee = self.receiver(value, 0)
+                if callee.endswith("()"):
+                    out.bindings.append(Binding(caller, name, callee[:-2], "constructed", src.line(node)))
             self.walk(node, container, caller, cls)
             return
         qual = self._qual(container, name)
@@ -452,7 +479,8 @@ class _FileRun:
             self._member_bindings(container, name, ptype or constructed, src.line(node),
                                   "declared" if ptype else "constructed")
             if ptype and any(annotation_name(a) in FIELD_INJECT for a in decorators):
-                out.injections.append(Injection(container, ptype, "field", src.line(name_node), src.col(name_node)))
+                out.injections.append(Injection(container, _type_text(src, tnode) or ptype, "field", src.line(name_node),
+                                                src.col(name_node)))
         elif ptype or constructed:
             out.bindings.append(Binding(None, name, ptype or constructed, "declared" if ptype else "constructed",
                                         src.line(node)))
@@ -465,6 +493,54 @@ class _FileRun:
         mutable = any(src.text(c) == "var" for c in node.named_children if c.type == "binding_pattern_kind")
         self.walk(node, qual, qual, cls)  # initialiser or delegate calls belong to the property
         self._accessors(d, mutable, accessors, cls)
+
+    def _loop_elements(self, node: Node, caller: str | None) -> None:
+        """``for (o in owners)``: ``o`` an element of what the loop iterates; ``for ((k, v) in m)``:
+        each name an item of one element (``m[*][0]``, ``m[*][1]``: a map's entry, key and value)."""
+        if caller is None:
+            return
+        named = node.named_children
+        i = next((j for j, c in enumerate(named) if c.type in ("variable_declaration", "multi_variable_declaration")),
+                 None)
+        if i is None or i + 1 >= len(named) or named[i + 1].type == "control_structure_body":
+            return
+        iterated = self.receiver(named[i + 1], 0)
+        if iterated == LONG_RECEIVER:
+            return
+        var, line = named[i], self.src.line(named[i])
+        if var.type == "variable_declaration":
+            name = _child(var, "simple_identifier")
+            if name is not None and _child(var, "user_type", "nullable_type") is None:
+                self.elements.append(Binding(caller, self.src.text(name), iterated, "element", line))
+            return
+        for k, part in enumerate(c for c in var.named_children if c.type == "variable_declaration"):
+            name = _child(part, "simple_identifier")
+            if name is not None and self.src.text(name) != "_":
+                self.elements.append(Binding(caller, self.src.text(name), f"{iterated}[*][{k}]", "item", line))
+
+    def _lambda_elements(self, node: Node, caller: str | None) -> None:
+        """``owners.forEach { it.m() }``, ``owners.filter { o -> ... }``: the one parameter (``it``
+        when none is written) of a trailing lambda handed to a collection function
+        (:data:`~indexer.languages.kotlin.containers.ELEMENT_LAMBDAS`) is an element of the receiver."""
+        named = node.named_children
+        if caller is None or len(named) < 2 or named[0].type != "navigation_expression":
+            return
+        nav = _child(named[0], "navigation_suffix")
+        fname = _child(nav, "simple_identifier") if nav is not None else None
+        annotated = _child(named[-1], "annotated_lambda") if named[-1].type == "call_suffix" else None
+        lam = _child(annotated, "lambda_literal") if annotated is not None else None
+        if fname is None or lam is None or self.src.text(fname) not in ELEMENT_LAMBDAS:
+            return
+        params = _child(lam, "lambda_parameters")
+        decls = [c for c in params.named_children] if params is not None else []
+        if len(decls) > 1 or decls and (decls[0].type != "variable_declaration" or
+                                        _child(decls[0], "user_type", "nullable_type") is not None):
+            return
+        name = _child(decls[0], "simple_identifier") if decls else None
+        receiver = self.receiver(named[0].named_children[0], 0)
+        if receiver != LONG_RECEIVER and (name is not None or not decls):
+            self.elements.append(Binding(caller, self.src.text(name) if name is not None else "it", receiver,
+                                         "element", self.src.line(lam)))
 
     def _constructed(self, value: Node | None) -> str | None:
         """``Foo(...)`` / ``a.Foo(...)`` with an upper-case callee -> ``Foo`` / ``a.Foo``."""

@@ -15,6 +15,7 @@ enclosing classes (implicit ``this``). Companion-object members are members of t
 from __future__ import annotations
 
 from indexer.languages.base import class_type_arguments, class_type_parameters, generic_arguments
+from indexer.languages.kotlin.containers import PAIR_NAMES, element_type, map_value, query_call, query_read
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import JvmModuleSystem, facade_name
 
@@ -45,6 +46,18 @@ class KotlinModuleSystem(JvmModuleSystem):
     :mod:`indexer.resolve.generics`)."""
     primitives = frozenset({"Int", "Long", "Short", "Byte", "Char", "Boolean", "Float", "Double", "Unit", "Any",
                             "Nothing", "String", "List", "Map", "Set"})
+
+    container_element = staticmethod(element_type)
+    """The element type text of a library container type (``List<Owner>`` -> ``Owner``; read by the
+    resolver's ``typed_value``: :func:`indexer.languages.kotlin.containers.element_type`)."""
+    map_value = staticmethod(map_value)
+    """The value type of a library map (``Map<String, Owner>``: :func:`indexer.languages.kotlin.containers.map_value`)."""
+    query_call = staticmethod(query_call)
+    """What a standard-library call on such a container returns (:func:`indexer.languages.kotlin.containers.query_call`)."""
+    query_read = staticmethod(query_read)
+    """A container's property (a map's ``values``: :func:`indexer.languages.kotlin.containers.query_read`)."""
+    pair_names = PAIR_NAMES
+    """The members of the ``Map.Entry`` items a map hands out (``e.key``, ``e.value``)."""
 
     def is_builtin(self, name: str) -> bool:
         """Functions of the Kotlin standard library that need no import."""
