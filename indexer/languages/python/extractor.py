@@ -30,6 +30,8 @@ from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for
 from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
+from indexer.languages.python.frameworks.common import remember_calls
+from indexer.languages.python.typenames import is_user_type
 from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
@@ -77,22 +79,6 @@ _MODIFIER_DECORATORS = {
 _TYPING_DECORATORS = frozenset({"overload", "typing.overload", "override", "typing.override", "typing_extensions.override",
                                 "final", "typing.final", "abstractmethod", "abc.abstractmethod"})
 
-# Names inside annotations that are not worth a TypeUse (builtins and typing constructs).
-_NOT_USER_TYPES = frozenset(
-    """
-    None int float complex str bytes bytearray bool object type list dict set frozenset tuple range
-    slice memoryview Ellipsis NotImplemented
-    Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator
-    AsyncIterable AsyncIterator AsyncGenerator Awaitable Coroutine Sequence MutableSequence Mapping
-    MutableMapping Collection Container Hashable Sized Reversible AbstractSet MutableSet KeysView
-    ValuesView ItemsView ClassVar Final Literal Annotated TypeVar Generic Protocol NoReturn Never Self
-    TypeAlias TypeGuard TypeIs ParamSpec Concatenate Unpack Required NotRequired ReadOnly
-    LiteralString IO TextIO BinaryIO Pattern Match DefaultDict OrderedDict Counter Deque ChainMap
-    NamedTuple TypedDict AnyStr SupportsInt SupportsFloat SupportsIndex SupportsAbs ContextManager
-    AsyncContextManager
-    """.split()
-)
-_TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "t.")
 
 SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
                   "imports", "orm_attributes", "class_uses", "value_reads")
@@ -105,13 +91,6 @@ def _collapse(text: str) -> str:
     """Collapse runs of whitespace to one space and drop it just inside brackets."""
     text = _WS.sub(" ", text).strip()
     return text.replace("( ", "(").replace(" )", ")").replace("[ ", "[").replace(" ]", "]")
-
-
-def _is_user_type(name: str) -> bool:
-    """Whether an annotation name is worth a TypeUse (not a builtin / typing construct)."""
-    if name in _NOT_USER_TYPES:
-        return False
-    return not name.startswith(_TYPING_MODULES)
 
 
 def _literal_string(text: str) -> str | None:
@@ -572,7 +551,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         src = self.src
         for node in self._type_names(annotation):
             text = _WS.sub("", src.text(node))
-            if _is_user_type(text):
+            if is_user_type(text):
                 self.out.type_uses.append(TypeUse(owner, text, *src.line_col(node)))
 
     @staticmethod
@@ -630,6 +609,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                     line, col = src.line(at), src.col(at)
                     handed = NamedArgument("0", f"{NamedArgument.DECORATED}{below or ''}", line, col)
                     out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
+        located: dict[tuple[int, int], Node] = {}  # the detectors' CallLocator look-ups
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
             name, (line, col) = src.text(node), src.line_col(node)
@@ -640,8 +620,12 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 out.append(CallSite(caller_of(caps["result"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
                                     via="result", handed=self.handed(caps["args"][0])))
             else:
-                out.append(CallSite(caller_of(caps["call"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
+                call = caps["call"][0]
+                out.append(CallSite(caller_of(call), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
+                if node.end_byte > node.start_byte:  # a missing (empty) name is no node of its position
+                    located[line, col] = call
+        remember_calls(src, located)
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
 
     def caller_of(self, node: Node) -> str | None:
