@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
-from indexer.languages.python.frameworks import detectors_for
+from indexer.languages.python.frameworks import detectors_for, shared_queries
 from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
 from indexer.languages.python.frameworks.common import remember_calls
@@ -196,6 +196,8 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         self._decorator_starts: list[int] = []
         self._lambda_bodies: list[tuple[int, Node]] = []
         """``(scope index, body expression)`` of each named lambda: the value it returns."""
+        self.callees: set[int] = set()
+        """Node ids of the attributes :meth:`calls` found called (``a.m`` of ``a.m(x)``): no value read."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -621,6 +623,8 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                                     via="result", handed=self.handed(caps["args"][0])))
             else:
                 call = caps["call"][0]
+                if "callee" in caps:
+                    self.callees.add(caps["callee"][0].id)
                 out.append(CallSite(caller_of(call), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
                 if node.end_byte > node.start_byte:  # a missing (empty) name is no node of its position
@@ -973,7 +977,8 @@ class PythonExtractor:
         try:
             tree = parser(_GRAMMAR).parse(source)
             src = SourceText(source)
-            with shared_pass(_GRAMMAR, "python/queries", SHARED_QUERIES, tree.root_node):
+            shared = SHARED_QUERIES + shared_queries(self.language, source)
+            with shared_pass(_GRAMMAR, "python/queries", shared, tree.root_node):
                 _FileExtractor(tree.root_node, src, out).run()
                 run_detectors(detectors_for(self.language), tree.root_node, src, out)
         except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise

@@ -40,12 +40,15 @@ _NO_FUNCTION = frozenset({"self", "cls"})
 
 
 class ValueReads:
-    """Mixin: :meth:`value_reads` fills ``out.value_reads`` (needs ``src``, ``out``, ``root``,
+    """Mixin: :meth:`value_reads` fills ``out.value_reads`` (needs ``src``, ``out``, ``root``, ``callees``,
     ``receiver_text`` and ``caller_of``)."""
 
     src: Any
     out: Any
     root: Node
+    callees: set[int]
+    """Node ids of the attributes found called (the extractor's ``calls``): no value read, known
+    without a look at their parent."""
 
     def receiver_text(self, node: Node) -> str:  # noqa: D102 - the extractor's
         raise NotImplementedError
@@ -72,10 +75,11 @@ class ValueReads:
             i.module for i in imports if i.name is None and i.local == i.module.partition(".")[0]}
         plain, classes = _plain_members(defs)
         class_of: dict[str | None, str | None] = {}
+        callees = self.callees
         for _, caps in run_query(query("python", "python/queries", "value_reads"), self.root):
             if "read" in caps:
                 node = caps["read"][0]
-                how = _read_kind(node)
+                how = 0 if node.id in callees else _read_kind(node)
                 if not how:
                     continue
                 receiver = self.receiver_text(node.child_by_field_name("object"))
