@@ -30,10 +30,10 @@ from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for, shared_queries
 from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
-from indexer.languages.python.frameworks.common import remember_calls
+from indexer.languages.python.frameworks.common import known_calls
 from indexer.languages.python.typenames import is_user_type
 from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
+from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
     LITERAL_RECEIVER,
     LONG_RECEIVER,
@@ -51,6 +51,9 @@ from indexer.model import (
 __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 
 _GRAMMAR = "python"
+_OBJECT, _ATTRIBUTE, _FUNCTION, _NAME, _VALUE = (language(_GRAMMAR).field_id_for_name(f) for f in (
+    "object", "attribute", "function", "name", "value"))
+"""Field ids of the hottest look-ups (``child_by_field_id``: no search of the field's name per call)."""
 _WS = re.compile(r"\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
@@ -196,6 +199,8 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         self._decorator_starts: list[int] = []
         self._lambda_bodies: list[tuple[int, Node]] = []
         """``(scope index, body expression)`` of each named lambda: the value it returns."""
+        self.located: dict[tuple[int, int], Node] = {}
+        """The calls :meth:`calls` read by their callee name's position (for the detectors' look-ups)."""
         self.callees: set[int] = set()
         """Node ids of the attributes :meth:`calls` found called (``a.m`` of ``a.m(x)``): no value read."""
 
@@ -611,7 +616,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                     line, col = src.line(at), src.col(at)
                     handed = NamedArgument("0", f"{NamedArgument.DECORATED}{below or ''}", line, col)
                     out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
-        located: dict[tuple[int, int], Node] = {}  # the detectors' CallLocator look-ups
+        located = self.located
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
             name, (line, col) = src.text(node), src.line_col(node)
@@ -629,7 +634,6 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                                     handed=self.handed(caps["args"][0])))
                 if node.end_byte > node.start_byte:  # a missing (empty) name is no node of its position
                     located[line, col] = call
-        remember_calls(src, located)
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
 
     def caller_of(self, node: Node) -> str | None:
@@ -654,11 +658,11 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 parts.append(self.src.text(node))
                 break
             if kind == "attribute":
-                parts.append("." + self.src.text(node.child_by_field_name("attribute")))
-                node = node.child_by_field_name("object")
+                parts.append("." + self.src.text(node.child_by_field_id(_ATTRIBUTE)))
+                node = node.child_by_field_id(_OBJECT)
                 continue
             if kind == "call":
-                callee = node.child_by_field_name("function")
+                callee = node.child_by_field_id(_FUNCTION)
                 if callee.type == "identifier" and callee.text == b"super":
                     parts.append("super")
                     break
@@ -706,13 +710,13 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             position += 1
             key = str(position)
             if child.type == "keyword_argument":
-                name, child = child.child_by_field_name("name"), child.child_by_field_name("value")
+                name, child = child.child_by_field_id(_NAME), child.child_by_field_id(_VALUE)
                 if name is None or child is None:
                     continue
                 key = self.src.text(name)
             called = ""
             if child.type == "call":  # what the call returns is handed
-                called, child = "()", child.child_by_field_name("function")
+                called, child = "()", child.child_by_field_id(_FUNCTION)
             if child is not None and child.type in ("identifier", "attribute"):
                 text = self.src.text(child)
                 if text not in ("self", "cls") and _DOTTED.fullmatch(text):
@@ -979,8 +983,10 @@ class PythonExtractor:
             src = SourceText(source)
             shared = SHARED_QUERIES + shared_queries(self.language, source)
             with shared_pass(_GRAMMAR, "python/queries", shared, tree.root_node):
-                _FileExtractor(tree.root_node, src, out).run()
-                run_detectors(detectors_for(self.language), tree.root_node, src, out)
+                extractor = _FileExtractor(tree.root_node, src, out)
+                extractor.run()
+                with known_calls(src, extractor.located):
+                    run_detectors(detectors_for(self.language), tree.root_node, src, out)
         except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise
             out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return out
