@@ -340,10 +340,11 @@ class SourceText:
     (invalid UTF-8 becomes U+FFFD so a file in another encoding is still extracted).
     """
 
-    __slots__ = ("data", "_line_starts", "_continuations")
+    __slots__ = ("data", "_line_starts", "_continuations", "_ascii")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
+        self._ascii = data.isascii()  # every column a byte column (most files)
         starts = [0]
         find = data.find
         i = find(b"\n")
@@ -367,6 +368,8 @@ class SourceText:
     def col(self, node: Node) -> int:
         """0-based code-point column where ``node`` starts."""
         row, byte_col = node.start_point
+        if self._ascii:
+            return byte_col
         cont = self._continuations.get(row)  # point_col's look-up, inlined: the commonest call
         if cont is None:
             return self.point_col(row, byte_col)
@@ -375,6 +378,8 @@ class SourceText:
     def line_col(self, node: Node) -> tuple[int, int]:
         """``(line(node), col(node))`` from one look at ``node``'s start."""
         row, byte_col = node.start_point
+        if self._ascii:
+            return row + 1, byte_col
         cont = self._continuations.get(row)
         if cont is None:
             return row + 1, self.point_col(row, byte_col)
@@ -392,6 +397,8 @@ class SourceText:
         offsets of its UTF-8 continuation bytes are kept and a column is the byte column minus the
         continuation bytes before it (a bisection), so a long minified line costs linear time.
         """
+        if self._ascii:
+            return byte_col
         cont = self._continuations.get(row)
         if cont is None:
             starts = self._line_starts

@@ -27,12 +27,14 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
-from indexer.languages.python.frameworks import detectors_for
+from indexer.languages.python.frameworks import detectors_for, shared_queries
 from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
+from indexer.languages.python.frameworks.common import known_calls
+from indexer.languages.python.typenames import is_user_type
 from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
 from indexer.languages.python.pytest_fixtures import is_fixture
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, shared_pass, storable
+from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
     LITERAL_RECEIVER,
     LONG_RECEIVER,
@@ -50,6 +52,9 @@ from indexer.model import (
 __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 
 _GRAMMAR = "python"
+_OBJECT, _ATTRIBUTE, _FUNCTION, _NAME, _VALUE = (language(_GRAMMAR).field_id_for_name(f) for f in (
+    "object", "attribute", "function", "name", "value"))
+"""Field ids of the hottest look-ups (``child_by_field_id``: no search of the field's name per call)."""
 _WS = re.compile(r"\s+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _CHAIN = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
@@ -78,22 +83,6 @@ _DESCRIPTORS = frozenset({"reify", "helpers.reify", "memoized_property", "util.m
 _TYPING_DECORATORS = frozenset({"overload", "typing.overload", "override", "typing.override", "typing_extensions.override",
                                 "final", "typing.final", "abstractmethod", "abc.abstractmethod"})
 
-# Names inside annotations that are not worth a TypeUse (builtins and typing constructs).
-_NOT_USER_TYPES = frozenset(
-    """
-    None int float complex str bytes bytearray bool object type list dict set frozenset tuple range
-    slice memoryview Ellipsis NotImplemented
-    Any Optional Union List Dict Set FrozenSet Tuple Type Callable Iterable Iterator Generator
-    AsyncIterable AsyncIterator AsyncGenerator Awaitable Coroutine Sequence MutableSequence Mapping
-    MutableMapping Collection Container Hashable Sized Reversible AbstractSet MutableSet KeysView
-    ValuesView ItemsView ClassVar Final Literal Annotated TypeVar Generic Protocol NoReturn Never Self
-    TypeAlias TypeGuard TypeIs ParamSpec Concatenate Unpack Required NotRequired ReadOnly
-    LiteralString IO TextIO BinaryIO Pattern Match DefaultDict OrderedDict Counter Deque ChainMap
-    NamedTuple TypedDict AnyStr SupportsInt SupportsFloat SupportsIndex SupportsAbs ContextManager
-    AsyncContextManager
-    """.split()
-)
-_TYPING_MODULES = ("typing.", "typing_extensions.", "collections.abc.", "t.")
 
 SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
                   "imports", "orm_attributes", "class_uses", "value_reads")
@@ -106,13 +95,6 @@ def _collapse(text: str) -> str:
     """Collapse runs of whitespace to one space and drop it just inside brackets."""
     text = _WS.sub(" ", text).strip()
     return text.replace("( ", "(").replace(" )", ")").replace("[ ", "[").replace(" ]", "]")
-
-
-def _is_user_type(name: str) -> bool:
-    """Whether an annotation name is worth a TypeUse (not a builtin / typing construct)."""
-    if name in _NOT_USER_TYPES:
-        return False
-    return not name.startswith(_TYPING_MODULES)
 
 
 def _literal_string(text: str) -> str | None:
@@ -218,6 +200,10 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         self._decorator_starts: list[int] = []
         self._lambda_bodies: list[tuple[int, Node]] = []
         """``(scope index, body expression)`` of each named lambda: the value it returns."""
+        self.located: dict[tuple[int, int], Node] = {}
+        """The calls :meth:`calls` read by their callee name's position (for the detectors' look-ups)."""
+        self.callees: set[int] = set()
+        """Node ids of the attributes :meth:`calls` found called (``a.m`` of ``a.m(x)``): no value read."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -573,7 +559,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         src = self.src
         for node in self._type_names(annotation):
             text = _WS.sub("", src.text(node))
-            if _is_user_type(text):
+            if is_user_type(text):
                 self.out.type_uses.append(TypeUse(owner, text, *src.line_col(node)))
 
     @staticmethod
@@ -631,6 +617,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                     line, col = src.line(at), src.col(at)
                     handed = NamedArgument("0", f"{NamedArgument.DECORATED}{below or ''}", line, col)
                     out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
+        located = self.located
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
             name, (line, col) = src.text(node), src.line_col(node)
@@ -641,8 +628,13 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 out.append(CallSite(caller_of(caps["result"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
                                     via="result", handed=self.handed(caps["args"][0])))
             else:
-                out.append(CallSite(caller_of(caps["call"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
+                call = caps["call"][0]
+                if "callee" in caps:
+                    self.callees.add(caps["callee"][0].id)
+                out.append(CallSite(caller_of(call), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
+                if node.end_byte > node.start_byte:  # a missing (empty) name is no node of its position
+                    located[line, col] = call
         out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
 
     def caller_of(self, node: Node) -> str | None:
@@ -667,11 +659,11 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 parts.append(self.src.text(node))
                 break
             if kind == "attribute":
-                parts.append("." + self.src.text(node.child_by_field_name("attribute")))
-                node = node.child_by_field_name("object")
+                parts.append("." + self.src.text(node.child_by_field_id(_ATTRIBUTE)))
+                node = node.child_by_field_id(_OBJECT)
                 continue
             if kind == "call":
-                callee = node.child_by_field_name("function")
+                callee = node.child_by_field_id(_FUNCTION)
                 if callee.type == "identifier" and callee.text == b"super":
                     parts.append("super")
                     break
@@ -719,13 +711,13 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             position += 1
             key = str(position)
             if child.type == "keyword_argument":
-                name, child = child.child_by_field_name("name"), child.child_by_field_name("value")
+                name, child = child.child_by_field_id(_NAME), child.child_by_field_id(_VALUE)
                 if name is None or child is None:
                     continue
                 key = self.src.text(name)
             called = ""
             if child.type == "call":  # what the call returns is handed
-                called, child = "()", child.child_by_field_name("function")
+                called, child = "()", child.child_by_field_id(_FUNCTION)
             if child is not None and child.type in ("identifier", "attribute"):
                 text = self.src.text(child)
                 if text not in ("self", "cls") and _DOTTED.fullmatch(text):
@@ -989,9 +981,12 @@ class PythonExtractor:
         try:
             tree = parser(_GRAMMAR).parse(source)
             src = SourceText(source)
-            with shared_pass(_GRAMMAR, "python/queries", SHARED_QUERIES, tree.root_node):
-                _FileExtractor(tree.root_node, src, out).run()
-                run_detectors(detectors_for(self.language), tree.root_node, src, out)
+            shared = SHARED_QUERIES + shared_queries(self.language, source)
+            with shared_pass(_GRAMMAR, "python/queries", shared, tree.root_node):
+                extractor = _FileExtractor(tree.root_node, src, out)
+                extractor.run()
+                with known_calls(src, extractor.located):
+                    run_detectors(detectors_for(self.language), tree.root_node, src, out)
         except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise
             out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return out

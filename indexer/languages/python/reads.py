@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from indexer.languages.base import query, run_query
+from indexer.languages.base import language, query, run_query
 from indexer.model import CALLABLE_KINDS, LONG_RECEIVER, Definition, ValueRead
 
 if TYPE_CHECKING:
@@ -39,13 +39,19 @@ _NOT_READ = frozenset({"delete_statement", "type", "as_pattern_target", "keyword
 _NO_FUNCTION = frozenset({"self", "cls"})
 
 
+_OBJECT, _ATTRIBUTE = (language("python").field_id_for_name(f) for f in ("object", "attribute"))
+"""Field ids of the look-ups made per read kept (``child_by_field_id``: no search by name)."""
+
 class ValueReads:
-    """Mixin: :meth:`value_reads` fills ``out.value_reads`` (needs ``src``, ``out``, ``root``,
+    """Mixin: :meth:`value_reads` fills ``out.value_reads`` (needs ``src``, ``out``, ``root``, ``callees``,
     ``receiver_text`` and ``caller_of``)."""
 
     src: Any
     out: Any
     root: Node
+    callees: set[int]
+    """Node ids of the attributes found called (the extractor's ``calls``): no value read, known
+    without a look at their parent."""
 
     def receiver_text(self, node: Node) -> str:  # noqa: D102 - the extractor's
         raise NotImplementedError
@@ -72,16 +78,17 @@ class ValueReads:
             i.module for i in imports if i.name is None and i.local == i.module.partition(".")[0]}
         plain, classes = _plain_members(defs)
         class_of: dict[str | None, str | None] = {}
+        callees = self.callees
         for _, caps in run_query(query("python", "python/queries", "value_reads"), self.root):
             if "read" in caps:
                 node = caps["read"][0]
-                how = _read_kind(node)
+                how = 0 if node.id in callees else _read_kind(node)
                 if not how:
                     continue
-                receiver = self.receiver_text(node.child_by_field_name("object"))
+                receiver = self.receiver_text(node.child_by_field_id(_OBJECT))
                 if receiver == LONG_RECEIVER:
                     continue
-                at = node.child_by_field_name("attribute")
+                at = node.child_by_field_id(_ATTRIBUTE)
                 name, owner, handed = src.text(at), self.caller_of(node), how == _HANDED
                 if not handed and (receiver in modules or (receiver in _NO_FUNCTION and plain and (
                         _enclosing_class(owner, classes, class_of), name) in plain)):

@@ -11,7 +11,7 @@ from types import ModuleType
 
 from indexer.frameworks import load_detectors
 
-__all__ = ["DETECTOR_MODULES", "detectors_for"]
+__all__ = ["DETECTOR_MODULES", "detectors_for", "shared_queries"]
 
 DETECTOR_MODULES: tuple[str, ...] = (
     "fastapi",
@@ -54,3 +54,22 @@ DETECTOR_MODULES: tuple[str, ...] = (
 def detectors_for(language: str) -> tuple[ModuleType, ...]:
     """The detector modules registered for ``language`` (imported on first use), in registry order."""
     return load_detectors(__name__, DETECTOR_MODULES, language)
+
+
+@functools.cache
+def _sharing(language: str) -> tuple[ModuleType, ...]:
+    """The detectors of ``language`` that offer their query to the shared pass (``SHARED_QUERY``)."""
+    return tuple(mod for mod in detectors_for(language) if getattr(mod, "SHARED_QUERY", None))
+
+
+def shared_queries(language: str, data: bytes) -> tuple[str, ...]:
+    """The query files (``python/queries/<name>.scm``) of the detectors of ``language`` that are
+    likely to run them over a file of bytes ``data``, for the extractor's shared pass
+    (:func:`indexer.languages.base.shared_pass`: one walk of the tree serves them with its own
+    queries instead of a walk each). A detector offers its query with ``SHARED_QUERY`` (the file
+    name) and ``shares(data) -> bool`` (a byte test). The test is a guess that costs time only:
+    a query shared with a file that does not run it is matched for nothing, and one not shared
+    with a file that runs it runs on its own (:func:`indexer.languages.base.run_query`) with the
+    same matches, so the extraction is the same either way."""
+    return tuple(mod.SHARED_QUERY for mod in _sharing(language) if mod.shares(data))
+

@@ -29,7 +29,7 @@ from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.common import Args, scope_of, string_value
 from indexer.model import Binding, FileExtraction
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "shares"]
 
 LANGUAGES = ("python",)
 
@@ -42,6 +42,17 @@ MANY = "*"
 _USER_MODEL = "get_user_model"
 
 
+SHARED_QUERY = "django_relations"
+_RELATION_WORDS = tuple(r.encode() for r in _RELATIONS)
+
+
+def shares(data: bytes) -> bool:
+    """Whether the extractor's shared pass should match :data:`SHARED_QUERY` for a file of ``data``
+    (:func:`indexer.languages.python.frameworks.shared_queries`): the test :func:`detect` runs
+    its query after."""
+    return any(r in data for r in _RELATION_WORDS)
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Rewrite the ``get_user_model()`` bindings, add the ``related`` and ``reverse`` bindings of
     relation fields of one parsed Python file in ``out``."""
@@ -49,7 +60,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if _USER_MODEL.encode() in data:
         out.bindings[:] = [Binding(b.scope, b.name, _USER_MODEL + "()", "alias", b.line)
                            if b.how == "constructed" and b.type == _USER_MODEL else b for b in out.bindings]
-    if not any(r.encode() in data for r in _RELATIONS):
+    if not shares(data):
         return
     fields: dict[tuple[str, str, int], str] = {}
     for _, caps in run_query(query("python", "python/queries", "django_relations"), root):

@@ -29,7 +29,7 @@ from indexer.languages.python.frameworks.common import Args, Context, compact, j
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, HttpCall, Template
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "shares"]
 
 LANGUAGES = ("python",)
 
@@ -91,10 +91,28 @@ def _may_call(src: SourceText, out: FileExtraction) -> bool:
     return False
 
 
+SHARED_QUERY = "http_clients"
+_GATE_WORDS = tuple(w.encode() for w in (*_LIBRARIES, *_TEST_LIBRARIES))
+_NEEDED_WORDS = tuple(w.encode() for w in _NEEDED)
+
+
+def _test_case_bytes(data: bytes) -> bool:
+    """Whether the file may hold a test case's ``self.client`` call (the gate of :func:`detect`)."""
+    return b"TestCase" in data and (b"self.client." in data or b"self.async_client." in data)
+
+
+def shares(data: bytes) -> bool:
+    """Whether the extractor's shared pass should match :data:`SHARED_QUERY` for a file of ``data``
+    (:func:`indexer.languages.python.frameworks.shared_queries`): its bytes name a library or a
+    test case, as the imports :func:`detect` asks for are written, and a word of :data:`_NEEDED`
+    (:func:`_may_call`'s test, without its whitespace squeezing: a miss runs the query alone)."""
+    return (any(w in data for w in _GATE_WORDS) or _test_case_bytes(data)) and any(w in data for w in _NEEDED_WORDS)
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the requests / httpx calls of one parsed Python file to ``out``."""
     ctx = Context(src, out)
-    test_case = b"TestCase" in src.data and (b"self.client." in src.data or b"self.async_client." in src.data)
+    test_case = _test_case_bytes(src.data)
     if not (ctx.imports.uses(*_LIBRARIES, *_TEST_LIBRARIES) or test_case) or not _may_call(src, out):
         return  # a test case of a project's own base class (`hc.test.BaseTestCase`) may import no django
     bases: dict[tuple[int, str], Template] = {}

@@ -8,7 +8,7 @@
 (call
   function: (attribute
     object: (_) @receiver
-    attribute: (identifier) @name)
+    attribute: (identifier) @name) @callee
   arguments: (_) @args) @call
 
 ; `raise E` / `raise pkg.E`: raising a class instantiates it (its `__init__` runs); the raised
