@@ -66,17 +66,20 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
     lines = [line.removesuffix("\r") for line in source.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
-    ids = definition_ids(repo, extraction)
+    # Read once: the resolver's extractions keep their definitions parked (indexer.parked), where
+    # every iteration or index of the list reads the whole of it back.
+    definitions = list(extraction.definitions)
+    ids = definition_ids(repo, extraction, definitions)
     path, lang = extraction.path, extraction.language
     fid = file_id(repo, path)
-    by_qualname = {d.qualname: i for i, d in enumerate(extraction.definitions)}
+    by_qualname = {d.qualname: i for i, d in enumerate(definitions)}
     chunks: list[Chunk] = []
     covered = [False] * (len(lines) + 2)
     children: dict[str | None, list[int]] = {}
-    for i, d in enumerate(extraction.definitions):
+    for i, d in enumerate(definitions):
         children.setdefault(d.parent, []).append(i)
 
-    for i, d in enumerate(extraction.definitions):
+    for i, d in enumerate(definitions):
         if d.generated:  # no text of its own: its signature is listed in its class's chunk
             continue
         parent_fqn = ids[by_qualname[d.parent]] if d.parent in by_qualname else None
@@ -84,7 +87,7 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
             text = _lines_text(lines, d.start_line - 1, d.end_line, d.start_col, d.end_col)
             kind = "method" if d.kind in ("method", "constructor") else "function"
         elif d.kind in TYPE_KINDS:
-            members = [extraction.definitions[j] for j in children.get(d.qualname, ())]
+            members = [definitions[j] for j in children.get(d.qualname, ())]
             first, first_col = min(((m.start_line, m.start_col) for m in members if not m.generated),
                                    default=(d.end_line + 1, 0))
             # the name line stays in the header even when a member starts on it (a Kotlin primary
@@ -99,7 +102,7 @@ def chunk_file(repo: str, product: str, extraction: FileExtraction, source: str)
             kind = "class"
         else:
             continue
-        outer = extraction.definitions[by_qualname[d.parent]] if d.parent in by_qualname else None
+        outer = definitions[by_qualname[d.parent]] if d.parent in by_qualname else None
         if outer is None or not outer.start_line <= d.start_line <= outer.end_line:
             # top level, or outside its parent's text (a Go method beside its type): no file section
             for n in range(d.start_line, min(d.end_line, len(lines)) + 1):

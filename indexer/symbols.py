@@ -133,10 +133,12 @@ def definition_tails(extraction: FileExtraction, definitions: Sequence[Definitio
     return out
 
 
-def definition_ids(repo: str, extraction: FileExtraction) -> list[str]:
-    """Ids for ``extraction.definitions``, in the same order."""
+def definition_ids(repo: str, extraction: FileExtraction, definitions: Sequence[Definition] | None = None) -> list[str]:
+    """Ids for ``extraction.definitions`` (or ``definitions``, the same list read back already: a
+    parked list is read back whole at each iteration, :mod:`indexer.parked`), in the same order."""
     prefix = id_prefix(repo, extraction)
-    return [prefix + d.qualname + tail for d, tail in zip(extraction.definitions, definition_tails(extraction))]
+    defs = extraction.definitions if definitions is None else definitions
+    return [prefix + d.qualname + tail for d, tail in zip(defs, definition_tails(extraction, defs))]
 
 
 def handler_name(methods: list[str], path: Template, taken: set[str] | frozenset[str] = frozenset()) -> str:
