@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
+from indexer.resolve.dotted import split_dotted, subscripts_off
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
@@ -154,7 +155,8 @@ class CallBinder:
         if rv is EXTERNAL or rv is BUILTIN or isinstance(rv, QueryV):
             return EXTERNAL  # `", ".join(x)`, `kwargs.pop(k)`, `q.filter()`: the language's or a library's methods
         if rv is None:
-            return None if cs.via is not None else self._name_fallback(fc, cs)
+            unknown = cs.via is not None or (recv is not None and self._unknown_item(fc, scope, recv, cs.line))
+            return None if unknown else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
             narrowed = recv is not None and _narrowed(fc, scope, recv)
             return self._narrowed_targets(fc, cs, rv) if narrowed else self._method_targets(rv, cs, fc=fc)
@@ -172,6 +174,29 @@ class CallBinder:
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
         return self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
+
+    def _unknown_item(self, fc: FileCtx, scope: str | None, recv: str, line: int) -> bool:
+        """Whether the receiver text ``recv`` (or what the local it names holds, when every binding of
+        it is one item: ``v = cat[k]``) is a subscript ``a.b[k]`` of an instance of a repository class
+        with its own ``__getitem__``, whose result the resolver could not name (Django's
+        ``TranslationCatalog.__getitem__``: ``return cat[key]``): the element comes from that code, so
+        no namesake method is guessed for it by name."""
+        if recv.isidentifier():
+            bound = fc.bindings.get((scope, recv), ())
+            if not bound or any(b.how != "item" for b in bound) or len({b.type for b in bound}) != 1:
+                return False
+            recv = bound[0].type
+        segments = split_dotted(recv)
+        if not recv.endswith("]") or not segments:
+            return False
+        subs = subscripts_off(segments[-1])[1]
+        if not subs or not subs[-1].startswith("["):
+            return False
+        v = self.r.resolve_expr_at(fc, scope, recv[:len(recv) - len(subs[-1])], line)
+        if not isinstance(v, InstV):
+            return False
+        getters, _ = self.classes.lookup(v.c, "__getitem__")
+        return any(g.is_callable for g in getters)
 
     def _result_targets(self, fc: FileCtx, cs: CallSite) -> Targets:
         """A call of what calling ``cs``'s callee returns (``CallSite.via == "result"``: FastAPI runs

@@ -654,8 +654,8 @@ class Resolver:
                 v = self.call_result(v, "inferred")  # `p.owner_profile`: what the @property returns
             for i in range(calls):
                 v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
-            if subs and v is not EXTERNAL:  # a library object's attribute subscripted stays the library's
-                v = self._postfix(v, subs)
+            if subs and (v is not EXTERNAL or calls):  # a library object's attribute subscripted stays the
+                v = self._postfix(v, subs)  # library's; what a library method returns, subscripted, is unknown
         return v
 
     def _postfix(self, v: Value, ops: list[str]) -> Value:
