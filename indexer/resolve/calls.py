@@ -8,7 +8,6 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
-from indexer.resolve.dotted import split_dotted, subscripts_off
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
@@ -155,8 +154,7 @@ class CallBinder:
         if rv is EXTERNAL or rv is BUILTIN or isinstance(rv, QueryV):
             return EXTERNAL  # `", ".join(x)`, `kwargs.pop(k)`, `q.filter()`: the language's or a library's methods
         if rv is None:
-            unknown = cs.via is not None or (recv is not None and self._unknown_item(fc, scope, recv, cs.line))
-            return None if unknown else self._name_fallback(fc, cs)
+            return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
             narrowed = recv is not None and _narrowed(fc, scope, recv)
             return self._narrowed_targets(fc, cs, rv) if narrowed else self._method_targets(rv, cs, fc=fc)
@@ -174,29 +172,6 @@ class CallBinder:
         if v is None:  # a property of a plain object that is no definition: matched by name as before
             return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
         return self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
-
-    def _unknown_item(self, fc: FileCtx, scope: str | None, recv: str, line: int) -> bool:
-        """Whether the receiver text ``recv`` (or what the local it names holds, when every binding of
-        it is one item: ``v = cat[k]``) is a subscript ``a.b[k]`` of an instance of a repository class
-        with its own ``__getitem__``, whose result the resolver could not name (Django's
-        ``TranslationCatalog.__getitem__``: ``return cat[key]``): the element comes from that code, so
-        no namesake method is guessed for it by name."""
-        if recv.isidentifier():
-            bound = fc.bindings.get((scope, recv), ())
-            if not bound or any(b.how != "item" for b in bound) or len({b.type for b in bound}) != 1:
-                return False
-            recv = bound[0].type
-        segments = split_dotted(recv)
-        if not recv.endswith("]") or not segments:
-            return False
-        subs = subscripts_off(segments[-1])[1]
-        if not subs or not subs[-1].startswith("["):
-            return False
-        v = self.r.resolve_expr_at(fc, scope, recv[:len(recv) - len(subs[-1])], line)
-        if not isinstance(v, InstV):
-            return False
-        getters, _ = self.classes.lookup(v.c, "__getitem__")
-        return any(g.is_callable for g in getters)
 
     def _result_targets(self, fc: FileCtx, cs: CallSite) -> Targets:
         """A call of what calling ``cs``'s callee returns (``CallSite.via == "result"``: FastAPI runs
@@ -512,7 +487,10 @@ class CallBinder:
         # whatever runs a call on an unknown receiver, it is never that member (tRPC's
         # `trpc.useUtils()` on a proxy matched `CreateTRPCNextBase.useUtils` of another package).
         # It still counts as a candidate, so that it keeps a same-named function from binding alone.
-        if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])):
+        # Nor does a method of a class extending a builtin type that has it (`class Marked(str)`'s
+        # `split`): the unknown receiver is as likely that builtin type's own instance.
+        if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])) \
+                and not _builtin_namesake(r, candidates[0]):
             return [(candidates[0], "name")]
         return None
 
@@ -521,6 +499,20 @@ def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
     """Whether the head name of ``receiver`` has a :data:`~indexer.model.NARROWED` binding in ``scope``."""
     head = re.split(r"[.(\[]", receiver, maxsplit=1)[0]
     return any(b.how == NARROWED for b in fc.bindings.get((scope, head), ()))
+
+
+def _builtin_namesake(r: Resolver, rd: Def) -> bool:
+    """Whether the method ``rd`` belongs to a class one of whose bases is a builtin type of its language
+    having a member of the same name (the module system's optional ``builtin_type_member``: Python's
+    ``class Marked(str): def split(...)``); the read is recorded."""
+    member = getattr(rd.file.rules, "builtin_type_member", None)
+    if member is None or not rd.parent:
+        return False
+    r.use(("name", rd.file.path, rd.parent.rpartition(".")[2]))
+    parents = entries(rd.file.by_qualname, rd.parent)
+    bases = parents[0].d.bases if parents and parents[0].is_type else ()
+    return any(member(base_type(b) or "", rd.name) and not entries(rd.file.by_qualname, base_type(b) or "")
+               for b in bases)
 
 
 def _interface_member(r: Resolver, rd: Def) -> bool:

@@ -1,9 +1,10 @@
-"""What a subscript gives when the resolver cannot name it (session 47): an element handed out by a
-repository class's own ``__getitem__`` whose result is unknown binds nothing by name (Django's
-``self.translation._catalog[""].split()`` had name-matched a test's ``str`` subclass), while an element
-of what a library method returns stays unknown and keeps its name match (Django's
-``LogEntry.objects.all()[0].get_change_message()``, whose manager's ``all`` is its library base's).
-Each fixture has exactly one namesake method, so a call left to the name match binds it ``name``."""
+"""Name matches on values the resolver cannot name (session 47). A method of a class extending a builtin
+type that has a member of that name (``class Marked(str): def split``) is no name-match target: an
+unknown receiver calling ``split`` is as likely a ``str`` (Django's 196 calls ``x.split(a, b)``
+name-matched a test's ``str`` subclass, among them ``self.translation._catalog[""].split()``). An
+element of what a library method returns stays unknown and keeps its name match (Django's
+``LogEntry.objects.all()[0].get_change_message()``, whose manager's ``all`` is its library base's),
+while a library object's attribute subscripted stays the library's."""
 
 from __future__ import annotations
 
@@ -14,6 +15,12 @@ FIXTURE = '''
 # --- path: app/text.py ---
 class Marked(str):
     def split(self, sep): pass
+
+    def shout(self): pass
+
+
+class Table(dict):
+    def get(self, key): pass
 # --- path: app/catalog.py ---
 from lib import BaseManager
 
@@ -31,11 +38,6 @@ class Catalog:
             return cat[key]
 
 
-class Typed:
-    def __getitem__(self, key) -> Entry:
-        return Entry()
-
-
 class Manager(BaseManager):
     pass
 
@@ -44,17 +46,17 @@ class Log:
     objects = Manager()
 
 
-def run(catalog: Catalog, typed: Typed):
+def run(catalog: Catalog, unknown):
     catalog[""].split("x")
     line = catalog[""]
     line.split("x")
-    typed["a"].describe()
+    unknown.get("k")
+    catalog[""].shout()
+    catalog[""].describe()
     Log.objects.all()[0].describe()
     first = Log.objects.all()[0]
     first.describe()
     Log.objects.table["k"].describe()
-    words = "a b"
-    words.split(" ")
 '''
 
 
@@ -64,16 +66,17 @@ def _calls(fixture: str, src: str) -> list[tuple[int, str, str]]:
                   if e.kind == "CALLS" and src in e.src)
 
 
-def test_unknown_items_of_a_repository_getitem_bind_nothing_a_library_results_keep_the_name_match() -> None:
+def test_builtin_namesakes_are_no_name_match_and_a_library_results_element_keeps_it() -> None:
     assert _calls(FIXTURE, "catalog.run") == [
-        (31, "app/catalog.Catalog.__getitem__(1)", "exact"),  # catalog[""]: the subscript runs it
-        # negative: catalog[""].split() is no Marked.split (the element is unknown, not a namesake's)
-        (32, "app/catalog.Catalog.__getitem__(1)", "exact"),
-        # negative: line = catalog[""]; line.split() (line 33) binds nothing either
-        (34, "app/catalog.Entry.describe(0)", "inferred"),  # typed["a"]: __getitem__ -> Entry
-        (34, "app/catalog.Typed.__getitem__(1)", "exact"),
-        (35, "app/catalog.Entry.describe(0)", "name"),  # Log.objects.all()[0]: a library result's element
-        (37, "app/catalog.Entry.describe(0)", "name"),  # first = Log.objects.all()[0]
-        # negatives: a library attribute subscripted stays the library's (line 38); a literal's split
-        # is the language's own (line 40)
+        (26, "app/catalog.Catalog.__getitem__(1)", "exact"),  # catalog[""]: the subscript runs it
+        # negative: catalog[""].split() is no Marked.split (str has split)
+        (27, "app/catalog.Catalog.__getitem__(1)", "exact"),
+        # negatives: line.split() (line 28) is no Marked.split, unknown.get() (29) no Table.get
+        (30, "app/catalog.Catalog.__getitem__(1)", "exact"),
+        (30, "app/text.Marked.shout(0)", "name"),  # str has no shout: the name match stands
+        (31, "app/catalog.Catalog.__getitem__(1)", "exact"),
+        (31, "app/catalog.Entry.describe(0)", "name"),  # an unknown element keeps its name match
+        (32, "app/catalog.Entry.describe(0)", "name"),  # Log.objects.all()[0]: a library result's element
+        (34, "app/catalog.Entry.describe(0)", "name"),  # first = Log.objects.all()[0]
+        # negative: a library attribute subscripted stays the library's (line 35)
     ]

@@ -325,6 +325,13 @@ class PythonModuleSystem:
         """Whether ``name`` is a Python builtin."""
         return name in _BUILTINS
 
+    @staticmethod
+    def builtin_type_member(type_name: str, member: str) -> bool:
+        """Whether ``type_name`` (``str``, ``builtins.dict``) names a builtin type that has the attribute
+        ``member`` (``str.split``), by the running interpreter's own ``builtins``."""
+        t = getattr(builtins, type_name.removeprefix("builtins."), None)
+        return isinstance(t, type) and hasattr(t, member)
+
     def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
         """:func:`python_module_keys`."""
         return python_module_keys(paths)
