@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
+from indexer.resolve.dotted import calls_off, split_dotted
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
@@ -111,8 +112,9 @@ class CallBinder:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
-        if rv is None and recv.startswith(rules.instance_prefix) and getattr(rules, "subclass_members", False):
-            below = self._receiver_below(fc, cs, scope, recv[len(rules.instance_prefix):])
+        if rv is None and getattr(rules, "subclass_members", False):
+            held = recv if recv.startswith(rules.instance_prefix) else self._held_from_self(fc, scope, recv)
+            below = self._receiver_below(fc, cs, scope, held[len(rules.instance_prefix):]) if held else None
             if below:
                 return below
         return self._receiver_targets(fc, cs, scope, recv, rv)
@@ -124,24 +126,44 @@ class CallBinder:
         :meth:`ClassHierarchy.provided_below`), ``inferred``; ``name`` may go on through attributes
         (``self.repo.session.add()``: ``session`` of each subclass's ``repo``). Empty when ``self`` is
         no instance of a class known inexactly or no subclass gives a value."""
-        head, *rest = name.split(".")
-        if not all(x.isidentifier() for x in (head, *rest)):
+        segments = split_dotted(name)
+        if not segments or not all(calls_off(x)[0].isidentifier() for x in segments):
             return []
+        head = calls_off(segments[0])[0]
         inst = self.r.resolve_expr_at(fc, scope, fc.rules.instance_prefix[:-1], cs.line)
         if not isinstance(inst, InstV) or inst.concrete:
             return []
         out: list[tuple[Def, str]] = []
         seen: set[int] = set()
         for s, _ in self.classes.provided_below(inst.c, head):
-            v = self.r.attr(InstV(s, "inferred"), head)
-            for attribute in rest:
-                v = self.r.attr(v, attribute) if v is not None else None
+            v = self.r.follow(InstV(s, "inferred"), segments)
             t = self._receiver_targets(fc, cs, scope, None, v) if v is not None else None
+            # one of several guesses: of the call's arity only (on a class, with or without an explicit self)
+            arities = (cs.arity,) if isinstance(v, InstV) else (cs.arity, cs.arity - 1)
             for d, _ in t if isinstance(t, list) else ():
-                if id(d) not in seen:
+                if id(d) not in seen and (not d.is_callable or d.is_type or any(arity_ok(d, a) for a in arities)):
                     seen.add(id(d))
                     out.append((d, "inferred"))
         return out
+
+    @staticmethod
+    def _held_from_self(fc: FileCtx, scope: str | None, recv: str) -> str | None:
+        """The receiver text ``recv`` with its head, a local every binding of which in ``scope`` builds
+        or names the same ``self.`` attribute (``obj = self.model(**kw)``: ``constructed``; ``m =
+        self.model``: ``alias``), spelled through that attribute: ``obj`` -> ``self.model()``, ``m().x``
+        -> ``self.model().x``. ``None`` for any other receiver."""
+        segments = split_dotted(recv)
+        if not segments:
+            return None
+        head, calls = calls_off(segments[0])
+        bound = fc.bindings.get((scope, head), ()) if head.isidentifier() else ()
+        if not bound or len({(b.how, b.type) for b in bound}) != 1 or bound[0].how not in ("constructed", "alias"):
+            return None
+        text, prefix = bound[0].type, fc.rules.instance_prefix
+        if not text.startswith(prefix) or not all(x.isidentifier() for x in text[len(prefix):].split(".")):
+            return None
+        built = "()" if bound[0].how == "constructed" else ""
+        return ".".join([text + built + "()" * calls, *segments[1:]])
 
     def _receiver_targets(self, fc: FileCtx, cs: CallSite, scope: str | None, recv: str | None, rv: Value) -> Targets:
         """Targets of a call ``recv.name(...)`` whose receiver ``recv`` (its text; ``None``: a
