@@ -59,7 +59,7 @@ class CallBinder:
             if len(fc.bindings.get((scope, cs.name), ())) > 1:  # re-bound: statement order decides
                 v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
             else:
-                v = r.resolve_name(fc, scope, cs.name)
+                v = _defined_before(r, fc, scope, cs) or r.resolve_name(fc, scope, cs.name)
             if v is None and rules.implicit_this and (scope, "this") in fc.bindings:
                 # an extension function's body: ``this`` is its receiver (Kotlin ``fun User.f()``)
                 recv_v = r.binding_value(fc, fc.bindings[(scope, "this")])
@@ -521,6 +521,22 @@ def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
     """Whether the head name of ``receiver`` has a :data:`~indexer.model.NARROWED` binding in ``scope``."""
     head = re.split(r"[.(\[]", receiver, maxsplit=1)[0]
     return any(b.how == NARROWED for b in fc.bindings.get((scope, head), ()))
+
+
+def _defined_before(r: Resolver, fc: FileCtx, scope: str | None, cs: CallSite) -> Value:
+    """In a language whose scopes run their statements in order (the module system's optional
+    ``definitions_in_order``: Python), the definition of ``cs.name`` written last before the call
+    when ``scope`` itself defines that name several times and binds it no other way (``@deco`` above a
+    second ``def deco`` applies the first); ``None`` otherwise (the scope's last definition decides,
+    as for a call in a function body run later)."""
+    if not getattr(fc.rules, "definitions_in_order", False) or fc.bindings.get((scope, cs.name)):
+        return None
+    kept = entries(fc.top, cs.name) if scope is None else entries(fc.by_qualname, f"{scope}.{cs.name}")
+    if not kept or max(d.line for d in kept) < cs.line:  # the common case: defined above, no scan
+        return None
+    r.use(("name", fc.path, cs.name))  # the lookups hold no shadowed definition: the file's own list does
+    before = [d for d in fc.defs if d.name == cs.name and d.parent == scope and d.line < cs.line]
+    return r.def_value(max(before, key=lambda d: d.line)) if before else None
 
 
 def _builtin_namesake(r: Resolver, rd: Def) -> bool:

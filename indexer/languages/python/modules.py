@@ -294,6 +294,10 @@ class PythonModuleSystem:
     """Methods an attribute read runs (``@property``, ``@cached_property``: the extractor's modifier),
     an optional attribute of a module system (:mod:`indexer.resolve.reads`)."""
     open_types = False
+    definitions_in_order = True
+    """A name defined twice by ``def`` / ``class`` in one scope is, to code running in that scope's own
+    body (a module's or class's statements, a decorator, a function's own statements), the definition
+    written last before it: an optional attribute of a module system (:class:`indexer.resolve.calls.CallBinder`)."""
     subclass_members = True
     """A method may call on its own instance what only subclasses provide (a mixin's
     ``self.get_object()``, a template method's hook): an optional attribute of a module system
