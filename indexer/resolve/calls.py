@@ -133,6 +133,9 @@ class CallBinder:
         inst = self.r.resolve_expr_at(fc, scope, fc.rules.instance_prefix[:-1], cs.line)
         if not isinstance(inst, InstV) or inst.concrete:
             return []
+        members, _ = self.classes.lookup(inst.c, head)
+        if any(m.file.bindings.get((m.parent, head)) for m in members if m.kind == "field"):
+            return []  # a value the class body gives it, if unknown (`pk = property(...)`), is no placeholder
         out: list[tuple[Def, str]] = []
         seen: set[int] = set()
         for s, _ in self.classes.provided_below(inst.c, head):

@@ -195,8 +195,11 @@ def test_a_local_built_or_named_from_what_subclasses_provide_reaches_each_subcla
 
         class Service:
             model = None
+            label = make_label()
 
             def create(self, **kw):
+                held = self.label
+                held.save()
                 obj = self.model(**kw)
                 obj.save()
                 obj.publish(1)
@@ -213,6 +216,7 @@ def test_a_local_built_or_named_from_what_subclasses_provide_reaches_each_subcla
 
         class Posts(Service):
             model = Post
+            label = Other()
 
         class Notes(Service):
             model = Note
@@ -240,7 +244,9 @@ def test_a_local_built_or_named_from_what_subclasses_provide_reaches_each_subcla
             "services.Service.mixed(1) -> models.Other [exact]",
             "services.Service.mixed(1) -> models.Other.save(0) [inferred]",
             "services.direct(0) -> services.Service [exact]",
-            # never: Note.publish(0) (arity), Other.save from the base, a Service built directly (`held`)
+            "services.Posts -> models.Other [exact]",
+            # never: Note.publish(0) (arity), Other.save from the base's `label`, which the class body
+            # gives a value (unknown, but no placeholder), a Service built directly (`held`)
         ],
     )
 
