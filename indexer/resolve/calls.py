@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
+from indexer.resolve.dotted import calls_off, split_dotted
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
@@ -58,7 +59,7 @@ class CallBinder:
             if len(fc.bindings.get((scope, cs.name), ())) > 1:  # re-bound: statement order decides
                 v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
             else:
-                v = r.resolve_name(fc, scope, cs.name)
+                v = _defined_before(r, fc, scope, cs) or r.resolve_name(fc, scope, cs.name)
             if v is None and rules.implicit_this and (scope, "this") in fc.bindings:
                 # an extension function's body: ``this`` is its receiver (Kotlin ``fun User.f()``)
                 recv_v = r.binding_value(fc, fc.bindings[(scope, "this")])
@@ -111,8 +112,9 @@ class CallBinder:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
-        if rv is None and recv.startswith(rules.instance_prefix) and getattr(rules, "subclass_members", False):
-            below = self._receiver_below(fc, cs, scope, recv[len(rules.instance_prefix):])
+        if rv is None and getattr(rules, "subclass_members", False):
+            held = recv if recv.startswith(rules.instance_prefix) else self._held_from_self(fc, scope, recv)
+            below = self._receiver_below(fc, cs, scope, held[len(rules.instance_prefix):]) if held else None
             if below:
                 return below
         return self._receiver_targets(fc, cs, scope, recv, rv)
@@ -124,24 +126,47 @@ class CallBinder:
         :meth:`ClassHierarchy.provided_below`), ``inferred``; ``name`` may go on through attributes
         (``self.repo.session.add()``: ``session`` of each subclass's ``repo``). Empty when ``self`` is
         no instance of a class known inexactly or no subclass gives a value."""
-        head, *rest = name.split(".")
-        if not all(x.isidentifier() for x in (head, *rest)):
+        segments = split_dotted(name)
+        if not segments or not all(calls_off(x)[0].isidentifier() for x in segments):
             return []
+        head = calls_off(segments[0])[0]
         inst = self.r.resolve_expr_at(fc, scope, fc.rules.instance_prefix[:-1], cs.line)
         if not isinstance(inst, InstV) or inst.concrete:
             return []
+        members, _ = self.classes.lookup(inst.c, head)
+        if any(m.file.bindings.get((m.parent, head)) for m in members if m.kind == "field"):
+            return []  # a value the class body gives it, if unknown (`pk = property(...)`), is no placeholder
         out: list[tuple[Def, str]] = []
         seen: set[int] = set()
         for s, _ in self.classes.provided_below(inst.c, head):
-            v = self.r.attr(InstV(s, "inferred"), head)
-            for attribute in rest:
-                v = self.r.attr(v, attribute) if v is not None else None
+            v = self.r.follow(InstV(s, "inferred"), segments)
             t = self._receiver_targets(fc, cs, scope, None, v) if v is not None else None
+            # one of several guesses: of the call's arity only (on a class, with or without an explicit self)
+            arities = (cs.arity,) if isinstance(v, InstV) else (cs.arity, cs.arity - 1)
             for d, _ in t if isinstance(t, list) else ():
-                if id(d) not in seen:
+                if id(d) not in seen and (not d.is_callable or d.is_type or any(arity_ok(d, a) for a in arities)):
                     seen.add(id(d))
                     out.append((d, "inferred"))
         return out
+
+    @staticmethod
+    def _held_from_self(fc: FileCtx, scope: str | None, recv: str) -> str | None:
+        """The receiver text ``recv`` with its head, a local every binding of which in ``scope`` builds
+        or names the same ``self.`` attribute (``obj = self.model(**kw)``: ``constructed``; ``m =
+        self.model``: ``alias``), spelled through that attribute: ``obj`` -> ``self.model()``, ``m().x``
+        -> ``self.model().x``. ``None`` for any other receiver."""
+        segments = split_dotted(recv)
+        if not segments:
+            return None
+        head, calls = calls_off(segments[0])
+        bound = fc.bindings.get((scope, head), ()) if head.isidentifier() else ()
+        if not bound or len({(b.how, b.type) for b in bound}) != 1 or bound[0].how not in ("constructed", "alias"):
+            return None
+        text, prefix = bound[0].type, fc.rules.instance_prefix
+        if not text.startswith(prefix) or not all(x.isidentifier() for x in text[len(prefix):].split(".")):
+            return None
+        built = "()" if bound[0].how == "constructed" else ""
+        return ".".join([text + built + "()" * calls, *segments[1:]])
 
     def _receiver_targets(self, fc: FileCtx, cs: CallSite, scope: str | None, recv: str | None, rv: Value) -> Targets:
         """Targets of a call ``recv.name(...)`` whose receiver ``recv`` (its text; ``None``: a
@@ -487,7 +512,10 @@ class CallBinder:
         # whatever runs a call on an unknown receiver, it is never that member (tRPC's
         # `trpc.useUtils()` on a proxy matched `CreateTRPCNextBase.useUtils` of another package).
         # It still counts as a candidate, so that it keeps a same-named function from binding alone.
-        if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])):
+        # Nor does a method of a class extending a builtin type that has it (`class Marked(str)`'s
+        # `split`): the unknown receiver is as likely that builtin type's own instance.
+        if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])) \
+                and not _builtin_namesake(r, candidates[0]):
             return [(candidates[0], "name")]
         return None
 
@@ -496,6 +524,36 @@ def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
     """Whether the head name of ``receiver`` has a :data:`~indexer.model.NARROWED` binding in ``scope``."""
     head = re.split(r"[.(\[]", receiver, maxsplit=1)[0]
     return any(b.how == NARROWED for b in fc.bindings.get((scope, head), ()))
+
+
+def _defined_before(r: Resolver, fc: FileCtx, scope: str | None, cs: CallSite) -> Value:
+    """In a language whose scopes run their statements in order (the module system's optional
+    ``definitions_in_order``: Python), the definition of ``cs.name`` written last before the call
+    when ``scope`` itself defines that name several times and binds it no other way (``@deco`` above a
+    second ``def deco`` applies the first); ``None`` otherwise (the scope's last definition decides,
+    as for a call in a function body run later)."""
+    if not getattr(fc.rules, "definitions_in_order", False) or fc.bindings.get((scope, cs.name)):
+        return None
+    kept = entries(fc.top, cs.name) if scope is None else entries(fc.by_qualname, f"{scope}.{cs.name}")
+    if not kept or max(d.line for d in kept) < cs.line:  # the common case: defined above, no scan
+        return None
+    r.use(("name", fc.path, cs.name))  # the lookups hold no shadowed definition: the file's own list does
+    before = [d for d in fc.defs if d.name == cs.name and d.parent == scope and d.line < cs.line]
+    return r.def_value(max(before, key=lambda d: d.line)) if before else None
+
+
+def _builtin_namesake(r: Resolver, rd: Def) -> bool:
+    """Whether the method ``rd`` belongs to a class one of whose bases is a builtin type of its language
+    having a member of the same name (the module system's optional ``builtin_type_member``: Python's
+    ``class Marked(str): def split(...)``); the read is recorded."""
+    member = getattr(rd.file.rules, "builtin_type_member", None)
+    if member is None or not rd.parent:
+        return False
+    r.use(("name", rd.file.path, rd.parent.rpartition(".")[2]))
+    parents = entries(rd.file.by_qualname, rd.parent)
+    bases = parents[0].d.bases if parents and parents[0].is_type else ()
+    return any(member(base_type(b) or "", rd.name) and not entries(rd.file.by_qualname, base_type(b) or "")
+               for b in bases)
 
 
 def _interface_member(r: Resolver, rd: Def) -> bool:

@@ -668,8 +668,8 @@ class Resolver:
                 v = self.own_class(owner, v, self.call_result(v, "inferred"))  # what the @property returns
             for i in range(calls):
                 v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
-            if subs and v is not EXTERNAL:  # a library object's attribute subscripted stays the library's
-                v = self._postfix(v, subs)
+            if subs and (v is not EXTERNAL or calls):  # a library object's attribute subscripted stays the
+                v = self._postfix(v, subs)  # library's; what a library method returns, subscripted, is unknown
         return v
 
     def _postfix(self, v: Value, ops: list[str]) -> Value:
@@ -747,7 +747,8 @@ class Resolver:
         """The value of ``v[index]`` (``index`` the subscript's text, arguments dropped): of a tuple, the
         item an integer literal picks (``f()[0]``); of a container or map of a repository class's
         instances, one (``users[i]``, ``d[k]``, ``Check.objects.filter()[0]``), a slice the container
-        again (``users[1:]``); of an instance, what its class's ``__getitem__`` returns; ``index``
+        again (``users[1:]``); of an instance, its record field (the module system's optional
+        ``record_item``), else what its class's ``__getitem__`` returns; ``index``
         ``*`` stands for any element, what iterating ``v`` yields (:meth:`iterated`'s rule: an
         unpacked loop variable is ``d.items()[*][1]``). ``None`` when unknown, also of a library's object
         (a library's container may hold the repository's objects: ``context["t"].m()`` is left to the
@@ -765,6 +766,10 @@ class Resolver:
                 return None if v.view else v
             return element(v)
         if isinstance(v, InstV):  # a repository class's own subscript (Python's `__getitem__`), else a library base's
+            record = getattr(v.c.file.rules, "record_item", None)  # optional: Python's TypedDict `cfg["db"]`
+            item = record(self, v.c, index) if record is not None else None
+            if item is not None:
+                return item
             getters, _ = self.classes.lookup(v.c, "__getitem__")
             found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
                 if getters and getters[-1].is_callable else None

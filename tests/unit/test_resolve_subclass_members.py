@@ -168,6 +168,89 @@ def test_a_receiver_each_subclass_gives_a_value_reaches_each_values_method():
     )
 
 
+def test_a_local_built_or_named_from_what_subclasses_provide_reaches_each_subclass_value():
+    # session 47: `obj = self.model(...)` holds an instance of each class the subclasses give `model`
+    check(
+        """
+        # --- path: models.py ---
+        class Post:
+            def save(self):
+                pass
+
+            def publish(self, when):
+                pass
+
+        class Note:
+            def save(self):
+                pass
+
+            def publish(self):
+                pass
+
+        class Other:
+            def save(self):
+                pass
+        # --- path: services.py ---
+        from models import Post, Note, Other
+
+        class Service:
+            model = None
+            label = make_label()
+
+            def create(self, **kw):
+                held = self.label
+                held.save()
+                obj = self.model(**kw)
+                obj.save()
+                obj.publish(1)
+
+            def named(self):
+                kind = self.model
+                kind().save()
+                kind.publish(kind(), 1)
+
+            def mixed(self, flag):
+                made = self.model()
+                made = Other()
+                made.save()
+
+        class Posts(Service):
+            model = Post
+            label = Other()
+
+        class Notes(Service):
+            model = Note
+
+        def direct():
+            s = Service()
+            held = s.model()
+            held.save()
+        """,
+        [
+            "services.Service.create(1) -> models.Post [inferred]",
+            "services.Service.create(1) -> models.Note [inferred]",
+            # obj.save(): each subclass's class; obj.publish(1) only where `publish` takes one argument
+            "services.Service.create(1) -> models.Post.save(0) [inferred]",
+            "services.Service.create(1) -> models.Note.save(0) [inferred]",
+            "services.Service.create(1) -> models.Post.publish(1) [inferred]",
+            # `kind = self.model`: the classes themselves; `kind.publish(kind(), 1)` on a class, with
+            # an explicit self (Note.publish takes none besides self: no)
+            "services.Service.named(0) -> models.Post.save(0) [inferred]",
+            "services.Service.named(0) -> models.Note.save(0) [inferred]",
+            "services.Service.named(0) -> models.Post.publish(1) [inferred]",
+            # made = Other() after made = self.model(): statement order, Other's own
+            "services.Service.mixed(1) -> models.Post [inferred]",
+            "services.Service.mixed(1) -> models.Note [inferred]",
+            "services.Service.mixed(1) -> models.Other [exact]",
+            "services.Service.mixed(1) -> models.Other.save(0) [inferred]",
+            "services.direct(0) -> services.Service [exact]",
+            "services.Posts -> models.Other [exact]",
+            # never: Note.publish(0) (arity), Other.save from the base's `label`, which the class body
+            # gives a value (unknown, but no placeholder), a Service built directly (`held`)
+        ],
+    )
+
+
 def test_no_subclass_provides_it_leaves_the_call_unresolved_and_java_binds_nothing_below():
     result = check(
         """

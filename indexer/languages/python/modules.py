@@ -20,7 +20,7 @@ from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.pytest_fixtures import injected
 from indexer.languages.python.django_models import framework_receiver as django_receiver
-from indexer.model import Definition, FileExtraction, Import, unwrapped
+from indexer.model import Definition, FileExtraction, Import, base_type, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries, every
@@ -30,6 +30,18 @@ from indexer.symbols import module_path
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
 
 _BUILTINS = frozenset(dir(builtins))
+_RECORDS = ("TypedDict", "NamedTuple")
+"""Library bases whose subclasses' items are their annotated fields (:meth:`PythonModuleSystem.record_item`)."""
+
+
+def _record_kind(r: Lookup, cls: Def) -> str | None:
+    """Which of :data:`_RECORDS` ``cls`` (or an ancestor) extends, if any (``typing.TypedDict`` too)."""
+    for c in r.mro(cls):
+        for b in c.d.bases if c.external_base else ():
+            name = (base_type(b) or "").rpartition(".")[2]
+            if name in _RECORDS:
+                return name
+    return None
 _BUILTIN_TYPES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "set",
                             "frozenset", "tuple", "range", "memoryview", "slice"})
 """Builtin classes whose instances are the language's own objects: ``set()`` is :data:`BUILTIN` when
@@ -389,6 +401,10 @@ class PythonModuleSystem:
     """Methods an attribute read runs (``@property``, ``@cached_property``: the extractor's modifier),
     an optional attribute of a module system (:mod:`indexer.resolve.reads`)."""
     open_types = False
+    definitions_in_order = True
+    """A name defined twice by ``def`` / ``class`` in one scope is, to code running in that scope's own
+    body (a module's or class's statements, a decorator, a function's own statements), the definition
+    written last before it: an optional attribute of a module system (:class:`indexer.resolve.calls.CallBinder`)."""
     subclass_members = True
     """A method may call on its own instance what only subclasses provide (a mixin's
     ``self.get_object()``, a template method's hook): an optional attribute of a module system
@@ -433,6 +449,30 @@ class PythonModuleSystem:
     def is_builtin(self, name: str) -> bool:
         """Whether ``name`` is a Python builtin."""
         return name in _BUILTINS
+
+    @staticmethod
+    def record_item(r: Lookup, cls: Def, index: str) -> Value:
+        """What subscripting an instance of ``cls`` by the literal ``index`` reads when its items are its
+        annotated fields: of a ``TypedDict`` a string key names one (``cfg["db"]``: field ``db``), of a
+        ``NamedTuple`` an integer picks one in declaration order (``pair()[1]``, and so ``a, b = pair()``);
+        ``None`` otherwise (another class, a key that is no literal, no such field)."""
+        kind = _record_kind(r, cls)
+        if kind is None:
+            return None
+        if kind == "TypedDict":
+            key = index[1:-1] if len(index) > 2 and index[0] == index[-1] and index[0] in "'\"" else ""
+            return r.attr(InstV(cls, "inferred"), key) if key.isidentifier() else None
+        fields = sorted((rd for rd in cls.members.values() if not isinstance(rd, tuple) and rd.kind == "field"),
+                        key=lambda rd: rd.line)
+        i = int(index) if index.lstrip("-").isdigit() else len(fields)
+        return r.attr(InstV(cls, "inferred"), fields[i].name) if -len(fields) <= i < len(fields) else None
+
+    @staticmethod
+    def builtin_type_member(type_name: str, member: str) -> bool:
+        """Whether ``type_name`` (``str``, ``builtins.dict``) names a builtin type that has the attribute
+        ``member`` (``str.split``), by the running interpreter's own ``builtins``."""
+        t = getattr(builtins, type_name.removeprefix("builtins."), None)
+        return isinstance(t, type) and hasattr(t, member)
 
     def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
         """:func:`python_module_keys`."""
