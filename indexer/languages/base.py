@@ -29,7 +29,7 @@ __all__ = [
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "shared_pass", "parse_errors",
     "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
-    "class_type_parameters", "class_type_arguments", "generic_arguments",
+    "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -665,3 +665,17 @@ def type_args(text: str) -> tuple[str, list[str]]:
         cur.append(ch)
     args.append("".join(cur).strip())
     return outer.strip().rsplit(".", 1)[-1], args
+
+
+class AngleBracketGenerics:
+    """The optional generics hooks of a module system whose classes declare type parameters in angle
+    brackets (Java, Kotlin, C#, TypeScript), for :mod:`indexer.resolve.generics`; a module system
+    takes them by deriving from this class."""
+
+    type_parameters = staticmethod(class_type_parameters)
+    """A class's type parameters (``class Repo<T, ID>``: :func:`class_type_parameters`)."""
+    base_type_arguments = staticmethod(class_type_arguments)
+    """The type arguments a class's declaration writes for its generic bases (``extends Repo<User,
+    Long>``: :func:`class_type_arguments`)."""
+    type_arguments = staticmethod(generic_arguments)
+    """The type arguments of a declared type (``Repo<User>``: :func:`generic_arguments`)."""

@@ -21,7 +21,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.base import class_type_arguments, class_type_parameters, generic_arguments
+from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.csharp.containers import (PAIR_NAMES, element_type, map_value, query_call, query_read,
                                                  tuple_items, tuple_names)
 from indexer.languages.csharp.extractor import GLOBAL_USING
@@ -58,7 +58,7 @@ def csharp_path(r: Lookup, dotted: str) -> Value:
     return None
 
 
-class CSharpModuleSystem:
+class CSharpModuleSystem(AngleBracketGenerics):
     """C#'s :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"csharp"})
@@ -85,15 +85,6 @@ class CSharpModuleSystem:
     unbound_types_external = True
     """A capitalised name bound nowhere is a library's type (:meth:`resolve_unbound`); a bare call of
     such a name still tries the enclosing classes' methods first (read by the core's call binder)."""
-    type_parameters = staticmethod(class_type_parameters)
-    """Optional hook of the resolver core: a class's type parameters (``class Repo<T, ID>``;
-    :mod:`indexer.resolve.generics`)."""
-    base_type_arguments = staticmethod(class_type_arguments)
-    """Optional hook of the resolver core: the type arguments a class's declaration writes for its
-    generic bases (``extends Repo<User, Long>``; :mod:`indexer.resolve.generics`)."""
-    type_arguments = staticmethod(generic_arguments)
-    """Optional hook of the resolver core: the type arguments of a declared type (``Repo<User>``;
-    :mod:`indexer.resolve.generics`)."""
     container_element = staticmethod(element_type)
     """The element type text of a library container type (``DbSet<Order>`` -> ``Order``; read by the
     resolver's ``typed_value``, an optional attribute of a module system): a name declared or a

@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.base import class_type_arguments, class_type_parameters, generic_arguments
+from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.ecmascript.elements import query_call
 from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
 from indexer.model import FileExtraction, Import
@@ -80,7 +80,7 @@ def apex_method(r: Lookup, specifier: str) -> Value:
     return EXTERNAL if member is None else member
 
 
-class EcmaScriptModuleSystem:
+class EcmaScriptModuleSystem(AngleBracketGenerics):
     """JavaScript's and TypeScript's :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"typescript", "javascript", "vue"})
@@ -110,15 +110,6 @@ class EcmaScriptModuleSystem:
     """A method may call on ``this`` what only subclasses provide (a JavaScript base class's hook, a
     mixin): an optional attribute of a module system
     (:meth:`indexer.resolve.hierarchy.ClassHierarchy.provided_below`)."""
-    type_parameters = staticmethod(class_type_parameters)
-    """Optional hook of the resolver core: a class's type parameters (``class Repo<T, ID>``;
-    :mod:`indexer.resolve.generics`)."""
-    base_type_arguments = staticmethod(class_type_arguments)
-    """Optional hook of the resolver core: the type arguments a class's declaration writes for its
-    generic bases (``extends Repo<User, Long>``; :mod:`indexer.resolve.generics`)."""
-    type_arguments = staticmethod(generic_arguments)
-    """Optional hook of the resolver core: the type arguments of a declared type (``Repo<User>``;
-    :mod:`indexer.resolve.generics`)."""
     container_element = staticmethod(array_element)
     """The element type of an array type (``User[]``, ``Array<User>``, ``Promise<User[]>``; read by the
     resolver's ``typed_value``, an optional attribute of a module system): a name declared or a

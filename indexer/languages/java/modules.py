@@ -12,7 +12,7 @@ rules both follow), so Java code sees Kotlin types and Kotlin's facade classes (
 
 from __future__ import annotations
 
-from indexer.languages.base import class_type_arguments, class_type_parameters, generic_arguments
+from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.java.conversions import (
     VALUE_TYPES,
     array_assignable,
@@ -31,7 +31,7 @@ java_path = jvm_path
 """A dotted Java name: the longest package prefix, then a chain of (nested) types (:func:`jvm_path`)."""
 
 
-class JavaModuleSystem(JvmModuleSystem):
+class JavaModuleSystem(AngleBracketGenerics, JvmModuleSystem):
     """Java's :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"java"})
@@ -71,15 +71,6 @@ class JavaModuleSystem(JvmModuleSystem):
     it such an argument is of unknown type)."""
     member_type = staticmethod(member_type)
     """The type of a library member read or called on a library value (``name.length()``; optional)."""
-    type_parameters = staticmethod(class_type_parameters)
-    """Optional hook of the resolver core: a class's type parameters (``class Repo<T, ID>``;
-    :mod:`indexer.resolve.generics`)."""
-    base_type_arguments = staticmethod(class_type_arguments)
-    """Optional hook of the resolver core: the type arguments a class's declaration writes for its
-    generic bases (``extends Repo<User, Long>``; :mod:`indexer.resolve.generics`)."""
-    type_arguments = staticmethod(generic_arguments)
-    """Optional hook of the resolver core: the type arguments of a declared type (``Repo<User>``;
-    :mod:`indexer.resolve.generics`)."""
     container_element = staticmethod(element_type)
     """The element type text of a library container type (``Optional<Owner>`` -> ``Owner``; read by
     the resolver's ``typed_value``, an optional attribute of a module system): a name declared or a

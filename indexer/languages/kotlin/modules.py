@@ -14,7 +14,7 @@ enclosing classes (implicit ``this``). Companion-object members are members of t
 
 from __future__ import annotations
 
-from indexer.languages.base import class_type_arguments, class_type_parameters, generic_arguments
+from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.kotlin.containers import PAIR_NAMES, element_type, map_value, query_call, query_read
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import JvmModuleSystem, facade_name
@@ -31,19 +31,10 @@ _BUILTINS = frozenset({
 })
 
 
-class KotlinModuleSystem(JvmModuleSystem):
+class KotlinModuleSystem(AngleBracketGenerics, JvmModuleSystem):
     """Kotlin's :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"kotlin"})
-    type_parameters = staticmethod(class_type_parameters)
-    """Optional hook of the resolver core: a class's type parameters (``class Repo<T, ID>``;
-    :mod:`indexer.resolve.generics`)."""
-    base_type_arguments = staticmethod(class_type_arguments)
-    """Optional hook of the resolver core: the type arguments a class's declaration writes for its
-    generic bases (``extends Repo<User, Long>``; :mod:`indexer.resolve.generics`)."""
-    type_arguments = staticmethod(generic_arguments)
-    """Optional hook of the resolver core: the type arguments of a declared type (``Repo<User>``;
-    :mod:`indexer.resolve.generics`)."""
     primitives = frozenset({"Int", "Long", "Short", "Byte", "Char", "Boolean", "Float", "Double", "Unit", "Any",
                             "Nothing", "String", "List", "Map", "Set"})
 
