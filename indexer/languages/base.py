@@ -650,21 +650,12 @@ def class_type_arguments(d: Definition) -> dict[str, tuple[str, ...]]:
 def type_args(text: str) -> tuple[str, list[str]]:
     """``Map<String, List<Owner>>`` -> (``Map``, [``String``, ``List<Owner>``]): the simple name of
     the outer type and its top-level type arguments (none when the text has no ``<...>``); the
-    generic type texts of Java and Kotlin read the same. One pass over the text."""
+    generic type texts of Java and Kotlin read the same (:func:`split_top_level` over the angle brackets)."""
     outer, lt, rest = text.partition("<")
     rest = rest.strip()
     if not lt or not rest.endswith(">"):
         return outer.strip().rsplit(".", 1)[-1], []
-    args, depth, cur = [], 0, []
-    for ch in rest[:-1]:
-        if ch == "," and depth == 0:
-            args.append("".join(cur).strip())
-            cur = []
-            continue
-        depth += (ch == "<") - (ch == ">")
-        cur.append(ch)
-    args.append("".join(cur).strip())
-    return outer.strip().rsplit(".", 1)[-1], args
+    return outer.strip().rsplit(".", 1)[-1], [a.strip() for a in split_top_level(rest[:-1], ",", "<", ">")]
 
 
 class AngleBracketGenerics:

@@ -138,67 +138,76 @@ def generic_result(r: Resolver, receiver: Value, f: Def) -> Value:
     type) is a type parameter of the class declaring it, bound by ``receiver``'s class or declared
     type: an instance of the bound class (``inferred``) for the parameter itself (``Optional[T]``,
     ``T | None``, ``T?`` too), a :class:`QueryV` of it for a container of it (``List[T]``; the module
-    system's ``container_element``) or a map of it (``map_value``). ``None`` when none of that
-    applies (the caller keeps its own answer)."""
+    system's ``container_element``) or a map of it (``map_value``), the class for ``Type[T]``.
+    ``None`` when none of that applies (the caller keeps its own answer). The definition is read
+    only when its class declares type parameters the receiver may bind."""
     if not isinstance(receiver, InstV | ClassV) or f.parent is None:
         return None
-    text = f.d.return_type if f.is_callable else f.d.field_type
     owner = next((d for d in entries(f.file.by_qualname, f.parent) if d.is_type), None)
-    return _substituted(r, receiver, owner, text) if text and owner is not None else None
+    if owner is None or not _may_bind(r, receiver, owner):
+        return None
+    text = f.d.return_type if f.is_callable else f.d.field_type
+    return _substituted(r, receiver, owner, text) if text else None
 
 
 def generic_attribute(r: Resolver, receiver: Value, name: str) -> Value:
     """What reading attribute ``name`` on ``receiver`` gives when the class declaring it types it by
     one of its type parameters (``self.model: ModelT``; a Java field ``protected T entity``), as
     :func:`generic_result` says; ``None`` otherwise. The first class of the receiver's MRO declaring
-    the attribute decides."""
+    the attribute decides; its declarations are read only when it declares type parameters."""
     if not isinstance(receiver, InstV):
         return None
     for c in r.mro(receiver.c):
-        rules = c.file.rules
-        bound = c.file.bindings.get((c.qualname, rules.instance_prefix + name)) or c.file.bindings.get((c.qualname, name))
-        texts = [b.type for b in bound or () if b.how == "declared" and b.type]
-        texts += [d.d.field_type for d in entries(c.file.by_qualname, f"{c.qualname}.{name}") if d.kind == "field"]
-        if bound or texts:
-            return _substituted(r, receiver, c, texts[0]) if texts and texts[0] else None
+        bound = c.file.bindings.get((c.qualname, c.file.rules.instance_prefix + name)) or c.file.bindings.get((c.qualname, name))
+        fields = [d for d in entries(c.file.by_qualname, f"{c.qualname}.{name}") if d.kind == "field"]
+        if not bound and not fields:
+            continue
+        if not _may_bind(r, receiver, c):
+            return None
+        texts = [b.type for b in bound or () if b.how == "declared" and b.type] + [d.d.field_type for d in fields]
+        return _substituted(r, receiver, c, texts[0]) if texts and texts[0] else None
     return None
+
+
+def _may_bind(r: Resolver, receiver: InstV | ClassV, owner: Def) -> bool:
+    """Whether ``owner`` declares type parameters that ``receiver`` may bind: through a subclass, or
+    through its own declared type's arguments."""
+    if owner is receiver.c and not (isinstance(receiver, InstV) and receiver.args):
+        return False
+    return bool(type_parameters(r, owner))
+
+
+_CLASS = "class"
+""":func:`_substituted`'s view of ``Type[T]``: the bound class itself."""
 
 
 def _substituted(r: Resolver, receiver: InstV | ClassV, owner: Def, text: str) -> Value:
     """``text``, written in class ``owner``, with ``owner``'s type parameter it names bound as
     ``receiver`` binds it (see :func:`generic_result`); ``None`` when it names none or none is bound."""
-    own = dict(zip(type_parameters(r, receiver.c), receiver.args)) if isinstance(receiver, InstV) and receiver.args else None
-    if owner is receiver.c and not own:
-        return None
     params = type_parameters(r, owner)
-    if not params:
-        return None
     rules = owner.file.rules
-    of = getattr(rules, "class_of", None)  # `Type[ModelT]`: the bound class itself
+    # the class itself (`Type[T]`), a container of it (TypeScript's `T[]` reduces to `T`), a map of it, itself
+    of = getattr(rules, "class_of", None)
     k = of(text) if of is not None else None
-    if k in params:
-        bound = type_arguments(r, receiver.c, owner, own)
-        arg = bound.get(k) if bound else None
-        t = r.resolve_type(arg[0], arg[1], arg[2]) if isinstance(arg, tuple) else ClassV(arg) if arg is not None else None
-        return ClassV(t.c, dynamic=True) if isinstance(t, ClassV) else None
-    # a container of it first (TypeScript's `T[]` reduces to `T`), then a map of it, then itself
     element = getattr(rules, "container_element", None)
-    e = element(text) if element is not None else None
+    e = element(text) if element is not None and not k else None
     mapped = getattr(rules, "map_value", None)
-    m = mapped(text) if mapped is not None and not e else None
-    view: str | None  # None: the parameter itself; "" a sequence; else a map's view
-    param, view = (e, "") if e else (m[0], m[1]) if m else (base_type(text), None)
+    m = mapped(text) if mapped is not None and not k and not e else None
+    view: str | None  # None: the parameter itself; "" a sequence; else a map's view or _CLASS
+    param, view = (k, _CLASS) if k else (e, "") if e else (m[0], m[1]) if m else (base_type(text), None)
     if param not in params:
         return None
+    own = dict(zip(type_parameters(r, receiver.c), receiver.args)) if isinstance(receiver, InstV) and receiver.args else None
     bound = type_arguments(r, receiver.c, owner, own)
     arg = bound.get(param) if bound else None
     if arg is None:
         return None
-    if not isinstance(arg, tuple):  # a declared instance's argument: a repository class
-        return InstV(arg, "inferred") if view is None else QueryV(arg, view=view)
-    fc, scope, arg_text = arg
-    if view is None:
-        v = r.typed_value(fc, scope, arg_text, "inferred")
+    if isinstance(arg, tuple) and view is None:  # the argument as written (`Optional[User]`, a container)
+        v = r.typed_value(arg[0], arg[1], arg[2], "inferred")
         return v if v is not None and v is not EXTERNAL else None
-    t = r.resolve_type(fc, scope, arg_text)
-    return QueryV(t.c, view=view) if isinstance(t, ClassV) else None
+    t = r.resolve_type(arg[0], arg[1], arg[2]) if isinstance(arg, tuple) else ClassV(arg)
+    if not isinstance(t, ClassV):
+        return None
+    if view is None:  # a declared instance's argument: a repository class
+        return InstV(t.c, "inferred")
+    return ClassV(t.c, dynamic=True) if view == _CLASS else QueryV(t.c, view=view)

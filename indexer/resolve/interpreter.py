@@ -532,7 +532,8 @@ class Resolver:
         or any subclass of it (``ClassV``, ``dynamic``); else what :meth:`resolve_type` gives."""
         rules = fc.rules
         of = getattr(rules, "class_of", None)
-        k = self.resolve_type(fc, scope, of(text)) if of is not None and text and of(text) else None
+        named = of(text) if of is not None and text else None
+        k = self.resolve_type(fc, scope, named) if named else None
         if isinstance(k, ClassV):
             return ClassV(k.c, dynamic=True)
         found = self._container(fc, scope, text, MAX_NESTING)

@@ -284,6 +284,8 @@ _CLASS_OF = re.compile(r"(?:typing\.|t\.)?(?:type|Type)\[\s*[\"']?([A-Za-z_][\w.
 def class_of(text: str) -> str | None:
     """The class a ``type[X]`` / ``Type[X]`` annotation names (``Optional`` and ``| None`` looked
     through): a value that is ``X`` or a subclass of it, not an instance; ``None`` for any other text."""
+    if "ype[" not in text:  # read for every declared type: most name no class
+        return None
     t = unwrapped(text).strip().strip("\"'")
     if "|" in t:
         parts = [p.strip() for p in split_top_level(t, "|", "[(", "])") if p.strip() not in ("None", "")]
