@@ -18,7 +18,6 @@ from typing import Any
 
 import click
 import filelock
-from rich.logging import RichHandler
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -44,7 +43,7 @@ from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embe
 from lsp_server.cli_repos import registry_checks, repos
 from lsp_server.ensemble_support import ExtraModels
 from stores.blas_threads import use_one_blas_thread
-from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, out,
+from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, log_handler, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
 from lsp_server.watch_support import update_printer
@@ -62,9 +61,7 @@ __all__ = ["main"]
 def main(verbose: int) -> None:
     """ripplegraph: what breaks if I change this? A code graph and search index of your repositories."""
     level = logging.WARNING - 10 * verbose
-    # RichHandler shares the progress bars' console, so log lines do not tear the bars.
-    logging.basicConfig(level=max(level, logging.DEBUG), format="%(message)s",
-                        handlers=[RichHandler(console=err, show_time=False, show_path=False)])
+    logging.basicConfig(level=max(level, logging.DEBUG), format="%(message)s", handlers=[log_handler()])
     use_one_blas_thread()  # exact kNN beside BM25 (stores/blas_threads.py)
 
 

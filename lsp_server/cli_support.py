@@ -6,6 +6,7 @@ import these instead of each keeping a copy."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.logging import RichHandler
 from rich.markup import escape
 from rich.progress import Progress
 from rich.segment import Segment
@@ -22,7 +24,7 @@ from analysis.branches import branch_view
 from stores.errors import StoreError
 from stores.factory import DB_ENV, Stores, find_db, open_stores
 
-__all__ = ["BRANCH_HELP", "RichProgress", "SafeConsole", "SafeGroup", "branch_option", "cli_store", "cli_stores", "emit_json", "err",
+__all__ = ["BRANCH_HELP", "RichProgress", "SafeConsole", "SafeGroup", "branch_option", "cli_store", "cli_stores", "emit_json", "err", "log_handler", "SafeLogFormatter",
            "loaded_config", "out", "terminal_text", "warn_stale"]
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -71,6 +73,27 @@ class SafeConsole(Console):
 
 err = SafeConsole(stderr=True, emoji=False)
 out = SafeConsole(highlight=False, soft_wrap=True, emoji=False)
+
+
+class SafeLogFormatter(logging.Formatter):
+    """``LEVEL    message``, the message passed through :func:`terminal_text`: the log line of
+    :func:`log_handler` when stderr is not a terminal."""
+
+    def format(self, record: logging.LogRecord) -> str:  # noqa: D102 - logging's API
+        return terminal_text(super().format(record))
+
+
+def log_handler() -> logging.Handler:
+    """The CLI's log handler. On a terminal, rich's, sharing the progress bars' console (:data:`err`) so
+    that a log line does not tear a bar. Otherwise (stderr a pipe or a file: CI, an editor's output
+    channel, ``2> log``) one plain ``LEVEL    message`` line per record, never wrapped: rich lays a record
+    out as a table as wide as the console, 80 columns off a terminal, and so splits a long path over
+    lines, which a reader's ``grep`` for the path then misses."""
+    if err.is_terminal:
+        return RichHandler(console=err, show_time=False, show_path=False)
+    handler = logging.StreamHandler()  # sys.stderr as it is when a record is written
+    handler.setFormatter(SafeLogFormatter("%(levelname)-8s %(message)s"))
+    return handler
 
 
 class RichProgress:
