@@ -16,7 +16,8 @@ computed again, in two generations (an approximate LRU: an entry hit in the olde
 the younger; when the younger holds ``N // 2`` entries the older is dropped and the younger takes its
 place). Dropping an entry and computing it again gives the same value and the same reads, except for
 an entry whose computation met a cycle (a key met again while it was being computed yields ``None``
-on that path, so its value depends on what was in progress): such a computation records
+on that path, so its value depends on what was in progress; so does a key met :data:`MAX_MEMO_DEPTH`
+computations deep): such a computation records
 :data:`CUT` among its reads, which passes on to every computation that reads it, and an entry holding
 :data:`CUT` is kept for good (pinned). Those are few (Django: see docs/benchmarks.md).
 """
@@ -30,7 +31,7 @@ from typing import Generic, TypeVar
 
 from indexer.resolve.values import Deps, Token, Value
 
-__all__ = ["CUT", "BoundedMemo", "DependencyTracker", "MemoKey", "Record", "pack_deps", "record_tokens", "strip_cut"]
+__all__ = ["CUT", "MAX_MEMO_DEPTH", "BoundedMemo", "DependencyTracker", "MemoKey", "Record", "pack_deps", "record_tokens", "strip_cut"]
 
 _T = TypeVar("_T")
 _K = TypeVar("_K", bound=Hashable)
@@ -40,9 +41,17 @@ so that one file's entries can be dropped at once."""
 
 CUT: Token = ("cut", "", "")
 """The read a computation records when a cycle cut one of its paths (:meth:`DependencyTracker.memoised`
-returned ``None`` for a key in progress), and that every computation reading its result inherits: an
+returned ``None`` for a key in progress, or one past :data:`MAX_MEMO_DEPTH`), and that every computation reading its result inherits: an
 entry holding it is never dropped from a bounded memo. No update ever changes it; records kept for
 :meth:`indexer.resolve.repository.RepositoryResolver.dependents` leave it out (:func:`strip_cut`)."""
+
+MAX_MEMO_DEPTH = 96
+"""Memoised computations nested at most this deep: one more is cut as a cycle is (``None`` on that
+path, :data:`CUT` recorded). A level costs about seven Python frames (``resolve_expr`` ->
+``call_result`` -> a function's inferred return -> ``resolve_expr`` ...), so without the bound a chain
+of about 150 functions each returning the next one's call, or 100 pytest fixtures each requesting the
+next, passed Python's limit of 1,000 frames and the RecursionError ended the whole index run (brk48).
+Real repositories nest far less (the deepest seen: see docs/benchmarks.md, brk48)."""
 
 
 Record = Deps | bytes
@@ -197,8 +206,8 @@ class DependencyTracker:
 
     def memoised(self, key: MemoKey, compute: Callable[[], Value]) -> Value:
         """``compute()`` once per key; a key met again while it is being computed (a cycle through
-        imports, aliases or return types) yields ``None`` on that path instead of recursing (and
-        records :data:`CUT`). A bounded memo may compute a key again once it dropped it (see the
+        imports, aliases or return types), or met :data:`MAX_MEMO_DEPTH` computations deep, yields
+        ``None`` on that path instead of recursing (and records :data:`CUT`). A bounded memo may compute a key again once it dropped it (see the
         module docstring)."""
         bucket = self._memo.get(key[0])
         hit = bucket.get(key) if bucket is not None else None
@@ -218,7 +227,7 @@ class DependencyTracker:
             if hit is not None:
                 self.use_all(hit[1])
                 return hit[0]
-        if key in self._in_progress:
+        if key in self._in_progress or len(self._in_progress) >= MAX_MEMO_DEPTH:
             if self._deps:
                 self._deps[-1].add(CUT)
             return None

@@ -141,3 +141,121 @@ def test_a_conftest_coming_and_going_rebinds_the_tests(tmp_path: Path) -> None:
         assert [c for c in calls(ws.db) if "start" in c] == []
     finally:
         ws.close()
+
+
+NOT_FIXTURES = '''
+# --- path: app/__init__.py ---
+# --- path: app/core.py ---
+class Client:
+    def get(self, url): pass
+
+
+class Other:
+    def get(self, url): pass
+# --- path: tests/conftest.py ---
+import pytest
+from app.core import Client
+
+
+@pytest.fixture
+def client():
+    return Client()
+
+
+@pytest.fixture
+def method():
+    return Client()
+# --- path: tests/test_a.py ---
+import pytest
+from unittest import mock
+
+
+@pytest.mark.parametrize("method,n", [("a", 1)])
+def test_param(method, n, client):
+    method.get("/")
+    client.get("/")
+
+
+@pytest.mark.parametrize(("client",), [(1,)])
+def test_tuple(client):
+    client.get("/")
+
+
+@pytest.mark.parametrize(argnames=["client"], argvalues=[1])
+def test_list(client):
+    client.get("/")
+
+
+@pytest.mark.parametrize("client", [1], indirect=True)
+def test_indirect(client):
+    client.get("/")
+
+
+@pytest.mark.parametrize("client, method", [(1, 2)], indirect=["method"])
+def test_some_indirect(client, method):
+    client.get("/")
+    method.get("/")
+
+
+def test_default(client=None):
+    client.get("/")
+
+
+@mock.patch("app.core.Other")
+@mock.patch.object(Other, "get", new=None)
+def test_patched(client, method):
+    client.get("/")
+    method.get("/")
+
+
+@pytest.mark.parametrize("client", [1])
+class TestK:
+    def test_m(self, client, method):
+        client.get("/")
+        method.get("/")
+
+
+@mock.patch("app.core.Other")
+class TestPatched:
+    def test_m(self, other, client):
+        other.get("/")
+        client.get("/")
+'''
+
+
+def test_parametrized_defaulted_and_patched_parameters_are_no_fixtures() -> None:
+    """pytest hands a parameter the fixture of its name only when no direct ``parametrize`` mark of the
+    test or its class names it, it has no default, and no ``mock.patch`` decorator fills it: the
+    fixture's class was linked to all of them (brk48)."""
+    assert _calls(resolve_fixture(NOT_FIXTURES), ".get(1)") == [
+        ("tests/test_a.TestK.test_m(2)", 47, "app/core.Client.get(1)", "inferred"),  # method: a fixture
+        ("tests/test_a.TestPatched.test_m(2)", 54, "app/core.Client.get(1)", "inferred"),  # client, after the mock
+        ("tests/test_a.test_indirect(1)", 23, "app/core.Client.get(1)", "inferred"),  # indirect: the fixture's
+        ("tests/test_a.test_param(3)", 8, "app/core.Client.get(1)", "inferred"),  # client is not parametrized
+        ("tests/test_a.test_patched(2)", 40, "app/core.Client.get(1)", "inferred"),  # method, after one mock
+        ("tests/test_a.test_some_indirect(2)", 29, "app/core.Client.get(1)", "inferred"),  # method indirect
+        # negative: method (7), client (13, 18) parametrized directly; client (28) not in indirect=[...];
+        # client=None (33); client filled by the one mock (39; patch.object with new= fills none); the
+        # class's parametrize (46); other, the class's mock (53)
+    ]
+
+
+def test_which_parameters_pytest_requests() -> None:
+    from indexer.model import Definition, Param
+    from indexer.languages.python.pytest_fixtures import requested
+
+    def d(params, decorators=(), name="test_x"):
+        return Definition(kind="function", name=name, qualname=name, parent=None, name_line=1, name_col=4, start_line=1, start_col=0, end_line=2,
+                          end_col=0, params=[Param(p.strip("="), has_default=p.endswith("=")) for p in params],
+                          decorators=list(decorators))
+    assert [requested(d(["a", "b="]), n) for n in ("a", "b", "c")] == [True, False, True]
+    assert [requested(d(["a", "b"], ["patch('x.y')"]), n) for n in "ab"] == [False, True]
+    assert [requested(d(["a", "b"], ["mock.patch('x.y', 1)", "patch.object(A, 'b')"]), n) for n in "ab"] == [False, True]
+    assert [requested(d(["a", "b"], ["patch.dict('os.environ', {})"]), n) for n in "ab"] == [True, True]
+    assert [requested(d(["a", "b"], ['pytest.mark.parametrize("a, b", [(1, 2)], indirect=ids)']), n) for n in "ab"] == [True, True]
+    assert [requested(d(["a", "b"], ['mark.parametrize("b", [1], indirect=False)']), n) for n in "ab"] == [True, False]
+    # a class's marks: parametrize of any enclosing class, mock.patch of a test method's own class
+    assert [requested(d(["a", "b"]), n, (("patch('x')",), ('parametrize("b", [1])',))) for n in "ab"] == [False, False]
+    assert requested(d(["a"], name="helper"), "a", (("patch('x')",),)) is True
+    # a decorator text that does not parse: a patch still fills one, a parametrize names nothing
+    assert [requested(d(["a", "b"], ["patch('x'", 'parametrize("b", [1']), n) for n in "ab"] == [False, True]

@@ -80,3 +80,56 @@ def test_typed_dict_keys_and_named_tuple_positions_read_their_fields() -> None:
         (52, "app/m.Database.connect(0)", "exact"),  # a dataclass's field by attribute, as before
         # negative: plain["db"] (53) of a class that is no TypedDict binds nothing
     ]
+
+
+CLASS_ATTRIBUTES = '''
+# --- path: app/m.py ---
+from typing import ClassVar, NamedTuple
+
+
+class Database:
+    def connect(self): pass
+
+
+class Cache:
+    def connect(self): pass
+
+
+class Pair(NamedTuple):
+    KIND = "pair"
+    db: Database
+    count: ClassVar[int] = 0
+    cache: Cache
+
+    def swap(self):
+        return 1
+
+
+class Sub(Pair):
+    extra: Cache
+
+
+def f(p: Pair, s: Sub):
+    p[0].connect()
+    p[1].connect()
+    p[2].connect()
+    p[-1].connect()
+    s[0].connect()
+    s[1].connect()
+'''
+
+
+def test_a_named_tuples_items_are_its_annotated_fields_only() -> None:
+    """A class attribute without annotation (``KIND = "pair"``) or a ``ClassVar`` is no item, nor is
+    what a subclass annotates: they shifted the positions, so ``p[1]`` was the Database and ``s[0]``
+    the subclass's Cache (brk48)."""
+    resolved = resolve_fixture(CLASS_ATTRIBUTES)
+    assert sorted((e.line, e.dst.split(":", 1)[1], e.resolution) for f in resolved.files for e in f.edges
+                  if e.kind == "CALLS" and e.dst.endswith(".connect(0)")) == [
+        (27, "app/m.Database.connect(0)", "exact"),  # p[0]
+        (28, "app/m.Cache.connect(0)", "exact"),  # p[1]
+        # negative: p[2] (29): two fields only
+        (30, "app/m.Cache.connect(0)", "exact"),  # p[-1]
+        (31, "app/m.Database.connect(0)", "exact"),  # s[0]: the NamedTuple's fields
+        (32, "app/m.Cache.connect(0)", "exact"),  # s[1]
+    ]

@@ -34,14 +34,24 @@ _RECORDS = ("TypedDict", "NamedTuple")
 """Library bases whose subclasses' items are their annotated fields (:meth:`PythonModuleSystem.record_item`)."""
 
 
-def _record_kind(r: Lookup, cls: Def) -> str | None:
-    """Which of :data:`_RECORDS` ``cls`` (or an ancestor) extends, if any (``typing.TypedDict`` too)."""
+def _record_kind(r: Lookup, cls: Def) -> tuple[str, Def] | None:
+    """Which of :data:`_RECORDS` ``cls`` (or an ancestor) extends, if any (``typing.TypedDict`` too),
+    and the class of its MRO that extends it."""
     for c in r.mro(cls):
         for b in c.d.bases if c.external_base else ():
             name = (base_type(b) or "").rpartition(".")[2]
             if name in _RECORDS:
-                return name
+                return name, c
     return None
+
+
+def _tuple_fields(c: Def) -> tuple[str, ...]:
+    """The fields of the ``NamedTuple`` class ``c`` in declaration order: its annotated class-body names
+    but ``ClassVar`` ones (``KIND = "pair"`` and ``n: ClassVar[int]`` are class attributes, no items);
+    a subclass of it adds none."""
+    fields = [rd for rd in every(c.members) if rd.kind == "field" and rd.d.field_type
+              and rd.d.field_type.strip("\"'").partition("[")[0].rpartition(".")[2] != "ClassVar"]
+    return tuple(dict.fromkeys(rd.name for rd in sorted(fields, key=lambda rd: rd.line)))
 _BUILTIN_TYPES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "set",
                             "frozenset", "tuple", "range", "memoryview", "slice"})
 """Builtin classes whose instances are the language's own objects: ``set()`` is :data:`BUILTIN` when
@@ -458,16 +468,17 @@ class PythonModuleSystem:
         annotated fields: of a ``TypedDict`` a string key names one (``cfg["db"]``: field ``db``), of a
         ``NamedTuple`` an integer picks one in declaration order (``pair()[1]``, and so ``a, b = pair()``);
         ``None`` otherwise (another class, a key that is no literal, no such field)."""
-        kind = _record_kind(r, cls)
-        if kind is None:
+        found = _record_kind(r, cls)
+        if found is None:
             return None
+        kind, record = found
         if kind == "TypedDict":
             key = index[1:-1] if len(index) > 2 and index[0] == index[-1] and index[0] in "'\"" else ""
             return r.attr(InstV(cls, "inferred"), key) if key.isidentifier() else None
-        fields = sorted((rd for rd in cls.members.values() if not isinstance(rd, tuple) and rd.kind == "field"),
-                        key=lambda rd: rd.line)
+        fields = r.memoised((id(record.file), record.qualname, str(record.line), "tuple fields"),
+                            lambda: _tuple_fields(record)) or ()
         i = int(index) if index.lstrip("-").isdigit() else len(fields)
-        return r.attr(InstV(cls, "inferred"), fields[i].name) if -len(fields) <= i < len(fields) else None
+        return r.attr(InstV(cls, "inferred"), fields[i]) if -len(fields) <= i < len(fields) else None
 
     @staticmethod
     def builtin_type_member(type_name: str, member: str) -> bool:

@@ -9,11 +9,19 @@ worker(): return GunicornWebWorker()`` calls ``GunicornWebWorker._create_ssl_con
 is a callable decorated ``@pytest.fixture`` / ``@fixture`` (with or without arguments; the
 resolver's decorated table by the name ``fixture``, recorded as ``("n", "python", "@fixture")``, so a
 fixture added or removed anywhere re-binds its readers). A fixture renamed by ``name=`` is not read.
+
+Not every parameter is a fixture (pytest's ``getfuncargnames``): one with a default value is not;
+the leading ones a ``@mock.patch(...)`` / ``@patch.object(...)`` decorator without ``new`` fills (one
+per such decorator of the function or, for a method, of its class) are mocks; and a name a
+``@pytest.mark.parametrize`` of the function or an enclosing class lists is the parametrized value,
+unless the mark sends it to the fixture (``indirect=True`` or a list naming it): :func:`requested`.
 """
 
 from __future__ import annotations
 
+import ast
 import posixpath
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from indexer.resolve.multimap import entries
@@ -25,7 +33,7 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["FIXTURE", "injected", "is_fixture", "is_test_file"]
+__all__ = ["FIXTURE", "injected", "is_fixture", "is_test_file", "requested"]
 
 FIXTURE = "fixture"
 """The decorator name pytest's fixtures carry (``@pytest.fixture``, ``@pytest.fixture(scope="module")``)."""
@@ -48,6 +56,8 @@ def injected(r: Lookup, fc: FileCtx, scope: str, name: str) -> Value:
         return None
     fn = next((rd for rd in entries(fc.by_qualname, scope) if rd.is_callable), None)
     if fn is None or not (fn.name.startswith("test") or (fn.shape.decorated and is_fixture(fn.d))):
+        return None
+    if not requested(fn.d, name, _class_decorators(fc, fn)):
         return None
     ns = fc.rules.namespace
     by_name = r.memoised((0, ns, "pytest fixtures"), lambda: _by_name(r.registered(ns, FIXTURE)))
@@ -92,3 +102,94 @@ def _visible(fixtures: list[Def], fc: FileCtx, fn: Def) -> Def | None:
         if not folder:
             return None
         folder = posixpath.dirname(folder)
+
+
+def _class_decorators(fc: FileCtx, fn: Def) -> tuple[tuple[str, ...], ...]:
+    """The decorator texts of each class enclosing ``fn``, innermost first."""
+    out = []
+    parent = fn.parent
+    while parent is not None:
+        c = next((rd for rd in entries(fc.by_qualname, parent) if rd.is_type), None)
+        if c is None:
+            break
+        out.append(tuple(c.d.decorators))
+        parent = c.parent
+    return tuple(out)
+
+
+def requested(d: Definition, name: str, classes: tuple[tuple[str, ...], ...] = ()) -> bool:
+    """Whether pytest hands parameter ``name`` of the test or fixture ``d`` a fixture's value, by
+    pytest's own rules (``_pytest.compat.getfuncargnames`` and direct parametrization): not when it
+    has a default value, is one of the leading parameters ``d``'s ``mock.patch`` decorators fill (or,
+    ``d`` a ``test*`` method, its class's), or is listed by a direct ``pytest.mark.parametrize`` of
+    ``d`` or of a class enclosing it (``classes``: their decorator texts, innermost first). A
+    parameter ``d`` does not declare is requested (the caller found it)."""
+    params = [p for p in d.params if not p.variadic]
+    index = next((i for i, p in enumerate(params) if p.name == name), None)
+    if index is None:
+        return True
+    if params[index].has_default:
+        return False
+    patched = _patches(tuple(d.decorators)) + (_patches(classes[0]) if classes and d.name.startswith("test") else 0)
+    if index < patched:
+        return False
+    return not any(name in _parametrized(texts) for texts in (tuple(d.decorators), *classes))
+
+
+def _call(text: str) -> tuple[str, ast.Call | None]:
+    """A decorator text's callee (its text up to the first parenthesis) and its parsed call, ``None``
+    when it does not parse (the callee alone is then known)."""
+    callee = text.split("(", 1)[0].strip()
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return callee, None
+    return callee, node if isinstance(node, ast.Call) else None
+
+
+def _strings(node: ast.AST | None) -> list[str] | None:
+    """The names a parametrize argument lists: ``"a, b"`` -> [a, b]; ``("a", "b")`` / ``["a"]`` too;
+    ``None`` for any other expression."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [n.strip() for n in node.value.split(",") if n.strip()]
+    if isinstance(node, ast.Tuple | ast.List) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return [e.value.strip() for e in node.elts]  # type: ignore[union-attr]
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _patches(decorators: tuple[str, ...]) -> int:
+    """How many leading parameters ``decorators``' ``mock.patch`` / ``patch.object`` decorators fill
+    (those given no ``new``: a second positional argument of ``patch``, a third of ``patch.object``)."""
+    count = 0
+    for text in decorators:
+        callee, call = _call(text)
+        parts = callee.split(".")
+        obj = parts[-1] == "object" and len(parts) > 1 and parts[-2] == "patch"
+        if parts[-1] != "patch" and not obj:
+            continue
+        if call is not None and (len(call.args) >= (3 if obj else 2) or any(k.arg == "new" for k in call.keywords)):
+            continue
+        count += 1
+    return count
+
+
+@lru_cache(maxsize=4096)
+def _parametrized(decorators: tuple[str, ...]) -> frozenset[str]:
+    """The parameter names ``decorators``' ``parametrize`` marks set directly (not those sent to a
+    fixture by ``indirect=True`` or an ``indirect=[...]`` naming them; none when ``indirect`` is
+    another expression)."""
+    out: set[str] = set()
+    for text in decorators:
+        callee, call = _call(text)
+        if callee.rpartition(".")[2] != "parametrize" or call is None:
+            continue
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        names = _strings(call.args[0] if call.args else kw.get("argnames")) or []
+        indirect = kw.get("indirect")
+        if indirect is None or (isinstance(indirect, ast.Constant) and indirect.value is False):
+            out.update(names)
+        elif not (isinstance(indirect, ast.Constant) and indirect.value is True):
+            listed = _strings(indirect)
+            out.update(n for n in names if listed is not None and n not in listed)
+    return frozenset(out)
