@@ -138,28 +138,36 @@ class UnpackedLists:
     rather than on every read. Thread-safe. One per resolver: it holds the lists it keeps (and so
     their spill file) for as long as the resolver's files hold it, no longer."""
 
-    __slots__ = ("size", "_lists", "_lock")
+    __slots__ = ("size", "_lists", "_lock", "_last")
 
     def __init__(self, size: int = UNPACKED_LISTS) -> None:
         self.size = size
         self._lists: OrderedDict[int, tuple[ParkedList, list[Any]]] = OrderedDict()
         self._lock = threading.Lock()
+        self._last: tuple[ParkedList, list[Any]] | None = None
+        """The list read last and what it read back: most reads are of the file being bound, the
+        same list as the read before, which is the most recently used already (nothing to move)."""
 
     def get(self, items: ParkedList) -> list[Any]:
         """``items`` read back (a list shared with every other caller: do not change it). Raises
         :class:`ParkedDataError` as :meth:`ParkedList.unpack`."""
+        last = self._last  # one read of one attribute: another thread may replace it, not change it
+        if last is not None and last[0] is items:
+            return last[1]
         key = id(items)
         with self._lock:
             hit = self._lists.get(key)
             if hit is not None and hit[0] is items:
                 self._lists.move_to_end(key)
+                self._last = hit
                 return hit[1]
         out = items.unpack()  # outside the lock: another thread may read the same list meanwhile
         with self._lock:
-            self._lists[key] = (items, out)  # held with its list: the id is not reused meanwhile
+            entry = self._lists[key] = (items, out)  # held with its list: the id is not reused meanwhile
             self._lists.move_to_end(key)
             while len(self._lists) > self.size:
                 self._lists.popitem(last=False)
+            self._last = entry if self.size > 0 else None  # size 0: keeps nothing, not even the last
         return out
 
     def __len__(self) -> int:

@@ -176,7 +176,7 @@ class SpilledOutputs(Sequence[IndexedFile]):
     each time: a change to it is kept only through :meth:`replace`. ``paths`` lists the files' paths
     without loading them."""
 
-    __slots__ = ("spill", "_items", "paths", "_extra", "summarise", "_summaries")
+    __slots__ = ("spill", "_items", "paths", "_extra", "summarise", "_summaries", "_spilled_with")
 
     def __init__(self, spill: SpillFile | None = None, summarise: Summarise | None = None) -> None:
         self.spill = spill if spill is not None else SpillFile()
@@ -191,6 +191,9 @@ class SpilledOutputs(Sequence[IndexedFile]):
         self._extra: dict[int, list[bytes]] = {}
         """Per index of a spilled output, what :meth:`extend` added to it, pickled (in memory): a
         read appends it, so the output itself is not read back and spilled again."""
+        self._spilled_with: dict[int, tuple[object, SpillRef | None]] = {}
+        """Per index of a spilled output :meth:`extend` added to, the summary it was spilled with
+        (:meth:`extended`)."""
 
     def append(self, out: IndexedFile, keep: bool = False, blob: bytes | None = None) -> None:
         """Add ``out`` at the end: kept as it is when ``keep``, else pickled into the spill file
@@ -222,6 +225,7 @@ class SpilledOutputs(Sequence[IndexedFile]):
             self._items[index] = item
             self._summaries[index] = summary
             self._extra.pop(index, None)
+            self._spilled_with.pop(index, None)
 
     def summary(self, index: int) -> tuple[object, SpillRef | None] | None:
         """``(value, where its record is)`` of what :attr:`summarise` gave for the output at
@@ -240,9 +244,25 @@ class SpilledOutputs(Sequence[IndexedFile]):
             item.nodes.extend(nodes)
             item.edges.extend(edges)
         elif nodes or edges:
+            before = self._summaries[index]
+            if before is not None:
+                self._spilled_with[index] = before
             self._summaries[index] = None
             self._extra.setdefault(index, []).append(
                 pickle.dumps((list(nodes), list(edges)), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def extended(self, index: int) -> tuple[tuple[object, SpillRef | None], list[Node]] | None:
+        """For a spilled output that :meth:`extend` added to after :attr:`summarise` summarised it:
+        that summary (as :meth:`summary` gave it before) and the nodes added since, in order (what a
+        read appends after the output's own nodes); ``None`` for any other output. The additions are
+        read from memory: the output is not."""
+        before = self._spilled_with.get(index)
+        if before is None:
+            return None
+        added: list[Node] = []
+        for blob in self._extra.get(index, ()):
+            added.extend(pickle.loads(blob)[0])
+        return before, added
 
     def _load(self, index: int) -> IndexedFile:
         item = self._items[index]

@@ -30,10 +30,10 @@ from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
 from indexer.resolve.forked_binding import should_fork
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexReport, ProgressSink
-from indexer.spill import SpilledOutputs, SpillRef
+from indexer.spill import SpilledOutputs, SpillFile, SpillRef
 from indexer.symbols import file_id
 from indexer.write_prep import ChunkPreparer
-from stores.contracts import Chunk, FileRecord, GraphStore, IndexedFile, SearchIndex, SymbolKey
+from stores.contracts import Chunk, FileRecord, GraphStore, IndexedFile, Node, SearchIndex, SymbolKey
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -147,6 +147,17 @@ def _mention_keys(out: IndexedFile) -> bytes | None:
     return pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL) if linkable else None
 
 
+def _grown_keys(spill: SpillFile, base: SpillRef | None, added: Sequence[Node]) -> SpillRef | None:
+    """Where the mention keys of an output the linker extended are (:func:`_mention_keys` of it):
+    those it was spilled with (at ``base``, ``None``: none) followed by those of its ``added`` nodes,
+    as its nodes are in that order; ``base`` itself when no added node is one a mention links to."""
+    more = [SymbolKey.of(n) for n in added if n.label in MENTION_LABELS]
+    if not more:
+        return base
+    keys: list[SymbolKey] = pickle.loads(spill.get(base)) if base is not None else []
+    return spill.put(pickle.dumps(keys + more, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 class _SpilledNodes:
     """The :class:`indexer.mentions.NodeSource` of a spilled run, without reading the outputs again:
     ``keys`` holds, for each output to write that has any (index into ``outputs``), where the
@@ -216,13 +227,22 @@ class IndexWriter:
         # nodes a mention may link to are in the spill file beside them and their names kept (for
         # doc files' mentions, see _SpilledNodes: the outputs are not read again for them).
         todo: list[int] = []
-        digests: dict[int, str] = {}
+        digests: dict[int, str | None] = {}  # None: made when the output is read to be written
         names: dict[str, list[int]] = {}
         keys: dict[int, SpillRef] = {}
         for i in range(len(outputs)):
             summary = spilled.summary(i) if spilled is not None else None
             ref: SpillRef | None = None
-            if summary is None:
+            grown = spilled.extended(i) if spilled is not None and summary is None else None
+            digest: str | None
+            if grown is not None and (paths[i] in forced or grown[0][0][1] not in stored):  # type: ignore[index]
+                # Extended by the linker, and written whatever its digest (the index has no File node
+                # of it, or the journal forces it): not read here; its digest is made when it is read
+                # to be written, its mention keys are those it was spilled with and its added nodes'.
+                (_, node_id), base_keys = grown[0]  # type: ignore[misc]
+                digest = None
+                ref = _grown_keys(spilled.spill, base_keys, grown[1])  # type: ignore[union-attr]
+            elif summary is None:
                 out = outputs[i]
                 digest = output_digest(out, self.product)
                 self._stamp(out, digest, version, files)
@@ -235,7 +255,7 @@ class IndexWriter:
                 digests[i] = digest
                 if spilled is None:
                     continue
-                if summary is None:
+                if summary is None and grown is None:
                     keys_blob = _mention_keys(out)
                     ref = spilled.spill.put(keys_blob) if keys_blob is not None else None
                 if ref is not None:
@@ -269,7 +289,10 @@ class IndexWriter:
                     for i in batch:
                         out = outputs[i]
                         if spilled is not None:  # a fresh copy: stamp it again
-                            self._stamp(out, digests[i], version, files)
+                            digest = digests[i]
+                            if digest is None:
+                                digest = digests[i] = output_digest(out, self.product)
+                            self._stamp(out, digest, version, files)
                         if self._attach(out, files[out.file.path], fresh, texts):
                             written.append(out)
                         else:

@@ -54,6 +54,12 @@ next, passed Python's limit of 1,000 frames and the RecursionError ended the who
 Real repositories nest far less (the deepest seen: see docs/benchmarks.md, brk48)."""
 
 
+MERGE_ONCE = 8
+"""Reads tuples longer than this are merged into a frame once (:meth:`DependencyTracker.use_all`):
+the check costs about what merging a few tokens does. On Django 5.2.8 a class's MRO reads are replayed
+into the same frame by every member lookup of it (docs/benchmarks.md, session 48)."""
+
+
 Record = Deps | bytes
 """What one file's output read as a resolver keeps it: the tokens, or :func:`pack_deps`'s bytes."""
 
@@ -157,8 +163,8 @@ class BoundedMemo(Generic[_K, _T]):
 class DependencyTracker:
     """Frames of what computations read, and the memo of values computed under them."""
 
-    __slots__ = ("_deps", "_tokens", "_memo", "_in_progress", "_epoch", "_changed_at", "budget", "_young", "_old",
-                 "evicted")
+    __slots__ = ("_deps", "_merged", "_tokens", "_memo", "_in_progress", "_epoch", "_changed_at", "budget", "_young",
+                 "_old", "evicted")
 
     def __init__(self, budget: int | None = None) -> None:
         """``budget``: at most about this many memo entries that can be computed again are kept
@@ -175,6 +181,9 @@ class DependencyTracker:
         """How many entries a bounded memo dropped so far."""
         # A stack of frames, each the set of what one computation read.
         self._deps: list[set[Token]] = []
+        # Per frame, the reads tuples :meth:`use_all` merged into it whole (id -> the tuple, held so
+        # that the id stays its own while the frame lives): merging one again adds nothing.
+        self._merged: list[dict[int, Deps]] = []
         self._tokens: dict[Token, Token] = {}
         # Each entry: [value, what it read, the epoch it was computed or last found valid at].
         self._memo: dict[int, dict[MemoKey, list]] = {}  # type: ignore[type-arg]
@@ -185,22 +194,35 @@ class DependencyTracker:
     def use(self, token: Token) -> None:
         """Record that the computation under way read ``token``. Tokens are interned: memo entries
         share them."""
-        if self._deps:
-            self._deps[-1].add(self._tokens.setdefault(token, token))
+        deps = self._deps
+        if deps:
+            deps[-1].add(self._tokens.setdefault(token, token))
 
     def use_all(self, tokens: Deps) -> None:
-        """Record every one of ``tokens`` (what a reused computation read)."""
-        if self._deps and tokens:
-            self._deps[-1].update(tokens)
+        """Record every one of ``tokens`` (what a reused computation read). A tuple of more than
+        :data:`MERGE_ONCE` tokens merged into the same frame before (the same object: a memo entry's
+        reads, replayed on every hit) is not merged again; the frame's set is the same either way
+        (a set's layout changes only when an element is inserted, so its order is the same too)."""
+        deps = self._deps
+        if deps and tokens:
+            if len(tokens) > MERGE_ONCE:
+                merged = self._merged[-1]
+                key = id(tokens)
+                if merged.get(key) is tokens:
+                    return
+                merged[key] = tokens
+            deps[-1].update(tokens)
 
     def tracked(self, compute: Callable[[], _T]) -> tuple[_T, Deps]:
         """``compute()`` and what it read (passed on to an enclosing computation too), as a tuple:
         about a quarter of a frozenset's memory, and memo entries keep one each."""
         self._deps.append(set())
+        self._merged.append({})
         try:
             value = compute()
         finally:
             deps = tuple(self._deps.pop())
+            self._merged.pop()
         self.use_all(deps)
         return value, deps
 

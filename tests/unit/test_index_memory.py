@@ -7,6 +7,7 @@ worker results pickled once (:class:`indexer.extraction.Extracted`) and the per-
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import pickle
@@ -126,6 +127,62 @@ class TestBatchedWrite:
         # only to be written (the doc's mentions read the keys spilled beside them, not the outputs).
         assert read[3] == sorted([*files, *files])
         assert summarised[3] == sorted(files)
+
+    def test_outputs_the_linker_extended_are_read_once_when_the_index_has_none_of_them(self, tmp_path, monkeypatch):
+        """An output the framework linker extended after it was spilled has no summary; when the
+        index holds no File node of it (a first index) it is written whatever its digest, so the
+        first pass does not read it: its digest is made when it is read to be written, its mention
+        keys are those it was spilled with and its added nodes' (the Table node here, which the doc
+        mentions). The same index as reading it twice; on the next run, after an edit elsewhere,
+        it is read to compare its digest with the index's and not written."""
+        src = tmp_path / "src"
+        src.mkdir()
+        (src / "app.py").write_text('from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.route("/orders")\n'
+                                    'def orders():\n    """The orders."""\n    return "x"\n', encoding="utf-8")
+        (src / "client.py").write_text('import requests\n\n\ndef fetch():\n'
+                                       '    return requests.get("http://localhost:5000/orders")\n', encoding="utf-8")
+        (src / "store.py").write_text('def totals(conn):\n    return conn.execute("SELECT id, total FROM invoices").fetchall()\n',
+                                      encoding="utf-8")
+        (src / "notes.md").write_text("# Notes\n\nThe `invoices` table.\n", encoding="utf-8")
+        monkeypatch.setattr(IndexOptions, "write_batch_bytes", lambda self: 1)  # the doc in a batch of its own
+        load = SpilledOutputs._load
+        results = {}
+        for name in ("grown", "read"):
+            if name == "read":  # as before: every extended output read to be digested, then to be written
+                monkeypatch.setattr(SpilledOutputs, "extended", lambda self, i: None)
+            got: list[str] = []
+            monkeypatch.setattr(SpilledOutputs, "_load", lambda self, i, g=got: (g.append(self.paths[i]), load(self, i))[1])
+            db = tmp_path / f"{name}.db"
+            store = EmbeddedStore(db)
+            calls: list[list[str]] = []
+            original = store.replace_files
+            monkeypatch.setattr(store, "replace_files",
+                                lambda files, c=calls, o=original: (c.append([f.file.path for f in files]), o(files))[1])
+            opts = IndexOptions(repo="r", state_dir=str(tmp_path / f"state-{name}"))
+            index_repository(src, store, store, opts)
+            first, first_reads = dump(db), sorted(got)
+            got.clear()
+            app = src / "app.py"
+            text = app.read_text(encoding="utf-8")
+            app.write_text(text.replace("The orders.", "Every order."), encoding="utf-8")
+            # other link options: every file bound and linked again, the outputs spilled
+            index_repository(src, store, store, dataclasses.replace(opts, http_services={"billing": "billing"}))
+            app.write_text(text, encoding="utf-8")
+            store.close()
+            results[name] = (first, dump(db), [p for batch in calls for p in batch], first_reads, sorted(got))
+        grown, read = results["grown"], results["read"]
+        assert grown[:3] == read[:3]  # both indexes, digests included, and what each run wrote
+        assert grown[2] == ["app.py", "client.py", "notes.md", "store.py", "app.py"]
+        edges = {(e[0], e[1], e[2]) for e in grown[0]["edges"] if e[0] != "CONTAINS"}
+        assert edges == {("EXPOSES", "r:app.orders(0)", "endpoint:GET /orders"),
+                         ("CALLS_HTTP", "r:client.fetch(0)", "endpoint:GET /orders"),
+                         ("READS", "r:store.totals(1)", "table:r:.invoices"),
+                         ("MENTIONS", "r:notes.md", "table:r:.invoices")}
+        assert grown[3] == ["app.py", "client.py", "notes.md", "store.py"]  # each read once, to be written
+        assert read[3] == ["app.py", "app.py", "client.py", "client.py", "notes.md", "store.py", "store.py"]
+        # the second run (every file bound again): the extended outputs the index
+        # holds are read to compare their digests; only app.py (edited) is written, and read again for that
+        assert grown[4] == read[4] == ["app.py", "app.py", "client.py", "store.py"]
 
     def test_a_failing_batch_leaves_the_index_as_it_was(self, tmp_path, monkeypatch):
         src = _tree(tmp_path / "src")
@@ -317,6 +374,27 @@ class TestSpill:
         plain = SpilledOutputs()
         plain.append(_file("a.py"))
         assert plain.summary(0) is None
+
+    def test_an_extended_output_keeps_the_summary_it_was_spilled_with_and_its_additions(self):
+        outputs = SpilledOutputs(summarise=lambda out: ((out.file.path, len(out.nodes)), out.file.path.encode()))
+        outputs.append(_file("a.py"))
+        outputs.append(_file("b.py"), keep=True)
+        outputs.append(_file("c.py"))
+        spilled_with = outputs.summary(0)
+        assert [outputs.extended(i) for i in range(3)] == [None, None, None]  # nothing added yet
+        outputs.extend(0, [], [])
+        assert outputs.extended(0) is None  # nothing added: the summary still holds
+        f = Node("r:a.f", "Function", "f", "f", "r", "a.py", 2, 0, 3, 0)
+        t = Node("table:r:.t", "Table", "t", "t", "", "", 0, 0, 0, 0)
+        e = Edge("READS", "r:a.f", "table:r:.t", "r", "a.py", 2, 0)
+        outputs.extend(0, [f], [])
+        outputs.extend(0, [t], [e])
+        outputs.extend(1, [f], [])  # kept in memory: extended in place, no summary ever
+        assert outputs.summary(0) is None and outputs.extended(0) == (spilled_with, [f, t])
+        assert outputs.extended(1) is None and outputs.extended(2) is None
+        assert outputs[0].nodes[1:] == [f, t] and outputs[0].edges == [e]
+        outputs.replace(0, outputs[0])  # spilled again whole: summarised again, no longer extended
+        assert outputs.extended(0) is None and outputs.summary(0)[0] == ("a.py", 3)
 
     def test_an_output_summarised_elsewhere_is_added_as_given_and_never_unpickled(self):
         outputs = SpilledOutputs(summarise=lambda out: pytest.fail("summarised here"))

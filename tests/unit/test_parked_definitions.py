@@ -160,6 +160,31 @@ class TestUnpackedLists:
         table.get(b)
         assert reads == ["a", "b", "c", "b"]
 
+    def test_the_list_read_last_answers_again_and_stays_the_most_recent(self, monkeypatch):
+        spill = SpillFile()
+        a, b, c = (ParkedList.park(spill, [n]) for n in "abc")
+        reads: list[str] = []
+        unpack = ParkedList.unpack
+        monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(unpack(self)[0]) or unpack(self))
+        table = UnpackedLists(2)
+        first = table.get(a)
+        assert table.get(a) is first and table.get(a) is first and reads == ["a"]
+        table.get(b)
+        assert table.get(b) is table.get(b) and reads == ["a", "b"]
+        table.get(a)  # a again (from the table): b is now the least recently used
+        table.get(c)
+        assert reads == ["a", "b", "c"] and table.get(a) is first and reads == ["a", "b", "c"]
+        assert table.get(b) == ["b"] and reads == ["a", "b", "c", "b"]  # b went, not a
+
+    def test_a_table_of_no_lists_keeps_not_even_the_last(self, monkeypatch):
+        spill = SpillFile()
+        a = ParkedList.park(spill, ["a"])
+        reads: list[str] = []
+        unpack = ParkedList.unpack
+        monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(unpack(self)[0]) or unpack(self))
+        table = UnpackedLists(0)
+        assert table.get(a) == ["a"] and table.get(a) == ["a"] and reads == ["a", "a"] and len(table) == 0
+
 
 class TestShapes:
     def _def(self, *params: Param, generated: str | None = None, receiver: str | None = None) -> Definition:
