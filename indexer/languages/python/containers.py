@@ -125,6 +125,8 @@ class ContainerCalls:
                 if container is not None:
                     local = src.text(caps["fetch.name"][0])
                     fetched[(scopes.at(caps["fetch"][0].start_byte), local)][(container, depth, key, default)] = None
+            elif "starred" in caps:
+                self._starred(caps["starred.target"][0], caps["starred.value"][0], held)
             else:
                 index = scopes.at(caps["container"][0].start_byte)
                 if "container.attr" in caps:
@@ -177,6 +179,24 @@ class ContainerCalls:
                 receiver, _, name = target.rpartition(".")
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
+
+    def _starred(self, target: Node, value: Node, held: dict[tuple[str | None, str], list[Held]]) -> None:
+        """``a, *rest, z = f, g, h, k`` (one starred name, a display of at least the other names'
+        count, no ``*xs`` in it): ``rest`` holds the values between, ``g`` under ``0`` and ``h``
+        under ``1`` (a list, whatever the display). Nested patterns are left out."""
+        targets = [c for c in target.named_children if c.type != "comment"]
+        values = [c for c in value.named_children if c.type != "comment"]
+        stars = [i for i, t in enumerate(targets) if t.type == "list_splat_pattern"]
+        if len(stars) != 1 or len(values) < len(targets) - 1 or \
+                any(v.type in ("list_splat", "parenthesized_list_splat") for v in values):
+            return
+        star = targets[stars[0]].named_children
+        if len(star) != 1 or star[0].type != "identifier":
+            return
+        entries = [e for i, v in enumerate(values[stars[0]:len(values) - (len(targets) - stars[0] - 1)])
+                   for e in self._held(v, 0, repr(i))]
+        if entries:
+            held[(self.scopes.qualname(self.scopes.at(target.start_byte)), self.src.text(star[0]))].extend(entries)
 
     def _shadow(self, caps: dict[str, list[Node]], shadows: set[tuple[int, str]], undone: set[tuple[int, str]]) -> None:
         """Record a name a function scope binds otherwise than as a container (``shadow``: in the

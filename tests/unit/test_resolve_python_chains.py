@@ -1,0 +1,122 @@
+"""Python values reached through chains (pycg48): calls of a call's result's result (``f()()()``),
+chained tuple assignments (``a, b = c, d = f, g``) and starred names of an unpacked display
+(``a, *rest = f, g, h``). Exact edges expected, and what must not bind."""
+
+from tests.resolution_harness import check
+
+
+def test_a_call_of_what_a_returned_function_returns_is_followed_one_call_per_parentheses():
+    check(
+        """
+        # --- path: m.py ---
+        def return_func():
+            def nested():
+                pass
+            return nested
+
+        def func():
+            return return_func
+
+        class Maker:
+            def make(self):
+                return func
+
+        def two():
+            func()()
+
+        def three():
+            func()()()
+
+        def four():
+            func()()()()  # nested returns nothing: no fourth target
+
+        def method_chain():
+            Maker().make()()()
+        """,
+        [
+            "m.four(0) -> m.func(0) [exact]",
+            "m.four(0) -> m.return_func(0) [exact]",
+            "m.four(0) -> m.return_func.nested(0) [inferred]",
+            "m.method_chain(0) -> m.Maker [exact]",
+            "m.method_chain(0) -> m.Maker.make(0) [exact]",
+            "m.method_chain(0) -> m.func(0) [exact]",
+            "m.method_chain(0) -> m.return_func(0) [inferred]",
+            "m.three(0) -> m.func(0) [exact]",
+            "m.three(0) -> m.return_func(0) [exact]",
+            "m.three(0) -> m.return_func.nested(0) [inferred]",
+            # `func()()` calls return_func only: never the nested function it would return
+            "m.two(0) -> m.func(0) [exact]",
+            "m.two(0) -> m.return_func(0) [exact]",
+        ],
+    )
+
+
+def test_a_chained_tuple_assignment_binds_both_patterns_to_the_last_value():
+    check(
+        """
+        # --- path: m.py ---
+        def f1():
+            pass
+        def f2():
+            pass
+        class A:
+            def ping(self):
+                pass
+        class B:
+            def ping(self):
+                pass
+
+        def first_pattern():
+            x, y = c, d = f1, f2
+            x()
+
+        def second_pattern():
+            x, y = c, d = f1, f2
+            d()
+
+        def items_of_a_call():
+            a, b = c, d = A(), B()
+            b.ping()  # a B: never A.ping
+        """,
+        [
+            "m.first_pattern(0) -> m.f1(0) [exact]",
+            "m.items_of_a_call(0) -> m.A [exact]",
+            "m.items_of_a_call(0) -> m.B [exact]",
+            "m.items_of_a_call(0) -> m.B.ping(0) [inferred]",
+            "m.second_pattern(0) -> m.f2(0) [exact]",
+        ],
+    )
+
+
+def test_a_starred_name_holds_the_values_between_as_a_list():
+    check(
+        """
+        # --- path: m.py ---
+        def f1():
+            pass
+        def f2():
+            pass
+        def f3():
+            pass
+        def f4():
+            pass
+
+        def middle():
+            a, *rest, z = f1, f2, f3, f4
+            rest[1]()  # f3 only: never f1, f2 or f4
+
+        def leading():
+            *rest, last = f1, f2, f3
+            rest[0]()
+            last()
+
+        def empty():
+            x, *y = (f1,)
+            y[0]()  # y is empty: nothing
+        """,
+        [
+            "m.leading(0) -> m.f1(0) [inferred]",
+            "m.leading(0) -> m.f3(0) [exact]",
+            "m.middle(0) -> m.f3(0) [inferred]",
+        ],
+    )
