@@ -2,7 +2,7 @@
 chained tuple assignments (``a, b = c, d = f, g``) and starred names of an unpacked display
 (``a, *rest = f, g, h``). Exact edges expected, and what must not bind."""
 
-from tests.resolution_harness import check
+from tests.resolution_harness import check, edges
 
 
 def test_a_call_of_what_a_returned_function_returns_is_followed_one_call_per_parentheses():
@@ -120,3 +120,58 @@ def test_a_starred_name_holds_the_values_between_as_a_list():
             "m.middle(0) -> m.f3(0) [inferred]",
         ],
     )
+
+
+def test_functions_handed_to_map_filter_sorted_and_reduce_are_called_by_the_caller():
+    result = check(
+        """
+        # --- path: m.py ---
+        import functools
+
+        def f(x):
+            pass
+        def g(x):
+            pass
+        def k(x):
+            return x
+
+        class C:
+            def key(self, x):
+                pass
+            def run(self, xs):
+                return sorted(xs, key=self.key)
+
+        def use(xs):
+            list(map(f, xs))
+            filter(g, xs)
+            functools.reduce(k, xs)
+            xs.sort(key=g)
+
+        def not_called(xs):
+            map(xs, f)  # the second argument is iterated, never called
+            sorted(xs, reverse=g)
+            map(C, xs)  # a class handed: builds instances, calls no function
+            print(k)
+
+        # --- path: own.py ---
+        from m import f
+
+        def map(fn, xs):  # a repository's own map: its body decides, and it calls nothing
+            pass
+
+        def own_map(xs):
+            map(f, xs)
+        """,
+        [
+            "m.C.run(1) -> m.C.key(1) [inferred]",
+            "m.use(1) -> m.f(1) [inferred]",
+            "m.use(1) -> m.g(1) [inferred]",
+            "m.use(1) -> m.k(1) [inferred]",
+            "own.own_map(1) -> own.map(2) [exact]",
+        ],
+    )
+    # a function handed but not called stays a reference, and a called one is listed once
+    assert edges(result, "REFERENCES") == [
+        "m.not_called(1) -> m.f(1)", "m.not_called(1) -> m.g(1)", "m.not_called(1) -> m.k(1)",
+        "own.own_map(1) -> m.f(1)",
+    ]

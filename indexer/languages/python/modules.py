@@ -391,6 +391,17 @@ class PythonModuleSystem:
         ("flask_jwt_extended", "jwt_refresh_token_required"): _JWT_CALLBACKS,
     }
     """Library guards of a route and the application callbacks they run (:mod:`indexer.frameworks.auth_guards`)."""
+    library_callbacks = {
+        "map": ("0",), "filter": ("0",), "sorted": ("key",), "min": ("key",), "max": ("key",), "sort": ("key",),
+        "reduce": ("0",), "starmap": ("0",), "filterfalse": ("0",), "takewhile": ("0",), "dropwhile": ("0",),
+        "groupby": ("key",), "nsmallest": ("key",), "nlargest": ("key",),
+    }
+    """Library calls that call a function handed to them, and the arguments (position or keyword)
+    holding it (read by the core's :func:`~indexer.resolve.callbacks.library_callbacks`, an optional
+    attribute of a module system): the builtins ``map(f, xs)``, ``filter(f, xs)``, ``sorted(xs,
+    key=f)``, ``min`` / ``max(key=f)``, ``list.sort(key=f)``, ``functools.reduce(f, xs)`` and
+    itertools' / heapq's of the same kind call ``f`` from the caller (the Python documentation's
+    signatures: the function is the first argument, or ``key``)."""
     instance_prefix = "self."
     class_body_hidden = True
     class_receiver = "cls"
