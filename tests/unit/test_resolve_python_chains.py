@@ -175,3 +175,50 @@ def test_functions_handed_to_map_filter_sorted_and_reduce_are_called_by_the_call
         "m.not_called(1) -> m.f(1)", "m.not_called(1) -> m.g(1)", "m.not_called(1) -> m.k(1)",
         "own.own_map(1) -> m.f(1)",
     ]
+
+
+def test_a_container_element_held_as_a_call_result_calls_what_the_call_returns():
+    check(
+        """
+        # --- path: m.py ---
+        def target():
+            pass
+        def other():
+            pass
+        def make():
+            return target
+        def data():
+            return 1
+
+        class Handler:
+            def __call__(self):
+                pass
+            def handle(self):
+                pass
+
+        handlers = {"a": make(), "b": Handler(), "c": data(), "d": other}
+
+        def by_key():
+            handlers["a"]()  # target only: never make itself, nor other
+
+        def instance():
+            handlers["b"]()  # the instance's __call__, never handle
+
+        def no_function():
+            handlers["c"]()  # data returns no function: nothing
+
+        def appended():
+            ls = [other]
+            ls.append(make())
+            ls[1]()
+        """,
+        [
+            "m.appended(0) -> m.make(0) [exact]",
+            "m.appended(0) -> m.target(0) [inferred]",
+            "m.by_key(0) -> m.target(0) [inferred]",
+            "m.instance(0) -> m.Handler.__call__(0) [inferred]",
+            "m.py -> m.Handler [exact]",
+            "m.py -> m.data(0) [exact]",
+            "m.py -> m.make(0) [exact]",
+        ],
+    )

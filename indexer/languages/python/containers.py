@@ -329,14 +329,18 @@ class ContainerCalls:
 
     def _held(self, value: Node, depth: int, key: Key) -> list[Held]:
         """What ``value`` puts in a container at ``depth`` under ``key`` (depth -1: ``value`` is
-        the container's own display, whose entries get their own keys): a plain or dotted name; a
+        the container's own display, whose entries get their own keys): a plain or dotted name, or
+        a call of one (``make()``, held as that text: a call through it calls what ``make`` returns); a
         display's values (a dict's values under their literal keys, a list's or tuple's elements
         under their positions, a set's under none), one deeper, displays nested at most
         :data:`NESTED_DISPLAYS` deep."""
+        called = ""
+        if value.type == "call" and value.child_by_field_name("function").type in ("identifier", "attribute"):
+            called, value = "()", value.child_by_field_name("function")  # `make()`: what it returns
         if value.type in ("identifier", "attribute"):
             text = _WS.sub("", self.src.text(value))
             ok = depth >= 0 and _DOTTED.fullmatch(text) and text not in ("None", "True", "False")
-            return [(text, depth, key)] if ok else []
+            return [(text + called, depth, key)] if ok else []
         if value.type not in _DISPLAYS or depth >= NESTED_DISPLAYS:
             return []
         own = depth == -1  # the entries' keys are this display's keys
