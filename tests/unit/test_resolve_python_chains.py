@@ -2,7 +2,7 @@
 chained tuple assignments (``a, b = c, d = f, g``) and starred names of an unpacked display
 (``a, *rest = f, g, h``). Exact edges expected, and what must not bind."""
 
-from tests.resolution_harness import check, edges
+from tests.resolution_harness import check, edges, short
 
 
 def test_a_call_of_what_a_returned_function_returns_is_followed_one_call_per_parentheses():
@@ -222,3 +222,69 @@ def test_a_container_element_held_as_a_call_result_calls_what_the_call_returns()
             "m.py -> m.make(0) [exact]",
         ],
     )
+
+
+def test_a_key_stored_again_in_the_displays_block_replaces_the_value_for_the_code_after_it():
+    result = check(
+        """
+        # --- path: m.py ---
+        def f1():
+            pass
+        def f2():
+            pass
+        def f3():
+            pass
+
+        d = {"a": f1, "b": f3}
+        d["a"] = f2
+
+        def later():
+            d["a"]()  # f2 only: the display's f1 was replaced before this runs
+            d["b"]()  # another key: kept
+
+        def updated():
+            h = {"a": f1}
+            h["a"]()  # before the store: f1 only
+            h.update({"a": f2})
+            h["a"]()
+
+        def replaced_by_data():
+            h = {"a": f1}
+            h["a"] = None
+            h["a"]()  # nothing
+
+        def in_a_branch(c):
+            h = {"a": f1}
+            if c:
+                h["a"] = f2
+            h["a"]()  # either
+
+        def in_a_loop(items):
+            h = {"a": f1}
+            for _ in items:
+                h["a"]()  # either: the second pass sees f2
+                h["a"] = f2
+
+        def fetched_before(c):
+            h = {"a": f1}
+            x = h["a"]
+            h["a"] = f2
+            x()  # x was fetched before the store: f1 (and f2, flow-insensitive for locals)
+        """,
+        [
+            "m.fetched_before(1) -> m.f1(0) [inferred]",
+            "m.fetched_before(1) -> m.f2(0) [inferred]",
+            "m.in_a_branch(1) -> m.f1(0) [inferred]",
+            "m.in_a_branch(1) -> m.f2(0) [inferred]",
+            "m.in_a_loop(1) -> m.f1(0) [inferred]",
+            "m.in_a_loop(1) -> m.f2(0) [inferred]",
+            "m.later(0) -> m.f2(0) [inferred]",
+            "m.later(0) -> m.f3(0) [inferred]",
+            "m.updated(0) -> m.f1(0) [inferred]",
+            "m.updated(0) -> m.f2(0) [inferred]",
+        ],
+    )
+    # in `updated`, the call before the store (line 17) reaches f1, the one after it (line 19) f2
+    at = sorted((e.line, short(e.dst)) for f in result.files for e in f.edges
+                if e.kind == "CALLS" and short(e.src) == "m.updated(0)")
+    assert at == [(17, "m.f1(0)"), (19, "m.f2(0)")]

@@ -97,7 +97,8 @@ class ContainerCalls:
         a fifth of the shared pass's)."""
         src, scopes = self.src, self.scopes
         held: dict[tuple[str | None, str], list[Held]] = defaultdict(list)
-        stores: list[tuple[int, str, int, Key, Node]] = []  # (scope, container, depth, key, value)
+        stores: list[tuple[int, str, int, Key, Node, Node]] = []  # (scope, container, depth, key, value, statement)
+        displays: dict[tuple[str | None, str], list[Node]] = defaultdict(list)  # the assignments of each display
         calls: list[tuple[Node, str, int, Key, Node, str | None]] = []  # (call, container, depth, key, arguments, default)
         fetched: dict[tuple[int, str], dict[Fetch, None]] = defaultdict(dict)  # (scope, local) -> fetches
         shadows: set[tuple[int, str]] = set()  # (function scope, name) bound otherwise there
@@ -113,12 +114,12 @@ class ContainerCalls:
                 container, depth, key = self._subscripted(caps["store.target"][0])
                 if container is not None:
                     at = scopes.at(caps["store"][0].start_byte)
-                    stores.append((at, container, depth - 1, key, caps["store.value"][0]))
+                    stores.append((at, container, depth - 1, key, caps["store.value"][0], caps["store"][0]))
             elif "add" in caps:
                 container, depth, outer = self._subscripted(caps["add.container"][0])
                 if container is not None:
                     at = scopes.at(caps["add"][0].start_byte)
-                    stores.extend((at, container, depth + extra, outer if depth else key, value)
+                    stores.extend((at, container, depth + extra, outer if depth else key, value, caps["add"][0])
                                   for value, extra, key in self._added(caps))
             elif "fetch" in caps:
                 container, depth, key, default = self._through(caps["fetch.value"][0])
@@ -138,10 +139,14 @@ class ContainerCalls:
                 else:
                     name = src.text(caps["container.name"][0])
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
+                displays[(scopes.qualname(index), name)].append(caps["container"][0])
         if not held:
             return
+        via_local: set[int] = set()  # calls of a local fetched earlier: what it holds was fetched there
         if fetched:  # read the fetches first: without a call through a container, nothing is reported
-            calls += self._fetched_calls(fetched)
+            local_calls = self._fetched_calls(fetched)
+            via_local = {c[0].id for c in local_calls}
+            calls += local_calls
         if not calls:
             return
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "container_shadows"), self.root):
@@ -151,23 +156,27 @@ class ContainerCalls:
                 self._shadow(caps, params if "shadow.param" in caps else shadows, undone)
         # A parameter spelled as a container the file passes somewhere may be handed that container.
         self._shadows = (shadows | {p for p in params if p[1] not in passed}) - undone
-        for index, container, depth, key, value in stores:
+        replaced = _Replacements(held, displays)
+        for index, container, depth, key, value, statement in stores:
             found = self._container_at(held, index, container)
             if found is not None:
                 entries = self._held(value, depth, None if key == _APPENDED else key)
                 if key == _APPENDED:
                     entries = [(n, d, None) for n, d, _ in entries]
+                replaced.stored(found, statement, depth, key, entries)
                 held[found].extend(entries)
-        reach: dict[tuple[str | None, str], dict[int, _Reach]] = defaultdict(dict)  # memo per container and depth
+        reach: dict[tuple[str | None, str], dict[tuple[int, int, bool], _Reach]] = defaultdict(dict)  # memo
         made = 0
         for call, container, depth, key, args, default in calls:
             index = scopes.at(call.start_byte)
             found = self._container_at(held, index, container)
             if found is None:
                 continue
-            at_depth = reach[found].get(depth)
+            # `d["a"] = g` in the display's block, before the call (a fetched local's call: none)
+            after, now = (0, False) if call.id in via_local else replaced.before(found, call)
+            at_depth = reach[found].get((depth, after, now))
             if at_depth is None:
-                at_depth = reach[found][depth] = _Reach(held[found], depth)
+                at_depth = reach[found][(depth, after, now)] = _Reach(replaced.live(found, after, now), depth)
             names = at_depth.names(key)
             if default is not None and default not in names:
                 names = [*names, default]  # `d.get(k, fallback)()`: the fallback may come back
@@ -357,6 +366,82 @@ class ContainerCalls:
             k = repr(i) if own and value.type != "set" and not splat else (None if own else key)
             out += self._held(e, depth + 1, k)
         return out
+
+
+def _statement(node: Node) -> Node | None:
+    """The statement ``node`` (an assignment or a call) is, when it is one of a block's or the
+    module's own statements (not nested in an expression); ``None`` otherwise."""
+    parent = node.parent
+    if parent is not None and parent.type == "expression_statement":
+        node, parent = parent, parent.parent
+    return node if parent is not None and parent.type in ("module", "block") else None
+
+
+class _Replacements:
+    """Which held entries a store replaces (flow-sensitive in straight-line code): a store under a
+    literal key written as a statement of the block holding the container's one display, after it
+    (``d = {"a": f}`` then ``d["a"] = g`` or ``d.update({"a": g})``), replaces what the display and
+    such stores before it put under that key, for every call written after it in that block (the
+    code that runs after it). Stores anywhere else (a branch, a loop, a function, another scope)
+    replace nothing and are never replaced; a container assigned twice keeps everything (the
+    module docstring's flow-insensitive rule)."""
+
+    def __init__(self, held: dict[tuple[str | None, str], list[Held]],
+                 displays: dict[tuple[str | None, str], list[Node]]) -> None:
+        self._held = held
+        self._block: dict[tuple[str | None, str], tuple[Node, int]] = {}  # container -> (block, display's end)
+        for found, assigned in displays.items():
+            statement = _statement(assigned[0])
+            if len(assigned) == 1 and statement is not None and not found[1].startswith("self."):
+                self._block[found] = (statement.parent, statement.end_byte)
+        # (statement's end, keys replaced, first and end index of its entries)
+        self._strong: dict[tuple[str | None, str], list[tuple[int, frozenset[Key], int, int]]] = defaultdict(list)
+        self._weak: dict[tuple[str | None, str], set[int]] = defaultdict(set)  # entries never replaced
+
+    def stored(self, found: tuple[str | None, str], store: Node, depth: int, key: Key, entries: list[Held]) -> None:
+        """Record a store's ``entries`` (about to be appended to ``held[found]``) by ``store`` (the
+        assignment or the method call) at ``depth`` under ``key`` (0: ``d[k] = v``, whatever ``v``
+        is; -1: ``d.update({...})``, the display's keys)."""
+        start = len(self._held[found])
+        block = self._block.get(found)
+        statement = _statement(store)
+        if depth == 0:
+            keys = frozenset({key} if key not in (None, _APPENDED) else ())
+        else:
+            keys = frozenset(k for _, _, k in entries if k is not None and key is None)
+        if block is None or depth not in (0, -1) or not keys or statement is None or \
+                statement.parent.id != block[0].id or statement.start_byte < block[1]:
+            self._weak[found].update(range(start, start + len(entries)))
+            return
+        self._strong[found].append((statement.end_byte, keys, start, start + len(entries)))
+
+    def before(self, found: tuple[str | None, str], call: Node) -> tuple[int, bool]:
+        """How many replacing stores of ``found`` run before ``call`` (written after them, inside
+        the display's block), and whether ``call`` runs where it is written (no function or lambda
+        around it inside the block): then the replacing stores written after it have not run."""
+        block = self._block.get(found)
+        if block is None or not block[0].start_byte <= call.start_byte < block[0].end_byte:
+            return 0, False
+        node = call.parent
+        while node is not None and node.id != block[0].id and node.type not in ("function_definition", "lambda"):
+            node = node.parent
+        after = sum(1 for end, _, _, _ in self._strong.get(found, ()) if end <= call.start_byte)
+        return after, node is not None and node.id == block[0].id
+
+    def live(self, found: tuple[str | None, str], after: int, now: bool) -> list[Held]:
+        """``held[found]`` without what the first ``after`` replacing stores replaced and, for a
+        call that runs where it is written (``now``), without what the later ones store."""
+        entries = self._held[found]
+        strong = self._strong.get(found, [])
+        if not after and not (now and strong):
+            return entries
+        dead: set[int] = set()
+        weak = self._weak.get(found, set())
+        for _, keys, start, _ in strong[:after]:
+            dead.update(i for i in range(start) if entries[i][2] in keys and i not in weak)
+        for _, _, start, stop in strong[after:] if now else ():
+            dead.update(range(start, stop))
+        return [e for i, e in enumerate(entries) if i not in dead]
 
 
 class _Reach:
