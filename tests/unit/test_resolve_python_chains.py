@@ -288,3 +288,43 @@ def test_a_key_stored_again_in_the_displays_block_replaces_the_value_for_the_cod
     at = sorted((e.line, short(e.dst)) for f in result.files for e in f.edges
                 if e.kind == "CALLS" and short(e.src) == "m.updated(0)")
     assert at == [(17, "m.f1(0)"), (19, "m.f2(0)")]
+
+
+def test_functions_handed_to_threads_executors_and_the_event_loop_are_called_by_the_caller():
+    check(
+        """
+        # --- path: m.py ---
+        import asyncio
+        import threading
+        from concurrent.futures import ThreadPoolExecutor
+
+        def work():
+            pass
+        def tick():
+            pass
+        def unused():
+            pass
+
+        class Service:
+            def start(self):
+                threading.Thread(target=self.loop, daemon=True).start()
+            def loop(self):
+                pass
+
+        def run(pool: ThreadPoolExecutor):
+            pool.submit(work)
+            threading.Timer(1.0, tick)
+            asyncio.get_running_loop().call_later(1, unused)
+
+        def not_run():
+            threading.Thread(name=unused)  # no target
+            threading.Timer(1.0, None)
+        """,
+        [
+            "m.Service.start(0) -> m.Service.loop(0) [inferred]",
+            "m.run(1) -> m.tick(0) [inferred]",
+            "m.run(1) -> m.unused(0) [inferred]",
+            "m.run(1) -> m.work(0) [inferred]",
+        ],
+    )
+
