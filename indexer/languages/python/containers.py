@@ -13,8 +13,13 @@ site ``via="element"`` per function it may reach.
 
 Keys: a string or integer literal key (``d["a"]``, ``ls[1]``) reaches what was stored under that
 key or under a key not known (``append``, ``d[name] = f``); any other key reaches everything.
-Flow-insensitive: a key stored twice holds both values everywhere (``d["a"] = g`` does not replace
-``{"a": f}``), which over-approximates as the blast radius should. Scoping: the container is found
+Flow-insensitive, but for straight-line code: a key stored twice holds both values everywhere
+(``d["a"] = g`` inside a branch does not replace ``{"a": f}``), which over-approximates as the blast
+radius should; a store under a literal key written as a statement of the block holding the
+container's one display does replace it for the code written after it (:class:`_Replacements`).
+An element may be a call's result (``{"a": make()}``: a call through it calls what ``make``
+returns), and the starred name of ``a, *rest, z = f, g, h, k`` is a list of the values between.
+Scoping: the container is found
 from the call's (or the store's) scope outwards, a ``self.`` container in the enclosing class; class
 bodies are no enclosing scope. Rules in ``queries/containers.scm`` and, for the names bound otherwise,
 ``queries/container_shadows.scm``.
