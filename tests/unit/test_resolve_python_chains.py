@@ -2,7 +2,7 @@
 chained tuple assignments (``a, b = c, d = f, g``) and starred names of an unpacked display
 (``a, *rest = f, g, h``). Exact edges expected, and what must not bind."""
 
-from tests.resolution_harness import check, edges, short
+from tests.resolution_harness import check, edges, resolve_fixture, short
 
 
 def test_a_call_of_what_a_returned_function_returns_is_followed_one_call_per_parentheses():
@@ -328,3 +328,24 @@ def test_functions_handed_to_threads_executors_and_the_event_loop_are_called_by_
         ],
     )
 
+
+
+def test_a_container_with_more_replacing_stores_than_the_bound_replaces_nothing():
+    from indexer.languages.python.containers import MAX_REPLACING_STORES
+
+    def fixture(stores: int) -> str:
+        body = "".join(f'\n    d["k{i}"] = g' for i in range(stores))
+        return f"""
+# --- path: m.py ---
+def f():
+    pass
+def g():
+    pass
+def run():
+    d = {{"k0": f}}{body}
+    d["k0"]()
+"""
+    assert edges(resolve_fixture(fixture(MAX_REPLACING_STORES))) == ["m.run(0) -> m.g(0) [inferred]"]
+    # one more: flow-insensitive again, the display's f is kept
+    assert edges(resolve_fixture(fixture(MAX_REPLACING_STORES + 1))) == [
+        "m.run(0) -> m.f(0) [inferred]", "m.run(0) -> m.g(0) [inferred]"]

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from indexer.languages.python.implied import ScopeTable
     from indexer.model import FileExtraction
 
-__all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "NESTED_DISPLAYS"]
+__all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "MAX_REPLACING_STORES", "NESTED_DISPLAYS"]
 
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
@@ -67,6 +67,12 @@ MAX_ELEMENT_SITES = 10_000
 """The most call sites through containers one file makes; calls beyond reach nothing. Without it a
 generated registry of n handlers called from n places makes n x :data:`MAX_ELEMENT_TARGETS` (2,000
 each: 128,000 call sites, most of a minute to resolve)."""
+
+MAX_REPLACING_STORES = 32
+"""The most replacing stores (:class:`_Replacements`) one container may have; with more, none
+replaces anything (flow-insensitive). Each call sees the container as the replacing stores before
+it leave it, one view per count: without the bound, a generated module storing each of n keys again
+before calling it (2,000: minutes) rebuilt a view of every entry per store."""
 
 Key = str | None
 """A container key as a literal's value in ``repr`` (``"'a'"``, ``"1"``), or ``None``: not known."""
@@ -394,7 +400,7 @@ class _Replacements:
     def __init__(self, held: dict[tuple[str | None, str], list[Held]],
                  displays: dict[tuple[str | None, str], list[Node]]) -> None:
         self._held = held
-        self._block: dict[tuple[str | None, str], tuple[Node, int]] = {}  # container -> (block, display's end)
+        self._block: dict[tuple[str | None, str], tuple[Node, int] | None] = {}  # container -> (block, display's end)
         for found, assigned in displays.items():
             statement = _statement(assigned[0])
             if len(assigned) == 1 and statement is not None and not found[1].startswith("self."):
@@ -402,6 +408,7 @@ class _Replacements:
         # (statement's end, keys replaced, first and end index of its entries)
         self._strong: dict[tuple[str | None, str], list[tuple[int, frozenset[Key], int, int]]] = defaultdict(list)
         self._weak: dict[tuple[str | None, str], set[int]] = defaultdict(set)  # entries never replaced
+        self._by_key: dict[tuple[str | None, str], dict[Key, list[int]]] = {}  # replaceable entries per key
 
     def stored(self, found: tuple[str | None, str], store: Node, depth: int, key: Key, entries: list[Held]) -> None:
         """Record a store's ``entries`` (about to be appended to ``held[found]``) by ``store`` (the
@@ -418,7 +425,11 @@ class _Replacements:
                 statement.parent.id != block[0].id or statement.start_byte < block[1]:
             self._weak[found].update(range(start, start + len(entries)))
             return
-        self._strong[found].append((statement.end_byte, keys, start, start + len(entries)))
+        strong = self._strong[found]
+        if len(strong) == MAX_REPLACING_STORES:  # too many: flow-insensitive for this container
+            self._block[found] = None
+            return
+        strong.append((statement.end_byte, keys, start, start + len(entries)))
 
     def before(self, found: tuple[str | None, str], call: Node) -> tuple[int, bool]:
         """How many replacing stores of ``found`` run before ``call`` (written after them, inside
@@ -441,9 +452,19 @@ class _Replacements:
         if not after and not (now and strong):
             return entries
         dead: set[int] = set()
-        weak = self._weak.get(found, set())
+        by_key = self._by_key.get(found)
+        if by_key is None:
+            weak = self._weak.get(found, set())
+            by_key = self._by_key[found] = defaultdict(list)
+            for i, (_, _, k) in enumerate(entries):
+                if k is not None and i not in weak:
+                    by_key[k].append(i)
         for _, keys, start, _ in strong[:after]:
-            dead.update(i for i in range(start) if entries[i][2] in keys and i not in weak)
+            for k in keys:
+                for i in by_key.get(k, ()):
+                    if i >= start:
+                        break
+                    dead.add(i)
         for _, _, start, stop in strong[after:] if now else ():
             dead.update(range(start, stop))
         return [e for i, e in enumerate(entries) if i not in dead]
