@@ -55,7 +55,9 @@ Scoring policy. ``directLinks`` are the main figure. A link with a ``Native.`` e
 ripple makes no node for a builtin, so it is counted, not scored; it is ``seen`` when the call is on
 record: for ``(f, Native.x)`` an unresolved call site in ``f`` named as ``x``'s last part
 (``Array_prototype_map`` -> ``map``, ``console_log`` -> ``log``), for ``(Native.x, g)`` (a builtin
-calling back ``g``) a CALLS or REFERENCES edge to ``g``. Every other link is ``internal``: recall
+calling back ``g``) a CALLS or REFERENCES edge to ``g``; ripple's CALLS edge from the caller to
+such a ``g`` (``map(g, xs)``: the library calls ``g`` for its caller, PyCG's convention) is that
+builtin link, not an extra. Every other link is ``internal``: recall
 (expected links ripple has), precision (ripple's scored edges that are expected) and exact cases
 (every expected link found, no scored edge unexpected) are computed on these.
 
@@ -360,6 +362,11 @@ def run_case(case: JcgCase) -> CaseResult:
         res.error = f"{type(exc).__name__}: {exc}"
         return res
     res.found, res.unlisted = rename_edges(calls, nodes, res.expected)
+    # `map(foo, arr)`: ripple links the caller to foo (the call a library makes on its behalf,
+    # PyCG's convention); JCG writes it (Native.map, foo), a builtin link: not scored here
+    called_back = {d for s, d in res.builtin if s.startswith(NATIVE)}
+    res.found = {link for link in res.found if link in res.expected or link[1] not in called_back}
+    res.unlisted &= res.found
     counts: dict[tuple[str, str], int] = {}
     for n in nodes:
         if n.qualname is not None and n.label != "Class":

@@ -23,7 +23,11 @@ A function called through one of the language's ``invoking_members`` (JS ``f.cal
 Objects handed to the library: a module system may name library calls that run an object they are
 handed (``handoff_calls``: Java ``new Thread(task)``, ``executor.submit(job)``); such a call, bound
 outside the repository, gives its caller a CALLS edge to the object's ``run()`` / ``call()`` when the
-argument's class is known (:func:`handed_runs`), ``inferred``.
+argument's class is known (:func:`handed_runs`), ``inferred``. Functions handed to the library: a
+module system may name library calls that call a function handed at an argument
+(``library_callbacks``: Python ``map(f, xs)``, ``sorted(xs, key=f)``); such a call, bound outside the
+repository or not at all, gives its caller a CALLS edge to that function (:func:`library_callbacks`),
+``inferred``.
 
 Bounded on purpose: a parameter handed on to another function (``def outer(cb): run(cb)``) is not
 followed beyond that one level, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as
@@ -44,7 +48,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["handed_calls", "handed_runs"]
+__all__ = ["handed_calls", "handed_runs", "library_callbacks"]
 
 _NOT_BOUND = ("staticmethod", "classmethod")
 """Decorators under which a method called through its class takes no explicit receiver argument."""
@@ -198,4 +202,22 @@ def handed_runs(r: Resolver, fc: FileCtx, cs: CallSite) -> list[tuple[Def, Named
             if runs:
                 out += [(m, arg) for m, _ in runs]
                 break
+    return out
+
+
+def library_callbacks(r: Resolver, fc: FileCtx, cs: CallSite) -> list[tuple[Def, NamedArgument]]:
+    """``(function called, argument)`` for each function of the repository ``cs`` (a call of ``fc``
+    bound outside the repository or not at all) hands to a library call that calls it, at an
+    argument the module system's ``library_callbacks`` names for the call's name (``map(f, xs)``:
+    ``"0"``; ``sorted(xs, key=f)``: ``"key"``); empty when no rule applies or no such argument is a
+    function (a class handed there, ``map(int, xs)``, builds instances: no call of a function)."""
+    keys = getattr(fc.rules, "library_callbacks", {}).get(cs.name)
+    if keys is None or not cs.handed:
+        return []
+    out: list[tuple[Def, NamedArgument]] = []
+    for arg in cs.handed:
+        if arg.key in keys and not arg.text.startswith(NamedArgument.DECORATED):
+            v = r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
+            if isinstance(v, FuncV) and v.f.is_callable:
+                out.append((v.f, arg))
     return out

@@ -43,8 +43,8 @@ class CallBinder:
             if scope is not None and fc.is_class_scope(scope) and not _bound_above(fc, scope, cs.name, cs.line):
                 scope = fc.parent_scope(scope)  # the class body binds the name only below the decorator
         recv = cs.receiver
-        if cs.via == "result":
-            return self._result_targets(fc, cs)
+        if cs.via == "result" or (cs.via == "element" and cs.name.endswith("()")):
+            return self._result_targets(fc, cs)  # an element held as a call's result: `{"a": make()}`
         if recv is None:
             if cs.name in ("super", "this") and rules.implicit_this:
                 cls = r.enclosing_class(fc, scope)
@@ -207,6 +207,8 @@ class CallBinder:
         return says (an instance: its ``__call__``); ``None`` when nothing of the repository runs."""
         r = self.r
         text = f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name
+        if cs.via == "element":  # a container's element held as `make()`: what calling make returns
+            text = text.removesuffix("()")
         v = r.resolve_expr_at(fc, cs.caller, text, cs.line)
         any_arity = CallSite(cs.caller, cs.name, None, -1, cs.line, cs.col)
         if isinstance(v, ClassV):

@@ -7,7 +7,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, Definition
-from indexer.resolve.callbacks import handed_calls, handed_runs
+from indexer.resolve.callbacks import handed_calls, handed_runs, library_callbacks
 from indexer.resolve.hierarchy import same_arity
 from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
@@ -90,6 +90,9 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                 for called, handed, arg in handed_calls(r, fc, cs, targets):
                     add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
             continue
+        if not isinstance(targets, list) or not targets:  # `map(f, xs)`: the library calls f
+            for called, arg in library_callbacks(r, fc, cs):
+                add("CALLS", src, called.id, arg.line, arg.col, "inferred")
         if targets is EXTERNAL:
             outcomes["external"] += 1
             for run, arg in handed_runs(r, fc, cs):  # `new Thread(task)`: the library runs task.run()

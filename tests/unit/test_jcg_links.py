@@ -115,3 +115,25 @@ def test_run_case_indexes_and_scores_a_written_case() -> None:
     assert r.builtin == {("<global>", "Native.console_log")}
     assert r.builtin_seen == {("<global>", "Native.console_log")}  # `log` is an unresolved site of <global>
     assert r.indirect == {"HX1.never"} and r.indirect_reached == set()
+
+
+def test_a_caller_edge_to_a_function_a_builtin_calls_back_is_that_builtin_link() -> None:
+    # Python `map(foo, arr)`: ripple's CALLS <global> -> foo is JCG's (Native.map, foo), unscored;
+    # `bar`, reached through a value and listed nowhere, stays an error
+    case = JcgCase("BX1", "Builtins", "global", expected={
+        "directLinks": [["<global>", "Native.map"], ["Native.map", "BX1.foo"]]})
+    case.files["bx/BX1.py"] = (
+        "# bx/BX1.py\n"
+        "def foo(x):\n"
+        "    return x\n"
+        "def bar():\n"
+        "    pass\n"
+        "arr2 = list(map(foo, [1, 2]))\n"
+        "h = bar\n"
+        "h()\n"
+    )
+    r = run_case(case)
+    assert r.error is None
+    assert r.found == {("<global>", "BX1.bar")}
+    assert r.extra == {("<global>", "BX1.bar")} and not r.exact
+    assert ("Native.map", "BX1.foo") in r.builtin_seen

@@ -13,8 +13,13 @@ site ``via="element"`` per function it may reach.
 
 Keys: a string or integer literal key (``d["a"]``, ``ls[1]``) reaches what was stored under that
 key or under a key not known (``append``, ``d[name] = f``); any other key reaches everything.
-Flow-insensitive: a key stored twice holds both values everywhere (``d["a"] = g`` does not replace
-``{"a": f}``), which over-approximates as the blast radius should. Scoping: the container is found
+Flow-insensitive, but for straight-line code: a key stored twice holds both values everywhere
+(``d["a"] = g`` inside a branch does not replace ``{"a": f}``), which over-approximates as the blast
+radius should; a store under a literal key written as a statement of the block holding the
+container's one display does replace it for the code written after it (:class:`_Replacements`).
+An element may be a call's result (``{"a": make()}``: a call through it calls what ``make``
+returns), and the starred name of ``a, *rest, z = f, g, h, k`` is a list of the values between.
+Scoping: the container is found
 from the call's (or the store's) scope outwards, a ``self.`` container in the enclosing class; class
 bodies are no enclosing scope. Rules in ``queries/containers.scm`` and, for the names bound otherwise,
 ``queries/container_shadows.scm``.
@@ -37,7 +42,7 @@ if TYPE_CHECKING:
     from indexer.languages.python.implied import ScopeTable
     from indexer.model import FileExtraction
 
-__all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "NESTED_DISPLAYS"]
+__all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "MAX_REPLACING_STORES", "NESTED_DISPLAYS"]
 
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
@@ -62,6 +67,12 @@ MAX_ELEMENT_SITES = 10_000
 """The most call sites through containers one file makes; calls beyond reach nothing. Without it a
 generated registry of n handlers called from n places makes n x :data:`MAX_ELEMENT_TARGETS` (2,000
 each: 128,000 call sites, most of a minute to resolve)."""
+
+MAX_REPLACING_STORES = 32
+"""The most replacing stores (:class:`_Replacements`) one container may have; with more, none
+replaces anything (flow-insensitive). Each call sees the container as the replacing stores before
+it leave it, one view per count: without the bound, a generated module storing each of n keys again
+before calling it (2,000: minutes) rebuilt a view of every entry per store."""
 
 Key = str | None
 """A container key as a literal's value in ``repr`` (``"'a'"``, ``"1"``), or ``None``: not known."""
@@ -97,7 +108,8 @@ class ContainerCalls:
         a fifth of the shared pass's)."""
         src, scopes = self.src, self.scopes
         held: dict[tuple[str | None, str], list[Held]] = defaultdict(list)
-        stores: list[tuple[int, str, int, Key, Node]] = []  # (scope, container, depth, key, value)
+        stores: list[tuple[int, str, int, Key, Node, Node]] = []  # (scope, container, depth, key, value, statement)
+        displays: dict[tuple[str | None, str], list[Node]] = defaultdict(list)  # the assignments of each display
         calls: list[tuple[Node, str, int, Key, Node, str | None]] = []  # (call, container, depth, key, arguments, default)
         fetched: dict[tuple[int, str], dict[Fetch, None]] = defaultdict(dict)  # (scope, local) -> fetches
         shadows: set[tuple[int, str]] = set()  # (function scope, name) bound otherwise there
@@ -113,18 +125,20 @@ class ContainerCalls:
                 container, depth, key = self._subscripted(caps["store.target"][0])
                 if container is not None:
                     at = scopes.at(caps["store"][0].start_byte)
-                    stores.append((at, container, depth - 1, key, caps["store.value"][0]))
+                    stores.append((at, container, depth - 1, key, caps["store.value"][0], caps["store"][0]))
             elif "add" in caps:
                 container, depth, outer = self._subscripted(caps["add.container"][0])
                 if container is not None:
                     at = scopes.at(caps["add"][0].start_byte)
-                    stores.extend((at, container, depth + extra, outer if depth else key, value)
+                    stores.extend((at, container, depth + extra, outer if depth else key, value, caps["add"][0])
                                   for value, extra, key in self._added(caps))
             elif "fetch" in caps:
                 container, depth, key, default = self._through(caps["fetch.value"][0])
                 if container is not None:
                     local = src.text(caps["fetch.name"][0])
                     fetched[(scopes.at(caps["fetch"][0].start_byte), local)][(container, depth, key, default)] = None
+            elif "starred" in caps:
+                self._starred(caps["starred.target"][0], caps["starred.value"][0], held)
             else:
                 index = scopes.at(caps["container"][0].start_byte)
                 if "container.attr" in caps:
@@ -136,10 +150,14 @@ class ContainerCalls:
                 else:
                     name = src.text(caps["container.name"][0])
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
+                displays[(scopes.qualname(index), name)].append(caps["container"][0])
         if not held:
             return
+        via_local: set[int] = set()  # calls of a local fetched earlier: what it holds was fetched there
         if fetched:  # read the fetches first: without a call through a container, nothing is reported
-            calls += self._fetched_calls(fetched)
+            local_calls = self._fetched_calls(fetched)
+            via_local = {c[0].id for c in local_calls}
+            calls += local_calls
         if not calls:
             return
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "container_shadows"), self.root):
@@ -149,23 +167,27 @@ class ContainerCalls:
                 self._shadow(caps, params if "shadow.param" in caps else shadows, undone)
         # A parameter spelled as a container the file passes somewhere may be handed that container.
         self._shadows = (shadows | {p for p in params if p[1] not in passed}) - undone
-        for index, container, depth, key, value in stores:
+        replaced = _Replacements(held, displays)
+        for index, container, depth, key, value, statement in stores:
             found = self._container_at(held, index, container)
             if found is not None:
                 entries = self._held(value, depth, None if key == _APPENDED else key)
                 if key == _APPENDED:
                     entries = [(n, d, None) for n, d, _ in entries]
+                replaced.stored(found, statement, depth, key, entries)
                 held[found].extend(entries)
-        reach: dict[tuple[str | None, str], dict[int, _Reach]] = defaultdict(dict)  # memo per container and depth
+        reach: dict[tuple[str | None, str], dict[tuple[int, int, bool], _Reach]] = defaultdict(dict)  # memo
         made = 0
         for call, container, depth, key, args, default in calls:
             index = scopes.at(call.start_byte)
             found = self._container_at(held, index, container)
             if found is None:
                 continue
-            at_depth = reach[found].get(depth)
+            # `d["a"] = g` in the display's block, before the call (a fetched local's call: none)
+            after, now = (0, False) if call.id in via_local else replaced.before(found, call)
+            at_depth = reach[found].get((depth, after, now))
             if at_depth is None:
-                at_depth = reach[found][depth] = _Reach(held[found], depth)
+                at_depth = reach[found][(depth, after, now)] = _Reach(replaced.live(found, after, now), depth)
             names = at_depth.names(key)
             if default is not None and default not in names:
                 names = [*names, default]  # `d.get(k, fallback)()`: the fallback may come back
@@ -177,6 +199,24 @@ class ContainerCalls:
                 receiver, _, name = target.rpartition(".")
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
+
+    def _starred(self, target: Node, value: Node, held: dict[tuple[str | None, str], list[Held]]) -> None:
+        """``a, *rest, z = f, g, h, k`` (one starred name, a display of at least the other names'
+        count, no ``*xs`` in it): ``rest`` holds the values between, ``g`` under ``0`` and ``h``
+        under ``1`` (a list, whatever the display). Nested patterns are left out."""
+        targets = [c for c in target.named_children if c.type != "comment"]
+        values = [c for c in value.named_children if c.type != "comment"]
+        stars = [i for i, t in enumerate(targets) if t.type == "list_splat_pattern"]
+        if len(stars) != 1 or len(values) < len(targets) - 1 or \
+                any(v.type in ("list_splat", "parenthesized_list_splat") for v in values):
+            return
+        star = targets[stars[0]].named_children
+        if len(star) != 1 or star[0].type != "identifier":
+            return
+        entries = [e for i, v in enumerate(values[stars[0]:len(values) - (len(targets) - stars[0] - 1)])
+                   for e in self._held(v, 0, repr(i))]
+        if entries:
+            held[(self.scopes.qualname(self.scopes.at(target.start_byte)), self.src.text(star[0]))].extend(entries)
 
     def _shadow(self, caps: dict[str, list[Node]], shadows: set[tuple[int, str]], undone: set[tuple[int, str]]) -> None:
         """Record a name a function scope binds otherwise than as a container (``shadow``: in the
@@ -309,14 +349,18 @@ class ContainerCalls:
 
     def _held(self, value: Node, depth: int, key: Key) -> list[Held]:
         """What ``value`` puts in a container at ``depth`` under ``key`` (depth -1: ``value`` is
-        the container's own display, whose entries get their own keys): a plain or dotted name; a
+        the container's own display, whose entries get their own keys): a plain or dotted name, or
+        a call of one (``make()``, held as that text: a call through it calls what ``make`` returns); a
         display's values (a dict's values under their literal keys, a list's or tuple's elements
         under their positions, a set's under none), one deeper, displays nested at most
         :data:`NESTED_DISPLAYS` deep."""
+        called = ""
+        if value.type == "call" and value.child_by_field_name("function").type in ("identifier", "attribute"):
+            called, value = "()", value.child_by_field_name("function")  # `make()`: what it returns
         if value.type in ("identifier", "attribute"):
             text = _WS.sub("", self.src.text(value))
             ok = depth >= 0 and _DOTTED.fullmatch(text) and text not in ("None", "True", "False")
-            return [(text, depth, key)] if ok else []
+            return [(text + called, depth, key)] if ok else []
         if value.type not in _DISPLAYS or depth >= NESTED_DISPLAYS:
             return []
         own = depth == -1  # the entries' keys are this display's keys
@@ -333,6 +377,97 @@ class ContainerCalls:
             k = repr(i) if own and value.type != "set" and not splat else (None if own else key)
             out += self._held(e, depth + 1, k)
         return out
+
+
+def _statement(node: Node) -> Node | None:
+    """The statement ``node`` (an assignment or a call) is, when it is one of a block's or the
+    module's own statements (not nested in an expression); ``None`` otherwise."""
+    parent = node.parent
+    if parent is not None and parent.type == "expression_statement":
+        node, parent = parent, parent.parent
+    return node if parent is not None and parent.type in ("module", "block") else None
+
+
+class _Replacements:
+    """Which held entries a store replaces (flow-sensitive in straight-line code): a store under a
+    literal key written as a statement of the block holding the container's one display, after it
+    (``d = {"a": f}`` then ``d["a"] = g`` or ``d.update({"a": g})``), replaces what the display and
+    such stores before it put under that key, for every call written after it in that block (the
+    code that runs after it). Stores anywhere else (a branch, a loop, a function, another scope)
+    replace nothing and are never replaced; a container assigned twice keeps everything (the
+    module docstring's flow-insensitive rule)."""
+
+    def __init__(self, held: dict[tuple[str | None, str], list[Held]],
+                 displays: dict[tuple[str | None, str], list[Node]]) -> None:
+        self._held = held
+        self._block: dict[tuple[str | None, str], tuple[Node, int] | None] = {}  # container -> (block, display's end)
+        for found, assigned in displays.items():
+            statement = _statement(assigned[0])
+            if len(assigned) == 1 and statement is not None and not found[1].startswith("self."):
+                self._block[found] = (statement.parent, statement.end_byte)
+        # (statement's end, keys replaced, first and end index of its entries)
+        self._strong: dict[tuple[str | None, str], list[tuple[int, frozenset[Key], int, int]]] = defaultdict(list)
+        self._weak: dict[tuple[str | None, str], set[int]] = defaultdict(set)  # entries never replaced
+        self._by_key: dict[tuple[str | None, str], dict[Key, list[int]]] = {}  # replaceable entries per key
+
+    def stored(self, found: tuple[str | None, str], store: Node, depth: int, key: Key, entries: list[Held]) -> None:
+        """Record a store's ``entries`` (about to be appended to ``held[found]``) by ``store`` (the
+        assignment or the method call) at ``depth`` under ``key`` (0: ``d[k] = v``, whatever ``v``
+        is; -1: ``d.update({...})``, the display's keys)."""
+        start = len(self._held[found])
+        block = self._block.get(found)
+        statement = _statement(store)
+        if depth == 0:
+            keys = frozenset({key} if key not in (None, _APPENDED) else ())
+        else:
+            keys = frozenset(k for _, _, k in entries if k is not None and key is None)
+        if block is None or depth not in (0, -1) or not keys or statement is None or \
+                statement.parent.id != block[0].id or statement.start_byte < block[1]:
+            self._weak[found].update(range(start, start + len(entries)))
+            return
+        strong = self._strong[found]
+        if len(strong) == MAX_REPLACING_STORES:  # too many: flow-insensitive for this container
+            self._block[found] = None
+            return
+        strong.append((statement.end_byte, keys, start, start + len(entries)))
+
+    def before(self, found: tuple[str | None, str], call: Node) -> tuple[int, bool]:
+        """How many replacing stores of ``found`` run before ``call`` (written after them, inside
+        the display's block), and whether ``call`` runs where it is written (no function or lambda
+        around it inside the block): then the replacing stores written after it have not run."""
+        block = self._block.get(found)
+        if block is None or not block[0].start_byte <= call.start_byte < block[0].end_byte:
+            return 0, False
+        node = call.parent
+        while node is not None and node.id != block[0].id and node.type not in ("function_definition", "lambda"):
+            node = node.parent
+        after = sum(1 for end, _, _, _ in self._strong.get(found, ()) if end <= call.start_byte)
+        return after, node is not None and node.id == block[0].id
+
+    def live(self, found: tuple[str | None, str], after: int, now: bool) -> list[Held]:
+        """``held[found]`` without what the first ``after`` replacing stores replaced and, for a
+        call that runs where it is written (``now``), without what the later ones store."""
+        entries = self._held[found]
+        strong = self._strong.get(found, [])
+        if not after and not (now and strong):
+            return entries
+        dead: set[int] = set()
+        by_key = self._by_key.get(found)
+        if by_key is None:
+            weak = self._weak.get(found, set())
+            by_key = self._by_key[found] = defaultdict(list)
+            for i, (_, _, k) in enumerate(entries):
+                if k is not None and i not in weak:
+                    by_key[k].append(i)
+        for _, keys, start, _ in strong[:after]:
+            for k in keys:
+                for i in by_key.get(k, ()):
+                    if i >= start:
+                        break
+                    dead.add(i)
+        for _, _, start, stop in strong[after:] if now else ():
+            dead.update(range(start, stop))
+        return [e for i, e in enumerate(entries) if i not in dead]
 
 
 class _Reach:

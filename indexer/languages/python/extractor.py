@@ -624,7 +624,10 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             receiver = self.receiver_text(caps["receiver"][0]) if "receiver" in caps else None
             if "raise" in caps:  # `raise E`: E built with no argument
                 out.append(CallSite(caller_of(caps["raise"][0]), name, receiver, 0, line, col))
-            elif "result" in caps:  # `f()(x)`: what f returns, called
+            elif "result" in caps:  # `f()(x)`: what f returns, called; `f()()(x)`: what f() returns
+                if node.type == "call":
+                    receiver, _, name = self.receiver_text(node).rpartition(".")
+                    receiver = receiver or None
                 out.append(CallSite(caller_of(caps["result"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
                                     via="result", handed=self.handed(caps["args"][0])))
             else:

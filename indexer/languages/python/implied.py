@@ -232,11 +232,16 @@ class ImpliedFacts:
                 index = self.scopes.at(caps["unpack"][0].start_byte)
                 if index >= 0 and self.scopes.items[index].kind == "class":
                     continue  # class-body tuple assignments are no receivers worth typing
-                if "unpack.from" in caps:  # `a, b = f()`: `a` is `f()[0]`
-                    self._items(self.scopes.qualname(index), caps["unpack.target"][0],
-                                self.receiver_text(caps["unpack.from"][0]), "")
-                else:
-                    self._unpack(self.scopes.qualname(index), caps["unpack.target"][0], caps["unpack.value"][0], 0)
+                value = caps.get("unpack.from", caps.get("unpack.value", caps.get("unpack.chain")))[0]
+                while value is not None and value.type == "assignment":  # `a, b = c, d = f, g`: `f, g`
+                    value = value.child_by_field_name("right")
+                target = caps["unpack.target"][0]
+                if value is None:
+                    continue
+                if value.type in ("expression_list", "tuple", "list"):
+                    self._unpack(self.scopes.qualname(index), target, value, 0)
+                elif value.type in ("call", "identifier", "attribute", "subscript") and target.type != "list_pattern":
+                    self._items(self.scopes.qualname(index), target, self.receiver_text(value), "")  # `f()[0]`
 
     def _items(self, scope: str | None, target: Node, source: str, element: str) -> None:
         """Bind each name of a flat target pattern (``a, b``; no star, no nesting) as an ``item``

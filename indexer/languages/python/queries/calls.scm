@@ -34,3 +34,12 @@
       attribute: (identifier) @name)
     arguments: (_))
   arguments: (_) @args) @result
+
+; `f()()(x)`, `a.make()(1)(x)`: a call of what a call's result returns; `@name` is the chain under
+; the outer call (`f()`, read as its normalised text, `f()` / `a.make()`), which the resolver calls
+; once per `()` (Resolver.resolve_expr_at), then calls what that returns.
+(call
+  function: (call
+    function: (call) @name
+    arguments: (_))
+  arguments: (_) @args) @result

@@ -13,6 +13,11 @@
   right: [(dictionary) (list) (tuple) (set)] @container.value
   (#eq? @container.self "self")) @container
 
+; `a, *rest, z = f, g, h, k`: the starred name is a list of the values between (`[g, h]`).
+(assignment
+  left: [(pattern_list) (tuple_pattern) (list_pattern)] @starred.target
+  right: [(expression_list) (tuple) (list)] @starred.value) @starred
+
 ; `d["k"] = f`, `d["a"]["b"] = f`, `self.handlers[k] = f`: stored into a container.
 (assignment
   left: (subscript) @store.target

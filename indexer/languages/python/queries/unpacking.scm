@@ -20,3 +20,9 @@
 (assignment
   left: [(pattern_list) (tuple_pattern)] @unpack.target
   right: [(call) (identifier) (attribute) (subscript)] @unpack.from) @unpack
+
+; `a, b = c, d = f, g`: a chained assignment; the pattern takes the value the last `=` assigns
+; (implied.ImpliedFacts.unpacking walks down the chain).
+(assignment
+  left: [(pattern_list) (tuple_pattern) (list_pattern)] @unpack.target
+  right: (assignment) @unpack.chain) @unpack
