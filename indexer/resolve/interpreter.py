@@ -47,6 +47,7 @@ from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallS
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
+from indexer.resolve.generic_calls import generic_binding
 from indexer.resolve.generics import declared_instance, generic_attribute, member_result
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
@@ -433,6 +434,8 @@ class Resolver:
                     v: Value = None if b.type in getattr(fc.rules, "top_types", ()) else self.typed_value(fc, b.scope, b.type, "exact")
                 elif how == "constructed":
                     v = self.called(fc, b.scope, b.type)
+                    if v is None or v is EXTERNAL:  # `u = first(users)`: a generic function's result
+                        v = generic_binding(self, fc, b.scope, b.type, b.line) or v
                 elif how == "element":
                     v = self.iterated(fc, b.scope, b.type)
                 elif how == "item":  # `a, b = f()` -> `f()[0]`; `for k, v in d.items()` -> `d.items()[*][1]`
