@@ -47,6 +47,7 @@ from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallS
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
+from indexer.resolve.container_bases import container_element
 from indexer.resolve.generic_calls import generic_binding
 from indexer.resolve.generics import declared_instance, generic_attribute, member_result
 from indexer.resolve.hierarchy import ClassHierarchy
@@ -758,7 +759,7 @@ class Resolver:
         (a library's container may hold the repository's objects: ``context["t"].m()`` is left to the
         name match)."""
         if index == "*":
-            return self._protocol_element(v.c) if isinstance(v, InstV) else self.element_of(v)
+            return self._protocol_element(v.c) or container_element(self, v, "*") if isinstance(v, InstV) else self.element_of(v)
         if isinstance(v, TupleV):
             try:
                 i = int(index)
@@ -776,7 +777,7 @@ class Resolver:
                 return item
             getters, _ = self.classes.lookup(v.c, "__getitem__")
             found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
-                if getters and getters[-1].is_callable else None
+                if getters and getters[-1].is_callable else container_element(self, v, index)  # `reg[k]`: a library base's
             return EXTERNAL if found is None and self.classes.has_external_ancestor(v.c) else found
         return None
 
