@@ -57,7 +57,7 @@ from indexer.resolve.reads import is_getter
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
 from indexer.resolve.values import (BUILTIN, EXTERNAL, MAP, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
-                                    QueryV, Token, TupleV, Value, element, element_of, nested)
+                                    QueryV, Token, TupleV, Value, element, element_of, nested, CLASSES)
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -556,7 +556,8 @@ class Resolver:
     def _container(self, fc: FileCtx, scope: str | None, text: str, levels: int) -> QueryV | None:
         """The :class:`QueryV` of a library container (``container_element``) or map (``map_value``) type
         text of a repository class's instances or, up to ``levels`` more levels, of containers of them
-        (``Map<String, List<Owner>>``, TypeScript's ``User[][]``: :attr:`QueryV.inner`); ``None`` otherwise."""
+        (``Map<String, List<Owner>>``, TypeScript's ``User[][]``: :attr:`QueryV.inner`) or of the class itself
+        (``dict[str, type[Handler]]``: the optional ``class_of``, :data:`CLASSES`); ``None`` otherwise."""
         element_text = getattr(fc.rules, "container_element", None)
         e = element_text(text) if element_text is not None and text else None
         mapped = getattr(fc.rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
@@ -566,8 +567,9 @@ class Resolver:
             return None
         if levels > 0 and (element_text(inner_text) or mapped is not None and mapped(inner_text)):  # of containers
             return nested(view, self._container(fc, scope, inner_text, levels - 1))
-        t = self.resolve_type(fc, scope, inner_text)  # before the type itself: TypeScript's `User[]` is `User`'s
-        return QueryV(t.c, view=view) if isinstance(t, ClassV) else None
+        k = of(inner_text) if (of := getattr(fc.rules, "class_of", None)) is not None else None  # `type[H]`: classes
+        t = self.resolve_type(fc, scope, k or inner_text)  # before the type itself: TypeScript's `User[]` is `User`'s
+        return QueryV(t.c, view=view, inner=(CLASSES,) if k else ()) if isinstance(t, ClassV) else None
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
