@@ -53,26 +53,40 @@ _INSTANCE = "instance"
 
 def generic_receiver(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int, col: int) -> Value:
     """The value of the receiver text ``text`` (of a call at ``line``, ``col`` in ``scope`` of
-    ``fc``) whose last call is of a generic function (see the module docstring), what follows the
-    call read on its result (``first().profile``); ``None`` when the last call is none such. The
-    call's arguments are those of its own call site nearest before the outer call."""
-    i = text.rfind("()")
-    if i <= 0:
-        return None
-    rest = text[i + 2:]
-    if rest and (not rest.startswith(".") or "(" in rest or "[" in rest):
-        return None
-    v = generic_call(r, fc, scope, text[:i], (line, col), after=False)
-    if v is None or not rest:
-        return v
-    return r.follow(v, split_dotted(rest[1:]))
+    ``fc``) when one of its calls is of a generic function (see the module docstring), what follows
+    that call read on its result (``first().profile``, ``n.findFirst().get()``); ``None`` when none
+    is. The call's arguments are those of its own call site nearest before the outer call."""
+    return _through_calls(r, fc, scope, text, (line, col), after=False)
 
 
 def generic_binding(r: Resolver, fc: FileCtx, scope: str | None, callee: str, line: int) -> Value:
     """The value of a name assigned a call of ``callee`` (a ``constructed`` binding at ``line`` in
-    ``scope`` of ``fc``: ``u = first(users)``) when ``callee`` is a generic function; ``None``
-    otherwise. The call's arguments are those of its call site nearest at or after ``line``."""
-    return generic_call(r, fc, scope, callee, (line, 0), after=True)
+    ``scope`` of ``fc``: ``u = first(users)``, ``var m = n.findFirst(M.class).get()``) when one of
+    the calls is of a generic function; ``None`` otherwise. The call's arguments are those of its
+    call site nearest at or after ``line``."""
+    return _through_calls(r, fc, scope, callee + "()", (line, 0), after=True)
+
+
+MAX_CALLS = 8
+"""Calls of one expression tried as the generic one, the last first (``a().b().c()``: three)."""
+
+
+def _through_calls(r: Resolver, fc: FileCtx, scope: str | None, text: str, at: tuple[int, int], after: bool) -> Value:
+    """:func:`generic_call` of the last call of ``text`` that is one, followed by the rest of the
+    text (attributes and calls; a subscript after it is not read); ``None`` when no call is."""
+    end = len(text)
+    for _ in range(MAX_CALLS):
+        i = text.rfind("()", 0, end)
+        if i <= 0:
+            return None
+        end = i
+        rest = text[i + 2:]
+        if rest and (not rest.startswith(".") or "[" in rest):
+            continue
+        v = generic_call(r, fc, scope, text[:i], at, after)
+        if v is not None:
+            return r.follow(v, split_dotted(rest[1:])) if rest else v
+    return None
 
 
 def generic_call(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: tuple[int, int], after: bool) -> Value:

@@ -125,6 +125,7 @@ import java.util.List;
 public class Beans {
   public <T> T getBean(Class<T> type) { return null; }
   public static <T> T first(List<T> xs) { return xs.get(0); }
+  public <T> java.util.Optional<T> find(Class<T> type) { return null; }
 }
 # --- path: src/a/Svc.java ---
 package a;
@@ -137,6 +138,9 @@ public class Svc {
     u.activate();
     Beans.first(names).activate();
     beans.getBean(group).activate();
+    beans.find(Group.class).get().activate();
+    var g = beans.find(Group.class).get();
+    g.activate();
   }
 }
 '''
@@ -148,6 +152,8 @@ def test_java_generic_methods_bound_by_class_literals_and_containers() -> None:
         (5, "src/a/User.User.activate()", "inferred"),  # <T> T getBean(Class<T>) handed User.class
         (6, "src/a/User.User.activate()", "inferred"),  # static <T> T first(List<T>) handed a List<User>
         (8, "src/a/User.User.activate()", "inferred"),  # var u = Beans.first(users)
+        (11, "src/a/Group.Group.activate()", "inferred"),  # Optional<T> find(Class<T>): a call after it
+        (13, "src/a/Group.Group.activate()", "inferred"),  # var g = beans.find(Group.class).get()
         # negative: a List<String> (9) and an instance handed to Class<T> (10): neither activate
     ]
 
