@@ -99,9 +99,10 @@ def generic_call(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: t
         return None
     f = target.f
     shape = _shape(f.file.rules, f.d.return_type)
-    if shape is None or not _own_parameter(r, f, shape[0]):
+    if shape is None or not any((s := _shape(f.file.rules, p.type)) and s[0] == shape[0] for p in f.d.params) \
+            or not _own_parameter(r, f, shape[0]):
         return None
-    args = _arguments(fc, scope, callee, at, after)
+    args = _arguments(r, fc, scope, callee, at, after)
     if not args:
         return None
     c = _bound(r, fc, scope, f, shape[0], args)
@@ -145,19 +146,29 @@ def _own_parameter(r: Resolver, f: Def, name: str) -> bool:
     return owner is None or name not in type_parameters(r, owner)
 
 
-def _arguments(fc: FileCtx, scope: str | None, callee: str, at: tuple[int, int], after: bool) -> tuple[NamedArgument, ...]:
+def _arguments(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: tuple[int, int],
+               after: bool) -> tuple[NamedArgument, ...]:
     """The named arguments of the call site of ``callee`` in ``scope`` nearest before ``at``
-    (``after``: nearest at or after it); empty when there is none."""
+    (``after``: nearest at or after it); empty when there is none. The file's sites are indexed
+    once per version of the file (:func:`_sites`)."""
     receiver, dot, name = callee.rpartition(".")
-    recv = receiver if dot else None
     best = None
-    for cs in fc.ex.calls:
-        if cs.name != name or cs.caller != scope or cs.receiver != recv or cs.via is not None:
-            continue
-        pos = (cs.line, cs.col)
+    for pos, handed in _sites(r, fc).get((scope, receiver if dot else None, name), ()):
         if after and pos >= at and (best is None or pos < best[0]) or not after and pos < at and (best is None or pos > best[0]):
-            best = (pos, cs.handed)
+            best = (pos, handed)
     return best[1] if best else ()
+
+
+def _sites(r: Resolver, fc: FileCtx) -> dict:
+    """Per ``(caller, receiver, name)``, the positions and handed arguments of ``fc``'s call sites
+    written as such that hand any (memoised per file and checksum)."""
+    def index() -> dict:
+        out: dict = {}
+        for cs in fc.ex.calls:
+            if cs.handed and cs.via is None:
+                out.setdefault((cs.caller, cs.receiver, cs.name), []).append(((cs.line, cs.col), cs.handed))
+        return out
+    return r.memoised((id(fc), fc.checksum, "call arguments"), index)  # type: ignore[return-value]
 
 
 def _bound(r: Resolver, fc: FileCtx, scope: str | None, f: Def, name: str, args: tuple[NamedArgument, ...]) -> Def | None:
