@@ -60,6 +60,13 @@ def kinds(handlers: dict[str, type[Handler]], groups: dict[str, list[Handler]], 
         cls().run()
     groups[k][0].run()
     ks[0]().run()
+
+
+def pick(handlers: dict[str, type[Handler]], k: str, name: str):
+    cls = handlers.get(k) or Handler
+    cls.create()
+    first = name or k
+    first.create()
 '''
 
 
@@ -90,6 +97,14 @@ def test_python_classes_and_containers_read_out_of_containers() -> None:
         (8, "app/h.Handler.run(0)", "exact"),  # cls of handlers.values() called
         (9, "app/h.Handler.run(0)", "inferred"),  # groups[k][0]: dict[str, list[Handler]]
         (10, "app/h.Handler.run(0)", "inferred"),  # ks[0](): list[type[Handler]]
+    ]
+
+
+def test_python_a_call_on_the_left_of_or_is_the_value_too() -> None:
+    resolved = resolve_fixture(PY)
+    assert _calls(resolved, "t.pick(3)", "create") == [
+        (15, "app/h.Handler.create(0)", "exact"),  # `handlers.get(k) or Handler`: the class read out (or Handler)
+        (17, "app/h.Handler.create(0)", "name"),  # `name or k`: no call, no binding; the name match as before
     ]
 
 
