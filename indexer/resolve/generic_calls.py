@@ -102,10 +102,10 @@ def generic_call(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: t
     if shape is None or not any((s := _shape(f.file.rules, p.type)) and s[0] == shape[0] for p in f.d.params) \
             or not _own_parameter(r, f, shape[0]):
         return None
-    args = _arguments(r, fc, scope, callee, at, after)
+    args, arity = _arguments(r, fc, scope, callee, at, after)
     if not args:
         return None
-    c = _bound(r, fc, scope, f, shape[0], args)
+    c = _bound(r, fc, scope, f, shape[0], args, arity)
     if c is None:
         return None
     view = shape[1]
@@ -147,36 +147,38 @@ def _own_parameter(r: Resolver, f: Def, name: str) -> bool:
 
 
 def _arguments(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: tuple[int, int],
-               after: bool) -> tuple[NamedArgument, ...]:
-    """The named arguments of the call site of ``callee`` in ``scope`` nearest before ``at``
-    (``after``: nearest at or after it); empty when there is none. The file's sites are indexed
+               after: bool) -> tuple[tuple[NamedArgument, ...], int]:
+    """The named arguments and the arity of the call site of ``callee`` in ``scope`` nearest before
+    ``at`` (``after``: nearest at or after it); ``((), 0)`` when there is none. The file's sites are indexed
     once per version of the file (:func:`_sites`)."""
     receiver, dot, name = callee.rpartition(".")
     best = None
-    for pos, handed in _sites(r, fc).get((scope, receiver if dot else None, name), ()):
+    for pos, handed, arity in _sites(r, fc).get((scope, receiver if dot else None, name), ()):
         if after and pos >= at and (best is None or pos < best[0]) or not after and pos < at and (best is None or pos > best[0]):
-            best = (pos, handed)
-    return best[1] if best else ()
+            best = (pos, handed, arity)
+    return (best[1], best[2]) if best else ((), 0)
 
 
 def _sites(r: Resolver, fc: FileCtx) -> dict:
-    """Per ``(caller, receiver, name)``, the positions and handed arguments of ``fc``'s call sites
+    """Per ``(caller, receiver, name)``, the positions, handed arguments and arities of ``fc``'s call sites
     written as such that hand any (memoised per file and checksum)."""
     def index() -> dict:
         out: dict = {}
         for cs in fc.ex.calls:
             if cs.handed and cs.via is None:
-                out.setdefault((cs.caller, cs.receiver, cs.name), []).append(((cs.line, cs.col), cs.handed))
+                out.setdefault((cs.caller, cs.receiver, cs.name), []).append(((cs.line, cs.col), cs.handed, cs.arity))
         return out
     return r.memoised((id(fc), fc.checksum, "call arguments"), index)  # type: ignore[return-value]
 
 
-def _bound(r: Resolver, fc: FileCtx, scope: str | None, f: Def, name: str, args: tuple[NamedArgument, ...]) -> Def | None:
+def _bound(r: Resolver, fc: FileCtx, scope: str | None, f: Def, name: str, args: tuple[NamedArgument, ...],
+           arity: int) -> Def | None:
     """The repository class the first parameter of ``f`` typed by ``name`` binds it to, from the
-    argument handed it (by position or keyword); ``None`` when none does."""
+    argument handed it (by position or keyword; a variadic parameter, Java's ``Class<N>... types``, when
+    the call hands it exactly one: ``arity``); ``None`` when none does."""
     rules = f.file.rules
     for i, p in enumerate(f.d.params):
-        if not p.type or p.variadic:
+        if not p.type or p.variadic and (p.variadic != "*" or arity != i + 1):
             continue
         shape = _shape(rules, p.type)
         if shape is None or shape[0] != name:

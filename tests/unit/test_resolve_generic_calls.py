@@ -126,6 +126,7 @@ public class Beans {
   public <T> T getBean(Class<T> type) { return null; }
   public static <T> T first(List<T> xs) { return xs.get(0); }
   public <T> java.util.Optional<T> find(Class<T> type) { return null; }
+  public <T> java.util.Optional<T> up(Class<T>... types) { return null; }
 }
 # --- path: src/a/Svc.java ---
 package a;
@@ -141,6 +142,8 @@ public class Svc {
     beans.find(Group.class).get().activate();
     var g = beans.find(Group.class).get();
     g.activate();
+    beans.up(User.class).get().activate();
+    beans.up(User.class, Group.class).get().activate();
   }
 }
 '''
@@ -154,7 +157,9 @@ def test_java_generic_methods_bound_by_class_literals_and_containers() -> None:
         (8, "src/a/User.User.activate()", "inferred"),  # var u = Beans.first(users)
         (11, "src/a/Group.Group.activate()", "inferred"),  # Optional<T> find(Class<T>): a call after it
         (13, "src/a/Group.Group.activate()", "inferred"),  # var g = beans.find(Group.class).get()
-        # negative: a List<String> (9) and an instance handed to Class<T> (10): neither activate
+        (14, "src/a/User.User.activate()", "inferred"),  # Class<T>... handed one class
+        # negative: a List<String> (9), an instance handed to Class<T> (10) and two classes handed
+        # to Class<T>... (15): neither activate
     ]
 
 
