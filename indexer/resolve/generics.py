@@ -21,9 +21,9 @@ The walk from the receiver's class up to the class declaring the method follows 
 (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`), substituting at each step a parameter
 passed on (``class Mid(Base[T])``) by what the step below bound it to. Each class is visited once
 and the walk stops at :data:`MAX_DEPTH` levels, so a lattice of diamonds costs its classes, not its
-paths. What it does not do: type arguments of a declared instance (``stack: Stack[User]``: the
-value of a name is a class, not a class with arguments), arguments nested in another type
-(``Base[list[T]]``), and generic functions.
+paths. What it does not do: arguments nested in another type (``Base[list[T]]``). Generic
+functions are :mod:`indexer.resolve.generic_calls`'s; classes extending a library container with
+arguments (``class Registry(dict[str, Handler])``), :mod:`indexer.resolve.container_bases`'s.
 """
 
 from __future__ import annotations
