@@ -5,8 +5,12 @@ unlinked."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from indexer.languages.base import class_literal, type_token
+from tests.index_dump import calls
 from tests.resolution_harness import resolve_fixture
+from tests.unit.test_incremental import Workspace
 
 PY = '''
 # --- path: app/__init__.py ---
@@ -179,3 +183,24 @@ def test_type_tokens_and_class_literals() -> None:
     assert class_literal("User::class.java") == "User"
     assert class_literal("user") is None
     assert class_literal(".class") is None
+
+
+UTIL = "from typing import Sequence, TypeVar\n\nT = TypeVar('T')\n\n\ndef first(xs: Sequence[T]) -> T:\n    return xs[0]\n"
+RUN = ("from app.models import Group, User\nfrom app.util import first\n\n\n"
+       "def run(users: list[User], groups: list[Group]):\n    first(users).activate()\n")
+
+
+def test_an_edit_of_the_generic_function_or_of_the_call_rebinds(tmp_path: Path) -> None:
+    models = "class User:\n    def activate(self): pass\n\n\nclass Group:\n    def activate(self): pass\n"
+    ws = Workspace(tmp_path, {"app/__init__.py": "", "app/models.py": models, "app/util.py": UTIL, "app/run.py": RUN})
+    edge = "app/run.run(2) -> app/models.{}.activate(0) [inferred]"
+    try:
+        assert [c for c in calls(ws.db) if "activate" in c] == [edge.format("User")]
+        ws.edit({"app/run.py": RUN.replace("first(users)", "first(groups)")})  # the argument handed
+        assert [c for c in calls(ws.db) if "activate" in c] == [edge.format("Group")]
+        ws.edit({"app/util.py": UTIL.replace("-> T:", "-> int:")})  # the callee no longer generic
+        assert [c for c in calls(ws.db) if "activate" in c] == []
+        ws.edit({"app/util.py": UTIL})
+        assert [c for c in calls(ws.db) if "activate" in c] == [edge.format("Group")]
+    finally:
+        ws.close()
