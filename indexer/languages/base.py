@@ -30,6 +30,7 @@ __all__ = [
     "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
     "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
+    "TYPE_TOKENS", "type_token", "class_literal",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -628,6 +629,40 @@ def generic_arguments(text: str, opening: str = "<", closing: str = ">") -> tupl
     return _arguments(t[i + 1:-1])
 
 
+TYPE_TOKENS = frozenset({"Class", "KClass", "Type", "Constructor", "ClassType", "ClassConstructor", "Constructable",
+                         "Newable", "ObjectType"})
+"""Generic types whose values are classes, not instances, by their last name part: Java's ``Class<T>``,
+Kotlin's ``KClass<T>``, and the constructor types of TypeScript libraries (NestJS and Angular ``Type<T>``,
+class-transformer ``ClassConstructor<T>``, TypeDI ``Constructable<T>``, InversifyJS ``Newable<T>``,
+TypeORM ``ObjectType<T>``)."""
+
+_CONSTRUCTOR_TYPE = re.compile(r"(?:abstract\s+)?new\s*\([^()]*\)\s*=>\s*([A-Za-z_$][\w$]*)")
+
+
+def type_token(text: str) -> str | None:
+    """The type whose class a class-object type text stands for: ``Class<T>`` / ``Class<? extends T>``
+    / ``KClass<T>`` / ``Type<T>`` (:data:`TYPE_TOKENS`) and TypeScript's constructor type ``new (...args:
+    any[]) => T`` -> ``T``; ``None`` for any other text (an optional module system hook)."""
+    t = text.strip()
+    m = _CONSTRUCTOR_TYPE.fullmatch(t)
+    if m:
+        return m[1]
+    outer, args = type_args(t)
+    if outer not in TYPE_TOKENS or len(args) != 1:
+        return None
+    arg = args[0].removeprefix("?").strip().removeprefix("extends").strip().removeprefix("out ").strip()
+    return arg if re.fullmatch(r"[A-Za-z_$][\w$]*", arg) else None
+
+
+def class_literal(text: str) -> str | None:
+    """The class a class-literal expression names: Java's ``User.class``, Kotlin's ``User::class`` /
+    ``User::class.java`` -> ``User``; ``None`` for any other text (an optional module system hook)."""
+    for suffix in ("::class.java", "::class", ".class"):
+        if text.endswith(suffix) and len(text) > len(suffix):
+            return text[:-len(suffix)]
+    return None
+
+
 def class_type_parameters(d: Definition) -> tuple[str, ...]:
     """A class's type parameters as its declaration's header names them in angle brackets (Java,
     TypeScript, C#, Kotlin: :func:`declared_type_parameters` over ``d.signature``): a module system's
@@ -670,3 +705,8 @@ class AngleBracketGenerics:
     Long>``: :func:`class_type_arguments`)."""
     type_arguments = staticmethod(generic_arguments)
     """The type arguments of a declared type (``Repo<User>``: :func:`generic_arguments`)."""
+    type_token = staticmethod(type_token)
+    """The type a class-object type names (``Class<T>``: :func:`type_token`), for
+    :mod:`indexer.resolve.generic_calls`."""
+    class_literal = staticmethod(class_literal)
+    """The class a class-literal expression names (``User.class``: :func:`class_literal`)."""

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
 from indexer.resolve.dotted import calls_off, split_dotted
+from indexer.resolve.generic_calls import generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
@@ -112,6 +113,8 @@ class CallBinder:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
+        if (rv is None or rv is EXTERNAL) and "()" in recv:  # `first(users).save()`: a generic function's result
+            rv = generic_receiver(r, fc, scope, recv, cs.line, cs.col) or rv
         if rv is None and getattr(rules, "subclass_members", False):
             held = recv if recv.startswith(rules.instance_prefix) else self._held_from_self(fc, scope, recv)
             below = self._receiver_below(fc, cs, scope, held[len(rules.instance_prefix):]) if held else None

@@ -21,9 +21,9 @@ The walk from the receiver's class up to the class declaring the method follows 
 (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`), substituting at each step a parameter
 passed on (``class Mid(Base[T])``) by what the step below bound it to. Each class is visited once
 and the walk stops at :data:`MAX_DEPTH` levels, so a lattice of diamonds costs its classes, not its
-paths. What it does not do: type arguments of a declared instance (``stack: Stack[User]``: the
-value of a name is a class, not a class with arguments), arguments nested in another type
-(``Base[list[T]]``), and generic functions.
+paths. What it does not do: arguments nested in another type (``Base[list[T]]``). Generic
+functions are :mod:`indexer.resolve.generic_calls`'s; classes extending a library container with
+arguments (``class Registry(dict[str, Handler])``), :mod:`indexer.resolve.container_bases`'s.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TypeAlias
 
 from indexer.model import base_type
+from indexer.resolve.container_bases import container_attribute
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, FuncV, InstV, QueryV, Value
 
@@ -162,10 +163,16 @@ def generic_result(r: Resolver, receiver: Value, f: Def) -> Value:
 def generic_attribute(r: Resolver, receiver: Value, name: str) -> Value:
     """What reading attribute ``name`` on ``receiver`` gives when the class declaring it types it by
     one of its type parameters (``self.model: ModelT``; a Java field ``protected T entity``), as
-    :func:`generic_result` says; ``None`` otherwise. The first class of the receiver's MRO declaring
-    the attribute decides; its declarations are read only when it declares type parameters."""
+    :func:`generic_result` says; else, for a member of a library container the receiver's class
+    extends, the container's (:func:`~indexer.resolve.container_bases.container_attribute`: ``reg.get``
+    of ``class Registry(dict[str, Handler])``); ``None`` otherwise. The first class of the receiver's
+    MRO declaring the attribute decides; its declarations are read only when it declares type parameters."""
     if not isinstance(receiver, InstV):
         return None
+    return _parameter_attribute(r, receiver, name) or container_attribute(r, receiver, name)
+
+
+def _parameter_attribute(r: Resolver, receiver: InstV, name: str) -> Value:
     for c in r.mro(receiver.c):
         bound = c.file.bindings.get((c.qualname, c.file.rules.instance_prefix + name)) or c.file.bindings.get((c.qualname, name))
         fields = [d for d in entries(c.file.by_qualname, f"{c.qualname}.{name}") if d.kind == "field"]

@@ -47,6 +47,8 @@ from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallS
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
+from indexer.resolve.container_bases import container_element
+from indexer.resolve.generic_calls import generic_binding
 from indexer.resolve.generics import declared_instance, generic_attribute, member_result
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
@@ -55,7 +57,7 @@ from indexer.resolve.reads import is_getter
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
 from indexer.resolve.values import (BUILTIN, EXTERNAL, MAP, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
-                                    QueryV, Token, TupleV, Value, element, element_of, nested)
+                                    QueryV, Token, TupleV, Value, element, element_of, nested, CLASSES)
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -433,6 +435,8 @@ class Resolver:
                     v: Value = None if b.type in getattr(fc.rules, "top_types", ()) else self.typed_value(fc, b.scope, b.type, "exact")
                 elif how == "constructed":
                     v = self.called(fc, b.scope, b.type)
+                    if v is None or v is EXTERNAL:  # `u = first(users)`: a generic function's result
+                        v = generic_binding(self, fc, b.scope, b.type, b.line) or v
                 elif how == "element":
                     v = self.iterated(fc, b.scope, b.type)
                 elif how == "item":  # `a, b = f()` -> `f()[0]`; `for k, v in d.items()` -> `d.items()[*][1]`
@@ -552,7 +556,8 @@ class Resolver:
     def _container(self, fc: FileCtx, scope: str | None, text: str, levels: int) -> QueryV | None:
         """The :class:`QueryV` of a library container (``container_element``) or map (``map_value``) type
         text of a repository class's instances or, up to ``levels`` more levels, of containers of them
-        (``Map<String, List<Owner>>``, TypeScript's ``User[][]``: :attr:`QueryV.inner`); ``None`` otherwise."""
+        (``Map<String, List<Owner>>``, TypeScript's ``User[][]``: :attr:`QueryV.inner`) or of the class itself
+        (``dict[str, type[Handler]]``: the optional ``class_of``, :data:`CLASSES`); ``None`` otherwise."""
         element_text = getattr(fc.rules, "container_element", None)
         e = element_text(text) if element_text is not None and text else None
         mapped = getattr(fc.rules, "map_value", None)  # optional: `dict[str, User]`, `Map<string, User>`
@@ -562,8 +567,9 @@ class Resolver:
             return None
         if levels > 0 and (element_text(inner_text) or mapped is not None and mapped(inner_text)):  # of containers
             return nested(view, self._container(fc, scope, inner_text, levels - 1))
-        t = self.resolve_type(fc, scope, inner_text)  # before the type itself: TypeScript's `User[]` is `User`'s
-        return QueryV(t.c, view=view) if isinstance(t, ClassV) else None
+        k = of(inner_text) if (of := getattr(fc.rules, "class_of", None)) is not None else None  # `type[H]`: classes
+        t = self.resolve_type(fc, scope, k or inner_text)  # before the type itself: TypeScript's `User[]` is `User`'s
+        return QueryV(t.c, view=view, inner=(CLASSES,) if k else ()) if isinstance(t, ClassV) else None
 
     def _type_named(self, fc: FileCtx, scope: str | None, name: str) -> ClassV | None:
         """The type definition ``name`` of ``fc`` visible from ``scope`` (its enclosing scopes, then
@@ -755,7 +761,7 @@ class Resolver:
         (a library's container may hold the repository's objects: ``context["t"].m()`` is left to the
         name match)."""
         if index == "*":
-            return self._protocol_element(v.c) if isinstance(v, InstV) else self.element_of(v)
+            return self._protocol_element(v.c) or container_element(self, v, "*") if isinstance(v, InstV) else self.element_of(v)
         if isinstance(v, TupleV):
             try:
                 i = int(index)
@@ -773,7 +779,7 @@ class Resolver:
                 return item
             getters, _ = self.classes.lookup(v.c, "__getitem__")
             found = self.call_result(FuncV(getters[-1], "inferred"), "inferred") \
-                if getters and getters[-1].is_callable else None
+                if getters and getters[-1].is_callable else container_element(self, v, index)  # `reg[k]`: a library base's
             return EXTERNAL if found is None and self.classes.has_external_ancestor(v.c) else found
         return None
 

@@ -24,7 +24,7 @@ from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "MAP", "MAX_NESTING", "PAIRS", "Value", "Token", "Deps", "container_call", "element", "element_of",
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "CLASSES", "MAP", "MAX_NESTING", "PAIRS", "Value", "Token", "Deps", "container_call", "element", "element_of",
            "nested"]
 
 Token = tuple[str, str, str]
@@ -342,10 +342,10 @@ linear in its text."""
 
 def element(v: QueryV) -> Value:
     """One element of the container ``v`` (its method, if any, ignored): the container one level in
-    when its elements are containers (:attr:`QueryV.inner`), else an instance of ``v.c``
-    (``inferred``)."""
+    when its elements are containers (:attr:`QueryV.inner`), the class ``v.c`` itself (or a subclass)
+    when they are classes (:data:`CLASSES`), else an instance of ``v.c`` (``inferred``)."""
     if v.inner:
-        return QueryV(v.c, view=v.inner[0], inner=v.inner[1:])
+        return ClassV(v.c, dynamic=True) if v.inner[0] == CLASSES else QueryV(v.c, view=v.inner[0], inner=v.inner[1:])
     return InstV(v.c, "inferred")
 
 
@@ -358,6 +358,9 @@ def nested(outer_view: str, v: Value) -> QueryV | None:
     return QueryV(v.c, view=outer_view, inner=(v.view, *v.inner))
 
 
+CLASSES = "classes"
+"""The last entry of :attr:`QueryV.inner` when the innermost elements are classes, not instances
+(Python's ``dict[str, type[Handler]]``, ``list[type[Handler]]``): an element read there is the class."""
 MAP = "map"
 """:attr:`QueryV.view` of a map iterated by its keys."""
 PAIRS = "pairs"

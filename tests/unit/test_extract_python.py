@@ -688,7 +688,9 @@ def test_bindings_of_or_and_conditional_calls():
         Binding("MigrationAutodetector", "self.questioner", "MigrationQuestioner", "constructed", 3),
         Binding("MigrationAutodetector", "self.loader", "loaders.Loader", "constructed", 4),
         Binding("MigrationAutodetector", "self.cache", "Cache", "constructed", 5),  # first branch
-        # `and`, a call on the left of `or`, no call at all: nothing bound.
+        # a call on the left of `or` when the right is none: either operand is the value (gen48)
+        Binding("MigrationAutodetector", "self.left", "Foo", "constructed", 7),
+        # `and`, no call at all: nothing bound.
         Binding(None, "x", "Foo", "constructed", 11),
         Binding(None, "y", "Foo", "constructed", 12),
         # `make()()`: what calling make's result returns (a chain's last call); a parenthesised

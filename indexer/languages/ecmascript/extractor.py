@@ -75,6 +75,7 @@ from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.returns import factories, returned_refs
 from indexer.languages.ecmascript.elements import element_bindings
+from indexer.languages.ecmascript.operands import either_bindings
 from indexer.languages.ecmascript.syntax import (
     arity,
     awaited,
@@ -942,6 +943,8 @@ class _FileRun:
                 bound = bindable(self.flat(caps["declared"][0]))
                 if bound:
                     bindings.append(Binding(scope_name, local, bound, "declared", line))
+            elif "either" in caps:  # `const s = cached ?? new Service()`: either operand
+                bindings.extend(either_bindings(scope_name, local, caps["either"][0], line, self.receiver))
             elif "constructed" in caps:
                 built = caps["constructed"][0]
                 if built.parent is not None and built.parent.type == "call_expression" and name.parent is not None \

@@ -25,8 +25,8 @@ _NAME = re.compile(r"(?:this\.)?[A-Za-z_$][\w$]*")
 
 
 def handed_arguments(src: SourceText, args: Node | None) -> tuple[NamedArgument, ...]:
-    """The arguments written as a name, ``this.field`` or ``new T(...)`` (as ``new T()``, the form
-    receivers take; an anonymous class is none), keyed by position. Reads the list's children (one
+    """The arguments written as a name, ``this.field``, ``new T(...)`` (as ``new T()``, the form
+    receivers take; an anonymous class is none) or a class literal (``T.class``), keyed by position. Reads the list's children (one
     level, no walk)."""
     if args is None or args.type != "argument_list":
         return ()
@@ -45,6 +45,8 @@ def handed_arguments(src: SourceText, args: Node | None) -> tuple[NamedArgument,
             if t is None:
                 continue
             text = f"new {drop_generics(_WS.sub('', src.text(t)))}()"
+        elif child.type == "class_literal":  # `User.class`: a class a generic method's `Class<T>` binds
+            text = _WS.sub("", src.text(child))
         else:
             continue
         out.append(NamedArgument(str(position), text, src.line(child), src.col(child)))

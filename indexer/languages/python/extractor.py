@@ -877,14 +877,12 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
 
     @staticmethod
     def _call_operand(value: Node) -> Node | None:
-        """The call a value may evaluate to: the right operand of ``a or Foo()``, else the first branch
-        of ``Foo() if c else y`` / ``y if c else Foo()`` that is a call; ``None`` otherwise. Reads the
-        operator's own children (a local look, no walk)."""
+        """The call a value may evaluate to: the right operand of ``a or Foo()``, else its left one
+        (``d.get(k) or Default``: either is the value), else the first branch of ``Foo() if c else y`` /
+        ``y if c else Foo()`` that is a call; ``None`` otherwise. Reads the operator's own children."""
         if value.type == "boolean_operator":
-            operator, right = value.child_by_field_name("operator"), value.child_by_field_name("right")
-            if operator is not None and operator.type == "or" and right is not None and right.type == "call":
-                return right
-            return None
+            operator, operands = value.child_by_field_name("operator"), (value.child_by_field_name("right"), value.child_by_field_name("left"))
+            return next((o for o in operands if o is not None and o.type == "call"), None) if operator is not None and operator.type == "or" else None
         parts = [c for c in value.named_children if c.type != "comment"]  # body, condition, alternative
         if len(parts) == 3:
             for branch in (parts[0], parts[2]):

@@ -216,8 +216,9 @@ def container_element(text: str) -> str | None:
     ``Iterator[User]`` / ``tuple[User, ...]`` / ``QuerySet[User]`` -> ``User`` (what iterating it
     yields, :func:`indexer.languages.python.implied.element_types`), also through transparent
     wrappers and ``| None`` (``Mapped[list["User"]]``, ``Optional[list[User]]``, ``list[User] | None``;
-    :func:`indexer.typetext.unwrapped`); ``None`` for any other type, an element that is
-    no plain (dotted) name, and a mapping (iterating ``dict[int, User]`` hands out keys, its ``get`` a
+    :func:`indexer.typetext.unwrapped`); an element that is itself a subscripted type as written
+    (``list[list[User]]``, ``list[type[User]]``: the resolver nests, ``QueryV.inner``); ``None`` for any
+    other type, an element that is neither, and a mapping (iterating ``dict[int, User]`` hands out keys, its ``get`` a
     value). The resolver's values of such names and returns are
     :class:`~indexer.resolve.values.QueryV` of the element class: iterating one yields an instance;
     its calls are read by :func:`~indexer.languages.python.django_models.query_call`."""
@@ -226,7 +227,7 @@ def container_element(text: str) -> str | None:
         return None
     types = element_types(t)
     element = types[0].strip().strip("\"'") if len(types) == 1 else ""
-    return element if _ELEMENT.fullmatch(element) else None
+    return element if _ELEMENT.fullmatch(element) or _SUBSCRIPTED.fullmatch(element) else None
 
 
 _ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
@@ -236,12 +237,13 @@ def map_value(text: str) -> tuple[str, str] | None:
     """The value type of an annotated mapping and how it iterates: ``dict[str, User]`` /
     ``Mapping[int, User]`` / ``defaultdict[str, User]`` -> (``User``, :data:`~indexer.resolve.values.MAP`:
     iterating hands out keys), through transparent wrappers and ``| None`` as
-    :func:`container_element`; ``None`` for any other type or a value that is no plain (dotted) name.
+    :func:`container_element` (a subscripted value as written: ``dict[str, list[User]]``, ``dict[str,
+    type[User]]``); ``None`` for any other type or a value that is neither.
     The resolver's value is a :class:`~indexer.resolve.values.QueryV` of the value class whose
     subscript, ``get`` and ``values()`` / ``items()`` :func:`query_call` reads."""
     types = element_types(unwrapped(text), "values")
     value = types[0].strip().strip("\"'") if len(types) == 1 else ""
-    return (value, MAP) if _ELEMENT.fullmatch(value) else None
+    return (value, MAP) if _ELEMENT.fullmatch(value) or _SUBSCRIPTED.fullmatch(value) else None
 
 
 _SUBSCRIPTED = re.compile(r"([A-Za-z_][\w.]*)\[(.*)\]", re.S)

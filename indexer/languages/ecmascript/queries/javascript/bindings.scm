@@ -17,6 +17,12 @@
   name: (identifier) @name
   value: (await_expression (call_expression function: [(identifier) (member_expression)] @constructed)))
 
+; const s = cached ?? new Service() / a || make() / c ? new A() : b: the name holds either operand,
+; each operand bound as above (@either: the expression; operands.py reads it)
+(variable_declarator
+  name: (identifier) @name
+  value: [(binary_expression operator: ["??" "||"]) (ternary_expression)] @either)
+
 ; const g = f / const g = a.b
 (variable_declarator name: (identifier) @name value: [(identifier) (member_expression)] @alias)
 

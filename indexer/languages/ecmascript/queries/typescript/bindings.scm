@@ -27,6 +27,13 @@
   !type
   value: (await_expression (call_expression function: [(identifier) (member_expression)] @constructed)))
 
+; const s = cached ?? new Service() / a || make() / c ? new A() : b: the name holds either operand,
+; each operand bound as above (@either: the expression; operands.py reads it)
+(variable_declarator
+  name: (identifier) @name
+  !type
+  value: [(binary_expression operator: ["??" "||"]) (ternary_expression)] @either)
+
 ; const g = f / const g = a.b
 (variable_declarator
   name: (identifier) @name
