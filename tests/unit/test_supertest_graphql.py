@@ -89,12 +89,14 @@ def test_a_send_counts_only_after_a_post_to_a_graphql_path() -> None:
     ex = extractor_for_path("t.ts")
     assert ex is not None
     out = ex.extract("t.ts", b"""import request from 'supertest';
+const GQL = '/graphql';
 request(app).post('/api/graphql').send({ query: '{ a }' });
+request(app).post(GQL).send({ query: '{ e }' });
 request(app).post('/graphqlx').send({ query: '{ b }' });
 request(app).get('/graphql').send({ query: '{ c }' });
 res.send({ query: '{ d }' });
 """)
     # (`request(app)` itself is a generic runner whose `app` the linker keeps only if it names a document)
     assert [(u.line, out.graphql_documents[u.document].operations[0].fields)
-            for u in out.graphql_uses if u.document is not None] == [(2, ["a"])]
-    assert [d.operations[0].fields for d in out.graphql_documents] == [["a"]]
+            for u in out.graphql_uses if u.document is not None] == [(3, ["a"]), (4, ["e"])]
+    assert [d.operations[0].fields for d in out.graphql_documents] == [["a"], ["e"]]

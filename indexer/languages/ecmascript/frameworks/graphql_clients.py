@@ -211,7 +211,8 @@ def _use(jf: JsFile, call: Node, runner: str, args_node: Node, out: FileExtracti
 def _posted_to_graphql(jf: JsFile, call: Node) -> bool:
     """Whether a ``X.send(...)`` call sends the body of a request posted to a GraphQL path: a link of
     its chain is ``.post(path)`` with ``path`` a string whose last segment is ``graphql``
-    (``request(app).post("/graphql").set(h).send(...)``)."""
+    (``request(app).post("/graphql").set(h).send(...)``), or a module-level ``const`` of this file
+    holding one (``const gql = "/graphql"; ....post(gql)``)."""
     node = call
     for _ in range(16):
         fn = node.child_by_field_name("function") if node.type == "call_expression" else None
@@ -219,10 +220,27 @@ def _posted_to_graphql(jf: JsFile, call: Node) -> bool:
             return False
         if node is not call and jf.text(fn.child_by_field_name("property")) == "post":
             args = arguments(node.child_by_field_name("arguments"))
-            path = jf.string(args[0]) if args else None
+            path = _path_value(jf, args[0]) if args else None
             return path is not None and _GRAPHQL_PATH.search(path.split("?", 1)[0]) is not None
         node = unwrap(fn.child_by_field_name("object")) or fn.child_by_field_name("object")
     return False
+
+
+def _path_value(jf: JsFile, node: Node) -> str | None:
+    """A string literal's value, or that of the module-level ``const`` an identifier names."""
+    node = unwrap(node) or node
+    if node.type != "identifier":
+        return jf.string(node)
+    name = jf.text(node)
+    for stmt in jf.root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is None or decl.type != "lexical_declaration":
+            continue
+        for d in decl.named_children:
+            if d.type == "variable_declarator" and jf.text(d.child_by_field_name("name")) == name:
+                value = d.child_by_field_name("value")
+                return jf.string(value) if value is not None else None
+    return None
 
 
 def _local_document(locals_: dict[tuple[str | None, str], int], scope: str | None, name: str) -> int | None:
