@@ -176,7 +176,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
         self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
         self._schemas: list[str] = []  # the schema files' paths
-        self.order = RegistrationOrder(MAX_DEPTH)  # mounts with their positions (indexer.frameworks.wrap_order)
+        self.order = RegistrationOrder(MAX_DEPTH, lambda path, line, col: _scope_at(self.by_path[path], line, col)
+                                       if path in self.by_path else None)  # mounts' positions: wrap_order
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
         self._queues: QueueLinker | None = None  # built on the first queue use

@@ -93,3 +93,41 @@ def test_koa_middleware_keeps_its_registration_order_too() -> None:
         "app.timing(2) -> endpoint:GET /closed",
         "app.timing(2) -> endpoint:GET /open",
     ]  # not: checkToken -> /open (registered before it), late -> anything (after the router)
+
+
+SCOPES = """
+// --- path: start.js ---
+const express = require("express");
+function start() {
+  const app = express();
+  app.get("/early", h);
+  app.use(mw);
+  app.get("/late", h);
+}
+function h(req, res) {}
+function mw(req, res, next) { next(); }
+// --- path: server.ts ---
+import express from "express";
+class App {
+  constructor() {
+    this.app = express();
+    this.initializeMiddlewares();
+    this.initializeRoutes();
+  }
+  initializeRoutes() {
+    this.app.get("/users", list);
+  }
+  initializeMiddlewares() {
+    this.app.use(audit);
+  }
+}
+function list(req, res) {}
+function audit(req, res, next) { next(); }
+"""
+
+
+def test_order_is_read_within_one_function_body_only() -> None:
+    assert edges(resolve_fixture(SCOPES), "WRAPS") == [
+        "server.audit(3) -> endpoint:GET /users",  # another method: called in an order the file does not say
+        "start.mw(3) -> endpoint:GET /late",
+    ]  # not: mw -> /early (registered before it in the same body)
