@@ -148,10 +148,11 @@ class AppPrefixLinks:
         by ``main.ts``, so the global prefix is not set unless the test sets it; the endpoints carry it.
         The request reaches the endpoint at the service folder's global prefix (:meth:`global_prefix`)
         followed by its path, unless the test's own file sets a global prefix or the path already
-        starts with the prefix (at a segment boundary); the edge says ``prefix``. URI version segments
-        are not put back."""
+        starts with the prefix (at a segment boundary), or is ``/graphql``: ``GraphQLModule`` serves
+        there without the global prefix unless told to (``useGlobalPrefix``, default false; a custom
+        ``path`` is not read); the edge says ``prefix``. URI version segments are not put back."""
         path = rendered if rendered.startswith("/") else "/" + rendered
-        if fc.ex.global_prefixes:
+        if fc.ex.global_prefixes or path.split("?", 1)[0].rstrip("/") == "/graphql":
             return rendered, {}
         prefix = self.global_prefix(fc, NEST_FRAMEWORK, path.split("?", 1)[0])
         prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""

@@ -90,7 +90,8 @@ from indexer.frameworks.paths import join_paths as _join, path_under, unglue_hol
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
-from indexer.frameworks.mounts import mount_ends, wrapped_routers
+from indexer.frameworks.mounts import mount_ends
+from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, RegistrationOrder, runs_on_errors
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
@@ -175,8 +176,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
         self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
         self._schemas: list[str] = []  # the schema files' paths
-        self._children: dict[tuple[str, str], list[tuple[str, str]]] | None = None
-        self._same: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)  # a handed router -> what it is
+        self.order = RegistrationOrder(MAX_DEPTH, lambda path, line, col: _scope_at(self.by_path[path], line, col)
+                                       if path in self.by_path else None)  # mounts' positions: wrap_order
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
         self._queues: QueueLinker | None = None  # built on the first queue use
@@ -348,8 +349,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                         self.result.outcomes["unlinked_mount"] += 1
                     continue
                 self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
-                if m.argument is not None and m.argument >= 0 and not m.prefix.parts:  # the object handed itself
-                    self._same[child].append(parent)
+                handed = m.argument is not None and m.argument >= 0 and not m.prefix.parts  # the object handed itself
+                self.order.mount(parent, child, (fc.path, m.line, m.col), handed)
         templates = self.client_templates()
         used: set[int] = set()  # requests of client templates some call passes a URL to
         for fc in self.ctxs:
@@ -491,7 +492,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             base = _join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))
             bases = [_join(base, version) for version in self.uri_versions(fc, route)]
         service = self.options.service_for(fc.path)
-        linked = _Linked(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route))
+        linked = _Linked(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route),
+                         at=(fc.path, route.line, route.col))
         for base in bases:
             for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
                 full = _join(_join(base, own), tail[0] if tail else "").replace(_HOLE, "{}")
@@ -693,8 +695,11 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         limit = self.render(fc, None, w.path).replace(_HOLE, "{}") if w.path.parts else ""
         if w.router is not None:
             key = self._router_key(fc, w.router)
-            keys = self._descendants(key)
-            routes = [rt for rt in self._linked if rt.router in keys]
+            errors = w.framework in ORDERED_FRAMEWORKS and runs_on_errors(self.r, fc, _scope_at(fc, w.line, w.col), w)
+            reach = self.order.reach(key, (fc.path, w.line, w.col), errors) \
+                if w.framework in ORDERED_FRAMEWORKS else None  # Express / Koa: what is registered after it
+            keys = reach.keys() if reach is not None else self.order.everything(key)
+            routes = [rt for rt in self._linked if rt.router in keys and (reach is None or reach.runs_for(rt.router, rt.at))]
             # what goes through the router: its own full paths (a child router also mounted elsewhere
             # is not wrapped there; a Go function handed two routers, only under the one that has it)
             prefixes = [_join(p, limit).replace(_HOLE, "{}") for p in self.prefixes(key)]
@@ -820,15 +825,6 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         repository), in that order."""
         return list(dict.fromkeys(m.id for name in WRAPPER_METHODS for m in self._members(c, name)))
 
-    def _descendants(self, key: tuple[str, str]) -> set[tuple[str, str]]:
-        """The routers a wrapper on ``key`` runs for (:func:`indexer.frameworks.mounts.wrapped_routers`)."""
-        if self._children is None:
-            self._children = defaultdict(list)
-            for child, parents in self.mounts.items():
-                for parent, _, _ in parents:
-                    self._children[parent].append(child)
-        return wrapped_routers(self._children, self._same, key, MAX_DEPTH)
-
     def _module_of(self, path: str) -> str | None:
         """The innermost folder of :attr:`LinkOptions.modules` (Spring modules) or
         :attr:`LinkOptions.units` (service units of any language) holding ``path`` (``None``: none)."""
@@ -889,6 +885,7 @@ class _Linked:
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
     framework: str = ""
     view: Def | None = None  # a DRF view class or @api_view function (indexer.frameworks.drf_defaults)
+    at: tuple[str, int, int] = ("", 0, 0)  # where the route is registered (indexer.frameworks.wrap_order)
 
 
 def _application_base(props: Mapping[str, str], framework: str) -> str:

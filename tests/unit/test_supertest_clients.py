@@ -1,9 +1,10 @@
 """supertest requests in tests as HTTP client calls (CALLS_HTTP from the test file to the endpoint):
 ``request(app.getHttpServer()).get("/cats")`` of a NestJS e2e test (the application the test creates
 has no global prefix: the endpoint is found under the service's ``setGlobalPrefix``), and
-``request(app).post("/v1/users")`` of an Express test (the path as written). Negative cases: a
-``request`` that is not supertest's, a request kept in a variable, a test that sets the prefix
-itself, a path the prefix excludes."""
+``request(app).post("/v1/users")`` of an Express test (the path as written), and a request kept in a
+variable (``const api = supertest(app)``, ``agent = request.agent(app)`` in a ``beforeAll``). Negative
+cases: a ``request`` that is not supertest's, a test that sets the prefix itself, a path the prefix
+excludes, a name the file also binds to something else."""
 
 from __future__ import annotations
 
@@ -130,10 +131,11 @@ def test_supertest_requests_reach_the_endpoints(calls) -> None:
         ("nest/test/cats.e2e-spec.ts", 12, "GET /api/cats/{}", "/api"),  # a literal id: the template
         ("nest/test/cats.e2e-spec.ts", 13, "POST /api/cats", None),  # already prefixed: as written
         ("nest/test/cats.e2e-spec.ts", 14, "GET /health", None),  # excluded from the prefix
+        ("nest/test/cats.e2e-spec.ts", 17, "GET /api/cats/{}", "/api"),  # a request kept in a variable
         ("nest/test/cats.e2e-spec.ts", 21, "POST /api/cats", "/api"),  # request(httpServer): a named server
         ("nest/test/prefixed.e2e-spec.ts", 7, "GET /cats", None),  # the test sets the prefix itself
         ("web/tests/users.test.js", 4, "POST /v1/users", None),  # Express: request(app), as written
-    ]  # not: agent.get (a request kept in a variable), other.test.js (`request` is no supertest)
+    ]  # not: other.test.js (`request` is no supertest)
     assert {"endpoint:GET /api/cats", "endpoint:GET /api/cats/{}", "endpoint:POST /api/cats",
             "endpoint:GET /health", "endpoint:POST /v1/users"} <= exposed
 
@@ -147,3 +149,34 @@ def test_supertest_facts() -> None:
         ("supertest", "GET", (("lit", "/a"),), 2),
         ("supertest", "DELETE", (("lit", "/b/"), ("ref", "id")), 3),
     ]
+
+
+def test_a_supertest_request_kept_in_a_variable() -> None:
+    ex = extractor_for_path("t.test.ts")
+    assert ex is not None
+    out = ex.extract("t.test.ts", b"""import supertest from 'supertest';
+import { app } from '../src/app';
+const api = supertest(app);
+let agent;
+let server;
+let mixed = supertest(app);
+beforeAll(() => {
+  agent = supertest.agent(app);
+  server = supertest(nest.getHttpServer());
+  mixed = makeClient();
+});
+test('a', async () => {
+  await api.get('/api/notes').expect(200);
+  await agent.post('/login').send({});
+  await server.delete(`/cats/${id}`);
+  await mixed.get('/mixed');
+  await other.get('/other');
+  const local = api;
+  await local.get('/alias');
+});
+""")
+    assert [(c.framework, c.method, c.url.parts, c.line) for c in out.http_calls] == [
+        ("supertest", "GET", (("lit", "/api/notes"),), 13),
+        ("supertest", "POST", (("lit", "/login"),), 14),
+        ("supertest-nest", "DELETE", (("lit", "/cats/"), ("ref", "id")), 15),
+    ]  # not: `mixed` (also bound to another value), `other` (bound to nothing), `local` (an alias: not followed)

@@ -26,6 +26,9 @@ Rules (``indexer/languages/ecmascript/queries/graphql_clients.scm``, read here):
   import). ``strict`` (an unresolvable document is counted) for hooks, object properties, and any
   call in a file importing a GraphQL client package; generic names (``query``, ``request``) in other
   files only link when their argument turns out to be a document.
+* an HTTP request posted to a GraphQL path, as tests of a GraphQL server write it (supertest / chai-http
+  ``request(app.getHttpServer()).post("/graphql").send({ query: "..." })``, any chain whose ``post``
+  path's last segment is ``graphql``): the ``query`` property of ``send``'s object argument.
 """
 
 from __future__ import annotations
@@ -57,6 +60,8 @@ _OBJECT_ONLY = frozenset({"execute", "executeOperation", "graphql"})
 link, a schema or a request object)."""
 _SECOND = frozenset({"request", "rawRequest", "fetchQuery", "loadQuery"})
 _DOC_FILE = re.compile(r"\.(graphql|gql)$")
+_GRAPHQL_PATH = re.compile(r"(^|/)graphql/?$")
+"""The path a request posts a GraphQL document to (NestJS / Apollo Server / express-graphql default)."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -81,6 +86,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             docs[call.id] = _document(jf, call, lit, out, locals_, framework)
     for caps in matches:
         if "run_call" in caps:
+            if jf.text(caps["runner"][0]) == "send" and not _posted_to_graphql(jf, caps["run_call"][0]):
+                continue
             _use(jf, caps["run_call"][0], jf.text(caps["runner"][0]), caps["args"][0], out, docs, locals_,
                  strict_file, framework)
 
@@ -155,7 +162,7 @@ def _use(jf: JsFile, call: Node, runner: str, args_node: Node, out: FileExtracti
     for a in args:
         pairs = jf.object_pairs(a)
         candidates += [(pairs[k], True) for k in _DOC_KEYS if k in pairs]
-    if not candidates and args and runner not in _OBJECT_ONLY:
+    if not candidates and args and runner not in _OBJECT_ONLY and runner != "send":
         hook = runner.startswith("use")
         candidates.append((args[0], hook or strict_file))
         if runner in _SECOND and len(args) > 1:
@@ -199,6 +206,41 @@ def _use(jf: JsFile, call: Node, runner: str, args_node: Node, out: FileExtracti
         if ref is not None:
             refs.append(GraphqlUse(framework, scope, line, col, ref=ref, scope=scope, strict=strict))
     out.graphql_uses.extend(refs)
+
+
+def _posted_to_graphql(jf: JsFile, call: Node) -> bool:
+    """Whether a ``X.send(...)`` call sends the body of a request posted to a GraphQL path: a link of
+    its chain is ``.post(path)`` with ``path`` a string whose last segment is ``graphql``
+    (``request(app).post("/graphql").set(h).send(...)``), or a module-level ``const`` of this file
+    holding one (``const gql = "/graphql"; ....post(gql)``)."""
+    node = call
+    for _ in range(16):
+        fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if fn is None or fn.type != "member_expression":
+            return False
+        if node is not call and jf.text(fn.child_by_field_name("property")) == "post":
+            args = arguments(node.child_by_field_name("arguments"))
+            path = _path_value(jf, args[0]) if args else None
+            return path is not None and _GRAPHQL_PATH.search(path.split("?", 1)[0]) is not None
+        node = unwrap(fn.child_by_field_name("object")) or fn.child_by_field_name("object")
+    return False
+
+
+def _path_value(jf: JsFile, node: Node) -> str | None:
+    """A string literal's value, or that of the module-level ``const`` an identifier names."""
+    node = unwrap(node) or node
+    if node.type != "identifier":
+        return jf.string(node)
+    name = jf.text(node)
+    for stmt in jf.root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is None or decl.type != "lexical_declaration":
+            continue
+        for d in decl.named_children:
+            if d.type == "variable_declarator" and jf.text(d.child_by_field_name("name")) == name:
+                value = d.child_by_field_name("value")
+                return jf.string(value) if value is not None else None
+    return None
 
 
 def _local_document(locals_: dict[tuple[str | None, str], int], scope: str | None, name: str) -> int | None:

@@ -34,8 +34,10 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   the framework ``supertest``, ``supertest-nest`` when the application is ``X.getHttpServer()`` (a
   NestJS application the test creates, whose global prefix the linker puts back:
   :meth:`indexer.frameworks.app_prefixes.AppPrefixLinks.client_url`; a name the file binds to
-  ``X.getHttpServer()`` too). A request kept in a variable first (``const agent = request(app)``) is
-  not read.
+  ``X.getHttpServer()`` too). A request kept in a variable (``const api = supertest(app)``, ``const
+  agent = request.agent(app)``, ``agent = request(app.getHttpServer())`` in a ``beforeAll``) is read
+  as written in place when every value the file gives that name is such a call (``let agent;``
+  declares none): ``api.get("/users")``.
 
 URLs are :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal text, ``ref`` for
 names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions). A
@@ -94,6 +96,7 @@ class _Detector:
         # supertest: `request(app).get("/x")`, `request.agent(server).post(...)` (any local name)
         self.supertest = set(jf.import_locals("supertest"))
         self.servers: set[str] | None = None  # names bound to `X.getHttpServer()` (:meth:`_servers`)
+        self.agents: dict[str, Node] | None = None  # names bound to a supertest request (:meth:`_agents`)
         for b in out.bindings:
             if b.how == "declared":
                 (self.http_clients if b.type == "HttpClient" else self.other_types).add(b.name)
@@ -258,12 +261,49 @@ class _Detector:
                 stack.extend(n.named_children)
         return self.servers
 
+    def _agents(self) -> dict[str, Node]:
+        """The supertest request (the call node) each name of the file is bound to, when every value the
+        file assigns that name is one (``const api = supertest(app)``, ``agent = request.agent(app)``,
+        ``this.api = request(server)``; any scope), read once."""
+        if self.agents is None:
+            found: dict[str, Node] = {}
+            other: set[str] = set()
+            stack = [self.jf.root]
+            while stack:
+                n = stack.pop()
+                stack.extend(n.named_children)
+                if n.type == "variable_declarator":
+                    name, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+                elif n.type == "assignment_expression":
+                    name, value = n.child_by_field_name("left"), n.child_by_field_name("right")
+                else:
+                    continue
+                if name is None or value is None or name.type not in ("identifier", "member_expression"):
+                    continue
+                key, value = self.jf.text(name), unwrap(value) or value
+                if value.type == "call_expression" and self._built(value):
+                    found[key] = value
+                else:
+                    other.add(key)
+            self.agents = {k: v for k, v in found.items() if k not in other}
+        return self.agents
+
+    def _built(self, call: Node) -> bool:
+        """Whether ``call`` builds a supertest request: a call of a name imported from ``supertest``
+        or of its ``agent``."""
+        fn = unwrap(call.child_by_field_name("function")) or call.child_by_field_name("function")
+        if fn is not None and fn.type == "member_expression" and self.jf.text(fn.child_by_field_name("property")) == "agent":
+            fn = fn.child_by_field_name("object")
+        return fn is not None and fn.type == "identifier" and self.jf.text(fn) in self.supertest
+
     def _supertest_app(self, node: Node) -> Node | None:
         """The application argument when ``node`` (a verb's receiver) is a supertest request built in
         place: a call of a name imported from ``supertest`` or of its ``agent``
         (``request(app.getHttpServer())``, ``request(app)``, ``request(APP_URL)``,
         ``request.agent(app)``); else ``None``."""
         node = unwrap(node) or node
+        if node.type == "identifier" or node.type == "member_expression" and self.jf.text(node).startswith("this."):
+            node = self._agents().get(self.jf.text(node), node)  # `api.get("/x")` of `const api = request(app)`
         if node.type != "call_expression":
             return None
         fn = unwrap(node.child_by_field_name("function")) or node.child_by_field_name("function")

@@ -11,8 +11,8 @@
   arguments: (arguments . [(template_string) (string)] @doc)
   (#match? @tag "^(gql|graphql)$")) @doc_call
 ; @run_call: a call that may run a document (a hook, a client method); @runner its name, @args its
-; arguments. Which argument is the document is read in Python.
+; arguments. Which argument is the document is read in Python (`send`: a request to a GraphQL path only).
 (call_expression
   function: [(identifier) @runner (member_expression property: (property_identifier) @runner)]
   arguments: (arguments) @args
-  (#match? @runner "^(useQuery|useLazyQuery|useMutation|useSubscription|useSuspenseQuery|useBackgroundQuery|useLazyLoadQuery|useQueryLoader|usePreloadedQuery|query|mutate|mutation|subscribe|subscription|watchQuery|request|rawRequest|fetchQuery|loadQuery|commitMutation|requestSubscription|execute|executeOperation|graphql)$")) @run_call
+  (#match? @runner "^(useQuery|useLazyQuery|useMutation|useSubscription|useSuspenseQuery|useBackgroundQuery|useLazyLoadQuery|useQueryLoader|usePreloadedQuery|query|mutate|mutation|subscribe|subscription|watchQuery|request|rawRequest|fetchQuery|loadQuery|commitMutation|requestSubscription|execute|executeOperation|graphql|send)$")) @run_call
