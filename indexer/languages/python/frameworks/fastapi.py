@@ -18,7 +18,12 @@ Which receivers ``R`` count (FastAPI names are common words, so a rule is needed
 imports from ``fastapi``, a receiver that is bound, seen from the decorator or call, to a
 ``fastapi`` ``FastAPI`` / ``APIRouter`` (constructed, annotated, ``self.x = APIRouter()``), or whose
 head is an imported name (``from .api import router``, ``items.router``). An app built by a factory
-(``app = create_app()``) is not recognised.
+(``app = create_app()``) is not recognised. In any file (one importing nothing from ``fastapi`` too), a
+module-level ``NAME = Other(...)`` of a class that is not FastAPI's is a router when the file uses ``NAME``
+as one (a route decorator, ``include_router``...): the linker keeps it only when ``Other`` derives from
+``APIRouter`` / ``FastAPI`` through repository classes (:mod:`indexer.frameworks.router_classes`), and
+``super().__init__(..., dependencies=[Depends(f)])`` in the ``__init__`` of a class ``C`` of the file is a
+Wrapper on ``C``, which runs for every router ``C`` or a subclass builds.
 
 Cross-cutting code (:class:`~indexer.model.WrapperRef` / :class:`~indexer.model.Wrapper`; ``Depends``
 means ``fastapi`` ``Depends`` or ``Security``, also through ``fastapi.params``):
