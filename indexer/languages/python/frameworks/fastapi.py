@@ -19,8 +19,8 @@ imports from ``fastapi``, a receiver that is bound, seen from the decorator or c
 ``fastapi`` ``FastAPI`` / ``APIRouter`` (constructed, annotated, ``self.x = APIRouter()``), or whose
 head is an imported name (``from .api import router``, ``items.router``). An app built by a factory
 (``app = create_app()``) is not recognised. In any file (one importing nothing from ``fastapi`` too), a
-module-level ``NAME = Other(...)`` of a class that is not FastAPI's is a router when the file uses ``NAME``
-as one (a route decorator, ``include_router``...): the linker keeps it only when ``Other`` derives from
+module-level ``NAME = Other(...)`` of a class of the file or of its own package (``_own_class``) is a
+router when the file uses ``NAME`` as one (a route decorator, ``include_router``...): the linker keeps it only when ``Other`` derives from
 ``APIRouter`` / ``FastAPI`` through repository classes (:mod:`indexer.frameworks.router_classes`), and
 ``super().__init__(..., dependencies=[Depends(f)])`` in the ``__init__`` of a class ``C`` of the file is a
 Wrapper on ``C``, which runs for every router ``C`` or a subclass builds.
@@ -205,12 +205,27 @@ def _router(ctx: Context, caps: dict[str, list[Node]], candidates: dict[str, dic
     if scope_of(assign, src) is not None:
         return
     name = src.text(caps["router.name"][0])
-    kind = library_kind(ctx.imports.qualify(compact(src, caps["router.callee"][0])), _TYPES)
-    if kind is None:  # another class: a router only if used as one (`_is_router`) and derived from one
-        candidates[name] = caps
+    callee = compact(src, caps["router.callee"][0])
+    kind = library_kind(ctx.imports.qualify(callee), _TYPES)
+    if kind is None:  # a class of the application: a router if used as one and derived from one
+        if _own_class(ctx, callee):
+            candidates[name] = caps
         return
     candidates.pop(name, None)
     _add_router(ctx, caps, name, kind)
+
+
+def _own_class(ctx: Context, callee: str) -> bool:
+    """Whether ``callee`` names a class of this file or an import from the file's own package (a
+    relative import, or an absolute one whose top-level package is a folder of the file's path, as
+    ``mealie.routes._base.routers`` from ``mealie/routes/users/crud.py``): never a library's
+    (``flask.Blueprint``), which the linker could not look into anyway."""
+    if ctx.kinds.get(callee) == "class":
+        return True
+    imp = ctx.imports.by_local.get(callee.split(".", 1)[0])
+    if imp is None:
+        return False
+    return bool(imp.level) or imp.module.split(".", 1)[0] in ctx.out.path.split("/")[:-1]
 
 
 def _add_router(ctx: Context, caps: dict[str, list[Node]], name: str, kind: str = "router") -> None:
