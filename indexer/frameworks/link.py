@@ -90,7 +90,8 @@ from indexer.frameworks.paths import join_paths as _join, path_under, unglue_hol
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
-from indexer.frameworks.mounts import mount_ends
+from indexer.frameworks.mounts import mount_ends, wrapped_routers
+from indexer.frameworks.router_classes import borrowed_router, module_routers
 from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, RegistrationOrder, runs_on_errors
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
@@ -101,7 +102,7 @@ from indexer.frameworks.web_families import same_application_kind
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
-from indexer.resolve.multimap import entries, every
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import CONFIG_KEY, file_id
 from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, declared_route, endpoint_id, graphql_operation, topic_id
@@ -166,6 +167,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         self.constants: dict[tuple[str, str], Template] = {}
         self.default_strategies: dict[str, str] = {}  # file path -> its PassportModule defaultStrategy
         self.routers: dict[tuple[str, str], tuple[str, Template]] = {}  # key -> (framework, prefix)
+        self.refused: set[tuple[str, str, str]] = set()  # (path, name, framework): built by another class
         self.mounts: dict[tuple[str, str], list[tuple[tuple[str, str], str, str]]] = defaultdict(list)
         self.result = LinkResult()
         self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
@@ -336,15 +338,14 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 self.constants[(fc.path, c.qualname)] = c.value
                 if c.qualname == DEFAULT_STRATEGY and len(c.value.parts) == 1 and c.value.parts[0][0] == "lit":
                     self.default_strategies[fc.path] = c.value.parts[0][1]  # passport's, for `AuthGuard()`
-            for rt in fc.ex.routers:
-                self.routers[(fc.path, rt.name)] = (rt.framework, rt.prefix)
+        self.routers, self.refused = module_routers(self.r, self.ctxs, self._same)  # (APIRouter subclasses too)
         for fc in self.ctxs:
             for m in fc.ex.mounts:
                 # a prefix naming a local (``prefix=settings.api_prefix`` with ``settings`` a variable of
                 # the function mounting the router) and a callee are resolved in the scope of the mount
                 scope = _scope_at(fc, m.line, m.col) if m.argument is not None or any(k == "ref" for k, _ in m.prefix.parts) else None
                 parent, child = mount_ends(self.r, fc, m, scope, self.locate)
-                if child is None:
+                if child is None or (*parent, m.framework) in self.refused:
                     if m.argument is None:  # a router handed to a library function (`http.ListenAndServe(a, r)`) is no mount
                         self.result.outcomes["unlinked_mount"] += 1
                     continue
@@ -403,9 +404,9 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         return self.render(fc, None, self.routers.get(key, ("", Template()))[1]) if fc is not None else ""
 
     def _chains(self, key: tuple[str, str], seen: frozenset[tuple[str, str]]) -> tuple[list[str], bool]:
-        """The full prefixes of ``key`` through mount chains that do not revisit ``seen``, and whether
-        none was cut (a loop, the depth, the step budget): only then does the answer not depend on
-        ``seen`` and is it remembered."""
+        """The full prefixes of ``key`` through mount chains that do not revisit ``seen``, and whether none was cut
+        (a loop, the depth, the step budget): only then does the answer not depend on ``seen`` and is it
+        remembered."""
         if key in self._complete:
             return self._complete[key], True
         own = self._own(key)
@@ -478,12 +479,12 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 return
         else:
             handlers.append((file_id(fc.repo, fc.path), route.methods))
-        own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django")
-        if _HOLE in own:
-            own = own.replace(_HOLE, "{}")
+        own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django").replace(_HOLE, "{}")
         props = self.options.properties_for(fc.path)
         router_key = self._router_key(fc, route.router) if route.router else None
-        if router_key not in self.routers and _borrowed_router(fc, route):
+        if router_key is not None and (*router_key, route.framework) in self.refused:
+            return  # a name built by a class that is no router of the framework (indexer.frameworks.router_classes)
+        if router_key not in self.routers and borrowed_router(fc, route):
             self.result.outcomes["unconfirmed_router"] += 1  # `@bus.route(...)` on some other `.route`
             return
         if router_key is not None:
@@ -935,14 +936,6 @@ class _Unknown(Exception):
 
 
 _NOT_WRAPPING = frozenset({"staticmethod", "classmethod", "property", "abstractmethod", "overload", "override"})
-
-
-def _borrowed_router(fc: FileCtx, route: Route) -> bool:
-    """Whether ``route`` is a Flask route of a file importing no flask (its receiver imported from the
-    repository, :mod:`indexer.languages.python.frameworks.flask`): it counts only when that receiver
-    is a Flask application or blueprint some file declares."""
-    return route.framework == "flask" and not any(
-        imp.module.split(".", 1)[0] == "flask" and not imp.level for imp in every(fc.imports))
 
 
 def decorator_refs(text: str, class_level: bool = False) -> list[str]:

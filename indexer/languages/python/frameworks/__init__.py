@@ -21,6 +21,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "django_urls",
     "drf_routers",
     "drf_serializers",
+    "deferred_calls",
     "django_settings",
     "python_view_decorators",
     "python_http_clients",

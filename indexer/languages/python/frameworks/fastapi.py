@@ -18,7 +18,12 @@ Which receivers ``R`` count (FastAPI names are common words, so a rule is needed
 imports from ``fastapi``, a receiver that is bound, seen from the decorator or call, to a
 ``fastapi`` ``FastAPI`` / ``APIRouter`` (constructed, annotated, ``self.x = APIRouter()``), or whose
 head is an imported name (``from .api import router``, ``items.router``). An app built by a factory
-(``app = create_app()``) is not recognised.
+(``app = create_app()``) is not recognised. In any file (one importing nothing from ``fastapi`` too), a
+module-level ``NAME = Other(...)`` of a class of the file or of its own package (``_own_class``) is a
+router when the file uses ``NAME`` as one (a route decorator, ``include_router``...): the linker keeps it only when ``Other`` derives from
+``APIRouter`` / ``FastAPI`` through repository classes (:mod:`indexer.frameworks.router_classes`), and
+``super().__init__(..., dependencies=[Depends(f)])`` in the ``__init__`` of a class ``C`` of the file is a
+Wrapper on ``C``, which runs for every router ``C`` or a subclass builds.
 
 Cross-cutting code (:class:`~indexer.model.WrapperRef` / :class:`~indexer.model.Wrapper`; ``Depends``
 means ``fastapi`` ``Depends`` or ``Security``, also through ``fastapi.params``):
@@ -65,6 +70,9 @@ the expression; its position is the callee name of the registering call (``Depen
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from tree_sitter import Node
 
 from indexer.languages.python.frameworks.common import (
@@ -96,36 +104,65 @@ _DEPENDS = frozenset({
 _ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 _MIDDLEWARE = frozenset({"starlette.middleware.Middleware", "fastapi.middleware.Middleware"})
 _PARAMS = frozenset({"default_parameter", "typed_parameter", "typed_default_parameter"})
+_ROUTER_USE = re.compile(rb"\.include_router\(|@\w+\.(?:get|post|put|delete|patch|head|options|trace|api_route)\(")
+"""What a file importing no ``fastapi`` must hold for its routers built by another class to be looked for."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the FastAPI routes, routers and mounts of one parsed Python file to ``out``."""
     ctx = Context(src, out)
-    if not ctx.imports.uses("fastapi"):
+    fastapi_file = ctx.imports.uses("fastapi")
+    if not fastapi_file and not _ROUTER_USE.search(src.data):
         return
     functions: list[dict[str, list[Node]]] = []
     aliases: dict[str, Node] = {}
-    for _, caps in run_query(query("python", "python/queries", "fastapi"), root):
+    matches = [caps for _, caps in run_query(query("python", "python/queries", "fastapi"), root)]
+    candidates: dict[str, dict[str, list[Node]]] = {}  # NAME = Other(...): routers if used as one
+    for caps in matches:
+        if "router" in caps:
+            _router(ctx, caps, candidates)
+    used: set[str] = set()
+    known = _Receivers(ctx, fastapi_file, candidates, used)
+    for caps in matches:
         if "route" in caps:
-            _decorated_route(ctx, caps)
-        elif "router" in caps:
-            _router(ctx, caps)
+            _decorated_route(ctx, caps, known)
         elif "call" in caps:
-            _call(ctx, caps)
+            _call(ctx, caps, known)
         elif "hook" in caps:
-            _hook(ctx, caps)
+            _hook(ctx, caps, known)
+        elif not fastapi_file:  # a file importing no fastapi: only routers built by another class
+            continue
         elif "function" in caps:
             functions.append(caps)
         elif "alias" in caps:
             _alias(ctx, caps, aliases)
+        elif "super" in caps:
+            _router_class_dependencies(ctx, caps)
+    for name in sorted(used, key=lambda n: candidates[n]["router"][0].start_byte):
+        _add_router(ctx, candidates[name], name)
     handlers = {r.handler: r for r in ctx.out.routes if r.framework == _FRAMEWORK and r.handler}
     for caps in functions:
         _parameters(ctx, caps, handlers, aliases)
 
 
-def _is_router(ctx: Context, receiver: str, scope: str | None) -> bool:
-    """The receiver rule of the module docstring."""
-    return ctx.bound_to(scope, receiver, _TYPES) is not None or ctx.imports.is_imported(receiver)
+class _Receivers:
+    """The receivers that count as FastAPI apps or routers in one file (:meth:`is_router`)."""
+
+    def __init__(self, ctx: Context, fastapi_file: bool, candidates: Mapping[str, object], used: set[str]) -> None:
+        self.ctx, self.fastapi_file, self.candidates, self.used = ctx, fastapi_file, candidates, used
+
+    def is_router(self, receiver: str, scope: str | None) -> bool:
+        """The receiver rule of the module docstring (in a file importing from ``fastapi``); in any
+        file, a module-level name built by a class that is not FastAPI's (a candidate), noted in
+        ``used``: the linker keeps its routes when that class derives from ``APIRouter`` / ``FastAPI``
+        (:mod:`indexer.frameworks.router_classes`)."""
+        ctx = self.ctx
+        if self.fastapi_file and (ctx.bound_to(scope, receiver, _TYPES) is not None or ctx.imports.is_imported(receiver)):
+            return True
+        if receiver in self.candidates and all(b.scope is None for b in ctx.bindings.lookup(scope, receiver)):
+            self.used.add(receiver)
+            return True
+        return False
 
 
 def _methods(src: SourceText, node: Node | None) -> list[str]:
@@ -136,12 +173,12 @@ def _methods(src: SourceText, node: Node | None) -> list[str]:
     return [v.upper() for v in values] if values else ["*"]
 
 
-def _decorated_route(ctx: Context, caps: dict[str, list[Node]]) -> None:
+def _decorated_route(ctx: Context, caps: dict[str, list[Node]], known: _Receivers) -> None:
     src = ctx.src
     decorated = caps["route"][0]
     scope = scope_of(decorated, src)
     receiver = compact(src, caps["receiver"][0])
-    if not _is_router(ctx, receiver, scope):
+    if not known.is_router(receiver, scope):
         return
     verb_node = caps["verb"][0]
     verb = src.text(verb_node)
@@ -162,27 +199,60 @@ def _decorated_route(ctx: Context, caps: dict[str, list[Node]]) -> None:
     )
 
 
-def _router(ctx: Context, caps: dict[str, list[Node]]) -> None:
+def _router(ctx: Context, caps: dict[str, list[Node]], candidates: dict[str, dict[str, list[Node]]]) -> None:
     src = ctx.src
     assign = caps["router"][0]
     if scope_of(assign, src) is not None:
         return
-    kind = library_kind(ctx.imports.qualify(compact(src, caps["router.callee"][0])), _TYPES)
-    if kind is None:  # the callee is not fastapi's (a class of the same name defined elsewhere)
+    name = src.text(caps["router.name"][0])
+    callee = compact(src, caps["router.callee"][0])
+    kind = library_kind(ctx.imports.qualify(callee), _TYPES)
+    if kind is None:  # a class of the application: a router if used as one and derived from one
+        if _own_class(ctx, callee):
+            candidates[name] = caps
         return
+    candidates.pop(name, None)
+    _add_router(ctx, caps, name, kind)
+
+
+def _own_class(ctx: Context, callee: str) -> bool:
+    """Whether ``callee`` names a class of this file or an import from the file's own package (a
+    relative import, or an absolute one whose top-level package is a folder of the file's path, as
+    ``mealie.routes._base.routers`` from ``mealie/routes/users/crud.py``): never a library's
+    (``flask.Blueprint``), which the linker could not look into anyway."""
+    if ctx.kinds.get(callee) == "class":
+        return True
+    imp = ctx.imports.by_local.get(callee.split(".", 1)[0])
+    if imp is None:
+        return False
+    return bool(imp.level) or imp.module.split(".", 1)[0] in ctx.out.path.split("/")[:-1]
+
+
+def _add_router(ctx: Context, caps: dict[str, list[Node]], name: str, kind: str = "router") -> None:
+    """The Router ``NAME = Callee(...)`` makes (an app's prefix is empty), with its wrappers."""
+    src = ctx.src
     args = Args.of(src, caps["args"][0])
     prefix = template(src, args.keywords.get("prefix")) if kind == "router" else Template()
-    name = src.text(caps["router.name"][0])
-    ctx.out.routers.append(Router(_FRAMEWORK, name, prefix, src.line(assign)))
+    ctx.out.routers.append(Router(_FRAMEWORK, name, prefix, src.line(caps["router"][0])))
     _router_wrappers(ctx, args, name, None)
 
 
-def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
+def _router_class_dependencies(ctx: Context, caps: dict[str, list[Node]]) -> None:
+    """``super().__init__(..., dependencies=[Depends(f)])`` in the ``__init__`` of a class ``C`` of this
+    file (``class UserAPIRouter(APIRouter)``): Wrappers on ``C``, which the linker applies to every router
+    built by ``C`` or a subclass of it (:mod:`indexer.frameworks.router_classes`)."""
+    scope = scope_of(caps["super"][0], ctx.src)
+    cls, _, method = (scope or "").rpartition(".")
+    if method == "__init__" and ctx.kinds.get(cls) == "class":
+        _router_wrappers(ctx, Args.of(ctx.src, caps["args"][0]), cls, scope)
+
+
+def _call(ctx: Context, caps: dict[str, list[Node]], known: _Receivers) -> None:
     src = ctx.src
     call = caps["call"][0]
     scope = scope_of(call, src)
     receiver = compact(src, caps["receiver"][0])
-    if not _is_router(ctx, receiver, scope):
+    if not known.is_router(receiver, scope):
         return
     name_node = caps["call.name"][0]
     name = src.text(name_node)
@@ -225,12 +295,12 @@ def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
 # ---------------------------------------------------------------------------------- cross-cutting
 
 
-def _hook(ctx: Context, caps: dict[str, list[Node]]) -> None:
+def _hook(ctx: Context, caps: dict[str, list[Node]], known: _Receivers) -> None:
     """``@R.middleware("http")`` / ``@R.exception_handler(Exc)`` on a function."""
     src = ctx.src
     scope = scope_of(caps["hook"][0], src)
     receiver = compact(src, caps["receiver"][0])
-    if not _is_router(ctx, receiver, scope):
+    if not known.is_router(receiver, scope):
         return
     name_node = caps["hook.name"][0]
     kind = "middleware" if src.text(name_node) == "middleware" else "error_handler"

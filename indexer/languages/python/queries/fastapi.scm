@@ -12,13 +12,13 @@
   definition: (function_definition name: (identifier) @handler)
   (#any-of? @verb "get" "post" "put" "delete" "patch" "head" "options" "trace" "api_route")) @route
 
-; NAME = FastAPI(...) / APIRouter(...) / fastapi.APIRouter(...)
+; NAME = FastAPI(...) / APIRouter(...) / fastapi.APIRouter(...), and NAME = Other(...): a router when
+; Other is a class of the repository deriving from one (decided in Python and by the linker)
 (assignment
   left: (identifier) @router.name
   right: (call
     function: [(identifier) (attribute)] @router.callee
-    arguments: (_) @args)
-  (#match? @router.callee "(^|[.])(FastAPI|APIRouter)$")) @router
+    arguments: (_) @args)) @router
 
 ; <receiver>.include_router(child, prefix=...) / .add_api_route(path, fn) / .mount(path, sub_app)
 (call
@@ -48,3 +48,13 @@
 (assignment
   left: (identifier) @alias.name
   right: (subscript) @alias.value) @alias
+
+; super().__init__(..., dependencies=[...]) in a method: a router class's own dependencies when the
+; method is the __init__ of a class of the file (decided in Python).
+(call
+  function: (attribute
+    object: (call function: (identifier) @super.callee)
+    attribute: (identifier) @super.name)
+  arguments: (argument_list) @args
+  (#eq? @super.callee "super")
+  (#eq? @super.name "__init__")) @super
