@@ -90,7 +90,7 @@ from indexer.frameworks.paths import join_paths as _join, path_under, unglue_hol
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
-from indexer.frameworks.mounts import mount_ends, wrapped_routers
+from indexer.frameworks.mounts import mount_ends
 from indexer.frameworks.router_classes import borrowed_router, module_routers
 from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, RegistrationOrder, runs_on_errors
 from indexer.frameworks.spring_config import resolve_placeholders
@@ -338,7 +338,11 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 self.constants[(fc.path, c.qualname)] = c.value
                 if c.qualname == DEFAULT_STRATEGY and len(c.value.parts) == 1 and c.value.parts[0][0] == "lit":
                     self.default_strategies[fc.path] = c.value.parts[0][1]  # passport's, for `AuthGuard()`
-        self.routers, self.refused = module_routers(self.r, self.ctxs, self._same)  # (APIRouter subclasses too)
+        same: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+        self.routers, self.refused = module_routers(self.r, self.ctxs, same)  # (APIRouter subclasses too)
+        for cls, routers in same.items():
+            for router in routers:
+                self.order.stands_for(cls, router)
         for fc in self.ctxs:
             for m in fc.ex.mounts:
                 # a prefix naming a local (``prefix=settings.api_prefix`` with ``settings`` a variable of

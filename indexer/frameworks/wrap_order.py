@@ -65,6 +65,13 @@ class RegistrationOrder:
         if handed:
             self.handed[child].append((parent, at))
 
+    def stands_for(self, key: RouterKey, router: RouterKey) -> None:
+        """Record that what is added to ``key`` (a repository class building routers, keyed by its file
+        and qualname: :func:`indexer.frameworks.router_classes.module_routers`) is added to ``router``,
+        at no known position: its middleware runs for all of ``router``'s routes, whatever the order."""
+        self._unordered = None
+        self.handed[key].append((router, ("", 0, 0)))
+
     def everything(self, key: RouterKey) -> set[RouterKey]:
         """The routers a wrapper on ``key`` of a framework without registration order runs for, whatever
         the order (:func:`indexer.frameworks.mounts.wrapped_routers`)."""

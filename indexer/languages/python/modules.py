@@ -407,17 +407,15 @@ class PythonModuleSystem:
         "map": ("0",), "filter": ("0",), "sorted": ("key",), "min": ("key",), "max": ("key",), "sort": ("key",),
         "reduce": ("0",), "starmap": ("0",), "filterfalse": ("0",), "takewhile": ("0",), "dropwhile": ("0",),
         "groupby": ("key",), "nsmallest": ("key",), "nlargest": ("key",),
-        "Thread": ("target",), "Timer": ("1", "function"), "submit": ("0",), "to_thread": ("0",),
-        "run_in_executor": ("1",), "call_soon": ("0",), "call_soon_threadsafe": ("0",), "call_later": ("1",),
     }
     """Library calls that call a function handed to them, and the arguments (position or keyword)
     holding it (read by the core's :func:`~indexer.resolve.callbacks.library_callbacks`, an optional
     attribute of a module system): the builtins ``map(f, xs)``, ``filter(f, xs)``, ``sorted(xs,
     key=f)``, ``min`` / ``max(key=f)``, ``list.sort(key=f)``, ``functools.reduce(f, xs)`` and
-    itertools' / heapq's of the same kind call ``f`` from the caller; ``threading.Thread(target=f)``
-    / ``Timer(t, f)``, ``executor.submit(f)`` / ``executor.map(f, xs)``, ``asyncio.to_thread(f)`` and
-    the event loop's ``run_in_executor(None, f)`` / ``call_soon(f)`` / ``call_later(t, f)`` run it for
-    the caller, later (the Python documentation's signatures)."""
+    itertools' / heapq's of the same kind call ``f`` from the caller (the Python documentation's
+    signatures: the function is the first argument, or ``key``). Functions a library runs later for
+    the caller (threads, executors, the event loop, background tasks) are the detector
+    :mod:`indexer.languages.python.frameworks.deferred_calls`'s, which reads the file's imports."""
     instance_prefix = "self."
     class_body_hidden = True
     class_receiver = "cls"

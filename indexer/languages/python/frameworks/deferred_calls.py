@@ -12,10 +12,11 @@ the function handing it, at the argument's last name: bound only through values,
 ``inferred`` (:mod:`indexer.resolve.output`), so a name the resolver cannot type links nothing.
 
 Which calls: the methods ``add_task`` (Starlette's ``BackgroundTasks``, which FastAPI re-exports) and
-``run_in_executor`` (asyncio's event loop) on any receiver, their names being the libraries' own;
+``run_in_executor``, ``call_soon``, ``call_soon_threadsafe``, ``call_later`` and ``call_at`` (asyncio's event
+loop) on any receiver, their names being the libraries' own;
 ``submit`` only in a file importing ``concurrent.futures`` (the name is common); the functions and classes
 of :data:`_FUNCTIONS`, through the file's imports. The argument a library runs: the first positional one,
-the second of ``run_in_executor`` (the first is the executor), ``target=`` of ``Thread``.
+the second of ``run_in_executor`` (the first is the executor) and of ``call_later`` / ``call_at`` (the first is the delay or the time), ``target=`` of ``Thread``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("python",)
 
-_METHODS = {"add_task": "0", "run_in_executor": "1"}
+_METHODS = {"add_task": "0", "run_in_executor": "1", "call_soon": "0", "call_soon_threadsafe": "0", "call_later": "1",
+            "call_at": "1"}
 """Methods (by name, any receiver) that run the function handed at that argument key."""
 _EXECUTOR_METHODS = {"submit": "0"}
 """Methods that do so on a ``concurrent.futures`` executor (files importing that package only)."""
