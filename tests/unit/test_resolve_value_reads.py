@@ -252,7 +252,7 @@ def test_reference_edges_sit_at_each_name_and_skip_a_recorded_call():
         (11, 40, "views.index(0)"),
         (12, 30, "app.Component.on_done(0)"),
         (13, 29, "views.on_signal(1)"),
-        (14, 33, "views.by_name(1)"),
+        # line 14, `sorted(xs, key=key_of)`: sorted calls it, a CALLS edge (pycg48), listed once
         (15, 26, "views.index(0)"), (15, 42, "views.by_name(1)"),
         (16, 17, "views.index(0)"),
         (25, 20, "app.Component.on_done(0)"),
@@ -261,6 +261,9 @@ def test_reference_edges_sit_at_each_name_and_skip_a_recorded_call():
     calls = sorted((e.line, short(e.src), short(e.dst)) for f in result.files for e in f.edges
                    if e.kind == "CALLS" and e.dst.endswith("index(0)"))
     assert calls == [(17, "lib.run(1)", "views.index(0)"), (18, "app.Component.wire(6)", "views.index(0)")]
+    keyed = [(e.line, e.col, short(e.src), e.resolution) for f in result.files for e in f.edges
+             if e.kind == "CALLS" and e.dst.endswith("by_name(1)")]
+    assert keyed == [(14, 33, "app.Component.wire(6)", "inferred")]
 
 
 def test_python_extractor_records_reads_not_calls_or_writes():
