@@ -215,13 +215,17 @@ def _router(ctx: Context, caps: dict[str, list[Node]], candidates: dict[str, dic
     _add_router(ctx, caps, name, kind)
 
 
-def _own_class(ctx: Context, callee: str) -> bool:
-    """Whether ``callee`` names a class of this file or an import from the file's own package (a
-    relative import, or an absolute one whose top-level package is a folder of the file's path, as
-    ``mealie.routes._base.routers`` from ``mealie/routes/users/crud.py``): never a library's
-    (``flask.Blueprint``), which the linker could not look into anyway."""
+def _own_class(ctx: Context, callee: str, depth: int = 0) -> bool:
+    """Whether ``callee`` names an import from the file's own package (a relative import, or an absolute
+    one whose top-level package is a folder of the file's path, as ``mealie.routes._base.routers`` from
+    ``mealie/routes/users/crud.py``), never a library's (``flask.Blueprint``), which the linker could not
+    look into anyway; or a class of this file with such a base or one spelling ``APIRouter`` /
+    ``FastAPI`` (a class of this file deriving from nothing of that kind is no router: ``Cache()``)."""
     if ctx.kinds.get(callee) == "class":
-        return True
+        bases = next((d.bases for d in ctx.out.definitions if d.qualname == callee and d.kind == "class"), [])
+        names = [b.split("[", 1)[0].strip() for b in bases]
+        return depth < 8 and any(n.rpartition(".")[2] in ("APIRouter", "FastAPI") or _own_class(ctx, n, depth + 1)
+                                 for n in names)
     imp = ctx.imports.by_local.get(callee.split(".", 1)[0])
     if imp is None:
         return False
