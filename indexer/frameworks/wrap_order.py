@@ -45,7 +45,7 @@ Position = tuple[str, int, int]
 
 
 class RegistrationOrder:
-    """The mounts of the linker with where each was registered, to answer :meth:`reaches`."""
+    """The mounts of the linker with where each was registered, to answer :meth:`reach`."""
 
     def __init__(self, depth: int, scope_of: Callable[[str, int, int], str | None]) -> None:
         """``depth``: how many mounts are followed each way; ``scope_of(path, line, col)``: the
