@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 
-__all__ = ["FIXTURES", "SNAPSHOTS", "check_snapshot", "index_fixture"]
+__all__ = ["FIXTURES", "SNAPSHOTS", "check_snapshot", "edge_rows", "index_fixture"]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -27,6 +29,21 @@ def index_fixture(folder: Path, db: Path, repo: str) -> EmbeddedStore:
     index_repository(folder, s, s, IndexOptions(repo=repo, jobs=1))
     return s
 
+
+
+def edge_rows(root: Path, files: Mapping[str, str], kind: str, repo: str = "app") -> list[tuple[str, str, int, str]]:
+    """Write ``files`` (relative path -> text) under ``root``, index it as ``repo`` into ``root``'s
+    sibling ``i.db`` and return the ``(src, dst, line, props)`` rows of its edges of ``kind``, in the
+    store's order (ids as stored; ``props`` the JSON text)."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    store = index_fixture(root, root.parent / "i.db", repo)
+    try:
+        with sqlite3.connect(store.path) as db:
+            return db.execute("SELECT src, dst, line, props FROM edges WHERE kind = ?", (kind,)).fetchall()
+    finally:
+        store.close()
 
 def check_snapshot(name: str, markdown: str) -> None:
     """Assert ``markdown`` (step times masked) equals ``snapshots/<name>.md``; with

@@ -6,11 +6,10 @@ literal, a ``for ... in`` loop."""
 
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
-from tests.golden.harness import index_fixture
+from tests.golden.harness import edge_rows
 
 
 def _router(name: str, path: str) -> str:
@@ -96,15 +95,7 @@ app.use(api.routes());
 @pytest.fixture(scope="module")
 def endpoints(tmp_path_factory):
     root = tmp_path_factory.mktemp("tables") / "app"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    store = index_fixture(root, root.parent / "i.db", "app")
-    try:
-        with sqlite3.connect(store.path) as db:
-            rows = db.execute("SELECT src, dst FROM edges WHERE kind = 'EXPOSES'").fetchall()
-    finally:
-        store.close()
+    rows = [(src, dst) for src, dst, _, _ in edge_rows(root, FILES, "EXPOSES")]
     return sorted((dst.removeprefix("endpoint:"), src.split(":", 1)[1].split("(")[0]) for src, dst in rows)
 
 

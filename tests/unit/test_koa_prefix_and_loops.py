@@ -5,13 +5,12 @@ app.use("/api", r))``), Koa and Express: the exact endpoints each handler expose
 
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 
 from indexer.languages import extractor_for_path
 from indexer.model import Template
-from tests.golden.harness import index_fixture
+from tests.golden.harness import edge_rows
 
 FILES = {
     "koa/routes/users.js": """\
@@ -78,15 +77,7 @@ load().forEach(function (r) { app.use('/dyn', r); });
 @pytest.fixture(scope="module")
 def endpoints(tmp_path_factory):
     root = tmp_path_factory.mktemp("koa") / "app"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    store = index_fixture(root, root.parent / "i.db", "app")
-    try:
-        with sqlite3.connect(store.path) as db:
-            rows = db.execute("SELECT src, dst FROM edges WHERE kind = 'EXPOSES'").fetchall()
-    finally:
-        store.close()
+    rows = [(src, dst) for src, dst, _, _ in edge_rows(root, FILES, "EXPOSES")]
     return sorted((dst.removeprefix("endpoint:"), src.split(":", 1)[1].split("(")[0]) for src, dst in rows)
 
 

@@ -7,12 +7,11 @@ request whose body is no document."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
 from indexer.languages import extractor_for_path
-from tests.golden.harness import index_fixture
+from tests.golden.harness import edge_rows
 
 FILES = {
     "src/main.ts": """\
@@ -61,15 +60,7 @@ export class EchoController {
 @pytest.fixture(scope="module")
 def edges(tmp_path_factory):
     root = tmp_path_factory.mktemp("sg") / "app"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    store = index_fixture(root, root.parent / "i.db", "app")
-    try:
-        with sqlite3.connect(store.path) as db:
-            rows = db.execute("SELECT src, dst, line, props FROM edges WHERE kind = 'CALLS_HTTP'").fetchall()
-    finally:
-        store.close()
+    rows = edge_rows(root, FILES, "CALLS_HTTP")
     return sorted((src.split(":", 1)[1], line, dst.removeprefix("endpoint:"), json.loads(props).get("kind"))
                   for src, dst, line, props in rows)
 
