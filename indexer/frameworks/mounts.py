@@ -77,14 +77,15 @@ def wrapped_routers(children: Mapping[RouterKey, Sequence[RouterKey]], same: Map
     roots = {key}
     level = [key]
     for _ in range(depth):
-        level = [p for k in level for p in same.get(k, ()) if p not in roots]
+        level = list(dict.fromkeys(p for k in level for p in same.get(k, ()) if p not in roots))
         if not level:
             break
         roots.update(level)
     out = set(roots)
     level = list(roots)
     for _ in range(depth):
-        level = [c for k in level for c in children.get(k, ()) if c not in out]
+        level = list(dict.fromkeys(c for k in level for c in children.get(k, ()) if c not in out))  # once
+        # each: routers mounted along many paths (a diamond of mounts) are listed once per level, not per path
         if not level:
             break
         out.update(level)

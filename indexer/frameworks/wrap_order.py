@@ -89,7 +89,8 @@ class RegistrationOrder:
         stands[key].append(at)
         level = [(key, at)]
         for _ in range(self.depth):  # up: a parameter router is the router handed, at the call
-            level = [(p, pos) for k, _ in level for p, pos in self.handed.get(k, ()) if pos not in stands[p]]
+            level = list(dict.fromkeys((p, pos) for k, _ in level for p, pos in self.handed.get(k, ())
+                                       if pos not in stands[p]))  # once each: no growth per path
             if not level:
                 break
             for p, pos in level:
@@ -98,7 +99,8 @@ class RegistrationOrder:
         level_keys = [c for k, positions in stands.items() for c, pos in self.children.get(k, ())
                       if c not in stands and any(self.runs_for(pos, p, error_handler) for p in positions)]
         for _ in range(self.depth):  # down: a router mounted in reach is reached whole, with its mounts
-            level_keys = [c for c in level_keys if c not in whole]
+            level_keys = [c for c in dict.fromkeys(level_keys) if c not in whole]  # once each: a diamond of
+            # mounts (every router of a level mounting every one of the next) lists a router once per path
             if not level_keys:
                 break
             whole.update(level_keys)
