@@ -34,7 +34,9 @@ Read from the extractor's call sites, each located in the tree by its position (
   ``getRepository(E)`` (``dataSource.getRepository(E).find()``), a variable assigned one (``const
   repo = ds.getRepository(E)``), or a class field typed ``Repository<E>`` (``@InjectRepository(E)
   private repo: Repository<E>`` then ``this.repo.save(x)``); ``manager.find(E, ...)`` /
-  ``manager.save(E, ...)`` on an ``EntityManager`` (a receiver ending in ``manager``). The linker
+  ``manager.save(E, ...)`` on an ``EntityManager`` (a receiver ending in ``manager``); a query builder
+  of such a receiver (``getRepository(E).createQueryBuilder("e")...getMany()``) reads, or writes when
+  its chain calls ``insert()`` / ``update()`` / ``delete()`` / ``softDelete()`` / ``restore()``. The linker
   resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing. A custom repository
   (``@EntityRepository(User) class UserRepository extends Repository<User>``) is a ``repository``
   use, and a call of those names on any other receiver keeps the receiver: the linker links it when
@@ -93,6 +95,10 @@ TYPEORM_ROLES = {
                      "recover", "increment", "decrement", "clear"), "writes"),
 }
 """TypeORM ``Repository`` / ``EntityManager`` methods and whether they read or write the entity's table."""
+_QUERY_BUILDER = "createQueryBuilder"
+_BUILDER_WRITES = frozenset(("insert", "update", "delete", "softDelete", "restore"))
+"""The ``SelectQueryBuilder`` methods that turn a repository's query builder into a write (TypeORM's
+``InsertQueryBuilder`` / ``UpdateQueryBuilder`` / ``DeleteQueryBuilder`` / ``SoftDeleteQueryBuilder``)."""
 _REPO_TYPE = re.compile(r"^(?:Repository|MongoRepository|TreeRepository)<\s*([\w.]+)\s*>$")
 _INJECT = re.compile(r"^InjectRepository\(\s*([\w.]+)\s*[,)]")
 _ENTITY_REPOSITORY = re.compile(r"^EntityRepository\(\s*([\w.]+)\s*\)$")
@@ -127,7 +133,7 @@ class _Detector:
                 self._raw_sql(node, name, c.caller, c.line, c.col)
             if c.receiver is not None and name in PRISMA_ROLES:
                 self._prisma(node, name, c.receiver, c.caller, c.line, c.col)
-            if c.receiver is not None and name in TYPEORM_ROLES:
+            if c.receiver is not None and (name in TYPEORM_ROLES or name == _QUERY_BUILDER):
                 self._typeorm(node, name, c.receiver, c.caller, c.line, c.col)
             if name in _KNEX_TABLE or name in KNEX_WRITES or name in _KNEX_READS or c.receiver is None:
                 self._knex(node)
@@ -352,7 +358,24 @@ class _Detector:
             if target is not None and target.type == "identifier":
                 self.repo_vars[(scope, self.jf.text(target))] = entity
 
+    def _builder_role(self, call: Node) -> str:
+        """``writes`` when the chain written on a ``createQueryBuilder(...)`` call turns it into an
+        insert, update or delete (``repo.createQueryBuilder().delete().where(...).execute()``), else
+        ``reads`` (a select builder: ``getMany()``, ``getOne()``, ``getCount()``, or a builder kept in
+        a variable, whose later calls are not followed)."""
+        node = call
+        while node.parent is not None and node.parent.type in ("member_expression", "call_expression", "await_expression",
+                                                                 "parenthesized_expression", "non_null_expression"):
+            parent = node.parent
+            if parent.type == "member_expression" and parent.child_by_field_name("object") == node:
+                prop = parent.child_by_field_name("property")
+                if prop is not None and self.jf.text(prop) in _BUILDER_WRITES:
+                    return "writes"
+            node = parent
+        return "reads"
+
     def _typeorm(self, node: Node, name: str, receiver: str, owner: str | None, line: int, col: int) -> None:
+        role = self._builder_role(node) if name == _QUERY_BUILDER else TYPEORM_ROLES[name]
         fn = node.child_by_field_name("function")
         obj = unwrap(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
         if obj is None:
@@ -372,14 +395,14 @@ class _Detector:
         if entity is None:
             # maybe an instance of a custom repository class (``@EntityRepository(User) class UserRepository``),
             # of this file or another: the linker resolves the receiver's type (as for Spring Data's)
-            self._use("typeorm", TYPEORM_ROLES[name], owner, line, col, resolution="inferred", receiver=receiver)
+            self._use("typeorm", role, owner, line, col, resolution="inferred", receiver=receiver)
             return
         cols: list[str] = []
-        if TYPEORM_ROLES[name] == "reads" and args:
+        if role == "reads" and args and name != _QUERY_BUILDER:
             pairs = self.jf.object_pairs(args[0])
             cols = list(self.jf.object_pairs(pairs["where"])) if "where" in pairs else \
                 list(pairs) if name.endswith("By") else []
-        self._use("typeorm", TYPEORM_ROLES[name], owner, line, col, entity=entity, columns=cols, resolution="inferred")
+        self._use("typeorm", role, owner, line, col, entity=entity, columns=cols, resolution="inferred")
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
