@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun, services_phrase
@@ -125,12 +126,22 @@ def _through(kind: str, node: Node) -> str:
     return f"through the {kind.replace('_', ' ')} {_who(node)}"
 
 
+def _group_text(w: WrapperHit, paths: Sequence[str]) -> str:
+    """``all 12 endpoints of petclinic`` for a wrapper without a path limit; with one, ``12 endpoints of
+    nest matching /articles, /user`` (``paths``: its registrations' paths as they are to be shown). Not
+    "all" then: a registration may also name the methods it runs for (Nest's ``forRoutes({path:
+    'user', method: RequestMethod.GET})``), so not every endpoint under those paths is among them."""
+    if not w.paths:
+        return f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}"
+    return f"{count_noun(len(w.endpoints), 'endpoint')} of {w.application} matching {', '.join(paths)}"
+
+
 def wrapper_summary(w: WrapperHit) -> str:
-    """``all 12 endpoints of petclinic, through the filter JwtFilter.doFilterInternal`` (``under /api``
-    after the application when the registration limits the path): the one line that stands for every
-    endpoint an application-wide wrapper runs for. Plain text."""
-    under = f" under {', '.join(w.paths)}" if w.paths else ""
-    return f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}{under}, {_through(w.kind, w.node)}"
+    """``all 12 endpoints of petclinic, through the filter JwtFilter.doFilterInternal`` (``12 endpoints
+    of nest matching /articles, /user, ...`` when the registrations limit the paths,
+    :func:`_group_text`): the one line that stands for every endpoint an application-wide wrapper
+    runs for. Plain text."""
+    return f"{_group_text(w, w.paths)}, {_through(w.kind, w.node)}"
 
 
 def _drawn_endpoints(report: BlastRadius) -> tuple[list[EndpointHit], dict[str, WrapperHit]]:
@@ -142,8 +153,7 @@ def _drawn_endpoints(report: BlastRadius) -> tuple[list[EndpointHit], dict[str, 
 
 def _group_label(w: WrapperHit) -> str:
     """The text of an application-wide wrapper's one diagram node: ``all 6 endpoints of petclinic``."""
-    return f"all {count_noun(len(w.endpoints), 'endpoint')} of {w.application}" + (
-        f" under {', '.join(w.paths)}" if w.paths else "")
+    return _group_text(w, w.paths)
 
 
 def _one_by_one(report: BlastRadius, max_nodes: int) -> bool:
@@ -384,8 +394,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
         lines += ["| Method | Path | Repository | Hops | Certainty | Example path |", "|---|---|---|---|---|---|"]
         folded = list(groups.values())
         for w in folded[:limit]:  # "all N endpoints of <application>, through the filter X"
-            under = f" under {', '.join(code_span(p) for p in w.paths)}" if w.paths else ""
-            path = f"all {count_noun(len(w.endpoints), 'endpoint')} of {markdown_text(w.application)}{under}"
+            path = _group_text(replace(w, application=markdown_text(w.application)), [code_span(p) for p in w.paths])
             lines.append(f"| – | {_cell(path)} | {_cell(markdown_text(w.node.repo))} | {w.hops} | {w.certainty} "
                          f"| {_cell(_via_text(w.kind, w.node) + _path_text(w.example))} |")
         if len(folded) > limit:

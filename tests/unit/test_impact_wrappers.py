@@ -190,3 +190,41 @@ def test_an_endpoint_a_hook_reaches_reads_as_its_route_declares_it(tmp_path: Pat
         ("/p/{}", None, "OwnerController.findOwner"),
     ]
     s.close()
+
+
+def test_a_path_limited_wrappers_line_says_matching_not_all(tmp_path: Path) -> None:
+    # Nest's ``consumer.apply(AuthMiddleware).forRoutes({path: 'user', method: GET}, {path: 'user',
+    # method: PUT})`` (nestjs-realworld-example-app): the middleware wraps GET and PUT /api/user but
+    # not POST /api/users nor GET /api/tags. "all 2 endpoints of nest under /user" read as if every
+    # endpoint under /user (or all of them) ran it; the line counts what it wraps, matching its paths.
+    nest = Repo("nest", "typescript")
+    mw = nest.node("src/user/auth.middleware.ts", "AuthMiddleware.use", "3", 13, 30)
+    find = nest.node("src/user/user.service.ts", "UserService.findById", "1", 87, 96)
+    nest.edge("CALLS", mw, find, "src/user/auth.middleware.ts", 18, 43, "exact")
+    handlers = {("GET", "/api/user"): "UserController.findMe", ("PUT", "/api/user"): "UserController.update",
+                ("POST", "/api/users"): "UserController.create", ("GET", "/api/tags"): "TagController.findAll"}
+    for i, ((verb, path), qual) in enumerate(handlers.items()):
+        ep = endpoint(verb, path)
+        handler = nest.node("src/user/user.controller.ts", qual, "1", 20 + 5 * i, 23 + 5 * i)
+        nest.shared("src/user/user.controller.ts", ep)
+        nest.edge("EXPOSES", handler, ep.id, "src/user/user.controller.ts", 20 + 5 * i, 3, framework="nest")
+        if path == "/api/user":
+            nest.shared("src/user/user.module.ts", ep)
+            _wraps(nest, mw, ep.id, "src/user/user.module.ts", 19, framework="nest", kind="middleware", scope="app",
+                   path="/user")
+    s = EmbeddedStore(tmp_path / "n.db")
+    s.replace_files(list(nest.files.values()))
+    try:
+        report = blast_radius(s, SymbolQuery("UserService.findById"))
+    finally:
+        s.close()
+    assert [(h.http_method, h.path) for h in report.endpoints] == [("GET", "/api/user"), ("PUT", "/api/user")]
+    md = render_markdown(report)
+    table = md.split("## Reachable endpoints", 1)[1].split("## Topics", 1)[0].strip().splitlines()
+    assert table[2:] == [
+        "| – | 2 endpoints of nest matching `/user` | nest | 1 | exact | through the middleware "
+        "`AuthMiddleware.use`: `AuthMiddleware.use` → `UserService.findById` |"]
+    assert "all 2 endpoints" not in md and "under `/user`" not in md
+    assert [w["summary"] for w in report_json(report)["wrappers"]] == [
+        "2 endpoints of nest matching /user, through the middleware AuthMiddleware.use"]
+    assert '  w0{{"2 endpoints of nest matching /user"}}' in mermaid_diagram(report)
