@@ -932,8 +932,8 @@ def _symbol_text(data: Mapping[str, Any]) -> list[str]:
 def _targets_line(data: Mapping[str, Any], several: bool = True) -> list[str]:
     """``Target: `name` (place, id `...`)``: the place ``repo/path:line``, or ``path:line`` when the
     answer lies in one repository (not ``several``)."""
-    out = ["Target: " + ", ".join(f"`{t['name']}` ({_loc(t, several)}, id `{t['id']}`)"
-                                  for t in data["targets"])]
+    out = ["Target: " + ", ".join(f"`{t['name']}` ({_loc(t, several) + ', ' if t.get('path') else ''}id `{t['id']}`)"
+                                  for t in data["targets"])]  # an Endpoint has no place
     if data["also_named"]:
         out.append("Also named so, not included: " + ", ".join(f"`{n['id']}`" for n in data["also_named"]))
     return out

@@ -95,7 +95,7 @@ _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
-_ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member")
+_ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member", "handler")
 
 
 # ------------------------------------------------------------------------------------ queries
@@ -229,7 +229,9 @@ def _stem(node_id: str) -> str:
 
 def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
     """Seeds plus overloads, overridden declarations, their other implementations, constructors (of
-    a selected type) and methods (of a selected interface).
+    a selected type), methods (of a selected interface) and handlers (the methods exposing a selected
+    Endpoint: ``ripple impact "GET /owners/{ownerId}"`` reaches the endpoint through its handler, and
+    the clients requesting it).
 
     Overloads are found among the members of the seed's parent (CONTAINS), by id (the same
     ``repo:path.Qual.name`` before the signature), not by name across the index: a name as common as
@@ -273,6 +275,11 @@ def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
             elif t in interfaces and nodes[m].label in CALLABLE_LABELS:
                 # An interface is used through its methods: changing it changes every one of them.
                 targets[m] = Target(nodes[m], "member")
+    endpoints = [n.id for n in seeds if n.label == "Endpoint"]
+    if endpoints:  # a selected endpoint changes with the code serving it: its handlers are targets too
+        exposing = graph.incoming(endpoints, ["EXPOSES"])
+        handlers = graph.get_nodes(sorted({e.src for es in exposing.values() for e in es} - set(targets)))
+        targets.update((i, Target(h, "handler")) for i, h in handlers.items())
     return sorted(targets.values(), key=lambda t: (_ROLES.index(t.role), t.node.id))
 
 

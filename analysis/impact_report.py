@@ -338,6 +338,9 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     :func:`mermaid_diagram`), Truncated, Steps executed. Locations go through ``link(repo, path, line)``
     (lines 1-based); other lists longer than ``limit`` rows are cut (the data keeps them all)."""
     name = report.targets[0].node.qualname if report.targets and not is_table_target(report.query) else report.query
+    if report.targets and report.targets[0].node.label == "Endpoint":  # as its route declares it, not ``/owners/{}``
+        name = next((f"{h.http_method} {h.shown_path}" for h in report.endpoints if h.id == report.targets[0].node.id),
+                    report.targets[0].node.name)
     lines = [f"# Blast radius of {code_span(name)}", ""]
     if not report.targets:
         lines += [f"No symbol matches {code_span(report.query)}.", ""]
@@ -355,8 +358,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     for t in report.targets[:limit]:
         n = t.node
         shown = dotted_name(n) + (_signature(n.id) if same_name[dotted_name(n)] > 1 else "")  # overloads apart
-        lines.append(f"- {code_span(shown)} ({n.label.lower()}, {t.role}) · {markdown_text(n.repo)} · "
-                     f"{link(n.repo, n.file, n.start_line)}")
+        where = f" · {markdown_text(n.repo)} · {link(n.repo, n.file, n.start_line)}" if n.file else ""  # an Endpoint: none
+        lines.append(f"- {code_span(shown)} ({n.label.lower()}, {t.role}){where}")
     lines += more(report.targets) or ([] if report.targets else ["- none"])
 
     lines += ["", "## Direct callers", ""]

@@ -20,6 +20,7 @@ from stores.contracts import (
     Node,
     RepositoryRecord,
     UnresolvedCall,
+    endpoint_id,
     query_parts,
     symbol_match_rank,
 )
@@ -45,6 +46,10 @@ def location_text(repo: str, path: str, line: int, col: int | None = None, sever
 CALLABLE_LABELS = ("Method", "Function", "Constructor")
 TYPE_LABELS = ("Class", "Interface", "Enum")
 _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
+_ENDPOINT_TEXT = re.compile(r"^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|QUERY|MUTATION|SUBSCRIPTION|FIELD|GRPC)\s+(\S+)$",
+                            re.IGNORECASE)
+"""An endpoint as a user writes it: ``GET /owners/{ownerId}``, ``post /api/articles/:slug``, ``QUERY
+Query.owner``, ``GRPC shop.v1.OrderService/GetOrder``."""
 
 
 class AmbiguousPath(ValueError):
@@ -142,7 +147,10 @@ def qualified_as(node: Node, heads: list[str]) -> bool:
 
 def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
     """Every code node ``symbol`` could name (its last dotted part as the short name, then any
-    qualname / dotted-name suffix match), sorted by id; ``[]`` when none. A node whose own name is
+    qualname / dotted-name suffix match), sorted by id; ``[]`` when none. ``METHOD /path`` (an HTTP
+    method, a GraphQL operation or ``GRPC`` and a path, :data:`_ENDPOINT_TEXT`) names the Endpoint node
+    of :func:`stores.contracts.endpoint_id` when the index has it (``GET /owners/{ownerId}`` is
+    ``endpoint:GET /owners/{}``), else it is looked up as a name (an Express handler is named ``GET /articles``). A node whose own name is
     dotted (an inline resolver ``Query.launch`` of an Apollo resolver map, a value property
     ``auth.required``) is found by its whole name too: the text's last two or three dotted parts are
     looked up as names as well."""
@@ -151,6 +159,11 @@ def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
         exact = graph.get_nodes([symbol])
         if exact:
             return list(exact.values())
+    endpoint = _ENDPOINT_TEXT.match(symbol)
+    if endpoint:  # the Endpoint node of that method and path, its parameters named or not
+        found = graph.get_nodes([endpoint_id(endpoint.group(1), endpoint.group(2))])
+        if found:
+            return list(found.values())
     text = symbol.split("(", 1)[0].strip().strip(".")
     if not text:
         return []
@@ -209,10 +222,14 @@ def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference
 
 
 def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[str] | None = None) -> list[Reference]:
-    """Direct call sites of ``targets`` (for a class: calls to it and to its constructors), those in
+    """Direct call sites of ``targets`` (for a class: calls to it and to its constructors; for an
+    Endpoint: the ``CALLS_HTTP`` requests of it, whatever ``resolutions`` says), those in
     production code first, then those in test code, each sorted by location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
     """
-    by_target = graph.incoming([n.id for n in targets], ["CALLS"], resolutions)
+    by_target = graph.incoming([n.id for n in targets if n.label != "Endpoint"], ["CALLS"], resolutions)
+    endpoints = [n.id for n in targets if n.label == "Endpoint"]
+    if endpoints:  # an endpoint's callers are the HTTP clients requesting it
+        by_target.update(graph.incoming(endpoints, ["CALLS_HTTP"]))
     for class_id, ctor_ids in _constructors(graph, targets).items():
         calls = graph.incoming(ctor_ids, ["CALLS"], resolutions)
         by_target[class_id] = by_target.get(class_id, []) + [e for c in ctor_ids for e in calls.get(c, [])]

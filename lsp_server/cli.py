@@ -315,7 +315,8 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
         )
     multi_repo = len({r.repo for r in refs}) > 1
     for t in targets:
-        out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}, {escape(t.file)}:{t.start_line})")
+        where = f", {escape(t.file)}:{t.start_line}" if t.file else ""  # an Endpoint has no location
+        out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}{where})")
     if others:
         out.print(f"[dim]{_also_named(symbol, others)}[/dim]")
     out.print(_count_line(refs, noun), markup=False)
@@ -358,7 +359,9 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
 
 
 def _note_repos(symbol: str, repos: list[str]) -> None:
-    """Say that ``symbol`` named definitions in several repositories, merged in one answer."""
+    """Say that ``symbol`` named definitions in several repositories, merged in one answer (an
+    Endpoint's empty repository, shared by every repository, not counted)."""
+    repos = [r for r in repos if r]
     if len(repos) > 1:
         err.print(f"[yellow]{escape(repr(symbol))} is defined in {len(repos)} repositories ({escape(', '.join(repos))}); "
                   "the answer covers them all: --repo NAME chooses one[/yellow]", soft_wrap=True)

@@ -1,0 +1,103 @@
+"""An endpoint as a target, written as a user writes it: ``ripple callers "GET /owners/{ownerId}"``
+lists the HTTP clients requesting it (spring-petclinic's integration tests calling
+``restTemplate.getForEntity("/owners/1")``), ``ripple impact "GET /owners/{ownerId}"`` its handler
+and what reaches it, through the CLI's and the agents' target resolution alike. Before, only the
+internal id ``endpoint:GET /owners/{}`` was accepted, ``callers`` of it said "0 call sites" and the
+report's target line read ``· · `:0```. Exact nodes and edges in an embedded store; negatives: a
+method or path the index does not serve names nothing, and a handler's own CALLS callers are not an
+endpoint's callers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analysis.agent_queries import AgentQueries, TargetError
+from analysis.impact import SymbolQuery, blast_radius
+from analysis.impact_report import render_markdown
+from analysis.navigation import callers, symbol_candidates
+from stores.embedded import EmbeddedStore
+from tests.unit.test_impact import Repo, endpoint
+
+CONTROLLER = "src/main/java/owner/OwnerController.java"
+IT = "src/test/java/owner/PetClinicIntegrationTests.java"
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    app = Repo("petclinic", "java")
+    show = app.node(CONTROLLER, "OwnerController.showOwner", "int", 20, 25)
+    helper = app.node(CONTROLLER, "OwnerController.refresh", "", 30, 32)
+    details = app.node(IT, "PetClinicIntegrationTests.ownerDetails", "", 50, 56)
+    ep = endpoint("GET", "/owners/{id}")  # endpoint:GET /owners/{}
+    app.shared(CONTROLLER, ep)
+    app.edge("EXPOSES", show, ep.id, CONTROLLER, 19, 2, framework="spring", route="/owners/{ownerId}")
+    app.edge("CALLS", helper, show, CONTROLLER, 31, 8, "exact")  # a call of the handler: not a request
+    app.shared(IT, ep)
+    app.edge("CALLS_HTTP", details, ep.id, IT, 55, 44, framework="resttemplate", url="/owners/1")
+    s = EmbeddedStore(tmp_path / "e.db")
+    s.replace_files(list(app.files.values()))
+    yield s, {"show": show, "details": details, "helper": helper, "endpoint": ep.id}
+    s.close()
+
+
+def test_method_and_path_name_the_endpoint_node(store) -> None:
+    s, ids = store
+    for text in ("GET /owners/{ownerId}", "get /owners/{id}", "GET /owners/:ownerId", "  GET   /owners/{x} "):
+        assert [n.id for n in symbol_candidates(s, text)] == ["endpoint:GET /owners/{}"], text
+    # what the index does not serve names nothing: another method, another path
+    assert symbol_candidates(s, "POST /owners/{ownerId}") == []
+    assert symbol_candidates(s, "GET /owners") == []
+
+
+def test_an_endpoints_callers_are_its_http_clients(store) -> None:
+    s, ids = store
+    refs = callers(s, symbol_candidates(s, "GET /owners/{ownerId}"))
+    assert [(r.kind, r.source.id, r.file, r.line, r.col) for r in refs] == [
+        ("CALLS_HTTP", ids["details"], IT, 55, 44)]  # not refresh: it calls the handler, not the endpoint
+
+
+def test_impact_of_an_endpoint_reaches_its_handler_and_clients(store) -> None:
+    s, ids = store
+    report = blast_radius(s, SymbolQuery("GET /owners/{ownerId}"))
+    assert [(t.node.id, t.role) for t in report.targets] == [(ids["endpoint"], "selected"), (ids["show"], "handler")]
+    assert [(h.http_method, h.path, h.hops, h.handler.id, h.route) for h in report.endpoints] == [
+        ("GET", "/owners/{}", 0, ids["show"], "/owners/{ownerId}")]
+    assert [t.node.id for t in report.tests] == [ids["details"]]
+    md = render_markdown(report)
+    assert md.startswith("# Blast radius of `GET /owners/{ownerId}`\n")
+    targets = md.split("## Targets", 1)[1].split("## Direct callers", 1)[0].strip().splitlines()
+    assert targets == [
+        "- `GET /owners/{}` (endpoint, selected)",
+        f"- `OwnerController.showOwner` (method, handler) · petclinic · `{CONTROLLER}:20`",
+    ]  # no "· · `:0`" for the endpoint, which has no file
+
+
+def test_agents_resolve_an_endpoint_target_too(store) -> None:
+    s, ids = store
+    answer = AgentQueries(s, s).callers("GET /owners/{ownerId}")
+    assert [(c["from"], c["kind"], c["line"]) for c in answer.result["callers"]] == [(ids["details"], "CALLS_HTTP", 55)]
+    with pytest.raises(TargetError, match="no symbol matches 'DELETE /owners/{ownerId}'"):
+        AgentQueries(s, s).callers("DELETE /owners/{ownerId}")
+    assert answer.text.splitlines()[2] == "Target: `GET /owners/{}` (id `endpoint:GET /owners/{}`)"  # no "(/, id"
+
+
+def test_the_cli_lists_an_endpoints_clients_without_a_location_of_its_own(store, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from lsp_server.cli import main
+
+    s, ids = store
+    db = str(tmp_path / "e.db")
+    result = CliRunner().invoke(main, ["callers", "GET /owners/{ownerId}", "--db", db])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "endpoint:GET /owners/{}  (endpoint)",  # not "(endpoint, :0)"
+        "1 call site from 1 caller (1 in test code)",
+        f"{IT}:55:45  PetClinicIntegrationTests.ownerDetails  CALLS_HTTP",
+    ]
+    impact = CliRunner().invoke(main, ["impact", "GET /owners/{ownerId}", "--db", db])
+    assert impact.exit_code == 0, impact.output
+    assert impact.stdout.startswith("# Blast radius of `GET /owners/{ownerId}`\n")
+    assert "repositories" not in impact.stderr  # the endpoint's empty repository is no second one
