@@ -17,8 +17,8 @@ __all__ = ["Target", "Reached", "CallSite", "Caller", "PathStep", "WrapperVia", 
 class Target:
     """A node the change is about; ``role`` is ``selected`` (what was asked for), ``overload``,
     ``declaration`` (an interface / abstract method a selected one overrides), ``implementation``
-    (another override of such a declaration), ``constructor`` (of a selected type) or ``member``
-    (a method of a selected interface)."""
+    (another override of such a declaration), ``constructor`` (of a selected type), ``member``
+    (a method of a selected interface) or ``handler`` (a method exposing a selected Endpoint)."""
 
     node: Node
     role: str
