@@ -674,7 +674,7 @@ class AgentQueries:
         graph = steps.graph
         targets, others = self._resolve(steps, target, repo)
         refs = callers(graph, targets, wanted)
-        steps.lap("Callers", f"{len(refs)} call sites from {len({r.source.id for r in refs})} callers")
+        steps.lap("Callers", f"{count_noun(len(refs), 'call site')} from {count_noun(len({r.source.id for r in refs}), 'caller')}")
         head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
                 "count": len(refs)}
         return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget,

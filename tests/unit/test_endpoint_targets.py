@@ -81,6 +81,7 @@ def test_agents_resolve_an_endpoint_target_too(store) -> None:
     with pytest.raises(TargetError, match="no symbol matches 'DELETE /owners/{ownerId}'"):
         AgentQueries(s, s).callers("DELETE /owners/{ownerId}")
     assert answer.text.splitlines()[2] == "Target: `GET /owners/{}` (id `endpoint:GET /owners/{}`)"  # no "(/, id"
+    assert answer.text.rstrip().endswith("| 1 call site from 1 caller |")  # not "1 call sites from 1 callers"
 
 
 def test_the_cli_lists_an_endpoints_clients_without_a_location_of_its_own(store, tmp_path: Path) -> None:
