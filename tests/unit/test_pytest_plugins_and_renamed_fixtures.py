@@ -1,0 +1,124 @@
+"""pytest fixtures renamed by ``@pytest.fixture(name="x")``, fixtures of the modules a ``pytest_plugins``
+list loads, and a fixture yielding a constructed object (``yield User()``)
+(:mod:`indexer.languages.python.pytest_fixtures`, :mod:`indexer.languages.python.frameworks.pytest_plugins`).
+
+The shapes of FastAPI's full-stack template (``@pytest.fixture(name="client") def client_fixture()``)
+and of projects splitting fixtures into ``tests/fixtures/*.py`` modules that the root ``conftest.py``
+lists in ``pytest_plugins``. Exact callees; negatives: a renamed fixture's function name requests
+nothing, a folder no ``pytest_plugins`` lies above sees no plugin fixture, a plugin module's
+non-fixture function is no fixture."""
+
+from __future__ import annotations
+
+from indexer.languages.python.extractor import EXTRACTOR
+from indexer.languages.python.pytest_fixtures import fixture_name
+from tests.resolution_harness import resolve_fixture
+
+APP = '''
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+class Client:
+    def get(self, url): pass
+
+
+class Db:
+    def query(self, q): pass
+
+
+class User:
+    def login(self): pass
+
+
+class Admin:
+    def login(self): pass
+
+
+class Cache:
+    def clear(self): pass
+
+
+class Store:
+    def clear(self): pass
+# --- path: tests/__init__.py ---
+# --- path: tests/conftest.py ---
+import pytest
+
+from app.models import Client
+
+pytest_plugins = ["tests.fixtures.db", "tests.fixtures.users"]
+
+
+@pytest.fixture(name="client")
+def client_fixture():
+    return Client()
+# --- path: tests/fixtures/__init__.py ---
+# --- path: tests/fixtures/db.py ---
+import pytest
+
+from app.models import Cache, Db
+
+
+@pytest.fixture
+def db():
+    return Db()
+
+
+def cache():
+    return Cache()
+# --- path: tests/fixtures/users.py ---
+import pytest
+
+from app.models import User
+
+
+@pytest.fixture()
+def user():
+    yield User()
+# --- path: tests/unit/test_things.py ---
+def test_client(client):
+    client.get("/x")
+
+
+def test_db(db):
+    db.query("q")
+
+
+def test_user(user):
+    user.login()
+
+
+def test_old_name(client_fixture):
+    client_fixture.get("/y")
+
+
+def test_cache(cache):
+    cache.clear()
+# --- path: other/test_other.py ---
+def test_user_elsewhere(user):
+    user.login()
+'''
+
+
+def _calls(resolved) -> list[tuple[str, int, str, str]]:
+    return sorted((e.src.split(":", 1)[1], e.line, e.dst.split(":", 1)[1], e.resolution) for f in resolved.files
+                  for e in f.edges if e.kind == "CALLS" and "/test_" in e.src)
+
+
+def test_renamed_fixtures_plugin_fixtures_and_yielded_objects() -> None:
+    assert _calls(resolve_fixture(APP)) == [
+        ("tests/unit/test_things.test_client(1)", 2, "app/models.Client.get(1)", "inferred"),  # name="client"
+        ("tests/unit/test_things.test_db(1)", 6, "app/models.Db.query(1)", "inferred"),  # a plugin module's
+        ("tests/unit/test_things.test_old_name(1)", 14, "app/models.Client.get(1)", "name"),
+        ("tests/unit/test_things.test_user(1)", 10, "app/models.User.login(0)", "exact"),  # `yield User()`
+        # negatives: `client_fixture` (14) is no fixture name: only the unique-name fallback binds it;
+        # `cache` (18) is a plain function of a plugin module, and two `clear`s: nothing; other/ has no
+        # pytest_plugins above it: its `user` is nothing, and two `login`s
+    ]
+
+
+def test_fixture_name_and_the_plugins_constant() -> None:
+    ex = EXTRACTOR.extract("tests/conftest.py", b'pytest_plugins = ("a.b", "c")\nother = ["x"]\n')
+    assert [(c.qualname, c.value.parts) for c in ex.constants] == [("pytest_plugins", (("lit", "a.b,c"),))]
+    assert EXTRACTOR.extract("t.py", b"pytest_plugins = [name]\n").constants == []  # not literals: not read
+    code = b'import pytest\n@pytest.fixture(scope="module", name="x")\ndef f(): pass\n@pytest.fixture\ndef g(): pass\n'
+    assert [fixture_name(d) for d in EXTRACTOR.extract("conftest.py", code).definitions] == ["x", "g"]
