@@ -1,5 +1,6 @@
 """pytest fixtures renamed by ``@pytest.fixture(name="x")``, fixtures of the modules a ``pytest_plugins``
-list loads, and a fixture yielding a constructed object (``yield User()``)
+list loads, fixtures a ``conftest.py`` imports (``from tests.fixtures import *``, mealie's
+``tests/conftest.py``), and a fixture yielding a constructed object (``yield User()``)
 (:mod:`indexer.languages.python.pytest_fixtures`, :mod:`indexer.languages.python.frameworks.pytest_plugins`).
 
 The shapes of FastAPI's full-stack template (``@pytest.fixture(name="client") def client_fixture()``)
@@ -45,6 +46,8 @@ import pytest
 
 from app.models import Client
 
+from tests.fixtures import *  # noqa: F403
+
 pytest_plugins = ["tests.fixtures.db", "tests.fixtures.users"]
 
 
@@ -52,6 +55,25 @@ pytest_plugins = ["tests.fixtures.db", "tests.fixtures.users"]
 def client_fixture():
     return Client()
 # --- path: tests/fixtures/__init__.py ---
+from .more import *  # noqa: F403
+# --- path: tests/fixtures/more.py ---
+import pytest
+
+from app.models import Store
+
+
+@pytest.fixture
+def store():
+    return Store()
+# --- path: tests/helpers.py ---
+import pytest
+
+from app.models import Store
+
+
+@pytest.fixture
+def stash():
+    return Store()
 # --- path: tests/fixtures/db.py ---
 import pytest
 
@@ -93,6 +115,11 @@ def test_old_name(client_fixture):
 
 def test_cache(cache):
     cache.clear()
+
+
+def test_store(store, stash):
+    store.clear()
+    stash.clear()
 # --- path: other/test_other.py ---
 def test_user_elsewhere(user):
     user.login()
@@ -109,10 +136,12 @@ def test_renamed_fixtures_plugin_fixtures_and_yielded_objects() -> None:
         ("tests/unit/test_things.test_client(1)", 2, "app/models.Client.get(1)", "inferred"),  # name="client"
         ("tests/unit/test_things.test_db(1)", 6, "app/models.Db.query(1)", "inferred"),  # a plugin module's
         ("tests/unit/test_things.test_old_name(1)", 14, "app/models.Client.get(1)", "name"),
+        ("tests/unit/test_things.test_store(2)", 22, "app/models.Store.clear(0)", "inferred"),  # conftest's import *
         ("tests/unit/test_things.test_user(1)", 10, "app/models.User.login(0)", "exact"),  # `yield User()`
         # negatives: `client_fixture` (14) is no fixture name: only the unique-name fallback binds it;
         # `cache` (18) is a plain function of a plugin module, and two `clear`s: nothing; other/ has no
-        # pytest_plugins above it: its `user` is nothing, and two `login`s
+        # pytest_plugins above it: its `user` is nothing, and two `login`s; `stash` (23) is a fixture of a
+        # module no conftest imports nor pytest_plugins lists
     ]
 
 

@@ -10,7 +10,8 @@ is a callable decorated ``@pytest.fixture`` / ``@fixture`` (with or without argu
 resolver's decorated table by the name ``fixture``, recorded as ``("n", "python", "@fixture")``, so a
 fixture added or removed anywhere re-binds its readers), requested by the ``name=`` of its decorator
 when given (``@pytest.fixture(name="client") def client_fixture()``: :func:`fixture_name`). Below the
-``conftest.py`` files come the modules ``pytest_plugins`` lists (in the test's module, or in a file of
+``conftest.py`` files (each holding the fixtures defined in it and those it imports, ``from tests.fixtures
+import *``: pytest collects a conftest module's attributes) come the modules ``pytest_plugins`` lists (in the test's module, or in a file of
 a folder above it, nearest first; pytest registers them as plugins, whose fixtures any test may request).
 
 Not every parameter is a fixture (pytest's ``getfuncargnames``): one with a default value is not;
@@ -109,12 +110,14 @@ def _visible(fixtures: list[Def], fc: FileCtx, fn: Def, r: Lookup) -> Def | None
     replaces)."""
     if not fixtures:
         return None
-    found = _scoped(fixtures, fc, fn)
+    found = _scoped(fixtures, fc, fn, r)
     return found if found is not None else _plugin_fixture(fixtures, fc, r)
 
 
-def _scoped(fixtures: list[Def], fc: FileCtx, fn: Def) -> Def | None:
-    """:func:`_visible`'s class, module and ``conftest.py`` steps."""
+def _scoped(fixtures: list[Def], fc: FileCtx, fn: Def, r: Lookup) -> Def | None:
+    """:func:`_visible`'s class, module and ``conftest.py`` steps; a ``conftest.py`` holds the fixtures
+    defined in it and those it imports (``from tests.fixtures import *``, :func:`_imported`), as pytest
+    collects a conftest module's attributes."""
     here = [f for f in fixtures if f.file is fc]
     own = [f for f in here if fn.parent is not None and f.parent == fn.parent]
     if own:
@@ -128,9 +131,31 @@ def _scoped(fixtures: list[Def], fc: FileCtx, fn: Def) -> Def | None:
         shared = [f for f in fixtures if f.file.path == conftest and f.parent is None]
         if shared:
             return shared[-1]
+        imported = _imported(fixtures, conftest, r, fc.lang)
+        if imported is not None:
+            return imported
         if not folder:
             return None
         folder = posixpath.dirname(folder)
+
+
+def _imported(fixtures: list[Def], conftest: str, r: Lookup, lang: str) -> Def | None:
+    """The module-level fixture of ``fixtures`` the ``conftest.py`` at path ``conftest`` imports under its
+    own name (a star import too), when that file exists; ``None`` otherwise."""
+    def find() -> list[FileCtx]:
+        module = conftest.removesuffix(".py").replace("/", ".")
+        keys = [module[i:] for i in [0, *(n + 1 for n, c in enumerate(module) if c == ".")]]  # any source root
+        return next((found for key in keys if (found := [f for f in r.module_files(lang, key) if f.path == conftest])),
+                    [])
+
+    files = r.memoised((0, lang, "conftest", conftest), find)
+    for cfc in files if isinstance(files, list) else ():
+        for f in fixtures:
+            if f.parent is None and f.file is not cfc:
+                v = r.resolve_name(cfc, None, f.name)
+                if isinstance(v, FuncV) and v.f is f:
+                    return f
+    return None
 
 
 def _plugin_fixture(fixtures: list[Def], fc: FileCtx, r: Lookup) -> Def | None:
