@@ -54,6 +54,10 @@ def get_unannotated():
     return 4
 
 
+def get_audit():
+    return 5
+
+
 class Pager:
     def __init__(self, page: int = 1):
         self.page = page
@@ -90,11 +94,13 @@ class BaseAdminController(BaseUserController):
     user: User = Depends(get_admin_user)
 ''',
     "app/items.py": '''\
+from typing import Annotated
+
 from fastapi import APIRouter, Depends
 
 from app.base import BaseAdminController, BaseUserController
 from app.cbv import controller
-from app.deps import Pager, get_flag
+from app.deps import Pager, get_audit, get_flag
 
 router = APIRouter(prefix="/items")
 admin_router = APIRouter(prefix="/admin")
@@ -105,6 +111,7 @@ plain_router = APIRouter(prefix="/plain")
 class ItemController(BaseUserController):
     flag: int = Depends(get_flag)
     pager: Pager = Depends()
+    audit: Annotated[int, Depends(get_audit)]
 
     @router.get("")
     def get_all(self):
@@ -165,6 +172,7 @@ def test_the_class_attribute_dependencies_of_the_lineage_wrap_each_route_of_the_
         + [("BaseController.__init__", e) for e in items + admin]  # the view's __init__, inherited
         + [("get_current_user", e) for e in items]
         + [("get_flag", e) for e in items]  # the view's own
+        + [("get_audit", e) for e in items]  # an Annotated[T, Depends(f)] attribute
         + [("Pager.__init__", e) for e in items]  # Depends() on the annotated class
         + [("get_admin_user", e) for e in admin]  # BaseAdminController.user replaces BaseUserController.user
     )
