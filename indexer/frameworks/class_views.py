@@ -70,9 +70,14 @@ class ClassViewLinks:
             return
         owner = route.handler.rpartition(".")[0]
         view = fc.def_at(owner, route.line) if owner else None
-        if view is None or not view.is_type or not view_decorated(view.d.decorators, route.router):
+        if view is None or not view.is_type or not view.d.decorators or not view_decorated(view.d.decorators,
+                                                                                            route.router):
             return
-        for klass, scope, expr in self.view_dependencies(view):
+        memo = self.__dict__.setdefault("_view_dependencies", {})  # per view: its routes share the answer
+        found = memo.get(view.id)
+        if found is None:
+            found = memo[view.id] = self.view_dependencies(view)
+        for klass, scope, expr in found:
             if klass.file is not fc:
                 self.r.use(("file", klass.file.path, ""))  # the base class's attributes
             srcs = self._wrapper_callables(klass.file, scope, expr, kind="dependency")
