@@ -23,8 +23,11 @@ wrapped (``WRAPS``, kind ``dependency``, scope ``route``) by
   an attribute without annotation is none (``get_type_hints`` does not list it);
 * the class's ``__init__`` of the repository (its own or inherited), which the rewritten one calls.
 
-What the dependency is, is resolved as a route's own ``Depends`` is, in the file and scope of the class
-that declares the attribute (a base class in another file: the route's file then depends on it).
+The attributes are the FastAPI detector's Wrappers on the declaring class (``router`` the class's
+qualname; :mod:`indexer.languages.python.frameworks.fastapi`): framework facts, so editing one links
+again. What the dependency is, is resolved as a route's own ``Depends`` is, in the file and scope of the
+class that declares the attribute (a base class in another file: the route's file then depends on it).
+The linker's router-wide pass reads those Wrappers too and finds no router the class builds: nothing.
 """
 
 from __future__ import annotations
@@ -39,7 +42,6 @@ from indexer.resolve.values import Def
 
 __all__ = ["ClassViewLinks", "view_decorated"]
 
-_DEPENDS = frozenset({"Depends", "Security"})
 
 
 def view_decorated(decorators: list[str], router: str) -> bool:
@@ -94,13 +96,15 @@ class ClassViewLinks:
     def view_dependencies(self, view: Def) -> list[tuple[Def, str | None, str]]:
         """``(declaring class, scope to resolve in, dependency expression)`` of each dependency class
         attribute of the class-based view ``view``'s repository lineage, one per attribute name,
-        nearest class first (module docstring)."""
+        nearest class first (module docstring): the Wrappers the FastAPI detector puts on a class for
+        its annotated ``Depends`` attributes (``router`` the class's qualname, at a line of the field)."""
         seen: set[str] = set()
         out: list[tuple[Def, str | None, str]] = []
         for klass in self.r.mro(view):
             if klass.file.repo != self.r.repo or klass.file.lang != "python":
                 continue
-            calls = None
+            wrappers = [w for w in klass.file.ex.wrappers if w.framework == "fastapi" and w.kind == "dependency"
+                        and w.router == klass.qualname]
             for member in every(klass.members):
                 if member.kind != "field" or member.name in seen:
                     continue
@@ -108,28 +112,8 @@ class ClassViewLinks:
                 annotation = member.d.field_type
                 if member.name.startswith("_") or not annotation or annotation.startswith(("ClassVar", "typing.ClassVar")):
                     continue
-                if calls is None:
-                    calls = _depends_calls(klass)
-                call = next((calls[n] for n in range(member.line, member.d.end_line + 1) if n in calls), None)
-                if call is None:
-                    continue
-                first = next((a.text for a in call.handed if a.key in ("0", "dependency")), None)
-                out.append((klass, klass.parent, first or annotation))
+                w = next((w for w in wrappers if member.line <= w.line <= member.d.end_line), None)
+                expr = (w.owner or w.owner_ref) if w is not None else None
+                if expr:
+                    out.append((klass, klass.parent, expr))
         return out
-
-
-def _depends_calls(klass: Def) -> dict[int, Any]:
-    """FastAPI ``Depends`` / ``Security`` calls written in the body of ``klass`` (its file's
-    call sites whose caller is the class), by line."""
-    fc = klass.file
-    local = {imp.local: imp for imp in every(fc.imports)}
-    out: dict[int, Any] = {}
-    for cs in fc.ex.calls:
-        if cs.caller != klass.qualname or cs.name not in _DEPENDS or cs.line in out:
-            continue
-        head = (cs.receiver or cs.name).split(".", 1)[0]
-        imp = local.get(head)
-        if imp is None or imp.level or imp.module.split(".", 1)[0] != "fastapi":
-            continue
-        out[cs.line] = cs
-    return out

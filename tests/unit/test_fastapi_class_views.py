@@ -210,3 +210,28 @@ def test_view_decorated():
     assert view_decorated(["cbv(router=items.router)"], "items.router")
     assert not view_decorated(["controller(other)"], "router")
     assert not view_decorated(["dataclass", "register(x, router)"], "router")
+
+
+def test_editing_a_base_class_dependency_rewraps_the_views_in_other_files(tmp_path) -> None:
+    import sqlite3 as _sqlite3
+
+    from tests.index_dump import problems
+    from tests.unit.test_incremental import Workspace
+
+    files = {p: t for p, t in FILES.items() if p != "app/items.py"}
+    files["app/items.py"] = FILES["app/items.py"].split("@controller(admin_router)")[0]
+    ws = Workspace(tmp_path, files)
+
+    def wraps() -> list[tuple[str, str]]:
+        with _sqlite3.connect(ws.db) as con:
+            rows = con.execute("SELECT src, dst FROM edges WHERE kind = 'WRAPS' AND src LIKE '%get_%user%'").fetchall()
+        return sorted({(s.split(".")[-1].split("(")[0], d) for s, d in rows})
+
+    try:
+        assert wraps() == [("get_current_user", "endpoint:GET /items"), ("get_current_user", "endpoint:POST /items")]
+        ws.edit({"app/base.py": FILES["app/base.py"].replace("user: User = Depends(get_current_user)",
+                                                             "user: User = Depends(get_admin_user)", 1)})
+        assert wraps() == [("get_admin_user", "endpoint:GET /items"), ("get_admin_user", "endpoint:POST /items")]
+        assert problems(ws.db) == []
+    finally:
+        ws.close()
