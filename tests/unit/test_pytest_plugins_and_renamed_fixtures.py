@@ -151,3 +151,30 @@ def test_fixture_name_and_the_plugins_constant() -> None:
     assert EXTRACTOR.extract("t.py", b"pytest_plugins = [name]\n").constants == []  # not literals: not read
     code = b'import pytest\n@pytest.fixture(scope="module", name="x")\ndef f(): pass\n@pytest.fixture\ndef g(): pass\n'
     assert [fixture_name(d) for d in EXTRACTOR.extract("conftest.py", code).definitions] == ["x", "g"]
+
+
+def test_a_pytest_plugins_list_and_a_conftest_import_edited_rebind_the_tests(tmp_path) -> None:
+    from tests.index_dump import calls
+    from tests.unit.test_incremental import Workspace
+
+    files = {
+        "app/__init__.py": "",
+        "app/models.py": "class Db:\n    def query(self, q): pass\n\n\nclass Other:\n    def query(self, q): pass\n",
+        "tests/__init__.py": "",
+        "tests/fixtures/__init__.py": "",
+        "tests/fixtures/db.py": "import pytest\nfrom app.models import Db\n\n\n@pytest.fixture\ndef db():\n    return Db()\n",
+        "tests/conftest.py": "pytest_plugins = []\n",
+        "tests/test_a.py": "def test_db(db):\n    db.query('q')\n",
+    }
+    ws = Workspace(tmp_path, files)
+    edge = "tests/test_a.test_db(1) -> app/models.Db.query(1) [inferred]"
+    try:
+        assert [c for c in calls(ws.db) if "query" in c] == []
+        ws.edit({"tests/conftest.py": 'pytest_plugins = ["tests.fixtures.db"]\n'})
+        assert [c for c in calls(ws.db) if "query" in c] == [edge]
+        ws.edit({"tests/conftest.py": "from tests.fixtures.db import db  # noqa: F401\n"})
+        assert [c for c in calls(ws.db) if "query" in c] == [edge]
+        ws.edit({"tests/conftest.py": "pytest_plugins = ()\n"})
+        assert [c for c in calls(ws.db) if "query" in c] == []
+    finally:
+        ws.close()

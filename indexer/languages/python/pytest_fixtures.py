@@ -142,14 +142,13 @@ def _scoped(fixtures: list[Def], fc: FileCtx, fn: Def, r: Lookup) -> Def | None:
 def _imported(fixtures: list[Def], conftest: str, r: Lookup, lang: str) -> Def | None:
     """The module-level fixture of ``fixtures`` the ``conftest.py`` at path ``conftest`` imports under its
     own name (a star import too), when that file exists; ``None`` otherwise."""
-    def find() -> list[FileCtx]:
+    def find() -> str:  # the module key (a context may be replaced by a new one: never keep contexts)
         module = conftest.removesuffix(".py").replace("/", ".")
         keys = [module[i:] for i in [0, *(n + 1 for n, c in enumerate(module) if c == ".")]]  # any source root
-        return next((found for key in keys if (found := [f for f in r.module_files(lang, key) if f.path == conftest])),
-                    [])
+        return next((key for key in keys if any(f.path == conftest for f in r.module_files(lang, key))), "")
 
-    files = r.memoised((0, lang, "conftest", conftest), find)
-    for cfc in files if isinstance(files, list) else ():
+    key = r.memoised((0, lang, "conftest", conftest), find)
+    for cfc in (f for f in r.module_files(lang, key) if f.path == conftest) if isinstance(key, str) and key else ():
         for f in fixtures:
             if f.parent is None and f.file is not cfc:
                 v = r.resolve_name(cfc, None, f.name)
