@@ -96,6 +96,7 @@ from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, RegistrationOrder,
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
+from indexer.frameworks.class_views import ClassViewLinks
 from indexer.frameworks.django_methods import required_methods
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
@@ -157,7 +158,8 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks):
+class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks,
+              ClassViewLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
                  produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
         self.r = resolver
@@ -529,6 +531,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                         kind=GUARD_CALLBACK if guards else ref.kind, scope="route", **sure)
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
+        self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views
 
     def _handler_decorators(self, fc: FileCtx, route: Route, linked: _Linked) -> None:
         """WRAPS from the view decorators of a Python handler defined in another file (a Django view

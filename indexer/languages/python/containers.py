@@ -20,8 +20,10 @@ container's one display does replace it for the code written after it (:class:`_
 An element may be a call's result (``{"a": make()}``: a call through it calls what ``make``
 returns), and the starred name of ``a, *rest, z = f, g, h, k`` is a list of the values between.
 Scoping: the container is found
-from the call's (or the store's) scope outwards, a ``self.`` container in the enclosing class; class
-bodies are no enclosing scope. Rules in ``queries/containers.scm`` and, for the names bound otherwise,
+from the call's (or the store's) scope outwards, a ``self.`` (or, in a classmethod, ``cls.``) container in
+the enclosing class; class bodies are no enclosing scope, but a display assigned in a class body is also
+the class's ``self.<name>`` (an instance reads a class attribute it does not set: ``routes = {"a": f}``,
+``self.routes[kind](x)``; the class's own body only, not a base class's). Rules in ``queries/containers.scm`` and, for the names bound otherwise,
 ``queries/container_shadows.scm``.
 """
 
@@ -149,6 +151,10 @@ class ContainerCalls:
                     name = "self." + src.text(caps["container.attr"][0])
                 else:
                     name = src.text(caps["container.name"][0])
+                    if index >= 0 and scopes.items[index].kind == "class":  # a class attribute: `self.name` too
+                        held[(scopes.qualname(index), "self." + name)].extend(
+                            self._held(caps["container.value"][0], -1, None))
+                        displays[(scopes.qualname(index), "self." + name)].append(caps["container"][0])
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
                 displays[(scopes.qualname(index), name)].append(caps["container"][0])
         if not held:
@@ -289,9 +295,9 @@ class ContainerCalls:
         if node is None or node.type not in ("identifier", "attribute"):
             return None, 0, None
         text = _WS.sub("", self.src.text(node))
-        if node.type == "attribute" and not (text.startswith("self.") and text.count(".") == 1):
+        if node.type == "attribute" and not (text.startswith(("self.", "cls.")) and text.count(".") == 1):
             return None, 0, None
-        return text, depth, key
+        return "self." + text[4:] if text.startswith("cls.") else text, depth, key
 
     def _through(self, node: Node) -> Fetch:
         """What a value taken out of a container is: ``(container, depth, key, default)`` of

@@ -465,8 +465,9 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 index = scopes.at(node.start_byte)
                 generators.add(index)
                 value = node.named_children[-1] if node.named_child_count else None
-                if value is not None and not any(c.type == "from" for c in node.children):
-                    yielded[index].extend(self._returned_names(value))
+                if value is not None and not any(c.type == "from" for c in node.children):  # `yield X(...)`: "X()"
+                    called = _WS.sub("", src.text(value.child_by_field_name("function"))) if value.type == "call" else ""
+                    yielded[index].extend(self._returned_names(value) or ([called + "()"] if _DOTTED.fullmatch(called) else []))
             elif caps["return.value"][0].type != "comment":
                 returned.append((scopes.at(caps["return"][0].start_byte), caps["return.value"][0]))
         for index, value in returned:
@@ -513,11 +514,11 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         for d in self.out.definitions:
             if d.returned_refs or d.yielded_refs:
                 params, local = {p.name for p in d.params}, aliases.get(d.qualname, ())
-                if d.yielded_refs and is_fixture(d):  # what a pytest fixture yields is what tests get
-                    local = {b.name for b in self.out.bindings if b.scope == d.qualname}
-                kept, d.yielded_refs = ([r for r in refs if (head := r.split(".", 1)[0]) not in params and (
+                fixture = bool(d.yielded_refs) and is_fixture(d)  # what a pytest fixture yields tests get, `X()` too
+                local = {b.name for b in self.out.bindings if b.scope == d.qualname} if fixture else local
+                kept, d.yielded_refs = ([r for r in refs if (head := r.split(".", 1)[0].removesuffix("()")) not in params and (
                     head in known or (head in receivers and head != r) or r in local)]
-                    for refs in (d.returned_refs, d.yielded_refs))
+                    for refs in (d.returned_refs, [r for r in d.yielded_refs if fixture or not r.endswith("()")]))
                 d.returns_other = bool(kept) and (d.returns_other or len(kept) < len(d.returned_refs))
                 d.applies_refs = d.returns_other and d.applies_refs and len(kept) == len(d.returned_refs)
                 d.returned_refs = kept

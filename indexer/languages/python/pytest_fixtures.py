@@ -8,7 +8,11 @@ repository). So ``def test_ssl(worker): worker._create_ssl_context()`` with ``@p
 worker(): return GunicornWebWorker()`` calls ``GunicornWebWorker._create_ssl_context``. A fixture
 is a callable decorated ``@pytest.fixture`` / ``@fixture`` (with or without arguments; the
 resolver's decorated table by the name ``fixture``, recorded as ``("n", "python", "@fixture")``, so a
-fixture added or removed anywhere re-binds its readers). A fixture renamed by ``name=`` is not read.
+fixture added or removed anywhere re-binds its readers), requested by the ``name=`` of its decorator
+when given (``@pytest.fixture(name="client") def client_fixture()``: :func:`fixture_name`). Below the
+``conftest.py`` files (each holding the fixtures defined in it and those it imports, ``from tests.fixtures
+import *``: pytest collects a conftest module's attributes) come the modules ``pytest_plugins`` lists (in the test's module, or in a file of
+a folder above it, nearest first; pytest registers them as plugins, whose fixtures any test may request).
 
 Not every parameter is a fixture (pytest's ``getfuncargnames``): one with a default value is not;
 the leading ones a ``@mock.patch(...)`` / ``@patch.object(...)`` decorator without ``new`` fills (one
@@ -33,7 +37,10 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["FIXTURE", "injected", "is_fixture", "is_test_file", "requested"]
+__all__ = ["FIXTURE", "fixture_name", "injected", "is_fixture", "is_test_file", "requested"]
+
+PLUGINS = "pytest_plugins"
+"""The module-level constant naming plugin modules (:mod:`indexer.languages.python.frameworks.pytest_plugins`)."""
 
 FIXTURE = "fixture"
 """The decorator name pytest's fixtures carry (``@pytest.fixture``, ``@pytest.fixture(scope="module")``)."""
@@ -61,7 +68,7 @@ def injected(r: Lookup, fc: FileCtx, scope: str, name: str) -> Value:
         return None
     ns = fc.rules.namespace
     by_name = r.memoised((0, ns, "pytest fixtures"), lambda: _by_name(r.registered(ns, FIXTURE)))
-    found = _visible(by_name.get(name, []) if isinstance(by_name, dict) else [], fc, fn)
+    found = _visible(by_name.get(name, []) if isinstance(by_name, dict) else [], fc, fn, r)
     if found is None or found is fn:
         return None
     if found.d.yielded_refs:
@@ -70,10 +77,25 @@ def injected(r: Lookup, fc: FileCtx, scope: str, name: str) -> Value:
 
 
 def _by_name(fixtures: list[Def]) -> dict[str, list[Def]]:
+    """``fixtures`` by the name tests request them by: the ``name=`` of their ``@pytest.fixture(...)``
+    when given (the function's own name is then none), else the function's name."""
     out: dict[str, list[Def]] = {}
     for f in fixtures:
-        out.setdefault(f.name, []).append(f)
+        out.setdefault(fixture_name(f.d), []).append(f)
     return out
+
+
+def fixture_name(d: Definition) -> str:
+    """The name pytest registers the fixture ``d`` under: the string ``name=`` of its ``fixture(...)``
+    decorator (``@pytest.fixture(name="client")``), else ``d``'s own name."""
+    for text in d.decorators:
+        callee, call = _call(text)
+        if callee.rpartition(".")[2] != FIXTURE or call is None:
+            continue
+        for k in call.keywords:
+            if k.arg == "name" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                return k.value.value
+    return d.name
 
 
 def is_fixture(d: Definition) -> bool:
@@ -81,11 +103,21 @@ def is_fixture(d: Definition) -> bool:
     return any(text.split("(", 1)[0].rpartition(".")[2].strip() == FIXTURE for text in d.decorators)
 
 
-def _visible(fixtures: list[Def], fc: FileCtx, fn: Def) -> Def | None:
+def _visible(fixtures: list[Def], fc: FileCtx, fn: Def, r: Lookup) -> Def | None:
     """Of ``fixtures`` (one name's), the one a function ``fn`` of ``fc`` sees: its class's, its module's,
-    then the nearest ``conftest.py``'s above it; the last of equals (a later definition replaces)."""
+    the nearest ``conftest.py``'s above it, then those of the modules a ``pytest_plugins`` of ``fc`` or of a
+    file in a folder above it loads (:func:`_plugin_fixture`); the last of equals (a later definition
+    replaces)."""
     if not fixtures:
         return None
+    found = _scoped(fixtures, fc, fn, r)
+    return found if found is not None else _plugin_fixture(fixtures, fc, r)
+
+
+def _scoped(fixtures: list[Def], fc: FileCtx, fn: Def, r: Lookup) -> Def | None:
+    """:func:`_visible`'s class, module and ``conftest.py`` steps; a ``conftest.py`` holds the fixtures
+    defined in it and those it imports (``from tests.fixtures import *``, :func:`_imported`), as pytest
+    collects a conftest module's attributes."""
     here = [f for f in fixtures if f.file is fc]
     own = [f for f in here if fn.parent is not None and f.parent == fn.parent]
     if own:
@@ -99,9 +131,58 @@ def _visible(fixtures: list[Def], fc: FileCtx, fn: Def) -> Def | None:
         shared = [f for f in fixtures if f.file.path == conftest and f.parent is None]
         if shared:
             return shared[-1]
+        imported = _imported(fixtures, conftest, r, fc.lang)
+        if imported is not None:
+            return imported
         if not folder:
             return None
         folder = posixpath.dirname(folder)
+
+
+def _imported(fixtures: list[Def], conftest: str, r: Lookup, lang: str) -> Def | None:
+    """The module-level fixture of ``fixtures`` the ``conftest.py`` at path ``conftest`` imports under its
+    own name (a star import too), when that file exists; ``None`` otherwise."""
+    def find() -> str:  # the module key (a context may be replaced by a new one: never keep contexts)
+        module = conftest.removesuffix(".py").replace("/", ".")
+        keys = [module[i:] for i in [0, *(n + 1 for n, c in enumerate(module) if c == ".")]]  # any source root
+        return next((key for key in keys if any(f.path == conftest for f in r.module_files(lang, key))), "")
+
+    key = r.memoised((0, lang, "conftest", conftest), find)
+    for cfc in (f for f in r.module_files(lang, key) if f.path == conftest) if isinstance(key, str) and key else ():
+        for f in fixtures:
+            if f.parent is None and f.file is not cfc:
+                v = r.resolve_name(cfc, None, f.name)
+                if isinstance(v, FuncV) and v.f is f:
+                    return f
+    return None
+
+
+def _plugin_fixture(fixtures: list[Def], fc: FileCtx, r: Lookup) -> Def | None:
+    """The module-level fixture of ``fixtures`` defined in a module that a ``pytest_plugins`` list
+    (:mod:`indexer.languages.python.frameworks.pytest_plugins`) of ``fc`` or of a file in a folder
+    above ``fc`` names, the nearest declaring file first; the last of equals."""
+    where = {f.file.path: f.file for f in fixtures if f.parent is None}
+    if not where:
+        return None
+    folder = posixpath.dirname(fc.path)
+    declaring = sorted((pf for pf in r.constant_files(fc.rules.namespace, PLUGINS)
+                        if pf is fc or _above(posixpath.dirname(pf.path), folder)),
+                       key=lambda pf: (pf is not fc, -pf.path.count("/")))
+    for pf in declaring:
+        r.use(("name", pf.path, PLUGINS))
+        value = next((c.value for c in reversed(pf.ex.constants) if c.qualname == PLUGINS), None)
+        text = "".join(t for kind, t in value.parts if kind == "lit") if value is not None else ""
+        for module in (m.strip() for m in text.split(",")):
+            paths = {m.path for m in fc.rules.module_by_name(r, pf, module)} if module else set()
+            found = [f for f in fixtures if f.parent is None and f.file.path in paths]
+            if found:
+                return found[-1]
+    return None
+
+
+def _above(folder: str, below: str) -> bool:
+    """Whether ``folder`` is ``below`` or a folder above it (``""``: the repository's root)."""
+    return not folder or below == folder or below.startswith(folder + "/")
 
 
 def _class_decorators(fc: FileCtx, fn: Def) -> tuple[tuple[str, ...], ...]:

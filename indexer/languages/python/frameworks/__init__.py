@@ -40,6 +40,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_cli",
     "openapi_python",
     "python_constants",
+    "pytest_plugins",
     "registrations",
     "orm_tables",
     "orm_results",

@@ -104,6 +104,7 @@ _DEPENDS = frozenset({
 _ANNOTATED = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
 _MIDDLEWARE = frozenset({"starlette.middleware.Middleware", "fastapi.middleware.Middleware"})
 _PARAMS = frozenset({"default_parameter", "typed_parameter", "typed_default_parameter"})
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _ROUTER_USE = re.compile(rb"\.include_router\(|@\w+\.(?:get|post|put|delete|patch|head|options|trace|api_route)\(")
 """What a file importing no ``fastapi`` must hold for its routers built by another class to be looked for."""
 
@@ -143,6 +144,34 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     handlers = {r.handler: r for r in ctx.out.routes if r.framework == _FRAMEWORK and r.handler}
     for caps in functions:
         _parameters(ctx, caps, handlers, aliases)
+    if fastapi_file:
+        _class_attribute_dependencies(ctx)
+
+
+def _class_attribute_dependencies(ctx: Context) -> None:
+    """``name: T = Depends(f)`` (``Security``, ``Annotated[T, Depends(f)]``; ``Depends()``: the class ``T``)
+    as an annotated attribute of a class body: a Wrapper on the class (``router`` its qualname) at the
+    ``Depends`` call, which :mod:`indexer.frameworks.class_views` applies to the routes of the class-based
+    views deriving from the class (one per attribute name, a subclass's replacing its base's); no router
+    is built by such a class, so it wraps nothing else. Read from the extractor's records: the class's
+    annotated fields and the ``Depends`` calls its body makes on their lines."""
+    fields = {(d.parent, line): d for d in ctx.out.definitions if d.kind == "field" and d.field_type and d.parent
+              and ctx.kinds.get(d.parent) == "class" for line in range(d.start_line, d.end_line + 1)}
+    seen: set[tuple[str | None, str]] = set()
+    for cs in ctx.out.calls:
+        d = fields.get((cs.caller, cs.line))
+        if d is None or cs.via is not None or (d.parent, d.name) in seen or \
+                ctx.imports.qualify(f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name) not in _DEPENDS:
+            continue
+        seen.add((d.parent, d.name))
+        expr = next((a.text for a in cs.handed if a.key in ("0", "dependency")), None)
+        if expr is None:  # `Depends()`: the annotated class (`Annotated[T, Depends()]`: `T`)
+            expr = re.sub(r"^(?:typing\.|typing_extensions\.)?Annotated\[([^,]+),.*$", r"\1", d.field_type or "").strip()
+        if not expr:
+            continue
+        owner = expr if _DOTTED_NAME.fullmatch(expr) and ctx.kinds.get(expr) in ("function", "class") else None
+        ctx.out.wrappers.append(Wrapper(_FRAMEWORK, "dependency", owner, cs.line, cs.col,
+                                        None if owner else expr, d.parent))
 
 
 class _Receivers:
