@@ -188,7 +188,8 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
             extraction = extractor.extract(sf.path, text)
         if budget.partial:
             extraction.partial = budget.partial
-            log.warning("%s indexed in part: %s", sf.path, budget.partial)
+        if extraction.partial:  # the budget's cut, or the extractor's own (Python blocks nested too deep)
+            log.warning("%s indexed in part: %s", sf.path, extraction.partial)
         extraction.calls = pack_calls(extraction.calls)  # type: ignore[assignment]  # see indexer.packed
         blob = None
         if cache_dir is not None:

@@ -93,6 +93,7 @@ from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.mounts import mount_ends
 from indexer.frameworks.router_classes import borrowed_router, module_routers
 from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, RegistrationOrder, runs_on_errors
+from indexer.frameworks.scopes import Scopes
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
@@ -180,7 +181,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         self._linked: list[_Linked] = []  # every route linked, with its endpoints
         self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
         self._schemas: list[str] = []  # the schema files' paths
-        self.order = RegistrationOrder(MAX_DEPTH, lambda path, line, col: _scope_at(self.by_path[path], line, col)
+        self.scopes = Scopes()  # the innermost definition at a position, per file
+        self.order = RegistrationOrder(MAX_DEPTH, lambda path, line, col: self.scopes.at(self.by_path[path], line, col)
                                        if path in self.by_path else None)  # mounts' positions: wrap_order
         self._wrapped: dict[str, set[tuple[str, str, int, int]]] = defaultdict(set)  # per file: WRAPS written
         self._modules: dict[str, str | None] = {}  # path -> its module folder
@@ -349,7 +351,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             for m in fc.ex.mounts:
                 # a prefix naming a local (``prefix=settings.api_prefix`` with ``settings`` a variable of
                 # the function mounting the router) and a callee are resolved in the scope of the mount
-                scope = _scope_at(fc, m.line, m.col) if m.argument is not None or any(k == "ref" for k, _ in m.prefix.parts) else None
+                scope = self.scopes.at(fc, m.line, m.col) if m.argument is not None or any(k == "ref" for k, _ in m.prefix.parts) else None
                 parent, child = mount_ends(self.r, fc, m, scope, self.locate)
                 if child is None or (*parent, m.framework) in self.refused:
                     if m.argument is None:  # a router handed to a library function (`http.ListenAndServe(a, r)`) is no mount
@@ -511,7 +513,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                     self.result.outcomes["exposes"] += 1
                     linked.endpoints.append((eid, method, full))
         self._linked.append(linked)
-        at = _scope_at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
+        at = self.scopes.at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
             inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
             if ref.annotation and not isinstance(self.r.resolve_expr(fc, at, ref.expr), FuncV):
@@ -696,14 +698,14 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 srcs = self._framework_methods(rd)
         elif w.owner_ref is not None:
             dotted = w.framework == "django"  # a settings string: an absolute import path
-            srcs = self._wrapper_callables(fc, _scope_at(fc, w.line, w.col), w.owner_ref, dotted, w.kind)
+            srcs = self._wrapper_callables(fc, self.scopes.at(fc, w.line, w.col), w.owner_ref, dotted, w.kind)
         if not srcs:
             self.result.outcomes["unlinked_wrapper"] += 1
             return
         limit = self.render(fc, None, w.path).replace(_HOLE, "{}") if w.path.parts else ""
         if w.router is not None:
             key = self._router_key(fc, w.router)
-            errors = w.framework in ORDERED_FRAMEWORKS and runs_on_errors(self.r, fc, _scope_at(fc, w.line, w.col), w)
+            errors = w.framework in ORDERED_FRAMEWORKS and runs_on_errors(self.r, fc, self.scopes.at(fc, w.line, w.col), w)
             reach = self.order.reach(key, (fc.path, w.line, w.col), errors) \
                 if w.framework in ORDERED_FRAMEWORKS else None  # Express / Koa: what is registered after it
             keys = reach.keys() if reach is not None else self.order.everything(key)
@@ -923,19 +925,6 @@ def _callee(expr: str) -> str | None:
                 head = expr[:i].strip()
                 return head or None
     return None
-
-
-def _scope_at(fc: FileCtx, line: int, col: int) -> str | None:
-    """The qualname of the innermost definition of ``fc`` whose span holds ``line:col`` (``None``: top
-    level): where a registration's expression is resolved (``http.addFilterBefore(jwtFilter, ...)``
-    inside a configuration method sees that class's fields)."""
-    best = None
-    for rd in fc.defs:
-        d = rd.d
-        if (d.start_line, d.start_col) <= (line, col) <= (d.end_line, d.end_col) and (
-                best is None or (d.start_line, d.start_col) >= (best.start_line, best.start_col)):
-            best = d
-    return best.qualname if best is not None else None
 
 
 class _Unknown(Exception):

@@ -34,6 +34,7 @@ from indexer.languages.python.frameworks.common import known_calls
 from indexer.languages.python.typenames import is_user_type
 from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
 from indexer.languages.python.pytest_fixtures import is_fixture
+from indexer.languages.python.indentation import cut_deep_blocks
 from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (
     LITERAL_RECEIVER,
@@ -982,6 +983,9 @@ class PythonExtractor:
         out = FileExtraction(path=path, language=self.language)
         try:
             tree = parser(_GRAMMAR).parse(source)
+            if tree.root_node.has_error and (cut := cut_deep_blocks(source)) is not None:
+                source, tree = cut, parser(_GRAMMAR).parse(cut)  # nested past Python's limit
+                out.partial = "too_deep"
             src = SourceText(source)
             shared = SHARED_QUERIES + shared_queries(self.language, source)
             with shared_pass(_GRAMMAR, "python/queries", shared, tree.root_node):

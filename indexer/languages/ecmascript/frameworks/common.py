@@ -22,6 +22,7 @@ Python looks at the tree itself only where a query cannot express the rule:
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Callable
@@ -145,6 +146,44 @@ FUNCTION_TYPES = frozenset({"arrow_function", "function_expression", "function",
 """Node types of a function written inline (an arrow, a function expression)."""
 
 
+class _Indexed:
+    """The file's definitions and calls indexed for :meth:`JsFile.inline_function`, which scanned both
+    lists whole per inline function and tried every ``#n`` suffix from 2 up: quadratic in the file
+    (10,000 ``app.use(function m(req, res, next) {...})`` lines: 88 s of extraction, brk49). Both lists only grow while the detectors run;
+    what was appended since the last look is indexed then (the calls' list again whole if it was
+    replaced or shrank)."""
+
+    def __init__(self, out: FileExtraction) -> None:
+        self.out = out
+        self.names: dict[str | None, set[str]] = {}  # parent qualname -> the names of its definitions
+        self.params: dict[str, int] = {}  # callable qualname -> its parameter count (the first such)
+        self.suffix: dict[tuple[str | None, str], int] = {}  # (parent, name) -> the last ``#n`` given
+        self._defs = 0
+        self._calls: list | None = None
+        self._at: list[tuple[int, int, int]] = []  # (line, col, index) of every call, sorted
+
+    def definitions(self) -> _Indexed:
+        """Bring the definition tables up to date; returns ``self``."""
+        defs = self.out.definitions
+        for d in defs[self._defs:]:
+            self.names.setdefault(d.parent, set()).add(d.name)
+            if d.kind in CALLABLE_KINDS:
+                self.params.setdefault(d.qualname, len(d.params))
+        self._defs = len(defs)
+        return self
+
+    def calls_within(self, start: tuple[int, int], end: tuple[int, int]) -> list[int]:
+        """Indexes into ``out.calls`` of the calls at ``start <= (line, col) < end``."""
+        calls = self.out.calls
+        if calls is not self._calls or len(calls) < len(self._at):
+            self._calls, self._at = calls, sorted((c.line, c.col, i) for i, c in enumerate(calls))
+        for i in range(len(self._at), len(calls)):
+            bisect.insort(self._at, (calls[i].line, calls[i].col, i))
+        lo = bisect.bisect_left(self._at, (start[0], start[1], -1))
+        hi = bisect.bisect_left(self._at, (end[0], end[1], -1))
+        return [i for _, _, i in self._at[lo:hi]]
+
+
 class JsFile:
     """One JavaScript / TypeScript file as the detectors see it: its matches per section, the
     extractor's definitions by name position, and helpers for texts, scopes and values."""
@@ -161,6 +200,7 @@ class JsFile:
             self._matches[sections[pattern]].append(caps)
         self._defs = {(d.name_line, d.name_col): d for d in out.definitions}
         self._callables = {d.qualname for d in out.definitions if d.kind in CALLABLE_KINDS}
+        self._indexed = _Indexed(out)
         self._choice: dict[int, int] | None = None  # ternary node id -> branch taken (alternatives())
         self._met: list[int] = []  # the ternaries a template met that the choice did not fix
 
@@ -358,11 +398,7 @@ class JsFile:
     def param_count(self, owner: str | None) -> int | None:
         """The number of parameters of the function ``owner`` of this file (an inline function made a
         definition too); ``None`` when the file defines no such callable."""
-        if owner is not None:
-            for d in self.out.definitions:
-                if d.qualname == owner and d.kind in CALLABLE_KINDS:
-                    return len(d.params)
-        return None
+        return self._indexed.definitions().params.get(owner) if owner is not None else None
 
     def inline_function(self, fn: Node, name: str) -> str:
         """Make the anonymous function ``fn`` (an arrow or function expression passed to a route or
@@ -382,12 +418,15 @@ class JsFile:
         if known is not None:
             return known.qualname
         parent = self.code_scope(fn)
-        taken = {d.name for d in self.out.definitions if d.parent == parent}
+        taken = self._indexed.definitions().names.get(parent, set())
         unique = name
-        n = 1
+        n = self._indexed.suffix.get((parent, name), 1)  # the suffixes below it are taken
+        if n > 1:
+            unique = f"{name} #{n}"
         while unique in taken:
             n += 1
             unique = f"{name} #{n}"
+        self._indexed.suffix[(parent, name)] = n
         qualname = f"{parent}.{unique}" if parent else unique
         line, col = self.pos(fn)
         end = (fn.end_point[0] + 1, self.src.end_col(fn))
@@ -423,8 +462,9 @@ class JsFile:
         self.out.definitions.append(d)
         self._defs[(line, col)] = d
         self._callables.add(qualname)
-        for c in self.out.calls:
-            if c.caller == parent and (line, col) <= (c.line, c.col) < end:
+        for i in self._indexed.calls_within((line, col), end):
+            c = self.out.calls[i]
+            if c.caller == parent:
                 c.caller = qualname
         return qualname
 

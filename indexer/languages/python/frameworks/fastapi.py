@@ -19,7 +19,7 @@ imports from ``fastapi``, a receiver that is bound, seen from the decorator or c
 ``fastapi`` ``FastAPI`` / ``APIRouter`` (constructed, annotated, ``self.x = APIRouter()``), or whose
 head is an imported name (``from .api import router``, ``items.router``). An app built by a factory
 (``app = create_app()``) is not recognised. In any file (one importing nothing from ``fastapi`` too), a
-module-level ``NAME = Other(...)`` of a class of the file or of its own package (``_own_class``) is a
+module-level ``NAME = Other(...)`` of a class of the file or of its own package (``_OwnClass``) is a
 router when the file uses ``NAME`` as one (a route decorator, ``include_router``...): the linker keeps it only when ``Other`` derives from
 ``APIRouter`` / ``FastAPI`` through repository classes (:mod:`indexer.frameworks.router_classes`), and
 ``super().__init__(..., dependencies=[Depends(f)])`` in the ``__init__`` of a class ``C`` of the file is a
@@ -119,9 +119,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     aliases: dict[str, Node] = {}
     matches = [caps for _, caps in run_query(query("python", "python/queries", "fastapi"), root)]
     candidates: dict[str, dict[str, list[Node]]] = {}  # NAME = Other(...): routers if used as one
+    own = _OwnClass(ctx)
     for caps in matches:
         if "router" in caps:
-            _router(ctx, caps, candidates)
+            _router(ctx, caps, candidates, own)
     used: set[str] = set()
     known = _Receivers(ctx, fastapi_file, candidates, used)
     for caps in matches:
@@ -228,7 +229,8 @@ def _decorated_route(ctx: Context, caps: dict[str, list[Node]], known: _Receiver
     )
 
 
-def _router(ctx: Context, caps: dict[str, list[Node]], candidates: dict[str, dict[str, list[Node]]]) -> None:
+def _router(ctx: Context, caps: dict[str, list[Node]], candidates: dict[str, dict[str, list[Node]]],
+            own: _OwnClass) -> None:
     src = ctx.src
     assign = caps["router"][0]
     if scope_of(assign, src) is not None:
@@ -237,28 +239,52 @@ def _router(ctx: Context, caps: dict[str, list[Node]], candidates: dict[str, dic
     callee = compact(src, caps["router.callee"][0])
     kind = library_kind(ctx.imports.qualify(callee), _TYPES)
     if kind is None:  # a class of the application: a router if used as one and derived from one
-        if _own_class(ctx, callee):
+        if own(callee):
             candidates[name] = caps
         return
     candidates.pop(name, None)
     _add_router(ctx, caps, name, kind)
 
 
-def _own_class(ctx: Context, callee: str, depth: int = 0) -> bool:
-    """Whether ``callee`` names an import from the file's own package (a relative import, or an absolute
+class _OwnClass:
+    """Whether a callee names an import from the file's own package (a relative import, or an absolute
     one whose top-level package is a folder of the file's path, as ``mealie.routes._base.routers`` from
     ``mealie/routes/users/crud.py``), never a library's (``flask.Blueprint``), which the linker could not
     look into anyway; or a class of this file with such a base or one spelling ``APIRouter`` /
-    ``FastAPI`` (a class of this file deriving from nothing of that kind is no router: ``Cache()``)."""
-    if ctx.kinds.get(callee) == "class":
-        bases = next((d.bases for d in ctx.out.definitions if d.qualname == callee and d.kind == "class"), [])
-        names = [b.split("[", 1)[0].strip() for b in bases]
-        return depth < 8 and any(n.rpartition(".")[2] in ("APIRouter", "FastAPI") or _own_class(ctx, n, depth + 1)
-                                 for n in names)
-    imp = ctx.imports.by_local.get(callee.split(".", 1)[0])
-    if imp is None:
-        return False
-    return bool(imp.level) or imp.module.split(".", 1)[0] in ctx.out.path.split("/")[:-1]
+    ``FastAPI``, through at most :data:`_OWN_DEPTH` classes of the file (a class of this file deriving
+    from nothing of that kind is no router: ``Cache()``). Answers are memoised per name and depth
+    left: the walk over every path of bases was exponential in a diamond of classes (7 classes a
+    level, each deriving from all 7 of the level above, 9 levels: 26 s for a 4 KB file, brk49)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._bases: dict[str, list[str]] | None = None
+        self._memo: dict[tuple[str, int], bool] = {}
+
+    def __call__(self, callee: str, depth: int = 0) -> bool:
+        ctx = self.ctx
+        if ctx.kinds.get(callee) == "class":
+            if depth >= _OWN_DEPTH:
+                return False
+            known = self._memo.get((callee, depth))
+            if known is None:
+                if self._bases is None:
+                    self._bases = {}
+                    for d in ctx.out.definitions:
+                        if d.kind == "class":
+                            self._bases.setdefault(d.qualname, [b.split("[", 1)[0].strip() for b in d.bases])
+                known = self._memo[(callee, depth)] = any(
+                    n.rpartition(".")[2] in ("APIRouter", "FastAPI") or self(n, depth + 1)
+                    for n in self._bases.get(callee, []))
+            return known
+        imp = ctx.imports.by_local.get(callee.split(".", 1)[0])
+        if imp is None:
+            return False
+        return bool(imp.level) or imp.module.split(".", 1)[0] in ctx.out.path.split("/")[:-1]
+
+
+_OWN_DEPTH = 8
+"""Classes of one file :class:`_OwnClass` follows from the class called to ``APIRouter`` / ``FastAPI``."""
 
 
 def _add_router(ctx: Context, caps: dict[str, list[Node]], name: str, kind: str = "router") -> None:
