@@ -983,9 +983,8 @@ class PythonExtractor:
         out = FileExtraction(path=path, language=self.language)
         try:
             tree = parser(_GRAMMAR).parse(source)
-            if tree.root_node.has_error and (cut := cut_deep_blocks(source)) is not None:
-                source, tree = cut, parser(_GRAMMAR).parse(cut)  # nested past Python's limit
-                out.partial = "too_deep"
+            if tree.root_node.has_error and (cut := cut_deep_blocks(source)) is not None:  # nested past Python's limit
+                source, tree, out.partial = cut, parser(_GRAMMAR).parse(cut), "too_deep"
             src = SourceText(source)
             shared = SHARED_QUERIES + shared_queries(self.language, source)
             with shared_pass(_GRAMMAR, "python/queries", shared, tree.root_node):
