@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 __all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
-            "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients")
+            "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
+            "test_callbacks")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"
