@@ -774,6 +774,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if v is None and dotted and callee is None and "." in expr:
             module, _, name = expr.rpartition(".")
             v = self.r.resolve_import(fc, Import(name, module, name))
+        if isinstance(v, ModuleV):  # `app.use(errorHandler())` of a required `module.exports = () => ...`
+            v = self.r.module_member(v.ns, v.key, "default")
         if isinstance(v, FuncV):
             if (v.f.file.path, f"{v.f.qualname}#return") in self.routers:
                 return []  # `app.use("/api", routes())`: a router the function returns is mounted, no middleware

@@ -9,7 +9,8 @@ applied to each operand). :func:`either_values` gives that union where it exists
 resolver's tiers still pick one binding (:meth:`indexer.resolve.interpreter.Resolver.binding_value`).
 
 What makes a union: the bindings of the name's head that decide at the call (in the call's own scope,
-those on the last line written before it; in an enclosing scope, those on its last line) are two or more,
+those on the last line written before it; in an enclosing scope, those on its last line; for a member of
+the instance, ``self.pager`` / ``this.repo``, its class's bindings of it, written once) are two or more,
 on one line, every one ``constructed`` or ``alias`` (a declared type on that line decides alone), and two
 or more of them have a value. Anything else is no union (``None``): the call binds as before.
 """
@@ -52,6 +53,19 @@ def _deciding(fc: FileCtx, scope: str | None, name: str, line: int) -> list[Bind
         s = fc.parent_scope(s)
 
 
+def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str) -> tuple[list[Binding] | None, FileCtx]:
+    """The bindings of ``member`` (``self.pager``) in the nearest class of the MRO of the class enclosing
+    ``scope`` that binds it, with that class's file, when all are written on one line (an attribute
+    assigned once, ``self.pager = pager or SystemPager()``); ``(None, fc)`` otherwise."""
+    cls = r.enclosing_class(fc, scope)
+    for c in r.mro(cls) if cls is not None else ():
+        r.use(("name", c.file.path, member))
+        bindings = c.file.bindings.get((c.qualname, member))
+        if bindings:
+            return (bindings if len({b.line for b in bindings}) == 1 else None), c.file
+    return None, fc
+
+
 def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int) -> list[Value] | None:
     """The values the expression ``text`` (a callee or receiver, ``t``, ``t.repo``, ``t().x``) may have
     at ``line`` of ``scope`` when its head name holds one of several values (see the module docstring):
@@ -61,11 +75,17 @@ def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: 
     segments = split_dotted(text)
     if not segments:
         return None
-    name, calls = calls_off(segments[0])
-    if not name.isidentifier():
-        return None
-    r.use(("name", fc.path, name))
-    group = _deciding(fc, scope, name, line)
+    prefix = fc.rules.instance_prefix
+    if prefix and len(segments) > 1 and segments[0] == prefix[:-1]:  # `self.pager.show()`: the member's
+        name, calls = calls_off(segments[1])
+        group, fc = _member_group(r, fc, scope, prefix + name)
+        segments = segments[1:]
+    else:
+        name, calls = calls_off(segments[0])
+        if not name.isidentifier():
+            return None
+        r.use(("name", fc.path, name))
+        group = _deciding(fc, scope, name, line)
     if not group or len(group) < 2 or any(b.how not in _EITHER_HOWS for b in group):
         return None
     if len({(b.how, b.type) for b in group}) < 2:

@@ -139,6 +139,9 @@ class _Detector:
         self.express_imported = bool(locals_) or jf.has(b'require("express")', b"require('express')")
         self.express_names = {k for k, v in locals_.items() if v in (None, "default")} or {"express"}
         self.router_names = {k for k, v in locals_.items() if v == "Router"}
+        # `var Router = express.Router` (express's own tests, apps aliasing the factory)
+        self.router_names |= {b.name for b in out.bindings if b.how == "alias" and b.scope is None
+                              and b.type in {f"{e}.Router" for e in self.express_names}}
         # koa-router / @koa/router: `new Router({ prefix: "/api" })` (its routes are read as Express's)
         self.koa_routers = {k for k, v in jf.import_locals(*_KOA_ROUTERS).items() if v in (None, "default", "Router")}
         # Koa applications: `new Koa()`, and `this` in a class extending Koa (`class Server extends Koa`)
