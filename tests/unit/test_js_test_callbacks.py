@@ -85,3 +85,36 @@ def test_the_calls_of_a_test_are_the_tests() -> None:
         "test/lib.spec.describe lib.beforeEach hook(0) -> src/lib.other(0) [exact]",
         "test/lib.spec.describe lib.it calls helper(0) -> src/lib.helper(0) [exact]",
     ]  # not from the file `test/lib.spec` any more
+
+
+EXPRESS_TESTS = """
+// --- path: test/app.test.js ---
+var express = require('express');
+var Router = express.Router;
+describe('app', function () {
+  it('mounts', function () {
+    var blog = express(), app = express();
+    blog.get('/', function home(req, res) { res.end(); });
+    app.use(function first(req, res, next) { next(); });
+    app.use('/blog', blog);
+  });
+  it('other', function () {
+    var app = express();
+    var router = new Router();
+    router.get('/x', function x(req, res) { res.end(); });
+    app.use(router);
+    app.use(function last(req, res, next) { next(); });
+  });
+});
+"""
+
+
+def test_each_test_has_its_own_applications() -> None:
+    result = resolve_fixture(EXPRESS_TESTS)
+    assert edges(result, "EXPOSES") == [  # a test's `var app = express()` is the test's: mounts join per test
+        "test/app.test.describe app.it mounts.GET /(2) -> endpoint:GET /blog",  # handlers named after their route
+        "test/app.test.describe app.it other.GET /x(2) -> endpoint:GET /x",  # `var Router = express.Router`
+    ]
+    assert edges(result, "WRAPS") == [
+        "test/app.test.describe app.it mounts.middleware app.use(3) -> endpoint:GET /blog",  # `first`
+    ]  # not: first -> GET /x (another test's app), last (registered after the router)
