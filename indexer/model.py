@@ -70,8 +70,7 @@ class Param:
     """One formal parameter.
 
     ``type`` is the declared type text or ``None``; ``variadic`` is ``"*"`` (``*args``, ``...rest``,
-    Java varargs), ``"**"`` (``**kwargs``) or ``None``. Python's ``self`` / ``cls`` are *not* listed.
-    """
+    Java varargs), ``"**"`` (``**kwargs``) or ``None``. Python's ``self`` / ``cls`` are *not* listed."""
 
     name: str
     type: str | None = None
@@ -96,8 +95,7 @@ class Definition:
     ``inferred_return`` is the callee text of the call(s) a function without ``return_type`` returns
     (``def get(): return Resolver(x)`` -> ``Resolver``; ``a.b`` for ``return a.b(x)``): set only when
     *every* ``return`` with a value in the function's own body (not in nested definitions or lambdas)
-    returns a call of that same plain or dotted name; ``None`` otherwise (and for generators).
-    """
+    returns a call of that same plain or dotted name; ``None`` otherwise (and for generators)."""
 
     kind: str
     name: str
@@ -182,8 +180,7 @@ class CallSite:
     ``"library"``, a method of the application's object a library method calls back (DRF's
     ``serializer.save()`` -> the serializer's ``create`` / ``update``), bound at most ``inferred``.
     ``handed``: the arguments written as a (dotted) name, which may hand the callee a function it
-    calls through its parameter (``run(handler)``, ``run(cb=self.on_done)``); empty when none is.
-    """
+    calls through its parameter (``run(handler)``, ``run(cb=self.on_done)``); empty when none is."""
 
     caller: str | None
     name: str
@@ -280,8 +277,7 @@ class Binding:
 class TypeUse:
     """A type named in a declaration: parameter, return, field, local variable, ``new``, cast, generic.
 
-    ``owner`` is the qualname of the innermost enclosing definition (method, field or class).
-    """
+    ``owner`` is the qualname of the innermost enclosing definition (method, field or class)."""
 
     owner: str | None
     type: str
@@ -420,7 +416,8 @@ class Wrapper:
     whose full path starts with that prefix (``app.use("/api", auth)``; a servlet filter's
     ``urlPatterns = "/api/*"`` as ``/api``); empty: no limit. ``methods`` likewise limits it to endpoints of
     those HTTP methods or of any (Nest ``forRoutes({ path, method })``). A router- or app-wide registration
-    whose owner is a class wraps through that class's framework methods (see :class:`WrapperRef`)."""
+    whose owner is a class wraps through that class's framework methods (see :class:`WrapperRef`). ``order``:
+    its argument's index in the registering call (``app.use(a, router, b)``: 0, 1, 2; Express runs them so)."""
 
     framework: str
     kind: str
@@ -431,6 +428,7 @@ class Wrapper:
     router: str | None = None
     path: Template = field(default_factory=Template)
     methods: list[str] = field(default_factory=list)
+    order: int = 0
 
 
 GRAPHQL_SCHEMA = "graphql-schema"
@@ -525,7 +523,8 @@ class Mount:
     ``child_module`` the dotted module named by a string (Django ``include("shop.urls")``: that
     module's ``urlpatterns``). ``prefix`` is added before the child's own prefix. ``argument``: a
     router handed to a function (Go ``addUserRoutes(v1)``, Express ``users(app)``): ``child`` the callee, the router its
-    parameter at this position (``<callee>#<argument>``; -1: what it returns, ``#return``); ``parent`` a key here."""
+    parameter at this position (``<callee>#<argument>``; -1: what it returns, ``#return``); ``parent`` a key here.
+    ``order``: the child's argument index in the registering call, as :attr:`Wrapper.order`."""
 
     framework: str
     parent: str
@@ -535,6 +534,7 @@ class Mount:
     col: int
     child_module: str | None = None
     argument: int | None = None
+    order: int = 0
 
 
 @dataclass(slots=True)

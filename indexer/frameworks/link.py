@@ -359,7 +359,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                     continue
                 self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
                 handed = m.argument is not None and m.argument >= 0 and not m.prefix.parts  # the object handed itself
-                self.order.mount(parent, child, (fc.path, m.line, m.col), handed)
+                self.order.mount(parent, child, (fc.path, m.line, m.col, m.order), handed)
         templates = self.client_templates()
         used: set[int] = set()  # requests of client templates some call passes a URL to
         for fc in self.ctxs:
@@ -502,7 +502,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             bases = [_join(base, version) for version in self.uri_versions(fc, route)]
         service = self.options.service_for(fc.path)
         linked = _Linked(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route),
-                         at=(fc.path, route.line, route.col))
+                         at=(fc.path, route.line, route.col, 0))
         for base in bases:
             for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
                 full = _join(_join(base, own), tail[0] if tail else "").replace(_HOLE, "{}")
@@ -706,7 +706,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if w.router is not None:
             key = self._router_key(fc, w.router)
             errors = w.framework in ORDERED_FRAMEWORKS and runs_on_errors(self.r, fc, self.scopes.at(fc, w.line, w.col), w)
-            reach = self.order.reach(key, (fc.path, w.line, w.col), errors) \
+            reach = self.order.reach(key, (fc.path, w.line, w.col, w.order), errors) \
                 if w.framework in ORDERED_FRAMEWORKS else None  # Express / Koa: what is registered after it
             keys = reach.keys() if reach is not None else self.order.everything(key)
             routes = [rt for rt in self._linked if rt.router in keys and (reach is None or reach.runs_for(rt.router, rt.at))]
@@ -779,6 +779,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         if v is None and dotted and callee is None and "." in expr:
             module, _, name = expr.rpartition(".")
             v = self.r.resolve_import(fc, Import(name, module, name))
+        if isinstance(v, ModuleV):  # `app.use(errorHandler())` of a required `module.exports = () => ...`
+            v = self.r.module_member(v.ns, v.key, "default")
         if isinstance(v, FuncV):
             if (v.f.file.path, f"{v.f.qualname}#return") in self.routers:
                 return []  # `app.use("/api", routes())`: a router the function returns is mounted, no middleware
@@ -823,12 +825,14 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         return out
 
     def _function_ids(self, f: Def, kind: str) -> list[str]:
-        """``f`` and, for a Python ``decorator`` / ``middleware`` factory, every function nested in it."""
-        if kind not in _FACTORY_KINDS or f.file.lang != "python":
+        """``f`` and, for a Python ``decorator`` / ``middleware`` factory, every function nested in it (in
+        other languages, the nested ones it returns: an Express ``errorHandler()``'s ``error_handler``)."""
+        if kind not in _FACTORY_KINDS:
             return [f.id]
         self.r.use(("file", f.file.path, ""))  # its nested definitions
-        inner = f.qualname + "."
-        return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.qualname.startswith(inner))]
+        inner, returned = f.qualname + ".", {f"{f.qualname}.{n}" for n in f.d.returned_refs}
+        return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.qualname.startswith(inner)
+                        and (f.file.lang == "python" or rd.qualname in returned))]
 
     def _framework_methods(self, c: Def) -> list[str]:
         """The :data:`WRAPPER_METHODS` class ``c`` has (its own or inherited from a class of this
@@ -895,7 +899,7 @@ class _Linked:
     endpoints: list[tuple[str, str, str]] = field(default_factory=list)
     framework: str = ""
     view: Def | None = None  # a DRF view class or @api_view function (indexer.frameworks.drf_defaults)
-    at: tuple[str, int, int] = ("", 0, 0)  # where the route is registered (indexer.frameworks.wrap_order)
+    at: tuple[str, int, int, int] = ("", 0, 0, 0)  # where the route is registered (indexer.frameworks.wrap_order)
 
 
 def _application_base(props: Mapping[str, str], framework: str) -> str:

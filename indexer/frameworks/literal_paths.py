@@ -12,7 +12,11 @@ serves it is not known). An endpoint of a framework that matches paths case-inse
 ``GET /api/Orders`` reaches its ``GET /api/orders`` (with or without holes). The edge keeps the URL
 as written (``url``) and gains ``literal: true``.
 Only the endpoints exposed in the linked files are candidates (one repository per link run); a
-literal request served by another repository keeps its literal endpoint.
+literal request served by another repository keeps its literal endpoint. A template made of holes only
+(``/{}/{}``: every path of its depth matches it) serves only the requests written in a file exposing it
+(a test building its own application, ``app.get("/:a/:b", h)`` then ``request(app).get("/x/y")``): from
+another file it would be a guess among every application of the repository (Express's own tests build
+hundreds, one per test).
 """
 
 from __future__ import annotations
@@ -49,6 +53,11 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
     drop from ``nodes`` the Endpoint nodes no edge of their file points to any more. Returns how many
     edges moved. Linear in the edges times the templates of the same method and depth."""
     exposed = {e.dst for file_edges in edges.values() for e in file_edges if e.kind == "EXPOSES"}
+    exposed_in: dict[str, set[str]] = defaultdict(set)  # an all-hole template: the files exposing it
+    for path, file_edges in edges.items():
+        for e in file_edges:
+            if e.kind == "EXPOSES" and e.dst.endswith(_HOLE) and set(e.dst.split(" ", 1)[-1].split("/")) <= {"", _HOLE}:
+                exposed_in[e.dst].add(path)
     folded = {e.dst for file_edges in edges.values() for e in file_edges
               if e.kind == "EXPOSES" and e.props.get("framework") in CASE_INSENSITIVE_FRAMEWORKS}
     templates: dict[tuple[str, int], list[tuple[list[str], str, bool]]] = defaultdict(list)
@@ -73,7 +82,8 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
             lowered = [s.lower() for s in segments]
             found = [(sum(t == _HOLE for t in tsegs), eid)
                      for tsegs, eid, fold in templates.get((method, len(segments)), ())
-                     if all(t == s or t == _HOLE for t, s in zip(tsegs, lowered if fold else segments))]
+                     if all(t == s or t == _HOLE for t, s in zip(tsegs, lowered if fold else segments))
+                     and (eid not in exposed_in or path in exposed_in[eid])]
             if not found:
                 continue
             found.sort()

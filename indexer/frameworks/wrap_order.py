@@ -40,8 +40,9 @@ __all__ = ["ORDERED_FRAMEWORKS", "Position", "Reach", "RegistrationOrder", "runs
 ORDERED_FRAMEWORKS = frozenset({"express", "koa"})
 """Wrapper frameworks whose router-wide middleware runs only for what is registered after it."""
 
-Position = tuple[str, int, int]
-"""``(file path, line, col)`` of a registration."""
+Position = tuple[str, int, int, int]
+"""``(file path, line, col, argument)`` of a registration: where its call starts, and the argument's index
+in it (``app.use(a, router)``: ``a`` 0, ``router`` 1; 0 for a route)."""
 
 
 class RegistrationOrder:
@@ -52,7 +53,7 @@ class RegistrationOrder:
         qualname of the innermost definition of that file holding the position (``None``: top level)."""
         self.depth = depth
         self.scope_of = scope_of
-        self._scopes: dict[Position, str | None] = {}
+        self._scopes: dict[tuple[str, int, int], str | None] = {}
         self.children: dict[RouterKey, list[tuple[RouterKey, Position]]] = defaultdict(list)  # parent -> mounted
         self.handed: dict[RouterKey, list[tuple[RouterKey, Position]]] = defaultdict(list)  # parameter -> router
         self._unordered: tuple[dict[RouterKey, list[RouterKey]], dict[RouterKey, list[RouterKey]]] | None = None
@@ -70,7 +71,7 @@ class RegistrationOrder:
         and qualname: :func:`indexer.frameworks.router_classes.module_routers`) is added to ``router``,
         at no known position: its middleware runs for all of ``router``'s routes, whatever the order."""
         self._unordered = None
-        self.handed[key].append((router, ("", 0, 0)))
+        self.handed[key].append((router, ("", 0, 0, 0)))
 
     def everything(self, key: RouterKey) -> set[RouterKey]:
         """The routers a wrapper on ``key`` of a framework without registration order runs for, whatever
@@ -109,18 +110,19 @@ class RegistrationOrder:
 
     def runs_for(self, layer: Position, middleware: Position, error_handler: bool) -> bool:
         """Whether middleware registered at ``middleware`` runs for the layer registered at ``layer`` of
-        the same stack: after it (before it, for an error handler); either way when the two are not
-        written in the same file and definition (their order is not known) or by the same call
-        (``app.use("/api", auth, router)``: the arguments' order is not recorded, and middleware before
-        the router is the common form)."""
+        the same stack: after it (before it, for an error handler), arguments of one call in their order
+        (``app.use("/api", auth, router)``: ``auth`` runs for the router; ``app.use(router, notFound)``:
+        ``notFound`` does not, an error handler there does); either way when the two are not written in
+        the same file and definition (their order is not known), or are the same registration."""
         if layer[0] != middleware[0] or layer[1:] == middleware[1:] or self._scope(layer) != self._scope(middleware):
             return True
         return layer[1:] < middleware[1:] if error_handler else layer[1:] > middleware[1:]
 
     def _scope(self, at: Position) -> str | None:
-        if at not in self._scopes:
-            self._scopes[at] = self.scope_of(*at)
-        return self._scopes[at]
+        where = at[:3]
+        if where not in self._scopes:
+            self._scopes[where] = self.scope_of(*where)
+        return self._scopes[where]
 
 
 class Reach:
@@ -145,12 +147,21 @@ class Reach:
 def runs_on_errors(r, fc: FileCtx, scope: str | None, w: Wrapper) -> bool:
     """Whether wrapper ``w`` (registered in ``fc``, in the definition ``scope``) is Express
     error-handling middleware: the detector said so (a function of its file with four parameters),
-    or the function its ``owner_ref`` names
-    (``app.use(errorHandler)`` imported from ``./middlewares/error``) declares four parameters. ``r``:
-    the repository resolver (:class:`indexer.resolve.repository.Resolver`)."""
+    or the function its ``owner_ref`` (else its ``owner``) names
+    (``app.use(errorHandler)`` imported from ``./middlewares/error``) declares four parameters, or is a
+    factory every function of which it returns does (``app.use(errorHandler())`` with ``function
+    errorHandler() { return (err, req, res, next) => ... }``: the detector names the factory of a
+    call, whose result runs). ``r``: the repository resolver
+    (:class:`indexer.resolve.repository.Resolver`)."""
     if w.kind == "error_handler":
         return True
-    if w.owner_ref is None:
+    named = w.owner_ref or w.owner
+    if named is None:
         return False
-    v = r.resolve_expr(fc, scope, w.owner_ref)
-    return isinstance(v, FuncV) and len(v.f.d.params) == 4
+    v = r.resolve_expr(fc, scope if w.owner_ref else None, named)
+    if not isinstance(v, FuncV):
+        return False
+    if len(v.f.d.params) == 4:
+        return True
+    returned = r.returned_values(v.f) if not v.f.d.params or len(v.f.d.params) < 4 else []
+    return bool(returned) and all(isinstance(f, FuncV) and len(f.f.d.params) == 4 for f in returned)

@@ -5,10 +5,12 @@ Language-neutral; the language's differences come from ``FileCtx.rules``."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
 from indexer.resolve.dotted import calls_off, split_dotted
+from indexer.resolve.either import either_values
 from indexer.resolve.generic_calls import generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
@@ -57,6 +59,10 @@ class CallBinder:
                 if not bases:
                     return EXTERNAL if cls.external_base else None
                 return self._constructors(bases[0], cs.arity, "inferred", cs, fc)
+            union = self._union(either_values(r, fc, scope, cs.name, cs.line),
+                                lambda v: self._callee_targets(v, cs, "inferred", fc=fc))
+            if union:  # `const t = c ? a : b; t()`: either may run
+                return union
             if len(fc.bindings.get((scope, cs.name), ())) > 1:  # re-bound: statement order decides
                 v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
             else:
@@ -112,6 +118,10 @@ class CallBinder:
                 if t:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
+        union = self._union(either_values(r, fc, scope, recv, cs.line),
+                            lambda v: self._receiver_targets(fc, cs, scope, recv, v))
+        if union:  # `const s = a ?? new B(); s.run()`: the method of either value may run
+            return union
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
         if (rv is None or rv is EXTERNAL) and "()" in recv:  # `first(users).save()`: a generic function's result
             rv = generic_receiver(r, fc, scope, recv, cs.line, cs.col) or rv
@@ -121,6 +131,19 @@ class CallBinder:
             if below:
                 return below
         return self._receiver_targets(fc, cs, scope, recv, rv)
+
+    @staticmethod
+    def _union(values: list[Value] | None, targets: Callable[[Value], Targets]) -> list[tuple[Def, str]]:
+        """Every target ``targets`` gives one of ``values`` (:func:`indexer.resolve.either.either_values`:
+        the values a name holding one of several may have), each once and ``inferred`` (one possible
+        value of several); empty when ``values`` is ``None`` or none binds to the repository."""
+        out: dict[int, tuple[Def, str]] = {}
+        for v in values or ():
+            t = targets(v)
+            for d, how in t if isinstance(t, list) else ():
+                if id(d) not in out:
+                    out[id(d)] = (d, "inferred" if how == "exact" else how)
+        return list(out.values())
 
     def _receiver_below(self, fc: FileCtx, cs: CallSite, scope: str | None, name: str) -> list[tuple[Def, str]]:
         """A call ``self.name.m()`` whose receiver has no value in the method's own class (missing

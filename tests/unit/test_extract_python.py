@@ -353,6 +353,7 @@ def test_bindings_exact():
         Binding("Service", "factory", "make_factory", "alias", 12),
         Binding("Service", "self.repo", "OwnerRepository", "declared", 15),  # annotated parameter
         Binding("Service", "self.clock", "clock", "alias", 16),
+        Binding("Service", "self.cache", "cache", "alias", 17),  # `cache or {}`: the operand naming a value
         Binding("Service", "self.log", "Logger", "declared", 18),
         Binding("Service", "self.mapper", "mappers.OwnerMapper", "constructed", 19),
         Binding("Service.__init__", "helper", "self.build", "alias", 20),
@@ -684,16 +685,25 @@ w = (a or Foo())
 def test_bindings_of_or_and_conditional_calls():
     out = extract(OR_CONDITIONAL_SRC)
     assert out.errors == []
-    assert out.bindings == [
+    assert out.bindings == [  # the call operand first (as before), then the others (python/operands.py)
         Binding("MigrationAutodetector", "self.questioner", "MigrationQuestioner", "constructed", 3),
+        Binding("MigrationAutodetector", "self.questioner", "questioner", "alias", 3),
         Binding("MigrationAutodetector", "self.loader", "loaders.Loader", "constructed", 4),
+        Binding("MigrationAutodetector", "self.loader", "loader", "alias", 4),
         Binding("MigrationAutodetector", "self.cache", "Cache", "constructed", 5),  # first branch
+        Binding("MigrationAutodetector", "self.cache", "SmallCache", "constructed", 5),  # and the other
         # a call on the left of `or` when the right is none: either operand is the value (gen48)
         Binding("MigrationAutodetector", "self.left", "Foo", "constructed", 7),
-        # `and`, no call at all: nothing bound.
+        Binding("MigrationAutodetector", "self.left", "a", "alias", 7),
+        # `and`: nothing bound; names only: each
+        Binding("MigrationAutodetector", "self.plain", "a", "alias", 8),
+        Binding("MigrationAutodetector", "self.plain", "b", "alias", 8),
         Binding(None, "x", "Foo", "constructed", 11),
-        Binding(None, "y", "Foo", "constructed", 12),
+        Binding(None, "x", "a", "alias", 11),
+        Binding(None, "x", "b", "alias", 11),
+        Binding(None, "y", "Foo", "constructed", 12),  # `y if c else Foo()`: y's own value is no binding
         # `make()()`: what calling make's result returns (a chain's last call); a parenthesised
         # operator is not looked into.
         Binding(None, "z", "make()", "constructed", 13),
+        Binding(None, "z", "a", "alias", 13),
     ]

@@ -101,14 +101,14 @@ def test_express_typescript_typed_router_parameter_inline_handler_and_constant_p
         Mount("express", "app", "usersRouter", Template((("ref", "API_PREFIX"),)), 9, 0),
         Mount("express", "app", "api", Template(), 10, 0),
         Mount("express", "app", "authenticate", Template(), 11, 0),  # a middleware: the linker finds no router
-        Mount("express", "app", "database", Template(), 11, 0),
-        Mount("express", "app", "api", Template(), 11, 0),
+        Mount("express", "app", "database", Template(), 11, 0, order=1),  # each argument's index in the call
+        Mount("express", "app", "api", Template(), 11, 0, order=2),
         Mount("express", "app", "api", Template((("ref", "config.basePath"),)), 12, 0),
     ]
     # names the file cannot tell apart are both: the linker keeps the mount or the wrapper that resolves
     assert r.wrappers == [
         Wrapper("express", "middleware", None, 11, 0, "authenticate", "app"),
-        Wrapper("express", "middleware", None, 11, 0, "database", "app"),
+        Wrapper("express", "middleware", None, 11, 0, "database", "app", order=1),
     ]
 
 

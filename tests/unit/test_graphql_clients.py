@@ -282,4 +282,4 @@ it('runs', async () => {
 """
     docs, uses = _facts("src/__tests__/run.js", src)
     assert [d[0] for d in docs] == ["GET"]
-    assert uses == [("graphql-js", None, None, "GET", None, None, None, True)] * 2
+    assert uses == [("graphql-js", "it runs", None, "GET", None, None, None, True)] * 2  # the test's (test_callbacks)

@@ -119,3 +119,36 @@ def test_aspnet_endpoints_match_client_paths_case_insensitively() -> None:
         # Flask matches case-sensitively: /reports/Daily is not its /reports/daily
         "Web/CatalogService.CatalogService.Daily(0) -> endpoint:GET /reports/Daily",
     ])
+
+
+ALL_HOLES = """
+// --- path: test/params.test.js ---
+const express = require('express');
+const request = require('supertest');
+it('reads a user', function () {
+  const app = express();
+  app.get('/:user', function show(req, res) { res.end(); });
+  return request(app).get('/tobi');
+});
+// --- path: test/static.test.js ---
+const express = require('express');
+const request = require('supertest');
+it('serves a file', function () {
+  const app = express();
+  app.use(express.static('fixtures'));
+  return request(app).get('/todo.txt');
+});
+it('reads a pet', function () {
+  const app = express();
+  app.get('/pets/:id', function pet(req, res) { res.end(); });
+  return request(app).get('/pets/1');
+});
+"""
+
+
+def test_a_template_of_holes_only_serves_the_requests_of_its_own_file() -> None:
+    assert edges(resolve_fixture(ALL_HOLES), "CALLS_HTTP") == [
+        "test/params.test.it reads a user(0) -> endpoint:GET /{}",  # written beside `app.get("/:user")`
+        "test/static.test.it reads a pet(0) -> endpoint:GET /pets/{}",  # a literal segment: as before
+        "test/static.test.it serves a file(0) -> endpoint:GET /todo.txt",  # not another file's /{}
+    ]

@@ -103,9 +103,9 @@ def test_python_classes_and_containers_read_out_of_containers() -> None:
 def test_python_a_call_on_the_left_of_or_is_the_value_too() -> None:
     resolved = resolve_fixture(PY)
     assert _calls(resolved, "t.pick(3)", "create") == [
-        (15, "app/h.Handler.create(0)", "exact"),  # `handlers.get(k) or Handler`: the class read out (or Handler)
-        (17, "app/h.Handler.create(0)", "name"),  # `name or k`: no call, no binding; the name match as before
-    ]
+        # `handlers.get(k) or Handler`: the class read out or Handler, either operand (indexer/resolve/either.py)
+        (15, "app/h.Handler.create(0)", "inferred"),
+    ]  # not: `name or k` (17): both operands are `str` parameters now bound, so no name match to Handler.create
 
 
 def test_python_hooks_keep_a_subscripted_element_for_the_resolver_to_nest() -> None:

@@ -126,15 +126,15 @@ def calls(tmp_path_factory):
 
 def test_supertest_requests_reach_the_endpoints(calls) -> None:
     exposed, rows = calls
-    assert rows == [
-        ("nest/test/cats.e2e-spec.ts", 11, "GET /api/cats", "/api"),  # the test's app has no prefix
-        ("nest/test/cats.e2e-spec.ts", 12, "GET /api/cats/{}", "/api"),  # a literal id: the template
-        ("nest/test/cats.e2e-spec.ts", 13, "POST /api/cats", None),  # already prefixed: as written
-        ("nest/test/cats.e2e-spec.ts", 14, "GET /health", None),  # excluded from the prefix
-        ("nest/test/cats.e2e-spec.ts", 17, "GET /api/cats/{}", "/api"),  # a request kept in a variable
-        ("nest/test/cats.e2e-spec.ts", 21, "POST /api/cats", "/api"),  # request(httpServer): a named server
-        ("nest/test/prefixed.e2e-spec.ts", 7, "GET /cats", None),  # the test sets the prefix itself
-        ("web/tests/users.test.js", 4, "POST /v1/users", None),  # Express: request(app), as written
+    assert rows == [  # each request's caller is the test it is written in (test_callbacks)
+        ("nest/test/cats.e2e-spec.describe cats.it agent(0)", 17, "GET /api/cats/{}", "/api"),  # kept in a variable
+        ("nest/test/cats.e2e-spec.describe cats.it creates(0)", 13, "POST /api/cats", None),  # already prefixed
+        ("nest/test/cats.e2e-spec.describe cats.it health(0)", 14, "GET /health", None),  # excluded from the prefix
+        ("nest/test/cats.e2e-spec.describe cats.it lists(0)", 11, "GET /api/cats", "/api"),  # the test's app: no prefix
+        ("nest/test/cats.e2e-spec.describe cats.it reads(0)", 12, "GET /api/cats/{}", "/api"),  # a literal id
+        ("nest/test/cats.e2e-spec.describe cats.it server(0)", 21, "POST /api/cats", "/api"),  # request(httpServer)
+        ("nest/test/prefixed.e2e-spec.describe prefixed.it lists(0)", 7, "GET /cats", None),  # the test sets the prefix
+        ("web/tests/users.test.test create(0)", 4, "POST /v1/users", None),  # Express: request(app), as written
     ]  # not: other.test.js (`request` is no supertest)
     assert {"endpoint:GET /api/cats", "endpoint:GET /api/cats/{}", "endpoint:POST /api/cats",
             "endpoint:GET /health", "endpoint:POST /v1/users"} <= exposed

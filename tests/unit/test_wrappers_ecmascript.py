@@ -61,12 +61,12 @@ def test_express_use_middleware_mounts_and_error_handlers() -> None:
         Wrapper("express", "middleware", None, 24, 0, "errorHandler", "app"),  # unknown name: both
     ]
     assert r.mounts == [  # routers are mounts, never wrappers
-        Mount("express", "app", "ordersRouter", lit("/api"), 14, 0),
+        Mount("express", "app", "ordersRouter", lit("/api"), 14, 0, order=1),  # the second argument
         Mount("express", "app", "tags", Template(), 16, 0),  # imported from a *.controller module
         Mount("express", "app", "audit", Template(), 17, 0),
         Mount("express", "app", "router", Template(), 20, 0),  # Router() of this file
         Mount("express", "app", "errorHandler", Template(), 24, 0),
-        Mount("express", "app", "userRoutes", Template(), 24, 0),  # named like a router: a mount only
+        Mount("express", "app", "userRoutes", Template(), 24, 0, order=1),  # named like a router: a mount only
     ]
 
 

@@ -35,20 +35,10 @@ from indexer.languages.python.typenames import is_user_type
 from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
 from indexer.languages.python.pytest_fixtures import is_fixture
 from indexer.languages.python.indentation import cut_deep_blocks
+from indexer.languages.python.operands import EITHER_NODES, either_bindings
 from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, storable
-from indexer.model import (
-    LITERAL_RECEIVER,
-    LONG_RECEIVER,
-    MAX_RECEIVER_LINKS,
-    Binding,
-    CallSite,
-    Definition,
-    FileExtraction,
-    Import,
-    NamedArgument,
-    Param,
-    TypeUse,
-)
+from indexer.model import (LITERAL_RECEIVER, LONG_RECEIVER, MAX_RECEIVER_LINKS, Binding, CallSite, Definition,
+                           FileExtraction, Import, NamedArgument, Param, TypeUse)
 
 __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 
@@ -806,6 +796,8 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 copied = self._copied(value)
                 if copied is not None:
                     self.out.bindings.append(Binding(binding_scope, bound, copied, "copy", line))
+        if type_node is None and value is not None and value.type in EITHER_NODES:  # `x = a or B()`: each operand
+            self.out.bindings.extend(either_bindings(self, binding_scope, bound, value, method, src.line(name_node)))
         return candidate
 
     def _copied(self, value: Node) -> str | None:

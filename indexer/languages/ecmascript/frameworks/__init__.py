@@ -14,7 +14,9 @@ from indexer.frameworks import load_detectors
 __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
 DETECTOR_MODULES: tuple[str, ...] = (
+    "test_callbacks",  # first: the code in a test is the test's for every detector after it
     "express",
+    "express_errors",
     "fastify",
     "hono",
     "nest",

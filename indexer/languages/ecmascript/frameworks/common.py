@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 __all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
-            "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients")
+            "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
+            "test_callbacks", "express_errors")
 """The query files of the ECMAScript detectors, one per detector module."""
 
 _SHARED_FOLDER = "ecmascript/queries"
@@ -406,8 +407,8 @@ class JsFile:
         :mod:`indexer.symbols`): kind ``function``, named ``name`` (made unique in its scope with
         ``#2`` …), under the definition whose code holds it, spanning the function, its name position
         the function's start. The calls in its body that belonged to the enclosing scope (the
-        extractor's ``CallSite.caller`` rule) now belong to it; calls inside named functions nested in
-        it keep theirs. Asked twice for one function (one handler for several routes), it returns the
+        extractor's ``CallSite.caller`` rule) now belong to it, and so do the bindings written on the lines
+        inside it (its locals); calls inside named functions nested in it keep theirs. Asked twice for one function (one handler for several routes), it returns the
         first answer. A named function expression (``function list(req, res) {}``) is already the
         extractor's definition of that name: its qualname is returned."""
         named = fn.child_by_field_name("name") if fn.type != "arrow_function" else None
@@ -466,6 +467,9 @@ class JsFile:
             c = self.out.calls[i]
             if c.caller == parent:
                 c.caller = qualname
+        for b in self.out.bindings:  # its locals (`const app = express()`: one per test), lines inside its body
+            if b.scope == parent and line < b.line < end[0]:
+                b.scope = qualname
         return qualname
 
     def class_of(self, node: Node) -> str | None:

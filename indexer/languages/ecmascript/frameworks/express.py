@@ -8,7 +8,8 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
 * ``Route`` for ``X.get|post|put|delete|patch|options|head|all(path, ...handlers)`` (``all`` ->
   ``["*"]``) and for each verb of a chain ``X.route(path).get(h).post(h2)``; ``router`` is ``X`` as
   written. A path given as an array gives one route per element; a regular expression gives none.
-* ``Router("express", name, prefix)`` for a module-level ``new Router({ prefix: "/api" })`` of
+* ``Router("express", name, prefix)`` for a module-level ``new Router({ prefix: "/api" })`` (or
+  ``this.router = new Router({ prefix })`` in a class: the router ``this.router``) of
   koa-router / @koa/router (``prefix`` its ``prefix`` option, or the path of a
   ``router.prefix("/api")``, the last written; ``require("koa-router")()`` too; Koa routes are read as Express's) and
   ``new express.Router()``.
@@ -32,6 +33,8 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
 scope; ``this.app = express()`` too), (2) declared with the type ``Express`` / ``Application`` /
 ``Router`` / ``IRouter`` in a file importing ``express``, or (3) named ``app`` / ``router`` / ``...Router`` /
 ``...router`` (a route file that receives the app: ``module.exports = (app) => { app.get(...) }``);
+Koa's ``new Koa()`` is such a factory (``this.app = new Koa()`` in a class's constructor too), and ``this``
+is a Koa application in a class extending the ``koa`` import (``class Server extends Koa``);
 in case (3) a route needs a literal path starting with ``/`` and a mount a child, and the file must not
 import ``fastify`` or ``hono`` without ``express`` (``fastify.py`` and ``hono.py`` read those).
 
@@ -73,7 +76,9 @@ names imported from a module whose path says middleware (``./middleware/auth``) 
 any other name is both (the linker keeps what resolves). An inline ``use`` function is named
 ``middleware X.use /path`` (``error_handler X.use /path`` with four parameters: Express error
 middleware). In a file importing ``koa`` (and not ``express``) the wrappers' framework is ``koa``.
-Positions: the call's start; a chained verb's property name (the links of a chain share a start).
+Positions: the call's start; a chained verb's property name (the links of a chain share a start). The
+mounts and wrappers of one ``use`` call keep their arguments' order (``order``: Express and Koa run them
+in that order, so ``app.use(router, notFound)`` runs ``notFound`` only after the router's routes).
 """
 
 from __future__ import annotations
@@ -134,8 +139,14 @@ class _Detector:
         self.express_imported = bool(locals_) or jf.has(b'require("express")', b"require('express')")
         self.express_names = {k for k, v in locals_.items() if v in (None, "default")} or {"express"}
         self.router_names = {k for k, v in locals_.items() if v == "Router"}
+        # `var Router = express.Router` (express's own tests, apps aliasing the factory)
+        self.router_names |= {b.name for b in out.bindings if b.how == "alias" and b.scope is None
+                              and b.type in {f"{e}.Router" for e in self.express_names}}
         # koa-router / @koa/router: `new Router({ prefix: "/api" })` (its routes are read as Express's)
         self.koa_routers = {k for k, v in jf.import_locals(*_KOA_ROUTERS).items() if v in (None, "default", "Router")}
+        # Koa applications: `new Koa()`, and `this` in a class extending Koa (`class Server extends Koa`)
+        self.koa_apps = {k for k, v in jf.import_locals("koa").items() if v in (None, "default", "Koa")}
+        self.koa_classes = {d.qualname for d in out.definitions if any(b in self.koa_apps for b in d.bases)}
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
         # routers of a function (router keys, indexer/frameworks/mounts.py): a parameter's position per
@@ -184,6 +195,7 @@ class _Detector:
             callee in self.express_names
             or callee in self.router_names
             or callee in self.koa_routers
+            or callee in self.koa_apps
             or (last == "Router" and (head in self.express_names or head in _REQUIRES))
         )
 
@@ -205,10 +217,16 @@ class _Detector:
         name = self.jf.receiver(caps["name"][0])
         self.objects.add(name)
         decl = caps.get("declarator")
+        if self.jf.receiver(factory) in self.koa_apps:
+            return  # a Koa application: an object whose `use` and routes count, no router of its own
         if decl and _module_level(decl[0]):
             self._router(name, decl[0], self._prefix_option(caps["factory"][0]))
         elif decl:
             self._local(name, decl[0])
+        elif name.startswith("this."):  # `this.router = new Router({ prefix })` in a class: its own prefix
+            prefix = self._prefix_option(caps["factory"][0])
+            if prefix.parts:
+                self._router(name, caps["name"][0], prefix)
 
     def _prefix_option(self, factory: Node) -> Template:
         """A koa-router's own prefix: ``new Router({ prefix: "/api" })``; else empty."""
@@ -228,7 +246,7 @@ class _Detector:
     def _accepts(self, receiver: str, node: Node) -> bool:
         """Whether ``receiver`` at ``node`` is an Express object known without a name rule: made or
         typed in this file, or the parameter of a function a call of this file hands one to."""
-        if self._is_object(receiver):
+        if self._is_object(receiver) or (receiver == "this" and self.jf.class_of(node) in self.koa_classes):
             return True
         found = self._param(receiver, node)
         return found is not None and found[1] in self.handed.get(found[0], ())
@@ -534,20 +552,20 @@ class _Detector:
                 return
         scope = jf.code_scope(call)
         where = f"{written}.use" + (f" {path_text(prefixes[0])}" if prefixes[0].parts else "")
-        for arg in (item for given in _flatten(args) for item in self._looped(given)):
+        for order, arg in enumerate(item for given in _flatten(args) for item in self._looped(given)):
             child, wraps = self._use_arg(arg, call, scope, where)
             if child is not None:
                 returned = child.endswith("()")  # a function's returned router: `<function>#return`
                 child = self._key(child, call) if child.isidentifier() else child
                 for prefix in prefixes:
                     self.out.mounts.append(Mount(FRAMEWORK, parent, child.removesuffix("()"), prefix, line, col,
-                                                 argument=-1 if returned else None))
+                                                 argument=-1 if returned else None, order=order))
             if wraps is not None:
                 owner, ref = wraps
                 kind = self._kind(owner)
                 for prefix in prefixes:
                     self.out.wrappers.append(
-                        Wrapper(self.framework, kind, owner, line, col, ref, parent, prefix)
+                        Wrapper(self.framework, kind, owner, line, col, ref, parent, prefix, order=order)
                     )
 
     def _looped(self, node: Node) -> list[Node]:
@@ -744,7 +762,9 @@ class _Detector:
             ):
                 prop = jf.text(fn.child_by_field_name("property"))
                 held = fn.child_by_field_name("object")
-                obj = jf.name_ref(held) or self._child(held, scope)  # type: ignore[arg-type]  # require("./x").routes()
+                written = jf.receiver(held)  # type: ignore[arg-type]
+                # `this.router.routes()` of a router this file makes keeps its name; `require("./x").routes()`
+                obj = written if self._is_object(written) else jf.name_ref(held) or self._child(held, scope)  # type: ignore[arg-type]
                 return (obj if prop != "allowedMethods" else None), None
             if fn is not None and self._is_factory(jf.receiver(fn)):
                 return None, None  # `app.use(Router().get(...))`: a router built in place
@@ -760,6 +780,8 @@ class _Detector:
             return (f"{made}()" if imported and not _MIDDLEWARE_MODULE.search(module or "") else None), runs
         if t not in ("identifier", "member_expression", "shorthand_property_identifier"):
             return None, None
+        if t == "member_expression" and self._is_object(jf.receiver(node)):
+            return jf.receiver(node), None  # `this.app.use(this.router)`: a router this file makes
         child = self._child(node, scope)
         runs = jf.runs(node, call, f"middleware {where}")
         if child is None:

@@ -22,11 +22,17 @@
   ]
   (#match? @factory "(^|[.)])(express|Router)$|^require\\([\"'](koa-router|@koa/router)[\"']\\)$")) @declarator
 
-; const router = new Router({ prefix: "/api" }) (koa-router, @koa/router) / new express.Router()
+; const router = new Router({ prefix: "/api" }) (koa-router, @koa/router) / new express.Router() / new Koa()
 (variable_declarator
   name: (identifier) @name
   value: (new_expression constructor: (_) @factory)
-  (#match? @factory "Router$")) @declarator
+  (#match? @factory "(Router|Koa)$")) @declarator
+
+; this.router = new Router({ prefix: "/api" }) / this.app = new Koa() (an application written as a class)
+(assignment_expression
+  left: [(identifier) (member_expression)] @name
+  right: (new_expression constructor: (_) @factory)
+  (#match? @factory "(Router|Koa)$"))
 
 ; this.app = express() / app = express()
 (assignment_expression
