@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from indexer.model import Wrapper
     from indexer.resolve.context import FileCtx
 
-__all__ = ["ORDERED_FRAMEWORKS", "Position", "Reach", "RegistrationOrder", "runs_on_errors"]
+__all__ = ["ORDERED_FRAMEWORKS", "Position", "UNKNOWN_POSITION", "Reach", "RegistrationOrder", "runs_on_errors"]
 
 ORDERED_FRAMEWORKS = frozenset({"express", "koa"})
 """Wrapper frameworks whose router-wide middleware runs only for what is registered after it."""
@@ -43,6 +43,10 @@ ORDERED_FRAMEWORKS = frozenset({"express", "koa"})
 Position = tuple[str, int, int, int]
 """``(file path, line, col, argument)`` of a registration: where its call starts, and the argument's index
 in it (``app.use(a, router)``: ``a`` 0, ``router`` 1; 0 for a route)."""
+
+UNKNOWN_POSITION: Position = ("", 0, 0, 0)
+"""Where a registration whose place is not known stands: in no file, so :meth:`RegistrationOrder.runs_for`
+finds its order unknown against every layer and keeps it (what is added to a router class's instances)."""
 
 
 class RegistrationOrder:
@@ -71,7 +75,7 @@ class RegistrationOrder:
         and qualname: :func:`indexer.frameworks.router_classes.module_routers`) is added to ``router``,
         at no known position: its middleware runs for all of ``router``'s routes, whatever the order."""
         self._unordered = None
-        self.handed[key].append((router, ("", 0, 0, 0)))
+        self.handed[key].append((router, UNKNOWN_POSITION))
 
     def everything(self, key: RouterKey) -> set[RouterKey]:
         """The routers a wrapper on ``key`` of a framework without registration order runs for, whatever
