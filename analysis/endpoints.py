@@ -122,6 +122,8 @@ def endpoint_list(graph: GraphStore, repo: str | None = None, match: str | None 
     kept: list[tuple[Node, list[Edge]]] = []
     for n in nodes:
         ins = edges.get(n.id, [])
+        if not ins:  # no visible edge: only repositories a view hides (another branch) touch it
+            continue
         if repo is not None and not any(e.repo == repo for e in ins if e.kind != "WRAPS"):
             continue
         if needle and needle not in n.name.lower() and not any(
