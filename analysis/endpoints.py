@@ -174,7 +174,8 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     route as its first handler declares it, each handler with its place (``repo/path:line`` when the
     list spans ``several`` repositories; ``an inline handler`` for a function written in the route
     call, Express's ``app.get("/x", (req, res) => ...)``, whose node is named by the route), the
-    clients, the wrappers; ``no handler indexed`` for an endpoint that is only called."""
+    clients, the wrappers (the last two parts of each name: ``OwnerController.findOwner``); ``no
+    handler indexed`` for an endpoint that is only called."""
     routes = [h["route"] for h in entry["handlers"]]
     head = f"{entry['method']} {routes[0] if routes else entry['path']}"
     served = "; ".join(("an inline handler" if h["name"] == f"{entry['method']} {h['route']}" else h["name"])
@@ -184,8 +185,8 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     if entry["clients"]:
         text += (f" · {entry['clients']} client{'s' if entry['clients'] != 1 else ''}"
                  f" ({entry['client_calls']} call{'s' if entry['client_calls'] != 1 else ''})")
-    if entry["wrappers"]:
-        text += " · through " + ", ".join(entry["wrappers"])
+    if entry["wrappers"]:  # the last two parts of each name (Class.method, module.function): the JSON has all
+        text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"])
     return text
 
 

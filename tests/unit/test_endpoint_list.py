@@ -1,6 +1,6 @@
 """The endpoint list (``ripple endpoints``, the MCP tool ``endpoints``, ``GET /v1/endpoints``): which
 endpoints an application has. A fixture written for this test: repository ``shop`` serves a Flask
-app (three routes) and an Express app (two inline handlers), and calls its own ``GET /owners/<id>``
+app (three routes, a ``before_request`` hook) and an Express app (two inline handlers), and calls its own ``GET /owners/<id>``
 once; repository ``admin`` calls that route twice from one function and an external status API once.
 Exact entries (method, path, handler, file, line, route, framework, client counts), the repository
 filter (an endpoint of ``shop`` is ``admin``'s only through its clients; ``/health`` is not), the
@@ -32,7 +32,8 @@ SHOP = {
     "app/views.py": ('from flask import Flask, jsonify\n\napp = Flask(__name__)\n\n\n'
                      '@app.route("/owners/<int:owner_id>")\ndef show_owner(owner_id):\n    return jsonify(id=owner_id)\n\n\n'
                      '@app.route("/owners", methods=["POST"])\ndef create_owner():\n    return jsonify(ok=True)\n\n\n'
-                     '@app.get("/health")\ndef health():\n    return "ok"\n'),
+                     '@app.get("/health")\ndef health():\n    return "ok"\n\n\n'
+                     '@app.before_request\ndef load_user():\n    return None\n'),
     "app/sync.py": ('import requests\n\n\ndef refresh(owner_id):\n'
                     '    return requests.get(f"http://shop/owners/{owner_id}").json()\n'),
     "web/server.js": ('const express = require("express");\nconst app = express();\n\n'
@@ -91,7 +92,9 @@ def test_every_served_endpoint_by_path_with_handlers_and_clients(store) -> None:
     assert (found.total, found.left_out, found.unserved) == (5, 0, 1)  # GET /v1/ping: only called
     assert [h.repo for e in found.endpoints for h in e.handlers] == ["shop"] * 5
     assert [e.id for e in found.endpoints][-1] == "endpoint:GET /owners/{}"
-    assert {e.kind for e in found.endpoints} == {"http"} and all(e.wrappers == () for e in found.endpoints)
+    assert {e.kind for e in found.endpoints} == {"http"}
+    # Flask's before_request hook runs for the Flask app's routes, not for the Express app's
+    assert [e.wrappers for e in found.endpoints] == [(), (), *[("app.views.load_user",)] * 3]
 
 
 def test_endpoints_only_called_are_listed_on_request(store) -> None:
@@ -132,14 +135,15 @@ def test_text_names_routes_places_and_clients(store) -> None:
         "# Endpoints (4 of 5)", "",
         "- DELETE /api/pets/:petId -> an inline handler (web/server.js:8, express)",
         "- GET /api/pets/:petId -> an inline handler (web/server.js:4, express)",
-        "- GET /health -> app.views.health (app/views.py:16, flask)",
-        "- POST /owners -> app.views.create_owner (app/views.py:11, flask)",
+        "- GET /health -> app.views.health (app/views.py:16, flask) · through views.load_user",
+        "- POST /owners -> app.views.create_owner (app/views.py:11, flask) · through views.load_user",
         "", "1 more beyond the limit: raise it, or narrow with repo / match.",
         "", "1 more endpoint is only called (no handler indexed: an external API, or a route not detected); "
             "ask with unserved to list it."]
     admin = endpoints_text(endpoint_list(store, repo="admin", unserved=True).as_dict())
     assert admin[2:] == [  # the handler lies in another repository than the one asked for: named
-        "- GET /owners/<int:owner_id> -> app.views.show_owner (shop/app/views.py:6, flask) · 2 clients (3 calls)",
+        "- GET /owners/<int:owner_id> -> app.views.show_owner (shop/app/views.py:6, flask) · 2 clients (3 calls)"
+        " · through views.load_user",
         "- GET /v1/ping (no handler indexed: called only) · 1 client (1 call)"]
 
 
@@ -182,8 +186,9 @@ def test_cli(db: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "2 endpoints matching 'owners'",
-        "  POST /owners -> app.views.create_owner (app/views.py:11, flask)",
-        "  GET /owners/<int:owner_id> -> app.views.show_owner (app/views.py:6, flask) · 2 clients (3 calls)"]
+        "  POST /owners -> app.views.create_owner (app/views.py:11, flask) · through views.load_user",
+        "  GET /owners/<int:owner_id> -> app.views.show_owner (app/views.py:6, flask) · 2 clients (3 calls) · through "
+        "views.load_user"]
     result = CliRunner().invoke(main, ["endpoints", "--db", str(db), "--limit", "1", "--json"])
     data = json.loads(result.stdout)
     assert ([e["id"] for e in data["endpoints"]], data["total"], data["left_out"], data["unserved"]) == (
