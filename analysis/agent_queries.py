@@ -2,7 +2,7 @@
 editor's "find similar"), so none of them computes or sizes an answer itself.
 
 :class:`AgentQueries` answers ``search``, ``symbol``, ``callers``, ``callees``, ``references``,
-``impact``, ``similar`` and ``repositories`` over a graph store (one, or several read as one through
+``impact``, ``similar``, ``repositories`` and ``endpoints`` over a graph store (one, or several read as one through
 :class:`analysis.navigation.UnionGraph`) and one or more search indexes. It computes nothing new:
 targets are found by :mod:`analysis.navigation` and :func:`analysis.targets.target_query`, search and
 similar code by the :class:`analysis.retrieval.QueryEngine`, the blast radius by
@@ -40,6 +40,7 @@ from typing import Any
 from analysis.counting import CountingGraph, CountingIndex
 from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
+from analysis.endpoints import endpoint_list, endpoints_text
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
 from analysis.targets import closest_symbols, position_miss, target_query
@@ -807,6 +808,15 @@ class AgentQueries:
                            "embedded": sum(c.get("embedded", 0) for c in counts)}}
         return self._answer("repositories", head, "repositories", repos, "repository", steps, budget, _repos_text,
                             plural="repositories")
+
+    def endpoints(self, repo: str | None = None, match: str | None = None, limit: int | None = None,
+                  max_tokens: int | None = None, unserved: bool = False) -> Answer:
+        """The endpoint list (:func:`analysis.endpoints.endpoint_list`; ``limit`` default and most :data:`MAX_LIMIT`)."""
+        budget, steps = self._budget(max_tokens), self._start()
+        found = endpoint_list(steps.graph, repo, match, self._limit(limit, MAX_LIMIT), unserved).as_dict()
+        steps.lap("Endpoints", f"{len(found['endpoints'])} of {found['total']} endpoints, their handlers and clients")
+        return self._answer("endpoints", {k: v for k, v in found.items() if k != "endpoints"}, "endpoints",
+                            found["endpoints"], "endpoint", steps, budget, endpoints_text)
 
     def _answer(self, tool: str, head: dict[str, Any], key: str, items: list[dict[str, Any]], noun: str,
                 steps: _Steps, budget: int, render: Callable[[dict[str, Any]], list[str]],

@@ -112,6 +112,13 @@ class BranchView(GraphStore):
         """Edges owned by visible repositories."""
         return self._edges(self.inner.outgoing(ids, kinds, resolutions))
 
+    def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
+        """The visible nodes of ``labels`` (shared nodes, repository ``""``, always are), in the contract's order."""
+        if limit is not None and limit <= 0:
+            return []
+        shown = [n for n in self.inner.labelled(labels) if self._shows(n.repo)]
+        return shown if limit is None else shown[:limit]
+
     def search_symbols(self, query: str, limit: int) -> list[Node]:
         """The best ``limit`` visible symbols (asks the inner store for more, then filters)."""
         if limit <= 0:

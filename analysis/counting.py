@@ -72,6 +72,10 @@ class CountingGraph(GraphStore):
         """Forwarded."""
         return self._count().outgoing(ids, kinds, resolutions)
 
+    def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
+        """Forwarded."""
+        return self._count().labelled(labels, limit)
+
     def search_symbols(self, query: str, limit: int) -> list[Node]:
         """Forwarded."""
         return self._count().search_symbols(query, limit)

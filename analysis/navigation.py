@@ -541,6 +541,15 @@ class UnionGraph(GraphStore):
         return self._merge([s.unresolved_calls(names) for s in self.stores],
                            lambda u: (u.repo, u.file, u.line, u.col, u.caller, u.arity))
 
+    def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
+        """Every store's nodes of ``labels`` (the first store holding an id wins), in the contract's order."""
+        out: dict[str, Node] = {}
+        for s in self.stores:
+            for n in s.labelled(labels, limit):
+                out.setdefault(n.id, n)
+        nodes = sorted(out.values(), key=lambda n: (n.label, n.name, n.id))
+        return nodes if limit is None else nodes[:max(limit, 0)]
+
     def search_symbols(self, query: str, limit: int) -> list[Node]:
         """Every store's best ``limit``, re-ranked together by the shared rule."""
         parts = query_parts(query)

@@ -33,6 +33,7 @@ from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
 from lsp_server.cli_similar import similar
+from lsp_server.cli_endpoints import endpoints
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.languages import language_names
@@ -926,6 +927,7 @@ main.add_command(repos)
 main.add_command(embed)
 main.add_command(models_group)
 main.add_command(similar)
+main.add_command(endpoints)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

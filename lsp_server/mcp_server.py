@@ -44,7 +44,8 @@ INSTRUCTIONS = (
     "so you read the few lines that matter instead of whole files. Start with `search` (words or an "
     "identifier) or `symbol` (a name you know); `callers`, `callees` and `references` navigate; `impact` "
     "answers 'what breaks if I change this' (callers hop by hop, HTTP/GraphQL/gRPC endpoints, queues, "
-    "tests); `similar` finds code like a symbol; `repositories` says what is indexed and how fresh. "
+    "tests); `similar` finds code like a symbol; `repositories` says what is indexed and how fresh; "
+    "`endpoints` lists the HTTP / GraphQL / gRPC endpoints the code serves (the route map). "
     "A target is a qualified name (Class.method, package.module.function), a node id from an earlier "
     "answer, or PATH:LINE. Answers fit max_tokens and say what they cut."
 )
@@ -192,7 +193,7 @@ def _result(answer: Answer) -> CallToolResult:
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
-TOOLS = ("search", "symbol", "callers", "callees", "references", "impact", "similar", "repositories")
+TOOLS = ("search", "symbol", "callers", "callees", "references", "impact", "similar", "repositories", "endpoints")
 """The tools every ``ripple mcp`` serves, in the order they are listed."""
 
 
@@ -278,6 +279,20 @@ def build_server(backend: Backend) -> MCPServer:
           "many of its files changed on disk since; totals of nodes, edges and search chunks.")
     def repositories(max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.repositories(max_tokens)))
+
+    @tool("The endpoints the indexed code serves (route map): each HTTP route, GraphQL operation and gRPC method "
+          "with its handlers (the method serving it, PATH:LINE, the route as declared, the framework), how many "
+          "clients call it and the wrappers (filters, middleware, guards) it runs through; sorted by path.")
+    def endpoints(repo: Annotated[str | None, Field(max_length=200, description="Only endpoints served or called "
+                                                   "by this repository (see repositories).")] = None,
+                  match: Annotated[str | None, Field(max_length=500, description="Only endpoints whose method and "
+                                                    "path, or declared route, contain this text (owners, "
+                                                    "POST /api).")] = None,
+                  limit: Annotated[int, _LIMIT] = MAX_LIMIT,
+                  unserved: Annotated[bool, Field(description="Also the endpoints only called (no handler "
+                                                              "indexed: external APIs).")] = False,
+                  max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.endpoints(repo, match, limit, max_tokens, unserved)))
 
     return server
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from stores.errors import QueryFailed
+from stores.table_ids import DEFAULT_SCHEMAS, column_id, table_id, table_key  # re-exported
 
 __all__ = [
     "CODE_UNIT_KINDS",
@@ -752,6 +753,11 @@ class GraphStore(abc.ABC):
         """Every node of the file (File node first, then by start line, start col, id)."""
 
     @abc.abstractmethod
+    def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
+        """The nodes of the given labels (``["Endpoint"]``: every route of the index), sorted by
+        (label, name, id), at most ``limit`` of them (``None``: all; no labels or ``limit <= 0``: ``[]``)."""
+
+    @abc.abstractmethod
     def incoming(
         self, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None = None
     ) -> dict[str, list[Edge]]:
@@ -938,33 +944,6 @@ class SearchIndex(abc.ABC):
 
     def close(self) -> None:
         """Release connections; the default does nothing."""
-
-
-DEFAULT_SCHEMAS = frozenset({"public", "dbo", "main"})
-"""Database schemas that fold into "no schema" in :func:`table_key`."""
-
-
-def table_key(name: str, schema: str | None = None) -> str:
-    """The identity of a table inside one repository: ``schema.name`` lowercased, quotes and
-    brackets dropped, a default schema (:data:`DEFAULT_SCHEMAS`) or none written as ``""``:
-    ``table_key("Users", "public") == table_key("users") == ".users"``."""
-    n = name.strip().strip('"`[]').lower()
-    s = (schema or "").strip().strip('"`[]').lower()
-    if s in DEFAULT_SCHEMAS:
-        s = ""
-    return f"{s}.{n}"
-
-
-def table_id(repo: str, name: str, schema: str | None = None) -> str:
-    """The id of the shared ``Table`` node ``name`` (``schema``) of repository ``repo``:
-    ``table:<repo>:<schema>.<name>`` (:func:`table_key`): one node however many sources declare it."""
-    return f"table:{repo}:{table_key(name, schema)}"
-
-
-def column_id(table: str, column: str) -> str:
-    """The id of the shared ``Column`` node ``column`` of the Table node id ``table``:
-    ``column:<repo>:<schema>.<table>.<column>``, the column lowercased."""
-    return "column:" + table.removeprefix("table:") + "." + column.strip('"`[]').lower()
 
 
 def _no_models(store: object) -> Exception:

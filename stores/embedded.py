@@ -576,6 +576,18 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         ).fetchall()
         return [self._node(r) for r in rows]
 
+    @_guarded
+    def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
+        """The nodes of ``labels`` sorted by (label, name, id), at most ``limit``: one query over the
+        ``nodes`` view, the labels bound as one JSON parameter."""
+        if not labels or (limit is not None and limit <= 0):
+            return []
+        rows = self._db.execute(
+            f"SELECT {_NODE_COLS} FROM nodes WHERE label IN ({_IDS_PARAM}) ORDER BY label, name, id LIMIT ?",
+            (json.dumps(list(dict.fromkeys(labels))), -1 if limit is None else limit),
+        ).fetchall()
+        return [self._node(r) for r in rows]
+
     def _edges(
         self, end: str, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None
     ) -> dict[str, list[Edge]]:

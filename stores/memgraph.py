@@ -69,13 +69,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
-from urllib.parse import unquote, urlsplit
 
 import neo4j
 from neo4j import GraphDatabase, NotificationMinimumSeverity
 from neo4j import exceptions as neo4j_errors
 
 from stores.bolt_registry import BoltRegistry
+from stores.bolt_uri import parse_bolt_uri  # re-exported
 from stores.contracts import (
     EDGE_KINDS,
     SHARED_LABELS,
@@ -138,7 +138,6 @@ DDL: dict[str, tuple[str, ...]] = {
 }
 
 _UNIQUE_RETRIES = 8  # attempts after a unique-key race before the error goes to the caller
-_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 _NO_SYMBOL_LABELS = ("File", "Repository", *SHARED_LABELS)  # not code symbols
 
 _NODE_RETURN = (
@@ -186,42 +185,6 @@ _Q_COLLECT_LOOSE = (
 )
 
 _T = TypeVar("_T")
-
-
-def parse_bolt_uri(uri: str) -> tuple[str, str | None, str | None, str | None]:
-    """``(address, user, password, database)`` of ``scheme://[user[:password]@]host[:port][/database]``.
-
-    ``address`` is the URI without credentials and database (what the driver connects to); user and
-    password are percent-decoded; the path, if any, names the database. Schemes: ``bolt``,
-    ``bolt+s``, ``bolt+ssc``, ``neo4j``, ``neo4j+s``, ``neo4j+ssc``. Raises ``ValueError`` for anything
-    else."""
-    if not isinstance(uri, str):
-        raise ValueError(f"not a Bolt URI: {uri!r}; expected bolt://host:7687")
-    try:
-        parts = urlsplit(uri.strip())
-        port = parts.port
-    except ValueError as exc:  # not chained: a port error quotes the netloc, which may hold the password
-        detail = "the port is not a number from 0 to 65535" if "port" in str(exc).lower() else str(exc)
-        raise ValueError(f"not a Bolt URI: {_redact(uri)!r} ({detail})") from None
-    if parts.scheme not in _SCHEMES or not parts.hostname:
-        raise ValueError(
-            f"not a Bolt URI: {_redact(uri)!r}; expected bolt://host:7687 (schemes: {', '.join(_SCHEMES)})"
-        )
-    host = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
-    address = f"{parts.scheme}://{host}" + (f":{port}" if port else "")
-    if parts.query:
-        address += f"?{parts.query}"
-    database = unquote(parts.path.strip("/")) or None
-    user = unquote(parts.username) if parts.username else None
-    password = unquote(parts.password) if parts.password is not None else None
-    return address, user, password, database
-
-
-def _redact(uri: str) -> str:
-    """``uri`` with its password replaced by ``***``: everything from the first ``:`` of the
-    authority to its last ``@``, so a password holding an unescaped ``@`` or ``/`` is hidden whole
-    (a URI without a password but with an ``@`` later may lose its port in the message, never more)."""
-    return re.sub(r"(//[^:/@]*:).*@", r"\1***@", uri)
 
 
 def _fk(repo: str, path: str) -> str:
@@ -763,6 +726,16 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
         nodes = [_node(r) for r in rows]
         nodes.sort(key=lambda n: (n.label != "File", n.start_line, n.start_col, n.id))
         return nodes
+
+    def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
+        """The nodes of ``labels`` sorted by (label, name, id), at most ``limit``: one query; sorted
+        and cut here, as servers order strings by their own collation."""
+        if not labels or (limit is not None and limit <= 0):
+            return []
+        rows = self._read(f"MATCH (n:Node) WHERE n.label IN $labels RETURN {_NODE_RETURN}",
+                          labels=list(dict.fromkeys(labels)))
+        nodes = sorted((_node(r) for r in rows), key=lambda n: (n.label, n.name, n.id))
+        return nodes if limit is None else nodes[:limit]
 
     def _edges(
         self, outgoing: bool, ids: Sequence[str], kinds: Sequence[str], resolutions: Sequence[str] | None

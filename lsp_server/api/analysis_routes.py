@@ -1,5 +1,5 @@
-"""The analysis routes of ``ripple api``: search, similar code, symbol, callers, references, impact and
-the repository list, each one call of the shared agent facade (:class:`analysis.agent_queries.AgentQueries`,
+"""The analysis routes of ``ripple api``: search, similar code, symbol, callers, references, impact, the
+endpoint list and the repository list, each one call of the shared agent facade (:class:`analysis.agent_queries.AgentQueries`,
 which ``ripple mcp`` calls too) whose answer (``Answer.as_dict()``) becomes the route's pydantic model.
 
 The facade raises :class:`analysis.agent_queries.TargetError` for a target that names nothing or
@@ -20,7 +20,7 @@ from analysis.agent_queries import Answer, TargetError
 from lsp_server.api.guard import ApiProblem
 from analysis.ensemble import model_ranks
 from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, CallersResponse,
-                                   ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
+                                   EndpointsResponse, ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
                                    SearchResponse, SimilarResponse, SymbolResponse, TargetRequest)
 from stores.factory import Stores
 
@@ -121,6 +121,19 @@ def install(app: FastAPI, service: Service) -> None:
         return ReferencesResponse.model_validate(
             answer(service, lambda q: q.references(body.target, body.include_declaration, body.max_tokens,
                                                body.repo)))
+
+    @app.get("/v1/endpoints", response_model=EndpointsResponse, tags=["analysis"])
+    def endpoints(repo: Annotated[str | None, Query(max_length=200)] = None,
+                  match: Annotated[str | None, Query(max_length=500)] = None,
+                  limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT, unserved: bool = False,
+                  max_tokens: Annotated[int | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
+                                                          le=MAX_MAX_TOKENS)] = None) -> EndpointsResponse:
+        """The endpoints the code serves (route map), by path: each with its handlers (PATH:LINE, the
+        route as declared, the framework), its clients and wrappers; ``repo``: only those served or
+        called by that repository; ``match``: only those whose method and path or declared route
+        contain the text; ``unserved``: also those only called."""
+        return EndpointsResponse.model_validate(
+            answer(service, lambda q: q.endpoints(repo, match, limit, max_tokens, unserved)))
 
     @app.post("/v1/impact", response_model=ImpactResponse, tags=["analysis"], responses=not_found)
     def impact(body: ImpactRequest) -> ImpactResponse:

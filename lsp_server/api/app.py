@@ -9,7 +9,8 @@ uses (:func:`stores.factory.open_stores`), and serve every repository they hold.
 Routes (all JSON; OpenAPI at ``/openapi.json``): ``GET /v1/health``; ``GET /v1/repositories``,
 ``GET|DELETE /v1/repositories/{name}``, ``POST /v1/repositories/{name}/ingest``,
 ``GET /v1/jobs/{id}``; ``POST /v1/search``, ``GET /v1/search/similar/{chunk_id}``,
-``GET /v1/search/models``; ``POST /v1/symbol``, ``/v1/callers``, ``/v1/references``, ``/v1/impact``.
+``GET /v1/search/models``; ``POST /v1/symbol``, ``/v1/callers``, ``/v1/references``, ``/v1/impact``;
+``GET /v1/endpoints``.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ __all__ = [
     "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
     "ImpactRequest", "Step", "SymbolInfo", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
+    "EndpointHandler", "EndpointInfo", "EndpointsResponse",
 ]
 
 MAX_LIMIT = 100
@@ -455,3 +456,43 @@ class ImpactResponse(Answered):
 
     markdown: str
     report: dict[str, Any]
+
+
+class EndpointHandler(Wire):
+    """A method serving an endpoint: its node ``id``, display ``name``, where it is (``repo``, ``path``,
+    1-based ``line``), the ``route`` as the code declares it and the ``framework`` that linked it."""
+
+    id: str
+    name: str
+    repo: str
+    path: str
+    line: int
+    route: str
+    framework: str
+
+
+class EndpointInfo(Wire):
+    """An endpoint (:class:`analysis.endpoints.EndpointEntry`): ``kind`` (``http``, ``graphql``,
+    ``grpc``), ``method``, normalised ``path``, its ``handlers``, ``clients`` (distinct calling methods)
+    and ``clientCalls`` (call sites), and the ``wrappers`` (filters, middleware, guards) it runs through."""
+
+    id: str
+    kind: str
+    method: str
+    path: str
+    handlers: list[EndpointHandler]
+    clients: int
+    client_calls: int
+    wrappers: list[str]
+
+
+class EndpointsResponse(Answered):
+    """The endpoint list: ``total`` matching the filters, ``leftOut`` of them beyond the limit,
+    ``unserved`` endpoints only called (listed when ``unservedListed``), the ``endpoints`` by path."""
+
+    total: int
+    left_out: int
+    unserved: int
+    unserved_listed: bool
+    repo: str | None = None
+    endpoints: list[EndpointInfo]

@@ -208,6 +208,16 @@ def test_impact(http):
     problem(http.post("/v1/impact", json={"target": "x", "tests": "some"}), 422)
 
 
+def test_endpoints(http):
+    # the workspace serves no endpoint (a Java repository without a web framework, a Python client)
+    body = http.get("/v1/endpoints").json()
+    assert {k: body[k] for k in ("endpoints", "total", "leftOut", "unserved", "unservedListed", "repo")} == {
+        "endpoints": [], "total": 0, "leftOut": 0, "unserved": 0, "unservedListed": False, "repo": None}
+    assert [s["name"] for s in body["steps"]] == ["Endpoints"] and body["truncated"] == []
+    problem(http.get("/v1/endpoints", params={"limit": 101}), 422)
+    problem(http.get("/v1/endpoints", params={"maxTokens": 10}), 422)
+
+
 def test_errors_are_problems(http):
     assert problem(http.get("/v1/nope"), 404)["detail"] == "no route GET /v1/nope; the routes are listed at /openapi.json"
     assert problem(http.put("/v1/search"), 405)["detail"] == (
@@ -224,7 +234,8 @@ def test_openapi_documents_every_route(http):
         ("GET", "/v1/health"), ("GET", "/v1/repositories"), ("GET", "/v1/repositories/{name}"),
         ("DELETE", "/v1/repositories/{name}"), ("POST", "/v1/repositories/{name}/ingest"), ("GET", "/v1/jobs/{job_id}"),
         ("POST", "/v1/search"), ("GET", "/v1/search/similar/{chunk_id}"), ("GET", "/v1/search/models"),
-        ("POST", "/v1/symbol"), ("POST", "/v1/callers"), ("POST", "/v1/references"), ("POST", "/v1/impact")}
+        ("POST", "/v1/symbol"), ("POST", "/v1/callers"), ("POST", "/v1/references"), ("POST", "/v1/impact"),
+        ("GET", "/v1/endpoints")}
     for path, ops in spec["paths"].items():
         for method, op in ops.items():
             assert "200" in op["responses"] or "202" in op["responses"], (method, path)

@@ -579,6 +579,22 @@ def test_shared_node_is_one_node_for_two_repositories(graph_store):
     assert stats["edges"] == {"CALLS_HTTP": 1, "EXPOSES": 1, "PRODUCES": 1}
 
 
+def test_labelled_nodes_exact_order_and_limit(graph_store):
+    assert graph_store.labelled(["Endpoint"]) == []  # an empty store
+    graph_store.replace_files([api(), client(), urls(), service()])
+    ep, ep_list, tp = (graph_store.get_nodes([i])[i] for i in (EP, EP_LIST, TOPIC))
+    # (label, name, id): "GET /owners" < "GET /owners/{}"; Endpoint < Topic; a label twice counts once
+    assert graph_store.labelled(["Topic", "Endpoint", "Topic"]) == [ep_list, ep, tp]
+    assert graph_store.labelled(["Endpoint"]) == [ep_list, ep]
+    assert graph_store.labelled(["Endpoint"])[1].props == {"http_method": "GET", "path": "/owners/{}"}
+    assert graph_store.labelled(["Endpoint", "Topic"], 2) == [ep_list, ep]
+    assert graph_store.labelled(["Endpoint"], 1) == [ep_list]
+    assert [n.id for n in graph_store.labelled(["Class", "Function"])] == [SVC_CLS, FETCH, SHOW]
+    assert graph_store.labelled(["Endpoint"], 0) == []
+    assert graph_store.labelled([]) == []
+    assert graph_store.labelled(["Nope"]) == []
+
+
 def test_edge_props_round_trip(graph_store):
     graph_store.replace_files([api(), client()])
     [http] = graph_store.outgoing([FETCH], ["CALLS_HTTP"])[FETCH]

@@ -134,6 +134,19 @@ async def exercise(client: Client) -> None:
         ("agent-shop", 5, str(SHOP), 0), ("petclinic", 3, str(PETCLINIC), 0)]
     assert "| agent-shop | 5 |" in text
 
+    data, text = await call(client, "endpoints", {})
+    assert [(e["method"], e["path"], [(h["name"], h["path"], h["line"], h["route"], h["framework"]) for h in e["handlers"]],
+             e["clients"]) for e in data["result"]["endpoints"]] == [
+        ("POST", "/orders", [("shop.api.create_order", "shop/api.py", 12, "/orders", "fastapi")], 0),
+        ("DELETE", "/orders/{}", [("shop.api.cancel_order", "shop/api.py", 17, "/orders/{order_id}", "fastapi")], 0)]
+    assert (data["result"]["total"], data["result"]["left_out"]) == (2, 0)
+    assert "\n- DELETE /orders/{order_id} -> shop.api.cancel_order (shop/api.py:17, fastapi)\n" in text
+    data, text = await call(client, "endpoints", {"match": "orders", "limit": 1})
+    assert [e["id"] for e in data["result"]["endpoints"]] == ["endpoint:POST /orders"]
+    assert (data["result"]["total"], data["result"]["left_out"]) == (2, 1) and "1 more beyond the limit" in text
+    data, _ = await call(client, "endpoints", {"match": "DELETE", "repo": "petclinic"})  # served by agent-shop only
+    assert (data["result"]["endpoints"], data["result"]["total"]) == ([], 0)
+
     small, text = await call(client, "search", {"query": "order", "max_tokens": 400})
     assert small["truncated"] and small["truncated"][-1].startswith("showing ")
     assert small["budget"]["max_tokens"] == 400 and small["budget"]["tokens"] <= 400

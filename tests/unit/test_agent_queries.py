@@ -308,7 +308,7 @@ def test_store_failure_propagates_as_store_error(store):
     class Down(GraphStore):
         def __getattribute__(self, name):
             if name in ("replace_files", "delete_files", "file_text", "file_checksums", "repos", "get_nodes",
-                        "find_symbols", "nodes_in_file", "incoming", "outgoing", "search_symbols", "unresolved_calls",
+                        "find_symbols", "nodes_in_file", "labelled", "incoming", "outgoing", "search_symbols", "unresolved_calls",
                         "stats"):
                 def fail(*args, **kwargs):
                     raise StoreUnavailable("graph down")

@@ -1,0 +1,216 @@
+"""The endpoint list (route map): which endpoints an application has, who serves each and how many
+clients call it. One analysis behind every front end (``ripple endpoints``, the MCP tool
+``endpoints``, the REST route ``/endpoints``, :meth:`analysis.agent_queries.AgentQueries.endpoints`).
+
+An endpoint is a shared ``Endpoint`` node (repository ``""``) the framework linker writes
+(:mod:`indexer.frameworks.link`, :mod:`indexer.frameworks.grpc`): an HTTP route (``GET /owners/{}``),
+a GraphQL operation (``QUERY Query.owner``) or a gRPC method (``GRPC shop.v1.Orders/Get``). Its
+*handlers* are the sources of its incoming ``EXPOSES`` edges (the method serving it, with the route
+as it was declared and the framework), its *clients* the sources of its incoming ``CALLS_HTTP`` edges,
+its *wrappers* the sources of its incoming ``WRAPS`` edges (filters, middleware, guards). An endpoint no
+indexed code serves (only called: an external API) is listed only when asked for (``unserved``).
+
+Store calls: three, whatever the number of endpoints (:meth:`stores.contracts.GraphStore.labelled`,
+one :meth:`~stores.contracts.GraphStore.incoming` for every endpoint, one
+:meth:`~stores.contracts.GraphStore.get_nodes` for every handler and wrapper).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.navigation import dotted_name, location_text
+from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD, Edge, GraphStore, Node
+
+__all__ = ["Handler", "EndpointEntry", "EndpointList", "endpoint_list", "endpoint_kind", "endpoint_line", "endpoints_text",
+           "spans_several",
+           "ENDPOINT_EDGES"]
+
+ENDPOINT_EDGES = ("EXPOSES", "CALLS_HTTP", "WRAPS")
+"""The incoming edge kinds an endpoint's entry is made of."""
+
+
+@dataclass(frozen=True, slots=True)
+class Handler:
+    """A method serving an endpoint: its node ``id``, display ``name`` (:func:`dotted_name`),
+    ``repo`` / ``path`` / ``line`` (1-based; where the definition starts), the ``route`` as the code
+    declares it (``/owners/{ownerId}``; the endpoint's path when the declaration adds nothing) and the
+    ``framework`` that linked it (``spring``, ``fastapi``, ``express``, ...; ``""`` unknown)."""
+
+    id: str
+    name: str
+    repo: str
+    path: str
+    line: int
+    route: str
+    framework: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{id, name, repo, path, line, route, framework}``."""
+        return {"id": self.id, "name": self.name, "repo": self.repo, "path": self.path, "line": self.line,
+                "route": self.route, "framework": self.framework}
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointEntry:
+    """One endpoint: its node ``id``, ``kind`` (``http``, ``graphql``, ``grpc``), ``method`` (the HTTP
+    method, ``*`` any; the GraphQL operation type; ``GRPC``), ``path`` (normalised, as the node holds
+    it), its ``handlers`` (repository, path, line order), ``clients`` (distinct calling methods) and
+    ``client_calls`` (call sites), and the display names of its ``wrappers``."""
+
+    id: str
+    kind: str
+    method: str
+    path: str
+    handlers: tuple[Handler, ...]
+    clients: int
+    client_calls: int
+    wrappers: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{id, kind, method, path, handlers: [...], clients, client_calls, wrappers}``."""
+        return {"id": self.id, "kind": self.kind, "method": self.method, "path": self.path,
+                "handlers": [h.as_dict() for h in self.handlers], "clients": self.clients,
+                "client_calls": self.client_calls, "wrappers": list(self.wrappers)}
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointList:
+    """The answer: the ``endpoints`` shown (path, method, id order), ``total`` matching the filters,
+    ``left_out`` of them beyond the limit (``total - len(endpoints)``), and ``unserved``: endpoints
+    matching the filters that no indexed code serves (called only), in ``total`` and the list only
+    when ``unserved_listed`` (asked for); ``repo`` the repository it is restricted to."""
+
+    endpoints: list[EndpointEntry] = field(default_factory=list)
+    total: int = 0
+    left_out: int = 0
+    unserved: int = 0
+    unserved_listed: bool = False
+    repo: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{endpoints: [...], total, left_out, unserved, unserved_listed, repo}``."""
+        return {"endpoints": [e.as_dict() for e in self.endpoints], "total": self.total,
+                "left_out": self.left_out, "unserved": self.unserved, "unserved_listed": self.unserved_listed,
+                "repo": self.repo}
+
+
+def endpoint_kind(method: str) -> str:
+    """``grpc`` for :data:`~stores.contracts.GRPC_METHOD`, ``graphql`` for a GraphQL operation type
+    (:data:`~stores.contracts.GRAPHQL_OPERATIONS`), else ``http``."""
+    if method == GRPC_METHOD:
+        return "grpc"
+    return "graphql" if method in GRAPHQL_OPERATIONS else "http"
+
+
+def endpoint_list(graph: GraphStore, repo: str | None = None, match: str | None = None,
+                  limit: int | None = None, unserved: bool = False) -> EndpointList:
+    """The endpoints of the index (of every repository, or of ``repo``: an endpoint is kept when one
+    of its handlers or clients is in it), those whose method and path (``GET /owners/{}``)
+    or one of whose declared routes contains ``match`` (case-insensitive) when given, sorted by
+    (path, method, id), at most ``limit`` (``None``: all). ``unserved``: also the endpoints that are
+    only called. Raises ``ValueError`` for a ``limit`` below 0; store errors propagate."""
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be 0 or more, not {limit!r}")
+    nodes = graph.labelled(["Endpoint"])
+    if not nodes:
+        return EndpointList(unserved_listed=unserved, repo=repo)
+    edges = graph.incoming([n.id for n in nodes], ENDPOINT_EDGES)
+    needle = (match or "").strip().lower()
+    kept: list[tuple[Node, list[Edge]]] = []
+    for n in nodes:
+        ins = edges.get(n.id, [])
+        if not ins:  # no visible edge: only repositories a view hides (another branch) touch it
+            continue
+        if repo is not None and not any(e.repo == repo for e in ins if e.kind != "WRAPS"):
+            continue
+        if needle and needle not in n.name.lower() and not any(
+                needle in str(e.props.get("route", "")).lower() for e in ins if e.kind == "EXPOSES"):
+            continue
+        kept.append((n, ins))
+    served = [(n, ins) for n, ins in kept if any(e.kind == "EXPOSES" for e in ins)]
+    chosen = kept if unserved else served
+    chosen.sort(key=lambda p: (_path(p[0]), _method(p[0]), p[0].id))
+    shown = chosen if limit is None else chosen[:limit]
+    srcs = sorted({e.src for _, ins in shown for e in ins if e.kind != "CALLS_HTTP"})
+    found = graph.get_nodes(srcs) if srcs else {}
+    entries = [_entry(n, ins, found) for n, ins in shown]
+    return EndpointList(entries, len(chosen), len(chosen) - len(shown), len(kept) - len(served), unserved, repo)
+
+
+def _method(n: Node) -> str:
+    return str(n.props.get("http_method") or n.name.partition(" ")[0])
+
+
+def _path(n: Node) -> str:
+    return str(n.props.get("path") or n.name.partition(" ")[2])
+
+
+def _entry(n: Node, ins: Sequence[Edge], found: dict[str, Node]) -> EndpointEntry:
+    method, path = _method(n), _path(n)
+    handlers: dict[str, Handler] = {}
+    for e in ins:
+        if e.kind != "EXPOSES" or e.src in handlers:
+            continue
+        h = found.get(e.src)
+        route = str(e.props.get("route") or path)
+        framework = str(e.props.get("framework") or "")
+        if h is None:  # the serving node is not in the index (a half-written run): the edge's place
+            handlers[e.src] = Handler(e.src, e.src, e.repo, e.file, e.line, route, framework)
+        else:
+            handlers[e.src] = Handler(h.id, dotted_name(h), h.repo, h.file, h.start_line, route, framework)
+    calls = [e for e in ins if e.kind == "CALLS_HTTP"]
+    wrappers = sorted({dotted_name(found[e.src]) if e.src in found else e.src for e in ins if e.kind == "WRAPS"})
+    return EndpointEntry(n.id, endpoint_kind(method), method, path,
+                         tuple(sorted(handlers.values(), key=lambda h: (h.repo, h.path, h.line, h.id))),
+                         len({e.src for e in calls}), len(calls), tuple(wrappers))
+
+
+def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
+    """One endpoint (:meth:`EndpointEntry.as_dict`) as every front end prints it: ``GET
+    /owners/{ownerId} -> app.views.show_owner (app/views.py:6, flask) · 2 clients (3 calls)``: the
+    route as its first handler declares it, each handler with its place (``repo/path:line`` when the
+    list spans ``several`` repositories; ``an inline handler`` for a function written in the route
+    call, Express's ``app.get("/x", (req, res) => ...)``, whose node is named by the route), the
+    clients, the wrappers (the last two parts of each name: ``OwnerController.findOwner``); ``no
+    handler indexed`` for an endpoint that is only called."""
+    routes = [h["route"] for h in entry["handlers"]]
+    head = f"{entry['method']} {routes[0] if routes else entry['path']}"
+    served = "; ".join(("an inline handler" if h["name"] == f"{entry['method']} {h['route']}" else h["name"])
+                       + f" ({location_text(h['repo'], h['path'], h['line'], None, several)}"
+                       + (f", {h['framework']}" if h["framework"] else "") + ")" for h in entry["handlers"])
+    text = f"{head} -> {served}" if served else f"{head} (no handler indexed: called only)"
+    if entry["clients"]:
+        text += (f" · {entry['clients']} client{'s' if entry['clients'] != 1 else ''}"
+                 f" ({entry['client_calls']} call{'s' if entry['client_calls'] != 1 else ''})")
+    if entry["wrappers"]:  # the last two parts of each name (Class.method, module.function): the JSON has all
+        text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"])
+    return text
+
+
+def spans_several(data: dict[str, Any]) -> bool:
+    """Whether the handlers of an endpoint list (:meth:`EndpointList.as_dict`) lie in several
+    repositories, or in another than the one it is restricted to: then places carry their repository."""
+    repos = {h["repo"] for e in data["endpoints"] for h in e["handlers"]}
+    return len(repos | ({data["repo"]} if data.get("repo") and repos else set())) > 1
+
+
+def endpoints_text(data: dict[str, Any]) -> list[str]:
+    """The markdown of an endpoint list (:meth:`EndpointList.as_dict`, perhaps fewer endpoints than
+    it counts): a heading with the counts, one :func:`endpoint_line` per endpoint."""
+    shown = data["endpoints"]
+    several = spans_several(data)
+    lines = [f"# Endpoints ({len(shown)} of {data['total']})" if len(shown) < data["total"]
+             else f"# Endpoints ({data['total']})", ""]
+    if not shown:
+        lines.append("No endpoints match." if data["total"] or data["unserved"] else "No endpoints are indexed.")
+    lines += [f"- {endpoint_line(e, several)}" for e in shown]
+    if data["left_out"]:
+        lines += ["", f"{data['left_out']} more beyond the limit: raise it, or narrow with repo / match."]
+    if data["unserved"] and not data["unserved_listed"]:
+        lines += ["", f"{data['unserved']} more endpoint{'s are' if data['unserved'] != 1 else ' is'} only called "
+                      "(no handler indexed: an external API, or a route not detected); ask with unserved to list "
+                      f"{'them' if data['unserved'] != 1 else 'it'}."]
+    return lines
