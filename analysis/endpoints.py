@@ -25,11 +25,17 @@ from analysis.navigation import dotted_name, location_text
 from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD, Edge, GraphStore, Node
 
 __all__ = ["Handler", "EndpointEntry", "EndpointList", "endpoint_list", "endpoint_kind", "endpoint_line", "endpoints_text",
-           "spans_several",
-           "ENDPOINT_EDGES"]
+           "spans_several", "ENDPOINT_EDGES", "SHOWN_HANDLERS", "SHOWN_WRAPPERS"]
 
 ENDPOINT_EDGES = ("EXPOSES", "CALLS_HTTP", "WRAPS")
 """The incoming edge kinds an endpoint's entry is made of."""
+
+SHOWN_HANDLERS = 3
+"""Handlers one line of text names (the JSON holds all): one endpoint node stands for a method and
+path in every application of the index, and a repository of examples or tests declares ``GET /`` in
+dozens of them (Flask's own: 67)."""
+SHOWN_WRAPPERS = 5
+"""Wrappers one line of text names (the JSON holds all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,14 +186,22 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     head = f"{entry['method']} {routes[0] if routes else entry['path']}"
     served = "; ".join(("an inline handler" if h["name"] == f"{entry['method']} {h['route']}" else h["name"])
                        + f" ({location_text(h['repo'], h['path'], h['line'], None, several)}"
-                       + (f", {h['framework']}" if h["framework"] else "") + ")" for h in entry["handlers"])
+                       + (f", {h['framework']}" if h["framework"] else "") + ")"
+                       for h in entry["handlers"][:SHOWN_HANDLERS]) + _more(entry["handlers"], SHOWN_HANDLERS, "handler")
     text = f"{head} -> {served}" if served else f"{head} (no handler indexed: called only)"
     if entry["clients"]:
         text += (f" · {entry['clients']} client{'s' if entry['clients'] != 1 else ''}"
                  f" ({entry['client_calls']} call{'s' if entry['client_calls'] != 1 else ''})")
     if entry["wrappers"]:  # the last two parts of each name (Class.method, module.function): the JSON has all
-        text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"])
+        text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"][:SHOWN_WRAPPERS]) \
+            + _more(entry["wrappers"], SHOWN_WRAPPERS, "wrapper")
     return text
+
+
+def _more(items: Sequence[Any], shown: int, noun: str) -> str:
+    """`` and N more <noun>s`` for the items of a line beyond the ``shown`` first ones ("" when none)."""
+    left = len(items) - shown
+    return f" and {left} more {noun}{'s' if left != 1 else ''}" if left > 0 else ""
 
 
 def spans_several(data: dict[str, Any]) -> bool:

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from analysis.agent_queries import AgentQueries
 from analysis.branches import BranchView
-from analysis.endpoints import endpoint_kind, endpoint_list, endpoints_text
+from analysis.endpoints import endpoint_kind, endpoint_line, endpoint_list, endpoints_text
 from analysis.navigation import UnionGraph
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
@@ -212,3 +212,17 @@ def test_rest(db: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
     assert (body["total"], body["leftOut"], body["unserved"], body["unservedListed"], body["repo"]) == (
         2, 0, 1, True, "admin")
     assert bad.status_code == 422
+
+
+def test_a_line_names_the_first_handlers_and_wrappers_and_counts_the_rest():
+    handlers = [{"name": f"app{i}.index", "route": "/", "repo": "r", "path": f"app{i}.py", "line": 3, "framework": "flask"}
+                for i in range(5)]
+    entry = {"method": "GET", "path": "/", "handlers": handlers, "clients": 0, "client_calls": 0,
+             "wrappers": [f"m.hook{i}" for i in range(7)]}
+    assert endpoint_line(entry) == (
+        "GET / -> app0.index (app0.py:3, flask); app1.index (app1.py:3, flask); app2.index (app2.py:3, flask)"
+        " and 2 more handlers · through m.hook0, m.hook1, m.hook2, m.hook3, m.hook4 and 2 more wrappers")
+    entry = {**entry, "handlers": handlers[:3], "wrappers": entry["wrappers"][:6]}
+    assert endpoint_line(entry) == (
+        "GET / -> app0.index (app0.py:3, flask); app1.index (app1.py:3, flask); app2.index (app2.py:3, flask)"
+        " · through m.hook0, m.hook1, m.hook2, m.hook3, m.hook4 and 1 more wrapper")
