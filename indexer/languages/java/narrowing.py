@@ -30,7 +30,7 @@ from tree_sitter import Node
 
 from indexer.languages.base import query, run_query
 
-__all__ = ["Narrowing", "narrowings"]
+__all__ = ["Narrowing", "allocations", "narrowings"]
 
 GRAMMAR = "java"
 
@@ -81,6 +81,40 @@ def narrowings(root: Node, text: Callable[[Node], str], source: bytes) -> list[N
                 line = lines[0] + 1 if before and _mentions(before, name) else lines[0]
                 if line <= lines[1]:
                     out.append(Narrowing(name, tnode, r, line, lines[1]))
+    return out
+
+
+def allocations(root: Node, text: Callable[[Node], str]) -> list[Narrowing]:
+    """The locals under ``root`` initialised with a new instance of a named class and never assigned
+    again in the block declaring them (``Runnable r = new Task();``, ``Base b = new Sub();``): each
+    holds an instance of exactly that class from its declaration's line to the block's end, whatever
+    type it is declared with (JLS 15.9.4: ``new`` makes an object of the class named; JLS 6.3: a
+    local's scope is the rest of its block). What is not one: a ``var`` local (its binding is the
+    class already), an anonymous class (``new Base() { ... }``, a class of its own), a diamond or
+    other type arguments are kept as written, a local assigned anywhere in its block (``r = other;``,
+    also in a branch: lines do not tell which value a later line sees), a field."""
+    out: list[Narrowing] = []
+    assigned: dict[str, list[Node]] = {}
+    found: list[tuple[Node, Node, Node]] = []
+    for _, m in run_query(query(GRAMMAR, "java/queries", "allocation"), root):
+        if "assigned" in m:
+            node = m["assigned"][0]
+            assigned.setdefault(text(node), []).append(node)
+        else:
+            found.append((m["local"][0], m["name"][0], m["new"][0]))
+    for local, name_node, new in found:
+        ltype = local.child_by_field_name("type")
+        block = local.parent
+        if ltype is None or text(ltype) == "var" or block is None or \
+                any(c.type == "class_body" for c in new.named_children):
+            continue
+        name = text(name_node)
+        if any(block.start_byte <= a.start_byte < block.end_byte for a in assigned.get(name, ())):
+            continue
+        tnode = new.child_by_field_name("type")
+        if tnode is None:
+            continue
+        out.append(Narrowing(name, tnode, block, local.start_point[0] + 1, block.end_point[0] + 1))
     return out
 
 
