@@ -279,3 +279,42 @@ public class Use {
                    if e.kind == "CALLS" and e.file == "p/Use.java")
     assert calls == [(4, "p/Sink.Sink.put(StringBuilder)"), (5, "p/Sink.Sink.put(StringBuffer)"),
                      (6, "p/Sink.Sink.take(Appendable)")]
+
+
+def test_a_bare_call_names_a_method_not_a_variable():
+    fixture = """
+// --- path: p/Printer.java ---
+package p;
+public class Printer {
+    String out(Printer p) { StringBuilder out = new StringBuilder(); out(this); return ""; }
+    String err(Printer p) { Printer err = p; err(p); return ""; }
+    Printer other;
+    void other() { other(); other.err(this); }
+}
+"""
+    # JLS 6.5.7.1: `out(this)` calls the method `out` whatever local is named `out` (a JDK value or
+    # one of the repository's); the field `other` still is the receiver of `other.err(this)`
+    calls = sorted((e.line, short(e.dst)) for f in resolve_fixture(fixture).files for e in f.edges
+                   if e.kind == "CALLS")
+    assert calls == [(3, "p/Printer.Printer.out(Printer)"), (4, "p/Printer.Printer.err(Printer)"),
+                     (6, "p/Printer.Printer.err(Printer)"), (6, "p/Printer.Printer.other()")]
+
+
+def test_a_static_import_beside_a_namesake_parameter_of_an_overload():
+    fixture = """
+// --- path: p/Providers.java ---
+package p;
+public class Providers { public static Providers provider(String s) { return null; } }
+// --- path: p/Parser.java ---
+package p;
+import static p.Providers.provider;
+public class Parser {
+    void parse(int start, Providers provider) { }
+    void parse(String s) { parse(0, provider(s)); }
+}
+"""
+    # overloads share a scope: `parse(int, Providers provider)`'s parameter is no variable of
+    # `parse(String)`, whose `provider(s)` is the method imported
+    calls = sorted((e.line, short(e.dst)) for f in resolve_fixture(fixture).files for e in f.edges
+                   if e.kind == "CALLS" and e.file == "p/Parser.java")
+    assert calls == [(5, "p/Parser.Parser.parse(int,Providers)"), (5, "p/Providers.Providers.provider(String)")]

@@ -62,6 +62,10 @@ class JavaModuleSystem(AngleBracketGenerics, JvmModuleSystem):
     an optional attribute of a module system): ``x.start()`` with no arguments, when ``x``'s class
     extends ``Thread`` (as written in a class of its repository hierarchy) and the repository declares
     no ``start``, runs its ``run()``."""
+    methods_apart = True
+    """A bare call names a method, never a variable (read by the core's call binder, an optional
+    attribute of a module system; JLS 6.5.7.1): ``output(node)`` beside a local ``StringBuilder output``
+    calls the method ``output``."""
     overloads_by_signature = True
     """Methods of one name differ by their parameters (read by the core's call binder, an optional
     attribute of a module system): a name stands for all its overloads, a call for those it fits."""
