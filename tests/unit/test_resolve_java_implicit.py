@@ -318,3 +318,34 @@ public class Parser {
     calls = sorted((e.line, short(e.dst)) for f in resolve_fixture(fixture).files for e in f.edges
                    if e.kind == "CALLS" and e.file == "p/Parser.java")
     assert calls == [(5, "p/Parser.Parser.parse(int,Providers)"), (5, "p/Providers.Providers.provider(String)")]
+
+
+def test_a_method_of_fixed_arity_is_chosen_before_a_variadic_one():
+    fixture = """
+// --- path: p/Rand.java ---
+package p;
+import java.util.Random;
+public class Rand {
+    static Random random() { return null; }
+    static String random(int count, char... chars) { return ""; }
+    static String random(int count, int start, boolean letters, char[] chars, Random random) { return ""; }
+    static String random(int count, int start, boolean letters, char... chars) { return ""; }
+    static String next(int count, char[] chars) {
+        random(count, 0, false, chars, random());
+        random(count, 'a', 'b');
+        return random(count, 0, false, chars);
+    }
+}
+"""
+    # JLS 15.12.2: phases 1 and 2 weigh no variable arity invocation (line 9: not `random(int,
+    # char...)`); only when no method applies there does phase 3 (lines 10-11; a variadic
+    # parameter's elements are not compared with the arguments: line 11 keeps both variadic ones)
+    calls = sorted((e.line, short(e.dst).split(".", 2)[2]) for f in resolve_fixture(fixture).files for e in f.edges
+                   if e.kind == "CALLS" and e.file == "p/Rand.java")
+    assert calls == [
+        (9, "random()"),
+        (9, "random(int,int,boolean,char,Random)"),
+        (10, "random(int,char...)"),
+        (11, "random(int,char...)"),
+        (11, "random(int,int,boolean,char...)"),
+    ]
