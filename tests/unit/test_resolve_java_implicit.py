@@ -331,7 +331,7 @@ public class Rand {
     static String random(int count, int start, boolean letters, char[] chars, Random random) { return ""; }
     static String random(int count, int start, boolean letters, char... chars) { return ""; }
     static String next(int count, char[] chars) {
-        random(count, 0, false, chars, random());
+        random(count, 0, false, chars, new Random());
         random(count, 'a', 'b');
         return random(count, 0, false, chars);
     }
@@ -343,9 +343,29 @@ public class Rand {
     calls = sorted((e.line, short(e.dst).split(".", 2)[2]) for f in resolve_fixture(fixture).files for e in f.edges
                    if e.kind == "CALLS" and e.file == "p/Rand.java")
     assert calls == [
-        (9, "random()"),
-        (9, "random(int,int,boolean,char,Random)"),
+        (9, "random(int,int,boolean,char,Random)"),  # every argument's type certainly fits it
         (10, "random(int,char...)"),
         (11, "random(int,char...)"),
         (11, "random(int,int,boolean,char...)"),
     ]
+
+
+def test_an_argument_of_unknown_type_keeps_the_variadic_overload():
+    fixture = """
+// --- path: p/Validate.java ---
+package p;
+public class Validate {
+    public static void isTrue(boolean b, String message, long value) { }
+    public static void isTrue(boolean b, String message, Object... values) { }
+    static void use(java.lang.reflect.Field field, boolean b) {
+        isTrue(b, "the field %s", field.getName());
+        isTrue(b, "the value %d", 1L);
+    }
+}
+"""
+    # `field.getName()`: a JDK method's result, unknown here: it may need the variadic overload (javac
+    # picks it: a String is no long); `1L` certainly fits `long`: the fixed-arity one alone
+    calls = sorted((e.line, short(e.dst).split(".", 2)[2]) for f in resolve_fixture(fixture).files for e in f.edges
+                   if e.kind == "CALLS")
+    assert calls == [(6, "isTrue(boolean,String,Object...)"), (6, "isTrue(boolean,String,long)"),
+                     (7, "isTrue(boolean,String,long)")]

@@ -229,11 +229,12 @@ public class Use {
     assert _sites(fixture, "join") == [  # the varargs overload is no override of join(sb, Iterable<T>)
         "Use.java:5 -> Joiner.join(StringBuilder,T...) [exact]",  # an array is no Iterable
         "Use.java:6 -> Joiner.join(StringBuilder,T...) [exact]",
-        # a library class (List) may be an Iterable: the fixed-arity overload applies, and the
-        # variadic one is weighed only when none does (JLS 15.12.2: phases 1-2 before phase 3)
+        # a library class (List) is not compared with another (Iterable): both kept
         "Use.java:7 -> Joiner.join(StringBuilder,Iterable) [exact]",
+        "Use.java:7 -> Joiner.join(StringBuilder,T...) [exact]",
         "Use.java:10 -> Joiner.join(StringBuilder,T...) [exact]",  # a varargs parameter is an array
-        "Use.java:13 -> Joiner.join(StringBuilder,Iterable) [exact]",  # an overload's namesake parameter is no array
+        "Use.java:13 -> Joiner.join(StringBuilder,Iterable) [exact]",  # an overload's namesake parameter
+        "Use.java:13 -> Joiner.join(StringBuilder,T...) [exact]",  # is no array
     ]
 
 
