@@ -369,3 +369,16 @@ public class Validate {
                    if e.kind == "CALLS")
     assert calls == [(6, "isTrue(boolean,String,Object...)"), (6, "isTrue(boolean,String,long)"),
                      (7, "isTrue(boolean,String,long)")]
+
+
+def test_a_generated_concatenation_of_thousands_of_terms():
+    from indexer.languages import extractor_for_path
+
+    # a `+` chain nests as deep as it is long: walked without recursion, every term converted once
+    source = 'class A { String f(Object o) { return "a"' + " + o" * 3000 + "; } }"
+    ex = extractor_for_path("A.java").extract("A.java", source.encode())
+    assert ex.errors == []
+    assert [(c.name, c.receiver) for c in ex.calls if c.via == "dunder"] == [("toString", "o")] * 3000
+    numeric = "class A { int f(int n) { return n" + " + n" * 3000 + "; } }"
+    ex = extractor_for_path("A.java").extract("A.java", numeric.encode())
+    assert ex.errors == [] and [c for c in ex.calls if c.via == "dunder"] == []

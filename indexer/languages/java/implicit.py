@@ -44,18 +44,48 @@ def _unwrapped(node: Node) -> Node:
     return node
 
 
-def _is_string(node: Node, text: Callable[[Node], str]) -> bool:
-    """Whether ``node`` is a ``String`` as written (see the module docstring)."""
-    node = _unwrapped(node)
+def _is_string(node: Node, text: Callable[[Node], str], memo: dict[int, bool]) -> bool:
+    """Whether ``node`` is a ``String`` as written (see the module docstring). A chain of ``+`` is
+    walked down its left operands without recursion (a generated concatenation of thousands of terms
+    nests as deep), each ``+`` answered once (``memo``, by node id: every ``+`` of a chain asks)."""
+    spine: list[Node] = []
+    cur = _unwrapped(node)
+    found = False
+    while True:
+        if cur.id in memo:
+            found = memo[cur.id]
+            break
+        if cur.type != "binary_expression":
+            found = _is_string_leaf(cur, text)
+            break
+        op = cur.child_by_field_name("operator")
+        right = cur.child_by_field_name("right")
+        left = cur.child_by_field_name("left")
+        if op is None or op.type != "+" or left is None:
+            found = False
+            break
+        spine.append(cur)
+        if right is not None and right.type != "binary_expression" and _is_string_leaf(_unwrapped(right), text):
+            found = True
+            break
+        cur = _unwrapped(left)
+    # a `+` is a String when its left operand or a right operand above it on the spine is; a right
+    # operand that is itself a `(a + b)` is weighed on its own (rare: one level of recursion per
+    # parenthesised group, not per term)
+    for n in reversed(spine):
+        if not found:
+            right = n.child_by_field_name("right")
+            found = right is not None and right.type == "binary_expression" and _is_string(right, text, memo)
+        memo[n.id] = found
+    return found
+
+
+def _is_string_leaf(node: Node, text: Callable[[Node], str]) -> bool:
+    """Whether ``node``, no ``+``, is a ``String`` as written: a literal, a text block, ``x.toString()``,
+    ``String.valueOf(..)`` and its kin."""
     t = node.type
     if t in ("string_literal", "text_block"):
         return True
-    if t == "binary_expression":
-        op = node.child_by_field_name("operator")
-        if op is None or op.type != "+":
-            return False
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        return (left is not None and _is_string(left, text)) or (right is not None and _is_string(right, text))
     if t == "method_invocation":
         name = node.child_by_field_name("name")
         args = node.child_by_field_name("arguments")
@@ -82,6 +112,7 @@ def implicit_calls(root: Node, text: Callable[[Node], str], receiver: Callable[[
     ``text`` gives a node's source text, ``receiver`` its receiver text (the extractor's); a
     receiver ``receiver`` cannot spell (an empty text) makes no call. Shapes in the module docstring."""
     out: list[ImplicitCall] = []
+    memo: dict[int, bool] = {}
 
     def add(at: Node, name: str, recv: str) -> None:
         if recv:
@@ -105,7 +136,7 @@ def implicit_calls(root: Node, text: Callable[[Node], str], receiver: Callable[[
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is None or right is None:
                 continue
-            left_str, right_str = _is_string(left, text), _is_string(right, text)
+            left_str, right_str = _is_string(left, text, memo), _is_string(right, text, memo)
             if not (left_str or right_str):
                 continue
             for side, is_str in ((left, left_str), (right, right_str)):
