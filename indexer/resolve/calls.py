@@ -67,6 +67,12 @@ class CallBinder:
                 v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
             else:
                 v = _defined_before(r, fc, scope, cs) or r.resolve_name(fc, scope, cs.name)
+            if v is not None and not isinstance(v, FuncV | ClassV) and not cs.is_new and \
+                    getattr(rules, "methods_apart", False) and _variable(fc, scope, cs.name):
+                # Java's `output(node)` names a method, never the local `output` (JLS 6.5.7.1): the
+                # enclosing classes' (below) or one the file imports (`import static a.B.output`)
+                top = r.resolve_name(fc, None, cs.name)
+                v = top if isinstance(top, FuncV) else None
             if v is None and rules.implicit_this and (scope, "this") in fc.bindings:
                 # an extension function's body: ``this`` is its receiver (Kotlin ``fun User.f()``)
                 recv_v = r.binding_value(fc, fc.bindings[(scope, "this")])
@@ -617,6 +623,17 @@ def by_arity(defs: list[Def], arity: int) -> list[Def]:
         return defs
     fitting = [rd for rd in defs if arity_ok(rd, arity)]
     return fitting or defs
+
+
+def _variable(fc: FileCtx, scope: str | None, name: str) -> bool:
+    """Whether ``name`` is bound as a variable (a local, a parameter, a field) in ``scope`` or a scope
+    enclosing it."""
+    s = scope
+    while s is not None:
+        if fc.bindings.get((s, name)):
+            return True
+        s = fc.parent_scope(s)
+    return bool(fc.bindings.get((None, name)))
 
 
 def _bound_above(fc: FileCtx, scope: str, name: str, line: int) -> bool:

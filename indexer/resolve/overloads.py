@@ -55,11 +55,20 @@ def by_argument_types(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -
 
 def _choice(r: Resolver, defs: list[Def], args: list[str | Def | None],
             assignable: Callable[[str, str, bool], bool | None]) -> list[Def]:
-    """:func:`by_argument_types` once the arguments' types are known."""
-    for loose in (False, True):
-        fits = [(d, _applicable(r, d, args, assignable, loose)) for d in defs]
+    """:func:`by_argument_types` once the arguments' types are known. The phases of JLS 15.12.2: a
+    method applicable by strict (phase 1), then loose invocation (phase 2) without a variable arity
+    parameter is chosen before one that needs it (phase 3: ``random(count, 0, 0, false, false, null,
+    random())`` is ``random(int, int, int, boolean, boolean, char[], Random)``, not ``random(int,
+    char...)``), when one without it certainly applies (every argument's type known to fit: an
+    argument of unknown type may need the variadic one, ``isTrue(b, "%s", field.getName())`` with
+    ``isTrue(boolean, String, long)`` beside ``isTrue(boolean, String, Object...)``); else every
+    candidate is weighed as before (a variadic method handed an array applies in phase 1, which the
+    argument types here do not tell apart)."""
+    fixed_arity = [d for d in defs if not any(p.variadic is not None for p in d.d.params)]
+    for candidates, loose in ((fixed_arity, False), (fixed_arity, True), (defs, False), (defs, True)):
+        fits = [(d, _applicable(r, d, args, assignable, loose)) for d in candidates]
         fitting = [d for d, f in fits if f is not False]
-        if fitting:
+        if fitting and (candidates is defs or any(f is True for _, f in fits)):
             break
     else:
         return defs

@@ -28,13 +28,15 @@ _SUPERS = ("Object", "Serializable", "Comparable", "Constable", "ConstantDesc")
 _REFERENCE_SUPERS = {
     **{box: (*_SUPERS, *(("Number",) if box in _NUMBER else ())) for box in _UNBOXED},
     "String": (*_SUPERS, "CharSequence"),
+    **{b: ("Object", "Serializable", "Comparable", "CharSequence", "Appendable") for b in ("StringBuilder", "StringBuffer")},
 }
-"""The library supertypes of each boxed type and of ``String`` (all final classes; ``Constable`` and
-``ConstantDesc`` since Java 12)."""
+"""The library supertypes of each boxed type, of ``String`` and of ``StringBuilder`` / ``StringBuffer``
+(all final classes; ``Constable`` and ``ConstantDesc`` since Java 12, the builders ``Comparable`` since
+Java 11)."""
 
-VALUE_TYPES = frozenset({*_WIDER, *_UNBOXED, "String"})
+VALUE_TYPES = frozenset({*_WIDER, *_UNBOXED, "String", "StringBuilder", "StringBuffer"})
 """The types :func:`value_assignable` knows every conversion of: no other class is one of them or
-converts to one (the boxes and ``String`` are final)."""
+converts to one (the boxes, ``String`` and the string builders are final)."""
 
 
 def value_assignable(arg: str, param: str, loose: bool) -> bool | None:

@@ -37,7 +37,8 @@ from indexer.languages.java.frameworks import detectors_for
 from indexer.languages.java.arguments import argument_types, handed_arguments
 from indexer.languages.java.containers import ELEMENT_METHODS, element_types
 from indexer.languages.java.reflection import Found, reflected_calls
-from indexer.languages.java.narrowing import narrowings
+from indexer.languages.java.implicit import implicit_calls
+from indexer.languages.java.narrowing import allocations, narrowings
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.java.spring_data import inherited_members
 from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
@@ -449,6 +450,15 @@ class _FileExtractor:
             )
             for (name_node, name, receiver, args, is_new, via), owner in zip(found, owners)
         ]
+        self._implicit_calls()
+
+    def _implicit_calls(self) -> None:
+        """The calls the compiler writes (:mod:`indexer.languages.java.implicit`), ``via="dunder"``."""
+        src = self.src
+        implied = implicit_calls(self.root, src.text, lambda n: r if (r := self._receiver(n)) != LONG_RECEIVER else "")
+        owners = self._owners([at.start_byte for at, _, _ in implied])
+        self.out.calls += [CallSite(self._code_scope(owner), name, recv, 0, src.line(at), src.col(at), via="dunder")
+                           for (at, name, recv), owner in zip(implied, owners)]
 
     def _method_reference(self, ref: Node) -> tuple[Node, str, str | None, Node | None, bool] | None:
         """``X::m`` / ``this::m`` / ``super::m`` / ``a.b::m`` -> a call of ``m`` on that receiver;
@@ -539,7 +549,22 @@ class _FileExtractor:
         """What a ``var`` local holds, as a binding (name node, text, how): ``var o = new Owner()`` the
         class built (``constructed``); ``var o = owners.get(0)`` / ``repo.find(id)`` what the call
         returns (``constructed`` of the callee text ``owners.get``); ``var o = owners[i]`` an element
-        of the array (``item`` of the receiver text); nothing for any other value."""
+        of the array (``item`` of the receiver text); ``var o = (Owner) x`` the cast's type (``declared``,
+        JLS 15.16; an intersection cast its first type); ``var o = c ? (Owner) x : null`` what both
+        values of a ``?:`` hold, ``null`` holding anything; nothing for any other value."""
+        while value.type == "parenthesized_expression" and value.named_child_count == 1:
+            value = value.named_children[0]
+        if value.type == "cast_expression":
+            ttext = self._type_text(value.child_by_field_name("type"))
+            return [(name_node, ttext, "declared")] if ttext else []
+        if value.type == "ternary_expression":
+            both = [v for v in (value.child_by_field_name("consequence"), value.child_by_field_name("alternative"))
+                    if v is not None and v.type != "null_literal"]
+            held = {(t, how) for v in both for _, t, how in self._var_binding(name_node, v)}
+            if len(held) == 1 and all(self._var_binding(name_node, v) for v in both):
+                ((ttext, how),) = held
+                return [(name_node, ttext, how)]
+            return []
         if value.type == "object_creation_expression":
             ctype = base_type(self._type_text(value.child_by_field_name("type")))
             return [(name_node, ctype, "constructed")] if ctype else []
@@ -640,7 +665,8 @@ class _FileExtractor:
         """``narrowed`` bindings (:data:`indexer.model.NARROWED`) of the names a type test guards
         (:mod:`indexer.languages.java.narrowing`), each over its guarded code's lines."""
         src = self.src
-        found = [(n, self._type_text(n.type_node)) for n in narrowings(self.root, src.text, src.data)]
+        found = [(n, self._type_text(n.type_node))
+                 for n in (*narrowings(self.root, src.text, src.data), *allocations(self.root, src.text))]
         found = sorted(((n, t) for n, t in found if t), key=lambda f: f[0].region.start_byte)
         owners = self._owners([n.region.start_byte for n, _ in found])
         return [(n.region.start_byte, Binding(self._code_scope(owner), n.name, t, NARROWED, n.line, n.end))

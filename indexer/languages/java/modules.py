@@ -22,8 +22,11 @@ from indexer.languages.java.conversions import (
     value_assignable,
 )
 from indexer.languages.java.containers import element_type, query_call
+from indexer.languages.java.java_lang import JAVA_LANG
 from indexer.languages.java.lombok import LOGGER_TYPES
-from indexer.resolve.language import JvmModuleSystem, jvm_path
+from indexer.resolve.context import FileCtx
+from indexer.resolve.language import JvmModuleSystem, Lookup, jvm_path
+from indexer.resolve.values import EXTERNAL, Value
 
 __all__ = ["MODULE_SYSTEM", "JavaModuleSystem", "java_path"]
 
@@ -42,6 +45,11 @@ class JavaModuleSystem(AngleBracketGenerics, JvmModuleSystem):
         "Thread": ("run",), "submit": ("call", "run"), "execute": ("run",), "schedule": ("call", "run"),
         "scheduleAtFixedRate": ("run",), "scheduleWithFixedDelay": ("run",), "runAsync": ("run",),
         "supplyAsync": ("get",),
+        # string conversion inside the JDK (JLS 5.1.11's `toString()`): `String.valueOf(x)`,
+        # `Objects.toString(x)`, `sb.append(x)` (StringBuilder / StringBuffer / Writer), `out.println(x)` /
+        # `print(x)` (PrintStream / PrintWriter), `String.format(f, x)` (a `%s` of an object)
+        "valueOf": ("toString",), "toString": ("toString",), "append": ("toString",), "print": ("toString",),
+        "println": ("toString",), "format": ("toString",), "formatted": ("toString",),
     }
     """Library calls that run an object handed to them (read by the core's
     :func:`~indexer.resolve.callbacks.handed_runs`, an optional attribute of a module system):
@@ -54,6 +62,10 @@ class JavaModuleSystem(AngleBracketGenerics, JvmModuleSystem):
     an optional attribute of a module system): ``x.start()`` with no arguments, when ``x``'s class
     extends ``Thread`` (as written in a class of its repository hierarchy) and the repository declares
     no ``start``, runs its ``run()``."""
+    methods_apart = True
+    """A bare call names a method, never a variable (read by the core's call binder, an optional
+    attribute of a module system; JLS 6.5.7.1): ``output(node)`` beside a local ``StringBuilder output``
+    calls the method ``output``."""
     overloads_by_signature = True
     """Methods of one name differ by their parameters (read by the core's call binder, an optional
     attribute of a module system): a name stands for all its overloads, a call for those it fits."""
@@ -81,6 +93,15 @@ class JavaModuleSystem(AngleBracketGenerics, JvmModuleSystem):
     functional_assignable = staticmethod(functional_assignable)
     """Whether a lambda or method reference argument may be passed to a library parameter type
     (optional: without it one fits every parameter)."""
+
+    def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
+        """A declaration of the file's own package or of a wildcard import (the JVM languages'
+        rule), else ``EXTERNAL`` for a type of ``java.lang`` (:data:`JAVA_LANG`, imported on demand
+        by every compilation unit, JLS 7.3: shadowed by the file's package and imports), else ``None``."""
+        v = super().resolve_unbound(r, fc, name)
+        if v is None and name in JAVA_LANG:
+            return EXTERNAL
+        return v
 
 
 MODULE_SYSTEM = JavaModuleSystem()

@@ -22,6 +22,7 @@ no binding), a ``this.field`` tested.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from tree_sitter import Node
 
 from indexer.languages.base import query, run_query
 
-__all__ = ["Narrowing", "narrowings"]
+__all__ = ["Narrowing", "allocations", "narrowings"]
 
 GRAMMAR = "java"
 
@@ -82,6 +83,49 @@ def narrowings(root: Node, text: Callable[[Node], str], source: bytes) -> list[N
                 if line <= lines[1]:
                     out.append(Narrowing(name, tnode, r, line, lines[1]))
     return out
+
+
+def allocations(root: Node, text: Callable[[Node], str]) -> list[Narrowing]:
+    """The locals under ``root`` initialised with a new instance of a named class and never assigned
+    again in the block declaring them (``Runnable r = new Task();``, ``Base b = new Sub();``): each
+    holds an instance of exactly that class from its declaration's line to the block's end, whatever
+    type it is declared with (JLS 15.9.4: ``new`` makes an object of the class named; JLS 6.3: a
+    local's scope is the rest of its block). What is not one: a ``var`` local or one declared with
+    the class built (its binding says so already), an anonymous class (``new Base() { ... }``, a
+    class of its own), a local assigned anywhere in its block (``r = other;``, also in a branch:
+    lines do not tell which value a later line sees), a field."""
+    out: list[Narrowing] = []
+    assigned: dict[str, list[int]] = {}
+    found: list[tuple[Node, Node, Node]] = []
+    for _, m in run_query(query(GRAMMAR, "java/queries", "allocation"), root):
+        if "assigned" in m:
+            node = m["assigned"][0]
+            assigned.setdefault(text(node), []).append(node.start_byte)
+        else:
+            found.append((m["local"][0], m["name"][0], m["new"][0]))
+    for starts in assigned.values():
+        starts.sort()
+    for local, name_node, new in found:
+        ltype = local.child_by_field_name("type")
+        tnode = new.child_by_field_name("type")
+        block = local.parent
+        if ltype is None or tnode is None or block is None or any(c.type == "class_body" for c in new.named_children):
+            continue
+        declared, built = _simple(text(ltype)), _simple(text(tnode))
+        if declared in ("var", built):  # `var`, `Owner o = new Owner()`: the binding says it already
+            continue
+        name = text(name_node)
+        starts = assigned.get(name, ())
+        i = bisect.bisect_left(starts, block.start_byte)
+        if i < len(starts) and starts[i] < block.end_byte:
+            continue
+        out.append(Narrowing(name, tnode, block, local.start_point[0] + 1, block.end_point[0] + 1))
+    return out
+
+
+def _simple(type_text: str) -> str:
+    """A type text's simple name without type arguments (``java.util.List<X>`` -> ``List``)."""
+    return type_text.split("<", 1)[0].strip().rpartition(".")[2]
 
 
 def _before(region: Node, owner: Node, floor: int, source: bytes) -> bytes:

@@ -15,7 +15,8 @@
 ; `case Circle c ->` (a switch's type pattern), `o instanceof Point(int x, Shape s)` (a record pattern's components)
 (type_pattern (_) @type . (identifier) @name . (#not-eq? @type "final")) @declared
 (record_pattern_component (_) @type . (identifier) @name .) @declared
-(resource type: (_) @type name: (identifier) @name) @declared
+; a resource written `var` holds its value's type, as a `var` local does
+(resource type: (_) @type name: (identifier) @name value: (_)? @value) @local
 
 ; A lambda whose untyped parameters a collection, stream, map or Optional hands its elements:
 ; `owners.forEach(o -> o.save())`, `owners.stream().filter(o -> ...)`, `map.forEach((k, v) -> ...)`.
