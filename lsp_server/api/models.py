@@ -7,9 +7,9 @@ Lines are 1-based, as in the index and ``ripple`` output.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -39,6 +39,12 @@ PATTERN_HINTS = {
     "name": "a repository name has 1 to 200 characters, no slash, backslash or control character",
 }
 """What to tell a person whose value does not match a field's pattern, by field name."""
+
+
+Flag = Annotated[bool, Strict()]
+"""A request's boolean: JSON ``true`` / ``false`` only. Pydantic's default (lax) mode takes ``0``, ``1.0``
+or ``"yes"`` for a bool, which the published schema (``type: boolean``) refuses: a client sending them
+has a bug it should hear of (a 422), not a guess."""
 
 
 class Wire(BaseModel):
@@ -185,8 +191,8 @@ class IngestRequest(Request):
     for a later ingest or ``ripple embed``)."""
 
     path: str = Field(min_length=1, max_length=4096, pattern=r"^/[^\x00]*$")
-    clear_existing: bool = False
-    skip_embeddings: bool = False
+    clear_existing: Flag = False
+    skip_embeddings: Flag = False
 
 
 class JobProgress(Wire):
@@ -233,7 +239,7 @@ class SearchRequest(Budgeted):
     language: str | None = Field(default=None, max_length=40)
     kind: Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None = None
     limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
-    tests: bool = Field(default=False, description="Look for test code: rank it above the implementation (it "
+    tests: Flag = Field(default=False, description="Look for test code: rank it above the implementation (it "
                                                    "ranks below otherwise, unless the query asks for tests).")
 
 
@@ -366,7 +372,7 @@ class CallersRequest(TargetRequest):
 class ReferencesRequest(TargetRequest):
     """``includeDeclaration``: list the declarations too."""
 
-    include_declaration: bool = False
+    include_declaration: Flag = False
 
 
 class ImpactRequest(TargetRequest):
