@@ -92,6 +92,7 @@ from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.mounts import mount_ends
 from indexer.frameworks.router_classes import borrowed_router, module_routers
+from indexer.frameworks.test_apps import owned_by_test, owning_test, scoped_key
 from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, RegistrationOrder, runs_on_errors
 from indexer.frameworks.scopes import Scopes
 from indexer.frameworks.spring_config import resolve_placeholders
@@ -351,8 +352,9 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             for m in fc.ex.mounts:
                 # a prefix naming a local (``prefix=settings.api_prefix`` with ``settings`` a variable of
                 # the function mounting the router) and a callee are resolved in the scope of the mount
-                scope = self.scopes.at(fc, m.line, m.col) if m.argument is not None or any(k == "ref" for k, _ in m.prefix.parts) else None
-                parent, child = mount_ends(self.r, fc, m, scope, self.locate)
+                scope = self.scopes.at(fc, m.line, m.col) if m.argument is not None or fc.lang == "python" \
+                    or any(k == "ref" for k, _ in m.prefix.parts) else None  # (a test's own routers: test_apps)
+                parent, child = mount_ends(self.r, fc, m, scope, self.locate, self.scopes.at)
                 if child is None or (*parent, m.framework) in self.refused:
                     if m.argument is None:  # a router handed to a library function (`http.ListenAndServe(a, r)`) is no mount
                         self.result.outcomes["unlinked_mount"] += 1
@@ -390,9 +392,11 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             self.result.outcomes["calls_http_literal"] += moved
         return self.result
 
-    def _router_key(self, fc: FileCtx, expr: str) -> tuple[str, str]:
-        found = self.locate(fc, None, expr)
-        return (found[0].path, found[1]) if found else (fc.path, expr)
+    def _router_key(self, fc: FileCtx, expr: str, line: int, col: int) -> tuple[str, str]:
+        scope = self.scopes.at(fc, line, col) if fc.lang == "python" else None  # a test's own (test_apps)
+        own = owned_by_test(fc, scope, expr, lambda n: self.scopes.at(fc, n, 0))
+        found = None if own else self.locate(fc, None, expr)  # else a name of the file, or of the test
+        return (found[0].path, found[1]) if found else scoped_key(fc.lang, fc.path, scope, expr) or (fc.path, expr)
 
     def prefixes(self, key: tuple[str, str]) -> list[str]:
         """Every full prefix of a router: its mount chains' prefixes, then its own prefix.
@@ -489,7 +493,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             handlers.append((file_id(fc.repo, fc.path), route.methods))
         own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django").replace(_HOLE, "{}")
         props = self.options.properties_for(fc.path)
-        router_key = self._router_key(fc, route.router) if route.router else None
+        router_key = self._router_key(fc, route.router, route.line, route.col) if route.router else None
         if router_key is not None and (*router_key, route.framework) in self.refused:
             return  # a name built by a class that is no router of the framework (indexer.frameworks.router_classes)
         if router_key not in self.routers and borrowed_router(fc, route):
@@ -704,7 +708,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             return
         limit = self.render(fc, None, w.path).replace(_HOLE, "{}") if w.path.parts else ""
         if w.router is not None:
-            key = self._router_key(fc, w.router)
+            key = self._router_key(fc, w.router, w.line, w.col)
             errors = w.framework in ORDERED_FRAMEWORKS and runs_on_errors(self.r, fc, self.scopes.at(fc, w.line, w.col), w)
             reach = self.order.reach(key, (fc.path, w.line, w.col, w.order), errors) \
                 if w.framework in ORDERED_FRAMEWORKS else None  # Express / Koa: what is registered after it
@@ -716,9 +720,11 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             scope = "router"
         else:
             module, ns = self._module_of(fc.path), fc.rules.namespace
+            test = owning_test(fc.lang, fc.path, self.scopes.at(fc, w.line, w.col))  # a test's: its apps only
             routes = [rt for rt in self._linked
                       if rt.fc.rules.namespace == ns and self._module_of(rt.fc.path) == module
-                      and same_application_kind(w.framework, rt.framework)]
+                      and same_application_kind(w.framework, rt.framework)
+                      and (test is None or rt.router is not None and rt.router[0] == fc.path and rt.router[1].startswith(f"{test}#"))]
             props = self.options.properties_for(fc.path)
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
             base = _join(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes

@@ -13,7 +13,8 @@ router (the child) is found from what the mount names:
   ``app.use("/api", routes())``). A CommonJS module called (``const users = require("./users");
   users(app)``, ``require("./routes")(app)``) is its ``module.exports`` function;
 * otherwise ``child`` is an expression naming a router (``items.router``), located through names and
-  imports (the linker's ``locate``).
+  imports (the linker's ``locate``). In a pytest test, a parent or child naming no module-level object
+  is the test's own (``<test>#<name>``: :mod:`indexer.frameworks.test_apps`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from indexer.frameworks.test_apps import owned_by_test, scoped_key
 from indexer.model import Import, Mount
 from indexer.resolve.context import FileCtx
 from indexer.resolve.values import FuncV, ModuleV
@@ -35,7 +37,8 @@ _REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
 Locate = Callable[[FileCtx, "str | None", str], "tuple[FileCtx, str] | None"]
 
 
-def mount_ends(r, fc: FileCtx, m: Mount, scope: str | None, locate: Locate) -> tuple[RouterKey, RouterKey | None]:
+def mount_ends(r, fc: FileCtx, m: Mount, scope: str | None, locate: Locate,
+               scope_at: Callable[[FileCtx, int, int], str | None] | None = None) -> tuple[RouterKey, RouterKey | None]:
     """``(parent, child)`` router keys of mount ``m`` written in ``fc`` (``scope``: the qualname of
     the definition around it, ``None`` at top level); ``child`` is ``None`` when what the mount names
     is not a router of the repository (a library function, a module with no ``urlpatterns``).
@@ -43,7 +46,9 @@ def mount_ends(r, fc: FileCtx, m: Mount, scope: str | None, locate: Locate) -> t
     ``r`` is the repository resolver (:class:`indexer.resolve.repository.Resolver`: ``resolve_expr``
     for a callee, the module system for ``child_module``); ``locate`` finds the file and name a
     router expression means. A parent named by a handed-on router is already a key of ``fc``; any
-    other parent expression is located like a child, or stays a name of ``fc``."""
+    other parent expression is located like a child, or stays a name of ``fc``; ``scope_at``: the
+    qualname of the definition around a position of a file (given: a name of the pytest test around the
+    mount is that test's, never located: :mod:`indexer.frameworks.test_apps`)."""
     if m.argument is not None:
         parent: RouterKey = (fc.path, m.parent)
         required = _REQUIRE.match(m.child) if m.child else None
@@ -56,15 +61,20 @@ def mount_ends(r, fc: FileCtx, m: Mount, scope: str | None, locate: Locate) -> t
         if not isinstance(v, FuncV) or v.f.file.repo != fc.repo:
             return parent, None
         return parent, (v.f.file.path, f"{v.f.qualname}#{m.argument if m.argument >= 0 else 'return'}")
-    found = locate(fc, None, m.parent)
-    parent = (found[0].path, found[1]) if found else (fc.path, m.parent)
+
+    def owned(expr: str) -> bool:  # a name of the pytest test around the mount
+        at = scope_at
+        return at is not None and owned_by_test(fc, scope, expr, lambda n: at(fc, n, 0))
+
+    found = None if owned(m.parent) else locate(fc, None, m.parent)
+    parent = (found[0].path, found[1]) if found else scoped_key(fc.lang, fc.path, scope, m.parent) or (fc.path, m.parent)
     if m.child_module is not None:
         files = fc.rules.module_by_name(r, fc, m.child_module)
         return parent, ((files[0].path, "urlpatterns") if files else None)
     if m.child is None:
         return parent, None
-    found = locate(fc, None, m.child)
-    return parent, ((found[0].path, found[1]) if found else None)
+    found = None if owned(m.child) else locate(fc, None, m.child)
+    return parent, ((found[0].path, found[1]) if found else scoped_key(fc.lang, fc.path, scope, m.child))
 
 
 def wrapped_routers(children: Mapping[RouterKey, Sequence[RouterKey]], same: Mapping[RouterKey, Sequence[RouterKey]],
