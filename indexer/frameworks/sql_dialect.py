@@ -1,0 +1,81 @@
+"""Which SQL dialect a ``.sql`` file is written in, from what the file itself says, and the forms of
+H2 (which sqlglot has no dialect for) rewritten into the standard order.
+
+Evidence, strongest first (:func:`file_dialects`):
+
+* a hint comment in the first lines: ``-- dialect: mysql`` (also ``-- sql-dialect:``, ``-- database:``);
+* the path: a folder or a file-name part naming a database, as Spring Boot's
+  ``spring.sql.init.platform`` convention (``schema-${platform}.sql``, ``data-h2.sql``) and the
+  per-vendor folders of many applications (``db/h2/schema.sql``, ``db/mysql/``, ``db/postgres/``,
+  Flyway's ``db/migration/postgresql/``) spell it;
+* vendor keywords in the text (:func:`indexer.frameworks.sql_text.guess_dialects`).
+
+A statement the chosen dialects do not parse is retried with every dialect sqlglot has
+(:data:`ALL_DIALECTS`) before it is called broken.
+
+H2 (the embedded database of Spring samples and tests) accepts ``IF EXISTS`` after the names of a
+``DROP`` (``DROP TABLE vets IF EXISTS``, H2's grammar: ``DROP TABLE [IF EXISTS] name [,...] [IF
+EXISTS] [RESTRICT | CASCADE]``); :func:`h2_standard_form` moves it before the names, the form every
+other dialect reads.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+import sqlglot.dialects
+
+__all__ = ["ALL_DIALECTS", "H2", "file_dialects", "h2_standard_form"]
+
+H2 = "h2"
+"""The pseudo-dialect of H2 / HSQLDB files: parsed as sqlglot's generic dialect after
+:func:`h2_standard_form`."""
+
+ALL_DIALECTS: tuple[str | None, ...] = tuple(
+    d.value for d in sqlglot.dialects.Dialects if d.value and d.value not in ("prql", "dax", "tableau", "solr")
+)
+"""Every dialect sqlglot has that reads SQL DDL (PRQL, DAX, Tableau and Solr are query languages of
+their own), in sqlglot's order."""
+
+_NAMES = {
+    "h2": H2, "hsqldb": H2, "hsql": H2,
+    "mysql": "mysql", "mariadb": "mysql",
+    "postgres": "postgres", "postgresql": "postgres", "pg": "postgres", "pgsql": "postgres",
+    "oracle": "oracle", "sqlserver": "tsql", "mssql": "tsql", "tsql": "tsql", "sqlite": "sqlite",
+    "db2": None, "snowflake": "snowflake", "redshift": "redshift", "bigquery": "bigquery",
+    "clickhouse": "clickhouse", "duckdb": "duckdb", "trino": "trino", "presto": "presto",
+}
+_HINT = re.compile(r"^\s*--\s*(?:sql[-_ ]?)?(?:dialect|database|platform)\s*[:=]\s*([\w-]+)", re.I | re.M)
+_WORDS = re.compile(r"[a-z0-9]+")
+_H2_DROP = re.compile(
+    r"^(\s*(?:--[^\n]*\n\s*)*DROP\s+(?:TABLE|VIEW|SEQUENCE|INDEX)\s+)(?!IF\b)([^;]*?)\s+IF\s+EXISTS\b", re.I
+)
+
+
+def file_dialects(path: str | None, text: str) -> tuple[str, ...]:
+    """The dialects the file at ``path`` names for itself (at most one, or ``()`` when it says
+    nothing): a hint comment in the first 2,000 characters first, else the nearest path part (file
+    name words, then folders from the innermost out) naming a known database. Values are sqlglot
+    dialect names or :data:`H2`. ``path`` may be ``None`` (text only)."""
+    m = _HINT.search(text[:2_000])
+    if m and m.group(1).lower() in _NAMES and _NAMES[m.group(1).lower()]:
+        return (_NAMES[m.group(1).lower()],)
+    if not path:
+        return ()
+    parts = path.replace("\\", "/").lower().split("/")
+    stem = posixpath.splitext(parts[-1])[0]
+    for part in (stem, *reversed(parts[:-1])):
+        for word in _WORDS.findall(part):
+            if _NAMES.get(word):
+                return (_NAMES[word],)
+    return ()
+
+
+def h2_standard_form(sql: str) -> str | None:
+    """``sql`` with H2's trailing ``IF EXISTS`` of a ``DROP`` moved before the names (``DROP TABLE
+    vets IF EXISTS`` -> ``DROP TABLE IF EXISTS vets``), or ``None`` when ``sql`` has no H2-only form."""
+    m = _H2_DROP.match(sql)
+    if m is None:
+        return None
+    return f"{m.group(1)}IF EXISTS {m.group(2)}{sql[m.end():]}"
