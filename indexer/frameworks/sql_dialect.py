@@ -15,8 +15,8 @@ A statement the chosen dialects do not parse is retried with every dialect sqlgl
 
 H2 (the embedded database of Spring samples and tests) accepts ``IF EXISTS`` after the names of a
 ``DROP`` (``DROP TABLE vets IF EXISTS``, H2's grammar: ``DROP TABLE [IF EXISTS] name [,...] [IF
-EXISTS] [RESTRICT | CASCADE]``); :func:`h2_standard_form` moves it before the names, the form every
-other dialect reads.
+EXISTS] [RESTRICT | CASCADE]``) and renames a column by ``ALTER TABLE t ALTER COLUMN a RENAME TO b``
+(HSQLDB too); :func:`h2_standard_form` writes both in the standard form every other dialect reads.
 """
 
 from __future__ import annotations
@@ -52,6 +52,10 @@ _H2_DROP = re.compile(
     r"^(\s*(?:--[^\n]*\n\s*)*DROP\s+(?:TABLE|VIEW|SEQUENCE|INDEX)\s+)(?!IF\b)([^;]*?)\s+IF\s+EXISTS\b", re.I
 )
 
+_H2_RENAME_COLUMN = re.compile(
+    r"^(\s*(?:--[^\n]*\n\s*)*ALTER\s+TABLE\s+[\w.\"`]+\s+)ALTER\s+COLUMN\s+([\w\"`]+)\s+RENAME\s+TO\s+([\w\"`]+)", re.I
+)
+
 
 def file_dialects(path: str | None, text: str) -> tuple[str, ...]:
     """The dialects the file at ``path`` names for itself (at most one, or ``()`` when it says
@@ -74,8 +78,13 @@ def file_dialects(path: str | None, text: str) -> tuple[str, ...]:
 
 def h2_standard_form(sql: str) -> str | None:
     """``sql`` with H2's trailing ``IF EXISTS`` of a ``DROP`` moved before the names (``DROP TABLE
-    vets IF EXISTS`` -> ``DROP TABLE IF EXISTS vets``), or ``None`` when ``sql`` has no H2-only form."""
+    vets IF EXISTS`` -> ``DROP TABLE IF EXISTS vets``) and H2 / HSQLDB's column rename in the
+    standard form (``ALTER TABLE t ALTER COLUMN a RENAME TO b`` -> ``ALTER TABLE t RENAME COLUMN a TO
+    b``), or ``None`` when ``sql`` has no H2-only form."""
     m = _H2_DROP.match(sql)
-    if m is None:
-        return None
-    return f"{m.group(1)}IF EXISTS {m.group(2)}{sql[m.end():]}"
+    if m is not None:
+        return f"{m.group(1)}IF EXISTS {m.group(2)}{sql[m.end():]}"
+    m = _H2_RENAME_COLUMN.match(sql)
+    if m is not None:
+        return f"{m.group(1)}RENAME COLUMN {m.group(2)} TO {m.group(3)}{sql[m.end():]}"
+    return None

@@ -266,8 +266,8 @@ def declared_tables(text: str, path: str | None = None) -> ScriptTables:
 
 def _reason(sql: str, dialect: str | None) -> str:
     """Why ``sql`` does not parse in ``dialect``: sqlglot's first error (its message's first line,
-    at most 120 characters), or "not a statement sqlglot reads" when it only parses as an opaque
-    command."""
+    at most 120 characters), or "read only as an opaque command" when sqlglot's parse of it is a
+    ``Command``."""
     try:
         sqlglot.parse(sql, read=dialect)
     except (SqlglotError, RecursionError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -275,7 +275,7 @@ def _reason(sql: str, dialect: str | None) -> str:
         text = str(errors[0].get("description") or exc) if errors else str(exc)
         text = re.sub(r"<Token token_type: \S+, text: (.*?), line: .*?>", r"'\1'", text)
         return " ".join(text.split())[:120]
-    return "not a statement sqlglot reads"
+    return "read only as an opaque command (syntax sqlglot does not support)"
 
 
 def _declared(e: exp.Expression, line: int) -> list[Declared]:

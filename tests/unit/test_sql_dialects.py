@@ -81,3 +81,15 @@ def test_a_broken_table_statement_is_counted_with_its_line_and_reason_and_the_re
     assert [line for line, _ in found.unparsed] == [3]
     ex = SQL_EXTRACTOR.extract("db/h2/schema.sql", script.encode())
     assert ex.errors == ["3:0: sql: 1 statement(s) skipped: unparsed (line 3: Expected table name but got '(')"]
+
+
+def test_h2_column_rename_is_a_rename_column_fact() -> None:
+    script = "ALTER TABLE BATCH_PARAMS ALTER COLUMN TYPE_CD RENAME TO PARAMETER_TYPE;\n" \
+             "ALTER TABLE BATCH_PARAMS MODIFY COLUMN KEY_NAME PARAMETER_NAME VARCHAR(100);\n"
+    found = declared_tables(script, "migration/5.0/migration-h2.sql")
+    assert [(t.name, t.change, t.renamed, t.line) for t in found.tables] == [
+        ("BATCH_PARAMS", "rename_column", ("TYPE_CD", "PARAMETER_TYPE"), 1),
+    ]
+    # MySQL's CHANGE written as MODIFY (valid nowhere): counted, with the reason
+    assert found.skipped == {"unparsed": 1}
+    assert found.unparsed == [(2, "read only as an opaque command (syntax sqlglot does not support)")]
