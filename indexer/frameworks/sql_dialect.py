@@ -26,7 +26,7 @@ import re
 
 import sqlglot.dialects
 
-__all__ = ["ALL_DIALECTS", "H2", "file_dialects", "h2_standard_form"]
+__all__ = ["ALL_DIALECTS", "H2", "file_dialects", "h2_standard_form", "is_migration", "is_history_step"]
 
 H2 = "h2"
 """The pseudo-dialect of H2 / HSQLDB files: parsed as sqlglot's generic dialect after
@@ -55,6 +55,26 @@ _H2_DROP = re.compile(
 _H2_RENAME_COLUMN = re.compile(
     r"^(\s*(?:--[^\n]*\n\s*)*ALTER\s+TABLE\s+[\w.\"`]+\s+)ALTER\s+COLUMN\s+([\w\"`]+)\s+RENAME\s+TO\s+([\w\"`]+)", re.I
 )
+
+_FLYWAY = re.compile(r"[VU]\d[\w.]*__.+\.sql|R__.+\.sql", re.IGNORECASE)
+_MIGRATION_DIRS = {"migration", "migrations", "changelog", "changelogs"}
+_VERSIONED = re.compile(r"[VU]?\d", re.IGNORECASE)
+
+
+def is_migration(path: str) -> bool:
+    """Whether the ``.sql`` file at ``path`` is a migration: a Flyway name (``V1__init.sql``,
+    ``U2__x.sql``, ``R__views.sql``) or any file under a ``migration``, ``migrations``, ``changelog``
+    or ``changelogs`` folder. Other scripts (``schema.sql``, ``schema-drop-h2.sql``) stand alone."""
+    parts = path.lower().split("/")
+    return bool(_FLYWAY.fullmatch(posixpath.basename(path))) or bool(_MIGRATION_DIRS.intersection(parts[:-1]))
+
+
+def is_history_step(path: str) -> bool:
+    """Whether the ``.sql`` file at ``path`` is one step of a migration history, whose changes
+    (``DROP TABLE``, renames) apply to the tables earlier steps declared: a migration
+    (:func:`is_migration`) or a file named by a version (``V1.sql``, ``0002_add_email.sql``,
+    ``20240101120000_init.sql``: golang-migrate, dbmate, sqlx and hand-numbered scripts)."""
+    return is_migration(path) or bool(_VERSIONED.match(posixpath.basename(path)))
 
 
 def file_dialects(path: str | None, text: str) -> tuple[str, ...]:

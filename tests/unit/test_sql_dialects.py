@@ -93,3 +93,27 @@ def test_h2_column_rename_is_a_rename_column_fact() -> None:
     # MySQL's CHANGE written as MODIFY (valid nowhere): counted, with the reason
     assert found.skipped == {"unparsed": 1}
     assert found.unparsed == [(2, "read only as an opaque command (syntax sqlglot does not support)")]
+
+
+def test_a_standalone_drop_script_drops_no_other_files_tables() -> None:
+    from indexer.frameworks.schema_history import replay
+
+    def facts(path: str, text: str) -> list[tuple[str, object]]:
+        return [(path, t) for t in SQL_EXTRACTOR.extract(path, text.encode()).tables]
+
+    main = facts("core/src/main/resources/schema-h2.sql", "CREATE TABLE batch_job (id INT);\nCREATE TABLE batch_step (id INT);")
+    drop = facts("core/src/test/resources/schema-drop-h2.sql", "DROP TABLE batch_job IF EXISTS;")
+    v1 = facts("db/migration/V1__init.sql", "CREATE TABLE legacy (id INT);\nCREATE TABLE kept (id INT);")
+    v2 = facts("db/migration/V2__drop.sql", "DROP TABLE legacy;")
+    own = facts("src/test/resources/reset.sql", "CREATE TABLE scratch (id INT);\nDROP TABLE scratch;")
+    fates = replay([*main, *drop, *v1, *v2, *own])
+    named = {td.name: (fates[id(td)].name if fates[id(td)] else None) for _, td in [*main, *v1, *own] if td.kind == "table"}
+    assert named == {"batch_job": "batch_job", "batch_step": "batch_step", "legacy": None, "kept": "kept", "scratch": None}
+
+
+def test_history_steps_and_standalone_scripts() -> None:
+    from indexer.frameworks.sql_dialect import is_history_step
+
+    assert [is_history_step(p) for p in ("db/migration/V1__init.sql", "V2.sql", "sql/0002_add_email.up.sql",
+                                         "db/schema.sql", "src/test/resources/schema-drop-h2.sql", "db/h2/data.sql")] == [
+        True, True, True, False, False, False]
