@@ -38,6 +38,7 @@ __all__ = [
     "PARSED_CHARS",
     "PARSED_TEXTS",
     "MAX_STATEMENTS",
+    "WIDE_RETRIES",
     "DEFAULT_SCHEMAS",
     "Declared",
     "Access",
@@ -59,6 +60,10 @@ MAX_STATEMENT_CHARS = 100_000
 """One statement longer than this is not parsed (an ``INSERT`` of ten thousand rows)."""
 MAX_STATEMENTS = 5_000
 """At most this many statements of one script are read."""
+WIDE_RETRIES = 20
+"""A script's table statements are retried with every sqlglot dialect until this many failed in all
+of them; later ones try only the file's named and guessed dialects (a 600-statement Oracle script
+sqlglot cannot read took 71 s with every dialect for each)."""
 
 _DIALECTS = ("postgres", "mysql", "tsql", "sqlite", "oracle", None)
 _LEADING = re.compile(r"^\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(\w+)", re.S)
@@ -230,15 +235,17 @@ def declared_tables(text: str, path: str | None = None) -> ScriptTables:
     declare nothing, and statements on other objects (``CREATE USER``, ``ALTER DATABASE``,
     ``CREATE INDEX``) are not parsed. The dialects tried: the one the file names (``path``, a hint
     comment: :func:`indexer.frameworks.sql_dialect.file_dialects`), those its keywords suggest, then
-    every dialect sqlglot has. Never raises: a table statement no dialect parses is counted in
-    ``skipped`` and listed in ``unparsed`` with its line and reason."""
+    every dialect sqlglot has (for the first :data:`WIDE_RETRIES` statements that fail). Never
+    raises: a table statement no dialect parses is counted in ``skipped`` and listed in
+    ``unparsed`` with its line and reason."""
     out = ScriptTables()
     if len(text) > MAX_SCRIPT_CHARS:
         out.skipped["too_large"] = 1
         return out
     named = file_dialects(path, text)
     guessed = guess_dialects(text)
-    dialects = tuple(dict.fromkeys((*(d for d in named if d != H2), *guessed, *ALL_DIALECTS)))
+    short = tuple(dict.fromkeys((*(d for d in named if d != H2), *guessed)))
+    wide = tuple(dict.fromkeys((*short, *ALL_DIALECTS)))
     statements = _split(text)
     if len(statements) > MAX_STATEMENTS:
         out.skipped["too_many"] = len(statements) - MAX_STATEMENTS
@@ -252,6 +259,7 @@ def declared_tables(text: str, path: str | None = None) -> ScriptTables:
         if len(sql) > MAX_STATEMENT_CHARS:
             out.skipped["too_large"] = out.skipped.get("too_large", 0) + 1
             continue
+        dialects = wide if out.skipped.get("unparsed", 0) < WIDE_RETRIES else short
         h2 = h2_standard_form(sql)
         parsed = _parse(h2, (None, *dialects)) if h2 is not None and H2 in named else None
         parsed = parsed or _parse(sql, dialects) or (_parse(h2, (None, *dialects)) if h2 is not None else None)

@@ -117,3 +117,13 @@ def test_history_steps_and_standalone_scripts() -> None:
     assert [is_history_step(p) for p in ("db/migration/V1__init.sql", "V2.sql", "sql/0002_add_email.up.sql",
                                          "db/schema.sql", "src/test/resources/schema-drop-h2.sql", "db/h2/data.sql")] == [
         True, True, True, False, False, False]
+
+
+def test_many_broken_statements_are_all_counted_with_the_wide_retry_bounded() -> None:
+    from indexer.frameworks.sql_text import WIDE_RETRIES
+
+    script = "CREATE TABLE (a INT);\n" * (WIDE_RETRIES + 5) + "CREATE TABLE ok (a INT);\n"
+    found = declared_tables(script, "db/oracle/schema.sql")
+    assert [t.name for t in found.tables] == ["ok"]
+    assert found.skipped == {"unparsed": WIDE_RETRIES + 5}
+    assert [line for line, _ in found.unparsed] == list(range(1, WIDE_RETRIES + 6))
