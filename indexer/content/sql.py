@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 
 from indexer.content.pieces import Piece, windows
+from indexer.frameworks.sql_dialect import is_migration
 
 __all__ = ["statements", "is_migration"]
 
@@ -29,15 +30,7 @@ __all__ = ["statements", "is_migration"]
 # Command (MySQL's ALTER DATABASE ... CHARACTER SET): such a statement is still chunked, by its words.
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
-_FLYWAY = re.compile(r"[VU]\d[\w.]*__.+\.sql|R__.+\.sql", re.IGNORECASE)
-_MIGRATION_DIRS = {"migration", "migrations", "changelog", "changelogs"}
 _DDL = ("CREATE", "ALTER", "DROP", "TRUNCATE", "COMMENT", "RENAME")
-
-
-def is_migration(path: str) -> bool:
-    """Whether the ``.sql`` file at ``path`` is a migration (see the module docstring)."""
-    parts = path.lower().split("/")
-    return bool(_FLYWAY.fullmatch(posixpath.basename(path))) or bool(_MIGRATION_DIRS.intersection(parts[:-1]))
 
 
 def statements(path: str, text: str, limit: int | None = None) -> list[Piece]:

@@ -15,7 +15,11 @@ Order: by file path with runs of digits compared as numbers (Flyway ``V2__`` bef
 Django ``0002_`` before ``0010_``, Liquibase change logs named by timestamp), then by line in the
 file. Only migration facts take part (frameworks :data:`MIGRATION_FRAMEWORKS`, no entity): an ORM
 class names the table as the code uses it and is never dropped by a script. A change to a table no
-earlier fact declared changes nothing (the table may come from a source not indexed).
+earlier fact declared changes nothing (the table may come from a source not indexed). A ``.sql``
+script that is no step of a history (:func:`indexer.frameworks.sql_dialect.is_history_step`: ``schema.sql``,
+``schema-drop-h2.sql``, a test's ``init-schema.sql``) stands alone: its changes apply to the tables
+its own file declares, never to another file's (spring-batch's ``src/test/resources/
+schema-drop-hsqldb.sql`` does not drop the tables of ``src/main/resources/.../schema-h2.sql``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from indexer.frameworks.sql_dialect import is_history_step
 from indexer.model import TableDef
 from stores.contracts import table_key
 
@@ -56,6 +61,7 @@ class _Col:
 class _Table:
     name: str
     schema: str | None
+    origin: str = ""  # the path of the file that first declared it
     dropped: bool = False
     cols: dict[str, _Col] = field(default_factory=dict)  # lower current name -> column
 
@@ -74,12 +80,12 @@ def replay(items: Sequence[tuple[str, TableDef]]) -> dict[int, Fate | None]:
                    key=lambda m: (migration_order(m[1][0]), m[1][1].line, m[0]))
     live: dict[str, _Table] = {}
     declared: list[tuple[TableDef, _Table, list[tuple[_Col, str | None]]]] = []
-    for _, (_, td) in steps:
+    for _, (path, td) in steps:
         key = table_key(td.name, td.schema)
         t = live.get(key)
         if td.kind == "table":
             if t is None:
-                t = live[key] = _Table(td.name, td.schema)
+                t = live[key] = _Table(td.name, td.schema, path)
             cols: list[tuple[_Col, str | None]] = []
             for c, ty in td.columns:
                 col = t.cols.get(c.lower())
@@ -87,8 +93,8 @@ def replay(items: Sequence[tuple[str, TableDef]]) -> dict[int, Fate | None]:
                     col = t.cols[c.lower()] = _Col(c)
                 cols.append((col, ty))
             declared.append((td, t, cols))
-        elif t is None:
-            continue
+        elif t is None or (td.framework == "sql" and t.origin != path and not is_history_step(path)):
+            continue  # a standalone script (schema-drop-h2.sql) changes no other file's tables
         elif td.kind == "drop":
             t.dropped = True
             del live[key]

@@ -29,6 +29,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from indexer.frameworks.sql_dialect import ALL_DIALECTS, H2, file_dialects, h2_standard_form
 from stores.contracts import DEFAULT_SCHEMAS, table_key
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "PARSED_CHARS",
     "PARSED_TEXTS",
     "MAX_STATEMENTS",
+    "WIDE_RETRIES",
     "DEFAULT_SCHEMAS",
     "Declared",
     "Access",
@@ -58,9 +60,16 @@ MAX_STATEMENT_CHARS = 100_000
 """One statement longer than this is not parsed (an ``INSERT`` of ten thousand rows)."""
 MAX_STATEMENTS = 5_000
 """At most this many statements of one script are read."""
+WIDE_RETRIES = 20
+"""A script's table statements are retried with every sqlglot dialect until this many failed in all
+of them; later ones try only the file's named and guessed dialects (a 600-statement Oracle script
+sqlglot cannot read took 71 s with every dialect for each)."""
 
 _DIALECTS = ("postgres", "mysql", "tsql", "sqlite", "oracle", None)
 _LEADING = re.compile(r"^\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(\w+)", re.S)
+# CREATE [OR REPLACE] [GLOBAL] [TEMPORARY | UNLOGGED | CACHED ...] TABLE, ALTER TABLE, DROP TABLE: the
+# statements that declare or change a table (CREATE USER / DATABASE / INDEX declare none)
+_TABLE_HEAD = re.compile(r"\s+(?:\w+\s+){0,4}?TABLE\b", re.I)
 _SQL_START = re.compile(
     r"^\s*(?:\(\s*)?(select|insert|update|delete|merge|replace|upsert|with|create|alter|drop|truncate)\b", re.I
 )
@@ -116,6 +125,9 @@ class ScriptTables:
 
     tables: list[Declared] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)
+    unparsed: list[tuple[int, str]] = field(default_factory=list)
+    """``(line, reason)`` of each statement no dialect parsed (the reason: sqlglot's message for the
+    file's first dialect)."""
 
 
 def guess_dialects(text: str) -> tuple[str | None, ...]:
@@ -215,18 +227,25 @@ def _type_text(kind: exp.Expression | None) -> str | None:
         return None
 
 
-def declared_tables(text: str) -> ScriptTables:
+def declared_tables(text: str, path: str | None = None) -> ScriptTables:
     """Tables declared by a SQL script (a migration, a ``schema.sql``): every ``CREATE TABLE`` with
     its columns, every ``ALTER TABLE ... ADD [COLUMN]`` as an ``alter`` entry, and the schema
     changes ``DROP TABLE``, ``ALTER TABLE ... RENAME TO`` / ``RENAME COLUMN`` / ``DROP COLUMN`` as
     entries with a ``change`` (:class:`Declared`). Other statements (``INSERT``, ``CREATE INDEX``)
-    declare nothing. Never raises: what sqlglot cannot parse in any
-    dialect is counted in ``skipped``."""
+    declare nothing, and statements on other objects (``CREATE USER``, ``ALTER DATABASE``,
+    ``CREATE INDEX``) are not parsed. The dialects tried: the one the file names (``path``, a hint
+    comment: :func:`indexer.frameworks.sql_dialect.file_dialects`), those its keywords suggest, then
+    every dialect sqlglot has (for the first :data:`WIDE_RETRIES` statements that fail). Never
+    raises: a table statement no dialect parses is counted in ``skipped`` and listed in
+    ``unparsed`` with its line and reason."""
     out = ScriptTables()
     if len(text) > MAX_SCRIPT_CHARS:
         out.skipped["too_large"] = 1
         return out
-    dialects = guess_dialects(text)
+    named = file_dialects(path, text)
+    guessed = guess_dialects(text)
+    short = tuple(dict.fromkeys((*(d for d in named if d != H2), *guessed)))
+    wide = tuple(dict.fromkeys((*short, *ALL_DIALECTS)))
     statements = _split(text)
     if len(statements) > MAX_STATEMENTS:
         out.skipped["too_many"] = len(statements) - MAX_STATEMENTS
@@ -234,19 +253,37 @@ def declared_tables(text: str) -> ScriptTables:
     for sql, line in statements:
         m = _LEADING.match(sql)
         word = m.group(1).lower() if m else ""
-        if word not in ("create", "alter", "drop"):
+        if word not in ("create", "alter", "drop") or not _TABLE_HEAD.match(sql, m.end(1)):
             continue
         line += sql.count("\n", len(sql) - len(sql.lstrip()), m.start(1)) if m else 0  # not its leading comments' line'
         if len(sql) > MAX_STATEMENT_CHARS:
             out.skipped["too_large"] = out.skipped.get("too_large", 0) + 1
             continue
-        parsed = _parse(sql, dialects)
+        dialects = wide if out.skipped.get("unparsed", 0) < WIDE_RETRIES else short
+        h2 = h2_standard_form(sql)
+        parsed = _parse(h2, (None, *dialects)) if h2 is not None and H2 in named else None
+        parsed = parsed or _parse(sql, dialects) or (_parse(h2, (None, *dialects)) if h2 is not None else None)
         if parsed is None:
             out.skipped["unparsed"] = out.skipped.get("unparsed", 0) + 1
+            out.unparsed.append((line, _reason(sql, dialects[0])))
             continue
         for e in parsed:
             out.tables.extend(_declared(e, line))
     return out
+
+
+def _reason(sql: str, dialect: str | None) -> str:
+    """Why ``sql`` does not parse in ``dialect``: sqlglot's first error (its message's first line,
+    at most 120 characters), or "read only as an opaque command" when sqlglot's parse of it is a
+    ``Command``."""
+    try:
+        sqlglot.parse(sql, read=dialect)
+    except (SqlglotError, RecursionError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        errors = getattr(exc, "errors", None)
+        text = str(errors[0].get("description") or exc) if errors else str(exc)
+        text = re.sub(r"<Token token_type: \S+, text: (.*?), line: .*?>", r"'\1'", text)
+        return " ".join(text.split())[:120]
+    return "read only as an opaque command (syntax sqlglot does not support)"
 
 
 def _declared(e: exp.Expression, line: int) -> list[Declared]:

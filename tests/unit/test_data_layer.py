@@ -108,7 +108,7 @@ def test_declared_tables_with_dialects_and_skips() -> None:
 def test_sql_and_prisma_extractors() -> None:
     ex = SQL_EXTRACTOR.extract("db/V1__x.sql", b"CREATE TABLE a (id INT);\nCREATE TABLE (;\n")
     assert [(t.framework, t.name, t.columns, t.line) for t in ex.tables] == [("sql", "a", [("id", "int")], 1)]
-    assert ex.errors == ["1:0: sql: 1 statement(s) skipped: unparsed"]
+    assert ex.errors == ["2:0: sql: 1 statement(s) skipped: unparsed (line 2: Expected table name but got '(')"]
     ex = PRISMA_EXTRACTOR.extract("schema.prisma", (FIXTURES / "data-python" / "prisma" / "schema.prisma").read_bytes())
     assert [(t.name, t.columns, t.line) for t in ex.tables] == [
         ("users", [("id", "Int"), ("email", "String"), ("created_at", "DateTime")], 6),

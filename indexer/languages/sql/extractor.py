@@ -1,8 +1,8 @@
 """Extractors of schema files: ``.sql`` scripts and ``.prisma`` schemas -> :class:`~indexer.model.TableDef`.
 
 * ``.sql``: every ``CREATE TABLE`` (columns and their types) and ``ALTER TABLE ... ADD COLUMN`` read
-  by :func:`indexer.frameworks.sql_text.declared_tables` (sqlglot, dialect guessed with fallback);
-  statements no dialect parses, and scripts over the size bounds, are skipped and listed in
+  by :func:`indexer.frameworks.sql_text.declared_tables` (sqlglot, the dialect the file's path or a
+  ``-- dialect:`` comment names, else guessed, then every dialect); statements no dialect parses, and scripts over the size bounds, are skipped and listed in
   ``errors`` with their reason (``unparsed``, ``too_large``, ``too_many``), never raised.
 * ``.prisma``: every ``model`` block is a table named by ``@@map("x")`` or else the model's name; its
   scalar fields are columns (``@map("col")`` renames one); relation fields (typed by another model
@@ -35,7 +35,7 @@ class SqlExtractor:
         out = FileExtraction(path=path, language=self.language)
         text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
         try:
-            found = declared_tables(text)
+            found = declared_tables(text, path)
         except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
             out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
             return out
@@ -43,7 +43,11 @@ class SqlExtractor:
             out.tables.append(TableDef("sql", t.name, t.schema, list(t.columns), t.line, 0, alter=t.alter,
                                        kind=t.change or "table", renamed=t.renamed))
         for reason, n in sorted(found.skipped.items()):
-            out.errors.append(f"1:0: sql: {n} statement(s) skipped: {reason}")
+            if reason == "unparsed" and found.unparsed:
+                line, why = found.unparsed[0]
+                out.errors.append(f"{line}:0: sql: {n} statement(s) skipped: unparsed (line {line}: {why})")
+            else:
+                out.errors.append(f"1:0: sql: {n} statement(s) skipped: {reason}")
         return out
 
 

@@ -36,7 +36,11 @@ Read from the extractor's call sites, each located in the tree by its position (
   private repo: Repository<E>`` then ``this.repo.save(x)``); ``manager.find(E, ...)`` /
   ``manager.save(E, ...)`` on an ``EntityManager`` (a receiver ending in ``manager``); a query builder
   of such a receiver (``getRepository(E).createQueryBuilder("e")...getMany()``) reads, or writes when
-  its chain calls ``insert()`` / ``update()`` / ``delete()`` / ``softDelete()`` / ``restore()``. The linker
+  its chain calls ``insert()`` / ``update()`` / ``delete()`` / ``softDelete()`` / ``restore()``; a builder
+  of a receiver naming no entity (``dataSource.createQueryBuilder()``) takes the one its chain names
+  (``.from(User, "u")``, ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``), and a
+  builder kept in a variable (``const qb = repo.createQueryBuilder()``) is read with the chains on
+  that variable in the same block (``qb.delete().execute()`` writes). The linker
   resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing. A custom repository
   (``@EntityRepository(User) class UserRepository extends Repository<User>``) is a ``repository``
   use, and a call of those names on any other receiver keeps the receiver: the linker links it when
@@ -99,6 +103,9 @@ _QUERY_BUILDER = "createQueryBuilder"
 _BUILDER_WRITES = frozenset(("insert", "update", "delete", "softDelete", "restore"))
 """The ``SelectQueryBuilder`` methods that turn a repository's query builder into a write (TypeORM's
 ``InsertQueryBuilder`` / ``UpdateQueryBuilder`` / ``DeleteQueryBuilder`` / ``SoftDeleteQueryBuilder``)."""
+_BUILDER_ENTITY = frozenset(("from", "into", "update"))
+"""The query-builder methods whose first argument names the entity (``.from(User, "u")``,
+``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``)."""
 _REPO_TYPE = re.compile(r"^(?:Repository|MongoRepository|TreeRepository)<\s*([\w.]+)\s*>$")
 _INJECT = re.compile(r"^InjectRepository\(\s*([\w.]+)\s*[,)]")
 _ENTITY_REPOSITORY = re.compile(r"^EntityRepository\(\s*([\w.]+)\s*\)$")
@@ -358,24 +365,64 @@ class _Detector:
             if target is not None and target.type == "identifier":
                 self.repo_vars[(scope, self.jf.text(target))] = entity
 
-    def _builder_role(self, call: Node) -> str:
-        """``writes`` when the chain written on a ``createQueryBuilder(...)`` call turns it into an
-        insert, update or delete (``repo.createQueryBuilder().delete().where(...).execute()``), else
-        ``reads`` (a select builder: ``getMany()``, ``getOne()``, ``getCount()``, or a builder kept in
-        a variable, whose later calls are not followed)."""
-        node = call
+    def _chain_after(self, node: Node) -> tuple[list[tuple[str, list[Node]]], Node]:
+        """The methods called on ``node``'s value, in order (``x.delete().from(User).execute()`` from
+        ``x``: ``[("delete", []), ("from", [User]), ("execute", [])]``), and the chain's outermost node."""
+        out: list[tuple[str, list[Node]]] = []
         while node.parent is not None and node.parent.type in ("member_expression", "call_expression", "await_expression",
                                                                  "parenthesized_expression", "non_null_expression"):
             parent = node.parent
             if parent.type == "member_expression" and parent.child_by_field_name("object") == node:
                 prop = parent.child_by_field_name("property")
-                if prop is not None and self.jf.text(prop) in _BUILDER_WRITES:
-                    return "writes"
+                call = parent.parent
+                args = arguments(call.child_by_field_name("arguments")) \
+                    if call is not None and call.type == "call_expression" and call.child_by_field_name("function") == parent else []
+                if prop is not None:
+                    out.append((self.jf.text(prop), args))
+            elif parent.type == "call_expression" and parent.child_by_field_name("function") != node:
+                break  # node is an argument
             node = parent
-        return "reads"
+        return out, node
+
+    def _builder_chains(self, call: Node) -> list[tuple[str, list[Node]]]:
+        """The methods called on the query builder a ``createQueryBuilder(...)`` call makes: its own
+        chain and, when the builder is kept in a variable (``const qb = repo.createQueryBuilder("u")``),
+        the chains on that variable's later uses in the same function (``qb.delete().execute()``)."""
+        methods, top = self._chain_after(call)
+        p = top.parent
+        if p is None or p.type != "variable_declarator" or p.child_by_field_name("value") != top:
+            return methods
+        target = p.child_by_field_name("name")
+        if target is None or target.type != "identifier":
+            return methods
+        name, body = self.jf.text(target), p.parent
+        while body is not None and body.type not in ("statement_block", "program"):
+            body = body.parent
+        stack = [body] if body is not None else []
+        while stack:
+            n = stack.pop()
+            if n.type == "identifier" and n.start_byte > target.end_byte and self.jf.text(n) == name and \
+                    n.parent is not None and n.parent.type == "member_expression" and n.parent.child_by_field_name("object") == n:
+                methods += self._chain_after(n)[0]
+            stack.extend(n.named_children)
+        return methods
+
+    def _builder_use(self, call: Node) -> tuple[str, str | None]:
+        """``(role, entity)`` of a ``createQueryBuilder(...)`` call from the methods its builder gets
+        (:meth:`_builder_chains`): ``writes`` when one turns it into an insert, update or delete
+        (TypeORM's ``InsertQueryBuilder`` / ``UpdateQueryBuilder`` / ``DeleteQueryBuilder`` /
+        ``SoftDeleteQueryBuilder``), else ``reads``; the entity the chain names (``.from(User, "u")``,
+        ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``: a class name, the first
+        argument), else ``None``."""
+        methods = self._builder_chains(call)
+        role = "writes" if any(m in _BUILDER_WRITES for m, _ in methods) else "reads"
+        entity = next((self.jf.text(args[0]) for m, args in methods
+                       if m in _BUILDER_ENTITY and args and args[0].type in ("identifier", "member_expression")
+                       and self.jf.text(args[0]).rsplit(".", 1)[-1][:1].isupper()), None)
+        return role, entity
 
     def _typeorm(self, node: Node, name: str, receiver: str, owner: str | None, line: int, col: int) -> None:
-        role = self._builder_role(node) if name == _QUERY_BUILDER else TYPEORM_ROLES[name]
+        role, named = self._builder_use(node) if name == _QUERY_BUILDER else (TYPEORM_ROLES[name], None)
         fn = node.child_by_field_name("function")
         obj = unwrap(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
         if obj is None:
@@ -392,6 +439,7 @@ class _Detector:
         if entity is None and receiver.rsplit(".", 1)[-1].lower().endswith("manager") and args \
                 and args[0].type == "identifier" and self.jf.text(args[0])[:1].isupper():
             entity, args = self.jf.text(args[0]), args[1:]
+        entity = entity or named
         if entity is None:
             # maybe an instance of a custom repository class (``@EntityRepository(User) class UserRepository``),
             # of this file or another: the linker resolves the receiver's type (as for Spring Data's)

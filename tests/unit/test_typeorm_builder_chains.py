@@ -1,0 +1,112 @@
+"""TypeORM query builders whose entity is named later in the chain (``dataSource.createQueryBuilder()
+.from(User, "u")``, ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``: TypeORM's
+documented forms, used throughout its own test suite) and builders kept in a variable and turned into
+a write later (``const qb = repo.createQueryBuilder(); qb.delete().execute()``). Exact READS / WRITES,
+and what must not be linked: a chain naming no entity, a lower-case argument, a sub-query callback,
+and the same variable name in another function."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from tests.golden.harness import index_fixture
+
+ENTITIES = """\
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('users')
+export class User {
+    @PrimaryGeneratedColumn()
+    id: number;
+}
+
+@Entity('photos')
+export class Photo {
+    @PrimaryGeneratedColumn()
+    id: number;
+}
+"""
+
+SERVICE = """\
+import { DataSource, Repository } from 'typeorm';
+import { User, Photo } from './entities';
+
+export class UserService {
+    constructor(private readonly dataSource: DataSource, private readonly photos: Repository<Photo>) {}
+
+    list() {
+        return this.dataSource.createQueryBuilder().select('u.id').from(User, 'u').getMany();
+    }
+
+    add(name: string) {
+        return this.dataSource.createQueryBuilder().insert().into(User).values({ name }).execute();
+    }
+
+    rename(id: number) {
+        return this.dataSource.createQueryBuilder().update(User).set({ name: 'x' }).where('id = :id', { id }).execute();
+    }
+
+    remove(id: number) {
+        return this.dataSource.createQueryBuilder().delete().from(User).where('id = :id', { id }).execute();
+    }
+
+    async purge(id: number) {
+        const qb = this.photos.createQueryBuilder();
+        qb.where('id = :id', { id });
+        await qb.delete().execute();
+    }
+
+    async browse() {
+        const qb = this.photos.createQueryBuilder('p');
+        return qb.getMany();
+    }
+
+    async later() {
+        const qb = this.dataSource.createQueryBuilder();
+        return qb.select('*').from(Photo, 'p').getRawMany();
+    }
+
+    raw() {
+        return this.dataSource.createQueryBuilder().select('1').from('users', 'u').getRawOne();
+    }
+
+    sub() {
+        return this.dataSource.createQueryBuilder().select('x').from((q) => q.from(Photo, 'p'), 'x').getRawMany();
+    }
+
+    lower(model: any) {
+        return this.dataSource.createQueryBuilder().from(model, 'm').getMany();
+    }
+
+    other() {
+        const qb = this.dataSource.createQueryBuilder();
+        return qb.getRawMany();
+    }
+}
+"""
+
+
+def test_builders_take_the_entity_their_chain_names_and_a_kept_builder_its_later_write(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "entities.ts").write_text(ENTITIES, encoding="utf-8")
+    (root / "src" / "user.service.ts").write_text(SERVICE, encoding="utf-8")
+    store = index_fixture(root, tmp_path / "i.db", "app")
+    try:
+        with sqlite3.connect(store.path) as db:
+            rows = db.execute("SELECT kind, src, dst, line, props FROM edges WHERE kind IN ('READS', 'WRITES')").fetchall()
+    finally:
+        store.close()
+    got = sorted((kind, src.split(":", 1)[1].split(".", 2)[-1], dst, line, json.loads(props)["resolution"])
+                 for kind, src, dst, line, props in rows)
+    assert got == [
+        ("READS", "UserService.browse(0)", "table:app:.photos", 30, "inferred"),
+        ("READS", "UserService.later(0)", "table:app:.photos", 35, "inferred"),
+        ("READS", "UserService.list(0)", "table:app:.users", 8, "inferred"),
+        ("WRITES", "UserService.add(1)", "table:app:.users", 12, "inferred"),
+        ("WRITES", "UserService.purge(1)", "table:app:.photos", 24, "inferred"),
+        ("WRITES", "UserService.remove(1)", "table:app:.users", 20, "inferred"),
+        ("WRITES", "UserService.rename(1)", "table:app:.users", 16, "inferred"),
+    ]  # not raw (a string: no entity), sub (the sub-query's entity is inside a callback), lower, other
