@@ -207,6 +207,9 @@ class Interner:
             for part in _chunks(want):
                 self._ids.update((s, n) for n, s in self.conn.execute(
                     f"SELECT nid, id FROM ids WHERE id IN ({_JSON})", (json.dumps(part),)))
+            for i in want:  # an id holding a NUL: SQLite's JSON text ends there, a bound parameter does not
+                if i not in self._ids:
+                    self._ids[i] = self.conn.execute("SELECT nid FROM ids WHERE id = ?", (i,)).fetchone()[0]
         return self._ids
 
     def fids(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:

@@ -40,7 +40,9 @@ MAX_TITLE = 60
 _HOOKS = frozenset({"beforeEach", "afterEach", "beforeAll", "afterAll", "before", "after"})
 _MODIFIERS = frozenset({"only", "skip", "todo", "concurrent", "serial", "failing", "fails", "sequential", "parallel",
                         "fixme", "slow", "each"})
-_UNSAFE = re.compile(r"[.()\[\]{}`\"\\]+|\s+")
+_UNSAFE = re.compile(r"(?:[.()\[\]{}`\"\\\x00-\x1f\x7f]|\s)+")
+"""What a title's name replaces by a space: separators of qualnames, quotes, control characters (a title
+written `"only first \\0 ..."` holds a NUL once its escapes are read)."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
