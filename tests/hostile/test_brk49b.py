@@ -1,0 +1,56 @@
+"""brk49b's hostile inputs: what broke is tested here with the exact edges expected and what must not
+be linked (the inputs, sizes and times are in docs/benchmarks.md, "brk49b")."""
+
+from __future__ import annotations
+
+import time
+
+from tests.resolution_harness import edges, resolve_fixture
+
+_CLASSES = "class A { run() {} }\nclass B { run() {} }\nclass C { run() {} }\nclass D { run() {} }\n"
+
+
+def _runs(fixture: str) -> list[str]:
+    return [e for e in edges(resolve_fixture(fixture)) if ".run(" in e]
+
+
+def test_a_union_written_in_parentheses_is_a_union():
+    """``const t = (c ? new A() : new B())``: the parenthesised value bound nothing, so ``t.run()``
+    linked nothing (a generated chain of nested ternaries, wrapped in parentheses, lost every call)."""
+    got = _runs("// --- path: a.js ---\n" + _CLASSES + (
+        "function f(c) { const t = (c ? new A() : new B());\n t.run(); }\n"
+        "function g() { const t = ((new C() || new D()));\n t.run(); }\n"
+        "function h() { const t = (new C());\n t.run(); }\n"))
+    assert got == ["a.f(1) -> a.A.run(0) [inferred]", "a.f(1) -> a.B.run(0) [inferred]"]
+    # negative: g's doubled parentheses and h's single parenthesised value are no union (nothing, as before)
+
+
+def test_an_alias_of_a_union_and_a_union_of_unions_hold_every_value():
+    """``const v = u`` of a union ``u`` held only ``u``'s first value (B.run was lost); ``const w = c ? u
+    : new C()`` only A and C."""
+    got = _runs("// --- path: a.js ---\n" + _CLASSES + (
+        "function f(c) { const u = c ? new A() : new B();\n const v = u;\n v.run(); }\n"
+        "function g(c) { const u = c ? new A() : new B();\n const w = c ? u : new C();\n w.run(); }\n"
+        "function k() { const u = new A();\n const v = u;\n v.run(); }\n"))
+    assert got == ["a.f(1) -> a.A.run(0) [inferred]", "a.f(1) -> a.B.run(0) [inferred]",
+                   "a.g(1) -> a.A.run(0) [inferred]", "a.g(1) -> a.B.run(0) [inferred]",
+                   "a.g(1) -> a.C.run(0) [inferred]",
+                   "a.k(0) -> a.A.run(0) [inferred]"]  # negative: an alias of one value is no union (k: A only)
+
+
+def _alias_chain(n: int) -> str:
+    """``u0`` holds A or B, ``u1 = c ? u0 : new C()``, then ``u{i} = c ? u{i-1} : u{i-2}``: unions of
+    unions sharing operands (expanded naively, 2^n paths), ``u{n-1}.run()`` at the end."""
+    body = " const u0 = c ? new A() : new B();\n const u1 = c ? u0 : new C();\n"
+    body += "".join(f" const u{i} = c ? u{i - 1} : u{i - 2};\n" for i in range(2, n))
+    return "// --- path: a.js ---\n" + _CLASSES + f"function f(c) {{\n{body} u{n - 1}.run(); }}\n"
+
+
+def test_unions_of_unions_through_many_aliases_stay_linear():
+    """100 names, each the union of the two before: every name expanded once (2^100 paths otherwise);
+    past :data:`~indexer.resolve.either.MAX_ALIAS_DEPTH` aliases the call keeps its usual binding."""
+    start = time.perf_counter()
+    got = _runs(_alias_chain(100))
+    assert time.perf_counter() - start < 20
+    assert got == ["a.f(1) -> a.A.run(0) [inferred]", "a.f(1) -> a.B.run(0) [inferred]",
+                   "a.f(1) -> a.C.run(0) [inferred]"]
