@@ -54,3 +54,14 @@ def test_unions_of_unions_through_many_aliases_stay_linear():
     assert time.perf_counter() - start < 20
     assert got == ["a.f(1) -> a.A.run(0) [inferred]", "a.f(1) -> a.B.run(0) [inferred]",
                    "a.f(1) -> a.C.run(0) [inferred]"]
+
+
+def test_a_python_union_in_parentheses_is_a_union():
+    """``t = (A() if c else B())`` bound nothing (the value a parenthesized_expression): t.run() linked
+    nothing; ``(handler or default)`` the same."""
+    got = _runs("# --- path: m.py ---\nclass A:\n    def run(self): pass\nclass B:\n    def run(self): pass\n"
+                "def f(c):\n    t = (A() if c else B())\n    t.run()\n"
+                "def g(c):\n    t = (A())\n    t.run()\n"
+                "def h(c):\n    t = (A() and B())\n    t.run()\n")
+    assert got == ["m.f(1) -> m.A.run(0) [inferred]", "m.f(1) -> m.B.run(0) [inferred]"]
+    # negative: g's parenthesised single value and h's `and` are no union (nothing linked, as before)
