@@ -17,6 +17,7 @@ one :meth:`~stores.contracts.GraphStore.incoming` for every endpoint, one
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,16 @@ path in every application of the index, and a repository of examples or tests de
 dozens of them (Flask's own: 67)."""
 SHOWN_WRAPPERS = 5
 """Wrappers one line of text names (the JSON holds all)."""
+_BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Characters that would end or bend one endpoint's line (C0, DEL, C1, the Unicode line and
+paragraph separators): a route is a string the repository wrote (Flask's ``@app.route("/a\\nX")``)."""
+
+
+def _one_line(text: str) -> str:
+    """``text`` with each of :data:`_BREAKS` written as ``\\xNN`` / ``\\uNNNN``, so that a route holding a
+    line feed cannot start a line of its own in a list (a forged entry or heading in an agent's answer)."""
+    return _BREAKS.sub(lambda m: f"\\x{ord(m.group(0)):02x}" if ord(m.group(0)) < 0x100
+                       else f"\\u{ord(m.group(0)):04x}", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +192,8 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     list spans ``several`` repositories; ``an inline handler`` for a function written in the route
     call, Express's ``app.get("/x", (req, res) => ...)``, whose node is named by the route), the
     clients, the wrappers (the last two parts of each name: ``OwnerController.findOwner``); ``no
-    handler indexed`` for an endpoint that is only called."""
+    handler indexed`` for an endpoint that is only called. Control characters and line breaks in the
+    route, names and paths are escaped (``\\x0a``): one endpoint is one line."""
     routes = [h["route"] for h in entry["handlers"]]
     head = f"{entry['method']} {routes[0] if routes else entry['path']}"
     served = "; ".join(("an inline handler" if h["name"] == f"{entry['method']} {h['route']}" else h["name"])
@@ -195,7 +207,7 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     if entry["wrappers"]:  # the last two parts of each name (Class.method, module.function): the JSON has all
         text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"][:SHOWN_WRAPPERS]) \
             + _more(entry["wrappers"], SHOWN_WRAPPERS, "wrapper")
-    return text
+    return _one_line(text)
 
 
 def _more(items: Sequence[Any], shown: int, noun: str) -> str:

@@ -27,10 +27,12 @@ if TYPE_CHECKING:
     from indexer.resolve.interpreter import Resolver
     from indexer.resolve.values import Value
 
-__all__ = ["MAX_VALUES", "either_values"]
+__all__ = ["MAX_ALIAS_DEPTH", "MAX_VALUES", "either_values"]
 
 MAX_VALUES = 8
 """Values of one union read (as many as :data:`indexer.languages.ecmascript.operands.MAX_OPERANDS`)."""
+MAX_ALIAS_DEPTH = 100
+"""Aliases followed from a name to the union it holds (``v = u``, ``w = c ? v : x``, ...)."""
 _EITHER_HOWS = frozenset({"constructed", "alias"})
 
 
@@ -71,7 +73,20 @@ def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: 
     at ``line`` of ``scope`` when its head name holds one of several values (see the module docstring):
     each operand's value, followed through the rest of ``text``, in operand order, unknown ones and
     repeats left out, at most :data:`MAX_VALUES`; ``None`` when the head holds no union or fewer than two
-    of its values are known (the caller binds the call as usual)."""
+    of its values are known (the caller binds the call as usual).
+
+    A name aliasing a union holds it too (``const v = u; v.run()``), and an operand aliasing a union
+    adds all its values (``const w = c ? u : new C()``): Andersen's rule ``x = y`` takes every value of
+    ``y``. Each (file, scope, name, line) is expanded once per call (a chain of aliases, or unions of
+    unions sharing operands, ``u2 = c ? u1 : u0``, stay linear), at most :data:`MAX_ALIAS_DEPTH` deep."""
+    out = _values(r, fc, scope, text, line, set(), 0)
+    return out if out is not None and len(out) >= 2 else None
+
+
+def _values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int,
+            seen: set[tuple[str, str | None, str, int]], depth: int) -> list[Value] | None:
+    """:func:`either_values` without its two-value floor (an aliased union of one known value still
+    adds it); ``seen`` the heads expanded so far, ``depth`` the aliases followed to get here."""
     segments = split_dotted(text)
     if not segments:
         return None
@@ -86,16 +101,30 @@ def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: 
             return None
         r.use(("name", fc.path, name))
         group = _deciding(fc, scope, name, line)
-    if not group or len(group) < 2 or any(b.how not in _EITHER_HOWS for b in group):
+    if not group or any(b.how not in _EITHER_HOWS for b in group):
         return None
+    key = (fc.path, group[0].scope, group[0].name, group[0].line)
+    if key in seen or depth > MAX_ALIAS_DEPTH:
+        return None
+    seen.add(key)
+    rest = "".join("()" for _ in range(calls)) + "".join("." + s for s in segments[1:])
+    if len(group) == 1:  # `const v = u`: v holds u's union, if u holds one
+        b = group[0]
+        return _values(r, fc, b.scope, b.type + rest, b.line, seen, depth + 1) \
+            if b.how == "alias" and not calls else None
     if len({(b.how, b.type) for b in group}) < 2:
         return None
     out: list[Value] = []
     for b in group[:MAX_VALUES]:
-        v = r.binding_value(fc, [b])
-        for _ in range(calls):
-            v = r.call_result(v, "inferred")
-        v = r.follow(v, segments[1:]) if v is not None else None
-        if v is not None and v not in out:
-            out.append(v)
-    return out if len(out) >= 2 else None
+        inner = _values(r, fc, b.scope, b.type + rest, b.line, seen, depth + 1) if b.how == "alias" and not calls \
+            else None
+        if inner is None:
+            v = r.binding_value(fc, [b])
+            for _ in range(calls):
+                v = r.call_result(v, "inferred")
+            v = r.follow(v, segments[1:]) if v is not None else None
+            inner = [v] if v is not None else []
+        out.extend(v for v in inner if v not in out)
+        if len(out) >= MAX_VALUES:
+            return out[:MAX_VALUES]
+    return out

@@ -702,8 +702,10 @@ def test_bindings_of_or_and_conditional_calls():
         Binding(None, "x", "a", "alias", 11),
         Binding(None, "x", "b", "alias", 11),
         Binding(None, "y", "Foo", "constructed", 12),  # `y if c else Foo()`: y's own value is no binding
-        # `make()()`: what calling make's result returns (a chain's last call); a parenthesised
-        # operator is not looked into.
+        # `make()()`: what calling make's result returns (a chain's last call)
         Binding(None, "z", "make()", "constructed", 13),
         Binding(None, "z", "a", "alias", 13),
+        # `(a or Foo())`: parentheses change nothing, each operand (brk49b; before, nothing was bound)
+        Binding(None, "w", "a", "alias", 14),
+        Binding(None, "w", "Foo", "constructed", 14),
     ]

@@ -35,7 +35,7 @@ from indexer.languages.python.typenames import is_user_type
 from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
 from indexer.languages.python.pytest_fixtures import is_fixture
 from indexer.languages.python.indentation import cut_deep_blocks
-from indexer.languages.python.operands import EITHER_NODES, either_bindings
+from indexer.languages.python.operands import either_bindings, is_either
 from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (LITERAL_RECEIVER, LONG_RECEIVER, MAX_RECEIVER_LINKS, Binding, CallSite, Definition,
                            FileExtraction, Import, NamedArgument, Param, TypeUse)
@@ -796,7 +796,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 copied = self._copied(value)
                 if copied is not None:
                     self.out.bindings.append(Binding(binding_scope, bound, copied, "copy", line))
-        if type_node is None and value is not None and value.type in EITHER_NODES:  # `x = a or B()`: each operand
+        if type_node is None and is_either(value):  # `x = a or B()`: each operand
             self.out.bindings.extend(either_bindings(self, binding_scope, bound, value, method, src.line(name_node)))
         return candidate
 

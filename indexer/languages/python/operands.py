@@ -19,12 +19,20 @@ from indexer.model import LITERAL_RECEIVER, Binding
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-__all__ = ["EITHER_NODES", "MAX_OPERANDS", "either_bindings", "operands"]
+__all__ = ["EITHER_NODES", "MAX_OPERANDS", "either_bindings", "is_either", "operands"]
 
 EITHER_NODES = frozenset({"boolean_operator", "conditional_expression"})
 """Expressions whose value is one of their operands (``or``; ``and`` is read and refused per node)."""
 MAX_OPERANDS = 8
 """Operands read from one expression (``a or b or c`` has three); the rest is left out."""
+
+
+def is_either(value: Node | None) -> bool:
+    """Whether ``value`` is an ``or`` / conditional expression (:data:`EITHER_NODES`), also written in
+    parentheses (``t = (A() if c else B())``, ``h = (handler or default)``)."""
+    while value is not None and value.type == "parenthesized_expression" and value.named_child_count == 1:
+        value = value.named_children[0]
+    return value is not None and value.type in EITHER_NODES
 
 
 def operands(value: Node) -> list[Node]:

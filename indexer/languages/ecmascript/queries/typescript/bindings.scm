@@ -28,11 +28,13 @@
   value: (await_expression (call_expression function: [(identifier) (member_expression)] @constructed)))
 
 ; const s = cached ?? new Service() / a || make() / c ? new A() : b: the name holds either operand,
-; each operand bound as above (@either: the expression; operands.py reads it)
+; each operand bound as above (@either: the expression; operands.py reads it), also written in
+; parentheses: const t = (c ? new A() : new B())
 (variable_declarator
   name: (identifier) @name
   !type
-  value: [(binary_expression operator: ["??" "||"]) (ternary_expression)] @either)
+  value: [(binary_expression operator: ["??" "||"]) (ternary_expression)
+         (parenthesized_expression [(binary_expression operator: ["??" "||"]) (ternary_expression)])] @either)
 
 ; const g = f / const g = a.b
 (variable_declarator
