@@ -11,16 +11,21 @@ Calls (``queries/java/http_clients.scm``), at the callee name, ``caller`` the en
   in a local declared once; another request object is skipped.
 * ``webclient`` / ``restclient``: ``client.get().uri(url, ...)`` and likewise ``post`` / ``put`` /
   ``delete`` / ``patch`` / ``head`` / ``options`` / ``method(HttpMethod.X)``; a ``uri`` lambda
-  (``b -> b.path("/x").build()``) contributes its ``path(...)`` pieces.
+  (``b -> b.path("/x").build()``) contributes its ``path(...)`` pieces. The test clients of the same
+  shape are read alike: ``webtestclient`` (``WebTestClient``) and ``mockmvc`` (Spring 6.2's AssertJ
+  ``MockMvcTester``: ``mvc.get().uri("/x")``), requests of a test to its own application (the
+  linker puts the context path before their relative paths: see
+  :mod:`indexer.languages.java.frameworks.spring_test_clients`).
 
 Receiver rule: the receiver's first name (``restTemplate``, ``this.webClient``, ``builder`` in
 ``builder.build().get()``) is looked up among the parameters, locals and fields of the enclosing
 scopes; when its declared type is known it decides (``RestTemplate``, ``RestOperations``,
 ``TestRestTemplate``, ``OAuth2RestTemplate``, ``OAuth2RestOperations``; ``WebClient``,
-``WebClient.Builder``; ``RestClient``, ``RestClient.Builder``).
+``WebClient.Builder``; ``RestClient``, ``RestClient.Builder``; ``WebTestClient``,
+``WebTestClient.Builder``; ``MockMvcTester``).
 When no declared type is found, the receiver text decides: it names a client when it contains
 ``resttemplate``, ``restoperations``, ``webclient`` or ``restclient`` (case-insensitive), which
-also covers ``WebClient.create()`` chains.
+also covers ``WebClient.create()`` chains (``webtestclient`` for ``webTestClient``).
 
 Base URLs: a relative URL is joined (one ``/``) to the ``baseUrl(...)`` / ``rootUri(...)`` given to
 the builder in the receiver's own chain, or to the variable or field the receiver starts with when
@@ -96,6 +101,9 @@ CLIENT_TYPES = {
     "WebClient.Builder": "webclient",
     "RestClient": "restclient",
     "RestClient.Builder": "restclient",
+    "WebTestClient": "webtestclient",
+    "WebTestClient.Builder": "webtestclient",
+    "MockMvcTester": "mockmvc",
 }
 EXCHANGE_VERBS = {
     "GetExchange": "GET",
@@ -261,7 +269,7 @@ class _Detector:
     def _fluent(self, m: dict[str, list[Node]]) -> None:
         verb_node, receiver = m["verb"][0], m["receiver"][0]
         kind, caller = self._kind(verb_node, receiver)
-        if kind not in ("webclient", "restclient"):
+        if kind not in ("webclient", "restclient", "webtestclient", "mockmvc"):
             return
         verb = self.src.text(verb_node)
         if verb == "method":
