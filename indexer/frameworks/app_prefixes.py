@@ -51,11 +51,12 @@ TESTED_NEST_APP = "supertest-nest"
 """The client framework of supertest requests to a NestJS application a test creates
 (``request(app.getHttpServer())``, :mod:`indexer.languages.ecmascript.frameworks.js_http_clients`)."""
 
-APP_RELATIVE_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc", "webtestclient"})
+APP_RELATIVE_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc", "testresttemplate", "webtestclient"})
 """Client frameworks of Spring tests whose relative paths are inside the application: MockMvc (its
 request URI has no context path unless the test sets one), RestAssured's MockMvc / WebTestClient
-modules, and WebTestClient (bound to the application in process, or Spring Boot's auto-configured one,
-whose base URL ends with the context path) (:mod:`indexer.languages.java.frameworks.spring_test_clients`)."""
+modules, WebTestClient (bound to the application in process, or Spring Boot's auto-configured one,
+whose base URL ends with the context path) and Spring Boot's ``TestRestTemplate`` (its
+``LocalHostUriTemplateHandler`` roots a relative URL at ``http://localhost:<port>`` + the context path) (:mod:`indexer.languages.java.frameworks.spring_test_clients`)."""
 
 _WILDCARDS = ("(.*)", "/*", "*")
 

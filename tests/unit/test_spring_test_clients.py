@@ -1,6 +1,6 @@
 """Spring test clients as HTTP client calls (CALLS_HTTP from the test method to the endpoint it
 requests): MockMvc request builders (statically imported or qualified, ``request(HttpMethod.X, url)``,
-``multipart``), WebTestClient and ``MockMvcTester`` (``client.get().uri(url)``), RestAssured and its
+``multipart``), WebTestClient, ``MockMvcTester`` and ``TestRestTemplate`` (``client.get().uri(url)``), RestAssured and its
 MockMvc module (``given()...when().get(url)``, a request spec kept in a local, ``RestAssured.get``).
 In-process clients (MockMvc, WebTestClient, RestAssuredMockMvc) get the application's context path
 before their relative paths; plain RestAssured keeps its path as written. Negative cases: a
@@ -136,6 +136,11 @@ class OwnerApiTests {
     void notRequests() {
         names.get(0);
     }
+
+    void template() {
+        org.springframework.boot.test.web.client.TestRestTemplate rest = null;
+        rest.getForEntity("/owners/{id}", String.class, 6);
+    }
 }
 """
 
@@ -186,6 +191,7 @@ def test_test_clients_reach_the_endpoints_under_the_context_path(with_context_pa
         ("restAssuredMockMvc()", 30, "GET /shop/owners/{}", "restassured-mockmvc", "/shop"),
         ("shortcut()", 34, "GET /owners/{}", "restassured", None),  # RestAssured.get: as written, no context path
         ("showOwner()", 24, "GET /shop/owners/{}", "mockmvc", "/shop"),  # not: Mockito's given, Map.get
+        ("template()", 43, "GET /shop/owners/{}", "testresttemplate", "/shop"),  # relative: in the app
         ("tester()", 20, "POST /shop/owners/{}/edit", "mockmvc", "/shop"),  # MockMvcTester
     ]  # not: notRequests() (cache.get, the test's own put(...), names.get)
     assert {"endpoint:GET /shop/owners/{}", "endpoint:POST /shop/owners/{}/edit", "endpoint:GET /shop/owners",
@@ -213,11 +219,12 @@ def test_test_client_facts() -> None:
     ex = extractor_for_path("T.java")
     assert ex is not None
     out = ex.extract("T.java", OTHER_CLIENTS_TEST.encode())
-    mine = {"webtestclient", "mockmvc", "restassured", "restassured-mockmvc"}
+    mine = {"webtestclient", "mockmvc", "restassured", "restassured-mockmvc", "testresttemplate"}
     assert [(c.framework, c.method, c.url.parts, c.caller.rsplit(".", 1)[-1], c.line)
             for c in out.http_calls if c.framework in mine] == [
         ("webtestclient", "GET", (("lit", "/owners/{id}"),), "reactive", 16),
         ("mockmvc", "POST", (("lit", "/owners/9/edit"),), "tester", 20),
+        ("testresttemplate", "GET", (("lit", "/owners/{id}"),), "template", 43),  # java_http_clients runs first
         ("restassured", "GET", (("lit", "/api/owners"),), "restAssured", 24),
         ("restassured", "DELETE", (("lit", "/api/owners/4"),), "restAssured", 26),
         ("restassured-mockmvc", "GET", (("lit", "/owners/{id}"),), "restAssuredMockMvc", 30),

@@ -3,7 +3,9 @@ and ``@HttpExchange`` interfaces.
 
 Calls (``queries/java/http_clients.scm``), at the callee name, ``caller`` the enclosing method:
 
-* ``resttemplate``: ``getForObject`` / ``getForEntity`` (GET), ``postForObject`` / ``postForEntity``
+* ``resttemplate`` (``testresttemplate`` when the receiver is declared a Spring Boot
+  ``TestRestTemplate``, whose relative URLs are inside the application under test: the linker puts
+  its context path before them): ``getForObject`` / ``getForEntity`` (GET), ``postForObject`` / ``postForEntity``
   / ``postForLocation`` (POST), ``put``, ``delete``, ``patchForObject`` (PATCH), ``headForHeaders``,
   ``optionsForAllow``, ``exchange`` / ``execute`` (the method from ``HttpMethod.X``, else ``*``); the
   URL is the first argument. ``exchange(request, type)`` takes both from a
@@ -94,7 +96,7 @@ TEMPLATE_METHODS: dict[str, str | None] = {
 CLIENT_TYPES = {
     "RestTemplate": "resttemplate",
     "RestOperations": "resttemplate",
-    "TestRestTemplate": "resttemplate",
+    "TestRestTemplate": "testresttemplate",
     "OAuth2RestTemplate": "resttemplate",
     "OAuth2RestOperations": "resttemplate",
     "WebClient": "webclient",
@@ -227,7 +229,7 @@ class _Detector:
     def _rest_template(self, m: dict[str, list[Node]]) -> None:
         name_node, receiver = m["name"][0], m["receiver"][0]
         kind, caller = self._kind(name_node, receiver)
-        if kind != "resttemplate":
+        if kind not in ("resttemplate", "testresttemplate"):
             return
         name = self.src.text(name_node)
         args = _args(m["args"][0])
@@ -244,7 +246,7 @@ class _Detector:
             url_node = args[0]
         url = self._with_base(receiver, self.jf.template(url_node))
         self.out.http_calls.append(
-            HttpCall("resttemplate", method, url, caller, self.src.line(name_node), self.src.col(name_node))
+            HttpCall(kind, method, url, caller, self.src.line(name_node), self.src.col(name_node))
         )
 
     def _request_entity(self, node: Node) -> tuple[str, Node] | None:
