@@ -20,7 +20,9 @@ the framework linker (:mod:`indexer.frameworks.link`) that applies them.
      port name the service (a compose-published port, a service name) as any URL's do.
 
   A supertest request to a NestJS application the test creates (client framework ``supertest-nest``)
-  gets the service folder's global prefix instead (:meth:`AppPrefixLinks._tested_nest_app`).
+  gets the service folder's global prefix instead (:meth:`AppPrefixLinks._tested_nest_app`), and a
+  request of a Spring test client running the application in process (:data:`APP_RELATIVE_CLIENTS`:
+  MockMvc, WebTestClient) gets the application's context path (:meth:`AppPrefixLinks._tested_spring_app`).
   The CALLS_HTTP edge records what applied: ``rewrite`` (the interceptor's id) and ``proxy`` (the
   file holding the rule). A package without a proxy keeps its relative URLs (reaching every service
   exposing the route, marked ambiguous by the analysis).
@@ -41,13 +43,20 @@ from indexer.symbols import CONFIG_KEY
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["NEST_FRAMEWORK", "TESTED_NEST_APP", "AppPrefixLinks", "excluded"]
+__all__ = ["APP_RELATIVE_CLIENTS", "NEST_FRAMEWORK", "TESTED_NEST_APP", "AppPrefixLinks", "excluded"]
 
 NEST_FRAMEWORK = "nest"
 """The framework of NestJS routes and global prefixes."""
 TESTED_NEST_APP = "supertest-nest"
 """The client framework of supertest requests to a NestJS application a test creates
 (``request(app.getHttpServer())``, :mod:`indexer.languages.ecmascript.frameworks.js_http_clients`)."""
+
+APP_RELATIVE_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc", "testresttemplate", "webtestclient"})
+"""Client frameworks of Spring tests whose relative paths are inside the application: MockMvc (its
+request URI has no context path unless the test sets one), RestAssured's MockMvc / WebTestClient
+modules, WebTestClient (bound to the application in process, or Spring Boot's auto-configured one,
+whose base URL ends with the context path) and Spring Boot's ``TestRestTemplate`` (its
+``LocalHostUriTemplateHandler`` roots a relative URL at ``http://localhost:<port>`` + the context path) (:mod:`indexer.languages.java.frameworks.spring_test_clients`)."""
 
 _WILDCARDS = ("(.*)", "/*", "*")
 
@@ -160,6 +169,24 @@ class AppPrefixLinks:
             return rendered, {}
         return prefix + path, {"prefix": prefix}
 
+    def _tested_spring_app(self, fc: FileCtx, rendered: str) -> tuple[str, dict[str, str]]:
+        """A request of a Spring test client running the application in process (``mockMvc.perform(
+        get("/owners"))``): its path is the path inside the application, while the endpoints carry the
+        application's context path (``server.servlet.context-path``, else ``spring.webflux.base-path``,
+        from the configuration the test's file sees). The request reaches the context path followed by
+        its path, unless the path already starts with it at a segment boundary (a test setting
+        ``.contextPath(...)`` writes it); the edge says ``prefix``. The servlet path is not put back
+        (MockMvc's is empty)."""
+        props = self.options.properties_for(fc.path)
+        base = (props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or "").strip("/")
+        if not base or HOLE in base or "${" in base:
+            return rendered, {}
+        prefix = "/" + base
+        path = rendered if rendered.startswith("/") else "/" + rendered
+        if path == prefix or path.startswith((prefix + "/", prefix + "?")):
+            return rendered, {}
+        return prefix + path, {"prefix": prefix}
+
     def _package_of(self, path: str) -> str:
         """The innermost package folder (``package.json``) holding ``path``; ``""``: the root."""
         folders = (*self.options.env, *self.options.proxies)
@@ -192,6 +219,8 @@ class AppPrefixLinks:
             return rendered, {}
         if framework == TESTED_NEST_APP:
             return self._tested_nest_app(fc, rendered)
+        if framework in APP_RELATIVE_CLIENTS:
+            return self._tested_spring_app(fc, rendered)
         rewrites, rules = self._clients()
         if not rewrites and not rules:
             return rendered, {}

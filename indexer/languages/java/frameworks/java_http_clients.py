@@ -3,7 +3,9 @@ and ``@HttpExchange`` interfaces.
 
 Calls (``queries/java/http_clients.scm``), at the callee name, ``caller`` the enclosing method:
 
-* ``resttemplate``: ``getForObject`` / ``getForEntity`` (GET), ``postForObject`` / ``postForEntity``
+* ``resttemplate`` (``testresttemplate`` when the receiver is declared a Spring Boot
+  ``TestRestTemplate``, whose relative URLs are inside the application under test: the linker puts
+  its context path before them): ``getForObject`` / ``getForEntity`` (GET), ``postForObject`` / ``postForEntity``
   / ``postForLocation`` (POST), ``put``, ``delete``, ``patchForObject`` (PATCH), ``headForHeaders``,
   ``optionsForAllow``, ``exchange`` / ``execute`` (the method from ``HttpMethod.X``, else ``*``); the
   URL is the first argument. ``exchange(request, type)`` takes both from a
@@ -11,16 +13,21 @@ Calls (``queries/java/http_clients.scm``), at the callee name, ``caller`` the en
   in a local declared once; another request object is skipped.
 * ``webclient`` / ``restclient``: ``client.get().uri(url, ...)`` and likewise ``post`` / ``put`` /
   ``delete`` / ``patch`` / ``head`` / ``options`` / ``method(HttpMethod.X)``; a ``uri`` lambda
-  (``b -> b.path("/x").build()``) contributes its ``path(...)`` pieces.
+  (``b -> b.path("/x").build()``) contributes its ``path(...)`` pieces. The test clients of the same
+  shape are read alike: ``webtestclient`` (``WebTestClient``) and ``mockmvc`` (Spring 6.2's AssertJ
+  ``MockMvcTester``: ``mvc.get().uri("/x")``), requests of a test to its own application (the
+  linker puts the context path before their relative paths: see
+  :mod:`indexer.languages.java.frameworks.spring_test_clients`).
 
 Receiver rule: the receiver's first name (``restTemplate``, ``this.webClient``, ``builder`` in
 ``builder.build().get()``) is looked up among the parameters, locals and fields of the enclosing
 scopes; when its declared type is known it decides (``RestTemplate``, ``RestOperations``,
 ``TestRestTemplate``, ``OAuth2RestTemplate``, ``OAuth2RestOperations``; ``WebClient``,
-``WebClient.Builder``; ``RestClient``, ``RestClient.Builder``).
+``WebClient.Builder``; ``RestClient``, ``RestClient.Builder``; ``WebTestClient``,
+``WebTestClient.Builder``; ``MockMvcTester``).
 When no declared type is found, the receiver text decides: it names a client when it contains
 ``resttemplate``, ``restoperations``, ``webclient`` or ``restclient`` (case-insensitive), which
-also covers ``WebClient.create()`` chains.
+also covers ``WebClient.create()`` chains (``webtestclient`` for ``webTestClient``).
 
 Base URLs: a relative URL is joined (one ``/``) to the ``baseUrl(...)`` / ``rootUri(...)`` given to
 the builder in the receiver's own chain, or to the variable or field the receiver starts with when
@@ -89,13 +96,16 @@ TEMPLATE_METHODS: dict[str, str | None] = {
 CLIENT_TYPES = {
     "RestTemplate": "resttemplate",
     "RestOperations": "resttemplate",
-    "TestRestTemplate": "resttemplate",
+    "TestRestTemplate": "testresttemplate",
     "OAuth2RestTemplate": "resttemplate",
     "OAuth2RestOperations": "resttemplate",
     "WebClient": "webclient",
     "WebClient.Builder": "webclient",
     "RestClient": "restclient",
     "RestClient.Builder": "restclient",
+    "WebTestClient": "webtestclient",
+    "WebTestClient.Builder": "webtestclient",
+    "MockMvcTester": "mockmvc",
 }
 EXCHANGE_VERBS = {
     "GetExchange": "GET",
@@ -219,7 +229,7 @@ class _Detector:
     def _rest_template(self, m: dict[str, list[Node]]) -> None:
         name_node, receiver = m["name"][0], m["receiver"][0]
         kind, caller = self._kind(name_node, receiver)
-        if kind != "resttemplate":
+        if kind not in ("resttemplate", "testresttemplate"):
             return
         name = self.src.text(name_node)
         args = _args(m["args"][0])
@@ -236,7 +246,7 @@ class _Detector:
             url_node = args[0]
         url = self._with_base(receiver, self.jf.template(url_node))
         self.out.http_calls.append(
-            HttpCall("resttemplate", method, url, caller, self.src.line(name_node), self.src.col(name_node))
+            HttpCall(kind, method, url, caller, self.src.line(name_node), self.src.col(name_node))
         )
 
     def _request_entity(self, node: Node) -> tuple[str, Node] | None:
@@ -261,7 +271,7 @@ class _Detector:
     def _fluent(self, m: dict[str, list[Node]]) -> None:
         verb_node, receiver = m["verb"][0], m["receiver"][0]
         kind, caller = self._kind(verb_node, receiver)
-        if kind not in ("webclient", "restclient"):
+        if kind not in ("webclient", "restclient", "webtestclient", "mockmvc"):
             return
         verb = self.src.text(verb_node)
         if verb == "method":
