@@ -31,14 +31,19 @@ def index_fixture(folder: Path, db: Path, repo: str) -> EmbeddedStore:
 
 
 
-def edge_rows(root: Path, files: Mapping[str, str], kind: str, repo: str = "app") -> list[tuple[str, str, int, str]]:
-    """Write ``files`` (relative path -> text) under ``root``, index it as ``repo`` into ``root``'s
-    sibling ``i.db`` and return the ``(src, dst, line, props)`` rows of its edges of ``kind``, in the
-    store's order (ids as stored; ``props`` the JSON text)."""
+def index_files(root: Path, files: Mapping[str, str], repo: str) -> EmbeddedStore:
+    """Write ``files`` (relative path -> text) under ``root`` and index it as ``repo`` into ``root``'s
+    sibling ``i.db`` (:func:`index_fixture`). The caller closes the store."""
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    store = index_fixture(root, root.parent / "i.db", repo)
+    return index_fixture(root, root.parent / "i.db", repo)
+
+
+def edge_rows(root: Path, files: Mapping[str, str], kind: str, repo: str = "app") -> list[tuple[str, str, int, str]]:
+    """Write and index ``files`` (:func:`index_files`) and return the ``(src, dst, line, props)`` rows
+    of its edges of ``kind``, in the store's order (ids as stored; ``props`` the JSON text)."""
+    store = index_files(root, files, repo)
     try:
         with sqlite3.connect(store.path) as db:
             return db.execute("SELECT src, dst, line, props FROM edges WHERE kind = ?", (kind,)).fetchall()

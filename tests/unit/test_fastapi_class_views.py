@@ -16,7 +16,7 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from indexer.frameworks.class_views import view_decorated
-from tests.golden.harness import index_fixture
+from tests.golden.harness import index_files
 
 FILES = {
     "app/__init__.py": "",
@@ -139,11 +139,7 @@ class NotAView(BaseUserController):
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
-    root = tmp_path_factory.mktemp("class-views") / "src"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-    store = index_fixture(root, root.parent / "i.db", "shop")
+    store = index_files(tmp_path_factory.mktemp("class-views") / "src", FILES, "shop")
     yield store
     store.close()
 
