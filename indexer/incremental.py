@@ -221,8 +221,9 @@ class RepositoryIndex:
         entry records; a one-shot run lets its resolver, and so its link options, go)."""
         self.skip_unchanged = False
         """A one-shot run (``ripple index``) stops after hashing when the index already holds exactly
-        the tree; a watcher must not (its first sync records what every file's bindings read). Such a
-        run also lets the resolver's lookup tables go before it writes (nothing resolves after)."""
+        the tree; a watcher must not (its first sync builds the resolver, from the records of the run
+        that wrote the index when they hold, else by binding every file). Such a run also lets the
+        resolver's lookup tables go before it writes (nothing resolves after)."""
 
     def close(self) -> None:
         """Release the extraction cache (the store stays the caller's)."""
@@ -287,7 +288,10 @@ class RepositoryIndex:
             report.phases["read"] = time.perf_counter() - t1
             report.phases["total"] = time.perf_counter() - t0
             return report
-        if self.skip_unchanged and not self.synced and trusted \
+        # A watcher's first sync too: the resolver is built on the extractions the index holds and
+        # takes the records over, so a server opening a folder `ripple index` wrote binds only what
+        # changed since (not every file: minutes and the memo of every lookup on a large repository).
+        if not self.synced and trusted \
                 and self._sync_known(hashed, stored, bind_digest, link_digest, report, progress):
             report.phases["total"] = time.perf_counter() - t0
             return report
@@ -442,8 +446,8 @@ class RepositoryIndex:
 
     def _sync_known(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str], link_digest: str,
                     full_digest: str, report: IndexReport, progress: ProgressSink) -> bool:
-        """A one-shot run over an index whose resolver records (:mod:`indexer.bind_state`) still hold:
-        rebuild the resolver on the extractions of what the index holds (from the cache), take the
+        """A first sync (a one-shot run's, or a watcher's before its updates) over an index whose
+        resolver records (:mod:`indexer.bind_state`) still hold: rebuild the resolver on the extractions of what the index holds (from the cache), take the
         records over, then do what :meth:`update` does for the files whose bytes differ (and those
         gone). ``False`` (nothing done) when the records do not fit this index exactly, an extraction
         is not cached or more than :data:`RESCAN_THRESHOLD` files changed: the caller binds the
