@@ -6,8 +6,8 @@ affect because its resolver remembers what every file's output read (tokens, see
 those records it would have to bind every file again. :class:`BindState` is the record written at
 the end of a whole-tree run (next to the journal, in the index's state folder): the checksum of
 every file the index then held, what each file's output read, what the framework linker read, and
-a key (indexer version, product, link inputs) under which they hold. The next one-shot run takes
-them over only when the index still holds exactly those checksums under the same key; anything
+a key (indexer version, product, link inputs) under which they hold. The next one-shot run (and a
+watcher's first sync: a server opening the folder) takes them over only when the index still holds exactly those checksums under the same key; anything
 else (another process wrote the index since, a newer indexer, a changed configuration, a damaged
 file) makes it bind the whole tree as before, so the records can cost time, never exactness.
 

@@ -288,6 +288,11 @@ class RepositoryIndex:
             report.phases["read"] = time.perf_counter() - t1
             report.phases["total"] = time.perf_counter() - t0
             return report
+        # A bounded part of the memo, in a watcher too: its later updates bind a few files each, whose
+        # lookups cost less than the whole memo kept for good would (Django: a watching server's
+        # resident set 555 -> 322 MiB after the first sync, about 30% more CPU per update;
+        # docs/benchmarks.md, session 50).
+        self.resolver.memo_budget = MEMO_BUDGET
         # A watcher's first sync too: the resolver is built on the extractions the index holds and
         # takes the records over, so a server opening a folder `ripple index` wrote binds only what
         # changed since (not every file: minutes and the memo of every lookup on a large repository).
@@ -324,8 +329,6 @@ class RepositoryIndex:
         # A one-shot run never asks which files an update affects (dependents): it does not record
         # the names and tokens each file's arrival touched, nor digest every file's names (a watcher's
         # later updates digest the old versions when they compare).
-        if self.skip_unchanged:  # nothing reuses the memo after this run: keep a bounded part of it
-            self.resolver.memo_budget = MEMO_BUDGET
         self.resolver.update(loaded, [p for p in self.resolver.files if p not in current], track=not self.skip_unchanged)
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.

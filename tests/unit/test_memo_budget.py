@@ -1,4 +1,4 @@
-"""The resolver's memo bounded (issue 19 goal 1): a one-shot run keeps at most about
+"""The resolver's memo bounded (issue 19 goal 1): a one-shot run (and a watcher) keeps at most about
 :data:`indexer.resolve.repository.MEMO_BUDGET` memo entries it can compute again
 (:class:`indexer.resolve.tracking.DependencyTracker` with a budget), entries whose computation met a
 cycle are pinned, and the index and the read records are exactly those of an unbounded memo."""
@@ -201,16 +201,36 @@ def test_a_one_shot_run_with_a_tiny_memo_writes_the_same_index_and_records(tmp_p
     assert all(CUT not in deps for deps in records[1].values())
 
 
-def test_a_watcher_keeps_its_whole_memo(tmp_path):
-    """A watcher's resolver (not a one-shot run) keeps every entry: its later updates reuse them."""
-    src = _tree(tmp_path / "src", modules=5)
+def test_a_watcher_with_a_tiny_memo_stays_equal_to_a_full_index_through_edits(tmp_path, monkeypatch):
+    """A watcher's memo is bounded as a one-shot run's is (its updates compute evicted lookups
+    again): with 8 entries, a body edit, an interface edit (a method renamed in the middle of the
+    ring) and their reverts each leave the index a full index of the same tree writes."""
+    monkeypatch.setattr(incremental_module, "MEMO_BUDGET", 8)
+    seen = _spy_memo(monkeypatch)
+    src = _tree(tmp_path / "src", modules=12)
     store = EmbeddedStore(tmp_path / "w.db")
     index = incremental_module.RepositoryIndex(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "s")))
+    m5 = src / "pkg" / "m5.py"
+    original = m5.read_text(encoding="utf-8")
+    edits = [original.replace("return len(str(self))", "return len(repr(self))"),  # body
+             original.replace("def total(self)", "def summed(self)"),  # interface: m6's self.total() now binds m4's
+             original]
     try:
         index.sync()
-        assert index.resolver.memo_budget is None
-        kept, pinned = index.resolver._current().track.memo_size()
-        assert kept == 0 and pinned > 50
+        assert index.resolver.memo_budget == 8
+        assert seen["budget"] == 8 and seen["evicted"] > 10, seen
+        for n, text in enumerate(edits):
+            m5.write_text(text, encoding="utf-8")
+            index.update([m5])
+            full = EmbeddedStore(tmp_path / f"full{n}.db")
+            try:
+                index_repository(src, full, full, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / f"f{n}")))
+            finally:
+                full.close()
+            assert dump(tmp_path / "w.db") == dump(tmp_path / f"full{n}.db")
+        renamed = dump(tmp_path / "full1.db")["edges"]
+        assert any("m5.Service5.summed" in str(e) for e in renamed)
+        assert not any("m5.Service5.total" in str(e) for e in renamed)
     finally:
         index.close()
         store.close()
