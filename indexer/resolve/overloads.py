@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["by_argument_types"]
+__all__ = ["by_argument_types", "none_applicable"]
 
 _UNKNOWN = ""
 
@@ -52,6 +52,25 @@ def by_argument_types(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -
     if not isinstance(chosen, list) or not {id(d) for d in chosen} <= set(ids):
         return _choice(r, defs, args, assignable)
     return chosen
+
+
+def none_applicable(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -> bool:
+    """Whether no overload of ``defs`` (callables of one name) can take ``cs``'s arguments: each
+    certainly does not, by arity (a variadic one takes any count from its fixed parameters on) or by
+    an argument of a known type its parameter cannot take (a lambda where a ``String`` is declared,
+    JLS 15.12.2.1-4). ``False`` when ``defs`` is empty, the arity is unknown, or the language
+    compares no types."""
+    assignable = getattr(fc.rules, "value_assignable", None)
+    if not defs or cs.arity < 0 or assignable is None:
+        return False
+    n = cs.arity
+    by_count = [d for d in defs if d.shape.min_arity <= n and (d.shape.max_arity is None or n <= d.shape.max_arity)]
+    if not by_count:
+        return True
+    if not cs.arg_types or len(cs.arg_types) != n:
+        return False
+    args = [_argument(r, fc, cs, text) for text in cs.arg_types]
+    return all(_applicable(r, d, args, assignable, True) is False for d in by_count)
 
 
 def _choice(r: Resolver, defs: list[Def], args: list[str | Def | None],
