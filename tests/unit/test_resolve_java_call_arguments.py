@@ -84,7 +84,7 @@ class A {
     ex = extractor_for_path("p/A.java").extract("p/A.java", src.encode())
     by_line = {c.line: c.arg_types for c in ex.calls if c.name == "g"}
     assert by_line == {
-        4: ('&["h()",["=n","String"]]', "@k()", '&["Util.m()",["long"]]', '&["x.y()",[["h()",["=n"]]]]'),
+        4: ('&["h()",["=n","String"]]', '&["k()",[]]', '&["Util.m()",["long"]]', '&["x.y()",[["h()",["=n"]]]]'),
         # four calls' arguments are written out, nested as lists; the fifth call is a plain `@` form
         5: ('&["h()",[["h()",[["h()",[["h()",["@h()"]]]]]]]]',),
         6: ("+int|@h()",),  # an operand keeps the plain form

@@ -172,7 +172,8 @@ def _call(src: SourceText, node: Node, receiver: Callable[[Node], str], text: st
     """The ``&`` form of a call as an argument (:func:`argument_types`) before it is written as
     JSON: ``[receiver text, [each argument's form]]``, where an argument that is a call itself is
     such a list too, down to ``_NESTED_CALLS`` calls (deeper ones are ``@`` forms: no recursion on
-    generated nestings); ``None`` when no argument's type is known."""
+    generated nestings). Written even when no argument's type is known: their count alone may pick
+    the one overload of that arity (``this.findAll()`` beside ``findAll(Pageable)``)."""
     inner = node.child_by_field_name("arguments")
     if inner is None:
         return None
@@ -188,7 +189,7 @@ def _call(src: SourceText, node: Node, receiver: Callable[[Node], str], text: st
             if called and called != LONG_RECEIVER and not called.startswith("super"):
                 nested = _call(src, c, receiver, called, nest + 1)
         forms.append(nested or _form(src, c, receiver, 1))
-    return [text, forms] if any(forms) else None
+    return [text, forms]
 
 
 def _operands(src: SourceText, node: Node, op: str) -> list[Node | None]:
