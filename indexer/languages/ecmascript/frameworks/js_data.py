@@ -38,7 +38,9 @@ Read from the extractor's call sites, each located in the tree by its position (
   of such a receiver (``getRepository(E).createQueryBuilder("e")...getMany()``) reads, or writes when
   its chain calls ``insert()`` / ``update()`` / ``delete()`` / ``softDelete()`` / ``restore()``; a builder
   of a receiver naming no entity (``dataSource.createQueryBuilder()``) takes the one its chain names
-  (``.from(User, "u")``, ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``), and a
+  (``.from(User, "u")``, ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``), an
+  entity class it joins is read too (``.innerJoin(Photo, "p", ...)``, ``.leftJoinAndMapMany("u.pics",
+  Photo, "p", ...)``; a relation path ``.leftJoinAndSelect("u.photos", "p")`` is not), and a
   builder kept in a variable (``const qb = repo.createQueryBuilder()``) is read with the chains on
   that variable in the same block (``qb.delete().execute()`` writes). The linker
   resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing. A custom repository
