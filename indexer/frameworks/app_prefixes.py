@@ -43,7 +43,7 @@ from indexer.symbols import CONFIG_KEY
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["APP_RELATIVE_CLIENTS", "NEST_FRAMEWORK", "TESTED_NEST_APP", "AppPrefixLinks", "excluded"]
+__all__ = ["APP_RELATIVE_CLIENTS", "MOCK_MVC_CLIENTS", "NEST_FRAMEWORK", "TESTED_NEST_APP", "AppPrefixLinks", "excluded"]
 
 NEST_FRAMEWORK = "nest"
 """The framework of NestJS routes and global prefixes."""
@@ -57,6 +57,9 @@ request URI has no context path unless the test sets one), RestAssured's MockMvc
 modules, WebTestClient (bound to the application in process, or Spring Boot's auto-configured one,
 whose base URL ends with the context path) and Spring Boot's ``TestRestTemplate`` (its
 ``LocalHostUriTemplateHandler`` roots a relative URL at ``http://localhost:<port>`` + the context path) (:mod:`indexer.languages.java.frameworks.spring_test_clients`)."""
+MOCK_MVC_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc"})
+"""Of :data:`APP_RELATIVE_CLIENTS`, those that call the DispatcherServlet in process with an empty
+servlet path, so their paths are inside ``spring.mvc.servlet.path`` too."""
 
 _WILDCARDS = ("(.*)", "/*", "*")
 
@@ -169,23 +172,28 @@ class AppPrefixLinks:
             return rendered, {}
         return prefix + path, {"prefix": prefix}
 
-    def _tested_spring_app(self, fc: FileCtx, rendered: str) -> tuple[str, dict[str, str]]:
+    def _tested_spring_app(self, fc: FileCtx, rendered: str, framework: str) -> tuple[str, dict[str, str]]:
         """A request of a Spring test client running the application in process (``mockMvc.perform(
         get("/owners"))``): its path is the path inside the application, while the endpoints carry the
         application's context path (``server.servlet.context-path``, else ``spring.webflux.base-path``,
-        from the configuration the test's file sees). The request reaches the context path followed by
-        its path, unless the path already starts with it at a segment boundary (a test setting
-        ``.contextPath(...)`` writes it); the edge says ``prefix``. The servlet path is not put back
-        (MockMvc's is empty)."""
+        from the configuration the test's file sees) and Spring MVC's ones the DispatcherServlet's
+        path (``spring.mvc.servlet.path``). The request reaches the context path followed by its path,
+        unless the path already starts with it at a segment boundary (a test setting
+        ``.contextPath(...)`` writes it); the edge says ``prefix``. The servlet path is put before
+        the path of a MockMvc request (:data:`MOCK_MVC_CLIENTS`: MockMvc's servlet path is empty and
+        the handler mapping reads the path past the servlet path, so ``/owners`` is the endpoint at
+        ``<servlet path>/owners``) unless it already starts with it (``.servletPath("/api")``); a
+        client over HTTP (``TestRestTemplate``, WebTestClient) writes the servlet path itself."""
         props = self.options.properties_for(fc.path)
-        base = (props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or "").strip("/")
-        if not base or HOLE in base or "${" in base:
-            return rendered, {}
-        prefix = "/" + base
+        context = _segment(props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or "")
+        servlet = _segment(props.get("spring.mvc.servlet.path") or "") if framework in MOCK_MVC_CLIENTS else ""
         path = rendered if rendered.startswith("/") else "/" + rendered
-        if path == prefix or path.startswith((prefix + "/", prefix + "?")):
-            return rendered, {}
-        return prefix + path, {"prefix": prefix}
+        prefix = ""
+        if servlet and not _under(path, servlet) and not (context and _under(path, context)):
+            prefix = servlet
+        if context and not _under(prefix + path, context):
+            prefix = context + prefix
+        return (prefix + path, {"prefix": prefix}) if prefix else (rendered, {})
 
     def _package_of(self, path: str) -> str:
         """The innermost package folder (``package.json``) holding ``path``; ``""``: the root."""
@@ -220,7 +228,7 @@ class AppPrefixLinks:
         if framework == TESTED_NEST_APP:
             return self._tested_nest_app(fc, rendered)
         if framework in APP_RELATIVE_CLIENTS:
-            return self._tested_spring_app(fc, rendered)
+            return self._tested_spring_app(fc, rendered, framework)
         rewrites, rules = self._clients()
         if not rewrites and not rules:
             return rendered, {}
@@ -243,3 +251,15 @@ class AppPrefixLinks:
             rendered, rule = found
             extra["proxy"] = rule.source
         return rendered, extra
+
+
+def _segment(text: str) -> str:
+    """A configured path prefix as ``/a/b`` (``/shop/`` -> ``/shop``); ``""`` for none, the root, or
+    one not known before run time (a hole, a ``${placeholder}``)."""
+    text = text.strip().strip("/")
+    return "" if not text or HOLE in text or "${" in text else "/" + text
+
+
+def _under(path: str, prefix: str) -> bool:
+    """Whether ``path`` is ``prefix`` or below it at a segment boundary (a query string counts)."""
+    return path == prefix or path.startswith((prefix + "/", prefix + "?"))

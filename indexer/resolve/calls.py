@@ -15,7 +15,7 @@ from indexer.resolve.generic_calls import generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
-from indexer.resolve.overloads import by_argument_types
+from indexer.resolve.overloads import by_argument_types, none_applicable
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
 if TYPE_CHECKING:
@@ -418,6 +418,8 @@ class CallBinder:
                 return EXTERNAL
             below = not inst.concrete and getattr(inst.c.file.rules, "subclass_members", False)
             return EXTERNAL if below and classes.external_below(inst.c, cs.name) else None  # a library's, through a subclass
+        if fc is not None and self._library_overload(inst.c, cs, fc, methods):
+            return EXTERNAL
         fitting = by_arity(methods, cs.arity)
         methods = chosen(fitting if fc is None else self._unless_cut(
             inst.c, cs.name, fitting, by_argument_types(self.r, fc, cs, fitting)))
@@ -432,6 +434,19 @@ class CallBinder:
                         seen.add(id(o))
                         out.append((o, "inferred"))
         return out
+
+    def _library_overload(self, c: Def, cs: CallSite, fc: FileCtx, methods: list[Def]) -> bool:
+        """Whether call ``cs`` on an instance of ``c`` is of an overload a library supertype declares:
+        in a language whose methods overload by signature, ``c`` has an ancestor outside the
+        repository (whose methods are members of ``c`` too, JLS 8.4.8) and none of the repository's
+        ``methods`` of that name can take the arguments (:func:`none_applicable`): ``repo.forEach(h ->
+        h.handle())`` on a ``class Repo implements Iterable<Handler>`` declaring only
+        ``forEach(String)`` is ``Iterable.forEach``. Not when the lookup left overloads out."""
+        if not getattr(c.file.rules, "overloads_by_signature", False) or not self.classes.has_external_ancestor(c):
+            return False
+        if any(overloads_cut(x, cs.name) for x in self.classes.mro(c)):
+            return False
+        return none_applicable(self.r, fc, cs, methods)
 
     def _wrapped(self, out: list[tuple[Def, str]]) -> list[tuple[Def, str]]:
         """``out`` (a call's targets) and, for each decorated one, the wrapper its decorators

@@ -14,6 +14,7 @@ type when all are known. When no overload fits, all are kept (a resolver's miss 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["by_argument_types"]
+__all__ = ["by_argument_types", "none_applicable"]
 
 _UNKNOWN = ""
 
@@ -51,6 +52,25 @@ def by_argument_types(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -
     if not isinstance(chosen, list) or not {id(d) for d in chosen} <= set(ids):
         return _choice(r, defs, args, assignable)
     return chosen
+
+
+def none_applicable(r: Resolver, fc: FileCtx, cs: CallSite, defs: list[Def]) -> bool:
+    """Whether no overload of ``defs`` (callables of one name) can take ``cs``'s arguments: each
+    certainly does not, by arity (a variadic one takes any count from its fixed parameters on) or by
+    an argument of a known type its parameter cannot take (a lambda where a ``String`` is declared,
+    JLS 15.12.2.1-4). ``False`` when ``defs`` is empty, the arity is unknown, or the language
+    compares no types."""
+    assignable = getattr(fc.rules, "value_assignable", None)
+    if not defs or cs.arity < 0 or assignable is None:
+        return False
+    n = cs.arity
+    by_count = [d for d in defs if d.shape.min_arity <= n and (d.shape.max_arity is None or n <= d.shape.max_arity)]
+    if not by_count:
+        return True
+    if not cs.arg_types or len(cs.arg_types) != n:
+        return False
+    args = [_argument(r, fc, cs, text) for text in cs.arg_types]
+    return all(_applicable(r, d, args, assignable, True) is False for d in by_count)
 
 
 def _choice(r: Resolver, defs: list[Def], args: list[str | Def | None],
@@ -104,6 +124,11 @@ def _argument(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | 
         return text
     if head == "@":
         return _expression(r, fc, cs, text[1:])
+    if head == "&":  # a call as the argument, with its own arguments' forms
+        try:
+            return _call_argument(r, fc, cs, json.loads(text[1:]))
+        except ValueError:
+            return None
     if head == "=":
         text = _declared(r, fc, cs, text[1:])
     if not text or text == "var":
@@ -111,10 +136,21 @@ def _argument(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | 
     return _type(r, fc, cs.caller, text)
 
 
-def _expression(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | None:
+def _call_argument(r: Resolver, fc: FileCtx, cs: CallSite, call: object) -> str | Def | None:
+    """The type of a call written as an argument, from its ``&`` form read as JSON (``[receiver
+    text, [forms]]``, a form being a string or such a list): :func:`_expression` with the forms."""
+    if not (isinstance(call, list) and len(call) == 2 and isinstance(call[0], str) and isinstance(call[1], list)):
+        return None
+    return _expression(r, fc, cs, call[0], call[1])
+
+
+def _expression(r: Resolver, fc: FileCtx, cs: CallSite, text: str, forms: list | None = None) -> str | Def | None:
     """The type of ``this``, a call's result or a field read written as a receiver text (``a.b().c``,
     ``m()``): the enclosing class; the declared type of the field, or the return type every method of
-    that name declares (overloads returning different types: unknown), in the class of what precedes
+    that name declares (overloads returning different types: unknown, unless the call's own
+    arguments' ``forms`` are given and choose among the overloads of their arity as
+    :func:`by_argument_types` does, JLS 15.12.2: ``max(max(a, b), c)`` with ``int`` ``a`` and ``b``
+    is ``max(int, int)``'s ``int``), in the class of what precedes
     it (:meth:`~indexer.resolve.interpreter.Resolver.resolve_expr_at`: a bare ``m()`` in the enclosing
     classes); on a library value (``String``, ``Integer``), what the module system's optional
     ``member_type`` says (``name.length()`` -> ``int``, ``Integer.valueOf()`` -> ``Integer``, and
@@ -149,11 +185,29 @@ def _expression(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def 
     if not owners:
         return member_type("", last, False) if member_type is not None else None
     members = [m for m in r.lookup(owners[0], name)[0] if (m.is_callable and m.kind != "constructor") == called]
+    if called and forms is not None and len(members) > 1:
+        members = _chosen_by(r, fc, cs, members, forms)
     texts = {drop_generics(m.d.return_type if called else m.d.field_type or "").replace(" ", "") for m in members}
     if len(texts) != 1 or not members:
         return member_type("", last, False) if member_type is not None and not members else None
     m = members[0]
     return _type(r, m.file, m.parent, next(iter(texts)))
+
+
+def _chosen_by(r: Resolver, fc: FileCtx, cs: CallSite, members: list[Def], forms: list) -> list[Def]:
+    """The overloads of ``members`` a call with arguments of ``forms`` (:attr:`CallSite.arg_types`'
+    forms, or ``&`` forms' lists for calls) selects: those of its arity, chosen by :func:`_choice` when any argument's type is known;
+    ``members`` when none is of its arity (a resolver's miss keeps every return type, so unknown)."""
+    n = len(forms)
+    fitting = [m for m in members if m.shape.min_arity <= n and (m.shape.max_arity is None or n <= m.shape.max_arity)]
+    if not fitting:
+        return members
+    assignable = getattr(fc.rules, "value_assignable", None)
+    args = [_call_argument(r, fc, cs, f) if isinstance(f, list) else _argument(r, fc, cs, f) if f and isinstance(f, str)
+            else None for f in forms]
+    if len(fitting) == 1 or assignable is None or all(a is None for a in args):
+        return fitting
+    return _choice(r, fitting, args, assignable)
 
 
 def _type_name(text: str) -> str:

@@ -204,3 +204,39 @@ def test_an_edit_of_the_generic_function_or_of_the_call_rebinds(tmp_path: Path) 
         assert [c for c in calls(ws.db) if "activate" in c] == [edge.format("Group")]
     finally:
         ws.close()
+
+
+JAVA_IDENTITY = '''
+# --- path: src/p/A.java ---
+package p;
+public class A { public void m() { } }
+# --- path: src/p/B.java ---
+package p;
+public class B { public void m() { } }
+# --- path: src/p/G.java ---
+package p;
+public class G {
+  static <T> T id(T t) { return t; }
+  void go(Object raw, A a) {
+    id(new A()).m();
+    A x = id(new A()); x.m();
+    id(a).m();
+    var v = id(new B()); v.m();
+    id(raw).m();
+    id(make()).m();
+  }
+}
+'''
+
+
+def test_java_type_parameter_bound_by_an_instance_argument() -> None:
+    # `<T> T id(T t)`: T is the class of the instance handed (JLS 18.5.1), by `new` or a typed name;
+    # negative: an Object (raw) and a call of no known type (make()) bind nothing, so m() of
+    # neither A nor B is linked at those lines (9, 10)
+    resolved = resolve_fixture(JAVA_IDENTITY)
+    assert _calls(resolved, "G.go(Object,A)", "m") == [
+        (5, "src/p/A.A.m()", "inferred"),
+        (6, "src/p/A.A.m()", "exact"),  # the local declared A
+        (7, "src/p/A.A.m()", "inferred"),
+        (8, "src/p/B.B.m()", "inferred"),
+    ]

@@ -244,3 +244,56 @@ class T {
 }
 """
     assert ex.extract("T.java", code).http_calls == []
+
+
+SERVLET_PATH_TEST = """\
+package shop.web;
+
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static io.restassured.module.mockmvc.RestAssuredMockMvc.when;
+
+class ServletPathTests {
+    private org.springframework.test.web.servlet.MockMvc mockMvc;
+    private WebTestClient webTestClient;
+    private TestRestTemplate rest;
+
+    void mock() throws Exception {
+        mockMvc.perform(get("/owners/{id}", 1));
+        mockMvc.perform(get("/api/owners/{id}", 2).servletPath("/api"));
+        when().get("/owners/{id}", 3);
+    }
+
+    void overHttp() {
+        webTestClient.get().uri("/api/owners/{id}", 4).exchange();
+        rest.getForEntity("/api/owners/{id}", String.class, 5);
+        rest.getForEntity("/owners/{id}", String.class, 6);
+    }
+}
+"""
+
+
+def test_mockmvc_requests_are_inside_the_dispatcher_servlets_path(tmp_path) -> None:
+    # spring.mvc.servlet.path: every Spring MVC endpoint is under /shop/api; MockMvc (servlet path
+    # empty) writes the path past it, a client over HTTP writes it itself
+    root = tmp_path / "shop"
+    _write(root, {
+        "src/main/resources/application.properties":
+            "server.servlet.context-path=/shop\nspring.mvc.servlet.path=/api/\n",
+        "src/main/java/shop/web/OwnerController.java": CONTROLLER,
+        "src/test/java/shop/web/ServletPathTests.java": SERVLET_PATH_TEST,
+    })
+    exposed, rows = _rows(root)
+    assert "endpoint:GET /shop/api/owners/{}" in exposed
+    assert rows == [
+        ("mock()", 15, "GET /shop/api/owners/{}", "mockmvc", "/shop/api"),
+        ("mock()", 16, "GET /shop/api/owners/{}", "mockmvc", "/shop"),  # .servletPath("/api"): written
+        ("mock()", 17, "GET /shop/api/owners/{}", "restassured-mockmvc", "/shop/api"),
+        ("overHttp()", 21, "GET /shop/api/owners/{}", "webtestclient", "/shop"),
+        ("overHttp()", 22, "GET /shop/api/owners/{}", "testresttemplate", "/shop"),
+        # over HTTP without the servlet path: no Spring MVC endpoint is there
+        ("overHttp()", 23, "GET /shop/owners/{}", "testresttemplate", "/shop"),
+    ]
+    assert "endpoint:GET /shop/owners/{}" not in exposed and "endpoint:GET /shop/api/api/owners/{}" not in exposed

@@ -110,3 +110,53 @@ def test_builders_take_the_entity_their_chain_names_and_a_kept_builder_its_later
         ("WRITES", "UserService.remove(1)", "table:app:.users", 20, "inferred"),
         ("WRITES", "UserService.rename(1)", "table:app:.users", 16, "inferred"),
     ]  # not raw (a string: no entity), sub (the sub-query's entity is inside a callback), lower, other
+
+
+JOINS = """\
+import { DataSource, Repository } from 'typeorm';
+import { User, Photo } from './entities';
+
+export class PhotoService {
+    constructor(private readonly dataSource: DataSource, private readonly users: Repository<User>) {}
+
+    withPhotos() {
+        return this.users.createQueryBuilder('u').innerJoin(Photo, 'p', 'p.userId = u.id').getMany();
+    }
+
+    mapped() {
+        return this.dataSource.createQueryBuilder().from(User, 'u')
+            .leftJoinAndMapMany('u.pictures', Photo, 'p', 'p.userId = u.id').getMany();
+    }
+
+    relation() {
+        return this.users.createQueryBuilder('u').leftJoinAndSelect('u.photos', 'p').getMany();
+    }
+
+    lower(model: any) {
+        return this.users.createQueryBuilder('u').leftJoin(model, 'm', 'm.id = u.id').getMany();
+    }
+}
+"""
+
+
+def test_the_entities_a_builder_joins_are_read(tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "entities.ts").write_text(ENTITIES, encoding="utf-8")
+    (root / "src" / "photo.service.ts").write_text(JOINS, encoding="utf-8")
+    store = index_fixture(root, tmp_path / "i.db", "app")
+    try:
+        with sqlite3.connect(store.path) as db:
+            rows = db.execute("SELECT kind, src, dst, line, props FROM edges WHERE kind IN ('READS', 'WRITES')").fetchall()
+    finally:
+        store.close()
+    got = sorted((kind, src.split(":", 1)[1].split(".", 2)[-1], dst, line)
+                 for kind, src, dst, line, props in rows)
+    assert got == [
+        ("READS", "PhotoService.lower(1)", "table:app:.users", 21),  # the builder's own; not the lower-case join
+        ("READS", "PhotoService.mapped(0)", "table:app:.photos", 13),  # leftJoinAndMapMany's second argument
+        ("READS", "PhotoService.mapped(0)", "table:app:.users", 12),
+        ("READS", "PhotoService.relation(0)", "table:app:.users", 17),  # a relation path: no class named
+        ("READS", "PhotoService.withPhotos(0)", "table:app:.photos", 8),
+        ("READS", "PhotoService.withPhotos(0)", "table:app:.users", 8),
+    ]

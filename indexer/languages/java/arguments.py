@@ -6,6 +6,7 @@ overloads of one arity (:attr:`indexer.model.CallSite.arg_types`, :mod:`indexer.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -75,6 +76,11 @@ def argument_types(src: SourceText, args: Node | None, receiver: Callable[[Node]
     - ``=name``: a name or ``this.name``, whose declared type the resolver looks up;
     - ``@expr``: ``this``, a call or a field read, as a receiver text (``receiver``: ``a.b().c``),
       whose type the resolver reads off the declared return or field type;
+    - ``&["expr", [forms]]``: a call written as the argument itself (``max(max(a, b), c)``,
+      ``foo(Util.bar(x))``), as ``@expr`` with its own arguments' forms (JSON; an argument that is
+      a call is such a list itself, a conditional's form is ``""``), so the resolver can
+      choose among the called overloads by them and take the chosen one's return type (JLS 15.12.2
+      decides an inner call's type before the outer call's);
     - ``[`` + an operand: an element of an array (``a[i]``);
     - ``+a|b``, ``%a|b``: a ``+`` (a string concatenation when an operand is a ``String``), another
       arithmetic or bitwise operation (binary numeric promotion, JLS 5.6), over the operands' forms
@@ -87,6 +93,9 @@ def argument_types(src: SourceText, args: Node | None, receiver: Callable[[Node]
     out = [_form(src, child, receiver, 2) for child in args.named_children
            if child.type not in ("line_comment", "block_comment")]
     return tuple(sys.intern(a) for a in out) if any(out) else ()
+
+
+_NESTED_CALLS = 4  # calls within calls whose arguments are written out (`&`); deeper ones are `@`
 
 
 def _form(src: SourceText, node: Node, receiver: Callable[[Node], str], depth: int) -> str:
@@ -116,7 +125,10 @@ def _form(src: SourceText, node: Node, receiver: Callable[[Node], str], depth: i
         return f"={name}" if _NAME.fullmatch(name) else ""
     if t in ("this", "method_invocation", "field_access"):
         text = "this" if t == "this" else receiver(node)
-        return f"@{text}" if text and text != LONG_RECEIVER and not text.startswith("super") else ""
+        if not text or text == LONG_RECEIVER or text.startswith("super"):
+            return ""
+        call = _call(src, node, receiver, text) if t == "method_invocation" and depth == 2 else None
+        return "&" + json.dumps(call, separators=(",", ":")) if call else f"@{text}"
     if t == "array_access":
         array = node.child_by_field_name("array")
         inner = _form(src, array, receiver, 0) if array is not None else ""
@@ -154,6 +166,30 @@ def _form(src: SourceText, node: Node, receiver: Callable[[Node], str], depth: i
             return ""
         return kind + "|".join(_form(src, x, receiver, 0) for x in operands)  # type: ignore[arg-type]
     return ""
+
+
+def _call(src: SourceText, node: Node, receiver: Callable[[Node], str], text: str, nest: int = 0) -> list | None:
+    """The ``&`` form of a call as an argument (:func:`argument_types`) before it is written as
+    JSON: ``[receiver text, [each argument's form]]``, where an argument that is a call itself is
+    such a list too, down to ``_NESTED_CALLS`` calls (deeper ones are ``@`` forms: no recursion on
+    generated nestings). Written even when no argument's type is known: their count alone may pick
+    the one overload of that arity (``this.findAll()`` beside ``findAll(Pageable)``)."""
+    inner = node.child_by_field_name("arguments")
+    if inner is None:
+        return None
+    forms: list = []
+    for c in inner.named_children:
+        if c.type in ("line_comment", "block_comment"):
+            continue
+        while c.type == "parenthesized_expression" and c.named_child_count == 1:
+            c = c.named_children[0]
+        nested = None
+        if c.type == "method_invocation" and nest + 1 < _NESTED_CALLS:
+            called = receiver(c)
+            if called and called != LONG_RECEIVER and not called.startswith("super"):
+                nested = _call(src, c, receiver, called, nest + 1)
+        forms.append(nested or _form(src, c, receiver, 1))
+    return [text, forms]
 
 
 def _operands(src: SourceText, node: Node, op: str) -> list[Node | None]:

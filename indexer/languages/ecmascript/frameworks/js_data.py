@@ -38,7 +38,9 @@ Read from the extractor's call sites, each located in the tree by its position (
   of such a receiver (``getRepository(E).createQueryBuilder("e")...getMany()``) reads, or writes when
   its chain calls ``insert()`` / ``update()`` / ``delete()`` / ``softDelete()`` / ``restore()``; a builder
   of a receiver naming no entity (``dataSource.createQueryBuilder()``) takes the one its chain names
-  (``.from(User, "u")``, ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``), and a
+  (``.from(User, "u")``, ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``), an
+  entity class it joins is read too (``.innerJoin(Photo, "p", ...)``, ``.leftJoinAndMapMany("u.pics",
+  Photo, "p", ...)``; a relation path ``.leftJoinAndSelect("u.photos", "p")`` is not), and a
   builder kept in a variable (``const qb = repo.createQueryBuilder()``) is read with the chains on
   that variable in the same block (``qb.delete().execute()`` writes). The linker
   resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing. A custom repository
@@ -106,6 +108,12 @@ _BUILDER_WRITES = frozenset(("insert", "update", "delete", "softDelete", "restor
 _BUILDER_ENTITY = frozenset(("from", "into", "update"))
 """The query-builder methods whose first argument names the entity (``.from(User, "u")``,
 ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``)."""
+_BUILDER_JOINS = {**dict.fromkeys(("innerJoin", "leftJoin", "innerJoinAndSelect", "leftJoinAndSelect"), 0),
+                  **dict.fromkeys(("innerJoinAndMapOne", "innerJoinAndMapMany", "leftJoinAndMapOne",
+                                   "leftJoinAndMapMany"), 1)}
+"""The query-builder joins and the position of the argument naming what they join (TypeORM's
+``SelectQueryBuilder``: ``innerJoin(entity, alias, condition)``, ``leftJoinAndMapOne(mapTo, entity,
+alias, condition)``); an entity class there is read as well as the builder's own."""
 _REPO_TYPE = re.compile(r"^(?:Repository|MongoRepository|TreeRepository)<\s*([\w.]+)\s*>$")
 _INJECT = re.compile(r"^InjectRepository\(\s*([\w.]+)\s*[,)]")
 _ENTITY_REPOSITORY = re.compile(r"^EntityRepository\(\s*([\w.]+)\s*\)$")
@@ -421,7 +429,24 @@ class _Detector:
                        and self.jf.text(args[0]).rsplit(".", 1)[-1][:1].isupper()), None)
         return role, entity
 
+    def _joined(self, call: Node, owner: str | None) -> None:
+        """A ``reads`` use (``inferred``) of each entity class a ``createQueryBuilder(...)`` call's
+        builder joins (:data:`_BUILDER_JOINS`: ``.innerJoin(Photo, "p", "p.userId = u.id")``), at the
+        class's argument. A relation path (``.leftJoinAndSelect("u.photos", "p")``) or a lower-case
+        value names no class here and is not read."""
+        for m, args in self._builder_chains(call):
+            at = _BUILDER_JOINS.get(m)
+            if at is None or len(args) <= at:
+                continue
+            arg = unwrap(args[at])
+            text = self.jf.text(arg) if arg.type in ("identifier", "member_expression") else ""
+            if text and text.rsplit(".", 1)[-1][:1].isupper():
+                self._use("typeorm", "reads", owner, self.src.line(arg), self.src.col(arg), entity=text,
+                          resolution="inferred")
+
     def _typeorm(self, node: Node, name: str, receiver: str, owner: str | None, line: int, col: int) -> None:
+        if name == _QUERY_BUILDER:
+            self._joined(node, owner)
         role, named = self._builder_use(node) if name == _QUERY_BUILDER else (TYPEORM_ROLES[name], None)
         fn = node.child_by_field_name("function")
         obj = unwrap(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
