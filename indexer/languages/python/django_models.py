@@ -214,13 +214,33 @@ def class_query(r: Lookup, cls: Def, name: str, found: Value) -> Value:
     manager (:data:`_MANAGERS`) of a Django model (an ancestor extends the library's ``Model`` in a
     file importing Django) a :class:`QueryV` of ``cls``, when the model declares none (``found`` is
     the library's) or declares one of a manager or queryset class extending the library's
-    (``objects = ProfileManager()``: its own methods stay its); else ``found``."""
+    (``objects = ProfileManager()``, or ``objects = RestrictedQuerySet.as_manager()``: its own methods
+    stay its); else ``found``."""
     if name not in _MANAGERS:
         return found
-    manager = found if isinstance(found, InstV) else None
+    manager = found if isinstance(found, InstV) else _queryset_manager(r, cls, name)
     if found is not EXTERNAL and (manager is None or not _extends(r, manager.c, ("Manager", "QuerySet"))):
         return found
     return QueryV(cls, manager=manager) if _extends(r, cls, ("Model",)) else found
+
+
+def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
+    """The manager ``name`` of the model ``cls`` as an instance of the repository queryset class it is
+    built from, ``objects = Qs.as_manager()`` (Django's ``QuerySet.as_manager``: a manager whose methods
+    are ``Qs``'s; NetBox's ``BaseModel.objects = RestrictedQuerySet.as_manager()`` on the abstract base
+    of every model). Declared on ``cls`` or the nearest ancestor declaring ``name``; ``None`` for any
+    other declaration, or when ``Qs`` is no repository class extending the library's ``QuerySet``."""
+    for c in r.mro(cls):
+        declared = c.file.bindings.get((c.qualname, name))
+        if not declared:
+            continue
+        b = declared[-1]
+        head = b.type.removesuffix(".as_manager") if b.how == "constructed" else ""
+        if not head or head == b.type:
+            return None
+        v = r.resolve_expr(c.file, None, head)
+        return InstV(v.c, "inferred") if isinstance(v, ClassV) and _extends(r, v.c, ("QuerySet",)) else None
+    return None
 
 
 def _extends(r: Lookup, cls: Def, names: tuple[str, ...]) -> bool:
