@@ -49,8 +49,8 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "framework_receiver", "model_reference", "query_call",
-           "related_value", "reverse_member", "user_model"]
+__all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "framework_receiver", "model_reference",
+           "opaque_return", "query_call", "related_value", "reverse_member", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
 """Annotations of a ``request`` parameter that mean Django's or DRF's request."""
@@ -240,6 +240,19 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
             return None
         v = r.resolve_expr(c.file, None, head)
         return InstV(v.c, "inferred") if isinstance(v, ClassV) and _extends(r, v.c, ("QuerySet",)) else None
+    return None
+
+
+def opaque_return(r: Lookup, f: Def) -> Value:
+    """What calling ``f``, whose return the resolver cannot read (no annotation, returns of several
+    shapes: ``return self`` / ``return self.none()`` / ``return self.filter(...)``), yields: for a method
+    of a repository manager or queryset class (extending the library's ``Manager`` / ``QuerySet``),
+    the library's value (a queryset), so a chain after it (``Site.objects.restrict(u).filter(...)
+    .order_by("x")``) binds to no repository method by name, as it did while ``restrict`` was the
+    library's; ``None`` (unknown) for any other function."""
+    owners = entries(f.file.by_qualname, f.parent) if f.parent else ()
+    if owners and owners[-1].kind == "class" and _extends(r, owners[-1], ("Manager", "QuerySet")):
+        return EXTERNAL
     return None
 
 
