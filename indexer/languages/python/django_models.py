@@ -14,6 +14,9 @@ class ``get_user_model()`` returns, and the reverse accessor a one-to-one field 
   class-based view, a DRF view or viewset). Only in files importing ``django`` or ``rest_framework``.
   A ``request`` bound to a class of the repository (``request = Req()``) is left alone.
 * ``get_user_model()`` (imported from ``django.contrib.auth``) is the user model class.
+* ``self.instance`` in a ``ModelForm`` or DRF ``ModelSerializer`` subclass (a library base of that
+  name) is an instance of the model its nearest ``class Meta: model = M`` names, unless the class
+  assigns ``instance`` itself.
 * ``OneToOneField(Target, related_name="profile")`` in class ``Profile`` (the detector
   :mod:`indexer.languages.python.frameworks.django_models` records it as a ``reverse`` binding): an
   instance of ``Target`` (or a subclass) has attribute ``profile``, an instance of ``Profile``;
@@ -66,6 +69,7 @@ ONE_ROW = frozenset({"get", "first", "last", "earliest", "latest", "create"})
 """Methods of a Django manager or queryset that return one instance of its model (or ``None``)."""
 
 _MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+_MODEL_EDITORS = ("ModelForm", "ModelSerializer")  # library bases whose ``self.instance`` is ``Meta.model``
 _MANY = "*"  # a relation to many (the detector's MANY): a queryset, not an instance
 _SETTING = "AUTH_USER_MODEL"
 _FALLBACK_MODULE = "django.contrib.auth.models"
@@ -138,6 +142,26 @@ def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list
     elif first == "self" and segments[1:3] == ["request", "user"]:
         if isinstance(head, InstV) and _django_file(fc) and r.attr(head, "request") is EXTERNAL:
             return _instance(user_model(r, fc)), 3
+    elif first == "self" and segments[1] == "instance":
+        if isinstance(head, InstV) and _django_file(fc) and r.attr(head, "instance") is EXTERNAL:
+            model = _meta_model(r, head.c)
+            return (InstV(model, "inferred"), 2) if model is not None else None
+    return None
+
+
+def _meta_model(r: Lookup, cls: Def) -> Def | None:
+    """The model a Django ``ModelForm`` or a DRF ``ModelSerializer`` subclass ``cls`` edits: the class
+    its nearest ``class Meta: model = M`` names (``cls``'s own, else an ancestor's), when ``cls``
+    extends the library's ``ModelForm`` / ``ModelSerializer`` (``self.instance`` of such a form or
+    serializer is that model's instance, Django's ``BaseModelForm.__init__`` / DRF's
+    ``BaseSerializer.__init__``); ``None`` otherwise."""
+    if not _extends(r, cls, _MODEL_EDITORS):
+        return None
+    for c in r.mro(cls):
+        declared = c.file.bindings.get((f"{c.qualname}.Meta", "model"))
+        if declared:
+            v = r.resolve_expr(c.file, c.qualname, declared[-1].type)
+            return v.c if isinstance(v, ClassV) and _extends(r, v.c, ("Model",)) else None
     return None
 
 
