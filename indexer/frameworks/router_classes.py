@@ -10,6 +10,14 @@ by a class that is not the framework's as a router when the file uses it as one 
 deriving, directly or through repository ancestors, from the framework's router class
 (:func:`is_router`). The class's bases are matched by the last name they spell (``APIRouter``,
 ``fastapi.APIRouter``), as :mod:`indexer.frameworks.drf_defaults` matches DRF's view classes.
+
+Django REST framework routers follow the same rule: NetBox builds every API router with
+``router = NetBoxRouter()`` (``netbox/api/routers.py``: ``class NetBoxRouter(DefaultRouter)``) and
+registers its viewsets on it; nautobot's ``OrderedDefaultRouter`` is the same shape. The detector
+(:mod:`indexer.languages.python.frameworks.drf_routers`) reports such a name (keyed ``name.urls``, what
+``include(router.urls)`` mounts) when the file calls ``name.register(...)``; the linker keeps it when the
+class derives from a class whose last name ends with ``SimpleRouter`` / ``DefaultRouter`` (DRF's own,
+drf-nested-routers' ``NestedSimpleRouter``, drf-extensions' ``ExtendedDefaultRouter``).
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from indexer.frameworks.mounts import RouterKey
-from indexer.model import Route, Template
+from indexer.model import DRF_ROUTE, Route, Template
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
 from indexer.resolve.multimap import every
@@ -25,10 +33,19 @@ from indexer.resolve.values import ClassV, Def
 
 __all__ = ["ROUTER_CLASSES", "borrowed_router", "is_router", "module_routers"]
 
-ROUTER_CLASSES: dict[str, tuple[str, frozenset[str]]] = {
-    "fastapi": ("fastapi", frozenset({"APIRouter", "FastAPI"})),
+ROUTER_CLASSES: dict[str, tuple[str | None, tuple[str, ...], bool]] = {
+    "fastapi": ("fastapi", ("APIRouter", "FastAPI"), False),
+    DRF_ROUTE: (None, ("SimpleRouter", "DefaultRouter"), True),
 }
-"""Per router framework: its top-level package and the classes (last names) building its routers."""
+"""Per router framework: its top-level package (``None``: any package), the classes (last names)
+building its routers, and whether a last name merely ending with one of them counts (DRF: the router
+classes of drf-nested-routers and drf-extensions are named so). A DRF router is keyed ``name.urls``."""
+
+
+def _framework_class(framework: str, last: str) -> bool:
+    """Whether the last name ``last`` of a base or callee is one of ``framework``'s router classes."""
+    _, classes, suffix = ROUTER_CLASSES[framework]
+    return last.endswith(classes) if suffix else last in classes
 
 
 def _qualified(fc: FileCtx, text: str) -> str:
@@ -61,18 +78,20 @@ def _building_classes(r: Lookup, fc: FileCtx, name: str, framework: str) -> list
     known = ROUTER_CLASSES.get(framework)
     if known is None:
         return []
-    package, classes = known
+    package = known[0]
+    if framework == DRF_ROUTE:
+        name = name.removesuffix(".urls")
     built = [b.type for b in fc.ex.bindings if b.scope is None and b.name == name and b.how == "constructed"]
     if not built:
         return []
     for text in built:
         qualified = _qualified(fc, text)
-        if qualified.split(".", 1)[0] == package and _last(qualified) in classes:
+        if package in (None, qualified.split(".", 1)[0]) and _framework_class(framework, _last(qualified)):
             return []
         v = r.resolve_expr(fc, None, text)
         if isinstance(v, ClassV):
             lineage = r.mro(v.c)
-            if any(_last(base) in classes for k in lineage for base in k.d.bases):
+            if any(_framework_class(framework, _last(base)) for k in lineage for base in k.d.bases):
                 return lineage
     return None
 

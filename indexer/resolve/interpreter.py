@@ -834,14 +834,15 @@ class Resolver:
 
     def _returned_function(self, f: Def) -> Value:
         """What calling ``f`` yields when its only ``return`` hands back a function of the repository
-        uncalled (a closure, ``return handler``): that function, ``inferred``; else ``None``."""
+        uncalled (a closure, ``return handler``): that function, ``inferred``; else what the module
+        system's optional ``opaque_return`` says (Django: a queryset class's method), or ``None``."""
         refs = f.d.returned_refs
-        if len(refs) != 1:
-            return None
-        ref = refs[0]
-        target = self._memoised((id(f), f.qualname, ref, "returned"),
-                                lambda: self.resolve_expr(f.file, f.qualname, ref))
-        return FuncV(target.f, "inferred") if isinstance(target, FuncV) else None
+        target = self._memoised((id(f), f.qualname, refs[0], "returned"),
+                                lambda: self.resolve_expr(f.file, f.qualname, refs[0])) if len(refs) == 1 else None
+        if isinstance(target, FuncV):
+            return FuncV(target.f, "inferred")
+        opaque = getattr(f.file.rules, "opaque_return", None)
+        return opaque(self, f) if opaque is not None else None
 
     def returned_values(self, f: Def) -> list[Value]:
         """What ``f`` returns uncalled, one value per name of :attr:`indexer.model.Definition.returned_refs`

@@ -307,3 +307,88 @@ def u(rows):
         "app/jobs.t(1) -> app/models.Check.to_dict(0) [inferred]",
         "app/jobs.t(1) -> app/models.Flip.to_dict(0) [inferred]",
     ]
+
+
+AS_MANAGER = """
+# --- path: app/__init__.py ---
+# --- path: app/querysets.py ---
+from django.db.models import QuerySet
+
+
+class RestrictedQuerySet(QuerySet):
+    def restrict(self, user, action="view"):
+        if user is None:
+            return self.none()
+        return self
+
+
+class Plain(dict):
+    def restrict(self, user, action="view"):
+        return self
+# --- path: app/models.py ---
+from django.db import models
+
+from app.querysets import Plain, RestrictedQuerySet
+
+
+class BaseModel(models.Model):
+    objects = RestrictedQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class Site(BaseModel):
+    def label(self):
+        return ""
+
+
+class Tag(models.Model):
+    objects = Plain.as_manager()
+
+    def label(self):
+        return ""
+
+
+class Note(models.Model):
+    def label(self):
+        return ""
+# --- path: app/tables.py ---
+class Table:
+    def order_by(self, field):
+        return field
+# --- path: app/jobs.py ---
+from app.models import Note, Site, Tag
+
+
+def visible(user):
+    Site.objects.restrict(user, "view")
+    Site.objects.get(id=1).label()
+
+
+def stepped(user):
+    Site.objects.filter(id=1).restrict(user)
+
+
+def chained(user):
+    Site.objects.restrict(user).filter(id=1).order_by("name")
+
+
+def others(user):
+    Tag.objects.restrict(user)
+    Note.objects.restrict(user)
+"""
+
+
+def test_a_manager_made_by_as_manager_on_an_abstract_base_has_the_queryset_class_methods():
+    # NetBox's shape: `objects = RestrictedQuerySet.as_manager()` on the abstract BaseModel, called as
+    # `Site.objects.restrict(...)` and after a query step. Negatives: `Plain.as_manager()` (no QuerySet)
+    # and a model without such a manager (`Note.objects.restrict`: Django's manager has no `restrict`)
+    # bind nothing to RestrictedQuerySet.restrict; what `restrict` returns (self, self.none(), ...) is a
+    # library queryset, so `.order_by(...)` after it is not matched by name to Table.order_by
+    assert [e for e in edges(resolve_fixture(AS_MANAGER)) if e.startswith("app/jobs.")] == [
+        "app/jobs.chained(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/jobs.stepped(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/jobs.visible(1) -> app/models.Site.label(0) [inferred]",
+        "app/jobs.visible(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+    ]

@@ -14,6 +14,9 @@ class ``get_user_model()`` returns, and the reverse accessor a one-to-one field 
   class-based view, a DRF view or viewset). Only in files importing ``django`` or ``rest_framework``.
   A ``request`` bound to a class of the repository (``request = Req()``) is left alone.
 * ``get_user_model()`` (imported from ``django.contrib.auth``) is the user model class.
+* ``self.instance`` in a ``ModelForm`` or DRF ``ModelSerializer`` subclass (a library base of that
+  name) is an instance of the model its nearest ``class Meta: model = M`` names, unless the class
+  assigns ``instance`` itself.
 * ``OneToOneField(Target, related_name="profile")`` in class ``Profile`` (the detector
   :mod:`indexer.languages.python.frameworks.django_models` records it as a ``reverse`` binding): an
   instance of ``Target`` (or a subclass) has attribute ``profile``, an instance of ``Profile``;
@@ -49,8 +52,8 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "framework_receiver", "model_reference", "query_call",
-           "related_value", "reverse_member", "user_model"]
+__all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "framework_receiver", "model_reference",
+           "opaque_return", "query_call", "related_value", "reverse_member", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
 """Annotations of a ``request`` parameter that mean Django's or DRF's request."""
@@ -66,6 +69,7 @@ ONE_ROW = frozenset({"get", "first", "last", "earliest", "latest", "create"})
 """Methods of a Django manager or queryset that return one instance of its model (or ``None``)."""
 
 _MANAGERS = frozenset({"objects", "_default_manager", "_base_manager"})
+_MODEL_EDITORS = ("ModelForm", "ModelSerializer")  # library bases whose ``self.instance`` is ``Meta.model``
 _MANY = "*"  # a relation to many (the detector's MANY): a queryset, not an instance
 _SETTING = "AUTH_USER_MODEL"
 _FALLBACK_MODULE = "django.contrib.auth.models"
@@ -138,6 +142,26 @@ def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list
     elif first == "self" and segments[1:3] == ["request", "user"]:
         if isinstance(head, InstV) and _django_file(fc) and r.attr(head, "request") is EXTERNAL:
             return _instance(user_model(r, fc)), 3
+    elif first == "self" and segments[1] == "instance":
+        if isinstance(head, InstV) and _django_file(fc) and r.attr(head, "instance") is EXTERNAL:
+            model = _meta_model(r, head.c)
+            return (InstV(model, "inferred"), 2) if model is not None else None
+    return None
+
+
+def _meta_model(r: Lookup, cls: Def) -> Def | None:
+    """The model a Django ``ModelForm`` or a DRF ``ModelSerializer`` subclass ``cls`` edits: the class
+    its nearest ``class Meta: model = M`` names (``cls``'s own, else an ancestor's), when ``cls``
+    extends the library's ``ModelForm`` / ``ModelSerializer`` (``self.instance`` of such a form or
+    serializer is that model's instance, Django's ``BaseModelForm.__init__`` / DRF's
+    ``BaseSerializer.__init__``); ``None`` otherwise."""
+    if not _extends(r, cls, _MODEL_EDITORS):
+        return None
+    for c in r.mro(cls):
+        declared = c.file.bindings.get((f"{c.qualname}.Meta", "model"))
+        if declared:
+            v = r.resolve_expr(c.file, c.qualname, declared[-1].type)
+            return v.c if isinstance(v, ClassV) and _extends(r, v.c, ("Model",)) else None
     return None
 
 
@@ -214,13 +238,46 @@ def class_query(r: Lookup, cls: Def, name: str, found: Value) -> Value:
     manager (:data:`_MANAGERS`) of a Django model (an ancestor extends the library's ``Model`` in a
     file importing Django) a :class:`QueryV` of ``cls``, when the model declares none (``found`` is
     the library's) or declares one of a manager or queryset class extending the library's
-    (``objects = ProfileManager()``: its own methods stay its); else ``found``."""
+    (``objects = ProfileManager()``, or ``objects = RestrictedQuerySet.as_manager()``: its own methods
+    stay its); else ``found``."""
     if name not in _MANAGERS:
         return found
-    manager = found if isinstance(found, InstV) else None
+    manager = found if isinstance(found, InstV) else _queryset_manager(r, cls, name)
     if found is not EXTERNAL and (manager is None or not _extends(r, manager.c, ("Manager", "QuerySet"))):
         return found
     return QueryV(cls, manager=manager) if _extends(r, cls, ("Model",)) else found
+
+
+def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
+    """The manager ``name`` of the model ``cls`` as an instance of the repository queryset class it is
+    built from, ``objects = Qs.as_manager()`` (Django's ``QuerySet.as_manager``: a manager whose methods
+    are ``Qs``'s; NetBox's ``BaseModel.objects = RestrictedQuerySet.as_manager()`` on the abstract base
+    of every model). Declared on ``cls`` or the nearest ancestor declaring ``name``; ``None`` for any
+    other declaration, or when ``Qs`` is no repository class extending the library's ``QuerySet``."""
+    for c in r.mro(cls):
+        declared = c.file.bindings.get((c.qualname, name))
+        if not declared:
+            continue
+        b = declared[-1]
+        head = b.type.removesuffix(".as_manager") if b.how == "constructed" else ""
+        if not head or head == b.type:
+            return None
+        v = r.resolve_expr(c.file, None, head)
+        return InstV(v.c, "inferred") if isinstance(v, ClassV) and _extends(r, v.c, ("QuerySet",)) else None
+    return None
+
+
+def opaque_return(r: Lookup, f: Def) -> Value:
+    """What calling ``f``, whose return the resolver cannot read (no annotation, returns of several
+    shapes: ``return self`` / ``return self.none()`` / ``return self.filter(...)``), yields: for a method
+    of a repository manager or queryset class (extending the library's ``Manager`` / ``QuerySet``),
+    the library's value (a queryset), so a chain after it (``Site.objects.restrict(u).filter(...)
+    .order_by("x")``) binds to no repository method by name, as it did while ``restrict`` was the
+    library's; ``None`` (unknown) for any other function."""
+    owners = entries(f.file.by_qualname, f.parent) if f.parent else ()
+    if owners and owners[-1].kind == "class" and _extends(r, owners[-1], ("Manager", "QuerySet")):
+        return EXTERNAL
+    return None
 
 
 def _extends(r: Lookup, cls: Def, names: tuple[str, ...]) -> bool:

@@ -14,7 +14,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.python.django_models import class_query, related_value, reverse_member
+from indexer.languages.python.django_models import class_query, opaque_return, related_value, reverse_member
 from indexer.languages.python.django_models import query_call as django_query_call
 from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
@@ -449,6 +449,9 @@ class PythonModuleSystem:
     query_call = staticmethod(query_call)
     """Optional hook of the resolver core: what a Django queryset's or an annotated mapping's
     method returns (:func:`query_call`)."""
+    opaque_return = staticmethod(opaque_return)
+    """Optional hook of the resolver core: what a Django manager's or queryset's own method with an
+    unreadable return yields (:func:`indexer.languages.python.django_models.opaque_return`)."""
     map_value = staticmethod(map_value)
     """Optional hook of the resolver core: the value type of an annotated mapping (:func:`map_value`)."""
     tuple_items = staticmethod(tuple_items)

@@ -14,8 +14,12 @@
   ``update`` / ``partial_update`` / ``destroy`` on ``prefix/{pk}/``, ``@action`` methods below them,
   each only when the class has that action (its own method or a mixin it lists).
 
-A router assigned inside a function, and a ``register`` call on a name that is not such a router of
-this file, are skipped (a Celery or admin ``register`` is no route).
+A module-level name built by any other class (``router = NetBoxRouter()``) is reported as a router
+too when this file calls its ``register(prefix, viewset)``: one file cannot tell whether that class
+derives from DRF's router, so the linker keeps it only when it does
+(:mod:`indexer.frameworks.router_classes`). A router assigned inside a function, and a ``register``
+call on a name that is not a router of this file, are skipped (a Celery or admin ``register`` is no
+route).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if b"Router" not in src.data or b".register" not in src.data:
         return
     routers: set[str] = set()
+    candidates: dict[str, Node] = {}  # built by another class: a router if registered on (docstring)
     registrations: list[tuple[str, Node]] = []
     for _, caps in run_query(query("python", "python/queries", "drf_routers"), root):
         name = src.text(caps["name"][0])
@@ -46,7 +51,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             callee = caps["callee"][0]
             last = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
             kind = src.text(last) if last is not None else ""
-            if not kind.endswith(_ROUTER_SUFFIXES) or scope_of(statement, src) is not None:
+            if scope_of(statement, src) is not None:
+                continue
+            if not kind.endswith(_ROUTER_SUFFIXES):
+                candidates.setdefault(name, statement)
                 continue
             routers.add(name)
             prefix = Template()
@@ -60,12 +68,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         else:
             registrations.append((name, caps["register"][0]))
     for name, call in registrations:
-        if name not in routers or scope_of(call, src) is not None:
+        if (name not in routers and name not in candidates) or scope_of(call, src) is not None:
             continue
         args = Args.of(src, call.child_by_field_name("arguments"))
         prefix, viewset = args.get(0, "prefix"), args.get(1, "viewset")
         if prefix is None or viewset is None or viewset.type not in ("identifier", "attribute"):
             continue
+        if name not in routers:
+            routers.add(name)
+            out.routers.append(Router(DRF_ROUTE, f"{name}.urls", Template(), src.line(candidates[name])))
         at = call.child_by_field_name("function").child_by_field_name("attribute")
         out.routes.append(Route(DRF_ROUTE, ["*"], template(src, prefix), None, src.line(at), src.col(at),
                                 ref_text(src, viewset), f"{name}.urls"))
