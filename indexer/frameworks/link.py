@@ -753,7 +753,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                 under = next((p for p in prefixes if path_under(full, p)), None)
                 if prefixes and under is None or methods and method not in (*methods, "*"):
                     continue
-                full_limit = "/" + under.lstrip("/") if props.get("path") and under else None  # `/api/x`
+                full_limit = "/" + under.strip("/") if props.get("path") and under else None  # `/api/x`
                 shown = {**props, "path": full_limit} if full_limit else props
                 for src in srcs:
                     if (src, eid, line, col) in seen:

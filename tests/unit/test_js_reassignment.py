@@ -1,7 +1,8 @@
 """A JavaScript / TypeScript assignment to a name its function declares binds like the declaration
 (:mod:`indexer.languages.ecmascript.assignments`): straight-line reassignment replaces the earlier value,
-every branch of a closed ``if`` / ``else`` chain assigning the name forms the union after the chain;
-an assignment in another function, ``node = node.next`` and an ``if`` without ``else`` do not."""
+the values the branches of an ``if`` chain leave form the union after the chain (with the earlier value
+when a branch assigns nothing or there is no ``else``; none of a branch that returns); an assignment in
+another function and ``node = node.next`` bind nothing."""
 
 from __future__ import annotations
 
@@ -65,7 +66,8 @@ def test_reassignment_replaces_and_closed_branches_join() -> None:
         (20, "lib.main(3)", "lib.f(0)", "exact"),  # inside its branch: that branch's value
         (24, "lib.main(3)", "lib.b(0)", "inferred"), (24, "lib.main(3)", "lib.f(0)", "inferred"),
         (24, "lib.main(3)", "lib.g(0)", "inferred"),  # k after the closed chain: b, f or g; never a
-        (27, "lib.main(3)", "lib.b(0)", "exact"),  # no else: the branch's binding is the last written
+        (27, "lib.main(3)", "lib.a(0)", "inferred"),  # no else: a (written before) or b
+        (27, "lib.main(3)", "lib.b(0)", "inferred"),
         (28, "lib.main(3)", "lib.C", "exact"),
         (29, "lib.main(3)", "lib.C.m(0)", "inferred"),  # a parameter reassigned
         (30, "lib.main(3)", "lib.C", "exact"),
@@ -89,4 +91,70 @@ def test_only_declared_names_are_bound() -> None:
         ("main", "k", "g", "alias", 22), ("main", "k", "g", "alias", 23),  # each branch again on the `}` line
         ("main", "n", "C", "constructed", 30),  # not `n.next`
         ("main", "p", "C", "constructed", 28),
+    ]
+
+
+TS = """
+// --- path: m.ts ---
+export class Base { m(): void {} }
+export class A extends Base { m(): void {} }
+export class B extends Base { m(): void {} }
+export function run(flag: boolean, repo: Base) {
+  let s: Base = new A();
+  s = new B();
+  s.m();
+  repo.m();
+  repo = new A();
+  repo.m();
+}
+"""
+
+
+def test_typescript_reassignment_of_a_declared_local_and_parameter() -> None:
+    assert _sites(TS) == [
+        (5, "m.run(2)", "m.A", "exact"), (6, "m.run(2)", "m.B", "exact"),
+        (7, "m.run(2)", "m.B.m(0)", "inferred"),  # s holds the B assigned last, not A's m nor every override
+        (8, "m.run(2)", "m.A.m(0)", "inferred"), (8, "m.run(2)", "m.B.m(0)", "inferred"),  # before: the declared
+        (8, "m.run(2)", "m.Base.m(0)", "exact"),  # parameter type, dispatched as before
+        (9, "m.run(2)", "m.A", "exact"),
+        (10, "m.run(2)", "m.A.m(0)", "inferred"),  # after `repo = new A()`
+    ]
+
+
+NESTED = """
+// --- path: n.js ---
+function viaList() {}
+function viaCache() {}
+class Runnable { clearTimeout() {} }
+class Fallback { clearTimeout() {} }
+function difference(values, large, cache) {
+  let indexOf = viaList;
+  if (large) {
+    if (cache) {
+      indexOf = viaCache;
+    } else {
+      large = false;
+    }
+  }
+  indexOf(values);
+}
+function uncaught(current) {
+  let runnable = current || new Fallback();
+  if (!current) {
+    runnable = new Runnable();
+    return;
+  }
+  runnable.clearTimeout();
+}
+module.exports = { difference, uncaught };
+"""
+
+
+def test_nested_branches_keep_the_earlier_value_and_a_returning_branch_leaves_none() -> None:
+    assert _sites(NESTED) == [
+        (14, "n.difference(3)", "n.viaCache(0)", "inferred"),  # set in a nested branch
+        (14, "n.difference(3)", "n.viaList(0)", "inferred"),  # kept by the else and by the outer if's absence
+        (17, "n.uncaught(1)", "n.Fallback", "exact"),
+        (19, "n.uncaught(1)", "n.Runnable", "exact"),
+        (22, "n.uncaught(1)", "n.Fallback.clearTimeout(0)", "inferred"),  # the branch returned: not Runnable's
     ]

@@ -10,19 +10,19 @@ reassignment replaces the earlier value. An assignment to a name the function do
 module's ``let``, a closure's variable) binds nothing: the function assigning it is not the one whose
 calls read it in order, and another function's calls keep their own bindings.
 
-Branches: when every branch of an ``if`` / ``else if`` / ``else`` chain assigns the name at its top level,
-after the chain the name holds one of those values, which one the analysis cannot tell (the join of a
-data-flow analysis over the branches, as for ``c ? a : b``). Each branch's bindings are then written again
-on the chain's last line, so that the name has one group of bindings there and a call after the chain
-reads their union (:mod:`indexer.resolve.either`); a call inside a branch still reads its own branch's.
-A chain without a final ``else`` may leave the earlier value, so it makes no group (the branch's binding,
-written last, decides as in straight-line code).
+Branches: after an ``if`` / ``else if`` / ``else`` chain assigning the name, it holds one of the values
+the branches leave, which one the analysis cannot tell (the join of a data-flow analysis over the
+branches, as for ``c ? a : b``): each branch's last bindings, the value written before the chain for a
+branch assigning nothing and for a chain without a final ``else``, nothing for a branch ending in
+``return`` / ``throw`` / ``break`` / ``continue``. Those bindings are written again on the chain's last
+line (inner chains first, so an outer chain sees an inner one's join), so that the name has one group
+of bindings there and a call after the chain reads their union (:mod:`indexer.resolve.either`); a call
+inside a branch still reads its own branch's.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -132,62 +132,81 @@ def _branches(top: Node) -> tuple[list[Node], bool]:
     return out, False
 
 
-def _branch_of(assign: Node) -> tuple[Node, Node] | None:
-    """``(branch, top)`` when ``assign`` is a statement at the top level of a branch of an ``if`` chain
-    (``top`` its first ``if``), else ``None``."""
-    stmt = assign.parent
-    if stmt is None or stmt.type != "expression_statement" or stmt.parent is None:
-        return None
-    branch = stmt.parent if stmt.parent.type == "statement_block" else stmt
-    holder = branch.parent
-    if holder is None:
-        return None
-    if holder.type == "else_clause":
-        holder = holder.parent
-    elif holder.type != "if_statement" or holder.child_by_field_name("consequence") != branch:
-        return None
-    top = holder
-    while top is not None and top.parent is not None and top.parent.type == "else_clause" \
-            and top.parent.parent is not None and top.parent.parent.type == "if_statement":
-        top = top.parent.parent
-    return (branch, top) if top is not None and top.type == "if_statement" else None
+_EXITS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
+"""Statements after which a branch's values never reach the code after its ``if``."""
+
+
+def _exits(branch: Node) -> bool:
+    """Whether ``branch`` (a statement or a block) ends by leaving: ``return``, ``throw``, ``break``,
+    ``continue`` as its last statement."""
+    if branch.type == "statement_block":
+        last = next((c for c in reversed(branch.named_children) if c.type != "comment"), None)
+        return last is not None and last.type in _EXITS
+    return branch.type in _EXITS
+
+
+def _chain_tops(assign: Node) -> list[Node]:
+    """The first ``if`` of every ``if`` chain around ``assign`` within its function, innermost first."""
+    out: list[Node] = []
+    n = assign.parent
+    while n is not None and n.type not in FUNCTION_TYPES and n.type != "program":
+        if n.type == "if_statement" and not (n.parent is not None and n.parent.type == "else_clause"):
+            out.append(n)
+        n = n.parent
+    return out
+
+
+def _lines(node: Node) -> tuple[int, int]:
+    return node.start_point[0] + 1, node.end_point[0] + 1
+
+
+def _last_group(bindings: list[Binding], lo: int, hi: int) -> list[Binding]:
+    """The bindings of ``bindings`` written on the last line within ``lo`` .. ``hi`` holding any."""
+    inside = [b for b in bindings if lo <= b.line <= hi]
+    if not inside:
+        return []
+    last = max(b.line for b in inside)
+    return [b for b in inside if b.line == last]
 
 
 class BranchJoin:
-    """Collects the bindings of assignments in ``if`` branches and gives, for each chain whose every
-    branch assigns the name, those bindings again on the chain's last line (see the module docstring)."""
+    """Joins the values a name may hold after each ``if`` chain assigning it (see the module docstring):
+    on the chain's last line, the values each branch leaves (its last bindings; a branch assigning
+    nothing, or a chain without ``else``, leaves the value written before the chain; a branch ending in
+    ``return`` / ``throw`` / ``break`` / ``continue`` leaves none)."""
 
     def __init__(self) -> None:
-        self._seen: dict[tuple[int, str | None, str], tuple[Node, set[int], list[Binding]]] = {}
+        self._chains: dict[tuple[int, str | None, str], Node] = {}
 
     def add(self, assign: Node, made: list[Binding]) -> None:
-        """Record ``made``, the bindings of the assignment expression ``assign``."""
-        if not made:
-            return
-        where = _branch_of(assign)
-        if where is None:
-            return
-        branch, top = where
-        key = (top.id, made[0].scope, made[0].name)
-        entry = self._seen.setdefault(key, (top, set(), []))
-        entry[1].add(branch.id)
-        entry[2].extend(made)
+        """Record the ``if`` chains around the assignment expression ``assign``, whose bindings are ``made``."""
+        if made:
+            for top in _chain_tops(assign):
+                self._chains.setdefault((top.id, made[0].scope, made[0].name), top)
 
-    def joined(self, line_of: Callable[[Node], int]) -> list[Binding]:
-        """The bindings written again on each fully assigned chain's last line (``line_of(node)``: the
-        1-based line a node ends on), without repeating one already written there."""
+    def joined(self, bindings: list[Binding]) -> list[Binding]:
+        """The bindings to write on each recorded chain's last line, given the file's ``bindings``;
+        inner chains first, each join seen by the chains around it; none repeating a value already
+        written on that line."""
+        by_name: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
+        for b in bindings:
+            by_name[(b.scope, b.name)].append(b)
         out: list[Binding] = []
-        for top, covered, made in self._seen.values():
+        for (_, scope, name), top in sorted(self._chains.items(), key=lambda kv: kv[1].end_byte - kv[1].start_byte):
+            mine = by_name[(scope, name)]
+            start, end = _lines(top)
+            before = _last_group([b for b in mine if b.line < start], 0, start)
             branches, closed = _branches(top)
-            if not closed or any(b.id not in covered for b in branches):
-                continue
-            line = line_of(top)
-            have: dict[tuple[str, str], int] = defaultdict(int)
-            for b in made:
-                if b.line == line:
-                    have[(b.how, b.type)] += 1
-            for b in made:
-                if have[(b.how, b.type)] == 0:
-                    have[(b.how, b.type)] += 1
-                    out.append(replace(b, line=line))
+            values: list[Binding] = [] if closed else list(before)
+            for branch in branches:
+                if _exits(branch):
+                    continue
+                values.extend(_last_group(mine, *_lines(branch)) or before)
+            have = {(b.how, b.type) for b in mine if b.line == end}
+            for b in values:
+                if (b.how, b.type) not in have:
+                    have.add((b.how, b.type))
+                    j = replace(b, line=end)
+                    out.append(j)
+                    mine.append(j)
         return out

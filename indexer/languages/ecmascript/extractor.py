@@ -966,7 +966,7 @@ class _FileRun:
             if assign is not None:  # `node = node.parent` says nothing new; `if ... h = f; else h = g`: joined
                 bindings[start:] = [b for b in bindings[start:] if not own_target(local, b.type)]
                 joins.add(assign, bindings[start:])
-        bindings.extend(joins.joined(lambda n: n.end_point[0] + 1))
+        bindings.extend(joins.joined(bindings))
 
     def _type_uses(self, matches: list[dict[str, list[Node]]]) -> None:
         uses: list[Node] = []
