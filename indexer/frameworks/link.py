@@ -121,8 +121,9 @@ function a detector made a definition of its own (``middleware GET /x``, :mod:`i
 MAX_CONSTANT_DEPTH = 128
 """Constants referring to constants are followed at most this deep; a deeper one is unknown."""
 MAX_RENDERED = 2_048
-"""A rendered URL, path or topic name longer than this is unknown (one hole): it would become a node
-id (``send_task("x" * 200000)``, ten thousand constants concatenated)."""
+"""A rendered URL, path or topic name longer than this (a node id: ``send_task("x" * 200000)``) is cut
+here and ends in :data:`TRUNCATED`: the literal it starts with, never a hole (``/{}`` matches any request)."""
+TRUNCATED = "\u2026"
 MAX_PREFIXES = 64
 """At most this many full prefixes per router (a router mounted in many places)."""
 MAX_PREFIX_STEPS = 10_000
@@ -300,7 +301,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                     value = None
             out.append(_HOLE if value is None else value)
         text = self._placeholders(fc, "".join(out))
-        return _HOLE if len(text) > MAX_RENDERED else text
+        return text if len(text) <= MAX_RENDERED else text[:MAX_RENDERED] + TRUNCATED
 
     def _placeholders(self, fc: FileCtx, text: str) -> str:
         props = self.options.properties_for(fc.path)
@@ -735,9 +736,9 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
 
     def _wraps(self, fc: FileCtx, srcs: Sequence[str], routes: Sequence[_Linked], line: int, col: int,
                prefixes: Sequence[str] = (), methods: Sequence[str] = (), **props: str | None) -> None:
-        """WRAPS edges, owned by ``fc``, from each of ``srcs`` to each endpoint of ``routes`` under one
-        of ``prefixes`` and of one of ``methods`` or any (``*``) (none: no limit); the endpoints' nodes
-        are emitted in ``fc`` too (as a client's are), so the edges never dangle whichever file goes first.
+        """WRAPS edges, owned by ``fc``, from each of ``srcs`` to each endpoint of ``routes`` under one of ``prefixes``
+        (a ``path`` limit is written as the full prefix it is under) and of one of ``methods`` or any (``*``) (none: no
+        limit); the endpoints' nodes are emitted in ``fc`` too, so the edges never dangle whichever file goes first.
 
         Volume: one edge per (callable that runs, endpoint), i.e. wrappers x endpoints, not more: an
         app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
@@ -749,14 +750,17 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         seen = self._wrapped[fc.path]
         for rt in routes:
             for eid, method, full in rt.endpoints:
-                if prefixes and not any(path_under(full, p) for p in prefixes) or methods and method not in (*methods, "*"):
+                under = next((p for p in prefixes if path_under(full, p)), None)
+                if prefixes and under is None or methods and method not in (*methods, "*"):
                     continue
+                full_limit = "/" + under.strip("/") if props.get("path") and under else None  # `/api/x`
+                shown = {**props, "path": full_limit} if full_limit else props
                 for src in srcs:
                     if (src, eid, line, col) in seen:
                         continue
                     seen.add((src, eid, line, col))
                     self._endpoint(fc, method, full)
-                    self._edge(fc, "WRAPS", src, eid, line, col, **props, service=rt.service)
+                    self._edge(fc, "WRAPS", src, eid, line, col, **shown, service=rt.service)
                     self.result.outcomes["wraps"] += 1
 
     def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str, dotted: bool = False,

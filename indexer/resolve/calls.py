@@ -14,7 +14,7 @@ from indexer.resolve.either import either_values
 from indexer.resolve.generic_calls import generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
-from indexer.resolve.multimap import entries
+from indexer.resolve.multimap import entries, every
 from indexer.resolve.overloads import by_argument_types, none_applicable
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
@@ -563,7 +563,12 @@ class CallBinder:
         # It still counts as a candidate, so that it keeps a same-named function from binding alone.
         # Nor does a method of a class extending a builtin type that has it (`class Marked(str)`'s
         # `split`): the unknown receiver is as likely that builtin type's own instance.
-        if len(candidates) == 1 and not (properties and _interface_member(r, candidates[0])) \
+        # Nor does a function assigned to a property of its enclosing function's parameter (a test
+        # helper's mock, `(req, res) => { res.setHeader = (k, v) => ... }`) from a file that does not
+        # import its module: it patches the objects handed to that function, which such a file's
+        # objects (`ctx.res` of a middleware, the library's own `this.res`) never went through.
+        if len(candidates) == 1 and not (properties and (_interface_member(r, candidates[0])
+                                                         or _foreign_patch(r, fc, candidates[0]))) \
                 and not _builtin_namesake(r, candidates[0]):
             return [(candidates[0], "name")]
         return None
@@ -603,6 +608,20 @@ def _builtin_namesake(r: Resolver, rd: Def) -> bool:
     bases = parents[0].d.bases if parents and parents[0].is_type else ()
     return any(member(base_type(b) or "", rd.name) and not entries(rd.file.by_qualname, base_type(b) or "")
                for b in bases)
+
+
+def _foreign_patch(r: Resolver, fc: FileCtx, rd: Def) -> bool:
+    """Whether ``rd`` is a function assigned to a property of a parameter of the function enclosing it
+    (its parent ``f.res`` names ``res``, a parameter of ``f``) and ``fc`` (the calling file) is
+    neither its file nor imports a module one of whose files it is; the reads are recorded."""
+    owner, _, prop = (rd.parent or "").rpartition(".")
+    if not owner or not prop or rd.file is fc:
+        return False
+    r.use(("name", rd.file.path, owner.rpartition(".")[2]))
+    owners = entries(rd.file.by_qualname, owner)
+    if not owners or not owners[0].is_callable or not any(p.name == prop for p in owners[0].d.params):
+        return False
+    return not any(any(f is rd.file for f in fc.rules.import_target(r, fc, imp).files) for imp in every(fc.imports))
 
 
 def _interface_member(r: Resolver, rd: Def) -> bool:

@@ -3,10 +3,11 @@ into node ids stays bounded."""
 
 from __future__ import annotations
 
+from indexer.frameworks.link import MAX_RENDERED, TRUNCATED
 from tests.resolution_harness import resolve_fixture
 
 
-def test_names_longer_than_the_render_cap_link_nothing() -> None:
+def test_names_longer_than_the_render_cap_are_cut_to_it() -> None:
     # Hostile review D9: send_task with a 200,000-character literal made a topic node of that id.
     long = "t" * 3000
     fixture = f"""
@@ -21,4 +22,5 @@ def enqueue():
 """
     result = resolve_fixture(fixture)
     produced = sorted(e.dst for f in result.files for e in f.edges if e.kind == "PRODUCES")
-    assert produced == ["topic:celery:mail.send"]
+    # js50: cut at the cap and marked (the id stays bounded), no longer dropped as unknown
+    assert produced == ["topic:celery:mail.send", f"topic:celery:{long[:MAX_RENDERED]}{TRUNCATED}"]

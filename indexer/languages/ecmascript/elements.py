@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.base import unambiguous_elements
+from indexer.languages.ecmascript.assignments import function_of
 from indexer.model import LONG_RECEIVER, Binding
 from indexer.resolve.values import EXTERNAL, PAIRS, QueryV, Value, container_call
 
@@ -48,10 +49,13 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
     other binding of their scope names and that one expression alone hands; ``run`` is the
     extractor's per-file run (``text``, ``receiver``, ``code_scope``, ``src``, ``out``)."""
     found: list[Binding] = []
-    items: list[Binding] = []
+    items: list[tuple[Binding, int, int]] = []
     for caps in matches:
         if "item.name" in caps or "item.pattern" in caps:
-            items.extend(_items(run, caps))
+            made = _items(run, caps)
+            fn = function_of((caps.get("item.name") or caps["item.pattern"])[0]) if made else None
+            if fn is not None:
+                items.extend((b, fn.start_point[0] + 1, fn.end_point[0] + 1) for b in made)
             continue
         if "name" in caps:
             name, source = caps["name"][0], caps["iterable"][0]
@@ -68,7 +72,29 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
             receiver += ".values()"
         found.append(Binding(run.code_scope(name), run.text(name), receiver, "element", run.src.line(name)))
     run.out.bindings.extend(unambiguous_elements(found, run.out.bindings))
-    run.out.bindings.extend(unambiguous_elements(items, run.out.bindings))
+    run.out.bindings.extend(_unambiguous_items(items, run.out.bindings))
+
+
+def _unambiguous_items(items: list[tuple[Binding, int, int]], bound: list[Binding]) -> list[Binding]:
+    """The ``item`` bindings of ``items`` (each with the lines its innermost function spans) that no
+    other binding of their ``(scope, name)`` written in that function contradicts: bound otherwise
+    there, or an item of another expression there. A binding's scope is a definition, while callbacks
+    given inline (a test's ``it('...', async () => { const [res] = await once(...) })``) are no
+    definition when the bindings are read: names bound in two such callbacks are two variables, not
+    one name bound two ways (:func:`indexer.languages.base.unambiguous_elements` compares the scope)."""
+    by_key: dict[tuple[str | None, str], list[Binding]] = {}
+    for b in bound:
+        by_key.setdefault((b.scope, b.name), []).append(b)
+    out: list[Binding] = []
+    for b, lo, hi in items:
+        key = (b.scope, b.name)
+        if any(lo <= o.line <= hi for o in by_key.get(key, ())):
+            continue
+        if any(o is not b and o.scope == b.scope and o.name == b.name and o.type != b.type and lo <= o.line <= hi
+               for o, _, _ in items):
+            continue
+        out.append(b)
+    return out
 
 
 def _items(run, caps: dict[str, list[Node]]) -> list[Binding]:

@@ -74,6 +74,7 @@ from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.returns import factories, returned_refs
+from indexer.languages.ecmascript.assignments import BranchJoin, declared_here, own_target
 from indexer.languages.ecmascript.elements import element_bindings
 from indexer.languages.ecmascript.operands import either_bindings
 from indexer.languages.ecmascript.syntax import (
@@ -929,6 +930,8 @@ class _FileRun:
 
     def _bindings(self, matches: list[dict[str, list[Node]]]) -> None:
         bindings = self.out.bindings
+        declared: dict[int, set[str]] = {}  # function node id -> the names it declares (assignments.py)
+        joins = BranchJoin()
         for caps in matches:
             name = caps["name"][0]
             line = self.src.line(name)
@@ -939,6 +942,10 @@ class _FileRun:
                 bindings.append(Binding(owner, self.receiver(name), ctor, "constructed", line))
                 continue
             scope_name, local = self.code_scope(name), self.text(name)
+            assign = name.parent if name.parent is not None and name.parent.type == "assignment_expression" else None
+            if assign is not None and not declared_here(name, declared):  # `x = ...` of a name not its function's
+                continue
+            start = len(bindings)
             if "declared" in caps:
                 bound = bindable(self.flat(caps["declared"][0]))
                 if bound:
@@ -956,6 +963,10 @@ class _FileRun:
                 target = self.receiver(caps["alias"][0])
                 if "(" not in target and "[" not in target:  # `a.b().c` / `a[0]` are not aliases
                     bindings.append(Binding(scope_name, local, target, "alias", line))
+            if assign is not None:  # `node = node.parent` says nothing new; `if ... h = f; else h = g`: joined
+                bindings[start:] = [b for b in bindings[start:] if not own_target(local, b.type)]
+                joins.add(assign, bindings[start:])
+        bindings.extend(joins.joined(bindings))
 
     def _type_uses(self, matches: list[dict[str, list[Node]]]) -> None:
         uses: list[Node] = []

@@ -1,0 +1,212 @@
+"""Assignments to a function's own names: ``let u = c ? a : b; ... u = new D(); u.m()``, ``let h; if (x)
+h = f; else h = g; h()``.
+
+An assignment expression ``name = value`` whose ``name`` is declared by the function it is written in (a
+``let`` / ``var`` / ``const`` declarator or a parameter of that function, not of a function around it)
+binds ``name`` as the declaration ``let name = value`` would (``queries/bindings.scm``): the resolver
+already reads a name bound on several lines of one scope in statement order, the binding written last
+before a use deciding (:meth:`indexer.resolve.interpreter.Resolver.resolve_expr_at`), so straight-line
+reassignment replaces the earlier value. An assignment to a name the function does not declare (a
+module's ``let``, a closure's variable) binds nothing: the function assigning it is not the one whose
+calls read it in order, and another function's calls keep their own bindings.
+
+Branches: after an ``if`` / ``else if`` / ``else`` chain assigning the name, it holds one of the values
+the branches leave, which one the analysis cannot tell (the join of a data-flow analysis over the
+branches, as for ``c ? a : b``): each branch's last bindings, the value written before the chain for a
+branch assigning nothing and for a chain without a final ``else``, nothing for a branch ending in
+``return`` / ``throw`` / ``break`` / ``continue``. Those bindings are written again on the chain's last
+line (inner chains first, so an outer chain sees an inner one's join), so that the name has one group
+of bindings there and a call after the chain reads their union (:mod:`indexer.resolve.either`); a call
+inside a branch still reads its own branch's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.model import Binding
+
+__all__ = ["FUNCTION_TYPES", "BranchJoin", "declared_here", "function_of", "own_target"]
+
+FUNCTION_TYPES = frozenset({"function_declaration", "function_expression", "function", "arrow_function",
+                            "method_definition", "generator_function_declaration", "generator_function",
+                            "class_static_block"})
+"""Node types with their own local names (ECMA-262 10.2 "ECMAScript Function Objects")."""
+_PATTERN_NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+
+
+def function_of(node: Node) -> Node | None:
+    """The innermost function around ``node`` (:data:`FUNCTION_TYPES`), or the program."""
+    n = node.parent
+    while n is not None and n.type not in FUNCTION_TYPES and n.type != "program":
+        n = n.parent
+    return n
+
+
+def _pattern_names(node: Node | None, out: set[str]) -> None:
+    """Add the names a declarator's or parameter's pattern binds (``a``, ``{ a, b: c }``, ``[a, ...r]``,
+    ``a = 1``, ``a: T``) to ``out``; default values and type annotations are not read."""
+    todo = [node] if node is not None else []
+    while todo:
+        n = todo.pop()
+        if n.type in _PATTERN_NAMES:
+            out.add(n.text.decode("utf-8", "replace") if n.text is not None else "")
+        elif n.type in ("assignment_pattern", "object_assignment_pattern"):
+            left = n.child_by_field_name("left")
+            if left is not None:
+                todo.append(left)
+        elif n.type in ("required_parameter", "optional_parameter"):
+            pattern = n.child_by_field_name("pattern")
+            if pattern is not None:
+                todo.append(pattern)
+        elif n.type == "pair_pattern":
+            value = n.child_by_field_name("value")
+            if value is not None:
+                todo.append(value)
+        elif n.type in ("object_pattern", "array_pattern", "rest_pattern", "formal_parameters"):
+            todo.extend(n.named_children)
+
+
+def _local_names(fn: Node) -> set[str]:
+    """The names ``fn`` (a function or the program) declares itself: its parameters and the declarators
+    in its body outside nested functions and classes."""
+    names: set[str] = set()
+    _pattern_names(fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter"), names)
+    todo = [c for c in fn.named_children if c.type not in ("formal_parameters", "identifier")] \
+        if fn.type != "program" else list(fn.named_children)
+    while todo:
+        n = todo.pop()
+        if n.type in FUNCTION_TYPES or n.type in ("class_declaration", "class", "abstract_class_declaration"):
+            continue
+        if n.type == "variable_declarator":
+            _pattern_names(n.child_by_field_name("name"), names)
+            value = n.child_by_field_name("value")
+            if value is not None:
+                todo.append(value)
+            continue
+        todo.extend(n.named_children)
+    return names
+
+
+def declared_here(name: Node, cache: dict[int, set[str]]) -> bool:
+    """Whether the identifier ``name`` (the left side of an assignment) is declared by the function the
+    assignment is written in (see the module docstring); ``cache`` maps a function node's id to its
+    names, filled as functions are read."""
+    fn = function_of(name)
+    if fn is None:
+        return False
+    names = cache.get(fn.id)
+    if names is None:
+        names = cache[fn.id] = _local_names(fn)
+    return (name.text or b"").decode("utf-8", "replace") in names
+
+
+def own_target(name: str, target: str) -> bool:
+    """Whether a bound ``target`` text reads ``name`` itself (``node = node.parent``, ``x = x || d``,
+    ``it = it.next()``): such a binding says nothing new of the name and is left out."""
+    return target == name or target.startswith((name + ".", name + "(", name + "["))
+
+
+def _branches(top: Node) -> tuple[list[Node], bool]:
+    """The branches of the ``if`` chain starting at ``top`` (each ``consequence``, the final ``else``'s
+    statement) and whether it ends with an ``else``."""
+    out: list[Node] = []
+    n: Node | None = top
+    while n is not None:
+        cons = n.child_by_field_name("consequence")
+        if cons is not None:
+            out.append(cons)
+        alt = n.child_by_field_name("alternative")
+        body = next((c for c in alt.named_children if c.type != "comment"), None) if alt is not None else None
+        if body is None:
+            return out, False
+        if body.type != "if_statement":
+            out.append(body)
+            return out, True
+        n = body
+    return out, False
+
+
+_EXITS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement"})
+"""Statements after which a branch's values never reach the code after its ``if``."""
+
+
+def _exits(branch: Node) -> bool:
+    """Whether ``branch`` (a statement or a block) ends by leaving: ``return``, ``throw``, ``break``,
+    ``continue`` as its last statement."""
+    if branch.type == "statement_block":
+        last = next((c for c in reversed(branch.named_children) if c.type != "comment"), None)
+        return last is not None and last.type in _EXITS
+    return branch.type in _EXITS
+
+
+def _chain_tops(assign: Node) -> list[Node]:
+    """The first ``if`` of every ``if`` chain around ``assign`` within its function, innermost first."""
+    out: list[Node] = []
+    n = assign.parent
+    while n is not None and n.type not in FUNCTION_TYPES and n.type != "program":
+        if n.type == "if_statement" and not (n.parent is not None and n.parent.type == "else_clause"):
+            out.append(n)
+        n = n.parent
+    return out
+
+
+def _lines(node: Node) -> tuple[int, int]:
+    return node.start_point[0] + 1, node.end_point[0] + 1
+
+
+def _last_group(bindings: list[Binding], lo: int, hi: int) -> list[Binding]:
+    """The bindings of ``bindings`` written on the last line within ``lo`` .. ``hi`` holding any."""
+    inside = [b for b in bindings if lo <= b.line <= hi]
+    if not inside:
+        return []
+    last = max(b.line for b in inside)
+    return [b for b in inside if b.line == last]
+
+
+class BranchJoin:
+    """Joins the values a name may hold after each ``if`` chain assigning it (see the module docstring):
+    on the chain's last line, the values each branch leaves (its last bindings; a branch assigning
+    nothing, or a chain without ``else``, leaves the value written before the chain; a branch ending in
+    ``return`` / ``throw`` / ``break`` / ``continue`` leaves none)."""
+
+    def __init__(self) -> None:
+        self._chains: dict[tuple[int, str | None, str], Node] = {}
+
+    def add(self, assign: Node, made: list[Binding]) -> None:
+        """Record the ``if`` chains around the assignment expression ``assign``, whose bindings are ``made``."""
+        if made:
+            for top in _chain_tops(assign):
+                self._chains.setdefault((top.id, made[0].scope, made[0].name), top)
+
+    def joined(self, bindings: list[Binding]) -> list[Binding]:
+        """The bindings to write on each recorded chain's last line, given the file's ``bindings``;
+        inner chains first, each join seen by the chains around it; none repeating a value already
+        written on that line."""
+        by_name: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
+        for b in bindings:
+            by_name[(b.scope, b.name)].append(b)
+        out: list[Binding] = []
+        for (_, scope, name), top in sorted(self._chains.items(), key=lambda kv: kv[1].end_byte - kv[1].start_byte):
+            mine = by_name[(scope, name)]
+            start, end = _lines(top)
+            before = _last_group([b for b in mine if b.line < start], 0, start)
+            branches, closed = _branches(top)
+            values: list[Binding] = [] if closed else list(before)
+            for branch in branches:
+                if _exits(branch):
+                    continue
+                values.extend(_last_group(mine, *_lines(branch)) or before)
+            have = {(b.how, b.type) for b in mine if b.line == end}
+            for b in values:
+                if (b.how, b.type) not in have:
+                    have.add((b.how, b.type))
+                    j = replace(b, line=end)
+                    out.append(j)
+                    mine.append(j)
+        return out
