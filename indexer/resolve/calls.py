@@ -15,6 +15,7 @@ from indexer.resolve.generic_calls import generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries
+from indexer.resolve.name_patterns import pattern_targets
 from indexer.resolve.overloads import by_argument_types
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
@@ -46,6 +47,8 @@ class CallBinder:
             if scope is not None and fc.is_class_scope(scope) and not _bound_above(fc, scope, cs.name, cs.line):
                 scope = fc.parent_scope(scope)  # the class body binds the name only below the decorator
         recv = cs.receiver
+        if cs.via == "pattern":  # `getattr(self, "render_" + name)()`: the methods matching
+            return pattern_targets(r, fc, cs, scope)
         if cs.via == "result" or (cs.via == "element" and cs.name.endswith("()")):
             return self._result_targets(fc, cs)  # an element held as a call's result: `{"a": make()}`
         if recv is None:

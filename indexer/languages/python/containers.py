@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from indexer.languages.base import query, run_query
-from indexer.model import CallSite
+from indexer.model import Binding, CallSite
 
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
@@ -205,6 +205,23 @@ class ContainerCalls:
                 receiver, _, name = target.rpartition(".")
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
+            self._instances(call, index, names)
+
+    def _instances(self, call: Node, index: int, names: list[str]) -> None:
+        """``m = table[kind]()`` in a function body: ``m`` holds what calling one of ``names`` (the
+        container's values the call may reach) gives, an instance of a class held there, so it is bound
+        ``constructed`` to each, on one line (a union: :mod:`indexer.resolve.either`). The assignment's
+        own binding (the callee text ``table[kind]``, no value) stays first."""
+        parent = call.parent
+        if parent is None or parent.type != "assignment" or parent.child_by_field_name("type") is not None \
+                or (right := parent.child_by_field_name("right")) is None or right.id != call.id:
+            return
+        left = parent.child_by_field_name("left")
+        if left is None or left.type != "identifier" or (index >= 0 and self.scopes.items[index].kind == "class"):
+            return
+        scope, line, name = self.scopes.qualname(index), self.src.line(left), self.src.text(left)
+        self.out.bindings.extend(Binding(scope, name, target, "constructed", line)
+                                 for target in dict.fromkeys(names) if _DOTTED.fullmatch(target))
 
     def _starred(self, target: Node, value: Node, held: dict[tuple[str | None, str], list[Held]]) -> None:
         """``a, *rest, z = f, g, h, k`` (one starred name, a display of at least the other names'
