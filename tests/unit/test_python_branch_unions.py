@@ -26,6 +26,9 @@ class BMigrator:
 class CMigrator:
     def migrate(self):
         return 3
+
+    def append_one(self, x):
+        return x
 # --- path: app/run.py ---
 from app.kinds import AMigrator, BMigrator, CMigrator
 
@@ -89,6 +92,15 @@ def declared(flag):
     else:
         d = BMigrator()
     return d.migrate()
+
+
+def literal_then_join(o):
+    try:
+        names = o.get_names()
+    except ValueError:
+        names = []
+        names.append_one(0)
+    return names
 '''
 
 
@@ -111,6 +123,13 @@ def test_a_name_holding_one_of_several_instances_reaches_each_method() -> None:
         ("leaves", 54, "BMigrator"),  # the branch that returns reaches no code after the if
         ("declared", 62, "BMigrator"),  # an annotated binding makes no join: the nearest binding, as before
     ])
+
+
+def test_a_join_repeating_a_literal_opens_no_name_fallback_before_it() -> None:
+    # `names = []` decides at the call; the join after the try restates it and `o.get_names()`
+    # (unknown): no value written after the call is new, so nothing binds `append_one` by name
+    assert [e for f in resolve_fixture(SRC).files for e in f.edges
+            if e.kind == "CALLS" and "append_one" in e.dst] == []
 
 
 def test_the_join_bindings_are_written_on_the_statements_last_line() -> None:

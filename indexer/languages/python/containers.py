@@ -215,7 +215,7 @@ class ContainerCalls:
     def _exported(self, held: dict[tuple[str | None, str], list[Held]], displays: dict[tuple[str | None, str], list[Node]]) -> None:
         """The names a display assigned to a class attribute (``routes = {"a": f}`` in a class body,
         ``self.routes = {...}`` in a method) holds, as bindings ``self.routes[]`` of the class (how
-        ``element``, on the display's line): what a subclass in another file reaches through
+        ``held``, on the display's line): what a subclass in another file reaches through
         ``self.routes[k](x)`` (:meth:`_member_calls`). Names only (no call results), the first
         :data:`MAX_ELEMENT_TARGETS` of each attribute."""
         classes = {s.qualname for s in self.scopes.items if s.kind == "class"}
@@ -224,7 +224,7 @@ class ContainerCalls:
                 continue
             line = self.src.line(displays[(scope, name)][0])
             names = dict.fromkeys(n for n, d, _ in entries if d == 0 and not n.endswith("()"))
-            self.out.bindings.extend(Binding(scope, name + "[]", n, "element", line)
+            self.out.bindings.extend(Binding(scope, name + "[]", n, "held", line)
                                      for n in list(names)[:MAX_ELEMENT_TARGETS])
 
     def _member_calls(self, calls: list[tuple[Node, str, int, Key, Node, str | None]]) -> None:
