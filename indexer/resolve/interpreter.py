@@ -386,7 +386,7 @@ class Resolver:
         if v is None:  # unknown: a binding of another branch written before may hold, never one written after
             v = self.binding_value(fc, before)
         if v is None:  # unknown here, one written after known (`t = get(n); t.render()` ... `except: t = E()`)
-            after = [b for b in bindings if b.line > line and all(x.type != b.type or x.line > line for x in bindings)]
+            after = [b for b in bindings if b.line > line and all(x.type != b.type or x.line >= line for x in bindings)]
             if not after or self.binding_value(fc, after) is None:
                 return self.resolve_expr(fc, scope, text)
         if called:

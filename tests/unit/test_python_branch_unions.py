@@ -139,3 +139,23 @@ def test_the_join_bindings_are_written_on_the_statements_last_line() -> None:
         ("x", "A", "constructed", 3), ("x", "A", "constructed", 6),
         ("x", "B", "constructed", 5), ("x", "B", "constructed", 6)]
     assert [b.type for b in out.bindings if b.line == 6] == ["B", "A"]  # the last branch's first
+
+
+def test_a_rebinding_on_the_use_line_is_no_value_written_before_it() -> None:
+    # `geom = G(geom.wkt)` reads the loop's `geom` (unknown); `geom = G(1)` later repeats the text of the
+    # binding on the use's own line, which is written after the read: still a value written after
+    src = '''
+# --- path: m.py ---
+class G:
+    @property
+    def wkt(self):
+        return 1
+
+
+def t(items):
+    for geom in items:
+        geom = G(geom.wkt)
+    geom = G(1)
+'''
+    assert sorted((e.line, e.dst) for f in resolve_fixture(src).files for e in f.edges if e.kind == "CALLS") == [
+        (10, "t:m.G"), (11, "t:m.G")]  # nothing to G.wkt
