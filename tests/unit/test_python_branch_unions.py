@@ -158,4 +158,4 @@ def t(items):
     geom = G(1)
 '''
     assert sorted((e.line, e.dst) for f in resolve_fixture(src).files for e in f.edges if e.kind == "CALLS") == [
-        (10, "t:m.G"), (11, "t:m.G")]  # nothing to G.wkt
+        (9, "t:m.G"), (10, "t:m.G")]  # nothing to G.wkt
