@@ -15,6 +15,7 @@ from indexer.resolve.generic_calls import generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries, every
+from indexer.resolve.name_patterns import pattern_targets
 from indexer.resolve.overloads import by_argument_types, none_applicable
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
@@ -46,6 +47,10 @@ class CallBinder:
             if scope is not None and fc.is_class_scope(scope) and not _bound_above(fc, scope, cs.name, cs.line):
                 scope = fc.parent_scope(scope)  # the class body binds the name only below the decorator
         recv = cs.receiver
+        if cs.via == "member":  # `self.routes[k](x)`: a table a class of the MRO holds
+            return self._member_table(fc, cs, scope)
+        if cs.via == "pattern":  # `getattr(self, "render_" + name)()`: the methods matching
+            return pattern_targets(r, fc, cs, scope)
         if cs.via == "result" or (cs.via == "element" and cs.name.endswith("()")):
             return self._result_targets(fc, cs)  # an element held as a call's result: `{"a": make()}`
         if recv is None:
@@ -137,6 +142,30 @@ class CallBinder:
             if below:
                 return below
         return self._receiver_targets(fc, cs, scope, recv, rv)
+
+    def _member_table(self, fc: FileCtx, cs: CallSite, scope: str | None) -> list[tuple[Def, str]] | None:
+        """Targets of ``self.<name>[k](...)`` (``CallSite.via == "member"``): the values the nearest class
+        of the enclosing class's MRO giving ``<name>`` a value holds in its display (bindings ``self.<name>[]``,
+        :mod:`indexer.languages.python.containers`), each resolved in that class's body and called,
+        ``inferred``; ``None`` when that class gives it another value or none does."""
+        r = self.r
+        cls = r.enclosing_class(fc, scope)
+        member = fc.rules.instance_prefix + cs.name
+        for c in r.mro(cls) if cls is not None else ():
+            r.use(("name", c.file.path, cs.name))
+            r.use(("name", c.file.path, cs.name + "[]"))  # the display's names (`self.x[]` digests as `x[]`)
+            held = c.file.bindings.get((c.qualname, member + "[]"))
+            if held:
+                out: dict[int, tuple[Def, str]] = {}
+                for b in held:
+                    v = r.resolve_expr(c.file, b.scope, b.type)
+                    t = self._callee_targets(v, cs, "inferred", fc=c.file) if v is not None else None
+                    for d, _ in t if isinstance(t, list) else ():
+                        out.setdefault(id(d), (d, "inferred"))
+                return list(out.values()) or None
+            if entries(c.members, cs.name) or c.file.bindings.get((c.qualname, member)):
+                return None  # the nearest class giving it a value gives no display of names
+        return None
 
     @staticmethod
     def _union(values: list[Value] | None, targets: Callable[[Value], Targets]) -> list[tuple[Def, str]]:

@@ -350,7 +350,7 @@ class Resolver:
         (:meth:`_narrowed`, unless not ``narrowing``); when the head name of ``text`` is bound several ways in
         ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
         decides (statement order; a binding in a loop body after the use is not seen); when its value
-        is unknown, the others written before it, never one written after (``None``). A call
+        is unknown, the others written before it, never one written after (``None``; a text repeated: a join). A call
         expression bound as a whole on ``line`` (``db.get_or_404()`` of ``db.get_or_404(User,
         id).to_dict()``, see :mod:`indexer.languages.python.frameworks.orm_results`) is that binding's value."""
         if text.endswith("()"):
@@ -385,8 +385,8 @@ class Resolver:
         v = self.binding_value(fc, [b for b in before if b.line == last])
         if v is None:  # unknown: a binding of another branch written before may hold, never one written after
             v = self.binding_value(fc, before)
-        if v is None:  # unknown here even if one written after is known: `t = loader.get_template(n);
-            after = [b for b in bindings if b.line > line]  # t.render()` ... `except: t = Engine().from_string(s)`
+        if v is None:  # unknown here, one written after known (`t = get(n); t.render()` ... `except: t = E()`)
+            after = [b for b in bindings if b.line > line and all(x.type != b.type or x.line >= line for x in bindings)]
             if not after or self.binding_value(fc, after) is None:
                 return self.resolve_expr(fc, scope, text)
         if called:

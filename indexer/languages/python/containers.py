@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from tree_sitter import Node
 
 from indexer.languages.base import query, run_query
-from indexer.model import CallSite
+from indexer.model import Binding, CallSite
 
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
@@ -157,7 +157,9 @@ class ContainerCalls:
                         displays[(scopes.qualname(index), "self." + name)].append(caps["container"][0])
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
                 displays[(scopes.qualname(index), name)].append(caps["container"][0])
+        self._exported(held, displays)
         if not held:
+            self._member_calls(calls)
             return
         via_local: set[int] = set()  # calls of a local fetched earlier: what it holds was fetched there
         if fetched:  # read the fetches first: without a call through a container, nothing is reported
@@ -184,10 +186,12 @@ class ContainerCalls:
                 held[found].extend(entries)
         reach: dict[tuple[str | None, str], dict[tuple[int, int, bool], _Reach]] = defaultdict(dict)  # memo
         made = 0
+        unfound: list[tuple[Node, str, int, Key, Node, str | None]] = []
         for call, container, depth, key, args, default in calls:
             index = scopes.at(call.start_byte)
             found = self._container_at(held, index, container)
             if found is None:
+                unfound.append((call, container, depth, key, args, default))
                 continue
             # `d["a"] = g` in the display's block, before the call (a fetched local's call: none)
             after, now = (0, False) if call.id in via_local else replaced.before(found, call)
@@ -205,6 +209,53 @@ class ContainerCalls:
                 receiver, _, name = target.rpartition(".")
                 self.out.calls.append(CallSite(caller, name, receiver or None, arity, src.line(call), src.col(call),
                                                via="element"))
+            self._instances(call, index, names)
+        self._member_calls(unfound)
+
+    def _exported(self, held: dict[tuple[str | None, str], list[Held]], displays: dict[tuple[str | None, str], list[Node]]) -> None:
+        """The names a display assigned to a class attribute (``routes = {"a": f}`` in a class body,
+        ``self.routes = {...}`` in a method) holds, as bindings ``self.routes[]`` of the class (how
+        ``held``, on the display's line): what a subclass in another file reaches through
+        ``self.routes[k](x)`` (:meth:`_member_calls`). Names only (no call results), the first
+        :data:`MAX_ELEMENT_TARGETS` of each attribute."""
+        classes = {s.qualname for s in self.scopes.items if s.kind == "class"}
+        for (scope, name), entries in held.items():
+            if scope not in classes or not name.startswith("self.") or not displays.get((scope, name)):
+                continue
+            line = self.src.line(displays[(scope, name)][0])
+            names = dict.fromkeys(n for n, d, _ in entries if d == 0 and not n.endswith("()"))
+            self.out.bindings.extend(Binding(scope, name + "[]", n, "held", line)
+                                     for n in list(names)[:MAX_ELEMENT_TARGETS])
+
+    def _member_calls(self, calls: list[tuple[Node, str, int, Key, Node, str | None]]) -> None:
+        """``self.routes[k](x)`` / ``self.routes.get(k)(x)`` with a key not known, in a class whose file
+        holds no display of ``routes``: one call site ``via="member"`` (name ``routes``, receiver
+        ``self``) that the resolver binds to the values a class of the method's MRO exports
+        (:meth:`_exported`; :meth:`indexer.resolve.calls.CallBinder.bind_call`). A literal key, a
+        nested subscript, a default, another container: nothing (as before)."""
+        scopes = self.scopes
+        for call, container, depth, key, args, default in calls:
+            if not container.startswith("self.") or depth != 0 or key is not None or default is not None:
+                continue
+            index = scopes.at(call.start_byte)
+            self.out.calls.append(CallSite(scopes.qualname(index), container[5:], "self", self.arity(args),
+                                           self.src.line(call), self.src.col(call), via="member"))
+
+    def _instances(self, call: Node, index: int, names: list[str]) -> None:
+        """``m = table[kind]()`` in a function body: ``m`` holds what calling one of ``names`` (the
+        container's values the call may reach) gives, an instance of a class held there, so it is bound
+        ``constructed`` to each, on one line (a union: :mod:`indexer.resolve.either`). The assignment's
+        own binding (the callee text ``table[kind]``, no value) stays first."""
+        parent = call.parent
+        if parent is None or parent.type != "assignment" or parent.child_by_field_name("type") is not None \
+                or (right := parent.child_by_field_name("right")) is None or right.id != call.id:
+            return
+        left = parent.child_by_field_name("left")
+        if left is None or left.type != "identifier" or (index >= 0 and self.scopes.items[index].kind == "class"):
+            return
+        scope, line, name = self.scopes.qualname(index), self.src.line(left), self.src.text(left)
+        self.out.bindings.extend(Binding(scope, name, target, "constructed", line)
+                                 for target in dict.fromkeys(names) if _DOTTED.fullmatch(target))
 
     def _starred(self, target: Node, value: Node, held: dict[tuple[str | None, str], list[Held]]) -> None:
         """``a, *rest, z = f, g, h, k`` (one starred name, a display of at least the other names'

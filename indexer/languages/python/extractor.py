@@ -36,6 +36,8 @@ from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedF
 from indexer.languages.python.pytest_fixtures import is_fixture
 from indexer.languages.python.indentation import cut_deep_blocks
 from indexer.languages.python.operands import either_bindings, is_either
+from indexer.languages.python.branches import branch_joins
+from indexer.languages.python.getattr_calls import getattr_calls
 from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, storable
 from indexer.model import (LITERAL_RECEIVER, LONG_RECEIVER, MAX_RECEIVER_LINKS, Binding, CallSite, Definition,
                            FileExtraction, Import, NamedArgument, Param, TypeUse)
@@ -205,6 +207,8 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         self.assignments()
         self.unpacking()
         self.container_calls()
+        self.out.calls.extend(getattr_calls(self))
+        self.out.bindings.extend(branch_joins(self.root, self.out.bindings, lambda at: self.scopes.qualname(self.scopes.at(at))))
         self.imports()
         self.value_reads()
         self.function_refs()

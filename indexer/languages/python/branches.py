@@ -1,0 +1,168 @@
+"""A Python name bound in the branches of an ``if`` / ``try`` statement: after the statement it holds
+the value of whichever branch ran (``if c: x = A() else: x = B()``, ``try: s = Fast() except E: s = Slow()``),
+so a call through it may reach any of them (``x.run()``: ``A.run`` and ``B.run``). Python reference,
+"The if statement" (exactly one suite runs, or none without ``else``) and "The try statement" (the
+``try`` suite, then ``else``; or, once it raised, part of it then one ``except`` suite). This is the
+join of a data-flow analysis at the statement's end (Aho, Lam, Sethi, Ullman, "Compilers", 2nd ed.,
+9.2.4, reaching definitions: the definitions reaching the end of a conditional are the union of those
+reaching each branch's end).
+
+What the module writes: for each name of the statement's scope bound in one of its branches, one
+binding per distinct value reaching the statement's end, all on the statement's last line, the last
+branch's first: the resolver reads a group of bindings on one line as a union
+(:mod:`indexer.resolve.either`, shared with ``x = a or B()``), and a single value read takes the first,
+as before (the last branch's). A path reaching the end is a branch whose suite does not end in
+``return`` / ``raise`` / ``continue`` / ``break``; one binding nothing keeps the name's value from
+before the statement (the last binding written above it, if any). Only plain names, and only when every
+binding reaching the end is ``constructed`` or ``alias`` (a declared type decides alone, as in the
+union); nothing is written when the union is what the nearest binding already says. Statements are
+read innermost first, so a nested statement's join is its branch's last binding.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right, insort
+from collections import defaultdict
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from indexer.languages.base import query, run_query
+from indexer.model import Binding
+
+__all__ = ["JOINED_HOWS", "MAX_JOINED", "branch_joins"]
+
+JOINED_HOWS = frozenset({"constructed", "alias"})
+"""The bindings a join is written for (those :mod:`indexer.resolve.either` reads as a union)."""
+MAX_JOINED = 8
+"""Values written for one name at one statement (as many as the union reads)."""
+_EXITS = frozenset({"return_statement", "raise_statement", "continue_statement", "break_statement"})
+_Path = list[tuple[int, int]]  # the line ranges of one path through the statement, in order
+
+
+def _last_line(node: Node) -> int:
+    """1-based line of the last character of ``node``."""
+    row, col = node.end_point
+    return row + 1 if col > 0 or row == node.start_point[0] else row
+
+
+def _falls_through(block: Node | None) -> bool:
+    """Whether the suite ``block`` may end without leaving the statement's code (its last statement is
+    no ``return`` / ``raise`` / ``continue`` / ``break``)."""
+    if block is None:
+        return True
+    last = [c for c in block.named_children if c.type != "comment"]
+    return not last or last[-1].type not in _EXITS
+
+
+def _paths(stmt: Node) -> tuple[list[_Path | None], int] | None:
+    """The paths through ``stmt`` (an ``if`` or ``try`` statement) as line ranges, ``None`` for one
+    that leaves (ends in ``return`` ...), an empty one for "no suite ran", and the line their join is
+    written on; ``None`` when the statement has no two paths."""
+    paths: list[_Path | None] = []
+    if stmt.type == "if_statement":
+        blocks = [stmt.child_by_field_name("consequence")]
+        has_else = False
+        for clause in stmt.children_by_field_name("alternative"):
+            if clause.type == "elif_clause":
+                blocks.append(clause.child_by_field_name("consequence"))
+            elif clause.type == "else_clause":
+                blocks.append(clause.child_by_field_name("body"))
+                has_else = True
+        for b in blocks:
+            if b is not None:
+                paths.append([(b.start_point[0] + 1, _last_line(b))] if _falls_through(b) else None)
+        if not has_else:
+            paths.append([])
+        return (paths, _last_line(stmt)) if len(paths) >= 2 else None
+    body = stmt.child_by_field_name("body")
+    excepts = [c for c in stmt.named_children if c.type in ("except_clause", "except_group_clause")]
+    if body is None or not excepts:
+        return None
+    orelse = next((c for c in stmt.named_children if c.type == "else_clause"), None)
+    else_body = orelse.child_by_field_name("body") if orelse is not None else None
+    normal: _Path = [(body.start_point[0] + 1, _last_line(body))]
+    if else_body is not None:
+        normal.append((else_body.start_point[0] + 1, _last_line(else_body)))
+    paths.append(normal if _falls_through(else_body if else_body is not None else body) else None)
+    for e in excepts:
+        block = next((c for c in e.named_children if c.type == "block"), None)
+        if block is not None:
+            paths.append([(block.start_point[0] + 1, _last_line(block))] if _falls_through(block) else None)
+    end = max(_last_line(c) for c in (*excepts, *([orelse] if orelse is not None else [])))
+    return paths, end
+
+
+def _group_before(lines: list[int], bindings: list[Binding], lo: int, hi: int) -> list[Binding]:
+    """The bindings on the last line in ``[lo, hi]`` of ``bindings`` (sorted by line, ``lines`` theirs)."""
+    i = bisect_right(lines, hi)
+    if i == 0 or lines[i - 1] < lo:
+        return []
+    last = lines[i - 1]
+    return bindings[bisect_left(lines, last):i]
+
+
+def branch_joins(root: Node, bindings: list[Binding], scope_at: Callable[[int], str | None]) -> list[Binding]:
+    """The join bindings of every ``if`` / ``try`` statement under ``root`` (module docstring), given
+    the file's ``bindings`` so far and ``scope_at`` (a byte offset -> the qualname of the scope whose
+    body holds it, ``None`` for the module, as the bindings' ``scope``). Returns the new bindings; the
+    list given is not changed."""
+    stmts = [caps.get("branch.if", caps.get("branch.try"))[0]
+             for _, caps in run_query(query("python", "python/queries", "branches"), root)]
+    if not stmts or not bindings:
+        return []
+    by_name: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
+    for b in bindings:
+        if "." not in b.name:
+            by_name[(b.scope, b.name)].append(b)
+    by_scope: dict[str | None, set[str]] = defaultdict(set)
+    for scope, name in by_name:
+        by_scope[scope].add(name)
+    for group in by_name.values():
+        group.sort(key=lambda b: b.line)
+    out: list[Binding] = []
+    for stmt in sorted(stmts, key=lambda n: -n.start_byte):  # innermost first
+        found = _paths(stmt)
+        names = by_scope.get(scope := scope_at(stmt.start_byte))
+        if found is None or not names:
+            continue
+        paths, end = found
+        start = stmt.start_point[0] + 1
+        for name in sorted(names):
+            group = by_name[(scope, name)]
+            lines = [b.line for b in group]
+            if bisect_right(lines, end) == bisect_left(lines, start):
+                continue  # not bound in the statement
+            joined = _join(group, lines, paths, start)
+            if joined is None:
+                continue
+            nearest = {(b.type, b.how) for b in _group_before(lines, group, 0, end)}
+            if {(t, h) for t, h in joined} == nearest:
+                continue
+            there = {(b.type, b.how) for b in group if b.line == end}
+            new = [Binding(scope, name, t, h, end) for t, h in joined[:MAX_JOINED] if (t, h) not in there]
+            for b in new:
+                insort(group, b, key=lambda x: x.line)
+            out.extend(new)
+    return out
+
+
+def _join(group: list[Binding], lines: list[int], paths: list[_Path | None], start: int) -> list[tuple[str, str]] | None:
+    """The distinct ``(type, how)`` values reaching the statement's end, last path first; ``None`` when
+    one is not ``constructed`` / ``alias`` or none is known."""
+    before = _group_before(lines, group, 0, start - 1)
+    values: list[tuple[str, str]] = []
+    for path in reversed(paths):
+        if path is None:
+            continue
+        reached: list[Binding] = []
+        for lo, hi in reversed(path):
+            reached = _group_before(lines, group, lo, hi)
+            if reached:
+                break
+        for b in reached or before:
+            if b.how not in JOINED_HOWS:
+                return None
+            if (b.type, b.how) not in values:
+                values.append((b.type, b.how))
+    return values or None
