@@ -15,6 +15,7 @@ from analysis.endpoints import ENDPOINT_EDGES, endpoint_list
 from indexer.frameworks.sql_dialect import h2_standard_form
 from stores.contracts import Edge, GraphStore
 from tests.golden.harness import index_files
+from tests.resolution_harness import edges, resolve_fixture
 
 _DEPS = "".join(f"\n\ndef dep{i}():\n    return {i}\n" for i in range(4))
 RING = f'''from fastapi import APIRouter, Depends
@@ -189,3 +190,17 @@ def test_h2_drop_rewrite_reads_a_run_of_blanks_once() -> None:
         assert h2_standard_form(hostile) is None
         assert h2_standard_form(hostile + " IF EXISTS") == "DROP TABLE IF EXISTS a" + blank * 100_000 + "x"
     assert time.perf_counter() - started < 5  # before: hours (quadratic in the run)
+
+
+def test_a_test_title_loses_its_invisible_format_characters() -> None:
+    """A title holding U+202E (right-to-left override), an isolate, zero-width characters, the BOM or a
+    C1 control (NEL) kept them raw in the test's name: the name read backwards or hid text in an answer.
+    They are blanks now, as control characters were; letters of any script are kept (Hebrew here)."""
+    fixture = ("// --- path: a.test.js ---\nfunction helper() {}\n"
+               "describe('rev\u202eersed \u2067iso\u2069', () => {\n"
+               "  it('zero\u200bwidth\ufeff \u0085next', () => { helper(); });\n"
+               "  it('\u05e9\u05dc\u05d5\u05dd \u200fok', () => { helper(); });\n});\n")
+    assert edges(resolve_fixture(fixture)) == [
+        "a.test.describe rev ersed iso.it zero width next(0) -> a.test.helper(0) [exact]",
+        "a.test.describe rev ersed iso.it \u05e9\u05dc\u05d5\u05dd ok(0) -> a.test.helper(0) [exact]",
+    ]  # negative: no name holds U+202E, U+2067, U+200B, U+FEFF, U+0085 or U+200F
