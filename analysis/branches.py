@@ -112,6 +112,11 @@ class BranchView(GraphStore):
         """Edges owned by visible repositories."""
         return self._edges(self.inner.outgoing(ids, kinds, resolutions))
 
+    def incoming_summary(self, ids: Sequence[str], kinds: Sequence[str], prop: str | None = None
+                         ) -> dict[str, set[tuple[str, str, str]]]:
+        """The triples of visible repositories' edges."""
+        return {k: {t for t in v if self._shows(t[1])} for k, v in self.inner.incoming_summary(ids, kinds, prop).items()}
+
     def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
         """The visible nodes of ``labels`` (shared nodes, repository ``""``, always are), in the contract's order."""
         if limit is not None and limit <= 0:

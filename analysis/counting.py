@@ -72,6 +72,11 @@ class CountingGraph(GraphStore):
         """Forwarded."""
         return self._count().outgoing(ids, kinds, resolutions)
 
+    def incoming_summary(self, ids: Sequence[str], kinds: Sequence[str], prop: str | None = None
+                         ) -> dict[str, set[tuple[str, str, str]]]:
+        """Forwarded."""
+        return self._count().incoming_summary(ids, kinds, prop)
+
     def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
         """Forwarded."""
         return self._count().labelled(labels, limit)

@@ -10,9 +10,12 @@ as it was declared and the framework), its *clients* the sources of its incoming
 its *wrappers* the sources of its incoming ``WRAPS`` edges (filters, middleware, guards). An endpoint no
 indexed code serves (only called: an external API) is listed only when asked for (``unserved``).
 
-Store calls: three, whatever the number of endpoints (:meth:`stores.contracts.GraphStore.labelled`,
-one :meth:`~stores.contracts.GraphStore.incoming` for every endpoint, one
-:meth:`~stores.contracts.GraphStore.get_nodes` for every handler and wrapper).
+Store calls: four at most, whatever the number of endpoints (:meth:`stores.contracts.GraphStore.labelled`,
+one :meth:`~stores.contracts.GraphStore.incoming_summary` for every endpoint: who touches it, from which
+repository, with which declared route, what the filters and counts need; one
+:meth:`~stores.contracts.GraphStore.incoming` for the endpoints *shown* only, one
+:meth:`~stores.contracts.GraphStore.get_nodes` for their handlers and wrappers). ``limit`` bounds the
+edges read: 100,000 endpoints listed 200 at a time read 200 endpoints' edges, not 100,000's.
 """
 
 from __future__ import annotations
@@ -134,27 +137,28 @@ def endpoint_list(graph: GraphStore, repo: str | None = None, match: str | None 
     nodes = graph.labelled(["Endpoint"])
     if not nodes:
         return EndpointList(unserved_listed=unserved, repo=repo)
-    edges = graph.incoming([n.id for n in nodes], ENDPOINT_EDGES)
     needle = (match or "").strip().lower()
-    kept: list[tuple[Node, list[Edge]]] = []
+    who = graph.incoming_summary([n.id for n in nodes], ENDPOINT_EDGES, "route" if needle else None)
+    kept: list[tuple[Node, bool]] = []  # (endpoint, served)
     for n in nodes:
-        ins = edges.get(n.id, [])
+        ins = who.get(n.id, set())
         if not ins:  # no visible edge: only repositories a view hides (another branch) touch it
             continue
-        if repo is not None and not any(e.repo == repo for e in ins if e.kind != "WRAPS"):
+        if repo is not None and not any(r == repo for k, r, _ in ins if k != "WRAPS"):
             continue
         if needle and needle not in n.name.lower() and not any(
-                needle in str(e.props.get("route", "")).lower() for e in ins if e.kind == "EXPOSES"):
+                needle in route.lower() for k, _, route in ins if k == "EXPOSES"):
             continue
-        kept.append((n, ins))
-    served = [(n, ins) for n, ins in kept if any(e.kind == "EXPOSES" for e in ins)]
-    chosen = kept if unserved else served
-    chosen.sort(key=lambda p: (_path(p[0]), _method(p[0]), p[0].id))
+        kept.append((n, any(k == "EXPOSES" for k, _, _ in ins)))
+    chosen = [n for n, served in kept if unserved or served]
+    chosen.sort(key=lambda n: (_path(n), _method(n), n.id))
     shown = chosen if limit is None else chosen[:limit]
-    srcs = sorted({e.src for _, ins in shown for e in ins if e.kind != "CALLS_HTTP"})
+    edges = graph.incoming([n.id for n in shown], ENDPOINT_EDGES) if shown else {}
+    srcs = sorted({e.src for ins in edges.values() for e in ins if e.kind != "CALLS_HTTP"})
     found = graph.get_nodes(srcs) if srcs else {}
-    entries = [_entry(n, ins, found) for n, ins in shown]
-    return EndpointList(entries, len(chosen), len(chosen) - len(shown), len(kept) - len(served), unserved, repo)
+    entries = [_entry(n, edges.get(n.id, []), found) for n in shown]
+    served_count = sum(1 for _, served in kept if served)
+    return EndpointList(entries, len(chosen), len(chosen) - len(shown), len(kept) - served_count, unserved, repo)
 
 
 def _method(n: Node) -> str:

@@ -536,6 +536,15 @@ class UnionGraph(GraphStore):
         """Merged, in the contract's edge order."""
         return self._merge([s.outgoing(ids, kinds, resolutions) for s in self.stores], _edge_key)
 
+    def incoming_summary(self, ids: Sequence[str], kinds: Sequence[str], prop: str | None = None
+                         ) -> dict[str, set[tuple[str, str, str]]]:
+        """Every store's triples, united."""
+        out: dict[str, set[tuple[str, str, str]]] = {i: set() for i in ids}
+        for s in self.stores:
+            for k, v in s.incoming_summary(ids, kinds, prop).items():
+                out.setdefault(k, set()).update(v)
+        return out
+
     def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:
         """Merged."""
         return self._merge([s.unresolved_calls(names) for s in self.stores],

@@ -621,6 +621,25 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         return self._edges("src", ids, kinds, resolutions)
 
     @_guarded
+    def incoming_summary(self, ids: Sequence[str], kinds: Sequence[str], prop: str | None = None
+                         ) -> dict[str, set[tuple[str, str, str]]]:
+        """:meth:`GraphStore.incoming_summary` selected by SQLite: one row per distinct triple, no
+        edge built (``prop`` read with ``json_extract``)."""
+        result: dict[str, set[tuple[str, str, str]]] = {i: set() for i in ids}
+        if not result or not kinds:
+            return result
+        value = "json_extract(e.props, ?)" if prop is not None else "NULL"
+        params: list[Any] = (['$.' + json.dumps(prop)] if prop is not None else []) + [
+            json.dumps(list(result)), json.dumps(list(dict.fromkeys(kinds)))]
+        rows = self._db.execute(
+            f"SELECT DISTINCT d.id, k.term, p.repo, {value} FROM ids d JOIN edge_rows e ON e.dst = d.nid"
+            " JOIN terms k ON k.tid = e.kind JOIN paths p ON p.fid = e.fid"
+            f" WHERE d.id IN ({_IDS_PARAM}) AND k.term IN ({_IDS_PARAM})", params)
+        for dst, kind, repo, val in rows:
+            result[dst].add((kind, repo, "" if val is None else str(val)))
+        return result
+
+    @_guarded
     def incoming_counts(self, groups: Mapping[str, Sequence[str]], kinds: Sequence[str]) -> dict[str, int]:
         """:meth:`GraphStore.incoming_counts` counted by SQLite on the edge rows (no edge is read out)."""
         result = dict.fromkeys(groups, 0)

@@ -103,8 +103,7 @@ class ClassViewLinks:
         for klass in self.r.mro(view):
             if klass.file.repo != self.r.repo or klass.file.lang != "python":
                 continue
-            wrappers = [w for w in klass.file.ex.wrappers if w.framework == "fastapi" and w.kind == "dependency"
-                        and w.router == klass.qualname]
+            wrappers = self._dependency_wrappers(klass.file).get(klass.qualname, ())
             for member in every(klass.members):
                 if member.kind != "field" or member.name in seen:
                     continue
@@ -117,3 +116,16 @@ class ClassViewLinks:
                 if expr:
                     out.append((klass, klass.parent, expr))
         return out
+
+    def _dependency_wrappers(self, file: FileCtx) -> dict[str, list[Any]]:
+        """``{class qualname: [Wrapper]}``: the FastAPI dependency Wrappers of ``file``, grouped once
+        per file and resolve (a file of N views each a lineage of N classes read its N Wrappers N^2
+        times: 800 views in a ring of classes, 17.6 s of 21 s)."""
+        memo = self.__dict__.setdefault("_dependency_wrappers_by_file", {})
+        found = memo.get((file.repo, file.path))
+        if found is None:
+            found = memo[(file.repo, file.path)] = {}
+            for w in file.ex.wrappers:
+                if w.framework == "fastapi" and w.kind == "dependency":
+                    found.setdefault(w.router, []).append(w)
+        return found

@@ -176,7 +176,7 @@ def test_agent_answer_fits_the_budget_and_says_what_it_cut(store) -> None:
     answer = AgentQueries(store, store).endpoints(match="owners")
     assert [e["id"] for e in answer.result["endpoints"]] == ["endpoint:POST /owners", "endpoint:GET /owners/{}"]
     assert answer.result["total"] == 2 and answer.truncated == []
-    assert [s.name for s in answer.steps] == ["Endpoints"] and answer.steps[0].round_trips == 3
+    assert [s.name for s in answer.steps] == ["Endpoints"] and answer.steps[0].round_trips == 4  # labelled, summary, incoming (shown), get_nodes
     with pytest.raises(ValueError, match="limit must be an integer from 1 to 100"):
         AgentQueries(store, store).endpoints(limit=0)
 

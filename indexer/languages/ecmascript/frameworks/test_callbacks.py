@@ -40,9 +40,11 @@ MAX_TITLE = 60
 _HOOKS = frozenset({"beforeEach", "afterEach", "beforeAll", "afterAll", "before", "after"})
 _MODIFIERS = frozenset({"only", "skip", "todo", "concurrent", "serial", "failing", "fails", "sequential", "parallel",
                         "fixme", "slow", "each"})
-_UNSAFE = re.compile(r"(?:[.()\[\]{}`\"\\\x00-\x1f\x7f]|\s)+")
-"""What a title's name replaces by a space: separators of qualnames, quotes, control characters (a title
-written `"only first \\0 ..."` holds a NUL once its escapes are read)."""
+_UNSAFE = re.compile(r"(?:[.()\[\]{}`\"\\\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|\s)+")
+"""What a title's name replaces by a space: separators of qualnames, quotes, C0 / C1 control characters (a
+title written `"only first \\0 ..."` holds a NUL once its escapes are read), and the invisible format
+characters: zero-width ones, the BOM and the bidirectional embeddings, overrides and isolates (a title
+holding U+202E showed a name whose text reads backwards in an agent's answer, CVE-2021-42574's trick)."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
