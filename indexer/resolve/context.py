@@ -371,14 +371,23 @@ class FileCtx:
         ``repo``, ``rules``, ``path``, ``lang``, ``module_key``, ``checksum``, ``size`` and an
         extraction holding only its path, language, package, errors, ``partial`` and ``id_path`` (no
         definitions, imports, bindings, lookups). Nothing can be resolved or chunked through it."""
-        out = FileCtx.__new__(FileCtx)
-        out.repo, out.rules, out.path, out.lang = self.repo, self.rules, self.path, self.lang
-        out.module_key, out.checksum, out.size = self.module_key, self.checksum, self.size
         ex = self.ex
-        # Its empty lists are the one shared empty list: made as every file's binding ends, ~27 new
-        # empty lists per file would land among the freed extractions and keep their memory pinned.
-        out.ex = compact_extraction(FileExtraction(ex.path, ex.language, ex.package, errors=ex.errors,
-                                                   partial=ex.partial, id_path=ex.id_path))
+        return FileCtx.stub(self.repo, self.rules, self.path, self.lang, self.module_key, self.checksum, self.size,
+                            package=ex.package, errors=ex.errors, partial=ex.partial, id_path=ex.id_path)
+
+    @staticmethod
+    def stub(repo: str, rules: ModuleSystem, path: str, lang: str, module_key: str, checksum: str, size: int, *,
+             package: str | None, errors: list[str], partial: str | None, id_path: str | None) -> FileCtx:
+        """The context :meth:`released` gives, from its fields: ``repo``, ``rules``, ``path``,
+        ``lang``, ``module_key``, ``checksum``, ``size`` and an extraction of ``path`` holding only
+        its language, ``package``, ``errors``, ``partial`` and ``id_path``."""
+        out = FileCtx.__new__(FileCtx)
+        out.repo, out.rules, out.path, out.lang = repo, rules, path, lang
+        out.module_key, out.checksum, out.size = module_key, checksum, size
+        # Its empty lists are the one shared empty list: ~27 new empty lists per file made while the
+        # extractions are freed would land among them and keep their memory pinned.
+        out.ex = compact_extraction(FileExtraction(path, lang, package, errors=errors, partial=partial,
+                                                   id_path=id_path))
         return out
 
     def _lexical_parents(self) -> list[str | None]:

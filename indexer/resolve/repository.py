@@ -31,6 +31,7 @@ from indexer.resolve.forked_binding import start_forked_binding
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.multimap import entries
 from indexer.resolve.language import ModuleSystem
+from indexer.resolve.released import ReleasedFiles
 from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
@@ -558,17 +559,18 @@ class RepositoryResolver:
         return changed
 
     def release(self, paths: Iterable[str]) -> None:
-        """Replace the contexts of ``paths`` by their :meth:`FileCtx.released` copies and drop the
+        """Replace the contexts of ``paths`` by their :meth:`FileCtx.released` stubs (held as columns,
+        :class:`~indexer.resolve.released.ReleasedFiles`; a stub made on each access) and drop the
         lookup tables: what a one-shot run (``ripple index``) does once every file is bound, so that
-        the write holds each file's checksum and size, not its extraction. What :meth:`recorded`
-        returns stays; :meth:`update` and :meth:`resolve` then raise ``RuntimeError``."""
-        if not self._released:  # every file out of the process-wide table of local bindings (it holds the park)
-            for fc in self.files.values():
+        the write holds each file's checksum and size, not its extraction. Only the first call
+        releases. What :meth:`recorded` returns stays; :meth:`update` and :meth:`resolve` then raise
+        ``RuntimeError``."""
+        if not self._released:
+            for fc in self.files.values():  # out of the process-wide table of local bindings (it holds the park)
                 fc.bindings.release()
-        for p in paths:
-            fc = self.files.get(p)
-            if fc is not None:
-                self.files[p] = fc.released()
+            # Columns of what the write reads, referring to objects the contexts hold already: a
+            # smaller copy of each context, made while the old ones live, was the resolve's peak.
+            self.files = ReleasedFiles(self.files, paths)  # type: ignore[assignment]
         self._resolver = self._link_memo = None  # (the memo holds contexts)
         self._released = True
 
