@@ -15,11 +15,6 @@
 * **Spring Security**: ``http.addFilterBefore(f, X.class)`` / ``addFilterAfter`` / ``addFilterAt`` /
   ``addFilter(f)``: ``owner_ref`` the filter expression (a field or parameter ``jwtFilter``, ``new
   JwtFilter(...)``, a bean method call ``jwtFilter()``), resolved by the linker where it is written.
-* **The user lookup** (kind ``filter``, app-wide): Spring Security authenticates every request of a
-  secured application inside its filter chain, through the ``UserDetailsService`` bean
-  (:data:`USER_DETAILS_TYPES`): a bean class implementing it (owner its ``loadUserByUsername``) or a
-  ``@Bean`` method returning one (owner the method: its lambda or anonymous class is the lookup,
-  ``return username -> adminService.loadUserByUsername(username)``).
 * **Interceptors** (kind ``interceptor``): ``registry.addInterceptor(i)`` with each pattern of the
   ``.addPathPatterns(...)`` chained to it (``/api/**``), else for every path.
 * **Controller advice**: methods of a ``@ControllerAdvice`` / ``@RestControllerAdvice`` class
@@ -55,7 +50,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["BEANS", "FILTER_TYPES", "LANGUAGES", "USER_DETAILS_TYPES", "detect"]
+__all__ = ["BEANS", "FILTER_TYPES", "LANGUAGES", "detect"]
 
 LANGUAGES = ("java",)
 FILTER_TYPES = frozenset({
@@ -66,11 +61,6 @@ FILTER_TYPES = frozenset({
 })
 """Servlet filter types of the Servlet API and Spring, and WebFlux's ``WebFilter`` (last dotted
 segment; a WebFlux filter runs through its ``filter`` method)."""
-USER_DETAILS_TYPES = frozenset({"UserDetailsService", "UserDetailsManager", "ReactiveUserDetailsService"})
-"""Spring Security's user lookup types: the bean Spring Security's authentication (its
-``DaoAuthenticationProvider``, or an application's own token filter holding the bean) calls on every
-authenticated request, through ``loadUserByUsername`` (``findByUsername`` for the reactive one)."""
-_LOAD_USER = "loadUserByUsername"
 BEANS = frozenset({"Component", "Service", "Named", "Configuration"})
 """Annotations that make a class a bean Spring Boot registers as a filter when it is one."""
 _FILTER_METHODS = frozenset({"doFilter", "doFilterInternal"})
@@ -128,12 +118,10 @@ class _Detector:
             if d is None:
                 continue
             typed = any(_last(t) in FILTER_TYPES for t in [*d.bases, *d.implements])
-            names = {self.src.text(m.child_by_field_name("name")) for m in jf.methods(decl)}
-            bean = next(a for a in anns if a.name in BEANS)
-            if typed or names & _FILTER_METHODS:
+            defines = any(self.src.text(m.child_by_field_name("name")) in _FILTER_METHODS for m in jf.methods(decl))
+            if typed or defines:
+                bean = next(a for a in anns if a.name in BEANS)
                 self.out.wrappers.append(self._at(bean.name_node, owner=d.qualname))
-            elif any(_last(t) in USER_DETAILS_TYPES for t in [*d.bases, *d.implements]) and _LOAD_USER in names:
-                self.out.wrappers.append(self._at(bean.name_node, owner=f"{d.qualname}.{_LOAD_USER}"))
 
     def bean_methods(self) -> None:
         jf = self.jf
@@ -148,8 +136,6 @@ class _Detector:
             elif returns.endswith("Filter"):
                 ref = self.returned_new(decl) or returns
                 self.out.wrappers.append(self._at(bean.name_node, owner_ref=ref))
-            elif returns in USER_DETAILS_TYPES and d is not None:  # its lambda / anonymous class runs per request
-                self.out.wrappers.append(self._at(bean.name_node, owner=d.qualname))
 
     def returned_new(self, method: Node) -> str | None:
         """``new X(...)`` when the method's only ``return`` returns one (its text, whitespace dropped)."""
