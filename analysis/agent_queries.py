@@ -45,7 +45,7 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
                              count_noun, query_nodes)
 from analysis.targets import closest_symbols, position_miss, target_query
 from analysis.impact_report import render_markdown, report_json
-from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, location_text, lookup, outgoing_calls, references,
+from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, inherited_note, location_text, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.ensemble import EngineMaker, engine_maker
 from analysis.multi_search import search_indexes
@@ -513,7 +513,7 @@ class AgentQueries:
 
     def _resolve(self, steps: _Steps, target: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
         targets, others = resolve_target(steps.graph, target, repo)
-        steps.lap("Resolve target", ", ".join(n.id for n in targets))
+        steps.lap("Resolve target", "; ".join([", ".join(n.id for n in targets), *filter(None, [inherited_note(target, targets)])]))
         return targets, others
 
     def _sources(self, steps: _Steps, nodes: Sequence[Node]) -> dict[str, tuple[str, str]]:

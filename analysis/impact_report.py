@@ -14,7 +14,7 @@ from typing import Any
 
 from analysis.impact import BlastRadius, EndpointHit, PathStep, Reached, WrapperHit, count_noun, services_phrase
 from analysis.navigation import dotted_name
-from analysis.tables import is_table_target
+from analysis.tables import TableRow, is_table_target, table_rows
 from stores.contracts import BROKERS, Node
 
 __all__ = ["plain_link", "summary_text", "services_text", "render_markdown", "report_json", "code_span", "code_block", "markdown_text",
@@ -64,6 +64,31 @@ def _signature(node_id: str) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+_TABLE_COLUMNS_SHOWN = 12
+_TABLE_METHODS_SHOWN = 3
+
+
+def _columns_cell(row: TableRow) -> str:
+    """A Tables row's columns: ``all 44 columns`` when an access names every column the table
+    declares (a whole-row select or update says nothing about a column), else the columns named
+    (the first :data:`_TABLE_COLUMNS_SHOWN`, then how many more), ``–`` when none is."""
+    if row.every_column:
+        return f"all {row.every_column:,} columns"
+    shown = ", ".join(code_span(c) for c in row.columns[:_TABLE_COLUMNS_SHOWN])
+    rest = len(row.columns) - _TABLE_COLUMNS_SHOWN
+    return (shown + (f" and {rest:,} more" if rest > 0 else "")) or "–"
+
+
+def _by_cell(row: TableRow, link: Callable[[str, str, int], str]) -> str:
+    """A Tables row's methods: each with its place (and its access when they differ), the first
+    :data:`_TABLE_METHODS_SHOWN`, then how many more."""
+    several = len({h.role for h in row.hits}) > 1
+    parts = [f"{code_span(h.via.qualname)}{f' ({h.role})' if several else ''} · {link(h.via.repo, h.via.file, h.line)}"
+             for h in row.hits[:_TABLE_METHODS_SHOWN]]
+    rest = len(row.hits) - _TABLE_METHODS_SHOWN
+    return "; ".join(parts) + (f"; and {rest:,} more" if rest > 0 else "")
 
 
 def _one_line(text: str) -> str:
@@ -431,13 +456,13 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     lines += ["", "## Tables", ""]
     if report.tables:  # read / written by the targets and their callees (analysis.tables)
         lines += ["| Table | Access | Columns | By | Hops | Resolution |", "|---|---|---|---|---|---|"]
-        for h in report.tables[:limit]:
-            repo = h.table.props.get("repository") or ""
-            lines.append(f"| {_cell(code_span(h.table.qualname))} ({_cell(markdown_text(repo))}) | {h.role} "
-                         f"| {_cell(', '.join(code_span(c) for c in h.columns) or '–')} "
-                         f"| {_cell(code_span(h.via.qualname))} · {_cell(link(h.via.repo, h.via.file, h.line))} "
-                         f"| {h.hops} | {h.resolution} |")
-        lines += more(report.tables)
+        rows = table_rows(report.tables)  # each table once: its methods together
+        for row in rows[:limit]:
+            repo = row.table.props.get("repository") or ""
+            lines.append(f"| {_cell(code_span(row.table.qualname))} ({_cell(markdown_text(repo))}) | {row.role} "
+                         f"| {_cell(_columns_cell(row))} | {_cell(_by_cell(row, link))} "
+                         f"| {row.hops} | {row.resolution} |")
+        lines += more(rows)
     else:
         lines.append("- none")
 
@@ -549,7 +574,7 @@ def report_json(report: BlastRadius, per_hop: int = DEFAULT_PER_HOP) -> dict[str
         "entry_points": [{**_node_json(p.node), "kinds": list(p.kinds), "hops": p.hops} for p in report.entry_points],
         "tables": [{"id": h.table.id, "name": h.table.name, "schema": h.table.props.get("schema"),
                     "repo": h.table.props.get("repository"), "access": h.role, "columns": list(h.columns),
-                    "via": {**_node_json(h.via), "line": h.line}, "hops": h.hops, "resolution": h.resolution}
+                    "every_column": h.every_column, "via": {**_node_json(h.via), "line": h.line}, "hops": h.hops, "resolution": h.resolution}
                    for h in report.tables],
         "services": [{"repo": s.repo, "nodes": s.nodes, "endpoints": s.endpoints, "hops": s.hops,
                       "applications": list(s.applications)}

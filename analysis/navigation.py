@@ -29,7 +29,7 @@ from stores.errors import QueryFailed
 _T = TypeVar("_T")
 
 __all__ = [
-    "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "find_targets", "callers", "references",
+    "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "inherited_members", "inherited_note", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
     "location_text",
@@ -196,13 +196,94 @@ def lookup(graph: GraphStore, symbol: str, repo: str | None = None) -> tuple[lis
     """``(targets, others)`` for ``symbol`` as a user typed it: the nodes it means
     (:func:`best_targets` of :func:`symbol_candidates`) and the other candidates a bare name also
     matched (to list, so the user can qualify the name). ``repo``: only candidates of that
-    repository (a name defined in several). Both empty when nothing matches."""
+    repository (a name defined in several). A ``Class.member`` no node has, whose class inherits the
+    member, means the inherited definition (:func:`inherited_members`; :func:`inherited_note` says
+    so). Both empty when nothing matches."""
     candidates = symbol_candidates(graph, symbol)
     if repo is not None:
         candidates = [n for n in candidates if n.repo == repo]
+    if not candidates:  # ``Class.member`` the class inherits: the base's definition
+        candidates = inherited_members(graph, symbol, repo)
     targets = best_targets(symbol, candidates)
     chosen = {t.id for t in targets}
     return targets, [n for n in candidates if n.id not in chosen]
+
+
+_MAX_BASE_DEPTH = 40
+"""Levels of base classes :func:`inherited_members` climbs (a guard against a corrupt cycle)."""
+_PLAIN_NAME = re.compile(r"^[\w$]+(?:\.[\w$]+)+$")
+
+
+def inherited_members(graph: GraphStore, symbol: str, repo: str | None = None) -> list[Node]:
+    """The definitions ``Class.member`` (``symbol``; a trailing ``(…)`` ignored) means when ``Class``
+    does not declare ``member`` but inherits it: the classes named ``Class`` (:func:`best_targets` of
+    the type nodes among :func:`symbol_candidates`, of ``repo`` when given), then their bases level by
+    level along EXTENDS / IMPLEMENTS edges, each level's bases in the order written; the first base
+    declaring a member of that name (CONTAINS) wins, its overloads together, sorted by id. That is
+    Python's left-to-right lookup for single inheritance and the usual mixin-first bases (not the full
+    C3 linearisation, https://www.python.org/download/releases/2.3/mro/), and Java's / TypeScript's
+    superclass chain before interfaces (``extends`` is written before ``implements``). ``[]`` when
+    the text has no class part, names no class, or no base declares the member. Three store calls
+    per level of bases, and a file read per class with several bases."""
+    text = symbol.strip().split("(", 1)[0].strip().strip(".")
+    if not _PLAIN_NAME.match(text):
+        return []
+    owner, member = text.rsplit(".", 1)
+    classes = [n for n in symbol_candidates(graph, owner)
+               if n.label in TYPE_LABELS and (repo is None or n.repo == repo)]
+    level = best_targets(owner, classes)
+    seen = {c.id for c in level}
+    for _ in range(_MAX_BASE_DEPTH):
+        if not level:
+            break
+        ext = graph.outgoing([c.id for c in level], ["EXTENDS", "IMPLEMENTS"])
+        found_bases = graph.get_nodes(sorted({e.dst for es in ext.values() for e in es}))
+        bases = []
+        for src in level:
+            mine = [(e.kind != "EXTENDS", found_bases[e.dst]) for e in ext.get(src.id, []) if e.dst in found_bases]
+            for _kind, base in _written_order(graph, src, mine):
+                if base.id not in seen:
+                    seen.add(base.id)
+                    bases.append(base.id)
+        contains = graph.outgoing(bases, ["CONTAINS"]) if bases else {}
+        nodes = graph.get_nodes(sorted({e.dst for b in bases for e in contains.get(b, [])}))
+        for b in bases:
+            found = [nodes[e.dst] for e in contains.get(b, []) if e.dst in nodes
+                     and nodes[e.dst].name == member and nodes[e.dst].label in _CODE_LABELS]
+            if found:
+                return sorted(found, key=lambda n: n.id)
+        level = [found_bases[b] for b in bases]
+    return []
+
+
+def _written_order(graph: GraphStore, cls: Node, bases: list[tuple[bool, Node]]) -> list[tuple[bool, Node]]:
+    """``bases`` (``(is an interface, node)``) of ``cls`` in the order its header writes them: extended
+    classes before implemented interfaces, then by where each base's name first appears after the
+    class's own name in the header's first lines (edges all sit at the class's name; one file read
+    when there are several bases)."""
+    if len(bases) < 2:
+        return bases
+    text = graph.file_text(cls.repo, cls.file) or ""
+    header = "\n".join(text.split("\n")[cls.start_line - 1:cls.start_line + 4])
+    start = max(header.find(cls.name), 0)
+
+    def written_at(base: Node) -> int:
+        hit = re.compile(rf"(?<![\w$]){re.escape(base.name)}(?![\w$])").search(header, start + len(cls.name))
+        return hit.start() if hit else len(header)
+    return sorted(bases, key=lambda b: (b[0], written_at(b[1]), b[1].id))
+
+
+def inherited_note(symbol: str, targets: Sequence[Node]) -> str | None:
+    """``"Site.get_absolute_url is inherited from NetBoxModel.get_absolute_url"`` when ``targets``
+    (what :func:`lookup` found for ``symbol``) are a base class's definition standing for a
+    ``Class.member`` the class inherits (:func:`inherited_members`); ``None`` otherwise."""
+    text = symbol.strip().split("(", 1)[0].strip().strip(".")
+    if not targets or not _PLAIN_NAME.match(text) or any(_matches(t, text) for t in targets):
+        return None
+    if any(t.name != text.rsplit(".", 1)[1] for t in targets):
+        return None
+    owners = sorted({t.qualname for t in targets})
+    return f"{text} is inherited from {', '.join(owners)}"
 
 
 def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from analysis.testcode import is_test_path
 from stores.contracts import GraphStore, Node, table_id
 
-__all__ = ["TABLE_PREFIX", "TableHit", "is_table_target", "parse_table_target", "table_nodes", "table_accessors",
+__all__ = ["TABLE_PREFIX", "TableHit", "TableRow", "table_rows", "is_table_target", "parse_table_target", "table_nodes", "table_accessors",
            "tables_reached", "tables_detail", "table_summary", "tables_declared_at", "TableTargetError"]
 
 TABLE_PREFIX = "table:"
@@ -42,7 +42,8 @@ class TableHit:
     function with the READS / WRITES edge; ``role`` ``R``, ``W`` or ``RW``; ``columns`` the
     columns its accesses name (empty: unknown or all); ``hops`` from the nearest target down the
     calls (0: a target itself); ``resolution`` the surest of its edges (``exact`` | ``inferred``);
-    ``line`` the first access's line in ``via``'s file."""
+    ``line`` the first access's line in ``via``'s file; ``table_columns`` how many columns the table
+    declares (``HAS_COLUMN``; 0: none known)."""
 
     table: Node
     via: Node
@@ -51,6 +52,46 @@ class TableHit:
     hops: int
     resolution: str
     line: int
+    table_columns: int = 0
+
+    @property
+    def every_column(self) -> bool:
+        """Whether the accesses name every column the table declares: a whole-row read or write (a
+        MyBatis generator's ``Base_Column_List`` select, its ``updateByPrimaryKeySelective``, an
+        entity's ``save``), which says nothing about which column a change reads or writes."""
+        return 0 < self.table_columns <= len(self.columns)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One table a change reaches, its :class:`TableHit` s together (a report shows each table once):
+    ``role`` the union of their roles; ``columns`` the columns named by the accesses that name only
+    some of them (sorted); ``every_column`` the table's column count when an access names them all
+    (0 otherwise); ``hits`` by hops, then method id; ``hops`` the fewest; ``resolution`` the surest."""
+
+    table: Node
+    role: str
+    columns: tuple[str, ...]
+    every_column: int
+    hits: tuple[TableHit, ...]
+    hops: int
+    resolution: str
+
+
+def table_rows(hits: Sequence[TableHit]) -> list[TableRow]:
+    """``hits`` grouped by table (:class:`TableRow`), in the order of each table's first hit."""
+    groups: dict[str, list[TableHit]] = {}
+    for h in hits:
+        groups.setdefault(h.table.id, []).append(h)
+    rows = []
+    for group in groups.values():
+        group.sort(key=lambda h: (h.hops, h.via.id))
+        named = sorted({c for h in group if not h.every_column for c in h.columns})
+        whole = max((h.table_columns for h in group if h.every_column), default=0)
+        rows.append(TableRow(group[0].table, "".join(r for r in "RW" if any(r in h.role for h in group)),
+                             tuple(named), whole, tuple(group), group[0].hops,
+                             min((h.resolution for h in group), key=lambda r: _ORDER.get(r, 2))))
+    return rows
 
 
 def is_table_target(text: str) -> bool:
@@ -130,7 +171,7 @@ def table_accessors(graph: GraphStore, text: str, tests: str = "include") -> lis
 def tables_reached(graph: GraphStore, targets: Sequence[str], depth: int, max_nodes: int = 5000) -> tuple[TableHit, ...]:
     """Every table ``targets`` and their callees within ``depth`` hops read or write (see the module
     docstring), sorted by table name, then hops, then the method's id. One ``outgoing`` per hop (at
-    most ``depth + 1``) and one ``get_nodes``; at most ``max_nodes`` methods are walked."""
+    most ``depth + 1``), one ``get_nodes`` and one ``outgoing`` for the tables' columns; at most ``max_nodes`` methods are walked."""
     hops = {t: 0 for t in targets}
     level = list(dict.fromkeys(targets))
     found: dict[tuple[str, str], list] = {}
@@ -156,7 +197,9 @@ def tables_reached(graph: GraphStore, targets: Sequence[str], depth: int, max_no
     if not found:
         return ()
     nodes = graph.get_nodes(sorted({k for pair in found for k in pair}))
-    hits = [TableHit(nodes[t], nodes[m], "".join(sorted(v[0])), tuple(sorted(v[1])), v[2], v[3], v[4])
+    declared = graph.outgoing(sorted({t for t, _ in found}), ["HAS_COLUMN"])
+    hits = [TableHit(nodes[t], nodes[m], "".join(sorted(v[0])), tuple(sorted(v[1])), v[2], v[3], v[4],
+                     len({e.dst for e in declared.get(t, [])}))
             for (t, m), v in found.items() if t in nodes and m in nodes]
     hits.sort(key=lambda h: (h.table.name.lower(), h.table.id, h.hops, h.via.id))
     return tuple(hits)

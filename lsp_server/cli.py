@@ -28,7 +28,7 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
 from analysis.targets import closest_symbols, position_miss, target_query
 from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
-from analysis.navigation import Reference, callers, dotted_name, location_text, lookup, references, symbol_label
+from analysis.navigation import Reference, callers, dotted_name, inherited_note, location_text, lookup, references, symbol_label
 from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
@@ -318,6 +318,9 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
     for t in targets:
         where = f", {escape(t.file)}:{t.start_line}" if t.file else ""  # an Endpoint has no location
         out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}{where})")
+    inherited = inherited_note(symbol, targets)
+    if inherited:  # Class.member the class inherits: its base's definition and all its callers
+        out.print(f"[dim]{escape(inherited)}[/dim]")
     if others:
         out.print(f"[dim]{_also_named(symbol, others)}[/dim]")
     out.print(_count_line(refs, noun), markup=False)

@@ -147,7 +147,11 @@ class ClassHierarchy:
         return c.bases
 
     def _compute_bases(self, c: Def, making: list[Def]) -> None:
-        for text in (*c.d.bases, *c.d.implements):
+        """Fill ``making`` with ``c``'s repository bases; a written base may stand for several (the
+        module system's optional ``base_texts`` hook: Django's ``M.from_queryset(Qs)``)."""
+        expand = getattr(c.file.rules, "base_texts", None)
+        written = (*c.d.bases, *c.d.implements)
+        for text in [t for w in written for t in expand(c, w)] if expand is not None else written:
             t = self.resolve_type(c.file, c.parent, text)
             if isinstance(t, ClassV) and t.c is not c:
                 making.append(t.c)

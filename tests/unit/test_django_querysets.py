@@ -392,3 +392,102 @@ def test_a_manager_made_by_as_manager_on_an_abstract_base_has_the_queryset_class
         "app/jobs.visible(1) -> app/models.Site.label(0) [inferred]",
         "app/jobs.visible(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
     ]
+
+
+FROM_QUERYSET = """
+# --- path: app/__init__.py ---
+# --- path: app/querysets.py ---
+from django.db.models import QuerySet
+
+
+class TreeQuerySet(QuerySet):
+    def ancestors(self, node):
+        return self.filter(parent=node)
+
+
+class Plain(dict):
+    def ancestors(self, node):
+        return node
+# --- path: app/managers.py ---
+from django.db import models
+
+from app.querysets import Plain, TreeQuerySet
+
+
+class TreeManager(models.Manager.from_queryset(TreeQuerySet)):
+    def rebuild(self):
+        return 1
+
+
+# --- path: app/builders.py ---
+from app.querysets import Plain
+
+
+class Builder:
+    @classmethod
+    def from_queryset(cls, other):
+        return cls
+
+
+class PlainManager(Builder.from_queryset(Plain)):
+    pass
+# --- path: app/models.py ---
+from django.db import models
+
+from app.builders import PlainManager
+from app.managers import TreeManager
+from app.querysets import Plain, TreeQuerySet
+
+
+class Region(models.Model):
+    objects = TreeManager()
+
+    def label(self):
+        return ""
+
+
+class Location(models.Model):
+    objects = models.Manager.from_queryset(TreeQuerySet)()
+
+    def label(self):
+        return ""
+
+
+class Tag:
+    objects = PlainManager()
+
+
+class Note(models.Model):
+    objects = models.Manager.from_queryset(Plain)()
+# --- path: app/jobs.py ---
+from app.models import Location, Note, Region, Tag
+
+
+def tree(node):
+    Region.objects.ancestors(node)
+    Region.objects.rebuild()
+
+
+
+def flat(node):
+    Location.objects.ancestors(node)
+    Location.objects.get(id=1).label()
+
+
+def others(node):
+    Tag.objects.ancestors(node)
+    Note.objects.ancestors(node)
+"""
+
+
+def test_a_manager_made_by_from_queryset_has_the_queryset_class_methods():
+    # NetBox's `TreeManager(Manager.from_queryset(TreeQuerySet))` and Django's documented
+    # `objects = Manager.from_queryset(Qs)()`, exact edges. Negatives: a `from_queryset` base in a file
+    # not importing Django (some other library's method of that name) and `objects =
+    # Manager.from_queryset(Plain)()` of a class that is no QuerySet bind nothing to Plain.ancestors
+    assert [e for e in edges(resolve_fixture(FROM_QUERYSET)) if e.startswith("app/jobs.")] == [
+        "app/jobs.flat(1) -> app/models.Location.label(0) [inferred]",
+        "app/jobs.flat(1) -> app/querysets.TreeQuerySet.ancestors(1) [inferred]",
+        "app/jobs.tree(1) -> app/managers.TreeManager.rebuild(0) [inferred]",
+        "app/jobs.tree(1) -> app/querysets.TreeQuerySet.ancestors(1) [inferred]",
+    ]

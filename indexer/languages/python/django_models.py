@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "framework_receiver", "model_reference",
+__all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "manager_bases", "framework_receiver", "model_reference",
            "opaque_return", "query_call", "related_value", "reverse_member", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
@@ -252,7 +252,9 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
     """The manager ``name`` of the model ``cls`` as an instance of the repository queryset class it is
     built from, ``objects = Qs.as_manager()`` (Django's ``QuerySet.as_manager``: a manager whose methods
     are ``Qs``'s; NetBox's ``BaseModel.objects = RestrictedQuerySet.as_manager()`` on the abstract base
-    of every model). Declared on ``cls`` or the nearest ancestor declaring ``name``; ``None`` for any
+    of every model), or ``objects = M.from_queryset(Qs)()`` (``BaseManager.from_queryset``: a manager
+    class with ``Qs``'s methods, made and instantiated at once; ``M``'s own methods, when ``M`` is a
+    repository manager, are not reached through it). Declared on ``cls`` or the nearest ancestor declaring ``name``; ``None`` for any
     other declaration, or when ``Qs`` is no repository class extending the library's ``QuerySet``."""
     for c in r.mro(cls):
         declared = c.file.bindings.get((c.qualname, name))
@@ -260,11 +262,42 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
             continue
         b = declared[-1]
         head = b.type.removesuffix(".as_manager") if b.how == "constructed" else ""
+        if b.how == "constructed" and b.type.endswith(_FROM_QUERYSET + "()"):
+            head = _from_queryset_argument(c, b) or ""  # objects = M.from_queryset(Qs)(): Qs's methods
         if not head or head == b.type:
             return None
         v = r.resolve_expr(c.file, None, head)
         return InstV(v.c, "inferred") if isinstance(v, ClassV) and _extends(r, v.c, ("QuerySet",)) else None
     return None
+
+
+_FROM_QUERYSET = ".from_queryset"
+
+
+def _from_queryset_argument(c: Def, b: Binding) -> str | None:
+    """The queryset class text of the binding ``b`` (``objects = M.from_queryset(Qs)()`` in class
+    ``c``: the binding keeps ``M.from_queryset()``; the call site on its line hands ``Qs``)."""
+    for call in c.file.ex.calls:
+        if (call.caller == c.qualname and call.line == b.line and call.name == "from_queryset"
+                and call.via is None and call.handed and call.handed[0].key == "0"):
+            return call.handed[0].text
+    return None
+
+
+def manager_bases(c: Def, text: str) -> tuple[str, ...]:
+    """The base texts one written base ``text`` of class ``c`` stands for: in a file importing Django,
+    ``M.from_queryset(Qs)`` (Django's
+    ``BaseManager.from_queryset``, https://docs.djangoproject.com/en/5.2/topics/db/managers/#from-queryset:
+    a new subclass of ``M`` given the methods of ``Qs`` that ``M`` lacks) is ``(M, Qs)``, so a class
+    extending it (NetBox's ``TreeManager(Manager.from_queryset(TreeQuerySet))``) has ``M``'s methods,
+    then ``Qs``'s; any other text is itself."""
+    head, sep, rest = text.partition(_FROM_QUERYSET + "(")
+    if not sep or not head or not rest.endswith(")") or not _django_file(c.file):
+        return (text,)
+    arg = rest[:-1].strip()
+    if not arg or not all(p.isidentifier() for p in arg.split(".")):
+        return (text,)
+    return head.strip(), arg
 
 
 def opaque_return(r: Lookup, f: Def) -> Value:
