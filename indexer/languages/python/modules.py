@@ -65,7 +65,8 @@ never a call site left unbound that might call a repository's ``__init__``."""
 
 def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     """``{path: dotted module}`` for Python files: a file's package chain is the run of parent
-    directories holding an ``__init__.py``; ``pkg/__init__.py`` is module ``pkg``.
+    directories holding an ``__init__.py``, and of folders without one between such directories
+    (namespace subpackages, PEP 420); ``pkg/__init__.py`` is module ``pkg``.
 
     A ``src/`` folder is a source root: the folders below it are packages even without an
     ``__init__.py`` (namespace packages under a ``src/`` layout keep their package path).
@@ -74,25 +75,31 @@ def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     'a.b'
     >>> python_module_keys(["svc/src/shop/orders/api.py"])["svc/src/shop/orders/api.py"]
     'shop.orders.api'
+    >>> python_module_keys(["d/__init__.py", "d/feedback/incident/__init__.py", "d/feedback/incident/views.py"])[
+    ...     "d/feedback/incident/views.py"]
+    'd.feedback.incident.views'
     """
     paths = list(paths)
     regular = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
     # A folder without __init__.py inside a package is a namespace subpackage (PEP 420), as
-    # flask/sansio/ is: it continues the chain. A top-level folder without one does not.
+    # flask/sansio/ is: it continues the chain, for the files in it and for the regular packages
+    # below it (Netflix dispatch: dispatch/feedback/ has none, dispatch/feedback/incident/ has one;
+    # `from dispatch.feedback.incident.views import router`). A top-level folder without one does not.
     packages = set(regular)
-    for p in paths:
-        d = posixpath.dirname(p)
+    for d in {posixpath.dirname(p) for p in paths}:
         chain = []
-        while d and d not in regular:
-            chain.append(d)
+        while d:
+            if d in regular:
+                packages.update(chain)
+                chain = []
+            else:
+                chain.append(d)
             d = posixpath.dirname(d)
-        if d:
-            packages.update(chain)
-        else:  # no package above: below a `src/` root every folder is a (namespace) package
-            for i, folder in enumerate(chain):
-                if posixpath.basename(folder) == "src":
-                    packages.update(chain[:i])
-                    break
+        # no package above: below a `src/` root every folder is a (namespace) package
+        for i, folder in enumerate(chain):
+            if posixpath.basename(folder) == "src":
+                packages.update(chain[:i])
+                break
     keys = {}
     for p in paths:
         directory, base = posixpath.split(module_path(p))
