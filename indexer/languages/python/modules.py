@@ -233,11 +233,25 @@ def container_element(text: str) -> str | None:
     if element_types(t, "values"):  # a mapping
         return None
     types = element_types(t)
-    element = types[0].strip().strip("\"'") if len(types) == 1 else ""
+    element = present(types[0]) if len(types) == 1 else ""
     return element if _ELEMENT.fullmatch(element) or _SUBSCRIPTED.fullmatch(element) else None
 
 
 _ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
+_OPTIONAL = re.compile(r"(?:typing\.|t\.)?Optional\[(.*)\]", re.S)
+
+
+def present(text: str) -> str:
+    """An element or value type text without its ``None`` alternative, quotes dropped: ``User | None``,
+    ``None | User``, ``Optional[User]``, ``"User" | None`` -> ``User``; any other text as it is
+    (``User | Team`` stays: no one class). What iterating a ``list[User | None]`` hands out that has
+    members is a ``User`` (Netflix dispatch's services return ``list[Incident | None]``)."""
+    t = text.strip().strip("\"'")
+    if "|" in t:
+        parts = [p.strip() for p in split_top_level(t, "|", "[(", "])") if p.strip() not in ("None", "")]
+        t = parts[0].strip("\"'") if len(parts) == 1 else t
+    m = _OPTIONAL.fullmatch(t)
+    return m[1].strip().strip("\"'") if m else t
 
 
 def map_value(text: str) -> tuple[str, str] | None:
@@ -249,7 +263,7 @@ def map_value(text: str) -> tuple[str, str] | None:
     The resolver's value is a :class:`~indexer.resolve.values.QueryV` of the value class whose
     subscript, ``get`` and ``values()`` / ``items()`` :func:`query_call` reads."""
     types = element_types(unwrapped(text), "values")
-    value = types[0].strip().strip("\"'") if len(types) == 1 else ""
+    value = present(types[0]) if len(types) == 1 else ""
     return (value, MAP) if _ELEMENT.fullmatch(value) or _SUBSCRIPTED.fullmatch(value) else None
 
 
