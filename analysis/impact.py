@@ -40,6 +40,7 @@ steps, each a fixed number of batched calls whatever the number of hits:
 
 from __future__ import annotations
 
+import posixpath
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -221,6 +222,20 @@ def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str)
     return [inner] if inner is not None else []
 
 
+def handed(e: Edge) -> bool:
+    """Whether the CALLS edge ``e`` lies outside its caller's file: the resolver's edge from a
+    callable to what another file hands it (a decorator's wrapper to the function it decorates, at
+    the decoration: ``@background_task def flow()``; a higher-order function to the function an
+    argument names, at that call: ``run(job)``). Its caller runs that callee only when called from
+    there, so an upward walk reaching the caller through ``e`` follows only its callers at
+    ``e``'s (file, line) (one level of call-site context, as k-CFA with k = 1: Shivers, "Control-Flow
+    Analysis of Higher-Order Languages", 1991). Ids are ``repo:path-without-suffix.qualname(sig)``;
+    a caller in the same file as the site is not told apart (the walk stays as wide as before)."""
+    if e.kind != "CALLS" or not e.file or "(" not in e.src:
+        return False
+    return not e.src.startswith(f"{e.repo}:{posixpath.splitext(e.file)[0]}.")
+
+
 def _stem(node_id: str) -> str:
     """A callable's id without its ``(signature)``: what its overloads share (``repo:path.Class.name``)."""
     cut = node_id.rfind("(")
@@ -319,6 +334,9 @@ class _Walk:
     """Per id reached: the weakest binding (index in :data:`CERTAINTIES`) on its surest shortest path."""
     order: list[str] = field(default_factory=list)
     """Code nodes reached above the targets, in the order reached."""
+    sites: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
+    """Per callable reached only through :func:`handed` edges: the (file, line) of those edges, the
+    call sites that hand it what it runs; only its callers at one of them are followed."""
 
     def level(self, ids: list[str], hop: int, last: bool) -> list[str]:
         """One hop: the service edges of ``ids`` (reached at ``hop``), then everything one hop above
@@ -359,7 +377,10 @@ class _Walk:
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
         nxt: list[str] = []
         for dst in ask:
+            handed_at = self.sites.get(dst)
             for e in incoming.get(dst, []):
+                if handed_at is not None and e.kind == "CALLS" and (e.file, e.line) not in handed_at:
+                    continue  # called elsewhere, it runs something else than what led here
                 test = self.tests != "include" and (e.src in self.test_ids or is_test_path(e.file))
                 if test and self.tests == "exclude":
                     self.excluded_tests.add(e.src)
@@ -375,9 +396,15 @@ class _Walk:
                     continue
                 weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
-                    if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
-                        # The surest of the paths of the same length explains the node.
-                        self.weak[e.src], self.parent[e.src] = weak, dst
+                    if self.hop[e.src] == hop + 1:
+                        if e.src in self.sites:  # not walked yet: each way it was reached counts
+                            if handed(e):
+                                self.sites[e.src].add((e.file, e.line))
+                            else:
+                                del self.sites[e.src]
+                        if weak < self.weak[e.src]:
+                            # The surest of the paths of the same length explains the node.
+                            self.weak[e.src], self.parent[e.src] = weak, dst
                     continue
                 if last:
                     self.beyond_depth.add(e.src)
@@ -385,6 +412,8 @@ class _Walk:
                     self.beyond_cap.add(e.src)
                 else:
                     self.hop[e.src], self.parent[e.src], self.weak[e.src] = hop + 1, dst, weak
+                    if handed(e):
+                        self.sites[e.src] = {(e.file, e.line)}
                     self.nodes_reached += 1
                     nxt.append(e.src)
                     self.order.append(e.src)
