@@ -32,8 +32,14 @@ def background_task(func):
 
 def run(f):
     return f()
+
+
+def make(f):
+    def inner():
+        return f()
+    return inner
 """,
-    "app/flows.py": """from app.decorators import background_task, run
+    "app/flows.py": """from app.decorators import background_task, make, run
 
 
 def remind():
@@ -64,6 +70,17 @@ def nightly():
 
 def weekly():
     run(unrelated_job)
+
+
+def factory_job():
+    pass
+
+
+later = make(factory_job)
+
+
+def hourly():
+    later()
 """,
     "app/views.py": """from app.flows import create_flow, update_flow
 
@@ -105,6 +122,12 @@ def test_a_higher_order_function_is_followed_to_the_call_handing_the_function(tm
     reached = _reached(tmp_path, "handed_job")
     assert reached == [("nightly", 2), ("run", 1)]
     assert ("weekly", 2) not in reached
+
+
+def test_a_closure_a_factory_returns_keeps_the_callers_of_the_closure(tmp_path: Path) -> None:
+    # later = make(factory_job): hourly calls `later`, bound to make's `inner` (no call of inner at the
+    # site handing factory_job, no decoration): its callers are all followed, as before.
+    assert _reached(tmp_path, "factory_job") == [("hourly", 2), ("inner", 1)]
 
 
 def test_the_wrapper_as_the_target_keeps_every_caller(tmp_path: Path) -> None:
