@@ -40,6 +40,7 @@ steps, each a fixed number of batched calls whatever the number of hits:
 
 from __future__ import annotations
 
+import posixpath
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -221,6 +222,21 @@ def _at(graph: GraphStore, repo: str, path: str, line: int, col: int, word: str)
     return [inner] if inner is not None else []
 
 
+def handed(e: Edge) -> bool:
+    """Whether the CALLS edge ``e`` lies outside its caller's file: the resolver's edge from a
+    callable to what another file hands it (a decorator's wrapper to the function it decorates, at
+    the decoration: ``@background_task def flow()``; a higher-order function to the function an
+    argument names, at that call: ``run(job)``). Its caller runs that callee only when called from
+    there, so an upward walk reaching the caller through ``e`` follows only its callers at
+    ``e``'s (file, line) (one level of call-site context, as k-CFA with k = 1: Shivers, "Control-Flow
+    Analysis of Higher-Order Languages", 1991; :meth:`_Walk._handed_callers`). Ids are
+    ``repo:path-without-suffix.qualname(sig)``; a caller in the same file as the site is not told
+    apart (the walk stays as wide as before)."""
+    if e.kind != "CALLS" or not e.file or "(" not in e.src:
+        return False
+    return not e.src.startswith(f"{e.repo}:{posixpath.splitext(e.file)[0]}.")
+
+
 def _stem(node_id: str) -> str:
     """A callable's id without its ``(signature)``: what its overloads share (``repo:path.Class.name``)."""
     cut = node_id.rfind("(")
@@ -319,6 +335,10 @@ class _Walk:
     """Per id reached: the weakest binding (index in :data:`CERTAINTIES`) on its surest shortest path."""
     order: list[str] = field(default_factory=list)
     """Code nodes reached above the targets, in the order reached."""
+    sites: dict[str, dict[tuple[str, int], bool]] = field(default_factory=dict)
+    """Per callable reached only through :func:`handed` edges: the (file, line) of those edges, the
+    sites that hand it what it runs, each with whether it is the decoration of the function handed
+    (:meth:`_handed_callers`)."""
 
     def level(self, ids: list[str], hop: int, last: bool) -> list[str]:
         """One hop: the service edges of ``ids`` (reached at ``hop``), then everything one hop above
@@ -358,8 +378,12 @@ class _Walk:
         ask = ids + cross
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
         nxt: list[str] = []
+        reached_by: list[tuple[Edge, str]] = []  # handed edges and the callee they lead up from
         for dst in ask:
-            for e in incoming.get(dst, []):
+            calls = incoming.get(dst, [])
+            if dst in self.sites:
+                calls = self._handed_callers(self.sites[dst], calls)
+            for e in calls:
                 test = self.tests != "include" and (e.src in self.test_ids or is_test_path(e.file))
                 if test and self.tests == "exclude":
                     self.excluded_tests.add(e.src)
@@ -375,9 +399,16 @@ class _Walk:
                     continue
                 weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
-                    if self.hop[e.src] == hop + 1 and weak < self.weak[e.src]:
-                        # The surest of the paths of the same length explains the node.
-                        self.weak[e.src], self.parent[e.src] = weak, dst
+                    if self.hop[e.src] == hop + 1:
+                        if e.src in self.sites:  # not walked yet: each way it was reached counts
+                            if handed(e):
+                                self.sites[e.src][(e.file, e.line)] = False
+                                reached_by.append((e, dst))
+                            else:
+                                del self.sites[e.src]
+                        if weak < self.weak[e.src]:
+                            # The surest of the paths of the same length explains the node.
+                            self.weak[e.src], self.parent[e.src] = weak, dst
                     continue
                 if last:
                     self.beyond_depth.add(e.src)
@@ -385,10 +416,34 @@ class _Walk:
                     self.beyond_cap.add(e.src)
                 else:
                     self.hop[e.src], self.parent[e.src], self.weak[e.src] = hop + 1, dst, weak
+                    if handed(e):
+                        self.sites[e.src] = {(e.file, e.line): False}
+                        reached_by.append((e, dst))
                     self.nodes_reached += 1
                     nxt.append(e.src)
                     self.order.append(e.src)
+        if reached_by:  # one store call, only where a handed edge was crossed
+            handed_from = self.graph.get_nodes(sorted({d for _, d in reached_by}))
+            for e, d in reached_by:
+                n = handed_from.get(d)
+                if e.src in self.sites and n is not None and n.file == e.file and \
+                        n.start_line <= e.line <= int(n.props.get("name_line") or n.start_line):
+                    self.sites[e.src][(e.file, e.line)] = True
         return nxt
+
+    @staticmethod
+    def _handed_callers(sites: Mapping[tuple[str, int], bool], edges: list[Edge]) -> list[Edge]:
+        """The edges into a callable reached only through :func:`handed` edges that the walk follows:
+        its calls at one of ``sites`` (``run(job)`` hands ``job`` to ``run`` there); none when every
+        site is the decoration of the function handed (``@background_task def flow``: the wrapper's
+        callers call ``flow`` directly, they are its callers already); else all (a closure a factory
+        returns, ``later = make(job)``, is called by the name it is stored in: not told apart)."""
+        at = [e for e in edges if e.kind != "CALLS" or (e.file, e.line) in sites]
+        if len(at) < len(edges) and any(e.kind == "CALLS" for e in at):
+            return at
+        if all(sites.values()):
+            return [e for e in edges if e.kind != "CALLS"]
+        return edges
 
     def _repo_names(self) -> frozenset[str]:
         """Names of the indexed repositories (one store call, the first time a client names a

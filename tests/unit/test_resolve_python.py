@@ -593,6 +593,43 @@ def test_namespace_subpackage_inside_a_package():
     )
 
 
+def test_regular_package_below_a_namespace_folder_keeps_the_whole_package_path():
+    # Netflix dispatch: dispatch/feedback/ has no __init__.py, dispatch/feedback/incident/ has one, and
+    # dispatch/api.py does `from dispatch.feedback.incident.views import router`; dispatch/incident/ is a
+    # namesake package whose function of the same name must not be bound.
+    result = check(
+        """
+        # --- path: src/dispatch/__init__.py ---
+        # --- path: src/dispatch/incident/__init__.py ---
+        # --- path: src/dispatch/incident/views.py ---
+        def get_feedback():
+            pass
+        # --- path: src/dispatch/feedback/incident/__init__.py ---
+        # --- path: src/dispatch/feedback/incident/views.py ---
+        def get_feedback():
+            pass
+        # --- path: src/dispatch/feedback/incident/service.py ---
+        from .views import get_feedback
+
+        def load():
+            get_feedback()
+        # --- path: src/dispatch/api.py ---
+        from dispatch.feedback.incident.views import get_feedback
+        from dispatch.feedback.incident import service
+
+        def run():
+            get_feedback()
+            service.load()
+        """,
+        [
+            "src/dispatch/api.run(0) -> src/dispatch/feedback/incident/views.get_feedback(0) [exact]",
+            "src/dispatch/api.run(0) -> src/dispatch/feedback/incident/service.load(0) [exact]",
+            "src/dispatch/feedback/incident/service.load(0) -> src/dispatch/feedback/incident/views.get_feedback(0) [exact]",
+        ],
+    )
+    assert "src/dispatch/incident/views.get_feedback(0)" not in " ".join(edges(result))
+
+
 def test_name_fallback_never_binds_a_method_call_to_a_free_function():
     # Flask: `rv.update(processor())` on a dict must not become a call of flaskr.blog.update.
     check(

@@ -65,7 +65,8 @@ never a call site left unbound that might call a repository's ``__init__``."""
 
 def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     """``{path: dotted module}`` for Python files: a file's package chain is the run of parent
-    directories holding an ``__init__.py``; ``pkg/__init__.py`` is module ``pkg``.
+    directories holding an ``__init__.py``, and of folders without one between such directories
+    (namespace subpackages, PEP 420); ``pkg/__init__.py`` is module ``pkg``.
 
     A ``src/`` folder is a source root: the folders below it are packages even without an
     ``__init__.py`` (namespace packages under a ``src/`` layout keep their package path).
@@ -74,25 +75,31 @@ def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     'a.b'
     >>> python_module_keys(["svc/src/shop/orders/api.py"])["svc/src/shop/orders/api.py"]
     'shop.orders.api'
+    >>> python_module_keys(["d/__init__.py", "d/feedback/incident/__init__.py", "d/feedback/incident/views.py"])[
+    ...     "d/feedback/incident/views.py"]
+    'd.feedback.incident.views'
     """
     paths = list(paths)
     regular = {posixpath.dirname(p) for p in paths if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
     # A folder without __init__.py inside a package is a namespace subpackage (PEP 420), as
-    # flask/sansio/ is: it continues the chain. A top-level folder without one does not.
+    # flask/sansio/ is: it continues the chain, for the files in it and for the regular packages
+    # below it (Netflix dispatch: dispatch/feedback/ has none, dispatch/feedback/incident/ has one;
+    # `from dispatch.feedback.incident.views import router`). A top-level folder without one does not.
     packages = set(regular)
-    for p in paths:
-        d = posixpath.dirname(p)
+    for d in {posixpath.dirname(p) for p in paths}:
         chain = []
-        while d and d not in regular:
-            chain.append(d)
+        while d:
+            if d in regular:
+                packages.update(chain)
+                chain = []
+            else:
+                chain.append(d)
             d = posixpath.dirname(d)
-        if d:
-            packages.update(chain)
-        else:  # no package above: below a `src/` root every folder is a (namespace) package
-            for i, folder in enumerate(chain):
-                if posixpath.basename(folder) == "src":
-                    packages.update(chain[:i])
-                    break
+        # no package above: below a `src/` root every folder is a (namespace) package
+        for i, folder in enumerate(chain):
+            if posixpath.basename(folder) == "src":
+                packages.update(chain[:i])
+                break
     keys = {}
     for p in paths:
         directory, base = posixpath.split(module_path(p))
@@ -226,11 +233,25 @@ def container_element(text: str) -> str | None:
     if element_types(t, "values"):  # a mapping
         return None
     types = element_types(t)
-    element = types[0].strip().strip("\"'") if len(types) == 1 else ""
+    element = present(types[0]) if len(types) == 1 else ""
     return element if _ELEMENT.fullmatch(element) or _SUBSCRIPTED.fullmatch(element) else None
 
 
 _ELEMENT = re.compile(r"[A-Za-z_][\w.]*")
+_OPTIONAL = re.compile(r"(?:typing\.|t\.)?Optional\[(.*)\]", re.S)
+
+
+def present(text: str) -> str:
+    """An element or value type text without its ``None`` alternative, quotes dropped: ``User | None``,
+    ``None | User``, ``Optional[User]``, ``"User" | None`` -> ``User``; any other text as it is
+    (``User | Team`` stays: no one class). What iterating a ``list[User | None]`` hands out that has
+    members is a ``User`` (Netflix dispatch's services return ``list[Incident | None]``)."""
+    t = text.strip().strip("\"'")
+    if "|" in t:
+        parts = [p.strip() for p in split_top_level(t, "|", "[(", "])") if p.strip() not in ("None", "")]
+        t = parts[0].strip("\"'") if len(parts) == 1 else t
+    m = _OPTIONAL.fullmatch(t)
+    return m[1].strip().strip("\"'") if m else t
 
 
 def map_value(text: str) -> tuple[str, str] | None:
@@ -242,7 +263,7 @@ def map_value(text: str) -> tuple[str, str] | None:
     The resolver's value is a :class:`~indexer.resolve.values.QueryV` of the value class whose
     subscript, ``get`` and ``values()`` / ``items()`` :func:`query_call` reads."""
     types = element_types(unwrapped(text), "values")
-    value = types[0].strip().strip("\"'") if len(types) == 1 else ""
+    value = present(types[0]) if len(types) == 1 else ""
     return (value, MAP) if _ELEMENT.fullmatch(value) or _SUBSCRIPTED.fullmatch(value) else None
 
 
